@@ -1,0 +1,5 @@
+import sys
+
+from generator.cli import main
+
+sys.exit(main())

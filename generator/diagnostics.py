@@ -1,0 +1,48 @@
+"""Located problems in input files, collected rather than raised one by one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, order=True)
+class Position:
+    """1-based line and column in a source file."""
+
+    line: int
+    column: int
+
+
+UNKNOWN_POSITION = Position(1, 1)
+
+
+@dataclass(frozen=True, order=True)
+class Diagnostic:
+    """One problem: `file:line:col: pointer: message`."""
+
+    file: str
+    position: Position
+    pointer: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.position.line}:{self.position.column}"
+        pointer = self.pointer or "/"
+        return f"{where}: {pointer}: {self.message}"
+
+
+class InputError(Exception):
+    """Raised by a pipeline stage when its input is invalid; carries every problem found."""
+
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        self.diagnostics = sorted(set(diagnostics))
+        super().__init__("\n".join(str(d) for d in self.diagnostics))
+
+
+def escape_pointer_token(token: str | int) -> str:
+    """Escape one JSON pointer reference token (RFC 6901)."""
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
+def join_pointer(pointer: str, token: str | int) -> str:
+    return f"{pointer}/{escape_pointer_token(token)}"

@@ -1,0 +1,260 @@
+"""The intermediate representation: the only thing targets ever see.
+
+Every node is a frozen dataclass holding plain values and tuples, so an IR
+module can be hashed, compared and shared between targets without anybody
+patching it after construction. Lowering (``generator.lower``) builds it from a
+validated schema document; targets turn it into files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, TypeAlias, Union
+
+JSONScalar: TypeAlias = None | bool | int | float | str
+JSONData: TypeAlias = Union[JSONScalar, "tuple[JSONData, ...]", "FrozenJSONObject"]
+
+PrimKind = Literal["str", "int", "float", "bool"]
+ExtraPolicy = Literal["keep", "ignore", "forbid"]
+EnumStyle = Literal["str", "plain", "literal"]
+
+
+@dataclass(frozen=True)
+class FrozenJSONObject:
+    """A JSON object inside the IR (defaults, examples): ordered key/value pairs."""
+
+    items: tuple[tuple[str, JSONData], ...]
+
+
+@dataclass(frozen=True)
+class Constraints:
+    """Value constraints the schema states; every decoder checks them."""
+
+    min_length: int | None = None
+    max_length: int | None = None
+    pattern: str | None = None
+    minimum: int | float | None = None
+    maximum: int | float | None = None
+    exclusive_minimum: int | float | None = None
+    exclusive_maximum: int | float | None = None
+    min_items: int | None = None
+    max_items: int | None = None
+
+    def is_empty(self) -> bool:
+        return self == NO_CONSTRAINTS
+
+
+NO_CONSTRAINTS = Constraints()
+
+
+# --- type references -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Prim:
+    """A JSON primitive: string, integer, number or boolean."""
+
+    kind: PrimKind
+    constraints: Constraints = NO_CONSTRAINTS
+
+
+@dataclass(frozen=True)
+class ListOf:
+    item: TypeRef
+    constraints: Constraints = NO_CONSTRAINTS
+    as_tuple: bool = False
+
+
+@dataclass(frozen=True)
+class MapOf:
+    """A JSON object with arbitrary keys and values of one type."""
+
+    value: TypeRef
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A reference to a named type of the same module."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class LiteralValue:
+    """A `const`: exactly this JSON scalar."""
+
+    value: str | int | bool
+
+
+@dataclass(frozen=True)
+class Nullable:
+    inner: TypeRef
+
+
+@dataclass(frozen=True)
+class AnyJSON:
+    """Free-form JSON; `object_only` when it must be a JSON object."""
+
+    object_only: bool = False
+
+
+@dataclass(frozen=True)
+class InlineUnion:
+    """An anonymous union inside a field, told apart by JSON type.
+
+    Example: nano-agent `Message.content` is `str | list[ContentBlock]`.
+    """
+
+    options: tuple[TypeRef, ...]
+
+
+TypeRef: TypeAlias = Prim | ListOf | MapOf | Ref | LiteralValue | Nullable | AnyJSON | InlineUnion
+
+
+# --- named types -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SourceRef:
+    """Where a node came from: schema-relative file, line, column, JSON pointer."""
+
+    file: str
+    line: int
+    column: int
+    pointer: str
+
+
+@dataclass(frozen=True)
+class Default:
+    """A default value, present only when the schema states one."""
+
+    value: JSONData
+
+
+@dataclass(frozen=True)
+class Field:
+    json_key: str
+    py_name: str
+    ex_name: str
+    type: TypeRef
+    required: bool
+    default: Default | None = None
+    doc: str = ""
+    notes: str = ""
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def is_tag(self) -> bool:
+        """A required `const` key: fixed value, not a constructor argument."""
+        return self.required and isinstance(self.type, LiteralValue)
+
+    @property
+    def nullable(self) -> bool:
+        return isinstance(self.type, Nullable)
+
+
+@dataclass(frozen=True)
+class Record:
+    name: str
+    fields: tuple[Field, ...]
+    frozen: bool = False
+    extra_policy: ExtraPolicy = "keep"
+    doc: str = ""
+    notes: str = ""
+    methods: str | None = None
+    elixir_module: str = ""
+    source: SourceRef | None = field(default=None, compare=False)
+
+    @property
+    def tag_fields(self) -> tuple[Field, ...]:
+        return tuple(f for f in self.fields if f.is_tag)
+
+
+@dataclass(frozen=True)
+class EnumValue:
+    value: str
+    py_name: str
+    ex_atom: str
+
+
+@dataclass(frozen=True)
+class EnumType:
+    name: str
+    values: tuple[EnumValue, ...]
+    style: EnumStyle = "str"
+    atoms: bool = False
+    doc: str = ""
+    notes: str = ""
+    elixir_module: str = ""
+    source: SourceRef | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class StructuralCase:
+    """How a structural union recognises one member.
+
+    `json_type` is the member's JSON type ("object", "string", "array", ...).
+    Object members are told apart by a tag (`tag_key` equal to `tag_value`),
+    checked first, or else by `key`: a required key no other member declares.
+    """
+
+    member: str
+    json_type: str
+    tag_key: str | None = None
+    tag_value: str | int | bool | None = None
+    key: str | None = None
+
+
+@dataclass(frozen=True)
+class UnionType:
+    """A named union of named types.
+
+    Tagged when `tag` is set: `tag_values` maps every tag value to the member
+    that takes it (a member may be a nested union). Otherwise structural, with
+    one `StructuralCase` per member in dispatch order.
+    """
+
+    name: str
+    members: tuple[str, ...]
+    tag: str | None = None
+    tag_values: tuple[tuple[str | int | bool, str], ...] = ()
+    cases: tuple[StructuralCase, ...] = ()
+    doc: str = ""
+    notes: str = ""
+    elixir_module: str = ""
+    source: SourceRef | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Alias:
+    """A named non-record type: `ToolDefinitions = list[ToolDefinition]`, free-form JSON."""
+
+    name: str
+    type: TypeRef
+    doc: str = ""
+    notes: str = ""
+    elixir_module: str = ""
+    source: SourceRef | None = field(default=None, compare=False)
+
+
+NamedType: TypeAlias = Record | EnumType | UnionType | Alias
+
+
+@dataclass(frozen=True)
+class Module:
+    """One schema file, lowered."""
+
+    name: str
+    title: str
+    doc: str
+    schema_path: str
+    schema_sha256: str
+    elixir_namespace: str
+    types: tuple[NamedType, ...]
+    root: str | None = None
+
+    def get(self, name: str) -> NamedType:
+        for named in self.types:
+            if named.name == name:
+                return named
+        raise KeyError(name)

@@ -1,0 +1,160 @@
+"""A small JSON parser that records the position of every value.
+
+The standard library's decoder does the hard parts (strings, numbers); this
+module walks the structure so that each object key and array item gets a
+1-based line and column, addressed by JSON pointer. Duplicate keys are errors.
+"""
+
+from __future__ import annotations
+
+import json.decoder
+import json.scanner
+import re
+from typing import Any
+
+from generator.diagnostics import Position, join_pointer
+
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+_NUMBER = json.scanner.NUMBER_RE
+
+
+class JSONSyntaxError(Exception):
+    def __init__(self, message: str, position: Position) -> None:
+        super().__init__(message)
+        self.message = message
+        self.position = position
+
+
+def json_type_name(value: Any) -> str:
+    """The JSON name of a Python value's type, for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, (list, tuple)):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def parse(text: str, max_depth: int = 64) -> tuple[Any, dict[str, Position]]:
+    """Parse `text`; return the value and a JSON-pointer → position map."""
+    return _Parser(text, max_depth).parse()
+
+
+class _Parser:
+    def __init__(self, text: str, max_depth: int) -> None:
+        self.text = text
+        self.max_depth = max_depth
+        self.positions: dict[str, Position] = {}
+        self.line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+
+    def position(self, offset: int) -> Position:
+        low, high = 0, len(self.line_starts) - 1
+        while low < high:
+            middle = (low + high + 1) // 2
+            if self.line_starts[middle] <= offset:
+                low = middle
+            else:
+                high = middle - 1
+        return Position(low + 1, offset - self.line_starts[low] + 1)
+
+    def fail(self, message: str, offset: int) -> JSONSyntaxError:
+        return JSONSyntaxError(message, self.position(offset))
+
+    def skip(self, offset: int) -> int:
+        match = _WHITESPACE.match(self.text, offset)
+        assert match is not None
+        return match.end()
+
+    def parse(self) -> tuple[Any, dict[str, Position]]:
+        offset = self.skip(0)
+        self.positions[""] = self.position(offset)
+        value, offset = self.value(offset, "", 0)
+        offset = self.skip(offset)
+        if offset != len(self.text):
+            raise self.fail("extra data after the JSON value", offset)
+        return value, self.positions
+
+    def value(self, offset: int, pointer: str, depth: int) -> tuple[Any, int]:
+        if depth > self.max_depth:
+            raise self.fail(f"nesting deeper than {self.max_depth} levels", offset)
+        if offset >= len(self.text):
+            raise self.fail("unexpected end of input", offset)
+        char = self.text[offset]
+        if char == "{":
+            return self.object(offset + 1, pointer, depth)
+        if char == "[":
+            return self.array(offset + 1, pointer, depth)
+        if char == '"':
+            return self.string(offset + 1)
+        for word, result in (("true", True), ("false", False), ("null", None)):
+            if self.text.startswith(word, offset):
+                return result, offset + len(word)
+        match = _NUMBER.match(self.text, offset)
+        if match is None:
+            raise self.fail(f"unexpected character {char!r}", offset)
+        integer, fraction, exponent = match.groups()
+        if fraction or exponent:
+            return float(integer + (fraction or "") + (exponent or "")), match.end()
+        return int(integer), match.end()
+
+    def string(self, offset: int) -> tuple[str, int]:
+        try:
+            return json.decoder.scanstring(self.text, offset, True)
+        except json.JSONDecodeError as error:
+            raise self.fail(error.msg, error.pos) from None
+
+    def object(self, offset: int, pointer: str, depth: int) -> tuple[dict[str, Any], int]:
+        result: dict[str, Any] = {}
+        offset = self.skip(offset)
+        if self.text.startswith("}", offset):
+            return result, offset + 1
+        while True:
+            offset = self.skip(offset)
+            if not self.text.startswith('"', offset):
+                raise self.fail("expected a string key", offset)
+            key_offset = offset
+            key, offset = self.string(offset + 1)
+            if key in result:
+                raise self.fail(f"duplicate key {key!r}", key_offset)
+            child = join_pointer(pointer, key)
+            self.positions[child] = self.position(key_offset)
+            offset = self.skip(offset)
+            if not self.text.startswith(":", offset):
+                raise self.fail("expected ':' after a key", offset)
+            offset = self.skip(offset + 1)
+            result[key], offset = self.value(offset, child, depth + 1)
+            offset = self.skip(offset)
+            if self.text.startswith(",", offset):
+                offset += 1
+                continue
+            if self.text.startswith("}", offset):
+                return result, offset + 1
+            raise self.fail("expected ',' or '}'", offset)
+
+    def array(self, offset: int, pointer: str, depth: int) -> tuple[list[Any], int]:
+        result: list[Any] = []
+        offset = self.skip(offset)
+        if self.text.startswith("]", offset):
+            return result, offset + 1
+        while True:
+            offset = self.skip(offset)
+            child = join_pointer(pointer, len(result))
+            self.positions[child] = self.position(offset)
+            item, offset = self.value(offset, child, depth + 1)
+            result.append(item)
+            offset = self.skip(offset)
+            if self.text.startswith(",", offset):
+                offset += 1
+                continue
+            if self.text.startswith("]", offset):
+                return result, offset + 1
+            raise self.fail("expected ',' or ']'", offset)

@@ -1,0 +1,858 @@
+"""Lower a validated schema document into the IR.
+
+This is where schema shapes get their meaning: records, enums, unions,
+aliases, hoisted inline types, tags, defaults, names. Structural problems the
+meta-schema cannot see (ambiguous unions, colliding names, recursion that never
+terminates, defaults of the wrong type) are collected as located diagnostics.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import jsonschema
+
+from generator import ir, naming
+from generator.diagnostics import Diagnostic, InputError, join_pointer
+from generator.loader import Document
+
+_PRIMITIVES: dict[str, ir.PrimKind] = {
+    "string": "str",
+    "integer": "int",
+    "number": "float",
+    "boolean": "bool",
+}
+_CONSTRAINT_KEYS = {
+    "minLength": "min_length",
+    "maxLength": "max_length",
+    "pattern": "pattern",
+    "minimum": "minimum",
+    "maximum": "maximum",
+    "exclusiveMinimum": "exclusive_minimum",
+    "exclusiveMaximum": "exclusive_maximum",
+    "minItems": "min_items",
+    "maxItems": "max_items",
+}
+
+
+def lower(document: Document) -> ir.Module:
+    """Build the IR module for a validated document, or raise ``InputError``."""
+    return _Lowering(document).run()
+
+
+def json_type_of(type_ref: ir.TypeRef, module_types: dict[str, ir.NamedType]) -> frozenset[str]:
+    """The JSON types a value of `type_ref` can have (`number` includes integers)."""
+    if isinstance(type_ref, ir.Prim):
+        return frozenset(
+            {
+                "string": ["string"],
+                "int": ["integer"],
+                "float": ["number", "integer"],
+                "bool": ["boolean"],
+            }[_json_name(type_ref.kind)]
+        )
+    if isinstance(type_ref, ir.ListOf):
+        return frozenset({"array"})
+    if isinstance(type_ref, ir.MapOf):
+        return frozenset({"object"})
+    if isinstance(type_ref, ir.LiteralValue):
+        return frozenset({_literal_json_type(type_ref.value)})
+    if isinstance(type_ref, ir.Nullable):
+        return json_type_of(type_ref.inner, module_types) | {"null"}
+    if isinstance(type_ref, ir.AnyJSON):
+        return (
+            frozenset({"object"})
+            if type_ref.object_only
+            else frozenset({"object", "array", "string", "integer", "number", "boolean", "null"})
+        )
+    if isinstance(type_ref, ir.InlineUnion):
+        return frozenset().union(
+            *(json_type_of(option, module_types) for option in type_ref.options)
+        )
+    named = module_types[type_ref.name]
+    if isinstance(named, ir.Record):
+        return frozenset({"object"})
+    if isinstance(named, ir.EnumType):
+        return frozenset({"string"})
+    if isinstance(named, ir.Alias):
+        return json_type_of(named.type, module_types)
+    return frozenset().union(
+        *(json_type_of(ir.Ref(member), module_types) for member in named.members)
+    )
+
+
+def _json_name(kind: ir.PrimKind) -> str:
+    return {"str": "string", "int": "int", "float": "float", "bool": "bool"}[kind]
+
+
+def _literal_json_type(value: object) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    return "string"
+
+
+def freeze_json(value: Any) -> ir.JSONData:
+    """Turn parsed JSON into the IR's immutable JSON representation."""
+    if isinstance(value, dict):
+        return ir.FrozenJSONObject(tuple((key, freeze_json(item)) for key, item in value.items()))
+    if isinstance(value, list):
+        return tuple(freeze_json(item) for item in value)
+    return value  # type: ignore[no-any-return]
+
+
+@dataclass
+class _Lowering:
+    document: Document
+    problems: list[Diagnostic] = field(default_factory=list)
+    # name -> lowered type, in output order (definition order, hoisted types after their parent)
+    types: dict[str, ir.NamedType] = field(default_factory=dict)
+    pointers: dict[str, str] = field(default_factory=dict)
+    definitions: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
+
+    # -- entry ---------------------------------------------------------------
+
+    def run(self) -> ir.Module:
+        data = self.document.data
+        options = data.get("x-polytype", {})
+        stem = self.document.path.stem
+        module_name = options.get("module") or naming.snake_case(stem)
+        namespace = options.get("elixir-namespace") or naming.pascal_case(module_name)
+        self._collect_definitions()
+        for name, (pointer, schema) in self.definitions.items():
+            self._lower_named(name, schema, pointer, namespace)
+        self._check_names()
+        self._check_termination()
+        root = options.get("root")
+        if root is not None and root not in self.types:
+            self._problem(join_pointer("/x-polytype", "root"), f"root type {root!r} is not defined")
+        if self.problems:
+            raise InputError(self.problems)
+        return ir.Module(
+            name=module_name,
+            title=str(options.get("title") or data.get("title") or module_name),
+            doc=_doc(data),
+            schema_path=self.document.display_path,
+            schema_sha256=hashlib.sha256(self.document.text.encode("utf-8")).hexdigest(),
+            elixir_namespace=namespace,
+            types=tuple(self.types.values()),
+            root=root,
+        )
+
+    def _problem(self, pointer: str, message: str) -> None:
+        self.problems.append(self.document.diagnostic(pointer, message))
+
+    def _collect_definitions(self) -> None:
+        data = self.document.data
+        for key in ("$defs", "definitions"):
+            for name, schema in (data.get(key) or {}).items():
+                pointer = join_pointer(f"/{key}", name)
+                if not naming.ascii_identifier(name) == name or not name or name[0].isdigit():
+                    self._problem(
+                        pointer,
+                        f"type name {name!r} is not an identifier (letters, digits and _ only)",
+                    )
+                    continue
+                if name in self.definitions:
+                    self._problem(
+                        pointer, f"type {name!r} is defined in both $defs and definitions"
+                    )
+                    continue
+                self.definitions[name] = (pointer, schema if isinstance(schema, dict) else {})
+        if "properties" in data and data.get("title"):
+            name = naming.pascal_case(str(data["title"]))
+            if name in self.definitions:
+                self._problem(
+                    "/title",
+                    f"the top-level type {name!r} (from the title) collides with a definition",
+                )
+            else:
+                self.definitions[name] = ("", data)
+
+    # -- named types ---------------------------------------------------------
+
+    def _lower_named(self, name: str, schema: dict[str, Any], pointer: str, namespace: str) -> None:
+        source = self._source(pointer)
+        doc = _doc(schema)
+        notes = str(schema.get("x-notes", ""))
+        elixir_module = (schema.get("x-elixir") or {}).get(
+            "module"
+        ) or f"{namespace}.{naming.elixir_module_segment(name)}"
+        self.pointers[name] = pointer
+        options = _union_options(schema)
+        if options is not None and options and all("$ref" in option for option in options):
+            # register first so members can refer back (recursive unions)
+            self.types[name] = ir.UnionType(
+                name, (), doc=doc, notes=notes, elixir_module=elixir_module, source=source
+            )
+            self.types[name] = self._lower_union(
+                name, schema, pointer, options, doc, notes, elixir_module, source
+            )
+            return
+        enum_values = schema.get("enum")
+        if (
+            isinstance(enum_values, list)
+            and all(isinstance(v, str) for v in enum_values)
+            and len(enum_values) > 1
+        ):
+            self.types[name] = self._lower_enum(
+                name, schema, pointer, doc, notes, elixir_module, source
+            )
+            return
+        if "properties" in schema and _types_of(schema) <= {"object"}:
+            self.types[name] = ir.Record(
+                name, (), source=source
+            )  # placeholder keeps definition order
+            self.types[name] = self._lower_record(
+                name, schema, pointer, doc, notes, elixir_module, source
+            )
+            return
+        self.types[name] = ir.Alias(name, ir.AnyJSON(), source=source)
+        self.types[name] = ir.Alias(
+            name,
+            self._lower_type(schema, pointer, name),
+            doc=doc,
+            notes=notes,
+            elixir_module=elixir_module,
+            source=source,
+        )
+
+    def _source(self, pointer: str) -> ir.SourceRef:
+        position = self.document.position(pointer)
+        return ir.SourceRef(self.document.display_path, position.line, position.column, pointer)
+
+    def _lower_enum(
+        self,
+        name: str,
+        schema: dict[str, Any],
+        pointer: str,
+        doc: str,
+        notes: str,
+        elixir_module: str,
+        source: ir.SourceRef,
+    ) -> ir.EnumType:
+        values: list[ir.EnumValue] = []
+        seen_py: dict[str, str] = {}
+        seen_atoms: dict[str, str] = {}
+        for index, value in enumerate(schema["enum"]):
+            py_name = naming.python_enum_member(value)
+            atom = naming.elixir_atom(value)
+            where = join_pointer(join_pointer(pointer, "enum"), index)
+            if value in (v.value for v in values):
+                self._problem(where, f"enum value {value!r} is listed twice")
+                continue
+            if py_name in seen_py:
+                self._problem(
+                    where,
+                    f"enum values {seen_py[py_name]!r} and {value!r} both become the Python member {py_name}",
+                )
+            if atom in seen_atoms:
+                self._problem(
+                    where,
+                    f"enum values {seen_atoms[atom]!r} and {value!r} both become the Elixir atom :{atom}",
+                )
+            seen_py[py_name] = value
+            seen_atoms[atom] = value
+            values.append(ir.EnumValue(value, py_name, atom))
+        python = schema.get("x-python") or {}
+        elixir = schema.get("x-elixir") or {}
+        return ir.EnumType(
+            name,
+            tuple(values),
+            style=python.get("enum-base", "str"),
+            atoms=bool(elixir.get("atoms", False)),
+            doc=doc,
+            notes=notes,
+            elixir_module=elixir_module,
+            source=source,
+        )
+
+    def _lower_record(
+        self,
+        name: str,
+        schema: dict[str, Any],
+        pointer: str,
+        doc: str,
+        notes: str,
+        elixir_module: str,
+        source: ir.SourceRef,
+    ) -> ir.Record:
+        required = set(schema.get("required", []))
+        properties: dict[str, Any] = schema.get("properties") or {}
+        frozen = bool(schema.get("x-frozen", False))
+        fields: list[ir.Field] = []
+        for key in required - set(properties):
+            self._problem(
+                join_pointer(pointer, "required"),
+                f"required key {key!r} is not among the properties",
+            )
+        for key, property_schema in properties.items():
+            where = join_pointer(join_pointer(pointer, "properties"), key)
+            if not isinstance(property_schema, dict):
+                property_schema = {} if property_schema is True else {"not": {}}
+            fields.append(
+                self._lower_field(name, key, property_schema, where, key in required, frozen)
+            )
+        self._check_field_names(fields, pointer)
+        if schema.get("additionalProperties") is False:
+            extra_policy: ir.ExtraPolicy = "forbid"
+        else:
+            extra_policy = "ignore" if schema.get("x-extra") == "ignore" else "keep"
+        methods = (schema.get("x-python") or {}).get("methods")
+        return ir.Record(
+            name,
+            tuple(fields),
+            frozen=frozen,
+            extra_policy=extra_policy,
+            doc=doc,
+            notes=notes,
+            methods=methods,
+            elixir_module=elixir_module,
+            source=source,
+        )
+
+    def _lower_field(
+        self,
+        owner: str,
+        key: str,
+        schema: dict[str, Any],
+        pointer: str,
+        required: bool,
+        frozen: bool,
+    ) -> ir.Field:
+        hoist_name = owner + naming.pascal_case(key)
+        type_ref = self._lower_type(schema, pointer, hoist_name)
+        python = schema.get("x-python") or {}
+        if python.get("sequence") == "tuple":
+            inner = type_ref.inner if isinstance(type_ref, ir.Nullable) else type_ref
+            if not isinstance(inner, ir.ListOf):
+                self._problem(
+                    join_pointer(pointer, "x-python"),
+                    "sequence: tuple applies to array properties only",
+                )
+            elif not frozen:
+                self._problem(
+                    join_pointer(pointer, "x-python"),
+                    "sequence: tuple applies to properties of x-frozen records only",
+                )
+            else:
+                tuple_list = ir.ListOf(inner.item, inner.constraints, as_tuple=True)
+                type_ref = (
+                    ir.Nullable(tuple_list) if isinstance(type_ref, ir.Nullable) else tuple_list
+                )
+        py_name = schema.get("x-field") or naming.python_field_name(key)
+        if (
+            schema.get("x-field")
+            and py_name in naming.PYTHON_RESERVED | naming.PYTHON_MEMBER_RESERVED
+        ):
+            self._problem(
+                join_pointer(pointer, "x-field"),
+                f"x-field {py_name!r} is a reserved name in Python",
+            )
+        elixir = schema.get("x-elixir") or {}
+        ex_name = elixir.get("field") or (
+            naming.elixir_field_name(schema["x-field"])
+            if "x-field" in schema
+            else naming.elixir_field_name(key)
+        )
+        default = None
+        if "default" in schema:
+            default = ir.Default(freeze_json(schema["default"]))
+            self._check_default(schema, pointer)
+        if (
+            "const" in schema
+            and required
+            and "default" in schema
+            and schema["default"] != schema["const"]
+        ):
+            self._problem(join_pointer(pointer, "default"), "a tag's default must equal its const")
+        aliases = tuple(schema.get("x-aliases", ()))
+        if key in aliases:
+            self._problem(
+                join_pointer(pointer, "x-aliases"), f"{key!r} is the key itself, not an alias"
+            )
+        return ir.Field(
+            json_key=key,
+            py_name=py_name,
+            ex_name=ex_name,
+            type=type_ref,
+            required=required,
+            default=default,
+            doc=_doc(schema),
+            notes=str(schema.get("x-notes", "")),
+            aliases=aliases,
+        )
+
+    def _check_default(self, schema: dict[str, Any], pointer: str) -> None:
+        probe = {
+            key: value
+            for key, value in schema.items()
+            if not key.startswith("x-") and key != "default"
+        }
+        probe["$defs"] = self.document.data.get("$defs", {})
+        if "definitions" in self.document.data:
+            probe["definitions"] = self.document.data["definitions"]
+        validator = jsonschema.Draft202012Validator(probe)
+        error = jsonschema.exceptions.best_match(validator.iter_errors(schema["default"]))
+        if error is not None:
+            self._problem(
+                join_pointer(pointer, "default"),
+                f"default does not match the property's schema: {error.message}",
+            )
+
+    def _check_field_names(self, fields: list[ir.Field], pointer: str) -> None:
+        for attribute, label in (("py_name", "Python field"), ("ex_name", "Elixir field")):
+            seen: dict[str, str] = {}
+            for item in fields:
+                name = getattr(item, attribute)
+                if name in seen:
+                    where = join_pointer(join_pointer(pointer, "properties"), item.json_key)
+                    self._problem(
+                        where,
+                        f"keys {seen[name]!r} and {item.json_key!r} both become the {label} {name!r}; set x-field on one",
+                    )
+                seen[name] = item.json_key
+        spellings: dict[str, str] = {}
+        for item in fields:
+            for spelling in (item.json_key, *item.aliases):
+                if spelling in spellings and spellings[spelling] != item.json_key:
+                    where = join_pointer(join_pointer(pointer, "properties"), item.json_key)
+                    self._problem(
+                        where,
+                        f"the JSON key {spelling!r} belongs to both {spellings[spelling]!r} and {item.json_key!r}",
+                    )
+                spellings[spelling] = item.json_key
+
+    # -- unions --------------------------------------------------------------
+
+    def _lower_union(
+        self,
+        name: str,
+        schema: dict[str, Any],
+        pointer: str,
+        options: list[dict[str, Any]],
+        doc: str,
+        notes: str,
+        elixir_module: str,
+        source: ir.SourceRef,
+    ) -> ir.UnionType:
+        keyword = "oneOf" if "oneOf" in schema else "anyOf"
+        members: list[str] = []
+        for index, option in enumerate(options):
+            ref = option["$ref"]
+            member = ref.rsplit("/", 1)[-1]
+            if member not in self.definitions:
+                continue  # dangling refs were reported by validation
+            if member in members:
+                self._problem(
+                    join_pointer(join_pointer(pointer, keyword), index),
+                    f"{member} is listed twice in the union",
+                )
+                continue
+            members.append(member)
+        self._ensure_lowered(members)
+        tag = self._find_tag(members)
+        if tag is not None:
+            tag_key, tag_values = tag
+            return ir.UnionType(
+                name,
+                tuple(members),
+                tag=tag_key,
+                tag_values=tag_values,
+                doc=doc,
+                notes=notes,
+                elixir_module=elixir_module,
+                source=source,
+            )
+        cases = self._structural_cases(name, members, pointer)
+        return ir.UnionType(
+            name,
+            tuple(members),
+            cases=tuple(cases),
+            doc=doc,
+            notes=notes,
+            elixir_module=elixir_module,
+            source=source,
+        )
+
+    def _ensure_lowered(self, names: Iterable[str]) -> None:
+        namespace = self.document.data.get("x-polytype", {}).get(
+            "elixir-namespace"
+        ) or naming.pascal_case(
+            self.document.data.get("x-polytype", {}).get("module")
+            or naming.snake_case(self.document.path.stem)
+        )
+        for member in names:
+            if member not in self.types:
+                member_pointer, member_schema = self.definitions[member]
+                self._lower_named(member, member_schema, member_pointer, namespace)
+
+    def tag_values(
+        self, member: str, key: str, seen: frozenset[str] = frozenset()
+    ) -> list[str | int | bool] | None:
+        """The values `member` takes for tag `key`, or None when it has no such tag."""
+        named = self.types.get(member)
+        if isinstance(named, ir.Record):
+            for item in named.fields:
+                if item.json_key == key and item.is_tag:
+                    assert isinstance(item.type, ir.LiteralValue)
+                    return [item.type.value]
+            return None
+        if isinstance(named, ir.UnionType) and member not in seen:
+            values: list[str | int | bool] = []
+            for inner in named.members:
+                inner_values = self.tag_values(inner, key, seen | {member})
+                if inner_values is None:
+                    return None
+                values.extend(inner_values)
+            return values or None
+        return None
+
+    def _tag_keys(self, member: str) -> list[str]:
+        named = self.types.get(member)
+        if isinstance(named, ir.Record):
+            return [item.json_key for item in named.tag_fields]
+        if isinstance(named, ir.UnionType) and named.members:
+            return self._tag_keys(named.members[0])
+        return []
+
+    def _find_tag(
+        self, members: list[str]
+    ) -> tuple[str, tuple[tuple[str | int | bool, str], ...]] | None:
+        if not members:
+            return None
+        for key in self._tag_keys(members[0]):
+            mapping: dict[str | int | bool, str] = {}
+            for member in members:
+                values = self.tag_values(member, key)
+                if values is None or any(value in mapping for value in values):
+                    break
+                for value in values:
+                    mapping[value] = member
+            else:
+                return key, tuple(mapping.items())
+        return None
+
+    def _structural_cases(
+        self, name: str, members: list[str], pointer: str
+    ) -> list[ir.StructuralCase]:
+        cases: list[ir.StructuralCase] = []
+        by_json_type: dict[str, str] = {}
+        object_members: list[str] = []
+        for member in members:
+            kinds = json_type_of(ir.Ref(member), self.types)
+            kinds_without_int = kinds - {"integer"} if "number" in kinds else kinds
+            for kind in sorted(kinds_without_int):
+                if kind == "object":
+                    object_members.append(member)
+                    continue
+                if kind in by_json_type and by_json_type[kind] != member:
+                    self._problem(
+                        pointer,
+                        f"union {name} cannot tell {by_json_type[kind]} from {member}: both are JSON {kind}s",
+                    )
+                by_json_type[kind] = member
+                cases.append(ir.StructuralCase(member, kind))
+        if "number" in by_json_type and "integer" in by_json_type:
+            self._problem(
+                pointer,
+                f"union {name} cannot tell {by_json_type['integer']} from {by_json_type['number']}: a number may be an integer",
+            )
+        cases.extend(self._object_cases(name, object_members, pointer))
+        return cases
+
+    def _object_cases(self, name: str, members: list[str], pointer: str) -> list[ir.StructuralCase]:
+        if len(members) == 1:
+            return [ir.StructuralCase(members[0], "object")]
+        tagged: list[ir.StructuralCase] = []
+        keyed: list[ir.StructuralCase] = []
+        declared = {member: self._declared_keys(member) for member in members}
+        used_tags: dict[tuple[str, str | int | bool], str] = {}
+        for member in members:
+            case = None
+            for key in self._tag_keys(member):
+                values = self.tag_values(member, key)
+                if values and len(values) == 1 and (key, values[0]) not in used_tags:
+                    case = ir.StructuralCase(member, "object", tag_key=key, tag_value=values[0])
+                    used_tags[(key, values[0])] = member
+                    break
+            if case is not None:
+                tagged.append(case)
+                continue
+            others = set().union(*(declared[other] for other in members if other != member))
+            unique = [key for key in self._required_keys(member) if key not in others]
+            if not unique:
+                self._problem(
+                    pointer,
+                    f"union {name} cannot tell {member} apart from the other members: "
+                    "it has no tag and no required key that the others do not declare",
+                )
+                continue
+            keyed.append(ir.StructuralCase(member, "object", key=unique[0]))
+        return tagged + keyed
+
+    def _declared_keys(self, member: str) -> set[str]:
+        named = self.types.get(member)
+        if isinstance(named, ir.Record):
+            return {
+                spelling for item in named.fields for spelling in (item.json_key, *item.aliases)
+            }
+        if isinstance(named, ir.UnionType):
+            return (
+                set().union(*(self._declared_keys(inner) for inner in named.members))
+                if named.members
+                else set()
+            )
+        return set()
+
+    def _required_keys(self, member: str) -> list[str]:
+        named = self.types.get(member)
+        if isinstance(named, ir.Record):
+            return [item.json_key for item in named.fields if item.required and not item.aliases]
+        return []
+
+    # -- anonymous types ----------------------------------------------------
+
+    def _lower_type(self, schema: Any, pointer: str, hoist_name: str) -> ir.TypeRef:
+        if schema is True or schema == {}:
+            return ir.AnyJSON()
+        if not isinstance(schema, dict):
+            self._problem(pointer, "a schema that accepts nothing cannot be generated")
+            return ir.AnyJSON()
+        if schema.get("nullable") is True:
+            inner = self._lower_type(
+                {k: v for k, v in schema.items() if k != "nullable"}, pointer, hoist_name
+            )
+            return inner if isinstance(inner, ir.Nullable) else ir.Nullable(inner)
+        if "$ref" in schema:
+            name = str(schema["$ref"]).rsplit("/", 1)[-1]
+            return ir.Ref(name) if name in self.definitions else ir.AnyJSON()
+        if "const" in schema:
+            value = schema["const"]
+            if isinstance(value, (str, int, bool)) and not isinstance(value, float):
+                return ir.LiteralValue(value)
+            self._problem(
+                join_pointer(pointer, "const"), "const must be a string, integer or boolean"
+            )
+            return ir.AnyJSON()
+        options = _union_options(schema)
+        if options is not None:
+            return self._lower_inline_union(
+                options, pointer, hoist_name, "oneOf" if "oneOf" in schema else "anyOf"
+            )
+        if "enum" in schema:
+            return self._lower_inline_enum(schema, pointer, hoist_name)
+        types = _type_list(schema)
+        nullable = "null" in types
+        concrete = [t for t in types if t != "null"]
+        if not concrete:
+            if nullable:
+                self._problem(
+                    join_pointer(pointer, "type"),
+                    "a value that can only be null carries no data; use a nullable type",
+                )
+                return ir.AnyJSON()
+            if "properties" in schema:
+                concrete = ["object"]
+            elif "items" in schema:
+                concrete = ["array"]
+            else:
+                return ir.AnyJSON()
+        lowered = [self._lower_single(kind, schema, pointer, hoist_name) for kind in concrete]
+        result = lowered[0] if len(lowered) == 1 else ir.InlineUnion(tuple(lowered))
+        if isinstance(result, ir.InlineUnion):
+            self._check_inline_union(result, pointer)
+        return ir.Nullable(result) if nullable else result
+
+    def _lower_single(
+        self, kind: str, schema: dict[str, Any], pointer: str, hoist_name: str
+    ) -> ir.TypeRef:
+        if kind in _PRIMITIVES:
+            return ir.Prim(_PRIMITIVES[kind], _constraints(schema))
+        if kind == "array":
+            items = schema.get("items", True)
+            item = self._lower_type(items, join_pointer(pointer, "items"), hoist_name + "Item")
+            return ir.ListOf(item, _constraints(schema))
+        # object
+        if "properties" in schema:
+            return self._hoist(hoist_name, {**schema, "type": "object"}, pointer)
+        additional = schema.get("additionalProperties", True)
+        if isinstance(additional, dict) and additional:
+            return ir.MapOf(
+                self._lower_type(
+                    additional, join_pointer(pointer, "additionalProperties"), hoist_name + "Value"
+                )
+            )
+        return ir.AnyJSON(object_only=True)
+
+    def _hoist(self, name: str, schema: dict[str, Any], pointer: str) -> ir.TypeRef:
+        if name in self.definitions or name in self.types:
+            self._problem(
+                pointer,
+                f"the inline type here would be named {name!r}, which is already a type; move it to $defs under another name",
+            )
+            return ir.AnyJSON()
+        self.definitions[name] = (pointer, schema)
+        namespace = self.document.data.get("x-polytype", {}).get(
+            "elixir-namespace"
+        ) or naming.pascal_case(
+            self.document.data.get("x-polytype", {}).get("module")
+            or naming.snake_case(self.document.path.stem)
+        )
+        self._lower_named(name, schema, pointer, namespace)
+        return ir.Ref(name)
+
+    def _lower_inline_enum(
+        self, schema: dict[str, Any], pointer: str, hoist_name: str
+    ) -> ir.TypeRef:
+        values = schema["enum"]
+        non_null = [v for v in values if v is not None]
+        nullable = len(non_null) != len(values)
+        if (
+            len(non_null) == 1
+            and isinstance(non_null[0], (str, int, bool))
+            and not isinstance(non_null[0], float)
+        ):
+            result: ir.TypeRef = ir.LiteralValue(non_null[0])
+        elif non_null and all(isinstance(v, str) for v in non_null):
+            result = self._hoist(hoist_name, {**schema, "enum": non_null}, pointer)
+        else:
+            self._problem(join_pointer(pointer, "enum"), "only enums of strings can be generated")
+            result = ir.AnyJSON()
+        return ir.Nullable(result) if nullable else result
+
+    def _lower_inline_union(
+        self, options: list[Any], pointer: str, hoist_name: str, keyword: str
+    ) -> ir.TypeRef:
+        nullable = False
+        lowered: list[ir.TypeRef] = []
+        for index, option in enumerate(options):
+            if isinstance(option, dict) and _type_list(option) == ["null"] and len(option) <= 2:
+                nullable = True
+                continue
+            item = self._lower_type(
+                option,
+                join_pointer(join_pointer(pointer, keyword), index),
+                f"{hoist_name}Option{index + 1}",
+            )
+            if isinstance(item, ir.Nullable):
+                nullable = True
+                item = item.inner
+            lowered.append(item)
+        if not lowered:
+            self._problem(pointer, "a union of nothing but null carries no data")
+            return ir.AnyJSON()
+        result = lowered[0] if len(lowered) == 1 else ir.InlineUnion(tuple(lowered))
+        if isinstance(result, ir.InlineUnion):
+            self._check_inline_union(result, pointer)
+        return ir.Nullable(result) if nullable else result
+
+    def _check_inline_union(self, union: ir.InlineUnion, pointer: str) -> None:
+        seen: dict[str, int] = {}
+        for index, option in enumerate(union.options):
+            if isinstance(option, ir.Ref) and option.name not in self.types:
+                self._ensure_lowered([option.name])
+            kinds = json_type_of(option, self.types)
+            if "number" in kinds:
+                kinds = kinds - {"integer"}
+            for kind in kinds:
+                if (
+                    kind in seen
+                    or (kind == "integer" and "number" in seen)
+                    or (kind == "number" and "integer" in seen)
+                ):
+                    self._problem(
+                        pointer,
+                        f"inline union options {seen.get(kind, 0) + 1} and {index + 1} are both JSON {kind}s; "
+                        "name the union in $defs so it can dispatch on tags or keys",
+                    )
+                seen[kind] = index
+
+    # -- whole-module checks -------------------------------------------------
+
+    def _check_names(self) -> None:
+        for rule, label in (
+            (naming.snake_case, "function suffix"),
+            (naming.elixir_module_segment, "Elixir module"),
+        ):
+            seen: dict[str, str] = {}
+            for name in self.types:
+                converted = rule(name).lstrip("_")
+                if converted in seen:
+                    self._problem(
+                        self.pointers.get(name, ""),
+                        f"types {seen[converted]!r} and {name!r} both become the {label} {converted!r}",
+                    )
+                seen[converted] = name
+
+    def _check_termination(self) -> None:
+        """Reject types whose every value would contain itself (no finite JSON exists)."""
+        finite: set[str] = set()
+        changed = True
+        while changed:
+            changed = False
+            for name, named in self.types.items():
+                if name not in finite and self._constructible(named, finite):
+                    finite.add(name)
+                    changed = True
+        for name in self.types:
+            if name not in finite:
+                self._problem(
+                    self.pointers.get(name, ""),
+                    f"type {name} can never be finite: every value would contain another {name} (make a field optional, nullable or a list)",
+                )
+
+    def _constructible(self, named: ir.NamedType, finite: set[str]) -> bool:
+        if isinstance(named, ir.Record):
+            return all(
+                self._finite_ref(item.type, finite) for item in named.fields if item.required
+            )
+        if isinstance(named, ir.EnumType):
+            return True
+        if isinstance(named, ir.Alias):
+            return self._finite_ref(named.type, finite)
+        return any(member in finite for member in named.members)
+
+    def _finite_ref(self, type_ref: ir.TypeRef, finite: set[str]) -> bool:
+        if isinstance(type_ref, ir.Ref):
+            return type_ref.name in finite
+        if isinstance(type_ref, ir.InlineUnion):
+            return any(self._finite_ref(option, finite) for option in type_ref.options)
+        if isinstance(type_ref, ir.ListOf):
+            min_items = type_ref.constraints.min_items or 0
+            return min_items == 0 or self._finite_ref(type_ref.item, finite)
+        return True
+
+
+def _union_options(schema: dict[str, Any]) -> list[Any] | None:
+    for keyword in ("oneOf", "anyOf"):
+        options = schema.get(keyword)
+        if isinstance(options, list):
+            return options
+    return None
+
+
+def _type_list(schema: dict[str, Any]) -> list[str]:
+    declared = schema.get("type")
+    if declared is None:
+        return []
+    return [declared] if isinstance(declared, str) else list(declared)
+
+
+def _types_of(schema: dict[str, Any]) -> set[str]:
+    return set(_type_list(schema)) or {"object"}
+
+
+def _constraints(schema: dict[str, Any]) -> ir.Constraints:
+    values = {
+        attribute: schema[key] for key, attribute in _CONSTRAINT_KEYS.items() if key in schema
+    }
+    return ir.Constraints(**values) if values else ir.NO_CONSTRAINTS
+
+
+def _doc(schema: dict[str, Any]) -> str:
+    return str(schema.get("description", "")).strip()

@@ -1,0 +1,250 @@
+"""The Jinja environment every target renders with, and its escaping filters.
+
+Templates only loop and print. Anything that turns schema text into code
+(quoting, escaping, comment wrapping) is a filter here, tested on hostile input.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from importlib.abc import Traversable
+from typing import Any
+
+import jinja2
+
+from generator import __version__
+from generator.fixtures import FixtureCase
+
+
+def template_root() -> Traversable:
+    """The templates directory: inside the installed wheel, or beside the package in a checkout."""
+    packaged = resources.files("generator").joinpath("templates")
+    if packaged.is_dir():
+        return packaged
+    return resources.files("generator").joinpath("..", "templates")
+
+
+class _TraversableLoader(jinja2.BaseLoader):
+    """Loads templates from an importlib.resources tree (works from a wheel or a checkout)."""
+
+    def __init__(self, root: Traversable) -> None:
+        self.root = root
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str | None, Any]:
+        node = self.root
+        for part in template.split("/"):
+            node = node.joinpath(part)
+        if not node.is_file():
+            raise jinja2.TemplateNotFound(template)
+        return node.read_text(encoding="utf-8"), None, lambda: True
+
+
+def py_str(value: str) -> str:
+    """A Python string literal that evaluates to `value` exactly (any characters)."""
+    return json.dumps(value, ensure_ascii=True)
+
+
+def py_comment(text: str, width: int = 88, prefix: str = "# ") -> str:
+    """`text` as comment lines; every line break in the text starts a new comment line."""
+    lines: list[str] = []
+    for paragraph in _safe_text(text).splitlines() or [""]:
+        wrapped = textwrap.wrap(paragraph, width=width - len(prefix)) or [""]
+        lines.extend((prefix + line).rstrip() for line in wrapped)
+    return "\n".join(lines)
+
+
+def py_docstring(text: str, indent: str = "") -> str:
+    """A triple-quoted docstring whose content can never close it early or escape."""
+    body = _safe_text(text).replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    if body.endswith('"'):
+        body = body[:-1] + '\\"'
+    lines = body.splitlines() or [""]
+    if len(lines) == 1:
+        return f'"""{lines[0]}"""'
+    joined = "\n".join((indent + line) if line.strip() else "" for line in lines[1:])
+    return f'"""{lines[0]}\n{joined}\n{indent}"""'
+
+
+def _safe_text(text: str) -> str:
+    """Replace characters that must never appear raw in generated source with visible escapes."""
+    out = []
+    for char in text:
+        code = ord(char)
+        if char in "\n\t":
+            out.append(char)
+        elif code < 0x20 or code == 0x7F or 0x80 <= code < 0xA0:
+            out.append(f"\\x{code:02x}")
+        elif code in (0x2028, 0x2029, 0x200E, 0x200F) or 0x202A <= code <= 0x202E or 0x2066 <= code <= 0x2069:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(char)
+    return "".join(out).replace("\r", "")
+
+
+# --- Elixir ------------------------------------------------------------------
+
+_EX_NAMED_ESCAPES = {"\\": "\\\\", '"': '\\"', "#": "\\#", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+_EX_PLAIN_ATOM = re.compile(r"^[a-z_][a-zA-Z0-9_@]*[?!]?$")
+_EX_ATOM_NEEDS_QUOTES = frozenset({"true", "false", "nil", "__aliases__", "__block__"})
+
+
+def _needs_unicode_escape(char: str) -> bool:
+    """Characters that must not appear raw in generated source: controls, invisibles, bidi, separators."""
+    category = unicodedata.category(char)
+    if category == "Cs":
+        raise ValueError(f"lone surrogate U+{ord(char):04X} cannot appear in an Elixir string")
+    return category in ("Cc", "Cf", "Co", "Cn", "Zl", "Zp")
+
+
+def _ex_escape(text: str, keep: str = "") -> str:
+    out = []
+    for char in text:
+        if char in keep:
+            out.append(char)
+        elif char in _EX_NAMED_ESCAPES:
+            out.append(_EX_NAMED_ESCAPES[char])
+        elif _needs_unicode_escape(char):
+            out.append(f"\\u{{{ord(char):X}}}")
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def ex_str(value: str) -> str:
+    """An Elixir string literal that evaluates to `value` exactly and never interpolates.
+
+    `\\`, `"` and `#` are escaped (so `#{...}` is inert), controls, invisible and
+    bidirectional characters become `\\u{...}` escapes.
+    """
+    return '"' + _ex_escape(value) + '"'
+
+
+def ex_atom(name: str) -> str:
+    """An Elixir atom literal for `name`: `:accept_edits`, or quoted when it needs it (`:"foo-bar"`)."""
+    if _EX_PLAIN_ATOM.match(name) and name not in _EX_ATOM_NEEDS_QUOTES:
+        return ":" + name
+    return ":" + ex_str(name)
+
+
+def ex_doc(text: str, indent: str = "  ") -> str:
+    """A heredoc for `@moduledoc`/`@doc` whose value is `text` + a final newline, always inert.
+
+    Prefers `~S\"\"\"` (no escapes, no interpolation: the text reads as written).
+    A `~S` heredoc still ends at a line that is only `\"\"\"` and turns `\\\"\"\"`
+    into `\"\"\"`, and it cannot express control or invisible characters, so text
+    that needs any of those becomes a plain heredoc with every `\\`, `"` and `#`
+    escaped. Content lines are indented like the closing delimiter.
+    """
+    text = text.replace("\r\n", "\n")
+    lines = text.split("\n")
+    sigil_safe = (
+        '\\"""' not in text
+        and not any(line.lstrip(" \t").startswith('"""') for line in lines)
+        and "\r" not in text
+        and not any(char != "\t" and _needs_unicode_escape(char) for char in text if char != "\n")
+    )
+    if sigil_safe:
+        opener, body = '~S"""', lines
+    else:
+        opener, body = '"""', [_ex_escape(line) for line in lines]
+    rendered = [(indent + line) if line else "" for line in body]
+    return opener + "\n" + "\n".join(rendered) + "\n" + indent + '"""'
+
+
+# --- Markdown --------------------------------------------------------------
+
+
+def md_cell(text: str) -> str:
+    """Text for one Markdown table cell: `|` escaped, line breaks as `<br>`, HTML made inert."""
+    text = _safe_text(text).replace("\t", " ")
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = text.replace("\\", "\\\\").replace("|", "\\|")
+    return "<br>".join(part.strip() for part in text.strip().split("\n"))
+
+
+def md_code(text: str) -> str:
+    """`text` as an inline code span that survives a table cell (backticks, `|`, newlines)."""
+    text = _safe_text(text).replace("\n", " ").replace("\t", " ")
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
+    return f"{fence}{pad}{text}{pad}{fence}".replace("|", "\\|")
+
+
+def md_text(text: str) -> str:
+    """Free Markdown text from a schema description: HTML made inert, control characters visible."""
+    return _safe_text(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+_MERMAID_UNSAFE = re.compile(r"[^A-Za-z0-9_ .,:|\[\]\"'()\-+*/=?!@$%^&]")
+
+
+def mermaid_text(text: str) -> str:
+    """A Mermaid class-member text: characters that could end the class body or the line replaced."""
+    return _MERMAID_UNSAFE.sub("_", text.replace("\n", " "))
+
+
+def mermaid_id(name: str) -> str:
+    """A Mermaid class identifier: letters, digits and `_` only."""
+    return re.sub(r"[^A-Za-z0-9_]", "_", name) or "_"
+
+
+@dataclass(frozen=True)
+class RenderEnv:
+    """What every target gets besides the IR: Jinja, the tool version, project paths, fixtures.
+
+    Paths are project-relative with forward slashes so output never depends on
+    where the project is checked out.
+    """
+
+    jinja: jinja2.Environment
+    version: str
+    fixtures_dir: str
+    output_dir: str
+    fixtures: Mapping[str, tuple[FixtureCase, ...]] = field(default_factory=dict)
+
+    def fixtures_for(self, module: str) -> tuple[FixtureCase, ...]:
+        return self.fixtures.get(module, ())
+
+    def has_template(self, template: str) -> bool:
+        try:
+            self.jinja.get_template(template)
+        except jinja2.TemplateNotFound:
+            return False
+        return True
+
+    def render(self, template: str, **context: Any) -> str:
+        return self.jinja.get_template(template).render(version=self.version, **context)
+
+
+def make_env(
+    fixtures_dir: str = "tests/fixtures",
+    output_dir: str = "generated",
+    fixtures: Mapping[str, tuple[FixtureCase, ...]] | None = None,
+) -> RenderEnv:
+    jinja = jinja2.Environment(
+        loader=_TraversableLoader(template_root()),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        autoescape=False,
+    )
+    jinja.filters["py_str"] = py_str
+    jinja.filters["py_comment"] = py_comment
+    jinja.filters["py_docstring"] = py_docstring
+    jinja.filters["ex_str"] = ex_str
+    jinja.filters["ex_atom"] = ex_atom
+    jinja.filters["ex_doc"] = ex_doc
+    jinja.filters["md_cell"] = md_cell
+    jinja.filters["md_code"] = md_code
+    jinja.filters["md_text"] = md_text
+    jinja.filters["mermaid_text"] = mermaid_text
+    jinja.filters["mermaid_id"] = mermaid_id
+    return RenderEnv(jinja, __version__, fixtures_dir, output_dir, dict(fixtures or {}))

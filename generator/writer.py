@@ -1,0 +1,209 @@
+"""The only code that writes to the output directory.
+
+It compares what a build produced with what is on disk, then writes changed
+files atomically (temporary file + rename, so a killed run leaves each file
+old or new, never partial), removes stale ones, and writes `manifest.json`
+last. A lock on the output directory keeps concurrent runs from interleaving.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import fcntl
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator import __version__
+from generator.pipeline import Build
+from generator.targets import OutputFile
+
+MANIFEST = "manifest.json"
+
+
+@dataclass(frozen=True)
+class Change:
+    path: str  # relative to the output directory
+    action: str  # "write" (new), "update" or "remove"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a build would change on disk, and the full expected contents."""
+
+    expected: dict[str, str]  # path -> text, including manifest.json
+    changes: tuple[Change, ...]
+
+
+def sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _read_manifest(output_dir: Path) -> dict[str, object]:
+    try:
+        loaded = json.loads((output_dir / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return loaded if isinstance(loaded, dict) else {}
+
+
+def _previous_owners(manifest: dict[str, object]) -> dict[str, str]:
+    """path -> module of every output the previous run recorded."""
+    outputs = manifest.get("outputs")
+    owners: dict[str, str] = {}
+    if isinstance(outputs, list):
+        for entry in outputs:
+            if isinstance(entry, dict) and isinstance(entry.get("path"), str):
+                owners[entry["path"]] = str(entry.get("module", ""))
+    return owners
+
+
+def plan(build: Build, output_dir: Path) -> Plan:
+    previous = _read_manifest(output_dir)
+    owners = _previous_owners(previous)
+    expected: dict[str, str] = {output.path: output.text for output in build.outputs}
+    entries = [_entry(output) for output in build.outputs]
+    # Outputs of modules this run did not select are kept as they are.
+    module_names = {module.name for module in build.modules}
+    for path, module in owners.items():
+        if path in expected or module in build.selected or module not in module_names:
+            continue
+        existing = output_dir / path
+        if existing.is_file():
+            text = existing.read_text(encoding="utf-8")
+            expected[path] = text
+            entries.append(_previous_entry(previous, path) | {"sha256": sha256_text(text)})
+    manifest = {
+        "generator": "polytype",
+        "version": __version__,
+        "inputs": build.inputs,
+        "outputs": sorted(entries, key=lambda e: str(e["path"])),
+    }
+    expected[MANIFEST] = json.dumps(manifest, indent=2, sort_keys=False) + "\n"
+    changes: list[Change] = []
+    for path in sorted(expected):
+        target = output_dir / path
+        if not target.is_file():
+            changes.append(Change(path, "write"))
+        elif target.read_bytes() != expected[path].encode("utf-8"):
+            changes.append(Change(path, "update"))
+    for path in sorted(_files_under(output_dir)):
+        if path not in expected:
+            changes.append(Change(path, "remove"))
+    return Plan(expected, tuple(changes))
+
+
+def _previous_entry(manifest: dict[str, object], path: str) -> dict[str, object]:
+    outputs = manifest.get("outputs")
+    if isinstance(outputs, list):
+        for entry in outputs:
+            if isinstance(entry, dict) and entry.get("path") == path:
+                return dict(entry)
+    return {"path": path}
+
+
+def _entry(output: OutputFile) -> dict[str, object]:
+    entry: dict[str, object] = {
+        "path": output.path,
+        "target": output.target,
+        "module": output.module,
+        "sha256": sha256_text(output.text),
+    }
+    if output.rendered_sha256:
+        entry["rendered_sha256"] = output.rendered_sha256
+    return entry
+
+
+def _files_under(output_dir: Path) -> list[str]:
+    if not output_dir.is_dir():
+        return []
+    found = []
+    for path in output_dir.rglob("*"):
+        relative = path.relative_to(output_dir).as_posix()
+        if path.is_file() and not _ignored(relative):
+            found.append(relative)
+    return found
+
+
+def _ignored(relative: str) -> bool:
+    """Files tools create next to generated code: caches and build products, never ours."""
+    parts = relative.split("/")
+    return any(
+        part in {"__pycache__", "_build", "deps", ".mypy_cache", ".pytest_cache", ".elixir_ls"}
+        for part in parts
+    ) or relative.endswith(".pyc")
+
+
+@contextlib.contextmanager
+def locked(output_dir: Path) -> Iterator[None]:
+    """Hold an exclusive lock on the output directory for the duration of a write."""
+    output_dir.mkdir(parents=True, exist_ok=True)
+    descriptor = os.open(output_dir, os.O_RDONLY)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        fcntl.flock(descriptor, fcntl.LOCK_UN)
+        os.close(descriptor)
+
+
+def apply(plan_: Plan, output_dir: Path) -> None:
+    """Carry out a plan: atomic writes, then removals, then the manifest."""
+    writes = [c for c in plan_.changes if c.action in ("write", "update") and c.path != MANIFEST]
+    for change in writes:
+        _write_atomic(output_dir / change.path, plan_.expected[change.path])
+    for change in plan_.changes:
+        if change.action == "remove":
+            target = output_dir / change.path
+            target.unlink(missing_ok=True)
+            _remove_empty_parents(target.parent, output_dir)
+    if any(c.path == MANIFEST for c in plan_.changes):
+        _write_atomic(output_dir / MANIFEST, plan_.expected[MANIFEST])
+
+
+def _write_atomic(target: Path, text: str) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, temporary = tempfile.mkstemp(
+        prefix=f".{target.name}.", suffix=".tmp", dir=target.parent
+    )
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(text.encode("utf-8"))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def _remove_empty_parents(directory: Path, stop: Path) -> None:
+    while directory != stop and directory.is_dir() and not any(directory.iterdir()):
+        directory.rmdir()
+        directory = directory.parent
+
+
+def unified_diff(plan_: Plan, output_dir: Path) -> str:
+    """The differences between disk and the expected output, as one unified diff."""
+    chunks: list[str] = []
+    for change in plan_.changes:
+        target = output_dir / change.path
+        old = target.read_text(encoding="utf-8", errors="replace") if target.is_file() else ""
+        new = plan_.expected.get(change.path, "")
+        old_name = f"a/{change.path}" if change.action != "write" else "/dev/null"
+        new_name = f"b/{change.path}" if change.action != "remove" else "/dev/null"
+        chunks.extend(
+            difflib.unified_diff(
+                old.splitlines(keepends=True), new.splitlines(keepends=True), old_name, new_name
+            )
+        )
+        if chunks and not chunks[-1].endswith("\n"):
+            chunks[-1] += "\n"
+    return "".join(chunks)

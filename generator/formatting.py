@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import black
+from black.mode import Mode, TargetVersion
+from black.parsing import InvalidInput
 
-_MODE = black.Mode(line_length=100, target_versions={black.TargetVersion.PY311})
+_MODE = Mode(line_length=100, target_versions={TargetVersion.PY311})
 
 
 class FormattingError(Exception):
@@ -14,7 +16,7 @@ class FormattingError(Exception):
 def format_python(text: str, path: str) -> str:
     try:
         return black.format_str(text, mode=_MODE)
-    except black.InvalidInput as error:
+    except InvalidInput as error:
         raise FormattingError(
             f"{path}: generated code does not parse ({error}); this is a polytype bug"
         ) from None

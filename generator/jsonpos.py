@@ -10,12 +10,18 @@ from __future__ import annotations
 import json.decoder
 import json.scanner
 import re
+from collections.abc import Callable
 from typing import Any
 
 from generator.diagnostics import Position, join_pointer
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _NUMBER = json.scanner.NUMBER_RE
+# The C-accelerated string scanner the standard decoder itself uses.
+_SCANSTRING = "scanstring"  # not declared in typeshed, hence the lookup by name
+_scanstring: Callable[[str, int, bool], tuple[str, int]] = getattr(
+    json.decoder, _SCANSTRING
+)  # noqa: B009 (not in typeshed)
 
 
 class JSONSyntaxError(Exception):
@@ -108,7 +114,7 @@ class _Parser:
 
     def string(self, offset: int) -> tuple[str, int]:
         try:
-            return json.decoder.scanstring(self.text, offset, True)
+            return _scanstring(self.text, offset, True)
         except json.JSONDecodeError as error:
             raise self.fail(error.msg, error.pos) from None
 

@@ -36,7 +36,9 @@ class _TraversableLoader(jinja2.BaseLoader):
     def __init__(self, root: Traversable) -> None:
         self.root = root
 
-    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str | None, Any]:
+    def get_source(
+        self, environment: jinja2.Environment, template: str
+    ) -> tuple[str, str | None, Any]:
         node = self.root
         for part in template.split("/"):
             node = node.joinpath(part)
@@ -80,7 +82,11 @@ def _safe_text(text: str) -> str:
             out.append(char)
         elif code < 0x20 or code == 0x7F or 0x80 <= code < 0xA0:
             out.append(f"\\x{code:02x}")
-        elif code in (0x2028, 0x2029, 0x200E, 0x200F) or 0x202A <= code <= 0x202E or 0x2066 <= code <= 0x2069:
+        elif (
+            code in (0x2028, 0x2029, 0x200E, 0x200F)
+            or 0x202A <= code <= 0x202E
+            or 0x2066 <= code <= 0x2069
+        ):
             out.append(f"\\u{code:04x}")
         else:
             out.append(char)

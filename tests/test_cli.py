@@ -13,7 +13,7 @@ import pytest
 from generator import __version__
 from generator.cli import main
 
-from .conftest import copy_project
+from .conftest import REPO, copy_project
 
 
 def tree_hash(directory: Path) -> dict[str, str]:
@@ -149,7 +149,8 @@ def test_output_does_not_depend_on_hash_seed(tmp_path: Path) -> None:
     hashes = []
     for seed in ("0", "12345"):
         project = copy_project(tmp_path / f"p{seed}", with_generated=False)
-        env = {**os.environ, "PYTHONHASHSEED": seed}
+        # the generator under test, not whichever one happens to be installed
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(REPO)}
         subprocess.run(
             [sys.executable, "-m", "generator", "generate"],
             cwd=project,

@@ -51,7 +51,7 @@ def test_json_positions(tmp_path: Path) -> None:
         ("dup.json", '{"a": 1, "a": 2}', "duplicate key 'a'", Position(1, 10)),
         ("bad.json", '{"a": [1, 2}', "expected ',' or ']'", Position(1, 12)),
         ("empty.yaml", "   \n", "file is empty", Position(1, 1)),
-        ("bin.yaml", b"\x89PNG\r\n\x1a\n\x00\x00", "NUL bytes", Position(2, 1)),
+        ("bin.yaml", b"\x89PNG\r\n\x1a\n\x00\x00", "NUL bytes", Position(3, 1)),
         ("latin.yaml", b"a: caf\xe9\n", "not valid UTF-8", Position(1, 7)),
         ("list.yaml", "- 1\n- 2\n", "expected a schema object", Position(1, 1)),
         ("tab.yaml", "a:\n\tb: 1\n", "invalid YAML", Position(2, 1)),

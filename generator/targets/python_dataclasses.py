@@ -252,7 +252,7 @@ class _Codegen:
     def type_key(self, type_ref: ir.TypeRef) -> str:
         """A stable identifier fragment describing `type_ref` (names helper functions)."""
         if isinstance(type_ref, ir.Prim):
-            key = type_ref.kind
+            key: str = type_ref.kind
             if not type_ref.constraints.is_empty():
                 key += "_" + _constraint_key(type_ref.constraints, self)
             return key

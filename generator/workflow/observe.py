@@ -1,0 +1,236 @@
+"""Walk recorded JSON against the IR and count every way it departs from the schema.
+
+Unlike a decoder, the walk never stops at the first problem: it notes unknown
+keys (with an example and the JSON types seen, for a suggested patch), missing
+required keys, JSON type mismatches, enum values and union tags the schema does
+not list, and how often each declared field was present.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator import ir
+from generator.jsonpos import json_type_name
+from generator.lower import json_type_of
+from generator.workflow.classify import NoMember, choose_member, matches_json_type, segment
+
+
+@dataclass
+class Occurrence:
+    """How often something was seen, with the first example and where it was."""
+
+    count: int = 0
+    example: Any = None
+    first: str = ""
+
+    def add(self, example: Any, where: str) -> None:
+        if self.count == 0:
+            self.example, self.first = example, where
+        self.count += 1
+
+
+@dataclass
+class ValueSummary:
+    """The JSON types of every value seen in one place (and of array items), for inference."""
+
+    types: set[str] = field(default_factory=set)
+    items: ValueSummary | None = None
+
+    def add(self, value: Any) -> None:
+        self.types.add(json_type_name(value))
+        if isinstance(value, list):
+            if self.items is None:
+                self.items = ValueSummary()
+            for item in value:
+                self.items.add(item)
+
+
+@dataclass
+class UnknownKey:
+    occurrence: Occurrence = field(default_factory=Occurrence)
+    summary: ValueSummary = field(default_factory=ValueSummary)
+
+
+@dataclass
+class Observations:
+    """Everything one drift run saw, keyed by schema location rather than by JSON path."""
+
+    values: int = 0
+    type_counts: Counter[str] = field(default_factory=Counter)
+    field_counts: Counter[tuple[str, str]] = field(default_factory=Counter)
+    unknown_keys: dict[tuple[str, str], UnknownKey] = field(default_factory=dict)
+    missing: dict[tuple[str, str], Occurrence] = field(default_factory=dict)
+    # (where in the schema, expected, got) -> occurrences
+    mismatches: dict[tuple[str, str, str], Occurrence] = field(default_factory=dict)
+    enum_values: dict[tuple[str, str], Occurrence] = field(default_factory=dict)
+    # (union, tag key, tag value as JSON) -> occurrences
+    unknown_tags: dict[tuple[str, str, str], Occurrence] = field(default_factory=dict)
+
+    @property
+    def differences(self) -> int:
+        return (
+            len(self.unknown_keys)
+            + len(self.missing)
+            + len(self.mismatches)
+            + len(self.enum_values)
+            + len(self.unknown_tags)
+        )
+
+
+class Observer:
+    """Feeds values through the module's types, accumulating ``Observations``."""
+
+    def __init__(self, module: ir.Module) -> None:
+        self.module = module
+        self.types = {named.name: named for named in module.types}
+        self.seen = Observations()
+
+    def observe(self, value: Any, type_name: str, source: str) -> None:
+        self.seen.values += 1
+        self._walk(ir.Ref(type_name), value, _Place(source, "$"), type_name)
+
+    # -- the walk --------------------------------------------------------
+
+    def _walk(self, type_ref: ir.TypeRef, value: Any, place: _Place, label: str) -> None:
+        if isinstance(type_ref, ir.Nullable):
+            if value is not None:
+                self._walk(type_ref.inner, value, place, label)
+        elif isinstance(type_ref, ir.Ref):
+            self._named(self.types[type_ref.name], value, place, label)
+        elif isinstance(type_ref, ir.Prim):
+            expected = {"str": "string", "int": "integer", "float": "number", "bool": "boolean"}
+            self._expect(expected[type_ref.kind], value, place, label)
+        elif isinstance(type_ref, ir.LiteralValue):
+            if not (type(value) is type(type_ref.value) and value == type_ref.value):
+                self._mismatch(label, _json(type_ref.value), _describe(value), value, place)
+        elif isinstance(type_ref, ir.ListOf):
+            if self._expect("array", value, place, label):
+                for index, item in enumerate(value):
+                    self._walk(type_ref.item, item, place.at(f"[{index}]"), label + "[]")
+        elif isinstance(type_ref, ir.MapOf):
+            if self._expect("object", value, place, label):
+                for key, item in value.items():
+                    self._walk(type_ref.value, item, place.at(segment(key)), label + "{}")
+        elif isinstance(type_ref, ir.AnyJSON):
+            if type_ref.object_only:
+                self._expect("object", value, place, label)
+        else:
+            self._inline_union(type_ref, value, place, label)
+
+    def _named(self, named: ir.NamedType, value: Any, place: _Place, label: str) -> None:
+        if isinstance(named, ir.Record):
+            self._record(named, value, place, label)
+        elif isinstance(named, ir.EnumType):
+            if self._expect("string", value, place, label) and value not in {
+                item.value for item in named.values
+            }:
+                self.seen.enum_values.setdefault((named.name, value), Occurrence()).add(
+                    value, str(place)
+                )
+        elif isinstance(named, ir.UnionType):
+            self._union(named, value, place, label)
+        else:
+            self._walk(named.type, value, place, label)
+
+    def _union(self, union: ir.UnionType, value: Any, place: _Place, label: str) -> None:
+        try:
+            member = choose_member(union, value, place.path)
+        except NoMember:
+            tag = union.tag
+            if tag is not None and isinstance(value, dict) and tag in value:
+                key = (union.name, tag, _json(value[tag]))
+                self.seen.unknown_tags.setdefault(key, Occurrence()).add(
+                    value[tag], str(place.at(segment(tag)))
+                )
+            elif tag is not None and isinstance(value, dict):
+                self.seen.missing.setdefault((union.name, tag), Occurrence()).add(
+                    None, str(place.at(segment(tag)))
+                )
+            elif isinstance(value, dict) and union.tag is None:
+                self._mismatch(
+                    label, f"a {union.name} member", "object matching none", value, place
+                )
+            else:
+                kinds = sorted(json_type_of(ir.Ref(union.name), self.types))
+                self._mismatch(label, " or ".join(kinds), json_type_name(value), value, place)
+            return
+        self._named(self.types[member], value, place, label)
+
+    def _record(self, record: ir.Record, value: Any, place: _Place, label: str) -> None:
+        if not self._expect("object", value, place, label):
+            return
+        self.seen.type_counts[record.name] += 1
+        declared: set[str] = set()
+        for item in record.fields:
+            spellings = (item.json_key, *item.aliases)
+            declared.update(spellings)
+            present = [spelling for spelling in spellings if spelling in value]
+            if not present:
+                if item.required:
+                    self.seen.missing.setdefault((record.name, item.json_key), Occurrence()).add(
+                        None, str(place.at(segment(item.json_key)))
+                    )
+                continue
+            self.seen.field_counts[(record.name, item.json_key)] += 1
+            where = f"{record.name}.{item.json_key}"
+            if len(present) > 1:
+                both = " and ".join(repr(spelling) for spelling in present)
+                self._mismatch(where, "one spelling", f"both {both}", None, place)
+                continue
+            self._walk(item.type, value[present[0]], place.at(segment(present[0])), where)
+        for key, item_value in value.items():
+            if key not in declared:
+                unknown = self.seen.unknown_keys.setdefault((record.name, key), UnknownKey())
+                unknown.occurrence.add(item_value, str(place.at(segment(key))))
+                unknown.summary.add(item_value)
+
+    def _inline_union(self, union: ir.InlineUnion, value: Any, place: _Place, label: str) -> None:
+        kinds: list[str] = []
+        for option in union.options:
+            option_kinds = json_type_of(option, self.types)
+            if json_type_name(value) in option_kinds:
+                self._walk(option, value, place, label)
+                return
+            kinds.extend(sorted(option_kinds))
+        expected = " or ".join(dict.fromkeys(kinds))
+        self._mismatch(label, expected, json_type_name(value), value, place)
+
+    # -- noting problems -----------------------------------------------------
+
+    def _expect(self, json_type: str, value: Any, place: _Place, label: str) -> bool:
+        if matches_json_type(value, json_type):
+            return True
+        self._mismatch(label, json_type, json_type_name(value), value, place)
+        return False
+
+    def _mismatch(self, label: str, expected: str, got: str, example: Any, place: _Place) -> None:
+        self.seen.mismatches.setdefault((label, expected, got), Occurrence()).add(
+            example, str(place)
+        )
+
+
+@dataclass(frozen=True)
+class _Place:
+    source: str
+    path: str
+
+    def at(self, step: str) -> _Place:
+        return _Place(self.source, self.path + step)
+
+    def __str__(self) -> str:
+        return f"{self.source} {self.path}"
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _describe(value: Any) -> str:
+    """A value's JSON type, or the value itself when it is a short scalar (wrong tags, consts)."""
+    if isinstance(value, (str, int, bool)) and len(_json(value)) <= 40:
+        return f"{json_type_name(value)} {_json(value)}"
+    return json_type_name(value)

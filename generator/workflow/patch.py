@@ -1,0 +1,172 @@
+"""A suggested schema patch from a drift report: a YAML fragment to merge into the schema.
+
+New keys become optional properties with types inferred from the values seen
+(or `x-aliases` of a declared key spelled the same apart from case and
+underscores); unlisted enum values are appended to the enum; required keys
+some values lacked are dropped from `required`. What needs a human (unknown
+tags, type mismatches) is listed as comments. Mappings merge, lists replace.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedSeq
+
+from generator import ir
+from generator.validate import resolve_pointer
+from generator.workflow.drift import DriftReport
+from generator.workflow.observe import ValueSummary
+from generator.workflow.schemas import Schema
+
+
+def suggest(schema: Schema, report: DriftReport) -> str:
+    """The fragment as YAML text with a comment header; empty mapping when nothing to patch."""
+    fragment: dict[str, Any] = {}
+    notes: list[str] = []
+    aliased = _new_keys(schema, report, fragment)
+    _enum_values(schema, report, fragment)
+    _required(schema, report, fragment, notes, aliased)
+    for union, key, value in sorted(report.seen.unknown_tags):
+        notes.append(f"{union}: add a member type for {key} = {value}")
+    for where, expected, got in sorted(report.seen.mismatches):
+        notes.append(f"{where}: declared {expected}, recorded {got}")
+    header = [
+        f"# Suggested by `polytype drift {report.module.name}` for {report.module.schema_path}.",
+        "# Merge into the schema (mappings merge, lists replace), review, then regenerate.",
+        *(f"# needs a decision: {note}" for note in notes),
+    ]
+    return "\n".join(header) + "\n" + _dump(fragment)
+
+
+def _new_keys(
+    schema: Schema, report: DriftReport, fragment: dict[str, Any]
+) -> set[tuple[str, str]]:
+    """Add properties (or aliases); return the (record, key) pairs that gained an alias."""
+    aliased: set[tuple[str, str]] = set()
+    for (owner, key), unknown in sorted(report.seen.unknown_keys.items()):
+        record = schema.module.get(owner)
+        if not isinstance(record, ir.Record) or record.source is None:
+            continue
+        base = _tokens(record.source.pointer)
+        twin = _same_spelling(record, key)
+        if twin is not None:
+            node = _node(fragment, [*base, "properties", twin.json_key])
+            node["x-aliases"] = [*(node.get("x-aliases") or twin.aliases), key]
+            aliased.add((owner, twin.json_key))
+            continue
+        node = _node(fragment, [*base, "properties", key])
+        node.update(infer(unknown.summary))
+        node["description"] = (
+            f"Seen in {unknown.occurrence.count} of {report.seen.type_counts[owner]} "
+            f"recorded {owner} value(s)."
+        )
+    return aliased
+
+
+def _enum_values(schema: Schema, report: DriftReport, fragment: dict[str, Any]) -> None:
+    added: dict[str, list[str]] = {}
+    for enum, value in sorted(report.seen.enum_values):
+        added.setdefault(enum, []).append(value)
+    for enum, values in added.items():
+        named = schema.module.get(enum)
+        if named.source is None:
+            continue
+        current = resolve_pointer(schema.document.data, named.source.pointer + "/enum")
+        listed = list(current) if isinstance(current, list) else []
+        _node(fragment, _tokens(named.source.pointer))["enum"] = [*listed, *values]
+
+
+def _required(
+    schema: Schema,
+    report: DriftReport,
+    fragment: dict[str, Any],
+    notes: list[str],
+    aliased: set[tuple[str, str]],
+) -> None:
+    dropped: dict[str, set[str]] = {}
+    for owner, key in sorted(report.seen.missing):
+        if (owner, key) in aliased:
+            continue
+        named = schema.module.get(owner)
+        if isinstance(named, ir.Record) and not any(
+            item.json_key == key and item.is_tag for item in named.fields
+        ):
+            dropped.setdefault(owner, set()).add(key)
+        else:
+            notes.append(f"{owner}: some values have no {key!r}, which tells the members apart")
+    for owner, keys in dropped.items():
+        named = schema.module.get(owner)
+        if named.source is None:
+            continue
+        current = resolve_pointer(schema.document.data, named.source.pointer + "/required")
+        listed = [key for key in (current if isinstance(current, list) else []) if key not in keys]
+        _node(fragment, _tokens(named.source.pointer))["required"] = listed
+
+
+def infer(summary: ValueSummary) -> dict[str, Any]:
+    """A schema accepting every value summarised (only `{}` when nothing but null was seen)."""
+    types = set(summary.types)
+    nullable = "null" in types
+    types.discard("null")
+    if {"integer", "number"} <= types:
+        types.discard("integer")
+    if not types:
+        return {}
+    ordered: list[str] = sorted(types) + (["null"] if nullable else [])
+    schema: dict[str, Any] = {"type": ordered[0] if len(ordered) == 1 else ordered}
+    if "array" in types and summary.items is not None and summary.items.types:
+        schema["items"] = infer(summary.items)
+    return schema
+
+
+def _same_spelling(record: ir.Record, key: str) -> ir.Field | None:
+    """The declared field spelled like `key` but for case and underscores (threadId, thread_id)."""
+    wanted = _folded(key)
+    for item in record.fields:
+        if _folded(item.json_key) == wanted and key not in item.aliases:
+            return item
+    return None
+
+
+def _folded(key: str) -> str:
+    return key.replace("_", "").replace("-", "").lower()
+
+
+def _tokens(pointer: str) -> list[str]:
+    if not pointer:
+        return []
+    return [token.replace("~1", "/").replace("~0", "~") for token in pointer[1:].split("/")]
+
+
+def _node(fragment: dict[str, Any], tokens: list[str]) -> dict[str, Any]:
+    node = fragment
+    for token in tokens:
+        node = node.setdefault(token, {})
+    return node
+
+
+def _dump(fragment: dict[str, Any]) -> str:
+    if not fragment:
+        return "{}\n"
+    yaml = YAML(typ="rt", pure=True)
+    yaml.default_flow_style = False
+    yaml.width = 100
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    stream = io.StringIO()
+    yaml.dump(_flow_lists(fragment), stream)
+    return stream.getvalue()
+
+
+def _flow_lists(node: Any) -> Any:
+    """Lists of scalars in flow style (`enum: [a, b]`), as schemas are usually written."""
+    if isinstance(node, dict):
+        return {key: _flow_lists(value) for key, value in node.items()}
+    if isinstance(node, list):
+        sequence = CommentedSeq(_flow_lists(item) for item in node)
+        if not any(isinstance(item, (dict, list)) for item in node):
+            sequence.fa.set_flow_style()
+        return sequence
+    return node

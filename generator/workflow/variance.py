@@ -1,0 +1,221 @@
+"""How a type changed between two schema versions: same, narrowed, widened or changed.
+
+Narrowed: every value the new type accepts was accepted before (some old ones
+are rejected now). Widened: the reverse. Changed: neither. Named types are
+compared by name here; their definitions are compared by ``breaking``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, fields
+from typing import Literal
+
+from generator import ir
+from generator.lower import json_type_of
+
+Verdict = Literal["same", "narrowed", "widened", "changed"]
+Types = dict[str, ir.NamedType]
+
+_LOWER_BOUNDS = ("min_length", "minimum", "exclusive_minimum", "min_items")
+_UPPER_BOUNDS = ("max_length", "maximum", "exclusive_maximum", "max_items")
+_KEYWORDS = {
+    "min_length": "minLength",
+    "max_length": "maxLength",
+    "minimum": "minimum",
+    "maximum": "maximum",
+    "exclusive_minimum": "exclusiveMinimum",
+    "exclusive_maximum": "exclusiveMaximum",
+    "min_items": "minItems",
+    "max_items": "maxItems",
+    "pattern": "pattern",
+}
+
+
+@dataclass(frozen=True)
+class Variance:
+    verdict: Verdict
+    reasons: tuple[str, ...] = ()
+
+    def __add__(self, other: Variance) -> Variance:
+        if self.verdict == "same":
+            return Variance(other.verdict, self.reasons + other.reasons)
+        if other.verdict in ("same", self.verdict):
+            return Variance(self.verdict, self.reasons + other.reasons)
+        return Variance("changed", self.reasons + other.reasons)
+
+
+SAME = Variance("same")
+
+
+def _v(verdict: Verdict, reason: str) -> Variance:
+    return Variance(verdict, (reason,))
+
+
+def compare(old: ir.TypeRef, new: ir.TypeRef, old_types: Types, new_types: Types) -> Variance:
+    """How `new` relates to `old` (both resolved against their own module's types)."""
+    return _Comparison(old_types, new_types).compare(old, new)
+
+
+def show(type_ref: ir.TypeRef) -> str:
+    """A short human spelling of a type: `list[ContentBlock] | null`."""
+    if isinstance(type_ref, ir.Prim):
+        return {"str": "string", "int": "integer", "float": "number", "bool": "boolean"}[
+            type_ref.kind
+        ]
+    if isinstance(type_ref, ir.ListOf):
+        return f"{'tuple' if type_ref.as_tuple else 'list'}[{show(type_ref.item)}]"
+    if isinstance(type_ref, ir.MapOf):
+        return f"map[{show(type_ref.value)}]"
+    if isinstance(type_ref, ir.Ref):
+        return type_ref.name
+    if isinstance(type_ref, ir.LiteralValue):
+        return json.dumps(type_ref.value)
+    if isinstance(type_ref, ir.Nullable):
+        return f"{show(type_ref.inner)} | null"
+    if isinstance(type_ref, ir.AnyJSON):
+        return "JSON object" if type_ref.object_only else "any JSON"
+    return " | ".join(show(option) for option in type_ref.options)
+
+
+class _Comparison:
+    def __init__(self, old_types: Types, new_types: Types) -> None:
+        self.old_types = old_types
+        self.new_types = new_types
+
+    def compare(self, old: ir.TypeRef, new: ir.TypeRef) -> Variance:
+        if old == new:
+            return SAME
+        if isinstance(old, ir.Nullable) or isinstance(new, ir.Nullable):
+            return self._nullable(old, new)
+        if isinstance(old, ir.AnyJSON) or isinstance(new, ir.AnyJSON):
+            return self._any(old, new)
+        if isinstance(old, ir.InlineUnion) or isinstance(new, ir.InlineUnion):
+            return self._union(old, new)
+        if isinstance(old, ir.Prim) and isinstance(new, ir.Prim):
+            return self._prim(old, new)
+        if isinstance(old, ir.ListOf) and isinstance(new, ir.ListOf):
+            result = self.compare(old.item, new.item) + constraints(
+                old.constraints, new.constraints
+            )
+            if old.as_tuple != new.as_tuple:
+                result = result + _v(
+                    "changed", "list became tuple" if new.as_tuple else "tuple became list"
+                )
+            return result
+        if isinstance(old, ir.MapOf) and isinstance(new, ir.MapOf):
+            return self.compare(old.value, new.value)
+        if isinstance(old, ir.Ref) and isinstance(new, ir.Ref):
+            return self._refs(old, new)
+        return self._strings(old, new) or _v("changed", f"{show(old)} became {show(new)}")
+
+    def _nullable(self, old: ir.TypeRef, new: ir.TypeRef) -> Variance:
+        if isinstance(old, ir.Nullable) and isinstance(new, ir.Nullable):
+            return self.compare(old.inner, new.inner)
+        if isinstance(old, ir.Nullable):
+            return _v("narrowed", "no longer nullable") + self.compare(old.inner, new)
+        assert isinstance(new, ir.Nullable)
+        return _v("widened", "now nullable") + self.compare(old, new.inner)
+
+    def _any(self, old: ir.TypeRef, new: ir.TypeRef) -> Variance:
+        old_kinds = json_type_of(old, self.old_types)
+        new_kinds = json_type_of(new, self.new_types)
+        if isinstance(new, ir.AnyJSON) and old_kinds <= new_kinds:
+            return _v("widened", f"{show(old)} became {show(new)}")
+        if isinstance(old, ir.AnyJSON) and new_kinds <= old_kinds:
+            return _v("narrowed", f"{show(old)} became {show(new)}")
+        return _v("changed", f"{show(old)} became {show(new)}")
+
+    def _union(self, old: ir.TypeRef, new: ir.TypeRef) -> Variance:
+        old_options = old.options if isinstance(old, ir.InlineUnion) else (old,)
+        new_options = new.options if isinstance(new, ir.InlineUnion) else (new,)
+        result = SAME
+        matched: set[int] = set()
+        for option in old_options:
+            kinds = json_type_of(option, self.old_types)
+            partner = next(
+                (
+                    index
+                    for index, candidate in enumerate(new_options)
+                    if index not in matched and kinds & json_type_of(candidate, self.new_types)
+                ),
+                None,
+            )
+            if partner is None:
+                result = result + _v("narrowed", f"no longer accepts {show(option)}")
+                continue
+            matched.add(partner)
+            result = result + self.compare(option, new_options[partner])
+        for index, option in enumerate(new_options):
+            if index not in matched:
+                result = result + _v("widened", f"now also accepts {show(option)}")
+        return result
+
+    def _prim(self, old: ir.Prim, new: ir.Prim) -> Variance:
+        if old.kind == new.kind:
+            return constraints(old.constraints, new.constraints)
+        spelled = f"{show(old)} became {show(new)}"
+        if (old.kind, new.kind) == ("int", "float"):
+            return _v("widened", spelled) + constraints(old.constraints, new.constraints)
+        if (old.kind, new.kind) == ("float", "int"):
+            return _v("narrowed", spelled) + constraints(old.constraints, new.constraints)
+        return _v("changed", spelled)
+
+    def _refs(self, old: ir.Ref, new: ir.Ref) -> Variance:
+        if old.name == new.name:
+            return SAME
+        spelled = f"{old.name} became {new.name}"
+        new_named = self.new_types.get(new.name)
+        old_named = self.old_types.get(old.name)
+        if isinstance(new_named, ir.UnionType) and old.name in new_named.members:
+            return _v("widened", spelled)
+        if isinstance(old_named, ir.UnionType) and new.name in old_named.members:
+            return _v("narrowed", spelled)
+        return _v("changed", spelled)
+
+    def _strings(self, old: ir.TypeRef, new: ir.TypeRef) -> Variance | None:
+        """string ↔ enum or string literal: narrowed one way, widened the other."""
+        if _is_string(old) and self._string_subset(new, self.new_types):
+            return _v("narrowed", f"{show(old)} became {show(new)}")
+        if _is_string(new) and self._string_subset(old, self.old_types):
+            return _v("widened", f"{show(old)} became {show(new)}")
+        return None
+
+    @staticmethod
+    def _string_subset(type_ref: ir.TypeRef, types: Types) -> bool:
+        if isinstance(type_ref, ir.LiteralValue):
+            return isinstance(type_ref.value, str)
+        if isinstance(type_ref, ir.Ref):
+            return isinstance(types.get(type_ref.name), ir.EnumType)
+        return False
+
+
+def _is_string(type_ref: ir.TypeRef) -> bool:
+    return isinstance(type_ref, ir.Prim) and type_ref.kind == "str"
+
+
+def constraints(old: ir.Constraints, new: ir.Constraints) -> Variance:
+    """Tighter bounds narrow, looser bounds widen, a different pattern changes."""
+    result = SAME
+    for item in fields(ir.Constraints):
+        before, after = getattr(old, item.name), getattr(new, item.name)
+        if before == after:
+            continue
+        keyword = _KEYWORDS[item.name]
+        spelled = f"{keyword} {_bound(before)} → {_bound(after)}"
+        if item.name == "pattern":
+            verdict: Verdict = (
+                "narrowed" if before is None else "widened" if after is None else "changed"
+            )
+        elif item.name in _LOWER_BOUNDS:
+            tighter = before is None or (after is not None and after > before)
+            verdict = "narrowed" if tighter else "widened"
+        else:
+            tighter = before is None or (after is not None and after < before)
+            verdict = "narrowed" if tighter else "widened"
+        result = result + _v(verdict, spelled)
+    return result
+
+
+def _bound(value: object) -> str:
+    return "none" if value is None else json.dumps(value)

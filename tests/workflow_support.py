@@ -1,0 +1,68 @@
+"""Helpers shared by the tests of the workflow commands (tests/test_workflow_*.py)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+from generator.cli import main
+
+from .conftest import REPO
+
+PYPROJECT = '[tool.polytype]\nschema-dir = "schema"\n'
+
+
+def small_project(
+    destination: Path, *modules: str, fixtures: bool = True, generated: bool = False
+) -> Path:
+    """A project with only some shipped schemas (loading all five takes seconds per command).
+
+    `generated` copies the shipped generated/ too, whose manifest lets a build skip black
+    for every Python file it would format the same way.
+    """
+    (destination / "schema").mkdir(parents=True)
+    if generated:
+        shutil.copytree(
+            REPO / "generated",
+            destination / "generated",
+            ignore=shutil.ignore_patterns("_build", "deps", "__pycache__"),
+        )
+    (destination / "tests" / "fixtures").mkdir(parents=True)
+    for module in modules:
+        shutil.copy(REPO / "schema" / f"{module}.yaml", destination / "schema")
+        if fixtures:
+            shutil.copytree(
+                REPO / "tests" / "fixtures" / module, destination / "tests" / "fixtures" / module
+            )
+    (destination / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    return destination
+
+
+def run(project: Path, *args: str) -> int:
+    return main(["--project", str(project), *args])
+
+
+def fixture(module: str, relative: str) -> Any:
+    """A shipped fixture's value."""
+    path = REPO / "tests" / "fixtures" / module / relative
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def write_lines(path: Path, lines: list[Any]) -> Path:
+    """A .jsonl file: values are dumped compactly, strings are written as they are (bad lines)."""
+    text = "".join(
+        (line if isinstance(line, str) else json.dumps(line, ensure_ascii=False)) + "\n"
+        for line in lines
+    )
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def tree(directory: Path) -> dict[str, bytes]:
+    return {
+        path.relative_to(directory).as_posix(): path.read_bytes()
+        for path in sorted(directory.rglob("*"))
+        if path.is_file()
+    }

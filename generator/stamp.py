@@ -1,0 +1,165 @@
+"""Skip a no-op `generate`/`check`: a stamp of every input and output, kept outside the project.
+
+After a `polytype generate` of every module, or a `polytype check` that found
+nothing to change, a stamp records two signatures: of the inputs (each schema
+and fixture file, every template, polytype's own source, the versions of black,
+Jinja and the YAML loader, the configured directories) and of the output
+directory (every file, as the writer left it). Signatures are built from file
+names, sizes and modification times (in nanoseconds), like git's index, so
+computing them reads no file. When both still match, nothing a run could do
+would change a byte, and the command answers at once, without importing the
+generator (see generator/entry.py).
+
+Stamps live in the user's cache directory (`$POLYTYPE_CACHE_DIR`, else
+`$XDG_CACHE_HOME/polytype`, else `~/.cache/polytype`), one small file per output
+directory, never in the project. `POLYTYPE_NO_CACHE=1` turns them off.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sys
+from dataclasses import dataclass
+from importlib.util import find_spec
+from pathlib import Path
+
+import generator
+from generator.config import Project
+
+# Directories tools create next to generated code (kept in step with writer._ignored).
+_IGNORED_DIRS = frozenset(
+    {"__pycache__", "_build", "deps", ".mypy_cache", ".pytest_cache", ".elixir_ls"}
+)
+_DEPENDENCIES = ("black", "jinja2", "ruamel.yaml", "yaml", "jsonschema")
+
+
+@dataclass(frozen=True)
+class Stamp:
+    inputs: str
+    outputs: str
+    modules: int
+    files: int
+
+
+def enabled() -> bool:
+    return os.environ.get("POLYTYPE_NO_CACHE", "") in ("", "0")
+
+
+def cache_dir() -> Path:
+    configured = os.environ.get("POLYTYPE_CACHE_DIR")
+    if configured:
+        return Path(configured)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "polytype"
+
+
+def _stamp_path(project: Project) -> Path:
+    key = hashlib.sha256(str(project.output_dir.resolve()).encode()).hexdigest()[:32]
+    return cache_dir() / "stamps" / f"{key}.json"
+
+
+def _walk(root: Path, digest: hashlib._Hash, prune: frozenset[str] = frozenset()) -> None:
+    """Feed every file under `root` (relative name, size, mtime) into `digest`, sorted."""
+    entries: list[str] = []
+    stack = [(str(root), "")]
+    while stack:
+        directory, relative = stack.pop()
+        try:
+            scanned = list(os.scandir(directory))
+        except OSError:
+            entries.append(f"{relative}\0missing")
+            continue
+        for entry in scanned:
+            name = relative + entry.name
+            if entry.is_dir(follow_symlinks=False):
+                if entry.name not in prune:
+                    stack.append((entry.path, name + "/"))
+            elif not entry.name.endswith(".pyc"):
+                try:
+                    info = entry.stat()
+                except OSError:
+                    continue
+                entries.append(f"{name}\0{info.st_size}\0{info.st_mtime_ns}")
+    digest.update(str(root).encode() + b"\0")
+    digest.update("\n".join(sorted(entries)).encode("utf-8", "surrogateescape"))
+
+
+def inputs_signature(project: Project) -> str:
+    """Everything a build reads, by name, size and modification time."""
+    digest = hashlib.sha256(f"polytype {generator.__version__}\0".encode())
+    package = Path(generator.__file__).resolve().parent
+    _walk(package, digest, frozenset({"__pycache__"}))
+    checkout_templates = package.parent / "templates"
+    if not (package / "templates").is_dir():
+        _walk(checkout_templates, digest)
+    for name in _DEPENDENCIES:
+        with contextlib.suppress(ImportError, ValueError, OSError):
+            spec = find_spec(name)
+            origin = spec.origin if spec is not None else None
+            if origin:
+                info = os.stat(origin)
+                digest.update(f"{name}\0{origin}\0{info.st_size}\0{info.st_mtime_ns}\n".encode())
+    digest.update(f"{sys.version_info[:2]}\0".encode())
+    for directory in (project.schema_dir, project.fixtures_dir):
+        _walk(directory, digest)
+    digest.update(str(project.output_dir.resolve()).encode())
+    return digest.hexdigest()
+
+
+def outputs_signature(project: Project) -> str:
+    digest = hashlib.sha256()
+    _walk(project.output_dir, digest, _IGNORED_DIRS)
+    return digest.hexdigest()
+
+
+def read(project: Project) -> Stamp | None:
+    try:
+        data = json.loads(_stamp_path(project).read_text(encoding="utf-8"))
+        return Stamp(
+            str(data["inputs"]), str(data["outputs"]), int(data["modules"]), int(data["files"])
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def unchanged(project: Project) -> Stamp | None:
+    """The stamp, when neither inputs nor outputs changed since it was written."""
+    if not enabled():
+        return None
+    stamp = read(project)
+    if stamp is None:
+        return None
+    if stamp.outputs != outputs_signature(project) or stamp.inputs != inputs_signature(project):
+        return None
+    return stamp
+
+
+def write(project: Project, inputs: str) -> None:
+    """Record the current outputs as what the inputs (signed before the run) produce."""
+    if not enabled() or inputs != inputs_signature(project):
+        return  # an input changed while the run was going on: no stamp
+    try:
+        manifest = json.loads((project.output_dir / "manifest.json").read_text(encoding="utf-8"))
+        outputs = manifest["outputs"]
+        modules = len({entry["module"] for entry in outputs if entry.get("module")})
+        stamp = {
+            "inputs": inputs,
+            "outputs": outputs_signature(project),
+            "modules": modules,
+            "files": len(outputs) + 1,
+        }
+        path = _stamp_path(project)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_text(json.dumps(stamp), encoding="utf-8")
+        os.replace(temporary, path)
+    except (OSError, ValueError, KeyError, TypeError):
+        pass  # a cache: failing to write it only costs the next run its shortcut
+
+
+def forget(project: Project) -> None:
+    with contextlib.suppress(OSError):
+        _stamp_path(project).unlink()

@@ -6,6 +6,7 @@ fresh machine needs one `pip install -e .[dev]` and nothing is downloaded twice.
 
 from __future__ import annotations
 
+import glob
 import os
 import shutil
 
@@ -46,10 +47,15 @@ def lint(session: nox.Session) -> None:
 
 @nox.session
 def typecheck(session: nox.Session) -> None:
-    """mypy --strict on the generator and on every generated Python module."""
+    """mypy --strict on the generator, every generated Python module and the typed snippets."""
     session.run("mypy", "--strict", "generator")
     for module in sorted(os.listdir("generated/python")):
         session.run("mypy", "--strict", f"generated/python/{module}")
+    # Every valid fixture as a typed TypedDict literal must type-check; the *_invalid.py
+    # files must NOT (tests/test_typeddicts.py checks that mypy rejects them).
+    snippets = sorted(glob.glob("generated/typecheck/*_snippets.py"))
+    if snippets:
+        session.run("mypy", "--strict", *snippets, env={"MYPYPATH": "generated/python"})
 
 
 @nox.session

@@ -30,13 +30,17 @@ class Project:
             return path.as_posix()
 
     def schema_files(self) -> list[Path]:
-        """Every schema file, sorted by name so output never depends on directory order."""
+        """Every schema file, sorted by name so output never depends on directory order.
+
+        Hidden files are not schemas (`polytype init` keeps the dialect meta-schema
+        for editors in `schema/.polytype-dialect.json`).
+        """
         if not self.schema_dir.is_dir():
             return []
         files = [
             p
             for p in self.schema_dir.iterdir()
-            if p.suffix in (".yaml", ".yml", ".json") and p.is_file()
+            if p.suffix in (".yaml", ".yml", ".json") and p.is_file() and not p.name.startswith(".")
         ]
         return sorted(files, key=lambda p: p.name)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 
@@ -14,6 +14,8 @@ class FixtureCase:
     relative_path: str  # relative to the fixtures directory, forward slashes
     valid: bool
     expected_error_path: str | None = None
+    # the file itself, for targets that read the fixture (never written into output)
+    source: str = field(default="", compare=False, repr=False)
 
 
 def discover(fixtures_dir: Path, module: str) -> tuple[FixtureCase, ...]:
@@ -26,7 +28,7 @@ def discover(fixtures_dir: Path, module: str) -> tuple[FixtureCase, ...]:
         parts = path.relative_to(base).parts
         relative = path.relative_to(fixtures_dir).as_posix()
         if len(parts) == 2:
-            cases.append(FixtureCase(module, parts[0], relative, True))
+            cases.append(FixtureCase(module, parts[0], relative, True, source=str(path)))
         elif len(parts) == 3 and parts[1] == "invalid":
             expected_file = path.with_suffix(".path")
             expected = (
@@ -34,7 +36,7 @@ def discover(fixtures_dir: Path, module: str) -> tuple[FixtureCase, ...]:
                 if expected_file.is_file()
                 else None
             )
-            cases.append(FixtureCase(module, parts[0], relative, False, expected))
+            cases.append(FixtureCase(module, parts[0], relative, False, expected, source=str(path)))
     return tuple(cases)
 
 

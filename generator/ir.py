@@ -9,6 +9,7 @@ validated schema document; targets turn it into files.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Literal, TypeAlias, Union
 
 JSONScalar: TypeAlias = None | bool | int | float | str
@@ -253,8 +254,10 @@ class Module:
     types: tuple[NamedType, ...]
     root: str | None = None
 
+    @cached_property
+    def types_by_name(self) -> dict[str, NamedType]:
+        """Every type by name (computed once; the module is immutable)."""
+        return {named.name: named for named in self.types}
+
     def get(self, name: str) -> NamedType:
-        for named in self.types:
-            if named.name == name:
-                return named
-        raise KeyError(name)
+        return self.types_by_name[name]

@@ -10,12 +10,14 @@ from __future__ import annotations
 import json.decoder
 import json.scanner
 import re
+from bisect import bisect_right
 from collections.abc import Callable
 from typing import Any
 
 from generator.diagnostics import Position, join_pointer
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
+_NEWLINE = re.compile("\n")
 _NUMBER = json.scanner.NUMBER_RE
 # The C-accelerated string scanner the standard decoder itself uses.
 _SCANSTRING = "scanstring"  # not declared in typeshed, hence the lookup by name
@@ -60,17 +62,11 @@ class _Parser:
         self.text = text
         self.max_depth = max_depth
         self.positions: dict[str, Position] = {}
-        self.line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+        self.line_starts = [0] + [match.end() for match in _NEWLINE.finditer(text)]
 
     def position(self, offset: int) -> Position:
-        low, high = 0, len(self.line_starts) - 1
-        while low < high:
-            middle = (low + high + 1) // 2
-            if self.line_starts[middle] <= offset:
-                low = middle
-            else:
-                high = middle - 1
-        return Position(low + 1, offset - self.line_starts[low] + 1)
+        line = bisect_right(self.line_starts, offset) - 1
+        return Position(line + 1, offset - self.line_starts[line] + 1)
 
     def fail(self, message: str, offset: int) -> JSONSyntaxError:
         return JSONSyntaxError(message, self.position(offset))
@@ -106,11 +102,21 @@ class _Parser:
                 return result, offset + len(word)
         match = _NUMBER.match(self.text, offset)
         if match is None:
-            raise self.fail(f"unexpected character {char!r}", offset)
+            raise self.fail(self.unexpected(char), offset)
         integer, fraction, exponent = match.groups()
         if fraction or exponent:
             return float(integer + (fraction or "") + (exponent or "")), match.end()
         return int(integer), match.end()
+
+    @staticmethod
+    def unexpected(char: str) -> str:
+        if char == "'":
+            return 'unexpected character "\'": JSON strings use double quotes'
+        if char in "/#":
+            return f"unexpected character {char!r}: JSON has no comments"
+        if char in "]}":
+            return f"unexpected {char!r}: a value is missing"
+        return f"unexpected character {char!r}"
 
     def string(self, offset: int) -> tuple[str, int]:
         try:
@@ -126,7 +132,11 @@ class _Parser:
         while True:
             offset = self.skip(offset)
             if not self.text.startswith('"', offset):
-                raise self.fail("expected a string key", offset)
+                char = self.text[offset : offset + 1]
+                if char == "}":
+                    raise self.fail("trailing comma before '}'", offset)
+                detail = f": {self.unexpected(char)}" if char and char in "'/#" else ""
+                raise self.fail(f"expected a string key{detail}", offset)
             key_offset = offset
             key, offset = self.string(offset + 1)
             if key in result:
@@ -153,6 +163,8 @@ class _Parser:
             return result, offset + 1
         while True:
             offset = self.skip(offset)
+            if result and self.text.startswith("]", offset):
+                raise self.fail("trailing comma before ']'", offset)
             child = join_pointer(pointer, len(result))
             self.positions[child] = self.position(offset)
             item, offset = self.value(offset, child, depth + 1)

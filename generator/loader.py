@@ -9,7 +9,9 @@ that makes a file unreadable becomes a located ``Diagnostic``, never a traceback
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping
+import math
+import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +31,12 @@ from generator.diagnostics import (
 
 MAX_SCHEMA_BYTES = 8 * 1024 * 1024
 MAX_NESTING = 64
+# Values a YAML file may expand to once its aliases are followed (a "billion laughs" guard).
+MAX_NODES = 500_000
+# Nesting beyond which the YAML parser itself is not even tried (it recurses, and
+# scanning deep flow collections is quadratic): far above MAX_NESTING, so only
+# hostile input gets here, and it gets a located diagnostic instead of a hang.
+_PRESCAN_LIMIT = 4 * MAX_NESTING
 
 
 @dataclass(frozen=True)
@@ -59,19 +67,21 @@ def load(path: Path, display_path: str | None = None) -> Document:
     """Read and parse one schema file; raises ``InputError`` with located diagnostics."""
     shown = display_path or str(path)
     try:
-        raw = path.read_bytes()
+        # Check the size before reading, so a huge file costs nothing.
+        size = path.stat().st_size
+        raw = b"" if size > MAX_SCHEMA_BYTES else path.read_bytes()
     except OSError as error:
         raise InputError(
             [Diagnostic(shown, UNKNOWN_POSITION, "", f"cannot read file: {error.strerror}")]
         ) from None
-    if len(raw) > MAX_SCHEMA_BYTES:
+    if size > MAX_SCHEMA_BYTES or len(raw) > MAX_SCHEMA_BYTES:
         raise InputError(
             [
                 Diagnostic(
                     shown,
                     UNKNOWN_POSITION,
                     "",
-                    f"file is {len(raw):,} bytes; schemas are limited to {MAX_SCHEMA_BYTES:,} bytes",
+                    f"file is {max(size, len(raw)):,} bytes; schemas are limited to {MAX_SCHEMA_BYTES:,} bytes",
                 )
             ]
         )
@@ -90,6 +100,9 @@ def load(path: Path, display_path: str | None = None) -> Document:
     else:
         data, positions = _load_yaml(text, shown)
     document = Document(path, shown, text, data, positions)
+    problems = list(_value_problems(document))
+    if problems:
+        raise InputError(problems)
     if not isinstance(data, dict):
         raise InputError(
             [
@@ -108,7 +121,7 @@ def _decode_text(raw: bytes, shown: str) -> str:
             [Diagnostic(shown, Position(line, 1), "", "file contains NUL bytes: not a text schema")]
         )
     try:
-        return raw.decode("utf-8")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = raw.count(b"\n", 0, error.start) + 1
         column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
@@ -118,6 +131,11 @@ def _decode_text(raw: bytes, shown: str) -> str:
 
 
 def _load_yaml(text: str, shown: str) -> tuple[Any, dict[str, Position]]:
+    too_deep = _prescan_depth(text)
+    if too_deep is not None:
+        raise InputError(
+            [Diagnostic(shown, too_deep, "", f"nesting deeper than {MAX_NESTING} levels")]
+        )
     yaml = YAML(typ="rt", pure=True)
     yaml.allow_duplicate_keys = False
     try:
@@ -127,7 +145,11 @@ def _load_yaml(text: str, shown: str) -> tuple[Any, dict[str, Position]]:
         position = Position(mark.line + 1, mark.column + 1) if mark else UNKNOWN_POSITION
         problem = error.problem or "invalid YAML"
         if error.context and "duplicate" not in problem:
-            problem = f"{error.context}: {problem}"
+            context = error.context
+            start = error.context_mark
+            if start is not None and mark is not None and start.line != mark.line:
+                context += f" (started at line {start.line + 1}, column {start.column + 1})"
+            problem = f"{context}: {problem}"
         raise InputError(
             [Diagnostic(shown, position, "", f"invalid YAML: {_one_line(problem)}")]
         ) from None
@@ -139,86 +161,233 @@ def _load_yaml(text: str, shown: str) -> tuple[Any, dict[str, Position]]:
         raise InputError(
             [Diagnostic(shown, UNKNOWN_POSITION, "", f"nesting deeper than {MAX_NESTING} levels")]
         ) from None
+    sizes: dict[int, int] = {}
+    if _expanded_size(tree, sizes) > MAX_NODES:
+        pointer, position = _largest_expansion(tree, sizes)
+        raise InputError(
+            [
+                Diagnostic(
+                    shown,
+                    position,
+                    pointer,
+                    f"YAML aliases expand the document to more than {MAX_NODES:,} values "
+                    "(this part is repeated too often)",
+                )
+            ]
+        )
     positions: dict[str, Position] = {"": Position(1, 1)}
     problems: list[Diagnostic] = []
-    data = _plain(tree, "", 0, positions, problems, shown)
+    data = _Plain(positions, problems, shown).convert(tree, "", 0)
     if problems:
         raise InputError(problems)
     return data, positions
 
 
-def _plain(
-    node: Any,
-    pointer: str,
-    depth: int,
-    positions: dict[str, Position],
-    problems: list[Diagnostic],
-    shown: str,
-) -> Any:
-    """Turn ruamel's round-trip nodes into plain Python values, recording positions."""
-    if depth > MAX_NESTING:
-        problems.append(
-            Diagnostic(
-                shown,
-                positions.get(pointer, UNKNOWN_POSITION),
-                pointer,
-                f"nesting deeper than {MAX_NESTING} levels",
-            )
-        )
-        return None
+def _children(node: Any) -> list[tuple[str | int, Any, tuple[int, int]]]:
     if isinstance(node, CommentedMap):
+        return [(str(key), value, _mark(node, key, 0)) for key, value in node.items()]
+    if isinstance(node, CommentedSeq):
+        return [(index, item, _mark(node, index, 0)) for index, item in enumerate(node)]
+    return []
+
+
+def _mark(node: CommentedMap | CommentedSeq, key: Any, which: int) -> tuple[int, int]:
+    """0-based line and column of a key (or item); a merged key (`<<`) has none: the mapping's own."""
+    found = (getattr(node.lc, "data", None) or {}).get(key)
+    if found is None:
+        return (node.lc.line or 0, node.lc.col or 0)
+    return (found[which], found[which + 1])
+
+
+def _expanded_size(node: Any, sizes: dict[int, int]) -> int:
+    """How many values `node` stands for once YAML aliases are followed (shared parts counted once each)."""
+    if not isinstance(node, (CommentedMap, CommentedSeq)):
+        return 1
+    known = sizes.get(id(node))
+    if known is not None:
+        return known
+    sizes[id(node)] = MAX_NODES + 1  # a container inside itself expands forever
+    total = 1 + sum(_expanded_size(child, sizes) for _, child, _ in _children(node))
+    sizes[id(node)] = total
+    return total
+
+
+def _largest_expansion(node: Any, sizes: dict[int, int]) -> tuple[str, Position]:
+    """The deepest value that on its own still expands beyond MAX_NODES (where to point)."""
+    pointer, position = "", Position(1, 1)
+    while True:
+        for token, child, (line, column) in _children(node):
+            if sizes.get(id(child), 1) > MAX_NODES:
+                pointer = join_pointer(pointer, token)
+                position = Position(line + 1, column + 1)
+                node = child
+                break
+        else:
+            return pointer, position
+
+
+@dataclass
+class _Plain:
+    """Turns ruamel's round-trip nodes into plain Python values, recording positions."""
+
+    positions: dict[str, Position]
+    problems: list[Diagnostic]
+    shown: str
+
+    def problem(self, pointer: str, message: str) -> None:
+        position = self.positions.get(pointer, UNKNOWN_POSITION)
+        self.problems.append(Diagnostic(self.shown, position, pointer, message))
+
+    def convert(self, node: Any, pointer: str, depth: int) -> Any:
+        if depth > MAX_NESTING:
+            self.problem(pointer, f"nesting deeper than {MAX_NESTING} levels")
+            return None
+        tag = getattr(getattr(node, "tag", None), "value", None)
+        if isinstance(tag, str) and tag and isinstance(node, (CommentedMap, CommentedSeq)):
+            self.problem(pointer, f"YAML tag {tag} is not supported in a schema")
+            return None
+        if isinstance(node, CommentedMap):
+            return self.mapping(node, pointer, depth)
+        if isinstance(node, CommentedSeq):
+            items = []
+            for index, item in enumerate(node):
+                line, column = _mark(node, index, 0)
+                child = join_pointer(pointer, index)
+                self.positions[child] = Position(line + 1, column + 1)
+                items.append(self.convert(item, child, depth + 1))
+            return items
+        return self.scalar(node, pointer)
+
+    def mapping(self, node: CommentedMap, pointer: str, depth: int) -> Any:
+        if getattr(node, "merge", None):
+            self.problem(pointer, "YAML merge keys (<<) are not supported in a schema")
+            return None
         result: dict[str, Any] = {}
         for key in node:
-            line, column = node.lc.key(key)
-            child = join_pointer(pointer, str(key))
-            positions[child] = Position(line + 1, column + 1)
+            line, column = _mark(node, key, 0)
+            child = join_pointer(pointer, key if isinstance(key, str) else _key_text(key))
+            self.positions[child] = Position(line + 1, column + 1)
             if not isinstance(key, str):
-                problems.append(
-                    Diagnostic(
-                        shown,
-                        positions[child],
-                        child,
-                        f"keys must be strings, got {_kind(key)} {key!r}",
-                    )
+                self.problem(
+                    child,
+                    f"keys must be strings; YAML reads {_key_text(key)} as {_kind(key)} (quote it)",
                 )
                 continue
-            result[key] = _plain(node[key], child, depth + 1, positions, problems, shown)
+            result[key] = self.convert(node[key], child, depth + 1)
         return result
-    if isinstance(node, CommentedSeq):
-        items = []
-        for index, item in enumerate(node):
-            line, column = node.lc.item(index)
-            child = join_pointer(pointer, index)
-            positions[child] = Position(line + 1, column + 1)
-            items.append(_plain(item, child, depth + 1, positions, problems, shown))
-        return items
-    if node is None or isinstance(node, bool):
-        return node
-    if isinstance(node, int):
-        return int(node)
-    if isinstance(node, float):
-        return float(node)
-    if isinstance(node, str):
-        return str(node)
-    if isinstance(node, (datetime.date, datetime.datetime)):
-        problems.append(
-            Diagnostic(
-                shown,
-                positions.get(pointer, UNKNOWN_POSITION),
-                pointer,
-                "YAML read this as a date; quote it to make it a string",
-            )
-        )
-        return str(node)
-    problems.append(
-        Diagnostic(
-            shown,
-            positions.get(pointer, UNKNOWN_POSITION),
-            pointer,
-            f"unsupported YAML value {type(node).__name__}",
-        )
-    )
+
+    def scalar(self, node: Any, pointer: str) -> Any:
+        tag = getattr(getattr(node, "tag", None), "value", None)
+        if isinstance(tag, str) and tag:
+            self.problem(pointer, f"YAML tag {tag} is not supported in a schema")
+            return None
+        if node is None or isinstance(node, bool):
+            return node
+        if isinstance(node, int):
+            return int(node)
+        if isinstance(node, float):
+            return float(node)
+        if isinstance(node, str):
+            return str(node)
+        if isinstance(node, (datetime.date, datetime.datetime)):
+            self.problem(pointer, "YAML read this as a date; quote it to make it a string")
+            return str(node)
+        self.problem(pointer, f"unsupported YAML value {type(node).__name__}")
+        return None
+
+
+def _prescan_depth(text: str) -> Position | None:
+    """Where the nesting of a YAML text first exceeds ``_PRESCAN_LIMIT``, or None.
+
+    A cheap, conservative look at flow collections (`[`, `{` outside quotes,
+    comments and block scalars) and at block nesting (indentation and `- `
+    chains), so that absurdly deep input is refused before the parser sees it.
+    It may undercount (then the parser's own limits apply); it never refuses
+    a document whose real nesting is within ``MAX_NESTING``.
+    """
+    depth = 0
+    quote: str | None = None
+    block_scalar_indent: int | None = None
+    for number, line in enumerate(text.split("\n"), start=1):
+        stripped = line.lstrip(" ")
+        indent = len(line) - len(stripped)
+        if block_scalar_indent is not None:
+            if not stripped.strip() or indent > block_scalar_indent:
+                continue
+            block_scalar_indent = None
+        if depth == 0 and quote is None:
+            column, rest = indent, stripped
+            while rest[:2] in ("- ", "? ", "-\t"):
+                column, rest = column + 2, rest[2:].lstrip(" \t")
+            if column > 2 * _PRESCAN_LIMIT:
+                return Position(number, column + 1)
+        previous = " "
+        index = 0
+        while index < len(line):
+            char = line[index]
+            if quote is not None:
+                if char == "\\" and quote == '"':
+                    index += 1
+                elif char == quote:
+                    quote = None
+            elif char == "#" and previous in " \t":
+                break
+            elif char in "\"'" and previous in " \t:-?[{,":
+                quote = char
+            elif char in "[{" and (depth > 0 or previous in " \t:-?"):
+                depth += 1
+                if depth > _PRESCAN_LIMIT:
+                    return Position(number, index + 1)
+            elif char in "]}" and depth > 0:
+                depth -= 1
+            previous = char
+            index += 1
+        if depth == 0 and quote is None and _BLOCK_SCALAR.search(line):
+            block_scalar_indent = indent
     return None
+
+
+_BLOCK_SCALAR = re.compile(r"(?:^|[ \t])[|>][1-9+-]{0,2}[ \t]*(?:#.*)?$")
+
+
+def _value_problems(document: Document) -> Iterator[Diagnostic]:
+    """Values JSON cannot carry or UTF-8 cannot encode: infinities, NaN, lone surrogates."""
+    stack: list[tuple[str, Any]] = [("", document.data)]
+    while stack:
+        pointer, value = stack.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                child = join_pointer(pointer, key)
+                if _has_surrogate(key):
+                    yield document.diagnostic(
+                        child, "key contains a lone surrogate (not a Unicode character)"
+                    )
+                stack.append((child, item))
+        elif isinstance(value, list):
+            stack.extend((join_pointer(pointer, index), item) for index, item in enumerate(value))
+        elif isinstance(value, float) and not math.isfinite(value):
+            yield document.diagnostic(
+                pointer, f"{value!r} is not a JSON number (infinities and NaN cannot be generated)"
+            )
+        elif isinstance(value, str) and _has_surrogate(value):
+            yield document.diagnostic(
+                pointer, "string contains a lone surrogate (not a Unicode character)"
+            )
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _has_surrogate(text: str) -> bool:
+    return _SURROGATE.search(text) is not None
+
+
+def _key_text(key: Any) -> str:
+    if key is None or isinstance(key, bool):
+        return {None: "null", True: "true", False: "false"}[key]
+    if isinstance(key, (tuple, list)):
+        return "[" + ", ".join(_key_text(item) for item in key) + "]"
+    return str(key)
 
 
 def _kind(value: Any) -> str:

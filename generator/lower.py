@@ -9,8 +9,10 @@ terminates, defaults of the wrong type) are collected as located diagnostics.
 from __future__ import annotations
 
 import hashlib
+import keyword
+import sys
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import jsonschema
@@ -38,13 +40,36 @@ _CONSTRAINT_KEYS = {
 }
 
 
+# How many aliases and unions may stand between a use of a type and a concrete shape.
+MAX_REFERENCE_CHAIN = 64
+
+
 def lower(document: Document) -> ir.Module:
     """Build the IR module for a validated document, or raise ``InputError``."""
-    return _Lowering(document).run()
+    try:
+        return _Lowering(document).run()
+    except RecursionError:
+        raise InputError(
+            [
+                document.diagnostic(
+                    "",
+                    "the definitions refer to each other too deeply to generate "
+                    f"(more than {MAX_REFERENCE_CHAIN} levels of aliases and unions?)",
+                )
+            ]
+        ) from None
 
 
-def json_type_of(type_ref: ir.TypeRef, module_types: dict[str, ir.NamedType]) -> frozenset[str]:
-    """The JSON types a value of `type_ref` can have (`number` includes integers)."""
+def json_type_of(
+    type_ref: ir.TypeRef,
+    module_types: dict[str, ir.NamedType],
+    seen: frozenset[str] = frozenset(),
+) -> frozenset[str]:
+    """The JSON types a value of `type_ref` can have (`number` includes integers).
+
+    A named type already being looked at (`seen`: a cycle of aliases and unions,
+    which lowering reports) contributes nothing.
+    """
     if isinstance(type_ref, ir.Prim):
         return frozenset(
             {
@@ -61,7 +86,7 @@ def json_type_of(type_ref: ir.TypeRef, module_types: dict[str, ir.NamedType]) ->
     if isinstance(type_ref, ir.LiteralValue):
         return frozenset({_literal_json_type(type_ref.value)})
     if isinstance(type_ref, ir.Nullable):
-        return json_type_of(type_ref.inner, module_types) | {"null"}
+        return json_type_of(type_ref.inner, module_types, seen) | {"null"}
     if isinstance(type_ref, ir.AnyJSON):
         return (
             frozenset({"object"})
@@ -70,17 +95,20 @@ def json_type_of(type_ref: ir.TypeRef, module_types: dict[str, ir.NamedType]) ->
         )
     if isinstance(type_ref, ir.InlineUnion):
         return frozenset().union(
-            *(json_type_of(option, module_types) for option in type_ref.options)
+            *(json_type_of(option, module_types, seen) for option in type_ref.options)
         )
-    named = module_types[type_ref.name]
+    named = module_types.get(type_ref.name)
+    if named is None or type_ref.name in seen:
+        return frozenset()
     if isinstance(named, ir.Record):
         return frozenset({"object"})
     if isinstance(named, ir.EnumType):
         return frozenset({"string"})
+    inner_seen = seen | {type_ref.name}
     if isinstance(named, ir.Alias):
-        return json_type_of(named.type, module_types)
+        return json_type_of(named.type, module_types, inner_seen)
     return frozenset().union(
-        *(json_type_of(ir.Ref(member), module_types) for member in named.members)
+        *(json_type_of(ir.Ref(member), module_types, inner_seen) for member in named.members)
     )
 
 
@@ -122,16 +150,32 @@ class _Lowering:
         stem = self.document.path.stem
         module_name = options.get("module") or naming.snake_case(stem)
         namespace = options.get("elixir-namespace") or naming.pascal_case(module_name)
+        if "module" not in options and not naming.ascii_identifier(stem).strip("_"):
+            self._problem(
+                "",
+                f"cannot derive a module name from the file name {self.document.path.name!r}; "
+                "set x-polytype: {module: ...}",
+            )
+        else:
+            self._check_module_name(module_name, "module" in options)
         self._collect_definitions()
-        for name, (pointer, schema) in self.definitions.items():
-            self._lower_named(name, schema, pointer, namespace)
+        # a snapshot: lowering hoists inline types into `definitions` (already lowered there)
+        for name, (pointer, schema) in list(self.definitions.items()):
+            if name not in self.types:
+                self._lower_named(name, schema, pointer, namespace)
         self._check_names()
-        self._check_termination()
+        cyclic = self._check_chains()
+        self._check_termination(cyclic)
         root = options.get("root")
         if root is not None and root not in self.types:
             self._problem(join_pointer("/x-polytype", "root"), f"root type {root!r} is not defined")
         if self.problems:
             raise InputError(self.problems)
+        renamed = self._python_names()
+        if self.problems:
+            raise InputError(self.problems)
+        if root is not None:
+            root = renamed.get(root, root)
         return ir.Module(
             name=module_name,
             title=str(options.get("title") or data.get("title") or module_name),
@@ -145,6 +189,23 @@ class _Lowering:
 
     def _problem(self, pointer: str, message: str) -> None:
         self.problems.append(self.document.diagnostic(pointer, message))
+
+    def _check_module_name(self, module_name: str, explicit: bool) -> None:
+        where = "/x-polytype/module" if explicit else ""
+        origin = "" if explicit else " (from the file name; set x-polytype: {module: ...})"
+        if not module_name.isidentifier() or not module_name.isascii():
+            self._problem(where, f"module name {module_name!r} is not an identifier{origin}")
+        elif keyword.iskeyword(module_name) or keyword.issoftkeyword(module_name):
+            self._problem(
+                where,
+                f"module name {module_name!r} is a Python keyword and could not be imported{origin}",
+            )
+        elif module_name in sys.stdlib_module_names:
+            self._problem(
+                where,
+                f"module name {module_name!r} would shadow the standard library module "
+                f"{module_name!r}{origin}",
+            )
 
     def _collect_definitions(self) -> None:
         data = self.document.data
@@ -203,7 +264,7 @@ class _Lowering:
                 name, schema, pointer, doc, notes, elixir_module, source
             )
             return
-        if "properties" in schema and _types_of(schema) <= {"object"}:
+        if _is_record_schema(schema) and _types_of(schema) <= {"object"}:
             self.types[name] = ir.Record(
                 name, (), source=source
             )  # placeholder keeps definition order
@@ -290,10 +351,24 @@ class _Lowering:
                 join_pointer(pointer, "required"),
                 f"required key {key!r} is not among the properties",
             )
+        additional = schema.get("additionalProperties")
+        if additional not in (None, True, False, {}):
+            self._problem(
+                join_pointer(pointer, "additionalProperties"),
+                "a record's additionalProperties can be true or false, not a schema: "
+                "its unknown keys are kept as free-form JSON (or forbidden), never checked",
+            )
         for key, property_schema in properties.items():
             where = join_pointer(join_pointer(pointer, "properties"), key)
+            if property_schema is False:
+                self._problem(
+                    where,
+                    "a property whose schema is false can never be present; remove it "
+                    "(additionalProperties: false forbids unknown keys)",
+                )
+                continue
             if not isinstance(property_schema, dict):
-                property_schema = {} if property_schema is True else {"not": {}}
+                property_schema = {}
             fields.append(
                 self._lower_field(name, key, property_schema, where, key in required, frozen)
             )
@@ -345,13 +420,21 @@ class _Lowering:
                     ir.Nullable(tuple_list) if isinstance(type_ref, ir.Nullable) else tuple_list
                 )
         py_name = schema.get("x-field") or naming.python_field_name(key)
-        if (
-            schema.get("x-field")
-            and py_name in naming.PYTHON_RESERVED | naming.PYTHON_MEMBER_RESERVED
+        if schema.get("x-field") and (
+            py_name
+            in naming.PYTHON_RESERVED
+            | naming.PYTHON_MEMBER_RESERVED
+            | naming.PYTHON_CLASS_BODY_NAMES
+            | naming.PYTHON_MODULE_NAMES
+            or py_name.startswith("_")
         ):
             self._problem(
                 join_pointer(pointer, "x-field"),
-                f"x-field {py_name!r} is a reserved name in Python",
+                (
+                    f"x-field {py_name!r} is a reserved name in Python"
+                    if not py_name.startswith("_")
+                    else f"x-field {py_name!r} starts with '_' (private in Python and Pydantic)"
+                ),
             )
         elixir = schema.get("x-elixir") or {}
         ex_name = elixir.get("field") or (
@@ -586,6 +669,24 @@ class _Lowering:
             others = set().union(*(declared[other] for other in members if other != member))
             unique = [key for key in self._required_keys(member) if key not in others]
             if not unique:
+                clash = next(
+                    (
+                        (key, values[0], used_tags[(key, values[0])])
+                        for key in self._tag_keys(member)
+                        for values in [self.tag_values(member, key) or []]
+                        if len(values) == 1 and (key, values[0]) in used_tags
+                    ),
+                    None,
+                )
+                if clash is not None:
+                    key, value, other = clash
+                    self._problem(
+                        pointer,
+                        f"union {name} cannot tell {member} from {other}: both have "
+                        f"{key!r} = {value!r}, and {member} has no required key that the others "
+                        "do not declare",
+                    )
+                    continue
                 self._problem(
                     pointer,
                     f"union {name} cannot tell {member} apart from the other members: "
@@ -656,7 +757,7 @@ class _Lowering:
                     "a value that can only be null carries no data; use a nullable type",
                 )
                 return ir.AnyJSON()
-            if "properties" in schema:
+            if _is_record_schema(schema):
                 concrete = ["object"]
             elif "items" in schema:
                 concrete = ["array"]
@@ -678,7 +779,7 @@ class _Lowering:
             item = self._lower_type(items, join_pointer(pointer, "items"), hoist_name + "Item")
             return ir.ListOf(item, _constraints(schema))
         # object
-        if "properties" in schema:
+        if _is_record_schema(schema):
             return self._hoist(hoist_name, {**schema, "type": "object"}, pointer)
         additional = schema.get("additionalProperties", True)
         if isinstance(additional, dict) and additional:
@@ -690,6 +791,14 @@ class _Lowering:
         return ir.AnyJSON(object_only=True)
 
     def _hoist(self, name: str, schema: dict[str, Any], pointer: str) -> ir.TypeRef:
+        if self.pointers.get(name) == pointer:
+            self._problem(
+                pointer,
+                f"{name} mixes an object with properties (or enum values) and other types; define the "
+                "object (or enum) under its own name in $defs and refer to it, e.g. "
+                'anyOf: [{$ref: "#/$defs/..."}, {type: "null"}]',
+            )
+            return ir.AnyJSON()
         if name in self.definitions or name in self.types:
             self._problem(
                 pointer,
@@ -789,7 +898,120 @@ class _Lowering:
                     )
                 seen[converted] = name
 
-    def _check_termination(self) -> None:
+    def _check_chains(self) -> set[str]:
+        """Reject cycles of aliases and unions (a type that is only itself) and absurdly long chains.
+
+        Every generator walks from an alias or union to what it names; a cycle
+        would never end, and a chain thousands of types long would exhaust the stack.
+        """
+        links: dict[str, list[str]] = {}
+        for name, named in self.types.items():
+            if isinstance(named, ir.UnionType):
+                targets: list[str] = list(named.members)
+            elif isinstance(named, ir.Alias):
+                targets = sorted(_direct_names(named.type))
+            else:
+                targets = []
+            links[name] = [target for target in targets if target in self.types]
+        state: dict[str, int] = {}  # 1: on the current path, 2: finished
+        cyclic: set[str] = set()
+        longest: dict[str, int] = {}
+        for start in self.types:
+            if start in state:
+                continue
+            state[start] = 1
+            path = [start]
+            stack = [iter(links[start])]
+            while stack:
+                target = next(stack[-1], None)
+                if target is None:
+                    node = path.pop()
+                    stack.pop()
+                    state[node] = 2
+                    longest[node] = 1 + max((longest.get(t, 0) for t in links[node]), default=0)
+                    continue
+                if state.get(target) == 1:
+                    cycle = path[path.index(target) :]
+                    cyclic.update(cycle)
+                    shown = " -> ".join((*cycle, target))
+                    self._problem(
+                        self.pointers.get(target, ""),
+                        f"type {target} is defined only through itself ({shown}); "
+                        "a union or alias cannot contain itself directly",
+                    )
+                    continue
+                if state.get(target) == 2:
+                    continue
+                state[target] = 1
+                path.append(target)
+                stack.append(iter(links[target]))
+        deepest = max(self.types, key=lambda name: longest.get(name, 0), default=None)
+        if deepest is not None and longest.get(deepest, 0) > MAX_REFERENCE_CHAIN:
+            self._problem(
+                self.pointers.get(deepest, ""),
+                f"type {deepest} reaches a concrete type only through "
+                f"{longest[deepest] - 1} aliases and unions (at most {MAX_REFERENCE_CHAIN})",
+            )
+        return cyclic
+
+    def _python_names(self) -> dict[str, str]:
+        """Give every type a Python name that shadows nothing, and every field one that
+        names no type; report what cannot be renamed. Returns the renames."""
+        renamed: dict[str, str] = {}
+        taken: dict[str, str] = {}
+        for name in self.types:
+            python = naming.python_type_name(name)
+            if python in taken:
+                self._problem(
+                    self.pointers.get(name, ""),
+                    f"types {taken[python]!r} and {name!r} both become the Python name {python!r}",
+                )
+            taken[python] = name
+            if python != name:
+                renamed[name] = python
+        type_names = set(taken)
+        result: dict[str, ir.NamedType] = {}
+        for name, named in self.types.items():
+            named = _rename_named(named, renamed)
+            if isinstance(named, ir.Record):
+                named = replace(named, fields=self._unshadow_fields(named, name, type_names))
+            result[named.name] = named
+        self.types = result
+        self.pointers = {
+            renamed.get(name, name): pointer for name, pointer in self.pointers.items()
+        }
+        return renamed
+
+    def _unshadow_fields(
+        self, record: ir.Record, schema_name: str, type_names: set[str]
+    ) -> tuple[ir.Field, ...]:
+        """A field named like a type would hide that type in the class body (annotations)."""
+        pointer = self.pointers.get(schema_name, "")
+        schema = self.definitions.get(schema_name, ("", {}))[1]
+        properties = schema.get("properties") if isinstance(schema, dict) else None
+        used = {item.py_name for item in record.fields}
+        fields: list[ir.Field] = []
+        for item in record.fields:
+            if item.py_name not in type_names:
+                fields.append(item)
+                continue
+            where = join_pointer(join_pointer(pointer, "properties"), item.json_key)
+            explicit = isinstance(properties, dict) and "x-field" in (
+                properties.get(item.json_key) or {}
+            )
+            new_name = item.py_name + "_"
+            if explicit or new_name in used or new_name in type_names:
+                self._problem(
+                    join_pointer(where, "x-field") if explicit else where,
+                    f"field name {item.py_name!r} is also the Python name of a type; set x-field",
+                )
+                fields.append(item)
+                continue
+            used.add(new_name)
+            fields.append(replace(item, py_name=new_name))
+        return tuple(fields)
+
+    def _check_termination(self, cyclic: set[str]) -> None:
         """Reject types whose every value would contain itself (no finite JSON exists)."""
         finite: set[str] = set()
         changed = True
@@ -800,7 +1022,7 @@ class _Lowering:
                     finite.add(name)
                     changed = True
         for name in self.types:
-            if name not in finite:
+            if name not in finite and name not in cyclic:
                 self._problem(
                     self.pointers.get(name, ""),
                     f"type {name} can never be finite: every value would contain another {name} (make a field optional, nullable or a list)",
@@ -828,12 +1050,67 @@ class _Lowering:
         return True
 
 
+def _rename_ref(type_ref: ir.TypeRef, renamed: dict[str, str]) -> ir.TypeRef:
+    """`type_ref` with every named type renamed by `renamed`."""
+    if isinstance(type_ref, ir.Ref):
+        return ir.Ref(renamed.get(type_ref.name, type_ref.name))
+    if isinstance(type_ref, ir.ListOf):
+        return replace(type_ref, item=_rename_ref(type_ref.item, renamed))
+    if isinstance(type_ref, ir.MapOf):
+        return replace(type_ref, value=_rename_ref(type_ref.value, renamed))
+    if isinstance(type_ref, ir.Nullable):
+        return replace(type_ref, inner=_rename_ref(type_ref.inner, renamed))
+    if isinstance(type_ref, ir.InlineUnion):
+        return replace(
+            type_ref, options=tuple(_rename_ref(option, renamed) for option in type_ref.options)
+        )
+    return type_ref
+
+
+def _rename_named(named: ir.NamedType, renamed: dict[str, str]) -> ir.NamedType:
+    name = renamed.get(named.name, named.name)
+    if isinstance(named, ir.Record):
+        fields = tuple(replace(item, type=_rename_ref(item.type, renamed)) for item in named.fields)
+        return replace(named, name=name, fields=fields)
+    if isinstance(named, ir.EnumType):
+        return replace(named, name=name)
+    if isinstance(named, ir.Alias):
+        return replace(named, name=name, type=_rename_ref(named.type, renamed))
+    return replace(
+        named,
+        name=name,
+        members=tuple(renamed.get(member, member) for member in named.members),
+        tag_values=tuple(
+            (value, renamed.get(member, member)) for value, member in named.tag_values
+        ),
+        cases=tuple(
+            replace(case, member=renamed.get(case.member, case.member)) for case in named.cases
+        ),
+    )
+
+
 def _union_options(schema: dict[str, Any]) -> list[Any] | None:
-    for keyword in ("oneOf", "anyOf"):
-        options = schema.get(keyword)
+    for union_keyword in ("oneOf", "anyOf"):
+        options = schema.get(union_keyword)
         if isinstance(options, list):
             return options
     return None
+
+
+def _direct_names(type_ref: ir.TypeRef) -> set[str]:
+    """Named types `type_ref` stands for directly (not inside a list or map)."""
+    if isinstance(type_ref, ir.Ref):
+        return {type_ref.name}
+    if isinstance(type_ref, ir.Nullable):
+        return _direct_names(type_ref.inner)
+    if isinstance(type_ref, ir.InlineUnion):
+        return set().union(*(_direct_names(option) for option in type_ref.options))
+    return set()
+
+
+def _is_record_schema(schema: dict[str, Any]) -> bool:
+    """An object with declared properties, or one that allows no keys at all (a record with no fields)."""
+    return "properties" in schema or schema.get("additionalProperties") is False
 
 
 def _type_list(schema: dict[str, Any]) -> list[str]:

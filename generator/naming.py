@@ -10,16 +10,57 @@ import builtins
 import keyword
 import re
 import unicodedata
+from functools import lru_cache
 
 _WORD_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _NOT_IDENTIFIER = re.compile(r"[^0-9a-zA-Z_]+")
 
-PYTHON_RESERVED = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | {"self", "cls"}
+# Spelled out rather than read from `keyword.softkwlist`, which differs between Python
+# versions (3.12 adds `type`): the output must not depend on the Python that runs polytype.
+PYTHON_RESERVED = frozenset(keyword.kwlist) | {"match", "case", "self", "cls"}
 # Names a generated dataclass module uses for its own purposes.
 PYTHON_MEMBER_RESERVED = frozenset(
     {"extra", "to_dict", "from_dict", "to_json", "from_json", "_present"}
 )
 PYTHON_BUILTINS = frozenset(dir(builtins))
+
+# Names a class body of a generated Python module evaluates (decorators, default
+# factories, annotations under mypy and Pydantic), and attributes of
+# `pydantic.BaseModel`: a field named like one of them would shadow it for the
+# fields after it, so a derived field name gets a trailing `_` instead.
+PYTHON_CLASS_BODY_NAMES = frozenset(
+    {
+        "field", "dataclass", "classmethod", "staticmethod", "property", "str", "int", "float",
+        "bool", "list", "dict", "tuple", "frozenset", "set", "bytes", "object", "len",
+        "construct", "copy", "from_orm", "json", "parse_file", "parse_obj", "parse_raw",
+        "schema", "schema_json", "update_forward_refs", "validate", "model_computed_fields",
+        "model_config", "model_construct", "model_copy", "model_dump", "model_dump_json",
+        "model_extra", "model_fields", "model_fields_set", "model_json_schema",
+        "model_parametrized_name", "model_post_init", "model_rebuild", "model_validate",
+        "model_validate_json", "model_validate_strings",
+    }
+)  # fmt: skip
+
+# Top-level names the generated Python modules (every flavor) import or define for
+# themselves. A type never takes one of these: it is renamed with a trailing `_`
+# (`python_type_name`). Names derived from a type (`decode_x`, `_X_KEYS`, ...) never
+# end in `_`, so the renamed type cannot meet them either.
+PYTHON_MODULE_NAMES = frozenset(
+    {
+        # imports
+        "annotations", "json", "re", "dataclass", "field", "Enum", "Any", "Annotated",
+        "Callable", "ClassVar", "Literal", "NoReturn", "NotRequired", "Required", "Self",
+        "TypeAlias", "TypedDict", "TypeVar", "Union", "cast", "AliasChoices", "BaseModel",
+        "BeforeValidator", "ConfigDict", "Discriminator", "Field", "JsonValue",
+        "ModelWrapValidatorHandler", "PrivateAttr", "SerializationInfo",
+        "SerializerFunctionWrapHandler", "StrictBool", "StrictFloat", "StrictInt", "StrictStr",
+        "Tag", "TypeAdapter", "ValidationError", "ValidationInfo", "model_serializer",
+        "model_validator", "InitErrorDetails", "PydanticCustomError", "SkipJsonSchema",
+        "Omittable",
+        # definitions of the shared runtime
+        "DecodeError", "JSONValue", "_T", "_Model", "_SpelledModel", "_Wire", "_Building",
+    }
+)  # fmt: skip
 
 ELIXIR_RESERVED = frozenset(
     {
@@ -30,12 +71,14 @@ ELIXIR_RESERVED = frozenset(
 )  # fmt: skip
 
 
+@lru_cache(maxsize=65536)
 def ascii_identifier(text: str) -> str:
     """Fold `text` to an ASCII identifier fragment (accents dropped, other characters to `_`)."""
     folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     return _NOT_IDENTIFIER.sub("_", folded)
 
 
+@lru_cache(maxsize=65536)
 def snake_case(name: str) -> str:
     """`toolCallId` → `tool_call_id`, `HTTPServer` → `http_server`, `_TrimState` → `_trim_state`."""
     leading = "_" if name.startswith("_") else ""
@@ -48,6 +91,7 @@ def snake_case(name: str) -> str:
     return leading + snake
 
 
+@lru_cache(maxsize=65536)
 def pascal_case(name: str) -> str:
     """`tool_call` → `ToolCall`; keeps existing capitals (`ToolCall` stays)."""
     parts = [p for p in re.split(r"[_\W]+", ascii_identifier(name)) if p]
@@ -58,35 +102,82 @@ def pascal_case(name: str) -> str:
     return result
 
 
+def _words(text: str) -> str:
+    """snake_case words of `text`; text with no ASCII letters or digits spells its code points."""
+    if ascii_identifier(text).strip("_"):
+        return snake_case(text).lstrip("_")
+    if not text:
+        return "empty"
+    return "_".join(f"u{ord(char):04x}" for char in text[:8])
+
+
 def python_field_name(json_key: str) -> str:
-    """A safe Python attribute for a JSON key: snake_case, keywords and reserved names get `_`."""
-    name = snake_case(json_key)
-    if name.startswith("__"):
-        name = name.lstrip("_") or "field"
-    if name in PYTHON_RESERVED or name in PYTHON_MEMBER_RESERVED:
+    """A safe Python attribute for a JSON key: snake_case, never private or shadowing.
+
+    `toolCallId` → `tool_call_id`; `class` → `class_`; `_id` and `__init__` lose
+    their leading underscores and gain a trailing one (`id_`, `init_`), since a
+    leading `_` is private to Pydantic; names a class body or `BaseModel` uses
+    (`field`, `list`, `json`, ...) get a trailing `_`. `日本` → `u65e5_u672c`.
+    """
+    name = _words(json_key)
+    if (
+        json_key.startswith("_")
+        or name in PYTHON_RESERVED
+        or name in PYTHON_MEMBER_RESERVED
+        or name in PYTHON_CLASS_BODY_NAMES
+    ):
         name += "_"
+    return name
+
+
+def python_type_name(name: str) -> str:
+    """The Python class or alias name for the type `name` (a `$defs` key).
+
+    Unchanged unless it would shadow something: a keyword or builtin (`class`,
+    `list`, `object`), a name the generated module imports or defines (`json`,
+    `field`, `Enum`, `cast`, `DecodeError`), or it looks like one of the module's
+    helpers (lower-case or private-lower-case names, `_ALL_CAPS` constants). Then
+    it gains a trailing `_`: `list` → `list_`, `Enum` → `Enum_`.
+    """
+    helper_like = (
+        name[:1].islower()
+        or (name.startswith("_") and not name[1:2].isupper())
+        or re.fullmatch(r"_[A-Z0-9_]+", name) is not None
+    )
+    if (
+        name in PYTHON_RESERVED
+        or name in PYTHON_BUILTINS
+        or name in PYTHON_MODULE_NAMES
+        or (helper_like and not name.endswith("_"))
+        or re.fullmatch(r"__\w*__", name) is not None
+    ):
+        return name + "_"
     return name
 
 
 def python_enum_member(value: str) -> str:
-    """`in_progress` → `IN_PROGRESS`, `acceptEdits` → `ACCEPT_EDITS`."""
-    name = snake_case(value).lstrip("_").upper() or "EMPTY"
-    if name in {"NAME", "VALUE"} or name.startswith("_"):
+    """`in_progress` → `IN_PROGRESS`, `acceptEdits` → `ACCEPT_EDITS`, `😀` → `U1F600`."""
+    name = _words(value).upper()
+    if name in {"NAME", "VALUE"} or name.startswith("_") or name in PYTHON_RESERVED:
         name += "_"
     return name
 
 
+# Struct keys a generated Elixir struct uses for itself (unknown keys, presence tracking).
+ELIXIR_MEMBER_RESERVED = frozenset({"extra"})
+
+
 def elixir_field_name(json_key: str) -> str:
-    """A safe Elixir struct key: snake_case; reserved words get a trailing `_`."""
-    name = snake_case(json_key)
-    if name.startswith("__") or name in ELIXIR_RESERVED:
+    """A safe Elixir struct key: snake_case; reserved words and the struct's own keys get `_`."""
+    name = snake_case(json_key) if ascii_identifier(json_key).strip("_") else _words(json_key)
+    if name.startswith("__") or name in ELIXIR_RESERVED or name in ELIXIR_MEMBER_RESERVED:
         name = name.strip("_") + "_"
     return name
 
 
 def elixir_atom(value: str) -> str:
     """`acceptEdits` → `accept_edits`: the atom an enum value decodes to (as `:accept_edits`)."""
-    name = snake_case(value).lstrip("_") or "empty"
+    name = _words(value)
     if name in ELIXIR_RESERVED:
         name += "_"
     return name

@@ -7,6 +7,8 @@ writer's job. Problems from all schema files are collected before stopping.
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
+import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -14,10 +16,10 @@ from generator import __version__, fixtures, ir
 from generator.config import Project
 from generator.diagnostics import UNKNOWN_POSITION, Diagnostic, InputError, Position
 from generator.format_cache import FormatCache
-from generator.formatting import format_python
-from generator.loader import load
+from generator.formatting import format_many
+from generator.loader import Document, load
 from generator.lower import lower
-from generator.render import make_env, template_root
+from generator.render import RenderEnv, make_env, template_root
 from generator.targets import OutputFile, module_targets, project_targets
 from generator.validate import validate
 
@@ -36,28 +38,58 @@ def load_modules(project: Project, paths: list[Path] | None = None) -> tuple[ir.
     """Load, validate and lower every schema; raise ``InputError`` with all problems of all files."""
     problems: list[Diagnostic] = []
     modules: list[ir.Module] = []
+    documents: dict[str, Document] = {}
     for path in paths if paths is not None else project.schema_files():
         try:
             document = load(path, project.relative(path))
             validate(document)
             modules.append(lower(document))
+            documents[document.display_path] = document
         except InputError as error:
             problems.extend(error.diagnostics)
-    names: dict[str, str] = {}
+    names: dict[str, ir.Module] = {}
     for module in modules:
-        if module.name in names:
-            problems.append(
-                Diagnostic(
-                    module.schema_path,
-                    _first_position(),
-                    "/x-polytype/module",
-                    f"module name {module.name!r} is also used by {names[module.name]}",
-                )
+        first = names.setdefault(module.name, module)
+        if first is module:
+            continue
+        # blame the file that sets the name explicitly (its x-polytype: module line)
+        blamed, other = module, first
+        if _names_module(documents[first.schema_path]) and not _names_module(
+            documents[module.schema_path]
+        ):
+            blamed, other = first, module
+        problems.append(
+            documents[blamed.schema_path].diagnostic(
+                "/x-polytype/module" if _names_module(documents[blamed.schema_path]) else "",
+                f"module name {module.name!r} is also used by {other.schema_path}",
             )
-        names[module.name] = module.schema_path
+        )
     if problems:
         raise InputError(problems)
     return tuple(sorted(modules, key=lambda m: m.name))
+
+
+def _by_type_name(
+    module: ir.Module, cases: tuple[fixtures.FixtureCase, ...]
+) -> tuple[fixtures.FixtureCase, ...]:
+    """Fixture folders may be named after the schema's type name (`json`) or the generated
+    one (`json_`, renamed so that it shadows nothing): targets see the generated one."""
+    renamed: dict[str, str] = {}
+    for named in module.types:
+        if named.source is not None and named.source.pointer.count("/") == 2:
+            schema_name = named.source.pointer.rsplit("/", 1)[-1]
+            if schema_name != named.name:
+                renamed[schema_name] = named.name
+    if not renamed:
+        return cases
+    return tuple(
+        replace(case, type_name=renamed.get(case.type_name, case.type_name)) for case in cases
+    )
+
+
+def _names_module(document: Document) -> bool:
+    options = document.data.get("x-polytype")
+    return isinstance(options, dict) and "module" in options
 
 
 def _first_position() -> Position:
@@ -84,21 +116,19 @@ def build(project: Project, selected: list[str] | None = None) -> Build:
             )
     chosen = frozenset(selected) if selected else frozenset(known)
     fixture_index = {
-        module.name: fixtures.discover(project.fixtures_dir, module.name) for module in modules
+        module.name: _by_type_name(module, fixtures.discover(project.fixtures_dir, module.name))
+        for module in modules
     }
     env = make_env(
         project.relative(project.fixtures_dir), project.relative(project.output_dir), fixture_index
     )
-    outputs: list[OutputFile] = []
-    for module in modules:
-        if module.name not in chosen:
-            continue
-        for render in module_targets().values():
-            outputs.extend(render(module, env))
-    for render_project in project_targets().values():
-        outputs.extend(render_project(modules, env))
     cache = FormatCache.from_manifest(project.output_dir)
-    formatted = tuple(sorted((_format(output, cache) for output in outputs), key=lambda o: o.path))
+    outputs = _render_modules([m for m in modules if m.name in chosen], env, cache)
+    project_outputs: list[OutputFile] = []
+    for render_project in project_targets().values():
+        project_outputs.extend(render_project(modules, env))
+    outputs.extend(_format_all(project_outputs, cache))
+    formatted = tuple(sorted(outputs, key=lambda o: o.path))
     inputs = {module.schema_path: module.schema_sha256 for module in modules}
     for module in modules:
         inputs[f"{project.relative(project.fixtures_dir)}/{module.name}"] = fixtures.digest(
@@ -108,14 +138,75 @@ def build(project: Project, selected: list[str] | None = None) -> Build:
     return Build(modules, formatted, dict(sorted(inputs.items())), chosen)
 
 
-def _format(output: OutputFile, cache: FormatCache) -> OutputFile:
-    if output.kind != "python":
-        return output
-    rendered_sha256 = hashlib.sha256(output.text.encode("utf-8")).hexdigest()
-    text = cache.lookup(output.path, rendered_sha256)
-    if text is None:
-        text = format_python(output.text, output.path)
-    return replace(output, text=text, rendered_sha256=rendered_sha256)
+# Render modules in a process pool when there are at least this many types in all.
+PARALLEL_MIN_TYPES = 200
+_POOL_JOB: tuple[list[ir.Module], RenderEnv, FormatCache] | None = None
+
+
+def _render_module(module: ir.Module, env: RenderEnv, cache: FormatCache) -> list[OutputFile]:
+    """Every target's files for one module, formatted."""
+    outputs = [output for render in module_targets().values() for output in render(module, env)]
+    return _format_all(outputs, cache)
+
+
+def _render_modules(
+    modules: list[ir.Module], env: RenderEnv, cache: FormatCache
+) -> list[OutputFile]:
+    """Each module's files; several modules render in parallel, one process a core."""
+    global _POOL_JOB
+    workers = min(len(modules), os.cpu_count() or 1)
+    if (
+        workers < 2
+        or sum(len(module.types) for module in modules) < PARALLEL_MIN_TYPES
+        or "fork" not in multiprocessing.get_all_start_methods()
+    ):
+        return [output for module in modules for output in _render_module(module, env, cache)]
+    _POOL_JOB = (modules, env, cache)
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            results = pool.map(_render_in_worker, range(len(modules)), chunksize=1)
+    finally:
+        _POOL_JOB = None
+    outputs: list[OutputFile] = []
+    problems: list[Diagnostic] = []
+    for kind, value in results:
+        if kind == "input":
+            problems.extend(value)  # type: ignore[arg-type]
+        else:
+            outputs.extend(value)  # type: ignore[arg-type]
+    if problems:
+        raise InputError(problems)
+    return outputs
+
+
+def _render_in_worker(index: int) -> tuple[str, list[OutputFile] | list[Diagnostic]]:
+    """In a forked worker: render module `index` of the job the parent set up before forking."""
+    assert _POOL_JOB is not None
+    modules, env, cache = _POOL_JOB
+    try:
+        return "outputs", _render_module(modules[index], env, cache)
+    except InputError as error:  # its diagnostics travel; the exception would not unpickle
+        return "input", list(error.diagnostics)
+
+
+def _format_all(outputs: list[OutputFile], cache: FormatCache) -> list[OutputFile]:
+    """Python outputs formatted as black would (reusing unchanged files), the rest as they are."""
+    result = list(outputs)
+    pending: list[tuple[int, str]] = []
+    for index, output in enumerate(outputs):
+        if output.kind != "python":
+            continue
+        rendered_sha256 = hashlib.sha256(output.text.encode("utf-8")).hexdigest()
+        text = cache.lookup(output.path, rendered_sha256)
+        result[index] = replace(output, rendered_sha256=rendered_sha256)
+        if text is None:
+            pending.append((index, output.path))
+        else:
+            result[index] = replace(result[index], text=text)
+    texts = format_many([(outputs[index].text, path) for index, path in pending])
+    for (index, _), text in zip(pending, texts, strict=True):
+        result[index] = replace(result[index], text=text)
+    return result
 
 
 def templates_digest() -> str:

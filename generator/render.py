@@ -47,9 +47,26 @@ class _TraversableLoader(jinja2.BaseLoader):
         return node.read_text(encoding="utf-8"), None, lambda: True
 
 
+# `\\uD83D\\uDE00` from json.dumps, not preceded by an escaped backslash: one non-BMP character.
+_JSON_SURROGATE_PAIR = re.compile(
+    r"(?<!\\)((?:\\\\)*)\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})"
+)
+
+
+def _join_surrogates(match: re.Match[str]) -> str:
+    high, low = int(match.group(2), 16), int(match.group(3), 16)
+    code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+    return f"{match.group(1)}\\U{code:08x}"
+
+
 def py_str(value: str) -> str:
-    """A Python string literal that evaluates to `value` exactly (any characters)."""
-    return json.dumps(value, ensure_ascii=True)
+    """A Python string literal, pure ASCII, that evaluates to `value` exactly (any characters).
+
+    The escapes are JSON's, which Python shares, except that a character beyond
+    U+FFFF becomes `\\U0001f600` (Python reads JSON's surrogate pair as two
+    separate, unencodable surrogates).
+    """
+    return _JSON_SURROGATE_PAIR.sub(_join_surrogates, json.dumps(value, ensure_ascii=True))
 
 
 def py_comment(text: str, width: int = 88, prefix: str = "# ") -> str:
@@ -61,36 +78,76 @@ def py_comment(text: str, width: int = 88, prefix: str = "# ") -> str:
     return "\n".join(lines)
 
 
+def _docstring_char(char: str) -> str:
+    if char == "\\":
+        return "\\\\"
+    if char == "\n":
+        return char
+    if char in _NAMED_ESCAPES:
+        return _NAMED_ESCAPES[char]
+    if unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
+        code = ord(char)
+        if code < 0x100:
+            return f"\\x{code:02x}"
+        return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+    return char
+
+
+_NAMED_ESCAPES = {"\t": "\\t", "\r": "\\r"}
+
+
 def py_docstring(text: str, indent: str = "") -> str:
-    """A triple-quoted docstring whose content can never close it early or escape."""
-    body = _safe_text(text).replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    """A triple-quoted docstring that evaluates to `text` and can never close early or escape.
+
+    Backslashes are doubled; controls, invisible and bidirectional characters
+    (Trojan Source) and line separators other than `\\n` become escapes, so the
+    docstring's value is still exactly `text` (for text of several lines, up to the
+    indentation of its continuation lines); triple quotes are escaped, and quotes at
+    either end and a trailing space on a line are written `\\x22` and `\\x20` so
+    that formatters keep them as they are.
+    """
+    body = "".join(_docstring_char(char) for char in text).replace('"""', '\\"\\"\\"')
+    # a quote at either end, even an escaped one, makes formatters pad the docstring with a space
+    if body.startswith('"'):
+        body = "\\x22" + body[1:]
     if body.endswith('"'):
-        body = body[:-1] + '\\"'
-    lines = body.splitlines() or [""]
+        escaped = (len(body) - 1 - len(body[:-1].rstrip("\\"))) % 2 == 1
+        body = body[: -2 if escaped else -1] + "\\x22"
+    body = "\n".join(
+        line[:-1] + "\\x20" if line.endswith(" ") else line for line in body.split("\n")
+    )
+    lines = body.splitlines() or [""]  # only "\n" is left to split on
     if len(lines) == 1:
         return f'"""{lines[0]}"""'
     joined = "\n".join((indent + line) if line.strip() else "" for line in lines[1:])
     return f'"""{lines[0]}\n{joined}\n{indent}"""'
 
 
+# ASCII characters `_safe_text` rewrites; other text is checked by Unicode category.
+_UNSAFE_ASCII = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
+# Controls, invisible format characters (bidi overrides, zero-width space, BOM: Trojan
+# Source), line and paragraph separators, private-use, unassigned and surrogates.
+_UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cn", "Cs"})
+
+
 def _safe_text(text: str) -> str:
     """Replace characters that must never appear raw in generated source with visible escapes."""
+    if text.isascii() and _UNSAFE_ASCII.search(text) is None:
+        return text
     out = []
     for char in text:
         code = ord(char)
-        if char in "\n\t":
+        if char in "\n\t" or (code >= 0x20 and code != 0x7F and code < 0x80):
             out.append(char)
-        elif code < 0x20 or code == 0x7F or 0x80 <= code < 0xA0:
+        elif unicodedata.category(char) not in _UNSAFE_CATEGORIES:
+            out.append(char)
+        elif code < 0x100:
             out.append(f"\\x{code:02x}")
-        elif (
-            code in (0x2028, 0x2029, 0x200E, 0x200F)
-            or 0x202A <= code <= 0x202E
-            or 0x2066 <= code <= 0x2069
-        ):
+        elif code < 0x10000:
             out.append(f"\\u{code:04x}")
         else:
-            out.append(char)
-    return "".join(out).replace("\r", "")
+            out.append(f"\\U{code:08x}")
+    return "".join(out)
 
 
 # --- Elixir ------------------------------------------------------------------
@@ -108,7 +165,13 @@ def _needs_unicode_escape(char: str) -> bool:
     return category in ("Cc", "Cf", "Co", "Cn", "Zl", "Zp")
 
 
+# Printable ASCII other than the characters Elixir strings escape: nothing to do.
+_EX_PLAIN_TEXT = re.compile(r"[ !$-\[\]-~]*")
+
+
 def _ex_escape(text: str, keep: str = "") -> str:
+    if _EX_PLAIN_TEXT.fullmatch(text):
+        return text
     out = []
     for char in text:
         if char in keep:
@@ -138,6 +201,9 @@ def ex_atom(name: str) -> str:
     return ":" + ex_str(name)
 
 
+_PRINTABLE_ASCII = re.compile(r"[ -~\t\n]*")
+
+
 def ex_doc(text: str, indent: str = "  ") -> str:
     """A heredoc for `@moduledoc`/`@doc` whose value is `text` + a final newline, always inert.
 
@@ -147,13 +213,18 @@ def ex_doc(text: str, indent: str = "  ") -> str:
     that needs any of those becomes a plain heredoc with every `\\`, `"` and `#`
     escaped. Content lines are indented like the closing delimiter.
     """
-    text = text.replace("\r\n", "\n")
     lines = text.split("\n")
+    plain = _PRINTABLE_ASCII.fullmatch(text) is not None  # no character needs an escape
     sigil_safe = (
         '\\"""' not in text
         and not any(line.lstrip(" \t").startswith('"""') for line in lines)
         and "\r" not in text
-        and not any(char != "\t" and _needs_unicode_escape(char) for char in text if char != "\n")
+        and (
+            plain
+            or not any(
+                char != "\t" and _needs_unicode_escape(char) for char in text if char != "\n"
+            )
+        )
     )
     if sigil_safe:
         opener, body = '~S"""', lines
@@ -166,12 +237,36 @@ def ex_doc(text: str, indent: str = "  ") -> str:
 # --- Markdown --------------------------------------------------------------
 
 
+_MD_CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)", re.DOTALL)
+_MD_ESCAPES = {
+    "&": "&amp;",
+    "<": "&lt;",
+    ">": "&gt;",
+    "\\": "\\\\",
+    "*": "\\*",
+    "_": "\\_",
+    "[": "\\[",
+    "]": "\\]",
+}
+
+
+def _md_inline(text: str) -> str:
+    """Schema prose as inert Markdown: code spans kept, HTML, emphasis and link syntax escaped elsewhere."""
+    out: list[str] = []
+    position = 0
+    for match in _MD_CODE_SPAN.finditer(text):
+        out.append("".join(_MD_ESCAPES.get(char, char) for char in text[position : match.start()]))
+        out.append(match.group(0))
+        position = match.end()
+    out.append("".join(_MD_ESCAPES.get(char, char) for char in text[position:]))
+    return "".join(out)
+
+
 def md_cell(text: str) -> str:
-    """Text for one Markdown table cell: `|` escaped, line breaks as `<br>`, HTML made inert."""
+    """Text for one Markdown table cell: `|` escaped (also in code spans), line breaks as `<br>`, HTML inert."""
     text = _safe_text(text).replace("\t", " ")
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    text = text.replace("\\", "\\\\").replace("|", "\\|")
-    return "<br>".join(part.strip() for part in text.strip().split("\n"))
+    lines = [line.strip() for line in text.strip().split("\n")]
+    return "<br>".join(_md_inline(line) for line in lines).replace("|", "\\|")
 
 
 def md_code(text: str) -> str:
@@ -184,8 +279,12 @@ def md_code(text: str) -> str:
 
 
 def md_text(text: str) -> str:
-    """Free Markdown text from a schema description: HTML made inert, control characters visible."""
-    return _safe_text(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """A paragraph of schema prose: HTML, emphasis and link syntax inert, code spans kept, no headings."""
+    lines = _safe_text(text).strip().split("\n")
+    escaped = [_md_inline(line) for line in lines]
+    # a line starting with `#`, `>`, `-`, `+`, `=` or `1.` would change the block structure
+    escaped = [re.sub(r"^(\s*)(\d+)([.)])", r"\1\2\\\3", line) for line in escaped]
+    return "\n".join(re.sub(r"^(\s*)([#>+=-])", r"\1\\\2", line) for line in escaped)
 
 
 _MERMAID_UNSAFE = re.compile(r"[^A-Za-z0-9_ .,:|\[\]\"'()\-+*/=?!@$%^&]")

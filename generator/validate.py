@@ -9,18 +9,54 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from importlib import resources
-from typing import Any
-
-import jsonschema
-from jsonschema.exceptions import ValidationError
+from typing import TYPE_CHECKING, Any
 
 from generator.diagnostics import Diagnostic, InputError, join_pointer
+from generator.fastcheck import compile_schema
 from generator.loader import Document
 
+if TYPE_CHECKING:  # jsonschema is imported only when a document is not valid (it is slow to import)
+    import jsonschema
+    from jsonschema.exceptions import ValidationError
+
 DEFINITION_KEYS = ("$defs", "definitions")
+
+# Keywords the meta-schema accepts (they are JSON Schema) but no generated decoder
+# enforces: a schema using them would accept data the decoders reject, or the
+# other way round, so they are refused rather than silently ignored.
+UNSUPPORTED_KEYWORDS = {
+    "allOf": "combine the schemas into one",
+    "not": "",
+    "if": "",
+    "then": "",
+    "else": "",
+    "patternProperties": "",
+    "prefixItems": "",
+    "contains": "",
+    "multipleOf": "",
+    "minProperties": "",
+    "maxProperties": "",
+    "dependentRequired": "",
+    "propertyNames": "",
+    "unevaluatedProperties": "use additionalProperties",
+}
+
+# Keywords that only annotate: they never change what a schema accepts.
+ANNOTATIONS = frozenset(
+    {
+        "$comment", "description", "title", "default", "examples", "deprecated", "readOnly",
+        "writeOnly", "$schema", "$id", "$anchor", "$defs", "definitions", "format",
+        "contentMediaType", "contentEncoding",
+    }
+)  # fmt: skip
+# What may stand beside `$ref`: annotations, `nullable` and the x- vocabulary.
+# Anything else would be ignored by lowering, which only follows the reference.
+REF_SIBLINGS = ANNOTATIONS | {"$ref", "nullable"}
+# Beside `oneOf`/`anyOf` likewise: the union is the whole type.
+UNION_SIBLINGS = ANNOTATIONS | {"oneOf", "anyOf", "nullable"}
 
 
 @lru_cache(maxsize=1)
@@ -33,6 +69,8 @@ def dialect_schema() -> dict[str, Any]:
 
 @lru_cache(maxsize=1)
 def _validator() -> jsonschema.protocols.Validator:
+    import jsonschema
+
     schema = dialect_schema()
     validator_class = jsonschema.validators.validator_for(schema)
     return validator_class(schema, format_checker=validator_class.FORMAT_CHECKER)
@@ -47,11 +85,21 @@ def validate(document: Document) -> None:
     problems = list(_dialect_problems(document))
     problems.extend(_reference_problems(document))
     problems.extend(_placement_problems(document))
+    problems.extend(_unsupported_problems(document))
     if problems:
         raise InputError(problems)
 
 
+@lru_cache(maxsize=1)
+def _fast_check() -> Callable[[Any], bool] | None:
+    """A quick valid-or-not check against the dialect; jsonschema words the problems."""
+    return compile_schema(dialect_schema())
+
+
 def _dialect_problems(document: Document) -> Iterator[Diagnostic]:
+    fast = _fast_check()
+    if fast is not None and fast(document.data):
+        return
     for error in _validator().iter_errors(document.data):
         yield from _describe(document, error)
 
@@ -68,6 +116,8 @@ def _describe(document: Document, error: ValidationError) -> Iterator[Diagnostic
             )
         return
     if error.context:
+        import jsonschema.exceptions
+
         # anyOf/oneOf failures: report the most specific sub-error.
         best = jsonschema.exceptions.best_match(error.context)
         if best is not None and best.validator != error.validator:
@@ -110,32 +160,45 @@ def walk_schemas(node: Any, pointer: str = "") -> Iterator[tuple[str, dict[str, 
 
     Descends only into keywords whose values are schemas, so a property
     named `$ref` or a `default` holding a dict is not mistaken for a schema.
+    (A loop over a stack, not recursion: large documents are walked several times.)
     """
-    if not isinstance(node, dict):
-        return
-    yield pointer, node
-    for keyword in ("$defs", "definitions", "properties", "patternProperties"):
-        children = node.get(keyword)
-        if isinstance(children, dict):
-            for name, child in children.items():
-                yield from walk_schemas(child, join_pointer(join_pointer(pointer, keyword), name))
-    for keyword in (
-        "items",
-        "additionalProperties",
-        "unevaluatedProperties",
-        "propertyNames",
-        "contains",
-        "not",
-        "if",
-        "then",
-        "else",
-    ):
-        yield from walk_schemas(node.get(keyword), join_pointer(pointer, keyword))
-    for keyword in ("oneOf", "anyOf", "allOf", "prefixItems"):
-        children = node.get(keyword)
-        if isinstance(children, list):
-            for index, child in enumerate(children):
-                yield from walk_schemas(child, join_pointer(join_pointer(pointer, keyword), index))
+    stack: list[tuple[str, Any]] = [(pointer, node)]
+    while stack:
+        pointer, node = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        yield pointer, node
+        children: list[tuple[str, Any]] = []
+        for keyword in ("$defs", "definitions", "properties", "patternProperties"):
+            group = node.get(keyword)
+            if isinstance(group, dict):
+                base = join_pointer(pointer, keyword)
+                children.extend((join_pointer(base, name), child) for name, child in group.items())
+        for keyword in _SCHEMA_KEYWORDS:
+            child = node.get(keyword)
+            if isinstance(child, dict):
+                children.append((join_pointer(pointer, keyword), child))
+        for keyword in ("oneOf", "anyOf", "allOf", "prefixItems"):
+            group = node.get(keyword)
+            if isinstance(group, list):
+                base = join_pointer(pointer, keyword)
+                children.extend(
+                    (join_pointer(base, index), child) for index, child in enumerate(group)
+                )
+        stack.extend(reversed(children))
+
+
+_SCHEMA_KEYWORDS = (
+    "items",
+    "additionalProperties",
+    "unevaluatedProperties",
+    "propertyNames",
+    "contains",
+    "not",
+    "if",
+    "then",
+    "else",
+)
 
 
 def _reference_problems(document: Document) -> Iterator[Diagnostic]:
@@ -150,7 +213,15 @@ def _reference_problems(document: Document) -> Iterator[Diagnostic]:
                 f"external reference {ref!r}: only local references (#/$defs/Name) are supported",
             )
             continue
-        if resolve_pointer(document.data, ref[1:]) is None:
+        target = ref[1:]
+        if target and not target.startswith("/"):
+            yield document.diagnostic(
+                where,
+                f"reference {ref!r} names an anchor, which is not supported: "
+                "use a JSON pointer to a definition (#/$defs/Name)",
+            )
+            continue
+        if resolve_pointer(document.data, target) is None:
             names = sorted(
                 name for key in DEFINITION_KEYS for name in (document.data.get(key) or {})
             )
@@ -159,6 +230,22 @@ def _reference_problems(document: Document) -> Iterator[Diagnostic]:
             yield document.diagnostic(
                 where, f"dangling reference {ref!r}: no such definition{hint}"
             )
+            continue
+        tokens = target.split("/")
+        if len(tokens) != 3 or tokens[0] != "" or tokens[1] not in DEFINITION_KEYS:
+            yield document.diagnostic(
+                where,
+                f"reference {ref!r} does not name a definition: only whole definitions "
+                "(#/$defs/Name) can be referenced; move the schema into $defs",
+            )
+            continue
+        for key in sorted(set(schema) - REF_SIBLINGS):
+            if not key.startswith("x-"):
+                yield document.diagnostic(
+                    join_pointer(pointer, key),
+                    f"{key!r} beside $ref would be ignored: a reference stands for the whole "
+                    "definition; change the definition itself or define another type",
+                )
 
 
 def _placement_problems(document: Document) -> Iterator[Diagnostic]:
@@ -168,6 +255,63 @@ def _placement_problems(document: Document) -> Iterator[Diagnostic]:
                 join_pointer(pointer, "x-polytype"),
                 "x-polytype belongs at the top of the document only",
             )
+
+
+def _unsupported_problems(document: Document) -> Iterator[Diagnostic]:
+    for pointer, schema in walk_schemas(document.data):
+        yield from _shape_problems(document, pointer, schema)
+        for key, hint in UNSUPPORTED_KEYWORDS.items():
+            if key in schema:
+                advice = f"; {hint}" if hint else ""
+                yield document.diagnostic(
+                    join_pointer(pointer, key),
+                    f"keyword {key!r} is not supported: the generated decoders could not "
+                    f"enforce it{advice}",
+                )
+        if schema.get("uniqueItems") is True:
+            yield document.diagnostic(
+                join_pointer(pointer, "uniqueItems"),
+                "uniqueItems: true is not supported: the generated decoders could not enforce it",
+            )
+
+
+def _shape_problems(
+    document: Document, pointer: str, schema: dict[str, Any]
+) -> Iterator[Diagnostic]:
+    """Combinations the generator would silently get wrong: keywords it would ignore."""
+    union_keywords = [key for key in ("oneOf", "anyOf") if key in schema]
+    if len(union_keywords) == 2:
+        yield document.diagnostic(
+            join_pointer(pointer, "anyOf"), "oneOf and anyOf together are not supported; use one"
+        )
+    if union_keywords and "$ref" not in schema:
+        for key in sorted(set(schema) - UNION_SIBLINGS):
+            if not key.startswith("x-"):
+                yield document.diagnostic(
+                    join_pointer(pointer, key),
+                    f"{key!r} beside {union_keywords[0]} would be ignored: the union is the whole "
+                    "type; move it into the members",
+                )
+    declared = schema.get("type")
+    if declared is not None and ("enum" in schema or "const" in schema):
+        checker = compile_schema({"type": declared}) or (
+            lambda _: True
+        )  # bad types: reported above
+        values = schema.get("enum") if isinstance(schema.get("enum"), list) else []
+        candidates = [("const", schema["const"])] if "const" in schema else []
+        candidates += [(f"enum/{index}", value) for index, value in enumerate(values or [])]
+        for where, value in candidates:
+            if value is not None and not checker(value):
+                yield document.diagnostic(
+                    f"{pointer}/{where}",
+                    f"{json.dumps(value, ensure_ascii=False)} does not match the declared type "
+                    f"{json.dumps(declared)}",
+                )
+    if "required" in schema and "properties" not in schema and "$ref" not in schema:
+        yield document.diagnostic(
+            join_pointer(pointer, "required"),
+            "required keys without properties cannot be checked; declare them under properties",
+        )
 
 
 def resolve_pointer(data: Any, pointer: str) -> Any:

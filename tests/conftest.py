@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -10,16 +11,50 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 REPO = Path(__file__).resolve().parents[1]
+
+# Property tests (tests/test_properties.py and others without their own settings) run
+# under a bounded, reproducible profile so the suite stays within minutes on two cores.
+# HYPOTHESIS_PROFILE=thorough runs many more examples.
+settings.register_profile(
+    "ci",
+    max_examples=25,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.filter_too_much,
+        HealthCheck.data_too_large,
+    ],
+)
+settings.register_profile("thorough", settings.get_profile("ci"), max_examples=500)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 RECORDED = REPO.parent / "shared" / "recorded"
 
 
-def copy_project(destination: Path, with_generated: bool = True) -> Path:
-    """A copy of this repository's polytype project (schemas, fixtures, outputs) to work on."""
+def copy_project(
+    destination: Path, with_generated: bool = True, modules: tuple[str, ...] | None = None
+) -> Path:
+    """A copy of this repository's polytype project (schemas, fixtures, outputs) to work on.
+
+    With `modules`, only those schemas and fixtures are copied (and no outputs): a
+    small project for tests that must generate from scratch.
+    """
     (destination / "tests").mkdir(parents=True, exist_ok=True)
-    shutil.copytree(REPO / "schema", destination / "schema")
-    shutil.copytree(REPO / "tests" / "fixtures", destination / "tests" / "fixtures")
+    if modules is not None:
+        (destination / "schema").mkdir(parents=True)
+        for module in modules:
+            shutil.copy(REPO / "schema" / f"{module}.yaml", destination / "schema")
+            shutil.copytree(
+                REPO / "tests" / "fixtures" / module, destination / "tests" / "fixtures" / module
+            )
+        with_generated = False
+    else:
+        shutil.copytree(REPO / "schema", destination / "schema")
+        shutil.copytree(REPO / "tests" / "fixtures", destination / "tests" / "fixtures")
     if with_generated:
         shutil.copytree(
             REPO / "generated",

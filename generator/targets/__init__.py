@@ -1,9 +1,9 @@
 """Targets turn an IR module into files, in memory.
 
 Every target is a function ``render(module, env) -> list[OutputFile]``; the
-writer is the only code that touches the disk. `module_targets()` lists the
-per-module targets in the order they run; `project_targets()` render once from
-all modules (index pages, project files).
+writer is the only code that touches the disk. `TARGETS` lists them in the
+order they run; `PROJECT_TARGETS` render once from all modules (index pages,
+project files).
 """
 
 from __future__ import annotations
@@ -36,14 +36,27 @@ ProjectTarget = Callable[[tuple[ir.Module, ...], RenderEnv], list[OutputFile]]
 
 def module_targets() -> dict[str, ModuleTarget]:
     """Targets rendered once per module, by name."""
-    from generator.targets import python_dataclasses, python_tests
+    from generator.targets import (
+        docs,
+        elixir,
+        python_dataclasses,
+        python_pydantic,
+        python_tests,
+        python_typeddicts,
+    )
 
     return {
         "python-dataclasses": python_dataclasses.render,
         "python-tests": python_tests.render,
+        "python-typeddicts": python_typeddicts.render,
+        "python-pydantic": python_pydantic.render,
+        "elixir": elixir.render,
+        "docs": docs.render,
     }
 
 
 def project_targets() -> dict[str, ProjectTarget]:
     """Targets rendered once for the whole project."""
-    return {}
+    from generator.targets import docs, elixir
+
+    return {"elixir-project": elixir.render_project, "docs-index": docs.render_index}

@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 import keyword
 import re
+from dataclasses import dataclass
+from typing import TypedDict
 
 from generator import ir, naming
+from generator.render import py_str
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -28,14 +31,14 @@ def path_segment(key: str | int) -> str:
 def py_literal(value: ir.JSONData) -> str:
     """A Python expression for an IR JSON value."""
     if isinstance(value, ir.FrozenJSONObject):
-        return "{" + ", ".join(f"{json.dumps(k)}: {py_literal(v)}" for k, v in value.items) + "}"
+        return "{" + ", ".join(f"{py_str(k)}: {py_literal(v)}" for k, v in value.items) + "}"
     if isinstance(value, tuple):
         return "[" + ", ".join(py_literal(v) for v in value) + "]"
     if value is None or isinstance(value, bool):
         return repr(value)
     if isinstance(value, (int, float)):
         return repr(value)
-    return json.dumps(value, ensure_ascii=True)
+    return py_str(value)
 
 
 def thaw(value: ir.JSONData) -> object:
@@ -45,3 +48,41 @@ def thaw(value: ir.JSONData) -> object:
     if isinstance(value, tuple):
         return [thaw(v) for v in value]
     return value
+
+
+@dataclass(frozen=True)
+class EnumMemberView:
+    name: str
+    value: str  # a Python string literal
+
+
+@dataclass(frozen=True)
+class EnumView:
+    """What every Python flavor's enum template needs; flavors subclass it to add more."""
+
+    name: str
+    doc: str
+    base: str  # "(str, Enum)", "(Enum)", or "" for a Literal alias
+    members: tuple[EnumMemberView, ...]
+    literal_values: str
+
+
+class EnumViewFields(TypedDict):
+    name: str
+    doc: str
+    base: str
+    members: tuple[EnumMemberView, ...]
+    literal_values: str
+
+
+def enum_view_fields(enum: ir.EnumType) -> EnumViewFields:
+    """The `EnumView` fields of `enum`, as keyword arguments for a flavor's subclass."""
+    return {
+        "name": enum.name,
+        "doc": enum.doc or f"The {enum.name} enumeration.",
+        "base": {"str": "(str, Enum)", "plain": "(Enum)", "literal": ""}[enum.style],
+        "members": tuple(
+            EnumMemberView(value.py_name, py_str(value.value)) for value in enum.values
+        ),
+        "literal_values": ", ".join(py_str(value.value) for value in enum.values),
+    }

@@ -8,14 +8,20 @@ snippets; the templates only loop and print.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from generator import ir
 from generator.diagnostics import Diagnostic, InputError, Position
-from generator.lower import json_type_of
+from generator.formatting import call_layout, ternary_layout
 from generator.render import RenderEnv, py_str
 from generator.targets import OutputFile
-from generator.targets.python_common import function_suffix, py_literal
+from generator.targets.python_codecs import Codecs, HelperView, RecordChecks, alias_order
+from generator.targets.python_common import (
+    EnumView,
+    enum_view_fields,
+    function_suffix,
+    py_literal,
+)
 
 TARGET = "python-dataclasses"
 
@@ -31,6 +37,9 @@ class FieldView:
     comment: str
     decode_arg: str  # keyword argument expression in the decoder ("" for tags)
     encode_lines: tuple[str, ...]  # statements appending to `out` in to_dict
+    decode_lines: tuple[str, ...] = ()  # statements leaving the decoded value in `local`
+    local: str = ""  # the decoder's local variable for this field ("" for tags)
+    tag_literal: str = ""  # the fixed value of a tag field
 
 
 @dataclass(frozen=True)
@@ -45,26 +54,37 @@ class RecordView:
     public_decoder: str
     decode_prelude: tuple[str, ...]
     present_expr: str
+    extra_check: str
     known_keys_name: str
     known_keys: str
     methods_template: str | None
+    decode_body: tuple[str, ...] = ()
+    optional_keys_name: str = ""
+    optional_keys: tuple[str, ...] = ()
+
+    @property
+    def known_keys_statement(self) -> str:
+        """`_X_KEYS = frozenset({...})`, laid out as black would."""
+        inner = self.known_keys.removeprefix("frozenset(").removesuffix(")")
+        return call_layout(f"{self.known_keys_name} = frozenset(", [inner] if inner else [])
+
+    @property
+    def optional_keys_statement(self) -> str:
+        """`_X_OPTIONAL = frozenset({...})`: the optional keys, for presence tracking."""
+        inner = "{" + ", ".join(self.optional_keys) + "}"
+        return call_layout(f"{self.optional_keys_name} = frozenset(", [inner])
 
 
 @dataclass(frozen=True)
-class EnumMemberView:
-    name: str
-    value: str
-
-
-@dataclass(frozen=True)
-class EnumView:
-    name: str
-    doc: str
-    base: str  # "(str, Enum)", "(Enum)" or "" for Literal aliases
-    members: tuple[EnumMemberView, ...]
-    literal_values: str
+class DataclassEnumView(EnumView):
     decoder: str
     values_name: str
+
+    @property
+    def values_statement(self) -> str:
+        """`_X_VALUES: dict[str, X] = {member.value: member for member in X}`, as black lays it out."""
+        head = f"{self.values_name}: dict[str, {self.name}] = {{"
+        return call_layout(head, [f"member.value: member for member in {self.name}"], "}")
 
 
 @dataclass(frozen=True)
@@ -90,13 +110,6 @@ class AliasView:
 
 
 @dataclass(frozen=True)
-class HelperView:
-    name: str
-    signature: str
-    body: tuple[str, ...]
-
-
-@dataclass(frozen=True)
 class PublicView:
     type_name: str
     suffix: str
@@ -106,175 +119,8 @@ class PublicView:
 
 
 @dataclass
-class _Codegen:
-    """Collects helper functions and constants while snippets are produced."""
-
-    module: ir.Module
-    helpers: dict[str, HelperView] = field(default_factory=dict)
-    patterns: dict[str, str] = field(default_factory=dict)
-
-    def named(self, name: str) -> ir.NamedType:
-        return self.module.get(name)
-
-    # annotations -------------------------------------------------------
-
-    def annotation(self, type_ref: ir.TypeRef) -> str:
-        if isinstance(type_ref, ir.Prim):
-            return type_ref.kind
-        if isinstance(type_ref, ir.ListOf):
-            item = self.annotation(type_ref.item)
-            return f"tuple[{item}, ...]" if type_ref.as_tuple else f"list[{item}]"
-        if isinstance(type_ref, ir.MapOf):
-            return f"dict[str, {self.annotation(type_ref.value)}]"
-        if isinstance(type_ref, ir.Ref):
-            return type_ref.name
-        if isinstance(type_ref, ir.LiteralValue):
-            return f"Literal[{py_literal(type_ref.value)}]"
-        if isinstance(type_ref, ir.Nullable):
-            return f"{self.annotation(type_ref.inner)} | None"
-        if isinstance(type_ref, ir.AnyJSON):
-            return "dict[str, JSONValue]" if type_ref.object_only else "JSONValue"
-        return " | ".join(self.annotation(option) for option in type_ref.options)
-
-    # decoders ----------------------------------------------------------
-
-    def decoder(self, type_ref: ir.TypeRef) -> str:
-        """The name of a function `(object) -> T` that decodes `type_ref`."""
-        if isinstance(type_ref, ir.Prim):
-            base = {"str": "_str", "int": "_int", "float": "_float", "bool": "_bool"}[type_ref.kind]
-            if type_ref.constraints.is_empty():
-                return base
-            return self._constrained_prim(type_ref, base)
-        if isinstance(type_ref, ir.Ref):
-            return f"_decode_{function_suffix(type_ref.name)}"
-        if isinstance(type_ref, ir.AnyJSON):
-            return "_json_object" if type_ref.object_only else "_json_value"
-        key = self.type_key(type_ref)
-        name = f"_d_{key}"
-        if name in self.helpers:
-            return name
-        annotation = self.annotation(type_ref)
-        signature = f"def {name}(value: object) -> {annotation}:"
-        self.helpers[name] = HelperView(name, signature, ())  # reserve before recursing
-        if isinstance(type_ref, ir.ListOf):
-            item = self.decoder(type_ref.item)
-            expression = f"_list(value, {item})"
-            if type_ref.as_tuple:
-                expression = f"tuple({expression})"
-            body = self._list_constraints(expression, type_ref.constraints)
-        elif isinstance(type_ref, ir.MapOf):
-            body = (f"return _map(value, {self.decoder(type_ref.value)})",)
-        elif isinstance(type_ref, ir.Nullable):
-            body = (f"return None if value is None else {self.decoder(type_ref.inner)}(value)",)
-        elif isinstance(type_ref, ir.LiteralValue):
-            body = (f"return cast({annotation}, _literal(value, {py_literal(type_ref.value)}))",)
-        else:
-            assert isinstance(type_ref, ir.InlineUnion)
-            body = self._inline_union_body(type_ref)
-        self.helpers[name] = HelperView(name, signature, body)
-        return name
-
-    def _constrained_prim(self, type_ref: ir.Prim, base: str) -> str:
-        constraints = type_ref.constraints
-        key = self.type_key(type_ref)
-        name = f"_d_{key}"
-        if name not in self.helpers:
-            lines = [f"checked = {base}(value)"]
-            if type_ref.kind == "str":
-                if constraints.min_length is not None:
-                    lines.append(f"if len(checked) < {constraints.min_length}:")
-                    lines.append(
-                        f'    raise DecodeError("must have at least {constraints.min_length} character(s)")'
-                    )
-                if constraints.max_length is not None:
-                    lines.append(f"if len(checked) > {constraints.max_length}:")
-                    lines.append(
-                        f'    raise DecodeError("must have at most {constraints.max_length} character(s)")'
-                    )
-                if constraints.pattern is not None:
-                    pattern = self.pattern_constant(constraints.pattern)
-                    lines.append(f"if {pattern}.search(checked) is None:")
-                    lines.append(
-                        f'    raise DecodeError(f"does not match pattern {{{pattern}.pattern!r}}")'
-                    )
-            else:
-                for attribute, operator, words in (
-                    ("minimum", "<", "at least"),
-                    ("maximum", ">", "at most"),
-                    ("exclusive_minimum", "<=", "more than"),
-                    ("exclusive_maximum", ">=", "less than"),
-                ):
-                    bound = getattr(constraints, attribute)
-                    if bound is not None:
-                        lines.append(f"if checked {operator} {bound!r}:")
-                        lines.append(f'    raise DecodeError("must be {words} {bound!r}")')
-            lines.append("return checked")
-            annotation = self.annotation(ir.Prim(type_ref.kind))
-            self.helpers[name] = HelperView(
-                name, f"def {name}(value: object) -> {annotation}:", tuple(lines)
-            )
-        return name
-
-    def _list_constraints(self, expression: str, constraints: ir.Constraints) -> tuple[str, ...]:
-        if constraints.min_items is None and constraints.max_items is None:
-            return (f"return {expression}",)
-        lines = [f"items = {expression}"]
-        if constraints.min_items is not None:
-            lines.append(f"if len(items) < {constraints.min_items}:")
-            lines.append(
-                f'    raise DecodeError("must have at least {constraints.min_items} item(s)")'
-            )
-        if constraints.max_items is not None:
-            lines.append(f"if len(items) > {constraints.max_items}:")
-            lines.append(
-                f'    raise DecodeError("must have at most {constraints.max_items} item(s)")'
-            )
-        lines.append("return items")
-        return tuple(lines)
-
-    def pattern_constant(self, pattern: str) -> str:
-        if pattern not in self.patterns:
-            self.patterns[pattern] = f"_PATTERN_{len(self.patterns)}"
-        return self.patterns[pattern]
-
-    def _inline_union_body(self, union: ir.InlineUnion) -> tuple[str, ...]:
-        lines: list[str] = []
-        expected: list[str] = []
-        for option in union.options:
-            for json_type in sorted(json_type_of(option, {t.name: t for t in self.module.types})):
-                check = _JSON_TYPE_CHECKS[json_type]
-                lines.append(f"if {check}:")
-                lines.append(f"    return {self.decoder(option)}(value)")
-                expected.append(json_type)
-        lines.append(f"raise _type_error({py_str(' or '.join(_dedupe(expected)))}, value)")
-        return tuple(lines)
-
-    def type_key(self, type_ref: ir.TypeRef) -> str:
-        """A stable identifier fragment describing `type_ref` (names helper functions)."""
-        if isinstance(type_ref, ir.Prim):
-            key: str = type_ref.kind
-            if not type_ref.constraints.is_empty():
-                key += "_" + _constraint_key(type_ref.constraints, self)
-            return key
-        if isinstance(type_ref, ir.ListOf):
-            key = ("tuple_" if type_ref.as_tuple else "list_") + self.type_key(type_ref.item)
-            if (
-                type_ref.constraints.min_items is not None
-                or type_ref.constraints.max_items is not None
-            ):
-                key += "_" + _constraint_key(type_ref.constraints, self)
-            return key
-        if isinstance(type_ref, ir.MapOf):
-            return "map_" + self.type_key(type_ref.value)
-        if isinstance(type_ref, ir.Ref):
-            return function_suffix(type_ref.name)
-        if isinstance(type_ref, ir.LiteralValue):
-            return "lit_" + re.sub(r"\W", "_", str(type_ref.value))
-        if isinstance(type_ref, ir.Nullable):
-            return "opt_" + self.type_key(type_ref.inner)
-        if isinstance(type_ref, ir.AnyJSON):
-            return "json_object" if type_ref.object_only else "json"
-        return "union_" + "_or_".join(self.type_key(option) for option in type_ref.options)
+class _Codegen(Codecs):
+    """The shared decoding rules plus the dataclass flavor's encoders."""
 
     # encoders ----------------------------------------------------------
 
@@ -357,63 +203,21 @@ class _Codegen:
         return "object"
 
 
-def _constraint_key(constraints: ir.Constraints, codegen: _Codegen) -> str:
-    parts = []
-    for attribute, short in (
-        ("min_length", "minlen"),
-        ("max_length", "maxlen"),
-        ("minimum", "min"),
-        ("maximum", "max"),
-        ("exclusive_minimum", "xmin"),
-        ("exclusive_maximum", "xmax"),
-        ("min_items", "minitems"),
-        ("max_items", "maxitems"),
-    ):
-        value = getattr(constraints, attribute)
-        if value is not None:
-            parts.append(f"{short}{str(value).replace('.', 'p').replace('-', 'm')}")
-    if constraints.pattern is not None:
-        parts.append("re" + codegen.pattern_constant(constraints.pattern).rsplit("_", 1)[-1])
-    return "_".join(parts)
-
-
-_JSON_TYPE_CHECKS = {
-    "string": "type(value) is str",
-    "integer": "type(value) is int",
-    "number": "type(value) is float or type(value) is int",
-    "boolean": "type(value) is bool",
-    "array": "type(value) is list",
-    "object": "type(value) is dict",
-    "null": "value is None",
-}
-
-
-def _dedupe(items: list[str]) -> list[str]:
-    return list(dict.fromkeys(items))
-
-
 # --- building views --------------------------------------------------------
 
 
 def _record_view(record: ir.Record, codegen: _Codegen, methods_template: str | None) -> RecordView:
     suffix = function_suffix(record.name)
-    known_keys_name = f"_{suffix.upper()}_KEYS"
+    checks = codegen.record_checks(record)
     fields: list[FieldView] = []
     deferred: list[FieldView] = []
-    prelude: list[str] = ["obj = _object(data)"]
     optional_keys: list[str] = []
-    alias_pairs: list[tuple[str, str]] = []
     for item in record.fields:
         view, is_optional = _field_view(item, record, codegen)
-        if item.is_tag:
-            assert isinstance(item.type, ir.LiteralValue)
-            prelude.append(f"_tag(obj, {py_str(item.json_key)}, {py_literal(item.type.value)})")
         if not item.required:
             optional_keys.append(item.json_key)
-        alias_pairs.extend((alias, item.json_key) for alias in item.aliases)
         (deferred if is_optional else fields).append(view)
-    if record.extra_policy == "forbid":
-        prelude.append(f"_forbid_unknown(obj, {known_keys_name})")
+    alias_pairs = checks.alias_pairs
     tracks_presence = bool(optional_keys or alias_pairs)
     optional_literal = (
         "frozenset({" + ", ".join(py_str(k) for k in optional_keys) + "})"
@@ -424,24 +228,193 @@ def _record_view(record: ir.Record, codegen: _Codegen, methods_template: str | N
     present_expr = (
         f"_present_keys(obj, {optional_literal}, {aliases_literal})" if tracks_presence else ""
     )
-    all_keys = [item.json_key for item in record.fields] + [a for a, _ in alias_pairs]
-    known = (
-        "frozenset({" + ", ".join(py_str(k) for k in all_keys) + "})" if all_keys else "frozenset()"
+    optional_keys_name = f"_{suffix.upper()}_OPTIONAL" if optional_keys else ""
+    decode_body = _decode_body(
+        record,
+        checks,
+        tuple(fields + deferred),
+        optional_keys_name,
+        aliases_literal if alias_pairs else "",
+        tracks_presence,
     )
     return RecordView(
         name=record.name,
         doc=record.doc or f"The {record.name} record.",
         frozen=record.frozen,
         fields=tuple(fields + deferred),
-        keeps_extra=record.extra_policy == "keep",
+        keeps_extra=checks.keeps_extra,
         tracks_presence=tracks_presence,
-        decoder=f"_decode_{suffix}",
+        decoder=codegen.checker(record.name),
         public_decoder=f"decode_{suffix}",
-        decode_prelude=tuple(prelude),
+        decode_prelude=checks.prelude,
         present_expr=present_expr,
-        known_keys_name=known_keys_name,
-        known_keys=known,
+        extra_check=checks.extra_check,
+        known_keys_name=checks.keys_name,
+        known_keys=checks.keys,
         methods_template=methods_template,
+        decode_body=decode_body,
+        optional_keys_name=optional_keys_name,
+        optional_keys=tuple(py_str(key) for key in optional_keys),
+    )
+
+
+def _decode_body(
+    record: ir.Record,
+    checks: RecordChecks,
+    fields: tuple[FieldView, ...],
+    optional_name: str,
+    aliases: str,
+    tracks_presence: bool,
+) -> tuple[str, ...]:
+    """The statements of a record's decoder: checks inline, one constructor call.
+
+    Simple fields (unconstrained scalars, optionally nullable) are fetched with one
+    `obj.get` and checked with `type(...) is ...` in place; the error, its message
+    and its path are built only when raising. Other fields call their decoder
+    through `_required`/`_optional`, which add the key to the path of a failure.
+    Fields are checked in the same order as before (required, then optional), so
+    the first problem reported is the same.
+    """
+    lines = ["if type(data) is not dict:", '    raise _type_error("object", data)']
+    lines.append("obj: dict[str, object] = data")
+    for line in checks.prelude[1:]:
+        match = _STRING_TAG.fullmatch(line)
+        if match:
+            lines.append(f"if obj.get({match['key']}) != {match['value']}:")
+            lines.append(f"    {line}")
+        elif line.startswith("_forbid_unknown("):
+            lines.append(f"if not {checks.keys_name}.issuperset(obj):")
+            lines.append(f"    {line}")
+        else:
+            lines.append(line)
+    by_name = {view.name: view for view in fields}
+    for item in checks.fields:
+        lines.extend(by_name[item.py_name].decode_lines)
+    if checks.keeps_extra:
+        keys = checks.keys_name
+        lines.append("f_extra: dict[str, JSONValue] = {}")
+        lines.append(f"if not {keys}.issuperset(obj):")
+        lines.append(f"    f_extra = _unknown(obj, {keys})")
+    if record.frozen:
+        keyword = [f"{view.name}={view.local}" for view in fields if view.local]
+        if checks.keeps_extra:
+            keyword.append("extra=f_extra")
+        lines.append(call_layout(f"result = {record.name}(", keyword, indent=4))
+    else:
+        # Not frozen: a bare instance and one store per slot (~2.5x faster than __init__,
+        # which also fills the defaults this decoder overwrites).
+        lines.append(f"result = {record.name}.__new__({record.name})")
+        for view in fields:
+            lines.append(f"result.{view.name} = {view.local or view.tag_literal}")
+        if checks.keeps_extra:
+            lines.append("result.extra = f_extra")
+    if tracks_presence:
+        if aliases:
+            present = f"_present_keys(obj, {optional_name or 'frozenset()'}, {aliases})"
+        else:
+            present = f"{optional_name}.intersection(obj)"
+        if record.frozen:
+            lines.append(
+                call_layout("object.__setattr__(", ["result", '"_present"', present], indent=4)
+            )
+        else:
+            lines.append(f"result._present = {present}")
+    lines.append("return result")
+    return tuple(lines)
+
+
+def _inline_call(
+    item: ir.Field, local: str, default: str, codegen: _Codegen, annotation: str
+) -> tuple[str, ...]:
+    """A field decoded by its decoder function, or an array of them by a comprehension."""
+    key = py_str(item.json_key)
+    raw = "v" + local[1:]
+    type_ref = item.type
+    lines = [f"{raw} = obj.get({key}, _ABSENT)"]
+    if item.required:
+        first = "if"
+        lines += [f"if {raw} is _ABSENT:", f'    raise _field_error({raw}, "", {key})']
+    else:
+        first = "elif"
+        lines += [f"if {raw} is _ABSENT:", f"    {local}: {annotation} = {default}"]
+    if (
+        isinstance(type_ref, ir.ListOf)
+        and not type_ref.as_tuple
+        and type_ref.constraints.min_items is None
+        and type_ref.constraints.max_items is None
+    ):
+        decode = codegen.decoder(type_ref.item)
+        if first == "if":
+            lines += [
+                f"if type({raw}) is not list:",
+                f'    raise _field_error({raw}, "array", {key})',
+            ]
+            body_indent = ""
+        else:
+            lines += [
+                f"elif type({raw}) is not list:",
+                f'    raise _field_error({raw}, "array", {key})',
+                "else:",
+            ]
+            body_indent = "    "
+        lines += [
+            f"{body_indent}try:",
+            f"{body_indent}    {local} = [{decode}(item) for item in {raw}]",
+            f"{body_indent}except DecodeError:",
+            f"{body_indent}    raise _item_error({raw}, {decode}, {key}) from None",
+        ]
+        return tuple(lines)
+    decode = codegen.decoder(type_ref)
+    body_indent = "" if first == "if" else "    "
+    if first != "if":
+        lines.append("else:")
+    lines += [
+        f"{body_indent}try:",
+        f"{body_indent}    {local} = {decode}({raw})",
+        f"{body_indent}except DecodeError as error:",
+        f"{body_indent}    raise error.at(_segment({key})) from None",
+    ]
+    return tuple(lines)
+
+
+_STRING_TAG = re.compile(r'_tag\(obj, (?P<key>"(?:[^"\\]|\\.)*"), (?P<value>"(?:[^"\\]|\\.)*")\)')
+# Scalars checked in place: (test that the value is NOT of the type, expected type name)
+_INLINE_CHECKS = {
+    "str": ("type({v}) is not str", "string"),
+    "int": ("type({v}) is not int", "integer"),
+    "bool": ("type({v}) is not bool", "boolean"),
+    "float": ("type({v}) is not float and type({v}) is not int", "number"),
+}
+
+
+def _inline_decode(
+    item: ir.Field, local: str, default: str, codegen: _Codegen, annotation: str
+) -> tuple[str, ...] | None:
+    """In-place checks for a field (see `_decode_body`), or None to call `_required`/`_optional`."""
+    if item.aliases:
+        return None
+    type_ref, nullable = item.type, False
+    if isinstance(type_ref, ir.Nullable):
+        type_ref, nullable = type_ref.inner, True
+    if not isinstance(type_ref, ir.Prim) or not type_ref.constraints.is_empty():
+        return _inline_call(item, local, default, codegen, annotation)
+    template, expected = _INLINE_CHECKS[type_ref.kind]
+    wrong = template.format(v=local)
+    if nullable:
+        wrong = f"{local} is not None and {wrong}"
+    key = py_str(item.json_key)
+    error = f'raise _field_error({local}, "{expected}", {key})'
+    if item.required:
+        return (f"{local} = obj.get({key}, _ABSENT)", f"if {wrong}:", f"    {error}")
+    if nullable and default == "None":
+        # absent and null both decode to None (presence tracking tells them apart)
+        return (f"{local} = obj.get({key})", f"if {wrong}:", f"    {error}")
+    return (
+        f"{local} = obj.get({key}, _ABSENT)",
+        f"if {wrong}:",
+        f"    if {local} is not _ABSENT:",
+        f"        {error}",
+        f"    {local} = {default}",
     )
 
 
@@ -462,28 +435,30 @@ def _field_view(item: ir.Field, record: ir.Record, codegen: _Codegen) -> tuple[F
                 comment=comment,
                 decode_arg="",
                 encode_lines=(f"out[{key}] = {literal}",),
+                tag_literal=literal,
             ),
             False,
         )
-    decoder = codegen.decoder(item.type)
     spelling = key
     if item.aliases:
         spellings = "(" + ", ".join(py_str(s) for s in (item.json_key, *item.aliases)) + ",)"
         spelling = f"_spelling(self._present, {spellings})"
     encoded = codegen.encode(item.type, attribute)
+    local = f"f_{item.py_name}"
     if item.required:
-        if item.aliases:
-            spellings = "(" + ", ".join(py_str(s) for s in (item.json_key, *item.aliases)) + ",)"
-            decode_arg = f"{item.py_name}=_required_aliased(obj, {spellings}, {decoder})"
-        else:
-            decode_arg = f"{item.py_name}=_required(obj, {key}, {decoder})"
+        decode_arg = f"{item.py_name}={codegen.field_check(item)}"
+        decode_lines = _inline_decode(item, local, "None", codegen, annotation) or (
+            f"{local} = {codegen.field_check(item)}",
+        )
         view = FieldView(
             name=item.py_name,
             annotation=annotation,
             declaration_default="",
             comment=comment,
             decode_arg=decode_arg,
-            encode_lines=(f"out[{spelling}] = {encoded}",),
+            encode_lines=(_assignment(f"out[{spelling}] = ", encoded, 8),),
+            decode_lines=decode_lines,
+            local=local,
         )
         return view, False
     # optional: absent reads as the default (or None)
@@ -491,18 +466,17 @@ def _field_view(item: ir.Field, record: ir.Record, codegen: _Codegen) -> tuple[F
     if item.default is None and not isinstance(item.type, ir.Nullable):
         annotation = f"{annotation} | None"
         encoded = codegen.encode(item.type, attribute)
-    if item.aliases:
-        spellings = "(" + ", ".join(py_str(s) for s in (item.json_key, *item.aliases)) + ",)"
-        decode_arg = (
-            f"{item.py_name}=_optional_aliased(obj, {spellings}, {decoder}, {default_python})"
-        )
-    else:
-        decode_arg = f"{item.py_name}=_optional(obj, {key}, {decoder}, {default_python})"
+    decode_arg = f"{item.py_name}={codegen.field_check(item, default_python)}"
     if item.default is None and not isinstance(item.type, ir.Nullable) and encoded != attribute:
         # the attribute is `T | None`; None only when absent, which the condition excludes
         encoded = codegen.encode(ir.Nullable(item.type), attribute)
     condition = f"{key} in self._present or {attribute} {comparison}"
-    lines = (f"if {condition}:", f"    out[{spelling}] = {encoded}")
+    lines = (f"if {condition}:", "    " + _assignment(f"out[{spelling}] = ", encoded, 12))
+    # annotated when the default alone would make mypy infer too narrow a type (`()`, `{}`)
+    declared = f": {annotation}" if default_python != "None" else ""
+    decode_lines = _inline_decode(item, local, default_python, codegen, annotation) or (
+        f"{local}{declared} = {codegen.field_check(item, default_python)}",
+    )
     view = FieldView(
         name=item.py_name,
         annotation=annotation,
@@ -510,8 +484,17 @@ def _field_view(item: ir.Field, record: ir.Record, codegen: _Codegen) -> tuple[F
         comment=comment,
         decode_arg=decode_arg,
         encode_lines=lines,
+        decode_lines=decode_lines,
+        local=local,
     )
     return view, True
+
+
+def _assignment(head: str, expression: str, indent: int) -> str:
+    """`head` + `expression`, wrapped as black would when it is a long conditional expression."""
+    if expression.startswith("None if "):
+        return ternary_layout(head, expression, indent)
+    return head + expression
 
 
 def _default_code(item: ir.Field, record: ir.Record, codegen: _Codegen) -> tuple[str, str, str]:
@@ -542,85 +525,41 @@ def _default_code(item: ir.Field, record: ir.Record, codegen: _Codegen) -> tuple
     return literal, f" = {literal}", f"!= {literal}"
 
 
-def _enum_view(enum: ir.EnumType) -> EnumView:
-    suffix = function_suffix(enum.name)
-    base = {"str": "(str, Enum)", "plain": "(Enum)", "literal": ""}[enum.style]
-    return EnumView(
-        name=enum.name,
-        doc=enum.doc or f"The {enum.name} enumeration.",
-        base=base,
-        members=tuple(EnumMemberView(value.py_name, py_str(value.value)) for value in enum.values),
-        literal_values=", ".join(py_str(value.value) for value in enum.values),
-        decoder=f"_decode_{suffix}",
-        values_name=f"_{suffix.upper()}_VALUES",
+def _enum_view(enum: ir.EnumType, codegen: _Codegen) -> DataclassEnumView:
+    return DataclassEnumView(
+        **enum_view_fields(enum),
+        decoder=codegen.checker(enum.name),
+        values_name=codegen.enum_values_name(enum),
     )
 
 
 def _union_view(union: ir.UnionType, codegen: _Codegen) -> UnionView:
-    suffix = function_suffix(union.name)
-    table = f"_{suffix.upper()}_BY_TAG"
     members = " | ".join(union.members) if union.members else "NoReturn"
-    if union.tag is not None:
-        entries = tuple(
-            (py_literal(value), f"_decode_{function_suffix(member)}")
-            for value, member in union.tag_values
-        )
-        body: tuple[str, ...] = (
-            "obj = _object(data)",
-            f"return _dispatch(obj, {py_str(union.tag)}, {table})(obj)",
-        )
-    else:
-        entries = ()
-        body = _structural_body(union, codegen)
     encode_body = _union_encode_body(union, codegen)
     return UnionView(
         name=union.name,
         doc=union.doc or f"One of: {', '.join(union.members)}.",
         alias_value=members,
-        decoder=f"_decode_{suffix}",
-        decode_body=body,
-        table_name=table,
-        table_entries=entries,
+        decoder=codegen.checker(union.name),
+        decode_body=_fast_dispatch(union, codegen) + codegen.union_body(union),
+        table_name=codegen.tag_table_name(union),
+        table_entries=codegen.tag_table(union),
         encode_body=encode_body,
     )
 
 
-def _structural_body(union: ir.UnionType, codegen: _Codegen) -> tuple[str, ...]:
-    lines: list[str] = []
-    object_cases = [case for case in union.cases if case.json_type == "object"]
-    other_cases = [case for case in union.cases if case.json_type != "object"]
-    if object_cases:
-        lines.append("if type(data) is dict:")
-        for case in object_cases:
-            decoder = f"_decode_{function_suffix(case.member)}"
-            if case.tag_key is not None:
-                lines.append(
-                    f"    if data.get({py_str(case.tag_key)}) == {py_literal(case.tag_value)}:"
-                )
-                lines.append(f"        return {decoder}(data)")
-            elif case.key is not None:
-                lines.append(f"    if {py_str(case.key)} in data:")
-                lines.append(f"        return {decoder}(data)")
-            else:
-                lines.append(f"    return {decoder}(data)")
-        if not any(case.tag_key is None and case.key is None for case in object_cases):
-            hints = [
-                (
-                    f"{case.tag_key}={case.tag_value!r}"
-                    if case.tag_key is not None
-                    else f"key {case.key!r}"
-                )
-                for case in object_cases
-            ]
-            message = f"matches no member of {union.name} (expected {', '.join(hints)})"
-            lines.append(f"    raise DecodeError({py_str(message)})")
-    expected: list[str] = ["object"] if object_cases else []
-    for case in other_cases:
-        lines.append(f"if {_JSON_TYPE_CHECKS[case.json_type]}:")
-        lines.append(f"    return _decode_{function_suffix(case.member)}(data)")
-        expected.append(case.json_type)
-    lines.append(f"raise _type_error({py_str(' or '.join(_dedupe(expected)))}, data)")
-    return tuple(lines)
+def _fast_dispatch(union: ir.UnionType, codegen: _Codegen) -> tuple[str, ...]:
+    """For a union tagged with strings: one table lookup, no calls, before the checked path."""
+    if union.tag is None or not all(isinstance(value, str) for value, _ in union.tag_values):
+        return ()
+    return (
+        "if type(data) is dict:",
+        f"    tag = data.get({py_str(union.tag)})",
+        "    if type(tag) is str:",
+        f"        decode = {codegen.tag_table_name(union)}.get(tag)",
+        "        if decode is not None:",
+        "            return decode(data)",
+    )
 
 
 def _union_encode_body(union: ir.UnionType, codegen: _Codegen) -> tuple[str, ...]:
@@ -651,12 +590,11 @@ def _all_records(name: str, codegen: _Codegen) -> bool:
 
 
 def _alias_view(alias: ir.Alias, codegen: _Codegen) -> AliasView:
-    suffix = function_suffix(alias.name)
     return AliasView(
         name=alias.name,
         doc=alias.doc or f"The {alias.name} type.",
         alias_value=codegen.annotation(alias.type),
-        decoder=f"_decode_{suffix}",
+        decoder=codegen.checker(alias.name),
         decode_body=(f"return {codegen.decoder(alias.type)}(data)",),
         encode_expr=codegen.encode(alias.type, "value"),
     )
@@ -673,50 +611,8 @@ def _public_view(named: ir.NamedType, codegen: _Codegen) -> PublicView:
     else:
         encode_expr = codegen.encode(named.type, "value")
     return PublicView(
-        named.name, suffix, f"_decode_{suffix}", encode_expr, isinstance(named, ir.Record)
+        named.name, suffix, codegen.checker(named.name), encode_expr, isinstance(named, ir.Record)
     )
-
-
-def _alias_order(module: ir.Module) -> list[ir.NamedType]:
-    """Unions and aliases in an order where each is defined after the aliases it names."""
-    pending = [t for t in module.types if isinstance(t, (ir.UnionType, ir.Alias))]
-    names = {t.name for t in pending}
-    ordered: list[ir.NamedType] = []
-    done: set[str] = set()
-    while pending:
-        progressed = False
-        for named in list(pending):
-            deps = _alias_dependencies(named) & names
-            if deps <= done:
-                ordered.append(named)
-                done.add(named.name)
-                pending.remove(named)
-                progressed = True
-        if not progressed:  # a cycle among aliases: keep source order
-            ordered.extend(pending)
-            break
-    return ordered
-
-
-def _alias_dependencies(named: ir.NamedType) -> set[str]:
-    if isinstance(named, ir.UnionType):
-        return set(named.members)
-    assert isinstance(named, ir.Alias)
-    return _refs(named.type)
-
-
-def _refs(type_ref: ir.TypeRef) -> set[str]:
-    if isinstance(type_ref, ir.Ref):
-        return {type_ref.name}
-    if isinstance(type_ref, (ir.ListOf,)):
-        return _refs(type_ref.item)
-    if isinstance(type_ref, ir.MapOf):
-        return _refs(type_ref.value)
-    if isinstance(type_ref, ir.Nullable):
-        return _refs(type_ref.inner)
-    if isinstance(type_ref, ir.InlineUnion):
-        return set().union(*(_refs(option) for option in type_ref.options))
-    return set()
 
 
 def module_path(module: ir.Module) -> str:
@@ -751,13 +647,13 @@ def _methods_template(block: str) -> str:
 def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
     _check_method_blocks(module, env)
     codegen = _Codegen(module)
-    enums = [_enum_view(t) for t in module.types if isinstance(t, ir.EnumType)]
+    enums = [_enum_view(t, codegen) for t in module.types if isinstance(t, ir.EnumType)]
     records = [
         _record_view(t, codegen, _methods_template(t.methods) if t.methods else None)
         for t in module.types
         if isinstance(t, ir.Record)
     ]
-    aliases_in_order = _alias_order(module)
+    aliases_in_order = alias_order(module)
     unions = {
         t.name: _union_view(t, codegen) for t in aliases_in_order if isinstance(t, ir.UnionType)
     }

@@ -145,7 +145,7 @@ class DecodeError(ValueError):
     def path(self) -> str:
         return "$" + "".join(reversed(self._segments))
 
-    def at(self, segment: str) -> DecodeError:
+    def at(self, segment: str) -> "DecodeError":
         """Prefix the path with `segment` (used while the error travels outwards)."""
         self._segments.append(segment)
         return self
@@ -153,6 +153,8 @@ class DecodeError(ValueError):
     def __str__(self) -> str:
         return f"{self.path}: {self.reason}"
 
+
+# --- runtime: the checking rules every stdlib flavor of this module shares ---
 
 _MAX_DEPTH_MESSAGE = "nesting too deep to decode"
 
@@ -162,20 +164,6 @@ def _guard(decode: Callable[[object], _T], data: object) -> _T:
         return decode(data)
     except RecursionError:
         raise DecodeError(_MAX_DEPTH_MESSAGE) from None
-
-
-def _loads(text: str | bytes) -> object:
-    def reject_constant(name: str) -> NoReturn:
-        raise DecodeError(f"invalid JSON: {name} is not a JSON value")
-
-    try:
-        return cast(object, json.loads(text, parse_constant=reject_constant))
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise DecodeError(f"invalid JSON: {error}") from None
-
-
-def _dumps(data: JSONValue) -> str:
-    return json.dumps(data, ensure_ascii=False, allow_nan=False)
 
 
 def _json_type(value: object) -> str:
@@ -244,39 +232,64 @@ def _literal(value: object, expected: str | int | bool) -> object:
     raise DecodeError(f"expected {expected!r}, got {_json_type(value)}")
 
 
+def _enum_value(value: object, members: dict[str, _T]) -> str:
+    """Check that `value` is one of an enum's values (the keys of `members`, in schema order); return it."""
+    if type(value) is not str:
+        raise _type_error("string", value)
+    if value not in members:
+        raise _unknown_value(value, members)
+    return value
+
+
+def _enum(value: object, members: dict[str, _T]) -> _T:
+    """The member for a string enum value."""
+    return members[_enum_value(value, members)]
+
+
 def _object(value: object) -> dict[str, object]:
     if type(value) is dict:
         return cast("dict[str, object]", value)
     raise _type_error("object", value)
 
 
-def _list(value: object, decode: Callable[[object], _T]) -> list[_T]:
-    if type(value) is not list:
-        raise _type_error("array", value)
-    index = 0
-    try:
-        result = []
-        for index, item in enumerate(value):
-            result.append(decode(item))
-        return result
-    except DecodeError as error:
-        raise error.at(f"[{index}]") from None
+_INFINITIES = (float("inf"), float("-inf"))
 
 
-def _map(value: object, decode: Callable[[object], _T]) -> dict[str, _T]:
-    obj = _object(value)
-    key = ""
-    try:
-        result = {}
-        for key, item in obj.items():
-            result[key] = decode(item)
-        return result
-    except DecodeError as error:
-        raise error.at(_segment(key)) from None
+def _is_json(value: object, depth: int = 0) -> bool:
+    """Whether `value` is JSON data, without building paths (`_json_value` words a failure).
+
+    Deep values are left to `_json_value`, whose recursion limit gives the usual error.
+    """
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return True
+    if kind is float:
+        return value == value and value not in _INFINITIES
+    if depth > 100:
+        return False
+    if type(value) is dict:
+        for key, item in value.items():
+            if type(key) is not str:
+                return False
+            kind = type(item)
+            if not (kind is str or kind is int or kind is bool or item is None):
+                if not _is_json(item, depth + 1):
+                    return False
+        return True
+    if type(value) is list:
+        for item in value:
+            kind = type(item)
+            if not (kind is str or kind is int or kind is bool or item is None):
+                if not _is_json(item, depth + 1):
+                    return False
+        return True
+    return False
 
 
 def _json_value(value: object) -> JSONValue:
     """Check that `value` is JSON data (dicts with string keys, lists, scalars) and return it."""
+    if _is_json(value):
+        return cast(JSONValue, value)
     kind = type(value)
     if kind is str or kind is int or kind is bool or value is None:
         return cast(JSONValue, value)
@@ -297,6 +310,8 @@ def _json_value(value: object) -> JSONValue:
 
 
 def _json_object(value: object) -> dict[str, JSONValue]:
+    if type(value) is dict and _is_json(value):
+        return cast("dict[str, JSONValue]", value)
     obj = _object(value)
     for key, item in obj.items():
         if type(key) is not str:
@@ -349,24 +364,6 @@ def _optional_aliased(
     return default if spelling is None else _optional(obj, spelling, decode, default)
 
 
-def _spelling(present: frozenset[str], spellings: tuple[str, ...]) -> str:
-    """The key to write: the alias that was read, else the schema's own key."""
-    for alias in spellings[1:]:
-        if alias in present:
-            return alias
-    return spellings[0]
-
-
-def _present_keys(
-    obj: dict[str, object], optional: frozenset[str], aliases: dict[str, str]
-) -> frozenset[str]:
-    present = optional.intersection(obj)
-    for alias, key in aliases.items():
-        if alias in obj:
-            present = present | {alias, key}
-    return present
-
-
 def _tag(obj: dict[str, object], key: str, expected: str | int | bool) -> None:
     if key not in obj:
         raise DecodeError("missing required key").at(_segment(key))
@@ -401,6 +398,94 @@ def _forbid_unknown(obj: dict[str, object], known: frozenset[str]) -> None:
             raise DecodeError("unknown key (the schema forbids additional properties)").at(
                 _segment(key)
             )
+
+
+# --- runtime of the dataclass flavor: JSON text, new containers, presence tracking ---
+
+
+def _loads(text: str | bytes) -> object:
+    def reject_constant(name: str) -> NoReturn:
+        raise DecodeError(f"invalid JSON: {name} is not a JSON value")
+
+    try:
+        return cast(object, json.loads(text, parse_constant=reject_constant))
+    except DecodeError:
+        raise
+    except RecursionError:
+        raise DecodeError(_MAX_DEPTH_MESSAGE) from None
+    except ValueError as error:  # malformed JSON, bad UTF-8, integers too long to convert
+        raise DecodeError(f"invalid JSON: {error}") from None
+
+
+def _dumps(data: JSONValue) -> str:
+    return json.dumps(data, ensure_ascii=False, allow_nan=False)
+
+
+# What `obj.get(key, _ABSENT)` returns for a key that is not there.
+_ABSENT = object()
+
+
+def _field_error(value: object, expected: str, key: str) -> DecodeError:
+    """The error for a field that is missing (`_ABSENT`) or not of the `expected` JSON type."""
+    if value is _ABSENT:
+        return DecodeError("missing required key").at(_segment(key))
+    return _type_error(expected, value).at(_segment(key))
+
+
+def _item_error(items: list[object], decode: Callable[[object], object], key: str) -> DecodeError:
+    """The error of the first item of `items` that fails (decoding it again), under `key`."""
+    for index, item in enumerate(items):
+        try:
+            decode(item)
+        except DecodeError as error:
+            return error.at(f"[{index}]").at(_segment(key))
+    raise AssertionError("unreachable: the item that failed decodes now")
+
+
+def _list(value: object, decode: Callable[[object], _T]) -> list[_T]:
+    if type(value) is not list:
+        raise _type_error("array", value)
+    try:
+        return [decode(item) for item in value]
+    except DecodeError:
+        pass
+    # Decoders never change their input, so decoding again finds the failing item's index.
+    for index, item in enumerate(value):
+        try:
+            decode(item)
+        except DecodeError as error:
+            raise error.at(f"[{index}]") from None
+    raise AssertionError("unreachable: the item that failed decodes now")
+
+
+def _map(value: object, decode: Callable[[object], _T]) -> dict[str, _T]:
+    obj = _object(value)
+    key = ""
+    try:
+        result = {}
+        for key, item in obj.items():
+            result[key] = decode(item)
+        return result
+    except DecodeError as error:
+        raise error.at(_segment(key)) from None
+
+
+def _spelling(present: frozenset[str], spellings: tuple[str, ...]) -> str:
+    """The key to write: the alias that was read, else the schema's own key."""
+    for alias in spellings[1:]:
+        if alias in present:
+            return alias
+    return spellings[0]
+
+
+def _present_keys(
+    obj: dict[str, object], optional: frozenset[str], aliases: dict[str, str]
+) -> frozenset[str]:
+    present = optional.intersection(obj)
+    for alias, key in aliases.items():
+        if alias in obj:
+            present = present | {alias, key}
+    return present
 
 
 class EventType(str, Enum):
@@ -1828,486 +1913,1201 @@ Messages: TypeAlias = list[Message]
 
 
 def _decode_event_type(data: object) -> EventType:
-    if type(data) is not str:
-        raise _type_error("string", data)
-    member = _EVENT_TYPE_VALUES.get(data)
-    if member is None:
-        raise _unknown_value(data, _EVENT_TYPE_VALUES)
-    return member
+    return _enum(data, _EVENT_TYPE_VALUES)
 
 
 def _decode_text_message_role(data: object) -> TextMessageRole:
-    if type(data) is not str:
-        raise _type_error("string", data)
-    member = _TEXT_MESSAGE_ROLE_VALUES.get(data)
-    if member is None:
-        raise _unknown_value(data, _TEXT_MESSAGE_ROLE_VALUES)
-    return member
+    return _enum(data, _TEXT_MESSAGE_ROLE_VALUES)
 
 
 def _decode_run_agent_input(data: object) -> RunAgentInput:
-    obj = _object(data)
-    result = RunAgentInput(
-        thread_id=_required(obj, "threadId", _str),
-        run_id=_required(obj, "runId", _str),
-        messages=_required(obj, "messages", _d_list_message),
-        tools=_required(obj, "tools", _d_list_tool),
-        context=_required(obj, "context", _d_list_context),
-        forwarded_props=_required(obj, "forwardedProps", _json_value),
-        parent_run_id=_optional(obj, "parentRunId", _str, None),
-        state=_optional(obj, "state", _d_opt_state, None),
-        extra=_unknown(obj, _RUN_AGENT_INPUT_KEYS),
-    )
-    object.__setattr__(
-        result, "_present", _present_keys(obj, frozenset({"parentRunId", "state"}), {})
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_thread_id = obj.get("threadId", _ABSENT)
+    if type(f_thread_id) is not str:
+        raise _field_error(f_thread_id, "string", "threadId")
+    f_run_id = obj.get("runId", _ABSENT)
+    if type(f_run_id) is not str:
+        raise _field_error(f_run_id, "string", "runId")
+    v_messages = obj.get("messages", _ABSENT)
+    if v_messages is _ABSENT:
+        raise _field_error(v_messages, "", "messages")
+    if type(v_messages) is not list:
+        raise _field_error(v_messages, "array", "messages")
+    try:
+        f_messages = [_decode_message(item) for item in v_messages]
+    except DecodeError:
+        raise _item_error(v_messages, _decode_message, "messages") from None
+    v_tools = obj.get("tools", _ABSENT)
+    if v_tools is _ABSENT:
+        raise _field_error(v_tools, "", "tools")
+    if type(v_tools) is not list:
+        raise _field_error(v_tools, "array", "tools")
+    try:
+        f_tools = [_decode_tool(item) for item in v_tools]
+    except DecodeError:
+        raise _item_error(v_tools, _decode_tool, "tools") from None
+    v_context = obj.get("context", _ABSENT)
+    if v_context is _ABSENT:
+        raise _field_error(v_context, "", "context")
+    if type(v_context) is not list:
+        raise _field_error(v_context, "array", "context")
+    try:
+        f_context = [_decode_context(item) for item in v_context]
+    except DecodeError:
+        raise _item_error(v_context, _decode_context, "context") from None
+    v_forwarded_props = obj.get("forwardedProps", _ABSENT)
+    if v_forwarded_props is _ABSENT:
+        raise _field_error(v_forwarded_props, "", "forwardedProps")
+    try:
+        f_forwarded_props = _json_value(v_forwarded_props)
+    except DecodeError as error:
+        raise error.at(_segment("forwardedProps")) from None
+    f_parent_run_id = obj.get("parentRunId", _ABSENT)
+    if type(f_parent_run_id) is not str:
+        if f_parent_run_id is not _ABSENT:
+            raise _field_error(f_parent_run_id, "string", "parentRunId")
+        f_parent_run_id = None
+    v_state = obj.get("state", _ABSENT)
+    if v_state is _ABSENT:
+        f_state: State | None = None
+    else:
+        try:
+            f_state = _d_opt_state(v_state)
+        except DecodeError as error:
+            raise error.at(_segment("state")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _RUN_AGENT_INPUT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _RUN_AGENT_INPUT_KEYS)
+    result = RunAgentInput.__new__(RunAgentInput)
+    result.thread_id = f_thread_id
+    result.run_id = f_run_id
+    result.messages = f_messages
+    result.tools = f_tools
+    result.context = f_context
+    result.forwarded_props = f_forwarded_props
+    result.parent_run_id = f_parent_run_id
+    result.state = f_state
+    result.extra = f_extra
+    result._present = _RUN_AGENT_INPUT_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_context(data: object) -> Context:
-    obj = _object(data)
-    result = Context(
-        description=_required(obj, "description", _str),
-        value=_required(obj, "value", _str),
-        extra=_unknown(obj, _CONTEXT_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_description = obj.get("description", _ABSENT)
+    if type(f_description) is not str:
+        raise _field_error(f_description, "string", "description")
+    f_value = obj.get("value", _ABSENT)
+    if type(f_value) is not str:
+        raise _field_error(f_value, "string", "value")
+    f_extra: dict[str, JSONValue] = {}
+    if not _CONTEXT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _CONTEXT_KEYS)
+    result = Context.__new__(Context)
+    result.description = f_description
+    result.value = f_value
+    result.extra = f_extra
     return result
 
 
 def _decode_tool(data: object) -> Tool:
-    obj = _object(data)
-    result = Tool(
-        name=_required(obj, "name", _str),
-        description=_required(obj, "description", _str),
-        parameters=_optional(obj, "parameters", _json_object, None),
-        extra=_unknown(obj, _TOOL_KEYS),
-    )
-    object.__setattr__(result, "_present", _present_keys(obj, frozenset({"parameters"}), {}))
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_name = obj.get("name", _ABSENT)
+    if type(f_name) is not str:
+        raise _field_error(f_name, "string", "name")
+    f_description = obj.get("description", _ABSENT)
+    if type(f_description) is not str:
+        raise _field_error(f_description, "string", "description")
+    v_parameters = obj.get("parameters", _ABSENT)
+    if v_parameters is _ABSENT:
+        f_parameters: dict[str, JSONValue] | None = None
+    else:
+        try:
+            f_parameters = _json_object(v_parameters)
+        except DecodeError as error:
+            raise error.at(_segment("parameters")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _TOOL_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TOOL_KEYS)
+    result = Tool.__new__(Tool)
+    result.name = f_name
+    result.description = f_description
+    result.parameters = f_parameters
+    result.extra = f_extra
+    result._present = _TOOL_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_function_call(data: object) -> FunctionCall:
-    obj = _object(data)
-    result = FunctionCall(
-        name=_required(obj, "name", _str),
-        arguments=_required(obj, "arguments", _str),
-        extra=_unknown(obj, _FUNCTION_CALL_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_name = obj.get("name", _ABSENT)
+    if type(f_name) is not str:
+        raise _field_error(f_name, "string", "name")
+    f_arguments = obj.get("arguments", _ABSENT)
+    if type(f_arguments) is not str:
+        raise _field_error(f_arguments, "string", "arguments")
+    f_extra: dict[str, JSONValue] = {}
+    if not _FUNCTION_CALL_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _FUNCTION_CALL_KEYS)
+    result = FunctionCall.__new__(FunctionCall)
+    result.name = f_name
+    result.arguments = f_arguments
+    result.extra = f_extra
     return result
 
 
 def _decode_tool_call(data: object) -> ToolCall:
-    obj = _object(data)
-    _tag(obj, "type", "function")
-    result = ToolCall(
-        id=_required(obj, "id", _str),
-        function=_required(obj, "function", _decode_function_call),
-        extra=_unknown(obj, _TOOL_CALL_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "function":
+        _tag(obj, "type", "function")
+    f_id = obj.get("id", _ABSENT)
+    if type(f_id) is not str:
+        raise _field_error(f_id, "string", "id")
+    v_function = obj.get("function", _ABSENT)
+    if v_function is _ABSENT:
+        raise _field_error(v_function, "", "function")
+    try:
+        f_function = _decode_function_call(v_function)
+    except DecodeError as error:
+        raise error.at(_segment("function")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _TOOL_CALL_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TOOL_CALL_KEYS)
+    result = ToolCall.__new__(ToolCall)
+    result.id = f_id
+    result.type = "function"
+    result.function = f_function
+    result.extra = f_extra
     return result
 
 
 def _decode_developer_message(data: object) -> DeveloperMessage:
-    obj = _object(data)
-    _tag(obj, "role", "developer")
-    result = DeveloperMessage(
-        id=_required(obj, "id", _str),
-        content=_required(obj, "content", _str),
-        name=_optional(obj, "name", _str, None),
-        extra=_unknown(obj, _DEVELOPER_MESSAGE_KEYS),
-    )
-    object.__setattr__(result, "_present", _present_keys(obj, frozenset({"name"}), {}))
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("role") != "developer":
+        _tag(obj, "role", "developer")
+    f_id = obj.get("id", _ABSENT)
+    if type(f_id) is not str:
+        raise _field_error(f_id, "string", "id")
+    f_content = obj.get("content", _ABSENT)
+    if type(f_content) is not str:
+        raise _field_error(f_content, "string", "content")
+    f_name = obj.get("name", _ABSENT)
+    if type(f_name) is not str:
+        if f_name is not _ABSENT:
+            raise _field_error(f_name, "string", "name")
+        f_name = None
+    f_extra: dict[str, JSONValue] = {}
+    if not _DEVELOPER_MESSAGE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _DEVELOPER_MESSAGE_KEYS)
+    result = DeveloperMessage.__new__(DeveloperMessage)
+    result.id = f_id
+    result.role = "developer"
+    result.content = f_content
+    result.name = f_name
+    result.extra = f_extra
+    result._present = _DEVELOPER_MESSAGE_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_system_message(data: object) -> SystemMessage:
-    obj = _object(data)
-    _tag(obj, "role", "system")
-    result = SystemMessage(
-        id=_required(obj, "id", _str),
-        content=_required(obj, "content", _str),
-        name=_optional(obj, "name", _str, None),
-        extra=_unknown(obj, _SYSTEM_MESSAGE_KEYS),
-    )
-    object.__setattr__(result, "_present", _present_keys(obj, frozenset({"name"}), {}))
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("role") != "system":
+        _tag(obj, "role", "system")
+    f_id = obj.get("id", _ABSENT)
+    if type(f_id) is not str:
+        raise _field_error(f_id, "string", "id")
+    f_content = obj.get("content", _ABSENT)
+    if type(f_content) is not str:
+        raise _field_error(f_content, "string", "content")
+    f_name = obj.get("name", _ABSENT)
+    if type(f_name) is not str:
+        if f_name is not _ABSENT:
+            raise _field_error(f_name, "string", "name")
+        f_name = None
+    f_extra: dict[str, JSONValue] = {}
+    if not _SYSTEM_MESSAGE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _SYSTEM_MESSAGE_KEYS)
+    result = SystemMessage.__new__(SystemMessage)
+    result.id = f_id
+    result.role = "system"
+    result.content = f_content
+    result.name = f_name
+    result.extra = f_extra
+    result._present = _SYSTEM_MESSAGE_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_assistant_message(data: object) -> AssistantMessage:
-    obj = _object(data)
-    _tag(obj, "role", "assistant")
-    result = AssistantMessage(
-        id=_required(obj, "id", _str),
-        content=_optional(obj, "content", _str, None),
-        name=_optional(obj, "name", _str, None),
-        tool_calls=_optional(obj, "toolCalls", _d_list_tool_call, None),
-        extra=_unknown(obj, _ASSISTANT_MESSAGE_KEYS),
-    )
-    object.__setattr__(
-        result, "_present", _present_keys(obj, frozenset({"content", "name", "toolCalls"}), {})
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("role") != "assistant":
+        _tag(obj, "role", "assistant")
+    f_id = obj.get("id", _ABSENT)
+    if type(f_id) is not str:
+        raise _field_error(f_id, "string", "id")
+    f_content = obj.get("content", _ABSENT)
+    if type(f_content) is not str:
+        if f_content is not _ABSENT:
+            raise _field_error(f_content, "string", "content")
+        f_content = None
+    f_name = obj.get("name", _ABSENT)
+    if type(f_name) is not str:
+        if f_name is not _ABSENT:
+            raise _field_error(f_name, "string", "name")
+        f_name = None
+    v_tool_calls = obj.get("toolCalls", _ABSENT)
+    if v_tool_calls is _ABSENT:
+        f_tool_calls: list[ToolCall] | None = None
+    elif type(v_tool_calls) is not list:
+        raise _field_error(v_tool_calls, "array", "toolCalls")
+    else:
+        try:
+            f_tool_calls = [_decode_tool_call(item) for item in v_tool_calls]
+        except DecodeError:
+            raise _item_error(v_tool_calls, _decode_tool_call, "toolCalls") from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _ASSISTANT_MESSAGE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _ASSISTANT_MESSAGE_KEYS)
+    result = AssistantMessage.__new__(AssistantMessage)
+    result.id = f_id
+    result.role = "assistant"
+    result.content = f_content
+    result.name = f_name
+    result.tool_calls = f_tool_calls
+    result.extra = f_extra
+    result._present = _ASSISTANT_MESSAGE_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_user_message(data: object) -> UserMessage:
-    obj = _object(data)
-    _tag(obj, "role", "user")
-    result = UserMessage(
-        id=_required(obj, "id", _str),
-        content=_required(obj, "content", _str),
-        name=_optional(obj, "name", _str, None),
-        extra=_unknown(obj, _USER_MESSAGE_KEYS),
-    )
-    object.__setattr__(result, "_present", _present_keys(obj, frozenset({"name"}), {}))
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("role") != "user":
+        _tag(obj, "role", "user")
+    f_id = obj.get("id", _ABSENT)
+    if type(f_id) is not str:
+        raise _field_error(f_id, "string", "id")
+    f_content = obj.get("content", _ABSENT)
+    if type(f_content) is not str:
+        raise _field_error(f_content, "string", "content")
+    f_name = obj.get("name", _ABSENT)
+    if type(f_name) is not str:
+        if f_name is not _ABSENT:
+            raise _field_error(f_name, "string", "name")
+        f_name = None
+    f_extra: dict[str, JSONValue] = {}
+    if not _USER_MESSAGE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _USER_MESSAGE_KEYS)
+    result = UserMessage.__new__(UserMessage)
+    result.id = f_id
+    result.role = "user"
+    result.content = f_content
+    result.name = f_name
+    result.extra = f_extra
+    result._present = _USER_MESSAGE_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_tool_message(data: object) -> ToolMessage:
-    obj = _object(data)
-    _tag(obj, "role", "tool")
-    result = ToolMessage(
-        id=_required(obj, "id", _str),
-        content=_required(obj, "content", _str),
-        tool_call_id=_required(obj, "toolCallId", _str),
-        error=_optional(obj, "error", _d_opt_str, None),
-        extra=_unknown(obj, _TOOL_MESSAGE_KEYS),
-    )
-    object.__setattr__(result, "_present", _present_keys(obj, frozenset({"error"}), {}))
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("role") != "tool":
+        _tag(obj, "role", "tool")
+    f_id = obj.get("id", _ABSENT)
+    if type(f_id) is not str:
+        raise _field_error(f_id, "string", "id")
+    f_content = obj.get("content", _ABSENT)
+    if type(f_content) is not str:
+        raise _field_error(f_content, "string", "content")
+    f_tool_call_id = obj.get("toolCallId", _ABSENT)
+    if type(f_tool_call_id) is not str:
+        raise _field_error(f_tool_call_id, "string", "toolCallId")
+    f_error = obj.get("error")
+    if f_error is not None and type(f_error) is not str:
+        raise _field_error(f_error, "string", "error")
+    f_extra: dict[str, JSONValue] = {}
+    if not _TOOL_MESSAGE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TOOL_MESSAGE_KEYS)
+    result = ToolMessage.__new__(ToolMessage)
+    result.id = f_id
+    result.role = "tool"
+    result.content = f_content
+    result.tool_call_id = f_tool_call_id
+    result.error = f_error
+    result.extra = f_extra
+    result._present = _TOOL_MESSAGE_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_run_started_event(data: object) -> RunStartedEvent:
-    obj = _object(data)
-    _tag(obj, "type", "RUN_STARTED")
-    result = RunStartedEvent(
-        thread_id=_required(obj, "threadId", _str),
-        run_id=_required(obj, "runId", _str),
-        timestamp=_optional(obj, "timestamp", _int, None),
-        raw_event=_optional(obj, "rawEvent", _json_value, None),
-        parent_run_id=_optional(obj, "parentRunId", _str, None),
-        input=_optional(obj, "input", _decode_run_agent_input, None),
-        extra=_unknown(obj, _RUN_STARTED_EVENT_KEYS),
-    )
-    object.__setattr__(
-        result,
-        "_present",
-        _present_keys(obj, frozenset({"timestamp", "rawEvent", "parentRunId", "input"}), {}),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "RUN_STARTED":
+        _tag(obj, "type", "RUN_STARTED")
+    f_thread_id = obj.get("threadId", _ABSENT)
+    if type(f_thread_id) is not str:
+        raise _field_error(f_thread_id, "string", "threadId")
+    f_run_id = obj.get("runId", _ABSENT)
+    if type(f_run_id) is not str:
+        raise _field_error(f_run_id, "string", "runId")
+    f_timestamp = obj.get("timestamp", _ABSENT)
+    if type(f_timestamp) is not int:
+        if f_timestamp is not _ABSENT:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        f_timestamp = None
+    v_raw_event = obj.get("rawEvent", _ABSENT)
+    if v_raw_event is _ABSENT:
+        f_raw_event: JSONValue | None = None
+    else:
+        try:
+            f_raw_event = _json_value(v_raw_event)
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    f_parent_run_id = obj.get("parentRunId", _ABSENT)
+    if type(f_parent_run_id) is not str:
+        if f_parent_run_id is not _ABSENT:
+            raise _field_error(f_parent_run_id, "string", "parentRunId")
+        f_parent_run_id = None
+    v_input = obj.get("input", _ABSENT)
+    if v_input is _ABSENT:
+        f_input: RunAgentInput | None = None
+    else:
+        try:
+            f_input = _decode_run_agent_input(v_input)
+        except DecodeError as error:
+            raise error.at(_segment("input")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _RUN_STARTED_EVENT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _RUN_STARTED_EVENT_KEYS)
+    result = RunStartedEvent.__new__(RunStartedEvent)
+    result.type = "RUN_STARTED"
+    result.thread_id = f_thread_id
+    result.run_id = f_run_id
+    result.timestamp = f_timestamp
+    result.raw_event = f_raw_event
+    result.parent_run_id = f_parent_run_id
+    result.input = f_input
+    result.extra = f_extra
+    result._present = _RUN_STARTED_EVENT_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_run_finished_event(data: object) -> RunFinishedEvent:
-    obj = _object(data)
-    _tag(obj, "type", "RUN_FINISHED")
-    result = RunFinishedEvent(
-        thread_id=_required(obj, "threadId", _str),
-        run_id=_required(obj, "runId", _str),
-        timestamp=_optional(obj, "timestamp", _int, None),
-        raw_event=_optional(obj, "rawEvent", _json_value, None),
-        result=_optional(obj, "result", _json_value, None),
-        extra=_unknown(obj, _RUN_FINISHED_EVENT_KEYS),
-    )
-    object.__setattr__(
-        result, "_present", _present_keys(obj, frozenset({"timestamp", "rawEvent", "result"}), {})
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "RUN_FINISHED":
+        _tag(obj, "type", "RUN_FINISHED")
+    f_thread_id = obj.get("threadId", _ABSENT)
+    if type(f_thread_id) is not str:
+        raise _field_error(f_thread_id, "string", "threadId")
+    f_run_id = obj.get("runId", _ABSENT)
+    if type(f_run_id) is not str:
+        raise _field_error(f_run_id, "string", "runId")
+    f_timestamp = obj.get("timestamp", _ABSENT)
+    if type(f_timestamp) is not int:
+        if f_timestamp is not _ABSENT:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        f_timestamp = None
+    v_raw_event = obj.get("rawEvent", _ABSENT)
+    if v_raw_event is _ABSENT:
+        f_raw_event: JSONValue | None = None
+    else:
+        try:
+            f_raw_event = _json_value(v_raw_event)
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    v_result = obj.get("result", _ABSENT)
+    if v_result is _ABSENT:
+        f_result: JSONValue | None = None
+    else:
+        try:
+            f_result = _json_value(v_result)
+        except DecodeError as error:
+            raise error.at(_segment("result")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _RUN_FINISHED_EVENT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _RUN_FINISHED_EVENT_KEYS)
+    result = RunFinishedEvent.__new__(RunFinishedEvent)
+    result.type = "RUN_FINISHED"
+    result.thread_id = f_thread_id
+    result.run_id = f_run_id
+    result.timestamp = f_timestamp
+    result.raw_event = f_raw_event
+    result.result = f_result
+    result.extra = f_extra
+    result._present = _RUN_FINISHED_EVENT_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_run_error_event(data: object) -> RunErrorEvent:
-    obj = _object(data)
-    _tag(obj, "type", "RUN_ERROR")
-    result = RunErrorEvent(
-        message=_required(obj, "message", _str),
-        timestamp=_optional(obj, "timestamp", _int, None),
-        raw_event=_optional(obj, "rawEvent", _json_value, None),
-        code=_optional(obj, "code", _str, None),
-        extra=_unknown(obj, _RUN_ERROR_EVENT_KEYS),
-    )
-    object.__setattr__(
-        result, "_present", _present_keys(obj, frozenset({"timestamp", "rawEvent", "code"}), {})
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "RUN_ERROR":
+        _tag(obj, "type", "RUN_ERROR")
+    f_message = obj.get("message", _ABSENT)
+    if type(f_message) is not str:
+        raise _field_error(f_message, "string", "message")
+    f_timestamp = obj.get("timestamp", _ABSENT)
+    if type(f_timestamp) is not int:
+        if f_timestamp is not _ABSENT:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        f_timestamp = None
+    v_raw_event = obj.get("rawEvent", _ABSENT)
+    if v_raw_event is _ABSENT:
+        f_raw_event: JSONValue | None = None
+    else:
+        try:
+            f_raw_event = _json_value(v_raw_event)
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    f_code = obj.get("code", _ABSENT)
+    if type(f_code) is not str:
+        if f_code is not _ABSENT:
+            raise _field_error(f_code, "string", "code")
+        f_code = None
+    f_extra: dict[str, JSONValue] = {}
+    if not _RUN_ERROR_EVENT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _RUN_ERROR_EVENT_KEYS)
+    result = RunErrorEvent.__new__(RunErrorEvent)
+    result.type = "RUN_ERROR"
+    result.message = f_message
+    result.timestamp = f_timestamp
+    result.raw_event = f_raw_event
+    result.code = f_code
+    result.extra = f_extra
+    result._present = _RUN_ERROR_EVENT_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_step_started_event(data: object) -> StepStartedEvent:
-    obj = _object(data)
-    _tag(obj, "type", "STEP_STARTED")
-    result = StepStartedEvent(
-        step_name=_required(obj, "stepName", _str),
-        timestamp=_optional(obj, "timestamp", _int, None),
-        raw_event=_optional(obj, "rawEvent", _json_value, None),
-        extra=_unknown(obj, _STEP_STARTED_EVENT_KEYS),
-    )
-    object.__setattr__(
-        result, "_present", _present_keys(obj, frozenset({"timestamp", "rawEvent"}), {})
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "STEP_STARTED":
+        _tag(obj, "type", "STEP_STARTED")
+    f_step_name = obj.get("stepName", _ABSENT)
+    if type(f_step_name) is not str:
+        raise _field_error(f_step_name, "string", "stepName")
+    f_timestamp = obj.get("timestamp", _ABSENT)
+    if type(f_timestamp) is not int:
+        if f_timestamp is not _ABSENT:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        f_timestamp = None
+    v_raw_event = obj.get("rawEvent", _ABSENT)
+    if v_raw_event is _ABSENT:
+        f_raw_event: JSONValue | None = None
+    else:
+        try:
+            f_raw_event = _json_value(v_raw_event)
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _STEP_STARTED_EVENT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _STEP_STARTED_EVENT_KEYS)
+    result = StepStartedEvent.__new__(StepStartedEvent)
+    result.type = "STEP_STARTED"
+    result.step_name = f_step_name
+    result.timestamp = f_timestamp
+    result.raw_event = f_raw_event
+    result.extra = f_extra
+    result._present = _STEP_STARTED_EVENT_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_step_finished_event(data: object) -> StepFinishedEvent:
-    obj = _object(data)
-    _tag(obj, "type", "STEP_FINISHED")
-    result = StepFinishedEvent(
-        step_name=_required(obj, "stepName", _str),
-        timestamp=_optional(obj, "timestamp", _int, None),
-        raw_event=_optional(obj, "rawEvent", _json_value, None),
-        extra=_unknown(obj, _STEP_FINISHED_EVENT_KEYS),
-    )
-    object.__setattr__(
-        result, "_present", _present_keys(obj, frozenset({"timestamp", "rawEvent"}), {})
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "STEP_FINISHED":
+        _tag(obj, "type", "STEP_FINISHED")
+    f_step_name = obj.get("stepName", _ABSENT)
+    if type(f_step_name) is not str:
+        raise _field_error(f_step_name, "string", "stepName")
+    f_timestamp = obj.get("timestamp", _ABSENT)
+    if type(f_timestamp) is not int:
+        if f_timestamp is not _ABSENT:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        f_timestamp = None
+    v_raw_event = obj.get("rawEvent", _ABSENT)
+    if v_raw_event is _ABSENT:
+        f_raw_event: JSONValue | None = None
+    else:
+        try:
+            f_raw_event = _json_value(v_raw_event)
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _STEP_FINISHED_EVENT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _STEP_FINISHED_EVENT_KEYS)
+    result = StepFinishedEvent.__new__(StepFinishedEvent)
+    result.type = "STEP_FINISHED"
+    result.step_name = f_step_name
+    result.timestamp = f_timestamp
+    result.raw_event = f_raw_event
+    result.extra = f_extra
+    result._present = _STEP_FINISHED_EVENT_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_text_message_start_event(data: object) -> TextMessageStartEvent:
-    obj = _object(data)
-    _tag(obj, "type", "TEXT_MESSAGE_START")
-    result = TextMessageStartEvent(
-        message_id=_required(obj, "messageId", _str),
-        timestamp=_optional(obj, "timestamp", _int, None),
-        raw_event=_optional(obj, "rawEvent", _json_value, None),
-        role=_optional(obj, "role", _decode_text_message_role, TextMessageRole.ASSISTANT),
-        name=_optional(obj, "name", _str, None),
-        extra=_unknown(obj, _TEXT_MESSAGE_START_EVENT_KEYS),
-    )
-    object.__setattr__(
-        result,
-        "_present",
-        _present_keys(obj, frozenset({"timestamp", "rawEvent", "role", "name"}), {}),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "TEXT_MESSAGE_START":
+        _tag(obj, "type", "TEXT_MESSAGE_START")
+    f_message_id = obj.get("messageId", _ABSENT)
+    if type(f_message_id) is not str:
+        raise _field_error(f_message_id, "string", "messageId")
+    f_timestamp = obj.get("timestamp", _ABSENT)
+    if type(f_timestamp) is not int:
+        if f_timestamp is not _ABSENT:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        f_timestamp = None
+    v_raw_event = obj.get("rawEvent", _ABSENT)
+    if v_raw_event is _ABSENT:
+        f_raw_event: JSONValue | None = None
+    else:
+        try:
+            f_raw_event = _json_value(v_raw_event)
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    v_role = obj.get("role", _ABSENT)
+    if v_role is _ABSENT:
+        f_role: TextMessageRole = TextMessageRole.ASSISTANT
+    else:
+        try:
+            f_role = _decode_text_message_role(v_role)
+        except DecodeError as error:
+            raise error.at(_segment("role")) from None
+    f_name = obj.get("name", _ABSENT)
+    if type(f_name) is not str:
+        if f_name is not _ABSENT:
+            raise _field_error(f_name, "string", "name")
+        f_name = None
+    f_extra: dict[str, JSONValue] = {}
+    if not _TEXT_MESSAGE_START_EVENT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TEXT_MESSAGE_START_EVENT_KEYS)
+    result = TextMessageStartEvent.__new__(TextMessageStartEvent)
+    result.type = "TEXT_MESSAGE_START"
+    result.message_id = f_message_id
+    result.timestamp = f_timestamp
+    result.raw_event = f_raw_event
+    result.role = f_role
+    result.name = f_name
+    result.extra = f_extra
+    result._present = _TEXT_MESSAGE_START_EVENT_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_text_message_content_event(data: object) -> TextMessageContentEvent:
-    obj = _object(data)
-    _tag(obj, "type", "TEXT_MESSAGE_CONTENT")
-    result = TextMessageContentEvent(
-        message_id=_required(obj, "messageId", _str),
-        delta=_required(obj, "delta", _d_str_minlen1),
-        timestamp=_optional(obj, "timestamp", _int, None),
-        raw_event=_optional(obj, "rawEvent", _json_value, None),
-        extra=_unknown(obj, _TEXT_MESSAGE_CONTENT_EVENT_KEYS),
-    )
-    object.__setattr__(
-        result, "_present", _present_keys(obj, frozenset({"timestamp", "rawEvent"}), {})
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "TEXT_MESSAGE_CONTENT":
+        _tag(obj, "type", "TEXT_MESSAGE_CONTENT")
+    f_message_id = obj.get("messageId", _ABSENT)
+    if type(f_message_id) is not str:
+        raise _field_error(f_message_id, "string", "messageId")
+    v_delta = obj.get("delta", _ABSENT)
+    if v_delta is _ABSENT:
+        raise _field_error(v_delta, "", "delta")
+    try:
+        f_delta = _d_str_minlen1(v_delta)
+    except DecodeError as error:
+        raise error.at(_segment("delta")) from None
+    f_timestamp = obj.get("timestamp", _ABSENT)
+    if type(f_timestamp) is not int:
+        if f_timestamp is not _ABSENT:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        f_timestamp = None
+    v_raw_event = obj.get("rawEvent", _ABSENT)
+    if v_raw_event is _ABSENT:
+        f_raw_event: JSONValue | None = None
+    else:
+        try:
+            f_raw_event = _json_value(v_raw_event)
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _TEXT_MESSAGE_CONTENT_EVENT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TEXT_MESSAGE_CONTENT_EVENT_KEYS)
+    result = TextMessageContentEvent.__new__(TextMessageContentEvent)
+    result.type = "TEXT_MESSAGE_CONTENT"
+    result.message_id = f_message_id
+    result.delta = f_delta
+    result.timestamp = f_timestamp
+    result.raw_event = f_raw_event
+    result.extra = f_extra
+    result._present = _TEXT_MESSAGE_CONTENT_EVENT_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_text_message_end_event(data: object) -> TextMessageEndEvent:
-    obj = _object(data)
-    _tag(obj, "type", "TEXT_MESSAGE_END")
-    result = TextMessageEndEvent(
-        message_id=_required(obj, "messageId", _str),
-        timestamp=_optional(obj, "timestamp", _int, None),
-        raw_event=_optional(obj, "rawEvent", _json_value, None),
-        extra=_unknown(obj, _TEXT_MESSAGE_END_EVENT_KEYS),
-    )
-    object.__setattr__(
-        result, "_present", _present_keys(obj, frozenset({"timestamp", "rawEvent"}), {})
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "TEXT_MESSAGE_END":
+        _tag(obj, "type", "TEXT_MESSAGE_END")
+    f_message_id = obj.get("messageId", _ABSENT)
+    if type(f_message_id) is not str:
+        raise _field_error(f_message_id, "string", "messageId")
+    f_timestamp = obj.get("timestamp", _ABSENT)
+    if type(f_timestamp) is not int:
+        if f_timestamp is not _ABSENT:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        f_timestamp = None
+    v_raw_event = obj.get("rawEvent", _ABSENT)
+    if v_raw_event is _ABSENT:
+        f_raw_event: JSONValue | None = None
+    else:
+        try:
+            f_raw_event = _json_value(v_raw_event)
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _TEXT_MESSAGE_END_EVENT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TEXT_MESSAGE_END_EVENT_KEYS)
+    result = TextMessageEndEvent.__new__(TextMessageEndEvent)
+    result.type = "TEXT_MESSAGE_END"
+    result.message_id = f_message_id
+    result.timestamp = f_timestamp
+    result.raw_event = f_raw_event
+    result.extra = f_extra
+    result._present = _TEXT_MESSAGE_END_EVENT_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_text_message_chunk_event(data: object) -> TextMessageChunkEvent:
-    obj = _object(data)
-    _tag(obj, "type", "TEXT_MESSAGE_CHUNK")
-    result = TextMessageChunkEvent(
-        timestamp=_optional(obj, "timestamp", _int, None),
-        raw_event=_optional(obj, "rawEvent", _json_value, None),
-        message_id=_optional(obj, "messageId", _str, None),
-        role=_optional(obj, "role", _decode_text_message_role, None),
-        delta=_optional(obj, "delta", _str, None),
-        name=_optional(obj, "name", _str, None),
-        extra=_unknown(obj, _TEXT_MESSAGE_CHUNK_EVENT_KEYS),
-    )
-    object.__setattr__(
-        result,
-        "_present",
-        _present_keys(
-            obj, frozenset({"timestamp", "rawEvent", "messageId", "role", "delta", "name"}), {}
-        ),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "TEXT_MESSAGE_CHUNK":
+        _tag(obj, "type", "TEXT_MESSAGE_CHUNK")
+    f_timestamp = obj.get("timestamp", _ABSENT)
+    if type(f_timestamp) is not int:
+        if f_timestamp is not _ABSENT:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        f_timestamp = None
+    v_raw_event = obj.get("rawEvent", _ABSENT)
+    if v_raw_event is _ABSENT:
+        f_raw_event: JSONValue | None = None
+    else:
+        try:
+            f_raw_event = _json_value(v_raw_event)
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    f_message_id = obj.get("messageId", _ABSENT)
+    if type(f_message_id) is not str:
+        if f_message_id is not _ABSENT:
+            raise _field_error(f_message_id, "string", "messageId")
+        f_message_id = None
+    v_role = obj.get("role", _ABSENT)
+    if v_role is _ABSENT:
+        f_role: TextMessageRole | None = None
+    else:
+        try:
+            f_role = _decode_text_message_role(v_role)
+        except DecodeError as error:
+            raise error.at(_segment("role")) from None
+    f_delta = obj.get("delta", _ABSENT)
+    if type(f_delta) is not str:
+        if f_delta is not _ABSENT:
+            raise _field_error(f_delta, "string", "delta")
+        f_delta = None
+    f_name = obj.get("name", _ABSENT)
+    if type(f_name) is not str:
+        if f_name is not _ABSENT:
+            raise _field_error(f_name, "string", "name")
+        f_name = None
+    f_extra: dict[str, JSONValue] = {}
+    if not _TEXT_MESSAGE_CHUNK_EVENT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TEXT_MESSAGE_CHUNK_EVENT_KEYS)
+    result = TextMessageChunkEvent.__new__(TextMessageChunkEvent)
+    result.type = "TEXT_MESSAGE_CHUNK"
+    result.timestamp = f_timestamp
+    result.raw_event = f_raw_event
+    result.message_id = f_message_id
+    result.role = f_role
+    result.delta = f_delta
+    result.name = f_name
+    result.extra = f_extra
+    result._present = _TEXT_MESSAGE_CHUNK_EVENT_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_tool_call_start_event(data: object) -> ToolCallStartEvent:
-    obj = _object(data)
-    _tag(obj, "type", "TOOL_CALL_START")
-    result = ToolCallStartEvent(
-        tool_call_id=_required(obj, "toolCallId", _str),
-        tool_call_name=_required(obj, "toolCallName", _str),
-        timestamp=_optional(obj, "timestamp", _int, None),
-        raw_event=_optional(obj, "rawEvent", _json_value, None),
-        parent_message_id=_optional(obj, "parentMessageId", _d_opt_str, None),
-        extra=_unknown(obj, _TOOL_CALL_START_EVENT_KEYS),
-    )
-    object.__setattr__(
-        result,
-        "_present",
-        _present_keys(obj, frozenset({"timestamp", "rawEvent", "parentMessageId"}), {}),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "TOOL_CALL_START":
+        _tag(obj, "type", "TOOL_CALL_START")
+    f_tool_call_id = obj.get("toolCallId", _ABSENT)
+    if type(f_tool_call_id) is not str:
+        raise _field_error(f_tool_call_id, "string", "toolCallId")
+    f_tool_call_name = obj.get("toolCallName", _ABSENT)
+    if type(f_tool_call_name) is not str:
+        raise _field_error(f_tool_call_name, "string", "toolCallName")
+    f_timestamp = obj.get("timestamp", _ABSENT)
+    if type(f_timestamp) is not int:
+        if f_timestamp is not _ABSENT:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        f_timestamp = None
+    v_raw_event = obj.get("rawEvent", _ABSENT)
+    if v_raw_event is _ABSENT:
+        f_raw_event: JSONValue | None = None
+    else:
+        try:
+            f_raw_event = _json_value(v_raw_event)
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    f_parent_message_id = obj.get("parentMessageId")
+    if f_parent_message_id is not None and type(f_parent_message_id) is not str:
+        raise _field_error(f_parent_message_id, "string", "parentMessageId")
+    f_extra: dict[str, JSONValue] = {}
+    if not _TOOL_CALL_START_EVENT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TOOL_CALL_START_EVENT_KEYS)
+    result = ToolCallStartEvent.__new__(ToolCallStartEvent)
+    result.type = "TOOL_CALL_START"
+    result.tool_call_id = f_tool_call_id
+    result.tool_call_name = f_tool_call_name
+    result.timestamp = f_timestamp
+    result.raw_event = f_raw_event
+    result.parent_message_id = f_parent_message_id
+    result.extra = f_extra
+    result._present = _TOOL_CALL_START_EVENT_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_tool_call_args_event(data: object) -> ToolCallArgsEvent:
-    obj = _object(data)
-    _tag(obj, "type", "TOOL_CALL_ARGS")
-    result = ToolCallArgsEvent(
-        tool_call_id=_required(obj, "toolCallId", _str),
-        delta=_required(obj, "delta", _d_str_minlen1),
-        timestamp=_optional(obj, "timestamp", _int, None),
-        raw_event=_optional(obj, "rawEvent", _json_value, None),
-        extra=_unknown(obj, _TOOL_CALL_ARGS_EVENT_KEYS),
-    )
-    object.__setattr__(
-        result, "_present", _present_keys(obj, frozenset({"timestamp", "rawEvent"}), {})
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "TOOL_CALL_ARGS":
+        _tag(obj, "type", "TOOL_CALL_ARGS")
+    f_tool_call_id = obj.get("toolCallId", _ABSENT)
+    if type(f_tool_call_id) is not str:
+        raise _field_error(f_tool_call_id, "string", "toolCallId")
+    v_delta = obj.get("delta", _ABSENT)
+    if v_delta is _ABSENT:
+        raise _field_error(v_delta, "", "delta")
+    try:
+        f_delta = _d_str_minlen1(v_delta)
+    except DecodeError as error:
+        raise error.at(_segment("delta")) from None
+    f_timestamp = obj.get("timestamp", _ABSENT)
+    if type(f_timestamp) is not int:
+        if f_timestamp is not _ABSENT:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        f_timestamp = None
+    v_raw_event = obj.get("rawEvent", _ABSENT)
+    if v_raw_event is _ABSENT:
+        f_raw_event: JSONValue | None = None
+    else:
+        try:
+            f_raw_event = _json_value(v_raw_event)
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _TOOL_CALL_ARGS_EVENT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TOOL_CALL_ARGS_EVENT_KEYS)
+    result = ToolCallArgsEvent.__new__(ToolCallArgsEvent)
+    result.type = "TOOL_CALL_ARGS"
+    result.tool_call_id = f_tool_call_id
+    result.delta = f_delta
+    result.timestamp = f_timestamp
+    result.raw_event = f_raw_event
+    result.extra = f_extra
+    result._present = _TOOL_CALL_ARGS_EVENT_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_tool_call_end_event(data: object) -> ToolCallEndEvent:
-    obj = _object(data)
-    _tag(obj, "type", "TOOL_CALL_END")
-    result = ToolCallEndEvent(
-        tool_call_id=_required(obj, "toolCallId", _str),
-        timestamp=_optional(obj, "timestamp", _int, None),
-        raw_event=_optional(obj, "rawEvent", _json_value, None),
-        extra=_unknown(obj, _TOOL_CALL_END_EVENT_KEYS),
-    )
-    object.__setattr__(
-        result, "_present", _present_keys(obj, frozenset({"timestamp", "rawEvent"}), {})
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "TOOL_CALL_END":
+        _tag(obj, "type", "TOOL_CALL_END")
+    f_tool_call_id = obj.get("toolCallId", _ABSENT)
+    if type(f_tool_call_id) is not str:
+        raise _field_error(f_tool_call_id, "string", "toolCallId")
+    f_timestamp = obj.get("timestamp", _ABSENT)
+    if type(f_timestamp) is not int:
+        if f_timestamp is not _ABSENT:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        f_timestamp = None
+    v_raw_event = obj.get("rawEvent", _ABSENT)
+    if v_raw_event is _ABSENT:
+        f_raw_event: JSONValue | None = None
+    else:
+        try:
+            f_raw_event = _json_value(v_raw_event)
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _TOOL_CALL_END_EVENT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TOOL_CALL_END_EVENT_KEYS)
+    result = ToolCallEndEvent.__new__(ToolCallEndEvent)
+    result.type = "TOOL_CALL_END"
+    result.tool_call_id = f_tool_call_id
+    result.timestamp = f_timestamp
+    result.raw_event = f_raw_event
+    result.extra = f_extra
+    result._present = _TOOL_CALL_END_EVENT_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_tool_call_chunk_event(data: object) -> ToolCallChunkEvent:
-    obj = _object(data)
-    _tag(obj, "type", "TOOL_CALL_CHUNK")
-    result = ToolCallChunkEvent(
-        timestamp=_optional(obj, "timestamp", _int, None),
-        raw_event=_optional(obj, "rawEvent", _json_value, None),
-        tool_call_id=_optional(obj, "toolCallId", _str, None),
-        tool_call_name=_optional(obj, "toolCallName", _str, None),
-        parent_message_id=_optional(obj, "parentMessageId", _d_opt_str, None),
-        delta=_optional(obj, "delta", _str, None),
-        extra=_unknown(obj, _TOOL_CALL_CHUNK_EVENT_KEYS),
-    )
-    object.__setattr__(
-        result,
-        "_present",
-        _present_keys(
-            obj,
-            frozenset(
-                {"timestamp", "rawEvent", "toolCallId", "toolCallName", "parentMessageId", "delta"}
-            ),
-            {},
-        ),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "TOOL_CALL_CHUNK":
+        _tag(obj, "type", "TOOL_CALL_CHUNK")
+    f_timestamp = obj.get("timestamp", _ABSENT)
+    if type(f_timestamp) is not int:
+        if f_timestamp is not _ABSENT:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        f_timestamp = None
+    v_raw_event = obj.get("rawEvent", _ABSENT)
+    if v_raw_event is _ABSENT:
+        f_raw_event: JSONValue | None = None
+    else:
+        try:
+            f_raw_event = _json_value(v_raw_event)
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    f_tool_call_id = obj.get("toolCallId", _ABSENT)
+    if type(f_tool_call_id) is not str:
+        if f_tool_call_id is not _ABSENT:
+            raise _field_error(f_tool_call_id, "string", "toolCallId")
+        f_tool_call_id = None
+    f_tool_call_name = obj.get("toolCallName", _ABSENT)
+    if type(f_tool_call_name) is not str:
+        if f_tool_call_name is not _ABSENT:
+            raise _field_error(f_tool_call_name, "string", "toolCallName")
+        f_tool_call_name = None
+    f_parent_message_id = obj.get("parentMessageId")
+    if f_parent_message_id is not None and type(f_parent_message_id) is not str:
+        raise _field_error(f_parent_message_id, "string", "parentMessageId")
+    f_delta = obj.get("delta", _ABSENT)
+    if type(f_delta) is not str:
+        if f_delta is not _ABSENT:
+            raise _field_error(f_delta, "string", "delta")
+        f_delta = None
+    f_extra: dict[str, JSONValue] = {}
+    if not _TOOL_CALL_CHUNK_EVENT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TOOL_CALL_CHUNK_EVENT_KEYS)
+    result = ToolCallChunkEvent.__new__(ToolCallChunkEvent)
+    result.type = "TOOL_CALL_CHUNK"
+    result.timestamp = f_timestamp
+    result.raw_event = f_raw_event
+    result.tool_call_id = f_tool_call_id
+    result.tool_call_name = f_tool_call_name
+    result.parent_message_id = f_parent_message_id
+    result.delta = f_delta
+    result.extra = f_extra
+    result._present = _TOOL_CALL_CHUNK_EVENT_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_tool_call_result_event(data: object) -> ToolCallResultEvent:
-    obj = _object(data)
-    _tag(obj, "type", "TOOL_CALL_RESULT")
-    result = ToolCallResultEvent(
-        message_id=_required(obj, "messageId", _str),
-        tool_call_id=_required(obj, "toolCallId", _str),
-        content=_required(obj, "content", _str),
-        timestamp=_optional(obj, "timestamp", _int, None),
-        raw_event=_optional(obj, "rawEvent", _json_value, None),
-        role=_optional(obj, "role", _decode_tool_call_result_role, None),
-        extra=_unknown(obj, _TOOL_CALL_RESULT_EVENT_KEYS),
-    )
-    object.__setattr__(
-        result, "_present", _present_keys(obj, frozenset({"timestamp", "rawEvent", "role"}), {})
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "TOOL_CALL_RESULT":
+        _tag(obj, "type", "TOOL_CALL_RESULT")
+    f_message_id = obj.get("messageId", _ABSENT)
+    if type(f_message_id) is not str:
+        raise _field_error(f_message_id, "string", "messageId")
+    f_tool_call_id = obj.get("toolCallId", _ABSENT)
+    if type(f_tool_call_id) is not str:
+        raise _field_error(f_tool_call_id, "string", "toolCallId")
+    f_content = obj.get("content", _ABSENT)
+    if type(f_content) is not str:
+        raise _field_error(f_content, "string", "content")
+    f_timestamp = obj.get("timestamp", _ABSENT)
+    if type(f_timestamp) is not int:
+        if f_timestamp is not _ABSENT:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        f_timestamp = None
+    v_raw_event = obj.get("rawEvent", _ABSENT)
+    if v_raw_event is _ABSENT:
+        f_raw_event: JSONValue | None = None
+    else:
+        try:
+            f_raw_event = _json_value(v_raw_event)
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    v_role = obj.get("role", _ABSENT)
+    if v_role is _ABSENT:
+        f_role: ToolCallResultRole | None = None
+    else:
+        try:
+            f_role = _decode_tool_call_result_role(v_role)
+        except DecodeError as error:
+            raise error.at(_segment("role")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _TOOL_CALL_RESULT_EVENT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TOOL_CALL_RESULT_EVENT_KEYS)
+    result = ToolCallResultEvent.__new__(ToolCallResultEvent)
+    result.type = "TOOL_CALL_RESULT"
+    result.message_id = f_message_id
+    result.tool_call_id = f_tool_call_id
+    result.content = f_content
+    result.timestamp = f_timestamp
+    result.raw_event = f_raw_event
+    result.role = f_role
+    result.extra = f_extra
+    result._present = _TOOL_CALL_RESULT_EVENT_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_state_snapshot_event(data: object) -> StateSnapshotEvent:
-    obj = _object(data)
-    _tag(obj, "type", "STATE_SNAPSHOT")
-    result = StateSnapshotEvent(
-        snapshot=_required(obj, "snapshot", _decode_state),
-        timestamp=_optional(obj, "timestamp", _int, None),
-        raw_event=_optional(obj, "rawEvent", _json_value, None),
-        extra=_unknown(obj, _STATE_SNAPSHOT_EVENT_KEYS),
-    )
-    object.__setattr__(
-        result, "_present", _present_keys(obj, frozenset({"timestamp", "rawEvent"}), {})
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "STATE_SNAPSHOT":
+        _tag(obj, "type", "STATE_SNAPSHOT")
+    v_snapshot = obj.get("snapshot", _ABSENT)
+    if v_snapshot is _ABSENT:
+        raise _field_error(v_snapshot, "", "snapshot")
+    try:
+        f_snapshot = _decode_state(v_snapshot)
+    except DecodeError as error:
+        raise error.at(_segment("snapshot")) from None
+    f_timestamp = obj.get("timestamp", _ABSENT)
+    if type(f_timestamp) is not int:
+        if f_timestamp is not _ABSENT:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        f_timestamp = None
+    v_raw_event = obj.get("rawEvent", _ABSENT)
+    if v_raw_event is _ABSENT:
+        f_raw_event: JSONValue | None = None
+    else:
+        try:
+            f_raw_event = _json_value(v_raw_event)
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _STATE_SNAPSHOT_EVENT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _STATE_SNAPSHOT_EVENT_KEYS)
+    result = StateSnapshotEvent.__new__(StateSnapshotEvent)
+    result.type = "STATE_SNAPSHOT"
+    result.snapshot = f_snapshot
+    result.timestamp = f_timestamp
+    result.raw_event = f_raw_event
+    result.extra = f_extra
+    result._present = _STATE_SNAPSHOT_EVENT_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_state_delta_event(data: object) -> StateDeltaEvent:
-    obj = _object(data)
-    _tag(obj, "type", "STATE_DELTA")
-    result = StateDeltaEvent(
-        delta=_required(obj, "delta", _d_list_json),
-        timestamp=_optional(obj, "timestamp", _int, None),
-        raw_event=_optional(obj, "rawEvent", _json_value, None),
-        extra=_unknown(obj, _STATE_DELTA_EVENT_KEYS),
-    )
-    object.__setattr__(
-        result, "_present", _present_keys(obj, frozenset({"timestamp", "rawEvent"}), {})
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "STATE_DELTA":
+        _tag(obj, "type", "STATE_DELTA")
+    v_delta = obj.get("delta", _ABSENT)
+    if v_delta is _ABSENT:
+        raise _field_error(v_delta, "", "delta")
+    if type(v_delta) is not list:
+        raise _field_error(v_delta, "array", "delta")
+    try:
+        f_delta = [_json_value(item) for item in v_delta]
+    except DecodeError:
+        raise _item_error(v_delta, _json_value, "delta") from None
+    f_timestamp = obj.get("timestamp", _ABSENT)
+    if type(f_timestamp) is not int:
+        if f_timestamp is not _ABSENT:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        f_timestamp = None
+    v_raw_event = obj.get("rawEvent", _ABSENT)
+    if v_raw_event is _ABSENT:
+        f_raw_event: JSONValue | None = None
+    else:
+        try:
+            f_raw_event = _json_value(v_raw_event)
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _STATE_DELTA_EVENT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _STATE_DELTA_EVENT_KEYS)
+    result = StateDeltaEvent.__new__(StateDeltaEvent)
+    result.type = "STATE_DELTA"
+    result.delta = f_delta
+    result.timestamp = f_timestamp
+    result.raw_event = f_raw_event
+    result.extra = f_extra
+    result._present = _STATE_DELTA_EVENT_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_messages_snapshot_event(data: object) -> MessagesSnapshotEvent:
-    obj = _object(data)
-    _tag(obj, "type", "MESSAGES_SNAPSHOT")
-    result = MessagesSnapshotEvent(
-        messages=_required(obj, "messages", _d_list_message),
-        timestamp=_optional(obj, "timestamp", _int, None),
-        raw_event=_optional(obj, "rawEvent", _json_value, None),
-        extra=_unknown(obj, _MESSAGES_SNAPSHOT_EVENT_KEYS),
-    )
-    object.__setattr__(
-        result, "_present", _present_keys(obj, frozenset({"timestamp", "rawEvent"}), {})
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "MESSAGES_SNAPSHOT":
+        _tag(obj, "type", "MESSAGES_SNAPSHOT")
+    v_messages = obj.get("messages", _ABSENT)
+    if v_messages is _ABSENT:
+        raise _field_error(v_messages, "", "messages")
+    if type(v_messages) is not list:
+        raise _field_error(v_messages, "array", "messages")
+    try:
+        f_messages = [_decode_message(item) for item in v_messages]
+    except DecodeError:
+        raise _item_error(v_messages, _decode_message, "messages") from None
+    f_timestamp = obj.get("timestamp", _ABSENT)
+    if type(f_timestamp) is not int:
+        if f_timestamp is not _ABSENT:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        f_timestamp = None
+    v_raw_event = obj.get("rawEvent", _ABSENT)
+    if v_raw_event is _ABSENT:
+        f_raw_event: JSONValue | None = None
+    else:
+        try:
+            f_raw_event = _json_value(v_raw_event)
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _MESSAGES_SNAPSHOT_EVENT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _MESSAGES_SNAPSHOT_EVENT_KEYS)
+    result = MessagesSnapshotEvent.__new__(MessagesSnapshotEvent)
+    result.type = "MESSAGES_SNAPSHOT"
+    result.messages = f_messages
+    result.timestamp = f_timestamp
+    result.raw_event = f_raw_event
+    result.extra = f_extra
+    result._present = _MESSAGES_SNAPSHOT_EVENT_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_raw_event(data: object) -> RawEvent:
-    obj = _object(data)
-    _tag(obj, "type", "RAW")
-    result = RawEvent(
-        event=_required(obj, "event", _json_value),
-        timestamp=_optional(obj, "timestamp", _int, None),
-        raw_event=_optional(obj, "rawEvent", _json_value, None),
-        source=_optional(obj, "source", _str, None),
-        extra=_unknown(obj, _RAW_EVENT_KEYS),
-    )
-    object.__setattr__(
-        result, "_present", _present_keys(obj, frozenset({"timestamp", "rawEvent", "source"}), {})
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "RAW":
+        _tag(obj, "type", "RAW")
+    v_event = obj.get("event", _ABSENT)
+    if v_event is _ABSENT:
+        raise _field_error(v_event, "", "event")
+    try:
+        f_event = _json_value(v_event)
+    except DecodeError as error:
+        raise error.at(_segment("event")) from None
+    f_timestamp = obj.get("timestamp", _ABSENT)
+    if type(f_timestamp) is not int:
+        if f_timestamp is not _ABSENT:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        f_timestamp = None
+    v_raw_event = obj.get("rawEvent", _ABSENT)
+    if v_raw_event is _ABSENT:
+        f_raw_event: JSONValue | None = None
+    else:
+        try:
+            f_raw_event = _json_value(v_raw_event)
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    f_source = obj.get("source", _ABSENT)
+    if type(f_source) is not str:
+        if f_source is not _ABSENT:
+            raise _field_error(f_source, "string", "source")
+        f_source = None
+    f_extra: dict[str, JSONValue] = {}
+    if not _RAW_EVENT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _RAW_EVENT_KEYS)
+    result = RawEvent.__new__(RawEvent)
+    result.type = "RAW"
+    result.event = f_event
+    result.timestamp = f_timestamp
+    result.raw_event = f_raw_event
+    result.source = f_source
+    result.extra = f_extra
+    result._present = _RAW_EVENT_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_custom_event(data: object) -> CustomEvent:
-    obj = _object(data)
-    _tag(obj, "type", "CUSTOM")
-    result = CustomEvent(
-        name=_required(obj, "name", _str),
-        value=_required(obj, "value", _json_value),
-        timestamp=_optional(obj, "timestamp", _int, None),
-        raw_event=_optional(obj, "rawEvent", _json_value, None),
-        extra=_unknown(obj, _CUSTOM_EVENT_KEYS),
-    )
-    object.__setattr__(
-        result, "_present", _present_keys(obj, frozenset({"timestamp", "rawEvent"}), {})
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "CUSTOM":
+        _tag(obj, "type", "CUSTOM")
+    f_name = obj.get("name", _ABSENT)
+    if type(f_name) is not str:
+        raise _field_error(f_name, "string", "name")
+    v_value = obj.get("value", _ABSENT)
+    if v_value is _ABSENT:
+        raise _field_error(v_value, "", "value")
+    try:
+        f_value = _json_value(v_value)
+    except DecodeError as error:
+        raise error.at(_segment("value")) from None
+    f_timestamp = obj.get("timestamp", _ABSENT)
+    if type(f_timestamp) is not int:
+        if f_timestamp is not _ABSENT:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        f_timestamp = None
+    v_raw_event = obj.get("rawEvent", _ABSENT)
+    if v_raw_event is _ABSENT:
+        f_raw_event: JSONValue | None = None
+    else:
+        try:
+            f_raw_event = _json_value(v_raw_event)
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _CUSTOM_EVENT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _CUSTOM_EVENT_KEYS)
+    result = CustomEvent.__new__(CustomEvent)
+    result.type = "CUSTOM"
+    result.name = f_name
+    result.value = f_value
+    result.timestamp = f_timestamp
+    result.raw_event = f_raw_event
+    result.extra = f_extra
+    result._present = _CUSTOM_EVENT_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_message(data: object) -> Message:
+    if type(data) is dict:
+        tag = data.get("role")
+        if type(tag) is str:
+            decode = _MESSAGE_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "role", _MESSAGE_BY_TAG)(obj)
 
 
 def _decode_event(data: object) -> Event:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _EVENT_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _EVENT_BY_TAG)(obj)
 
@@ -2366,12 +3166,14 @@ def _d_str_minlen1(value: object) -> str:
 _RUN_AGENT_INPUT_KEYS = frozenset(
     {"threadId", "runId", "parentRunId", "state", "messages", "tools", "context", "forwardedProps"}
 )
+_RUN_AGENT_INPUT_OPTIONAL = frozenset({"parentRunId", "state"})
 
 
 _CONTEXT_KEYS = frozenset({"description", "value"})
 
 
 _TOOL_KEYS = frozenset({"name", "description", "parameters"})
+_TOOL_OPTIONAL = frozenset({"parameters"})
 
 
 _FUNCTION_CALL_KEYS = frozenset({"name", "arguments"})
@@ -2381,91 +3183,119 @@ _TOOL_CALL_KEYS = frozenset({"id", "type", "function"})
 
 
 _DEVELOPER_MESSAGE_KEYS = frozenset({"id", "role", "content", "name"})
+_DEVELOPER_MESSAGE_OPTIONAL = frozenset({"name"})
 
 
 _SYSTEM_MESSAGE_KEYS = frozenset({"id", "role", "content", "name"})
+_SYSTEM_MESSAGE_OPTIONAL = frozenset({"name"})
 
 
 _ASSISTANT_MESSAGE_KEYS = frozenset({"id", "role", "content", "name", "toolCalls"})
+_ASSISTANT_MESSAGE_OPTIONAL = frozenset({"content", "name", "toolCalls"})
 
 
 _USER_MESSAGE_KEYS = frozenset({"id", "role", "content", "name"})
+_USER_MESSAGE_OPTIONAL = frozenset({"name"})
 
 
 _TOOL_MESSAGE_KEYS = frozenset({"id", "role", "content", "toolCallId", "error"})
+_TOOL_MESSAGE_OPTIONAL = frozenset({"error"})
 
 
 _RUN_STARTED_EVENT_KEYS = frozenset(
     {"type", "timestamp", "rawEvent", "threadId", "runId", "parentRunId", "input"}
 )
+_RUN_STARTED_EVENT_OPTIONAL = frozenset({"timestamp", "rawEvent", "parentRunId", "input"})
 
 
 _RUN_FINISHED_EVENT_KEYS = frozenset(
     {"type", "timestamp", "rawEvent", "threadId", "runId", "result"}
 )
+_RUN_FINISHED_EVENT_OPTIONAL = frozenset({"timestamp", "rawEvent", "result"})
 
 
 _RUN_ERROR_EVENT_KEYS = frozenset({"type", "timestamp", "rawEvent", "message", "code"})
+_RUN_ERROR_EVENT_OPTIONAL = frozenset({"timestamp", "rawEvent", "code"})
 
 
 _STEP_STARTED_EVENT_KEYS = frozenset({"type", "timestamp", "rawEvent", "stepName"})
+_STEP_STARTED_EVENT_OPTIONAL = frozenset({"timestamp", "rawEvent"})
 
 
 _STEP_FINISHED_EVENT_KEYS = frozenset({"type", "timestamp", "rawEvent", "stepName"})
+_STEP_FINISHED_EVENT_OPTIONAL = frozenset({"timestamp", "rawEvent"})
 
 
 _TEXT_MESSAGE_START_EVENT_KEYS = frozenset(
     {"type", "timestamp", "rawEvent", "messageId", "role", "name"}
 )
+_TEXT_MESSAGE_START_EVENT_OPTIONAL = frozenset({"timestamp", "rawEvent", "role", "name"})
 
 
 _TEXT_MESSAGE_CONTENT_EVENT_KEYS = frozenset(
     {"type", "timestamp", "rawEvent", "messageId", "delta"}
 )
+_TEXT_MESSAGE_CONTENT_EVENT_OPTIONAL = frozenset({"timestamp", "rawEvent"})
 
 
 _TEXT_MESSAGE_END_EVENT_KEYS = frozenset({"type", "timestamp", "rawEvent", "messageId"})
+_TEXT_MESSAGE_END_EVENT_OPTIONAL = frozenset({"timestamp", "rawEvent"})
 
 
 _TEXT_MESSAGE_CHUNK_EVENT_KEYS = frozenset(
     {"type", "timestamp", "rawEvent", "messageId", "role", "delta", "name"}
+)
+_TEXT_MESSAGE_CHUNK_EVENT_OPTIONAL = frozenset(
+    {"timestamp", "rawEvent", "messageId", "role", "delta", "name"}
 )
 
 
 _TOOL_CALL_START_EVENT_KEYS = frozenset(
     {"type", "timestamp", "rawEvent", "toolCallId", "toolCallName", "parentMessageId"}
 )
+_TOOL_CALL_START_EVENT_OPTIONAL = frozenset({"timestamp", "rawEvent", "parentMessageId"})
 
 
 _TOOL_CALL_ARGS_EVENT_KEYS = frozenset({"type", "timestamp", "rawEvent", "toolCallId", "delta"})
+_TOOL_CALL_ARGS_EVENT_OPTIONAL = frozenset({"timestamp", "rawEvent"})
 
 
 _TOOL_CALL_END_EVENT_KEYS = frozenset({"type", "timestamp", "rawEvent", "toolCallId"})
+_TOOL_CALL_END_EVENT_OPTIONAL = frozenset({"timestamp", "rawEvent"})
 
 
 _TOOL_CALL_CHUNK_EVENT_KEYS = frozenset(
     {"type", "timestamp", "rawEvent", "toolCallId", "toolCallName", "parentMessageId", "delta"}
+)
+_TOOL_CALL_CHUNK_EVENT_OPTIONAL = frozenset(
+    {"timestamp", "rawEvent", "toolCallId", "toolCallName", "parentMessageId", "delta"}
 )
 
 
 _TOOL_CALL_RESULT_EVENT_KEYS = frozenset(
     {"type", "timestamp", "rawEvent", "messageId", "toolCallId", "content", "role"}
 )
+_TOOL_CALL_RESULT_EVENT_OPTIONAL = frozenset({"timestamp", "rawEvent", "role"})
 
 
 _STATE_SNAPSHOT_EVENT_KEYS = frozenset({"type", "timestamp", "rawEvent", "snapshot"})
+_STATE_SNAPSHOT_EVENT_OPTIONAL = frozenset({"timestamp", "rawEvent"})
 
 
 _STATE_DELTA_EVENT_KEYS = frozenset({"type", "timestamp", "rawEvent", "delta"})
+_STATE_DELTA_EVENT_OPTIONAL = frozenset({"timestamp", "rawEvent"})
 
 
 _MESSAGES_SNAPSHOT_EVENT_KEYS = frozenset({"type", "timestamp", "rawEvent", "messages"})
+_MESSAGES_SNAPSHOT_EVENT_OPTIONAL = frozenset({"timestamp", "rawEvent"})
 
 
 _RAW_EVENT_KEYS = frozenset({"type", "timestamp", "rawEvent", "event", "source"})
+_RAW_EVENT_OPTIONAL = frozenset({"timestamp", "rawEvent", "source"})
 
 
 _CUSTOM_EVENT_KEYS = frozenset({"type", "timestamp", "rawEvent", "name", "value"})
+_CUSTOM_EVENT_OPTIONAL = frozenset({"timestamp", "rawEvent"})
 _EVENT_TYPE_VALUES: dict[str, EventType] = {member.value: member for member in EventType}
 _TEXT_MESSAGE_ROLE_VALUES: dict[str, TextMessageRole] = {
     member.value: member for member in TextMessageRole

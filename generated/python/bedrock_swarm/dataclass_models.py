@@ -63,7 +63,7 @@ class DecodeError(ValueError):
     def path(self) -> str:
         return "$" + "".join(reversed(self._segments))
 
-    def at(self, segment: str) -> DecodeError:
+    def at(self, segment: str) -> "DecodeError":
         """Prefix the path with `segment` (used while the error travels outwards)."""
         self._segments.append(segment)
         return self
@@ -71,6 +71,8 @@ class DecodeError(ValueError):
     def __str__(self) -> str:
         return f"{self.path}: {self.reason}"
 
+
+# --- runtime: the checking rules every stdlib flavor of this module shares ---
 
 _MAX_DEPTH_MESSAGE = "nesting too deep to decode"
 
@@ -80,20 +82,6 @@ def _guard(decode: Callable[[object], _T], data: object) -> _T:
         return decode(data)
     except RecursionError:
         raise DecodeError(_MAX_DEPTH_MESSAGE) from None
-
-
-def _loads(text: str | bytes) -> object:
-    def reject_constant(name: str) -> NoReturn:
-        raise DecodeError(f"invalid JSON: {name} is not a JSON value")
-
-    try:
-        return cast(object, json.loads(text, parse_constant=reject_constant))
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise DecodeError(f"invalid JSON: {error}") from None
-
-
-def _dumps(data: JSONValue) -> str:
-    return json.dumps(data, ensure_ascii=False, allow_nan=False)
 
 
 def _json_type(value: object) -> str:
@@ -162,39 +150,64 @@ def _literal(value: object, expected: str | int | bool) -> object:
     raise DecodeError(f"expected {expected!r}, got {_json_type(value)}")
 
 
+def _enum_value(value: object, members: dict[str, _T]) -> str:
+    """Check that `value` is one of an enum's values (the keys of `members`, in schema order); return it."""
+    if type(value) is not str:
+        raise _type_error("string", value)
+    if value not in members:
+        raise _unknown_value(value, members)
+    return value
+
+
+def _enum(value: object, members: dict[str, _T]) -> _T:
+    """The member for a string enum value."""
+    return members[_enum_value(value, members)]
+
+
 def _object(value: object) -> dict[str, object]:
     if type(value) is dict:
         return cast("dict[str, object]", value)
     raise _type_error("object", value)
 
 
-def _list(value: object, decode: Callable[[object], _T]) -> list[_T]:
-    if type(value) is not list:
-        raise _type_error("array", value)
-    index = 0
-    try:
-        result = []
-        for index, item in enumerate(value):
-            result.append(decode(item))
-        return result
-    except DecodeError as error:
-        raise error.at(f"[{index}]") from None
+_INFINITIES = (float("inf"), float("-inf"))
 
 
-def _map(value: object, decode: Callable[[object], _T]) -> dict[str, _T]:
-    obj = _object(value)
-    key = ""
-    try:
-        result = {}
-        for key, item in obj.items():
-            result[key] = decode(item)
-        return result
-    except DecodeError as error:
-        raise error.at(_segment(key)) from None
+def _is_json(value: object, depth: int = 0) -> bool:
+    """Whether `value` is JSON data, without building paths (`_json_value` words a failure).
+
+    Deep values are left to `_json_value`, whose recursion limit gives the usual error.
+    """
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return True
+    if kind is float:
+        return value == value and value not in _INFINITIES
+    if depth > 100:
+        return False
+    if type(value) is dict:
+        for key, item in value.items():
+            if type(key) is not str:
+                return False
+            kind = type(item)
+            if not (kind is str or kind is int or kind is bool or item is None):
+                if not _is_json(item, depth + 1):
+                    return False
+        return True
+    if type(value) is list:
+        for item in value:
+            kind = type(item)
+            if not (kind is str or kind is int or kind is bool or item is None):
+                if not _is_json(item, depth + 1):
+                    return False
+        return True
+    return False
 
 
 def _json_value(value: object) -> JSONValue:
     """Check that `value` is JSON data (dicts with string keys, lists, scalars) and return it."""
+    if _is_json(value):
+        return cast(JSONValue, value)
     kind = type(value)
     if kind is str or kind is int or kind is bool or value is None:
         return cast(JSONValue, value)
@@ -215,6 +228,8 @@ def _json_value(value: object) -> JSONValue:
 
 
 def _json_object(value: object) -> dict[str, JSONValue]:
+    if type(value) is dict and _is_json(value):
+        return cast("dict[str, JSONValue]", value)
     obj = _object(value)
     for key, item in obj.items():
         if type(key) is not str:
@@ -267,24 +282,6 @@ def _optional_aliased(
     return default if spelling is None else _optional(obj, spelling, decode, default)
 
 
-def _spelling(present: frozenset[str], spellings: tuple[str, ...]) -> str:
-    """The key to write: the alias that was read, else the schema's own key."""
-    for alias in spellings[1:]:
-        if alias in present:
-            return alias
-    return spellings[0]
-
-
-def _present_keys(
-    obj: dict[str, object], optional: frozenset[str], aliases: dict[str, str]
-) -> frozenset[str]:
-    present = optional.intersection(obj)
-    for alias, key in aliases.items():
-        if alias in obj:
-            present = present | {alias, key}
-    return present
-
-
 def _tag(obj: dict[str, object], key: str, expected: str | int | bool) -> None:
     if key not in obj:
         raise DecodeError("missing required key").at(_segment(key))
@@ -319,6 +316,94 @@ def _forbid_unknown(obj: dict[str, object], known: frozenset[str]) -> None:
             raise DecodeError("unknown key (the schema forbids additional properties)").at(
                 _segment(key)
             )
+
+
+# --- runtime of the dataclass flavor: JSON text, new containers, presence tracking ---
+
+
+def _loads(text: str | bytes) -> object:
+    def reject_constant(name: str) -> NoReturn:
+        raise DecodeError(f"invalid JSON: {name} is not a JSON value")
+
+    try:
+        return cast(object, json.loads(text, parse_constant=reject_constant))
+    except DecodeError:
+        raise
+    except RecursionError:
+        raise DecodeError(_MAX_DEPTH_MESSAGE) from None
+    except ValueError as error:  # malformed JSON, bad UTF-8, integers too long to convert
+        raise DecodeError(f"invalid JSON: {error}") from None
+
+
+def _dumps(data: JSONValue) -> str:
+    return json.dumps(data, ensure_ascii=False, allow_nan=False)
+
+
+# What `obj.get(key, _ABSENT)` returns for a key that is not there.
+_ABSENT = object()
+
+
+def _field_error(value: object, expected: str, key: str) -> DecodeError:
+    """The error for a field that is missing (`_ABSENT`) or not of the `expected` JSON type."""
+    if value is _ABSENT:
+        return DecodeError("missing required key").at(_segment(key))
+    return _type_error(expected, value).at(_segment(key))
+
+
+def _item_error(items: list[object], decode: Callable[[object], object], key: str) -> DecodeError:
+    """The error of the first item of `items` that fails (decoding it again), under `key`."""
+    for index, item in enumerate(items):
+        try:
+            decode(item)
+        except DecodeError as error:
+            return error.at(f"[{index}]").at(_segment(key))
+    raise AssertionError("unreachable: the item that failed decodes now")
+
+
+def _list(value: object, decode: Callable[[object], _T]) -> list[_T]:
+    if type(value) is not list:
+        raise _type_error("array", value)
+    try:
+        return [decode(item) for item in value]
+    except DecodeError:
+        pass
+    # Decoders never change their input, so decoding again finds the failing item's index.
+    for index, item in enumerate(value):
+        try:
+            decode(item)
+        except DecodeError as error:
+            raise error.at(f"[{index}]") from None
+    raise AssertionError("unreachable: the item that failed decodes now")
+
+
+def _map(value: object, decode: Callable[[object], _T]) -> dict[str, _T]:
+    obj = _object(value)
+    key = ""
+    try:
+        result = {}
+        for key, item in obj.items():
+            result[key] = decode(item)
+        return result
+    except DecodeError as error:
+        raise error.at(_segment(key)) from None
+
+
+def _spelling(present: frozenset[str], spellings: tuple[str, ...]) -> str:
+    """The key to write: the alias that was read, else the schema's own key."""
+    for alias in spellings[1:]:
+        if alias in present:
+            return alias
+    return spellings[0]
+
+
+def _present_keys(
+    obj: dict[str, object], optional: frozenset[str], aliases: dict[str, str]
+) -> frozenset[str]:
+    present = optional.intersection(obj)
+    for alias, key in aliases.items():
+        if alias in obj:
+            present = present | {alias, key}
+    return present
 
 
 EventType: TypeAlias = Literal[
@@ -608,93 +693,215 @@ AgentResponse: TypeAlias = MessageResponse | ToolCallResponse
 
 
 def _decode_event_type(data: object) -> EventType:
-    if type(data) is not str:
-        raise _type_error("string", data)
-    if data not in _EVENT_TYPE_VALUES:
-        raise _unknown_value(data, _EVENT_TYPE_VALUES)
-    return cast(EventType, data)
+    return cast(EventType, _enum_value(data, _EVENT_TYPE_VALUES))
 
 
 def _decode_tool_call_function(data: object) -> ToolCallFunction:
-    obj = _object(data)
-    result = ToolCallFunction(
-        name=_required(obj, "name", _str),
-        arguments=_required(obj, "arguments", _json_object),
-        extra=_unknown(obj, _TOOL_CALL_FUNCTION_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_name = obj.get("name", _ABSENT)
+    if type(f_name) is not str:
+        raise _field_error(f_name, "string", "name")
+    v_arguments = obj.get("arguments", _ABSENT)
+    if v_arguments is _ABSENT:
+        raise _field_error(v_arguments, "", "arguments")
+    try:
+        f_arguments = _json_object(v_arguments)
+    except DecodeError as error:
+        raise error.at(_segment("arguments")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _TOOL_CALL_FUNCTION_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TOOL_CALL_FUNCTION_KEYS)
+    result = ToolCallFunction.__new__(ToolCallFunction)
+    result.name = f_name
+    result.arguments = f_arguments
+    result.extra = f_extra
     return result
 
 
 def _decode_tool_call(data: object) -> ToolCall:
-    obj = _object(data)
-    _tag(obj, "type", "function")
-    result = ToolCall(
-        id=_required(obj, "id", _str),
-        function=_required(obj, "function", _decode_tool_call_function),
-        extra=_unknown(obj, _TOOL_CALL_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "function":
+        _tag(obj, "type", "function")
+    f_id = obj.get("id", _ABSENT)
+    if type(f_id) is not str:
+        raise _field_error(f_id, "string", "id")
+    v_function = obj.get("function", _ABSENT)
+    if v_function is _ABSENT:
+        raise _field_error(v_function, "", "function")
+    try:
+        f_function = _decode_tool_call_function(v_function)
+    except DecodeError as error:
+        raise error.at(_segment("function")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _TOOL_CALL_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TOOL_CALL_KEYS)
+    result = ToolCall.__new__(ToolCall)
+    result.id = f_id
+    result.type = "function"
+    result.function = f_function
+    result.extra = f_extra
     return result
 
 
 def _decode_tool_output(data: object) -> ToolOutput:
-    obj = _object(data)
-    result = ToolOutput(
-        tool_call_id=_required(obj, "tool_call_id", _str),
-        output=_required(obj, "output", _str),
-        extra=_unknown(obj, _TOOL_OUTPUT_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_tool_call_id = obj.get("tool_call_id", _ABSENT)
+    if type(f_tool_call_id) is not str:
+        raise _field_error(f_tool_call_id, "string", "tool_call_id")
+    f_output = obj.get("output", _ABSENT)
+    if type(f_output) is not str:
+        raise _field_error(f_output, "string", "output")
+    f_extra: dict[str, JSONValue] = {}
+    if not _TOOL_OUTPUT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TOOL_OUTPUT_KEYS)
+    result = ToolOutput.__new__(ToolOutput)
+    result.tool_call_id = f_tool_call_id
+    result.output = f_output
+    result.extra = f_extra
     return result
 
 
 def _decode_tool_result(data: object) -> ToolResult:
-    obj = _object(data)
-    result = ToolResult(
-        success=_required(obj, "success", _bool),
-        result=_required(obj, "result", _str),
-        error=_required(obj, "error", _d_opt_str),
-        extra=_unknown(obj, _TOOL_RESULT_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_success = obj.get("success", _ABSENT)
+    if type(f_success) is not bool:
+        raise _field_error(f_success, "boolean", "success")
+    f_result = obj.get("result", _ABSENT)
+    if type(f_result) is not str:
+        raise _field_error(f_result, "string", "result")
+    f_error = obj.get("error", _ABSENT)
+    if f_error is not None and type(f_error) is not str:
+        raise _field_error(f_error, "string", "error")
+    f_extra: dict[str, JSONValue] = {}
+    if not _TOOL_RESULT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TOOL_RESULT_KEYS)
+    result = ToolResult.__new__(ToolResult)
+    result.success = f_success
+    result.result = f_result
+    result.error = f_error
+    result.extra = f_extra
     return result
 
 
 def _decode_message_response(data: object) -> MessageResponse:
-    obj = _object(data)
-    _tag(obj, "type", "message")
-    result = MessageResponse(
-        content=_required(obj, "content", _str),
-        extra=_unknown(obj, _MESSAGE_RESPONSE_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "message":
+        _tag(obj, "type", "message")
+    f_content = obj.get("content", _ABSENT)
+    if type(f_content) is not str:
+        raise _field_error(f_content, "string", "content")
+    f_extra: dict[str, JSONValue] = {}
+    if not _MESSAGE_RESPONSE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _MESSAGE_RESPONSE_KEYS)
+    result = MessageResponse.__new__(MessageResponse)
+    result.type = "message"
+    result.content = f_content
+    result.extra = f_extra
     return result
 
 
 def _decode_tool_call_response(data: object) -> ToolCallResponse:
-    obj = _object(data)
-    _tag(obj, "type", "tool_call")
-    result = ToolCallResponse(
-        tool_calls=_required(obj, "tool_calls", _d_list_tool_call),
-        extra=_unknown(obj, _TOOL_CALL_RESPONSE_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_call":
+        _tag(obj, "type", "tool_call")
+    v_tool_calls = obj.get("tool_calls", _ABSENT)
+    if v_tool_calls is _ABSENT:
+        raise _field_error(v_tool_calls, "", "tool_calls")
+    if type(v_tool_calls) is not list:
+        raise _field_error(v_tool_calls, "array", "tool_calls")
+    try:
+        f_tool_calls = [_decode_tool_call(item) for item in v_tool_calls]
+    except DecodeError:
+        raise _item_error(v_tool_calls, _decode_tool_call, "tool_calls") from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _TOOL_CALL_RESPONSE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TOOL_CALL_RESPONSE_KEYS)
+    result = ToolCallResponse.__new__(ToolCallResponse)
+    result.type = "tool_call"
+    result.tool_calls = f_tool_calls
+    result.extra = f_extra
     return result
 
 
 def _decode_event(data: object) -> Event:
-    obj = _object(data)
-    result = Event(
-        id=_required(obj, "id", _str),
-        type=_required(obj, "type", _decode_event_type),
-        timestamp=_required(obj, "timestamp", _str),
-        agent_name=_required(obj, "agent_name", _str),
-        run_id=_required(obj, "run_id", _str),
-        thread_id=_required(obj, "thread_id", _str),
-        parent_event_id=_required(obj, "parent_event_id", _d_opt_str),
-        details=_required(obj, "details", _json_object),
-        metadata=_required(obj, "metadata", _json_object),
-        extra=_unknown(obj, _EVENT_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_id = obj.get("id", _ABSENT)
+    if type(f_id) is not str:
+        raise _field_error(f_id, "string", "id")
+    v_type = obj.get("type", _ABSENT)
+    if v_type is _ABSENT:
+        raise _field_error(v_type, "", "type")
+    try:
+        f_type = _decode_event_type(v_type)
+    except DecodeError as error:
+        raise error.at(_segment("type")) from None
+    f_timestamp = obj.get("timestamp", _ABSENT)
+    if type(f_timestamp) is not str:
+        raise _field_error(f_timestamp, "string", "timestamp")
+    f_agent_name = obj.get("agent_name", _ABSENT)
+    if type(f_agent_name) is not str:
+        raise _field_error(f_agent_name, "string", "agent_name")
+    f_run_id = obj.get("run_id", _ABSENT)
+    if type(f_run_id) is not str:
+        raise _field_error(f_run_id, "string", "run_id")
+    f_thread_id = obj.get("thread_id", _ABSENT)
+    if type(f_thread_id) is not str:
+        raise _field_error(f_thread_id, "string", "thread_id")
+    f_parent_event_id = obj.get("parent_event_id", _ABSENT)
+    if f_parent_event_id is not None and type(f_parent_event_id) is not str:
+        raise _field_error(f_parent_event_id, "string", "parent_event_id")
+    v_details = obj.get("details", _ABSENT)
+    if v_details is _ABSENT:
+        raise _field_error(v_details, "", "details")
+    try:
+        f_details = _json_object(v_details)
+    except DecodeError as error:
+        raise error.at(_segment("details")) from None
+    v_metadata = obj.get("metadata", _ABSENT)
+    if v_metadata is _ABSENT:
+        raise _field_error(v_metadata, "", "metadata")
+    try:
+        f_metadata = _json_object(v_metadata)
+    except DecodeError as error:
+        raise error.at(_segment("metadata")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _EVENT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _EVENT_KEYS)
+    result = Event.__new__(Event)
+    result.id = f_id
+    result.type = f_type
+    result.timestamp = f_timestamp
+    result.agent_name = f_agent_name
+    result.run_id = f_run_id
+    result.thread_id = f_thread_id
+    result.parent_event_id = f_parent_event_id
+    result.details = f_details
+    result.metadata = f_metadata
+    result.extra = f_extra
     return result
 
 
 def _decode_agent_response(data: object) -> AgentResponse:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _AGENT_RESPONSE_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _AGENT_RESPONSE_BY_TAG)(obj)
 
@@ -738,19 +945,17 @@ _EVENT_KEYS = frozenset(
         "metadata",
     }
 )
-_EVENT_TYPE_VALUES: frozenset[str] = frozenset(
-    {
-        "agent_start",
-        "agent_complete",
-        "tool_start",
-        "tool_complete",
-        "message_sent",
-        "message_received",
-        "error",
-        "run_start",
-        "run_complete",
-    }
-)
+_EVENT_TYPE_VALUES: dict[str, EventType] = {
+    "agent_start": "agent_start",
+    "agent_complete": "agent_complete",
+    "tool_start": "tool_start",
+    "tool_complete": "tool_complete",
+    "message_sent": "message_sent",
+    "message_received": "message_received",
+    "error": "error",
+    "run_start": "run_start",
+    "run_complete": "run_complete",
+}
 _AGENT_RESPONSE_BY_TAG: dict[object, Callable[[object], AgentResponse]] = {
     "message": _decode_message_response,
     "tool_call": _decode_tool_call_response,

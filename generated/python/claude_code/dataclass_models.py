@@ -202,7 +202,7 @@ class DecodeError(ValueError):
     def path(self) -> str:
         return "$" + "".join(reversed(self._segments))
 
-    def at(self, segment: str) -> DecodeError:
+    def at(self, segment: str) -> "DecodeError":
         """Prefix the path with `segment` (used while the error travels outwards)."""
         self._segments.append(segment)
         return self
@@ -210,6 +210,8 @@ class DecodeError(ValueError):
     def __str__(self) -> str:
         return f"{self.path}: {self.reason}"
 
+
+# --- runtime: the checking rules every stdlib flavor of this module shares ---
 
 _MAX_DEPTH_MESSAGE = "nesting too deep to decode"
 
@@ -219,20 +221,6 @@ def _guard(decode: Callable[[object], _T], data: object) -> _T:
         return decode(data)
     except RecursionError:
         raise DecodeError(_MAX_DEPTH_MESSAGE) from None
-
-
-def _loads(text: str | bytes) -> object:
-    def reject_constant(name: str) -> NoReturn:
-        raise DecodeError(f"invalid JSON: {name} is not a JSON value")
-
-    try:
-        return cast(object, json.loads(text, parse_constant=reject_constant))
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise DecodeError(f"invalid JSON: {error}") from None
-
-
-def _dumps(data: JSONValue) -> str:
-    return json.dumps(data, ensure_ascii=False, allow_nan=False)
 
 
 def _json_type(value: object) -> str:
@@ -301,39 +289,64 @@ def _literal(value: object, expected: str | int | bool) -> object:
     raise DecodeError(f"expected {expected!r}, got {_json_type(value)}")
 
 
+def _enum_value(value: object, members: dict[str, _T]) -> str:
+    """Check that `value` is one of an enum's values (the keys of `members`, in schema order); return it."""
+    if type(value) is not str:
+        raise _type_error("string", value)
+    if value not in members:
+        raise _unknown_value(value, members)
+    return value
+
+
+def _enum(value: object, members: dict[str, _T]) -> _T:
+    """The member for a string enum value."""
+    return members[_enum_value(value, members)]
+
+
 def _object(value: object) -> dict[str, object]:
     if type(value) is dict:
         return cast("dict[str, object]", value)
     raise _type_error("object", value)
 
 
-def _list(value: object, decode: Callable[[object], _T]) -> list[_T]:
-    if type(value) is not list:
-        raise _type_error("array", value)
-    index = 0
-    try:
-        result = []
-        for index, item in enumerate(value):
-            result.append(decode(item))
-        return result
-    except DecodeError as error:
-        raise error.at(f"[{index}]") from None
+_INFINITIES = (float("inf"), float("-inf"))
 
 
-def _map(value: object, decode: Callable[[object], _T]) -> dict[str, _T]:
-    obj = _object(value)
-    key = ""
-    try:
-        result = {}
-        for key, item in obj.items():
-            result[key] = decode(item)
-        return result
-    except DecodeError as error:
-        raise error.at(_segment(key)) from None
+def _is_json(value: object, depth: int = 0) -> bool:
+    """Whether `value` is JSON data, without building paths (`_json_value` words a failure).
+
+    Deep values are left to `_json_value`, whose recursion limit gives the usual error.
+    """
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return True
+    if kind is float:
+        return value == value and value not in _INFINITIES
+    if depth > 100:
+        return False
+    if type(value) is dict:
+        for key, item in value.items():
+            if type(key) is not str:
+                return False
+            kind = type(item)
+            if not (kind is str or kind is int or kind is bool or item is None):
+                if not _is_json(item, depth + 1):
+                    return False
+        return True
+    if type(value) is list:
+        for item in value:
+            kind = type(item)
+            if not (kind is str or kind is int or kind is bool or item is None):
+                if not _is_json(item, depth + 1):
+                    return False
+        return True
+    return False
 
 
 def _json_value(value: object) -> JSONValue:
     """Check that `value` is JSON data (dicts with string keys, lists, scalars) and return it."""
+    if _is_json(value):
+        return cast(JSONValue, value)
     kind = type(value)
     if kind is str or kind is int or kind is bool or value is None:
         return cast(JSONValue, value)
@@ -354,6 +367,8 @@ def _json_value(value: object) -> JSONValue:
 
 
 def _json_object(value: object) -> dict[str, JSONValue]:
+    if type(value) is dict and _is_json(value):
+        return cast("dict[str, JSONValue]", value)
     obj = _object(value)
     for key, item in obj.items():
         if type(key) is not str:
@@ -406,24 +421,6 @@ def _optional_aliased(
     return default if spelling is None else _optional(obj, spelling, decode, default)
 
 
-def _spelling(present: frozenset[str], spellings: tuple[str, ...]) -> str:
-    """The key to write: the alias that was read, else the schema's own key."""
-    for alias in spellings[1:]:
-        if alias in present:
-            return alias
-    return spellings[0]
-
-
-def _present_keys(
-    obj: dict[str, object], optional: frozenset[str], aliases: dict[str, str]
-) -> frozenset[str]:
-    present = optional.intersection(obj)
-    for alias, key in aliases.items():
-        if alias in obj:
-            present = present | {alias, key}
-    return present
-
-
 def _tag(obj: dict[str, object], key: str, expected: str | int | bool) -> None:
     if key not in obj:
         raise DecodeError("missing required key").at(_segment(key))
@@ -458,6 +455,94 @@ def _forbid_unknown(obj: dict[str, object], known: frozenset[str]) -> None:
             raise DecodeError("unknown key (the schema forbids additional properties)").at(
                 _segment(key)
             )
+
+
+# --- runtime of the dataclass flavor: JSON text, new containers, presence tracking ---
+
+
+def _loads(text: str | bytes) -> object:
+    def reject_constant(name: str) -> NoReturn:
+        raise DecodeError(f"invalid JSON: {name} is not a JSON value")
+
+    try:
+        return cast(object, json.loads(text, parse_constant=reject_constant))
+    except DecodeError:
+        raise
+    except RecursionError:
+        raise DecodeError(_MAX_DEPTH_MESSAGE) from None
+    except ValueError as error:  # malformed JSON, bad UTF-8, integers too long to convert
+        raise DecodeError(f"invalid JSON: {error}") from None
+
+
+def _dumps(data: JSONValue) -> str:
+    return json.dumps(data, ensure_ascii=False, allow_nan=False)
+
+
+# What `obj.get(key, _ABSENT)` returns for a key that is not there.
+_ABSENT = object()
+
+
+def _field_error(value: object, expected: str, key: str) -> DecodeError:
+    """The error for a field that is missing (`_ABSENT`) or not of the `expected` JSON type."""
+    if value is _ABSENT:
+        return DecodeError("missing required key").at(_segment(key))
+    return _type_error(expected, value).at(_segment(key))
+
+
+def _item_error(items: list[object], decode: Callable[[object], object], key: str) -> DecodeError:
+    """The error of the first item of `items` that fails (decoding it again), under `key`."""
+    for index, item in enumerate(items):
+        try:
+            decode(item)
+        except DecodeError as error:
+            return error.at(f"[{index}]").at(_segment(key))
+    raise AssertionError("unreachable: the item that failed decodes now")
+
+
+def _list(value: object, decode: Callable[[object], _T]) -> list[_T]:
+    if type(value) is not list:
+        raise _type_error("array", value)
+    try:
+        return [decode(item) for item in value]
+    except DecodeError:
+        pass
+    # Decoders never change their input, so decoding again finds the failing item's index.
+    for index, item in enumerate(value):
+        try:
+            decode(item)
+        except DecodeError as error:
+            raise error.at(f"[{index}]") from None
+    raise AssertionError("unreachable: the item that failed decodes now")
+
+
+def _map(value: object, decode: Callable[[object], _T]) -> dict[str, _T]:
+    obj = _object(value)
+    key = ""
+    try:
+        result = {}
+        for key, item in obj.items():
+            result[key] = decode(item)
+        return result
+    except DecodeError as error:
+        raise error.at(_segment(key)) from None
+
+
+def _spelling(present: frozenset[str], spellings: tuple[str, ...]) -> str:
+    """The key to write: the alias that was read, else the schema's own key."""
+    for alias in spellings[1:]:
+        if alias in present:
+            return alias
+    return spellings[0]
+
+
+def _present_keys(
+    obj: dict[str, object], optional: frozenset[str], aliases: dict[str, str]
+) -> frozenset[str]:
+    present = optional.intersection(obj)
+    for alias, key in aliases.items():
+        if alias in obj:
+            present = present | {alias, key}
+    return present
 
 
 class MessageType(str, Enum):
@@ -2919,1136 +3004,2107 @@ Message: TypeAlias = (
 
 
 def _decode_message_type(data: object) -> MessageType:
-    if type(data) is not str:
-        raise _type_error("string", data)
-    member = _MESSAGE_TYPE_VALUES.get(data)
-    if member is None:
-        raise _unknown_value(data, _MESSAGE_TYPE_VALUES)
-    return member
+    return _enum(data, _MESSAGE_TYPE_VALUES)
 
 
 def _decode_permission_mode(data: object) -> PermissionMode:
-    if type(data) is not str:
-        raise _type_error("string", data)
-    member = _PERMISSION_MODE_VALUES.get(data)
-    if member is None:
-        raise _unknown_value(data, _PERMISSION_MODE_VALUES)
-    return member
+    return _enum(data, _PERMISSION_MODE_VALUES)
 
 
 def _decode_result_subtype(data: object) -> ResultSubtype:
-    if type(data) is not str:
-        raise _type_error("string", data)
-    member = _RESULT_SUBTYPE_VALUES.get(data)
-    if member is None:
-        raise _unknown_value(data, _RESULT_SUBTYPE_VALUES)
-    return member
+    return _enum(data, _RESULT_SUBTYPE_VALUES)
 
 
 def _decode_session_type(data: object) -> SessionType:
-    if type(data) is not str:
-        raise _type_error("string", data)
-    member = _SESSION_TYPE_VALUES.get(data)
-    if member is None:
-        raise _unknown_value(data, _SESSION_TYPE_VALUES)
-    return member
+    return _enum(data, _SESSION_TYPE_VALUES)
 
 
 def _decode_user_type(data: object) -> UserType:
-    if type(data) is not str:
-        raise _type_error("string", data)
-    member = _USER_TYPE_VALUES.get(data)
-    if member is None:
-        raise _unknown_value(data, _USER_TYPE_VALUES)
-    return member
+    return _enum(data, _USER_TYPE_VALUES)
 
 
 def _decode_compact_direction(data: object) -> CompactDirection:
-    if type(data) is not str:
-        raise _type_error("string", data)
-    member = _COMPACT_DIRECTION_VALUES.get(data)
-    if member is None:
-        raise _unknown_value(data, _COMPACT_DIRECTION_VALUES)
-    return member
+    return _enum(data, _COMPACT_DIRECTION_VALUES)
 
 
 def _decode_compact_trigger(data: object) -> CompactTrigger:
-    if type(data) is not str:
-        raise _type_error("string", data)
-    member = _COMPACT_TRIGGER_VALUES.get(data)
-    if member is None:
-        raise _unknown_value(data, _COMPACT_TRIGGER_VALUES)
-    return member
+    return _enum(data, _COMPACT_TRIGGER_VALUES)
 
 
 def _decode_hook_outcome(data: object) -> HookOutcome:
-    if type(data) is not str:
-        raise _type_error("string", data)
-    member = _HOOK_OUTCOME_VALUES.get(data)
-    if member is None:
-        raise _unknown_value(data, _HOOK_OUTCOME_VALUES)
-    return member
+    return _enum(data, _HOOK_OUTCOME_VALUES)
 
 
 def _decode_rate_limit_status(data: object) -> RateLimitStatus:
-    if type(data) is not str:
-        raise _type_error("string", data)
-    member = _RATE_LIMIT_STATUS_VALUES.get(data)
-    if member is None:
-        raise _unknown_value(data, _RATE_LIMIT_STATUS_VALUES)
-    return member
+    return _enum(data, _RATE_LIMIT_STATUS_VALUES)
 
 
 def _decode_system_message(data: object) -> SystemMessage:
-    obj = _object(data)
-    _tag(obj, "type", "system")
-    _tag(obj, "subtype", "init")
-    result = SystemMessage(
-        cwd=_required(obj, "cwd", _str),
-        session_id=_required_aliased(
-            obj,
-            (
-                "session_id",
-                "sessionId",
-            ),
-            _str,
-        ),
-        tools=_required(obj, "tools", _d_list_str),
-        model=_required(obj, "model", _str),
-        permission_mode=_required(obj, "permissionMode", _decode_permission_mode),
-        api_key_source=_required(obj, "apiKeySource", _str),
-        mcp_servers=_optional_aliased(
-            obj,
-            (
-                "mcp_servers",
-                "mcpServers",
-            ),
-            _d_list_mcp_server_status,
-            None,
-        ),
-        slash_commands=_optional(obj, "slash_commands", _d_list_str, None),
-        terminal_slash_commands=_optional(obj, "terminal_slash_commands", _d_list_str, None),
-        claude_code_version=_optional(obj, "claude_code_version", _str, None),
-        output_style=_optional(obj, "output_style", _str, None),
-        agents=_optional(obj, "agents", _d_list_str, None),
-        skills=_optional(obj, "skills", _d_list_str, None),
-        plugins=_optional(obj, "plugins", _d_list_plugin_info, None),
-        capabilities=_optional(obj, "capabilities", _d_list_str, None),
-        analytics_disabled=_optional(obj, "analytics_disabled", _bool, None),
-        product_feedback_disabled=_optional(obj, "product_feedback_disabled", _bool, None),
-        uuid=_optional(obj, "uuid", _str, None),
-        memory_paths=_optional(obj, "memory_paths", _d_map_str, None),
-        messaging_socket_path=_optional(obj, "messaging_socket_path", _str, None),
-        fast_mode_state=_optional(obj, "fast_mode_state", _str, None),
-        fast_mode_disabled_reason=_optional(obj, "fast_mode_disabled_reason", _str, None),
-        max_thinking_tokens=_optional_aliased(
-            obj,
-            (
-                "max_thinking_tokens",
-                "maxThinkingTokens",
-            ),
-            _d_opt_int,
-            None,
-        ),
-        custom_instructions=_optional_aliased(
-            obj,
-            (
-                "custom_instructions",
-                "customInstructions",
-            ),
-            _d_opt_str,
-            None,
-        ),
-        claude_md_files=_optional_aliased(
-            obj,
-            (
-                "claude_md_files",
-                "claudeMdFiles",
-            ),
-            _d_list_str,
-            None,
-        ),
-        session_type=_optional_aliased(
-            obj,
-            (
-                "session_type",
-                "sessionType",
-            ),
-            _decode_session_type,
-            None,
-        ),
-        effective_git_root=_optional_aliased(
-            obj,
-            (
-                "effective_git_root",
-                "effectiveGitRoot",
-            ),
-            _d_opt_str,
-            None,
-        ),
-        environment_plan=_optional_aliased(
-            obj,
-            (
-                "environment_plan",
-                "environmentPlan",
-            ),
-            _json_object,
-            None,
-        ),
-        user_type=_optional_aliased(
-            obj,
-            (
-                "user_type",
-                "userType",
-            ),
-            _decode_user_type,
-            None,
-        ),
-        extra=_unknown(obj, _SYSTEM_MESSAGE_KEYS),
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "init":
+        _tag(obj, "subtype", "init")
+    f_cwd = obj.get("cwd", _ABSENT)
+    if type(f_cwd) is not str:
+        raise _field_error(f_cwd, "string", "cwd")
+    f_session_id = _required_aliased(obj, ("session_id", "sessionId"), _str)
+    v_tools = obj.get("tools", _ABSENT)
+    if v_tools is _ABSENT:
+        raise _field_error(v_tools, "", "tools")
+    if type(v_tools) is not list:
+        raise _field_error(v_tools, "array", "tools")
+    try:
+        f_tools = [_str(item) for item in v_tools]
+    except DecodeError:
+        raise _item_error(v_tools, _str, "tools") from None
+    f_model = obj.get("model", _ABSENT)
+    if type(f_model) is not str:
+        raise _field_error(f_model, "string", "model")
+    v_permission_mode = obj.get("permissionMode", _ABSENT)
+    if v_permission_mode is _ABSENT:
+        raise _field_error(v_permission_mode, "", "permissionMode")
+    try:
+        f_permission_mode = _decode_permission_mode(v_permission_mode)
+    except DecodeError as error:
+        raise error.at(_segment("permissionMode")) from None
+    f_api_key_source = obj.get("apiKeySource", _ABSENT)
+    if type(f_api_key_source) is not str:
+        raise _field_error(f_api_key_source, "string", "apiKeySource")
+    f_mcp_servers = _optional_aliased(
+        obj, ("mcp_servers", "mcpServers"), _d_list_mcp_server_status, None
     )
-    object.__setattr__(
-        result,
-        "_present",
-        _present_keys(
-            obj,
-            frozenset(
-                {
-                    "mcp_servers",
-                    "slash_commands",
-                    "terminal_slash_commands",
-                    "claude_code_version",
-                    "output_style",
-                    "agents",
-                    "skills",
-                    "plugins",
-                    "capabilities",
-                    "analytics_disabled",
-                    "product_feedback_disabled",
-                    "uuid",
-                    "memory_paths",
-                    "messaging_socket_path",
-                    "fast_mode_state",
-                    "fast_mode_disabled_reason",
-                    "max_thinking_tokens",
-                    "custom_instructions",
-                    "claude_md_files",
-                    "session_type",
-                    "effective_git_root",
-                    "environment_plan",
-                    "user_type",
-                }
-            ),
-            {
-                "sessionId": "session_id",
-                "mcpServers": "mcp_servers",
-                "maxThinkingTokens": "max_thinking_tokens",
-                "customInstructions": "custom_instructions",
-                "claudeMdFiles": "claude_md_files",
-                "sessionType": "session_type",
-                "effectiveGitRoot": "effective_git_root",
-                "environmentPlan": "environment_plan",
-                "userType": "user_type",
-            },
-        ),
+    v_slash_commands = obj.get("slash_commands", _ABSENT)
+    if v_slash_commands is _ABSENT:
+        f_slash_commands: list[str] | None = None
+    elif type(v_slash_commands) is not list:
+        raise _field_error(v_slash_commands, "array", "slash_commands")
+    else:
+        try:
+            f_slash_commands = [_str(item) for item in v_slash_commands]
+        except DecodeError:
+            raise _item_error(v_slash_commands, _str, "slash_commands") from None
+    v_terminal_slash_commands = obj.get("terminal_slash_commands", _ABSENT)
+    if v_terminal_slash_commands is _ABSENT:
+        f_terminal_slash_commands: list[str] | None = None
+    elif type(v_terminal_slash_commands) is not list:
+        raise _field_error(v_terminal_slash_commands, "array", "terminal_slash_commands")
+    else:
+        try:
+            f_terminal_slash_commands = [_str(item) for item in v_terminal_slash_commands]
+        except DecodeError:
+            raise _item_error(v_terminal_slash_commands, _str, "terminal_slash_commands") from None
+    f_claude_code_version = obj.get("claude_code_version", _ABSENT)
+    if type(f_claude_code_version) is not str:
+        if f_claude_code_version is not _ABSENT:
+            raise _field_error(f_claude_code_version, "string", "claude_code_version")
+        f_claude_code_version = None
+    f_output_style = obj.get("output_style", _ABSENT)
+    if type(f_output_style) is not str:
+        if f_output_style is not _ABSENT:
+            raise _field_error(f_output_style, "string", "output_style")
+        f_output_style = None
+    v_agents = obj.get("agents", _ABSENT)
+    if v_agents is _ABSENT:
+        f_agents: list[str] | None = None
+    elif type(v_agents) is not list:
+        raise _field_error(v_agents, "array", "agents")
+    else:
+        try:
+            f_agents = [_str(item) for item in v_agents]
+        except DecodeError:
+            raise _item_error(v_agents, _str, "agents") from None
+    v_skills = obj.get("skills", _ABSENT)
+    if v_skills is _ABSENT:
+        f_skills: list[str] | None = None
+    elif type(v_skills) is not list:
+        raise _field_error(v_skills, "array", "skills")
+    else:
+        try:
+            f_skills = [_str(item) for item in v_skills]
+        except DecodeError:
+            raise _item_error(v_skills, _str, "skills") from None
+    v_plugins = obj.get("plugins", _ABSENT)
+    if v_plugins is _ABSENT:
+        f_plugins: list[PluginInfo] | None = None
+    elif type(v_plugins) is not list:
+        raise _field_error(v_plugins, "array", "plugins")
+    else:
+        try:
+            f_plugins = [_decode_plugin_info(item) for item in v_plugins]
+        except DecodeError:
+            raise _item_error(v_plugins, _decode_plugin_info, "plugins") from None
+    v_capabilities = obj.get("capabilities", _ABSENT)
+    if v_capabilities is _ABSENT:
+        f_capabilities: list[str] | None = None
+    elif type(v_capabilities) is not list:
+        raise _field_error(v_capabilities, "array", "capabilities")
+    else:
+        try:
+            f_capabilities = [_str(item) for item in v_capabilities]
+        except DecodeError:
+            raise _item_error(v_capabilities, _str, "capabilities") from None
+    f_analytics_disabled = obj.get("analytics_disabled", _ABSENT)
+    if type(f_analytics_disabled) is not bool:
+        if f_analytics_disabled is not _ABSENT:
+            raise _field_error(f_analytics_disabled, "boolean", "analytics_disabled")
+        f_analytics_disabled = None
+    f_product_feedback_disabled = obj.get("product_feedback_disabled", _ABSENT)
+    if type(f_product_feedback_disabled) is not bool:
+        if f_product_feedback_disabled is not _ABSENT:
+            raise _field_error(f_product_feedback_disabled, "boolean", "product_feedback_disabled")
+        f_product_feedback_disabled = None
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    v_memory_paths = obj.get("memory_paths", _ABSENT)
+    if v_memory_paths is _ABSENT:
+        f_memory_paths: dict[str, str] | None = None
+    else:
+        try:
+            f_memory_paths = _d_map_str(v_memory_paths)
+        except DecodeError as error:
+            raise error.at(_segment("memory_paths")) from None
+    f_messaging_socket_path = obj.get("messaging_socket_path", _ABSENT)
+    if type(f_messaging_socket_path) is not str:
+        if f_messaging_socket_path is not _ABSENT:
+            raise _field_error(f_messaging_socket_path, "string", "messaging_socket_path")
+        f_messaging_socket_path = None
+    f_fast_mode_state = obj.get("fast_mode_state", _ABSENT)
+    if type(f_fast_mode_state) is not str:
+        if f_fast_mode_state is not _ABSENT:
+            raise _field_error(f_fast_mode_state, "string", "fast_mode_state")
+        f_fast_mode_state = None
+    f_fast_mode_disabled_reason = obj.get("fast_mode_disabled_reason", _ABSENT)
+    if type(f_fast_mode_disabled_reason) is not str:
+        if f_fast_mode_disabled_reason is not _ABSENT:
+            raise _field_error(f_fast_mode_disabled_reason, "string", "fast_mode_disabled_reason")
+        f_fast_mode_disabled_reason = None
+    f_max_thinking_tokens = _optional_aliased(
+        obj, ("max_thinking_tokens", "maxThinkingTokens"), _d_opt_int, None
+    )
+    f_custom_instructions = _optional_aliased(
+        obj, ("custom_instructions", "customInstructions"), _d_opt_str, None
+    )
+    f_claude_md_files = _optional_aliased(
+        obj, ("claude_md_files", "claudeMdFiles"), _d_list_str, None
+    )
+    f_session_type = _optional_aliased(
+        obj, ("session_type", "sessionType"), _decode_session_type, None
+    )
+    f_effective_git_root = _optional_aliased(
+        obj, ("effective_git_root", "effectiveGitRoot"), _d_opt_str, None
+    )
+    f_environment_plan = _optional_aliased(
+        obj, ("environment_plan", "environmentPlan"), _json_object, None
+    )
+    f_user_type = _optional_aliased(obj, ("user_type", "userType"), _decode_user_type, None)
+    f_extra: dict[str, JSONValue] = {}
+    if not _SYSTEM_MESSAGE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _SYSTEM_MESSAGE_KEYS)
+    result = SystemMessage.__new__(SystemMessage)
+    result.type = "system"
+    result.subtype = "init"
+    result.cwd = f_cwd
+    result.session_id = f_session_id
+    result.tools = f_tools
+    result.model = f_model
+    result.permission_mode = f_permission_mode
+    result.api_key_source = f_api_key_source
+    result.mcp_servers = f_mcp_servers
+    result.slash_commands = f_slash_commands
+    result.terminal_slash_commands = f_terminal_slash_commands
+    result.claude_code_version = f_claude_code_version
+    result.output_style = f_output_style
+    result.agents = f_agents
+    result.skills = f_skills
+    result.plugins = f_plugins
+    result.capabilities = f_capabilities
+    result.analytics_disabled = f_analytics_disabled
+    result.product_feedback_disabled = f_product_feedback_disabled
+    result.uuid = f_uuid
+    result.memory_paths = f_memory_paths
+    result.messaging_socket_path = f_messaging_socket_path
+    result.fast_mode_state = f_fast_mode_state
+    result.fast_mode_disabled_reason = f_fast_mode_disabled_reason
+    result.max_thinking_tokens = f_max_thinking_tokens
+    result.custom_instructions = f_custom_instructions
+    result.claude_md_files = f_claude_md_files
+    result.session_type = f_session_type
+    result.effective_git_root = f_effective_git_root
+    result.environment_plan = f_environment_plan
+    result.user_type = f_user_type
+    result.extra = f_extra
+    result._present = _present_keys(
+        obj,
+        _SYSTEM_MESSAGE_OPTIONAL,
+        {
+            "sessionId": "session_id",
+            "mcpServers": "mcp_servers",
+            "maxThinkingTokens": "max_thinking_tokens",
+            "customInstructions": "custom_instructions",
+            "claudeMdFiles": "claude_md_files",
+            "sessionType": "session_type",
+            "effectiveGitRoot": "effective_git_root",
+            "environmentPlan": "environment_plan",
+            "userType": "user_type",
+        },
     )
     return result
 
 
 def _decode_system_status_message(data: object) -> SystemStatusMessage:
-    obj = _object(data)
-    _tag(obj, "type", "system")
-    _tag(obj, "subtype", "status")
-    result = SystemStatusMessage(
-        status=_required(obj, "status", _d_opt_str),
-        permission_mode=_optional(obj, "permissionMode", _decode_permission_mode, None),
-        session_id=_optional(obj, "session_id", _str, None),
-        uuid=_optional(obj, "uuid", _str, None),
-        extra=_unknown(obj, _SYSTEM_STATUS_MESSAGE_KEYS),
-    )
-    object.__setattr__(
-        result,
-        "_present",
-        _present_keys(obj, frozenset({"permissionMode", "session_id", "uuid"}), {}),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "status":
+        _tag(obj, "subtype", "status")
+    f_status = obj.get("status", _ABSENT)
+    if f_status is not None and type(f_status) is not str:
+        raise _field_error(f_status, "string", "status")
+    v_permission_mode = obj.get("permissionMode", _ABSENT)
+    if v_permission_mode is _ABSENT:
+        f_permission_mode: PermissionMode | None = None
+    else:
+        try:
+            f_permission_mode = _decode_permission_mode(v_permission_mode)
+        except DecodeError as error:
+            raise error.at(_segment("permissionMode")) from None
+    f_session_id = obj.get("session_id", _ABSENT)
+    if type(f_session_id) is not str:
+        if f_session_id is not _ABSENT:
+            raise _field_error(f_session_id, "string", "session_id")
+        f_session_id = None
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    f_extra: dict[str, JSONValue] = {}
+    if not _SYSTEM_STATUS_MESSAGE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _SYSTEM_STATUS_MESSAGE_KEYS)
+    result = SystemStatusMessage.__new__(SystemStatusMessage)
+    result.type = "system"
+    result.subtype = "status"
+    result.status = f_status
+    result.permission_mode = f_permission_mode
+    result.session_id = f_session_id
+    result.uuid = f_uuid
+    result.extra = f_extra
+    result._present = _SYSTEM_STATUS_MESSAGE_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_compact_boundary_message(data: object) -> CompactBoundaryMessage:
-    obj = _object(data)
-    _tag(obj, "type", "system")
-    _tag(obj, "subtype", "compact_boundary")
-    result = CompactBoundaryMessage(
-        compact_metadata=_optional(obj, "compact_metadata", _decode_compact_metadata, None),
-        direction=_optional(obj, "direction", _decode_compact_direction, None),
-        session_id=_optional(obj, "session_id", _str, None),
-        uuid=_optional(obj, "uuid", _str, None),
-        extra=_unknown(obj, _COMPACT_BOUNDARY_MESSAGE_KEYS),
-    )
-    object.__setattr__(
-        result,
-        "_present",
-        _present_keys(obj, frozenset({"compact_metadata", "direction", "session_id", "uuid"}), {}),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "compact_boundary":
+        _tag(obj, "subtype", "compact_boundary")
+    v_compact_metadata = obj.get("compact_metadata", _ABSENT)
+    if v_compact_metadata is _ABSENT:
+        f_compact_metadata: CompactMetadata | None = None
+    else:
+        try:
+            f_compact_metadata = _decode_compact_metadata(v_compact_metadata)
+        except DecodeError as error:
+            raise error.at(_segment("compact_metadata")) from None
+    v_direction = obj.get("direction", _ABSENT)
+    if v_direction is _ABSENT:
+        f_direction: CompactDirection | None = None
+    else:
+        try:
+            f_direction = _decode_compact_direction(v_direction)
+        except DecodeError as error:
+            raise error.at(_segment("direction")) from None
+    f_session_id = obj.get("session_id", _ABSENT)
+    if type(f_session_id) is not str:
+        if f_session_id is not _ABSENT:
+            raise _field_error(f_session_id, "string", "session_id")
+        f_session_id = None
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    f_extra: dict[str, JSONValue] = {}
+    if not _COMPACT_BOUNDARY_MESSAGE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _COMPACT_BOUNDARY_MESSAGE_KEYS)
+    result = CompactBoundaryMessage.__new__(CompactBoundaryMessage)
+    result.type = "system"
+    result.subtype = "compact_boundary"
+    result.compact_metadata = f_compact_metadata
+    result.direction = f_direction
+    result.session_id = f_session_id
+    result.uuid = f_uuid
+    result.extra = f_extra
+    result._present = _COMPACT_BOUNDARY_MESSAGE_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_hook_started_message(data: object) -> HookStartedMessage:
-    obj = _object(data)
-    _tag(obj, "type", "system")
-    _tag(obj, "subtype", "hook_started")
-    result = HookStartedMessage(
-        hook_id=_optional(obj, "hook_id", _str, None),
-        hook_name=_optional(obj, "hook_name", _str, None),
-        hook_event=_optional(obj, "hook_event", _str, None),
-        uuid=_optional(obj, "uuid", _str, None),
-        session_id=_optional(obj, "session_id", _str, None),
-        extra=_unknown(obj, _HOOK_STARTED_MESSAGE_KEYS),
-    )
-    object.__setattr__(
-        result,
-        "_present",
-        _present_keys(
-            obj, frozenset({"hook_id", "hook_name", "hook_event", "uuid", "session_id"}), {}
-        ),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "hook_started":
+        _tag(obj, "subtype", "hook_started")
+    f_hook_id = obj.get("hook_id", _ABSENT)
+    if type(f_hook_id) is not str:
+        if f_hook_id is not _ABSENT:
+            raise _field_error(f_hook_id, "string", "hook_id")
+        f_hook_id = None
+    f_hook_name = obj.get("hook_name", _ABSENT)
+    if type(f_hook_name) is not str:
+        if f_hook_name is not _ABSENT:
+            raise _field_error(f_hook_name, "string", "hook_name")
+        f_hook_name = None
+    f_hook_event = obj.get("hook_event", _ABSENT)
+    if type(f_hook_event) is not str:
+        if f_hook_event is not _ABSENT:
+            raise _field_error(f_hook_event, "string", "hook_event")
+        f_hook_event = None
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    f_session_id = obj.get("session_id", _ABSENT)
+    if type(f_session_id) is not str:
+        if f_session_id is not _ABSENT:
+            raise _field_error(f_session_id, "string", "session_id")
+        f_session_id = None
+    f_extra: dict[str, JSONValue] = {}
+    if not _HOOK_STARTED_MESSAGE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _HOOK_STARTED_MESSAGE_KEYS)
+    result = HookStartedMessage.__new__(HookStartedMessage)
+    result.type = "system"
+    result.subtype = "hook_started"
+    result.hook_id = f_hook_id
+    result.hook_name = f_hook_name
+    result.hook_event = f_hook_event
+    result.uuid = f_uuid
+    result.session_id = f_session_id
+    result.extra = f_extra
+    result._present = _HOOK_STARTED_MESSAGE_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_hook_response_message(data: object) -> HookResponseMessage:
-    obj = _object(data)
-    _tag(obj, "type", "system")
-    _tag(obj, "subtype", "hook_response")
-    result = HookResponseMessage(
-        hook_id=_optional(obj, "hook_id", _str, None),
-        hook_name=_optional(obj, "hook_name", _str, None),
-        hook_event=_optional(obj, "hook_event", _str, None),
-        output=_optional(obj, "output", _str, None),
-        stdout=_optional(obj, "stdout", _str, None),
-        stderr=_optional(obj, "stderr", _str, None),
-        exit_code=_optional(obj, "exit_code", _int, None),
-        outcome=_optional(obj, "outcome", _decode_hook_outcome, None),
-        uuid=_optional(obj, "uuid", _str, None),
-        session_id=_optional(obj, "session_id", _str, None),
-        extra=_unknown(obj, _HOOK_RESPONSE_MESSAGE_KEYS),
-    )
-    object.__setattr__(
-        result,
-        "_present",
-        _present_keys(
-            obj,
-            frozenset(
-                {
-                    "hook_id",
-                    "hook_name",
-                    "hook_event",
-                    "output",
-                    "stdout",
-                    "stderr",
-                    "exit_code",
-                    "outcome",
-                    "uuid",
-                    "session_id",
-                }
-            ),
-            {},
-        ),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "hook_response":
+        _tag(obj, "subtype", "hook_response")
+    f_hook_id = obj.get("hook_id", _ABSENT)
+    if type(f_hook_id) is not str:
+        if f_hook_id is not _ABSENT:
+            raise _field_error(f_hook_id, "string", "hook_id")
+        f_hook_id = None
+    f_hook_name = obj.get("hook_name", _ABSENT)
+    if type(f_hook_name) is not str:
+        if f_hook_name is not _ABSENT:
+            raise _field_error(f_hook_name, "string", "hook_name")
+        f_hook_name = None
+    f_hook_event = obj.get("hook_event", _ABSENT)
+    if type(f_hook_event) is not str:
+        if f_hook_event is not _ABSENT:
+            raise _field_error(f_hook_event, "string", "hook_event")
+        f_hook_event = None
+    f_output = obj.get("output", _ABSENT)
+    if type(f_output) is not str:
+        if f_output is not _ABSENT:
+            raise _field_error(f_output, "string", "output")
+        f_output = None
+    f_stdout = obj.get("stdout", _ABSENT)
+    if type(f_stdout) is not str:
+        if f_stdout is not _ABSENT:
+            raise _field_error(f_stdout, "string", "stdout")
+        f_stdout = None
+    f_stderr = obj.get("stderr", _ABSENT)
+    if type(f_stderr) is not str:
+        if f_stderr is not _ABSENT:
+            raise _field_error(f_stderr, "string", "stderr")
+        f_stderr = None
+    f_exit_code = obj.get("exit_code", _ABSENT)
+    if type(f_exit_code) is not int:
+        if f_exit_code is not _ABSENT:
+            raise _field_error(f_exit_code, "integer", "exit_code")
+        f_exit_code = None
+    v_outcome = obj.get("outcome", _ABSENT)
+    if v_outcome is _ABSENT:
+        f_outcome: HookOutcome | None = None
+    else:
+        try:
+            f_outcome = _decode_hook_outcome(v_outcome)
+        except DecodeError as error:
+            raise error.at(_segment("outcome")) from None
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    f_session_id = obj.get("session_id", _ABSENT)
+    if type(f_session_id) is not str:
+        if f_session_id is not _ABSENT:
+            raise _field_error(f_session_id, "string", "session_id")
+        f_session_id = None
+    f_extra: dict[str, JSONValue] = {}
+    if not _HOOK_RESPONSE_MESSAGE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _HOOK_RESPONSE_MESSAGE_KEYS)
+    result = HookResponseMessage.__new__(HookResponseMessage)
+    result.type = "system"
+    result.subtype = "hook_response"
+    result.hook_id = f_hook_id
+    result.hook_name = f_hook_name
+    result.hook_event = f_hook_event
+    result.output = f_output
+    result.stdout = f_stdout
+    result.stderr = f_stderr
+    result.exit_code = f_exit_code
+    result.outcome = f_outcome
+    result.uuid = f_uuid
+    result.session_id = f_session_id
+    result.extra = f_extra
+    result._present = _HOOK_RESPONSE_MESSAGE_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_assistant_message(data: object) -> AssistantMessage:
-    obj = _object(data)
-    _tag(obj, "type", "assistant")
-    result = AssistantMessage(
-        message=_required(obj, "message", _decode_assistant_message_body),
-        parent_tool_use_id=_optional(obj, "parent_tool_use_id", _d_opt_str, None),
-        session_id=_optional(obj, "session_id", _str, None),
-        uuid=_optional(obj, "uuid", _str, None),
-        timestamp=_optional(obj, "timestamp", _str, None),
-        request_id=_optional(obj, "request_id", _str, None),
-        aborted=_optional(obj, "aborted", _bool, None),
-        error=_optional(obj, "error", _str, None),
-        wire_tool_inputs=_optional(obj, "wire_tool_inputs", _d_map_json_object, None),
-        local_command_source=_optional(obj, "local_command_source", _str, None),
-        local_command_run=_optional(obj, "local_command_run", _decode_local_command_run, None),
-        extra=_unknown(obj, _ASSISTANT_MESSAGE_KEYS),
-    )
-    object.__setattr__(
-        result,
-        "_present",
-        _present_keys(
-            obj,
-            frozenset(
-                {
-                    "parent_tool_use_id",
-                    "session_id",
-                    "uuid",
-                    "timestamp",
-                    "request_id",
-                    "aborted",
-                    "error",
-                    "wire_tool_inputs",
-                    "local_command_source",
-                    "local_command_run",
-                }
-            ),
-            {},
-        ),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "assistant":
+        _tag(obj, "type", "assistant")
+    v_message = obj.get("message", _ABSENT)
+    if v_message is _ABSENT:
+        raise _field_error(v_message, "", "message")
+    try:
+        f_message = _decode_assistant_message_body(v_message)
+    except DecodeError as error:
+        raise error.at(_segment("message")) from None
+    f_parent_tool_use_id = obj.get("parent_tool_use_id")
+    if f_parent_tool_use_id is not None and type(f_parent_tool_use_id) is not str:
+        raise _field_error(f_parent_tool_use_id, "string", "parent_tool_use_id")
+    f_session_id = obj.get("session_id", _ABSENT)
+    if type(f_session_id) is not str:
+        if f_session_id is not _ABSENT:
+            raise _field_error(f_session_id, "string", "session_id")
+        f_session_id = None
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    f_timestamp = obj.get("timestamp", _ABSENT)
+    if type(f_timestamp) is not str:
+        if f_timestamp is not _ABSENT:
+            raise _field_error(f_timestamp, "string", "timestamp")
+        f_timestamp = None
+    f_request_id = obj.get("request_id", _ABSENT)
+    if type(f_request_id) is not str:
+        if f_request_id is not _ABSENT:
+            raise _field_error(f_request_id, "string", "request_id")
+        f_request_id = None
+    f_aborted = obj.get("aborted", _ABSENT)
+    if type(f_aborted) is not bool:
+        if f_aborted is not _ABSENT:
+            raise _field_error(f_aborted, "boolean", "aborted")
+        f_aborted = None
+    f_error = obj.get("error", _ABSENT)
+    if type(f_error) is not str:
+        if f_error is not _ABSENT:
+            raise _field_error(f_error, "string", "error")
+        f_error = None
+    v_wire_tool_inputs = obj.get("wire_tool_inputs", _ABSENT)
+    if v_wire_tool_inputs is _ABSENT:
+        f_wire_tool_inputs: dict[str, dict[str, JSONValue]] | None = None
+    else:
+        try:
+            f_wire_tool_inputs = _d_map_json_object(v_wire_tool_inputs)
+        except DecodeError as error:
+            raise error.at(_segment("wire_tool_inputs")) from None
+    f_local_command_source = obj.get("local_command_source", _ABSENT)
+    if type(f_local_command_source) is not str:
+        if f_local_command_source is not _ABSENT:
+            raise _field_error(f_local_command_source, "string", "local_command_source")
+        f_local_command_source = None
+    v_local_command_run = obj.get("local_command_run", _ABSENT)
+    if v_local_command_run is _ABSENT:
+        f_local_command_run: LocalCommandRun | None = None
+    else:
+        try:
+            f_local_command_run = _decode_local_command_run(v_local_command_run)
+        except DecodeError as error:
+            raise error.at(_segment("local_command_run")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _ASSISTANT_MESSAGE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _ASSISTANT_MESSAGE_KEYS)
+    result = AssistantMessage.__new__(AssistantMessage)
+    result.type = "assistant"
+    result.message = f_message
+    result.parent_tool_use_id = f_parent_tool_use_id
+    result.session_id = f_session_id
+    result.uuid = f_uuid
+    result.timestamp = f_timestamp
+    result.request_id = f_request_id
+    result.aborted = f_aborted
+    result.error = f_error
+    result.wire_tool_inputs = f_wire_tool_inputs
+    result.local_command_source = f_local_command_source
+    result.local_command_run = f_local_command_run
+    result.extra = f_extra
+    result._present = _ASSISTANT_MESSAGE_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_user_message(data: object) -> UserMessage:
-    obj = _object(data)
-    _tag(obj, "type", "user")
-    result = UserMessage(
-        message=_required(obj, "message", _decode_user_message_body),
-        parent_tool_use_id=_optional(obj, "parent_tool_use_id", _d_opt_str, None),
-        session_id=_optional(obj, "session_id", _str, None),
-        uuid=_optional(obj, "uuid", _str, None),
-        timestamp=_optional(obj, "timestamp", _str, None),
-        is_replay=_optional(obj, "isReplay", _bool, None),
-        tool_use_result=_optional(obj, "tool_use_result", _json_value, None),
-        extra=_unknown(obj, _USER_MESSAGE_KEYS),
-    )
-    object.__setattr__(
-        result,
-        "_present",
-        _present_keys(
-            obj,
-            frozenset(
-                {
-                    "parent_tool_use_id",
-                    "session_id",
-                    "uuid",
-                    "timestamp",
-                    "isReplay",
-                    "tool_use_result",
-                }
-            ),
-            {},
-        ),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "user":
+        _tag(obj, "type", "user")
+    v_message = obj.get("message", _ABSENT)
+    if v_message is _ABSENT:
+        raise _field_error(v_message, "", "message")
+    try:
+        f_message = _decode_user_message_body(v_message)
+    except DecodeError as error:
+        raise error.at(_segment("message")) from None
+    f_parent_tool_use_id = obj.get("parent_tool_use_id")
+    if f_parent_tool_use_id is not None and type(f_parent_tool_use_id) is not str:
+        raise _field_error(f_parent_tool_use_id, "string", "parent_tool_use_id")
+    f_session_id = obj.get("session_id", _ABSENT)
+    if type(f_session_id) is not str:
+        if f_session_id is not _ABSENT:
+            raise _field_error(f_session_id, "string", "session_id")
+        f_session_id = None
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    f_timestamp = obj.get("timestamp", _ABSENT)
+    if type(f_timestamp) is not str:
+        if f_timestamp is not _ABSENT:
+            raise _field_error(f_timestamp, "string", "timestamp")
+        f_timestamp = None
+    f_is_replay = obj.get("isReplay", _ABSENT)
+    if type(f_is_replay) is not bool:
+        if f_is_replay is not _ABSENT:
+            raise _field_error(f_is_replay, "boolean", "isReplay")
+        f_is_replay = None
+    v_tool_use_result = obj.get("tool_use_result", _ABSENT)
+    if v_tool_use_result is _ABSENT:
+        f_tool_use_result: JSONValue | None = None
+    else:
+        try:
+            f_tool_use_result = _json_value(v_tool_use_result)
+        except DecodeError as error:
+            raise error.at(_segment("tool_use_result")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _USER_MESSAGE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _USER_MESSAGE_KEYS)
+    result = UserMessage.__new__(UserMessage)
+    result.type = "user"
+    result.message = f_message
+    result.parent_tool_use_id = f_parent_tool_use_id
+    result.session_id = f_session_id
+    result.uuid = f_uuid
+    result.timestamp = f_timestamp
+    result.is_replay = f_is_replay
+    result.tool_use_result = f_tool_use_result
+    result.extra = f_extra
+    result._present = _USER_MESSAGE_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_result_message(data: object) -> ResultMessage:
-    obj = _object(data)
-    _tag(obj, "type", "result")
-    result = ResultMessage(
-        subtype=_required(obj, "subtype", _decode_result_subtype),
-        is_error=_required_aliased(
-            obj,
-            (
-                "is_error",
-                "isError",
-            ),
-            _bool,
-        ),
-        duration_ms=_required(obj, "duration_ms", _d_opt_int),
-        session_id=_required_aliased(
-            obj,
-            (
-                "session_id",
-                "sessionId",
-            ),
-            _d_opt_str,
-        ),
-        num_turns=_required_aliased(
-            obj,
-            (
-                "num_turns",
-                "numTurns",
-            ),
-            _d_opt_int,
-        ),
-        result=_optional(obj, "result", _str, None),
-        total_cost_usd=_optional_aliased(
-            obj,
-            (
-                "total_cost_usd",
-                "costUsd",
-            ),
-            _d_opt_float,
-            None,
-        ),
-        input_tokens=_optional_aliased(
-            obj,
-            (
-                "input_tokens",
-                "inputTokens",
-            ),
-            _d_opt_int,
-            None,
-        ),
-        output_tokens=_optional_aliased(
-            obj,
-            (
-                "output_tokens",
-                "outputTokens",
-            ),
-            _d_opt_int,
-            None,
-        ),
-        total_tokens=_optional_aliased(
-            obj,
-            (
-                "total_tokens",
-                "totalTokens",
-            ),
-            _d_opt_int,
-            None,
-        ),
-        duration_api_ms=_optional(obj, "duration_api_ms", _int, None),
-        stop_reason=_optional(obj, "stop_reason", _d_opt_str, None),
-        usage=_optional(obj, "usage", _decode_usage, None),
-        model_usage=_optional(obj, "modelUsage", _d_map_model_usage, None),
-        permission_denials=_optional(obj, "permission_denials", _d_list_permission_denial, None),
-        terminal_reason=_optional(obj, "terminal_reason", _str, None),
-        fast_mode_state=_optional(obj, "fast_mode_state", _str, None),
-        fast_mode_disabled_reason=_optional(obj, "fast_mode_disabled_reason", _str, None),
-        subagent_stats=_optional(obj, "subagent_stats", _json_object, None),
-        api_error_status=_optional(obj, "api_error_status", _d_opt_int, None),
-        errors=_optional(obj, "errors", _d_list_str, None),
-        local_command=_optional(obj, "local_command", _str, None),
-        structured_output=_optional(obj, "structured_output", _json_value, None),
-        ttft_ms=_optional(obj, "ttft_ms", _int, None),
-        ttft_stream_ms=_optional(obj, "ttft_stream_ms", _int, None),
-        time_to_request_ms=_optional(obj, "time_to_request_ms", _int, None),
-        first_content_frame_ms=_optional(obj, "first_content_frame_ms", _int, None),
-        uuid=_optional(obj, "uuid", _str, None),
-        queued_turn_count=_optional(obj, "queued_turn_count", _int, None),
-        result_index=_optional(obj, "result_index", _int, None),
-        extra=_unknown(obj, _RESULT_MESSAGE_KEYS),
-    )
-    object.__setattr__(
-        result,
-        "_present",
-        _present_keys(
-            obj,
-            frozenset(
-                {
-                    "result",
-                    "total_cost_usd",
-                    "input_tokens",
-                    "output_tokens",
-                    "total_tokens",
-                    "duration_api_ms",
-                    "stop_reason",
-                    "usage",
-                    "modelUsage",
-                    "permission_denials",
-                    "terminal_reason",
-                    "fast_mode_state",
-                    "fast_mode_disabled_reason",
-                    "subagent_stats",
-                    "api_error_status",
-                    "errors",
-                    "local_command",
-                    "structured_output",
-                    "ttft_ms",
-                    "ttft_stream_ms",
-                    "time_to_request_ms",
-                    "first_content_frame_ms",
-                    "uuid",
-                    "queued_turn_count",
-                    "result_index",
-                }
-            ),
-            {
-                "isError": "is_error",
-                "costUsd": "total_cost_usd",
-                "inputTokens": "input_tokens",
-                "outputTokens": "output_tokens",
-                "totalTokens": "total_tokens",
-                "sessionId": "session_id",
-                "numTurns": "num_turns",
-            },
-        ),
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "result":
+        _tag(obj, "type", "result")
+    v_subtype = obj.get("subtype", _ABSENT)
+    if v_subtype is _ABSENT:
+        raise _field_error(v_subtype, "", "subtype")
+    try:
+        f_subtype = _decode_result_subtype(v_subtype)
+    except DecodeError as error:
+        raise error.at(_segment("subtype")) from None
+    f_is_error = _required_aliased(obj, ("is_error", "isError"), _bool)
+    f_duration_ms = obj.get("duration_ms", _ABSENT)
+    if f_duration_ms is not None and type(f_duration_ms) is not int:
+        raise _field_error(f_duration_ms, "integer", "duration_ms")
+    f_session_id = _required_aliased(obj, ("session_id", "sessionId"), _d_opt_str)
+    f_num_turns = _required_aliased(obj, ("num_turns", "numTurns"), _d_opt_int)
+    f_result = obj.get("result", _ABSENT)
+    if type(f_result) is not str:
+        if f_result is not _ABSENT:
+            raise _field_error(f_result, "string", "result")
+        f_result = None
+    f_total_cost_usd = _optional_aliased(obj, ("total_cost_usd", "costUsd"), _d_opt_float, None)
+    f_input_tokens = _optional_aliased(obj, ("input_tokens", "inputTokens"), _d_opt_int, None)
+    f_output_tokens = _optional_aliased(obj, ("output_tokens", "outputTokens"), _d_opt_int, None)
+    f_total_tokens = _optional_aliased(obj, ("total_tokens", "totalTokens"), _d_opt_int, None)
+    f_duration_api_ms = obj.get("duration_api_ms", _ABSENT)
+    if type(f_duration_api_ms) is not int:
+        if f_duration_api_ms is not _ABSENT:
+            raise _field_error(f_duration_api_ms, "integer", "duration_api_ms")
+        f_duration_api_ms = None
+    f_stop_reason = obj.get("stop_reason")
+    if f_stop_reason is not None and type(f_stop_reason) is not str:
+        raise _field_error(f_stop_reason, "string", "stop_reason")
+    v_usage = obj.get("usage", _ABSENT)
+    if v_usage is _ABSENT:
+        f_usage: Usage | None = None
+    else:
+        try:
+            f_usage = _decode_usage(v_usage)
+        except DecodeError as error:
+            raise error.at(_segment("usage")) from None
+    v_model_usage = obj.get("modelUsage", _ABSENT)
+    if v_model_usage is _ABSENT:
+        f_model_usage: dict[str, ModelUsage] | None = None
+    else:
+        try:
+            f_model_usage = _d_map_model_usage(v_model_usage)
+        except DecodeError as error:
+            raise error.at(_segment("modelUsage")) from None
+    v_permission_denials = obj.get("permission_denials", _ABSENT)
+    if v_permission_denials is _ABSENT:
+        f_permission_denials: list[PermissionDenial] | None = None
+    elif type(v_permission_denials) is not list:
+        raise _field_error(v_permission_denials, "array", "permission_denials")
+    else:
+        try:
+            f_permission_denials = [
+                _decode_permission_denial(item) for item in v_permission_denials
+            ]
+        except DecodeError:
+            raise _item_error(
+                v_permission_denials, _decode_permission_denial, "permission_denials"
+            ) from None
+    f_terminal_reason = obj.get("terminal_reason", _ABSENT)
+    if type(f_terminal_reason) is not str:
+        if f_terminal_reason is not _ABSENT:
+            raise _field_error(f_terminal_reason, "string", "terminal_reason")
+        f_terminal_reason = None
+    f_fast_mode_state = obj.get("fast_mode_state", _ABSENT)
+    if type(f_fast_mode_state) is not str:
+        if f_fast_mode_state is not _ABSENT:
+            raise _field_error(f_fast_mode_state, "string", "fast_mode_state")
+        f_fast_mode_state = None
+    f_fast_mode_disabled_reason = obj.get("fast_mode_disabled_reason", _ABSENT)
+    if type(f_fast_mode_disabled_reason) is not str:
+        if f_fast_mode_disabled_reason is not _ABSENT:
+            raise _field_error(f_fast_mode_disabled_reason, "string", "fast_mode_disabled_reason")
+        f_fast_mode_disabled_reason = None
+    v_subagent_stats = obj.get("subagent_stats", _ABSENT)
+    if v_subagent_stats is _ABSENT:
+        f_subagent_stats: dict[str, JSONValue] | None = None
+    else:
+        try:
+            f_subagent_stats = _json_object(v_subagent_stats)
+        except DecodeError as error:
+            raise error.at(_segment("subagent_stats")) from None
+    f_api_error_status = obj.get("api_error_status")
+    if f_api_error_status is not None and type(f_api_error_status) is not int:
+        raise _field_error(f_api_error_status, "integer", "api_error_status")
+    v_errors = obj.get("errors", _ABSENT)
+    if v_errors is _ABSENT:
+        f_errors: list[str] | None = None
+    elif type(v_errors) is not list:
+        raise _field_error(v_errors, "array", "errors")
+    else:
+        try:
+            f_errors = [_str(item) for item in v_errors]
+        except DecodeError:
+            raise _item_error(v_errors, _str, "errors") from None
+    f_local_command = obj.get("local_command", _ABSENT)
+    if type(f_local_command) is not str:
+        if f_local_command is not _ABSENT:
+            raise _field_error(f_local_command, "string", "local_command")
+        f_local_command = None
+    v_structured_output = obj.get("structured_output", _ABSENT)
+    if v_structured_output is _ABSENT:
+        f_structured_output: JSONValue | None = None
+    else:
+        try:
+            f_structured_output = _json_value(v_structured_output)
+        except DecodeError as error:
+            raise error.at(_segment("structured_output")) from None
+    f_ttft_ms = obj.get("ttft_ms", _ABSENT)
+    if type(f_ttft_ms) is not int:
+        if f_ttft_ms is not _ABSENT:
+            raise _field_error(f_ttft_ms, "integer", "ttft_ms")
+        f_ttft_ms = None
+    f_ttft_stream_ms = obj.get("ttft_stream_ms", _ABSENT)
+    if type(f_ttft_stream_ms) is not int:
+        if f_ttft_stream_ms is not _ABSENT:
+            raise _field_error(f_ttft_stream_ms, "integer", "ttft_stream_ms")
+        f_ttft_stream_ms = None
+    f_time_to_request_ms = obj.get("time_to_request_ms", _ABSENT)
+    if type(f_time_to_request_ms) is not int:
+        if f_time_to_request_ms is not _ABSENT:
+            raise _field_error(f_time_to_request_ms, "integer", "time_to_request_ms")
+        f_time_to_request_ms = None
+    f_first_content_frame_ms = obj.get("first_content_frame_ms", _ABSENT)
+    if type(f_first_content_frame_ms) is not int:
+        if f_first_content_frame_ms is not _ABSENT:
+            raise _field_error(f_first_content_frame_ms, "integer", "first_content_frame_ms")
+        f_first_content_frame_ms = None
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    f_queued_turn_count = obj.get("queued_turn_count", _ABSENT)
+    if type(f_queued_turn_count) is not int:
+        if f_queued_turn_count is not _ABSENT:
+            raise _field_error(f_queued_turn_count, "integer", "queued_turn_count")
+        f_queued_turn_count = None
+    f_result_index = obj.get("result_index", _ABSENT)
+    if type(f_result_index) is not int:
+        if f_result_index is not _ABSENT:
+            raise _field_error(f_result_index, "integer", "result_index")
+        f_result_index = None
+    f_extra: dict[str, JSONValue] = {}
+    if not _RESULT_MESSAGE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _RESULT_MESSAGE_KEYS)
+    result = ResultMessage.__new__(ResultMessage)
+    result.type = "result"
+    result.subtype = f_subtype
+    result.is_error = f_is_error
+    result.duration_ms = f_duration_ms
+    result.session_id = f_session_id
+    result.num_turns = f_num_turns
+    result.result = f_result
+    result.total_cost_usd = f_total_cost_usd
+    result.input_tokens = f_input_tokens
+    result.output_tokens = f_output_tokens
+    result.total_tokens = f_total_tokens
+    result.duration_api_ms = f_duration_api_ms
+    result.stop_reason = f_stop_reason
+    result.usage = f_usage
+    result.model_usage = f_model_usage
+    result.permission_denials = f_permission_denials
+    result.terminal_reason = f_terminal_reason
+    result.fast_mode_state = f_fast_mode_state
+    result.fast_mode_disabled_reason = f_fast_mode_disabled_reason
+    result.subagent_stats = f_subagent_stats
+    result.api_error_status = f_api_error_status
+    result.errors = f_errors
+    result.local_command = f_local_command
+    result.structured_output = f_structured_output
+    result.ttft_ms = f_ttft_ms
+    result.ttft_stream_ms = f_ttft_stream_ms
+    result.time_to_request_ms = f_time_to_request_ms
+    result.first_content_frame_ms = f_first_content_frame_ms
+    result.uuid = f_uuid
+    result.queued_turn_count = f_queued_turn_count
+    result.result_index = f_result_index
+    result.extra = f_extra
+    result._present = _present_keys(
+        obj,
+        _RESULT_MESSAGE_OPTIONAL,
+        {
+            "isError": "is_error",
+            "costUsd": "total_cost_usd",
+            "inputTokens": "input_tokens",
+            "outputTokens": "output_tokens",
+            "totalTokens": "total_tokens",
+            "sessionId": "session_id",
+            "numTurns": "num_turns",
+        },
     )
     return result
 
 
 def _decode_partial_assistant_message(data: object) -> PartialAssistantMessage:
-    obj = _object(data)
-    _tag(obj, "type", "partial_assistant")
-    result = PartialAssistantMessage(
-        content=_required(obj, "content", _d_list_content_block),
-        index=_required(obj, "index", _int),
-        delta=_required(obj, "delta", _json_object),
-        extra=_unknown(obj, _PARTIAL_ASSISTANT_MESSAGE_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "partial_assistant":
+        _tag(obj, "type", "partial_assistant")
+    v_content = obj.get("content", _ABSENT)
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    if type(v_content) is not list:
+        raise _field_error(v_content, "array", "content")
+    try:
+        f_content = [_decode_content_block(item) for item in v_content]
+    except DecodeError:
+        raise _item_error(v_content, _decode_content_block, "content") from None
+    f_index = obj.get("index", _ABSENT)
+    if type(f_index) is not int:
+        raise _field_error(f_index, "integer", "index")
+    v_delta = obj.get("delta", _ABSENT)
+    if v_delta is _ABSENT:
+        raise _field_error(v_delta, "", "delta")
+    try:
+        f_delta = _json_object(v_delta)
+    except DecodeError as error:
+        raise error.at(_segment("delta")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _PARTIAL_ASSISTANT_MESSAGE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _PARTIAL_ASSISTANT_MESSAGE_KEYS)
+    result = PartialAssistantMessage.__new__(PartialAssistantMessage)
+    result.type = "partial_assistant"
+    result.content = f_content
+    result.index = f_index
+    result.delta = f_delta
+    result.extra = f_extra
     return result
 
 
 def _decode_stream_event_message(data: object) -> StreamEventMessage:
-    obj = _object(data)
-    _tag(obj, "type", "stream_event")
-    result = StreamEventMessage(
-        event=_required(obj, "event", _json_object),
-        session_id=_optional(obj, "session_id", _str, None),
-        parent_tool_use_id=_optional(obj, "parent_tool_use_id", _d_opt_str, None),
-        uuid=_optional(obj, "uuid", _str, None),
-        ttft_ms=_optional(obj, "ttft_ms", _int, None),
-        extra=_unknown(obj, _STREAM_EVENT_MESSAGE_KEYS),
-    )
-    object.__setattr__(
-        result,
-        "_present",
-        _present_keys(obj, frozenset({"session_id", "parent_tool_use_id", "uuid", "ttft_ms"}), {}),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "stream_event":
+        _tag(obj, "type", "stream_event")
+    v_event = obj.get("event", _ABSENT)
+    if v_event is _ABSENT:
+        raise _field_error(v_event, "", "event")
+    try:
+        f_event = _json_object(v_event)
+    except DecodeError as error:
+        raise error.at(_segment("event")) from None
+    f_session_id = obj.get("session_id", _ABSENT)
+    if type(f_session_id) is not str:
+        if f_session_id is not _ABSENT:
+            raise _field_error(f_session_id, "string", "session_id")
+        f_session_id = None
+    f_parent_tool_use_id = obj.get("parent_tool_use_id")
+    if f_parent_tool_use_id is not None and type(f_parent_tool_use_id) is not str:
+        raise _field_error(f_parent_tool_use_id, "string", "parent_tool_use_id")
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    f_ttft_ms = obj.get("ttft_ms", _ABSENT)
+    if type(f_ttft_ms) is not int:
+        if f_ttft_ms is not _ABSENT:
+            raise _field_error(f_ttft_ms, "integer", "ttft_ms")
+        f_ttft_ms = None
+    f_extra: dict[str, JSONValue] = {}
+    if not _STREAM_EVENT_MESSAGE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _STREAM_EVENT_MESSAGE_KEYS)
+    result = StreamEventMessage.__new__(StreamEventMessage)
+    result.type = "stream_event"
+    result.event = f_event
+    result.session_id = f_session_id
+    result.parent_tool_use_id = f_parent_tool_use_id
+    result.uuid = f_uuid
+    result.ttft_ms = f_ttft_ms
+    result.extra = f_extra
+    result._present = _STREAM_EVENT_MESSAGE_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_rate_limit_event(data: object) -> RateLimitEvent:
-    obj = _object(data)
-    _tag(obj, "type", "rate_limit_event")
-    result = RateLimitEvent(
-        rate_limit_info=_required(obj, "rate_limit_info", _decode_rate_limit_info),
-        uuid=_optional(obj, "uuid", _str, None),
-        session_id=_optional(obj, "session_id", _str, None),
-        extra=_unknown(obj, _RATE_LIMIT_EVENT_KEYS),
-    )
-    object.__setattr__(
-        result, "_present", _present_keys(obj, frozenset({"uuid", "session_id"}), {})
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "rate_limit_event":
+        _tag(obj, "type", "rate_limit_event")
+    v_rate_limit_info = obj.get("rate_limit_info", _ABSENT)
+    if v_rate_limit_info is _ABSENT:
+        raise _field_error(v_rate_limit_info, "", "rate_limit_info")
+    try:
+        f_rate_limit_info = _decode_rate_limit_info(v_rate_limit_info)
+    except DecodeError as error:
+        raise error.at(_segment("rate_limit_info")) from None
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    f_session_id = obj.get("session_id", _ABSENT)
+    if type(f_session_id) is not str:
+        if f_session_id is not _ABSENT:
+            raise _field_error(f_session_id, "string", "session_id")
+        f_session_id = None
+    f_extra: dict[str, JSONValue] = {}
+    if not _RATE_LIMIT_EVENT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _RATE_LIMIT_EVENT_KEYS)
+    result = RateLimitEvent.__new__(RateLimitEvent)
+    result.type = "rate_limit_event"
+    result.rate_limit_info = f_rate_limit_info
+    result.uuid = f_uuid
+    result.session_id = f_session_id
+    result.extra = f_extra
+    result._present = _RATE_LIMIT_EVENT_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_control_request(data: object) -> ControlRequest:
-    obj = _object(data)
-    _tag(obj, "type", "control_request")
-    result = ControlRequest(
-        request_id=_required(obj, "request_id", _str),
-        request=_required(obj, "request", _decode_control_request_body),
-        extra=_unknown(obj, _CONTROL_REQUEST_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "control_request":
+        _tag(obj, "type", "control_request")
+    f_request_id = obj.get("request_id", _ABSENT)
+    if type(f_request_id) is not str:
+        raise _field_error(f_request_id, "string", "request_id")
+    v_request = obj.get("request", _ABSENT)
+    if v_request is _ABSENT:
+        raise _field_error(v_request, "", "request")
+    try:
+        f_request = _decode_control_request_body(v_request)
+    except DecodeError as error:
+        raise error.at(_segment("request")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _CONTROL_REQUEST_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _CONTROL_REQUEST_KEYS)
+    result = ControlRequest.__new__(ControlRequest)
+    result.type = "control_request"
+    result.request_id = f_request_id
+    result.request = f_request
+    result.extra = f_extra
     return result
 
 
 def _decode_control_response(data: object) -> ControlResponse:
-    obj = _object(data)
-    _tag(obj, "type", "control_response")
-    result = ControlResponse(
-        response=_required(obj, "response", _decode_control_response_body),
-        extra=_unknown(obj, _CONTROL_RESPONSE_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "control_response":
+        _tag(obj, "type", "control_response")
+    v_response = obj.get("response", _ABSENT)
+    if v_response is _ABSENT:
+        raise _field_error(v_response, "", "response")
+    try:
+        f_response = _decode_control_response_body(v_response)
+    except DecodeError as error:
+        raise error.at(_segment("response")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _CONTROL_RESPONSE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _CONTROL_RESPONSE_KEYS)
+    result = ControlResponse.__new__(ControlResponse)
+    result.type = "control_response"
+    result.response = f_response
+    result.extra = f_extra
     return result
 
 
 def _decode_text_block(data: object) -> TextBlock:
-    obj = _object(data)
-    _tag(obj, "type", "text")
-    result = TextBlock(
-        text=_required(obj, "text", _str),
-        extra=_unknown(obj, _TEXT_BLOCK_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "text":
+        _tag(obj, "type", "text")
+    f_text = obj.get("text", _ABSENT)
+    if type(f_text) is not str:
+        raise _field_error(f_text, "string", "text")
+    f_extra: dict[str, JSONValue] = {}
+    if not _TEXT_BLOCK_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TEXT_BLOCK_KEYS)
+    result = TextBlock.__new__(TextBlock)
+    result.type = "text"
+    result.text = f_text
+    result.extra = f_extra
     return result
 
 
 def _decode_tool_use_block(data: object) -> ToolUseBlock:
-    obj = _object(data)
-    _tag(obj, "type", "tool_use")
-    result = ToolUseBlock(
-        id=_required(obj, "id", _str),
-        name=_required(obj, "name", _str),
-        input=_required(obj, "input", _json_object),
-        caller=_optional(obj, "caller", _json_object, None),
-        extra=_unknown(obj, _TOOL_USE_BLOCK_KEYS),
-    )
-    object.__setattr__(result, "_present", _present_keys(obj, frozenset({"caller"}), {}))
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_use":
+        _tag(obj, "type", "tool_use")
+    f_id = obj.get("id", _ABSENT)
+    if type(f_id) is not str:
+        raise _field_error(f_id, "string", "id")
+    f_name = obj.get("name", _ABSENT)
+    if type(f_name) is not str:
+        raise _field_error(f_name, "string", "name")
+    v_input = obj.get("input", _ABSENT)
+    if v_input is _ABSENT:
+        raise _field_error(v_input, "", "input")
+    try:
+        f_input = _json_object(v_input)
+    except DecodeError as error:
+        raise error.at(_segment("input")) from None
+    v_caller = obj.get("caller", _ABSENT)
+    if v_caller is _ABSENT:
+        f_caller: dict[str, JSONValue] | None = None
+    else:
+        try:
+            f_caller = _json_object(v_caller)
+        except DecodeError as error:
+            raise error.at(_segment("caller")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _TOOL_USE_BLOCK_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TOOL_USE_BLOCK_KEYS)
+    result = ToolUseBlock.__new__(ToolUseBlock)
+    result.type = "tool_use"
+    result.id = f_id
+    result.name = f_name
+    result.input = f_input
+    result.caller = f_caller
+    result.extra = f_extra
+    result._present = _TOOL_USE_BLOCK_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_tool_result_block(data: object) -> ToolResultBlock:
-    obj = _object(data)
-    _tag(obj, "type", "tool_result")
-    result = ToolResultBlock(
-        tool_use_id=_required(obj, "tool_use_id", _str),
-        content=_optional(obj, "content", _d_union_str_or_list_json_object, None),
-        is_error=_optional(obj, "is_error", _bool, False),
-        extra=_unknown(obj, _TOOL_RESULT_BLOCK_KEYS),
-    )
-    object.__setattr__(
-        result, "_present", _present_keys(obj, frozenset({"content", "is_error"}), {})
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_result":
+        _tag(obj, "type", "tool_result")
+    f_tool_use_id = obj.get("tool_use_id", _ABSENT)
+    if type(f_tool_use_id) is not str:
+        raise _field_error(f_tool_use_id, "string", "tool_use_id")
+    v_content = obj.get("content", _ABSENT)
+    if v_content is _ABSENT:
+        f_content: str | list[dict[str, JSONValue]] | None = None
+    else:
+        try:
+            f_content = _d_union_str_or_list_json_object(v_content)
+        except DecodeError as error:
+            raise error.at(_segment("content")) from None
+    f_is_error = obj.get("is_error", _ABSENT)
+    if type(f_is_error) is not bool:
+        if f_is_error is not _ABSENT:
+            raise _field_error(f_is_error, "boolean", "is_error")
+        f_is_error = False
+    f_extra: dict[str, JSONValue] = {}
+    if not _TOOL_RESULT_BLOCK_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TOOL_RESULT_BLOCK_KEYS)
+    result = ToolResultBlock.__new__(ToolResultBlock)
+    result.type = "tool_result"
+    result.tool_use_id = f_tool_use_id
+    result.content = f_content
+    result.is_error = f_is_error
+    result.extra = f_extra
+    result._present = _TOOL_RESULT_BLOCK_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_thinking_block(data: object) -> ThinkingBlock:
-    obj = _object(data)
-    _tag(obj, "type", "thinking")
-    result = ThinkingBlock(
-        thinking=_required(obj, "thinking", _str),
-        signature=_optional(obj, "signature", _str, None),
-        extra=_unknown(obj, _THINKING_BLOCK_KEYS),
-    )
-    object.__setattr__(result, "_present", _present_keys(obj, frozenset({"signature"}), {}))
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "thinking":
+        _tag(obj, "type", "thinking")
+    f_thinking = obj.get("thinking", _ABSENT)
+    if type(f_thinking) is not str:
+        raise _field_error(f_thinking, "string", "thinking")
+    f_signature = obj.get("signature", _ABSENT)
+    if type(f_signature) is not str:
+        if f_signature is not _ABSENT:
+            raise _field_error(f_signature, "string", "signature")
+        f_signature = None
+    f_extra: dict[str, JSONValue] = {}
+    if not _THINKING_BLOCK_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _THINKING_BLOCK_KEYS)
+    result = ThinkingBlock.__new__(ThinkingBlock)
+    result.type = "thinking"
+    result.thinking = f_thinking
+    result.signature = f_signature
+    result.extra = f_extra
+    result._present = _THINKING_BLOCK_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_control_interrupt_request(data: object) -> ControlInterruptRequest:
-    obj = _object(data)
-    _tag(obj, "subtype", "interrupt")
-    result = ControlInterruptRequest(
-        extra=_unknown(obj, _CONTROL_INTERRUPT_REQUEST_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("subtype") != "interrupt":
+        _tag(obj, "subtype", "interrupt")
+    f_extra: dict[str, JSONValue] = {}
+    if not _CONTROL_INTERRUPT_REQUEST_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _CONTROL_INTERRUPT_REQUEST_KEYS)
+    result = ControlInterruptRequest.__new__(ControlInterruptRequest)
+    result.subtype = "interrupt"
+    result.extra = f_extra
     return result
 
 
 def _decode_control_can_use_tool_request(data: object) -> ControlCanUseToolRequest:
-    obj = _object(data)
-    _tag(obj, "subtype", "can_use_tool")
-    result = ControlCanUseToolRequest(
-        tool_name=_required(obj, "tool_name", _str),
-        input=_required(obj, "input", _json_object),
-        permission_suggestions=_optional(
-            obj, "permission_suggestions", _d_opt_list_json_object, None
-        ),
-        blocked_path=_optional(obj, "blocked_path", _d_opt_str, None),
-        decision_reason=_optional(obj, "decision_reason", _str, None),
-        title=_optional(obj, "title", _str, None),
-        display_name=_optional(obj, "display_name", _str, None),
-        description=_optional(obj, "description", _str, None),
-        tool_use_id=_optional(obj, "tool_use_id", _str, None),
-        agent_id=_optional(obj, "agent_id", _str, None),
-        extra=_unknown(obj, _CONTROL_CAN_USE_TOOL_REQUEST_KEYS),
-    )
-    object.__setattr__(
-        result,
-        "_present",
-        _present_keys(
-            obj,
-            frozenset(
-                {
-                    "permission_suggestions",
-                    "blocked_path",
-                    "decision_reason",
-                    "title",
-                    "display_name",
-                    "description",
-                    "tool_use_id",
-                    "agent_id",
-                }
-            ),
-            {},
-        ),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("subtype") != "can_use_tool":
+        _tag(obj, "subtype", "can_use_tool")
+    f_tool_name = obj.get("tool_name", _ABSENT)
+    if type(f_tool_name) is not str:
+        raise _field_error(f_tool_name, "string", "tool_name")
+    v_input = obj.get("input", _ABSENT)
+    if v_input is _ABSENT:
+        raise _field_error(v_input, "", "input")
+    try:
+        f_input = _json_object(v_input)
+    except DecodeError as error:
+        raise error.at(_segment("input")) from None
+    v_permission_suggestions = obj.get("permission_suggestions", _ABSENT)
+    if v_permission_suggestions is _ABSENT:
+        f_permission_suggestions: list[dict[str, JSONValue]] | None = None
+    else:
+        try:
+            f_permission_suggestions = _d_opt_list_json_object(v_permission_suggestions)
+        except DecodeError as error:
+            raise error.at(_segment("permission_suggestions")) from None
+    f_blocked_path = obj.get("blocked_path")
+    if f_blocked_path is not None and type(f_blocked_path) is not str:
+        raise _field_error(f_blocked_path, "string", "blocked_path")
+    f_decision_reason = obj.get("decision_reason", _ABSENT)
+    if type(f_decision_reason) is not str:
+        if f_decision_reason is not _ABSENT:
+            raise _field_error(f_decision_reason, "string", "decision_reason")
+        f_decision_reason = None
+    f_title = obj.get("title", _ABSENT)
+    if type(f_title) is not str:
+        if f_title is not _ABSENT:
+            raise _field_error(f_title, "string", "title")
+        f_title = None
+    f_display_name = obj.get("display_name", _ABSENT)
+    if type(f_display_name) is not str:
+        if f_display_name is not _ABSENT:
+            raise _field_error(f_display_name, "string", "display_name")
+        f_display_name = None
+    f_description = obj.get("description", _ABSENT)
+    if type(f_description) is not str:
+        if f_description is not _ABSENT:
+            raise _field_error(f_description, "string", "description")
+        f_description = None
+    f_tool_use_id = obj.get("tool_use_id", _ABSENT)
+    if type(f_tool_use_id) is not str:
+        if f_tool_use_id is not _ABSENT:
+            raise _field_error(f_tool_use_id, "string", "tool_use_id")
+        f_tool_use_id = None
+    f_agent_id = obj.get("agent_id", _ABSENT)
+    if type(f_agent_id) is not str:
+        if f_agent_id is not _ABSENT:
+            raise _field_error(f_agent_id, "string", "agent_id")
+        f_agent_id = None
+    f_extra: dict[str, JSONValue] = {}
+    if not _CONTROL_CAN_USE_TOOL_REQUEST_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _CONTROL_CAN_USE_TOOL_REQUEST_KEYS)
+    result = ControlCanUseToolRequest.__new__(ControlCanUseToolRequest)
+    result.subtype = "can_use_tool"
+    result.tool_name = f_tool_name
+    result.input = f_input
+    result.permission_suggestions = f_permission_suggestions
+    result.blocked_path = f_blocked_path
+    result.decision_reason = f_decision_reason
+    result.title = f_title
+    result.display_name = f_display_name
+    result.description = f_description
+    result.tool_use_id = f_tool_use_id
+    result.agent_id = f_agent_id
+    result.extra = f_extra
+    result._present = _CONTROL_CAN_USE_TOOL_REQUEST_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_control_initialize_request(data: object) -> ControlInitializeRequest:
-    obj = _object(data)
-    _tag(obj, "subtype", "initialize")
-    result = ControlInitializeRequest(
-        hooks=_optional(obj, "hooks", _d_opt_json_object, None),
-        agents=_optional(obj, "agents", _json_object, None),
-        extra=_unknown(obj, _CONTROL_INITIALIZE_REQUEST_KEYS),
-    )
-    object.__setattr__(result, "_present", _present_keys(obj, frozenset({"hooks", "agents"}), {}))
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("subtype") != "initialize":
+        _tag(obj, "subtype", "initialize")
+    v_hooks = obj.get("hooks", _ABSENT)
+    if v_hooks is _ABSENT:
+        f_hooks: dict[str, JSONValue] | None = None
+    else:
+        try:
+            f_hooks = _d_opt_json_object(v_hooks)
+        except DecodeError as error:
+            raise error.at(_segment("hooks")) from None
+    v_agents = obj.get("agents", _ABSENT)
+    if v_agents is _ABSENT:
+        f_agents: dict[str, JSONValue] | None = None
+    else:
+        try:
+            f_agents = _json_object(v_agents)
+        except DecodeError as error:
+            raise error.at(_segment("agents")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _CONTROL_INITIALIZE_REQUEST_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _CONTROL_INITIALIZE_REQUEST_KEYS)
+    result = ControlInitializeRequest.__new__(ControlInitializeRequest)
+    result.subtype = "initialize"
+    result.hooks = f_hooks
+    result.agents = f_agents
+    result.extra = f_extra
+    result._present = _CONTROL_INITIALIZE_REQUEST_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_control_set_permission_mode_request(data: object) -> ControlSetPermissionModeRequest:
-    obj = _object(data)
-    _tag(obj, "subtype", "set_permission_mode")
-    result = ControlSetPermissionModeRequest(
-        mode=_required(obj, "mode", _decode_permission_mode),
-        extra=_unknown(obj, _CONTROL_SET_PERMISSION_MODE_REQUEST_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("subtype") != "set_permission_mode":
+        _tag(obj, "subtype", "set_permission_mode")
+    v_mode = obj.get("mode", _ABSENT)
+    if v_mode is _ABSENT:
+        raise _field_error(v_mode, "", "mode")
+    try:
+        f_mode = _decode_permission_mode(v_mode)
+    except DecodeError as error:
+        raise error.at(_segment("mode")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _CONTROL_SET_PERMISSION_MODE_REQUEST_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _CONTROL_SET_PERMISSION_MODE_REQUEST_KEYS)
+    result = ControlSetPermissionModeRequest.__new__(ControlSetPermissionModeRequest)
+    result.subtype = "set_permission_mode"
+    result.mode = f_mode
+    result.extra = f_extra
     return result
 
 
 def _decode_control_set_model_request(data: object) -> ControlSetModelRequest:
-    obj = _object(data)
-    _tag(obj, "subtype", "set_model")
-    result = ControlSetModelRequest(
-        model=_optional(obj, "model", _d_opt_str, None),
-        extra=_unknown(obj, _CONTROL_SET_MODEL_REQUEST_KEYS),
-    )
-    object.__setattr__(result, "_present", _present_keys(obj, frozenset({"model"}), {}))
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("subtype") != "set_model":
+        _tag(obj, "subtype", "set_model")
+    f_model = obj.get("model")
+    if f_model is not None and type(f_model) is not str:
+        raise _field_error(f_model, "string", "model")
+    f_extra: dict[str, JSONValue] = {}
+    if not _CONTROL_SET_MODEL_REQUEST_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _CONTROL_SET_MODEL_REQUEST_KEYS)
+    result = ControlSetModelRequest.__new__(ControlSetModelRequest)
+    result.subtype = "set_model"
+    result.model = f_model
+    result.extra = f_extra
+    result._present = _CONTROL_SET_MODEL_REQUEST_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_control_hook_callback_request(data: object) -> ControlHookCallbackRequest:
-    obj = _object(data)
-    _tag(obj, "subtype", "hook_callback")
-    result = ControlHookCallbackRequest(
-        callback_id=_required(obj, "callback_id", _str),
-        input=_optional(obj, "input", _json_value, None),
-        tool_use_id=_optional(obj, "tool_use_id", _d_opt_str, None),
-        extra=_unknown(obj, _CONTROL_HOOK_CALLBACK_REQUEST_KEYS),
-    )
-    object.__setattr__(
-        result, "_present", _present_keys(obj, frozenset({"input", "tool_use_id"}), {})
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("subtype") != "hook_callback":
+        _tag(obj, "subtype", "hook_callback")
+    f_callback_id = obj.get("callback_id", _ABSENT)
+    if type(f_callback_id) is not str:
+        raise _field_error(f_callback_id, "string", "callback_id")
+    v_input = obj.get("input", _ABSENT)
+    if v_input is _ABSENT:
+        f_input: JSONValue | None = None
+    else:
+        try:
+            f_input = _json_value(v_input)
+        except DecodeError as error:
+            raise error.at(_segment("input")) from None
+    f_tool_use_id = obj.get("tool_use_id")
+    if f_tool_use_id is not None and type(f_tool_use_id) is not str:
+        raise _field_error(f_tool_use_id, "string", "tool_use_id")
+    f_extra: dict[str, JSONValue] = {}
+    if not _CONTROL_HOOK_CALLBACK_REQUEST_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _CONTROL_HOOK_CALLBACK_REQUEST_KEYS)
+    result = ControlHookCallbackRequest.__new__(ControlHookCallbackRequest)
+    result.subtype = "hook_callback"
+    result.callback_id = f_callback_id
+    result.input = f_input
+    result.tool_use_id = f_tool_use_id
+    result.extra = f_extra
+    result._present = _CONTROL_HOOK_CALLBACK_REQUEST_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_control_mcp_message_request(data: object) -> ControlMcpMessageRequest:
-    obj = _object(data)
-    _tag(obj, "subtype", "mcp_message")
-    result = ControlMcpMessageRequest(
-        server_name=_required(obj, "server_name", _str),
-        message=_required(obj, "message", _json_value),
-        extra=_unknown(obj, _CONTROL_MCP_MESSAGE_REQUEST_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("subtype") != "mcp_message":
+        _tag(obj, "subtype", "mcp_message")
+    f_server_name = obj.get("server_name", _ABSENT)
+    if type(f_server_name) is not str:
+        raise _field_error(f_server_name, "string", "server_name")
+    v_message = obj.get("message", _ABSENT)
+    if v_message is _ABSENT:
+        raise _field_error(v_message, "", "message")
+    try:
+        f_message = _json_value(v_message)
+    except DecodeError as error:
+        raise error.at(_segment("message")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _CONTROL_MCP_MESSAGE_REQUEST_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _CONTROL_MCP_MESSAGE_REQUEST_KEYS)
+    result = ControlMcpMessageRequest.__new__(ControlMcpMessageRequest)
+    result.subtype = "mcp_message"
+    result.server_name = f_server_name
+    result.message = f_message
+    result.extra = f_extra
     return result
 
 
 def _decode_control_success_response(data: object) -> ControlSuccessResponse:
-    obj = _object(data)
-    _tag(obj, "subtype", "success")
-    result = ControlSuccessResponse(
-        request_id=_required(obj, "request_id", _str),
-        response=_optional(obj, "response", _d_opt_json_object, None),
-        extra=_unknown(obj, _CONTROL_SUCCESS_RESPONSE_KEYS),
-    )
-    object.__setattr__(result, "_present", _present_keys(obj, frozenset({"response"}), {}))
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("subtype") != "success":
+        _tag(obj, "subtype", "success")
+    f_request_id = obj.get("request_id", _ABSENT)
+    if type(f_request_id) is not str:
+        raise _field_error(f_request_id, "string", "request_id")
+    v_response = obj.get("response", _ABSENT)
+    if v_response is _ABSENT:
+        f_response: dict[str, JSONValue] | None = None
+    else:
+        try:
+            f_response = _d_opt_json_object(v_response)
+        except DecodeError as error:
+            raise error.at(_segment("response")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _CONTROL_SUCCESS_RESPONSE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _CONTROL_SUCCESS_RESPONSE_KEYS)
+    result = ControlSuccessResponse.__new__(ControlSuccessResponse)
+    result.subtype = "success"
+    result.request_id = f_request_id
+    result.response = f_response
+    result.extra = f_extra
+    result._present = _CONTROL_SUCCESS_RESPONSE_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_control_error_response(data: object) -> ControlErrorResponse:
-    obj = _object(data)
-    _tag(obj, "subtype", "error")
-    result = ControlErrorResponse(
-        request_id=_required(obj, "request_id", _str),
-        error=_required(obj, "error", _str),
-        extra=_unknown(obj, _CONTROL_ERROR_RESPONSE_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("subtype") != "error":
+        _tag(obj, "subtype", "error")
+    f_request_id = obj.get("request_id", _ABSENT)
+    if type(f_request_id) is not str:
+        raise _field_error(f_request_id, "string", "request_id")
+    f_error = obj.get("error", _ABSENT)
+    if type(f_error) is not str:
+        raise _field_error(f_error, "string", "error")
+    f_extra: dict[str, JSONValue] = {}
+    if not _CONTROL_ERROR_RESPONSE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _CONTROL_ERROR_RESPONSE_KEYS)
+    result = ControlErrorResponse.__new__(ControlErrorResponse)
+    result.subtype = "error"
+    result.request_id = f_request_id
+    result.error = f_error
+    result.extra = f_extra
     return result
 
 
 def _decode_compact_metadata(data: object) -> CompactMetadata:
-    obj = _object(data)
-    result = CompactMetadata(
-        trigger=_required(obj, "trigger", _decode_compact_trigger),
-        pre_tokens=_optional(obj, "pre_tokens", _int, None),
-        extra=_unknown(obj, _COMPACT_METADATA_KEYS),
-    )
-    object.__setattr__(result, "_present", _present_keys(obj, frozenset({"pre_tokens"}), {}))
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    v_trigger = obj.get("trigger", _ABSENT)
+    if v_trigger is _ABSENT:
+        raise _field_error(v_trigger, "", "trigger")
+    try:
+        f_trigger = _decode_compact_trigger(v_trigger)
+    except DecodeError as error:
+        raise error.at(_segment("trigger")) from None
+    f_pre_tokens = obj.get("pre_tokens", _ABSENT)
+    if type(f_pre_tokens) is not int:
+        if f_pre_tokens is not _ABSENT:
+            raise _field_error(f_pre_tokens, "integer", "pre_tokens")
+        f_pre_tokens = None
+    f_extra: dict[str, JSONValue] = {}
+    if not _COMPACT_METADATA_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _COMPACT_METADATA_KEYS)
+    result = CompactMetadata.__new__(CompactMetadata)
+    result.trigger = f_trigger
+    result.pre_tokens = f_pre_tokens
+    result.extra = f_extra
+    result._present = _COMPACT_METADATA_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_assistant_message_body(data: object) -> AssistantMessageBody:
-    obj = _object(data)
-    result = AssistantMessageBody(
-        content=_required(obj, "content", _d_list_content_block),
-        model=_optional(obj, "model", _str, None),
-        id=_optional(obj, "id", _str, None),
-        type=_optional(obj, "type", _str, None),
-        role=_optional(obj, "role", _str, None),
-        container=_optional(obj, "container", _json_value, None),
-        stop_reason=_optional(obj, "stop_reason", _d_opt_str, None),
-        stop_sequence=_optional(obj, "stop_sequence", _d_opt_str, None),
-        stop_details=_optional(obj, "stop_details", _json_value, None),
-        usage=_optional(obj, "usage", _decode_usage, None),
-        input_transformations=_optional(obj, "input_transformations", _d_list_json, None),
-        diagnostics=_optional(obj, "diagnostics", _json_value, None),
-        context_management=_optional(obj, "context_management", _d_opt_json_object, None),
-        extra=_unknown(obj, _ASSISTANT_MESSAGE_BODY_KEYS),
-    )
-    object.__setattr__(
-        result,
-        "_present",
-        _present_keys(
-            obj,
-            frozenset(
-                {
-                    "model",
-                    "id",
-                    "type",
-                    "role",
-                    "container",
-                    "stop_reason",
-                    "stop_sequence",
-                    "stop_details",
-                    "usage",
-                    "input_transformations",
-                    "diagnostics",
-                    "context_management",
-                }
-            ),
-            {},
-        ),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    v_content = obj.get("content", _ABSENT)
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    if type(v_content) is not list:
+        raise _field_error(v_content, "array", "content")
+    try:
+        f_content = [_decode_content_block(item) for item in v_content]
+    except DecodeError:
+        raise _item_error(v_content, _decode_content_block, "content") from None
+    f_model = obj.get("model", _ABSENT)
+    if type(f_model) is not str:
+        if f_model is not _ABSENT:
+            raise _field_error(f_model, "string", "model")
+        f_model = None
+    f_id = obj.get("id", _ABSENT)
+    if type(f_id) is not str:
+        if f_id is not _ABSENT:
+            raise _field_error(f_id, "string", "id")
+        f_id = None
+    f_type = obj.get("type", _ABSENT)
+    if type(f_type) is not str:
+        if f_type is not _ABSENT:
+            raise _field_error(f_type, "string", "type")
+        f_type = None
+    f_role = obj.get("role", _ABSENT)
+    if type(f_role) is not str:
+        if f_role is not _ABSENT:
+            raise _field_error(f_role, "string", "role")
+        f_role = None
+    v_container = obj.get("container", _ABSENT)
+    if v_container is _ABSENT:
+        f_container: JSONValue | None = None
+    else:
+        try:
+            f_container = _json_value(v_container)
+        except DecodeError as error:
+            raise error.at(_segment("container")) from None
+    f_stop_reason = obj.get("stop_reason")
+    if f_stop_reason is not None and type(f_stop_reason) is not str:
+        raise _field_error(f_stop_reason, "string", "stop_reason")
+    f_stop_sequence = obj.get("stop_sequence")
+    if f_stop_sequence is not None and type(f_stop_sequence) is not str:
+        raise _field_error(f_stop_sequence, "string", "stop_sequence")
+    v_stop_details = obj.get("stop_details", _ABSENT)
+    if v_stop_details is _ABSENT:
+        f_stop_details: JSONValue | None = None
+    else:
+        try:
+            f_stop_details = _json_value(v_stop_details)
+        except DecodeError as error:
+            raise error.at(_segment("stop_details")) from None
+    v_usage = obj.get("usage", _ABSENT)
+    if v_usage is _ABSENT:
+        f_usage: Usage | None = None
+    else:
+        try:
+            f_usage = _decode_usage(v_usage)
+        except DecodeError as error:
+            raise error.at(_segment("usage")) from None
+    v_input_transformations = obj.get("input_transformations", _ABSENT)
+    if v_input_transformations is _ABSENT:
+        f_input_transformations: list[JSONValue] | None = None
+    elif type(v_input_transformations) is not list:
+        raise _field_error(v_input_transformations, "array", "input_transformations")
+    else:
+        try:
+            f_input_transformations = [_json_value(item) for item in v_input_transformations]
+        except DecodeError:
+            raise _item_error(
+                v_input_transformations, _json_value, "input_transformations"
+            ) from None
+    v_diagnostics = obj.get("diagnostics", _ABSENT)
+    if v_diagnostics is _ABSENT:
+        f_diagnostics: JSONValue | None = None
+    else:
+        try:
+            f_diagnostics = _json_value(v_diagnostics)
+        except DecodeError as error:
+            raise error.at(_segment("diagnostics")) from None
+    v_context_management = obj.get("context_management", _ABSENT)
+    if v_context_management is _ABSENT:
+        f_context_management: dict[str, JSONValue] | None = None
+    else:
+        try:
+            f_context_management = _d_opt_json_object(v_context_management)
+        except DecodeError as error:
+            raise error.at(_segment("context_management")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _ASSISTANT_MESSAGE_BODY_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _ASSISTANT_MESSAGE_BODY_KEYS)
+    result = AssistantMessageBody.__new__(AssistantMessageBody)
+    result.content = f_content
+    result.model = f_model
+    result.id = f_id
+    result.type = f_type
+    result.role = f_role
+    result.container = f_container
+    result.stop_reason = f_stop_reason
+    result.stop_sequence = f_stop_sequence
+    result.stop_details = f_stop_details
+    result.usage = f_usage
+    result.input_transformations = f_input_transformations
+    result.diagnostics = f_diagnostics
+    result.context_management = f_context_management
+    result.extra = f_extra
+    result._present = _ASSISTANT_MESSAGE_BODY_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_user_message_body(data: object) -> UserMessageBody:
-    obj = _object(data)
-    result = UserMessageBody(
-        content=_required(obj, "content", _d_union_str_or_list_content_block),
-        role=_optional(obj, "role", _str, None),
-        extra=_unknown(obj, _USER_MESSAGE_BODY_KEYS),
-    )
-    object.__setattr__(result, "_present", _present_keys(obj, frozenset({"role"}), {}))
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    v_content = obj.get("content", _ABSENT)
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    try:
+        f_content = _d_union_str_or_list_content_block(v_content)
+    except DecodeError as error:
+        raise error.at(_segment("content")) from None
+    f_role = obj.get("role", _ABSENT)
+    if type(f_role) is not str:
+        if f_role is not _ABSENT:
+            raise _field_error(f_role, "string", "role")
+        f_role = None
+    f_extra: dict[str, JSONValue] = {}
+    if not _USER_MESSAGE_BODY_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _USER_MESSAGE_BODY_KEYS)
+    result = UserMessageBody.__new__(UserMessageBody)
+    result.content = f_content
+    result.role = f_role
+    result.extra = f_extra
+    result._present = _USER_MESSAGE_BODY_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_rate_limit_info(data: object) -> RateLimitInfo:
-    obj = _object(data)
-    result = RateLimitInfo(
-        status=_required(obj, "status", _decode_rate_limit_status),
-        resets_at=_optional(obj, "resetsAt", _int, None),
-        rate_limit_type=_optional(obj, "rateLimitType", _str, None),
-        utilization=_optional(obj, "utilization", _float, None),
-        overage_status=_optional(obj, "overageStatus", _decode_rate_limit_status, None),
-        overage_resets_at=_optional(obj, "overageResetsAt", _int, None),
-        overage_disabled_reason=_optional(obj, "overageDisabledReason", _str, None),
-        is_using_overage=_optional(obj, "isUsingOverage", _bool, None),
-        unified_windows=_optional(obj, "unifiedWindows", _d_map_rate_limit_window, None),
-        extra=_unknown(obj, _RATE_LIMIT_INFO_KEYS),
-    )
-    object.__setattr__(
-        result,
-        "_present",
-        _present_keys(
-            obj,
-            frozenset(
-                {
-                    "resetsAt",
-                    "rateLimitType",
-                    "utilization",
-                    "overageStatus",
-                    "overageResetsAt",
-                    "overageDisabledReason",
-                    "isUsingOverage",
-                    "unifiedWindows",
-                }
-            ),
-            {},
-        ),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    v_status = obj.get("status", _ABSENT)
+    if v_status is _ABSENT:
+        raise _field_error(v_status, "", "status")
+    try:
+        f_status = _decode_rate_limit_status(v_status)
+    except DecodeError as error:
+        raise error.at(_segment("status")) from None
+    f_resets_at = obj.get("resetsAt", _ABSENT)
+    if type(f_resets_at) is not int:
+        if f_resets_at is not _ABSENT:
+            raise _field_error(f_resets_at, "integer", "resetsAt")
+        f_resets_at = None
+    f_rate_limit_type = obj.get("rateLimitType", _ABSENT)
+    if type(f_rate_limit_type) is not str:
+        if f_rate_limit_type is not _ABSENT:
+            raise _field_error(f_rate_limit_type, "string", "rateLimitType")
+        f_rate_limit_type = None
+    f_utilization = obj.get("utilization", _ABSENT)
+    if type(f_utilization) is not float and type(f_utilization) is not int:
+        if f_utilization is not _ABSENT:
+            raise _field_error(f_utilization, "number", "utilization")
+        f_utilization = None
+    v_overage_status = obj.get("overageStatus", _ABSENT)
+    if v_overage_status is _ABSENT:
+        f_overage_status: RateLimitStatus | None = None
+    else:
+        try:
+            f_overage_status = _decode_rate_limit_status(v_overage_status)
+        except DecodeError as error:
+            raise error.at(_segment("overageStatus")) from None
+    f_overage_resets_at = obj.get("overageResetsAt", _ABSENT)
+    if type(f_overage_resets_at) is not int:
+        if f_overage_resets_at is not _ABSENT:
+            raise _field_error(f_overage_resets_at, "integer", "overageResetsAt")
+        f_overage_resets_at = None
+    f_overage_disabled_reason = obj.get("overageDisabledReason", _ABSENT)
+    if type(f_overage_disabled_reason) is not str:
+        if f_overage_disabled_reason is not _ABSENT:
+            raise _field_error(f_overage_disabled_reason, "string", "overageDisabledReason")
+        f_overage_disabled_reason = None
+    f_is_using_overage = obj.get("isUsingOverage", _ABSENT)
+    if type(f_is_using_overage) is not bool:
+        if f_is_using_overage is not _ABSENT:
+            raise _field_error(f_is_using_overage, "boolean", "isUsingOverage")
+        f_is_using_overage = None
+    v_unified_windows = obj.get("unifiedWindows", _ABSENT)
+    if v_unified_windows is _ABSENT:
+        f_unified_windows: dict[str, RateLimitWindow] | None = None
+    else:
+        try:
+            f_unified_windows = _d_map_rate_limit_window(v_unified_windows)
+        except DecodeError as error:
+            raise error.at(_segment("unifiedWindows")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _RATE_LIMIT_INFO_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _RATE_LIMIT_INFO_KEYS)
+    result = RateLimitInfo.__new__(RateLimitInfo)
+    result.status = f_status
+    result.resets_at = f_resets_at
+    result.rate_limit_type = f_rate_limit_type
+    result.utilization = f_utilization
+    result.overage_status = f_overage_status
+    result.overage_resets_at = f_overage_resets_at
+    result.overage_disabled_reason = f_overage_disabled_reason
+    result.is_using_overage = f_is_using_overage
+    result.unified_windows = f_unified_windows
+    result.extra = f_extra
+    result._present = _RATE_LIMIT_INFO_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_rate_limit_window(data: object) -> RateLimitWindow:
-    obj = _object(data)
-    result = RateLimitWindow(
-        utilization=_required(obj, "utilization", _float),
-        resets_at=_optional(obj, "resetsAt", _int, None),
-        extra=_unknown(obj, _RATE_LIMIT_WINDOW_KEYS),
-    )
-    object.__setattr__(result, "_present", _present_keys(obj, frozenset({"resetsAt"}), {}))
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_utilization = obj.get("utilization", _ABSENT)
+    if type(f_utilization) is not float and type(f_utilization) is not int:
+        raise _field_error(f_utilization, "number", "utilization")
+    f_resets_at = obj.get("resetsAt", _ABSENT)
+    if type(f_resets_at) is not int:
+        if f_resets_at is not _ABSENT:
+            raise _field_error(f_resets_at, "integer", "resetsAt")
+        f_resets_at = None
+    f_extra: dict[str, JSONValue] = {}
+    if not _RATE_LIMIT_WINDOW_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _RATE_LIMIT_WINDOW_KEYS)
+    result = RateLimitWindow.__new__(RateLimitWindow)
+    result.utilization = f_utilization
+    result.resets_at = f_resets_at
+    result.extra = f_extra
+    result._present = _RATE_LIMIT_WINDOW_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_usage(data: object) -> Usage:
-    obj = _object(data)
-    result = Usage(
-        input_tokens=_required(obj, "input_tokens", _int),
-        output_tokens=_required(obj, "output_tokens", _int),
-        cache_creation_input_tokens=_optional(obj, "cache_creation_input_tokens", _int, None),
-        cache_read_input_tokens=_optional(obj, "cache_read_input_tokens", _int, None),
-        cache_creation=_optional(obj, "cache_creation", _decode_cache_creation, None),
-        output_tokens_details=_optional(
-            obj, "output_tokens_details", _d_opt_output_tokens_details, None
-        ),
-        server_tool_use=_optional(obj, "server_tool_use", _decode_server_tool_use, None),
-        service_tier=_optional(obj, "service_tier", _d_opt_str, None),
-        inference_geo=_optional(obj, "inference_geo", _d_opt_str, None),
-        iterations=_optional(obj, "iterations", _d_opt_list_usage_iteration, None),
-        speed=_optional(obj, "speed", _d_opt_str, None),
-        extra=_unknown(obj, _USAGE_KEYS),
-    )
-    object.__setattr__(
-        result,
-        "_present",
-        _present_keys(
-            obj,
-            frozenset(
-                {
-                    "cache_creation_input_tokens",
-                    "cache_read_input_tokens",
-                    "cache_creation",
-                    "output_tokens_details",
-                    "server_tool_use",
-                    "service_tier",
-                    "inference_geo",
-                    "iterations",
-                    "speed",
-                }
-            ),
-            {},
-        ),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_input_tokens = obj.get("input_tokens", _ABSENT)
+    if type(f_input_tokens) is not int:
+        raise _field_error(f_input_tokens, "integer", "input_tokens")
+    f_output_tokens = obj.get("output_tokens", _ABSENT)
+    if type(f_output_tokens) is not int:
+        raise _field_error(f_output_tokens, "integer", "output_tokens")
+    f_cache_creation_input_tokens = obj.get("cache_creation_input_tokens", _ABSENT)
+    if type(f_cache_creation_input_tokens) is not int:
+        if f_cache_creation_input_tokens is not _ABSENT:
+            raise _field_error(
+                f_cache_creation_input_tokens, "integer", "cache_creation_input_tokens"
+            )
+        f_cache_creation_input_tokens = None
+    f_cache_read_input_tokens = obj.get("cache_read_input_tokens", _ABSENT)
+    if type(f_cache_read_input_tokens) is not int:
+        if f_cache_read_input_tokens is not _ABSENT:
+            raise _field_error(f_cache_read_input_tokens, "integer", "cache_read_input_tokens")
+        f_cache_read_input_tokens = None
+    v_cache_creation = obj.get("cache_creation", _ABSENT)
+    if v_cache_creation is _ABSENT:
+        f_cache_creation: CacheCreation | None = None
+    else:
+        try:
+            f_cache_creation = _decode_cache_creation(v_cache_creation)
+        except DecodeError as error:
+            raise error.at(_segment("cache_creation")) from None
+    v_output_tokens_details = obj.get("output_tokens_details", _ABSENT)
+    if v_output_tokens_details is _ABSENT:
+        f_output_tokens_details: OutputTokensDetails | None = None
+    else:
+        try:
+            f_output_tokens_details = _d_opt_output_tokens_details(v_output_tokens_details)
+        except DecodeError as error:
+            raise error.at(_segment("output_tokens_details")) from None
+    v_server_tool_use = obj.get("server_tool_use", _ABSENT)
+    if v_server_tool_use is _ABSENT:
+        f_server_tool_use: ServerToolUse | None = None
+    else:
+        try:
+            f_server_tool_use = _decode_server_tool_use(v_server_tool_use)
+        except DecodeError as error:
+            raise error.at(_segment("server_tool_use")) from None
+    f_service_tier = obj.get("service_tier")
+    if f_service_tier is not None and type(f_service_tier) is not str:
+        raise _field_error(f_service_tier, "string", "service_tier")
+    f_inference_geo = obj.get("inference_geo")
+    if f_inference_geo is not None and type(f_inference_geo) is not str:
+        raise _field_error(f_inference_geo, "string", "inference_geo")
+    v_iterations = obj.get("iterations", _ABSENT)
+    if v_iterations is _ABSENT:
+        f_iterations: list[UsageIteration] | None = None
+    else:
+        try:
+            f_iterations = _d_opt_list_usage_iteration(v_iterations)
+        except DecodeError as error:
+            raise error.at(_segment("iterations")) from None
+    f_speed = obj.get("speed")
+    if f_speed is not None and type(f_speed) is not str:
+        raise _field_error(f_speed, "string", "speed")
+    f_extra: dict[str, JSONValue] = {}
+    if not _USAGE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _USAGE_KEYS)
+    result = Usage.__new__(Usage)
+    result.input_tokens = f_input_tokens
+    result.output_tokens = f_output_tokens
+    result.cache_creation_input_tokens = f_cache_creation_input_tokens
+    result.cache_read_input_tokens = f_cache_read_input_tokens
+    result.cache_creation = f_cache_creation
+    result.output_tokens_details = f_output_tokens_details
+    result.server_tool_use = f_server_tool_use
+    result.service_tier = f_service_tier
+    result.inference_geo = f_inference_geo
+    result.iterations = f_iterations
+    result.speed = f_speed
+    result.extra = f_extra
+    result._present = _USAGE_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_cache_creation(data: object) -> CacheCreation:
-    obj = _object(data)
-    result = CacheCreation(
-        ephemeral_5m_input_tokens=_required(obj, "ephemeral_5m_input_tokens", _int),
-        ephemeral_1h_input_tokens=_required(obj, "ephemeral_1h_input_tokens", _int),
-        extra=_unknown(obj, _CACHE_CREATION_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_ephemeral_5m_input_tokens = obj.get("ephemeral_5m_input_tokens", _ABSENT)
+    if type(f_ephemeral_5m_input_tokens) is not int:
+        raise _field_error(f_ephemeral_5m_input_tokens, "integer", "ephemeral_5m_input_tokens")
+    f_ephemeral_1h_input_tokens = obj.get("ephemeral_1h_input_tokens", _ABSENT)
+    if type(f_ephemeral_1h_input_tokens) is not int:
+        raise _field_error(f_ephemeral_1h_input_tokens, "integer", "ephemeral_1h_input_tokens")
+    f_extra: dict[str, JSONValue] = {}
+    if not _CACHE_CREATION_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _CACHE_CREATION_KEYS)
+    result = CacheCreation.__new__(CacheCreation)
+    result.ephemeral_5m_input_tokens = f_ephemeral_5m_input_tokens
+    result.ephemeral_1h_input_tokens = f_ephemeral_1h_input_tokens
+    result.extra = f_extra
     return result
 
 
 def _decode_server_tool_use(data: object) -> ServerToolUse:
-    obj = _object(data)
-    result = ServerToolUse(
-        web_search_requests=_required(obj, "web_search_requests", _int),
-        web_fetch_requests=_optional(obj, "web_fetch_requests", _int, None),
-        extra=_unknown(obj, _SERVER_TOOL_USE_KEYS),
-    )
-    object.__setattr__(
-        result, "_present", _present_keys(obj, frozenset({"web_fetch_requests"}), {})
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_web_search_requests = obj.get("web_search_requests", _ABSENT)
+    if type(f_web_search_requests) is not int:
+        raise _field_error(f_web_search_requests, "integer", "web_search_requests")
+    f_web_fetch_requests = obj.get("web_fetch_requests", _ABSENT)
+    if type(f_web_fetch_requests) is not int:
+        if f_web_fetch_requests is not _ABSENT:
+            raise _field_error(f_web_fetch_requests, "integer", "web_fetch_requests")
+        f_web_fetch_requests = None
+    f_extra: dict[str, JSONValue] = {}
+    if not _SERVER_TOOL_USE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _SERVER_TOOL_USE_KEYS)
+    result = ServerToolUse.__new__(ServerToolUse)
+    result.web_search_requests = f_web_search_requests
+    result.web_fetch_requests = f_web_fetch_requests
+    result.extra = f_extra
+    result._present = _SERVER_TOOL_USE_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_output_tokens_details(data: object) -> OutputTokensDetails:
-    obj = _object(data)
-    result = OutputTokensDetails(
-        thinking_tokens=_required(obj, "thinking_tokens", _int),
-        extra=_unknown(obj, _OUTPUT_TOKENS_DETAILS_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_thinking_tokens = obj.get("thinking_tokens", _ABSENT)
+    if type(f_thinking_tokens) is not int:
+        raise _field_error(f_thinking_tokens, "integer", "thinking_tokens")
+    f_extra: dict[str, JSONValue] = {}
+    if not _OUTPUT_TOKENS_DETAILS_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _OUTPUT_TOKENS_DETAILS_KEYS)
+    result = OutputTokensDetails.__new__(OutputTokensDetails)
+    result.thinking_tokens = f_thinking_tokens
+    result.extra = f_extra
     return result
 
 
 def _decode_usage_iteration(data: object) -> UsageIteration:
-    obj = _object(data)
-    result = UsageIteration(
-        input_tokens=_required(obj, "input_tokens", _int),
-        output_tokens=_required(obj, "output_tokens", _int),
-        cache_read_input_tokens=_optional(obj, "cache_read_input_tokens", _int, None),
-        cache_creation_input_tokens=_optional(obj, "cache_creation_input_tokens", _int, None),
-        cache_creation=_optional(obj, "cache_creation", _decode_cache_creation, None),
-        type=_optional(obj, "type", _str, None),
-        model=_optional(obj, "model", _d_opt_str, None),
-        extra=_unknown(obj, _USAGE_ITERATION_KEYS),
-    )
-    object.__setattr__(
-        result,
-        "_present",
-        _present_keys(
-            obj,
-            frozenset(
-                {
-                    "cache_read_input_tokens",
-                    "cache_creation_input_tokens",
-                    "cache_creation",
-                    "type",
-                    "model",
-                }
-            ),
-            {},
-        ),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_input_tokens = obj.get("input_tokens", _ABSENT)
+    if type(f_input_tokens) is not int:
+        raise _field_error(f_input_tokens, "integer", "input_tokens")
+    f_output_tokens = obj.get("output_tokens", _ABSENT)
+    if type(f_output_tokens) is not int:
+        raise _field_error(f_output_tokens, "integer", "output_tokens")
+    f_cache_read_input_tokens = obj.get("cache_read_input_tokens", _ABSENT)
+    if type(f_cache_read_input_tokens) is not int:
+        if f_cache_read_input_tokens is not _ABSENT:
+            raise _field_error(f_cache_read_input_tokens, "integer", "cache_read_input_tokens")
+        f_cache_read_input_tokens = None
+    f_cache_creation_input_tokens = obj.get("cache_creation_input_tokens", _ABSENT)
+    if type(f_cache_creation_input_tokens) is not int:
+        if f_cache_creation_input_tokens is not _ABSENT:
+            raise _field_error(
+                f_cache_creation_input_tokens, "integer", "cache_creation_input_tokens"
+            )
+        f_cache_creation_input_tokens = None
+    v_cache_creation = obj.get("cache_creation", _ABSENT)
+    if v_cache_creation is _ABSENT:
+        f_cache_creation: CacheCreation | None = None
+    else:
+        try:
+            f_cache_creation = _decode_cache_creation(v_cache_creation)
+        except DecodeError as error:
+            raise error.at(_segment("cache_creation")) from None
+    f_type = obj.get("type", _ABSENT)
+    if type(f_type) is not str:
+        if f_type is not _ABSENT:
+            raise _field_error(f_type, "string", "type")
+        f_type = None
+    f_model = obj.get("model")
+    if f_model is not None and type(f_model) is not str:
+        raise _field_error(f_model, "string", "model")
+    f_extra: dict[str, JSONValue] = {}
+    if not _USAGE_ITERATION_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _USAGE_ITERATION_KEYS)
+    result = UsageIteration.__new__(UsageIteration)
+    result.input_tokens = f_input_tokens
+    result.output_tokens = f_output_tokens
+    result.cache_read_input_tokens = f_cache_read_input_tokens
+    result.cache_creation_input_tokens = f_cache_creation_input_tokens
+    result.cache_creation = f_cache_creation
+    result.type = f_type
+    result.model = f_model
+    result.extra = f_extra
+    result._present = _USAGE_ITERATION_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_model_usage(data: object) -> ModelUsage:
-    obj = _object(data)
-    result = ModelUsage(
-        input_tokens=_required(obj, "inputTokens", _int),
-        output_tokens=_required(obj, "outputTokens", _int),
-        cost_usd=_required(obj, "costUSD", _float),
-        cache_read_input_tokens=_optional(obj, "cacheReadInputTokens", _int, None),
-        cache_creation_input_tokens=_optional(obj, "cacheCreationInputTokens", _int, None),
-        web_search_requests=_optional(obj, "webSearchRequests", _int, None),
-        context_window=_optional(obj, "contextWindow", _int, None),
-        max_output_tokens=_optional(obj, "maxOutputTokens", _int, None),
-        thinking_tokens=_optional(obj, "thinkingTokens", _int, None),
-        canonical_model=_optional(obj, "canonicalModel", _str, None),
-        provider=_optional(obj, "provider", _str, None),
-        cost_basis=_optional(obj, "costBasis", _str, None),
-        extra=_unknown(obj, _MODEL_USAGE_KEYS),
-    )
-    object.__setattr__(
-        result,
-        "_present",
-        _present_keys(
-            obj,
-            frozenset(
-                {
-                    "cacheReadInputTokens",
-                    "cacheCreationInputTokens",
-                    "webSearchRequests",
-                    "contextWindow",
-                    "maxOutputTokens",
-                    "thinkingTokens",
-                    "canonicalModel",
-                    "provider",
-                    "costBasis",
-                }
-            ),
-            {},
-        ),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_input_tokens = obj.get("inputTokens", _ABSENT)
+    if type(f_input_tokens) is not int:
+        raise _field_error(f_input_tokens, "integer", "inputTokens")
+    f_output_tokens = obj.get("outputTokens", _ABSENT)
+    if type(f_output_tokens) is not int:
+        raise _field_error(f_output_tokens, "integer", "outputTokens")
+    f_cost_usd = obj.get("costUSD", _ABSENT)
+    if type(f_cost_usd) is not float and type(f_cost_usd) is not int:
+        raise _field_error(f_cost_usd, "number", "costUSD")
+    f_cache_read_input_tokens = obj.get("cacheReadInputTokens", _ABSENT)
+    if type(f_cache_read_input_tokens) is not int:
+        if f_cache_read_input_tokens is not _ABSENT:
+            raise _field_error(f_cache_read_input_tokens, "integer", "cacheReadInputTokens")
+        f_cache_read_input_tokens = None
+    f_cache_creation_input_tokens = obj.get("cacheCreationInputTokens", _ABSENT)
+    if type(f_cache_creation_input_tokens) is not int:
+        if f_cache_creation_input_tokens is not _ABSENT:
+            raise _field_error(f_cache_creation_input_tokens, "integer", "cacheCreationInputTokens")
+        f_cache_creation_input_tokens = None
+    f_web_search_requests = obj.get("webSearchRequests", _ABSENT)
+    if type(f_web_search_requests) is not int:
+        if f_web_search_requests is not _ABSENT:
+            raise _field_error(f_web_search_requests, "integer", "webSearchRequests")
+        f_web_search_requests = None
+    f_context_window = obj.get("contextWindow", _ABSENT)
+    if type(f_context_window) is not int:
+        if f_context_window is not _ABSENT:
+            raise _field_error(f_context_window, "integer", "contextWindow")
+        f_context_window = None
+    f_max_output_tokens = obj.get("maxOutputTokens", _ABSENT)
+    if type(f_max_output_tokens) is not int:
+        if f_max_output_tokens is not _ABSENT:
+            raise _field_error(f_max_output_tokens, "integer", "maxOutputTokens")
+        f_max_output_tokens = None
+    f_thinking_tokens = obj.get("thinkingTokens", _ABSENT)
+    if type(f_thinking_tokens) is not int:
+        if f_thinking_tokens is not _ABSENT:
+            raise _field_error(f_thinking_tokens, "integer", "thinkingTokens")
+        f_thinking_tokens = None
+    f_canonical_model = obj.get("canonicalModel", _ABSENT)
+    if type(f_canonical_model) is not str:
+        if f_canonical_model is not _ABSENT:
+            raise _field_error(f_canonical_model, "string", "canonicalModel")
+        f_canonical_model = None
+    f_provider = obj.get("provider", _ABSENT)
+    if type(f_provider) is not str:
+        if f_provider is not _ABSENT:
+            raise _field_error(f_provider, "string", "provider")
+        f_provider = None
+    f_cost_basis = obj.get("costBasis", _ABSENT)
+    if type(f_cost_basis) is not str:
+        if f_cost_basis is not _ABSENT:
+            raise _field_error(f_cost_basis, "string", "costBasis")
+        f_cost_basis = None
+    f_extra: dict[str, JSONValue] = {}
+    if not _MODEL_USAGE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _MODEL_USAGE_KEYS)
+    result = ModelUsage.__new__(ModelUsage)
+    result.input_tokens = f_input_tokens
+    result.output_tokens = f_output_tokens
+    result.cost_usd = f_cost_usd
+    result.cache_read_input_tokens = f_cache_read_input_tokens
+    result.cache_creation_input_tokens = f_cache_creation_input_tokens
+    result.web_search_requests = f_web_search_requests
+    result.context_window = f_context_window
+    result.max_output_tokens = f_max_output_tokens
+    result.thinking_tokens = f_thinking_tokens
+    result.canonical_model = f_canonical_model
+    result.provider = f_provider
+    result.cost_basis = f_cost_basis
+    result.extra = f_extra
+    result._present = _MODEL_USAGE_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_permission_denial(data: object) -> PermissionDenial:
-    obj = _object(data)
-    result = PermissionDenial(
-        tool_name=_required(obj, "tool_name", _str),
-        tool_use_id=_required(obj, "tool_use_id", _str),
-        tool_input=_required(obj, "tool_input", _json_object),
-        extra=_unknown(obj, _PERMISSION_DENIAL_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_tool_name = obj.get("tool_name", _ABSENT)
+    if type(f_tool_name) is not str:
+        raise _field_error(f_tool_name, "string", "tool_name")
+    f_tool_use_id = obj.get("tool_use_id", _ABSENT)
+    if type(f_tool_use_id) is not str:
+        raise _field_error(f_tool_use_id, "string", "tool_use_id")
+    v_tool_input = obj.get("tool_input", _ABSENT)
+    if v_tool_input is _ABSENT:
+        raise _field_error(v_tool_input, "", "tool_input")
+    try:
+        f_tool_input = _json_object(v_tool_input)
+    except DecodeError as error:
+        raise error.at(_segment("tool_input")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _PERMISSION_DENIAL_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _PERMISSION_DENIAL_KEYS)
+    result = PermissionDenial.__new__(PermissionDenial)
+    result.tool_name = f_tool_name
+    result.tool_use_id = f_tool_use_id
+    result.tool_input = f_tool_input
+    result.extra = f_extra
     return result
 
 
 def _decode_mcp_server_status(data: object) -> McpServerStatus:
-    obj = _object(data)
-    result = McpServerStatus(
-        name=_required(obj, "name", _str),
-        status=_required(obj, "status", _str),
-        source=_optional(obj, "source", _str, None),
-        extra=_unknown(obj, _MCP_SERVER_STATUS_KEYS),
-    )
-    object.__setattr__(result, "_present", _present_keys(obj, frozenset({"source"}), {}))
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_name = obj.get("name", _ABSENT)
+    if type(f_name) is not str:
+        raise _field_error(f_name, "string", "name")
+    f_status = obj.get("status", _ABSENT)
+    if type(f_status) is not str:
+        raise _field_error(f_status, "string", "status")
+    f_source = obj.get("source", _ABSENT)
+    if type(f_source) is not str:
+        if f_source is not _ABSENT:
+            raise _field_error(f_source, "string", "source")
+        f_source = None
+    f_extra: dict[str, JSONValue] = {}
+    if not _MCP_SERVER_STATUS_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _MCP_SERVER_STATUS_KEYS)
+    result = McpServerStatus.__new__(McpServerStatus)
+    result.name = f_name
+    result.status = f_status
+    result.source = f_source
+    result.extra = f_extra
+    result._present = _MCP_SERVER_STATUS_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_plugin_info(data: object) -> PluginInfo:
-    obj = _object(data)
-    result = PluginInfo(
-        name=_required(obj, "name", _str),
-        path=_required(obj, "path", _str),
-        source=_optional(obj, "source", _str, None),
-        version=_optional(obj, "version", _str, None),
-        extra=_unknown(obj, _PLUGIN_INFO_KEYS),
-    )
-    object.__setattr__(result, "_present", _present_keys(obj, frozenset({"source", "version"}), {}))
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_name = obj.get("name", _ABSENT)
+    if type(f_name) is not str:
+        raise _field_error(f_name, "string", "name")
+    f_path = obj.get("path", _ABSENT)
+    if type(f_path) is not str:
+        raise _field_error(f_path, "string", "path")
+    f_source = obj.get("source", _ABSENT)
+    if type(f_source) is not str:
+        if f_source is not _ABSENT:
+            raise _field_error(f_source, "string", "source")
+        f_source = None
+    f_version = obj.get("version", _ABSENT)
+    if type(f_version) is not str:
+        if f_version is not _ABSENT:
+            raise _field_error(f_version, "string", "version")
+        f_version = None
+    f_extra: dict[str, JSONValue] = {}
+    if not _PLUGIN_INFO_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _PLUGIN_INFO_KEYS)
+    result = PluginInfo.__new__(PluginInfo)
+    result.name = f_name
+    result.path = f_path
+    result.source = f_source
+    result.version = f_version
+    result.extra = f_extra
+    result._present = _PLUGIN_INFO_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_local_command_run(data: object) -> LocalCommandRun:
-    obj = _object(data)
-    result = LocalCommandRun(
-        command=_required(obj, "command", _str),
-        args=_optional(obj, "args", _str, None),
-        extra=_unknown(obj, _LOCAL_COMMAND_RUN_KEYS),
-    )
-    object.__setattr__(result, "_present", _present_keys(obj, frozenset({"args"}), {}))
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_command = obj.get("command", _ABSENT)
+    if type(f_command) is not str:
+        raise _field_error(f_command, "string", "command")
+    f_args = obj.get("args", _ABSENT)
+    if type(f_args) is not str:
+        if f_args is not _ABSENT:
+            raise _field_error(f_args, "string", "args")
+        f_args = None
+    f_extra: dict[str, JSONValue] = {}
+    if not _LOCAL_COMMAND_RUN_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _LOCAL_COMMAND_RUN_KEYS)
+    result = LocalCommandRun.__new__(LocalCommandRun)
+    result.command = f_command
+    result.args = f_args
+    result.extra = f_extra
+    result._present = _LOCAL_COMMAND_RUN_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_system_event(data: object) -> SystemEvent:
+    if type(data) is dict:
+        tag = data.get("subtype")
+        if type(tag) is str:
+            decode = _SYSTEM_EVENT_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "subtype", _SYSTEM_EVENT_BY_TAG)(obj)
 
 
 def _decode_content_block(data: object) -> ContentBlock:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _CONTENT_BLOCK_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _CONTENT_BLOCK_BY_TAG)(obj)
 
 
 def _decode_control_request_body(data: object) -> ControlRequestBody:
+    if type(data) is dict:
+        tag = data.get("subtype")
+        if type(tag) is str:
+            decode = _CONTROL_REQUEST_BODY_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "subtype", _CONTROL_REQUEST_BODY_BY_TAG)(obj)
 
 
 def _decode_control_response_body(data: object) -> ControlResponseBody:
+    if type(data) is dict:
+        tag = data.get("subtype")
+        if type(tag) is str:
+            decode = _CONTROL_RESPONSE_BODY_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "subtype", _CONTROL_RESPONSE_BODY_BY_TAG)(obj)
 
 
 def _decode_message(data: object) -> Message:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _MESSAGE_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _MESSAGE_BY_TAG)(obj)
 
@@ -4201,20 +5257,54 @@ _SYSTEM_MESSAGE_KEYS = frozenset(
         "userType",
     }
 )
+_SYSTEM_MESSAGE_OPTIONAL = frozenset(
+    {
+        "mcp_servers",
+        "slash_commands",
+        "terminal_slash_commands",
+        "claude_code_version",
+        "output_style",
+        "agents",
+        "skills",
+        "plugins",
+        "capabilities",
+        "analytics_disabled",
+        "product_feedback_disabled",
+        "uuid",
+        "memory_paths",
+        "messaging_socket_path",
+        "fast_mode_state",
+        "fast_mode_disabled_reason",
+        "max_thinking_tokens",
+        "custom_instructions",
+        "claude_md_files",
+        "session_type",
+        "effective_git_root",
+        "environment_plan",
+        "user_type",
+    }
+)
 
 
 _SYSTEM_STATUS_MESSAGE_KEYS = frozenset(
     {"type", "subtype", "status", "permissionMode", "session_id", "uuid"}
 )
+_SYSTEM_STATUS_MESSAGE_OPTIONAL = frozenset({"permissionMode", "session_id", "uuid"})
 
 
 _COMPACT_BOUNDARY_MESSAGE_KEYS = frozenset(
     {"type", "subtype", "compact_metadata", "direction", "session_id", "uuid"}
 )
+_COMPACT_BOUNDARY_MESSAGE_OPTIONAL = frozenset(
+    {"compact_metadata", "direction", "session_id", "uuid"}
+)
 
 
 _HOOK_STARTED_MESSAGE_KEYS = frozenset(
     {"type", "subtype", "hook_id", "hook_name", "hook_event", "uuid", "session_id"}
+)
+_HOOK_STARTED_MESSAGE_OPTIONAL = frozenset(
+    {"hook_id", "hook_name", "hook_event", "uuid", "session_id"}
 )
 
 
@@ -4222,6 +5312,20 @@ _HOOK_RESPONSE_MESSAGE_KEYS = frozenset(
     {
         "type",
         "subtype",
+        "hook_id",
+        "hook_name",
+        "hook_event",
+        "output",
+        "stdout",
+        "stderr",
+        "exit_code",
+        "outcome",
+        "uuid",
+        "session_id",
+    }
+)
+_HOOK_RESPONSE_MESSAGE_OPTIONAL = frozenset(
+    {
         "hook_id",
         "hook_name",
         "hook_event",
@@ -4252,6 +5356,20 @@ _ASSISTANT_MESSAGE_KEYS = frozenset(
         "local_command_run",
     }
 )
+_ASSISTANT_MESSAGE_OPTIONAL = frozenset(
+    {
+        "parent_tool_use_id",
+        "session_id",
+        "uuid",
+        "timestamp",
+        "request_id",
+        "aborted",
+        "error",
+        "wire_tool_inputs",
+        "local_command_source",
+        "local_command_run",
+    }
+)
 
 
 _USER_MESSAGE_KEYS = frozenset(
@@ -4265,6 +5383,9 @@ _USER_MESSAGE_KEYS = frozenset(
         "isReplay",
         "tool_use_result",
     }
+)
+_USER_MESSAGE_OPTIONAL = frozenset(
+    {"parent_tool_use_id", "session_id", "uuid", "timestamp", "isReplay", "tool_use_result"}
 )
 
 
@@ -4310,6 +5431,35 @@ _RESULT_MESSAGE_KEYS = frozenset(
         "numTurns",
     }
 )
+_RESULT_MESSAGE_OPTIONAL = frozenset(
+    {
+        "result",
+        "total_cost_usd",
+        "input_tokens",
+        "output_tokens",
+        "total_tokens",
+        "duration_api_ms",
+        "stop_reason",
+        "usage",
+        "modelUsage",
+        "permission_denials",
+        "terminal_reason",
+        "fast_mode_state",
+        "fast_mode_disabled_reason",
+        "subagent_stats",
+        "api_error_status",
+        "errors",
+        "local_command",
+        "structured_output",
+        "ttft_ms",
+        "ttft_stream_ms",
+        "time_to_request_ms",
+        "first_content_frame_ms",
+        "uuid",
+        "queued_turn_count",
+        "result_index",
+    }
+)
 
 
 _PARTIAL_ASSISTANT_MESSAGE_KEYS = frozenset({"type", "content", "index", "delta"})
@@ -4318,9 +5468,11 @@ _PARTIAL_ASSISTANT_MESSAGE_KEYS = frozenset({"type", "content", "index", "delta"
 _STREAM_EVENT_MESSAGE_KEYS = frozenset(
     {"type", "event", "session_id", "parent_tool_use_id", "uuid", "ttft_ms"}
 )
+_STREAM_EVENT_MESSAGE_OPTIONAL = frozenset({"session_id", "parent_tool_use_id", "uuid", "ttft_ms"})
 
 
 _RATE_LIMIT_EVENT_KEYS = frozenset({"type", "rate_limit_info", "uuid", "session_id"})
+_RATE_LIMIT_EVENT_OPTIONAL = frozenset({"uuid", "session_id"})
 
 
 _CONTROL_REQUEST_KEYS = frozenset({"type", "request_id", "request"})
@@ -4333,12 +5485,15 @@ _TEXT_BLOCK_KEYS = frozenset({"type", "text"})
 
 
 _TOOL_USE_BLOCK_KEYS = frozenset({"type", "id", "name", "input", "caller"})
+_TOOL_USE_BLOCK_OPTIONAL = frozenset({"caller"})
 
 
 _TOOL_RESULT_BLOCK_KEYS = frozenset({"type", "tool_use_id", "content", "is_error"})
+_TOOL_RESULT_BLOCK_OPTIONAL = frozenset({"content", "is_error"})
 
 
 _THINKING_BLOCK_KEYS = frozenset({"type", "thinking", "signature"})
+_THINKING_BLOCK_OPTIONAL = frozenset({"signature"})
 
 
 _CONTROL_INTERRUPT_REQUEST_KEYS = frozenset({"subtype"})
@@ -4359,30 +5514,47 @@ _CONTROL_CAN_USE_TOOL_REQUEST_KEYS = frozenset(
         "agent_id",
     }
 )
+_CONTROL_CAN_USE_TOOL_REQUEST_OPTIONAL = frozenset(
+    {
+        "permission_suggestions",
+        "blocked_path",
+        "decision_reason",
+        "title",
+        "display_name",
+        "description",
+        "tool_use_id",
+        "agent_id",
+    }
+)
 
 
 _CONTROL_INITIALIZE_REQUEST_KEYS = frozenset({"subtype", "hooks", "agents"})
+_CONTROL_INITIALIZE_REQUEST_OPTIONAL = frozenset({"hooks", "agents"})
 
 
 _CONTROL_SET_PERMISSION_MODE_REQUEST_KEYS = frozenset({"subtype", "mode"})
 
 
 _CONTROL_SET_MODEL_REQUEST_KEYS = frozenset({"subtype", "model"})
+_CONTROL_SET_MODEL_REQUEST_OPTIONAL = frozenset({"model"})
 
 
 _CONTROL_HOOK_CALLBACK_REQUEST_KEYS = frozenset({"subtype", "callback_id", "input", "tool_use_id"})
+_CONTROL_HOOK_CALLBACK_REQUEST_OPTIONAL = frozenset({"input", "tool_use_id"})
 
 
 _CONTROL_MCP_MESSAGE_REQUEST_KEYS = frozenset({"subtype", "server_name", "message"})
 
 
 _CONTROL_SUCCESS_RESPONSE_KEYS = frozenset({"subtype", "request_id", "response"})
+_CONTROL_SUCCESS_RESPONSE_OPTIONAL = frozenset({"response"})
 
 
 _CONTROL_ERROR_RESPONSE_KEYS = frozenset({"subtype", "request_id", "error"})
 
 
 _COMPACT_METADATA_KEYS = frozenset({"trigger", "pre_tokens"})
+_COMPACT_METADATA_OPTIONAL = frozenset({"pre_tokens"})
 
 
 _ASSISTANT_MESSAGE_BODY_KEYS = frozenset(
@@ -4402,9 +5574,26 @@ _ASSISTANT_MESSAGE_BODY_KEYS = frozenset(
         "context_management",
     }
 )
+_ASSISTANT_MESSAGE_BODY_OPTIONAL = frozenset(
+    {
+        "model",
+        "id",
+        "type",
+        "role",
+        "container",
+        "stop_reason",
+        "stop_sequence",
+        "stop_details",
+        "usage",
+        "input_transformations",
+        "diagnostics",
+        "context_management",
+    }
+)
 
 
 _USER_MESSAGE_BODY_KEYS = frozenset({"role", "content"})
+_USER_MESSAGE_BODY_OPTIONAL = frozenset({"role"})
 
 
 _RATE_LIMIT_INFO_KEYS = frozenset(
@@ -4420,9 +5609,22 @@ _RATE_LIMIT_INFO_KEYS = frozenset(
         "unifiedWindows",
     }
 )
+_RATE_LIMIT_INFO_OPTIONAL = frozenset(
+    {
+        "resetsAt",
+        "rateLimitType",
+        "utilization",
+        "overageStatus",
+        "overageResetsAt",
+        "overageDisabledReason",
+        "isUsingOverage",
+        "unifiedWindows",
+    }
+)
 
 
 _RATE_LIMIT_WINDOW_KEYS = frozenset({"utilization", "resetsAt"})
+_RATE_LIMIT_WINDOW_OPTIONAL = frozenset({"resetsAt"})
 
 
 _USAGE_KEYS = frozenset(
@@ -4440,12 +5642,26 @@ _USAGE_KEYS = frozenset(
         "speed",
     }
 )
+_USAGE_OPTIONAL = frozenset(
+    {
+        "cache_creation_input_tokens",
+        "cache_read_input_tokens",
+        "cache_creation",
+        "output_tokens_details",
+        "server_tool_use",
+        "service_tier",
+        "inference_geo",
+        "iterations",
+        "speed",
+    }
+)
 
 
 _CACHE_CREATION_KEYS = frozenset({"ephemeral_5m_input_tokens", "ephemeral_1h_input_tokens"})
 
 
 _SERVER_TOOL_USE_KEYS = frozenset({"web_search_requests", "web_fetch_requests"})
+_SERVER_TOOL_USE_OPTIONAL = frozenset({"web_fetch_requests"})
 
 
 _OUTPUT_TOKENS_DETAILS_KEYS = frozenset({"thinking_tokens"})
@@ -4461,6 +5677,9 @@ _USAGE_ITERATION_KEYS = frozenset(
         "type",
         "model",
     }
+)
+_USAGE_ITERATION_OPTIONAL = frozenset(
+    {"cache_read_input_tokens", "cache_creation_input_tokens", "cache_creation", "type", "model"}
 )
 
 
@@ -4480,18 +5699,34 @@ _MODEL_USAGE_KEYS = frozenset(
         "costBasis",
     }
 )
+_MODEL_USAGE_OPTIONAL = frozenset(
+    {
+        "cacheReadInputTokens",
+        "cacheCreationInputTokens",
+        "webSearchRequests",
+        "contextWindow",
+        "maxOutputTokens",
+        "thinkingTokens",
+        "canonicalModel",
+        "provider",
+        "costBasis",
+    }
+)
 
 
 _PERMISSION_DENIAL_KEYS = frozenset({"tool_name", "tool_use_id", "tool_input"})
 
 
 _MCP_SERVER_STATUS_KEYS = frozenset({"name", "status", "source"})
+_MCP_SERVER_STATUS_OPTIONAL = frozenset({"source"})
 
 
 _PLUGIN_INFO_KEYS = frozenset({"name", "path", "source", "version"})
+_PLUGIN_INFO_OPTIONAL = frozenset({"source", "version"})
 
 
 _LOCAL_COMMAND_RUN_KEYS = frozenset({"command", "args"})
+_LOCAL_COMMAND_RUN_OPTIONAL = frozenset({"args"})
 _MESSAGE_TYPE_VALUES: dict[str, MessageType] = {member.value: member for member in MessageType}
 _PERMISSION_MODE_VALUES: dict[str, PermissionMode] = {
     member.value: member for member in PermissionMode

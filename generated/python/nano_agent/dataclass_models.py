@@ -106,7 +106,7 @@ class DecodeError(ValueError):
     def path(self) -> str:
         return "$" + "".join(reversed(self._segments))
 
-    def at(self, segment: str) -> DecodeError:
+    def at(self, segment: str) -> "DecodeError":
         """Prefix the path with `segment` (used while the error travels outwards)."""
         self._segments.append(segment)
         return self
@@ -114,6 +114,8 @@ class DecodeError(ValueError):
     def __str__(self) -> str:
         return f"{self.path}: {self.reason}"
 
+
+# --- runtime: the checking rules every stdlib flavor of this module shares ---
 
 _MAX_DEPTH_MESSAGE = "nesting too deep to decode"
 
@@ -123,20 +125,6 @@ def _guard(decode: Callable[[object], _T], data: object) -> _T:
         return decode(data)
     except RecursionError:
         raise DecodeError(_MAX_DEPTH_MESSAGE) from None
-
-
-def _loads(text: str | bytes) -> object:
-    def reject_constant(name: str) -> NoReturn:
-        raise DecodeError(f"invalid JSON: {name} is not a JSON value")
-
-    try:
-        return cast(object, json.loads(text, parse_constant=reject_constant))
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise DecodeError(f"invalid JSON: {error}") from None
-
-
-def _dumps(data: JSONValue) -> str:
-    return json.dumps(data, ensure_ascii=False, allow_nan=False)
 
 
 def _json_type(value: object) -> str:
@@ -205,39 +193,64 @@ def _literal(value: object, expected: str | int | bool) -> object:
     raise DecodeError(f"expected {expected!r}, got {_json_type(value)}")
 
 
+def _enum_value(value: object, members: dict[str, _T]) -> str:
+    """Check that `value` is one of an enum's values (the keys of `members`, in schema order); return it."""
+    if type(value) is not str:
+        raise _type_error("string", value)
+    if value not in members:
+        raise _unknown_value(value, members)
+    return value
+
+
+def _enum(value: object, members: dict[str, _T]) -> _T:
+    """The member for a string enum value."""
+    return members[_enum_value(value, members)]
+
+
 def _object(value: object) -> dict[str, object]:
     if type(value) is dict:
         return cast("dict[str, object]", value)
     raise _type_error("object", value)
 
 
-def _list(value: object, decode: Callable[[object], _T]) -> list[_T]:
-    if type(value) is not list:
-        raise _type_error("array", value)
-    index = 0
-    try:
-        result = []
-        for index, item in enumerate(value):
-            result.append(decode(item))
-        return result
-    except DecodeError as error:
-        raise error.at(f"[{index}]") from None
+_INFINITIES = (float("inf"), float("-inf"))
 
 
-def _map(value: object, decode: Callable[[object], _T]) -> dict[str, _T]:
-    obj = _object(value)
-    key = ""
-    try:
-        result = {}
-        for key, item in obj.items():
-            result[key] = decode(item)
-        return result
-    except DecodeError as error:
-        raise error.at(_segment(key)) from None
+def _is_json(value: object, depth: int = 0) -> bool:
+    """Whether `value` is JSON data, without building paths (`_json_value` words a failure).
+
+    Deep values are left to `_json_value`, whose recursion limit gives the usual error.
+    """
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return True
+    if kind is float:
+        return value == value and value not in _INFINITIES
+    if depth > 100:
+        return False
+    if type(value) is dict:
+        for key, item in value.items():
+            if type(key) is not str:
+                return False
+            kind = type(item)
+            if not (kind is str or kind is int or kind is bool or item is None):
+                if not _is_json(item, depth + 1):
+                    return False
+        return True
+    if type(value) is list:
+        for item in value:
+            kind = type(item)
+            if not (kind is str or kind is int or kind is bool or item is None):
+                if not _is_json(item, depth + 1):
+                    return False
+        return True
+    return False
 
 
 def _json_value(value: object) -> JSONValue:
     """Check that `value` is JSON data (dicts with string keys, lists, scalars) and return it."""
+    if _is_json(value):
+        return cast(JSONValue, value)
     kind = type(value)
     if kind is str or kind is int or kind is bool or value is None:
         return cast(JSONValue, value)
@@ -258,6 +271,8 @@ def _json_value(value: object) -> JSONValue:
 
 
 def _json_object(value: object) -> dict[str, JSONValue]:
+    if type(value) is dict and _is_json(value):
+        return cast("dict[str, JSONValue]", value)
     obj = _object(value)
     for key, item in obj.items():
         if type(key) is not str:
@@ -310,24 +325,6 @@ def _optional_aliased(
     return default if spelling is None else _optional(obj, spelling, decode, default)
 
 
-def _spelling(present: frozenset[str], spellings: tuple[str, ...]) -> str:
-    """The key to write: the alias that was read, else the schema's own key."""
-    for alias in spellings[1:]:
-        if alias in present:
-            return alias
-    return spellings[0]
-
-
-def _present_keys(
-    obj: dict[str, object], optional: frozenset[str], aliases: dict[str, str]
-) -> frozenset[str]:
-    present = optional.intersection(obj)
-    for alias, key in aliases.items():
-        if alias in obj:
-            present = present | {alias, key}
-    return present
-
-
 def _tag(obj: dict[str, object], key: str, expected: str | int | bool) -> None:
     if key not in obj:
         raise DecodeError("missing required key").at(_segment(key))
@@ -362,6 +359,94 @@ def _forbid_unknown(obj: dict[str, object], known: frozenset[str]) -> None:
             raise DecodeError("unknown key (the schema forbids additional properties)").at(
                 _segment(key)
             )
+
+
+# --- runtime of the dataclass flavor: JSON text, new containers, presence tracking ---
+
+
+def _loads(text: str | bytes) -> object:
+    def reject_constant(name: str) -> NoReturn:
+        raise DecodeError(f"invalid JSON: {name} is not a JSON value")
+
+    try:
+        return cast(object, json.loads(text, parse_constant=reject_constant))
+    except DecodeError:
+        raise
+    except RecursionError:
+        raise DecodeError(_MAX_DEPTH_MESSAGE) from None
+    except ValueError as error:  # malformed JSON, bad UTF-8, integers too long to convert
+        raise DecodeError(f"invalid JSON: {error}") from None
+
+
+def _dumps(data: JSONValue) -> str:
+    return json.dumps(data, ensure_ascii=False, allow_nan=False)
+
+
+# What `obj.get(key, _ABSENT)` returns for a key that is not there.
+_ABSENT = object()
+
+
+def _field_error(value: object, expected: str, key: str) -> DecodeError:
+    """The error for a field that is missing (`_ABSENT`) or not of the `expected` JSON type."""
+    if value is _ABSENT:
+        return DecodeError("missing required key").at(_segment(key))
+    return _type_error(expected, value).at(_segment(key))
+
+
+def _item_error(items: list[object], decode: Callable[[object], object], key: str) -> DecodeError:
+    """The error of the first item of `items` that fails (decoding it again), under `key`."""
+    for index, item in enumerate(items):
+        try:
+            decode(item)
+        except DecodeError as error:
+            return error.at(f"[{index}]").at(_segment(key))
+    raise AssertionError("unreachable: the item that failed decodes now")
+
+
+def _list(value: object, decode: Callable[[object], _T]) -> list[_T]:
+    if type(value) is not list:
+        raise _type_error("array", value)
+    try:
+        return [decode(item) for item in value]
+    except DecodeError:
+        pass
+    # Decoders never change their input, so decoding again finds the failing item's index.
+    for index, item in enumerate(value):
+        try:
+            decode(item)
+        except DecodeError as error:
+            raise error.at(f"[{index}]") from None
+    raise AssertionError("unreachable: the item that failed decodes now")
+
+
+def _map(value: object, decode: Callable[[object], _T]) -> dict[str, _T]:
+    obj = _object(value)
+    key = ""
+    try:
+        result = {}
+        for key, item in obj.items():
+            result[key] = decode(item)
+        return result
+    except DecodeError as error:
+        raise error.at(_segment(key)) from None
+
+
+def _spelling(present: frozenset[str], spellings: tuple[str, ...]) -> str:
+    """The key to write: the alias that was read, else the schema's own key."""
+    for alias in spellings[1:]:
+        if alias in present:
+            return alias
+    return spellings[0]
+
+
+def _present_keys(
+    obj: dict[str, object], optional: frozenset[str], aliases: dict[str, str]
+) -> frozenset[str]:
+    present = optional.intersection(obj)
+    for alias, key in aliases.items():
+        if alias in obj:
+            present = present | {alias, key}
+    return present
 
 
 class Role(str, Enum):
@@ -1159,284 +1244,609 @@ NodeData: TypeAlias = Message | SystemPrompt | ToolDefinitions | ToolExecution |
 
 
 def _decode_role(data: object) -> Role:
-    if type(data) is not str:
-        raise _type_error("string", data)
-    member = _ROLE_VALUES.get(data)
-    if member is None:
-        raise _unknown_value(data, _ROLE_VALUES)
-    return member
+    return _enum(data, _ROLE_VALUES)
 
 
 def _decode_task_status(data: object) -> TaskStatus:
-    if type(data) is not str:
-        raise _type_error("string", data)
-    member = _TASK_STATUS_VALUES.get(data)
-    if member is None:
-        raise _unknown_value(data, _TASK_STATUS_VALUES)
-    return member
+    return _enum(data, _TASK_STATUS_VALUES)
 
 
 def _decode_todo_status(data: object) -> TodoStatus:
-    if type(data) is not str:
-        raise _type_error("string", data)
-    member = _TODO_STATUS_VALUES.get(data)
-    if member is None:
-        raise _unknown_value(data, _TODO_STATUS_VALUES)
-    return member
+    return _enum(data, _TODO_STATUS_VALUES)
 
 
 def _decode_text_content(data: object) -> TextContent:
-    obj = _object(data)
-    _tag(obj, "type", "text")
-    result = TextContent(
-        text=_required(obj, "text", _str),
-        extra=_unknown(obj, _TEXT_CONTENT_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "text":
+        _tag(obj, "type", "text")
+    f_text = obj.get("text", _ABSENT)
+    if type(f_text) is not str:
+        raise _field_error(f_text, "string", "text")
+    f_extra: dict[str, JSONValue] = {}
+    if not _TEXT_CONTENT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TEXT_CONTENT_KEYS)
+    result = TextContent(text=f_text, extra=f_extra)
     return result
 
 
 def _decode_thinking_content(data: object) -> ThinkingContent:
-    obj = _object(data)
-    _tag(obj, "type", "thinking")
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "thinking":
+        _tag(obj, "type", "thinking")
+    f_thinking = obj.get("thinking", _ABSENT)
+    if type(f_thinking) is not str:
+        raise _field_error(f_thinking, "string", "thinking")
+    f_signature = obj.get("signature", _ABSENT)
+    if type(f_signature) is not str:
+        if f_signature is not _ABSENT:
+            raise _field_error(f_signature, "string", "signature")
+        f_signature = ""
+    f_id = obj.get("id", _ABSENT)
+    if type(f_id) is not str:
+        if f_id is not _ABSENT:
+            raise _field_error(f_id, "string", "id")
+        f_id = ""
+    f_encrypted_content = obj.get("encrypted_content", _ABSENT)
+    if type(f_encrypted_content) is not str:
+        if f_encrypted_content is not _ABSENT:
+            raise _field_error(f_encrypted_content, "string", "encrypted_content")
+        f_encrypted_content = ""
+    v_summary = obj.get("summary", _ABSENT)
+    if v_summary is _ABSENT:
+        f_summary: tuple[dict[str, JSONValue], ...] = ()
+    else:
+        try:
+            f_summary = _d_tuple_json_object(v_summary)
+        except DecodeError as error:
+            raise error.at(_segment("summary")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _THINKING_CONTENT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _THINKING_CONTENT_KEYS)
     result = ThinkingContent(
-        thinking=_required(obj, "thinking", _str),
-        signature=_optional(obj, "signature", _str, ""),
-        id=_optional(obj, "id", _str, ""),
-        encrypted_content=_optional(obj, "encrypted_content", _str, ""),
-        summary=_optional(obj, "summary", _d_tuple_json_object, ()),
-        extra=_unknown(obj, _THINKING_CONTENT_KEYS),
+        thinking=f_thinking,
+        signature=f_signature,
+        id=f_id,
+        encrypted_content=f_encrypted_content,
+        summary=f_summary,
+        extra=f_extra,
     )
-    object.__setattr__(
-        result,
-        "_present",
-        _present_keys(obj, frozenset({"signature", "id", "encrypted_content", "summary"}), {}),
-    )
+    object.__setattr__(result, "_present", _THINKING_CONTENT_OPTIONAL.intersection(obj))
     return result
 
 
 def _decode_tool_use_content(data: object) -> ToolUseContent:
-    obj = _object(data)
-    _tag(obj, "type", "tool_use")
-    result = ToolUseContent(
-        id=_required(obj, "id", _str),
-        name=_required(obj, "name", _str),
-        input=_required(obj, "input", _d_opt_json_object),
-        item_id=_optional(obj, "item_id", _d_opt_str, None),
-        extra=_unknown(obj, _TOOL_USE_CONTENT_KEYS),
-    )
-    object.__setattr__(result, "_present", _present_keys(obj, frozenset({"item_id"}), {}))
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_use":
+        _tag(obj, "type", "tool_use")
+    f_id = obj.get("id", _ABSENT)
+    if type(f_id) is not str:
+        raise _field_error(f_id, "string", "id")
+    f_name = obj.get("name", _ABSENT)
+    if type(f_name) is not str:
+        raise _field_error(f_name, "string", "name")
+    v_input = obj.get("input", _ABSENT)
+    if v_input is _ABSENT:
+        raise _field_error(v_input, "", "input")
+    try:
+        f_input = _d_opt_json_object(v_input)
+    except DecodeError as error:
+        raise error.at(_segment("input")) from None
+    f_item_id = obj.get("item_id")
+    if f_item_id is not None and type(f_item_id) is not str:
+        raise _field_error(f_item_id, "string", "item_id")
+    f_extra: dict[str, JSONValue] = {}
+    if not _TOOL_USE_CONTENT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TOOL_USE_CONTENT_KEYS)
+    result = ToolUseContent(id=f_id, name=f_name, input=f_input, item_id=f_item_id, extra=f_extra)
+    object.__setattr__(result, "_present", _TOOL_USE_CONTENT_OPTIONAL.intersection(obj))
     return result
 
 
 def _decode_tool_result_content(data: object) -> ToolResultContent:
-    obj = _object(data)
-    _tag(obj, "type", "tool_result")
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_result":
+        _tag(obj, "type", "tool_result")
+    f_tool_use_id = obj.get("tool_use_id", _ABSENT)
+    if type(f_tool_use_id) is not str:
+        raise _field_error(f_tool_use_id, "string", "tool_use_id")
+    v_content = obj.get("content", _ABSENT)
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    if type(v_content) is not list:
+        raise _field_error(v_content, "array", "content")
+    try:
+        f_content = [_decode_text_content(item) for item in v_content]
+    except DecodeError:
+        raise _item_error(v_content, _decode_text_content, "content") from None
+    f_is_error = obj.get("is_error", _ABSENT)
+    if type(f_is_error) is not bool:
+        if f_is_error is not _ABSENT:
+            raise _field_error(f_is_error, "boolean", "is_error")
+        f_is_error = False
+    f_extra: dict[str, JSONValue] = {}
+    if not _TOOL_RESULT_CONTENT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TOOL_RESULT_CONTENT_KEYS)
     result = ToolResultContent(
-        tool_use_id=_required(obj, "tool_use_id", _str),
-        content=_required(obj, "content", _d_list_text_content),
-        is_error=_optional(obj, "is_error", _bool, False),
-        extra=_unknown(obj, _TOOL_RESULT_CONTENT_KEYS),
+        tool_use_id=f_tool_use_id, content=f_content, is_error=f_is_error, extra=f_extra
     )
-    object.__setattr__(result, "_present", _present_keys(obj, frozenset({"is_error"}), {}))
+    object.__setattr__(result, "_present", _TOOL_RESULT_CONTENT_OPTIONAL.intersection(obj))
     return result
 
 
 def _decode_message(data: object) -> Message:
-    obj = _object(data)
-    result = Message(
-        role=_required(obj, "role", _decode_role),
-        content=_required(obj, "content", _d_union_str_or_list_content_block),
-        extra=_unknown(obj, _MESSAGE_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    v_role = obj.get("role", _ABSENT)
+    if v_role is _ABSENT:
+        raise _field_error(v_role, "", "role")
+    try:
+        f_role = _decode_role(v_role)
+    except DecodeError as error:
+        raise error.at(_segment("role")) from None
+    v_content = obj.get("content", _ABSENT)
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    try:
+        f_content = _d_union_str_or_list_content_block(v_content)
+    except DecodeError as error:
+        raise error.at(_segment("content")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _MESSAGE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _MESSAGE_KEYS)
+    result = Message(role=f_role, content=f_content, extra=f_extra)
     return result
 
 
 def _decode_system_prompt(data: object) -> SystemPrompt:
-    obj = _object(data)
-    _tag(obj, "type", "system_prompt")
-    result = SystemPrompt(
-        content=_required(obj, "content", _str),
-        extra=_unknown(obj, _SYSTEM_PROMPT_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system_prompt":
+        _tag(obj, "type", "system_prompt")
+    f_content = obj.get("content", _ABSENT)
+    if type(f_content) is not str:
+        raise _field_error(f_content, "string", "content")
+    f_extra: dict[str, JSONValue] = {}
+    if not _SYSTEM_PROMPT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _SYSTEM_PROMPT_KEYS)
+    result = SystemPrompt(content=f_content, extra=f_extra)
     return result
 
 
 def _decode_tool_definition(data: object) -> ToolDefinition:
-    obj = _object(data)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_name = obj.get("name", _ABSENT)
+    if type(f_name) is not str:
+        raise _field_error(f_name, "string", "name")
+    f_description = obj.get("description", _ABSENT)
+    if type(f_description) is not str:
+        raise _field_error(f_description, "string", "description")
+    v_input_schema = obj.get("input_schema", _ABSENT)
+    if v_input_schema is _ABSENT:
+        raise _field_error(v_input_schema, "", "input_schema")
+    try:
+        f_input_schema = _json_object(v_input_schema)
+    except DecodeError as error:
+        raise error.at(_segment("input_schema")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _TOOL_DEFINITION_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TOOL_DEFINITION_KEYS)
     result = ToolDefinition(
-        name=_required(obj, "name", _str),
-        description=_required(obj, "description", _str),
-        input_schema=_required(obj, "input_schema", _json_object),
-        extra=_unknown(obj, _TOOL_DEFINITION_KEYS),
+        name=f_name, description=f_description, input_schema=f_input_schema, extra=f_extra
     )
     return result
 
 
 def _decode_tool_definitions(data: object) -> ToolDefinitions:
-    obj = _object(data)
-    _tag(obj, "type", "tool_definitions")
-    result = ToolDefinitions(
-        tools=_required(obj, "tools", _d_list_tool_definition),
-        extra=_unknown(obj, _TOOL_DEFINITIONS_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_definitions":
+        _tag(obj, "type", "tool_definitions")
+    v_tools = obj.get("tools", _ABSENT)
+    if v_tools is _ABSENT:
+        raise _field_error(v_tools, "", "tools")
+    if type(v_tools) is not list:
+        raise _field_error(v_tools, "array", "tools")
+    try:
+        f_tools = [_decode_tool_definition(item) for item in v_tools]
+    except DecodeError:
+        raise _item_error(v_tools, _decode_tool_definition, "tools") from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _TOOL_DEFINITIONS_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TOOL_DEFINITIONS_KEYS)
+    result = ToolDefinitions(tools=f_tools, extra=f_extra)
     return result
 
 
 def _decode_tool_execution(data: object) -> ToolExecution:
-    obj = _object(data)
-    _tag(obj, "type", "tool_execution")
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_execution":
+        _tag(obj, "type", "tool_execution")
+    f_tool_name = obj.get("tool_name", _ABSENT)
+    if type(f_tool_name) is not str:
+        raise _field_error(f_tool_name, "string", "tool_name")
+    f_tool_use_id = obj.get("tool_use_id", _ABSENT)
+    if type(f_tool_use_id) is not str:
+        raise _field_error(f_tool_use_id, "string", "tool_use_id")
+    v_result = obj.get("result", _ABSENT)
+    if v_result is _ABSENT:
+        raise _field_error(v_result, "", "result")
+    if type(v_result) is not list:
+        raise _field_error(v_result, "array", "result")
+    try:
+        f_result = [_decode_text_content(item) for item in v_result]
+    except DecodeError:
+        raise _item_error(v_result, _decode_text_content, "result") from None
+    f_is_error = obj.get("is_error", _ABSENT)
+    if type(f_is_error) is not bool:
+        if f_is_error is not _ABSENT:
+            raise _field_error(f_is_error, "boolean", "is_error")
+        f_is_error = False
+    f_extra: dict[str, JSONValue] = {}
+    if not _TOOL_EXECUTION_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TOOL_EXECUTION_KEYS)
     result = ToolExecution(
-        tool_name=_required(obj, "tool_name", _str),
-        tool_use_id=_required(obj, "tool_use_id", _str),
-        result=_required(obj, "result", _d_list_text_content),
-        is_error=_optional(obj, "is_error", _bool, False),
-        extra=_unknown(obj, _TOOL_EXECUTION_KEYS),
+        tool_name=f_tool_name,
+        tool_use_id=f_tool_use_id,
+        result=f_result,
+        is_error=f_is_error,
+        extra=f_extra,
     )
-    object.__setattr__(result, "_present", _present_keys(obj, frozenset({"is_error"}), {}))
+    object.__setattr__(result, "_present", _TOOL_EXECUTION_OPTIONAL.intersection(obj))
     return result
 
 
 def _decode_stop_reason(data: object) -> StopReason:
-    obj = _object(data)
-    _tag(obj, "type", "stop_reason")
-    result = StopReason(
-        reason=_required(obj, "reason", _str),
-        usage=_optional(obj, "usage", _d_map_int, {}),
-        extra=_unknown(obj, _STOP_REASON_KEYS),
-    )
-    object.__setattr__(result, "_present", _present_keys(obj, frozenset({"usage"}), {}))
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "stop_reason":
+        _tag(obj, "type", "stop_reason")
+    f_reason = obj.get("reason", _ABSENT)
+    if type(f_reason) is not str:
+        raise _field_error(f_reason, "string", "reason")
+    v_usage = obj.get("usage", _ABSENT)
+    if v_usage is _ABSENT:
+        f_usage: dict[str, int] = {}
+    else:
+        try:
+            f_usage = _d_map_int(v_usage)
+        except DecodeError as error:
+            raise error.at(_segment("usage")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _STOP_REASON_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _STOP_REASON_KEYS)
+    result = StopReason(reason=f_reason, usage=f_usage, extra=f_extra)
+    object.__setattr__(result, "_present", _STOP_REASON_OPTIONAL.intersection(obj))
     return result
 
 
 def _decode_response(data: object) -> Response:
-    obj = _object(data)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_id = obj.get("id", _ABSENT)
+    if type(f_id) is not str:
+        raise _field_error(f_id, "string", "id")
+    f_model = obj.get("model", _ABSENT)
+    if type(f_model) is not str:
+        raise _field_error(f_model, "string", "model")
+    v_role = obj.get("role", _ABSENT)
+    if v_role is _ABSENT:
+        raise _field_error(v_role, "", "role")
+    try:
+        f_role = _decode_role(v_role)
+    except DecodeError as error:
+        raise error.at(_segment("role")) from None
+    v_content = obj.get("content", _ABSENT)
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    if type(v_content) is not list:
+        raise _field_error(v_content, "array", "content")
+    try:
+        f_content = [_decode_content_block(item) for item in v_content]
+    except DecodeError:
+        raise _item_error(v_content, _decode_content_block, "content") from None
+    f_stop_reason = obj.get("stop_reason", _ABSENT)
+    if f_stop_reason is not None and type(f_stop_reason) is not str:
+        raise _field_error(f_stop_reason, "string", "stop_reason")
+    v_usage = obj.get("usage", _ABSENT)
+    if v_usage is _ABSENT:
+        raise _field_error(v_usage, "", "usage")
+    try:
+        f_usage = _decode_usage(v_usage)
+    except DecodeError as error:
+        raise error.at(_segment("usage")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _RESPONSE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _RESPONSE_KEYS)
     result = Response(
-        id=_required(obj, "id", _str),
-        model=_required(obj, "model", _str),
-        role=_required(obj, "role", _decode_role),
-        content=_required(obj, "content", _d_list_content_block),
-        stop_reason=_required(obj, "stop_reason", _d_opt_str),
-        usage=_required(obj, "usage", _decode_usage),
-        extra=_unknown(obj, _RESPONSE_KEYS),
+        id=f_id,
+        model=f_model,
+        role=f_role,
+        content=f_content,
+        stop_reason=f_stop_reason,
+        usage=f_usage,
+        extra=f_extra,
     )
     return result
 
 
 def _decode_usage(data: object) -> Usage:
-    obj = _object(data)
-    result = Usage(
-        input_tokens=_optional(obj, "input_tokens", _int, 0),
-        output_tokens=_optional(obj, "output_tokens", _int, 0),
-        cache_creation_input_tokens=_optional(obj, "cache_creation_input_tokens", _int, 0),
-        cache_read_input_tokens=_optional(obj, "cache_read_input_tokens", _int, 0),
-        extra=_unknown(obj, _USAGE_KEYS),
-    )
-    object.__setattr__(
-        result,
-        "_present",
-        _present_keys(
-            obj,
-            frozenset(
-                {
-                    "input_tokens",
-                    "output_tokens",
-                    "cache_creation_input_tokens",
-                    "cache_read_input_tokens",
-                }
-            ),
-            {},
-        ),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_input_tokens = obj.get("input_tokens", _ABSENT)
+    if type(f_input_tokens) is not int:
+        if f_input_tokens is not _ABSENT:
+            raise _field_error(f_input_tokens, "integer", "input_tokens")
+        f_input_tokens = 0
+    f_output_tokens = obj.get("output_tokens", _ABSENT)
+    if type(f_output_tokens) is not int:
+        if f_output_tokens is not _ABSENT:
+            raise _field_error(f_output_tokens, "integer", "output_tokens")
+        f_output_tokens = 0
+    f_cache_creation_input_tokens = obj.get("cache_creation_input_tokens", _ABSENT)
+    if type(f_cache_creation_input_tokens) is not int:
+        if f_cache_creation_input_tokens is not _ABSENT:
+            raise _field_error(
+                f_cache_creation_input_tokens, "integer", "cache_creation_input_tokens"
+            )
+        f_cache_creation_input_tokens = 0
+    f_cache_read_input_tokens = obj.get("cache_read_input_tokens", _ABSENT)
+    if type(f_cache_read_input_tokens) is not int:
+        if f_cache_read_input_tokens is not _ABSENT:
+            raise _field_error(f_cache_read_input_tokens, "integer", "cache_read_input_tokens")
+        f_cache_read_input_tokens = 0
+    f_extra: dict[str, JSONValue] = {}
+    if not _USAGE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _USAGE_KEYS)
+    result = Usage.__new__(Usage)
+    result.input_tokens = f_input_tokens
+    result.output_tokens = f_output_tokens
+    result.cache_creation_input_tokens = f_cache_creation_input_tokens
+    result.cache_read_input_tokens = f_cache_read_input_tokens
+    result.extra = f_extra
+    result._present = _USAGE_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_todo_item(data: object) -> TodoItem:
-    obj = _object(data)
-    result = TodoItem(
-        content=_required(obj, "content", _str),
-        status=_required(obj, "status", _decode_task_status),
-        active_form=_required(obj, "active_form", _str),
-        extra=_unknown(obj, _TODO_ITEM_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_content = obj.get("content", _ABSENT)
+    if type(f_content) is not str:
+        raise _field_error(f_content, "string", "content")
+    v_status = obj.get("status", _ABSENT)
+    if v_status is _ABSENT:
+        raise _field_error(v_status, "", "status")
+    try:
+        f_status = _decode_task_status(v_status)
+    except DecodeError as error:
+        raise error.at(_segment("status")) from None
+    f_active_form = obj.get("active_form", _ABSENT)
+    if type(f_active_form) is not str:
+        raise _field_error(f_active_form, "string", "active_form")
+    f_extra: dict[str, JSONValue] = {}
+    if not _TODO_ITEM_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TODO_ITEM_KEYS)
+    result = TodoItem(content=f_content, status=f_status, active_form=f_active_form, extra=f_extra)
     return result
 
 
 def _decode_todo(data: object) -> Todo:
-    obj = _object(data)
-    result = Todo(
-        content=_required(obj, "content", _str),
-        status=_required(obj, "status", _decode_todo_status),
-        active_form=_required(obj, "active_form", _str),
-        extra=_unknown(obj, _TODO_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_content = obj.get("content", _ABSENT)
+    if type(f_content) is not str:
+        raise _field_error(f_content, "string", "content")
+    v_status = obj.get("status", _ABSENT)
+    if v_status is _ABSENT:
+        raise _field_error(v_status, "", "status")
+    try:
+        f_status = _decode_todo_status(v_status)
+    except DecodeError as error:
+        raise error.at(_segment("status")) from None
+    f_active_form = obj.get("active_form", _ABSENT)
+    if type(f_active_form) is not str:
+        raise _field_error(f_active_form, "string", "active_form")
+    f_extra: dict[str, JSONValue] = {}
+    if not _TODO_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TODO_KEYS)
+    result = Todo.__new__(Todo)
+    result.content = f_content
+    result.status = f_status
+    result.active_form = f_active_form
+    result.extra = f_extra
     return result
 
 
 def _decode_pending_edit(data: object) -> PendingEdit:
-    obj = _object(data)
-    _forbid_unknown(obj, _PENDING_EDIT_KEYS)
-    result = PendingEdit(
-        file_path=_required(obj, "file_path", _str),
-        old_string=_required(obj, "old_string", _str),
-        new_string=_required(obj, "new_string", _str),
-        match_line=_required(obj, "match_line", _int),
-        context_before=_required(obj, "context_before", _d_list_str),
-        context_after=_required(obj, "context_after", _d_list_str),
-        created_at=_required(obj, "created_at", _float),
-        replace_all=_optional(obj, "replace_all", _bool, False),
-        match_count=_optional(obj, "match_count", _int, 1),
-    )
-    object.__setattr__(
-        result, "_present", _present_keys(obj, frozenset({"replace_all", "match_count"}), {})
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if not _PENDING_EDIT_KEYS.issuperset(obj):
+        _forbid_unknown(obj, _PENDING_EDIT_KEYS)
+    f_file_path = obj.get("file_path", _ABSENT)
+    if type(f_file_path) is not str:
+        raise _field_error(f_file_path, "string", "file_path")
+    f_old_string = obj.get("old_string", _ABSENT)
+    if type(f_old_string) is not str:
+        raise _field_error(f_old_string, "string", "old_string")
+    f_new_string = obj.get("new_string", _ABSENT)
+    if type(f_new_string) is not str:
+        raise _field_error(f_new_string, "string", "new_string")
+    f_match_line = obj.get("match_line", _ABSENT)
+    if type(f_match_line) is not int:
+        raise _field_error(f_match_line, "integer", "match_line")
+    v_context_before = obj.get("context_before", _ABSENT)
+    if v_context_before is _ABSENT:
+        raise _field_error(v_context_before, "", "context_before")
+    if type(v_context_before) is not list:
+        raise _field_error(v_context_before, "array", "context_before")
+    try:
+        f_context_before = [_str(item) for item in v_context_before]
+    except DecodeError:
+        raise _item_error(v_context_before, _str, "context_before") from None
+    v_context_after = obj.get("context_after", _ABSENT)
+    if v_context_after is _ABSENT:
+        raise _field_error(v_context_after, "", "context_after")
+    if type(v_context_after) is not list:
+        raise _field_error(v_context_after, "array", "context_after")
+    try:
+        f_context_after = [_str(item) for item in v_context_after]
+    except DecodeError:
+        raise _item_error(v_context_after, _str, "context_after") from None
+    f_created_at = obj.get("created_at", _ABSENT)
+    if type(f_created_at) is not float and type(f_created_at) is not int:
+        raise _field_error(f_created_at, "number", "created_at")
+    f_replace_all = obj.get("replace_all", _ABSENT)
+    if type(f_replace_all) is not bool:
+        if f_replace_all is not _ABSENT:
+            raise _field_error(f_replace_all, "boolean", "replace_all")
+        f_replace_all = False
+    f_match_count = obj.get("match_count", _ABSENT)
+    if type(f_match_count) is not int:
+        if f_match_count is not _ABSENT:
+            raise _field_error(f_match_count, "integer", "match_count")
+        f_match_count = 1
+    result = PendingEdit.__new__(PendingEdit)
+    result.file_path = f_file_path
+    result.old_string = f_old_string
+    result.new_string = f_new_string
+    result.match_line = f_match_line
+    result.context_before = f_context_before
+    result.context_after = f_context_after
+    result.created_at = f_created_at
+    result.replace_all = f_replace_all
+    result.match_count = f_match_count
+    result._present = _PENDING_EDIT_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_truncation_config(data: object) -> TruncationConfig:
-    obj = _object(data)
-    _forbid_unknown(obj, _TRUNCATION_CONFIG_KEYS)
-    result = TruncationConfig(
-        max_chars=_optional(obj, "max_chars", _int, 30000),
-        max_lines=_optional(obj, "max_lines", _int, 1000),
-        enabled=_optional(obj, "enabled", _bool, True),
-    )
-    object.__setattr__(
-        result, "_present", _present_keys(obj, frozenset({"max_chars", "max_lines", "enabled"}), {})
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if not _TRUNCATION_CONFIG_KEYS.issuperset(obj):
+        _forbid_unknown(obj, _TRUNCATION_CONFIG_KEYS)
+    f_max_chars = obj.get("max_chars", _ABSENT)
+    if type(f_max_chars) is not int:
+        if f_max_chars is not _ABSENT:
+            raise _field_error(f_max_chars, "integer", "max_chars")
+        f_max_chars = 30000
+    f_max_lines = obj.get("max_lines", _ABSENT)
+    if type(f_max_lines) is not int:
+        if f_max_lines is not _ABSENT:
+            raise _field_error(f_max_lines, "integer", "max_lines")
+        f_max_lines = 1000
+    f_enabled = obj.get("enabled", _ABSENT)
+    if type(f_enabled) is not bool:
+        if f_enabled is not _ABSENT:
+            raise _field_error(f_enabled, "boolean", "enabled")
+        f_enabled = True
+    result = TruncationConfig.__new__(TruncationConfig)
+    result.max_chars = f_max_chars
+    result.max_lines = f_max_lines
+    result.enabled = f_enabled
+    result._present = _TRUNCATION_CONFIG_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_truncated_output(data: object) -> TruncatedOutput:
-    obj = _object(data)
-    _forbid_unknown(obj, _TRUNCATED_OUTPUT_KEYS)
-    result = TruncatedOutput(
-        tool_name=_required(obj, "tool_name", _str),
-        temp_file_path=_required(obj, "temp_file_path", _str),
-        original_chars=_required(obj, "original_chars", _int),
-        original_lines=_required(obj, "original_lines", _int),
-        created_at=_required(obj, "created_at", _float),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if not _TRUNCATED_OUTPUT_KEYS.issuperset(obj):
+        _forbid_unknown(obj, _TRUNCATED_OUTPUT_KEYS)
+    f_tool_name = obj.get("tool_name", _ABSENT)
+    if type(f_tool_name) is not str:
+        raise _field_error(f_tool_name, "string", "tool_name")
+    f_temp_file_path = obj.get("temp_file_path", _ABSENT)
+    if type(f_temp_file_path) is not str:
+        raise _field_error(f_temp_file_path, "string", "temp_file_path")
+    f_original_chars = obj.get("original_chars", _ABSENT)
+    if type(f_original_chars) is not int:
+        raise _field_error(f_original_chars, "integer", "original_chars")
+    f_original_lines = obj.get("original_lines", _ABSENT)
+    if type(f_original_lines) is not int:
+        raise _field_error(f_original_lines, "integer", "original_lines")
+    f_created_at = obj.get("created_at", _ABSENT)
+    if type(f_created_at) is not float and type(f_created_at) is not int:
+        raise _field_error(f_created_at, "number", "created_at")
+    result = TruncatedOutput.__new__(TruncatedOutput)
+    result.tool_name = f_tool_name
+    result.temp_file_path = f_temp_file_path
+    result.original_chars = f_original_chars
+    result.original_lines = f_original_lines
+    result.created_at = f_created_at
     return result
 
 
 def _decode_python_script(data: object) -> PythonScript:
-    obj = _object(data)
-    _forbid_unknown(obj, _PYTHON_SCRIPT_KEYS)
-    result = PythonScript(
-        file_id=_required(obj, "file_id", _str),
-        file_path=_required(obj, "file_path", _str),
-        content=_required(obj, "content", _str),
-        created_at=_required(obj, "created_at", _float),
-        last_run_at=_optional(obj, "last_run_at", _d_opt_float, None),
-        run_count=_optional(obj, "run_count", _int, 0),
-    )
-    object.__setattr__(
-        result, "_present", _present_keys(obj, frozenset({"last_run_at", "run_count"}), {})
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if not _PYTHON_SCRIPT_KEYS.issuperset(obj):
+        _forbid_unknown(obj, _PYTHON_SCRIPT_KEYS)
+    f_file_id = obj.get("file_id", _ABSENT)
+    if type(f_file_id) is not str:
+        raise _field_error(f_file_id, "string", "file_id")
+    f_file_path = obj.get("file_path", _ABSENT)
+    if type(f_file_path) is not str:
+        raise _field_error(f_file_path, "string", "file_path")
+    f_content = obj.get("content", _ABSENT)
+    if type(f_content) is not str:
+        raise _field_error(f_content, "string", "content")
+    f_created_at = obj.get("created_at", _ABSENT)
+    if type(f_created_at) is not float and type(f_created_at) is not int:
+        raise _field_error(f_created_at, "number", "created_at")
+    f_last_run_at = obj.get("last_run_at")
+    if (
+        f_last_run_at is not None
+        and type(f_last_run_at) is not float
+        and type(f_last_run_at) is not int
+    ):
+        raise _field_error(f_last_run_at, "number", "last_run_at")
+    f_run_count = obj.get("run_count", _ABSENT)
+    if type(f_run_count) is not int:
+        if f_run_count is not _ABSENT:
+            raise _field_error(f_run_count, "integer", "run_count")
+        f_run_count = 0
+    result = PythonScript.__new__(PythonScript)
+    result.file_id = f_file_id
+    result.file_path = f_file_path
+    result.content = f_content
+    result.created_at = f_created_at
+    result.last_run_at = f_last_run_at
+    result.run_count = f_run_count
+    result._present = _PYTHON_SCRIPT_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_content_block(data: object) -> ContentBlock:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _CONTENT_BLOCK_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _CONTENT_BLOCK_BY_TAG)(obj)
 
@@ -1515,12 +1925,15 @@ _TEXT_CONTENT_KEYS = frozenset({"type", "text"})
 _THINKING_CONTENT_KEYS = frozenset(
     {"type", "thinking", "signature", "id", "encrypted_content", "summary"}
 )
+_THINKING_CONTENT_OPTIONAL = frozenset({"signature", "id", "encrypted_content", "summary"})
 
 
 _TOOL_USE_CONTENT_KEYS = frozenset({"type", "id", "name", "input", "item_id"})
+_TOOL_USE_CONTENT_OPTIONAL = frozenset({"item_id"})
 
 
 _TOOL_RESULT_CONTENT_KEYS = frozenset({"type", "tool_use_id", "content", "is_error"})
+_TOOL_RESULT_CONTENT_OPTIONAL = frozenset({"is_error"})
 
 
 _MESSAGE_KEYS = frozenset({"role", "content"})
@@ -1536,15 +1949,20 @@ _TOOL_DEFINITIONS_KEYS = frozenset({"type", "tools"})
 
 
 _TOOL_EXECUTION_KEYS = frozenset({"type", "tool_name", "tool_use_id", "result", "is_error"})
+_TOOL_EXECUTION_OPTIONAL = frozenset({"is_error"})
 
 
 _STOP_REASON_KEYS = frozenset({"type", "reason", "usage"})
+_STOP_REASON_OPTIONAL = frozenset({"usage"})
 
 
 _RESPONSE_KEYS = frozenset({"id", "model", "role", "content", "stop_reason", "usage"})
 
 
 _USAGE_KEYS = frozenset(
+    {"input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"}
+)
+_USAGE_OPTIONAL = frozenset(
     {"input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"}
 )
 
@@ -1568,9 +1986,11 @@ _PENDING_EDIT_KEYS = frozenset(
         "match_count",
     }
 )
+_PENDING_EDIT_OPTIONAL = frozenset({"replace_all", "match_count"})
 
 
 _TRUNCATION_CONFIG_KEYS = frozenset({"max_chars", "max_lines", "enabled"})
+_TRUNCATION_CONFIG_OPTIONAL = frozenset({"max_chars", "max_lines", "enabled"})
 
 
 _TRUNCATED_OUTPUT_KEYS = frozenset(
@@ -1581,6 +2001,7 @@ _TRUNCATED_OUTPUT_KEYS = frozenset(
 _PYTHON_SCRIPT_KEYS = frozenset(
     {"file_id", "file_path", "content", "created_at", "last_run_at", "run_count"}
 )
+_PYTHON_SCRIPT_OPTIONAL = frozenset({"last_run_at", "run_count"})
 _ROLE_VALUES: dict[str, Role] = {member.value: member for member in Role}
 _TASK_STATUS_VALUES: dict[str, TaskStatus] = {member.value: member for member in TaskStatus}
 _TODO_STATUS_VALUES: dict[str, TodoStatus] = {member.value: member for member in TodoStatus}

@@ -220,7 +220,7 @@ class DecodeError(ValueError):
     def path(self) -> str:
         return "$" + "".join(reversed(self._segments))
 
-    def at(self, segment: str) -> DecodeError:
+    def at(self, segment: str) -> "DecodeError":
         """Prefix the path with `segment` (used while the error travels outwards)."""
         self._segments.append(segment)
         return self
@@ -228,6 +228,8 @@ class DecodeError(ValueError):
     def __str__(self) -> str:
         return f"{self.path}: {self.reason}"
 
+
+# --- runtime: the checking rules every stdlib flavor of this module shares ---
 
 _MAX_DEPTH_MESSAGE = "nesting too deep to decode"
 
@@ -237,20 +239,6 @@ def _guard(decode: Callable[[object], _T], data: object) -> _T:
         return decode(data)
     except RecursionError:
         raise DecodeError(_MAX_DEPTH_MESSAGE) from None
-
-
-def _loads(text: str | bytes) -> object:
-    def reject_constant(name: str) -> NoReturn:
-        raise DecodeError(f"invalid JSON: {name} is not a JSON value")
-
-    try:
-        return cast(object, json.loads(text, parse_constant=reject_constant))
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise DecodeError(f"invalid JSON: {error}") from None
-
-
-def _dumps(data: JSONValue) -> str:
-    return json.dumps(data, ensure_ascii=False, allow_nan=False)
 
 
 def _json_type(value: object) -> str:
@@ -319,39 +307,64 @@ def _literal(value: object, expected: str | int | bool) -> object:
     raise DecodeError(f"expected {expected!r}, got {_json_type(value)}")
 
 
+def _enum_value(value: object, members: dict[str, _T]) -> str:
+    """Check that `value` is one of an enum's values (the keys of `members`, in schema order); return it."""
+    if type(value) is not str:
+        raise _type_error("string", value)
+    if value not in members:
+        raise _unknown_value(value, members)
+    return value
+
+
+def _enum(value: object, members: dict[str, _T]) -> _T:
+    """The member for a string enum value."""
+    return members[_enum_value(value, members)]
+
+
 def _object(value: object) -> dict[str, object]:
     if type(value) is dict:
         return cast("dict[str, object]", value)
     raise _type_error("object", value)
 
 
-def _list(value: object, decode: Callable[[object], _T]) -> list[_T]:
-    if type(value) is not list:
-        raise _type_error("array", value)
-    index = 0
-    try:
-        result = []
-        for index, item in enumerate(value):
-            result.append(decode(item))
-        return result
-    except DecodeError as error:
-        raise error.at(f"[{index}]") from None
+_INFINITIES = (float("inf"), float("-inf"))
 
 
-def _map(value: object, decode: Callable[[object], _T]) -> dict[str, _T]:
-    obj = _object(value)
-    key = ""
-    try:
-        result = {}
-        for key, item in obj.items():
-            result[key] = decode(item)
-        return result
-    except DecodeError as error:
-        raise error.at(_segment(key)) from None
+def _is_json(value: object, depth: int = 0) -> bool:
+    """Whether `value` is JSON data, without building paths (`_json_value` words a failure).
+
+    Deep values are left to `_json_value`, whose recursion limit gives the usual error.
+    """
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return True
+    if kind is float:
+        return value == value and value not in _INFINITIES
+    if depth > 100:
+        return False
+    if type(value) is dict:
+        for key, item in value.items():
+            if type(key) is not str:
+                return False
+            kind = type(item)
+            if not (kind is str or kind is int or kind is bool or item is None):
+                if not _is_json(item, depth + 1):
+                    return False
+        return True
+    if type(value) is list:
+        for item in value:
+            kind = type(item)
+            if not (kind is str or kind is int or kind is bool or item is None):
+                if not _is_json(item, depth + 1):
+                    return False
+        return True
+    return False
 
 
 def _json_value(value: object) -> JSONValue:
     """Check that `value` is JSON data (dicts with string keys, lists, scalars) and return it."""
+    if _is_json(value):
+        return cast(JSONValue, value)
     kind = type(value)
     if kind is str or kind is int or kind is bool or value is None:
         return cast(JSONValue, value)
@@ -372,6 +385,8 @@ def _json_value(value: object) -> JSONValue:
 
 
 def _json_object(value: object) -> dict[str, JSONValue]:
+    if type(value) is dict and _is_json(value):
+        return cast("dict[str, JSONValue]", value)
     obj = _object(value)
     for key, item in obj.items():
         if type(key) is not str:
@@ -424,24 +439,6 @@ def _optional_aliased(
     return default if spelling is None else _optional(obj, spelling, decode, default)
 
 
-def _spelling(present: frozenset[str], spellings: tuple[str, ...]) -> str:
-    """The key to write: the alias that was read, else the schema's own key."""
-    for alias in spellings[1:]:
-        if alias in present:
-            return alias
-    return spellings[0]
-
-
-def _present_keys(
-    obj: dict[str, object], optional: frozenset[str], aliases: dict[str, str]
-) -> frozenset[str]:
-    present = optional.intersection(obj)
-    for alias, key in aliases.items():
-        if alias in obj:
-            present = present | {alias, key}
-    return present
-
-
 def _tag(obj: dict[str, object], key: str, expected: str | int | bool) -> None:
     if key not in obj:
         raise DecodeError("missing required key").at(_segment(key))
@@ -476,6 +473,94 @@ def _forbid_unknown(obj: dict[str, object], known: frozenset[str]) -> None:
             raise DecodeError("unknown key (the schema forbids additional properties)").at(
                 _segment(key)
             )
+
+
+# --- runtime of the dataclass flavor: JSON text, new containers, presence tracking ---
+
+
+def _loads(text: str | bytes) -> object:
+    def reject_constant(name: str) -> NoReturn:
+        raise DecodeError(f"invalid JSON: {name} is not a JSON value")
+
+    try:
+        return cast(object, json.loads(text, parse_constant=reject_constant))
+    except DecodeError:
+        raise
+    except RecursionError:
+        raise DecodeError(_MAX_DEPTH_MESSAGE) from None
+    except ValueError as error:  # malformed JSON, bad UTF-8, integers too long to convert
+        raise DecodeError(f"invalid JSON: {error}") from None
+
+
+def _dumps(data: JSONValue) -> str:
+    return json.dumps(data, ensure_ascii=False, allow_nan=False)
+
+
+# What `obj.get(key, _ABSENT)` returns for a key that is not there.
+_ABSENT = object()
+
+
+def _field_error(value: object, expected: str, key: str) -> DecodeError:
+    """The error for a field that is missing (`_ABSENT`) or not of the `expected` JSON type."""
+    if value is _ABSENT:
+        return DecodeError("missing required key").at(_segment(key))
+    return _type_error(expected, value).at(_segment(key))
+
+
+def _item_error(items: list[object], decode: Callable[[object], object], key: str) -> DecodeError:
+    """The error of the first item of `items` that fails (decoding it again), under `key`."""
+    for index, item in enumerate(items):
+        try:
+            decode(item)
+        except DecodeError as error:
+            return error.at(f"[{index}]").at(_segment(key))
+    raise AssertionError("unreachable: the item that failed decodes now")
+
+
+def _list(value: object, decode: Callable[[object], _T]) -> list[_T]:
+    if type(value) is not list:
+        raise _type_error("array", value)
+    try:
+        return [decode(item) for item in value]
+    except DecodeError:
+        pass
+    # Decoders never change their input, so decoding again finds the failing item's index.
+    for index, item in enumerate(value):
+        try:
+            decode(item)
+        except DecodeError as error:
+            raise error.at(f"[{index}]") from None
+    raise AssertionError("unreachable: the item that failed decodes now")
+
+
+def _map(value: object, decode: Callable[[object], _T]) -> dict[str, _T]:
+    obj = _object(value)
+    key = ""
+    try:
+        result = {}
+        for key, item in obj.items():
+            result[key] = decode(item)
+        return result
+    except DecodeError as error:
+        raise error.at(_segment(key)) from None
+
+
+def _spelling(present: frozenset[str], spellings: tuple[str, ...]) -> str:
+    """The key to write: the alias that was read, else the schema's own key."""
+    for alias in spellings[1:]:
+        if alias in present:
+            return alias
+    return spellings[0]
+
+
+def _present_keys(
+    obj: dict[str, object], optional: frozenset[str], aliases: dict[str, str]
+) -> frozenset[str]:
+    present = optional.intersection(obj)
+    for alias, key in aliases.items():
+        if alias in obj:
+            present = present | {alias, key}
+    return present
 
 
 class Role(str, Enum):
@@ -2460,700 +2545,1509 @@ ToolDefinitionList: TypeAlias = list[ToolDefinition]
 
 
 def _decode_role(data: object) -> Role:
-    if type(data) is not str:
-        raise _type_error("string", data)
-    member = _ROLE_VALUES.get(data)
-    if member is None:
-        raise _unknown_value(data, _ROLE_VALUES)
-    return member
+    return _enum(data, _ROLE_VALUES)
 
 
 def _decode_image_media_type(data: object) -> ImageMediaType:
-    if type(data) is not str:
-        raise _type_error("string", data)
-    member = _IMAGE_MEDIA_TYPE_VALUES.get(data)
-    if member is None:
-        raise _unknown_value(data, _IMAGE_MEDIA_TYPE_VALUES)
-    return member
+    return _enum(data, _IMAGE_MEDIA_TYPE_VALUES)
 
 
 def _decode_stop_reason(data: object) -> StopReason:
-    if type(data) is not str:
-        raise _type_error("string", data)
-    member = _STOP_REASON_VALUES.get(data)
-    if member is None:
-        raise _unknown_value(data, _STOP_REASON_VALUES)
-    return member
+    return _enum(data, _STOP_REASON_VALUES)
 
 
 def _decode_service_tier(data: object) -> ServiceTier:
-    if type(data) is not str:
-        raise _type_error("string", data)
-    member = _SERVICE_TIER_VALUES.get(data)
-    if member is None:
-        raise _unknown_value(data, _SERVICE_TIER_VALUES)
-    return member
+    return _enum(data, _SERVICE_TIER_VALUES)
 
 
 def _decode_token_status(data: object) -> TokenStatus:
-    if type(data) is not str:
-        raise _type_error("string", data)
-    member = _TOKEN_STATUS_VALUES.get(data)
-    if member is None:
-        raise _unknown_value(data, _TOKEN_STATUS_VALUES)
-    return member
+    return _enum(data, _TOKEN_STATUS_VALUES)
 
 
 def _decode_message_param(data: object) -> MessageParam:
-    obj = _object(data)
-    result = MessageParam(
-        role=_required(obj, "role", _decode_role),
-        content=_required(obj, "content", _d_union_str_or_list_content_block_param),
-        extra=_unknown(obj, _MESSAGE_PARAM_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    v_role = obj.get("role", _ABSENT)
+    if v_role is _ABSENT:
+        raise _field_error(v_role, "", "role")
+    try:
+        f_role = _decode_role(v_role)
+    except DecodeError as error:
+        raise error.at(_segment("role")) from None
+    v_content = obj.get("content", _ABSENT)
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    try:
+        f_content = _d_union_str_or_list_content_block_param(v_content)
+    except DecodeError as error:
+        raise error.at(_segment("content")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _MESSAGE_PARAM_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _MESSAGE_PARAM_KEYS)
+    result = MessageParam.__new__(MessageParam)
+    result.role = f_role
+    result.content = f_content
+    result.extra = f_extra
     return result
 
 
 def _decode_text_block_param(data: object) -> TextBlockParam:
-    obj = _object(data)
-    _tag(obj, "type", "text")
-    result = TextBlockParam(
-        text=_required(obj, "text", _str),
-        citations=_optional(obj, "citations", _d_opt_list_citation, None),
-        cache_control=_optional(obj, "cache_control", _d_opt_cache_control_ephemeral, None),
-        extra=_unknown(obj, _TEXT_BLOCK_PARAM_KEYS),
-    )
-    object.__setattr__(
-        result, "_present", _present_keys(obj, frozenset({"citations", "cache_control"}), {})
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "text":
+        _tag(obj, "type", "text")
+    f_text = obj.get("text", _ABSENT)
+    if type(f_text) is not str:
+        raise _field_error(f_text, "string", "text")
+    v_citations = obj.get("citations", _ABSENT)
+    if v_citations is _ABSENT:
+        f_citations: list[Citation] | None = None
+    else:
+        try:
+            f_citations = _d_opt_list_citation(v_citations)
+        except DecodeError as error:
+            raise error.at(_segment("citations")) from None
+    v_cache_control = obj.get("cache_control", _ABSENT)
+    if v_cache_control is _ABSENT:
+        f_cache_control: CacheControlEphemeral | None = None
+    else:
+        try:
+            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _TEXT_BLOCK_PARAM_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TEXT_BLOCK_PARAM_KEYS)
+    result = TextBlockParam.__new__(TextBlockParam)
+    result.type = "text"
+    result.text = f_text
+    result.citations = f_citations
+    result.cache_control = f_cache_control
+    result.extra = f_extra
+    result._present = _TEXT_BLOCK_PARAM_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_image_block_param(data: object) -> ImageBlockParam:
-    obj = _object(data)
-    _tag(obj, "type", "image")
-    result = ImageBlockParam(
-        source=_required(obj, "source", _decode_image_source),
-        cache_control=_optional(obj, "cache_control", _d_opt_cache_control_ephemeral, None),
-        extra=_unknown(obj, _IMAGE_BLOCK_PARAM_KEYS),
-    )
-    object.__setattr__(result, "_present", _present_keys(obj, frozenset({"cache_control"}), {}))
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "image":
+        _tag(obj, "type", "image")
+    v_source = obj.get("source", _ABSENT)
+    if v_source is _ABSENT:
+        raise _field_error(v_source, "", "source")
+    try:
+        f_source = _decode_image_source(v_source)
+    except DecodeError as error:
+        raise error.at(_segment("source")) from None
+    v_cache_control = obj.get("cache_control", _ABSENT)
+    if v_cache_control is _ABSENT:
+        f_cache_control: CacheControlEphemeral | None = None
+    else:
+        try:
+            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _IMAGE_BLOCK_PARAM_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _IMAGE_BLOCK_PARAM_KEYS)
+    result = ImageBlockParam.__new__(ImageBlockParam)
+    result.type = "image"
+    result.source = f_source
+    result.cache_control = f_cache_control
+    result.extra = f_extra
+    result._present = _IMAGE_BLOCK_PARAM_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_tool_use_block_param(data: object) -> ToolUseBlockParam:
-    obj = _object(data)
-    _tag(obj, "type", "tool_use")
-    result = ToolUseBlockParam(
-        id=_required(obj, "id", _str),
-        name=_required(obj, "name", _str),
-        input=_required(obj, "input", _json_object),
-        cache_control=_optional(obj, "cache_control", _d_opt_cache_control_ephemeral, None),
-        extra=_unknown(obj, _TOOL_USE_BLOCK_PARAM_KEYS),
-    )
-    object.__setattr__(result, "_present", _present_keys(obj, frozenset({"cache_control"}), {}))
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_use":
+        _tag(obj, "type", "tool_use")
+    f_id = obj.get("id", _ABSENT)
+    if type(f_id) is not str:
+        raise _field_error(f_id, "string", "id")
+    f_name = obj.get("name", _ABSENT)
+    if type(f_name) is not str:
+        raise _field_error(f_name, "string", "name")
+    v_input = obj.get("input", _ABSENT)
+    if v_input is _ABSENT:
+        raise _field_error(v_input, "", "input")
+    try:
+        f_input = _json_object(v_input)
+    except DecodeError as error:
+        raise error.at(_segment("input")) from None
+    v_cache_control = obj.get("cache_control", _ABSENT)
+    if v_cache_control is _ABSENT:
+        f_cache_control: CacheControlEphemeral | None = None
+    else:
+        try:
+            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _TOOL_USE_BLOCK_PARAM_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TOOL_USE_BLOCK_PARAM_KEYS)
+    result = ToolUseBlockParam.__new__(ToolUseBlockParam)
+    result.type = "tool_use"
+    result.id = f_id
+    result.name = f_name
+    result.input = f_input
+    result.cache_control = f_cache_control
+    result.extra = f_extra
+    result._present = _TOOL_USE_BLOCK_PARAM_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_tool_result_block_param(data: object) -> ToolResultBlockParam:
-    obj = _object(data)
-    _tag(obj, "type", "tool_result")
-    result = ToolResultBlockParam(
-        tool_use_id=_required(obj, "tool_use_id", _str),
-        content=_optional(obj, "content", _d_union_str_or_list_tool_result_block_content, None),
-        is_error=_optional(obj, "is_error", _bool, None),
-        cache_control=_optional(obj, "cache_control", _d_opt_cache_control_ephemeral, None),
-        extra=_unknown(obj, _TOOL_RESULT_BLOCK_PARAM_KEYS),
-    )
-    object.__setattr__(
-        result,
-        "_present",
-        _present_keys(obj, frozenset({"content", "is_error", "cache_control"}), {}),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_result":
+        _tag(obj, "type", "tool_result")
+    f_tool_use_id = obj.get("tool_use_id", _ABSENT)
+    if type(f_tool_use_id) is not str:
+        raise _field_error(f_tool_use_id, "string", "tool_use_id")
+    v_content = obj.get("content", _ABSENT)
+    if v_content is _ABSENT:
+        f_content: str | list[ToolResultBlockContent] | None = None
+    else:
+        try:
+            f_content = _d_union_str_or_list_tool_result_block_content(v_content)
+        except DecodeError as error:
+            raise error.at(_segment("content")) from None
+    f_is_error = obj.get("is_error", _ABSENT)
+    if type(f_is_error) is not bool:
+        if f_is_error is not _ABSENT:
+            raise _field_error(f_is_error, "boolean", "is_error")
+        f_is_error = None
+    v_cache_control = obj.get("cache_control", _ABSENT)
+    if v_cache_control is _ABSENT:
+        f_cache_control: CacheControlEphemeral | None = None
+    else:
+        try:
+            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _TOOL_RESULT_BLOCK_PARAM_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TOOL_RESULT_BLOCK_PARAM_KEYS)
+    result = ToolResultBlockParam.__new__(ToolResultBlockParam)
+    result.type = "tool_result"
+    result.tool_use_id = f_tool_use_id
+    result.content = f_content
+    result.is_error = f_is_error
+    result.cache_control = f_cache_control
+    result.extra = f_extra
+    result._present = _TOOL_RESULT_BLOCK_PARAM_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_document(data: object) -> Document:
-    obj = _object(data)
-    _tag(obj, "type", "document")
-    result = Document(
-        id=_required(obj, "id", _str),
-        citations=_optional(obj, "citations", _d_list_citation, None),
-        extra=_unknown(obj, _DOCUMENT_KEYS),
-    )
-    object.__setattr__(result, "_present", _present_keys(obj, frozenset({"citations"}), {}))
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "document":
+        _tag(obj, "type", "document")
+    f_id = obj.get("id", _ABSENT)
+    if type(f_id) is not str:
+        raise _field_error(f_id, "string", "id")
+    v_citations = obj.get("citations", _ABSENT)
+    if v_citations is _ABSENT:
+        f_citations: list[Citation] | None = None
+    elif type(v_citations) is not list:
+        raise _field_error(v_citations, "array", "citations")
+    else:
+        try:
+            f_citations = [_decode_citation(item) for item in v_citations]
+        except DecodeError:
+            raise _item_error(v_citations, _decode_citation, "citations") from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _DOCUMENT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _DOCUMENT_KEYS)
+    result = Document.__new__(Document)
+    result.type = "document"
+    result.id = f_id
+    result.citations = f_citations
+    result.extra = f_extra
+    result._present = _DOCUMENT_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_thinking_block(data: object) -> ThinkingBlock:
-    obj = _object(data)
-    _tag(obj, "type", "thinking")
-    result = ThinkingBlock(
-        thinking=_required(obj, "thinking", _str),
-        signature=_required(obj, "signature", _str),
-        extra=_unknown(obj, _THINKING_BLOCK_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "thinking":
+        _tag(obj, "type", "thinking")
+    f_thinking = obj.get("thinking", _ABSENT)
+    if type(f_thinking) is not str:
+        raise _field_error(f_thinking, "string", "thinking")
+    f_signature = obj.get("signature", _ABSENT)
+    if type(f_signature) is not str:
+        raise _field_error(f_signature, "string", "signature")
+    f_extra: dict[str, JSONValue] = {}
+    if not _THINKING_BLOCK_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _THINKING_BLOCK_KEYS)
+    result = ThinkingBlock.__new__(ThinkingBlock)
+    result.type = "thinking"
+    result.thinking = f_thinking
+    result.signature = f_signature
+    result.extra = f_extra
     return result
 
 
 def _decode_redacted_thinking_block(data: object) -> RedactedThinkingBlock:
-    obj = _object(data)
-    _tag(obj, "type", "redacted_thinking")
-    result = RedactedThinkingBlock(
-        data=_required(obj, "data", _str),
-        extra=_unknown(obj, _REDACTED_THINKING_BLOCK_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "redacted_thinking":
+        _tag(obj, "type", "redacted_thinking")
+    f_data = obj.get("data", _ABSENT)
+    if type(f_data) is not str:
+        raise _field_error(f_data, "string", "data")
+    f_extra: dict[str, JSONValue] = {}
+    if not _REDACTED_THINKING_BLOCK_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _REDACTED_THINKING_BLOCK_KEYS)
+    result = RedactedThinkingBlock.__new__(RedactedThinkingBlock)
+    result.type = "redacted_thinking"
+    result.data = f_data
+    result.extra = f_extra
     return result
 
 
 def _decode_cache_control_ephemeral(data: object) -> CacheControlEphemeral:
-    obj = _object(data)
-    _tag(obj, "type", "ephemeral")
-    result = CacheControlEphemeral(
-        ttl=_optional(obj, "ttl", _str, None),
-        extra=_unknown(obj, _CACHE_CONTROL_EPHEMERAL_KEYS),
-    )
-    object.__setattr__(result, "_present", _present_keys(obj, frozenset({"ttl"}), {}))
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "ephemeral":
+        _tag(obj, "type", "ephemeral")
+    f_ttl = obj.get("ttl", _ABSENT)
+    if type(f_ttl) is not str:
+        if f_ttl is not _ABSENT:
+            raise _field_error(f_ttl, "string", "ttl")
+        f_ttl = None
+    f_extra: dict[str, JSONValue] = {}
+    if not _CACHE_CONTROL_EPHEMERAL_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _CACHE_CONTROL_EPHEMERAL_KEYS)
+    result = CacheControlEphemeral.__new__(CacheControlEphemeral)
+    result.type = "ephemeral"
+    result.ttl = f_ttl
+    result.extra = f_extra
+    result._present = _CACHE_CONTROL_EPHEMERAL_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_base64_image_source(data: object) -> Base64ImageSource:
-    obj = _object(data)
-    _tag(obj, "type", "base64")
-    result = Base64ImageSource(
-        media_type=_required(obj, "media_type", _decode_image_media_type),
-        data=_required(obj, "data", _str),
-        extra=_unknown(obj, _BASE64_IMAGE_SOURCE_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "base64":
+        _tag(obj, "type", "base64")
+    v_media_type = obj.get("media_type", _ABSENT)
+    if v_media_type is _ABSENT:
+        raise _field_error(v_media_type, "", "media_type")
+    try:
+        f_media_type = _decode_image_media_type(v_media_type)
+    except DecodeError as error:
+        raise error.at(_segment("media_type")) from None
+    f_data = obj.get("data", _ABSENT)
+    if type(f_data) is not str:
+        raise _field_error(f_data, "string", "data")
+    f_extra: dict[str, JSONValue] = {}
+    if not _BASE64_IMAGE_SOURCE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _BASE64_IMAGE_SOURCE_KEYS)
+    result = Base64ImageSource.__new__(Base64ImageSource)
+    result.type = "base64"
+    result.media_type = f_media_type
+    result.data = f_data
+    result.extra = f_extra
     return result
 
 
 def _decode_url_image_source(data: object) -> UrlImageSource:
-    obj = _object(data)
-    _tag(obj, "type", "url")
-    result = UrlImageSource(
-        url=_required(obj, "url", _str),
-        extra=_unknown(obj, _URL_IMAGE_SOURCE_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "url":
+        _tag(obj, "type", "url")
+    f_url = obj.get("url", _ABSENT)
+    if type(f_url) is not str:
+        raise _field_error(f_url, "string", "url")
+    f_extra: dict[str, JSONValue] = {}
+    if not _URL_IMAGE_SOURCE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _URL_IMAGE_SOURCE_KEYS)
+    result = UrlImageSource.__new__(UrlImageSource)
+    result.type = "url"
+    result.url = f_url
+    result.extra = f_extra
     return result
 
 
 def _decode_citation(data: object) -> Citation:
-    obj = _object(data)
-    result = Citation(
-        text=_required(obj, "text", _str),
-        source=_required(obj, "source", _decode_citation_source),
-        extra=_unknown(obj, _CITATION_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_text = obj.get("text", _ABSENT)
+    if type(f_text) is not str:
+        raise _field_error(f_text, "string", "text")
+    v_source = obj.get("source", _ABSENT)
+    if v_source is _ABSENT:
+        raise _field_error(v_source, "", "source")
+    try:
+        f_source = _decode_citation_source(v_source)
+    except DecodeError as error:
+        raise error.at(_segment("source")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _CITATION_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _CITATION_KEYS)
+    result = Citation.__new__(Citation)
+    result.text = f_text
+    result.source = f_source
+    result.extra = f_extra
     return result
 
 
 def _decode_citation_source(data: object) -> CitationSource:
-    obj = _object(data)
-    result = CitationSource(
-        id=_required(obj, "id", _str),
-        dataset=_required(obj, "dataset", _str),
-        extra=_unknown(obj, _CITATION_SOURCE_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_id = obj.get("id", _ABSENT)
+    if type(f_id) is not str:
+        raise _field_error(f_id, "string", "id")
+    f_dataset = obj.get("dataset", _ABSENT)
+    if type(f_dataset) is not str:
+        raise _field_error(f_dataset, "string", "dataset")
+    f_extra: dict[str, JSONValue] = {}
+    if not _CITATION_SOURCE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _CITATION_SOURCE_KEYS)
+    result = CitationSource.__new__(CitationSource)
+    result.id = f_id
+    result.dataset = f_dataset
+    result.extra = f_extra
     return result
 
 
 def _decode_text_block(data: object) -> TextBlock:
-    obj = _object(data)
-    _tag(obj, "type", "text")
-    result = TextBlock(
-        text=_required(obj, "text", _str),
-        citations=_optional(obj, "citations", _d_opt_list_citation, None),
-        extra=_unknown(obj, _TEXT_BLOCK_KEYS),
-    )
-    object.__setattr__(result, "_present", _present_keys(obj, frozenset({"citations"}), {}))
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "text":
+        _tag(obj, "type", "text")
+    f_text = obj.get("text", _ABSENT)
+    if type(f_text) is not str:
+        raise _field_error(f_text, "string", "text")
+    v_citations = obj.get("citations", _ABSENT)
+    if v_citations is _ABSENT:
+        f_citations: list[Citation] | None = None
+    else:
+        try:
+            f_citations = _d_opt_list_citation(v_citations)
+        except DecodeError as error:
+            raise error.at(_segment("citations")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _TEXT_BLOCK_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TEXT_BLOCK_KEYS)
+    result = TextBlock.__new__(TextBlock)
+    result.type = "text"
+    result.text = f_text
+    result.citations = f_citations
+    result.extra = f_extra
+    result._present = _TEXT_BLOCK_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_tool_use_block(data: object) -> ToolUseBlock:
-    obj = _object(data)
-    _tag(obj, "type", "tool_use")
-    result = ToolUseBlock(
-        id=_required(obj, "id", _str),
-        name=_required(obj, "name", _str),
-        input=_required(obj, "input", _json_object),
-        extra=_unknown(obj, _TOOL_USE_BLOCK_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_use":
+        _tag(obj, "type", "tool_use")
+    f_id = obj.get("id", _ABSENT)
+    if type(f_id) is not str:
+        raise _field_error(f_id, "string", "id")
+    f_name = obj.get("name", _ABSENT)
+    if type(f_name) is not str:
+        raise _field_error(f_name, "string", "name")
+    v_input = obj.get("input", _ABSENT)
+    if v_input is _ABSENT:
+        raise _field_error(v_input, "", "input")
+    try:
+        f_input = _json_object(v_input)
+    except DecodeError as error:
+        raise error.at(_segment("input")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _TOOL_USE_BLOCK_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TOOL_USE_BLOCK_KEYS)
+    result = ToolUseBlock.__new__(ToolUseBlock)
+    result.type = "tool_use"
+    result.id = f_id
+    result.name = f_name
+    result.input = f_input
+    result.extra = f_extra
     return result
 
 
 def _decode_cache_creation(data: object) -> CacheCreation:
-    obj = _object(data)
-    result = CacheCreation(
-        ephemeral_5m_input_tokens=_required(obj, "ephemeral_5m_input_tokens", _int),
-        ephemeral_1h_input_tokens=_required(obj, "ephemeral_1h_input_tokens", _int),
-        extra=_unknown(obj, _CACHE_CREATION_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_ephemeral_5m_input_tokens = obj.get("ephemeral_5m_input_tokens", _ABSENT)
+    if type(f_ephemeral_5m_input_tokens) is not int:
+        raise _field_error(f_ephemeral_5m_input_tokens, "integer", "ephemeral_5m_input_tokens")
+    f_ephemeral_1h_input_tokens = obj.get("ephemeral_1h_input_tokens", _ABSENT)
+    if type(f_ephemeral_1h_input_tokens) is not int:
+        raise _field_error(f_ephemeral_1h_input_tokens, "integer", "ephemeral_1h_input_tokens")
+    f_extra: dict[str, JSONValue] = {}
+    if not _CACHE_CREATION_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _CACHE_CREATION_KEYS)
+    result = CacheCreation.__new__(CacheCreation)
+    result.ephemeral_5m_input_tokens = f_ephemeral_5m_input_tokens
+    result.ephemeral_1h_input_tokens = f_ephemeral_1h_input_tokens
+    result.extra = f_extra
     return result
 
 
 def _decode_server_tool_usage(data: object) -> ServerToolUsage:
-    obj = _object(data)
-    result = ServerToolUsage(
-        web_search_requests=_required(obj, "web_search_requests", _int),
-        extra=_unknown(obj, _SERVER_TOOL_USAGE_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_web_search_requests = obj.get("web_search_requests", _ABSENT)
+    if type(f_web_search_requests) is not int:
+        raise _field_error(f_web_search_requests, "integer", "web_search_requests")
+    f_extra: dict[str, JSONValue] = {}
+    if not _SERVER_TOOL_USAGE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _SERVER_TOOL_USAGE_KEYS)
+    result = ServerToolUsage.__new__(ServerToolUsage)
+    result.web_search_requests = f_web_search_requests
+    result.extra = f_extra
     return result
 
 
 def _decode_usage(data: object) -> Usage:
-    obj = _object(data)
-    result = Usage(
-        input_tokens=_required(obj, "input_tokens", _int),
-        output_tokens=_required(obj, "output_tokens", _int),
-        cache_creation_input_tokens=_optional(obj, "cache_creation_input_tokens", _d_opt_int, None),
-        cache_read_input_tokens=_optional(obj, "cache_read_input_tokens", _d_opt_int, None),
-        cache_creation=_optional(obj, "cache_creation", _d_opt_cache_creation, None),
-        server_tool_use=_optional(obj, "server_tool_use", _d_opt_server_tool_usage, None),
-        service_tier=_optional(obj, "service_tier", _d_opt_service_tier, None),
-        extra=_unknown(obj, _USAGE_KEYS),
-    )
-    object.__setattr__(
-        result,
-        "_present",
-        _present_keys(
-            obj,
-            frozenset(
-                {
-                    "cache_creation_input_tokens",
-                    "cache_read_input_tokens",
-                    "cache_creation",
-                    "server_tool_use",
-                    "service_tier",
-                }
-            ),
-            {},
-        ),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_input_tokens = obj.get("input_tokens", _ABSENT)
+    if type(f_input_tokens) is not int:
+        raise _field_error(f_input_tokens, "integer", "input_tokens")
+    f_output_tokens = obj.get("output_tokens", _ABSENT)
+    if type(f_output_tokens) is not int:
+        raise _field_error(f_output_tokens, "integer", "output_tokens")
+    f_cache_creation_input_tokens = obj.get("cache_creation_input_tokens")
+    if f_cache_creation_input_tokens is not None and type(f_cache_creation_input_tokens) is not int:
+        raise _field_error(f_cache_creation_input_tokens, "integer", "cache_creation_input_tokens")
+    f_cache_read_input_tokens = obj.get("cache_read_input_tokens")
+    if f_cache_read_input_tokens is not None and type(f_cache_read_input_tokens) is not int:
+        raise _field_error(f_cache_read_input_tokens, "integer", "cache_read_input_tokens")
+    v_cache_creation = obj.get("cache_creation", _ABSENT)
+    if v_cache_creation is _ABSENT:
+        f_cache_creation: CacheCreation | None = None
+    else:
+        try:
+            f_cache_creation = _d_opt_cache_creation(v_cache_creation)
+        except DecodeError as error:
+            raise error.at(_segment("cache_creation")) from None
+    v_server_tool_use = obj.get("server_tool_use", _ABSENT)
+    if v_server_tool_use is _ABSENT:
+        f_server_tool_use: ServerToolUsage | None = None
+    else:
+        try:
+            f_server_tool_use = _d_opt_server_tool_usage(v_server_tool_use)
+        except DecodeError as error:
+            raise error.at(_segment("server_tool_use")) from None
+    v_service_tier = obj.get("service_tier", _ABSENT)
+    if v_service_tier is _ABSENT:
+        f_service_tier: ServiceTier | None = None
+    else:
+        try:
+            f_service_tier = _d_opt_service_tier(v_service_tier)
+        except DecodeError as error:
+            raise error.at(_segment("service_tier")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _USAGE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _USAGE_KEYS)
+    result = Usage.__new__(Usage)
+    result.input_tokens = f_input_tokens
+    result.output_tokens = f_output_tokens
+    result.cache_creation_input_tokens = f_cache_creation_input_tokens
+    result.cache_read_input_tokens = f_cache_read_input_tokens
+    result.cache_creation = f_cache_creation
+    result.server_tool_use = f_server_tool_use
+    result.service_tier = f_service_tier
+    result.extra = f_extra
+    result._present = _USAGE_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_container(data: object) -> Container:
-    obj = _object(data)
-    result = Container(
-        id=_required(obj, "id", _str),
-        expires_at=_required(obj, "expires_at", _str),
-        extra=_unknown(obj, _CONTAINER_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_id = obj.get("id", _ABSENT)
+    if type(f_id) is not str:
+        raise _field_error(f_id, "string", "id")
+    f_expires_at = obj.get("expires_at", _ABSENT)
+    if type(f_expires_at) is not str:
+        raise _field_error(f_expires_at, "string", "expires_at")
+    f_extra: dict[str, JSONValue] = {}
+    if not _CONTAINER_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _CONTAINER_KEYS)
+    result = Container.__new__(Container)
+    result.id = f_id
+    result.expires_at = f_expires_at
+    result.extra = f_extra
     return result
 
 
 def _decode_message(data: object) -> Message:
-    obj = _object(data)
-    _tag(obj, "type", "message")
-    _tag(obj, "role", "assistant")
-    result = Message(
-        id=_required(obj, "id", _str),
-        model=_required(obj, "model", _str),
-        content=_required(obj, "content", _d_list_content_block),
-        stop_reason=_required(obj, "stop_reason", _d_opt_stop_reason),
-        stop_sequence=_required(obj, "stop_sequence", _d_opt_str),
-        usage=_required(obj, "usage", _decode_usage),
-        container=_optional(obj, "container", _d_opt_container, None),
-        extra=_unknown(obj, _MESSAGE_KEYS),
-    )
-    object.__setattr__(result, "_present", _present_keys(obj, frozenset({"container"}), {}))
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "message":
+        _tag(obj, "type", "message")
+    if obj.get("role") != "assistant":
+        _tag(obj, "role", "assistant")
+    f_id = obj.get("id", _ABSENT)
+    if type(f_id) is not str:
+        raise _field_error(f_id, "string", "id")
+    f_model = obj.get("model", _ABSENT)
+    if type(f_model) is not str:
+        raise _field_error(f_model, "string", "model")
+    v_content = obj.get("content", _ABSENT)
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    if type(v_content) is not list:
+        raise _field_error(v_content, "array", "content")
+    try:
+        f_content = [_decode_content_block(item) for item in v_content]
+    except DecodeError:
+        raise _item_error(v_content, _decode_content_block, "content") from None
+    v_stop_reason = obj.get("stop_reason", _ABSENT)
+    if v_stop_reason is _ABSENT:
+        raise _field_error(v_stop_reason, "", "stop_reason")
+    try:
+        f_stop_reason = _d_opt_stop_reason(v_stop_reason)
+    except DecodeError as error:
+        raise error.at(_segment("stop_reason")) from None
+    f_stop_sequence = obj.get("stop_sequence", _ABSENT)
+    if f_stop_sequence is not None and type(f_stop_sequence) is not str:
+        raise _field_error(f_stop_sequence, "string", "stop_sequence")
+    v_usage = obj.get("usage", _ABSENT)
+    if v_usage is _ABSENT:
+        raise _field_error(v_usage, "", "usage")
+    try:
+        f_usage = _decode_usage(v_usage)
+    except DecodeError as error:
+        raise error.at(_segment("usage")) from None
+    v_container = obj.get("container", _ABSENT)
+    if v_container is _ABSENT:
+        f_container: Container | None = None
+    else:
+        try:
+            f_container = _d_opt_container(v_container)
+        except DecodeError as error:
+            raise error.at(_segment("container")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _MESSAGE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _MESSAGE_KEYS)
+    result = Message.__new__(Message)
+    result.id = f_id
+    result.type = "message"
+    result.role = "assistant"
+    result.model = f_model
+    result.content = f_content
+    result.stop_reason = f_stop_reason
+    result.stop_sequence = f_stop_sequence
+    result.usage = f_usage
+    result.container = f_container
+    result.extra = f_extra
+    result._present = _MESSAGE_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_text_delta(data: object) -> TextDelta:
-    obj = _object(data)
-    _tag(obj, "type", "text_delta")
-    result = TextDelta(
-        text=_required(obj, "text", _str),
-        extra=_unknown(obj, _TEXT_DELTA_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "text_delta":
+        _tag(obj, "type", "text_delta")
+    f_text = obj.get("text", _ABSENT)
+    if type(f_text) is not str:
+        raise _field_error(f_text, "string", "text")
+    f_extra: dict[str, JSONValue] = {}
+    if not _TEXT_DELTA_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TEXT_DELTA_KEYS)
+    result = TextDelta.__new__(TextDelta)
+    result.type = "text_delta"
+    result.text = f_text
+    result.extra = f_extra
     return result
 
 
 def _decode_citations_delta(data: object) -> CitationsDelta:
-    obj = _object(data)
-    _tag(obj, "type", "citations_delta")
-    result = CitationsDelta(
-        citations=_required(obj, "citations", _d_list_citation),
-        extra=_unknown(obj, _CITATIONS_DELTA_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "citations_delta":
+        _tag(obj, "type", "citations_delta")
+    v_citations = obj.get("citations", _ABSENT)
+    if v_citations is _ABSENT:
+        raise _field_error(v_citations, "", "citations")
+    if type(v_citations) is not list:
+        raise _field_error(v_citations, "array", "citations")
+    try:
+        f_citations = [_decode_citation(item) for item in v_citations]
+    except DecodeError:
+        raise _item_error(v_citations, _decode_citation, "citations") from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _CITATIONS_DELTA_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _CITATIONS_DELTA_KEYS)
+    result = CitationsDelta.__new__(CitationsDelta)
+    result.type = "citations_delta"
+    result.citations = f_citations
+    result.extra = f_extra
     return result
 
 
 def _decode_input_json_delta(data: object) -> InputJsonDelta:
-    obj = _object(data)
-    _tag(obj, "type", "input_json_delta")
-    result = InputJsonDelta(
-        partial_json=_required(obj, "partial_json", _str),
-        extra=_unknown(obj, _INPUT_JSON_DELTA_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "input_json_delta":
+        _tag(obj, "type", "input_json_delta")
+    f_partial_json = obj.get("partial_json", _ABSENT)
+    if type(f_partial_json) is not str:
+        raise _field_error(f_partial_json, "string", "partial_json")
+    f_extra: dict[str, JSONValue] = {}
+    if not _INPUT_JSON_DELTA_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _INPUT_JSON_DELTA_KEYS)
+    result = InputJsonDelta.__new__(InputJsonDelta)
+    result.type = "input_json_delta"
+    result.partial_json = f_partial_json
+    result.extra = f_extra
     return result
 
 
 def _decode_thinking_delta(data: object) -> ThinkingDelta:
-    obj = _object(data)
-    _tag(obj, "type", "thinking_delta")
-    result = ThinkingDelta(
-        thinking=_required(obj, "thinking", _str),
-        extra=_unknown(obj, _THINKING_DELTA_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "thinking_delta":
+        _tag(obj, "type", "thinking_delta")
+    f_thinking = obj.get("thinking", _ABSENT)
+    if type(f_thinking) is not str:
+        raise _field_error(f_thinking, "string", "thinking")
+    f_extra: dict[str, JSONValue] = {}
+    if not _THINKING_DELTA_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _THINKING_DELTA_KEYS)
+    result = ThinkingDelta.__new__(ThinkingDelta)
+    result.type = "thinking_delta"
+    result.thinking = f_thinking
+    result.extra = f_extra
     return result
 
 
 def _decode_signature_delta(data: object) -> SignatureDelta:
-    obj = _object(data)
-    _tag(obj, "type", "signature_delta")
-    result = SignatureDelta(
-        signature=_required(obj, "signature", _str),
-        extra=_unknown(obj, _SIGNATURE_DELTA_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "signature_delta":
+        _tag(obj, "type", "signature_delta")
+    f_signature = obj.get("signature", _ABSENT)
+    if type(f_signature) is not str:
+        raise _field_error(f_signature, "string", "signature")
+    f_extra: dict[str, JSONValue] = {}
+    if not _SIGNATURE_DELTA_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _SIGNATURE_DELTA_KEYS)
+    result = SignatureDelta.__new__(SignatureDelta)
+    result.type = "signature_delta"
+    result.signature = f_signature
+    result.extra = f_extra
     return result
 
 
 def _decode_message_start_event(data: object) -> MessageStartEvent:
-    obj = _object(data)
-    _tag(obj, "type", "message_start")
-    result = MessageStartEvent(
-        message=_required(obj, "message", _decode_message),
-        extra=_unknown(obj, _MESSAGE_START_EVENT_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "message_start":
+        _tag(obj, "type", "message_start")
+    v_message = obj.get("message", _ABSENT)
+    if v_message is _ABSENT:
+        raise _field_error(v_message, "", "message")
+    try:
+        f_message = _decode_message(v_message)
+    except DecodeError as error:
+        raise error.at(_segment("message")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _MESSAGE_START_EVENT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _MESSAGE_START_EVENT_KEYS)
+    result = MessageStartEvent.__new__(MessageStartEvent)
+    result.type = "message_start"
+    result.message = f_message
+    result.extra = f_extra
     return result
 
 
 def _decode_content_block_start_event(data: object) -> ContentBlockStartEvent:
-    obj = _object(data)
-    _tag(obj, "type", "content_block_start")
-    result = ContentBlockStartEvent(
-        index=_required(obj, "index", _int),
-        content_block=_required(obj, "content_block", _decode_content_block),
-        extra=_unknown(obj, _CONTENT_BLOCK_START_EVENT_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "content_block_start":
+        _tag(obj, "type", "content_block_start")
+    f_index = obj.get("index", _ABSENT)
+    if type(f_index) is not int:
+        raise _field_error(f_index, "integer", "index")
+    v_content_block = obj.get("content_block", _ABSENT)
+    if v_content_block is _ABSENT:
+        raise _field_error(v_content_block, "", "content_block")
+    try:
+        f_content_block = _decode_content_block(v_content_block)
+    except DecodeError as error:
+        raise error.at(_segment("content_block")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _CONTENT_BLOCK_START_EVENT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _CONTENT_BLOCK_START_EVENT_KEYS)
+    result = ContentBlockStartEvent.__new__(ContentBlockStartEvent)
+    result.type = "content_block_start"
+    result.index = f_index
+    result.content_block = f_content_block
+    result.extra = f_extra
     return result
 
 
 def _decode_content_block_delta_event(data: object) -> ContentBlockDeltaEvent:
-    obj = _object(data)
-    _tag(obj, "type", "content_block_delta")
-    result = ContentBlockDeltaEvent(
-        index=_required(obj, "index", _int),
-        delta=_required(obj, "delta", _decode_content_block_delta),
-        extra=_unknown(obj, _CONTENT_BLOCK_DELTA_EVENT_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "content_block_delta":
+        _tag(obj, "type", "content_block_delta")
+    f_index = obj.get("index", _ABSENT)
+    if type(f_index) is not int:
+        raise _field_error(f_index, "integer", "index")
+    v_delta = obj.get("delta", _ABSENT)
+    if v_delta is _ABSENT:
+        raise _field_error(v_delta, "", "delta")
+    try:
+        f_delta = _decode_content_block_delta(v_delta)
+    except DecodeError as error:
+        raise error.at(_segment("delta")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _CONTENT_BLOCK_DELTA_EVENT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _CONTENT_BLOCK_DELTA_EVENT_KEYS)
+    result = ContentBlockDeltaEvent.__new__(ContentBlockDeltaEvent)
+    result.type = "content_block_delta"
+    result.index = f_index
+    result.delta = f_delta
+    result.extra = f_extra
     return result
 
 
 def _decode_content_block_stop_event(data: object) -> ContentBlockStopEvent:
-    obj = _object(data)
-    _tag(obj, "type", "content_block_stop")
-    result = ContentBlockStopEvent(
-        index=_required(obj, "index", _int),
-        extra=_unknown(obj, _CONTENT_BLOCK_STOP_EVENT_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "content_block_stop":
+        _tag(obj, "type", "content_block_stop")
+    f_index = obj.get("index", _ABSENT)
+    if type(f_index) is not int:
+        raise _field_error(f_index, "integer", "index")
+    f_extra: dict[str, JSONValue] = {}
+    if not _CONTENT_BLOCK_STOP_EVENT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _CONTENT_BLOCK_STOP_EVENT_KEYS)
+    result = ContentBlockStopEvent.__new__(ContentBlockStopEvent)
+    result.type = "content_block_stop"
+    result.index = f_index
+    result.extra = f_extra
     return result
 
 
 def _decode_message_delta(data: object) -> MessageDelta:
-    obj = _object(data)
-    result = MessageDelta(
-        stop_reason=_required(obj, "stop_reason", _d_opt_stop_reason),
-        stop_sequence=_required(obj, "stop_sequence", _d_opt_str),
-        container=_optional(obj, "container", _d_opt_container, None),
-        extra=_unknown(obj, _MESSAGE_DELTA_KEYS),
-    )
-    object.__setattr__(result, "_present", _present_keys(obj, frozenset({"container"}), {}))
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    v_stop_reason = obj.get("stop_reason", _ABSENT)
+    if v_stop_reason is _ABSENT:
+        raise _field_error(v_stop_reason, "", "stop_reason")
+    try:
+        f_stop_reason = _d_opt_stop_reason(v_stop_reason)
+    except DecodeError as error:
+        raise error.at(_segment("stop_reason")) from None
+    f_stop_sequence = obj.get("stop_sequence", _ABSENT)
+    if f_stop_sequence is not None and type(f_stop_sequence) is not str:
+        raise _field_error(f_stop_sequence, "string", "stop_sequence")
+    v_container = obj.get("container", _ABSENT)
+    if v_container is _ABSENT:
+        f_container: Container | None = None
+    else:
+        try:
+            f_container = _d_opt_container(v_container)
+        except DecodeError as error:
+            raise error.at(_segment("container")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _MESSAGE_DELTA_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _MESSAGE_DELTA_KEYS)
+    result = MessageDelta.__new__(MessageDelta)
+    result.stop_reason = f_stop_reason
+    result.stop_sequence = f_stop_sequence
+    result.container = f_container
+    result.extra = f_extra
+    result._present = _MESSAGE_DELTA_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_message_delta_usage(data: object) -> MessageDeltaUsage:
-    obj = _object(data)
-    result = MessageDeltaUsage(
-        output_tokens=_required(obj, "output_tokens", _int),
-        input_tokens=_optional(obj, "input_tokens", _d_opt_int, None),
-        cache_creation_input_tokens=_optional(obj, "cache_creation_input_tokens", _d_opt_int, None),
-        cache_read_input_tokens=_optional(obj, "cache_read_input_tokens", _d_opt_int, None),
-        server_tool_use=_optional(obj, "server_tool_use", _d_opt_server_tool_usage, None),
-        extra=_unknown(obj, _MESSAGE_DELTA_USAGE_KEYS),
-    )
-    object.__setattr__(
-        result,
-        "_present",
-        _present_keys(
-            obj,
-            frozenset(
-                {
-                    "input_tokens",
-                    "cache_creation_input_tokens",
-                    "cache_read_input_tokens",
-                    "server_tool_use",
-                }
-            ),
-            {},
-        ),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_output_tokens = obj.get("output_tokens", _ABSENT)
+    if type(f_output_tokens) is not int:
+        raise _field_error(f_output_tokens, "integer", "output_tokens")
+    f_input_tokens = obj.get("input_tokens")
+    if f_input_tokens is not None and type(f_input_tokens) is not int:
+        raise _field_error(f_input_tokens, "integer", "input_tokens")
+    f_cache_creation_input_tokens = obj.get("cache_creation_input_tokens")
+    if f_cache_creation_input_tokens is not None and type(f_cache_creation_input_tokens) is not int:
+        raise _field_error(f_cache_creation_input_tokens, "integer", "cache_creation_input_tokens")
+    f_cache_read_input_tokens = obj.get("cache_read_input_tokens")
+    if f_cache_read_input_tokens is not None and type(f_cache_read_input_tokens) is not int:
+        raise _field_error(f_cache_read_input_tokens, "integer", "cache_read_input_tokens")
+    v_server_tool_use = obj.get("server_tool_use", _ABSENT)
+    if v_server_tool_use is _ABSENT:
+        f_server_tool_use: ServerToolUsage | None = None
+    else:
+        try:
+            f_server_tool_use = _d_opt_server_tool_usage(v_server_tool_use)
+        except DecodeError as error:
+            raise error.at(_segment("server_tool_use")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _MESSAGE_DELTA_USAGE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _MESSAGE_DELTA_USAGE_KEYS)
+    result = MessageDeltaUsage.__new__(MessageDeltaUsage)
+    result.output_tokens = f_output_tokens
+    result.input_tokens = f_input_tokens
+    result.cache_creation_input_tokens = f_cache_creation_input_tokens
+    result.cache_read_input_tokens = f_cache_read_input_tokens
+    result.server_tool_use = f_server_tool_use
+    result.extra = f_extra
+    result._present = _MESSAGE_DELTA_USAGE_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_message_delta_event(data: object) -> MessageDeltaEvent:
-    obj = _object(data)
-    _tag(obj, "type", "message_delta")
-    result = MessageDeltaEvent(
-        delta=_required(obj, "delta", _decode_message_delta),
-        usage=_required(obj, "usage", _decode_message_delta_usage),
-        extra=_unknown(obj, _MESSAGE_DELTA_EVENT_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "message_delta":
+        _tag(obj, "type", "message_delta")
+    v_delta = obj.get("delta", _ABSENT)
+    if v_delta is _ABSENT:
+        raise _field_error(v_delta, "", "delta")
+    try:
+        f_delta = _decode_message_delta(v_delta)
+    except DecodeError as error:
+        raise error.at(_segment("delta")) from None
+    v_usage = obj.get("usage", _ABSENT)
+    if v_usage is _ABSENT:
+        raise _field_error(v_usage, "", "usage")
+    try:
+        f_usage = _decode_message_delta_usage(v_usage)
+    except DecodeError as error:
+        raise error.at(_segment("usage")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _MESSAGE_DELTA_EVENT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _MESSAGE_DELTA_EVENT_KEYS)
+    result = MessageDeltaEvent.__new__(MessageDeltaEvent)
+    result.type = "message_delta"
+    result.delta = f_delta
+    result.usage = f_usage
+    result.extra = f_extra
     return result
 
 
 def _decode_message_stop_event(data: object) -> MessageStopEvent:
-    obj = _object(data)
-    _tag(obj, "type", "message_stop")
-    result = MessageStopEvent(
-        extra=_unknown(obj, _MESSAGE_STOP_EVENT_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "message_stop":
+        _tag(obj, "type", "message_stop")
+    f_extra: dict[str, JSONValue] = {}
+    if not _MESSAGE_STOP_EVENT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _MESSAGE_STOP_EVENT_KEYS)
+    result = MessageStopEvent.__new__(MessageStopEvent)
+    result.type = "message_stop"
+    result.extra = f_extra
     return result
 
 
 def _decode_tool_param(data: object) -> ToolParam:
-    obj = _object(data)
-    result = ToolParam(
-        name=_required(obj, "name", _str),
-        input_schema=_required(obj, "input_schema", _json_object),
-        description=_optional(obj, "description", _str, None),
-        cache_control=_optional(obj, "cache_control", _d_opt_cache_control_ephemeral, None),
-        extra=_unknown(obj, _TOOL_PARAM_KEYS),
-    )
-    object.__setattr__(
-        result, "_present", _present_keys(obj, frozenset({"description", "cache_control"}), {})
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_name = obj.get("name", _ABSENT)
+    if type(f_name) is not str:
+        raise _field_error(f_name, "string", "name")
+    v_input_schema = obj.get("input_schema", _ABSENT)
+    if v_input_schema is _ABSENT:
+        raise _field_error(v_input_schema, "", "input_schema")
+    try:
+        f_input_schema = _json_object(v_input_schema)
+    except DecodeError as error:
+        raise error.at(_segment("input_schema")) from None
+    f_description = obj.get("description", _ABSENT)
+    if type(f_description) is not str:
+        if f_description is not _ABSENT:
+            raise _field_error(f_description, "string", "description")
+        f_description = None
+    v_cache_control = obj.get("cache_control", _ABSENT)
+    if v_cache_control is _ABSENT:
+        f_cache_control: CacheControlEphemeral | None = None
+    else:
+        try:
+            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _TOOL_PARAM_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TOOL_PARAM_KEYS)
+    result = ToolParam.__new__(ToolParam)
+    result.name = f_name
+    result.input_schema = f_input_schema
+    result.description = f_description
+    result.cache_control = f_cache_control
+    result.extra = f_extra
+    result._present = _TOOL_PARAM_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_tool_choice_auto(data: object) -> ToolChoiceAuto:
-    obj = _object(data)
-    _tag(obj, "type", "auto")
-    result = ToolChoiceAuto(
-        disable_parallel_tool_use=_optional(obj, "disable_parallel_tool_use", _bool, None),
-        extra=_unknown(obj, _TOOL_CHOICE_AUTO_KEYS),
-    )
-    object.__setattr__(
-        result, "_present", _present_keys(obj, frozenset({"disable_parallel_tool_use"}), {})
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "auto":
+        _tag(obj, "type", "auto")
+    f_disable_parallel_tool_use = obj.get("disable_parallel_tool_use", _ABSENT)
+    if type(f_disable_parallel_tool_use) is not bool:
+        if f_disable_parallel_tool_use is not _ABSENT:
+            raise _field_error(f_disable_parallel_tool_use, "boolean", "disable_parallel_tool_use")
+        f_disable_parallel_tool_use = None
+    f_extra: dict[str, JSONValue] = {}
+    if not _TOOL_CHOICE_AUTO_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TOOL_CHOICE_AUTO_KEYS)
+    result = ToolChoiceAuto.__new__(ToolChoiceAuto)
+    result.type = "auto"
+    result.disable_parallel_tool_use = f_disable_parallel_tool_use
+    result.extra = f_extra
+    result._present = _TOOL_CHOICE_AUTO_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_tool_choice_any(data: object) -> ToolChoiceAny:
-    obj = _object(data)
-    _tag(obj, "type", "any")
-    result = ToolChoiceAny(
-        disable_parallel_tool_use=_optional(obj, "disable_parallel_tool_use", _bool, None),
-        extra=_unknown(obj, _TOOL_CHOICE_ANY_KEYS),
-    )
-    object.__setattr__(
-        result, "_present", _present_keys(obj, frozenset({"disable_parallel_tool_use"}), {})
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "any":
+        _tag(obj, "type", "any")
+    f_disable_parallel_tool_use = obj.get("disable_parallel_tool_use", _ABSENT)
+    if type(f_disable_parallel_tool_use) is not bool:
+        if f_disable_parallel_tool_use is not _ABSENT:
+            raise _field_error(f_disable_parallel_tool_use, "boolean", "disable_parallel_tool_use")
+        f_disable_parallel_tool_use = None
+    f_extra: dict[str, JSONValue] = {}
+    if not _TOOL_CHOICE_ANY_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TOOL_CHOICE_ANY_KEYS)
+    result = ToolChoiceAny.__new__(ToolChoiceAny)
+    result.type = "any"
+    result.disable_parallel_tool_use = f_disable_parallel_tool_use
+    result.extra = f_extra
+    result._present = _TOOL_CHOICE_ANY_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_tool_choice_tool(data: object) -> ToolChoiceTool:
-    obj = _object(data)
-    _tag(obj, "type", "tool")
-    result = ToolChoiceTool(
-        name=_required(obj, "name", _str),
-        disable_parallel_tool_use=_optional(obj, "disable_parallel_tool_use", _bool, None),
-        extra=_unknown(obj, _TOOL_CHOICE_TOOL_KEYS),
-    )
-    object.__setattr__(
-        result, "_present", _present_keys(obj, frozenset({"disable_parallel_tool_use"}), {})
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool":
+        _tag(obj, "type", "tool")
+    f_name = obj.get("name", _ABSENT)
+    if type(f_name) is not str:
+        raise _field_error(f_name, "string", "name")
+    f_disable_parallel_tool_use = obj.get("disable_parallel_tool_use", _ABSENT)
+    if type(f_disable_parallel_tool_use) is not bool:
+        if f_disable_parallel_tool_use is not _ABSENT:
+            raise _field_error(f_disable_parallel_tool_use, "boolean", "disable_parallel_tool_use")
+        f_disable_parallel_tool_use = None
+    f_extra: dict[str, JSONValue] = {}
+    if not _TOOL_CHOICE_TOOL_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TOOL_CHOICE_TOOL_KEYS)
+    result = ToolChoiceTool.__new__(ToolChoiceTool)
+    result.type = "tool"
+    result.name = f_name
+    result.disable_parallel_tool_use = f_disable_parallel_tool_use
+    result.extra = f_extra
+    result._present = _TOOL_CHOICE_TOOL_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_tool_choice_none(data: object) -> ToolChoiceNone:
-    obj = _object(data)
-    _tag(obj, "type", "none")
-    result = ToolChoiceNone(
-        extra=_unknown(obj, _TOOL_CHOICE_NONE_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "none":
+        _tag(obj, "type", "none")
+    f_extra: dict[str, JSONValue] = {}
+    if not _TOOL_CHOICE_NONE_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TOOL_CHOICE_NONE_KEYS)
+    result = ToolChoiceNone.__new__(ToolChoiceNone)
+    result.type = "none"
+    result.extra = f_extra
     return result
 
 
 def _decode_thinking_config_enabled(data: object) -> ThinkingConfigEnabled:
-    obj = _object(data)
-    _tag(obj, "type", "enabled")
-    result = ThinkingConfigEnabled(
-        budget_tokens=_required(obj, "budget_tokens", _d_int_min1024),
-        extra=_unknown(obj, _THINKING_CONFIG_ENABLED_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "enabled":
+        _tag(obj, "type", "enabled")
+    v_budget_tokens = obj.get("budget_tokens", _ABSENT)
+    if v_budget_tokens is _ABSENT:
+        raise _field_error(v_budget_tokens, "", "budget_tokens")
+    try:
+        f_budget_tokens = _d_int_min1024(v_budget_tokens)
+    except DecodeError as error:
+        raise error.at(_segment("budget_tokens")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _THINKING_CONFIG_ENABLED_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _THINKING_CONFIG_ENABLED_KEYS)
+    result = ThinkingConfigEnabled.__new__(ThinkingConfigEnabled)
+    result.type = "enabled"
+    result.budget_tokens = f_budget_tokens
+    result.extra = f_extra
     return result
 
 
 def _decode_thinking_config_disabled(data: object) -> ThinkingConfigDisabled:
-    obj = _object(data)
-    _tag(obj, "type", "disabled")
-    result = ThinkingConfigDisabled(
-        extra=_unknown(obj, _THINKING_CONFIG_DISABLED_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "disabled":
+        _tag(obj, "type", "disabled")
+    f_extra: dict[str, JSONValue] = {}
+    if not _THINKING_CONFIG_DISABLED_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _THINKING_CONFIG_DISABLED_KEYS)
+    result = ThinkingConfigDisabled.__new__(ThinkingConfigDisabled)
+    result.type = "disabled"
+    result.extra = f_extra
     return result
 
 
 def _decode_metadata(data: object) -> Metadata:
-    obj = _object(data)
-    result = Metadata(
-        user_id=_optional(obj, "user_id", _d_opt_str_maxlen256, None),
-        extra=_unknown(obj, _METADATA_KEYS),
-    )
-    object.__setattr__(result, "_present", _present_keys(obj, frozenset({"user_id"}), {}))
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    v_user_id = obj.get("user_id", _ABSENT)
+    if v_user_id is _ABSENT:
+        f_user_id: str | None = None
+    else:
+        try:
+            f_user_id = _d_opt_str_maxlen256(v_user_id)
+        except DecodeError as error:
+            raise error.at(_segment("user_id")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _METADATA_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _METADATA_KEYS)
+    result = Metadata.__new__(Metadata)
+    result.user_id = f_user_id
+    result.extra = f_extra
+    result._present = _METADATA_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_message_create_params(data: object) -> MessageCreateParams:
-    obj = _object(data)
-    result = MessageCreateParams(
-        model=_required(obj, "model", _str),
-        max_tokens=_required(obj, "max_tokens", _d_int_min1),
-        messages=_required(obj, "messages", _d_list_message_param),
-        system=_optional(obj, "system", _d_union_str_or_list_text_block_param, None),
-        tools=_optional(obj, "tools", _d_list_tool_param, None),
-        tool_choice=_optional(obj, "tool_choice", _decode_tool_choice, None),
-        thinking=_optional(obj, "thinking", _decode_thinking_config, None),
-        metadata=_optional(obj, "metadata", _decode_metadata, None),
-        stop_sequences=_optional(obj, "stop_sequences", _d_list_str, None),
-        stream=_optional(obj, "stream", _bool, None),
-        temperature=_optional(obj, "temperature", _d_float_min0_max1, None),
-        top_k=_optional(obj, "top_k", _d_int_min0, None),
-        top_p=_optional(obj, "top_p", _d_float_min0_max1, None),
-        extra=_unknown(obj, _MESSAGE_CREATE_PARAMS_KEYS),
-    )
-    object.__setattr__(
-        result,
-        "_present",
-        _present_keys(
-            obj,
-            frozenset(
-                {
-                    "system",
-                    "tools",
-                    "tool_choice",
-                    "thinking",
-                    "metadata",
-                    "stop_sequences",
-                    "stream",
-                    "temperature",
-                    "top_k",
-                    "top_p",
-                }
-            ),
-            {},
-        ),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_model = obj.get("model", _ABSENT)
+    if type(f_model) is not str:
+        raise _field_error(f_model, "string", "model")
+    v_max_tokens = obj.get("max_tokens", _ABSENT)
+    if v_max_tokens is _ABSENT:
+        raise _field_error(v_max_tokens, "", "max_tokens")
+    try:
+        f_max_tokens = _d_int_min1(v_max_tokens)
+    except DecodeError as error:
+        raise error.at(_segment("max_tokens")) from None
+    v_messages = obj.get("messages", _ABSENT)
+    if v_messages is _ABSENT:
+        raise _field_error(v_messages, "", "messages")
+    if type(v_messages) is not list:
+        raise _field_error(v_messages, "array", "messages")
+    try:
+        f_messages = [_decode_message_param(item) for item in v_messages]
+    except DecodeError:
+        raise _item_error(v_messages, _decode_message_param, "messages") from None
+    v_system = obj.get("system", _ABSENT)
+    if v_system is _ABSENT:
+        f_system: str | list[TextBlockParam] | None = None
+    else:
+        try:
+            f_system = _d_union_str_or_list_text_block_param(v_system)
+        except DecodeError as error:
+            raise error.at(_segment("system")) from None
+    v_tools = obj.get("tools", _ABSENT)
+    if v_tools is _ABSENT:
+        f_tools: list[ToolParam] | None = None
+    elif type(v_tools) is not list:
+        raise _field_error(v_tools, "array", "tools")
+    else:
+        try:
+            f_tools = [_decode_tool_param(item) for item in v_tools]
+        except DecodeError:
+            raise _item_error(v_tools, _decode_tool_param, "tools") from None
+    v_tool_choice = obj.get("tool_choice", _ABSENT)
+    if v_tool_choice is _ABSENT:
+        f_tool_choice: ToolChoice | None = None
+    else:
+        try:
+            f_tool_choice = _decode_tool_choice(v_tool_choice)
+        except DecodeError as error:
+            raise error.at(_segment("tool_choice")) from None
+    v_thinking = obj.get("thinking", _ABSENT)
+    if v_thinking is _ABSENT:
+        f_thinking: ThinkingConfig | None = None
+    else:
+        try:
+            f_thinking = _decode_thinking_config(v_thinking)
+        except DecodeError as error:
+            raise error.at(_segment("thinking")) from None
+    v_metadata = obj.get("metadata", _ABSENT)
+    if v_metadata is _ABSENT:
+        f_metadata: Metadata | None = None
+    else:
+        try:
+            f_metadata = _decode_metadata(v_metadata)
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    v_stop_sequences = obj.get("stop_sequences", _ABSENT)
+    if v_stop_sequences is _ABSENT:
+        f_stop_sequences: list[str] | None = None
+    elif type(v_stop_sequences) is not list:
+        raise _field_error(v_stop_sequences, "array", "stop_sequences")
+    else:
+        try:
+            f_stop_sequences = [_str(item) for item in v_stop_sequences]
+        except DecodeError:
+            raise _item_error(v_stop_sequences, _str, "stop_sequences") from None
+    f_stream = obj.get("stream", _ABSENT)
+    if type(f_stream) is not bool:
+        if f_stream is not _ABSENT:
+            raise _field_error(f_stream, "boolean", "stream")
+        f_stream = None
+    v_temperature = obj.get("temperature", _ABSENT)
+    if v_temperature is _ABSENT:
+        f_temperature: float | None = None
+    else:
+        try:
+            f_temperature = _d_float_min0_max1(v_temperature)
+        except DecodeError as error:
+            raise error.at(_segment("temperature")) from None
+    v_top_k = obj.get("top_k", _ABSENT)
+    if v_top_k is _ABSENT:
+        f_top_k: int | None = None
+    else:
+        try:
+            f_top_k = _d_int_min0(v_top_k)
+        except DecodeError as error:
+            raise error.at(_segment("top_k")) from None
+    v_top_p = obj.get("top_p", _ABSENT)
+    if v_top_p is _ABSENT:
+        f_top_p: float | None = None
+    else:
+        try:
+            f_top_p = _d_float_min0_max1(v_top_p)
+        except DecodeError as error:
+            raise error.at(_segment("top_p")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _MESSAGE_CREATE_PARAMS_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _MESSAGE_CREATE_PARAMS_KEYS)
+    result = MessageCreateParams.__new__(MessageCreateParams)
+    result.model = f_model
+    result.max_tokens = f_max_tokens
+    result.messages = f_messages
+    result.system = f_system
+    result.tools = f_tools
+    result.tool_choice = f_tool_choice
+    result.thinking = f_thinking
+    result.metadata = f_metadata
+    result.stop_sequences = f_stop_sequences
+    result.stream = f_stream
+    result.temperature = f_temperature
+    result.top_k = f_top_k
+    result.top_p = f_top_p
+    result.extra = f_extra
+    result._present = _MESSAGE_CREATE_PARAMS_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_search_result(data: object) -> SearchResult:
-    obj = _object(data)
-    result = SearchResult(
-        title=_required(obj, "title", _str),
-        url=_required(obj, "url", _str),
-        body=_required(obj, "body", _str),
-        extra=_unknown(obj, _SEARCH_RESULT_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_title = obj.get("title", _ABSENT)
+    if type(f_title) is not str:
+        raise _field_error(f_title, "string", "title")
+    f_url = obj.get("url", _ABSENT)
+    if type(f_url) is not str:
+        raise _field_error(f_url, "string", "url")
+    f_body = obj.get("body", _ABSENT)
+    if type(f_body) is not str:
+        raise _field_error(f_body, "string", "body")
+    f_extra: dict[str, JSONValue] = {}
+    if not _SEARCH_RESULT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _SEARCH_RESULT_KEYS)
+    result = SearchResult.__new__(SearchResult)
+    result.title = f_title
+    result.url = f_url
+    result.body = f_body
+    result.extra = f_extra
     return result
 
 
 def _decode_search_entry(data: object) -> SearchEntry:
-    obj = _object(data)
-    result = SearchEntry(
-        query=_required(obj, "query", _str),
-        timestamp=_required(obj, "timestamp", _str),
-        results=_required(obj, "results", _d_list_search_result),
-        extra=_unknown(obj, _SEARCH_ENTRY_KEYS),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_query = obj.get("query", _ABSENT)
+    if type(f_query) is not str:
+        raise _field_error(f_query, "string", "query")
+    f_timestamp = obj.get("timestamp", _ABSENT)
+    if type(f_timestamp) is not str:
+        raise _field_error(f_timestamp, "string", "timestamp")
+    v_results = obj.get("results", _ABSENT)
+    if v_results is _ABSENT:
+        raise _field_error(v_results, "", "results")
+    if type(v_results) is not list:
+        raise _field_error(v_results, "array", "results")
+    try:
+        f_results = [_decode_search_result(item) for item in v_results]
+    except DecodeError:
+        raise _item_error(v_results, _decode_search_result, "results") from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _SEARCH_ENTRY_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _SEARCH_ENTRY_KEYS)
+    result = SearchEntry.__new__(SearchEntry)
+    result.query = f_query
+    result.timestamp = f_timestamp
+    result.results = f_results
+    result.extra = f_extra
     return result
 
 
 def _decode_tool_definition(data: object) -> ToolDefinition:
-    obj = _object(data)
-    result = ToolDefinition(
-        name=_required(obj, "name", _str),
-        input_schema=_required(obj, "inputSchema", _json_object),
-        title=_optional(obj, "title", _str, None),
-        description=_optional(obj, "description", _str, None),
-        output_schema=_optional(obj, "outputSchema", _json_object, None),
-        annotations=_optional(obj, "annotations", _json_object, None),
-        extra=_unknown(obj, _TOOL_DEFINITION_KEYS),
-    )
-    object.__setattr__(
-        result,
-        "_present",
-        _present_keys(obj, frozenset({"title", "description", "outputSchema", "annotations"}), {}),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_name = obj.get("name", _ABSENT)
+    if type(f_name) is not str:
+        raise _field_error(f_name, "string", "name")
+    v_input_schema = obj.get("inputSchema", _ABSENT)
+    if v_input_schema is _ABSENT:
+        raise _field_error(v_input_schema, "", "inputSchema")
+    try:
+        f_input_schema = _json_object(v_input_schema)
+    except DecodeError as error:
+        raise error.at(_segment("inputSchema")) from None
+    f_title = obj.get("title", _ABSENT)
+    if type(f_title) is not str:
+        if f_title is not _ABSENT:
+            raise _field_error(f_title, "string", "title")
+        f_title = None
+    f_description = obj.get("description", _ABSENT)
+    if type(f_description) is not str:
+        if f_description is not _ABSENT:
+            raise _field_error(f_description, "string", "description")
+        f_description = None
+    v_output_schema = obj.get("outputSchema", _ABSENT)
+    if v_output_schema is _ABSENT:
+        f_output_schema: dict[str, JSONValue] | None = None
+    else:
+        try:
+            f_output_schema = _json_object(v_output_schema)
+        except DecodeError as error:
+            raise error.at(_segment("outputSchema")) from None
+    v_annotations = obj.get("annotations", _ABSENT)
+    if v_annotations is _ABSENT:
+        f_annotations: dict[str, JSONValue] | None = None
+    else:
+        try:
+            f_annotations = _json_object(v_annotations)
+        except DecodeError as error:
+            raise error.at(_segment("annotations")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if not _TOOL_DEFINITION_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TOOL_DEFINITION_KEYS)
+    result = ToolDefinition.__new__(ToolDefinition)
+    result.name = f_name
+    result.input_schema = f_input_schema
+    result.title = f_title
+    result.description = f_description
+    result.output_schema = f_output_schema
+    result.annotations = f_annotations
+    result.extra = f_extra
+    result._present = _TOOL_DEFINITION_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_tools_list_result(data: object) -> ToolsListResult:
-    obj = _object(data)
-    result = ToolsListResult(
-        tools=_required(obj, "tools", _d_list_tool_definition),
-        next_cursor=_optional(obj, "nextCursor", _str, None),
-        extra=_unknown(obj, _TOOLS_LIST_RESULT_KEYS),
-    )
-    object.__setattr__(result, "_present", _present_keys(obj, frozenset({"nextCursor"}), {}))
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    v_tools = obj.get("tools", _ABSENT)
+    if v_tools is _ABSENT:
+        raise _field_error(v_tools, "", "tools")
+    if type(v_tools) is not list:
+        raise _field_error(v_tools, "array", "tools")
+    try:
+        f_tools = [_decode_tool_definition(item) for item in v_tools]
+    except DecodeError:
+        raise _item_error(v_tools, _decode_tool_definition, "tools") from None
+    f_next_cursor = obj.get("nextCursor", _ABSENT)
+    if type(f_next_cursor) is not str:
+        if f_next_cursor is not _ABSENT:
+            raise _field_error(f_next_cursor, "string", "nextCursor")
+        f_next_cursor = None
+    f_extra: dict[str, JSONValue] = {}
+    if not _TOOLS_LIST_RESULT_KEYS.issuperset(obj):
+        f_extra = _unknown(obj, _TOOLS_LIST_RESULT_KEYS)
+    result = ToolsListResult.__new__(ToolsListResult)
+    result.tools = f_tools
+    result.next_cursor = f_next_cursor
+    result.extra = f_extra
+    result._present = _TOOLS_LIST_RESULT_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_trim_state(data: object) -> _TrimState:
-    obj = _object(data)
-    _forbid_unknown(obj, _TRIM_STATE_KEYS)
-    result = _TrimState(
-        count=_optional(obj, "count", _int, 0),
-        original_count=_optional(obj, "original_count", _int, 0),
-        max_count=_optional(obj, "max_count", _int, 3),
-    )
-    object.__setattr__(
-        result,
-        "_present",
-        _present_keys(obj, frozenset({"count", "original_count", "max_count"}), {}),
-    )
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if not _TRIM_STATE_KEYS.issuperset(obj):
+        _forbid_unknown(obj, _TRIM_STATE_KEYS)
+    f_count = obj.get("count", _ABSENT)
+    if type(f_count) is not int:
+        if f_count is not _ABSENT:
+            raise _field_error(f_count, "integer", "count")
+        f_count = 0
+    f_original_count = obj.get("original_count", _ABSENT)
+    if type(f_original_count) is not int:
+        if f_original_count is not _ABSENT:
+            raise _field_error(f_original_count, "integer", "original_count")
+        f_original_count = 0
+    f_max_count = obj.get("max_count", _ABSENT)
+    if type(f_max_count) is not int:
+        if f_max_count is not _ABSENT:
+            raise _field_error(f_max_count, "integer", "max_count")
+        f_max_count = 3
+    result = _TrimState.__new__(_TrimState)
+    result.count = f_count
+    result.original_count = f_original_count
+    result.max_count = f_max_count
+    result._present = _TRIM_STATE_OPTIONAL.intersection(obj)
     return result
 
 
 def _decode_content_block_param(data: object) -> ContentBlockParam:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _CONTENT_BLOCK_PARAM_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _CONTENT_BLOCK_PARAM_BY_TAG)(obj)
 
 
 def _decode_image_source(data: object) -> ImageSource:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _IMAGE_SOURCE_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _IMAGE_SOURCE_BY_TAG)(obj)
 
 
 def _decode_tool_result_block_content(data: object) -> ToolResultBlockContent:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _TOOL_RESULT_BLOCK_CONTENT_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _TOOL_RESULT_BLOCK_CONTENT_BY_TAG)(obj)
 
 
 def _decode_content_block(data: object) -> ContentBlock:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _CONTENT_BLOCK_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _CONTENT_BLOCK_BY_TAG)(obj)
 
 
 def _decode_content_block_delta(data: object) -> ContentBlockDelta:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _CONTENT_BLOCK_DELTA_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _CONTENT_BLOCK_DELTA_BY_TAG)(obj)
 
 
 def _decode_message_stream_event(data: object) -> MessageStreamEvent:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _MESSAGE_STREAM_EVENT_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _MESSAGE_STREAM_EVENT_BY_TAG)(obj)
 
 
 def _decode_tool_choice(data: object) -> ToolChoice:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _TOOL_CHOICE_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _TOOL_CHOICE_BY_TAG)(obj)
 
 
 def _decode_thinking_config(data: object) -> ThinkingConfig:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _THINKING_CONFIG_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _THINKING_CONFIG_BY_TAG)(obj)
 
@@ -3329,20 +4223,25 @@ _MESSAGE_PARAM_KEYS = frozenset({"role", "content"})
 
 
 _TEXT_BLOCK_PARAM_KEYS = frozenset({"type", "text", "citations", "cache_control"})
+_TEXT_BLOCK_PARAM_OPTIONAL = frozenset({"citations", "cache_control"})
 
 
 _IMAGE_BLOCK_PARAM_KEYS = frozenset({"type", "source", "cache_control"})
+_IMAGE_BLOCK_PARAM_OPTIONAL = frozenset({"cache_control"})
 
 
 _TOOL_USE_BLOCK_PARAM_KEYS = frozenset({"type", "id", "name", "input", "cache_control"})
+_TOOL_USE_BLOCK_PARAM_OPTIONAL = frozenset({"cache_control"})
 
 
 _TOOL_RESULT_BLOCK_PARAM_KEYS = frozenset(
     {"type", "tool_use_id", "content", "is_error", "cache_control"}
 )
+_TOOL_RESULT_BLOCK_PARAM_OPTIONAL = frozenset({"content", "is_error", "cache_control"})
 
 
 _DOCUMENT_KEYS = frozenset({"type", "id", "citations"})
+_DOCUMENT_OPTIONAL = frozenset({"citations"})
 
 
 _THINKING_BLOCK_KEYS = frozenset({"type", "thinking", "signature"})
@@ -3352,6 +4251,7 @@ _REDACTED_THINKING_BLOCK_KEYS = frozenset({"type", "data"})
 
 
 _CACHE_CONTROL_EPHEMERAL_KEYS = frozenset({"type", "ttl"})
+_CACHE_CONTROL_EPHEMERAL_OPTIONAL = frozenset({"ttl"})
 
 
 _BASE64_IMAGE_SOURCE_KEYS = frozenset({"type", "media_type", "data"})
@@ -3367,6 +4267,7 @@ _CITATION_SOURCE_KEYS = frozenset({"id", "dataset"})
 
 
 _TEXT_BLOCK_KEYS = frozenset({"type", "text", "citations"})
+_TEXT_BLOCK_OPTIONAL = frozenset({"citations"})
 
 
 _TOOL_USE_BLOCK_KEYS = frozenset({"type", "id", "name", "input"})
@@ -3389,6 +4290,15 @@ _USAGE_KEYS = frozenset(
         "service_tier",
     }
 )
+_USAGE_OPTIONAL = frozenset(
+    {
+        "cache_creation_input_tokens",
+        "cache_read_input_tokens",
+        "cache_creation",
+        "server_tool_use",
+        "service_tier",
+    }
+)
 
 
 _CONTAINER_KEYS = frozenset({"id", "expires_at"})
@@ -3397,6 +4307,7 @@ _CONTAINER_KEYS = frozenset({"id", "expires_at"})
 _MESSAGE_KEYS = frozenset(
     {"id", "type", "role", "model", "content", "stop_reason", "stop_sequence", "usage", "container"}
 )
+_MESSAGE_OPTIONAL = frozenset({"container"})
 
 
 _TEXT_DELTA_KEYS = frozenset({"type", "text"})
@@ -3427,6 +4338,7 @@ _CONTENT_BLOCK_STOP_EVENT_KEYS = frozenset({"type", "index"})
 
 
 _MESSAGE_DELTA_KEYS = frozenset({"stop_reason", "stop_sequence", "container"})
+_MESSAGE_DELTA_OPTIONAL = frozenset({"container"})
 
 
 _MESSAGE_DELTA_USAGE_KEYS = frozenset(
@@ -3438,6 +4350,9 @@ _MESSAGE_DELTA_USAGE_KEYS = frozenset(
         "server_tool_use",
     }
 )
+_MESSAGE_DELTA_USAGE_OPTIONAL = frozenset(
+    {"input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "server_tool_use"}
+)
 
 
 _MESSAGE_DELTA_EVENT_KEYS = frozenset({"type", "delta", "usage"})
@@ -3447,15 +4362,19 @@ _MESSAGE_STOP_EVENT_KEYS = frozenset({"type"})
 
 
 _TOOL_PARAM_KEYS = frozenset({"name", "description", "input_schema", "cache_control"})
+_TOOL_PARAM_OPTIONAL = frozenset({"description", "cache_control"})
 
 
 _TOOL_CHOICE_AUTO_KEYS = frozenset({"type", "disable_parallel_tool_use"})
+_TOOL_CHOICE_AUTO_OPTIONAL = frozenset({"disable_parallel_tool_use"})
 
 
 _TOOL_CHOICE_ANY_KEYS = frozenset({"type", "disable_parallel_tool_use"})
+_TOOL_CHOICE_ANY_OPTIONAL = frozenset({"disable_parallel_tool_use"})
 
 
 _TOOL_CHOICE_TOOL_KEYS = frozenset({"type", "name", "disable_parallel_tool_use"})
+_TOOL_CHOICE_TOOL_OPTIONAL = frozenset({"disable_parallel_tool_use"})
 
 
 _TOOL_CHOICE_NONE_KEYS = frozenset({"type"})
@@ -3468,6 +4387,7 @@ _THINKING_CONFIG_DISABLED_KEYS = frozenset({"type"})
 
 
 _METADATA_KEYS = frozenset({"user_id"})
+_METADATA_OPTIONAL = frozenset({"user_id"})
 
 
 _MESSAGE_CREATE_PARAMS_KEYS = frozenset(
@@ -3475,6 +4395,20 @@ _MESSAGE_CREATE_PARAMS_KEYS = frozenset(
         "model",
         "max_tokens",
         "messages",
+        "system",
+        "tools",
+        "tool_choice",
+        "thinking",
+        "metadata",
+        "stop_sequences",
+        "stream",
+        "temperature",
+        "top_k",
+        "top_p",
+    }
+)
+_MESSAGE_CREATE_PARAMS_OPTIONAL = frozenset(
+    {
         "system",
         "tools",
         "tool_choice",
@@ -3498,12 +4432,15 @@ _SEARCH_ENTRY_KEYS = frozenset({"query", "timestamp", "results"})
 _TOOL_DEFINITION_KEYS = frozenset(
     {"name", "title", "description", "inputSchema", "outputSchema", "annotations"}
 )
+_TOOL_DEFINITION_OPTIONAL = frozenset({"title", "description", "outputSchema", "annotations"})
 
 
 _TOOLS_LIST_RESULT_KEYS = frozenset({"tools", "nextCursor"})
+_TOOLS_LIST_RESULT_OPTIONAL = frozenset({"nextCursor"})
 
 
 _TRIM_STATE_KEYS = frozenset({"count", "original_count", "max_count"})
+_TRIM_STATE_OPTIONAL = frozenset({"count", "original_count", "max_count"})
 _ROLE_VALUES: dict[str, Role] = {member.value: member for member in Role}
 _IMAGE_MEDIA_TYPE_VALUES: dict[str, ImageMediaType] = {
     member.value: member for member in ImageMediaType

@@ -1,0 +1,1187 @@
+"""Target: an Elixir mix project of struct modules with exact, validating JSON codecs.
+
+Output lives under ``generated/elixir/``: one file per named type in ``lib/``
+(path from its module name), one runtime helper module per Elixir namespace,
+one ExUnit file per schema module in ``test/``, and (project target)
+``mix.exs``, ``.formatter.exs``, ``.gitignore`` and ``test/test_helper.exs``.
+
+Everything is decided here and handed to ``templates/elixir/`` as view objects
+holding finished snippets; the templates only loop and print. Every string that
+comes from a schema reaches Elixir source through ``ex_str``/``ex_atom``/``ex_doc``.
+
+The contract mirrors the Python dataclasses: ``from_json/1`` takes decoded JSON
+(maps with string keys, as ``:jiffy`` or ``Jason`` return them) and gives
+``{:ok, struct}`` or ``{:error, {path, reason}}`` with the same ``$.a[0].b``
+paths as the Python ``DecodeError``; ``to_json/1`` gives the map back exactly,
+optional keys present in the input written back even when default or ``nil``.
+Enum strings become atoms through generated function clauses only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import posixpath
+import re
+from dataclasses import dataclass, field
+
+from generator import ir, naming
+from generator.diagnostics import Diagnostic, InputError, Position
+from generator.lower import json_type_of
+from generator.render import RenderEnv, ex_atom, ex_str
+from generator.targets import FileKind, OutputFile
+from generator.targets.python_common import function_suffix
+
+TARGET = "elixir"
+PROJECT_TARGET = "elixir-project"
+APP_NAME = "polytype_generated"
+APP_MODULE = "PolytypeGenerated"
+ROOT = "elixir"
+RUNTIME_ALIAS = "R"
+
+_PLAIN_KEY = re.compile(r"^[a-z_][a-zA-Z0-9_]*[?!]?$")
+_PLAIN_VARIABLE = re.compile(r"^[a-z][a-z0-9_]*$")
+_RESERVED_VARIABLES = (
+    frozenset({"data", "value", "present", "out", "extra"}) | naming.ELIXIR_RESERVED
+)
+_SEMVER = re.compile(r"^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$")
+
+_GUARDS = {
+    "string": "is_binary(value)",
+    "integer": "is_integer(value)",
+    "number": "is_number(value)",
+    "boolean": "is_boolean(value)",
+    "array": "is_list(value)",
+    "object": "is_map(value)",
+    "null": "is_nil(value)",
+}
+
+
+# --- naming ----------------------------------------------------------------
+
+
+def module_file(module_name: str) -> str:
+    """`ClaudeCode.Message.SystemMessage` → `lib/claude_code/message/system_message.ex` (Macro.underscore)."""
+    return "lib/" + "/".join(naming.snake_case(part) for part in module_name.split(".")) + ".ex"
+
+
+def runtime_module(module: ir.Module) -> str:
+    return f"{module.elixir_namespace}.PolytypeRuntime"
+
+
+def path_segment(key: str) -> str:
+    """How a key appears in an error path: exactly the Python decoders' `_segment`."""
+    if key.isidentifier():
+        return "." + key
+    return "[" + json.dumps(key, ensure_ascii=False) + "]"
+
+
+def ex_key(name: str) -> str:
+    """A keyword/struct key: `session_id:` or `"odd-key":`."""
+    return f"{name}:" if _PLAIN_KEY.match(name) else f"{ex_str(name)}:"
+
+
+def ex_access(variable: str, name: str) -> str:
+    """Reading struct field `name` of `variable`."""
+    if _PLAIN_KEY.match(name):
+        return f"{variable}.{name}"
+    return f"Map.fetch!({variable}, {ex_atom(name)})"
+
+
+def ex_float(value: float) -> str:
+    text = repr(value)
+    if "e" in text:
+        mantissa, exponent = text.split("e")
+        if "." not in mantissa:
+            mantissa += ".0"
+        return f"{mantissa}e{exponent.lstrip('+')}"
+    if "." not in text:
+        text += ".0"
+    return text
+
+
+def ex_json_literal(value: ir.JSONData) -> str:
+    """An Elixir term equal to the JSON value as `:jiffy` decodes it (maps with string keys)."""
+    if value is None:
+        return "nil"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return ex_float(value)
+    if isinstance(value, str):
+        return ex_str(value)
+    if isinstance(value, tuple):
+        return "[" + ", ".join(ex_json_literal(item) for item in value) + "]"
+    return (
+        "%{"
+        + ", ".join(f"{ex_str(key)} => {ex_json_literal(item)}" for key, item in value.items)
+        + "}"
+    )
+
+
+def literal_atom(value: str) -> str:
+    """The atom a string `const` is held as in a struct (`"tool_use"` → `:tool_use`)."""
+    return ex_atom(naming.elixir_atom(value))
+
+
+def _literal_term(value: str | int | bool) -> str:
+    """The Elixir value of a `const`: an atom for strings, the value itself otherwise."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    return literal_atom(value)
+
+
+def _json_scalar(value: str | int | bool) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    return ex_str(value)
+
+
+def _identifier_fragment(text: str) -> str:
+    fragment = re.sub(r"_+", "_", naming.ascii_identifier(text)).strip("_")
+    if fragment != text or not fragment:
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
+        fragment = f"{fragment}_{digest}".strip("_")
+    return fragment
+
+
+def _number_fragment(value: int | float) -> str:
+    return re.sub(
+        r"[^A-Za-z0-9]", "_", str(value).replace(".", "p").replace("-", "m").replace("+", "")
+    )
+
+
+def _elixir_identity(type_ref: ir.TypeRef) -> ir.TypeRef:
+    """`type_ref` without what Elixir does not tell apart (`as_tuple`: both are lists)."""
+    if isinstance(type_ref, ir.ListOf):
+        return ir.ListOf(_elixir_identity(type_ref.item), type_ref.constraints)
+    if isinstance(type_ref, ir.MapOf):
+        return ir.MapOf(_elixir_identity(type_ref.value))
+    if isinstance(type_ref, ir.Nullable):
+        return ir.Nullable(_elixir_identity(type_ref.inner))
+    if isinstance(type_ref, ir.InlineUnion):
+        return ir.InlineUnion(tuple(_elixir_identity(option) for option in type_ref.options))
+    return type_ref
+
+
+# --- views -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HelperView:
+    """A private function: its clauses, each a finished line or block."""
+
+    name: str
+    clauses: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RecordView:
+    module: str
+    doc: str
+    enforce_keys: str  # "" or "[:a, :b]"
+    struct_fields: tuple[str, ...]  # "key: default"
+    type_fields: tuple[str, ...]  # "key: spec"
+    attributes: tuple[str, ...]  # "@name value"
+    decode_steps: tuple[str, ...]  # `with` clauses
+    build_fields: tuple[str, ...]  # "key: expression"
+    encode_binds_present: bool
+    encode_map: tuple[str, ...]  # "\"key\" => expression"
+    encode_optional: tuple[str, ...]  # statements rebinding `out`
+    keeps_extra: bool
+    helpers: tuple[HelperView, ...]
+
+
+@dataclass(frozen=True)
+class EnumView:
+    module: str
+    doc: str
+    typespec: str
+    values_list: str
+    decode_clauses: tuple[str, ...]
+    expected: str
+    encode_clauses: tuple[str, ...]
+    encode_spec: str
+
+
+@dataclass(frozen=True)
+class UnionView:
+    module: str
+    doc: str
+    typespec: str
+    decode_clauses: tuple[str, ...]  # finished `def decode` clauses (may span lines)
+    encode_clauses: tuple[str, ...]
+    attributes: tuple[str, ...]  # "@name value", used by the helpers
+    helpers: tuple[HelperView, ...]
+
+
+@dataclass(frozen=True)
+class AliasView:
+    module: str
+    doc: str
+    typespec: str
+    decode_body: str
+    encode_clauses: tuple[str, ...]
+    attributes: tuple[str, ...]  # "@name value", used by the helpers
+    helpers: tuple[HelperView, ...]
+
+
+@dataclass(frozen=True)
+class CaseView:
+    name: str  # test name
+    module: str  # Elixir module under test
+    path: str  # fixture path relative to the fixtures directory
+    expected_path: str  # "" when the `.path` file is missing
+
+
+@dataclass(frozen=True)
+class AtomCaseView:
+    name: str
+    module: str
+    json_template: str  # JSON text with __POLYTYPE_UNKNOWN__ where the unknown string goes
+    expected_path: str
+
+
+@dataclass(frozen=True)
+class _Clause:
+    priority: int
+    head: str  # pattern (and guard) matching `value`: "value when is_list(value)", "%M{} = value", ":text"
+    body: str  # expression encoding `value`
+
+    def render(self, function: str, keyword: str = "def") -> str:
+        pattern, _, guard = self.head.partition(" when ")
+        when = f" when {guard}" if guard else ""
+        return f"{keyword} {function}({pattern}){when}, do: {self.body}"
+
+
+# --- code generation -------------------------------------------------------
+
+
+@dataclass
+class _FileGen:
+    """Snippets for one generated file; collects the private helpers they call."""
+
+    module: ir.Module
+    helpers: dict[str, HelperView] = field(default_factory=dict)
+    attributes: dict[str, str] = field(default_factory=dict)  # name -> value
+    # type_key results: identity -> key and key -> identity, so that two different
+    # types (a type named `Str` and `string`, `json` and free-form JSON, consts "a-b"
+    # and "a_b") never share a helper. The identity is a repr, not the value:
+    # LiteralValue(True) == LiteralValue(1).
+    _keys: dict[str, str] = field(default_factory=dict)
+    _key_owners: dict[str, str] = field(default_factory=dict)
+
+    def named(self, name: str) -> ir.NamedType:
+        return self.module.get(name)
+
+    def mod(self, name: str) -> str:
+        return self.named(name).elixir_module
+
+    # typespecs ---------------------------------------------------------
+
+    def typespec(self, type_ref: ir.TypeRef) -> str:
+        if isinstance(type_ref, ir.Prim):
+            return {
+                "str": "String.t()",
+                "int": "integer()",
+                "float": "number()",
+                "bool": "boolean()",
+            }[type_ref.kind]
+        if isinstance(type_ref, ir.ListOf):
+            return f"[{self.typespec(type_ref.item)}]"
+        if isinstance(type_ref, ir.MapOf):
+            return f"%{{optional(String.t()) => {self.typespec(type_ref.value)}}}"
+        if isinstance(type_ref, ir.Ref):
+            return f"{self.mod(type_ref.name)}.t()"
+        if isinstance(type_ref, ir.LiteralValue):
+            return _literal_term(type_ref.value)
+        if isinstance(type_ref, ir.Nullable):
+            return f"{self.typespec(type_ref.inner)} | nil"
+        if isinstance(type_ref, ir.AnyJSON):
+            return (
+                f"{RUNTIME_ALIAS}.json_object()"
+                if type_ref.object_only
+                else f"{RUNTIME_ALIAS}.json()"
+            )
+        return " | ".join(self.typespec(option) for option in type_ref.options)
+
+    # keys naming helpers -----------------------------------------------
+
+    def type_key(self, type_ref: ir.TypeRef) -> str:
+        """A stable identifier fragment describing `type_ref` (names helper functions).
+
+        Injective within the file: a fragment already taken by a different type gets
+        a numeric suffix (`list_str_2`), so every helper decodes exactly one type.
+        """
+        identity = repr(_elixir_identity(type_ref))
+        known = self._keys.get(identity)
+        if known is not None:
+            return known
+        base = self._describe(type_ref)
+        key, number = base, 2
+        while self._key_owners.get(key, identity) != identity:
+            key, number = f"{base}_{number}", number + 1
+        self._keys[identity] = key
+        self._key_owners[key] = identity
+        return key
+
+    def _describe(self, type_ref: ir.TypeRef) -> str:
+        if isinstance(type_ref, ir.Prim):
+            key: str = type_ref.kind
+            if not type_ref.constraints.is_empty():
+                key += "_" + self._constraint_key(type_ref.constraints)
+            return key
+        if isinstance(type_ref, ir.ListOf):
+            key = "list_" + self.type_key(type_ref.item)
+            if (
+                type_ref.constraints.min_items is not None
+                or type_ref.constraints.max_items is not None
+            ):
+                key += "_" + self._constraint_key(type_ref.constraints)
+            return key
+        if isinstance(type_ref, ir.MapOf):
+            return "map_" + self.type_key(type_ref.value)
+        if isinstance(type_ref, ir.Ref):
+            return function_suffix(type_ref.name)
+        if isinstance(type_ref, ir.LiteralValue):
+            kind = {bool: "bool", int: "int", str: "str"}[type(type_ref.value)]
+            return f"lit_{kind}_" + _identifier_fragment(str(type_ref.value))
+        if isinstance(type_ref, ir.Nullable):
+            return "opt_" + self.type_key(type_ref.inner)
+        if isinstance(type_ref, ir.AnyJSON):
+            return "json_object" if type_ref.object_only else "json"
+        return "union_" + "_or_".join(self.type_key(option) for option in type_ref.options)
+
+    def _constraint_key(self, constraints: ir.Constraints) -> str:
+        parts = []
+        for attribute, short in (
+            ("min_length", "minlen"),
+            ("max_length", "maxlen"),
+            ("minimum", "min"),
+            ("maximum", "max"),
+            ("exclusive_minimum", "xmin"),
+            ("exclusive_maximum", "xmax"),
+            ("min_items", "minitems"),
+            ("max_items", "maxitems"),
+        ):
+            value = getattr(constraints, attribute)
+            if value is not None:
+                parts.append(short + _number_fragment(value))
+        if constraints.pattern is not None:
+            # named by its text, not by its attribute: naming a helper defines nothing
+            digest = hashlib.sha256(constraints.pattern.encode("utf-8")).hexdigest()[:8]
+            parts.append(f"pattern_{digest}")
+        return "_".join(parts)
+
+    def helper_name(self, prefix: str, type_ref: ir.TypeRef) -> str:
+        name = f"{prefix}_{self.type_key(type_ref)}"
+        if len(name) > 120:
+            digest = hashlib.sha256(name.encode("utf-8")).hexdigest()[:12]
+            name = f"{name[:100]}_{digest}"
+        return name
+
+    def pattern_attribute(self, pattern: str) -> str:
+        for name, value in self.attributes.items():
+            if value == f'Regex.compile!({ex_str(pattern)}, "u")':
+                return "@" + name
+        name = f"pattern_{len(self.attributes)}"
+        self.attributes[name] = f'Regex.compile!({ex_str(pattern)}, "u")'
+        return "@" + name
+
+    # decoders ------------------------------------------------------------
+
+    def decoder(self, type_ref: ir.TypeRef) -> str:
+        """The name of a one-argument function returning `{:ok, term} | {:error, {path, reason}}`."""
+        if isinstance(type_ref, ir.Prim):
+            base = {"str": "string", "int": "integer", "float": "number", "bool": "boolean"}[
+                type_ref.kind
+            ]
+            base = f"{RUNTIME_ALIAS}.{base}"
+            if type_ref.constraints.is_empty():
+                return base
+            return self._constrained_prim(type_ref, base)
+        if isinstance(type_ref, ir.Ref):
+            return f"{self.mod(type_ref.name)}.decode"
+        if isinstance(type_ref, ir.AnyJSON):
+            return (
+                f"{RUNTIME_ALIAS}.json_object"
+                if type_ref.object_only
+                else f"{RUNTIME_ALIAS}.json_value"
+            )
+        name = self.helper_name("d", type_ref)
+        if name in self.helpers:
+            return name
+        self.helpers[name] = HelperView(name, ())  # reserve before recursing
+        clauses: list[str]
+        if isinstance(type_ref, ir.ListOf):
+            listed = f"{RUNTIME_ALIAS}.list(value, &{self.decoder(type_ref.item)}/1)"
+            clauses = [
+                self._with_checks(name, listed, "items", self._items_checks(type_ref.constraints))
+            ]
+        elif isinstance(type_ref, ir.MapOf):
+            clauses = [
+                f"defp {name}(value), do: {RUNTIME_ALIAS}.map(value, &{self.decoder(type_ref.value)}/1)"
+            ]
+        elif isinstance(type_ref, ir.Nullable):
+            clauses = [
+                f"defp {name}(nil), do: {{:ok, nil}}",
+                f"defp {name}(value), do: {self.decoder(type_ref.inner)}(value)",
+            ]
+        elif isinstance(type_ref, ir.LiteralValue):
+            expected = ex_str(json.dumps(type_ref.value))
+            clauses = [
+                f"defp {name}({_json_scalar(type_ref.value)}), do: {{:ok, {_literal_term(type_ref.value)}}}",
+                f"defp {name}(value), do: {RUNTIME_ALIAS}.literal_error({expected}, value)",
+            ]
+        else:
+            assert isinstance(type_ref, ir.InlineUnion)
+            clauses = self._inline_union_clauses(name, type_ref)
+        self.helpers[name] = HelperView(name, tuple(clauses))
+        return name
+
+    def _constrained_prim(self, type_ref: ir.Prim, base: str) -> str:
+        name = self.helper_name("d", type_ref)
+        if name in self.helpers:
+            return name
+        constraints = type_ref.constraints
+        checks: list[str] = []
+        if type_ref.kind == "str":
+            if constraints.min_length is not None:
+                checks.append(f"{RUNTIME_ALIAS}.min_length(checked, {constraints.min_length})")
+            if constraints.max_length is not None:
+                checks.append(f"{RUNTIME_ALIAS}.max_length(checked, {constraints.max_length})")
+            if constraints.pattern is not None:
+                attribute = self.pattern_attribute(constraints.pattern)
+                checks.append(f"{RUNTIME_ALIAS}.pattern(checked, {attribute})")
+        else:
+            for attribute in ("minimum", "maximum", "exclusive_minimum", "exclusive_maximum"):
+                bound = getattr(constraints, attribute)
+                if bound is not None:
+                    literal = ex_float(bound) if isinstance(bound, float) else str(bound)
+                    checks.append(f"{RUNTIME_ALIAS}.{attribute}(checked, {literal})")
+        self.helpers[name] = HelperView(
+            name, (self._with_checks(name, f"{base}(value)", "checked", checks),)
+        )
+        return name
+
+    def _items_checks(self, constraints: ir.Constraints) -> list[str]:
+        checks = []
+        if constraints.min_items is not None:
+            checks.append(f"{RUNTIME_ALIAS}.min_items(items, {constraints.min_items})")
+        if constraints.max_items is not None:
+            checks.append(f"{RUNTIME_ALIAS}.max_items(items, {constraints.max_items})")
+        return checks
+
+    @staticmethod
+    def _with_checks(name: str, first: str, variable: str, checks: list[str]) -> str:
+        if not checks:
+            return f"defp {name}(value), do: {first}"
+        lines = [f"defp {name}(value) do", f"  with {{:ok, {variable}}} <- {first},"]
+        for index, check in enumerate(checks):
+            ending = "," if index < len(checks) - 1 else " do"
+            lines.append(f"       :ok <- {check}{ending}")
+        lines += [f"    {{:ok, {variable}}}", "  end", "end"]
+        return "\n".join(lines)
+
+    def _inline_union_clauses(self, name: str, union: ir.InlineUnion) -> list[str]:
+        clauses: list[str] = []
+        expected: list[str] = []
+        seen: set[str] = set()
+        types = self.module.types_by_name
+        for option in union.options:
+            for json_type in sorted(json_type_of(option, types)):
+                expected.append(json_type)
+                guard = _GUARDS[json_type]
+                if guard in seen:
+                    continue
+                seen.add(guard)
+                clauses.append(
+                    f"defp {name}(value) when {guard}, do: {self.decoder(option)}(value)"
+                )
+        listed = " or ".join(dict.fromkeys(expected))
+        clauses.append(
+            f"defp {name}(value), do: {RUNTIME_ALIAS}.type_error({ex_str(listed)}, value)"
+        )
+        return clauses
+
+    # encoders ------------------------------------------------------------
+
+    def encodes_as_itself(self, type_ref: ir.TypeRef) -> bool:
+        """Whether the Elixir value of `type_ref` already is its JSON data (no encoder needed)."""
+        if isinstance(type_ref, (ir.Prim, ir.AnyJSON)):
+            return True
+        if isinstance(type_ref, ir.Ref):
+            named = self.named(type_ref.name)
+            if isinstance(named, ir.EnumType):
+                return not named.atoms
+            if isinstance(named, ir.Alias):
+                return self.encodes_as_itself(named.type)
+            return False
+        if isinstance(type_ref, ir.LiteralValue):
+            return not isinstance(type_ref.value, str)
+        if isinstance(type_ref, ir.ListOf):
+            return self.encodes_as_itself(type_ref.item)
+        if isinstance(type_ref, ir.MapOf):
+            return self.encodes_as_itself(type_ref.value)
+        if isinstance(type_ref, ir.Nullable):
+            return self.encodes_as_itself(type_ref.inner)
+        return all(self.encodes_as_itself(option) for option in type_ref.options)
+
+    def encoder(self, type_ref: ir.TypeRef) -> str | None:
+        """The name of a one-argument function turning the Elixir value into JSON data; None for identity."""
+        if self.encodes_as_itself(type_ref):
+            return None
+        if isinstance(type_ref, ir.Ref):
+            return f"{self.mod(type_ref.name)}.to_json"
+        if isinstance(type_ref, ir.LiteralValue):
+            assert isinstance(type_ref.value, str)
+            name = self.helper_name("e", type_ref)
+            self.helpers[name] = HelperView(
+                name,
+                (f"defp {name}({literal_atom(type_ref.value)}), do: {ex_str(type_ref.value)}",),
+            )
+            return name
+        if isinstance(type_ref, (ir.ListOf, ir.MapOf, ir.Nullable)):
+            inner_type = (
+                type_ref.item
+                if isinstance(type_ref, ir.ListOf)
+                else (type_ref.value if isinstance(type_ref, ir.MapOf) else type_ref.inner)
+            )
+            inner = self.encoder(inner_type)
+            if inner is None:
+                return None
+            name = self.helper_name("e", type_ref)
+            if isinstance(type_ref, ir.ListOf):
+                clauses: tuple[str, ...] = (f"defp {name}(value), do: Enum.map(value, &{inner}/1)",)
+            elif isinstance(type_ref, ir.MapOf):
+                clauses = (
+                    f"defp {name}(value), do: Map.new(value, fn {{key, item}} -> {{key, {inner}(item)}} end)",
+                )
+            else:
+                clauses = (f"defp {name}(nil), do: nil", f"defp {name}(value), do: {inner}(value)")
+            self.helpers[name] = HelperView(name, clauses)
+            return name
+        assert isinstance(type_ref, ir.InlineUnion)
+        name = self.helper_name("e", type_ref)
+        if name not in self.helpers:
+            self.helpers[name] = HelperView(name, ())
+            clauses_list = self.encode_clauses(type_ref)
+            self.helpers[name] = HelperView(
+                name, tuple(clause.render(name, "defp") for clause in clauses_list)
+            )
+        return name
+
+    def encode(self, type_ref: ir.TypeRef, expression: str) -> str:
+        function = self.encoder(type_ref)
+        return expression if function is None else f"{function}({expression})"
+
+    def encode_clauses(self, type_ref: ir.TypeRef) -> list[_Clause]:
+        """Clauses (pattern → JSON) telling the values of `type_ref` apart, most specific first."""
+        raw = self._raw_clauses(type_ref)
+        ordered = sorted(raw, key=lambda clause: clause.priority)
+        unique: dict[str, _Clause] = {}
+        for clause in ordered:
+            unique.setdefault(clause.head, clause)
+        result = list(unique.values())
+        # nothing after a catch-all
+        for index, clause in enumerate(result):
+            if clause.head == "value":
+                return result[: index + 1]
+        return result
+
+    def _raw_clauses(self, type_ref: ir.TypeRef) -> list[_Clause]:
+        if isinstance(type_ref, ir.Ref):
+            named = self.named(type_ref.name)
+            module = named.elixir_module
+            if isinstance(named, ir.Record):
+                return [_Clause(0, f"%{module}{{}} = value", f"{module}.to_json(value)")]
+            if isinstance(named, ir.UnionType):
+                return [
+                    clause
+                    for member in named.members
+                    for clause in self._raw_clauses(ir.Ref(member))
+                ]
+            if isinstance(named, ir.EnumType):
+                if named.atoms:
+                    atoms = ", ".join(ex_atom(value.ex_atom) for value in named.values)
+                    return [
+                        _Clause(1, f"value when value in [{atoms}]", f"{module}.to_json(value)")
+                    ]
+                return [_Clause(5, "value when is_binary(value)", "value")]
+            body = "value" if self.encodes_as_itself(named.type) else f"{module}.to_json(value)"
+            return [
+                _Clause(clause.priority, clause.head, body)
+                for clause in self._raw_clauses(named.type)
+            ]
+        if isinstance(type_ref, ir.LiteralValue):
+            return [_Clause(1, _literal_term(type_ref.value), _json_scalar(type_ref.value))]
+        if isinstance(type_ref, ir.Nullable):
+            return [_Clause(1, "nil", "nil"), *self._raw_clauses(type_ref.inner)]
+        if isinstance(type_ref, ir.InlineUnion):
+            return [clause for option in type_ref.options for clause in self._raw_clauses(option)]
+        if isinstance(type_ref, ir.Prim):
+            priority, guard = {
+                "bool": (2, "is_boolean(value)"),
+                "int": (3, "is_integer(value)"),
+                "float": (4, "is_number(value)"),
+                "str": (5, "is_binary(value)"),
+            }[type_ref.kind]
+            return [_Clause(priority, f"value when {guard}", "value")]
+        if isinstance(type_ref, ir.ListOf):
+            return [_Clause(6, "value when is_list(value)", self.encode(type_ref, "value"))]
+        if isinstance(type_ref, ir.MapOf):
+            return [_Clause(7, "value when is_map(value)", self.encode(type_ref, "value"))]
+        assert isinstance(type_ref, ir.AnyJSON)
+        if type_ref.object_only:
+            return [_Clause(7, "value when is_map(value)", "value")]
+        return [_Clause(9, "value", "value")]
+
+    # defaults ------------------------------------------------------------
+
+    def default_term(self, type_ref: ir.TypeRef, value: ir.JSONData) -> str:
+        """The Elixir value of a schema default (atoms for atom enums and string consts)."""
+        if value is None:
+            return "nil"
+        if isinstance(type_ref, ir.Nullable):
+            return self.default_term(type_ref.inner, value)
+        if isinstance(type_ref, ir.Ref):
+            named = self.named(type_ref.name)
+            if isinstance(named, ir.EnumType) and isinstance(value, str):
+                if named.atoms:
+                    member = next(v for v in named.values if v.value == value)
+                    return ex_atom(member.ex_atom)
+                return ex_str(value)
+            if isinstance(named, ir.Alias):
+                return self.default_term(named.type, value)
+            if isinstance(named, (ir.Record, ir.UnionType)):
+                return f"{named.elixir_module}.from_json!({ex_json_literal(value)})"
+        if isinstance(type_ref, ir.LiteralValue) and isinstance(value, str):
+            return literal_atom(value)
+        if isinstance(type_ref, ir.ListOf) and isinstance(value, tuple):
+            return "[" + ", ".join(self.default_term(type_ref.item, item) for item in value) + "]"
+        if isinstance(type_ref, ir.MapOf) and isinstance(value, ir.FrozenJSONObject):
+            entries = (
+                f"{ex_str(key)} => {self.default_term(type_ref.value, item)}"
+                for key, item in value.items
+            )
+            return "%{" + ", ".join(entries) + "}"
+        return ex_json_literal(value)
+
+    def finished_helpers(self) -> tuple[HelperView, ...]:
+        return tuple(sorted(self.helpers.values(), key=lambda helper: helper.name))
+
+    def attribute_lines(self) -> tuple[str, ...]:
+        return tuple(f"@{name} {value}" for name, value in self.attributes.items())
+
+
+# --- building views --------------------------------------------------------
+
+
+def _variables(record: ir.Record) -> dict[str, str]:
+    """A local variable per field, never clashing with the decoder's own variables."""
+    taken: set[str] = set(_RESERVED_VARIABLES)
+    result: dict[str, str] = {}
+    for item in record.fields:
+        if item.is_tag:
+            continue
+        candidate = item.ex_name if _PLAIN_VARIABLE.match(item.ex_name) else ""
+        if not candidate or candidate in taken:
+            base = "field_" + (
+                re.sub(r"[^a-z0-9_]", "_", naming.snake_case(item.ex_name).lstrip("_")) or "value"
+            )
+            candidate = base
+            index = 2
+            while candidate in taken:
+                candidate = f"{base}_{index}"
+                index += 1
+        taken.add(candidate)
+        result[item.json_key] = candidate
+    return result
+
+
+def _record_doc(record: ir.Record) -> str:
+    lines = [record.doc or f"The {record.name} record."]
+    if record.fields:
+        lines += ["", "## Fields", ""]
+        for item in record.fields:
+            wire = f"`{item.json_key}`" + "".join(f", `{alias}`" for alias in item.aliases)
+            if item.is_tag:
+                assert isinstance(item.type, ir.LiteralValue)
+                presence = f"always `{json.dumps(item.type.value)}`"
+            elif item.required:
+                presence = "required"
+            elif item.default is not None:
+                presence = f"optional, default `{json.dumps(_thaw(item.default.value), ensure_ascii=False)}`"
+            else:
+                presence = "optional"
+            if item.nullable:
+                presence += ", nullable"
+            text = f"  * `:{item.ex_name}` ({wire}; {presence})"
+            if item.doc:
+                text += " - " + item.doc.replace("\n", "\n    ")
+            lines.append(text)
+    if record.extra_policy == "keep":
+        lines += [
+            "",
+            "Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.",
+        ]
+    elif record.extra_policy == "forbid":
+        lines += ["", "Keys the schema does not declare are rejected."]
+    return "\n".join(lines)
+
+
+def _thaw(value: ir.JSONData) -> object:
+    if isinstance(value, ir.FrozenJSONObject):
+        return {key: _thaw(item) for key, item in value.items}
+    if isinstance(value, tuple):
+        return [_thaw(item) for item in value]
+    return value
+
+
+def _spellings_list(item: ir.Field) -> str:
+    return (
+        "["
+        + ", ".join(
+            f"{{{ex_str(s)}, {ex_str(path_segment(s))}}}" for s in (item.json_key, *item.aliases)
+        )
+        + "]"
+    )
+
+
+def _record_view(record: ir.Record, module: ir.Module) -> RecordView:
+    gen = _FileGen(module)
+    variables = _variables(record)
+    struct_fields: list[str] = []
+    type_fields: list[str] = []
+    enforce: list[str] = []
+    tag_steps: list[str] = []
+    required_steps: list[str] = []
+    optional_steps: list[str] = []
+    build: list[str] = []
+    encode_map: list[str] = []
+    encode_optional: list[str] = []
+    optional_keys: list[str] = []
+    alias_pairs: list[tuple[str, str]] = []
+    uses_present_in_encode = False
+    for item in record.fields:
+        key = ex_key(item.ex_name)
+        access = ex_access("value", item.ex_name)
+        alias_pairs.extend((alias, item.json_key) for alias in item.aliases)
+        if item.aliases:
+            spelling = (
+                f"{RUNTIME_ALIAS}.spelling(present, {ex_str_list((item.json_key, *item.aliases))})"
+            )
+            uses_present_in_encode = True
+        else:
+            spelling = ex_str(item.json_key)
+        if item.is_tag:
+            assert isinstance(item.type, ir.LiteralValue)
+            term = _literal_term(item.type.value)
+            struct_fields.append(f"{key} {term}")
+            type_fields.append(f"{key} {term}")
+            segment = ex_str(path_segment(item.json_key))
+            tag_steps.append(
+                f":ok <- {RUNTIME_ALIAS}.tag(data, {ex_str(item.json_key)}, {segment}, {_json_scalar(item.type.value)})"
+            )
+            encode_map.append(f"{spelling} => {_json_scalar(item.type.value)}")
+            continue
+        variable = variables[item.json_key]
+        decoder = gen.decoder(item.type)
+        build.append(f"{key} {variable}")
+        if item.required:
+            enforce.append(ex_atom(item.ex_name))
+            struct_fields.append(f"{key} nil")
+            type_fields.append(f"{key} {gen.typespec(item.type)}")
+            if item.aliases:
+                call = (
+                    f"{RUNTIME_ALIAS}.required_aliased(data, {_spellings_list(item)}, &{decoder}/1)"
+                )
+            else:
+                call = (
+                    f"{RUNTIME_ALIAS}.required(data, {ex_str(item.json_key)}, "
+                    f"{ex_str(path_segment(item.json_key))}, &{decoder}/1)"
+                )
+            required_steps.append(f"{{:ok, {variable}}} <- {call}")
+            encode_map.append(f"{spelling} => {gen.encode(item.type, access)}")
+            continue
+        optional_keys.append(item.json_key)
+        uses_present_in_encode = True
+        if item.default is not None:
+            default = gen.default_term(item.type, item.default.value)
+            spec = gen.typespec(item.type)
+            if item.default.value is None and not item.nullable:
+                spec += " | nil"
+        else:
+            default = "nil"
+            spec = gen.typespec(item.type) if item.nullable else f"{gen.typespec(item.type)} | nil"
+        struct_fields.append(f"{key} {default}")
+        type_fields.append(f"{key} {spec}")
+        if item.aliases:
+            call = f"{RUNTIME_ALIAS}.optional_aliased(data, {_spellings_list(item)}, &{decoder}/1, {default})"
+        else:
+            call = (
+                f"{RUNTIME_ALIAS}.optional(data, {ex_str(item.json_key)}, "
+                f"{ex_str(path_segment(item.json_key))}, &{decoder}/1, {default})"
+            )
+        optional_steps.append(f"{{:ok, {variable}}} <- {call}")
+        if default == "nil":
+            condition = f"{ex_str(item.json_key)} in present or not is_nil({access})"
+            encoded = gen.encode(item.type if item.nullable else ir.Nullable(item.type), access)
+        else:
+            condition = f"{ex_str(item.json_key)} in present or {access} != {default}"
+            encoded = gen.encode(item.type, access)
+        encode_optional.append(
+            f"out = if {condition}, do: Map.put(out, {spelling}, {encoded}), else: out"
+        )
+    attributes: list[str] = []
+    steps = list(tag_steps)
+    keeps_extra = record.extra_policy == "keep"
+    all_keys = [spelling for item in record.fields for spelling in (item.json_key, *item.aliases)]
+    if record.extra_policy in ("keep", "forbid"):
+        attributes.append(f"@known_keys {ex_str_list(all_keys)}")
+    if record.extra_policy == "forbid":
+        steps.append(f":ok <- {RUNTIME_ALIAS}.forbid_unknown(data, @known_keys)")
+    steps += required_steps + optional_steps
+    if keeps_extra:
+        steps.append(f"{{:ok, extra}} <- {RUNTIME_ALIAS}.unknown(data, @known_keys)")
+        struct_fields.append("extra: %{}")
+        type_fields.append(f"extra: {RUNTIME_ALIAS}.json_object()")
+        build.append("extra: extra")
+    tracks_presence = bool(optional_keys or alias_pairs)
+    if tracks_presence:
+        attributes.append(f"@optional_keys {ex_str_list(optional_keys)}")
+        attributes.append(
+            "@aliases ["
+            + ", ".join(f"{{{ex_str(alias)}, {ex_str(key)}}}" for alias, key in alias_pairs)
+            + "]"
+        )
+        struct_fields.append("__present__: []")
+        type_fields.append("__present__: [String.t()]")
+        build.append(f"__present__: {RUNTIME_ALIAS}.present(data, @optional_keys, @aliases)")
+    attributes.extend(gen.attribute_lines())
+    return RecordView(
+        module=record.elixir_module,
+        doc=_record_doc(record),
+        enforce_keys="[" + ", ".join(enforce) + "]" if enforce else "",
+        struct_fields=tuple(struct_fields),
+        type_fields=tuple(type_fields),
+        attributes=tuple(attributes),
+        decode_steps=tuple(steps),
+        build_fields=tuple(build),
+        encode_binds_present=uses_present_in_encode and tracks_presence,
+        encode_map=tuple(encode_map),
+        encode_optional=tuple(encode_optional),
+        keeps_extra=keeps_extra,
+        helpers=gen.finished_helpers(),
+    )
+
+
+def ex_str_list(values: tuple[str, ...] | list[str]) -> str:
+    return "[" + ", ".join(ex_str(value) for value in values) + "]"
+
+
+def _enum_view(enum: ir.EnumType) -> EnumView:
+    decode_clauses: list[str] = []
+    encode_clauses: list[str] = []
+    if enum.atoms:
+        atoms = [ex_atom(value.ex_atom) for value in enum.values]
+        for value, atom in zip(enum.values, atoms, strict=True):
+            decode_clauses.append(f"def decode({ex_str(value.value)}), do: {{:ok, {atom}}}")
+            encode_clauses.append(f"def to_json({atom}), do: {ex_str(value.value)}")
+        typespec = " | ".join(atoms)
+        values_list = "[" + ", ".join(atoms) + "]"
+    else:
+        for value in enum.values:
+            decode_clauses.append(f"def decode({ex_str(value.value)} = value), do: {{:ok, value}}")
+            encode_clauses.append(f"def to_json({ex_str(value.value)} = value), do: value")
+        typespec = "String.t()"
+        values_list = ex_str_list([value.value for value in enum.values])
+    expected = ", ".join(json.dumps(value.value, ensure_ascii=False) for value in enum.values)
+    doc = enum.doc or f"The {enum.name} enumeration."
+    if enum.atoms:
+        listing = "\n".join(
+            f"  * `{json.dumps(v.value, ensure_ascii=False)}` ↔ `:{v.ex_atom}`" for v in enum.values
+        )
+        doc += "\n\nJSON strings and the atoms they decode to:\n\n" + listing
+    else:
+        listing = "\n".join(f"  * `{json.dumps(v.value, ensure_ascii=False)}`" for v in enum.values)
+        doc += "\n\nValues (kept as strings):\n\n" + listing
+    return EnumView(
+        module=enum.elixir_module,
+        doc=doc,
+        typespec=typespec,
+        values_list=values_list,
+        decode_clauses=tuple(decode_clauses),
+        expected=ex_str(expected),
+        encode_clauses=tuple(encode_clauses),
+        encode_spec="String.t()",
+    )
+
+
+def _union_view(union: ir.UnionType, module: ir.Module) -> UnionView:
+    gen = _FileGen(module)
+    clauses: list[str] = []
+    if union.tag is not None:
+        tag = ex_str(union.tag)
+        segment = ex_str(path_segment(union.tag))
+        lines = ["def decode(data) when is_map(data) do", f"  case Map.fetch(data, {tag}) do"]
+        for value, member in union.tag_values:
+            lines.append(f"    {{:ok, {_json_scalar(value)}}} -> {gen.mod(member)}.decode(data)")
+        known = ", ".join(json.dumps(value, ensure_ascii=False) for value, _ in union.tag_values)
+        lines.append(
+            f"    {{:ok, tag}} -> {RUNTIME_ALIAS}.unknown_tag({segment}, tag, {ex_str(known)})"
+        )
+        lines.append(f'    :error -> {{:error, {{{segment}, "missing required key"}}}}')
+        lines += ["  end", "end"]
+        clauses.append("\n".join(lines))
+        clauses.append(f'def decode(data), do: {RUNTIME_ALIAS}.type_error("object", data)')
+    else:
+        clauses.extend(_structural_clauses(union, gen))
+    encode_clauses = [clause.render("to_json") for clause in gen.encode_clauses(ir.Ref(union.name))]
+    members = " | ".join(f"{gen.mod(member)}.t()" for member in union.members) or "none()"
+    return UnionView(
+        module=union.elixir_module,
+        doc=_union_doc(union, gen),
+        typespec=members,
+        decode_clauses=tuple(clauses),
+        encode_clauses=tuple(encode_clauses),
+        attributes=gen.attribute_lines(),
+        helpers=gen.finished_helpers(),
+    )
+
+
+def _union_doc(union: ir.UnionType, gen: _FileGen) -> str:
+    doc = union.doc or f"One of: {', '.join(union.members)}."
+    lines = [doc, ""]
+    if union.tag is not None:
+        lines.append(f"Decoding dispatches on the `{union.tag}` key:")
+        lines.append("")
+        for value, member in union.tag_values:
+            lines.append(f"  * `{json.dumps(value, ensure_ascii=False)}` → `{gen.mod(member)}`")
+    else:
+        lines.append("Decoding recognises the members by shape:")
+        lines.append("")
+        for case in union.cases:
+            if case.tag_key is not None:
+                rule = f"`{case.tag_key}` is `{json.dumps(case.tag_value, ensure_ascii=False)}`"
+            elif case.key is not None:
+                rule = f"has the key `{case.key}`"
+            else:
+                rule = f"a JSON {case.json_type}"
+            lines.append(f"  * {rule} → `{gen.mod(case.member)}`")
+    return "\n".join(lines)
+
+
+def _structural_clauses(union: ir.UnionType, gen: _FileGen) -> list[str]:
+    clauses: list[str] = []
+    object_cases = [case for case in union.cases if case.json_type == "object"]
+    other_cases = [case for case in union.cases if case.json_type != "object"]
+    if object_cases:
+        plain = [case for case in object_cases if case.tag_key is None and case.key is None]
+        if len(object_cases) == 1 and plain:
+            clauses.append(
+                f"def decode(data) when is_map(data), do: {gen.mod(plain[0].member)}.decode(data)"
+            )
+        else:
+            lines = ["def decode(data) when is_map(data) do", "  cond do"]
+            for case in object_cases:
+                target = f"{gen.mod(case.member)}.decode(data)"
+                if case.tag_key is not None:
+                    assert case.tag_value is not None
+                    lines.append(
+                        f"    Map.get(data, {ex_str(case.tag_key)}) == {_json_scalar(case.tag_value)} -> {target}"
+                    )
+                elif case.key is not None:
+                    lines.append(f"    Map.has_key?(data, {ex_str(case.key)}) -> {target}")
+                else:
+                    lines.append(f"    true -> {target}")
+            if not plain:
+                hints = [
+                    (
+                        f"{case.tag_key}={json.dumps(case.tag_value, ensure_ascii=False)}"
+                        if case.tag_key is not None
+                        else f"key {json.dumps(case.key, ensure_ascii=False)}"
+                    )
+                    for case in object_cases
+                ]
+                message = f"matches no member of {union.name} (expected {', '.join(hints)})"
+                lines.append(f'    true -> {{:error, {{"", {ex_str(message)}}}}}')
+            lines += ["  end", "end"]
+            clauses.append("\n".join(lines))
+    expected: list[str] = ["object"] if object_cases else []
+    for case in other_cases:
+        clauses.append(
+            f"def decode(data) when {_GUARDS[case.json_type].replace('value', 'data')}, do: {gen.mod(case.member)}.decode(data)"
+        )
+        expected.append(case.json_type)
+    listed = " or ".join(dict.fromkeys(expected))
+    clauses.append(f"def decode(data), do: {RUNTIME_ALIAS}.type_error({ex_str(listed)}, data)")
+    return clauses
+
+
+def _alias_view(alias: ir.Alias, module: ir.Module) -> AliasView:
+    gen = _FileGen(module)
+    decoder = gen.decoder(alias.type)
+    encoder = gen.encoder(alias.type)
+    if encoder is None:
+        encode_clauses: tuple[str, ...] = ("def to_json(value), do: value",)
+    else:
+        encode_clauses = (f"def to_json(value), do: {encoder}(value)",)
+    return AliasView(
+        module=alias.elixir_module,
+        doc=alias.doc or f"The {alias.name} type.",
+        typespec=gen.typespec(alias.type),
+        decode_body=f"{decoder}(data)",
+        encode_clauses=encode_clauses,
+        attributes=gen.attribute_lines(),
+        helpers=gen.finished_helpers(),
+    )
+
+
+def _unknown_probe(module: ir.Module) -> list[AtomCaseView]:
+    """Inputs with a string nobody declared: decoding must fail without creating an atom."""
+    cases: list[AtomCaseView] = []
+    for named in module.types:
+        if isinstance(named, ir.EnumType):
+            cases.append(
+                AtomCaseView(
+                    f"unknown {named.name} value",
+                    named.elixir_module,
+                    '"__POLYTYPE_UNKNOWN__"',
+                    "$",
+                )
+            )
+        elif isinstance(named, ir.UnionType) and named.tag is not None:
+            template = json.dumps({named.tag: "__POLYTYPE_UNKNOWN__"}, ensure_ascii=False)
+            cases.append(
+                AtomCaseView(
+                    f"unknown {named.name} tag",
+                    named.elixir_module,
+                    template,
+                    "$" + path_segment(named.tag),
+                )
+            )
+    return cases
+
+
+def _check_collisions(module: ir.Module) -> None:
+    """Names the target adds itself (`extra`, `__present__`, the runtime module) must not collide."""
+    problems = []
+    runtime = runtime_module(module)
+    for named in module.types:
+        source = named.source or ir.SourceRef(module.schema_path, 1, 1, "")
+        if named.elixir_module == runtime or named.elixir_module.startswith(RUNTIME_ALIAS + "."):
+            problems.append(
+                Diagnostic(
+                    source.file,
+                    Position(source.line, source.column),
+                    source.pointer,
+                    f"Elixir module {named.elixir_module!r} collides with the generated runtime",
+                )
+            )
+        if isinstance(named, ir.Record):
+            reserved = {"__present__", "__struct__"} | (
+                {"extra"} if named.extra_policy == "keep" else set()
+            )
+            for item in named.fields:
+                if item.ex_name in reserved:
+                    problems.append(
+                        Diagnostic(
+                            source.file,
+                            Position(source.line, source.column),
+                            f"{source.pointer}/properties/{item.json_key}",
+                            f"Elixir field {item.ex_name!r} is used by the generated struct; set x-elixir field",
+                        )
+                    )
+    if problems:
+        raise InputError(problems)
+
+
+def test_path(module: ir.Module) -> str:
+    return f"{ROOT}/test/{module.name}_test.exs"
+
+
+def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
+    _check_collisions(module)
+    runtime = runtime_module(module)
+    common = {"module": module, "runtime": runtime, "alias": RUNTIME_ALIAS}
+    outputs: list[OutputFile] = [
+        OutputFile(
+            f"{ROOT}/{module_file(runtime)}",
+            env.render("elixir/runtime.ex.j2", **common),
+            TARGET,
+            module.name,
+            "elixir",
+        )
+    ]
+    for named in module.types:
+        if isinstance(named, ir.Record):
+            text = env.render("elixir/record.ex.j2", record=_record_view(named, module), **common)
+        elif isinstance(named, ir.EnumType):
+            text = env.render("elixir/enum.ex.j2", enum=_enum_view(named), **common)
+        elif isinstance(named, ir.UnionType):
+            text = env.render("elixir/union.ex.j2", union=_union_view(named, module), **common)
+        else:
+            text = env.render("elixir/alias.ex.j2", alias_view=_alias_view(named, module), **common)
+        outputs.append(
+            OutputFile(
+                f"{ROOT}/{module_file(named.elixir_module)}", text, TARGET, module.name, "elixir"
+            )
+        )
+    outputs.append(_render_tests(module, env))
+    return outputs
+
+
+def _render_tests(module: ir.Module, env: RenderEnv) -> OutputFile:
+    by_name = {named.name: named for named in module.types}
+    valid: list[CaseView] = []
+    invalid: list[CaseView] = []
+    for case in env.fixtures_for(module.name):
+        named = by_name.get(case.type_name)
+        if named is None:
+            continue
+        name = case.relative_path.removeprefix(f"{module.name}/")
+        view = CaseView(
+            name, named.elixir_module, case.relative_path, case.expected_error_path or ""
+        )
+        (valid if case.valid else invalid).append(view)
+    text = env.render(
+        "elixir/test_module.exs.j2",
+        module=module,
+        test_module=f"{module.elixir_namespace}.PolytypeRoundTripTest",
+        atom_module=f"{module.elixir_namespace}.PolytypeAtomSafetyTest",
+        support=f"{APP_MODULE}.TestSupport",
+        valid=valid,
+        invalid=invalid,
+        atom_cases=_unknown_probe(module),
+    )
+    return OutputFile(test_path(module), text, TARGET, module.name, "elixir")
+
+
+def render_project(modules: tuple[ir.Module, ...], env: RenderEnv) -> list[OutputFile]:
+    """mix.exs, .formatter.exs, .gitignore and test/test_helper.exs for the whole mix project."""
+    test_dir = posixpath.join(env.output_dir, ROOT, "test")
+    version = env.version if _SEMVER.match(env.version) else "0.0.0"
+    context = {
+        "app": APP_NAME,
+        "app_module": APP_MODULE,
+        "project_version": version,
+        "fixtures_from_test": posixpath.relpath(env.fixtures_dir, test_dir),
+        "support": f"{APP_MODULE}.TestSupport",
+    }
+    files: list[tuple[str, str, FileKind]] = [
+        ("mix.exs", "elixir/mix.exs.j2", "elixir"),
+        (".formatter.exs", "elixir/formatter.exs.j2", "elixir"),
+        (".gitignore", "elixir/gitignore.j2", "text"),
+        ("test/test_helper.exs", "elixir/test_helper.exs.j2", "elixir"),
+    ]
+    return [
+        OutputFile(f"{ROOT}/{path}", env.render(template, **context), PROJECT_TARGET, "", kind)
+        for path, template, kind in files
+    ]

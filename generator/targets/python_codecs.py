@@ -1,0 +1,450 @@
+"""Validation rules shared by the stdlib Python flavors (dataclasses and TypedDicts).
+
+Both flavors check JSON data with the same runtime helpers
+(``templates/python_common/runtime.py.j2``) and the same generated checks, so a
+value is accepted or rejected, with the same ``DecodeError`` path and message,
+whichever flavor reads it. This module decides those checks once: helper
+function names and bodies, constraint checks, the statements that validate a
+record, tagged and structural union dispatch, enum value tables.
+
+A `Flavor` says what differs: the dataclass flavor builds new values (`_list`
+makes a new list of decoded items, a record decoder builds a dataclass), the
+TypedDict flavor checks values in place and returns the very same object
+(`_check_list` returns the list it was given).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from generator import ir
+from generator.lower import json_type_of
+from generator.render import py_str
+from generator.targets.python_common import function_suffix, py_literal
+
+
+@dataclass(frozen=True)
+class Flavor:
+    """What differs between the flavors in generated validation code."""
+
+    checker_prefix: str  # per named type: `_decode_text_content` / `_validate_text_content`
+    helper_prefix: str  # per anonymous type: `_d_list_str` / `_v_list_str`
+    list_function: str  # runtime helper for arrays
+    map_function: str  # runtime helper for maps
+    tuples: bool  # honour `x-python: {sequence: tuple}` (decode arrays into tuples)
+
+
+DATACLASSES = Flavor("_decode_", "_d_", "_list", "_map", tuples=True)
+TYPEDDICTS = Flavor("_validate_", "_v_", "_check_list", "_check_map", tuples=False)
+
+
+@dataclass(frozen=True)
+class HelperView:
+    name: str
+    signature: str
+    body: tuple[str, ...]
+
+
+_JSON_TYPE_CHECKS = {
+    "string": "type({0}) is str",
+    "integer": "type({0}) is int",
+    "number": "type({0}) is float or type({0}) is int",
+    "boolean": "type({0}) is bool",
+    "array": "type({0}) is list",
+    "object": "type({0}) is dict",
+    "null": "{0} is None",
+}
+
+
+def json_type_check(json_type: str, variable: str) -> str:
+    """A Python expression that is true when `variable` holds a value of that JSON type."""
+    return _JSON_TYPE_CHECKS[json_type].format(variable)
+
+
+@dataclass
+class Codecs:
+    """Produces validation snippets; collects the helper functions and constants they use."""
+
+    module: ir.Module
+    flavor: Flavor = DATACLASSES
+    helpers: dict[str, HelperView] = field(default_factory=dict)
+    patterns: dict[str, str] = field(default_factory=dict)
+    # type_key results: repr(type_ref) -> key and key -> repr(type_ref), so that two
+    # different types (a type named `Str` and `str`, consts "a-b" and "a_b") never
+    # share a helper. repr, not the value: LiteralValue(True) == LiteralValue(1).
+    _keys: dict[str, str] = field(default_factory=dict)
+    _key_owners: dict[str, str] = field(default_factory=dict)
+
+    def named(self, name: str) -> ir.NamedType:
+        return self.module.get(name)
+
+    def checker(self, name: str) -> str:
+        """The private function that decodes (or validates) the named type `name`."""
+        return f"{self.flavor.checker_prefix}{function_suffix(name)}"
+
+    # annotations -------------------------------------------------------
+
+    def annotation(self, type_ref: ir.TypeRef) -> str:
+        if isinstance(type_ref, ir.Prim):
+            return type_ref.kind
+        if isinstance(type_ref, ir.ListOf):
+            item = self.annotation(type_ref.item)
+            return f"tuple[{item}, ...]" if self._as_tuple(type_ref) else f"list[{item}]"
+        if isinstance(type_ref, ir.MapOf):
+            return f"dict[str, {self.annotation(type_ref.value)}]"
+        if isinstance(type_ref, ir.Ref):
+            return type_ref.name
+        if isinstance(type_ref, ir.LiteralValue):
+            return f"Literal[{py_literal(type_ref.value)}]"
+        if isinstance(type_ref, ir.Nullable):
+            return f"{self.annotation(type_ref.inner)} | None"
+        if isinstance(type_ref, ir.AnyJSON):
+            return "dict[str, JSONValue]" if type_ref.object_only else "JSONValue"
+        return " | ".join(self.annotation(option) for option in type_ref.options)
+
+    def _as_tuple(self, type_ref: ir.ListOf) -> bool:
+        return type_ref.as_tuple and self.flavor.tuples
+
+    # decoders ----------------------------------------------------------
+
+    def decoder(self, type_ref: ir.TypeRef) -> str:
+        """The name of a function `(object) -> T` that decodes (or validates) `type_ref`."""
+        if isinstance(type_ref, ir.Prim):
+            base = {"str": "_str", "int": "_int", "float": "_float", "bool": "_bool"}[type_ref.kind]
+            if type_ref.constraints.is_empty():
+                return base
+            return self._constrained_prim(type_ref, base)
+        if isinstance(type_ref, ir.Ref):
+            return self.checker(type_ref.name)
+        if isinstance(type_ref, ir.AnyJSON):
+            return "_json_object" if type_ref.object_only else "_json_value"
+        key = self.type_key(type_ref)
+        name = f"{self.flavor.helper_prefix}{key}"
+        if name in self.helpers:
+            return name
+        annotation = self.annotation(type_ref)
+        signature = f"def {name}(value: object) -> {annotation}:"
+        self.helpers[name] = HelperView(name, signature, ())  # reserve before recursing
+        if isinstance(type_ref, ir.ListOf):
+            item = self.decoder(type_ref.item)
+            expression = f"{self.flavor.list_function}(value, {item})"
+            if self._as_tuple(type_ref):
+                expression = f"tuple({expression})"
+            body = self._list_constraints(expression, type_ref.constraints)
+        elif isinstance(type_ref, ir.MapOf):
+            body = (f"return {self.flavor.map_function}(value, {self.decoder(type_ref.value)})",)
+        elif isinstance(type_ref, ir.Nullable):
+            body = (f"return None if value is None else {self.decoder(type_ref.inner)}(value)",)
+        elif isinstance(type_ref, ir.LiteralValue):
+            body = (f"return cast({annotation}, _literal(value, {py_literal(type_ref.value)}))",)
+        else:
+            assert isinstance(type_ref, ir.InlineUnion)
+            body = self._inline_union_body(type_ref)
+        self.helpers[name] = HelperView(name, signature, body)
+        return name
+
+    def _constrained_prim(self, type_ref: ir.Prim, base: str) -> str:
+        constraints = type_ref.constraints
+        key = self.type_key(type_ref)
+        name = f"{self.flavor.helper_prefix}{key}"
+        if name not in self.helpers:
+            lines = [f"checked = {base}(value)"]
+            if type_ref.kind == "str":
+                if constraints.min_length is not None:
+                    lines.append(f"if len(checked) < {constraints.min_length}:")
+                    lines.append(
+                        f'    raise DecodeError("must have at least {constraints.min_length} character(s)")'
+                    )
+                if constraints.max_length is not None:
+                    lines.append(f"if len(checked) > {constraints.max_length}:")
+                    lines.append(
+                        f'    raise DecodeError("must have at most {constraints.max_length} character(s)")'
+                    )
+                if constraints.pattern is not None:
+                    pattern = self.pattern_constant(constraints.pattern)
+                    lines.append(f"if {pattern}.search(checked) is None:")
+                    lines.append(
+                        f'    raise DecodeError(f"does not match pattern {{{pattern}.pattern!r}}")'
+                    )
+            else:
+                for attribute, operator, words in (
+                    ("minimum", "<", "at least"),
+                    ("maximum", ">", "at most"),
+                    ("exclusive_minimum", "<=", "more than"),
+                    ("exclusive_maximum", ">=", "less than"),
+                ):
+                    bound = getattr(constraints, attribute)
+                    if bound is not None:
+                        lines.append(f"if checked {operator} {bound!r}:")
+                        lines.append(f'    raise DecodeError("must be {words} {bound!r}")')
+            lines.append("return checked")
+            annotation = self.annotation(ir.Prim(type_ref.kind))
+            self.helpers[name] = HelperView(
+                name, f"def {name}(value: object) -> {annotation}:", tuple(lines)
+            )
+        return name
+
+    def _list_constraints(self, expression: str, constraints: ir.Constraints) -> tuple[str, ...]:
+        if constraints.min_items is None and constraints.max_items is None:
+            return (f"return {expression}",)
+        lines = [f"items = {expression}"]
+        if constraints.min_items is not None:
+            lines.append(f"if len(items) < {constraints.min_items}:")
+            lines.append(
+                f'    raise DecodeError("must have at least {constraints.min_items} item(s)")'
+            )
+        if constraints.max_items is not None:
+            lines.append(f"if len(items) > {constraints.max_items}:")
+            lines.append(
+                f'    raise DecodeError("must have at most {constraints.max_items} item(s)")'
+            )
+        lines.append("return items")
+        return tuple(lines)
+
+    def pattern_constant(self, pattern: str) -> str:
+        if pattern not in self.patterns:
+            self.patterns[pattern] = f"_PATTERN_{len(self.patterns)}"
+        return self.patterns[pattern]
+
+    def _inline_union_body(self, union: ir.InlineUnion) -> tuple[str, ...]:
+        lines: list[str] = []
+        expected: list[str] = []
+        for option in union.options:
+            for json_type in sorted(json_type_of(option, self.module.types_by_name)):
+                lines.append(f"if {json_type_check(json_type, 'value')}:")
+                lines.append(f"    return {self.decoder(option)}(value)")
+                expected.append(json_type)
+        lines.append(f"raise _type_error({py_str(' or '.join(dedupe(expected)))}, value)")
+        return tuple(lines)
+
+    def type_key(self, type_ref: ir.TypeRef) -> str:
+        """A stable identifier fragment describing `type_ref` (names helper functions).
+
+        Unique within the module: a fragment already taken by a different type gets
+        a numeric suffix (`list_str_2`).
+        """
+        identity = repr(type_ref)
+        known = self._keys.get(identity)
+        if known is not None:
+            return known
+        base = self._describe(type_ref)
+        key, number = base, 2
+        while self._key_owners.get(key, identity) != identity:
+            key, number = f"{base}_{number}", number + 1
+        self._keys[identity] = key
+        self._key_owners[key] = identity
+        return key
+
+    def _describe(self, type_ref: ir.TypeRef) -> str:
+        if isinstance(type_ref, ir.Prim):
+            key: str = type_ref.kind
+            if not type_ref.constraints.is_empty():
+                key += "_" + self._constraint_key(type_ref.constraints)
+            return key
+        if isinstance(type_ref, ir.ListOf):
+            key = ("tuple_" if self._as_tuple(type_ref) else "list_") + self.type_key(type_ref.item)
+            if (
+                type_ref.constraints.min_items is not None
+                or type_ref.constraints.max_items is not None
+            ):
+                key += "_" + self._constraint_key(type_ref.constraints)
+            return key
+        if isinstance(type_ref, ir.MapOf):
+            return "map_" + self.type_key(type_ref.value)
+        if isinstance(type_ref, ir.Ref):
+            return function_suffix(type_ref.name)
+        if isinstance(type_ref, ir.LiteralValue):
+            # ASCII only: Python folds identifiers with NFKC, so `ﬁ` and `fi` would be one name
+            return "lit_" + re.sub(r"[^0-9A-Za-z_]", "_", str(type_ref.value))
+        if isinstance(type_ref, ir.Nullable):
+            return "opt_" + self.type_key(type_ref.inner)
+        if isinstance(type_ref, ir.AnyJSON):
+            return "json_object" if type_ref.object_only else "json"
+        return "union_" + "_or_".join(self.type_key(option) for option in type_ref.options)
+
+    def _constraint_key(self, constraints: ir.Constraints) -> str:
+        parts = []
+        for attribute, short in (
+            ("min_length", "minlen"),
+            ("max_length", "maxlen"),
+            ("minimum", "min"),
+            ("maximum", "max"),
+            ("exclusive_minimum", "xmin"),
+            ("exclusive_maximum", "xmax"),
+            ("min_items", "minitems"),
+            ("max_items", "maxitems"),
+        ):
+            value = getattr(constraints, attribute)
+            if value is not None:
+                parts.append(f"{short}{str(value).replace('.', 'p').replace('-', 'm')}")
+        if constraints.pattern is not None:
+            parts.append("re" + self.pattern_constant(constraints.pattern).rsplit("_", 1)[-1])
+        return "_".join(parts)
+
+    # records -----------------------------------------------------------
+
+    def record_checks(self, record: ir.Record) -> RecordChecks:
+        """The statements that check a record, in the order every flavor runs them."""
+        suffix = function_suffix(record.name)
+        keys_name = f"_{suffix.upper()}_KEYS"
+        prelude = ["obj = _object(data)"]
+        for item in record.tag_fields:
+            assert isinstance(item.type, ir.LiteralValue)
+            prelude.append(f"_tag(obj, {py_str(item.json_key)}, {py_literal(item.type.value)})")
+        if record.extra_policy == "forbid":
+            prelude.append(f"_forbid_unknown(obj, {keys_name})")
+        alias_pairs = [(alias, item.json_key) for item in record.fields for alias in item.aliases]
+        all_keys = [item.json_key for item in record.fields] + [alias for alias, _ in alias_pairs]
+        known = (
+            "frozenset({" + ", ".join(py_str(k) for k in all_keys) + "})"
+            if all_keys
+            else "frozenset()"
+        )
+        required = tuple(item for item in record.fields if item.required and not item.is_tag)
+        optional = tuple(item for item in record.fields if not item.required)
+        return RecordChecks(
+            prelude=tuple(prelude),
+            fields=required + optional,
+            keeps_extra=record.extra_policy == "keep",
+            extra_check=f"_unknown(obj, {keys_name})",
+            keys_name=keys_name,
+            keys=known,
+            alias_pairs=tuple(alias_pairs),
+        )
+
+    def field_check(self, item: ir.Field, default: str = "None") -> str:
+        """The call that checks (and returns) one non-tag field of `obj`; `default` when absent."""
+        decoder = self.decoder(item.type)
+        if item.aliases:
+            spellings = "(" + ", ".join(py_str(s) for s in (item.json_key, *item.aliases)) + ")"
+            if item.required:
+                return f"_required_aliased(obj, {spellings}, {decoder})"
+            return f"_optional_aliased(obj, {spellings}, {decoder}, {default})"
+        if item.required:
+            return f"_required(obj, {py_str(item.json_key)}, {decoder})"
+        return f"_optional(obj, {py_str(item.json_key)}, {decoder}, {default})"
+
+    # enums -------------------------------------------------------------
+
+    def enum_values_name(self, enum: ir.EnumType) -> str:
+        return f"_{function_suffix(enum.name).upper()}_VALUES"
+
+    # unions ------------------------------------------------------------
+
+    def tag_table_name(self, union: ir.UnionType) -> str:
+        return f"_{function_suffix(union.name).upper()}_BY_TAG"
+
+    def tag_table(self, union: ir.UnionType) -> tuple[tuple[str, str], ...]:
+        """(tag literal, checker) for a tagged union; empty for a structural one."""
+        if union.tag is None:
+            return ()
+        return tuple(
+            (py_literal(value), self.checker(member)) for value, member in union.tag_values
+        )
+
+    def union_body(self, union: ir.UnionType) -> tuple[str, ...]:
+        """The body of the union's checker, `data` in, the member's checker's result out."""
+        if union.tag is not None:
+            return (
+                "obj = _object(data)",
+                f"return _dispatch(obj, {py_str(union.tag)}, {self.tag_table_name(union)})(obj)",
+            )
+        lines: list[str] = []
+        object_cases = [case for case in union.cases if case.json_type == "object"]
+        other_cases = [case for case in union.cases if case.json_type != "object"]
+        if object_cases:
+            lines.append("if type(data) is dict:")
+            for case in object_cases:
+                checker = self.checker(case.member)
+                if case.tag_key is not None:
+                    lines.append(
+                        f"    if data.get({py_str(case.tag_key)}) == {py_literal(case.tag_value)}:"
+                    )
+                    lines.append(f"        return {checker}(data)")
+                elif case.key is not None:
+                    lines.append(f"    if {py_str(case.key)} in data:")
+                    lines.append(f"        return {checker}(data)")
+                else:
+                    lines.append(f"    return {checker}(data)")
+            if not any(case.tag_key is None and case.key is None for case in object_cases):
+                hints = [
+                    (
+                        f"{case.tag_key}={case.tag_value!r}"
+                        if case.tag_key is not None
+                        else f"key {case.key!r}"
+                    )
+                    for case in object_cases
+                ]
+                message = f"matches no member of {union.name} (expected {', '.join(hints)})"
+                lines.append(f"    raise DecodeError({py_str(message)})")
+        expected: list[str] = ["object"] if object_cases else []
+        for case in other_cases:
+            lines.append(f"if {json_type_check(case.json_type, 'data')}:")
+            lines.append(f"    return {self.checker(case.member)}(data)")
+            expected.append(case.json_type)
+        lines.append(f"raise _type_error({py_str(' or '.join(dedupe(expected)))}, data)")
+        return tuple(lines)
+
+
+@dataclass(frozen=True)
+class RecordChecks:
+    """How a record is checked: prelude statements, then each field in `fields` order, then extras."""
+
+    prelude: tuple[str, ...]
+    fields: tuple[ir.Field, ...]  # non-tag fields: required first, then optional, schema order
+    keeps_extra: bool
+    extra_check: str  # statement validating kept unknown keys (only when `keeps_extra`)
+    keys_name: str
+    keys: str  # frozenset literal of every declared key and alias
+    alias_pairs: tuple[tuple[str, str], ...]
+
+
+def dedupe(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+# --- ordering of named aliases ------------------------------------------------
+
+
+def alias_order(module: ir.Module) -> list[ir.NamedType]:
+    """Unions and aliases in an order where each is defined after the aliases it names."""
+    pending = [t for t in module.types if isinstance(t, (ir.UnionType, ir.Alias))]
+    names = {t.name for t in pending}
+    ordered: list[ir.NamedType] = []
+    done: set[str] = set()
+    while pending:
+        progressed = False
+        for named in list(pending):
+            deps = alias_dependencies(named) & names
+            if deps <= done:
+                ordered.append(named)
+                done.add(named.name)
+                pending.remove(named)
+                progressed = True
+        if not progressed:  # a cycle among aliases: keep source order
+            ordered.extend(pending)
+            break
+    return ordered
+
+
+def alias_dependencies(named: ir.NamedType) -> set[str]:
+    if isinstance(named, ir.UnionType):
+        return set(named.members)
+    assert isinstance(named, ir.Alias)
+    return refs(named.type)
+
+
+def refs(type_ref: ir.TypeRef) -> set[str]:
+    """Every named type `type_ref` mentions."""
+    if isinstance(type_ref, ir.Ref):
+        return {type_ref.name}
+    if isinstance(type_ref, ir.ListOf):
+        return refs(type_ref.item)
+    if isinstance(type_ref, ir.MapOf):
+        return refs(type_ref.value)
+    if isinstance(type_ref, ir.Nullable):
+        return refs(type_ref.inner)
+    if isinstance(type_ref, ir.InlineUnion):
+        return set().union(*(refs(option) for option in type_ref.options))
+    return set()

@@ -1,0 +1,618 @@
+"""Target: Pydantic v2 models rendered from the IR by polytype's own templates.
+
+The models accept and reject exactly what the dataclass flavor does: strict
+scalar types (no coercion, `bool` is never an `int`, an integer is a valid
+`number` and stays an `int`), discriminated unions on the schema's tag, a
+callable discriminator for structural unions, and the wire rules Pydantic has
+no switch for (tags required on input, `x-aliases` written back in the spelling
+that was read, field names never accepted as JSON keys on input). Those rules
+live in a small runtime at the top of each generated file (see
+``templates/python_pydantic/runtime.py.j2``); every decision about a type is made
+here, and the templates only loop and print.
+
+Round trip: ``X.model_validate(d).model_dump(mode="json", by_alias=True,
+exclude_unset=True) == d`` for every valid ``d``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from generator import ir
+from generator.diagnostics import Diagnostic, InputError, Position
+from generator.formatting import call_layout
+from generator.lower import json_type_of
+from generator.render import RenderEnv, py_str
+from generator.targets import OutputFile
+from generator.targets.python_common import (
+    EnumView,
+    enum_view_fields,
+    function_suffix,
+    py_literal,
+)
+
+TARGET = "python-pydantic"
+
+# --- views -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FieldView:
+    name: str
+    annotation: str
+    value: str  # "" (a bare required field) or the right-hand side, e.g. `Field(alias="x")`
+
+
+@dataclass(frozen=True)
+class RecordView:
+    name: str
+    base: str
+    doc: str
+    config: str
+    wire: str  # "" when the record needs no wire rules
+    fields: tuple[FieldView, ...]
+    methods_template: str | None = None
+
+
+@dataclass(frozen=True)
+class FunctionView:
+    name: str
+    signature: str
+    doc: str
+    body: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class AliasView:
+    """A module-level type alias: a union or a named non-record type."""
+
+    name: str
+    doc: str
+    value: str
+    functions: tuple[FunctionView, ...] = ()
+
+
+@dataclass(frozen=True)
+class AdapterView:
+    name: str
+    type_name: str
+    config: str  # "" or ", config=ConfigDict(...)"
+
+    @property
+    def statement(self) -> str:
+        """`XAdapter: TypeAdapter[X] = TypeAdapter(X, ...)`, laid out as black would."""
+        args = [self.type_name] + ([self.config.removeprefix(", ")] if self.config else [])
+        return call_layout(f"{self.name}: TypeAdapter[{self.type_name}] = TypeAdapter(", args)
+
+
+# --- type annotations --------------------------------------------------------
+
+
+@dataclass
+class _Types:
+    """Turns IR type references into Pydantic annotations."""
+
+    module: ir.Module
+    uses: set[str] = field(default_factory=set)
+
+    def named(self, name: str) -> ir.NamedType:
+        return self.module.get(name)
+
+    def annotation(self, type_ref: ir.TypeRef) -> str:
+        if isinstance(type_ref, ir.Prim):
+            return self._prim(type_ref)
+        if isinstance(type_ref, ir.ListOf):
+            item = self.annotation(type_ref.item)
+            container = f"tuple[{item}, ...]" if type_ref.as_tuple else f"list[{item}]"
+            args = _field_args(
+                min_length=type_ref.constraints.min_items, max_length=type_ref.constraints.max_items
+            )
+            return f"Annotated[{container}, Field({args})]" if args else container
+        if isinstance(type_ref, ir.MapOf):
+            return f"dict[str, {self.annotation(type_ref.value)}]"
+        if isinstance(type_ref, ir.Ref):
+            return type_ref.name
+        if isinstance(type_ref, ir.LiteralValue):
+            return self.literal(type_ref.value)
+        if isinstance(type_ref, ir.Nullable):
+            return f"{self.annotation(type_ref.inner)} | None"
+        if isinstance(type_ref, ir.AnyJSON):
+            return "dict[str, _JSON]" if type_ref.object_only else "_JSON"
+        return " | ".join(self.annotation(option) for option in type_ref.options)
+
+    def literal(self, value: str | int | bool) -> str:
+        # Pydantic's Literal is lax for integers and booleans (True matches 1); a record's
+        # tags are checked exactly by the runtime (`_Wire.tags`), other literals here.
+        annotation = f"Literal[{py_literal(value)}]"
+        if isinstance(value, (bool, int)):
+            self.uses.add("exact")
+            return f"Annotated[{annotation}, BeforeValidator(_exactly({py_literal(value)}))]"
+        return annotation
+
+    def _prim(self, prim: ir.Prim) -> str:
+        c = prim.constraints
+        if prim.kind == "str":
+            if c.pattern is not None:
+                self.uses.add("pattern")
+            args = _field_args(min_length=c.min_length, max_length=c.max_length, pattern=c.pattern)
+            return f"Annotated[StrictStr, Field({args})]" if args else "StrictStr"
+        if prim.kind == "bool":
+            return "StrictBool"
+        args = _field_args(
+            ge=c.minimum, le=c.maximum, gt=c.exclusive_minimum, lt=c.exclusive_maximum
+        )
+        if prim.kind == "int":
+            return f"Annotated[StrictInt, Field({args})]" if args else "StrictInt"
+        # `number`: an integer stays an int (exact round trip), a float stays a float
+        if args:
+            return f"Annotated[StrictInt, Field({args})] | Annotated[StrictFloat, Field({args})]"
+        return "StrictInt | StrictFloat"
+
+    def has_pattern(self, type_ref: ir.TypeRef) -> bool:
+        """Whether `type_ref` itself (not through a named record) carries a `pattern`."""
+        if isinstance(type_ref, ir.Prim):
+            return type_ref.constraints.pattern is not None
+        if isinstance(type_ref, ir.ListOf):
+            return self.has_pattern(type_ref.item)
+        if isinstance(type_ref, ir.MapOf):
+            return self.has_pattern(type_ref.value)
+        if isinstance(type_ref, ir.Nullable):
+            return self.has_pattern(type_ref.inner)
+        if isinstance(type_ref, ir.InlineUnion):
+            return any(self.has_pattern(option) for option in type_ref.options)
+        if isinstance(type_ref, ir.Ref):
+            named = self.named(type_ref.name)
+            if isinstance(named, ir.Alias):
+                return self.has_pattern(named.type)
+            if isinstance(named, ir.UnionType):
+                return any(self.has_pattern(ir.Ref(member)) for member in named.members)
+        return False
+
+
+def _field_args(**constraints: object) -> str:
+    return ", ".join(
+        f"{key}={_py_value(value)}" for key, value in constraints.items() if value is not None
+    )
+
+
+def _py_value(value: object) -> str:
+    if isinstance(value, str):
+        return py_str(value)
+    return repr(value)
+
+
+# --- records -------------------------------------------------------------------
+
+
+def _record_view(record: ir.Record, types: _Types, env: RenderEnv) -> RecordView:
+    fields = tuple(_field_view(item, types) for item in record.fields)
+    spelled = [item for item in record.fields if item.aliases]
+    wire_keys = {key for item in record.fields for key in (item.json_key, *item.aliases)}
+    names_only = sorted({item.py_name for item in record.fields} - wire_keys)
+    wire_args: list[str] = []
+    tags = [item for item in record.fields if item.is_tag]
+    if tags:
+        triples = (
+            _tuple([py_str(f.py_name), py_str(f.json_key), py_literal(_tag_value(f))]) for f in tags
+        )
+        wire_args.append("tags=" + _tuple(triples))
+    if spelled:
+        entries = (
+            _tuple([py_str(f.py_name), _tuple(py_str(s) for s in (f.json_key, *f.aliases))])
+            for f in spelled
+        )
+        wire_args.append("spellings=" + _tuple(entries))
+    if names_only:
+        wire_args.append(
+            "names=frozenset({" + ", ".join(py_str(name) for name in names_only) + "})"
+        )
+    if wire_args and record.extra_policy != "keep":
+        wire_args.append(f"extra={py_str(record.extra_policy)}")
+    config = ["populate_by_name=True", f"extra={py_str(_EXTRA[record.extra_policy])}"]
+    if record.frozen:
+        config.append("frozen=True")
+    if any(types.has_pattern(item.type) for item in record.fields):
+        config.append('regex_engine="python-re"')
+    return RecordView(
+        name=record.name,
+        base="_SpelledModel" if spelled else "_Model",
+        doc=record.doc or f"The {record.name} record.",
+        config=f"ConfigDict({', '.join(config)})",
+        wire=f"_Wire({', '.join(wire_args)})" if wire_args else "",
+        fields=fields,
+        methods_template=_methods_template(record.methods, env) if record.methods else None,
+    )
+
+
+def _methods_template(block: str, env: RenderEnv) -> str | None:
+    """`x-python: {methods: block}`: this flavor's own block, else the dataclass one (same API).
+
+    A block that exists nowhere is reported by the dataclass target.
+    """
+    for template in (
+        f"python_pydantic/methods/{block}.py.j2",
+        f"python_dataclasses/methods/{block}.py.j2",
+    ):
+        if env.has_template(template):
+            return template
+    return None
+
+
+def _tag_value(item: ir.Field) -> str | int | bool:
+    assert isinstance(item.type, ir.LiteralValue)
+    return item.type.value
+
+
+_EXTRA = {"keep": "allow", "ignore": "ignore", "forbid": "forbid"}
+
+
+def _tuple(items: Iterable[str]) -> str:
+    """A tuple display without a magic trailing comma (black keeps it on one line when it fits)."""
+    listed = list(items)
+    return f"({listed[0]},)" if len(listed) == 1 else f"({', '.join(listed)})"
+
+
+def _field_view(item: ir.Field, types: _Types) -> FieldView:
+    args: list[str] = []
+    if item.is_tag:
+        # a discriminator field takes no validator: the runtime checks the value exactly
+        assert isinstance(item.type, ir.LiteralValue)
+        annotation = f"Literal[{py_literal(item.type.value)}]"
+        args.append(f"default={py_literal(item.type.value)}")
+    elif item.required:
+        annotation = types.annotation(item.type)
+    elif item.default is None or (
+        item.default.value is None and not _accepts_null(item.type, types)
+    ):
+        annotation = types.annotation(item.type)
+        if not _accepts_null(item.type, types):
+            # absent reads as None, but an explicit null is not a value of the type
+            annotation = f"Omittable[{annotation}]"
+        args.append("default=None")
+    else:
+        annotation = types.annotation(item.type)
+        args.append(_default_arg(item, item.default.value, types))
+    if item.py_name != item.json_key:
+        args.append(f"alias={py_str(item.json_key)}")
+    if item.aliases:
+        spellings = ", ".join(py_str(s) for s in (item.json_key, *item.aliases))
+        args.append(f"validation_alias=AliasChoices({spellings})")
+    if item.doc:
+        args.append(f"description={py_str(item.doc)}")
+    return FieldView(item.py_name, annotation, f"Field({', '.join(args)})" if args else "")
+
+
+def _accepts_null(type_ref: ir.TypeRef, types: _Types) -> bool:
+    """Whether JSON null is a value of `type_ref`."""
+    return "null" in json_type_of(type_ref, types.module.types_by_name)
+
+
+def _default_arg(item: ir.Field, value: ir.JSONData, types: _Types) -> str:
+    target = item.type.inner if isinstance(item.type, ir.Nullable) else item.type
+    if value is None:
+        return "default=None"
+    if isinstance(target, ir.Ref):
+        named = types.named(target.name)
+        if isinstance(named, ir.EnumType) and isinstance(value, str) and named.style != "literal":
+            member = next(v for v in named.values if v.value == value)
+            return f"default={named.name}.{member.py_name}"
+        if isinstance(named, ir.Record):
+            return f"default_factory=lambda: {named.name}.model_validate({py_literal(value)})"
+    if isinstance(target, ir.ListOf) and target.as_tuple and isinstance(value, tuple):
+        return f"default=({''.join(py_literal(v) + ', ' for v in value)})"
+    if isinstance(value, (tuple, ir.FrozenJSONObject)):
+        literal = py_literal(value)
+        return "default_factory=" + {"[]": "list", "{}": "dict"}.get(literal, f"lambda: {literal}")
+    return f"default={py_literal(value)}"
+
+
+# --- enums, unions, aliases ------------------------------------------------------
+
+
+def _enum_view(enum: ir.EnumType) -> EnumView:
+    return EnumView(**enum_view_fields(enum))
+
+
+def _union_view(union: ir.UnionType, types: _Types) -> AliasView:
+    doc = union.doc or f"One of: {', '.join(union.members)}."
+    if not union.members:
+        return AliasView(union.name, doc, "NoReturn")
+    if union.tag is not None:
+        field_name = _shared_tag_field(union, types)
+        if field_name is not None:
+            if len(union.members) == 1:
+                return AliasView(union.name, doc, union.members[0])
+            members = ", ".join(union.members)
+            return AliasView(
+                union.name,
+                doc,
+                f"Annotated[Union[{members}], Field(discriminator={py_str(field_name)})]",
+            )
+        return _callable_union(union, doc, _tagged_dispatch(union, types), "unknown_tag", types)
+    return _callable_union(union, doc, _structural_dispatch(union, types), "union_no_match", types)
+
+
+def _shared_tag_field(union: ir.UnionType, types: _Types) -> str | None:
+    """The field name of `union.tag` when every leaf record declares it as a tag of the right value.
+
+    Then `Field(discriminator=...)` expresses the dispatch, nested unions included
+    (Pydantic folds a member union whose leaves share one outer tag value into the
+    outer union). Otherwise the union needs a callable discriminator.
+    """
+    assert union.tag is not None
+    names: set[str] = set()
+    for value, member in union.tag_values:
+        for record in _leaf_records(member, types):
+            tag = next((f for f in record.fields if f.json_key == union.tag and f.is_tag), None)
+            if tag is None or not isinstance(tag.type, ir.LiteralValue) or tag.type.value != value:
+                return None
+            if type(tag.type.value) is not type(value):
+                return None
+            names.add(tag.py_name)
+    covered = {member for _, member in union.tag_values}
+    if len(names) != 1 or covered != set(union.members):
+        return None
+    return names.pop()
+
+
+def _leaf_records(name: str, types: _Types) -> list[ir.Record]:
+    named = types.named(name)
+    if isinstance(named, ir.Record):
+        return [named]
+    if isinstance(named, ir.UnionType):
+        return [record for member in named.members for record in _leaf_records(member, types)]
+    return []
+
+
+def _tagged_dispatch(union: ir.UnionType, types: _Types) -> tuple[list[str], str, dict[str, str]]:
+    assert union.tag is not None
+    lines = ["if type(value) is dict:", f"    tag = value.get({py_str(union.tag)})"]
+    for value, member in union.tag_values:
+        lines.append(f"    if type(tag) is {type(value).__name__} and tag == {py_literal(value)}:")
+        lines.append(f"        return {py_str(member)}")
+    lines.append("    return None")
+    lines.extend(_instance_checks(union, types))
+    known = ", ".join(repr(value) for value, _ in union.tag_values)
+    message = f"unknown or missing tag {union.tag!r}; expected one of {known}"
+    return lines, message, {"discriminator": repr(union.tag)}
+
+
+def _structural_dispatch(
+    union: ir.UnionType, types: _Types
+) -> tuple[list[str], str, dict[str, str]]:
+    lines: list[str] = []
+    object_cases = [case for case in union.cases if case.json_type == "object"]
+    if object_cases:
+        lines.append("if type(value) is dict:")
+        for case in object_cases:
+            if case.tag_key is not None:
+                lines.append(
+                    f"    if value.get({py_str(case.tag_key)}) == {py_literal(case.tag_value)}:"
+                )
+                lines.append(f"        return {py_str(case.member)}")
+            elif case.key is not None:
+                lines.append(f"    if {py_str(case.key)} in value:")
+                lines.append(f"        return {py_str(case.member)}")
+            else:
+                lines.append(f"    return {py_str(case.member)}")
+                break
+        else:
+            lines.append("    return None")
+    lines.extend(_instance_checks(union, types))
+    for case in union.cases:
+        if case.json_type != "object":
+            lines.append(f"if {_JSON_TYPE_CHECKS[case.json_type]}:")
+            lines.append(f"    return {py_str(case.member)}")
+    hints = [
+        (
+            f"{case.tag_key}={case.tag_value!r}"
+            if case.tag_key is not None
+            else f"key {case.key!r}" if case.key is not None else "object"
+        )
+        for case in object_cases
+    ] + [case.json_type for case in union.cases if case.json_type != "object"]
+    message = f"matches no member of {union.name}" + (
+        f" (expected {', '.join(hints)})" if hints else ""
+    )
+    return lines, message, {}
+
+
+_JSON_TYPE_CHECKS = {
+    "string": "type(value) is str",
+    "integer": "type(value) is int",
+    "number": "type(value) is float or type(value) is int",
+    "boolean": "type(value) is bool",
+    "array": "type(value) is list or type(value) is tuple",
+    "object": "type(value) is dict",
+    "null": "value is None",
+}
+
+
+def _instance_checks(union: ir.UnionType, types: _Types) -> list[str]:
+    """Values built in code (and values being serialized) are recognised by their class."""
+    lines: list[str] = []
+    for member in union.members:
+        classes = _classes(member, types)
+        if classes:
+            lines.append(f"if isinstance(value, {classes}):")
+            lines.append(f"    return {py_str(member)}")
+    return lines
+
+
+def _classes(name: str, types: _Types) -> str:
+    named = types.named(name)
+    if isinstance(named, ir.Record) or (
+        isinstance(named, ir.EnumType) and named.style != "literal"
+    ):
+        return name
+    if isinstance(named, ir.UnionType):
+        leaves = [_classes(member, types) for member in named.members]
+        leaves = [leaf for leaf in leaves if leaf]
+        return "(" + ", ".join(leaves) + ",)" if leaves else ""
+    return ""
+
+
+def _callable_union(
+    union: ir.UnionType,
+    doc: str,
+    dispatch: tuple[list[str], str, dict[str, str]],
+    error_type: str,
+    types: _Types,
+) -> AliasView:
+    lines, message, context = dispatch
+    function = f"_{function_suffix(union.name)}_member"
+    body = tuple(lines) + ("return None",)
+    view = FunctionView(
+        name=function,
+        signature=f"def {function}(value: Any) -> str | None:",
+        doc=f"The member of {union.name} that `value` is, or None: the union's dispatch rule.",
+        body=body,
+    )
+    members = ", ".join(f"Annotated[{member}, Tag({py_str(member)})]" for member in union.members)
+    arguments = [
+        function,
+        f"custom_error_type={py_str(error_type)}",
+        f"custom_error_message={py_str(message)}",
+    ]
+    if context:
+        arguments.append(
+            "custom_error_context={"
+            + ", ".join(f"{py_str(k)}: {py_str(v)}" for k, v in context.items())
+            + "}"
+        )
+    types.uses.add("callable_union")
+    value = f"Annotated[Union[{members}], Discriminator({', '.join(arguments)})]"
+    return AliasView(union.name, doc, value, (view,))
+
+
+def _alias_view(alias: ir.Alias, types: _Types) -> AliasView:
+    return AliasView(
+        alias.name, alias.doc or f"The {alias.name} type.", types.annotation(alias.type)
+    )
+
+
+def _alias_order(module: ir.Module) -> list[ir.NamedType]:
+    """Unions and aliases ordered so that each is defined after the aliases it uses."""
+    pending = [t for t in module.types if isinstance(t, (ir.UnionType, ir.Alias))]
+    names = {t.name for t in pending}
+    ordered: list[ir.NamedType] = []
+    done: set[str] = set()
+    while pending:
+        ready = [t for t in pending if (_dependencies(t) & names) <= done]
+        if not ready:  # a cycle through aliases alone: keep source order
+            ordered.extend(pending)
+            break
+        for named in ready:
+            ordered.append(named)
+            done.add(named.name)
+            pending.remove(named)
+    return ordered
+
+
+def _dependencies(named: ir.NamedType) -> set[str]:
+    if isinstance(named, ir.UnionType):
+        return set(named.members)
+    assert isinstance(named, ir.Alias)
+    return _refs(named.type)
+
+
+def _refs(type_ref: ir.TypeRef) -> set[str]:
+    if isinstance(type_ref, ir.Ref):
+        return {type_ref.name}
+    if isinstance(type_ref, ir.ListOf):
+        return _refs(type_ref.item)
+    if isinstance(type_ref, ir.MapOf):
+        return _refs(type_ref.value)
+    if isinstance(type_ref, ir.Nullable):
+        return _refs(type_ref.inner)
+    if isinstance(type_ref, ir.InlineUnion):
+        return set().union(*(_refs(option) for option in type_ref.options))
+    return set()
+
+
+# --- checks ------------------------------------------------------------------------
+
+
+def _check_names(module: ir.Module) -> None:
+    """`<Name>Adapter` must not be another type's name.
+
+    Lowering already keeps types off the module's own names and fields off BaseModel's
+    attributes and private names (`generator.naming`).
+    """
+    type_names = {named.name for named in module.types}
+    problems: list[Diagnostic] = []
+    for named in module.types:
+        if not isinstance(named, ir.Record) and f"{named.name}Adapter" in type_names:
+            source = named.source or ir.SourceRef(module.schema_path, 1, 1, f"/$defs/{named.name}")
+            problems.append(
+                Diagnostic(
+                    source.file,
+                    Position(source.line, source.column),
+                    source.pointer,
+                    f"{named.name}Adapter (its TypeAdapter) collides with a type of that name",
+                )
+            )
+    if problems:
+        raise InputError(problems)
+
+
+# --- render ------------------------------------------------------------------------
+
+
+def _adapter_config(named: ir.NamedType, types: _Types) -> str:
+    """`, config=...` for a TypeAdapter: errors titled after the type; Python regexes if needed.
+
+    A type that is a model itself (an alias of a record) brings its own config.
+    """
+    target: ir.NamedType = named
+    while isinstance(target, ir.Alias) and isinstance(target.type, ir.Ref):
+        target = types.named(target.type.name)
+    if isinstance(target, ir.Record):
+        return ""
+    settings = [f"title={py_str(named.name)}"]
+    if isinstance(named, ir.Alias) and types.has_pattern(named.type):
+        settings.append('regex_engine="python-re"')
+    return f", config=ConfigDict({', '.join(settings)})"
+
+
+def module_path(module: ir.Module) -> str:
+    return f"python/{module.name}/pydantic_models.py"
+
+
+def render_models(module: ir.Module, env: RenderEnv) -> OutputFile:
+    _check_names(module)
+    types = _Types(module)
+    enums = [_enum_view(t) for t in module.types if isinstance(t, ir.EnumType)]
+    records = [_record_view(t, types, env) for t in module.types if isinstance(t, ir.Record)]
+    aliases = [
+        _union_view(t, types) if isinstance(t, ir.UnionType) else _alias_view(t, types)
+        for t in _alias_order(module)
+        if isinstance(t, (ir.UnionType, ir.Alias))
+    ]
+    adapters = [
+        AdapterView(f"{t.name}Adapter", t.name, _adapter_config(t, types))
+        for t in module.types
+        if not isinstance(t, ir.Record)
+    ]
+    exported = [t.name for t in module.types] + [a.name for a in adapters]
+    text = env.render(
+        "python_pydantic/module.py.j2",
+        module=module,
+        enums=enums,
+        records=records,
+        aliases=aliases,
+        adapters=adapters,
+        exported=sorted(exported, key=lambda name: (name.lower(), name)),
+        uses=sorted(types.uses),
+        uses_enum=any(e.base for e in enums),
+        uses_spellings=any(r.base == "_SpelledModel" for r in records),
+    )
+    return OutputFile(module_path(module), text, TARGET, module.name, "python")
+
+
+def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
+    """The models, and their generated pytest suite (``python_pydantic_tests``)."""
+    from generator.targets import python_pydantic_tests
+
+    return [render_models(module, env), *python_pydantic_tests.render(module, env)]

@@ -1,0 +1,523 @@
+"""The Elixir target: naming, generated snippets, and a hostile schema compiled and run for real.
+
+The end-to-end test renders a schema full of hostile strings (descriptions with
+`#{System.halt()}` and `\"\"\"`, enum values and keys with quotes, `#{}` and
+spaces) into a throwaway mix-less build, compiles it with `elixirc
+--warnings-as-errors`, and checks its decoders against the Python dataclass
+decoders rendered from the same IR: the same successes, the same round trips,
+the same error paths.
+"""
+
+from __future__ import annotations
+
+import base64
+import importlib.util
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from generator import ir
+from generator.fixtures import FixtureCase
+from generator.loader import load
+from generator.lower import lower
+from generator.render import make_env
+from generator.targets import elixir, python_dataclasses
+from generator.validate import validate
+from tests.conftest import REPO, SHIPPED_MODULES, load_generated
+
+HOSTILE_SCHEMA = r'''
+$schema: https://json-schema.org/draft/2020-12/schema
+title: 'Hostile #{System.halt()} """ title'
+description: "Module doc with #{System.halt()}, \"\"\" and a \\ backslash."
+x-polytype:
+  module: hostile
+  elixir-namespace: Hostile
+$defs:
+  Mode:
+    description: "#{System.halt()}\n\"\"\"\nSystem.halt()\n\"\"\"\n"
+    type: string
+    enum: ["acceptEdits", "nil", "#{x}", "with space", "\"quoted\""]
+    x-elixir: {atoms: true}
+  Plain:
+    description: 'ends with a backslash \'
+    type: string
+    enum: ["a\"b", "#{y}"]
+  Thing:
+    description: '  """ closes a heredoc if you let it'
+    type: object
+    properties:
+      type: {const: "thing"}
+      "odd key\"#{k}":
+        type: string
+        description: '"""'
+      sessionId:
+        type: string
+        x-aliases: [session_id]
+      mode:
+        $ref: "#/$defs/Mode"
+        default: acceptEdits
+      plain:
+        $ref: "#/$defs/Plain"
+      count:
+        type: integer
+        minimum: 1
+      ratio:
+        type: number
+        maximum: 1.5
+        default: 0.5
+      name:
+        type: string
+        pattern: "^[a-z\"#{}]+$"
+        maxLength: 5
+      tags:
+        type: array
+        items: {type: string}
+        minItems: 1
+      meta:
+        type: object
+        additionalProperties: {type: integer}
+      either:
+        oneOf:
+          - type: string
+          - type: array
+            items: {$ref: "#/$defs/Mode"}
+      maybe:
+        type: [string, "null"]
+    required: [type, "odd key\"#{k}", sessionId]
+  Other:
+    type: object
+    additionalProperties: false
+    properties:
+      type: {const: other}
+      n: {type: integer}
+    required: [type]
+  Either:
+    description: Tagged on type.
+    oneOf:
+      - $ref: "#/$defs/Thing"
+      - $ref: "#/$defs/Other"
+'''
+
+VALID_THING: dict[str, Any] = {
+    "type": "thing",
+    'odd key"#{k}': "v",
+    "session_id": "s-1",
+    "mode": "nil",
+    "plain": "#{y}",
+    "count": 3,
+    "ratio": 1,
+    "name": "ab#",
+    "tags": ["x"],
+    "meta": {"a b": 1, "c": 2},
+    "either": ["acceptEdits", "with space", '"quoted"'],
+    "maybe": None,
+    "unknown": {"kept": [1, 2.5, None]},
+}
+
+
+def _mutated(**changes: Any) -> dict[str, Any]:
+    data = dict(VALID_THING)
+    for key, value in changes.items():
+        if value is _DELETE:
+            data.pop(key, None)
+        else:
+            data[key] = value
+    return data
+
+
+_DELETE = object()
+
+CASES: list[tuple[str, Any]] = [
+    ("Thing", VALID_THING),
+    ("Thing", {"type": "thing", 'odd key"#{k}': "", "sessionId": "s"}),
+    ("Thing", _mutated(ratio=0.25, mode="acceptEdits")),
+    ("Thing", _mutated(**{'odd key"#{k}': 1})),
+    ("Thing", _mutated(**{'odd key"#{k}': _DELETE})),
+    ("Thing", _mutated(sessionId="both")),
+    ("Thing", _mutated(mode="unknown-mode")),
+    ("Thing", _mutated(mode="accept_edits")),
+    ("Thing", _mutated(plain='a"b')),
+    ("Thing", _mutated(plain="#{x}")),
+    ("Thing", _mutated(count=0)),
+    ("Thing", _mutated(count=True)),
+    ("Thing", _mutated(count=1.0)),
+    ("Thing", _mutated(ratio=2)),
+    ("Thing", _mutated(ratio="1")),
+    ("Thing", _mutated(name="ABC")),
+    ("Thing", _mutated(name="abcdef")),
+    ("Thing", _mutated(tags=[])),
+    ("Thing", _mutated(tags=["a", 2])),
+    ("Thing", _mutated(meta={"ok": 1, 'bad "key"\n': "x"})),
+    ("Thing", _mutated(either="text")),
+    ("Thing", _mutated(either=["nil", "nope"])),
+    ("Thing", _mutated(either=3)),
+    ("Thing", _mutated(maybe="x")),
+    ("Thing", _mutated(maybe=3)),
+    ("Thing", _mutated(type="other")),
+    ("Thing", []),
+    ("Other", {"type": "other", "n": 1}),
+    ("Other", {"type": "other", "n": 1, "zz": 1}),
+    ("Either", VALID_THING),
+    ("Either", {"type": "other"}),
+    ("Either", {"type": "#{System.halt()}"}),
+    ("Either", {"no": "type"}),
+    ("Either", "string"),
+    ("Mode", "with space"),
+    ("Mode", '"quoted"'),
+    ("Mode", "#{x}"),
+    ("Mode", "x"),
+    ("Mode", None),
+    ("Plain", 'a"b'),
+]
+
+
+def lower_text(tmp_path: Path, text: str, name: str = "hostile.yaml") -> ir.Module:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    document = load(path, name)
+    validate(document)
+    return lower(document)
+
+
+def lower_shipped(name: str) -> ir.Module:
+    """A shipped schema, lowered from where it is (never written)."""
+    document = load(REPO / "schema" / f"{name}.yaml", f"schema/{name}.yaml")
+    validate(document)
+    return lower(document)
+
+
+@pytest.fixture
+def hostile(tmp_path: Path) -> ir.Module:
+    return lower_text(tmp_path, HOSTILE_SCHEMA)
+
+
+def render_files(module: ir.Module) -> dict[str, str]:
+    env = make_env(fixtures={module.name: ()})
+    return {output.path: output.text for output in elixir.render(module, env)}
+
+
+# --- naming ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("module_name", "path"),
+    [
+        ("ClaudeCode.Message.SystemMessage", "lib/claude_code/message/system_message.ex"),
+        ("NanoAgent.TextContent", "lib/nano_agent/text_content.ex"),
+        ("AgUi.RunAgentInput", "lib/ag_ui/run_agent_input.ex"),
+        ("SearchAgent.TrimState", "lib/search_agent/trim_state.ex"),
+    ],
+)
+def test_module_file_follows_macro_underscore(module_name: str, path: str) -> None:
+    assert elixir.module_file(module_name) == path
+
+
+@pytest.mark.parametrize(
+    "key", ["text", "toolCalls", "_x", "a b", 'q"uote', "new\nline", "ünïcode", "1st", "class", ""]
+)
+def test_path_segments_match_the_python_decoders(key: str) -> None:
+    runtime = load_generated("nano_agent")
+    assert elixir.path_segment(key) == runtime._segment(key)
+
+
+def test_float_literals_are_elixir_floats() -> None:
+    assert elixir.ex_float(0.5) == "0.5"
+    assert elixir.ex_float(1e-05) == "1.0e-05"
+    assert elixir.ex_float(1e16) == "1.0e16"
+    assert elixir.ex_float(2.0) == "2.0"
+
+
+# --- generated snippets ----------------------------------------------------
+
+
+def test_enum_atoms_come_from_clauses_only(hostile: ir.Module) -> None:
+    text = render_files(hostile)["elixir/lib/hostile/mode.ex"]
+    assert 'def decode("acceptEdits"), do: {:ok, :accept_edits}' in text
+    assert 'def decode("nil"), do: {:ok, :nil_}' in text
+    assert 'def decode("\\#{x}"), do: {:ok, :x}' in text
+    assert 'def decode("\\"quoted\\""), do: {:ok, :quoted}' in text
+    assert 'def to_json(:with_space), do: "with space"' in text
+    assert "@type t :: :accept_edits | :nil_ | :x | :with_space | :quoted" in text
+
+
+def test_no_atom_is_ever_made_from_input() -> None:
+    generated = REPO / "generated" / "elixir"
+    texts = [path.read_text(encoding="utf-8") for path in generated.rglob("*.ex")]
+    assert texts, "run polytype generate first"
+    for text in texts:
+        for forbidden in (
+            "String.to_atom",
+            "String.to_existing_atom",
+            "binary_to_atom",
+            "list_to_atom",
+            "Code.eval",
+        ):
+            assert forbidden not in text
+
+
+def test_string_enums_stay_strings(hostile: ir.Module) -> None:
+    text = render_files(hostile)["elixir/lib/hostile/plain.ex"]
+    assert 'def decode("a\\"b" = value), do: {:ok, value}' in text
+    assert "@type t :: String.t()" in text
+
+
+def test_record_snippets(hostile: ir.Module) -> None:
+    text = render_files(hostile)["elixir/lib/hostile/thing.ex"]
+    # aliases: both spellings with their error-path segments, and the spelling that came in is written back
+    assert (
+        'R.required_aliased(data, [{"sessionId", ".sessionId"}, {"session_id", ".session_id"}]'
+        in text
+    )
+    assert 'R.spelling(present, ["sessionId", "session_id"]) => value.session_id' in text
+    # a hostile key: escaped in code, JSON-quoted in the error path
+    assert 'R.required(data, "odd key\\"\\#{k}", "[\\"odd key\\\\\\"\\#{k}\\"]"' in text
+    assert "@enforce_keys [:odd_key_k, :session_id]" in text
+    # the enum default is the atom; the number default is a float literal
+    assert "mode: :accept_edits," in text
+    assert "ratio: 0.5," in text
+    assert '"mode" in present or value.mode != :accept_edits' in text
+    # typespecs
+    assert "type: :thing," in text
+    assert "mode: Hostile.Mode.t()," in text
+    assert "tags: [String.t()] | nil," in text
+    assert "meta: %{optional(String.t()) => integer()} | nil," in text
+    assert "maybe: String.t() | nil," in text
+    assert "extra: R.json_object()," in text
+    assert "__present__: [String.t()]" in text
+    # the pattern goes through ex_str, compiled once as a module attribute
+    assert '@pattern_0 Regex.compile!("^[a-z\\"\\#{}]+$", "u")' in text
+
+
+def test_forbidding_record_checks_unknown_keys_first(hostile: ir.Module) -> None:
+    text = render_files(hostile)["elixir/lib/hostile/other.ex"]
+    tag = text.index('R.tag(data, "type", ".type", "other")')
+    forbid = text.index("R.forbid_unknown(data, @known_keys)")
+    field = text.index('R.optional(data, "n", ".n"')
+    assert tag < forbid < field
+    assert "extra" not in text.split("defstruct", 1)[1].split("@type", 1)[0]
+
+
+def test_tagged_union_dispatch(hostile: ir.Module) -> None:
+    text = render_files(hostile)["elixir/lib/hostile/either.ex"]
+    assert '{:ok, "thing"} -> Hostile.Thing.decode(data)' in text
+    assert '{:ok, "other"} -> Hostile.Other.decode(data)' in text
+    assert ':error -> {:error, {".type", "missing required key"}}' in text
+    assert "def to_json(%Hostile.Thing{} = value), do: Hostile.Thing.to_json(value)" in text
+
+
+def test_structural_union_dispatch(tmp_path: Path) -> None:
+    module = lower_text(
+        tmp_path,
+        """
+$defs:
+  A: {type: object, properties: {role: {type: string}}, required: [role]}
+  B: {type: object, properties: {type: {const: b}}, required: [type]}
+  S: {type: string, enum: [x, y]}
+  U: {oneOf: [{$ref: "#/$defs/A"}, {$ref: "#/$defs/B"}, {$ref: "#/$defs/S"}]}
+""",
+        "shapes.yaml",
+    )
+    text = render_files(module)["elixir/lib/shapes/u.ex"]
+    assert 'Map.get(data, "type") == "b" -> Shapes.B.decode(data)' in text
+    assert 'Map.has_key?(data, "role") -> Shapes.A.decode(data)' in text
+    assert "def decode(data) when is_binary(data), do: Shapes.S.decode(data)" in text
+    assert 'def decode(data), do: R.type_error("object or string", data)' in text
+    assert text.index("Map.get(data") < text.index("Map.has_key?")
+
+
+def test_reserved_struct_fields(tmp_path: Path) -> None:
+    from generator.diagnostics import InputError
+
+    derived = lower_text(
+        tmp_path, "$defs:\n  A: {type: object, properties: {extra: {type: string}}}\n", "a.yaml"
+    )
+    text = render_files(derived)["elixir/lib/a/a.ex"]
+    assert "extra_: nil," in text and "extra: %{}" in text
+    forced = lower_text(
+        tmp_path,
+        "$defs:\n  B: {type: object, properties: {x: {type: string, x-elixir: {field: extra}}}}\n",
+        "b.yaml",
+    )
+    with pytest.raises(InputError, match="extra"):
+        render_files(forced)
+
+
+def test_tests_cover_every_fixture() -> None:
+    module = lower_shipped("nano_agent")
+    fixtures = (
+        FixtureCase("nano_agent", "Role", "nano_agent/Role/user.json", True),
+        FixtureCase("nano_agent", "Role", "nano_agent/Role/invalid/x.json", False, "$"),
+        FixtureCase("nano_agent", "Role", "nano_agent/Role/invalid/no_path.json", False, None),
+        FixtureCase("nano_agent", "Gone", "nano_agent/Gone/a.json", True),
+    )
+    env = make_env(fixtures={"nano_agent": fixtures})
+    text = next(
+        o.text for o in elixir.render(module, env) if o.path == "elixir/test/nano_agent_test.exs"
+    )
+    assert 'assert_round_trip(NanoAgent.Role, "nano_agent/Role/user.json")' in text
+    assert 'assert_rejected(NanoAgent.Role, "nano_agent/Role/invalid/x.json", "$")' in text
+    assert 'flunk("record the expected error path in nano_agent/Role/invalid/no_path.path")' in text
+    assert "Gone" not in text
+    assert 'assert_no_new_atoms(NanoAgent.Role, "\\"__POLYTYPE_UNKNOWN__\\"", "$")' in text
+    assert "async: false" in text
+
+
+def test_project_files() -> None:
+    env = make_env(fixtures_dir="tests/fixtures", output_dir="generated")
+    files = {o.path: o.text for o in elixir.render_project((), env)}
+    assert set(files) == {
+        "elixir/mix.exs",
+        "elixir/.formatter.exs",
+        "elixir/.gitignore",
+        "elixir/test/test_helper.exs",
+    }
+    assert "app: :polytype_generated" in files["elixir/mix.exs"]
+    assert 'elixir: "~> 1.14"' in files["elixir/mix.exs"]
+    assert "warnings_as_errors: true" in files["elixir/mix.exs"]
+    assert "deps: []" in files["elixir/mix.exs"]
+    helper = files["elixir/test/test_helper.exs"]
+    assert '@fixtures Path.expand("../../../tests/fixtures", __DIR__)' in helper
+    assert "Code.prepend_path(jiffy_ebin)" in helper
+    assert ":jiffy.decode(text, [:return_maps, {:null_term, nil}])" in helper
+
+
+def test_shipped_modules_render_deterministically() -> None:
+    for name in SHIPPED_MODULES:
+        module = lower_shipped(name)
+        first = render_files(module)
+        second = render_files(module)
+        assert first == second
+
+
+# --- the real compiler -----------------------------------------------------
+
+needs_elixir = pytest.mark.skipif(shutil.which("elixirc") is None, reason="elixir is not installed")
+
+
+def _python_module(module: ir.Module) -> ModuleType:
+    text = python_dataclasses.render(module, make_env())[0].text
+    name = f"polytype_test_{module.name}"
+    spec = importlib.util.spec_from_loader(name, loader=None)
+    assert spec is not None
+    loaded = importlib.util.module_from_spec(spec)
+    sys.modules[name] = loaded
+    exec(
+        compile(text, f"{name}.py", "exec"), loaded.__dict__
+    )  # noqa: S102 - our own generated code
+    return loaded
+
+
+def _python_result(python: ModuleType, type_name: str, data: Any) -> dict[str, Any]:
+    suffix = elixir.function_suffix(type_name)
+    try:
+        return {
+            "ok": getattr(python, f"encode_{suffix}")(getattr(python, f"decode_{suffix}")(data))
+        }
+    except python.DecodeError as error:
+        return {"error": error.path}
+
+
+def _elixir_term(value: Any) -> str:
+    """An Elixir term for JSON data (what :jiffy would return)."""
+    return elixir.ex_json_literal(_freeze(value))
+
+
+def _freeze(value: Any) -> ir.JSONData:
+    if isinstance(value, dict):
+        return ir.FrozenJSONObject(tuple((key, _freeze(item)) for key, item in value.items()))
+    if isinstance(value, list):
+        return tuple(_freeze(item) for item in value)
+    return value  # type: ignore[no-any-return]
+
+
+@needs_elixir
+def test_hostile_schema_compiles_and_agrees_with_python(hostile: ir.Module, tmp_path: Path) -> None:
+    files = render_files(hostile)
+    lib = tmp_path / "lib"
+    for path, text in files.items():
+        if path.startswith("elixir/lib/"):
+            target = lib / path.removeprefix("elixir/lib/")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+    ebin = tmp_path / "ebin"
+    ebin.mkdir()
+    sources = sorted(str(path) for path in lib.rglob("*.ex"))
+    compiled = subprocess.run(
+        ["elixirc", "--warnings-as-errors", "-o", str(ebin), *sources],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+    assert "warning" not in compiled.stderr, compiled.stderr
+
+    lines = []
+    for type_name, data in CASES:
+        module_name = hostile.get(type_name).elixir_module
+        lines.append(f"IO.puts(Probe.run({module_name}, {_elixir_term(data)}))")
+    script = (
+        "defmodule Probe do\n"
+        "  def run(module, data) do\n"
+        "    case module.from_json(data) do\n"
+        "      {:ok, value} ->\n"
+        "        json = module.to_json(value)\n"
+        '        "ok " <> Base.encode64(:erlang.term_to_binary(json)) <> " " <> to_string(json === data)\n'
+        "      {:error, {path, reason}} when is_binary(reason) ->\n"
+        '        "error " <> Base.encode64(path)\n'
+        "    end\n"
+        "  end\n"
+        "end\n" + "\n".join(lines) + '\nIO.puts("done")\n'
+        '{:docs_v1, _, _, _, %{"en" => doc}, _, _} = Code.fetch_docs(Hostile.Mode)\n'
+        "IO.puts(Base.encode64(doc))\n"
+        '{:docs_v1, _, _, _, %{"en" => doc}, _, _} = Code.fetch_docs(Hostile.Thing)\n'
+        "IO.puts(Base.encode64(doc))\n"
+    )
+    run = subprocess.run(
+        ["elixir", "-pa", str(ebin), "-e", script],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    output = run.stdout.splitlines()
+    assert output[len(CASES)] == "done", "the script stopped early"
+
+    python = _python_module(hostile)
+    for (type_name, data), line in zip(CASES, output[: len(CASES)], strict=True):
+        expected = _python_result(python, type_name, data)
+        kind, _, rest = line.partition(" ")
+        if "error" in expected:
+            assert kind == "error", (type_name, data, line)
+            assert base64.b64decode(rest).decode("utf-8") == expected["error"], (type_name, data)
+        else:
+            assert kind == "ok", (type_name, data, expected)
+            _payload, _, strict = rest.partition(" ")
+            assert expected["ok"] == data, "the Python decoder should round-trip valid cases"
+            assert strict == "true", (type_name, data)
+
+    mode_doc = base64.b64decode(output[len(CASES) + 1]).decode("utf-8")
+    assert mode_doc.startswith('#{System.halt()}\n"""\nSystem.halt()\n"""\n')
+    thing_doc = base64.b64decode(output[len(CASES) + 2]).decode("utf-8")
+    assert thing_doc.startswith(
+        '""" closes a heredoc if you let it'
+    )  # lowering strips descriptions
+    assert '`odd key"#{k}`' in thing_doc
+
+
+def test_probe_cases_cover_errors_and_successes(hostile: ir.Module) -> None:
+    python = _python_module(hostile)
+    results = [_python_result(python, type_name, data) for type_name, data in CASES]
+    assert sum("ok" in r for r in results) >= 8
+    assert sum("error" in r for r in results) >= 20
+    paths = {r["error"] for r in results if "error" in r}
+    assert '$["odd key\\"#{k}"]' in paths
+    assert '$.meta["bad \\"key\\"\\n"]' in paths
+    assert json.dumps("$.either[1]") in {json.dumps(p) for p in paths}

@@ -1,0 +1,408 @@
+"""Writes: concurrent runs do not interleave, interrupted runs leave whole files, output is stable.
+
+- Two `polytype generate` processes in one tree: the lock in `generator.writer`
+  serialises them (one writes, the other then finds nothing to do), and a run
+  waits while another holds the lock.
+- A run killed with SIGKILL in the middle of writing, or failing in the middle
+  of applying its plan, leaves every output either as it was or as it should
+  be, never partial; the next run completes the job.
+- Output is byte-identical across runs, `PYTHONHASHSEED` values and the order in
+  which schema files are listed or were created.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import queue
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from ruamel.yaml import YAML
+
+from generator import writer
+from generator.cli import main
+from generator.config import Project
+
+from .conftest import REPO
+
+MODULES = ("bedrock_swarm", "nano_agent")
+
+
+def tree(directory: Path) -> dict[str, bytes]:
+    return {
+        path.relative_to(directory).as_posix(): path.read_bytes()
+        for path in sorted(directory.rglob("*"))
+        if path.is_file() and "__pycache__" not in path.parts and "_build" not in path.parts
+    }
+
+
+def digest(files: dict[str, bytes]) -> dict[str, str]:
+    return {path: hashlib.sha256(data).hexdigest() for path, data in files.items()}
+
+
+def make_project(destination: Path, modules: tuple[str, ...] = MODULES) -> Path:
+    (destination / "schema").mkdir(parents=True)
+    for module in modules:
+        shutil.copy(REPO / "schema" / f"{module}.yaml", destination / "schema")
+        shutil.copytree(
+            REPO / "tests" / "fixtures" / module, destination / "tests" / "fixtures" / module
+        )
+    (destination / "pyproject.toml").write_text('[tool.polytype]\nschema-dir = "schema"\n', "utf-8")
+    return destination
+
+
+def change_schemas(project: Path) -> None:
+    """An edit that changes most outputs of every module: every description gains a word."""
+    yaml = YAML(typ="rt", pure=True)
+    for path in (project / "schema").glob("*.yaml"):
+        document = yaml.load(path.read_text(encoding="utf-8"))
+        stack = [document]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, dict):
+                if isinstance(node.get("description"), str):
+                    node["description"] = "Edited. " + node["description"]
+                stack.extend(node.values())
+            elif isinstance(node, list):
+                stack.extend(node)
+        with path.open("w", encoding="utf-8") as handle:
+            yaml.dump(document, handle)
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A generated project: the "old" state."""
+    project = make_project(tmp_path_factory.mktemp("writes") / "old")
+    assert main(["--project", str(project), "generate"]) == 0
+    return project
+
+
+@pytest.fixture
+def generations(base: Path, tmp_path: Path) -> tuple[Path, dict[str, bytes]]:
+    """The old project and the tree a run after `change_schemas` writes (computed now, so
+    that both come from the generator as it is at this moment)."""
+    assert main(["--project", str(base), "generate"]) == 0
+    new = tmp_path / "expected-new"
+    shutil.copytree(base, new)
+    change_schemas(new)
+    assert main(["--project", str(new), "generate"]) == 0
+    return base, tree(new / "generated")
+
+
+def copy_of(base: Path, destination: Path) -> Path:
+    shutil.copytree(base, destination)
+    return destination
+
+
+# A wrapper around the CLI that reports its progress on stdout, so a test can act at
+# the right moment: before taking the lock, after taking it, and after writing each
+# temporary file but before renaming it into place (optionally slowly).
+WRAPPER = textwrap.dedent("""
+    import contextlib, os, sys, time
+    import generator.cli as cli
+    import generator.writer as writer
+
+    real_locked = writer.locked
+    pause = float(os.environ.get("POLYTYPE_TEST_PAUSE", "0"))
+
+    @contextlib.contextmanager
+    def announced(directory):
+        print("waiting-for-lock", flush=True)
+        with real_locked(directory):
+            print("locked", flush=True)
+            yield
+
+    real_replace = os.replace
+
+    def slow_replace(source, target):
+        if str(source).endswith(".tmp"):
+            print("temp-written " + str(target), flush=True)
+            time.sleep(pause)
+        real_replace(source, target)
+
+    cli.locked = announced
+    writer.os.replace = slow_replace
+    sys.exit(cli.main(sys.argv[1:]))
+    """)
+
+
+class Run:
+    """A `polytype generate` subprocess whose stdout lines arrive on a queue."""
+
+    def __init__(self, project: Path, tmp: Path, pause: float = 0.0) -> None:
+        script = tmp / "wrapper.py"
+        script.write_text(WRAPPER, encoding="utf-8")
+        env = {**os.environ, "PYTHONPATH": str(REPO), "POLYTYPE_TEST_PAUSE": str(pause)}
+        self.process = subprocess.Popen(
+            [sys.executable, str(script), "--project", str(project), "generate"],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.seen: list[str] = []
+        assert self.process.stdout is not None
+        threading.Thread(target=self._pump, args=(self.process.stdout,), daemon=True).start()
+
+    def _pump(self, stream: object) -> None:
+        for line in iter(stream.readline, ""):  # type: ignore[attr-defined]
+            self.lines.put(line.rstrip("\n"))
+
+    def wait_for(self, prefix: str, timeout: float = 120) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=0.1)
+            except queue.Empty:
+                if self.process.poll() is not None and self.lines.empty():
+                    break
+                continue
+            self.seen.append(line)
+            if line.startswith(prefix):
+                return line
+        raise AssertionError(f"never saw {prefix!r}; saw {self.seen}; stderr: {self.stderr()}")
+
+    def stderr(self) -> str:
+        if self.process.poll() is None:
+            return ""
+        assert self.process.stderr is not None
+        return self.process.stderr.read()
+
+    def finish(self, timeout: float = 300) -> tuple[int, list[str]]:
+        code = self.process.wait(timeout=timeout)
+        while not self.lines.empty():
+            self.seen.append(self.lines.get())
+        time.sleep(0.05)
+        while not self.lines.empty():
+            self.seen.append(self.lines.get())
+        return code, self.seen
+
+
+@pytest.fixture
+def runs() -> Iterator[list[Run]]:
+    started: list[Run] = []
+    yield started
+    for run in started:
+        if run.process.poll() is None:
+            run.process.kill()
+            run.process.wait()
+
+
+# --- concurrency ------------------------------------------------------------------------
+
+
+def test_a_run_waits_while_another_holds_the_lock(
+    generations: tuple[Path, dict[str, bytes]], tmp_path: Path, runs: list[Run]
+) -> None:
+    base, new = generations
+    project = copy_of(base, tmp_path / "p")
+    change_schemas(project)
+    before = tree(project / "generated")
+    with writer.locked(project / "generated"):
+        run = Run(project, tmp_path)
+        runs.append(run)
+        run.wait_for("waiting-for-lock")
+        time.sleep(1.0)
+        assert run.process.poll() is None  # still waiting
+        assert "locked" not in run.seen
+        assert tree(project / "generated") == before  # nothing written meanwhile
+    code, lines = run.finish()
+    assert code == 0, run.stderr()
+    assert "locked" in lines
+    assert tree(project / "generated") == new
+
+
+def test_two_concurrent_runs_do_not_interleave(
+    generations: tuple[Path, dict[str, bytes]], tmp_path: Path, runs: list[Run]
+) -> None:
+    base, new = generations
+    project = copy_of(base, tmp_path / "p")
+    change_schemas(project)
+    first = Run(project, tmp_path, pause=0.01)
+    second = Run(project, tmp_path, pause=0.01)
+    runs.extend([first, second])
+    results = [first.finish(), second.finish()]
+    assert [code for code, _ in results] == [0, 0], first.stderr() + second.stderr()
+    assert tree(project / "generated") == new
+    # Each run plans under the lock: one writes everything, the other then finds nothing to do,
+    # and no temporary file of either is written while the other holds the lock.
+    writers = [
+        lines for _, lines in results if any(line.startswith("temp-written") for line in lines)
+    ]
+    assert len(writers) == 1
+    idle = [lines for _, lines in results if lines is not writers[0]][0]
+    assert any("0 new, 0 updated, 0 removed" in line for line in idle)
+    for lines in (writers[0], idle):
+        assert lines.index("locked") > lines.index("waiting-for-lock")
+        assert all(
+            line.startswith("temp-written") is False for line in lines[: lines.index("locked")]
+        )
+
+
+# --- interruption -----------------------------------------------------------------------
+
+
+def assert_old_or_new(project: Path, old: dict[str, bytes], new: dict[str, bytes]) -> int:
+    """Every output is byte-identical to its old or its new version; returns how many are new."""
+    now = tree(project / "generated")
+    updated = 0
+    for path, data in now.items():
+        if path in new and data == new[path]:
+            updated += path not in old or old[path] != data
+            continue
+        if path in old and data == old[path]:
+            continue
+        name = path.rsplit("/", 1)[-1]
+        assert name.startswith(".") and name.endswith(".tmp"), f"partial or foreign file: {path}"
+    for path in old:
+        assert path in now or path not in new, f"{path} vanished"
+    return updated
+
+
+def test_sigkill_mid_write_leaves_old_or_new_files(
+    generations: tuple[Path, dict[str, bytes]], tmp_path: Path, runs: list[Run]
+) -> None:
+    base, new = generations
+    project = copy_of(base, tmp_path / "p")
+    old = tree(project / "generated")
+    change_schemas(project)
+    run = Run(project, tmp_path, pause=0.3)
+    runs.append(run)
+    run.wait_for("temp-written")
+    run.wait_for("temp-written")  # the second file's temporary copy is complete, not yet renamed
+    run.process.send_signal(signal.SIGKILL)
+    assert run.process.wait(timeout=30) == -signal.SIGKILL
+    updated = assert_old_or_new(project, old, new)
+    assert 1 <= updated < len([p for p in new if new[p] != old.get(p)])
+    # the next run finishes the job and clears the leftovers
+    assert main(["--project", str(project), "generate"]) == 0
+    assert tree(project / "generated") == new
+
+
+def test_failure_mid_apply_leaves_old_or_new_files(
+    generations: tuple[Path, dict[str, bytes]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The disk fills up after three files were put in place: the rest stay as they were."""
+    base, new = generations
+    project = copy_of(base, tmp_path / "p")
+    old = tree(project / "generated")
+    change_schemas(project)
+    real = os.replace
+    done: list[str] = []
+
+    def failing(source: str, target: str) -> None:
+        if str(source).endswith(".tmp") and len(done) == 3:
+            raise OSError(28, "No space left on device")
+        real(source, target)
+        done.append(str(target))
+
+    monkeypatch.setattr(writer.os, "replace", failing)
+    assert main(["--project", str(project), "generate"]) == 3
+    assert "No space left on device" in capsys.readouterr().err
+    monkeypatch.setattr(writer.os, "replace", real)
+    assert assert_old_or_new(project, old, new) == 3
+    assert not [p for p in (project / "generated").rglob("*.tmp")]  # temporaries cleaned up
+    assert main(["--project", str(project), "generate"]) == 0
+    assert tree(project / "generated") == new
+
+
+def test_write_atomic_never_exposes_a_partial_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "out.txt"
+    target.write_text("old", encoding="utf-8")
+
+    def broken_fsync(descriptor: int) -> None:
+        raise OSError(5, "I/O error")
+
+    monkeypatch.setattr(writer.os, "fsync", broken_fsync)
+    with pytest.raises(OSError):
+        writer._write_atomic(target, "new " * 10_000)
+    assert target.read_text(encoding="utf-8") == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]  # the temporary file is gone
+
+
+# --- determinism ------------------------------------------------------------------------
+
+
+def test_output_is_identical_across_runs_seeds_and_schema_order(
+    base: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert main(["--project", str(base), "generate"]) == 0
+    expected = digest(tree(base / "generated"))
+
+    # again, in place: nothing changes
+    again = copy_of(base, tmp_path / "again")
+    assert main(["--project", str(again), "generate"]) == 0
+    assert digest(tree(again / "generated")) == expected
+
+    # from scratch, schema files listed in reverse order
+    listed = make_project(tmp_path / "reversed")
+    real = Project.schema_files
+    monkeypatch.setattr(Project, "schema_files", lambda self: list(reversed(real(self))))
+    assert main(["--project", str(listed), "generate"]) == 0
+    monkeypatch.setattr(Project, "schema_files", real)
+    assert digest(tree(listed / "generated")) == expected
+
+    # from scratch in other processes, with other hash seeds, files created in reverse order
+    for seed in ("0", "1", "4242"):
+        project = make_project(tmp_path / f"seed{seed}", tuple(reversed(MODULES)))
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(REPO)}
+        subprocess.run(
+            [sys.executable, "-m", "generator", "--project", str(project), "generate"],
+            env=env,
+            check=True,
+            capture_output=True,
+            timeout=600,
+        )
+        assert digest(tree(project / "generated")) == expected, f"PYTHONHASHSEED={seed}"
+
+
+def strip_hashes(manifest: dict[str, object]) -> dict[str, object]:
+    outputs = manifest.get("outputs")
+    assert isinstance(outputs, list)
+    return {
+        **manifest,
+        "outputs": [
+            {key: value for key, value in entry.items() if not key.endswith("sha256")}
+            for entry in outputs
+        ],
+    }
+
+
+def test_renamed_schema_files_give_the_same_modules(tmp_path: Path) -> None:
+    """Files renamed (so they sort the other way) but naming the same modules: same code."""
+    first = make_project(tmp_path / "first")
+    second = make_project(tmp_path / "second")
+    for index, path in enumerate(sorted((second / "schema").glob("*.yaml"), reverse=True)):
+        path.rename(path.with_name(f"{index}_{path.name}"))
+    assert main(["--project", str(first), "generate"]) == 0
+    assert main(["--project", str(second), "generate"]) == 0
+    one, two = tree(first / "generated"), tree(second / "generated")
+    assert sorted(one) == sorted(two)
+    for path in one:
+        # only the schema path quoted in headers and the manifest differs
+        normalised = two[path]
+        for module in MODULES:
+            for index in range(len(MODULES)):
+                normalised = normalised.replace(
+                    f"schema/{index}_{module}.yaml".encode(), f"schema/{module}.yaml".encode()
+                )
+        if path == "manifest.json":  # inputs sorted by schema path; hashes of the files above
+            assert strip_hashes(json.loads(normalised)) == strip_hashes(json.loads(one[path]))
+        else:
+            assert normalised == one[path], path

@@ -138,33 +138,47 @@ def build(project: Project, selected: list[str] | None = None) -> Build:
     return Build(modules, formatted, dict(sorted(inputs.items())), chosen)
 
 
-# Render modules in a process pool when there are at least this many types in all.
+# Render in a process pool when there are at least this many types in all.
 PARALLEL_MIN_TYPES = 200
 _POOL_JOB: tuple[list[ir.Module], RenderEnv, FormatCache] | None = None
 
 
-def _render_module(module: ir.Module, env: RenderEnv, cache: FormatCache) -> list[OutputFile]:
-    """Every target's files for one module, formatted."""
-    outputs = [output for render in module_targets().values() for output in render(module, env)]
-    return _format_all(outputs, cache)
+def _render_target(
+    module: ir.Module, target: str, env: RenderEnv, cache: FormatCache
+) -> list[OutputFile]:
+    """One target's files for one module, formatted."""
+    return _format_all(module_targets()[target](module, env), cache)
 
 
 def _render_modules(
     modules: list[ir.Module], env: RenderEnv, cache: FormatCache
 ) -> list[OutputFile]:
-    """Each module's files; several modules render in parallel, one process a core."""
+    """Every target's files for each module, formatted.
+
+    Each (module, target) pair is independent, so large schema sets render in a pool
+    of forked processes, one a core: a single large module keeps both cores busy too.
+    The workers inherit the IR when they fork; only the rendered text comes back.
+    Outputs are collected in job order, so the result does not depend on scheduling.
+    """
     global _POOL_JOB
-    workers = min(len(modules), os.cpu_count() or 1)
+    jobs = [(index, target) for index in range(len(modules)) for target in module_targets()]
+    workers = min(len(jobs), os.cpu_count() or 1)
     if (
         workers < 2
         or sum(len(module.types) for module in modules) < PARALLEL_MIN_TYPES
         or "fork" not in multiprocessing.get_all_start_methods()
     ):
-        return [output for module in modules for output in _render_module(module, env, cache)]
+        return [
+            output
+            for index, target in jobs
+            for output in _render_target(modules[index], target, env, cache)
+        ]
+    import black  # noqa: F401 - imported once before forking rather than once per worker
+
     _POOL_JOB = (modules, env, cache)
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
-            results = pool.map(_render_in_worker, range(len(modules)), chunksize=1)
+            results = pool.map(_render_in_worker, jobs, chunksize=1)
     finally:
         _POOL_JOB = None
     outputs: list[OutputFile] = []
@@ -179,12 +193,13 @@ def _render_modules(
     return outputs
 
 
-def _render_in_worker(index: int) -> tuple[str, list[OutputFile] | list[Diagnostic]]:
-    """In a forked worker: render module `index` of the job the parent set up before forking."""
+def _render_in_worker(job: tuple[int, str]) -> tuple[str, list[OutputFile] | list[Diagnostic]]:
+    """In a forked worker: render one (module index, target) of the job set up before forking."""
     assert _POOL_JOB is not None
     modules, env, cache = _POOL_JOB
+    index, target = job
     try:
-        return "outputs", _render_module(modules[index], env, cache)
+        return "outputs", _render_target(modules[index], target, env, cache)
     except InputError as error:  # its diagnostics travel; the exception would not unpickle
         return "input", list(error.diagnostics)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
 import os
 import queue
 import shutil
@@ -29,9 +30,10 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
-from generator import writer
+from generator import ir, pipeline, writer
 from generator.cli import main
 from generator.config import Project
+from generator.diagnostics import Diagnostic, InputError, Position
 
 from .conftest import REPO
 
@@ -326,10 +328,10 @@ def test_write_atomic_never_exposes_a_partial_file(
     target = tmp_path / "out.txt"
     target.write_text("old", encoding="utf-8")
 
-    def broken_fsync(descriptor: int) -> None:
+    def broken_chmod(path: str, mode: int) -> None:  # the temporary is written, then fails
         raise OSError(5, "I/O error")
 
-    monkeypatch.setattr(writer.os, "fsync", broken_fsync)
+    monkeypatch.setattr(writer.os, "chmod", broken_chmod)
     with pytest.raises(OSError):
         writer._write_atomic(target, "new " * 10_000)
     assert target.read_text(encoding="utf-8") == "old"
@@ -406,3 +408,51 @@ def test_renamed_schema_files_give_the_same_modules(tmp_path: Path) -> None:
             assert strip_hashes(json.loads(normalised)) == strip_hashes(json.loads(one[path]))
         else:
             assert normalised == one[path], path
+
+
+def test_parallel_and_serial_rendering_write_the_same_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Large schema sets render each (module, target) pair in a forked worker: same bytes."""
+    if "fork" not in multiprocessing.get_all_start_methods() or (os.cpu_count() or 1) < 2:
+        pytest.fail("this test needs fork and two cores, as CI has")
+    serial = make_project(tmp_path / "serial")
+    parallel = make_project(tmp_path / "parallel")
+    monkeypatch.setattr(pipeline, "PARALLEL_MIN_TYPES", 10**9)
+    assert main(["--project", str(serial), "generate"]) == 0
+    real = pipeline._render_target
+    seen = tmp_path / "seen"
+    seen.mkdir()
+
+    def recorded(module: ir.Module, target: str, env: object, cache: object) -> object:
+        (seen / f"{os.getpid()}-{module.name}-{target}").touch()
+        return real(module, target, env, cache)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "PARALLEL_MIN_TYPES", 1)
+    monkeypatch.setattr(pipeline, "_render_target", recorded)  # the workers fork with it
+    assert main(["--project", str(parallel), "generate"]) == 0
+    assert digest(tree(parallel / "generated")) == digest(tree(serial / "generated"))
+    jobs = [name.split("-", 1) for name in os.listdir(seen)]
+    assert len(jobs) == len(MODULES) * len(pipeline.module_targets())
+    assert str(os.getpid()) not in {pid for pid, _ in jobs}  # all ran in the workers
+
+
+def test_a_problem_found_in_a_worker_is_reported_with_its_location(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = make_project(tmp_path / "p")
+    monkeypatch.setattr(pipeline, "PARALLEL_MIN_TYPES", 1)
+    real = pipeline._render_target
+
+    def failing(module: ir.Module, target: str, env: object, cache: object) -> object:
+        if target == "elixir" and module.name == "nano_agent":
+            raise InputError(
+                [Diagnostic("schema/nano_agent.yaml", Position(3, 5), "/$defs/X", "worker said no")]
+            )
+        return real(module, target, env, cache)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "_render_target", failing)  # the workers fork with it
+    assert main(["--project", str(project), "generate"]) != 0
+    err = capsys.readouterr().err
+    assert "schema/nano_agent.yaml:3:5" in err and "worker said no" in err
+    assert not (project / "generated").exists()  # nothing written

@@ -288,13 +288,44 @@ def _decode_body(
         else:
             lines.append(line)
     by_name = {view.name: view for view in fields}
-    for item in checks.fields:
-        lines.extend(by_name[item.py_name].decode_lines)
+    field_lines = [by_name[item.py_name].decode_lines for item in checks.fields]
+    if not aliases:
+        field_lines = _hoist_required_fetches(lines, checks.fields, field_lines)
+    for decode_lines in field_lines:
+        lines.extend(decode_lines)
+    required = sum(1 for item in record.fields if item.required)
+    present = ""
+    if tracks_presence:
+        if aliases:
+            present = f"_present_keys(obj, {optional_name or 'frozenset()'}, {aliases})"
+        else:
+            present = f"{optional_name}.intersection(obj)"
+    # Every required key is in `obj` by now, so an object of exactly that many keys has
+    # no optional or unknown ones: the set operations below are skipped for it (they
+    # are a third of a small record's decode). Alias spellings can stand in for a
+    # required key, so records that accept them always take the full path.
+    guard = f"if len(obj) != {required}:" if not aliases else ""
+    body_indent = "    " if guard else ""
+    tail: list[str] = []
+    if present:
+        if guard:
+            lines.append("f_present: frozenset[str] = frozenset()")
+            tail.append(f"f_present = {present}")
+        else:
+            tail.append(f"f_present: frozenset[str] = {present}")
     if checks.keeps_extra:
         keys = checks.keys_name
         lines.append("f_extra: dict[str, JSONValue] = {}")
-        lines.append(f"if not {keys}.issuperset(obj):")
-        lines.append(f"    f_extra = _unknown(obj, {keys})")
+        if present and guard:
+            # required, optional and unknown keys are disjoint: a count tells if any is unknown
+            tail.append(f"if len(obj) != {required} + len(f_present):  # undeclared keys")
+        else:
+            tail.append(f"if not {keys}.issuperset(obj):")
+        tail.append(f"    f_extra = _unknown(obj, {keys})")
+    if tail:
+        if guard:
+            lines.append(f"{guard}  # more than the {required} required key(s)")
+        lines.extend(body_indent + line for line in tail)
     if record.frozen:
         keyword = [f"{view.name}={view.local}" for view in fields if view.local]
         if checks.keeps_extra:
@@ -308,19 +339,44 @@ def _decode_body(
             lines.append(f"result.{view.name} = {view.local or view.tag_literal}")
         if checks.keeps_extra:
             lines.append("result.extra = f_extra")
-    if tracks_presence:
-        if aliases:
-            present = f"_present_keys(obj, {optional_name or 'frozenset()'}, {aliases})"
-        else:
-            present = f"{optional_name}.intersection(obj)"
+    if present:
         if record.frozen:
-            lines.append(
-                call_layout("object.__setattr__(", ["result", '"_present"', present], indent=4)
-            )
+            lines.append('object.__setattr__(result, "_present", f_present)')
         else:
-            lines.append(f"result._present = {present}")
+            lines.append("result._present = f_present")
     lines.append("return result")
     return tuple(lines)
+
+
+_REQUIRED_FETCH = re.compile(r"(?P<local>\w+) = obj\.get\((?P<key>.+), _ABSENT\)")
+
+
+def _hoist_required_fetches(
+    lines: list[str], items: tuple[ir.Field, ...], field_lines: list[tuple[str, ...]]
+) -> list[tuple[str, ...]]:
+    """Fetch every required key with `obj[key]` in one `try` (appended to `lines`).
+
+    A subscript is cheaper than `obj.get(key, _ABSENT)`, and a `try` costs nothing
+    until it raises. When a key is missing, the handler fetches them all with `.get`,
+    so the checks that follow report the same first problem as before. Returns the
+    field lines without the fetches moved.
+    """
+    fetches: list[tuple[str, str]] = []
+    remaining: list[tuple[str, ...]] = []
+    for item, decode_lines in zip(items, field_lines, strict=True):
+        match = _REQUIRED_FETCH.fullmatch(decode_lines[0]) if decode_lines else None
+        if item.required and match is not None:
+            fetches.append((match["local"], match["key"]))
+            remaining.append(decode_lines[1:])
+        else:
+            remaining.append(decode_lines)
+    if not fetches:
+        return field_lines
+    lines.append("try:")
+    lines.extend(f"    {local} = obj[{key}]" for local, key in fetches)
+    lines.append("except KeyError:  # one is missing: the checks below tell which")
+    lines.extend(f"    {local} = obj.get({key}, _ABSENT)" for local, key in fetches)
+    return remaining
 
 
 def _inline_call(

@@ -10,6 +10,7 @@ Standard library only; vendor this file as it is.
 from __future__ import annotations
 
 import json
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Callable, Literal, NoReturn, TypeAlias, TypeVar, Union, cast
@@ -286,9 +287,15 @@ def _is_json(value: object, depth: int = 0) -> bool:
     return False
 
 
+# True while a decoder runs on what `_loads` returned. json.loads builds nothing but JSON
+# data (dicts with string keys, lists, str, int, float, bool, None) and `_loads` turns
+# NaN and infinity away, so the free-form checks below would walk such data for nothing.
+_PARSED_JSON: ContextVar[bool] = ContextVar("_PARSED_JSON", default=False)
+
+
 def _json_value(value: object) -> JSONValue:
     """Check that `value` is JSON data (dicts with string keys, lists, scalars) and return it."""
-    if _is_json(value):
+    if _PARSED_JSON.get() or _is_json(value):
         return cast(JSONValue, value)
     kind = type(value)
     if kind is str or kind is int or kind is bool or value is None:
@@ -310,7 +317,7 @@ def _json_value(value: object) -> JSONValue:
 
 
 def _json_object(value: object) -> dict[str, JSONValue]:
-    if type(value) is dict and _is_json(value):
+    if type(value) is dict and (_PARSED_JSON.get() or _is_json(value)):
         return cast("dict[str, JSONValue]", value)
     obj = _object(value)
     for key, item in obj.items():
@@ -403,18 +410,38 @@ def _forbid_unknown(obj: dict[str, object], known: frozenset[str]) -> None:
 # --- runtime of the dataclass flavor: JSON text, new containers, presence tracking ---
 
 
-def _loads(text: str | bytes) -> object:
-    def reject_constant(name: str) -> NoReturn:
-        raise DecodeError(f"invalid JSON: {name} is not a JSON value")
+def _reject_constant(name: str) -> NoReturn:
+    raise DecodeError(f"invalid JSON: {name} is not a JSON value")
 
+
+# One decoder for every call: json.loads with an option builds a new one each time.
+_JSON_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+
+
+def _loads(text: str | bytes) -> object:
+    """Parse JSON text as json.loads does (bytes in UTF-8, -16 or -32), without NaN or infinity."""
     try:
-        return cast(object, json.loads(text, parse_constant=reject_constant))
+        if not isinstance(text, str):
+            text = text.decode(json.detect_encoding(text), "surrogatepass")
+        elif text.startswith("\ufeff"):
+            raise DecodeError("invalid JSON: unexpected UTF-8 BOM (decode using utf-8-sig)")
+        return cast(object, _JSON_DECODER.decode(text))
     except DecodeError:
         raise
     except RecursionError:
         raise DecodeError(_MAX_DEPTH_MESSAGE) from None
     except ValueError as error:  # malformed JSON, bad UTF-8, integers too long to convert
         raise DecodeError(f"invalid JSON: {error}") from None
+
+
+def _decode_json(decode: Callable[[object], _T], text: str | bytes) -> _T:
+    """`decode` the JSON document `text`, skipping the free-form checks it cannot fail."""
+    data = _loads(text)
+    token = _PARSED_JSON.set(True)
+    try:
+        return decode(data)
+    finally:
+        _PARSED_JSON.reset(token)
 
 
 def _dumps(data: JSONValue) -> str:
@@ -554,7 +581,7 @@ class RunAgentInput:
     @classmethod
     def from_json(cls, text: str | bytes) -> RunAgentInput:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_run_agent_input(_loads(text))
+        return _decode_json(decode_run_agent_input, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -596,7 +623,7 @@ class Context:
     @classmethod
     def from_json(cls, text: str | bytes) -> Context:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_context(_loads(text))
+        return _decode_json(decode_context, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -634,7 +661,7 @@ class Tool:
     @classmethod
     def from_json(cls, text: str | bytes) -> Tool:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_tool(_loads(text))
+        return _decode_json(decode_tool, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -670,7 +697,7 @@ class FunctionCall:
     @classmethod
     def from_json(cls, text: str | bytes) -> FunctionCall:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_function_call(_loads(text))
+        return _decode_json(decode_function_call, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -706,7 +733,7 @@ class ToolCall:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolCall:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_tool_call(_loads(text))
+        return _decode_json(decode_tool_call, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -747,7 +774,7 @@ class DeveloperMessage:
     @classmethod
     def from_json(cls, text: str | bytes) -> DeveloperMessage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_developer_message(_loads(text))
+        return _decode_json(decode_developer_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -790,7 +817,7 @@ class SystemMessage:
     @classmethod
     def from_json(cls, text: str | bytes) -> SystemMessage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_system_message(_loads(text))
+        return _decode_json(decode_system_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -835,7 +862,7 @@ class AssistantMessage:
     @classmethod
     def from_json(cls, text: str | bytes) -> AssistantMessage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_assistant_message(_loads(text))
+        return _decode_json(decode_assistant_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -883,7 +910,7 @@ class UserMessage:
     @classmethod
     def from_json(cls, text: str | bytes) -> UserMessage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_user_message(_loads(text))
+        return _decode_json(decode_user_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -928,7 +955,7 @@ class ToolMessage:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolMessage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_tool_message(_loads(text))
+        return _decode_json(decode_tool_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -978,7 +1005,7 @@ class RunStartedEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> RunStartedEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_run_started_event(_loads(text))
+        return _decode_json(decode_run_started_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1031,7 +1058,7 @@ class RunFinishedEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> RunFinishedEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_run_finished_event(_loads(text))
+        return _decode_json(decode_run_finished_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1080,7 +1107,7 @@ class RunErrorEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> RunErrorEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_run_error_event(_loads(text))
+        return _decode_json(decode_run_error_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1126,7 +1153,7 @@ class StepStartedEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> StepStartedEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_step_started_event(_loads(text))
+        return _decode_json(decode_step_started_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1170,7 +1197,7 @@ class StepFinishedEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> StepFinishedEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_step_finished_event(_loads(text))
+        return _decode_json(decode_step_finished_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1218,7 +1245,7 @@ class TextMessageStartEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> TextMessageStartEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_text_message_start_event(_loads(text))
+        return _decode_json(decode_text_message_start_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1268,7 +1295,7 @@ class TextMessageContentEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> TextMessageContentEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_text_message_content_event(_loads(text))
+        return _decode_json(decode_text_message_content_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1313,7 +1340,7 @@ class TextMessageEndEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> TextMessageEndEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_text_message_end_event(_loads(text))
+        return _decode_json(decode_text_message_end_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1363,7 +1390,7 @@ class TextMessageChunkEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> TextMessageChunkEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_text_message_chunk_event(_loads(text))
+        return _decode_json(decode_text_message_chunk_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1418,7 +1445,7 @@ class ToolCallStartEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolCallStartEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_tool_call_start_event(_loads(text))
+        return _decode_json(decode_tool_call_start_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1467,7 +1494,7 @@ class ToolCallArgsEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolCallArgsEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_tool_call_args_event(_loads(text))
+        return _decode_json(decode_tool_call_args_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1512,7 +1539,7 @@ class ToolCallEndEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolCallEndEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_tool_call_end_event(_loads(text))
+        return _decode_json(decode_tool_call_end_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1562,7 +1589,7 @@ class ToolCallChunkEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolCallChunkEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_tool_call_chunk_event(_loads(text))
+        return _decode_json(decode_tool_call_chunk_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1619,7 +1646,7 @@ class ToolCallResultEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolCallResultEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_tool_call_result_event(_loads(text))
+        return _decode_json(decode_tool_call_result_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1667,7 +1694,7 @@ class StateSnapshotEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> StateSnapshotEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_state_snapshot_event(_loads(text))
+        return _decode_json(decode_state_snapshot_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1711,7 +1738,7 @@ class StateDeltaEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> StateDeltaEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_state_delta_event(_loads(text))
+        return _decode_json(decode_state_delta_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1755,7 +1782,7 @@ class MessagesSnapshotEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> MessagesSnapshotEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_messages_snapshot_event(_loads(text))
+        return _decode_json(decode_messages_snapshot_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1801,7 +1828,7 @@ class RawEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> RawEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_raw_event(_loads(text))
+        return _decode_json(decode_raw_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1849,7 +1876,7 @@ class CustomEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> CustomEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_custom_event(_loads(text))
+        return _decode_json(decode_custom_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1924,13 +1951,24 @@ def _decode_run_agent_input(data: object) -> RunAgentInput:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_thread_id = obj.get("threadId", _ABSENT)
+    try:
+        f_thread_id = obj["threadId"]
+        f_run_id = obj["runId"]
+        v_messages = obj["messages"]
+        v_tools = obj["tools"]
+        v_context = obj["context"]
+        v_forwarded_props = obj["forwardedProps"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_thread_id = obj.get("threadId", _ABSENT)
+        f_run_id = obj.get("runId", _ABSENT)
+        v_messages = obj.get("messages", _ABSENT)
+        v_tools = obj.get("tools", _ABSENT)
+        v_context = obj.get("context", _ABSENT)
+        v_forwarded_props = obj.get("forwardedProps", _ABSENT)
     if type(f_thread_id) is not str:
         raise _field_error(f_thread_id, "string", "threadId")
-    f_run_id = obj.get("runId", _ABSENT)
     if type(f_run_id) is not str:
         raise _field_error(f_run_id, "string", "runId")
-    v_messages = obj.get("messages", _ABSENT)
     if v_messages is _ABSENT:
         raise _field_error(v_messages, "", "messages")
     if type(v_messages) is not list:
@@ -1939,7 +1977,6 @@ def _decode_run_agent_input(data: object) -> RunAgentInput:
         f_messages = [_decode_message(item) for item in v_messages]
     except DecodeError:
         raise _item_error(v_messages, _decode_message, "messages") from None
-    v_tools = obj.get("tools", _ABSENT)
     if v_tools is _ABSENT:
         raise _field_error(v_tools, "", "tools")
     if type(v_tools) is not list:
@@ -1948,7 +1985,6 @@ def _decode_run_agent_input(data: object) -> RunAgentInput:
         f_tools = [_decode_tool(item) for item in v_tools]
     except DecodeError:
         raise _item_error(v_tools, _decode_tool, "tools") from None
-    v_context = obj.get("context", _ABSENT)
     if v_context is _ABSENT:
         raise _field_error(v_context, "", "context")
     if type(v_context) is not list:
@@ -1957,7 +1993,6 @@ def _decode_run_agent_input(data: object) -> RunAgentInput:
         f_context = [_decode_context(item) for item in v_context]
     except DecodeError:
         raise _item_error(v_context, _decode_context, "context") from None
-    v_forwarded_props = obj.get("forwardedProps", _ABSENT)
     if v_forwarded_props is _ABSENT:
         raise _field_error(v_forwarded_props, "", "forwardedProps")
     try:
@@ -1977,9 +2012,12 @@ def _decode_run_agent_input(data: object) -> RunAgentInput:
             f_state = _d_opt_state(v_state)
         except DecodeError as error:
             raise error.at(_segment("state")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _RUN_AGENT_INPUT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _RUN_AGENT_INPUT_KEYS)
+    if len(obj) != 6:  # more than the 6 required key(s)
+        f_present = _RUN_AGENT_INPUT_OPTIONAL.intersection(obj)
+        if len(obj) != 6 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _RUN_AGENT_INPUT_KEYS)
     result = RunAgentInput.__new__(RunAgentInput)
     result.thread_id = f_thread_id
     result.run_id = f_run_id
@@ -1990,7 +2028,7 @@ def _decode_run_agent_input(data: object) -> RunAgentInput:
     result.parent_run_id = f_parent_run_id
     result.state = f_state
     result.extra = f_extra
-    result._present = _RUN_AGENT_INPUT_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -1998,15 +2036,20 @@ def _decode_context(data: object) -> Context:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_description = obj.get("description", _ABSENT)
+    try:
+        f_description = obj["description"]
+        f_value = obj["value"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_description = obj.get("description", _ABSENT)
+        f_value = obj.get("value", _ABSENT)
     if type(f_description) is not str:
         raise _field_error(f_description, "string", "description")
-    f_value = obj.get("value", _ABSENT)
     if type(f_value) is not str:
         raise _field_error(f_value, "string", "value")
     f_extra: dict[str, JSONValue] = {}
-    if not _CONTEXT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _CONTEXT_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _CONTEXT_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _CONTEXT_KEYS)
     result = Context.__new__(Context)
     result.description = f_description
     result.value = f_value
@@ -2018,10 +2061,14 @@ def _decode_tool(data: object) -> Tool:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_name = obj.get("name", _ABSENT)
+    try:
+        f_name = obj["name"]
+        f_description = obj["description"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_name = obj.get("name", _ABSENT)
+        f_description = obj.get("description", _ABSENT)
     if type(f_name) is not str:
         raise _field_error(f_name, "string", "name")
-    f_description = obj.get("description", _ABSENT)
     if type(f_description) is not str:
         raise _field_error(f_description, "string", "description")
     v_parameters = obj.get("parameters", _ABSENT)
@@ -2032,15 +2079,18 @@ def _decode_tool(data: object) -> Tool:
             f_parameters = _json_object(v_parameters)
         except DecodeError as error:
             raise error.at(_segment("parameters")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _TOOL_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TOOL_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _TOOL_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TOOL_KEYS)
     result = Tool.__new__(Tool)
     result.name = f_name
     result.description = f_description
     result.parameters = f_parameters
     result.extra = f_extra
-    result._present = _TOOL_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -2048,15 +2098,20 @@ def _decode_function_call(data: object) -> FunctionCall:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_name = obj.get("name", _ABSENT)
+    try:
+        f_name = obj["name"]
+        f_arguments = obj["arguments"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_name = obj.get("name", _ABSENT)
+        f_arguments = obj.get("arguments", _ABSENT)
     if type(f_name) is not str:
         raise _field_error(f_name, "string", "name")
-    f_arguments = obj.get("arguments", _ABSENT)
     if type(f_arguments) is not str:
         raise _field_error(f_arguments, "string", "arguments")
     f_extra: dict[str, JSONValue] = {}
-    if not _FUNCTION_CALL_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _FUNCTION_CALL_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _FUNCTION_CALL_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _FUNCTION_CALL_KEYS)
     result = FunctionCall.__new__(FunctionCall)
     result.name = f_name
     result.arguments = f_arguments
@@ -2070,10 +2125,14 @@ def _decode_tool_call(data: object) -> ToolCall:
     obj: dict[str, object] = data
     if obj.get("type") != "function":
         _tag(obj, "type", "function")
-    f_id = obj.get("id", _ABSENT)
+    try:
+        f_id = obj["id"]
+        v_function = obj["function"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_id = obj.get("id", _ABSENT)
+        v_function = obj.get("function", _ABSENT)
     if type(f_id) is not str:
         raise _field_error(f_id, "string", "id")
-    v_function = obj.get("function", _ABSENT)
     if v_function is _ABSENT:
         raise _field_error(v_function, "", "function")
     try:
@@ -2081,8 +2140,9 @@ def _decode_tool_call(data: object) -> ToolCall:
     except DecodeError as error:
         raise error.at(_segment("function")) from None
     f_extra: dict[str, JSONValue] = {}
-    if not _TOOL_CALL_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TOOL_CALL_KEYS)
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _TOOL_CALL_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _TOOL_CALL_KEYS)
     result = ToolCall.__new__(ToolCall)
     result.id = f_id
     result.type = "function"
@@ -2097,10 +2157,14 @@ def _decode_developer_message(data: object) -> DeveloperMessage:
     obj: dict[str, object] = data
     if obj.get("role") != "developer":
         _tag(obj, "role", "developer")
-    f_id = obj.get("id", _ABSENT)
+    try:
+        f_id = obj["id"]
+        f_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_id = obj.get("id", _ABSENT)
+        f_content = obj.get("content", _ABSENT)
     if type(f_id) is not str:
         raise _field_error(f_id, "string", "id")
-    f_content = obj.get("content", _ABSENT)
     if type(f_content) is not str:
         raise _field_error(f_content, "string", "content")
     f_name = obj.get("name", _ABSENT)
@@ -2108,16 +2172,19 @@ def _decode_developer_message(data: object) -> DeveloperMessage:
         if f_name is not _ABSENT:
             raise _field_error(f_name, "string", "name")
         f_name = None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _DEVELOPER_MESSAGE_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _DEVELOPER_MESSAGE_KEYS)
+    if len(obj) != 3:  # more than the 3 required key(s)
+        f_present = _DEVELOPER_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 3 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _DEVELOPER_MESSAGE_KEYS)
     result = DeveloperMessage.__new__(DeveloperMessage)
     result.id = f_id
     result.role = "developer"
     result.content = f_content
     result.name = f_name
     result.extra = f_extra
-    result._present = _DEVELOPER_MESSAGE_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -2127,10 +2194,14 @@ def _decode_system_message(data: object) -> SystemMessage:
     obj: dict[str, object] = data
     if obj.get("role") != "system":
         _tag(obj, "role", "system")
-    f_id = obj.get("id", _ABSENT)
+    try:
+        f_id = obj["id"]
+        f_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_id = obj.get("id", _ABSENT)
+        f_content = obj.get("content", _ABSENT)
     if type(f_id) is not str:
         raise _field_error(f_id, "string", "id")
-    f_content = obj.get("content", _ABSENT)
     if type(f_content) is not str:
         raise _field_error(f_content, "string", "content")
     f_name = obj.get("name", _ABSENT)
@@ -2138,16 +2209,19 @@ def _decode_system_message(data: object) -> SystemMessage:
         if f_name is not _ABSENT:
             raise _field_error(f_name, "string", "name")
         f_name = None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _SYSTEM_MESSAGE_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _SYSTEM_MESSAGE_KEYS)
+    if len(obj) != 3:  # more than the 3 required key(s)
+        f_present = _SYSTEM_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 3 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _SYSTEM_MESSAGE_KEYS)
     result = SystemMessage.__new__(SystemMessage)
     result.id = f_id
     result.role = "system"
     result.content = f_content
     result.name = f_name
     result.extra = f_extra
-    result._present = _SYSTEM_MESSAGE_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -2157,7 +2231,10 @@ def _decode_assistant_message(data: object) -> AssistantMessage:
     obj: dict[str, object] = data
     if obj.get("role") != "assistant":
         _tag(obj, "role", "assistant")
-    f_id = obj.get("id", _ABSENT)
+    try:
+        f_id = obj["id"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_id = obj.get("id", _ABSENT)
     if type(f_id) is not str:
         raise _field_error(f_id, "string", "id")
     f_content = obj.get("content", _ABSENT)
@@ -2180,9 +2257,12 @@ def _decode_assistant_message(data: object) -> AssistantMessage:
             f_tool_calls = [_decode_tool_call(item) for item in v_tool_calls]
         except DecodeError:
             raise _item_error(v_tool_calls, _decode_tool_call, "toolCalls") from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _ASSISTANT_MESSAGE_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _ASSISTANT_MESSAGE_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _ASSISTANT_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _ASSISTANT_MESSAGE_KEYS)
     result = AssistantMessage.__new__(AssistantMessage)
     result.id = f_id
     result.role = "assistant"
@@ -2190,7 +2270,7 @@ def _decode_assistant_message(data: object) -> AssistantMessage:
     result.name = f_name
     result.tool_calls = f_tool_calls
     result.extra = f_extra
-    result._present = _ASSISTANT_MESSAGE_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -2200,10 +2280,14 @@ def _decode_user_message(data: object) -> UserMessage:
     obj: dict[str, object] = data
     if obj.get("role") != "user":
         _tag(obj, "role", "user")
-    f_id = obj.get("id", _ABSENT)
+    try:
+        f_id = obj["id"]
+        f_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_id = obj.get("id", _ABSENT)
+        f_content = obj.get("content", _ABSENT)
     if type(f_id) is not str:
         raise _field_error(f_id, "string", "id")
-    f_content = obj.get("content", _ABSENT)
     if type(f_content) is not str:
         raise _field_error(f_content, "string", "content")
     f_name = obj.get("name", _ABSENT)
@@ -2211,16 +2295,19 @@ def _decode_user_message(data: object) -> UserMessage:
         if f_name is not _ABSENT:
             raise _field_error(f_name, "string", "name")
         f_name = None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _USER_MESSAGE_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _USER_MESSAGE_KEYS)
+    if len(obj) != 3:  # more than the 3 required key(s)
+        f_present = _USER_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 3 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _USER_MESSAGE_KEYS)
     result = UserMessage.__new__(UserMessage)
     result.id = f_id
     result.role = "user"
     result.content = f_content
     result.name = f_name
     result.extra = f_extra
-    result._present = _USER_MESSAGE_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -2230,21 +2317,29 @@ def _decode_tool_message(data: object) -> ToolMessage:
     obj: dict[str, object] = data
     if obj.get("role") != "tool":
         _tag(obj, "role", "tool")
-    f_id = obj.get("id", _ABSENT)
+    try:
+        f_id = obj["id"]
+        f_content = obj["content"]
+        f_tool_call_id = obj["toolCallId"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_id = obj.get("id", _ABSENT)
+        f_content = obj.get("content", _ABSENT)
+        f_tool_call_id = obj.get("toolCallId", _ABSENT)
     if type(f_id) is not str:
         raise _field_error(f_id, "string", "id")
-    f_content = obj.get("content", _ABSENT)
     if type(f_content) is not str:
         raise _field_error(f_content, "string", "content")
-    f_tool_call_id = obj.get("toolCallId", _ABSENT)
     if type(f_tool_call_id) is not str:
         raise _field_error(f_tool_call_id, "string", "toolCallId")
     f_error = obj.get("error")
     if f_error is not None and type(f_error) is not str:
         raise _field_error(f_error, "string", "error")
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _TOOL_MESSAGE_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TOOL_MESSAGE_KEYS)
+    if len(obj) != 4:  # more than the 4 required key(s)
+        f_present = _TOOL_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 4 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TOOL_MESSAGE_KEYS)
     result = ToolMessage.__new__(ToolMessage)
     result.id = f_id
     result.role = "tool"
@@ -2252,7 +2347,7 @@ def _decode_tool_message(data: object) -> ToolMessage:
     result.tool_call_id = f_tool_call_id
     result.error = f_error
     result.extra = f_extra
-    result._present = _TOOL_MESSAGE_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -2262,10 +2357,14 @@ def _decode_run_started_event(data: object) -> RunStartedEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "RUN_STARTED":
         _tag(obj, "type", "RUN_STARTED")
-    f_thread_id = obj.get("threadId", _ABSENT)
+    try:
+        f_thread_id = obj["threadId"]
+        f_run_id = obj["runId"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_thread_id = obj.get("threadId", _ABSENT)
+        f_run_id = obj.get("runId", _ABSENT)
     if type(f_thread_id) is not str:
         raise _field_error(f_thread_id, "string", "threadId")
-    f_run_id = obj.get("runId", _ABSENT)
     if type(f_run_id) is not str:
         raise _field_error(f_run_id, "string", "runId")
     f_timestamp = obj.get("timestamp", _ABSENT)
@@ -2294,9 +2393,12 @@ def _decode_run_started_event(data: object) -> RunStartedEvent:
             f_input = _decode_run_agent_input(v_input)
         except DecodeError as error:
             raise error.at(_segment("input")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _RUN_STARTED_EVENT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _RUN_STARTED_EVENT_KEYS)
+    if len(obj) != 3:  # more than the 3 required key(s)
+        f_present = _RUN_STARTED_EVENT_OPTIONAL.intersection(obj)
+        if len(obj) != 3 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _RUN_STARTED_EVENT_KEYS)
     result = RunStartedEvent.__new__(RunStartedEvent)
     result.type = "RUN_STARTED"
     result.thread_id = f_thread_id
@@ -2306,7 +2408,7 @@ def _decode_run_started_event(data: object) -> RunStartedEvent:
     result.parent_run_id = f_parent_run_id
     result.input = f_input
     result.extra = f_extra
-    result._present = _RUN_STARTED_EVENT_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -2316,10 +2418,14 @@ def _decode_run_finished_event(data: object) -> RunFinishedEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "RUN_FINISHED":
         _tag(obj, "type", "RUN_FINISHED")
-    f_thread_id = obj.get("threadId", _ABSENT)
+    try:
+        f_thread_id = obj["threadId"]
+        f_run_id = obj["runId"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_thread_id = obj.get("threadId", _ABSENT)
+        f_run_id = obj.get("runId", _ABSENT)
     if type(f_thread_id) is not str:
         raise _field_error(f_thread_id, "string", "threadId")
-    f_run_id = obj.get("runId", _ABSENT)
     if type(f_run_id) is not str:
         raise _field_error(f_run_id, "string", "runId")
     f_timestamp = obj.get("timestamp", _ABSENT)
@@ -2343,9 +2449,12 @@ def _decode_run_finished_event(data: object) -> RunFinishedEvent:
             f_result = _json_value(v_result)
         except DecodeError as error:
             raise error.at(_segment("result")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _RUN_FINISHED_EVENT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _RUN_FINISHED_EVENT_KEYS)
+    if len(obj) != 3:  # more than the 3 required key(s)
+        f_present = _RUN_FINISHED_EVENT_OPTIONAL.intersection(obj)
+        if len(obj) != 3 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _RUN_FINISHED_EVENT_KEYS)
     result = RunFinishedEvent.__new__(RunFinishedEvent)
     result.type = "RUN_FINISHED"
     result.thread_id = f_thread_id
@@ -2354,7 +2463,7 @@ def _decode_run_finished_event(data: object) -> RunFinishedEvent:
     result.raw_event = f_raw_event
     result.result = f_result
     result.extra = f_extra
-    result._present = _RUN_FINISHED_EVENT_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -2364,7 +2473,10 @@ def _decode_run_error_event(data: object) -> RunErrorEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "RUN_ERROR":
         _tag(obj, "type", "RUN_ERROR")
-    f_message = obj.get("message", _ABSENT)
+    try:
+        f_message = obj["message"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_message = obj.get("message", _ABSENT)
     if type(f_message) is not str:
         raise _field_error(f_message, "string", "message")
     f_timestamp = obj.get("timestamp", _ABSENT)
@@ -2385,9 +2497,12 @@ def _decode_run_error_event(data: object) -> RunErrorEvent:
         if f_code is not _ABSENT:
             raise _field_error(f_code, "string", "code")
         f_code = None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _RUN_ERROR_EVENT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _RUN_ERROR_EVENT_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _RUN_ERROR_EVENT_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _RUN_ERROR_EVENT_KEYS)
     result = RunErrorEvent.__new__(RunErrorEvent)
     result.type = "RUN_ERROR"
     result.message = f_message
@@ -2395,7 +2510,7 @@ def _decode_run_error_event(data: object) -> RunErrorEvent:
     result.raw_event = f_raw_event
     result.code = f_code
     result.extra = f_extra
-    result._present = _RUN_ERROR_EVENT_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -2405,7 +2520,10 @@ def _decode_step_started_event(data: object) -> StepStartedEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "STEP_STARTED":
         _tag(obj, "type", "STEP_STARTED")
-    f_step_name = obj.get("stepName", _ABSENT)
+    try:
+        f_step_name = obj["stepName"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_step_name = obj.get("stepName", _ABSENT)
     if type(f_step_name) is not str:
         raise _field_error(f_step_name, "string", "stepName")
     f_timestamp = obj.get("timestamp", _ABSENT)
@@ -2421,16 +2539,19 @@ def _decode_step_started_event(data: object) -> StepStartedEvent:
             f_raw_event = _json_value(v_raw_event)
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _STEP_STARTED_EVENT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _STEP_STARTED_EVENT_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _STEP_STARTED_EVENT_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _STEP_STARTED_EVENT_KEYS)
     result = StepStartedEvent.__new__(StepStartedEvent)
     result.type = "STEP_STARTED"
     result.step_name = f_step_name
     result.timestamp = f_timestamp
     result.raw_event = f_raw_event
     result.extra = f_extra
-    result._present = _STEP_STARTED_EVENT_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -2440,7 +2561,10 @@ def _decode_step_finished_event(data: object) -> StepFinishedEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "STEP_FINISHED":
         _tag(obj, "type", "STEP_FINISHED")
-    f_step_name = obj.get("stepName", _ABSENT)
+    try:
+        f_step_name = obj["stepName"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_step_name = obj.get("stepName", _ABSENT)
     if type(f_step_name) is not str:
         raise _field_error(f_step_name, "string", "stepName")
     f_timestamp = obj.get("timestamp", _ABSENT)
@@ -2456,16 +2580,19 @@ def _decode_step_finished_event(data: object) -> StepFinishedEvent:
             f_raw_event = _json_value(v_raw_event)
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _STEP_FINISHED_EVENT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _STEP_FINISHED_EVENT_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _STEP_FINISHED_EVENT_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _STEP_FINISHED_EVENT_KEYS)
     result = StepFinishedEvent.__new__(StepFinishedEvent)
     result.type = "STEP_FINISHED"
     result.step_name = f_step_name
     result.timestamp = f_timestamp
     result.raw_event = f_raw_event
     result.extra = f_extra
-    result._present = _STEP_FINISHED_EVENT_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -2475,7 +2602,10 @@ def _decode_text_message_start_event(data: object) -> TextMessageStartEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "TEXT_MESSAGE_START":
         _tag(obj, "type", "TEXT_MESSAGE_START")
-    f_message_id = obj.get("messageId", _ABSENT)
+    try:
+        f_message_id = obj["messageId"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_message_id = obj.get("messageId", _ABSENT)
     if type(f_message_id) is not str:
         raise _field_error(f_message_id, "string", "messageId")
     f_timestamp = obj.get("timestamp", _ABSENT)
@@ -2504,9 +2634,12 @@ def _decode_text_message_start_event(data: object) -> TextMessageStartEvent:
         if f_name is not _ABSENT:
             raise _field_error(f_name, "string", "name")
         f_name = None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _TEXT_MESSAGE_START_EVENT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TEXT_MESSAGE_START_EVENT_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _TEXT_MESSAGE_START_EVENT_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TEXT_MESSAGE_START_EVENT_KEYS)
     result = TextMessageStartEvent.__new__(TextMessageStartEvent)
     result.type = "TEXT_MESSAGE_START"
     result.message_id = f_message_id
@@ -2515,7 +2648,7 @@ def _decode_text_message_start_event(data: object) -> TextMessageStartEvent:
     result.role = f_role
     result.name = f_name
     result.extra = f_extra
-    result._present = _TEXT_MESSAGE_START_EVENT_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -2525,10 +2658,14 @@ def _decode_text_message_content_event(data: object) -> TextMessageContentEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "TEXT_MESSAGE_CONTENT":
         _tag(obj, "type", "TEXT_MESSAGE_CONTENT")
-    f_message_id = obj.get("messageId", _ABSENT)
+    try:
+        f_message_id = obj["messageId"]
+        v_delta = obj["delta"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_message_id = obj.get("messageId", _ABSENT)
+        v_delta = obj.get("delta", _ABSENT)
     if type(f_message_id) is not str:
         raise _field_error(f_message_id, "string", "messageId")
-    v_delta = obj.get("delta", _ABSENT)
     if v_delta is _ABSENT:
         raise _field_error(v_delta, "", "delta")
     try:
@@ -2548,9 +2685,12 @@ def _decode_text_message_content_event(data: object) -> TextMessageContentEvent:
             f_raw_event = _json_value(v_raw_event)
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _TEXT_MESSAGE_CONTENT_EVENT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TEXT_MESSAGE_CONTENT_EVENT_KEYS)
+    if len(obj) != 3:  # more than the 3 required key(s)
+        f_present = _TEXT_MESSAGE_CONTENT_EVENT_OPTIONAL.intersection(obj)
+        if len(obj) != 3 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TEXT_MESSAGE_CONTENT_EVENT_KEYS)
     result = TextMessageContentEvent.__new__(TextMessageContentEvent)
     result.type = "TEXT_MESSAGE_CONTENT"
     result.message_id = f_message_id
@@ -2558,7 +2698,7 @@ def _decode_text_message_content_event(data: object) -> TextMessageContentEvent:
     result.timestamp = f_timestamp
     result.raw_event = f_raw_event
     result.extra = f_extra
-    result._present = _TEXT_MESSAGE_CONTENT_EVENT_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -2568,7 +2708,10 @@ def _decode_text_message_end_event(data: object) -> TextMessageEndEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "TEXT_MESSAGE_END":
         _tag(obj, "type", "TEXT_MESSAGE_END")
-    f_message_id = obj.get("messageId", _ABSENT)
+    try:
+        f_message_id = obj["messageId"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_message_id = obj.get("messageId", _ABSENT)
     if type(f_message_id) is not str:
         raise _field_error(f_message_id, "string", "messageId")
     f_timestamp = obj.get("timestamp", _ABSENT)
@@ -2584,16 +2727,19 @@ def _decode_text_message_end_event(data: object) -> TextMessageEndEvent:
             f_raw_event = _json_value(v_raw_event)
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _TEXT_MESSAGE_END_EVENT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TEXT_MESSAGE_END_EVENT_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _TEXT_MESSAGE_END_EVENT_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TEXT_MESSAGE_END_EVENT_KEYS)
     result = TextMessageEndEvent.__new__(TextMessageEndEvent)
     result.type = "TEXT_MESSAGE_END"
     result.message_id = f_message_id
     result.timestamp = f_timestamp
     result.raw_event = f_raw_event
     result.extra = f_extra
-    result._present = _TEXT_MESSAGE_END_EVENT_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -2639,9 +2785,12 @@ def _decode_text_message_chunk_event(data: object) -> TextMessageChunkEvent:
         if f_name is not _ABSENT:
             raise _field_error(f_name, "string", "name")
         f_name = None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _TEXT_MESSAGE_CHUNK_EVENT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TEXT_MESSAGE_CHUNK_EVENT_KEYS)
+    if len(obj) != 1:  # more than the 1 required key(s)
+        f_present = _TEXT_MESSAGE_CHUNK_EVENT_OPTIONAL.intersection(obj)
+        if len(obj) != 1 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TEXT_MESSAGE_CHUNK_EVENT_KEYS)
     result = TextMessageChunkEvent.__new__(TextMessageChunkEvent)
     result.type = "TEXT_MESSAGE_CHUNK"
     result.timestamp = f_timestamp
@@ -2651,7 +2800,7 @@ def _decode_text_message_chunk_event(data: object) -> TextMessageChunkEvent:
     result.delta = f_delta
     result.name = f_name
     result.extra = f_extra
-    result._present = _TEXT_MESSAGE_CHUNK_EVENT_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -2661,10 +2810,14 @@ def _decode_tool_call_start_event(data: object) -> ToolCallStartEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "TOOL_CALL_START":
         _tag(obj, "type", "TOOL_CALL_START")
-    f_tool_call_id = obj.get("toolCallId", _ABSENT)
+    try:
+        f_tool_call_id = obj["toolCallId"]
+        f_tool_call_name = obj["toolCallName"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_tool_call_id = obj.get("toolCallId", _ABSENT)
+        f_tool_call_name = obj.get("toolCallName", _ABSENT)
     if type(f_tool_call_id) is not str:
         raise _field_error(f_tool_call_id, "string", "toolCallId")
-    f_tool_call_name = obj.get("toolCallName", _ABSENT)
     if type(f_tool_call_name) is not str:
         raise _field_error(f_tool_call_name, "string", "toolCallName")
     f_timestamp = obj.get("timestamp", _ABSENT)
@@ -2683,9 +2836,12 @@ def _decode_tool_call_start_event(data: object) -> ToolCallStartEvent:
     f_parent_message_id = obj.get("parentMessageId")
     if f_parent_message_id is not None and type(f_parent_message_id) is not str:
         raise _field_error(f_parent_message_id, "string", "parentMessageId")
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _TOOL_CALL_START_EVENT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TOOL_CALL_START_EVENT_KEYS)
+    if len(obj) != 3:  # more than the 3 required key(s)
+        f_present = _TOOL_CALL_START_EVENT_OPTIONAL.intersection(obj)
+        if len(obj) != 3 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TOOL_CALL_START_EVENT_KEYS)
     result = ToolCallStartEvent.__new__(ToolCallStartEvent)
     result.type = "TOOL_CALL_START"
     result.tool_call_id = f_tool_call_id
@@ -2694,7 +2850,7 @@ def _decode_tool_call_start_event(data: object) -> ToolCallStartEvent:
     result.raw_event = f_raw_event
     result.parent_message_id = f_parent_message_id
     result.extra = f_extra
-    result._present = _TOOL_CALL_START_EVENT_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -2704,10 +2860,14 @@ def _decode_tool_call_args_event(data: object) -> ToolCallArgsEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "TOOL_CALL_ARGS":
         _tag(obj, "type", "TOOL_CALL_ARGS")
-    f_tool_call_id = obj.get("toolCallId", _ABSENT)
+    try:
+        f_tool_call_id = obj["toolCallId"]
+        v_delta = obj["delta"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_tool_call_id = obj.get("toolCallId", _ABSENT)
+        v_delta = obj.get("delta", _ABSENT)
     if type(f_tool_call_id) is not str:
         raise _field_error(f_tool_call_id, "string", "toolCallId")
-    v_delta = obj.get("delta", _ABSENT)
     if v_delta is _ABSENT:
         raise _field_error(v_delta, "", "delta")
     try:
@@ -2727,9 +2887,12 @@ def _decode_tool_call_args_event(data: object) -> ToolCallArgsEvent:
             f_raw_event = _json_value(v_raw_event)
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _TOOL_CALL_ARGS_EVENT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TOOL_CALL_ARGS_EVENT_KEYS)
+    if len(obj) != 3:  # more than the 3 required key(s)
+        f_present = _TOOL_CALL_ARGS_EVENT_OPTIONAL.intersection(obj)
+        if len(obj) != 3 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TOOL_CALL_ARGS_EVENT_KEYS)
     result = ToolCallArgsEvent.__new__(ToolCallArgsEvent)
     result.type = "TOOL_CALL_ARGS"
     result.tool_call_id = f_tool_call_id
@@ -2737,7 +2900,7 @@ def _decode_tool_call_args_event(data: object) -> ToolCallArgsEvent:
     result.timestamp = f_timestamp
     result.raw_event = f_raw_event
     result.extra = f_extra
-    result._present = _TOOL_CALL_ARGS_EVENT_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -2747,7 +2910,10 @@ def _decode_tool_call_end_event(data: object) -> ToolCallEndEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "TOOL_CALL_END":
         _tag(obj, "type", "TOOL_CALL_END")
-    f_tool_call_id = obj.get("toolCallId", _ABSENT)
+    try:
+        f_tool_call_id = obj["toolCallId"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_tool_call_id = obj.get("toolCallId", _ABSENT)
     if type(f_tool_call_id) is not str:
         raise _field_error(f_tool_call_id, "string", "toolCallId")
     f_timestamp = obj.get("timestamp", _ABSENT)
@@ -2763,16 +2929,19 @@ def _decode_tool_call_end_event(data: object) -> ToolCallEndEvent:
             f_raw_event = _json_value(v_raw_event)
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _TOOL_CALL_END_EVENT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TOOL_CALL_END_EVENT_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _TOOL_CALL_END_EVENT_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TOOL_CALL_END_EVENT_KEYS)
     result = ToolCallEndEvent.__new__(ToolCallEndEvent)
     result.type = "TOOL_CALL_END"
     result.tool_call_id = f_tool_call_id
     result.timestamp = f_timestamp
     result.raw_event = f_raw_event
     result.extra = f_extra
-    result._present = _TOOL_CALL_END_EVENT_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -2813,9 +2982,12 @@ def _decode_tool_call_chunk_event(data: object) -> ToolCallChunkEvent:
         if f_delta is not _ABSENT:
             raise _field_error(f_delta, "string", "delta")
         f_delta = None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _TOOL_CALL_CHUNK_EVENT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TOOL_CALL_CHUNK_EVENT_KEYS)
+    if len(obj) != 1:  # more than the 1 required key(s)
+        f_present = _TOOL_CALL_CHUNK_EVENT_OPTIONAL.intersection(obj)
+        if len(obj) != 1 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TOOL_CALL_CHUNK_EVENT_KEYS)
     result = ToolCallChunkEvent.__new__(ToolCallChunkEvent)
     result.type = "TOOL_CALL_CHUNK"
     result.timestamp = f_timestamp
@@ -2825,7 +2997,7 @@ def _decode_tool_call_chunk_event(data: object) -> ToolCallChunkEvent:
     result.parent_message_id = f_parent_message_id
     result.delta = f_delta
     result.extra = f_extra
-    result._present = _TOOL_CALL_CHUNK_EVENT_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -2835,13 +3007,18 @@ def _decode_tool_call_result_event(data: object) -> ToolCallResultEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "TOOL_CALL_RESULT":
         _tag(obj, "type", "TOOL_CALL_RESULT")
-    f_message_id = obj.get("messageId", _ABSENT)
+    try:
+        f_message_id = obj["messageId"]
+        f_tool_call_id = obj["toolCallId"]
+        f_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_message_id = obj.get("messageId", _ABSENT)
+        f_tool_call_id = obj.get("toolCallId", _ABSENT)
+        f_content = obj.get("content", _ABSENT)
     if type(f_message_id) is not str:
         raise _field_error(f_message_id, "string", "messageId")
-    f_tool_call_id = obj.get("toolCallId", _ABSENT)
     if type(f_tool_call_id) is not str:
         raise _field_error(f_tool_call_id, "string", "toolCallId")
-    f_content = obj.get("content", _ABSENT)
     if type(f_content) is not str:
         raise _field_error(f_content, "string", "content")
     f_timestamp = obj.get("timestamp", _ABSENT)
@@ -2865,9 +3042,12 @@ def _decode_tool_call_result_event(data: object) -> ToolCallResultEvent:
             f_role = _decode_tool_call_result_role(v_role)
         except DecodeError as error:
             raise error.at(_segment("role")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _TOOL_CALL_RESULT_EVENT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TOOL_CALL_RESULT_EVENT_KEYS)
+    if len(obj) != 4:  # more than the 4 required key(s)
+        f_present = _TOOL_CALL_RESULT_EVENT_OPTIONAL.intersection(obj)
+        if len(obj) != 4 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TOOL_CALL_RESULT_EVENT_KEYS)
     result = ToolCallResultEvent.__new__(ToolCallResultEvent)
     result.type = "TOOL_CALL_RESULT"
     result.message_id = f_message_id
@@ -2877,7 +3057,7 @@ def _decode_tool_call_result_event(data: object) -> ToolCallResultEvent:
     result.raw_event = f_raw_event
     result.role = f_role
     result.extra = f_extra
-    result._present = _TOOL_CALL_RESULT_EVENT_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -2887,7 +3067,10 @@ def _decode_state_snapshot_event(data: object) -> StateSnapshotEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "STATE_SNAPSHOT":
         _tag(obj, "type", "STATE_SNAPSHOT")
-    v_snapshot = obj.get("snapshot", _ABSENT)
+    try:
+        v_snapshot = obj["snapshot"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_snapshot = obj.get("snapshot", _ABSENT)
     if v_snapshot is _ABSENT:
         raise _field_error(v_snapshot, "", "snapshot")
     try:
@@ -2907,16 +3090,19 @@ def _decode_state_snapshot_event(data: object) -> StateSnapshotEvent:
             f_raw_event = _json_value(v_raw_event)
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _STATE_SNAPSHOT_EVENT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _STATE_SNAPSHOT_EVENT_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _STATE_SNAPSHOT_EVENT_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _STATE_SNAPSHOT_EVENT_KEYS)
     result = StateSnapshotEvent.__new__(StateSnapshotEvent)
     result.type = "STATE_SNAPSHOT"
     result.snapshot = f_snapshot
     result.timestamp = f_timestamp
     result.raw_event = f_raw_event
     result.extra = f_extra
-    result._present = _STATE_SNAPSHOT_EVENT_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -2926,7 +3112,10 @@ def _decode_state_delta_event(data: object) -> StateDeltaEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "STATE_DELTA":
         _tag(obj, "type", "STATE_DELTA")
-    v_delta = obj.get("delta", _ABSENT)
+    try:
+        v_delta = obj["delta"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_delta = obj.get("delta", _ABSENT)
     if v_delta is _ABSENT:
         raise _field_error(v_delta, "", "delta")
     if type(v_delta) is not list:
@@ -2948,16 +3137,19 @@ def _decode_state_delta_event(data: object) -> StateDeltaEvent:
             f_raw_event = _json_value(v_raw_event)
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _STATE_DELTA_EVENT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _STATE_DELTA_EVENT_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _STATE_DELTA_EVENT_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _STATE_DELTA_EVENT_KEYS)
     result = StateDeltaEvent.__new__(StateDeltaEvent)
     result.type = "STATE_DELTA"
     result.delta = f_delta
     result.timestamp = f_timestamp
     result.raw_event = f_raw_event
     result.extra = f_extra
-    result._present = _STATE_DELTA_EVENT_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -2967,7 +3159,10 @@ def _decode_messages_snapshot_event(data: object) -> MessagesSnapshotEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "MESSAGES_SNAPSHOT":
         _tag(obj, "type", "MESSAGES_SNAPSHOT")
-    v_messages = obj.get("messages", _ABSENT)
+    try:
+        v_messages = obj["messages"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_messages = obj.get("messages", _ABSENT)
     if v_messages is _ABSENT:
         raise _field_error(v_messages, "", "messages")
     if type(v_messages) is not list:
@@ -2989,16 +3184,19 @@ def _decode_messages_snapshot_event(data: object) -> MessagesSnapshotEvent:
             f_raw_event = _json_value(v_raw_event)
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _MESSAGES_SNAPSHOT_EVENT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _MESSAGES_SNAPSHOT_EVENT_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _MESSAGES_SNAPSHOT_EVENT_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _MESSAGES_SNAPSHOT_EVENT_KEYS)
     result = MessagesSnapshotEvent.__new__(MessagesSnapshotEvent)
     result.type = "MESSAGES_SNAPSHOT"
     result.messages = f_messages
     result.timestamp = f_timestamp
     result.raw_event = f_raw_event
     result.extra = f_extra
-    result._present = _MESSAGES_SNAPSHOT_EVENT_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -3008,7 +3206,10 @@ def _decode_raw_event(data: object) -> RawEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "RAW":
         _tag(obj, "type", "RAW")
-    v_event = obj.get("event", _ABSENT)
+    try:
+        v_event = obj["event"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_event = obj.get("event", _ABSENT)
     if v_event is _ABSENT:
         raise _field_error(v_event, "", "event")
     try:
@@ -3033,9 +3234,12 @@ def _decode_raw_event(data: object) -> RawEvent:
         if f_source is not _ABSENT:
             raise _field_error(f_source, "string", "source")
         f_source = None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _RAW_EVENT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _RAW_EVENT_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _RAW_EVENT_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _RAW_EVENT_KEYS)
     result = RawEvent.__new__(RawEvent)
     result.type = "RAW"
     result.event = f_event
@@ -3043,7 +3247,7 @@ def _decode_raw_event(data: object) -> RawEvent:
     result.raw_event = f_raw_event
     result.source = f_source
     result.extra = f_extra
-    result._present = _RAW_EVENT_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -3053,10 +3257,14 @@ def _decode_custom_event(data: object) -> CustomEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "CUSTOM":
         _tag(obj, "type", "CUSTOM")
-    f_name = obj.get("name", _ABSENT)
+    try:
+        f_name = obj["name"]
+        v_value = obj["value"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_name = obj.get("name", _ABSENT)
+        v_value = obj.get("value", _ABSENT)
     if type(f_name) is not str:
         raise _field_error(f_name, "string", "name")
-    v_value = obj.get("value", _ABSENT)
     if v_value is _ABSENT:
         raise _field_error(v_value, "", "value")
     try:
@@ -3076,9 +3284,12 @@ def _decode_custom_event(data: object) -> CustomEvent:
             f_raw_event = _json_value(v_raw_event)
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _CUSTOM_EVENT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _CUSTOM_EVENT_KEYS)
+    if len(obj) != 3:  # more than the 3 required key(s)
+        f_present = _CUSTOM_EVENT_OPTIONAL.intersection(obj)
+        if len(obj) != 3 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _CUSTOM_EVENT_KEYS)
     result = CustomEvent.__new__(CustomEvent)
     result.type = "CUSTOM"
     result.name = f_name
@@ -3086,7 +3297,7 @@ def _decode_custom_event(data: object) -> CustomEvent:
     result.timestamp = f_timestamp
     result.raw_event = f_raw_event
     result.extra = f_extra
-    result._present = _CUSTOM_EVENT_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 

@@ -10,6 +10,7 @@ Standard library only; vendor this file as it is.
 from __future__ import annotations
 
 import json
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Callable, Literal, NoReturn, TypeAlias, TypeVar, Union, cast
 
@@ -204,9 +205,15 @@ def _is_json(value: object, depth: int = 0) -> bool:
     return False
 
 
+# True while a decoder runs on what `_loads` returned. json.loads builds nothing but JSON
+# data (dicts with string keys, lists, str, int, float, bool, None) and `_loads` turns
+# NaN and infinity away, so the free-form checks below would walk such data for nothing.
+_PARSED_JSON: ContextVar[bool] = ContextVar("_PARSED_JSON", default=False)
+
+
 def _json_value(value: object) -> JSONValue:
     """Check that `value` is JSON data (dicts with string keys, lists, scalars) and return it."""
-    if _is_json(value):
+    if _PARSED_JSON.get() or _is_json(value):
         return cast(JSONValue, value)
     kind = type(value)
     if kind is str or kind is int or kind is bool or value is None:
@@ -228,7 +235,7 @@ def _json_value(value: object) -> JSONValue:
 
 
 def _json_object(value: object) -> dict[str, JSONValue]:
-    if type(value) is dict and _is_json(value):
+    if type(value) is dict and (_PARSED_JSON.get() or _is_json(value)):
         return cast("dict[str, JSONValue]", value)
     obj = _object(value)
     for key, item in obj.items():
@@ -321,18 +328,38 @@ def _forbid_unknown(obj: dict[str, object], known: frozenset[str]) -> None:
 # --- runtime of the dataclass flavor: JSON text, new containers, presence tracking ---
 
 
-def _loads(text: str | bytes) -> object:
-    def reject_constant(name: str) -> NoReturn:
-        raise DecodeError(f"invalid JSON: {name} is not a JSON value")
+def _reject_constant(name: str) -> NoReturn:
+    raise DecodeError(f"invalid JSON: {name} is not a JSON value")
 
+
+# One decoder for every call: json.loads with an option builds a new one each time.
+_JSON_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+
+
+def _loads(text: str | bytes) -> object:
+    """Parse JSON text as json.loads does (bytes in UTF-8, -16 or -32), without NaN or infinity."""
     try:
-        return cast(object, json.loads(text, parse_constant=reject_constant))
+        if not isinstance(text, str):
+            text = text.decode(json.detect_encoding(text), "surrogatepass")
+        elif text.startswith("\ufeff"):
+            raise DecodeError("invalid JSON: unexpected UTF-8 BOM (decode using utf-8-sig)")
+        return cast(object, _JSON_DECODER.decode(text))
     except DecodeError:
         raise
     except RecursionError:
         raise DecodeError(_MAX_DEPTH_MESSAGE) from None
     except ValueError as error:  # malformed JSON, bad UTF-8, integers too long to convert
         raise DecodeError(f"invalid JSON: {error}") from None
+
+
+def _decode_json(decode: Callable[[object], _T], text: str | bytes) -> _T:
+    """`decode` the JSON document `text`, skipping the free-form checks it cannot fail."""
+    data = _loads(text)
+    token = _PARSED_JSON.set(True)
+    try:
+        return decode(data)
+    finally:
+        _PARSED_JSON.reset(token)
 
 
 def _dumps(data: JSONValue) -> str:
@@ -439,7 +466,7 @@ class ToolCallFunction:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolCallFunction:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_tool_call_function(_loads(text))
+        return _decode_json(decode_tool_call_function, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -475,7 +502,7 @@ class ToolCall:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolCall:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_tool_call(_loads(text))
+        return _decode_json(decode_tool_call, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -510,7 +537,7 @@ class ToolOutput:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolOutput:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_tool_output(_loads(text))
+        return _decode_json(decode_tool_output, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -546,7 +573,7 @@ class ToolResult:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolResult:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_tool_result(_loads(text))
+        return _decode_json(decode_tool_result, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -581,7 +608,7 @@ class MessageResponse:
     @classmethod
     def from_json(cls, text: str | bytes) -> MessageResponse:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_message_response(_loads(text))
+        return _decode_json(decode_message_response, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -615,7 +642,7 @@ class ToolCallResponse:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolCallResponse:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_tool_call_response(_loads(text))
+        return _decode_json(decode_tool_call_response, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -663,7 +690,7 @@ class Event:
     @classmethod
     def from_json(cls, text: str | bytes) -> Event:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_event(_loads(text))
+        return _decode_json(decode_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -700,10 +727,14 @@ def _decode_tool_call_function(data: object) -> ToolCallFunction:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_name = obj.get("name", _ABSENT)
+    try:
+        f_name = obj["name"]
+        v_arguments = obj["arguments"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_name = obj.get("name", _ABSENT)
+        v_arguments = obj.get("arguments", _ABSENT)
     if type(f_name) is not str:
         raise _field_error(f_name, "string", "name")
-    v_arguments = obj.get("arguments", _ABSENT)
     if v_arguments is _ABSENT:
         raise _field_error(v_arguments, "", "arguments")
     try:
@@ -711,8 +742,9 @@ def _decode_tool_call_function(data: object) -> ToolCallFunction:
     except DecodeError as error:
         raise error.at(_segment("arguments")) from None
     f_extra: dict[str, JSONValue] = {}
-    if not _TOOL_CALL_FUNCTION_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TOOL_CALL_FUNCTION_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _TOOL_CALL_FUNCTION_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _TOOL_CALL_FUNCTION_KEYS)
     result = ToolCallFunction.__new__(ToolCallFunction)
     result.name = f_name
     result.arguments = f_arguments
@@ -726,10 +758,14 @@ def _decode_tool_call(data: object) -> ToolCall:
     obj: dict[str, object] = data
     if obj.get("type") != "function":
         _tag(obj, "type", "function")
-    f_id = obj.get("id", _ABSENT)
+    try:
+        f_id = obj["id"]
+        v_function = obj["function"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_id = obj.get("id", _ABSENT)
+        v_function = obj.get("function", _ABSENT)
     if type(f_id) is not str:
         raise _field_error(f_id, "string", "id")
-    v_function = obj.get("function", _ABSENT)
     if v_function is _ABSENT:
         raise _field_error(v_function, "", "function")
     try:
@@ -737,8 +773,9 @@ def _decode_tool_call(data: object) -> ToolCall:
     except DecodeError as error:
         raise error.at(_segment("function")) from None
     f_extra: dict[str, JSONValue] = {}
-    if not _TOOL_CALL_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TOOL_CALL_KEYS)
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _TOOL_CALL_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _TOOL_CALL_KEYS)
     result = ToolCall.__new__(ToolCall)
     result.id = f_id
     result.type = "function"
@@ -751,15 +788,20 @@ def _decode_tool_output(data: object) -> ToolOutput:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_tool_call_id = obj.get("tool_call_id", _ABSENT)
+    try:
+        f_tool_call_id = obj["tool_call_id"]
+        f_output = obj["output"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_tool_call_id = obj.get("tool_call_id", _ABSENT)
+        f_output = obj.get("output", _ABSENT)
     if type(f_tool_call_id) is not str:
         raise _field_error(f_tool_call_id, "string", "tool_call_id")
-    f_output = obj.get("output", _ABSENT)
     if type(f_output) is not str:
         raise _field_error(f_output, "string", "output")
     f_extra: dict[str, JSONValue] = {}
-    if not _TOOL_OUTPUT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TOOL_OUTPUT_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _TOOL_OUTPUT_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _TOOL_OUTPUT_KEYS)
     result = ToolOutput.__new__(ToolOutput)
     result.tool_call_id = f_tool_call_id
     result.output = f_output
@@ -771,18 +813,24 @@ def _decode_tool_result(data: object) -> ToolResult:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_success = obj.get("success", _ABSENT)
+    try:
+        f_success = obj["success"]
+        f_result = obj["result"]
+        f_error = obj["error"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_success = obj.get("success", _ABSENT)
+        f_result = obj.get("result", _ABSENT)
+        f_error = obj.get("error", _ABSENT)
     if type(f_success) is not bool:
         raise _field_error(f_success, "boolean", "success")
-    f_result = obj.get("result", _ABSENT)
     if type(f_result) is not str:
         raise _field_error(f_result, "string", "result")
-    f_error = obj.get("error", _ABSENT)
     if f_error is not None and type(f_error) is not str:
         raise _field_error(f_error, "string", "error")
     f_extra: dict[str, JSONValue] = {}
-    if not _TOOL_RESULT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TOOL_RESULT_KEYS)
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _TOOL_RESULT_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _TOOL_RESULT_KEYS)
     result = ToolResult.__new__(ToolResult)
     result.success = f_success
     result.result = f_result
@@ -797,12 +845,16 @@ def _decode_message_response(data: object) -> MessageResponse:
     obj: dict[str, object] = data
     if obj.get("type") != "message":
         _tag(obj, "type", "message")
-    f_content = obj.get("content", _ABSENT)
+    try:
+        f_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_content = obj.get("content", _ABSENT)
     if type(f_content) is not str:
         raise _field_error(f_content, "string", "content")
     f_extra: dict[str, JSONValue] = {}
-    if not _MESSAGE_RESPONSE_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _MESSAGE_RESPONSE_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _MESSAGE_RESPONSE_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _MESSAGE_RESPONSE_KEYS)
     result = MessageResponse.__new__(MessageResponse)
     result.type = "message"
     result.content = f_content
@@ -816,7 +868,10 @@ def _decode_tool_call_response(data: object) -> ToolCallResponse:
     obj: dict[str, object] = data
     if obj.get("type") != "tool_call":
         _tag(obj, "type", "tool_call")
-    v_tool_calls = obj.get("tool_calls", _ABSENT)
+    try:
+        v_tool_calls = obj["tool_calls"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tool_calls = obj.get("tool_calls", _ABSENT)
     if v_tool_calls is _ABSENT:
         raise _field_error(v_tool_calls, "", "tool_calls")
     if type(v_tool_calls) is not list:
@@ -826,8 +881,9 @@ def _decode_tool_call_response(data: object) -> ToolCallResponse:
     except DecodeError:
         raise _item_error(v_tool_calls, _decode_tool_call, "tool_calls") from None
     f_extra: dict[str, JSONValue] = {}
-    if not _TOOL_CALL_RESPONSE_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TOOL_CALL_RESPONSE_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _TOOL_CALL_RESPONSE_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _TOOL_CALL_RESPONSE_KEYS)
     result = ToolCallResponse.__new__(ToolCallResponse)
     result.type = "tool_call"
     result.tool_calls = f_tool_calls
@@ -839,39 +895,50 @@ def _decode_event(data: object) -> Event:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_id = obj.get("id", _ABSENT)
+    try:
+        f_id = obj["id"]
+        v_type = obj["type"]
+        f_timestamp = obj["timestamp"]
+        f_agent_name = obj["agent_name"]
+        f_run_id = obj["run_id"]
+        f_thread_id = obj["thread_id"]
+        f_parent_event_id = obj["parent_event_id"]
+        v_details = obj["details"]
+        v_metadata = obj["metadata"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_id = obj.get("id", _ABSENT)
+        v_type = obj.get("type", _ABSENT)
+        f_timestamp = obj.get("timestamp", _ABSENT)
+        f_agent_name = obj.get("agent_name", _ABSENT)
+        f_run_id = obj.get("run_id", _ABSENT)
+        f_thread_id = obj.get("thread_id", _ABSENT)
+        f_parent_event_id = obj.get("parent_event_id", _ABSENT)
+        v_details = obj.get("details", _ABSENT)
+        v_metadata = obj.get("metadata", _ABSENT)
     if type(f_id) is not str:
         raise _field_error(f_id, "string", "id")
-    v_type = obj.get("type", _ABSENT)
     if v_type is _ABSENT:
         raise _field_error(v_type, "", "type")
     try:
         f_type = _decode_event_type(v_type)
     except DecodeError as error:
         raise error.at(_segment("type")) from None
-    f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not str:
         raise _field_error(f_timestamp, "string", "timestamp")
-    f_agent_name = obj.get("agent_name", _ABSENT)
     if type(f_agent_name) is not str:
         raise _field_error(f_agent_name, "string", "agent_name")
-    f_run_id = obj.get("run_id", _ABSENT)
     if type(f_run_id) is not str:
         raise _field_error(f_run_id, "string", "run_id")
-    f_thread_id = obj.get("thread_id", _ABSENT)
     if type(f_thread_id) is not str:
         raise _field_error(f_thread_id, "string", "thread_id")
-    f_parent_event_id = obj.get("parent_event_id", _ABSENT)
     if f_parent_event_id is not None and type(f_parent_event_id) is not str:
         raise _field_error(f_parent_event_id, "string", "parent_event_id")
-    v_details = obj.get("details", _ABSENT)
     if v_details is _ABSENT:
         raise _field_error(v_details, "", "details")
     try:
         f_details = _json_object(v_details)
     except DecodeError as error:
         raise error.at(_segment("details")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
     if v_metadata is _ABSENT:
         raise _field_error(v_metadata, "", "metadata")
     try:
@@ -879,8 +946,9 @@ def _decode_event(data: object) -> Event:
     except DecodeError as error:
         raise error.at(_segment("metadata")) from None
     f_extra: dict[str, JSONValue] = {}
-    if not _EVENT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _EVENT_KEYS)
+    if len(obj) != 9:  # more than the 9 required key(s)
+        if not _EVENT_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _EVENT_KEYS)
     result = Event.__new__(Event)
     result.id = f_id
     result.type = f_type

@@ -10,6 +10,7 @@ Standard library only; vendor this file as it is.
 from __future__ import annotations
 
 import json
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Callable, Literal, NoReturn, TypeAlias, TypeVar, Union, cast
@@ -343,9 +344,15 @@ def _is_json(value: object, depth: int = 0) -> bool:
     return False
 
 
+# True while a decoder runs on what `_loads` returned. json.loads builds nothing but JSON
+# data (dicts with string keys, lists, str, int, float, bool, None) and `_loads` turns
+# NaN and infinity away, so the free-form checks below would walk such data for nothing.
+_PARSED_JSON: ContextVar[bool] = ContextVar("_PARSED_JSON", default=False)
+
+
 def _json_value(value: object) -> JSONValue:
     """Check that `value` is JSON data (dicts with string keys, lists, scalars) and return it."""
-    if _is_json(value):
+    if _PARSED_JSON.get() or _is_json(value):
         return cast(JSONValue, value)
     kind = type(value)
     if kind is str or kind is int or kind is bool or value is None:
@@ -367,7 +374,7 @@ def _json_value(value: object) -> JSONValue:
 
 
 def _json_object(value: object) -> dict[str, JSONValue]:
-    if type(value) is dict and _is_json(value):
+    if type(value) is dict and (_PARSED_JSON.get() or _is_json(value)):
         return cast("dict[str, JSONValue]", value)
     obj = _object(value)
     for key, item in obj.items():
@@ -460,18 +467,38 @@ def _forbid_unknown(obj: dict[str, object], known: frozenset[str]) -> None:
 # --- runtime of the dataclass flavor: JSON text, new containers, presence tracking ---
 
 
-def _loads(text: str | bytes) -> object:
-    def reject_constant(name: str) -> NoReturn:
-        raise DecodeError(f"invalid JSON: {name} is not a JSON value")
+def _reject_constant(name: str) -> NoReturn:
+    raise DecodeError(f"invalid JSON: {name} is not a JSON value")
 
+
+# One decoder for every call: json.loads with an option builds a new one each time.
+_JSON_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+
+
+def _loads(text: str | bytes) -> object:
+    """Parse JSON text as json.loads does (bytes in UTF-8, -16 or -32), without NaN or infinity."""
     try:
-        return cast(object, json.loads(text, parse_constant=reject_constant))
+        if not isinstance(text, str):
+            text = text.decode(json.detect_encoding(text), "surrogatepass")
+        elif text.startswith("\ufeff"):
+            raise DecodeError("invalid JSON: unexpected UTF-8 BOM (decode using utf-8-sig)")
+        return cast(object, _JSON_DECODER.decode(text))
     except DecodeError:
         raise
     except RecursionError:
         raise DecodeError(_MAX_DEPTH_MESSAGE) from None
     except ValueError as error:  # malformed JSON, bad UTF-8, integers too long to convert
         raise DecodeError(f"invalid JSON: {error}") from None
+
+
+def _decode_json(decode: Callable[[object], _T], text: str | bytes) -> _T:
+    """`decode` the JSON document `text`, skipping the free-form checks it cannot fail."""
+    data = _loads(text)
+    token = _PARSED_JSON.set(True)
+    try:
+        return decode(data)
+    finally:
+        _PARSED_JSON.reset(token)
 
 
 def _dumps(data: JSONValue) -> str:
@@ -705,7 +732,7 @@ class SystemMessage:
     @classmethod
     def from_json(cls, text: str | bytes) -> SystemMessage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_system_message(_loads(text))
+        return _decode_json(decode_system_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -895,7 +922,7 @@ class SystemStatusMessage:
     @classmethod
     def from_json(cls, text: str | bytes) -> SystemStatusMessage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_system_status_message(_loads(text))
+        return _decode_json(decode_system_status_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -948,7 +975,7 @@ class CompactBoundaryMessage:
     @classmethod
     def from_json(cls, text: str | bytes) -> CompactBoundaryMessage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_compact_boundary_message(_loads(text))
+        return _decode_json(decode_compact_boundary_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1004,7 +1031,7 @@ class HookStartedMessage:
     @classmethod
     def from_json(cls, text: str | bytes) -> HookStartedMessage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_hook_started_message(_loads(text))
+        return _decode_json(decode_hook_started_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1070,7 +1097,7 @@ class HookResponseMessage:
     @classmethod
     def from_json(cls, text: str | bytes) -> HookResponseMessage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_hook_response_message(_loads(text))
+        return _decode_json(decode_hook_response_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1147,7 +1174,7 @@ class AssistantMessage:
     @classmethod
     def from_json(cls, text: str | bytes) -> AssistantMessage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_assistant_message(_loads(text))
+        return _decode_json(decode_assistant_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1219,7 +1246,7 @@ class UserMessage:
     @classmethod
     def from_json(cls, text: str | bytes) -> UserMessage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_user_message(_loads(text))
+        return _decode_json(decode_user_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1325,7 +1352,7 @@ class ResultMessage:
     @classmethod
     def from_json(cls, text: str | bytes) -> ResultMessage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_result_message(_loads(text))
+        return _decode_json(decode_result_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1484,7 +1511,7 @@ class PartialAssistantMessage:
     @classmethod
     def from_json(cls, text: str | bytes) -> PartialAssistantMessage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_partial_assistant_message(_loads(text))
+        return _decode_json(decode_partial_assistant_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1531,7 +1558,7 @@ class StreamEventMessage:
     @classmethod
     def from_json(cls, text: str | bytes) -> StreamEventMessage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_stream_event_message(_loads(text))
+        return _decode_json(decode_stream_event_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1579,7 +1606,7 @@ class RateLimitEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> RateLimitEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_rate_limit_event(_loads(text))
+        return _decode_json(decode_rate_limit_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1619,7 +1646,7 @@ class ControlRequest:
     @classmethod
     def from_json(cls, text: str | bytes) -> ControlRequest:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_control_request(_loads(text))
+        return _decode_json(decode_control_request, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1654,7 +1681,7 @@ class ControlResponse:
     @classmethod
     def from_json(cls, text: str | bytes) -> ControlResponse:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_control_response(_loads(text))
+        return _decode_json(decode_control_response, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1688,7 +1715,7 @@ class TextBlock:
     @classmethod
     def from_json(cls, text: str | bytes) -> TextBlock:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_text_block(_loads(text))
+        return _decode_json(decode_text_block, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1730,7 +1757,7 @@ class ToolUseBlock:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolUseBlock:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_tool_use_block(_loads(text))
+        return _decode_json(decode_tool_use_block, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1774,7 +1801,7 @@ class ToolResultBlock:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolResultBlock:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_tool_result_block(_loads(text))
+        return _decode_json(decode_tool_result_block, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1818,7 +1845,7 @@ class ThinkingBlock:
     @classmethod
     def from_json(cls, text: str | bytes) -> ThinkingBlock:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_thinking_block(_loads(text))
+        return _decode_json(decode_thinking_block, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1852,7 +1879,7 @@ class ControlInterruptRequest:
     @classmethod
     def from_json(cls, text: str | bytes) -> ControlInterruptRequest:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_control_interrupt_request(_loads(text))
+        return _decode_json(decode_control_interrupt_request, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1905,7 +1932,7 @@ class ControlCanUseToolRequest:
     @classmethod
     def from_json(cls, text: str | bytes) -> ControlCanUseToolRequest:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_control_can_use_tool_request(_loads(text))
+        return _decode_json(decode_control_can_use_tool_request, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1962,7 +1989,7 @@ class ControlInitializeRequest:
     @classmethod
     def from_json(cls, text: str | bytes) -> ControlInitializeRequest:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_control_initialize_request(_loads(text))
+        return _decode_json(decode_control_initialize_request, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1999,7 +2026,7 @@ class ControlSetPermissionModeRequest:
     @classmethod
     def from_json(cls, text: str | bytes) -> ControlSetPermissionModeRequest:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_control_set_permission_mode_request(_loads(text))
+        return _decode_json(decode_control_set_permission_mode_request, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2035,7 +2062,7 @@ class ControlSetModelRequest:
     @classmethod
     def from_json(cls, text: str | bytes) -> ControlSetModelRequest:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_control_set_model_request(_loads(text))
+        return _decode_json(decode_control_set_model_request, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2076,7 +2103,7 @@ class ControlHookCallbackRequest:
     @classmethod
     def from_json(cls, text: str | bytes) -> ControlHookCallbackRequest:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_control_hook_callback_request(_loads(text))
+        return _decode_json(decode_control_hook_callback_request, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2116,7 +2143,7 @@ class ControlMcpMessageRequest:
     @classmethod
     def from_json(cls, text: str | bytes) -> ControlMcpMessageRequest:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_control_mcp_message_request(_loads(text))
+        return _decode_json(decode_control_mcp_message_request, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2155,7 +2182,7 @@ class ControlSuccessResponse:
     @classmethod
     def from_json(cls, text: str | bytes) -> ControlSuccessResponse:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_control_success_response(_loads(text))
+        return _decode_json(decode_control_success_response, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2193,7 +2220,7 @@ class ControlErrorResponse:
     @classmethod
     def from_json(cls, text: str | bytes) -> ControlErrorResponse:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_control_error_response(_loads(text))
+        return _decode_json(decode_control_error_response, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2230,7 +2257,7 @@ class CompactMetadata:
     @classmethod
     def from_json(cls, text: str | bytes) -> CompactMetadata:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_compact_metadata(_loads(text))
+        return _decode_json(decode_compact_metadata, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2289,7 +2316,7 @@ class AssistantMessageBody:
     @classmethod
     def from_json(cls, text: str | bytes) -> AssistantMessageBody:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_assistant_message_body(_loads(text))
+        return _decode_json(decode_assistant_message_body, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2350,7 +2377,7 @@ class UserMessageBody:
     @classmethod
     def from_json(cls, text: str | bytes) -> UserMessageBody:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_user_message_body(_loads(text))
+        return _decode_json(decode_user_message_body, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2401,7 +2428,7 @@ class RateLimitInfo:
     @classmethod
     def from_json(cls, text: str | bytes) -> RateLimitInfo:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_rate_limit_info(_loads(text))
+        return _decode_json(decode_rate_limit_info, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2458,7 +2485,7 @@ class RateLimitWindow:
     @classmethod
     def from_json(cls, text: str | bytes) -> RateLimitWindow:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_rate_limit_window(_loads(text))
+        return _decode_json(decode_rate_limit_window, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2513,7 +2540,7 @@ class Usage:
     @classmethod
     def from_json(cls, text: str | bytes) -> Usage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_usage(_loads(text))
+        return _decode_json(decode_usage, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2576,7 +2603,7 @@ class CacheCreation:
     @classmethod
     def from_json(cls, text: str | bytes) -> CacheCreation:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_cache_creation(_loads(text))
+        return _decode_json(decode_cache_creation, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2612,7 +2639,7 @@ class ServerToolUse:
     @classmethod
     def from_json(cls, text: str | bytes) -> ServerToolUse:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_server_tool_use(_loads(text))
+        return _decode_json(decode_server_tool_use, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2645,7 +2672,7 @@ class OutputTokensDetails:
     @classmethod
     def from_json(cls, text: str | bytes) -> OutputTokensDetails:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_output_tokens_details(_loads(text))
+        return _decode_json(decode_output_tokens_details, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2690,7 +2717,7 @@ class UsageIteration:
     @classmethod
     def from_json(cls, text: str | bytes) -> UsageIteration:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_usage_iteration(_loads(text))
+        return _decode_json(decode_usage_iteration, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2761,7 +2788,7 @@ class ModelUsage:
     @classmethod
     def from_json(cls, text: str | bytes) -> ModelUsage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_model_usage(_loads(text))
+        return _decode_json(decode_model_usage, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2819,7 +2846,7 @@ class PermissionDenial:
     @classmethod
     def from_json(cls, text: str | bytes) -> PermissionDenial:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_permission_denial(_loads(text))
+        return _decode_json(decode_permission_denial, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2858,7 +2885,7 @@ class McpServerStatus:
     @classmethod
     def from_json(cls, text: str | bytes) -> McpServerStatus:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_mcp_server_status(_loads(text))
+        return _decode_json(decode_mcp_server_status, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2900,7 +2927,7 @@ class PluginInfo:
     @classmethod
     def from_json(cls, text: str | bytes) -> PluginInfo:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_plugin_info(_loads(text))
+        return _decode_json(decode_plugin_info, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2940,7 +2967,7 @@ class LocalCommandRun:
     @classmethod
     def from_json(cls, text: str | bytes) -> LocalCommandRun:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_local_command_run(_loads(text))
+        return _decode_json(decode_local_command_run, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3204,6 +3231,21 @@ def _decode_system_message(data: object) -> SystemMessage:
     )
     f_user_type = _optional_aliased(obj, ("user_type", "userType"), _decode_user_type, None)
     f_extra: dict[str, JSONValue] = {}
+    f_present: frozenset[str] = _present_keys(
+        obj,
+        _SYSTEM_MESSAGE_OPTIONAL,
+        {
+            "sessionId": "session_id",
+            "mcpServers": "mcp_servers",
+            "maxThinkingTokens": "max_thinking_tokens",
+            "customInstructions": "custom_instructions",
+            "claudeMdFiles": "claude_md_files",
+            "sessionType": "session_type",
+            "effectiveGitRoot": "effective_git_root",
+            "environmentPlan": "environment_plan",
+            "userType": "user_type",
+        },
+    )
     if not _SYSTEM_MESSAGE_KEYS.issuperset(obj):
         f_extra = _unknown(obj, _SYSTEM_MESSAGE_KEYS)
     result = SystemMessage.__new__(SystemMessage)
@@ -3239,21 +3281,7 @@ def _decode_system_message(data: object) -> SystemMessage:
     result.environment_plan = f_environment_plan
     result.user_type = f_user_type
     result.extra = f_extra
-    result._present = _present_keys(
-        obj,
-        _SYSTEM_MESSAGE_OPTIONAL,
-        {
-            "sessionId": "session_id",
-            "mcpServers": "mcp_servers",
-            "maxThinkingTokens": "max_thinking_tokens",
-            "customInstructions": "custom_instructions",
-            "claudeMdFiles": "claude_md_files",
-            "sessionType": "session_type",
-            "effectiveGitRoot": "effective_git_root",
-            "environmentPlan": "environment_plan",
-            "userType": "user_type",
-        },
-    )
+    result._present = f_present
     return result
 
 
@@ -3265,7 +3293,10 @@ def _decode_system_status_message(data: object) -> SystemStatusMessage:
         _tag(obj, "type", "system")
     if obj.get("subtype") != "status":
         _tag(obj, "subtype", "status")
-    f_status = obj.get("status", _ABSENT)
+    try:
+        f_status = obj["status"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_status = obj.get("status", _ABSENT)
     if f_status is not None and type(f_status) is not str:
         raise _field_error(f_status, "string", "status")
     v_permission_mode = obj.get("permissionMode", _ABSENT)
@@ -3286,9 +3317,12 @@ def _decode_system_status_message(data: object) -> SystemStatusMessage:
         if f_uuid is not _ABSENT:
             raise _field_error(f_uuid, "string", "uuid")
         f_uuid = None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _SYSTEM_STATUS_MESSAGE_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _SYSTEM_STATUS_MESSAGE_KEYS)
+    if len(obj) != 3:  # more than the 3 required key(s)
+        f_present = _SYSTEM_STATUS_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 3 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _SYSTEM_STATUS_MESSAGE_KEYS)
     result = SystemStatusMessage.__new__(SystemStatusMessage)
     result.type = "system"
     result.subtype = "status"
@@ -3297,7 +3331,7 @@ def _decode_system_status_message(data: object) -> SystemStatusMessage:
     result.session_id = f_session_id
     result.uuid = f_uuid
     result.extra = f_extra
-    result._present = _SYSTEM_STATUS_MESSAGE_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -3335,9 +3369,12 @@ def _decode_compact_boundary_message(data: object) -> CompactBoundaryMessage:
         if f_uuid is not _ABSENT:
             raise _field_error(f_uuid, "string", "uuid")
         f_uuid = None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _COMPACT_BOUNDARY_MESSAGE_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _COMPACT_BOUNDARY_MESSAGE_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _COMPACT_BOUNDARY_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _COMPACT_BOUNDARY_MESSAGE_KEYS)
     result = CompactBoundaryMessage.__new__(CompactBoundaryMessage)
     result.type = "system"
     result.subtype = "compact_boundary"
@@ -3346,7 +3383,7 @@ def _decode_compact_boundary_message(data: object) -> CompactBoundaryMessage:
     result.session_id = f_session_id
     result.uuid = f_uuid
     result.extra = f_extra
-    result._present = _COMPACT_BOUNDARY_MESSAGE_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -3383,9 +3420,12 @@ def _decode_hook_started_message(data: object) -> HookStartedMessage:
         if f_session_id is not _ABSENT:
             raise _field_error(f_session_id, "string", "session_id")
         f_session_id = None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _HOOK_STARTED_MESSAGE_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _HOOK_STARTED_MESSAGE_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _HOOK_STARTED_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _HOOK_STARTED_MESSAGE_KEYS)
     result = HookStartedMessage.__new__(HookStartedMessage)
     result.type = "system"
     result.subtype = "hook_started"
@@ -3395,7 +3435,7 @@ def _decode_hook_started_message(data: object) -> HookStartedMessage:
     result.uuid = f_uuid
     result.session_id = f_session_id
     result.extra = f_extra
-    result._present = _HOOK_STARTED_MESSAGE_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -3460,9 +3500,12 @@ def _decode_hook_response_message(data: object) -> HookResponseMessage:
         if f_session_id is not _ABSENT:
             raise _field_error(f_session_id, "string", "session_id")
         f_session_id = None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _HOOK_RESPONSE_MESSAGE_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _HOOK_RESPONSE_MESSAGE_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _HOOK_RESPONSE_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _HOOK_RESPONSE_MESSAGE_KEYS)
     result = HookResponseMessage.__new__(HookResponseMessage)
     result.type = "system"
     result.subtype = "hook_response"
@@ -3477,7 +3520,7 @@ def _decode_hook_response_message(data: object) -> HookResponseMessage:
     result.uuid = f_uuid
     result.session_id = f_session_id
     result.extra = f_extra
-    result._present = _HOOK_RESPONSE_MESSAGE_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -3487,7 +3530,10 @@ def _decode_assistant_message(data: object) -> AssistantMessage:
     obj: dict[str, object] = data
     if obj.get("type") != "assistant":
         _tag(obj, "type", "assistant")
-    v_message = obj.get("message", _ABSENT)
+    try:
+        v_message = obj["message"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_message = obj.get("message", _ABSENT)
     if v_message is _ABSENT:
         raise _field_error(v_message, "", "message")
     try:
@@ -3548,9 +3594,12 @@ def _decode_assistant_message(data: object) -> AssistantMessage:
             f_local_command_run = _decode_local_command_run(v_local_command_run)
         except DecodeError as error:
             raise error.at(_segment("local_command_run")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _ASSISTANT_MESSAGE_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _ASSISTANT_MESSAGE_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _ASSISTANT_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _ASSISTANT_MESSAGE_KEYS)
     result = AssistantMessage.__new__(AssistantMessage)
     result.type = "assistant"
     result.message = f_message
@@ -3565,7 +3614,7 @@ def _decode_assistant_message(data: object) -> AssistantMessage:
     result.local_command_source = f_local_command_source
     result.local_command_run = f_local_command_run
     result.extra = f_extra
-    result._present = _ASSISTANT_MESSAGE_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -3575,7 +3624,10 @@ def _decode_user_message(data: object) -> UserMessage:
     obj: dict[str, object] = data
     if obj.get("type") != "user":
         _tag(obj, "type", "user")
-    v_message = obj.get("message", _ABSENT)
+    try:
+        v_message = obj["message"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_message = obj.get("message", _ABSENT)
     if v_message is _ABSENT:
         raise _field_error(v_message, "", "message")
     try:
@@ -3613,9 +3665,12 @@ def _decode_user_message(data: object) -> UserMessage:
             f_tool_use_result = _json_value(v_tool_use_result)
         except DecodeError as error:
             raise error.at(_segment("tool_use_result")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _USER_MESSAGE_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _USER_MESSAGE_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _USER_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _USER_MESSAGE_KEYS)
     result = UserMessage.__new__(UserMessage)
     result.type = "user"
     result.message = f_message
@@ -3626,7 +3681,7 @@ def _decode_user_message(data: object) -> UserMessage:
     result.is_replay = f_is_replay
     result.tool_use_result = f_tool_use_result
     result.extra = f_extra
-    result._present = _USER_MESSAGE_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -3781,6 +3836,19 @@ def _decode_result_message(data: object) -> ResultMessage:
             raise _field_error(f_result_index, "integer", "result_index")
         f_result_index = None
     f_extra: dict[str, JSONValue] = {}
+    f_present: frozenset[str] = _present_keys(
+        obj,
+        _RESULT_MESSAGE_OPTIONAL,
+        {
+            "isError": "is_error",
+            "costUsd": "total_cost_usd",
+            "inputTokens": "input_tokens",
+            "outputTokens": "output_tokens",
+            "totalTokens": "total_tokens",
+            "sessionId": "session_id",
+            "numTurns": "num_turns",
+        },
+    )
     if not _RESULT_MESSAGE_KEYS.issuperset(obj):
         f_extra = _unknown(obj, _RESULT_MESSAGE_KEYS)
     result = ResultMessage.__new__(ResultMessage)
@@ -3816,19 +3884,7 @@ def _decode_result_message(data: object) -> ResultMessage:
     result.queued_turn_count = f_queued_turn_count
     result.result_index = f_result_index
     result.extra = f_extra
-    result._present = _present_keys(
-        obj,
-        _RESULT_MESSAGE_OPTIONAL,
-        {
-            "isError": "is_error",
-            "costUsd": "total_cost_usd",
-            "inputTokens": "input_tokens",
-            "outputTokens": "output_tokens",
-            "totalTokens": "total_tokens",
-            "sessionId": "session_id",
-            "numTurns": "num_turns",
-        },
-    )
+    result._present = f_present
     return result
 
 
@@ -3838,7 +3894,14 @@ def _decode_partial_assistant_message(data: object) -> PartialAssistantMessage:
     obj: dict[str, object] = data
     if obj.get("type") != "partial_assistant":
         _tag(obj, "type", "partial_assistant")
-    v_content = obj.get("content", _ABSENT)
+    try:
+        v_content = obj["content"]
+        f_index = obj["index"]
+        v_delta = obj["delta"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_content = obj.get("content", _ABSENT)
+        f_index = obj.get("index", _ABSENT)
+        v_delta = obj.get("delta", _ABSENT)
     if v_content is _ABSENT:
         raise _field_error(v_content, "", "content")
     if type(v_content) is not list:
@@ -3847,10 +3910,8 @@ def _decode_partial_assistant_message(data: object) -> PartialAssistantMessage:
         f_content = [_decode_content_block(item) for item in v_content]
     except DecodeError:
         raise _item_error(v_content, _decode_content_block, "content") from None
-    f_index = obj.get("index", _ABSENT)
     if type(f_index) is not int:
         raise _field_error(f_index, "integer", "index")
-    v_delta = obj.get("delta", _ABSENT)
     if v_delta is _ABSENT:
         raise _field_error(v_delta, "", "delta")
     try:
@@ -3858,8 +3919,9 @@ def _decode_partial_assistant_message(data: object) -> PartialAssistantMessage:
     except DecodeError as error:
         raise error.at(_segment("delta")) from None
     f_extra: dict[str, JSONValue] = {}
-    if not _PARTIAL_ASSISTANT_MESSAGE_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _PARTIAL_ASSISTANT_MESSAGE_KEYS)
+    if len(obj) != 4:  # more than the 4 required key(s)
+        if not _PARTIAL_ASSISTANT_MESSAGE_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _PARTIAL_ASSISTANT_MESSAGE_KEYS)
     result = PartialAssistantMessage.__new__(PartialAssistantMessage)
     result.type = "partial_assistant"
     result.content = f_content
@@ -3875,7 +3937,10 @@ def _decode_stream_event_message(data: object) -> StreamEventMessage:
     obj: dict[str, object] = data
     if obj.get("type") != "stream_event":
         _tag(obj, "type", "stream_event")
-    v_event = obj.get("event", _ABSENT)
+    try:
+        v_event = obj["event"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_event = obj.get("event", _ABSENT)
     if v_event is _ABSENT:
         raise _field_error(v_event, "", "event")
     try:
@@ -3900,9 +3965,12 @@ def _decode_stream_event_message(data: object) -> StreamEventMessage:
         if f_ttft_ms is not _ABSENT:
             raise _field_error(f_ttft_ms, "integer", "ttft_ms")
         f_ttft_ms = None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _STREAM_EVENT_MESSAGE_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _STREAM_EVENT_MESSAGE_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _STREAM_EVENT_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _STREAM_EVENT_MESSAGE_KEYS)
     result = StreamEventMessage.__new__(StreamEventMessage)
     result.type = "stream_event"
     result.event = f_event
@@ -3911,7 +3979,7 @@ def _decode_stream_event_message(data: object) -> StreamEventMessage:
     result.uuid = f_uuid
     result.ttft_ms = f_ttft_ms
     result.extra = f_extra
-    result._present = _STREAM_EVENT_MESSAGE_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -3921,7 +3989,10 @@ def _decode_rate_limit_event(data: object) -> RateLimitEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "rate_limit_event":
         _tag(obj, "type", "rate_limit_event")
-    v_rate_limit_info = obj.get("rate_limit_info", _ABSENT)
+    try:
+        v_rate_limit_info = obj["rate_limit_info"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_rate_limit_info = obj.get("rate_limit_info", _ABSENT)
     if v_rate_limit_info is _ABSENT:
         raise _field_error(v_rate_limit_info, "", "rate_limit_info")
     try:
@@ -3938,16 +4009,19 @@ def _decode_rate_limit_event(data: object) -> RateLimitEvent:
         if f_session_id is not _ABSENT:
             raise _field_error(f_session_id, "string", "session_id")
         f_session_id = None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _RATE_LIMIT_EVENT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _RATE_LIMIT_EVENT_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _RATE_LIMIT_EVENT_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _RATE_LIMIT_EVENT_KEYS)
     result = RateLimitEvent.__new__(RateLimitEvent)
     result.type = "rate_limit_event"
     result.rate_limit_info = f_rate_limit_info
     result.uuid = f_uuid
     result.session_id = f_session_id
     result.extra = f_extra
-    result._present = _RATE_LIMIT_EVENT_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -3957,10 +4031,14 @@ def _decode_control_request(data: object) -> ControlRequest:
     obj: dict[str, object] = data
     if obj.get("type") != "control_request":
         _tag(obj, "type", "control_request")
-    f_request_id = obj.get("request_id", _ABSENT)
+    try:
+        f_request_id = obj["request_id"]
+        v_request = obj["request"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_request_id = obj.get("request_id", _ABSENT)
+        v_request = obj.get("request", _ABSENT)
     if type(f_request_id) is not str:
         raise _field_error(f_request_id, "string", "request_id")
-    v_request = obj.get("request", _ABSENT)
     if v_request is _ABSENT:
         raise _field_error(v_request, "", "request")
     try:
@@ -3968,8 +4046,9 @@ def _decode_control_request(data: object) -> ControlRequest:
     except DecodeError as error:
         raise error.at(_segment("request")) from None
     f_extra: dict[str, JSONValue] = {}
-    if not _CONTROL_REQUEST_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _CONTROL_REQUEST_KEYS)
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _CONTROL_REQUEST_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _CONTROL_REQUEST_KEYS)
     result = ControlRequest.__new__(ControlRequest)
     result.type = "control_request"
     result.request_id = f_request_id
@@ -3984,7 +4063,10 @@ def _decode_control_response(data: object) -> ControlResponse:
     obj: dict[str, object] = data
     if obj.get("type") != "control_response":
         _tag(obj, "type", "control_response")
-    v_response = obj.get("response", _ABSENT)
+    try:
+        v_response = obj["response"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_response = obj.get("response", _ABSENT)
     if v_response is _ABSENT:
         raise _field_error(v_response, "", "response")
     try:
@@ -3992,8 +4074,9 @@ def _decode_control_response(data: object) -> ControlResponse:
     except DecodeError as error:
         raise error.at(_segment("response")) from None
     f_extra: dict[str, JSONValue] = {}
-    if not _CONTROL_RESPONSE_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _CONTROL_RESPONSE_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _CONTROL_RESPONSE_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _CONTROL_RESPONSE_KEYS)
     result = ControlResponse.__new__(ControlResponse)
     result.type = "control_response"
     result.response = f_response
@@ -4007,12 +4090,16 @@ def _decode_text_block(data: object) -> TextBlock:
     obj: dict[str, object] = data
     if obj.get("type") != "text":
         _tag(obj, "type", "text")
-    f_text = obj.get("text", _ABSENT)
+    try:
+        f_text = obj["text"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_text = obj.get("text", _ABSENT)
     if type(f_text) is not str:
         raise _field_error(f_text, "string", "text")
     f_extra: dict[str, JSONValue] = {}
-    if not _TEXT_BLOCK_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TEXT_BLOCK_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _TEXT_BLOCK_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _TEXT_BLOCK_KEYS)
     result = TextBlock.__new__(TextBlock)
     result.type = "text"
     result.text = f_text
@@ -4026,13 +4113,18 @@ def _decode_tool_use_block(data: object) -> ToolUseBlock:
     obj: dict[str, object] = data
     if obj.get("type") != "tool_use":
         _tag(obj, "type", "tool_use")
-    f_id = obj.get("id", _ABSENT)
+    try:
+        f_id = obj["id"]
+        f_name = obj["name"]
+        v_input = obj["input"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_id = obj.get("id", _ABSENT)
+        f_name = obj.get("name", _ABSENT)
+        v_input = obj.get("input", _ABSENT)
     if type(f_id) is not str:
         raise _field_error(f_id, "string", "id")
-    f_name = obj.get("name", _ABSENT)
     if type(f_name) is not str:
         raise _field_error(f_name, "string", "name")
-    v_input = obj.get("input", _ABSENT)
     if v_input is _ABSENT:
         raise _field_error(v_input, "", "input")
     try:
@@ -4047,9 +4139,12 @@ def _decode_tool_use_block(data: object) -> ToolUseBlock:
             f_caller = _json_object(v_caller)
         except DecodeError as error:
             raise error.at(_segment("caller")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _TOOL_USE_BLOCK_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TOOL_USE_BLOCK_KEYS)
+    if len(obj) != 4:  # more than the 4 required key(s)
+        f_present = _TOOL_USE_BLOCK_OPTIONAL.intersection(obj)
+        if len(obj) != 4 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TOOL_USE_BLOCK_KEYS)
     result = ToolUseBlock.__new__(ToolUseBlock)
     result.type = "tool_use"
     result.id = f_id
@@ -4057,7 +4152,7 @@ def _decode_tool_use_block(data: object) -> ToolUseBlock:
     result.input = f_input
     result.caller = f_caller
     result.extra = f_extra
-    result._present = _TOOL_USE_BLOCK_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -4067,7 +4162,10 @@ def _decode_tool_result_block(data: object) -> ToolResultBlock:
     obj: dict[str, object] = data
     if obj.get("type") != "tool_result":
         _tag(obj, "type", "tool_result")
-    f_tool_use_id = obj.get("tool_use_id", _ABSENT)
+    try:
+        f_tool_use_id = obj["tool_use_id"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_tool_use_id = obj.get("tool_use_id", _ABSENT)
     if type(f_tool_use_id) is not str:
         raise _field_error(f_tool_use_id, "string", "tool_use_id")
     v_content = obj.get("content", _ABSENT)
@@ -4083,16 +4181,19 @@ def _decode_tool_result_block(data: object) -> ToolResultBlock:
         if f_is_error is not _ABSENT:
             raise _field_error(f_is_error, "boolean", "is_error")
         f_is_error = False
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _TOOL_RESULT_BLOCK_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TOOL_RESULT_BLOCK_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _TOOL_RESULT_BLOCK_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TOOL_RESULT_BLOCK_KEYS)
     result = ToolResultBlock.__new__(ToolResultBlock)
     result.type = "tool_result"
     result.tool_use_id = f_tool_use_id
     result.content = f_content
     result.is_error = f_is_error
     result.extra = f_extra
-    result._present = _TOOL_RESULT_BLOCK_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -4102,7 +4203,10 @@ def _decode_thinking_block(data: object) -> ThinkingBlock:
     obj: dict[str, object] = data
     if obj.get("type") != "thinking":
         _tag(obj, "type", "thinking")
-    f_thinking = obj.get("thinking", _ABSENT)
+    try:
+        f_thinking = obj["thinking"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_thinking = obj.get("thinking", _ABSENT)
     if type(f_thinking) is not str:
         raise _field_error(f_thinking, "string", "thinking")
     f_signature = obj.get("signature", _ABSENT)
@@ -4110,15 +4214,18 @@ def _decode_thinking_block(data: object) -> ThinkingBlock:
         if f_signature is not _ABSENT:
             raise _field_error(f_signature, "string", "signature")
         f_signature = None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _THINKING_BLOCK_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _THINKING_BLOCK_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _THINKING_BLOCK_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _THINKING_BLOCK_KEYS)
     result = ThinkingBlock.__new__(ThinkingBlock)
     result.type = "thinking"
     result.thinking = f_thinking
     result.signature = f_signature
     result.extra = f_extra
-    result._present = _THINKING_BLOCK_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -4129,8 +4236,9 @@ def _decode_control_interrupt_request(data: object) -> ControlInterruptRequest:
     if obj.get("subtype") != "interrupt":
         _tag(obj, "subtype", "interrupt")
     f_extra: dict[str, JSONValue] = {}
-    if not _CONTROL_INTERRUPT_REQUEST_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _CONTROL_INTERRUPT_REQUEST_KEYS)
+    if len(obj) != 1:  # more than the 1 required key(s)
+        if not _CONTROL_INTERRUPT_REQUEST_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _CONTROL_INTERRUPT_REQUEST_KEYS)
     result = ControlInterruptRequest.__new__(ControlInterruptRequest)
     result.subtype = "interrupt"
     result.extra = f_extra
@@ -4143,10 +4251,14 @@ def _decode_control_can_use_tool_request(data: object) -> ControlCanUseToolReque
     obj: dict[str, object] = data
     if obj.get("subtype") != "can_use_tool":
         _tag(obj, "subtype", "can_use_tool")
-    f_tool_name = obj.get("tool_name", _ABSENT)
+    try:
+        f_tool_name = obj["tool_name"]
+        v_input = obj["input"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_tool_name = obj.get("tool_name", _ABSENT)
+        v_input = obj.get("input", _ABSENT)
     if type(f_tool_name) is not str:
         raise _field_error(f_tool_name, "string", "tool_name")
-    v_input = obj.get("input", _ABSENT)
     if v_input is _ABSENT:
         raise _field_error(v_input, "", "input")
     try:
@@ -4194,9 +4306,12 @@ def _decode_control_can_use_tool_request(data: object) -> ControlCanUseToolReque
         if f_agent_id is not _ABSENT:
             raise _field_error(f_agent_id, "string", "agent_id")
         f_agent_id = None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _CONTROL_CAN_USE_TOOL_REQUEST_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _CONTROL_CAN_USE_TOOL_REQUEST_KEYS)
+    if len(obj) != 3:  # more than the 3 required key(s)
+        f_present = _CONTROL_CAN_USE_TOOL_REQUEST_OPTIONAL.intersection(obj)
+        if len(obj) != 3 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _CONTROL_CAN_USE_TOOL_REQUEST_KEYS)
     result = ControlCanUseToolRequest.__new__(ControlCanUseToolRequest)
     result.subtype = "can_use_tool"
     result.tool_name = f_tool_name
@@ -4210,7 +4325,7 @@ def _decode_control_can_use_tool_request(data: object) -> ControlCanUseToolReque
     result.tool_use_id = f_tool_use_id
     result.agent_id = f_agent_id
     result.extra = f_extra
-    result._present = _CONTROL_CAN_USE_TOOL_REQUEST_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -4236,15 +4351,18 @@ def _decode_control_initialize_request(data: object) -> ControlInitializeRequest
             f_agents = _json_object(v_agents)
         except DecodeError as error:
             raise error.at(_segment("agents")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _CONTROL_INITIALIZE_REQUEST_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _CONTROL_INITIALIZE_REQUEST_KEYS)
+    if len(obj) != 1:  # more than the 1 required key(s)
+        f_present = _CONTROL_INITIALIZE_REQUEST_OPTIONAL.intersection(obj)
+        if len(obj) != 1 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _CONTROL_INITIALIZE_REQUEST_KEYS)
     result = ControlInitializeRequest.__new__(ControlInitializeRequest)
     result.subtype = "initialize"
     result.hooks = f_hooks
     result.agents = f_agents
     result.extra = f_extra
-    result._present = _CONTROL_INITIALIZE_REQUEST_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -4254,7 +4372,10 @@ def _decode_control_set_permission_mode_request(data: object) -> ControlSetPermi
     obj: dict[str, object] = data
     if obj.get("subtype") != "set_permission_mode":
         _tag(obj, "subtype", "set_permission_mode")
-    v_mode = obj.get("mode", _ABSENT)
+    try:
+        v_mode = obj["mode"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_mode = obj.get("mode", _ABSENT)
     if v_mode is _ABSENT:
         raise _field_error(v_mode, "", "mode")
     try:
@@ -4262,8 +4383,9 @@ def _decode_control_set_permission_mode_request(data: object) -> ControlSetPermi
     except DecodeError as error:
         raise error.at(_segment("mode")) from None
     f_extra: dict[str, JSONValue] = {}
-    if not _CONTROL_SET_PERMISSION_MODE_REQUEST_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _CONTROL_SET_PERMISSION_MODE_REQUEST_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _CONTROL_SET_PERMISSION_MODE_REQUEST_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _CONTROL_SET_PERMISSION_MODE_REQUEST_KEYS)
     result = ControlSetPermissionModeRequest.__new__(ControlSetPermissionModeRequest)
     result.subtype = "set_permission_mode"
     result.mode = f_mode
@@ -4280,14 +4402,17 @@ def _decode_control_set_model_request(data: object) -> ControlSetModelRequest:
     f_model = obj.get("model")
     if f_model is not None and type(f_model) is not str:
         raise _field_error(f_model, "string", "model")
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _CONTROL_SET_MODEL_REQUEST_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _CONTROL_SET_MODEL_REQUEST_KEYS)
+    if len(obj) != 1:  # more than the 1 required key(s)
+        f_present = _CONTROL_SET_MODEL_REQUEST_OPTIONAL.intersection(obj)
+        if len(obj) != 1 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _CONTROL_SET_MODEL_REQUEST_KEYS)
     result = ControlSetModelRequest.__new__(ControlSetModelRequest)
     result.subtype = "set_model"
     result.model = f_model
     result.extra = f_extra
-    result._present = _CONTROL_SET_MODEL_REQUEST_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -4297,7 +4422,10 @@ def _decode_control_hook_callback_request(data: object) -> ControlHookCallbackRe
     obj: dict[str, object] = data
     if obj.get("subtype") != "hook_callback":
         _tag(obj, "subtype", "hook_callback")
-    f_callback_id = obj.get("callback_id", _ABSENT)
+    try:
+        f_callback_id = obj["callback_id"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_callback_id = obj.get("callback_id", _ABSENT)
     if type(f_callback_id) is not str:
         raise _field_error(f_callback_id, "string", "callback_id")
     v_input = obj.get("input", _ABSENT)
@@ -4311,16 +4439,19 @@ def _decode_control_hook_callback_request(data: object) -> ControlHookCallbackRe
     f_tool_use_id = obj.get("tool_use_id")
     if f_tool_use_id is not None and type(f_tool_use_id) is not str:
         raise _field_error(f_tool_use_id, "string", "tool_use_id")
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _CONTROL_HOOK_CALLBACK_REQUEST_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _CONTROL_HOOK_CALLBACK_REQUEST_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _CONTROL_HOOK_CALLBACK_REQUEST_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _CONTROL_HOOK_CALLBACK_REQUEST_KEYS)
     result = ControlHookCallbackRequest.__new__(ControlHookCallbackRequest)
     result.subtype = "hook_callback"
     result.callback_id = f_callback_id
     result.input = f_input
     result.tool_use_id = f_tool_use_id
     result.extra = f_extra
-    result._present = _CONTROL_HOOK_CALLBACK_REQUEST_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -4330,10 +4461,14 @@ def _decode_control_mcp_message_request(data: object) -> ControlMcpMessageReques
     obj: dict[str, object] = data
     if obj.get("subtype") != "mcp_message":
         _tag(obj, "subtype", "mcp_message")
-    f_server_name = obj.get("server_name", _ABSENT)
+    try:
+        f_server_name = obj["server_name"]
+        v_message = obj["message"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_server_name = obj.get("server_name", _ABSENT)
+        v_message = obj.get("message", _ABSENT)
     if type(f_server_name) is not str:
         raise _field_error(f_server_name, "string", "server_name")
-    v_message = obj.get("message", _ABSENT)
     if v_message is _ABSENT:
         raise _field_error(v_message, "", "message")
     try:
@@ -4341,8 +4476,9 @@ def _decode_control_mcp_message_request(data: object) -> ControlMcpMessageReques
     except DecodeError as error:
         raise error.at(_segment("message")) from None
     f_extra: dict[str, JSONValue] = {}
-    if not _CONTROL_MCP_MESSAGE_REQUEST_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _CONTROL_MCP_MESSAGE_REQUEST_KEYS)
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _CONTROL_MCP_MESSAGE_REQUEST_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _CONTROL_MCP_MESSAGE_REQUEST_KEYS)
     result = ControlMcpMessageRequest.__new__(ControlMcpMessageRequest)
     result.subtype = "mcp_message"
     result.server_name = f_server_name
@@ -4357,7 +4493,10 @@ def _decode_control_success_response(data: object) -> ControlSuccessResponse:
     obj: dict[str, object] = data
     if obj.get("subtype") != "success":
         _tag(obj, "subtype", "success")
-    f_request_id = obj.get("request_id", _ABSENT)
+    try:
+        f_request_id = obj["request_id"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_request_id = obj.get("request_id", _ABSENT)
     if type(f_request_id) is not str:
         raise _field_error(f_request_id, "string", "request_id")
     v_response = obj.get("response", _ABSENT)
@@ -4368,15 +4507,18 @@ def _decode_control_success_response(data: object) -> ControlSuccessResponse:
             f_response = _d_opt_json_object(v_response)
         except DecodeError as error:
             raise error.at(_segment("response")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _CONTROL_SUCCESS_RESPONSE_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _CONTROL_SUCCESS_RESPONSE_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _CONTROL_SUCCESS_RESPONSE_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _CONTROL_SUCCESS_RESPONSE_KEYS)
     result = ControlSuccessResponse.__new__(ControlSuccessResponse)
     result.subtype = "success"
     result.request_id = f_request_id
     result.response = f_response
     result.extra = f_extra
-    result._present = _CONTROL_SUCCESS_RESPONSE_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -4386,15 +4528,20 @@ def _decode_control_error_response(data: object) -> ControlErrorResponse:
     obj: dict[str, object] = data
     if obj.get("subtype") != "error":
         _tag(obj, "subtype", "error")
-    f_request_id = obj.get("request_id", _ABSENT)
+    try:
+        f_request_id = obj["request_id"]
+        f_error = obj["error"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_request_id = obj.get("request_id", _ABSENT)
+        f_error = obj.get("error", _ABSENT)
     if type(f_request_id) is not str:
         raise _field_error(f_request_id, "string", "request_id")
-    f_error = obj.get("error", _ABSENT)
     if type(f_error) is not str:
         raise _field_error(f_error, "string", "error")
     f_extra: dict[str, JSONValue] = {}
-    if not _CONTROL_ERROR_RESPONSE_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _CONTROL_ERROR_RESPONSE_KEYS)
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _CONTROL_ERROR_RESPONSE_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _CONTROL_ERROR_RESPONSE_KEYS)
     result = ControlErrorResponse.__new__(ControlErrorResponse)
     result.subtype = "error"
     result.request_id = f_request_id
@@ -4407,7 +4554,10 @@ def _decode_compact_metadata(data: object) -> CompactMetadata:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    v_trigger = obj.get("trigger", _ABSENT)
+    try:
+        v_trigger = obj["trigger"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_trigger = obj.get("trigger", _ABSENT)
     if v_trigger is _ABSENT:
         raise _field_error(v_trigger, "", "trigger")
     try:
@@ -4419,14 +4569,17 @@ def _decode_compact_metadata(data: object) -> CompactMetadata:
         if f_pre_tokens is not _ABSENT:
             raise _field_error(f_pre_tokens, "integer", "pre_tokens")
         f_pre_tokens = None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _COMPACT_METADATA_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _COMPACT_METADATA_KEYS)
+    if len(obj) != 1:  # more than the 1 required key(s)
+        f_present = _COMPACT_METADATA_OPTIONAL.intersection(obj)
+        if len(obj) != 1 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _COMPACT_METADATA_KEYS)
     result = CompactMetadata.__new__(CompactMetadata)
     result.trigger = f_trigger
     result.pre_tokens = f_pre_tokens
     result.extra = f_extra
-    result._present = _COMPACT_METADATA_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -4434,7 +4587,10 @@ def _decode_assistant_message_body(data: object) -> AssistantMessageBody:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    v_content = obj.get("content", _ABSENT)
+    try:
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_content = obj.get("content", _ABSENT)
     if v_content is _ABSENT:
         raise _field_error(v_content, "", "content")
     if type(v_content) is not list:
@@ -4521,9 +4677,12 @@ def _decode_assistant_message_body(data: object) -> AssistantMessageBody:
             f_context_management = _d_opt_json_object(v_context_management)
         except DecodeError as error:
             raise error.at(_segment("context_management")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _ASSISTANT_MESSAGE_BODY_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _ASSISTANT_MESSAGE_BODY_KEYS)
+    if len(obj) != 1:  # more than the 1 required key(s)
+        f_present = _ASSISTANT_MESSAGE_BODY_OPTIONAL.intersection(obj)
+        if len(obj) != 1 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _ASSISTANT_MESSAGE_BODY_KEYS)
     result = AssistantMessageBody.__new__(AssistantMessageBody)
     result.content = f_content
     result.model = f_model
@@ -4539,7 +4698,7 @@ def _decode_assistant_message_body(data: object) -> AssistantMessageBody:
     result.diagnostics = f_diagnostics
     result.context_management = f_context_management
     result.extra = f_extra
-    result._present = _ASSISTANT_MESSAGE_BODY_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -4547,7 +4706,10 @@ def _decode_user_message_body(data: object) -> UserMessageBody:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    v_content = obj.get("content", _ABSENT)
+    try:
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_content = obj.get("content", _ABSENT)
     if v_content is _ABSENT:
         raise _field_error(v_content, "", "content")
     try:
@@ -4559,14 +4721,17 @@ def _decode_user_message_body(data: object) -> UserMessageBody:
         if f_role is not _ABSENT:
             raise _field_error(f_role, "string", "role")
         f_role = None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _USER_MESSAGE_BODY_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _USER_MESSAGE_BODY_KEYS)
+    if len(obj) != 1:  # more than the 1 required key(s)
+        f_present = _USER_MESSAGE_BODY_OPTIONAL.intersection(obj)
+        if len(obj) != 1 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _USER_MESSAGE_BODY_KEYS)
     result = UserMessageBody.__new__(UserMessageBody)
     result.content = f_content
     result.role = f_role
     result.extra = f_extra
-    result._present = _USER_MESSAGE_BODY_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -4574,7 +4739,10 @@ def _decode_rate_limit_info(data: object) -> RateLimitInfo:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    v_status = obj.get("status", _ABSENT)
+    try:
+        v_status = obj["status"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_status = obj.get("status", _ABSENT)
     if v_status is _ABSENT:
         raise _field_error(v_status, "", "status")
     try:
@@ -4627,9 +4795,12 @@ def _decode_rate_limit_info(data: object) -> RateLimitInfo:
             f_unified_windows = _d_map_rate_limit_window(v_unified_windows)
         except DecodeError as error:
             raise error.at(_segment("unifiedWindows")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _RATE_LIMIT_INFO_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _RATE_LIMIT_INFO_KEYS)
+    if len(obj) != 1:  # more than the 1 required key(s)
+        f_present = _RATE_LIMIT_INFO_OPTIONAL.intersection(obj)
+        if len(obj) != 1 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _RATE_LIMIT_INFO_KEYS)
     result = RateLimitInfo.__new__(RateLimitInfo)
     result.status = f_status
     result.resets_at = f_resets_at
@@ -4641,7 +4812,7 @@ def _decode_rate_limit_info(data: object) -> RateLimitInfo:
     result.is_using_overage = f_is_using_overage
     result.unified_windows = f_unified_windows
     result.extra = f_extra
-    result._present = _RATE_LIMIT_INFO_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -4649,7 +4820,10 @@ def _decode_rate_limit_window(data: object) -> RateLimitWindow:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_utilization = obj.get("utilization", _ABSENT)
+    try:
+        f_utilization = obj["utilization"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_utilization = obj.get("utilization", _ABSENT)
     if type(f_utilization) is not float and type(f_utilization) is not int:
         raise _field_error(f_utilization, "number", "utilization")
     f_resets_at = obj.get("resetsAt", _ABSENT)
@@ -4657,14 +4831,17 @@ def _decode_rate_limit_window(data: object) -> RateLimitWindow:
         if f_resets_at is not _ABSENT:
             raise _field_error(f_resets_at, "integer", "resetsAt")
         f_resets_at = None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _RATE_LIMIT_WINDOW_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _RATE_LIMIT_WINDOW_KEYS)
+    if len(obj) != 1:  # more than the 1 required key(s)
+        f_present = _RATE_LIMIT_WINDOW_OPTIONAL.intersection(obj)
+        if len(obj) != 1 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _RATE_LIMIT_WINDOW_KEYS)
     result = RateLimitWindow.__new__(RateLimitWindow)
     result.utilization = f_utilization
     result.resets_at = f_resets_at
     result.extra = f_extra
-    result._present = _RATE_LIMIT_WINDOW_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -4672,10 +4849,14 @@ def _decode_usage(data: object) -> Usage:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_input_tokens = obj.get("input_tokens", _ABSENT)
+    try:
+        f_input_tokens = obj["input_tokens"]
+        f_output_tokens = obj["output_tokens"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_input_tokens = obj.get("input_tokens", _ABSENT)
+        f_output_tokens = obj.get("output_tokens", _ABSENT)
     if type(f_input_tokens) is not int:
         raise _field_error(f_input_tokens, "integer", "input_tokens")
-    f_output_tokens = obj.get("output_tokens", _ABSENT)
     if type(f_output_tokens) is not int:
         raise _field_error(f_output_tokens, "integer", "output_tokens")
     f_cache_creation_input_tokens = obj.get("cache_creation_input_tokens", _ABSENT)
@@ -4731,9 +4912,12 @@ def _decode_usage(data: object) -> Usage:
     f_speed = obj.get("speed")
     if f_speed is not None and type(f_speed) is not str:
         raise _field_error(f_speed, "string", "speed")
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _USAGE_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _USAGE_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _USAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _USAGE_KEYS)
     result = Usage.__new__(Usage)
     result.input_tokens = f_input_tokens
     result.output_tokens = f_output_tokens
@@ -4747,7 +4931,7 @@ def _decode_usage(data: object) -> Usage:
     result.iterations = f_iterations
     result.speed = f_speed
     result.extra = f_extra
-    result._present = _USAGE_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -4755,15 +4939,20 @@ def _decode_cache_creation(data: object) -> CacheCreation:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_ephemeral_5m_input_tokens = obj.get("ephemeral_5m_input_tokens", _ABSENT)
+    try:
+        f_ephemeral_5m_input_tokens = obj["ephemeral_5m_input_tokens"]
+        f_ephemeral_1h_input_tokens = obj["ephemeral_1h_input_tokens"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_ephemeral_5m_input_tokens = obj.get("ephemeral_5m_input_tokens", _ABSENT)
+        f_ephemeral_1h_input_tokens = obj.get("ephemeral_1h_input_tokens", _ABSENT)
     if type(f_ephemeral_5m_input_tokens) is not int:
         raise _field_error(f_ephemeral_5m_input_tokens, "integer", "ephemeral_5m_input_tokens")
-    f_ephemeral_1h_input_tokens = obj.get("ephemeral_1h_input_tokens", _ABSENT)
     if type(f_ephemeral_1h_input_tokens) is not int:
         raise _field_error(f_ephemeral_1h_input_tokens, "integer", "ephemeral_1h_input_tokens")
     f_extra: dict[str, JSONValue] = {}
-    if not _CACHE_CREATION_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _CACHE_CREATION_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _CACHE_CREATION_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _CACHE_CREATION_KEYS)
     result = CacheCreation.__new__(CacheCreation)
     result.ephemeral_5m_input_tokens = f_ephemeral_5m_input_tokens
     result.ephemeral_1h_input_tokens = f_ephemeral_1h_input_tokens
@@ -4775,7 +4964,10 @@ def _decode_server_tool_use(data: object) -> ServerToolUse:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_web_search_requests = obj.get("web_search_requests", _ABSENT)
+    try:
+        f_web_search_requests = obj["web_search_requests"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_web_search_requests = obj.get("web_search_requests", _ABSENT)
     if type(f_web_search_requests) is not int:
         raise _field_error(f_web_search_requests, "integer", "web_search_requests")
     f_web_fetch_requests = obj.get("web_fetch_requests", _ABSENT)
@@ -4783,14 +4975,17 @@ def _decode_server_tool_use(data: object) -> ServerToolUse:
         if f_web_fetch_requests is not _ABSENT:
             raise _field_error(f_web_fetch_requests, "integer", "web_fetch_requests")
         f_web_fetch_requests = None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _SERVER_TOOL_USE_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _SERVER_TOOL_USE_KEYS)
+    if len(obj) != 1:  # more than the 1 required key(s)
+        f_present = _SERVER_TOOL_USE_OPTIONAL.intersection(obj)
+        if len(obj) != 1 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _SERVER_TOOL_USE_KEYS)
     result = ServerToolUse.__new__(ServerToolUse)
     result.web_search_requests = f_web_search_requests
     result.web_fetch_requests = f_web_fetch_requests
     result.extra = f_extra
-    result._present = _SERVER_TOOL_USE_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -4798,12 +4993,16 @@ def _decode_output_tokens_details(data: object) -> OutputTokensDetails:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_thinking_tokens = obj.get("thinking_tokens", _ABSENT)
+    try:
+        f_thinking_tokens = obj["thinking_tokens"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_thinking_tokens = obj.get("thinking_tokens", _ABSENT)
     if type(f_thinking_tokens) is not int:
         raise _field_error(f_thinking_tokens, "integer", "thinking_tokens")
     f_extra: dict[str, JSONValue] = {}
-    if not _OUTPUT_TOKENS_DETAILS_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _OUTPUT_TOKENS_DETAILS_KEYS)
+    if len(obj) != 1:  # more than the 1 required key(s)
+        if not _OUTPUT_TOKENS_DETAILS_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _OUTPUT_TOKENS_DETAILS_KEYS)
     result = OutputTokensDetails.__new__(OutputTokensDetails)
     result.thinking_tokens = f_thinking_tokens
     result.extra = f_extra
@@ -4814,10 +5013,14 @@ def _decode_usage_iteration(data: object) -> UsageIteration:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_input_tokens = obj.get("input_tokens", _ABSENT)
+    try:
+        f_input_tokens = obj["input_tokens"]
+        f_output_tokens = obj["output_tokens"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_input_tokens = obj.get("input_tokens", _ABSENT)
+        f_output_tokens = obj.get("output_tokens", _ABSENT)
     if type(f_input_tokens) is not int:
         raise _field_error(f_input_tokens, "integer", "input_tokens")
-    f_output_tokens = obj.get("output_tokens", _ABSENT)
     if type(f_output_tokens) is not int:
         raise _field_error(f_output_tokens, "integer", "output_tokens")
     f_cache_read_input_tokens = obj.get("cache_read_input_tokens", _ABSENT)
@@ -4848,9 +5051,12 @@ def _decode_usage_iteration(data: object) -> UsageIteration:
     f_model = obj.get("model")
     if f_model is not None and type(f_model) is not str:
         raise _field_error(f_model, "string", "model")
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _USAGE_ITERATION_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _USAGE_ITERATION_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _USAGE_ITERATION_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _USAGE_ITERATION_KEYS)
     result = UsageIteration.__new__(UsageIteration)
     result.input_tokens = f_input_tokens
     result.output_tokens = f_output_tokens
@@ -4860,7 +5066,7 @@ def _decode_usage_iteration(data: object) -> UsageIteration:
     result.type = f_type
     result.model = f_model
     result.extra = f_extra
-    result._present = _USAGE_ITERATION_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -4868,13 +5074,18 @@ def _decode_model_usage(data: object) -> ModelUsage:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_input_tokens = obj.get("inputTokens", _ABSENT)
+    try:
+        f_input_tokens = obj["inputTokens"]
+        f_output_tokens = obj["outputTokens"]
+        f_cost_usd = obj["costUSD"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_input_tokens = obj.get("inputTokens", _ABSENT)
+        f_output_tokens = obj.get("outputTokens", _ABSENT)
+        f_cost_usd = obj.get("costUSD", _ABSENT)
     if type(f_input_tokens) is not int:
         raise _field_error(f_input_tokens, "integer", "inputTokens")
-    f_output_tokens = obj.get("outputTokens", _ABSENT)
     if type(f_output_tokens) is not int:
         raise _field_error(f_output_tokens, "integer", "outputTokens")
-    f_cost_usd = obj.get("costUSD", _ABSENT)
     if type(f_cost_usd) is not float and type(f_cost_usd) is not int:
         raise _field_error(f_cost_usd, "number", "costUSD")
     f_cache_read_input_tokens = obj.get("cacheReadInputTokens", _ABSENT)
@@ -4922,9 +5133,12 @@ def _decode_model_usage(data: object) -> ModelUsage:
         if f_cost_basis is not _ABSENT:
             raise _field_error(f_cost_basis, "string", "costBasis")
         f_cost_basis = None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _MODEL_USAGE_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _MODEL_USAGE_KEYS)
+    if len(obj) != 3:  # more than the 3 required key(s)
+        f_present = _MODEL_USAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 3 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _MODEL_USAGE_KEYS)
     result = ModelUsage.__new__(ModelUsage)
     result.input_tokens = f_input_tokens
     result.output_tokens = f_output_tokens
@@ -4939,7 +5153,7 @@ def _decode_model_usage(data: object) -> ModelUsage:
     result.provider = f_provider
     result.cost_basis = f_cost_basis
     result.extra = f_extra
-    result._present = _MODEL_USAGE_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -4947,13 +5161,18 @@ def _decode_permission_denial(data: object) -> PermissionDenial:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_tool_name = obj.get("tool_name", _ABSENT)
+    try:
+        f_tool_name = obj["tool_name"]
+        f_tool_use_id = obj["tool_use_id"]
+        v_tool_input = obj["tool_input"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_tool_name = obj.get("tool_name", _ABSENT)
+        f_tool_use_id = obj.get("tool_use_id", _ABSENT)
+        v_tool_input = obj.get("tool_input", _ABSENT)
     if type(f_tool_name) is not str:
         raise _field_error(f_tool_name, "string", "tool_name")
-    f_tool_use_id = obj.get("tool_use_id", _ABSENT)
     if type(f_tool_use_id) is not str:
         raise _field_error(f_tool_use_id, "string", "tool_use_id")
-    v_tool_input = obj.get("tool_input", _ABSENT)
     if v_tool_input is _ABSENT:
         raise _field_error(v_tool_input, "", "tool_input")
     try:
@@ -4961,8 +5180,9 @@ def _decode_permission_denial(data: object) -> PermissionDenial:
     except DecodeError as error:
         raise error.at(_segment("tool_input")) from None
     f_extra: dict[str, JSONValue] = {}
-    if not _PERMISSION_DENIAL_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _PERMISSION_DENIAL_KEYS)
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _PERMISSION_DENIAL_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _PERMISSION_DENIAL_KEYS)
     result = PermissionDenial.__new__(PermissionDenial)
     result.tool_name = f_tool_name
     result.tool_use_id = f_tool_use_id
@@ -4975,10 +5195,14 @@ def _decode_mcp_server_status(data: object) -> McpServerStatus:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_name = obj.get("name", _ABSENT)
+    try:
+        f_name = obj["name"]
+        f_status = obj["status"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_name = obj.get("name", _ABSENT)
+        f_status = obj.get("status", _ABSENT)
     if type(f_name) is not str:
         raise _field_error(f_name, "string", "name")
-    f_status = obj.get("status", _ABSENT)
     if type(f_status) is not str:
         raise _field_error(f_status, "string", "status")
     f_source = obj.get("source", _ABSENT)
@@ -4986,15 +5210,18 @@ def _decode_mcp_server_status(data: object) -> McpServerStatus:
         if f_source is not _ABSENT:
             raise _field_error(f_source, "string", "source")
         f_source = None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _MCP_SERVER_STATUS_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _MCP_SERVER_STATUS_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _MCP_SERVER_STATUS_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _MCP_SERVER_STATUS_KEYS)
     result = McpServerStatus.__new__(McpServerStatus)
     result.name = f_name
     result.status = f_status
     result.source = f_source
     result.extra = f_extra
-    result._present = _MCP_SERVER_STATUS_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -5002,10 +5229,14 @@ def _decode_plugin_info(data: object) -> PluginInfo:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_name = obj.get("name", _ABSENT)
+    try:
+        f_name = obj["name"]
+        f_path = obj["path"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_name = obj.get("name", _ABSENT)
+        f_path = obj.get("path", _ABSENT)
     if type(f_name) is not str:
         raise _field_error(f_name, "string", "name")
-    f_path = obj.get("path", _ABSENT)
     if type(f_path) is not str:
         raise _field_error(f_path, "string", "path")
     f_source = obj.get("source", _ABSENT)
@@ -5018,16 +5249,19 @@ def _decode_plugin_info(data: object) -> PluginInfo:
         if f_version is not _ABSENT:
             raise _field_error(f_version, "string", "version")
         f_version = None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _PLUGIN_INFO_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _PLUGIN_INFO_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _PLUGIN_INFO_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _PLUGIN_INFO_KEYS)
     result = PluginInfo.__new__(PluginInfo)
     result.name = f_name
     result.path = f_path
     result.source = f_source
     result.version = f_version
     result.extra = f_extra
-    result._present = _PLUGIN_INFO_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -5035,7 +5269,10 @@ def _decode_local_command_run(data: object) -> LocalCommandRun:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_command = obj.get("command", _ABSENT)
+    try:
+        f_command = obj["command"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_command = obj.get("command", _ABSENT)
     if type(f_command) is not str:
         raise _field_error(f_command, "string", "command")
     f_args = obj.get("args", _ABSENT)
@@ -5043,14 +5280,17 @@ def _decode_local_command_run(data: object) -> LocalCommandRun:
         if f_args is not _ABSENT:
             raise _field_error(f_args, "string", "args")
         f_args = None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _LOCAL_COMMAND_RUN_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _LOCAL_COMMAND_RUN_KEYS)
+    if len(obj) != 1:  # more than the 1 required key(s)
+        f_present = _LOCAL_COMMAND_RUN_OPTIONAL.intersection(obj)
+        if len(obj) != 1 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _LOCAL_COMMAND_RUN_KEYS)
     result = LocalCommandRun.__new__(LocalCommandRun)
     result.command = f_command
     result.args = f_args
     result.extra = f_extra
-    result._present = _LOCAL_COMMAND_RUN_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 

@@ -10,6 +10,7 @@ Standard library only; vendor this file as it is.
 from __future__ import annotations
 
 import json
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Callable, Literal, NoReturn, TypeAlias, TypeVar, Union, cast
@@ -247,9 +248,15 @@ def _is_json(value: object, depth: int = 0) -> bool:
     return False
 
 
+# True while a decoder runs on what `_loads` returned. json.loads builds nothing but JSON
+# data (dicts with string keys, lists, str, int, float, bool, None) and `_loads` turns
+# NaN and infinity away, so the free-form checks below would walk such data for nothing.
+_PARSED_JSON: ContextVar[bool] = ContextVar("_PARSED_JSON", default=False)
+
+
 def _json_value(value: object) -> JSONValue:
     """Check that `value` is JSON data (dicts with string keys, lists, scalars) and return it."""
-    if _is_json(value):
+    if _PARSED_JSON.get() or _is_json(value):
         return cast(JSONValue, value)
     kind = type(value)
     if kind is str or kind is int or kind is bool or value is None:
@@ -271,7 +278,7 @@ def _json_value(value: object) -> JSONValue:
 
 
 def _json_object(value: object) -> dict[str, JSONValue]:
-    if type(value) is dict and _is_json(value):
+    if type(value) is dict and (_PARSED_JSON.get() or _is_json(value)):
         return cast("dict[str, JSONValue]", value)
     obj = _object(value)
     for key, item in obj.items():
@@ -364,18 +371,38 @@ def _forbid_unknown(obj: dict[str, object], known: frozenset[str]) -> None:
 # --- runtime of the dataclass flavor: JSON text, new containers, presence tracking ---
 
 
-def _loads(text: str | bytes) -> object:
-    def reject_constant(name: str) -> NoReturn:
-        raise DecodeError(f"invalid JSON: {name} is not a JSON value")
+def _reject_constant(name: str) -> NoReturn:
+    raise DecodeError(f"invalid JSON: {name} is not a JSON value")
 
+
+# One decoder for every call: json.loads with an option builds a new one each time.
+_JSON_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+
+
+def _loads(text: str | bytes) -> object:
+    """Parse JSON text as json.loads does (bytes in UTF-8, -16 or -32), without NaN or infinity."""
     try:
-        return cast(object, json.loads(text, parse_constant=reject_constant))
+        if not isinstance(text, str):
+            text = text.decode(json.detect_encoding(text), "surrogatepass")
+        elif text.startswith("\ufeff"):
+            raise DecodeError("invalid JSON: unexpected UTF-8 BOM (decode using utf-8-sig)")
+        return cast(object, _JSON_DECODER.decode(text))
     except DecodeError:
         raise
     except RecursionError:
         raise DecodeError(_MAX_DEPTH_MESSAGE) from None
     except ValueError as error:  # malformed JSON, bad UTF-8, integers too long to convert
         raise DecodeError(f"invalid JSON: {error}") from None
+
+
+def _decode_json(decode: Callable[[object], _T], text: str | bytes) -> _T:
+    """`decode` the JSON document `text`, skipping the free-form checks it cannot fail."""
+    data = _loads(text)
+    token = _PARSED_JSON.set(True)
+    try:
+        return decode(data)
+    finally:
+        _PARSED_JSON.reset(token)
 
 
 def _dumps(data: JSONValue) -> str:
@@ -491,7 +518,7 @@ class TextContent:
     @classmethod
     def from_json(cls, text: str | bytes) -> TextContent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_text_content(_loads(text))
+        return _decode_json(decode_text_content, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -535,7 +562,7 @@ class ThinkingContent:
     @classmethod
     def from_json(cls, text: str | bytes) -> ThinkingContent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_thinking_content(_loads(text))
+        return _decode_json(decode_thinking_content, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -585,7 +612,7 @@ class ToolUseContent:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolUseContent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_tool_use_content(_loads(text))
+        return _decode_json(decode_tool_use_content, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -629,7 +656,7 @@ class ToolResultContent:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolResultContent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_tool_result_content(_loads(text))
+        return _decode_json(decode_tool_result_content, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -666,7 +693,7 @@ class Message:
     @classmethod
     def from_json(cls, text: str | bytes) -> Message:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_message(_loads(text))
+        return _decode_json(decode_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -700,7 +727,7 @@ class SystemPrompt:
     @classmethod
     def from_json(cls, text: str | bytes) -> SystemPrompt:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_system_prompt(_loads(text))
+        return _decode_json(decode_system_prompt, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -736,7 +763,7 @@ class ToolDefinition:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolDefinition:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_tool_definition(_loads(text))
+        return _decode_json(decode_tool_definition, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -771,7 +798,7 @@ class ToolDefinitions:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolDefinitions:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_tool_definitions(_loads(text))
+        return _decode_json(decode_tool_definitions, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -813,7 +840,7 @@ class ToolExecution:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolExecution:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_tool_execution(_loads(text))
+        return _decode_json(decode_tool_execution, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -855,7 +882,7 @@ class StopReason:
     @classmethod
     def from_json(cls, text: str | bytes) -> StopReason:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_stop_reason(_loads(text))
+        return _decode_json(decode_stop_reason, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -899,7 +926,7 @@ class Response:
     @classmethod
     def from_json(cls, text: str | bytes) -> Response:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_response(_loads(text))
+        return _decode_json(decode_response, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -955,7 +982,7 @@ class Usage:
     @classmethod
     def from_json(cls, text: str | bytes) -> Usage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_usage(_loads(text))
+        return _decode_json(decode_usage, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -997,7 +1024,7 @@ class TodoItem:
     @classmethod
     def from_json(cls, text: str | bytes) -> TodoItem:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_todo_item(_loads(text))
+        return _decode_json(decode_todo_item, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1034,7 +1061,7 @@ class Todo:
     @classmethod
     def from_json(cls, text: str | bytes) -> Todo:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_todo(_loads(text))
+        return _decode_json(decode_todo, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1083,7 +1110,7 @@ class PendingEdit:
     @classmethod
     def from_json(cls, text: str | bytes) -> PendingEdit:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_pending_edit(_loads(text))
+        return _decode_json(decode_pending_edit, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1127,7 +1154,7 @@ class TruncationConfig:
     @classmethod
     def from_json(cls, text: str | bytes) -> TruncationConfig:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_truncation_config(_loads(text))
+        return _decode_json(decode_truncation_config, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1168,7 +1195,7 @@ class TruncatedOutput:
     @classmethod
     def from_json(cls, text: str | bytes) -> TruncatedOutput:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_truncated_output(_loads(text))
+        return _decode_json(decode_truncated_output, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1212,7 +1239,7 @@ class PythonScript:
     @classmethod
     def from_json(cls, text: str | bytes) -> PythonScript:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_python_script(_loads(text))
+        return _decode_json(decode_python_script, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1261,12 +1288,16 @@ def _decode_text_content(data: object) -> TextContent:
     obj: dict[str, object] = data
     if obj.get("type") != "text":
         _tag(obj, "type", "text")
-    f_text = obj.get("text", _ABSENT)
+    try:
+        f_text = obj["text"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_text = obj.get("text", _ABSENT)
     if type(f_text) is not str:
         raise _field_error(f_text, "string", "text")
     f_extra: dict[str, JSONValue] = {}
-    if not _TEXT_CONTENT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TEXT_CONTENT_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _TEXT_CONTENT_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _TEXT_CONTENT_KEYS)
     result = TextContent(text=f_text, extra=f_extra)
     return result
 
@@ -1277,7 +1308,10 @@ def _decode_thinking_content(data: object) -> ThinkingContent:
     obj: dict[str, object] = data
     if obj.get("type") != "thinking":
         _tag(obj, "type", "thinking")
-    f_thinking = obj.get("thinking", _ABSENT)
+    try:
+        f_thinking = obj["thinking"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_thinking = obj.get("thinking", _ABSENT)
     if type(f_thinking) is not str:
         raise _field_error(f_thinking, "string", "thinking")
     f_signature = obj.get("signature", _ABSENT)
@@ -1303,9 +1337,12 @@ def _decode_thinking_content(data: object) -> ThinkingContent:
             f_summary = _d_tuple_json_object(v_summary)
         except DecodeError as error:
             raise error.at(_segment("summary")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _THINKING_CONTENT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _THINKING_CONTENT_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _THINKING_CONTENT_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _THINKING_CONTENT_KEYS)
     result = ThinkingContent(
         thinking=f_thinking,
         signature=f_signature,
@@ -1314,7 +1351,7 @@ def _decode_thinking_content(data: object) -> ThinkingContent:
         summary=f_summary,
         extra=f_extra,
     )
-    object.__setattr__(result, "_present", _THINKING_CONTENT_OPTIONAL.intersection(obj))
+    object.__setattr__(result, "_present", f_present)
     return result
 
 
@@ -1324,13 +1361,18 @@ def _decode_tool_use_content(data: object) -> ToolUseContent:
     obj: dict[str, object] = data
     if obj.get("type") != "tool_use":
         _tag(obj, "type", "tool_use")
-    f_id = obj.get("id", _ABSENT)
+    try:
+        f_id = obj["id"]
+        f_name = obj["name"]
+        v_input = obj["input"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_id = obj.get("id", _ABSENT)
+        f_name = obj.get("name", _ABSENT)
+        v_input = obj.get("input", _ABSENT)
     if type(f_id) is not str:
         raise _field_error(f_id, "string", "id")
-    f_name = obj.get("name", _ABSENT)
     if type(f_name) is not str:
         raise _field_error(f_name, "string", "name")
-    v_input = obj.get("input", _ABSENT)
     if v_input is _ABSENT:
         raise _field_error(v_input, "", "input")
     try:
@@ -1340,11 +1382,14 @@ def _decode_tool_use_content(data: object) -> ToolUseContent:
     f_item_id = obj.get("item_id")
     if f_item_id is not None and type(f_item_id) is not str:
         raise _field_error(f_item_id, "string", "item_id")
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _TOOL_USE_CONTENT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TOOL_USE_CONTENT_KEYS)
+    if len(obj) != 4:  # more than the 4 required key(s)
+        f_present = _TOOL_USE_CONTENT_OPTIONAL.intersection(obj)
+        if len(obj) != 4 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TOOL_USE_CONTENT_KEYS)
     result = ToolUseContent(id=f_id, name=f_name, input=f_input, item_id=f_item_id, extra=f_extra)
-    object.__setattr__(result, "_present", _TOOL_USE_CONTENT_OPTIONAL.intersection(obj))
+    object.__setattr__(result, "_present", f_present)
     return result
 
 
@@ -1354,10 +1399,14 @@ def _decode_tool_result_content(data: object) -> ToolResultContent:
     obj: dict[str, object] = data
     if obj.get("type") != "tool_result":
         _tag(obj, "type", "tool_result")
-    f_tool_use_id = obj.get("tool_use_id", _ABSENT)
+    try:
+        f_tool_use_id = obj["tool_use_id"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_tool_use_id = obj.get("tool_use_id", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
     if type(f_tool_use_id) is not str:
         raise _field_error(f_tool_use_id, "string", "tool_use_id")
-    v_content = obj.get("content", _ABSENT)
     if v_content is _ABSENT:
         raise _field_error(v_content, "", "content")
     if type(v_content) is not list:
@@ -1371,13 +1420,16 @@ def _decode_tool_result_content(data: object) -> ToolResultContent:
         if f_is_error is not _ABSENT:
             raise _field_error(f_is_error, "boolean", "is_error")
         f_is_error = False
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _TOOL_RESULT_CONTENT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TOOL_RESULT_CONTENT_KEYS)
+    if len(obj) != 3:  # more than the 3 required key(s)
+        f_present = _TOOL_RESULT_CONTENT_OPTIONAL.intersection(obj)
+        if len(obj) != 3 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TOOL_RESULT_CONTENT_KEYS)
     result = ToolResultContent(
         tool_use_id=f_tool_use_id, content=f_content, is_error=f_is_error, extra=f_extra
     )
-    object.__setattr__(result, "_present", _TOOL_RESULT_CONTENT_OPTIONAL.intersection(obj))
+    object.__setattr__(result, "_present", f_present)
     return result
 
 
@@ -1385,14 +1437,18 @@ def _decode_message(data: object) -> Message:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    v_role = obj.get("role", _ABSENT)
+    try:
+        v_role = obj["role"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_role = obj.get("role", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
     if v_role is _ABSENT:
         raise _field_error(v_role, "", "role")
     try:
         f_role = _decode_role(v_role)
     except DecodeError as error:
         raise error.at(_segment("role")) from None
-    v_content = obj.get("content", _ABSENT)
     if v_content is _ABSENT:
         raise _field_error(v_content, "", "content")
     try:
@@ -1400,8 +1456,9 @@ def _decode_message(data: object) -> Message:
     except DecodeError as error:
         raise error.at(_segment("content")) from None
     f_extra: dict[str, JSONValue] = {}
-    if not _MESSAGE_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _MESSAGE_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _MESSAGE_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _MESSAGE_KEYS)
     result = Message(role=f_role, content=f_content, extra=f_extra)
     return result
 
@@ -1412,12 +1469,16 @@ def _decode_system_prompt(data: object) -> SystemPrompt:
     obj: dict[str, object] = data
     if obj.get("type") != "system_prompt":
         _tag(obj, "type", "system_prompt")
-    f_content = obj.get("content", _ABSENT)
+    try:
+        f_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_content = obj.get("content", _ABSENT)
     if type(f_content) is not str:
         raise _field_error(f_content, "string", "content")
     f_extra: dict[str, JSONValue] = {}
-    if not _SYSTEM_PROMPT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _SYSTEM_PROMPT_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _SYSTEM_PROMPT_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _SYSTEM_PROMPT_KEYS)
     result = SystemPrompt(content=f_content, extra=f_extra)
     return result
 
@@ -1426,13 +1487,18 @@ def _decode_tool_definition(data: object) -> ToolDefinition:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_name = obj.get("name", _ABSENT)
+    try:
+        f_name = obj["name"]
+        f_description = obj["description"]
+        v_input_schema = obj["input_schema"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_name = obj.get("name", _ABSENT)
+        f_description = obj.get("description", _ABSENT)
+        v_input_schema = obj.get("input_schema", _ABSENT)
     if type(f_name) is not str:
         raise _field_error(f_name, "string", "name")
-    f_description = obj.get("description", _ABSENT)
     if type(f_description) is not str:
         raise _field_error(f_description, "string", "description")
-    v_input_schema = obj.get("input_schema", _ABSENT)
     if v_input_schema is _ABSENT:
         raise _field_error(v_input_schema, "", "input_schema")
     try:
@@ -1440,8 +1506,9 @@ def _decode_tool_definition(data: object) -> ToolDefinition:
     except DecodeError as error:
         raise error.at(_segment("input_schema")) from None
     f_extra: dict[str, JSONValue] = {}
-    if not _TOOL_DEFINITION_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TOOL_DEFINITION_KEYS)
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _TOOL_DEFINITION_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _TOOL_DEFINITION_KEYS)
     result = ToolDefinition(
         name=f_name, description=f_description, input_schema=f_input_schema, extra=f_extra
     )
@@ -1454,7 +1521,10 @@ def _decode_tool_definitions(data: object) -> ToolDefinitions:
     obj: dict[str, object] = data
     if obj.get("type") != "tool_definitions":
         _tag(obj, "type", "tool_definitions")
-    v_tools = obj.get("tools", _ABSENT)
+    try:
+        v_tools = obj["tools"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tools = obj.get("tools", _ABSENT)
     if v_tools is _ABSENT:
         raise _field_error(v_tools, "", "tools")
     if type(v_tools) is not list:
@@ -1464,8 +1534,9 @@ def _decode_tool_definitions(data: object) -> ToolDefinitions:
     except DecodeError:
         raise _item_error(v_tools, _decode_tool_definition, "tools") from None
     f_extra: dict[str, JSONValue] = {}
-    if not _TOOL_DEFINITIONS_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TOOL_DEFINITIONS_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _TOOL_DEFINITIONS_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _TOOL_DEFINITIONS_KEYS)
     result = ToolDefinitions(tools=f_tools, extra=f_extra)
     return result
 
@@ -1476,13 +1547,18 @@ def _decode_tool_execution(data: object) -> ToolExecution:
     obj: dict[str, object] = data
     if obj.get("type") != "tool_execution":
         _tag(obj, "type", "tool_execution")
-    f_tool_name = obj.get("tool_name", _ABSENT)
+    try:
+        f_tool_name = obj["tool_name"]
+        f_tool_use_id = obj["tool_use_id"]
+        v_result = obj["result"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_tool_name = obj.get("tool_name", _ABSENT)
+        f_tool_use_id = obj.get("tool_use_id", _ABSENT)
+        v_result = obj.get("result", _ABSENT)
     if type(f_tool_name) is not str:
         raise _field_error(f_tool_name, "string", "tool_name")
-    f_tool_use_id = obj.get("tool_use_id", _ABSENT)
     if type(f_tool_use_id) is not str:
         raise _field_error(f_tool_use_id, "string", "tool_use_id")
-    v_result = obj.get("result", _ABSENT)
     if v_result is _ABSENT:
         raise _field_error(v_result, "", "result")
     if type(v_result) is not list:
@@ -1496,9 +1572,12 @@ def _decode_tool_execution(data: object) -> ToolExecution:
         if f_is_error is not _ABSENT:
             raise _field_error(f_is_error, "boolean", "is_error")
         f_is_error = False
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _TOOL_EXECUTION_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TOOL_EXECUTION_KEYS)
+    if len(obj) != 4:  # more than the 4 required key(s)
+        f_present = _TOOL_EXECUTION_OPTIONAL.intersection(obj)
+        if len(obj) != 4 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TOOL_EXECUTION_KEYS)
     result = ToolExecution(
         tool_name=f_tool_name,
         tool_use_id=f_tool_use_id,
@@ -1506,7 +1585,7 @@ def _decode_tool_execution(data: object) -> ToolExecution:
         is_error=f_is_error,
         extra=f_extra,
     )
-    object.__setattr__(result, "_present", _TOOL_EXECUTION_OPTIONAL.intersection(obj))
+    object.__setattr__(result, "_present", f_present)
     return result
 
 
@@ -1516,7 +1595,10 @@ def _decode_stop_reason(data: object) -> StopReason:
     obj: dict[str, object] = data
     if obj.get("type") != "stop_reason":
         _tag(obj, "type", "stop_reason")
-    f_reason = obj.get("reason", _ABSENT)
+    try:
+        f_reason = obj["reason"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_reason = obj.get("reason", _ABSENT)
     if type(f_reason) is not str:
         raise _field_error(f_reason, "string", "reason")
     v_usage = obj.get("usage", _ABSENT)
@@ -1527,11 +1609,14 @@ def _decode_stop_reason(data: object) -> StopReason:
             f_usage = _d_map_int(v_usage)
         except DecodeError as error:
             raise error.at(_segment("usage")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _STOP_REASON_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _STOP_REASON_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _STOP_REASON_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _STOP_REASON_KEYS)
     result = StopReason(reason=f_reason, usage=f_usage, extra=f_extra)
-    object.__setattr__(result, "_present", _STOP_REASON_OPTIONAL.intersection(obj))
+    object.__setattr__(result, "_present", f_present)
     return result
 
 
@@ -1539,20 +1624,30 @@ def _decode_response(data: object) -> Response:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_id = obj.get("id", _ABSENT)
+    try:
+        f_id = obj["id"]
+        f_model = obj["model"]
+        v_role = obj["role"]
+        v_content = obj["content"]
+        f_stop_reason = obj["stop_reason"]
+        v_usage = obj["usage"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_id = obj.get("id", _ABSENT)
+        f_model = obj.get("model", _ABSENT)
+        v_role = obj.get("role", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+        f_stop_reason = obj.get("stop_reason", _ABSENT)
+        v_usage = obj.get("usage", _ABSENT)
     if type(f_id) is not str:
         raise _field_error(f_id, "string", "id")
-    f_model = obj.get("model", _ABSENT)
     if type(f_model) is not str:
         raise _field_error(f_model, "string", "model")
-    v_role = obj.get("role", _ABSENT)
     if v_role is _ABSENT:
         raise _field_error(v_role, "", "role")
     try:
         f_role = _decode_role(v_role)
     except DecodeError as error:
         raise error.at(_segment("role")) from None
-    v_content = obj.get("content", _ABSENT)
     if v_content is _ABSENT:
         raise _field_error(v_content, "", "content")
     if type(v_content) is not list:
@@ -1561,10 +1656,8 @@ def _decode_response(data: object) -> Response:
         f_content = [_decode_content_block(item) for item in v_content]
     except DecodeError:
         raise _item_error(v_content, _decode_content_block, "content") from None
-    f_stop_reason = obj.get("stop_reason", _ABSENT)
     if f_stop_reason is not None and type(f_stop_reason) is not str:
         raise _field_error(f_stop_reason, "string", "stop_reason")
-    v_usage = obj.get("usage", _ABSENT)
     if v_usage is _ABSENT:
         raise _field_error(v_usage, "", "usage")
     try:
@@ -1572,8 +1665,9 @@ def _decode_response(data: object) -> Response:
     except DecodeError as error:
         raise error.at(_segment("usage")) from None
     f_extra: dict[str, JSONValue] = {}
-    if not _RESPONSE_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _RESPONSE_KEYS)
+    if len(obj) != 6:  # more than the 6 required key(s)
+        if not _RESPONSE_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _RESPONSE_KEYS)
     result = Response(
         id=f_id,
         model=f_model,
@@ -1612,16 +1706,19 @@ def _decode_usage(data: object) -> Usage:
         if f_cache_read_input_tokens is not _ABSENT:
             raise _field_error(f_cache_read_input_tokens, "integer", "cache_read_input_tokens")
         f_cache_read_input_tokens = 0
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _USAGE_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _USAGE_KEYS)
+    if len(obj) != 0:  # more than the 0 required key(s)
+        f_present = _USAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 0 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _USAGE_KEYS)
     result = Usage.__new__(Usage)
     result.input_tokens = f_input_tokens
     result.output_tokens = f_output_tokens
     result.cache_creation_input_tokens = f_cache_creation_input_tokens
     result.cache_read_input_tokens = f_cache_read_input_tokens
     result.extra = f_extra
-    result._present = _USAGE_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -1629,22 +1726,28 @@ def _decode_todo_item(data: object) -> TodoItem:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_content = obj.get("content", _ABSENT)
+    try:
+        f_content = obj["content"]
+        v_status = obj["status"]
+        f_active_form = obj["active_form"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_content = obj.get("content", _ABSENT)
+        v_status = obj.get("status", _ABSENT)
+        f_active_form = obj.get("active_form", _ABSENT)
     if type(f_content) is not str:
         raise _field_error(f_content, "string", "content")
-    v_status = obj.get("status", _ABSENT)
     if v_status is _ABSENT:
         raise _field_error(v_status, "", "status")
     try:
         f_status = _decode_task_status(v_status)
     except DecodeError as error:
         raise error.at(_segment("status")) from None
-    f_active_form = obj.get("active_form", _ABSENT)
     if type(f_active_form) is not str:
         raise _field_error(f_active_form, "string", "active_form")
     f_extra: dict[str, JSONValue] = {}
-    if not _TODO_ITEM_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TODO_ITEM_KEYS)
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _TODO_ITEM_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _TODO_ITEM_KEYS)
     result = TodoItem(content=f_content, status=f_status, active_form=f_active_form, extra=f_extra)
     return result
 
@@ -1653,22 +1756,28 @@ def _decode_todo(data: object) -> Todo:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_content = obj.get("content", _ABSENT)
+    try:
+        f_content = obj["content"]
+        v_status = obj["status"]
+        f_active_form = obj["active_form"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_content = obj.get("content", _ABSENT)
+        v_status = obj.get("status", _ABSENT)
+        f_active_form = obj.get("active_form", _ABSENT)
     if type(f_content) is not str:
         raise _field_error(f_content, "string", "content")
-    v_status = obj.get("status", _ABSENT)
     if v_status is _ABSENT:
         raise _field_error(v_status, "", "status")
     try:
         f_status = _decode_todo_status(v_status)
     except DecodeError as error:
         raise error.at(_segment("status")) from None
-    f_active_form = obj.get("active_form", _ABSENT)
     if type(f_active_form) is not str:
         raise _field_error(f_active_form, "string", "active_form")
     f_extra: dict[str, JSONValue] = {}
-    if not _TODO_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TODO_KEYS)
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _TODO_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _TODO_KEYS)
     result = Todo.__new__(Todo)
     result.content = f_content
     result.status = f_status
@@ -1683,19 +1792,30 @@ def _decode_pending_edit(data: object) -> PendingEdit:
     obj: dict[str, object] = data
     if not _PENDING_EDIT_KEYS.issuperset(obj):
         _forbid_unknown(obj, _PENDING_EDIT_KEYS)
-    f_file_path = obj.get("file_path", _ABSENT)
+    try:
+        f_file_path = obj["file_path"]
+        f_old_string = obj["old_string"]
+        f_new_string = obj["new_string"]
+        f_match_line = obj["match_line"]
+        v_context_before = obj["context_before"]
+        v_context_after = obj["context_after"]
+        f_created_at = obj["created_at"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_file_path = obj.get("file_path", _ABSENT)
+        f_old_string = obj.get("old_string", _ABSENT)
+        f_new_string = obj.get("new_string", _ABSENT)
+        f_match_line = obj.get("match_line", _ABSENT)
+        v_context_before = obj.get("context_before", _ABSENT)
+        v_context_after = obj.get("context_after", _ABSENT)
+        f_created_at = obj.get("created_at", _ABSENT)
     if type(f_file_path) is not str:
         raise _field_error(f_file_path, "string", "file_path")
-    f_old_string = obj.get("old_string", _ABSENT)
     if type(f_old_string) is not str:
         raise _field_error(f_old_string, "string", "old_string")
-    f_new_string = obj.get("new_string", _ABSENT)
     if type(f_new_string) is not str:
         raise _field_error(f_new_string, "string", "new_string")
-    f_match_line = obj.get("match_line", _ABSENT)
     if type(f_match_line) is not int:
         raise _field_error(f_match_line, "integer", "match_line")
-    v_context_before = obj.get("context_before", _ABSENT)
     if v_context_before is _ABSENT:
         raise _field_error(v_context_before, "", "context_before")
     if type(v_context_before) is not list:
@@ -1704,7 +1824,6 @@ def _decode_pending_edit(data: object) -> PendingEdit:
         f_context_before = [_str(item) for item in v_context_before]
     except DecodeError:
         raise _item_error(v_context_before, _str, "context_before") from None
-    v_context_after = obj.get("context_after", _ABSENT)
     if v_context_after is _ABSENT:
         raise _field_error(v_context_after, "", "context_after")
     if type(v_context_after) is not list:
@@ -1713,7 +1832,6 @@ def _decode_pending_edit(data: object) -> PendingEdit:
         f_context_after = [_str(item) for item in v_context_after]
     except DecodeError:
         raise _item_error(v_context_after, _str, "context_after") from None
-    f_created_at = obj.get("created_at", _ABSENT)
     if type(f_created_at) is not float and type(f_created_at) is not int:
         raise _field_error(f_created_at, "number", "created_at")
     f_replace_all = obj.get("replace_all", _ABSENT)
@@ -1726,6 +1844,9 @@ def _decode_pending_edit(data: object) -> PendingEdit:
         if f_match_count is not _ABSENT:
             raise _field_error(f_match_count, "integer", "match_count")
         f_match_count = 1
+    f_present: frozenset[str] = frozenset()
+    if len(obj) != 7:  # more than the 7 required key(s)
+        f_present = _PENDING_EDIT_OPTIONAL.intersection(obj)
     result = PendingEdit.__new__(PendingEdit)
     result.file_path = f_file_path
     result.old_string = f_old_string
@@ -1736,7 +1857,7 @@ def _decode_pending_edit(data: object) -> PendingEdit:
     result.created_at = f_created_at
     result.replace_all = f_replace_all
     result.match_count = f_match_count
-    result._present = _PENDING_EDIT_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -1761,11 +1882,14 @@ def _decode_truncation_config(data: object) -> TruncationConfig:
         if f_enabled is not _ABSENT:
             raise _field_error(f_enabled, "boolean", "enabled")
         f_enabled = True
+    f_present: frozenset[str] = frozenset()
+    if len(obj) != 0:  # more than the 0 required key(s)
+        f_present = _TRUNCATION_CONFIG_OPTIONAL.intersection(obj)
     result = TruncationConfig.__new__(TruncationConfig)
     result.max_chars = f_max_chars
     result.max_lines = f_max_lines
     result.enabled = f_enabled
-    result._present = _TRUNCATION_CONFIG_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -1775,19 +1899,26 @@ def _decode_truncated_output(data: object) -> TruncatedOutput:
     obj: dict[str, object] = data
     if not _TRUNCATED_OUTPUT_KEYS.issuperset(obj):
         _forbid_unknown(obj, _TRUNCATED_OUTPUT_KEYS)
-    f_tool_name = obj.get("tool_name", _ABSENT)
+    try:
+        f_tool_name = obj["tool_name"]
+        f_temp_file_path = obj["temp_file_path"]
+        f_original_chars = obj["original_chars"]
+        f_original_lines = obj["original_lines"]
+        f_created_at = obj["created_at"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_tool_name = obj.get("tool_name", _ABSENT)
+        f_temp_file_path = obj.get("temp_file_path", _ABSENT)
+        f_original_chars = obj.get("original_chars", _ABSENT)
+        f_original_lines = obj.get("original_lines", _ABSENT)
+        f_created_at = obj.get("created_at", _ABSENT)
     if type(f_tool_name) is not str:
         raise _field_error(f_tool_name, "string", "tool_name")
-    f_temp_file_path = obj.get("temp_file_path", _ABSENT)
     if type(f_temp_file_path) is not str:
         raise _field_error(f_temp_file_path, "string", "temp_file_path")
-    f_original_chars = obj.get("original_chars", _ABSENT)
     if type(f_original_chars) is not int:
         raise _field_error(f_original_chars, "integer", "original_chars")
-    f_original_lines = obj.get("original_lines", _ABSENT)
     if type(f_original_lines) is not int:
         raise _field_error(f_original_lines, "integer", "original_lines")
-    f_created_at = obj.get("created_at", _ABSENT)
     if type(f_created_at) is not float and type(f_created_at) is not int:
         raise _field_error(f_created_at, "number", "created_at")
     result = TruncatedOutput.__new__(TruncatedOutput)
@@ -1805,16 +1936,22 @@ def _decode_python_script(data: object) -> PythonScript:
     obj: dict[str, object] = data
     if not _PYTHON_SCRIPT_KEYS.issuperset(obj):
         _forbid_unknown(obj, _PYTHON_SCRIPT_KEYS)
-    f_file_id = obj.get("file_id", _ABSENT)
+    try:
+        f_file_id = obj["file_id"]
+        f_file_path = obj["file_path"]
+        f_content = obj["content"]
+        f_created_at = obj["created_at"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_file_id = obj.get("file_id", _ABSENT)
+        f_file_path = obj.get("file_path", _ABSENT)
+        f_content = obj.get("content", _ABSENT)
+        f_created_at = obj.get("created_at", _ABSENT)
     if type(f_file_id) is not str:
         raise _field_error(f_file_id, "string", "file_id")
-    f_file_path = obj.get("file_path", _ABSENT)
     if type(f_file_path) is not str:
         raise _field_error(f_file_path, "string", "file_path")
-    f_content = obj.get("content", _ABSENT)
     if type(f_content) is not str:
         raise _field_error(f_content, "string", "content")
-    f_created_at = obj.get("created_at", _ABSENT)
     if type(f_created_at) is not float and type(f_created_at) is not int:
         raise _field_error(f_created_at, "number", "created_at")
     f_last_run_at = obj.get("last_run_at")
@@ -1829,6 +1966,9 @@ def _decode_python_script(data: object) -> PythonScript:
         if f_run_count is not _ABSENT:
             raise _field_error(f_run_count, "integer", "run_count")
         f_run_count = 0
+    f_present: frozenset[str] = frozenset()
+    if len(obj) != 4:  # more than the 4 required key(s)
+        f_present = _PYTHON_SCRIPT_OPTIONAL.intersection(obj)
     result = PythonScript.__new__(PythonScript)
     result.file_id = f_file_id
     result.file_path = f_file_path
@@ -1836,7 +1976,7 @@ def _decode_python_script(data: object) -> PythonScript:
     result.created_at = f_created_at
     result.last_run_at = f_last_run_at
     result.run_count = f_run_count
-    result._present = _PYTHON_SCRIPT_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 

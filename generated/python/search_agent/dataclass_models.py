@@ -10,6 +10,7 @@ Standard library only; vendor this file as it is.
 from __future__ import annotations
 
 import json
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Callable, Literal, NoReturn, TypeAlias, TypeVar, Union, cast
@@ -361,9 +362,15 @@ def _is_json(value: object, depth: int = 0) -> bool:
     return False
 
 
+# True while a decoder runs on what `_loads` returned. json.loads builds nothing but JSON
+# data (dicts with string keys, lists, str, int, float, bool, None) and `_loads` turns
+# NaN and infinity away, so the free-form checks below would walk such data for nothing.
+_PARSED_JSON: ContextVar[bool] = ContextVar("_PARSED_JSON", default=False)
+
+
 def _json_value(value: object) -> JSONValue:
     """Check that `value` is JSON data (dicts with string keys, lists, scalars) and return it."""
-    if _is_json(value):
+    if _PARSED_JSON.get() or _is_json(value):
         return cast(JSONValue, value)
     kind = type(value)
     if kind is str or kind is int or kind is bool or value is None:
@@ -385,7 +392,7 @@ def _json_value(value: object) -> JSONValue:
 
 
 def _json_object(value: object) -> dict[str, JSONValue]:
-    if type(value) is dict and _is_json(value):
+    if type(value) is dict and (_PARSED_JSON.get() or _is_json(value)):
         return cast("dict[str, JSONValue]", value)
     obj = _object(value)
     for key, item in obj.items():
@@ -478,18 +485,38 @@ def _forbid_unknown(obj: dict[str, object], known: frozenset[str]) -> None:
 # --- runtime of the dataclass flavor: JSON text, new containers, presence tracking ---
 
 
-def _loads(text: str | bytes) -> object:
-    def reject_constant(name: str) -> NoReturn:
-        raise DecodeError(f"invalid JSON: {name} is not a JSON value")
+def _reject_constant(name: str) -> NoReturn:
+    raise DecodeError(f"invalid JSON: {name} is not a JSON value")
 
+
+# One decoder for every call: json.loads with an option builds a new one each time.
+_JSON_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+
+
+def _loads(text: str | bytes) -> object:
+    """Parse JSON text as json.loads does (bytes in UTF-8, -16 or -32), without NaN or infinity."""
     try:
-        return cast(object, json.loads(text, parse_constant=reject_constant))
+        if not isinstance(text, str):
+            text = text.decode(json.detect_encoding(text), "surrogatepass")
+        elif text.startswith("\ufeff"):
+            raise DecodeError("invalid JSON: unexpected UTF-8 BOM (decode using utf-8-sig)")
+        return cast(object, _JSON_DECODER.decode(text))
     except DecodeError:
         raise
     except RecursionError:
         raise DecodeError(_MAX_DEPTH_MESSAGE) from None
     except ValueError as error:  # malformed JSON, bad UTF-8, integers too long to convert
         raise DecodeError(f"invalid JSON: {error}") from None
+
+
+def _decode_json(decode: Callable[[object], _T], text: str | bytes) -> _T:
+    """`decode` the JSON document `text`, skipping the free-form checks it cannot fail."""
+    data = _loads(text)
+    token = _PARSED_JSON.set(True)
+    try:
+        return decode(data)
+    finally:
+        _PARSED_JSON.reset(token)
 
 
 def _dumps(data: JSONValue) -> str:
@@ -627,7 +654,7 @@ class MessageParam:
     @classmethod
     def from_json(cls, text: str | bytes) -> MessageParam:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_message_param(_loads(text))
+        return _decode_json(decode_message_param, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -667,7 +694,7 @@ class TextBlockParam:
     @classmethod
     def from_json(cls, text: str | bytes) -> TextBlockParam:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_text_block_param(_loads(text))
+        return _decode_json(decode_text_block_param, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -713,7 +740,7 @@ class ImageBlockParam:
     @classmethod
     def from_json(cls, text: str | bytes) -> ImageBlockParam:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_image_block_param(_loads(text))
+        return _decode_json(decode_image_block_param, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -759,7 +786,7 @@ class ToolUseBlockParam:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolUseBlockParam:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_tool_use_block_param(_loads(text))
+        return _decode_json(decode_tool_use_block_param, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -807,7 +834,7 @@ class ToolResultBlockParam:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolResultBlockParam:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_tool_result_block_param(_loads(text))
+        return _decode_json(decode_tool_result_block_param, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -857,7 +884,7 @@ class Document:
     @classmethod
     def from_json(cls, text: str | bytes) -> Document:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_document(_loads(text))
+        return _decode_json(decode_document, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -897,7 +924,7 @@ class ThinkingBlock:
     @classmethod
     def from_json(cls, text: str | bytes) -> ThinkingBlock:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_thinking_block(_loads(text))
+        return _decode_json(decode_thinking_block, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -932,7 +959,7 @@ class RedactedThinkingBlock:
     @classmethod
     def from_json(cls, text: str | bytes) -> RedactedThinkingBlock:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_redacted_thinking_block(_loads(text))
+        return _decode_json(decode_redacted_thinking_block, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -968,7 +995,7 @@ class CacheControlEphemeral:
     @classmethod
     def from_json(cls, text: str | bytes) -> CacheControlEphemeral:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_cache_control_ephemeral(_loads(text))
+        return _decode_json(decode_cache_control_ephemeral, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1005,7 +1032,7 @@ class Base64ImageSource:
     @classmethod
     def from_json(cls, text: str | bytes) -> Base64ImageSource:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_base64_image_source(_loads(text))
+        return _decode_json(decode_base64_image_source, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1040,7 +1067,7 @@ class UrlImageSource:
     @classmethod
     def from_json(cls, text: str | bytes) -> UrlImageSource:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_url_image_source(_loads(text))
+        return _decode_json(decode_url_image_source, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1074,7 +1101,7 @@ class Citation:
     @classmethod
     def from_json(cls, text: str | bytes) -> Citation:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_citation(_loads(text))
+        return _decode_json(decode_citation, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1108,7 +1135,7 @@ class CitationSource:
     @classmethod
     def from_json(cls, text: str | bytes) -> CitationSource:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_citation_source(_loads(text))
+        return _decode_json(decode_citation_source, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1146,7 +1173,7 @@ class TextBlock:
     @classmethod
     def from_json(cls, text: str | bytes) -> TextBlock:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_text_block(_loads(text))
+        return _decode_json(decode_text_block, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1188,7 +1215,7 @@ class ToolUseBlock:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolUseBlock:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_tool_use_block(_loads(text))
+        return _decode_json(decode_tool_use_block, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1224,7 +1251,7 @@ class CacheCreation:
     @classmethod
     def from_json(cls, text: str | bytes) -> CacheCreation:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_cache_creation(_loads(text))
+        return _decode_json(decode_cache_creation, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1256,7 +1283,7 @@ class ServerToolUsage:
     @classmethod
     def from_json(cls, text: str | bytes) -> ServerToolUsage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_server_tool_usage(_loads(text))
+        return _decode_json(decode_server_tool_usage, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1301,7 +1328,7 @@ class Usage:
     @classmethod
     def from_json(cls, text: str | bytes) -> Usage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_usage(_loads(text))
+        return _decode_json(decode_usage, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1352,7 +1379,7 @@ class Container:
     @classmethod
     def from_json(cls, text: str | bytes) -> Container:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_container(_loads(text))
+        return _decode_json(decode_container, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1402,7 +1429,7 @@ class Message:
     @classmethod
     def from_json(cls, text: str | bytes) -> Message:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_message(_loads(text))
+        return _decode_json(decode_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1444,7 +1471,7 @@ class TextDelta:
     @classmethod
     def from_json(cls, text: str | bytes) -> TextDelta:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_text_delta(_loads(text))
+        return _decode_json(decode_text_delta, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1478,7 +1505,7 @@ class CitationsDelta:
     @classmethod
     def from_json(cls, text: str | bytes) -> CitationsDelta:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_citations_delta(_loads(text))
+        return _decode_json(decode_citations_delta, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1512,7 +1539,7 @@ class InputJsonDelta:
     @classmethod
     def from_json(cls, text: str | bytes) -> InputJsonDelta:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_input_json_delta(_loads(text))
+        return _decode_json(decode_input_json_delta, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1546,7 +1573,7 @@ class ThinkingDelta:
     @classmethod
     def from_json(cls, text: str | bytes) -> ThinkingDelta:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_thinking_delta(_loads(text))
+        return _decode_json(decode_thinking_delta, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1580,7 +1607,7 @@ class SignatureDelta:
     @classmethod
     def from_json(cls, text: str | bytes) -> SignatureDelta:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_signature_delta(_loads(text))
+        return _decode_json(decode_signature_delta, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1614,7 +1641,7 @@ class MessageStartEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> MessageStartEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_message_start_event(_loads(text))
+        return _decode_json(decode_message_start_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1650,7 +1677,7 @@ class ContentBlockStartEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> ContentBlockStartEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_content_block_start_event(_loads(text))
+        return _decode_json(decode_content_block_start_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1687,7 +1714,7 @@ class ContentBlockDeltaEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> ContentBlockDeltaEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_content_block_delta_event(_loads(text))
+        return _decode_json(decode_content_block_delta_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1722,7 +1749,7 @@ class ContentBlockStopEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> ContentBlockStopEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_content_block_stop_event(_loads(text))
+        return _decode_json(decode_content_block_stop_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1760,7 +1787,7 @@ class MessageDelta:
     @classmethod
     def from_json(cls, text: str | bytes) -> MessageDelta:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_message_delta(_loads(text))
+        return _decode_json(decode_message_delta, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1804,7 +1831,7 @@ class MessageDeltaUsage:
     @classmethod
     def from_json(cls, text: str | bytes) -> MessageDeltaUsage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_message_delta_usage(_loads(text))
+        return _decode_json(decode_message_delta_usage, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1852,7 +1879,7 @@ class MessageDeltaEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> MessageDeltaEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_message_delta_event(_loads(text))
+        return _decode_json(decode_message_delta_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1885,7 +1912,7 @@ class MessageStopEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> MessageStopEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_message_stop_event(_loads(text))
+        return _decode_json(decode_message_stop_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1924,7 +1951,7 @@ class ToolParam:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolParam:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_tool_param(_loads(text))
+        return _decode_json(decode_tool_param, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1966,7 +1993,7 @@ class ToolChoiceAuto:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolChoiceAuto:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_tool_choice_auto(_loads(text))
+        return _decode_json(decode_tool_choice_auto, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2006,7 +2033,7 @@ class ToolChoiceAny:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolChoiceAny:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_tool_choice_any(_loads(text))
+        return _decode_json(decode_tool_choice_any, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2048,7 +2075,7 @@ class ToolChoiceTool:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolChoiceTool:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_tool_choice_tool(_loads(text))
+        return _decode_json(decode_tool_choice_tool, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2085,7 +2112,7 @@ class ToolChoiceNone:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolChoiceNone:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_tool_choice_none(_loads(text))
+        return _decode_json(decode_tool_choice_none, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2118,7 +2145,7 @@ class ThinkingConfigEnabled:
     @classmethod
     def from_json(cls, text: str | bytes) -> ThinkingConfigEnabled:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_thinking_config_enabled(_loads(text))
+        return _decode_json(decode_thinking_config_enabled, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2150,7 +2177,7 @@ class ThinkingConfigDisabled:
     @classmethod
     def from_json(cls, text: str | bytes) -> ThinkingConfigDisabled:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_thinking_config_disabled(_loads(text))
+        return _decode_json(decode_thinking_config_disabled, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2183,7 +2210,7 @@ class Metadata:
     @classmethod
     def from_json(cls, text: str | bytes) -> Metadata:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_metadata(_loads(text))
+        return _decode_json(decode_metadata, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2241,7 +2268,7 @@ class MessageCreateParams:
     @classmethod
     def from_json(cls, text: str | bytes) -> MessageCreateParams:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_message_create_params(_loads(text))
+        return _decode_json(decode_message_create_params, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2306,7 +2333,7 @@ class SearchResult:
     @classmethod
     def from_json(cls, text: str | bytes) -> SearchResult:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_search_result(_loads(text))
+        return _decode_json(decode_search_result, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2343,7 +2370,7 @@ class SearchEntry:
     @classmethod
     def from_json(cls, text: str | bytes) -> SearchEntry:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_search_entry(_loads(text))
+        return _decode_json(decode_search_entry, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2389,7 +2416,7 @@ class ToolDefinition:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolDefinition:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_tool_definition(_loads(text))
+        return _decode_json(decode_tool_definition, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2433,7 +2460,7 @@ class ToolsListResult:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolsListResult:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_tools_list_result(_loads(text))
+        return _decode_json(decode_tools_list_result, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2470,7 +2497,7 @@ class _TrimState:
     @classmethod
     def from_json(cls, text: str | bytes) -> _TrimState:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return decode_trim_state(_loads(text))
+        return _decode_json(decode_trim_state, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2568,14 +2595,18 @@ def _decode_message_param(data: object) -> MessageParam:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    v_role = obj.get("role", _ABSENT)
+    try:
+        v_role = obj["role"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_role = obj.get("role", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
     if v_role is _ABSENT:
         raise _field_error(v_role, "", "role")
     try:
         f_role = _decode_role(v_role)
     except DecodeError as error:
         raise error.at(_segment("role")) from None
-    v_content = obj.get("content", _ABSENT)
     if v_content is _ABSENT:
         raise _field_error(v_content, "", "content")
     try:
@@ -2583,8 +2614,9 @@ def _decode_message_param(data: object) -> MessageParam:
     except DecodeError as error:
         raise error.at(_segment("content")) from None
     f_extra: dict[str, JSONValue] = {}
-    if not _MESSAGE_PARAM_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _MESSAGE_PARAM_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _MESSAGE_PARAM_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _MESSAGE_PARAM_KEYS)
     result = MessageParam.__new__(MessageParam)
     result.role = f_role
     result.content = f_content
@@ -2598,7 +2630,10 @@ def _decode_text_block_param(data: object) -> TextBlockParam:
     obj: dict[str, object] = data
     if obj.get("type") != "text":
         _tag(obj, "type", "text")
-    f_text = obj.get("text", _ABSENT)
+    try:
+        f_text = obj["text"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_text = obj.get("text", _ABSENT)
     if type(f_text) is not str:
         raise _field_error(f_text, "string", "text")
     v_citations = obj.get("citations", _ABSENT)
@@ -2617,16 +2652,19 @@ def _decode_text_block_param(data: object) -> TextBlockParam:
             f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _TEXT_BLOCK_PARAM_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TEXT_BLOCK_PARAM_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _TEXT_BLOCK_PARAM_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TEXT_BLOCK_PARAM_KEYS)
     result = TextBlockParam.__new__(TextBlockParam)
     result.type = "text"
     result.text = f_text
     result.citations = f_citations
     result.cache_control = f_cache_control
     result.extra = f_extra
-    result._present = _TEXT_BLOCK_PARAM_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -2636,7 +2674,10 @@ def _decode_image_block_param(data: object) -> ImageBlockParam:
     obj: dict[str, object] = data
     if obj.get("type") != "image":
         _tag(obj, "type", "image")
-    v_source = obj.get("source", _ABSENT)
+    try:
+        v_source = obj["source"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_source = obj.get("source", _ABSENT)
     if v_source is _ABSENT:
         raise _field_error(v_source, "", "source")
     try:
@@ -2651,15 +2692,18 @@ def _decode_image_block_param(data: object) -> ImageBlockParam:
             f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _IMAGE_BLOCK_PARAM_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _IMAGE_BLOCK_PARAM_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _IMAGE_BLOCK_PARAM_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _IMAGE_BLOCK_PARAM_KEYS)
     result = ImageBlockParam.__new__(ImageBlockParam)
     result.type = "image"
     result.source = f_source
     result.cache_control = f_cache_control
     result.extra = f_extra
-    result._present = _IMAGE_BLOCK_PARAM_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -2669,13 +2713,18 @@ def _decode_tool_use_block_param(data: object) -> ToolUseBlockParam:
     obj: dict[str, object] = data
     if obj.get("type") != "tool_use":
         _tag(obj, "type", "tool_use")
-    f_id = obj.get("id", _ABSENT)
+    try:
+        f_id = obj["id"]
+        f_name = obj["name"]
+        v_input = obj["input"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_id = obj.get("id", _ABSENT)
+        f_name = obj.get("name", _ABSENT)
+        v_input = obj.get("input", _ABSENT)
     if type(f_id) is not str:
         raise _field_error(f_id, "string", "id")
-    f_name = obj.get("name", _ABSENT)
     if type(f_name) is not str:
         raise _field_error(f_name, "string", "name")
-    v_input = obj.get("input", _ABSENT)
     if v_input is _ABSENT:
         raise _field_error(v_input, "", "input")
     try:
@@ -2690,9 +2739,12 @@ def _decode_tool_use_block_param(data: object) -> ToolUseBlockParam:
             f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _TOOL_USE_BLOCK_PARAM_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TOOL_USE_BLOCK_PARAM_KEYS)
+    if len(obj) != 4:  # more than the 4 required key(s)
+        f_present = _TOOL_USE_BLOCK_PARAM_OPTIONAL.intersection(obj)
+        if len(obj) != 4 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TOOL_USE_BLOCK_PARAM_KEYS)
     result = ToolUseBlockParam.__new__(ToolUseBlockParam)
     result.type = "tool_use"
     result.id = f_id
@@ -2700,7 +2752,7 @@ def _decode_tool_use_block_param(data: object) -> ToolUseBlockParam:
     result.input = f_input
     result.cache_control = f_cache_control
     result.extra = f_extra
-    result._present = _TOOL_USE_BLOCK_PARAM_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -2710,7 +2762,10 @@ def _decode_tool_result_block_param(data: object) -> ToolResultBlockParam:
     obj: dict[str, object] = data
     if obj.get("type") != "tool_result":
         _tag(obj, "type", "tool_result")
-    f_tool_use_id = obj.get("tool_use_id", _ABSENT)
+    try:
+        f_tool_use_id = obj["tool_use_id"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_tool_use_id = obj.get("tool_use_id", _ABSENT)
     if type(f_tool_use_id) is not str:
         raise _field_error(f_tool_use_id, "string", "tool_use_id")
     v_content = obj.get("content", _ABSENT)
@@ -2734,9 +2789,12 @@ def _decode_tool_result_block_param(data: object) -> ToolResultBlockParam:
             f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _TOOL_RESULT_BLOCK_PARAM_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TOOL_RESULT_BLOCK_PARAM_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _TOOL_RESULT_BLOCK_PARAM_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TOOL_RESULT_BLOCK_PARAM_KEYS)
     result = ToolResultBlockParam.__new__(ToolResultBlockParam)
     result.type = "tool_result"
     result.tool_use_id = f_tool_use_id
@@ -2744,7 +2802,7 @@ def _decode_tool_result_block_param(data: object) -> ToolResultBlockParam:
     result.is_error = f_is_error
     result.cache_control = f_cache_control
     result.extra = f_extra
-    result._present = _TOOL_RESULT_BLOCK_PARAM_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -2754,7 +2812,10 @@ def _decode_document(data: object) -> Document:
     obj: dict[str, object] = data
     if obj.get("type") != "document":
         _tag(obj, "type", "document")
-    f_id = obj.get("id", _ABSENT)
+    try:
+        f_id = obj["id"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_id = obj.get("id", _ABSENT)
     if type(f_id) is not str:
         raise _field_error(f_id, "string", "id")
     v_citations = obj.get("citations", _ABSENT)
@@ -2767,15 +2828,18 @@ def _decode_document(data: object) -> Document:
             f_citations = [_decode_citation(item) for item in v_citations]
         except DecodeError:
             raise _item_error(v_citations, _decode_citation, "citations") from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _DOCUMENT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _DOCUMENT_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _DOCUMENT_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _DOCUMENT_KEYS)
     result = Document.__new__(Document)
     result.type = "document"
     result.id = f_id
     result.citations = f_citations
     result.extra = f_extra
-    result._present = _DOCUMENT_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -2785,15 +2849,20 @@ def _decode_thinking_block(data: object) -> ThinkingBlock:
     obj: dict[str, object] = data
     if obj.get("type") != "thinking":
         _tag(obj, "type", "thinking")
-    f_thinking = obj.get("thinking", _ABSENT)
+    try:
+        f_thinking = obj["thinking"]
+        f_signature = obj["signature"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_thinking = obj.get("thinking", _ABSENT)
+        f_signature = obj.get("signature", _ABSENT)
     if type(f_thinking) is not str:
         raise _field_error(f_thinking, "string", "thinking")
-    f_signature = obj.get("signature", _ABSENT)
     if type(f_signature) is not str:
         raise _field_error(f_signature, "string", "signature")
     f_extra: dict[str, JSONValue] = {}
-    if not _THINKING_BLOCK_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _THINKING_BLOCK_KEYS)
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _THINKING_BLOCK_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _THINKING_BLOCK_KEYS)
     result = ThinkingBlock.__new__(ThinkingBlock)
     result.type = "thinking"
     result.thinking = f_thinking
@@ -2808,12 +2877,16 @@ def _decode_redacted_thinking_block(data: object) -> RedactedThinkingBlock:
     obj: dict[str, object] = data
     if obj.get("type") != "redacted_thinking":
         _tag(obj, "type", "redacted_thinking")
-    f_data = obj.get("data", _ABSENT)
+    try:
+        f_data = obj["data"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_data = obj.get("data", _ABSENT)
     if type(f_data) is not str:
         raise _field_error(f_data, "string", "data")
     f_extra: dict[str, JSONValue] = {}
-    if not _REDACTED_THINKING_BLOCK_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _REDACTED_THINKING_BLOCK_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _REDACTED_THINKING_BLOCK_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _REDACTED_THINKING_BLOCK_KEYS)
     result = RedactedThinkingBlock.__new__(RedactedThinkingBlock)
     result.type = "redacted_thinking"
     result.data = f_data
@@ -2832,14 +2905,17 @@ def _decode_cache_control_ephemeral(data: object) -> CacheControlEphemeral:
         if f_ttl is not _ABSENT:
             raise _field_error(f_ttl, "string", "ttl")
         f_ttl = None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _CACHE_CONTROL_EPHEMERAL_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _CACHE_CONTROL_EPHEMERAL_KEYS)
+    if len(obj) != 1:  # more than the 1 required key(s)
+        f_present = _CACHE_CONTROL_EPHEMERAL_OPTIONAL.intersection(obj)
+        if len(obj) != 1 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _CACHE_CONTROL_EPHEMERAL_KEYS)
     result = CacheControlEphemeral.__new__(CacheControlEphemeral)
     result.type = "ephemeral"
     result.ttl = f_ttl
     result.extra = f_extra
-    result._present = _CACHE_CONTROL_EPHEMERAL_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -2849,19 +2925,24 @@ def _decode_base64_image_source(data: object) -> Base64ImageSource:
     obj: dict[str, object] = data
     if obj.get("type") != "base64":
         _tag(obj, "type", "base64")
-    v_media_type = obj.get("media_type", _ABSENT)
+    try:
+        v_media_type = obj["media_type"]
+        f_data = obj["data"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_media_type = obj.get("media_type", _ABSENT)
+        f_data = obj.get("data", _ABSENT)
     if v_media_type is _ABSENT:
         raise _field_error(v_media_type, "", "media_type")
     try:
         f_media_type = _decode_image_media_type(v_media_type)
     except DecodeError as error:
         raise error.at(_segment("media_type")) from None
-    f_data = obj.get("data", _ABSENT)
     if type(f_data) is not str:
         raise _field_error(f_data, "string", "data")
     f_extra: dict[str, JSONValue] = {}
-    if not _BASE64_IMAGE_SOURCE_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _BASE64_IMAGE_SOURCE_KEYS)
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _BASE64_IMAGE_SOURCE_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _BASE64_IMAGE_SOURCE_KEYS)
     result = Base64ImageSource.__new__(Base64ImageSource)
     result.type = "base64"
     result.media_type = f_media_type
@@ -2876,12 +2957,16 @@ def _decode_url_image_source(data: object) -> UrlImageSource:
     obj: dict[str, object] = data
     if obj.get("type") != "url":
         _tag(obj, "type", "url")
-    f_url = obj.get("url", _ABSENT)
+    try:
+        f_url = obj["url"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_url = obj.get("url", _ABSENT)
     if type(f_url) is not str:
         raise _field_error(f_url, "string", "url")
     f_extra: dict[str, JSONValue] = {}
-    if not _URL_IMAGE_SOURCE_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _URL_IMAGE_SOURCE_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _URL_IMAGE_SOURCE_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _URL_IMAGE_SOURCE_KEYS)
     result = UrlImageSource.__new__(UrlImageSource)
     result.type = "url"
     result.url = f_url
@@ -2893,10 +2978,14 @@ def _decode_citation(data: object) -> Citation:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_text = obj.get("text", _ABSENT)
+    try:
+        f_text = obj["text"]
+        v_source = obj["source"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_text = obj.get("text", _ABSENT)
+        v_source = obj.get("source", _ABSENT)
     if type(f_text) is not str:
         raise _field_error(f_text, "string", "text")
-    v_source = obj.get("source", _ABSENT)
     if v_source is _ABSENT:
         raise _field_error(v_source, "", "source")
     try:
@@ -2904,8 +2993,9 @@ def _decode_citation(data: object) -> Citation:
     except DecodeError as error:
         raise error.at(_segment("source")) from None
     f_extra: dict[str, JSONValue] = {}
-    if not _CITATION_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _CITATION_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _CITATION_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _CITATION_KEYS)
     result = Citation.__new__(Citation)
     result.text = f_text
     result.source = f_source
@@ -2917,15 +3007,20 @@ def _decode_citation_source(data: object) -> CitationSource:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_id = obj.get("id", _ABSENT)
+    try:
+        f_id = obj["id"]
+        f_dataset = obj["dataset"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_id = obj.get("id", _ABSENT)
+        f_dataset = obj.get("dataset", _ABSENT)
     if type(f_id) is not str:
         raise _field_error(f_id, "string", "id")
-    f_dataset = obj.get("dataset", _ABSENT)
     if type(f_dataset) is not str:
         raise _field_error(f_dataset, "string", "dataset")
     f_extra: dict[str, JSONValue] = {}
-    if not _CITATION_SOURCE_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _CITATION_SOURCE_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _CITATION_SOURCE_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _CITATION_SOURCE_KEYS)
     result = CitationSource.__new__(CitationSource)
     result.id = f_id
     result.dataset = f_dataset
@@ -2939,7 +3034,10 @@ def _decode_text_block(data: object) -> TextBlock:
     obj: dict[str, object] = data
     if obj.get("type") != "text":
         _tag(obj, "type", "text")
-    f_text = obj.get("text", _ABSENT)
+    try:
+        f_text = obj["text"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_text = obj.get("text", _ABSENT)
     if type(f_text) is not str:
         raise _field_error(f_text, "string", "text")
     v_citations = obj.get("citations", _ABSENT)
@@ -2950,15 +3048,18 @@ def _decode_text_block(data: object) -> TextBlock:
             f_citations = _d_opt_list_citation(v_citations)
         except DecodeError as error:
             raise error.at(_segment("citations")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _TEXT_BLOCK_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TEXT_BLOCK_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _TEXT_BLOCK_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TEXT_BLOCK_KEYS)
     result = TextBlock.__new__(TextBlock)
     result.type = "text"
     result.text = f_text
     result.citations = f_citations
     result.extra = f_extra
-    result._present = _TEXT_BLOCK_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -2968,13 +3069,18 @@ def _decode_tool_use_block(data: object) -> ToolUseBlock:
     obj: dict[str, object] = data
     if obj.get("type") != "tool_use":
         _tag(obj, "type", "tool_use")
-    f_id = obj.get("id", _ABSENT)
+    try:
+        f_id = obj["id"]
+        f_name = obj["name"]
+        v_input = obj["input"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_id = obj.get("id", _ABSENT)
+        f_name = obj.get("name", _ABSENT)
+        v_input = obj.get("input", _ABSENT)
     if type(f_id) is not str:
         raise _field_error(f_id, "string", "id")
-    f_name = obj.get("name", _ABSENT)
     if type(f_name) is not str:
         raise _field_error(f_name, "string", "name")
-    v_input = obj.get("input", _ABSENT)
     if v_input is _ABSENT:
         raise _field_error(v_input, "", "input")
     try:
@@ -2982,8 +3088,9 @@ def _decode_tool_use_block(data: object) -> ToolUseBlock:
     except DecodeError as error:
         raise error.at(_segment("input")) from None
     f_extra: dict[str, JSONValue] = {}
-    if not _TOOL_USE_BLOCK_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TOOL_USE_BLOCK_KEYS)
+    if len(obj) != 4:  # more than the 4 required key(s)
+        if not _TOOL_USE_BLOCK_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _TOOL_USE_BLOCK_KEYS)
     result = ToolUseBlock.__new__(ToolUseBlock)
     result.type = "tool_use"
     result.id = f_id
@@ -2997,15 +3104,20 @@ def _decode_cache_creation(data: object) -> CacheCreation:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_ephemeral_5m_input_tokens = obj.get("ephemeral_5m_input_tokens", _ABSENT)
+    try:
+        f_ephemeral_5m_input_tokens = obj["ephemeral_5m_input_tokens"]
+        f_ephemeral_1h_input_tokens = obj["ephemeral_1h_input_tokens"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_ephemeral_5m_input_tokens = obj.get("ephemeral_5m_input_tokens", _ABSENT)
+        f_ephemeral_1h_input_tokens = obj.get("ephemeral_1h_input_tokens", _ABSENT)
     if type(f_ephemeral_5m_input_tokens) is not int:
         raise _field_error(f_ephemeral_5m_input_tokens, "integer", "ephemeral_5m_input_tokens")
-    f_ephemeral_1h_input_tokens = obj.get("ephemeral_1h_input_tokens", _ABSENT)
     if type(f_ephemeral_1h_input_tokens) is not int:
         raise _field_error(f_ephemeral_1h_input_tokens, "integer", "ephemeral_1h_input_tokens")
     f_extra: dict[str, JSONValue] = {}
-    if not _CACHE_CREATION_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _CACHE_CREATION_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _CACHE_CREATION_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _CACHE_CREATION_KEYS)
     result = CacheCreation.__new__(CacheCreation)
     result.ephemeral_5m_input_tokens = f_ephemeral_5m_input_tokens
     result.ephemeral_1h_input_tokens = f_ephemeral_1h_input_tokens
@@ -3017,12 +3129,16 @@ def _decode_server_tool_usage(data: object) -> ServerToolUsage:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_web_search_requests = obj.get("web_search_requests", _ABSENT)
+    try:
+        f_web_search_requests = obj["web_search_requests"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_web_search_requests = obj.get("web_search_requests", _ABSENT)
     if type(f_web_search_requests) is not int:
         raise _field_error(f_web_search_requests, "integer", "web_search_requests")
     f_extra: dict[str, JSONValue] = {}
-    if not _SERVER_TOOL_USAGE_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _SERVER_TOOL_USAGE_KEYS)
+    if len(obj) != 1:  # more than the 1 required key(s)
+        if not _SERVER_TOOL_USAGE_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _SERVER_TOOL_USAGE_KEYS)
     result = ServerToolUsage.__new__(ServerToolUsage)
     result.web_search_requests = f_web_search_requests
     result.extra = f_extra
@@ -3033,10 +3149,14 @@ def _decode_usage(data: object) -> Usage:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_input_tokens = obj.get("input_tokens", _ABSENT)
+    try:
+        f_input_tokens = obj["input_tokens"]
+        f_output_tokens = obj["output_tokens"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_input_tokens = obj.get("input_tokens", _ABSENT)
+        f_output_tokens = obj.get("output_tokens", _ABSENT)
     if type(f_input_tokens) is not int:
         raise _field_error(f_input_tokens, "integer", "input_tokens")
-    f_output_tokens = obj.get("output_tokens", _ABSENT)
     if type(f_output_tokens) is not int:
         raise _field_error(f_output_tokens, "integer", "output_tokens")
     f_cache_creation_input_tokens = obj.get("cache_creation_input_tokens")
@@ -3069,9 +3189,12 @@ def _decode_usage(data: object) -> Usage:
             f_service_tier = _d_opt_service_tier(v_service_tier)
         except DecodeError as error:
             raise error.at(_segment("service_tier")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _USAGE_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _USAGE_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _USAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _USAGE_KEYS)
     result = Usage.__new__(Usage)
     result.input_tokens = f_input_tokens
     result.output_tokens = f_output_tokens
@@ -3081,7 +3204,7 @@ def _decode_usage(data: object) -> Usage:
     result.server_tool_use = f_server_tool_use
     result.service_tier = f_service_tier
     result.extra = f_extra
-    result._present = _USAGE_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -3089,15 +3212,20 @@ def _decode_container(data: object) -> Container:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_id = obj.get("id", _ABSENT)
+    try:
+        f_id = obj["id"]
+        f_expires_at = obj["expires_at"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_id = obj.get("id", _ABSENT)
+        f_expires_at = obj.get("expires_at", _ABSENT)
     if type(f_id) is not str:
         raise _field_error(f_id, "string", "id")
-    f_expires_at = obj.get("expires_at", _ABSENT)
     if type(f_expires_at) is not str:
         raise _field_error(f_expires_at, "string", "expires_at")
     f_extra: dict[str, JSONValue] = {}
-    if not _CONTAINER_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _CONTAINER_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _CONTAINER_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _CONTAINER_KEYS)
     result = Container.__new__(Container)
     result.id = f_id
     result.expires_at = f_expires_at
@@ -3113,13 +3241,24 @@ def _decode_message(data: object) -> Message:
         _tag(obj, "type", "message")
     if obj.get("role") != "assistant":
         _tag(obj, "role", "assistant")
-    f_id = obj.get("id", _ABSENT)
+    try:
+        f_id = obj["id"]
+        f_model = obj["model"]
+        v_content = obj["content"]
+        v_stop_reason = obj["stop_reason"]
+        f_stop_sequence = obj["stop_sequence"]
+        v_usage = obj["usage"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_id = obj.get("id", _ABSENT)
+        f_model = obj.get("model", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+        v_stop_reason = obj.get("stop_reason", _ABSENT)
+        f_stop_sequence = obj.get("stop_sequence", _ABSENT)
+        v_usage = obj.get("usage", _ABSENT)
     if type(f_id) is not str:
         raise _field_error(f_id, "string", "id")
-    f_model = obj.get("model", _ABSENT)
     if type(f_model) is not str:
         raise _field_error(f_model, "string", "model")
-    v_content = obj.get("content", _ABSENT)
     if v_content is _ABSENT:
         raise _field_error(v_content, "", "content")
     if type(v_content) is not list:
@@ -3128,17 +3267,14 @@ def _decode_message(data: object) -> Message:
         f_content = [_decode_content_block(item) for item in v_content]
     except DecodeError:
         raise _item_error(v_content, _decode_content_block, "content") from None
-    v_stop_reason = obj.get("stop_reason", _ABSENT)
     if v_stop_reason is _ABSENT:
         raise _field_error(v_stop_reason, "", "stop_reason")
     try:
         f_stop_reason = _d_opt_stop_reason(v_stop_reason)
     except DecodeError as error:
         raise error.at(_segment("stop_reason")) from None
-    f_stop_sequence = obj.get("stop_sequence", _ABSENT)
     if f_stop_sequence is not None and type(f_stop_sequence) is not str:
         raise _field_error(f_stop_sequence, "string", "stop_sequence")
-    v_usage = obj.get("usage", _ABSENT)
     if v_usage is _ABSENT:
         raise _field_error(v_usage, "", "usage")
     try:
@@ -3153,9 +3289,12 @@ def _decode_message(data: object) -> Message:
             f_container = _d_opt_container(v_container)
         except DecodeError as error:
             raise error.at(_segment("container")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _MESSAGE_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _MESSAGE_KEYS)
+    if len(obj) != 8:  # more than the 8 required key(s)
+        f_present = _MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 8 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _MESSAGE_KEYS)
     result = Message.__new__(Message)
     result.id = f_id
     result.type = "message"
@@ -3167,7 +3306,7 @@ def _decode_message(data: object) -> Message:
     result.usage = f_usage
     result.container = f_container
     result.extra = f_extra
-    result._present = _MESSAGE_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -3177,12 +3316,16 @@ def _decode_text_delta(data: object) -> TextDelta:
     obj: dict[str, object] = data
     if obj.get("type") != "text_delta":
         _tag(obj, "type", "text_delta")
-    f_text = obj.get("text", _ABSENT)
+    try:
+        f_text = obj["text"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_text = obj.get("text", _ABSENT)
     if type(f_text) is not str:
         raise _field_error(f_text, "string", "text")
     f_extra: dict[str, JSONValue] = {}
-    if not _TEXT_DELTA_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TEXT_DELTA_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _TEXT_DELTA_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _TEXT_DELTA_KEYS)
     result = TextDelta.__new__(TextDelta)
     result.type = "text_delta"
     result.text = f_text
@@ -3196,7 +3339,10 @@ def _decode_citations_delta(data: object) -> CitationsDelta:
     obj: dict[str, object] = data
     if obj.get("type") != "citations_delta":
         _tag(obj, "type", "citations_delta")
-    v_citations = obj.get("citations", _ABSENT)
+    try:
+        v_citations = obj["citations"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_citations = obj.get("citations", _ABSENT)
     if v_citations is _ABSENT:
         raise _field_error(v_citations, "", "citations")
     if type(v_citations) is not list:
@@ -3206,8 +3352,9 @@ def _decode_citations_delta(data: object) -> CitationsDelta:
     except DecodeError:
         raise _item_error(v_citations, _decode_citation, "citations") from None
     f_extra: dict[str, JSONValue] = {}
-    if not _CITATIONS_DELTA_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _CITATIONS_DELTA_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _CITATIONS_DELTA_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _CITATIONS_DELTA_KEYS)
     result = CitationsDelta.__new__(CitationsDelta)
     result.type = "citations_delta"
     result.citations = f_citations
@@ -3221,12 +3368,16 @@ def _decode_input_json_delta(data: object) -> InputJsonDelta:
     obj: dict[str, object] = data
     if obj.get("type") != "input_json_delta":
         _tag(obj, "type", "input_json_delta")
-    f_partial_json = obj.get("partial_json", _ABSENT)
+    try:
+        f_partial_json = obj["partial_json"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_partial_json = obj.get("partial_json", _ABSENT)
     if type(f_partial_json) is not str:
         raise _field_error(f_partial_json, "string", "partial_json")
     f_extra: dict[str, JSONValue] = {}
-    if not _INPUT_JSON_DELTA_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _INPUT_JSON_DELTA_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _INPUT_JSON_DELTA_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _INPUT_JSON_DELTA_KEYS)
     result = InputJsonDelta.__new__(InputJsonDelta)
     result.type = "input_json_delta"
     result.partial_json = f_partial_json
@@ -3240,12 +3391,16 @@ def _decode_thinking_delta(data: object) -> ThinkingDelta:
     obj: dict[str, object] = data
     if obj.get("type") != "thinking_delta":
         _tag(obj, "type", "thinking_delta")
-    f_thinking = obj.get("thinking", _ABSENT)
+    try:
+        f_thinking = obj["thinking"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_thinking = obj.get("thinking", _ABSENT)
     if type(f_thinking) is not str:
         raise _field_error(f_thinking, "string", "thinking")
     f_extra: dict[str, JSONValue] = {}
-    if not _THINKING_DELTA_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _THINKING_DELTA_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _THINKING_DELTA_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _THINKING_DELTA_KEYS)
     result = ThinkingDelta.__new__(ThinkingDelta)
     result.type = "thinking_delta"
     result.thinking = f_thinking
@@ -3259,12 +3414,16 @@ def _decode_signature_delta(data: object) -> SignatureDelta:
     obj: dict[str, object] = data
     if obj.get("type") != "signature_delta":
         _tag(obj, "type", "signature_delta")
-    f_signature = obj.get("signature", _ABSENT)
+    try:
+        f_signature = obj["signature"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_signature = obj.get("signature", _ABSENT)
     if type(f_signature) is not str:
         raise _field_error(f_signature, "string", "signature")
     f_extra: dict[str, JSONValue] = {}
-    if not _SIGNATURE_DELTA_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _SIGNATURE_DELTA_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _SIGNATURE_DELTA_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _SIGNATURE_DELTA_KEYS)
     result = SignatureDelta.__new__(SignatureDelta)
     result.type = "signature_delta"
     result.signature = f_signature
@@ -3278,7 +3437,10 @@ def _decode_message_start_event(data: object) -> MessageStartEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "message_start":
         _tag(obj, "type", "message_start")
-    v_message = obj.get("message", _ABSENT)
+    try:
+        v_message = obj["message"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_message = obj.get("message", _ABSENT)
     if v_message is _ABSENT:
         raise _field_error(v_message, "", "message")
     try:
@@ -3286,8 +3448,9 @@ def _decode_message_start_event(data: object) -> MessageStartEvent:
     except DecodeError as error:
         raise error.at(_segment("message")) from None
     f_extra: dict[str, JSONValue] = {}
-    if not _MESSAGE_START_EVENT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _MESSAGE_START_EVENT_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _MESSAGE_START_EVENT_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _MESSAGE_START_EVENT_KEYS)
     result = MessageStartEvent.__new__(MessageStartEvent)
     result.type = "message_start"
     result.message = f_message
@@ -3301,10 +3464,14 @@ def _decode_content_block_start_event(data: object) -> ContentBlockStartEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "content_block_start":
         _tag(obj, "type", "content_block_start")
-    f_index = obj.get("index", _ABSENT)
+    try:
+        f_index = obj["index"]
+        v_content_block = obj["content_block"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_index = obj.get("index", _ABSENT)
+        v_content_block = obj.get("content_block", _ABSENT)
     if type(f_index) is not int:
         raise _field_error(f_index, "integer", "index")
-    v_content_block = obj.get("content_block", _ABSENT)
     if v_content_block is _ABSENT:
         raise _field_error(v_content_block, "", "content_block")
     try:
@@ -3312,8 +3479,9 @@ def _decode_content_block_start_event(data: object) -> ContentBlockStartEvent:
     except DecodeError as error:
         raise error.at(_segment("content_block")) from None
     f_extra: dict[str, JSONValue] = {}
-    if not _CONTENT_BLOCK_START_EVENT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _CONTENT_BLOCK_START_EVENT_KEYS)
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _CONTENT_BLOCK_START_EVENT_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _CONTENT_BLOCK_START_EVENT_KEYS)
     result = ContentBlockStartEvent.__new__(ContentBlockStartEvent)
     result.type = "content_block_start"
     result.index = f_index
@@ -3328,10 +3496,14 @@ def _decode_content_block_delta_event(data: object) -> ContentBlockDeltaEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "content_block_delta":
         _tag(obj, "type", "content_block_delta")
-    f_index = obj.get("index", _ABSENT)
+    try:
+        f_index = obj["index"]
+        v_delta = obj["delta"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_index = obj.get("index", _ABSENT)
+        v_delta = obj.get("delta", _ABSENT)
     if type(f_index) is not int:
         raise _field_error(f_index, "integer", "index")
-    v_delta = obj.get("delta", _ABSENT)
     if v_delta is _ABSENT:
         raise _field_error(v_delta, "", "delta")
     try:
@@ -3339,8 +3511,9 @@ def _decode_content_block_delta_event(data: object) -> ContentBlockDeltaEvent:
     except DecodeError as error:
         raise error.at(_segment("delta")) from None
     f_extra: dict[str, JSONValue] = {}
-    if not _CONTENT_BLOCK_DELTA_EVENT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _CONTENT_BLOCK_DELTA_EVENT_KEYS)
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _CONTENT_BLOCK_DELTA_EVENT_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _CONTENT_BLOCK_DELTA_EVENT_KEYS)
     result = ContentBlockDeltaEvent.__new__(ContentBlockDeltaEvent)
     result.type = "content_block_delta"
     result.index = f_index
@@ -3355,12 +3528,16 @@ def _decode_content_block_stop_event(data: object) -> ContentBlockStopEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "content_block_stop":
         _tag(obj, "type", "content_block_stop")
-    f_index = obj.get("index", _ABSENT)
+    try:
+        f_index = obj["index"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_index = obj.get("index", _ABSENT)
     if type(f_index) is not int:
         raise _field_error(f_index, "integer", "index")
     f_extra: dict[str, JSONValue] = {}
-    if not _CONTENT_BLOCK_STOP_EVENT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _CONTENT_BLOCK_STOP_EVENT_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _CONTENT_BLOCK_STOP_EVENT_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _CONTENT_BLOCK_STOP_EVENT_KEYS)
     result = ContentBlockStopEvent.__new__(ContentBlockStopEvent)
     result.type = "content_block_stop"
     result.index = f_index
@@ -3372,14 +3549,18 @@ def _decode_message_delta(data: object) -> MessageDelta:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    v_stop_reason = obj.get("stop_reason", _ABSENT)
+    try:
+        v_stop_reason = obj["stop_reason"]
+        f_stop_sequence = obj["stop_sequence"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_stop_reason = obj.get("stop_reason", _ABSENT)
+        f_stop_sequence = obj.get("stop_sequence", _ABSENT)
     if v_stop_reason is _ABSENT:
         raise _field_error(v_stop_reason, "", "stop_reason")
     try:
         f_stop_reason = _d_opt_stop_reason(v_stop_reason)
     except DecodeError as error:
         raise error.at(_segment("stop_reason")) from None
-    f_stop_sequence = obj.get("stop_sequence", _ABSENT)
     if f_stop_sequence is not None and type(f_stop_sequence) is not str:
         raise _field_error(f_stop_sequence, "string", "stop_sequence")
     v_container = obj.get("container", _ABSENT)
@@ -3390,15 +3571,18 @@ def _decode_message_delta(data: object) -> MessageDelta:
             f_container = _d_opt_container(v_container)
         except DecodeError as error:
             raise error.at(_segment("container")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _MESSAGE_DELTA_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _MESSAGE_DELTA_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _MESSAGE_DELTA_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _MESSAGE_DELTA_KEYS)
     result = MessageDelta.__new__(MessageDelta)
     result.stop_reason = f_stop_reason
     result.stop_sequence = f_stop_sequence
     result.container = f_container
     result.extra = f_extra
-    result._present = _MESSAGE_DELTA_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -3406,7 +3590,10 @@ def _decode_message_delta_usage(data: object) -> MessageDeltaUsage:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_output_tokens = obj.get("output_tokens", _ABSENT)
+    try:
+        f_output_tokens = obj["output_tokens"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_output_tokens = obj.get("output_tokens", _ABSENT)
     if type(f_output_tokens) is not int:
         raise _field_error(f_output_tokens, "integer", "output_tokens")
     f_input_tokens = obj.get("input_tokens")
@@ -3426,9 +3613,12 @@ def _decode_message_delta_usage(data: object) -> MessageDeltaUsage:
             f_server_tool_use = _d_opt_server_tool_usage(v_server_tool_use)
         except DecodeError as error:
             raise error.at(_segment("server_tool_use")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _MESSAGE_DELTA_USAGE_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _MESSAGE_DELTA_USAGE_KEYS)
+    if len(obj) != 1:  # more than the 1 required key(s)
+        f_present = _MESSAGE_DELTA_USAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 1 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _MESSAGE_DELTA_USAGE_KEYS)
     result = MessageDeltaUsage.__new__(MessageDeltaUsage)
     result.output_tokens = f_output_tokens
     result.input_tokens = f_input_tokens
@@ -3436,7 +3626,7 @@ def _decode_message_delta_usage(data: object) -> MessageDeltaUsage:
     result.cache_read_input_tokens = f_cache_read_input_tokens
     result.server_tool_use = f_server_tool_use
     result.extra = f_extra
-    result._present = _MESSAGE_DELTA_USAGE_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -3446,14 +3636,18 @@ def _decode_message_delta_event(data: object) -> MessageDeltaEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "message_delta":
         _tag(obj, "type", "message_delta")
-    v_delta = obj.get("delta", _ABSENT)
+    try:
+        v_delta = obj["delta"]
+        v_usage = obj["usage"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_delta = obj.get("delta", _ABSENT)
+        v_usage = obj.get("usage", _ABSENT)
     if v_delta is _ABSENT:
         raise _field_error(v_delta, "", "delta")
     try:
         f_delta = _decode_message_delta(v_delta)
     except DecodeError as error:
         raise error.at(_segment("delta")) from None
-    v_usage = obj.get("usage", _ABSENT)
     if v_usage is _ABSENT:
         raise _field_error(v_usage, "", "usage")
     try:
@@ -3461,8 +3655,9 @@ def _decode_message_delta_event(data: object) -> MessageDeltaEvent:
     except DecodeError as error:
         raise error.at(_segment("usage")) from None
     f_extra: dict[str, JSONValue] = {}
-    if not _MESSAGE_DELTA_EVENT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _MESSAGE_DELTA_EVENT_KEYS)
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _MESSAGE_DELTA_EVENT_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _MESSAGE_DELTA_EVENT_KEYS)
     result = MessageDeltaEvent.__new__(MessageDeltaEvent)
     result.type = "message_delta"
     result.delta = f_delta
@@ -3478,8 +3673,9 @@ def _decode_message_stop_event(data: object) -> MessageStopEvent:
     if obj.get("type") != "message_stop":
         _tag(obj, "type", "message_stop")
     f_extra: dict[str, JSONValue] = {}
-    if not _MESSAGE_STOP_EVENT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _MESSAGE_STOP_EVENT_KEYS)
+    if len(obj) != 1:  # more than the 1 required key(s)
+        if not _MESSAGE_STOP_EVENT_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _MESSAGE_STOP_EVENT_KEYS)
     result = MessageStopEvent.__new__(MessageStopEvent)
     result.type = "message_stop"
     result.extra = f_extra
@@ -3490,10 +3686,14 @@ def _decode_tool_param(data: object) -> ToolParam:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_name = obj.get("name", _ABSENT)
+    try:
+        f_name = obj["name"]
+        v_input_schema = obj["input_schema"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_name = obj.get("name", _ABSENT)
+        v_input_schema = obj.get("input_schema", _ABSENT)
     if type(f_name) is not str:
         raise _field_error(f_name, "string", "name")
-    v_input_schema = obj.get("input_schema", _ABSENT)
     if v_input_schema is _ABSENT:
         raise _field_error(v_input_schema, "", "input_schema")
     try:
@@ -3513,16 +3713,19 @@ def _decode_tool_param(data: object) -> ToolParam:
             f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _TOOL_PARAM_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TOOL_PARAM_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _TOOL_PARAM_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TOOL_PARAM_KEYS)
     result = ToolParam.__new__(ToolParam)
     result.name = f_name
     result.input_schema = f_input_schema
     result.description = f_description
     result.cache_control = f_cache_control
     result.extra = f_extra
-    result._present = _TOOL_PARAM_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -3537,14 +3740,17 @@ def _decode_tool_choice_auto(data: object) -> ToolChoiceAuto:
         if f_disable_parallel_tool_use is not _ABSENT:
             raise _field_error(f_disable_parallel_tool_use, "boolean", "disable_parallel_tool_use")
         f_disable_parallel_tool_use = None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _TOOL_CHOICE_AUTO_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TOOL_CHOICE_AUTO_KEYS)
+    if len(obj) != 1:  # more than the 1 required key(s)
+        f_present = _TOOL_CHOICE_AUTO_OPTIONAL.intersection(obj)
+        if len(obj) != 1 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TOOL_CHOICE_AUTO_KEYS)
     result = ToolChoiceAuto.__new__(ToolChoiceAuto)
     result.type = "auto"
     result.disable_parallel_tool_use = f_disable_parallel_tool_use
     result.extra = f_extra
-    result._present = _TOOL_CHOICE_AUTO_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -3559,14 +3765,17 @@ def _decode_tool_choice_any(data: object) -> ToolChoiceAny:
         if f_disable_parallel_tool_use is not _ABSENT:
             raise _field_error(f_disable_parallel_tool_use, "boolean", "disable_parallel_tool_use")
         f_disable_parallel_tool_use = None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _TOOL_CHOICE_ANY_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TOOL_CHOICE_ANY_KEYS)
+    if len(obj) != 1:  # more than the 1 required key(s)
+        f_present = _TOOL_CHOICE_ANY_OPTIONAL.intersection(obj)
+        if len(obj) != 1 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TOOL_CHOICE_ANY_KEYS)
     result = ToolChoiceAny.__new__(ToolChoiceAny)
     result.type = "any"
     result.disable_parallel_tool_use = f_disable_parallel_tool_use
     result.extra = f_extra
-    result._present = _TOOL_CHOICE_ANY_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -3576,7 +3785,10 @@ def _decode_tool_choice_tool(data: object) -> ToolChoiceTool:
     obj: dict[str, object] = data
     if obj.get("type") != "tool":
         _tag(obj, "type", "tool")
-    f_name = obj.get("name", _ABSENT)
+    try:
+        f_name = obj["name"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_name = obj.get("name", _ABSENT)
     if type(f_name) is not str:
         raise _field_error(f_name, "string", "name")
     f_disable_parallel_tool_use = obj.get("disable_parallel_tool_use", _ABSENT)
@@ -3584,15 +3796,18 @@ def _decode_tool_choice_tool(data: object) -> ToolChoiceTool:
         if f_disable_parallel_tool_use is not _ABSENT:
             raise _field_error(f_disable_parallel_tool_use, "boolean", "disable_parallel_tool_use")
         f_disable_parallel_tool_use = None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _TOOL_CHOICE_TOOL_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TOOL_CHOICE_TOOL_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _TOOL_CHOICE_TOOL_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TOOL_CHOICE_TOOL_KEYS)
     result = ToolChoiceTool.__new__(ToolChoiceTool)
     result.type = "tool"
     result.name = f_name
     result.disable_parallel_tool_use = f_disable_parallel_tool_use
     result.extra = f_extra
-    result._present = _TOOL_CHOICE_TOOL_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -3603,8 +3818,9 @@ def _decode_tool_choice_none(data: object) -> ToolChoiceNone:
     if obj.get("type") != "none":
         _tag(obj, "type", "none")
     f_extra: dict[str, JSONValue] = {}
-    if not _TOOL_CHOICE_NONE_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TOOL_CHOICE_NONE_KEYS)
+    if len(obj) != 1:  # more than the 1 required key(s)
+        if not _TOOL_CHOICE_NONE_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _TOOL_CHOICE_NONE_KEYS)
     result = ToolChoiceNone.__new__(ToolChoiceNone)
     result.type = "none"
     result.extra = f_extra
@@ -3617,7 +3833,10 @@ def _decode_thinking_config_enabled(data: object) -> ThinkingConfigEnabled:
     obj: dict[str, object] = data
     if obj.get("type") != "enabled":
         _tag(obj, "type", "enabled")
-    v_budget_tokens = obj.get("budget_tokens", _ABSENT)
+    try:
+        v_budget_tokens = obj["budget_tokens"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_budget_tokens = obj.get("budget_tokens", _ABSENT)
     if v_budget_tokens is _ABSENT:
         raise _field_error(v_budget_tokens, "", "budget_tokens")
     try:
@@ -3625,8 +3844,9 @@ def _decode_thinking_config_enabled(data: object) -> ThinkingConfigEnabled:
     except DecodeError as error:
         raise error.at(_segment("budget_tokens")) from None
     f_extra: dict[str, JSONValue] = {}
-    if not _THINKING_CONFIG_ENABLED_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _THINKING_CONFIG_ENABLED_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _THINKING_CONFIG_ENABLED_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _THINKING_CONFIG_ENABLED_KEYS)
     result = ThinkingConfigEnabled.__new__(ThinkingConfigEnabled)
     result.type = "enabled"
     result.budget_tokens = f_budget_tokens
@@ -3641,8 +3861,9 @@ def _decode_thinking_config_disabled(data: object) -> ThinkingConfigDisabled:
     if obj.get("type") != "disabled":
         _tag(obj, "type", "disabled")
     f_extra: dict[str, JSONValue] = {}
-    if not _THINKING_CONFIG_DISABLED_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _THINKING_CONFIG_DISABLED_KEYS)
+    if len(obj) != 1:  # more than the 1 required key(s)
+        if not _THINKING_CONFIG_DISABLED_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _THINKING_CONFIG_DISABLED_KEYS)
     result = ThinkingConfigDisabled.__new__(ThinkingConfigDisabled)
     result.type = "disabled"
     result.extra = f_extra
@@ -3661,13 +3882,16 @@ def _decode_metadata(data: object) -> Metadata:
             f_user_id = _d_opt_str_maxlen256(v_user_id)
         except DecodeError as error:
             raise error.at(_segment("user_id")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _METADATA_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _METADATA_KEYS)
+    if len(obj) != 0:  # more than the 0 required key(s)
+        f_present = _METADATA_OPTIONAL.intersection(obj)
+        if len(obj) != 0 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _METADATA_KEYS)
     result = Metadata.__new__(Metadata)
     result.user_id = f_user_id
     result.extra = f_extra
-    result._present = _METADATA_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -3675,17 +3899,22 @@ def _decode_message_create_params(data: object) -> MessageCreateParams:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_model = obj.get("model", _ABSENT)
+    try:
+        f_model = obj["model"]
+        v_max_tokens = obj["max_tokens"]
+        v_messages = obj["messages"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_model = obj.get("model", _ABSENT)
+        v_max_tokens = obj.get("max_tokens", _ABSENT)
+        v_messages = obj.get("messages", _ABSENT)
     if type(f_model) is not str:
         raise _field_error(f_model, "string", "model")
-    v_max_tokens = obj.get("max_tokens", _ABSENT)
     if v_max_tokens is _ABSENT:
         raise _field_error(v_max_tokens, "", "max_tokens")
     try:
         f_max_tokens = _d_int_min1(v_max_tokens)
     except DecodeError as error:
         raise error.at(_segment("max_tokens")) from None
-    v_messages = obj.get("messages", _ABSENT)
     if v_messages is _ABSENT:
         raise _field_error(v_messages, "", "messages")
     if type(v_messages) is not list:
@@ -3775,9 +4004,12 @@ def _decode_message_create_params(data: object) -> MessageCreateParams:
             f_top_p = _d_float_min0_max1(v_top_p)
         except DecodeError as error:
             raise error.at(_segment("top_p")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _MESSAGE_CREATE_PARAMS_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _MESSAGE_CREATE_PARAMS_KEYS)
+    if len(obj) != 3:  # more than the 3 required key(s)
+        f_present = _MESSAGE_CREATE_PARAMS_OPTIONAL.intersection(obj)
+        if len(obj) != 3 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _MESSAGE_CREATE_PARAMS_KEYS)
     result = MessageCreateParams.__new__(MessageCreateParams)
     result.model = f_model
     result.max_tokens = f_max_tokens
@@ -3793,7 +4025,7 @@ def _decode_message_create_params(data: object) -> MessageCreateParams:
     result.top_k = f_top_k
     result.top_p = f_top_p
     result.extra = f_extra
-    result._present = _MESSAGE_CREATE_PARAMS_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -3801,18 +4033,24 @@ def _decode_search_result(data: object) -> SearchResult:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_title = obj.get("title", _ABSENT)
+    try:
+        f_title = obj["title"]
+        f_url = obj["url"]
+        f_body = obj["body"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_title = obj.get("title", _ABSENT)
+        f_url = obj.get("url", _ABSENT)
+        f_body = obj.get("body", _ABSENT)
     if type(f_title) is not str:
         raise _field_error(f_title, "string", "title")
-    f_url = obj.get("url", _ABSENT)
     if type(f_url) is not str:
         raise _field_error(f_url, "string", "url")
-    f_body = obj.get("body", _ABSENT)
     if type(f_body) is not str:
         raise _field_error(f_body, "string", "body")
     f_extra: dict[str, JSONValue] = {}
-    if not _SEARCH_RESULT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _SEARCH_RESULT_KEYS)
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _SEARCH_RESULT_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _SEARCH_RESULT_KEYS)
     result = SearchResult.__new__(SearchResult)
     result.title = f_title
     result.url = f_url
@@ -3825,13 +4063,18 @@ def _decode_search_entry(data: object) -> SearchEntry:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_query = obj.get("query", _ABSENT)
+    try:
+        f_query = obj["query"]
+        f_timestamp = obj["timestamp"]
+        v_results = obj["results"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_query = obj.get("query", _ABSENT)
+        f_timestamp = obj.get("timestamp", _ABSENT)
+        v_results = obj.get("results", _ABSENT)
     if type(f_query) is not str:
         raise _field_error(f_query, "string", "query")
-    f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not str:
         raise _field_error(f_timestamp, "string", "timestamp")
-    v_results = obj.get("results", _ABSENT)
     if v_results is _ABSENT:
         raise _field_error(v_results, "", "results")
     if type(v_results) is not list:
@@ -3841,8 +4084,9 @@ def _decode_search_entry(data: object) -> SearchEntry:
     except DecodeError:
         raise _item_error(v_results, _decode_search_result, "results") from None
     f_extra: dict[str, JSONValue] = {}
-    if not _SEARCH_ENTRY_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _SEARCH_ENTRY_KEYS)
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _SEARCH_ENTRY_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _SEARCH_ENTRY_KEYS)
     result = SearchEntry.__new__(SearchEntry)
     result.query = f_query
     result.timestamp = f_timestamp
@@ -3855,10 +4099,14 @@ def _decode_tool_definition(data: object) -> ToolDefinition:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    f_name = obj.get("name", _ABSENT)
+    try:
+        f_name = obj["name"]
+        v_input_schema = obj["inputSchema"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_name = obj.get("name", _ABSENT)
+        v_input_schema = obj.get("inputSchema", _ABSENT)
     if type(f_name) is not str:
         raise _field_error(f_name, "string", "name")
-    v_input_schema = obj.get("inputSchema", _ABSENT)
     if v_input_schema is _ABSENT:
         raise _field_error(v_input_schema, "", "inputSchema")
     try:
@@ -3891,9 +4139,12 @@ def _decode_tool_definition(data: object) -> ToolDefinition:
             f_annotations = _json_object(v_annotations)
         except DecodeError as error:
             raise error.at(_segment("annotations")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _TOOL_DEFINITION_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TOOL_DEFINITION_KEYS)
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _TOOL_DEFINITION_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TOOL_DEFINITION_KEYS)
     result = ToolDefinition.__new__(ToolDefinition)
     result.name = f_name
     result.input_schema = f_input_schema
@@ -3902,7 +4153,7 @@ def _decode_tool_definition(data: object) -> ToolDefinition:
     result.output_schema = f_output_schema
     result.annotations = f_annotations
     result.extra = f_extra
-    result._present = _TOOL_DEFINITION_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -3910,7 +4161,10 @@ def _decode_tools_list_result(data: object) -> ToolsListResult:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
-    v_tools = obj.get("tools", _ABSENT)
+    try:
+        v_tools = obj["tools"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tools = obj.get("tools", _ABSENT)
     if v_tools is _ABSENT:
         raise _field_error(v_tools, "", "tools")
     if type(v_tools) is not list:
@@ -3924,14 +4178,17 @@ def _decode_tools_list_result(data: object) -> ToolsListResult:
         if f_next_cursor is not _ABSENT:
             raise _field_error(f_next_cursor, "string", "nextCursor")
         f_next_cursor = None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if not _TOOLS_LIST_RESULT_KEYS.issuperset(obj):
-        f_extra = _unknown(obj, _TOOLS_LIST_RESULT_KEYS)
+    if len(obj) != 1:  # more than the 1 required key(s)
+        f_present = _TOOLS_LIST_RESULT_OPTIONAL.intersection(obj)
+        if len(obj) != 1 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TOOLS_LIST_RESULT_KEYS)
     result = ToolsListResult.__new__(ToolsListResult)
     result.tools = f_tools
     result.next_cursor = f_next_cursor
     result.extra = f_extra
-    result._present = _TOOLS_LIST_RESULT_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 
@@ -3956,11 +4213,14 @@ def _decode_trim_state(data: object) -> _TrimState:
         if f_max_count is not _ABSENT:
             raise _field_error(f_max_count, "integer", "max_count")
         f_max_count = 3
+    f_present: frozenset[str] = frozenset()
+    if len(obj) != 0:  # more than the 0 required key(s)
+        f_present = _TRIM_STATE_OPTIONAL.intersection(obj)
     result = _TrimState.__new__(_TrimState)
     result.count = f_count
     result.original_count = f_original_count
     result.max_count = f_max_count
-    result._present = _TRIM_STATE_OPTIONAL.intersection(obj)
+    result._present = f_present
     return result
 
 

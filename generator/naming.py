@@ -56,9 +56,10 @@ PYTHON_MODULE_NAMES = frozenset(
         "SerializerFunctionWrapHandler", "StrictBool", "StrictFloat", "StrictInt", "StrictStr",
         "Tag", "TypeAdapter", "ValidationError", "ValidationInfo", "model_serializer",
         "model_validator", "InitErrorDetails", "PydanticCustomError", "SkipJsonSchema",
-        "Omittable",
+        "Omittable", "ContextVar", "Iterable", "TYPE_CHECKING",
         # definitions of the shared runtime
-        "DecodeError", "JSONValue", "_T", "_Model", "_SpelledModel", "_Wire", "_Building",
+        "DecodeError", "JSONValue", "_T", "_Model", "_SpelledModel", "_CheckedModel", "_Wire",
+        "_Building", "_Omittable",
     }
 )  # fmt: skip
 

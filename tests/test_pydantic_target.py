@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -363,3 +365,53 @@ def test_adapter_names_that_collide_are_diagnosed(tmp_path: Path) -> None:
     with pytest.raises(InputError) as raised:
         _render(schema, tmp_path)
     assert "ColorAdapter (its TypeAdapter) collides with a type of that name" in str(raised.value)
+
+
+def test_models_built_in_code_type_check_by_field_name(tmp_path: Path) -> None:
+    """Pydantic's mypy plugin sees constructors that take field names and optional tags.
+
+    JSON data is read by JSON key only (`validate_by_name` is off at run time), but the
+    plugin reads the configuration literal, where it is on: code builds models by name.
+    """
+
+    repo = Path(__file__).resolve().parent.parent
+    snippet = tmp_path / "snippet.py"
+    snippet.write_text(
+        "from ag_ui.pydantic_models import AssistantMessage, ToolCall, FunctionCall, ToolMessage\n"
+        'call = ToolCall(id="c", function=FunctionCall(name="f", arguments="{}"))\n'
+        'message = AssistantMessage(id="a", tool_calls=[call])\n'
+        'result = ToolMessage(id="t", content="ok", tool_call_id="c")\n'
+        'missing = ToolMessage(id="t", content="ok")  # no tool_call_id\n',
+        encoding="utf-8",
+    )
+    completed = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(snippet)],
+        env={**os.environ, "MYPYPATH": str(repo / "generated" / "python")},
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    errors = [line for line in completed.stdout.splitlines() if ": error:" in line]
+    assert len(errors) == 1, completed.stdout
+    assert "snippet.py:5:" in errors[0] and '"tool_call_id"' in errors[0], completed.stdout
+    runtime = python_models_module(repo)
+    built = runtime.ToolMessage(id="t", content="ok", tool_call_id="c")
+    assert built.model_dump(mode="json", by_alias=True, exclude_unset=True) == {
+        "id": "t",
+        "role": "tool",
+        "content": "ok",
+        "toolCallId": "c",
+    }
+
+
+def python_models_module(repo: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "polytype_ag_ui_models_for_typing",
+        repo / "generated" / "python" / "ag_ui" / "pydantic_models.py",
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module

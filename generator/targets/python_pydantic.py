@@ -42,6 +42,7 @@ class FieldView:
     name: str
     annotation: str
     value: str  # "" (a bare required field) or the right-hand side, e.g. `Field(alias="x")`
+    tag_value: str = ""  # a tag's value: its default as type checkers see it
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,7 @@ class RecordView:
     wire: str  # "" when the record needs no wire rules
     fields: tuple[FieldView, ...]
     methods_template: str | None = None
+    checked: bool = False  # a `_CheckedModel`, or a `_SpelledModel` that needs to be one
 
 
 @dataclass(frozen=True)
@@ -188,8 +190,6 @@ def _py_value(value: object) -> str:
 def _record_view(record: ir.Record, types: _Types, env: RenderEnv) -> RecordView:
     fields = tuple(_field_view(item, types) for item in record.fields)
     spelled = [item for item in record.fields if item.aliases]
-    wire_keys = {key for item in record.fields for key in (item.json_key, *item.aliases)}
-    names_only = sorted({item.py_name for item in record.fields} - wire_keys)
     wire_args: list[str] = []
     tags = [item for item in record.fields if item.is_tag]
     if tags:
@@ -203,20 +203,28 @@ def _record_view(record: ir.Record, types: _Types, env: RenderEnv) -> RecordView
             for f in spelled
         )
         wire_args.append("spellings=" + _tuple(entries))
-    if names_only:
+    # names that are not JSON keys matter where unknown keys are kept or refused (see
+    # `_CheckedModel`); where they are ignored, Pydantic ignores them as any unknown key
+    wire_keys = {key for item in record.fields for key in (item.json_key, *item.aliases)}
+    names_only = sorted({item.py_name for item in record.fields} - wire_keys)
+    checks_names = bool(names_only) and record.extra_policy != "ignore"
+    if checks_names:
         wire_args.append(
             "names=frozenset({" + ", ".join(py_str(name) for name in names_only) + "})"
         )
-    if wire_args and record.extra_policy != "keep":
-        wire_args.append(f"extra={py_str(record.extra_policy)}")
-    config = ["populate_by_name=True", f"extra={py_str(_EXTRA[record.extra_policy])}"]
+    # int and bool tags (their Literal takes True for 1) and kept names need `_CheckedModel`
+    checked = checks_names or any(
+        not isinstance(_tag_value(f), str) for f in tags
+    )
+    config = [f"extra={py_str(_EXTRA[record.extra_policy])}"]
     if record.frozen:
         config.append("frozen=True")
     if any(types.has_pattern(item.type) for item in record.fields):
         config.append('regex_engine="python-re"')
     return RecordView(
         name=record.name,
-        base="_SpelledModel" if spelled else "_Model",
+        base="_SpelledModel" if spelled else "_CheckedModel" if checked else "_Model",
+        checked=checked,
         doc=record.doc or f"The {record.name} record.",
         config=f"ConfigDict({', '.join(config)})",
         wire=f"_Wire({', '.join(wire_args)})" if wire_args else "",
@@ -255,11 +263,13 @@ def _tuple(items: Iterable[str]) -> str:
 
 def _field_view(item: ir.Field, types: _Types) -> FieldView:
     args: list[str] = []
+    tag_value = ""
     if item.is_tag:
-        # a discriminator field takes no validator: the runtime checks the value exactly
+        # a discriminator field takes no validator: its Literal checks the value; required
+        # in JSON data, it has a default for type checkers only (__init__ fills it in)
         assert isinstance(item.type, ir.LiteralValue)
         annotation = f"Literal[{py_literal(item.type.value)}]"
-        args.append(f"default={py_literal(item.type.value)}")
+        tag_value = py_literal(item.type.value)
     elif item.required:
         annotation = types.annotation(item.type)
     elif item.default is None or (
@@ -280,7 +290,9 @@ def _field_view(item: ir.Field, types: _Types) -> FieldView:
         args.append(f"validation_alias=AliasChoices({spellings})")
     if item.doc:
         args.append(f"description={py_str(item.doc)}")
-    return FieldView(item.py_name, annotation, f"Field({', '.join(args)})" if args else "")
+    return FieldView(
+        item.py_name, annotation, f"Field({', '.join(args)})" if args else "", tag_value
+    )
 
 
 def _accepts_null(type_ref: ir.TypeRef, types: _Types) -> bool:
@@ -607,6 +619,7 @@ def render_models(module: ir.Module, env: RenderEnv) -> OutputFile:
         uses=sorted(types.uses),
         uses_enum=any(e.base for e in enums),
         uses_spellings=any(r.base == "_SpelledModel" for r in records),
+        uses_checks=any(r.checked for r in records),
     )
     return OutputFile(module_path(module), text, TARGET, module.name, "python")
 

@@ -289,7 +289,8 @@ def _is_json(value: object, depth: int = 0) -> bool:
 
 # True while a decoder runs on what `_loads` returned. json.loads builds nothing but JSON
 # data (dicts with string keys, lists, str, int, float, bool, None) and `_loads` turns
-# NaN and infinity away, so the free-form checks below would walk such data for nothing.
+# NaN and infinity (`NaN`, `Infinity`, `1e999`) away, so the free-form checks below would
+# walk such data for nothing.
 _PARSED_JSON: ContextVar[bool] = ContextVar("_PARSED_JSON", default=False)
 
 
@@ -414,12 +415,22 @@ def _reject_constant(name: str) -> NoReturn:
     raise DecodeError(f"invalid JSON: {name} is not a JSON value")
 
 
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in _INFINITIES:  # 1e999: json.loads would read infinity
+        raise DecodeError(f"invalid JSON: {text} is out of range for a number")
+    return value
+
+
 # One decoder for every call: json.loads with an option builds a new one each time.
-_JSON_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+_JSON_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
 
 
 def _loads(text: str | bytes) -> object:
-    """Parse JSON text as json.loads does (bytes in UTF-8, -16 or -32), without NaN or infinity."""
+    """Parse JSON text as json.loads does (bytes in UTF-8, -16 or -32), without NaN or infinity.
+
+    What it returns is JSON data through and through, which `_parse_then_decode` relies on.
+    """
     try:
         if not isinstance(text, str):
             text = text.decode(json.detect_encoding(text), "surrogatepass")
@@ -434,7 +445,7 @@ def _loads(text: str | bytes) -> object:
         raise DecodeError(f"invalid JSON: {error}") from None
 
 
-def _decode_json(decode: Callable[[object], _T], text: str | bytes) -> _T:
+def _parse_then_decode(decode: Callable[[object], _T], text: str | bytes) -> _T:
     """`decode` the JSON document `text`, skipping the free-form checks it cannot fail."""
     data = _loads(text)
     token = _PARSED_JSON.set(True)
@@ -581,7 +592,7 @@ class RunAgentInput:
     @classmethod
     def from_json(cls, text: str | bytes) -> RunAgentInput:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_run_agent_input, text)
+        return _parse_then_decode(decode_run_agent_input, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -623,7 +634,7 @@ class Context:
     @classmethod
     def from_json(cls, text: str | bytes) -> Context:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_context, text)
+        return _parse_then_decode(decode_context, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -661,7 +672,7 @@ class Tool:
     @classmethod
     def from_json(cls, text: str | bytes) -> Tool:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_tool, text)
+        return _parse_then_decode(decode_tool, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -697,7 +708,7 @@ class FunctionCall:
     @classmethod
     def from_json(cls, text: str | bytes) -> FunctionCall:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_function_call, text)
+        return _parse_then_decode(decode_function_call, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -733,7 +744,7 @@ class ToolCall:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolCall:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_tool_call, text)
+        return _parse_then_decode(decode_tool_call, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -774,7 +785,7 @@ class DeveloperMessage:
     @classmethod
     def from_json(cls, text: str | bytes) -> DeveloperMessage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_developer_message, text)
+        return _parse_then_decode(decode_developer_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -817,7 +828,7 @@ class SystemMessage:
     @classmethod
     def from_json(cls, text: str | bytes) -> SystemMessage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_system_message, text)
+        return _parse_then_decode(decode_system_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -862,7 +873,7 @@ class AssistantMessage:
     @classmethod
     def from_json(cls, text: str | bytes) -> AssistantMessage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_assistant_message, text)
+        return _parse_then_decode(decode_assistant_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -910,7 +921,7 @@ class UserMessage:
     @classmethod
     def from_json(cls, text: str | bytes) -> UserMessage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_user_message, text)
+        return _parse_then_decode(decode_user_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -955,7 +966,7 @@ class ToolMessage:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolMessage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_tool_message, text)
+        return _parse_then_decode(decode_tool_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1005,7 +1016,7 @@ class RunStartedEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> RunStartedEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_run_started_event, text)
+        return _parse_then_decode(decode_run_started_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1058,7 +1069,7 @@ class RunFinishedEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> RunFinishedEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_run_finished_event, text)
+        return _parse_then_decode(decode_run_finished_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1107,7 +1118,7 @@ class RunErrorEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> RunErrorEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_run_error_event, text)
+        return _parse_then_decode(decode_run_error_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1153,7 +1164,7 @@ class StepStartedEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> StepStartedEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_step_started_event, text)
+        return _parse_then_decode(decode_step_started_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1197,7 +1208,7 @@ class StepFinishedEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> StepFinishedEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_step_finished_event, text)
+        return _parse_then_decode(decode_step_finished_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1245,7 +1256,7 @@ class TextMessageStartEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> TextMessageStartEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_text_message_start_event, text)
+        return _parse_then_decode(decode_text_message_start_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1295,7 +1306,7 @@ class TextMessageContentEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> TextMessageContentEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_text_message_content_event, text)
+        return _parse_then_decode(decode_text_message_content_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1340,7 +1351,7 @@ class TextMessageEndEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> TextMessageEndEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_text_message_end_event, text)
+        return _parse_then_decode(decode_text_message_end_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1390,7 +1401,7 @@ class TextMessageChunkEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> TextMessageChunkEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_text_message_chunk_event, text)
+        return _parse_then_decode(decode_text_message_chunk_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1445,7 +1456,7 @@ class ToolCallStartEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolCallStartEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_tool_call_start_event, text)
+        return _parse_then_decode(decode_tool_call_start_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1494,7 +1505,7 @@ class ToolCallArgsEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolCallArgsEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_tool_call_args_event, text)
+        return _parse_then_decode(decode_tool_call_args_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1539,7 +1550,7 @@ class ToolCallEndEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolCallEndEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_tool_call_end_event, text)
+        return _parse_then_decode(decode_tool_call_end_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1589,7 +1600,7 @@ class ToolCallChunkEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolCallChunkEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_tool_call_chunk_event, text)
+        return _parse_then_decode(decode_tool_call_chunk_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1646,7 +1657,7 @@ class ToolCallResultEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolCallResultEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_tool_call_result_event, text)
+        return _parse_then_decode(decode_tool_call_result_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1694,7 +1705,7 @@ class StateSnapshotEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> StateSnapshotEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_state_snapshot_event, text)
+        return _parse_then_decode(decode_state_snapshot_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1738,7 +1749,7 @@ class StateDeltaEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> StateDeltaEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_state_delta_event, text)
+        return _parse_then_decode(decode_state_delta_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1782,7 +1793,7 @@ class MessagesSnapshotEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> MessagesSnapshotEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_messages_snapshot_event, text)
+        return _parse_then_decode(decode_messages_snapshot_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1828,7 +1839,7 @@ class RawEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> RawEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_raw_event, text)
+        return _parse_then_decode(decode_raw_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1876,7 +1887,7 @@ class CustomEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> CustomEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_custom_event, text)
+        return _parse_then_decode(decode_custom_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""

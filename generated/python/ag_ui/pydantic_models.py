@@ -11,9 +11,11 @@ Unions, enums and aliases are validated with their `<Name>Adapter`. Scalars are 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from typing import (
+    TYPE_CHECKING,
     Annotated,
     Any,
     Callable,
@@ -24,6 +26,7 @@ from typing import (
     TypeAlias,
     TypeVar,
     Union,
+    cast,
 )
 
 from pydantic import (
@@ -43,8 +46,7 @@ from pydantic import (
     ValidationInfo,
     model_validator,
 )
-from pydantic.json_schema import SkipJsonSchema
-from pydantic_core import InitErrorDetails, PydanticCustomError
+from pydantic_core import InitErrorDetails
 
 __all__ = [
     "AssistantMessage",
@@ -109,31 +111,48 @@ class _Building:
 _BUILDING = _Building()
 
 
-def _reject_null(value: _T) -> _T:
-    if value is None:
-        raise ValueError("null is not allowed here; leave the key out instead")
-    return value
+if TYPE_CHECKING:
+    Omittable: TypeAlias = Union[_T, None]
+    """An optional key without a default: when absent it reads as None, but JSON null is rejected."""
+else:
 
+    class _Omittable:
+        """At run time `Omittable[T]` is plain `T`: Pydantic does not validate the None
+        default of an absent key, and `T` itself turns an explicit null away."""
 
-Omittable: TypeAlias = Annotated[Union[_T, SkipJsonSchema[None]], BeforeValidator(_reject_null)]
-"""An optional key without a default: when absent it reads as None, but JSON null is rejected."""
+        def __getitem__(self, item: object) -> object:
+            return item
+
+    Omittable = _Omittable()
 
 _INFINITIES = (float("inf"), float("-inf"))
 
 
 def _finite(value: _T) -> _T:
     """Reject NaN and infinity anywhere in a JSON value: Python's `json` reads them, JSON has none."""
-    seen: set[int] = set()  # each container once: shared or cyclic data ends too
-    stack: list[object] = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, float):
-            if item != item or item in _INFINITIES:
-                raise ValueError("NaN and infinity are not JSON numbers")
-        elif isinstance(item, (list, dict)) and id(item) not in seen:
-            seen.add(id(item))
-            stack.extend(item.values() if isinstance(item, dict) else item)
+    if not _all_finite(value, 0):
+        raise ValueError("NaN and infinity are not JSON numbers")
     return value
+
+
+def _all_finite(value: object, depth: int) -> bool:
+    """No NaN or infinity in `value`; past 100 levels (or in a cycle) JsonValue has the last word."""
+    kind = type(value)
+    if kind is float:
+        return value == value and value not in _INFINITIES
+    if depth > 100:
+        return True
+    if kind is dict:
+        value = cast("dict[object, object]", value).values()
+    elif kind is not list:
+        return True
+    for item in cast("Iterable[object]", value):
+        kind = type(item)
+        if kind is str or kind is int or kind is bool or item is None:
+            continue
+        if not _all_finite(item, depth + 1):
+            return False
+    return True
 
 
 _JSON: TypeAlias = Annotated[JsonValue, BeforeValidator(_finite)]
@@ -144,21 +163,20 @@ _EXTRA_VALUES: TypeAdapter[dict[str, JsonValue]] = TypeAdapter(dict[str, _JSON])
 
 @dataclass(frozen=True)
 class _Wire:
-    """The JSON rules of one model that plain Pydantic does not know.
+    """The JSON rules of one model that its fields and configuration do not state.
 
-    tags: (field, JSON key, value) of every `const` property: required in JSON data and
-        exactly that value (`true` is not 1); filled in, and always written, for a value
-        built in code.
+    tags: (field, JSON key, value) of every `const` property. Required in JSON data, where
+        the field's Literal checks a string value (`_CheckedModel` any other); filled in
+        for a value built in code.
     spellings: (field, (JSON key, *x-aliases)): at most one may be present in JSON data;
         the spelling that was read is the one written back.
-    names: field names that are not JSON keys: in JSON data they are unknown keys.
-    extra: the schema's policy for unknown keys: "keep", "ignore" or "forbid".
+    names: field names that are not JSON keys, where unknown keys are kept or refused:
+        in JSON data they are unknown keys (`_CheckedModel`).
     """
 
     tags: tuple[tuple[str, str, str | int | bool], ...] = ()
     spellings: tuple[tuple[str, tuple[str, ...]], ...] = ()
     names: frozenset[str] = frozenset()
-    extra: Literal["keep", "ignore", "forbid"] = "keep"
 
 
 def _wire_json_schema(schema: dict[str, Any], cls: type[Any]) -> None:
@@ -195,27 +213,56 @@ class _Model(BaseModel):
     """Base of every model in this module.
 
     `Model.model_validate(data)`, `Model.model_validate_json(text)` and every TypeAdapter
-    read JSON data: tags are required, a field is found under its JSON key (or an
-    x-alias) only, never under its Python name, and at most one spelling of a key may
-    be present. `Model(field=...)` builds a value in code: fields by name or JSON key,
-    tags filled in. Tags are always written by `model_dump(exclude_unset=True)`.
+    read JSON data: tags are required, and a field is found under its JSON key (or an
+    x-alias) only, never under its Python name, which is an unknown key there. Unknown
+    keys kept (`extra="allow"`) must hold JSON. `Model(field=...)` builds a value in
+    code: fields by name or JSON key, tags filled in. All of it is Pydantic's own
+    validation, in Rust: no Python runs per model unless the model has x-aliases.
     """
 
     # Field names never equal a BaseModel attribute (lowering renames those with a trailing
     # `_`), so a name such as `model_dump_` or `model_usage` needs no protected namespace.
+    # Pydantic's mypy plugin reads this literal: constructors take field names. Models read
+    # JSON data by JSON key only: `validate_by_name` is turned off below, before any model
+    # inherits this configuration; `__init__` passes field names on as JSON keys.
     model_config = ConfigDict(
-        populate_by_name=True, protected_namespaces=(), json_schema_extra=_wire_json_schema
+        validate_by_name=True,
+        validate_by_alias=True,
+        protected_namespaces=(),
+        json_schema_extra=_wire_json_schema,
     )
 
     _wire: ClassVar[_Wire] = _Wire()
+    __pydantic_extra__: dict[str, _JSON] = Field(init=False)  # kept unknown keys hold JSON
 
     def __init__(self, /, **data: Any) -> None:
+        for name, key, value in self._wire.tags:
+            if name not in data and key not in data:
+                data[name] = value
+        for name, field in type(self).model_fields.items():  # keywords by name: by JSON key
+            if field.alias is not None and name in data and field.alias not in data:
+                data[field.alias] = data.pop(name)
         self.__pydantic_validator__.validate_python(data, self_instance=self, context=_BUILDING)
 
     # Pydantic's own marker for an __init__ that only validates (RootModel sets it too):
     # validating a dict then does not go through __init__, so the context above is seen
     # only when a value is built in code.
     __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+
+
+_Model.model_config["validate_by_name"] = False
+
+
+class _CheckedModel(_Model):
+    """A model with a wire rule that its fields cannot state, checked around validation.
+
+    - A tag that is an integer or a boolean: its Literal would take `True` for `1`.
+    - A field name that is not a JSON key, where unknown keys are kept or refused: in
+      JSON data it is an unknown key. Pydantic keeps it, but also counts the field of
+      that name as set (so `exclude_unset` would write the field); and before 2.14
+      `model_validate_json` drops it, kept or refused alike. Such keys are refused here,
+      or set aside while the rest validates and then added to the kept keys.
+    """
 
     @model_validator(mode="wrap")
     @classmethod
@@ -226,51 +273,35 @@ class _Model(BaseModel):
             return handler(data)
         wire = cls._wire
         building = info.context is _BUILDING
-        unknown: dict[str, Any] = {}
         errors: list[InitErrorDetails] = []
         for name, key, expected in wire.tags:
             spelling = name if building and key not in data else key
-            if spelling not in data:
-                if not building:
-                    errors.append({"type": "missing", "loc": (key,), "input": data})
-            elif type(data[spelling]) is not type(expected) or data[spelling] != expected:
-                context = {"expected": repr(expected)}
+            if type(expected) is not str and spelling in data:
                 found = data[spelling]
-                errors.append(
-                    {"type": "literal_error", "loc": (spelling,), "input": found, "ctx": context}
-                )
-        if not building:
-            for _, spellings in wire.spellings:
-                found = [spelling for spelling in spellings if spelling in data]
-                if len(found) > 1:
-                    message = "both '{key}' and its alias '{alias}' are present"
-                    context = {"key": found[0], "alias": found[1]}
-                    error = PydanticCustomError("duplicate_key", message, context)
-                    errors.append({"type": error, "loc": (found[1],), "input": data[found[1]]})
-            for name in sorted(wire.names.intersection(data)):
-                if wire.extra == "forbid":
-                    errors.append({"type": "extra_forbidden", "loc": (name,), "input": data[name]})
-                elif wire.extra == "keep":
-                    unknown[name] = data[name]
-            if not wire.names.isdisjoint(data):
-                data = {key: value for key, value in data.items() if key not in wire.names}
+                if type(found) is not type(expected) or found != expected:
+                    context = {"expected": repr(expected)}
+                    errors.append(
+                        {
+                            "type": "literal_error",
+                            "loc": (spelling,),
+                            "input": found,
+                            "ctx": context,
+                        }
+                    )
         if errors:
             raise ValidationError.from_exception_data(cls.__name__, errors)
-        model = handler(data)
-        if model.__pydantic_extra__ is not None:
-            model.__pydantic_extra__.update(unknown)
-            if model.__pydantic_extra__:  # kept unknown keys hold JSON, as free-form fields do
-                _EXTRA_VALUES.validate_python(model.__pydantic_extra__)
-        if wire.spellings:
-            model._remember_spellings(data, building)
+        if building or wire.names.isdisjoint(data):  # built in code, names are fields
+            return handler(data)
+        names = wire.names
+        if cls.model_config.get("extra") == "forbid":
+            for name in sorted(names.intersection(data)):
+                errors.append({"type": "extra_forbidden", "loc": (name,), "input": data[name]})
+            raise ValidationError.from_exception_data(cls.__name__, errors)
+        model = handler({key: value for key, value in data.items() if key not in names})
+        unknown = _EXTRA_VALUES.validate_python({key: data[key] for key in names if key in data})
+        assert model.__pydantic_extra__ is not None  # otherwise extra="allow"
+        model.__pydantic_extra__.update(unknown)
         return model
-
-    def _remember_spellings(self, data: dict[str, Any], building: bool) -> None:
-        """Record which spelling of each aliased key `data` used (models with x-aliases)."""
-
-    def model_post_init(self, context: Any, /) -> None:
-        for name, _, _ in self._wire.tags:
-            self.__pydantic_fields_set__.add(name)
 
 
 class EventType(str, Enum):
@@ -306,10 +337,10 @@ class TextMessageRole(str, Enum):
     USER = "user"
 
 
-class RunAgentInput(_Model):
+class RunAgentInput(_CheckedModel):
     """The main input structure for running agents."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(
         names=frozenset({"forwarded_props", "parent_run_id", "run_id", "thread_id"})
     )
@@ -333,7 +364,7 @@ class RunAgentInput(_Model):
 class Context(_Model):
     """Contextual information provided to agents with a description and value."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     description: StrictStr = Field(description="What the context is about.")
     value: StrictStr = Field(description="The context itself.")
@@ -342,7 +373,7 @@ class Context(_Model):
 class Tool(_Model):
     """A tool that agents can call, with JSON Schema parameter definitions."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     name: StrictStr = Field(description="Tool name.")
     description: StrictStr = Field(description="What the tool does.")
@@ -354,7 +385,7 @@ class Tool(_Model):
 class FunctionCall(_Model):
     """Function name and JSON-encoded arguments."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     name: StrictStr = Field(description="Function name.")
     arguments: StrictStr = Field(description="JSON-encoded arguments.")
@@ -363,22 +394,28 @@ class FunctionCall(_Model):
 class ToolCall(_Model):
     """Wraps a function call with an ID and type."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "function"),))
 
     id: StrictStr = Field(description="Tool call identifier.")
-    type: Literal["function"] = Field(default="function", description="Tool call type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["function"] = "function"
+    else:
+        type: Literal["function"] = Field(description="Tool call type.")
     function: FunctionCall = Field(description="The function call.")
 
 
 class DeveloperMessage(_Model):
     """Developer-specific messages."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("role", "role", "developer"),))
 
     id: StrictStr = Field(description="Message identifier.")
-    role: Literal["developer"] = Field(default="developer", description="Message role.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        role: Literal["developer"] = "developer"
+    else:
+        role: Literal["developer"] = Field(description="Message role.")
     content: StrictStr = Field(description="Message text.")
     name: Omittable[StrictStr] = Field(default=None, description="Optional name of the sender.")
 
@@ -386,25 +423,31 @@ class DeveloperMessage(_Model):
 class SystemMessage(_Model):
     """System-level instructions."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("role", "role", "system"),))
 
     id: StrictStr = Field(description="Message identifier.")
-    role: Literal["system"] = Field(default="system", description="Message role.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        role: Literal["system"] = "system"
+    else:
+        role: Literal["system"] = Field(description="Message role.")
     content: StrictStr = Field(description="Instruction text.")
     name: Omittable[StrictStr] = Field(default=None, description="Optional name of the sender.")
 
 
-class AssistantMessage(_Model):
+class AssistantMessage(_CheckedModel):
     """Messages from assistants, optionally containing tool calls."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(
         tags=(("role", "role", "assistant"),), names=frozenset({"tool_calls"})
     )
 
     id: StrictStr = Field(description="Message identifier.")
-    role: Literal["assistant"] = Field(default="assistant", description="Message role.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        role: Literal["assistant"] = "assistant"
+    else:
+        role: Literal["assistant"] = Field(description="Message role.")
     content: Omittable[StrictStr] = Field(default=None, description="Message text.")
     name: Omittable[StrictStr] = Field(default=None, description="Optional name of the sender.")
     tool_calls: Omittable[list[ToolCall]] = Field(
@@ -415,25 +458,31 @@ class AssistantMessage(_Model):
 class UserMessage(_Model):
     """Messages from users."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("role", "role", "user"),))
 
     id: StrictStr = Field(description="Message identifier.")
-    role: Literal["user"] = Field(default="user", description="Message role.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        role: Literal["user"] = "user"
+    else:
+        role: Literal["user"] = Field(description="Message role.")
     content: StrictStr = Field(description="Message text.")
     name: Omittable[StrictStr] = Field(default=None, description="Optional name of the sender.")
 
 
-class ToolMessage(_Model):
+class ToolMessage(_CheckedModel):
     """Results from tool executions."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(
         tags=(("role", "role", "tool"),), names=frozenset({"tool_call_id"})
     )
 
     id: StrictStr = Field(description="Message identifier.")
-    role: Literal["tool"] = Field(default="tool", description="Message role.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        role: Literal["tool"] = "tool"
+    else:
+        role: Literal["tool"] = Field(description="Message role.")
     content: StrictStr = Field(description="Tool output.")
     tool_call_id: StrictStr = Field(
         alias="toolCallId", description="ID of the tool call this message answers."
@@ -441,16 +490,19 @@ class ToolMessage(_Model):
     error: StrictStr | None = Field(default=None, description="Error message when the tool failed.")
 
 
-class RunStartedEvent(_Model):
+class RunStartedEvent(_CheckedModel):
     """Event indicating that a run has started."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(
         tags=(("type", "type", "RUN_STARTED"),),
         names=frozenset({"parent_run_id", "raw_event", "run_id", "thread_id"}),
     )
 
-    type: Literal["RUN_STARTED"] = Field(default="RUN_STARTED", description="Event type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["RUN_STARTED"] = "RUN_STARTED"
+    else:
+        type: Literal["RUN_STARTED"] = Field(description="Event type.")
     timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
@@ -469,16 +521,19 @@ class RunStartedEvent(_Model):
     )
 
 
-class RunFinishedEvent(_Model):
+class RunFinishedEvent(_CheckedModel):
     """Event indicating that a run has finished."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(
         tags=(("type", "type", "RUN_FINISHED"),),
         names=frozenset({"raw_event", "run_id", "thread_id"}),
     )
 
-    type: Literal["RUN_FINISHED"] = Field(default="RUN_FINISHED", description="Event type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["RUN_FINISHED"] = "RUN_FINISHED"
+    else:
+        type: Literal["RUN_FINISHED"] = Field(description="Event type.")
     timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
@@ -490,15 +545,18 @@ class RunFinishedEvent(_Model):
     result: _JSON = Field(default=None, description="Result of the run (any JSON).")
 
 
-class RunErrorEvent(_Model):
+class RunErrorEvent(_CheckedModel):
     """Event indicating that a run has encountered an error."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(
         tags=(("type", "type", "RUN_ERROR"),), names=frozenset({"raw_event"})
     )
 
-    type: Literal["RUN_ERROR"] = Field(default="RUN_ERROR", description="Event type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["RUN_ERROR"] = "RUN_ERROR"
+    else:
+        type: Literal["RUN_ERROR"] = Field(description="Event type.")
     timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
@@ -509,15 +567,18 @@ class RunErrorEvent(_Model):
     code: Omittable[StrictStr] = Field(default=None, description="Error code.")
 
 
-class StepStartedEvent(_Model):
+class StepStartedEvent(_CheckedModel):
     """Event indicating that a step has started."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(
         tags=(("type", "type", "STEP_STARTED"),), names=frozenset({"raw_event", "step_name"})
     )
 
-    type: Literal["STEP_STARTED"] = Field(default="STEP_STARTED", description="Event type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["STEP_STARTED"] = "STEP_STARTED"
+    else:
+        type: Literal["STEP_STARTED"] = Field(description="Event type.")
     timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
@@ -527,15 +588,18 @@ class StepStartedEvent(_Model):
     step_name: StrictStr = Field(alias="stepName", description="Name of the step.")
 
 
-class StepFinishedEvent(_Model):
+class StepFinishedEvent(_CheckedModel):
     """Event indicating that a step has finished."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(
         tags=(("type", "type", "STEP_FINISHED"),), names=frozenset({"raw_event", "step_name"})
     )
 
-    type: Literal["STEP_FINISHED"] = Field(default="STEP_FINISHED", description="Event type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["STEP_FINISHED"] = "STEP_FINISHED"
+    else:
+        type: Literal["STEP_FINISHED"] = Field(description="Event type.")
     timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
@@ -545,17 +609,18 @@ class StepFinishedEvent(_Model):
     step_name: StrictStr = Field(alias="stepName", description="Name of the step.")
 
 
-class TextMessageStartEvent(_Model):
+class TextMessageStartEvent(_CheckedModel):
     """Event indicating the start of a text message."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(
         tags=(("type", "type", "TEXT_MESSAGE_START"),), names=frozenset({"message_id", "raw_event"})
     )
 
-    type: Literal["TEXT_MESSAGE_START"] = Field(
-        default="TEXT_MESSAGE_START", description="Event type."
-    )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["TEXT_MESSAGE_START"] = "TEXT_MESSAGE_START"
+    else:
+        type: Literal["TEXT_MESSAGE_START"] = Field(description="Event type.")
     timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
@@ -569,18 +634,19 @@ class TextMessageStartEvent(_Model):
     name: Omittable[StrictStr] = Field(default=None, description="Optional name of the sender.")
 
 
-class TextMessageContentEvent(_Model):
+class TextMessageContentEvent(_CheckedModel):
     """Event containing a piece of text message content."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(
         tags=(("type", "type", "TEXT_MESSAGE_CONTENT"),),
         names=frozenset({"message_id", "raw_event"}),
     )
 
-    type: Literal["TEXT_MESSAGE_CONTENT"] = Field(
-        default="TEXT_MESSAGE_CONTENT", description="Event type."
-    )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["TEXT_MESSAGE_CONTENT"] = "TEXT_MESSAGE_CONTENT"
+    else:
+        type: Literal["TEXT_MESSAGE_CONTENT"] = Field(description="Event type.")
     timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
@@ -591,15 +657,18 @@ class TextMessageContentEvent(_Model):
     delta: Annotated[StrictStr, Field(min_length=1)] = Field(description="The text to append.")
 
 
-class TextMessageEndEvent(_Model):
+class TextMessageEndEvent(_CheckedModel):
     """Event indicating the end of a text message."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(
         tags=(("type", "type", "TEXT_MESSAGE_END"),), names=frozenset({"message_id", "raw_event"})
     )
 
-    type: Literal["TEXT_MESSAGE_END"] = Field(default="TEXT_MESSAGE_END", description="Event type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["TEXT_MESSAGE_END"] = "TEXT_MESSAGE_END"
+    else:
+        type: Literal["TEXT_MESSAGE_END"] = Field(description="Event type.")
     timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
@@ -609,17 +678,18 @@ class TextMessageEndEvent(_Model):
     message_id: StrictStr = Field(alias="messageId", description="Identifier of the message.")
 
 
-class TextMessageChunkEvent(_Model):
+class TextMessageChunkEvent(_CheckedModel):
     """Event containing a chunk of text message content (start, content and end in one event kind)."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(
         tags=(("type", "type", "TEXT_MESSAGE_CHUNK"),), names=frozenset({"message_id", "raw_event"})
     )
 
-    type: Literal["TEXT_MESSAGE_CHUNK"] = Field(
-        default="TEXT_MESSAGE_CHUNK", description="Event type."
-    )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["TEXT_MESSAGE_CHUNK"] = "TEXT_MESSAGE_CHUNK"
+    else:
+        type: Literal["TEXT_MESSAGE_CHUNK"] = Field(description="Event type.")
     timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
@@ -634,16 +704,19 @@ class TextMessageChunkEvent(_Model):
     name: Omittable[StrictStr] = Field(default=None, description="Optional name of the sender.")
 
 
-class ToolCallStartEvent(_Model):
+class ToolCallStartEvent(_CheckedModel):
     """Event indicating the start of a tool call."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(
         tags=(("type", "type", "TOOL_CALL_START"),),
         names=frozenset({"parent_message_id", "raw_event", "tool_call_id", "tool_call_name"}),
     )
 
-    type: Literal["TOOL_CALL_START"] = Field(default="TOOL_CALL_START", description="Event type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["TOOL_CALL_START"] = "TOOL_CALL_START"
+    else:
+        type: Literal["TOOL_CALL_START"] = Field(description="Event type.")
     timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
@@ -661,15 +734,18 @@ class ToolCallStartEvent(_Model):
     )
 
 
-class ToolCallArgsEvent(_Model):
+class ToolCallArgsEvent(_CheckedModel):
     """Event containing tool call arguments."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(
         tags=(("type", "type", "TOOL_CALL_ARGS"),), names=frozenset({"raw_event", "tool_call_id"})
     )
 
-    type: Literal["TOOL_CALL_ARGS"] = Field(default="TOOL_CALL_ARGS", description="Event type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["TOOL_CALL_ARGS"] = "TOOL_CALL_ARGS"
+    else:
+        type: Literal["TOOL_CALL_ARGS"] = Field(description="Event type.")
     timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
@@ -682,15 +758,18 @@ class ToolCallArgsEvent(_Model):
     )
 
 
-class ToolCallEndEvent(_Model):
+class ToolCallEndEvent(_CheckedModel):
     """Event indicating the end of a tool call."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(
         tags=(("type", "type", "TOOL_CALL_END"),), names=frozenset({"raw_event", "tool_call_id"})
     )
 
-    type: Literal["TOOL_CALL_END"] = Field(default="TOOL_CALL_END", description="Event type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["TOOL_CALL_END"] = "TOOL_CALL_END"
+    else:
+        type: Literal["TOOL_CALL_END"] = Field(description="Event type.")
     timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
@@ -700,16 +779,19 @@ class ToolCallEndEvent(_Model):
     tool_call_id: StrictStr = Field(alias="toolCallId", description="Identifier of the tool call.")
 
 
-class ToolCallChunkEvent(_Model):
+class ToolCallChunkEvent(_CheckedModel):
     """Event containing a chunk of a tool call (start, arguments and end in one event kind)."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(
         tags=(("type", "type", "TOOL_CALL_CHUNK"),),
         names=frozenset({"parent_message_id", "raw_event", "tool_call_id", "tool_call_name"}),
     )
 
-    type: Literal["TOOL_CALL_CHUNK"] = Field(default="TOOL_CALL_CHUNK", description="Event type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["TOOL_CALL_CHUNK"] = "TOOL_CALL_CHUNK"
+    else:
+        type: Literal["TOOL_CALL_CHUNK"] = Field(description="Event type.")
     timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
@@ -732,16 +814,19 @@ class ToolCallChunkEvent(_Model):
     )
 
 
-class ToolCallResultEvent(_Model):
+class ToolCallResultEvent(_CheckedModel):
     """Event containing the result of a tool call."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(
         tags=(("type", "type", "TOOL_CALL_RESULT"),),
         names=frozenset({"message_id", "raw_event", "tool_call_id"}),
     )
 
-    type: Literal["TOOL_CALL_RESULT"] = Field(default="TOOL_CALL_RESULT", description="Event type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["TOOL_CALL_RESULT"] = "TOOL_CALL_RESULT"
+    else:
+        type: Literal["TOOL_CALL_RESULT"] = Field(description="Event type.")
     timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
@@ -758,15 +843,18 @@ class ToolCallResultEvent(_Model):
     )
 
 
-class StateSnapshotEvent(_Model):
+class StateSnapshotEvent(_CheckedModel):
     """Event containing a snapshot of the state."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(
         tags=(("type", "type", "STATE_SNAPSHOT"),), names=frozenset({"raw_event"})
     )
 
-    type: Literal["STATE_SNAPSHOT"] = Field(default="STATE_SNAPSHOT", description="Event type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["STATE_SNAPSHOT"] = "STATE_SNAPSHOT"
+    else:
+        type: Literal["STATE_SNAPSHOT"] = Field(description="Event type.")
     timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
@@ -776,15 +864,18 @@ class StateSnapshotEvent(_Model):
     snapshot: State = Field(description="The complete state.")
 
 
-class StateDeltaEvent(_Model):
+class StateDeltaEvent(_CheckedModel):
     """Event containing a delta of the state."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(
         tags=(("type", "type", "STATE_DELTA"),), names=frozenset({"raw_event"})
     )
 
-    type: Literal["STATE_DELTA"] = Field(default="STATE_DELTA", description="Event type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["STATE_DELTA"] = "STATE_DELTA"
+    else:
+        type: Literal["STATE_DELTA"] = Field(description="Event type.")
     timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
@@ -796,17 +887,18 @@ class StateDeltaEvent(_Model):
     )
 
 
-class MessagesSnapshotEvent(_Model):
+class MessagesSnapshotEvent(_CheckedModel):
     """Event containing a snapshot of the messages."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(
         tags=(("type", "type", "MESSAGES_SNAPSHOT"),), names=frozenset({"raw_event"})
     )
 
-    type: Literal["MESSAGES_SNAPSHOT"] = Field(
-        default="MESSAGES_SNAPSHOT", description="Event type."
-    )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["MESSAGES_SNAPSHOT"] = "MESSAGES_SNAPSHOT"
+    else:
+        type: Literal["MESSAGES_SNAPSHOT"] = Field(description="Event type.")
     timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
@@ -816,13 +908,16 @@ class MessagesSnapshotEvent(_Model):
     messages: list[Message] = Field(description="All messages of the conversation.")
 
 
-class RawEvent(_Model):
+class RawEvent(_CheckedModel):
     """Event containing a raw event from an external system."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "RAW"),), names=frozenset({"raw_event"}))
 
-    type: Literal["RAW"] = Field(default="RAW", description="Event type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["RAW"] = "RAW"
+    else:
+        type: Literal["RAW"] = Field(description="Event type.")
     timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
@@ -833,15 +928,18 @@ class RawEvent(_Model):
     source: Omittable[StrictStr] = Field(default=None, description="Where the raw event came from.")
 
 
-class CustomEvent(_Model):
+class CustomEvent(_CheckedModel):
     """Event containing a custom, application-defined event."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(
         tags=(("type", "type", "CUSTOM"),), names=frozenset({"raw_event"})
     )
 
-    type: Literal["CUSTOM"] = Field(default="CUSTOM", description="Event type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["CUSTOM"] = "CUSTOM"
+    else:
+        type: Literal["CUSTOM"] = Field(description="Event type.")
     timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,

@@ -207,7 +207,8 @@ def _is_json(value: object, depth: int = 0) -> bool:
 
 # True while a decoder runs on what `_loads` returned. json.loads builds nothing but JSON
 # data (dicts with string keys, lists, str, int, float, bool, None) and `_loads` turns
-# NaN and infinity away, so the free-form checks below would walk such data for nothing.
+# NaN and infinity (`NaN`, `Infinity`, `1e999`) away, so the free-form checks below would
+# walk such data for nothing.
 _PARSED_JSON: ContextVar[bool] = ContextVar("_PARSED_JSON", default=False)
 
 
@@ -332,12 +333,22 @@ def _reject_constant(name: str) -> NoReturn:
     raise DecodeError(f"invalid JSON: {name} is not a JSON value")
 
 
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in _INFINITIES:  # 1e999: json.loads would read infinity
+        raise DecodeError(f"invalid JSON: {text} is out of range for a number")
+    return value
+
+
 # One decoder for every call: json.loads with an option builds a new one each time.
-_JSON_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+_JSON_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
 
 
 def _loads(text: str | bytes) -> object:
-    """Parse JSON text as json.loads does (bytes in UTF-8, -16 or -32), without NaN or infinity."""
+    """Parse JSON text as json.loads does (bytes in UTF-8, -16 or -32), without NaN or infinity.
+
+    What it returns is JSON data through and through, which `_parse_then_decode` relies on.
+    """
     try:
         if not isinstance(text, str):
             text = text.decode(json.detect_encoding(text), "surrogatepass")
@@ -352,7 +363,7 @@ def _loads(text: str | bytes) -> object:
         raise DecodeError(f"invalid JSON: {error}") from None
 
 
-def _decode_json(decode: Callable[[object], _T], text: str | bytes) -> _T:
+def _parse_then_decode(decode: Callable[[object], _T], text: str | bytes) -> _T:
     """`decode` the JSON document `text`, skipping the free-form checks it cannot fail."""
     data = _loads(text)
     token = _PARSED_JSON.set(True)
@@ -466,7 +477,7 @@ class ToolCallFunction:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolCallFunction:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_tool_call_function, text)
+        return _parse_then_decode(decode_tool_call_function, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -502,7 +513,7 @@ class ToolCall:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolCall:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_tool_call, text)
+        return _parse_then_decode(decode_tool_call, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -537,7 +548,7 @@ class ToolOutput:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolOutput:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_tool_output, text)
+        return _parse_then_decode(decode_tool_output, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -573,7 +584,7 @@ class ToolResult:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolResult:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_tool_result, text)
+        return _parse_then_decode(decode_tool_result, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -608,7 +619,7 @@ class MessageResponse:
     @classmethod
     def from_json(cls, text: str | bytes) -> MessageResponse:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_message_response, text)
+        return _parse_then_decode(decode_message_response, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -642,7 +653,7 @@ class ToolCallResponse:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolCallResponse:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_tool_call_response, text)
+        return _parse_then_decode(decode_tool_call_response, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -690,7 +701,7 @@ class Event:
     @classmethod
     def from_json(cls, text: str | bytes) -> Event:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_event, text)
+        return _parse_then_decode(decode_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""

@@ -11,18 +11,20 @@ Unions, enums and aliases are validated with their `<Name>Adapter`. Scalars are 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import (
+    TYPE_CHECKING,
     Annotated,
     Any,
     Callable,
     ClassVar,
     Literal,
     NoReturn,
-    Self,
     TypeAlias,
     TypeVar,
     Union,
+    cast,
 )
 
 from pydantic import (
@@ -32,18 +34,12 @@ from pydantic import (
     ConfigDict,
     Field,
     JsonValue,
-    ModelWrapValidatorHandler,
     StrictBool,
     StrictFloat,
     StrictInt,
     StrictStr,
     TypeAdapter,
-    ValidationError,
-    ValidationInfo,
-    model_validator,
 )
-from pydantic.json_schema import SkipJsonSchema
-from pydantic_core import InitErrorDetails, PydanticCustomError
 
 __all__ = [
     "AgentResponse",
@@ -76,56 +72,70 @@ class _Building:
 _BUILDING = _Building()
 
 
-def _reject_null(value: _T) -> _T:
-    if value is None:
-        raise ValueError("null is not allowed here; leave the key out instead")
-    return value
+if TYPE_CHECKING:
+    Omittable: TypeAlias = Union[_T, None]
+    """An optional key without a default: when absent it reads as None, but JSON null is rejected."""
+else:
 
+    class _Omittable:
+        """At run time `Omittable[T]` is plain `T`: Pydantic does not validate the None
+        default of an absent key, and `T` itself turns an explicit null away."""
 
-Omittable: TypeAlias = Annotated[Union[_T, SkipJsonSchema[None]], BeforeValidator(_reject_null)]
-"""An optional key without a default: when absent it reads as None, but JSON null is rejected."""
+        def __getitem__(self, item: object) -> object:
+            return item
+
+    Omittable = _Omittable()
 
 _INFINITIES = (float("inf"), float("-inf"))
 
 
 def _finite(value: _T) -> _T:
     """Reject NaN and infinity anywhere in a JSON value: Python's `json` reads them, JSON has none."""
-    seen: set[int] = set()  # each container once: shared or cyclic data ends too
-    stack: list[object] = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, float):
-            if item != item or item in _INFINITIES:
-                raise ValueError("NaN and infinity are not JSON numbers")
-        elif isinstance(item, (list, dict)) and id(item) not in seen:
-            seen.add(id(item))
-            stack.extend(item.values() if isinstance(item, dict) else item)
+    if not _all_finite(value, 0):
+        raise ValueError("NaN and infinity are not JSON numbers")
     return value
+
+
+def _all_finite(value: object, depth: int) -> bool:
+    """No NaN or infinity in `value`; past 100 levels (or in a cycle) JsonValue has the last word."""
+    kind = type(value)
+    if kind is float:
+        return value == value and value not in _INFINITIES
+    if depth > 100:
+        return True
+    if kind is dict:
+        value = cast("dict[object, object]", value).values()
+    elif kind is not list:
+        return True
+    for item in cast("Iterable[object]", value):
+        kind = type(item)
+        if kind is str or kind is int or kind is bool or item is None:
+            continue
+        if not _all_finite(item, depth + 1):
+            return False
+    return True
 
 
 _JSON: TypeAlias = Annotated[JsonValue, BeforeValidator(_finite)]
 """Free-form JSON: Pydantic's `JsonValue` without NaN and infinity (not JSON numbers)."""
 
-_EXTRA_VALUES: TypeAdapter[dict[str, JsonValue]] = TypeAdapter(dict[str, _JSON])
-
 
 @dataclass(frozen=True)
 class _Wire:
-    """The JSON rules of one model that plain Pydantic does not know.
+    """The JSON rules of one model that its fields and configuration do not state.
 
-    tags: (field, JSON key, value) of every `const` property: required in JSON data and
-        exactly that value (`true` is not 1); filled in, and always written, for a value
-        built in code.
+    tags: (field, JSON key, value) of every `const` property. Required in JSON data, where
+        the field's Literal checks a string value (`_CheckedModel` any other); filled in
+        for a value built in code.
     spellings: (field, (JSON key, *x-aliases)): at most one may be present in JSON data;
         the spelling that was read is the one written back.
-    names: field names that are not JSON keys: in JSON data they are unknown keys.
-    extra: the schema's policy for unknown keys: "keep", "ignore" or "forbid".
+    names: field names that are not JSON keys, where unknown keys are kept or refused:
+        in JSON data they are unknown keys (`_CheckedModel`).
     """
 
     tags: tuple[tuple[str, str, str | int | bool], ...] = ()
     spellings: tuple[tuple[str, tuple[str, ...]], ...] = ()
     names: frozenset[str] = frozenset()
-    extra: Literal["keep", "ignore", "forbid"] = "keep"
 
 
 def _wire_json_schema(schema: dict[str, Any], cls: type[Any]) -> None:
@@ -162,21 +172,35 @@ class _Model(BaseModel):
     """Base of every model in this module.
 
     `Model.model_validate(data)`, `Model.model_validate_json(text)` and every TypeAdapter
-    read JSON data: tags are required, a field is found under its JSON key (or an
-    x-alias) only, never under its Python name, and at most one spelling of a key may
-    be present. `Model(field=...)` builds a value in code: fields by name or JSON key,
-    tags filled in. Tags are always written by `model_dump(exclude_unset=True)`.
+    read JSON data: tags are required, and a field is found under its JSON key (or an
+    x-alias) only, never under its Python name, which is an unknown key there. Unknown
+    keys kept (`extra="allow"`) must hold JSON. `Model(field=...)` builds a value in
+    code: fields by name or JSON key, tags filled in. All of it is Pydantic's own
+    validation, in Rust: no Python runs per model unless the model has x-aliases.
     """
 
     # Field names never equal a BaseModel attribute (lowering renames those with a trailing
     # `_`), so a name such as `model_dump_` or `model_usage` needs no protected namespace.
+    # Pydantic's mypy plugin reads this literal: constructors take field names. Models read
+    # JSON data by JSON key only: `validate_by_name` is turned off below, before any model
+    # inherits this configuration; `__init__` passes field names on as JSON keys.
     model_config = ConfigDict(
-        populate_by_name=True, protected_namespaces=(), json_schema_extra=_wire_json_schema
+        validate_by_name=True,
+        validate_by_alias=True,
+        protected_namespaces=(),
+        json_schema_extra=_wire_json_schema,
     )
 
     _wire: ClassVar[_Wire] = _Wire()
+    __pydantic_extra__: dict[str, _JSON] = Field(init=False)  # kept unknown keys hold JSON
 
     def __init__(self, /, **data: Any) -> None:
+        for name, key, value in self._wire.tags:
+            if name not in data and key not in data:
+                data[name] = value
+        for name, field in type(self).model_fields.items():  # keywords by name: by JSON key
+            if field.alias is not None and name in data and field.alias not in data:
+                data[field.alias] = data.pop(name)
         self.__pydantic_validator__.validate_python(data, self_instance=self, context=_BUILDING)
 
     # Pydantic's own marker for an __init__ that only validates (RootModel sets it too):
@@ -184,60 +208,8 @@ class _Model(BaseModel):
     # only when a value is built in code.
     __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
 
-    @model_validator(mode="wrap")
-    @classmethod
-    def _check_wire(
-        cls, data: Any, handler: ModelWrapValidatorHandler[Self], info: ValidationInfo
-    ) -> Self:
-        if type(data) is not dict:
-            return handler(data)
-        wire = cls._wire
-        building = info.context is _BUILDING
-        unknown: dict[str, Any] = {}
-        errors: list[InitErrorDetails] = []
-        for name, key, expected in wire.tags:
-            spelling = name if building and key not in data else key
-            if spelling not in data:
-                if not building:
-                    errors.append({"type": "missing", "loc": (key,), "input": data})
-            elif type(data[spelling]) is not type(expected) or data[spelling] != expected:
-                context = {"expected": repr(expected)}
-                found = data[spelling]
-                errors.append(
-                    {"type": "literal_error", "loc": (spelling,), "input": found, "ctx": context}
-                )
-        if not building:
-            for _, spellings in wire.spellings:
-                found = [spelling for spelling in spellings if spelling in data]
-                if len(found) > 1:
-                    message = "both '{key}' and its alias '{alias}' are present"
-                    context = {"key": found[0], "alias": found[1]}
-                    error = PydanticCustomError("duplicate_key", message, context)
-                    errors.append({"type": error, "loc": (found[1],), "input": data[found[1]]})
-            for name in sorted(wire.names.intersection(data)):
-                if wire.extra == "forbid":
-                    errors.append({"type": "extra_forbidden", "loc": (name,), "input": data[name]})
-                elif wire.extra == "keep":
-                    unknown[name] = data[name]
-            if not wire.names.isdisjoint(data):
-                data = {key: value for key, value in data.items() if key not in wire.names}
-        if errors:
-            raise ValidationError.from_exception_data(cls.__name__, errors)
-        model = handler(data)
-        if model.__pydantic_extra__ is not None:
-            model.__pydantic_extra__.update(unknown)
-            if model.__pydantic_extra__:  # kept unknown keys hold JSON, as free-form fields do
-                _EXTRA_VALUES.validate_python(model.__pydantic_extra__)
-        if wire.spellings:
-            model._remember_spellings(data, building)
-        return model
 
-    def _remember_spellings(self, data: dict[str, Any], building: bool) -> None:
-        """Record which spelling of each aliased key `data` used (models with x-aliases)."""
-
-    def model_post_init(self, context: Any, /) -> None:
-        for name, _, _ in self._wire.tags:
-            self.__pydantic_fields_set__.add(name)
+_Model.model_config["validate_by_name"] = False
 
 
 EventType: TypeAlias = Literal[
@@ -257,7 +229,7 @@ EventType: TypeAlias = Literal[
 class ToolCallFunction(_Model):
     """Structure for tool function calls."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     name: StrictStr = Field(description="Name of the tool to call.")
     arguments: dict[str, _JSON] = Field(description="Arguments for the tool.")
@@ -266,18 +238,21 @@ class ToolCallFunction(_Model):
 class ToolCall(_Model):
     """Complete tool call structure."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "function"),))
 
     id: StrictStr = Field(description="Unique identifier.")
-    type: Literal["function"] = Field(default="function", description='Always "function".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["function"] = "function"
+    else:
+        type: Literal["function"] = Field(description='Always "function".')
     function: ToolCallFunction = Field(description="Tool function details.")
 
 
 class ToolOutput(_Model):
     """Tool execution result."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     tool_call_id: StrictStr = Field(description="ID of the original tool call.")
     output: StrictStr = Field(description="Tool execution output.")
@@ -286,7 +261,7 @@ class ToolOutput(_Model):
 class ToolResult(_Model):
     """Detailed tool execution result."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     success: StrictBool = Field(description="Whether the tool executed successfully.")
     result: StrictStr = Field(description="Tool output if successful.")
@@ -296,27 +271,33 @@ class ToolResult(_Model):
 class MessageResponse(_Model):
     """Direct message response."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "message"),))
 
-    type: Literal["message"] = Field(default="message", description="Indicates direct message.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["message"] = "message"
+    else:
+        type: Literal["message"] = Field(description="Indicates direct message.")
     content: StrictStr = Field(description="Message content.")
 
 
 class ToolCallResponse(_Model):
     """Response indicating tool usage."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "tool_call"),))
 
-    type: Literal["tool_call"] = Field(default="tool_call", description="Indicates tool call.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["tool_call"] = "tool_call"
+    else:
+        type: Literal["tool_call"] = Field(description="Indicates tool call.")
     tool_calls: list[ToolCall] = Field(description="List of tools to call.")
 
 
 class Event(_Model):
     """Complete event structure."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     id: StrictStr = Field(description="Unique event ID.")
     type: EventType = Field(description="Type of event.")

@@ -346,7 +346,8 @@ def _is_json(value: object, depth: int = 0) -> bool:
 
 # True while a decoder runs on what `_loads` returned. json.loads builds nothing but JSON
 # data (dicts with string keys, lists, str, int, float, bool, None) and `_loads` turns
-# NaN and infinity away, so the free-form checks below would walk such data for nothing.
+# NaN and infinity (`NaN`, `Infinity`, `1e999`) away, so the free-form checks below would
+# walk such data for nothing.
 _PARSED_JSON: ContextVar[bool] = ContextVar("_PARSED_JSON", default=False)
 
 
@@ -471,12 +472,22 @@ def _reject_constant(name: str) -> NoReturn:
     raise DecodeError(f"invalid JSON: {name} is not a JSON value")
 
 
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in _INFINITIES:  # 1e999: json.loads would read infinity
+        raise DecodeError(f"invalid JSON: {text} is out of range for a number")
+    return value
+
+
 # One decoder for every call: json.loads with an option builds a new one each time.
-_JSON_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+_JSON_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
 
 
 def _loads(text: str | bytes) -> object:
-    """Parse JSON text as json.loads does (bytes in UTF-8, -16 or -32), without NaN or infinity."""
+    """Parse JSON text as json.loads does (bytes in UTF-8, -16 or -32), without NaN or infinity.
+
+    What it returns is JSON data through and through, which `_parse_then_decode` relies on.
+    """
     try:
         if not isinstance(text, str):
             text = text.decode(json.detect_encoding(text), "surrogatepass")
@@ -491,7 +502,7 @@ def _loads(text: str | bytes) -> object:
         raise DecodeError(f"invalid JSON: {error}") from None
 
 
-def _decode_json(decode: Callable[[object], _T], text: str | bytes) -> _T:
+def _parse_then_decode(decode: Callable[[object], _T], text: str | bytes) -> _T:
     """`decode` the JSON document `text`, skipping the free-form checks it cannot fail."""
     data = _loads(text)
     token = _PARSED_JSON.set(True)
@@ -732,7 +743,7 @@ class SystemMessage:
     @classmethod
     def from_json(cls, text: str | bytes) -> SystemMessage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_system_message, text)
+        return _parse_then_decode(decode_system_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -922,7 +933,7 @@ class SystemStatusMessage:
     @classmethod
     def from_json(cls, text: str | bytes) -> SystemStatusMessage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_system_status_message, text)
+        return _parse_then_decode(decode_system_status_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -975,7 +986,7 @@ class CompactBoundaryMessage:
     @classmethod
     def from_json(cls, text: str | bytes) -> CompactBoundaryMessage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_compact_boundary_message, text)
+        return _parse_then_decode(decode_compact_boundary_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1031,7 +1042,7 @@ class HookStartedMessage:
     @classmethod
     def from_json(cls, text: str | bytes) -> HookStartedMessage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_hook_started_message, text)
+        return _parse_then_decode(decode_hook_started_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1097,7 +1108,7 @@ class HookResponseMessage:
     @classmethod
     def from_json(cls, text: str | bytes) -> HookResponseMessage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_hook_response_message, text)
+        return _parse_then_decode(decode_hook_response_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1174,7 +1185,7 @@ class AssistantMessage:
     @classmethod
     def from_json(cls, text: str | bytes) -> AssistantMessage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_assistant_message, text)
+        return _parse_then_decode(decode_assistant_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1246,7 +1257,7 @@ class UserMessage:
     @classmethod
     def from_json(cls, text: str | bytes) -> UserMessage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_user_message, text)
+        return _parse_then_decode(decode_user_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1352,7 +1363,7 @@ class ResultMessage:
     @classmethod
     def from_json(cls, text: str | bytes) -> ResultMessage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_result_message, text)
+        return _parse_then_decode(decode_result_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1511,7 +1522,7 @@ class PartialAssistantMessage:
     @classmethod
     def from_json(cls, text: str | bytes) -> PartialAssistantMessage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_partial_assistant_message, text)
+        return _parse_then_decode(decode_partial_assistant_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1558,7 +1569,7 @@ class StreamEventMessage:
     @classmethod
     def from_json(cls, text: str | bytes) -> StreamEventMessage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_stream_event_message, text)
+        return _parse_then_decode(decode_stream_event_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1606,7 +1617,7 @@ class RateLimitEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> RateLimitEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_rate_limit_event, text)
+        return _parse_then_decode(decode_rate_limit_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1646,7 +1657,7 @@ class ControlRequest:
     @classmethod
     def from_json(cls, text: str | bytes) -> ControlRequest:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_control_request, text)
+        return _parse_then_decode(decode_control_request, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1681,7 +1692,7 @@ class ControlResponse:
     @classmethod
     def from_json(cls, text: str | bytes) -> ControlResponse:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_control_response, text)
+        return _parse_then_decode(decode_control_response, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1715,7 +1726,7 @@ class TextBlock:
     @classmethod
     def from_json(cls, text: str | bytes) -> TextBlock:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_text_block, text)
+        return _parse_then_decode(decode_text_block, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1757,7 +1768,7 @@ class ToolUseBlock:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolUseBlock:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_tool_use_block, text)
+        return _parse_then_decode(decode_tool_use_block, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1801,7 +1812,7 @@ class ToolResultBlock:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolResultBlock:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_tool_result_block, text)
+        return _parse_then_decode(decode_tool_result_block, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1845,7 +1856,7 @@ class ThinkingBlock:
     @classmethod
     def from_json(cls, text: str | bytes) -> ThinkingBlock:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_thinking_block, text)
+        return _parse_then_decode(decode_thinking_block, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1879,7 +1890,7 @@ class ControlInterruptRequest:
     @classmethod
     def from_json(cls, text: str | bytes) -> ControlInterruptRequest:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_control_interrupt_request, text)
+        return _parse_then_decode(decode_control_interrupt_request, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1932,7 +1943,7 @@ class ControlCanUseToolRequest:
     @classmethod
     def from_json(cls, text: str | bytes) -> ControlCanUseToolRequest:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_control_can_use_tool_request, text)
+        return _parse_then_decode(decode_control_can_use_tool_request, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1989,7 +2000,7 @@ class ControlInitializeRequest:
     @classmethod
     def from_json(cls, text: str | bytes) -> ControlInitializeRequest:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_control_initialize_request, text)
+        return _parse_then_decode(decode_control_initialize_request, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2026,7 +2037,7 @@ class ControlSetPermissionModeRequest:
     @classmethod
     def from_json(cls, text: str | bytes) -> ControlSetPermissionModeRequest:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_control_set_permission_mode_request, text)
+        return _parse_then_decode(decode_control_set_permission_mode_request, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2062,7 +2073,7 @@ class ControlSetModelRequest:
     @classmethod
     def from_json(cls, text: str | bytes) -> ControlSetModelRequest:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_control_set_model_request, text)
+        return _parse_then_decode(decode_control_set_model_request, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2103,7 +2114,7 @@ class ControlHookCallbackRequest:
     @classmethod
     def from_json(cls, text: str | bytes) -> ControlHookCallbackRequest:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_control_hook_callback_request, text)
+        return _parse_then_decode(decode_control_hook_callback_request, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2143,7 +2154,7 @@ class ControlMcpMessageRequest:
     @classmethod
     def from_json(cls, text: str | bytes) -> ControlMcpMessageRequest:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_control_mcp_message_request, text)
+        return _parse_then_decode(decode_control_mcp_message_request, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2182,7 +2193,7 @@ class ControlSuccessResponse:
     @classmethod
     def from_json(cls, text: str | bytes) -> ControlSuccessResponse:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_control_success_response, text)
+        return _parse_then_decode(decode_control_success_response, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2220,7 +2231,7 @@ class ControlErrorResponse:
     @classmethod
     def from_json(cls, text: str | bytes) -> ControlErrorResponse:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_control_error_response, text)
+        return _parse_then_decode(decode_control_error_response, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2257,7 +2268,7 @@ class CompactMetadata:
     @classmethod
     def from_json(cls, text: str | bytes) -> CompactMetadata:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_compact_metadata, text)
+        return _parse_then_decode(decode_compact_metadata, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2316,7 +2327,7 @@ class AssistantMessageBody:
     @classmethod
     def from_json(cls, text: str | bytes) -> AssistantMessageBody:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_assistant_message_body, text)
+        return _parse_then_decode(decode_assistant_message_body, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2377,7 +2388,7 @@ class UserMessageBody:
     @classmethod
     def from_json(cls, text: str | bytes) -> UserMessageBody:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_user_message_body, text)
+        return _parse_then_decode(decode_user_message_body, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2428,7 +2439,7 @@ class RateLimitInfo:
     @classmethod
     def from_json(cls, text: str | bytes) -> RateLimitInfo:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_rate_limit_info, text)
+        return _parse_then_decode(decode_rate_limit_info, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2485,7 +2496,7 @@ class RateLimitWindow:
     @classmethod
     def from_json(cls, text: str | bytes) -> RateLimitWindow:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_rate_limit_window, text)
+        return _parse_then_decode(decode_rate_limit_window, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2540,7 +2551,7 @@ class Usage:
     @classmethod
     def from_json(cls, text: str | bytes) -> Usage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_usage, text)
+        return _parse_then_decode(decode_usage, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2603,7 +2614,7 @@ class CacheCreation:
     @classmethod
     def from_json(cls, text: str | bytes) -> CacheCreation:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_cache_creation, text)
+        return _parse_then_decode(decode_cache_creation, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2639,7 +2650,7 @@ class ServerToolUse:
     @classmethod
     def from_json(cls, text: str | bytes) -> ServerToolUse:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_server_tool_use, text)
+        return _parse_then_decode(decode_server_tool_use, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2672,7 +2683,7 @@ class OutputTokensDetails:
     @classmethod
     def from_json(cls, text: str | bytes) -> OutputTokensDetails:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_output_tokens_details, text)
+        return _parse_then_decode(decode_output_tokens_details, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2717,7 +2728,7 @@ class UsageIteration:
     @classmethod
     def from_json(cls, text: str | bytes) -> UsageIteration:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_usage_iteration, text)
+        return _parse_then_decode(decode_usage_iteration, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2788,7 +2799,7 @@ class ModelUsage:
     @classmethod
     def from_json(cls, text: str | bytes) -> ModelUsage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_model_usage, text)
+        return _parse_then_decode(decode_model_usage, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2846,7 +2857,7 @@ class PermissionDenial:
     @classmethod
     def from_json(cls, text: str | bytes) -> PermissionDenial:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_permission_denial, text)
+        return _parse_then_decode(decode_permission_denial, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2885,7 +2896,7 @@ class McpServerStatus:
     @classmethod
     def from_json(cls, text: str | bytes) -> McpServerStatus:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_mcp_server_status, text)
+        return _parse_then_decode(decode_mcp_server_status, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2927,7 +2938,7 @@ class PluginInfo:
     @classmethod
     def from_json(cls, text: str | bytes) -> PluginInfo:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_plugin_info, text)
+        return _parse_then_decode(decode_plugin_info, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2967,7 +2978,7 @@ class LocalCommandRun:
     @classmethod
     def from_json(cls, text: str | bytes) -> LocalCommandRun:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_local_command_run, text)
+        return _parse_then_decode(decode_local_command_run, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""

@@ -11,9 +11,11 @@ Unions, enums and aliases are validated with their `<Name>Adapter`. Scalars are 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from typing import (
+    TYPE_CHECKING,
     Annotated,
     Any,
     Callable,
@@ -24,6 +26,7 @@ from typing import (
     TypeAlias,
     TypeVar,
     Union,
+    cast,
 )
 
 from pydantic import (
@@ -47,7 +50,6 @@ from pydantic import (
     model_serializer,
     model_validator,
 )
-from pydantic.json_schema import SkipJsonSchema
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 __all__ = [
@@ -139,31 +141,48 @@ class _Building:
 _BUILDING = _Building()
 
 
-def _reject_null(value: _T) -> _T:
-    if value is None:
-        raise ValueError("null is not allowed here; leave the key out instead")
-    return value
+if TYPE_CHECKING:
+    Omittable: TypeAlias = Union[_T, None]
+    """An optional key without a default: when absent it reads as None, but JSON null is rejected."""
+else:
 
+    class _Omittable:
+        """At run time `Omittable[T]` is plain `T`: Pydantic does not validate the None
+        default of an absent key, and `T` itself turns an explicit null away."""
 
-Omittable: TypeAlias = Annotated[Union[_T, SkipJsonSchema[None]], BeforeValidator(_reject_null)]
-"""An optional key without a default: when absent it reads as None, but JSON null is rejected."""
+        def __getitem__(self, item: object) -> object:
+            return item
+
+    Omittable = _Omittable()
 
 _INFINITIES = (float("inf"), float("-inf"))
 
 
 def _finite(value: _T) -> _T:
     """Reject NaN and infinity anywhere in a JSON value: Python's `json` reads them, JSON has none."""
-    seen: set[int] = set()  # each container once: shared or cyclic data ends too
-    stack: list[object] = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, float):
-            if item != item or item in _INFINITIES:
-                raise ValueError("NaN and infinity are not JSON numbers")
-        elif isinstance(item, (list, dict)) and id(item) not in seen:
-            seen.add(id(item))
-            stack.extend(item.values() if isinstance(item, dict) else item)
+    if not _all_finite(value, 0):
+        raise ValueError("NaN and infinity are not JSON numbers")
     return value
+
+
+def _all_finite(value: object, depth: int) -> bool:
+    """No NaN or infinity in `value`; past 100 levels (or in a cycle) JsonValue has the last word."""
+    kind = type(value)
+    if kind is float:
+        return value == value and value not in _INFINITIES
+    if depth > 100:
+        return True
+    if kind is dict:
+        value = cast("dict[object, object]", value).values()
+    elif kind is not list:
+        return True
+    for item in cast("Iterable[object]", value):
+        kind = type(item)
+        if kind is str or kind is int or kind is bool or item is None:
+            continue
+        if not _all_finite(item, depth + 1):
+            return False
+    return True
 
 
 _JSON: TypeAlias = Annotated[JsonValue, BeforeValidator(_finite)]
@@ -174,21 +193,20 @@ _EXTRA_VALUES: TypeAdapter[dict[str, JsonValue]] = TypeAdapter(dict[str, _JSON])
 
 @dataclass(frozen=True)
 class _Wire:
-    """The JSON rules of one model that plain Pydantic does not know.
+    """The JSON rules of one model that its fields and configuration do not state.
 
-    tags: (field, JSON key, value) of every `const` property: required in JSON data and
-        exactly that value (`true` is not 1); filled in, and always written, for a value
-        built in code.
+    tags: (field, JSON key, value) of every `const` property. Required in JSON data, where
+        the field's Literal checks a string value (`_CheckedModel` any other); filled in
+        for a value built in code.
     spellings: (field, (JSON key, *x-aliases)): at most one may be present in JSON data;
         the spelling that was read is the one written back.
-    names: field names that are not JSON keys: in JSON data they are unknown keys.
-    extra: the schema's policy for unknown keys: "keep", "ignore" or "forbid".
+    names: field names that are not JSON keys, where unknown keys are kept or refused:
+        in JSON data they are unknown keys (`_CheckedModel`).
     """
 
     tags: tuple[tuple[str, str, str | int | bool], ...] = ()
     spellings: tuple[tuple[str, tuple[str, ...]], ...] = ()
     names: frozenset[str] = frozenset()
-    extra: Literal["keep", "ignore", "forbid"] = "keep"
 
 
 def _wire_json_schema(schema: dict[str, Any], cls: type[Any]) -> None:
@@ -225,27 +243,56 @@ class _Model(BaseModel):
     """Base of every model in this module.
 
     `Model.model_validate(data)`, `Model.model_validate_json(text)` and every TypeAdapter
-    read JSON data: tags are required, a field is found under its JSON key (or an
-    x-alias) only, never under its Python name, and at most one spelling of a key may
-    be present. `Model(field=...)` builds a value in code: fields by name or JSON key,
-    tags filled in. Tags are always written by `model_dump(exclude_unset=True)`.
+    read JSON data: tags are required, and a field is found under its JSON key (or an
+    x-alias) only, never under its Python name, which is an unknown key there. Unknown
+    keys kept (`extra="allow"`) must hold JSON. `Model(field=...)` builds a value in
+    code: fields by name or JSON key, tags filled in. All of it is Pydantic's own
+    validation, in Rust: no Python runs per model unless the model has x-aliases.
     """
 
     # Field names never equal a BaseModel attribute (lowering renames those with a trailing
     # `_`), so a name such as `model_dump_` or `model_usage` needs no protected namespace.
+    # Pydantic's mypy plugin reads this literal: constructors take field names. Models read
+    # JSON data by JSON key only: `validate_by_name` is turned off below, before any model
+    # inherits this configuration; `__init__` passes field names on as JSON keys.
     model_config = ConfigDict(
-        populate_by_name=True, protected_namespaces=(), json_schema_extra=_wire_json_schema
+        validate_by_name=True,
+        validate_by_alias=True,
+        protected_namespaces=(),
+        json_schema_extra=_wire_json_schema,
     )
 
     _wire: ClassVar[_Wire] = _Wire()
+    __pydantic_extra__: dict[str, _JSON] = Field(init=False)  # kept unknown keys hold JSON
 
     def __init__(self, /, **data: Any) -> None:
+        for name, key, value in self._wire.tags:
+            if name not in data and key not in data:
+                data[name] = value
+        for name, field in type(self).model_fields.items():  # keywords by name: by JSON key
+            if field.alias is not None and name in data and field.alias not in data:
+                data[field.alias] = data.pop(name)
         self.__pydantic_validator__.validate_python(data, self_instance=self, context=_BUILDING)
 
     # Pydantic's own marker for an __init__ that only validates (RootModel sets it too):
     # validating a dict then does not go through __init__, so the context above is seen
     # only when a value is built in code.
     __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+
+
+_Model.model_config["validate_by_name"] = False
+
+
+class _CheckedModel(_Model):
+    """A model with a wire rule that its fields cannot state, checked around validation.
+
+    - A tag that is an integer or a boolean: its Literal would take `True` for `1`.
+    - A field name that is not a JSON key, where unknown keys are kept or refused: in
+      JSON data it is an unknown key. Pydantic keeps it, but also counts the field of
+      that name as set (so `exclude_unset` would write the field); and before 2.14
+      `model_validate_json` drops it, kept or refused alike. Such keys are refused here,
+      or set aside while the rest validates and then added to the kept keys.
+    """
 
     @model_validator(mode="wrap")
     @classmethod
@@ -256,66 +303,70 @@ class _Model(BaseModel):
             return handler(data)
         wire = cls._wire
         building = info.context is _BUILDING
-        unknown: dict[str, Any] = {}
         errors: list[InitErrorDetails] = []
         for name, key, expected in wire.tags:
             spelling = name if building and key not in data else key
-            if spelling not in data:
-                if not building:
-                    errors.append({"type": "missing", "loc": (key,), "input": data})
-            elif type(data[spelling]) is not type(expected) or data[spelling] != expected:
-                context = {"expected": repr(expected)}
+            if type(expected) is not str and spelling in data:
                 found = data[spelling]
-                errors.append(
-                    {"type": "literal_error", "loc": (spelling,), "input": found, "ctx": context}
-                )
+                if type(found) is not type(expected) or found != expected:
+                    context = {"expected": repr(expected)}
+                    errors.append(
+                        {
+                            "type": "literal_error",
+                            "loc": (spelling,),
+                            "input": found,
+                            "ctx": context,
+                        }
+                    )
+        if errors:
+            raise ValidationError.from_exception_data(cls.__name__, errors)
+        if building or wire.names.isdisjoint(data):  # built in code, names are fields
+            return handler(data)
+        names = wire.names
+        if cls.model_config.get("extra") == "forbid":
+            for name in sorted(names.intersection(data)):
+                errors.append({"type": "extra_forbidden", "loc": (name,), "input": data[name]})
+            raise ValidationError.from_exception_data(cls.__name__, errors)
+        model = handler({key: value for key, value in data.items() if key not in names})
+        unknown = _EXTRA_VALUES.validate_python({key: data[key] for key in names if key in data})
+        assert model.__pydantic_extra__ is not None  # otherwise extra="allow"
+        model.__pydantic_extra__.update(unknown)
+        return model
+
+
+class _SpelledModel(_CheckedModel):
+    """A model with x-aliases: each such key is written back in the spelling that was read."""
+
+    _spellings: dict[str, str] = PrivateAttr(default_factory=dict)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _check_spellings(
+        cls, data: Any, handler: ModelWrapValidatorHandler[Self], info: ValidationInfo
+    ) -> Self:
+        if type(data) is not dict:
+            return handler(data)
+        building = info.context is _BUILDING
         if not building:
-            for _, spellings in wire.spellings:
+            errors: list[InitErrorDetails] = []
+            for _, spellings in cls._wire.spellings:
                 found = [spelling for spelling in spellings if spelling in data]
                 if len(found) > 1:
                     message = "both '{key}' and its alias '{alias}' are present"
                     context = {"key": found[0], "alias": found[1]}
                     error = PydanticCustomError("duplicate_key", message, context)
                     errors.append({"type": error, "loc": (found[1],), "input": data[found[1]]})
-            for name in sorted(wire.names.intersection(data)):
-                if wire.extra == "forbid":
-                    errors.append({"type": "extra_forbidden", "loc": (name,), "input": data[name]})
-                elif wire.extra == "keep":
-                    unknown[name] = data[name]
-            if not wire.names.isdisjoint(data):
-                data = {key: value for key, value in data.items() if key not in wire.names}
-        if errors:
-            raise ValidationError.from_exception_data(cls.__name__, errors)
+            if errors:
+                raise ValidationError.from_exception_data(cls.__name__, errors)
         model = handler(data)
-        if model.__pydantic_extra__ is not None:
-            model.__pydantic_extra__.update(unknown)
-            if model.__pydantic_extra__:  # kept unknown keys hold JSON, as free-form fields do
-                _EXTRA_VALUES.validate_python(model.__pydantic_extra__)
-        if wire.spellings:
-            model._remember_spellings(data, building)
-        return model
-
-    def _remember_spellings(self, data: dict[str, Any], building: bool) -> None:
-        """Record which spelling of each aliased key `data` used (models with x-aliases)."""
-
-    def model_post_init(self, context: Any, /) -> None:
-        for name, _, _ in self._wire.tags:
-            self.__pydantic_fields_set__.add(name)
-
-
-class _SpelledModel(_Model):
-    """A model with x-aliases: each such key is written back in the spelling that was read."""
-
-    _spellings: dict[str, str] = PrivateAttr(default_factory=dict)
-
-    def _remember_spellings(self, data: dict[str, Any], building: bool) -> None:
         # built in code, a keyword that is the field's name is the name, not an alias
-        self._spellings = {
+        model._spellings = {
             spellings[0]: spelling
-            for name, spellings in self._wire.spellings
+            for name, spellings in cls._wire.spellings
             for spelling in spellings[1:]
             if spelling in data and not (building and spelling == name)
         }
+        return model
 
     @model_serializer(mode="wrap")
     def _write_spellings(
@@ -411,7 +462,7 @@ class RateLimitStatus(str, Enum):
 class SystemMessage(_SpelledModel):
     """Sent once at session start with initialization data."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(
         tags=(("type", "type", "system"), ("subtype", "subtype", "init")),
         spellings=(
@@ -428,8 +479,14 @@ class SystemMessage(_SpelledModel):
         names=frozenset({"api_key_source", "permission_mode"}),
     )
 
-    type: Literal["system"] = Field(default="system", description="Message type.")
-    subtype: Literal["init"] = Field(default="init", description="System message subtype.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["system"] = "system"
+    else:
+        type: Literal["system"] = Field(description="Message type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        subtype: Literal["init"] = "init"
+    else:
+        subtype: Literal["init"] = Field(description="System message subtype.")
     cwd: StrictStr = Field(description="Working directory.")
     session_id: StrictStr = Field(
         validation_alias=AliasChoices("session_id", "sessionId"), description="UUID for session."
@@ -522,17 +579,23 @@ class SystemMessage(_SpelledModel):
     )
 
 
-class SystemStatusMessage(_Model):
+class SystemStatusMessage(_CheckedModel):
     """Session status change (e.g. "requesting" while an API call is made, "compacting" during compaction, null when idle)."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(
         tags=(("type", "type", "system"), ("subtype", "subtype", "status")),
         names=frozenset({"permission_mode"}),
     )
 
-    type: Literal["system"] = Field(default="system", description="Message type.")
-    subtype: Literal["status"] = Field(default="status", description="System message subtype.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["system"] = "system"
+    else:
+        type: Literal["system"] = Field(description="Message type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        subtype: Literal["status"] = "status"
+    else:
+        subtype: Literal["status"] = Field(description="System message subtype.")
     status: StrictStr | None = Field(
         description="Current status, or null when the session is idle."
     )
@@ -548,15 +611,19 @@ class SystemStatusMessage(_Model):
 class CompactBoundaryMessage(_Model):
     """Context compaction markers."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(
         tags=(("type", "type", "system"), ("subtype", "subtype", "compact_boundary"))
     )
 
-    type: Literal["system"] = Field(default="system", description="Message type.")
-    subtype: Literal["compact_boundary"] = Field(
-        default="compact_boundary", description="System message subtype."
-    )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["system"] = "system"
+    else:
+        type: Literal["system"] = Field(description="Message type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        subtype: Literal["compact_boundary"] = "compact_boundary"
+    else:
+        subtype: Literal["compact_boundary"] = Field(description="System message subtype.")
     compact_metadata: Omittable[CompactMetadata] = Field(
         default=None, description="What triggered the compaction and how large the context was."
     )
@@ -570,15 +637,19 @@ class CompactBoundaryMessage(_Model):
 class HookStartedMessage(_Model):
     """A hook began executing."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(
         tags=(("type", "type", "system"), ("subtype", "subtype", "hook_started"))
     )
 
-    type: Literal["system"] = Field(default="system", description="Message type.")
-    subtype: Literal["hook_started"] = Field(
-        default="hook_started", description="System message subtype."
-    )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["system"] = "system"
+    else:
+        type: Literal["system"] = Field(description="Message type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        subtype: Literal["hook_started"] = "hook_started"
+    else:
+        subtype: Literal["hook_started"] = Field(description="System message subtype.")
     hook_id: Omittable[StrictStr] = Field(
         default=None, description="ID correlating hook_started and hook_response."
     )
@@ -595,15 +666,19 @@ class HookStartedMessage(_Model):
 class HookResponseMessage(_Model):
     """A hook finished executing."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(
         tags=(("type", "type", "system"), ("subtype", "subtype", "hook_response"))
     )
 
-    type: Literal["system"] = Field(default="system", description="Message type.")
-    subtype: Literal["hook_response"] = Field(
-        default="hook_response", description="System message subtype."
-    )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["system"] = "system"
+    else:
+        type: Literal["system"] = Field(description="Message type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        subtype: Literal["hook_response"] = "hook_response"
+    else:
+        subtype: Literal["hook_response"] = Field(description="System message subtype.")
     hook_id: Omittable[StrictStr] = Field(
         default=None, description="ID correlating hook_started and hook_response."
     )
@@ -627,10 +702,13 @@ class HookResponseMessage(_Model):
 class AssistantMessage(_Model):
     """Claude's responses with content blocks."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "assistant"),))
 
-    type: Literal["assistant"] = Field(default="assistant", description="Message type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["assistant"] = "assistant"
+    else:
+        type: Literal["assistant"] = Field(description="Message type.")
     message: AssistantMessageBody = Field(description="Nested message object.")
     parent_tool_use_id: StrictStr | None = Field(
         default=None,
@@ -663,13 +741,16 @@ class AssistantMessage(_Model):
     )
 
 
-class UserMessage(_Model):
+class UserMessage(_CheckedModel):
     """User input and tool results."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "user"),), names=frozenset({"is_replay"}))
 
-    type: Literal["user"] = Field(default="user", description="Message type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["user"] = "user"
+    else:
+        type: Literal["user"] = Field(description="Message type.")
     message: UserMessageBody = Field(description="Nested message object.")
     parent_tool_use_id: StrictStr | None = Field(
         default=None,
@@ -694,7 +775,7 @@ class UserMessage(_Model):
 class ResultMessage(_SpelledModel):
     """Final response after turn completion."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(
         tags=(("type", "type", "result"),),
         spellings=(
@@ -709,7 +790,10 @@ class ResultMessage(_SpelledModel):
         names=frozenset({"model_usage"}),
     )
 
-    type: Literal["result"] = Field(default="result", description="Message type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["result"] = "result"
+    else:
+        type: Literal["result"] = Field(description="Message type.")
     subtype: ResultSubtype = Field(description="Result kind.")
     result: Omittable[StrictStr] = Field(default=None, description="Final response text.")
     is_error: StrictBool = Field(
@@ -804,12 +888,13 @@ class ResultMessage(_SpelledModel):
 class PartialAssistantMessage(_Model):
     """Streaming partial content (when include_partial_messages: true)."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "partial_assistant"),))
 
-    type: Literal["partial_assistant"] = Field(
-        default="partial_assistant", description="Message type."
-    )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["partial_assistant"] = "partial_assistant"
+    else:
+        type: Literal["partial_assistant"] = Field(description="Message type.")
     content: list[ContentBlock] = Field(description="Partial content blocks.")
     index: StrictInt = Field(description="Block index being updated.")
     delta: dict[str, _JSON] = Field(description="The delta/change content.")
@@ -818,10 +903,13 @@ class PartialAssistantMessage(_Model):
 class StreamEventMessage(_Model):
     """A raw Anthropic Messages API streaming event relayed by the CLI (when --include-partial-messages is set)."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "stream_event"),))
 
-    type: Literal["stream_event"] = Field(default="stream_event", description="Message type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["stream_event"] = "stream_event"
+    else:
+        type: Literal["stream_event"] = Field(description="Message type.")
     event: dict[str, _JSON] = Field(
         description="The API stream event (message_start, content_block_start, content_block_delta, content_block_stop, message_delta, message_stop), as free-form JSON."
     )
@@ -839,12 +927,13 @@ class StreamEventMessage(_Model):
 class RateLimitEvent(_Model):
     """Rate limit state of the account, sent when it changes."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "rate_limit_event"),))
 
-    type: Literal["rate_limit_event"] = Field(
-        default="rate_limit_event", description="Message type."
-    )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["rate_limit_event"] = "rate_limit_event"
+    else:
+        type: Literal["rate_limit_event"] = Field(description="Message type.")
     rate_limit_info: RateLimitInfo = Field(description="The rate limit details.")
     uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
     session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
@@ -853,10 +942,13 @@ class RateLimitEvent(_Model):
 class ControlRequest(_Model):
     """A control protocol request (SDK to CLI, e.g. interrupt; or CLI to SDK, e.g. can_use_tool)."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "control_request"),))
 
-    type: Literal["control_request"] = Field(default="control_request", description="Message type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["control_request"] = "control_request"
+    else:
+        type: Literal["control_request"] = Field(description="Message type.")
     request_id: StrictStr = Field(description="ID the matching control_response carries.")
     request: ControlRequestBody = Field(description="The request, dispatched on its subtype.")
 
@@ -864,32 +956,39 @@ class ControlRequest(_Model):
 class ControlResponse(_Model):
     """A control protocol response."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "control_response"),))
 
-    type: Literal["control_response"] = Field(
-        default="control_response", description="Message type."
-    )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["control_response"] = "control_response"
+    else:
+        type: Literal["control_response"] = Field(description="Message type.")
     response: ControlResponseBody = Field(description="The response, dispatched on its subtype.")
 
 
 class TextBlock(_Model):
     """A text content block."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "text"),))
 
-    type: Literal["text"] = Field(default="text", description="Block type identifier.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["text"] = "text"
+    else:
+        type: Literal["text"] = Field(description="Block type identifier.")
     text: StrictStr = Field(description="Text content.")
 
 
 class ToolUseBlock(_Model):
     """A tool call made by the model."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "tool_use"),))
 
-    type: Literal["tool_use"] = Field(default="tool_use", description="Block type identifier.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["tool_use"] = "tool_use"
+    else:
+        type: Literal["tool_use"] = Field(description="Block type identifier.")
     id: StrictStr = Field(description="Tool use ID for correlation.")
     name: StrictStr = Field(description="Tool name.")
     input: dict[str, _JSON] = Field(description="Tool input parameters.")
@@ -901,12 +1000,13 @@ class ToolUseBlock(_Model):
 class ToolResultBlock(_Model):
     """The result of a tool call."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "tool_result"),))
 
-    type: Literal["tool_result"] = Field(
-        default="tool_result", description="Block type identifier."
-    )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["tool_result"] = "tool_result"
+    else:
+        type: Literal["tool_result"] = Field(description="Block type identifier.")
     tool_use_id: StrictStr = Field(description="Correlates to ToolUseBlock.")
     content: Omittable[StrictStr | list[dict[str, _JSON]]] = Field(
         default=None, description="Tool output."
@@ -917,10 +1017,13 @@ class ToolResultBlock(_Model):
 class ThinkingBlock(_Model):
     """Extended thinking content."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "thinking"),))
 
-    type: Literal["thinking"] = Field(default="thinking", description="Block type identifier.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["thinking"] = "thinking"
+    else:
+        type: Literal["thinking"] = Field(description="Block type identifier.")
     thinking: StrictStr = Field(description="Extended thinking content.")
     signature: Omittable[StrictStr] = Field(default=None, description="Thinking signature.")
 
@@ -928,19 +1031,25 @@ class ThinkingBlock(_Model):
 class ControlInterruptRequest(_Model):
     """Interrupt the running turn."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("subtype", "subtype", "interrupt"),))
 
-    subtype: Literal["interrupt"] = Field(default="interrupt", description="Request kind.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        subtype: Literal["interrupt"] = "interrupt"
+    else:
+        subtype: Literal["interrupt"] = Field(description="Request kind.")
 
 
 class ControlCanUseToolRequest(_Model):
     """The CLI asks whether a tool call may run."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("subtype", "subtype", "can_use_tool"),))
 
-    subtype: Literal["can_use_tool"] = Field(default="can_use_tool", description="Request kind.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        subtype: Literal["can_use_tool"] = "can_use_tool"
+    else:
+        subtype: Literal["can_use_tool"] = Field(description="Request kind.")
     tool_name: StrictStr = Field(description="Tool the model wants to call.")
     input: dict[str, _JSON] = Field(description="Tool input parameters.")
     permission_suggestions: list[dict[str, _JSON]] | None = Field(
@@ -970,10 +1079,13 @@ class ControlCanUseToolRequest(_Model):
 class ControlInitializeRequest(_Model):
     """The SDK initializes the control protocol (hooks, agents)."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("subtype", "subtype", "initialize"),))
 
-    subtype: Literal["initialize"] = Field(default="initialize", description="Request kind.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        subtype: Literal["initialize"] = "initialize"
+    else:
+        subtype: Literal["initialize"] = Field(description="Request kind.")
     hooks: dict[str, _JSON] | None = Field(
         default=None, description="Hook callback registrations by hook event."
     )
@@ -985,32 +1097,39 @@ class ControlInitializeRequest(_Model):
 class ControlSetPermissionModeRequest(_Model):
     """Change the permission mode of the session."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("subtype", "subtype", "set_permission_mode"),))
 
-    subtype: Literal["set_permission_mode"] = Field(
-        default="set_permission_mode", description="Request kind."
-    )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        subtype: Literal["set_permission_mode"] = "set_permission_mode"
+    else:
+        subtype: Literal["set_permission_mode"] = Field(description="Request kind.")
     mode: PermissionMode = Field(description="New permission mode.")
 
 
 class ControlSetModelRequest(_Model):
     """Change the model of the session."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("subtype", "subtype", "set_model"),))
 
-    subtype: Literal["set_model"] = Field(default="set_model", description="Request kind.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        subtype: Literal["set_model"] = "set_model"
+    else:
+        subtype: Literal["set_model"] = Field(description="Request kind.")
     model: StrictStr | None = Field(default=None, description="New model, or null for the default.")
 
 
 class ControlHookCallbackRequest(_Model):
     """The CLI asks the SDK to run a registered hook callback."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("subtype", "subtype", "hook_callback"),))
 
-    subtype: Literal["hook_callback"] = Field(default="hook_callback", description="Request kind.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        subtype: Literal["hook_callback"] = "hook_callback"
+    else:
+        subtype: Literal["hook_callback"] = Field(description="Request kind.")
     callback_id: StrictStr = Field(description="ID of the registered callback.")
     input: _JSON = Field(default=None, description="Hook input (any JSON).")
     tool_use_id: StrictStr | None = Field(
@@ -1021,10 +1140,13 @@ class ControlHookCallbackRequest(_Model):
 class ControlMcpMessageRequest(_Model):
     """A JSON-RPC message for an SDK-hosted MCP server."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("subtype", "subtype", "mcp_message"),))
 
-    subtype: Literal["mcp_message"] = Field(default="mcp_message", description="Request kind.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        subtype: Literal["mcp_message"] = "mcp_message"
+    else:
+        subtype: Literal["mcp_message"] = Field(description="Request kind.")
     server_name: StrictStr = Field(description="Name of the MCP server.")
     message: _JSON = Field(description="The JSON-RPC message (any JSON).")
 
@@ -1032,10 +1154,13 @@ class ControlMcpMessageRequest(_Model):
 class ControlSuccessResponse(_Model):
     """A successful control response."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("subtype", "subtype", "success"),))
 
-    subtype: Literal["success"] = Field(default="success", description="Response kind.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        subtype: Literal["success"] = "success"
+    else:
+        subtype: Literal["success"] = Field(description="Response kind.")
     request_id: StrictStr = Field(description="ID of the request this answers.")
     response: dict[str, _JSON] | None = Field(
         default=None, description='Response payload (e.g. {"still_queued":[]} for interrupt).'
@@ -1045,10 +1170,13 @@ class ControlSuccessResponse(_Model):
 class ControlErrorResponse(_Model):
     """A failed control response."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("subtype", "subtype", "error"),))
 
-    subtype: Literal["error"] = Field(default="error", description="Response kind.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        subtype: Literal["error"] = "error"
+    else:
+        subtype: Literal["error"] = Field(description="Response kind.")
     request_id: StrictStr = Field(description="ID of the request this answers.")
     error: StrictStr = Field(description="Error message.")
 
@@ -1056,7 +1184,7 @@ class ControlErrorResponse(_Model):
 class CompactMetadata(_Model):
     """Details of a context compaction."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     trigger: CompactTrigger = Field(
         description="Whether the compaction was requested (/compact) or automatic."
@@ -1069,7 +1197,7 @@ class CompactMetadata(_Model):
 class AssistantMessageBody(_Model):
     """The nested message object of an assistant message (an Anthropic Messages API message)."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     model: Omittable[StrictStr] = Field(
         default=None,
@@ -1102,7 +1230,7 @@ class AssistantMessageBody(_Model):
 class UserMessageBody(_Model):
     """The nested message object of a user message."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     role: Omittable[StrictStr] = Field(default=None, description="Message role.")
     content: StrictStr | list[ContentBlock] = Field(
@@ -1110,10 +1238,10 @@ class UserMessageBody(_Model):
     )
 
 
-class RateLimitInfo(_Model):
+class RateLimitInfo(_CheckedModel):
     """Rate limit details of a rate_limit_event."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(
         names=frozenset(
             {
@@ -1163,10 +1291,10 @@ class RateLimitInfo(_Model):
     )
 
 
-class RateLimitWindow(_Model):
+class RateLimitWindow(_CheckedModel):
     """Utilization of one rate limit window."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(names=frozenset({"resets_at"}))
 
     utilization: StrictInt | StrictFloat = Field(
@@ -1180,7 +1308,7 @@ class RateLimitWindow(_Model):
 class Usage(_Model):
     """Token usage of an API call (assistant message) or of a whole turn (result)."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     input_tokens: StrictInt = Field(
         description="Input tokens not read from or written to the cache."
@@ -1216,7 +1344,7 @@ class Usage(_Model):
 class CacheCreation(_Model):
     """Prompt cache writes by cache lifetime."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     ephemeral_5m_input_tokens: StrictInt = Field(
         description="Tokens written with a 5 minute lifetime."
@@ -1229,7 +1357,7 @@ class CacheCreation(_Model):
 class ServerToolUse(_Model):
     """Server-side tool requests of an API call."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     web_search_requests: StrictInt = Field(description="Number of web searches.")
     web_fetch_requests: Omittable[StrictInt] = Field(
@@ -1240,7 +1368,7 @@ class ServerToolUse(_Model):
 class OutputTokensDetails(_Model):
     """Breakdown of output tokens."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     thinking_tokens: StrictInt = Field(description="Output tokens spent on thinking.")
 
@@ -1248,7 +1376,7 @@ class OutputTokensDetails(_Model):
 class UsageIteration(_Model):
     """Usage of one API call within a turn."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     input_tokens: StrictInt = Field(description="Input tokens.")
     output_tokens: StrictInt = Field(description="Output tokens.")
@@ -1267,10 +1395,10 @@ class UsageIteration(_Model):
     )
 
 
-class ModelUsage(_Model):
+class ModelUsage(_CheckedModel):
     """Usage and cost of one model during the session."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(
         names=frozenset(
             {
@@ -1328,7 +1456,7 @@ class ModelUsage(_Model):
 class PermissionDenial(_Model):
     """A tool call that was denied."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     tool_name: StrictStr = Field(description="Tool that was denied.")
     tool_use_id: StrictStr = Field(description="Tool use ID of the denied call.")
@@ -1338,7 +1466,7 @@ class PermissionDenial(_Model):
 class McpServerStatus(_Model):
     """An MCP server and its connection status."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     name: StrictStr = Field(description="Server name.")
     status: StrictStr = Field(
@@ -1352,7 +1480,7 @@ class McpServerStatus(_Model):
 class PluginInfo(_Model):
     """A loaded plugin."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     name: StrictStr = Field(description="Plugin name.")
     path: StrictStr = Field(description="Install path.")
@@ -1365,7 +1493,7 @@ class PluginInfo(_Model):
 class LocalCommandRun(_Model):
     """A local slash command the CLI ran."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     command: StrictStr = Field(description='Command name without the slash (e.g. "compact").')
     args: Omittable[StrictStr] = Field(default=None, description="Command arguments.")

@@ -250,7 +250,8 @@ def _is_json(value: object, depth: int = 0) -> bool:
 
 # True while a decoder runs on what `_loads` returned. json.loads builds nothing but JSON
 # data (dicts with string keys, lists, str, int, float, bool, None) and `_loads` turns
-# NaN and infinity away, so the free-form checks below would walk such data for nothing.
+# NaN and infinity (`NaN`, `Infinity`, `1e999`) away, so the free-form checks below would
+# walk such data for nothing.
 _PARSED_JSON: ContextVar[bool] = ContextVar("_PARSED_JSON", default=False)
 
 
@@ -375,12 +376,22 @@ def _reject_constant(name: str) -> NoReturn:
     raise DecodeError(f"invalid JSON: {name} is not a JSON value")
 
 
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in _INFINITIES:  # 1e999: json.loads would read infinity
+        raise DecodeError(f"invalid JSON: {text} is out of range for a number")
+    return value
+
+
 # One decoder for every call: json.loads with an option builds a new one each time.
-_JSON_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+_JSON_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
 
 
 def _loads(text: str | bytes) -> object:
-    """Parse JSON text as json.loads does (bytes in UTF-8, -16 or -32), without NaN or infinity."""
+    """Parse JSON text as json.loads does (bytes in UTF-8, -16 or -32), without NaN or infinity.
+
+    What it returns is JSON data through and through, which `_parse_then_decode` relies on.
+    """
     try:
         if not isinstance(text, str):
             text = text.decode(json.detect_encoding(text), "surrogatepass")
@@ -395,7 +406,7 @@ def _loads(text: str | bytes) -> object:
         raise DecodeError(f"invalid JSON: {error}") from None
 
 
-def _decode_json(decode: Callable[[object], _T], text: str | bytes) -> _T:
+def _parse_then_decode(decode: Callable[[object], _T], text: str | bytes) -> _T:
     """`decode` the JSON document `text`, skipping the free-form checks it cannot fail."""
     data = _loads(text)
     token = _PARSED_JSON.set(True)
@@ -518,7 +529,7 @@ class TextContent:
     @classmethod
     def from_json(cls, text: str | bytes) -> TextContent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_text_content, text)
+        return _parse_then_decode(decode_text_content, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -562,7 +573,7 @@ class ThinkingContent:
     @classmethod
     def from_json(cls, text: str | bytes) -> ThinkingContent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_thinking_content, text)
+        return _parse_then_decode(decode_thinking_content, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -612,7 +623,7 @@ class ToolUseContent:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolUseContent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_tool_use_content, text)
+        return _parse_then_decode(decode_tool_use_content, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -656,7 +667,7 @@ class ToolResultContent:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolResultContent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_tool_result_content, text)
+        return _parse_then_decode(decode_tool_result_content, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -693,7 +704,7 @@ class Message:
     @classmethod
     def from_json(cls, text: str | bytes) -> Message:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_message, text)
+        return _parse_then_decode(decode_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -727,7 +738,7 @@ class SystemPrompt:
     @classmethod
     def from_json(cls, text: str | bytes) -> SystemPrompt:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_system_prompt, text)
+        return _parse_then_decode(decode_system_prompt, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -763,7 +774,7 @@ class ToolDefinition:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolDefinition:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_tool_definition, text)
+        return _parse_then_decode(decode_tool_definition, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -798,7 +809,7 @@ class ToolDefinitions:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolDefinitions:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_tool_definitions, text)
+        return _parse_then_decode(decode_tool_definitions, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -840,7 +851,7 @@ class ToolExecution:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolExecution:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_tool_execution, text)
+        return _parse_then_decode(decode_tool_execution, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -882,7 +893,7 @@ class StopReason:
     @classmethod
     def from_json(cls, text: str | bytes) -> StopReason:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_stop_reason, text)
+        return _parse_then_decode(decode_stop_reason, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -926,7 +937,7 @@ class Response:
     @classmethod
     def from_json(cls, text: str | bytes) -> Response:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_response, text)
+        return _parse_then_decode(decode_response, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -982,7 +993,7 @@ class Usage:
     @classmethod
     def from_json(cls, text: str | bytes) -> Usage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_usage, text)
+        return _parse_then_decode(decode_usage, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1024,7 +1035,7 @@ class TodoItem:
     @classmethod
     def from_json(cls, text: str | bytes) -> TodoItem:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_todo_item, text)
+        return _parse_then_decode(decode_todo_item, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1061,7 +1072,7 @@ class Todo:
     @classmethod
     def from_json(cls, text: str | bytes) -> Todo:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_todo, text)
+        return _parse_then_decode(decode_todo, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1110,7 +1121,7 @@ class PendingEdit:
     @classmethod
     def from_json(cls, text: str | bytes) -> PendingEdit:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_pending_edit, text)
+        return _parse_then_decode(decode_pending_edit, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1154,7 +1165,7 @@ class TruncationConfig:
     @classmethod
     def from_json(cls, text: str | bytes) -> TruncationConfig:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_truncation_config, text)
+        return _parse_then_decode(decode_truncation_config, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1195,7 +1206,7 @@ class TruncatedOutput:
     @classmethod
     def from_json(cls, text: str | bytes) -> TruncatedOutput:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_truncated_output, text)
+        return _parse_then_decode(decode_truncated_output, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1239,7 +1250,7 @@ class PythonScript:
     @classmethod
     def from_json(cls, text: str | bytes) -> PythonScript:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_python_script, text)
+        return _parse_then_decode(decode_python_script, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""

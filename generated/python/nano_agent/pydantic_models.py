@@ -11,19 +11,21 @@ Unions, enums and aliases are validated with their `<Name>Adapter`. Scalars are 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from typing import (
+    TYPE_CHECKING,
     Annotated,
     Any,
     Callable,
     ClassVar,
     Literal,
     NoReturn,
-    Self,
     TypeAlias,
     TypeVar,
     Union,
+    cast,
 )
 
 from pydantic import (
@@ -34,19 +36,13 @@ from pydantic import (
     Discriminator,
     Field,
     JsonValue,
-    ModelWrapValidatorHandler,
     StrictBool,
     StrictFloat,
     StrictInt,
     StrictStr,
     Tag,
     TypeAdapter,
-    ValidationError,
-    ValidationInfo,
-    model_validator,
 )
-from pydantic.json_schema import SkipJsonSchema
-from pydantic_core import InitErrorDetails, PydanticCustomError
 
 __all__ = [
     "ContentBlock",
@@ -96,56 +92,70 @@ class _Building:
 _BUILDING = _Building()
 
 
-def _reject_null(value: _T) -> _T:
-    if value is None:
-        raise ValueError("null is not allowed here; leave the key out instead")
-    return value
+if TYPE_CHECKING:
+    Omittable: TypeAlias = Union[_T, None]
+    """An optional key without a default: when absent it reads as None, but JSON null is rejected."""
+else:
 
+    class _Omittable:
+        """At run time `Omittable[T]` is plain `T`: Pydantic does not validate the None
+        default of an absent key, and `T` itself turns an explicit null away."""
 
-Omittable: TypeAlias = Annotated[Union[_T, SkipJsonSchema[None]], BeforeValidator(_reject_null)]
-"""An optional key without a default: when absent it reads as None, but JSON null is rejected."""
+        def __getitem__(self, item: object) -> object:
+            return item
+
+    Omittable = _Omittable()
 
 _INFINITIES = (float("inf"), float("-inf"))
 
 
 def _finite(value: _T) -> _T:
     """Reject NaN and infinity anywhere in a JSON value: Python's `json` reads them, JSON has none."""
-    seen: set[int] = set()  # each container once: shared or cyclic data ends too
-    stack: list[object] = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, float):
-            if item != item or item in _INFINITIES:
-                raise ValueError("NaN and infinity are not JSON numbers")
-        elif isinstance(item, (list, dict)) and id(item) not in seen:
-            seen.add(id(item))
-            stack.extend(item.values() if isinstance(item, dict) else item)
+    if not _all_finite(value, 0):
+        raise ValueError("NaN and infinity are not JSON numbers")
     return value
+
+
+def _all_finite(value: object, depth: int) -> bool:
+    """No NaN or infinity in `value`; past 100 levels (or in a cycle) JsonValue has the last word."""
+    kind = type(value)
+    if kind is float:
+        return value == value and value not in _INFINITIES
+    if depth > 100:
+        return True
+    if kind is dict:
+        value = cast("dict[object, object]", value).values()
+    elif kind is not list:
+        return True
+    for item in cast("Iterable[object]", value):
+        kind = type(item)
+        if kind is str or kind is int or kind is bool or item is None:
+            continue
+        if not _all_finite(item, depth + 1):
+            return False
+    return True
 
 
 _JSON: TypeAlias = Annotated[JsonValue, BeforeValidator(_finite)]
 """Free-form JSON: Pydantic's `JsonValue` without NaN and infinity (not JSON numbers)."""
 
-_EXTRA_VALUES: TypeAdapter[dict[str, JsonValue]] = TypeAdapter(dict[str, _JSON])
-
 
 @dataclass(frozen=True)
 class _Wire:
-    """The JSON rules of one model that plain Pydantic does not know.
+    """The JSON rules of one model that its fields and configuration do not state.
 
-    tags: (field, JSON key, value) of every `const` property: required in JSON data and
-        exactly that value (`true` is not 1); filled in, and always written, for a value
-        built in code.
+    tags: (field, JSON key, value) of every `const` property. Required in JSON data, where
+        the field's Literal checks a string value (`_CheckedModel` any other); filled in
+        for a value built in code.
     spellings: (field, (JSON key, *x-aliases)): at most one may be present in JSON data;
         the spelling that was read is the one written back.
-    names: field names that are not JSON keys: in JSON data they are unknown keys.
-    extra: the schema's policy for unknown keys: "keep", "ignore" or "forbid".
+    names: field names that are not JSON keys, where unknown keys are kept or refused:
+        in JSON data they are unknown keys (`_CheckedModel`).
     """
 
     tags: tuple[tuple[str, str, str | int | bool], ...] = ()
     spellings: tuple[tuple[str, tuple[str, ...]], ...] = ()
     names: frozenset[str] = frozenset()
-    extra: Literal["keep", "ignore", "forbid"] = "keep"
 
 
 def _wire_json_schema(schema: dict[str, Any], cls: type[Any]) -> None:
@@ -182,21 +192,35 @@ class _Model(BaseModel):
     """Base of every model in this module.
 
     `Model.model_validate(data)`, `Model.model_validate_json(text)` and every TypeAdapter
-    read JSON data: tags are required, a field is found under its JSON key (or an
-    x-alias) only, never under its Python name, and at most one spelling of a key may
-    be present. `Model(field=...)` builds a value in code: fields by name or JSON key,
-    tags filled in. Tags are always written by `model_dump(exclude_unset=True)`.
+    read JSON data: tags are required, and a field is found under its JSON key (or an
+    x-alias) only, never under its Python name, which is an unknown key there. Unknown
+    keys kept (`extra="allow"`) must hold JSON. `Model(field=...)` builds a value in
+    code: fields by name or JSON key, tags filled in. All of it is Pydantic's own
+    validation, in Rust: no Python runs per model unless the model has x-aliases.
     """
 
     # Field names never equal a BaseModel attribute (lowering renames those with a trailing
     # `_`), so a name such as `model_dump_` or `model_usage` needs no protected namespace.
+    # Pydantic's mypy plugin reads this literal: constructors take field names. Models read
+    # JSON data by JSON key only: `validate_by_name` is turned off below, before any model
+    # inherits this configuration; `__init__` passes field names on as JSON keys.
     model_config = ConfigDict(
-        populate_by_name=True, protected_namespaces=(), json_schema_extra=_wire_json_schema
+        validate_by_name=True,
+        validate_by_alias=True,
+        protected_namespaces=(),
+        json_schema_extra=_wire_json_schema,
     )
 
     _wire: ClassVar[_Wire] = _Wire()
+    __pydantic_extra__: dict[str, _JSON] = Field(init=False)  # kept unknown keys hold JSON
 
     def __init__(self, /, **data: Any) -> None:
+        for name, key, value in self._wire.tags:
+            if name not in data and key not in data:
+                data[name] = value
+        for name, field in type(self).model_fields.items():  # keywords by name: by JSON key
+            if field.alias is not None and name in data and field.alias not in data:
+                data[field.alias] = data.pop(name)
         self.__pydantic_validator__.validate_python(data, self_instance=self, context=_BUILDING)
 
     # Pydantic's own marker for an __init__ that only validates (RootModel sets it too):
@@ -204,60 +228,8 @@ class _Model(BaseModel):
     # only when a value is built in code.
     __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
 
-    @model_validator(mode="wrap")
-    @classmethod
-    def _check_wire(
-        cls, data: Any, handler: ModelWrapValidatorHandler[Self], info: ValidationInfo
-    ) -> Self:
-        if type(data) is not dict:
-            return handler(data)
-        wire = cls._wire
-        building = info.context is _BUILDING
-        unknown: dict[str, Any] = {}
-        errors: list[InitErrorDetails] = []
-        for name, key, expected in wire.tags:
-            spelling = name if building and key not in data else key
-            if spelling not in data:
-                if not building:
-                    errors.append({"type": "missing", "loc": (key,), "input": data})
-            elif type(data[spelling]) is not type(expected) or data[spelling] != expected:
-                context = {"expected": repr(expected)}
-                found = data[spelling]
-                errors.append(
-                    {"type": "literal_error", "loc": (spelling,), "input": found, "ctx": context}
-                )
-        if not building:
-            for _, spellings in wire.spellings:
-                found = [spelling for spelling in spellings if spelling in data]
-                if len(found) > 1:
-                    message = "both '{key}' and its alias '{alias}' are present"
-                    context = {"key": found[0], "alias": found[1]}
-                    error = PydanticCustomError("duplicate_key", message, context)
-                    errors.append({"type": error, "loc": (found[1],), "input": data[found[1]]})
-            for name in sorted(wire.names.intersection(data)):
-                if wire.extra == "forbid":
-                    errors.append({"type": "extra_forbidden", "loc": (name,), "input": data[name]})
-                elif wire.extra == "keep":
-                    unknown[name] = data[name]
-            if not wire.names.isdisjoint(data):
-                data = {key: value for key, value in data.items() if key not in wire.names}
-        if errors:
-            raise ValidationError.from_exception_data(cls.__name__, errors)
-        model = handler(data)
-        if model.__pydantic_extra__ is not None:
-            model.__pydantic_extra__.update(unknown)
-            if model.__pydantic_extra__:  # kept unknown keys hold JSON, as free-form fields do
-                _EXTRA_VALUES.validate_python(model.__pydantic_extra__)
-        if wire.spellings:
-            model._remember_spellings(data, building)
-        return model
 
-    def _remember_spellings(self, data: dict[str, Any], building: bool) -> None:
-        """Record which spelling of each aliased key `data` used (models with x-aliases)."""
-
-    def model_post_init(self, context: Any, /) -> None:
-        for name, _, _ in self._wire.tags:
-            self.__pydantic_fields_set__.add(name)
+_Model.model_config["validate_by_name"] = False
 
 
 class Role(str, Enum):
@@ -286,22 +258,26 @@ class TodoStatus(str, Enum):
 class TextContent(_Model):
     """Plain text content from user or assistant."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow", frozen=True)
+    model_config = ConfigDict(extra="allow", frozen=True)
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "text"),))
 
-    type: Literal["text"] = Field(
-        default="text", description='Always "text"; auto-set, not in __init__.'
-    )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["text"] = "text"
+    else:
+        type: Literal["text"] = Field(description='Always "text"; auto-set, not in __init__.')
     text: StrictStr = Field(description="The text.")
 
 
 class ThinkingContent(_Model):
     """Model's reasoning/thinking (extended thinking, chain of thought)."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow", frozen=True)
+    model_config = ConfigDict(extra="allow", frozen=True)
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "thinking"),))
 
-    type: Literal["thinking"] = Field(default="thinking", description='Always "thinking".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["thinking"] = "thinking"
+    else:
+        type: Literal["thinking"] = Field(description='Always "thinking".')
     thinking: StrictStr = Field(description="The thinking text.")
     signature: StrictStr = Field(default="", description="Claude signature (for verification).")
     id: StrictStr = Field(default="", description="OpenAI-specific reasoning item id.")
@@ -316,10 +292,13 @@ class ThinkingContent(_Model):
 class ToolUseContent(_Model):
     """Tool/function call from the assistant."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow", frozen=True)
+    model_config = ConfigDict(extra="allow", frozen=True)
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "tool_use"),))
 
-    type: Literal["tool_use"] = Field(default="tool_use", description='Always "tool_use".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["tool_use"] = "tool_use"
+    else:
+        type: Literal["tool_use"] = Field(description='Always "tool_use".')
     id: StrictStr = Field(description="Unique call ID.")
     name: StrictStr = Field(description="Tool name.")
     input: dict[str, _JSON] | None = Field(description="Tool parameters.")
@@ -329,10 +308,13 @@ class ToolUseContent(_Model):
 class ToolResultContent(_Model):
     """Result of a tool execution."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow", frozen=True)
+    model_config = ConfigDict(extra="allow", frozen=True)
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "tool_result"),))
 
-    type: Literal["tool_result"] = Field(default="tool_result", description='Always "tool_result".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["tool_result"] = "tool_result"
+    else:
+        type: Literal["tool_result"] = Field(description='Always "tool_result".')
     tool_use_id: StrictStr = Field(description="Correlates with ToolUseContent.id.")
     content: list[TextContent] = Field(description="Result content.")
     is_error: StrictBool = Field(default=False, description="Whether this is an error result.")
@@ -341,7 +323,7 @@ class ToolResultContent(_Model):
 class Message(_Model):
     """A conversation message (user or assistant)."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow", frozen=True)
+    model_config = ConfigDict(extra="allow", frozen=True)
 
     role: Role = Field(description="Who sent the message.")
     content: StrictStr | list[ContentBlock] = Field(
@@ -352,19 +334,20 @@ class Message(_Model):
 class SystemPrompt(_Model):
     """System instructions for the model."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow", frozen=True)
+    model_config = ConfigDict(extra="allow", frozen=True)
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "system_prompt"),))
 
-    type: Literal["system_prompt"] = Field(
-        default="system_prompt", description='Always "system_prompt".'
-    )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["system_prompt"] = "system_prompt"
+    else:
+        type: Literal["system_prompt"] = Field(description='Always "system_prompt".')
     content: StrictStr = Field(description="The system instructions.")
 
 
 class ToolDefinition(_Model):
     """Single tool definition."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow", frozen=True)
+    model_config = ConfigDict(extra="allow", frozen=True)
 
     name: StrictStr = Field(description="Tool name.")
     description: StrictStr = Field(description="What the tool does.")
@@ -374,24 +357,26 @@ class ToolDefinition(_Model):
 class ToolDefinitions(_Model):
     """Collection of tool definitions."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow", frozen=True)
+    model_config = ConfigDict(extra="allow", frozen=True)
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "tool_definitions"),))
 
-    type: Literal["tool_definitions"] = Field(
-        default="tool_definitions", description='Always "tool_definitions".'
-    )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["tool_definitions"] = "tool_definitions"
+    else:
+        type: Literal["tool_definitions"] = Field(description='Always "tool_definitions".')
     tools: list[ToolDefinition] = Field(description="The available tools.")
 
 
 class ToolExecution(_Model):
     """Visual representation of tool execution (for debugging). ToolExecution nodes are for visualization only; they are NOT sent to the API."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow", frozen=True)
+    model_config = ConfigDict(extra="allow", frozen=True)
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "tool_execution"),))
 
-    type: Literal["tool_execution"] = Field(
-        default="tool_execution", description='Always "tool_execution".'
-    )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["tool_execution"] = "tool_execution"
+    else:
+        type: Literal["tool_execution"] = Field(description='Always "tool_execution".')
     tool_name: StrictStr = Field(description="Name of the executed tool.")
     tool_use_id: StrictStr = Field(description="Correlates with ToolUseContent.id.")
     result: list[TextContent] = Field(description="Output of the tool.")
@@ -401,10 +386,13 @@ class ToolExecution(_Model):
 class StopReason(_Model):
     """Why the conversation ended."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow", frozen=True)
+    model_config = ConfigDict(extra="allow", frozen=True)
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "stop_reason"),))
 
-    type: Literal["stop_reason"] = Field(default="stop_reason", description='Always "stop_reason".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["stop_reason"] = "stop_reason"
+    else:
+        type: Literal["stop_reason"] = Field(description='Always "stop_reason".')
     reason: StrictStr = Field(description='"end_turn", "max_tokens", etc.')
     usage: dict[str, StrictInt] = Field(default_factory=dict, description="Cumulative token usage.")
 
@@ -412,7 +400,7 @@ class StopReason(_Model):
 class Response(_Model):
     """API response object."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow", frozen=True)
+    model_config = ConfigDict(extra="allow", frozen=True)
 
     id: StrictStr = Field(description="Response id.")
     model: StrictStr = Field(description="Model that produced the response.")
@@ -437,7 +425,7 @@ class Response(_Model):
 class Usage(_Model):
     """Token usage statistics."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     input_tokens: StrictInt = Field(default=0, description="Input tokens.")
     output_tokens: StrictInt = Field(default=0, description="Output tokens.")
@@ -452,7 +440,7 @@ class Usage(_Model):
 class TodoItem(_Model):
     """A todo item, for task tracking with TodoWriteTool."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow", frozen=True)
+    model_config = ConfigDict(extra="allow", frozen=True)
 
     content: StrictStr = Field(description="What has to be done.")
     status: TaskStatus = Field(description="Current status of the task.")
@@ -462,7 +450,7 @@ class TodoItem(_Model):
 class Todo(_Model):
     """Todo (tool state) kept by TodoWriteTool."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     content: StrictStr = Field(description="What has to be done.")
     status: TodoStatus = Field(description="Current status of the todo.")
@@ -472,7 +460,7 @@ class Todo(_Model):
 class PendingEdit(_Model):
     """Stores a pending edit awaiting confirmation from EditConfirmTool."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+    model_config = ConfigDict(extra="forbid")
 
     file_path: StrictStr = Field(description="Target file.")
     old_string: StrictStr = Field(description="Text to replace.")
@@ -488,7 +476,7 @@ class PendingEdit(_Model):
 class TruncationConfig(_Model):
     """Configuration for tool output truncation."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+    model_config = ConfigDict(extra="forbid")
 
     max_chars: StrictInt = Field(default=30000, description="Max characters before truncation.")
     max_lines: StrictInt = Field(default=1000, description="Max lines before truncation.")
@@ -498,7 +486,7 @@ class TruncationConfig(_Model):
 class TruncatedOutput(_Model):
     """Metadata about a truncated tool output."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+    model_config = ConfigDict(extra="forbid")
 
     tool_name: StrictStr = Field(description="Tool that produced output.")
     temp_file_path: StrictStr = Field(description="Path to full output.")
@@ -510,7 +498,7 @@ class TruncatedOutput(_Model):
 class PythonScript(_Model):
     """Tracks a Python script file for PythonTool."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+    model_config = ConfigDict(extra="forbid")
 
     file_id: StrictStr = Field(description='Unique identifier (e.g., "py_abc123").')
     file_path: StrictStr = Field(description="Absolute path to script.")

@@ -364,7 +364,8 @@ def _is_json(value: object, depth: int = 0) -> bool:
 
 # True while a decoder runs on what `_loads` returned. json.loads builds nothing but JSON
 # data (dicts with string keys, lists, str, int, float, bool, None) and `_loads` turns
-# NaN and infinity away, so the free-form checks below would walk such data for nothing.
+# NaN and infinity (`NaN`, `Infinity`, `1e999`) away, so the free-form checks below would
+# walk such data for nothing.
 _PARSED_JSON: ContextVar[bool] = ContextVar("_PARSED_JSON", default=False)
 
 
@@ -489,12 +490,22 @@ def _reject_constant(name: str) -> NoReturn:
     raise DecodeError(f"invalid JSON: {name} is not a JSON value")
 
 
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in _INFINITIES:  # 1e999: json.loads would read infinity
+        raise DecodeError(f"invalid JSON: {text} is out of range for a number")
+    return value
+
+
 # One decoder for every call: json.loads with an option builds a new one each time.
-_JSON_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+_JSON_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
 
 
 def _loads(text: str | bytes) -> object:
-    """Parse JSON text as json.loads does (bytes in UTF-8, -16 or -32), without NaN or infinity."""
+    """Parse JSON text as json.loads does (bytes in UTF-8, -16 or -32), without NaN or infinity.
+
+    What it returns is JSON data through and through, which `_parse_then_decode` relies on.
+    """
     try:
         if not isinstance(text, str):
             text = text.decode(json.detect_encoding(text), "surrogatepass")
@@ -509,7 +520,7 @@ def _loads(text: str | bytes) -> object:
         raise DecodeError(f"invalid JSON: {error}") from None
 
 
-def _decode_json(decode: Callable[[object], _T], text: str | bytes) -> _T:
+def _parse_then_decode(decode: Callable[[object], _T], text: str | bytes) -> _T:
     """`decode` the JSON document `text`, skipping the free-form checks it cannot fail."""
     data = _loads(text)
     token = _PARSED_JSON.set(True)
@@ -654,7 +665,7 @@ class MessageParam:
     @classmethod
     def from_json(cls, text: str | bytes) -> MessageParam:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_message_param, text)
+        return _parse_then_decode(decode_message_param, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -694,7 +705,7 @@ class TextBlockParam:
     @classmethod
     def from_json(cls, text: str | bytes) -> TextBlockParam:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_text_block_param, text)
+        return _parse_then_decode(decode_text_block_param, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -740,7 +751,7 @@ class ImageBlockParam:
     @classmethod
     def from_json(cls, text: str | bytes) -> ImageBlockParam:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_image_block_param, text)
+        return _parse_then_decode(decode_image_block_param, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -786,7 +797,7 @@ class ToolUseBlockParam:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolUseBlockParam:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_tool_use_block_param, text)
+        return _parse_then_decode(decode_tool_use_block_param, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -834,7 +845,7 @@ class ToolResultBlockParam:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolResultBlockParam:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_tool_result_block_param, text)
+        return _parse_then_decode(decode_tool_result_block_param, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -884,7 +895,7 @@ class Document:
     @classmethod
     def from_json(cls, text: str | bytes) -> Document:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_document, text)
+        return _parse_then_decode(decode_document, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -924,7 +935,7 @@ class ThinkingBlock:
     @classmethod
     def from_json(cls, text: str | bytes) -> ThinkingBlock:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_thinking_block, text)
+        return _parse_then_decode(decode_thinking_block, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -959,7 +970,7 @@ class RedactedThinkingBlock:
     @classmethod
     def from_json(cls, text: str | bytes) -> RedactedThinkingBlock:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_redacted_thinking_block, text)
+        return _parse_then_decode(decode_redacted_thinking_block, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -995,7 +1006,7 @@ class CacheControlEphemeral:
     @classmethod
     def from_json(cls, text: str | bytes) -> CacheControlEphemeral:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_cache_control_ephemeral, text)
+        return _parse_then_decode(decode_cache_control_ephemeral, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1032,7 +1043,7 @@ class Base64ImageSource:
     @classmethod
     def from_json(cls, text: str | bytes) -> Base64ImageSource:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_base64_image_source, text)
+        return _parse_then_decode(decode_base64_image_source, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1067,7 +1078,7 @@ class UrlImageSource:
     @classmethod
     def from_json(cls, text: str | bytes) -> UrlImageSource:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_url_image_source, text)
+        return _parse_then_decode(decode_url_image_source, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1101,7 +1112,7 @@ class Citation:
     @classmethod
     def from_json(cls, text: str | bytes) -> Citation:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_citation, text)
+        return _parse_then_decode(decode_citation, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1135,7 +1146,7 @@ class CitationSource:
     @classmethod
     def from_json(cls, text: str | bytes) -> CitationSource:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_citation_source, text)
+        return _parse_then_decode(decode_citation_source, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1173,7 +1184,7 @@ class TextBlock:
     @classmethod
     def from_json(cls, text: str | bytes) -> TextBlock:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_text_block, text)
+        return _parse_then_decode(decode_text_block, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1215,7 +1226,7 @@ class ToolUseBlock:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolUseBlock:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_tool_use_block, text)
+        return _parse_then_decode(decode_tool_use_block, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1251,7 +1262,7 @@ class CacheCreation:
     @classmethod
     def from_json(cls, text: str | bytes) -> CacheCreation:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_cache_creation, text)
+        return _parse_then_decode(decode_cache_creation, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1283,7 +1294,7 @@ class ServerToolUsage:
     @classmethod
     def from_json(cls, text: str | bytes) -> ServerToolUsage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_server_tool_usage, text)
+        return _parse_then_decode(decode_server_tool_usage, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1328,7 +1339,7 @@ class Usage:
     @classmethod
     def from_json(cls, text: str | bytes) -> Usage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_usage, text)
+        return _parse_then_decode(decode_usage, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1379,7 +1390,7 @@ class Container:
     @classmethod
     def from_json(cls, text: str | bytes) -> Container:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_container, text)
+        return _parse_then_decode(decode_container, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1429,7 +1440,7 @@ class Message:
     @classmethod
     def from_json(cls, text: str | bytes) -> Message:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_message, text)
+        return _parse_then_decode(decode_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1471,7 +1482,7 @@ class TextDelta:
     @classmethod
     def from_json(cls, text: str | bytes) -> TextDelta:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_text_delta, text)
+        return _parse_then_decode(decode_text_delta, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1505,7 +1516,7 @@ class CitationsDelta:
     @classmethod
     def from_json(cls, text: str | bytes) -> CitationsDelta:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_citations_delta, text)
+        return _parse_then_decode(decode_citations_delta, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1539,7 +1550,7 @@ class InputJsonDelta:
     @classmethod
     def from_json(cls, text: str | bytes) -> InputJsonDelta:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_input_json_delta, text)
+        return _parse_then_decode(decode_input_json_delta, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1573,7 +1584,7 @@ class ThinkingDelta:
     @classmethod
     def from_json(cls, text: str | bytes) -> ThinkingDelta:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_thinking_delta, text)
+        return _parse_then_decode(decode_thinking_delta, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1607,7 +1618,7 @@ class SignatureDelta:
     @classmethod
     def from_json(cls, text: str | bytes) -> SignatureDelta:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_signature_delta, text)
+        return _parse_then_decode(decode_signature_delta, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1641,7 +1652,7 @@ class MessageStartEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> MessageStartEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_message_start_event, text)
+        return _parse_then_decode(decode_message_start_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1677,7 +1688,7 @@ class ContentBlockStartEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> ContentBlockStartEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_content_block_start_event, text)
+        return _parse_then_decode(decode_content_block_start_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1714,7 +1725,7 @@ class ContentBlockDeltaEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> ContentBlockDeltaEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_content_block_delta_event, text)
+        return _parse_then_decode(decode_content_block_delta_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1749,7 +1760,7 @@ class ContentBlockStopEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> ContentBlockStopEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_content_block_stop_event, text)
+        return _parse_then_decode(decode_content_block_stop_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1787,7 +1798,7 @@ class MessageDelta:
     @classmethod
     def from_json(cls, text: str | bytes) -> MessageDelta:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_message_delta, text)
+        return _parse_then_decode(decode_message_delta, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1831,7 +1842,7 @@ class MessageDeltaUsage:
     @classmethod
     def from_json(cls, text: str | bytes) -> MessageDeltaUsage:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_message_delta_usage, text)
+        return _parse_then_decode(decode_message_delta_usage, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1879,7 +1890,7 @@ class MessageDeltaEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> MessageDeltaEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_message_delta_event, text)
+        return _parse_then_decode(decode_message_delta_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1912,7 +1923,7 @@ class MessageStopEvent:
     @classmethod
     def from_json(cls, text: str | bytes) -> MessageStopEvent:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_message_stop_event, text)
+        return _parse_then_decode(decode_message_stop_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1951,7 +1962,7 @@ class ToolParam:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolParam:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_tool_param, text)
+        return _parse_then_decode(decode_tool_param, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1993,7 +2004,7 @@ class ToolChoiceAuto:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolChoiceAuto:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_tool_choice_auto, text)
+        return _parse_then_decode(decode_tool_choice_auto, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2033,7 +2044,7 @@ class ToolChoiceAny:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolChoiceAny:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_tool_choice_any, text)
+        return _parse_then_decode(decode_tool_choice_any, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2075,7 +2086,7 @@ class ToolChoiceTool:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolChoiceTool:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_tool_choice_tool, text)
+        return _parse_then_decode(decode_tool_choice_tool, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2112,7 +2123,7 @@ class ToolChoiceNone:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolChoiceNone:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_tool_choice_none, text)
+        return _parse_then_decode(decode_tool_choice_none, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2145,7 +2156,7 @@ class ThinkingConfigEnabled:
     @classmethod
     def from_json(cls, text: str | bytes) -> ThinkingConfigEnabled:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_thinking_config_enabled, text)
+        return _parse_then_decode(decode_thinking_config_enabled, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2177,7 +2188,7 @@ class ThinkingConfigDisabled:
     @classmethod
     def from_json(cls, text: str | bytes) -> ThinkingConfigDisabled:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_thinking_config_disabled, text)
+        return _parse_then_decode(decode_thinking_config_disabled, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2210,7 +2221,7 @@ class Metadata:
     @classmethod
     def from_json(cls, text: str | bytes) -> Metadata:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_metadata, text)
+        return _parse_then_decode(decode_metadata, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2268,7 +2279,7 @@ class MessageCreateParams:
     @classmethod
     def from_json(cls, text: str | bytes) -> MessageCreateParams:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_message_create_params, text)
+        return _parse_then_decode(decode_message_create_params, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2333,7 +2344,7 @@ class SearchResult:
     @classmethod
     def from_json(cls, text: str | bytes) -> SearchResult:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_search_result, text)
+        return _parse_then_decode(decode_search_result, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2370,7 +2381,7 @@ class SearchEntry:
     @classmethod
     def from_json(cls, text: str | bytes) -> SearchEntry:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_search_entry, text)
+        return _parse_then_decode(decode_search_entry, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2416,7 +2427,7 @@ class ToolDefinition:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolDefinition:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_tool_definition, text)
+        return _parse_then_decode(decode_tool_definition, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2460,7 +2471,7 @@ class ToolsListResult:
     @classmethod
     def from_json(cls, text: str | bytes) -> ToolsListResult:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_tools_list_result, text)
+        return _parse_then_decode(decode_tools_list_result, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2497,7 +2508,7 @@ class _TrimState:
     @classmethod
     def from_json(cls, text: str | bytes) -> _TrimState:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _decode_json(decode_trim_state, text)
+        return _parse_then_decode(decode_trim_state, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""

@@ -11,9 +11,11 @@ Unions, enums and aliases are validated with their `<Name>Adapter`. Scalars are 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from typing import (
+    TYPE_CHECKING,
     Annotated,
     Any,
     Callable,
@@ -24,6 +26,7 @@ from typing import (
     TypeAlias,
     TypeVar,
     Union,
+    cast,
 )
 
 from pydantic import (
@@ -43,8 +46,7 @@ from pydantic import (
     ValidationInfo,
     model_validator,
 )
-from pydantic.json_schema import SkipJsonSchema
-from pydantic_core import InitErrorDetails, PydanticCustomError
+from pydantic_core import InitErrorDetails
 
 __all__ = [
     "_TrimState",
@@ -141,31 +143,48 @@ class _Building:
 _BUILDING = _Building()
 
 
-def _reject_null(value: _T) -> _T:
-    if value is None:
-        raise ValueError("null is not allowed here; leave the key out instead")
-    return value
+if TYPE_CHECKING:
+    Omittable: TypeAlias = Union[_T, None]
+    """An optional key without a default: when absent it reads as None, but JSON null is rejected."""
+else:
 
+    class _Omittable:
+        """At run time `Omittable[T]` is plain `T`: Pydantic does not validate the None
+        default of an absent key, and `T` itself turns an explicit null away."""
 
-Omittable: TypeAlias = Annotated[Union[_T, SkipJsonSchema[None]], BeforeValidator(_reject_null)]
-"""An optional key without a default: when absent it reads as None, but JSON null is rejected."""
+        def __getitem__(self, item: object) -> object:
+            return item
+
+    Omittable = _Omittable()
 
 _INFINITIES = (float("inf"), float("-inf"))
 
 
 def _finite(value: _T) -> _T:
     """Reject NaN and infinity anywhere in a JSON value: Python's `json` reads them, JSON has none."""
-    seen: set[int] = set()  # each container once: shared or cyclic data ends too
-    stack: list[object] = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, float):
-            if item != item or item in _INFINITIES:
-                raise ValueError("NaN and infinity are not JSON numbers")
-        elif isinstance(item, (list, dict)) and id(item) not in seen:
-            seen.add(id(item))
-            stack.extend(item.values() if isinstance(item, dict) else item)
+    if not _all_finite(value, 0):
+        raise ValueError("NaN and infinity are not JSON numbers")
     return value
+
+
+def _all_finite(value: object, depth: int) -> bool:
+    """No NaN or infinity in `value`; past 100 levels (or in a cycle) JsonValue has the last word."""
+    kind = type(value)
+    if kind is float:
+        return value == value and value not in _INFINITIES
+    if depth > 100:
+        return True
+    if kind is dict:
+        value = cast("dict[object, object]", value).values()
+    elif kind is not list:
+        return True
+    for item in cast("Iterable[object]", value):
+        kind = type(item)
+        if kind is str or kind is int or kind is bool or item is None:
+            continue
+        if not _all_finite(item, depth + 1):
+            return False
+    return True
 
 
 _JSON: TypeAlias = Annotated[JsonValue, BeforeValidator(_finite)]
@@ -176,21 +195,20 @@ _EXTRA_VALUES: TypeAdapter[dict[str, JsonValue]] = TypeAdapter(dict[str, _JSON])
 
 @dataclass(frozen=True)
 class _Wire:
-    """The JSON rules of one model that plain Pydantic does not know.
+    """The JSON rules of one model that its fields and configuration do not state.
 
-    tags: (field, JSON key, value) of every `const` property: required in JSON data and
-        exactly that value (`true` is not 1); filled in, and always written, for a value
-        built in code.
+    tags: (field, JSON key, value) of every `const` property. Required in JSON data, where
+        the field's Literal checks a string value (`_CheckedModel` any other); filled in
+        for a value built in code.
     spellings: (field, (JSON key, *x-aliases)): at most one may be present in JSON data;
         the spelling that was read is the one written back.
-    names: field names that are not JSON keys: in JSON data they are unknown keys.
-    extra: the schema's policy for unknown keys: "keep", "ignore" or "forbid".
+    names: field names that are not JSON keys, where unknown keys are kept or refused:
+        in JSON data they are unknown keys (`_CheckedModel`).
     """
 
     tags: tuple[tuple[str, str, str | int | bool], ...] = ()
     spellings: tuple[tuple[str, tuple[str, ...]], ...] = ()
     names: frozenset[str] = frozenset()
-    extra: Literal["keep", "ignore", "forbid"] = "keep"
 
 
 def _wire_json_schema(schema: dict[str, Any], cls: type[Any]) -> None:
@@ -227,27 +245,56 @@ class _Model(BaseModel):
     """Base of every model in this module.
 
     `Model.model_validate(data)`, `Model.model_validate_json(text)` and every TypeAdapter
-    read JSON data: tags are required, a field is found under its JSON key (or an
-    x-alias) only, never under its Python name, and at most one spelling of a key may
-    be present. `Model(field=...)` builds a value in code: fields by name or JSON key,
-    tags filled in. Tags are always written by `model_dump(exclude_unset=True)`.
+    read JSON data: tags are required, and a field is found under its JSON key (or an
+    x-alias) only, never under its Python name, which is an unknown key there. Unknown
+    keys kept (`extra="allow"`) must hold JSON. `Model(field=...)` builds a value in
+    code: fields by name or JSON key, tags filled in. All of it is Pydantic's own
+    validation, in Rust: no Python runs per model unless the model has x-aliases.
     """
 
     # Field names never equal a BaseModel attribute (lowering renames those with a trailing
     # `_`), so a name such as `model_dump_` or `model_usage` needs no protected namespace.
+    # Pydantic's mypy plugin reads this literal: constructors take field names. Models read
+    # JSON data by JSON key only: `validate_by_name` is turned off below, before any model
+    # inherits this configuration; `__init__` passes field names on as JSON keys.
     model_config = ConfigDict(
-        populate_by_name=True, protected_namespaces=(), json_schema_extra=_wire_json_schema
+        validate_by_name=True,
+        validate_by_alias=True,
+        protected_namespaces=(),
+        json_schema_extra=_wire_json_schema,
     )
 
     _wire: ClassVar[_Wire] = _Wire()
+    __pydantic_extra__: dict[str, _JSON] = Field(init=False)  # kept unknown keys hold JSON
 
     def __init__(self, /, **data: Any) -> None:
+        for name, key, value in self._wire.tags:
+            if name not in data and key not in data:
+                data[name] = value
+        for name, field in type(self).model_fields.items():  # keywords by name: by JSON key
+            if field.alias is not None and name in data and field.alias not in data:
+                data[field.alias] = data.pop(name)
         self.__pydantic_validator__.validate_python(data, self_instance=self, context=_BUILDING)
 
     # Pydantic's own marker for an __init__ that only validates (RootModel sets it too):
     # validating a dict then does not go through __init__, so the context above is seen
     # only when a value is built in code.
     __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+
+
+_Model.model_config["validate_by_name"] = False
+
+
+class _CheckedModel(_Model):
+    """A model with a wire rule that its fields cannot state, checked around validation.
+
+    - A tag that is an integer or a boolean: its Literal would take `True` for `1`.
+    - A field name that is not a JSON key, where unknown keys are kept or refused: in
+      JSON data it is an unknown key. Pydantic keeps it, but also counts the field of
+      that name as set (so `exclude_unset` would write the field); and before 2.14
+      `model_validate_json` drops it, kept or refused alike. Such keys are refused here,
+      or set aside while the rest validates and then added to the kept keys.
+    """
 
     @model_validator(mode="wrap")
     @classmethod
@@ -258,51 +305,35 @@ class _Model(BaseModel):
             return handler(data)
         wire = cls._wire
         building = info.context is _BUILDING
-        unknown: dict[str, Any] = {}
         errors: list[InitErrorDetails] = []
         for name, key, expected in wire.tags:
             spelling = name if building and key not in data else key
-            if spelling not in data:
-                if not building:
-                    errors.append({"type": "missing", "loc": (key,), "input": data})
-            elif type(data[spelling]) is not type(expected) or data[spelling] != expected:
-                context = {"expected": repr(expected)}
+            if type(expected) is not str and spelling in data:
                 found = data[spelling]
-                errors.append(
-                    {"type": "literal_error", "loc": (spelling,), "input": found, "ctx": context}
-                )
-        if not building:
-            for _, spellings in wire.spellings:
-                found = [spelling for spelling in spellings if spelling in data]
-                if len(found) > 1:
-                    message = "both '{key}' and its alias '{alias}' are present"
-                    context = {"key": found[0], "alias": found[1]}
-                    error = PydanticCustomError("duplicate_key", message, context)
-                    errors.append({"type": error, "loc": (found[1],), "input": data[found[1]]})
-            for name in sorted(wire.names.intersection(data)):
-                if wire.extra == "forbid":
-                    errors.append({"type": "extra_forbidden", "loc": (name,), "input": data[name]})
-                elif wire.extra == "keep":
-                    unknown[name] = data[name]
-            if not wire.names.isdisjoint(data):
-                data = {key: value for key, value in data.items() if key not in wire.names}
+                if type(found) is not type(expected) or found != expected:
+                    context = {"expected": repr(expected)}
+                    errors.append(
+                        {
+                            "type": "literal_error",
+                            "loc": (spelling,),
+                            "input": found,
+                            "ctx": context,
+                        }
+                    )
         if errors:
             raise ValidationError.from_exception_data(cls.__name__, errors)
-        model = handler(data)
-        if model.__pydantic_extra__ is not None:
-            model.__pydantic_extra__.update(unknown)
-            if model.__pydantic_extra__:  # kept unknown keys hold JSON, as free-form fields do
-                _EXTRA_VALUES.validate_python(model.__pydantic_extra__)
-        if wire.spellings:
-            model._remember_spellings(data, building)
+        if building or wire.names.isdisjoint(data):  # built in code, names are fields
+            return handler(data)
+        names = wire.names
+        if cls.model_config.get("extra") == "forbid":
+            for name in sorted(names.intersection(data)):
+                errors.append({"type": "extra_forbidden", "loc": (name,), "input": data[name]})
+            raise ValidationError.from_exception_data(cls.__name__, errors)
+        model = handler({key: value for key, value in data.items() if key not in names})
+        unknown = _EXTRA_VALUES.validate_python({key: data[key] for key in names if key in data})
+        assert model.__pydantic_extra__ is not None  # otherwise extra="allow"
+        model.__pydantic_extra__.update(unknown)
         return model
-
-    def _remember_spellings(self, data: dict[str, Any], building: bool) -> None:
-        """Record which spelling of each aliased key `data` used (models with x-aliases)."""
-
-    def model_post_init(self, context: Any, /) -> None:
-        for name, _, _ in self._wire.tags:
-            self.__pydantic_fields_set__.add(name)
 
 
 class Role(str, Enum):
@@ -352,7 +383,7 @@ class TokenStatus(Enum):
 class MessageParam(_Model):
     """对话消息类型 (conversation message type); 来源 (source): anthropic.types.MessageParam."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     role: Role = Field(
         description="Who sent the message (\u7528\u6237\u6d88\u606f user message / \u52a9\u624b\u6d88\u606f assistant message)."
@@ -365,10 +396,13 @@ class MessageParam(_Model):
 class TextBlockParam(_Model):
     """A text content block in a request."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "text"),))
 
-    type: Literal["text"] = Field(default="text", description='Always "text".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["text"] = "text"
+    else:
+        type: Literal["text"] = Field(description='Always "text".')
     text: StrictStr = Field(description="The text.")
     citations: list[Citation] | None = Field(
         default=None, description="Citations supporting the text."
@@ -381,10 +415,13 @@ class TextBlockParam(_Model):
 class ImageBlockParam(_Model):
     """An image content block in a request."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "image"),))
 
-    type: Literal["image"] = Field(default="image", description='Always "image".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["image"] = "image"
+    else:
+        type: Literal["image"] = Field(description='Always "image".')
     source: ImageSource = Field(description="The image data or URL.")
     cache_control: CacheControlEphemeral | None = Field(
         default=None, description="Prompt-cache breakpoint."
@@ -394,10 +431,13 @@ class ImageBlockParam(_Model):
 class ToolUseBlockParam(_Model):
     """A tool call sent back to the API as part of an assistant message."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "tool_use"),))
 
-    type: Literal["tool_use"] = Field(default="tool_use", description='Always "tool_use".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["tool_use"] = "tool_use"
+    else:
+        type: Literal["tool_use"] = Field(description='Always "tool_use".')
     id: StrictStr = Field(description="Unique tool call id (toolu_...).")
     name: StrictStr = Field(description="Name of the tool called.")
     input: dict[str, _JSON] = Field(
@@ -411,10 +451,13 @@ class ToolUseBlockParam(_Model):
 class ToolResultBlockParam(_Model):
     """A tool result block, sent in a user message (带工具结果的消息, message with tool results)."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "tool_result"),))
 
-    type: Literal["tool_result"] = Field(default="tool_result", description='Always "tool_result".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["tool_result"] = "tool_result"
+    else:
+        type: Literal["tool_result"] = Field(description='Always "tool_result".')
     tool_use_id: StrictStr = Field(
         description='Id of the tool_use block this result answers (e.g. "toolu_xxx").'
     )
@@ -431,10 +474,13 @@ class ToolResultBlockParam(_Model):
 class Document(_Model):
     """Citations 文档 (a document for citations); 来源 (source) anthropic.types.Document."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "document"),))
 
-    type: Literal["document"] = Field(default="document", description='Always "document".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["document"] = "document"
+    else:
+        type: Literal["document"] = Field(description='Always "document".')
     id: StrictStr = Field(description='Document id (e.g. "doc_xxx").')
     citations: Omittable[list[Citation]] = Field(
         default=None, description="Citations of the document."
@@ -444,10 +490,13 @@ class Document(_Model):
 class ThinkingBlock(_Model):
     """Extended-thinking content produced by the model."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "thinking"),))
 
-    type: Literal["thinking"] = Field(default="thinking", description='Always "thinking".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["thinking"] = "thinking"
+    else:
+        type: Literal["thinking"] = Field(description='Always "thinking".')
     thinking: StrictStr = Field(description="The thinking text.")
     signature: StrictStr = Field(description="Signature that verifies the thinking block.")
 
@@ -455,22 +504,26 @@ class ThinkingBlock(_Model):
 class RedactedThinkingBlock(_Model):
     """Thinking content encrypted by the safety system."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "redacted_thinking"),))
 
-    type: Literal["redacted_thinking"] = Field(
-        default="redacted_thinking", description='Always "redacted_thinking".'
-    )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["redacted_thinking"] = "redacted_thinking"
+    else:
+        type: Literal["redacted_thinking"] = Field(description='Always "redacted_thinking".')
     data: StrictStr = Field(description="Opaque encrypted thinking.")
 
 
 class CacheControlEphemeral(_Model):
     """Marks a prompt-cache breakpoint at this block."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "ephemeral"),))
 
-    type: Literal["ephemeral"] = Field(default="ephemeral", description='Always "ephemeral".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["ephemeral"] = "ephemeral"
+    else:
+        type: Literal["ephemeral"] = Field(description='Always "ephemeral".')
     ttl: Omittable[StrictStr] = Field(
         default=None, description='Time to live of the cache entry, "5m" (default) or "1h".'
     )
@@ -479,10 +532,13 @@ class CacheControlEphemeral(_Model):
 class Base64ImageSource(_Model):
     """Image data inlined as base64."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "base64"),))
 
-    type: Literal["base64"] = Field(default="base64", description='Always "base64".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["base64"] = "base64"
+    else:
+        type: Literal["base64"] = Field(description='Always "base64".')
     media_type: ImageMediaType = Field(description="Media type of the image.")
     data: StrictStr = Field(description="Base64-encoded image bytes.")
 
@@ -490,17 +546,20 @@ class Base64ImageSource(_Model):
 class UrlImageSource(_Model):
     """Image referenced by URL."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "url"),))
 
-    type: Literal["url"] = Field(default="url", description='Always "url".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["url"] = "url"
+    else:
+        type: Literal["url"] = Field(description='Always "url".')
     url: StrictStr = Field(description="Where the image can be fetched.")
 
 
 class Citation(_Model):
     """A citation (引用), the cited text and where it comes from."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     text: StrictStr = Field(description="\u5f15\u7528\u7684\u6587\u672c (the cited text).")
     source: CitationSource = Field(description="Where the cited text comes from.")
@@ -509,7 +568,7 @@ class Citation(_Model):
 class CitationSource(_Model):
     """Source of a citation."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     id: StrictStr = Field(description='Source id (e.g. "doc_xxx" or "src_xxx").')
     dataset: StrictStr = Field(description='Dataset the source belongs to (e.g. "search").')
@@ -518,10 +577,13 @@ class CitationSource(_Model):
 class TextBlock(_Model):
     """A text content block in a response."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "text"),))
 
-    type: Literal["text"] = Field(default="text", description='Always "text".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["text"] = "text"
+    else:
+        type: Literal["text"] = Field(description='Always "text".')
     text: StrictStr = Field(description="The generated text.")
     citations: list[Citation] | None = Field(
         default=None, description="Citations supporting the text, or null."
@@ -531,10 +593,13 @@ class TextBlock(_Model):
 class ToolUseBlock(_Model):
     """工具调用块 (tool use block); 来源 (source) anthropic.types.ToolUseBlock."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "tool_use"),))
 
-    type: Literal["tool_use"] = Field(default="tool_use", description='Always "tool_use".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["tool_use"] = "tool_use"
+    else:
+        type: Literal["tool_use"] = Field(description='Always "tool_use".')
     id: StrictStr = Field(description='Tool call id (e.g. "toolu_xxx").')
     name: StrictStr = Field(description='Tool name (e.g. "search_web").')
     input: dict[str, _JSON] = Field(
@@ -545,7 +610,7 @@ class ToolUseBlock(_Model):
 class CacheCreation(_Model):
     """Breakdown of cached input tokens by cache lifetime."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     ephemeral_5m_input_tokens: StrictInt = Field(
         description="Input tokens used to create 5-minute cache entries."
@@ -558,7 +623,7 @@ class CacheCreation(_Model):
 class ServerToolUsage(_Model):
     """Number of server tool requests made."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     web_search_requests: StrictInt = Field(description="Number of web search requests.")
 
@@ -566,7 +631,7 @@ class ServerToolUsage(_Model):
 class Usage(_Model):
     """Billing and rate-limit usage of a message."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     input_tokens: StrictInt = Field(description="Input tokens used.")
     output_tokens: StrictInt = Field(description="Output tokens used.")
@@ -590,7 +655,7 @@ class Usage(_Model):
 class Container(_Model):
     """Code-execution container used by the request."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     id: StrictStr = Field(description="Container id.")
     expires_at: StrictStr = Field(description="When the container expires (RFC 3339 timestamp).")
@@ -599,14 +664,20 @@ class Container(_Model):
 class Message(_Model):
     """A response message of the Messages API (anthropic.types.Message)."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(
         tags=(("type", "type", "message"), ("role", "role", "assistant"))
     )
 
     id: StrictStr = Field(description="Unique message id (msg_...).")
-    type: Literal["message"] = Field(default="message", description='Always "message".')
-    role: Literal["assistant"] = Field(default="assistant", description='Always "assistant".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["message"] = "message"
+    else:
+        type: Literal["message"] = Field(description='Always "message".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        role: Literal["assistant"] = "assistant"
+    else:
+        role: Literal["assistant"] = Field(description='Always "assistant".')
     model: StrictStr = Field(description="Model that handled the request.")
     content: list[ContentBlock] = Field(description="Content generated by the model.")
     stop_reason: StopReason | None = Field(
@@ -624,34 +695,39 @@ class Message(_Model):
 class TextDelta(_Model):
     """文本增量事件 (text delta); 来源 (source) anthropic.types.TextDelta."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "text_delta"),))
 
-    type: Literal["text_delta"] = Field(default="text_delta", description='Always "text_delta".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["text_delta"] = "text_delta"
+    else:
+        type: Literal["text_delta"] = Field(description='Always "text_delta".')
     text: StrictStr = Field(description='Text appended to the block (e.g. "Hello").')
 
 
 class CitationsDelta(_Model):
     """引用增量事件 (citations delta); 来源 (source) anthropic.types.ContentBlockDeltaEvent.CitationsDelta."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "citations_delta"),))
 
-    type: Literal["citations_delta"] = Field(
-        default="citations_delta", description='Always "citations_delta".'
-    )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["citations_delta"] = "citations_delta"
+    else:
+        type: Literal["citations_delta"] = Field(description='Always "citations_delta".')
     citations: list[Citation] = Field(description="Citations added to the text block.")
 
 
 class InputJsonDelta(_Model):
     """A fragment of a tool_use block's input JSON."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "input_json_delta"),))
 
-    type: Literal["input_json_delta"] = Field(
-        default="input_json_delta", description='Always "input_json_delta".'
-    )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["input_json_delta"] = "input_json_delta"
+    else:
+        type: Literal["input_json_delta"] = Field(description='Always "input_json_delta".')
     partial_json: StrictStr = Field(
         description="Partial JSON text; concatenate all fragments and parse at content_block_stop."
     )
@@ -660,48 +736,52 @@ class InputJsonDelta(_Model):
 class ThinkingDelta(_Model):
     """A fragment of a thinking block."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "thinking_delta"),))
 
-    type: Literal["thinking_delta"] = Field(
-        default="thinking_delta", description='Always "thinking_delta".'
-    )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["thinking_delta"] = "thinking_delta"
+    else:
+        type: Literal["thinking_delta"] = Field(description='Always "thinking_delta".')
     thinking: StrictStr = Field(description="Thinking text appended to the block.")
 
 
 class SignatureDelta(_Model):
     """The signature of a thinking block, sent just before content_block_stop."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "signature_delta"),))
 
-    type: Literal["signature_delta"] = Field(
-        default="signature_delta", description='Always "signature_delta".'
-    )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["signature_delta"] = "signature_delta"
+    else:
+        type: Literal["signature_delta"] = Field(description='Always "signature_delta".')
     signature: StrictStr = Field(description="Signature of the thinking block.")
 
 
 class MessageStartEvent(_Model):
     """First event of a stream; carries the message with empty content."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "message_start"),))
 
-    type: Literal["message_start"] = Field(
-        default="message_start", description='Always "message_start".'
-    )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["message_start"] = "message_start"
+    else:
+        type: Literal["message_start"] = Field(description='Always "message_start".')
     message: Message = Field(description="The message being streamed.")
 
 
 class ContentBlockStartEvent(_Model):
     """Starts the content block at `index`."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "content_block_start"),))
 
-    type: Literal["content_block_start"] = Field(
-        default="content_block_start", description='Always "content_block_start".'
-    )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["content_block_start"] = "content_block_start"
+    else:
+        type: Literal["content_block_start"] = Field(description='Always "content_block_start".')
     index: StrictInt = Field(description="Index of the block in the message content.")
     content_block: ContentBlock = Field(
         description="The block, with empty text, thinking or input."
@@ -711,12 +791,13 @@ class ContentBlockStartEvent(_Model):
 class ContentBlockDeltaEvent(_Model):
     """An incremental update to the content block at `index`."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "content_block_delta"),))
 
-    type: Literal["content_block_delta"] = Field(
-        default="content_block_delta", description='Always "content_block_delta".'
-    )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["content_block_delta"] = "content_block_delta"
+    else:
+        type: Literal["content_block_delta"] = Field(description='Always "content_block_delta".')
     index: StrictInt = Field(description="Index of the block in the message content.")
     delta: ContentBlockDelta = Field(description="The update.")
 
@@ -724,19 +805,20 @@ class ContentBlockDeltaEvent(_Model):
 class ContentBlockStopEvent(_Model):
     """Ends the content block at `index`."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "content_block_stop"),))
 
-    type: Literal["content_block_stop"] = Field(
-        default="content_block_stop", description='Always "content_block_stop".'
-    )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["content_block_stop"] = "content_block_stop"
+    else:
+        type: Literal["content_block_stop"] = Field(description='Always "content_block_stop".')
     index: StrictInt = Field(description="Index of the block in the message content.")
 
 
 class MessageDelta(_Model):
     """Top-level changes to the message in a message_delta event."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     stop_reason: StopReason | None = Field(description="Why the model stopped.")
     stop_sequence: StrictStr | None = Field(
@@ -750,7 +832,7 @@ class MessageDelta(_Model):
 class MessageDeltaUsage(_Model):
     """Cumulative token usage reported by a message_delta event."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     output_tokens: StrictInt = Field(description="Cumulative output tokens.")
     input_tokens: StrictInt | None = Field(default=None, description="Cumulative input tokens.")
@@ -768,12 +850,13 @@ class MessageDeltaUsage(_Model):
 class MessageDeltaEvent(_Model):
     """Top-level changes to the message (stop reason, final usage)."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "message_delta"),))
 
-    type: Literal["message_delta"] = Field(
-        default="message_delta", description='Always "message_delta".'
-    )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["message_delta"] = "message_delta"
+    else:
+        type: Literal["message_delta"] = Field(description='Always "message_delta".')
     delta: MessageDelta = Field(description="Changed message fields.")
     usage: MessageDeltaUsage = Field(description="Cumulative token usage.")
 
@@ -781,18 +864,19 @@ class MessageDeltaEvent(_Model):
 class MessageStopEvent(_Model):
     """Last event of a stream."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "message_stop"),))
 
-    type: Literal["message_stop"] = Field(
-        default="message_stop", description='Always "message_stop".'
-    )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["message_stop"] = "message_stop"
+    else:
+        type: Literal["message_stop"] = Field(description='Always "message_stop".')
 
 
 class ToolParam(_Model):
     """A tool the model may call (Messages API request)."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     name: StrictStr = Field(description="Tool name the model uses in tool_use blocks.")
     description: Omittable[StrictStr] = Field(
@@ -807,10 +891,13 @@ class ToolParam(_Model):
 class ToolChoiceAuto(_Model):
     """The model decides whether to call a tool."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "auto"),))
 
-    type: Literal["auto"] = Field(default="auto", description='Always "auto".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["auto"] = "auto"
+    else:
+        type: Literal["auto"] = Field(description='Always "auto".')
     disable_parallel_tool_use: Omittable[StrictBool] = Field(
         default=None, description="Allow at most one tool call."
     )
@@ -819,10 +906,13 @@ class ToolChoiceAuto(_Model):
 class ToolChoiceAny(_Model):
     """The model must call one of the tools."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "any"),))
 
-    type: Literal["any"] = Field(default="any", description='Always "any".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["any"] = "any"
+    else:
+        type: Literal["any"] = Field(description='Always "any".')
     disable_parallel_tool_use: Omittable[StrictBool] = Field(
         default=None, description="Allow exactly one tool call."
     )
@@ -831,10 +921,13 @@ class ToolChoiceAny(_Model):
 class ToolChoiceTool(_Model):
     """The model must call the named tool."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "tool"),))
 
-    type: Literal["tool"] = Field(default="tool", description='Always "tool".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["tool"] = "tool"
+    else:
+        type: Literal["tool"] = Field(description='Always "tool".')
     name: StrictStr = Field(description="Name of the tool to call.")
     disable_parallel_tool_use: Omittable[StrictBool] = Field(
         default=None, description="Allow exactly one tool call."
@@ -844,19 +937,25 @@ class ToolChoiceTool(_Model):
 class ToolChoiceNone(_Model):
     """The model must not call tools."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "none"),))
 
-    type: Literal["none"] = Field(default="none", description='Always "none".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["none"] = "none"
+    else:
+        type: Literal["none"] = Field(description='Always "none".')
 
 
 class ThinkingConfigEnabled(_Model):
     """Turn on extended thinking with a token budget."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "enabled"),))
 
-    type: Literal["enabled"] = Field(default="enabled", description='Always "enabled".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["enabled"] = "enabled"
+    else:
+        type: Literal["enabled"] = Field(description='Always "enabled".')
     budget_tokens: Annotated[StrictInt, Field(ge=1024)] = Field(
         description="Tokens the model may use for thinking; at least 1024 and less than max_tokens."
     )
@@ -865,16 +964,19 @@ class ThinkingConfigEnabled(_Model):
 class ThinkingConfigDisabled(_Model):
     """Turn off extended thinking."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "disabled"),))
 
-    type: Literal["disabled"] = Field(default="disabled", description='Always "disabled".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["disabled"] = "disabled"
+    else:
+        type: Literal["disabled"] = Field(description='Always "disabled".')
 
 
 class Metadata(_Model):
     """Request metadata."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     user_id: Annotated[StrictStr, Field(max_length=256)] | None = Field(
         default=None, description="Opaque id of the end user (no personal data)."
@@ -884,7 +986,7 @@ class Metadata(_Model):
 class MessageCreateParams(_Model):
     """Body of POST /v1/messages."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     model: StrictStr = Field(description="Model to use.")
     max_tokens: Annotated[StrictInt, Field(ge=1)] = Field(
@@ -924,7 +1026,7 @@ class MessageCreateParams(_Model):
 class SearchResult(_Model):
     """搜索结果 (a search result); 来源 (source) tools/search_tool.py."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     title: StrictStr = Field(description="Title of the result page.")
     url: StrictStr = Field(description="URL of the result page.")
@@ -934,17 +1036,17 @@ class SearchResult(_Model):
 class SearchEntry(_Model):
     """搜索历史条目 (a search history entry); 来源 (source) tools/search_history.py."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
 
     query: StrictStr = Field(description="The search query.")
     timestamp: StrictStr = Field(description="When the search ran (timestamp text).")
     results: list[SearchResult] = Field(description="The results of the search.")
 
 
-class ToolDefinition(_Model):
+class ToolDefinition(_CheckedModel):
     """工具定义 (tool definition); 来源 (source) MCP 工具定义 (MCP tool definition)."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(names=frozenset({"input_schema", "output_schema"}))
 
     name: StrictStr = Field(description='Tool name (e.g. "search_web").')
@@ -968,10 +1070,10 @@ class ToolDefinition(_Model):
     )
 
 
-class ToolsListResult(_Model):
+class ToolsListResult(_CheckedModel):
     """Result of the MCP tools/list request."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="allow")
+    model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(names=frozenset({"next_cursor"}))
 
     tools: list[ToolDefinition] = Field(description="The tools the server offers.")
@@ -985,7 +1087,7 @@ class ToolsListResult(_Model):
 class _TrimState(_Model):
     """清理状态 (trim state); 来源 (source) conversation/memory.py."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+    model_config = ConfigDict(extra="forbid")
 
     count: StrictInt = Field(default=0, description="Trim counter.")
     original_count: StrictInt = Field(default=0, description="Original count before trimming.")

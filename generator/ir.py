@@ -44,6 +44,28 @@ class Constraints:
     def is_empty(self) -> bool:
         return self == NO_CONSTRAINTS
 
+    def bounds(self) -> list[tuple[str, int | float]]:
+        """(attribute, value) of every length, value and item bound that is set, in one order."""
+        found: list[tuple[str, int | float]] = []
+        for attribute in BOUND_ATTRIBUTES:
+            value = getattr(self, attribute)
+            if value is not None:
+                found.append((attribute, value))
+        return found
+
+
+# The numeric bounds of `Constraints` (all but `pattern`), in the order names and texts list them.
+BOUND_ATTRIBUTES = (
+    "min_length",
+    "max_length",
+    "minimum",
+    "maximum",
+    "exclusive_minimum",
+    "exclusive_maximum",
+    "min_items",
+    "max_items",
+)
+
 
 NO_CONSTRAINTS = Constraints()
 

@@ -195,20 +195,10 @@ def _constraint_text(type_ref: ir.TypeRef) -> str:
     if not isinstance(inner, (ir.Prim, ir.ListOf)):
         return ""
     constraints = inner.constraints
-    parts = []
-    for attribute, words in (
-        ("min_length", "min length"),
-        ("max_length", "max length"),
-        ("minimum", "minimum"),
-        ("maximum", "maximum"),
-        ("exclusive_minimum", "exclusive minimum"),
-        ("exclusive_maximum", "exclusive maximum"),
-        ("min_items", "min items"),
-        ("max_items", "max items"),
-    ):
-        value = getattr(constraints, attribute)
-        if value is not None:
-            parts.append(f"{words} {md_code(repr(value))}")
+    parts = [
+        f"{attribute.replace('_', ' ')} {md_code(repr(value))}"
+        for attribute, value in constraints.bounds()
+    ]
     if constraints.pattern is not None:
         parts.append(f"pattern {md_code(constraints.pattern)}")
     return ("Constraints: " + ", ".join(parts) + ".") if parts else ""

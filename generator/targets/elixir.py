@@ -30,6 +30,7 @@ from generator.diagnostics import Diagnostic, InputError, Position
 from generator.lower import json_type_of
 from generator.render import RenderEnv, ex_atom, ex_str
 from generator.targets import FileKind, OutputFile
+from generator.targets.python_codecs import BOUND_KEYS
 from generator.targets.python_common import function_suffix
 
 TARGET = "elixir"
@@ -359,20 +360,10 @@ class _FileGen:
         return "union_" + "_or_".join(self.type_key(option) for option in type_ref.options)
 
     def _constraint_key(self, constraints: ir.Constraints) -> str:
-        parts = []
-        for attribute, short in (
-            ("min_length", "minlen"),
-            ("max_length", "maxlen"),
-            ("minimum", "min"),
-            ("maximum", "max"),
-            ("exclusive_minimum", "xmin"),
-            ("exclusive_maximum", "xmax"),
-            ("min_items", "minitems"),
-            ("max_items", "maxitems"),
-        ):
-            value = getattr(constraints, attribute)
-            if value is not None:
-                parts.append(short + _number_fragment(value))
+        parts = [
+            BOUND_KEYS[attribute] + _number_fragment(value)
+            for attribute, value in constraints.bounds()
+        ]
         if constraints.pattern is not None:
             # named by its text, not by its attribute: naming a helper defines nothing
             digest = hashlib.sha256(constraints.pattern.encode("utf-8")).hexdigest()[:8]

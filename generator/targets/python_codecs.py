@@ -38,6 +38,18 @@ class Flavor:
 DATACLASSES = Flavor("_decode_", "_d_", "_list", "_map", tuples=True)
 TYPEDDICTS = Flavor("_validate_", "_v_", "_check_list", "_check_map", tuples=False)
 
+# Short names of the constraint bounds in helper names (`_d_str_minlen1_maxlen5`).
+BOUND_KEYS = {
+    "min_length": "minlen",
+    "max_length": "maxlen",
+    "minimum": "min",
+    "maximum": "max",
+    "exclusive_minimum": "xmin",
+    "exclusive_maximum": "xmax",
+    "min_items": "minitems",
+    "max_items": "maxitems",
+}
+
 
 @dataclass(frozen=True)
 class HelperView:
@@ -264,20 +276,10 @@ class Codecs:
         return "union_" + "_or_".join(self.type_key(option) for option in type_ref.options)
 
     def _constraint_key(self, constraints: ir.Constraints) -> str:
-        parts = []
-        for attribute, short in (
-            ("min_length", "minlen"),
-            ("max_length", "maxlen"),
-            ("minimum", "min"),
-            ("maximum", "max"),
-            ("exclusive_minimum", "xmin"),
-            ("exclusive_maximum", "xmax"),
-            ("min_items", "minitems"),
-            ("max_items", "maxitems"),
-        ):
-            value = getattr(constraints, attribute)
-            if value is not None:
-                parts.append(f"{short}{str(value).replace('.', 'p').replace('-', 'm')}")
+        parts = [
+            f"{BOUND_KEYS[attribute]}{str(value).replace('.', 'p').replace('-', 'm')}"
+            for attribute, value in constraints.bounds()
+        ]
         if constraints.pattern is not None:
             parts.append("re" + self.pattern_constant(constraints.pattern).rsplit("_", 1)[-1])
         return "_".join(parts)

@@ -213,9 +213,7 @@ def _record_view(record: ir.Record, types: _Types, env: RenderEnv) -> RecordView
             "names=frozenset({" + ", ".join(py_str(name) for name in names_only) + "})"
         )
     # int and bool tags (their Literal takes True for 1) and kept names need `_CheckedModel`
-    checked = checks_names or any(
-        not isinstance(_tag_value(f), str) for f in tags
-    )
+    checked = checks_names or any(not isinstance(_tag_value(f), str) for f in tags)
     config = [f"extra={py_str(_EXTRA[record.extra_policy])}"]
     if record.frozen:
         config.append("frozen=True")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import functools
 import importlib.util
 import os
 import shutil
@@ -88,7 +90,13 @@ def load_generated(module: str, flavor: str = "dataclass_models") -> ModuleType:
 
 
 def schema_data(module: str) -> dict[str, Any]:
-    """The parsed schema file of a shipped module."""
+    """The parsed schema file of a shipped module (a copy: callers may change it)."""
+    return copy.deepcopy(_parsed_schema(module))
+
+
+@functools.cache
+def _parsed_schema(module: str) -> dict[str, Any]:
+    """Parsed once per run: thousands of tests ask, and parsing YAML takes a good part of a second."""
     from generator.loader import load
 
     data = load(REPO / "schema" / f"{module}.yaml").data

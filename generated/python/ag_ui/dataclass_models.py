@@ -287,7 +287,7 @@ def _is_json(value: object, depth: int = 0) -> bool:
     return False
 
 
-# True while a decoder runs on what `_loads` returned. json.loads builds nothing but JSON
+# True while a decoder runs on what `_loads` returned (in a flavor that parses JSON text). json.loads builds nothing but JSON
 # data (dicts with string keys, lists, str, int, float, bool, None) and `_loads` turns
 # NaN and infinity (`NaN`, `Infinity`, `1e999`) away, so the free-form checks below would
 # walk such data for nothing.

@@ -10,6 +10,7 @@ Standard library only; vendor this file as it is.
 """
 
 import json
+from contextvars import ContextVar
 from typing import Callable, Literal, NotRequired, TypeAlias, TypeVar, TypedDict, Union, cast
 
 __all__ = [
@@ -248,9 +249,16 @@ def _is_json(value: object, depth: int = 0) -> bool:
     return False
 
 
+# True while a decoder runs on what `_loads` returned (in a flavor that parses JSON text). json.loads builds nothing but JSON
+# data (dicts with string keys, lists, str, int, float, bool, None) and `_loads` turns
+# NaN and infinity (`NaN`, `Infinity`, `1e999`) away, so the free-form checks below would
+# walk such data for nothing.
+_PARSED_JSON: ContextVar[bool] = ContextVar("_PARSED_JSON", default=False)
+
+
 def _json_value(value: object) -> JSONValue:
     """Check that `value` is JSON data (dicts with string keys, lists, scalars) and return it."""
-    if _is_json(value):
+    if _PARSED_JSON.get() or _is_json(value):
         return cast(JSONValue, value)
     kind = type(value)
     if kind is str or kind is int or kind is bool or value is None:
@@ -272,7 +280,7 @@ def _json_value(value: object) -> JSONValue:
 
 
 def _json_object(value: object) -> dict[str, JSONValue]:
-    if type(value) is dict and _is_json(value):
+    if type(value) is dict and (_PARSED_JSON.get() or _is_json(value)):
         return cast("dict[str, JSONValue]", value)
     obj = _object(value)
     for key, item in obj.items():

@@ -22,6 +22,7 @@ from typing import (
     ClassVar,
     Literal,
     NoReturn,
+    Self,
     TypeAlias,
     TypeVar,
     Union,
@@ -42,6 +43,7 @@ from pydantic import (
     StrictStr,
     Tag,
     TypeAdapter,
+    model_validator,
 )
 
 __all__ = [
@@ -139,6 +141,8 @@ def _all_finite(value: object, depth: int) -> bool:
 _JSON: TypeAlias = Annotated[JsonValue, BeforeValidator(_finite)]
 """Free-form JSON: Pydantic's `JsonValue` without NaN and infinity (not JSON numbers)."""
 
+_EXTRA_VALUES: TypeAdapter[dict[str, JsonValue]] = TypeAdapter(dict[str, _JSON])
+
 
 @dataclass(frozen=True)
 class _Wire:
@@ -195,8 +199,9 @@ class _Model(BaseModel):
     read JSON data: tags are required, and a field is found under its JSON key (or an
     x-alias) only, never under its Python name, which is an unknown key there. Unknown
     keys kept (`extra="allow"`) must hold JSON. `Model(field=...)` builds a value in
-    code: fields by name or JSON key, tags filled in. All of it is Pydantic's own
-    validation, in Rust: no Python runs per model unless the model has x-aliases.
+    code: fields by name or JSON key, tags filled in. Nearly all of it is Pydantic's
+    own validation; Python runs per model only to check kept unknown keys, where there
+    are any, and in the two subclasses below.
     """
 
     # Field names never equal a BaseModel attribute (lowering renames those with a trailing
@@ -212,7 +217,6 @@ class _Model(BaseModel):
     )
 
     _wire: ClassVar[_Wire] = _Wire()
-    __pydantic_extra__: dict[str, _JSON] = Field(init=False)  # kept unknown keys hold JSON
 
     def __init__(self, /, **data: Any) -> None:
         for name, key, value in self._wire.tags:
@@ -227,6 +231,15 @@ class _Model(BaseModel):
     # validating a dict then does not go through __init__, so the context above is seen
     # only when a value is built in code.
     __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+
+    # Not `__pydantic_extra__: dict[str, _JSON]`: typed extras make every model_dump about
+    # twice as slow, kept keys or not.
+    @model_validator(mode="after")
+    def _check_kept_keys(self) -> Self:
+        """Kept unknown keys hold JSON, as free-form fields do."""
+        if self.__pydantic_extra__:
+            _EXTRA_VALUES.validate_python(self.__pydantic_extra__)
+        return self
 
 
 _Model.model_config["validate_by_name"] = False

@@ -197,6 +197,13 @@ def _record_view(record: ir.Record, types: _Types, env: RenderEnv) -> RecordView
             _tuple([py_str(f.py_name), py_str(f.json_key), py_literal(_tag_value(f))]) for f in tags
         )
         wire_args.append("tags=" + _tuple(triples))
+    exact = [item for item in tags if not isinstance(_tag_value(item), str)]
+    if exact:
+        triples = (
+            _tuple([py_str(f.py_name), py_str(f.json_key), py_literal(_tag_value(f))])
+            for f in exact
+        )
+        wire_args.append("exact_tags=" + _tuple(triples))
     if spelled:
         entries = (
             _tuple([py_str(f.py_name), _tuple(py_str(s) for s in (f.json_key, *f.aliases))])
@@ -213,7 +220,7 @@ def _record_view(record: ir.Record, types: _Types, env: RenderEnv) -> RecordView
             "names=frozenset({" + ", ".join(py_str(name) for name in names_only) + "})"
         )
     # int and bool tags (their Literal takes True for 1) and kept names need `_CheckedModel`
-    checked = checks_names or any(not isinstance(_tag_value(f), str) for f in tags)
+    checked = checks_names or bool(exact)
     config = [f"extra={py_str(_EXTRA[record.extra_policy])}"]
     if record.frozen:
         config.append("frozen=True")

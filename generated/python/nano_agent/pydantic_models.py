@@ -149,8 +149,9 @@ class _Wire:
     """The JSON rules of one model that its fields and configuration do not state.
 
     tags: (field, JSON key, value) of every `const` property. Required in JSON data, where
-        the field's Literal checks a string value (`_CheckedModel` any other); filled in
-        for a value built in code.
+        the field's Literal checks a string value; filled in for a value built in code.
+    exact_tags: the tags whose value is an integer or a boolean, which their Literal
+        would match with `True` for `1`: `_CheckedModel` checks them.
     spellings: (field, (JSON key, *x-aliases)): at most one may be present in JSON data;
         the spelling that was read is the one written back.
     names: field names that are not JSON keys, where unknown keys are kept or refused:
@@ -158,6 +159,7 @@ class _Wire:
     """
 
     tags: tuple[tuple[str, str, str | int | bool], ...] = ()
+    exact_tags: tuple[tuple[str, str, int | bool], ...] = ()
     spellings: tuple[tuple[str, tuple[str, ...]], ...] = ()
     names: frozenset[str] = frozenset()
 

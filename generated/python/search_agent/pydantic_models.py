@@ -198,8 +198,9 @@ class _Wire:
     """The JSON rules of one model that its fields and configuration do not state.
 
     tags: (field, JSON key, value) of every `const` property. Required in JSON data, where
-        the field's Literal checks a string value (`_CheckedModel` any other); filled in
-        for a value built in code.
+        the field's Literal checks a string value; filled in for a value built in code.
+    exact_tags: the tags whose value is an integer or a boolean, which their Literal
+        would match with `True` for `1`: `_CheckedModel` checks them.
     spellings: (field, (JSON key, *x-aliases)): at most one may be present in JSON data;
         the spelling that was read is the one written back.
     names: field names that are not JSON keys, where unknown keys are kept or refused:
@@ -207,6 +208,7 @@ class _Wire:
     """
 
     tags: tuple[tuple[str, str, str | int | bool], ...] = ()
+    exact_tags: tuple[tuple[str, str, int | bool], ...] = ()
     spellings: tuple[tuple[str, tuple[str, ...]], ...] = ()
     names: frozenset[str] = frozenset()
 
@@ -310,14 +312,14 @@ class _CheckedModel(_Model):
     def _check_wire(
         cls, data: Any, handler: ModelWrapValidatorHandler[Self], info: ValidationInfo
     ) -> Self:
-        if type(data) is not dict:
-            return handler(data)
         wire = cls._wire
+        if type(data) is not dict or (not wire.exact_tags and wire.names.isdisjoint(data)):
+            return handler(data)
         building = info.context is _BUILDING
         errors: list[InitErrorDetails] = []
-        for name, key, expected in wire.tags:
+        for name, key, expected in wire.exact_tags:
             spelling = name if building and key not in data else key
-            if type(expected) is not str and spelling in data:
+            if spelling in data:
                 found = data[spelling]
                 if type(found) is not type(expected) or found != expected:
                     context = {"expected": repr(expected)}

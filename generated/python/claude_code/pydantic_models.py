@@ -6,7 +6,7 @@ The newline-delimited JSON messages the Claude Code CLI writes with `--output-fo
 Pydantic v2 models with exact JSON round trips: for every valid `d`,
 `X.model_validate(d).model_dump(mode="json", by_alias=True, exclude_unset=True) == d`.
 Unions, enums and aliases are validated with their `<Name>Adapter`. Scalars are strict
-(no coercion); what the schema rejects, these models reject.
+(no coercion); what the schema rejects, these models reject. Needs pydantic>=2.11.
 """
 
 from __future__ import annotations

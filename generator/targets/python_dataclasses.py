@@ -38,6 +38,9 @@ class FieldView:
     decode_arg: str  # keyword argument expression in the decoder ("" for tags)
     encode_lines: tuple[str, ...]  # statements appending to `out` in to_dict
     decode_lines: tuple[str, ...] = ()  # statements leaving the decoded value in `local`
+    # (variable, key) of a required field whose decode_lines[0] is `variable = obj.get(key,
+    # _ABSENT)`: `_hoist_required_fetches` moves that read into one `try` per record
+    fetch: tuple[str, str] | None = None
     local: str = ""  # the decoder's local variable for this field ("" for tags)
     tag_literal: str = ""  # the fixed value of a tag field
 
@@ -288,11 +291,12 @@ def _decode_body(
         else:
             lines.append(line)
     by_name = {view.name: view for view in fields}
-    field_lines = [by_name[item.py_name].decode_lines for item in checks.fields]
-    if not aliases:
-        field_lines = _hoist_required_fetches(lines, checks.fields, field_lines)
-    for decode_lines in field_lines:
-        lines.extend(decode_lines)
+    ordered = [by_name[item.py_name] for item in checks.fields]
+    if aliases:
+        for view in ordered:
+            lines.extend(view.decode_lines)
+    else:
+        lines.extend(_hoist_required_fetches(ordered))
     required = sum(1 for item in record.fields if item.required)
     present = ""
     if tracks_presence:
@@ -348,40 +352,37 @@ def _decode_body(
     return tuple(lines)
 
 
-_REQUIRED_FETCH = re.compile(r"(?P<local>\w+) = obj\.get\((?P<key>.+), _ABSENT\)")
-
-
-def _hoist_required_fetches(
-    lines: list[str], items: tuple[ir.Field, ...], field_lines: list[tuple[str, ...]]
-) -> list[tuple[str, ...]]:
-    """Fetch every required key with `obj[key]` in one `try` (appended to `lines`).
+def _hoist_required_fetches(views: list[FieldView]) -> list[str]:
+    """The fields' statements, every required key read with `obj[key]` in one `try` first.
 
     A subscript is cheaper than `obj.get(key, _ABSENT)`, and a `try` costs nothing
-    until it raises. When a key is missing, the handler fetches them all with `.get`,
-    so the checks that follow report the same first problem as before. Returns the
-    field lines without the fetches moved.
+    until it raises. When a key is missing, the handler reads them all with `.get`,
+    so the checks that follow report the same first problem as before.
     """
-    fetches: list[tuple[str, str]] = []
-    remaining: list[tuple[str, ...]] = []
-    for item, decode_lines in zip(items, field_lines, strict=True):
-        match = _REQUIRED_FETCH.fullmatch(decode_lines[0]) if decode_lines else None
-        if item.required and match is not None:
-            fetches.append((match["local"], match["key"]))
-            remaining.append(decode_lines[1:])
-        else:
-            remaining.append(decode_lines)
-    if not fetches:
-        return field_lines
-    lines.append("try:")
-    lines.extend(f"    {local} = obj[{key}]" for local, key in fetches)
-    lines.append("except KeyError:  # one is missing: the checks below tell which")
-    lines.extend(f"    {local} = obj.get({key}, _ABSENT)" for local, key in fetches)
-    return remaining
+    fetches = [view.fetch for view in views if view.fetch is not None]
+    lines: list[str] = []
+    if fetches:
+        lines.append("try:")
+        lines.extend(f"    {variable} = obj[{key}]" for variable, key in fetches)
+        lines.append("except KeyError:  # one is missing: the checks below tell which")
+        lines.extend(f"    {variable} = obj.get({key}, _ABSENT)" for variable, key in fetches)
+    for view in views:
+        lines.extend(view.decode_lines[1:] if view.fetch is not None else view.decode_lines)
+    return lines
+
+
+@dataclass(frozen=True)
+class InlineDecode:
+    """Statements that decode one field in place. For a required field the first one is
+    `fetched = obj.get(key, _ABSENT)`, which the record's decoder may hoist."""
+
+    lines: tuple[str, ...]
+    fetched: str = ""
 
 
 def _inline_call(
     item: ir.Field, local: str, default: str, codegen: _Codegen, annotation: str
-) -> tuple[str, ...]:
+) -> InlineDecode:
     """A field decoded by its decoder function, or an array of them by a comprehension."""
     key = py_str(item.json_key)
     raw = "v" + local[1:]
@@ -419,7 +420,7 @@ def _inline_call(
             f"{body_indent}except DecodeError:",
             f"{body_indent}    raise _item_error({raw}, {decode}, {key}) from None",
         ]
-        return tuple(lines)
+        return InlineDecode(tuple(lines), raw if item.required else "")
     decode = codegen.decoder(type_ref)
     body_indent = "" if first == "if" else "    "
     if first != "if":
@@ -430,7 +431,7 @@ def _inline_call(
         f"{body_indent}except DecodeError as error:",
         f"{body_indent}    raise error.at(_segment({key})) from None",
     ]
-    return tuple(lines)
+    return InlineDecode(tuple(lines), raw if item.required else "")
 
 
 _STRING_TAG = re.compile(r'_tag\(obj, (?P<key>"(?:[^"\\]|\\.)*"), (?P<value>"(?:[^"\\]|\\.)*")\)')
@@ -445,7 +446,7 @@ _INLINE_CHECKS = {
 
 def _inline_decode(
     item: ir.Field, local: str, default: str, codegen: _Codegen, annotation: str
-) -> tuple[str, ...] | None:
+) -> InlineDecode | None:
     """In-place checks for a field (see `_decode_body`), or None to call `_required`/`_optional`."""
     if item.aliases:
         return None
@@ -461,16 +462,20 @@ def _inline_decode(
     key = py_str(item.json_key)
     error = f'raise _field_error({local}, "{expected}", {key})'
     if item.required:
-        return (f"{local} = obj.get({key}, _ABSENT)", f"if {wrong}:", f"    {error}")
+        return InlineDecode(
+            (f"{local} = obj.get({key}, _ABSENT)", f"if {wrong}:", f"    {error}"), local
+        )
     if nullable and default == "None":
         # absent and null both decode to None (presence tracking tells them apart)
-        return (f"{local} = obj.get({key})", f"if {wrong}:", f"    {error}")
-    return (
-        f"{local} = obj.get({key}, _ABSENT)",
-        f"if {wrong}:",
-        f"    if {local} is not _ABSENT:",
-        f"        {error}",
-        f"    {local} = {default}",
+        return InlineDecode((f"{local} = obj.get({key})", f"if {wrong}:", f"    {error}"))
+    return InlineDecode(
+        (
+            f"{local} = obj.get({key}, _ABSENT)",
+            f"if {wrong}:",
+            f"    if {local} is not _ABSENT:",
+            f"        {error}",
+            f"    {local} = {default}",
+        )
     )
 
 
@@ -503,9 +508,7 @@ def _field_view(item: ir.Field, record: ir.Record, codegen: _Codegen) -> tuple[F
     local = f"f_{item.py_name}"
     if item.required:
         decode_arg = f"{item.py_name}={codegen.field_check(item)}"
-        decode_lines = _inline_decode(item, local, "None", codegen, annotation) or (
-            f"{local} = {codegen.field_check(item)}",
-        )
+        inline = _inline_decode(item, local, "None", codegen, annotation)
         view = FieldView(
             name=item.py_name,
             annotation=annotation,
@@ -513,8 +516,9 @@ def _field_view(item: ir.Field, record: ir.Record, codegen: _Codegen) -> tuple[F
             comment=comment,
             decode_arg=decode_arg,
             encode_lines=(_assignment(f"out[{spelling}] = ", encoded, 8),),
-            decode_lines=decode_lines,
+            decode_lines=(inline.lines if inline else (f"{local} = {codegen.field_check(item)}",)),
             local=local,
+            fetch=(inline.fetched, key) if inline and inline.fetched else None,
         )
         return view, False
     # optional: absent reads as the default (or None)
@@ -530,8 +534,11 @@ def _field_view(item: ir.Field, record: ir.Record, codegen: _Codegen) -> tuple[F
     lines = (f"if {condition}:", "    " + _assignment(f"out[{spelling}] = ", encoded, 12))
     # annotated when the default alone would make mypy infer too narrow a type (`()`, `{}`)
     declared = f": {annotation}" if default_python != "None" else ""
-    decode_lines = _inline_decode(item, local, default_python, codegen, annotation) or (
-        f"{local}{declared} = {codegen.field_check(item, default_python)}",
+    inline = _inline_decode(item, local, default_python, codegen, annotation)
+    decode_lines = (
+        inline.lines
+        if inline
+        else (f"{local}{declared} = {codegen.field_check(item, default_python)}",)
     )
     view = FieldView(
         name=item.py_name,

@@ -613,6 +613,8 @@ def render_models(module: ir.Module, env: RenderEnv) -> OutputFile:
         if not isinstance(t, ir.Record)
     ]
     exported = [t.name for t in module.types] + [a.name for a in adapters]
+    uses_spellings = any(r.base == "_SpelledModel" for r in records)
+    uses_checks = any(r.checked for r in records)
     text = env.render(
         "python_pydantic/module.py.j2",
         module=module,
@@ -623,10 +625,45 @@ def render_models(module: ir.Module, env: RenderEnv) -> OutputFile:
         exported=sorted(exported, key=lambda name: (name.lower(), name)),
         uses=sorted(types.uses),
         uses_enum=any(e.base for e in enums),
-        uses_spellings=any(r.base == "_SpelledModel" for r in records),
-        uses_checks=any(r.checked for r in records),
+        uses_spellings=uses_spellings,
+        uses_checks=uses_checks,
+        pydantic_imports=_pydantic_imports(types.uses, uses_spellings, uses_checks),
+        core_imports=_core_imports(uses_spellings, uses_checks),
     )
     return OutputFile(module_path(module), text, TARGET, module.name, "python")
+
+
+# What every module imports from pydantic; the runtime's optional parts add the rest.
+_PYDANTIC_ALWAYS = (
+    "AliasChoices", "BaseModel", "BeforeValidator", "ConfigDict", "Field", "JsonValue",
+    "StrictBool", "StrictFloat", "StrictInt", "StrictStr", "TypeAdapter", "model_validator",
+)  # fmt: skip
+_PYDANTIC_FOR_WRAP = ("ModelWrapValidatorHandler", "ValidationError", "ValidationInfo")
+_PYDANTIC_FOR_SPELLINGS = (
+    "PrivateAttr", "SerializationInfo", "SerializerFunctionWrapHandler", "model_serializer",
+)  # fmt: skip
+
+
+def _pydantic_imports(uses: set[str], uses_spellings: bool, uses_checks: bool) -> list[str]:
+    """The names imported from pydantic, sorted as isort would (case-sensitive)."""
+    names = set(_PYDANTIC_ALWAYS)
+    if "callable_union" in uses:
+        names |= {"Discriminator", "Tag"}
+    if uses_spellings or uses_checks:  # the wrap validators of _SpelledModel, _CheckedModel
+        names |= set(_PYDANTIC_FOR_WRAP)
+    if uses_spellings:
+        names |= set(_PYDANTIC_FOR_SPELLINGS)
+    return sorted(names)
+
+
+def _core_imports(uses_spellings: bool, uses_checks: bool) -> list[str]:
+    """The names imported from pydantic_core: error details built by the wrap validators."""
+    names = []
+    if uses_spellings or uses_checks:
+        names.append("InitErrorDetails")
+    if uses_spellings:
+        names.append("PydanticCustomError")
+    return names
 
 
 def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:

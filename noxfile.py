@@ -1,14 +1,18 @@
 """Sessions: `nox` runs everything but `bench`; `nox -s NAME` runs one.
 
 Sessions reuse the current environment (no virtualenv per session) so that a
-fresh machine needs one `pip install -e .[dev]` and nothing is downloaded twice.
+fresh machine needs one `pip install -c constraints/dev.txt -e ".[dev]"` and nothing
+is downloaded twice. `latest` is the exception: it builds its own virtualenv with the
+newest release of every dependency, past the caps, to show a coming break on purpose.
 """
 
 from __future__ import annotations
 
 import glob
 import os
+import re
 import shutil
+import tomllib
 
 import nox
 
@@ -75,3 +79,44 @@ def elixir(session: nox.Session) -> None:
 def bench(session: nox.Session) -> None:
     """Generation and runtime benchmarks against peers (not part of the default run)."""
     session.run("python", "benchmarks/run.py", *session.posargs)
+
+
+CONSTRAINTS = "constraints/dev.txt"
+
+
+@nox.session
+def lock(session: nox.Session) -> None:
+    """Refresh constraints/dev.txt: the exact versions `.ci/run` and the README install."""
+    header = [
+        "# Exact versions of everything the dev/test environment installs (Python 3.11, Linux x86_64).",
+        '# Used as constraints: pip install -c constraints/dev.txt -e ".[dev]"',
+        "# Refresh with `nox -s lock` (uv pip compile); `nox -s latest` runs the tests on the newest versions.",
+    ]
+    session.run(
+        "uv", "pip", "compile", "pyproject.toml", "--extra", "dev", "--upgrade",
+        "--python-version", "3.11", "--python-platform", "x86_64-unknown-linux-gnu",
+        "--no-header", "--quiet", "-o", CONSTRAINTS,
+    )  # fmt: skip
+    with open(CONSTRAINTS, encoding="utf-8") as handle:
+        body = handle.read()
+    with open(CONSTRAINTS, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(header) + "\n" + body)
+
+
+def _requirement_names(requirements: list[str]) -> list[str]:
+    """Bare distribution names: `pydantic>=2.11,<2.14` -> `pydantic`."""
+    return [re.split(r"[\s<>=!~;\[]", requirement, maxsplit=1)[0] for requirement in requirements]
+
+
+@nox.session(venv_backend="venv")
+def latest(session: nox.Session) -> None:
+    """The tests against the newest release of every dependency, ignoring the lock and the caps."""
+    with open("pyproject.toml", "rb") as handle:
+        project = tomllib.load(handle)["project"]
+    names = _requirement_names(project["dependencies"] + project["optional-dependencies"]["dev"])
+    session.install("-e", ".[dev]")
+    # pip warns that the upgraded versions break the caps: that is the point of this session.
+    session.install("--upgrade", *names)
+    session.run("pip", "freeze", "--exclude-editable")
+    session.run("polytype", "check")
+    session.run("pytest", *session.posargs)

@@ -10,9 +10,9 @@ computing them reads no file. When both still match, nothing a run could do
 would change a byte, and the command answers at once, without importing the
 generator (see generator/entry.py).
 
-Stamps live in the user's cache directory (`$POLYTYPE_CACHE_DIR`, else
-`$XDG_CACHE_HOME/polytype`, else `~/.cache/polytype`), one small file per output
-directory, never in the project. `POLYTYPE_NO_CACHE=1` turns them off.
+Stamps live in the user's cache directory (generator/cachedir.py: `$POLYTYPE_CACHE_DIR`,
+else the platform's, from platformdirs), one small file per output directory, never
+in the project. `POLYTYPE_NO_CACHE=1` turns them off.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from importlib.util import find_spec
 from pathlib import Path
 
 import generator
+from generator.cachedir import cache_dir
 from generator.config import Project
 
 # Directories tools create next to generated code (kept in step with writer._ignored).
@@ -46,14 +47,6 @@ class Stamp:
 
 def enabled() -> bool:
     return os.environ.get("POLYTYPE_NO_CACHE", "") in ("", "0")
-
-
-def cache_dir() -> Path:
-    configured = os.environ.get("POLYTYPE_CACHE_DIR")
-    if configured:
-        return Path(configured)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "polytype"
 
 
 def _stamp_path(project: Project) -> Path:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import difflib
-import fcntl
 import hashlib
 import json
 import os
@@ -19,7 +18,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import filelock
+
 from generator import __version__
+from generator.cachedir import cache_dir
 from generator.pipeline import Build
 from generator.targets import OutputFile
 
@@ -67,7 +69,8 @@ def plan(build: Build, output_dir: Path) -> Plan:
     previous = _read_manifest(output_dir)
     owners = _previous_owners(previous)
     expected: dict[str, str] = {output.path: output.text for output in build.outputs}
-    entries = [_entry(output) for output in build.outputs]
+    schema_of = {module.name: module.schema_path for module in build.modules}
+    entries = [_entry(output, schema_of.get(output.module, "")) for output in build.outputs]
     # Outputs of modules this run did not select are kept as they are.
     module_names = {module.name for module in build.modules}
     for path, module in owners.items():
@@ -107,13 +110,17 @@ def _previous_entry(manifest: dict[str, object], path: str) -> dict[str, object]
     return {"path": path}
 
 
-def _entry(output: OutputFile) -> dict[str, object]:
+def _entry(output: OutputFile, schema_path: str) -> dict[str, object]:
+    """The manifest's record of one output: where it came from and its hash (the provenance
+    generated files themselves leave out, so their bytes change only with their content)."""
     entry: dict[str, object] = {
         "path": output.path,
         "target": output.target,
         "module": output.module,
         "sha256": sha256_text(output.text),
     }
+    if schema_path:
+        entry["schema"] = schema_path
     if output.rendered_sha256:
         entry["rendered_sha256"] = output.rendered_sha256
     return entry
@@ -141,15 +148,22 @@ def _ignored(relative: str) -> bool:
 
 @contextlib.contextmanager
 def locked(output_dir: Path) -> Iterator[None]:
-    """Hold an exclusive lock on the output directory for the duration of a write."""
+    """Hold an exclusive lock on the output directory for the duration of a write.
+
+    The lock file lives in the user's cache directory, keyed by the output directory's
+    real path, so the user's tree holds nothing polytype did not generate. filelock
+    makes it portable (flock on POSIX, msvcrt on Windows).
+    """
     output_dir.mkdir(parents=True, exist_ok=True)
-    descriptor = os.open(output_dir, os.O_RDONLY)
+    key = hashlib.sha256(str(output_dir.resolve()).encode("utf-8")).hexdigest()[:32]
+    locks = cache_dir() / "locks"
     try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        locks.mkdir(parents=True, exist_ok=True)
+    except OSError:  # no writable cache directory (a read-only home): the system's temp dir
+        locks = Path(tempfile.gettempdir()) / "polytype-locks"
+        locks.mkdir(parents=True, exist_ok=True)
+    with filelock.FileLock(locks / f"{key}.lock"):
         yield
-    finally:
-        fcntl.flock(descriptor, fcntl.LOCK_UN)
-        os.close(descriptor)
 
 
 def apply(plan_: Plan, output_dir: Path) -> None:

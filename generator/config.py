@@ -2,17 +2,36 @@
 
 Read from `[tool.polytype]` in the nearest `pyproject.toml` (searching upwards
 from the working directory); defaults when there is none.
+
+```toml
+[tool.polytype]
+schema-dir = "schema"              # where the schemas are
+output-dir = "generated"           # where polytype writes (and nothing else does)
+fixtures-dir = "tests/fixtures"    # recorded JSON fixtures, one folder per module and type
+targets = ["dataclasses", "typeddicts", "pydantic", "elixir", "docs"]  # default: all
+templates = "polytype-templates"   # files here replace built-in templates of the same path
+
+[tool.polytype.modules.nano_agent]
+targets = ["dataclasses"]          # this module only
+```
 """
 
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from generator.diagnostics import UNKNOWN_POSITION, Diagnostic, InputError
 
-_KNOWN_KEYS = {"schema-dir", "output-dir", "fixtures-dir"}
+# What a user names in `targets`, in the order outputs are rendered.
+TARGETS = ("dataclasses", "typeddicts", "pydantic", "elixir", "docs")
+
+_PATH_KEYS = {"schema-dir", "output-dir", "fixtures-dir", "templates"}
+_KNOWN_KEYS = _PATH_KEYS | {"targets", "modules"}
+_MODULE_KEYS = {"targets"}
 
 
 @dataclass(frozen=True)
@@ -21,13 +40,28 @@ class Project:
     schema_dir: Path
     output_dir: Path
     fixtures_dir: Path
+    targets: tuple[str, ...] = TARGETS
+    module_targets: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    templates_dir: Path | None = None
+    # Schema files named on the command line (`generate PATH.yaml…`, `-`), instead of schema_dir,
+    # and how the ones without a real path (standard input) are shown.
+    explicit_schemas: tuple[Path, ...] | None = None
+    display_names: Mapping[Path, str] = field(default_factory=dict)
+    # True when a pyproject.toml with [tool.polytype] was found
+    configured: bool = False
 
     def relative(self, path: Path) -> str:
         """`path` relative to the project root, with forward slashes (stable in output)."""
+        if path in self.display_names:
+            return self.display_names[path]
         try:
             return path.resolve().relative_to(self.root.resolve()).as_posix()
         except ValueError:
             return path.as_posix()
+
+    def targets_for(self, module: str) -> tuple[str, ...]:
+        """The targets `module` is rendered into: its own override, else the project's."""
+        return self.module_targets.get(module, self.targets)
 
     def schema_files(self) -> list[Path]:
         """Every schema file, sorted by name so output never depends on directory order.
@@ -35,6 +69,8 @@ class Project:
         Hidden files are not schemas (`polytype init` keeps the dialect meta-schema
         for editors in `schema/.polytype-dialect.json`).
         """
+        if self.explicit_schemas is not None:
+            return list(self.explicit_schemas)
         if not self.schema_dir.is_dir():
             return []
         files = [
@@ -44,6 +80,20 @@ class Project:
         ]
         return sorted(files, key=lambda p: p.name)
 
+    def with_overrides(
+        self,
+        output_dir: Path | None = None,
+        schemas: tuple[Path, ...] | None = None,
+        display_names: Mapping[Path, str] | None = None,
+    ) -> Project:
+        """This project with `--output-dir` and schema files from the command line applied."""
+        changed = self
+        if output_dir is not None:
+            changed = replace(changed, output_dir=output_dir.resolve())
+        if schemas is not None:
+            changed = replace(changed, explicit_schemas=schemas, display_names=display_names or {})
+        return changed
+
 
 def find_project(start: Path | None = None) -> Project:
     start = (start or Path.cwd()).resolve()
@@ -52,43 +102,84 @@ def find_project(start: Path | None = None) -> Project:
         if candidate.is_file():
             settings = _read_settings(candidate)
             if settings is not None:
-                return _project(directory, settings)
-    return _project(start, {})
+                return replace(_project(directory, settings, candidate), configured=True)
+    return _project(start, {}, start / "pyproject.toml")
 
 
-def _read_settings(pyproject: Path) -> dict[str, str] | None:
+def _problem(pyproject: Path, pointer: str, message: str) -> InputError:
+    return InputError([Diagnostic(str(pyproject), UNKNOWN_POSITION, pointer, message)])
+
+
+def _read_settings(pyproject: Path) -> dict[str, Any] | None:
     try:
         data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as error:
-        raise InputError(
-            [
-                Diagnostic(
-                    str(pyproject), UNKNOWN_POSITION, "", f"cannot read pyproject.toml: {error}"
-                )
-            ]
-        ) from None
-    settings = data.get("tool", {}).get("polytype")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise _problem(pyproject, "", f"cannot read pyproject.toml: {error}") from None
+    tool = data.get("tool")
+    settings = tool.get("polytype") if isinstance(tool, dict) else None
     if settings is None:
         return None
+    if not isinstance(settings, dict):
+        raise _problem(pyproject, "/tool/polytype", "must be a table")
     unknown = sorted(set(settings) - _KNOWN_KEYS)
     if unknown:
-        raise InputError(
-            [
-                Diagnostic(
-                    str(pyproject),
-                    UNKNOWN_POSITION,
-                    "/tool/polytype",
-                    f"unknown setting(s): {', '.join(unknown)}",
-                )
-            ]
+        raise _problem(
+            pyproject,
+            "/tool/polytype",
+            f"unknown setting(s): {', '.join(unknown)} (known: {', '.join(sorted(_KNOWN_KEYS))})",
         )
-    return {key: str(value) for key, value in settings.items()}
+    for key in sorted(_PATH_KEYS & set(settings)):
+        if not isinstance(settings[key], str) or not settings[key]:
+            raise _problem(pyproject, f"/tool/polytype/{key}", "must be a non-empty path string")
+    return settings
 
 
-def _project(root: Path, settings: dict[str, str]) -> Project:
+def _targets(pyproject: Path, pointer: str, value: object) -> tuple[str, ...]:
+    """A `targets` list, checked and put in rendering order."""
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise _problem(pyproject, pointer, f"must be a list of target names ({', '.join(TARGETS)})")
+    unknown = [item for item in value if item not in TARGETS]
+    if unknown:
+        raise _problem(
+            pyproject,
+            pointer,
+            f"unknown target(s): {', '.join(map(repr, unknown))} (known: {', '.join(TARGETS)})",
+        )
+    if not value:
+        raise _problem(pyproject, pointer, "names no target; list at least one")
+    return tuple(target for target in TARGETS if target in value)
+
+
+def _module_targets(pyproject: Path, value: object) -> dict[str, tuple[str, ...]]:
+    if not isinstance(value, dict):
+        raise _problem(pyproject, "/tool/polytype/modules", "must be a table of module tables")
+    found: dict[str, tuple[str, ...]] = {}
+    for module, options in sorted(value.items()):
+        pointer = f"/tool/polytype/modules/{module}"
+        if not isinstance(options, dict):
+            raise _problem(pyproject, pointer, "must be a table")
+        unknown = sorted(set(options) - _MODULE_KEYS)
+        if unknown:
+            raise _problem(
+                pyproject, pointer, f"unknown setting(s): {', '.join(unknown)} (known: targets)"
+            )
+        if "targets" in options:
+            found[module] = _targets(pyproject, f"{pointer}/targets", options["targets"])
+    return found
+
+
+def _project(root: Path, settings: dict[str, Any], pyproject: Path) -> Project:
+    templates = settings.get("templates")
     return Project(
         root=root,
         schema_dir=root / settings.get("schema-dir", "schema"),
         output_dir=root / settings.get("output-dir", "generated"),
         fixtures_dir=root / settings.get("fixtures-dir", "tests/fixtures"),
+        targets=(
+            _targets(pyproject, "/tool/polytype/targets", settings["targets"])
+            if "targets" in settings
+            else TARGETS
+        ),
+        module_targets=_module_targets(pyproject, settings.get("modules", {})),
+        templates_dir=root / templates if isinstance(templates, str) else None,
     )

@@ -10,6 +10,7 @@ import hashlib
 import multiprocessing
 import os
 from dataclasses import dataclass, replace
+from importlib.abc import Traversable
 from pathlib import Path
 
 from generator import __version__, fixtures, ir
@@ -20,7 +21,7 @@ from generator.formatting import format_many
 from generator.loader import Document, load
 from generator.lower import lower
 from generator.render import RenderEnv, make_env, template_root
-from generator.targets import OutputFile, module_targets, project_targets
+from generator.targets import OutputFile, module_targets, project_targets, rendered_targets
 from generator.validate import validate
 
 
@@ -101,6 +102,9 @@ def build(project: Project, selected: list[str] | None = None) -> Build:
     modules = load_modules(project)
     known = {module.name for module in modules}
     if selected:
+        # a schema file of the project (`generate schema/x.yaml`) selects the module it defines
+        by_path = {module.schema_path: module.name for module in modules}
+        selected = [by_path.get(name, name) for name in selected]
         unknown = sorted(set(selected) - known)
         if unknown:
             raise InputError(
@@ -120,13 +124,21 @@ def build(project: Project, selected: list[str] | None = None) -> Build:
         for module in modules
     }
     env = make_env(
-        project.relative(project.fixtures_dir), project.relative(project.output_dir), fixture_index
+        project.relative(project.fixtures_dir),
+        project.relative(project.output_dir),
+        fixture_index,
+        user_templates(project),
     )
     cache = FormatCache.from_manifest(project.output_dir)
-    outputs = _render_modules([m for m in modules if m.name in chosen], env, cache)
+    wanted = {module.name: rendered_targets(project.targets_for(module.name)) for module in modules}
+    outputs = _render_modules([m for m in modules if m.name in chosen], env, cache, wanted)
     project_outputs: list[OutputFile] = []
-    for render_project in project_targets().values():
-        project_outputs.extend(render_project(modules, env))
+    for name, render_project in project_targets().items():
+        # a project file covers the modules rendered into its target (the Mix project
+        # those with Elixir output, the docs index those with docs), and exists only then
+        covered = tuple(m for m in modules if name in wanted[m.name])
+        if covered:
+            project_outputs.extend(render_project(covered, env))
     outputs.extend(_format_all(project_outputs, cache))
     formatted = tuple(sorted(outputs, key=lambda o: o.path))
     inputs = {module.schema_path: module.schema_sha256 for module in modules}
@@ -134,7 +146,7 @@ def build(project: Project, selected: list[str] | None = None) -> Build:
         inputs[f"{project.relative(project.fixtures_dir)}/{module.name}"] = fixtures.digest(
             project.fixtures_dir, module.name
         )
-    inputs["templates"] = templates_digest()
+    inputs["templates"] = templates_digest(project.templates_dir)
     return Build(modules, formatted, dict(sorted(inputs.items())), chosen)
 
 
@@ -151,7 +163,10 @@ def _render_target(
 
 
 def _render_modules(
-    modules: list[ir.Module], env: RenderEnv, cache: FormatCache
+    modules: list[ir.Module],
+    env: RenderEnv,
+    cache: FormatCache,
+    wanted: dict[str, tuple[str, ...]],
 ) -> list[OutputFile]:
     """Every target's files for each module, formatted.
 
@@ -161,7 +176,12 @@ def _render_modules(
     Outputs are collected in job order, so the result does not depend on scheduling.
     """
     global _POOL_JOB
-    jobs = [(index, target) for index in range(len(modules)) for target in module_targets()]
+    jobs = [
+        (index, target)
+        for index, module in enumerate(modules)
+        for target in module_targets()
+        if target in wanted[module.name]
+    ]
     workers = min(len(jobs), os.cpu_count() or 1)
     if (
         workers < 2
@@ -224,10 +244,41 @@ def _format_all(outputs: list[OutputFile], cache: FormatCache) -> list[OutputFil
     return result
 
 
-def templates_digest() -> str:
+def user_templates(project: Project) -> Path | None:
+    """The configured `templates` directory, checked to exist."""
+    if project.templates_dir is None:
+        return None
+    if not project.templates_dir.is_dir():
+        raise InputError(
+            [
+                Diagnostic(
+                    project.relative(project.root / "pyproject.toml"),
+                    UNKNOWN_POSITION,
+                    "/tool/polytype/templates",
+                    f"templates directory {project.relative(project.templates_dir)} does not exist",
+                )
+            ]
+        )
+    return project.templates_dir
+
+
+def templates_digest(user_dir: Path | None = None) -> str:
+    """A hash of every template that can take part in rendering: the built-ins and the
+    user's replacements, so `check` calls output stale when any of them changes."""
     hasher = hashlib.sha256(__version__.encode())
-    root = template_root()
-    stack = [("", root)]
+    entries: list[tuple[str, bytes]] = []
+    roots: list[tuple[str, Traversable]] = [("", template_root())]
+    if user_dir is not None:
+        roots.append(("user:", user_dir))
+    for root_prefix, root in roots:
+        entries.extend(_template_files(root_prefix, root))
+    for name, data in sorted(entries):
+        hasher.update(name.encode() + b"\0" + data)
+    return hasher.hexdigest()
+
+
+def _template_files(root_prefix: str, root: Traversable) -> list[tuple[str, bytes]]:
+    stack = [(root_prefix, root)]
     entries: list[tuple[str, bytes]] = []
     while stack:
         prefix, node = stack.pop()
@@ -237,6 +288,4 @@ def templates_digest() -> str:
                 stack.append((name, child))
             elif child.is_file():
                 entries.append((name, child.read_bytes()))
-    for name, data in sorted(entries):
-        hasher.update(name.encode() + b"\0" + data)
-    return hasher.hexdigest()
+    return entries

@@ -55,6 +55,21 @@ def module_targets() -> dict[str, ModuleTarget]:
     }
 
 
+# The targets a user names in `[tool.polytype] targets`, and the renderers behind each.
+_RENDERERS: dict[str, tuple[str, ...]] = {
+    "dataclasses": ("python-dataclasses", "python-tests"),
+    "typeddicts": ("python-typeddicts",),
+    "pydantic": ("python-pydantic",),
+    "elixir": ("elixir", "elixir-project"),
+    "docs": ("docs", "docs-index"),
+}
+
+
+def rendered_targets(chosen: tuple[str, ...]) -> tuple[str, ...]:
+    """The module and project renderers behind the user-facing target names in `chosen`."""
+    return tuple(renderer for name in chosen for renderer in _RENDERERS[name])
+
+
 def project_targets() -> dict[str, ProjectTarget]:
     """Targets rendered once for the whole project."""
     from generator.targets import docs, elixir

@@ -1,3 +1,5 @@
+"""`python -m generator …` runs the `polytype` command (`python -m polytype` does the same)."""
+
 import sys
 
 from generator.entry import main

@@ -18,9 +18,10 @@ from pathlib import Path
 
 from generator import __version__
 from generator.config import Project, find_project
-from generator.diagnostics import InputError
+from generator.diagnostics import UNKNOWN_POSITION, Diagnostic, InputError
 from generator.formatting import FormattingError
 from generator.pipeline import build
+from generator.sources import schema_sources, scoped, split_modules_and_paths
 from generator.workflow import breaking, drift, importer, patch, recordings, vendor
 from generator.workflow.dialect import dialect_text
 from generator.workflow.errors import WorkflowError
@@ -64,8 +65,13 @@ def _parser() -> argparse.ArgumentParser:
         description="Validate the schemas, render every target and write generated/ (only files whose bytes change).",
     )
     generate.add_argument(
-        "modules", nargs="*", metavar="MODULE", help="modules to generate (default: all)"
+        "modules",
+        nargs="*",
+        metavar="MODULE|PATH",
+        help="modules to generate, or schema files (PATH.yaml, PATH.json, or - for stdin); "
+        "default: every schema in the schema directory",
     )
+    _output_dir_option(generate)
     generate.set_defaults(handler=_generate)
 
     check = commands.add_parser(
@@ -75,9 +81,31 @@ def _parser() -> argparse.ArgumentParser:
         description="Regenerate in memory and compare with generated/: exit 1 and print a unified diff "
         "when a file is stale, missing, extra or hand-edited.",
     )
+    check.add_argument(
+        "schemas",
+        nargs="*",
+        metavar="PATH",
+        help="schema files to check the output of (default: every schema in the schema directory)",
+    )
+    _output_dir_option(check)
     check.set_defaults(handler=_check)
     _workflow_commands(commands, project_option)
+    import shtab
+
+    shtab.add_argument_to(
+        parser, ["--print-completion"], help="print a bash, zsh or tcsh completion script"
+    )
     return parser
+
+
+def _output_dir_option(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--output-dir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="write (or compare) here instead of the configured output-dir",
+    )
 
 
 def _workflow_commands(
@@ -174,7 +202,10 @@ def _workflow_commands(
 
 
 def _generate(args: argparse.Namespace, project: Project) -> int:
-    result = build(project, args.modules or None)
+    modules, paths = split_modules_and_paths(args.modules)
+    with schema_sources(paths) as schemas:
+        project, selected = scoped(project, args.output_dir, schemas, modules)
+        result = build(project, selected or None)
     with locked(project.output_dir):
         changes = plan(result, project.output_dir)
         apply(changes, project.output_dir)
@@ -193,7 +224,21 @@ def _generate(args: argparse.Namespace, project: Project) -> int:
 
 
 def _check(args: argparse.Namespace, project: Project) -> int:
-    result = build(project)
+    with schema_sources(list(args.schemas)) as schemas:
+        project, selected = scoped(project, args.output_dir, schemas, [])
+        if selected:
+            raise InputError(
+                [
+                    Diagnostic(
+                        "polytype",
+                        UNKNOWN_POSITION,
+                        "",
+                        "check compares the whole output directory: name schema files outside "
+                        "the schema directory (with --output-dir), or none",
+                    )
+                ]
+            )
+        result = build(project)
     changes = plan(result, project.output_dir)
     if not changes.changes:
         print(

@@ -32,6 +32,8 @@ def _plain_command(argv: list[str]) -> tuple[str, Path | None, bool] | None:
             pass
         elif argument.startswith("-"):
             return None
+        elif rest and _names_a_file(argument):
+            return None  # schema files named on the command line are not in the stamp
         else:
             rest.append(argument)
         index += 1
@@ -42,8 +44,17 @@ def _plain_command(argv: list[str]) -> tuple[str, Path | None, bool] | None:
     return rest[0], project, len(rest) == 1
 
 
+def _names_a_file(argument: str) -> bool:
+    return argument.endswith((".yaml", ".yml", ".json")) or "/" in argument or "\\" in argument
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments == ["--version"]:
+        from generator import __version__
+
+        print(f"polytype {__version__}")
+        return 0
     command = _plain_command(arguments)
     if command is None:
         from generator.cli import main as cli_main

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from ruamel.yaml import YAML
 
@@ -21,13 +23,16 @@ COMMANDS = [
 
 def test_readme_keeps_its_first_two_commands_and_documents_the_workflow() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    assert readme.startswith(
-        "# polytype\n\n```sh\n"
-        'pip install -e ".[dev]" && polytype generate      # install, then render every shipped '
-        "schema into generated/\n"
-        "nox                                               # run every check: generate, check, "
-        "lint, typecheck, tests, elixir\n```\n"
+    assert readme.startswith("# polytype\n\n```sh\n")
+    install, test = (line.split("#")[0].strip() for line in readme.splitlines()[3:5])
+    assert install == 'pip install -c constraints/dev.txt -e ".[dev]" && polytype generate'
+    assert test == "nox"
+    # CI installs from the same lock, then runs exactly the README's test command
+    ci = (REPO / ".ci/run").read_text(encoding="utf-8").splitlines()
+    assert any(
+        line.endswith('pip install --quiet -c constraints/dev.txt -e ".[dev]"') for line in ci
     )
+    assert ci[-1] == test
     section = readme[readme.index("## Workflow commands") :]
     for command in COMMANDS:
         assert f"polytype {' '.join(command)}" in section, command
@@ -44,7 +49,18 @@ def test_help(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
 def test_pre_commit_hooks() -> None:
     hooks = YAML(typ="safe").load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     by_id = {hook["id"]: hook for hook in hooks}
-    assert set(by_id) == {"polytype-check", "polytype-vendor-check"}
+    assert set(by_id) == {"polytype-generate", "polytype-check", "polytype-vendor-check"}
+    assert by_id["polytype-generate"]["entry"] == "polytype generate"
+    # the regenerating hook runs when a schema, a fixture, a template or the config changes
+    changed_inputs = re.compile(by_id["polytype-generate"]["files"])
+    for path in (
+        "schema/ag_ui.yaml",
+        "tests/fixtures/ag_ui/Event/a.json",
+        "t/x.py.j2",
+        "pyproject.toml",
+    ):
+        assert changed_inputs.search(path), path
+    assert not changed_inputs.search("src/app/main.py")
     assert by_id["polytype-check"]["entry"] == "polytype check"
     assert by_id["polytype-vendor-check"]["entry"] == "polytype vendor --check"
     for hook in hooks:

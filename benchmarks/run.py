@@ -3,6 +3,10 @@
     python benchmarks/run.py            # N = 100, 1,000, 5,000; then the runtime benchmark
     python benchmarks/run.py --quick    # N = 100, 1,000; fewer repeats, peers capped at 60 s
 
+After the synthetic tables it prints the published-schema table of
+benchmarks/corpus.py (polytype vs datamodel-code-generator on ../shared/corpus)
+and the runtime benchmark (benchmarks/runtime.py).
+
 Every tool reads the same synthetic schema (benchmarks/synthetic.py) in a fresh
 temporary project, cold: polytype with no manifest and no format cache, every
 flavor (dataclasses, TypedDicts, Pydantic, Elixir, docs, tests); jsonschema-gentypes
@@ -294,6 +298,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--timeout", type=float, help="cap on one peer run in seconds (default 300)"
     )
     parser.add_argument("--no-runtime", action="store_true", help="skip benchmarks/runtime.py")
+    parser.add_argument(
+        "--no-corpus", action="store_true", help="skip benchmarks/corpus.py (published schemas)"
+    )
     parser.add_argument("--json", type=Path, help="also write the raw samples here")
     args = parser.parse_args(argv)
     sizes = args.sizes or ([100, 1000] if args.quick else [100, 1000, 5000])
@@ -334,6 +341,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             "shipped": {k: [s.__dict__ for s in v] for k, v in shipped.items()},
         }
         args.json.write_text(json.dumps(raw, indent=2) + "\n", encoding="utf-8")
+    if not args.no_corpus:
+        sys.stdout.flush()
+        import corpus
+
+        corpus.main([])
+        print()
     if not args.no_runtime:
         sys.stdout.flush()
         import runtime

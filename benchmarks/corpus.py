@@ -1,0 +1,252 @@
+"""Real published schemas: polytype against datamodel-code-generator, side by side.
+
+    python benchmarks/corpus.py                 # every schema in ../shared/corpus
+    python benchmarks/corpus.py --only gltf-2.0 bowtie
+
+For every schema of the corpus (`../shared/corpus/index.json`, read in place) each
+tool generates code in a fresh temporary directory, cold, in a child process:
+polytype every flavor (`polytype generate SCHEMA --output-dir DIR`), datamodel-code-
+generator Pydantic v2 models (`--class-name Root`). Then every sample instance is
+decoded and re-encoded with the type its `root` names, and counted only when the
+JSON that comes back equals the instance exactly: polytype's dataclasses
+(`decode_x` / `encode_x`), datamodel-code-generator's models (`model_validate`,
+then `model_dump(mode="json", by_alias=True, exclude_unset=True)`). A schema
+counts as generated when the tool exits 0 and its module imports.
+
+This measures where the front end stands on schemas polytype does not own; it
+asserts nothing (tests do that).
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+CORPUS = ROOT.parent / "shared" / "corpus"
+TIMEOUT = 300.0
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One tool on one schema."""
+
+    generated: bool
+    exact: int
+    instances: int
+    seconds: float
+    note: str = ""
+
+
+def _import(path: Path, name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _run(command: Sequence[str], cwd: Path) -> tuple[int, float, str]:
+    started = time.perf_counter()
+    try:
+        done = subprocess.run(
+            command, cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT, check=False
+        )
+    except subprocess.TimeoutExpired:
+        return -1, time.perf_counter() - started, f"timed out after {TIMEOUT:.0f} s"
+    first = (done.stderr.strip().splitlines() or [""])[0]
+    return done.returncode, time.perf_counter() - started, first
+
+
+def _round_trips(decode: Callable[[Any], Any], encode: Callable[[Any], Any], instance: Any) -> bool:
+    try:
+        return bool(encode(decode(copy.deepcopy(instance))) == instance)
+    except Exception:  # noqa: BLE001 - a rejection or a crash both mean "not exact"
+        return False
+
+
+def _pointer_of(root: str) -> str:
+    return root.split("#", 1)[1] if "#" in root else ""
+
+
+def _polytype(schema_dir: Path, entry: dict[str, Any], work: Path) -> Outcome:
+    out = work / "polytype"
+    code, seconds, message = _run(
+        [sys.executable, "-m", "polytype", "generate", str(schema_dir / entry["schema"]),
+         "--output-dir", str(out)],
+        cwd=work,
+    )  # fmt: skip
+    instances = entry["instances"]
+    if code != 0:
+        return Outcome(False, 0, len(instances), seconds, f"exit {code}: {message}"[:120])
+    packages = sorted((out / "python").iterdir())
+    models = _import(
+        packages[0] / "dataclass_models.py", f"corpus_polytype_{os.getpid()}_{id(entry)}"
+    )
+    types = _polytype_types(schema_dir / entry["schema"])
+    exact = 0
+    for instance in instances:
+        name = types.get(_pointer_of(instance["root"]))
+        if name is None:
+            continue
+        snake = _snake(name)
+        decode = getattr(models, f"decode_{snake}", None)
+        encode = getattr(models, f"encode_{snake}", None)
+        data = json.loads((schema_dir / instance["file"]).read_text(encoding="utf-8"))
+        if decode is not None and encode is not None and _round_trips(decode, encode, data):
+            exact += 1
+    return Outcome(True, exact, len(instances), seconds)
+
+
+def _polytype_types(schema: Path) -> dict[str, str]:
+    """JSON pointer in the schema file -> the name of the type polytype generated for it."""
+    sys.path.insert(0, str(ROOT))
+    from generator import ir
+    from generator.config import find_project
+    from generator.pipeline import load_modules
+
+    project = find_project(schema.parent).with_overrides(schemas=(schema,))
+    names: dict[str, str] = {}
+    for module in load_modules(project):
+        for named in module.types:
+            if isinstance(named.source, ir.SourceRef):
+                names.setdefault(named.source.pointer, named.name)
+    return names
+
+
+def _snake(name: str) -> str:
+    sys.path.insert(0, str(ROOT))
+    from generator import naming
+
+    return naming.snake_case(name)
+
+
+def _dmcg(schema_dir: Path, entry: dict[str, Any], work: Path) -> Outcome:
+    out = work / "dmcg_models.py"
+    code, seconds, message = _run(
+        ["datamodel-codegen", "--input", str(schema_dir / entry["schema"]),
+         "--input-file-type", "jsonschema", "--output-model-type", "pydantic_v2.BaseModel",
+         "--class-name", "Root", "--disable-timestamp", "--output", str(out)],
+        cwd=work,
+    )  # fmt: skip
+    instances = entry["instances"]
+    if code != 0:
+        return Outcome(False, 0, len(instances), seconds, f"exit {code}: {message}"[:120])
+    try:
+        models = _import(out, f"corpus_dmcg_{os.getpid()}_{id(entry)}")
+    except Exception as error:  # noqa: BLE001 - output that does not import is not generated
+        return Outcome(False, 0, len(instances), seconds, f"import: {type(error).__name__}")
+    exact = 0
+    for instance in instances:
+        pointer = _pointer_of(instance["root"])
+        model = _dmcg_class(models, pointer)
+        if model is None:
+            continue
+        data = json.loads((schema_dir / instance["file"]).read_text(encoding="utf-8"))
+
+        def dump(value: Any) -> Any:
+            return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
+
+        if _round_trips(model.model_validate, dump, data):
+            exact += 1
+    return Outcome(True, exact, len(instances), seconds)
+
+
+def _dmcg_class(models: ModuleType, pointer: str) -> Any:
+    if not pointer:
+        return getattr(models, "Root", None)
+    name = pointer.rsplit("/", 1)[-1]
+    for candidate in (
+        name,
+        re.sub(r"\W", "", name),
+        re.sub(r"\W", "", name[:1].upper() + name[1:]),
+    ):
+        found = getattr(models, candidate, None)
+        if found is not None and hasattr(found, "model_validate"):
+            return found
+    return None
+
+
+def measure(names: Sequence[str] | None = None) -> dict[str, dict[str, Outcome]]:
+    index = json.loads((CORPUS / "index.json").read_text(encoding="utf-8"))["schemas"]
+    results: dict[str, dict[str, Outcome]] = {}
+    for name, entry in index.items():
+        if names and name not in names:
+            continue
+        schema_dir = CORPUS / name
+        with tempfile.TemporaryDirectory(prefix=f"corpus-{name}-") as scratch:
+            work = Path(scratch)
+            results[name] = {
+                "polytype": _polytype(schema_dir, entry, work),
+                "datamodel-codegen": _dmcg(schema_dir, entry, work),
+            }
+        print(f"  {name}: done", file=sys.stderr, flush=True)
+    return results
+
+
+def table(results: dict[str, dict[str, Outcome]]) -> str:
+    lines = [
+        "| schema | polytype: generated | exact | time | datamodel-codegen: generated | exact | time |",
+        "|---|:-:|---:|---:|:-:|---:|---:|",
+    ]
+    totals = {tool: [0, 0, 0, 0.0] for tool in ("polytype", "datamodel-codegen")}
+    for name, outcomes in results.items():
+        cells = [name]
+        for tool in ("polytype", "datamodel-codegen"):
+            outcome = outcomes[tool]
+            total = totals[tool]
+            total[0] += outcome.generated
+            total[1] += outcome.exact
+            total[2] += outcome.instances
+            total[3] += outcome.seconds
+            cells += [
+                "yes" if outcome.generated else "no",
+                f"{outcome.exact}/{outcome.instances}",
+                f"{outcome.seconds:.1f} s",
+            ]
+        lines.append("| " + " | ".join(cells) + " |")
+    summary = ["**all**"]
+    for tool in ("polytype", "datamodel-codegen"):
+        generated, exact, instances, seconds = totals[tool]
+        summary += [f"{generated}/{len(results)}", f"{exact}/{instances}", f"{seconds:.1f} s"]
+    lines.append("| " + " | ".join(summary) + " |")
+    refusals = [
+        f"- {name}, {tool}: {outcome.note}"
+        for name, outcomes in results.items()
+        for tool, outcome in outcomes.items()
+        if outcome.note
+    ]
+    if refusals:
+        lines += ["", "Why a schema did not generate (first line of the tool's stderr):", *refusals]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="only these corpus schemas")
+    args = parser.parse_args(argv)
+    if not (CORPUS / "index.json").is_file():
+        print(f"corpus: {CORPUS} not found (it lives in ../shared/corpus)", file=sys.stderr)
+        return 2
+    print("## Published schemas (../shared/corpus): polytype vs datamodel-code-generator\n")
+    print(table(measure(args.only)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -3,8 +3,13 @@
 Every value is read as the module's root type (or `--type`) and walked
 against the IR by ``observe``; the report lists unknown keys (how often, an
 example, what the generated code does with them), missing required keys, type
-mismatches, enum values and tags the schema does not list, and declared fields
-no value ever carried. Unreadable lines are listed with their line numbers.
+mismatches, enum values and tags the schema does not list, values that break a
+constraint, and declared fields no value ever carried. Unreadable lines are
+listed with their line numbers.
+
+Every value is also given to the generated dataclass decoder (``decoders``): a
+rejection the walk did not explain is reported in the decoder's own words, so
+"no drift" always means that the generated code accepts every value.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator import ir
+from generator.workflow import decoders
 from generator.workflow.observe import Observations, Observer, Occurrence
 from generator.workflow.recordings import Reading, Unreadable
 from generator.workflow.schemas import Schema
@@ -46,12 +52,20 @@ def compare(
 ) -> DriftReport:
     """Walk every reading against `type_name`; collect, never stop."""
     observer = Observer(schema.module)
+    judge = decoders.verdict(decoders.load(schema.module), type_name)
     unreadable: list[Unreadable] = []
     for reading in readings:
         if isinstance(reading, Unreadable):
             unreadable.append(reading)
-        else:
-            observer.observe(reading.value, type_name, reading.where)
+            continue
+        before = observer.seen.occurrences
+        observer.observe(reading.value, type_name, reading.where)
+        if observer.seen.occurrences == before:
+            message = judge(reading.value)
+            if message is not None:
+                observer.seen.rejections.setdefault(message, Occurrence()).add(
+                    reading.value, reading.where
+                )
     return DriftReport(schema.module, type_name, sources, observer.seen, unreadable)
 
 
@@ -67,6 +81,8 @@ def render(report: DriftReport) -> str:
     _section(lines, "JSON type mismatches", _mismatches(seen))
     _section(lines, "enum values not listed", _enum_values(seen))
     _section(lines, "union tags not listed", _unknown_tags(seen))
+    _section(lines, "constraint violations (values the decoders reject)", _constraints(seen))
+    _section(lines, "other rejections by the generated decoders", _rejections(seen))
     _section(
         lines, "lines that are not JSON", [f"{u.where}: {u.message}" for u in report.unreadable]
     )
@@ -126,6 +142,20 @@ def _unknown_tags(seen: Observations) -> list[str]:
     ]
 
 
+def _constraints(seen: Observations) -> list[str]:
+    return [
+        f"{where}: breaks {keyword}: {bound} ({occurrence.count}x)\n    {_example(occurrence)}"
+        for (where, keyword, bound), occurrence in sorted(seen.constraints.items())
+    ]
+
+
+def _rejections(seen: Observations) -> list[str]:
+    return [
+        f"{message} ({occurrence.count}x)\n    first at {occurrence.first}"
+        for message, occurrence in sorted(seen.rejections.items())
+    ]
+
+
 def _never_seen(report: DriftReport) -> list[str]:
     entries = []
     for named in report.module.types:
@@ -152,7 +182,10 @@ def _summary(report: DriftReport) -> str:
         f"{len(seen.mismatches)} type mismatch(es)",
         f"{len(seen.enum_values)} unlisted enum value(s)",
         f"{len(seen.unknown_tags)} unlisted tag(s)",
+        f"{len(seen.constraints)} constraint violation(s)",
     ]
+    if seen.rejections:
+        parts.append(f"{len(seen.rejections)} other decoder rejection(s)")
     if report.unreadable:
         parts.append(f"{len(report.unreadable)} unreadable line(s)")
     return f"polytype: drift found in {seen.values} value(s): {', '.join(parts)}"

@@ -3,12 +3,14 @@
 Unlike a decoder, the walk never stops at the first problem: it notes unknown
 keys (with an example and the JSON types seen, for a suggested patch), missing
 required keys, JSON type mismatches, enum values and union tags the schema does
-not list, and how often each declared field was present.
+not list, values that break a constraint the decoders check (`minLength`,
+`pattern`, `maximum`, `minItems`, …), and how often each declared field was present.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -69,6 +71,25 @@ class Observations:
     enum_values: dict[tuple[str, str], Occurrence] = field(default_factory=dict)
     # (union, tag key, tag value as JSON) -> occurrences
     unknown_tags: dict[tuple[str, str, str], Occurrence] = field(default_factory=dict)
+    # (where in the schema, JSON Schema keyword, its value as JSON) -> occurrences
+    constraints: dict[tuple[str, str, str], Occurrence] = field(default_factory=dict)
+    # what the generated decoders said about values the walk found nothing wrong with
+    rejections: dict[str, Occurrence] = field(default_factory=dict)
+
+    @property
+    def occurrences(self) -> int:
+        """Every problem noted, counting repeats (grows with each value that has one)."""
+        return sum(
+            occurrence.count
+            for table in (
+                self.missing,
+                self.mismatches,
+                self.enum_values,
+                self.unknown_tags,
+                self.constraints,
+            )
+            for occurrence in table.values()
+        ) + sum(unknown.occurrence.count for unknown in self.unknown_keys.values())
 
     @property
     def differences(self) -> int:
@@ -78,6 +99,8 @@ class Observations:
             + len(self.mismatches)
             + len(self.enum_values)
             + len(self.unknown_tags)
+            + len(self.constraints)
+            + len(self.rejections)
         )
 
 
@@ -103,12 +126,14 @@ class Observer:
             self._named(self.types[type_ref.name], value, place, label)
         elif isinstance(type_ref, ir.Prim):
             expected = {"str": "string", "int": "integer", "float": "number", "bool": "boolean"}
-            self._expect(expected[type_ref.kind], value, place, label)
+            if self._expect(expected[type_ref.kind], value, place, label):
+                self._check(type_ref.constraints, value, place, label)
         elif isinstance(type_ref, ir.LiteralValue):
             if not (type(value) is type(type_ref.value) and value == type_ref.value):
                 self._mismatch(label, _json(type_ref.value), _describe(value), value, place)
         elif isinstance(type_ref, ir.ListOf):
             if self._expect("array", value, place, label):
+                self._check(type_ref.constraints, value, place, label)
                 for index, item in enumerate(value):
                     self._walk(type_ref.item, item, place.at(f"[{index}]"), label + "[]")
         elif isinstance(type_ref, ir.MapOf):
@@ -201,6 +226,14 @@ class Observer:
 
     # -- noting problems -----------------------------------------------------
 
+    def _check(self, constraints: ir.Constraints, value: Any, place: _Place, label: str) -> None:
+        """Note every constraint `value` breaks, as the generated decoders would judge it."""
+        if constraints.is_empty():
+            return
+        for keyword, bound in _broken(constraints, value):
+            key = (label, keyword, _json(bound))
+            self.seen.constraints.setdefault(key, Occurrence()).add(value, str(place))
+
     def _expect(self, json_type: str, value: Any, place: _Place, label: str) -> bool:
         if matches_json_type(value, json_type):
             return True
@@ -223,6 +256,36 @@ class _Place:
 
     def __str__(self) -> str:
         return f"{self.source} {self.path}"
+
+
+# constraint attribute -> (JSON Schema keyword, the test a value fails)
+_BOUNDS: dict[str, tuple[str, Any]] = {
+    "min_length": ("minLength", lambda size, bound: size < bound),
+    "max_length": ("maxLength", lambda size, bound: size > bound),
+    "min_items": ("minItems", lambda size, bound: size < bound),
+    "max_items": ("maxItems", lambda size, bound: size > bound),
+    "minimum": ("minimum", lambda number, bound: number < bound),
+    "maximum": ("maximum", lambda number, bound: number > bound),
+    "exclusive_minimum": ("exclusiveMinimum", lambda number, bound: number <= bound),
+    "exclusive_maximum": ("exclusiveMaximum", lambda number, bound: number >= bound),
+}
+
+
+def _broken(constraints: ir.Constraints, value: Any) -> list[tuple[str, Any]]:
+    """(keyword, bound) of each constraint `value` breaks: lengths in code points, as decoded."""
+    broken: list[tuple[str, Any]] = []
+    measured = len(value) if isinstance(value, (str, list)) else value
+    for attribute, bound in constraints.bounds():
+        keyword, fails = _BOUNDS[attribute]
+        if fails(measured, bound):
+            broken.append((keyword, bound))
+    if (
+        constraints.pattern is not None
+        and isinstance(value, str)
+        and re.search(constraints.pattern, value) is None
+    ):
+        broken.append(("pattern", constraints.pattern))
+    return broken
 
 
 def _json(value: Any) -> str:

@@ -4,7 +4,8 @@ New keys become optional properties with types inferred from the values seen
 (or `x-aliases` of a declared key spelled the same apart from case and
 underscores); unlisted enum values are appended to the enum; required keys
 some values lacked are dropped from `required`. What needs a human (unknown
-tags, type mismatches) is listed as comments. Mappings merge, lists replace.
+tags, type mismatches, broken constraints and what a relaxation would be) is
+listed as comments. Mappings merge, lists replace.
 """
 
 from __future__ import annotations
@@ -33,6 +34,13 @@ def suggest(schema: Schema, report: DriftReport) -> str:
         notes.append(f"{union}: add a member type for {key} = {value}")
     for where, expected, got in sorted(report.seen.mismatches):
         notes.append(f"{where}: declared {expected}, recorded {got}")
+    for (where, keyword, bound), occurrence in sorted(report.seen.constraints.items()):
+        notes.append(
+            f"{where}: {occurrence.count} value(s) break {keyword}: {bound}; "
+            f"drop {keyword} (or relax it) if the data is right"
+        )
+    for message in sorted(report.seen.rejections):
+        notes.append(f"the generated decoders reject a value: {message}")
     header = [
         f"# Suggested by `polytype drift {report.module.name}` for {report.module.schema_path}.",
         "# Merge into the schema (mappings merge, lists replace), review, then regenerate.",

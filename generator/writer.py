@@ -114,8 +114,6 @@ def _entry(output: OutputFile) -> dict[str, object]:
         "module": output.module,
         "sha256": sha256_text(output.text),
     }
-    if output.rendered_sha256:
-        entry["rendered_sha256"] = output.rendered_sha256
     return entry
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from generator import ir
 from generator.diagnostics import Diagnostic, InputError, Position
-from generator.formatting import call_layout, ternary_layout
+from generator.formatting import LINE_LENGTH
 from generator.render import RenderEnv, py_str
 from generator.targets import OutputFile
 from generator.targets.python_codecs import Codecs, HelperView, RecordChecks, alias_order
@@ -67,15 +67,13 @@ class RecordView:
 
     @property
     def known_keys_statement(self) -> str:
-        """`_X_KEYS = frozenset({...})`, laid out as black would."""
-        inner = self.known_keys.removeprefix("frozenset(").removesuffix(")")
-        return call_layout(f"{self.known_keys_name} = frozenset(", [inner] if inner else [])
+        """`_X_KEYS = frozenset({...})` (laid out by the formatter)."""
+        return f"{self.known_keys_name} = {self.known_keys}"
 
     @property
     def optional_keys_statement(self) -> str:
         """`_X_OPTIONAL = frozenset({...})`: the optional keys, for presence tracking."""
-        inner = "{" + ", ".join(self.optional_keys) + "}"
-        return call_layout(f"{self.optional_keys_name} = frozenset(", [inner])
+        return f"{self.optional_keys_name} = frozenset({{{', '.join(self.optional_keys)}}})"
 
 
 @dataclass(frozen=True)
@@ -85,9 +83,11 @@ class DataclassEnumView(EnumView):
 
     @property
     def values_statement(self) -> str:
-        """`_X_VALUES: dict[str, X] = {member.value: member for member in X}`, as black lays it out."""
-        head = f"{self.values_name}: dict[str, {self.name}] = {{"
-        return call_layout(head, [f"member.value: member for member in {self.name}"], "}")
+        """`_X_VALUES: dict[str, X] = {member.value: member for member in X}`."""
+        return (
+            f"{self.values_name}: dict[str, {self.name}] = "
+            f"{{member.value: member for member in {self.name}}}"
+        )
 
 
 @dataclass(frozen=True)
@@ -334,7 +334,7 @@ def _decode_body(
         keyword = [f"{view.name}={view.local}" for view in fields if view.local]
         if checks.keeps_extra:
             keyword.append("extra=f_extra")
-        lines.append(call_layout(f"result = {record.name}(", keyword, indent=4))
+        lines.append(f"result = {record.name}({', '.join(keyword)})")
     else:
         # Not frozen: a bare instance and one store per slot (~2.5x faster than __init__,
         # which also fills the defaults this decoder overwrites).
@@ -500,10 +500,14 @@ def _field_view(item: ir.Field, record: ir.Record, codegen: _Codegen) -> tuple[F
             ),
             False,
         )
+    # A key with aliases is written in the spelling that came in, chosen first: as the
+    # subscript of a long assignment, the call would be laid out differently by ruff and black.
     spelling = key
+    choose: tuple[str, ...] = ()
     if item.aliases:
-        spellings = "(" + ", ".join(py_str(s) for s in (item.json_key, *item.aliases)) + ",)"
-        spelling = f"_spelling(self._present, {spellings})"
+        spellings = ", ".join(py_str(s) for s in (item.json_key, *item.aliases))
+        choose = (f"spelling = _spelling(self._present, ({spellings}))",)
+        spelling = "spelling"
     encoded = codegen.encode(item.type, attribute)
     local = f"f_{item.py_name}"
     if item.required:
@@ -515,7 +519,7 @@ def _field_view(item: ir.Field, record: ir.Record, codegen: _Codegen) -> tuple[F
             declaration_default="",
             comment=comment,
             decode_arg=decode_arg,
-            encode_lines=(_assignment(f"out[{spelling}] = ", encoded, 8),),
+            encode_lines=(*choose, f"out[{spelling}] = {encoded}"),
             decode_lines=(inline.lines if inline else (f"{local} = {codegen.field_check(item)}",)),
             local=local,
             fetch=(inline.fetched, key) if inline and inline.fetched else None,
@@ -530,8 +534,18 @@ def _field_view(item: ir.Field, record: ir.Record, codegen: _Codegen) -> tuple[F
     if item.default is None and not isinstance(item.type, ir.Nullable) and encoded != attribute:
         # the attribute is `T | None`; None only when absent, which the condition excludes
         encoded = codegen.encode(ir.Nullable(item.type), attribute)
+    if not declaration.startswith(" = field(") and (
+        len(f"    {item.py_name}: {annotation}{declaration}") > LINE_LENGTH
+    ):
+        # `name: T = <long literal>`: black wraps the literal in parentheses, ruff does not;
+        # both lay out a call the same way
+        declaration = f" = field(default={default_python})"
     condition = f"{key} in self._present or {attribute} {comparison}"
-    lines = (f"if {condition}:", "    " + _assignment(f"out[{spelling}] = ", encoded, 12))
+    lines = (
+        f"if {condition}:",
+        *("    " + line for line in choose),
+        f"    out[{spelling}] = {encoded}",
+    )
     # annotated when the default alone would make mypy infer too narrow a type (`()`, `{}`)
     declared = f": {annotation}" if default_python != "None" else ""
     inline = _inline_decode(item, local, default_python, codegen, annotation)
@@ -551,13 +565,6 @@ def _field_view(item: ir.Field, record: ir.Record, codegen: _Codegen) -> tuple[F
         local=local,
     )
     return view, True
-
-
-def _assignment(head: str, expression: str, indent: int) -> str:
-    """`head` + `expression`, wrapped as black would when it is a long conditional expression."""
-    if expression.startswith("None if "):
-        return ternary_layout(head, expression, indent)
-    return head + expression
 
 
 def _default_code(item: ir.Field, record: ir.Record, codegen: _Codegen) -> tuple[str, str, str]:

@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 
 from generator import ir
 from generator.diagnostics import Diagnostic, InputError, Position
-from generator.formatting import call_layout
 from generator.lower import json_type_of
 from generator.render import RenderEnv, py_str
 from generator.targets import OutputFile
@@ -83,9 +82,8 @@ class AdapterView:
 
     @property
     def statement(self) -> str:
-        """`XAdapter: TypeAdapter[X] = TypeAdapter(X, ...)`, laid out as black would."""
-        args = [self.type_name] + ([self.config.removeprefix(", ")] if self.config else [])
-        return call_layout(f"{self.name}: TypeAdapter[{self.type_name}] = TypeAdapter(", args)
+        """`XAdapter: TypeAdapter[X] = TypeAdapter(X, ...)`."""
+        return f"{self.name}: TypeAdapter[{self.type_name}] = TypeAdapter({self.type_name}{self.config})"
 
 
 # --- type annotations --------------------------------------------------------

@@ -24,7 +24,6 @@ from dataclasses import dataclass
 
 from generator import ir
 from generator.fixtures import FixtureCase
-from generator.formatting import call_layout, literal_layout
 from generator.jsonpos import json_type_name
 from generator.lower import json_type_of
 from generator.render import RenderEnv, py_str
@@ -62,9 +61,8 @@ class TypedDictView:
 
     @property
     def keys_statement(self) -> str:
-        """`_X_KEYS = frozenset({...})`, laid out as black would."""
-        inner = self.keys_literal.removeprefix("frozenset(").removesuffix(")")
-        return call_layout(f"{self.keys_name} = frozenset(", [inner] if inner else [])
+        """`_X_KEYS = frozenset({...})`."""
+        return f"{self.keys_name} = {self.keys_literal}"
 
 
 @dataclass(frozen=True)
@@ -80,9 +78,8 @@ class LiteralAliasView:
 
     @property
     def values_statement(self) -> str:
-        """`_X_VALUES: dict[str, X] = {...}`, laid out as black would."""
-        head = f"{self.values_name}: dict[str, {self.name}] = "
-        return literal_layout(head, "{", self.entry_items, "}")
+        """`_X_VALUES: dict[str, X] = {...}`."""
+        return f"{self.values_name}: dict[str, {self.name}] = {{{', '.join(self.entry_items)}}}"
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from generator.targets.python_common import (
     EnumView,
     enum_view_fields,
     function_suffix,
+    isort_names,
     py_literal,
 )
 
@@ -592,6 +593,8 @@ def _default_code(item: ir.Field, record: ir.Record, codegen: _Codegen) -> tuple
         factory = {"[]": "list", "{}": "dict"}.get(literal, f"lambda: {literal}")
         return literal, f" = field(default_factory={factory})", f"!= {literal}"
     literal = py_literal(value)
+    if isinstance(value, bool):
+        return literal, f" = {literal}", f"is not {literal}"  # `!= True`: ruff E712
     return literal, f" = {literal}", f"!= {literal}"
 
 
@@ -752,6 +755,11 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
         patterns=sorted(codegen.patterns.items(), key=lambda item: item[1]),
         exported=sorted(exported, key=lambda name: (name.lower(), name)),
         uses_enum=any(e.base for e in enums),
-        uses_literal=True,
+        keeps_str_enums=any(e.base == "(str, Enum)" for e in enums),
+        typing_names=isort_names(
+            ["NoReturn", "TypeAlias", "TypeVar", "cast"]
+            + (["Literal"] if codegen.uses_literal or any(not e.base for e in enums) else [])
+        ),
+        decode_error_annotation="DecodeError",
     )
     return [OutputFile(module_path(module), text, TARGET, module.name, "python")]

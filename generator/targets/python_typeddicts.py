@@ -29,7 +29,12 @@ from generator.lower import json_type_of
 from generator.render import RenderEnv, py_str
 from generator.targets import OutputFile, python_typeddict_tests
 from generator.targets.python_codecs import TYPEDDICTS, Codecs, HelperView, alias_order, refs
-from generator.targets.python_common import function_suffix, path_segment, py_literal
+from generator.targets.python_common import (
+    function_suffix,
+    isort_names,
+    path_segment,
+    py_literal,
+)
 
 TARGET = "python-typeddicts"
 TYPECHECK_TARGET = "python-typeddicts-typecheck"
@@ -275,7 +280,7 @@ def _render_module(module: ir.Module, env: RenderEnv) -> str:
     code += [helper.signature for helper in helpers] + [
         line for helper in helpers for line in helper.body
     ]
-    typing_names = ["Callable", "TypeAlias", "TypeVar", "Union", "cast"]
+    typing_names = ["TypeAlias", "TypeVar", "cast"]
     if typed_dicts:
         typing_names.append("TypedDict")
     if literal_aliases or any("Literal[" in text for text in code):
@@ -295,7 +300,9 @@ def _render_module(module: ir.Module, env: RenderEnv) -> str:
         helpers=helpers,
         patterns=sorted(codecs.patterns.items(), key=lambda item: item[1]),
         exported=sorted(exported, key=lambda name: (name.lower(), name)),
-        typing_names=sorted(typing_names),
+        typing_names=isort_names(typing_names),
+        # no `from __future__ import annotations` here (TypedDict reads NotRequired at run time)
+        decode_error_annotation='"DecodeError"',
     )
 
 
@@ -594,7 +601,11 @@ def typecheck_files(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
         OutputFile(
             valid_path,
             env.render(
-                "python_typeddicts/snippets.py.j2", doc=valid_doc, snippets=snippets, **common
+                "python_typeddicts/snippets.py.j2",
+                doc=valid_doc,
+                snippets=snippets,
+                imported=isort_names(snippet.type_name for snippet in snippets),
+                **common,
             ),
             TYPECHECK_TARGET,
             module.name,
@@ -603,7 +614,11 @@ def typecheck_files(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
         OutputFile(
             invalid_path,
             env.render(
-                "python_typeddicts/invalid.py.j2", doc=invalid_doc, snippets=invalid, **common
+                "python_typeddicts/invalid.py.j2",
+                doc=invalid_doc,
+                snippets=invalid,
+                imported=isort_names(snippet.type_name for snippet in invalid),
+                **common,
             ),
             TYPECHECK_TARGET,
             module.name,

@@ -28,7 +28,7 @@ from generator.formatting import (
 from generator.loader import load
 from generator.lower import lower
 from generator.render import make_env
-from generator.targets import module_targets
+from generator.targets import elixir, module_targets
 from generator.validate import validate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -154,6 +154,29 @@ def test_generated_python_is_ruff_formatted() -> None:
     result = subprocess.run(
         [*ruff_command(), "format", "--check", "--no-cache", *RUFF_SETTINGS, "generated"],
         cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.skipif(shutil.which("mix") is None, reason="elixir is not installed")
+def test_hostile_and_synthetic_elixir_is_mix_formatted(tmp_path: Path) -> None:
+    """Long names, keys, literals and defaults: laid out as `mix format` would."""
+    paths: list[str] = []
+    for schema in (ROOT / "tests" / "hostile" / "hostile.yaml", synthetic.write(60, tmp_path)):
+        document = load(schema, schema.name)
+        validate(document)
+        module = lower(document)
+        for output in elixir.render(module, make_env("tests/fixtures", "generated", {})):
+            target = tmp_path / "out" / output.path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(output.text, encoding="utf-8")
+            paths.append(str(target))
+    result = subprocess.run(
+        ["mix", "format", "--check-formatted", *paths],
+        cwd=tmp_path,
         capture_output=True,
         text=True,
         check=False,

@@ -14,6 +14,7 @@ both formatters agree (tests/test_formatting.py holds them to it).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -34,6 +35,13 @@ RUFF_SETTINGS = (
 )
 # Keeps one command line under the smallest limit (Windows: 32,767 characters).
 _MAX_COMMAND = 30_000
+# ruff holds a file's syntax tree whole (about 30 bytes a byte of source): a larger file
+# goes to it in pieces of about this size, cut where the layout cannot depend on the cut.
+PIECE_CHARS = 512 * 1024
+# Before a top-level `class`/`def`/decorator that follows two blank lines: the two blank
+# lines are what the formatter writes there in any case, and nothing before them changes
+# how the statement after them is laid out (or the other way round).
+_CUT = re.compile(r"\n\n\n(?=class |def |async def |@)")
 
 
 class FormattingError(Exception):
@@ -59,17 +67,60 @@ def format_files(files: Sequence[tuple[str, str]]) -> list[str]:
         return []
     with tempfile.TemporaryDirectory(prefix="polytype-format-") as scratch:
         root = Path(scratch)
-        names: list[str] = []
+        names: list[list[str]] = []  # per file, the names of its pieces
         for index, (text, path) in enumerate(files):
-            # the output path keeps ruff's messages readable; the index keeps names apart
-            name = f"{index}/{path}" + ("" if path.endswith(".py") else ".py")
-            target = root / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(text.encode("utf-8"))
-            names.append(name)
-        for batch in _batches(names):
-            _run_ruff(batch, root)
-        return [(root / name).read_bytes().decode("utf-8") for name in names]
+            names.append(_write_pieces(root, f"{index}/{path}", _pieces(text)))
+        try:
+            for batch in _batches([name for pieces in names for name in pieces]):
+                _run_ruff(batch, root)
+        except FormattingError:
+            # a cut in the wrong place (inside a string the cheap check missed): whole files
+            names = [
+                _write_pieces(root, f"{index}/{path}", [text]) if len(pieces) > 1 else pieces
+                for index, ((text, path), pieces) in enumerate(zip(files, names, strict=True))
+            ]
+            for batch in _batches([name for pieces in names for name in pieces]):
+                _run_ruff(batch, root)
+        return ["\n\n\n".join(_read(root, name) for name in pieces) + "\n" for pieces in names]
+
+
+def _write_pieces(root: Path, stem: str, pieces: list[str]) -> list[str]:
+    """Write `pieces` under `root`; their names (the output path keeps ruff's messages readable)."""
+    stem = stem if stem.endswith(".py") else stem + ".py"
+    names = [stem] if len(pieces) == 1 else [f"{stem[:-3]}.{n}.py" for n in range(len(pieces))]
+    for name, piece in zip(names, pieces, strict=True):
+        target = root / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(piece.encode("utf-8"))
+    return names
+
+
+def _read(root: Path, name: str) -> str:
+    return (root / name).read_bytes().decode("utf-8").removesuffix("\n")
+
+
+def _pieces(text: str) -> list[str]:
+    """`text` cut at `_CUT` into pieces of about PIECE_CHARS, never inside a `\"\"\"` string."""
+    if len(text) <= PIECE_CHARS or "fmt:" in text:
+        return [text]
+    pieces: list[str] = []
+    start = 0
+    quotes = 0  # triple quotes (polytype's only multi-line strings) before `searched`
+    searched = 0
+    while True:
+        cut = _CUT.search(text, start + PIECE_CHARS)
+        while cut is not None:
+            quotes += text.count('"""', searched, cut.start())
+            searched = cut.start()
+            if quotes % 2 == 0:
+                break
+            cut = _CUT.search(text, cut.end())
+        if cut is None:
+            break
+        pieces.append(text[start : cut.start() + 1])
+        start = searched = cut.end()
+    pieces.append(text[start:])
+    return pieces
 
 
 def format_python(text: str, path: str) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 import black
 import pytest
 
-from generator import fixtures
+from generator import fixtures, formatting
 from generator.cli import main
 from generator.config import find_project
 from generator.formatting import (
@@ -81,6 +81,32 @@ def test_synthetic_outputs_are_clean(tmp_path: Path) -> None:
 
 def test_hostile_outputs_are_clean(tmp_path: Path) -> None:
     _assert_clean(_python_outputs(ROOT / "tests" / "hostile" / "hostile.yaml"), tmp_path)
+
+
+@pytest.mark.parametrize("schema", ["hostile", "synthetic"])
+def test_large_files_formatted_in_pieces_come_out_the_same(
+    schema: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cutting a file before top-level definitions changes no byte of ruff's output."""
+    path = (
+        ROOT / "tests" / "hostile" / "hostile.yaml"
+        if schema == "hostile"
+        else synthetic.write(30, tmp_path)
+    )
+    files = _python_outputs(path)
+    whole = format_files(files)
+    monkeypatch.setattr(formatting, "PIECE_CHARS", 1500)
+    assert max(len(formatting._pieces(text)) for text, _ in files) > 10
+    assert format_files(files) == whole
+
+
+def test_a_cut_inside_a_string_falls_back_to_the_whole_file(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    text = 'X = 1\n\n\ndef f() -> None:\n    pass\n\n\nclass A:\n    """Doc.\n\n\nclass B: not code\n    """\n'
+    whole = format_files([(text, "x.py")])
+    monkeypatch.setattr(formatting, "_pieces", lambda text: text.split("\n\n\n"))
+    assert format_files([(text, "x.py")]) == whole
 
 
 def test_formats_in_one_call_and_keeps_order() -> None:

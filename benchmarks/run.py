@@ -4,7 +4,7 @@
     python benchmarks/run.py --quick    # N = 100, 1,000; fewer repeats, peers capped at 60 s
 
 Every tool reads the same synthetic schema (benchmarks/synthetic.py) in a fresh
-temporary project, cold: polytype with no manifest and no format cache, every
+temporary project, cold: polytype with no manifest and no stamp, every
 flavor (dataclasses, TypedDicts, Pydantic, Elixir, docs, tests); jsonschema-gentypes
 writes TypedDicts only, datamodel-code-generator Pydantic models only (black and
 isort, its defaults). Then polytype again in the same project: the warm no-op.

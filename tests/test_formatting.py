@@ -187,11 +187,46 @@ def test_generated_python_is_ruff_formatted() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+LONG_NAMES = """\
+$schema: https://json-schema.org/draft/2020-12/schema
+$defs:
+  AVeryLongRecordNameThatGoesOnAndOnForeverAndEver:
+    type: object
+    properties:
+      someExtraordinarilyLongPropertyNameThatKeepsGoing:
+        type: string
+        pattern: "^[a-z]+(aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa)$"
+      anotherExtraordinarilyLongPropertyNameThatKeepsGoingAndGoing:
+        oneOf: [{$ref: "#/$defs/TheUnionOfLongRecordNames"}, {type: "null"}]
+      yetAnotherExtraordinarilyLongPropertyNameThatKeepsGoingAndGoing:
+        type: integer
+        x-aliases: [yet_another_long_property_name]
+    required: [someExtraordinarilyLongPropertyNameThatKeepsGoing]
+  AnotherVeryLongRecordNameThatGoesOnAndOnForever:
+    type: object
+    properties:
+      kind: {const: another_very_long_tag_value_that_goes_on_and_on_and_on_forever}
+    required: [kind]
+  YetAnotherVeryLongRecordNameThatGoesOnAndOnForever:
+    type: object
+    properties:
+      kind: {const: yet_another_very_long_tag_value_that_goes_on_and_on_and_on_forever}
+    required: [kind]
+  TheUnionOfLongRecordNames:
+    oneOf:
+      - {$ref: "#/$defs/AnotherVeryLongRecordNameThatGoesOnAndOnForever"}
+      - {$ref: "#/$defs/YetAnotherVeryLongRecordNameThatGoesOnAndOnForever"}
+"""
+
+
 @pytest.mark.skipif(shutil.which("mix") is None, reason="elixir is not installed")
 def test_hostile_and_synthetic_elixir_is_mix_formatted(tmp_path: Path) -> None:
     """Long names, keys, literals and defaults: laid out as `mix format` would."""
     paths: list[str] = []
-    for schema in (ROOT / "tests" / "hostile" / "hostile.yaml", synthetic.write(60, tmp_path)):
+    long_names = tmp_path / "long_names.yaml"
+    long_names.write_text(LONG_NAMES, encoding="utf-8")
+    hostile = ROOT / "tests" / "hostile" / "hostile.yaml"
+    for schema in (hostile, synthetic.write(60, tmp_path), long_names):
         document = load(schema, schema.name)
         validate(document)
         module = lower(document)

@@ -697,7 +697,10 @@ class _FileGen:
         return tuple(sorted(self.helpers.values(), key=lambda helper: helper.name))
 
     def attribute_lines(self) -> tuple[str, ...]:
-        return tuple(f"@{name} {value}" for name, value in self.attributes.items())
+        return tuple(
+            f"@{name} {layout.expression(value, 4 + len(name))}"
+            for name, value in self.attributes.items()
+        )
 
 
 # --- building views --------------------------------------------------------
@@ -891,7 +894,11 @@ def _record_view(record: ir.Record, module: ir.Module) -> RecordView:
     if uses_present_in_encode and tracks_presence:
         encode.append("present = value.__present__")
     if encode_map:
-        encode.append("out = %{\n" + ",\n".join(" " * 6 + line for line in encode_map) + "\n    }")
+        entries = (
+            " " * 6 + layout.pair(line, " => ", 6, "," if index < len(encode_map) - 1 else "")
+            for index, line in enumerate(encode_map)
+        )
+        encode.append("out = %{\n" + ",\n".join(entries) + "\n    }")
     else:
         encode.append("out = %{}")
     encode.extend(encode_optional)
@@ -904,12 +911,18 @@ def _record_view(record: ir.Record, module: ir.Module) -> RecordView:
         defstruct=(
             layout.keyword_call("defstruct", struct_fields, 2) if struct_fields else "defstruct []"
         ),
-        type_fields=tuple(type_fields),
+        type_fields=tuple(
+            layout.pair(line, ": ", 10, "," if index < len(type_fields) - 1 else "")
+            for index, line in enumerate(type_fields)
+        ),
         attributes=tuple(attributes),
         decode_steps=tuple(
             _with_step(step, "," if index < last else " do") for index, step in enumerate(steps)
         ),
-        build_fields=tuple(build),
+        build_fields=tuple(
+            layout.pair(line, ": ", 9 if steps else 7, "," if index < len(build) - 1 else "")
+            for index, line in enumerate(build)
+        ),
         encode_body=layout.block(encode, 4),
         helpers=gen.finished_helpers(),
     )

@@ -91,12 +91,12 @@ def _closing(text: str, opening: int) -> int:
     return -1
 
 
-def expression(text: str, indent: int) -> str:
-    """`text` (one line) at column `indent`, broken where it does not fit.
+def expression(text: str, indent: int, force: bool = False) -> str:
+    """`text` (one line) at column `indent`, broken where it does not fit (or `force`d to).
 
     Continuation lines carry their indentation; the first line has none.
     """
-    if fits(text, indent):
+    if fits(text, indent) and not force:
         return text
     if text.startswith("[") and _closing(text, 0) == len(text) - 1:
         items = _split_args(text[1:-1])
@@ -172,6 +172,8 @@ def _comparison(text: str, indent: int, ending: str) -> str:
         return text
     at = _find_top(text, " != ")
     if at < 0:
+        if text.startswith("not "):  # `not is_nil(x)`: the call breaks, lined up with `not`
+            return "not " + expression(text[4:], indent, force=True)
         return text
     left, right = text[:at], text[at + 4 :]
     if right.startswith("[") and _closing(right, 0) == len(right) - 1:
@@ -196,7 +198,7 @@ def assignment(variable: str, text: str, indent: int) -> str:
             if not fits(condition + ",", indent + 2) and _find_top(condition, " or ") > 0:
                 # `if a or\n b,`: the keywords then line up with the condition's first word
                 at = _find_top(condition, " or ")
-                right = _comparison(condition[at + 4 :], indent + 7, ",")
+                right = _comparison(condition[at + 4 :], indent + 7, "")
                 condition = f"{condition[:at]} or\n{' ' * (indent + 7)}{right}"
                 keywords = indent + 5
             return (
@@ -214,6 +216,18 @@ def _keyword_value(key: str, value: str, indent: int, ending: str) -> str:
     if fits(f"{key}: {value}{ending}", indent):
         return f"{pad}{key}: {value}{ending}"
     return f"{pad}{key}:\n{pad}  {expression(value, indent + 2)}{ending}"
+
+
+def pair(text: str, separator: str, indent: int, ending: str) -> str:
+    """`key: value` or `"key" => value` in a broken map or struct type (column `indent`):
+    the value goes under the key when the line is too long."""
+    if fits(text + ending, indent):
+        return text
+    at = _find_top(text, separator)
+    if at < 0:
+        return text
+    key, value = text[: at + len(separator)].rstrip(), text[at + len(separator) :]
+    return f"{key}\n{' ' * (indent + 2)}{expression(value, indent + 2)}"
 
 
 def arrow_clause(pattern: str, body: str, indent: int, broken: bool) -> str:
@@ -293,7 +307,8 @@ def list_literal(items: Sequence[str], indent: int, prefix: str = "") -> str:
     if fits(one_line, indent) or not items:
         return one_line
     pad = " " * (indent + 2)
-    return prefix + "[\n" + ",\n".join(pad + item for item in items) + "\n" + " " * indent + "]"
+    laid = [expression(item, indent + 2) for item in items]
+    return prefix + "[\n" + ",\n".join(pad + item for item in laid) + "\n" + " " * indent + "]"
 
 
 def union_type(head: str, members: Sequence[str], indent: int) -> str:

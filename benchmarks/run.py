@@ -8,7 +8,7 @@ benchmarks/corpus.py (polytype vs datamodel-code-generator on ../shared/corpus)
 and the runtime benchmark (benchmarks/runtime.py).
 
 Every tool reads the same synthetic schema (benchmarks/synthetic.py) in a fresh
-temporary project, cold: polytype with no manifest and no format cache, every
+temporary project, cold: polytype with no manifest and no stamp, every
 flavor (dataclasses, TypedDicts, Pydantic, Elixir, docs, tests); jsonschema-gentypes
 writes TypedDicts only, datamodel-code-generator Pydantic models only (black and
 isort, its defaults). Then polytype again in the same project: the warm no-op.

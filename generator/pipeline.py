@@ -16,8 +16,7 @@ from pathlib import Path
 from generator import __version__, fixtures, ir
 from generator.config import Project
 from generator.diagnostics import UNKNOWN_POSITION, Diagnostic, InputError, Position
-from generator.format_cache import FormatCache
-from generator.formatting import format_many
+from generator.formatting import format_files
 from generator.loader import Document, load
 from generator.lower import lower
 from generator.render import RenderEnv, make_env, template_root
@@ -129,18 +128,15 @@ def build(project: Project, selected: list[str] | None = None) -> Build:
         fixture_index,
         user_templates(project),
     )
-    cache = FormatCache.from_manifest(project.output_dir)
     wanted = {module.name: rendered_targets(project.targets_for(module.name)) for module in modules}
-    outputs = _render_modules([m for m in modules if m.name in chosen], env, cache, wanted)
-    project_outputs: list[OutputFile] = []
+    outputs = _render_modules([m for m in modules if m.name in chosen], env, wanted)
     for name, render_project in project_targets().items():
         # a project file covers the modules rendered into its target (the Mix project
         # those with Elixir output, the docs index those with docs), and exists only then
         covered = tuple(m for m in modules if name in wanted[m.name])
         if covered:
-            project_outputs.extend(render_project(covered, env))
-    outputs.extend(_format_all(project_outputs, cache))
-    formatted = tuple(sorted(outputs, key=lambda o: o.path))
+            outputs.extend(render_project(covered, env))
+    formatted = tuple(sorted(_format_python(outputs), key=lambda o: o.path))
     inputs = {module.schema_path: module.schema_sha256 for module in modules}
     for module in modules:
         inputs[f"{project.relative(project.fixtures_dir)}/{module.name}"] = fixtures.digest(
@@ -152,23 +148,18 @@ def build(project: Project, selected: list[str] | None = None) -> Build:
 
 # Render in a process pool when there are at least this many types in all.
 PARALLEL_MIN_TYPES = 200
-_POOL_JOB: tuple[list[ir.Module], RenderEnv, FormatCache] | None = None
+_POOL_JOB: tuple[list[ir.Module], RenderEnv] | None = None
 
 
-def _render_target(
-    module: ir.Module, target: str, env: RenderEnv, cache: FormatCache
-) -> list[OutputFile]:
-    """One target's files for one module, formatted."""
-    return _format_all(module_targets()[target](module, env), cache)
+def _render_target(module: ir.Module, target: str, env: RenderEnv) -> list[OutputFile]:
+    """One target's files for one module, as the templates rendered them."""
+    return module_targets()[target](module, env)
 
 
 def _render_modules(
-    modules: list[ir.Module],
-    env: RenderEnv,
-    cache: FormatCache,
-    wanted: dict[str, tuple[str, ...]],
+    modules: list[ir.Module], env: RenderEnv, wanted: dict[str, tuple[str, ...]]
 ) -> list[OutputFile]:
-    """Every target's files for each module, formatted.
+    """Every target's files for each module, not yet formatted.
 
     Each (module, target) pair is independent, so large schema sets render in a pool
     of forked processes, one a core: a single large module keeps both cores busy too.
@@ -191,11 +182,9 @@ def _render_modules(
         return [
             output
             for index, target in jobs
-            for output in _render_target(modules[index], target, env, cache)
+            for output in _render_target(modules[index], target, env)
         ]
-    import black  # noqa: F401 - imported once before forking rather than once per worker
-
-    _POOL_JOB = (modules, env, cache)
+    _POOL_JOB = (modules, env)
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             results = pool.map(_render_in_worker, jobs, chunksize=1)
@@ -216,31 +205,21 @@ def _render_modules(
 def _render_in_worker(job: tuple[int, str]) -> tuple[str, list[OutputFile] | list[Diagnostic]]:
     """In a forked worker: render one (module index, target) of the job set up before forking."""
     assert _POOL_JOB is not None
-    modules, env, cache = _POOL_JOB
+    modules, env = _POOL_JOB
     index, target = job
     try:
-        return "outputs", _render_target(modules[index], target, env, cache)
+        return "outputs", _render_target(modules[index], target, env)
     except InputError as error:  # its diagnostics travel; the exception would not unpickle
         return "input", list(error.diagnostics)
 
 
-def _format_all(outputs: list[OutputFile], cache: FormatCache) -> list[OutputFile]:
-    """Python outputs formatted as black would (reusing unchanged files), the rest as they are."""
+def _format_python(outputs: list[OutputFile]) -> list[OutputFile]:
+    """The Python outputs through one ruff process (see generator.formatting), the rest as they are."""
+    indexes = [index for index, output in enumerate(outputs) if output.kind == "python"]
+    texts = format_files([(outputs[index].text, outputs[index].path) for index in indexes])
     result = list(outputs)
-    pending: list[tuple[int, str]] = []
-    for index, output in enumerate(outputs):
-        if output.kind != "python":
-            continue
-        rendered_sha256 = hashlib.sha256(output.text.encode("utf-8")).hexdigest()
-        text = cache.lookup(output.path, rendered_sha256)
-        result[index] = replace(output, rendered_sha256=rendered_sha256)
-        if text is None:
-            pending.append((index, output.path))
-        else:
-            result[index] = replace(result[index], text=text)
-    texts = format_many([(outputs[index].text, path) for index, path in pending])
-    for (index, _), text in zip(pending, texts, strict=True):
-        result[index] = replace(result[index], text=text)
+    for index, text in zip(indexes, texts, strict=True):
+        result[index] = replace(outputs[index], text=text)
     return result
 
 

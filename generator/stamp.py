@@ -2,7 +2,7 @@
 
 After a `polytype generate` of every module, or a `polytype check` that found
 nothing to change, a stamp records two signatures: of the inputs (each schema
-and fixture file, every template, polytype's own source, the versions of black,
+and fixture file, every template, polytype's own source, the versions of ruff,
 Jinja and the YAML loader, the configured directories) and of the output
 directory (every file, as the writer left it). Signatures are built from file
 names, sizes and modification times (in nanoseconds), like git's index, so
@@ -34,7 +34,7 @@ from generator.config import Project
 _IGNORED_DIRS = frozenset(
     {"__pycache__", "_build", "deps", ".mypy_cache", ".pytest_cache", ".elixir_ls"}
 )
-_DEPENDENCIES = ("black", "jinja2", "ruamel.yaml", "yaml", "jsonschema")
+_DEPENDENCIES = ("ruff", "jinja2", "ruamel.yaml", "yaml", "jsonschema")
 
 
 @dataclass(frozen=True)

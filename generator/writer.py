@@ -121,8 +121,6 @@ def _entry(output: OutputFile, schema_path: str) -> dict[str, object]:
     }
     if schema_path:
         entry["schema"] = schema_path
-    if output.rendered_sha256:
-        entry["rendered_sha256"] = output.rendered_sha256
     return entry
 
 

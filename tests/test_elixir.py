@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import importlib.util
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -202,6 +203,18 @@ def render_files(module: ir.Module) -> dict[str, str]:
     return {output.path: output.text for output in elixir.render(module, env)}
 
 
+def flat_files(module: ir.Module) -> dict[str, str]:
+    """The files with what `mix format` breaks over lines joined again, for snippet checks."""
+    return {path: _flat(text) for path, text in render_files(module).items()}
+
+
+def _flat(text: str) -> str:
+    text = re.sub(r"([(\[{])[ ]*\n\s*", r"\1", text)
+    text = re.sub(r"\n\s*([)\]}])", r"\1", text)
+    text = re.sub(r",[ ]*\n\s*(?=\S)", ", ", text)
+    return re.sub(r"(do:|->|<-|!=|::)[ ]*\n\s*", r"\1 ", text)
+
+
 # --- naming ----------------------------------------------------------------
 
 
@@ -237,7 +250,7 @@ def test_float_literals_are_elixir_floats() -> None:
 
 
 def test_enum_atoms_come_from_clauses_only(hostile: ir.Module) -> None:
-    text = render_files(hostile)["elixir/lib/hostile/mode.ex"]
+    text = flat_files(hostile)["elixir/lib/hostile/mode.ex"]
     assert 'def decode("acceptEdits"), do: {:ok, :accept_edits}' in text
     assert 'def decode("nil"), do: {:ok, :nil_}' in text
     assert 'def decode("\\#{x}"), do: {:ok, :x}' in text
@@ -262,13 +275,13 @@ def test_no_atom_is_ever_made_from_input() -> None:
 
 
 def test_string_enums_stay_strings(hostile: ir.Module) -> None:
-    text = render_files(hostile)["elixir/lib/hostile/plain.ex"]
+    text = flat_files(hostile)["elixir/lib/hostile/plain.ex"]
     assert 'def decode("a\\"b" = value), do: {:ok, value}' in text
     assert "@type t :: String.t()" in text
 
 
 def test_record_snippets(hostile: ir.Module) -> None:
-    text = render_files(hostile)["elixir/lib/hostile/thing.ex"]
+    text = flat_files(hostile)["elixir/lib/hostile/thing.ex"]
     # aliases: both spellings with their error-path segments, and the spelling that came in is written back
     assert (
         'R.required_aliased(data, [{"sessionId", ".sessionId"}, {"session_id", ".session_id"}]'
@@ -295,7 +308,7 @@ def test_record_snippets(hostile: ir.Module) -> None:
 
 
 def test_forbidding_record_checks_unknown_keys_first(hostile: ir.Module) -> None:
-    text = render_files(hostile)["elixir/lib/hostile/other.ex"]
+    text = flat_files(hostile)["elixir/lib/hostile/other.ex"]
     tag = text.index('R.tag(data, "type", ".type", "other")')
     forbid = text.index("R.forbid_unknown(data, @known_keys)")
     field = text.index('R.optional(data, "n", ".n"')
@@ -304,7 +317,7 @@ def test_forbidding_record_checks_unknown_keys_first(hostile: ir.Module) -> None
 
 
 def test_tagged_union_dispatch(hostile: ir.Module) -> None:
-    text = render_files(hostile)["elixir/lib/hostile/either.ex"]
+    text = flat_files(hostile)["elixir/lib/hostile/either.ex"]
     assert '{:ok, "thing"} -> Hostile.Thing.decode(data)' in text
     assert '{:ok, "other"} -> Hostile.Other.decode(data)' in text
     assert ':error -> {:error, {".type", "missing required key"}}' in text
@@ -323,7 +336,7 @@ $defs:
 """,
         "shapes.yaml",
     )
-    text = render_files(module)["elixir/lib/shapes/u.ex"]
+    text = flat_files(module)["elixir/lib/shapes/u.ex"]
     assert 'Map.get(data, "type") == "b" -> Shapes.B.decode(data)' in text
     assert 'Map.has_key?(data, "role") -> Shapes.A.decode(data)' in text
     assert "def decode(data) when is_binary(data), do: Shapes.S.decode(data)" in text
@@ -337,7 +350,7 @@ def test_reserved_struct_fields(tmp_path: Path) -> None:
     derived = lower_text(
         tmp_path, "$defs:\n  A: {type: object, properties: {extra: {type: string}}}\n", "a.yaml"
     )
-    text = render_files(derived)["elixir/lib/a/a.ex"]
+    text = flat_files(derived)["elixir/lib/a/a.ex"]
     assert "extra_: nil," in text and "extra: %{}" in text
     forced = lower_text(
         tmp_path,

@@ -1,25 +1,42 @@
-"""The fast formatter must write exactly what black writes (black stays the verifier)."""
+"""Generated Python is formatted by ruff, and black (the verifier) agrees with every byte.
+
+Also: the generated trees pass the linters their users run (`ruff check` with the
+project's rule set; `mix format --check-formatted` when Elixir is installed).
+"""
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
+import black
 import pytest
 
 from generator import fixtures, formatting
+from generator.cli import main
 from generator.config import find_project
-from generator.formatting import black_format, call_layout, format_python, literal_layout
+from generator.formatting import (
+    LINE_LENGTH,
+    RUFF_SETTINGS,
+    FormattingError,
+    format_files,
+    format_python,
+    ruff_command,
+)
 from generator.loader import load
 from generator.lower import lower
 from generator.render import make_env
-from generator.targets import module_targets
+from generator.targets import elixir, module_targets
 from generator.validate import validate
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import synthetic  # noqa: E402
+
+BLACK = black.Mode(line_length=LINE_LENGTH, target_versions={black.TargetVersion.PY311})
 
 
 def _python_outputs(schema: Path, module_fixtures: Path | None = None) -> list[tuple[str, str]]:
@@ -38,74 +55,213 @@ def _python_outputs(schema: Path, module_fixtures: Path | None = None) -> list[t
     ]
 
 
-@pytest.mark.parametrize("module", ["ag_ui", "nano_agent"])
-def test_shipped_outputs_match_black(module: str) -> None:
-    project = find_project(ROOT)
-    outputs = _python_outputs(ROOT / "schema" / f"{module}.yaml", project.fixtures_dir)
-    fast = formatting.format_many(outputs)
-    for (text, path), formatted in zip(outputs, fast, strict=True):
-        assert formatted == black_format(text, path), path
+def _assert_clean(files: list[tuple[str, str]], out: Path) -> None:
+    """black leaves ruff's layout as it is, and `ruff check` (the project's rules) passes."""
+    for formatted, (_, path) in zip(format_files(files), files, strict=True):
+        assert black.format_str(formatted, mode=BLACK) == formatted, path
+        (out / path).parent.mkdir(parents=True, exist_ok=True)
+        (out / path).write_text(formatted, encoding="utf-8")
+    _assert_ruff_check(out)
 
 
-def test_synthetic_outputs_match_black(tmp_path: Path) -> None:
-    schema = synthetic.write(40, tmp_path)
-    for text, path in _python_outputs(schema):
-        assert format_python(text, path) == black_format(text, path), path
+def _assert_ruff_check(path: Path) -> None:
+    result = subprocess.run(
+        [*ruff_command(), "check", "--no-cache", "--config", str(ROOT / "pyproject.toml")]
+        + ["--output-format", "concise", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
 
 
-HOSTILE = [
-    # every construct the cheap checks must hand to black
-    'x = {"a": 1,}\n',
-    "x = 'single'\n",
-    'x = "it\\\'s"\n',
-    'x = "say \\"hi\\""\n',
-    "x = 1E5\n",
-    "x = 1e+5\n",
-    "x = 0XFF\n",
-    "x = 0xff\n",
-    "x = 1.\n",
-    "x = .5\n",
-    "def f(\n    a\n):\n    return a\n",
-    "def f():\n\n    return 1\n",
-    "x = 1 # comment\n",
-    "x = 1  #comment\n",
-    "x = [\n]\n",
-    'def f():\n    """  padded  """\n',
-    'def f():\n    """Doc.\n\n      indented more\n      """\n',
-    'def f():\n    """Doc.\n    """\n',
-    'def f():\n    """Ends with a quote\\""""\n',
-    "x = 1\n\n\n\ny = 2\n",
-    "class A:\n    x: int\n    def f(self) -> None:\n        pass\n",
-    "import os\ndef f() -> None:\n    pass\n",
-    "value = call(argument_number_one, argument_number_two, argument_number_three, argument_four_)\n",
-    'x = "\\xAB"\n',
-    "x = (1,)\n",
-    "VALID = [    (1, 2),\n]\n",
-    "x = f(a,  b)\n",
-    "x = f(a,)\n",
-    '"""Module."""\nimport os\n',
-    "# comment\n\n\ndef f() -> None:\n    pass\n# trailing\n",
-]
+def test_synthetic_outputs_are_clean(tmp_path: Path) -> None:
+    _assert_clean(_python_outputs(synthetic.write(40, tmp_path)), tmp_path / "out")
 
 
-@pytest.mark.parametrize("source", HOSTILE)
-def test_hostile_snippets_match_black(source: str) -> None:
-    assert format_python(source, "snippet.py") == black_format(source, "snippet.py")
+def test_hostile_outputs_are_clean(tmp_path: Path) -> None:
+    _assert_clean(_python_outputs(ROOT / "tests" / "hostile" / "hostile.yaml"), tmp_path)
 
 
-@pytest.mark.parametrize("count", [1, 3, 8, 20])
-def test_layout_helpers_match_black(count: int) -> None:
-    names = [f'"key_number_{index}"' for index in range(count)]
-    statements = [
-        call_layout("_SOME_RECORD_KEYS = frozenset(", ["{" + ", ".join(names) + "}"]),
-        call_layout(
-            "SomeTypeAdapter: TypeAdapter[SomeType] = TypeAdapter(",
-            ["SomeType", f'config=ConfigDict(title="{"T" * count * 4}")'],
-        ),
-        literal_layout("_X_VALUES: dict[str, X] = ", "{", [f"{n}: {n}" for n in names], "}"),
-    ]
-    for statement in statements:
-        text = statement + "\n"
-        if max(len(line) for line in text.splitlines()) <= formatting.LINE_LENGTH:
-            assert black_format(text, "layout.py") == text  # laid out exactly as black would
-        assert format_python(text, "layout.py") == black_format(text, "layout.py")
+@pytest.mark.parametrize("schema", ["hostile", "synthetic"])
+def test_large_files_formatted_in_pieces_come_out_the_same(
+    schema: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cutting a file before top-level definitions changes no byte of ruff's output."""
+    path = (
+        ROOT / "tests" / "hostile" / "hostile.yaml"
+        if schema == "hostile"
+        else synthetic.write(30, tmp_path)
+    )
+    files = _python_outputs(path)
+    whole = format_files(files)
+    monkeypatch.setattr(formatting, "PIECE_CHARS", 1500)
+    assert max(len(formatting._pieces(text)) for text, _ in files) > 10
+    assert format_files(files) == whole
+
+
+def test_a_cut_inside_a_string_falls_back_to_the_whole_file(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    text = 'X = 1\n\n\ndef f() -> None:\n    pass\n\n\nclass A:\n    """Doc.\n\n\nclass B: not code\n    """\n'
+    whole = format_files([(text, "x.py")])
+    monkeypatch.setattr(formatting, "_pieces", lambda text: text.split("\n\n\n"))
+    assert format_files([(text, "x.py")]) == whole
+
+
+def test_formats_in_one_call_and_keeps_order() -> None:
+    files = [("x = [1,\n  2]\n", "a/one.py"), ("def f( a ):\n  return a\n", "b/two.py")]
+    assert format_files(files) == ["x = [1, 2]\n", "def f(a):\n    return a\n"]
+    assert format_files([]) == []
+
+
+def test_user_configuration_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ruff.toml or pyproject.toml where polytype runs must not change a byte."""
+    source = "x = {'a': 1, 'b': 2, 'c': 3, 'd': 4, 'e': 5, 'f': 6, 'g': 7}\n"
+    expected = format_python(source, "x.py")
+    assert expected == 'x = {"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6, "g": 7}\n'
+    (tmp_path / "ruff.toml").write_text(
+        "line-length = 20\n[format]\nquote-style = 'single'\nline-ending = 'cr-lf'\n"
+    )
+    (tmp_path / "pyproject.toml").write_text("[tool.ruff]\nline-length = 20\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("RUFF_LINE_LENGTH", "20")
+    assert format_python(source, "x.py") == expected
+
+
+def test_paths_ruff_would_exclude_are_still_formatted() -> None:
+    texts = format_files([("x  =  1\n", "build/x.py"), ("y  =  2\n", ".git/y.py")])
+    assert texts == ["x = 1\n", "y = 2\n"]
+
+
+def test_unparsable_output_is_a_polytype_bug_naming_the_file() -> None:
+    with pytest.raises(FormattingError) as raised:
+        format_files([("x = 1\n", "python/ok.py"), ("def f(:\n", "python/m/broken.py")])
+    message = str(raised.value)
+    assert "polytype bug" in message
+    assert "python/m/broken.py:1:" in message
+
+
+def test_unparsable_output_exits_3(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from generator.targets import python_tests
+
+    shutil.copytree(ROOT / "schema", tmp_path / "schema")
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    real = python_tests.render
+
+    def broken(module, env):  # type: ignore[no-untyped-def]
+        return [
+            output.__class__(**{**output.__dict__, "text": output.text + "def (:\n"})
+            for output in real(module, env)
+        ]
+
+    monkeypatch.setattr(python_tests, "render", broken)
+    monkeypatch.setenv("POLYTYPE_NO_CACHE", "1")
+    monkeypatch.chdir(tmp_path)
+    assert main(["generate", "nano_agent"]) == 3
+    err = capsys.readouterr().err
+    assert "internal error" in err and "tests/python/test_nano_agent.py:" in err
+    assert not (tmp_path / "generated").exists()
+
+
+# --- the shipped tree passes its users' linters ---------------------------------------------
+
+
+def test_generated_python_passes_ruff_check() -> None:
+    """The project's own rule set ([tool.ruff.lint]) over the generated Python."""
+    _assert_ruff_check(ROOT / "generated")
+
+
+def test_generated_python_is_ruff_formatted() -> None:
+    result = subprocess.run(
+        [*ruff_command(), "format", "--check", "--no-cache", *RUFF_SETTINGS, "generated"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+LONG_NAMES = """\
+$schema: https://json-schema.org/draft/2020-12/schema
+$defs:
+  AVeryLongRecordNameThatGoesOnAndOnForeverAndEver:
+    type: object
+    properties:
+      someExtraordinarilyLongPropertyNameThatKeepsGoing:
+        type: string
+        pattern: "^[a-z]+(aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa)$"
+      anotherExtraordinarilyLongPropertyNameThatKeepsGoingAndGoing:
+        oneOf: [{$ref: "#/$defs/TheUnionOfLongRecordNames"}, {type: "null"}]
+      yetAnotherExtraordinarilyLongPropertyNameThatKeepsGoingAndGoing:
+        type: integer
+        x-aliases: [yet_another_long_property_name]
+    required: [someExtraordinarilyLongPropertyNameThatKeepsGoing]
+  AnotherVeryLongRecordNameThatGoesOnAndOnForever:
+    type: object
+    properties:
+      kind: {const: another_very_long_tag_value_that_goes_on_and_on_and_on_forever}
+    required: [kind]
+  YetAnotherVeryLongRecordNameThatGoesOnAndOnForever:
+    type: object
+    properties:
+      kind: {const: yet_another_very_long_tag_value_that_goes_on_and_on_and_on_forever}
+    required: [kind]
+  TheUnionOfLongRecordNames:
+    oneOf:
+      - {$ref: "#/$defs/AnotherVeryLongRecordNameThatGoesOnAndOnForever"}
+      - {$ref: "#/$defs/YetAnotherVeryLongRecordNameThatGoesOnAndOnForever"}
+"""
+
+
+@pytest.mark.skipif(shutil.which("mix") is None, reason="elixir is not installed")
+def test_hostile_and_synthetic_elixir_is_mix_formatted(tmp_path: Path) -> None:
+    """Long names, keys, literals and defaults: laid out as `mix format` would."""
+    paths: list[str] = []
+    long_names = tmp_path / "long_names.yaml"
+    long_names.write_text(LONG_NAMES, encoding="utf-8")
+    hostile = ROOT / "tests" / "hostile" / "hostile.yaml"
+    for schema in (hostile, synthetic.write(60, tmp_path), long_names):
+        document = load(schema, schema.name)
+        validate(document)
+        module = lower(document)
+        for output in elixir.render(module, make_env("tests/fixtures", "generated", {})):
+            target = tmp_path / "out" / output.path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(output.text, encoding="utf-8")
+            paths.append(str(target))
+    result = subprocess.run(
+        ["mix", "format", "--check-formatted", *paths],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.skipif(shutil.which("mix") is None, reason="elixir is not installed")
+def test_generated_elixir_is_mix_formatted() -> None:
+    result = subprocess.run(
+        ["mix", "format", "--check-formatted"],
+        cwd=ROOT / "generated" / "elixir",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_project_settings_match_the_formatter() -> None:
+    """`black --check` in `nox -s lint` reads [tool.black]: the same layout ruff is given."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert project["tool"]["black"]["line-length"] == LINE_LENGTH
+    assert project["tool"]["black"]["target-version"] == ["py311"]
+    assert find_project(ROOT).output_dir == ROOT / "generated"

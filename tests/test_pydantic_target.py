@@ -227,7 +227,7 @@ def _paths(error: ValidationError, data: Any) -> list[str]:
             Path(__file__).resolve().parents[1] / "templates/python_pydantic/test_module.py.j2"
         ).read_text()
         start = text.index("def _segment(")
-        end = text.index("{% if valid %}")
+        end = text.index("{% if valid %}", start)
         generated = ModuleType("polytype_edge.pydantic_tests_walk")
         exec(
             "from __future__ import annotations\nimport json\nfrom typing import Any\nfrom pydantic import ValidationError\n"

@@ -17,7 +17,7 @@ from .workflow_support import run, small_project, tree
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    """generated/ is there only as black's cache: vendor renders from the schema, in memory."""
+    """generated/ is there to show vendor leaves it alone: it renders from the schema, in memory."""
     return small_project(tmp_path / "project", "nano_agent", generated=True)
 
 

@@ -424,9 +424,9 @@ def test_parallel_and_serial_rendering_write_the_same_files(
     seen = tmp_path / "seen"
     seen.mkdir()
 
-    def recorded(module: ir.Module, target: str, env: object, cache: object) -> object:
+    def recorded(module: ir.Module, target: str, env: object) -> object:
         (seen / f"{os.getpid()}-{module.name}-{target}").touch()
-        return real(module, target, env, cache)  # type: ignore[arg-type]
+        return real(module, target, env)  # type: ignore[arg-type]
 
     monkeypatch.setattr(pipeline, "PARALLEL_MIN_TYPES", 1)
     monkeypatch.setattr(pipeline, "_render_target", recorded)  # the workers fork with it
@@ -444,12 +444,12 @@ def test_a_problem_found_in_a_worker_is_reported_with_its_location(
     monkeypatch.setattr(pipeline, "PARALLEL_MIN_TYPES", 1)
     real = pipeline._render_target
 
-    def failing(module: ir.Module, target: str, env: object, cache: object) -> object:
+    def failing(module: ir.Module, target: str, env: object) -> object:
         if target == "elixir" and module.name == "nano_agent":
             raise InputError(
                 [Diagnostic("schema/nano_agent.yaml", Position(3, 5), "/$defs/X", "worker said no")]
             )
-        return real(module, target, env, cache)  # type: ignore[arg-type]
+        return real(module, target, env)  # type: ignore[arg-type]
 
     monkeypatch.setattr(pipeline, "_render_target", failing)  # the workers fork with it
     assert main(["--project", str(project), "generate"]) != 0

@@ -19,8 +19,7 @@ def small_project(
 ) -> Path:
     """A project with only some shipped schemas (loading all five takes seconds per command).
 
-    `generated` copies the shipped generated/ too, whose manifest lets a build skip black
-    for every Python file it would format the same way.
+    `generated` copies the shipped generated/ too (an up-to-date output directory).
     """
     (destination / "schema").mkdir(parents=True)
     if generated:

@@ -26,7 +26,6 @@ Fixtures left out (18), because a TypedDict literal cannot hold them:
 """
 
 from search_agent.typed_dicts import (
-    _TrimState,
     Base64ImageSource,
     CacheControlEphemeral,
     CacheCreation,
@@ -87,6 +86,7 @@ from search_agent.typed_dicts import (
     ToolUseBlockParam,
     UrlImageSource,
     Usage,
+    _TrimState,
 )
 
 # search_agent/Base64ImageSource/jpeg.json

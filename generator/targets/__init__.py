@@ -27,7 +27,6 @@ class OutputFile:
     target: str
     module: str
     kind: FileKind
-    rendered_sha256: str = ""  # for Python: hash of the text before black (see format_cache)
 
 
 ModuleTarget = Callable[[ir.Module, RenderEnv], list[OutputFile]]

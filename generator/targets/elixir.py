@@ -30,6 +30,7 @@ from generator.diagnostics import Diagnostic, InputError, Position
 from generator.lower import json_type_of
 from generator.render import RenderEnv, ex_atom, ex_str
 from generator.targets import FileKind, OutputFile
+from generator.targets import elixir_layout as layout
 from generator.targets.python_codecs import BOUND_KEYS
 from generator.targets.python_common import function_suffix
 
@@ -181,21 +182,23 @@ class HelperView:
     name: str
     clauses: tuple[str, ...]
 
+    @property
+    def text(self) -> str:
+        """The clauses as `mix format` lays them out in a module body."""
+        return layout.block([_clause(clause, 2) for clause in self.clauses], 2)
+
 
 @dataclass(frozen=True)
 class RecordView:
     module: str
     doc: str
-    enforce_keys: str  # "" or "[:a, :b]"
-    struct_fields: tuple[str, ...]  # "key: default"
+    enforce_keys: str  # "" or "@enforce_keys [:a, :b]", laid out
+    defstruct: str  # "defstruct key: default, ...", laid out
     type_fields: tuple[str, ...]  # "key: spec"
-    attributes: tuple[str, ...]  # "@name value"
-    decode_steps: tuple[str, ...]  # `with` clauses
+    attributes: tuple[str, ...]  # "@name value", laid out
+    decode_steps: tuple[str, ...]  # `with` clauses, laid out
     build_fields: tuple[str, ...]  # "key: expression"
-    encode_binds_present: bool
-    encode_map: tuple[str, ...]  # "\"key\" => expression"
-    encode_optional: tuple[str, ...]  # statements rebinding `out`
-    keeps_extra: bool
+    encode_body: str  # the body of `to_json/1`, laid out
     helpers: tuple[HelperView, ...]
 
 
@@ -203,11 +206,10 @@ class RecordView:
 class EnumView:
     module: str
     doc: str
-    typespec: str
-    values_list: str
-    decode_clauses: tuple[str, ...]
-    expected: str
-    encode_clauses: tuple[str, ...]
+    typespec: str  # `@type t :: ...`, laid out
+    values: str  # `def values, do: [...]`, laid out
+    decode_clauses: str  # laid out
+    encode_clauses: str  # laid out
     encode_spec: str
 
 
@@ -215,9 +217,9 @@ class EnumView:
 class UnionView:
     module: str
     doc: str
-    typespec: str
-    decode_clauses: tuple[str, ...]  # finished `def decode` clauses (may span lines)
-    encode_clauses: tuple[str, ...]
+    typespec: str  # `@type t :: ...`, laid out
+    decode_clauses: str  # the `def decode` clauses, laid out
+    encode_clauses: str  # laid out
     attributes: tuple[str, ...]  # "@name value", used by the helpers
     helpers: tuple[HelperView, ...]
 
@@ -227,8 +229,8 @@ class AliasView:
     module: str
     doc: str
     typespec: str
-    decode_body: str
-    encode_clauses: tuple[str, ...]
+    decode_clause: str  # laid out
+    encode_clauses: str  # laid out
     attributes: tuple[str, ...]  # "@name value", used by the helpers
     helpers: tuple[HelperView, ...]
 
@@ -240,6 +242,28 @@ class CaseView:
     path: str  # fixture path relative to the fixtures directory
     expected_path: str  # "" when the `.path` file is missing
 
+    @property
+    def round_trip(self) -> str:
+        return layout.expression(f"assert_round_trip({self.module}, {ex_str(self.path)})", 6)
+
+    @property
+    def pair(self) -> str:
+        """`{Module, "path"}` in the list of fixtures (column 6, a comma after it)."""
+        pair = f"{{{self.module}, {ex_str(self.path)}}}"
+        return (
+            pair
+            if layout.fits(pair + ",", 6)
+            else f"{{{self.module},\n{' ' * 7}{ex_str(self.path)}}}"
+        )
+
+    @property
+    def rejected(self) -> str:
+        if not self.expected_path:
+            flunk = f"record the expected error path in {self.path[:-5]}.path"
+            return layout.expression(f"flunk({ex_str(flunk)})", 6)
+        call = f"assert_rejected({self.module}, {ex_str(self.path)}, {ex_str(self.expected_path)})"
+        return layout.expression(call, 6)
+
 
 @dataclass(frozen=True)
 class AtomCaseView:
@@ -247,6 +271,11 @@ class AtomCaseView:
     module: str
     json_template: str  # JSON text with __POLYTYPE_UNKNOWN__ where the unknown string goes
     expected_path: str
+
+    @property
+    def assertion(self) -> str:
+        arguments = f"{self.module}, {ex_str(self.json_template)}, {ex_str(self.expected_path)}"
+        return layout.expression(f"assert_no_new_atoms({arguments})", 4)
 
 
 @dataclass(frozen=True)
@@ -668,7 +697,10 @@ class _FileGen:
         return tuple(sorted(self.helpers.values(), key=lambda helper: helper.name))
 
     def attribute_lines(self) -> tuple[str, ...]:
-        return tuple(f"@{name} {value}" for name, value in self.attributes.items())
+        return tuple(
+            f"@{name} {layout.expression(value, 4 + len(name))}"
+            for name, value in self.attributes.items()
+        )
 
 
 # --- building views --------------------------------------------------------
@@ -828,14 +860,16 @@ def _record_view(record: ir.Record, module: ir.Module) -> RecordView:
             condition = f"{ex_str(item.json_key)} in present or {access} != {default}"
             encoded = gen.encode(item.type, access)
         encode_optional.append(
-            f"out = if {condition}, do: Map.put(out, {spelling}, {encoded}), else: out"
+            layout.assignment(
+                "out", f"if {condition}, do: Map.put(out, {spelling}, {encoded}), else: out", 4
+            )
         )
     attributes: list[str] = []
     steps = list(tag_steps)
     keeps_extra = record.extra_policy == "keep"
     all_keys = [spelling for item in record.fields for spelling in (item.json_key, *item.aliases)]
     if record.extra_policy in ("keep", "forbid"):
-        attributes.append(f"@known_keys {ex_str_list(all_keys)}")
+        attributes.append(_attribute("known_keys", [ex_str(key) for key in all_keys]))
     if record.extra_policy == "forbid":
         steps.append(f":ok <- {RUNTIME_ALIAS}.forbid_unknown(data, @known_keys)")
     steps += required_steps + optional_steps
@@ -846,35 +880,87 @@ def _record_view(record: ir.Record, module: ir.Module) -> RecordView:
         build.append("extra: extra")
     tracks_presence = bool(optional_keys or alias_pairs)
     if tracks_presence:
-        attributes.append(f"@optional_keys {ex_str_list(optional_keys)}")
+        attributes.append(_attribute("optional_keys", [ex_str(key) for key in optional_keys]))
         attributes.append(
-            "@aliases ["
-            + ", ".join(f"{{{ex_str(alias)}, {ex_str(key)}}}" for alias, key in alias_pairs)
-            + "]"
+            _attribute(
+                "aliases", [f"{{{ex_str(alias)}, {ex_str(key)}}}" for alias, key in alias_pairs]
+            )
         )
         struct_fields.append("__present__: []")
         type_fields.append("__present__: [String.t()]")
         build.append(f"__present__: {RUNTIME_ALIAS}.present(data, @optional_keys, @aliases)")
     attributes.extend(gen.attribute_lines())
+    encode: list[str] = []
+    if uses_present_in_encode and tracks_presence:
+        encode.append("present = value.__present__")
+    if encode_map:
+        entries = (
+            " " * 6 + layout.pair(line, " => ", 6, "," if index < len(encode_map) - 1 else "")
+            for index, line in enumerate(encode_map)
+        )
+        encode.append("out = %{\n" + ",\n".join(entries) + "\n    }")
+    else:
+        encode.append("out = %{}")
+    encode.extend(encode_optional)
+    encode.append("Map.merge(out, value.extra)" if keeps_extra else "out")
+    last = len(steps) - 1
     return RecordView(
         module=record.elixir_module,
         doc=_record_doc(record),
-        enforce_keys="[" + ", ".join(enforce) + "]" if enforce else "",
-        struct_fields=tuple(struct_fields),
-        type_fields=tuple(type_fields),
+        enforce_keys=_attribute("enforce_keys", enforce) if enforce else "",
+        defstruct=(
+            layout.keyword_call("defstruct", struct_fields, 2) if struct_fields else "defstruct []"
+        ),
+        type_fields=tuple(
+            layout.pair(line, ": ", 10, "," if index < len(type_fields) - 1 else "")
+            for index, line in enumerate(type_fields)
+        ),
         attributes=tuple(attributes),
-        decode_steps=tuple(steps),
-        build_fields=tuple(build),
-        encode_binds_present=uses_present_in_encode and tracks_presence,
-        encode_map=tuple(encode_map),
-        encode_optional=tuple(encode_optional),
-        keeps_extra=keeps_extra,
+        decode_steps=tuple(
+            _with_step(step, "," if index < last else " do") for index, step in enumerate(steps)
+        ),
+        build_fields=tuple(
+            layout.pair(line, ": ", 9 if steps else 7, "," if index < len(build) - 1 else "")
+            for index, line in enumerate(build)
+        ),
+        encode_body=layout.block(encode, 4),
         helpers=gen.finished_helpers(),
     )
 
 
+def _with_step(step: str, ending: str) -> str:
+    """`pattern <- call` of a `with` (column 9), the call under it when the line is too long."""
+    if layout.fits(step + ending, 9):
+        return step
+    pattern, _, call = step.partition(" <- ")
+    return f"{pattern} <-\n{' ' * 11}{layout.expression(call, 11)}"
+
+
 def ex_str_list(values: tuple[str, ...] | list[str]) -> str:
     return "[" + ", ".join(ex_str(value) for value in values) + "]"
+
+
+def _shift(text: str, indent: int) -> str:
+    """A block written from column 0 (its first line aside) moved to column `indent`."""
+    pad = " " * indent
+    first, *rest = text.split("\n")
+    return "\n".join([first, *(pad + line if line else line for line in rest)])
+
+
+def _clause(clause: str, indent: int) -> str:
+    """A `def`/`defp` clause at `indent`: one-liners laid out, blocks moved into place."""
+    if "\n" in clause:
+        return _shift(clause, indent)
+    return layout.definition(clause, indent)
+
+
+def _clauses(clauses: list[str] | tuple[str, ...], indent: int = 2) -> str:
+    return layout.block([_clause(clause, indent) for clause in clauses], indent)
+
+
+def _attribute(name: str, items: list[str], indent: int = 2) -> str:
+    """`@name [items]`, laid out."""
+    return layout.list_literal(items, indent, f"@{name} ")
 
 
 def _enum_view(enum: ir.EnumType) -> EnumView:
@@ -885,15 +971,22 @@ def _enum_view(enum: ir.EnumType) -> EnumView:
         for value, atom in zip(enum.values, atoms, strict=True):
             decode_clauses.append(f"def decode({ex_str(value.value)}), do: {{:ok, {atom}}}")
             encode_clauses.append(f"def to_json({atom}), do: {ex_str(value.value)}")
-        typespec = " | ".join(atoms)
-        values_list = "[" + ", ".join(atoms) + "]"
+        typespec = layout.union_type("@type t", atoms, 2)
+        values = atoms
     else:
         for value in enum.values:
             decode_clauses.append(f"def decode({ex_str(value.value)} = value), do: {{:ok, value}}")
             encode_clauses.append(f"def to_json({ex_str(value.value)} = value), do: value")
-        typespec = "String.t()"
-        values_list = ex_str_list([value.value for value in enum.values])
+        typespec = "@type t :: String.t()"
+        values = [ex_str(value.value) for value in enum.values]
     expected = ", ".join(json.dumps(value.value, ensure_ascii=False) for value in enum.values)
+    decode_clauses.append(
+        f"def decode(data) when is_binary(data), do: {RUNTIME_ALIAS}.unknown_value(data, {ex_str(expected)})"
+    )
+    decode_clauses.append(f'def decode(data), do: {RUNTIME_ALIAS}.type_error("string", data)')
+    values_clause = f"def values, do: [{', '.join(values)}]"
+    if not layout.fits(values_clause, 2):
+        values_clause = "def values,\n    " + layout.list_literal(values, 4, "do: ")
     doc = enum.doc or f"The {enum.name} enumeration."
     if enum.atoms:
         listing = "\n".join(
@@ -907,10 +1000,9 @@ def _enum_view(enum: ir.EnumType) -> EnumView:
         module=enum.elixir_module,
         doc=doc,
         typespec=typespec,
-        values_list=values_list,
-        decode_clauses=tuple(decode_clauses),
-        expected=ex_str(expected),
-        encode_clauses=tuple(encode_clauses),
+        values=values_clause,
+        decode_clauses=_clauses(decode_clauses),
+        encode_clauses=_clauses(encode_clauses),
         encode_spec="String.t()",
     )
 
@@ -921,27 +1013,31 @@ def _union_view(union: ir.UnionType, module: ir.Module) -> UnionView:
     if union.tag is not None:
         tag = ex_str(union.tag)
         segment = ex_str(path_segment(union.tag))
-        lines = ["def decode(data) when is_map(data) do", f"  case Map.fetch(data, {tag}) do"]
-        for value, member in union.tag_values:
-            lines.append(f"    {{:ok, {_json_scalar(value)}}} -> {gen.mod(member)}.decode(data)")
+        arrows = [
+            (f"{{:ok, {_json_scalar(value)}}}", f"{gen.mod(member)}.decode(data)")
+            for value, member in union.tag_values
+        ]
         known = ", ".join(json.dumps(value, ensure_ascii=False) for value, _ in union.tag_values)
-        lines.append(
-            f"    {{:ok, tag}} -> {RUNTIME_ALIAS}.unknown_tag({segment}, tag, {ex_str(known)})"
+        arrows.append(
+            ("{:ok, tag}", f"{RUNTIME_ALIAS}.unknown_tag({segment}, tag, {ex_str(known)})")
         )
-        lines.append(f'    :error -> {{:error, {{{segment}, "missing required key"}}}}')
-        lines += ["  end", "end"]
-        clauses.append("\n".join(lines))
+        arrows.append((":error", f'{{:error, {{{segment}, "missing required key"}}}}'))
+        clauses.append(
+            _case_clause(
+                "def decode(data) when is_map(data) do", f"case Map.fetch(data, {tag}) do", arrows
+            )
+        )
         clauses.append(f'def decode(data), do: {RUNTIME_ALIAS}.type_error("object", data)')
     else:
         clauses.extend(_structural_clauses(union, gen))
     encode_clauses = [clause.render("to_json") for clause in gen.encode_clauses(ir.Ref(union.name))]
-    members = " | ".join(f"{gen.mod(member)}.t()" for member in union.members) or "none()"
+    members = [f"{gen.mod(member)}.t()" for member in union.members] or ["none()"]
     return UnionView(
         module=union.elixir_module,
         doc=_union_doc(union, gen),
-        typespec=members,
-        decode_clauses=tuple(clauses),
-        encode_clauses=tuple(encode_clauses),
+        typespec=layout.union_type("@type t", members, 2),
+        decode_clauses=_clauses(clauses),
+        encode_clauses=_clauses(encode_clauses),
         attributes=gen.attribute_lines(),
         helpers=gen.finished_helpers(),
     )
@@ -980,18 +1076,21 @@ def _structural_clauses(union: ir.UnionType, gen: _FileGen) -> list[str]:
                 f"def decode(data) when is_map(data), do: {gen.mod(plain[0].member)}.decode(data)"
             )
         else:
-            lines = ["def decode(data) when is_map(data) do", "  cond do"]
+            arrows: list[tuple[str, str]] = []
             for case in object_cases:
                 target = f"{gen.mod(case.member)}.decode(data)"
                 if case.tag_key is not None:
                     assert case.tag_value is not None
-                    lines.append(
-                        f"    Map.get(data, {ex_str(case.tag_key)}) == {_json_scalar(case.tag_value)} -> {target}"
+                    arrows.append(
+                        (
+                            f"Map.get(data, {ex_str(case.tag_key)}) == {_json_scalar(case.tag_value)}",
+                            target,
+                        )
                     )
                 elif case.key is not None:
-                    lines.append(f"    Map.has_key?(data, {ex_str(case.key)}) -> {target}")
+                    arrows.append((f"Map.has_key?(data, {ex_str(case.key)})", target))
                 else:
-                    lines.append(f"    true -> {target}")
+                    arrows.append(("true", target))
             if not plain:
                 hints = [
                     (
@@ -1002,9 +1101,8 @@ def _structural_clauses(union: ir.UnionType, gen: _FileGen) -> list[str]:
                     for case in object_cases
                 ]
                 message = f"matches no member of {union.name} (expected {', '.join(hints)})"
-                lines.append(f'    true -> {{:error, {{"", {ex_str(message)}}}}}')
-            lines += ["  end", "end"]
-            clauses.append("\n".join(lines))
+                arrows.append(("true", f'{{:error, {{"", {ex_str(message)}}}}}'))
+            clauses.append(_case_clause("def decode(data) when is_map(data) do", "cond do", arrows))
     expected: list[str] = ["object"] if object_cases else []
     for case in other_cases:
         clauses.append(
@@ -1014,6 +1112,20 @@ def _structural_clauses(union: ir.UnionType, gen: _FileGen) -> list[str]:
     listed = " or ".join(dict.fromkeys(expected))
     clauses.append(f"def decode(data), do: {RUNTIME_ALIAS}.type_error({ex_str(listed)}, data)")
     return clauses
+
+
+def _case_clause(head: str, opening: str, arrows: list[tuple[str, str]]) -> str:
+    """`head` / `opening` / the arrow clauses / `end` / `end`, written from column 0."""
+    body = "\n".join(_unshift(line, 2) for line in layout.arrow_clauses(arrows, 6))
+    return "\n".join([head, f"  {opening}", body, "  end", "end"])
+
+
+def _unshift(text: str, indent: int) -> str:
+    """Arrow clauses laid out at column `indent + 4`, written relative to column `indent`."""
+    if not text:
+        return text
+    first, *rest = text.split("\n")
+    return "\n".join(["    " + first, *(line[indent:] for line in rest)])
 
 
 def _alias_view(alias: ir.Alias, module: ir.Module) -> AliasView:
@@ -1028,8 +1140,8 @@ def _alias_view(alias: ir.Alias, module: ir.Module) -> AliasView:
         module=alias.elixir_module,
         doc=alias.doc or f"The {alias.name} type.",
         typespec=gen.typespec(alias.type),
-        decode_body=f"{decoder}(data)",
-        encode_clauses=encode_clauses,
+        decode_clause=_clauses([f"def decode(data), do: {decoder}(data)"]),
+        encode_clauses=_clauses(encode_clauses),
         attributes=gen.attribute_lines(),
         helpers=gen.finished_helpers(),
     )

@@ -82,6 +82,7 @@ class Codecs:
     flavor: Flavor = DATACLASSES
     helpers: dict[str, HelperView] = field(default_factory=dict)
     patterns: dict[str, str] = field(default_factory=dict)
+    uses_literal: bool = False  # an annotation says `Literal[...]` (the module imports it)
     # type_key results: repr(type_ref) -> key and key -> repr(type_ref), so that two
     # different types (a type named `Str` and `str`, consts "a-b" and "a_b") never
     # share a helper. repr, not the value: LiteralValue(True) == LiteralValue(1).
@@ -108,6 +109,7 @@ class Codecs:
         if isinstance(type_ref, ir.Ref):
             return type_ref.name
         if isinstance(type_ref, ir.LiteralValue):
+            self.uses_literal = True
             return f"Literal[{py_literal(type_ref.value)}]"
         if isinstance(type_ref, ir.Nullable):
             return f"{self.annotation(type_ref.inner)} | None"

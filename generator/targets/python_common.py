@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import keyword
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TypedDict
 
@@ -12,6 +13,17 @@ from generator import ir, naming
 from generator.render import py_str
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def isort_names(names: Iterable[str]) -> list[str]:
+    """The names of one `from m import ...`, distinct, in the order isort (and ruff's `I`
+    rules) want: CONSTANTS, then Classes, then the rest, each case-insensitively."""
+
+    def key(name: str) -> tuple[int, str, str]:
+        kind = 0 if len(name) > 1 and name.isupper() else 1 if name[0].isupper() else 2
+        return kind, name.lower(), name
+
+    return sorted(set(names), key=key)
 
 
 def function_suffix(type_name: str) -> str:

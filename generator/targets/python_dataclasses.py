@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from generator import ir
 from generator.diagnostics import Diagnostic, InputError, Position
-from generator.formatting import call_layout, ternary_layout
+from generator.formatting import LINE_LENGTH
 from generator.render import RenderEnv, py_str
 from generator.targets import OutputFile
 from generator.targets.python_codecs import Codecs, HelperView, RecordChecks, alias_order
@@ -20,6 +20,7 @@ from generator.targets.python_common import (
     EnumView,
     enum_view_fields,
     function_suffix,
+    isort_names,
     py_literal,
 )
 
@@ -67,15 +68,13 @@ class RecordView:
 
     @property
     def known_keys_statement(self) -> str:
-        """`_X_KEYS = frozenset({...})`, laid out as black would."""
-        inner = self.known_keys.removeprefix("frozenset(").removesuffix(")")
-        return call_layout(f"{self.known_keys_name} = frozenset(", [inner] if inner else [])
+        """`_X_KEYS = frozenset({...})` (laid out by the formatter)."""
+        return f"{self.known_keys_name} = {self.known_keys}"
 
     @property
     def optional_keys_statement(self) -> str:
         """`_X_OPTIONAL = frozenset({...})`: the optional keys, for presence tracking."""
-        inner = "{" + ", ".join(self.optional_keys) + "}"
-        return call_layout(f"{self.optional_keys_name} = frozenset(", [inner])
+        return f"{self.optional_keys_name} = frozenset({{{', '.join(self.optional_keys)}}})"
 
 
 @dataclass(frozen=True)
@@ -85,9 +84,11 @@ class DataclassEnumView(EnumView):
 
     @property
     def values_statement(self) -> str:
-        """`_X_VALUES: dict[str, X] = {member.value: member for member in X}`, as black lays it out."""
-        head = f"{self.values_name}: dict[str, {self.name}] = {{"
-        return call_layout(head, [f"member.value: member for member in {self.name}"], "}")
+        """`_X_VALUES: dict[str, X] = {member.value: member for member in X}`."""
+        return (
+            f"{self.values_name}: dict[str, {self.name}] = "
+            f"{{member.value: member for member in {self.name}}}"
+        )
 
 
 @dataclass(frozen=True)
@@ -334,7 +335,7 @@ def _decode_body(
         keyword = [f"{view.name}={view.local}" for view in fields if view.local]
         if checks.keeps_extra:
             keyword.append("extra=f_extra")
-        lines.append(call_layout(f"result = {record.name}(", keyword, indent=4))
+        lines.append(f"result = {record.name}({', '.join(keyword)})")
     else:
         # Not frozen: a bare instance and one store per slot (~2.5x faster than __init__,
         # which also fills the defaults this decoder overwrites).
@@ -500,10 +501,14 @@ def _field_view(item: ir.Field, record: ir.Record, codegen: _Codegen) -> tuple[F
             ),
             False,
         )
+    # A key with aliases is written in the spelling that came in, chosen first: as the
+    # subscript of a long assignment, the call would be laid out differently by ruff and black.
     spelling = key
+    choose: tuple[str, ...] = ()
     if item.aliases:
-        spellings = "(" + ", ".join(py_str(s) for s in (item.json_key, *item.aliases)) + ",)"
-        spelling = f"_spelling(self._present, {spellings})"
+        spellings = ", ".join(py_str(s) for s in (item.json_key, *item.aliases))
+        choose = (f"spelling = _spelling(self._present, ({spellings}))",)
+        spelling = "spelling"
     encoded = codegen.encode(item.type, attribute)
     local = f"f_{item.py_name}"
     if item.required:
@@ -515,7 +520,7 @@ def _field_view(item: ir.Field, record: ir.Record, codegen: _Codegen) -> tuple[F
             declaration_default="",
             comment=comment,
             decode_arg=decode_arg,
-            encode_lines=(_assignment(f"out[{spelling}] = ", encoded, 8),),
+            encode_lines=(*choose, f"out[{spelling}] = {encoded}"),
             decode_lines=(inline.lines if inline else (f"{local} = {codegen.field_check(item)}",)),
             local=local,
             fetch=(inline.fetched, key) if inline and inline.fetched else None,
@@ -530,8 +535,18 @@ def _field_view(item: ir.Field, record: ir.Record, codegen: _Codegen) -> tuple[F
     if item.default is None and not isinstance(item.type, ir.Nullable) and encoded != attribute:
         # the attribute is `T | None`; None only when absent, which the condition excludes
         encoded = codegen.encode(ir.Nullable(item.type), attribute)
+    if not declaration.startswith(" = field(") and (
+        len(f"    {item.py_name}: {annotation}{declaration}") > LINE_LENGTH
+    ):
+        # `name: T = <long literal>`: black wraps the literal in parentheses, ruff does not;
+        # both lay out a call the same way
+        declaration = f" = field(default={default_python})"
     condition = f"{key} in self._present or {attribute} {comparison}"
-    lines = (f"if {condition}:", "    " + _assignment(f"out[{spelling}] = ", encoded, 12))
+    lines = (
+        f"if {condition}:",
+        *("    " + line for line in choose),
+        f"    out[{spelling}] = {encoded}",
+    )
     # annotated when the default alone would make mypy infer too narrow a type (`()`, `{}`)
     declared = f": {annotation}" if default_python != "None" else ""
     inline = _inline_decode(item, local, default_python, codegen, annotation)
@@ -551,13 +566,6 @@ def _field_view(item: ir.Field, record: ir.Record, codegen: _Codegen) -> tuple[F
         local=local,
     )
     return view, True
-
-
-def _assignment(head: str, expression: str, indent: int) -> str:
-    """`head` + `expression`, wrapped as black would when it is a long conditional expression."""
-    if expression.startswith("None if "):
-        return ternary_layout(head, expression, indent)
-    return head + expression
 
 
 def _default_code(item: ir.Field, record: ir.Record, codegen: _Codegen) -> tuple[str, str, str]:
@@ -585,6 +593,8 @@ def _default_code(item: ir.Field, record: ir.Record, codegen: _Codegen) -> tuple
         factory = {"[]": "list", "{}": "dict"}.get(literal, f"lambda: {literal}")
         return literal, f" = field(default_factory={factory})", f"!= {literal}"
     literal = py_literal(value)
+    if isinstance(value, bool):
+        return literal, f" = {literal}", f"is not {literal}"  # `!= True`: ruff E712
     return literal, f" = {literal}", f"!= {literal}"
 
 
@@ -745,6 +755,11 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
         patterns=sorted(codegen.patterns.items(), key=lambda item: item[1]),
         exported=sorted(exported, key=lambda name: (name.lower(), name)),
         uses_enum=any(e.base for e in enums),
-        uses_literal=True,
+        keeps_str_enums=any(e.base == "(str, Enum)" for e in enums),
+        typing_names=isort_names(
+            ["NoReturn", "TypeAlias", "TypeVar", "cast"]
+            + (["Literal"] if codegen.uses_literal or any(not e.base for e in enums) else [])
+        ),
+        decode_error_annotation="DecodeError",
     )
     return [OutputFile(module_path(module), text, TARGET, module.name, "python")]

@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 
 from generator import ir
 from generator.diagnostics import Diagnostic, InputError, Position
-from generator.formatting import call_layout
 from generator.lower import json_type_of
 from generator.render import RenderEnv, py_str
 from generator.targets import OutputFile
@@ -29,6 +28,7 @@ from generator.targets.python_common import (
     EnumView,
     enum_view_fields,
     function_suffix,
+    isort_names,
     py_literal,
 )
 
@@ -83,9 +83,8 @@ class AdapterView:
 
     @property
     def statement(self) -> str:
-        """`XAdapter: TypeAdapter[X] = TypeAdapter(X, ...)`, laid out as black would."""
-        args = [self.type_name] + ([self.config.removeprefix(", ")] if self.config else [])
-        return call_layout(f"{self.name}: TypeAdapter[{self.type_name}] = TypeAdapter(", args)
+        """`XAdapter: TypeAdapter[X] = TypeAdapter(X, ...)`."""
+        return f"{self.name}: TypeAdapter[{self.type_name}] = TypeAdapter({self.type_name}{self.config})"
 
 
 # --- type annotations --------------------------------------------------------
@@ -126,6 +125,7 @@ class _Types:
     def literal(self, value: str | int | bool) -> str:
         # Pydantic's Literal is lax for integers and booleans (True matches 1); a record's
         # tags are checked exactly by the runtime (`_Wire.tags`), other literals here.
+        self.uses.add("Literal")
         annotation = f"Literal[{py_literal(value)}]"
         if isinstance(value, (bool, int)):
             self.uses.add("exact")
@@ -138,15 +138,19 @@ class _Types:
             if c.pattern is not None:
                 self.uses.add("pattern")
             args = _field_args(min_length=c.min_length, max_length=c.max_length, pattern=c.pattern)
+            self.uses.add("StrictStr")
             return f"Annotated[StrictStr, Field({args})]" if args else "StrictStr"
         if prim.kind == "bool":
+            self.uses.add("StrictBool")
             return "StrictBool"
         args = _field_args(
             ge=c.minimum, le=c.maximum, gt=c.exclusive_minimum, lt=c.exclusive_maximum
         )
+        self.uses.add("StrictInt")
         if prim.kind == "int":
             return f"Annotated[StrictInt, Field({args})]" if args else "StrictInt"
         # `number`: an integer stays an int (exact round trip), a float stays a float
+        self.uses.add("StrictFloat")
         if args:
             return f"Annotated[StrictInt, Field({args})] | Annotated[StrictFloat, Field({args})]"
         return "StrictInt | StrictFloat"
@@ -273,6 +277,7 @@ def _field_view(item: ir.Field, types: _Types) -> FieldView:
         # a discriminator field takes no validator: its Literal checks the value; required
         # in JSON data, it has a default for type checkers only (__init__ fills it in)
         assert isinstance(item.type, ir.LiteralValue)
+        types.uses.add("Literal")
         annotation = f"Literal[{py_literal(item.type.value)}]"
         tag_value = py_literal(item.type.value)
     elif item.required:
@@ -292,6 +297,7 @@ def _field_view(item: ir.Field, types: _Types) -> FieldView:
         args.append(f"alias={py_str(item.json_key)}")
     if item.aliases:
         spellings = ", ".join(py_str(s) for s in (item.json_key, *item.aliases))
+        types.uses.add("AliasChoices")
         args.append(f"validation_alias=AliasChoices({spellings})")
     if item.doc:
         args.append(f"description={py_str(item.doc)}")
@@ -334,17 +340,18 @@ def _enum_view(enum: ir.EnumType) -> EnumView:
 def _union_view(union: ir.UnionType, types: _Types) -> AliasView:
     doc = union.doc or f"One of: {', '.join(union.members)}."
     if not union.members:
+        types.uses.add("NoReturn")
         return AliasView(union.name, doc, "NoReturn")
     if union.tag is not None:
         field_name = _shared_tag_field(union, types)
         if field_name is not None:
             if len(union.members) == 1:
                 return AliasView(union.name, doc, union.members[0])
-            members = ", ".join(union.members)
+            members = " | ".join(union.members)
             return AliasView(
                 union.name,
                 doc,
-                f"Annotated[Union[{members}], Field(discriminator={py_str(field_name)})]",
+                f"Annotated[{members}, Field(discriminator={py_str(field_name)})]",
             )
         return _callable_union(union, doc, _tagged_dispatch(union, types), "unknown_tag", types)
     return _callable_union(union, doc, _structural_dispatch(union, types), "union_no_match", types)
@@ -486,7 +493,7 @@ def _callable_union(
         doc=f"The member of {union.name} that `value` is, or None: the union's dispatch rule.",
         body=body,
     )
-    members = ", ".join(f"Annotated[{member}, Tag({py_str(member)})]" for member in union.members)
+    members = " | ".join(f"Annotated[{member}, Tag({py_str(member)})]" for member in union.members)
     arguments = [
         function,
         f"custom_error_type={py_str(error_type)}",
@@ -499,7 +506,7 @@ def _callable_union(
             + "}"
         )
     types.uses.add("callable_union")
-    value = f"Annotated[Union[{members}], Discriminator({', '.join(arguments)})]"
+    value = f"Annotated[{members}, Discriminator({', '.join(arguments)})]"
     return AliasView(union.name, doc, value, (view,))
 
 
@@ -601,6 +608,8 @@ def render_models(module: ir.Module, env: RenderEnv) -> OutputFile:
     _check_names(module)
     types = _Types(module)
     enums = [_enum_view(t) for t in module.types if isinstance(t, ir.EnumType)]
+    if any(not enum.base for enum in enums):
+        types.uses.add("Literal")  # `X: TypeAlias = Literal[...]`
     records = [_record_view(t, types, env) for t in module.types if isinstance(t, ir.Record)]
     aliases = [
         _union_view(t, types) if isinstance(t, ir.UnionType) else _alias_view(t, types)
@@ -625,19 +634,34 @@ def render_models(module: ir.Module, env: RenderEnv) -> OutputFile:
         exported=sorted(exported, key=lambda name: (name.lower(), name)),
         uses=sorted(types.uses),
         uses_enum=any(e.base for e in enums),
+        keeps_str_enums=any(e.base == "(str, Enum)" for e in enums),
         uses_spellings=uses_spellings,
         uses_checks=uses_checks,
+        typing_imports=_typing_imports(types.uses),
+        abc_imports=isort_names(["Iterable", *(["Callable"] if "exact" in types.uses else [])]),
         pydantic_imports=_pydantic_imports(types.uses, uses_spellings, uses_checks),
         core_imports=_core_imports(uses_spellings, uses_checks),
     )
     return OutputFile(module_path(module), text, TARGET, module.name, "python")
 
 
-# What every module imports from pydantic; the runtime's optional parts add the rest.
-_PYDANTIC_ALWAYS = (
-    "AliasChoices", "BaseModel", "BeforeValidator", "ConfigDict", "Field", "JsonValue",
-    "StrictBool", "StrictFloat", "StrictInt", "StrictStr", "TypeAdapter", "model_validator",
+# What every module imports from typing and pydantic; the annotations used and the
+# runtime's optional parts add the rest (ruff's F401 rejects an unused import).
+_TYPING_ALWAYS = (
+    "TYPE_CHECKING", "Annotated", "Any", "ClassVar", "Self", "TypeAlias", "TypeVar", "cast",
 )  # fmt: skip
+_TYPING_WHEN_USED = ("Literal", "NoReturn")
+_PYDANTIC_ALWAYS = (
+    "BaseModel", "BeforeValidator", "ConfigDict", "Field", "JsonValue", "TypeAdapter",
+    "model_validator",
+)  # fmt: skip
+_PYDANTIC_WHEN_USED = ("AliasChoices", "StrictBool", "StrictFloat", "StrictInt", "StrictStr")
+
+
+def _typing_imports(uses: set[str]) -> list[str]:
+    return isort_names([*_TYPING_ALWAYS, *(name for name in _TYPING_WHEN_USED if name in uses)])
+
+
 _PYDANTIC_FOR_WRAP = ("ModelWrapValidatorHandler", "ValidationError", "ValidationInfo")
 _PYDANTIC_FOR_SPELLINGS = (
     "PrivateAttr", "SerializationInfo", "SerializerFunctionWrapHandler", "model_serializer",
@@ -645,15 +669,15 @@ _PYDANTIC_FOR_SPELLINGS = (
 
 
 def _pydantic_imports(uses: set[str], uses_spellings: bool, uses_checks: bool) -> list[str]:
-    """The names imported from pydantic, sorted as isort would (case-sensitive)."""
-    names = set(_PYDANTIC_ALWAYS)
+    """The names imported from pydantic, sorted as isort would."""
+    names = set(_PYDANTIC_ALWAYS) | {name for name in _PYDANTIC_WHEN_USED if name in uses}
     if "callable_union" in uses:
         names |= {"Discriminator", "Tag"}
     if uses_spellings or uses_checks:  # the wrap validators of _SpelledModel, _CheckedModel
         names |= set(_PYDANTIC_FOR_WRAP)
     if uses_spellings:
         names |= set(_PYDANTIC_FOR_SPELLINGS)
-    return sorted(names)
+    return isort_names(names)
 
 
 def _core_imports(uses_spellings: bool, uses_checks: bool) -> list[str]:

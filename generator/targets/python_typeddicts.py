@@ -24,13 +24,17 @@ from dataclasses import dataclass
 
 from generator import ir
 from generator.fixtures import FixtureCase
-from generator.formatting import call_layout, literal_layout
 from generator.jsonpos import json_type_name
 from generator.lower import json_type_of
 from generator.render import RenderEnv, py_str
 from generator.targets import OutputFile, python_typeddict_tests
 from generator.targets.python_codecs import TYPEDDICTS, Codecs, HelperView, alias_order, refs
-from generator.targets.python_common import function_suffix, path_segment, py_literal
+from generator.targets.python_common import (
+    function_suffix,
+    isort_names,
+    path_segment,
+    py_literal,
+)
 
 TARGET = "python-typeddicts"
 TYPECHECK_TARGET = "python-typeddicts-typecheck"
@@ -62,9 +66,8 @@ class TypedDictView:
 
     @property
     def keys_statement(self) -> str:
-        """`_X_KEYS = frozenset({...})`, laid out as black would."""
-        inner = self.keys_literal.removeprefix("frozenset(").removesuffix(")")
-        return call_layout(f"{self.keys_name} = frozenset(", [inner] if inner else [])
+        """`_X_KEYS = frozenset({...})`."""
+        return f"{self.keys_name} = {self.keys_literal}"
 
 
 @dataclass(frozen=True)
@@ -80,9 +83,8 @@ class LiteralAliasView:
 
     @property
     def values_statement(self) -> str:
-        """`_X_VALUES: dict[str, X] = {...}`, laid out as black would."""
-        head = f"{self.values_name}: dict[str, {self.name}] = "
-        return literal_layout(head, "{", self.entry_items, "}")
+        """`_X_VALUES: dict[str, X] = {...}`."""
+        return f"{self.values_name}: dict[str, {self.name}] = {{{', '.join(self.entry_items)}}}"
 
 
 @dataclass(frozen=True)
@@ -278,7 +280,7 @@ def _render_module(module: ir.Module, env: RenderEnv) -> str:
     code += [helper.signature for helper in helpers] + [
         line for helper in helpers for line in helper.body
     ]
-    typing_names = ["Callable", "TypeAlias", "TypeVar", "Union", "cast"]
+    typing_names = ["TypeAlias", "TypeVar", "cast"]
     if typed_dicts:
         typing_names.append("TypedDict")
     if literal_aliases or any("Literal[" in text for text in code):
@@ -298,7 +300,9 @@ def _render_module(module: ir.Module, env: RenderEnv) -> str:
         helpers=helpers,
         patterns=sorted(codecs.patterns.items(), key=lambda item: item[1]),
         exported=sorted(exported, key=lambda name: (name.lower(), name)),
-        typing_names=sorted(typing_names),
+        typing_names=isort_names(typing_names),
+        # no `from __future__ import annotations` here (TypedDict reads NotRequired at run time)
+        decode_error_annotation='"DecodeError"',
     )
 
 
@@ -597,7 +601,11 @@ def typecheck_files(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
         OutputFile(
             valid_path,
             env.render(
-                "python_typeddicts/snippets.py.j2", doc=valid_doc, snippets=snippets, **common
+                "python_typeddicts/snippets.py.j2",
+                doc=valid_doc,
+                snippets=snippets,
+                imported=isort_names(snippet.type_name for snippet in snippets),
+                **common,
             ),
             TYPECHECK_TARGET,
             module.name,
@@ -606,7 +614,11 @@ def typecheck_files(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
         OutputFile(
             invalid_path,
             env.render(
-                "python_typeddicts/invalid.py.j2", doc=invalid_doc, snippets=invalid, **common
+                "python_typeddicts/invalid.py.j2",
+                doc=invalid_doc,
+                snippets=invalid,
+                imported=isort_names(snippet.type_name for snippet in invalid),
+                **common,
             ),
             TYPECHECK_TARGET,
             module.name,

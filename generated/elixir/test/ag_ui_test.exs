@@ -17,15 +17,24 @@ defmodule AgUi.PolytypeRoundTripTest do
     end
 
     test "AssistantMessage/recorded_content_and_tool_calls.json" do
-      assert_round_trip(AgUi.AssistantMessage, "ag_ui/AssistantMessage/recorded_content_and_tool_calls.json")
+      assert_round_trip(
+        AgUi.AssistantMessage,
+        "ag_ui/AssistantMessage/recorded_content_and_tool_calls.json"
+      )
     end
 
     test "AssistantMessage/recorded_empty_content.json" do
-      assert_round_trip(AgUi.AssistantMessage, "ag_ui/AssistantMessage/recorded_empty_content.json")
+      assert_round_trip(
+        AgUi.AssistantMessage,
+        "ag_ui/AssistantMessage/recorded_empty_content.json"
+      )
     end
 
     test "AssistantMessage/recorded_tool_calls_only.json" do
-      assert_round_trip(AgUi.AssistantMessage, "ag_ui/AssistantMessage/recorded_tool_calls_only.json")
+      assert_round_trip(
+        AgUi.AssistantMessage,
+        "ag_ui/AssistantMessage/recorded_tool_calls_only.json"
+      )
     end
 
     test "AssistantMessage/seed_example.json" do
@@ -229,11 +238,17 @@ defmodule AgUi.PolytypeRoundTripTest do
     end
 
     test "MessagesSnapshotEvent/recorded_llamaindex.json" do
-      assert_round_trip(AgUi.MessagesSnapshotEvent, "ag_ui/MessagesSnapshotEvent/recorded_llamaindex.json")
+      assert_round_trip(
+        AgUi.MessagesSnapshotEvent,
+        "ag_ui/MessagesSnapshotEvent/recorded_llamaindex.json"
+      )
     end
 
     test "MessagesSnapshotEvent/seed_messages.json" do
-      assert_round_trip(AgUi.MessagesSnapshotEvent, "ag_ui/MessagesSnapshotEvent/seed_messages.json")
+      assert_round_trip(
+        AgUi.MessagesSnapshotEvent,
+        "ag_ui/MessagesSnapshotEvent/seed_messages.json"
+      )
     end
 
     test "RawEvent/null_event.json" do
@@ -257,7 +272,10 @@ defmodule AgUi.PolytypeRoundTripTest do
     end
 
     test "RunAgentInput/recorded_mastra_untruncated.json" do
-      assert_round_trip(AgUi.RunAgentInput, "ag_ui/RunAgentInput/recorded_mastra_untruncated.json")
+      assert_round_trip(
+        AgUi.RunAgentInput,
+        "ag_ui/RunAgentInput/recorded_mastra_untruncated.json"
+      )
     end
 
     test "RunAgentInput/seed_example.json" do
@@ -289,7 +307,10 @@ defmodule AgUi.PolytypeRoundTripTest do
     end
 
     test "RunFinishedEvent/with_result_and_outcome.json" do
-      assert_round_trip(AgUi.RunFinishedEvent, "ag_ui/RunFinishedEvent/with_result_and_outcome.json")
+      assert_round_trip(
+        AgUi.RunFinishedEvent,
+        "ag_ui/RunFinishedEvent/with_result_and_outcome.json"
+      )
     end
 
     test "RunStartedEvent/parent_and_raw_event.json" do
@@ -301,7 +322,10 @@ defmodule AgUi.PolytypeRoundTripTest do
     end
 
     test "RunStartedEvent/recorded_llamaindex_seconds.json" do
-      assert_round_trip(AgUi.RunStartedEvent, "ag_ui/RunStartedEvent/recorded_llamaindex_seconds.json")
+      assert_round_trip(
+        AgUi.RunStartedEvent,
+        "ag_ui/RunStartedEvent/recorded_llamaindex_seconds.json"
+      )
     end
 
     test "RunStartedEvent/with_input.json" do
@@ -345,7 +369,10 @@ defmodule AgUi.PolytypeRoundTripTest do
     end
 
     test "StateSnapshotEvent/recorded_proverbs.json" do
-      assert_round_trip(AgUi.StateSnapshotEvent, "ag_ui/StateSnapshotEvent/recorded_proverbs.json")
+      assert_round_trip(
+        AgUi.StateSnapshotEvent,
+        "ag_ui/StateSnapshotEvent/recorded_proverbs.json"
+      )
     end
 
     test "StepFinishedEvent/basic.json" do
@@ -385,7 +412,10 @@ defmodule AgUi.PolytypeRoundTripTest do
     end
 
     test "TextMessageChunkEvent/empty_delta_named.json" do
-      assert_round_trip(AgUi.TextMessageChunkEvent, "ag_ui/TextMessageChunkEvent/empty_delta_named.json")
+      assert_round_trip(
+        AgUi.TextMessageChunkEvent,
+        "ag_ui/TextMessageChunkEvent/empty_delta_named.json"
+      )
     end
 
     test "TextMessageChunkEvent/minimal.json" do
@@ -393,19 +423,31 @@ defmodule AgUi.PolytypeRoundTripTest do
     end
 
     test "TextMessageChunkEvent/recorded_llamaindex.json" do
-      assert_round_trip(AgUi.TextMessageChunkEvent, "ag_ui/TextMessageChunkEvent/recorded_llamaindex.json")
+      assert_round_trip(
+        AgUi.TextMessageChunkEvent,
+        "ag_ui/TextMessageChunkEvent/recorded_llamaindex.json"
+      )
     end
 
     test "TextMessageContentEvent/recorded_agno.json" do
-      assert_round_trip(AgUi.TextMessageContentEvent, "ag_ui/TextMessageContentEvent/recorded_agno.json")
+      assert_round_trip(
+        AgUi.TextMessageContentEvent,
+        "ag_ui/TextMessageContentEvent/recorded_agno.json"
+      )
     end
 
     test "TextMessageContentEvent/recorded_space.json" do
-      assert_round_trip(AgUi.TextMessageContentEvent, "ag_ui/TextMessageContentEvent/recorded_space.json")
+      assert_round_trip(
+        AgUi.TextMessageContentEvent,
+        "ag_ui/TextMessageContentEvent/recorded_space.json"
+      )
     end
 
     test "TextMessageContentEvent/unicode.json" do
-      assert_round_trip(AgUi.TextMessageContentEvent, "ag_ui/TextMessageContentEvent/unicode.json")
+      assert_round_trip(
+        AgUi.TextMessageContentEvent,
+        "ag_ui/TextMessageContentEvent/unicode.json"
+      )
     end
 
     test "TextMessageEndEvent/recorded_agno.json" do
@@ -417,7 +459,10 @@ defmodule AgUi.PolytypeRoundTripTest do
     end
 
     test "TextMessageEndEvent/with_extra_metadata.json" do
-      assert_round_trip(AgUi.TextMessageEndEvent, "ag_ui/TextMessageEndEvent/with_extra_metadata.json")
+      assert_round_trip(
+        AgUi.TextMessageEndEvent,
+        "ag_ui/TextMessageEndEvent/with_extra_metadata.json"
+      )
     end
 
     test "TextMessageRole/assistant.json" do
@@ -437,11 +482,17 @@ defmodule AgUi.PolytypeRoundTripTest do
     end
 
     test "TextMessageStartEvent/recorded_agno.json" do
-      assert_round_trip(AgUi.TextMessageStartEvent, "ag_ui/TextMessageStartEvent/recorded_agno.json")
+      assert_round_trip(
+        AgUi.TextMessageStartEvent,
+        "ag_ui/TextMessageStartEvent/recorded_agno.json"
+      )
     end
 
     test "TextMessageStartEvent/role_absent_default.json" do
-      assert_round_trip(AgUi.TextMessageStartEvent, "ag_ui/TextMessageStartEvent/role_absent_default.json")
+      assert_round_trip(
+        AgUi.TextMessageStartEvent,
+        "ag_ui/TextMessageStartEvent/role_absent_default.json"
+      )
     end
 
     test "TextMessageStartEvent/user_named.json" do
@@ -497,7 +548,10 @@ defmodule AgUi.PolytypeRoundTripTest do
     end
 
     test "ToolCallChunkEvent/recorded_llamaindex.json" do
-      assert_round_trip(AgUi.ToolCallChunkEvent, "ag_ui/ToolCallChunkEvent/recorded_llamaindex.json")
+      assert_round_trip(
+        AgUi.ToolCallChunkEvent,
+        "ag_ui/ToolCallChunkEvent/recorded_llamaindex.json"
+      )
     end
 
     test "ToolCallEndEvent/raw_event.json" do
@@ -517,7 +571,10 @@ defmodule AgUi.PolytypeRoundTripTest do
     end
 
     test "ToolCallResultEvent/recorded_mastra_json.json" do
-      assert_round_trip(AgUi.ToolCallResultEvent, "ag_ui/ToolCallResultEvent/recorded_mastra_json.json")
+      assert_round_trip(
+        AgUi.ToolCallResultEvent,
+        "ag_ui/ToolCallResultEvent/recorded_mastra_json.json"
+      )
     end
 
     test "ToolCallResultEvent/role_absent.json" do
@@ -575,15 +632,27 @@ defmodule AgUi.PolytypeRoundTripTest do
 
   describe "invalid fixtures are rejected at the recorded path" do
     test "AssistantMessage/invalid/null_content.json" do
-      assert_rejected(AgUi.AssistantMessage, "ag_ui/AssistantMessage/invalid/null_content.json", "$.content")
+      assert_rejected(
+        AgUi.AssistantMessage,
+        "ag_ui/AssistantMessage/invalid/null_content.json",
+        "$.content"
+      )
     end
 
     test "AssistantMessage/invalid/truncated_tool_calls.json" do
-      assert_rejected(AgUi.AssistantMessage, "ag_ui/AssistantMessage/invalid/truncated_tool_calls.json", "$.toolCalls")
+      assert_rejected(
+        AgUi.AssistantMessage,
+        "ag_ui/AssistantMessage/invalid/truncated_tool_calls.json",
+        "$.toolCalls"
+      )
     end
 
     test "AssistantMessage/invalid/wrong_tool_call_type.json" do
-      assert_rejected(AgUi.AssistantMessage, "ag_ui/AssistantMessage/invalid/wrong_tool_call_type.json", "$.toolCalls[0].type")
+      assert_rejected(
+        AgUi.AssistantMessage,
+        "ag_ui/AssistantMessage/invalid/wrong_tool_call_type.json",
+        "$.toolCalls[0].type"
+      )
     end
 
     test "Context/invalid/value_object.json" do
@@ -599,11 +668,19 @@ defmodule AgUi.PolytypeRoundTripTest do
     end
 
     test "DeveloperMessage/invalid/wrong_role.json" do
-      assert_rejected(AgUi.DeveloperMessage, "ag_ui/DeveloperMessage/invalid/wrong_role.json", "$.role")
+      assert_rejected(
+        AgUi.DeveloperMessage,
+        "ag_ui/DeveloperMessage/invalid/wrong_role.json",
+        "$.role"
+      )
     end
 
     test "Event/invalid/empty_tool_call_args_delta.json" do
-      assert_rejected(AgUi.Event, "ag_ui/Event/invalid/empty_tool_call_args_delta.json", "$.delta")
+      assert_rejected(
+        AgUi.Event,
+        "ag_ui/Event/invalid/empty_tool_call_args_delta.json",
+        "$.delta"
+      )
     end
 
     test "Event/invalid/lowercase_type.json" do
@@ -631,7 +708,11 @@ defmodule AgUi.PolytypeRoundTripTest do
     end
 
     test "FunctionCall/invalid/arguments_object.json" do
-      assert_rejected(AgUi.FunctionCall, "ag_ui/FunctionCall/invalid/arguments_object.json", "$.arguments")
+      assert_rejected(
+        AgUi.FunctionCall,
+        "ag_ui/FunctionCall/invalid/arguments_object.json",
+        "$.arguments"
+      )
     end
 
     test "Message/invalid/missing_role.json" do
@@ -639,7 +720,11 @@ defmodule AgUi.PolytypeRoundTripTest do
     end
 
     test "Message/invalid/tool_missing_tool_call_id.json" do
-      assert_rejected(AgUi.Message, "ag_ui/Message/invalid/tool_missing_tool_call_id.json", "$.toolCallId")
+      assert_rejected(
+        AgUi.Message,
+        "ag_ui/Message/invalid/tool_missing_tool_call_id.json",
+        "$.toolCallId"
+      )
     end
 
     test "Message/invalid/unknown_role.json" do
@@ -655,7 +740,11 @@ defmodule AgUi.PolytypeRoundTripTest do
     end
 
     test "MessagesSnapshotEvent/invalid/bad_role.json" do
-      assert_rejected(AgUi.MessagesSnapshotEvent, "ag_ui/MessagesSnapshotEvent/invalid/bad_role.json", "$.messages[0].role")
+      assert_rejected(
+        AgUi.MessagesSnapshotEvent,
+        "ag_ui/MessagesSnapshotEvent/invalid/bad_role.json",
+        "$.messages[0].role"
+      )
     end
 
     test "RawEvent/invalid/missing_event.json" do
@@ -663,47 +752,91 @@ defmodule AgUi.PolytypeRoundTripTest do
     end
 
     test "RunAgentInput/invalid/missing_forwarded_props.json" do
-      assert_rejected(AgUi.RunAgentInput, "ag_ui/RunAgentInput/invalid/missing_forwarded_props.json", "$.forwardedProps")
+      assert_rejected(
+        AgUi.RunAgentInput,
+        "ag_ui/RunAgentInput/invalid/missing_forwarded_props.json",
+        "$.forwardedProps"
+      )
     end
 
     test "RunAgentInput/invalid/snake_case_thread_id.json" do
-      assert_rejected(AgUi.RunAgentInput, "ag_ui/RunAgentInput/invalid/snake_case_thread_id.json", "$.threadId")
+      assert_rejected(
+        AgUi.RunAgentInput,
+        "ag_ui/RunAgentInput/invalid/snake_case_thread_id.json",
+        "$.threadId"
+      )
     end
 
     test "RunAgentInput/invalid/thread_id_number.json" do
-      assert_rejected(AgUi.RunAgentInput, "ag_ui/RunAgentInput/invalid/thread_id_number.json", "$.threadId")
+      assert_rejected(
+        AgUi.RunAgentInput,
+        "ag_ui/RunAgentInput/invalid/thread_id_number.json",
+        "$.threadId"
+      )
     end
 
     test "RunAgentInput/invalid/truncated_tool_parameters.json" do
-      assert_rejected(AgUi.RunAgentInput, "ag_ui/RunAgentInput/invalid/truncated_tool_parameters.json", "$.tools[0].parameters")
+      assert_rejected(
+        AgUi.RunAgentInput,
+        "ag_ui/RunAgentInput/invalid/truncated_tool_parameters.json",
+        "$.tools[0].parameters"
+      )
     end
 
     test "RunErrorEvent/invalid/code_number.json" do
-      assert_rejected(AgUi.RunErrorEvent, "ag_ui/RunErrorEvent/invalid/code_number.json", "$.code")
+      assert_rejected(
+        AgUi.RunErrorEvent,
+        "ag_ui/RunErrorEvent/invalid/code_number.json",
+        "$.code"
+      )
     end
 
     test "RunErrorEvent/invalid/missing_message.json" do
-      assert_rejected(AgUi.RunErrorEvent, "ag_ui/RunErrorEvent/invalid/missing_message.json", "$.message")
+      assert_rejected(
+        AgUi.RunErrorEvent,
+        "ag_ui/RunErrorEvent/invalid/missing_message.json",
+        "$.message"
+      )
     end
 
     test "RunFinishedEvent/invalid/missing_run_id.json" do
-      assert_rejected(AgUi.RunFinishedEvent, "ag_ui/RunFinishedEvent/invalid/missing_run_id.json", "$.runId")
+      assert_rejected(
+        AgUi.RunFinishedEvent,
+        "ag_ui/RunFinishedEvent/invalid/missing_run_id.json",
+        "$.runId"
+      )
     end
 
     test "RunStartedEvent/invalid/snake_case_run_id.json" do
-      assert_rejected(AgUi.RunStartedEvent, "ag_ui/RunStartedEvent/invalid/snake_case_run_id.json", "$.runId")
+      assert_rejected(
+        AgUi.RunStartedEvent,
+        "ag_ui/RunStartedEvent/invalid/snake_case_run_id.json",
+        "$.runId"
+      )
     end
 
     test "RunStartedEvent/invalid/timestamp_float.json" do
-      assert_rejected(AgUi.RunStartedEvent, "ag_ui/RunStartedEvent/invalid/timestamp_float.json", "$.timestamp")
+      assert_rejected(
+        AgUi.RunStartedEvent,
+        "ag_ui/RunStartedEvent/invalid/timestamp_float.json",
+        "$.timestamp"
+      )
     end
 
     test "RunStartedEvent/invalid/timestamp_string.json" do
-      assert_rejected(AgUi.RunStartedEvent, "ag_ui/RunStartedEvent/invalid/timestamp_string.json", "$.timestamp")
+      assert_rejected(
+        AgUi.RunStartedEvent,
+        "ag_ui/RunStartedEvent/invalid/timestamp_string.json",
+        "$.timestamp"
+      )
     end
 
     test "RunStartedEvent/invalid/truncated_input_tools.json" do
-      assert_rejected(AgUi.RunStartedEvent, "ag_ui/RunStartedEvent/invalid/truncated_input_tools.json", "$.input.tools[0].parameters")
+      assert_rejected(
+        AgUi.RunStartedEvent,
+        "ag_ui/RunStartedEvent/invalid/truncated_input_tools.json",
+        "$.input.tools[0].parameters"
+      )
     end
 
     test "State/invalid/array.json" do
@@ -715,39 +848,75 @@ defmodule AgUi.PolytypeRoundTripTest do
     end
 
     test "StateDeltaEvent/invalid/delta_object.json" do
-      assert_rejected(AgUi.StateDeltaEvent, "ag_ui/StateDeltaEvent/invalid/delta_object.json", "$.delta")
+      assert_rejected(
+        AgUi.StateDeltaEvent,
+        "ag_ui/StateDeltaEvent/invalid/delta_object.json",
+        "$.delta"
+      )
     end
 
     test "StateSnapshotEvent/invalid/snapshot_list.json" do
-      assert_rejected(AgUi.StateSnapshotEvent, "ag_ui/StateSnapshotEvent/invalid/snapshot_list.json", "$.snapshot")
+      assert_rejected(
+        AgUi.StateSnapshotEvent,
+        "ag_ui/StateSnapshotEvent/invalid/snapshot_list.json",
+        "$.snapshot"
+      )
     end
 
     test "StepFinishedEvent/invalid/step_name_null.json" do
-      assert_rejected(AgUi.StepFinishedEvent, "ag_ui/StepFinishedEvent/invalid/step_name_null.json", "$.stepName")
+      assert_rejected(
+        AgUi.StepFinishedEvent,
+        "ag_ui/StepFinishedEvent/invalid/step_name_null.json",
+        "$.stepName"
+      )
     end
 
     test "StepStartedEvent/invalid/snake_case_step_name.json" do
-      assert_rejected(AgUi.StepStartedEvent, "ag_ui/StepStartedEvent/invalid/snake_case_step_name.json", "$.stepName")
+      assert_rejected(
+        AgUi.StepStartedEvent,
+        "ag_ui/StepStartedEvent/invalid/snake_case_step_name.json",
+        "$.stepName"
+      )
     end
 
     test "SystemMessage/invalid/missing_content.json" do
-      assert_rejected(AgUi.SystemMessage, "ag_ui/SystemMessage/invalid/missing_content.json", "$.content")
+      assert_rejected(
+        AgUi.SystemMessage,
+        "ag_ui/SystemMessage/invalid/missing_content.json",
+        "$.content"
+      )
     end
 
     test "TextMessageChunkEvent/invalid/tool_role.json" do
-      assert_rejected(AgUi.TextMessageChunkEvent, "ag_ui/TextMessageChunkEvent/invalid/tool_role.json", "$.role")
+      assert_rejected(
+        AgUi.TextMessageChunkEvent,
+        "ag_ui/TextMessageChunkEvent/invalid/tool_role.json",
+        "$.role"
+      )
     end
 
     test "TextMessageContentEvent/invalid/empty_delta.json" do
-      assert_rejected(AgUi.TextMessageContentEvent, "ag_ui/TextMessageContentEvent/invalid/empty_delta.json", "$.delta")
+      assert_rejected(
+        AgUi.TextMessageContentEvent,
+        "ag_ui/TextMessageContentEvent/invalid/empty_delta.json",
+        "$.delta"
+      )
     end
 
     test "TextMessageContentEvent/invalid/missing_delta.json" do
-      assert_rejected(AgUi.TextMessageContentEvent, "ag_ui/TextMessageContentEvent/invalid/missing_delta.json", "$.delta")
+      assert_rejected(
+        AgUi.TextMessageContentEvent,
+        "ag_ui/TextMessageContentEvent/invalid/missing_delta.json",
+        "$.delta"
+      )
     end
 
     test "TextMessageEndEvent/invalid/missing_message_id.json" do
-      assert_rejected(AgUi.TextMessageEndEvent, "ag_ui/TextMessageEndEvent/invalid/missing_message_id.json", "$.messageId")
+      assert_rejected(
+        AgUi.TextMessageEndEvent,
+        "ag_ui/TextMessageEndEvent/invalid/missing_message_id.json",
+        "$.messageId"
+      )
     end
 
     test "TextMessageRole/invalid/tool.json" do
@@ -755,11 +924,19 @@ defmodule AgUi.PolytypeRoundTripTest do
     end
 
     test "TextMessageStartEvent/invalid/snake_case_message_id.json" do
-      assert_rejected(AgUi.TextMessageStartEvent, "ag_ui/TextMessageStartEvent/invalid/snake_case_message_id.json", "$.messageId")
+      assert_rejected(
+        AgUi.TextMessageStartEvent,
+        "ag_ui/TextMessageStartEvent/invalid/snake_case_message_id.json",
+        "$.messageId"
+      )
     end
 
     test "TextMessageStartEvent/invalid/tool_role.json" do
-      assert_rejected(AgUi.TextMessageStartEvent, "ag_ui/TextMessageStartEvent/invalid/tool_role.json", "$.role")
+      assert_rejected(
+        AgUi.TextMessageStartEvent,
+        "ag_ui/TextMessageStartEvent/invalid/tool_role.json",
+        "$.role"
+      )
     end
 
     test "Tool/invalid/missing_description.json" do
@@ -783,39 +960,75 @@ defmodule AgUi.PolytypeRoundTripTest do
     end
 
     test "ToolCallArgsEvent/invalid/delta_object.json" do
-      assert_rejected(AgUi.ToolCallArgsEvent, "ag_ui/ToolCallArgsEvent/invalid/delta_object.json", "$.delta")
+      assert_rejected(
+        AgUi.ToolCallArgsEvent,
+        "ag_ui/ToolCallArgsEvent/invalid/delta_object.json",
+        "$.delta"
+      )
     end
 
     test "ToolCallArgsEvent/invalid/empty_delta.json" do
-      assert_rejected(AgUi.ToolCallArgsEvent, "ag_ui/ToolCallArgsEvent/invalid/empty_delta.json", "$.delta")
+      assert_rejected(
+        AgUi.ToolCallArgsEvent,
+        "ag_ui/ToolCallArgsEvent/invalid/empty_delta.json",
+        "$.delta"
+      )
     end
 
     test "ToolCallChunkEvent/invalid/delta_number.json" do
-      assert_rejected(AgUi.ToolCallChunkEvent, "ag_ui/ToolCallChunkEvent/invalid/delta_number.json", "$.delta")
+      assert_rejected(
+        AgUi.ToolCallChunkEvent,
+        "ag_ui/ToolCallChunkEvent/invalid/delta_number.json",
+        "$.delta"
+      )
     end
 
     test "ToolCallEndEvent/invalid/missing_tool_call_id.json" do
-      assert_rejected(AgUi.ToolCallEndEvent, "ag_ui/ToolCallEndEvent/invalid/missing_tool_call_id.json", "$.toolCallId")
+      assert_rejected(
+        AgUi.ToolCallEndEvent,
+        "ag_ui/ToolCallEndEvent/invalid/missing_tool_call_id.json",
+        "$.toolCallId"
+      )
     end
 
     test "ToolCallResultEvent/invalid/assistant_role.json" do
-      assert_rejected(AgUi.ToolCallResultEvent, "ag_ui/ToolCallResultEvent/invalid/assistant_role.json", "$.role")
+      assert_rejected(
+        AgUi.ToolCallResultEvent,
+        "ag_ui/ToolCallResultEvent/invalid/assistant_role.json",
+        "$.role"
+      )
     end
 
     test "ToolCallResultEvent/invalid/handrolled_result_key.json" do
-      assert_rejected(AgUi.ToolCallResultEvent, "ag_ui/ToolCallResultEvent/invalid/handrolled_result_key.json", "$.content")
+      assert_rejected(
+        AgUi.ToolCallResultEvent,
+        "ag_ui/ToolCallResultEvent/invalid/handrolled_result_key.json",
+        "$.content"
+      )
     end
 
     test "ToolCallResultEvent/invalid/missing_message_id.json" do
-      assert_rejected(AgUi.ToolCallResultEvent, "ag_ui/ToolCallResultEvent/invalid/missing_message_id.json", "$.messageId")
+      assert_rejected(
+        AgUi.ToolCallResultEvent,
+        "ag_ui/ToolCallResultEvent/invalid/missing_message_id.json",
+        "$.messageId"
+      )
     end
 
     test "ToolCallResultRole/invalid/assistant.json" do
-      assert_rejected(AgUi.ToolCallResultRole, "ag_ui/ToolCallResultRole/invalid/assistant.json", "$")
+      assert_rejected(
+        AgUi.ToolCallResultRole,
+        "ag_ui/ToolCallResultRole/invalid/assistant.json",
+        "$"
+      )
     end
 
     test "ToolCallStartEvent/invalid/missing_tool_call_name.json" do
-      assert_rejected(AgUi.ToolCallStartEvent, "ag_ui/ToolCallStartEvent/invalid/missing_tool_call_name.json", "$.toolCallName")
+      assert_rejected(
+        AgUi.ToolCallStartEvent,
+        "ag_ui/ToolCallStartEvent/invalid/missing_tool_call_name.json",
+        "$.toolCallName"
+      )
     end
 
     test "ToolMessage/invalid/error_number.json" do
@@ -823,11 +1036,19 @@ defmodule AgUi.PolytypeRoundTripTest do
     end
 
     test "ToolMessage/invalid/snake_case_tool_call_id.json" do
-      assert_rejected(AgUi.ToolMessage, "ag_ui/ToolMessage/invalid/snake_case_tool_call_id.json", "$.toolCallId")
+      assert_rejected(
+        AgUi.ToolMessage,
+        "ag_ui/ToolMessage/invalid/snake_case_tool_call_id.json",
+        "$.toolCallId"
+      )
     end
 
     test "UserMessage/invalid/missing_content.json" do
-      assert_rejected(AgUi.UserMessage, "ag_ui/UserMessage/invalid/missing_content.json", "$.content")
+      assert_rejected(
+        AgUi.UserMessage,
+        "ag_ui/UserMessage/invalid/missing_content.json",
+        "$.content"
+      )
     end
 
     test "UserMessage/invalid/name_number.json" do

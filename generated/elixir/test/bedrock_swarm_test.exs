@@ -13,19 +13,31 @@ defmodule BedrockSwarm.PolytypeRoundTripTest do
 
   describe "valid fixtures round-trip" do
     test "AgentResponse/message_unicode.json" do
-      assert_round_trip(BedrockSwarm.AgentResponse, "bedrock_swarm/AgentResponse/message_unicode.json")
+      assert_round_trip(
+        BedrockSwarm.AgentResponse,
+        "bedrock_swarm/AgentResponse/message_unicode.json"
+      )
     end
 
     test "AgentResponse/seed_example.json" do
-      assert_round_trip(BedrockSwarm.AgentResponse, "bedrock_swarm/AgentResponse/seed_example.json")
+      assert_round_trip(
+        BedrockSwarm.AgentResponse,
+        "bedrock_swarm/AgentResponse/seed_example.json"
+      )
     end
 
     test "AgentResponse/seed_tool_call.json" do
-      assert_round_trip(BedrockSwarm.AgentResponse, "bedrock_swarm/AgentResponse/seed_tool_call.json")
+      assert_round_trip(
+        BedrockSwarm.AgentResponse,
+        "bedrock_swarm/AgentResponse/seed_tool_call.json"
+      )
     end
 
     test "AgentResponse/tool_call_several.json" do
-      assert_round_trip(BedrockSwarm.AgentResponse, "bedrock_swarm/AgentResponse/tool_call_several.json")
+      assert_round_trip(
+        BedrockSwarm.AgentResponse,
+        "bedrock_swarm/AgentResponse/tool_call_several.json"
+      )
     end
 
     test "Event/child_event.json" do
@@ -85,11 +97,17 @@ defmodule BedrockSwarm.PolytypeRoundTripTest do
     end
 
     test "MessageResponse/seed_example.json" do
-      assert_round_trip(BedrockSwarm.MessageResponse, "bedrock_swarm/MessageResponse/seed_example.json")
+      assert_round_trip(
+        BedrockSwarm.MessageResponse,
+        "bedrock_swarm/MessageResponse/seed_example.json"
+      )
     end
 
     test "MessageResponse/unicode.json" do
-      assert_round_trip(BedrockSwarm.MessageResponse, "bedrock_swarm/MessageResponse/unicode.json")
+      assert_round_trip(
+        BedrockSwarm.MessageResponse,
+        "bedrock_swarm/MessageResponse/unicode.json"
+      )
     end
 
     test "ToolCall/empty_arguments.json" do
@@ -105,27 +123,45 @@ defmodule BedrockSwarm.PolytypeRoundTripTest do
     end
 
     test "ToolCallFunction/empty_arguments.json" do
-      assert_round_trip(BedrockSwarm.ToolCallFunction, "bedrock_swarm/ToolCallFunction/empty_arguments.json")
+      assert_round_trip(
+        BedrockSwarm.ToolCallFunction,
+        "bedrock_swarm/ToolCallFunction/empty_arguments.json"
+      )
     end
 
     test "ToolCallFunction/nested_unicode.json" do
-      assert_round_trip(BedrockSwarm.ToolCallFunction, "bedrock_swarm/ToolCallFunction/nested_unicode.json")
+      assert_round_trip(
+        BedrockSwarm.ToolCallFunction,
+        "bedrock_swarm/ToolCallFunction/nested_unicode.json"
+      )
     end
 
     test "ToolCallFunction/seed_example.json" do
-      assert_round_trip(BedrockSwarm.ToolCallFunction, "bedrock_swarm/ToolCallFunction/seed_example.json")
+      assert_round_trip(
+        BedrockSwarm.ToolCallFunction,
+        "bedrock_swarm/ToolCallFunction/seed_example.json"
+      )
     end
 
     test "ToolCallResponse/empty.json" do
-      assert_round_trip(BedrockSwarm.ToolCallResponse, "bedrock_swarm/ToolCallResponse/empty.json")
+      assert_round_trip(
+        BedrockSwarm.ToolCallResponse,
+        "bedrock_swarm/ToolCallResponse/empty.json"
+      )
     end
 
     test "ToolCallResponse/seed_example.json" do
-      assert_round_trip(BedrockSwarm.ToolCallResponse, "bedrock_swarm/ToolCallResponse/seed_example.json")
+      assert_round_trip(
+        BedrockSwarm.ToolCallResponse,
+        "bedrock_swarm/ToolCallResponse/seed_example.json"
+      )
     end
 
     test "ToolCallResponse/several.json" do
-      assert_round_trip(BedrockSwarm.ToolCallResponse, "bedrock_swarm/ToolCallResponse/several.json")
+      assert_round_trip(
+        BedrockSwarm.ToolCallResponse,
+        "bedrock_swarm/ToolCallResponse/several.json"
+      )
     end
 
     test "ToolOutput/empty_output.json" do
@@ -155,103 +191,203 @@ defmodule BedrockSwarm.PolytypeRoundTripTest do
 
   describe "invalid fixtures are rejected at the recorded path" do
     test "AgentResponse/invalid/member_missing_content.json" do
-      assert_rejected(BedrockSwarm.AgentResponse, "bedrock_swarm/AgentResponse/invalid/member_missing_content.json", "$.content")
+      assert_rejected(
+        BedrockSwarm.AgentResponse,
+        "bedrock_swarm/AgentResponse/invalid/member_missing_content.json",
+        "$.content"
+      )
     end
 
     test "AgentResponse/invalid/missing_tag.json" do
-      assert_rejected(BedrockSwarm.AgentResponse, "bedrock_swarm/AgentResponse/invalid/missing_tag.json", "$.type")
+      assert_rejected(
+        BedrockSwarm.AgentResponse,
+        "bedrock_swarm/AgentResponse/invalid/missing_tag.json",
+        "$.type"
+      )
     end
 
     test "AgentResponse/invalid/unknown_tag.json" do
-      assert_rejected(BedrockSwarm.AgentResponse, "bedrock_swarm/AgentResponse/invalid/unknown_tag.json", "$.type")
+      assert_rejected(
+        BedrockSwarm.AgentResponse,
+        "bedrock_swarm/AgentResponse/invalid/unknown_tag.json",
+        "$.type"
+      )
     end
 
     test "Event/invalid/details_null.json" do
-      assert_rejected(BedrockSwarm.Event, "bedrock_swarm/Event/invalid/details_null.json", "$.details")
+      assert_rejected(
+        BedrockSwarm.Event,
+        "bedrock_swarm/Event/invalid/details_null.json",
+        "$.details"
+      )
     end
 
     test "Event/invalid/metadata_array.json" do
-      assert_rejected(BedrockSwarm.Event, "bedrock_swarm/Event/invalid/metadata_array.json", "$.metadata")
+      assert_rejected(
+        BedrockSwarm.Event,
+        "bedrock_swarm/Event/invalid/metadata_array.json",
+        "$.metadata"
+      )
     end
 
     test "Event/invalid/missing_parent_event_id.json" do
-      assert_rejected(BedrockSwarm.Event, "bedrock_swarm/Event/invalid/missing_parent_event_id.json", "$.parent_event_id")
+      assert_rejected(
+        BedrockSwarm.Event,
+        "bedrock_swarm/Event/invalid/missing_parent_event_id.json",
+        "$.parent_event_id"
+      )
     end
 
     test "Event/invalid/missing_thread_id.json" do
-      assert_rejected(BedrockSwarm.Event, "bedrock_swarm/Event/invalid/missing_thread_id.json", "$.thread_id")
+      assert_rejected(
+        BedrockSwarm.Event,
+        "bedrock_swarm/Event/invalid/missing_thread_id.json",
+        "$.thread_id"
+      )
     end
 
     test "Event/invalid/unknown_type.json" do
-      assert_rejected(BedrockSwarm.Event, "bedrock_swarm/Event/invalid/unknown_type.json", "$.type")
+      assert_rejected(
+        BedrockSwarm.Event,
+        "bedrock_swarm/Event/invalid/unknown_type.json",
+        "$.type"
+      )
     end
 
     test "EventType/invalid/not_string.json" do
-      assert_rejected(BedrockSwarm.EventType, "bedrock_swarm/EventType/invalid/not_string.json", "$")
+      assert_rejected(
+        BedrockSwarm.EventType,
+        "bedrock_swarm/EventType/invalid/not_string.json",
+        "$"
+      )
     end
 
     test "EventType/invalid/unknown_value.json" do
-      assert_rejected(BedrockSwarm.EventType, "bedrock_swarm/EventType/invalid/unknown_value.json", "$")
+      assert_rejected(
+        BedrockSwarm.EventType,
+        "bedrock_swarm/EventType/invalid/unknown_value.json",
+        "$"
+      )
     end
 
     test "EventType/invalid/wrong_case.json" do
-      assert_rejected(BedrockSwarm.EventType, "bedrock_swarm/EventType/invalid/wrong_case.json", "$")
+      assert_rejected(
+        BedrockSwarm.EventType,
+        "bedrock_swarm/EventType/invalid/wrong_case.json",
+        "$"
+      )
     end
 
     test "MessageResponse/invalid/content_null.json" do
-      assert_rejected(BedrockSwarm.MessageResponse, "bedrock_swarm/MessageResponse/invalid/content_null.json", "$.content")
+      assert_rejected(
+        BedrockSwarm.MessageResponse,
+        "bedrock_swarm/MessageResponse/invalid/content_null.json",
+        "$.content"
+      )
     end
 
     test "MessageResponse/invalid/wrong_tag.json" do
-      assert_rejected(BedrockSwarm.MessageResponse, "bedrock_swarm/MessageResponse/invalid/wrong_tag.json", "$.type")
+      assert_rejected(
+        BedrockSwarm.MessageResponse,
+        "bedrock_swarm/MessageResponse/invalid/wrong_tag.json",
+        "$.type"
+      )
     end
 
     test "ToolCall/invalid/function_missing_arguments.json" do
-      assert_rejected(BedrockSwarm.ToolCall, "bedrock_swarm/ToolCall/invalid/function_missing_arguments.json", "$.function.arguments")
+      assert_rejected(
+        BedrockSwarm.ToolCall,
+        "bedrock_swarm/ToolCall/invalid/function_missing_arguments.json",
+        "$.function.arguments"
+      )
     end
 
     test "ToolCall/invalid/missing_id.json" do
-      assert_rejected(BedrockSwarm.ToolCall, "bedrock_swarm/ToolCall/invalid/missing_id.json", "$.id")
+      assert_rejected(
+        BedrockSwarm.ToolCall,
+        "bedrock_swarm/ToolCall/invalid/missing_id.json",
+        "$.id"
+      )
     end
 
     test "ToolCall/invalid/wrong_tag.json" do
-      assert_rejected(BedrockSwarm.ToolCall, "bedrock_swarm/ToolCall/invalid/wrong_tag.json", "$.type")
+      assert_rejected(
+        BedrockSwarm.ToolCall,
+        "bedrock_swarm/ToolCall/invalid/wrong_tag.json",
+        "$.type"
+      )
     end
 
     test "ToolCallFunction/invalid/arguments_json_string.json" do
-      assert_rejected(BedrockSwarm.ToolCallFunction, "bedrock_swarm/ToolCallFunction/invalid/arguments_json_string.json", "$.arguments")
+      assert_rejected(
+        BedrockSwarm.ToolCallFunction,
+        "bedrock_swarm/ToolCallFunction/invalid/arguments_json_string.json",
+        "$.arguments"
+      )
     end
 
     test "ToolCallFunction/invalid/missing_name.json" do
-      assert_rejected(BedrockSwarm.ToolCallFunction, "bedrock_swarm/ToolCallFunction/invalid/missing_name.json", "$.name")
+      assert_rejected(
+        BedrockSwarm.ToolCallFunction,
+        "bedrock_swarm/ToolCallFunction/invalid/missing_name.json",
+        "$.name"
+      )
     end
 
     test "ToolCallResponse/invalid/call_wrong_tag.json" do
-      assert_rejected(BedrockSwarm.ToolCallResponse, "bedrock_swarm/ToolCallResponse/invalid/call_wrong_tag.json", "$.tool_calls[0].type")
+      assert_rejected(
+        BedrockSwarm.ToolCallResponse,
+        "bedrock_swarm/ToolCallResponse/invalid/call_wrong_tag.json",
+        "$.tool_calls[0].type"
+      )
     end
 
     test "ToolCallResponse/invalid/tool_calls_object.json" do
-      assert_rejected(BedrockSwarm.ToolCallResponse, "bedrock_swarm/ToolCallResponse/invalid/tool_calls_object.json", "$.tool_calls")
+      assert_rejected(
+        BedrockSwarm.ToolCallResponse,
+        "bedrock_swarm/ToolCallResponse/invalid/tool_calls_object.json",
+        "$.tool_calls"
+      )
     end
 
     test "ToolOutput/invalid/missing_tool_call_id.json" do
-      assert_rejected(BedrockSwarm.ToolOutput, "bedrock_swarm/ToolOutput/invalid/missing_tool_call_id.json", "$.tool_call_id")
+      assert_rejected(
+        BedrockSwarm.ToolOutput,
+        "bedrock_swarm/ToolOutput/invalid/missing_tool_call_id.json",
+        "$.tool_call_id"
+      )
     end
 
     test "ToolOutput/invalid/output_number.json" do
-      assert_rejected(BedrockSwarm.ToolOutput, "bedrock_swarm/ToolOutput/invalid/output_number.json", "$.output")
+      assert_rejected(
+        BedrockSwarm.ToolOutput,
+        "bedrock_swarm/ToolOutput/invalid/output_number.json",
+        "$.output"
+      )
     end
 
     test "ToolResult/invalid/error_number.json" do
-      assert_rejected(BedrockSwarm.ToolResult, "bedrock_swarm/ToolResult/invalid/error_number.json", "$.error")
+      assert_rejected(
+        BedrockSwarm.ToolResult,
+        "bedrock_swarm/ToolResult/invalid/error_number.json",
+        "$.error"
+      )
     end
 
     test "ToolResult/invalid/missing_error.json" do
-      assert_rejected(BedrockSwarm.ToolResult, "bedrock_swarm/ToolResult/invalid/missing_error.json", "$.error")
+      assert_rejected(
+        BedrockSwarm.ToolResult,
+        "bedrock_swarm/ToolResult/invalid/missing_error.json",
+        "$.error"
+      )
     end
 
     test "ToolResult/invalid/success_string.json" do
-      assert_rejected(BedrockSwarm.ToolResult, "bedrock_swarm/ToolResult/invalid/success_string.json", "$.success")
+      assert_rejected(
+        BedrockSwarm.ToolResult,
+        "bedrock_swarm/ToolResult/invalid/success_string.json",
+        "$.success"
+      )
     end
   end
 end
@@ -266,7 +402,11 @@ defmodule BedrockSwarm.PolytypeAtomSafetyTest do
   import PolytypeGenerated.TestSupport
 
   test "unknown AgentResponse tag" do
-    assert_no_new_atoms(BedrockSwarm.AgentResponse, "{\"type\": \"__POLYTYPE_UNKNOWN__\"}", "$.type")
+    assert_no_new_atoms(
+      BedrockSwarm.AgentResponse,
+      "{\"type\": \"__POLYTYPE_UNKNOWN__\"}",
+      "$.type"
+    )
   end
 
   test "unknown EventType value" do

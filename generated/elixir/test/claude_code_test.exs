@@ -13,39 +13,66 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
 
   describe "valid fixtures round-trip" do
     test "AssistantMessage/recorded_aborted.json" do
-      assert_round_trip(ClaudeCode.Message.AssistantMessage, "claude_code/AssistantMessage/recorded_aborted.json")
+      assert_round_trip(
+        ClaudeCode.Message.AssistantMessage,
+        "claude_code/AssistantMessage/recorded_aborted.json"
+      )
     end
 
     test "AssistantMessage/recorded_thinking.json" do
-      assert_round_trip(ClaudeCode.Message.AssistantMessage, "claude_code/AssistantMessage/recorded_thinking.json")
+      assert_round_trip(
+        ClaudeCode.Message.AssistantMessage,
+        "claude_code/AssistantMessage/recorded_thinking.json"
+      )
     end
 
     test "AssistantMessage/recorded_tool_use.json" do
-      assert_round_trip(ClaudeCode.Message.AssistantMessage, "claude_code/AssistantMessage/recorded_tool_use.json")
+      assert_round_trip(
+        ClaudeCode.Message.AssistantMessage,
+        "claude_code/AssistantMessage/recorded_tool_use.json"
+      )
     end
 
     test "AssistantMessage/seed_example.json" do
-      assert_round_trip(ClaudeCode.Message.AssistantMessage, "claude_code/AssistantMessage/seed_example.json")
+      assert_round_trip(
+        ClaudeCode.Message.AssistantMessage,
+        "claude_code/AssistantMessage/seed_example.json"
+      )
     end
 
     test "AssistantMessage/synthetic_local_command.json" do
-      assert_round_trip(ClaudeCode.Message.AssistantMessage, "claude_code/AssistantMessage/synthetic_local_command.json")
+      assert_round_trip(
+        ClaudeCode.Message.AssistantMessage,
+        "claude_code/AssistantMessage/synthetic_local_command.json"
+      )
     end
 
     test "AssistantMessageBody/content_only.json" do
-      assert_round_trip(ClaudeCode.AssistantMessageBody, "claude_code/AssistantMessageBody/content_only.json")
+      assert_round_trip(
+        ClaudeCode.AssistantMessageBody,
+        "claude_code/AssistantMessageBody/content_only.json"
+      )
     end
 
     test "AssistantMessageBody/recorded_text.json" do
-      assert_round_trip(ClaudeCode.AssistantMessageBody, "claude_code/AssistantMessageBody/recorded_text.json")
+      assert_round_trip(
+        ClaudeCode.AssistantMessageBody,
+        "claude_code/AssistantMessageBody/recorded_text.json"
+      )
     end
 
     test "AssistantMessageBody/seed_example.json" do
-      assert_round_trip(ClaudeCode.AssistantMessageBody, "claude_code/AssistantMessageBody/seed_example.json")
+      assert_round_trip(
+        ClaudeCode.AssistantMessageBody,
+        "claude_code/AssistantMessageBody/seed_example.json"
+      )
     end
 
     test "AssistantMessageBody/synthetic_nulls.json" do
-      assert_round_trip(ClaudeCode.AssistantMessageBody, "claude_code/AssistantMessageBody/synthetic_nulls.json")
+      assert_round_trip(
+        ClaudeCode.AssistantMessageBody,
+        "claude_code/AssistantMessageBody/synthetic_nulls.json"
+      )
     end
 
     test "CacheCreation/five_minutes.json" do
@@ -61,15 +88,24 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
     end
 
     test "CompactBoundaryMessage/auto_end.json" do
-      assert_round_trip(ClaudeCode.Message.CompactBoundaryMessage, "claude_code/CompactBoundaryMessage/auto_end.json")
+      assert_round_trip(
+        ClaudeCode.Message.CompactBoundaryMessage,
+        "claude_code/CompactBoundaryMessage/auto_end.json"
+      )
     end
 
     test "CompactBoundaryMessage/cli_manual.json" do
-      assert_round_trip(ClaudeCode.Message.CompactBoundaryMessage, "claude_code/CompactBoundaryMessage/cli_manual.json")
+      assert_round_trip(
+        ClaudeCode.Message.CompactBoundaryMessage,
+        "claude_code/CompactBoundaryMessage/cli_manual.json"
+      )
     end
 
     test "CompactBoundaryMessage/seed_example.json" do
-      assert_round_trip(ClaudeCode.Message.CompactBoundaryMessage, "claude_code/CompactBoundaryMessage/seed_example.json")
+      assert_round_trip(
+        ClaudeCode.Message.CompactBoundaryMessage,
+        "claude_code/CompactBoundaryMessage/seed_example.json"
+      )
     end
 
     test "CompactDirection/seed_end.json" do
@@ -77,7 +113,10 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
     end
 
     test "CompactDirection/seed_start.json" do
-      assert_round_trip(ClaudeCode.CompactDirection, "claude_code/CompactDirection/seed_start.json")
+      assert_round_trip(
+        ClaudeCode.CompactDirection,
+        "claude_code/CompactDirection/seed_start.json"
+      )
     end
 
     test "CompactMetadata/auto.json" do
@@ -89,7 +128,10 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
     end
 
     test "CompactMetadata/without_pre_tokens.json" do
-      assert_round_trip(ClaudeCode.CompactMetadata, "claude_code/CompactMetadata/without_pre_tokens.json")
+      assert_round_trip(
+        ClaudeCode.CompactMetadata,
+        "claude_code/CompactMetadata/without_pre_tokens.json"
+      )
     end
 
     test "CompactTrigger/auto.json" do
@@ -117,75 +159,129 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
     end
 
     test "ControlCanUseToolRequest/full.json" do
-      assert_round_trip(ClaudeCode.ControlCanUseToolRequest, "claude_code/ControlCanUseToolRequest/full.json")
+      assert_round_trip(
+        ClaudeCode.ControlCanUseToolRequest,
+        "claude_code/ControlCanUseToolRequest/full.json"
+      )
     end
 
     test "ControlCanUseToolRequest/minimal.json" do
-      assert_round_trip(ClaudeCode.ControlCanUseToolRequest, "claude_code/ControlCanUseToolRequest/minimal.json")
+      assert_round_trip(
+        ClaudeCode.ControlCanUseToolRequest,
+        "claude_code/ControlCanUseToolRequest/minimal.json"
+      )
     end
 
     test "ControlCanUseToolRequest/nulls_and_unicode.json" do
-      assert_round_trip(ClaudeCode.ControlCanUseToolRequest, "claude_code/ControlCanUseToolRequest/nulls_and_unicode.json")
+      assert_round_trip(
+        ClaudeCode.ControlCanUseToolRequest,
+        "claude_code/ControlCanUseToolRequest/nulls_and_unicode.json"
+      )
     end
 
     test "ControlErrorResponse/error.json" do
-      assert_round_trip(ClaudeCode.ControlErrorResponse, "claude_code/ControlErrorResponse/error.json")
+      assert_round_trip(
+        ClaudeCode.ControlErrorResponse,
+        "claude_code/ControlErrorResponse/error.json"
+      )
     end
 
     test "ControlErrorResponse/extra_key.json" do
-      assert_round_trip(ClaudeCode.ControlErrorResponse, "claude_code/ControlErrorResponse/extra_key.json")
+      assert_round_trip(
+        ClaudeCode.ControlErrorResponse,
+        "claude_code/ControlErrorResponse/extra_key.json"
+      )
     end
 
     test "ControlErrorResponse/unicode.json" do
-      assert_round_trip(ClaudeCode.ControlErrorResponse, "claude_code/ControlErrorResponse/unicode.json")
+      assert_round_trip(
+        ClaudeCode.ControlErrorResponse,
+        "claude_code/ControlErrorResponse/unicode.json"
+      )
     end
 
     test "ControlHookCallbackRequest/full.json" do
-      assert_round_trip(ClaudeCode.ControlHookCallbackRequest, "claude_code/ControlHookCallbackRequest/full.json")
+      assert_round_trip(
+        ClaudeCode.ControlHookCallbackRequest,
+        "claude_code/ControlHookCallbackRequest/full.json"
+      )
     end
 
     test "ControlHookCallbackRequest/minimal.json" do
-      assert_round_trip(ClaudeCode.ControlHookCallbackRequest, "claude_code/ControlHookCallbackRequest/minimal.json")
+      assert_round_trip(
+        ClaudeCode.ControlHookCallbackRequest,
+        "claude_code/ControlHookCallbackRequest/minimal.json"
+      )
     end
 
     test "ControlHookCallbackRequest/nulls.json" do
-      assert_round_trip(ClaudeCode.ControlHookCallbackRequest, "claude_code/ControlHookCallbackRequest/nulls.json")
+      assert_round_trip(
+        ClaudeCode.ControlHookCallbackRequest,
+        "claude_code/ControlHookCallbackRequest/nulls.json"
+      )
     end
 
     test "ControlInitializeRequest/null_hooks.json" do
-      assert_round_trip(ClaudeCode.ControlInitializeRequest, "claude_code/ControlInitializeRequest/null_hooks.json")
+      assert_round_trip(
+        ClaudeCode.ControlInitializeRequest,
+        "claude_code/ControlInitializeRequest/null_hooks.json"
+      )
     end
 
     test "ControlInitializeRequest/with_agents.json" do
-      assert_round_trip(ClaudeCode.ControlInitializeRequest, "claude_code/ControlInitializeRequest/with_agents.json")
+      assert_round_trip(
+        ClaudeCode.ControlInitializeRequest,
+        "claude_code/ControlInitializeRequest/with_agents.json"
+      )
     end
 
     test "ControlInitializeRequest/with_hooks.json" do
-      assert_round_trip(ClaudeCode.ControlInitializeRequest, "claude_code/ControlInitializeRequest/with_hooks.json")
+      assert_round_trip(
+        ClaudeCode.ControlInitializeRequest,
+        "claude_code/ControlInitializeRequest/with_hooks.json"
+      )
     end
 
     test "ControlInterruptRequest/recorded.json" do
-      assert_round_trip(ClaudeCode.ControlInterruptRequest, "claude_code/ControlInterruptRequest/recorded.json")
+      assert_round_trip(
+        ClaudeCode.ControlInterruptRequest,
+        "claude_code/ControlInterruptRequest/recorded.json"
+      )
     end
 
     test "ControlInterruptRequest/unicode_extra.json" do
-      assert_round_trip(ClaudeCode.ControlInterruptRequest, "claude_code/ControlInterruptRequest/unicode_extra.json")
+      assert_round_trip(
+        ClaudeCode.ControlInterruptRequest,
+        "claude_code/ControlInterruptRequest/unicode_extra.json"
+      )
     end
 
     test "ControlInterruptRequest/with_extra_key.json" do
-      assert_round_trip(ClaudeCode.ControlInterruptRequest, "claude_code/ControlInterruptRequest/with_extra_key.json")
+      assert_round_trip(
+        ClaudeCode.ControlInterruptRequest,
+        "claude_code/ControlInterruptRequest/with_extra_key.json"
+      )
     end
 
     test "ControlMcpMessageRequest/notification_unicode.json" do
-      assert_round_trip(ClaudeCode.ControlMcpMessageRequest, "claude_code/ControlMcpMessageRequest/notification_unicode.json")
+      assert_round_trip(
+        ClaudeCode.ControlMcpMessageRequest,
+        "claude_code/ControlMcpMessageRequest/notification_unicode.json"
+      )
     end
 
     test "ControlMcpMessageRequest/tools_call.json" do
-      assert_round_trip(ClaudeCode.ControlMcpMessageRequest, "claude_code/ControlMcpMessageRequest/tools_call.json")
+      assert_round_trip(
+        ClaudeCode.ControlMcpMessageRequest,
+        "claude_code/ControlMcpMessageRequest/tools_call.json"
+      )
     end
 
     test "ControlMcpMessageRequest/tools_list.json" do
-      assert_round_trip(ClaudeCode.ControlMcpMessageRequest, "claude_code/ControlMcpMessageRequest/tools_list.json")
+      assert_round_trip(
+        ClaudeCode.ControlMcpMessageRequest,
+        "claude_code/ControlMcpMessageRequest/tools_list.json"
+      )
     end
 
     test "ControlRequest/can_use_tool.json" do
@@ -193,39 +289,66 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
     end
 
     test "ControlRequest/recorded_interrupt.json" do
-      assert_round_trip(ClaudeCode.ControlRequest, "claude_code/ControlRequest/recorded_interrupt.json")
+      assert_round_trip(
+        ClaudeCode.ControlRequest,
+        "claude_code/ControlRequest/recorded_interrupt.json"
+      )
     end
 
     test "ControlRequest/set_permission_mode.json" do
-      assert_round_trip(ClaudeCode.ControlRequest, "claude_code/ControlRequest/set_permission_mode.json")
+      assert_round_trip(
+        ClaudeCode.ControlRequest,
+        "claude_code/ControlRequest/set_permission_mode.json"
+      )
     end
 
     test "ControlRequestBody/can_use_tool.json" do
-      assert_round_trip(ClaudeCode.ControlRequestBody, "claude_code/ControlRequestBody/can_use_tool.json")
+      assert_round_trip(
+        ClaudeCode.ControlRequestBody,
+        "claude_code/ControlRequestBody/can_use_tool.json"
+      )
     end
 
     test "ControlRequestBody/hook_callback.json" do
-      assert_round_trip(ClaudeCode.ControlRequestBody, "claude_code/ControlRequestBody/hook_callback.json")
+      assert_round_trip(
+        ClaudeCode.ControlRequestBody,
+        "claude_code/ControlRequestBody/hook_callback.json"
+      )
     end
 
     test "ControlRequestBody/initialize.json" do
-      assert_round_trip(ClaudeCode.ControlRequestBody, "claude_code/ControlRequestBody/initialize.json")
+      assert_round_trip(
+        ClaudeCode.ControlRequestBody,
+        "claude_code/ControlRequestBody/initialize.json"
+      )
     end
 
     test "ControlRequestBody/interrupt.json" do
-      assert_round_trip(ClaudeCode.ControlRequestBody, "claude_code/ControlRequestBody/interrupt.json")
+      assert_round_trip(
+        ClaudeCode.ControlRequestBody,
+        "claude_code/ControlRequestBody/interrupt.json"
+      )
     end
 
     test "ControlRequestBody/mcp_message.json" do
-      assert_round_trip(ClaudeCode.ControlRequestBody, "claude_code/ControlRequestBody/mcp_message.json")
+      assert_round_trip(
+        ClaudeCode.ControlRequestBody,
+        "claude_code/ControlRequestBody/mcp_message.json"
+      )
     end
 
     test "ControlRequestBody/set_model.json" do
-      assert_round_trip(ClaudeCode.ControlRequestBody, "claude_code/ControlRequestBody/set_model.json")
+      assert_round_trip(
+        ClaudeCode.ControlRequestBody,
+        "claude_code/ControlRequestBody/set_model.json"
+      )
     end
 
     test "ControlRequestBody/set_permission_mode.json" do
-      assert_round_trip(ClaudeCode.ControlRequestBody, "claude_code/ControlRequestBody/set_permission_mode.json")
+      assert_round_trip(
+        ClaudeCode.ControlRequestBody,
+        "claude_code/ControlRequestBody/set_permission_mode.json"
+      )
     end
 
     test "ControlResponse/allow.json" do
@@ -237,59 +360,101 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
     end
 
     test "ControlResponse/recorded_interrupt_ack.json" do
-      assert_round_trip(ClaudeCode.ControlResponse, "claude_code/ControlResponse/recorded_interrupt_ack.json")
+      assert_round_trip(
+        ClaudeCode.ControlResponse,
+        "claude_code/ControlResponse/recorded_interrupt_ack.json"
+      )
     end
 
     test "ControlResponseBody/error.json" do
-      assert_round_trip(ClaudeCode.ControlResponseBody, "claude_code/ControlResponseBody/error.json")
+      assert_round_trip(
+        ClaudeCode.ControlResponseBody,
+        "claude_code/ControlResponseBody/error.json"
+      )
     end
 
     test "ControlResponseBody/success.json" do
-      assert_round_trip(ClaudeCode.ControlResponseBody, "claude_code/ControlResponseBody/success.json")
+      assert_round_trip(
+        ClaudeCode.ControlResponseBody,
+        "claude_code/ControlResponseBody/success.json"
+      )
     end
 
     test "ControlResponseBody/success_without_payload.json" do
-      assert_round_trip(ClaudeCode.ControlResponseBody, "claude_code/ControlResponseBody/success_without_payload.json")
+      assert_round_trip(
+        ClaudeCode.ControlResponseBody,
+        "claude_code/ControlResponseBody/success_without_payload.json"
+      )
     end
 
     test "ControlSetModelRequest/absent_model.json" do
-      assert_round_trip(ClaudeCode.ControlSetModelRequest, "claude_code/ControlSetModelRequest/absent_model.json")
+      assert_round_trip(
+        ClaudeCode.ControlSetModelRequest,
+        "claude_code/ControlSetModelRequest/absent_model.json"
+      )
     end
 
     test "ControlSetModelRequest/model.json" do
-      assert_round_trip(ClaudeCode.ControlSetModelRequest, "claude_code/ControlSetModelRequest/model.json")
+      assert_round_trip(
+        ClaudeCode.ControlSetModelRequest,
+        "claude_code/ControlSetModelRequest/model.json"
+      )
     end
 
     test "ControlSetModelRequest/null_model.json" do
-      assert_round_trip(ClaudeCode.ControlSetModelRequest, "claude_code/ControlSetModelRequest/null_model.json")
+      assert_round_trip(
+        ClaudeCode.ControlSetModelRequest,
+        "claude_code/ControlSetModelRequest/null_model.json"
+      )
     end
 
     test "ControlSetPermissionModeRequest/accept_edits.json" do
-      assert_round_trip(ClaudeCode.ControlSetPermissionModeRequest, "claude_code/ControlSetPermissionModeRequest/accept_edits.json")
+      assert_round_trip(
+        ClaudeCode.ControlSetPermissionModeRequest,
+        "claude_code/ControlSetPermissionModeRequest/accept_edits.json"
+      )
     end
 
     test "ControlSetPermissionModeRequest/bypass.json" do
-      assert_round_trip(ClaudeCode.ControlSetPermissionModeRequest, "claude_code/ControlSetPermissionModeRequest/bypass.json")
+      assert_round_trip(
+        ClaudeCode.ControlSetPermissionModeRequest,
+        "claude_code/ControlSetPermissionModeRequest/bypass.json"
+      )
     end
 
     test "ControlSetPermissionModeRequest/plan.json" do
-      assert_round_trip(ClaudeCode.ControlSetPermissionModeRequest, "claude_code/ControlSetPermissionModeRequest/plan.json")
+      assert_round_trip(
+        ClaudeCode.ControlSetPermissionModeRequest,
+        "claude_code/ControlSetPermissionModeRequest/plan.json"
+      )
     end
 
     test "ControlSuccessResponse/allow.json" do
-      assert_round_trip(ClaudeCode.ControlSuccessResponse, "claude_code/ControlSuccessResponse/allow.json")
+      assert_round_trip(
+        ClaudeCode.ControlSuccessResponse,
+        "claude_code/ControlSuccessResponse/allow.json"
+      )
     end
 
     test "ControlSuccessResponse/bare.json" do
-      assert_round_trip(ClaudeCode.ControlSuccessResponse, "claude_code/ControlSuccessResponse/bare.json")
+      assert_round_trip(
+        ClaudeCode.ControlSuccessResponse,
+        "claude_code/ControlSuccessResponse/bare.json"
+      )
     end
 
     test "ControlSuccessResponse/null_response.json" do
-      assert_round_trip(ClaudeCode.ControlSuccessResponse, "claude_code/ControlSuccessResponse/null_response.json")
+      assert_round_trip(
+        ClaudeCode.ControlSuccessResponse,
+        "claude_code/ControlSuccessResponse/null_response.json"
+      )
     end
 
     test "ControlSuccessResponse/recorded_still_queued.json" do
-      assert_round_trip(ClaudeCode.ControlSuccessResponse, "claude_code/ControlSuccessResponse/recorded_still_queued.json")
+      assert_round_trip(
+        ClaudeCode.ControlSuccessResponse,
+        "claude_code/ControlSuccessResponse/recorded_still_queued.json"
+      )
     end
 
     test "HookOutcome/cancelled.json" do
@@ -305,27 +470,45 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
     end
 
     test "HookResponseMessage/cancelled_minimal.json" do
-      assert_round_trip(ClaudeCode.HookResponseMessage, "claude_code/HookResponseMessage/cancelled_minimal.json")
+      assert_round_trip(
+        ClaudeCode.HookResponseMessage,
+        "claude_code/HookResponseMessage/cancelled_minimal.json"
+      )
     end
 
     test "HookResponseMessage/error_with_escapes.json" do
-      assert_round_trip(ClaudeCode.HookResponseMessage, "claude_code/HookResponseMessage/error_with_escapes.json")
+      assert_round_trip(
+        ClaudeCode.HookResponseMessage,
+        "claude_code/HookResponseMessage/error_with_escapes.json"
+      )
     end
 
     test "HookResponseMessage/recorded_success.json" do
-      assert_round_trip(ClaudeCode.HookResponseMessage, "claude_code/HookResponseMessage/recorded_success.json")
+      assert_round_trip(
+        ClaudeCode.HookResponseMessage,
+        "claude_code/HookResponseMessage/recorded_success.json"
+      )
     end
 
     test "HookStartedMessage/minimal.json" do
-      assert_round_trip(ClaudeCode.HookStartedMessage, "claude_code/HookStartedMessage/minimal.json")
+      assert_round_trip(
+        ClaudeCode.HookStartedMessage,
+        "claude_code/HookStartedMessage/minimal.json"
+      )
     end
 
     test "HookStartedMessage/pre_tool_use_with_extras.json" do
-      assert_round_trip(ClaudeCode.HookStartedMessage, "claude_code/HookStartedMessage/pre_tool_use_with_extras.json")
+      assert_round_trip(
+        ClaudeCode.HookStartedMessage,
+        "claude_code/HookStartedMessage/pre_tool_use_with_extras.json"
+      )
     end
 
     test "HookStartedMessage/recorded_session_start.json" do
-      assert_round_trip(ClaudeCode.HookStartedMessage, "claude_code/HookStartedMessage/recorded_session_start.json")
+      assert_round_trip(
+        ClaudeCode.HookStartedMessage,
+        "claude_code/HookStartedMessage/recorded_session_start.json"
+      )
     end
 
     test "LocalCommandRun/no_args.json" do
@@ -341,11 +524,17 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
     end
 
     test "McpServerStatus/recorded_claudeai.json" do
-      assert_round_trip(ClaudeCode.McpServerStatus, "claude_code/McpServerStatus/recorded_claudeai.json")
+      assert_round_trip(
+        ClaudeCode.McpServerStatus,
+        "claude_code/McpServerStatus/recorded_claudeai.json"
+      )
     end
 
     test "McpServerStatus/recorded_plugin.json" do
-      assert_round_trip(ClaudeCode.McpServerStatus, "claude_code/McpServerStatus/recorded_plugin.json")
+      assert_round_trip(
+        ClaudeCode.McpServerStatus,
+        "claude_code/McpServerStatus/recorded_plugin.json"
+      )
     end
 
     test "McpServerStatus/seed_style.json" do
@@ -409,11 +598,17 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
     end
 
     test "MessageType/seed_compact_boundary.json" do
-      assert_round_trip(ClaudeCode.MessageType, "claude_code/MessageType/seed_compact_boundary.json")
+      assert_round_trip(
+        ClaudeCode.MessageType,
+        "claude_code/MessageType/seed_compact_boundary.json"
+      )
     end
 
     test "MessageType/seed_partial_assistant.json" do
-      assert_round_trip(ClaudeCode.MessageType, "claude_code/MessageType/seed_partial_assistant.json")
+      assert_round_trip(
+        ClaudeCode.MessageType,
+        "claude_code/MessageType/seed_partial_assistant.json"
+      )
     end
 
     test "MessageType/seed_system.json" do
@@ -437,27 +632,45 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
     end
 
     test "OutputTokensDetails/extra_key.json" do
-      assert_round_trip(ClaudeCode.OutputTokensDetails, "claude_code/OutputTokensDetails/extra_key.json")
+      assert_round_trip(
+        ClaudeCode.OutputTokensDetails,
+        "claude_code/OutputTokensDetails/extra_key.json"
+      )
     end
 
     test "OutputTokensDetails/recorded.json" do
-      assert_round_trip(ClaudeCode.OutputTokensDetails, "claude_code/OutputTokensDetails/recorded.json")
+      assert_round_trip(
+        ClaudeCode.OutputTokensDetails,
+        "claude_code/OutputTokensDetails/recorded.json"
+      )
     end
 
     test "OutputTokensDetails/zero.json" do
-      assert_round_trip(ClaudeCode.OutputTokensDetails, "claude_code/OutputTokensDetails/zero.json")
+      assert_round_trip(
+        ClaudeCode.OutputTokensDetails,
+        "claude_code/OutputTokensDetails/zero.json"
+      )
     end
 
     test "PartialAssistantMessage/empty.json" do
-      assert_round_trip(ClaudeCode.Message.PartialAssistantMessage, "claude_code/PartialAssistantMessage/empty.json")
+      assert_round_trip(
+        ClaudeCode.Message.PartialAssistantMessage,
+        "claude_code/PartialAssistantMessage/empty.json"
+      )
     end
 
     test "PartialAssistantMessage/seed_example.json" do
-      assert_round_trip(ClaudeCode.Message.PartialAssistantMessage, "claude_code/PartialAssistantMessage/seed_example.json")
+      assert_round_trip(
+        ClaudeCode.Message.PartialAssistantMessage,
+        "claude_code/PartialAssistantMessage/seed_example.json"
+      )
     end
 
     test "PartialAssistantMessage/tool_use_delta.json" do
-      assert_round_trip(ClaudeCode.Message.PartialAssistantMessage, "claude_code/PartialAssistantMessage/tool_use_delta.json")
+      assert_round_trip(
+        ClaudeCode.Message.PartialAssistantMessage,
+        "claude_code/PartialAssistantMessage/tool_use_delta.json"
+      )
     end
 
     test "PermissionDenial/bash.json" do
@@ -465,7 +678,10 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
     end
 
     test "PermissionDenial/empty_input.json" do
-      assert_round_trip(ClaudeCode.PermissionDenial, "claude_code/PermissionDenial/empty_input.json")
+      assert_round_trip(
+        ClaudeCode.PermissionDenial,
+        "claude_code/PermissionDenial/empty_input.json"
+      )
     end
 
     test "PermissionDenial/unicode.json" do
@@ -481,7 +697,10 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
     end
 
     test "PermissionMode/bypass_permissions.json" do
-      assert_round_trip(ClaudeCode.PermissionMode, "claude_code/PermissionMode/bypass_permissions.json")
+      assert_round_trip(
+        ClaudeCode.PermissionMode,
+        "claude_code/PermissionMode/bypass_permissions.json"
+      )
     end
 
     test "PermissionMode/delegate.json" do
@@ -513,11 +732,17 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
     end
 
     test "RateLimitEvent/allowed_warning.json" do
-      assert_round_trip(ClaudeCode.RateLimitEvent, "claude_code/RateLimitEvent/allowed_warning.json")
+      assert_round_trip(
+        ClaudeCode.RateLimitEvent,
+        "claude_code/RateLimitEvent/allowed_warning.json"
+      )
     end
 
     test "RateLimitEvent/minimal_rejected.json" do
-      assert_round_trip(ClaudeCode.RateLimitEvent, "claude_code/RateLimitEvent/minimal_rejected.json")
+      assert_round_trip(
+        ClaudeCode.RateLimitEvent,
+        "claude_code/RateLimitEvent/minimal_rejected.json"
+      )
     end
 
     test "RateLimitEvent/recorded.json" do
@@ -525,7 +750,10 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
     end
 
     test "RateLimitInfo/allowed_warning.json" do
-      assert_round_trip(ClaudeCode.RateLimitInfo, "claude_code/RateLimitInfo/allowed_warning.json")
+      assert_round_trip(
+        ClaudeCode.RateLimitInfo,
+        "claude_code/RateLimitInfo/allowed_warning.json"
+      )
     end
 
     test "RateLimitInfo/minimal.json" do
@@ -541,7 +769,10 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
     end
 
     test "RateLimitStatus/allowed_warning.json" do
-      assert_round_trip(ClaudeCode.RateLimitStatus, "claude_code/RateLimitStatus/allowed_warning.json")
+      assert_round_trip(
+        ClaudeCode.RateLimitStatus,
+        "claude_code/RateLimitStatus/allowed_warning.json"
+      )
     end
 
     test "RateLimitStatus/rejected.json" do
@@ -549,47 +780,80 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
     end
 
     test "RateLimitWindow/integer_utilization.json" do
-      assert_round_trip(ClaudeCode.RateLimitWindow, "claude_code/RateLimitWindow/integer_utilization.json")
+      assert_round_trip(
+        ClaudeCode.RateLimitWindow,
+        "claude_code/RateLimitWindow/integer_utilization.json"
+      )
     end
 
     test "RateLimitWindow/recorded_five_hour.json" do
-      assert_round_trip(ClaudeCode.RateLimitWindow, "claude_code/RateLimitWindow/recorded_five_hour.json")
+      assert_round_trip(
+        ClaudeCode.RateLimitWindow,
+        "claude_code/RateLimitWindow/recorded_five_hour.json"
+      )
     end
 
     test "RateLimitWindow/without_reset.json" do
-      assert_round_trip(ClaudeCode.RateLimitWindow, "claude_code/RateLimitWindow/without_reset.json")
+      assert_round_trip(
+        ClaudeCode.RateLimitWindow,
+        "claude_code/RateLimitWindow/without_reset.json"
+      )
     end
 
     test "ResultMessage/explicit_nulls.json" do
-      assert_round_trip(ClaudeCode.Message.ResultMessage, "claude_code/ResultMessage/explicit_nulls.json")
+      assert_round_trip(
+        ClaudeCode.Message.ResultMessage,
+        "claude_code/ResultMessage/explicit_nulls.json"
+      )
     end
 
     test "ResultMessage/recorded_error_during_execution.json" do
-      assert_round_trip(ClaudeCode.Message.ResultMessage, "claude_code/ResultMessage/recorded_error_during_execution.json")
+      assert_round_trip(
+        ClaudeCode.Message.ResultMessage,
+        "claude_code/ResultMessage/recorded_error_during_execution.json"
+      )
     end
 
     test "ResultMessage/recorded_local_command.json" do
-      assert_round_trip(ClaudeCode.Message.ResultMessage, "claude_code/ResultMessage/recorded_local_command.json")
+      assert_round_trip(
+        ClaudeCode.Message.ResultMessage,
+        "claude_code/ResultMessage/recorded_local_command.json"
+      )
     end
 
     test "ResultMessage/recorded_success.json" do
-      assert_round_trip(ClaudeCode.Message.ResultMessage, "claude_code/ResultMessage/recorded_success.json")
+      assert_round_trip(
+        ClaudeCode.Message.ResultMessage,
+        "claude_code/ResultMessage/recorded_success.json"
+      )
     end
 
     test "ResultMessage/seed_example.json" do
-      assert_round_trip(ClaudeCode.Message.ResultMessage, "claude_code/ResultMessage/seed_example.json")
+      assert_round_trip(
+        ClaudeCode.Message.ResultMessage,
+        "claude_code/ResultMessage/seed_example.json"
+      )
     end
 
     test "ResultSubtype/error_max_budget_usd.json" do
-      assert_round_trip(ClaudeCode.ResultSubtype, "claude_code/ResultSubtype/error_max_budget_usd.json")
+      assert_round_trip(
+        ClaudeCode.ResultSubtype,
+        "claude_code/ResultSubtype/error_max_budget_usd.json"
+      )
     end
 
     test "ResultSubtype/seed_error_during_execution.json" do
-      assert_round_trip(ClaudeCode.ResultSubtype, "claude_code/ResultSubtype/seed_error_during_execution.json")
+      assert_round_trip(
+        ClaudeCode.ResultSubtype,
+        "claude_code/ResultSubtype/seed_error_during_execution.json"
+      )
     end
 
     test "ResultSubtype/seed_error_max_turns.json" do
-      assert_round_trip(ClaudeCode.ResultSubtype, "claude_code/ResultSubtype/seed_error_max_turns.json")
+      assert_round_trip(
+        ClaudeCode.ResultSubtype,
+        "claude_code/ResultSubtype/seed_error_max_turns.json"
+      )
     end
 
     test "ResultSubtype/success.json" do
@@ -617,23 +881,38 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
     end
 
     test "StreamEventMessage/minimal.json" do
-      assert_round_trip(ClaudeCode.StreamEventMessage, "claude_code/StreamEventMessage/minimal.json")
+      assert_round_trip(
+        ClaudeCode.StreamEventMessage,
+        "claude_code/StreamEventMessage/minimal.json"
+      )
     end
 
     test "StreamEventMessage/recorded_input_json_delta.json" do
-      assert_round_trip(ClaudeCode.StreamEventMessage, "claude_code/StreamEventMessage/recorded_input_json_delta.json")
+      assert_round_trip(
+        ClaudeCode.StreamEventMessage,
+        "claude_code/StreamEventMessage/recorded_input_json_delta.json"
+      )
     end
 
     test "StreamEventMessage/recorded_message_start.json" do
-      assert_round_trip(ClaudeCode.StreamEventMessage, "claude_code/StreamEventMessage/recorded_message_start.json")
+      assert_round_trip(
+        ClaudeCode.StreamEventMessage,
+        "claude_code/StreamEventMessage/recorded_message_start.json"
+      )
     end
 
     test "StreamEventMessage/recorded_message_stop.json" do
-      assert_round_trip(ClaudeCode.StreamEventMessage, "claude_code/StreamEventMessage/recorded_message_stop.json")
+      assert_round_trip(
+        ClaudeCode.StreamEventMessage,
+        "claude_code/StreamEventMessage/recorded_message_stop.json"
+      )
     end
 
     test "StreamEventMessage/recorded_text_delta.json" do
-      assert_round_trip(ClaudeCode.StreamEventMessage, "claude_code/StreamEventMessage/recorded_text_delta.json")
+      assert_round_trip(
+        ClaudeCode.StreamEventMessage,
+        "claude_code/StreamEventMessage/recorded_text_delta.json"
+      )
     end
 
     test "SystemEvent/compact_boundary.json" do
@@ -657,31 +936,52 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
     end
 
     test "SystemMessage/minimal.json" do
-      assert_round_trip(ClaudeCode.Message.SystemMessage, "claude_code/SystemMessage/minimal.json")
+      assert_round_trip(
+        ClaudeCode.Message.SystemMessage,
+        "claude_code/SystemMessage/minimal.json"
+      )
     end
 
     test "SystemMessage/nulls_and_unicode.json" do
-      assert_round_trip(ClaudeCode.Message.SystemMessage, "claude_code/SystemMessage/nulls_and_unicode.json")
+      assert_round_trip(
+        ClaudeCode.Message.SystemMessage,
+        "claude_code/SystemMessage/nulls_and_unicode.json"
+      )
     end
 
     test "SystemMessage/recorded_init.json" do
-      assert_round_trip(ClaudeCode.Message.SystemMessage, "claude_code/SystemMessage/recorded_init.json")
+      assert_round_trip(
+        ClaudeCode.Message.SystemMessage,
+        "claude_code/SystemMessage/recorded_init.json"
+      )
     end
 
     test "SystemMessage/seed_example.json" do
-      assert_round_trip(ClaudeCode.Message.SystemMessage, "claude_code/SystemMessage/seed_example.json")
+      assert_round_trip(
+        ClaudeCode.Message.SystemMessage,
+        "claude_code/SystemMessage/seed_example.json"
+      )
     end
 
     test "SystemStatusMessage/compacting.json" do
-      assert_round_trip(ClaudeCode.SystemStatusMessage, "claude_code/SystemStatusMessage/compacting.json")
+      assert_round_trip(
+        ClaudeCode.SystemStatusMessage,
+        "claude_code/SystemStatusMessage/compacting.json"
+      )
     end
 
     test "SystemStatusMessage/idle_null_with_mode.json" do
-      assert_round_trip(ClaudeCode.SystemStatusMessage, "claude_code/SystemStatusMessage/idle_null_with_mode.json")
+      assert_round_trip(
+        ClaudeCode.SystemStatusMessage,
+        "claude_code/SystemStatusMessage/idle_null_with_mode.json"
+      )
     end
 
     test "SystemStatusMessage/recorded_requesting.json" do
-      assert_round_trip(ClaudeCode.SystemStatusMessage, "claude_code/SystemStatusMessage/recorded_requesting.json")
+      assert_round_trip(
+        ClaudeCode.SystemStatusMessage,
+        "claude_code/SystemStatusMessage/recorded_requesting.json"
+      )
     end
 
     test "TextBlock/empty_text.json" do
@@ -701,51 +1001,87 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
     end
 
     test "ThinkingBlock/recorded_redacted_display.json" do
-      assert_round_trip(ClaudeCode.Content.ThinkingBlock, "claude_code/ThinkingBlock/recorded_redacted_display.json")
+      assert_round_trip(
+        ClaudeCode.Content.ThinkingBlock,
+        "claude_code/ThinkingBlock/recorded_redacted_display.json"
+      )
     end
 
     test "ThinkingBlock/seed_example.json" do
-      assert_round_trip(ClaudeCode.Content.ThinkingBlock, "claude_code/ThinkingBlock/seed_example.json")
+      assert_round_trip(
+        ClaudeCode.Content.ThinkingBlock,
+        "claude_code/ThinkingBlock/seed_example.json"
+      )
     end
 
     test "ThinkingBlock/without_signature.json" do
-      assert_round_trip(ClaudeCode.Content.ThinkingBlock, "claude_code/ThinkingBlock/without_signature.json")
+      assert_round_trip(
+        ClaudeCode.Content.ThinkingBlock,
+        "claude_code/ThinkingBlock/without_signature.json"
+      )
     end
 
     test "ToolResultBlock/error.json" do
-      assert_round_trip(ClaudeCode.Content.ToolResultBlock, "claude_code/ToolResultBlock/error.json")
+      assert_round_trip(
+        ClaudeCode.Content.ToolResultBlock,
+        "claude_code/ToolResultBlock/error.json"
+      )
     end
 
     test "ToolResultBlock/list_content.json" do
-      assert_round_trip(ClaudeCode.Content.ToolResultBlock, "claude_code/ToolResultBlock/list_content.json")
+      assert_round_trip(
+        ClaudeCode.Content.ToolResultBlock,
+        "claude_code/ToolResultBlock/list_content.json"
+      )
     end
 
     test "ToolResultBlock/no_content.json" do
-      assert_round_trip(ClaudeCode.Content.ToolResultBlock, "claude_code/ToolResultBlock/no_content.json")
+      assert_round_trip(
+        ClaudeCode.Content.ToolResultBlock,
+        "claude_code/ToolResultBlock/no_content.json"
+      )
     end
 
     test "ToolResultBlock/recorded.json" do
-      assert_round_trip(ClaudeCode.Content.ToolResultBlock, "claude_code/ToolResultBlock/recorded.json")
+      assert_round_trip(
+        ClaudeCode.Content.ToolResultBlock,
+        "claude_code/ToolResultBlock/recorded.json"
+      )
     end
 
     test "ToolResultBlock/seed_example.json" do
-      assert_round_trip(ClaudeCode.Content.ToolResultBlock, "claude_code/ToolResultBlock/seed_example.json")
+      assert_round_trip(
+        ClaudeCode.Content.ToolResultBlock,
+        "claude_code/ToolResultBlock/seed_example.json"
+      )
     end
 
     test "ToolUseBlock/empty_input.json" do
-      assert_round_trip(ClaudeCode.Content.ToolUseBlock, "claude_code/ToolUseBlock/empty_input.json")
+      assert_round_trip(
+        ClaudeCode.Content.ToolUseBlock,
+        "claude_code/ToolUseBlock/empty_input.json"
+      )
     end
 
     test "ToolUseBlock/recorded_with_caller.json" do
-      assert_round_trip(ClaudeCode.Content.ToolUseBlock, "claude_code/ToolUseBlock/recorded_with_caller.json")
+      assert_round_trip(
+        ClaudeCode.Content.ToolUseBlock,
+        "claude_code/ToolUseBlock/recorded_with_caller.json"
+      )
     end
 
     test "ToolUseBlock/seed_example.json" do
-      assert_round_trip(ClaudeCode.Content.ToolUseBlock, "claude_code/ToolUseBlock/seed_example.json")
+      assert_round_trip(
+        ClaudeCode.Content.ToolUseBlock,
+        "claude_code/ToolUseBlock/seed_example.json"
+      )
     end
 
     test "ToolUseBlock/unicode_input.json" do
-      assert_round_trip(ClaudeCode.Content.ToolUseBlock, "claude_code/ToolUseBlock/unicode_input.json")
+      assert_round_trip(
+        ClaudeCode.Content.ToolUseBlock,
+        "claude_code/ToolUseBlock/unicode_input.json"
+      )
     end
 
     test "Usage/minimal.json" do
@@ -781,39 +1117,66 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
     end
 
     test "UserMessage/recorded_interrupted.json" do
-      assert_round_trip(ClaudeCode.Message.UserMessage, "claude_code/UserMessage/recorded_interrupted.json")
+      assert_round_trip(
+        ClaudeCode.Message.UserMessage,
+        "claude_code/UserMessage/recorded_interrupted.json"
+      )
     end
 
     test "UserMessage/recorded_replay.json" do
-      assert_round_trip(ClaudeCode.Message.UserMessage, "claude_code/UserMessage/recorded_replay.json")
+      assert_round_trip(
+        ClaudeCode.Message.UserMessage,
+        "claude_code/UserMessage/recorded_replay.json"
+      )
     end
 
     test "UserMessage/recorded_stdin.json" do
-      assert_round_trip(ClaudeCode.Message.UserMessage, "claude_code/UserMessage/recorded_stdin.json")
+      assert_round_trip(
+        ClaudeCode.Message.UserMessage,
+        "claude_code/UserMessage/recorded_stdin.json"
+      )
     end
 
     test "UserMessage/recorded_tool_result.json" do
-      assert_round_trip(ClaudeCode.Message.UserMessage, "claude_code/UserMessage/recorded_tool_result.json")
+      assert_round_trip(
+        ClaudeCode.Message.UserMessage,
+        "claude_code/UserMessage/recorded_tool_result.json"
+      )
     end
 
     test "UserMessage/seed_example.json" do
-      assert_round_trip(ClaudeCode.Message.UserMessage, "claude_code/UserMessage/seed_example.json")
+      assert_round_trip(
+        ClaudeCode.Message.UserMessage,
+        "claude_code/UserMessage/seed_example.json"
+      )
     end
 
     test "UserMessage/unicode_empty_session.json" do
-      assert_round_trip(ClaudeCode.Message.UserMessage, "claude_code/UserMessage/unicode_empty_session.json")
+      assert_round_trip(
+        ClaudeCode.Message.UserMessage,
+        "claude_code/UserMessage/unicode_empty_session.json"
+      )
     end
 
     test "UserMessageBody/recorded_string.json" do
-      assert_round_trip(ClaudeCode.UserMessageBody, "claude_code/UserMessageBody/recorded_string.json")
+      assert_round_trip(
+        ClaudeCode.UserMessageBody,
+        "claude_code/UserMessageBody/recorded_string.json"
+      )
     end
 
     test "UserMessageBody/recorded_tool_result.json" do
-      assert_round_trip(ClaudeCode.UserMessageBody, "claude_code/UserMessageBody/recorded_tool_result.json")
+      assert_round_trip(
+        ClaudeCode.UserMessageBody,
+        "claude_code/UserMessageBody/recorded_tool_result.json"
+      )
     end
 
     test "UserMessageBody/seed_example.json" do
-      assert_round_trip(ClaudeCode.UserMessageBody, "claude_code/UserMessageBody/seed_example.json")
+      assert_round_trip(
+        ClaudeCode.UserMessageBody,
+        "claude_code/UserMessageBody/seed_example.json"
+      )
     end
 
     test "UserMessageBody/unicode.json" do
@@ -831,151 +1194,299 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
 
   describe "invalid fixtures are rejected at the recorded path" do
     test "AssistantMessage/invalid/aborted_not_boolean.json" do
-      assert_rejected(ClaudeCode.Message.AssistantMessage, "claude_code/AssistantMessage/invalid/aborted_not_boolean.json", "$.aborted")
+      assert_rejected(
+        ClaudeCode.Message.AssistantMessage,
+        "claude_code/AssistantMessage/invalid/aborted_not_boolean.json",
+        "$.aborted"
+      )
     end
 
     test "AssistantMessage/invalid/content_not_list.json" do
-      assert_rejected(ClaudeCode.Message.AssistantMessage, "claude_code/AssistantMessage/invalid/content_not_list.json", "$.message.content")
+      assert_rejected(
+        ClaudeCode.Message.AssistantMessage,
+        "claude_code/AssistantMessage/invalid/content_not_list.json",
+        "$.message.content"
+      )
     end
 
     test "AssistantMessage/invalid/missing_message.json" do
-      assert_rejected(ClaudeCode.Message.AssistantMessage, "claude_code/AssistantMessage/invalid/missing_message.json", "$.message")
+      assert_rejected(
+        ClaudeCode.Message.AssistantMessage,
+        "claude_code/AssistantMessage/invalid/missing_message.json",
+        "$.message"
+      )
     end
 
     test "AssistantMessage/invalid/unknown_block_type.json" do
-      assert_rejected(ClaudeCode.Message.AssistantMessage, "claude_code/AssistantMessage/invalid/unknown_block_type.json", "$.message.content[0].type")
+      assert_rejected(
+        ClaudeCode.Message.AssistantMessage,
+        "claude_code/AssistantMessage/invalid/unknown_block_type.json",
+        "$.message.content[0].type"
+      )
     end
 
     test "AssistantMessageBody/invalid/missing_content.json" do
-      assert_rejected(ClaudeCode.AssistantMessageBody, "claude_code/AssistantMessageBody/invalid/missing_content.json", "$.content")
+      assert_rejected(
+        ClaudeCode.AssistantMessageBody,
+        "claude_code/AssistantMessageBody/invalid/missing_content.json",
+        "$.content"
+      )
     end
 
     test "AssistantMessageBody/invalid/tool_use_missing_input.json" do
-      assert_rejected(ClaudeCode.AssistantMessageBody, "claude_code/AssistantMessageBody/invalid/tool_use_missing_input.json", "$.content[0].input")
+      assert_rejected(
+        ClaudeCode.AssistantMessageBody,
+        "claude_code/AssistantMessageBody/invalid/tool_use_missing_input.json",
+        "$.content[0].input"
+      )
     end
 
     test "AssistantMessageBody/invalid/usage_tokens_not_integer.json" do
-      assert_rejected(ClaudeCode.AssistantMessageBody, "claude_code/AssistantMessageBody/invalid/usage_tokens_not_integer.json", "$.usage.input_tokens")
+      assert_rejected(
+        ClaudeCode.AssistantMessageBody,
+        "claude_code/AssistantMessageBody/invalid/usage_tokens_not_integer.json",
+        "$.usage.input_tokens"
+      )
     end
 
     test "CacheCreation/invalid/missing_1h.json" do
-      assert_rejected(ClaudeCode.CacheCreation, "claude_code/CacheCreation/invalid/missing_1h.json", "$.ephemeral_1h_input_tokens")
+      assert_rejected(
+        ClaudeCode.CacheCreation,
+        "claude_code/CacheCreation/invalid/missing_1h.json",
+        "$.ephemeral_1h_input_tokens"
+      )
     end
 
     test "CompactBoundaryMessage/invalid/seed_top_level_type.json" do
-      assert_rejected(ClaudeCode.Message.CompactBoundaryMessage, "claude_code/CompactBoundaryMessage/invalid/seed_top_level_type.json", "$.type")
+      assert_rejected(
+        ClaudeCode.Message.CompactBoundaryMessage,
+        "claude_code/CompactBoundaryMessage/invalid/seed_top_level_type.json",
+        "$.type"
+      )
     end
 
     test "CompactBoundaryMessage/invalid/unknown_direction.json" do
-      assert_rejected(ClaudeCode.Message.CompactBoundaryMessage, "claude_code/CompactBoundaryMessage/invalid/unknown_direction.json", "$.direction")
+      assert_rejected(
+        ClaudeCode.Message.CompactBoundaryMessage,
+        "claude_code/CompactBoundaryMessage/invalid/unknown_direction.json",
+        "$.direction"
+      )
     end
 
     test "CompactDirection/invalid/unknown.json" do
-      assert_rejected(ClaudeCode.CompactDirection, "claude_code/CompactDirection/invalid/unknown.json", "$")
+      assert_rejected(
+        ClaudeCode.CompactDirection,
+        "claude_code/CompactDirection/invalid/unknown.json",
+        "$"
+      )
     end
 
     test "CompactMetadata/invalid/missing_trigger.json" do
-      assert_rejected(ClaudeCode.CompactMetadata, "claude_code/CompactMetadata/invalid/missing_trigger.json", "$.trigger")
+      assert_rejected(
+        ClaudeCode.CompactMetadata,
+        "claude_code/CompactMetadata/invalid/missing_trigger.json",
+        "$.trigger"
+      )
     end
 
     test "CompactMetadata/invalid/unknown_trigger.json" do
-      assert_rejected(ClaudeCode.CompactMetadata, "claude_code/CompactMetadata/invalid/unknown_trigger.json", "$.trigger")
+      assert_rejected(
+        ClaudeCode.CompactMetadata,
+        "claude_code/CompactMetadata/invalid/unknown_trigger.json",
+        "$.trigger"
+      )
     end
 
     test "CompactTrigger/invalid/unknown.json" do
-      assert_rejected(ClaudeCode.CompactTrigger, "claude_code/CompactTrigger/invalid/unknown.json", "$")
+      assert_rejected(
+        ClaudeCode.CompactTrigger,
+        "claude_code/CompactTrigger/invalid/unknown.json",
+        "$"
+      )
     end
 
     test "ContentBlock/invalid/not_object.json" do
-      assert_rejected(ClaudeCode.ContentBlock, "claude_code/ContentBlock/invalid/not_object.json", "$")
+      assert_rejected(
+        ClaudeCode.ContentBlock,
+        "claude_code/ContentBlock/invalid/not_object.json",
+        "$"
+      )
     end
 
     test "ContentBlock/invalid/unknown_type.json" do
-      assert_rejected(ClaudeCode.ContentBlock, "claude_code/ContentBlock/invalid/unknown_type.json", "$.type")
+      assert_rejected(
+        ClaudeCode.ContentBlock,
+        "claude_code/ContentBlock/invalid/unknown_type.json",
+        "$.type"
+      )
     end
 
     test "ControlCanUseToolRequest/invalid/input_not_object.json" do
-      assert_rejected(ClaudeCode.ControlCanUseToolRequest, "claude_code/ControlCanUseToolRequest/invalid/input_not_object.json", "$.input")
+      assert_rejected(
+        ClaudeCode.ControlCanUseToolRequest,
+        "claude_code/ControlCanUseToolRequest/invalid/input_not_object.json",
+        "$.input"
+      )
     end
 
     test "ControlCanUseToolRequest/invalid/missing_tool_name.json" do
-      assert_rejected(ClaudeCode.ControlCanUseToolRequest, "claude_code/ControlCanUseToolRequest/invalid/missing_tool_name.json", "$.tool_name")
+      assert_rejected(
+        ClaudeCode.ControlCanUseToolRequest,
+        "claude_code/ControlCanUseToolRequest/invalid/missing_tool_name.json",
+        "$.tool_name"
+      )
     end
 
     test "ControlErrorResponse/invalid/missing_error.json" do
-      assert_rejected(ClaudeCode.ControlErrorResponse, "claude_code/ControlErrorResponse/invalid/missing_error.json", "$.error")
+      assert_rejected(
+        ClaudeCode.ControlErrorResponse,
+        "claude_code/ControlErrorResponse/invalid/missing_error.json",
+        "$.error"
+      )
     end
 
     test "ControlHookCallbackRequest/invalid/missing_callback_id.json" do
-      assert_rejected(ClaudeCode.ControlHookCallbackRequest, "claude_code/ControlHookCallbackRequest/invalid/missing_callback_id.json", "$.callback_id")
+      assert_rejected(
+        ClaudeCode.ControlHookCallbackRequest,
+        "claude_code/ControlHookCallbackRequest/invalid/missing_callback_id.json",
+        "$.callback_id"
+      )
     end
 
     test "ControlInitializeRequest/invalid/hooks_list.json" do
-      assert_rejected(ClaudeCode.ControlInitializeRequest, "claude_code/ControlInitializeRequest/invalid/hooks_list.json", "$.hooks")
+      assert_rejected(
+        ClaudeCode.ControlInitializeRequest,
+        "claude_code/ControlInitializeRequest/invalid/hooks_list.json",
+        "$.hooks"
+      )
     end
 
     test "ControlInterruptRequest/invalid/wrong_subtype.json" do
-      assert_rejected(ClaudeCode.ControlInterruptRequest, "claude_code/ControlInterruptRequest/invalid/wrong_subtype.json", "$.subtype")
+      assert_rejected(
+        ClaudeCode.ControlInterruptRequest,
+        "claude_code/ControlInterruptRequest/invalid/wrong_subtype.json",
+        "$.subtype"
+      )
     end
 
     test "ControlMcpMessageRequest/invalid/missing_message.json" do
-      assert_rejected(ClaudeCode.ControlMcpMessageRequest, "claude_code/ControlMcpMessageRequest/invalid/missing_message.json", "$.message")
+      assert_rejected(
+        ClaudeCode.ControlMcpMessageRequest,
+        "claude_code/ControlMcpMessageRequest/invalid/missing_message.json",
+        "$.message"
+      )
     end
 
     test "ControlMcpMessageRequest/invalid/server_name_not_string.json" do
-      assert_rejected(ClaudeCode.ControlMcpMessageRequest, "claude_code/ControlMcpMessageRequest/invalid/server_name_not_string.json", "$.server_name")
+      assert_rejected(
+        ClaudeCode.ControlMcpMessageRequest,
+        "claude_code/ControlMcpMessageRequest/invalid/server_name_not_string.json",
+        "$.server_name"
+      )
     end
 
     test "ControlRequest/invalid/missing_request_id.json" do
-      assert_rejected(ClaudeCode.ControlRequest, "claude_code/ControlRequest/invalid/missing_request_id.json", "$.request_id")
+      assert_rejected(
+        ClaudeCode.ControlRequest,
+        "claude_code/ControlRequest/invalid/missing_request_id.json",
+        "$.request_id"
+      )
     end
 
     test "ControlRequest/invalid/seed_atom_mode.json" do
-      assert_rejected(ClaudeCode.ControlRequest, "claude_code/ControlRequest/invalid/seed_atom_mode.json", "$.request.mode")
+      assert_rejected(
+        ClaudeCode.ControlRequest,
+        "claude_code/ControlRequest/invalid/seed_atom_mode.json",
+        "$.request.mode"
+      )
     end
 
     test "ControlRequest/invalid/unknown_request_subtype.json" do
-      assert_rejected(ClaudeCode.ControlRequest, "claude_code/ControlRequest/invalid/unknown_request_subtype.json", "$.request.subtype")
+      assert_rejected(
+        ClaudeCode.ControlRequest,
+        "claude_code/ControlRequest/invalid/unknown_request_subtype.json",
+        "$.request.subtype"
+      )
     end
 
     test "ControlRequestBody/invalid/missing_subtype.json" do
-      assert_rejected(ClaudeCode.ControlRequestBody, "claude_code/ControlRequestBody/invalid/missing_subtype.json", "$.subtype")
+      assert_rejected(
+        ClaudeCode.ControlRequestBody,
+        "claude_code/ControlRequestBody/invalid/missing_subtype.json",
+        "$.subtype"
+      )
     end
 
     test "ControlRequestBody/invalid/unknown_subtype.json" do
-      assert_rejected(ClaudeCode.ControlRequestBody, "claude_code/ControlRequestBody/invalid/unknown_subtype.json", "$.subtype")
+      assert_rejected(
+        ClaudeCode.ControlRequestBody,
+        "claude_code/ControlRequestBody/invalid/unknown_subtype.json",
+        "$.subtype"
+      )
     end
 
     test "ControlResponse/invalid/request_id_at_top_level.json" do
-      assert_rejected(ClaudeCode.ControlResponse, "claude_code/ControlResponse/invalid/request_id_at_top_level.json", "$.response")
+      assert_rejected(
+        ClaudeCode.ControlResponse,
+        "claude_code/ControlResponse/invalid/request_id_at_top_level.json",
+        "$.response"
+      )
     end
 
     test "ControlResponse/invalid/unknown_response_subtype.json" do
-      assert_rejected(ClaudeCode.ControlResponse, "claude_code/ControlResponse/invalid/unknown_response_subtype.json", "$.response.subtype")
+      assert_rejected(
+        ClaudeCode.ControlResponse,
+        "claude_code/ControlResponse/invalid/unknown_response_subtype.json",
+        "$.response.subtype"
+      )
     end
 
     test "ControlResponseBody/invalid/unknown_subtype.json" do
-      assert_rejected(ClaudeCode.ControlResponseBody, "claude_code/ControlResponseBody/invalid/unknown_subtype.json", "$.subtype")
+      assert_rejected(
+        ClaudeCode.ControlResponseBody,
+        "claude_code/ControlResponseBody/invalid/unknown_subtype.json",
+        "$.subtype"
+      )
     end
 
     test "ControlSetModelRequest/invalid/model_not_string.json" do
-      assert_rejected(ClaudeCode.ControlSetModelRequest, "claude_code/ControlSetModelRequest/invalid/model_not_string.json", "$.model")
+      assert_rejected(
+        ClaudeCode.ControlSetModelRequest,
+        "claude_code/ControlSetModelRequest/invalid/model_not_string.json",
+        "$.model"
+      )
     end
 
     test "ControlSetPermissionModeRequest/invalid/missing_mode.json" do
-      assert_rejected(ClaudeCode.ControlSetPermissionModeRequest, "claude_code/ControlSetPermissionModeRequest/invalid/missing_mode.json", "$.mode")
+      assert_rejected(
+        ClaudeCode.ControlSetPermissionModeRequest,
+        "claude_code/ControlSetPermissionModeRequest/invalid/missing_mode.json",
+        "$.mode"
+      )
     end
 
     test "ControlSetPermissionModeRequest/invalid/unknown_mode.json" do
-      assert_rejected(ClaudeCode.ControlSetPermissionModeRequest, "claude_code/ControlSetPermissionModeRequest/invalid/unknown_mode.json", "$.mode")
+      assert_rejected(
+        ClaudeCode.ControlSetPermissionModeRequest,
+        "claude_code/ControlSetPermissionModeRequest/invalid/unknown_mode.json",
+        "$.mode"
+      )
     end
 
     test "ControlSuccessResponse/invalid/missing_request_id.json" do
-      assert_rejected(ClaudeCode.ControlSuccessResponse, "claude_code/ControlSuccessResponse/invalid/missing_request_id.json", "$.request_id")
+      assert_rejected(
+        ClaudeCode.ControlSuccessResponse,
+        "claude_code/ControlSuccessResponse/invalid/missing_request_id.json",
+        "$.request_id"
+      )
     end
 
     test "ControlSuccessResponse/invalid/response_list.json" do
-      assert_rejected(ClaudeCode.ControlSuccessResponse, "claude_code/ControlSuccessResponse/invalid/response_list.json", "$.response")
+      assert_rejected(
+        ClaudeCode.ControlSuccessResponse,
+        "claude_code/ControlSuccessResponse/invalid/response_list.json",
+        "$.response"
+      )
     end
 
     test "HookOutcome/invalid/unknown.json" do
@@ -983,139 +1494,275 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
     end
 
     test "HookResponseMessage/invalid/exit_code_not_integer.json" do
-      assert_rejected(ClaudeCode.HookResponseMessage, "claude_code/HookResponseMessage/invalid/exit_code_not_integer.json", "$.exit_code")
+      assert_rejected(
+        ClaudeCode.HookResponseMessage,
+        "claude_code/HookResponseMessage/invalid/exit_code_not_integer.json",
+        "$.exit_code"
+      )
     end
 
     test "HookResponseMessage/invalid/unknown_outcome.json" do
-      assert_rejected(ClaudeCode.HookResponseMessage, "claude_code/HookResponseMessage/invalid/unknown_outcome.json", "$.outcome")
+      assert_rejected(
+        ClaudeCode.HookResponseMessage,
+        "claude_code/HookResponseMessage/invalid/unknown_outcome.json",
+        "$.outcome"
+      )
     end
 
     test "HookStartedMessage/invalid/hook_id_not_string.json" do
-      assert_rejected(ClaudeCode.HookStartedMessage, "claude_code/HookStartedMessage/invalid/hook_id_not_string.json", "$.hook_id")
+      assert_rejected(
+        ClaudeCode.HookStartedMessage,
+        "claude_code/HookStartedMessage/invalid/hook_id_not_string.json",
+        "$.hook_id"
+      )
     end
 
     test "LocalCommandRun/invalid/missing_command.json" do
-      assert_rejected(ClaudeCode.LocalCommandRun, "claude_code/LocalCommandRun/invalid/missing_command.json", "$.command")
+      assert_rejected(
+        ClaudeCode.LocalCommandRun,
+        "claude_code/LocalCommandRun/invalid/missing_command.json",
+        "$.command"
+      )
     end
 
     test "McpServerStatus/invalid/missing_status.json" do
-      assert_rejected(ClaudeCode.McpServerStatus, "claude_code/McpServerStatus/invalid/missing_status.json", "$.status")
+      assert_rejected(
+        ClaudeCode.McpServerStatus,
+        "claude_code/McpServerStatus/invalid/missing_status.json",
+        "$.status"
+      )
     end
 
     test "Message/invalid/missing_type.json" do
-      assert_rejected(ClaudeCode.Message, "claude_code/Message/invalid/missing_type.json", "$.type")
+      assert_rejected(
+        ClaudeCode.Message,
+        "claude_code/Message/invalid/missing_type.json",
+        "$.type"
+      )
     end
 
     test "Message/invalid/result_missing_is_error.json" do
-      assert_rejected(ClaudeCode.Message, "claude_code/Message/invalid/result_missing_is_error.json", "$.is_error")
+      assert_rejected(
+        ClaudeCode.Message,
+        "claude_code/Message/invalid/result_missing_is_error.json",
+        "$.is_error"
+      )
     end
 
     test "Message/invalid/seed_compact_boundary_type.json" do
-      assert_rejected(ClaudeCode.Message, "claude_code/Message/invalid/seed_compact_boundary_type.json", "$.type")
+      assert_rejected(
+        ClaudeCode.Message,
+        "claude_code/Message/invalid/seed_compact_boundary_type.json",
+        "$.type"
+      )
     end
 
     test "Message/invalid/unknown_system_subtype.json" do
-      assert_rejected(ClaudeCode.Message, "claude_code/Message/invalid/unknown_system_subtype.json", "$.subtype")
+      assert_rejected(
+        ClaudeCode.Message,
+        "claude_code/Message/invalid/unknown_system_subtype.json",
+        "$.subtype"
+      )
     end
 
     test "Message/invalid/unknown_type.json" do
-      assert_rejected(ClaudeCode.Message, "claude_code/Message/invalid/unknown_type.json", "$.type")
+      assert_rejected(
+        ClaudeCode.Message,
+        "claude_code/Message/invalid/unknown_type.json",
+        "$.type"
+      )
     end
 
     test "MessageType/invalid/atom_spelling.json" do
-      assert_rejected(ClaudeCode.MessageType, "claude_code/MessageType/invalid/atom_spelling.json", "$")
+      assert_rejected(
+        ClaudeCode.MessageType,
+        "claude_code/MessageType/invalid/atom_spelling.json",
+        "$"
+      )
     end
 
     test "ModelUsage/invalid/missing_cost.json" do
-      assert_rejected(ClaudeCode.ModelUsage, "claude_code/ModelUsage/invalid/missing_cost.json", "$.costUSD")
+      assert_rejected(
+        ClaudeCode.ModelUsage,
+        "claude_code/ModelUsage/invalid/missing_cost.json",
+        "$.costUSD"
+      )
     end
 
     test "ModelUsage/invalid/snake_case_keys.json" do
-      assert_rejected(ClaudeCode.ModelUsage, "claude_code/ModelUsage/invalid/snake_case_keys.json", "$.inputTokens")
+      assert_rejected(
+        ClaudeCode.ModelUsage,
+        "claude_code/ModelUsage/invalid/snake_case_keys.json",
+        "$.inputTokens"
+      )
     end
 
     test "OutputTokensDetails/invalid/missing.json" do
-      assert_rejected(ClaudeCode.OutputTokensDetails, "claude_code/OutputTokensDetails/invalid/missing.json", "$.thinking_tokens")
+      assert_rejected(
+        ClaudeCode.OutputTokensDetails,
+        "claude_code/OutputTokensDetails/invalid/missing.json",
+        "$.thinking_tokens"
+      )
     end
 
     test "PartialAssistantMessage/invalid/index_not_integer.json" do
-      assert_rejected(ClaudeCode.Message.PartialAssistantMessage, "claude_code/PartialAssistantMessage/invalid/index_not_integer.json", "$.index")
+      assert_rejected(
+        ClaudeCode.Message.PartialAssistantMessage,
+        "claude_code/PartialAssistantMessage/invalid/index_not_integer.json",
+        "$.index"
+      )
     end
 
     test "PartialAssistantMessage/invalid/missing_delta.json" do
-      assert_rejected(ClaudeCode.Message.PartialAssistantMessage, "claude_code/PartialAssistantMessage/invalid/missing_delta.json", "$.delta")
+      assert_rejected(
+        ClaudeCode.Message.PartialAssistantMessage,
+        "claude_code/PartialAssistantMessage/invalid/missing_delta.json",
+        "$.delta"
+      )
     end
 
     test "PermissionDenial/invalid/missing_tool_input.json" do
-      assert_rejected(ClaudeCode.PermissionDenial, "claude_code/PermissionDenial/invalid/missing_tool_input.json", "$.tool_input")
+      assert_rejected(
+        ClaudeCode.PermissionDenial,
+        "claude_code/PermissionDenial/invalid/missing_tool_input.json",
+        "$.tool_input"
+      )
     end
 
     test "PermissionMode/invalid/seed_atom_spelling.json" do
-      assert_rejected(ClaudeCode.PermissionMode, "claude_code/PermissionMode/invalid/seed_atom_spelling.json", "$")
+      assert_rejected(
+        ClaudeCode.PermissionMode,
+        "claude_code/PermissionMode/invalid/seed_atom_spelling.json",
+        "$"
+      )
     end
 
     test "PermissionMode/invalid/wrong_case.json" do
-      assert_rejected(ClaudeCode.PermissionMode, "claude_code/PermissionMode/invalid/wrong_case.json", "$")
+      assert_rejected(
+        ClaudeCode.PermissionMode,
+        "claude_code/PermissionMode/invalid/wrong_case.json",
+        "$"
+      )
     end
 
     test "PluginInfo/invalid/missing_path.json" do
-      assert_rejected(ClaudeCode.PluginInfo, "claude_code/PluginInfo/invalid/missing_path.json", "$.path")
+      assert_rejected(
+        ClaudeCode.PluginInfo,
+        "claude_code/PluginInfo/invalid/missing_path.json",
+        "$.path"
+      )
     end
 
     test "RateLimitEvent/invalid/missing_info.json" do
-      assert_rejected(ClaudeCode.RateLimitEvent, "claude_code/RateLimitEvent/invalid/missing_info.json", "$.rate_limit_info")
+      assert_rejected(
+        ClaudeCode.RateLimitEvent,
+        "claude_code/RateLimitEvent/invalid/missing_info.json",
+        "$.rate_limit_info"
+      )
     end
 
     test "RateLimitEvent/invalid/unknown_status.json" do
-      assert_rejected(ClaudeCode.RateLimitEvent, "claude_code/RateLimitEvent/invalid/unknown_status.json", "$.rate_limit_info.status")
+      assert_rejected(
+        ClaudeCode.RateLimitEvent,
+        "claude_code/RateLimitEvent/invalid/unknown_status.json",
+        "$.rate_limit_info.status"
+      )
     end
 
     test "RateLimitInfo/invalid/missing_status.json" do
-      assert_rejected(ClaudeCode.RateLimitInfo, "claude_code/RateLimitInfo/invalid/missing_status.json", "$.status")
+      assert_rejected(
+        ClaudeCode.RateLimitInfo,
+        "claude_code/RateLimitInfo/invalid/missing_status.json",
+        "$.status"
+      )
     end
 
     test "RateLimitInfo/invalid/resets_at_string.json" do
-      assert_rejected(ClaudeCode.RateLimitInfo, "claude_code/RateLimitInfo/invalid/resets_at_string.json", "$.resetsAt")
+      assert_rejected(
+        ClaudeCode.RateLimitInfo,
+        "claude_code/RateLimitInfo/invalid/resets_at_string.json",
+        "$.resetsAt"
+      )
     end
 
     test "RateLimitInfo/invalid/window_bad.json" do
-      assert_rejected(ClaudeCode.RateLimitInfo, "claude_code/RateLimitInfo/invalid/window_bad.json", "$.unifiedWindows.five_hour.utilization")
+      assert_rejected(
+        ClaudeCode.RateLimitInfo,
+        "claude_code/RateLimitInfo/invalid/window_bad.json",
+        "$.unifiedWindows.five_hour.utilization"
+      )
     end
 
     test "RateLimitStatus/invalid/unknown.json" do
-      assert_rejected(ClaudeCode.RateLimitStatus, "claude_code/RateLimitStatus/invalid/unknown.json", "$")
+      assert_rejected(
+        ClaudeCode.RateLimitStatus,
+        "claude_code/RateLimitStatus/invalid/unknown.json",
+        "$"
+      )
     end
 
     test "RateLimitWindow/invalid/utilization_string.json" do
-      assert_rejected(ClaudeCode.RateLimitWindow, "claude_code/RateLimitWindow/invalid/utilization_string.json", "$.utilization")
+      assert_rejected(
+        ClaudeCode.RateLimitWindow,
+        "claude_code/RateLimitWindow/invalid/utilization_string.json",
+        "$.utilization"
+      )
     end
 
     test "ResultMessage/invalid/is_error_not_boolean.json" do
-      assert_rejected(ClaudeCode.Message.ResultMessage, "claude_code/ResultMessage/invalid/is_error_not_boolean.json", "$.is_error")
+      assert_rejected(
+        ClaudeCode.Message.ResultMessage,
+        "claude_code/ResultMessage/invalid/is_error_not_boolean.json",
+        "$.is_error"
+      )
     end
 
     test "ResultMessage/invalid/missing_is_error.json" do
-      assert_rejected(ClaudeCode.Message.ResultMessage, "claude_code/ResultMessage/invalid/missing_is_error.json", "$.is_error")
+      assert_rejected(
+        ClaudeCode.Message.ResultMessage,
+        "claude_code/ResultMessage/invalid/missing_is_error.json",
+        "$.is_error"
+      )
     end
 
     test "ResultMessage/invalid/missing_session_id.json" do
-      assert_rejected(ClaudeCode.Message.ResultMessage, "claude_code/ResultMessage/invalid/missing_session_id.json", "$.session_id")
+      assert_rejected(
+        ClaudeCode.Message.ResultMessage,
+        "claude_code/ResultMessage/invalid/missing_session_id.json",
+        "$.session_id"
+      )
     end
 
     test "ResultMessage/invalid/num_turns_string.json" do
-      assert_rejected(ClaudeCode.Message.ResultMessage, "claude_code/ResultMessage/invalid/num_turns_string.json", "$.num_turns")
+      assert_rejected(
+        ClaudeCode.Message.ResultMessage,
+        "claude_code/ResultMessage/invalid/num_turns_string.json",
+        "$.num_turns"
+      )
     end
 
     test "ResultMessage/invalid/unknown_subtype.json" do
-      assert_rejected(ClaudeCode.Message.ResultMessage, "claude_code/ResultMessage/invalid/unknown_subtype.json", "$.subtype")
+      assert_rejected(
+        ClaudeCode.Message.ResultMessage,
+        "claude_code/ResultMessage/invalid/unknown_subtype.json",
+        "$.subtype"
+      )
     end
 
     test "ResultSubtype/invalid/unknown.json" do
-      assert_rejected(ClaudeCode.ResultSubtype, "claude_code/ResultSubtype/invalid/unknown.json", "$")
+      assert_rejected(
+        ClaudeCode.ResultSubtype,
+        "claude_code/ResultSubtype/invalid/unknown.json",
+        "$"
+      )
     end
 
     test "ServerToolUse/invalid/float.json" do
-      assert_rejected(ClaudeCode.ServerToolUse, "claude_code/ServerToolUse/invalid/float.json", "$.web_search_requests")
+      assert_rejected(
+        ClaudeCode.ServerToolUse,
+        "claude_code/ServerToolUse/invalid/float.json",
+        "$.web_search_requests"
+      )
     end
 
     test "SessionType/invalid/unknown.json" do
@@ -1123,115 +1770,227 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
     end
 
     test "StreamEventMessage/invalid/event_not_object.json" do
-      assert_rejected(ClaudeCode.StreamEventMessage, "claude_code/StreamEventMessage/invalid/event_not_object.json", "$.event")
+      assert_rejected(
+        ClaudeCode.StreamEventMessage,
+        "claude_code/StreamEventMessage/invalid/event_not_object.json",
+        "$.event"
+      )
     end
 
     test "StreamEventMessage/invalid/missing_event.json" do
-      assert_rejected(ClaudeCode.StreamEventMessage, "claude_code/StreamEventMessage/invalid/missing_event.json", "$.event")
+      assert_rejected(
+        ClaudeCode.StreamEventMessage,
+        "claude_code/StreamEventMessage/invalid/missing_event.json",
+        "$.event"
+      )
     end
 
     test "SystemEvent/invalid/missing_subtype.json" do
-      assert_rejected(ClaudeCode.SystemEvent, "claude_code/SystemEvent/invalid/missing_subtype.json", "$.subtype")
+      assert_rejected(
+        ClaudeCode.SystemEvent,
+        "claude_code/SystemEvent/invalid/missing_subtype.json",
+        "$.subtype"
+      )
     end
 
     test "SystemEvent/invalid/unknown_subtype.json" do
-      assert_rejected(ClaudeCode.SystemEvent, "claude_code/SystemEvent/invalid/unknown_subtype.json", "$.subtype")
+      assert_rejected(
+        ClaudeCode.SystemEvent,
+        "claude_code/SystemEvent/invalid/unknown_subtype.json",
+        "$.subtype"
+      )
     end
 
     test "SystemMessage/invalid/missing_session_id.json" do
-      assert_rejected(ClaudeCode.Message.SystemMessage, "claude_code/SystemMessage/invalid/missing_session_id.json", "$.session_id")
+      assert_rejected(
+        ClaudeCode.Message.SystemMessage,
+        "claude_code/SystemMessage/invalid/missing_session_id.json",
+        "$.session_id"
+      )
     end
 
     test "SystemMessage/invalid/seed_atom_permission_mode.json" do
-      assert_rejected(ClaudeCode.Message.SystemMessage, "claude_code/SystemMessage/invalid/seed_atom_permission_mode.json", "$.permissionMode")
+      assert_rejected(
+        ClaudeCode.Message.SystemMessage,
+        "claude_code/SystemMessage/invalid/seed_atom_permission_mode.json",
+        "$.permissionMode"
+      )
     end
 
     test "SystemMessage/invalid/tools_not_list.json" do
-      assert_rejected(ClaudeCode.Message.SystemMessage, "claude_code/SystemMessage/invalid/tools_not_list.json", "$.tools")
+      assert_rejected(
+        ClaudeCode.Message.SystemMessage,
+        "claude_code/SystemMessage/invalid/tools_not_list.json",
+        "$.tools"
+      )
     end
 
     test "SystemMessage/invalid/wrong_subtype.json" do
-      assert_rejected(ClaudeCode.Message.SystemMessage, "claude_code/SystemMessage/invalid/wrong_subtype.json", "$.subtype")
+      assert_rejected(
+        ClaudeCode.Message.SystemMessage,
+        "claude_code/SystemMessage/invalid/wrong_subtype.json",
+        "$.subtype"
+      )
     end
 
     test "SystemStatusMessage/invalid/missing_status.json" do
-      assert_rejected(ClaudeCode.SystemStatusMessage, "claude_code/SystemStatusMessage/invalid/missing_status.json", "$.status")
+      assert_rejected(
+        ClaudeCode.SystemStatusMessage,
+        "claude_code/SystemStatusMessage/invalid/missing_status.json",
+        "$.status"
+      )
     end
 
     test "SystemStatusMessage/invalid/status_not_string.json" do
-      assert_rejected(ClaudeCode.SystemStatusMessage, "claude_code/SystemStatusMessage/invalid/status_not_string.json", "$.status")
+      assert_rejected(
+        ClaudeCode.SystemStatusMessage,
+        "claude_code/SystemStatusMessage/invalid/status_not_string.json",
+        "$.status"
+      )
     end
 
     test "TextBlock/invalid/missing_text.json" do
-      assert_rejected(ClaudeCode.Content.TextBlock, "claude_code/TextBlock/invalid/missing_text.json", "$.text")
+      assert_rejected(
+        ClaudeCode.Content.TextBlock,
+        "claude_code/TextBlock/invalid/missing_text.json",
+        "$.text"
+      )
     end
 
     test "TextBlock/invalid/text_not_string.json" do
-      assert_rejected(ClaudeCode.Content.TextBlock, "claude_code/TextBlock/invalid/text_not_string.json", "$.text")
+      assert_rejected(
+        ClaudeCode.Content.TextBlock,
+        "claude_code/TextBlock/invalid/text_not_string.json",
+        "$.text"
+      )
     end
 
     test "TextBlock/invalid/wrong_type.json" do
-      assert_rejected(ClaudeCode.Content.TextBlock, "claude_code/TextBlock/invalid/wrong_type.json", "$.type")
+      assert_rejected(
+        ClaudeCode.Content.TextBlock,
+        "claude_code/TextBlock/invalid/wrong_type.json",
+        "$.type"
+      )
     end
 
     test "ThinkingBlock/invalid/missing_thinking.json" do
-      assert_rejected(ClaudeCode.Content.ThinkingBlock, "claude_code/ThinkingBlock/invalid/missing_thinking.json", "$.thinking")
+      assert_rejected(
+        ClaudeCode.Content.ThinkingBlock,
+        "claude_code/ThinkingBlock/invalid/missing_thinking.json",
+        "$.thinking"
+      )
     end
 
     test "ToolResultBlock/invalid/content_number.json" do
-      assert_rejected(ClaudeCode.Content.ToolResultBlock, "claude_code/ToolResultBlock/invalid/content_number.json", "$.content")
+      assert_rejected(
+        ClaudeCode.Content.ToolResultBlock,
+        "claude_code/ToolResultBlock/invalid/content_number.json",
+        "$.content"
+      )
     end
 
     test "ToolResultBlock/invalid/is_error_string.json" do
-      assert_rejected(ClaudeCode.Content.ToolResultBlock, "claude_code/ToolResultBlock/invalid/is_error_string.json", "$.is_error")
+      assert_rejected(
+        ClaudeCode.Content.ToolResultBlock,
+        "claude_code/ToolResultBlock/invalid/is_error_string.json",
+        "$.is_error"
+      )
     end
 
     test "ToolResultBlock/invalid/missing_tool_use_id.json" do
-      assert_rejected(ClaudeCode.Content.ToolResultBlock, "claude_code/ToolResultBlock/invalid/missing_tool_use_id.json", "$.tool_use_id")
+      assert_rejected(
+        ClaudeCode.Content.ToolResultBlock,
+        "claude_code/ToolResultBlock/invalid/missing_tool_use_id.json",
+        "$.tool_use_id"
+      )
     end
 
     test "ToolUseBlock/invalid/input_string.json" do
-      assert_rejected(ClaudeCode.Content.ToolUseBlock, "claude_code/ToolUseBlock/invalid/input_string.json", "$.input")
+      assert_rejected(
+        ClaudeCode.Content.ToolUseBlock,
+        "claude_code/ToolUseBlock/invalid/input_string.json",
+        "$.input"
+      )
     end
 
     test "ToolUseBlock/invalid/missing_id.json" do
-      assert_rejected(ClaudeCode.Content.ToolUseBlock, "claude_code/ToolUseBlock/invalid/missing_id.json", "$.id")
+      assert_rejected(
+        ClaudeCode.Content.ToolUseBlock,
+        "claude_code/ToolUseBlock/invalid/missing_id.json",
+        "$.id"
+      )
     end
 
     test "Usage/invalid/boolean_tokens.json" do
-      assert_rejected(ClaudeCode.Usage, "claude_code/Usage/invalid/boolean_tokens.json", "$.input_tokens")
+      assert_rejected(
+        ClaudeCode.Usage,
+        "claude_code/Usage/invalid/boolean_tokens.json",
+        "$.input_tokens"
+      )
     end
 
     test "Usage/invalid/iteration_bad.json" do
-      assert_rejected(ClaudeCode.Usage, "claude_code/Usage/invalid/iteration_bad.json", "$.iterations[0].output_tokens")
+      assert_rejected(
+        ClaudeCode.Usage,
+        "claude_code/Usage/invalid/iteration_bad.json",
+        "$.iterations[0].output_tokens"
+      )
     end
 
     test "Usage/invalid/missing_output_tokens.json" do
-      assert_rejected(ClaudeCode.Usage, "claude_code/Usage/invalid/missing_output_tokens.json", "$.output_tokens")
+      assert_rejected(
+        ClaudeCode.Usage,
+        "claude_code/Usage/invalid/missing_output_tokens.json",
+        "$.output_tokens"
+      )
     end
 
     test "UsageIteration/invalid/model_number.json" do
-      assert_rejected(ClaudeCode.UsageIteration, "claude_code/UsageIteration/invalid/model_number.json", "$.model")
+      assert_rejected(
+        ClaudeCode.UsageIteration,
+        "claude_code/UsageIteration/invalid/model_number.json",
+        "$.model"
+      )
     end
 
     test "UserMessage/invalid/content_not_string_or_list.json" do
-      assert_rejected(ClaudeCode.Message.UserMessage, "claude_code/UserMessage/invalid/content_not_string_or_list.json", "$.message.content")
+      assert_rejected(
+        ClaudeCode.Message.UserMessage,
+        "claude_code/UserMessage/invalid/content_not_string_or_list.json",
+        "$.message.content"
+      )
     end
 
     test "UserMessage/invalid/replay_flag_not_boolean.json" do
-      assert_rejected(ClaudeCode.Message.UserMessage, "claude_code/UserMessage/invalid/replay_flag_not_boolean.json", "$.isReplay")
+      assert_rejected(
+        ClaudeCode.Message.UserMessage,
+        "claude_code/UserMessage/invalid/replay_flag_not_boolean.json",
+        "$.isReplay"
+      )
     end
 
     test "UserMessage/invalid/wrong_type.json" do
-      assert_rejected(ClaudeCode.Message.UserMessage, "claude_code/UserMessage/invalid/wrong_type.json", "$.type")
+      assert_rejected(
+        ClaudeCode.Message.UserMessage,
+        "claude_code/UserMessage/invalid/wrong_type.json",
+        "$.type"
+      )
     end
 
     test "UserMessageBody/invalid/missing_content.json" do
-      assert_rejected(ClaudeCode.UserMessageBody, "claude_code/UserMessageBody/invalid/missing_content.json", "$.content")
+      assert_rejected(
+        ClaudeCode.UserMessageBody,
+        "claude_code/UserMessageBody/invalid/missing_content.json",
+        "$.content"
+      )
     end
 
     test "UserMessageBody/invalid/unknown_block.json" do
-      assert_rejected(ClaudeCode.UserMessageBody, "claude_code/UserMessageBody/invalid/unknown_block.json", "$.content[0].type")
+      assert_rejected(
+        ClaudeCode.UserMessageBody,
+        "claude_code/UserMessageBody/invalid/unknown_block.json",
+        "$.content[0].type"
+      )
     end
 
     test "UserType/invalid/unknown.json" do
@@ -1290,7 +2049,11 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
   end
 
   test "unknown SystemEvent tag" do
-    assert_no_new_atoms(ClaudeCode.SystemEvent, "{\"subtype\": \"__POLYTYPE_UNKNOWN__\"}", "$.subtype")
+    assert_no_new_atoms(
+      ClaudeCode.SystemEvent,
+      "{\"subtype\": \"__POLYTYPE_UNKNOWN__\"}",
+      "$.subtype"
+    )
   end
 
   test "unknown ContentBlock tag" do
@@ -1298,20 +2061,31 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
   end
 
   test "unknown ControlRequestBody tag" do
-    assert_no_new_atoms(ClaudeCode.ControlRequestBody, "{\"subtype\": \"__POLYTYPE_UNKNOWN__\"}", "$.subtype")
+    assert_no_new_atoms(
+      ClaudeCode.ControlRequestBody,
+      "{\"subtype\": \"__POLYTYPE_UNKNOWN__\"}",
+      "$.subtype"
+    )
   end
 
   test "unknown ControlResponseBody tag" do
-    assert_no_new_atoms(ClaudeCode.ControlResponseBody, "{\"subtype\": \"__POLYTYPE_UNKNOWN__\"}", "$.subtype")
+    assert_no_new_atoms(
+      ClaudeCode.ControlResponseBody,
+      "{\"subtype\": \"__POLYTYPE_UNKNOWN__\"}",
+      "$.subtype"
+    )
   end
 
   test "unseen keys and strings in the fixtures create no atoms" do
     cases = [
       {ClaudeCode.Message.AssistantMessage, "claude_code/AssistantMessage/recorded_aborted.json"},
-      {ClaudeCode.Message.AssistantMessage, "claude_code/AssistantMessage/recorded_thinking.json"},
-      {ClaudeCode.Message.AssistantMessage, "claude_code/AssistantMessage/recorded_tool_use.json"},
+      {ClaudeCode.Message.AssistantMessage,
+       "claude_code/AssistantMessage/recorded_thinking.json"},
+      {ClaudeCode.Message.AssistantMessage,
+       "claude_code/AssistantMessage/recorded_tool_use.json"},
       {ClaudeCode.Message.AssistantMessage, "claude_code/AssistantMessage/seed_example.json"},
-      {ClaudeCode.Message.AssistantMessage, "claude_code/AssistantMessage/synthetic_local_command.json"},
+      {ClaudeCode.Message.AssistantMessage,
+       "claude_code/AssistantMessage/synthetic_local_command.json"},
       {ClaudeCode.AssistantMessageBody, "claude_code/AssistantMessageBody/content_only.json"},
       {ClaudeCode.AssistantMessageBody, "claude_code/AssistantMessageBody/recorded_text.json"},
       {ClaudeCode.AssistantMessageBody, "claude_code/AssistantMessageBody/seed_example.json"},
@@ -1319,9 +2093,12 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.CacheCreation, "claude_code/CacheCreation/five_minutes.json"},
       {ClaudeCode.CacheCreation, "claude_code/CacheCreation/one_hour.json"},
       {ClaudeCode.CacheCreation, "claude_code/CacheCreation/zero.json"},
-      {ClaudeCode.Message.CompactBoundaryMessage, "claude_code/CompactBoundaryMessage/auto_end.json"},
-      {ClaudeCode.Message.CompactBoundaryMessage, "claude_code/CompactBoundaryMessage/cli_manual.json"},
-      {ClaudeCode.Message.CompactBoundaryMessage, "claude_code/CompactBoundaryMessage/seed_example.json"},
+      {ClaudeCode.Message.CompactBoundaryMessage,
+       "claude_code/CompactBoundaryMessage/auto_end.json"},
+      {ClaudeCode.Message.CompactBoundaryMessage,
+       "claude_code/CompactBoundaryMessage/cli_manual.json"},
+      {ClaudeCode.Message.CompactBoundaryMessage,
+       "claude_code/CompactBoundaryMessage/seed_example.json"},
       {ClaudeCode.CompactDirection, "claude_code/CompactDirection/seed_end.json"},
       {ClaudeCode.CompactDirection, "claude_code/CompactDirection/seed_start.json"},
       {ClaudeCode.CompactMetadata, "claude_code/CompactMetadata/auto.json"},
@@ -1335,22 +2112,33 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.ContentBlock, "claude_code/ContentBlock/tool_use.json"},
       {ClaudeCode.ControlCanUseToolRequest, "claude_code/ControlCanUseToolRequest/full.json"},
       {ClaudeCode.ControlCanUseToolRequest, "claude_code/ControlCanUseToolRequest/minimal.json"},
-      {ClaudeCode.ControlCanUseToolRequest, "claude_code/ControlCanUseToolRequest/nulls_and_unicode.json"},
+      {ClaudeCode.ControlCanUseToolRequest,
+       "claude_code/ControlCanUseToolRequest/nulls_and_unicode.json"},
       {ClaudeCode.ControlErrorResponse, "claude_code/ControlErrorResponse/error.json"},
       {ClaudeCode.ControlErrorResponse, "claude_code/ControlErrorResponse/extra_key.json"},
       {ClaudeCode.ControlErrorResponse, "claude_code/ControlErrorResponse/unicode.json"},
       {ClaudeCode.ControlHookCallbackRequest, "claude_code/ControlHookCallbackRequest/full.json"},
-      {ClaudeCode.ControlHookCallbackRequest, "claude_code/ControlHookCallbackRequest/minimal.json"},
-      {ClaudeCode.ControlHookCallbackRequest, "claude_code/ControlHookCallbackRequest/nulls.json"},
-      {ClaudeCode.ControlInitializeRequest, "claude_code/ControlInitializeRequest/null_hooks.json"},
-      {ClaudeCode.ControlInitializeRequest, "claude_code/ControlInitializeRequest/with_agents.json"},
-      {ClaudeCode.ControlInitializeRequest, "claude_code/ControlInitializeRequest/with_hooks.json"},
+      {ClaudeCode.ControlHookCallbackRequest,
+       "claude_code/ControlHookCallbackRequest/minimal.json"},
+      {ClaudeCode.ControlHookCallbackRequest,
+       "claude_code/ControlHookCallbackRequest/nulls.json"},
+      {ClaudeCode.ControlInitializeRequest,
+       "claude_code/ControlInitializeRequest/null_hooks.json"},
+      {ClaudeCode.ControlInitializeRequest,
+       "claude_code/ControlInitializeRequest/with_agents.json"},
+      {ClaudeCode.ControlInitializeRequest,
+       "claude_code/ControlInitializeRequest/with_hooks.json"},
       {ClaudeCode.ControlInterruptRequest, "claude_code/ControlInterruptRequest/recorded.json"},
-      {ClaudeCode.ControlInterruptRequest, "claude_code/ControlInterruptRequest/unicode_extra.json"},
-      {ClaudeCode.ControlInterruptRequest, "claude_code/ControlInterruptRequest/with_extra_key.json"},
-      {ClaudeCode.ControlMcpMessageRequest, "claude_code/ControlMcpMessageRequest/notification_unicode.json"},
-      {ClaudeCode.ControlMcpMessageRequest, "claude_code/ControlMcpMessageRequest/tools_call.json"},
-      {ClaudeCode.ControlMcpMessageRequest, "claude_code/ControlMcpMessageRequest/tools_list.json"},
+      {ClaudeCode.ControlInterruptRequest,
+       "claude_code/ControlInterruptRequest/unicode_extra.json"},
+      {ClaudeCode.ControlInterruptRequest,
+       "claude_code/ControlInterruptRequest/with_extra_key.json"},
+      {ClaudeCode.ControlMcpMessageRequest,
+       "claude_code/ControlMcpMessageRequest/notification_unicode.json"},
+      {ClaudeCode.ControlMcpMessageRequest,
+       "claude_code/ControlMcpMessageRequest/tools_call.json"},
+      {ClaudeCode.ControlMcpMessageRequest,
+       "claude_code/ControlMcpMessageRequest/tools_list.json"},
       {ClaudeCode.ControlRequest, "claude_code/ControlRequest/can_use_tool.json"},
       {ClaudeCode.ControlRequest, "claude_code/ControlRequest/recorded_interrupt.json"},
       {ClaudeCode.ControlRequest, "claude_code/ControlRequest/set_permission_mode.json"},
@@ -1366,17 +2154,23 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.ControlResponse, "claude_code/ControlResponse/recorded_interrupt_ack.json"},
       {ClaudeCode.ControlResponseBody, "claude_code/ControlResponseBody/error.json"},
       {ClaudeCode.ControlResponseBody, "claude_code/ControlResponseBody/success.json"},
-      {ClaudeCode.ControlResponseBody, "claude_code/ControlResponseBody/success_without_payload.json"},
+      {ClaudeCode.ControlResponseBody,
+       "claude_code/ControlResponseBody/success_without_payload.json"},
       {ClaudeCode.ControlSetModelRequest, "claude_code/ControlSetModelRequest/absent_model.json"},
       {ClaudeCode.ControlSetModelRequest, "claude_code/ControlSetModelRequest/model.json"},
       {ClaudeCode.ControlSetModelRequest, "claude_code/ControlSetModelRequest/null_model.json"},
-      {ClaudeCode.ControlSetPermissionModeRequest, "claude_code/ControlSetPermissionModeRequest/accept_edits.json"},
-      {ClaudeCode.ControlSetPermissionModeRequest, "claude_code/ControlSetPermissionModeRequest/bypass.json"},
-      {ClaudeCode.ControlSetPermissionModeRequest, "claude_code/ControlSetPermissionModeRequest/plan.json"},
+      {ClaudeCode.ControlSetPermissionModeRequest,
+       "claude_code/ControlSetPermissionModeRequest/accept_edits.json"},
+      {ClaudeCode.ControlSetPermissionModeRequest,
+       "claude_code/ControlSetPermissionModeRequest/bypass.json"},
+      {ClaudeCode.ControlSetPermissionModeRequest,
+       "claude_code/ControlSetPermissionModeRequest/plan.json"},
       {ClaudeCode.ControlSuccessResponse, "claude_code/ControlSuccessResponse/allow.json"},
       {ClaudeCode.ControlSuccessResponse, "claude_code/ControlSuccessResponse/bare.json"},
-      {ClaudeCode.ControlSuccessResponse, "claude_code/ControlSuccessResponse/null_response.json"},
-      {ClaudeCode.ControlSuccessResponse, "claude_code/ControlSuccessResponse/recorded_still_queued.json"},
+      {ClaudeCode.ControlSuccessResponse,
+       "claude_code/ControlSuccessResponse/null_response.json"},
+      {ClaudeCode.ControlSuccessResponse,
+       "claude_code/ControlSuccessResponse/recorded_still_queued.json"},
       {ClaudeCode.HookOutcome, "claude_code/HookOutcome/cancelled.json"},
       {ClaudeCode.HookOutcome, "claude_code/HookOutcome/error.json"},
       {ClaudeCode.HookOutcome, "claude_code/HookOutcome/success.json"},
@@ -1384,8 +2178,10 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.HookResponseMessage, "claude_code/HookResponseMessage/error_with_escapes.json"},
       {ClaudeCode.HookResponseMessage, "claude_code/HookResponseMessage/recorded_success.json"},
       {ClaudeCode.HookStartedMessage, "claude_code/HookStartedMessage/minimal.json"},
-      {ClaudeCode.HookStartedMessage, "claude_code/HookStartedMessage/pre_tool_use_with_extras.json"},
-      {ClaudeCode.HookStartedMessage, "claude_code/HookStartedMessage/recorded_session_start.json"},
+      {ClaudeCode.HookStartedMessage,
+       "claude_code/HookStartedMessage/pre_tool_use_with_extras.json"},
+      {ClaudeCode.HookStartedMessage,
+       "claude_code/HookStartedMessage/recorded_session_start.json"},
       {ClaudeCode.LocalCommandRun, "claude_code/LocalCommandRun/no_args.json"},
       {ClaudeCode.LocalCommandRun, "claude_code/LocalCommandRun/recorded.json"},
       {ClaudeCode.LocalCommandRun, "claude_code/LocalCommandRun/with_args.json"},
@@ -1416,9 +2212,12 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.OutputTokensDetails, "claude_code/OutputTokensDetails/extra_key.json"},
       {ClaudeCode.OutputTokensDetails, "claude_code/OutputTokensDetails/recorded.json"},
       {ClaudeCode.OutputTokensDetails, "claude_code/OutputTokensDetails/zero.json"},
-      {ClaudeCode.Message.PartialAssistantMessage, "claude_code/PartialAssistantMessage/empty.json"},
-      {ClaudeCode.Message.PartialAssistantMessage, "claude_code/PartialAssistantMessage/seed_example.json"},
-      {ClaudeCode.Message.PartialAssistantMessage, "claude_code/PartialAssistantMessage/tool_use_delta.json"},
+      {ClaudeCode.Message.PartialAssistantMessage,
+       "claude_code/PartialAssistantMessage/empty.json"},
+      {ClaudeCode.Message.PartialAssistantMessage,
+       "claude_code/PartialAssistantMessage/seed_example.json"},
+      {ClaudeCode.Message.PartialAssistantMessage,
+       "claude_code/PartialAssistantMessage/tool_use_delta.json"},
       {ClaudeCode.PermissionDenial, "claude_code/PermissionDenial/bash.json"},
       {ClaudeCode.PermissionDenial, "claude_code/PermissionDenial/empty_input.json"},
       {ClaudeCode.PermissionDenial, "claude_code/PermissionDenial/unicode.json"},
@@ -1445,7 +2244,8 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.RateLimitWindow, "claude_code/RateLimitWindow/recorded_five_hour.json"},
       {ClaudeCode.RateLimitWindow, "claude_code/RateLimitWindow/without_reset.json"},
       {ClaudeCode.Message.ResultMessage, "claude_code/ResultMessage/explicit_nulls.json"},
-      {ClaudeCode.Message.ResultMessage, "claude_code/ResultMessage/recorded_error_during_execution.json"},
+      {ClaudeCode.Message.ResultMessage,
+       "claude_code/ResultMessage/recorded_error_during_execution.json"},
       {ClaudeCode.Message.ResultMessage, "claude_code/ResultMessage/recorded_local_command.json"},
       {ClaudeCode.Message.ResultMessage, "claude_code/ResultMessage/recorded_success.json"},
       {ClaudeCode.Message.ResultMessage, "claude_code/ResultMessage/seed_example.json"},
@@ -1459,9 +2259,12 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.SessionType, "claude_code/SessionType/seed_cli.json"},
       {ClaudeCode.SessionType, "claude_code/SessionType/seed_sdk.json"},
       {ClaudeCode.StreamEventMessage, "claude_code/StreamEventMessage/minimal.json"},
-      {ClaudeCode.StreamEventMessage, "claude_code/StreamEventMessage/recorded_input_json_delta.json"},
-      {ClaudeCode.StreamEventMessage, "claude_code/StreamEventMessage/recorded_message_start.json"},
-      {ClaudeCode.StreamEventMessage, "claude_code/StreamEventMessage/recorded_message_stop.json"},
+      {ClaudeCode.StreamEventMessage,
+       "claude_code/StreamEventMessage/recorded_input_json_delta.json"},
+      {ClaudeCode.StreamEventMessage,
+       "claude_code/StreamEventMessage/recorded_message_start.json"},
+      {ClaudeCode.StreamEventMessage,
+       "claude_code/StreamEventMessage/recorded_message_stop.json"},
       {ClaudeCode.StreamEventMessage, "claude_code/StreamEventMessage/recorded_text_delta.json"},
       {ClaudeCode.SystemEvent, "claude_code/SystemEvent/compact_boundary.json"},
       {ClaudeCode.SystemEvent, "claude_code/SystemEvent/hook_response.json"},
@@ -1473,13 +2276,16 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.Message.SystemMessage, "claude_code/SystemMessage/recorded_init.json"},
       {ClaudeCode.Message.SystemMessage, "claude_code/SystemMessage/seed_example.json"},
       {ClaudeCode.SystemStatusMessage, "claude_code/SystemStatusMessage/compacting.json"},
-      {ClaudeCode.SystemStatusMessage, "claude_code/SystemStatusMessage/idle_null_with_mode.json"},
-      {ClaudeCode.SystemStatusMessage, "claude_code/SystemStatusMessage/recorded_requesting.json"},
+      {ClaudeCode.SystemStatusMessage,
+       "claude_code/SystemStatusMessage/idle_null_with_mode.json"},
+      {ClaudeCode.SystemStatusMessage,
+       "claude_code/SystemStatusMessage/recorded_requesting.json"},
       {ClaudeCode.Content.TextBlock, "claude_code/TextBlock/empty_text.json"},
       {ClaudeCode.Content.TextBlock, "claude_code/TextBlock/recorded.json"},
       {ClaudeCode.Content.TextBlock, "claude_code/TextBlock/seed_example.json"},
       {ClaudeCode.Content.TextBlock, "claude_code/TextBlock/unicode.json"},
-      {ClaudeCode.Content.ThinkingBlock, "claude_code/ThinkingBlock/recorded_redacted_display.json"},
+      {ClaudeCode.Content.ThinkingBlock,
+       "claude_code/ThinkingBlock/recorded_redacted_display.json"},
       {ClaudeCode.Content.ThinkingBlock, "claude_code/ThinkingBlock/seed_example.json"},
       {ClaudeCode.Content.ThinkingBlock, "claude_code/ThinkingBlock/without_signature.json"},
       {ClaudeCode.Content.ToolResultBlock, "claude_code/ToolResultBlock/error.json"},

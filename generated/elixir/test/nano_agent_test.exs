@@ -29,7 +29,10 @@ defmodule NanoAgent.PolytypeRoundTripTest do
     end
 
     test "ContentBlock/tool_use_null_input.json" do
-      assert_round_trip(NanoAgent.ContentBlock, "nano_agent/ContentBlock/tool_use_null_input.json")
+      assert_round_trip(
+        NanoAgent.ContentBlock,
+        "nano_agent/ContentBlock/tool_use_null_input.json"
+      )
     end
 
     test "Message/all_block_kinds.json" do
@@ -189,11 +192,17 @@ defmodule NanoAgent.PolytypeRoundTripTest do
     end
 
     test "ThinkingContent/explicit_defaults.json" do
-      assert_round_trip(NanoAgent.ThinkingContent, "nano_agent/ThinkingContent/explicit_defaults.json")
+      assert_round_trip(
+        NanoAgent.ThinkingContent,
+        "nano_agent/ThinkingContent/explicit_defaults.json"
+      )
     end
 
     test "ThinkingContent/openai_reasoning.json" do
-      assert_round_trip(NanoAgent.ThinkingContent, "nano_agent/ThinkingContent/openai_reasoning.json")
+      assert_round_trip(
+        NanoAgent.ThinkingContent,
+        "nano_agent/ThinkingContent/openai_reasoning.json"
+      )
     end
 
     test "ThinkingContent/seed_example.json" do
@@ -201,11 +210,17 @@ defmodule NanoAgent.PolytypeRoundTripTest do
     end
 
     test "ThinkingContent/thinking_only.json" do
-      assert_round_trip(NanoAgent.ThinkingContent, "nano_agent/ThinkingContent/thinking_only.json")
+      assert_round_trip(
+        NanoAgent.ThinkingContent,
+        "nano_agent/ThinkingContent/thinking_only.json"
+      )
     end
 
     test "ThinkingContent/unicode_and_escapes.json" do
-      assert_round_trip(NanoAgent.ThinkingContent, "nano_agent/ThinkingContent/unicode_and_escapes.json")
+      assert_round_trip(
+        NanoAgent.ThinkingContent,
+        "nano_agent/ThinkingContent/unicode_and_escapes.json"
+      )
     end
 
     test "Todo/completed_unicode.json" do
@@ -253,7 +268,10 @@ defmodule NanoAgent.PolytypeRoundTripTest do
     end
 
     test "ToolDefinition/unicode_description.json" do
-      assert_round_trip(NanoAgent.ToolDefinition, "nano_agent/ToolDefinition/unicode_description.json")
+      assert_round_trip(
+        NanoAgent.ToolDefinition,
+        "nano_agent/ToolDefinition/unicode_description.json"
+      )
     end
 
     test "ToolDefinitions/empty.json" do
@@ -265,7 +283,10 @@ defmodule NanoAgent.PolytypeRoundTripTest do
     end
 
     test "ToolDefinitions/several_unicode.json" do
-      assert_round_trip(NanoAgent.ToolDefinitions, "nano_agent/ToolDefinitions/several_unicode.json")
+      assert_round_trip(
+        NanoAgent.ToolDefinitions,
+        "nano_agent/ToolDefinitions/several_unicode.json"
+      )
     end
 
     test "ToolExecution/error.json" do
@@ -273,7 +294,10 @@ defmodule NanoAgent.PolytypeRoundTripTest do
     end
 
     test "ToolExecution/explicit_default_empty_result.json" do
-      assert_round_trip(NanoAgent.ToolExecution, "nano_agent/ToolExecution/explicit_default_empty_result.json")
+      assert_round_trip(
+        NanoAgent.ToolExecution,
+        "nano_agent/ToolExecution/explicit_default_empty_result.json"
+      )
     end
 
     test "ToolExecution/seed_example.json" do
@@ -285,23 +309,38 @@ defmodule NanoAgent.PolytypeRoundTripTest do
     end
 
     test "ToolResultContent/explicit_default_is_error.json" do
-      assert_round_trip(NanoAgent.ToolResultContent, "nano_agent/ToolResultContent/explicit_default_is_error.json")
+      assert_round_trip(
+        NanoAgent.ToolResultContent,
+        "nano_agent/ToolResultContent/explicit_default_is_error.json"
+      )
     end
 
     test "ToolResultContent/seed_error_result.json" do
-      assert_round_trip(NanoAgent.ToolResultContent, "nano_agent/ToolResultContent/seed_error_result.json")
+      assert_round_trip(
+        NanoAgent.ToolResultContent,
+        "nano_agent/ToolResultContent/seed_error_result.json"
+      )
     end
 
     test "ToolResultContent/seed_example.json" do
-      assert_round_trip(NanoAgent.ToolResultContent, "nano_agent/ToolResultContent/seed_example.json")
+      assert_round_trip(
+        NanoAgent.ToolResultContent,
+        "nano_agent/ToolResultContent/seed_example.json"
+      )
     end
 
     test "ToolResultContent/several_blocks_unicode.json" do
-      assert_round_trip(NanoAgent.ToolResultContent, "nano_agent/ToolResultContent/several_blocks_unicode.json")
+      assert_round_trip(
+        NanoAgent.ToolResultContent,
+        "nano_agent/ToolResultContent/several_blocks_unicode.json"
+      )
     end
 
     test "ToolUseContent/empty_input_item_id_null.json" do
-      assert_round_trip(NanoAgent.ToolUseContent, "nano_agent/ToolUseContent/empty_input_item_id_null.json")
+      assert_round_trip(
+        NanoAgent.ToolUseContent,
+        "nano_agent/ToolUseContent/empty_input_item_id_null.json"
+      )
     end
 
     test "ToolUseContent/input_null.json" do
@@ -321,7 +360,10 @@ defmodule NanoAgent.PolytypeRoundTripTest do
     end
 
     test "TruncatedOutput/integer_timestamp.json" do
-      assert_round_trip(NanoAgent.TruncatedOutput, "nano_agent/TruncatedOutput/integer_timestamp.json")
+      assert_round_trip(
+        NanoAgent.TruncatedOutput,
+        "nano_agent/TruncatedOutput/integer_timestamp.json"
+      )
     end
 
     test "TruncatedOutput/typical.json" do
@@ -341,11 +383,17 @@ defmodule NanoAgent.PolytypeRoundTripTest do
     end
 
     test "TruncationConfig/explicit_defaults.json" do
-      assert_round_trip(NanoAgent.TruncationConfig, "nano_agent/TruncationConfig/explicit_defaults.json")
+      assert_round_trip(
+        NanoAgent.TruncationConfig,
+        "nano_agent/TruncationConfig/explicit_defaults.json"
+      )
     end
 
     test "TruncationConfig/seed_example.json" do
-      assert_round_trip(NanoAgent.TruncationConfig, "nano_agent/TruncationConfig/seed_example.json")
+      assert_round_trip(
+        NanoAgent.TruncationConfig,
+        "nano_agent/TruncationConfig/seed_example.json"
+      )
     end
 
     test "Usage/all_fields_unknown_key_kept.json" do
@@ -367,19 +415,35 @@ defmodule NanoAgent.PolytypeRoundTripTest do
 
   describe "invalid fixtures are rejected at the recorded path" do
     test "ContentBlock/invalid/member_missing_input.json" do
-      assert_rejected(NanoAgent.ContentBlock, "nano_agent/ContentBlock/invalid/member_missing_input.json", "$.input")
+      assert_rejected(
+        NanoAgent.ContentBlock,
+        "nano_agent/ContentBlock/invalid/member_missing_input.json",
+        "$.input"
+      )
     end
 
     test "ContentBlock/invalid/missing_tag.json" do
-      assert_rejected(NanoAgent.ContentBlock, "nano_agent/ContentBlock/invalid/missing_tag.json", "$.type")
+      assert_rejected(
+        NanoAgent.ContentBlock,
+        "nano_agent/ContentBlock/invalid/missing_tag.json",
+        "$.type"
+      )
     end
 
     test "ContentBlock/invalid/not_object.json" do
-      assert_rejected(NanoAgent.ContentBlock, "nano_agent/ContentBlock/invalid/not_object.json", "$")
+      assert_rejected(
+        NanoAgent.ContentBlock,
+        "nano_agent/ContentBlock/invalid/not_object.json",
+        "$"
+      )
     end
 
     test "ContentBlock/invalid/unknown_tag.json" do
-      assert_rejected(NanoAgent.ContentBlock, "nano_agent/ContentBlock/invalid/unknown_tag.json", "$.type")
+      assert_rejected(
+        NanoAgent.ContentBlock,
+        "nano_agent/ContentBlock/invalid/unknown_tag.json",
+        "$.type"
+      )
     end
 
     test "Message/invalid/bad_role.json" do
@@ -387,15 +451,27 @@ defmodule NanoAgent.PolytypeRoundTripTest do
     end
 
     test "Message/invalid/block_unknown_tag.json" do
-      assert_rejected(NanoAgent.Message, "nano_agent/Message/invalid/block_unknown_tag.json", "$.content[0].type")
+      assert_rejected(
+        NanoAgent.Message,
+        "nano_agent/Message/invalid/block_unknown_tag.json",
+        "$.content[0].type"
+      )
     end
 
     test "Message/invalid/content_number.json" do
-      assert_rejected(NanoAgent.Message, "nano_agent/Message/invalid/content_number.json", "$.content")
+      assert_rejected(
+        NanoAgent.Message,
+        "nano_agent/Message/invalid/content_number.json",
+        "$.content"
+      )
     end
 
     test "Message/invalid/content_object.json" do
-      assert_rejected(NanoAgent.Message, "nano_agent/Message/invalid/content_object.json", "$.content")
+      assert_rejected(
+        NanoAgent.Message,
+        "nano_agent/Message/invalid/content_object.json",
+        "$.content"
+      )
     end
 
     test "Message/invalid/missing_role.json" do
@@ -407,7 +483,11 @@ defmodule NanoAgent.PolytypeRoundTripTest do
     end
 
     test "NodeData/invalid/message_bad_role.json" do
-      assert_rejected(NanoAgent.NodeData, "nano_agent/NodeData/invalid/message_bad_role.json", "$.role")
+      assert_rejected(
+        NanoAgent.NodeData,
+        "nano_agent/NodeData/invalid/message_bad_role.json",
+        "$.role"
+      )
     end
 
     test "NodeData/invalid/not_object.json" do
@@ -415,43 +495,83 @@ defmodule NanoAgent.PolytypeRoundTripTest do
     end
 
     test "NodeData/invalid/stop_reason_usage_bool.json" do
-      assert_rejected(NanoAgent.NodeData, "nano_agent/NodeData/invalid/stop_reason_usage_bool.json", "$.usage.input_tokens")
+      assert_rejected(
+        NanoAgent.NodeData,
+        "nano_agent/NodeData/invalid/stop_reason_usage_bool.json",
+        "$.usage.input_tokens"
+      )
     end
 
     test "NodeData/invalid/tool_execution_missing_result.json" do
-      assert_rejected(NanoAgent.NodeData, "nano_agent/NodeData/invalid/tool_execution_missing_result.json", "$.result")
+      assert_rejected(
+        NanoAgent.NodeData,
+        "nano_agent/NodeData/invalid/tool_execution_missing_result.json",
+        "$.result"
+      )
     end
 
     test "PendingEdit/invalid/context_line_number.json" do
-      assert_rejected(NanoAgent.PendingEdit, "nano_agent/PendingEdit/invalid/context_line_number.json", "$.context_before[1]")
+      assert_rejected(
+        NanoAgent.PendingEdit,
+        "nano_agent/PendingEdit/invalid/context_line_number.json",
+        "$.context_before[1]"
+      )
     end
 
     test "PendingEdit/invalid/match_count_bool.json" do
-      assert_rejected(NanoAgent.PendingEdit, "nano_agent/PendingEdit/invalid/match_count_bool.json", "$.match_count")
+      assert_rejected(
+        NanoAgent.PendingEdit,
+        "nano_agent/PendingEdit/invalid/match_count_bool.json",
+        "$.match_count"
+      )
     end
 
     test "PendingEdit/invalid/match_line_string.json" do
-      assert_rejected(NanoAgent.PendingEdit, "nano_agent/PendingEdit/invalid/match_line_string.json", "$.match_line")
+      assert_rejected(
+        NanoAgent.PendingEdit,
+        "nano_agent/PendingEdit/invalid/match_line_string.json",
+        "$.match_line"
+      )
     end
 
     test "PendingEdit/invalid/missing_created_at.json" do
-      assert_rejected(NanoAgent.PendingEdit, "nano_agent/PendingEdit/invalid/missing_created_at.json", "$.created_at")
+      assert_rejected(
+        NanoAgent.PendingEdit,
+        "nano_agent/PendingEdit/invalid/missing_created_at.json",
+        "$.created_at"
+      )
     end
 
     test "PendingEdit/invalid/unknown_key.json" do
-      assert_rejected(NanoAgent.PendingEdit, "nano_agent/PendingEdit/invalid/unknown_key.json", "$.dry_run")
+      assert_rejected(
+        NanoAgent.PendingEdit,
+        "nano_agent/PendingEdit/invalid/unknown_key.json",
+        "$.dry_run"
+      )
     end
 
     test "PythonScript/invalid/last_run_at_string.json" do
-      assert_rejected(NanoAgent.PythonScript, "nano_agent/PythonScript/invalid/last_run_at_string.json", "$.last_run_at")
+      assert_rejected(
+        NanoAgent.PythonScript,
+        "nano_agent/PythonScript/invalid/last_run_at_string.json",
+        "$.last_run_at"
+      )
     end
 
     test "PythonScript/invalid/run_count_bool.json" do
-      assert_rejected(NanoAgent.PythonScript, "nano_agent/PythonScript/invalid/run_count_bool.json", "$.run_count")
+      assert_rejected(
+        NanoAgent.PythonScript,
+        "nano_agent/PythonScript/invalid/run_count_bool.json",
+        "$.run_count"
+      )
     end
 
     test "PythonScript/invalid/unknown_key.json" do
-      assert_rejected(NanoAgent.PythonScript, "nano_agent/PythonScript/invalid/unknown_key.json", "$.language")
+      assert_rejected(
+        NanoAgent.PythonScript,
+        "nano_agent/PythonScript/invalid/unknown_key.json",
+        "$.language"
+      )
     end
 
     test "Response/invalid/bad_role.json" do
@@ -459,15 +579,27 @@ defmodule NanoAgent.PolytypeRoundTripTest do
     end
 
     test "Response/invalid/block_unknown_tag.json" do
-      assert_rejected(NanoAgent.Response, "nano_agent/Response/invalid/block_unknown_tag.json", "$.content[0].type")
+      assert_rejected(
+        NanoAgent.Response,
+        "nano_agent/Response/invalid/block_unknown_tag.json",
+        "$.content[0].type"
+      )
     end
 
     test "Response/invalid/missing_stop_reason.json" do
-      assert_rejected(NanoAgent.Response, "nano_agent/Response/invalid/missing_stop_reason.json", "$.stop_reason")
+      assert_rejected(
+        NanoAgent.Response,
+        "nano_agent/Response/invalid/missing_stop_reason.json",
+        "$.stop_reason"
+      )
     end
 
     test "Response/invalid/usage_bool.json" do
-      assert_rejected(NanoAgent.Response, "nano_agent/Response/invalid/usage_bool.json", "$.usage.input_tokens")
+      assert_rejected(
+        NanoAgent.Response,
+        "nano_agent/Response/invalid/usage_bool.json",
+        "$.usage.input_tokens"
+      )
     end
 
     test "Role/invalid/not_string.json" do
@@ -483,31 +615,59 @@ defmodule NanoAgent.PolytypeRoundTripTest do
     end
 
     test "StopReason/invalid/missing_reason.json" do
-      assert_rejected(NanoAgent.StopReason, "nano_agent/StopReason/invalid/missing_reason.json", "$.reason")
+      assert_rejected(
+        NanoAgent.StopReason,
+        "nano_agent/StopReason/invalid/missing_reason.json",
+        "$.reason"
+      )
     end
 
     test "StopReason/invalid/usage_value_bool.json" do
-      assert_rejected(NanoAgent.StopReason, "nano_agent/StopReason/invalid/usage_value_bool.json", "$.usage.input_tokens")
+      assert_rejected(
+        NanoAgent.StopReason,
+        "nano_agent/StopReason/invalid/usage_value_bool.json",
+        "$.usage.input_tokens"
+      )
     end
 
     test "StopReason/invalid/usage_value_float.json" do
-      assert_rejected(NanoAgent.StopReason, "nano_agent/StopReason/invalid/usage_value_float.json", "$.usage.output_tokens")
+      assert_rejected(
+        NanoAgent.StopReason,
+        "nano_agent/StopReason/invalid/usage_value_float.json",
+        "$.usage.output_tokens"
+      )
     end
 
     test "StopReason/invalid/usage_value_string.json" do
-      assert_rejected(NanoAgent.StopReason, "nano_agent/StopReason/invalid/usage_value_string.json", "$.usage.output_tokens")
+      assert_rejected(
+        NanoAgent.StopReason,
+        "nano_agent/StopReason/invalid/usage_value_string.json",
+        "$.usage.output_tokens"
+      )
     end
 
     test "SystemPrompt/invalid/content_null.json" do
-      assert_rejected(NanoAgent.SystemPrompt, "nano_agent/SystemPrompt/invalid/content_null.json", "$.content")
+      assert_rejected(
+        NanoAgent.SystemPrompt,
+        "nano_agent/SystemPrompt/invalid/content_null.json",
+        "$.content"
+      )
     end
 
     test "SystemPrompt/invalid/missing_content.json" do
-      assert_rejected(NanoAgent.SystemPrompt, "nano_agent/SystemPrompt/invalid/missing_content.json", "$.content")
+      assert_rejected(
+        NanoAgent.SystemPrompt,
+        "nano_agent/SystemPrompt/invalid/missing_content.json",
+        "$.content"
+      )
     end
 
     test "SystemPrompt/invalid/wrong_tag.json" do
-      assert_rejected(NanoAgent.SystemPrompt, "nano_agent/SystemPrompt/invalid/wrong_tag.json", "$.type")
+      assert_rejected(
+        NanoAgent.SystemPrompt,
+        "nano_agent/SystemPrompt/invalid/wrong_tag.json",
+        "$.type"
+      )
     end
 
     test "TaskStatus/invalid/null.json" do
@@ -515,7 +675,11 @@ defmodule NanoAgent.PolytypeRoundTripTest do
     end
 
     test "TaskStatus/invalid/unknown_value.json" do
-      assert_rejected(NanoAgent.TaskStatus, "nano_agent/TaskStatus/invalid/unknown_value.json", "$")
+      assert_rejected(
+        NanoAgent.TaskStatus,
+        "nano_agent/TaskStatus/invalid/unknown_value.json",
+        "$"
+      )
     end
 
     test "TaskStatus/invalid/wrong_case.json" do
@@ -523,39 +687,75 @@ defmodule NanoAgent.PolytypeRoundTripTest do
     end
 
     test "TextContent/invalid/missing_text.json" do
-      assert_rejected(NanoAgent.TextContent, "nano_agent/TextContent/invalid/missing_text.json", "$.text")
+      assert_rejected(
+        NanoAgent.TextContent,
+        "nano_agent/TextContent/invalid/missing_text.json",
+        "$.text"
+      )
     end
 
     test "TextContent/invalid/text_not_string.json" do
-      assert_rejected(NanoAgent.TextContent, "nano_agent/TextContent/invalid/text_not_string.json", "$.text")
+      assert_rejected(
+        NanoAgent.TextContent,
+        "nano_agent/TextContent/invalid/text_not_string.json",
+        "$.text"
+      )
     end
 
     test "TextContent/invalid/text_null.json" do
-      assert_rejected(NanoAgent.TextContent, "nano_agent/TextContent/invalid/text_null.json", "$.text")
+      assert_rejected(
+        NanoAgent.TextContent,
+        "nano_agent/TextContent/invalid/text_null.json",
+        "$.text"
+      )
     end
 
     test "TextContent/invalid/wrong_tag.json" do
-      assert_rejected(NanoAgent.TextContent, "nano_agent/TextContent/invalid/wrong_tag.json", "$.type")
+      assert_rejected(
+        NanoAgent.TextContent,
+        "nano_agent/TextContent/invalid/wrong_tag.json",
+        "$.type"
+      )
     end
 
     test "ThinkingContent/invalid/missing_thinking.json" do
-      assert_rejected(NanoAgent.ThinkingContent, "nano_agent/ThinkingContent/invalid/missing_thinking.json", "$.thinking")
+      assert_rejected(
+        NanoAgent.ThinkingContent,
+        "nano_agent/ThinkingContent/invalid/missing_thinking.json",
+        "$.thinking"
+      )
     end
 
     test "ThinkingContent/invalid/signature_null.json" do
-      assert_rejected(NanoAgent.ThinkingContent, "nano_agent/ThinkingContent/invalid/signature_null.json", "$.signature")
+      assert_rejected(
+        NanoAgent.ThinkingContent,
+        "nano_agent/ThinkingContent/invalid/signature_null.json",
+        "$.signature"
+      )
     end
 
     test "ThinkingContent/invalid/summary_item_not_object.json" do
-      assert_rejected(NanoAgent.ThinkingContent, "nano_agent/ThinkingContent/invalid/summary_item_not_object.json", "$.summary[0]")
+      assert_rejected(
+        NanoAgent.ThinkingContent,
+        "nano_agent/ThinkingContent/invalid/summary_item_not_object.json",
+        "$.summary[0]"
+      )
     end
 
     test "ThinkingContent/invalid/summary_not_array.json" do
-      assert_rejected(NanoAgent.ThinkingContent, "nano_agent/ThinkingContent/invalid/summary_not_array.json", "$.summary")
+      assert_rejected(
+        NanoAgent.ThinkingContent,
+        "nano_agent/ThinkingContent/invalid/summary_not_array.json",
+        "$.summary"
+      )
     end
 
     test "Todo/invalid/camel_case_key.json" do
-      assert_rejected(NanoAgent.Todo, "nano_agent/Todo/invalid/camel_case_key.json", "$.active_form")
+      assert_rejected(
+        NanoAgent.Todo,
+        "nano_agent/Todo/invalid/camel_case_key.json",
+        "$.active_form"
+      )
     end
 
     test "Todo/invalid/content_null.json" do
@@ -563,7 +763,11 @@ defmodule NanoAgent.PolytypeRoundTripTest do
     end
 
     test "Todo/invalid/missing_active_form.json" do
-      assert_rejected(NanoAgent.Todo, "nano_agent/Todo/invalid/missing_active_form.json", "$.active_form")
+      assert_rejected(
+        NanoAgent.Todo,
+        "nano_agent/Todo/invalid/missing_active_form.json",
+        "$.active_form"
+      )
     end
 
     test "Todo/invalid/unknown_status.json" do
@@ -571,19 +775,35 @@ defmodule NanoAgent.PolytypeRoundTripTest do
     end
 
     test "TodoItem/invalid/camel_case_key.json" do
-      assert_rejected(NanoAgent.TodoItem, "nano_agent/TodoItem/invalid/camel_case_key.json", "$.active_form")
+      assert_rejected(
+        NanoAgent.TodoItem,
+        "nano_agent/TodoItem/invalid/camel_case_key.json",
+        "$.active_form"
+      )
     end
 
     test "TodoItem/invalid/content_null.json" do
-      assert_rejected(NanoAgent.TodoItem, "nano_agent/TodoItem/invalid/content_null.json", "$.content")
+      assert_rejected(
+        NanoAgent.TodoItem,
+        "nano_agent/TodoItem/invalid/content_null.json",
+        "$.content"
+      )
     end
 
     test "TodoItem/invalid/missing_active_form.json" do
-      assert_rejected(NanoAgent.TodoItem, "nano_agent/TodoItem/invalid/missing_active_form.json", "$.active_form")
+      assert_rejected(
+        NanoAgent.TodoItem,
+        "nano_agent/TodoItem/invalid/missing_active_form.json",
+        "$.active_form"
+      )
     end
 
     test "TodoItem/invalid/unknown_status.json" do
-      assert_rejected(NanoAgent.TodoItem, "nano_agent/TodoItem/invalid/unknown_status.json", "$.status")
+      assert_rejected(
+        NanoAgent.TodoItem,
+        "nano_agent/TodoItem/invalid/unknown_status.json",
+        "$.status"
+      )
     end
 
     test "TodoStatus/invalid/null.json" do
@@ -591,7 +811,11 @@ defmodule NanoAgent.PolytypeRoundTripTest do
     end
 
     test "TodoStatus/invalid/unknown_value.json" do
-      assert_rejected(NanoAgent.TodoStatus, "nano_agent/TodoStatus/invalid/unknown_value.json", "$")
+      assert_rejected(
+        NanoAgent.TodoStatus,
+        "nano_agent/TodoStatus/invalid/unknown_value.json",
+        "$"
+      )
     end
 
     test "TodoStatus/invalid/wrong_case.json" do
@@ -599,111 +823,219 @@ defmodule NanoAgent.PolytypeRoundTripTest do
     end
 
     test "ToolDefinition/invalid/description_null.json" do
-      assert_rejected(NanoAgent.ToolDefinition, "nano_agent/ToolDefinition/invalid/description_null.json", "$.description")
+      assert_rejected(
+        NanoAgent.ToolDefinition,
+        "nano_agent/ToolDefinition/invalid/description_null.json",
+        "$.description"
+      )
     end
 
     test "ToolDefinition/invalid/input_schema_string.json" do
-      assert_rejected(NanoAgent.ToolDefinition, "nano_agent/ToolDefinition/invalid/input_schema_string.json", "$.input_schema")
+      assert_rejected(
+        NanoAgent.ToolDefinition,
+        "nano_agent/ToolDefinition/invalid/input_schema_string.json",
+        "$.input_schema"
+      )
     end
 
     test "ToolDefinition/invalid/missing_input_schema.json" do
-      assert_rejected(NanoAgent.ToolDefinition, "nano_agent/ToolDefinition/invalid/missing_input_schema.json", "$.input_schema")
+      assert_rejected(
+        NanoAgent.ToolDefinition,
+        "nano_agent/ToolDefinition/invalid/missing_input_schema.json",
+        "$.input_schema"
+      )
     end
 
     test "ToolDefinitions/invalid/missing_tag.json" do
-      assert_rejected(NanoAgent.ToolDefinitions, "nano_agent/ToolDefinitions/invalid/missing_tag.json", "$.type")
+      assert_rejected(
+        NanoAgent.ToolDefinitions,
+        "nano_agent/ToolDefinitions/invalid/missing_tag.json",
+        "$.type"
+      )
     end
 
     test "ToolDefinitions/invalid/tool_missing_name.json" do
-      assert_rejected(NanoAgent.ToolDefinitions, "nano_agent/ToolDefinitions/invalid/tool_missing_name.json", "$.tools[1].name")
+      assert_rejected(
+        NanoAgent.ToolDefinitions,
+        "nano_agent/ToolDefinitions/invalid/tool_missing_name.json",
+        "$.tools[1].name"
+      )
     end
 
     test "ToolDefinitions/invalid/tools_not_array.json" do
-      assert_rejected(NanoAgent.ToolDefinitions, "nano_agent/ToolDefinitions/invalid/tools_not_array.json", "$.tools")
+      assert_rejected(
+        NanoAgent.ToolDefinitions,
+        "nano_agent/ToolDefinitions/invalid/tools_not_array.json",
+        "$.tools"
+      )
     end
 
     test "ToolExecution/invalid/is_error_null.json" do
-      assert_rejected(NanoAgent.ToolExecution, "nano_agent/ToolExecution/invalid/is_error_null.json", "$.is_error")
+      assert_rejected(
+        NanoAgent.ToolExecution,
+        "nano_agent/ToolExecution/invalid/is_error_null.json",
+        "$.is_error"
+      )
     end
 
     test "ToolExecution/invalid/missing_tool_use_id.json" do
-      assert_rejected(NanoAgent.ToolExecution, "nano_agent/ToolExecution/invalid/missing_tool_use_id.json", "$.tool_use_id")
+      assert_rejected(
+        NanoAgent.ToolExecution,
+        "nano_agent/ToolExecution/invalid/missing_tool_use_id.json",
+        "$.tool_use_id"
+      )
     end
 
     test "ToolExecution/invalid/result_text_number.json" do
-      assert_rejected(NanoAgent.ToolExecution, "nano_agent/ToolExecution/invalid/result_text_number.json", "$.result[0].text")
+      assert_rejected(
+        NanoAgent.ToolExecution,
+        "nano_agent/ToolExecution/invalid/result_text_number.json",
+        "$.result[0].text"
+      )
     end
 
     test "ToolResultContent/invalid/content_item_wrong_tag.json" do
-      assert_rejected(NanoAgent.ToolResultContent, "nano_agent/ToolResultContent/invalid/content_item_wrong_tag.json", "$.content[0].type")
+      assert_rejected(
+        NanoAgent.ToolResultContent,
+        "nano_agent/ToolResultContent/invalid/content_item_wrong_tag.json",
+        "$.content[0].type"
+      )
     end
 
     test "ToolResultContent/invalid/content_string.json" do
-      assert_rejected(NanoAgent.ToolResultContent, "nano_agent/ToolResultContent/invalid/content_string.json", "$.content")
+      assert_rejected(
+        NanoAgent.ToolResultContent,
+        "nano_agent/ToolResultContent/invalid/content_string.json",
+        "$.content"
+      )
     end
 
     test "ToolResultContent/invalid/is_error_string.json" do
-      assert_rejected(NanoAgent.ToolResultContent, "nano_agent/ToolResultContent/invalid/is_error_string.json", "$.is_error")
+      assert_rejected(
+        NanoAgent.ToolResultContent,
+        "nano_agent/ToolResultContent/invalid/is_error_string.json",
+        "$.is_error"
+      )
     end
 
     test "ToolResultContent/invalid/missing_tool_use_id.json" do
-      assert_rejected(NanoAgent.ToolResultContent, "nano_agent/ToolResultContent/invalid/missing_tool_use_id.json", "$.tool_use_id")
+      assert_rejected(
+        NanoAgent.ToolResultContent,
+        "nano_agent/ToolResultContent/invalid/missing_tool_use_id.json",
+        "$.tool_use_id"
+      )
     end
 
     test "ToolUseContent/invalid/id_integer.json" do
-      assert_rejected(NanoAgent.ToolUseContent, "nano_agent/ToolUseContent/invalid/id_integer.json", "$.id")
+      assert_rejected(
+        NanoAgent.ToolUseContent,
+        "nano_agent/ToolUseContent/invalid/id_integer.json",
+        "$.id"
+      )
     end
 
     test "ToolUseContent/invalid/input_array.json" do
-      assert_rejected(NanoAgent.ToolUseContent, "nano_agent/ToolUseContent/invalid/input_array.json", "$.input")
+      assert_rejected(
+        NanoAgent.ToolUseContent,
+        "nano_agent/ToolUseContent/invalid/input_array.json",
+        "$.input"
+      )
     end
 
     test "ToolUseContent/invalid/item_id_integer.json" do
-      assert_rejected(NanoAgent.ToolUseContent, "nano_agent/ToolUseContent/invalid/item_id_integer.json", "$.item_id")
+      assert_rejected(
+        NanoAgent.ToolUseContent,
+        "nano_agent/ToolUseContent/invalid/item_id_integer.json",
+        "$.item_id"
+      )
     end
 
     test "ToolUseContent/invalid/missing_input.json" do
-      assert_rejected(NanoAgent.ToolUseContent, "nano_agent/ToolUseContent/invalid/missing_input.json", "$.input")
+      assert_rejected(
+        NanoAgent.ToolUseContent,
+        "nano_agent/ToolUseContent/invalid/missing_input.json",
+        "$.input"
+      )
     end
 
     test "TruncatedOutput/invalid/missing_temp_file_path.json" do
-      assert_rejected(NanoAgent.TruncatedOutput, "nano_agent/TruncatedOutput/invalid/missing_temp_file_path.json", "$.temp_file_path")
+      assert_rejected(
+        NanoAgent.TruncatedOutput,
+        "nano_agent/TruncatedOutput/invalid/missing_temp_file_path.json",
+        "$.temp_file_path"
+      )
     end
 
     test "TruncatedOutput/invalid/original_chars_string.json" do
-      assert_rejected(NanoAgent.TruncatedOutput, "nano_agent/TruncatedOutput/invalid/original_chars_string.json", "$.original_chars")
+      assert_rejected(
+        NanoAgent.TruncatedOutput,
+        "nano_agent/TruncatedOutput/invalid/original_chars_string.json",
+        "$.original_chars"
+      )
     end
 
     test "TruncatedOutput/invalid/unknown_key.json" do
-      assert_rejected(NanoAgent.TruncatedOutput, "nano_agent/TruncatedOutput/invalid/unknown_key.json", "$.preview")
+      assert_rejected(
+        NanoAgent.TruncatedOutput,
+        "nano_agent/TruncatedOutput/invalid/unknown_key.json",
+        "$.preview"
+      )
     end
 
     test "TruncationConfig/invalid/enabled_string.json" do
-      assert_rejected(NanoAgent.TruncationConfig, "nano_agent/TruncationConfig/invalid/enabled_string.json", "$.enabled")
+      assert_rejected(
+        NanoAgent.TruncationConfig,
+        "nano_agent/TruncationConfig/invalid/enabled_string.json",
+        "$.enabled"
+      )
     end
 
     test "TruncationConfig/invalid/max_lines_bool.json" do
-      assert_rejected(NanoAgent.TruncationConfig, "nano_agent/TruncationConfig/invalid/max_lines_bool.json", "$.max_lines")
+      assert_rejected(
+        NanoAgent.TruncationConfig,
+        "nano_agent/TruncationConfig/invalid/max_lines_bool.json",
+        "$.max_lines"
+      )
     end
 
     test "TruncationConfig/invalid/unknown_key.json" do
-      assert_rejected(NanoAgent.TruncationConfig, "nano_agent/TruncationConfig/invalid/unknown_key.json", "$.max_bytes")
+      assert_rejected(
+        NanoAgent.TruncationConfig,
+        "nano_agent/TruncationConfig/invalid/unknown_key.json",
+        "$.max_bytes"
+      )
     end
 
     test "Usage/invalid/cache_read_float.json" do
-      assert_rejected(NanoAgent.Usage, "nano_agent/Usage/invalid/cache_read_float.json", "$.cache_read_input_tokens")
+      assert_rejected(
+        NanoAgent.Usage,
+        "nano_agent/Usage/invalid/cache_read_float.json",
+        "$.cache_read_input_tokens"
+      )
     end
 
     test "Usage/invalid/input_tokens_bool.json" do
-      assert_rejected(NanoAgent.Usage, "nano_agent/Usage/invalid/input_tokens_bool.json", "$.input_tokens")
+      assert_rejected(
+        NanoAgent.Usage,
+        "nano_agent/Usage/invalid/input_tokens_bool.json",
+        "$.input_tokens"
+      )
     end
 
     test "Usage/invalid/input_tokens_null.json" do
-      assert_rejected(NanoAgent.Usage, "nano_agent/Usage/invalid/input_tokens_null.json", "$.input_tokens")
+      assert_rejected(
+        NanoAgent.Usage,
+        "nano_agent/Usage/invalid/input_tokens_null.json",
+        "$.input_tokens"
+      )
     end
 
     test "Usage/invalid/output_tokens_string.json" do
-      assert_rejected(NanoAgent.Usage, "nano_agent/Usage/invalid/output_tokens_string.json", "$.output_tokens")
+      assert_rejected(
+        NanoAgent.Usage,
+        "nano_agent/Usage/invalid/output_tokens_string.json",
+        "$.output_tokens"
+      )
     end
   end
 end
@@ -803,7 +1135,8 @@ defmodule NanoAgent.PolytypeAtomSafetyTest do
       {NanoAgent.ToolExecution, "nano_agent/ToolExecution/explicit_default_empty_result.json"},
       {NanoAgent.ToolExecution, "nano_agent/ToolExecution/seed_example.json"},
       {NanoAgent.ToolExecution, "nano_agent/ToolExecution/unicode.json"},
-      {NanoAgent.ToolResultContent, "nano_agent/ToolResultContent/explicit_default_is_error.json"},
+      {NanoAgent.ToolResultContent,
+       "nano_agent/ToolResultContent/explicit_default_is_error.json"},
       {NanoAgent.ToolResultContent, "nano_agent/ToolResultContent/seed_error_result.json"},
       {NanoAgent.ToolResultContent, "nano_agent/ToolResultContent/seed_example.json"},
       {NanoAgent.ToolResultContent, "nano_agent/ToolResultContent/several_blocks_unicode.json"},

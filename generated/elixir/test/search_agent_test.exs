@@ -21,19 +21,31 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "Base64ImageSource/webp_empty_data.json" do
-      assert_round_trip(SearchAgent.Base64ImageSource, "search_agent/Base64ImageSource/webp_empty_data.json")
+      assert_round_trip(
+        SearchAgent.Base64ImageSource,
+        "search_agent/Base64ImageSource/webp_empty_data.json"
+      )
     end
 
     test "CacheControlEphemeral/default_ttl.json" do
-      assert_round_trip(SearchAgent.CacheControlEphemeral, "search_agent/CacheControlEphemeral/default_ttl.json")
+      assert_round_trip(
+        SearchAgent.CacheControlEphemeral,
+        "search_agent/CacheControlEphemeral/default_ttl.json"
+      )
     end
 
     test "CacheControlEphemeral/ttl_1h.json" do
-      assert_round_trip(SearchAgent.CacheControlEphemeral, "search_agent/CacheControlEphemeral/ttl_1h.json")
+      assert_round_trip(
+        SearchAgent.CacheControlEphemeral,
+        "search_agent/CacheControlEphemeral/ttl_1h.json"
+      )
     end
 
     test "CacheControlEphemeral/ttl_5m.json" do
-      assert_round_trip(SearchAgent.CacheControlEphemeral, "search_agent/CacheControlEphemeral/ttl_5m.json")
+      assert_round_trip(
+        SearchAgent.CacheControlEphemeral,
+        "search_agent/CacheControlEphemeral/ttl_5m.json"
+      )
     end
 
     test "CacheCreation/one_hour.json" do
@@ -41,7 +53,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "CacheCreation/unknown_key_kept.json" do
-      assert_round_trip(SearchAgent.CacheCreation, "search_agent/CacheCreation/unknown_key_kept.json")
+      assert_round_trip(
+        SearchAgent.CacheCreation,
+        "search_agent/CacheCreation/unknown_key_kept.json"
+      )
     end
 
     test "CacheCreation/zeros.json" do
@@ -57,15 +72,24 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "Citation/unicode_unknown_key_kept.json" do
-      assert_round_trip(SearchAgent.Citation, "search_agent/Citation/unicode_unknown_key_kept.json")
+      assert_round_trip(
+        SearchAgent.Citation,
+        "search_agent/Citation/unicode_unknown_key_kept.json"
+      )
     end
 
     test "CitationSource/seed_document_source.json" do
-      assert_round_trip(SearchAgent.CitationSource, "search_agent/CitationSource/seed_document_source.json")
+      assert_round_trip(
+        SearchAgent.CitationSource,
+        "search_agent/CitationSource/seed_document_source.json"
+      )
     end
 
     test "CitationSource/seed_example.json" do
-      assert_round_trip(SearchAgent.CitationSource, "search_agent/CitationSource/seed_example.json")
+      assert_round_trip(
+        SearchAgent.CitationSource,
+        "search_agent/CitationSource/seed_example.json"
+      )
     end
 
     test "CitationSource/unicode.json" do
@@ -77,11 +101,17 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "CitationsDelta/seed_example.json" do
-      assert_round_trip(SearchAgent.CitationsDelta, "search_agent/CitationsDelta/seed_example.json")
+      assert_round_trip(
+        SearchAgent.CitationsDelta,
+        "search_agent/CitationsDelta/seed_example.json"
+      )
     end
 
     test "CitationsDelta/several_unicode.json" do
-      assert_round_trip(SearchAgent.CitationsDelta, "search_agent/CitationsDelta/several_unicode.json")
+      assert_round_trip(
+        SearchAgent.CitationsDelta,
+        "search_agent/CitationsDelta/several_unicode.json"
+      )
     end
 
     test "Container/offset_timestamp.json" do
@@ -97,7 +127,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "ContentBlock/redacted_thinking.json" do
-      assert_round_trip(SearchAgent.ContentBlock, "search_agent/ContentBlock/redacted_thinking.json")
+      assert_round_trip(
+        SearchAgent.ContentBlock,
+        "search_agent/ContentBlock/redacted_thinking.json"
+      )
     end
 
     test "ContentBlock/text.json" do
@@ -113,55 +146,94 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "ContentBlockDelta/citations_delta.json" do
-      assert_round_trip(SearchAgent.ContentBlockDelta, "search_agent/ContentBlockDelta/citations_delta.json")
+      assert_round_trip(
+        SearchAgent.ContentBlockDelta,
+        "search_agent/ContentBlockDelta/citations_delta.json"
+      )
     end
 
     test "ContentBlockDelta/input_json_delta.json" do
-      assert_round_trip(SearchAgent.ContentBlockDelta, "search_agent/ContentBlockDelta/input_json_delta.json")
+      assert_round_trip(
+        SearchAgent.ContentBlockDelta,
+        "search_agent/ContentBlockDelta/input_json_delta.json"
+      )
     end
 
     test "ContentBlockDelta/signature_delta.json" do
-      assert_round_trip(SearchAgent.ContentBlockDelta, "search_agent/ContentBlockDelta/signature_delta.json")
+      assert_round_trip(
+        SearchAgent.ContentBlockDelta,
+        "search_agent/ContentBlockDelta/signature_delta.json"
+      )
     end
 
     test "ContentBlockDelta/text_delta.json" do
-      assert_round_trip(SearchAgent.ContentBlockDelta, "search_agent/ContentBlockDelta/text_delta.json")
+      assert_round_trip(
+        SearchAgent.ContentBlockDelta,
+        "search_agent/ContentBlockDelta/text_delta.json"
+      )
     end
 
     test "ContentBlockDelta/thinking_delta.json" do
-      assert_round_trip(SearchAgent.ContentBlockDelta, "search_agent/ContentBlockDelta/thinking_delta.json")
+      assert_round_trip(
+        SearchAgent.ContentBlockDelta,
+        "search_agent/ContentBlockDelta/thinking_delta.json"
+      )
     end
 
     test "ContentBlockDeltaEvent/citations_delta.json" do
-      assert_round_trip(SearchAgent.ContentBlockDeltaEvent, "search_agent/ContentBlockDeltaEvent/citations_delta.json")
+      assert_round_trip(
+        SearchAgent.ContentBlockDeltaEvent,
+        "search_agent/ContentBlockDeltaEvent/citations_delta.json"
+      )
     end
 
     test "ContentBlockDeltaEvent/input_json_delta.json" do
-      assert_round_trip(SearchAgent.ContentBlockDeltaEvent, "search_agent/ContentBlockDeltaEvent/input_json_delta.json")
+      assert_round_trip(
+        SearchAgent.ContentBlockDeltaEvent,
+        "search_agent/ContentBlockDeltaEvent/input_json_delta.json"
+      )
     end
 
     test "ContentBlockDeltaEvent/signature_delta.json" do
-      assert_round_trip(SearchAgent.ContentBlockDeltaEvent, "search_agent/ContentBlockDeltaEvent/signature_delta.json")
+      assert_round_trip(
+        SearchAgent.ContentBlockDeltaEvent,
+        "search_agent/ContentBlockDeltaEvent/signature_delta.json"
+      )
     end
 
     test "ContentBlockDeltaEvent/text_delta.json" do
-      assert_round_trip(SearchAgent.ContentBlockDeltaEvent, "search_agent/ContentBlockDeltaEvent/text_delta.json")
+      assert_round_trip(
+        SearchAgent.ContentBlockDeltaEvent,
+        "search_agent/ContentBlockDeltaEvent/text_delta.json"
+      )
     end
 
     test "ContentBlockDeltaEvent/thinking_delta.json" do
-      assert_round_trip(SearchAgent.ContentBlockDeltaEvent, "search_agent/ContentBlockDeltaEvent/thinking_delta.json")
+      assert_round_trip(
+        SearchAgent.ContentBlockDeltaEvent,
+        "search_agent/ContentBlockDeltaEvent/thinking_delta.json"
+      )
     end
 
     test "ContentBlockParam/document.json" do
-      assert_round_trip(SearchAgent.ContentBlockParam, "search_agent/ContentBlockParam/document.json")
+      assert_round_trip(
+        SearchAgent.ContentBlockParam,
+        "search_agent/ContentBlockParam/document.json"
+      )
     end
 
     test "ContentBlockParam/image.json" do
-      assert_round_trip(SearchAgent.ContentBlockParam, "search_agent/ContentBlockParam/image.json")
+      assert_round_trip(
+        SearchAgent.ContentBlockParam,
+        "search_agent/ContentBlockParam/image.json"
+      )
     end
 
     test "ContentBlockParam/redacted_thinking.json" do
-      assert_round_trip(SearchAgent.ContentBlockParam, "search_agent/ContentBlockParam/redacted_thinking.json")
+      assert_round_trip(
+        SearchAgent.ContentBlockParam,
+        "search_agent/ContentBlockParam/redacted_thinking.json"
+      )
     end
 
     test "ContentBlockParam/text.json" do
@@ -169,39 +241,66 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "ContentBlockParam/thinking.json" do
-      assert_round_trip(SearchAgent.ContentBlockParam, "search_agent/ContentBlockParam/thinking.json")
+      assert_round_trip(
+        SearchAgent.ContentBlockParam,
+        "search_agent/ContentBlockParam/thinking.json"
+      )
     end
 
     test "ContentBlockParam/tool_result.json" do
-      assert_round_trip(SearchAgent.ContentBlockParam, "search_agent/ContentBlockParam/tool_result.json")
+      assert_round_trip(
+        SearchAgent.ContentBlockParam,
+        "search_agent/ContentBlockParam/tool_result.json"
+      )
     end
 
     test "ContentBlockParam/tool_use.json" do
-      assert_round_trip(SearchAgent.ContentBlockParam, "search_agent/ContentBlockParam/tool_use.json")
+      assert_round_trip(
+        SearchAgent.ContentBlockParam,
+        "search_agent/ContentBlockParam/tool_use.json"
+      )
     end
 
     test "ContentBlockStartEvent/text.json" do
-      assert_round_trip(SearchAgent.ContentBlockStartEvent, "search_agent/ContentBlockStartEvent/text.json")
+      assert_round_trip(
+        SearchAgent.ContentBlockStartEvent,
+        "search_agent/ContentBlockStartEvent/text.json"
+      )
     end
 
     test "ContentBlockStartEvent/thinking.json" do
-      assert_round_trip(SearchAgent.ContentBlockStartEvent, "search_agent/ContentBlockStartEvent/thinking.json")
+      assert_round_trip(
+        SearchAgent.ContentBlockStartEvent,
+        "search_agent/ContentBlockStartEvent/thinking.json"
+      )
     end
 
     test "ContentBlockStartEvent/tool_use.json" do
-      assert_round_trip(SearchAgent.ContentBlockStartEvent, "search_agent/ContentBlockStartEvent/tool_use.json")
+      assert_round_trip(
+        SearchAgent.ContentBlockStartEvent,
+        "search_agent/ContentBlockStartEvent/tool_use.json"
+      )
     end
 
     test "ContentBlockStopEvent/first.json" do
-      assert_round_trip(SearchAgent.ContentBlockStopEvent, "search_agent/ContentBlockStopEvent/first.json")
+      assert_round_trip(
+        SearchAgent.ContentBlockStopEvent,
+        "search_agent/ContentBlockStopEvent/first.json"
+      )
     end
 
     test "ContentBlockStopEvent/large_index.json" do
-      assert_round_trip(SearchAgent.ContentBlockStopEvent, "search_agent/ContentBlockStopEvent/large_index.json")
+      assert_round_trip(
+        SearchAgent.ContentBlockStopEvent,
+        "search_agent/ContentBlockStopEvent/large_index.json"
+      )
     end
 
     test "ContentBlockStopEvent/second.json" do
-      assert_round_trip(SearchAgent.ContentBlockStopEvent, "search_agent/ContentBlockStopEvent/second.json")
+      assert_round_trip(
+        SearchAgent.ContentBlockStopEvent,
+        "search_agent/ContentBlockStopEvent/second.json"
+      )
     end
 
     test "Document/citations_absent.json" do
@@ -225,7 +324,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "ImageBlockParam/cache_control.json" do
-      assert_round_trip(SearchAgent.ImageBlockParam, "search_agent/ImageBlockParam/cache_control.json")
+      assert_round_trip(
+        SearchAgent.ImageBlockParam,
+        "search_agent/ImageBlockParam/cache_control.json"
+      )
     end
 
     test "ImageBlockParam/url.json" do
@@ -265,7 +367,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "InputJsonDelta/first_empty.json" do
-      assert_round_trip(SearchAgent.InputJsonDelta, "search_agent/InputJsonDelta/first_empty.json")
+      assert_round_trip(
+        SearchAgent.InputJsonDelta,
+        "search_agent/InputJsonDelta/first_empty.json"
+      )
     end
 
     test "InputJsonDelta/fragment.json" do
@@ -293,19 +398,31 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "MessageCreateParams/empty_lists_thinking_disabled.json" do
-      assert_round_trip(SearchAgent.MessageCreateParams, "search_agent/MessageCreateParams/empty_lists_thinking_disabled.json")
+      assert_round_trip(
+        SearchAgent.MessageCreateParams,
+        "search_agent/MessageCreateParams/empty_lists_thinking_disabled.json"
+      )
     end
 
     test "MessageCreateParams/everything.json" do
-      assert_round_trip(SearchAgent.MessageCreateParams, "search_agent/MessageCreateParams/everything.json")
+      assert_round_trip(
+        SearchAgent.MessageCreateParams,
+        "search_agent/MessageCreateParams/everything.json"
+      )
     end
 
     test "MessageCreateParams/minimal.json" do
-      assert_round_trip(SearchAgent.MessageCreateParams, "search_agent/MessageCreateParams/minimal.json")
+      assert_round_trip(
+        SearchAgent.MessageCreateParams,
+        "search_agent/MessageCreateParams/minimal.json"
+      )
     end
 
     test "MessageCreateParams/typical.json" do
-      assert_round_trip(SearchAgent.MessageCreateParams, "search_agent/MessageCreateParams/typical.json")
+      assert_round_trip(
+        SearchAgent.MessageCreateParams,
+        "search_agent/MessageCreateParams/typical.json"
+      )
     end
 
     test "MessageDelta/container.json" do
@@ -313,7 +430,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "MessageDelta/container_null_unknown_key_kept.json" do
-      assert_round_trip(SearchAgent.MessageDelta, "search_agent/MessageDelta/container_null_unknown_key_kept.json")
+      assert_round_trip(
+        SearchAgent.MessageDelta,
+        "search_agent/MessageDelta/container_null_unknown_key_kept.json"
+      )
     end
 
     test "MessageDelta/end_turn.json" do
@@ -325,31 +445,52 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "MessageDeltaEvent/tool_use_full_usage.json" do
-      assert_round_trip(SearchAgent.MessageDeltaEvent, "search_agent/MessageDeltaEvent/tool_use_full_usage.json")
+      assert_round_trip(
+        SearchAgent.MessageDeltaEvent,
+        "search_agent/MessageDeltaEvent/tool_use_full_usage.json"
+      )
     end
 
     test "MessageDeltaEvent/typical.json" do
-      assert_round_trip(SearchAgent.MessageDeltaEvent, "search_agent/MessageDeltaEvent/typical.json")
+      assert_round_trip(
+        SearchAgent.MessageDeltaEvent,
+        "search_agent/MessageDeltaEvent/typical.json"
+      )
     end
 
     test "MessageDeltaEvent/unknown_key_kept.json" do
-      assert_round_trip(SearchAgent.MessageDeltaEvent, "search_agent/MessageDeltaEvent/unknown_key_kept.json")
+      assert_round_trip(
+        SearchAgent.MessageDeltaEvent,
+        "search_agent/MessageDeltaEvent/unknown_key_kept.json"
+      )
     end
 
     test "MessageDeltaUsage/explicit_nulls.json" do
-      assert_round_trip(SearchAgent.MessageDeltaUsage, "search_agent/MessageDeltaUsage/explicit_nulls.json")
+      assert_round_trip(
+        SearchAgent.MessageDeltaUsage,
+        "search_agent/MessageDeltaUsage/explicit_nulls.json"
+      )
     end
 
     test "MessageDeltaUsage/full_unknown_keys_kept.json" do
-      assert_round_trip(SearchAgent.MessageDeltaUsage, "search_agent/MessageDeltaUsage/full_unknown_keys_kept.json")
+      assert_round_trip(
+        SearchAgent.MessageDeltaUsage,
+        "search_agent/MessageDeltaUsage/full_unknown_keys_kept.json"
+      )
     end
 
     test "MessageDeltaUsage/output_only.json" do
-      assert_round_trip(SearchAgent.MessageDeltaUsage, "search_agent/MessageDeltaUsage/output_only.json")
+      assert_round_trip(
+        SearchAgent.MessageDeltaUsage,
+        "search_agent/MessageDeltaUsage/output_only.json"
+      )
     end
 
     test "MessageParam/assistant_thinking_tool_use.json" do
-      assert_round_trip(SearchAgent.MessageParam, "search_agent/MessageParam/assistant_thinking_tool_use.json")
+      assert_round_trip(
+        SearchAgent.MessageParam,
+        "search_agent/MessageParam/assistant_thinking_tool_use.json"
+      )
     end
 
     test "MessageParam/empty_list.json" do
@@ -365,7 +506,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "MessageParam/seed_tool_result.json" do
-      assert_round_trip(SearchAgent.MessageParam, "search_agent/MessageParam/seed_tool_result.json")
+      assert_round_trip(
+        SearchAgent.MessageParam,
+        "search_agent/MessageParam/seed_tool_result.json"
+      )
     end
 
     test "MessageParam/user_blocks.json" do
@@ -373,51 +517,87 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "MessageStartEvent/full_usage.json" do
-      assert_round_trip(SearchAgent.MessageStartEvent, "search_agent/MessageStartEvent/full_usage.json")
+      assert_round_trip(
+        SearchAgent.MessageStartEvent,
+        "search_agent/MessageStartEvent/full_usage.json"
+      )
     end
 
     test "MessageStartEvent/typical.json" do
-      assert_round_trip(SearchAgent.MessageStartEvent, "search_agent/MessageStartEvent/typical.json")
+      assert_round_trip(
+        SearchAgent.MessageStartEvent,
+        "search_agent/MessageStartEvent/typical.json"
+      )
     end
 
     test "MessageStartEvent/unknown_keys_kept.json" do
-      assert_round_trip(SearchAgent.MessageStartEvent, "search_agent/MessageStartEvent/unknown_keys_kept.json")
+      assert_round_trip(
+        SearchAgent.MessageStartEvent,
+        "search_agent/MessageStartEvent/unknown_keys_kept.json"
+      )
     end
 
     test "MessageStopEvent/bedrock_metrics_kept.json" do
-      assert_round_trip(SearchAgent.MessageStopEvent, "search_agent/MessageStopEvent/bedrock_metrics_kept.json")
+      assert_round_trip(
+        SearchAgent.MessageStopEvent,
+        "search_agent/MessageStopEvent/bedrock_metrics_kept.json"
+      )
     end
 
     test "MessageStopEvent/typical.json" do
-      assert_round_trip(SearchAgent.MessageStopEvent, "search_agent/MessageStopEvent/typical.json")
+      assert_round_trip(
+        SearchAgent.MessageStopEvent,
+        "search_agent/MessageStopEvent/typical.json"
+      )
     end
 
     test "MessageStopEvent/unicode_unknown_key_kept.json" do
-      assert_round_trip(SearchAgent.MessageStopEvent, "search_agent/MessageStopEvent/unicode_unknown_key_kept.json")
+      assert_round_trip(
+        SearchAgent.MessageStopEvent,
+        "search_agent/MessageStopEvent/unicode_unknown_key_kept.json"
+      )
     end
 
     test "MessageStreamEvent/content_block_delta.json" do
-      assert_round_trip(SearchAgent.MessageStreamEvent, "search_agent/MessageStreamEvent/content_block_delta.json")
+      assert_round_trip(
+        SearchAgent.MessageStreamEvent,
+        "search_agent/MessageStreamEvent/content_block_delta.json"
+      )
     end
 
     test "MessageStreamEvent/content_block_start.json" do
-      assert_round_trip(SearchAgent.MessageStreamEvent, "search_agent/MessageStreamEvent/content_block_start.json")
+      assert_round_trip(
+        SearchAgent.MessageStreamEvent,
+        "search_agent/MessageStreamEvent/content_block_start.json"
+      )
     end
 
     test "MessageStreamEvent/content_block_stop.json" do
-      assert_round_trip(SearchAgent.MessageStreamEvent, "search_agent/MessageStreamEvent/content_block_stop.json")
+      assert_round_trip(
+        SearchAgent.MessageStreamEvent,
+        "search_agent/MessageStreamEvent/content_block_stop.json"
+      )
     end
 
     test "MessageStreamEvent/message_delta.json" do
-      assert_round_trip(SearchAgent.MessageStreamEvent, "search_agent/MessageStreamEvent/message_delta.json")
+      assert_round_trip(
+        SearchAgent.MessageStreamEvent,
+        "search_agent/MessageStreamEvent/message_delta.json"
+      )
     end
 
     test "MessageStreamEvent/message_start.json" do
-      assert_round_trip(SearchAgent.MessageStreamEvent, "search_agent/MessageStreamEvent/message_start.json")
+      assert_round_trip(
+        SearchAgent.MessageStreamEvent,
+        "search_agent/MessageStreamEvent/message_start.json"
+      )
     end
 
     test "MessageStreamEvent/message_stop.json" do
-      assert_round_trip(SearchAgent.MessageStreamEvent, "search_agent/MessageStreamEvent/message_stop.json")
+      assert_round_trip(
+        SearchAgent.MessageStreamEvent,
+        "search_agent/MessageStreamEvent/message_stop.json"
+      )
     end
 
     test "Metadata/empty.json" do
@@ -437,15 +617,24 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "RedactedThinkingBlock/empty.json" do
-      assert_round_trip(SearchAgent.RedactedThinkingBlock, "search_agent/RedactedThinkingBlock/empty.json")
+      assert_round_trip(
+        SearchAgent.RedactedThinkingBlock,
+        "search_agent/RedactedThinkingBlock/empty.json"
+      )
     end
 
     test "RedactedThinkingBlock/slashes.json" do
-      assert_round_trip(SearchAgent.RedactedThinkingBlock, "search_agent/RedactedThinkingBlock/slashes.json")
+      assert_round_trip(
+        SearchAgent.RedactedThinkingBlock,
+        "search_agent/RedactedThinkingBlock/slashes.json"
+      )
     end
 
     test "RedactedThinkingBlock/typical.json" do
-      assert_round_trip(SearchAgent.RedactedThinkingBlock, "search_agent/RedactedThinkingBlock/typical.json")
+      assert_round_trip(
+        SearchAgent.RedactedThinkingBlock,
+        "search_agent/RedactedThinkingBlock/typical.json"
+      )
     end
 
     test "Role/assistant.json" do
@@ -485,7 +674,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "ServerToolUsage/unknown_key_kept.json" do
-      assert_round_trip(SearchAgent.ServerToolUsage, "search_agent/ServerToolUsage/unknown_key_kept.json")
+      assert_round_trip(
+        SearchAgent.ServerToolUsage,
+        "search_agent/ServerToolUsage/unknown_key_kept.json"
+      )
     end
 
     test "ServerToolUsage/zero.json" do
@@ -525,7 +717,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "StopReason/model_context_window_exceeded.json" do
-      assert_round_trip(SearchAgent.StopReason, "search_agent/StopReason/model_context_window_exceeded.json")
+      assert_round_trip(
+        SearchAgent.StopReason,
+        "search_agent/StopReason/model_context_window_exceeded.json"
+      )
     end
 
     test "StopReason/pause_turn.json" do
@@ -557,15 +752,24 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "TextBlock/with_citations_unicode.json" do
-      assert_round_trip(SearchAgent.TextBlock, "search_agent/TextBlock/with_citations_unicode.json")
+      assert_round_trip(
+        SearchAgent.TextBlock,
+        "search_agent/TextBlock/with_citations_unicode.json"
+      )
     end
 
     test "TextBlockParam/cache_control.json" do
-      assert_round_trip(SearchAgent.TextBlockParam, "search_agent/TextBlockParam/cache_control.json")
+      assert_round_trip(
+        SearchAgent.TextBlockParam,
+        "search_agent/TextBlockParam/cache_control.json"
+      )
     end
 
     test "TextBlockParam/citations_null.json" do
-      assert_round_trip(SearchAgent.TextBlockParam, "search_agent/TextBlockParam/citations_null.json")
+      assert_round_trip(
+        SearchAgent.TextBlockParam,
+        "search_agent/TextBlockParam/citations_null.json"
+      )
     end
 
     test "TextBlockParam/typical.json" do
@@ -573,11 +777,17 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "TextBlockParam/unicode_cache_control_null.json" do
-      assert_round_trip(SearchAgent.TextBlockParam, "search_agent/TextBlockParam/unicode_cache_control_null.json")
+      assert_round_trip(
+        SearchAgent.TextBlockParam,
+        "search_agent/TextBlockParam/unicode_cache_control_null.json"
+      )
     end
 
     test "TextBlockParam/with_citations.json" do
-      assert_round_trip(SearchAgent.TextBlockParam, "search_agent/TextBlockParam/with_citations.json")
+      assert_round_trip(
+        SearchAgent.TextBlockParam,
+        "search_agent/TextBlockParam/with_citations.json"
+      )
     end
 
     test "TextDelta/empty.json" do
@@ -593,7 +803,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "ThinkingBlock/empty_stream_start.json" do
-      assert_round_trip(SearchAgent.ThinkingBlock, "search_agent/ThinkingBlock/empty_stream_start.json")
+      assert_round_trip(
+        SearchAgent.ThinkingBlock,
+        "search_agent/ThinkingBlock/empty_stream_start.json"
+      )
     end
 
     test "ThinkingBlock/typical.json" do
@@ -613,35 +826,59 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "ThinkingConfig/enabled_minimum.json" do
-      assert_round_trip(SearchAgent.ThinkingConfig, "search_agent/ThinkingConfig/enabled_minimum.json")
+      assert_round_trip(
+        SearchAgent.ThinkingConfig,
+        "search_agent/ThinkingConfig/enabled_minimum.json"
+      )
     end
 
     test "ThinkingConfigDisabled/typical.json" do
-      assert_round_trip(SearchAgent.ThinkingConfigDisabled, "search_agent/ThinkingConfigDisabled/typical.json")
+      assert_round_trip(
+        SearchAgent.ThinkingConfigDisabled,
+        "search_agent/ThinkingConfigDisabled/typical.json"
+      )
     end
 
     test "ThinkingConfigDisabled/unicode_unknown_key_kept.json" do
-      assert_round_trip(SearchAgent.ThinkingConfigDisabled, "search_agent/ThinkingConfigDisabled/unicode_unknown_key_kept.json")
+      assert_round_trip(
+        SearchAgent.ThinkingConfigDisabled,
+        "search_agent/ThinkingConfigDisabled/unicode_unknown_key_kept.json"
+      )
     end
 
     test "ThinkingConfigDisabled/unknown_key_kept.json" do
-      assert_round_trip(SearchAgent.ThinkingConfigDisabled, "search_agent/ThinkingConfigDisabled/unknown_key_kept.json")
+      assert_round_trip(
+        SearchAgent.ThinkingConfigDisabled,
+        "search_agent/ThinkingConfigDisabled/unknown_key_kept.json"
+      )
     end
 
     test "ThinkingConfigEnabled/large.json" do
-      assert_round_trip(SearchAgent.ThinkingConfigEnabled, "search_agent/ThinkingConfigEnabled/large.json")
+      assert_round_trip(
+        SearchAgent.ThinkingConfigEnabled,
+        "search_agent/ThinkingConfigEnabled/large.json"
+      )
     end
 
     test "ThinkingConfigEnabled/minimum_budget.json" do
-      assert_round_trip(SearchAgent.ThinkingConfigEnabled, "search_agent/ThinkingConfigEnabled/minimum_budget.json")
+      assert_round_trip(
+        SearchAgent.ThinkingConfigEnabled,
+        "search_agent/ThinkingConfigEnabled/minimum_budget.json"
+      )
     end
 
     test "ThinkingConfigEnabled/typical.json" do
-      assert_round_trip(SearchAgent.ThinkingConfigEnabled, "search_agent/ThinkingConfigEnabled/typical.json")
+      assert_round_trip(
+        SearchAgent.ThinkingConfigEnabled,
+        "search_agent/ThinkingConfigEnabled/typical.json"
+      )
     end
 
     test "ThinkingDelta/empty_unknown_key_kept.json" do
-      assert_round_trip(SearchAgent.ThinkingDelta, "search_agent/ThinkingDelta/empty_unknown_key_kept.json")
+      assert_round_trip(
+        SearchAgent.ThinkingDelta,
+        "search_agent/ThinkingDelta/empty_unknown_key_kept.json"
+      )
     end
 
     test "ThinkingDelta/typical.json" do
@@ -681,11 +918,17 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "ToolChoiceAny/disable_parallel.json" do
-      assert_round_trip(SearchAgent.ToolChoiceAny, "search_agent/ToolChoiceAny/disable_parallel.json")
+      assert_round_trip(
+        SearchAgent.ToolChoiceAny,
+        "search_agent/ToolChoiceAny/disable_parallel.json"
+      )
     end
 
     test "ToolChoiceAny/explicit_false.json" do
-      assert_round_trip(SearchAgent.ToolChoiceAny, "search_agent/ToolChoiceAny/explicit_false.json")
+      assert_round_trip(
+        SearchAgent.ToolChoiceAny,
+        "search_agent/ToolChoiceAny/explicit_false.json"
+      )
     end
 
     test "ToolChoiceAny/typical.json" do
@@ -693,11 +936,17 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "ToolChoiceAuto/disable_parallel.json" do
-      assert_round_trip(SearchAgent.ToolChoiceAuto, "search_agent/ToolChoiceAuto/disable_parallel.json")
+      assert_round_trip(
+        SearchAgent.ToolChoiceAuto,
+        "search_agent/ToolChoiceAuto/disable_parallel.json"
+      )
     end
 
     test "ToolChoiceAuto/explicit_false.json" do
-      assert_round_trip(SearchAgent.ToolChoiceAuto, "search_agent/ToolChoiceAuto/explicit_false.json")
+      assert_round_trip(
+        SearchAgent.ToolChoiceAuto,
+        "search_agent/ToolChoiceAuto/explicit_false.json"
+      )
     end
 
     test "ToolChoiceAuto/typical.json" do
@@ -709,15 +958,24 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "ToolChoiceNone/unicode_unknown_key_kept.json" do
-      assert_round_trip(SearchAgent.ToolChoiceNone, "search_agent/ToolChoiceNone/unicode_unknown_key_kept.json")
+      assert_round_trip(
+        SearchAgent.ToolChoiceNone,
+        "search_agent/ToolChoiceNone/unicode_unknown_key_kept.json"
+      )
     end
 
     test "ToolChoiceNone/unknown_key_kept.json" do
-      assert_round_trip(SearchAgent.ToolChoiceNone, "search_agent/ToolChoiceNone/unknown_key_kept.json")
+      assert_round_trip(
+        SearchAgent.ToolChoiceNone,
+        "search_agent/ToolChoiceNone/unknown_key_kept.json"
+      )
     end
 
     test "ToolChoiceTool/disable_parallel.json" do
-      assert_round_trip(SearchAgent.ToolChoiceTool, "search_agent/ToolChoiceTool/disable_parallel.json")
+      assert_round_trip(
+        SearchAgent.ToolChoiceTool,
+        "search_agent/ToolChoiceTool/disable_parallel.json"
+      )
     end
 
     test "ToolChoiceTool/typical.json" do
@@ -725,39 +983,66 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "ToolChoiceTool/unicode_name.json" do
-      assert_round_trip(SearchAgent.ToolChoiceTool, "search_agent/ToolChoiceTool/unicode_name.json")
+      assert_round_trip(
+        SearchAgent.ToolChoiceTool,
+        "search_agent/ToolChoiceTool/unicode_name.json"
+      )
     end
 
     test "ToolDefinition/all_mcp_fields.json" do
-      assert_round_trip(SearchAgent.ToolDefinition, "search_agent/ToolDefinition/all_mcp_fields.json")
+      assert_round_trip(
+        SearchAgent.ToolDefinition,
+        "search_agent/ToolDefinition/all_mcp_fields.json"
+      )
     end
 
     test "ToolDefinition/description_absent.json" do
-      assert_round_trip(SearchAgent.ToolDefinition, "search_agent/ToolDefinition/description_absent.json")
+      assert_round_trip(
+        SearchAgent.ToolDefinition,
+        "search_agent/ToolDefinition/description_absent.json"
+      )
     end
 
     test "ToolDefinition/no_required_in_schema.json" do
-      assert_round_trip(SearchAgent.ToolDefinition, "search_agent/ToolDefinition/no_required_in_schema.json")
+      assert_round_trip(
+        SearchAgent.ToolDefinition,
+        "search_agent/ToolDefinition/no_required_in_schema.json"
+      )
     end
 
     test "ToolDefinition/seed_example.json" do
-      assert_round_trip(SearchAgent.ToolDefinition, "search_agent/ToolDefinition/seed_example.json")
+      assert_round_trip(
+        SearchAgent.ToolDefinition,
+        "search_agent/ToolDefinition/seed_example.json"
+      )
     end
 
     test "ToolDefinition/unicode_unknown_key_kept.json" do
-      assert_round_trip(SearchAgent.ToolDefinition, "search_agent/ToolDefinition/unicode_unknown_key_kept.json")
+      assert_round_trip(
+        SearchAgent.ToolDefinition,
+        "search_agent/ToolDefinition/unicode_unknown_key_kept.json"
+      )
     end
 
     test "ToolDefinitionList/empty.json" do
-      assert_round_trip(SearchAgent.ToolDefinitionList, "search_agent/ToolDefinitionList/empty.json")
+      assert_round_trip(
+        SearchAgent.ToolDefinitionList,
+        "search_agent/ToolDefinitionList/empty.json"
+      )
     end
 
     test "ToolDefinitionList/several.json" do
-      assert_round_trip(SearchAgent.ToolDefinitionList, "search_agent/ToolDefinitionList/several.json")
+      assert_round_trip(
+        SearchAgent.ToolDefinitionList,
+        "search_agent/ToolDefinitionList/several.json"
+      )
     end
 
     test "ToolDefinitionList/typical.json" do
-      assert_round_trip(SearchAgent.ToolDefinitionList, "search_agent/ToolDefinitionList/typical.json")
+      assert_round_trip(
+        SearchAgent.ToolDefinitionList,
+        "search_agent/ToolDefinitionList/typical.json"
+      )
     end
 
     test "ToolParam/description_absent.json" do
@@ -765,7 +1050,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "ToolParam/empty_description_cache_control.json" do
-      assert_round_trip(SearchAgent.ToolParam, "search_agent/ToolParam/empty_description_cache_control.json")
+      assert_round_trip(
+        SearchAgent.ToolParam,
+        "search_agent/ToolParam/empty_description_cache_control.json"
+      )
     end
 
     test "ToolParam/typical.json" do
@@ -777,35 +1065,59 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "ToolResultBlockContent/image.json" do
-      assert_round_trip(SearchAgent.ToolResultBlockContent, "search_agent/ToolResultBlockContent/image.json")
+      assert_round_trip(
+        SearchAgent.ToolResultBlockContent,
+        "search_agent/ToolResultBlockContent/image.json"
+      )
     end
 
     test "ToolResultBlockContent/text.json" do
-      assert_round_trip(SearchAgent.ToolResultBlockContent, "search_agent/ToolResultBlockContent/text.json")
+      assert_round_trip(
+        SearchAgent.ToolResultBlockContent,
+        "search_agent/ToolResultBlockContent/text.json"
+      )
     end
 
     test "ToolResultBlockContent/text_with_citations.json" do
-      assert_round_trip(SearchAgent.ToolResultBlockContent, "search_agent/ToolResultBlockContent/text_with_citations.json")
+      assert_round_trip(
+        SearchAgent.ToolResultBlockContent,
+        "search_agent/ToolResultBlockContent/text_with_citations.json"
+      )
     end
 
     test "ToolResultBlockParam/content_absent_cache_control.json" do
-      assert_round_trip(SearchAgent.ToolResultBlockParam, "search_agent/ToolResultBlockParam/content_absent_cache_control.json")
+      assert_round_trip(
+        SearchAgent.ToolResultBlockParam,
+        "search_agent/ToolResultBlockParam/content_absent_cache_control.json"
+      )
     end
 
     test "ToolResultBlockParam/content_blocks.json" do
-      assert_round_trip(SearchAgent.ToolResultBlockParam, "search_agent/ToolResultBlockParam/content_blocks.json")
+      assert_round_trip(
+        SearchAgent.ToolResultBlockParam,
+        "search_agent/ToolResultBlockParam/content_blocks.json"
+      )
     end
 
     test "ToolResultBlockParam/error_result.json" do
-      assert_round_trip(SearchAgent.ToolResultBlockParam, "search_agent/ToolResultBlockParam/error_result.json")
+      assert_round_trip(
+        SearchAgent.ToolResultBlockParam,
+        "search_agent/ToolResultBlockParam/error_result.json"
+      )
     end
 
     test "ToolResultBlockParam/explicit_is_error_false.json" do
-      assert_round_trip(SearchAgent.ToolResultBlockParam, "search_agent/ToolResultBlockParam/explicit_is_error_false.json")
+      assert_round_trip(
+        SearchAgent.ToolResultBlockParam,
+        "search_agent/ToolResultBlockParam/explicit_is_error_false.json"
+      )
     end
 
     test "ToolResultBlockParam/seed_example.json" do
-      assert_round_trip(SearchAgent.ToolResultBlockParam, "search_agent/ToolResultBlockParam/seed_example.json")
+      assert_round_trip(
+        SearchAgent.ToolResultBlockParam,
+        "search_agent/ToolResultBlockParam/seed_example.json"
+      )
     end
 
     test "ToolUseBlock/empty_input.json" do
@@ -817,19 +1129,31 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "ToolUseBlock/unknown_key_kept.json" do
-      assert_round_trip(SearchAgent.ToolUseBlock, "search_agent/ToolUseBlock/unknown_key_kept.json")
+      assert_round_trip(
+        SearchAgent.ToolUseBlock,
+        "search_agent/ToolUseBlock/unknown_key_kept.json"
+      )
     end
 
     test "ToolUseBlockParam/empty_input.json" do
-      assert_round_trip(SearchAgent.ToolUseBlockParam, "search_agent/ToolUseBlockParam/empty_input.json")
+      assert_round_trip(
+        SearchAgent.ToolUseBlockParam,
+        "search_agent/ToolUseBlockParam/empty_input.json"
+      )
     end
 
     test "ToolUseBlockParam/typical.json" do
-      assert_round_trip(SearchAgent.ToolUseBlockParam, "search_agent/ToolUseBlockParam/typical.json")
+      assert_round_trip(
+        SearchAgent.ToolUseBlockParam,
+        "search_agent/ToolUseBlockParam/typical.json"
+      )
     end
 
     test "ToolUseBlockParam/unicode_input_cache_control_null.json" do
-      assert_round_trip(SearchAgent.ToolUseBlockParam, "search_agent/ToolUseBlockParam/unicode_input_cache_control_null.json")
+      assert_round_trip(
+        SearchAgent.ToolUseBlockParam,
+        "search_agent/ToolUseBlockParam/unicode_input_cache_control_null.json"
+      )
     end
 
     test "ToolsListResult/empty.json" do
@@ -837,7 +1161,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "ToolsListResult/next_cursor.json" do
-      assert_round_trip(SearchAgent.ToolsListResult, "search_agent/ToolsListResult/next_cursor.json")
+      assert_round_trip(
+        SearchAgent.ToolsListResult,
+        "search_agent/ToolsListResult/next_cursor.json"
+      )
     end
 
     test "ToolsListResult/typical.json" do
@@ -845,7 +1172,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "UrlImageSource/query_string.json" do
-      assert_round_trip(SearchAgent.UrlImageSource, "search_agent/UrlImageSource/query_string.json")
+      assert_round_trip(
+        SearchAgent.UrlImageSource,
+        "search_agent/UrlImageSource/query_string.json"
+      )
     end
 
     test "UrlImageSource/typical.json" do
@@ -853,7 +1183,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "UrlImageSource/unicode_url.json" do
-      assert_round_trip(SearchAgent.UrlImageSource, "search_agent/UrlImageSource/unicode_url.json")
+      assert_round_trip(
+        SearchAgent.UrlImageSource,
+        "search_agent/UrlImageSource/unicode_url.json"
+      )
     end
 
     test "Usage/explicit_nulls.json" do
@@ -869,7 +1202,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "Usage/server_tool_use_unknown_key_kept.json" do
-      assert_round_trip(SearchAgent.Usage, "search_agent/Usage/server_tool_use_unknown_key_kept.json")
+      assert_round_trip(
+        SearchAgent.Usage,
+        "search_agent/Usage/server_tool_use_unknown_key_kept.json"
+      )
     end
 
     test "_TrimState/empty.json" do
@@ -887,279 +1223,555 @@ defmodule SearchAgent.PolytypeRoundTripTest do
 
   describe "invalid fixtures are rejected at the recorded path" do
     test "Base64ImageSource/invalid/bad_media_type.json" do
-      assert_rejected(SearchAgent.Base64ImageSource, "search_agent/Base64ImageSource/invalid/bad_media_type.json", "$.media_type")
+      assert_rejected(
+        SearchAgent.Base64ImageSource,
+        "search_agent/Base64ImageSource/invalid/bad_media_type.json",
+        "$.media_type"
+      )
     end
 
     test "Base64ImageSource/invalid/missing_data.json" do
-      assert_rejected(SearchAgent.Base64ImageSource, "search_agent/Base64ImageSource/invalid/missing_data.json", "$.data")
+      assert_rejected(
+        SearchAgent.Base64ImageSource,
+        "search_agent/Base64ImageSource/invalid/missing_data.json",
+        "$.data"
+      )
     end
 
     test "CacheControlEphemeral/invalid/ttl_number.json" do
-      assert_rejected(SearchAgent.CacheControlEphemeral, "search_agent/CacheControlEphemeral/invalid/ttl_number.json", "$.ttl")
+      assert_rejected(
+        SearchAgent.CacheControlEphemeral,
+        "search_agent/CacheControlEphemeral/invalid/ttl_number.json",
+        "$.ttl"
+      )
     end
 
     test "CacheControlEphemeral/invalid/wrong_tag.json" do
-      assert_rejected(SearchAgent.CacheControlEphemeral, "search_agent/CacheControlEphemeral/invalid/wrong_tag.json", "$.type")
+      assert_rejected(
+        SearchAgent.CacheControlEphemeral,
+        "search_agent/CacheControlEphemeral/invalid/wrong_tag.json",
+        "$.type"
+      )
     end
 
     test "CacheCreation/invalid/bool_tokens.json" do
-      assert_rejected(SearchAgent.CacheCreation, "search_agent/CacheCreation/invalid/bool_tokens.json", "$.ephemeral_1h_input_tokens")
+      assert_rejected(
+        SearchAgent.CacheCreation,
+        "search_agent/CacheCreation/invalid/bool_tokens.json",
+        "$.ephemeral_1h_input_tokens"
+      )
     end
 
     test "CacheCreation/invalid/missing_5m.json" do
-      assert_rejected(SearchAgent.CacheCreation, "search_agent/CacheCreation/invalid/missing_5m.json", "$.ephemeral_5m_input_tokens")
+      assert_rejected(
+        SearchAgent.CacheCreation,
+        "search_agent/CacheCreation/invalid/missing_5m.json",
+        "$.ephemeral_5m_input_tokens"
+      )
     end
 
     test "Citation/invalid/missing_source.json" do
-      assert_rejected(SearchAgent.Citation, "search_agent/Citation/invalid/missing_source.json", "$.source")
+      assert_rejected(
+        SearchAgent.Citation,
+        "search_agent/Citation/invalid/missing_source.json",
+        "$.source"
+      )
     end
 
     test "Citation/invalid/text_null.json" do
-      assert_rejected(SearchAgent.Citation, "search_agent/Citation/invalid/text_null.json", "$.text")
+      assert_rejected(
+        SearchAgent.Citation,
+        "search_agent/Citation/invalid/text_null.json",
+        "$.text"
+      )
     end
 
     test "CitationSource/invalid/id_number.json" do
-      assert_rejected(SearchAgent.CitationSource, "search_agent/CitationSource/invalid/id_number.json", "$.id")
+      assert_rejected(
+        SearchAgent.CitationSource,
+        "search_agent/CitationSource/invalid/id_number.json",
+        "$.id"
+      )
     end
 
     test "CitationSource/invalid/missing_dataset.json" do
-      assert_rejected(SearchAgent.CitationSource, "search_agent/CitationSource/invalid/missing_dataset.json", "$.dataset")
+      assert_rejected(
+        SearchAgent.CitationSource,
+        "search_agent/CitationSource/invalid/missing_dataset.json",
+        "$.dataset"
+      )
     end
 
     test "CitationsDelta/invalid/citation_missing_text.json" do
-      assert_rejected(SearchAgent.CitationsDelta, "search_agent/CitationsDelta/invalid/citation_missing_text.json", "$.citations[0].text")
+      assert_rejected(
+        SearchAgent.CitationsDelta,
+        "search_agent/CitationsDelta/invalid/citation_missing_text.json",
+        "$.citations[0].text"
+      )
     end
 
     test "CitationsDelta/invalid/citations_object.json" do
-      assert_rejected(SearchAgent.CitationsDelta, "search_agent/CitationsDelta/invalid/citations_object.json", "$.citations")
+      assert_rejected(
+        SearchAgent.CitationsDelta,
+        "search_agent/CitationsDelta/invalid/citations_object.json",
+        "$.citations"
+      )
     end
 
     test "Container/invalid/missing_expires_at.json" do
-      assert_rejected(SearchAgent.Container, "search_agent/Container/invalid/missing_expires_at.json", "$.expires_at")
+      assert_rejected(
+        SearchAgent.Container,
+        "search_agent/Container/invalid/missing_expires_at.json",
+        "$.expires_at"
+      )
     end
 
     test "ContentBlock/invalid/member_input_null.json" do
-      assert_rejected(SearchAgent.ContentBlock, "search_agent/ContentBlock/invalid/member_input_null.json", "$.input")
+      assert_rejected(
+        SearchAgent.ContentBlock,
+        "search_agent/ContentBlock/invalid/member_input_null.json",
+        "$.input"
+      )
     end
 
     test "ContentBlock/invalid/missing_tag.json" do
-      assert_rejected(SearchAgent.ContentBlock, "search_agent/ContentBlock/invalid/missing_tag.json", "$.type")
+      assert_rejected(
+        SearchAgent.ContentBlock,
+        "search_agent/ContentBlock/invalid/missing_tag.json",
+        "$.type"
+      )
     end
 
     test "ContentBlock/invalid/unknown_tag.json" do
-      assert_rejected(SearchAgent.ContentBlock, "search_agent/ContentBlock/invalid/unknown_tag.json", "$.type")
+      assert_rejected(
+        SearchAgent.ContentBlock,
+        "search_agent/ContentBlock/invalid/unknown_tag.json",
+        "$.type"
+      )
     end
 
     test "ContentBlockDelta/invalid/missing_tag.json" do
-      assert_rejected(SearchAgent.ContentBlockDelta, "search_agent/ContentBlockDelta/invalid/missing_tag.json", "$.type")
+      assert_rejected(
+        SearchAgent.ContentBlockDelta,
+        "search_agent/ContentBlockDelta/invalid/missing_tag.json",
+        "$.type"
+      )
     end
 
     test "ContentBlockDelta/invalid/unknown_tag.json" do
-      assert_rejected(SearchAgent.ContentBlockDelta, "search_agent/ContentBlockDelta/invalid/unknown_tag.json", "$.type")
+      assert_rejected(
+        SearchAgent.ContentBlockDelta,
+        "search_agent/ContentBlockDelta/invalid/unknown_tag.json",
+        "$.type"
+      )
     end
 
     test "ContentBlockDeltaEvent/invalid/delta_unknown_tag.json" do
-      assert_rejected(SearchAgent.ContentBlockDeltaEvent, "search_agent/ContentBlockDeltaEvent/invalid/delta_unknown_tag.json", "$.delta.type")
+      assert_rejected(
+        SearchAgent.ContentBlockDeltaEvent,
+        "search_agent/ContentBlockDeltaEvent/invalid/delta_unknown_tag.json",
+        "$.delta.type"
+      )
     end
 
     test "ContentBlockDeltaEvent/invalid/missing_index.json" do
-      assert_rejected(SearchAgent.ContentBlockDeltaEvent, "search_agent/ContentBlockDeltaEvent/invalid/missing_index.json", "$.index")
+      assert_rejected(
+        SearchAgent.ContentBlockDeltaEvent,
+        "search_agent/ContentBlockDeltaEvent/invalid/missing_index.json",
+        "$.index"
+      )
     end
 
     test "ContentBlockParam/invalid/missing_tag.json" do
-      assert_rejected(SearchAgent.ContentBlockParam, "search_agent/ContentBlockParam/invalid/missing_tag.json", "$.type")
+      assert_rejected(
+        SearchAgent.ContentBlockParam,
+        "search_agent/ContentBlockParam/invalid/missing_tag.json",
+        "$.type"
+      )
     end
 
     test "ContentBlockParam/invalid/not_object.json" do
-      assert_rejected(SearchAgent.ContentBlockParam, "search_agent/ContentBlockParam/invalid/not_object.json", "$")
+      assert_rejected(
+        SearchAgent.ContentBlockParam,
+        "search_agent/ContentBlockParam/invalid/not_object.json",
+        "$"
+      )
     end
 
     test "ContentBlockParam/invalid/tag_not_string.json" do
-      assert_rejected(SearchAgent.ContentBlockParam, "search_agent/ContentBlockParam/invalid/tag_not_string.json", "$.type")
+      assert_rejected(
+        SearchAgent.ContentBlockParam,
+        "search_agent/ContentBlockParam/invalid/tag_not_string.json",
+        "$.type"
+      )
     end
 
     test "ContentBlockParam/invalid/unknown_tag.json" do
-      assert_rejected(SearchAgent.ContentBlockParam, "search_agent/ContentBlockParam/invalid/unknown_tag.json", "$.type")
+      assert_rejected(
+        SearchAgent.ContentBlockParam,
+        "search_agent/ContentBlockParam/invalid/unknown_tag.json",
+        "$.type"
+      )
     end
 
     test "ContentBlockStartEvent/invalid/block_unknown_tag.json" do
-      assert_rejected(SearchAgent.ContentBlockStartEvent, "search_agent/ContentBlockStartEvent/invalid/block_unknown_tag.json", "$.content_block.type")
+      assert_rejected(
+        SearchAgent.ContentBlockStartEvent,
+        "search_agent/ContentBlockStartEvent/invalid/block_unknown_tag.json",
+        "$.content_block.type"
+      )
     end
 
     test "ContentBlockStartEvent/invalid/index_bool.json" do
-      assert_rejected(SearchAgent.ContentBlockStartEvent, "search_agent/ContentBlockStartEvent/invalid/index_bool.json", "$.index")
+      assert_rejected(
+        SearchAgent.ContentBlockStartEvent,
+        "search_agent/ContentBlockStartEvent/invalid/index_bool.json",
+        "$.index"
+      )
     end
 
     test "ContentBlockStartEvent/invalid/index_string.json" do
-      assert_rejected(SearchAgent.ContentBlockStartEvent, "search_agent/ContentBlockStartEvent/invalid/index_string.json", "$.index")
+      assert_rejected(
+        SearchAgent.ContentBlockStartEvent,
+        "search_agent/ContentBlockStartEvent/invalid/index_string.json",
+        "$.index"
+      )
     end
 
     test "ContentBlockStopEvent/invalid/index_null.json" do
-      assert_rejected(SearchAgent.ContentBlockStopEvent, "search_agent/ContentBlockStopEvent/invalid/index_null.json", "$.index")
+      assert_rejected(
+        SearchAgent.ContentBlockStopEvent,
+        "search_agent/ContentBlockStopEvent/invalid/index_null.json",
+        "$.index"
+      )
     end
 
     test "Document/invalid/dataset_number.json" do
-      assert_rejected(SearchAgent.Document, "search_agent/Document/invalid/dataset_number.json", "$.citations[0].source.dataset")
+      assert_rejected(
+        SearchAgent.Document,
+        "search_agent/Document/invalid/dataset_number.json",
+        "$.citations[0].source.dataset"
+      )
     end
 
     test "Document/invalid/missing_id.json" do
-      assert_rejected(SearchAgent.Document, "search_agent/Document/invalid/missing_id.json", "$.id")
+      assert_rejected(
+        SearchAgent.Document,
+        "search_agent/Document/invalid/missing_id.json",
+        "$.id"
+      )
     end
 
     test "ImageBlockParam/invalid/missing_source.json" do
-      assert_rejected(SearchAgent.ImageBlockParam, "search_agent/ImageBlockParam/invalid/missing_source.json", "$.source")
+      assert_rejected(
+        SearchAgent.ImageBlockParam,
+        "search_agent/ImageBlockParam/invalid/missing_source.json",
+        "$.source"
+      )
     end
 
     test "ImageBlockParam/invalid/source_unknown_tag.json" do
-      assert_rejected(SearchAgent.ImageBlockParam, "search_agent/ImageBlockParam/invalid/source_unknown_tag.json", "$.source.type")
+      assert_rejected(
+        SearchAgent.ImageBlockParam,
+        "search_agent/ImageBlockParam/invalid/source_unknown_tag.json",
+        "$.source.type"
+      )
     end
 
     test "ImageMediaType/invalid/no_prefix.json" do
-      assert_rejected(SearchAgent.ImageMediaType, "search_agent/ImageMediaType/invalid/no_prefix.json", "$")
+      assert_rejected(
+        SearchAgent.ImageMediaType,
+        "search_agent/ImageMediaType/invalid/no_prefix.json",
+        "$"
+      )
     end
 
     test "ImageMediaType/invalid/unknown_value.json" do
-      assert_rejected(SearchAgent.ImageMediaType, "search_agent/ImageMediaType/invalid/unknown_value.json", "$")
+      assert_rejected(
+        SearchAgent.ImageMediaType,
+        "search_agent/ImageMediaType/invalid/unknown_value.json",
+        "$"
+      )
     end
 
     test "ImageSource/invalid/member_bad_media_type.json" do
-      assert_rejected(SearchAgent.ImageSource, "search_agent/ImageSource/invalid/member_bad_media_type.json", "$.media_type")
+      assert_rejected(
+        SearchAgent.ImageSource,
+        "search_agent/ImageSource/invalid/member_bad_media_type.json",
+        "$.media_type"
+      )
     end
 
     test "ImageSource/invalid/unknown_tag.json" do
-      assert_rejected(SearchAgent.ImageSource, "search_agent/ImageSource/invalid/unknown_tag.json", "$.type")
+      assert_rejected(
+        SearchAgent.ImageSource,
+        "search_agent/ImageSource/invalid/unknown_tag.json",
+        "$.type"
+      )
     end
 
     test "InputJsonDelta/invalid/partial_json_object.json" do
-      assert_rejected(SearchAgent.InputJsonDelta, "search_agent/InputJsonDelta/invalid/partial_json_object.json", "$.partial_json")
+      assert_rejected(
+        SearchAgent.InputJsonDelta,
+        "search_agent/InputJsonDelta/invalid/partial_json_object.json",
+        "$.partial_json"
+      )
     end
 
     test "Message/invalid/bad_stop_reason.json" do
-      assert_rejected(SearchAgent.Message, "search_agent/Message/invalid/bad_stop_reason.json", "$.stop_reason")
+      assert_rejected(
+        SearchAgent.Message,
+        "search_agent/Message/invalid/bad_stop_reason.json",
+        "$.stop_reason"
+      )
     end
 
     test "Message/invalid/block_unknown_tag.json" do
-      assert_rejected(SearchAgent.Message, "search_agent/Message/invalid/block_unknown_tag.json", "$.content[0].type")
+      assert_rejected(
+        SearchAgent.Message,
+        "search_agent/Message/invalid/block_unknown_tag.json",
+        "$.content[0].type"
+      )
     end
 
     test "Message/invalid/missing_stop_sequence.json" do
-      assert_rejected(SearchAgent.Message, "search_agent/Message/invalid/missing_stop_sequence.json", "$.stop_sequence")
+      assert_rejected(
+        SearchAgent.Message,
+        "search_agent/Message/invalid/missing_stop_sequence.json",
+        "$.stop_sequence"
+      )
     end
 
     test "Message/invalid/role_user.json" do
-      assert_rejected(SearchAgent.Message, "search_agent/Message/invalid/role_user.json", "$.role")
+      assert_rejected(
+        SearchAgent.Message,
+        "search_agent/Message/invalid/role_user.json",
+        "$.role"
+      )
     end
 
     test "Message/invalid/wrong_type.json" do
-      assert_rejected(SearchAgent.Message, "search_agent/Message/invalid/wrong_type.json", "$.type")
+      assert_rejected(
+        SearchAgent.Message,
+        "search_agent/Message/invalid/wrong_type.json",
+        "$.type"
+      )
     end
 
     test "MessageCreateParams/invalid/max_tokens_bool.json" do
-      assert_rejected(SearchAgent.MessageCreateParams, "search_agent/MessageCreateParams/invalid/max_tokens_bool.json", "$.max_tokens")
+      assert_rejected(
+        SearchAgent.MessageCreateParams,
+        "search_agent/MessageCreateParams/invalid/max_tokens_bool.json",
+        "$.max_tokens"
+      )
     end
 
     test "MessageCreateParams/invalid/max_tokens_zero.json" do
-      assert_rejected(SearchAgent.MessageCreateParams, "search_agent/MessageCreateParams/invalid/max_tokens_zero.json", "$.max_tokens")
+      assert_rejected(
+        SearchAgent.MessageCreateParams,
+        "search_agent/MessageCreateParams/invalid/max_tokens_zero.json",
+        "$.max_tokens"
+      )
     end
 
     test "MessageCreateParams/invalid/missing_model.json" do
-      assert_rejected(SearchAgent.MessageCreateParams, "search_agent/MessageCreateParams/invalid/missing_model.json", "$.model")
+      assert_rejected(
+        SearchAgent.MessageCreateParams,
+        "search_agent/MessageCreateParams/invalid/missing_model.json",
+        "$.model"
+      )
     end
 
     test "MessageCreateParams/invalid/openai_tool_choice.json" do
-      assert_rejected(SearchAgent.MessageCreateParams, "search_agent/MessageCreateParams/invalid/openai_tool_choice.json", "$.tool_choice.type")
+      assert_rejected(
+        SearchAgent.MessageCreateParams,
+        "search_agent/MessageCreateParams/invalid/openai_tool_choice.json",
+        "$.tool_choice.type"
+      )
     end
 
     test "MessageCreateParams/invalid/system_role_message.json" do
-      assert_rejected(SearchAgent.MessageCreateParams, "search_agent/MessageCreateParams/invalid/system_role_message.json", "$.messages[0].role")
+      assert_rejected(
+        SearchAgent.MessageCreateParams,
+        "search_agent/MessageCreateParams/invalid/system_role_message.json",
+        "$.messages[0].role"
+      )
     end
 
     test "MessageCreateParams/invalid/temperature_too_high.json" do
-      assert_rejected(SearchAgent.MessageCreateParams, "search_agent/MessageCreateParams/invalid/temperature_too_high.json", "$.temperature")
+      assert_rejected(
+        SearchAgent.MessageCreateParams,
+        "search_agent/MessageCreateParams/invalid/temperature_too_high.json",
+        "$.temperature"
+      )
     end
 
     test "MessageCreateParams/invalid/tool_missing_input_schema.json" do
-      assert_rejected(SearchAgent.MessageCreateParams, "search_agent/MessageCreateParams/invalid/tool_missing_input_schema.json", "$.tools[0].input_schema")
+      assert_rejected(
+        SearchAgent.MessageCreateParams,
+        "search_agent/MessageCreateParams/invalid/tool_missing_input_schema.json",
+        "$.tools[0].input_schema"
+      )
     end
 
     test "MessageDelta/invalid/bad_stop_reason.json" do
-      assert_rejected(SearchAgent.MessageDelta, "search_agent/MessageDelta/invalid/bad_stop_reason.json", "$.stop_reason")
+      assert_rejected(
+        SearchAgent.MessageDelta,
+        "search_agent/MessageDelta/invalid/bad_stop_reason.json",
+        "$.stop_reason"
+      )
     end
 
     test "MessageDelta/invalid/missing_stop_sequence.json" do
-      assert_rejected(SearchAgent.MessageDelta, "search_agent/MessageDelta/invalid/missing_stop_sequence.json", "$.stop_sequence")
+      assert_rejected(
+        SearchAgent.MessageDelta,
+        "search_agent/MessageDelta/invalid/missing_stop_sequence.json",
+        "$.stop_sequence"
+      )
     end
 
     test "MessageDeltaEvent/invalid/bad_stop_reason.json" do
-      assert_rejected(SearchAgent.MessageDeltaEvent, "search_agent/MessageDeltaEvent/invalid/bad_stop_reason.json", "$.delta.stop_reason")
+      assert_rejected(
+        SearchAgent.MessageDeltaEvent,
+        "search_agent/MessageDeltaEvent/invalid/bad_stop_reason.json",
+        "$.delta.stop_reason"
+      )
     end
 
     test "MessageDeltaEvent/invalid/missing_usage.json" do
-      assert_rejected(SearchAgent.MessageDeltaEvent, "search_agent/MessageDeltaEvent/invalid/missing_usage.json", "$.usage")
+      assert_rejected(
+        SearchAgent.MessageDeltaEvent,
+        "search_agent/MessageDeltaEvent/invalid/missing_usage.json",
+        "$.usage"
+      )
     end
 
     test "MessageDeltaUsage/invalid/input_tokens_bool.json" do
-      assert_rejected(SearchAgent.MessageDeltaUsage, "search_agent/MessageDeltaUsage/invalid/input_tokens_bool.json", "$.input_tokens")
+      assert_rejected(
+        SearchAgent.MessageDeltaUsage,
+        "search_agent/MessageDeltaUsage/invalid/input_tokens_bool.json",
+        "$.input_tokens"
+      )
     end
 
     test "MessageDeltaUsage/invalid/missing_output_tokens.json" do
-      assert_rejected(SearchAgent.MessageDeltaUsage, "search_agent/MessageDeltaUsage/invalid/missing_output_tokens.json", "$.output_tokens")
+      assert_rejected(
+        SearchAgent.MessageDeltaUsage,
+        "search_agent/MessageDeltaUsage/invalid/missing_output_tokens.json",
+        "$.output_tokens"
+      )
     end
 
     test "MessageParam/invalid/bad_role.json" do
-      assert_rejected(SearchAgent.MessageParam, "search_agent/MessageParam/invalid/bad_role.json", "$.role")
+      assert_rejected(
+        SearchAgent.MessageParam,
+        "search_agent/MessageParam/invalid/bad_role.json",
+        "$.role"
+      )
     end
 
     test "MessageParam/invalid/block_unknown_tag.json" do
-      assert_rejected(SearchAgent.MessageParam, "search_agent/MessageParam/invalid/block_unknown_tag.json", "$.content[0].type")
+      assert_rejected(
+        SearchAgent.MessageParam,
+        "search_agent/MessageParam/invalid/block_unknown_tag.json",
+        "$.content[0].type"
+      )
     end
 
     test "MessageParam/invalid/content_null.json" do
-      assert_rejected(SearchAgent.MessageParam, "search_agent/MessageParam/invalid/content_null.json", "$.content")
+      assert_rejected(
+        SearchAgent.MessageParam,
+        "search_agent/MessageParam/invalid/content_null.json",
+        "$.content"
+      )
     end
 
     test "MessageParam/invalid/tool_result_missing_id.json" do
-      assert_rejected(SearchAgent.MessageParam, "search_agent/MessageParam/invalid/tool_result_missing_id.json", "$.content[0].tool_use_id")
+      assert_rejected(
+        SearchAgent.MessageParam,
+        "search_agent/MessageParam/invalid/tool_result_missing_id.json",
+        "$.content[0].tool_use_id"
+      )
     end
 
     test "MessageStartEvent/invalid/message_wrong_type.json" do
-      assert_rejected(SearchAgent.MessageStartEvent, "search_agent/MessageStartEvent/invalid/message_wrong_type.json", "$.message.type")
+      assert_rejected(
+        SearchAgent.MessageStartEvent,
+        "search_agent/MessageStartEvent/invalid/message_wrong_type.json",
+        "$.message.type"
+      )
     end
 
     test "MessageStartEvent/invalid/missing_message.json" do
-      assert_rejected(SearchAgent.MessageStartEvent, "search_agent/MessageStartEvent/invalid/missing_message.json", "$.message")
+      assert_rejected(
+        SearchAgent.MessageStartEvent,
+        "search_agent/MessageStartEvent/invalid/missing_message.json",
+        "$.message"
+      )
     end
 
     test "MessageStopEvent/invalid/wrong_tag.json" do
-      assert_rejected(SearchAgent.MessageStopEvent, "search_agent/MessageStopEvent/invalid/wrong_tag.json", "$.type")
+      assert_rejected(
+        SearchAgent.MessageStopEvent,
+        "search_agent/MessageStopEvent/invalid/wrong_tag.json",
+        "$.type"
+      )
     end
 
     test "MessageStreamEvent/invalid/member_error.json" do
-      assert_rejected(SearchAgent.MessageStreamEvent, "search_agent/MessageStreamEvent/invalid/member_error.json", "$.index")
+      assert_rejected(
+        SearchAgent.MessageStreamEvent,
+        "search_agent/MessageStreamEvent/invalid/member_error.json",
+        "$.index"
+      )
     end
 
     test "MessageStreamEvent/invalid/missing_tag.json" do
-      assert_rejected(SearchAgent.MessageStreamEvent, "search_agent/MessageStreamEvent/invalid/missing_tag.json", "$.type")
+      assert_rejected(
+        SearchAgent.MessageStreamEvent,
+        "search_agent/MessageStreamEvent/invalid/missing_tag.json",
+        "$.type"
+      )
     end
 
     test "MessageStreamEvent/invalid/unknown_tag.json" do
-      assert_rejected(SearchAgent.MessageStreamEvent, "search_agent/MessageStreamEvent/invalid/unknown_tag.json", "$.type")
+      assert_rejected(
+        SearchAgent.MessageStreamEvent,
+        "search_agent/MessageStreamEvent/invalid/unknown_tag.json",
+        "$.type"
+      )
     end
 
     test "Metadata/invalid/user_id_number.json" do
-      assert_rejected(SearchAgent.Metadata, "search_agent/Metadata/invalid/user_id_number.json", "$.user_id")
+      assert_rejected(
+        SearchAgent.Metadata,
+        "search_agent/Metadata/invalid/user_id_number.json",
+        "$.user_id"
+      )
     end
 
     test "Metadata/invalid/user_id_too_long.json" do
-      assert_rejected(SearchAgent.Metadata, "search_agent/Metadata/invalid/user_id_too_long.json", "$.user_id")
+      assert_rejected(
+        SearchAgent.Metadata,
+        "search_agent/Metadata/invalid/user_id_too_long.json",
+        "$.user_id"
+      )
     end
 
     test "RedactedThinkingBlock/invalid/data_number.json" do
-      assert_rejected(SearchAgent.RedactedThinkingBlock, "search_agent/RedactedThinkingBlock/invalid/data_number.json", "$.data")
+      assert_rejected(
+        SearchAgent.RedactedThinkingBlock,
+        "search_agent/RedactedThinkingBlock/invalid/data_number.json",
+        "$.data"
+      )
     end
 
     test "RedactedThinkingBlock/invalid/missing_data.json" do
-      assert_rejected(SearchAgent.RedactedThinkingBlock, "search_agent/RedactedThinkingBlock/invalid/missing_data.json", "$.data")
+      assert_rejected(
+        SearchAgent.RedactedThinkingBlock,
+        "search_agent/RedactedThinkingBlock/invalid/missing_data.json",
+        "$.data"
+      )
     end
 
     test "Role/invalid/unknown_value.json" do
@@ -1171,35 +1783,67 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "SearchEntry/invalid/result_missing_url.json" do
-      assert_rejected(SearchAgent.SearchEntry, "search_agent/SearchEntry/invalid/result_missing_url.json", "$.results[0].url")
+      assert_rejected(
+        SearchAgent.SearchEntry,
+        "search_agent/SearchEntry/invalid/result_missing_url.json",
+        "$.results[0].url"
+      )
     end
 
     test "SearchEntry/invalid/timestamp_number.json" do
-      assert_rejected(SearchAgent.SearchEntry, "search_agent/SearchEntry/invalid/timestamp_number.json", "$.timestamp")
+      assert_rejected(
+        SearchAgent.SearchEntry,
+        "search_agent/SearchEntry/invalid/timestamp_number.json",
+        "$.timestamp"
+      )
     end
 
     test "SearchResult/invalid/missing_url.json" do
-      assert_rejected(SearchAgent.SearchResult, "search_agent/SearchResult/invalid/missing_url.json", "$.url")
+      assert_rejected(
+        SearchAgent.SearchResult,
+        "search_agent/SearchResult/invalid/missing_url.json",
+        "$.url"
+      )
     end
 
     test "SearchResult/invalid/title_null.json" do
-      assert_rejected(SearchAgent.SearchResult, "search_agent/SearchResult/invalid/title_null.json", "$.title")
+      assert_rejected(
+        SearchAgent.SearchResult,
+        "search_agent/SearchResult/invalid/title_null.json",
+        "$.title"
+      )
     end
 
     test "ServerToolUsage/invalid/string_count.json" do
-      assert_rejected(SearchAgent.ServerToolUsage, "search_agent/ServerToolUsage/invalid/string_count.json", "$.web_search_requests")
+      assert_rejected(
+        SearchAgent.ServerToolUsage,
+        "search_agent/ServerToolUsage/invalid/string_count.json",
+        "$.web_search_requests"
+      )
     end
 
     test "ServiceTier/invalid/number.json" do
-      assert_rejected(SearchAgent.ServiceTier, "search_agent/ServiceTier/invalid/number.json", "$")
+      assert_rejected(
+        SearchAgent.ServiceTier,
+        "search_agent/ServiceTier/invalid/number.json",
+        "$"
+      )
     end
 
     test "ServiceTier/invalid/unknown_value.json" do
-      assert_rejected(SearchAgent.ServiceTier, "search_agent/ServiceTier/invalid/unknown_value.json", "$")
+      assert_rejected(
+        SearchAgent.ServiceTier,
+        "search_agent/ServiceTier/invalid/unknown_value.json",
+        "$"
+      )
     end
 
     test "SignatureDelta/invalid/missing_signature.json" do
-      assert_rejected(SearchAgent.SignatureDelta, "search_agent/SignatureDelta/invalid/missing_signature.json", "$.signature")
+      assert_rejected(
+        SearchAgent.SignatureDelta,
+        "search_agent/SignatureDelta/invalid/missing_signature.json",
+        "$.signature"
+      )
     end
 
     test "StopReason/invalid/null.json" do
@@ -1207,231 +1851,459 @@ defmodule SearchAgent.PolytypeRoundTripTest do
     end
 
     test "StopReason/invalid/unknown_value.json" do
-      assert_rejected(SearchAgent.StopReason, "search_agent/StopReason/invalid/unknown_value.json", "$")
+      assert_rejected(
+        SearchAgent.StopReason,
+        "search_agent/StopReason/invalid/unknown_value.json",
+        "$"
+      )
     end
 
     test "TextBlock/invalid/citations_string.json" do
-      assert_rejected(SearchAgent.TextBlock, "search_agent/TextBlock/invalid/citations_string.json", "$.citations")
+      assert_rejected(
+        SearchAgent.TextBlock,
+        "search_agent/TextBlock/invalid/citations_string.json",
+        "$.citations"
+      )
     end
 
     test "TextBlock/invalid/missing_text.json" do
-      assert_rejected(SearchAgent.TextBlock, "search_agent/TextBlock/invalid/missing_text.json", "$.text")
+      assert_rejected(
+        SearchAgent.TextBlock,
+        "search_agent/TextBlock/invalid/missing_text.json",
+        "$.text"
+      )
     end
 
     test "TextBlockParam/invalid/cache_control_bad_tag.json" do
-      assert_rejected(SearchAgent.TextBlockParam, "search_agent/TextBlockParam/invalid/cache_control_bad_tag.json", "$.cache_control.type")
+      assert_rejected(
+        SearchAgent.TextBlockParam,
+        "search_agent/TextBlockParam/invalid/cache_control_bad_tag.json",
+        "$.cache_control.type"
+      )
     end
 
     test "TextBlockParam/invalid/citation_missing_source.json" do
-      assert_rejected(SearchAgent.TextBlockParam, "search_agent/TextBlockParam/invalid/citation_missing_source.json", "$.citations[0].source")
+      assert_rejected(
+        SearchAgent.TextBlockParam,
+        "search_agent/TextBlockParam/invalid/citation_missing_source.json",
+        "$.citations[0].source"
+      )
     end
 
     test "TextBlockParam/invalid/missing_text.json" do
-      assert_rejected(SearchAgent.TextBlockParam, "search_agent/TextBlockParam/invalid/missing_text.json", "$.text")
+      assert_rejected(
+        SearchAgent.TextBlockParam,
+        "search_agent/TextBlockParam/invalid/missing_text.json",
+        "$.text"
+      )
     end
 
     test "TextDelta/invalid/missing_text.json" do
-      assert_rejected(SearchAgent.TextDelta, "search_agent/TextDelta/invalid/missing_text.json", "$.text")
+      assert_rejected(
+        SearchAgent.TextDelta,
+        "search_agent/TextDelta/invalid/missing_text.json",
+        "$.text"
+      )
     end
 
     test "TextDelta/invalid/wrong_tag.json" do
-      assert_rejected(SearchAgent.TextDelta, "search_agent/TextDelta/invalid/wrong_tag.json", "$.type")
+      assert_rejected(
+        SearchAgent.TextDelta,
+        "search_agent/TextDelta/invalid/wrong_tag.json",
+        "$.type"
+      )
     end
 
     test "ThinkingBlock/invalid/missing_signature.json" do
-      assert_rejected(SearchAgent.ThinkingBlock, "search_agent/ThinkingBlock/invalid/missing_signature.json", "$.signature")
+      assert_rejected(
+        SearchAgent.ThinkingBlock,
+        "search_agent/ThinkingBlock/invalid/missing_signature.json",
+        "$.signature"
+      )
     end
 
     test "ThinkingBlock/invalid/thinking_number.json" do
-      assert_rejected(SearchAgent.ThinkingBlock, "search_agent/ThinkingBlock/invalid/thinking_number.json", "$.thinking")
+      assert_rejected(
+        SearchAgent.ThinkingBlock,
+        "search_agent/ThinkingBlock/invalid/thinking_number.json",
+        "$.thinking"
+      )
     end
 
     test "ThinkingConfig/invalid/member_budget_string.json" do
-      assert_rejected(SearchAgent.ThinkingConfig, "search_agent/ThinkingConfig/invalid/member_budget_string.json", "$.budget_tokens")
+      assert_rejected(
+        SearchAgent.ThinkingConfig,
+        "search_agent/ThinkingConfig/invalid/member_budget_string.json",
+        "$.budget_tokens"
+      )
     end
 
     test "ThinkingConfig/invalid/unknown_tag.json" do
-      assert_rejected(SearchAgent.ThinkingConfig, "search_agent/ThinkingConfig/invalid/unknown_tag.json", "$.type")
+      assert_rejected(
+        SearchAgent.ThinkingConfig,
+        "search_agent/ThinkingConfig/invalid/unknown_tag.json",
+        "$.type"
+      )
     end
 
     test "ThinkingConfigDisabled/invalid/wrong_tag.json" do
-      assert_rejected(SearchAgent.ThinkingConfigDisabled, "search_agent/ThinkingConfigDisabled/invalid/wrong_tag.json", "$.type")
+      assert_rejected(
+        SearchAgent.ThinkingConfigDisabled,
+        "search_agent/ThinkingConfigDisabled/invalid/wrong_tag.json",
+        "$.type"
+      )
     end
 
     test "ThinkingConfigEnabled/invalid/budget_below_minimum.json" do
-      assert_rejected(SearchAgent.ThinkingConfigEnabled, "search_agent/ThinkingConfigEnabled/invalid/budget_below_minimum.json", "$.budget_tokens")
+      assert_rejected(
+        SearchAgent.ThinkingConfigEnabled,
+        "search_agent/ThinkingConfigEnabled/invalid/budget_below_minimum.json",
+        "$.budget_tokens"
+      )
     end
 
     test "ThinkingConfigEnabled/invalid/missing_budget.json" do
-      assert_rejected(SearchAgent.ThinkingConfigEnabled, "search_agent/ThinkingConfigEnabled/invalid/missing_budget.json", "$.budget_tokens")
+      assert_rejected(
+        SearchAgent.ThinkingConfigEnabled,
+        "search_agent/ThinkingConfigEnabled/invalid/missing_budget.json",
+        "$.budget_tokens"
+      )
     end
 
     test "ThinkingDelta/invalid/thinking_null.json" do
-      assert_rejected(SearchAgent.ThinkingDelta, "search_agent/ThinkingDelta/invalid/thinking_null.json", "$.thinking")
+      assert_rejected(
+        SearchAgent.ThinkingDelta,
+        "search_agent/ThinkingDelta/invalid/thinking_null.json",
+        "$.thinking"
+      )
     end
 
     test "TokenStatus/invalid/member_name.json" do
-      assert_rejected(SearchAgent.TokenStatus, "search_agent/TokenStatus/invalid/member_name.json", "$")
+      assert_rejected(
+        SearchAgent.TokenStatus,
+        "search_agent/TokenStatus/invalid/member_name.json",
+        "$"
+      )
     end
 
     test "TokenStatus/invalid/unknown_value.json" do
-      assert_rejected(SearchAgent.TokenStatus, "search_agent/TokenStatus/invalid/unknown_value.json", "$")
+      assert_rejected(
+        SearchAgent.TokenStatus,
+        "search_agent/TokenStatus/invalid/unknown_value.json",
+        "$"
+      )
     end
 
     test "ToolChoice/invalid/member_missing_name.json" do
-      assert_rejected(SearchAgent.ToolChoice, "search_agent/ToolChoice/invalid/member_missing_name.json", "$.name")
+      assert_rejected(
+        SearchAgent.ToolChoice,
+        "search_agent/ToolChoice/invalid/member_missing_name.json",
+        "$.name"
+      )
     end
 
     test "ToolChoice/invalid/unknown_tag.json" do
-      assert_rejected(SearchAgent.ToolChoice, "search_agent/ToolChoice/invalid/unknown_tag.json", "$.type")
+      assert_rejected(
+        SearchAgent.ToolChoice,
+        "search_agent/ToolChoice/invalid/unknown_tag.json",
+        "$.type"
+      )
     end
 
     test "ToolChoiceAny/invalid/disable_parallel_string.json" do
-      assert_rejected(SearchAgent.ToolChoiceAny, "search_agent/ToolChoiceAny/invalid/disable_parallel_string.json", "$.disable_parallel_tool_use")
+      assert_rejected(
+        SearchAgent.ToolChoiceAny,
+        "search_agent/ToolChoiceAny/invalid/disable_parallel_string.json",
+        "$.disable_parallel_tool_use"
+      )
     end
 
     test "ToolChoiceAny/invalid/wrong_tag.json" do
-      assert_rejected(SearchAgent.ToolChoiceAny, "search_agent/ToolChoiceAny/invalid/wrong_tag.json", "$.type")
+      assert_rejected(
+        SearchAgent.ToolChoiceAny,
+        "search_agent/ToolChoiceAny/invalid/wrong_tag.json",
+        "$.type"
+      )
     end
 
     test "ToolChoiceAuto/invalid/disable_parallel_string.json" do
-      assert_rejected(SearchAgent.ToolChoiceAuto, "search_agent/ToolChoiceAuto/invalid/disable_parallel_string.json", "$.disable_parallel_tool_use")
+      assert_rejected(
+        SearchAgent.ToolChoiceAuto,
+        "search_agent/ToolChoiceAuto/invalid/disable_parallel_string.json",
+        "$.disable_parallel_tool_use"
+      )
     end
 
     test "ToolChoiceAuto/invalid/wrong_tag.json" do
-      assert_rejected(SearchAgent.ToolChoiceAuto, "search_agent/ToolChoiceAuto/invalid/wrong_tag.json", "$.type")
+      assert_rejected(
+        SearchAgent.ToolChoiceAuto,
+        "search_agent/ToolChoiceAuto/invalid/wrong_tag.json",
+        "$.type"
+      )
     end
 
     test "ToolChoiceNone/invalid/tag_null.json" do
-      assert_rejected(SearchAgent.ToolChoiceNone, "search_agent/ToolChoiceNone/invalid/tag_null.json", "$.type")
+      assert_rejected(
+        SearchAgent.ToolChoiceNone,
+        "search_agent/ToolChoiceNone/invalid/tag_null.json",
+        "$.type"
+      )
     end
 
     test "ToolChoiceTool/invalid/missing_name.json" do
-      assert_rejected(SearchAgent.ToolChoiceTool, "search_agent/ToolChoiceTool/invalid/missing_name.json", "$.name")
+      assert_rejected(
+        SearchAgent.ToolChoiceTool,
+        "search_agent/ToolChoiceTool/invalid/missing_name.json",
+        "$.name"
+      )
     end
 
     test "ToolDefinition/invalid/annotations_array.json" do
-      assert_rejected(SearchAgent.ToolDefinition, "search_agent/ToolDefinition/invalid/annotations_array.json", "$.annotations")
+      assert_rejected(
+        SearchAgent.ToolDefinition,
+        "search_agent/ToolDefinition/invalid/annotations_array.json",
+        "$.annotations"
+      )
     end
 
     test "ToolDefinition/invalid/anthropic_spelling.json" do
-      assert_rejected(SearchAgent.ToolDefinition, "search_agent/ToolDefinition/invalid/anthropic_spelling.json", "$.inputSchema")
+      assert_rejected(
+        SearchAgent.ToolDefinition,
+        "search_agent/ToolDefinition/invalid/anthropic_spelling.json",
+        "$.inputSchema"
+      )
     end
 
     test "ToolDefinition/invalid/missing_input_schema.json" do
-      assert_rejected(SearchAgent.ToolDefinition, "search_agent/ToolDefinition/invalid/missing_input_schema.json", "$.inputSchema")
+      assert_rejected(
+        SearchAgent.ToolDefinition,
+        "search_agent/ToolDefinition/invalid/missing_input_schema.json",
+        "$.inputSchema"
+      )
     end
 
     test "ToolDefinition/invalid/name_number.json" do
-      assert_rejected(SearchAgent.ToolDefinition, "search_agent/ToolDefinition/invalid/name_number.json", "$.name")
+      assert_rejected(
+        SearchAgent.ToolDefinition,
+        "search_agent/ToolDefinition/invalid/name_number.json",
+        "$.name"
+      )
     end
 
     test "ToolDefinitionList/invalid/item_missing_input_schema.json" do
-      assert_rejected(SearchAgent.ToolDefinitionList, "search_agent/ToolDefinitionList/invalid/item_missing_input_schema.json", "$[0].inputSchema")
+      assert_rejected(
+        SearchAgent.ToolDefinitionList,
+        "search_agent/ToolDefinitionList/invalid/item_missing_input_schema.json",
+        "$[0].inputSchema"
+      )
     end
 
     test "ToolDefinitionList/invalid/wrapped_object.json" do
-      assert_rejected(SearchAgent.ToolDefinitionList, "search_agent/ToolDefinitionList/invalid/wrapped_object.json", "$")
+      assert_rejected(
+        SearchAgent.ToolDefinitionList,
+        "search_agent/ToolDefinitionList/invalid/wrapped_object.json",
+        "$"
+      )
     end
 
     test "ToolParam/invalid/mcp_spelling.json" do
-      assert_rejected(SearchAgent.ToolParam, "search_agent/ToolParam/invalid/mcp_spelling.json", "$.input_schema")
+      assert_rejected(
+        SearchAgent.ToolParam,
+        "search_agent/ToolParam/invalid/mcp_spelling.json",
+        "$.input_schema"
+      )
     end
 
     test "ToolParam/invalid/missing_input_schema.json" do
-      assert_rejected(SearchAgent.ToolParam, "search_agent/ToolParam/invalid/missing_input_schema.json", "$.input_schema")
+      assert_rejected(
+        SearchAgent.ToolParam,
+        "search_agent/ToolParam/invalid/missing_input_schema.json",
+        "$.input_schema"
+      )
     end
 
     test "ToolParam/invalid/name_null.json" do
-      assert_rejected(SearchAgent.ToolParam, "search_agent/ToolParam/invalid/name_null.json", "$.name")
+      assert_rejected(
+        SearchAgent.ToolParam,
+        "search_agent/ToolParam/invalid/name_null.json",
+        "$.name"
+      )
     end
 
     test "ToolResultBlockContent/invalid/member_missing_text.json" do
-      assert_rejected(SearchAgent.ToolResultBlockContent, "search_agent/ToolResultBlockContent/invalid/member_missing_text.json", "$.text")
+      assert_rejected(
+        SearchAgent.ToolResultBlockContent,
+        "search_agent/ToolResultBlockContent/invalid/member_missing_text.json",
+        "$.text"
+      )
     end
 
     test "ToolResultBlockContent/invalid/unknown_tag.json" do
-      assert_rejected(SearchAgent.ToolResultBlockContent, "search_agent/ToolResultBlockContent/invalid/unknown_tag.json", "$.type")
+      assert_rejected(
+        SearchAgent.ToolResultBlockContent,
+        "search_agent/ToolResultBlockContent/invalid/unknown_tag.json",
+        "$.type"
+      )
     end
 
     test "ToolResultBlockParam/invalid/content_block_unknown_tag.json" do
-      assert_rejected(SearchAgent.ToolResultBlockParam, "search_agent/ToolResultBlockParam/invalid/content_block_unknown_tag.json", "$.content[0].type")
+      assert_rejected(
+        SearchAgent.ToolResultBlockParam,
+        "search_agent/ToolResultBlockParam/invalid/content_block_unknown_tag.json",
+        "$.content[0].type"
+      )
     end
 
     test "ToolResultBlockParam/invalid/content_number.json" do
-      assert_rejected(SearchAgent.ToolResultBlockParam, "search_agent/ToolResultBlockParam/invalid/content_number.json", "$.content")
+      assert_rejected(
+        SearchAgent.ToolResultBlockParam,
+        "search_agent/ToolResultBlockParam/invalid/content_number.json",
+        "$.content"
+      )
     end
 
     test "ToolResultBlockParam/invalid/is_error_string.json" do
-      assert_rejected(SearchAgent.ToolResultBlockParam, "search_agent/ToolResultBlockParam/invalid/is_error_string.json", "$.is_error")
+      assert_rejected(
+        SearchAgent.ToolResultBlockParam,
+        "search_agent/ToolResultBlockParam/invalid/is_error_string.json",
+        "$.is_error"
+      )
     end
 
     test "ToolUseBlock/invalid/input_string.json" do
-      assert_rejected(SearchAgent.ToolUseBlock, "search_agent/ToolUseBlock/invalid/input_string.json", "$.input")
+      assert_rejected(
+        SearchAgent.ToolUseBlock,
+        "search_agent/ToolUseBlock/invalid/input_string.json",
+        "$.input"
+      )
     end
 
     test "ToolUseBlock/invalid/missing_id.json" do
-      assert_rejected(SearchAgent.ToolUseBlock, "search_agent/ToolUseBlock/invalid/missing_id.json", "$.id")
+      assert_rejected(
+        SearchAgent.ToolUseBlock,
+        "search_agent/ToolUseBlock/invalid/missing_id.json",
+        "$.id"
+      )
     end
 
     test "ToolUseBlockParam/invalid/input_array.json" do
-      assert_rejected(SearchAgent.ToolUseBlockParam, "search_agent/ToolUseBlockParam/invalid/input_array.json", "$.input")
+      assert_rejected(
+        SearchAgent.ToolUseBlockParam,
+        "search_agent/ToolUseBlockParam/invalid/input_array.json",
+        "$.input"
+      )
     end
 
     test "ToolUseBlockParam/invalid/input_null.json" do
-      assert_rejected(SearchAgent.ToolUseBlockParam, "search_agent/ToolUseBlockParam/invalid/input_null.json", "$.input")
+      assert_rejected(
+        SearchAgent.ToolUseBlockParam,
+        "search_agent/ToolUseBlockParam/invalid/input_null.json",
+        "$.input"
+      )
     end
 
     test "ToolUseBlockParam/invalid/missing_name.json" do
-      assert_rejected(SearchAgent.ToolUseBlockParam, "search_agent/ToolUseBlockParam/invalid/missing_name.json", "$.name")
+      assert_rejected(
+        SearchAgent.ToolUseBlockParam,
+        "search_agent/ToolUseBlockParam/invalid/missing_name.json",
+        "$.name"
+      )
     end
 
     test "ToolsListResult/invalid/input_schema_string.json" do
-      assert_rejected(SearchAgent.ToolsListResult, "search_agent/ToolsListResult/invalid/input_schema_string.json", "$.tools[0].inputSchema")
+      assert_rejected(
+        SearchAgent.ToolsListResult,
+        "search_agent/ToolsListResult/invalid/input_schema_string.json",
+        "$.tools[0].inputSchema"
+      )
     end
 
     test "ToolsListResult/invalid/missing_tools.json" do
-      assert_rejected(SearchAgent.ToolsListResult, "search_agent/ToolsListResult/invalid/missing_tools.json", "$.tools")
+      assert_rejected(
+        SearchAgent.ToolsListResult,
+        "search_agent/ToolsListResult/invalid/missing_tools.json",
+        "$.tools"
+      )
     end
 
     test "ToolsListResult/invalid/next_cursor_null.json" do
-      assert_rejected(SearchAgent.ToolsListResult, "search_agent/ToolsListResult/invalid/next_cursor_null.json", "$.nextCursor")
+      assert_rejected(
+        SearchAgent.ToolsListResult,
+        "search_agent/ToolsListResult/invalid/next_cursor_null.json",
+        "$.nextCursor"
+      )
     end
 
     test "UrlImageSource/invalid/url_null.json" do
-      assert_rejected(SearchAgent.UrlImageSource, "search_agent/UrlImageSource/invalid/url_null.json", "$.url")
+      assert_rejected(
+        SearchAgent.UrlImageSource,
+        "search_agent/UrlImageSource/invalid/url_null.json",
+        "$.url"
+      )
     end
 
     test "UrlImageSource/invalid/wrong_tag.json" do
-      assert_rejected(SearchAgent.UrlImageSource, "search_agent/UrlImageSource/invalid/wrong_tag.json", "$.type")
+      assert_rejected(
+        SearchAgent.UrlImageSource,
+        "search_agent/UrlImageSource/invalid/wrong_tag.json",
+        "$.type"
+      )
     end
 
     test "Usage/invalid/bad_service_tier.json" do
-      assert_rejected(SearchAgent.Usage, "search_agent/Usage/invalid/bad_service_tier.json", "$.service_tier")
+      assert_rejected(
+        SearchAgent.Usage,
+        "search_agent/Usage/invalid/bad_service_tier.json",
+        "$.service_tier"
+      )
     end
 
     test "Usage/invalid/cache_creation_bool.json" do
-      assert_rejected(SearchAgent.Usage, "search_agent/Usage/invalid/cache_creation_bool.json", "$.cache_creation.ephemeral_5m_input_tokens")
+      assert_rejected(
+        SearchAgent.Usage,
+        "search_agent/Usage/invalid/cache_creation_bool.json",
+        "$.cache_creation.ephemeral_5m_input_tokens"
+      )
     end
 
     test "Usage/invalid/input_tokens_float.json" do
-      assert_rejected(SearchAgent.Usage, "search_agent/Usage/invalid/input_tokens_float.json", "$.input_tokens")
+      assert_rejected(
+        SearchAgent.Usage,
+        "search_agent/Usage/invalid/input_tokens_float.json",
+        "$.input_tokens"
+      )
     end
 
     test "Usage/invalid/missing_output_tokens.json" do
-      assert_rejected(SearchAgent.Usage, "search_agent/Usage/invalid/missing_output_tokens.json", "$.output_tokens")
+      assert_rejected(
+        SearchAgent.Usage,
+        "search_agent/Usage/invalid/missing_output_tokens.json",
+        "$.output_tokens"
+      )
     end
 
     test "_TrimState/invalid/count_bool.json" do
-      assert_rejected(SearchAgent.TrimState, "search_agent/_TrimState/invalid/count_bool.json", "$.count")
+      assert_rejected(
+        SearchAgent.TrimState,
+        "search_agent/_TrimState/invalid/count_bool.json",
+        "$.count"
+      )
     end
 
     test "_TrimState/invalid/max_count_string.json" do
-      assert_rejected(SearchAgent.TrimState, "search_agent/_TrimState/invalid/max_count_string.json", "$.max_count")
+      assert_rejected(
+        SearchAgent.TrimState,
+        "search_agent/_TrimState/invalid/max_count_string.json",
+        "$.max_count"
+      )
     end
 
     test "_TrimState/invalid/unknown_key.json" do
-      assert_rejected(SearchAgent.TrimState, "search_agent/_TrimState/invalid/unknown_key.json", "$.last_trim")
+      assert_rejected(
+        SearchAgent.TrimState,
+        "search_agent/_TrimState/invalid/unknown_key.json",
+        "$.last_trim"
+      )
     end
   end
 end
@@ -1450,7 +2322,11 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
   end
 
   test "unknown ContentBlockParam tag" do
-    assert_no_new_atoms(SearchAgent.ContentBlockParam, "{\"type\": \"__POLYTYPE_UNKNOWN__\"}", "$.type")
+    assert_no_new_atoms(
+      SearchAgent.ContentBlockParam,
+      "{\"type\": \"__POLYTYPE_UNKNOWN__\"}",
+      "$.type"
+    )
   end
 
   test "unknown ImageMediaType value" do
@@ -1462,11 +2338,19 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
   end
 
   test "unknown ToolResultBlockContent tag" do
-    assert_no_new_atoms(SearchAgent.ToolResultBlockContent, "{\"type\": \"__POLYTYPE_UNKNOWN__\"}", "$.type")
+    assert_no_new_atoms(
+      SearchAgent.ToolResultBlockContent,
+      "{\"type\": \"__POLYTYPE_UNKNOWN__\"}",
+      "$.type"
+    )
   end
 
   test "unknown ContentBlock tag" do
-    assert_no_new_atoms(SearchAgent.ContentBlock, "{\"type\": \"__POLYTYPE_UNKNOWN__\"}", "$.type")
+    assert_no_new_atoms(
+      SearchAgent.ContentBlock,
+      "{\"type\": \"__POLYTYPE_UNKNOWN__\"}",
+      "$.type"
+    )
   end
 
   test "unknown StopReason value" do
@@ -1478,11 +2362,19 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
   end
 
   test "unknown ContentBlockDelta tag" do
-    assert_no_new_atoms(SearchAgent.ContentBlockDelta, "{\"type\": \"__POLYTYPE_UNKNOWN__\"}", "$.type")
+    assert_no_new_atoms(
+      SearchAgent.ContentBlockDelta,
+      "{\"type\": \"__POLYTYPE_UNKNOWN__\"}",
+      "$.type"
+    )
   end
 
   test "unknown MessageStreamEvent tag" do
-    assert_no_new_atoms(SearchAgent.MessageStreamEvent, "{\"type\": \"__POLYTYPE_UNKNOWN__\"}", "$.type")
+    assert_no_new_atoms(
+      SearchAgent.MessageStreamEvent,
+      "{\"type\": \"__POLYTYPE_UNKNOWN__\"}",
+      "$.type"
+    )
   end
 
   test "unknown ToolChoice tag" do
@@ -1490,7 +2382,11 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
   end
 
   test "unknown ThinkingConfig tag" do
-    assert_no_new_atoms(SearchAgent.ThinkingConfig, "{\"type\": \"__POLYTYPE_UNKNOWN__\"}", "$.type")
+    assert_no_new_atoms(
+      SearchAgent.ThinkingConfig,
+      "{\"type\": \"__POLYTYPE_UNKNOWN__\"}",
+      "$.type"
+    )
   end
 
   test "unknown TokenStatus value" do
@@ -1529,11 +2425,15 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.ContentBlockDelta, "search_agent/ContentBlockDelta/signature_delta.json"},
       {SearchAgent.ContentBlockDelta, "search_agent/ContentBlockDelta/text_delta.json"},
       {SearchAgent.ContentBlockDelta, "search_agent/ContentBlockDelta/thinking_delta.json"},
-      {SearchAgent.ContentBlockDeltaEvent, "search_agent/ContentBlockDeltaEvent/citations_delta.json"},
-      {SearchAgent.ContentBlockDeltaEvent, "search_agent/ContentBlockDeltaEvent/input_json_delta.json"},
-      {SearchAgent.ContentBlockDeltaEvent, "search_agent/ContentBlockDeltaEvent/signature_delta.json"},
+      {SearchAgent.ContentBlockDeltaEvent,
+       "search_agent/ContentBlockDeltaEvent/citations_delta.json"},
+      {SearchAgent.ContentBlockDeltaEvent,
+       "search_agent/ContentBlockDeltaEvent/input_json_delta.json"},
+      {SearchAgent.ContentBlockDeltaEvent,
+       "search_agent/ContentBlockDeltaEvent/signature_delta.json"},
       {SearchAgent.ContentBlockDeltaEvent, "search_agent/ContentBlockDeltaEvent/text_delta.json"},
-      {SearchAgent.ContentBlockDeltaEvent, "search_agent/ContentBlockDeltaEvent/thinking_delta.json"},
+      {SearchAgent.ContentBlockDeltaEvent,
+       "search_agent/ContentBlockDeltaEvent/thinking_delta.json"},
       {SearchAgent.ContentBlockParam, "search_agent/ContentBlockParam/document.json"},
       {SearchAgent.ContentBlockParam, "search_agent/ContentBlockParam/image.json"},
       {SearchAgent.ContentBlockParam, "search_agent/ContentBlockParam/redacted_thinking.json"},
@@ -1569,19 +2469,22 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.Message, "search_agent/Message/thinking_container_null.json"},
       {SearchAgent.Message, "search_agent/Message/tool_use.json"},
       {SearchAgent.Message, "search_agent/Message/typical.json"},
-      {SearchAgent.MessageCreateParams, "search_agent/MessageCreateParams/empty_lists_thinking_disabled.json"},
+      {SearchAgent.MessageCreateParams,
+       "search_agent/MessageCreateParams/empty_lists_thinking_disabled.json"},
       {SearchAgent.MessageCreateParams, "search_agent/MessageCreateParams/everything.json"},
       {SearchAgent.MessageCreateParams, "search_agent/MessageCreateParams/minimal.json"},
       {SearchAgent.MessageCreateParams, "search_agent/MessageCreateParams/typical.json"},
       {SearchAgent.MessageDelta, "search_agent/MessageDelta/container.json"},
-      {SearchAgent.MessageDelta, "search_agent/MessageDelta/container_null_unknown_key_kept.json"},
+      {SearchAgent.MessageDelta,
+       "search_agent/MessageDelta/container_null_unknown_key_kept.json"},
       {SearchAgent.MessageDelta, "search_agent/MessageDelta/end_turn.json"},
       {SearchAgent.MessageDelta, "search_agent/MessageDelta/stop_sequence.json"},
       {SearchAgent.MessageDeltaEvent, "search_agent/MessageDeltaEvent/tool_use_full_usage.json"},
       {SearchAgent.MessageDeltaEvent, "search_agent/MessageDeltaEvent/typical.json"},
       {SearchAgent.MessageDeltaEvent, "search_agent/MessageDeltaEvent/unknown_key_kept.json"},
       {SearchAgent.MessageDeltaUsage, "search_agent/MessageDeltaUsage/explicit_nulls.json"},
-      {SearchAgent.MessageDeltaUsage, "search_agent/MessageDeltaUsage/full_unknown_keys_kept.json"},
+      {SearchAgent.MessageDeltaUsage,
+       "search_agent/MessageDeltaUsage/full_unknown_keys_kept.json"},
       {SearchAgent.MessageDeltaUsage, "search_agent/MessageDeltaUsage/output_only.json"},
       {SearchAgent.MessageParam, "search_agent/MessageParam/assistant_thinking_tool_use.json"},
       {SearchAgent.MessageParam, "search_agent/MessageParam/empty_list.json"},
@@ -1594,9 +2497,12 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.MessageStartEvent, "search_agent/MessageStartEvent/unknown_keys_kept.json"},
       {SearchAgent.MessageStopEvent, "search_agent/MessageStopEvent/bedrock_metrics_kept.json"},
       {SearchAgent.MessageStopEvent, "search_agent/MessageStopEvent/typical.json"},
-      {SearchAgent.MessageStopEvent, "search_agent/MessageStopEvent/unicode_unknown_key_kept.json"},
-      {SearchAgent.MessageStreamEvent, "search_agent/MessageStreamEvent/content_block_delta.json"},
-      {SearchAgent.MessageStreamEvent, "search_agent/MessageStreamEvent/content_block_start.json"},
+      {SearchAgent.MessageStopEvent,
+       "search_agent/MessageStopEvent/unicode_unknown_key_kept.json"},
+      {SearchAgent.MessageStreamEvent,
+       "search_agent/MessageStreamEvent/content_block_delta.json"},
+      {SearchAgent.MessageStreamEvent,
+       "search_agent/MessageStreamEvent/content_block_start.json"},
       {SearchAgent.MessageStreamEvent, "search_agent/MessageStreamEvent/content_block_stop.json"},
       {SearchAgent.MessageStreamEvent, "search_agent/MessageStreamEvent/message_delta.json"},
       {SearchAgent.MessageStreamEvent, "search_agent/MessageStreamEvent/message_start.json"},
@@ -1651,10 +2557,13 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.ThinkingConfig, "search_agent/ThinkingConfig/enabled.json"},
       {SearchAgent.ThinkingConfig, "search_agent/ThinkingConfig/enabled_minimum.json"},
       {SearchAgent.ThinkingConfigDisabled, "search_agent/ThinkingConfigDisabled/typical.json"},
-      {SearchAgent.ThinkingConfigDisabled, "search_agent/ThinkingConfigDisabled/unicode_unknown_key_kept.json"},
-      {SearchAgent.ThinkingConfigDisabled, "search_agent/ThinkingConfigDisabled/unknown_key_kept.json"},
+      {SearchAgent.ThinkingConfigDisabled,
+       "search_agent/ThinkingConfigDisabled/unicode_unknown_key_kept.json"},
+      {SearchAgent.ThinkingConfigDisabled,
+       "search_agent/ThinkingConfigDisabled/unknown_key_kept.json"},
       {SearchAgent.ThinkingConfigEnabled, "search_agent/ThinkingConfigEnabled/large.json"},
-      {SearchAgent.ThinkingConfigEnabled, "search_agent/ThinkingConfigEnabled/minimum_budget.json"},
+      {SearchAgent.ThinkingConfigEnabled,
+       "search_agent/ThinkingConfigEnabled/minimum_budget.json"},
       {SearchAgent.ThinkingConfigEnabled, "search_agent/ThinkingConfigEnabled/typical.json"},
       {SearchAgent.ThinkingDelta, "search_agent/ThinkingDelta/empty_unknown_key_kept.json"},
       {SearchAgent.ThinkingDelta, "search_agent/ThinkingDelta/typical.json"},
@@ -1692,18 +2601,22 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.ToolParam, "search_agent/ToolParam/unicode.json"},
       {SearchAgent.ToolResultBlockContent, "search_agent/ToolResultBlockContent/image.json"},
       {SearchAgent.ToolResultBlockContent, "search_agent/ToolResultBlockContent/text.json"},
-      {SearchAgent.ToolResultBlockContent, "search_agent/ToolResultBlockContent/text_with_citations.json"},
-      {SearchAgent.ToolResultBlockParam, "search_agent/ToolResultBlockParam/content_absent_cache_control.json"},
+      {SearchAgent.ToolResultBlockContent,
+       "search_agent/ToolResultBlockContent/text_with_citations.json"},
+      {SearchAgent.ToolResultBlockParam,
+       "search_agent/ToolResultBlockParam/content_absent_cache_control.json"},
       {SearchAgent.ToolResultBlockParam, "search_agent/ToolResultBlockParam/content_blocks.json"},
       {SearchAgent.ToolResultBlockParam, "search_agent/ToolResultBlockParam/error_result.json"},
-      {SearchAgent.ToolResultBlockParam, "search_agent/ToolResultBlockParam/explicit_is_error_false.json"},
+      {SearchAgent.ToolResultBlockParam,
+       "search_agent/ToolResultBlockParam/explicit_is_error_false.json"},
       {SearchAgent.ToolResultBlockParam, "search_agent/ToolResultBlockParam/seed_example.json"},
       {SearchAgent.ToolUseBlock, "search_agent/ToolUseBlock/empty_input.json"},
       {SearchAgent.ToolUseBlock, "search_agent/ToolUseBlock/seed_example.json"},
       {SearchAgent.ToolUseBlock, "search_agent/ToolUseBlock/unknown_key_kept.json"},
       {SearchAgent.ToolUseBlockParam, "search_agent/ToolUseBlockParam/empty_input.json"},
       {SearchAgent.ToolUseBlockParam, "search_agent/ToolUseBlockParam/typical.json"},
-      {SearchAgent.ToolUseBlockParam, "search_agent/ToolUseBlockParam/unicode_input_cache_control_null.json"},
+      {SearchAgent.ToolUseBlockParam,
+       "search_agent/ToolUseBlockParam/unicode_input_cache_control_null.json"},
       {SearchAgent.ToolsListResult, "search_agent/ToolsListResult/empty.json"},
       {SearchAgent.ToolsListResult, "search_agent/ToolsListResult/next_cursor.json"},
       {SearchAgent.ToolsListResult, "search_agent/ToolsListResult/typical.json"},

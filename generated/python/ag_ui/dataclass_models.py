@@ -7,13 +7,17 @@ Dataclasses with exact JSON round trips: `X.from_dict(d).to_dict() == d` for eve
 Standard library only; vendor this file as it is.
 """
 
+# `(str, Enum)` on purpose: StrEnum would change what str() and format() give for a member.
+# ruff: noqa: UP042
+
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Callable, Literal, NoReturn, TypeAlias, TypeVar, Union, cast
+from typing import Literal, NoReturn, TypeAlias, TypeVar, cast
 
 __all__ = [
     "AssistantMessage",
@@ -128,7 +132,7 @@ __all__ = [
     "UserMessage",
 ]
 
-JSONValue: TypeAlias = Union[None, bool, int, float, str, list["JSONValue"], dict[str, "JSONValue"]]
+JSONValue: TypeAlias = None | bool | int | float | str | list["JSONValue"] | dict[str, "JSONValue"]
 """Any JSON value, as `json.loads` returns it."""
 
 _T = TypeVar("_T")
@@ -146,7 +150,7 @@ class DecodeError(ValueError):
     def path(self) -> str:
         return "$" + "".join(reversed(self._segments))
 
-    def at(self, segment: str) -> "DecodeError":
+    def at(self, segment: str) -> DecodeError:
         """Prefix the path with `segment` (used while the error travels outwards)."""
         self._segments.append(segment)
         return self

@@ -9,36 +9,23 @@ Unions, enums and aliases are validated with their `<Name>Adapter`. Scalars are 
 (no coercion); what the schema rejects, these models reject. Needs pydantic>=2.11.
 """
 
+# `(str, Enum)` on purpose: StrEnum would change what str() and format() give for a member.
+# ruff: noqa: UP042
+
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
-from typing import (
-    TYPE_CHECKING,
-    Annotated,
-    Any,
-    Callable,
-    ClassVar,
-    Literal,
-    NoReturn,
-    Self,
-    TypeAlias,
-    TypeVar,
-    Union,
-    cast,
-)
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Self, TypeAlias, TypeVar, cast
 
 from pydantic import (
-    AliasChoices,
     BaseModel,
     BeforeValidator,
     ConfigDict,
     Field,
     JsonValue,
     ModelWrapValidatorHandler,
-    StrictBool,
-    StrictFloat,
     StrictInt,
     StrictStr,
     TypeAdapter,
@@ -112,7 +99,7 @@ _BUILDING = _Building()
 
 
 if TYPE_CHECKING:
-    Omittable: TypeAlias = Union[_T, None]
+    Omittable: TypeAlias = _T | None
     """An optional key without a default: when absent it reads as None, but JSON null is rejected."""
 else:
 
@@ -970,34 +957,32 @@ State: TypeAlias = dict[str, _JSON]
 
 
 Message: TypeAlias = Annotated[
-    Union[DeveloperMessage, SystemMessage, AssistantMessage, UserMessage, ToolMessage],
+    DeveloperMessage | SystemMessage | AssistantMessage | UserMessage | ToolMessage,
     Field(discriminator="role"),
 ]
 """A conversation message, discriminated by role."""
 
 
 Event: TypeAlias = Annotated[
-    Union[
-        RunStartedEvent,
-        RunFinishedEvent,
-        RunErrorEvent,
-        StepStartedEvent,
-        StepFinishedEvent,
-        TextMessageStartEvent,
-        TextMessageContentEvent,
-        TextMessageEndEvent,
-        TextMessageChunkEvent,
-        ToolCallStartEvent,
-        ToolCallArgsEvent,
-        ToolCallEndEvent,
-        ToolCallChunkEvent,
-        ToolCallResultEvent,
-        StateSnapshotEvent,
-        StateDeltaEvent,
-        MessagesSnapshotEvent,
-        RawEvent,
-        CustomEvent,
-    ],
+    RunStartedEvent
+    | RunFinishedEvent
+    | RunErrorEvent
+    | StepStartedEvent
+    | StepFinishedEvent
+    | TextMessageStartEvent
+    | TextMessageContentEvent
+    | TextMessageEndEvent
+    | TextMessageChunkEvent
+    | ToolCallStartEvent
+    | ToolCallArgsEvent
+    | ToolCallEndEvent
+    | ToolCallChunkEvent
+    | ToolCallResultEvent
+    | StateSnapshotEvent
+    | StateDeltaEvent
+    | MessagesSnapshotEvent
+    | RawEvent
+    | CustomEvent,
     Field(discriminator="type"),
 ]
 """An event streamed from an agent to the frontend, discriminated by type."""

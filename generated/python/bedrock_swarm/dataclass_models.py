@@ -10,9 +10,10 @@ Standard library only; vendor this file as it is.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Callable, Literal, NoReturn, TypeAlias, TypeVar, Union, cast
+from typing import Literal, NoReturn, TypeAlias, TypeVar, cast
 
 __all__ = [
     "AgentResponse",
@@ -46,7 +47,7 @@ __all__ = [
     "ToolResult",
 ]
 
-JSONValue: TypeAlias = Union[None, bool, int, float, str, list["JSONValue"], dict[str, "JSONValue"]]
+JSONValue: TypeAlias = None | bool | int | float | str | list["JSONValue"] | dict[str, "JSONValue"]
 """Any JSON value, as `json.loads` returns it."""
 
 _T = TypeVar("_T")
@@ -64,7 +65,7 @@ class DecodeError(ValueError):
     def path(self) -> str:
         return "$" + "".join(reversed(self._segments))
 
-    def at(self, segment: str) -> "DecodeError":
+    def at(self, segment: str) -> DecodeError:
         """Prefix the path with `segment` (used while the error travels outwards)."""
         self._segments.append(segment)
         return self

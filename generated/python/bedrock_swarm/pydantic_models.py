@@ -13,31 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import (
-    TYPE_CHECKING,
-    Annotated,
-    Any,
-    Callable,
-    ClassVar,
-    Literal,
-    NoReturn,
-    Self,
-    TypeAlias,
-    TypeVar,
-    Union,
-    cast,
-)
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Self, TypeAlias, TypeVar, cast
 
 from pydantic import (
-    AliasChoices,
     BaseModel,
     BeforeValidator,
     ConfigDict,
     Field,
     JsonValue,
     StrictBool,
-    StrictFloat,
-    StrictInt,
     StrictStr,
     TypeAdapter,
     model_validator,
@@ -75,7 +59,7 @@ _BUILDING = _Building()
 
 
 if TYPE_CHECKING:
-    Omittable: TypeAlias = Union[_T, None]
+    Omittable: TypeAlias = _T | None
     """An optional key without a default: when absent it reads as None, but JSON null is rejected."""
 else:
 
@@ -326,7 +310,7 @@ class Event(_Model):
 
 
 AgentResponse: TypeAlias = Annotated[
-    Union[MessageResponse, ToolCallResponse], Field(discriminator="type")
+    MessageResponse | ToolCallResponse, Field(discriminator="type")
 ]
 """Union type for all possible agent responses."""
 

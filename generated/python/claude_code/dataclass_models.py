@@ -7,13 +7,17 @@ Dataclasses with exact JSON round trips: `X.from_dict(d).to_dict() == d` for eve
 Standard library only; vendor this file as it is.
 """
 
+# `(str, Enum)` on purpose: StrEnum would change what str() and format() give for a member.
+# ruff: noqa: UP042
+
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Callable, Literal, NoReturn, TypeAlias, TypeVar, Union, cast
+from typing import Literal, NoReturn, TypeAlias, TypeVar, cast
 
 __all__ = [
     "AssistantMessage",
@@ -185,7 +189,7 @@ __all__ = [
     "UserType",
 ]
 
-JSONValue: TypeAlias = Union[None, bool, int, float, str, list["JSONValue"], dict[str, "JSONValue"]]
+JSONValue: TypeAlias = None | bool | int | float | str | list["JSONValue"] | dict[str, "JSONValue"]
 """Any JSON value, as `json.loads` returns it."""
 
 _T = TypeVar("_T")
@@ -203,7 +207,7 @@ class DecodeError(ValueError):
     def path(self) -> str:
         return "$" + "".join(reversed(self._segments))
 
-    def at(self, segment: str) -> "DecodeError":
+    def at(self, segment: str) -> DecodeError:
         """Prefix the path with `segment` (used while the error travels outwards)."""
         self._segments.append(segment)
         return self
@@ -751,29 +755,15 @@ class SystemMessage:
         out["type"] = "system"
         out["subtype"] = "init"
         out["cwd"] = self.cwd
-        out[
-            _spelling(
-                self._present,
-                (
-                    "session_id",
-                    "sessionId",
-                ),
-            )
-        ] = self.session_id
+        spelling = _spelling(self._present, ("session_id", "sessionId"))
+        out[spelling] = self.session_id
         out["tools"] = list(self.tools)
         out["model"] = self.model
         out["permissionMode"] = self.permission_mode.value
         out["apiKeySource"] = self.api_key_source
         if "mcp_servers" in self._present or self.mcp_servers is not None:
-            out[
-                _spelling(
-                    self._present,
-                    (
-                        "mcp_servers",
-                        "mcpServers",
-                    ),
-                )
-            ] = (
+            spelling = _spelling(self._present, ("mcp_servers", "mcpServers"))
+            out[spelling] = (
                 None
                 if self.mcp_servers is None
                 else [item0.to_dict() for item0 in self.mcp_servers]
@@ -821,81 +811,26 @@ class SystemMessage:
         ):
             out["fast_mode_disabled_reason"] = self.fast_mode_disabled_reason
         if "max_thinking_tokens" in self._present or self.max_thinking_tokens is not None:
-            out[
-                _spelling(
-                    self._present,
-                    (
-                        "max_thinking_tokens",
-                        "maxThinkingTokens",
-                    ),
-                )
-            ] = self.max_thinking_tokens
+            spelling = _spelling(self._present, ("max_thinking_tokens", "maxThinkingTokens"))
+            out[spelling] = self.max_thinking_tokens
         if "custom_instructions" in self._present or self.custom_instructions is not None:
-            out[
-                _spelling(
-                    self._present,
-                    (
-                        "custom_instructions",
-                        "customInstructions",
-                    ),
-                )
-            ] = self.custom_instructions
+            spelling = _spelling(self._present, ("custom_instructions", "customInstructions"))
+            out[spelling] = self.custom_instructions
         if "claude_md_files" in self._present or self.claude_md_files is not None:
-            out[
-                _spelling(
-                    self._present,
-                    (
-                        "claude_md_files",
-                        "claudeMdFiles",
-                    ),
-                )
-            ] = (
-                None if self.claude_md_files is None else list(self.claude_md_files)
-            )
+            spelling = _spelling(self._present, ("claude_md_files", "claudeMdFiles"))
+            out[spelling] = None if self.claude_md_files is None else list(self.claude_md_files)
         if "session_type" in self._present or self.session_type is not None:
-            out[
-                _spelling(
-                    self._present,
-                    (
-                        "session_type",
-                        "sessionType",
-                    ),
-                )
-            ] = (
-                None if self.session_type is None else self.session_type.value
-            )
+            spelling = _spelling(self._present, ("session_type", "sessionType"))
+            out[spelling] = None if self.session_type is None else self.session_type.value
         if "effective_git_root" in self._present or self.effective_git_root is not None:
-            out[
-                _spelling(
-                    self._present,
-                    (
-                        "effective_git_root",
-                        "effectiveGitRoot",
-                    ),
-                )
-            ] = self.effective_git_root
+            spelling = _spelling(self._present, ("effective_git_root", "effectiveGitRoot"))
+            out[spelling] = self.effective_git_root
         if "environment_plan" in self._present or self.environment_plan is not None:
-            out[
-                _spelling(
-                    self._present,
-                    (
-                        "environment_plan",
-                        "environmentPlan",
-                    ),
-                )
-            ] = self.environment_plan
+            spelling = _spelling(self._present, ("environment_plan", "environmentPlan"))
+            out[spelling] = self.environment_plan
         if "user_type" in self._present or self.user_type is not None:
-            out[
-                _spelling(
-                    self._present,
-                    (
-                        "user_type",
-                        "userType",
-                    ),
-                )
-            ] = (
-                None if self.user_type is None else self.user_type.value
-            )
+            spelling = _spelling(self._present, ("user_type", "userType"))
+            out[spelling] = None if self.user_type is None else self.user_type.value
         out.update(self.extra)
         return out
 
@@ -1370,76 +1305,27 @@ class ResultMessage:
         out: dict[str, JSONValue] = {}
         out["type"] = "result"
         out["subtype"] = self.subtype.value
-        out[
-            _spelling(
-                self._present,
-                (
-                    "is_error",
-                    "isError",
-                ),
-            )
-        ] = self.is_error
+        spelling = _spelling(self._present, ("is_error", "isError"))
+        out[spelling] = self.is_error
         out["duration_ms"] = self.duration_ms
-        out[
-            _spelling(
-                self._present,
-                (
-                    "session_id",
-                    "sessionId",
-                ),
-            )
-        ] = self.session_id
-        out[
-            _spelling(
-                self._present,
-                (
-                    "num_turns",
-                    "numTurns",
-                ),
-            )
-        ] = self.num_turns
+        spelling = _spelling(self._present, ("session_id", "sessionId"))
+        out[spelling] = self.session_id
+        spelling = _spelling(self._present, ("num_turns", "numTurns"))
+        out[spelling] = self.num_turns
         if "result" in self._present or self.result is not None:
             out["result"] = self.result
         if "total_cost_usd" in self._present or self.total_cost_usd is not None:
-            out[
-                _spelling(
-                    self._present,
-                    (
-                        "total_cost_usd",
-                        "costUsd",
-                    ),
-                )
-            ] = self.total_cost_usd
+            spelling = _spelling(self._present, ("total_cost_usd", "costUsd"))
+            out[spelling] = self.total_cost_usd
         if "input_tokens" in self._present or self.input_tokens is not None:
-            out[
-                _spelling(
-                    self._present,
-                    (
-                        "input_tokens",
-                        "inputTokens",
-                    ),
-                )
-            ] = self.input_tokens
+            spelling = _spelling(self._present, ("input_tokens", "inputTokens"))
+            out[spelling] = self.input_tokens
         if "output_tokens" in self._present or self.output_tokens is not None:
-            out[
-                _spelling(
-                    self._present,
-                    (
-                        "output_tokens",
-                        "outputTokens",
-                    ),
-                )
-            ] = self.output_tokens
+            spelling = _spelling(self._present, ("output_tokens", "outputTokens"))
+            out[spelling] = self.output_tokens
         if "total_tokens" in self._present or self.total_tokens is not None:
-            out[
-                _spelling(
-                    self._present,
-                    (
-                        "total_tokens",
-                        "totalTokens",
-                    ),
-                )
-            ] = self.total_tokens
+            spelling = _spelling(self._present, ("total_tokens", "totalTokens"))
+            out[spelling] = self.total_tokens
         if "duration_api_ms" in self._present or self.duration_api_ms is not None:
             out["duration_api_ms"] = self.duration_api_ms
         if "stop_reason" in self._present or self.stop_reason is not None:
@@ -1823,7 +1709,7 @@ class ToolResultBlock:
             out["content"] = (
                 None if self.content is None else _e_union_str_or_list_json_object(self.content)
             )
-        if "is_error" in self._present or self.is_error != False:
+        if "is_error" in self._present or self.is_error is not False:
             out["is_error"] = self.is_error
         out.update(self.extra)
         return out

@@ -9,25 +9,15 @@ Unions, enums and aliases are validated with their `<Name>Adapter`. Scalars are 
 (no coercion); what the schema rejects, these models reject. Needs pydantic>=2.11.
 """
 
+# `(str, Enum)` on purpose: StrEnum would change what str() and format() give for a member.
+# ruff: noqa: UP042
+
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
-from typing import (
-    TYPE_CHECKING,
-    Annotated,
-    Any,
-    Callable,
-    ClassVar,
-    Literal,
-    NoReturn,
-    Self,
-    TypeAlias,
-    TypeVar,
-    Union,
-    cast,
-)
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Self, TypeAlias, TypeVar, cast
 
 from pydantic import (
     AliasChoices,
@@ -142,7 +132,7 @@ _BUILDING = _Building()
 
 
 if TYPE_CHECKING:
-    Omittable: TypeAlias = Union[_T, None]
+    Omittable: TypeAlias = _T | None
     """An optional key without a default: when absent it reads as None, but JSON null is rejected."""
 else:
 
@@ -1511,57 +1501,51 @@ class LocalCommandRun(_Model):
 
 
 SystemEvent: TypeAlias = Annotated[
-    Union[
-        SystemMessage,
-        SystemStatusMessage,
-        CompactBoundaryMessage,
-        HookStartedMessage,
-        HookResponseMessage,
-    ],
+    SystemMessage
+    | SystemStatusMessage
+    | CompactBoundaryMessage
+    | HookStartedMessage
+    | HookResponseMessage,
     Field(discriminator="subtype"),
 ]
 """A message with type "system", dispatched on `subtype` (init, status, compact_boundary, hook_started, hook_response)."""
 
 
 ContentBlock: TypeAlias = Annotated[
-    Union[TextBlock, ToolUseBlock, ToolResultBlock, ThinkingBlock], Field(discriminator="type")
+    TextBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock, Field(discriminator="type")
 ]
 """A content block of an assistant or user message."""
 
 
 ControlRequestBody: TypeAlias = Annotated[
-    Union[
-        ControlInterruptRequest,
-        ControlCanUseToolRequest,
-        ControlInitializeRequest,
-        ControlSetPermissionModeRequest,
-        ControlSetModelRequest,
-        ControlHookCallbackRequest,
-        ControlMcpMessageRequest,
-    ],
+    ControlInterruptRequest
+    | ControlCanUseToolRequest
+    | ControlInitializeRequest
+    | ControlSetPermissionModeRequest
+    | ControlSetModelRequest
+    | ControlHookCallbackRequest
+    | ControlMcpMessageRequest,
     Field(discriminator="subtype"),
 ]
 """The `request` of a control_request, dispatched on `subtype`."""
 
 
 ControlResponseBody: TypeAlias = Annotated[
-    Union[ControlSuccessResponse, ControlErrorResponse], Field(discriminator="subtype")
+    ControlSuccessResponse | ControlErrorResponse, Field(discriminator="subtype")
 ]
 """The `response` of a control_response, dispatched on `subtype`."""
 
 
 Message: TypeAlias = Annotated[
-    Union[
-        SystemEvent,
-        AssistantMessage,
-        UserMessage,
-        ResultMessage,
-        PartialAssistantMessage,
-        StreamEventMessage,
-        RateLimitEvent,
-        ControlRequest,
-        ControlResponse,
-    ],
+    SystemEvent
+    | AssistantMessage
+    | UserMessage
+    | ResultMessage
+    | PartialAssistantMessage
+    | StreamEventMessage
+    | RateLimitEvent
+    | ControlRequest
+    | ControlResponse,
     Field(discriminator="type"),
 ]
 """One line of the stream-json protocol. Dispatch on `type`; lines with type "system" are further dispatched on `subtype` (SystemEvent)."""

@@ -7,13 +7,17 @@ Dataclasses with exact JSON round trips: `X.from_dict(d).to_dict() == d` for eve
 Standard library only; vendor this file as it is.
 """
 
+# `(str, Enum)` on purpose: StrEnum would change what str() and format() give for a member.
+# ruff: noqa: UP042
+
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Callable, Literal, NoReturn, TypeAlias, TypeVar, Union, cast
+from typing import Literal, NoReturn, TypeAlias, TypeVar, cast
 
 __all__ = [
     "ContentBlock",
@@ -89,7 +93,7 @@ __all__ = [
     "Usage",
 ]
 
-JSONValue: TypeAlias = Union[None, bool, int, float, str, list["JSONValue"], dict[str, "JSONValue"]]
+JSONValue: TypeAlias = None | bool | int | float | str | list["JSONValue"] | dict[str, "JSONValue"]
 """Any JSON value, as `json.loads` returns it."""
 
 _T = TypeVar("_T")
@@ -107,7 +111,7 @@ class DecodeError(ValueError):
     def path(self) -> str:
         return "$" + "".join(reversed(self._segments))
 
-    def at(self, segment: str) -> "DecodeError":
+    def at(self, segment: str) -> DecodeError:
         """Prefix the path with `segment` (used while the error travels outwards)."""
         self._segments.append(segment)
         return self
@@ -675,7 +679,7 @@ class ToolResultContent:
         out["type"] = "tool_result"
         out["tool_use_id"] = self.tool_use_id
         out["content"] = [item0.to_dict() for item0 in self.content]
-        if "is_error" in self._present or self.is_error != False:
+        if "is_error" in self._present or self.is_error is not False:
             out["is_error"] = self.is_error
         out.update(self.extra)
         return out
@@ -860,7 +864,7 @@ class ToolExecution:
         out["tool_name"] = self.tool_name
         out["tool_use_id"] = self.tool_use_id
         out["result"] = [item0.to_dict() for item0 in self.result]
-        if "is_error" in self._present or self.is_error != False:
+        if "is_error" in self._present or self.is_error is not False:
             out["is_error"] = self.is_error
         out.update(self.extra)
         return out
@@ -1133,7 +1137,7 @@ class PendingEdit:
         out["context_before"] = list(self.context_before)
         out["context_after"] = list(self.context_after)
         out["created_at"] = self.created_at
-        if "replace_all" in self._present or self.replace_all != False:
+        if "replace_all" in self._present or self.replace_all is not False:
             out["replace_all"] = self.replace_all
         if "match_count" in self._present or self.match_count != 1:
             out["match_count"] = self.match_count
@@ -1174,7 +1178,7 @@ class TruncationConfig:
             out["max_chars"] = self.max_chars
         if "max_lines" in self._present or self.max_lines != 1000:
             out["max_lines"] = self.max_lines
-        if "enabled" in self._present or self.enabled != True:
+        if "enabled" in self._present or self.enabled is not True:
             out["enabled"] = self.enabled
         return out
 

@@ -9,28 +9,17 @@ Unions, enums and aliases are validated with their `<Name>Adapter`. Scalars are 
 (no coercion); what the schema rejects, these models reject. Needs pydantic>=2.11.
 """
 
+# `(str, Enum)` on purpose: StrEnum would change what str() and format() give for a member.
+# ruff: noqa: UP042
+
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
-from typing import (
-    TYPE_CHECKING,
-    Annotated,
-    Any,
-    Callable,
-    ClassVar,
-    Literal,
-    NoReturn,
-    Self,
-    TypeAlias,
-    TypeVar,
-    Union,
-    cast,
-)
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Self, TypeAlias, TypeVar, cast
 
 from pydantic import (
-    AliasChoices,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -95,7 +84,7 @@ _BUILDING = _Building()
 
 
 if TYPE_CHECKING:
-    Omittable: TypeAlias = Union[_T, None]
+    Omittable: TypeAlias = _T | None
     """An optional key without a default: when absent it reads as None, but JSON null is rejected."""
 else:
 
@@ -526,8 +515,7 @@ class PythonScript(_Model):
 
 
 ContentBlock: TypeAlias = Annotated[
-    Union[TextContent, ThinkingContent, ToolUseContent, ToolResultContent],
-    Field(discriminator="type"),
+    TextContent | ThinkingContent | ToolUseContent | ToolResultContent, Field(discriminator="type")
 ]
 """Content blocks represent the building blocks of message content; a union of text, thinking, tool use and tool result, told apart by "type"."""
 
@@ -560,13 +548,11 @@ def _node_data_member(value: Any) -> str | None:
 
 
 NodeData: TypeAlias = Annotated[
-    Union[
-        Annotated[Message, Tag("Message")],
-        Annotated[SystemPrompt, Tag("SystemPrompt")],
-        Annotated[ToolDefinitions, Tag("ToolDefinitions")],
-        Annotated[ToolExecution, Tag("ToolExecution")],
-        Annotated[StopReason, Tag("StopReason")],
-    ],
+    Annotated[Message, Tag("Message")]
+    | Annotated[SystemPrompt, Tag("SystemPrompt")]
+    | Annotated[ToolDefinitions, Tag("ToolDefinitions")]
+    | Annotated[ToolExecution, Tag("ToolExecution")]
+    | Annotated[StopReason, Tag("StopReason")],
     Discriminator(
         _node_data_member,
         custom_error_type="union_no_match",

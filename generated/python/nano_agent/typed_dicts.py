@@ -10,8 +10,9 @@ Standard library only; vendor this file as it is.
 """
 
 import json
+from collections.abc import Callable
 from contextvars import ContextVar
-from typing import Callable, Literal, NotRequired, TypeAlias, TypeVar, TypedDict, Union, cast
+from typing import Literal, NotRequired, TypeAlias, TypedDict, TypeVar, cast
 
 __all__ = [
     "ContentBlock",
@@ -64,7 +65,7 @@ __all__ = [
     "validate_usage",
 ]
 
-JSONValue: TypeAlias = Union[None, bool, int, float, str, list["JSONValue"], dict[str, "JSONValue"]]
+JSONValue: TypeAlias = None | bool | int | float | str | list["JSONValue"] | dict[str, "JSONValue"]
 """Any JSON value, as `json.loads` returns it."""
 
 _T = TypeVar("_T")
@@ -350,23 +351,21 @@ def _forbid_unknown(obj: dict[str, object], known: frozenset[str]) -> None:
 def _check_list(value: object, check: Callable[[object], _T]) -> list[_T]:
     if type(value) is not list:
         raise _type_error("array", value)
-    index = 0
-    try:
-        for index, item in enumerate(value):
+    for index, item in enumerate(value):
+        try:
             check(item)
-    except DecodeError as error:
-        raise error.at(f"[{index}]") from None
+        except DecodeError as error:
+            raise error.at(f"[{index}]") from None
     return cast("list[_T]", value)
 
 
 def _check_map(value: object, check: Callable[[object], _T]) -> dict[str, _T]:
     obj = _object(value)
-    key = ""
-    try:
-        for key, item in obj.items():
+    for key, item in obj.items():
+        try:
             check(item)
-    except DecodeError as error:
-        raise error.at(_segment(key)) from None
+        except DecodeError as error:
+            raise error.at(_segment(key)) from None
     return cast("dict[str, _T]", obj)
 
 

@@ -9,28 +9,17 @@ Unions, enums and aliases are validated with their `<Name>Adapter`. Scalars are 
 (no coercion); what the schema rejects, these models reject. Needs pydantic>=2.11.
 """
 
+# `(str, Enum)` on purpose: StrEnum would change what str() and format() give for a member.
+# ruff: noqa: UP042
+
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
-from typing import (
-    TYPE_CHECKING,
-    Annotated,
-    Any,
-    Callable,
-    ClassVar,
-    Literal,
-    NoReturn,
-    Self,
-    TypeAlias,
-    TypeVar,
-    Union,
-    cast,
-)
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Self, TypeAlias, TypeVar, cast
 
 from pydantic import (
-    AliasChoices,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -144,7 +133,7 @@ _BUILDING = _Building()
 
 
 if TYPE_CHECKING:
-    Omittable: TypeAlias = Union[_T, None]
+    Omittable: TypeAlias = _T | None
     """An optional key without a default: when absent it reads as None, but JSON null is rejected."""
 else:
 
@@ -1106,69 +1095,61 @@ class _TrimState(_Model):
 
 
 ContentBlockParam: TypeAlias = Annotated[
-    Union[
-        TextBlockParam,
-        ImageBlockParam,
-        ToolUseBlockParam,
-        ToolResultBlockParam,
-        Document,
-        ThinkingBlock,
-        RedactedThinkingBlock,
-    ],
+    TextBlockParam
+    | ImageBlockParam
+    | ToolUseBlockParam
+    | ToolResultBlockParam
+    | Document
+    | ThinkingBlock
+    | RedactedThinkingBlock,
     Field(discriminator="type"),
 ]
 """A content block inside a MessageParam, told apart by "type"."""
 
 
-ImageSource: TypeAlias = Annotated[
-    Union[Base64ImageSource, UrlImageSource], Field(discriminator="type")
-]
+ImageSource: TypeAlias = Annotated[Base64ImageSource | UrlImageSource, Field(discriminator="type")]
 """Where an image comes from, told apart by "type"."""
 
 
 ToolResultBlockContent: TypeAlias = Annotated[
-    Union[TextBlockParam, ImageBlockParam], Field(discriminator="type")
+    TextBlockParam | ImageBlockParam, Field(discriminator="type")
 ]
 """A block inside a list-valued tool_result content, told apart by "type"."""
 
 
 ContentBlock: TypeAlias = Annotated[
-    Union[TextBlock, ThinkingBlock, RedactedThinkingBlock, ToolUseBlock],
-    Field(discriminator="type"),
+    TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock, Field(discriminator="type")
 ]
 """A content block of a response message, told apart by "type"."""
 
 
 ContentBlockDelta: TypeAlias = Annotated[
-    Union[TextDelta, InputJsonDelta, CitationsDelta, ThinkingDelta, SignatureDelta],
+    TextDelta | InputJsonDelta | CitationsDelta | ThinkingDelta | SignatureDelta,
     Field(discriminator="type"),
 ]
 """The delta carried by a content_block_delta event, told apart by "type"."""
 
 
 MessageStreamEvent: TypeAlias = Annotated[
-    Union[
-        MessageStartEvent,
-        ContentBlockStartEvent,
-        ContentBlockDeltaEvent,
-        ContentBlockStopEvent,
-        MessageDeltaEvent,
-        MessageStopEvent,
-    ],
+    MessageStartEvent
+    | ContentBlockStartEvent
+    | ContentBlockDeltaEvent
+    | ContentBlockStopEvent
+    | MessageDeltaEvent
+    | MessageStopEvent,
     Field(discriminator="type"),
 ]
 """One server-sent event of a streamed message, told apart by "type"."""
 
 
 ToolChoice: TypeAlias = Annotated[
-    Union[ToolChoiceAuto, ToolChoiceAny, ToolChoiceTool, ToolChoiceNone],
-    Field(discriminator="type"),
+    ToolChoiceAuto | ToolChoiceAny | ToolChoiceTool | ToolChoiceNone, Field(discriminator="type")
 ]
 """How the model should use the tools, told apart by "type"."""
 
 
 ThinkingConfig: TypeAlias = Annotated[
-    Union[ThinkingConfigEnabled, ThinkingConfigDisabled], Field(discriminator="type")
+    ThinkingConfigEnabled | ThinkingConfigDisabled, Field(discriminator="type")
 ]
 """Extended-thinking configuration, told apart by "type"."""
 

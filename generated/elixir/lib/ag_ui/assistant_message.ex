@@ -17,15 +17,13 @@ defmodule AgUi.AssistantMessage do
   alias AgUi.PolytypeRuntime, as: R
 
   @enforce_keys [:id]
-  defstruct [
-    id: nil,
-    role: :assistant,
-    content: nil,
-    name: nil,
-    tool_calls: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct id: nil,
+            role: :assistant,
+            content: nil,
+            name: nil,
+            tool_calls: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           id: String.t(),
@@ -61,7 +59,8 @@ defmodule AgUi.AssistantMessage do
          {:ok, id} <- R.required(data, "id", ".id", &R.string/1),
          {:ok, content} <- R.optional(data, "content", ".content", &R.string/1, nil),
          {:ok, name} <- R.optional(data, "name", ".name", &R.string/1, nil),
-         {:ok, tool_calls} <- R.optional(data, "toolCalls", ".toolCalls", &d_list_tool_call/1, nil),
+         {:ok, tool_calls} <-
+           R.optional(data, "toolCalls", ".toolCalls", &d_list_tool_call/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -81,13 +80,27 @@ defmodule AgUi.AssistantMessage do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "id" => value.id,
       "role" => "assistant"
     }
-    out = if "content" in present or not is_nil(value.content), do: Map.put(out, "content", value.content), else: out
-    out = if "name" in present or not is_nil(value.name), do: Map.put(out, "name", value.name), else: out
-    out = if "toolCalls" in present or not is_nil(value.tool_calls), do: Map.put(out, "toolCalls", e_opt_list_tool_call(value.tool_calls)), else: out
+
+    out =
+      if "content" in present or not is_nil(value.content),
+        do: Map.put(out, "content", value.content),
+        else: out
+
+    out =
+      if "name" in present or not is_nil(value.name),
+        do: Map.put(out, "name", value.name),
+        else: out
+
+    out =
+      if "toolCalls" in present or not is_nil(value.tool_calls),
+        do: Map.put(out, "toolCalls", e_opt_list_tool_call(value.tool_calls)),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

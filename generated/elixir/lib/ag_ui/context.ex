@@ -14,11 +14,9 @@ defmodule AgUi.Context do
   alias AgUi.PolytypeRuntime, as: R
 
   @enforce_keys [:description, :value]
-  defstruct [
-    description: nil,
-    value: nil,
-    extra: %{}
-  ]
+  defstruct description: nil,
+            value: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           description: String.t(),
@@ -65,6 +63,7 @@ defmodule AgUi.Context do
       "description" => value.description,
       "value" => value.value
     }
+
     Map.merge(out, value.extra)
   end
 end

@@ -17,15 +17,13 @@ defmodule AgUi.CustomEvent do
   alias AgUi.PolytypeRuntime, as: R
 
   @enforce_keys [:name, :value]
-  defstruct [
-    type: :custom,
-    timestamp: nil,
-    raw_event: nil,
-    name: nil,
-    value: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :custom,
+            timestamp: nil,
+            raw_event: nil,
+            name: nil,
+            value: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :custom,
@@ -81,13 +79,23 @@ defmodule AgUi.CustomEvent do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "CUSTOM",
       "name" => value.name,
       "value" => value.value
     }
-    out = if "timestamp" in present or not is_nil(value.timestamp), do: Map.put(out, "timestamp", value.timestamp), else: out
-    out = if "rawEvent" in present or not is_nil(value.raw_event), do: Map.put(out, "rawEvent", value.raw_event), else: out
+
+    out =
+      if "timestamp" in present or not is_nil(value.timestamp),
+        do: Map.put(out, "timestamp", value.timestamp),
+        else: out
+
+    out =
+      if "rawEvent" in present or not is_nil(value.raw_event),
+        do: Map.put(out, "rawEvent", value.raw_event),
+        else: out
+
     Map.merge(out, value.extra)
   end
 end

@@ -28,7 +28,26 @@ defmodule AgUi.Event do
 
   alias AgUi.PolytypeRuntime, as: R
 
-  @type t :: AgUi.RunStartedEvent.t() | AgUi.RunFinishedEvent.t() | AgUi.RunErrorEvent.t() | AgUi.StepStartedEvent.t() | AgUi.StepFinishedEvent.t() | AgUi.TextMessageStartEvent.t() | AgUi.TextMessageContentEvent.t() | AgUi.TextMessageEndEvent.t() | AgUi.TextMessageChunkEvent.t() | AgUi.ToolCallStartEvent.t() | AgUi.ToolCallArgsEvent.t() | AgUi.ToolCallEndEvent.t() | AgUi.ToolCallChunkEvent.t() | AgUi.ToolCallResultEvent.t() | AgUi.StateSnapshotEvent.t() | AgUi.StateDeltaEvent.t() | AgUi.MessagesSnapshotEvent.t() | AgUi.RawEvent.t() | AgUi.CustomEvent.t()
+  @type t ::
+          AgUi.RunStartedEvent.t()
+          | AgUi.RunFinishedEvent.t()
+          | AgUi.RunErrorEvent.t()
+          | AgUi.StepStartedEvent.t()
+          | AgUi.StepFinishedEvent.t()
+          | AgUi.TextMessageStartEvent.t()
+          | AgUi.TextMessageContentEvent.t()
+          | AgUi.TextMessageEndEvent.t()
+          | AgUi.TextMessageChunkEvent.t()
+          | AgUi.ToolCallStartEvent.t()
+          | AgUi.ToolCallArgsEvent.t()
+          | AgUi.ToolCallEndEvent.t()
+          | AgUi.ToolCallChunkEvent.t()
+          | AgUi.ToolCallResultEvent.t()
+          | AgUi.StateSnapshotEvent.t()
+          | AgUi.StateDeltaEvent.t()
+          | AgUi.MessagesSnapshotEvent.t()
+          | AgUi.RawEvent.t()
+          | AgUi.CustomEvent.t()
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -47,27 +66,72 @@ defmodule AgUi.Event do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
     case Map.fetch(data, "type") do
-      {:ok, "RUN_STARTED"} -> AgUi.RunStartedEvent.decode(data)
-      {:ok, "RUN_FINISHED"} -> AgUi.RunFinishedEvent.decode(data)
-      {:ok, "RUN_ERROR"} -> AgUi.RunErrorEvent.decode(data)
-      {:ok, "STEP_STARTED"} -> AgUi.StepStartedEvent.decode(data)
-      {:ok, "STEP_FINISHED"} -> AgUi.StepFinishedEvent.decode(data)
-      {:ok, "TEXT_MESSAGE_START"} -> AgUi.TextMessageStartEvent.decode(data)
-      {:ok, "TEXT_MESSAGE_CONTENT"} -> AgUi.TextMessageContentEvent.decode(data)
-      {:ok, "TEXT_MESSAGE_END"} -> AgUi.TextMessageEndEvent.decode(data)
-      {:ok, "TEXT_MESSAGE_CHUNK"} -> AgUi.TextMessageChunkEvent.decode(data)
-      {:ok, "TOOL_CALL_START"} -> AgUi.ToolCallStartEvent.decode(data)
-      {:ok, "TOOL_CALL_ARGS"} -> AgUi.ToolCallArgsEvent.decode(data)
-      {:ok, "TOOL_CALL_END"} -> AgUi.ToolCallEndEvent.decode(data)
-      {:ok, "TOOL_CALL_CHUNK"} -> AgUi.ToolCallChunkEvent.decode(data)
-      {:ok, "TOOL_CALL_RESULT"} -> AgUi.ToolCallResultEvent.decode(data)
-      {:ok, "STATE_SNAPSHOT"} -> AgUi.StateSnapshotEvent.decode(data)
-      {:ok, "STATE_DELTA"} -> AgUi.StateDeltaEvent.decode(data)
-      {:ok, "MESSAGES_SNAPSHOT"} -> AgUi.MessagesSnapshotEvent.decode(data)
-      {:ok, "RAW"} -> AgUi.RawEvent.decode(data)
-      {:ok, "CUSTOM"} -> AgUi.CustomEvent.decode(data)
-      {:ok, tag} -> R.unknown_tag(".type", tag, "\"RUN_STARTED\", \"RUN_FINISHED\", \"RUN_ERROR\", \"STEP_STARTED\", \"STEP_FINISHED\", \"TEXT_MESSAGE_START\", \"TEXT_MESSAGE_CONTENT\", \"TEXT_MESSAGE_END\", \"TEXT_MESSAGE_CHUNK\", \"TOOL_CALL_START\", \"TOOL_CALL_ARGS\", \"TOOL_CALL_END\", \"TOOL_CALL_CHUNK\", \"TOOL_CALL_RESULT\", \"STATE_SNAPSHOT\", \"STATE_DELTA\", \"MESSAGES_SNAPSHOT\", \"RAW\", \"CUSTOM\"")
-      :error -> {:error, {".type", "missing required key"}}
+      {:ok, "RUN_STARTED"} ->
+        AgUi.RunStartedEvent.decode(data)
+
+      {:ok, "RUN_FINISHED"} ->
+        AgUi.RunFinishedEvent.decode(data)
+
+      {:ok, "RUN_ERROR"} ->
+        AgUi.RunErrorEvent.decode(data)
+
+      {:ok, "STEP_STARTED"} ->
+        AgUi.StepStartedEvent.decode(data)
+
+      {:ok, "STEP_FINISHED"} ->
+        AgUi.StepFinishedEvent.decode(data)
+
+      {:ok, "TEXT_MESSAGE_START"} ->
+        AgUi.TextMessageStartEvent.decode(data)
+
+      {:ok, "TEXT_MESSAGE_CONTENT"} ->
+        AgUi.TextMessageContentEvent.decode(data)
+
+      {:ok, "TEXT_MESSAGE_END"} ->
+        AgUi.TextMessageEndEvent.decode(data)
+
+      {:ok, "TEXT_MESSAGE_CHUNK"} ->
+        AgUi.TextMessageChunkEvent.decode(data)
+
+      {:ok, "TOOL_CALL_START"} ->
+        AgUi.ToolCallStartEvent.decode(data)
+
+      {:ok, "TOOL_CALL_ARGS"} ->
+        AgUi.ToolCallArgsEvent.decode(data)
+
+      {:ok, "TOOL_CALL_END"} ->
+        AgUi.ToolCallEndEvent.decode(data)
+
+      {:ok, "TOOL_CALL_CHUNK"} ->
+        AgUi.ToolCallChunkEvent.decode(data)
+
+      {:ok, "TOOL_CALL_RESULT"} ->
+        AgUi.ToolCallResultEvent.decode(data)
+
+      {:ok, "STATE_SNAPSHOT"} ->
+        AgUi.StateSnapshotEvent.decode(data)
+
+      {:ok, "STATE_DELTA"} ->
+        AgUi.StateDeltaEvent.decode(data)
+
+      {:ok, "MESSAGES_SNAPSHOT"} ->
+        AgUi.MessagesSnapshotEvent.decode(data)
+
+      {:ok, "RAW"} ->
+        AgUi.RawEvent.decode(data)
+
+      {:ok, "CUSTOM"} ->
+        AgUi.CustomEvent.decode(data)
+
+      {:ok, tag} ->
+        R.unknown_tag(
+          ".type",
+          tag,
+          "\"RUN_STARTED\", \"RUN_FINISHED\", \"RUN_ERROR\", \"STEP_STARTED\", \"STEP_FINISHED\", \"TEXT_MESSAGE_START\", \"TEXT_MESSAGE_CONTENT\", \"TEXT_MESSAGE_END\", \"TEXT_MESSAGE_CHUNK\", \"TOOL_CALL_START\", \"TOOL_CALL_ARGS\", \"TOOL_CALL_END\", \"TOOL_CALL_CHUNK\", \"TOOL_CALL_RESULT\", \"STATE_SNAPSHOT\", \"STATE_DELTA\", \"MESSAGES_SNAPSHOT\", \"RAW\", \"CUSTOM\""
+        )
+
+      :error ->
+        {:error, {".type", "missing required key"}}
     end
   end
 
@@ -80,10 +144,18 @@ defmodule AgUi.Event do
   def to_json(%AgUi.RunErrorEvent{} = value), do: AgUi.RunErrorEvent.to_json(value)
   def to_json(%AgUi.StepStartedEvent{} = value), do: AgUi.StepStartedEvent.to_json(value)
   def to_json(%AgUi.StepFinishedEvent{} = value), do: AgUi.StepFinishedEvent.to_json(value)
-  def to_json(%AgUi.TextMessageStartEvent{} = value), do: AgUi.TextMessageStartEvent.to_json(value)
-  def to_json(%AgUi.TextMessageContentEvent{} = value), do: AgUi.TextMessageContentEvent.to_json(value)
+
+  def to_json(%AgUi.TextMessageStartEvent{} = value),
+    do: AgUi.TextMessageStartEvent.to_json(value)
+
+  def to_json(%AgUi.TextMessageContentEvent{} = value),
+    do: AgUi.TextMessageContentEvent.to_json(value)
+
   def to_json(%AgUi.TextMessageEndEvent{} = value), do: AgUi.TextMessageEndEvent.to_json(value)
-  def to_json(%AgUi.TextMessageChunkEvent{} = value), do: AgUi.TextMessageChunkEvent.to_json(value)
+
+  def to_json(%AgUi.TextMessageChunkEvent{} = value),
+    do: AgUi.TextMessageChunkEvent.to_json(value)
+
   def to_json(%AgUi.ToolCallStartEvent{} = value), do: AgUi.ToolCallStartEvent.to_json(value)
   def to_json(%AgUi.ToolCallArgsEvent{} = value), do: AgUi.ToolCallArgsEvent.to_json(value)
   def to_json(%AgUi.ToolCallEndEvent{} = value), do: AgUi.ToolCallEndEvent.to_json(value)
@@ -91,7 +163,10 @@ defmodule AgUi.Event do
   def to_json(%AgUi.ToolCallResultEvent{} = value), do: AgUi.ToolCallResultEvent.to_json(value)
   def to_json(%AgUi.StateSnapshotEvent{} = value), do: AgUi.StateSnapshotEvent.to_json(value)
   def to_json(%AgUi.StateDeltaEvent{} = value), do: AgUi.StateDeltaEvent.to_json(value)
-  def to_json(%AgUi.MessagesSnapshotEvent{} = value), do: AgUi.MessagesSnapshotEvent.to_json(value)
+
+  def to_json(%AgUi.MessagesSnapshotEvent{} = value),
+    do: AgUi.MessagesSnapshotEvent.to_json(value)
+
   def to_json(%AgUi.RawEvent{} = value), do: AgUi.RawEvent.to_json(value)
   def to_json(%AgUi.CustomEvent{} = value), do: AgUi.CustomEvent.to_json(value)
 end

@@ -32,7 +32,28 @@ defmodule AgUi.EventType do
 
   @doc "Every value, in schema order."
   @spec values() :: [t()]
-  def values, do: ["TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "TEXT_MESSAGE_CHUNK", "TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END", "TOOL_CALL_CHUNK", "TOOL_CALL_RESULT", "STATE_SNAPSHOT", "STATE_DELTA", "MESSAGES_SNAPSHOT", "RAW", "CUSTOM", "RUN_STARTED", "RUN_FINISHED", "RUN_ERROR", "STEP_STARTED", "STEP_FINISHED"]
+  def values,
+    do: [
+      "TEXT_MESSAGE_START",
+      "TEXT_MESSAGE_CONTENT",
+      "TEXT_MESSAGE_END",
+      "TEXT_MESSAGE_CHUNK",
+      "TOOL_CALL_START",
+      "TOOL_CALL_ARGS",
+      "TOOL_CALL_END",
+      "TOOL_CALL_CHUNK",
+      "TOOL_CALL_RESULT",
+      "STATE_SNAPSHOT",
+      "STATE_DELTA",
+      "MESSAGES_SNAPSHOT",
+      "RAW",
+      "CUSTOM",
+      "RUN_STARTED",
+      "RUN_FINISHED",
+      "RUN_ERROR",
+      "STEP_STARTED",
+      "STEP_FINISHED"
+    ]
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -68,7 +89,14 @@ defmodule AgUi.EventType do
   def decode("RUN_ERROR" = value), do: {:ok, value}
   def decode("STEP_STARTED" = value), do: {:ok, value}
   def decode("STEP_FINISHED" = value), do: {:ok, value}
-  def decode(data) when is_binary(data), do: R.unknown_value(data, "\"TEXT_MESSAGE_START\", \"TEXT_MESSAGE_CONTENT\", \"TEXT_MESSAGE_END\", \"TEXT_MESSAGE_CHUNK\", \"TOOL_CALL_START\", \"TOOL_CALL_ARGS\", \"TOOL_CALL_END\", \"TOOL_CALL_CHUNK\", \"TOOL_CALL_RESULT\", \"STATE_SNAPSHOT\", \"STATE_DELTA\", \"MESSAGES_SNAPSHOT\", \"RAW\", \"CUSTOM\", \"RUN_STARTED\", \"RUN_FINISHED\", \"RUN_ERROR\", \"STEP_STARTED\", \"STEP_FINISHED\"")
+
+  def decode(data) when is_binary(data),
+    do:
+      R.unknown_value(
+        data,
+        "\"TEXT_MESSAGE_START\", \"TEXT_MESSAGE_CONTENT\", \"TEXT_MESSAGE_END\", \"TEXT_MESSAGE_CHUNK\", \"TOOL_CALL_START\", \"TOOL_CALL_ARGS\", \"TOOL_CALL_END\", \"TOOL_CALL_CHUNK\", \"TOOL_CALL_RESULT\", \"STATE_SNAPSHOT\", \"STATE_DELTA\", \"MESSAGES_SNAPSHOT\", \"RAW\", \"CUSTOM\", \"RUN_STARTED\", \"RUN_FINISHED\", \"RUN_ERROR\", \"STEP_STARTED\", \"STEP_FINISHED\""
+      )
+
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."

@@ -14,7 +14,12 @@ defmodule AgUi.Message do
 
   alias AgUi.PolytypeRuntime, as: R
 
-  @type t :: AgUi.DeveloperMessage.t() | AgUi.SystemMessage.t() | AgUi.AssistantMessage.t() | AgUi.UserMessage.t() | AgUi.ToolMessage.t()
+  @type t ::
+          AgUi.DeveloperMessage.t()
+          | AgUi.SystemMessage.t()
+          | AgUi.AssistantMessage.t()
+          | AgUi.UserMessage.t()
+          | AgUi.ToolMessage.t()
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -33,13 +38,30 @@ defmodule AgUi.Message do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
     case Map.fetch(data, "role") do
-      {:ok, "developer"} -> AgUi.DeveloperMessage.decode(data)
-      {:ok, "system"} -> AgUi.SystemMessage.decode(data)
-      {:ok, "assistant"} -> AgUi.AssistantMessage.decode(data)
-      {:ok, "user"} -> AgUi.UserMessage.decode(data)
-      {:ok, "tool"} -> AgUi.ToolMessage.decode(data)
-      {:ok, tag} -> R.unknown_tag(".role", tag, "\"developer\", \"system\", \"assistant\", \"user\", \"tool\"")
-      :error -> {:error, {".role", "missing required key"}}
+      {:ok, "developer"} ->
+        AgUi.DeveloperMessage.decode(data)
+
+      {:ok, "system"} ->
+        AgUi.SystemMessage.decode(data)
+
+      {:ok, "assistant"} ->
+        AgUi.AssistantMessage.decode(data)
+
+      {:ok, "user"} ->
+        AgUi.UserMessage.decode(data)
+
+      {:ok, "tool"} ->
+        AgUi.ToolMessage.decode(data)
+
+      {:ok, tag} ->
+        R.unknown_tag(
+          ".role",
+          tag,
+          "\"developer\", \"system\", \"assistant\", \"user\", \"tool\""
+        )
+
+      :error ->
+        {:error, {".role", "missing required key"}}
     end
   end
 

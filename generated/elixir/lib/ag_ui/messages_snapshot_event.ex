@@ -16,14 +16,12 @@ defmodule AgUi.MessagesSnapshotEvent do
   alias AgUi.PolytypeRuntime, as: R
 
   @enforce_keys [:messages]
-  defstruct [
-    type: :messages_snapshot,
-    timestamp: nil,
-    raw_event: nil,
-    messages: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :messages_snapshot,
+            timestamp: nil,
+            raw_event: nil,
+            messages: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :messages_snapshot,
@@ -76,12 +74,22 @@ defmodule AgUi.MessagesSnapshotEvent do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "MESSAGES_SNAPSHOT",
       "messages" => e_list_message(value.messages)
     }
-    out = if "timestamp" in present or not is_nil(value.timestamp), do: Map.put(out, "timestamp", value.timestamp), else: out
-    out = if "rawEvent" in present or not is_nil(value.raw_event), do: Map.put(out, "rawEvent", value.raw_event), else: out
+
+    out =
+      if "timestamp" in present or not is_nil(value.timestamp),
+        do: Map.put(out, "timestamp", value.timestamp),
+        else: out
+
+    out =
+      if "rawEvent" in present or not is_nil(value.raw_event),
+        do: Map.put(out, "rawEvent", value.raw_event),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

@@ -17,15 +17,13 @@ defmodule AgUi.RawEvent do
   alias AgUi.PolytypeRuntime, as: R
 
   @enforce_keys [:event]
-  defstruct [
-    type: :raw,
-    timestamp: nil,
-    raw_event: nil,
-    event: nil,
-    source: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :raw,
+            timestamp: nil,
+            raw_event: nil,
+            event: nil,
+            source: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :raw,
@@ -81,13 +79,27 @@ defmodule AgUi.RawEvent do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "RAW",
       "event" => value.event
     }
-    out = if "timestamp" in present or not is_nil(value.timestamp), do: Map.put(out, "timestamp", value.timestamp), else: out
-    out = if "rawEvent" in present or not is_nil(value.raw_event), do: Map.put(out, "rawEvent", value.raw_event), else: out
-    out = if "source" in present or not is_nil(value.source), do: Map.put(out, "source", value.source), else: out
+
+    out =
+      if "timestamp" in present or not is_nil(value.timestamp),
+        do: Map.put(out, "timestamp", value.timestamp),
+        else: out
+
+    out =
+      if "rawEvent" in present or not is_nil(value.raw_event),
+        do: Map.put(out, "rawEvent", value.raw_event),
+        else: out
+
+    out =
+      if "source" in present or not is_nil(value.source),
+        do: Map.put(out, "source", value.source),
+        else: out
+
     Map.merge(out, value.extra)
   end
 end

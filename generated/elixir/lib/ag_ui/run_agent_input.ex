@@ -20,18 +20,16 @@ defmodule AgUi.RunAgentInput do
   alias AgUi.PolytypeRuntime, as: R
 
   @enforce_keys [:thread_id, :run_id, :messages, :tools, :context, :forwarded_props]
-  defstruct [
-    thread_id: nil,
-    run_id: nil,
-    parent_run_id: nil,
-    state: nil,
-    messages: nil,
-    tools: nil,
-    context: nil,
-    forwarded_props: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct thread_id: nil,
+            run_id: nil,
+            parent_run_id: nil,
+            state: nil,
+            messages: nil,
+            tools: nil,
+            context: nil,
+            forwarded_props: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           thread_id: String.t(),
@@ -46,7 +44,16 @@ defmodule AgUi.RunAgentInput do
           __present__: [String.t()]
         }
 
-  @known_keys ["threadId", "runId", "parentRunId", "state", "messages", "tools", "context", "forwardedProps"]
+  @known_keys [
+    "threadId",
+    "runId",
+    "parentRunId",
+    "state",
+    "messages",
+    "tools",
+    "context",
+    "forwardedProps"
+  ]
   @optional_keys ["parentRunId", "state"]
   @aliases []
 
@@ -71,8 +78,10 @@ defmodule AgUi.RunAgentInput do
          {:ok, messages} <- R.required(data, "messages", ".messages", &d_list_message/1),
          {:ok, tools} <- R.required(data, "tools", ".tools", &d_list_tool/1),
          {:ok, context} <- R.required(data, "context", ".context", &d_list_context/1),
-         {:ok, forwarded_props} <- R.required(data, "forwardedProps", ".forwardedProps", &R.json_value/1),
-         {:ok, parent_run_id} <- R.optional(data, "parentRunId", ".parentRunId", &R.string/1, nil),
+         {:ok, forwarded_props} <-
+           R.required(data, "forwardedProps", ".forwardedProps", &R.json_value/1),
+         {:ok, parent_run_id} <-
+           R.optional(data, "parentRunId", ".parentRunId", &R.string/1, nil),
          {:ok, state} <- R.optional(data, "state", ".state", &d_opt_state/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
@@ -97,6 +106,7 @@ defmodule AgUi.RunAgentInput do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "threadId" => value.thread_id,
       "runId" => value.run_id,
@@ -105,8 +115,17 @@ defmodule AgUi.RunAgentInput do
       "context" => e_list_context(value.context),
       "forwardedProps" => value.forwarded_props
     }
-    out = if "parentRunId" in present or not is_nil(value.parent_run_id), do: Map.put(out, "parentRunId", value.parent_run_id), else: out
-    out = if "state" in present or not is_nil(value.state), do: Map.put(out, "state", value.state), else: out
+
+    out =
+      if "parentRunId" in present or not is_nil(value.parent_run_id),
+        do: Map.put(out, "parentRunId", value.parent_run_id),
+        else: out
+
+    out =
+      if "state" in present or not is_nil(value.state),
+        do: Map.put(out, "state", value.state),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

@@ -17,15 +17,13 @@ defmodule AgUi.RunErrorEvent do
   alias AgUi.PolytypeRuntime, as: R
 
   @enforce_keys [:message]
-  defstruct [
-    type: :run_error,
-    timestamp: nil,
-    raw_event: nil,
-    message: nil,
-    code: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :run_error,
+            timestamp: nil,
+            raw_event: nil,
+            message: nil,
+            code: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :run_error,
@@ -81,13 +79,27 @@ defmodule AgUi.RunErrorEvent do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "RUN_ERROR",
       "message" => value.message
     }
-    out = if "timestamp" in present or not is_nil(value.timestamp), do: Map.put(out, "timestamp", value.timestamp), else: out
-    out = if "rawEvent" in present or not is_nil(value.raw_event), do: Map.put(out, "rawEvent", value.raw_event), else: out
-    out = if "code" in present or not is_nil(value.code), do: Map.put(out, "code", value.code), else: out
+
+    out =
+      if "timestamp" in present or not is_nil(value.timestamp),
+        do: Map.put(out, "timestamp", value.timestamp),
+        else: out
+
+    out =
+      if "rawEvent" in present or not is_nil(value.raw_event),
+        do: Map.put(out, "rawEvent", value.raw_event),
+        else: out
+
+    out =
+      if "code" in present or not is_nil(value.code),
+        do: Map.put(out, "code", value.code),
+        else: out
+
     Map.merge(out, value.extra)
   end
 end

@@ -18,16 +18,14 @@ defmodule AgUi.RunFinishedEvent do
   alias AgUi.PolytypeRuntime, as: R
 
   @enforce_keys [:thread_id, :run_id]
-  defstruct [
-    type: :run_finished,
-    timestamp: nil,
-    raw_event: nil,
-    thread_id: nil,
-    run_id: nil,
-    result: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :run_finished,
+            timestamp: nil,
+            raw_event: nil,
+            thread_id: nil,
+            run_id: nil,
+            result: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :run_finished,
@@ -86,14 +84,28 @@ defmodule AgUi.RunFinishedEvent do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "RUN_FINISHED",
       "threadId" => value.thread_id,
       "runId" => value.run_id
     }
-    out = if "timestamp" in present or not is_nil(value.timestamp), do: Map.put(out, "timestamp", value.timestamp), else: out
-    out = if "rawEvent" in present or not is_nil(value.raw_event), do: Map.put(out, "rawEvent", value.raw_event), else: out
-    out = if "result" in present or not is_nil(value.result), do: Map.put(out, "result", value.result), else: out
+
+    out =
+      if "timestamp" in present or not is_nil(value.timestamp),
+        do: Map.put(out, "timestamp", value.timestamp),
+        else: out
+
+    out =
+      if "rawEvent" in present or not is_nil(value.raw_event),
+        do: Map.put(out, "rawEvent", value.raw_event),
+        else: out
+
+    out =
+      if "result" in present or not is_nil(value.result),
+        do: Map.put(out, "result", value.result),
+        else: out
+
     Map.merge(out, value.extra)
   end
 end

@@ -19,17 +19,15 @@ defmodule AgUi.RunStartedEvent do
   alias AgUi.PolytypeRuntime, as: R
 
   @enforce_keys [:thread_id, :run_id]
-  defstruct [
-    type: :run_started,
-    timestamp: nil,
-    raw_event: nil,
-    thread_id: nil,
-    run_id: nil,
-    parent_run_id: nil,
-    input: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :run_started,
+            timestamp: nil,
+            raw_event: nil,
+            thread_id: nil,
+            run_id: nil,
+            parent_run_id: nil,
+            input: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :run_started,
@@ -68,7 +66,8 @@ defmodule AgUi.RunStartedEvent do
          {:ok, run_id} <- R.required(data, "runId", ".runId", &R.string/1),
          {:ok, timestamp} <- R.optional(data, "timestamp", ".timestamp", &R.integer/1, nil),
          {:ok, raw_event} <- R.optional(data, "rawEvent", ".rawEvent", &R.json_value/1, nil),
-         {:ok, parent_run_id} <- R.optional(data, "parentRunId", ".parentRunId", &R.string/1, nil),
+         {:ok, parent_run_id} <-
+           R.optional(data, "parentRunId", ".parentRunId", &R.string/1, nil),
          {:ok, input} <- R.optional(data, "input", ".input", &AgUi.RunAgentInput.decode/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
@@ -91,15 +90,33 @@ defmodule AgUi.RunStartedEvent do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "RUN_STARTED",
       "threadId" => value.thread_id,
       "runId" => value.run_id
     }
-    out = if "timestamp" in present or not is_nil(value.timestamp), do: Map.put(out, "timestamp", value.timestamp), else: out
-    out = if "rawEvent" in present or not is_nil(value.raw_event), do: Map.put(out, "rawEvent", value.raw_event), else: out
-    out = if "parentRunId" in present or not is_nil(value.parent_run_id), do: Map.put(out, "parentRunId", value.parent_run_id), else: out
-    out = if "input" in present or not is_nil(value.input), do: Map.put(out, "input", e_opt_run_agent_input(value.input)), else: out
+
+    out =
+      if "timestamp" in present or not is_nil(value.timestamp),
+        do: Map.put(out, "timestamp", value.timestamp),
+        else: out
+
+    out =
+      if "rawEvent" in present or not is_nil(value.raw_event),
+        do: Map.put(out, "rawEvent", value.raw_event),
+        else: out
+
+    out =
+      if "parentRunId" in present or not is_nil(value.parent_run_id),
+        do: Map.put(out, "parentRunId", value.parent_run_id),
+        else: out
+
+    out =
+      if "input" in present or not is_nil(value.input),
+        do: Map.put(out, "input", e_opt_run_agent_input(value.input)),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

@@ -16,14 +16,12 @@ defmodule AgUi.StateDeltaEvent do
   alias AgUi.PolytypeRuntime, as: R
 
   @enforce_keys [:delta]
-  defstruct [
-    type: :state_delta,
-    timestamp: nil,
-    raw_event: nil,
-    delta: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :state_delta,
+            timestamp: nil,
+            raw_event: nil,
+            delta: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :state_delta,
@@ -76,12 +74,22 @@ defmodule AgUi.StateDeltaEvent do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "STATE_DELTA",
       "delta" => value.delta
     }
-    out = if "timestamp" in present or not is_nil(value.timestamp), do: Map.put(out, "timestamp", value.timestamp), else: out
-    out = if "rawEvent" in present or not is_nil(value.raw_event), do: Map.put(out, "rawEvent", value.raw_event), else: out
+
+    out =
+      if "timestamp" in present or not is_nil(value.timestamp),
+        do: Map.put(out, "timestamp", value.timestamp),
+        else: out
+
+    out =
+      if "rawEvent" in present or not is_nil(value.raw_event),
+        do: Map.put(out, "rawEvent", value.raw_event),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

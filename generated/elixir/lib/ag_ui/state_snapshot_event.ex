@@ -16,14 +16,12 @@ defmodule AgUi.StateSnapshotEvent do
   alias AgUi.PolytypeRuntime, as: R
 
   @enforce_keys [:snapshot]
-  defstruct [
-    type: :state_snapshot,
-    timestamp: nil,
-    raw_event: nil,
-    snapshot: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :state_snapshot,
+            timestamp: nil,
+            raw_event: nil,
+            snapshot: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :state_snapshot,
@@ -76,12 +74,22 @@ defmodule AgUi.StateSnapshotEvent do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "STATE_SNAPSHOT",
       "snapshot" => value.snapshot
     }
-    out = if "timestamp" in present or not is_nil(value.timestamp), do: Map.put(out, "timestamp", value.timestamp), else: out
-    out = if "rawEvent" in present or not is_nil(value.raw_event), do: Map.put(out, "rawEvent", value.raw_event), else: out
+
+    out =
+      if "timestamp" in present or not is_nil(value.timestamp),
+        do: Map.put(out, "timestamp", value.timestamp),
+        else: out
+
+    out =
+      if "rawEvent" in present or not is_nil(value.raw_event),
+        do: Map.put(out, "rawEvent", value.raw_event),
+        else: out
+
     Map.merge(out, value.extra)
   end
 end

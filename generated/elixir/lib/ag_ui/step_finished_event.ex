@@ -16,14 +16,12 @@ defmodule AgUi.StepFinishedEvent do
   alias AgUi.PolytypeRuntime, as: R
 
   @enforce_keys [:step_name]
-  defstruct [
-    type: :step_finished,
-    timestamp: nil,
-    raw_event: nil,
-    step_name: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :step_finished,
+            timestamp: nil,
+            raw_event: nil,
+            step_name: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :step_finished,
@@ -76,12 +74,22 @@ defmodule AgUi.StepFinishedEvent do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "STEP_FINISHED",
       "stepName" => value.step_name
     }
-    out = if "timestamp" in present or not is_nil(value.timestamp), do: Map.put(out, "timestamp", value.timestamp), else: out
-    out = if "rawEvent" in present or not is_nil(value.raw_event), do: Map.put(out, "rawEvent", value.raw_event), else: out
+
+    out =
+      if "timestamp" in present or not is_nil(value.timestamp),
+        do: Map.put(out, "timestamp", value.timestamp),
+        else: out
+
+    out =
+      if "rawEvent" in present or not is_nil(value.raw_event),
+        do: Map.put(out, "rawEvent", value.raw_event),
+        else: out
+
     Map.merge(out, value.extra)
   end
 end

@@ -16,14 +16,12 @@ defmodule AgUi.SystemMessage do
   alias AgUi.PolytypeRuntime, as: R
 
   @enforce_keys [:id, :content]
-  defstruct [
-    id: nil,
-    role: :system,
-    content: nil,
-    name: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct id: nil,
+            role: :system,
+            content: nil,
+            name: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           id: String.t(),
@@ -76,12 +74,18 @@ defmodule AgUi.SystemMessage do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "id" => value.id,
       "role" => "system",
       "content" => value.content
     }
-    out = if "name" in present or not is_nil(value.name), do: Map.put(out, "name", value.name), else: out
+
+    out =
+      if "name" in present or not is_nil(value.name),
+        do: Map.put(out, "name", value.name),
+        else: out
+
     Map.merge(out, value.extra)
   end
 end

@@ -18,17 +18,15 @@ defmodule AgUi.TextMessageChunkEvent do
 
   alias AgUi.PolytypeRuntime, as: R
 
-  defstruct [
-    type: :text_message_chunk,
-    timestamp: nil,
-    raw_event: nil,
-    message_id: nil,
-    role: nil,
-    delta: nil,
-    name: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :text_message_chunk,
+            timestamp: nil,
+            raw_event: nil,
+            message_id: nil,
+            role: nil,
+            delta: nil,
+            name: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :text_message_chunk,
@@ -90,15 +88,41 @@ defmodule AgUi.TextMessageChunkEvent do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "TEXT_MESSAGE_CHUNK"
     }
-    out = if "timestamp" in present or not is_nil(value.timestamp), do: Map.put(out, "timestamp", value.timestamp), else: out
-    out = if "rawEvent" in present or not is_nil(value.raw_event), do: Map.put(out, "rawEvent", value.raw_event), else: out
-    out = if "messageId" in present or not is_nil(value.message_id), do: Map.put(out, "messageId", value.message_id), else: out
-    out = if "role" in present or not is_nil(value.role), do: Map.put(out, "role", value.role), else: out
-    out = if "delta" in present or not is_nil(value.delta), do: Map.put(out, "delta", value.delta), else: out
-    out = if "name" in present or not is_nil(value.name), do: Map.put(out, "name", value.name), else: out
+
+    out =
+      if "timestamp" in present or not is_nil(value.timestamp),
+        do: Map.put(out, "timestamp", value.timestamp),
+        else: out
+
+    out =
+      if "rawEvent" in present or not is_nil(value.raw_event),
+        do: Map.put(out, "rawEvent", value.raw_event),
+        else: out
+
+    out =
+      if "messageId" in present or not is_nil(value.message_id),
+        do: Map.put(out, "messageId", value.message_id),
+        else: out
+
+    out =
+      if "role" in present or not is_nil(value.role),
+        do: Map.put(out, "role", value.role),
+        else: out
+
+    out =
+      if "delta" in present or not is_nil(value.delta),
+        do: Map.put(out, "delta", value.delta),
+        else: out
+
+    out =
+      if "name" in present or not is_nil(value.name),
+        do: Map.put(out, "name", value.name),
+        else: out
+
     Map.merge(out, value.extra)
   end
 end

@@ -17,15 +17,13 @@ defmodule AgUi.TextMessageContentEvent do
   alias AgUi.PolytypeRuntime, as: R
 
   @enforce_keys [:message_id, :delta]
-  defstruct [
-    type: :text_message_content,
-    timestamp: nil,
-    raw_event: nil,
-    message_id: nil,
-    delta: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :text_message_content,
+            timestamp: nil,
+            raw_event: nil,
+            message_id: nil,
+            delta: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :text_message_content,
@@ -81,13 +79,23 @@ defmodule AgUi.TextMessageContentEvent do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "TEXT_MESSAGE_CONTENT",
       "messageId" => value.message_id,
       "delta" => value.delta
     }
-    out = if "timestamp" in present or not is_nil(value.timestamp), do: Map.put(out, "timestamp", value.timestamp), else: out
-    out = if "rawEvent" in present or not is_nil(value.raw_event), do: Map.put(out, "rawEvent", value.raw_event), else: out
+
+    out =
+      if "timestamp" in present or not is_nil(value.timestamp),
+        do: Map.put(out, "timestamp", value.timestamp),
+        else: out
+
+    out =
+      if "rawEvent" in present or not is_nil(value.raw_event),
+        do: Map.put(out, "rawEvent", value.raw_event),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

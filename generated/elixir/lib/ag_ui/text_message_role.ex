@@ -38,7 +38,10 @@ defmodule AgUi.TextMessageRole do
   def decode("system" = value), do: {:ok, value}
   def decode("assistant" = value), do: {:ok, value}
   def decode("user" = value), do: {:ok, value}
-  def decode(data) when is_binary(data), do: R.unknown_value(data, "\"developer\", \"system\", \"assistant\", \"user\"")
+
+  def decode(data) when is_binary(data),
+    do: R.unknown_value(data, "\"developer\", \"system\", \"assistant\", \"user\"")
+
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."

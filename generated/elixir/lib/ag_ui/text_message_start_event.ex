@@ -18,16 +18,14 @@ defmodule AgUi.TextMessageStartEvent do
   alias AgUi.PolytypeRuntime, as: R
 
   @enforce_keys [:message_id]
-  defstruct [
-    type: :text_message_start,
-    timestamp: nil,
-    raw_event: nil,
-    message_id: nil,
-    role: "assistant",
-    name: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :text_message_start,
+            timestamp: nil,
+            raw_event: nil,
+            message_id: nil,
+            role: "assistant",
+            name: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :text_message_start,
@@ -64,7 +62,8 @@ defmodule AgUi.TextMessageStartEvent do
          {:ok, message_id} <- R.required(data, "messageId", ".messageId", &R.string/1),
          {:ok, timestamp} <- R.optional(data, "timestamp", ".timestamp", &R.integer/1, nil),
          {:ok, raw_event} <- R.optional(data, "rawEvent", ".rawEvent", &R.json_value/1, nil),
-         {:ok, role} <- R.optional(data, "role", ".role", &AgUi.TextMessageRole.decode/1, "assistant"),
+         {:ok, role} <-
+           R.optional(data, "role", ".role", &AgUi.TextMessageRole.decode/1, "assistant"),
          {:ok, name} <- R.optional(data, "name", ".name", &R.string/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
@@ -86,14 +85,32 @@ defmodule AgUi.TextMessageStartEvent do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "TEXT_MESSAGE_START",
       "messageId" => value.message_id
     }
-    out = if "timestamp" in present or not is_nil(value.timestamp), do: Map.put(out, "timestamp", value.timestamp), else: out
-    out = if "rawEvent" in present or not is_nil(value.raw_event), do: Map.put(out, "rawEvent", value.raw_event), else: out
-    out = if "role" in present or value.role != "assistant", do: Map.put(out, "role", value.role), else: out
-    out = if "name" in present or not is_nil(value.name), do: Map.put(out, "name", value.name), else: out
+
+    out =
+      if "timestamp" in present or not is_nil(value.timestamp),
+        do: Map.put(out, "timestamp", value.timestamp),
+        else: out
+
+    out =
+      if "rawEvent" in present or not is_nil(value.raw_event),
+        do: Map.put(out, "rawEvent", value.raw_event),
+        else: out
+
+    out =
+      if "role" in present or value.role != "assistant",
+        do: Map.put(out, "role", value.role),
+        else: out
+
+    out =
+      if "name" in present or not is_nil(value.name),
+        do: Map.put(out, "name", value.name),
+        else: out
+
     Map.merge(out, value.extra)
   end
 end

@@ -15,13 +15,11 @@ defmodule AgUi.Tool do
   alias AgUi.PolytypeRuntime, as: R
 
   @enforce_keys [:name, :description]
-  defstruct [
-    name: nil,
-    description: nil,
-    parameters: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct name: nil,
+            description: nil,
+            parameters: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           name: String.t(),
@@ -53,7 +51,8 @@ defmodule AgUi.Tool do
   def decode(data) when is_map(data) do
     with {:ok, name} <- R.required(data, "name", ".name", &R.string/1),
          {:ok, description} <- R.required(data, "description", ".description", &R.string/1),
-         {:ok, parameters} <- R.optional(data, "parameters", ".parameters", &R.json_object/1, nil),
+         {:ok, parameters} <-
+           R.optional(data, "parameters", ".parameters", &R.json_object/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -72,11 +71,17 @@ defmodule AgUi.Tool do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "name" => value.name,
       "description" => value.description
     }
-    out = if "parameters" in present or not is_nil(value.parameters), do: Map.put(out, "parameters", value.parameters), else: out
+
+    out =
+      if "parameters" in present or not is_nil(value.parameters),
+        do: Map.put(out, "parameters", value.parameters),
+        else: out
+
     Map.merge(out, value.extra)
   end
 end

@@ -17,15 +17,13 @@ defmodule AgUi.ToolCallArgsEvent do
   alias AgUi.PolytypeRuntime, as: R
 
   @enforce_keys [:tool_call_id, :delta]
-  defstruct [
-    type: :tool_call_args,
-    timestamp: nil,
-    raw_event: nil,
-    tool_call_id: nil,
-    delta: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :tool_call_args,
+            timestamp: nil,
+            raw_event: nil,
+            tool_call_id: nil,
+            delta: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :tool_call_args,
@@ -81,13 +79,23 @@ defmodule AgUi.ToolCallArgsEvent do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "TOOL_CALL_ARGS",
       "toolCallId" => value.tool_call_id,
       "delta" => value.delta
     }
-    out = if "timestamp" in present or not is_nil(value.timestamp), do: Map.put(out, "timestamp", value.timestamp), else: out
-    out = if "rawEvent" in present or not is_nil(value.raw_event), do: Map.put(out, "rawEvent", value.raw_event), else: out
+
+    out =
+      if "timestamp" in present or not is_nil(value.timestamp),
+        do: Map.put(out, "timestamp", value.timestamp),
+        else: out
+
+    out =
+      if "rawEvent" in present or not is_nil(value.raw_event),
+        do: Map.put(out, "rawEvent", value.raw_event),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

@@ -18,17 +18,15 @@ defmodule AgUi.ToolCallChunkEvent do
 
   alias AgUi.PolytypeRuntime, as: R
 
-  defstruct [
-    type: :tool_call_chunk,
-    timestamp: nil,
-    raw_event: nil,
-    tool_call_id: nil,
-    tool_call_name: nil,
-    parent_message_id: nil,
-    delta: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :tool_call_chunk,
+            timestamp: nil,
+            raw_event: nil,
+            tool_call_id: nil,
+            tool_call_name: nil,
+            parent_message_id: nil,
+            delta: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :tool_call_chunk,
@@ -42,8 +40,23 @@ defmodule AgUi.ToolCallChunkEvent do
           __present__: [String.t()]
         }
 
-  @known_keys ["type", "timestamp", "rawEvent", "toolCallId", "toolCallName", "parentMessageId", "delta"]
-  @optional_keys ["timestamp", "rawEvent", "toolCallId", "toolCallName", "parentMessageId", "delta"]
+  @known_keys [
+    "type",
+    "timestamp",
+    "rawEvent",
+    "toolCallId",
+    "toolCallName",
+    "parentMessageId",
+    "delta"
+  ]
+  @optional_keys [
+    "timestamp",
+    "rawEvent",
+    "toolCallId",
+    "toolCallName",
+    "parentMessageId",
+    "delta"
+  ]
   @aliases []
 
   @doc """
@@ -66,8 +79,10 @@ defmodule AgUi.ToolCallChunkEvent do
          {:ok, timestamp} <- R.optional(data, "timestamp", ".timestamp", &R.integer/1, nil),
          {:ok, raw_event} <- R.optional(data, "rawEvent", ".rawEvent", &R.json_value/1, nil),
          {:ok, tool_call_id} <- R.optional(data, "toolCallId", ".toolCallId", &R.string/1, nil),
-         {:ok, tool_call_name} <- R.optional(data, "toolCallName", ".toolCallName", &R.string/1, nil),
-         {:ok, parent_message_id} <- R.optional(data, "parentMessageId", ".parentMessageId", &d_opt_str/1, nil),
+         {:ok, tool_call_name} <-
+           R.optional(data, "toolCallName", ".toolCallName", &R.string/1, nil),
+         {:ok, parent_message_id} <-
+           R.optional(data, "parentMessageId", ".parentMessageId", &d_opt_str/1, nil),
          {:ok, delta} <- R.optional(data, "delta", ".delta", &R.string/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
@@ -90,15 +105,41 @@ defmodule AgUi.ToolCallChunkEvent do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "TOOL_CALL_CHUNK"
     }
-    out = if "timestamp" in present or not is_nil(value.timestamp), do: Map.put(out, "timestamp", value.timestamp), else: out
-    out = if "rawEvent" in present or not is_nil(value.raw_event), do: Map.put(out, "rawEvent", value.raw_event), else: out
-    out = if "toolCallId" in present or not is_nil(value.tool_call_id), do: Map.put(out, "toolCallId", value.tool_call_id), else: out
-    out = if "toolCallName" in present or not is_nil(value.tool_call_name), do: Map.put(out, "toolCallName", value.tool_call_name), else: out
-    out = if "parentMessageId" in present or not is_nil(value.parent_message_id), do: Map.put(out, "parentMessageId", value.parent_message_id), else: out
-    out = if "delta" in present or not is_nil(value.delta), do: Map.put(out, "delta", value.delta), else: out
+
+    out =
+      if "timestamp" in present or not is_nil(value.timestamp),
+        do: Map.put(out, "timestamp", value.timestamp),
+        else: out
+
+    out =
+      if "rawEvent" in present or not is_nil(value.raw_event),
+        do: Map.put(out, "rawEvent", value.raw_event),
+        else: out
+
+    out =
+      if "toolCallId" in present or not is_nil(value.tool_call_id),
+        do: Map.put(out, "toolCallId", value.tool_call_id),
+        else: out
+
+    out =
+      if "toolCallName" in present or not is_nil(value.tool_call_name),
+        do: Map.put(out, "toolCallName", value.tool_call_name),
+        else: out
+
+    out =
+      if "parentMessageId" in present or not is_nil(value.parent_message_id),
+        do: Map.put(out, "parentMessageId", value.parent_message_id),
+        else: out
+
+    out =
+      if "delta" in present or not is_nil(value.delta),
+        do: Map.put(out, "delta", value.delta),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

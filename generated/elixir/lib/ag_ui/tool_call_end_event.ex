@@ -16,14 +16,12 @@ defmodule AgUi.ToolCallEndEvent do
   alias AgUi.PolytypeRuntime, as: R
 
   @enforce_keys [:tool_call_id]
-  defstruct [
-    type: :tool_call_end,
-    timestamp: nil,
-    raw_event: nil,
-    tool_call_id: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :tool_call_end,
+            timestamp: nil,
+            raw_event: nil,
+            tool_call_id: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :tool_call_end,
@@ -76,12 +74,22 @@ defmodule AgUi.ToolCallEndEvent do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "TOOL_CALL_END",
       "toolCallId" => value.tool_call_id
     }
-    out = if "timestamp" in present or not is_nil(value.timestamp), do: Map.put(out, "timestamp", value.timestamp), else: out
-    out = if "rawEvent" in present or not is_nil(value.raw_event), do: Map.put(out, "rawEvent", value.raw_event), else: out
+
+    out =
+      if "timestamp" in present or not is_nil(value.timestamp),
+        do: Map.put(out, "timestamp", value.timestamp),
+        else: out
+
+    out =
+      if "rawEvent" in present or not is_nil(value.raw_event),
+        do: Map.put(out, "rawEvent", value.raw_event),
+        else: out
+
     Map.merge(out, value.extra)
   end
 end

@@ -19,17 +19,15 @@ defmodule AgUi.ToolCallResultEvent do
   alias AgUi.PolytypeRuntime, as: R
 
   @enforce_keys [:message_id, :tool_call_id, :content]
-  defstruct [
-    type: :tool_call_result,
-    timestamp: nil,
-    raw_event: nil,
-    message_id: nil,
-    tool_call_id: nil,
-    content: nil,
-    role: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :tool_call_result,
+            timestamp: nil,
+            raw_event: nil,
+            message_id: nil,
+            tool_call_id: nil,
+            content: nil,
+            role: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :tool_call_result,
@@ -91,15 +89,29 @@ defmodule AgUi.ToolCallResultEvent do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "TOOL_CALL_RESULT",
       "messageId" => value.message_id,
       "toolCallId" => value.tool_call_id,
       "content" => value.content
     }
-    out = if "timestamp" in present or not is_nil(value.timestamp), do: Map.put(out, "timestamp", value.timestamp), else: out
-    out = if "rawEvent" in present or not is_nil(value.raw_event), do: Map.put(out, "rawEvent", value.raw_event), else: out
-    out = if "role" in present or not is_nil(value.role), do: Map.put(out, "role", e_opt_tool_call_result_role(value.role)), else: out
+
+    out =
+      if "timestamp" in present or not is_nil(value.timestamp),
+        do: Map.put(out, "timestamp", value.timestamp),
+        else: out
+
+    out =
+      if "rawEvent" in present or not is_nil(value.raw_event),
+        do: Map.put(out, "rawEvent", value.raw_event),
+        else: out
+
+    out =
+      if "role" in present or not is_nil(value.role),
+        do: Map.put(out, "role", e_opt_tool_call_result_role(value.role)),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

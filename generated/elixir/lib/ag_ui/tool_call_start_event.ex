@@ -18,16 +18,14 @@ defmodule AgUi.ToolCallStartEvent do
   alias AgUi.PolytypeRuntime, as: R
 
   @enforce_keys [:tool_call_id, :tool_call_name]
-  defstruct [
-    type: :tool_call_start,
-    timestamp: nil,
-    raw_event: nil,
-    tool_call_id: nil,
-    tool_call_name: nil,
-    parent_message_id: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :tool_call_start,
+            timestamp: nil,
+            raw_event: nil,
+            tool_call_id: nil,
+            tool_call_name: nil,
+            parent_message_id: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :tool_call_start,
@@ -65,7 +63,8 @@ defmodule AgUi.ToolCallStartEvent do
          {:ok, tool_call_name} <- R.required(data, "toolCallName", ".toolCallName", &R.string/1),
          {:ok, timestamp} <- R.optional(data, "timestamp", ".timestamp", &R.integer/1, nil),
          {:ok, raw_event} <- R.optional(data, "rawEvent", ".rawEvent", &R.json_value/1, nil),
-         {:ok, parent_message_id} <- R.optional(data, "parentMessageId", ".parentMessageId", &d_opt_str/1, nil),
+         {:ok, parent_message_id} <-
+           R.optional(data, "parentMessageId", ".parentMessageId", &d_opt_str/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -86,14 +85,28 @@ defmodule AgUi.ToolCallStartEvent do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "TOOL_CALL_START",
       "toolCallId" => value.tool_call_id,
       "toolCallName" => value.tool_call_name
     }
-    out = if "timestamp" in present or not is_nil(value.timestamp), do: Map.put(out, "timestamp", value.timestamp), else: out
-    out = if "rawEvent" in present or not is_nil(value.raw_event), do: Map.put(out, "rawEvent", value.raw_event), else: out
-    out = if "parentMessageId" in present or not is_nil(value.parent_message_id), do: Map.put(out, "parentMessageId", value.parent_message_id), else: out
+
+    out =
+      if "timestamp" in present or not is_nil(value.timestamp),
+        do: Map.put(out, "timestamp", value.timestamp),
+        else: out
+
+    out =
+      if "rawEvent" in present or not is_nil(value.raw_event),
+        do: Map.put(out, "rawEvent", value.raw_event),
+        else: out
+
+    out =
+      if "parentMessageId" in present or not is_nil(value.parent_message_id),
+        do: Map.put(out, "parentMessageId", value.parent_message_id),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

@@ -17,15 +17,13 @@ defmodule AgUi.ToolMessage do
   alias AgUi.PolytypeRuntime, as: R
 
   @enforce_keys [:id, :content, :tool_call_id]
-  defstruct [
-    id: nil,
-    role: :tool,
-    content: nil,
-    tool_call_id: nil,
-    error: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct id: nil,
+            role: :tool,
+            content: nil,
+            tool_call_id: nil,
+            error: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           id: String.t(),
@@ -81,13 +79,19 @@ defmodule AgUi.ToolMessage do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "id" => value.id,
       "role" => "tool",
       "content" => value.content,
       "toolCallId" => value.tool_call_id
     }
-    out = if "error" in present or not is_nil(value.error), do: Map.put(out, "error", value.error), else: out
+
+    out =
+      if "error" in present or not is_nil(value.error),
+        do: Map.put(out, "error", value.error),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

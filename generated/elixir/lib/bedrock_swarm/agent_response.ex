@@ -41,6 +41,9 @@ defmodule BedrockSwarm.AgentResponse do
 
   @doc "Encodes any member as JSON data."
   @spec to_json(t()) :: R.json()
-  def to_json(%BedrockSwarm.MessageResponse{} = value), do: BedrockSwarm.MessageResponse.to_json(value)
-  def to_json(%BedrockSwarm.ToolCallResponse{} = value), do: BedrockSwarm.ToolCallResponse.to_json(value)
+  def to_json(%BedrockSwarm.MessageResponse{} = value),
+    do: BedrockSwarm.MessageResponse.to_json(value)
+
+  def to_json(%BedrockSwarm.ToolCallResponse{} = value),
+    do: BedrockSwarm.ToolCallResponse.to_json(value)
 end

@@ -20,19 +20,27 @@ defmodule BedrockSwarm.Event do
 
   alias BedrockSwarm.PolytypeRuntime, as: R
 
-  @enforce_keys [:id, :type, :timestamp, :agent_name, :run_id, :thread_id, :parent_event_id, :details, :metadata]
-  defstruct [
-    id: nil,
-    type: nil,
-    timestamp: nil,
-    agent_name: nil,
-    run_id: nil,
-    thread_id: nil,
-    parent_event_id: nil,
-    details: nil,
-    metadata: nil,
-    extra: %{}
+  @enforce_keys [
+    :id,
+    :type,
+    :timestamp,
+    :agent_name,
+    :run_id,
+    :thread_id,
+    :parent_event_id,
+    :details,
+    :metadata
   ]
+  defstruct id: nil,
+            type: nil,
+            timestamp: nil,
+            agent_name: nil,
+            run_id: nil,
+            thread_id: nil,
+            parent_event_id: nil,
+            details: nil,
+            metadata: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           id: String.t(),
@@ -47,7 +55,17 @@ defmodule BedrockSwarm.Event do
           extra: R.json_object()
         }
 
-  @known_keys ["id", "type", "timestamp", "agent_name", "run_id", "thread_id", "parent_event_id", "details", "metadata"]
+  @known_keys [
+    "id",
+    "type",
+    "timestamp",
+    "agent_name",
+    "run_id",
+    "thread_id",
+    "parent_event_id",
+    "details",
+    "metadata"
+  ]
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -71,7 +89,8 @@ defmodule BedrockSwarm.Event do
          {:ok, agent_name} <- R.required(data, "agent_name", ".agent_name", &R.string/1),
          {:ok, run_id} <- R.required(data, "run_id", ".run_id", &R.string/1),
          {:ok, thread_id} <- R.required(data, "thread_id", ".thread_id", &R.string/1),
-         {:ok, parent_event_id} <- R.required(data, "parent_event_id", ".parent_event_id", &d_opt_str/1),
+         {:ok, parent_event_id} <-
+           R.required(data, "parent_event_id", ".parent_event_id", &d_opt_str/1),
          {:ok, details} <- R.required(data, "details", ".details", &R.json_object/1),
          {:ok, metadata} <- R.required(data, "metadata", ".metadata", &R.json_object/1),
          {:ok, extra} <- R.unknown(data, @known_keys) do
@@ -107,6 +126,7 @@ defmodule BedrockSwarm.Event do
       "details" => value.details,
       "metadata" => value.metadata
     }
+
     Map.merge(out, value.extra)
   end
 

@@ -22,7 +22,18 @@ defmodule BedrockSwarm.EventType do
 
   @doc "Every value, in schema order."
   @spec values() :: [t()]
-  def values, do: ["agent_start", "agent_complete", "tool_start", "tool_complete", "message_sent", "message_received", "error", "run_start", "run_complete"]
+  def values,
+    do: [
+      "agent_start",
+      "agent_complete",
+      "tool_start",
+      "tool_complete",
+      "message_sent",
+      "message_received",
+      "error",
+      "run_start",
+      "run_complete"
+    ]
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -48,7 +59,14 @@ defmodule BedrockSwarm.EventType do
   def decode("error" = value), do: {:ok, value}
   def decode("run_start" = value), do: {:ok, value}
   def decode("run_complete" = value), do: {:ok, value}
-  def decode(data) when is_binary(data), do: R.unknown_value(data, "\"agent_start\", \"agent_complete\", \"tool_start\", \"tool_complete\", \"message_sent\", \"message_received\", \"error\", \"run_start\", \"run_complete\"")
+
+  def decode(data) when is_binary(data),
+    do:
+      R.unknown_value(
+        data,
+        "\"agent_start\", \"agent_complete\", \"tool_start\", \"tool_complete\", \"message_sent\", \"message_received\", \"error\", \"run_start\", \"run_complete\""
+      )
+
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."

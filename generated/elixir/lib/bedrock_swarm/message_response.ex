@@ -14,11 +14,9 @@ defmodule BedrockSwarm.MessageResponse do
   alias BedrockSwarm.PolytypeRuntime, as: R
 
   @enforce_keys [:content]
-  defstruct [
-    type: :message,
-    content: nil,
-    extra: %{}
-  ]
+  defstruct type: :message,
+            content: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           type: :message,
@@ -64,6 +62,7 @@ defmodule BedrockSwarm.MessageResponse do
       "type" => "message",
       "content" => value.content
     }
+
     Map.merge(out, value.extra)
   end
 end

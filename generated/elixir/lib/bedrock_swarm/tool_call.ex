@@ -15,12 +15,10 @@ defmodule BedrockSwarm.ToolCall do
   alias BedrockSwarm.PolytypeRuntime, as: R
 
   @enforce_keys [:id, :function]
-  defstruct [
-    id: nil,
-    type: :function,
-    function: nil,
-    extra: %{}
-  ]
+  defstruct id: nil,
+            type: :function,
+            function: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           id: String.t(),
@@ -49,7 +47,8 @@ defmodule BedrockSwarm.ToolCall do
   def decode(data) when is_map(data) do
     with :ok <- R.tag(data, "type", ".type", "function"),
          {:ok, id} <- R.required(data, "id", ".id", &R.string/1),
-         {:ok, function} <- R.required(data, "function", ".function", &BedrockSwarm.ToolCallFunction.decode/1),
+         {:ok, function} <-
+           R.required(data, "function", ".function", &BedrockSwarm.ToolCallFunction.decode/1),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -70,6 +69,7 @@ defmodule BedrockSwarm.ToolCall do
       "type" => "function",
       "function" => BedrockSwarm.ToolCallFunction.to_json(value.function)
     }
+
     Map.merge(out, value.extra)
   end
 end

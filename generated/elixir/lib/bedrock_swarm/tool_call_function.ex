@@ -14,11 +14,9 @@ defmodule BedrockSwarm.ToolCallFunction do
   alias BedrockSwarm.PolytypeRuntime, as: R
 
   @enforce_keys [:name, :arguments]
-  defstruct [
-    name: nil,
-    arguments: nil,
-    extra: %{}
-  ]
+  defstruct name: nil,
+            arguments: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           name: String.t(),
@@ -65,6 +63,7 @@ defmodule BedrockSwarm.ToolCallFunction do
       "name" => value.name,
       "arguments" => value.arguments
     }
+
     Map.merge(out, value.extra)
   end
 end

@@ -14,11 +14,9 @@ defmodule BedrockSwarm.ToolCallResponse do
   alias BedrockSwarm.PolytypeRuntime, as: R
 
   @enforce_keys [:tool_calls]
-  defstruct [
-    type: :tool_call,
-    tool_calls: nil,
-    extra: %{}
-  ]
+  defstruct type: :tool_call,
+            tool_calls: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           type: :tool_call,
@@ -64,6 +62,7 @@ defmodule BedrockSwarm.ToolCallResponse do
       "type" => "tool_call",
       "tool_calls" => e_list_tool_call(value.tool_calls)
     }
+
     Map.merge(out, value.extra)
   end
 

@@ -14,11 +14,9 @@ defmodule BedrockSwarm.ToolOutput do
   alias BedrockSwarm.PolytypeRuntime, as: R
 
   @enforce_keys [:tool_call_id, :output]
-  defstruct [
-    tool_call_id: nil,
-    output: nil,
-    extra: %{}
-  ]
+  defstruct tool_call_id: nil,
+            output: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           tool_call_id: String.t(),
@@ -65,6 +63,7 @@ defmodule BedrockSwarm.ToolOutput do
       "tool_call_id" => value.tool_call_id,
       "output" => value.output
     }
+
     Map.merge(out, value.extra)
   end
 end

@@ -15,12 +15,10 @@ defmodule BedrockSwarm.ToolResult do
   alias BedrockSwarm.PolytypeRuntime, as: R
 
   @enforce_keys [:success, :result, :error]
-  defstruct [
-    success: nil,
-    result: nil,
-    error: nil,
-    extra: %{}
-  ]
+  defstruct success: nil,
+            result: nil,
+            error: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           success: boolean(),
@@ -71,6 +69,7 @@ defmodule BedrockSwarm.ToolResult do
       "result" => value.result,
       "error" => value.error
     }
+
     Map.merge(out, value.extra)
   end
 

@@ -25,23 +25,21 @@ defmodule ClaudeCode.AssistantMessageBody do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:content]
-  defstruct [
-    model: nil,
-    id: nil,
-    type: nil,
-    role: nil,
-    content: nil,
-    container: nil,
-    stop_reason: nil,
-    stop_sequence: nil,
-    stop_details: nil,
-    usage: nil,
-    input_transformations: nil,
-    diagnostics: nil,
-    context_management: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct model: nil,
+            id: nil,
+            type: nil,
+            role: nil,
+            content: nil,
+            container: nil,
+            stop_reason: nil,
+            stop_sequence: nil,
+            stop_details: nil,
+            usage: nil,
+            input_transformations: nil,
+            diagnostics: nil,
+            context_management: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           model: String.t() | nil,
@@ -61,8 +59,35 @@ defmodule ClaudeCode.AssistantMessageBody do
           __present__: [String.t()]
         }
 
-  @known_keys ["model", "id", "type", "role", "content", "container", "stop_reason", "stop_sequence", "stop_details", "usage", "input_transformations", "diagnostics", "context_management"]
-  @optional_keys ["model", "id", "type", "role", "container", "stop_reason", "stop_sequence", "stop_details", "usage", "input_transformations", "diagnostics", "context_management"]
+  @known_keys [
+    "model",
+    "id",
+    "type",
+    "role",
+    "content",
+    "container",
+    "stop_reason",
+    "stop_sequence",
+    "stop_details",
+    "usage",
+    "input_transformations",
+    "diagnostics",
+    "context_management"
+  ]
+  @optional_keys [
+    "model",
+    "id",
+    "type",
+    "role",
+    "container",
+    "stop_reason",
+    "stop_sequence",
+    "stop_details",
+    "usage",
+    "input_transformations",
+    "diagnostics",
+    "context_management"
+  ]
   @aliases []
 
   @doc """
@@ -88,12 +113,29 @@ defmodule ClaudeCode.AssistantMessageBody do
          {:ok, role} <- R.optional(data, "role", ".role", &R.string/1, nil),
          {:ok, container} <- R.optional(data, "container", ".container", &R.json_value/1, nil),
          {:ok, stop_reason} <- R.optional(data, "stop_reason", ".stop_reason", &d_opt_str/1, nil),
-         {:ok, stop_sequence} <- R.optional(data, "stop_sequence", ".stop_sequence", &d_opt_str/1, nil),
-         {:ok, stop_details} <- R.optional(data, "stop_details", ".stop_details", &R.json_value/1, nil),
+         {:ok, stop_sequence} <-
+           R.optional(data, "stop_sequence", ".stop_sequence", &d_opt_str/1, nil),
+         {:ok, stop_details} <-
+           R.optional(data, "stop_details", ".stop_details", &R.json_value/1, nil),
          {:ok, usage} <- R.optional(data, "usage", ".usage", &ClaudeCode.Usage.decode/1, nil),
-         {:ok, input_transformations} <- R.optional(data, "input_transformations", ".input_transformations", &d_list_json/1, nil),
-         {:ok, diagnostics} <- R.optional(data, "diagnostics", ".diagnostics", &R.json_value/1, nil),
-         {:ok, context_management} <- R.optional(data, "context_management", ".context_management", &d_opt_json_object/1, nil),
+         {:ok, input_transformations} <-
+           R.optional(
+             data,
+             "input_transformations",
+             ".input_transformations",
+             &d_list_json/1,
+             nil
+           ),
+         {:ok, diagnostics} <-
+           R.optional(data, "diagnostics", ".diagnostics", &R.json_value/1, nil),
+         {:ok, context_management} <-
+           R.optional(
+             data,
+             "context_management",
+             ".context_management",
+             &d_opt_json_object/1,
+             nil
+           ),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -122,21 +164,68 @@ defmodule ClaudeCode.AssistantMessageBody do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "content" => e_list_content_block(value.content)
     }
-    out = if "model" in present or not is_nil(value.model), do: Map.put(out, "model", value.model), else: out
+
+    out =
+      if "model" in present or not is_nil(value.model),
+        do: Map.put(out, "model", value.model),
+        else: out
+
     out = if "id" in present or not is_nil(value.id), do: Map.put(out, "id", value.id), else: out
-    out = if "type" in present or not is_nil(value.type), do: Map.put(out, "type", value.type), else: out
-    out = if "role" in present or not is_nil(value.role), do: Map.put(out, "role", value.role), else: out
-    out = if "container" in present or not is_nil(value.container), do: Map.put(out, "container", value.container), else: out
-    out = if "stop_reason" in present or not is_nil(value.stop_reason), do: Map.put(out, "stop_reason", value.stop_reason), else: out
-    out = if "stop_sequence" in present or not is_nil(value.stop_sequence), do: Map.put(out, "stop_sequence", value.stop_sequence), else: out
-    out = if "stop_details" in present or not is_nil(value.stop_details), do: Map.put(out, "stop_details", value.stop_details), else: out
-    out = if "usage" in present or not is_nil(value.usage), do: Map.put(out, "usage", e_opt_usage(value.usage)), else: out
-    out = if "input_transformations" in present or not is_nil(value.input_transformations), do: Map.put(out, "input_transformations", value.input_transformations), else: out
-    out = if "diagnostics" in present or not is_nil(value.diagnostics), do: Map.put(out, "diagnostics", value.diagnostics), else: out
-    out = if "context_management" in present or not is_nil(value.context_management), do: Map.put(out, "context_management", value.context_management), else: out
+
+    out =
+      if "type" in present or not is_nil(value.type),
+        do: Map.put(out, "type", value.type),
+        else: out
+
+    out =
+      if "role" in present or not is_nil(value.role),
+        do: Map.put(out, "role", value.role),
+        else: out
+
+    out =
+      if "container" in present or not is_nil(value.container),
+        do: Map.put(out, "container", value.container),
+        else: out
+
+    out =
+      if "stop_reason" in present or not is_nil(value.stop_reason),
+        do: Map.put(out, "stop_reason", value.stop_reason),
+        else: out
+
+    out =
+      if "stop_sequence" in present or not is_nil(value.stop_sequence),
+        do: Map.put(out, "stop_sequence", value.stop_sequence),
+        else: out
+
+    out =
+      if "stop_details" in present or not is_nil(value.stop_details),
+        do: Map.put(out, "stop_details", value.stop_details),
+        else: out
+
+    out =
+      if "usage" in present or not is_nil(value.usage),
+        do: Map.put(out, "usage", e_opt_usage(value.usage)),
+        else: out
+
+    out =
+      if "input_transformations" in present or not is_nil(value.input_transformations),
+        do: Map.put(out, "input_transformations", value.input_transformations),
+        else: out
+
+    out =
+      if "diagnostics" in present or not is_nil(value.diagnostics),
+        do: Map.put(out, "diagnostics", value.diagnostics),
+        else: out
+
+    out =
+      if "context_management" in present or not is_nil(value.context_management),
+        do: Map.put(out, "context_management", value.context_management),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

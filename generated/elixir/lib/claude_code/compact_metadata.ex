@@ -14,12 +14,10 @@ defmodule ClaudeCode.CompactMetadata do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:trigger]
-  defstruct [
-    trigger: nil,
-    pre_tokens: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct trigger: nil,
+            pre_tokens: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           trigger: ClaudeCode.CompactTrigger.t(),
@@ -48,7 +46,8 @@ defmodule ClaudeCode.CompactMetadata do
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
-    with {:ok, trigger} <- R.required(data, "trigger", ".trigger", &ClaudeCode.CompactTrigger.decode/1),
+    with {:ok, trigger} <-
+           R.required(data, "trigger", ".trigger", &ClaudeCode.CompactTrigger.decode/1),
          {:ok, pre_tokens} <- R.optional(data, "pre_tokens", ".pre_tokens", &R.integer/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
@@ -67,10 +66,16 @@ defmodule ClaudeCode.CompactMetadata do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "trigger" => ClaudeCode.CompactTrigger.to_json(value.trigger)
     }
-    out = if "pre_tokens" in present or not is_nil(value.pre_tokens), do: Map.put(out, "pre_tokens", value.pre_tokens), else: out
+
+    out =
+      if "pre_tokens" in present or not is_nil(value.pre_tokens),
+        do: Map.put(out, "pre_tokens", value.pre_tokens),
+        else: out
+
     Map.merge(out, value.extra)
   end
 end

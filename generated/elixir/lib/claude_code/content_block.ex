@@ -13,7 +13,11 @@ defmodule ClaudeCode.ContentBlock do
 
   alias ClaudeCode.PolytypeRuntime, as: R
 
-  @type t :: ClaudeCode.Content.TextBlock.t() | ClaudeCode.Content.ToolUseBlock.t() | ClaudeCode.Content.ToolResultBlock.t() | ClaudeCode.Content.ThinkingBlock.t()
+  @type t ::
+          ClaudeCode.Content.TextBlock.t()
+          | ClaudeCode.Content.ToolUseBlock.t()
+          | ClaudeCode.Content.ToolResultBlock.t()
+          | ClaudeCode.Content.ThinkingBlock.t()
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -32,12 +36,23 @@ defmodule ClaudeCode.ContentBlock do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
     case Map.fetch(data, "type") do
-      {:ok, "text"} -> ClaudeCode.Content.TextBlock.decode(data)
-      {:ok, "tool_use"} -> ClaudeCode.Content.ToolUseBlock.decode(data)
-      {:ok, "tool_result"} -> ClaudeCode.Content.ToolResultBlock.decode(data)
-      {:ok, "thinking"} -> ClaudeCode.Content.ThinkingBlock.decode(data)
-      {:ok, tag} -> R.unknown_tag(".type", tag, "\"text\", \"tool_use\", \"tool_result\", \"thinking\"")
-      :error -> {:error, {".type", "missing required key"}}
+      {:ok, "text"} ->
+        ClaudeCode.Content.TextBlock.decode(data)
+
+      {:ok, "tool_use"} ->
+        ClaudeCode.Content.ToolUseBlock.decode(data)
+
+      {:ok, "tool_result"} ->
+        ClaudeCode.Content.ToolResultBlock.decode(data)
+
+      {:ok, "thinking"} ->
+        ClaudeCode.Content.ThinkingBlock.decode(data)
+
+      {:ok, tag} ->
+        R.unknown_tag(".type", tag, "\"text\", \"tool_use\", \"tool_result\", \"thinking\"")
+
+      :error ->
+        {:error, {".type", "missing required key"}}
     end
   end
 
@@ -45,8 +60,15 @@ defmodule ClaudeCode.ContentBlock do
 
   @doc "Encodes any member as JSON data."
   @spec to_json(t()) :: R.json()
-  def to_json(%ClaudeCode.Content.TextBlock{} = value), do: ClaudeCode.Content.TextBlock.to_json(value)
-  def to_json(%ClaudeCode.Content.ToolUseBlock{} = value), do: ClaudeCode.Content.ToolUseBlock.to_json(value)
-  def to_json(%ClaudeCode.Content.ToolResultBlock{} = value), do: ClaudeCode.Content.ToolResultBlock.to_json(value)
-  def to_json(%ClaudeCode.Content.ThinkingBlock{} = value), do: ClaudeCode.Content.ThinkingBlock.to_json(value)
+  def to_json(%ClaudeCode.Content.TextBlock{} = value),
+    do: ClaudeCode.Content.TextBlock.to_json(value)
+
+  def to_json(%ClaudeCode.Content.ToolUseBlock{} = value),
+    do: ClaudeCode.Content.ToolUseBlock.to_json(value)
+
+  def to_json(%ClaudeCode.Content.ToolResultBlock{} = value),
+    do: ClaudeCode.Content.ToolResultBlock.to_json(value)
+
+  def to_json(%ClaudeCode.Content.ThinkingBlock{} = value),
+    do: ClaudeCode.Content.ThinkingBlock.to_json(value)
 end

@@ -23,21 +23,19 @@ defmodule ClaudeCode.ControlCanUseToolRequest do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:tool_name, :input]
-  defstruct [
-    subtype: :can_use_tool,
-    tool_name: nil,
-    input: nil,
-    permission_suggestions: nil,
-    blocked_path: nil,
-    decision_reason: nil,
-    title: nil,
-    display_name: nil,
-    description: nil,
-    tool_use_id: nil,
-    agent_id: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct subtype: :can_use_tool,
+            tool_name: nil,
+            input: nil,
+            permission_suggestions: nil,
+            blocked_path: nil,
+            decision_reason: nil,
+            title: nil,
+            display_name: nil,
+            description: nil,
+            tool_use_id: nil,
+            agent_id: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           subtype: :can_use_tool,
@@ -55,8 +53,29 @@ defmodule ClaudeCode.ControlCanUseToolRequest do
           __present__: [String.t()]
         }
 
-  @known_keys ["subtype", "tool_name", "input", "permission_suggestions", "blocked_path", "decision_reason", "title", "display_name", "description", "tool_use_id", "agent_id"]
-  @optional_keys ["permission_suggestions", "blocked_path", "decision_reason", "title", "display_name", "description", "tool_use_id", "agent_id"]
+  @known_keys [
+    "subtype",
+    "tool_name",
+    "input",
+    "permission_suggestions",
+    "blocked_path",
+    "decision_reason",
+    "title",
+    "display_name",
+    "description",
+    "tool_use_id",
+    "agent_id"
+  ]
+  @optional_keys [
+    "permission_suggestions",
+    "blocked_path",
+    "decision_reason",
+    "title",
+    "display_name",
+    "description",
+    "tool_use_id",
+    "agent_id"
+  ]
   @aliases []
 
   @doc """
@@ -78,11 +97,21 @@ defmodule ClaudeCode.ControlCanUseToolRequest do
     with :ok <- R.tag(data, "subtype", ".subtype", "can_use_tool"),
          {:ok, tool_name} <- R.required(data, "tool_name", ".tool_name", &R.string/1),
          {:ok, input} <- R.required(data, "input", ".input", &R.json_object/1),
-         {:ok, permission_suggestions} <- R.optional(data, "permission_suggestions", ".permission_suggestions", &d_opt_list_json_object/1, nil),
-         {:ok, blocked_path} <- R.optional(data, "blocked_path", ".blocked_path", &d_opt_str/1, nil),
-         {:ok, decision_reason} <- R.optional(data, "decision_reason", ".decision_reason", &R.string/1, nil),
+         {:ok, permission_suggestions} <-
+           R.optional(
+             data,
+             "permission_suggestions",
+             ".permission_suggestions",
+             &d_opt_list_json_object/1,
+             nil
+           ),
+         {:ok, blocked_path} <-
+           R.optional(data, "blocked_path", ".blocked_path", &d_opt_str/1, nil),
+         {:ok, decision_reason} <-
+           R.optional(data, "decision_reason", ".decision_reason", &R.string/1, nil),
          {:ok, title} <- R.optional(data, "title", ".title", &R.string/1, nil),
-         {:ok, display_name} <- R.optional(data, "display_name", ".display_name", &R.string/1, nil),
+         {:ok, display_name} <-
+           R.optional(data, "display_name", ".display_name", &R.string/1, nil),
          {:ok, description} <- R.optional(data, "description", ".description", &R.string/1, nil),
          {:ok, tool_use_id} <- R.optional(data, "tool_use_id", ".tool_use_id", &R.string/1, nil),
          {:ok, agent_id} <- R.optional(data, "agent_id", ".agent_id", &R.string/1, nil),
@@ -111,19 +140,53 @@ defmodule ClaudeCode.ControlCanUseToolRequest do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "subtype" => "can_use_tool",
       "tool_name" => value.tool_name,
       "input" => value.input
     }
-    out = if "permission_suggestions" in present or not is_nil(value.permission_suggestions), do: Map.put(out, "permission_suggestions", value.permission_suggestions), else: out
-    out = if "blocked_path" in present or not is_nil(value.blocked_path), do: Map.put(out, "blocked_path", value.blocked_path), else: out
-    out = if "decision_reason" in present or not is_nil(value.decision_reason), do: Map.put(out, "decision_reason", value.decision_reason), else: out
-    out = if "title" in present or not is_nil(value.title), do: Map.put(out, "title", value.title), else: out
-    out = if "display_name" in present or not is_nil(value.display_name), do: Map.put(out, "display_name", value.display_name), else: out
-    out = if "description" in present or not is_nil(value.description), do: Map.put(out, "description", value.description), else: out
-    out = if "tool_use_id" in present or not is_nil(value.tool_use_id), do: Map.put(out, "tool_use_id", value.tool_use_id), else: out
-    out = if "agent_id" in present or not is_nil(value.agent_id), do: Map.put(out, "agent_id", value.agent_id), else: out
+
+    out =
+      if "permission_suggestions" in present or not is_nil(value.permission_suggestions),
+        do: Map.put(out, "permission_suggestions", value.permission_suggestions),
+        else: out
+
+    out =
+      if "blocked_path" in present or not is_nil(value.blocked_path),
+        do: Map.put(out, "blocked_path", value.blocked_path),
+        else: out
+
+    out =
+      if "decision_reason" in present or not is_nil(value.decision_reason),
+        do: Map.put(out, "decision_reason", value.decision_reason),
+        else: out
+
+    out =
+      if "title" in present or not is_nil(value.title),
+        do: Map.put(out, "title", value.title),
+        else: out
+
+    out =
+      if "display_name" in present or not is_nil(value.display_name),
+        do: Map.put(out, "display_name", value.display_name),
+        else: out
+
+    out =
+      if "description" in present or not is_nil(value.description),
+        do: Map.put(out, "description", value.description),
+        else: out
+
+    out =
+      if "tool_use_id" in present or not is_nil(value.tool_use_id),
+        do: Map.put(out, "tool_use_id", value.tool_use_id),
+        else: out
+
+    out =
+      if "agent_id" in present or not is_nil(value.agent_id),
+        do: Map.put(out, "agent_id", value.agent_id),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

@@ -15,12 +15,10 @@ defmodule ClaudeCode.ControlErrorResponse do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:request_id, :error]
-  defstruct [
-    subtype: :error,
-    request_id: nil,
-    error: nil,
-    extra: %{}
-  ]
+  defstruct subtype: :error,
+            request_id: nil,
+            error: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           subtype: :error,
@@ -70,6 +68,7 @@ defmodule ClaudeCode.ControlErrorResponse do
       "request_id" => value.request_id,
       "error" => value.error
     }
+
     Map.merge(out, value.extra)
   end
 end

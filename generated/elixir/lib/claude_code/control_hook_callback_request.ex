@@ -16,14 +16,12 @@ defmodule ClaudeCode.ControlHookCallbackRequest do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:callback_id]
-  defstruct [
-    subtype: :hook_callback,
-    callback_id: nil,
-    input: nil,
-    tool_use_id: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct subtype: :hook_callback,
+            callback_id: nil,
+            input: nil,
+            tool_use_id: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           subtype: :hook_callback,
@@ -76,12 +74,22 @@ defmodule ClaudeCode.ControlHookCallbackRequest do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "subtype" => "hook_callback",
       "callback_id" => value.callback_id
     }
-    out = if "input" in present or not is_nil(value.input), do: Map.put(out, "input", value.input), else: out
-    out = if "tool_use_id" in present or not is_nil(value.tool_use_id), do: Map.put(out, "tool_use_id", value.tool_use_id), else: out
+
+    out =
+      if "input" in present or not is_nil(value.input),
+        do: Map.put(out, "input", value.input),
+        else: out
+
+    out =
+      if "tool_use_id" in present or not is_nil(value.tool_use_id),
+        do: Map.put(out, "tool_use_id", value.tool_use_id),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

@@ -14,13 +14,11 @@ defmodule ClaudeCode.ControlInitializeRequest do
 
   alias ClaudeCode.PolytypeRuntime, as: R
 
-  defstruct [
-    subtype: :initialize,
-    hooks: nil,
-    agents: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct subtype: :initialize,
+            hooks: nil,
+            agents: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           subtype: :initialize,
@@ -70,11 +68,21 @@ defmodule ClaudeCode.ControlInitializeRequest do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "subtype" => "initialize"
     }
-    out = if "hooks" in present or not is_nil(value.hooks), do: Map.put(out, "hooks", value.hooks), else: out
-    out = if "agents" in present or not is_nil(value.agents), do: Map.put(out, "agents", value.agents), else: out
+
+    out =
+      if "hooks" in present or not is_nil(value.hooks),
+        do: Map.put(out, "hooks", value.hooks),
+        else: out
+
+    out =
+      if "agents" in present or not is_nil(value.agents),
+        do: Map.put(out, "agents", value.agents),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

@@ -12,10 +12,8 @@ defmodule ClaudeCode.ControlInterruptRequest do
 
   alias ClaudeCode.PolytypeRuntime, as: R
 
-  defstruct [
-    subtype: :interrupt,
-    extra: %{}
-  ]
+  defstruct subtype: :interrupt,
+            extra: %{}
 
   @type t :: %__MODULE__{
           subtype: :interrupt,
@@ -57,6 +55,7 @@ defmodule ClaudeCode.ControlInterruptRequest do
     out = %{
       "subtype" => "interrupt"
     }
+
     Map.merge(out, value.extra)
   end
 end

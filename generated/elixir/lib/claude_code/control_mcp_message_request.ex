@@ -15,12 +15,10 @@ defmodule ClaudeCode.ControlMcpMessageRequest do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:server_name, :message]
-  defstruct [
-    subtype: :mcp_message,
-    server_name: nil,
-    message: nil,
-    extra: %{}
-  ]
+  defstruct subtype: :mcp_message,
+            server_name: nil,
+            message: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           subtype: :mcp_message,
@@ -70,6 +68,7 @@ defmodule ClaudeCode.ControlMcpMessageRequest do
       "server_name" => value.server_name,
       "message" => value.message
     }
+
     Map.merge(out, value.extra)
   end
 end

@@ -15,12 +15,10 @@ defmodule ClaudeCode.ControlRequest do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:request_id, :request]
-  defstruct [
-    type: :control_request,
-    request_id: nil,
-    request: nil,
-    extra: %{}
-  ]
+  defstruct type: :control_request,
+            request_id: nil,
+            request: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           type: :control_request,
@@ -49,7 +47,8 @@ defmodule ClaudeCode.ControlRequest do
   def decode(data) when is_map(data) do
     with :ok <- R.tag(data, "type", ".type", "control_request"),
          {:ok, request_id} <- R.required(data, "request_id", ".request_id", &R.string/1),
-         {:ok, request} <- R.required(data, "request", ".request", &ClaudeCode.ControlRequestBody.decode/1),
+         {:ok, request} <-
+           R.required(data, "request", ".request", &ClaudeCode.ControlRequestBody.decode/1),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -70,6 +69,7 @@ defmodule ClaudeCode.ControlRequest do
       "request_id" => value.request_id,
       "request" => ClaudeCode.ControlRequestBody.to_json(value.request)
     }
+
     Map.merge(out, value.extra)
   end
 end

@@ -16,7 +16,14 @@ defmodule ClaudeCode.ControlRequestBody do
 
   alias ClaudeCode.PolytypeRuntime, as: R
 
-  @type t :: ClaudeCode.ControlInterruptRequest.t() | ClaudeCode.ControlCanUseToolRequest.t() | ClaudeCode.ControlInitializeRequest.t() | ClaudeCode.ControlSetPermissionModeRequest.t() | ClaudeCode.ControlSetModelRequest.t() | ClaudeCode.ControlHookCallbackRequest.t() | ClaudeCode.ControlMcpMessageRequest.t()
+  @type t ::
+          ClaudeCode.ControlInterruptRequest.t()
+          | ClaudeCode.ControlCanUseToolRequest.t()
+          | ClaudeCode.ControlInitializeRequest.t()
+          | ClaudeCode.ControlSetPermissionModeRequest.t()
+          | ClaudeCode.ControlSetModelRequest.t()
+          | ClaudeCode.ControlHookCallbackRequest.t()
+          | ClaudeCode.ControlMcpMessageRequest.t()
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -35,15 +42,36 @@ defmodule ClaudeCode.ControlRequestBody do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
     case Map.fetch(data, "subtype") do
-      {:ok, "interrupt"} -> ClaudeCode.ControlInterruptRequest.decode(data)
-      {:ok, "can_use_tool"} -> ClaudeCode.ControlCanUseToolRequest.decode(data)
-      {:ok, "initialize"} -> ClaudeCode.ControlInitializeRequest.decode(data)
-      {:ok, "set_permission_mode"} -> ClaudeCode.ControlSetPermissionModeRequest.decode(data)
-      {:ok, "set_model"} -> ClaudeCode.ControlSetModelRequest.decode(data)
-      {:ok, "hook_callback"} -> ClaudeCode.ControlHookCallbackRequest.decode(data)
-      {:ok, "mcp_message"} -> ClaudeCode.ControlMcpMessageRequest.decode(data)
-      {:ok, tag} -> R.unknown_tag(".subtype", tag, "\"interrupt\", \"can_use_tool\", \"initialize\", \"set_permission_mode\", \"set_model\", \"hook_callback\", \"mcp_message\"")
-      :error -> {:error, {".subtype", "missing required key"}}
+      {:ok, "interrupt"} ->
+        ClaudeCode.ControlInterruptRequest.decode(data)
+
+      {:ok, "can_use_tool"} ->
+        ClaudeCode.ControlCanUseToolRequest.decode(data)
+
+      {:ok, "initialize"} ->
+        ClaudeCode.ControlInitializeRequest.decode(data)
+
+      {:ok, "set_permission_mode"} ->
+        ClaudeCode.ControlSetPermissionModeRequest.decode(data)
+
+      {:ok, "set_model"} ->
+        ClaudeCode.ControlSetModelRequest.decode(data)
+
+      {:ok, "hook_callback"} ->
+        ClaudeCode.ControlHookCallbackRequest.decode(data)
+
+      {:ok, "mcp_message"} ->
+        ClaudeCode.ControlMcpMessageRequest.decode(data)
+
+      {:ok, tag} ->
+        R.unknown_tag(
+          ".subtype",
+          tag,
+          "\"interrupt\", \"can_use_tool\", \"initialize\", \"set_permission_mode\", \"set_model\", \"hook_callback\", \"mcp_message\""
+        )
+
+      :error ->
+        {:error, {".subtype", "missing required key"}}
     end
   end
 
@@ -51,11 +79,24 @@ defmodule ClaudeCode.ControlRequestBody do
 
   @doc "Encodes any member as JSON data."
   @spec to_json(t()) :: R.json()
-  def to_json(%ClaudeCode.ControlInterruptRequest{} = value), do: ClaudeCode.ControlInterruptRequest.to_json(value)
-  def to_json(%ClaudeCode.ControlCanUseToolRequest{} = value), do: ClaudeCode.ControlCanUseToolRequest.to_json(value)
-  def to_json(%ClaudeCode.ControlInitializeRequest{} = value), do: ClaudeCode.ControlInitializeRequest.to_json(value)
-  def to_json(%ClaudeCode.ControlSetPermissionModeRequest{} = value), do: ClaudeCode.ControlSetPermissionModeRequest.to_json(value)
-  def to_json(%ClaudeCode.ControlSetModelRequest{} = value), do: ClaudeCode.ControlSetModelRequest.to_json(value)
-  def to_json(%ClaudeCode.ControlHookCallbackRequest{} = value), do: ClaudeCode.ControlHookCallbackRequest.to_json(value)
-  def to_json(%ClaudeCode.ControlMcpMessageRequest{} = value), do: ClaudeCode.ControlMcpMessageRequest.to_json(value)
+  def to_json(%ClaudeCode.ControlInterruptRequest{} = value),
+    do: ClaudeCode.ControlInterruptRequest.to_json(value)
+
+  def to_json(%ClaudeCode.ControlCanUseToolRequest{} = value),
+    do: ClaudeCode.ControlCanUseToolRequest.to_json(value)
+
+  def to_json(%ClaudeCode.ControlInitializeRequest{} = value),
+    do: ClaudeCode.ControlInitializeRequest.to_json(value)
+
+  def to_json(%ClaudeCode.ControlSetPermissionModeRequest{} = value),
+    do: ClaudeCode.ControlSetPermissionModeRequest.to_json(value)
+
+  def to_json(%ClaudeCode.ControlSetModelRequest{} = value),
+    do: ClaudeCode.ControlSetModelRequest.to_json(value)
+
+  def to_json(%ClaudeCode.ControlHookCallbackRequest{} = value),
+    do: ClaudeCode.ControlHookCallbackRequest.to_json(value)
+
+  def to_json(%ClaudeCode.ControlMcpMessageRequest{} = value),
+    do: ClaudeCode.ControlMcpMessageRequest.to_json(value)
 end

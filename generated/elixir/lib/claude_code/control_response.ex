@@ -14,11 +14,9 @@ defmodule ClaudeCode.ControlResponse do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:response]
-  defstruct [
-    type: :control_response,
-    response: nil,
-    extra: %{}
-  ]
+  defstruct type: :control_response,
+            response: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           type: :control_response,
@@ -45,7 +43,8 @@ defmodule ClaudeCode.ControlResponse do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
     with :ok <- R.tag(data, "type", ".type", "control_response"),
-         {:ok, response} <- R.required(data, "response", ".response", &ClaudeCode.ControlResponseBody.decode/1),
+         {:ok, response} <-
+           R.required(data, "response", ".response", &ClaudeCode.ControlResponseBody.decode/1),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -64,6 +63,7 @@ defmodule ClaudeCode.ControlResponse do
       "type" => "control_response",
       "response" => ClaudeCode.ControlResponseBody.to_json(value.response)
     }
+
     Map.merge(out, value.extra)
   end
 end

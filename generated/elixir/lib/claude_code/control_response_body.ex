@@ -41,6 +41,9 @@ defmodule ClaudeCode.ControlResponseBody do
 
   @doc "Encodes any member as JSON data."
   @spec to_json(t()) :: R.json()
-  def to_json(%ClaudeCode.ControlSuccessResponse{} = value), do: ClaudeCode.ControlSuccessResponse.to_json(value)
-  def to_json(%ClaudeCode.ControlErrorResponse{} = value), do: ClaudeCode.ControlErrorResponse.to_json(value)
+  def to_json(%ClaudeCode.ControlSuccessResponse{} = value),
+    do: ClaudeCode.ControlSuccessResponse.to_json(value)
+
+  def to_json(%ClaudeCode.ControlErrorResponse{} = value),
+    do: ClaudeCode.ControlErrorResponse.to_json(value)
 end

@@ -13,12 +13,10 @@ defmodule ClaudeCode.ControlSetModelRequest do
 
   alias ClaudeCode.PolytypeRuntime, as: R
 
-  defstruct [
-    subtype: :set_model,
-    model: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct subtype: :set_model,
+            model: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           subtype: :set_model,
@@ -65,10 +63,16 @@ defmodule ClaudeCode.ControlSetModelRequest do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "subtype" => "set_model"
     }
-    out = if "model" in present or not is_nil(value.model), do: Map.put(out, "model", value.model), else: out
+
+    out =
+      if "model" in present or not is_nil(value.model),
+        do: Map.put(out, "model", value.model),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

@@ -14,11 +14,9 @@ defmodule ClaudeCode.ControlSetPermissionModeRequest do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:mode]
-  defstruct [
-    subtype: :set_permission_mode,
-    mode: nil,
-    extra: %{}
-  ]
+  defstruct subtype: :set_permission_mode,
+            mode: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           subtype: :set_permission_mode,
@@ -64,6 +62,7 @@ defmodule ClaudeCode.ControlSetPermissionModeRequest do
       "subtype" => "set_permission_mode",
       "mode" => ClaudeCode.PermissionMode.to_json(value.mode)
     }
+
     Map.merge(out, value.extra)
   end
 end

@@ -15,13 +15,11 @@ defmodule ClaudeCode.ControlSuccessResponse do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:request_id]
-  defstruct [
-    subtype: :success,
-    request_id: nil,
-    response: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct subtype: :success,
+            request_id: nil,
+            response: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           subtype: :success,
@@ -71,11 +69,17 @@ defmodule ClaudeCode.ControlSuccessResponse do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "subtype" => "success",
       "request_id" => value.request_id
     }
-    out = if "response" in present or not is_nil(value.response), do: Map.put(out, "response", value.response), else: out
+
+    out =
+      if "response" in present or not is_nil(value.response),
+        do: Map.put(out, "response", value.response),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

@@ -36,7 +36,10 @@ defmodule ClaudeCode.HookOutcome do
   def decode("success"), do: {:ok, :success}
   def decode("error"), do: {:ok, :error}
   def decode("cancelled"), do: {:ok, :cancelled}
-  def decode(data) when is_binary(data), do: R.unknown_value(data, "\"success\", \"error\", \"cancelled\"")
+
+  def decode(data) when is_binary(data),
+    do: R.unknown_value(data, "\"success\", \"error\", \"cancelled\"")
+
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."

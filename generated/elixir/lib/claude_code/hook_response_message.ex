@@ -23,22 +23,20 @@ defmodule ClaudeCode.HookResponseMessage do
 
   alias ClaudeCode.PolytypeRuntime, as: R
 
-  defstruct [
-    type: :system,
-    subtype: :hook_response,
-    hook_id: nil,
-    hook_name: nil,
-    hook_event: nil,
-    output: nil,
-    stdout: nil,
-    stderr: nil,
-    exit_code: nil,
-    outcome: nil,
-    uuid: nil,
-    session_id: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :system,
+            subtype: :hook_response,
+            hook_id: nil,
+            hook_name: nil,
+            hook_event: nil,
+            output: nil,
+            stdout: nil,
+            stderr: nil,
+            exit_code: nil,
+            outcome: nil,
+            uuid: nil,
+            session_id: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :system,
@@ -57,8 +55,32 @@ defmodule ClaudeCode.HookResponseMessage do
           __present__: [String.t()]
         }
 
-  @known_keys ["type", "subtype", "hook_id", "hook_name", "hook_event", "output", "stdout", "stderr", "exit_code", "outcome", "uuid", "session_id"]
-  @optional_keys ["hook_id", "hook_name", "hook_event", "output", "stdout", "stderr", "exit_code", "outcome", "uuid", "session_id"]
+  @known_keys [
+    "type",
+    "subtype",
+    "hook_id",
+    "hook_name",
+    "hook_event",
+    "output",
+    "stdout",
+    "stderr",
+    "exit_code",
+    "outcome",
+    "uuid",
+    "session_id"
+  ]
+  @optional_keys [
+    "hook_id",
+    "hook_name",
+    "hook_event",
+    "output",
+    "stdout",
+    "stderr",
+    "exit_code",
+    "outcome",
+    "uuid",
+    "session_id"
+  ]
   @aliases []
 
   @doc """
@@ -86,7 +108,8 @@ defmodule ClaudeCode.HookResponseMessage do
          {:ok, stdout} <- R.optional(data, "stdout", ".stdout", &R.string/1, nil),
          {:ok, stderr} <- R.optional(data, "stderr", ".stderr", &R.string/1, nil),
          {:ok, exit_code} <- R.optional(data, "exit_code", ".exit_code", &R.integer/1, nil),
-         {:ok, outcome} <- R.optional(data, "outcome", ".outcome", &ClaudeCode.HookOutcome.decode/1, nil),
+         {:ok, outcome} <-
+           R.optional(data, "outcome", ".outcome", &ClaudeCode.HookOutcome.decode/1, nil),
          {:ok, uuid} <- R.optional(data, "uuid", ".uuid", &R.string/1, nil),
          {:ok, session_id} <- R.optional(data, "session_id", ".session_id", &R.string/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
@@ -114,20 +137,62 @@ defmodule ClaudeCode.HookResponseMessage do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "system",
       "subtype" => "hook_response"
     }
-    out = if "hook_id" in present or not is_nil(value.hook_id), do: Map.put(out, "hook_id", value.hook_id), else: out
-    out = if "hook_name" in present or not is_nil(value.hook_name), do: Map.put(out, "hook_name", value.hook_name), else: out
-    out = if "hook_event" in present or not is_nil(value.hook_event), do: Map.put(out, "hook_event", value.hook_event), else: out
-    out = if "output" in present or not is_nil(value.output), do: Map.put(out, "output", value.output), else: out
-    out = if "stdout" in present or not is_nil(value.stdout), do: Map.put(out, "stdout", value.stdout), else: out
-    out = if "stderr" in present or not is_nil(value.stderr), do: Map.put(out, "stderr", value.stderr), else: out
-    out = if "exit_code" in present or not is_nil(value.exit_code), do: Map.put(out, "exit_code", value.exit_code), else: out
-    out = if "outcome" in present or not is_nil(value.outcome), do: Map.put(out, "outcome", e_opt_hook_outcome(value.outcome)), else: out
-    out = if "uuid" in present or not is_nil(value.uuid), do: Map.put(out, "uuid", value.uuid), else: out
-    out = if "session_id" in present or not is_nil(value.session_id), do: Map.put(out, "session_id", value.session_id), else: out
+
+    out =
+      if "hook_id" in present or not is_nil(value.hook_id),
+        do: Map.put(out, "hook_id", value.hook_id),
+        else: out
+
+    out =
+      if "hook_name" in present or not is_nil(value.hook_name),
+        do: Map.put(out, "hook_name", value.hook_name),
+        else: out
+
+    out =
+      if "hook_event" in present or not is_nil(value.hook_event),
+        do: Map.put(out, "hook_event", value.hook_event),
+        else: out
+
+    out =
+      if "output" in present or not is_nil(value.output),
+        do: Map.put(out, "output", value.output),
+        else: out
+
+    out =
+      if "stdout" in present or not is_nil(value.stdout),
+        do: Map.put(out, "stdout", value.stdout),
+        else: out
+
+    out =
+      if "stderr" in present or not is_nil(value.stderr),
+        do: Map.put(out, "stderr", value.stderr),
+        else: out
+
+    out =
+      if "exit_code" in present or not is_nil(value.exit_code),
+        do: Map.put(out, "exit_code", value.exit_code),
+        else: out
+
+    out =
+      if "outcome" in present or not is_nil(value.outcome),
+        do: Map.put(out, "outcome", e_opt_hook_outcome(value.outcome)),
+        else: out
+
+    out =
+      if "uuid" in present or not is_nil(value.uuid),
+        do: Map.put(out, "uuid", value.uuid),
+        else: out
+
+    out =
+      if "session_id" in present or not is_nil(value.session_id),
+        do: Map.put(out, "session_id", value.session_id),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

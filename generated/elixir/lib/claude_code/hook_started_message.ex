@@ -18,17 +18,15 @@ defmodule ClaudeCode.HookStartedMessage do
 
   alias ClaudeCode.PolytypeRuntime, as: R
 
-  defstruct [
-    type: :system,
-    subtype: :hook_started,
-    hook_id: nil,
-    hook_name: nil,
-    hook_event: nil,
-    uuid: nil,
-    session_id: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :system,
+            subtype: :hook_started,
+            hook_id: nil,
+            hook_name: nil,
+            hook_event: nil,
+            uuid: nil,
+            session_id: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :system,
@@ -89,15 +87,37 @@ defmodule ClaudeCode.HookStartedMessage do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "system",
       "subtype" => "hook_started"
     }
-    out = if "hook_id" in present or not is_nil(value.hook_id), do: Map.put(out, "hook_id", value.hook_id), else: out
-    out = if "hook_name" in present or not is_nil(value.hook_name), do: Map.put(out, "hook_name", value.hook_name), else: out
-    out = if "hook_event" in present or not is_nil(value.hook_event), do: Map.put(out, "hook_event", value.hook_event), else: out
-    out = if "uuid" in present or not is_nil(value.uuid), do: Map.put(out, "uuid", value.uuid), else: out
-    out = if "session_id" in present or not is_nil(value.session_id), do: Map.put(out, "session_id", value.session_id), else: out
+
+    out =
+      if "hook_id" in present or not is_nil(value.hook_id),
+        do: Map.put(out, "hook_id", value.hook_id),
+        else: out
+
+    out =
+      if "hook_name" in present or not is_nil(value.hook_name),
+        do: Map.put(out, "hook_name", value.hook_name),
+        else: out
+
+    out =
+      if "hook_event" in present or not is_nil(value.hook_event),
+        do: Map.put(out, "hook_event", value.hook_event),
+        else: out
+
+    out =
+      if "uuid" in present or not is_nil(value.uuid),
+        do: Map.put(out, "uuid", value.uuid),
+        else: out
+
+    out =
+      if "session_id" in present or not is_nil(value.session_id),
+        do: Map.put(out, "session_id", value.session_id),
+        else: out
+
     Map.merge(out, value.extra)
   end
 end

@@ -14,12 +14,10 @@ defmodule ClaudeCode.LocalCommandRun do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:command]
-  defstruct [
-    command: nil,
-    args: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct command: nil,
+            args: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           command: String.t(),
@@ -67,10 +65,16 @@ defmodule ClaudeCode.LocalCommandRun do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "command" => value.command
     }
-    out = if "args" in present or not is_nil(value.args), do: Map.put(out, "args", value.args), else: out
+
+    out =
+      if "args" in present or not is_nil(value.args),
+        do: Map.put(out, "args", value.args),
+        else: out
+
     Map.merge(out, value.extra)
   end
 end

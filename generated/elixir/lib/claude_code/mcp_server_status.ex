@@ -15,13 +15,11 @@ defmodule ClaudeCode.McpServerStatus do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:name, :status]
-  defstruct [
-    name: nil,
-    status: nil,
-    source: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct name: nil,
+            status: nil,
+            source: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           name: String.t(),
@@ -72,11 +70,17 @@ defmodule ClaudeCode.McpServerStatus do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "name" => value.name,
       "status" => value.status
     }
-    out = if "source" in present or not is_nil(value.source), do: Map.put(out, "source", value.source), else: out
+
+    out =
+      if "source" in present or not is_nil(value.source),
+        do: Map.put(out, "source", value.source),
+        else: out
+
     Map.merge(out, value.extra)
   end
 end

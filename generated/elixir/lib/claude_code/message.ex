@@ -18,7 +18,16 @@ defmodule ClaudeCode.Message do
 
   alias ClaudeCode.PolytypeRuntime, as: R
 
-  @type t :: ClaudeCode.SystemEvent.t() | ClaudeCode.Message.AssistantMessage.t() | ClaudeCode.Message.UserMessage.t() | ClaudeCode.Message.ResultMessage.t() | ClaudeCode.Message.PartialAssistantMessage.t() | ClaudeCode.StreamEventMessage.t() | ClaudeCode.RateLimitEvent.t() | ClaudeCode.ControlRequest.t() | ClaudeCode.ControlResponse.t()
+  @type t ::
+          ClaudeCode.SystemEvent.t()
+          | ClaudeCode.Message.AssistantMessage.t()
+          | ClaudeCode.Message.UserMessage.t()
+          | ClaudeCode.Message.ResultMessage.t()
+          | ClaudeCode.Message.PartialAssistantMessage.t()
+          | ClaudeCode.StreamEventMessage.t()
+          | ClaudeCode.RateLimitEvent.t()
+          | ClaudeCode.ControlRequest.t()
+          | ClaudeCode.ControlResponse.t()
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -37,17 +46,42 @@ defmodule ClaudeCode.Message do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
     case Map.fetch(data, "type") do
-      {:ok, "system"} -> ClaudeCode.SystemEvent.decode(data)
-      {:ok, "assistant"} -> ClaudeCode.Message.AssistantMessage.decode(data)
-      {:ok, "user"} -> ClaudeCode.Message.UserMessage.decode(data)
-      {:ok, "result"} -> ClaudeCode.Message.ResultMessage.decode(data)
-      {:ok, "partial_assistant"} -> ClaudeCode.Message.PartialAssistantMessage.decode(data)
-      {:ok, "stream_event"} -> ClaudeCode.StreamEventMessage.decode(data)
-      {:ok, "rate_limit_event"} -> ClaudeCode.RateLimitEvent.decode(data)
-      {:ok, "control_request"} -> ClaudeCode.ControlRequest.decode(data)
-      {:ok, "control_response"} -> ClaudeCode.ControlResponse.decode(data)
-      {:ok, tag} -> R.unknown_tag(".type", tag, "\"system\", \"assistant\", \"user\", \"result\", \"partial_assistant\", \"stream_event\", \"rate_limit_event\", \"control_request\", \"control_response\"")
-      :error -> {:error, {".type", "missing required key"}}
+      {:ok, "system"} ->
+        ClaudeCode.SystemEvent.decode(data)
+
+      {:ok, "assistant"} ->
+        ClaudeCode.Message.AssistantMessage.decode(data)
+
+      {:ok, "user"} ->
+        ClaudeCode.Message.UserMessage.decode(data)
+
+      {:ok, "result"} ->
+        ClaudeCode.Message.ResultMessage.decode(data)
+
+      {:ok, "partial_assistant"} ->
+        ClaudeCode.Message.PartialAssistantMessage.decode(data)
+
+      {:ok, "stream_event"} ->
+        ClaudeCode.StreamEventMessage.decode(data)
+
+      {:ok, "rate_limit_event"} ->
+        ClaudeCode.RateLimitEvent.decode(data)
+
+      {:ok, "control_request"} ->
+        ClaudeCode.ControlRequest.decode(data)
+
+      {:ok, "control_response"} ->
+        ClaudeCode.ControlResponse.decode(data)
+
+      {:ok, tag} ->
+        R.unknown_tag(
+          ".type",
+          tag,
+          "\"system\", \"assistant\", \"user\", \"result\", \"partial_assistant\", \"stream_event\", \"rate_limit_event\", \"control_request\", \"control_response\""
+        )
+
+      :error ->
+        {:error, {".type", "missing required key"}}
     end
   end
 
@@ -55,17 +89,39 @@ defmodule ClaudeCode.Message do
 
   @doc "Encodes any member as JSON data."
   @spec to_json(t()) :: R.json()
-  def to_json(%ClaudeCode.Message.SystemMessage{} = value), do: ClaudeCode.Message.SystemMessage.to_json(value)
-  def to_json(%ClaudeCode.SystemStatusMessage{} = value), do: ClaudeCode.SystemStatusMessage.to_json(value)
-  def to_json(%ClaudeCode.Message.CompactBoundaryMessage{} = value), do: ClaudeCode.Message.CompactBoundaryMessage.to_json(value)
-  def to_json(%ClaudeCode.HookStartedMessage{} = value), do: ClaudeCode.HookStartedMessage.to_json(value)
-  def to_json(%ClaudeCode.HookResponseMessage{} = value), do: ClaudeCode.HookResponseMessage.to_json(value)
-  def to_json(%ClaudeCode.Message.AssistantMessage{} = value), do: ClaudeCode.Message.AssistantMessage.to_json(value)
-  def to_json(%ClaudeCode.Message.UserMessage{} = value), do: ClaudeCode.Message.UserMessage.to_json(value)
-  def to_json(%ClaudeCode.Message.ResultMessage{} = value), do: ClaudeCode.Message.ResultMessage.to_json(value)
-  def to_json(%ClaudeCode.Message.PartialAssistantMessage{} = value), do: ClaudeCode.Message.PartialAssistantMessage.to_json(value)
-  def to_json(%ClaudeCode.StreamEventMessage{} = value), do: ClaudeCode.StreamEventMessage.to_json(value)
+  def to_json(%ClaudeCode.Message.SystemMessage{} = value),
+    do: ClaudeCode.Message.SystemMessage.to_json(value)
+
+  def to_json(%ClaudeCode.SystemStatusMessage{} = value),
+    do: ClaudeCode.SystemStatusMessage.to_json(value)
+
+  def to_json(%ClaudeCode.Message.CompactBoundaryMessage{} = value),
+    do: ClaudeCode.Message.CompactBoundaryMessage.to_json(value)
+
+  def to_json(%ClaudeCode.HookStartedMessage{} = value),
+    do: ClaudeCode.HookStartedMessage.to_json(value)
+
+  def to_json(%ClaudeCode.HookResponseMessage{} = value),
+    do: ClaudeCode.HookResponseMessage.to_json(value)
+
+  def to_json(%ClaudeCode.Message.AssistantMessage{} = value),
+    do: ClaudeCode.Message.AssistantMessage.to_json(value)
+
+  def to_json(%ClaudeCode.Message.UserMessage{} = value),
+    do: ClaudeCode.Message.UserMessage.to_json(value)
+
+  def to_json(%ClaudeCode.Message.ResultMessage{} = value),
+    do: ClaudeCode.Message.ResultMessage.to_json(value)
+
+  def to_json(%ClaudeCode.Message.PartialAssistantMessage{} = value),
+    do: ClaudeCode.Message.PartialAssistantMessage.to_json(value)
+
+  def to_json(%ClaudeCode.StreamEventMessage{} = value),
+    do: ClaudeCode.StreamEventMessage.to_json(value)
+
   def to_json(%ClaudeCode.RateLimitEvent{} = value), do: ClaudeCode.RateLimitEvent.to_json(value)
   def to_json(%ClaudeCode.ControlRequest{} = value), do: ClaudeCode.ControlRequest.to_json(value)
-  def to_json(%ClaudeCode.ControlResponse{} = value), do: ClaudeCode.ControlResponse.to_json(value)
+
+  def to_json(%ClaudeCode.ControlResponse{} = value),
+    do: ClaudeCode.ControlResponse.to_json(value)
 end

@@ -19,11 +19,33 @@ defmodule ClaudeCode.MessageType do
 
   alias ClaudeCode.PolytypeRuntime, as: R
 
-  @type t :: :system | :assistant | :user | :result | :partial_assistant | :compact_boundary | :stream_event | :rate_limit_event | :control_request | :control_response
+  @type t ::
+          :system
+          | :assistant
+          | :user
+          | :result
+          | :partial_assistant
+          | :compact_boundary
+          | :stream_event
+          | :rate_limit_event
+          | :control_request
+          | :control_response
 
   @doc "Every value, in schema order."
   @spec values() :: [t()]
-  def values, do: [:system, :assistant, :user, :result, :partial_assistant, :compact_boundary, :stream_event, :rate_limit_event, :control_request, :control_response]
+  def values,
+    do: [
+      :system,
+      :assistant,
+      :user,
+      :result,
+      :partial_assistant,
+      :compact_boundary,
+      :stream_event,
+      :rate_limit_event,
+      :control_request,
+      :control_response
+    ]
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -50,7 +72,14 @@ defmodule ClaudeCode.MessageType do
   def decode("rate_limit_event"), do: {:ok, :rate_limit_event}
   def decode("control_request"), do: {:ok, :control_request}
   def decode("control_response"), do: {:ok, :control_response}
-  def decode(data) when is_binary(data), do: R.unknown_value(data, "\"system\", \"assistant\", \"user\", \"result\", \"partial_assistant\", \"compact_boundary\", \"stream_event\", \"rate_limit_event\", \"control_request\", \"control_response\"")
+
+  def decode(data) when is_binary(data),
+    do:
+      R.unknown_value(
+        data,
+        "\"system\", \"assistant\", \"user\", \"result\", \"partial_assistant\", \"compact_boundary\", \"stream_event\", \"rate_limit_event\", \"control_request\", \"control_response\""
+      )
+
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."

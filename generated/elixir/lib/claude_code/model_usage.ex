@@ -24,22 +24,20 @@ defmodule ClaudeCode.ModelUsage do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:input_tokens, :output_tokens, :cost_usd]
-  defstruct [
-    input_tokens: nil,
-    output_tokens: nil,
-    cache_read_input_tokens: nil,
-    cache_creation_input_tokens: nil,
-    web_search_requests: nil,
-    cost_usd: nil,
-    context_window: nil,
-    max_output_tokens: nil,
-    thinking_tokens: nil,
-    canonical_model: nil,
-    provider: nil,
-    cost_basis: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct input_tokens: nil,
+            output_tokens: nil,
+            cache_read_input_tokens: nil,
+            cache_creation_input_tokens: nil,
+            web_search_requests: nil,
+            cost_usd: nil,
+            context_window: nil,
+            max_output_tokens: nil,
+            thinking_tokens: nil,
+            canonical_model: nil,
+            provider: nil,
+            cost_basis: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           input_tokens: integer(),
@@ -58,8 +56,31 @@ defmodule ClaudeCode.ModelUsage do
           __present__: [String.t()]
         }
 
-  @known_keys ["inputTokens", "outputTokens", "cacheReadInputTokens", "cacheCreationInputTokens", "webSearchRequests", "costUSD", "contextWindow", "maxOutputTokens", "thinkingTokens", "canonicalModel", "provider", "costBasis"]
-  @optional_keys ["cacheReadInputTokens", "cacheCreationInputTokens", "webSearchRequests", "contextWindow", "maxOutputTokens", "thinkingTokens", "canonicalModel", "provider", "costBasis"]
+  @known_keys [
+    "inputTokens",
+    "outputTokens",
+    "cacheReadInputTokens",
+    "cacheCreationInputTokens",
+    "webSearchRequests",
+    "costUSD",
+    "contextWindow",
+    "maxOutputTokens",
+    "thinkingTokens",
+    "canonicalModel",
+    "provider",
+    "costBasis"
+  ]
+  @optional_keys [
+    "cacheReadInputTokens",
+    "cacheCreationInputTokens",
+    "webSearchRequests",
+    "contextWindow",
+    "maxOutputTokens",
+    "thinkingTokens",
+    "canonicalModel",
+    "provider",
+    "costBasis"
+  ]
   @aliases []
 
   @doc """
@@ -81,13 +102,26 @@ defmodule ClaudeCode.ModelUsage do
     with {:ok, input_tokens} <- R.required(data, "inputTokens", ".inputTokens", &R.integer/1),
          {:ok, output_tokens} <- R.required(data, "outputTokens", ".outputTokens", &R.integer/1),
          {:ok, cost_usd} <- R.required(data, "costUSD", ".costUSD", &R.number/1),
-         {:ok, cache_read_input_tokens} <- R.optional(data, "cacheReadInputTokens", ".cacheReadInputTokens", &R.integer/1, nil),
-         {:ok, cache_creation_input_tokens} <- R.optional(data, "cacheCreationInputTokens", ".cacheCreationInputTokens", &R.integer/1, nil),
-         {:ok, web_search_requests} <- R.optional(data, "webSearchRequests", ".webSearchRequests", &R.integer/1, nil),
-         {:ok, context_window} <- R.optional(data, "contextWindow", ".contextWindow", &R.integer/1, nil),
-         {:ok, max_output_tokens} <- R.optional(data, "maxOutputTokens", ".maxOutputTokens", &R.integer/1, nil),
-         {:ok, thinking_tokens} <- R.optional(data, "thinkingTokens", ".thinkingTokens", &R.integer/1, nil),
-         {:ok, canonical_model} <- R.optional(data, "canonicalModel", ".canonicalModel", &R.string/1, nil),
+         {:ok, cache_read_input_tokens} <-
+           R.optional(data, "cacheReadInputTokens", ".cacheReadInputTokens", &R.integer/1, nil),
+         {:ok, cache_creation_input_tokens} <-
+           R.optional(
+             data,
+             "cacheCreationInputTokens",
+             ".cacheCreationInputTokens",
+             &R.integer/1,
+             nil
+           ),
+         {:ok, web_search_requests} <-
+           R.optional(data, "webSearchRequests", ".webSearchRequests", &R.integer/1, nil),
+         {:ok, context_window} <-
+           R.optional(data, "contextWindow", ".contextWindow", &R.integer/1, nil),
+         {:ok, max_output_tokens} <-
+           R.optional(data, "maxOutputTokens", ".maxOutputTokens", &R.integer/1, nil),
+         {:ok, thinking_tokens} <-
+           R.optional(data, "thinkingTokens", ".thinkingTokens", &R.integer/1, nil),
+         {:ok, canonical_model} <-
+           R.optional(data, "canonicalModel", ".canonicalModel", &R.string/1, nil),
          {:ok, provider} <- R.optional(data, "provider", ".provider", &R.string/1, nil),
          {:ok, cost_basis} <- R.optional(data, "costBasis", ".costBasis", &R.string/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
@@ -117,20 +151,58 @@ defmodule ClaudeCode.ModelUsage do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "inputTokens" => value.input_tokens,
       "outputTokens" => value.output_tokens,
       "costUSD" => value.cost_usd
     }
-    out = if "cacheReadInputTokens" in present or not is_nil(value.cache_read_input_tokens), do: Map.put(out, "cacheReadInputTokens", value.cache_read_input_tokens), else: out
-    out = if "cacheCreationInputTokens" in present or not is_nil(value.cache_creation_input_tokens), do: Map.put(out, "cacheCreationInputTokens", value.cache_creation_input_tokens), else: out
-    out = if "webSearchRequests" in present or not is_nil(value.web_search_requests), do: Map.put(out, "webSearchRequests", value.web_search_requests), else: out
-    out = if "contextWindow" in present or not is_nil(value.context_window), do: Map.put(out, "contextWindow", value.context_window), else: out
-    out = if "maxOutputTokens" in present or not is_nil(value.max_output_tokens), do: Map.put(out, "maxOutputTokens", value.max_output_tokens), else: out
-    out = if "thinkingTokens" in present or not is_nil(value.thinking_tokens), do: Map.put(out, "thinkingTokens", value.thinking_tokens), else: out
-    out = if "canonicalModel" in present or not is_nil(value.canonical_model), do: Map.put(out, "canonicalModel", value.canonical_model), else: out
-    out = if "provider" in present or not is_nil(value.provider), do: Map.put(out, "provider", value.provider), else: out
-    out = if "costBasis" in present or not is_nil(value.cost_basis), do: Map.put(out, "costBasis", value.cost_basis), else: out
+
+    out =
+      if "cacheReadInputTokens" in present or not is_nil(value.cache_read_input_tokens),
+        do: Map.put(out, "cacheReadInputTokens", value.cache_read_input_tokens),
+        else: out
+
+    out =
+      if "cacheCreationInputTokens" in present or not is_nil(value.cache_creation_input_tokens),
+        do: Map.put(out, "cacheCreationInputTokens", value.cache_creation_input_tokens),
+        else: out
+
+    out =
+      if "webSearchRequests" in present or not is_nil(value.web_search_requests),
+        do: Map.put(out, "webSearchRequests", value.web_search_requests),
+        else: out
+
+    out =
+      if "contextWindow" in present or not is_nil(value.context_window),
+        do: Map.put(out, "contextWindow", value.context_window),
+        else: out
+
+    out =
+      if "maxOutputTokens" in present or not is_nil(value.max_output_tokens),
+        do: Map.put(out, "maxOutputTokens", value.max_output_tokens),
+        else: out
+
+    out =
+      if "thinkingTokens" in present or not is_nil(value.thinking_tokens),
+        do: Map.put(out, "thinkingTokens", value.thinking_tokens),
+        else: out
+
+    out =
+      if "canonicalModel" in present or not is_nil(value.canonical_model),
+        do: Map.put(out, "canonicalModel", value.canonical_model),
+        else: out
+
+    out =
+      if "provider" in present or not is_nil(value.provider),
+        do: Map.put(out, "provider", value.provider),
+        else: out
+
+    out =
+      if "costBasis" in present or not is_nil(value.cost_basis),
+        do: Map.put(out, "costBasis", value.cost_basis),
+        else: out
+
     Map.merge(out, value.extra)
   end
 end

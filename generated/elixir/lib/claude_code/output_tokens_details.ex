@@ -13,10 +13,8 @@ defmodule ClaudeCode.OutputTokensDetails do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:thinking_tokens]
-  defstruct [
-    thinking_tokens: nil,
-    extra: %{}
-  ]
+  defstruct thinking_tokens: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           thinking_tokens: integer(),
@@ -41,7 +39,8 @@ defmodule ClaudeCode.OutputTokensDetails do
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
-    with {:ok, thinking_tokens} <- R.required(data, "thinking_tokens", ".thinking_tokens", &R.integer/1),
+    with {:ok, thinking_tokens} <-
+           R.required(data, "thinking_tokens", ".thinking_tokens", &R.integer/1),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -59,6 +58,7 @@ defmodule ClaudeCode.OutputTokensDetails do
     out = %{
       "thinking_tokens" => value.thinking_tokens
     }
+
     Map.merge(out, value.extra)
   end
 end

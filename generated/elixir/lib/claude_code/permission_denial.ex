@@ -15,12 +15,10 @@ defmodule ClaudeCode.PermissionDenial do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:tool_name, :tool_use_id, :tool_input]
-  defstruct [
-    tool_name: nil,
-    tool_use_id: nil,
-    tool_input: nil,
-    extra: %{}
-  ]
+  defstruct tool_name: nil,
+            tool_use_id: nil,
+            tool_input: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           tool_name: String.t(),
@@ -71,6 +69,7 @@ defmodule ClaudeCode.PermissionDenial do
       "tool_use_id" => value.tool_use_id,
       "tool_input" => value.tool_input
     }
+
     Map.merge(out, value.extra)
   end
 end

@@ -16,11 +16,13 @@ defmodule ClaudeCode.PermissionMode do
 
   alias ClaudeCode.PolytypeRuntime, as: R
 
-  @type t :: :default | :accept_edits | :bypass_permissions | :delegate | :dont_ask | :plan | :auto
+  @type t ::
+          :default | :accept_edits | :bypass_permissions | :delegate | :dont_ask | :plan | :auto
 
   @doc "Every value, in schema order."
   @spec values() :: [t()]
-  def values, do: [:default, :accept_edits, :bypass_permissions, :delegate, :dont_ask, :plan, :auto]
+  def values,
+    do: [:default, :accept_edits, :bypass_permissions, :delegate, :dont_ask, :plan, :auto]
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -44,7 +46,14 @@ defmodule ClaudeCode.PermissionMode do
   def decode("dontAsk"), do: {:ok, :dont_ask}
   def decode("plan"), do: {:ok, :plan}
   def decode("auto"), do: {:ok, :auto}
-  def decode(data) when is_binary(data), do: R.unknown_value(data, "\"default\", \"acceptEdits\", \"bypassPermissions\", \"delegate\", \"dontAsk\", \"plan\", \"auto\"")
+
+  def decode(data) when is_binary(data),
+    do:
+      R.unknown_value(
+        data,
+        "\"default\", \"acceptEdits\", \"bypassPermissions\", \"delegate\", \"dontAsk\", \"plan\", \"auto\""
+      )
+
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."

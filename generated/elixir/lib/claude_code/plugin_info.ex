@@ -16,14 +16,12 @@ defmodule ClaudeCode.PluginInfo do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:name, :path]
-  defstruct [
-    name: nil,
-    path: nil,
-    source: nil,
-    version: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct name: nil,
+            path: nil,
+            source: nil,
+            version: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           name: String.t(),
@@ -77,12 +75,22 @@ defmodule ClaudeCode.PluginInfo do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "name" => value.name,
       "path" => value.path
     }
-    out = if "source" in present or not is_nil(value.source), do: Map.put(out, "source", value.source), else: out
-    out = if "version" in present or not is_nil(value.version), do: Map.put(out, "version", value.version), else: out
+
+    out =
+      if "source" in present or not is_nil(value.source),
+        do: Map.put(out, "source", value.source),
+        else: out
+
+    out =
+      if "version" in present or not is_nil(value.version),
+        do: Map.put(out, "version", value.version),
+        else: out
+
     Map.merge(out, value.extra)
   end
 end

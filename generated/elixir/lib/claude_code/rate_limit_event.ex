@@ -16,14 +16,12 @@ defmodule ClaudeCode.RateLimitEvent do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:rate_limit_info]
-  defstruct [
-    type: :rate_limit_event,
-    rate_limit_info: nil,
-    uuid: nil,
-    session_id: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :rate_limit_event,
+            rate_limit_info: nil,
+            uuid: nil,
+            session_id: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :rate_limit_event,
@@ -55,7 +53,13 @@ defmodule ClaudeCode.RateLimitEvent do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
     with :ok <- R.tag(data, "type", ".type", "rate_limit_event"),
-         {:ok, rate_limit_info} <- R.required(data, "rate_limit_info", ".rate_limit_info", &ClaudeCode.RateLimitInfo.decode/1),
+         {:ok, rate_limit_info} <-
+           R.required(
+             data,
+             "rate_limit_info",
+             ".rate_limit_info",
+             &ClaudeCode.RateLimitInfo.decode/1
+           ),
          {:ok, uuid} <- R.optional(data, "uuid", ".uuid", &R.string/1, nil),
          {:ok, session_id} <- R.optional(data, "session_id", ".session_id", &R.string/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
@@ -76,12 +80,22 @@ defmodule ClaudeCode.RateLimitEvent do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "rate_limit_event",
       "rate_limit_info" => ClaudeCode.RateLimitInfo.to_json(value.rate_limit_info)
     }
-    out = if "uuid" in present or not is_nil(value.uuid), do: Map.put(out, "uuid", value.uuid), else: out
-    out = if "session_id" in present or not is_nil(value.session_id), do: Map.put(out, "session_id", value.session_id), else: out
+
+    out =
+      if "uuid" in present or not is_nil(value.uuid),
+        do: Map.put(out, "uuid", value.uuid),
+        else: out
+
+    out =
+      if "session_id" in present or not is_nil(value.session_id),
+        do: Map.put(out, "session_id", value.session_id),
+        else: out
+
     Map.merge(out, value.extra)
   end
 end

@@ -21,19 +21,17 @@ defmodule ClaudeCode.RateLimitInfo do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:status]
-  defstruct [
-    status: nil,
-    resets_at: nil,
-    rate_limit_type: nil,
-    utilization: nil,
-    overage_status: nil,
-    overage_resets_at: nil,
-    overage_disabled_reason: nil,
-    is_using_overage: nil,
-    unified_windows: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct status: nil,
+            resets_at: nil,
+            rate_limit_type: nil,
+            utilization: nil,
+            overage_status: nil,
+            overage_resets_at: nil,
+            overage_disabled_reason: nil,
+            is_using_overage: nil,
+            unified_windows: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           status: ClaudeCode.RateLimitStatus.t(),
@@ -49,8 +47,27 @@ defmodule ClaudeCode.RateLimitInfo do
           __present__: [String.t()]
         }
 
-  @known_keys ["status", "resetsAt", "rateLimitType", "utilization", "overageStatus", "overageResetsAt", "overageDisabledReason", "isUsingOverage", "unifiedWindows"]
-  @optional_keys ["resetsAt", "rateLimitType", "utilization", "overageStatus", "overageResetsAt", "overageDisabledReason", "isUsingOverage", "unifiedWindows"]
+  @known_keys [
+    "status",
+    "resetsAt",
+    "rateLimitType",
+    "utilization",
+    "overageStatus",
+    "overageResetsAt",
+    "overageDisabledReason",
+    "isUsingOverage",
+    "unifiedWindows"
+  ]
+  @optional_keys [
+    "resetsAt",
+    "rateLimitType",
+    "utilization",
+    "overageStatus",
+    "overageResetsAt",
+    "overageDisabledReason",
+    "isUsingOverage",
+    "unifiedWindows"
+  ]
   @aliases []
 
   @doc """
@@ -69,15 +86,28 @@ defmodule ClaudeCode.RateLimitInfo do
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
-    with {:ok, status} <- R.required(data, "status", ".status", &ClaudeCode.RateLimitStatus.decode/1),
+    with {:ok, status} <-
+           R.required(data, "status", ".status", &ClaudeCode.RateLimitStatus.decode/1),
          {:ok, resets_at} <- R.optional(data, "resetsAt", ".resetsAt", &R.integer/1, nil),
-         {:ok, rate_limit_type} <- R.optional(data, "rateLimitType", ".rateLimitType", &R.string/1, nil),
+         {:ok, rate_limit_type} <-
+           R.optional(data, "rateLimitType", ".rateLimitType", &R.string/1, nil),
          {:ok, utilization} <- R.optional(data, "utilization", ".utilization", &R.number/1, nil),
-         {:ok, overage_status} <- R.optional(data, "overageStatus", ".overageStatus", &ClaudeCode.RateLimitStatus.decode/1, nil),
-         {:ok, overage_resets_at} <- R.optional(data, "overageResetsAt", ".overageResetsAt", &R.integer/1, nil),
-         {:ok, overage_disabled_reason} <- R.optional(data, "overageDisabledReason", ".overageDisabledReason", &R.string/1, nil),
-         {:ok, is_using_overage} <- R.optional(data, "isUsingOverage", ".isUsingOverage", &R.boolean/1, nil),
-         {:ok, unified_windows} <- R.optional(data, "unifiedWindows", ".unifiedWindows", &d_map_rate_limit_window/1, nil),
+         {:ok, overage_status} <-
+           R.optional(
+             data,
+             "overageStatus",
+             ".overageStatus",
+             &ClaudeCode.RateLimitStatus.decode/1,
+             nil
+           ),
+         {:ok, overage_resets_at} <-
+           R.optional(data, "overageResetsAt", ".overageResetsAt", &R.integer/1, nil),
+         {:ok, overage_disabled_reason} <-
+           R.optional(data, "overageDisabledReason", ".overageDisabledReason", &R.string/1, nil),
+         {:ok, is_using_overage} <-
+           R.optional(data, "isUsingOverage", ".isUsingOverage", &R.boolean/1, nil),
+         {:ok, unified_windows} <-
+           R.optional(data, "unifiedWindows", ".unifiedWindows", &d_map_rate_limit_window/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -102,23 +132,58 @@ defmodule ClaudeCode.RateLimitInfo do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "status" => ClaudeCode.RateLimitStatus.to_json(value.status)
     }
-    out = if "resetsAt" in present or not is_nil(value.resets_at), do: Map.put(out, "resetsAt", value.resets_at), else: out
-    out = if "rateLimitType" in present or not is_nil(value.rate_limit_type), do: Map.put(out, "rateLimitType", value.rate_limit_type), else: out
-    out = if "utilization" in present or not is_nil(value.utilization), do: Map.put(out, "utilization", value.utilization), else: out
-    out = if "overageStatus" in present or not is_nil(value.overage_status), do: Map.put(out, "overageStatus", e_opt_rate_limit_status(value.overage_status)), else: out
-    out = if "overageResetsAt" in present or not is_nil(value.overage_resets_at), do: Map.put(out, "overageResetsAt", value.overage_resets_at), else: out
-    out = if "overageDisabledReason" in present or not is_nil(value.overage_disabled_reason), do: Map.put(out, "overageDisabledReason", value.overage_disabled_reason), else: out
-    out = if "isUsingOverage" in present or not is_nil(value.is_using_overage), do: Map.put(out, "isUsingOverage", value.is_using_overage), else: out
-    out = if "unifiedWindows" in present or not is_nil(value.unified_windows), do: Map.put(out, "unifiedWindows", e_opt_map_rate_limit_window(value.unified_windows)), else: out
+
+    out =
+      if "resetsAt" in present or not is_nil(value.resets_at),
+        do: Map.put(out, "resetsAt", value.resets_at),
+        else: out
+
+    out =
+      if "rateLimitType" in present or not is_nil(value.rate_limit_type),
+        do: Map.put(out, "rateLimitType", value.rate_limit_type),
+        else: out
+
+    out =
+      if "utilization" in present or not is_nil(value.utilization),
+        do: Map.put(out, "utilization", value.utilization),
+        else: out
+
+    out =
+      if "overageStatus" in present or not is_nil(value.overage_status),
+        do: Map.put(out, "overageStatus", e_opt_rate_limit_status(value.overage_status)),
+        else: out
+
+    out =
+      if "overageResetsAt" in present or not is_nil(value.overage_resets_at),
+        do: Map.put(out, "overageResetsAt", value.overage_resets_at),
+        else: out
+
+    out =
+      if "overageDisabledReason" in present or not is_nil(value.overage_disabled_reason),
+        do: Map.put(out, "overageDisabledReason", value.overage_disabled_reason),
+        else: out
+
+    out =
+      if "isUsingOverage" in present or not is_nil(value.is_using_overage),
+        do: Map.put(out, "isUsingOverage", value.is_using_overage),
+        else: out
+
+    out =
+      if "unifiedWindows" in present or not is_nil(value.unified_windows),
+        do: Map.put(out, "unifiedWindows", e_opt_map_rate_limit_window(value.unified_windows)),
+        else: out
+
     Map.merge(out, value.extra)
   end
 
   defp d_map_rate_limit_window(value), do: R.map(value, &ClaudeCode.RateLimitWindow.decode/1)
 
-  defp e_map_rate_limit_window(value), do: Map.new(value, fn {key, item} -> {key, ClaudeCode.RateLimitWindow.to_json(item)} end)
+  defp e_map_rate_limit_window(value),
+    do: Map.new(value, fn {key, item} -> {key, ClaudeCode.RateLimitWindow.to_json(item)} end)
 
   defp e_opt_map_rate_limit_window(nil), do: nil
   defp e_opt_map_rate_limit_window(value), do: e_map_rate_limit_window(value)

@@ -36,7 +36,10 @@ defmodule ClaudeCode.RateLimitStatus do
   def decode("allowed"), do: {:ok, :allowed}
   def decode("allowed_warning"), do: {:ok, :allowed_warning}
   def decode("rejected"), do: {:ok, :rejected}
-  def decode(data) when is_binary(data), do: R.unknown_value(data, "\"allowed\", \"allowed_warning\", \"rejected\"")
+
+  def decode(data) when is_binary(data),
+    do: R.unknown_value(data, "\"allowed\", \"allowed_warning\", \"rejected\"")
+
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."

@@ -14,12 +14,10 @@ defmodule ClaudeCode.RateLimitWindow do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:utilization]
-  defstruct [
-    utilization: nil,
-    resets_at: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct utilization: nil,
+            resets_at: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           utilization: number(),
@@ -67,10 +65,16 @@ defmodule ClaudeCode.RateLimitWindow do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "utilization" => value.utilization
     }
-    out = if "resetsAt" in present or not is_nil(value.resets_at), do: Map.put(out, "resetsAt", value.resets_at), else: out
+
+    out =
+      if "resetsAt" in present or not is_nil(value.resets_at),
+        do: Map.put(out, "resetsAt", value.resets_at),
+        else: out
+
     Map.merge(out, value.extra)
   end
 end

@@ -14,11 +14,23 @@ defmodule ClaudeCode.ResultSubtype do
 
   alias ClaudeCode.PolytypeRuntime, as: R
 
-  @type t :: :success | :error_max_turns | :error_during_execution | :error_max_budget_usd | :error_max_structured_output_retries
+  @type t ::
+          :success
+          | :error_max_turns
+          | :error_during_execution
+          | :error_max_budget_usd
+          | :error_max_structured_output_retries
 
   @doc "Every value, in schema order."
   @spec values() :: [t()]
-  def values, do: [:success, :error_max_turns, :error_during_execution, :error_max_budget_usd, :error_max_structured_output_retries]
+  def values,
+    do: [
+      :success,
+      :error_max_turns,
+      :error_during_execution,
+      :error_max_budget_usd,
+      :error_max_structured_output_retries
+    ]
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -39,8 +51,17 @@ defmodule ClaudeCode.ResultSubtype do
   def decode("error_max_turns"), do: {:ok, :error_max_turns}
   def decode("error_during_execution"), do: {:ok, :error_during_execution}
   def decode("error_max_budget_usd"), do: {:ok, :error_max_budget_usd}
-  def decode("error_max_structured_output_retries"), do: {:ok, :error_max_structured_output_retries}
-  def decode(data) when is_binary(data), do: R.unknown_value(data, "\"success\", \"error_max_turns\", \"error_during_execution\", \"error_max_budget_usd\", \"error_max_structured_output_retries\"")
+
+  def decode("error_max_structured_output_retries"),
+    do: {:ok, :error_max_structured_output_retries}
+
+  def decode(data) when is_binary(data),
+    do:
+      R.unknown_value(
+        data,
+        "\"success\", \"error_max_turns\", \"error_during_execution\", \"error_max_budget_usd\", \"error_max_structured_output_retries\""
+      )
+
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."

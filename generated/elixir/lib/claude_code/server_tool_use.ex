@@ -14,12 +14,10 @@ defmodule ClaudeCode.ServerToolUse do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:web_search_requests]
-  defstruct [
-    web_search_requests: nil,
-    web_fetch_requests: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct web_search_requests: nil,
+            web_fetch_requests: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           web_search_requests: integer(),
@@ -48,8 +46,10 @@ defmodule ClaudeCode.ServerToolUse do
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
-    with {:ok, web_search_requests} <- R.required(data, "web_search_requests", ".web_search_requests", &R.integer/1),
-         {:ok, web_fetch_requests} <- R.optional(data, "web_fetch_requests", ".web_fetch_requests", &R.integer/1, nil),
+    with {:ok, web_search_requests} <-
+           R.required(data, "web_search_requests", ".web_search_requests", &R.integer/1),
+         {:ok, web_fetch_requests} <-
+           R.optional(data, "web_fetch_requests", ".web_fetch_requests", &R.integer/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -67,10 +67,16 @@ defmodule ClaudeCode.ServerToolUse do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "web_search_requests" => value.web_search_requests
     }
-    out = if "web_fetch_requests" in present or not is_nil(value.web_fetch_requests), do: Map.put(out, "web_fetch_requests", value.web_fetch_requests), else: out
+
+    out =
+      if "web_fetch_requests" in present or not is_nil(value.web_fetch_requests),
+        do: Map.put(out, "web_fetch_requests", value.web_fetch_requests),
+        else: out
+
     Map.merge(out, value.extra)
   end
 end

@@ -18,16 +18,14 @@ defmodule ClaudeCode.StreamEventMessage do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:event]
-  defstruct [
-    type: :stream_event,
-    event: nil,
-    session_id: nil,
-    parent_tool_use_id: nil,
-    uuid: nil,
-    ttft_ms: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :stream_event,
+            event: nil,
+            session_id: nil,
+            parent_tool_use_id: nil,
+            uuid: nil,
+            ttft_ms: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :stream_event,
@@ -63,7 +61,8 @@ defmodule ClaudeCode.StreamEventMessage do
     with :ok <- R.tag(data, "type", ".type", "stream_event"),
          {:ok, event} <- R.required(data, "event", ".event", &R.json_object/1),
          {:ok, session_id} <- R.optional(data, "session_id", ".session_id", &R.string/1, nil),
-         {:ok, parent_tool_use_id} <- R.optional(data, "parent_tool_use_id", ".parent_tool_use_id", &d_opt_str/1, nil),
+         {:ok, parent_tool_use_id} <-
+           R.optional(data, "parent_tool_use_id", ".parent_tool_use_id", &d_opt_str/1, nil),
          {:ok, uuid} <- R.optional(data, "uuid", ".uuid", &R.string/1, nil),
          {:ok, ttft_ms} <- R.optional(data, "ttft_ms", ".ttft_ms", &R.integer/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
@@ -86,14 +85,32 @@ defmodule ClaudeCode.StreamEventMessage do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "stream_event",
       "event" => value.event
     }
-    out = if "session_id" in present or not is_nil(value.session_id), do: Map.put(out, "session_id", value.session_id), else: out
-    out = if "parent_tool_use_id" in present or not is_nil(value.parent_tool_use_id), do: Map.put(out, "parent_tool_use_id", value.parent_tool_use_id), else: out
-    out = if "uuid" in present or not is_nil(value.uuid), do: Map.put(out, "uuid", value.uuid), else: out
-    out = if "ttft_ms" in present or not is_nil(value.ttft_ms), do: Map.put(out, "ttft_ms", value.ttft_ms), else: out
+
+    out =
+      if "session_id" in present or not is_nil(value.session_id),
+        do: Map.put(out, "session_id", value.session_id),
+        else: out
+
+    out =
+      if "parent_tool_use_id" in present or not is_nil(value.parent_tool_use_id),
+        do: Map.put(out, "parent_tool_use_id", value.parent_tool_use_id),
+        else: out
+
+    out =
+      if "uuid" in present or not is_nil(value.uuid),
+        do: Map.put(out, "uuid", value.uuid),
+        else: out
+
+    out =
+      if "ttft_ms" in present or not is_nil(value.ttft_ms),
+        do: Map.put(out, "ttft_ms", value.ttft_ms),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

@@ -14,7 +14,12 @@ defmodule ClaudeCode.SystemEvent do
 
   alias ClaudeCode.PolytypeRuntime, as: R
 
-  @type t :: ClaudeCode.Message.SystemMessage.t() | ClaudeCode.SystemStatusMessage.t() | ClaudeCode.Message.CompactBoundaryMessage.t() | ClaudeCode.HookStartedMessage.t() | ClaudeCode.HookResponseMessage.t()
+  @type t ::
+          ClaudeCode.Message.SystemMessage.t()
+          | ClaudeCode.SystemStatusMessage.t()
+          | ClaudeCode.Message.CompactBoundaryMessage.t()
+          | ClaudeCode.HookStartedMessage.t()
+          | ClaudeCode.HookResponseMessage.t()
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -33,13 +38,30 @@ defmodule ClaudeCode.SystemEvent do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
     case Map.fetch(data, "subtype") do
-      {:ok, "init"} -> ClaudeCode.Message.SystemMessage.decode(data)
-      {:ok, "status"} -> ClaudeCode.SystemStatusMessage.decode(data)
-      {:ok, "compact_boundary"} -> ClaudeCode.Message.CompactBoundaryMessage.decode(data)
-      {:ok, "hook_started"} -> ClaudeCode.HookStartedMessage.decode(data)
-      {:ok, "hook_response"} -> ClaudeCode.HookResponseMessage.decode(data)
-      {:ok, tag} -> R.unknown_tag(".subtype", tag, "\"init\", \"status\", \"compact_boundary\", \"hook_started\", \"hook_response\"")
-      :error -> {:error, {".subtype", "missing required key"}}
+      {:ok, "init"} ->
+        ClaudeCode.Message.SystemMessage.decode(data)
+
+      {:ok, "status"} ->
+        ClaudeCode.SystemStatusMessage.decode(data)
+
+      {:ok, "compact_boundary"} ->
+        ClaudeCode.Message.CompactBoundaryMessage.decode(data)
+
+      {:ok, "hook_started"} ->
+        ClaudeCode.HookStartedMessage.decode(data)
+
+      {:ok, "hook_response"} ->
+        ClaudeCode.HookResponseMessage.decode(data)
+
+      {:ok, tag} ->
+        R.unknown_tag(
+          ".subtype",
+          tag,
+          "\"init\", \"status\", \"compact_boundary\", \"hook_started\", \"hook_response\""
+        )
+
+      :error ->
+        {:error, {".subtype", "missing required key"}}
     end
   end
 
@@ -47,9 +69,18 @@ defmodule ClaudeCode.SystemEvent do
 
   @doc "Encodes any member as JSON data."
   @spec to_json(t()) :: R.json()
-  def to_json(%ClaudeCode.Message.SystemMessage{} = value), do: ClaudeCode.Message.SystemMessage.to_json(value)
-  def to_json(%ClaudeCode.SystemStatusMessage{} = value), do: ClaudeCode.SystemStatusMessage.to_json(value)
-  def to_json(%ClaudeCode.Message.CompactBoundaryMessage{} = value), do: ClaudeCode.Message.CompactBoundaryMessage.to_json(value)
-  def to_json(%ClaudeCode.HookStartedMessage{} = value), do: ClaudeCode.HookStartedMessage.to_json(value)
-  def to_json(%ClaudeCode.HookResponseMessage{} = value), do: ClaudeCode.HookResponseMessage.to_json(value)
+  def to_json(%ClaudeCode.Message.SystemMessage{} = value),
+    do: ClaudeCode.Message.SystemMessage.to_json(value)
+
+  def to_json(%ClaudeCode.SystemStatusMessage{} = value),
+    do: ClaudeCode.SystemStatusMessage.to_json(value)
+
+  def to_json(%ClaudeCode.Message.CompactBoundaryMessage{} = value),
+    do: ClaudeCode.Message.CompactBoundaryMessage.to_json(value)
+
+  def to_json(%ClaudeCode.HookStartedMessage{} = value),
+    do: ClaudeCode.HookStartedMessage.to_json(value)
+
+  def to_json(%ClaudeCode.HookResponseMessage{} = value),
+    do: ClaudeCode.HookResponseMessage.to_json(value)
 end

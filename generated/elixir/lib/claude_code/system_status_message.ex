@@ -18,16 +18,14 @@ defmodule ClaudeCode.SystemStatusMessage do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:status]
-  defstruct [
-    type: :system,
-    subtype: :status,
-    status: nil,
-    permission_mode: nil,
-    session_id: nil,
-    uuid: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :system,
+            subtype: :status,
+            status: nil,
+            permission_mode: nil,
+            session_id: nil,
+            uuid: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :system,
@@ -63,7 +61,14 @@ defmodule ClaudeCode.SystemStatusMessage do
     with :ok <- R.tag(data, "type", ".type", "system"),
          :ok <- R.tag(data, "subtype", ".subtype", "status"),
          {:ok, status} <- R.required(data, "status", ".status", &d_opt_str/1),
-         {:ok, permission_mode} <- R.optional(data, "permissionMode", ".permissionMode", &ClaudeCode.PermissionMode.decode/1, nil),
+         {:ok, permission_mode} <-
+           R.optional(
+             data,
+             "permissionMode",
+             ".permissionMode",
+             &ClaudeCode.PermissionMode.decode/1,
+             nil
+           ),
          {:ok, session_id} <- R.optional(data, "session_id", ".session_id", &R.string/1, nil),
          {:ok, uuid} <- R.optional(data, "uuid", ".uuid", &R.string/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
@@ -85,14 +90,28 @@ defmodule ClaudeCode.SystemStatusMessage do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "system",
       "subtype" => "status",
       "status" => value.status
     }
-    out = if "permissionMode" in present or not is_nil(value.permission_mode), do: Map.put(out, "permissionMode", e_opt_permission_mode(value.permission_mode)), else: out
-    out = if "session_id" in present or not is_nil(value.session_id), do: Map.put(out, "session_id", value.session_id), else: out
-    out = if "uuid" in present or not is_nil(value.uuid), do: Map.put(out, "uuid", value.uuid), else: out
+
+    out =
+      if "permissionMode" in present or not is_nil(value.permission_mode),
+        do: Map.put(out, "permissionMode", e_opt_permission_mode(value.permission_mode)),
+        else: out
+
+    out =
+      if "session_id" in present or not is_nil(value.session_id),
+        do: Map.put(out, "session_id", value.session_id),
+        else: out
+
+    out =
+      if "uuid" in present or not is_nil(value.uuid),
+        do: Map.put(out, "uuid", value.uuid),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

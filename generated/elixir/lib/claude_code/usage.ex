@@ -23,21 +23,19 @@ defmodule ClaudeCode.Usage do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:input_tokens, :output_tokens]
-  defstruct [
-    input_tokens: nil,
-    cache_creation_input_tokens: nil,
-    cache_read_input_tokens: nil,
-    cache_creation: nil,
-    output_tokens: nil,
-    output_tokens_details: nil,
-    server_tool_use: nil,
-    service_tier: nil,
-    inference_geo: nil,
-    iterations: nil,
-    speed: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct input_tokens: nil,
+            cache_creation_input_tokens: nil,
+            cache_read_input_tokens: nil,
+            cache_creation: nil,
+            output_tokens: nil,
+            output_tokens_details: nil,
+            server_tool_use: nil,
+            service_tier: nil,
+            inference_geo: nil,
+            iterations: nil,
+            speed: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           input_tokens: integer(),
@@ -55,8 +53,30 @@ defmodule ClaudeCode.Usage do
           __present__: [String.t()]
         }
 
-  @known_keys ["input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "cache_creation", "output_tokens", "output_tokens_details", "server_tool_use", "service_tier", "inference_geo", "iterations", "speed"]
-  @optional_keys ["cache_creation_input_tokens", "cache_read_input_tokens", "cache_creation", "output_tokens_details", "server_tool_use", "service_tier", "inference_geo", "iterations", "speed"]
+  @known_keys [
+    "input_tokens",
+    "cache_creation_input_tokens",
+    "cache_read_input_tokens",
+    "cache_creation",
+    "output_tokens",
+    "output_tokens_details",
+    "server_tool_use",
+    "service_tier",
+    "inference_geo",
+    "iterations",
+    "speed"
+  ]
+  @optional_keys [
+    "cache_creation_input_tokens",
+    "cache_read_input_tokens",
+    "cache_creation",
+    "output_tokens_details",
+    "server_tool_use",
+    "service_tier",
+    "inference_geo",
+    "iterations",
+    "speed"
+  ]
   @aliases []
 
   @doc """
@@ -76,15 +96,54 @@ defmodule ClaudeCode.Usage do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
     with {:ok, input_tokens} <- R.required(data, "input_tokens", ".input_tokens", &R.integer/1),
-         {:ok, output_tokens} <- R.required(data, "output_tokens", ".output_tokens", &R.integer/1),
-         {:ok, cache_creation_input_tokens} <- R.optional(data, "cache_creation_input_tokens", ".cache_creation_input_tokens", &R.integer/1, nil),
-         {:ok, cache_read_input_tokens} <- R.optional(data, "cache_read_input_tokens", ".cache_read_input_tokens", &R.integer/1, nil),
-         {:ok, cache_creation} <- R.optional(data, "cache_creation", ".cache_creation", &ClaudeCode.CacheCreation.decode/1, nil),
-         {:ok, output_tokens_details} <- R.optional(data, "output_tokens_details", ".output_tokens_details", &d_opt_output_tokens_details/1, nil),
-         {:ok, server_tool_use} <- R.optional(data, "server_tool_use", ".server_tool_use", &ClaudeCode.ServerToolUse.decode/1, nil),
-         {:ok, service_tier} <- R.optional(data, "service_tier", ".service_tier", &d_opt_str/1, nil),
-         {:ok, inference_geo} <- R.optional(data, "inference_geo", ".inference_geo", &d_opt_str/1, nil),
-         {:ok, iterations} <- R.optional(data, "iterations", ".iterations", &d_opt_list_usage_iteration/1, nil),
+         {:ok, output_tokens} <-
+           R.required(data, "output_tokens", ".output_tokens", &R.integer/1),
+         {:ok, cache_creation_input_tokens} <-
+           R.optional(
+             data,
+             "cache_creation_input_tokens",
+             ".cache_creation_input_tokens",
+             &R.integer/1,
+             nil
+           ),
+         {:ok, cache_read_input_tokens} <-
+           R.optional(
+             data,
+             "cache_read_input_tokens",
+             ".cache_read_input_tokens",
+             &R.integer/1,
+             nil
+           ),
+         {:ok, cache_creation} <-
+           R.optional(
+             data,
+             "cache_creation",
+             ".cache_creation",
+             &ClaudeCode.CacheCreation.decode/1,
+             nil
+           ),
+         {:ok, output_tokens_details} <-
+           R.optional(
+             data,
+             "output_tokens_details",
+             ".output_tokens_details",
+             &d_opt_output_tokens_details/1,
+             nil
+           ),
+         {:ok, server_tool_use} <-
+           R.optional(
+             data,
+             "server_tool_use",
+             ".server_tool_use",
+             &ClaudeCode.ServerToolUse.decode/1,
+             nil
+           ),
+         {:ok, service_tier} <-
+           R.optional(data, "service_tier", ".service_tier", &d_opt_str/1, nil),
+         {:ok, inference_geo} <-
+           R.optional(data, "inference_geo", ".inference_geo", &d_opt_str/1, nil),
+         {:ok, iterations} <-
+           R.optional(data, "iterations", ".iterations", &d_opt_list_usage_iteration/1, nil),
          {:ok, speed} <- R.optional(data, "speed", ".speed", &d_opt_str/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
@@ -112,19 +171,63 @@ defmodule ClaudeCode.Usage do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "input_tokens" => value.input_tokens,
       "output_tokens" => value.output_tokens
     }
-    out = if "cache_creation_input_tokens" in present or not is_nil(value.cache_creation_input_tokens), do: Map.put(out, "cache_creation_input_tokens", value.cache_creation_input_tokens), else: out
-    out = if "cache_read_input_tokens" in present or not is_nil(value.cache_read_input_tokens), do: Map.put(out, "cache_read_input_tokens", value.cache_read_input_tokens), else: out
-    out = if "cache_creation" in present or not is_nil(value.cache_creation), do: Map.put(out, "cache_creation", e_opt_cache_creation(value.cache_creation)), else: out
-    out = if "output_tokens_details" in present or not is_nil(value.output_tokens_details), do: Map.put(out, "output_tokens_details", e_opt_output_tokens_details(value.output_tokens_details)), else: out
-    out = if "server_tool_use" in present or not is_nil(value.server_tool_use), do: Map.put(out, "server_tool_use", e_opt_server_tool_use(value.server_tool_use)), else: out
-    out = if "service_tier" in present or not is_nil(value.service_tier), do: Map.put(out, "service_tier", value.service_tier), else: out
-    out = if "inference_geo" in present or not is_nil(value.inference_geo), do: Map.put(out, "inference_geo", value.inference_geo), else: out
-    out = if "iterations" in present or not is_nil(value.iterations), do: Map.put(out, "iterations", e_opt_list_usage_iteration(value.iterations)), else: out
-    out = if "speed" in present or not is_nil(value.speed), do: Map.put(out, "speed", value.speed), else: out
+
+    out =
+      if "cache_creation_input_tokens" in present or
+           not is_nil(value.cache_creation_input_tokens),
+         do: Map.put(out, "cache_creation_input_tokens", value.cache_creation_input_tokens),
+         else: out
+
+    out =
+      if "cache_read_input_tokens" in present or not is_nil(value.cache_read_input_tokens),
+        do: Map.put(out, "cache_read_input_tokens", value.cache_read_input_tokens),
+        else: out
+
+    out =
+      if "cache_creation" in present or not is_nil(value.cache_creation),
+        do: Map.put(out, "cache_creation", e_opt_cache_creation(value.cache_creation)),
+        else: out
+
+    out =
+      if "output_tokens_details" in present or not is_nil(value.output_tokens_details),
+        do:
+          Map.put(
+            out,
+            "output_tokens_details",
+            e_opt_output_tokens_details(value.output_tokens_details)
+          ),
+        else: out
+
+    out =
+      if "server_tool_use" in present or not is_nil(value.server_tool_use),
+        do: Map.put(out, "server_tool_use", e_opt_server_tool_use(value.server_tool_use)),
+        else: out
+
+    out =
+      if "service_tier" in present or not is_nil(value.service_tier),
+        do: Map.put(out, "service_tier", value.service_tier),
+        else: out
+
+    out =
+      if "inference_geo" in present or not is_nil(value.inference_geo),
+        do: Map.put(out, "inference_geo", value.inference_geo),
+        else: out
+
+    out =
+      if "iterations" in present or not is_nil(value.iterations),
+        do: Map.put(out, "iterations", e_opt_list_usage_iteration(value.iterations)),
+        else: out
+
+    out =
+      if "speed" in present or not is_nil(value.speed),
+        do: Map.put(out, "speed", value.speed),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

@@ -19,17 +19,15 @@ defmodule ClaudeCode.UsageIteration do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:input_tokens, :output_tokens]
-  defstruct [
-    input_tokens: nil,
-    output_tokens: nil,
-    cache_read_input_tokens: nil,
-    cache_creation_input_tokens: nil,
-    cache_creation: nil,
-    type: nil,
-    model: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct input_tokens: nil,
+            output_tokens: nil,
+            cache_read_input_tokens: nil,
+            cache_creation_input_tokens: nil,
+            cache_creation: nil,
+            type: nil,
+            model: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           input_tokens: integer(),
@@ -43,8 +41,22 @@ defmodule ClaudeCode.UsageIteration do
           __present__: [String.t()]
         }
 
-  @known_keys ["input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens", "cache_creation", "type", "model"]
-  @optional_keys ["cache_read_input_tokens", "cache_creation_input_tokens", "cache_creation", "type", "model"]
+  @known_keys [
+    "input_tokens",
+    "output_tokens",
+    "cache_read_input_tokens",
+    "cache_creation_input_tokens",
+    "cache_creation",
+    "type",
+    "model"
+  ]
+  @optional_keys [
+    "cache_read_input_tokens",
+    "cache_creation_input_tokens",
+    "cache_creation",
+    "type",
+    "model"
+  ]
   @aliases []
 
   @doc """
@@ -64,10 +76,32 @@ defmodule ClaudeCode.UsageIteration do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
     with {:ok, input_tokens} <- R.required(data, "input_tokens", ".input_tokens", &R.integer/1),
-         {:ok, output_tokens} <- R.required(data, "output_tokens", ".output_tokens", &R.integer/1),
-         {:ok, cache_read_input_tokens} <- R.optional(data, "cache_read_input_tokens", ".cache_read_input_tokens", &R.integer/1, nil),
-         {:ok, cache_creation_input_tokens} <- R.optional(data, "cache_creation_input_tokens", ".cache_creation_input_tokens", &R.integer/1, nil),
-         {:ok, cache_creation} <- R.optional(data, "cache_creation", ".cache_creation", &ClaudeCode.CacheCreation.decode/1, nil),
+         {:ok, output_tokens} <-
+           R.required(data, "output_tokens", ".output_tokens", &R.integer/1),
+         {:ok, cache_read_input_tokens} <-
+           R.optional(
+             data,
+             "cache_read_input_tokens",
+             ".cache_read_input_tokens",
+             &R.integer/1,
+             nil
+           ),
+         {:ok, cache_creation_input_tokens} <-
+           R.optional(
+             data,
+             "cache_creation_input_tokens",
+             ".cache_creation_input_tokens",
+             &R.integer/1,
+             nil
+           ),
+         {:ok, cache_creation} <-
+           R.optional(
+             data,
+             "cache_creation",
+             ".cache_creation",
+             &ClaudeCode.CacheCreation.decode/1,
+             nil
+           ),
          {:ok, type} <- R.optional(data, "type", ".type", &R.string/1, nil),
          {:ok, model} <- R.optional(data, "model", ".model", &d_opt_str/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
@@ -92,15 +126,38 @@ defmodule ClaudeCode.UsageIteration do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "input_tokens" => value.input_tokens,
       "output_tokens" => value.output_tokens
     }
-    out = if "cache_read_input_tokens" in present or not is_nil(value.cache_read_input_tokens), do: Map.put(out, "cache_read_input_tokens", value.cache_read_input_tokens), else: out
-    out = if "cache_creation_input_tokens" in present or not is_nil(value.cache_creation_input_tokens), do: Map.put(out, "cache_creation_input_tokens", value.cache_creation_input_tokens), else: out
-    out = if "cache_creation" in present or not is_nil(value.cache_creation), do: Map.put(out, "cache_creation", e_opt_cache_creation(value.cache_creation)), else: out
-    out = if "type" in present or not is_nil(value.type), do: Map.put(out, "type", value.type), else: out
-    out = if "model" in present or not is_nil(value.model), do: Map.put(out, "model", value.model), else: out
+
+    out =
+      if "cache_read_input_tokens" in present or not is_nil(value.cache_read_input_tokens),
+        do: Map.put(out, "cache_read_input_tokens", value.cache_read_input_tokens),
+        else: out
+
+    out =
+      if "cache_creation_input_tokens" in present or
+           not is_nil(value.cache_creation_input_tokens),
+         do: Map.put(out, "cache_creation_input_tokens", value.cache_creation_input_tokens),
+         else: out
+
+    out =
+      if "cache_creation" in present or not is_nil(value.cache_creation),
+        do: Map.put(out, "cache_creation", e_opt_cache_creation(value.cache_creation)),
+        else: out
+
+    out =
+      if "type" in present or not is_nil(value.type),
+        do: Map.put(out, "type", value.type),
+        else: out
+
+    out =
+      if "model" in present or not is_nil(value.model),
+        do: Map.put(out, "model", value.model),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

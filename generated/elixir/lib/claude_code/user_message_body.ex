@@ -14,12 +14,10 @@ defmodule ClaudeCode.UserMessageBody do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:content]
-  defstruct [
-    role: nil,
-    content: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct role: nil,
+            content: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           role: String.t() | nil,
@@ -48,7 +46,8 @@ defmodule ClaudeCode.UserMessageBody do
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
-    with {:ok, content} <- R.required(data, "content", ".content", &d_union_str_or_list_content_block/1),
+    with {:ok, content} <-
+           R.required(data, "content", ".content", &d_union_str_or_list_content_block/1),
          {:ok, role} <- R.optional(data, "role", ".role", &R.string/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
@@ -67,21 +66,32 @@ defmodule ClaudeCode.UserMessageBody do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "content" => e_union_str_or_list_content_block(value.content)
     }
-    out = if "role" in present or not is_nil(value.role), do: Map.put(out, "role", value.role), else: out
+
+    out =
+      if "role" in present or not is_nil(value.role),
+        do: Map.put(out, "role", value.role),
+        else: out
+
     Map.merge(out, value.extra)
   end
 
   defp d_list_content_block(value), do: R.list(value, &ClaudeCode.ContentBlock.decode/1)
 
   defp d_union_str_or_list_content_block(value) when is_binary(value), do: R.string(value)
-  defp d_union_str_or_list_content_block(value) when is_list(value), do: d_list_content_block(value)
+
+  defp d_union_str_or_list_content_block(value) when is_list(value),
+    do: d_list_content_block(value)
+
   defp d_union_str_or_list_content_block(value), do: R.type_error("string or array", value)
 
   defp e_list_content_block(value), do: Enum.map(value, &ClaudeCode.ContentBlock.to_json/1)
 
   defp e_union_str_or_list_content_block(value) when is_binary(value), do: value
-  defp e_union_str_or_list_content_block(value) when is_list(value), do: e_list_content_block(value)
+
+  defp e_union_str_or_list_content_block(value) when is_list(value),
+    do: e_list_content_block(value)
 end

@@ -13,7 +13,11 @@ defmodule NanoAgent.ContentBlock do
 
   alias NanoAgent.PolytypeRuntime, as: R
 
-  @type t :: NanoAgent.TextContent.t() | NanoAgent.ThinkingContent.t() | NanoAgent.ToolUseContent.t() | NanoAgent.ToolResultContent.t()
+  @type t ::
+          NanoAgent.TextContent.t()
+          | NanoAgent.ThinkingContent.t()
+          | NanoAgent.ToolUseContent.t()
+          | NanoAgent.ToolResultContent.t()
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -32,12 +36,23 @@ defmodule NanoAgent.ContentBlock do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
     case Map.fetch(data, "type") do
-      {:ok, "text"} -> NanoAgent.TextContent.decode(data)
-      {:ok, "thinking"} -> NanoAgent.ThinkingContent.decode(data)
-      {:ok, "tool_use"} -> NanoAgent.ToolUseContent.decode(data)
-      {:ok, "tool_result"} -> NanoAgent.ToolResultContent.decode(data)
-      {:ok, tag} -> R.unknown_tag(".type", tag, "\"text\", \"thinking\", \"tool_use\", \"tool_result\"")
-      :error -> {:error, {".type", "missing required key"}}
+      {:ok, "text"} ->
+        NanoAgent.TextContent.decode(data)
+
+      {:ok, "thinking"} ->
+        NanoAgent.ThinkingContent.decode(data)
+
+      {:ok, "tool_use"} ->
+        NanoAgent.ToolUseContent.decode(data)
+
+      {:ok, "tool_result"} ->
+        NanoAgent.ToolResultContent.decode(data)
+
+      {:ok, tag} ->
+        R.unknown_tag(".type", tag, "\"text\", \"thinking\", \"tool_use\", \"tool_result\"")
+
+      :error ->
+        {:error, {".type", "missing required key"}}
     end
   end
 
@@ -48,5 +63,7 @@ defmodule NanoAgent.ContentBlock do
   def to_json(%NanoAgent.TextContent{} = value), do: NanoAgent.TextContent.to_json(value)
   def to_json(%NanoAgent.ThinkingContent{} = value), do: NanoAgent.ThinkingContent.to_json(value)
   def to_json(%NanoAgent.ToolUseContent{} = value), do: NanoAgent.ToolUseContent.to_json(value)
-  def to_json(%NanoAgent.ToolResultContent{} = value), do: NanoAgent.ToolResultContent.to_json(value)
+
+  def to_json(%NanoAgent.ToolResultContent{} = value),
+    do: NanoAgent.ToolResultContent.to_json(value)
 end

@@ -14,11 +14,9 @@ defmodule NanoAgent.Message do
   alias NanoAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:role, :content]
-  defstruct [
-    role: nil,
-    content: nil,
-    extra: %{}
-  ]
+  defstruct role: nil,
+            content: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           role: NanoAgent.Role.t(),
@@ -45,7 +43,8 @@ defmodule NanoAgent.Message do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
     with {:ok, role} <- R.required(data, "role", ".role", &NanoAgent.Role.decode/1),
-         {:ok, content} <- R.required(data, "content", ".content", &d_union_str_or_list_content_block/1),
+         {:ok, content} <-
+           R.required(data, "content", ".content", &d_union_str_or_list_content_block/1),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -65,17 +64,23 @@ defmodule NanoAgent.Message do
       "role" => value.role,
       "content" => e_union_str_or_list_content_block(value.content)
     }
+
     Map.merge(out, value.extra)
   end
 
   defp d_list_content_block(value), do: R.list(value, &NanoAgent.ContentBlock.decode/1)
 
   defp d_union_str_or_list_content_block(value) when is_binary(value), do: R.string(value)
-  defp d_union_str_or_list_content_block(value) when is_list(value), do: d_list_content_block(value)
+
+  defp d_union_str_or_list_content_block(value) when is_list(value),
+    do: d_list_content_block(value)
+
   defp d_union_str_or_list_content_block(value), do: R.type_error("string or array", value)
 
   defp e_list_content_block(value), do: Enum.map(value, &NanoAgent.ContentBlock.to_json/1)
 
   defp e_union_str_or_list_content_block(value) when is_binary(value), do: value
-  defp e_union_str_or_list_content_block(value) when is_list(value), do: e_list_content_block(value)
+
+  defp e_union_str_or_list_content_block(value) when is_list(value),
+    do: e_list_content_block(value)
 end

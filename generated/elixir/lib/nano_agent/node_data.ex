@@ -14,7 +14,12 @@ defmodule NanoAgent.NodeData do
 
   alias NanoAgent.PolytypeRuntime, as: R
 
-  @type t :: NanoAgent.Message.t() | NanoAgent.SystemPrompt.t() | NanoAgent.ToolDefinitions.t() | NanoAgent.ToolExecution.t() | NanoAgent.StopReason.t()
+  @type t ::
+          NanoAgent.Message.t()
+          | NanoAgent.SystemPrompt.t()
+          | NanoAgent.ToolDefinitions.t()
+          | NanoAgent.ToolExecution.t()
+          | NanoAgent.StopReason.t()
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -33,12 +38,25 @@ defmodule NanoAgent.NodeData do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
     cond do
-      Map.get(data, "type") == "system_prompt" -> NanoAgent.SystemPrompt.decode(data)
-      Map.get(data, "type") == "tool_definitions" -> NanoAgent.ToolDefinitions.decode(data)
-      Map.get(data, "type") == "tool_execution" -> NanoAgent.ToolExecution.decode(data)
-      Map.get(data, "type") == "stop_reason" -> NanoAgent.StopReason.decode(data)
-      Map.has_key?(data, "role") -> NanoAgent.Message.decode(data)
-      true -> {:error, {"", "matches no member of NodeData (expected type=\"system_prompt\", type=\"tool_definitions\", type=\"tool_execution\", type=\"stop_reason\", key \"role\")"}}
+      Map.get(data, "type") == "system_prompt" ->
+        NanoAgent.SystemPrompt.decode(data)
+
+      Map.get(data, "type") == "tool_definitions" ->
+        NanoAgent.ToolDefinitions.decode(data)
+
+      Map.get(data, "type") == "tool_execution" ->
+        NanoAgent.ToolExecution.decode(data)
+
+      Map.get(data, "type") == "stop_reason" ->
+        NanoAgent.StopReason.decode(data)
+
+      Map.has_key?(data, "role") ->
+        NanoAgent.Message.decode(data)
+
+      true ->
+        {:error,
+         {"",
+          "matches no member of NodeData (expected type=\"system_prompt\", type=\"tool_definitions\", type=\"tool_execution\", type=\"stop_reason\", key \"role\")"}}
     end
   end
 

@@ -20,19 +20,25 @@ defmodule NanoAgent.PendingEdit do
 
   alias NanoAgent.PolytypeRuntime, as: R
 
-  @enforce_keys [:file_path, :old_string, :new_string, :match_line, :context_before, :context_after, :created_at]
-  defstruct [
-    file_path: nil,
-    old_string: nil,
-    new_string: nil,
-    match_line: nil,
-    context_before: nil,
-    context_after: nil,
-    created_at: nil,
-    replace_all: false,
-    match_count: 1,
-    __present__: []
+  @enforce_keys [
+    :file_path,
+    :old_string,
+    :new_string,
+    :match_line,
+    :context_before,
+    :context_after,
+    :created_at
   ]
+  defstruct file_path: nil,
+            old_string: nil,
+            new_string: nil,
+            match_line: nil,
+            context_before: nil,
+            context_after: nil,
+            created_at: nil,
+            replace_all: false,
+            match_count: 1,
+            __present__: []
 
   @type t :: %__MODULE__{
           file_path: String.t(),
@@ -47,7 +53,17 @@ defmodule NanoAgent.PendingEdit do
           __present__: [String.t()]
         }
 
-  @known_keys ["file_path", "old_string", "new_string", "match_line", "context_before", "context_after", "created_at", "replace_all", "match_count"]
+  @known_keys [
+    "file_path",
+    "old_string",
+    "new_string",
+    "match_line",
+    "context_before",
+    "context_after",
+    "created_at",
+    "replace_all",
+    "match_count"
+  ]
   @optional_keys ["replace_all", "match_count"]
   @aliases []
 
@@ -72,10 +88,13 @@ defmodule NanoAgent.PendingEdit do
          {:ok, old_string} <- R.required(data, "old_string", ".old_string", &R.string/1),
          {:ok, new_string} <- R.required(data, "new_string", ".new_string", &R.string/1),
          {:ok, match_line} <- R.required(data, "match_line", ".match_line", &R.integer/1),
-         {:ok, context_before} <- R.required(data, "context_before", ".context_before", &d_list_str/1),
-         {:ok, context_after} <- R.required(data, "context_after", ".context_after", &d_list_str/1),
+         {:ok, context_before} <-
+           R.required(data, "context_before", ".context_before", &d_list_str/1),
+         {:ok, context_after} <-
+           R.required(data, "context_after", ".context_after", &d_list_str/1),
          {:ok, created_at} <- R.required(data, "created_at", ".created_at", &R.number/1),
-         {:ok, replace_all} <- R.optional(data, "replace_all", ".replace_all", &R.boolean/1, false),
+         {:ok, replace_all} <-
+           R.optional(data, "replace_all", ".replace_all", &R.boolean/1, false),
          {:ok, match_count} <- R.optional(data, "match_count", ".match_count", &R.integer/1, 1) do
       {:ok,
        %__MODULE__{
@@ -99,6 +118,7 @@ defmodule NanoAgent.PendingEdit do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "file_path" => value.file_path,
       "old_string" => value.old_string,
@@ -108,8 +128,17 @@ defmodule NanoAgent.PendingEdit do
       "context_after" => value.context_after,
       "created_at" => value.created_at
     }
-    out = if "replace_all" in present or value.replace_all != false, do: Map.put(out, "replace_all", value.replace_all), else: out
-    out = if "match_count" in present or value.match_count != 1, do: Map.put(out, "match_count", value.match_count), else: out
+
+    out =
+      if "replace_all" in present or value.replace_all != false,
+        do: Map.put(out, "replace_all", value.replace_all),
+        else: out
+
+    out =
+      if "match_count" in present or value.match_count != 1,
+        do: Map.put(out, "match_count", value.match_count),
+        else: out
+
     out
   end
 

@@ -18,15 +18,13 @@ defmodule NanoAgent.PythonScript do
   alias NanoAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:file_id, :file_path, :content, :created_at]
-  defstruct [
-    file_id: nil,
-    file_path: nil,
-    content: nil,
-    created_at: nil,
-    last_run_at: nil,
-    run_count: 0,
-    __present__: []
-  ]
+  defstruct file_id: nil,
+            file_path: nil,
+            content: nil,
+            created_at: nil,
+            last_run_at: nil,
+            run_count: 0,
+            __present__: []
 
   @type t :: %__MODULE__{
           file_id: String.t(),
@@ -63,7 +61,8 @@ defmodule NanoAgent.PythonScript do
          {:ok, file_path} <- R.required(data, "file_path", ".file_path", &R.string/1),
          {:ok, content} <- R.required(data, "content", ".content", &R.string/1),
          {:ok, created_at} <- R.required(data, "created_at", ".created_at", &R.number/1),
-         {:ok, last_run_at} <- R.optional(data, "last_run_at", ".last_run_at", &d_opt_float/1, nil),
+         {:ok, last_run_at} <-
+           R.optional(data, "last_run_at", ".last_run_at", &d_opt_float/1, nil),
          {:ok, run_count} <- R.optional(data, "run_count", ".run_count", &R.integer/1, 0) do
       {:ok,
        %__MODULE__{
@@ -84,14 +83,24 @@ defmodule NanoAgent.PythonScript do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "file_id" => value.file_id,
       "file_path" => value.file_path,
       "content" => value.content,
       "created_at" => value.created_at
     }
-    out = if "last_run_at" in present or not is_nil(value.last_run_at), do: Map.put(out, "last_run_at", value.last_run_at), else: out
-    out = if "run_count" in present or value.run_count != 0, do: Map.put(out, "run_count", value.run_count), else: out
+
+    out =
+      if "last_run_at" in present or not is_nil(value.last_run_at),
+        do: Map.put(out, "last_run_at", value.last_run_at),
+        else: out
+
+    out =
+      if "run_count" in present or value.run_count != 0,
+        do: Map.put(out, "run_count", value.run_count),
+        else: out
+
     out
   end
 

@@ -18,15 +18,13 @@ defmodule NanoAgent.Response do
   alias NanoAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:id, :model, :role, :content, :stop_reason, :usage]
-  defstruct [
-    id: nil,
-    model: nil,
-    role: nil,
-    content: nil,
-    stop_reason: nil,
-    usage: nil,
-    extra: %{}
-  ]
+  defstruct id: nil,
+            model: nil,
+            role: nil,
+            content: nil,
+            stop_reason: nil,
+            usage: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           id: String.t(),
@@ -89,6 +87,7 @@ defmodule NanoAgent.Response do
       "stop_reason" => value.stop_reason,
       "usage" => NanoAgent.Usage.to_json(value.usage)
     }
+
     Map.merge(out, value.extra)
   end
 

@@ -15,13 +15,11 @@ defmodule NanoAgent.StopReason do
   alias NanoAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:reason]
-  defstruct [
-    type: :stop_reason,
-    reason: nil,
-    usage: %{},
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :stop_reason,
+            reason: nil,
+            usage: %{},
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :stop_reason,
@@ -71,11 +69,17 @@ defmodule NanoAgent.StopReason do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "stop_reason",
       "reason" => value.reason
     }
-    out = if "usage" in present or value.usage != %{}, do: Map.put(out, "usage", value.usage), else: out
+
+    out =
+      if "usage" in present or value.usage != %{},
+        do: Map.put(out, "usage", value.usage),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

@@ -14,11 +14,9 @@ defmodule NanoAgent.SystemPrompt do
   alias NanoAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:content]
-  defstruct [
-    type: :system_prompt,
-    content: nil,
-    extra: %{}
-  ]
+  defstruct type: :system_prompt,
+            content: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           type: :system_prompt,
@@ -64,6 +62,7 @@ defmodule NanoAgent.SystemPrompt do
       "type" => "system_prompt",
       "content" => value.content
     }
+
     Map.merge(out, value.extra)
   end
 end

@@ -14,11 +14,9 @@ defmodule NanoAgent.TextContent do
   alias NanoAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:text]
-  defstruct [
-    type: :text,
-    text: nil,
-    extra: %{}
-  ]
+  defstruct type: :text,
+            text: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           type: :text,
@@ -64,6 +62,7 @@ defmodule NanoAgent.TextContent do
       "type" => "text",
       "text" => value.text
     }
+
     Map.merge(out, value.extra)
   end
 end

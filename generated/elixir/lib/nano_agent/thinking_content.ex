@@ -18,16 +18,14 @@ defmodule NanoAgent.ThinkingContent do
   alias NanoAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:thinking]
-  defstruct [
-    type: :thinking,
-    thinking: nil,
-    signature: "",
-    id: "",
-    encrypted_content: "",
-    summary: [],
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :thinking,
+            thinking: nil,
+            signature: "",
+            id: "",
+            encrypted_content: "",
+            summary: [],
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :thinking,
@@ -64,7 +62,8 @@ defmodule NanoAgent.ThinkingContent do
          {:ok, thinking} <- R.required(data, "thinking", ".thinking", &R.string/1),
          {:ok, signature} <- R.optional(data, "signature", ".signature", &R.string/1, ""),
          {:ok, id} <- R.optional(data, "id", ".id", &R.string/1, ""),
-         {:ok, encrypted_content} <- R.optional(data, "encrypted_content", ".encrypted_content", &R.string/1, ""),
+         {:ok, encrypted_content} <-
+           R.optional(data, "encrypted_content", ".encrypted_content", &R.string/1, ""),
          {:ok, summary} <- R.optional(data, "summary", ".summary", &d_list_json_object/1, []),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
@@ -86,14 +85,29 @@ defmodule NanoAgent.ThinkingContent do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "thinking",
       "thinking" => value.thinking
     }
-    out = if "signature" in present or value.signature != "", do: Map.put(out, "signature", value.signature), else: out
+
+    out =
+      if "signature" in present or value.signature != "",
+        do: Map.put(out, "signature", value.signature),
+        else: out
+
     out = if "id" in present or value.id != "", do: Map.put(out, "id", value.id), else: out
-    out = if "encrypted_content" in present or value.encrypted_content != "", do: Map.put(out, "encrypted_content", value.encrypted_content), else: out
-    out = if "summary" in present or value.summary != [], do: Map.put(out, "summary", value.summary), else: out
+
+    out =
+      if "encrypted_content" in present or value.encrypted_content != "",
+        do: Map.put(out, "encrypted_content", value.encrypted_content),
+        else: out
+
+    out =
+      if "summary" in present or value.summary != [],
+        do: Map.put(out, "summary", value.summary),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

@@ -15,12 +15,10 @@ defmodule NanoAgent.Todo do
   alias NanoAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:content, :status, :active_form]
-  defstruct [
-    content: nil,
-    status: nil,
-    active_form: nil,
-    extra: %{}
-  ]
+  defstruct content: nil,
+            status: nil,
+            active_form: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           content: String.t(),
@@ -71,6 +69,7 @@ defmodule NanoAgent.Todo do
       "status" => value.status,
       "active_form" => value.active_form
     }
+
     Map.merge(out, value.extra)
   end
 end

@@ -36,7 +36,10 @@ defmodule NanoAgent.TodoStatus do
   def decode("pending" = value), do: {:ok, value}
   def decode("in_progress" = value), do: {:ok, value}
   def decode("completed" = value), do: {:ok, value}
-  def decode(data) when is_binary(data), do: R.unknown_value(data, "\"pending\", \"in_progress\", \"completed\"")
+
+  def decode(data) when is_binary(data),
+    do: R.unknown_value(data, "\"pending\", \"in_progress\", \"completed\"")
+
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."

@@ -15,12 +15,10 @@ defmodule NanoAgent.ToolDefinition do
   alias NanoAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:name, :description, :input_schema]
-  defstruct [
-    name: nil,
-    description: nil,
-    input_schema: nil,
-    extra: %{}
-  ]
+  defstruct name: nil,
+            description: nil,
+            input_schema: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           name: String.t(),
@@ -49,7 +47,8 @@ defmodule NanoAgent.ToolDefinition do
   def decode(data) when is_map(data) do
     with {:ok, name} <- R.required(data, "name", ".name", &R.string/1),
          {:ok, description} <- R.required(data, "description", ".description", &R.string/1),
-         {:ok, input_schema} <- R.required(data, "input_schema", ".input_schema", &R.json_object/1),
+         {:ok, input_schema} <-
+           R.required(data, "input_schema", ".input_schema", &R.json_object/1),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -71,6 +70,7 @@ defmodule NanoAgent.ToolDefinition do
       "description" => value.description,
       "input_schema" => value.input_schema
     }
+
     Map.merge(out, value.extra)
   end
 end

@@ -14,11 +14,9 @@ defmodule NanoAgent.ToolDefinitions do
   alias NanoAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:tools]
-  defstruct [
-    type: :tool_definitions,
-    tools: nil,
-    extra: %{}
-  ]
+  defstruct type: :tool_definitions,
+            tools: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           type: :tool_definitions,
@@ -64,6 +62,7 @@ defmodule NanoAgent.ToolDefinitions do
       "type" => "tool_definitions",
       "tools" => e_list_tool_definition(value.tools)
     }
+
     Map.merge(out, value.extra)
   end
 

@@ -17,15 +17,13 @@ defmodule NanoAgent.ToolExecution do
   alias NanoAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:tool_name, :tool_use_id, :result]
-  defstruct [
-    type: :tool_execution,
-    tool_name: nil,
-    tool_use_id: nil,
-    result: nil,
-    is_error: false,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :tool_execution,
+            tool_name: nil,
+            tool_use_id: nil,
+            result: nil,
+            is_error: false,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :tool_execution,
@@ -81,13 +79,19 @@ defmodule NanoAgent.ToolExecution do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "tool_execution",
       "tool_name" => value.tool_name,
       "tool_use_id" => value.tool_use_id,
       "result" => e_list_text_content(value.result)
     }
-    out = if "is_error" in present or value.is_error != false, do: Map.put(out, "is_error", value.is_error), else: out
+
+    out =
+      if "is_error" in present or value.is_error != false,
+        do: Map.put(out, "is_error", value.is_error),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

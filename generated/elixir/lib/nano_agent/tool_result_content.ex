@@ -16,14 +16,12 @@ defmodule NanoAgent.ToolResultContent do
   alias NanoAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:tool_use_id, :content]
-  defstruct [
-    type: :tool_result,
-    tool_use_id: nil,
-    content: nil,
-    is_error: false,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :tool_result,
+            tool_use_id: nil,
+            content: nil,
+            is_error: false,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :tool_result,
@@ -76,12 +74,18 @@ defmodule NanoAgent.ToolResultContent do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "tool_result",
       "tool_use_id" => value.tool_use_id,
       "content" => e_list_text_content(value.content)
     }
-    out = if "is_error" in present or value.is_error != false, do: Map.put(out, "is_error", value.is_error), else: out
+
+    out =
+      if "is_error" in present or value.is_error != false,
+        do: Map.put(out, "is_error", value.is_error),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

@@ -17,15 +17,13 @@ defmodule NanoAgent.ToolUseContent do
   alias NanoAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:id, :name, :input]
-  defstruct [
-    type: :tool_use,
-    id: nil,
-    name: nil,
-    input: nil,
-    item_id: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :tool_use,
+            id: nil,
+            name: nil,
+            input: nil,
+            item_id: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :tool_use,
@@ -81,13 +79,19 @@ defmodule NanoAgent.ToolUseContent do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "tool_use",
       "id" => value.id,
       "name" => value.name,
       "input" => value.input
     }
-    out = if "item_id" in present or not is_nil(value.item_id), do: Map.put(out, "item_id", value.item_id), else: out
+
+    out =
+      if "item_id" in present or not is_nil(value.item_id),
+        do: Map.put(out, "item_id", value.item_id),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

@@ -17,13 +17,11 @@ defmodule NanoAgent.TruncatedOutput do
   alias NanoAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:tool_name, :temp_file_path, :original_chars, :original_lines, :created_at]
-  defstruct [
-    tool_name: nil,
-    temp_file_path: nil,
-    original_chars: nil,
-    original_lines: nil,
-    created_at: nil
-  ]
+  defstruct tool_name: nil,
+            temp_file_path: nil,
+            original_chars: nil,
+            original_lines: nil,
+            created_at: nil
 
   @type t :: %__MODULE__{
           tool_name: String.t(),
@@ -53,9 +51,12 @@ defmodule NanoAgent.TruncatedOutput do
   def decode(data) when is_map(data) do
     with :ok <- R.forbid_unknown(data, @known_keys),
          {:ok, tool_name} <- R.required(data, "tool_name", ".tool_name", &R.string/1),
-         {:ok, temp_file_path} <- R.required(data, "temp_file_path", ".temp_file_path", &R.string/1),
-         {:ok, original_chars} <- R.required(data, "original_chars", ".original_chars", &R.integer/1),
-         {:ok, original_lines} <- R.required(data, "original_lines", ".original_lines", &R.integer/1),
+         {:ok, temp_file_path} <-
+           R.required(data, "temp_file_path", ".temp_file_path", &R.string/1),
+         {:ok, original_chars} <-
+           R.required(data, "original_chars", ".original_chars", &R.integer/1),
+         {:ok, original_lines} <-
+           R.required(data, "original_lines", ".original_lines", &R.integer/1),
          {:ok, created_at} <- R.required(data, "created_at", ".created_at", &R.number/1) do
       {:ok,
        %__MODULE__{
@@ -80,6 +81,7 @@ defmodule NanoAgent.TruncatedOutput do
       "original_lines" => value.original_lines,
       "created_at" => value.created_at
     }
+
     out
   end
 end

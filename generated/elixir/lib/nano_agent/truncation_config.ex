@@ -14,12 +14,10 @@ defmodule NanoAgent.TruncationConfig do
 
   alias NanoAgent.PolytypeRuntime, as: R
 
-  defstruct [
-    max_chars: 30000,
-    max_lines: 1000,
-    enabled: true,
-    __present__: []
-  ]
+  defstruct max_chars: 30000,
+            max_lines: 1000,
+            enabled: true,
+            __present__: []
 
   @type t :: %__MODULE__{
           max_chars: integer(),
@@ -69,9 +67,22 @@ defmodule NanoAgent.TruncationConfig do
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
     out = %{}
-    out = if "max_chars" in present or value.max_chars != 30000, do: Map.put(out, "max_chars", value.max_chars), else: out
-    out = if "max_lines" in present or value.max_lines != 1000, do: Map.put(out, "max_lines", value.max_lines), else: out
-    out = if "enabled" in present or value.enabled != true, do: Map.put(out, "enabled", value.enabled), else: out
+
+    out =
+      if "max_chars" in present or value.max_chars != 30000,
+        do: Map.put(out, "max_chars", value.max_chars),
+        else: out
+
+    out =
+      if "max_lines" in present or value.max_lines != 1000,
+        do: Map.put(out, "max_lines", value.max_lines),
+        else: out
+
+    out =
+      if "enabled" in present or value.enabled != true,
+        do: Map.put(out, "enabled", value.enabled),
+        else: out
+
     out
   end
 end

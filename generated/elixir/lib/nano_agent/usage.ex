@@ -15,14 +15,12 @@ defmodule NanoAgent.Usage do
 
   alias NanoAgent.PolytypeRuntime, as: R
 
-  defstruct [
-    input_tokens: 0,
-    output_tokens: 0,
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: 0,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct input_tokens: 0,
+            output_tokens: 0,
+            cache_creation_input_tokens: 0,
+            cache_read_input_tokens: 0,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           input_tokens: integer(),
@@ -33,8 +31,18 @@ defmodule NanoAgent.Usage do
           __present__: [String.t()]
         }
 
-  @known_keys ["input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"]
-  @optional_keys ["input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"]
+  @known_keys [
+    "input_tokens",
+    "output_tokens",
+    "cache_creation_input_tokens",
+    "cache_read_input_tokens"
+  ]
+  @optional_keys [
+    "input_tokens",
+    "output_tokens",
+    "cache_creation_input_tokens",
+    "cache_read_input_tokens"
+  ]
   @aliases []
 
   @doc """
@@ -53,10 +61,26 @@ defmodule NanoAgent.Usage do
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
-    with {:ok, input_tokens} <- R.optional(data, "input_tokens", ".input_tokens", &R.integer/1, 0),
-         {:ok, output_tokens} <- R.optional(data, "output_tokens", ".output_tokens", &R.integer/1, 0),
-         {:ok, cache_creation_input_tokens} <- R.optional(data, "cache_creation_input_tokens", ".cache_creation_input_tokens", &R.integer/1, 0),
-         {:ok, cache_read_input_tokens} <- R.optional(data, "cache_read_input_tokens", ".cache_read_input_tokens", &R.integer/1, 0),
+    with {:ok, input_tokens} <-
+           R.optional(data, "input_tokens", ".input_tokens", &R.integer/1, 0),
+         {:ok, output_tokens} <-
+           R.optional(data, "output_tokens", ".output_tokens", &R.integer/1, 0),
+         {:ok, cache_creation_input_tokens} <-
+           R.optional(
+             data,
+             "cache_creation_input_tokens",
+             ".cache_creation_input_tokens",
+             &R.integer/1,
+             0
+           ),
+         {:ok, cache_read_input_tokens} <-
+           R.optional(
+             data,
+             "cache_read_input_tokens",
+             ".cache_read_input_tokens",
+             &R.integer/1,
+             0
+           ),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -77,10 +101,27 @@ defmodule NanoAgent.Usage do
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
     out = %{}
-    out = if "input_tokens" in present or value.input_tokens != 0, do: Map.put(out, "input_tokens", value.input_tokens), else: out
-    out = if "output_tokens" in present or value.output_tokens != 0, do: Map.put(out, "output_tokens", value.output_tokens), else: out
-    out = if "cache_creation_input_tokens" in present or value.cache_creation_input_tokens != 0, do: Map.put(out, "cache_creation_input_tokens", value.cache_creation_input_tokens), else: out
-    out = if "cache_read_input_tokens" in present or value.cache_read_input_tokens != 0, do: Map.put(out, "cache_read_input_tokens", value.cache_read_input_tokens), else: out
+
+    out =
+      if "input_tokens" in present or value.input_tokens != 0,
+        do: Map.put(out, "input_tokens", value.input_tokens),
+        else: out
+
+    out =
+      if "output_tokens" in present or value.output_tokens != 0,
+        do: Map.put(out, "output_tokens", value.output_tokens),
+        else: out
+
+    out =
+      if "cache_creation_input_tokens" in present or value.cache_creation_input_tokens != 0,
+        do: Map.put(out, "cache_creation_input_tokens", value.cache_creation_input_tokens),
+        else: out
+
+    out =
+      if "cache_read_input_tokens" in present or value.cache_read_input_tokens != 0,
+        do: Map.put(out, "cache_read_input_tokens", value.cache_read_input_tokens),
+        else: out
+
     Map.merge(out, value.extra)
   end
 end

@@ -15,12 +15,10 @@ defmodule SearchAgent.Base64ImageSource do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:media_type, :data]
-  defstruct [
-    type: :base64,
-    media_type: nil,
-    data: nil,
-    extra: %{}
-  ]
+  defstruct type: :base64,
+            media_type: nil,
+            data: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           type: :base64,
@@ -48,7 +46,8 @@ defmodule SearchAgent.Base64ImageSource do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
     with :ok <- R.tag(data, "type", ".type", "base64"),
-         {:ok, media_type} <- R.required(data, "media_type", ".media_type", &SearchAgent.ImageMediaType.decode/1),
+         {:ok, media_type} <-
+           R.required(data, "media_type", ".media_type", &SearchAgent.ImageMediaType.decode/1),
          {:ok, field_data} <- R.required(data, "data", ".data", &R.string/1),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
@@ -70,6 +69,7 @@ defmodule SearchAgent.Base64ImageSource do
       "media_type" => value.media_type,
       "data" => value.data
     }
+
     Map.merge(out, value.extra)
   end
 end

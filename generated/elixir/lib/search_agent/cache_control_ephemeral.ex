@@ -13,12 +13,10 @@ defmodule SearchAgent.CacheControlEphemeral do
 
   alias SearchAgent.PolytypeRuntime, as: R
 
-  defstruct [
-    type: :ephemeral,
-    ttl: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :ephemeral,
+            ttl: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :ephemeral,
@@ -65,10 +63,16 @@ defmodule SearchAgent.CacheControlEphemeral do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "ephemeral"
     }
-    out = if "ttl" in present or not is_nil(value.ttl), do: Map.put(out, "ttl", value.ttl), else: out
+
+    out =
+      if "ttl" in present or not is_nil(value.ttl),
+        do: Map.put(out, "ttl", value.ttl),
+        else: out
+
     Map.merge(out, value.extra)
   end
 end

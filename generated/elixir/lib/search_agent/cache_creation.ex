@@ -14,11 +14,9 @@ defmodule SearchAgent.CacheCreation do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:ephemeral_5m_input_tokens, :ephemeral_1h_input_tokens]
-  defstruct [
-    ephemeral_5m_input_tokens: nil,
-    ephemeral_1h_input_tokens: nil,
-    extra: %{}
-  ]
+  defstruct ephemeral_5m_input_tokens: nil,
+            ephemeral_1h_input_tokens: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           ephemeral_5m_input_tokens: integer(),
@@ -44,8 +42,20 @@ defmodule SearchAgent.CacheCreation do
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
-    with {:ok, ephemeral_5m_input_tokens} <- R.required(data, "ephemeral_5m_input_tokens", ".ephemeral_5m_input_tokens", &R.integer/1),
-         {:ok, ephemeral_1h_input_tokens} <- R.required(data, "ephemeral_1h_input_tokens", ".ephemeral_1h_input_tokens", &R.integer/1),
+    with {:ok, ephemeral_5m_input_tokens} <-
+           R.required(
+             data,
+             "ephemeral_5m_input_tokens",
+             ".ephemeral_5m_input_tokens",
+             &R.integer/1
+           ),
+         {:ok, ephemeral_1h_input_tokens} <-
+           R.required(
+             data,
+             "ephemeral_1h_input_tokens",
+             ".ephemeral_1h_input_tokens",
+             &R.integer/1
+           ),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -65,6 +75,7 @@ defmodule SearchAgent.CacheCreation do
       "ephemeral_5m_input_tokens" => value.ephemeral_5m_input_tokens,
       "ephemeral_1h_input_tokens" => value.ephemeral_1h_input_tokens
     }
+
     Map.merge(out, value.extra)
   end
 end

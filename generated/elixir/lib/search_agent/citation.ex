@@ -14,11 +14,9 @@ defmodule SearchAgent.Citation do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:text, :source]
-  defstruct [
-    text: nil,
-    source: nil,
-    extra: %{}
-  ]
+  defstruct text: nil,
+            source: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           text: String.t(),
@@ -45,7 +43,8 @@ defmodule SearchAgent.Citation do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
     with {:ok, text} <- R.required(data, "text", ".text", &R.string/1),
-         {:ok, source} <- R.required(data, "source", ".source", &SearchAgent.CitationSource.decode/1),
+         {:ok, source} <-
+           R.required(data, "source", ".source", &SearchAgent.CitationSource.decode/1),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -65,6 +64,7 @@ defmodule SearchAgent.Citation do
       "text" => value.text,
       "source" => SearchAgent.CitationSource.to_json(value.source)
     }
+
     Map.merge(out, value.extra)
   end
 end

@@ -14,11 +14,9 @@ defmodule SearchAgent.CitationSource do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:id, :dataset]
-  defstruct [
-    id: nil,
-    dataset: nil,
-    extra: %{}
-  ]
+  defstruct id: nil,
+            dataset: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           id: String.t(),
@@ -65,6 +63,7 @@ defmodule SearchAgent.CitationSource do
       "id" => value.id,
       "dataset" => value.dataset
     }
+
     Map.merge(out, value.extra)
   end
 end

@@ -14,11 +14,9 @@ defmodule SearchAgent.CitationsDelta do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:citations]
-  defstruct [
-    type: :citations_delta,
-    citations: nil,
-    extra: %{}
-  ]
+  defstruct type: :citations_delta,
+            citations: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           type: :citations_delta,
@@ -64,6 +62,7 @@ defmodule SearchAgent.CitationsDelta do
       "type" => "citations_delta",
       "citations" => e_list_citation(value.citations)
     }
+
     Map.merge(out, value.extra)
   end
 

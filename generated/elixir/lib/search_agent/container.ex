@@ -14,11 +14,9 @@ defmodule SearchAgent.Container do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:id, :expires_at]
-  defstruct [
-    id: nil,
-    expires_at: nil,
-    extra: %{}
-  ]
+  defstruct id: nil,
+            expires_at: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           id: String.t(),
@@ -65,6 +63,7 @@ defmodule SearchAgent.Container do
       "id" => value.id,
       "expires_at" => value.expires_at
     }
+
     Map.merge(out, value.extra)
   end
 end

@@ -13,7 +13,11 @@ defmodule SearchAgent.ContentBlock do
 
   alias SearchAgent.PolytypeRuntime, as: R
 
-  @type t :: SearchAgent.TextBlock.t() | SearchAgent.ThinkingBlock.t() | SearchAgent.RedactedThinkingBlock.t() | SearchAgent.ToolUseBlock.t()
+  @type t ::
+          SearchAgent.TextBlock.t()
+          | SearchAgent.ThinkingBlock.t()
+          | SearchAgent.RedactedThinkingBlock.t()
+          | SearchAgent.ToolUseBlock.t()
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -32,12 +36,23 @@ defmodule SearchAgent.ContentBlock do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
     case Map.fetch(data, "type") do
-      {:ok, "text"} -> SearchAgent.TextBlock.decode(data)
-      {:ok, "thinking"} -> SearchAgent.ThinkingBlock.decode(data)
-      {:ok, "redacted_thinking"} -> SearchAgent.RedactedThinkingBlock.decode(data)
-      {:ok, "tool_use"} -> SearchAgent.ToolUseBlock.decode(data)
-      {:ok, tag} -> R.unknown_tag(".type", tag, "\"text\", \"thinking\", \"redacted_thinking\", \"tool_use\"")
-      :error -> {:error, {".type", "missing required key"}}
+      {:ok, "text"} ->
+        SearchAgent.TextBlock.decode(data)
+
+      {:ok, "thinking"} ->
+        SearchAgent.ThinkingBlock.decode(data)
+
+      {:ok, "redacted_thinking"} ->
+        SearchAgent.RedactedThinkingBlock.decode(data)
+
+      {:ok, "tool_use"} ->
+        SearchAgent.ToolUseBlock.decode(data)
+
+      {:ok, tag} ->
+        R.unknown_tag(".type", tag, "\"text\", \"thinking\", \"redacted_thinking\", \"tool_use\"")
+
+      :error ->
+        {:error, {".type", "missing required key"}}
     end
   end
 
@@ -47,6 +62,9 @@ defmodule SearchAgent.ContentBlock do
   @spec to_json(t()) :: R.json()
   def to_json(%SearchAgent.TextBlock{} = value), do: SearchAgent.TextBlock.to_json(value)
   def to_json(%SearchAgent.ThinkingBlock{} = value), do: SearchAgent.ThinkingBlock.to_json(value)
-  def to_json(%SearchAgent.RedactedThinkingBlock{} = value), do: SearchAgent.RedactedThinkingBlock.to_json(value)
+
+  def to_json(%SearchAgent.RedactedThinkingBlock{} = value),
+    do: SearchAgent.RedactedThinkingBlock.to_json(value)
+
   def to_json(%SearchAgent.ToolUseBlock{} = value), do: SearchAgent.ToolUseBlock.to_json(value)
 end

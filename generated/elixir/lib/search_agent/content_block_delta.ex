@@ -14,7 +14,12 @@ defmodule SearchAgent.ContentBlockDelta do
 
   alias SearchAgent.PolytypeRuntime, as: R
 
-  @type t :: SearchAgent.TextDelta.t() | SearchAgent.InputJsonDelta.t() | SearchAgent.CitationsDelta.t() | SearchAgent.ThinkingDelta.t() | SearchAgent.SignatureDelta.t()
+  @type t ::
+          SearchAgent.TextDelta.t()
+          | SearchAgent.InputJsonDelta.t()
+          | SearchAgent.CitationsDelta.t()
+          | SearchAgent.ThinkingDelta.t()
+          | SearchAgent.SignatureDelta.t()
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -33,13 +38,30 @@ defmodule SearchAgent.ContentBlockDelta do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
     case Map.fetch(data, "type") do
-      {:ok, "text_delta"} -> SearchAgent.TextDelta.decode(data)
-      {:ok, "input_json_delta"} -> SearchAgent.InputJsonDelta.decode(data)
-      {:ok, "citations_delta"} -> SearchAgent.CitationsDelta.decode(data)
-      {:ok, "thinking_delta"} -> SearchAgent.ThinkingDelta.decode(data)
-      {:ok, "signature_delta"} -> SearchAgent.SignatureDelta.decode(data)
-      {:ok, tag} -> R.unknown_tag(".type", tag, "\"text_delta\", \"input_json_delta\", \"citations_delta\", \"thinking_delta\", \"signature_delta\"")
-      :error -> {:error, {".type", "missing required key"}}
+      {:ok, "text_delta"} ->
+        SearchAgent.TextDelta.decode(data)
+
+      {:ok, "input_json_delta"} ->
+        SearchAgent.InputJsonDelta.decode(data)
+
+      {:ok, "citations_delta"} ->
+        SearchAgent.CitationsDelta.decode(data)
+
+      {:ok, "thinking_delta"} ->
+        SearchAgent.ThinkingDelta.decode(data)
+
+      {:ok, "signature_delta"} ->
+        SearchAgent.SignatureDelta.decode(data)
+
+      {:ok, tag} ->
+        R.unknown_tag(
+          ".type",
+          tag,
+          "\"text_delta\", \"input_json_delta\", \"citations_delta\", \"thinking_delta\", \"signature_delta\""
+        )
+
+      :error ->
+        {:error, {".type", "missing required key"}}
     end
   end
 
@@ -48,8 +70,15 @@ defmodule SearchAgent.ContentBlockDelta do
   @doc "Encodes any member as JSON data."
   @spec to_json(t()) :: R.json()
   def to_json(%SearchAgent.TextDelta{} = value), do: SearchAgent.TextDelta.to_json(value)
-  def to_json(%SearchAgent.InputJsonDelta{} = value), do: SearchAgent.InputJsonDelta.to_json(value)
-  def to_json(%SearchAgent.CitationsDelta{} = value), do: SearchAgent.CitationsDelta.to_json(value)
+
+  def to_json(%SearchAgent.InputJsonDelta{} = value),
+    do: SearchAgent.InputJsonDelta.to_json(value)
+
+  def to_json(%SearchAgent.CitationsDelta{} = value),
+    do: SearchAgent.CitationsDelta.to_json(value)
+
   def to_json(%SearchAgent.ThinkingDelta{} = value), do: SearchAgent.ThinkingDelta.to_json(value)
-  def to_json(%SearchAgent.SignatureDelta{} = value), do: SearchAgent.SignatureDelta.to_json(value)
+
+  def to_json(%SearchAgent.SignatureDelta{} = value),
+    do: SearchAgent.SignatureDelta.to_json(value)
 end

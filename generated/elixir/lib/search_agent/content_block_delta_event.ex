@@ -15,12 +15,10 @@ defmodule SearchAgent.ContentBlockDeltaEvent do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:index, :delta]
-  defstruct [
-    type: :content_block_delta,
-    index: nil,
-    delta: nil,
-    extra: %{}
-  ]
+  defstruct type: :content_block_delta,
+            index: nil,
+            delta: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           type: :content_block_delta,
@@ -49,7 +47,8 @@ defmodule SearchAgent.ContentBlockDeltaEvent do
   def decode(data) when is_map(data) do
     with :ok <- R.tag(data, "type", ".type", "content_block_delta"),
          {:ok, index} <- R.required(data, "index", ".index", &R.integer/1),
-         {:ok, delta} <- R.required(data, "delta", ".delta", &SearchAgent.ContentBlockDelta.decode/1),
+         {:ok, delta} <-
+           R.required(data, "delta", ".delta", &SearchAgent.ContentBlockDelta.decode/1),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -70,6 +69,7 @@ defmodule SearchAgent.ContentBlockDeltaEvent do
       "index" => value.index,
       "delta" => SearchAgent.ContentBlockDelta.to_json(value.delta)
     }
+
     Map.merge(out, value.extra)
   end
 end

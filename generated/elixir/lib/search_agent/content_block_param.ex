@@ -16,7 +16,14 @@ defmodule SearchAgent.ContentBlockParam do
 
   alias SearchAgent.PolytypeRuntime, as: R
 
-  @type t :: SearchAgent.TextBlockParam.t() | SearchAgent.ImageBlockParam.t() | SearchAgent.ToolUseBlockParam.t() | SearchAgent.ToolResultBlockParam.t() | SearchAgent.Document.t() | SearchAgent.ThinkingBlock.t() | SearchAgent.RedactedThinkingBlock.t()
+  @type t ::
+          SearchAgent.TextBlockParam.t()
+          | SearchAgent.ImageBlockParam.t()
+          | SearchAgent.ToolUseBlockParam.t()
+          | SearchAgent.ToolResultBlockParam.t()
+          | SearchAgent.Document.t()
+          | SearchAgent.ThinkingBlock.t()
+          | SearchAgent.RedactedThinkingBlock.t()
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -35,15 +42,36 @@ defmodule SearchAgent.ContentBlockParam do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
     case Map.fetch(data, "type") do
-      {:ok, "text"} -> SearchAgent.TextBlockParam.decode(data)
-      {:ok, "image"} -> SearchAgent.ImageBlockParam.decode(data)
-      {:ok, "tool_use"} -> SearchAgent.ToolUseBlockParam.decode(data)
-      {:ok, "tool_result"} -> SearchAgent.ToolResultBlockParam.decode(data)
-      {:ok, "document"} -> SearchAgent.Document.decode(data)
-      {:ok, "thinking"} -> SearchAgent.ThinkingBlock.decode(data)
-      {:ok, "redacted_thinking"} -> SearchAgent.RedactedThinkingBlock.decode(data)
-      {:ok, tag} -> R.unknown_tag(".type", tag, "\"text\", \"image\", \"tool_use\", \"tool_result\", \"document\", \"thinking\", \"redacted_thinking\"")
-      :error -> {:error, {".type", "missing required key"}}
+      {:ok, "text"} ->
+        SearchAgent.TextBlockParam.decode(data)
+
+      {:ok, "image"} ->
+        SearchAgent.ImageBlockParam.decode(data)
+
+      {:ok, "tool_use"} ->
+        SearchAgent.ToolUseBlockParam.decode(data)
+
+      {:ok, "tool_result"} ->
+        SearchAgent.ToolResultBlockParam.decode(data)
+
+      {:ok, "document"} ->
+        SearchAgent.Document.decode(data)
+
+      {:ok, "thinking"} ->
+        SearchAgent.ThinkingBlock.decode(data)
+
+      {:ok, "redacted_thinking"} ->
+        SearchAgent.RedactedThinkingBlock.decode(data)
+
+      {:ok, tag} ->
+        R.unknown_tag(
+          ".type",
+          tag,
+          "\"text\", \"image\", \"tool_use\", \"tool_result\", \"document\", \"thinking\", \"redacted_thinking\""
+        )
+
+      :error ->
+        {:error, {".type", "missing required key"}}
     end
   end
 
@@ -51,11 +79,21 @@ defmodule SearchAgent.ContentBlockParam do
 
   @doc "Encodes any member as JSON data."
   @spec to_json(t()) :: R.json()
-  def to_json(%SearchAgent.TextBlockParam{} = value), do: SearchAgent.TextBlockParam.to_json(value)
-  def to_json(%SearchAgent.ImageBlockParam{} = value), do: SearchAgent.ImageBlockParam.to_json(value)
-  def to_json(%SearchAgent.ToolUseBlockParam{} = value), do: SearchAgent.ToolUseBlockParam.to_json(value)
-  def to_json(%SearchAgent.ToolResultBlockParam{} = value), do: SearchAgent.ToolResultBlockParam.to_json(value)
+  def to_json(%SearchAgent.TextBlockParam{} = value),
+    do: SearchAgent.TextBlockParam.to_json(value)
+
+  def to_json(%SearchAgent.ImageBlockParam{} = value),
+    do: SearchAgent.ImageBlockParam.to_json(value)
+
+  def to_json(%SearchAgent.ToolUseBlockParam{} = value),
+    do: SearchAgent.ToolUseBlockParam.to_json(value)
+
+  def to_json(%SearchAgent.ToolResultBlockParam{} = value),
+    do: SearchAgent.ToolResultBlockParam.to_json(value)
+
   def to_json(%SearchAgent.Document{} = value), do: SearchAgent.Document.to_json(value)
   def to_json(%SearchAgent.ThinkingBlock{} = value), do: SearchAgent.ThinkingBlock.to_json(value)
-  def to_json(%SearchAgent.RedactedThinkingBlock{} = value), do: SearchAgent.RedactedThinkingBlock.to_json(value)
+
+  def to_json(%SearchAgent.RedactedThinkingBlock{} = value),
+    do: SearchAgent.RedactedThinkingBlock.to_json(value)
 end

@@ -15,12 +15,10 @@ defmodule SearchAgent.ContentBlockStartEvent do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:index, :content_block]
-  defstruct [
-    type: :content_block_start,
-    index: nil,
-    content_block: nil,
-    extra: %{}
-  ]
+  defstruct type: :content_block_start,
+            index: nil,
+            content_block: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           type: :content_block_start,
@@ -49,7 +47,8 @@ defmodule SearchAgent.ContentBlockStartEvent do
   def decode(data) when is_map(data) do
     with :ok <- R.tag(data, "type", ".type", "content_block_start"),
          {:ok, index} <- R.required(data, "index", ".index", &R.integer/1),
-         {:ok, content_block} <- R.required(data, "content_block", ".content_block", &SearchAgent.ContentBlock.decode/1),
+         {:ok, content_block} <-
+           R.required(data, "content_block", ".content_block", &SearchAgent.ContentBlock.decode/1),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -70,6 +69,7 @@ defmodule SearchAgent.ContentBlockStartEvent do
       "index" => value.index,
       "content_block" => SearchAgent.ContentBlock.to_json(value.content_block)
     }
+
     Map.merge(out, value.extra)
   end
 end

@@ -14,11 +14,9 @@ defmodule SearchAgent.ContentBlockStopEvent do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:index]
-  defstruct [
-    type: :content_block_stop,
-    index: nil,
-    extra: %{}
-  ]
+  defstruct type: :content_block_stop,
+            index: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           type: :content_block_stop,
@@ -64,6 +62,7 @@ defmodule SearchAgent.ContentBlockStopEvent do
       "type" => "content_block_stop",
       "index" => value.index
     }
+
     Map.merge(out, value.extra)
   end
 end

@@ -15,13 +15,11 @@ defmodule SearchAgent.Document do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:id]
-  defstruct [
-    type: :document,
-    id: nil,
-    citations: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :document,
+            id: nil,
+            citations: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :document,
@@ -71,11 +69,17 @@ defmodule SearchAgent.Document do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "document",
       "id" => value.id
     }
-    out = if "citations" in present or not is_nil(value.citations), do: Map.put(out, "citations", e_opt_list_citation(value.citations)), else: out
+
+    out =
+      if "citations" in present or not is_nil(value.citations),
+        do: Map.put(out, "citations", e_opt_list_citation(value.citations)),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

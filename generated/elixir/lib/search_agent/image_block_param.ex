@@ -15,13 +15,11 @@ defmodule SearchAgent.ImageBlockParam do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:source]
-  defstruct [
-    type: :image,
-    source: nil,
-    cache_control: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :image,
+            source: nil,
+            cache_control: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :image,
@@ -52,8 +50,16 @@ defmodule SearchAgent.ImageBlockParam do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
     with :ok <- R.tag(data, "type", ".type", "image"),
-         {:ok, source} <- R.required(data, "source", ".source", &SearchAgent.ImageSource.decode/1),
-         {:ok, cache_control} <- R.optional(data, "cache_control", ".cache_control", &d_opt_cache_control_ephemeral/1, nil),
+         {:ok, source} <-
+           R.required(data, "source", ".source", &SearchAgent.ImageSource.decode/1),
+         {:ok, cache_control} <-
+           R.optional(
+             data,
+             "cache_control",
+             ".cache_control",
+             &d_opt_cache_control_ephemeral/1,
+             nil
+           ),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -71,11 +77,17 @@ defmodule SearchAgent.ImageBlockParam do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "image",
       "source" => SearchAgent.ImageSource.to_json(value.source)
     }
-    out = if "cache_control" in present or not is_nil(value.cache_control), do: Map.put(out, "cache_control", e_opt_cache_control_ephemeral(value.cache_control)), else: out
+
+    out =
+      if "cache_control" in present or not is_nil(value.cache_control),
+        do: Map.put(out, "cache_control", e_opt_cache_control_ephemeral(value.cache_control)),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

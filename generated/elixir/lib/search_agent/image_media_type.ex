@@ -38,7 +38,10 @@ defmodule SearchAgent.ImageMediaType do
   def decode("image/png" = value), do: {:ok, value}
   def decode("image/gif" = value), do: {:ok, value}
   def decode("image/webp" = value), do: {:ok, value}
-  def decode(data) when is_binary(data), do: R.unknown_value(data, "\"image/jpeg\", \"image/png\", \"image/gif\", \"image/webp\"")
+
+  def decode(data) when is_binary(data),
+    do: R.unknown_value(data, "\"image/jpeg\", \"image/png\", \"image/gif\", \"image/webp\"")
+
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."

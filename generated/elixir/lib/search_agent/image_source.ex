@@ -41,6 +41,9 @@ defmodule SearchAgent.ImageSource do
 
   @doc "Encodes any member as JSON data."
   @spec to_json(t()) :: R.json()
-  def to_json(%SearchAgent.Base64ImageSource{} = value), do: SearchAgent.Base64ImageSource.to_json(value)
-  def to_json(%SearchAgent.UrlImageSource{} = value), do: SearchAgent.UrlImageSource.to_json(value)
+  def to_json(%SearchAgent.Base64ImageSource{} = value),
+    do: SearchAgent.Base64ImageSource.to_json(value)
+
+  def to_json(%SearchAgent.UrlImageSource{} = value),
+    do: SearchAgent.UrlImageSource.to_json(value)
 end

@@ -14,11 +14,9 @@ defmodule SearchAgent.InputJsonDelta do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:partial_json]
-  defstruct [
-    type: :input_json_delta,
-    partial_json: nil,
-    extra: %{}
-  ]
+  defstruct type: :input_json_delta,
+            partial_json: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           type: :input_json_delta,
@@ -64,6 +62,7 @@ defmodule SearchAgent.InputJsonDelta do
       "type" => "input_json_delta",
       "partial_json" => value.partial_json
     }
+
     Map.merge(out, value.extra)
   end
 end

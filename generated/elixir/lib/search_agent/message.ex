@@ -21,19 +21,17 @@ defmodule SearchAgent.Message do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:id, :model, :content, :stop_reason, :stop_sequence, :usage]
-  defstruct [
-    id: nil,
-    type: :message,
-    role: :assistant,
-    model: nil,
-    content: nil,
-    stop_reason: nil,
-    stop_sequence: nil,
-    usage: nil,
-    container: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct id: nil,
+            type: :message,
+            role: :assistant,
+            model: nil,
+            content: nil,
+            stop_reason: nil,
+            stop_sequence: nil,
+            usage: nil,
+            container: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           id: String.t(),
@@ -49,7 +47,17 @@ defmodule SearchAgent.Message do
           __present__: [String.t()]
         }
 
-  @known_keys ["id", "type", "role", "model", "content", "stop_reason", "stop_sequence", "usage", "container"]
+  @known_keys [
+    "id",
+    "type",
+    "role",
+    "model",
+    "content",
+    "stop_reason",
+    "stop_sequence",
+    "usage",
+    "container"
+  ]
   @optional_keys ["container"]
   @aliases []
 
@@ -74,8 +82,10 @@ defmodule SearchAgent.Message do
          {:ok, id} <- R.required(data, "id", ".id", &R.string/1),
          {:ok, model} <- R.required(data, "model", ".model", &R.string/1),
          {:ok, content} <- R.required(data, "content", ".content", &d_list_content_block/1),
-         {:ok, stop_reason} <- R.required(data, "stop_reason", ".stop_reason", &d_opt_stop_reason/1),
-         {:ok, stop_sequence} <- R.required(data, "stop_sequence", ".stop_sequence", &d_opt_str/1),
+         {:ok, stop_reason} <-
+           R.required(data, "stop_reason", ".stop_reason", &d_opt_stop_reason/1),
+         {:ok, stop_sequence} <-
+           R.required(data, "stop_sequence", ".stop_sequence", &d_opt_str/1),
          {:ok, usage} <- R.required(data, "usage", ".usage", &SearchAgent.Usage.decode/1),
          {:ok, container} <- R.optional(data, "container", ".container", &d_opt_container/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
@@ -100,6 +110,7 @@ defmodule SearchAgent.Message do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "id" => value.id,
       "type" => "message",
@@ -110,7 +121,12 @@ defmodule SearchAgent.Message do
       "stop_sequence" => value.stop_sequence,
       "usage" => SearchAgent.Usage.to_json(value.usage)
     }
-    out = if "container" in present or not is_nil(value.container), do: Map.put(out, "container", e_opt_container(value.container)), else: out
+
+    out =
+      if "container" in present or not is_nil(value.container),
+        do: Map.put(out, "container", e_opt_container(value.container)),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

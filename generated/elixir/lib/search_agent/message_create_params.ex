@@ -25,23 +25,21 @@ defmodule SearchAgent.MessageCreateParams do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:model, :max_tokens, :messages]
-  defstruct [
-    model: nil,
-    max_tokens: nil,
-    messages: nil,
-    system: nil,
-    tools: nil,
-    tool_choice: nil,
-    thinking: nil,
-    metadata: nil,
-    stop_sequences: nil,
-    stream: nil,
-    temperature: nil,
-    top_k: nil,
-    top_p: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct model: nil,
+            max_tokens: nil,
+            messages: nil,
+            system: nil,
+            tools: nil,
+            tool_choice: nil,
+            thinking: nil,
+            metadata: nil,
+            stop_sequences: nil,
+            stream: nil,
+            temperature: nil,
+            top_k: nil,
+            top_p: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           model: String.t(),
@@ -61,8 +59,33 @@ defmodule SearchAgent.MessageCreateParams do
           __present__: [String.t()]
         }
 
-  @known_keys ["model", "max_tokens", "messages", "system", "tools", "tool_choice", "thinking", "metadata", "stop_sequences", "stream", "temperature", "top_k", "top_p"]
-  @optional_keys ["system", "tools", "tool_choice", "thinking", "metadata", "stop_sequences", "stream", "temperature", "top_k", "top_p"]
+  @known_keys [
+    "model",
+    "max_tokens",
+    "messages",
+    "system",
+    "tools",
+    "tool_choice",
+    "thinking",
+    "metadata",
+    "stop_sequences",
+    "stream",
+    "temperature",
+    "top_k",
+    "top_p"
+  ]
+  @optional_keys [
+    "system",
+    "tools",
+    "tool_choice",
+    "thinking",
+    "metadata",
+    "stop_sequences",
+    "stream",
+    "temperature",
+    "top_k",
+    "top_p"
+  ]
   @aliases []
 
   @doc """
@@ -84,14 +107,20 @@ defmodule SearchAgent.MessageCreateParams do
     with {:ok, model} <- R.required(data, "model", ".model", &R.string/1),
          {:ok, max_tokens} <- R.required(data, "max_tokens", ".max_tokens", &d_int_min1/1),
          {:ok, messages} <- R.required(data, "messages", ".messages", &d_list_message_param/1),
-         {:ok, system} <- R.optional(data, "system", ".system", &d_union_str_or_list_text_block_param/1, nil),
+         {:ok, system} <-
+           R.optional(data, "system", ".system", &d_union_str_or_list_text_block_param/1, nil),
          {:ok, tools} <- R.optional(data, "tools", ".tools", &d_list_tool_param/1, nil),
-         {:ok, tool_choice} <- R.optional(data, "tool_choice", ".tool_choice", &SearchAgent.ToolChoice.decode/1, nil),
-         {:ok, thinking} <- R.optional(data, "thinking", ".thinking", &SearchAgent.ThinkingConfig.decode/1, nil),
-         {:ok, metadata} <- R.optional(data, "metadata", ".metadata", &SearchAgent.Metadata.decode/1, nil),
-         {:ok, stop_sequences} <- R.optional(data, "stop_sequences", ".stop_sequences", &d_list_str/1, nil),
+         {:ok, tool_choice} <-
+           R.optional(data, "tool_choice", ".tool_choice", &SearchAgent.ToolChoice.decode/1, nil),
+         {:ok, thinking} <-
+           R.optional(data, "thinking", ".thinking", &SearchAgent.ThinkingConfig.decode/1, nil),
+         {:ok, metadata} <-
+           R.optional(data, "metadata", ".metadata", &SearchAgent.Metadata.decode/1, nil),
+         {:ok, stop_sequences} <-
+           R.optional(data, "stop_sequences", ".stop_sequences", &d_list_str/1, nil),
          {:ok, stream} <- R.optional(data, "stream", ".stream", &R.boolean/1, nil),
-         {:ok, temperature} <- R.optional(data, "temperature", ".temperature", &d_float_min0_max1/1, nil),
+         {:ok, temperature} <-
+           R.optional(data, "temperature", ".temperature", &d_float_min0_max1/1, nil),
          {:ok, top_k} <- R.optional(data, "top_k", ".top_k", &d_int_min0/1, nil),
          {:ok, top_p} <- R.optional(data, "top_p", ".top_p", &d_float_min0_max1/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
@@ -122,21 +151,63 @@ defmodule SearchAgent.MessageCreateParams do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "model" => value.model,
       "max_tokens" => value.max_tokens,
       "messages" => e_list_message_param(value.messages)
     }
-    out = if "system" in present or not is_nil(value.system), do: Map.put(out, "system", e_opt_union_str_or_list_text_block_param(value.system)), else: out
-    out = if "tools" in present or not is_nil(value.tools), do: Map.put(out, "tools", e_opt_list_tool_param(value.tools)), else: out
-    out = if "tool_choice" in present or not is_nil(value.tool_choice), do: Map.put(out, "tool_choice", e_opt_tool_choice(value.tool_choice)), else: out
-    out = if "thinking" in present or not is_nil(value.thinking), do: Map.put(out, "thinking", e_opt_thinking_config(value.thinking)), else: out
-    out = if "metadata" in present or not is_nil(value.metadata), do: Map.put(out, "metadata", e_opt_metadata(value.metadata)), else: out
-    out = if "stop_sequences" in present or not is_nil(value.stop_sequences), do: Map.put(out, "stop_sequences", value.stop_sequences), else: out
-    out = if "stream" in present or not is_nil(value.stream), do: Map.put(out, "stream", value.stream), else: out
-    out = if "temperature" in present or not is_nil(value.temperature), do: Map.put(out, "temperature", value.temperature), else: out
-    out = if "top_k" in present or not is_nil(value.top_k), do: Map.put(out, "top_k", value.top_k), else: out
-    out = if "top_p" in present or not is_nil(value.top_p), do: Map.put(out, "top_p", value.top_p), else: out
+
+    out =
+      if "system" in present or not is_nil(value.system),
+        do: Map.put(out, "system", e_opt_union_str_or_list_text_block_param(value.system)),
+        else: out
+
+    out =
+      if "tools" in present or not is_nil(value.tools),
+        do: Map.put(out, "tools", e_opt_list_tool_param(value.tools)),
+        else: out
+
+    out =
+      if "tool_choice" in present or not is_nil(value.tool_choice),
+        do: Map.put(out, "tool_choice", e_opt_tool_choice(value.tool_choice)),
+        else: out
+
+    out =
+      if "thinking" in present or not is_nil(value.thinking),
+        do: Map.put(out, "thinking", e_opt_thinking_config(value.thinking)),
+        else: out
+
+    out =
+      if "metadata" in present or not is_nil(value.metadata),
+        do: Map.put(out, "metadata", e_opt_metadata(value.metadata)),
+        else: out
+
+    out =
+      if "stop_sequences" in present or not is_nil(value.stop_sequences),
+        do: Map.put(out, "stop_sequences", value.stop_sequences),
+        else: out
+
+    out =
+      if "stream" in present or not is_nil(value.stream),
+        do: Map.put(out, "stream", value.stream),
+        else: out
+
+    out =
+      if "temperature" in present or not is_nil(value.temperature),
+        do: Map.put(out, "temperature", value.temperature),
+        else: out
+
+    out =
+      if "top_k" in present or not is_nil(value.top_k),
+        do: Map.put(out, "top_k", value.top_k),
+        else: out
+
+    out =
+      if "top_p" in present or not is_nil(value.top_p),
+        do: Map.put(out, "top_p", value.top_p),
+        else: out
+
     Map.merge(out, value.extra)
   end
 
@@ -171,7 +242,10 @@ defmodule SearchAgent.MessageCreateParams do
   defp d_list_tool_param(value), do: R.list(value, &SearchAgent.ToolParam.decode/1)
 
   defp d_union_str_or_list_text_block_param(value) when is_binary(value), do: R.string(value)
-  defp d_union_str_or_list_text_block_param(value) when is_list(value), do: d_list_text_block_param(value)
+
+  defp d_union_str_or_list_text_block_param(value) when is_list(value),
+    do: d_list_text_block_param(value)
+
   defp d_union_str_or_list_text_block_param(value), do: R.type_error("string or array", value)
 
   defp e_list_message_param(value), do: Enum.map(value, &SearchAgent.MessageParam.to_json/1)
@@ -193,8 +267,12 @@ defmodule SearchAgent.MessageCreateParams do
   defp e_opt_tool_choice(value), do: SearchAgent.ToolChoice.to_json(value)
 
   defp e_opt_union_str_or_list_text_block_param(nil), do: nil
-  defp e_opt_union_str_or_list_text_block_param(value), do: e_union_str_or_list_text_block_param(value)
+
+  defp e_opt_union_str_or_list_text_block_param(value),
+    do: e_union_str_or_list_text_block_param(value)
 
   defp e_union_str_or_list_text_block_param(value) when is_binary(value), do: value
-  defp e_union_str_or_list_text_block_param(value) when is_list(value), do: e_list_text_block_param(value)
+
+  defp e_union_str_or_list_text_block_param(value) when is_list(value),
+    do: e_list_text_block_param(value)
 end

@@ -15,13 +15,11 @@ defmodule SearchAgent.MessageDelta do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:stop_reason, :stop_sequence]
-  defstruct [
-    stop_reason: nil,
-    stop_sequence: nil,
-    container: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct stop_reason: nil,
+            stop_sequence: nil,
+            container: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           stop_reason: SearchAgent.StopReason.t() | nil,
@@ -51,8 +49,10 @@ defmodule SearchAgent.MessageDelta do
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
-    with {:ok, stop_reason} <- R.required(data, "stop_reason", ".stop_reason", &d_opt_stop_reason/1),
-         {:ok, stop_sequence} <- R.required(data, "stop_sequence", ".stop_sequence", &d_opt_str/1),
+    with {:ok, stop_reason} <-
+           R.required(data, "stop_reason", ".stop_reason", &d_opt_stop_reason/1),
+         {:ok, stop_sequence} <-
+           R.required(data, "stop_sequence", ".stop_sequence", &d_opt_str/1),
          {:ok, container} <- R.optional(data, "container", ".container", &d_opt_container/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
@@ -72,11 +72,17 @@ defmodule SearchAgent.MessageDelta do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "stop_reason" => value.stop_reason,
       "stop_sequence" => value.stop_sequence
     }
-    out = if "container" in present or not is_nil(value.container), do: Map.put(out, "container", e_opt_container(value.container)), else: out
+
+    out =
+      if "container" in present or not is_nil(value.container),
+        do: Map.put(out, "container", e_opt_container(value.container)),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

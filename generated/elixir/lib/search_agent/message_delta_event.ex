@@ -15,12 +15,10 @@ defmodule SearchAgent.MessageDeltaEvent do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:delta, :usage]
-  defstruct [
-    type: :message_delta,
-    delta: nil,
-    usage: nil,
-    extra: %{}
-  ]
+  defstruct type: :message_delta,
+            delta: nil,
+            usage: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           type: :message_delta,
@@ -49,7 +47,8 @@ defmodule SearchAgent.MessageDeltaEvent do
   def decode(data) when is_map(data) do
     with :ok <- R.tag(data, "type", ".type", "message_delta"),
          {:ok, delta} <- R.required(data, "delta", ".delta", &SearchAgent.MessageDelta.decode/1),
-         {:ok, usage} <- R.required(data, "usage", ".usage", &SearchAgent.MessageDeltaUsage.decode/1),
+         {:ok, usage} <-
+           R.required(data, "usage", ".usage", &SearchAgent.MessageDeltaUsage.decode/1),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -70,6 +69,7 @@ defmodule SearchAgent.MessageDeltaEvent do
       "delta" => SearchAgent.MessageDelta.to_json(value.delta),
       "usage" => SearchAgent.MessageDeltaUsage.to_json(value.usage)
     }
+
     Map.merge(out, value.extra)
   end
 end

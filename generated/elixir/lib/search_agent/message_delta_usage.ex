@@ -17,15 +17,13 @@ defmodule SearchAgent.MessageDeltaUsage do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:output_tokens]
-  defstruct [
-    output_tokens: nil,
-    input_tokens: nil,
-    cache_creation_input_tokens: nil,
-    cache_read_input_tokens: nil,
-    server_tool_use: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct output_tokens: nil,
+            input_tokens: nil,
+            cache_creation_input_tokens: nil,
+            cache_read_input_tokens: nil,
+            server_tool_use: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           output_tokens: integer(),
@@ -37,8 +35,19 @@ defmodule SearchAgent.MessageDeltaUsage do
           __present__: [String.t()]
         }
 
-  @known_keys ["output_tokens", "input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "server_tool_use"]
-  @optional_keys ["input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "server_tool_use"]
+  @known_keys [
+    "output_tokens",
+    "input_tokens",
+    "cache_creation_input_tokens",
+    "cache_read_input_tokens",
+    "server_tool_use"
+  ]
+  @optional_keys [
+    "input_tokens",
+    "cache_creation_input_tokens",
+    "cache_read_input_tokens",
+    "server_tool_use"
+  ]
   @aliases []
 
   @doc """
@@ -57,11 +66,34 @@ defmodule SearchAgent.MessageDeltaUsage do
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
-    with {:ok, output_tokens} <- R.required(data, "output_tokens", ".output_tokens", &R.integer/1),
-         {:ok, input_tokens} <- R.optional(data, "input_tokens", ".input_tokens", &d_opt_int/1, nil),
-         {:ok, cache_creation_input_tokens} <- R.optional(data, "cache_creation_input_tokens", ".cache_creation_input_tokens", &d_opt_int/1, nil),
-         {:ok, cache_read_input_tokens} <- R.optional(data, "cache_read_input_tokens", ".cache_read_input_tokens", &d_opt_int/1, nil),
-         {:ok, server_tool_use} <- R.optional(data, "server_tool_use", ".server_tool_use", &d_opt_server_tool_usage/1, nil),
+    with {:ok, output_tokens} <-
+           R.required(data, "output_tokens", ".output_tokens", &R.integer/1),
+         {:ok, input_tokens} <-
+           R.optional(data, "input_tokens", ".input_tokens", &d_opt_int/1, nil),
+         {:ok, cache_creation_input_tokens} <-
+           R.optional(
+             data,
+             "cache_creation_input_tokens",
+             ".cache_creation_input_tokens",
+             &d_opt_int/1,
+             nil
+           ),
+         {:ok, cache_read_input_tokens} <-
+           R.optional(
+             data,
+             "cache_read_input_tokens",
+             ".cache_read_input_tokens",
+             &d_opt_int/1,
+             nil
+           ),
+         {:ok, server_tool_use} <-
+           R.optional(
+             data,
+             "server_tool_use",
+             ".server_tool_use",
+             &d_opt_server_tool_usage/1,
+             nil
+           ),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -82,13 +114,32 @@ defmodule SearchAgent.MessageDeltaUsage do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "output_tokens" => value.output_tokens
     }
-    out = if "input_tokens" in present or not is_nil(value.input_tokens), do: Map.put(out, "input_tokens", value.input_tokens), else: out
-    out = if "cache_creation_input_tokens" in present or not is_nil(value.cache_creation_input_tokens), do: Map.put(out, "cache_creation_input_tokens", value.cache_creation_input_tokens), else: out
-    out = if "cache_read_input_tokens" in present or not is_nil(value.cache_read_input_tokens), do: Map.put(out, "cache_read_input_tokens", value.cache_read_input_tokens), else: out
-    out = if "server_tool_use" in present or not is_nil(value.server_tool_use), do: Map.put(out, "server_tool_use", e_opt_server_tool_usage(value.server_tool_use)), else: out
+
+    out =
+      if "input_tokens" in present or not is_nil(value.input_tokens),
+        do: Map.put(out, "input_tokens", value.input_tokens),
+        else: out
+
+    out =
+      if "cache_creation_input_tokens" in present or
+           not is_nil(value.cache_creation_input_tokens),
+         do: Map.put(out, "cache_creation_input_tokens", value.cache_creation_input_tokens),
+         else: out
+
+    out =
+      if "cache_read_input_tokens" in present or not is_nil(value.cache_read_input_tokens),
+        do: Map.put(out, "cache_read_input_tokens", value.cache_read_input_tokens),
+        else: out
+
+    out =
+      if "server_tool_use" in present or not is_nil(value.server_tool_use),
+        do: Map.put(out, "server_tool_use", e_opt_server_tool_usage(value.server_tool_use)),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

@@ -14,11 +14,9 @@ defmodule SearchAgent.MessageParam do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:role, :content]
-  defstruct [
-    role: nil,
-    content: nil,
-    extra: %{}
-  ]
+  defstruct role: nil,
+            content: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           role: SearchAgent.Role.t(),
@@ -45,7 +43,8 @@ defmodule SearchAgent.MessageParam do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
     with {:ok, role} <- R.required(data, "role", ".role", &SearchAgent.Role.decode/1),
-         {:ok, content} <- R.required(data, "content", ".content", &d_union_str_or_list_content_block_param/1),
+         {:ok, content} <-
+           R.required(data, "content", ".content", &d_union_str_or_list_content_block_param/1),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -65,17 +64,25 @@ defmodule SearchAgent.MessageParam do
       "role" => value.role,
       "content" => e_union_str_or_list_content_block_param(value.content)
     }
+
     Map.merge(out, value.extra)
   end
 
-  defp d_list_content_block_param(value), do: R.list(value, &SearchAgent.ContentBlockParam.decode/1)
+  defp d_list_content_block_param(value),
+    do: R.list(value, &SearchAgent.ContentBlockParam.decode/1)
 
   defp d_union_str_or_list_content_block_param(value) when is_binary(value), do: R.string(value)
-  defp d_union_str_or_list_content_block_param(value) when is_list(value), do: d_list_content_block_param(value)
+
+  defp d_union_str_or_list_content_block_param(value) when is_list(value),
+    do: d_list_content_block_param(value)
+
   defp d_union_str_or_list_content_block_param(value), do: R.type_error("string or array", value)
 
-  defp e_list_content_block_param(value), do: Enum.map(value, &SearchAgent.ContentBlockParam.to_json/1)
+  defp e_list_content_block_param(value),
+    do: Enum.map(value, &SearchAgent.ContentBlockParam.to_json/1)
 
   defp e_union_str_or_list_content_block_param(value) when is_binary(value), do: value
-  defp e_union_str_or_list_content_block_param(value) when is_list(value), do: e_list_content_block_param(value)
+
+  defp e_union_str_or_list_content_block_param(value) when is_list(value),
+    do: e_list_content_block_param(value)
 end

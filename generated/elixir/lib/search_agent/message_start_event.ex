@@ -14,11 +14,9 @@ defmodule SearchAgent.MessageStartEvent do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:message]
-  defstruct [
-    type: :message_start,
-    message: nil,
-    extra: %{}
-  ]
+  defstruct type: :message_start,
+            message: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           type: :message_start,
@@ -64,6 +62,7 @@ defmodule SearchAgent.MessageStartEvent do
       "type" => "message_start",
       "message" => SearchAgent.Message.to_json(value.message)
     }
+
     Map.merge(out, value.extra)
   end
 end

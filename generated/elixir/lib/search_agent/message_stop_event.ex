@@ -12,10 +12,8 @@ defmodule SearchAgent.MessageStopEvent do
 
   alias SearchAgent.PolytypeRuntime, as: R
 
-  defstruct [
-    type: :message_stop,
-    extra: %{}
-  ]
+  defstruct type: :message_stop,
+            extra: %{}
 
   @type t :: %__MODULE__{
           type: :message_stop,
@@ -57,6 +55,7 @@ defmodule SearchAgent.MessageStopEvent do
     out = %{
       "type" => "message_stop"
     }
+
     Map.merge(out, value.extra)
   end
 end

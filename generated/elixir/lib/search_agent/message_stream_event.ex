@@ -15,7 +15,13 @@ defmodule SearchAgent.MessageStreamEvent do
 
   alias SearchAgent.PolytypeRuntime, as: R
 
-  @type t :: SearchAgent.MessageStartEvent.t() | SearchAgent.ContentBlockStartEvent.t() | SearchAgent.ContentBlockDeltaEvent.t() | SearchAgent.ContentBlockStopEvent.t() | SearchAgent.MessageDeltaEvent.t() | SearchAgent.MessageStopEvent.t()
+  @type t ::
+          SearchAgent.MessageStartEvent.t()
+          | SearchAgent.ContentBlockStartEvent.t()
+          | SearchAgent.ContentBlockDeltaEvent.t()
+          | SearchAgent.ContentBlockStopEvent.t()
+          | SearchAgent.MessageDeltaEvent.t()
+          | SearchAgent.MessageStopEvent.t()
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -34,14 +40,33 @@ defmodule SearchAgent.MessageStreamEvent do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
     case Map.fetch(data, "type") do
-      {:ok, "message_start"} -> SearchAgent.MessageStartEvent.decode(data)
-      {:ok, "content_block_start"} -> SearchAgent.ContentBlockStartEvent.decode(data)
-      {:ok, "content_block_delta"} -> SearchAgent.ContentBlockDeltaEvent.decode(data)
-      {:ok, "content_block_stop"} -> SearchAgent.ContentBlockStopEvent.decode(data)
-      {:ok, "message_delta"} -> SearchAgent.MessageDeltaEvent.decode(data)
-      {:ok, "message_stop"} -> SearchAgent.MessageStopEvent.decode(data)
-      {:ok, tag} -> R.unknown_tag(".type", tag, "\"message_start\", \"content_block_start\", \"content_block_delta\", \"content_block_stop\", \"message_delta\", \"message_stop\"")
-      :error -> {:error, {".type", "missing required key"}}
+      {:ok, "message_start"} ->
+        SearchAgent.MessageStartEvent.decode(data)
+
+      {:ok, "content_block_start"} ->
+        SearchAgent.ContentBlockStartEvent.decode(data)
+
+      {:ok, "content_block_delta"} ->
+        SearchAgent.ContentBlockDeltaEvent.decode(data)
+
+      {:ok, "content_block_stop"} ->
+        SearchAgent.ContentBlockStopEvent.decode(data)
+
+      {:ok, "message_delta"} ->
+        SearchAgent.MessageDeltaEvent.decode(data)
+
+      {:ok, "message_stop"} ->
+        SearchAgent.MessageStopEvent.decode(data)
+
+      {:ok, tag} ->
+        R.unknown_tag(
+          ".type",
+          tag,
+          "\"message_start\", \"content_block_start\", \"content_block_delta\", \"content_block_stop\", \"message_delta\", \"message_stop\""
+        )
+
+      :error ->
+        {:error, {".type", "missing required key"}}
     end
   end
 
@@ -49,10 +74,21 @@ defmodule SearchAgent.MessageStreamEvent do
 
   @doc "Encodes any member as JSON data."
   @spec to_json(t()) :: R.json()
-  def to_json(%SearchAgent.MessageStartEvent{} = value), do: SearchAgent.MessageStartEvent.to_json(value)
-  def to_json(%SearchAgent.ContentBlockStartEvent{} = value), do: SearchAgent.ContentBlockStartEvent.to_json(value)
-  def to_json(%SearchAgent.ContentBlockDeltaEvent{} = value), do: SearchAgent.ContentBlockDeltaEvent.to_json(value)
-  def to_json(%SearchAgent.ContentBlockStopEvent{} = value), do: SearchAgent.ContentBlockStopEvent.to_json(value)
-  def to_json(%SearchAgent.MessageDeltaEvent{} = value), do: SearchAgent.MessageDeltaEvent.to_json(value)
-  def to_json(%SearchAgent.MessageStopEvent{} = value), do: SearchAgent.MessageStopEvent.to_json(value)
+  def to_json(%SearchAgent.MessageStartEvent{} = value),
+    do: SearchAgent.MessageStartEvent.to_json(value)
+
+  def to_json(%SearchAgent.ContentBlockStartEvent{} = value),
+    do: SearchAgent.ContentBlockStartEvent.to_json(value)
+
+  def to_json(%SearchAgent.ContentBlockDeltaEvent{} = value),
+    do: SearchAgent.ContentBlockDeltaEvent.to_json(value)
+
+  def to_json(%SearchAgent.ContentBlockStopEvent{} = value),
+    do: SearchAgent.ContentBlockStopEvent.to_json(value)
+
+  def to_json(%SearchAgent.MessageDeltaEvent{} = value),
+    do: SearchAgent.MessageDeltaEvent.to_json(value)
+
+  def to_json(%SearchAgent.MessageStopEvent{} = value),
+    do: SearchAgent.MessageStopEvent.to_json(value)
 end

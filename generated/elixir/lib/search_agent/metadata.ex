@@ -12,11 +12,9 @@ defmodule SearchAgent.Metadata do
 
   alias SearchAgent.PolytypeRuntime, as: R
 
-  defstruct [
-    user_id: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct user_id: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           user_id: String.t() | nil,
@@ -62,7 +60,12 @@ defmodule SearchAgent.Metadata do
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
     out = %{}
-    out = if "user_id" in present or not is_nil(value.user_id), do: Map.put(out, "user_id", value.user_id), else: out
+
+    out =
+      if "user_id" in present or not is_nil(value.user_id),
+        do: Map.put(out, "user_id", value.user_id),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

@@ -9,9 +9,9 @@ defmodule SearchAgent.PolytypeRuntime do
   ones the Python decoders report. No function here creates an atom from input.
   """
 
-
   @typedoc "Any JSON value, as `:jiffy.decode(text, [:return_maps, {:null_term, nil}])` returns it."
-  @type json :: nil | boolean() | number() | String.t() | [json()] | %{optional(String.t()) => json()}
+  @type json ::
+          nil | boolean() | number() | String.t() | [json()] | %{optional(String.t()) => json()}
 
   @typedoc "A JSON object."
   @type json_object :: %{optional(String.t()) => json()}
@@ -60,7 +60,8 @@ defmodule SearchAgent.PolytypeRuntime do
 
   @doc false
   @spec type_error(String.t(), term()) :: {:error, error()}
-  def type_error(expected, value), do: {:error, {"", "expected " <> expected <> ", got " <> json_type(value)}}
+  def type_error(expected, value),
+    do: {:error, {"", "expected " <> expected <> ", got " <> json_type(value)}}
 
   @doc "How a key appears in an error path: `.key`, or `[\"odd key\"]`."
   @spec segment(term()) :: String.t()
@@ -88,7 +89,9 @@ defmodule SearchAgent.PolytypeRuntime do
 
   defp escape_char(char), do: <<char::utf8>>
 
-  defp show(value) when is_binary(value) or is_number(value) or is_boolean(value), do: inspect(value)
+  defp show(value) when is_binary(value) or is_number(value) or is_boolean(value),
+    do: inspect(value)
+
   defp show(value), do: json_type(value)
 
   # --- primitives ----------------------------------------------------------
@@ -96,7 +99,9 @@ defmodule SearchAgent.PolytypeRuntime do
   @doc false
   @spec string(term()) :: result()
   def string(value) when is_binary(value) do
-    if String.valid?(value), do: {:ok, value}, else: {:error, {"", "expected string, got invalid UTF-8"}}
+    if String.valid?(value),
+      do: {:ok, value},
+      else: {:error, {"", "expected string, got invalid UTF-8"}}
   end
 
   def string(value), do: type_error("string", value)
@@ -119,7 +124,8 @@ defmodule SearchAgent.PolytypeRuntime do
 
   @doc false
   @spec literal_error(String.t(), term()) :: {:error, error()}
-  def literal_error(expected, value), do: {:error, {"", "expected " <> expected <> ", got " <> show(value)}}
+  def literal_error(expected, value),
+    do: {:error, {"", "expected " <> expected <> ", got " <> show(value)}}
 
   @doc false
   @spec unknown_value(String.t(), String.t()) :: {:error, error()}
@@ -145,17 +151,26 @@ defmodule SearchAgent.PolytypeRuntime do
 
   @doc false
   def pattern(text, regex) do
-    if Regex.match?(regex, text), do: :ok, else: fail("does not match pattern " <> inspect(Regex.source(regex)))
+    if Regex.match?(regex, text),
+      do: :ok,
+      else: fail("does not match pattern " <> inspect(Regex.source(regex)))
   end
 
   @doc false
-  def minimum(number, bound), do: if(number < bound, do: fail("must be at least #{bound}"), else: :ok)
+  def minimum(number, bound),
+    do: if(number < bound, do: fail("must be at least #{bound}"), else: :ok)
+
   @doc false
-  def maximum(number, bound), do: if(number > bound, do: fail("must be at most #{bound}"), else: :ok)
+  def maximum(number, bound),
+    do: if(number > bound, do: fail("must be at most #{bound}"), else: :ok)
+
   @doc false
-  def exclusive_minimum(number, bound), do: if(number <= bound, do: fail("must be more than #{bound}"), else: :ok)
+  def exclusive_minimum(number, bound),
+    do: if(number <= bound, do: fail("must be more than #{bound}"), else: :ok)
+
   @doc false
-  def exclusive_maximum(number, bound), do: if(number >= bound, do: fail("must be less than #{bound}"), else: :ok)
+  def exclusive_maximum(number, bound),
+    do: if(number >= bound, do: fail("must be less than #{bound}"), else: :ok)
 
   @doc false
   def min_items(items, limit) do
@@ -203,7 +218,9 @@ defmodule SearchAgent.PolytypeRuntime do
   @doc "Checks that a value is JSON data (maps with string keys, lists, scalars) and returns it."
   @spec json_value(term()) :: result()
   def json_value(value) when is_binary(value), do: string(value)
-  def json_value(value) when is_nil(value) or is_boolean(value) or is_number(value), do: {:ok, value}
+
+  def json_value(value) when is_nil(value) or is_boolean(value) or is_number(value),
+    do: {:ok, value}
 
   def json_value(value) when is_list(value) do
     case list(value, &json_value/1) do
@@ -262,7 +279,8 @@ defmodule SearchAgent.PolytypeRuntime do
   end
 
   @doc false
-  @spec optional_aliased(map(), [{String.t(), String.t()}], (term() -> result()), term()) :: result()
+  @spec optional_aliased(map(), [{String.t(), String.t()}], (term() -> result()), term()) ::
+          result()
   def optional_aliased(data, spellings, decode, default) do
     case which_spelling(data, spellings) do
       {:ok, nil} -> {:ok, default}
@@ -280,17 +298,25 @@ defmodule SearchAgent.PolytypeRuntime do
         {:ok, found}
 
       [{first, _}, {second, segment} | _] ->
-        {:error, {segment, "both " <> inspect(first) <> " and its alias " <> inspect(second) <> " are present"}}
+        {:error,
+         {segment,
+          "both " <> inspect(first) <> " and its alias " <> inspect(second) <> " are present"}}
     end
   end
 
   @doc false
-  @spec tag(map(), String.t(), String.t(), String.t() | integer() | boolean()) :: :ok | {:error, error()}
+  @spec tag(map(), String.t(), String.t(), String.t() | integer() | boolean()) ::
+          :ok | {:error, error()}
   def tag(data, key, segment, expected) do
     case Map.fetch(data, key) do
-      {:ok, ^expected} -> :ok
-      {:ok, other} -> {:error, {segment, "expected " <> show(expected) <> ", got " <> show(other)}}
-      :error -> {:error, {segment, "missing required key"}}
+      {:ok, ^expected} ->
+        :ok
+
+      {:ok, other} ->
+        {:error, {segment, "expected " <> show(expected) <> ", got " <> show(other)}}
+
+      :error ->
+        {:error, {segment, "missing required key"}}
     end
   end
 

@@ -14,11 +14,9 @@ defmodule SearchAgent.RedactedThinkingBlock do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:data]
-  defstruct [
-    type: :redacted_thinking,
-    data: nil,
-    extra: %{}
-  ]
+  defstruct type: :redacted_thinking,
+            data: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           type: :redacted_thinking,
@@ -64,6 +62,7 @@ defmodule SearchAgent.RedactedThinkingBlock do
       "type" => "redacted_thinking",
       "data" => value.data
     }
+
     Map.merge(out, value.extra)
   end
 end

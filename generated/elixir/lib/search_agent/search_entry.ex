@@ -15,12 +15,10 @@ defmodule SearchAgent.SearchEntry do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:query, :timestamp, :results]
-  defstruct [
-    query: nil,
-    timestamp: nil,
-    results: nil,
-    extra: %{}
-  ]
+  defstruct query: nil,
+            timestamp: nil,
+            results: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           query: String.t(),
@@ -71,6 +69,7 @@ defmodule SearchAgent.SearchEntry do
       "timestamp" => value.timestamp,
       "results" => e_list_search_result(value.results)
     }
+
     Map.merge(out, value.extra)
   end
 

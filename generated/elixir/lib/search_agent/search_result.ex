@@ -15,12 +15,10 @@ defmodule SearchAgent.SearchResult do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:title, :url, :body]
-  defstruct [
-    title: nil,
-    url: nil,
-    body: nil,
-    extra: %{}
-  ]
+  defstruct title: nil,
+            url: nil,
+            body: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           title: String.t(),
@@ -71,6 +69,7 @@ defmodule SearchAgent.SearchResult do
       "url" => value.url,
       "body" => value.body
     }
+
     Map.merge(out, value.extra)
   end
 end

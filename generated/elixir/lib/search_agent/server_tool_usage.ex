@@ -13,10 +13,8 @@ defmodule SearchAgent.ServerToolUsage do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:web_search_requests]
-  defstruct [
-    web_search_requests: nil,
-    extra: %{}
-  ]
+  defstruct web_search_requests: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           web_search_requests: integer(),
@@ -41,7 +39,8 @@ defmodule SearchAgent.ServerToolUsage do
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
-    with {:ok, web_search_requests} <- R.required(data, "web_search_requests", ".web_search_requests", &R.integer/1),
+    with {:ok, web_search_requests} <-
+           R.required(data, "web_search_requests", ".web_search_requests", &R.integer/1),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -59,6 +58,7 @@ defmodule SearchAgent.ServerToolUsage do
     out = %{
       "web_search_requests" => value.web_search_requests
     }
+
     Map.merge(out, value.extra)
   end
 end

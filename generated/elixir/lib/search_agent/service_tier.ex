@@ -36,7 +36,10 @@ defmodule SearchAgent.ServiceTier do
   def decode("standard" = value), do: {:ok, value}
   def decode("priority" = value), do: {:ok, value}
   def decode("batch" = value), do: {:ok, value}
-  def decode(data) when is_binary(data), do: R.unknown_value(data, "\"standard\", \"priority\", \"batch\"")
+
+  def decode(data) when is_binary(data),
+    do: R.unknown_value(data, "\"standard\", \"priority\", \"batch\"")
+
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."

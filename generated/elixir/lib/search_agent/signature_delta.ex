@@ -14,11 +14,9 @@ defmodule SearchAgent.SignatureDelta do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:signature]
-  defstruct [
-    type: :signature_delta,
-    signature: nil,
-    extra: %{}
-  ]
+  defstruct type: :signature_delta,
+            signature: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           type: :signature_delta,
@@ -64,6 +62,7 @@ defmodule SearchAgent.SignatureDelta do
       "type" => "signature_delta",
       "signature" => value.signature
     }
+
     Map.merge(out, value.extra)
   end
 end

@@ -20,7 +20,16 @@ defmodule SearchAgent.StopReason do
 
   @doc "Every value, in schema order."
   @spec values() :: [t()]
-  def values, do: ["end_turn", "max_tokens", "stop_sequence", "tool_use", "pause_turn", "refusal", "model_context_window_exceeded"]
+  def values,
+    do: [
+      "end_turn",
+      "max_tokens",
+      "stop_sequence",
+      "tool_use",
+      "pause_turn",
+      "refusal",
+      "model_context_window_exceeded"
+    ]
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -44,7 +53,14 @@ defmodule SearchAgent.StopReason do
   def decode("pause_turn" = value), do: {:ok, value}
   def decode("refusal" = value), do: {:ok, value}
   def decode("model_context_window_exceeded" = value), do: {:ok, value}
-  def decode(data) when is_binary(data), do: R.unknown_value(data, "\"end_turn\", \"max_tokens\", \"stop_sequence\", \"tool_use\", \"pause_turn\", \"refusal\", \"model_context_window_exceeded\"")
+
+  def decode(data) when is_binary(data),
+    do:
+      R.unknown_value(
+        data,
+        "\"end_turn\", \"max_tokens\", \"stop_sequence\", \"tool_use\", \"pause_turn\", \"refusal\", \"model_context_window_exceeded\""
+      )
+
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."

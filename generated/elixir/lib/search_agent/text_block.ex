@@ -15,13 +15,11 @@ defmodule SearchAgent.TextBlock do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:text]
-  defstruct [
-    type: :text,
-    text: nil,
-    citations: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :text,
+            text: nil,
+            citations: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :text,
@@ -53,7 +51,8 @@ defmodule SearchAgent.TextBlock do
   def decode(data) when is_map(data) do
     with :ok <- R.tag(data, "type", ".type", "text"),
          {:ok, text} <- R.required(data, "text", ".text", &R.string/1),
-         {:ok, citations} <- R.optional(data, "citations", ".citations", &d_opt_list_citation/1, nil),
+         {:ok, citations} <-
+           R.optional(data, "citations", ".citations", &d_opt_list_citation/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -71,11 +70,17 @@ defmodule SearchAgent.TextBlock do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "text",
       "text" => value.text
     }
-    out = if "citations" in present or not is_nil(value.citations), do: Map.put(out, "citations", e_opt_list_citation(value.citations)), else: out
+
+    out =
+      if "citations" in present or not is_nil(value.citations),
+        do: Map.put(out, "citations", e_opt_list_citation(value.citations)),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

@@ -16,14 +16,12 @@ defmodule SearchAgent.TextBlockParam do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:text]
-  defstruct [
-    type: :text,
-    text: nil,
-    citations: nil,
-    cache_control: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :text,
+            text: nil,
+            citations: nil,
+            cache_control: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :text,
@@ -56,8 +54,16 @@ defmodule SearchAgent.TextBlockParam do
   def decode(data) when is_map(data) do
     with :ok <- R.tag(data, "type", ".type", "text"),
          {:ok, text} <- R.required(data, "text", ".text", &R.string/1),
-         {:ok, citations} <- R.optional(data, "citations", ".citations", &d_opt_list_citation/1, nil),
-         {:ok, cache_control} <- R.optional(data, "cache_control", ".cache_control", &d_opt_cache_control_ephemeral/1, nil),
+         {:ok, citations} <-
+           R.optional(data, "citations", ".citations", &d_opt_list_citation/1, nil),
+         {:ok, cache_control} <-
+           R.optional(
+             data,
+             "cache_control",
+             ".cache_control",
+             &d_opt_cache_control_ephemeral/1,
+             nil
+           ),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -76,12 +82,22 @@ defmodule SearchAgent.TextBlockParam do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "text",
       "text" => value.text
     }
-    out = if "citations" in present or not is_nil(value.citations), do: Map.put(out, "citations", e_opt_list_citation(value.citations)), else: out
-    out = if "cache_control" in present or not is_nil(value.cache_control), do: Map.put(out, "cache_control", e_opt_cache_control_ephemeral(value.cache_control)), else: out
+
+    out =
+      if "citations" in present or not is_nil(value.citations),
+        do: Map.put(out, "citations", e_opt_list_citation(value.citations)),
+        else: out
+
+    out =
+      if "cache_control" in present or not is_nil(value.cache_control),
+        do: Map.put(out, "cache_control", e_opt_cache_control_ephemeral(value.cache_control)),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

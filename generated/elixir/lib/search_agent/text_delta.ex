@@ -14,11 +14,9 @@ defmodule SearchAgent.TextDelta do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:text]
-  defstruct [
-    type: :text_delta,
-    text: nil,
-    extra: %{}
-  ]
+  defstruct type: :text_delta,
+            text: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           type: :text_delta,
@@ -64,6 +62,7 @@ defmodule SearchAgent.TextDelta do
       "type" => "text_delta",
       "text" => value.text
     }
+
     Map.merge(out, value.extra)
   end
 end

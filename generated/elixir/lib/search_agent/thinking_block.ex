@@ -15,12 +15,10 @@ defmodule SearchAgent.ThinkingBlock do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:thinking, :signature]
-  defstruct [
-    type: :thinking,
-    thinking: nil,
-    signature: nil,
-    extra: %{}
-  ]
+  defstruct type: :thinking,
+            thinking: nil,
+            signature: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           type: :thinking,
@@ -70,6 +68,7 @@ defmodule SearchAgent.ThinkingBlock do
       "thinking" => value.thinking,
       "signature" => value.signature
     }
+
     Map.merge(out, value.extra)
   end
 end

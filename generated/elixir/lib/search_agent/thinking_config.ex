@@ -41,6 +41,9 @@ defmodule SearchAgent.ThinkingConfig do
 
   @doc "Encodes any member as JSON data."
   @spec to_json(t()) :: R.json()
-  def to_json(%SearchAgent.ThinkingConfigEnabled{} = value), do: SearchAgent.ThinkingConfigEnabled.to_json(value)
-  def to_json(%SearchAgent.ThinkingConfigDisabled{} = value), do: SearchAgent.ThinkingConfigDisabled.to_json(value)
+  def to_json(%SearchAgent.ThinkingConfigEnabled{} = value),
+    do: SearchAgent.ThinkingConfigEnabled.to_json(value)
+
+  def to_json(%SearchAgent.ThinkingConfigDisabled{} = value),
+    do: SearchAgent.ThinkingConfigDisabled.to_json(value)
 end

@@ -12,10 +12,8 @@ defmodule SearchAgent.ThinkingConfigDisabled do
 
   alias SearchAgent.PolytypeRuntime, as: R
 
-  defstruct [
-    type: :disabled,
-    extra: %{}
-  ]
+  defstruct type: :disabled,
+            extra: %{}
 
   @type t :: %__MODULE__{
           type: :disabled,
@@ -57,6 +55,7 @@ defmodule SearchAgent.ThinkingConfigDisabled do
     out = %{
       "type" => "disabled"
     }
+
     Map.merge(out, value.extra)
   end
 end

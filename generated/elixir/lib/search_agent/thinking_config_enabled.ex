@@ -14,11 +14,9 @@ defmodule SearchAgent.ThinkingConfigEnabled do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:budget_tokens]
-  defstruct [
-    type: :enabled,
-    budget_tokens: nil,
-    extra: %{}
-  ]
+  defstruct type: :enabled,
+            budget_tokens: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           type: :enabled,
@@ -45,7 +43,8 @@ defmodule SearchAgent.ThinkingConfigEnabled do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
     with :ok <- R.tag(data, "type", ".type", "enabled"),
-         {:ok, budget_tokens} <- R.required(data, "budget_tokens", ".budget_tokens", &d_int_min1024/1),
+         {:ok, budget_tokens} <-
+           R.required(data, "budget_tokens", ".budget_tokens", &d_int_min1024/1),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -64,6 +63,7 @@ defmodule SearchAgent.ThinkingConfigEnabled do
       "type" => "enabled",
       "budget_tokens" => value.budget_tokens
     }
+
     Map.merge(out, value.extra)
   end
 

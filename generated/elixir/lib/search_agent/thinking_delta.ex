@@ -14,11 +14,9 @@ defmodule SearchAgent.ThinkingDelta do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:thinking]
-  defstruct [
-    type: :thinking_delta,
-    thinking: nil,
-    extra: %{}
-  ]
+  defstruct type: :thinking_delta,
+            thinking: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           type: :thinking_delta,
@@ -64,6 +62,7 @@ defmodule SearchAgent.ThinkingDelta do
       "type" => "thinking_delta",
       "thinking" => value.thinking
     }
+
     Map.merge(out, value.extra)
   end
 end

@@ -36,7 +36,10 @@ defmodule SearchAgent.TokenStatus do
   def decode("green" = value), do: {:ok, value}
   def decode("yellow" = value), do: {:ok, value}
   def decode("red" = value), do: {:ok, value}
-  def decode(data) when is_binary(data), do: R.unknown_value(data, "\"green\", \"yellow\", \"red\"")
+
+  def decode(data) when is_binary(data),
+    do: R.unknown_value(data, "\"green\", \"yellow\", \"red\"")
+
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."

@@ -13,7 +13,11 @@ defmodule SearchAgent.ToolChoice do
 
   alias SearchAgent.PolytypeRuntime, as: R
 
-  @type t :: SearchAgent.ToolChoiceAuto.t() | SearchAgent.ToolChoiceAny.t() | SearchAgent.ToolChoiceTool.t() | SearchAgent.ToolChoiceNone.t()
+  @type t ::
+          SearchAgent.ToolChoiceAuto.t()
+          | SearchAgent.ToolChoiceAny.t()
+          | SearchAgent.ToolChoiceTool.t()
+          | SearchAgent.ToolChoiceNone.t()
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -45,8 +49,14 @@ defmodule SearchAgent.ToolChoice do
 
   @doc "Encodes any member as JSON data."
   @spec to_json(t()) :: R.json()
-  def to_json(%SearchAgent.ToolChoiceAuto{} = value), do: SearchAgent.ToolChoiceAuto.to_json(value)
+  def to_json(%SearchAgent.ToolChoiceAuto{} = value),
+    do: SearchAgent.ToolChoiceAuto.to_json(value)
+
   def to_json(%SearchAgent.ToolChoiceAny{} = value), do: SearchAgent.ToolChoiceAny.to_json(value)
-  def to_json(%SearchAgent.ToolChoiceTool{} = value), do: SearchAgent.ToolChoiceTool.to_json(value)
-  def to_json(%SearchAgent.ToolChoiceNone{} = value), do: SearchAgent.ToolChoiceNone.to_json(value)
+
+  def to_json(%SearchAgent.ToolChoiceTool{} = value),
+    do: SearchAgent.ToolChoiceTool.to_json(value)
+
+  def to_json(%SearchAgent.ToolChoiceNone{} = value),
+    do: SearchAgent.ToolChoiceNone.to_json(value)
 end

@@ -13,12 +13,10 @@ defmodule SearchAgent.ToolChoiceAuto do
 
   alias SearchAgent.PolytypeRuntime, as: R
 
-  defstruct [
-    type: :auto,
-    disable_parallel_tool_use: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :auto,
+            disable_parallel_tool_use: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :auto,
@@ -48,7 +46,14 @@ defmodule SearchAgent.ToolChoiceAuto do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
     with :ok <- R.tag(data, "type", ".type", "auto"),
-         {:ok, disable_parallel_tool_use} <- R.optional(data, "disable_parallel_tool_use", ".disable_parallel_tool_use", &R.boolean/1, nil),
+         {:ok, disable_parallel_tool_use} <-
+           R.optional(
+             data,
+             "disable_parallel_tool_use",
+             ".disable_parallel_tool_use",
+             &R.boolean/1,
+             nil
+           ),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -65,10 +70,16 @@ defmodule SearchAgent.ToolChoiceAuto do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "auto"
     }
-    out = if "disable_parallel_tool_use" in present or not is_nil(value.disable_parallel_tool_use), do: Map.put(out, "disable_parallel_tool_use", value.disable_parallel_tool_use), else: out
+
+    out =
+      if "disable_parallel_tool_use" in present or not is_nil(value.disable_parallel_tool_use),
+        do: Map.put(out, "disable_parallel_tool_use", value.disable_parallel_tool_use),
+        else: out
+
     Map.merge(out, value.extra)
   end
 end

@@ -12,10 +12,8 @@ defmodule SearchAgent.ToolChoiceNone do
 
   alias SearchAgent.PolytypeRuntime, as: R
 
-  defstruct [
-    type: :none,
-    extra: %{}
-  ]
+  defstruct type: :none,
+            extra: %{}
 
   @type t :: %__MODULE__{
           type: :none,
@@ -57,6 +55,7 @@ defmodule SearchAgent.ToolChoiceNone do
     out = %{
       "type" => "none"
     }
+
     Map.merge(out, value.extra)
   end
 end

@@ -15,13 +15,11 @@ defmodule SearchAgent.ToolChoiceTool do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:name]
-  defstruct [
-    type: :tool,
-    name: nil,
-    disable_parallel_tool_use: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :tool,
+            name: nil,
+            disable_parallel_tool_use: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :tool,
@@ -53,7 +51,14 @@ defmodule SearchAgent.ToolChoiceTool do
   def decode(data) when is_map(data) do
     with :ok <- R.tag(data, "type", ".type", "tool"),
          {:ok, name} <- R.required(data, "name", ".name", &R.string/1),
-         {:ok, disable_parallel_tool_use} <- R.optional(data, "disable_parallel_tool_use", ".disable_parallel_tool_use", &R.boolean/1, nil),
+         {:ok, disable_parallel_tool_use} <-
+           R.optional(
+             data,
+             "disable_parallel_tool_use",
+             ".disable_parallel_tool_use",
+             &R.boolean/1,
+             nil
+           ),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -71,11 +76,17 @@ defmodule SearchAgent.ToolChoiceTool do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "tool",
       "name" => value.name
     }
-    out = if "disable_parallel_tool_use" in present or not is_nil(value.disable_parallel_tool_use), do: Map.put(out, "disable_parallel_tool_use", value.disable_parallel_tool_use), else: out
+
+    out =
+      if "disable_parallel_tool_use" in present or not is_nil(value.disable_parallel_tool_use),
+        do: Map.put(out, "disable_parallel_tool_use", value.disable_parallel_tool_use),
+        else: out
+
     Map.merge(out, value.extra)
   end
 end

@@ -18,16 +18,14 @@ defmodule SearchAgent.ToolDefinition do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:name, :input_schema]
-  defstruct [
-    name: nil,
-    title: nil,
-    description: nil,
-    input_schema: nil,
-    output_schema: nil,
-    annotations: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct name: nil,
+            title: nil,
+            description: nil,
+            input_schema: nil,
+            output_schema: nil,
+            annotations: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           name: String.t(),
@@ -64,8 +62,10 @@ defmodule SearchAgent.ToolDefinition do
          {:ok, input_schema} <- R.required(data, "inputSchema", ".inputSchema", &R.json_object/1),
          {:ok, title} <- R.optional(data, "title", ".title", &R.string/1, nil),
          {:ok, description} <- R.optional(data, "description", ".description", &R.string/1, nil),
-         {:ok, output_schema} <- R.optional(data, "outputSchema", ".outputSchema", &R.json_object/1, nil),
-         {:ok, annotations} <- R.optional(data, "annotations", ".annotations", &R.json_object/1, nil),
+         {:ok, output_schema} <-
+           R.optional(data, "outputSchema", ".outputSchema", &R.json_object/1, nil),
+         {:ok, annotations} <-
+           R.optional(data, "annotations", ".annotations", &R.json_object/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -87,14 +87,32 @@ defmodule SearchAgent.ToolDefinition do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "name" => value.name,
       "inputSchema" => value.input_schema
     }
-    out = if "title" in present or not is_nil(value.title), do: Map.put(out, "title", value.title), else: out
-    out = if "description" in present or not is_nil(value.description), do: Map.put(out, "description", value.description), else: out
-    out = if "outputSchema" in present or not is_nil(value.output_schema), do: Map.put(out, "outputSchema", value.output_schema), else: out
-    out = if "annotations" in present or not is_nil(value.annotations), do: Map.put(out, "annotations", value.annotations), else: out
+
+    out =
+      if "title" in present or not is_nil(value.title),
+        do: Map.put(out, "title", value.title),
+        else: out
+
+    out =
+      if "description" in present or not is_nil(value.description),
+        do: Map.put(out, "description", value.description),
+        else: out
+
+    out =
+      if "outputSchema" in present or not is_nil(value.output_schema),
+        do: Map.put(out, "outputSchema", value.output_schema),
+        else: out
+
+    out =
+      if "annotations" in present or not is_nil(value.annotations),
+        do: Map.put(out, "annotations", value.annotations),
+        else: out
+
     Map.merge(out, value.extra)
   end
 end

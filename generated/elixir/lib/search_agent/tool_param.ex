@@ -16,14 +16,12 @@ defmodule SearchAgent.ToolParam do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:name, :input_schema]
-  defstruct [
-    name: nil,
-    description: nil,
-    input_schema: nil,
-    cache_control: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct name: nil,
+            description: nil,
+            input_schema: nil,
+            cache_control: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           name: String.t(),
@@ -55,9 +53,17 @@ defmodule SearchAgent.ToolParam do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
     with {:ok, name} <- R.required(data, "name", ".name", &R.string/1),
-         {:ok, input_schema} <- R.required(data, "input_schema", ".input_schema", &R.json_object/1),
+         {:ok, input_schema} <-
+           R.required(data, "input_schema", ".input_schema", &R.json_object/1),
          {:ok, description} <- R.optional(data, "description", ".description", &R.string/1, nil),
-         {:ok, cache_control} <- R.optional(data, "cache_control", ".cache_control", &d_opt_cache_control_ephemeral/1, nil),
+         {:ok, cache_control} <-
+           R.optional(
+             data,
+             "cache_control",
+             ".cache_control",
+             &d_opt_cache_control_ephemeral/1,
+             nil
+           ),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -77,12 +83,22 @@ defmodule SearchAgent.ToolParam do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "name" => value.name,
       "input_schema" => value.input_schema
     }
-    out = if "description" in present or not is_nil(value.description), do: Map.put(out, "description", value.description), else: out
-    out = if "cache_control" in present or not is_nil(value.cache_control), do: Map.put(out, "cache_control", e_opt_cache_control_ephemeral(value.cache_control)), else: out
+
+    out =
+      if "description" in present or not is_nil(value.description),
+        do: Map.put(out, "description", value.description),
+        else: out
+
+    out =
+      if "cache_control" in present or not is_nil(value.cache_control),
+        do: Map.put(out, "cache_control", e_opt_cache_control_ephemeral(value.cache_control)),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

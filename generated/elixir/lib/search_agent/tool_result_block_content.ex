@@ -41,6 +41,9 @@ defmodule SearchAgent.ToolResultBlockContent do
 
   @doc "Encodes any member as JSON data."
   @spec to_json(t()) :: R.json()
-  def to_json(%SearchAgent.TextBlockParam{} = value), do: SearchAgent.TextBlockParam.to_json(value)
-  def to_json(%SearchAgent.ImageBlockParam{} = value), do: SearchAgent.ImageBlockParam.to_json(value)
+  def to_json(%SearchAgent.TextBlockParam{} = value),
+    do: SearchAgent.TextBlockParam.to_json(value)
+
+  def to_json(%SearchAgent.ImageBlockParam{} = value),
+    do: SearchAgent.ImageBlockParam.to_json(value)
 end

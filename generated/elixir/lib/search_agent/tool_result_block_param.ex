@@ -17,15 +17,13 @@ defmodule SearchAgent.ToolResultBlockParam do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:tool_use_id]
-  defstruct [
-    type: :tool_result,
-    tool_use_id: nil,
-    content: nil,
-    is_error: nil,
-    cache_control: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :tool_result,
+            tool_use_id: nil,
+            content: nil,
+            is_error: nil,
+            cache_control: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :tool_result,
@@ -59,9 +57,23 @@ defmodule SearchAgent.ToolResultBlockParam do
   def decode(data) when is_map(data) do
     with :ok <- R.tag(data, "type", ".type", "tool_result"),
          {:ok, tool_use_id} <- R.required(data, "tool_use_id", ".tool_use_id", &R.string/1),
-         {:ok, content} <- R.optional(data, "content", ".content", &d_union_str_or_list_tool_result_block_content/1, nil),
+         {:ok, content} <-
+           R.optional(
+             data,
+             "content",
+             ".content",
+             &d_union_str_or_list_tool_result_block_content/1,
+             nil
+           ),
          {:ok, is_error} <- R.optional(data, "is_error", ".is_error", &R.boolean/1, nil),
-         {:ok, cache_control} <- R.optional(data, "cache_control", ".cache_control", &d_opt_cache_control_ephemeral/1, nil),
+         {:ok, cache_control} <-
+           R.optional(
+             data,
+             "cache_control",
+             ".cache_control",
+             &d_opt_cache_control_ephemeral/1,
+             nil
+           ),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -81,33 +93,63 @@ defmodule SearchAgent.ToolResultBlockParam do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "tool_result",
       "tool_use_id" => value.tool_use_id
     }
-    out = if "content" in present or not is_nil(value.content), do: Map.put(out, "content", e_opt_union_str_or_list_tool_result_block_content(value.content)), else: out
-    out = if "is_error" in present or not is_nil(value.is_error), do: Map.put(out, "is_error", value.is_error), else: out
-    out = if "cache_control" in present or not is_nil(value.cache_control), do: Map.put(out, "cache_control", e_opt_cache_control_ephemeral(value.cache_control)), else: out
+
+    out =
+      if "content" in present or not is_nil(value.content),
+        do:
+          Map.put(
+            out,
+            "content",
+            e_opt_union_str_or_list_tool_result_block_content(value.content)
+          ),
+        else: out
+
+    out =
+      if "is_error" in present or not is_nil(value.is_error),
+        do: Map.put(out, "is_error", value.is_error),
+        else: out
+
+    out =
+      if "cache_control" in present or not is_nil(value.cache_control),
+        do: Map.put(out, "cache_control", e_opt_cache_control_ephemeral(value.cache_control)),
+        else: out
+
     Map.merge(out, value.extra)
   end
 
-  defp d_list_tool_result_block_content(value), do: R.list(value, &SearchAgent.ToolResultBlockContent.decode/1)
+  defp d_list_tool_result_block_content(value),
+    do: R.list(value, &SearchAgent.ToolResultBlockContent.decode/1)
 
   defp d_opt_cache_control_ephemeral(nil), do: {:ok, nil}
   defp d_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.decode(value)
 
-  defp d_union_str_or_list_tool_result_block_content(value) when is_binary(value), do: R.string(value)
-  defp d_union_str_or_list_tool_result_block_content(value) when is_list(value), do: d_list_tool_result_block_content(value)
-  defp d_union_str_or_list_tool_result_block_content(value), do: R.type_error("string or array", value)
+  defp d_union_str_or_list_tool_result_block_content(value) when is_binary(value),
+    do: R.string(value)
 
-  defp e_list_tool_result_block_content(value), do: Enum.map(value, &SearchAgent.ToolResultBlockContent.to_json/1)
+  defp d_union_str_or_list_tool_result_block_content(value) when is_list(value),
+    do: d_list_tool_result_block_content(value)
+
+  defp d_union_str_or_list_tool_result_block_content(value),
+    do: R.type_error("string or array", value)
+
+  defp e_list_tool_result_block_content(value),
+    do: Enum.map(value, &SearchAgent.ToolResultBlockContent.to_json/1)
 
   defp e_opt_cache_control_ephemeral(nil), do: nil
   defp e_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.to_json(value)
 
   defp e_opt_union_str_or_list_tool_result_block_content(nil), do: nil
-  defp e_opt_union_str_or_list_tool_result_block_content(value), do: e_union_str_or_list_tool_result_block_content(value)
+
+  defp e_opt_union_str_or_list_tool_result_block_content(value),
+    do: e_union_str_or_list_tool_result_block_content(value)
 
   defp e_union_str_or_list_tool_result_block_content(value) when is_binary(value), do: value
-  defp e_union_str_or_list_tool_result_block_content(value) when is_list(value), do: e_list_tool_result_block_content(value)
+
+  defp e_union_str_or_list_tool_result_block_content(value) when is_list(value),
+    do: e_list_tool_result_block_content(value)
 end

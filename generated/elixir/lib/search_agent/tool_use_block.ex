@@ -16,13 +16,11 @@ defmodule SearchAgent.ToolUseBlock do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:id, :name, :input]
-  defstruct [
-    type: :tool_use,
-    id: nil,
-    name: nil,
-    input: nil,
-    extra: %{}
-  ]
+  defstruct type: :tool_use,
+            id: nil,
+            name: nil,
+            input: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           type: :tool_use,
@@ -76,6 +74,7 @@ defmodule SearchAgent.ToolUseBlock do
       "name" => value.name,
       "input" => value.input
     }
+
     Map.merge(out, value.extra)
   end
 end

@@ -17,15 +17,13 @@ defmodule SearchAgent.ToolUseBlockParam do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:id, :name, :input]
-  defstruct [
-    type: :tool_use,
-    id: nil,
-    name: nil,
-    input: nil,
-    cache_control: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :tool_use,
+            id: nil,
+            name: nil,
+            input: nil,
+            cache_control: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :tool_use,
@@ -61,7 +59,14 @@ defmodule SearchAgent.ToolUseBlockParam do
          {:ok, id} <- R.required(data, "id", ".id", &R.string/1),
          {:ok, name} <- R.required(data, "name", ".name", &R.string/1),
          {:ok, input} <- R.required(data, "input", ".input", &R.json_object/1),
-         {:ok, cache_control} <- R.optional(data, "cache_control", ".cache_control", &d_opt_cache_control_ephemeral/1, nil),
+         {:ok, cache_control} <-
+           R.optional(
+             data,
+             "cache_control",
+             ".cache_control",
+             &d_opt_cache_control_ephemeral/1,
+             nil
+           ),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -81,13 +86,19 @@ defmodule SearchAgent.ToolUseBlockParam do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "tool_use",
       "id" => value.id,
       "name" => value.name,
       "input" => value.input
     }
-    out = if "cache_control" in present or not is_nil(value.cache_control), do: Map.put(out, "cache_control", e_opt_cache_control_ephemeral(value.cache_control)), else: out
+
+    out =
+      if "cache_control" in present or not is_nil(value.cache_control),
+        do: Map.put(out, "cache_control", e_opt_cache_control_ephemeral(value.cache_control)),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

@@ -14,12 +14,10 @@ defmodule SearchAgent.ToolsListResult do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:tools]
-  defstruct [
-    tools: nil,
-    next_cursor: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct tools: nil,
+            next_cursor: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           tools: [SearchAgent.ToolDefinition.t()],
@@ -67,10 +65,16 @@ defmodule SearchAgent.ToolsListResult do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "tools" => e_list_tool_definition(value.tools)
     }
-    out = if "nextCursor" in present or not is_nil(value.next_cursor), do: Map.put(out, "nextCursor", value.next_cursor), else: out
+
+    out =
+      if "nextCursor" in present or not is_nil(value.next_cursor),
+        do: Map.put(out, "nextCursor", value.next_cursor),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

@@ -14,12 +14,10 @@ defmodule SearchAgent.TrimState do
 
   alias SearchAgent.PolytypeRuntime, as: R
 
-  defstruct [
-    count: 0,
-    original_count: 0,
-    max_count: 3,
-    __present__: []
-  ]
+  defstruct count: 0,
+            original_count: 0,
+            max_count: 3,
+            __present__: []
 
   @type t :: %__MODULE__{
           count: integer(),
@@ -50,7 +48,8 @@ defmodule SearchAgent.TrimState do
   def decode(data) when is_map(data) do
     with :ok <- R.forbid_unknown(data, @known_keys),
          {:ok, count} <- R.optional(data, "count", ".count", &R.integer/1, 0),
-         {:ok, original_count} <- R.optional(data, "original_count", ".original_count", &R.integer/1, 0),
+         {:ok, original_count} <-
+           R.optional(data, "original_count", ".original_count", &R.integer/1, 0),
          {:ok, max_count} <- R.optional(data, "max_count", ".max_count", &R.integer/1, 3) do
       {:ok,
        %__MODULE__{
@@ -69,9 +68,22 @@ defmodule SearchAgent.TrimState do
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
     out = %{}
-    out = if "count" in present or value.count != 0, do: Map.put(out, "count", value.count), else: out
-    out = if "original_count" in present or value.original_count != 0, do: Map.put(out, "original_count", value.original_count), else: out
-    out = if "max_count" in present or value.max_count != 3, do: Map.put(out, "max_count", value.max_count), else: out
+
+    out =
+      if "count" in present or value.count != 0,
+        do: Map.put(out, "count", value.count),
+        else: out
+
+    out =
+      if "original_count" in present or value.original_count != 0,
+        do: Map.put(out, "original_count", value.original_count),
+        else: out
+
+    out =
+      if "max_count" in present or value.max_count != 3,
+        do: Map.put(out, "max_count", value.max_count),
+        else: out
+
     out
   end
 end

@@ -14,11 +14,9 @@ defmodule SearchAgent.UrlImageSource do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:url]
-  defstruct [
-    type: :url,
-    url: nil,
-    extra: %{}
-  ]
+  defstruct type: :url,
+            url: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           type: :url,
@@ -64,6 +62,7 @@ defmodule SearchAgent.UrlImageSource do
       "type" => "url",
       "url" => value.url
     }
+
     Map.merge(out, value.extra)
   end
 end

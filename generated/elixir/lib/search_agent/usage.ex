@@ -19,17 +19,15 @@ defmodule SearchAgent.Usage do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @enforce_keys [:input_tokens, :output_tokens]
-  defstruct [
-    input_tokens: nil,
-    output_tokens: nil,
-    cache_creation_input_tokens: nil,
-    cache_read_input_tokens: nil,
-    cache_creation: nil,
-    server_tool_use: nil,
-    service_tier: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct input_tokens: nil,
+            output_tokens: nil,
+            cache_creation_input_tokens: nil,
+            cache_read_input_tokens: nil,
+            cache_creation: nil,
+            server_tool_use: nil,
+            service_tier: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           input_tokens: integer(),
@@ -43,8 +41,22 @@ defmodule SearchAgent.Usage do
           __present__: [String.t()]
         }
 
-  @known_keys ["input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "cache_creation", "server_tool_use", "service_tier"]
-  @optional_keys ["cache_creation_input_tokens", "cache_read_input_tokens", "cache_creation", "server_tool_use", "service_tier"]
+  @known_keys [
+    "input_tokens",
+    "output_tokens",
+    "cache_creation_input_tokens",
+    "cache_read_input_tokens",
+    "cache_creation",
+    "server_tool_use",
+    "service_tier"
+  ]
+  @optional_keys [
+    "cache_creation_input_tokens",
+    "cache_read_input_tokens",
+    "cache_creation",
+    "server_tool_use",
+    "service_tier"
+  ]
   @aliases []
 
   @doc """
@@ -64,12 +76,36 @@ defmodule SearchAgent.Usage do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
     with {:ok, input_tokens} <- R.required(data, "input_tokens", ".input_tokens", &R.integer/1),
-         {:ok, output_tokens} <- R.required(data, "output_tokens", ".output_tokens", &R.integer/1),
-         {:ok, cache_creation_input_tokens} <- R.optional(data, "cache_creation_input_tokens", ".cache_creation_input_tokens", &d_opt_int/1, nil),
-         {:ok, cache_read_input_tokens} <- R.optional(data, "cache_read_input_tokens", ".cache_read_input_tokens", &d_opt_int/1, nil),
-         {:ok, cache_creation} <- R.optional(data, "cache_creation", ".cache_creation", &d_opt_cache_creation/1, nil),
-         {:ok, server_tool_use} <- R.optional(data, "server_tool_use", ".server_tool_use", &d_opt_server_tool_usage/1, nil),
-         {:ok, service_tier} <- R.optional(data, "service_tier", ".service_tier", &d_opt_service_tier/1, nil),
+         {:ok, output_tokens} <-
+           R.required(data, "output_tokens", ".output_tokens", &R.integer/1),
+         {:ok, cache_creation_input_tokens} <-
+           R.optional(
+             data,
+             "cache_creation_input_tokens",
+             ".cache_creation_input_tokens",
+             &d_opt_int/1,
+             nil
+           ),
+         {:ok, cache_read_input_tokens} <-
+           R.optional(
+             data,
+             "cache_read_input_tokens",
+             ".cache_read_input_tokens",
+             &d_opt_int/1,
+             nil
+           ),
+         {:ok, cache_creation} <-
+           R.optional(data, "cache_creation", ".cache_creation", &d_opt_cache_creation/1, nil),
+         {:ok, server_tool_use} <-
+           R.optional(
+             data,
+             "server_tool_use",
+             ".server_tool_use",
+             &d_opt_server_tool_usage/1,
+             nil
+           ),
+         {:ok, service_tier} <-
+           R.optional(data, "service_tier", ".service_tier", &d_opt_service_tier/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -92,15 +128,38 @@ defmodule SearchAgent.Usage do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "input_tokens" => value.input_tokens,
       "output_tokens" => value.output_tokens
     }
-    out = if "cache_creation_input_tokens" in present or not is_nil(value.cache_creation_input_tokens), do: Map.put(out, "cache_creation_input_tokens", value.cache_creation_input_tokens), else: out
-    out = if "cache_read_input_tokens" in present or not is_nil(value.cache_read_input_tokens), do: Map.put(out, "cache_read_input_tokens", value.cache_read_input_tokens), else: out
-    out = if "cache_creation" in present or not is_nil(value.cache_creation), do: Map.put(out, "cache_creation", e_opt_cache_creation(value.cache_creation)), else: out
-    out = if "server_tool_use" in present or not is_nil(value.server_tool_use), do: Map.put(out, "server_tool_use", e_opt_server_tool_usage(value.server_tool_use)), else: out
-    out = if "service_tier" in present or not is_nil(value.service_tier), do: Map.put(out, "service_tier", value.service_tier), else: out
+
+    out =
+      if "cache_creation_input_tokens" in present or
+           not is_nil(value.cache_creation_input_tokens),
+         do: Map.put(out, "cache_creation_input_tokens", value.cache_creation_input_tokens),
+         else: out
+
+    out =
+      if "cache_read_input_tokens" in present or not is_nil(value.cache_read_input_tokens),
+        do: Map.put(out, "cache_read_input_tokens", value.cache_read_input_tokens),
+        else: out
+
+    out =
+      if "cache_creation" in present or not is_nil(value.cache_creation),
+        do: Map.put(out, "cache_creation", e_opt_cache_creation(value.cache_creation)),
+        else: out
+
+    out =
+      if "server_tool_use" in present or not is_nil(value.server_tool_use),
+        do: Map.put(out, "server_tool_use", e_opt_server_tool_usage(value.server_tool_use)),
+        else: out
+
+    out =
+      if "service_tier" in present or not is_nil(value.service_tier),
+        do: Map.put(out, "service_tier", value.service_tier),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

@@ -14,11 +14,9 @@ defmodule ClaudeCode.Content.TextBlock do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:text]
-  defstruct [
-    type: :text,
-    text: nil,
-    extra: %{}
-  ]
+  defstruct type: :text,
+            text: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           type: :text,
@@ -64,6 +62,7 @@ defmodule ClaudeCode.Content.TextBlock do
       "type" => "text",
       "text" => value.text
     }
+
     Map.merge(out, value.extra)
   end
 end

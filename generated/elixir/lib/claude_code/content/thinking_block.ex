@@ -15,13 +15,11 @@ defmodule ClaudeCode.Content.ThinkingBlock do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:thinking]
-  defstruct [
-    type: :thinking,
-    thinking: nil,
-    signature: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :thinking,
+            thinking: nil,
+            signature: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :thinking,
@@ -71,11 +69,17 @@ defmodule ClaudeCode.Content.ThinkingBlock do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "thinking",
       "thinking" => value.thinking
     }
-    out = if "signature" in present or not is_nil(value.signature), do: Map.put(out, "signature", value.signature), else: out
+
+    out =
+      if "signature" in present or not is_nil(value.signature),
+        do: Map.put(out, "signature", value.signature),
+        else: out
+
     Map.merge(out, value.extra)
   end
 end

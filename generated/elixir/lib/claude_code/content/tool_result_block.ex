@@ -16,14 +16,12 @@ defmodule ClaudeCode.Content.ToolResultBlock do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:tool_use_id]
-  defstruct [
-    type: :tool_result,
-    tool_use_id: nil,
-    content: nil,
-    is_error: false,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :tool_result,
+            tool_use_id: nil,
+            content: nil,
+            is_error: false,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :tool_result,
@@ -56,7 +54,8 @@ defmodule ClaudeCode.Content.ToolResultBlock do
   def decode(data) when is_map(data) do
     with :ok <- R.tag(data, "type", ".type", "tool_result"),
          {:ok, tool_use_id} <- R.required(data, "tool_use_id", ".tool_use_id", &R.string/1),
-         {:ok, content} <- R.optional(data, "content", ".content", &d_union_str_or_list_json_object/1, nil),
+         {:ok, content} <-
+           R.optional(data, "content", ".content", &d_union_str_or_list_json_object/1, nil),
          {:ok, is_error} <- R.optional(data, "is_error", ".is_error", &R.boolean/1, false),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
@@ -76,12 +75,22 @@ defmodule ClaudeCode.Content.ToolResultBlock do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "tool_result",
       "tool_use_id" => value.tool_use_id
     }
-    out = if "content" in present or not is_nil(value.content), do: Map.put(out, "content", value.content), else: out
-    out = if "is_error" in present or value.is_error != false, do: Map.put(out, "is_error", value.is_error), else: out
+
+    out =
+      if "content" in present or not is_nil(value.content),
+        do: Map.put(out, "content", value.content),
+        else: out
+
+    out =
+      if "is_error" in present or value.is_error != false,
+        do: Map.put(out, "is_error", value.is_error),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

@@ -17,15 +17,13 @@ defmodule ClaudeCode.Content.ToolUseBlock do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:id, :name, :input]
-  defstruct [
-    type: :tool_use,
-    id: nil,
-    name: nil,
-    input: nil,
-    caller: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :tool_use,
+            id: nil,
+            name: nil,
+            input: nil,
+            caller: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :tool_use,
@@ -81,13 +79,19 @@ defmodule ClaudeCode.Content.ToolUseBlock do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "tool_use",
       "id" => value.id,
       "name" => value.name,
       "input" => value.input
     }
-    out = if "caller" in present or not is_nil(value.caller), do: Map.put(out, "caller", value.caller), else: out
+
+    out =
+      if "caller" in present or not is_nil(value.caller),
+        do: Map.put(out, "caller", value.caller),
+        else: out
+
     Map.merge(out, value.extra)
   end
 end

@@ -24,22 +24,20 @@ defmodule ClaudeCode.Message.AssistantMessage do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:message]
-  defstruct [
-    type: :assistant,
-    message: nil,
-    parent_tool_use_id: nil,
-    session_id: nil,
-    uuid: nil,
-    timestamp: nil,
-    request_id: nil,
-    aborted: nil,
-    error: nil,
-    wire_tool_inputs: nil,
-    local_command_source: nil,
-    local_command_run: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :assistant,
+            message: nil,
+            parent_tool_use_id: nil,
+            session_id: nil,
+            uuid: nil,
+            timestamp: nil,
+            request_id: nil,
+            aborted: nil,
+            error: nil,
+            wire_tool_inputs: nil,
+            local_command_source: nil,
+            local_command_run: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :assistant,
@@ -58,8 +56,32 @@ defmodule ClaudeCode.Message.AssistantMessage do
           __present__: [String.t()]
         }
 
-  @known_keys ["type", "message", "parent_tool_use_id", "session_id", "uuid", "timestamp", "request_id", "aborted", "error", "wire_tool_inputs", "local_command_source", "local_command_run"]
-  @optional_keys ["parent_tool_use_id", "session_id", "uuid", "timestamp", "request_id", "aborted", "error", "wire_tool_inputs", "local_command_source", "local_command_run"]
+  @known_keys [
+    "type",
+    "message",
+    "parent_tool_use_id",
+    "session_id",
+    "uuid",
+    "timestamp",
+    "request_id",
+    "aborted",
+    "error",
+    "wire_tool_inputs",
+    "local_command_source",
+    "local_command_run"
+  ]
+  @optional_keys [
+    "parent_tool_use_id",
+    "session_id",
+    "uuid",
+    "timestamp",
+    "request_id",
+    "aborted",
+    "error",
+    "wire_tool_inputs",
+    "local_command_source",
+    "local_command_run"
+  ]
   @aliases []
 
   @doc """
@@ -79,17 +101,28 @@ defmodule ClaudeCode.Message.AssistantMessage do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
     with :ok <- R.tag(data, "type", ".type", "assistant"),
-         {:ok, message} <- R.required(data, "message", ".message", &ClaudeCode.AssistantMessageBody.decode/1),
-         {:ok, parent_tool_use_id} <- R.optional(data, "parent_tool_use_id", ".parent_tool_use_id", &d_opt_str/1, nil),
+         {:ok, message} <-
+           R.required(data, "message", ".message", &ClaudeCode.AssistantMessageBody.decode/1),
+         {:ok, parent_tool_use_id} <-
+           R.optional(data, "parent_tool_use_id", ".parent_tool_use_id", &d_opt_str/1, nil),
          {:ok, session_id} <- R.optional(data, "session_id", ".session_id", &R.string/1, nil),
          {:ok, uuid} <- R.optional(data, "uuid", ".uuid", &R.string/1, nil),
          {:ok, timestamp} <- R.optional(data, "timestamp", ".timestamp", &R.string/1, nil),
          {:ok, request_id} <- R.optional(data, "request_id", ".request_id", &R.string/1, nil),
          {:ok, aborted} <- R.optional(data, "aborted", ".aborted", &R.boolean/1, nil),
          {:ok, error} <- R.optional(data, "error", ".error", &R.string/1, nil),
-         {:ok, wire_tool_inputs} <- R.optional(data, "wire_tool_inputs", ".wire_tool_inputs", &d_map_json_object/1, nil),
-         {:ok, local_command_source} <- R.optional(data, "local_command_source", ".local_command_source", &R.string/1, nil),
-         {:ok, local_command_run} <- R.optional(data, "local_command_run", ".local_command_run", &ClaudeCode.LocalCommandRun.decode/1, nil),
+         {:ok, wire_tool_inputs} <-
+           R.optional(data, "wire_tool_inputs", ".wire_tool_inputs", &d_map_json_object/1, nil),
+         {:ok, local_command_source} <-
+           R.optional(data, "local_command_source", ".local_command_source", &R.string/1, nil),
+         {:ok, local_command_run} <-
+           R.optional(
+             data,
+             "local_command_run",
+             ".local_command_run",
+             &ClaudeCode.LocalCommandRun.decode/1,
+             nil
+           ),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -116,20 +149,62 @@ defmodule ClaudeCode.Message.AssistantMessage do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "assistant",
       "message" => ClaudeCode.AssistantMessageBody.to_json(value.message)
     }
-    out = if "parent_tool_use_id" in present or not is_nil(value.parent_tool_use_id), do: Map.put(out, "parent_tool_use_id", value.parent_tool_use_id), else: out
-    out = if "session_id" in present or not is_nil(value.session_id), do: Map.put(out, "session_id", value.session_id), else: out
-    out = if "uuid" in present or not is_nil(value.uuid), do: Map.put(out, "uuid", value.uuid), else: out
-    out = if "timestamp" in present or not is_nil(value.timestamp), do: Map.put(out, "timestamp", value.timestamp), else: out
-    out = if "request_id" in present or not is_nil(value.request_id), do: Map.put(out, "request_id", value.request_id), else: out
-    out = if "aborted" in present or not is_nil(value.aborted), do: Map.put(out, "aborted", value.aborted), else: out
-    out = if "error" in present or not is_nil(value.error), do: Map.put(out, "error", value.error), else: out
-    out = if "wire_tool_inputs" in present or not is_nil(value.wire_tool_inputs), do: Map.put(out, "wire_tool_inputs", value.wire_tool_inputs), else: out
-    out = if "local_command_source" in present or not is_nil(value.local_command_source), do: Map.put(out, "local_command_source", value.local_command_source), else: out
-    out = if "local_command_run" in present or not is_nil(value.local_command_run), do: Map.put(out, "local_command_run", e_opt_local_command_run(value.local_command_run)), else: out
+
+    out =
+      if "parent_tool_use_id" in present or not is_nil(value.parent_tool_use_id),
+        do: Map.put(out, "parent_tool_use_id", value.parent_tool_use_id),
+        else: out
+
+    out =
+      if "session_id" in present or not is_nil(value.session_id),
+        do: Map.put(out, "session_id", value.session_id),
+        else: out
+
+    out =
+      if "uuid" in present or not is_nil(value.uuid),
+        do: Map.put(out, "uuid", value.uuid),
+        else: out
+
+    out =
+      if "timestamp" in present or not is_nil(value.timestamp),
+        do: Map.put(out, "timestamp", value.timestamp),
+        else: out
+
+    out =
+      if "request_id" in present or not is_nil(value.request_id),
+        do: Map.put(out, "request_id", value.request_id),
+        else: out
+
+    out =
+      if "aborted" in present or not is_nil(value.aborted),
+        do: Map.put(out, "aborted", value.aborted),
+        else: out
+
+    out =
+      if "error" in present or not is_nil(value.error),
+        do: Map.put(out, "error", value.error),
+        else: out
+
+    out =
+      if "wire_tool_inputs" in present or not is_nil(value.wire_tool_inputs),
+        do: Map.put(out, "wire_tool_inputs", value.wire_tool_inputs),
+        else: out
+
+    out =
+      if "local_command_source" in present or not is_nil(value.local_command_source),
+        do: Map.put(out, "local_command_source", value.local_command_source),
+        else: out
+
+    out =
+      if "local_command_run" in present or not is_nil(value.local_command_run),
+        do: Map.put(out, "local_command_run", e_opt_local_command_run(value.local_command_run)),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

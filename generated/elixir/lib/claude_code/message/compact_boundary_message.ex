@@ -17,16 +17,14 @@ defmodule ClaudeCode.Message.CompactBoundaryMessage do
 
   alias ClaudeCode.PolytypeRuntime, as: R
 
-  defstruct [
-    type: :system,
-    subtype: :compact_boundary,
-    compact_metadata: nil,
-    direction: nil,
-    session_id: nil,
-    uuid: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :system,
+            subtype: :compact_boundary,
+            compact_metadata: nil,
+            direction: nil,
+            session_id: nil,
+            uuid: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :system,
@@ -61,8 +59,16 @@ defmodule ClaudeCode.Message.CompactBoundaryMessage do
   def decode(data) when is_map(data) do
     with :ok <- R.tag(data, "type", ".type", "system"),
          :ok <- R.tag(data, "subtype", ".subtype", "compact_boundary"),
-         {:ok, compact_metadata} <- R.optional(data, "compact_metadata", ".compact_metadata", &ClaudeCode.CompactMetadata.decode/1, nil),
-         {:ok, direction} <- R.optional(data, "direction", ".direction", &ClaudeCode.CompactDirection.decode/1, nil),
+         {:ok, compact_metadata} <-
+           R.optional(
+             data,
+             "compact_metadata",
+             ".compact_metadata",
+             &ClaudeCode.CompactMetadata.decode/1,
+             nil
+           ),
+         {:ok, direction} <-
+           R.optional(data, "direction", ".direction", &ClaudeCode.CompactDirection.decode/1, nil),
          {:ok, session_id} <- R.optional(data, "session_id", ".session_id", &R.string/1, nil),
          {:ok, uuid} <- R.optional(data, "uuid", ".uuid", &R.string/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
@@ -84,14 +90,32 @@ defmodule ClaudeCode.Message.CompactBoundaryMessage do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "system",
       "subtype" => "compact_boundary"
     }
-    out = if "compact_metadata" in present or not is_nil(value.compact_metadata), do: Map.put(out, "compact_metadata", e_opt_compact_metadata(value.compact_metadata)), else: out
-    out = if "direction" in present or not is_nil(value.direction), do: Map.put(out, "direction", e_opt_compact_direction(value.direction)), else: out
-    out = if "session_id" in present or not is_nil(value.session_id), do: Map.put(out, "session_id", value.session_id), else: out
-    out = if "uuid" in present or not is_nil(value.uuid), do: Map.put(out, "uuid", value.uuid), else: out
+
+    out =
+      if "compact_metadata" in present or not is_nil(value.compact_metadata),
+        do: Map.put(out, "compact_metadata", e_opt_compact_metadata(value.compact_metadata)),
+        else: out
+
+    out =
+      if "direction" in present or not is_nil(value.direction),
+        do: Map.put(out, "direction", e_opt_compact_direction(value.direction)),
+        else: out
+
+    out =
+      if "session_id" in present or not is_nil(value.session_id),
+        do: Map.put(out, "session_id", value.session_id),
+        else: out
+
+    out =
+      if "uuid" in present or not is_nil(value.uuid),
+        do: Map.put(out, "uuid", value.uuid),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

@@ -16,13 +16,11 @@ defmodule ClaudeCode.Message.PartialAssistantMessage do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:content, :index, :delta]
-  defstruct [
-    type: :partial_assistant,
-    content: nil,
-    index: nil,
-    delta: nil,
-    extra: %{}
-  ]
+  defstruct type: :partial_assistant,
+            content: nil,
+            index: nil,
+            delta: nil,
+            extra: %{}
 
   @type t :: %__MODULE__{
           type: :partial_assistant,
@@ -76,6 +74,7 @@ defmodule ClaudeCode.Message.PartialAssistantMessage do
       "index" => value.index,
       "delta" => value.delta
     }
+
     Map.merge(out, value.extra)
   end
 

@@ -43,41 +43,39 @@ defmodule ClaudeCode.Message.ResultMessage do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:subtype, :is_error, :duration_ms, :session_id, :num_turns]
-  defstruct [
-    type: :result,
-    subtype: nil,
-    result: nil,
-    is_error: nil,
-    total_cost_usd: nil,
-    input_tokens: nil,
-    output_tokens: nil,
-    total_tokens: nil,
-    duration_ms: nil,
-    session_id: nil,
-    num_turns: nil,
-    duration_api_ms: nil,
-    stop_reason: nil,
-    usage: nil,
-    model_usage: nil,
-    permission_denials: nil,
-    terminal_reason: nil,
-    fast_mode_state: nil,
-    fast_mode_disabled_reason: nil,
-    subagent_stats: nil,
-    api_error_status: nil,
-    errors: nil,
-    local_command: nil,
-    structured_output: nil,
-    ttft_ms: nil,
-    ttft_stream_ms: nil,
-    time_to_request_ms: nil,
-    first_content_frame_ms: nil,
-    uuid: nil,
-    queued_turn_count: nil,
-    result_index: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :result,
+            subtype: nil,
+            result: nil,
+            is_error: nil,
+            total_cost_usd: nil,
+            input_tokens: nil,
+            output_tokens: nil,
+            total_tokens: nil,
+            duration_ms: nil,
+            session_id: nil,
+            num_turns: nil,
+            duration_api_ms: nil,
+            stop_reason: nil,
+            usage: nil,
+            model_usage: nil,
+            permission_denials: nil,
+            terminal_reason: nil,
+            fast_mode_state: nil,
+            fast_mode_disabled_reason: nil,
+            subagent_stats: nil,
+            api_error_status: nil,
+            errors: nil,
+            local_command: nil,
+            structured_output: nil,
+            ttft_ms: nil,
+            ttft_stream_ms: nil,
+            time_to_request_ms: nil,
+            first_content_frame_ms: nil,
+            uuid: nil,
+            queued_turn_count: nil,
+            result_index: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :result,
@@ -115,9 +113,82 @@ defmodule ClaudeCode.Message.ResultMessage do
           __present__: [String.t()]
         }
 
-  @known_keys ["type", "subtype", "result", "is_error", "isError", "total_cost_usd", "costUsd", "input_tokens", "inputTokens", "output_tokens", "outputTokens", "total_tokens", "totalTokens", "duration_ms", "session_id", "sessionId", "num_turns", "numTurns", "duration_api_ms", "stop_reason", "usage", "modelUsage", "permission_denials", "terminal_reason", "fast_mode_state", "fast_mode_disabled_reason", "subagent_stats", "api_error_status", "errors", "local_command", "structured_output", "ttft_ms", "ttft_stream_ms", "time_to_request_ms", "first_content_frame_ms", "uuid", "queued_turn_count", "result_index"]
-  @optional_keys ["result", "total_cost_usd", "input_tokens", "output_tokens", "total_tokens", "duration_api_ms", "stop_reason", "usage", "modelUsage", "permission_denials", "terminal_reason", "fast_mode_state", "fast_mode_disabled_reason", "subagent_stats", "api_error_status", "errors", "local_command", "structured_output", "ttft_ms", "ttft_stream_ms", "time_to_request_ms", "first_content_frame_ms", "uuid", "queued_turn_count", "result_index"]
-  @aliases [{"isError", "is_error"}, {"costUsd", "total_cost_usd"}, {"inputTokens", "input_tokens"}, {"outputTokens", "output_tokens"}, {"totalTokens", "total_tokens"}, {"sessionId", "session_id"}, {"numTurns", "num_turns"}]
+  @known_keys [
+    "type",
+    "subtype",
+    "result",
+    "is_error",
+    "isError",
+    "total_cost_usd",
+    "costUsd",
+    "input_tokens",
+    "inputTokens",
+    "output_tokens",
+    "outputTokens",
+    "total_tokens",
+    "totalTokens",
+    "duration_ms",
+    "session_id",
+    "sessionId",
+    "num_turns",
+    "numTurns",
+    "duration_api_ms",
+    "stop_reason",
+    "usage",
+    "modelUsage",
+    "permission_denials",
+    "terminal_reason",
+    "fast_mode_state",
+    "fast_mode_disabled_reason",
+    "subagent_stats",
+    "api_error_status",
+    "errors",
+    "local_command",
+    "structured_output",
+    "ttft_ms",
+    "ttft_stream_ms",
+    "time_to_request_ms",
+    "first_content_frame_ms",
+    "uuid",
+    "queued_turn_count",
+    "result_index"
+  ]
+  @optional_keys [
+    "result",
+    "total_cost_usd",
+    "input_tokens",
+    "output_tokens",
+    "total_tokens",
+    "duration_api_ms",
+    "stop_reason",
+    "usage",
+    "modelUsage",
+    "permission_denials",
+    "terminal_reason",
+    "fast_mode_state",
+    "fast_mode_disabled_reason",
+    "subagent_stats",
+    "api_error_status",
+    "errors",
+    "local_command",
+    "structured_output",
+    "ttft_ms",
+    "ttft_stream_ms",
+    "time_to_request_ms",
+    "first_content_frame_ms",
+    "uuid",
+    "queued_turn_count",
+    "result_index"
+  ]
+  @aliases [
+    {"isError", "is_error"},
+    {"costUsd", "total_cost_usd"},
+    {"inputTokens", "input_tokens"},
+    {"outputTokens", "output_tokens"},
+    {"totalTokens", "total_tokens"},
+    {"sessionId", "session_id"},
+    {"numTurns", "num_turns"}
+  ]
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -136,36 +207,109 @@ defmodule ClaudeCode.Message.ResultMessage do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
     with :ok <- R.tag(data, "type", ".type", "result"),
-         {:ok, subtype} <- R.required(data, "subtype", ".subtype", &ClaudeCode.ResultSubtype.decode/1),
-         {:ok, is_error} <- R.required_aliased(data, [{"is_error", ".is_error"}, {"isError", ".isError"}], &R.boolean/1),
+         {:ok, subtype} <-
+           R.required(data, "subtype", ".subtype", &ClaudeCode.ResultSubtype.decode/1),
+         {:ok, is_error} <-
+           R.required_aliased(
+             data,
+             [{"is_error", ".is_error"}, {"isError", ".isError"}],
+             &R.boolean/1
+           ),
          {:ok, duration_ms} <- R.required(data, "duration_ms", ".duration_ms", &d_opt_int/1),
-         {:ok, session_id} <- R.required_aliased(data, [{"session_id", ".session_id"}, {"sessionId", ".sessionId"}], &d_opt_str/1),
-         {:ok, num_turns} <- R.required_aliased(data, [{"num_turns", ".num_turns"}, {"numTurns", ".numTurns"}], &d_opt_int/1),
+         {:ok, session_id} <-
+           R.required_aliased(
+             data,
+             [{"session_id", ".session_id"}, {"sessionId", ".sessionId"}],
+             &d_opt_str/1
+           ),
+         {:ok, num_turns} <-
+           R.required_aliased(
+             data,
+             [{"num_turns", ".num_turns"}, {"numTurns", ".numTurns"}],
+             &d_opt_int/1
+           ),
          {:ok, result} <- R.optional(data, "result", ".result", &R.string/1, nil),
-         {:ok, total_cost_usd} <- R.optional_aliased(data, [{"total_cost_usd", ".total_cost_usd"}, {"costUsd", ".costUsd"}], &d_opt_float/1, nil),
-         {:ok, input_tokens} <- R.optional_aliased(data, [{"input_tokens", ".input_tokens"}, {"inputTokens", ".inputTokens"}], &d_opt_int/1, nil),
-         {:ok, output_tokens} <- R.optional_aliased(data, [{"output_tokens", ".output_tokens"}, {"outputTokens", ".outputTokens"}], &d_opt_int/1, nil),
-         {:ok, total_tokens} <- R.optional_aliased(data, [{"total_tokens", ".total_tokens"}, {"totalTokens", ".totalTokens"}], &d_opt_int/1, nil),
-         {:ok, duration_api_ms} <- R.optional(data, "duration_api_ms", ".duration_api_ms", &R.integer/1, nil),
+         {:ok, total_cost_usd} <-
+           R.optional_aliased(
+             data,
+             [{"total_cost_usd", ".total_cost_usd"}, {"costUsd", ".costUsd"}],
+             &d_opt_float/1,
+             nil
+           ),
+         {:ok, input_tokens} <-
+           R.optional_aliased(
+             data,
+             [{"input_tokens", ".input_tokens"}, {"inputTokens", ".inputTokens"}],
+             &d_opt_int/1,
+             nil
+           ),
+         {:ok, output_tokens} <-
+           R.optional_aliased(
+             data,
+             [{"output_tokens", ".output_tokens"}, {"outputTokens", ".outputTokens"}],
+             &d_opt_int/1,
+             nil
+           ),
+         {:ok, total_tokens} <-
+           R.optional_aliased(
+             data,
+             [{"total_tokens", ".total_tokens"}, {"totalTokens", ".totalTokens"}],
+             &d_opt_int/1,
+             nil
+           ),
+         {:ok, duration_api_ms} <-
+           R.optional(data, "duration_api_ms", ".duration_api_ms", &R.integer/1, nil),
          {:ok, stop_reason} <- R.optional(data, "stop_reason", ".stop_reason", &d_opt_str/1, nil),
          {:ok, usage} <- R.optional(data, "usage", ".usage", &ClaudeCode.Usage.decode/1, nil),
-         {:ok, model_usage} <- R.optional(data, "modelUsage", ".modelUsage", &d_map_model_usage/1, nil),
-         {:ok, permission_denials} <- R.optional(data, "permission_denials", ".permission_denials", &d_list_permission_denial/1, nil),
-         {:ok, terminal_reason} <- R.optional(data, "terminal_reason", ".terminal_reason", &R.string/1, nil),
-         {:ok, fast_mode_state} <- R.optional(data, "fast_mode_state", ".fast_mode_state", &R.string/1, nil),
-         {:ok, fast_mode_disabled_reason} <- R.optional(data, "fast_mode_disabled_reason", ".fast_mode_disabled_reason", &R.string/1, nil),
-         {:ok, subagent_stats} <- R.optional(data, "subagent_stats", ".subagent_stats", &R.json_object/1, nil),
-         {:ok, api_error_status} <- R.optional(data, "api_error_status", ".api_error_status", &d_opt_int/1, nil),
+         {:ok, model_usage} <-
+           R.optional(data, "modelUsage", ".modelUsage", &d_map_model_usage/1, nil),
+         {:ok, permission_denials} <-
+           R.optional(
+             data,
+             "permission_denials",
+             ".permission_denials",
+             &d_list_permission_denial/1,
+             nil
+           ),
+         {:ok, terminal_reason} <-
+           R.optional(data, "terminal_reason", ".terminal_reason", &R.string/1, nil),
+         {:ok, fast_mode_state} <-
+           R.optional(data, "fast_mode_state", ".fast_mode_state", &R.string/1, nil),
+         {:ok, fast_mode_disabled_reason} <-
+           R.optional(
+             data,
+             "fast_mode_disabled_reason",
+             ".fast_mode_disabled_reason",
+             &R.string/1,
+             nil
+           ),
+         {:ok, subagent_stats} <-
+           R.optional(data, "subagent_stats", ".subagent_stats", &R.json_object/1, nil),
+         {:ok, api_error_status} <-
+           R.optional(data, "api_error_status", ".api_error_status", &d_opt_int/1, nil),
          {:ok, errors} <- R.optional(data, "errors", ".errors", &d_list_str/1, nil),
-         {:ok, local_command} <- R.optional(data, "local_command", ".local_command", &R.string/1, nil),
-         {:ok, structured_output} <- R.optional(data, "structured_output", ".structured_output", &R.json_value/1, nil),
+         {:ok, local_command} <-
+           R.optional(data, "local_command", ".local_command", &R.string/1, nil),
+         {:ok, structured_output} <-
+           R.optional(data, "structured_output", ".structured_output", &R.json_value/1, nil),
          {:ok, ttft_ms} <- R.optional(data, "ttft_ms", ".ttft_ms", &R.integer/1, nil),
-         {:ok, ttft_stream_ms} <- R.optional(data, "ttft_stream_ms", ".ttft_stream_ms", &R.integer/1, nil),
-         {:ok, time_to_request_ms} <- R.optional(data, "time_to_request_ms", ".time_to_request_ms", &R.integer/1, nil),
-         {:ok, first_content_frame_ms} <- R.optional(data, "first_content_frame_ms", ".first_content_frame_ms", &R.integer/1, nil),
+         {:ok, ttft_stream_ms} <-
+           R.optional(data, "ttft_stream_ms", ".ttft_stream_ms", &R.integer/1, nil),
+         {:ok, time_to_request_ms} <-
+           R.optional(data, "time_to_request_ms", ".time_to_request_ms", &R.integer/1, nil),
+         {:ok, first_content_frame_ms} <-
+           R.optional(
+             data,
+             "first_content_frame_ms",
+             ".first_content_frame_ms",
+             &R.integer/1,
+             nil
+           ),
          {:ok, uuid} <- R.optional(data, "uuid", ".uuid", &R.string/1, nil),
-         {:ok, queued_turn_count} <- R.optional(data, "queued_turn_count", ".queued_turn_count", &R.integer/1, nil),
-         {:ok, result_index} <- R.optional(data, "result_index", ".result_index", &R.integer/1, nil),
+         {:ok, queued_turn_count} <-
+           R.optional(data, "queued_turn_count", ".queued_turn_count", &R.integer/1, nil),
+         {:ok, result_index} <-
+           R.optional(data, "result_index", ".result_index", &R.integer/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -211,6 +355,7 @@ defmodule ClaudeCode.Message.ResultMessage do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "result",
       "subtype" => ClaudeCode.ResultSubtype.to_json(value.subtype),
@@ -219,31 +364,145 @@ defmodule ClaudeCode.Message.ResultMessage do
       R.spelling(present, ["session_id", "sessionId"]) => value.session_id,
       R.spelling(present, ["num_turns", "numTurns"]) => value.num_turns
     }
-    out = if "result" in present or not is_nil(value.result), do: Map.put(out, "result", value.result), else: out
-    out = if "total_cost_usd" in present or not is_nil(value.total_cost_usd), do: Map.put(out, R.spelling(present, ["total_cost_usd", "costUsd"]), value.total_cost_usd), else: out
-    out = if "input_tokens" in present or not is_nil(value.input_tokens), do: Map.put(out, R.spelling(present, ["input_tokens", "inputTokens"]), value.input_tokens), else: out
-    out = if "output_tokens" in present or not is_nil(value.output_tokens), do: Map.put(out, R.spelling(present, ["output_tokens", "outputTokens"]), value.output_tokens), else: out
-    out = if "total_tokens" in present or not is_nil(value.total_tokens), do: Map.put(out, R.spelling(present, ["total_tokens", "totalTokens"]), value.total_tokens), else: out
-    out = if "duration_api_ms" in present or not is_nil(value.duration_api_ms), do: Map.put(out, "duration_api_ms", value.duration_api_ms), else: out
-    out = if "stop_reason" in present or not is_nil(value.stop_reason), do: Map.put(out, "stop_reason", value.stop_reason), else: out
-    out = if "usage" in present or not is_nil(value.usage), do: Map.put(out, "usage", e_opt_usage(value.usage)), else: out
-    out = if "modelUsage" in present or not is_nil(value.model_usage), do: Map.put(out, "modelUsage", e_opt_map_model_usage(value.model_usage)), else: out
-    out = if "permission_denials" in present or not is_nil(value.permission_denials), do: Map.put(out, "permission_denials", e_opt_list_permission_denial(value.permission_denials)), else: out
-    out = if "terminal_reason" in present or not is_nil(value.terminal_reason), do: Map.put(out, "terminal_reason", value.terminal_reason), else: out
-    out = if "fast_mode_state" in present or not is_nil(value.fast_mode_state), do: Map.put(out, "fast_mode_state", value.fast_mode_state), else: out
-    out = if "fast_mode_disabled_reason" in present or not is_nil(value.fast_mode_disabled_reason), do: Map.put(out, "fast_mode_disabled_reason", value.fast_mode_disabled_reason), else: out
-    out = if "subagent_stats" in present or not is_nil(value.subagent_stats), do: Map.put(out, "subagent_stats", value.subagent_stats), else: out
-    out = if "api_error_status" in present or not is_nil(value.api_error_status), do: Map.put(out, "api_error_status", value.api_error_status), else: out
-    out = if "errors" in present or not is_nil(value.errors), do: Map.put(out, "errors", value.errors), else: out
-    out = if "local_command" in present or not is_nil(value.local_command), do: Map.put(out, "local_command", value.local_command), else: out
-    out = if "structured_output" in present or not is_nil(value.structured_output), do: Map.put(out, "structured_output", value.structured_output), else: out
-    out = if "ttft_ms" in present or not is_nil(value.ttft_ms), do: Map.put(out, "ttft_ms", value.ttft_ms), else: out
-    out = if "ttft_stream_ms" in present or not is_nil(value.ttft_stream_ms), do: Map.put(out, "ttft_stream_ms", value.ttft_stream_ms), else: out
-    out = if "time_to_request_ms" in present or not is_nil(value.time_to_request_ms), do: Map.put(out, "time_to_request_ms", value.time_to_request_ms), else: out
-    out = if "first_content_frame_ms" in present or not is_nil(value.first_content_frame_ms), do: Map.put(out, "first_content_frame_ms", value.first_content_frame_ms), else: out
-    out = if "uuid" in present or not is_nil(value.uuid), do: Map.put(out, "uuid", value.uuid), else: out
-    out = if "queued_turn_count" in present or not is_nil(value.queued_turn_count), do: Map.put(out, "queued_turn_count", value.queued_turn_count), else: out
-    out = if "result_index" in present or not is_nil(value.result_index), do: Map.put(out, "result_index", value.result_index), else: out
+
+    out =
+      if "result" in present or not is_nil(value.result),
+        do: Map.put(out, "result", value.result),
+        else: out
+
+    out =
+      if "total_cost_usd" in present or not is_nil(value.total_cost_usd),
+        do:
+          Map.put(out, R.spelling(present, ["total_cost_usd", "costUsd"]), value.total_cost_usd),
+        else: out
+
+    out =
+      if "input_tokens" in present or not is_nil(value.input_tokens),
+        do:
+          Map.put(out, R.spelling(present, ["input_tokens", "inputTokens"]), value.input_tokens),
+        else: out
+
+    out =
+      if "output_tokens" in present or not is_nil(value.output_tokens),
+        do:
+          Map.put(
+            out,
+            R.spelling(present, ["output_tokens", "outputTokens"]),
+            value.output_tokens
+          ),
+        else: out
+
+    out =
+      if "total_tokens" in present or not is_nil(value.total_tokens),
+        do:
+          Map.put(out, R.spelling(present, ["total_tokens", "totalTokens"]), value.total_tokens),
+        else: out
+
+    out =
+      if "duration_api_ms" in present or not is_nil(value.duration_api_ms),
+        do: Map.put(out, "duration_api_ms", value.duration_api_ms),
+        else: out
+
+    out =
+      if "stop_reason" in present or not is_nil(value.stop_reason),
+        do: Map.put(out, "stop_reason", value.stop_reason),
+        else: out
+
+    out =
+      if "usage" in present or not is_nil(value.usage),
+        do: Map.put(out, "usage", e_opt_usage(value.usage)),
+        else: out
+
+    out =
+      if "modelUsage" in present or not is_nil(value.model_usage),
+        do: Map.put(out, "modelUsage", e_opt_map_model_usage(value.model_usage)),
+        else: out
+
+    out =
+      if "permission_denials" in present or not is_nil(value.permission_denials),
+        do:
+          Map.put(
+            out,
+            "permission_denials",
+            e_opt_list_permission_denial(value.permission_denials)
+          ),
+        else: out
+
+    out =
+      if "terminal_reason" in present or not is_nil(value.terminal_reason),
+        do: Map.put(out, "terminal_reason", value.terminal_reason),
+        else: out
+
+    out =
+      if "fast_mode_state" in present or not is_nil(value.fast_mode_state),
+        do: Map.put(out, "fast_mode_state", value.fast_mode_state),
+        else: out
+
+    out =
+      if "fast_mode_disabled_reason" in present or not is_nil(value.fast_mode_disabled_reason),
+        do: Map.put(out, "fast_mode_disabled_reason", value.fast_mode_disabled_reason),
+        else: out
+
+    out =
+      if "subagent_stats" in present or not is_nil(value.subagent_stats),
+        do: Map.put(out, "subagent_stats", value.subagent_stats),
+        else: out
+
+    out =
+      if "api_error_status" in present or not is_nil(value.api_error_status),
+        do: Map.put(out, "api_error_status", value.api_error_status),
+        else: out
+
+    out =
+      if "errors" in present or not is_nil(value.errors),
+        do: Map.put(out, "errors", value.errors),
+        else: out
+
+    out =
+      if "local_command" in present or not is_nil(value.local_command),
+        do: Map.put(out, "local_command", value.local_command),
+        else: out
+
+    out =
+      if "structured_output" in present or not is_nil(value.structured_output),
+        do: Map.put(out, "structured_output", value.structured_output),
+        else: out
+
+    out =
+      if "ttft_ms" in present or not is_nil(value.ttft_ms),
+        do: Map.put(out, "ttft_ms", value.ttft_ms),
+        else: out
+
+    out =
+      if "ttft_stream_ms" in present or not is_nil(value.ttft_stream_ms),
+        do: Map.put(out, "ttft_stream_ms", value.ttft_stream_ms),
+        else: out
+
+    out =
+      if "time_to_request_ms" in present or not is_nil(value.time_to_request_ms),
+        do: Map.put(out, "time_to_request_ms", value.time_to_request_ms),
+        else: out
+
+    out =
+      if "first_content_frame_ms" in present or not is_nil(value.first_content_frame_ms),
+        do: Map.put(out, "first_content_frame_ms", value.first_content_frame_ms),
+        else: out
+
+    out =
+      if "uuid" in present or not is_nil(value.uuid),
+        do: Map.put(out, "uuid", value.uuid),
+        else: out
+
+    out =
+      if "queued_turn_count" in present or not is_nil(value.queued_turn_count),
+        do: Map.put(out, "queued_turn_count", value.queued_turn_count),
+        else: out
+
+    out =
+      if "result_index" in present or not is_nil(value.result_index),
+        do: Map.put(out, "result_index", value.result_index),
+        else: out
+
     Map.merge(out, value.extra)
   end
 
@@ -262,9 +521,11 @@ defmodule ClaudeCode.Message.ResultMessage do
   defp d_opt_str(nil), do: {:ok, nil}
   defp d_opt_str(value), do: R.string(value)
 
-  defp e_list_permission_denial(value), do: Enum.map(value, &ClaudeCode.PermissionDenial.to_json/1)
+  defp e_list_permission_denial(value),
+    do: Enum.map(value, &ClaudeCode.PermissionDenial.to_json/1)
 
-  defp e_map_model_usage(value), do: Map.new(value, fn {key, item} -> {key, ClaudeCode.ModelUsage.to_json(item)} end)
+  defp e_map_model_usage(value),
+    do: Map.new(value, fn {key, item} -> {key, ClaudeCode.ModelUsage.to_json(item)} end)
 
   defp e_opt_list_permission_denial(nil), do: nil
   defp e_opt_list_permission_denial(value), do: e_list_permission_denial(value)

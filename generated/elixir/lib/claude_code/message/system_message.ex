@@ -43,41 +43,39 @@ defmodule ClaudeCode.Message.SystemMessage do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:cwd, :session_id, :tools, :model, :permission_mode, :api_key_source]
-  defstruct [
-    type: :system,
-    subtype: :init,
-    cwd: nil,
-    session_id: nil,
-    tools: nil,
-    mcp_servers: nil,
-    model: nil,
-    permission_mode: nil,
-    slash_commands: nil,
-    terminal_slash_commands: nil,
-    api_key_source: nil,
-    claude_code_version: nil,
-    output_style: nil,
-    agents: nil,
-    skills: nil,
-    plugins: nil,
-    capabilities: nil,
-    analytics_disabled: nil,
-    product_feedback_disabled: nil,
-    uuid: nil,
-    memory_paths: nil,
-    messaging_socket_path: nil,
-    fast_mode_state: nil,
-    fast_mode_disabled_reason: nil,
-    max_thinking_tokens: nil,
-    custom_instructions: nil,
-    claude_md_files: nil,
-    session_type: nil,
-    effective_git_root: nil,
-    environment_plan: nil,
-    user_type: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :system,
+            subtype: :init,
+            cwd: nil,
+            session_id: nil,
+            tools: nil,
+            mcp_servers: nil,
+            model: nil,
+            permission_mode: nil,
+            slash_commands: nil,
+            terminal_slash_commands: nil,
+            api_key_source: nil,
+            claude_code_version: nil,
+            output_style: nil,
+            agents: nil,
+            skills: nil,
+            plugins: nil,
+            capabilities: nil,
+            analytics_disabled: nil,
+            product_feedback_disabled: nil,
+            uuid: nil,
+            memory_paths: nil,
+            messaging_socket_path: nil,
+            fast_mode_state: nil,
+            fast_mode_disabled_reason: nil,
+            max_thinking_tokens: nil,
+            custom_instructions: nil,
+            claude_md_files: nil,
+            session_type: nil,
+            effective_git_root: nil,
+            environment_plan: nil,
+            user_type: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :system,
@@ -115,9 +113,84 @@ defmodule ClaudeCode.Message.SystemMessage do
           __present__: [String.t()]
         }
 
-  @known_keys ["type", "subtype", "cwd", "session_id", "sessionId", "tools", "mcp_servers", "mcpServers", "model", "permissionMode", "slash_commands", "terminal_slash_commands", "apiKeySource", "claude_code_version", "output_style", "agents", "skills", "plugins", "capabilities", "analytics_disabled", "product_feedback_disabled", "uuid", "memory_paths", "messaging_socket_path", "fast_mode_state", "fast_mode_disabled_reason", "max_thinking_tokens", "maxThinkingTokens", "custom_instructions", "customInstructions", "claude_md_files", "claudeMdFiles", "session_type", "sessionType", "effective_git_root", "effectiveGitRoot", "environment_plan", "environmentPlan", "user_type", "userType"]
-  @optional_keys ["mcp_servers", "slash_commands", "terminal_slash_commands", "claude_code_version", "output_style", "agents", "skills", "plugins", "capabilities", "analytics_disabled", "product_feedback_disabled", "uuid", "memory_paths", "messaging_socket_path", "fast_mode_state", "fast_mode_disabled_reason", "max_thinking_tokens", "custom_instructions", "claude_md_files", "session_type", "effective_git_root", "environment_plan", "user_type"]
-  @aliases [{"sessionId", "session_id"}, {"mcpServers", "mcp_servers"}, {"maxThinkingTokens", "max_thinking_tokens"}, {"customInstructions", "custom_instructions"}, {"claudeMdFiles", "claude_md_files"}, {"sessionType", "session_type"}, {"effectiveGitRoot", "effective_git_root"}, {"environmentPlan", "environment_plan"}, {"userType", "user_type"}]
+  @known_keys [
+    "type",
+    "subtype",
+    "cwd",
+    "session_id",
+    "sessionId",
+    "tools",
+    "mcp_servers",
+    "mcpServers",
+    "model",
+    "permissionMode",
+    "slash_commands",
+    "terminal_slash_commands",
+    "apiKeySource",
+    "claude_code_version",
+    "output_style",
+    "agents",
+    "skills",
+    "plugins",
+    "capabilities",
+    "analytics_disabled",
+    "product_feedback_disabled",
+    "uuid",
+    "memory_paths",
+    "messaging_socket_path",
+    "fast_mode_state",
+    "fast_mode_disabled_reason",
+    "max_thinking_tokens",
+    "maxThinkingTokens",
+    "custom_instructions",
+    "customInstructions",
+    "claude_md_files",
+    "claudeMdFiles",
+    "session_type",
+    "sessionType",
+    "effective_git_root",
+    "effectiveGitRoot",
+    "environment_plan",
+    "environmentPlan",
+    "user_type",
+    "userType"
+  ]
+  @optional_keys [
+    "mcp_servers",
+    "slash_commands",
+    "terminal_slash_commands",
+    "claude_code_version",
+    "output_style",
+    "agents",
+    "skills",
+    "plugins",
+    "capabilities",
+    "analytics_disabled",
+    "product_feedback_disabled",
+    "uuid",
+    "memory_paths",
+    "messaging_socket_path",
+    "fast_mode_state",
+    "fast_mode_disabled_reason",
+    "max_thinking_tokens",
+    "custom_instructions",
+    "claude_md_files",
+    "session_type",
+    "effective_git_root",
+    "environment_plan",
+    "user_type"
+  ]
+  @aliases [
+    {"sessionId", "session_id"},
+    {"mcpServers", "mcp_servers"},
+    {"maxThinkingTokens", "max_thinking_tokens"},
+    {"customInstructions", "custom_instructions"},
+    {"claudeMdFiles", "claude_md_files"},
+    {"sessionType", "session_type"},
+    {"effectiveGitRoot", "effective_git_root"},
+    {"environmentPlan", "environment_plan"},
+    {"userType", "user_type"}
+  ]
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -138,34 +211,131 @@ defmodule ClaudeCode.Message.SystemMessage do
     with :ok <- R.tag(data, "type", ".type", "system"),
          :ok <- R.tag(data, "subtype", ".subtype", "init"),
          {:ok, cwd} <- R.required(data, "cwd", ".cwd", &R.string/1),
-         {:ok, session_id} <- R.required_aliased(data, [{"session_id", ".session_id"}, {"sessionId", ".sessionId"}], &R.string/1),
+         {:ok, session_id} <-
+           R.required_aliased(
+             data,
+             [{"session_id", ".session_id"}, {"sessionId", ".sessionId"}],
+             &R.string/1
+           ),
          {:ok, tools} <- R.required(data, "tools", ".tools", &d_list_str/1),
          {:ok, model} <- R.required(data, "model", ".model", &R.string/1),
-         {:ok, permission_mode} <- R.required(data, "permissionMode", ".permissionMode", &ClaudeCode.PermissionMode.decode/1),
+         {:ok, permission_mode} <-
+           R.required(
+             data,
+             "permissionMode",
+             ".permissionMode",
+             &ClaudeCode.PermissionMode.decode/1
+           ),
          {:ok, api_key_source} <- R.required(data, "apiKeySource", ".apiKeySource", &R.string/1),
-         {:ok, mcp_servers} <- R.optional_aliased(data, [{"mcp_servers", ".mcp_servers"}, {"mcpServers", ".mcpServers"}], &d_list_mcp_server_status/1, nil),
-         {:ok, slash_commands} <- R.optional(data, "slash_commands", ".slash_commands", &d_list_str/1, nil),
-         {:ok, terminal_slash_commands} <- R.optional(data, "terminal_slash_commands", ".terminal_slash_commands", &d_list_str/1, nil),
-         {:ok, claude_code_version} <- R.optional(data, "claude_code_version", ".claude_code_version", &R.string/1, nil),
-         {:ok, output_style} <- R.optional(data, "output_style", ".output_style", &R.string/1, nil),
+         {:ok, mcp_servers} <-
+           R.optional_aliased(
+             data,
+             [{"mcp_servers", ".mcp_servers"}, {"mcpServers", ".mcpServers"}],
+             &d_list_mcp_server_status/1,
+             nil
+           ),
+         {:ok, slash_commands} <-
+           R.optional(data, "slash_commands", ".slash_commands", &d_list_str/1, nil),
+         {:ok, terminal_slash_commands} <-
+           R.optional(
+             data,
+             "terminal_slash_commands",
+             ".terminal_slash_commands",
+             &d_list_str/1,
+             nil
+           ),
+         {:ok, claude_code_version} <-
+           R.optional(data, "claude_code_version", ".claude_code_version", &R.string/1, nil),
+         {:ok, output_style} <-
+           R.optional(data, "output_style", ".output_style", &R.string/1, nil),
          {:ok, agents} <- R.optional(data, "agents", ".agents", &d_list_str/1, nil),
          {:ok, skills} <- R.optional(data, "skills", ".skills", &d_list_str/1, nil),
          {:ok, plugins} <- R.optional(data, "plugins", ".plugins", &d_list_plugin_info/1, nil),
-         {:ok, capabilities} <- R.optional(data, "capabilities", ".capabilities", &d_list_str/1, nil),
-         {:ok, analytics_disabled} <- R.optional(data, "analytics_disabled", ".analytics_disabled", &R.boolean/1, nil),
-         {:ok, product_feedback_disabled} <- R.optional(data, "product_feedback_disabled", ".product_feedback_disabled", &R.boolean/1, nil),
+         {:ok, capabilities} <-
+           R.optional(data, "capabilities", ".capabilities", &d_list_str/1, nil),
+         {:ok, analytics_disabled} <-
+           R.optional(data, "analytics_disabled", ".analytics_disabled", &R.boolean/1, nil),
+         {:ok, product_feedback_disabled} <-
+           R.optional(
+             data,
+             "product_feedback_disabled",
+             ".product_feedback_disabled",
+             &R.boolean/1,
+             nil
+           ),
          {:ok, uuid} <- R.optional(data, "uuid", ".uuid", &R.string/1, nil),
-         {:ok, memory_paths} <- R.optional(data, "memory_paths", ".memory_paths", &d_map_str/1, nil),
-         {:ok, messaging_socket_path} <- R.optional(data, "messaging_socket_path", ".messaging_socket_path", &R.string/1, nil),
-         {:ok, fast_mode_state} <- R.optional(data, "fast_mode_state", ".fast_mode_state", &R.string/1, nil),
-         {:ok, fast_mode_disabled_reason} <- R.optional(data, "fast_mode_disabled_reason", ".fast_mode_disabled_reason", &R.string/1, nil),
-         {:ok, max_thinking_tokens} <- R.optional_aliased(data, [{"max_thinking_tokens", ".max_thinking_tokens"}, {"maxThinkingTokens", ".maxThinkingTokens"}], &d_opt_int/1, nil),
-         {:ok, custom_instructions} <- R.optional_aliased(data, [{"custom_instructions", ".custom_instructions"}, {"customInstructions", ".customInstructions"}], &d_opt_str/1, nil),
-         {:ok, claude_md_files} <- R.optional_aliased(data, [{"claude_md_files", ".claude_md_files"}, {"claudeMdFiles", ".claudeMdFiles"}], &d_list_str/1, nil),
-         {:ok, session_type} <- R.optional_aliased(data, [{"session_type", ".session_type"}, {"sessionType", ".sessionType"}], &ClaudeCode.SessionType.decode/1, nil),
-         {:ok, effective_git_root} <- R.optional_aliased(data, [{"effective_git_root", ".effective_git_root"}, {"effectiveGitRoot", ".effectiveGitRoot"}], &d_opt_str/1, nil),
-         {:ok, environment_plan} <- R.optional_aliased(data, [{"environment_plan", ".environment_plan"}, {"environmentPlan", ".environmentPlan"}], &R.json_object/1, nil),
-         {:ok, user_type} <- R.optional_aliased(data, [{"user_type", ".user_type"}, {"userType", ".userType"}], &ClaudeCode.UserType.decode/1, nil),
+         {:ok, memory_paths} <-
+           R.optional(data, "memory_paths", ".memory_paths", &d_map_str/1, nil),
+         {:ok, messaging_socket_path} <-
+           R.optional(data, "messaging_socket_path", ".messaging_socket_path", &R.string/1, nil),
+         {:ok, fast_mode_state} <-
+           R.optional(data, "fast_mode_state", ".fast_mode_state", &R.string/1, nil),
+         {:ok, fast_mode_disabled_reason} <-
+           R.optional(
+             data,
+             "fast_mode_disabled_reason",
+             ".fast_mode_disabled_reason",
+             &R.string/1,
+             nil
+           ),
+         {:ok, max_thinking_tokens} <-
+           R.optional_aliased(
+             data,
+             [
+               {"max_thinking_tokens", ".max_thinking_tokens"},
+               {"maxThinkingTokens", ".maxThinkingTokens"}
+             ],
+             &d_opt_int/1,
+             nil
+           ),
+         {:ok, custom_instructions} <-
+           R.optional_aliased(
+             data,
+             [
+               {"custom_instructions", ".custom_instructions"},
+               {"customInstructions", ".customInstructions"}
+             ],
+             &d_opt_str/1,
+             nil
+           ),
+         {:ok, claude_md_files} <-
+           R.optional_aliased(
+             data,
+             [{"claude_md_files", ".claude_md_files"}, {"claudeMdFiles", ".claudeMdFiles"}],
+             &d_list_str/1,
+             nil
+           ),
+         {:ok, session_type} <-
+           R.optional_aliased(
+             data,
+             [{"session_type", ".session_type"}, {"sessionType", ".sessionType"}],
+             &ClaudeCode.SessionType.decode/1,
+             nil
+           ),
+         {:ok, effective_git_root} <-
+           R.optional_aliased(
+             data,
+             [
+               {"effective_git_root", ".effective_git_root"},
+               {"effectiveGitRoot", ".effectiveGitRoot"}
+             ],
+             &d_opt_str/1,
+             nil
+           ),
+         {:ok, environment_plan} <-
+           R.optional_aliased(
+             data,
+             [{"environment_plan", ".environment_plan"}, {"environmentPlan", ".environmentPlan"}],
+             &R.json_object/1,
+             nil
+           ),
+         {:ok, user_type} <-
+           R.optional_aliased(
+             data,
+             [{"user_type", ".user_type"}, {"userType", ".userType"}],
+             &ClaudeCode.UserType.decode/1,
+             nil
+           ),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -210,6 +380,7 @@ defmodule ClaudeCode.Message.SystemMessage do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "system",
       "subtype" => "init",
@@ -220,29 +391,162 @@ defmodule ClaudeCode.Message.SystemMessage do
       "permissionMode" => ClaudeCode.PermissionMode.to_json(value.permission_mode),
       "apiKeySource" => value.api_key_source
     }
-    out = if "mcp_servers" in present or not is_nil(value.mcp_servers), do: Map.put(out, R.spelling(present, ["mcp_servers", "mcpServers"]), e_opt_list_mcp_server_status(value.mcp_servers)), else: out
-    out = if "slash_commands" in present or not is_nil(value.slash_commands), do: Map.put(out, "slash_commands", value.slash_commands), else: out
-    out = if "terminal_slash_commands" in present or not is_nil(value.terminal_slash_commands), do: Map.put(out, "terminal_slash_commands", value.terminal_slash_commands), else: out
-    out = if "claude_code_version" in present or not is_nil(value.claude_code_version), do: Map.put(out, "claude_code_version", value.claude_code_version), else: out
-    out = if "output_style" in present or not is_nil(value.output_style), do: Map.put(out, "output_style", value.output_style), else: out
-    out = if "agents" in present or not is_nil(value.agents), do: Map.put(out, "agents", value.agents), else: out
-    out = if "skills" in present or not is_nil(value.skills), do: Map.put(out, "skills", value.skills), else: out
-    out = if "plugins" in present or not is_nil(value.plugins), do: Map.put(out, "plugins", e_opt_list_plugin_info(value.plugins)), else: out
-    out = if "capabilities" in present or not is_nil(value.capabilities), do: Map.put(out, "capabilities", value.capabilities), else: out
-    out = if "analytics_disabled" in present or not is_nil(value.analytics_disabled), do: Map.put(out, "analytics_disabled", value.analytics_disabled), else: out
-    out = if "product_feedback_disabled" in present or not is_nil(value.product_feedback_disabled), do: Map.put(out, "product_feedback_disabled", value.product_feedback_disabled), else: out
-    out = if "uuid" in present or not is_nil(value.uuid), do: Map.put(out, "uuid", value.uuid), else: out
-    out = if "memory_paths" in present or not is_nil(value.memory_paths), do: Map.put(out, "memory_paths", value.memory_paths), else: out
-    out = if "messaging_socket_path" in present or not is_nil(value.messaging_socket_path), do: Map.put(out, "messaging_socket_path", value.messaging_socket_path), else: out
-    out = if "fast_mode_state" in present or not is_nil(value.fast_mode_state), do: Map.put(out, "fast_mode_state", value.fast_mode_state), else: out
-    out = if "fast_mode_disabled_reason" in present or not is_nil(value.fast_mode_disabled_reason), do: Map.put(out, "fast_mode_disabled_reason", value.fast_mode_disabled_reason), else: out
-    out = if "max_thinking_tokens" in present or not is_nil(value.max_thinking_tokens), do: Map.put(out, R.spelling(present, ["max_thinking_tokens", "maxThinkingTokens"]), value.max_thinking_tokens), else: out
-    out = if "custom_instructions" in present or not is_nil(value.custom_instructions), do: Map.put(out, R.spelling(present, ["custom_instructions", "customInstructions"]), value.custom_instructions), else: out
-    out = if "claude_md_files" in present or not is_nil(value.claude_md_files), do: Map.put(out, R.spelling(present, ["claude_md_files", "claudeMdFiles"]), value.claude_md_files), else: out
-    out = if "session_type" in present or not is_nil(value.session_type), do: Map.put(out, R.spelling(present, ["session_type", "sessionType"]), e_opt_session_type(value.session_type)), else: out
-    out = if "effective_git_root" in present or not is_nil(value.effective_git_root), do: Map.put(out, R.spelling(present, ["effective_git_root", "effectiveGitRoot"]), value.effective_git_root), else: out
-    out = if "environment_plan" in present or not is_nil(value.environment_plan), do: Map.put(out, R.spelling(present, ["environment_plan", "environmentPlan"]), value.environment_plan), else: out
-    out = if "user_type" in present or not is_nil(value.user_type), do: Map.put(out, R.spelling(present, ["user_type", "userType"]), e_opt_user_type(value.user_type)), else: out
+
+    out =
+      if "mcp_servers" in present or not is_nil(value.mcp_servers),
+        do:
+          Map.put(
+            out,
+            R.spelling(present, ["mcp_servers", "mcpServers"]),
+            e_opt_list_mcp_server_status(value.mcp_servers)
+          ),
+        else: out
+
+    out =
+      if "slash_commands" in present or not is_nil(value.slash_commands),
+        do: Map.put(out, "slash_commands", value.slash_commands),
+        else: out
+
+    out =
+      if "terminal_slash_commands" in present or not is_nil(value.terminal_slash_commands),
+        do: Map.put(out, "terminal_slash_commands", value.terminal_slash_commands),
+        else: out
+
+    out =
+      if "claude_code_version" in present or not is_nil(value.claude_code_version),
+        do: Map.put(out, "claude_code_version", value.claude_code_version),
+        else: out
+
+    out =
+      if "output_style" in present or not is_nil(value.output_style),
+        do: Map.put(out, "output_style", value.output_style),
+        else: out
+
+    out =
+      if "agents" in present or not is_nil(value.agents),
+        do: Map.put(out, "agents", value.agents),
+        else: out
+
+    out =
+      if "skills" in present or not is_nil(value.skills),
+        do: Map.put(out, "skills", value.skills),
+        else: out
+
+    out =
+      if "plugins" in present or not is_nil(value.plugins),
+        do: Map.put(out, "plugins", e_opt_list_plugin_info(value.plugins)),
+        else: out
+
+    out =
+      if "capabilities" in present or not is_nil(value.capabilities),
+        do: Map.put(out, "capabilities", value.capabilities),
+        else: out
+
+    out =
+      if "analytics_disabled" in present or not is_nil(value.analytics_disabled),
+        do: Map.put(out, "analytics_disabled", value.analytics_disabled),
+        else: out
+
+    out =
+      if "product_feedback_disabled" in present or not is_nil(value.product_feedback_disabled),
+        do: Map.put(out, "product_feedback_disabled", value.product_feedback_disabled),
+        else: out
+
+    out =
+      if "uuid" in present or not is_nil(value.uuid),
+        do: Map.put(out, "uuid", value.uuid),
+        else: out
+
+    out =
+      if "memory_paths" in present or not is_nil(value.memory_paths),
+        do: Map.put(out, "memory_paths", value.memory_paths),
+        else: out
+
+    out =
+      if "messaging_socket_path" in present or not is_nil(value.messaging_socket_path),
+        do: Map.put(out, "messaging_socket_path", value.messaging_socket_path),
+        else: out
+
+    out =
+      if "fast_mode_state" in present or not is_nil(value.fast_mode_state),
+        do: Map.put(out, "fast_mode_state", value.fast_mode_state),
+        else: out
+
+    out =
+      if "fast_mode_disabled_reason" in present or not is_nil(value.fast_mode_disabled_reason),
+        do: Map.put(out, "fast_mode_disabled_reason", value.fast_mode_disabled_reason),
+        else: out
+
+    out =
+      if "max_thinking_tokens" in present or not is_nil(value.max_thinking_tokens),
+        do:
+          Map.put(
+            out,
+            R.spelling(present, ["max_thinking_tokens", "maxThinkingTokens"]),
+            value.max_thinking_tokens
+          ),
+        else: out
+
+    out =
+      if "custom_instructions" in present or not is_nil(value.custom_instructions),
+        do:
+          Map.put(
+            out,
+            R.spelling(present, ["custom_instructions", "customInstructions"]),
+            value.custom_instructions
+          ),
+        else: out
+
+    out =
+      if "claude_md_files" in present or not is_nil(value.claude_md_files),
+        do:
+          Map.put(
+            out,
+            R.spelling(present, ["claude_md_files", "claudeMdFiles"]),
+            value.claude_md_files
+          ),
+        else: out
+
+    out =
+      if "session_type" in present or not is_nil(value.session_type),
+        do:
+          Map.put(
+            out,
+            R.spelling(present, ["session_type", "sessionType"]),
+            e_opt_session_type(value.session_type)
+          ),
+        else: out
+
+    out =
+      if "effective_git_root" in present or not is_nil(value.effective_git_root),
+        do:
+          Map.put(
+            out,
+            R.spelling(present, ["effective_git_root", "effectiveGitRoot"]),
+            value.effective_git_root
+          ),
+        else: out
+
+    out =
+      if "environment_plan" in present or not is_nil(value.environment_plan),
+        do:
+          Map.put(
+            out,
+            R.spelling(present, ["environment_plan", "environmentPlan"]),
+            value.environment_plan
+          ),
+        else: out
+
+    out =
+      if "user_type" in present or not is_nil(value.user_type),
+        do:
+          Map.put(
+            out,
+            R.spelling(present, ["user_type", "userType"]),
+            e_opt_user_type(value.user_type)
+          ),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

@@ -20,18 +20,16 @@ defmodule ClaudeCode.Message.UserMessage do
   alias ClaudeCode.PolytypeRuntime, as: R
 
   @enforce_keys [:message]
-  defstruct [
-    type: :user,
-    message: nil,
-    parent_tool_use_id: nil,
-    session_id: nil,
-    uuid: nil,
-    timestamp: nil,
-    is_replay: nil,
-    tool_use_result: nil,
-    extra: %{},
-    __present__: []
-  ]
+  defstruct type: :user,
+            message: nil,
+            parent_tool_use_id: nil,
+            session_id: nil,
+            uuid: nil,
+            timestamp: nil,
+            is_replay: nil,
+            tool_use_result: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :user,
@@ -46,8 +44,24 @@ defmodule ClaudeCode.Message.UserMessage do
           __present__: [String.t()]
         }
 
-  @known_keys ["type", "message", "parent_tool_use_id", "session_id", "uuid", "timestamp", "isReplay", "tool_use_result"]
-  @optional_keys ["parent_tool_use_id", "session_id", "uuid", "timestamp", "isReplay", "tool_use_result"]
+  @known_keys [
+    "type",
+    "message",
+    "parent_tool_use_id",
+    "session_id",
+    "uuid",
+    "timestamp",
+    "isReplay",
+    "tool_use_result"
+  ]
+  @optional_keys [
+    "parent_tool_use_id",
+    "session_id",
+    "uuid",
+    "timestamp",
+    "isReplay",
+    "tool_use_result"
+  ]
   @aliases []
 
   @doc """
@@ -67,13 +81,16 @@ defmodule ClaudeCode.Message.UserMessage do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
     with :ok <- R.tag(data, "type", ".type", "user"),
-         {:ok, message} <- R.required(data, "message", ".message", &ClaudeCode.UserMessageBody.decode/1),
-         {:ok, parent_tool_use_id} <- R.optional(data, "parent_tool_use_id", ".parent_tool_use_id", &d_opt_str/1, nil),
+         {:ok, message} <-
+           R.required(data, "message", ".message", &ClaudeCode.UserMessageBody.decode/1),
+         {:ok, parent_tool_use_id} <-
+           R.optional(data, "parent_tool_use_id", ".parent_tool_use_id", &d_opt_str/1, nil),
          {:ok, session_id} <- R.optional(data, "session_id", ".session_id", &R.string/1, nil),
          {:ok, uuid} <- R.optional(data, "uuid", ".uuid", &R.string/1, nil),
          {:ok, timestamp} <- R.optional(data, "timestamp", ".timestamp", &R.string/1, nil),
          {:ok, is_replay} <- R.optional(data, "isReplay", ".isReplay", &R.boolean/1, nil),
-         {:ok, tool_use_result} <- R.optional(data, "tool_use_result", ".tool_use_result", &R.json_value/1, nil),
+         {:ok, tool_use_result} <-
+           R.optional(data, "tool_use_result", ".tool_use_result", &R.json_value/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -96,16 +113,42 @@ defmodule ClaudeCode.Message.UserMessage do
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
+
     out = %{
       "type" => "user",
       "message" => ClaudeCode.UserMessageBody.to_json(value.message)
     }
-    out = if "parent_tool_use_id" in present or not is_nil(value.parent_tool_use_id), do: Map.put(out, "parent_tool_use_id", value.parent_tool_use_id), else: out
-    out = if "session_id" in present or not is_nil(value.session_id), do: Map.put(out, "session_id", value.session_id), else: out
-    out = if "uuid" in present or not is_nil(value.uuid), do: Map.put(out, "uuid", value.uuid), else: out
-    out = if "timestamp" in present or not is_nil(value.timestamp), do: Map.put(out, "timestamp", value.timestamp), else: out
-    out = if "isReplay" in present or not is_nil(value.is_replay), do: Map.put(out, "isReplay", value.is_replay), else: out
-    out = if "tool_use_result" in present or not is_nil(value.tool_use_result), do: Map.put(out, "tool_use_result", value.tool_use_result), else: out
+
+    out =
+      if "parent_tool_use_id" in present or not is_nil(value.parent_tool_use_id),
+        do: Map.put(out, "parent_tool_use_id", value.parent_tool_use_id),
+        else: out
+
+    out =
+      if "session_id" in present or not is_nil(value.session_id),
+        do: Map.put(out, "session_id", value.session_id),
+        else: out
+
+    out =
+      if "uuid" in present or not is_nil(value.uuid),
+        do: Map.put(out, "uuid", value.uuid),
+        else: out
+
+    out =
+      if "timestamp" in present or not is_nil(value.timestamp),
+        do: Map.put(out, "timestamp", value.timestamp),
+        else: out
+
+    out =
+      if "isReplay" in present or not is_nil(value.is_replay),
+        do: Map.put(out, "isReplay", value.is_replay),
+        else: out
+
+    out =
+      if "tool_use_result" in present or not is_nil(value.tool_use_result),
+        do: Map.put(out, "tool_use_result", value.tool_use_result),
+        else: out
+
     Map.merge(out, value.extra)
   end
 

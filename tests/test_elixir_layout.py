@@ -1,0 +1,79 @@
+"""The Elixir layout helpers write what `mix format` writes (cases taken from its output).
+
+tests/test_formatting.py runs `mix format --check-formatted` on whole generated trees
+when Elixir is installed; these cases need no Elixir.
+"""
+
+from __future__ import annotations
+
+from generator.targets import elixir_layout as layout
+
+LONG = '"' + "x" * 90 + '"'
+
+
+def test_short_snippets_stay_on_one_line() -> None:
+    assert layout.expression('R.required(data, "a", ".a", &R.string/1)', 9) == (
+        'R.required(data, "a", ".a", &R.string/1)'
+    )
+    assert layout.definition("def decode(nil), do: {:ok, nil}", 2) == (
+        "def decode(nil), do: {:ok, nil}"
+    )
+
+
+def test_a_long_call_takes_one_argument_a_line() -> None:
+    assert layout.expression(f"R.unknown_value(data, {LONG})", 6) == (
+        f"R.unknown_value(\n        data,\n        {LONG}\n      )"
+    )
+
+
+def test_a_long_definition_breaks_after_the_head_then_after_do() -> None:
+    body = "NanoAgent.ToolResultContent.to_json(value)"
+    head = "def to_json(%NanoAgent.ToolResultContent{} = value)"
+    assert layout.definition(f"{head}, do: {body}", 2) == f"{head},\n    do: {body}"
+    text = layout.definition(f"def decode(data) when is_binary(data), do: R.x(data, {LONG})", 2)
+    assert text == (
+        "def decode(data) when is_binary(data),\n"
+        "    do:\n"
+        "      R.x(\n"
+        "        data,\n"
+        f"        {LONG}\n"
+        "      )"
+    )
+
+
+def test_a_long_tuple_takes_one_element_a_line() -> None:
+    assert layout.expression(f'{{:error, {{"", {LONG}}}}}', 8) == (
+        f'{{:error,\n         {{"",\n          {LONG}}}}}'
+    )
+
+
+def test_case_clauses_break_together() -> None:
+    short = [("{:ok, 1}", "one"), (":error", "two")]
+    assert layout.arrow_clauses(short, 6) == ["{:ok, 1} -> one", ":error -> two"]
+    broken = layout.arrow_clauses([("{:ok, 1}", "one"), (":error", f"R.x({LONG})")], 6)
+    assert broken[0] == "{:ok, 1} ->\n        one"
+    assert broken[1] == ""  # a blank line between broken clauses
+
+
+def test_blank_lines_surround_multi_line_statements_but_not_after_attributes() -> None:
+    text = layout.block(["a = 1", "b =\n      2", "c = 3", "@doc false", "def f,\n    do: 1"], 4)
+    assert (
+        text == "    a = 1\n\n    b =\n      2\n\n    c = 3\n    @doc false\n    def f,\n    do: 1"
+    )
+
+
+def test_conditional_assignment_breaks_like_mix_format() -> None:
+    condition = 'if "cache_creation_input_tokens" in present or not is_nil(value.cache_tokens)'
+    text = layout.assignment("out", f'{condition}, do: Map.put(out, "k", 1), else: out', 4)
+    assert text == (
+        "out =\n" f"      {condition},\n" '        do: Map.put(out, "k", 1),\n' "        else: out"
+    )
+
+
+def test_lists_and_unions_break_one_item_a_line() -> None:
+    items = [f'"{name * 30}"' for name in "abcd"]
+    assert layout.list_literal(items, 2, "@known_keys ").startswith("@known_keys [\n    ")
+    members = [f"Namespace.Module{index}.t()" for index in range(6)]
+    assert layout.union_type("@type t", members, 2) == (
+        "@type t ::\n          " + "\n          | ".join(members)
+    )

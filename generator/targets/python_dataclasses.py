@@ -440,7 +440,8 @@ _INLINE_CHECKS = {
     "str": ("type({v}) is not str", "string"),
     "int": ("type({v}) is not int", "integer"),
     "bool": ("type({v}) is not bool", "boolean"),
-    "float": ("type({v}) is not float and type({v}) is not int", "number"),
+    # `v - v` is 0.0 (false) for a finite float, NaN (true) for NaN and infinity
+    "float": ("type({v}) is not int and (type({v}) is not float or {v} - {v})", "number"),
 }
 
 

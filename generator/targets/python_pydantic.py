@@ -146,10 +146,11 @@ class _Types:
         )
         if prim.kind == "int":
             return f"Annotated[StrictInt, Field({args})]" if args else "StrictInt"
-        # `number`: an integer stays an int (exact round trip), a float stays a float
+        # `number`: an integer stays an int (exact round trip), a float stays a float;
+        # `_Float` turns NaN and infinity away (runtime.py.j2)
         if args:
-            return f"Annotated[StrictInt, Field({args})] | Annotated[StrictFloat, Field({args})]"
-        return "StrictInt | StrictFloat"
+            return f"Annotated[StrictInt, Field({args})] | Annotated[_Float, Field({args})]"
+        return "StrictInt | _Float"
 
     def has_pattern(self, type_ref: ir.TypeRef) -> bool:
         """Whether `type_ref` itself (not through a named record) carries a `pattern`."""

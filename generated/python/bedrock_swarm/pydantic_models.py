@@ -118,6 +118,9 @@ def _all_finite(value: object, depth: int) -> bool:
     return True
 
 
+_Float: TypeAlias = Annotated[StrictFloat, Field(allow_inf_nan=False)]
+"""A float of a `number` field: NaN and infinity (`1e400` reads as one) are not JSON numbers."""
+
 _JSON: TypeAlias = Annotated[JsonValue, BeforeValidator(_finite)]
 """Free-form JSON: Pydantic's `JsonValue` without NaN and infinity (not JSON numbers)."""
 

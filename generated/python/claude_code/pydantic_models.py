@@ -185,6 +185,9 @@ def _all_finite(value: object, depth: int) -> bool:
     return True
 
 
+_Float: TypeAlias = Annotated[StrictFloat, Field(allow_inf_nan=False)]
+"""A float of a `number` field: NaN and infinity (`1e400` reads as one) are not JSON numbers."""
+
 _JSON: TypeAlias = Annotated[JsonValue, BeforeValidator(_finite)]
 """Free-form JSON: Pydantic's `JsonValue` without NaN and infinity (not JSON numbers)."""
 
@@ -810,7 +813,7 @@ class ResultMessage(_SpelledModel):
     is_error: StrictBool = Field(
         validation_alias=AliasChoices("is_error", "isError"), description="Error occurred flag."
     )
-    total_cost_usd: StrictInt | StrictFloat | None = Field(
+    total_cost_usd: StrictInt | _Float | None = Field(
         default=None,
         validation_alias=AliasChoices("total_cost_usd", "costUsd"),
         description="API cost.",
@@ -1276,7 +1279,7 @@ class RateLimitInfo(_CheckedModel):
         alias="rateLimitType",
         description="Which window applies (five_hour, seven_day, ...).",
     )
-    utilization: Omittable[StrictInt | StrictFloat] = Field(
+    utilization: Omittable[StrictInt | _Float] = Field(
         default=None, description="Fraction of the limit consumed (0.0 - 1.0)."
     )
     overage_status: Omittable[RateLimitStatus] = Field(
@@ -1308,7 +1311,7 @@ class RateLimitWindow(_CheckedModel):
     model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(names=frozenset({"resets_at"}))
 
-    utilization: StrictInt | StrictFloat = Field(
+    utilization: StrictInt | _Float = Field(
         description="Fraction of the window consumed (0.0 - 1.0)."
     )
     resets_at: Omittable[StrictInt] = Field(
@@ -1443,7 +1446,7 @@ class ModelUsage(_CheckedModel):
     web_search_requests: Omittable[StrictInt] = Field(
         default=None, alias="webSearchRequests", description="Number of web searches."
     )
-    cost_usd: StrictInt | StrictFloat = Field(alias="costUSD", description="Cost in USD.")
+    cost_usd: StrictInt | _Float = Field(alias="costUSD", description="Cost in USD.")
     context_window: Omittable[StrictInt] = Field(
         default=None, alias="contextWindow", description="Context window of the model, in tokens."
     )

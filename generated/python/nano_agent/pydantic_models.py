@@ -138,6 +138,9 @@ def _all_finite(value: object, depth: int) -> bool:
     return True
 
 
+_Float: TypeAlias = Annotated[StrictFloat, Field(allow_inf_nan=False)]
+"""A float of a `number` field: NaN and infinity (`1e400` reads as one) are not JSON numbers."""
+
 _JSON: TypeAlias = Annotated[JsonValue, BeforeValidator(_finite)]
 """Free-form JSON: Pydantic's `JsonValue` without NaN and infinity (not JSON numbers)."""
 
@@ -483,7 +486,7 @@ class PendingEdit(_Model):
     match_line: StrictInt = Field(description="Line number of match.")
     context_before: list[StrictStr] = Field(description="Lines before match.")
     context_after: list[StrictStr] = Field(description="Lines after match.")
-    created_at: StrictInt | StrictFloat = Field(description="Unix timestamp.")
+    created_at: StrictInt | _Float = Field(description="Unix timestamp.")
     replace_all: StrictBool = Field(default=False, description="Replace all occurrences.")
     match_count: StrictInt = Field(default=1, description="Number of matches.")
 
@@ -507,7 +510,7 @@ class TruncatedOutput(_Model):
     temp_file_path: StrictStr = Field(description="Path to full output.")
     original_chars: StrictInt = Field(description="Original character count.")
     original_lines: StrictInt = Field(description="Original line count.")
-    created_at: StrictInt | StrictFloat = Field(description="Unix timestamp.")
+    created_at: StrictInt | _Float = Field(description="Unix timestamp.")
 
 
 class PythonScript(_Model):
@@ -518,10 +521,8 @@ class PythonScript(_Model):
     file_id: StrictStr = Field(description='Unique identifier (e.g., "py_abc123").')
     file_path: StrictStr = Field(description="Absolute path to script.")
     content: StrictStr = Field(description="Script content.")
-    created_at: StrictInt | StrictFloat = Field(description="Unix timestamp.")
-    last_run_at: StrictInt | StrictFloat | None = Field(
-        default=None, description="Last run timestamp."
-    )
+    created_at: StrictInt | _Float = Field(description="Unix timestamp.")
+    last_run_at: StrictInt | _Float | None = Field(default=None, description="Last run timestamp.")
     run_count: StrictInt = Field(default=0, description="Number of times run.")
 
 

@@ -260,13 +260,17 @@ def _json_type(value: object) -> str:
     return f"non-JSON {type(value).__name__}"
 
 
-def _segment(key: str) -> str:
+def _segment(key: object) -> str:
+    if type(key) is not str:  # a Python dict's key that JSON cannot have (`{1: ...}`)
+        return f"[{key!r}]"
     if key.isidentifier():
         return "." + key
     return "[" + json.dumps(key, ensure_ascii=False) + "]"
 
 
 def _type_error(expected: str, value: object) -> DecodeError:
+    if type(value) is float and value - value != 0:  # NaN or infinity: no JSON value at all
+        return DecodeError("NaN and infinity are not JSON numbers")
     return DecodeError(f"expected {expected}, got {_json_type(value)}")
 
 
@@ -289,7 +293,8 @@ def _int(value: object) -> int:
 
 def _float(value: object) -> float:
     # JSON numbers may be written without a fraction; keep them as int for an exact round trip.
-    if type(value) is float or type(value) is int:
+    # `value - value` is 0.0 for a finite float, NaN for NaN and infinity (no JSON number).
+    if type(value) is int or type(value) is float and value - value == 0:
         return cast(float, value)
     raise _type_error("number", value)
 
@@ -475,8 +480,14 @@ def _unknown(obj: dict[str, object], known: frozenset[str]) -> dict[str, JSONVal
     return _json_object({key: value for key, value in obj.items() if key not in known})
 
 
+def _not_string_key(key: object) -> DecodeError:
+    return DecodeError(f"object key {key!r} is not a string").at(_segment(key))
+
+
 def _forbid_unknown(obj: dict[str, object], known: frozenset[str]) -> None:
     for key in obj:
+        if type(key) is not str:
+            raise _not_string_key(key)
         if key not in known:
             raise DecodeError("unknown key (the schema forbids additional properties)").at(
                 _segment(key)
@@ -486,22 +497,28 @@ def _forbid_unknown(obj: dict[str, object], known: frozenset[str]) -> None:
 # --- runtime of the dataclass flavor: JSON text, new containers, presence tracking ---
 
 
+class _NotANumber(DecodeError):
+    """`NaN`, `Infinity` or a number out of range (`1e400`) in JSON text."""
+
+
 def _reject_constant(name: str) -> NoReturn:
-    raise DecodeError(f"invalid JSON: {name} is not a JSON value")
+    raise _NotANumber(f"invalid JSON: {name} is not a JSON value")
 
 
 def _finite_float(text: str) -> float:
     value = float(text)
     if value in _INFINITIES:  # 1e999: json.loads would read infinity
-        raise DecodeError(f"invalid JSON: {text} is out of range for a number")
+        raise _NotANumber(f"invalid JSON: {text} is out of range for a number")
     return value
 
 
 # One decoder for every call: json.loads with an option builds a new one each time.
 _JSON_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
+# Reads NaN and infinity as Python does, only to find where such a number sits.
+_LENIENT_JSON_DECODER = json.JSONDecoder()
 
 
-def _loads(text: str | bytes) -> object:
+def _loads(text: str | bytes, decoder: json.JSONDecoder = _JSON_DECODER) -> object:
     """Parse JSON text as json.loads does (bytes in UTF-8, -16 or -32), without NaN or infinity.
 
     What it returns is JSON data through and through, which `_parse_then_decode` relies on.
@@ -511,7 +528,7 @@ def _loads(text: str | bytes) -> object:
             text = text.decode(json.detect_encoding(text), "surrogatepass")
         elif text.startswith("\ufeff"):
             raise DecodeError("invalid JSON: unexpected UTF-8 BOM (decode using utf-8-sig)")
-        return cast(object, _JSON_DECODER.decode(text))
+        return cast(object, decoder.decode(text))
     except DecodeError:
         raise
     except RecursionError:
@@ -521,8 +538,16 @@ def _loads(text: str | bytes) -> object:
 
 
 def _parse_then_decode(decode: Callable[[object], _T], text: str | bytes) -> _T:
-    """`decode` the JSON document `text`, skipping the free-form checks it cannot fail."""
-    data = _loads(text)
+    """`decode` the JSON document `text`, skipping the free-form checks it cannot fail.
+
+    NaN and infinity are never accepted; where one sits in a typed field, a free-form
+    value or a kept unknown key, the error names its path, as for Python data.
+    """
+    try:
+        data = _loads(text)
+    except _NotANumber as error:
+        decode(_loads(text, _LENIENT_JSON_DECODER))  # raises with the path of the number
+        raise error from None  # in a key the schema drops: still not JSON text
     token = _PARSED_JSON.set(True)
     try:
         return decode(data)
@@ -578,9 +603,12 @@ def _map(value: object, decode: Callable[[object], _T]) -> dict[str, _T]:
         result = {}
         for key, item in obj.items():
             result[key] = decode(item)
-        return result
     except DecodeError as error:
         raise error.at(_segment(key)) from None
+    for key in result:
+        if type(key) is not str:
+            raise _not_string_key(key)
+    return result
 
 
 def _spelling(present: frozenset[str], spellings: tuple[str, ...]) -> str:

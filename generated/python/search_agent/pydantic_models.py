@@ -187,6 +187,9 @@ def _all_finite(value: object, depth: int) -> bool:
     return True
 
 
+_Float: TypeAlias = Annotated[StrictFloat, Field(allow_inf_nan=False)]
+"""A float of a `number` field: NaN and infinity (`1e400` reads as one) are not JSON numbers."""
+
 _JSON: TypeAlias = Annotated[JsonValue, BeforeValidator(_finite)]
 """Free-form JSON: Pydantic's `JsonValue` without NaN and infinity (not JSON numbers)."""
 
@@ -1024,13 +1027,13 @@ class MessageCreateParams(_Model):
         default=None, description="Stream the response as server-sent events."
     )
     temperature: Omittable[
-        Annotated[StrictInt, Field(ge=0, le=1)] | Annotated[StrictFloat, Field(ge=0, le=1)]
+        Annotated[StrictInt, Field(ge=0, le=1)] | Annotated[_Float, Field(ge=0, le=1)]
     ] = Field(default=None, description="Randomness, 0.0 to 1.0.")
     top_k: Omittable[Annotated[StrictInt, Field(ge=0)]] = Field(
         default=None, description="Sample only from the top K options for each token."
     )
     top_p: Omittable[
-        Annotated[StrictInt, Field(ge=0, le=1)] | Annotated[StrictFloat, Field(ge=0, le=1)]
+        Annotated[StrictInt, Field(ge=0, le=1)] | Annotated[_Float, Field(ge=0, le=1)]
     ] = Field(default=None, description="Nucleus sampling threshold, 0.0 to 1.0.")
 
 

@@ -197,13 +197,17 @@ def _json_type(value: object) -> str:
     return f"non-JSON {type(value).__name__}"
 
 
-def _segment(key: str) -> str:
+def _segment(key: object) -> str:
+    if type(key) is not str:  # a Python dict's key that JSON cannot have (`{1: ...}`)
+        return f"[{key!r}]"
     if key.isidentifier():
         return "." + key
     return "[" + json.dumps(key, ensure_ascii=False) + "]"
 
 
 def _type_error(expected: str, value: object) -> DecodeError:
+    if type(value) is float and value - value != 0:  # NaN or infinity: no JSON value at all
+        return DecodeError("NaN and infinity are not JSON numbers")
     return DecodeError(f"expected {expected}, got {_json_type(value)}")
 
 
@@ -226,7 +230,8 @@ def _int(value: object) -> int:
 
 def _float(value: object) -> float:
     # JSON numbers may be written without a fraction; keep them as int for an exact round trip.
-    if type(value) is float or type(value) is int:
+    # `value - value` is 0.0 for a finite float, NaN for NaN and infinity (no JSON number).
+    if type(value) is int or type(value) is float and value - value == 0:
         return cast(float, value)
     raise _type_error("number", value)
 
@@ -412,8 +417,14 @@ def _unknown(obj: dict[str, object], known: frozenset[str]) -> dict[str, JSONVal
     return _json_object({key: value for key, value in obj.items() if key not in known})
 
 
+def _not_string_key(key: object) -> DecodeError:
+    return DecodeError(f"object key {key!r} is not a string").at(_segment(key))
+
+
 def _forbid_unknown(obj: dict[str, object], known: frozenset[str]) -> None:
     for key in obj:
+        if type(key) is not str:
+            raise _not_string_key(key)
         if key not in known:
             raise DecodeError("unknown key (the schema forbids additional properties)").at(
                 _segment(key)
@@ -443,6 +454,9 @@ def _check_map(value: object, check: Callable[[object], _T]) -> dict[str, _T]:
             check(item)
     except DecodeError as error:
         raise error.at(_segment(key)) from None
+    for key in obj:
+        if type(key) is not str:
+            raise _not_string_key(key)
     return cast("dict[str, _T]", obj)
 
 

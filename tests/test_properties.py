@@ -672,7 +672,7 @@ def test_deep_values_in_free_form_fields_are_rejected_not_crashing() -> None:
     models = decoder_module("nano_agent")
     data = {"name": "t", "description": "d", "input_schema": deep_object(50_000)}
     snapshot_depth = 50_000
-    with pytest.raises(models.DecodeError, match="nesting too deep"):
+    with pytest.raises(models.DecodeError, match="nesting deeper than 100 levels"):
         models.decode_tool_definition(data)
     node: Any = data["input_schema"]
     for _ in range(snapshot_depth):  # the input is untouched

@@ -14,7 +14,7 @@ from generator import ir
 from generator.diagnostics import Diagnostic, InputError, Position
 from generator.formatting import call_layout, ternary_layout
 from generator.render import RenderEnv, py_str
-from generator.targets import OutputFile
+from generator.targets import OutputFile, depth
 from generator.targets.python_codecs import Codecs, HelperView, RecordChecks, alias_order
 from generator.targets.python_common import (
     EnumView,
@@ -747,5 +747,6 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
         exported=sorted(exported, key=lambda name: (name.lower(), name)),
         uses_enum=any(e.base for e in enums),
         uses_literal=True,
+        **depth.template_values(module),
     )
     return [OutputFile(module_path(module), text, TARGET, module.name, "python")]

@@ -24,7 +24,7 @@ from generator.diagnostics import Diagnostic, InputError, Position
 from generator.formatting import call_layout
 from generator.lower import json_type_of
 from generator.render import RenderEnv, py_str
-from generator.targets import OutputFile
+from generator.targets import OutputFile, depth
 from generator.targets.python_common import (
     EnumView,
     enum_view_fields,
@@ -85,7 +85,7 @@ class AdapterView:
     def statement(self) -> str:
         """`XAdapter: TypeAdapter[X] = TypeAdapter(X, ...)`, laid out as black would."""
         args = [self.type_name] + ([self.config.removeprefix(", ")] if self.config else [])
-        return call_layout(f"{self.name}: TypeAdapter[{self.type_name}] = TypeAdapter(", args)
+        return call_layout(f"{self.name}: TypeAdapter[{self.type_name}] = _Adapter(", args)
 
 
 # --- type annotations --------------------------------------------------------
@@ -630,6 +630,7 @@ def render_models(module: ir.Module, env: RenderEnv) -> OutputFile:
         uses_checks=uses_checks,
         pydantic_imports=_pydantic_imports(types.uses, uses_spellings, uses_checks),
         core_imports=_core_imports(uses_spellings, uses_checks),
+        **depth.template_values(module),
     )
     return OutputFile(module_path(module), text, TARGET, module.name, "python")
 
@@ -637,9 +638,10 @@ def render_models(module: ir.Module, env: RenderEnv) -> OutputFile:
 # What every module imports from pydantic; the runtime's optional parts add the rest.
 _PYDANTIC_ALWAYS = (
     "AliasChoices", "BaseModel", "BeforeValidator", "ConfigDict", "Field", "JsonValue",
-    "StrictBool", "StrictFloat", "StrictInt", "StrictStr", "TypeAdapter", "model_validator",
+    "StrictBool", "StrictFloat", "StrictInt", "StrictStr", "TypeAdapter", "ValidationError",
+    "model_validator",
 )  # fmt: skip
-_PYDANTIC_FOR_WRAP = ("ModelWrapValidatorHandler", "ValidationError", "ValidationInfo")
+_PYDANTIC_FOR_WRAP = ("ModelWrapValidatorHandler", "ValidationInfo")
 _PYDANTIC_FOR_SPELLINGS = (
     "PrivateAttr", "SerializationInfo", "SerializerFunctionWrapHandler", "model_serializer",
 )  # fmt: skip
@@ -659,11 +661,7 @@ def _pydantic_imports(uses: set[str], uses_spellings: bool, uses_checks: bool) -
 
 def _core_imports(uses_spellings: bool, uses_checks: bool) -> list[str]:
     """The names imported from pydantic_core: error details built by the wrap validators."""
-    names = []
-    if uses_spellings or uses_checks:
-        names.append("InitErrorDetails")
-    if uses_spellings:
-        names.append("PydanticCustomError")
+    names = ["InitErrorDetails", "PydanticCustomError", "from_json"]  # the depth limit's error
     return names
 
 

@@ -28,7 +28,7 @@ from generator.formatting import call_layout, literal_layout
 from generator.jsonpos import json_type_name
 from generator.lower import json_type_of
 from generator.render import RenderEnv, py_str
-from generator.targets import OutputFile, python_typeddict_tests
+from generator.targets import OutputFile, depth, python_typeddict_tests
 from generator.targets.python_codecs import TYPEDDICTS, Codecs, HelperView, alias_order, refs
 from generator.targets.python_common import function_suffix, path_segment, py_literal
 
@@ -298,6 +298,7 @@ def _render_module(module: ir.Module, env: RenderEnv) -> str:
         helpers=helpers,
         patterns=sorted(codecs.patterns.items(), key=lambda item: item[1]),
         exported=sorted(exported, key=lambda name: (name.lower(), name)),
+        **depth.template_values(module),
         typing_names=sorted(typing_names),
     )
 

@@ -65,14 +65,54 @@ class DecodeError(ValueError):
 
 # --- runtime: the checking rules every stdlib flavor of this module shares ---
 
-_MAX_DEPTH_MESSAGE = "nesting too deep to decode"
+# Every flavor rejects JSON nested deeper than this many arrays and objects, at `$`.
+_MAX_DEPTH = 100
+_MAX_DEPTH_MESSAGE = "nesting deeper than 100 levels of arrays and objects"
+# A free-form value nesting more levels than this could pass the limit (this module's types
+# nest the rest); the whole input is measured then.
+_FREE_DEPTH = 96
+# Types that contain themselves (or nest past the limit): every input is measured first.
+_CHECK_DEPTH_FIRST = False
+# True while a decoder runs on input measured to be within the limit.
+_DEPTH_CHECKED: ContextVar[bool] = ContextVar("_DEPTH_CHECKED", default=False)
+
+
+class _MaybeTooDeep(Exception):
+    """A free-form value nests deep enough that the whole input may pass the limit."""
+
+
+def _too_deep(value: object, levels: int) -> bool:
+    """Whether `value` nests more than `levels` arrays and objects."""
+    kind = type(value)
+    if kind is not dict and kind is not list:
+        return False
+    if levels == 0:
+        return True
+    for item in (
+        cast("dict[object, object]", value).values()
+        if kind is dict
+        else cast("list[object]", value)
+    ):
+        if (type(item) is dict or type(item) is list) and _too_deep(item, levels - 1):
+            return True
+    return False
 
 
 def _guard(decode: Callable[[object], _T], data: object) -> _T:
+    if not _CHECK_DEPTH_FIRST:
+        try:
+            return decode(data)
+        except (RecursionError, _MaybeTooDeep):
+            pass  # measure the input, then decode it knowing it is within the limit
+    if _too_deep(data, _MAX_DEPTH):
+        raise DecodeError(_MAX_DEPTH_MESSAGE)
+    token = _DEPTH_CHECKED.set(True)
     try:
         return decode(data)
-    except RecursionError:
+    except RecursionError:  # within the limit, but the caller left too little stack
         raise DecodeError(_MAX_DEPTH_MESSAGE) from None
+    finally:
+        _DEPTH_CHECKED.reset(token)
 
 
 def _json_type(value: object) -> str:
@@ -172,15 +212,15 @@ _INFINITIES = (float("inf"), float("-inf"))
 def _is_json(value: object, depth: int = 0) -> bool:
     """Whether `value` is JSON data, without building paths (`_json_value` words a failure).
 
-    Deep values are left to `_json_value`, whose recursion limit gives the usual error.
+    Past `_FREE_DEPTH` levels the input as a whole is measured (`_guard`).
     """
     kind = type(value)
     if kind is str or kind is int or kind is bool or value is None:
         return True
     if kind is float:
         return value == value and value not in _INFINITIES
-    if depth > 100:
-        return False
+    if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
+        raise _MaybeTooDeep
     if type(value) is dict:
         for key, item in value.items():
             if type(key) is not str:

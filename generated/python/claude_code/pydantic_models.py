@@ -12,6 +12,7 @@ Unions, enums and aliases are validated with their `<Name>Adapter`. Scalars are 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import Enum
 from typing import (
@@ -50,7 +51,7 @@ from pydantic import (
     model_serializer,
     model_validator,
 )
-from pydantic_core import InitErrorDetails, PydanticCustomError
+from pydantic_core import InitErrorDetails, PydanticCustomError, from_json
 
 __all__ = [
     "AssistantMessage",
@@ -157,6 +158,106 @@ else:
 
 _INFINITIES = (float("inf"), float("-inf"))
 
+# Every flavor rejects JSON nested deeper than this many arrays and objects, at `$`.
+_MAX_DEPTH = 100
+_MAX_DEPTH_MESSAGE = "nesting deeper than 100 levels of arrays and objects"
+# A free-form value nesting more levels than this could pass the limit (this module's types
+# nest the rest); the whole input is measured then.
+_FREE_DEPTH = 94
+# Types that contain themselves (or nest past the limit): every input is measured first.
+_CHECK_DEPTH_FIRST = False
+# True while validation runs on input measured to be within the limit.
+_DEPTH_CHECKED: ContextVar[bool] = ContextVar("_DEPTH_CHECKED", default=False)
+
+
+class _MaybeTooDeep(Exception):
+    """A free-form value nests deep enough that the whole input may pass the limit."""
+
+
+def _too_deep(value: object, levels: int) -> bool:
+    """Whether `value` nests more than `levels` arrays and objects."""
+    kind = type(value)
+    if kind is not dict and kind is not list:
+        return False
+    if levels == 0:
+        return True
+    for item in (
+        cast("dict[object, object]", value).values()
+        if kind is dict
+        else cast("list[object]", value)
+    ):
+        if (type(item) is dict or type(item) is list) and _too_deep(item, levels - 1):
+            return True
+    return False
+
+
+def _depth_error(title: str, data: object) -> ValidationError:
+    error = PydanticCustomError("too_deep", _MAX_DEPTH_MESSAGE)
+    return ValidationError.from_exception_data(title, [{"type": error, "loc": (), "input": data}])
+
+
+def _measured(title: str, data: object, text: bool) -> None:
+    """Raise the depth error unless `data` (JSON text when `text`) is within the limit."""
+    if text:
+        try:
+            data = from_json(cast("str | bytes | bytearray", data))
+        except ValueError as error:  # pydantic's parser stops at 200 levels
+            if "recursion limit" in str(error):
+                raise _depth_error(title, data) from None
+            return  # not JSON: validation says so
+    if _too_deep(data, _MAX_DEPTH):
+        raise _depth_error(title, data)
+
+
+def _is_parser_depth_error(error: ValidationError) -> bool:
+    """Pydantic's JSON parser stops at 200 levels: the same verdict as the limit, reworded."""
+    details = error.errors()
+    return (
+        len(details) == 1
+        and details[0]["type"] == "json_invalid"
+        and "recursion limit" in details[0]["msg"]
+    )
+
+
+def _within_depth(title: str, data: object, text: bool, validate: Callable[[], _T]) -> _T:
+    """Run `validate` (of `data`), holding its input to the depth limit."""
+    if not _CHECK_DEPTH_FIRST:
+        try:
+            return validate()
+        except _MaybeTooDeep:
+            pass
+        except ValidationError as error:
+            if text and _is_parser_depth_error(error):
+                raise _depth_error(title, data) from None
+            raise
+    _measured(title, data, text)
+    token = _DEPTH_CHECKED.set(True)
+    try:
+        return validate()
+    finally:
+        _DEPTH_CHECKED.reset(token)
+
+
+# TypeAdapter is final for type checkers only; a subclass that wraps the two validate methods
+# keeps every other method and the `TypeAdapter[X]` type users see.
+class _Adapter(TypeAdapter[_T]):  # type: ignore[misc]
+    """A TypeAdapter holding its input to the depth limit, as models do."""
+
+    def validate_python(self, object: Any, /, **options: Any) -> _T:  # noqa: A002
+        validate = super().validate_python
+        return _within_depth(_title(self), object, False, lambda: validate(object, **options))
+
+    def validate_json(self, data: Any, /, **options: Any) -> _T:
+        validate = super().validate_json
+        return _within_depth(_title(self), data, True, lambda: validate(data, **options))
+
+
+def _title(adapter: TypeAdapter[Any]) -> str:
+    """The title of the adapter's errors: its config's, else its type's name."""
+    config = getattr(adapter, "_config", None) or {}
+    kind = getattr(adapter, "_type", None)
+    return str(config.get("title") or getattr(kind, "__name__", None) or kind)
+
 
 def _finite(value: _T) -> _T:
     """Reject NaN and infinity anywhere in a JSON value: Python's `json` reads them, JSON has none."""
@@ -166,12 +267,12 @@ def _finite(value: _T) -> _T:
 
 
 def _all_finite(value: object, depth: int) -> bool:
-    """No NaN or infinity in `value`; past 100 levels (or in a cycle) JsonValue has the last word."""
+    """No NaN or infinity in `value`; past `_FREE_DEPTH` levels the whole input is measured."""
     kind = type(value)
     if kind is float:
         return value == value and value not in _INFINITIES
-    if depth > 100:
-        return True
+    if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
+        raise _MaybeTooDeep
     if kind is dict:
         value = cast("dict[object, object]", value).values()
     elif kind is not list:
@@ -277,12 +378,28 @@ class _Model(BaseModel):
         for name, field in type(self).model_fields.items():  # keywords by name: by JSON key
             if field.alias is not None and name in data and field.alias not in data:
                 data[field.alias] = data.pop(name)
-        self.__pydantic_validator__.validate_python(data, self_instance=self, context=_BUILDING)
+        validate = self.__pydantic_validator__.validate_python
+        _within_depth(
+            type(self).__name__,
+            data,
+            False,
+            lambda: validate(data, self_instance=self, context=_BUILDING),
+        )
 
     # Pydantic's own marker for an __init__ that only validates (RootModel sets it too):
     # validating a dict then does not go through __init__, so the context above is seen
     # only when a value is built in code.
     __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+
+    @classmethod
+    def model_validate(cls, obj: Any, **options: Any) -> Self:
+        validate = super().model_validate
+        return _within_depth(cls.__name__, obj, False, lambda: validate(obj, **options))
+
+    @classmethod
+    def model_validate_json(cls, json_data: Any, **options: Any) -> Self:
+        validate = super().model_validate_json
+        return _within_depth(cls.__name__, json_data, True, lambda: validate(json_data, **options))
 
     # Not `__pydantic_extra__: dict[str, _JSON]`: typed extras make every model_dump about
     # twice as slow, kept keys or not.
@@ -1615,41 +1732,41 @@ for _model in (
     _model.model_rebuild()
 
 # --- adapters: validate and dump the types that are not models ---
-MessageTypeAdapter: TypeAdapter[MessageType] = TypeAdapter(
+MessageTypeAdapter: TypeAdapter[MessageType] = _Adapter(
     MessageType, config=ConfigDict(title="MessageType")
 )
-PermissionModeAdapter: TypeAdapter[PermissionMode] = TypeAdapter(
+PermissionModeAdapter: TypeAdapter[PermissionMode] = _Adapter(
     PermissionMode, config=ConfigDict(title="PermissionMode")
 )
-ResultSubtypeAdapter: TypeAdapter[ResultSubtype] = TypeAdapter(
+ResultSubtypeAdapter: TypeAdapter[ResultSubtype] = _Adapter(
     ResultSubtype, config=ConfigDict(title="ResultSubtype")
 )
-SessionTypeAdapter: TypeAdapter[SessionType] = TypeAdapter(
+SessionTypeAdapter: TypeAdapter[SessionType] = _Adapter(
     SessionType, config=ConfigDict(title="SessionType")
 )
-UserTypeAdapter: TypeAdapter[UserType] = TypeAdapter(UserType, config=ConfigDict(title="UserType"))
-CompactDirectionAdapter: TypeAdapter[CompactDirection] = TypeAdapter(
+UserTypeAdapter: TypeAdapter[UserType] = _Adapter(UserType, config=ConfigDict(title="UserType"))
+CompactDirectionAdapter: TypeAdapter[CompactDirection] = _Adapter(
     CompactDirection, config=ConfigDict(title="CompactDirection")
 )
-CompactTriggerAdapter: TypeAdapter[CompactTrigger] = TypeAdapter(
+CompactTriggerAdapter: TypeAdapter[CompactTrigger] = _Adapter(
     CompactTrigger, config=ConfigDict(title="CompactTrigger")
 )
-HookOutcomeAdapter: TypeAdapter[HookOutcome] = TypeAdapter(
+HookOutcomeAdapter: TypeAdapter[HookOutcome] = _Adapter(
     HookOutcome, config=ConfigDict(title="HookOutcome")
 )
-RateLimitStatusAdapter: TypeAdapter[RateLimitStatus] = TypeAdapter(
+RateLimitStatusAdapter: TypeAdapter[RateLimitStatus] = _Adapter(
     RateLimitStatus, config=ConfigDict(title="RateLimitStatus")
 )
-MessageAdapter: TypeAdapter[Message] = TypeAdapter(Message, config=ConfigDict(title="Message"))
-SystemEventAdapter: TypeAdapter[SystemEvent] = TypeAdapter(
+MessageAdapter: TypeAdapter[Message] = _Adapter(Message, config=ConfigDict(title="Message"))
+SystemEventAdapter: TypeAdapter[SystemEvent] = _Adapter(
     SystemEvent, config=ConfigDict(title="SystemEvent")
 )
-ContentBlockAdapter: TypeAdapter[ContentBlock] = TypeAdapter(
+ContentBlockAdapter: TypeAdapter[ContentBlock] = _Adapter(
     ContentBlock, config=ConfigDict(title="ContentBlock")
 )
-ControlRequestBodyAdapter: TypeAdapter[ControlRequestBody] = TypeAdapter(
+ControlRequestBodyAdapter: TypeAdapter[ControlRequestBody] = _Adapter(
     ControlRequestBody, config=ConfigDict(title="ControlRequestBody")
 )
-ControlResponseBodyAdapter: TypeAdapter[ControlResponseBody] = TypeAdapter(
+ControlResponseBodyAdapter: TypeAdapter[ControlResponseBody] = _Adapter(
     ControlResponseBody, config=ConfigDict(title="ControlResponseBody")
 )

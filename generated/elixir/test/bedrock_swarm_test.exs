@@ -254,6 +254,10 @@ defmodule BedrockSwarm.PolytypeRoundTripTest do
       assert_rejected(BedrockSwarm.ToolResult, "bedrock_swarm/ToolResult/invalid/success_string.json", "$.success")
     end
   end
+
+  test "input nested deeper than 100 levels is rejected at $, as in every flavor" do
+    assert_depth_limit(BedrockSwarm.AgentResponse, 100, "nesting deeper than 100 levels of arrays and objects")
+  end
 end
 
 defmodule BedrockSwarm.PolytypeAtomSafetyTest do

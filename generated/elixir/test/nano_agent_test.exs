@@ -706,6 +706,10 @@ defmodule NanoAgent.PolytypeRoundTripTest do
       assert_rejected(NanoAgent.Usage, "nano_agent/Usage/invalid/output_tokens_string.json", "$.output_tokens")
     end
   end
+
+  test "input nested deeper than 100 levels is rejected at $, as in every flavor" do
+    assert_depth_limit(NanoAgent.ContentBlock, 100, "nesting deeper than 100 levels of arrays and objects")
+  end
 end
 
 defmodule NanoAgent.PolytypeAtomSafetyTest do

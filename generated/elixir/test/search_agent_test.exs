@@ -1434,6 +1434,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_rejected(SearchAgent.TrimState, "search_agent/_TrimState/invalid/unknown_key.json", "$.last_trim")
     end
   end
+
+  test "input nested deeper than 100 levels is rejected at $, as in every flavor" do
+    assert_depth_limit(SearchAgent.Base64ImageSource, 100, "nesting deeper than 100 levels of arrays and objects")
+  end
 end
 
 defmodule SearchAgent.PolytypeAtomSafetyTest do

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 
 from generator import ir
 from generator.fixtures import discover
+from generator.targets import depth
 from generator.targets.python_common import function_suffix
 
 from .conftest import SHIPPED_MODULES, load_generated
@@ -168,3 +169,61 @@ def test_keys_that_are_not_strings_are_a_decode_error(module: str) -> None:
                     assert caught.value.path.startswith(f"$.{item.json_key}"), caught.value
             checked += 1
     assert checked
+
+
+def _nested(levels: int) -> Any:
+    """An object `levels` deep, objects and arrays in turn: {"k": [{"k": [...]}]}."""
+    value: Any = 1
+    for index in range(levels):
+        value = {"k": value} if (levels - index) % 2 == 1 else [value]
+    return value
+
+
+def _free_form_fields() -> Iterator[tuple[str, str, str, str]]:
+    """(module, record, JSON key, fixture) for one free-form field per module."""
+    for module in SHIPPED_MODULES:
+        fixtures = {
+            case.type_name: case.relative_path
+            for case in discover(FIXTURES, module)
+            if "/invalid/" not in case.relative_path
+        }
+        for named in _module_ir(module).types:
+            if not isinstance(named, ir.Record) or named.name not in fixtures:
+                continue
+            spots = [item for item in named.fields if isinstance(item.type, ir.AnyJSON)]
+            if spots and not spots[0].aliases:
+                yield module, named.name, spots[0].json_key, fixtures[named.name]
+                break
+
+
+FREE_FORM_FIELDS = list(_free_form_fields())
+
+
+@pytest.mark.parametrize(("module", "record", "key", "fixture"), FREE_FORM_FIELDS)
+def test_one_depth_limit_in_every_flavor(module: str, record: str, key: str, fixture: str) -> None:
+    """100 levels of arrays and objects are read; 101 are refused at `$`, from data and text."""
+    limit, message = depth.MAX_DEPTH, depth.DEPTH_MESSAGE
+    data = json.loads((FIXTURES / fixture).read_text(encoding="utf-8"))
+    dataclass = getattr(load_generated(module, "dataclass_models"), record)
+    model = getattr(load_generated(module, "pydantic_models"), record)
+    for levels in (limit, limit + 1, 201, 256, 3000):
+        value = dict(data, **{key: _nested(levels - 1)})  # the record is one more level
+        text = json.dumps(value) if levels < 900 else None
+        runs: list[tuple[str, Any, Any]] = [
+            (flavor, decode, value) for flavor, decode in _decoders(module, record).items()
+        ]
+        if text is not None:
+            runs.append(("dataclasses (text)", dataclass.from_json, text))
+            runs.append(("pydantic (text)", model.model_validate_json, text))
+        for flavor, run, argument in runs:
+            if levels <= limit:
+                run(argument)
+                continue
+            with pytest.raises(ValueError) as caught:
+                run(argument)
+            if isinstance(caught.value, ValidationError):
+                assert [(e["type"], e["loc"], e["msg"]) for e in caught.value.errors()] == [
+                    ("too_deep", (), message)
+                ], flavor
+            else:
+                assert str(caught.value) == f"$: {message}", flavor

@@ -189,21 +189,15 @@ def _is_parser_depth_error(error: ValidationError) -> bool:
     )
 
 
-def _within_depth(title: str, data: object, text: bool, validate: Callable[[], _T]) -> _T:
-    """Run `validate` (of `data`), holding its input to the depth limit."""
-    if not _CHECK_DEPTH_FIRST:
-        try:
-            return validate()
-        except _MaybeTooDeep:
-            pass
-        except ValidationError as error:
-            if text and _is_parser_depth_error(error):
-                raise _depth_error(title, data) from None
-            raise
+def _within_depth(
+    title: str, data: object, text: bool, validate: Callable[..., _T], *args: Any, **options: Any
+) -> _T:
+    """`validate(*args, **options)` after the free-form checks signalled deep input (or in a
+    module whose types recurse): measure `data`, then validate knowing it is within the limit."""
     _measured(title, data, text)
     token = _DEPTH_CHECKED.set(True)
     try:
-        return validate()
+        return validate(*args, **options)
     finally:
         _DEPTH_CHECKED.reset(token)
 
@@ -214,12 +208,29 @@ class _Adapter(TypeAdapter[_T]):  # type: ignore[misc]
     """A TypeAdapter holding its input to the depth limit, as models do."""
 
     def validate_python(self, object: Any, /, **options: Any) -> _T:  # noqa: A002
+        if not _CHECK_DEPTH_FIRST:
+            try:
+                if options:
+                    return super().validate_python(object, **options)
+                return cast(_T, self.validator.validate_python(object))  # what the above runs
+            except _MaybeTooDeep:
+                pass
         validate = super().validate_python
-        return _within_depth(_title(self), object, False, lambda: validate(object, **options))
+        return _within_depth(_title(self), object, False, validate, object, **options)
 
     def validate_json(self, data: Any, /, **options: Any) -> _T:
-        validate = super().validate_json
-        return _within_depth(_title(self), data, True, lambda: validate(data, **options))
+        if not _CHECK_DEPTH_FIRST:
+            try:
+                if options:
+                    return super().validate_json(data, **options)
+                return cast(_T, self.validator.validate_json(data))  # what the above runs
+            except _MaybeTooDeep:
+                pass
+            except ValidationError as error:
+                if _is_parser_depth_error(error):
+                    raise _depth_error(_title(self), data) from None
+                raise
+        return _within_depth(_title(self), data, True, super().validate_json, data, **options)
 
 
 def _title(adapter: TypeAdapter[Any]) -> str:
@@ -349,11 +360,14 @@ class _Model(BaseModel):
             if field.alias is not None and name in data and field.alias not in data:
                 data[field.alias] = data.pop(name)
         validate = self.__pydantic_validator__.validate_python
+        if not _CHECK_DEPTH_FIRST:
+            try:
+                validate(data, self_instance=self, context=_BUILDING)
+                return
+            except _MaybeTooDeep:
+                pass
         _within_depth(
-            type(self).__name__,
-            data,
-            False,
-            lambda: validate(data, self_instance=self, context=_BUILDING),
+            type(self).__name__, data, False, validate, data, self_instance=self, context=_BUILDING
         )
 
     # Pydantic's own marker for an __init__ that only validates (RootModel sets it too):
@@ -363,13 +377,32 @@ class _Model(BaseModel):
 
     @classmethod
     def model_validate(cls, obj: Any, **options: Any) -> Self:
-        validate = super().model_validate
-        return _within_depth(cls.__name__, obj, False, lambda: validate(obj, **options))
+        if not _CHECK_DEPTH_FIRST:
+            try:
+                if options:
+                    return super().model_validate(obj, **options)
+                return cast(
+                    Self, cls.__pydantic_validator__.validate_python(obj)
+                )  # what the above runs
+            except _MaybeTooDeep:
+                pass
+        return _within_depth(cls.__name__, obj, False, super().model_validate, obj, **options)
 
     @classmethod
     def model_validate_json(cls, json_data: Any, **options: Any) -> Self:
+        if not _CHECK_DEPTH_FIRST:
+            try:
+                if options:
+                    return super().model_validate_json(json_data, **options)
+                return cast(Self, cls.__pydantic_validator__.validate_json(json_data))
+            except _MaybeTooDeep:
+                pass
+            except ValidationError as error:
+                if _is_parser_depth_error(error):
+                    raise _depth_error(cls.__name__, json_data) from None
+                raise
         validate = super().model_validate_json
-        return _within_depth(cls.__name__, json_data, True, lambda: validate(json_data, **options))
+        return _within_depth(cls.__name__, json_data, True, validate, json_data, **options)
 
     # Not `__pydantic_extra__: dict[str, _JSON]`: typed extras make every model_dump about
     # twice as slow, kept keys or not.

@@ -111,8 +111,8 @@ class _Types:
                 min_length=type_ref.constraints.min_items, max_length=type_ref.constraints.max_items
             )
             return f"Annotated[{container}, Field({args})]" if args else container
-        if isinstance(type_ref, ir.MapOf):
-            return f"dict[str, {self.annotation(type_ref.value)}]"
+        if isinstance(type_ref, ir.MapOf):  # _KEYS: no lone surrogate (Pydantic writes U+FFFD)
+            return f"Annotated[dict[str, {self.annotation(type_ref.value)}], _KEYS]"
         if isinstance(type_ref, ir.Ref):
             return type_ref.name
         if isinstance(type_ref, ir.LiteralValue):
@@ -120,7 +120,7 @@ class _Types:
         if isinstance(type_ref, ir.Nullable):
             return f"{self.annotation(type_ref.inner)} | None"
         if isinstance(type_ref, ir.AnyJSON):
-            return "dict[str, _JSON]" if type_ref.object_only else "_JSON"
+            return "Annotated[dict[str, _JSON], _KEYS]" if type_ref.object_only else "_JSON"
         return " | ".join(self.annotation(option) for option in type_ref.options)
 
     def literal(self, value: str | int | bool) -> str:

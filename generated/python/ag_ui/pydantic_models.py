@@ -241,10 +241,25 @@ def _title(adapter: TypeAdapter[Any]) -> str:
 
 
 def _finite(value: _T) -> _T:
-    """Reject NaN and infinity anywhere in a JSON value: Python's `json` reads them, JSON has none."""
+    """Reject NaN and infinity anywhere in a JSON value: Python's `json` reads them, JSON has none.
+
+    Also reject an object key holding a lone surrogate (`"\\ud800"`): Pydantic would
+    write it back as U+FFFD, a different key.
+    """
     if not _all_finite(value, 0):
         raise ValueError("NaN and infinity are not JSON numbers")
     return value
+
+
+def _lone_surrogate_key(keys: Iterable[object]) -> None:
+    for key in keys:
+        if type(key) is str and not key.isascii():
+            try:
+                key.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ValueError(
+                    f"object key {key!r} holds a lone surrogate, which Pydantic cannot keep"
+                ) from None
 
 
 def _all_finite(value: object, depth: int) -> bool:
@@ -255,6 +270,7 @@ def _all_finite(value: object, depth: int) -> bool:
     if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
         raise _MaybeTooDeep
     if kind is dict:
+        _lone_surrogate_key(cast("dict[object, object]", value))
         value = cast("dict[object, object]", value).values()
     elif kind is not list:
         return True
@@ -266,6 +282,16 @@ def _all_finite(value: object, depth: int) -> bool:
             return False
     return True
 
+
+def _string_keys(value: _T) -> _T:
+    """A map's keys are written back as read: a lone surrogate, which Pydantic would turn
+    into U+FFFD, is refused instead."""
+    if type(value) is dict:
+        _lone_surrogate_key(cast("dict[object, object]", value))
+    return value
+
+
+_KEYS = BeforeValidator(_string_keys)
 
 _Float: TypeAlias = Annotated[StrictFloat, Field(allow_inf_nan=False)]
 """A float of a `number` field: NaN and infinity (`1e400` reads as one) are not JSON numbers."""
@@ -541,7 +567,7 @@ class Tool(_Model):
 
     name: StrictStr = Field(description="Tool name.")
     description: StrictStr = Field(description="What the tool does.")
-    parameters: Omittable[dict[str, _JSON]] = Field(
+    parameters: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
         default=None, description="JSON Schema of the tool parameters."
     )
 
@@ -1118,7 +1144,7 @@ ToolCallResultRole: TypeAlias = Literal["tool"]
 """Role of a tool call result message."""
 
 
-State: TypeAlias = dict[str, _JSON]
+State: TypeAlias = Annotated[dict[str, _JSON], _KEYS]
 """The current state of an agent during execution. Flexible: it can hold any data fields."""
 
 

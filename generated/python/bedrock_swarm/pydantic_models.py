@@ -206,10 +206,25 @@ def _title(adapter: TypeAdapter[Any]) -> str:
 
 
 def _finite(value: _T) -> _T:
-    """Reject NaN and infinity anywhere in a JSON value: Python's `json` reads them, JSON has none."""
+    """Reject NaN and infinity anywhere in a JSON value: Python's `json` reads them, JSON has none.
+
+    Also reject an object key holding a lone surrogate (`"\\ud800"`): Pydantic would
+    write it back as U+FFFD, a different key.
+    """
     if not _all_finite(value, 0):
         raise ValueError("NaN and infinity are not JSON numbers")
     return value
+
+
+def _lone_surrogate_key(keys: Iterable[object]) -> None:
+    for key in keys:
+        if type(key) is str and not key.isascii():
+            try:
+                key.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ValueError(
+                    f"object key {key!r} holds a lone surrogate, which Pydantic cannot keep"
+                ) from None
 
 
 def _all_finite(value: object, depth: int) -> bool:
@@ -220,6 +235,7 @@ def _all_finite(value: object, depth: int) -> bool:
     if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
         raise _MaybeTooDeep
     if kind is dict:
+        _lone_surrogate_key(cast("dict[object, object]", value))
         value = cast("dict[object, object]", value).values()
     elif kind is not list:
         return True
@@ -231,6 +247,16 @@ def _all_finite(value: object, depth: int) -> bool:
             return False
     return True
 
+
+def _string_keys(value: _T) -> _T:
+    """A map's keys are written back as read: a lone surrogate, which Pydantic would turn
+    into U+FFFD, is refused instead."""
+    if type(value) is dict:
+        _lone_surrogate_key(cast("dict[object, object]", value))
+    return value
+
+
+_KEYS = BeforeValidator(_string_keys)
 
 _Float: TypeAlias = Annotated[StrictFloat, Field(allow_inf_nan=False)]
 """A float of a `number` field: NaN and infinity (`1e400` reads as one) are not JSON numbers."""
@@ -402,7 +428,7 @@ class ToolCallFunction(_Model):
     model_config = ConfigDict(extra="allow")
 
     name: StrictStr = Field(description="Name of the tool to call.")
-    arguments: dict[str, _JSON] = Field(description="Arguments for the tool.")
+    arguments: Annotated[dict[str, _JSON], _KEYS] = Field(description="Arguments for the tool.")
 
 
 class ToolCall(_Model):
@@ -476,8 +502,8 @@ class Event(_Model):
     run_id: StrictStr = Field(description="ID of the run.")
     thread_id: StrictStr = Field(description="ID of the thread.")
     parent_event_id: StrictStr | None = Field(description="ID of parent event.")
-    details: dict[str, _JSON] = Field(description="Event-specific details.")
-    metadata: dict[str, _JSON] = Field(description="Additional metadata.")
+    details: Annotated[dict[str, _JSON], _KEYS] = Field(description="Event-specific details.")
+    metadata: Annotated[dict[str, _JSON], _KEYS] = Field(description="Additional metadata.")
 
 
 AgentResponse: TypeAlias = Annotated[

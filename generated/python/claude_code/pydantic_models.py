@@ -271,10 +271,25 @@ def _title(adapter: TypeAdapter[Any]) -> str:
 
 
 def _finite(value: _T) -> _T:
-    """Reject NaN and infinity anywhere in a JSON value: Python's `json` reads them, JSON has none."""
+    """Reject NaN and infinity anywhere in a JSON value: Python's `json` reads them, JSON has none.
+
+    Also reject an object key holding a lone surrogate (`"\\ud800"`): Pydantic would
+    write it back as U+FFFD, a different key.
+    """
     if not _all_finite(value, 0):
         raise ValueError("NaN and infinity are not JSON numbers")
     return value
+
+
+def _lone_surrogate_key(keys: Iterable[object]) -> None:
+    for key in keys:
+        if type(key) is str and not key.isascii():
+            try:
+                key.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ValueError(
+                    f"object key {key!r} holds a lone surrogate, which Pydantic cannot keep"
+                ) from None
 
 
 def _all_finite(value: object, depth: int) -> bool:
@@ -285,6 +300,7 @@ def _all_finite(value: object, depth: int) -> bool:
     if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
         raise _MaybeTooDeep
     if kind is dict:
+        _lone_surrogate_key(cast("dict[object, object]", value))
         value = cast("dict[object, object]", value).values()
     elif kind is not list:
         return True
@@ -296,6 +312,16 @@ def _all_finite(value: object, depth: int) -> bool:
             return False
     return True
 
+
+def _string_keys(value: _T) -> _T:
+    """A map's keys are written back as read: a lone surrogate, which Pydantic would turn
+    into U+FFFD, is refused instead."""
+    if type(value) is dict:
+        _lone_surrogate_key(cast("dict[object, object]", value))
+    return value
+
+
+_KEYS = BeforeValidator(_string_keys)
 
 _Float: TypeAlias = Annotated[StrictFloat, Field(allow_inf_nan=False)]
 """A float of a `number` field: NaN and infinity (`1e400` reads as one) are not JSON numbers."""
@@ -694,7 +720,7 @@ class SystemMessage(_SpelledModel):
         default=None, description="Whether product feedback prompts are disabled."
     )
     uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
-    memory_paths: Omittable[dict[str, StrictStr]] = Field(
+    memory_paths: Omittable[Annotated[dict[str, StrictStr], _KEYS]] = Field(
         default=None, description="Memory directories by scope (e.g. auto)."
     )
     messaging_socket_path: Omittable[StrictStr] = Field(
@@ -731,7 +757,7 @@ class SystemMessage(_SpelledModel):
         validation_alias=AliasChoices("effective_git_root", "effectiveGitRoot"),
         description="Git repository root.",
     )
-    environment_plan: Omittable[dict[str, _JSON]] = Field(
+    environment_plan: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
         default=None,
         validation_alias=AliasChoices("environment_plan", "environmentPlan"),
         description="Plan configuration.",
@@ -893,8 +919,8 @@ class AssistantMessage(_Model):
         default=None,
         description="Error category when the API call failed (e.g. rate_limit, authentication_failed).",
     )
-    wire_tool_inputs: Omittable[dict[str, dict[str, _JSON]]] = Field(
-        default=None, description="Tool inputs as sent by the model, by tool use ID."
+    wire_tool_inputs: Omittable[Annotated[dict[str, Annotated[dict[str, _JSON], _KEYS]], _KEYS]] = (
+        Field(default=None, description="Tool inputs as sent by the model, by tool use ID.")
     )
     local_command_source: Omittable[StrictStr] = Field(
         default=None,
@@ -997,7 +1023,7 @@ class ResultMessage(_SpelledModel):
         default=None, description="Stop reason of the last API call."
     )
     usage: Omittable[Usage] = Field(default=None, description="Token usage summed over the turn.")
-    model_usage: Omittable[dict[str, ModelUsage]] = Field(
+    model_usage: Omittable[Annotated[dict[str, ModelUsage], _KEYS]] = Field(
         default=None, alias="modelUsage", description="Per-model usage and cost, keyed by model ID."
     )
     permission_denials: Omittable[list[PermissionDenial]] = Field(
@@ -1013,7 +1039,7 @@ class ResultMessage(_SpelledModel):
     fast_mode_disabled_reason: Omittable[StrictStr] = Field(
         default=None, description="Why fast mode is unavailable."
     )
-    subagent_stats: Omittable[dict[str, _JSON]] = Field(
+    subagent_stats: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
         default=None, description="Counters about subagents spawned during the turn (free-form)."
     )
     api_error_status: StrictInt | None = Field(
@@ -1061,7 +1087,7 @@ class PartialAssistantMessage(_Model):
         type: Literal["partial_assistant"] = Field(description="Message type.")
     content: list[ContentBlock] = Field(description="Partial content blocks.")
     index: StrictInt = Field(description="Block index being updated.")
-    delta: dict[str, _JSON] = Field(description="The delta/change content.")
+    delta: Annotated[dict[str, _JSON], _KEYS] = Field(description="The delta/change content.")
 
 
 class StreamEventMessage(_Model):
@@ -1074,7 +1100,7 @@ class StreamEventMessage(_Model):
         type: Literal["stream_event"] = "stream_event"
     else:
         type: Literal["stream_event"] = Field(description="Message type.")
-    event: dict[str, _JSON] = Field(
+    event: Annotated[dict[str, _JSON], _KEYS] = Field(
         description="The API stream event (message_start, content_block_start, content_block_delta, content_block_stop, message_delta, message_stop), as free-form JSON."
     )
     session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
@@ -1155,8 +1181,8 @@ class ToolUseBlock(_Model):
         type: Literal["tool_use"] = Field(description="Block type identifier.")
     id: StrictStr = Field(description="Tool use ID for correlation.")
     name: StrictStr = Field(description="Tool name.")
-    input: dict[str, _JSON] = Field(description="Tool input parameters.")
-    caller: Omittable[dict[str, _JSON]] = Field(
+    input: Annotated[dict[str, _JSON], _KEYS] = Field(description="Tool input parameters.")
+    caller: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
         default=None, description='Who made the call (e.g. {"type":"direct"}).'
     )
 
@@ -1172,7 +1198,7 @@ class ToolResultBlock(_Model):
     else:
         type: Literal["tool_result"] = Field(description="Block type identifier.")
     tool_use_id: StrictStr = Field(description="Correlates to ToolUseBlock.")
-    content: Omittable[StrictStr | list[dict[str, _JSON]]] = Field(
+    content: Omittable[StrictStr | list[Annotated[dict[str, _JSON], _KEYS]]] = Field(
         default=None, description="Tool output."
     )
     is_error: StrictBool = Field(default=False, description="Tool error flag.")
@@ -1215,8 +1241,8 @@ class ControlCanUseToolRequest(_Model):
     else:
         subtype: Literal["can_use_tool"] = Field(description="Request kind.")
     tool_name: StrictStr = Field(description="Tool the model wants to call.")
-    input: dict[str, _JSON] = Field(description="Tool input parameters.")
-    permission_suggestions: list[dict[str, _JSON]] | None = Field(
+    input: Annotated[dict[str, _JSON], _KEYS] = Field(description="Tool input parameters.")
+    permission_suggestions: list[Annotated[dict[str, _JSON], _KEYS]] | None = Field(
         default=None, description="Permission updates the user could apply."
     )
     blocked_path: StrictStr | None = Field(
@@ -1250,10 +1276,10 @@ class ControlInitializeRequest(_Model):
         subtype: Literal["initialize"] = "initialize"
     else:
         subtype: Literal["initialize"] = Field(description="Request kind.")
-    hooks: dict[str, _JSON] | None = Field(
+    hooks: Annotated[dict[str, _JSON], _KEYS] | None = Field(
         default=None, description="Hook callback registrations by hook event."
     )
-    agents: Omittable[dict[str, _JSON]] = Field(
+    agents: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
         default=None, description="Subagent definitions by name."
     )
 
@@ -1326,7 +1352,7 @@ class ControlSuccessResponse(_Model):
     else:
         subtype: Literal["success"] = Field(description="Response kind.")
     request_id: StrictStr = Field(description="ID of the request this answers.")
-    response: dict[str, _JSON] | None = Field(
+    response: Annotated[dict[str, _JSON], _KEYS] | None = Field(
         default=None, description='Response payload (e.g. {"still_queued":[]} for interrupt).'
     )
 
@@ -1386,7 +1412,7 @@ class AssistantMessageBody(_Model):
         default=None, description="Transformations applied to the input (usually empty)."
     )
     diagnostics: _JSON = Field(default=None, description="Diagnostics (usually null).")
-    context_management: dict[str, _JSON] | None = Field(
+    context_management: Annotated[dict[str, _JSON], _KEYS] | None = Field(
         default=None, description="Context management info."
     )
 
@@ -1448,7 +1474,7 @@ class RateLimitInfo(_CheckedModel):
         alias="isUsingOverage",
         description="Whether requests are currently billed as overage.",
     )
-    unified_windows: Omittable[dict[str, RateLimitWindow]] = Field(
+    unified_windows: Omittable[Annotated[dict[str, RateLimitWindow], _KEYS]] = Field(
         default=None,
         alias="unifiedWindows",
         description="Utilization per window (five_hour, seven_day, ...).",
@@ -1624,7 +1650,7 @@ class PermissionDenial(_Model):
 
     tool_name: StrictStr = Field(description="Tool that was denied.")
     tool_use_id: StrictStr = Field(description="Tool use ID of the denied call.")
-    tool_input: dict[str, _JSON] = Field(description="Input of the denied call.")
+    tool_input: Annotated[dict[str, _JSON], _KEYS] = Field(description="Input of the denied call.")
 
 
 class McpServerStatus(_Model):

@@ -226,10 +226,25 @@ def _title(adapter: TypeAdapter[Any]) -> str:
 
 
 def _finite(value: _T) -> _T:
-    """Reject NaN and infinity anywhere in a JSON value: Python's `json` reads them, JSON has none."""
+    """Reject NaN and infinity anywhere in a JSON value: Python's `json` reads them, JSON has none.
+
+    Also reject an object key holding a lone surrogate (`"\\ud800"`): Pydantic would
+    write it back as U+FFFD, a different key.
+    """
     if not _all_finite(value, 0):
         raise ValueError("NaN and infinity are not JSON numbers")
     return value
+
+
+def _lone_surrogate_key(keys: Iterable[object]) -> None:
+    for key in keys:
+        if type(key) is str and not key.isascii():
+            try:
+                key.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ValueError(
+                    f"object key {key!r} holds a lone surrogate, which Pydantic cannot keep"
+                ) from None
 
 
 def _all_finite(value: object, depth: int) -> bool:
@@ -240,6 +255,7 @@ def _all_finite(value: object, depth: int) -> bool:
     if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
         raise _MaybeTooDeep
     if kind is dict:
+        _lone_surrogate_key(cast("dict[object, object]", value))
         value = cast("dict[object, object]", value).values()
     elif kind is not list:
         return True
@@ -251,6 +267,16 @@ def _all_finite(value: object, depth: int) -> bool:
             return False
     return True
 
+
+def _string_keys(value: _T) -> _T:
+    """A map's keys are written back as read: a lone surrogate, which Pydantic would turn
+    into U+FFFD, is refused instead."""
+    if type(value) is dict:
+        _lone_surrogate_key(cast("dict[object, object]", value))
+    return value
+
+
+_KEYS = BeforeValidator(_string_keys)
 
 _Float: TypeAlias = Annotated[StrictFloat, Field(allow_inf_nan=False)]
 """A float of a `number` field: NaN and infinity (`1e400` reads as one) are not JSON numbers."""
@@ -454,7 +480,7 @@ class ThinkingContent(_Model):
     encrypted_content: StrictStr = Field(
         default="", description="OpenAI-specific encrypted reasoning content."
     )
-    summary: tuple[dict[str, _JSON], ...] = Field(
+    summary: tuple[Annotated[dict[str, _JSON], _KEYS], ...] = Field(
         default=(), description="OpenAI-specific reasoning summary parts (free-form objects)."
     )
 
@@ -471,7 +497,7 @@ class ToolUseContent(_Model):
         type: Literal["tool_use"] = Field(description='Always "tool_use".')
     id: StrictStr = Field(description="Unique call ID.")
     name: StrictStr = Field(description="Tool name.")
-    input: dict[str, _JSON] | None = Field(description="Tool parameters.")
+    input: Annotated[dict[str, _JSON], _KEYS] | None = Field(description="Tool parameters.")
     item_id: StrictStr | None = Field(default=None, description="OpenAI-specific output item id.")
 
 
@@ -521,7 +547,9 @@ class ToolDefinition(_Model):
 
     name: StrictStr = Field(description="Tool name.")
     description: StrictStr = Field(description="What the tool does.")
-    input_schema: dict[str, _JSON] = Field(description="JSON Schema of the tool's parameters.")
+    input_schema: Annotated[dict[str, _JSON], _KEYS] = Field(
+        description="JSON Schema of the tool's parameters."
+    )
 
 
 class ToolDefinitions(_Model):
@@ -564,7 +592,9 @@ class StopReason(_Model):
     else:
         type: Literal["stop_reason"] = Field(description='Always "stop_reason".')
     reason: StrictStr = Field(description='"end_turn", "max_tokens", etc.')
-    usage: dict[str, StrictInt] = Field(default_factory=dict, description="Cumulative token usage.")
+    usage: Annotated[dict[str, StrictInt], _KEYS] = Field(
+        default_factory=dict, description="Cumulative token usage."
+    )
 
 
 class Response(_Model):

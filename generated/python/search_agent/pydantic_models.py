@@ -273,10 +273,25 @@ def _title(adapter: TypeAdapter[Any]) -> str:
 
 
 def _finite(value: _T) -> _T:
-    """Reject NaN and infinity anywhere in a JSON value: Python's `json` reads them, JSON has none."""
+    """Reject NaN and infinity anywhere in a JSON value: Python's `json` reads them, JSON has none.
+
+    Also reject an object key holding a lone surrogate (`"\\ud800"`): Pydantic would
+    write it back as U+FFFD, a different key.
+    """
     if not _all_finite(value, 0):
         raise ValueError("NaN and infinity are not JSON numbers")
     return value
+
+
+def _lone_surrogate_key(keys: Iterable[object]) -> None:
+    for key in keys:
+        if type(key) is str and not key.isascii():
+            try:
+                key.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ValueError(
+                    f"object key {key!r} holds a lone surrogate, which Pydantic cannot keep"
+                ) from None
 
 
 def _all_finite(value: object, depth: int) -> bool:
@@ -287,6 +302,7 @@ def _all_finite(value: object, depth: int) -> bool:
     if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
         raise _MaybeTooDeep
     if kind is dict:
+        _lone_surrogate_key(cast("dict[object, object]", value))
         value = cast("dict[object, object]", value).values()
     elif kind is not list:
         return True
@@ -298,6 +314,16 @@ def _all_finite(value: object, depth: int) -> bool:
             return False
     return True
 
+
+def _string_keys(value: _T) -> _T:
+    """A map's keys are written back as read: a lone surrogate, which Pydantic would turn
+    into U+FFFD, is refused instead."""
+    if type(value) is dict:
+        _lone_surrogate_key(cast("dict[object, object]", value))
+    return value
+
+
+_KEYS = BeforeValidator(_string_keys)
 
 _Float: TypeAlias = Annotated[StrictFloat, Field(allow_inf_nan=False)]
 """A float of a `number` field: NaN and infinity (`1e400` reads as one) are not JSON numbers."""
@@ -604,7 +630,7 @@ class ToolUseBlockParam(_Model):
         type: Literal["tool_use"] = Field(description='Always "tool_use".')
     id: StrictStr = Field(description="Unique tool call id (toolu_...).")
     name: StrictStr = Field(description="Name of the tool called.")
-    input: dict[str, _JSON] = Field(
+    input: Annotated[dict[str, _JSON], _KEYS] = Field(
         description="Tool input, an object matching the tool's input_schema."
     )
     cache_control: CacheControlEphemeral | None = Field(
@@ -766,7 +792,7 @@ class ToolUseBlock(_Model):
         type: Literal["tool_use"] = Field(description='Always "tool_use".')
     id: StrictStr = Field(description='Tool call id (e.g. "toolu_xxx").')
     name: StrictStr = Field(description='Tool name (e.g. "search_web").')
-    input: dict[str, _JSON] = Field(
+    input: Annotated[dict[str, _JSON], _KEYS] = Field(
         description='Tool input (e.g. {"query": "\u6d4b\u8bd5", "max_results": 5}).'
     )
 
@@ -1046,7 +1072,9 @@ class ToolParam(_Model):
     description: Omittable[StrictStr] = Field(
         default=None, description="What the tool does; helps the model decide when to call it."
     )
-    input_schema: dict[str, _JSON] = Field(description="JSON Schema of the tool input.")
+    input_schema: Annotated[dict[str, _JSON], _KEYS] = Field(
+        description="JSON Schema of the tool input."
+    )
     cache_control: CacheControlEphemeral | None = Field(
         default=None, description="Prompt-cache breakpoint."
     )
@@ -1220,15 +1248,15 @@ class ToolDefinition(_CheckedModel):
     description: Omittable[StrictStr] = Field(
         default=None, description='Tool description (e.g. "\u7f51\u7edc\u641c\u7d22").'
     )
-    input_schema: dict[str, _JSON] = Field(
+    input_schema: Annotated[dict[str, _JSON], _KEYS] = Field(
         alias="inputSchema", description="JSON Schema of the tool input."
     )
-    output_schema: Omittable[dict[str, _JSON]] = Field(
+    output_schema: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
         default=None,
         alias="outputSchema",
         description="JSON Schema of the tool's structured output (MCP, optional).",
     )
-    annotations: Omittable[dict[str, _JSON]] = Field(
+    annotations: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
         default=None,
         description="Behaviour hints (readOnlyHint, destructiveHint, idempotentHint, openWorldHint, title).",
     )

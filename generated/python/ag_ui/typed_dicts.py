@@ -298,12 +298,27 @@ def _is_json(value: object, depth: int = 0) -> bool:
 # data (dicts with string keys, lists, str, int, float, bool, None) and `_loads` turns
 # NaN and infinity (`NaN`, `Infinity`, `1e999`) away, so the free-form checks below would
 # walk such data for nothing.
-_PARSED_JSON: ContextVar[bool] = ContextVar("_PARSED_JSON", default=False)
+# walk such data for nothing. Only its depth may need a look: _SHALLOW_TEXT when the text
+# has too few brackets to pass the limit, _PARSED_TEXT when free-form values are measured.
+_PARSED_JSON: ContextVar[int] = ContextVar("_PARSED_JSON", default=0)
+_PARSED_TEXT = 1
+_SHALLOW_TEXT = 2
+
+
+def _measure_parsed(value: object) -> None:
+    """Signal `_guard` when a free-form value read from JSON text nests too deep."""
+    if _too_deep(value, _FREE_DEPTH) and not _DEPTH_CHECKED.get():
+        raise _MaybeTooDeep
 
 
 def _json_value(value: object) -> JSONValue:
     """Check that `value` is JSON data (dicts with string keys, lists, scalars) and return it."""
-    if _PARSED_JSON.get() or _is_json(value):
+    parsed = _PARSED_JSON.get()
+    if parsed:
+        if parsed == _PARSED_TEXT:
+            _measure_parsed(value)
+        return cast(JSONValue, value)
+    if _is_json(value):
         return cast(JSONValue, value)
     kind = type(value)
     if kind is str or kind is int or kind is bool or value is None:
@@ -325,8 +340,14 @@ def _json_value(value: object) -> JSONValue:
 
 
 def _json_object(value: object) -> dict[str, JSONValue]:
-    if type(value) is dict and (_PARSED_JSON.get() or _is_json(value)):
-        return cast("dict[str, JSONValue]", value)
+    if type(value) is dict:
+        parsed = _PARSED_JSON.get()
+        if parsed:
+            if parsed == _PARSED_TEXT:
+                _measure_parsed(value)
+            return cast("dict[str, JSONValue]", value)
+        if _is_json(value):
+            return cast("dict[str, JSONValue]", value)
     obj = _object(value)
     for key, item in obj.items():
         if type(key) is not str:

@@ -121,7 +121,8 @@ def _too_deep(value: object, levels: int) -> bool:
         if kind is dict
         else cast("list[object]", value)
     ):
-        if (type(item) is dict or type(item) is list) and _too_deep(item, levels - 1):
+        kind = type(item)
+        if (kind is dict or kind is list) and _too_deep(item, levels - 1):
             return True
     return False
 

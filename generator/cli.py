@@ -2,7 +2,8 @@
 
 Exit codes: 0 ok, 1 `check`/`drift`/`vendor --check`/`diff` found differences
 (or `fixtures import` could not place a line), 2 invalid input (diagnostics on
-stderr), 3 a polytype bug (reported without a traceback unless --debug).
+stderr), 3 a polytype bug (reported without a traceback unless --debug), 4 the
+operating system refused a read or write (read-only directory, full disk, ...).
 
 `generate` and `check` live here; the workflow commands (`fixtures import`,
 `drift`, `vendor`, `init`, `schema-dialect`, `diff`) are thin handlers over
@@ -29,12 +30,13 @@ from generator.workflow.init import init
 from generator.workflow.progress import Progress
 from generator.workflow.revisions import load_version
 from generator.workflow.schemas import project_schema, record_type
-from generator.writer import apply, locked, plan, unified_diff
+from generator.writer import OutputError, apply, locked, plan, unified_diff
 
 EXIT_OK = 0
 EXIT_DIFFERENCES = 1
 EXIT_INVALID = 2
 EXIT_BUG = 3
+EXIT_ENVIRONMENT = 4
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -328,6 +330,14 @@ def _diff(args: argparse.Namespace, project: Project) -> int:
     return EXIT_DIFFERENCES if any(finding.rule.breaking for finding in findings) else EXIT_OK
 
 
+def _shown(path: Path) -> str:
+    """`path` relative to the working directory when it is under it."""
+    try:
+        return path.resolve().relative_to(Path.cwd()).as_posix()
+    except (ValueError, OSError):
+        return path.as_posix()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     standalone: Callable[[argparse.Namespace], int] | None = getattr(args, "standalone", None)
@@ -351,6 +361,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except FormattingError as error:
         print(f"polytype: internal error: {error}", file=sys.stderr)
         return EXIT_BUG
+    except OutputError as error:
+        print(
+            f"polytype: cannot write {_shown(error.path)}: {error.cause.strerror or error.cause} "
+            "(every generated file is whole: old or new, never partial)",
+            file=sys.stderr,
+        )
+        return EXIT_ENVIRONMENT
+    except OSError as error:
+        where = f"{_shown(Path(error.filename))}: " if error.filename else ""
+        print(f"polytype: {where}{error.strerror or error}", file=sys.stderr)
+        return EXIT_ENVIRONMENT
     except KeyboardInterrupt:
         print("polytype: interrupted", file=sys.stderr)
         return 130

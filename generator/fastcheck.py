@@ -110,7 +110,9 @@ class _Compiler:
         return self.refs[ref]
 
     def kw_type(self, value: Any, _: dict[str, Any]) -> Check:
-        names = [value] if isinstance(value, str) else list(value)
+        if not isinstance(value, (str, list)):  # `type: 1`: the caller words the problem
+            raise Unsupported(f"type {value!r}")
+        names = [value] if isinstance(value, str) else value
         if not all(isinstance(name, str) and name in _TYPES for name in names):
             raise Unsupported(f"type {value!r}")
         tests = [_TYPES[name] for name in names]

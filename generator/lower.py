@@ -43,6 +43,20 @@ _CONSTRAINT_KEYS = {
 # How many aliases and unions may stand between a use of a type and a concrete shape.
 MAX_REFERENCE_CHAIN = 64
 
+# Packages a module's generated package must not shadow when generated/python is on the
+# path: what the generated code and its tests import (Pydantic and what Pydantic imports,
+# pytest), and polytype itself. The standard library is checked through sys.
+IMPORTED_PACKAGES = frozenset(
+    {
+        "pydantic", "pydantic_core", "typing_extensions", "annotated_types",
+        "typing_inspection", "pytest", "_pytest", "pluggy", "iniconfig", "packaging",
+        "generator", "polytype",
+    }
+)  # fmt: skip
+
+# The longest atom the BEAM can create, in characters (struct keys, atom enums, string consts).
+ELIXIR_ATOM_LIMIT = 255
+
 
 def lower(document: Document) -> ir.Module:
     """Build the IR module for a validated document, or raise ``InputError``."""
@@ -206,6 +220,12 @@ class _Lowering:
                 f"module name {module_name!r} would shadow the standard library module "
                 f"{module_name!r}{origin}",
             )
+        elif module_name in IMPORTED_PACKAGES:
+            self._problem(
+                where,
+                f"module name {module_name!r} would shadow the package {module_name!r}, which "
+                f"the generated code, its tests or polytype itself import{origin}",
+            )
 
     def _collect_definitions(self) -> None:
         data = self.document.data
@@ -299,10 +319,18 @@ class _Lowering:
         values: list[ir.EnumValue] = []
         seen_py: dict[str, str] = {}
         seen_atoms: dict[str, str] = {}
+        atoms = bool((schema.get("x-elixir") or {}).get("atoms", False))
         for index, value in enumerate(schema["enum"]):
             py_name = naming.python_enum_member(value)
             atom = naming.elixir_atom(value)
             where = join_pointer(join_pointer(pointer, "enum"), index)
+            if atoms and len(atom) > ELIXIR_ATOM_LIMIT:
+                self._problem(
+                    where,
+                    f"enum value {_abridged(value)} becomes an Elixir atom of {len(atom)} "
+                    f"characters (x-elixir: {{atoms: true}}); Elixir atoms have at most "
+                    f"{ELIXIR_ATOM_LIMIT}",
+                )
             if value in (v.value for v in values):
                 self._problem(where, f"enum value {value!r} is listed twice")
                 continue
@@ -488,6 +516,23 @@ class _Lowering:
             )
 
     def _check_field_names(self, fields: list[ir.Field], pointer: str) -> None:
+        for item in fields:
+            where = join_pointer(join_pointer(pointer, "properties"), item.json_key)
+            if len(item.ex_name) > ELIXIR_ATOM_LIMIT:
+                self._problem(
+                    where,
+                    f"key {_abridged(item.json_key)} becomes an Elixir struct field (an atom) of "
+                    f"{len(item.ex_name)} characters; Elixir atoms have at most "
+                    f"{ELIXIR_ATOM_LIMIT}: set x-elixir: {{field: ...}}",
+                )
+            value = item.type.value if isinstance(item.type, ir.LiteralValue) else None
+            if isinstance(value, str) and len(naming.elixir_atom(value)) > ELIXIR_ATOM_LIMIT:
+                self._problem(
+                    join_pointer(where, "const"),
+                    f"const {_abridged(value)} is held as an Elixir atom of "
+                    f"{len(naming.elixir_atom(value))} characters; Elixir atoms have at most "
+                    f"{ELIXIR_ATOM_LIMIT}",
+                )
         for attribute, label in (("py_name", "Python field"), ("ex_name", "Elixir field")):
             seen: dict[str, str] = {}
             for item in fields:
@@ -1133,3 +1178,8 @@ def _constraints(schema: dict[str, Any]) -> ir.Constraints:
 
 def _doc(schema: dict[str, Any]) -> str:
     return str(schema.get("description", "")).strip()
+
+
+def _abridged(text: str) -> str:
+    """`text` quoted, cut to 40 characters for a diagnostic."""
+    return repr(text) if len(text) <= 40 else repr(text[:40]) + f"… ({len(text)} characters)"

@@ -59,7 +59,8 @@ PYTHON_MODULE_NAMES = frozenset(
         "Omittable", "ContextVar", "Iterable", "TYPE_CHECKING",
         # definitions of the shared runtime
         "DecodeError", "JSONValue", "_T", "_Model", "_SpelledModel", "_CheckedModel", "_Wire",
-        "_Building", "_Omittable",
+        "_Building", "_Omittable", "_Float", "_NotANumber", "_Adapter", "_MaybeTooDeep", "from_json",
+        "_KEYS",
     }
 )  # fmt: skip
 

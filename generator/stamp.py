@@ -6,9 +6,12 @@ and fixture file, every template, polytype's own source, the versions of ruff,
 Jinja and the YAML loader, the configured directories) and of the output
 directory (every file, as the writer left it). Signatures are built from file
 names, sizes and modification times (in nanoseconds), like git's index, so
-computing them reads no file. When both still match, nothing a run could do
-would change a byte, and the command answers at once, without importing the
-generator (see generator/entry.py).
+computing them reads no file. Names, sizes and times can be forged (an edit of
+the same size with the old mtime put back), so a matching stamp is not trusted
+alone: the bytes of `manifest.json` must hash to what the stamp recorded, and
+every file the manifest lists must hash to the manifest's sha256. Only when all
+of that holds would nothing a run could do change a byte, and the command answers
+at once, without importing the generator (see generator/entry.py).
 
 Stamps live in the user's cache directory (generator/cachedir.py: `$POLYTYPE_CACHE_DIR`,
 else the platform's, from platformdirs), one small file per output directory, never
@@ -41,6 +44,7 @@ _DEPENDENCIES = ("ruff", "jinja2", "ruamel.yaml", "yaml", "jsonschema")
 class Stamp:
     inputs: str
     outputs: str
+    manifest: str  # sha256 of manifest.json's bytes
     modules: int
     files: int
 
@@ -112,7 +116,11 @@ def read(project: Project) -> Stamp | None:
     try:
         data = json.loads(_stamp_path(project).read_text(encoding="utf-8"))
         return Stamp(
-            str(data["inputs"]), str(data["outputs"]), int(data["modules"]), int(data["files"])
+            str(data["inputs"]),
+            str(data["outputs"]),
+            str(data["manifest"]),
+            int(data["modules"]),
+            int(data["files"]),
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None
@@ -127,7 +135,33 @@ def unchanged(project: Project) -> Stamp | None:
         return None
     if stamp.outputs != outputs_signature(project) or stamp.inputs != inputs_signature(project):
         return None
+    if not _contents_match(project, stamp):
+        return None
     return stamp
+
+
+def _sha256_file(path: Path) -> str:
+    with path.open("rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def _contents_match(project: Project, stamp: Stamp) -> bool:
+    """Every output's bytes are what the manifest says, and the manifest is what the stamp saw.
+
+    Reads every generated file (a few MB, milliseconds): a stamp of names, sizes and
+    times cannot see an edit of the same size whose mtime was put back.
+    """
+    try:
+        manifest_bytes = (project.output_dir / "manifest.json").read_bytes()
+        if hashlib.sha256(manifest_bytes).hexdigest() != stamp.manifest:
+            return False
+        outputs = json.loads(manifest_bytes)["outputs"]
+        for entry in outputs:
+            if _sha256_file(project.output_dir / entry["path"]) != entry["sha256"]:
+                return False
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    return True
 
 
 def write(project: Project, inputs: str) -> None:
@@ -135,12 +169,16 @@ def write(project: Project, inputs: str) -> None:
     if not enabled() or inputs != inputs_signature(project):
         return  # an input changed while the run was going on: no stamp
     try:
-        manifest = json.loads((project.output_dir / "manifest.json").read_text(encoding="utf-8"))
-        outputs = manifest["outputs"]
+        manifest_bytes = (project.output_dir / "manifest.json").read_bytes()
+        outputs = json.loads(manifest_bytes)["outputs"]
+        for entry in outputs:  # the run just wrote or compared them; nothing may differ now
+            if _sha256_file(project.output_dir / entry["path"]) != entry["sha256"]:
+                return
         modules = len({entry["module"] for entry in outputs if entry.get("module")})
         stamp = {
             "inputs": inputs,
             "outputs": outputs_signature(project),
+            "manifest": hashlib.sha256(manifest_bytes).hexdigest(),
             "modules": modules,
             "files": len(outputs) + 1,
         }

@@ -28,6 +28,24 @@ from generator.targets import OutputFile
 MANIFEST = "manifest.json"
 
 
+class OutputError(Exception):
+    """The operating system refused a write (read-only directory, full disk, ...): not a bug."""
+
+    def __init__(self, path: Path, cause: OSError) -> None:
+        super().__init__(f"{path}: {cause.strerror or cause}")
+        self.path = path
+        self.cause = cause
+
+
+@contextlib.contextmanager
+def _writing(path: Path) -> Iterator[None]:
+    """Report an OSError raised inside as an `OutputError` naming `path`."""
+    try:
+        yield
+    except OSError as error:
+        raise OutputError(path, error) from error
+
+
 @dataclass(frozen=True)
 class Change:
     path: str  # relative to the output directory
@@ -152,7 +170,8 @@ def locked(output_dir: Path) -> Iterator[None]:
     real path, so the user's tree holds nothing polytype did not generate. filelock
     makes it portable (flock on POSIX, msvcrt on Windows).
     """
-    output_dir.mkdir(parents=True, exist_ok=True)
+    with _writing(output_dir):
+        output_dir.mkdir(parents=True, exist_ok=True)
     key = hashlib.sha256(str(output_dir.resolve()).encode("utf-8")).hexdigest()[:32]
     locks = cache_dir() / "locks"
     try:
@@ -171,10 +190,12 @@ def apply(plan_: Plan, output_dir: Path) -> None:
     for change in plan_.changes:
         if change.action == "remove":
             target = output_dir / change.path
-            target.unlink(missing_ok=True)
-            _remove_empty_parents(target.parent, output_dir)
+            with _writing(target):
+                target.unlink(missing_ok=True)
+                _remove_empty_parents(target.parent, output_dir)
     if any(c.path == MANIFEST for c in plan_.changes):
-        _write_atomic(output_dir / MANIFEST, plan_.expected[MANIFEST])
+        with _writing(output_dir / MANIFEST):
+            _write_atomic(output_dir / MANIFEST, plan_.expected[MANIFEST])
 
 
 def _write_all_atomic(files: list[tuple[Path, str]]) -> None:
@@ -186,18 +207,22 @@ def _write_all_atomic(files: list[tuple[Path, str]]) -> None:
     fsync per file cost more than the rest of a 1,000-type generate. Without fsync the
     writes are cheap enough that threads gain nothing.
     """
-    for directory in {target.parent for target, _ in files}:
-        directory.mkdir(parents=True, exist_ok=True)
+    for directory in sorted({target.parent for target, _ in files}):
+        with _writing(directory):
+            directory.mkdir(parents=True, exist_ok=True)
     temporaries: list[str] = []
+    current = Path()
     try:
-        for target, text in files:
-            temporaries.append(_write_temporary(target, text))
-        for (target, _), temporary in zip(files, temporaries, strict=True):
-            os.replace(temporary, target)
-    except BaseException:
+        for current, text in files:
+            temporaries.append(_write_temporary(current, text))
+        for (current, _), temporary in zip(files, temporaries, strict=True):
+            os.replace(temporary, current)
+    except BaseException as error:
         for temporary in temporaries:
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
+        if isinstance(error, OSError):
+            raise OutputError(current, error) from error
         raise
 
 

@@ -260,7 +260,7 @@ def test_recursive_types_generate_and_round_trip(base_project: Path) -> None:
 
     # far too deep for the decoder: a clean DecodeError, not a RecursionError (deeper than
     # any recursion limit: mypy, run in-process by other tests, raises it to 16,384 frames)
-    with pytest.raises(models.DecodeError, match="nesting too deep"):
+    with pytest.raises(models.DecodeError, match="nesting deeper than 100 levels"):
         models.decode_tree_node(tree(50_000))
     with pytest.raises(models.DecodeError):
         models.decode_expr({"kind": "add", "left": {"kind": "num", "value": 1}})

@@ -178,17 +178,30 @@ def _pydantic_subject(module: str, type_name: str) -> tuple[Codec, Codec]:
         try:
             value = from_data(data)
         except pydantic.ValidationError:
-            with pytest.raises(pydantic.ValidationError):
-                from_text(json.dumps(data))
+            text = json.dumps(data)
+            if same(json.loads(text), data):  # not when json.dumps turned the key 1 into "1"
+                with pytest.raises(pydantic.ValidationError):
+                    from_text(text)
             raise
         try:
             via_text = from_text(json.dumps(data))
         except pydantic.ValidationError as error:
+            if _lone_surrogates(data):  # Pydantic's parser refuses `"\ud800"` in JSON text
+                return value
             raise AssertionError(f"accepted as data but not as JSON text: {error}") from None
         assert same(dump(via_text), dump(value)), "validating JSON text dumps differently"
         return value
 
     return decode, dump
+
+
+def _lone_surrogates(data: Any) -> bool:
+    """Whether `data` holds a string with a lone surrogate (no UTF-8 spelling)."""
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 @functools.cache
@@ -335,6 +348,10 @@ ODD_VALUES: list[Any] = [
     [None],
     {},
     {"": None},
+    float("nan"),  # what Python's json reads from `NaN`: no JSON number (issues 17, 21)
+    float("inf"),
+    float("-inf"),
+    {"\ud800": 1},  # a lone surrogate as a key: Pydantic would write U+FFFD (issue 17)
 ]
 
 
@@ -406,7 +423,8 @@ def mutations(draw: st.DrawFn, instance: Any) -> tuple[Any, str]:
     if operation == "wrap":
         return put(mutant, path, [target]), f"{where} := [{where}]"
     if operation == "add key":
-        key = draw(st.sampled_from(["unexpected", "", "type", "\x00"]), label="key")
+        # 1: a key JSON cannot have; "\ud800": a lone surrogate (issue 17)
+        key = draw(st.sampled_from(["unexpected", "", "type", "\x00", 1, "\ud800"]), label="key")
         value = draw(st.sampled_from(ODD_VALUES), label="value")
         target[key] = copy.deepcopy(value)
         return mutant, f"{where}[{key!r}] := {value!r}"
@@ -427,6 +445,8 @@ def same(left: Any, right: Any) -> bool:
     """JSON equality that tells `1`, `1.0` and `true` apart (key order does not matter)."""
     if type(left) is not type(right):
         return False
+    if type(left) is float and left != left:  # NaN: the same when both are
+        return bool(right != right)
     if isinstance(left, dict):
         return left.keys() == right.keys() and all(same(left[k], right[k]) for k in left)
     if isinstance(left, list):
@@ -458,6 +478,45 @@ def _integral_float_for_integer(
     return "expected integer, got number" in str(rejection)
 
 
+def _not_a_json_number(
+    rejection: Exception | None, errors: list[jsonschema.ValidationError]
+) -> bool:
+    """jsonschema takes Python's NaN and infinity for numbers; JSON text has none."""
+    if isinstance(rejection, pydantic.ValidationError):
+        return any(
+            detail["type"] == "finite_number" or "NaN and infinity" in detail["msg"]
+            for detail in rejection.errors()
+        )
+    return "NaN and infinity are not JSON numbers" in str(rejection)
+
+
+def _not_a_string_key(
+    rejection: Exception | None, errors: list[jsonschema.ValidationError]
+) -> bool:
+    """jsonschema looks keys up in `properties`; a Python dict's key 1 is no JSON key at all."""
+    if isinstance(rejection, pydantic.ValidationError):
+        return any(
+            detail["type"] == "invalid_key"
+            or "[key]" in detail["loc"]
+            or any(type(part) is int for part in detail["loc"][-1:])
+            and detail["type"] == "extra_forbidden"
+            for detail in rejection.errors()
+        )
+    return "is not a string" in str(rejection)
+
+
+def _lone_surrogate_key(
+    rejection: Exception | None, errors: list[jsonschema.ValidationError]
+) -> bool:
+    """Pydantic cannot hold a lone surrogate in a key: it refuses it rather than write U+FFFD."""
+    if not isinstance(rejection, pydantic.ValidationError):
+        return False
+    return any(
+        "lone surrogate" in detail["msg"] or "unable to parse raw data" in detail["msg"]
+        for detail in rejection.errors()
+    )
+
+
 def _oneof_overlap(rejection: Exception | None, errors: list[jsonschema.ValidationError]) -> bool:
     return any(
         error.validator == "oneOf" and "is valid under each of" in error.message for error in errors
@@ -484,6 +543,33 @@ DIFFERENCES = [
         ),
         applies=_oneof_overlap,
     ),
+    Difference(
+        decoder_accepts=False,
+        reason=(
+            "NaN and infinity are Python floats that jsonschema takes for numbers, but no JSON "
+            "number: every flavor rejects them at their path instead of writing `NaN` (not JSON) "
+            "or `null` (another value) back (issues 17 and 21)"
+        ),
+        applies=_not_a_json_number,
+    ),
+    Difference(
+        decoder_accepts=False,
+        reason=(
+            "a Python dict key that is not a string (`{1: ...}`) has no JSON spelling; "
+            'json.dumps would write it as the string "1", another key (issue 17)'
+        ),
+        applies=_not_a_string_key,
+    ),
+    Difference(
+        decoder_accepts=False,
+        reason=(
+            "Pydantic holds keys as Rust strings, which cannot carry a lone surrogate: it "
+            "refuses such a key rather than write it back as U+FFFD (issue 17); the stdlib "
+            "flavors keep it exactly"
+        ),
+        applies=_lone_surrogate_key,
+        flavors=("pydantic",),
+    ),
 ]
 
 
@@ -495,6 +581,7 @@ def check_valid(thing: Subject, instance: Any) -> None:
     assert same(
         encoded, instance
     ), f"{thing.label}: round trip changed the data:\n{encoded!r}\n!=\n{instance!r}"
+    json.dumps(encoded, allow_nan=False)  # strict JSON: no NaN or infinity out of any flavor
 
 
 def check_verdict(thing: Subject, mutant: Any, how: str) -> None:
@@ -512,6 +599,7 @@ def check_verdict(thing: Subject, mutant: Any, how: str) -> None:
         assert same(
             encoded, mutant
         ), f"{thing.label}: after `{how}` the round trip changed the data:\n{encoded!r}"
+        json.dumps(encoded, allow_nan=False)  # strict JSON: what was accepted can be written
     decoder_accepts = rejection is None
     assert same(mutant, snapshot), f"{thing.label}: after `{how}` decoding mutated its input"
     if decoder_accepts == schema_accepts:
@@ -672,7 +760,7 @@ def test_deep_values_in_free_form_fields_are_rejected_not_crashing() -> None:
     models = decoder_module("nano_agent")
     data = {"name": "t", "description": "d", "input_schema": deep_object(50_000)}
     snapshot_depth = 50_000
-    with pytest.raises(models.DecodeError, match="nesting too deep"):
+    with pytest.raises(models.DecodeError, match="nesting deeper than 100 levels"):
         models.decode_tool_definition(data)
     node: Any = data["input_schema"]
     for _ in range(snapshot_depth):  # the input is untouched

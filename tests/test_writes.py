@@ -21,6 +21,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 import threading
 import time
@@ -313,13 +314,47 @@ def test_failure_mid_apply_leaves_old_or_new_files(
         done.append(str(target))
 
     monkeypatch.setattr(writer.os, "replace", failing)
-    assert main(["--project", str(project), "generate"]) == 3
-    assert "No space left on device" in capsys.readouterr().err
+    assert main(["--project", str(project), "generate"]) == 4  # the environment, not a bug
+    err = capsys.readouterr().err
+    assert "No space left on device" in err and "internal error" not in err
+    assert "cannot write " in err and "generated/" in err  # names the file
     monkeypatch.setattr(writer.os, "replace", real)
     assert assert_old_or_new(project, old, new) == 3
     assert not [p for p in (project / "generated").rglob("*.tmp")]  # temporaries cleaned up
     assert main(["--project", str(project), "generate"]) == 0
     assert tree(project / "generated") == new
+
+
+def test_a_read_only_output_directory_is_an_environment_error(
+    generations: tuple[Path, dict[str, bytes]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Exit 4 with the path and the cause, not `internal error ... polytype bug` (exit 3)."""
+    base, _ = generations
+    project = copy_of(base, tmp_path / "p")
+    change_schemas(project)
+    package = project / "generated" / "python" / "nano_agent"
+    old = tree(project / "generated")
+    real = tempfile.mkstemp
+
+    def read_only(*args: object, dir: str, **kwargs: object) -> tuple[int, str]:
+        if Path(dir) == package:  # what the OS says for a directory without write permission
+            raise PermissionError(13, "Permission denied", os.path.join(dir, ".x.tmp"))
+        return real(*args, dir=dir, **kwargs)  # type: ignore[call-overload,no-any-return]
+
+    if os.geteuid() == 0:  # root writes to read-only directories
+        monkeypatch.setattr(writer.tempfile, "mkstemp", read_only)
+    package.chmod(0o555)
+    try:
+        assert main(["--project", str(project), "generate"]) == 4
+    finally:
+        package.chmod(0o755)
+    err = capsys.readouterr().err
+    assert "Permission denied" in err and "internal error" not in err
+    assert "cannot write " in err and "generated/python/nano_agent/" in err
+    assert tree(project / "generated") == old
 
 
 def test_write_atomic_never_exposes_a_partial_file(

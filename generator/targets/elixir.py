@@ -29,7 +29,7 @@ from generator import ir, naming
 from generator.diagnostics import Diagnostic, InputError, Position
 from generator.lower import json_type_of
 from generator.render import RenderEnv, ex_atom, ex_str
-from generator.targets import FileKind, OutputFile
+from generator.targets import FileKind, OutputFile, depth
 from generator.targets import elixir_layout as layout
 from generator.targets.python_codecs import BOUND_KEYS
 from generator.targets.python_common import function_suffix
@@ -1217,7 +1217,7 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
     outputs: list[OutputFile] = [
         OutputFile(
             f"{ROOT}/{module_file(runtime)}",
-            env.render("elixir/runtime.ex.j2", **common),
+            env.render("elixir/runtime.ex.j2", **common, **depth.template_values(module)),
             TARGET,
             module.name,
             "elixir",
@@ -1263,6 +1263,7 @@ def _render_tests(module: ir.Module, env: RenderEnv) -> OutputFile:
         valid=valid,
         invalid=invalid,
         atom_cases=_unknown_probe(module),
+        **depth.template_values(module),
     )
     return OutputFile(test_path(module), text, TARGET, module.name, "elixir")
 

@@ -14,7 +14,7 @@ from generator import ir
 from generator.diagnostics import Diagnostic, InputError, Position
 from generator.formatting import LINE_LENGTH
 from generator.render import RenderEnv, py_str
-from generator.targets import OutputFile
+from generator.targets import OutputFile, depth
 from generator.targets.python_codecs import Codecs, HelperView, RecordChecks, alias_order
 from generator.targets.python_common import (
     EnumView,
@@ -441,7 +441,8 @@ _INLINE_CHECKS = {
     "str": ("type({v}) is not str", "string"),
     "int": ("type({v}) is not int", "integer"),
     "bool": ("type({v}) is not bool", "boolean"),
-    "float": ("type({v}) is not float and type({v}) is not int", "number"),
+    # `v - v` is 0.0 (false) for a finite float, NaN (true) for NaN and infinity
+    "float": ("type({v}) is not int and (type({v}) is not float or {v} - {v})", "number"),
 }
 
 
@@ -761,5 +762,6 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
             + (["Literal"] if codegen.uses_literal or any(not e.base for e in enums) else [])
         ),
         decode_error_annotation="DecodeError",
+        **depth.template_values(module),
     )
     return [OutputFile(module_path(module), text, TARGET, module.name, "python")]

@@ -23,7 +23,7 @@ from generator import ir
 from generator.diagnostics import Diagnostic, InputError, Position
 from generator.lower import json_type_of
 from generator.render import RenderEnv, py_str
-from generator.targets import OutputFile
+from generator.targets import OutputFile, depth
 from generator.targets.python_common import (
     EnumView,
     enum_view_fields,
@@ -83,8 +83,10 @@ class AdapterView:
 
     @property
     def statement(self) -> str:
-        """`XAdapter: TypeAdapter[X] = TypeAdapter(X, ...)`."""
-        return f"{self.name}: TypeAdapter[{self.type_name}] = TypeAdapter({self.type_name}{self.config})"
+        """`XAdapter: TypeAdapter[X] = _Adapter(X, ...)` (the runtime's depth-checking adapter)."""
+        return (
+            f"{self.name}: TypeAdapter[{self.type_name}] = _Adapter({self.type_name}{self.config})"
+        )
 
 
 # --- type annotations --------------------------------------------------------
@@ -110,8 +112,8 @@ class _Types:
                 min_length=type_ref.constraints.min_items, max_length=type_ref.constraints.max_items
             )
             return f"Annotated[{container}, Field({args})]" if args else container
-        if isinstance(type_ref, ir.MapOf):
-            return f"dict[str, {self.annotation(type_ref.value)}]"
+        if isinstance(type_ref, ir.MapOf):  # _KEYS: no lone surrogate (Pydantic writes U+FFFD)
+            return f"Annotated[dict[str, {self.annotation(type_ref.value)}], _KEYS]"
         if isinstance(type_ref, ir.Ref):
             return type_ref.name
         if isinstance(type_ref, ir.LiteralValue):
@@ -119,7 +121,7 @@ class _Types:
         if isinstance(type_ref, ir.Nullable):
             return f"{self.annotation(type_ref.inner)} | None"
         if isinstance(type_ref, ir.AnyJSON):
-            return "dict[str, _JSON]" if type_ref.object_only else "_JSON"
+            return "Annotated[dict[str, _JSON], _KEYS]" if type_ref.object_only else "_JSON"
         return " | ".join(self.annotation(option) for option in type_ref.options)
 
     def literal(self, value: str | int | bool) -> str:
@@ -149,11 +151,11 @@ class _Types:
         self.uses.add("StrictInt")
         if prim.kind == "int":
             return f"Annotated[StrictInt, Field({args})]" if args else "StrictInt"
-        # `number`: an integer stays an int (exact round trip), a float stays a float
-        self.uses.add("StrictFloat")
+        # `number`: an integer stays an int (exact round trip), a float stays a float;
+        # `_Float` turns NaN and infinity away (runtime.py.j2)
         if args:
-            return f"Annotated[StrictInt, Field({args})] | Annotated[StrictFloat, Field({args})]"
-        return "StrictInt | StrictFloat"
+            return f"Annotated[StrictInt, Field({args})] | Annotated[_Float, Field({args})]"
+        return "StrictInt | _Float"
 
     def has_pattern(self, type_ref: ir.TypeRef) -> bool:
         """Whether `type_ref` itself (not through a named record) carries a `pattern`."""
@@ -638,9 +640,10 @@ def render_models(module: ir.Module, env: RenderEnv) -> OutputFile:
         uses_spellings=uses_spellings,
         uses_checks=uses_checks,
         typing_imports=_typing_imports(types.uses),
-        abc_imports=isort_names(["Iterable", *(["Callable"] if "exact" in types.uses else [])]),
+        abc_imports=["Callable", "Iterable"],  # both used by the runtime
         pydantic_imports=_pydantic_imports(types.uses, uses_spellings, uses_checks),
         core_imports=_core_imports(uses_spellings, uses_checks),
+        **depth.template_values(module),
     )
     return OutputFile(module_path(module), text, TARGET, module.name, "python")
 
@@ -651,18 +654,19 @@ _TYPING_ALWAYS = (
     "TYPE_CHECKING", "Annotated", "Any", "ClassVar", "Self", "TypeAlias", "TypeVar", "cast",
 )  # fmt: skip
 _TYPING_WHEN_USED = ("Literal", "NoReturn")
+# StrictFloat: the runtime's `_Float`; ValidationError: its depth limit
 _PYDANTIC_ALWAYS = (
-    "BaseModel", "BeforeValidator", "ConfigDict", "Field", "JsonValue", "TypeAdapter",
-    "model_validator",
+    "BaseModel", "BeforeValidator", "ConfigDict", "Field", "JsonValue", "StrictFloat",
+    "TypeAdapter", "ValidationError", "model_validator",
 )  # fmt: skip
-_PYDANTIC_WHEN_USED = ("AliasChoices", "StrictBool", "StrictFloat", "StrictInt", "StrictStr")
+_PYDANTIC_WHEN_USED = ("AliasChoices", "StrictBool", "StrictInt", "StrictStr")
 
 
 def _typing_imports(uses: set[str]) -> list[str]:
     return isort_names([*_TYPING_ALWAYS, *(name for name in _TYPING_WHEN_USED if name in uses)])
 
 
-_PYDANTIC_FOR_WRAP = ("ModelWrapValidatorHandler", "ValidationError", "ValidationInfo")
+_PYDANTIC_FOR_WRAP = ("ModelWrapValidatorHandler", "ValidationInfo")
 _PYDANTIC_FOR_SPELLINGS = (
     "PrivateAttr", "SerializationInfo", "SerializerFunctionWrapHandler", "model_serializer",
 )  # fmt: skip
@@ -682,12 +686,10 @@ def _pydantic_imports(uses: set[str], uses_spellings: bool, uses_checks: bool) -
 
 def _core_imports(uses_spellings: bool, uses_checks: bool) -> list[str]:
     """The names imported from pydantic_core: error details built by the wrap validators."""
-    names = []
+    names = ["PydanticCustomError", "from_json"]  # the depth limit's error and its parser
     if uses_spellings or uses_checks:
         names.append("InitErrorDetails")
-    if uses_spellings:
-        names.append("PydanticCustomError")
-    return names
+    return isort_names(names)
 
 
 def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:

@@ -27,7 +27,7 @@ from generator.fixtures import FixtureCase
 from generator.jsonpos import json_type_name
 from generator.lower import json_type_of
 from generator.render import RenderEnv, py_str
-from generator.targets import OutputFile, python_typeddict_tests
+from generator.targets import OutputFile, depth, python_typeddict_tests
 from generator.targets.python_codecs import TYPEDDICTS, Codecs, HelperView, alias_order, refs
 from generator.targets.python_common import (
     function_suffix,
@@ -303,6 +303,7 @@ def _render_module(module: ir.Module, env: RenderEnv) -> str:
         typing_names=isort_names(typing_names),
         # no `from __future__ import annotations` here (TypedDict reads NotRequired at run time)
         decode_error_annotation='"DecodeError"',
+        **depth.template_values(module),
     )
 
 

@@ -1055,6 +1055,14 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_rejected(AgUi.UserMessage, "ag_ui/UserMessage/invalid/name_number.json", "$.name")
     end
   end
+
+  test "input nested deeper than 100 levels is rejected at $, as in every flavor" do
+    assert_depth_limit(
+      AgUi.AssistantMessage,
+      100,
+      "nesting deeper than 100 levels of arrays and objects"
+    )
+  end
 end
 
 defmodule AgUi.PolytypeAtomSafetyTest do

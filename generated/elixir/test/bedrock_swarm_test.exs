@@ -390,6 +390,14 @@ defmodule BedrockSwarm.PolytypeRoundTripTest do
       )
     end
   end
+
+  test "input nested deeper than 100 levels is rejected at $, as in every flavor" do
+    assert_depth_limit(
+      BedrockSwarm.AgentResponse,
+      100,
+      "nesting deeper than 100 levels of arrays and objects"
+    )
+  end
 end
 
 defmodule BedrockSwarm.PolytypeAtomSafetyTest do

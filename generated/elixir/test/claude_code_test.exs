@@ -1997,6 +1997,14 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_rejected(ClaudeCode.UserType, "claude_code/UserType/invalid/unknown.json", "$")
     end
   end
+
+  test "input nested deeper than 100 levels is rejected at $, as in every flavor" do
+    assert_depth_limit(
+      ClaudeCode.Message.AssistantMessage,
+      100,
+      "nesting deeper than 100 levels of arrays and objects"
+    )
+  end
 end
 
 defmodule ClaudeCode.PolytypeAtomSafetyTest do

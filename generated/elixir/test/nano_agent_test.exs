@@ -1038,6 +1038,14 @@ defmodule NanoAgent.PolytypeRoundTripTest do
       )
     end
   end
+
+  test "input nested deeper than 100 levels is rejected at $, as in every flavor" do
+    assert_depth_limit(
+      NanoAgent.ContentBlock,
+      100,
+      "nesting deeper than 100 levels of arrays and objects"
+    )
+  end
 end
 
 defmodule NanoAgent.PolytypeAtomSafetyTest do

@@ -2306,6 +2306,14 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
   end
+
+  test "input nested deeper than 100 levels is rejected at $, as in every flavor" do
+    assert_depth_limit(
+      SearchAgent.Base64ImageSource,
+      100,
+      "nesting deeper than 100 levels of arrays and objects"
+    )
+  end
 end
 
 defmodule SearchAgent.PolytypeAtomSafetyTest do

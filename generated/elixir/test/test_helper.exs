@@ -46,6 +46,23 @@ defmodule PolytypeGenerated.TestSupport do
     assert error_path == expected_path, "#{error_path}: #{reason}"
   end
 
+  @doc "`limit` levels pass the depth check (as data and as text); one more is refused at `$`."
+  def assert_depth_limit(module, limit, message) do
+    nested = fn levels ->
+      Enum.reduce(1..(levels - 1)//1, %{}, fn _, inner -> %{"a" => inner} end)
+    end
+
+    text = fn levels ->
+      String.duplicate(~s({"a":), levels - 1) <> "{}" <> String.duplicate("}", levels - 1)
+    end
+
+    refute module.from_json(nested.(limit)) == {:error, {"$", message}}
+    refute module.from_json(decode_json(text.(limit))) == {:error, {"$", message}}
+    assert module.from_json(nested.(limit + 1)) == {:error, {"$", message}}
+    assert module.from_json(decode_json(text.(limit + 1))) == {:error, {"$", message}}
+    assert module.from_json(decode_json(text.(5000))) == {:error, {"$", message}}
+  end
+
   @doc """
   Decoding JSON that holds a string nobody declared fails at `expected_path` and
   creates no atom. Each attempt uses a fresh string, so a decoder that made atoms

@@ -14,7 +14,8 @@ Unions, enums and aliases are validated with their `<Name>Adapter`. Scalars are 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Self, TypeAlias, TypeVar, cast
@@ -40,7 +41,7 @@ from pydantic import (
     model_serializer,
     model_validator,
 )
-from pydantic_core import InitErrorDetails, PydanticCustomError
+from pydantic_core import InitErrorDetails, PydanticCustomError, from_json
 
 __all__ = [
     "AssistantMessage",
@@ -147,22 +148,149 @@ else:
 
 _INFINITIES = (float("inf"), float("-inf"))
 
+# Every flavor rejects JSON nested deeper than this many arrays and objects, at `$`.
+_MAX_DEPTH = 100
+_MAX_DEPTH_MESSAGE = "nesting deeper than 100 levels of arrays and objects"
+# A free-form value nesting more levels than this could pass the limit (this module's types
+# nest the rest); the whole input is measured then.
+_FREE_DEPTH = 94
+# Types that contain themselves (or nest past the limit): every input is measured first.
+_CHECK_DEPTH_FIRST = False
+# True while validation runs on input measured to be within the limit.
+_DEPTH_CHECKED: ContextVar[bool] = ContextVar("_DEPTH_CHECKED", default=False)
+
+
+class _MaybeTooDeep(Exception):
+    """A free-form value nests deep enough that the whole input may pass the limit."""
+
+
+def _too_deep(value: object, levels: int) -> bool:
+    """Whether `value` nests more than `levels` arrays and objects."""
+    kind = type(value)
+    if kind is not dict and kind is not list:
+        return False
+    if levels == 0:
+        return True
+    for item in (
+        cast("dict[object, object]", value).values()
+        if kind is dict
+        else cast("list[object]", value)
+    ):
+        if (type(item) is dict or type(item) is list) and _too_deep(item, levels - 1):
+            return True
+    return False
+
+
+def _depth_error(title: str, data: object) -> ValidationError:
+    error = PydanticCustomError("too_deep", _MAX_DEPTH_MESSAGE)
+    return ValidationError.from_exception_data(title, [{"type": error, "loc": (), "input": data}])
+
+
+def _measured(title: str, data: object, text: bool) -> None:
+    """Raise the depth error unless `data` (JSON text when `text`) is within the limit."""
+    if text:
+        try:
+            data = from_json(cast("str | bytes | bytearray", data))
+        except ValueError as error:  # pydantic's parser stops at 200 levels
+            if "recursion limit" in str(error):
+                raise _depth_error(title, data) from None
+            return  # not JSON: validation says so
+    if _too_deep(data, _MAX_DEPTH):
+        raise _depth_error(title, data)
+
+
+def _is_parser_depth_error(error: ValidationError) -> bool:
+    """Pydantic's JSON parser stops at 200 levels: the same verdict as the limit, reworded."""
+    details = error.errors()
+    return (
+        len(details) == 1
+        and details[0]["type"] == "json_invalid"
+        and "recursion limit" in details[0]["msg"]
+    )
+
+
+def _within_depth(
+    title: str, data: object, text: bool, validate: Callable[..., _T], *args: Any, **options: Any
+) -> _T:
+    """`validate(*args, **options)` after the free-form checks signalled deep input (or in a
+    module whose types recurse): measure `data`, then validate knowing it is within the limit."""
+    _measured(title, data, text)
+    token = _DEPTH_CHECKED.set(True)
+    try:
+        return validate(*args, **options)
+    finally:
+        _DEPTH_CHECKED.reset(token)
+
+
+# TypeAdapter is final for type checkers only; a subclass that wraps the two validate methods
+# keeps every other method and the `TypeAdapter[X]` type users see.
+class _Adapter(TypeAdapter[_T]):  # type: ignore[misc]
+    """A TypeAdapter holding its input to the depth limit, as models do."""
+
+    def validate_python(self, object: Any, /, **options: Any) -> _T:  # noqa: A002
+        if not _CHECK_DEPTH_FIRST:
+            try:
+                if options:
+                    return super().validate_python(object, **options)
+                return cast(_T, self.validator.validate_python(object))  # what the above runs
+            except _MaybeTooDeep:
+                pass
+        validate = super().validate_python
+        return _within_depth(_title(self), object, False, validate, object, **options)
+
+    def validate_json(self, data: Any, /, **options: Any) -> _T:
+        if not _CHECK_DEPTH_FIRST:
+            try:
+                if options:
+                    return super().validate_json(data, **options)
+                return cast(_T, self.validator.validate_json(data))  # what the above runs
+            except _MaybeTooDeep:
+                pass
+            except ValidationError as error:
+                if _is_parser_depth_error(error):
+                    raise _depth_error(_title(self), data) from None
+                raise
+        return _within_depth(_title(self), data, True, super().validate_json, data, **options)
+
+
+def _title(adapter: TypeAdapter[Any]) -> str:
+    """The title of the adapter's errors: its config's, else its type's name."""
+    config = getattr(adapter, "_config", None) or {}
+    kind = getattr(adapter, "_type", None)
+    return str(config.get("title") or getattr(kind, "__name__", None) or kind)
+
 
 def _finite(value: _T) -> _T:
-    """Reject NaN and infinity anywhere in a JSON value: Python's `json` reads them, JSON has none."""
+    """Reject NaN and infinity anywhere in a JSON value: Python's `json` reads them, JSON has none.
+
+    Also reject an object key holding a lone surrogate (`"\\ud800"`): Pydantic would
+    write it back as U+FFFD, a different key.
+    """
     if not _all_finite(value, 0):
         raise ValueError("NaN and infinity are not JSON numbers")
     return value
 
 
+def _lone_surrogate_key(keys: Iterable[object]) -> None:
+    for key in keys:
+        if type(key) is str and not key.isascii():
+            try:
+                key.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ValueError(
+                    f"object key {key!r} holds a lone surrogate, which Pydantic cannot keep"
+                ) from None
+
+
 def _all_finite(value: object, depth: int) -> bool:
-    """No NaN or infinity in `value`; past 100 levels (or in a cycle) JsonValue has the last word."""
+    """No NaN or infinity in `value`; past `_FREE_DEPTH` levels the whole input is measured."""
     kind = type(value)
     if kind is float:
         return value == value and value not in _INFINITIES
-    if depth > 100:
-        return True
+    if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
+        raise _MaybeTooDeep
     if kind is dict:
+        _lone_surrogate_key(cast("dict[object, object]", value))
         value = cast("dict[object, object]", value).values()
     elif kind is not list:
         return True
@@ -174,6 +302,19 @@ def _all_finite(value: object, depth: int) -> bool:
             return False
     return True
 
+
+def _string_keys(value: _T) -> _T:
+    """A map's keys are written back as read: a lone surrogate, which Pydantic would turn
+    into U+FFFD, is refused instead."""
+    if type(value) is dict:
+        _lone_surrogate_key(cast("dict[object, object]", value))
+    return value
+
+
+_KEYS = BeforeValidator(_string_keys)
+
+_Float: TypeAlias = Annotated[StrictFloat, Field(allow_inf_nan=False)]
+"""A float of a `number` field: NaN and infinity (`1e400` reads as one) are not JSON numbers."""
 
 _JSON: TypeAlias = Annotated[JsonValue, BeforeValidator(_finite)]
 """Free-form JSON: Pydantic's `JsonValue` without NaN and infinity (not JSON numbers)."""
@@ -264,12 +405,50 @@ class _Model(BaseModel):
         for name, field in type(self).model_fields.items():  # keywords by name: by JSON key
             if field.alias is not None and name in data and field.alias not in data:
                 data[field.alias] = data.pop(name)
-        self.__pydantic_validator__.validate_python(data, self_instance=self, context=_BUILDING)
+        validate = self.__pydantic_validator__.validate_python
+        if not _CHECK_DEPTH_FIRST:
+            try:
+                validate(data, self_instance=self, context=_BUILDING)
+                return
+            except _MaybeTooDeep:
+                pass
+        _within_depth(
+            type(self).__name__, data, False, validate, data, self_instance=self, context=_BUILDING
+        )
 
     # Pydantic's own marker for an __init__ that only validates (RootModel sets it too):
     # validating a dict then does not go through __init__, so the context above is seen
     # only when a value is built in code.
     __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+
+    @classmethod
+    def model_validate(cls, obj: Any, **options: Any) -> Self:
+        if not _CHECK_DEPTH_FIRST:
+            try:
+                if options:
+                    return super().model_validate(obj, **options)
+                return cast(
+                    Self, cls.__pydantic_validator__.validate_python(obj)
+                )  # what the above runs
+            except _MaybeTooDeep:
+                pass
+        return _within_depth(cls.__name__, obj, False, super().model_validate, obj, **options)
+
+    @classmethod
+    def model_validate_json(cls, json_data: Any, **options: Any) -> Self:
+        if not _CHECK_DEPTH_FIRST:
+            try:
+                if options:
+                    return super().model_validate_json(json_data, **options)
+                return cast(Self, cls.__pydantic_validator__.validate_json(json_data))
+            except _MaybeTooDeep:
+                pass
+            except ValidationError as error:
+                if _is_parser_depth_error(error):
+                    raise _depth_error(cls.__name__, json_data) from None
+                raise
+        validate = super().model_validate_json
+        return _within_depth(cls.__name__, json_data, True, validate, json_data, **options)
 
     # Not `__pydantic_extra__: dict[str, _JSON]`: typed extras make every model_dump about
     # twice as slow, kept keys or not.
@@ -531,7 +710,7 @@ class SystemMessage(_SpelledModel):
         default=None, description="Whether product feedback prompts are disabled."
     )
     uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
-    memory_paths: Omittable[dict[str, StrictStr]] = Field(
+    memory_paths: Omittable[Annotated[dict[str, StrictStr], _KEYS]] = Field(
         default=None, description="Memory directories by scope (e.g. auto)."
     )
     messaging_socket_path: Omittable[StrictStr] = Field(
@@ -568,7 +747,7 @@ class SystemMessage(_SpelledModel):
         validation_alias=AliasChoices("effective_git_root", "effectiveGitRoot"),
         description="Git repository root.",
     )
-    environment_plan: Omittable[dict[str, _JSON]] = Field(
+    environment_plan: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
         default=None,
         validation_alias=AliasChoices("environment_plan", "environmentPlan"),
         description="Plan configuration.",
@@ -730,8 +909,8 @@ class AssistantMessage(_Model):
         default=None,
         description="Error category when the API call failed (e.g. rate_limit, authentication_failed).",
     )
-    wire_tool_inputs: Omittable[dict[str, dict[str, _JSON]]] = Field(
-        default=None, description="Tool inputs as sent by the model, by tool use ID."
+    wire_tool_inputs: Omittable[Annotated[dict[str, Annotated[dict[str, _JSON], _KEYS]], _KEYS]] = (
+        Field(default=None, description="Tool inputs as sent by the model, by tool use ID.")
     )
     local_command_source: Omittable[StrictStr] = Field(
         default=None,
@@ -800,7 +979,7 @@ class ResultMessage(_SpelledModel):
     is_error: StrictBool = Field(
         validation_alias=AliasChoices("is_error", "isError"), description="Error occurred flag."
     )
-    total_cost_usd: StrictInt | StrictFloat | None = Field(
+    total_cost_usd: StrictInt | _Float | None = Field(
         default=None,
         validation_alias=AliasChoices("total_cost_usd", "costUsd"),
         description="API cost.",
@@ -834,7 +1013,7 @@ class ResultMessage(_SpelledModel):
         default=None, description="Stop reason of the last API call."
     )
     usage: Omittable[Usage] = Field(default=None, description="Token usage summed over the turn.")
-    model_usage: Omittable[dict[str, ModelUsage]] = Field(
+    model_usage: Omittable[Annotated[dict[str, ModelUsage], _KEYS]] = Field(
         default=None, alias="modelUsage", description="Per-model usage and cost, keyed by model ID."
     )
     permission_denials: Omittable[list[PermissionDenial]] = Field(
@@ -850,7 +1029,7 @@ class ResultMessage(_SpelledModel):
     fast_mode_disabled_reason: Omittable[StrictStr] = Field(
         default=None, description="Why fast mode is unavailable."
     )
-    subagent_stats: Omittable[dict[str, _JSON]] = Field(
+    subagent_stats: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
         default=None, description="Counters about subagents spawned during the turn (free-form)."
     )
     api_error_status: StrictInt | None = Field(
@@ -898,7 +1077,7 @@ class PartialAssistantMessage(_Model):
         type: Literal["partial_assistant"] = Field(description="Message type.")
     content: list[ContentBlock] = Field(description="Partial content blocks.")
     index: StrictInt = Field(description="Block index being updated.")
-    delta: dict[str, _JSON] = Field(description="The delta/change content.")
+    delta: Annotated[dict[str, _JSON], _KEYS] = Field(description="The delta/change content.")
 
 
 class StreamEventMessage(_Model):
@@ -911,7 +1090,7 @@ class StreamEventMessage(_Model):
         type: Literal["stream_event"] = "stream_event"
     else:
         type: Literal["stream_event"] = Field(description="Message type.")
-    event: dict[str, _JSON] = Field(
+    event: Annotated[dict[str, _JSON], _KEYS] = Field(
         description="The API stream event (message_start, content_block_start, content_block_delta, content_block_stop, message_delta, message_stop), as free-form JSON."
     )
     session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
@@ -992,8 +1171,8 @@ class ToolUseBlock(_Model):
         type: Literal["tool_use"] = Field(description="Block type identifier.")
     id: StrictStr = Field(description="Tool use ID for correlation.")
     name: StrictStr = Field(description="Tool name.")
-    input: dict[str, _JSON] = Field(description="Tool input parameters.")
-    caller: Omittable[dict[str, _JSON]] = Field(
+    input: Annotated[dict[str, _JSON], _KEYS] = Field(description="Tool input parameters.")
+    caller: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
         default=None, description='Who made the call (e.g. {"type":"direct"}).'
     )
 
@@ -1009,7 +1188,7 @@ class ToolResultBlock(_Model):
     else:
         type: Literal["tool_result"] = Field(description="Block type identifier.")
     tool_use_id: StrictStr = Field(description="Correlates to ToolUseBlock.")
-    content: Omittable[StrictStr | list[dict[str, _JSON]]] = Field(
+    content: Omittable[StrictStr | list[Annotated[dict[str, _JSON], _KEYS]]] = Field(
         default=None, description="Tool output."
     )
     is_error: StrictBool = Field(default=False, description="Tool error flag.")
@@ -1052,8 +1231,8 @@ class ControlCanUseToolRequest(_Model):
     else:
         subtype: Literal["can_use_tool"] = Field(description="Request kind.")
     tool_name: StrictStr = Field(description="Tool the model wants to call.")
-    input: dict[str, _JSON] = Field(description="Tool input parameters.")
-    permission_suggestions: list[dict[str, _JSON]] | None = Field(
+    input: Annotated[dict[str, _JSON], _KEYS] = Field(description="Tool input parameters.")
+    permission_suggestions: list[Annotated[dict[str, _JSON], _KEYS]] | None = Field(
         default=None, description="Permission updates the user could apply."
     )
     blocked_path: StrictStr | None = Field(
@@ -1087,10 +1266,10 @@ class ControlInitializeRequest(_Model):
         subtype: Literal["initialize"] = "initialize"
     else:
         subtype: Literal["initialize"] = Field(description="Request kind.")
-    hooks: dict[str, _JSON] | None = Field(
+    hooks: Annotated[dict[str, _JSON], _KEYS] | None = Field(
         default=None, description="Hook callback registrations by hook event."
     )
-    agents: Omittable[dict[str, _JSON]] = Field(
+    agents: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
         default=None, description="Subagent definitions by name."
     )
 
@@ -1163,7 +1342,7 @@ class ControlSuccessResponse(_Model):
     else:
         subtype: Literal["success"] = Field(description="Response kind.")
     request_id: StrictStr = Field(description="ID of the request this answers.")
-    response: dict[str, _JSON] | None = Field(
+    response: Annotated[dict[str, _JSON], _KEYS] | None = Field(
         default=None, description='Response payload (e.g. {"still_queued":[]} for interrupt).'
     )
 
@@ -1223,7 +1402,7 @@ class AssistantMessageBody(_Model):
         default=None, description="Transformations applied to the input (usually empty)."
     )
     diagnostics: _JSON = Field(default=None, description="Diagnostics (usually null).")
-    context_management: dict[str, _JSON] | None = Field(
+    context_management: Annotated[dict[str, _JSON], _KEYS] | None = Field(
         default=None, description="Context management info."
     )
 
@@ -1266,7 +1445,7 @@ class RateLimitInfo(_CheckedModel):
         alias="rateLimitType",
         description="Which window applies (five_hour, seven_day, ...).",
     )
-    utilization: Omittable[StrictInt | StrictFloat] = Field(
+    utilization: Omittable[StrictInt | _Float] = Field(
         default=None, description="Fraction of the limit consumed (0.0 - 1.0)."
     )
     overage_status: Omittable[RateLimitStatus] = Field(
@@ -1285,7 +1464,7 @@ class RateLimitInfo(_CheckedModel):
         alias="isUsingOverage",
         description="Whether requests are currently billed as overage.",
     )
-    unified_windows: Omittable[dict[str, RateLimitWindow]] = Field(
+    unified_windows: Omittable[Annotated[dict[str, RateLimitWindow], _KEYS]] = Field(
         default=None,
         alias="unifiedWindows",
         description="Utilization per window (five_hour, seven_day, ...).",
@@ -1298,7 +1477,7 @@ class RateLimitWindow(_CheckedModel):
     model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(names=frozenset({"resets_at"}))
 
-    utilization: StrictInt | StrictFloat = Field(
+    utilization: StrictInt | _Float = Field(
         description="Fraction of the window consumed (0.0 - 1.0)."
     )
     resets_at: Omittable[StrictInt] = Field(
@@ -1433,7 +1612,7 @@ class ModelUsage(_CheckedModel):
     web_search_requests: Omittable[StrictInt] = Field(
         default=None, alias="webSearchRequests", description="Number of web searches."
     )
-    cost_usd: StrictInt | StrictFloat = Field(alias="costUSD", description="Cost in USD.")
+    cost_usd: StrictInt | _Float = Field(alias="costUSD", description="Cost in USD.")
     context_window: Omittable[StrictInt] = Field(
         default=None, alias="contextWindow", description="Context window of the model, in tokens."
     )
@@ -1461,7 +1640,7 @@ class PermissionDenial(_Model):
 
     tool_name: StrictStr = Field(description="Tool that was denied.")
     tool_use_id: StrictStr = Field(description="Tool use ID of the denied call.")
-    tool_input: dict[str, _JSON] = Field(description="Input of the denied call.")
+    tool_input: Annotated[dict[str, _JSON], _KEYS] = Field(description="Input of the denied call.")
 
 
 class McpServerStatus(_Model):
@@ -1596,41 +1775,41 @@ for _model in (
     _model.model_rebuild()
 
 # --- adapters: validate and dump the types that are not models ---
-MessageTypeAdapter: TypeAdapter[MessageType] = TypeAdapter(
+MessageTypeAdapter: TypeAdapter[MessageType] = _Adapter(
     MessageType, config=ConfigDict(title="MessageType")
 )
-PermissionModeAdapter: TypeAdapter[PermissionMode] = TypeAdapter(
+PermissionModeAdapter: TypeAdapter[PermissionMode] = _Adapter(
     PermissionMode, config=ConfigDict(title="PermissionMode")
 )
-ResultSubtypeAdapter: TypeAdapter[ResultSubtype] = TypeAdapter(
+ResultSubtypeAdapter: TypeAdapter[ResultSubtype] = _Adapter(
     ResultSubtype, config=ConfigDict(title="ResultSubtype")
 )
-SessionTypeAdapter: TypeAdapter[SessionType] = TypeAdapter(
+SessionTypeAdapter: TypeAdapter[SessionType] = _Adapter(
     SessionType, config=ConfigDict(title="SessionType")
 )
-UserTypeAdapter: TypeAdapter[UserType] = TypeAdapter(UserType, config=ConfigDict(title="UserType"))
-CompactDirectionAdapter: TypeAdapter[CompactDirection] = TypeAdapter(
+UserTypeAdapter: TypeAdapter[UserType] = _Adapter(UserType, config=ConfigDict(title="UserType"))
+CompactDirectionAdapter: TypeAdapter[CompactDirection] = _Adapter(
     CompactDirection, config=ConfigDict(title="CompactDirection")
 )
-CompactTriggerAdapter: TypeAdapter[CompactTrigger] = TypeAdapter(
+CompactTriggerAdapter: TypeAdapter[CompactTrigger] = _Adapter(
     CompactTrigger, config=ConfigDict(title="CompactTrigger")
 )
-HookOutcomeAdapter: TypeAdapter[HookOutcome] = TypeAdapter(
+HookOutcomeAdapter: TypeAdapter[HookOutcome] = _Adapter(
     HookOutcome, config=ConfigDict(title="HookOutcome")
 )
-RateLimitStatusAdapter: TypeAdapter[RateLimitStatus] = TypeAdapter(
+RateLimitStatusAdapter: TypeAdapter[RateLimitStatus] = _Adapter(
     RateLimitStatus, config=ConfigDict(title="RateLimitStatus")
 )
-MessageAdapter: TypeAdapter[Message] = TypeAdapter(Message, config=ConfigDict(title="Message"))
-SystemEventAdapter: TypeAdapter[SystemEvent] = TypeAdapter(
+MessageAdapter: TypeAdapter[Message] = _Adapter(Message, config=ConfigDict(title="Message"))
+SystemEventAdapter: TypeAdapter[SystemEvent] = _Adapter(
     SystemEvent, config=ConfigDict(title="SystemEvent")
 )
-ContentBlockAdapter: TypeAdapter[ContentBlock] = TypeAdapter(
+ContentBlockAdapter: TypeAdapter[ContentBlock] = _Adapter(
     ContentBlock, config=ConfigDict(title="ContentBlock")
 )
-ControlRequestBodyAdapter: TypeAdapter[ControlRequestBody] = TypeAdapter(
+ControlRequestBodyAdapter: TypeAdapter[ControlRequestBody] = _Adapter(
     ControlRequestBody, config=ConfigDict(title="ControlRequestBody")
 )
-ControlResponseBodyAdapter: TypeAdapter[ControlResponseBody] = TypeAdapter(
+ControlResponseBodyAdapter: TypeAdapter[ControlResponseBody] = _Adapter(
     ControlResponseBody, config=ConfigDict(title="ControlResponseBody")
 )

@@ -122,14 +122,55 @@ class DecodeError(ValueError):
 
 # --- runtime: the checking rules every stdlib flavor of this module shares ---
 
-_MAX_DEPTH_MESSAGE = "nesting too deep to decode"
+# Every flavor rejects JSON nested deeper than this many arrays and objects, at `$`.
+_MAX_DEPTH = 100
+_MAX_DEPTH_MESSAGE = "nesting deeper than 100 levels of arrays and objects"
+# A free-form value nesting more levels than this could pass the limit (this module's types
+# nest the rest); the whole input is measured then.
+_FREE_DEPTH = 95
+# Types that contain themselves (or nest past the limit): every input is measured first.
+_CHECK_DEPTH_FIRST = False
+# True while a decoder runs on input measured to be within the limit.
+_DEPTH_CHECKED: ContextVar[bool] = ContextVar("_DEPTH_CHECKED", default=False)
+
+
+class _MaybeTooDeep(Exception):
+    """A free-form value nests deep enough that the whole input may pass the limit."""
+
+
+def _too_deep(value: object, levels: int) -> bool:
+    """Whether `value` nests more than `levels` arrays and objects."""
+    kind = type(value)
+    if kind is not dict and kind is not list:
+        return False
+    if levels == 0:
+        return True
+    for item in (
+        cast("dict[object, object]", value).values()
+        if kind is dict
+        else cast("list[object]", value)
+    ):
+        kind = type(item)
+        if (kind is dict or kind is list) and _too_deep(item, levels - 1):
+            return True
+    return False
 
 
 def _guard(decode: Callable[[object], _T], data: object) -> _T:
+    if not _CHECK_DEPTH_FIRST:
+        try:
+            return decode(data)
+        except (RecursionError, _MaybeTooDeep):
+            pass  # measure the input, then decode it knowing it is within the limit
+    if _too_deep(data, _MAX_DEPTH):
+        raise DecodeError(_MAX_DEPTH_MESSAGE)
+    token = _DEPTH_CHECKED.set(True)
     try:
         return decode(data)
-    except RecursionError:
+    except RecursionError:  # within the limit, but the caller left too little stack
         raise DecodeError(_MAX_DEPTH_MESSAGE) from None
+    finally:
+        _DEPTH_CHECKED.reset(token)
 
 
 def _json_type(value: object) -> str:
@@ -150,13 +191,17 @@ def _json_type(value: object) -> str:
     return f"non-JSON {type(value).__name__}"
 
 
-def _segment(key: str) -> str:
+def _segment(key: object) -> str:
+    if type(key) is not str:  # a Python dict's key that JSON cannot have (`{1: ...}`)
+        return f"[{key!r}]"
     if key.isidentifier():
         return "." + key
     return "[" + json.dumps(key, ensure_ascii=False) + "]"
 
 
 def _type_error(expected: str, value: object) -> DecodeError:
+    if type(value) is float and value - value != 0:  # NaN or infinity: no JSON value at all
+        return DecodeError("NaN and infinity are not JSON numbers")
     return DecodeError(f"expected {expected}, got {_json_type(value)}")
 
 
@@ -179,7 +224,8 @@ def _int(value: object) -> int:
 
 def _float(value: object) -> float:
     # JSON numbers may be written without a fraction; keep them as int for an exact round trip.
-    if type(value) is float or type(value) is int:
+    # `value - value` is 0.0 for a finite float, NaN for NaN and infinity (no JSON number).
+    if type(value) is int or type(value) is float and value - value == 0:
         return cast(float, value)
     raise _type_error("number", value)
 
@@ -224,15 +270,15 @@ _INFINITIES = (float("inf"), float("-inf"))
 def _is_json(value: object, depth: int = 0) -> bool:
     """Whether `value` is JSON data, without building paths (`_json_value` words a failure).
 
-    Deep values are left to `_json_value`, whose recursion limit gives the usual error.
+    Past `_FREE_DEPTH` levels the input as a whole is measured (`_guard`).
     """
     kind = type(value)
     if kind is str or kind is int or kind is bool or value is None:
         return True
     if kind is float:
         return value == value and value not in _INFINITIES
-    if depth > 100:
-        return False
+    if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
+        raise _MaybeTooDeep
     if type(value) is dict:
         for key, item in value.items():
             if type(key) is not str:
@@ -256,12 +302,27 @@ def _is_json(value: object, depth: int = 0) -> bool:
 # data (dicts with string keys, lists, str, int, float, bool, None) and `_loads` turns
 # NaN and infinity (`NaN`, `Infinity`, `1e999`) away, so the free-form checks below would
 # walk such data for nothing.
-_PARSED_JSON: ContextVar[bool] = ContextVar("_PARSED_JSON", default=False)
+# walk such data for nothing. Only its depth may need a look: _SHALLOW_TEXT when the text
+# has too few brackets to pass the limit, _PARSED_TEXT when free-form values are measured.
+_PARSED_JSON: ContextVar[int] = ContextVar("_PARSED_JSON", default=0)
+_PARSED_TEXT = 1
+_SHALLOW_TEXT = 2
+
+
+def _measure_parsed(value: object) -> None:
+    """Signal `_guard` when a free-form value read from JSON text nests too deep."""
+    if _too_deep(value, _FREE_DEPTH) and not _DEPTH_CHECKED.get():
+        raise _MaybeTooDeep
 
 
 def _json_value(value: object) -> JSONValue:
     """Check that `value` is JSON data (dicts with string keys, lists, scalars) and return it."""
-    if _PARSED_JSON.get() or _is_json(value):
+    parsed = _PARSED_JSON.get()
+    if parsed:
+        if parsed == _PARSED_TEXT:
+            _measure_parsed(value)
+        return cast(JSONValue, value)
+    if _is_json(value):
         return cast(JSONValue, value)
     kind = type(value)
     if kind is str or kind is int or kind is bool or value is None:
@@ -283,8 +344,14 @@ def _json_value(value: object) -> JSONValue:
 
 
 def _json_object(value: object) -> dict[str, JSONValue]:
-    if type(value) is dict and (_PARSED_JSON.get() or _is_json(value)):
-        return cast("dict[str, JSONValue]", value)
+    if type(value) is dict:
+        parsed = _PARSED_JSON.get()
+        if parsed:
+            if parsed == _PARSED_TEXT:
+                _measure_parsed(value)
+            return cast("dict[str, JSONValue]", value)
+        if _is_json(value):
+            return cast("dict[str, JSONValue]", value)
     obj = _object(value)
     for key, item in obj.items():
         if type(key) is not str:
@@ -365,8 +432,14 @@ def _unknown(obj: dict[str, object], known: frozenset[str]) -> dict[str, JSONVal
     return _json_object({key: value for key, value in obj.items() if key not in known})
 
 
+def _not_string_key(key: object) -> DecodeError:
+    return DecodeError(f"object key {key!r} is not a string").at(_segment(key))
+
+
 def _forbid_unknown(obj: dict[str, object], known: frozenset[str]) -> None:
     for key in obj:
+        if type(key) is not str:
+            raise _not_string_key(key)
         if key not in known:
             raise DecodeError("unknown key (the schema forbids additional properties)").at(
                 _segment(key)
@@ -376,22 +449,28 @@ def _forbid_unknown(obj: dict[str, object], known: frozenset[str]) -> None:
 # --- runtime of the dataclass flavor: JSON text, new containers, presence tracking ---
 
 
+class _NotANumber(DecodeError):
+    """`NaN`, `Infinity` or a number out of range (`1e400`) in JSON text."""
+
+
 def _reject_constant(name: str) -> NoReturn:
-    raise DecodeError(f"invalid JSON: {name} is not a JSON value")
+    raise _NotANumber(f"invalid JSON: {name} is not a JSON value")
 
 
 def _finite_float(text: str) -> float:
     value = float(text)
     if value in _INFINITIES:  # 1e999: json.loads would read infinity
-        raise DecodeError(f"invalid JSON: {text} is out of range for a number")
+        raise _NotANumber(f"invalid JSON: {text} is out of range for a number")
     return value
 
 
 # One decoder for every call: json.loads with an option builds a new one each time.
 _JSON_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
+# Reads NaN and infinity as Python does, only to find where such a number sits.
+_LENIENT_JSON_DECODER = json.JSONDecoder()
 
 
-def _loads(text: str | bytes) -> object:
+def _loads(text: str | bytes, decoder: json.JSONDecoder = _JSON_DECODER) -> object:
     """Parse JSON text as json.loads does (bytes in UTF-8, -16 or -32), without NaN or infinity.
 
     What it returns is JSON data through and through, which `_parse_then_decode` relies on.
@@ -401,7 +480,7 @@ def _loads(text: str | bytes) -> object:
             text = text.decode(json.detect_encoding(text), "surrogatepass")
         elif text.startswith("\ufeff"):
             raise DecodeError("invalid JSON: unexpected UTF-8 BOM (decode using utf-8-sig)")
-        return cast(object, _JSON_DECODER.decode(text))
+        return cast(object, decoder.decode(text))
     except DecodeError:
         raise
     except RecursionError:
@@ -411,9 +490,22 @@ def _loads(text: str | bytes) -> object:
 
 
 def _parse_then_decode(decode: Callable[[object], _T], text: str | bytes) -> _T:
-    """`decode` the JSON document `text`, skipping the free-form checks it cannot fail."""
-    data = _loads(text)
-    token = _PARSED_JSON.set(True)
+    """`decode` the JSON document `text`, skipping the free-form checks it cannot fail.
+
+    NaN and infinity are never accepted; where one sits in a typed field, a free-form
+    value or a kept unknown key, the error names its path, as for Python data.
+    """
+    try:
+        data = _loads(text)
+    except _NotANumber as error:
+        decode(_loads(text, _LENIENT_JSON_DECODER))  # raises with the path of the number
+        raise error from None  # in a key the schema drops: still not JSON text
+    if isinstance(text, str):
+        containers = text.count("[") + text.count("{")
+    else:
+        containers = text.count(b"[") + text.count(b"{")
+    # with no more brackets than _FREE_DEPTH, no free-form value can nest past the limit
+    token = _PARSED_JSON.set(_PARSED_TEXT if containers > _FREE_DEPTH else _SHALLOW_TEXT)
     try:
         return decode(data)
     finally:
@@ -468,9 +560,12 @@ def _map(value: object, decode: Callable[[object], _T]) -> dict[str, _T]:
         result = {}
         for key, item in obj.items():
             result[key] = decode(item)
-        return result
     except DecodeError as error:
         raise error.at(_segment(key)) from None
+    for key in result:
+        if type(key) is not str:
+            raise _not_string_key(key)
+    return result
 
 
 def _spelling(present: frozenset[str], spellings: tuple[str, ...]) -> str:
@@ -1847,7 +1942,9 @@ def _decode_pending_edit(data: object) -> PendingEdit:
         f_context_after = [_str(item) for item in v_context_after]
     except DecodeError:
         raise _item_error(v_context_after, _str, "context_after") from None
-    if type(f_created_at) is not float and type(f_created_at) is not int:
+    if type(f_created_at) is not int and (
+        type(f_created_at) is not float or f_created_at - f_created_at
+    ):
         raise _field_error(f_created_at, "number", "created_at")
     f_replace_all = obj.get("replace_all", _ABSENT)
     if type(f_replace_all) is not bool:
@@ -1934,7 +2031,9 @@ def _decode_truncated_output(data: object) -> TruncatedOutput:
         raise _field_error(f_original_chars, "integer", "original_chars")
     if type(f_original_lines) is not int:
         raise _field_error(f_original_lines, "integer", "original_lines")
-    if type(f_created_at) is not float and type(f_created_at) is not int:
+    if type(f_created_at) is not int and (
+        type(f_created_at) is not float or f_created_at - f_created_at
+    ):
         raise _field_error(f_created_at, "number", "created_at")
     result = TruncatedOutput.__new__(TruncatedOutput)
     result.tool_name = f_tool_name
@@ -1967,13 +2066,15 @@ def _decode_python_script(data: object) -> PythonScript:
         raise _field_error(f_file_path, "string", "file_path")
     if type(f_content) is not str:
         raise _field_error(f_content, "string", "content")
-    if type(f_created_at) is not float and type(f_created_at) is not int:
+    if type(f_created_at) is not int and (
+        type(f_created_at) is not float or f_created_at - f_created_at
+    ):
         raise _field_error(f_created_at, "number", "created_at")
     f_last_run_at = obj.get("last_run_at")
     if (
         f_last_run_at is not None
-        and type(f_last_run_at) is not float
         and type(f_last_run_at) is not int
+        and (type(f_last_run_at) is not float or f_last_run_at - f_last_run_at)
     ):
         raise _field_error(f_last_run_at, "number", "last_run_at")
     f_run_count = obj.get("run_count", _ABSENT)

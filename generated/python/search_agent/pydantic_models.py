@@ -14,7 +14,8 @@ Unions, enums and aliases are validated with their `<Name>Adapter`. Scalars are 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Self, TypeAlias, TypeVar, cast
@@ -35,7 +36,7 @@ from pydantic import (
     ValidationInfo,
     model_validator,
 )
-from pydantic_core import InitErrorDetails
+from pydantic_core import InitErrorDetails, PydanticCustomError, from_json
 
 __all__ = [
     "_TrimState",
@@ -148,22 +149,149 @@ else:
 
 _INFINITIES = (float("inf"), float("-inf"))
 
+# Every flavor rejects JSON nested deeper than this many arrays and objects, at `$`.
+_MAX_DEPTH = 100
+_MAX_DEPTH_MESSAGE = "nesting deeper than 100 levels of arrays and objects"
+# A free-form value nesting more levels than this could pass the limit (this module's types
+# nest the rest); the whole input is measured then.
+_FREE_DEPTH = 90
+# Types that contain themselves (or nest past the limit): every input is measured first.
+_CHECK_DEPTH_FIRST = False
+# True while validation runs on input measured to be within the limit.
+_DEPTH_CHECKED: ContextVar[bool] = ContextVar("_DEPTH_CHECKED", default=False)
+
+
+class _MaybeTooDeep(Exception):
+    """A free-form value nests deep enough that the whole input may pass the limit."""
+
+
+def _too_deep(value: object, levels: int) -> bool:
+    """Whether `value` nests more than `levels` arrays and objects."""
+    kind = type(value)
+    if kind is not dict and kind is not list:
+        return False
+    if levels == 0:
+        return True
+    for item in (
+        cast("dict[object, object]", value).values()
+        if kind is dict
+        else cast("list[object]", value)
+    ):
+        if (type(item) is dict or type(item) is list) and _too_deep(item, levels - 1):
+            return True
+    return False
+
+
+def _depth_error(title: str, data: object) -> ValidationError:
+    error = PydanticCustomError("too_deep", _MAX_DEPTH_MESSAGE)
+    return ValidationError.from_exception_data(title, [{"type": error, "loc": (), "input": data}])
+
+
+def _measured(title: str, data: object, text: bool) -> None:
+    """Raise the depth error unless `data` (JSON text when `text`) is within the limit."""
+    if text:
+        try:
+            data = from_json(cast("str | bytes | bytearray", data))
+        except ValueError as error:  # pydantic's parser stops at 200 levels
+            if "recursion limit" in str(error):
+                raise _depth_error(title, data) from None
+            return  # not JSON: validation says so
+    if _too_deep(data, _MAX_DEPTH):
+        raise _depth_error(title, data)
+
+
+def _is_parser_depth_error(error: ValidationError) -> bool:
+    """Pydantic's JSON parser stops at 200 levels: the same verdict as the limit, reworded."""
+    details = error.errors()
+    return (
+        len(details) == 1
+        and details[0]["type"] == "json_invalid"
+        and "recursion limit" in details[0]["msg"]
+    )
+
+
+def _within_depth(
+    title: str, data: object, text: bool, validate: Callable[..., _T], *args: Any, **options: Any
+) -> _T:
+    """`validate(*args, **options)` after the free-form checks signalled deep input (or in a
+    module whose types recurse): measure `data`, then validate knowing it is within the limit."""
+    _measured(title, data, text)
+    token = _DEPTH_CHECKED.set(True)
+    try:
+        return validate(*args, **options)
+    finally:
+        _DEPTH_CHECKED.reset(token)
+
+
+# TypeAdapter is final for type checkers only; a subclass that wraps the two validate methods
+# keeps every other method and the `TypeAdapter[X]` type users see.
+class _Adapter(TypeAdapter[_T]):  # type: ignore[misc]
+    """A TypeAdapter holding its input to the depth limit, as models do."""
+
+    def validate_python(self, object: Any, /, **options: Any) -> _T:  # noqa: A002
+        if not _CHECK_DEPTH_FIRST:
+            try:
+                if options:
+                    return super().validate_python(object, **options)
+                return cast(_T, self.validator.validate_python(object))  # what the above runs
+            except _MaybeTooDeep:
+                pass
+        validate = super().validate_python
+        return _within_depth(_title(self), object, False, validate, object, **options)
+
+    def validate_json(self, data: Any, /, **options: Any) -> _T:
+        if not _CHECK_DEPTH_FIRST:
+            try:
+                if options:
+                    return super().validate_json(data, **options)
+                return cast(_T, self.validator.validate_json(data))  # what the above runs
+            except _MaybeTooDeep:
+                pass
+            except ValidationError as error:
+                if _is_parser_depth_error(error):
+                    raise _depth_error(_title(self), data) from None
+                raise
+        return _within_depth(_title(self), data, True, super().validate_json, data, **options)
+
+
+def _title(adapter: TypeAdapter[Any]) -> str:
+    """The title of the adapter's errors: its config's, else its type's name."""
+    config = getattr(adapter, "_config", None) or {}
+    kind = getattr(adapter, "_type", None)
+    return str(config.get("title") or getattr(kind, "__name__", None) or kind)
+
 
 def _finite(value: _T) -> _T:
-    """Reject NaN and infinity anywhere in a JSON value: Python's `json` reads them, JSON has none."""
+    """Reject NaN and infinity anywhere in a JSON value: Python's `json` reads them, JSON has none.
+
+    Also reject an object key holding a lone surrogate (`"\\ud800"`): Pydantic would
+    write it back as U+FFFD, a different key.
+    """
     if not _all_finite(value, 0):
         raise ValueError("NaN and infinity are not JSON numbers")
     return value
 
 
+def _lone_surrogate_key(keys: Iterable[object]) -> None:
+    for key in keys:
+        if type(key) is str and not key.isascii():
+            try:
+                key.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ValueError(
+                    f"object key {key!r} holds a lone surrogate, which Pydantic cannot keep"
+                ) from None
+
+
 def _all_finite(value: object, depth: int) -> bool:
-    """No NaN or infinity in `value`; past 100 levels (or in a cycle) JsonValue has the last word."""
+    """No NaN or infinity in `value`; past `_FREE_DEPTH` levels the whole input is measured."""
     kind = type(value)
     if kind is float:
         return value == value and value not in _INFINITIES
-    if depth > 100:
-        return True
+    if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
+        raise _MaybeTooDeep
     if kind is dict:
+        _lone_surrogate_key(cast("dict[object, object]", value))
         value = cast("dict[object, object]", value).values()
     elif kind is not list:
         return True
@@ -175,6 +303,19 @@ def _all_finite(value: object, depth: int) -> bool:
             return False
     return True
 
+
+def _string_keys(value: _T) -> _T:
+    """A map's keys are written back as read: a lone surrogate, which Pydantic would turn
+    into U+FFFD, is refused instead."""
+    if type(value) is dict:
+        _lone_surrogate_key(cast("dict[object, object]", value))
+    return value
+
+
+_KEYS = BeforeValidator(_string_keys)
+
+_Float: TypeAlias = Annotated[StrictFloat, Field(allow_inf_nan=False)]
+"""A float of a `number` field: NaN and infinity (`1e400` reads as one) are not JSON numbers."""
 
 _JSON: TypeAlias = Annotated[JsonValue, BeforeValidator(_finite)]
 """Free-form JSON: Pydantic's `JsonValue` without NaN and infinity (not JSON numbers)."""
@@ -265,12 +406,50 @@ class _Model(BaseModel):
         for name, field in type(self).model_fields.items():  # keywords by name: by JSON key
             if field.alias is not None and name in data and field.alias not in data:
                 data[field.alias] = data.pop(name)
-        self.__pydantic_validator__.validate_python(data, self_instance=self, context=_BUILDING)
+        validate = self.__pydantic_validator__.validate_python
+        if not _CHECK_DEPTH_FIRST:
+            try:
+                validate(data, self_instance=self, context=_BUILDING)
+                return
+            except _MaybeTooDeep:
+                pass
+        _within_depth(
+            type(self).__name__, data, False, validate, data, self_instance=self, context=_BUILDING
+        )
 
     # Pydantic's own marker for an __init__ that only validates (RootModel sets it too):
     # validating a dict then does not go through __init__, so the context above is seen
     # only when a value is built in code.
     __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+
+    @classmethod
+    def model_validate(cls, obj: Any, **options: Any) -> Self:
+        if not _CHECK_DEPTH_FIRST:
+            try:
+                if options:
+                    return super().model_validate(obj, **options)
+                return cast(
+                    Self, cls.__pydantic_validator__.validate_python(obj)
+                )  # what the above runs
+            except _MaybeTooDeep:
+                pass
+        return _within_depth(cls.__name__, obj, False, super().model_validate, obj, **options)
+
+    @classmethod
+    def model_validate_json(cls, json_data: Any, **options: Any) -> Self:
+        if not _CHECK_DEPTH_FIRST:
+            try:
+                if options:
+                    return super().model_validate_json(json_data, **options)
+                return cast(Self, cls.__pydantic_validator__.validate_json(json_data))
+            except _MaybeTooDeep:
+                pass
+            except ValidationError as error:
+                if _is_parser_depth_error(error):
+                    raise _depth_error(cls.__name__, json_data) from None
+                raise
+        validate = super().model_validate_json
+        return _within_depth(cls.__name__, json_data, True, validate, json_data, **options)
 
     # Not `__pydantic_extra__: dict[str, _JSON]`: typed extras make every model_dump about
     # twice as slow, kept keys or not.
@@ -440,7 +619,7 @@ class ToolUseBlockParam(_Model):
         type: Literal["tool_use"] = Field(description='Always "tool_use".')
     id: StrictStr = Field(description="Unique tool call id (toolu_...).")
     name: StrictStr = Field(description="Name of the tool called.")
-    input: dict[str, _JSON] = Field(
+    input: Annotated[dict[str, _JSON], _KEYS] = Field(
         description="Tool input, an object matching the tool's input_schema."
     )
     cache_control: CacheControlEphemeral | None = Field(
@@ -602,7 +781,7 @@ class ToolUseBlock(_Model):
         type: Literal["tool_use"] = Field(description='Always "tool_use".')
     id: StrictStr = Field(description='Tool call id (e.g. "toolu_xxx").')
     name: StrictStr = Field(description='Tool name (e.g. "search_web").')
-    input: dict[str, _JSON] = Field(
+    input: Annotated[dict[str, _JSON], _KEYS] = Field(
         description='Tool input (e.g. {"query": "\u6d4b\u8bd5", "max_results": 5}).'
     )
 
@@ -882,7 +1061,9 @@ class ToolParam(_Model):
     description: Omittable[StrictStr] = Field(
         default=None, description="What the tool does; helps the model decide when to call it."
     )
-    input_schema: dict[str, _JSON] = Field(description="JSON Schema of the tool input.")
+    input_schema: Annotated[dict[str, _JSON], _KEYS] = Field(
+        description="JSON Schema of the tool input."
+    )
     cache_control: CacheControlEphemeral | None = Field(
         default=None, description="Prompt-cache breakpoint."
     )
@@ -1013,13 +1194,13 @@ class MessageCreateParams(_Model):
         default=None, description="Stream the response as server-sent events."
     )
     temperature: Omittable[
-        Annotated[StrictInt, Field(ge=0, le=1)] | Annotated[StrictFloat, Field(ge=0, le=1)]
+        Annotated[StrictInt, Field(ge=0, le=1)] | Annotated[_Float, Field(ge=0, le=1)]
     ] = Field(default=None, description="Randomness, 0.0 to 1.0.")
     top_k: Omittable[Annotated[StrictInt, Field(ge=0)]] = Field(
         default=None, description="Sample only from the top K options for each token."
     )
     top_p: Omittable[
-        Annotated[StrictInt, Field(ge=0, le=1)] | Annotated[StrictFloat, Field(ge=0, le=1)]
+        Annotated[StrictInt, Field(ge=0, le=1)] | Annotated[_Float, Field(ge=0, le=1)]
     ] = Field(default=None, description="Nucleus sampling threshold, 0.0 to 1.0.")
 
 
@@ -1056,15 +1237,15 @@ class ToolDefinition(_CheckedModel):
     description: Omittable[StrictStr] = Field(
         default=None, description='Tool description (e.g. "\u7f51\u7edc\u641c\u7d22").'
     )
-    input_schema: dict[str, _JSON] = Field(
+    input_schema: Annotated[dict[str, _JSON], _KEYS] = Field(
         alias="inputSchema", description="JSON Schema of the tool input."
     )
-    output_schema: Omittable[dict[str, _JSON]] = Field(
+    output_schema: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
         default=None,
         alias="outputSchema",
         description="JSON Schema of the tool's structured output (MCP, optional).",
     )
-    annotations: Omittable[dict[str, _JSON]] = Field(
+    annotations: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
         default=None,
         description="Behaviour hints (readOnlyHint, destructiveHint, idempotentHint, openWorldHint, title).",
     )
@@ -1209,43 +1390,43 @@ for _model in (
     _model.model_rebuild()
 
 # --- adapters: validate and dump the types that are not models ---
-RoleAdapter: TypeAdapter[Role] = TypeAdapter(Role, config=ConfigDict(title="Role"))
-ContentBlockParamAdapter: TypeAdapter[ContentBlockParam] = TypeAdapter(
+RoleAdapter: TypeAdapter[Role] = _Adapter(Role, config=ConfigDict(title="Role"))
+ContentBlockParamAdapter: TypeAdapter[ContentBlockParam] = _Adapter(
     ContentBlockParam, config=ConfigDict(title="ContentBlockParam")
 )
-ImageMediaTypeAdapter: TypeAdapter[ImageMediaType] = TypeAdapter(
+ImageMediaTypeAdapter: TypeAdapter[ImageMediaType] = _Adapter(
     ImageMediaType, config=ConfigDict(title="ImageMediaType")
 )
-ImageSourceAdapter: TypeAdapter[ImageSource] = TypeAdapter(
+ImageSourceAdapter: TypeAdapter[ImageSource] = _Adapter(
     ImageSource, config=ConfigDict(title="ImageSource")
 )
-ToolResultBlockContentAdapter: TypeAdapter[ToolResultBlockContent] = TypeAdapter(
+ToolResultBlockContentAdapter: TypeAdapter[ToolResultBlockContent] = _Adapter(
     ToolResultBlockContent, config=ConfigDict(title="ToolResultBlockContent")
 )
-ContentBlockAdapter: TypeAdapter[ContentBlock] = TypeAdapter(
+ContentBlockAdapter: TypeAdapter[ContentBlock] = _Adapter(
     ContentBlock, config=ConfigDict(title="ContentBlock")
 )
-StopReasonAdapter: TypeAdapter[StopReason] = TypeAdapter(
+StopReasonAdapter: TypeAdapter[StopReason] = _Adapter(
     StopReason, config=ConfigDict(title="StopReason")
 )
-ServiceTierAdapter: TypeAdapter[ServiceTier] = TypeAdapter(
+ServiceTierAdapter: TypeAdapter[ServiceTier] = _Adapter(
     ServiceTier, config=ConfigDict(title="ServiceTier")
 )
-ContentBlockDeltaAdapter: TypeAdapter[ContentBlockDelta] = TypeAdapter(
+ContentBlockDeltaAdapter: TypeAdapter[ContentBlockDelta] = _Adapter(
     ContentBlockDelta, config=ConfigDict(title="ContentBlockDelta")
 )
-MessageStreamEventAdapter: TypeAdapter[MessageStreamEvent] = TypeAdapter(
+MessageStreamEventAdapter: TypeAdapter[MessageStreamEvent] = _Adapter(
     MessageStreamEvent, config=ConfigDict(title="MessageStreamEvent")
 )
-ToolChoiceAdapter: TypeAdapter[ToolChoice] = TypeAdapter(
+ToolChoiceAdapter: TypeAdapter[ToolChoice] = _Adapter(
     ToolChoice, config=ConfigDict(title="ToolChoice")
 )
-ThinkingConfigAdapter: TypeAdapter[ThinkingConfig] = TypeAdapter(
+ThinkingConfigAdapter: TypeAdapter[ThinkingConfig] = _Adapter(
     ThinkingConfig, config=ConfigDict(title="ThinkingConfig")
 )
-ToolDefinitionListAdapter: TypeAdapter[ToolDefinitionList] = TypeAdapter(
+ToolDefinitionListAdapter: TypeAdapter[ToolDefinitionList] = _Adapter(
     ToolDefinitionList, config=ConfigDict(title="ToolDefinitionList")
 )
-TokenStatusAdapter: TypeAdapter[TokenStatus] = TypeAdapter(
+TokenStatusAdapter: TypeAdapter[TokenStatus] = _Adapter(
     TokenStatus, config=ConfigDict(title="TokenStatus")
 )

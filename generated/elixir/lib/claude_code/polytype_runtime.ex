@@ -346,4 +346,27 @@ defmodule ClaudeCode.PolytypeRuntime do
   @doc "The key to write: the alias that was read, else the schema's own key."
   @spec spelling([String.t()], [String.t(), ...]) :: String.t()
   def spelling(present, [key | aliases]), do: Enum.find(aliases, key, &(&1 in present))
+
+  # Every flavor rejects JSON nested deeper than this many arrays and objects, at `$`.
+  @max_depth 100
+  @too_deep "nesting deeper than 100 levels of arrays and objects"
+
+  @doc "Decodes `data` with `decode` unless it nests deeper than the limit every flavor shares."
+  @spec within_depth(term(), (term() -> result())) :: result()
+  def within_depth(data, decode) do
+    if too_deep?(data, @max_depth), do: {:error, {"", @too_deep}}, else: decode.(data)
+  end
+
+  defp too_deep?(value, levels) when is_map(value),
+    do: levels == 0 or deep_items?(Map.values(value), levels - 1)
+
+  defp too_deep?(value, levels) when is_list(value),
+    do: levels == 0 or deep_items?(value, levels - 1)
+
+  defp too_deep?(_value, _levels), do: false
+
+  defp deep_items?([item | rest], levels),
+    do: too_deep?(item, levels) or deep_items?(rest, levels)
+
+  defp deep_items?(_end, _levels), do: false
 end

@@ -28,7 +28,7 @@ defmodule NanoAgent.NodeData do
   offending value, e.g. `"$.content[2].text"`.
   """
   @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(decode(data))
+  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
 
   @doc "Like `from_json/1`, but raises `NanoAgent.PolytypeRuntime.DecodeError`."
   @spec from_json!(term()) :: t()

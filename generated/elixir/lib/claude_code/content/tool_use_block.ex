@@ -46,7 +46,7 @@ defmodule ClaudeCode.Content.ToolUseBlock do
   offending value, e.g. `"$.content[2].text"`.
   """
   @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(decode(data))
+  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
 
   @doc "Like `from_json/1`, but raises `ClaudeCode.PolytypeRuntime.DecodeError`."
   @spec from_json!(term()) :: t()

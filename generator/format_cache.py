@@ -46,4 +46,7 @@ class FormatCache:
             return None
         if hashlib.sha256(data).hexdigest() != cached[1]:
             return None
-        return data.decode("utf-8")
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:  # recorded so by `generate OTHER` keeping it as it was
+            return None

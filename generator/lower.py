@@ -172,6 +172,8 @@ class _Lowering:
         if self.problems:
             raise InputError(self.problems)
         renamed = self._python_names()
+        self._check_elixir_names(module_name, namespace, options)
+        self._check_lengths(module_name, "module" in options)
         if self.problems:
             raise InputError(self.problems)
         if root is not None:
@@ -897,6 +899,64 @@ class _Lowering:
                         f"types {seen[converted]!r} and {name!r} both become the {label} {converted!r}",
                     )
                 seen[converted] = name
+
+    def _check_elixir_names(self, module_name: str, namespace: str, options: Any) -> None:
+        """No generated module may be, or live under, one of Elixir's own (`String`, `Elixir.`)."""
+        if "elixir-namespace" in options:
+            where, origin = "/x-polytype/elixir-namespace", ""
+        else:
+            where = "/x-polytype/module" if "module" in options else ""
+            origin = f" (from the module name {module_name!r}; set x-polytype: {{elixir-namespace: ...}})"
+        named_modules = [(where, f"Elixir namespace {namespace!r}{origin}", namespace)]
+        for name, named in self.types.items():
+            module = getattr(named, "elixir_module", "")
+            if module and not module.startswith(namespace + "."):
+                pointer = join_pointer(self.pointers.get(name, ""), "x-elixir") + "/module"
+                named_modules.append((pointer, f"Elixir module {module!r}", module))
+        for pointer, what, module in named_modules:
+            first = module.split(".")[0]
+            if first in naming.ELIXIR_STANDARD_MODULES:
+                self._problem(
+                    pointer,
+                    f"{what} would redefine Elixir's standard module {first}; choose another name",
+                )
+            elif len(module) > naming.MAX_ELIXIR_NAME:
+                self._problem(
+                    pointer, f"{what[:60]} is longer than {naming.MAX_ELIXIR_NAME} characters"
+                )
+
+    def _check_lengths(self, module_name: str, explicit: bool) -> None:
+        """Refuse names too long to be file names or Elixir atoms (each with its location)."""
+        if len(module_name) > naming.MAX_MODULE_NAME:
+            self._problem(
+                "/x-polytype/module" if explicit else "",
+                f"module name is {len(module_name)} characters; the limit is {naming.MAX_MODULE_NAME}",
+            )
+        for name, named in self.types.items():
+            pointer = self.pointers.get(name, "")
+            if len(name) > naming.MAX_TYPE_NAME:
+                self._problem(
+                    pointer,
+                    f"type name {name[:40]!r}... is {len(name)} characters; the limit is "
+                    f"{naming.MAX_TYPE_NAME} (name it with `title`, or shorten the key)",
+                )
+                continue
+            if isinstance(named, ir.Record):
+                for item in named.fields:
+                    if len(item.ex_name) > naming.MAX_ELIXIR_NAME:
+                        self._problem(
+                            join_pointer(join_pointer(pointer, "properties"), item.json_key),
+                            f"field name {item.ex_name[:40]!r}... is {len(item.ex_name)} characters; "
+                            f"Elixir's limit is {naming.MAX_ELIXIR_NAME} (set x-elixir: {{field: ...}})",
+                        )
+            if isinstance(named, ir.EnumType) and named.atoms:
+                for value in named.values:
+                    if len(value.ex_atom) > naming.MAX_ELIXIR_NAME:
+                        self._problem(
+                            join_pointer(pointer, "enum"),
+                            f"enum value {value.value[:40]!r}... is too long to be an Elixir atom "
+                            f"({naming.MAX_ELIXIR_NAME} characters); drop x-elixir: {{atoms: true}}",
+                        )
 
     def _check_chains(self) -> set[str]:
         """Reject cycles of aliases and unions (a type that is only itself) and absurdly long chains.

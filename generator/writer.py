@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator import __version__
+from generator.diagnostics import printable
 from generator.pipeline import Build
 from generator.targets import OutputFile
 
@@ -154,11 +155,6 @@ def plan(build: Build, output_dir: Path, force: bool = False) -> Plan:
         ]
     )
     return Plan(expected, tuple(changes), notes)
-
-
-def printable(text: str) -> str:
-    """A file name as it can be printed on one line: control characters escaped."""
-    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
 
 
 class WriteRefused(Exception):

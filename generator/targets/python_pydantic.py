@@ -16,6 +16,7 @@ exclude_unset=True) == d`` for every valid ``d``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -144,11 +145,13 @@ class _Types:
         args = _field_args(
             ge=c.minimum, le=c.maximum, gt=c.exclusive_minimum, lt=c.exclusive_maximum
         )
+        int_args = _field_args(**_integer_bounds(c))
         if prim.kind == "int":
-            return f"Annotated[StrictInt, Field({args})]" if args else "StrictInt"
+            return f"Annotated[StrictInt, Field({int_args})]" if int_args else "StrictInt"
         # `number`: an integer stays an int (exact round trip), a float stays a float
         if args:
-            return f"Annotated[StrictInt, Field({args})] | Annotated[StrictFloat, Field({args})]"
+            int_member = f"Annotated[StrictInt, Field({int_args})]" if int_args else "StrictInt"
+            return f"{int_member} | Annotated[StrictFloat, Field({args})]"
         return "StrictInt | StrictFloat"
 
     def has_pattern(self, type_ref: ir.TypeRef) -> bool:
@@ -170,6 +173,26 @@ class _Types:
             if isinstance(named, ir.UnionType):
                 return any(self.has_pattern(ir.Ref(member)) for member in named.members)
         return False
+
+
+def _integer_bounds(c: ir.Constraints) -> dict[str, int | None]:
+    """The bounds as integers that admit exactly the same integers.
+
+    pydantic-core refuses a bound that is not a whole number on an int (`minimum: 0.5`);
+    for integers, `>= 0.5` is `>= 1`, `> 0.5` is `>= 1`, `<= 2.5` is `<= 2`, `< 2.5` is `<= 2`.
+    """
+    bounds: dict[str, int | None] = {"ge": None, "le": None}
+    lower = [math.ceil(c.minimum)] if c.minimum is not None else []
+    if c.exclusive_minimum is not None:
+        lower.append(math.floor(c.exclusive_minimum) + 1)
+    upper = [math.floor(c.maximum)] if c.maximum is not None else []
+    if c.exclusive_maximum is not None:
+        upper.append(math.ceil(c.exclusive_maximum) - 1)
+    if lower:
+        bounds["ge"] = max(lower)
+    if upper:
+        bounds["le"] = min(upper)
+    return bounds
 
 
 def _field_args(**constraints: object) -> str:
@@ -587,6 +610,12 @@ def _adapter_config(named: ir.NamedType, types: _Types) -> str:
         target = types.named(target.type.name)
     if isinstance(target, ir.Record):
         return ""
+    if isinstance(target, ir.UnionType) and len(target.members) == 1:
+        # `Union[X]` is X itself: a union of one model is that model, which brings its own
+        # config (pydantic refuses one on a TypeAdapter of a BaseModel)
+        member = types.named(target.members[0])
+        if _adapter_config(member, types) == "":
+            return ""
     settings = [f"title={py_str(named.name)}"]
     if isinstance(named, ir.Alias) and types.has_pattern(named.type):
         settings.append('regex_engine="python-re"')

@@ -35,7 +35,7 @@ from generator.targets.python_common import function_suffix, path_segment, py_li
 TARGET = "python-typeddicts"
 TYPECHECK_TARGET = "python-typeddicts-typecheck"
 
-_CLASS_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_CLASS_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 # --- views -----------------------------------------------------------------

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from generator.diagnostics import Diagnostic, InputError, join_pointer
 from generator.fastcheck import compile_schema
 from generator.loader import Document
+from generator.patterns import pcre_problem
 
 if TYPE_CHECKING:  # jsonschema is imported only when a document is not valid (it is slow to import)
     import jsonschema
@@ -267,6 +268,14 @@ def _unsupported_problems(document: Document) -> Iterator[Diagnostic]:
                     join_pointer(pointer, key),
                     f"keyword {key!r} is not supported: the generated decoders could not "
                     f"enforce it{advice}",
+                )
+        pattern = schema.get("pattern")
+        if isinstance(pattern, str):
+            problem = pcre_problem(pattern)
+            if problem:
+                yield document.diagnostic(
+                    join_pointer(pointer, "pattern"),
+                    f"pattern {pattern!r} cannot be checked in Elixir: {problem}",
                 )
         if schema.get("uniqueItems") is True:
             yield document.diagnostic(

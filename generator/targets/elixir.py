@@ -23,12 +23,12 @@ import hashlib
 import json
 import posixpath
 import re
-import unicodedata
 from dataclasses import dataclass, field
 
 from generator import ir, naming
 from generator.diagnostics import Diagnostic, InputError, Position
 from generator.lower import json_type_of
+from generator.patterns import pcre_pattern
 from generator.render import RenderEnv, ex_atom, ex_str
 from generator.targets import FileKind, OutputFile
 from generator.targets.python_codecs import BOUND_KEYS
@@ -151,53 +151,6 @@ def _identifier_fragment(text: str) -> str:
         digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
         fragment = f"{fragment}_{digest}".strip("_")
     return fragment
-
-
-_HEX4 = re.compile(r"[0-9A-Fa-f]{4}")
-_HEX8 = re.compile(r"[0-9A-Fa-f]{8}")
-
-
-def pcre_pattern(pattern: str) -> str:
-    """`pattern` (JSON Schema's ECMA-262 regex, as Python's `re` reads it) for PCRE.
-
-    PCRE has no `\\uXXXX`, `\\UXXXXXXXX` or `\\N{NAME}` escapes: they become `\\x{...}`
-    (a UTF-16 surrogate pair `\\uD83D\\uDE00` one code point). Everything else is
-    passed through: the two engines read it alike.
-    """
-    out: list[str] = []
-    index = 0
-    while index < len(pattern):
-        char = pattern[index]
-        if char != "\\" or index + 1 >= len(pattern):
-            out.append(char)
-            index += 1
-            continue
-        escape = pattern[index + 1]
-        code: int | None = None
-        end = index + 2
-        if escape == "u" and _HEX4.match(pattern, index + 2):
-            code, end = int(pattern[index + 2 : index + 6], 16), index + 6
-            if 0xD800 <= code < 0xDC00 and pattern.startswith("\\u", end):
-                if _HEX4.match(pattern, end + 2):
-                    low = int(pattern[end + 2 : end + 6], 16)
-                    if 0xDC00 <= low < 0xE000:
-                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                        end += 6
-        elif escape == "U" and _HEX8.match(pattern, index + 2):
-            code, end = int(pattern[index + 2 : index + 10], 16), index + 10
-        elif escape == "N" and pattern.startswith("{", index + 2) and "}" in pattern[index + 3 :]:
-            close = pattern.index("}", index + 3)
-            try:
-                code = ord(unicodedata.lookup(pattern[index + 3 : close]))
-            except KeyError:
-                code = None
-            end = close + 1
-        if code is None:
-            out.append(pattern[index:end])
-        else:
-            out.append(f"\\x{{{code:X}}}")
-        index = end
-    return "".join(out)
 
 
 def _number_fragment(value: int | float) -> str:

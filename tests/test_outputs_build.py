@@ -36,6 +36,12 @@ $defs:
     oneOf: [{$ref: "#/$defs/Only"}]
   Twice:
     anyOf: [{$ref: "#/$defs/Wrapper"}]
+  Maybe:
+    type: [integer, "null"]
+    minimum: 0.5
+  MaybeUnion:
+    description: Elixir encoded its `nil` member with an unbound `value`.
+    anyOf: [{$ref: "#/$defs/Maybe"}]
 """,
     "fractional_bounds": """\
 $defs:
@@ -190,6 +196,9 @@ def test_elixir_compiles(project: Path, tmp_path: Path) -> None:
         '{:ok, "é😀\\\\u"} = UnicodePatterns.Named.from_json("é😀\\\\u")\n'
         '{:ok, "😀"} = UnicodePatterns.Pair.from_json("😀")\n'
         '{:ok, _} = OneMemberUnion.Wrapper.from_json(%{"x" => "a"})\n'
+        "{:ok, nil} = OneMemberUnion.MaybeUnion.from_json(nil)\n"
+        "nil = OneMemberUnion.MaybeUnion.to_json(nil)\n"
+        "3 = OneMemberUnion.MaybeUnion.to_json(3)\n"
         '{:error, _} = FractionalBounds.Bounded.from_json(%{"integer" => 3})\n'
         '{:ok, _} = FractionalBounds.Bounded.from_json(%{"integer" => 2, "number" => 0.5})\n',
         encoding="utf-8",

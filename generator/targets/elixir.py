@@ -262,6 +262,12 @@ class _Clause:
         return f"{keyword} {function}({pattern}){when}, do: {self.body}"
 
 
+def _binds_value(head: str) -> bool:
+    """Whether a clause head (`value when ...`, `%M{} = value`, `nil`) binds `value`."""
+    pattern = head.partition(" when ")[0]
+    return pattern == "value" or pattern.endswith("= value")
+
+
 # --- code generation -------------------------------------------------------
 
 
@@ -608,8 +614,12 @@ class _FileGen:
                     ]
                 return [_Clause(5, "value when is_binary(value)", "value")]
             body = "value" if self.encodes_as_itself(named.type) else f"{module}.to_json(value)"
+            # a clause whose head is a literal (`nil`, `:text`) binds no `value`: it keeps
+            # its own body, the literal's JSON
             return [
-                _Clause(clause.priority, clause.head, body)
+                _Clause(
+                    clause.priority, clause.head, body if _binds_value(clause.head) else clause.body
+                )
                 for clause in self._raw_clauses(named.type)
             ]
         if isinstance(type_ref, ir.LiteralValue):

@@ -120,9 +120,9 @@ def seed_files() -> dict[str, list[Path]]:
     return {"own": own, "corpus": files, "regressions": [REPO / path for path in kept]}
 
 
-# Half the cases start from a schema polytype generates (so that mutations reach the
-# targets), most of the rest from the corpus.
-GROUP_WEIGHTS = {"own": 5, "corpus": 4, "regressions": 1}
+# Most cases start from a schema polytype generates (so that mutations reach the targets):
+# a shipped one, or a small one of random types ("synthetic", fast to generate).
+GROUP_WEIGHTS = {"own": 4, "synthetic": 3, "corpus": 3, "regressions": 1}
 
 
 def _yaml() -> YAML:
@@ -189,6 +189,57 @@ def _wrap(schema: Any, depth: int, rng: random.Random) -> Any:
     return schema
 
 
+TYPE_NAMES = ["Fz", "List", "Json", "Field", "Enum", "Kernel", "Extra", "Value", "T"]
+KEYS = ["a", "type", "kind", "value", "extra", "class", "do", "end", "camelCase", "snake_case"]
+
+
+def random_type(rng: random.Random, names: list[str], depth: int = 0) -> dict[str, Any]:
+    """A small schema of the dialect, usually valid: primitives with bounds and patterns,
+    nullables, enums (as atoms), consts, arrays, maps, references, unions, records."""
+    kinds = ["prim", "nullable", "enum", "array", "map", "ref", "union", "record", "const"]
+    kind = rng.choice(kinds if depth < 3 else kinds[:3])
+    if kind == "ref" and names:
+        return {"$ref": f"#/$defs/{rng.choice(names)}"}
+    if kind == "union" and names:
+        chosen = dict.fromkeys(rng.choice(names) for _ in range(rng.randint(1, 3)))
+        members = [{"$ref": f"#/$defs/{name}"} for name in chosen]
+        return {rng.choice(["oneOf", "anyOf"]): members}
+    if kind == "enum":
+        values = list(dict.fromkeys(rng.choice(HOSTILE_STRINGS + KEYS) for _ in range(3)))
+        schema: dict[str, Any] = {"type": "string", "enum": values}
+        if rng.random() < 0.5:
+            schema["x-elixir"] = {"atoms": True}
+        return schema
+    if kind == "const":
+        return {"const": rng.choice([rng.choice(HOSTILE_STRINGS), 1, True])}
+    if kind == "array":
+        schema = {"type": "array", "items": random_type(rng, names, depth + 1)}
+        if rng.random() < 0.3:
+            schema["minItems"], schema["maxItems"] = 1, 3
+        return schema
+    if kind == "map":
+        return {"type": "object", "additionalProperties": random_type(rng, names, depth + 1)}
+    if kind == "record":
+        keys = list(dict.fromkeys(rng.choice(KEYS + HOSTILE_STRINGS[:20]) for _ in range(3)))
+        schema = {
+            "type": "object",
+            "properties": {key: random_type(rng, names, depth + 1) for key in keys},
+            "required": [key for key in keys if rng.random() < 0.5],
+        }
+        if rng.random() < 0.3:
+            schema["additionalProperties"] = False
+        if rng.random() < 0.3:
+            schema["x-frozen"] = True
+        return schema
+    prim = rng.choice(["string", "integer", "number", "boolean"])
+    schema = {"type": [prim, "null"] if kind == "nullable" else prim}
+    if prim in ("integer", "number") and rng.random() < 0.5:
+        schema["minimum"] = rng.choice(NUMBERS)
+    if prim == "string" and rng.random() < 0.3:
+        schema["pattern"] = rng.choice(["^\\u00e9", "^[a-z]+$", "\\d", "^\\N{BULLET}"])
+    return schema
+
+
 def gentle(data: Any, rng: random.Random) -> tuple[Any, str]:
     """A mutation that usually leaves the schema valid, so that it reaches the targets:
     hostile text in a description, a property key, an enum value or a `const`; odd bounds;
@@ -196,8 +247,14 @@ def gentle(data: Any, rng: random.Random) -> tuple[Any, str]:
     containers = [(where, node) for where, node in _nodes(data) if isinstance(node, dict)]
     properties = [(w, n) for w, n in containers if isinstance(n.get("properties"), dict)]
     enums = [(w, n) for w, n in containers if isinstance(n.get("enum"), list) and n["enum"]]
-    choice = rng.randrange(6)
+    choice = rng.randrange(8)
     text = rng.choice(HOSTILE_STRINGS)
+    if choice >= 6 and isinstance(data, dict):
+        defs = data.setdefault("$defs", {})
+        if isinstance(defs, dict):
+            name = rng.choice(TYPE_NAMES) + str(rng.randrange(100))
+            defs[name] = random_type(rng, [n for n in defs if isinstance(n, str)])
+            return data, f"added type {name}"
     if choice == 0 and properties:
         where, node = rng.choice(properties)
         if node["properties"]:
@@ -333,8 +390,18 @@ def damage(content: bytes, rng: random.Random) -> tuple[bytes, str]:
 
 def make_case(seed: int, groups: dict[str, list[Path]]) -> Case:
     rng = random.Random(seed)
-    names = [name for name in GROUP_WEIGHTS if groups.get(name)]
+    names = [name for name in GROUP_WEIGHTS if groups.get(name) or name == "synthetic"]
     group = rng.choices(names, [GROUP_WEIGHTS[name] for name in names])[0]
+    if group == "synthetic":
+        data: Any = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {}}
+        case = Case(seed, "synthetic", "", b"")
+        for _ in range(rng.randint(2, 8)):
+            name = rng.choice(TYPE_NAMES) + str(rng.randrange(100))
+            data["$defs"][name] = random_type(rng, list(data["$defs"]))
+            case.mutations.append(f"added type {name}")
+        content, suffix = serialise(data, rng)
+        case.name, case.content = f"fuzzed{suffix}", content
+        return case
     source = rng.choice(groups[group])
     data = parse(source)
     case = Case(seed, _shown(source), "", b"")

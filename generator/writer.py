@@ -138,6 +138,8 @@ def plan(build: Build, output_dir: Path, force: bool = False) -> Plan:
                 f"{MANIFEST}) and would be overwritten ({len(clashing)} such file(s)); "
                 "move it away, or pass --force"
             )
+    for path in expected:
+        _check_place(output_dir, path)
     changes: list[Change] = []
     for path in sorted(expected):
         target = output_dir / path
@@ -159,6 +161,18 @@ def plan(build: Build, output_dir: Path, force: bool = False) -> Plan:
 
 class WriteRefused(Exception):
     """Writing would overwrite or delete something polytype did not write (exit 2)."""
+
+
+def _check_place(output_dir: Path, path: str) -> None:
+    """Refuse when something that is not a directory stands where an output's folder goes,
+    or something that is not a file where the output goes (it would not be replaced)."""
+    target = output_dir / path
+    for parent in reversed(target.relative_to(output_dir).parents[:-1]):
+        place = output_dir / parent
+        if place.exists() and not place.is_dir():
+            raise WriteRefused(f"{place} is not a directory; {printable(path)} cannot be written")
+    if target.exists() and not target.is_file() or target.is_symlink() and not target.exists():
+        raise WriteRefused(f"{target} is not a regular file; {printable(path)} cannot be written")
 
 
 def _same(target: Path, text: str) -> bool:
@@ -214,6 +228,8 @@ def check_location(output_dir: Path, protected: dict[str, Path]) -> None:
     the project root, the schema directory (and the others in `protected`) or a `.git`
     directory; or that lies inside a `.git` directory."""
     output = output_dir.resolve()
+    if output.exists() and not output.is_dir():
+        raise WriteRefused(f"output directory {output_dir} is not a directory")
     if ".git" in output.parts:
         raise WriteRefused(f"output directory {output_dir} is inside a .git directory")
     for what, path in protected.items():

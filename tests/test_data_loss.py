@@ -239,3 +239,31 @@ def test_missing_project_or_schemas_is_exit_2_and_creates_nothing(
     assert run(bare, *command) == 2
     assert "no schemas (*.yaml, *.yml, *.json) in schema/" in capsys.readouterr().err
     assert snapshot(tmp_path) == before
+
+
+def test_something_else_where_an_output_or_its_folder_goes_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A directory where an output file goes, a file where its folder goes, or a file as
+    the output directory: exit 2 with a message, not a polytype bug (exit 3)."""
+    project = generated_project(tmp_path)
+    out = project / "generated"
+    index = out / "docs" / "notes.md"
+    index.unlink()
+    index.mkdir()
+    before = snapshot(tmp_path)
+    assert run(project, "generate") == 2
+    assert "is not a regular file; docs/notes.md cannot be written" in capsys.readouterr().err
+    assert snapshot(tmp_path) == before
+    index.rmdir()
+    shutil.rmtree(out / "elixir" / "lib")
+    (out / "elixir" / "lib").write_text("mine\n", encoding="utf-8")
+    before = snapshot(tmp_path)
+    assert run(project, "generate") == 2
+    assert "lib is not a directory" in capsys.readouterr().err
+    assert snapshot(tmp_path) == before
+    (project / "pyproject.toml").write_text('[tool.polytype]\noutput-dir = "main.py"\n', "utf-8")
+    before = snapshot(tmp_path)
+    assert run(project, "generate") == 2
+    assert "main.py is not a directory" in capsys.readouterr().err
+    assert snapshot(tmp_path) == before

@@ -941,8 +941,15 @@ class _Lowering:
                     f"{naming.MAX_TYPE_NAME} (name it with `title`, or shorten the key)",
                 )
                 continue
+            if isinstance(named, ir.Alias) and _long_string_literal(named.type):
+                self._problem(pointer, _LONG_LITERAL)
             if isinstance(named, ir.Record):
                 for item in named.fields:
+                    if _long_string_literal(item.type):
+                        self._problem(
+                            join_pointer(join_pointer(pointer, "properties"), item.json_key),
+                            _LONG_LITERAL,
+                        )
                     if len(item.ex_name) > naming.MAX_ELIXIR_NAME:
                         self._problem(
                             join_pointer(join_pointer(pointer, "properties"), item.json_key),
@@ -1182,6 +1189,31 @@ def _type_list(schema: dict[str, Any]) -> list[str]:
 
 def _types_of(schema: dict[str, Any]) -> set[str]:
     return set(_type_list(schema)) or {"object"}
+
+
+_LONG_LITERAL = (
+    f"a string const longer than {naming.MAX_ELIXIR_NAME} characters cannot be an Elixir atom "
+    "(string consts decode to atoms)"
+)
+
+
+def _long_string_literal(type_ref: ir.TypeRef) -> bool:
+    """Whether `type_ref` holds a string const too long for an Elixir atom."""
+    stack = [type_ref]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ir.LiteralValue):
+            if isinstance(node.value, str) and len(node.value) > naming.MAX_ELIXIR_NAME:
+                return True
+        elif isinstance(node, ir.ListOf):
+            stack.append(node.item)
+        elif isinstance(node, ir.MapOf):
+            stack.append(node.value)
+        elif isinstance(node, ir.Nullable):
+            stack.append(node.inner)
+        elif isinstance(node, ir.InlineUnion):
+            stack.extend(node.options)
+    return False
 
 
 def _constraints(schema: dict[str, Any]) -> ir.Constraints:

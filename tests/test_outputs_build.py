@@ -42,6 +42,18 @@ $defs:
   MaybeUnion:
     description: Elixir encoded its `nil` member with an unbound `value`.
     anyOf: [{$ref: "#/$defs/Maybe"}]
+  Number:
+    type: number
+    minimum: 1
+  NumberUnion:
+    description: Pydantic saw the member's own `int | float` choices untagged (found by the fuzzer).
+    anyOf: [{$ref: "#/$defs/Number"}]
+  Bullet:
+    type: string
+    pattern: "^\\\\N{BULLET}"
+  BulletUnion:
+    description: Its adapter needs Python's regex engine too (found by the fuzzer).
+    oneOf: [{$ref: "#/$defs/Bullet"}]
 """,
     "fractional_bounds": """\
 $defs:
@@ -168,6 +180,24 @@ def test_a_one_member_union_validates(project: Path) -> None:
             with pytest.raises(ValueError):
                 decode([])
             assert flavor
+
+
+def test_one_member_unions_of_numbers_and_patterns_validate(project: Path) -> None:
+    for flavor, decode in decoders(
+        project, "one_member_union", "NumberUnion", "number_union"
+    ).items():
+        decode(1)
+        decode(2.5)
+        with pytest.raises(ValueError):
+            decode(0.5)
+        assert flavor
+    for flavor, decode in decoders(
+        project, "one_member_union", "BulletUnion", "bullet_union"
+    ).items():
+        decode("\u2022 item")
+        with pytest.raises(ValueError):
+            decode("- item")
+        assert flavor
 
 
 def test_unicode_escapes_in_patterns_match_in_python(project: Path) -> None:

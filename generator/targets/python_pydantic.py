@@ -358,6 +358,10 @@ def _union_view(union: ir.UnionType, types: _Types) -> AliasView:
     doc = union.doc or f"One of: {', '.join(union.members)}."
     if not union.members:
         return AliasView(union.name, doc, "NoReturn")
+    if len(union.members) == 1:
+        # `Union[X]` is X: a discriminator over it would see X's own choices (`int | float`)
+        # untagged, and the member's validation is the union's
+        return AliasView(union.name, doc, union.members[0])
     if union.tag is not None:
         field_name = _shared_tag_field(union, types)
         if field_name is not None:
@@ -617,7 +621,7 @@ def _adapter_config(named: ir.NamedType, types: _Types) -> str:
         if _adapter_config(member, types) == "":
             return ""
     settings = [f"title={py_str(named.name)}"]
-    if isinstance(named, ir.Alias) and types.has_pattern(named.type):
+    if types.has_pattern(ir.Ref(named.name)):  # an alias's own, or a union member's
         settings.append('regex_engine="python-re"')
     return f", config=ConfigDict({', '.join(settings)})"
 

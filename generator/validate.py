@@ -127,7 +127,13 @@ def _describe(document: Document, error: ValidationError) -> Iterator[Diagnostic
             message = error.message
     else:
         message = error.message
+    # the dialect's name patterns end in `(?!\n)$` (the end of the text in Python's re as in
+    # ECMA-262, where `$` alone also matches before a final newline): shown as plain `$`
+    message = message.replace(_END_OF_TEXT_SHOWN, "$'")
     yield document.diagnostic(pointer, _shorten(message))
+
+
+_END_OF_TEXT_SHOWN = "(?!\\\\n)$'"
 
 
 def _allowed_keys(schema: Any) -> set[str]:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from generator import __version__
 from generator.config import Project, ProjectError, find_project
-from generator.diagnostics import InputError
+from generator.diagnostics import InputError, printable
 from generator.formatting import FormattingError
 from generator.pipeline import build
 from generator.workflow import breaking, drift, importer, patch, recordings, vendor
@@ -34,7 +34,6 @@ from generator.writer import (
     check_location,
     locked,
     plan,
-    printable,
     unified_diff,
 )
 

@@ -275,7 +275,7 @@ def _entry(output: OutputFile) -> dict[str, object]:
 def _files_under(output_dir: Path) -> list[str]:
     if not output_dir.is_dir():
         return []
-    found = []
+    found: list[str] = []
     for directory, subdirectories, files in os.walk(output_dir):
         base = Path(directory).relative_to(output_dir).as_posix()
         prefix = "" if base == "." else base + "/"

@@ -16,7 +16,7 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -111,7 +111,7 @@ def plan(build: Build, output_dir: Path, force: bool = False) -> Plan:
                 removals.append(path)
             else:
                 kept.append(path)
-        elif has_manifest and _temporary(path):
+        elif _temporary_of(path, recorded.keys() | expected.keys()):
             removals.append(path)  # left behind by a run that was killed mid-write
         else:
             foreign.append(path)
@@ -189,12 +189,14 @@ def _file_sha256(target: Path) -> str:
         return "unreadable"
 
 
-_TEMPORARY = re.compile(r"(?:.*/)?\.[^/]+\.[a-z0-9_]{8}\.tmp\Z")
+_TEMPORARY = re.compile(r"((?:.*/)?)\.([^/]+)\.[a-z0-9_]{8}\.tmp\Z")
 
 
-def _temporary(path: str) -> bool:
-    """A temporary file of `_write_temporary` (`.<name>.<8 random>.tmp`)."""
-    return _TEMPORARY.match(path) is not None
+def _temporary_of(path: str, outputs: Collection[str]) -> bool:
+    """Whether `path` is a temporary file `_write_temporary` made for one of `outputs`
+    (`<dir>/.<name>.<8 random>.tmp`), left behind by a run killed mid-write."""
+    match = _TEMPORARY.match(path)
+    return match is not None and match.group(1) + match.group(2) in outputs
 
 
 def _safe_relative(path: str) -> bool:

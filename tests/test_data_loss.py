@@ -267,3 +267,20 @@ def test_something_else_where_an_output_or_its_folder_goes_is_refused(
     assert run(project, "generate") == 2
     assert "main.py is not a directory" in capsys.readouterr().err
     assert snapshot(tmp_path) == before
+
+
+def test_temporaries_of_a_first_run_killed_mid_write_are_cleared(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No manifest yet, but the leftovers are polytype's own temporaries: not foreign."""
+    project = user_project(tmp_path / "user")
+    out = project / "generated" / "python" / "notes"
+    out.mkdir(parents=True)
+    leftover = out / ".dataclass_models.py.ab12cd_9.tmp"
+    leftover.write_text("half a file", encoding="utf-8")
+    assert run(project, "generate") == 0
+    assert not leftover.exists()
+    stranger = out / ".mine.py.ab12cd_9.tmp"  # not the temporary of any output: left alone
+    stranger.write_text("mine", encoding="utf-8")
+    assert run(project, "generate") == 0
+    assert stranger.read_text(encoding="utf-8") == "mine"

@@ -37,6 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -138,7 +139,9 @@ def parse(path: Path) -> Any:
         text = path.read_text(encoding="utf-8")
         if path.suffix == ".json":
             return json.loads(text)
-        return _yaml().load(text)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a kept case may re-define an anchor on purpose
+            return _yaml().load(text)
     except Exception:  # noqa: BLE001 - a seed that does not parse is still a seed
         return None
 
@@ -409,9 +412,16 @@ def make_case(seed: int, groups: dict[str, list[Path]]) -> Case:
         content, suffix = source.read_bytes(), source.suffix
     else:
         step = gentle if group == "own" and rng.random() < 0.6 else mutate
-        for _ in range(rng.choice([1, 1, 1, 2, 3, 5])):
-            data, description = step(data, rng)
-            case.mutations.append(description)
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 50_000))  # copying a subtree nested 1,500 deep
+        try:
+            for _ in range(rng.choice([1, 1, 1, 2, 3, 5])):
+                data, description = step(data, rng)
+                case.mutations.append(description)
+        except RecursionError:
+            case.mutations.append("(stopped: the data is nested too deeply to copy)")
+        finally:
+            sys.setrecursionlimit(limit)
         content, suffix = serialise(data, rng)
     if data is None or rng.random() < 0.1:
         content, description = damage(content, rng)

@@ -110,6 +110,8 @@ class _Compiler:
         return self.refs[ref]
 
     def kw_type(self, value: Any, _: dict[str, Any]) -> Check:
+        if not isinstance(value, (str, list)):
+            raise Unsupported(f"type: {value!r}")
         names = [value] if isinstance(value, str) else list(value)
         if not all(isinstance(name, str) and name in _TYPES for name in names):
             raise Unsupported(f"type {value!r}")

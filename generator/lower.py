@@ -247,7 +247,11 @@ class _Lowering:
         ) or f"{namespace}.{naming.elixir_module_segment(name)}"
         self.pointers[name] = pointer
         options = _union_options(schema)
-        if options is not None and options and all("$ref" in option for option in options):
+        if (
+            options is not None
+            and options
+            and all(isinstance(option, dict) and "$ref" in option for option in options)
+        ):
             # register first so members can refer back (recursive unions)
             self.types[name] = ir.UnionType(
                 name, (), doc=doc, notes=notes, elixir_module=elixir_module, source=source

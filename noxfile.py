@@ -93,6 +93,16 @@ def elixir(session: nox.Session) -> None:
 
 
 @nox.session
+def fuzz(session: nox.Session) -> None:
+    """The mutation fuzzer on demand: `nox -s fuzz -- --minutes 60` (default 2 minutes).
+
+    A bounded run is part of `tests` (tests/test_fuzz.py); failing inputs are kept in
+    tests/fuzz_regressions/ and replayed there.
+    """
+    session.run("python", "-m", "tests.fuzz", *session.posargs)
+
+
+@nox.session
 def bench(session: nox.Session) -> None:
     """Generation and runtime benchmarks against peers (not part of the default run)."""
     session.run("python", "benchmarks/run.py", *session.posargs)

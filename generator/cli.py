@@ -18,8 +18,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from generator import __version__
-from generator.config import Project, find_project
-from generator.diagnostics import UNKNOWN_POSITION, Diagnostic, InputError
+from generator.config import Project, ProjectError, find_project
+from generator.diagnostics import UNKNOWN_POSITION, Diagnostic, InputError, printable
 from generator.formatting import FormattingError
 from generator.pipeline import build
 from generator.sources import schema_sources, scoped, split_modules_and_paths
@@ -30,7 +30,15 @@ from generator.workflow.init import init
 from generator.workflow.progress import Progress
 from generator.workflow.revisions import load_version
 from generator.workflow.schemas import project_schema, record_type
-from generator.writer import OutputError, apply, locked, plan, unified_diff
+from generator.writer import (
+    OutputError,
+    WriteRefused,
+    apply,
+    check_location,
+    locked,
+    plan,
+    unified_diff,
+)
 
 EXIT_OK = 0
 EXIT_DIFFERENCES = 1
@@ -74,6 +82,12 @@ def _parser() -> argparse.ArgumentParser:
         "default: every schema in the schema directory",
     )
     _output_dir_option(generate)
+    generate.add_argument(
+        "--force",
+        action="store_true",
+        help="also remove stale outputs that were hand-edited, and overwrite files "
+        "polytype did not write where an output goes",
+    )
     generate.set_defaults(handler=_generate)
 
     check = commands.add_parser(
@@ -172,6 +186,11 @@ def _workflow_commands(
         help="the file to write, or a directory (the file is then <MODULE>_<generated name>.py)",
     )
     vendoring.add_argument("--check", action="store_true", help="only compare; exit 1 when stale")
+    vendoring.add_argument(
+        "--force",
+        action="store_true",
+        help="overwrite --dest even when it is not a copy vendored by polytype",
+    )
     vendoring.set_defaults(handler=_vendor)
 
     initialising = commands.add_parser(
@@ -203,20 +222,32 @@ def _workflow_commands(
     differ.set_defaults(handler=_diff)
 
 
+def _protected(project: Project) -> dict[str, Path]:
+    """What the output directory must never be or contain."""
+    return {
+        "project root": project.root,
+        "schema directory": project.schema_dir,
+        "fixtures directory": project.fixtures_dir,
+    }
+
+
 def _generate(args: argparse.Namespace, project: Project) -> int:
     modules, paths = split_modules_and_paths(args.modules)
     with schema_sources(paths) as schemas:
         project, selected = scoped(project, args.output_dir, schemas, modules)
         result = build(project, selected or None)
+    check_location(project.output_dir, _protected(project))
     with locked(project.output_dir):
-        changes = plan(result, project.output_dir)
+        changes = plan(result, project.output_dir, force=args.force)
         apply(changes, project.output_dir)
     shown = project.relative(project.output_dir)
+    for note in changes.notes:
+        print(f"polytype: {shown}/{printable(note)}", file=sys.stderr)
     counts = {"write": 0, "update": 0, "remove": 0}
     for change in changes.changes:
         counts[change.action] += 1
         verb = {"write": "wrote", "update": "updated", "remove": "removed"}[change.action]
-        print(f"{verb} {shown}/{change.path}")
+        print(f"{verb} {shown}/{printable(change.path)}")
     unchanged = len(changes.expected) - counts["write"] - counts["update"]
     print(
         f"polytype: {len(result.modules)} module(s); {counts['write']} new, {counts['update']} updated, "
@@ -241,7 +272,12 @@ def _check(args: argparse.Namespace, project: Project) -> int:
                 ]
             )
         result = build(project)
+    check_location(project.output_dir, _protected(project))
     changes = plan(result, project.output_dir)
+    for note in changes.notes:
+        print(
+            f"polytype: {project.relative(project.output_dir)}/{printable(note)}", file=sys.stderr
+        )
     if not changes.changes:
         print(
             f"polytype: {project.relative(project.output_dir)}/ is up to date ({len(changes.expected)} files)"
@@ -304,7 +340,7 @@ def _vendor(args: argparse.Namespace, project: Project) -> int:
             file=sys.stderr,
         )
         return EXIT_DIFFERENCES
-    written = vendor.write(vendored)
+    written = vendor.write(vendored, force=args.force)
     print(f"{'wrote' if written else 'unchanged'} {shown} ({args.module}, {args.flavor})")
     return EXIT_OK
 
@@ -347,7 +383,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         handler: Callable[[argparse.Namespace, Project], int] = args.handler
         project = find_project(args.project)
         return handler(args, project)
-    except WorkflowError as error:
+    except (WorkflowError, WriteRefused, ProjectError) as error:
         print(f"polytype: {error}", file=sys.stderr)
         return EXIT_INVALID
     except InputError as error:

@@ -95,7 +95,13 @@ class Project:
         return changed
 
 
+class ProjectError(Exception):
+    """The project itself cannot be used: no such directory, no schemas (exit 2)."""
+
+
 def find_project(start: Path | None = None) -> Project:
+    if start is not None and not start.is_dir():
+        raise ProjectError(f"--project {start}: no such directory")
     start = (start or Path.cwd()).resolve()
     for directory in (start, *start.parents):
         candidate = directory / "pyproject.toml"

@@ -26,9 +26,19 @@ class Diagnostic:
     message: str
 
     def __str__(self) -> str:
-        where = f"{self.file}:{self.position.line}:{self.position.column}"
-        pointer = self.pointer or "/"
-        return f"{where}: {pointer}: {self.message}"
+        """One line: control characters and escape sequences in any part are shown escaped,
+        so that a key holding `\\n` cannot forge a second diagnostic, nor ANSI codes reach
+        the terminal."""
+        where = f"{printable(self.file)}:{self.position.line}:{self.position.column}"
+        pointer = printable(self.pointer or "/")
+        return f"{where}: {pointer}: {printable(self.message)}"
+
+
+def printable(text: str) -> str:
+    """`text` on one line, with every non-printable character written as its Python escape."""
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
 
 
 class InputError(Exception):

@@ -62,12 +62,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return cli_main(arguments)
     name, project_dir, every_module = command
     from generator import stamp
-    from generator.config import find_project
+    from generator.config import ProjectError, find_project
     from generator.diagnostics import InputError
 
     try:
         project = find_project(project_dir)
-    except InputError:
+    except (InputError, ProjectError):
         project = None
     if project is not None:
         found = stamp.unchanged(project)

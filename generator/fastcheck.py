@@ -112,7 +112,7 @@ class _Compiler:
     def kw_type(self, value: Any, _: dict[str, Any]) -> Check:
         if not isinstance(value, (str, list)):  # `type: 1`: the caller words the problem
             raise Unsupported(f"type {value!r}")
-        names = [value] if isinstance(value, str) else value
+        names = [value] if isinstance(value, str) else list(value)
         if not all(isinstance(name, str) and name in _TYPES for name in names):
             raise Unsupported(f"type {value!r}")
         tests = [_TYPES[name] for name in names]

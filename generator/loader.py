@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 import math
 import re
+import warnings
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +19,7 @@ from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.error import MarkedYAMLError, ReusedAnchorWarning, YAMLError
 
 from generator import jsonpos
 from generator.diagnostics import (
@@ -139,7 +140,13 @@ def _load_yaml(text: str, shown: str) -> tuple[Any, dict[str, Position]]:
     yaml = YAML(typ="rt", pure=True)
     yaml.allow_duplicate_keys = False
     try:
-        tree = yaml.load(text)
+        with warnings.catch_warnings():
+            # ruamel warns (on stderr, naming its own source file) when an anchor is defined
+            # twice; an alias would then silently mean the later one: a located error instead
+            warnings.simplefilter("error", ReusedAnchorWarning)
+            tree = yaml.load(text)
+    except ReusedAnchorWarning as warning:
+        raise InputError([_reused_anchor(str(warning), shown)]) from None
     except MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         position = Position(mark.line + 1, mark.column + 1) if mark else UNKNOWN_POSITION
@@ -181,6 +188,25 @@ def _load_yaml(text: str, shown: str) -> tuple[Any, dict[str, Position]]:
     if problems:
         raise InputError(problems)
     return data, positions
+
+
+_OCCURRENCE = re.compile(r"(first|second) occurrence .*?line (\d+), column (\d+)")
+
+
+def _reused_anchor(text: str, shown: str) -> Diagnostic:
+    """A located diagnostic from ruamel's `ReusedAnchorWarning` text."""
+    anchor = re.search(r"duplicate anchor (.+?)\n", text)
+    name = anchor.group(1) if anchor else "an anchor"
+    where = {kind: (int(line), int(column)) for kind, line, column in _OCCURRENCE.findall(text)}
+    line, column = where.get("second", (1, 1))
+    first = where.get("first")
+    earlier = f" (first defined at line {first[0]}, column {first[1]})" if first else ""
+    return Diagnostic(
+        shown,
+        Position(line, column),
+        "",
+        f"invalid YAML: anchor {name} is defined again{earlier}; give each anchor its own name",
+    )
 
 
 def _children(node: Any) -> list[tuple[str | int, Any, tuple[int, int]]]:

@@ -55,7 +55,6 @@ IMPORTED_PACKAGES = frozenset(
 )  # fmt: skip
 
 # The longest atom the BEAM can create, in characters (struct keys, atom enums, string consts).
-ELIXIR_ATOM_LIMIT = 255
 
 
 def lower(document: Document) -> ir.Module:
@@ -186,6 +185,8 @@ class _Lowering:
         if self.problems:
             raise InputError(self.problems)
         renamed = self._python_names()
+        self._check_elixir_names(module_name, namespace, options)
+        self._check_lengths(module_name, "module" in options)
         if self.problems:
             raise InputError(self.problems)
         if root is not None:
@@ -265,7 +266,11 @@ class _Lowering:
         ) or f"{namespace}.{naming.elixir_module_segment(name)}"
         self.pointers[name] = pointer
         options = _union_options(schema)
-        if options is not None and options and all("$ref" in option for option in options):
+        if (
+            options is not None
+            and options
+            and all(isinstance(option, dict) and "$ref" in option for option in options)
+        ):
             # register first so members can refer back (recursive unions)
             self.types[name] = ir.UnionType(
                 name, (), doc=doc, notes=notes, elixir_module=elixir_module, source=source
@@ -319,18 +324,10 @@ class _Lowering:
         values: list[ir.EnumValue] = []
         seen_py: dict[str, str] = {}
         seen_atoms: dict[str, str] = {}
-        atoms = bool((schema.get("x-elixir") or {}).get("atoms", False))
         for index, value in enumerate(schema["enum"]):
             py_name = naming.python_enum_member(value)
             atom = naming.elixir_atom(value)
             where = join_pointer(join_pointer(pointer, "enum"), index)
-            if atoms and len(atom) > ELIXIR_ATOM_LIMIT:
-                self._problem(
-                    where,
-                    f"enum value {_abridged(value)} becomes an Elixir atom of {len(atom)} "
-                    f"characters (x-elixir: {{atoms: true}}); Elixir atoms have at most "
-                    f"{ELIXIR_ATOM_LIMIT}",
-                )
             if value in (v.value for v in values):
                 self._problem(where, f"enum value {value!r} is listed twice")
                 continue
@@ -516,23 +513,6 @@ class _Lowering:
             )
 
     def _check_field_names(self, fields: list[ir.Field], pointer: str) -> None:
-        for item in fields:
-            where = join_pointer(join_pointer(pointer, "properties"), item.json_key)
-            if len(item.ex_name) > ELIXIR_ATOM_LIMIT:
-                self._problem(
-                    where,
-                    f"key {_abridged(item.json_key)} becomes an Elixir struct field (an atom) of "
-                    f"{len(item.ex_name)} characters; Elixir atoms have at most "
-                    f"{ELIXIR_ATOM_LIMIT}: set x-elixir: {{field: ...}}",
-                )
-            value = item.type.value if isinstance(item.type, ir.LiteralValue) else None
-            if isinstance(value, str) and len(naming.elixir_atom(value)) > ELIXIR_ATOM_LIMIT:
-                self._problem(
-                    join_pointer(where, "const"),
-                    f"const {_abridged(value)} is held as an Elixir atom of "
-                    f"{len(naming.elixir_atom(value))} characters; Elixir atoms have at most "
-                    f"{ELIXIR_ATOM_LIMIT}",
-                )
         for attribute, label in (("py_name", "Python field"), ("ex_name", "Elixir field")):
             seen: dict[str, str] = {}
             for item in fields:
@@ -943,6 +923,71 @@ class _Lowering:
                     )
                 seen[converted] = name
 
+    def _check_elixir_names(self, module_name: str, namespace: str, options: Any) -> None:
+        """No generated module may be, or live under, one of Elixir's own (`String`, `Elixir.`)."""
+        if "elixir-namespace" in options:
+            where, origin = "/x-polytype/elixir-namespace", ""
+        else:
+            where = "/x-polytype/module" if "module" in options else ""
+            origin = f" (from the module name {module_name!r}; set x-polytype: {{elixir-namespace: ...}})"
+        named_modules = [(where, f"Elixir namespace {namespace!r}{origin}", namespace)]
+        for name, named in self.types.items():
+            module = getattr(named, "elixir_module", "")
+            if module and not module.startswith(namespace + "."):
+                pointer = join_pointer(self.pointers.get(name, ""), "x-elixir") + "/module"
+                named_modules.append((pointer, f"Elixir module {module!r}", module))
+        for pointer, what, module in named_modules:
+            first = module.split(".")[0]
+            if first in naming.ELIXIR_STANDARD_MODULES:
+                self._problem(
+                    pointer,
+                    f"{what} would redefine Elixir's standard module {first}; choose another name",
+                )
+            elif len(module) > naming.MAX_ELIXIR_NAME:
+                self._problem(
+                    pointer, f"{what[:60]} is longer than {naming.MAX_ELIXIR_NAME} characters"
+                )
+
+    def _check_lengths(self, module_name: str, explicit: bool) -> None:
+        """Refuse names too long to be file names or Elixir atoms (each with its location)."""
+        if len(module_name) > naming.MAX_MODULE_NAME:
+            self._problem(
+                "/x-polytype/module" if explicit else "",
+                f"module name is {len(module_name)} characters; the limit is {naming.MAX_MODULE_NAME}",
+            )
+        for name, named in self.types.items():
+            pointer = self.pointers.get(name, "")
+            if len(name) > naming.MAX_TYPE_NAME:
+                self._problem(
+                    pointer,
+                    f"type name {name[:40]!r}... is {len(name)} characters; the limit is "
+                    f"{naming.MAX_TYPE_NAME} (name it with `title`, or shorten the key)",
+                )
+                continue
+            if isinstance(named, ir.Alias) and _long_string_literal(named.type):
+                self._problem(pointer, _LONG_LITERAL)
+            if isinstance(named, ir.Record):
+                for item in named.fields:
+                    if _long_string_literal(item.type):
+                        self._problem(
+                            join_pointer(join_pointer(pointer, "properties"), item.json_key),
+                            _LONG_LITERAL,
+                        )
+                    if len(item.ex_name) > naming.MAX_ELIXIR_NAME:
+                        self._problem(
+                            join_pointer(join_pointer(pointer, "properties"), item.json_key),
+                            f"field name {item.ex_name[:40]!r}... is {len(item.ex_name)} characters; "
+                            f"Elixir's limit is {naming.MAX_ELIXIR_NAME} (set x-elixir: {{field: ...}})",
+                        )
+            if isinstance(named, ir.EnumType) and named.atoms:
+                for value in named.values:
+                    if len(value.ex_atom) > naming.MAX_ELIXIR_NAME:
+                        self._problem(
+                            join_pointer(pointer, "enum"),
+                            f"enum value {value.value[:40]!r}... is too long to be an Elixir atom "
+                            f"({naming.MAX_ELIXIR_NAME} characters); drop x-elixir: {{atoms: true}}",
+                        )
+
     def _check_chains(self) -> set[str]:
         """Reject cycles of aliases and unions (a type that is only itself) and absurdly long chains.
 
@@ -1169,6 +1214,31 @@ def _types_of(schema: dict[str, Any]) -> set[str]:
     return set(_type_list(schema)) or {"object"}
 
 
+_LONG_LITERAL = (
+    f"a string const longer than {naming.MAX_ELIXIR_NAME} characters cannot be an Elixir atom "
+    "(string consts decode to atoms)"
+)
+
+
+def _long_string_literal(type_ref: ir.TypeRef) -> bool:
+    """Whether `type_ref` holds a string const too long for an Elixir atom."""
+    stack = [type_ref]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ir.LiteralValue):
+            if isinstance(node.value, str) and len(node.value) > naming.MAX_ELIXIR_NAME:
+                return True
+        elif isinstance(node, ir.ListOf):
+            stack.append(node.item)
+        elif isinstance(node, ir.MapOf):
+            stack.append(node.value)
+        elif isinstance(node, ir.Nullable):
+            stack.append(node.inner)
+        elif isinstance(node, ir.InlineUnion):
+            stack.extend(node.options)
+    return False
+
+
 def _constraints(schema: dict[str, Any]) -> ir.Constraints:
     values = {
         attribute: schema[key] for key, attribute in _CONSTRAINT_KEYS.items() if key in schema
@@ -1178,8 +1248,3 @@ def _constraints(schema: dict[str, Any]) -> ir.Constraints:
 
 def _doc(schema: dict[str, Any]) -> str:
     return str(schema.get("description", "")).strip()
-
-
-def _abridged(text: str) -> str:
-    """`text` quoted, cut to 40 characters for a diagnostic."""
-    return repr(text) if len(text) <= 40 else repr(text[:40]) + f"… ({len(text)} characters)"

@@ -73,6 +73,29 @@ ELIXIR_RESERVED = frozenset(
 )  # fmt: skip
 
 
+# The top-level modules of Elixir and the applications it ships (elixir, eex, ex_unit, iex,
+# logger, mix; from `:application.get_key(app, :modules)` in 1.14, plus later additions).
+# A generated `defmodule String` (or anything under `Elixir.`) would redefine one of them.
+ELIXIR_STANDARD_MODULES = frozenset("""
+    Access Agent Application ArgumentError ArithmeticError Atom BadArityError BadBooleanError
+    BadFunctionError BadMapError BadStructError Base Behaviour Bitwise Calendar CaseClauseError
+    Code Collectable CompileError CondClauseError Config Date DateTime Dict Duration
+    DynamicSupervisor EEx Elixir Enum Enumerable ErlangError ExUnit Exception File Float Function
+    FunctionClauseError GenEvent GenServer HashDict HashSet IEx IO Inspect Integer JSON Kernel
+    KeyError Keyword List Logger Macro Map MapSet MatchError MismatchedDelimiterError Mix Module
+    NaiveDateTime Node OptionParser PartitionSupervisor Path Port Process Protocol Range Record
+    Regex Registry RuntimeError Set Stream String StringIO Supervisor SyntaxError System
+    SystemLimitError Task Time TokenMissingError TryClauseError Tuple URI UndefinedFunctionError
+    UnicodeConversionError Version WithClauseError
+    """.split())
+
+# Longest names polytype derives. Elixir atoms (module names, struct keys) stop at 255
+# characters and file names at 255 bytes, with room kept for the writer's temporary names.
+MAX_TYPE_NAME = 100
+MAX_MODULE_NAME = 64
+MAX_ELIXIR_NAME = 200
+
+
 @lru_cache(maxsize=65536)
 def ascii_identifier(text: str) -> str:
     """Fold `text` to an ASCII identifier fragment (accents dropped, other characters to `_`)."""

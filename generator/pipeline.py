@@ -14,7 +14,7 @@ from importlib.abc import Traversable
 from pathlib import Path
 
 from generator import __version__, fixtures, ir
-from generator.config import Project
+from generator.config import Project, ProjectError
 from generator.diagnostics import UNKNOWN_POSITION, Diagnostic, InputError, Position
 from generator.formatting import format_files
 from generator.loader import Document, load
@@ -69,6 +69,21 @@ def load_modules(project: Project, paths: list[Path] | None = None) -> tuple[ir.
     return tuple(sorted(modules, key=lambda m: m.name))
 
 
+def require_schemas(project: Project) -> None:
+    """A project without a schema directory or without schemas is a mistake, not 0 modules
+    (unless the command line named the schema files)."""
+    if project.explicit_schemas is not None:
+        return
+    shown = project.relative(project.schema_dir)
+    if not project.schema_dir.is_dir():
+        raise ProjectError(
+            f"no schema directory {shown}/ in {project.root} "
+            "(create it, or set schema-dir in [tool.polytype]; `polytype init` scaffolds a project)"
+        )
+    if not project.schema_files():
+        raise ProjectError(f"no schemas (*.yaml, *.yml, *.json) in {shown}/")
+
+
 def _by_type_name(
     module: ir.Module, cases: tuple[fixtures.FixtureCase, ...]
 ) -> tuple[fixtures.FixtureCase, ...]:
@@ -98,6 +113,7 @@ def _first_position() -> Position:
 
 def build(project: Project, selected: list[str] | None = None) -> Build:
     """Render every output of the selected modules (all when None), formatted, in memory."""
+    require_schemas(project)
     modules = load_modules(project)
     known = {module.name for module in modules}
     if selected:

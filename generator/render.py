@@ -154,7 +154,7 @@ def _safe_text(text: str) -> str:
 # --- Elixir ------------------------------------------------------------------
 
 _EX_NAMED_ESCAPES = {"\\": "\\\\", '"': '\\"', "#": "\\#", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
-_EX_PLAIN_ATOM = re.compile(r"^[a-z_][a-zA-Z0-9_@]*[?!]?$")
+_EX_PLAIN_ATOM = re.compile(r"^[a-z_][a-zA-Z0-9_@]*[?!]?\Z")
 _EX_ATOM_NEEDS_QUOTES = frozenset({"true", "false", "nil", "__aliases__", "__block__"})
 
 

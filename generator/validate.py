@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from generator.diagnostics import Diagnostic, InputError, join_pointer
 from generator.fastcheck import compile_schema
 from generator.loader import Document
+from generator.patterns import pcre_problem
 
 if TYPE_CHECKING:  # jsonschema is imported only when a document is not valid (it is slow to import)
     import jsonschema
@@ -126,7 +127,13 @@ def _describe(document: Document, error: ValidationError) -> Iterator[Diagnostic
             message = error.message
     else:
         message = error.message
+    # the dialect's name patterns end in `(?!\n)$` (the end of the text in Python's re as in
+    # ECMA-262, where `$` alone also matches before a final newline): shown as plain `$`
+    message = message.replace(_END_OF_TEXT_SHOWN, "$'")
     yield document.diagnostic(pointer, _shorten(message))
+
+
+_END_OF_TEXT_SHOWN = "(?!\\\\n)$'"
 
 
 def _allowed_keys(schema: Any) -> set[str]:
@@ -267,6 +274,14 @@ def _unsupported_problems(document: Document) -> Iterator[Diagnostic]:
                     join_pointer(pointer, key),
                     f"keyword {key!r} is not supported: the generated decoders could not "
                     f"enforce it{advice}",
+                )
+        pattern = schema.get("pattern")
+        if isinstance(pattern, str):
+            problem = pcre_problem(pattern)
+            if problem:
+                yield document.diagnostic(
+                    join_pointer(pointer, "pattern"),
+                    f"pattern {pattern!r} cannot be checked in Elixir: {problem}",
                 )
         if schema.get("uniqueItems") is True:
             yield document.diagnostic(

@@ -13,8 +13,9 @@ import difflib
 import hashlib
 import json
 import os
+import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +23,7 @@ import filelock
 
 from generator import __version__
 from generator.cachedir import cache_dir
+from generator.diagnostics import printable
 from generator.pipeline import Build
 from generator.targets import OutputFile
 
@@ -58,6 +60,7 @@ class Plan:
 
     expected: dict[str, str]  # path -> text, including manifest.json
     changes: tuple[Change, ...]
+    notes: tuple[str, ...] = ()  # files left alone: hand-edited stale output, others' files
 
 
 def sha256_text(text: str) -> str:
@@ -69,7 +72,8 @@ def _read_manifest(output_dir: Path) -> dict[str, object]:
         loaded = json.loads((output_dir / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    return loaded if isinstance(loaded, dict) else {}
+    # a manifest.json that some other tool wrote is not polytype's record
+    return loaded if isinstance(loaded, dict) and loaded.get("generator") == "polytype" else {}
 
 
 def _previous_owners(manifest: dict[str, object]) -> dict[str, str]:
@@ -79,13 +83,23 @@ def _previous_owners(manifest: dict[str, object]) -> dict[str, str]:
     if isinstance(outputs, list):
         for entry in outputs:
             if isinstance(entry, dict) and isinstance(entry.get("path"), str):
-                owners[entry["path"]] = str(entry.get("module", ""))
+                if _safe_relative(entry["path"]):
+                    owners[entry["path"]] = str(entry.get("module", ""))
     return owners
 
 
-def plan(build: Build, output_dir: Path) -> Plan:
+def plan(build: Build, output_dir: Path, force: bool = False) -> Plan:
+    """What writing `build` to `output_dir` would change.
+
+    Only polytype's own output is ever overwritten or removed: a file the previous
+    manifest lists (removed only while its bytes still match the manifest's hash, so a
+    hand-edited stale file is kept and reported unless `force`). Any other file is left
+    alone; one in a path this build writes is refused (`WriteRefused`) unless `force`.
+    A directory with files polytype did not write and no manifest is refused outright.
+    """
     previous = _read_manifest(output_dir)
     owners = _previous_owners(previous)
+    recorded = _recorded_hashes(previous)
     expected: dict[str, str] = {output.path: output.text for output in build.outputs}
     schema_of = {module.name: module.schema_path for module in build.modules}
     entries = [_entry(output, schema_of.get(output.module, "")) for output in build.outputs]
@@ -96,9 +110,34 @@ def plan(build: Build, output_dir: Path) -> Plan:
             continue
         existing = output_dir / path
         if existing.is_file():
-            text = existing.read_text(encoding="utf-8")
-            expected[path] = text
-            entries.append(_previous_entry(previous, path) | {"sha256": sha256_text(text)})
+            data = existing.read_bytes()  # kept byte for byte, even when not UTF-8
+            expected[path] = data.decode("utf-8", errors="surrogateescape")
+            sha256 = hashlib.sha256(data).hexdigest()
+            entries.append(_previous_entry(previous, path) | {"sha256": sha256})
+    on_disk = sorted(_files_under(output_dir))
+    has_manifest = bool(previous)
+    foreign: list[str] = []
+    kept: list[str] = []
+    removals: list[str] = []
+    for path in on_disk:
+        if path == MANIFEST:
+            if has_manifest:
+                continue  # polytype's own record, rewritten below
+        elif path in expected and _same(output_dir / path, expected[path]):
+            continue
+        if path in recorded:
+            if path in expected:
+                continue  # polytype's own output, regenerated below
+            if force or recorded[path] == _file_sha256(output_dir / path):
+                removals.append(path)
+            else:
+                kept.append(path)
+        elif _temporary_of(path, recorded.keys() | expected.keys()):
+            removals.append(path)  # left behind by a run that was killed mid-write
+        else:
+            foreign.append(path)
+    # a kept stale file stays on record, so that a later `--force` may still remove it
+    entries.extend(_previous_entry(previous, path) for path in kept)
     manifest = {
         "generator": "polytype",
         "version": __version__,
@@ -106,17 +145,133 @@ def plan(build: Build, output_dir: Path) -> Plan:
         "outputs": sorted(entries, key=lambda e: str(e["path"])),
     }
     expected[MANIFEST] = json.dumps(manifest, indent=2, sort_keys=False) + "\n"
+    if foreign and not has_manifest:  # not even with --force: this is not an output directory
+        raise WriteRefused(
+            f"{output_dir} holds {len(foreign)} file(s) polytype did not write "
+            f"(e.g. {printable(foreign[0])}) and no {MANIFEST}; refusing to write there. "
+            "Point output-dir at a directory of its own."
+        )
+    if foreign and not force:
+        clashing = [path for path in foreign if path in expected]
+        if clashing:
+            raise WriteRefused(
+                f"{output_dir}/{printable(clashing[0])} was not written by polytype (it is not in "
+                f"{MANIFEST}) and would be overwritten ({len(clashing)} such file(s)); "
+                "move it away, or pass --force"
+            )
+    for path in expected:
+        _check_place(output_dir, path)
     changes: list[Change] = []
     for path in sorted(expected):
         target = output_dir / path
         if not target.is_file():
             changes.append(Change(path, "write"))
-        elif target.read_bytes() != expected[path].encode("utf-8"):
+        elif not _same(target, expected[path]):
             changes.append(Change(path, "update"))
-    for path in sorted(_files_under(output_dir)):
-        if path not in expected:
-            changes.append(Change(path, "remove"))
-    return Plan(expected, tuple(changes))
+    changes.extend(Change(path, "remove") for path in removals)
+    notes = tuple(
+        [f"{path}: hand-edited since polytype wrote it; kept (--force removes it)" for path in kept]
+        + [
+            f"{path}: not written by polytype; left alone"
+            for path in foreign
+            if path not in expected
+        ]
+    )
+    return Plan(expected, tuple(changes), notes)
+
+
+class WriteRefused(Exception):
+    """Writing would overwrite or delete something polytype did not write (exit 2)."""
+
+
+def _check_place(output_dir: Path, path: str) -> None:
+    """Refuse when something that is not a directory stands where an output's folder goes,
+    or something that is not a file where the output goes (it would not be replaced)."""
+    target = output_dir / path
+    for parent in reversed(target.relative_to(output_dir).parents[:-1]):
+        place = output_dir / parent
+        if place.exists() and not place.is_dir():
+            raise WriteRefused(f"{place} is not a directory; {printable(path)} cannot be written")
+    if target.exists() and not target.is_file() or target.is_symlink() and not target.exists():
+        raise WriteRefused(f"{target} is not a regular file; {printable(path)} cannot be written")
+
+
+def _same(target: Path, text: str) -> bool:
+    try:
+        return target.read_bytes() == text.encode("utf-8", errors="surrogateescape")
+    except OSError:
+        return False
+
+
+def _file_sha256(target: Path) -> str:
+    try:
+        return hashlib.sha256(target.read_bytes()).hexdigest()
+    except OSError:
+        return "unreadable"
+
+
+_TEMPORARY = re.compile(r"((?:.*/)?)\.([^/]+)\.[a-z0-9_]{8}\.tmp\Z")
+
+
+def _temporary_of(path: str, outputs: Collection[str]) -> bool:
+    """Whether `path` is a temporary file `_write_temporary` made for one of `outputs`
+    (`<dir>/.<name>.<8 random>.tmp`), left behind by a run killed mid-write."""
+    match = _TEMPORARY.match(path)
+    return match is not None and match.group(1) + match.group(2) in outputs
+
+
+def _safe_relative(path: str) -> bool:
+    """A manifest path polytype could have written: relative, inside the output directory."""
+    parts = path.split("/")
+    return (
+        bool(path)
+        and not path.startswith("/")
+        and "\\" not in path
+        and "\0" not in path
+        and all(part not in ("", ".", "..") for part in parts)
+        and not (len(parts[0]) >= 2 and parts[0][1] == ":")
+    )
+
+
+def _recorded_hashes(manifest: dict[str, object]) -> dict[str, str]:
+    """path -> sha256 of every output the previous manifest lists (only safe paths)."""
+    outputs = manifest.get("outputs")
+    hashes: dict[str, str] = {}
+    if isinstance(outputs, list):
+        for entry in outputs:
+            if isinstance(entry, dict) and isinstance(entry.get("path"), str):
+                if _safe_relative(entry["path"]):
+                    sha = entry.get("sha256")
+                    hashes[entry["path"]] = sha if isinstance(sha, str) and sha else "missing"
+    return hashes
+
+
+def check_location(output_dir: Path, protected: dict[str, Path]) -> None:
+    """Refuse an output directory that is, or contains, something polytype must never touch:
+    the project root, the schema directory (and the others in `protected`) or a `.git`
+    directory; or that lies inside a `.git` directory."""
+    output = output_dir.resolve()
+    if output.exists() and not output.is_dir():
+        raise WriteRefused(f"output directory {output_dir} is not a directory")
+    if ".git" in output.parts:
+        raise WriteRefused(f"output directory {output_dir} is inside a .git directory")
+    for what, path in protected.items():
+        resolved = path.resolve()
+        if resolved == output or output in resolved.parents:
+            relation = "is" if resolved == output else "contains"
+            raise WriteRefused(
+                f"output directory {output_dir} {relation} the {what} ({path}); "
+                "set output-dir in [tool.polytype] to a directory of its own"
+            )
+    if output.is_dir():
+        for directory, subdirectories, files in os.walk(output):
+            if ".git" in subdirectories or ".git" in files:
+                found = Path(directory, ".git")
+                raise WriteRefused(
+                    f"output directory {output_dir} contains a git repository ({found}); "
+                    "set output-dir in [tool.polytype] to a directory of its own"
+                )
+            subdirectories[:] = [d for d in subdirectories if not _ignored(d)]
 
 
 def _previous_entry(manifest: dict[str, object], path: str) -> dict[str, object]:
@@ -145,11 +300,12 @@ def _entry(output: OutputFile, schema_path: str) -> dict[str, object]:
 def _files_under(output_dir: Path) -> list[str]:
     if not output_dir.is_dir():
         return []
-    found = []
-    for path in output_dir.rglob("*"):
-        relative = path.relative_to(output_dir).as_posix()
-        if path.is_file() and not _ignored(relative):
-            found.append(relative)
+    found: list[str] = []
+    for directory, subdirectories, files in os.walk(output_dir):
+        base = Path(directory).relative_to(output_dir).as_posix()
+        prefix = "" if base == "." else base + "/"
+        subdirectories[:] = sorted(d for d in subdirectories if not _ignored(prefix + d))
+        found.extend(prefix + name for name in files if not _ignored(prefix + name))
     return found
 
 

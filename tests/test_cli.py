@@ -81,19 +81,26 @@ def test_check_reports_missing_and_extra_files(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (project / "generated/python/bedrock_swarm/dataclass_models.py").unlink()
+    (project / "schema/nano_agent.yaml").unlink()  # its outputs are now extra
     (project / "generated/python/stray.py").write_text("x = 1\n", encoding="utf-8")
     assert run(project, "check") == 1
-    out = capsys.readouterr().out
-    assert "+++ b/python/bedrock_swarm/dataclass_models.py" in out
-    assert "--- a/python/stray.py" in out
+    captured = capsys.readouterr()
+    assert "+++ b/python/bedrock_swarm/dataclass_models.py" in captured.out
+    assert "--- a/python/nano_agent/dataclass_models.py" in captured.out
+    assert "stray.py" not in captured.out  # not polytype's: no difference, only a note
+    assert "generated/python/stray.py: not written by polytype; left alone" in captured.err
 
 
-def test_generate_removes_stale_files(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_generate_removes_stale_files_and_nothing_else(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     stray = project / "generated/python/stray.py"
     stray.write_text("x = 1\n", encoding="utf-8")
+    (project / "schema/nano_agent.yaml").unlink()
     assert run(project, "generate") == 0
-    assert not stray.exists()
-    assert "removed generated/python/stray.py" in capsys.readouterr().out
+    assert stray.read_text(encoding="utf-8") == "x = 1\n"
+    assert not (project / "generated/python/nano_agent").exists()
+    assert "removed generated/python/nano_agent/dataclass_models.py" in capsys.readouterr().out
 
 
 BROKEN = """\

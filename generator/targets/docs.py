@@ -100,12 +100,9 @@ class _Describer:
         if isinstance(type_ref, ir.ListOf):
             return "list of " + self.type_text(type_ref.item, plural=True)
         if isinstance(type_ref, ir.MapOf):
-            text = "map of string to " + self.type_text(type_ref.value, plural=True)
-            return (
-                "maps of string to " + self.type_text(type_ref.value, plural=True)
-                if plural
-                else text
-            )
+            # the value's words once: asking twice made nested maps take 2^depth calls
+            value = self.type_text(type_ref.value, plural=True)
+            return ("maps of string to " if plural else "map of string to ") + value
         if isinstance(type_ref, ir.Ref):
             named = self.named(type_ref.name)
             if isinstance(named, ir.EnumType):
@@ -187,7 +184,7 @@ def enum_values_text(enum: ir.EnumType) -> str:
 
 
 def _plain_atom(name: str) -> bool:
-    return re.match(r"^[a-z_][a-zA-Z0-9_@]*[?!]?$", name) is not None
+    return re.match(r"^[a-z_][a-zA-Z0-9_@]*[?!]?\Z", name) is not None
 
 
 def _constraint_text(type_ref: ir.TypeRef) -> str:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from generator import ir, naming
 from generator.diagnostics import Diagnostic, InputError, Position
 from generator.lower import json_type_of
+from generator.patterns import pcre_pattern
 from generator.render import RenderEnv, ex_atom, ex_str
 from generator.targets import FileKind, OutputFile, depth
 from generator.targets import elixir_layout as layout
@@ -41,12 +42,12 @@ APP_MODULE = "PolytypeGenerated"
 ROOT = "elixir"
 RUNTIME_ALIAS = "R"
 
-_PLAIN_KEY = re.compile(r"^[a-z_][a-zA-Z0-9_]*[?!]?$")
-_PLAIN_VARIABLE = re.compile(r"^[a-z][a-z0-9_]*$")
+_PLAIN_KEY = re.compile(r"^[a-z_][a-zA-Z0-9_]*[?!]?\Z")
+_PLAIN_VARIABLE = re.compile(r"^[a-z][a-z0-9_]*\Z")
 _RESERVED_VARIABLES = (
     frozenset({"data", "value", "present", "out", "extra"}) | naming.ELIXIR_RESERVED
 )
-_SEMVER = re.compile(r"^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$")
+_SEMVER = re.compile(r"^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?\Z")
 
 _GUARDS = {
     "string": "is_binary(value)",
@@ -290,6 +291,12 @@ class _Clause:
         return f"{keyword} {function}({pattern}){when}, do: {self.body}"
 
 
+def _binds_value(head: str) -> bool:
+    """Whether a clause head (`value when ...`, `%M{} = value`, `nil`) binds `value`."""
+    pattern = head.partition(" when ")[0]
+    return pattern == "value" or pattern.endswith("= value")
+
+
 # --- code generation -------------------------------------------------------
 
 
@@ -407,11 +414,12 @@ class _FileGen:
         return name
 
     def pattern_attribute(self, pattern: str) -> str:
+        compiled = f'Regex.compile!({ex_str(pcre_pattern(pattern))}, "u")'
         for name, value in self.attributes.items():
-            if value == f'Regex.compile!({ex_str(pattern)}, "u")':
+            if value == compiled:
                 return "@" + name
         name = f"pattern_{len(self.attributes)}"
-        self.attributes[name] = f'Regex.compile!({ex_str(pattern)}, "u")'
+        self.attributes[name] = compiled
         return "@" + name
 
     # decoders ------------------------------------------------------------
@@ -635,8 +643,12 @@ class _FileGen:
                     ]
                 return [_Clause(5, "value when is_binary(value)", "value")]
             body = "value" if self.encodes_as_itself(named.type) else f"{module}.to_json(value)"
+            # a clause whose head is a literal (`nil`, `:text`) binds no `value`: it keeps
+            # its own body, the literal's JSON
             return [
-                _Clause(clause.priority, clause.head, body)
+                _Clause(
+                    clause.priority, clause.head, body if _binds_value(clause.head) else clause.body
+                )
                 for clause in self._raw_clauses(named.type)
             ]
         if isinstance(type_ref, ir.LiteralValue):

@@ -279,7 +279,7 @@ class Codecs:
 
     def _constraint_key(self, constraints: ir.Constraints) -> str:
         parts = [
-            f"{BOUND_KEYS[attribute]}{str(value).replace('.', 'p').replace('-', 'm')}"
+            f"{BOUND_KEYS[attribute]}{str(value).replace('.', 'p').replace('-', 'm').replace('+', '')}"
             for attribute, value in constraints.bounds()
         ]
         if constraints.pattern is not None:

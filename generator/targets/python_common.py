@@ -12,7 +12,7 @@ from typing import TypedDict
 from generator import ir, naming
 from generator.render import py_str
 
-_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 def isort_names(names: Iterable[str]) -> list[str]:

@@ -16,6 +16,7 @@ exclude_unset=True) == d`` for every valid ``d``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -149,12 +150,15 @@ class _Types:
             ge=c.minimum, le=c.maximum, gt=c.exclusive_minimum, lt=c.exclusive_maximum
         )
         self.uses.add("StrictInt")
+        # an integer member takes whole-number bounds (pydantic-core refuses `ge=0.5` on int)
+        int_args = _field_args(**_integer_bounds(c))
         if prim.kind == "int":
-            return f"Annotated[StrictInt, Field({args})]" if args else "StrictInt"
+            return f"Annotated[StrictInt, Field({int_args})]" if int_args else "StrictInt"
         # `number`: an integer stays an int (exact round trip), a float stays a float;
         # `_Float` turns NaN and infinity away (runtime.py.j2)
         if args:
-            return f"Annotated[StrictInt, Field({args})] | Annotated[_Float, Field({args})]"
+            int_member = f"Annotated[StrictInt, Field({int_args})]" if int_args else "StrictInt"
+            return f"{int_member} | Annotated[_Float, Field({args})]"
         return "StrictInt | _Float"
 
     def has_pattern(self, type_ref: ir.TypeRef) -> bool:
@@ -176,6 +180,26 @@ class _Types:
             if isinstance(named, ir.UnionType):
                 return any(self.has_pattern(ir.Ref(member)) for member in named.members)
         return False
+
+
+def _integer_bounds(c: ir.Constraints) -> dict[str, int | None]:
+    """The bounds as integers that admit exactly the same integers.
+
+    pydantic-core refuses a bound that is not a whole number on an int (`minimum: 0.5`);
+    for integers, `>= 0.5` is `>= 1`, `> 0.5` is `>= 1`, `<= 2.5` is `<= 2`, `< 2.5` is `<= 2`.
+    """
+    bounds: dict[str, int | None] = {"ge": None, "le": None}
+    lower = [math.ceil(c.minimum)] if c.minimum is not None else []
+    if c.exclusive_minimum is not None:
+        lower.append(math.floor(c.exclusive_minimum) + 1)
+    upper = [math.floor(c.maximum)] if c.maximum is not None else []
+    if c.exclusive_maximum is not None:
+        upper.append(math.ceil(c.exclusive_maximum) - 1)
+    if lower:
+        bounds["ge"] = max(lower)
+    if upper:
+        bounds["le"] = min(upper)
+    return bounds
 
 
 def _field_args(**constraints: object) -> str:
@@ -344,6 +368,10 @@ def _union_view(union: ir.UnionType, types: _Types) -> AliasView:
     if not union.members:
         types.uses.add("NoReturn")
         return AliasView(union.name, doc, "NoReturn")
+    if len(union.members) == 1:
+        # `Union[X]` is X: a discriminator over it would see X's own choices (`int | float`)
+        # untagged, and the member's validation is the union's
+        return AliasView(union.name, doc, union.members[0])
     if union.tag is not None:
         field_name = _shared_tag_field(union, types)
         if field_name is not None:
@@ -596,8 +624,14 @@ def _adapter_config(named: ir.NamedType, types: _Types) -> str:
         target = types.named(target.type.name)
     if isinstance(target, ir.Record):
         return ""
+    if isinstance(target, ir.UnionType) and len(target.members) == 1:
+        # `Union[X]` is X itself: a union of one model is that model, which brings its own
+        # config (pydantic refuses one on a TypeAdapter of a BaseModel)
+        member = types.named(target.members[0])
+        if _adapter_config(member, types) == "":
+            return ""
     settings = [f"title={py_str(named.name)}"]
-    if isinstance(named, ir.Alias) and types.has_pattern(named.type):
+    if types.has_pattern(ir.Ref(named.name)):  # an alias's own, or a union member's
         settings.append('regex_engine="python-re"')
     return f", config=ConfigDict({', '.join(settings)})"
 

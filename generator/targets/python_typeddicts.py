@@ -39,7 +39,7 @@ from generator.targets.python_common import (
 TARGET = "python-typeddicts"
 TYPECHECK_TARGET = "python-typeddicts-typecheck"
 
-_CLASS_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_CLASS_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 # --- views -----------------------------------------------------------------

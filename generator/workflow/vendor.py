@@ -72,11 +72,31 @@ def target(dest: str, module: str, flavor: str) -> Path:
     return path
 
 
-def write(vendored: Vendored) -> bool:
-    """Write the file when its bytes change; True when it was written."""
-    current = _read(vendored.target)
+HEADER = "# Vendored by polytype "
+
+
+def write(vendored: Vendored, force: bool = False) -> bool:
+    """Write the file when its bytes change; True when it was written.
+
+    An existing file is replaced only when it is a vendored copy (it starts with
+    polytype's provenance header), or with `force`: a mistyped `--dest` must not
+    replace someone's hand-written module.
+    """
+    if vendored.target.exists() and not vendored.target.is_file():
+        raise WorkflowError(f"{vendored.target}: not a regular file; refusing to replace it")
+    try:
+        current = _read(vendored.target)
+    except WorkflowError:
+        if not force:
+            raise
+        current = None
     if current == vendored.text:
         return False
+    if vendored.target.exists() and not force and not (current or "").startswith(HEADER):
+        raise WorkflowError(
+            f"{vendored.target} exists and is not a copy vendored by polytype (no "
+            f"{HEADER.strip()!r} header); refusing to overwrite it (--force replaces it)"
+        )
     write_atomic(vendored.target, vendored.text)
     return True
 

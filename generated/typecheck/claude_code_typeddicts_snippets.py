@@ -1167,9 +1167,6 @@ message__result_success: Message = {
 # claude_code/Message/seed_compact_boundary.json
 message__seed_compact_boundary: Message = {"type": "compact_boundary", "direction": "start"}
 
-# claude_code/Message/seed_compact_boundary_end.json
-message__seed_compact_boundary_end: Message = {"type": "compact_boundary", "direction": "end"}
-
 # claude_code/Message/stream_event.json
 message__stream_event: Message = {
     "type": "stream_event",

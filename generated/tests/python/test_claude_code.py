@@ -171,7 +171,6 @@ VALID = [
     ("claude_code/Message/rate_limit_event.json", "message"),
     ("claude_code/Message/result_success.json", "message"),
     ("claude_code/Message/seed_compact_boundary.json", "message"),
-    ("claude_code/Message/seed_compact_boundary_end.json", "message"),
     ("claude_code/Message/stream_event.json", "message"),
     ("claude_code/Message/system_init.json", "message"),
     ("claude_code/Message/system_status.json", "message"),

@@ -237,7 +237,6 @@ VALID = [
     ("claude_code/Message/rate_limit_event.json", "Message"),
     ("claude_code/Message/result_success.json", "Message"),
     ("claude_code/Message/seed_compact_boundary.json", "Message"),
-    ("claude_code/Message/seed_compact_boundary_end.json", "Message"),
     ("claude_code/Message/stream_event.json", "Message"),
     ("claude_code/Message/system_init.json", "Message"),
     ("claude_code/Message/system_status.json", "Message"),

@@ -16,26 +16,35 @@ EXPECTED_ERRORS: list[str] = [
     'Incompatible types (expression has type "int", TypedDict item "messageId" has type "str")',
 ]
 
-# required key 'messageId' left out of ag_ui/ActivityDeltaEvent/minimal.json
+# required key 'messageId' left out of ag_ui/ActivityDeltaEvent/full.json
 missing_required_key: ActivityDeltaEvent = {
     "type": "ACTIVITY_DELTA",
-    "activityType": "PLAN",
-    "patch": [],
+    "timestamp": 1732424461000,
+    "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+    "activityType": "SEARCH_PROGRESS",
+    "patch": [{}, {}],
 }
 
-# a key the schema does not declare added to ag_ui/ActivityDeltaEvent/minimal.json
+# a key the schema does not declare added to ag_ui/ActivityDeltaEvent/full.json
 unknown_key: ActivityDeltaEvent = {
     "type": "ACTIVITY_DELTA",
-    "messageId": "a-1",
-    "activityType": "PLAN",
-    "patch": [],
+    "timestamp": 1732424461000,
+    "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+    "messageId": "msg-reasoning-2",
+    "activityType": "SEARCH_PROGRESS",
+    "patch": [{}, {}],
     "__not_in_the_schema__": 1,
 }
 
-# 'messageId' given a value of type int in ag_ui/ActivityDeltaEvent/minimal.json
+# 'messageId' given a value of type int in ag_ui/ActivityDeltaEvent/full.json
 wrong_value_type: ActivityDeltaEvent = {
     "type": "ACTIVITY_DELTA",
+    "timestamp": 1732424461000,
+    "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
     "messageId": 12345,
-    "activityType": "PLAN",
-    "patch": [],
+    "activityType": "SEARCH_PROGRESS",
+    "patch": [{}, {}],
 }

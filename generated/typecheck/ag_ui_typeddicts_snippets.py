@@ -4,7 +4,9 @@
 `nox -s typecheck` runs `mypy --strict` on this file (with MYPYPATH set to the generated
 `python/` directory): each assignment must type-check as it is.
 
-No fixture is left out.
+Fixtures left out (2), because a TypedDict literal cannot hold them:
+- ag_ui/RunFinishedSuccessOutcome/with_unknown_key.json: unknown key(s) a TypedDict cannot declare: $.reason
+- ag_ui/RunFinishedSuccessOutcome/with_unknown_object.json: unknown key(s) a TypedDict cannot declare: $.details
 """
 
 from ag_ui.typed_dicts import (
@@ -12,16 +14,21 @@ from ag_ui.typed_dicts import (
     ActivityMessage,
     ActivitySnapshotEvent,
     AssistantMessage,
+    AudioInputContent,
     BinaryInputContent,
     Context,
     CustomEvent,
     DeveloperMessage,
+    DocumentInputContent,
     Event,
     EventType,
     FunctionCall,
     ImageInputContent,
     InputContent,
+    InputContentDataSource,
     InputContentSource,
+    InputContentUrlSource,
+    Interrupt,
     Message,
     Messages,
     MessagesSnapshotEvent,
@@ -35,9 +42,14 @@ from ag_ui.typed_dicts import (
     ReasoningMessageEndEvent,
     ReasoningMessageStartEvent,
     ReasoningStartEvent,
+    ResumeEntry,
+    ResumeStatus,
     RunAgentInput,
     RunErrorEvent,
     RunFinishedEvent,
+    RunFinishedInterruptOutcome,
+    RunFinishedOutcome,
+    RunFinishedSuccessOutcome,
     RunStartedEvent,
     State,
     StateDeltaEvent,
@@ -45,6 +57,7 @@ from ag_ui.typed_dicts import (
     StepFinishedEvent,
     StepStartedEvent,
     SystemMessage,
+    TextInputContent,
     TextMessageChunkEvent,
     TextMessageContentEvent,
     TextMessageEndEvent,
@@ -55,6 +68,7 @@ from ag_ui.typed_dicts import (
     ThinkingTextMessageContentEvent,
     ThinkingTextMessageEndEvent,
     ThinkingTextMessageStartEvent,
+    TokenUsage,
     Tool,
     ToolCall,
     ToolCallArgsEvent,
@@ -65,7 +79,19 @@ from ag_ui.typed_dicts import (
     ToolCallStartEvent,
     ToolMessage,
     UserMessage,
+    VideoInputContent,
 )
+
+# ag_ui/ActivityDeltaEvent/full.json
+activity_delta_event__full: ActivityDeltaEvent = {
+    "type": "ACTIVITY_DELTA",
+    "timestamp": 1732424461000,
+    "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+    "messageId": "msg-reasoning-2",
+    "activityType": "SEARCH_PROGRESS",
+    "patch": [{}, {}],
+}
 
 # ag_ui/ActivityDeltaEvent/minimal.json
 activity_delta_event__minimal: ActivityDeltaEvent = {
@@ -75,12 +101,37 @@ activity_delta_event__minimal: ActivityDeltaEvent = {
     "patch": [],
 }
 
+# ag_ui/ActivityDeltaEvent/minimal_2.json
+activity_delta_event__minimal_2: ActivityDeltaEvent = {
+    "type": "ACTIVITY_DELTA",
+    "messageId": "msg-1",
+    "activityType": "PLAN",
+    "patch": [{}],
+}
+
+# ag_ui/ActivityMessage/full.json
+activity_message__full: ActivityMessage = {
+    "id": "srvtoolu_014ZQxgb3YkZ3rAz9F5pLq2n",
+    "role": "activity",
+    "activityType": "SEARCH_PROGRESS",
+    "content": {},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+}
+
 # ag_ui/ActivityMessage/minimal.json
 activity_message__minimal: ActivityMessage = {
     "id": "a-1",
     "role": "activity",
     "activityType": "PLAN",
     "content": {"steps": []},
+}
+
+# ag_ui/ActivityMessage/minimal_2.json
+activity_message__minimal_2: ActivityMessage = {
+    "id": "srvtoolu_01A09q90qw90lq917835lq9",
+    "role": "activity",
+    "activityType": "PLAN",
+    "content": {},
 }
 
 # ag_ui/ActivitySnapshotEvent/minimal.json
@@ -182,12 +233,45 @@ assistant_message__with_metadata: AssistantMessage = {
     "metadata": {"source": "cache"},
 }
 
+# ag_ui/AudioInputContent/full.json
+audio_input_content__full: AudioInputContent = {
+    "type": "audio",
+    "source": {"type": "data", "value": "42", "mimeType": "audio/wav"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+}
+
+# ag_ui/AudioInputContent/minimal.json
+audio_input_content__minimal: AudioInputContent = {
+    "type": "audio",
+    "source": {"type": "data", "value": "Paris", "mimeType": "image/png"},
+}
+
+# ag_ui/AudioInputContent/partial.json
+audio_input_content__partial: AudioInputContent = {
+    "type": "audio",
+    "source": {"type": "data", "value": "yes", "mimeType": "application/pdf"},
+    "metadata": {"step": 2},
+}
+
 # ag_ui/BinaryInputContent/by_id.json
 binary_input_content__by_id: BinaryInputContent = {
     "type": "binary",
     "mimeType": "application/pdf",
     "id": "file-123",
 }
+
+# ag_ui/BinaryInputContent/full.json
+binary_input_content__full: BinaryInputContent = {
+    "type": "binary",
+    "mimeType": "audio/wav",
+    "id": "srvtoolu_014ZQxgb3YkZ3rAz9F5pLq2n",
+    "url": "https://docs.python.org/3/whatsnew/3.13.html",
+    "data": "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA=",
+    "filename": "out/summary.csv",
+}
+
+# ag_ui/BinaryInputContent/minimal.json
+binary_input_content__minimal: BinaryInputContent = {"type": "binary", "mimeType": "image/png"}
 
 # ag_ui/Context/seed_example.json
 context__seed_example: Context = {
@@ -249,6 +333,26 @@ developer_message__unicode: DeveloperMessage = {
     "id": "d-3",
     "role": "developer",
     "content": 'Gr\xfc\xdfe, \u4e16\u754c \u2014 \xabquotes\xbb "double" \\ backslash\ttab\nnewline \U0001f680',
+}
+
+# ag_ui/DocumentInputContent/full.json
+document_input_content__full: DocumentInputContent = {
+    "type": "document",
+    "source": {"type": "data", "value": "42", "mimeType": "audio/wav"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+}
+
+# ag_ui/DocumentInputContent/minimal.json
+document_input_content__minimal: DocumentInputContent = {
+    "type": "document",
+    "source": {"type": "data", "value": "Paris", "mimeType": "image/png"},
+}
+
+# ag_ui/DocumentInputContent/partial.json
+document_input_content__partial: DocumentInputContent = {
+    "type": "document",
+    "source": {"type": "data", "value": "yes", "mimeType": "application/pdf"},
+    "metadata": {"step": 2},
 }
 
 # ag_ui/Event/activity_delta.json
@@ -471,6 +575,19 @@ function_call__unicode: FunctionCall = {
     "arguments": '{"text": "Gr\xfc\xdfe \u2014 \u4e16\u754c"}',
 }
 
+# ag_ui/ImageInputContent/full.json
+image_input_content__full: ImageInputContent = {
+    "type": "image",
+    "source": {"type": "data", "value": "42", "mimeType": "audio/wav"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+}
+
+# ag_ui/ImageInputContent/minimal.json
+image_input_content__minimal: ImageInputContent = {
+    "type": "image",
+    "source": {"type": "data", "value": "Paris", "mimeType": "image/png"},
+}
+
 # ag_ui/ImageInputContent/url.json
 image_input_content__url: ImageInputContent = {
     "type": "image",
@@ -487,11 +604,96 @@ input_content__binary_data: InputContent = {
 # ag_ui/InputContent/text.json
 input_content__text: InputContent = {"type": "text", "text": "hello"}
 
+# ag_ui/InputContent/text_2.json
+input_content__text_2: InputContent = {"type": "text", "text": "Checking the docs first."}
+
+# ag_ui/InputContentDataSource/full.json
+input_content_data_source__full: InputContentDataSource = {
+    "type": "data",
+    "value": "42",
+    "mimeType": "audio/wav",
+}
+
+# ag_ui/InputContentDataSource/minimal.json
+input_content_data_source__minimal: InputContentDataSource = {
+    "type": "data",
+    "value": "Paris",
+    "mimeType": "image/png",
+}
+
+# ag_ui/InputContentDataSource/partial.json
+input_content_data_source__partial: InputContentDataSource = {
+    "type": "data",
+    "value": "yes",
+    "mimeType": "application/pdf",
+}
+
 # ag_ui/InputContentSource/data.json
 input_content_source__data: InputContentSource = {
     "type": "data",
     "value": "AAAA",
     "mimeType": "audio/wav",
+}
+
+# ag_ui/InputContentSource/data_2.json
+input_content_source__data_2: InputContentSource = {
+    "type": "data",
+    "value": "Paris",
+    "mimeType": "image/png",
+}
+
+# ag_ui/InputContentSource/url_full.json
+input_content_source__url_full: InputContentSource = {
+    "type": "url",
+    "value": "42",
+    "mimeType": "audio/wav",
+}
+
+# ag_ui/InputContentUrlSource/full.json
+input_content_url_source__full: InputContentUrlSource = {
+    "type": "url",
+    "value": "42",
+    "mimeType": "audio/wav",
+}
+
+# ag_ui/InputContentUrlSource/minimal.json
+input_content_url_source__minimal: InputContentUrlSource = {"type": "url", "value": "Paris"}
+
+# ag_ui/InputContentUrlSource/partial.json
+input_content_url_source__partial: InputContentUrlSource = {
+    "type": "url",
+    "value": "yes",
+    "mimeType": "application/pdf",
+}
+
+# ag_ui/Interrupt/full.json
+interrupt__full: Interrupt = {
+    "id": "srvtoolu_014ZQxgb3YkZ3rAz9F5pLq2n",
+    "reason": "User cleared the conversation",
+    "message": "Overloaded, retrying",
+    "toolCallId": "call_8f3k2",
+    "responseSchema": {
+        "type": "object",
+        "properties": {"approved": {"type": "boolean"}, "comment": {"type": "string"}},
+        "required": ["approved"],
+    },
+    "expiresAt": "2026-11-25T12:30:00Z",
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+}
+
+# ag_ui/Interrupt/minimal.json
+interrupt__minimal: Interrupt = {
+    "id": "srvtoolu_01A09q90qw90lq917835lq9",
+    "reason": "Context window nearly full",
+}
+
+# ag_ui/Interrupt/partial.json
+interrupt__partial: Interrupt = {
+    "id": "srvtoolu_01JbWvA1Xy8dQ7Lm2KpZr3sT",
+    "reason": "Session resumed",
+    "message": "Done",
+    "responseSchema": {"type": "boolean"},
+    "metadata": {"step": 2},
 }
 
 # ag_ui/Message/activity.json
@@ -749,6 +951,17 @@ raw_event__string_event: RawEvent = {"type": "RAW", "event": "data: [DONE]"}
 # ag_ui/RawEvent/without_event.json
 raw_event__without_event: RawEvent = {"type": "RAW", "source": "openai"}
 
+# ag_ui/ReasoningEncryptedValueEvent/full.json
+reasoning_encrypted_value_event__full: ReasoningEncryptedValueEvent = {
+    "type": "REASONING_ENCRYPTED_VALUE",
+    "timestamp": 1732424461000,
+    "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+    "subtype": "message",
+    "entityId": "tool-call-7",
+    "encryptedValue": "gAAAAABnX2lAZW5jcnlwdGVkLXRvb2wtY2FsbA==",
+}
+
 # ag_ui/ReasoningEncryptedValueEvent/message.json
 reasoning_encrypted_value_event__message: ReasoningEncryptedValueEvent = {
     "type": "REASONING_ENCRYPTED_VALUE",
@@ -757,14 +970,34 @@ reasoning_encrypted_value_event__message: ReasoningEncryptedValueEvent = {
     "encryptedValue": "ZW5jcnlwdGVk",
 }
 
+# ag_ui/ReasoningEncryptedValueEvent/minimal.json
+reasoning_encrypted_value_event__minimal: ReasoningEncryptedValueEvent = {
+    "type": "REASONING_ENCRYPTED_VALUE",
+    "subtype": "tool-call",
+    "entityId": "msg-42",
+    "encryptedValue": "gAAAAABnX2k9c2VjcmV0LXJlYXNvbmluZy1ibG9i",
+}
+
 # ag_ui/ReasoningEncryptedValueSubtype/message.json
 reasoning_encrypted_value_subtype__message: ReasoningEncryptedValueSubtype = "message"
 
 # ag_ui/ReasoningEncryptedValueSubtype/tool_call.json
 reasoning_encrypted_value_subtype__tool_call: ReasoningEncryptedValueSubtype = "tool-call"
 
+# ag_ui/ReasoningEndEvent/full.json
+reasoning_end_event__full: ReasoningEndEvent = {
+    "type": "REASONING_END",
+    "timestamp": 1732424461000,
+    "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+    "messageId": "msg-reasoning-2",
+}
+
 # ag_ui/ReasoningEndEvent/minimal.json
 reasoning_end_event__minimal: ReasoningEndEvent = {"type": "REASONING_END", "messageId": "r-1"}
+
+# ag_ui/ReasoningEndEvent/minimal_2.json
+reasoning_end_event__minimal_2: ReasoningEndEvent = {"type": "REASONING_END", "messageId": "msg-1"}
 
 # ag_ui/ReasoningMessage/encrypted.json
 reasoning_message__encrypted: ReasoningMessage = {
@@ -781,6 +1014,13 @@ reasoning_message__minimal: ReasoningMessage = {
     "content": "The user wants Celsius.",
 }
 
+# ag_ui/ReasoningMessage/minimal_2.json
+reasoning_message__minimal_2: ReasoningMessage = {
+    "id": "srvtoolu_01A09q90qw90lq917835lq9",
+    "role": "reasoning",
+    "content": "content-example",
+}
+
 # ag_ui/ReasoningMessageChunkEvent/empty.json
 reasoning_message_chunk_event__empty: ReasoningMessageChunkEvent = {
     "type": "REASONING_MESSAGE_CHUNK"
@@ -792,6 +1032,16 @@ reasoning_message_chunk_event__full: ReasoningMessageChunkEvent = {
     "timestamp": 1700000000001,
     "messageId": "r-1",
     "delta": "step 1",
+}
+
+# ag_ui/ReasoningMessageChunkEvent/full_2.json
+reasoning_message_chunk_event__full_2: ReasoningMessageChunkEvent = {
+    "type": "REASONING_MESSAGE_CHUNK",
+    "timestamp": 1732424461000,
+    "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+    "messageId": "msg-reasoning-2",
+    "delta": "the weather API first.",
 }
 
 # ag_ui/ReasoningMessageContentEvent/empty_delta.json
@@ -808,10 +1058,42 @@ reasoning_message_content_event__minimal: ReasoningMessageContentEvent = {
     "delta": "Let me think about the weather\u2026",
 }
 
+# ag_ui/ReasoningMessageContentEvent/minimal_2.json
+reasoning_message_content_event__minimal_2: ReasoningMessageContentEvent = {
+    "type": "REASONING_MESSAGE_CONTENT",
+    "messageId": "msg-1",
+    "delta": "Let me check",
+}
+
+# ag_ui/ReasoningMessageEndEvent/full.json
+reasoning_message_end_event__full: ReasoningMessageEndEvent = {
+    "type": "REASONING_MESSAGE_END",
+    "timestamp": 1732424461000,
+    "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+    "messageId": "msg-reasoning-2",
+}
+
 # ag_ui/ReasoningMessageEndEvent/minimal.json
 reasoning_message_end_event__minimal: ReasoningMessageEndEvent = {
     "type": "REASONING_MESSAGE_END",
     "messageId": "r-1",
+}
+
+# ag_ui/ReasoningMessageEndEvent/minimal_2.json
+reasoning_message_end_event__minimal_2: ReasoningMessageEndEvent = {
+    "type": "REASONING_MESSAGE_END",
+    "messageId": "msg-1",
+}
+
+# ag_ui/ReasoningMessageStartEvent/full.json
+reasoning_message_start_event__full: ReasoningMessageStartEvent = {
+    "type": "REASONING_MESSAGE_START",
+    "timestamp": 1732424461000,
+    "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+    "messageId": "msg-reasoning-2",
+    "role": "reasoning",
 }
 
 # ag_ui/ReasoningMessageStartEvent/minimal.json
@@ -821,10 +1103,23 @@ reasoning_message_start_event__minimal: ReasoningMessageStartEvent = {
     "role": "reasoning",
 }
 
+# ag_ui/ReasoningMessageStartEvent/minimal_2.json
+reasoning_message_start_event__minimal_2: ReasoningMessageStartEvent = {
+    "type": "REASONING_MESSAGE_START",
+    "messageId": "msg-1",
+    "role": "reasoning",
+}
+
 # ag_ui/ReasoningStartEvent/minimal.json
 reasoning_start_event__minimal: ReasoningStartEvent = {
     "type": "REASONING_START",
     "messageId": "r-1",
+}
+
+# ag_ui/ReasoningStartEvent/minimal_2.json
+reasoning_start_event__minimal_2: ReasoningStartEvent = {
+    "type": "REASONING_START",
+    "messageId": "msg-1",
 }
 
 # ag_ui/ReasoningStartEvent/with_metadata.json
@@ -834,6 +1129,26 @@ reasoning_start_event__with_metadata: ReasoningStartEvent = {
     "messageId": "r-1",
     "metadata": {"ag-ui": {"source": "test"}, "trace": None},
 }
+
+# ag_ui/ResumeEntry/full.json
+resume_entry__full: ResumeEntry = {
+    "interruptId": "int-approval-2",
+    "status": "cancelled",
+    "payload": {"question": "Delete 3 files?", "files": ["a.txt", "b.txt", "c.txt"]},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+}
+
+# ag_ui/ResumeEntry/minimal.json
+resume_entry__minimal: ResumeEntry = {"interruptId": "int-1", "status": "resolved"}
+
+# ag_ui/ResumeEntry/partial.json
+resume_entry__partial: ResumeEntry = {"interruptId": "int-3", "status": "resolved", "payload": None}
+
+# ag_ui/ResumeStatus/cancelled.json
+resume_status__cancelled: ResumeStatus = "cancelled"
+
+# ag_ui/ResumeStatus/resolved.json
+resume_status__resolved: ResumeStatus = "resolved"
 
 # ag_ui/RunAgentInput/edge_cases.json
 run_agent_input__edge_cases: RunAgentInput = {
@@ -1056,6 +1371,94 @@ run_finished_event__with_result_and_outcome: RunFinishedEvent = {
     "outcome": {"type": "success"},
 }
 
+# ag_ui/RunFinishedInterruptOutcome/full.json
+run_finished_interrupt_outcome__full: RunFinishedInterruptOutcome = {
+    "type": "interrupt",
+    "interrupts": [
+        {
+            "id": "srvtoolu_014ZQxgb3YkZ3rAz9F5pLq2n",
+            "reason": "User cleared the conversation",
+            "message": "Overloaded, retrying",
+            "toolCallId": "call_8f3k2",
+            "responseSchema": {
+                "type": "object",
+                "properties": {"approved": {"type": "boolean"}, "comment": {"type": "string"}},
+                "required": ["approved"],
+            },
+            "expiresAt": "2026-11-25T12:30:00Z",
+            "metadata": {"source": "web", "trace_id": "7f3a"},
+        },
+        {
+            "id": "srvtoolu_01JbWvA1Xy8dQ7Lm2KpZr3sT",
+            "reason": "Session resumed",
+            "message": "Done",
+            "responseSchema": {"type": "boolean"},
+            "metadata": {"step": 2},
+        },
+    ],
+}
+
+# ag_ui/RunFinishedInterruptOutcome/minimal.json
+run_finished_interrupt_outcome__minimal: RunFinishedInterruptOutcome = {
+    "type": "interrupt",
+    "interrupts": [
+        {"id": "srvtoolu_01A09q90qw90lq917835lq9", "reason": "Context window nearly full"}
+    ],
+}
+
+# ag_ui/RunFinishedInterruptOutcome/partial.json
+run_finished_interrupt_outcome__partial: RunFinishedInterruptOutcome = {
+    "type": "interrupt",
+    "interrupts": [
+        {
+            "id": "srvtoolu_01JbWvA1Xy8dQ7Lm2KpZr3sT",
+            "reason": "Session resumed",
+            "message": "Done",
+            "responseSchema": {"type": "boolean"},
+            "metadata": {"step": 2},
+        }
+    ],
+}
+
+# ag_ui/RunFinishedOutcome/interrupt.json
+run_finished_outcome__interrupt: RunFinishedOutcome = {
+    "type": "interrupt",
+    "interrupts": [
+        {
+            "id": "int-1",
+            "reason": "tool_approval",
+            "message": "Allow the agent to send the email?",
+            "toolCallId": "call_8f3k2",
+        }
+    ],
+}
+
+# ag_ui/RunFinishedOutcome/success.json
+run_finished_outcome__success: RunFinishedOutcome = {"type": "success"}
+
+# ag_ui/RunFinishedOutcome/two_interrupts.json
+run_finished_outcome__two_interrupts: RunFinishedOutcome = {
+    "type": "interrupt",
+    "interrupts": [
+        {"id": "int-approval-2", "reason": "confirmation"},
+        {
+            "id": "int-3",
+            "reason": "input_required",
+            "message": "Which account should be charged?",
+            "responseSchema": {
+                "type": "object",
+                "properties": {"account": {"type": "string"}},
+                "required": ["account"],
+            },
+            "expiresAt": "2026-11-24T07:15:00Z",
+            "metadata": {"priority": "high"},
+        },
+    ],
+}
+
+# ag_ui/RunFinishedSuccessOutcome/minimal.json
+run_finished_success_outcome__minimal: RunFinishedSuccessOutcome = {"type": "success"}
+
 # ag_ui/RunStartedEvent/parent_and_raw_event.json
 run_started_event__parent_and_raw_event: RunStartedEvent = {
     "type": "RUN_STARTED",
@@ -1245,6 +1648,18 @@ system_message__seed_example: SystemMessage = {
     "content": "You are a helpful assistant",
 }
 
+# ag_ui/TextInputContent/full.json
+text_input_content__full: TextInputContent = {
+    "type": "text",
+    "text": "The user wants a summary, so I will read the file.",
+}
+
+# ag_ui/TextInputContent/minimal.json
+text_input_content__minimal: TextInputContent = {"type": "text", "text": "Checking the docs first."}
+
+# ag_ui/TextInputContent/partial.json
+text_input_content__partial: TextInputContent = {"type": "text", "text": "Looks done."}
+
 # ag_ui/TextMessageChunkEvent/empty_delta_named.json
 text_message_chunk_event__empty_delta_named: TextMessageChunkEvent = {
     "type": "TEXT_MESSAGE_CHUNK",
@@ -1347,11 +1762,47 @@ text_message_start_event__user_named: TextMessageStartEvent = {
     "timestamp": 1769633078549,
 }
 
+# ag_ui/ThinkingEndEvent/full.json
+thinking_end_event__full: ThinkingEndEvent = {
+    "type": "THINKING_END",
+    "timestamp": 1732424461000,
+    "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+}
+
 # ag_ui/ThinkingEndEvent/minimal.json
 thinking_end_event__minimal: ThinkingEndEvent = {"type": "THINKING_END", "timestamp": 1700000000002}
 
+# ag_ui/ThinkingEndEvent/minimal_2.json
+thinking_end_event__minimal_2: ThinkingEndEvent = {"type": "THINKING_END"}
+
+# ag_ui/ThinkingStartEvent/full.json
+thinking_start_event__full: ThinkingStartEvent = {
+    "type": "THINKING_START",
+    "timestamp": 1732424461000,
+    "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+    "title": "What\u2019s New In Python 3.13",
+}
+
+# ag_ui/ThinkingStartEvent/partial.json
+thinking_start_event__partial: ThinkingStartEvent = {
+    "type": "THINKING_START",
+    "rawEvent": None,
+    "title": "Eiffel Tower - Wikipedia",
+}
+
 # ag_ui/ThinkingStartEvent/untitled.json
 thinking_start_event__untitled: ThinkingStartEvent = {"type": "THINKING_START"}
+
+# ag_ui/ThinkingTextMessageContentEvent/full.json
+thinking_text_message_content_event__full: ThinkingTextMessageContentEvent = {
+    "type": "THINKING_TEXT_MESSAGE_CONTENT",
+    "timestamp": 1732424461000,
+    "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+    "delta": "the weather API first.",
+}
 
 # ag_ui/ThinkingTextMessageContentEvent/minimal.json
 thinking_text_message_content_event__minimal: ThinkingTextMessageContentEvent = {
@@ -1359,14 +1810,70 @@ thinking_text_message_content_event__minimal: ThinkingTextMessageContentEvent = 
     "delta": "thinking\u2026",
 }
 
+# ag_ui/ThinkingTextMessageContentEvent/minimal_2.json
+thinking_text_message_content_event__minimal_2: ThinkingTextMessageContentEvent = {
+    "type": "THINKING_TEXT_MESSAGE_CONTENT",
+    "delta": "Let me check",
+}
+
+# ag_ui/ThinkingTextMessageEndEvent/full.json
+thinking_text_message_end_event__full: ThinkingTextMessageEndEvent = {
+    "type": "THINKING_TEXT_MESSAGE_END",
+    "timestamp": 1732424461000,
+    "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+}
+
 # ag_ui/ThinkingTextMessageEndEvent/minimal.json
 thinking_text_message_end_event__minimal: ThinkingTextMessageEndEvent = {
     "type": "THINKING_TEXT_MESSAGE_END"
 }
 
+# ag_ui/ThinkingTextMessageEndEvent/partial.json
+thinking_text_message_end_event__partial: ThinkingTextMessageEndEvent = {
+    "type": "THINKING_TEXT_MESSAGE_END",
+    "rawEvent": None,
+}
+
+# ag_ui/ThinkingTextMessageStartEvent/full.json
+thinking_text_message_start_event__full: ThinkingTextMessageStartEvent = {
+    "type": "THINKING_TEXT_MESSAGE_START",
+    "timestamp": 1732424461000,
+    "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+}
+
 # ag_ui/ThinkingTextMessageStartEvent/minimal.json
 thinking_text_message_start_event__minimal: ThinkingTextMessageStartEvent = {
     "type": "THINKING_TEXT_MESSAGE_START"
+}
+
+# ag_ui/ThinkingTextMessageStartEvent/partial.json
+thinking_text_message_start_event__partial: ThinkingTextMessageStartEvent = {
+    "type": "THINKING_TEXT_MESSAGE_START",
+    "rawEvent": None,
+}
+
+# ag_ui/TokenUsage/empty.json
+token_usage__empty: TokenUsage = {}
+
+# ag_ui/TokenUsage/full.json
+token_usage__full: TokenUsage = {
+    "provider": "anthropic",
+    "model": "claude-sonnet-4-5",
+    "inputTokens": 2048,
+    "outputTokens": 812,
+    "totalTokens": 2860,
+    "reasoningTokens": 256,
+    "cachedInputTokens": 1024,
+}
+
+# ag_ui/TokenUsage/partial.json
+token_usage__partial: TokenUsage = {
+    "provider": "openai",
+    "model": "gpt-4o",
+    "inputTokens": 120,
+    "outputTokens": 45,
 }
 
 # ag_ui/Tool/recorded_weather.json
@@ -1661,4 +2168,24 @@ user_message__unicode: UserMessage = {
     "id": "u-\xfc",
     "role": "user",
     "content": 'Gr\xfc\xdfe, \u4e16\u754c \u2014 \xabquotes\xbb "double" \\ backslash\ttab\nnewline \U0001f680',
+}
+
+# ag_ui/VideoInputContent/full.json
+video_input_content__full: VideoInputContent = {
+    "type": "video",
+    "source": {"type": "data", "value": "42", "mimeType": "audio/wav"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+}
+
+# ag_ui/VideoInputContent/minimal.json
+video_input_content__minimal: VideoInputContent = {
+    "type": "video",
+    "source": {"type": "data", "value": "Paris", "mimeType": "image/png"},
+}
+
+# ag_ui/VideoInputContent/partial.json
+video_input_content__partial: VideoInputContent = {
+    "type": "video",
+    "source": {"type": "data", "value": "yes", "mimeType": "application/pdf"},
+    "metadata": {"step": 2},
 }

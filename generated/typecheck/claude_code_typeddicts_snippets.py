@@ -18,6 +18,7 @@ from claude_code.typed_dicts import (
     AssistantMessage,
     AssistantMessageBody,
     AuthStatusMessage,
+    BackgroundTask,
     BackgroundTasksChangedMessage,
     CacheCreation,
     CommandsChangedMessage,
@@ -41,12 +42,15 @@ from claude_code.typed_dicts import (
     ControlSetPermissionModeRequest,
     ControlSuccessResponse,
     ConversationResetMessage,
+    ConversationResetTrigger,
     ElicitationCompleteMessage,
+    FailedFile,
     FilesPersistedEvent,
     HookOutcome,
     HookProgressMessage,
     HookResponseMessage,
     HookStartedMessage,
+    InformationalLevel,
     InformationalMessage,
     LocalCommandOutputMessage,
     LocalCommandRun,
@@ -55,12 +59,15 @@ from claude_code.typed_dicts import (
     MessageType,
     MirrorErrorMessage,
     ModelUsage,
+    NoResponse,
     NotificationMessage,
+    NotificationPriority,
     OutputTokensDetails,
     PartialAssistantMessage,
     PermissionDenial,
     PermissionDeniedMessage,
     PermissionMode,
+    PersistedFile,
     PluginInfo,
     PromptSuggestionMessage,
     RateLimitEvent,
@@ -70,6 +77,7 @@ from claude_code.typed_dicts import (
     ResultMessage,
     ResultSubtype,
     ServerToolUse,
+    SessionState,
     SessionStateChangedMessage,
     SessionType,
     StreamEventMessage,
@@ -78,9 +86,11 @@ from claude_code.typed_dicts import (
     SystemMessage,
     SystemStatusMessage,
     TaskNotificationMessage,
+    TaskNotificationStatus,
     TaskProgressMessage,
     TaskStartedMessage,
     TaskUpdatedMessage,
+    TaskUsage,
     TextBlock,
     ThinkingBlock,
     ThinkingTokensMessage,
@@ -107,6 +117,17 @@ api_retry_message__connection_error: ApiRetryMessage = {
     "no_response": {"waited_ms": 30000, "retry_wait_ms": 60000},
     "uuid": "00000000-0000-4000-8000-000000000015",
     "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/ApiRetryMessage/minimal.json
+api_retry_message__minimal: ApiRetryMessage = {
+    "type": "system",
+    "subtype": "api_retry",
+    "attempt": 1,
+    "max_retries": 10,
+    "retry_delay_ms": 1000,
+    "error_status": 429,
+    "error": "Connection refused",
 }
 
 # claude_code/ApiRetryMessage/rate_limit.json
@@ -347,6 +368,23 @@ assistant_message_body__synthetic_nulls: AssistantMessageBody = {
     "context_management": None,
 }
 
+# claude_code/AuthStatusMessage/full.json
+auth_status_message__full: AuthStatusMessage = {
+    "type": "auth_status",
+    "isAuthenticating": False,
+    "output": ["build ok", ""],
+    "error": "Tool failed",
+    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
+    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
+}
+
+# claude_code/AuthStatusMessage/minimal.json
+auth_status_message__minimal: AuthStatusMessage = {
+    "type": "auth_status",
+    "isAuthenticating": True,
+    "output": ["3 passed"],
+}
+
 # claude_code/AuthStatusMessage/typical.json
 auth_status_message__typical: AuthStatusMessage = {
     "type": "auth_status",
@@ -354,6 +392,58 @@ auth_status_message__typical: AuthStatusMessage = {
     "output": ["Opening browser\u2026"],
     "uuid": "00000000-0000-4000-8000-000000000028",
     "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/BackgroundTask/full.json
+background_task__full: BackgroundTask = {
+    "task_id": "b7e2c9d4",
+    "task_type": "local_bash",
+    "description": "Search the codebase for uses of parse_config",
+    "ambient": True,
+}
+
+# claude_code/BackgroundTask/minimal.json
+background_task__minimal: BackgroundTask = {
+    "task_id": "task_01",
+    "task_type": "local_agent",
+    "description": "Run the test suite",
+}
+
+# claude_code/BackgroundTask/partial.json
+background_task__partial: BackgroundTask = {
+    "task_id": "task_03",
+    "task_type": "remote_agent",
+    "description": "Refactor the config loader",
+}
+
+# claude_code/BackgroundTasksChangedMessage/full.json
+background_tasks_changed_message__full: BackgroundTasksChangedMessage = {
+    "type": "system",
+    "subtype": "background_tasks_changed",
+    "tasks": [
+        {
+            "task_id": "b7e2c9d4",
+            "task_type": "local_bash",
+            "description": "Search the codebase for uses of parse_config",
+            "ambient": True,
+        },
+        {
+            "task_id": "task_03",
+            "task_type": "remote_agent",
+            "description": "Refactor the config loader",
+        },
+    ],
+    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
+    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
+}
+
+# claude_code/BackgroundTasksChangedMessage/minimal.json
+background_tasks_changed_message__minimal: BackgroundTasksChangedMessage = {
+    "type": "system",
+    "subtype": "background_tasks_changed",
+    "tasks": [
+        {"task_id": "task_01", "task_type": "local_agent", "description": "Run the test suite"}
+    ],
 }
 
 # claude_code/BackgroundTasksChangedMessage/two_tasks.json
@@ -386,6 +476,22 @@ cache_creation__zero: CacheCreation = {
     "ephemeral_5m_input_tokens": 0,
 }
 
+# claude_code/CommandsChangedMessage/full.json
+commands_changed_message__full: CommandsChangedMessage = {
+    "type": "system",
+    "subtype": "commands_changed",
+    "commands": [{}, {}],
+    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
+    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
+}
+
+# claude_code/CommandsChangedMessage/minimal.json
+commands_changed_message__minimal: CommandsChangedMessage = {
+    "type": "system",
+    "subtype": "commands_changed",
+    "commands": [{}],
+}
+
 # claude_code/CommandsChangedMessage/typical.json
 commands_changed_message__typical: CommandsChangedMessage = {
     "type": "system",
@@ -394,6 +500,17 @@ commands_changed_message__typical: CommandsChangedMessage = {
     "uuid": "00000000-0000-4000-8000-000000000022",
     "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
 }
+
+# claude_code/CompactBoundaryMarker/full.json
+compact_boundary_marker__full: CompactBoundaryMarker = {
+    "type": "compact_boundary",
+    "direction": "end",
+    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
+    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
+}
+
+# claude_code/CompactBoundaryMarker/minimal.json
+compact_boundary_marker__minimal: CompactBoundaryMarker = {"type": "compact_boundary"}
 
 # claude_code/CompactBoundaryMarker/seed_example.json
 compact_boundary_marker__seed_example: CompactBoundaryMarker = {
@@ -825,12 +942,45 @@ conversation_reset_message__clear: ConversationResetMessage = {
     "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
 }
 
+# claude_code/ConversationResetMessage/minimal.json
+conversation_reset_message__minimal: ConversationResetMessage = {
+    "type": "conversation_reset",
+    "new_conversation_id": "8c1404e8-681f-5059-9708-9621aeedad95",
+}
+
 # claude_code/ConversationResetMessage/older_emitter.json
 conversation_reset_message__older_emitter: ConversationResetMessage = {
     "type": "conversation_reset",
     "new_conversation_id": "00000000-0000-4000-8000-000000000033",
     "uuid": "00000000-0000-4000-8000-000000000034",
     "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/ConversationResetTrigger/clear.json
+conversation_reset_trigger__clear: ConversationResetTrigger = "clear"
+
+# claude_code/ConversationResetTrigger/fresh_session.json
+conversation_reset_trigger__fresh_session: ConversationResetTrigger = "fresh_session"
+
+# claude_code/ConversationResetTrigger/plan_mode_exit.json
+conversation_reset_trigger__plan_mode_exit: ConversationResetTrigger = "plan_mode_exit"
+
+# claude_code/ElicitationCompleteMessage/full.json
+elicitation_complete_message__full: ElicitationCompleteMessage = {
+    "type": "system",
+    "subtype": "elicitation_complete",
+    "mcp_server_name": "filesystem",
+    "elicitation_id": "elicit-19b4e0",
+    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
+    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
+}
+
+# claude_code/ElicitationCompleteMessage/minimal.json
+elicitation_complete_message__minimal: ElicitationCompleteMessage = {
+    "type": "system",
+    "subtype": "elicitation_complete",
+    "mcp_server_name": "github",
+    "elicitation_id": "elicit-7f3a2c",
 }
 
 # claude_code/ElicitationCompleteMessage/typical.json
@@ -841,6 +991,41 @@ elicitation_complete_message__typical: ElicitationCompleteMessage = {
     "elicitation_id": "el-1",
     "uuid": "00000000-0000-4000-8000-000000000018",
     "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/FailedFile/full.json
+failed_file__full: FailedFile = {"filename": "out/summary.csv", "error": "Tool failed"}
+
+# claude_code/FailedFile/minimal.json
+failed_file__minimal: FailedFile = {"filename": "report.md", "error": "Connection refused"}
+
+# claude_code/FailedFile/partial.json
+failed_file__partial: FailedFile = {"filename": "notes.txt", "error": ""}
+
+# claude_code/FilesPersistedEvent/full.json
+files_persisted_event__full: FilesPersistedEvent = {
+    "type": "system",
+    "subtype": "files_persisted",
+    "files": [
+        {"filename": "out/summary.csv", "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w"},
+        {"filename": "notes.txt", "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R"},
+    ],
+    "failed": [
+        {"filename": "out/summary.csv", "error": "Tool failed"},
+        {"filename": "notes.txt", "error": ""},
+    ],
+    "processed_at": "2026-11-24T05:12:31Z",
+    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
+    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
+}
+
+# claude_code/FilesPersistedEvent/minimal.json
+files_persisted_event__minimal: FilesPersistedEvent = {
+    "type": "system",
+    "subtype": "files_persisted",
+    "files": [{"filename": "report.md", "file_id": "file_011CNha8iCJcU1wXNR6q4V8w"}],
+    "failed": [{"filename": "report.md", "error": "Connection refused"}],
+    "processed_at": "2026-11-24T05:10:00Z",
 }
 
 # claude_code/FilesPersistedEvent/typical.json
@@ -862,6 +1047,32 @@ hook_outcome__error: HookOutcome = "error"
 
 # claude_code/HookOutcome/success.json
 hook_outcome__success: HookOutcome = "success"
+
+# claude_code/HookProgressMessage/full.json
+hook_progress_message__full: HookProgressMessage = {
+    "type": "system",
+    "subtype": "hook_progress",
+    "hook_id": "hook-2",
+    "hook_name": "PostToolUse:Edit",
+    "hook_event": "PostToolUse",
+    "stdout": "3 passed in 0.42s\n",
+    "stderr": "warning: unused import\n",
+    "output": "build ok",
+    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
+    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
+}
+
+# claude_code/HookProgressMessage/minimal.json
+hook_progress_message__minimal: HookProgressMessage = {
+    "type": "system",
+    "subtype": "hook_progress",
+    "hook_id": "hook-1",
+    "hook_name": "PreToolUse:Bash",
+    "hook_event": "PreToolUse",
+    "stdout": "hello\n",
+    "stderr": "",
+    "output": "3 passed",
+}
 
 # claude_code/HookProgressMessage/typical.json
 hook_progress_message__typical: HookProgressMessage = {
@@ -933,6 +1144,35 @@ hook_started_message__recorded_session_start: HookStartedMessage = {
     "session_id": "180be86c-2552-4676-a118-3ebfe8122940",
 }
 
+# claude_code/InformationalLevel/info.json
+informational_level__info: InformationalLevel = "info"
+
+# claude_code/InformationalLevel/notice.json
+informational_level__notice: InformationalLevel = "notice"
+
+# claude_code/InformationalLevel/suggestion.json
+informational_level__suggestion: InformationalLevel = "suggestion"
+
+# claude_code/InformationalMessage/full.json
+informational_message__full: InformationalMessage = {
+    "type": "system",
+    "subtype": "informational",
+    "content": "content-example",
+    "level": "notice",
+    "tool_use_id": "srvtoolu_014ZQxgb3YkZ3rAz9F5pLq2n",
+    "prevent_continuation": True,
+    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
+    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
+}
+
+# claude_code/InformationalMessage/minimal.json
+informational_message__minimal: InformationalMessage = {
+    "type": "system",
+    "subtype": "informational",
+    "content": "content-example",
+    "level": "info",
+}
+
 # claude_code/InformationalMessage/warning.json
 informational_message__warning: InformationalMessage = {
     "type": "system",
@@ -951,6 +1191,22 @@ local_command_output_message__cost: LocalCommandOutputMessage = {
     "content": "Total cost: $0.0123",
     "uuid": "00000000-0000-4000-8000-000000000016",
     "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/LocalCommandOutputMessage/full.json
+local_command_output_message__full: LocalCommandOutputMessage = {
+    "type": "system",
+    "subtype": "local_command_output",
+    "content": "content-example",
+    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
+    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
+}
+
+# claude_code/LocalCommandOutputMessage/minimal.json
+local_command_output_message__minimal: LocalCommandOutputMessage = {
+    "type": "system",
+    "subtype": "local_command_output",
+    "content": "content-example",
 }
 
 # claude_code/LocalCommandRun/no_args.json
@@ -1282,6 +1538,19 @@ message_type__seed_system: MessageType = "system"
 # claude_code/MessageType/stream_event.json
 message_type__stream_event: MessageType = "stream_event"
 
+# claude_code/MirrorErrorMessage/full.json
+mirror_error_message__full: MirrorErrorMessage = {
+    "type": "system",
+    "subtype": "mirror_error",
+    "key": {},
+    "error": "Tool failed",
+    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
+    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
+}
+
+# claude_code/MirrorErrorMessage/minimal.json
+mirror_error_message__minimal: MirrorErrorMessage = {"type": "system", "subtype": "mirror_error"}
+
 # claude_code/MirrorErrorMessage/typical.json
 mirror_error_message__typical: MirrorErrorMessage = {
     "type": "system",
@@ -1324,6 +1593,37 @@ model_usage__recorded: ModelUsage = {
     "costBasis": "list",
 }
 
+# claude_code/NoResponse/full.json
+no_response__full: NoResponse = {"waited_ms": 30000, "retry_wait_ms": 4000}
+
+# claude_code/NoResponse/minimal.json
+no_response__minimal: NoResponse = {"waited_ms": 1200, "retry_wait_ms": 500}
+
+# claude_code/NoResponse/partial.json
+no_response__partial: NoResponse = {"waited_ms": 5000, "retry_wait_ms": 1500}
+
+# claude_code/NotificationMessage/full.json
+notification_message__full: NotificationMessage = {
+    "type": "system",
+    "subtype": "notification",
+    "key": "deploy-ok",
+    "text": "The user wants a summary, so I will read the file.",
+    "priority": "medium",
+    "color": "green",
+    "timeout_ms": 600000,
+    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
+    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
+}
+
+# claude_code/NotificationMessage/minimal.json
+notification_message__minimal: NotificationMessage = {
+    "type": "system",
+    "subtype": "notification",
+    "key": "approval",
+    "text": "Checking the docs first.",
+    "priority": "low",
+}
+
 # claude_code/NotificationMessage/typical.json
 notification_message__typical: NotificationMessage = {
     "type": "system",
@@ -1335,6 +1635,15 @@ notification_message__typical: NotificationMessage = {
     "uuid": "00000000-0000-4000-8000-000000000020",
     "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
 }
+
+# claude_code/NotificationPriority/high.json
+notification_priority__high: NotificationPriority = "high"
+
+# claude_code/NotificationPriority/low.json
+notification_priority__low: NotificationPriority = "low"
+
+# claude_code/NotificationPriority/medium.json
+notification_priority__medium: NotificationPriority = "medium"
 
 # claude_code/OutputTokensDetails/recorded.json
 output_tokens_details__recorded: OutputTokensDetails = {"thinking_tokens": 40}
@@ -1392,6 +1701,29 @@ permission_denial__unicode: PermissionDenial = {
     },
 }
 
+# claude_code/PermissionDeniedMessage/full.json
+permission_denied_message__full: PermissionDeniedMessage = {
+    "type": "system",
+    "subtype": "permission_denied",
+    "tool_name": "Grep",
+    "tool_use_id": "srvtoolu_014ZQxgb3YkZ3rAz9F5pLq2n",
+    "agent_id": "agent-research-1",
+    "decision_reason_type": "user",
+    "decision_reason": "User rejected the tool use",
+    "message": "Overloaded, retrying",
+    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
+    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
+}
+
+# claude_code/PermissionDeniedMessage/minimal.json
+permission_denied_message__minimal: PermissionDeniedMessage = {
+    "type": "system",
+    "subtype": "permission_denied",
+    "tool_name": "Bash",
+    "tool_use_id": "srvtoolu_01A09q90qw90lq917835lq9",
+    "message": "Compacting conversation",
+}
+
 # claude_code/PermissionDeniedMessage/typical.json
 permission_denied_message__typical: PermissionDeniedMessage = {
     "type": "system",
@@ -1425,6 +1757,24 @@ permission_mode__plan: PermissionMode = "plan"
 # claude_code/PermissionMode/seed_default.json
 permission_mode__seed_default: PermissionMode = "default"
 
+# claude_code/PersistedFile/full.json
+persisted_file__full: PersistedFile = {
+    "filename": "out/summary.csv",
+    "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w",
+}
+
+# claude_code/PersistedFile/minimal.json
+persisted_file__minimal: PersistedFile = {
+    "filename": "report.md",
+    "file_id": "file_011CNha8iCJcU1wXNR6q4V8w",
+}
+
+# claude_code/PersistedFile/partial.json
+persisted_file__partial: PersistedFile = {
+    "filename": "notes.txt",
+    "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R",
+}
+
 # claude_code/PluginInfo/minimal.json
 plugin_info__minimal: PluginInfo = {"name": "local", "path": "/opt/plugins/lokal-\xfc"}
 
@@ -1441,6 +1791,20 @@ plugin_info__with_version: PluginInfo = {
     "path": "/home/user/.claude/plugins/cache/claude-plugins-official/superpowers/6.3.0",
     "source": "superpowers@claude-plugins-official",
     "version": "6.3.0",
+}
+
+# claude_code/PromptSuggestionMessage/full.json
+prompt_suggestion_message__full: PromptSuggestionMessage = {
+    "type": "prompt_suggestion",
+    "suggestion": "Commit these changes",
+    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
+    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
+}
+
+# claude_code/PromptSuggestionMessage/minimal.json
+prompt_suggestion_message__minimal: PromptSuggestionMessage = {
+    "type": "prompt_suggestion",
+    "suggestion": "Run the tests again",
 }
 
 # claude_code/PromptSuggestionMessage/typical.json
@@ -1719,6 +2083,24 @@ server_tool_use__searches: ServerToolUse = {"web_search_requests": 3, "web_fetch
 # claude_code/ServerToolUse/without_fetch.json
 server_tool_use__without_fetch: ServerToolUse = {"web_search_requests": 2}
 
+# claude_code/SessionState/idle.json
+session_state__idle: SessionState = "idle"
+
+# claude_code/SessionState/requires_action.json
+session_state__requires_action: SessionState = "requires_action"
+
+# claude_code/SessionState/running.json
+session_state__running: SessionState = "running"
+
+# claude_code/SessionStateChangedMessage/full.json
+session_state_changed_message__full: SessionStateChangedMessage = {
+    "type": "system",
+    "subtype": "session_state_changed",
+    "state": "running",
+    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
+    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
+}
+
 # claude_code/SessionStateChangedMessage/idle.json
 session_state_changed_message__idle: SessionStateChangedMessage = {
     "type": "system",
@@ -1726,6 +2108,13 @@ session_state_changed_message__idle: SessionStateChangedMessage = {
     "state": "idle",
     "uuid": "00000000-0000-4000-8000-000000000017",
     "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/SessionStateChangedMessage/minimal.json
+session_state_changed_message__minimal: SessionStateChangedMessage = {
+    "type": "system",
+    "subtype": "session_state_changed",
+    "state": "idle",
 }
 
 # claude_code/SessionType/seed_cli.json
@@ -1825,6 +2214,29 @@ system_compact_boundary__cli_auto: SystemCompactBoundary = {
             "tail_uuid": "00000000-0000-4000-8000-000000000004",
         },
     },
+}
+
+# claude_code/SystemCompactBoundary/full.json
+system_compact_boundary__full: SystemCompactBoundary = {
+    "type": "system",
+    "subtype": "compact_boundary",
+    "compact_metadata": {
+        "trigger": "auto",
+        "pre_tokens": 7,
+        "post_tokens": 7,
+        "duration_ms": 48210,
+        "preserved_segment": {},
+        "preserved_messages": {},
+    },
+    "direction": "end",
+    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
+    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
+}
+
+# claude_code/SystemCompactBoundary/minimal.json
+system_compact_boundary__minimal: SystemCompactBoundary = {
+    "type": "system",
+    "subtype": "compact_boundary",
 }
 
 # claude_code/SystemEvent/compact_boundary.json
@@ -2112,6 +2524,16 @@ task_notification_message__completed: TaskNotificationMessage = {
     "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
 }
 
+# claude_code/TaskNotificationMessage/minimal.json
+task_notification_message__minimal: TaskNotificationMessage = {
+    "type": "system",
+    "subtype": "task_notification",
+    "task_id": "task_01",
+    "status": "completed",
+    "output_file": "/tmp/claude/task-out.txt",
+    "summary": "Ran the tests: 3 passed.",
+}
+
 # claude_code/TaskNotificationMessage/stopped_after_restart.json
 task_notification_message__stopped_after_restart: TaskNotificationMessage = {
     "type": "system",
@@ -2123,6 +2545,39 @@ task_notification_message__stopped_after_restart: TaskNotificationMessage = {
     "summary": "",
     "uuid": "00000000-0000-4000-8000-000000000010",
     "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/TaskNotificationStatus/completed.json
+task_notification_status__completed: TaskNotificationStatus = "completed"
+
+# claude_code/TaskNotificationStatus/failed.json
+task_notification_status__failed: TaskNotificationStatus = "failed"
+
+# claude_code/TaskNotificationStatus/stopped.json
+task_notification_status__stopped: TaskNotificationStatus = "stopped"
+
+# claude_code/TaskProgressMessage/full.json
+task_progress_message__full: TaskProgressMessage = {
+    "type": "system",
+    "subtype": "task_progress",
+    "task_id": "b7e2c9d4",
+    "tool_use_id": "srvtoolu_014ZQxgb3YkZ3rAz9F5pLq2n",
+    "description": "Search the codebase for uses of parse_config",
+    "subagent_type": "Explore",
+    "usage": {"total_tokens": 52310, "tool_uses": 14, "duration_ms": 48210},
+    "last_tool_name": "Grep",
+    "summary": "Searched 42 files, found 3 callers.",
+    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
+    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
+}
+
+# claude_code/TaskProgressMessage/minimal.json
+task_progress_message__minimal: TaskProgressMessage = {
+    "type": "system",
+    "subtype": "task_progress",
+    "task_id": "task_01",
+    "description": "Run the test suite",
+    "usage": {"total_tokens": 1840, "tool_uses": 0, "duration_ms": 1523},
 }
 
 # claude_code/TaskProgressMessage/typical.json
@@ -2149,6 +2604,14 @@ task_started_message__minimal: TaskStartedMessage = {
     "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
 }
 
+# claude_code/TaskStartedMessage/minimal_2.json
+task_started_message__minimal_2: TaskStartedMessage = {
+    "type": "system",
+    "subtype": "task_started",
+    "task_id": "task_01",
+    "description": "Run the test suite",
+}
+
 # claude_code/TaskStartedMessage/subagent.json
 task_started_message__subagent: TaskStartedMessage = {
     "type": "system",
@@ -2165,6 +2628,24 @@ task_started_message__subagent: TaskStartedMessage = {
     "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
 }
 
+# claude_code/TaskUpdatedMessage/full.json
+task_updated_message__full: TaskUpdatedMessage = {
+    "type": "system",
+    "subtype": "task_updated",
+    "task_id": "b7e2c9d4",
+    "patch": {},
+    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
+    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
+}
+
+# claude_code/TaskUpdatedMessage/minimal.json
+task_updated_message__minimal: TaskUpdatedMessage = {
+    "type": "system",
+    "subtype": "task_updated",
+    "task_id": "task_01",
+    "patch": {},
+}
+
 # claude_code/TaskUpdatedMessage/terminal.json
 task_updated_message__terminal: TaskUpdatedMessage = {
     "type": "system",
@@ -2174,6 +2655,15 @@ task_updated_message__terminal: TaskUpdatedMessage = {
     "uuid": "00000000-0000-4000-8000-000000000011",
     "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
 }
+
+# claude_code/TaskUsage/full.json
+task_usage__full: TaskUsage = {"total_tokens": 52310, "tool_uses": 14, "duration_ms": 48210}
+
+# claude_code/TaskUsage/minimal.json
+task_usage__minimal: TaskUsage = {"total_tokens": 1840, "tool_uses": 0, "duration_ms": 1523}
+
+# claude_code/TaskUsage/partial.json
+task_usage__partial: TaskUsage = {"total_tokens": 12400, "tool_uses": 5, "duration_ms": 9034}
 
 # claude_code/TextBlock/empty_text.json
 text_block__empty_text: TextBlock = {"type": "text", "text": ""}
@@ -2210,6 +2700,24 @@ thinking_block__without_signature: ThinkingBlock = {
     "thinking": "Hmm\u2026 \xabdenken\xbb",
 }
 
+# claude_code/ThinkingTokensMessage/full.json
+thinking_tokens_message__full: ThinkingTokensMessage = {
+    "type": "system",
+    "subtype": "thinking_tokens",
+    "estimated_tokens": 5400,
+    "estimated_tokens_delta": -800,
+    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
+    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
+}
+
+# claude_code/ThinkingTokensMessage/minimal.json
+thinking_tokens_message__minimal: ThinkingTokensMessage = {
+    "type": "system",
+    "subtype": "thinking_tokens",
+    "estimated_tokens": 1200,
+    "estimated_tokens_delta": 150,
+}
+
 # claude_code/ThinkingTokensMessage/typical.json
 thinking_tokens_message__typical: ThinkingTokensMessage = {
     "type": "system",
@@ -2218,6 +2726,19 @@ thinking_tokens_message__typical: ThinkingTokensMessage = {
     "estimated_tokens_delta": 64,
     "uuid": "00000000-0000-4000-8000-000000000023",
     "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/ToolProgressMessage/full.json
+tool_progress_message__full: ToolProgressMessage = {
+    "type": "tool_progress",
+    "tool_use_id": "srvtoolu_014ZQxgb3YkZ3rAz9F5pLq2n",
+    "tool_name": "Grep",
+    "parent_tool_use_id": "toolu_01Kc9vB2XwN4mPq7RsT8uYzA",
+    "elapsed_time_seconds": 14.75,
+    "task_id": "b7e2c9d4",
+    "heartbeat": True,
+    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
+    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
 }
 
 # claude_code/ToolProgressMessage/in_subagent.json
@@ -2231,6 +2752,15 @@ tool_progress_message__in_subagent: ToolProgressMessage = {
     "heartbeat": True,
     "uuid": "00000000-0000-4000-8000-000000000026",
     "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/ToolProgressMessage/minimal.json
+tool_progress_message__minimal: ToolProgressMessage = {
+    "type": "tool_progress",
+    "tool_use_id": "srvtoolu_01A09q90qw90lq917835lq9",
+    "tool_name": "Bash",
+    "parent_tool_use_id": None,
+    "elapsed_time_seconds": 1.2,
 }
 
 # claude_code/ToolResultBlock/error.json
@@ -2301,6 +2831,22 @@ tool_use_block__unicode_input: ToolUseBlock = {
         "file_path": "/tmp/\xfc.txt",
         "content": 'Gr\xfc\xdfe, \u4e16\u754c \u2014 \xabquotes\xbb "double" \\ backslash\ttab\nnewline \U0001f680',
     },
+}
+
+# claude_code/ToolUseSummaryMessage/full.json
+tool_use_summary_message__full: ToolUseSummaryMessage = {
+    "type": "tool_use_summary",
+    "summary": "Searched 42 files, found 3 callers.",
+    "preceding_tool_use_ids": ["toolu_01Q8wE4rT6yU2iO9pA3sD5fG", "toolu_01Z1xC2vB3nM4aS5dF6gH7jK"],
+    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
+    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
+}
+
+# claude_code/ToolUseSummaryMessage/minimal.json
+tool_use_summary_message__minimal: ToolUseSummaryMessage = {
+    "type": "tool_use_summary",
+    "summary": "Ran the tests: 3 passed.",
+    "preceding_tool_use_ids": ["toolu_01A2B3C4D5E6F7G8H9J0K1L2"],
 }
 
 # claude_code/ToolUseSummaryMessage/typical.json

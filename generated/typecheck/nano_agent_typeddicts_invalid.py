@@ -16,16 +16,16 @@ EXPECTED_ERRORS: list[str] = [
     'Incompatible types (expression has type "int", TypedDict item "encrypted_content" has type "str")',
 ]
 
-# required key 'encrypted_content' left out of nano_agent/CompactionContent/typical.json
+# required key 'encrypted_content' left out of nano_agent/CompactionContent/full.json
 missing_required_key: CompactionContent = {"type": "compaction"}
 
-# a key the schema does not declare added to nano_agent/CompactionContent/typical.json
+# a key the schema does not declare added to nano_agent/CompactionContent/full.json
 unknown_key: CompactionContent = {
     "type": "compaction",
-    "encrypted_content": "opaque",
+    "encrypted_content": "EpwCCkYIBRgCKkB8f2Q1",
     "__not_in_the_schema__": 1,
 }
 
 # 'encrypted_content' given a value of type int in
-# nano_agent/CompactionContent/typical.json
+# nano_agent/CompactionContent/full.json
 wrong_value_type: CompactionContent = {"type": "compaction", "encrypted_content": 12345}

@@ -14,6 +14,7 @@ from nano_agent.typed_dicts import (
     CompactionSummaryContent,
     ContentBlock,
     ImageContent,
+    ImageSource,
     Message,
     NodeData,
     PendingEdit,
@@ -41,16 +42,40 @@ from nano_agent.typed_dicts import (
     Usage,
 )
 
+# nano_agent/CompactionContent/full.json
+compaction_content__full: CompactionContent = {
+    "type": "compaction",
+    "encrypted_content": "EpwCCkYIBRgCKkB8f2Q1",
+}
+
+# nano_agent/CompactionContent/minimal.json
+compaction_content__minimal: CompactionContent = {
+    "type": "compaction",
+    "encrypted_content": "EqQBCkYIBBgCKkDk3n0a",
+}
+
 # nano_agent/CompactionContent/typical.json
 compaction_content__typical: CompactionContent = {
     "type": "compaction",
     "encrypted_content": "opaque",
 }
 
+# nano_agent/CompactionSummaryContent/full.json
+compaction_summary_content__full: CompactionSummaryContent = {
+    "type": "compaction_summary",
+    "encrypted_content": "EpwCCkYIBRgCKkB8f2Q1",
+}
+
 # nano_agent/CompactionSummaryContent/legacy.json
 compaction_summary_content__legacy: CompactionSummaryContent = {
     "type": "compaction_summary",
     "encrypted_content": "opaque",
+}
+
+# nano_agent/CompactionSummaryContent/minimal.json
+compaction_summary_content__minimal: CompactionSummaryContent = {
+    "type": "compaction_summary",
+    "encrypted_content": "EqQBCkYIBBgCKkDk3n0a",
 }
 
 # nano_agent/ContentBlock/compaction.json
@@ -116,10 +141,51 @@ content_block__tool_use_null_input: ContentBlock = {
     "input": None,
 }
 
+# nano_agent/ImageContent/full.json
+image_content__full: ImageContent = {
+    "type": "image",
+    "source": {
+        "type": "base64",
+        "media_type": "media_type-example",
+        "data": "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA=",
+    },
+}
+
 # nano_agent/ImageContent/jpeg.json
 image_content__jpeg: ImageContent = {
     "type": "image",
     "source": {"type": "base64", "media_type": "image/jpeg", "data": "/9j/4AAQ"},
+}
+
+# nano_agent/ImageContent/minimal.json
+image_content__minimal: ImageContent = {
+    "type": "image",
+    "source": {
+        "type": "base64",
+        "media_type": "media_type-example",
+        "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+    },
+}
+
+# nano_agent/ImageSource/full.json
+image_source__full: ImageSource = {
+    "type": "base64",
+    "media_type": "media_type-example",
+    "data": "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA=",
+}
+
+# nano_agent/ImageSource/minimal.json
+image_source__minimal: ImageSource = {
+    "type": "base64",
+    "media_type": "media_type-example",
+    "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+}
+
+# nano_agent/ImageSource/partial.json
+image_source__partial: ImageSource = {
+    "type": "base64",
+    "media_type": "media_type-example",
+    "data": "JVBERi0xLjcKJeLjz9MK",
 }
 
 # nano_agent/Message/all_block_kinds.json
@@ -354,6 +420,12 @@ reasoning_content__empty_summary: ReasoningContent = {
 
 # nano_agent/ReasoningContent/minimal.json
 reasoning_content__minimal: ReasoningContent = {"type": "reasoning", "encrypted_content": "enc"}
+
+# nano_agent/ReasoningContent/minimal_2.json
+reasoning_content__minimal_2: ReasoningContent = {
+    "type": "reasoning",
+    "encrypted_content": "EqQBCkYIBBgCKkDk3n0a",
+}
 
 # nano_agent/Response/stop_reason_null_empty.json
 response__stop_reason_null_empty: Response = {
@@ -766,6 +838,12 @@ tool_output_content__image: ToolOutputContent = {
 
 # nano_agent/ToolOutputContent/text.json
 tool_output_content__text: ToolOutputContent = {"type": "text", "text": "ok"}
+
+# nano_agent/ToolOutputContent/text_2.json
+tool_output_content__text_2: ToolOutputContent = {
+    "type": "text",
+    "text": "Checking the docs first.",
+}
 
 # nano_agent/ToolResultContent/explicit_default_is_error.json
 tool_result_content__explicit_default_is_error: ToolResultContent = {

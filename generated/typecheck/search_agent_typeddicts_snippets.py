@@ -4,14 +4,19 @@
 `nox -s typecheck` runs `mypy --strict` on this file (with MYPYPATH set to the generated
 `python/` directory): each assignment must type-check as it is.
 
-Fixtures left out (13), because a TypedDict literal cannot hold them:
+Fixtures left out (18), because a TypedDict literal cannot hold them:
 - search_agent/CacheCreation/unknown_key_kept.json: unknown key(s) a TypedDict cannot declare: $.ephemeral_24h_input_tokens
 - search_agent/Citation/unicode_unknown_key_kept.json: unknown key(s) a TypedDict cannot declare: $.score
 - search_agent/Container/unknown_key_kept.json: unknown key(s) a TypedDict cannot declare: $.skills
+- search_agent/DirectCaller/with_unknown_key.json: unknown key(s) a TypedDict cannot declare: $.note
+- search_agent/DirectCaller/with_unknown_null.json: unknown key(s) a TypedDict cannot declare: $.tool_id
 - search_agent/MessageDeltaEvent/unknown_key_kept.json: unknown key(s) a TypedDict cannot declare: $.context_management
 - search_agent/MessageStartEvent/unknown_keys_kept.json: unknown key(s) a TypedDict cannot declare: $.message.context_management, $.request_id
 - search_agent/MessageStopEvent/bedrock_metrics_kept.json: unknown key(s) a TypedDict cannot declare: $["amazon-bedrock-invocationMetrics"]
 - search_agent/MessageStopEvent/unicode_unknown_key_kept.json: unknown key(s) a TypedDict cannot declare: $.note
+- search_agent/PingEvent/with_unknown_key.json: unknown key(s) a TypedDict cannot declare: $.sequence
+- search_agent/PingEvent/with_unknown_object.json: unknown key(s) a TypedDict cannot declare: $.meta
+- search_agent/TextEditorCodeExecutionCreateResultBlock/with_unknown_key.json: unknown key(s) a TypedDict cannot declare: $.bytes_written
 - search_agent/ThinkingConfigDisabled/unicode_unknown_key_kept.json: unknown key(s) a TypedDict cannot declare: $.why
 - search_agent/ThinkingConfigDisabled/unknown_key_kept.json: unknown key(s) a TypedDict cannot declare: $.budget_tokens
 - search_agent/ThinkingDelta/empty_unknown_key_kept.json: unknown key(s) a TypedDict cannot declare: $.estimated_tokens
@@ -22,19 +27,37 @@ Fixtures left out (13), because a TypedDict literal cannot hold them:
 
 from search_agent.typed_dicts import (
     _TrimState,
+    AllowedCaller,
     Base64ImageSource,
+    Base64PdfSource,
+    BashCodeExecutionOutputBlock,
+    BashCodeExecutionResultBlock,
     BashCodeExecutionToolResultBlock,
+    BashCodeExecutionToolResultContent,
+    BashCodeExecutionToolResultError,
+    BashCodeExecutionToolResultErrorCode,
     CacheControlEphemeral,
     CacheCreation,
+    Caller,
     Citation,
     CitationCharLocation,
     CitationContentBlockLocation,
     CitationPageLocation,
+    CitationsConfig,
     CitationsDelta,
     CitationSource,
     CitationsSearchResultLocation,
     CitationsWebSearchResultLocation,
+    CodeExecutionOutputBlock,
+    CodeExecutionResultBlock,
+    CodeExecutionTool20250522,
+    CodeExecutionTool20250825,
+    CodeExecutionTool20260120,
+    CodeExecutionTool20260521,
     CodeExecutionToolResultBlock,
+    CodeExecutionToolResultContent,
+    CodeExecutionToolResultError,
+    CodeExecutionToolResultErrorCode,
     Container,
     ContainerUploadBlock,
     ContentBlock,
@@ -43,12 +66,18 @@ from search_agent.typed_dicts import (
     ContentBlockParam,
     ContentBlockStartEvent,
     ContentBlockStopEvent,
+    DirectCaller,
     Document,
+    DocumentBlock,
+    DocumentSource,
+    EncryptedCodeExecutionResultBlock,
+    ErrorDetail,
     ErrorEvent,
     ImageBlockParam,
     ImageMediaType,
     ImageSource,
     InputJsonDelta,
+    MemoryTool20250818,
     Message,
     MessageCreateParams,
     MessageDelta,
@@ -59,12 +88,19 @@ from search_agent.typed_dicts import (
     MessageStopEvent,
     MessageStreamEvent,
     Metadata,
+    OutputTokensDetails,
     PingEvent,
+    PlainTextSource,
     RedactedThinkingBlock,
+    RefusalCategory,
     RefusalStopDetails,
+    ResponseInclusion,
     Role,
     SearchEntry,
     SearchResult,
+    ServerToolCaller,
+    ServerToolCaller20260120,
+    ServerToolName,
     ServerToolUsage,
     ServerToolUseBlock,
     ServiceTier,
@@ -74,13 +110,21 @@ from search_agent.typed_dicts import (
     TextBlockParam,
     TextCitation,
     TextDelta,
+    TextEditorCodeExecutionCreateResultBlock,
+    TextEditorCodeExecutionStrReplaceResultBlock,
     TextEditorCodeExecutionToolResultBlock,
+    TextEditorCodeExecutionToolResultContent,
+    TextEditorCodeExecutionToolResultError,
+    TextEditorCodeExecutionToolResultErrorCode,
+    TextEditorCodeExecutionViewResultBlock,
+    TextEditorFileType,
     ThinkingBlock,
     ThinkingConfig,
     ThinkingConfigDisabled,
     ThinkingConfigEnabled,
     ThinkingDelta,
     TokenStatus,
+    ToolBash20250124,
     ToolChoice,
     ToolChoiceAny,
     ToolChoiceAuto,
@@ -89,19 +133,54 @@ from search_agent.typed_dicts import (
     ToolDefinition,
     ToolDefinitionList,
     ToolParam,
+    ToolReferenceBlock,
     ToolResultBlockContent,
     ToolResultBlockParam,
+    ToolSearchBm25Tool,
+    ToolSearchBm25Tool20251119,
+    ToolSearchRegexTool,
+    ToolSearchRegexTool20251119,
     ToolSearchToolResultBlock,
+    ToolSearchToolResultContent,
+    ToolSearchToolResultError,
+    ToolSearchToolResultErrorCode,
+    ToolSearchToolSearchResultBlock,
     ToolsListResult,
+    ToolTextEditor20250124,
+    ToolTextEditor20250429,
+    ToolTextEditor20250728,
     ToolUnion,
     ToolUseBlock,
     ToolUseBlockParam,
     UrlImageSource,
     Usage,
+    UserLocation,
+    WebFetchBlock,
+    WebFetchTool20250910,
+    WebFetchTool20260209,
+    WebFetchTool20260309,
+    WebFetchTool20260318,
     WebFetchToolResultBlock,
+    WebFetchToolResultContent,
+    WebFetchToolResultErrorBlock,
+    WebFetchToolResultErrorCode,
+    WebSearchResultBlock,
     WebSearchTool20250305,
+    WebSearchTool20260209,
+    WebSearchTool20260318,
     WebSearchToolResultBlock,
+    WebSearchToolResultError,
+    WebSearchToolResultErrorCode,
 )
+
+# search_agent/AllowedCaller/code_execution_20250825.json
+allowed_caller__code_execution_20250825: AllowedCaller = "code_execution_20250825"
+
+# search_agent/AllowedCaller/code_execution_20260120.json
+allowed_caller__code_execution_20260120: AllowedCaller = "code_execution_20260120"
+
+# search_agent/AllowedCaller/direct.json
+allowed_caller__direct: AllowedCaller = "direct"
 
 # search_agent/Base64ImageSource/jpeg.json
 base64_image_source__jpeg: Base64ImageSource = {
@@ -124,6 +203,75 @@ base64_image_source__webp_empty_data: Base64ImageSource = {
     "data": "",
 }
 
+# search_agent/Base64PdfSource/catalog_only.json
+base64_pdf_source__catalog_only: Base64PdfSource = {
+    "type": "base64",
+    "media_type": "application/pdf",
+    "data": "JVBERi0xLjcKJeLjz9MKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK",
+}
+
+# search_agent/Base64PdfSource/compressed_stream.json
+base64_pdf_source__compressed_stream: Base64PdfSource = {
+    "type": "base64",
+    "media_type": "application/pdf",
+    "data": "JVBERi0xLjQKJcOkw7zDtsOfCjIgMCBvYmoKPDwvTGVuZ3RoIDMgMCBSL0ZpbHRlci9GbGF0ZURlY29kZT4+CnN0cmVhbQo=",
+}
+
+# search_agent/Base64PdfSource/single_page.json
+base64_pdf_source__single_page: Base64PdfSource = {
+    "type": "base64",
+    "media_type": "application/pdf",
+    "data": "JVBERi0xLjUKJYCBgoMKMSAwIG9iago8PC9UeXBlL1BhZ2VzL0NvdW50IDE+PgplbmRvYmoK",
+}
+
+# search_agent/BashCodeExecutionOutputBlock/full.json
+bash_code_execution_output_block__full: BashCodeExecutionOutputBlock = {
+    "type": "bash_code_execution_output",
+    "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w",
+}
+
+# search_agent/BashCodeExecutionOutputBlock/minimal.json
+bash_code_execution_output_block__minimal: BashCodeExecutionOutputBlock = {
+    "type": "bash_code_execution_output",
+    "file_id": "file_011CNha8iCJcU1wXNR6q4V8w",
+}
+
+# search_agent/BashCodeExecutionOutputBlock/partial.json
+bash_code_execution_output_block__partial: BashCodeExecutionOutputBlock = {
+    "type": "bash_code_execution_output",
+    "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R",
+}
+
+# search_agent/BashCodeExecutionResultBlock/full.json
+bash_code_execution_result_block__full: BashCodeExecutionResultBlock = {
+    "type": "bash_code_execution_result",
+    "stdout": "3 passed in 0.42s\n",
+    "stderr": "warning: unused import\n",
+    "return_code": 1,
+    "content": [
+        {"type": "bash_code_execution_output", "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w"},
+        {"type": "bash_code_execution_output", "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R"},
+    ],
+}
+
+# search_agent/BashCodeExecutionResultBlock/minimal.json
+bash_code_execution_result_block__minimal: BashCodeExecutionResultBlock = {
+    "type": "bash_code_execution_result",
+    "stdout": "hello\n",
+    "stderr": "",
+    "return_code": 0,
+    "content": [{"type": "bash_code_execution_output", "file_id": "file_011CNha8iCJcU1wXNR6q4V8w"}],
+}
+
+# search_agent/BashCodeExecutionResultBlock/partial.json
+bash_code_execution_result_block__partial: BashCodeExecutionResultBlock = {
+    "type": "bash_code_execution_result",
+    "stdout": "total 8\n",
+    "stderr": "",
+    "return_code": 2,
+    "content": [{"type": "bash_code_execution_output", "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R"}],
+}
+
 # search_agent/BashCodeExecutionToolResultBlock/error.json
 bash_code_execution_tool_result_block__error: BashCodeExecutionToolResultBlock = {
     "type": "bash_code_execution_tool_result",
@@ -131,6 +279,16 @@ bash_code_execution_tool_result_block__error: BashCodeExecutionToolResultBlock =
     "content": {
         "type": "bash_code_execution_tool_result_error",
         "error_code": "output_file_too_large",
+    },
+}
+
+# search_agent/BashCodeExecutionToolResultBlock/minimal.json
+bash_code_execution_tool_result_block__minimal: BashCodeExecutionToolResultBlock = {
+    "type": "bash_code_execution_tool_result",
+    "tool_use_id": "srvtoolu_01A09q90qw90lq917835lq9",
+    "content": {
+        "type": "bash_code_execution_tool_result_error",
+        "error_code": "invalid_tool_input",
     },
 }
 
@@ -146,6 +304,65 @@ bash_code_execution_tool_result_block__result: BashCodeExecutionToolResultBlock 
         "content": [{"type": "bash_code_execution_output", "file_id": "file_013"}],
     },
 }
+
+# search_agent/BashCodeExecutionToolResultContent/bash_code_execution_result_full.json
+bash_code_execution_tool_result_content__bash_code_execution_result_full: (
+    BashCodeExecutionToolResultContent
+) = {
+    "type": "bash_code_execution_result",
+    "stdout": "3 passed in 0.42s\n",
+    "stderr": "warning: unused import\n",
+    "return_code": 1,
+    "content": [
+        {"type": "bash_code_execution_output", "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w"},
+        {"type": "bash_code_execution_output", "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R"},
+    ],
+}
+
+# search_agent/BashCodeExecutionToolResultContent/bash_code_execution_tool_result_error.
+# json
+bash_code_execution_tool_result_content__bash_code_execution_tool_result_error: (
+    BashCodeExecutionToolResultContent
+) = {"type": "bash_code_execution_tool_result_error", "error_code": "invalid_tool_input"}
+
+# search_agent/BashCodeExecutionToolResultContent/bash_code_execution_tool_result_error_
+# partial.json
+bash_code_execution_tool_result_content__bash_code_execution_tool_result_error_partial: (
+    BashCodeExecutionToolResultContent
+) = {"type": "bash_code_execution_tool_result_error", "error_code": "too_many_requests"}
+
+# search_agent/BashCodeExecutionToolResultError/full.json
+bash_code_execution_tool_result_error__full: BashCodeExecutionToolResultError = {
+    "type": "bash_code_execution_tool_result_error",
+    "error_code": "unavailable",
+}
+
+# search_agent/BashCodeExecutionToolResultError/minimal.json
+bash_code_execution_tool_result_error__minimal: BashCodeExecutionToolResultError = {
+    "type": "bash_code_execution_tool_result_error",
+    "error_code": "invalid_tool_input",
+}
+
+# search_agent/BashCodeExecutionToolResultError/partial.json
+bash_code_execution_tool_result_error__partial: BashCodeExecutionToolResultError = {
+    "type": "bash_code_execution_tool_result_error",
+    "error_code": "too_many_requests",
+}
+
+# search_agent/BashCodeExecutionToolResultErrorCode/invalid_tool_input.json
+bash_code_execution_tool_result_error_code__invalid_tool_input: (
+    BashCodeExecutionToolResultErrorCode
+) = "invalid_tool_input"
+
+# search_agent/BashCodeExecutionToolResultErrorCode/too_many_requests.json
+bash_code_execution_tool_result_error_code__too_many_requests: (
+    BashCodeExecutionToolResultErrorCode
+) = "too_many_requests"
+
+# search_agent/BashCodeExecutionToolResultErrorCode/unavailable.json
+bash_code_execution_tool_result_error_code__unavailable: BashCodeExecutionToolResultErrorCode = (
+    "unavailable"
+)
 
 # search_agent/CacheControlEphemeral/default_ttl.json
 cache_control_ephemeral__default_ttl: CacheControlEphemeral = {"type": "ephemeral"}
@@ -168,6 +385,21 @@ cache_creation__zeros: CacheCreation = {
     "ephemeral_1h_input_tokens": 0,
 }
 
+# search_agent/Caller/code_execution_20250825.json
+caller__code_execution_20250825: Caller = {
+    "type": "code_execution_20250825",
+    "tool_id": "toolu_01Q8wE4rT6yU2iO9pA3sD5fG",
+}
+
+# search_agent/Caller/code_execution_20260120.json
+caller__code_execution_20260120: Caller = {
+    "type": "code_execution_20260120",
+    "tool_id": "toolu_01Z1xC2vB3nM4aS5dF6gH7jK",
+}
+
+# search_agent/Caller/direct.json
+caller__direct: Caller = {"type": "direct"}
+
 # search_agent/Citation/seed_document_source.json
 citation__seed_document_source: Citation = {
     "text": "\u5f15\u7528\u7684\u6587\u672c",
@@ -180,6 +412,17 @@ citation__seed_example: Citation = {
     "source": {"id": "doc_xxx", "dataset": "search"},
 }
 
+# search_agent/CitationCharLocation/full.json
+citation_char_location__full: CitationCharLocation = {
+    "type": "char_location",
+    "cited_text": "Python 3.13 ships an experimental free-threaded build.",
+    "document_index": 2,
+    "document_title": "Python 3.13 release notes",
+    "start_char_index": 84,
+    "end_char_index": 212,
+    "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w",
+}
+
 # search_agent/CitationCharLocation/minimal.json
 citation_char_location__minimal: CitationCharLocation = {
     "type": "char_location",
@@ -187,6 +430,35 @@ citation_char_location__minimal: CitationCharLocation = {
     "document_index": 0,
     "start_char_index": 0,
     "end_char_index": 19,
+}
+
+# search_agent/CitationCharLocation/minimal_2.json
+citation_char_location__minimal_2: CitationCharLocation = {
+    "type": "char_location",
+    "cited_text": "The Eiffel Tower is 330 metres tall.",
+    "document_index": 0,
+    "start_char_index": 0,
+    "end_char_index": 36,
+}
+
+# search_agent/CitationContentBlockLocation/full.json
+citation_content_block_location__full: CitationContentBlockLocation = {
+    "type": "content_block_location",
+    "cited_text": "Python 3.13 ships an experimental free-threaded build.",
+    "document_index": 2,
+    "document_title": "Python 3.13 release notes",
+    "start_block_index": 2,
+    "end_block_index": 4,
+    "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w",
+}
+
+# search_agent/CitationContentBlockLocation/minimal.json
+citation_content_block_location__minimal: CitationContentBlockLocation = {
+    "type": "content_block_location",
+    "cited_text": "The Eiffel Tower is 330 metres tall.",
+    "document_index": 0,
+    "start_block_index": 0,
+    "end_block_index": 1,
 }
 
 # search_agent/CitationContentBlockLocation/typical.json
@@ -197,6 +469,26 @@ citation_content_block_location__typical: CitationContentBlockLocation = {
     "document_title": "Custom",
     "start_block_index": 0,
     "end_block_index": 1,
+}
+
+# search_agent/CitationPageLocation/full.json
+citation_page_location__full: CitationPageLocation = {
+    "type": "page_location",
+    "cited_text": "Python 3.13 ships an experimental free-threaded build.",
+    "document_index": 2,
+    "document_title": "Python 3.13 release notes",
+    "start_page_number": 6,
+    "end_page_number": 8,
+    "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w",
+}
+
+# search_agent/CitationPageLocation/minimal.json
+citation_page_location__minimal: CitationPageLocation = {
+    "type": "page_location",
+    "cited_text": "The Eiffel Tower is 330 metres tall.",
+    "document_index": 0,
+    "start_page_number": 1,
+    "end_page_number": 2,
 }
 
 # search_agent/CitationPageLocation/typical.json
@@ -221,6 +513,15 @@ citation_source__unicode: CitationSource = {
     "id": '\u6765\u6e90_1 "a\\b"',
     "dataset": "\u77e5\u8bc6\u5e93 \U0001f4da",
 }
+
+# search_agent/CitationsConfig/full.json
+citations_config__full: CitationsConfig = {"enabled": True}
+
+# search_agent/CitationsConfig/minimal.json
+citations_config__minimal: CitationsConfig = {}
+
+# search_agent/CitationsConfig/partial.json
+citations_config__partial: CitationsConfig = {"enabled": False}
 
 # search_agent/CitationsDelta/api_char_location.json
 citations_delta__api_char_location: CitationsDelta = {
@@ -314,6 +615,27 @@ citations_delta__several_unicode: CitationsDelta = {
     ],
 }
 
+# search_agent/CitationsSearchResultLocation/full.json
+citations_search_result_location__full: CitationsSearchResultLocation = {
+    "type": "search_result_location",
+    "cited_text": "Python 3.13 ships an experimental free-threaded build.",
+    "search_result_index": 3,
+    "source": "sdk",
+    "title": "What\u2019s New In Python 3.13",
+    "start_block_index": 2,
+    "end_block_index": 4,
+}
+
+# search_agent/CitationsSearchResultLocation/minimal.json
+citations_search_result_location__minimal: CitationsSearchResultLocation = {
+    "type": "search_result_location",
+    "cited_text": "The Eiffel Tower is 330 metres tall.",
+    "search_result_index": 0,
+    "source": "cli",
+    "start_block_index": 0,
+    "end_block_index": 1,
+}
+
 # search_agent/CitationsSearchResultLocation/typical.json
 citations_search_result_location__typical: CitationsSearchResultLocation = {
     "type": "search_result_location",
@@ -325,6 +647,23 @@ citations_search_result_location__typical: CitationsSearchResultLocation = {
     "end_block_index": 2,
 }
 
+# search_agent/CitationsWebSearchResultLocation/full.json
+citations_web_search_result_location__full: CitationsWebSearchResultLocation = {
+    "type": "web_search_result_location",
+    "cited_text": "Python 3.13 ships an experimental free-threaded build.",
+    "encrypted_index": "EpIBCioIAxgBIiRhYjJj",
+    "title": "What\u2019s New In Python 3.13",
+    "url": "https://docs.python.org/3/whatsnew/3.13.html",
+}
+
+# search_agent/CitationsWebSearchResultLocation/minimal.json
+citations_web_search_result_location__minimal: CitationsWebSearchResultLocation = {
+    "type": "web_search_result_location",
+    "cited_text": "The Eiffel Tower is 330 metres tall.",
+    "encrypted_index": "Eo8BCioIAhgBIiQ5ZjFk",
+    "url": "https://example.com/a.png",
+}
+
 # search_agent/CitationsWebSearchResultLocation/typical.json
 citations_web_search_result_location__typical: CitationsWebSearchResultLocation = {
     "type": "web_search_result_location",
@@ -332,6 +671,150 @@ citations_web_search_result_location__typical: CitationsWebSearchResultLocation 
     "encrypted_index": "EqQBCioIBhgC",
     "title": "Python Release",
     "url": "https://www.python.org/downloads/",
+}
+
+# search_agent/CodeExecutionOutputBlock/full.json
+code_execution_output_block__full: CodeExecutionOutputBlock = {
+    "type": "code_execution_output",
+    "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w",
+}
+
+# search_agent/CodeExecutionOutputBlock/minimal.json
+code_execution_output_block__minimal: CodeExecutionOutputBlock = {
+    "type": "code_execution_output",
+    "file_id": "file_011CNha8iCJcU1wXNR6q4V8w",
+}
+
+# search_agent/CodeExecutionOutputBlock/partial.json
+code_execution_output_block__partial: CodeExecutionOutputBlock = {
+    "type": "code_execution_output",
+    "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R",
+}
+
+# search_agent/CodeExecutionResultBlock/full.json
+code_execution_result_block__full: CodeExecutionResultBlock = {
+    "type": "code_execution_result",
+    "stdout": "3 passed in 0.42s\n",
+    "stderr": "warning: unused import\n",
+    "return_code": 1,
+    "content": [
+        {"type": "code_execution_output", "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w"},
+        {"type": "code_execution_output", "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R"},
+    ],
+}
+
+# search_agent/CodeExecutionResultBlock/minimal.json
+code_execution_result_block__minimal: CodeExecutionResultBlock = {
+    "type": "code_execution_result",
+    "stdout": "hello\n",
+    "stderr": "",
+    "return_code": 0,
+    "content": [{"type": "code_execution_output", "file_id": "file_011CNha8iCJcU1wXNR6q4V8w"}],
+}
+
+# search_agent/CodeExecutionResultBlock/partial.json
+code_execution_result_block__partial: CodeExecutionResultBlock = {
+    "type": "code_execution_result",
+    "stdout": "total 8\n",
+    "stderr": "",
+    "return_code": 2,
+    "content": [{"type": "code_execution_output", "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R"}],
+}
+
+# search_agent/CodeExecutionTool20250522/full.json
+code_execution_tool20250522__full: CodeExecutionTool20250522 = {
+    "type": "code_execution_20250522",
+    "name": "code_execution",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+}
+
+# search_agent/CodeExecutionTool20250522/minimal.json
+code_execution_tool20250522__minimal: CodeExecutionTool20250522 = {
+    "type": "code_execution_20250522",
+    "name": "code_execution",
+}
+
+# search_agent/CodeExecutionTool20250522/partial.json
+code_execution_tool20250522__partial: CodeExecutionTool20250522 = {
+    "type": "code_execution_20250522",
+    "name": "code_execution",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+}
+
+# search_agent/CodeExecutionTool20250825/full.json
+code_execution_tool20250825__full: CodeExecutionTool20250825 = {
+    "type": "code_execution_20250825",
+    "name": "code_execution",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+}
+
+# search_agent/CodeExecutionTool20250825/minimal.json
+code_execution_tool20250825__minimal: CodeExecutionTool20250825 = {
+    "type": "code_execution_20250825",
+    "name": "code_execution",
+}
+
+# search_agent/CodeExecutionTool20250825/partial.json
+code_execution_tool20250825__partial: CodeExecutionTool20250825 = {
+    "type": "code_execution_20250825",
+    "name": "code_execution",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+}
+
+# search_agent/CodeExecutionTool20260120/full.json
+code_execution_tool20260120__full: CodeExecutionTool20260120 = {
+    "type": "code_execution_20260120",
+    "name": "code_execution",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+}
+
+# search_agent/CodeExecutionTool20260120/minimal.json
+code_execution_tool20260120__minimal: CodeExecutionTool20260120 = {
+    "type": "code_execution_20260120",
+    "name": "code_execution",
+}
+
+# search_agent/CodeExecutionTool20260120/partial.json
+code_execution_tool20260120__partial: CodeExecutionTool20260120 = {
+    "type": "code_execution_20260120",
+    "name": "code_execution",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+}
+
+# search_agent/CodeExecutionTool20260521/full.json
+code_execution_tool20260521__full: CodeExecutionTool20260521 = {
+    "type": "code_execution_20260521",
+    "name": "code_execution",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+}
+
+# search_agent/CodeExecutionTool20260521/minimal.json
+code_execution_tool20260521__minimal: CodeExecutionTool20260521 = {
+    "type": "code_execution_20260521",
+    "name": "code_execution",
+}
+
+# search_agent/CodeExecutionTool20260521/partial.json
+code_execution_tool20260521__partial: CodeExecutionTool20260521 = {
+    "type": "code_execution_20260521",
+    "name": "code_execution",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
 }
 
 # search_agent/CodeExecutionToolResultBlock/encrypted.json
@@ -370,6 +853,65 @@ code_execution_tool_result_block__result: CodeExecutionToolResultBlock = {
     },
 }
 
+# search_agent/CodeExecutionToolResultContent/code_execution_result.json
+code_execution_tool_result_content__code_execution_result: CodeExecutionToolResultContent = {
+    "type": "code_execution_result",
+    "stdout": "3 passed in 0.42s\n",
+    "stderr": "warning: unused import\n",
+    "return_code": 1,
+    "content": [
+        {"type": "code_execution_output", "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w"},
+        {"type": "code_execution_output", "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R"},
+    ],
+}
+
+# search_agent/CodeExecutionToolResultContent/code_execution_tool_result_error.json
+code_execution_tool_result_content__code_execution_tool_result_error: (
+    CodeExecutionToolResultContent
+) = {"type": "code_execution_tool_result_error", "error_code": "invalid_tool_input"}
+
+# search_agent/CodeExecutionToolResultContent/encrypted_code_execution_result.json
+code_execution_tool_result_content__encrypted_code_execution_result: (
+    CodeExecutionToolResultContent
+) = {
+    "type": "encrypted_code_execution_result",
+    "encrypted_stdout": "EukDCioICRgBIiQ1YzBk",
+    "stderr": "",
+    "return_code": 2,
+    "content": [{"type": "code_execution_output", "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R"}],
+}
+
+# search_agent/CodeExecutionToolResultError/full.json
+code_execution_tool_result_error__full: CodeExecutionToolResultError = {
+    "type": "code_execution_tool_result_error",
+    "error_code": "unavailable",
+}
+
+# search_agent/CodeExecutionToolResultError/minimal.json
+code_execution_tool_result_error__minimal: CodeExecutionToolResultError = {
+    "type": "code_execution_tool_result_error",
+    "error_code": "invalid_tool_input",
+}
+
+# search_agent/CodeExecutionToolResultError/partial.json
+code_execution_tool_result_error__partial: CodeExecutionToolResultError = {
+    "type": "code_execution_tool_result_error",
+    "error_code": "too_many_requests",
+}
+
+# search_agent/CodeExecutionToolResultErrorCode/invalid_tool_input.json
+code_execution_tool_result_error_code__invalid_tool_input: CodeExecutionToolResultErrorCode = (
+    "invalid_tool_input"
+)
+
+# search_agent/CodeExecutionToolResultErrorCode/too_many_requests.json
+code_execution_tool_result_error_code__too_many_requests: CodeExecutionToolResultErrorCode = (
+    "too_many_requests"
+)
+
+# search_agent/CodeExecutionToolResultErrorCode/unavailable.json
+code_execution_tool_result_error_code__unavailable: CodeExecutionToolResultErrorCode = "unavailable"
+
 # search_agent/Container/offset_timestamp.json
 container__offset_timestamp: Container = {"id": "c_2", "expires_at": "2025-08-01T20:30:00+08:00"}
 
@@ -377,6 +919,18 @@ container__offset_timestamp: Container = {"id": "c_2", "expires_at": "2025-08-01
 container__typical: Container = {
     "id": "container_011CRXbjT3vZ",
     "expires_at": "2025-08-01T12:30:00Z",
+}
+
+# search_agent/ContainerUploadBlock/full.json
+container_upload_block__full: ContainerUploadBlock = {
+    "type": "container_upload",
+    "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w",
+}
+
+# search_agent/ContainerUploadBlock/minimal.json
+container_upload_block__minimal: ContainerUploadBlock = {
+    "type": "container_upload",
+    "file_id": "file_011CNha8iCJcU1wXNR6q4V8w",
 }
 
 # search_agent/ContainerUploadBlock/typical.json
@@ -723,6 +1277,9 @@ content_block_stop_event__large_index: ContentBlockStopEvent = {
 # search_agent/ContentBlockStopEvent/second.json
 content_block_stop_event__second: ContentBlockStopEvent = {"type": "content_block_stop", "index": 1}
 
+# search_agent/DirectCaller/minimal.json
+direct_caller__minimal: DirectCaller = {"type": "direct"}
+
 # search_agent/Document/citations_absent.json
 document__citations_absent: Document = {"type": "document", "id": "doc_001"}
 
@@ -748,6 +1305,111 @@ document__unicode: Document = {
             "source": {"id": "src_1", "dataset": "\u641c\u7d22"},
         }
     ],
+}
+
+# search_agent/DocumentBlock/full.json
+document_block__full: DocumentBlock = {
+    "type": "document",
+    "source": {
+        "type": "base64",
+        "media_type": "application/pdf",
+        "data": "JVBERi0xLjcKJeLjz9MKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK",
+    },
+    "title": "What\u2019s New In Python 3.13",
+    "citations": {"enabled": True},
+}
+
+# search_agent/DocumentBlock/minimal.json
+document_block__minimal: DocumentBlock = {
+    "type": "document",
+    "source": {
+        "type": "base64",
+        "media_type": "application/pdf",
+        "data": "JVBERi0xLjcKJeLjz9MKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK",
+    },
+}
+
+# search_agent/DocumentBlock/partial.json
+document_block__partial: DocumentBlock = {
+    "type": "document",
+    "source": {
+        "type": "base64",
+        "media_type": "application/pdf",
+        "data": "JVBERi0xLjcKJeLjz9MKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK",
+    },
+    "title": None,
+}
+
+# search_agent/DocumentSource/base64_pdf.json
+document_source__base64_pdf: DocumentSource = {
+    "type": "base64",
+    "media_type": "application/pdf",
+    "data": "JVBERi0xLjQKJcOkw7zDtsOfCjIgMCBvYmoKPDwvTGVuZ3RoIDMgMCBSL0ZpbHRlci9GbGF0ZURlY29kZT4+CnN0cmVhbQo=",
+}
+
+# search_agent/DocumentSource/plain_text.json
+document_source__plain_text: DocumentSource = {
+    "type": "text",
+    "media_type": "text/plain",
+    "data": "Python 3.13 release notes\n\n- An experimental free-threaded build\n- A new interactive interpreter\n",
+}
+
+# search_agent/DocumentSource/plain_text_sentence.json
+document_source__plain_text_sentence: DocumentSource = {
+    "type": "text",
+    "media_type": "text/plain",
+    "data": "Revenue grew 12% year over year.",
+}
+
+# search_agent/EncryptedCodeExecutionResultBlock/full.json
+encrypted_code_execution_result_block__full: EncryptedCodeExecutionResultBlock = {
+    "type": "encrypted_code_execution_result",
+    "encrypted_stdout": "Eu8ECioICBgBIiRmMGI2",
+    "stderr": "warning: unused import\n",
+    "return_code": 1,
+    "content": [
+        {"type": "code_execution_output", "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w"},
+        {"type": "code_execution_output", "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R"},
+    ],
+}
+
+# search_agent/EncryptedCodeExecutionResultBlock/minimal.json
+encrypted_code_execution_result_block__minimal: EncryptedCodeExecutionResultBlock = {
+    "type": "encrypted_code_execution_result",
+    "encrypted_stdout": "EuQDCioIBxgBIiQ3OWE1",
+    "stderr": "",
+    "return_code": 0,
+    "content": [{"type": "code_execution_output", "file_id": "file_011CNha8iCJcU1wXNR6q4V8w"}],
+}
+
+# search_agent/EncryptedCodeExecutionResultBlock/partial.json
+encrypted_code_execution_result_block__partial: EncryptedCodeExecutionResultBlock = {
+    "type": "encrypted_code_execution_result",
+    "encrypted_stdout": "EukDCioICRgBIiQ1YzBk",
+    "stderr": "",
+    "return_code": 2,
+    "content": [{"type": "code_execution_output", "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R"}],
+}
+
+# search_agent/ErrorDetail/full.json
+error_detail__full: ErrorDetail = {"type": "type-example", "message": "Overloaded, retrying"}
+
+# search_agent/ErrorDetail/minimal.json
+error_detail__minimal: ErrorDetail = {"type": "type-example", "message": "Compacting conversation"}
+
+# search_agent/ErrorDetail/partial.json
+error_detail__partial: ErrorDetail = {"type": "type-example", "message": "Done"}
+
+# search_agent/ErrorEvent/full.json
+error_event__full: ErrorEvent = {
+    "type": "error",
+    "error": {"type": "type-example", "message": "Overloaded, retrying"},
+}
+
+# search_agent/ErrorEvent/minimal.json
+error_event__minimal: ErrorEvent = {
+    "type": "error",
+    "error": {"type": "type-example", "message": "Compacting conversation"},
 }
 
 # search_agent/ErrorEvent/overloaded.json
@@ -821,6 +1483,29 @@ input_json_delta__first_empty: InputJsonDelta = {"type": "input_json_delta", "pa
 input_json_delta__fragment: InputJsonDelta = {
     "type": "input_json_delta",
     "partial_json": '{"query": "\u6700\u65b0',
+}
+
+# search_agent/MemoryTool20250818/full.json
+memory_tool20250818__full: MemoryTool20250818 = {
+    "type": "memory_20250818",
+    "name": "memory",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+    "input_examples": [{"command": "git status"}, {"command": "pytest -q"}],
+}
+
+# search_agent/MemoryTool20250818/minimal.json
+memory_tool20250818__minimal: MemoryTool20250818 = {"type": "memory_20250818", "name": "memory"}
+
+# search_agent/MemoryTool20250818/partial.json
+memory_tool20250818__partial: MemoryTool20250818 = {
+    "type": "memory_20250818",
+    "name": "memory",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+    "input_examples": [],
 }
 
 # search_agent/Message/stop_sequence_container.json
@@ -1442,8 +2127,34 @@ metadata__user_id: Metadata = {"user_id": "13803d75-b4b5-4c3e-b2a2-6f21399b021b"
 # search_agent/Metadata/user_id_null.json
 metadata__user_id_null: Metadata = {"user_id": None}
 
+# search_agent/OutputTokensDetails/full.json
+output_tokens_details__full: OutputTokensDetails = {"thinking_tokens": 2048}
+
+# search_agent/OutputTokensDetails/minimal.json
+output_tokens_details__minimal: OutputTokensDetails = {"thinking_tokens": 512}
+
+# search_agent/OutputTokensDetails/partial.json
+output_tokens_details__partial: OutputTokensDetails = {"thinking_tokens": 1024}
+
 # search_agent/PingEvent/typical.json
 ping_event__typical: PingEvent = {"type": "ping"}
+
+# search_agent/PlainTextSource/empty.json
+plain_text_source__empty: PlainTextSource = {"type": "text", "media_type": "text/plain", "data": ""}
+
+# search_agent/PlainTextSource/multiline.json
+plain_text_source__multiline: PlainTextSource = {
+    "type": "text",
+    "media_type": "text/plain",
+    "data": "Python 3.13 release notes\n\n- An experimental free-threaded build\n- A new interactive interpreter\n",
+}
+
+# search_agent/PlainTextSource/sentence.json
+plain_text_source__sentence: PlainTextSource = {
+    "type": "text",
+    "media_type": "text/plain",
+    "data": "The Eiffel Tower is 330 metres tall.",
+}
 
 # search_agent/RedactedThinkingBlock/empty.json
 redacted_thinking_block__empty: RedactedThinkingBlock = {"type": "redacted_thinking", "data": ""}
@@ -1460,12 +2171,37 @@ redacted_thinking_block__typical: RedactedThinkingBlock = {
     "data": "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIw",
 }
 
+# search_agent/RefusalCategory/bio.json
+refusal_category__bio: RefusalCategory = "bio"
+
+# search_agent/RefusalCategory/cyber.json
+refusal_category__cyber: RefusalCategory = "cyber"
+
+# search_agent/RefusalCategory/frontier_llm.json
+refusal_category__frontier_llm: RefusalCategory = "frontier_llm"
+
+# search_agent/RefusalStopDetails/full.json
+refusal_stop_details__full: RefusalStopDetails = {
+    "type": "refusal",
+    "category": "bio",
+    "explanation": "The request violates the usage policy.",
+}
+
+# search_agent/RefusalStopDetails/minimal.json
+refusal_stop_details__minimal: RefusalStopDetails = {"type": "refusal"}
+
 # search_agent/RefusalStopDetails/no_category.json
 refusal_stop_details__no_category: RefusalStopDetails = {
     "type": "refusal",
     "category": None,
     "explanation": None,
 }
+
+# search_agent/ResponseInclusion/excluded.json
+response_inclusion__excluded: ResponseInclusion = "excluded"
+
+# search_agent/ResponseInclusion/full.json
+response_inclusion__full: ResponseInclusion = "full"
 
 # search_agent/Role/assistant.json
 role__assistant: Role = "assistant"
@@ -1532,6 +2268,51 @@ search_result__unicode: SearchResult = {
     "body": 'Emoji \U0001f389\U0001f680, CJK \u4f60\u597d\u4e16\u754c / \u65e5\u672c\u8a9e, "double quotes", \'single\', back\\slash, tab\tand\nnewline, #{not_interp} """ end',
 }
 
+# search_agent/ServerToolCaller/full.json
+server_tool_caller__full: ServerToolCaller = {
+    "type": "code_execution_20250825",
+    "tool_id": "toolu_01Q8wE4rT6yU2iO9pA3sD5fG",
+}
+
+# search_agent/ServerToolCaller/minimal.json
+server_tool_caller__minimal: ServerToolCaller = {
+    "type": "code_execution_20250825",
+    "tool_id": "toolu_01A2B3C4D5E6F7G8H9J0K1L2",
+}
+
+# search_agent/ServerToolCaller/partial.json
+server_tool_caller__partial: ServerToolCaller = {
+    "type": "code_execution_20250825",
+    "tool_id": "toolu_01Z1xC2vB3nM4aS5dF6gH7jK",
+}
+
+# search_agent/ServerToolCaller20260120/full.json
+server_tool_caller20260120__full: ServerToolCaller20260120 = {
+    "type": "code_execution_20260120",
+    "tool_id": "toolu_01Q8wE4rT6yU2iO9pA3sD5fG",
+}
+
+# search_agent/ServerToolCaller20260120/minimal.json
+server_tool_caller20260120__minimal: ServerToolCaller20260120 = {
+    "type": "code_execution_20260120",
+    "tool_id": "toolu_01A2B3C4D5E6F7G8H9J0K1L2",
+}
+
+# search_agent/ServerToolCaller20260120/partial.json
+server_tool_caller20260120__partial: ServerToolCaller20260120 = {
+    "type": "code_execution_20260120",
+    "tool_id": "toolu_01Z1xC2vB3nM4aS5dF6gH7jK",
+}
+
+# search_agent/ServerToolName/code_execution.json
+server_tool_name__code_execution: ServerToolName = "code_execution"
+
+# search_agent/ServerToolName/web_fetch.json
+server_tool_name__web_fetch: ServerToolName = "web_fetch"
+
+# search_agent/ServerToolName/web_search.json
+server_tool_name__web_search: ServerToolName = "web_search"
+
 # search_agent/ServerToolUsage/several.json
 server_tool_usage__several: ServerToolUsage = {"web_search_requests": 3}
 
@@ -1551,6 +2332,14 @@ server_tool_use_block__code_execution_with_caller: ServerToolUseBlock = {
     "name": "bash_code_execution",
     "input": {"command": "ls -la"},
     "caller": {"type": "direct"},
+}
+
+# search_agent/ServerToolUseBlock/minimal.json
+server_tool_use_block__minimal: ServerToolUseBlock = {
+    "type": "server_tool_use",
+    "id": "srvtoolu_01A09q90qw90lq917835lq9",
+    "name": "web_search",
+    "input": {"query": "eiffel tower height"},
 }
 
 # search_agent/ServerToolUseBlock/web_search.json
@@ -1806,6 +2595,38 @@ text_delta__unicode: TextDelta = {
     "text": 'Emoji \U0001f389\U0001f680, CJK \u4f60\u597d\u4e16\u754c / \u65e5\u672c\u8a9e, "double quotes", \'single\', back\\slash, tab\tand\nnewline, #{not_interp} """ end',
 }
 
+# search_agent/TextEditorCodeExecutionCreateResultBlock/created.json
+text_editor_code_execution_create_result_block__created: (
+    TextEditorCodeExecutionCreateResultBlock
+) = {"type": "text_editor_code_execution_create_result", "is_file_update": False}
+
+# search_agent/TextEditorCodeExecutionCreateResultBlock/overwritten.json
+text_editor_code_execution_create_result_block__overwritten: (
+    TextEditorCodeExecutionCreateResultBlock
+) = {"type": "text_editor_code_execution_create_result", "is_file_update": True}
+
+# search_agent/TextEditorCodeExecutionStrReplaceResultBlock/full.json
+text_editor_code_execution_str_replace_result_block__full: (
+    TextEditorCodeExecutionStrReplaceResultBlock
+) = {
+    "type": "text_editor_code_execution_str_replace_result",
+    "lines": ["import os", "", "print(os.getcwd())"],
+    "new_lines": 12,
+    "new_start": 42,
+    "old_lines": 10,
+    "old_start": 42,
+}
+
+# search_agent/TextEditorCodeExecutionStrReplaceResultBlock/minimal.json
+text_editor_code_execution_str_replace_result_block__minimal: (
+    TextEditorCodeExecutionStrReplaceResultBlock
+) = {"type": "text_editor_code_execution_str_replace_result"}
+
+# search_agent/TextEditorCodeExecutionStrReplaceResultBlock/partial.json
+text_editor_code_execution_str_replace_result_block__partial: (
+    TextEditorCodeExecutionStrReplaceResultBlock
+) = {"type": "text_editor_code_execution_str_replace_result", "new_lines": None, "old_lines": None}
+
 # search_agent/TextEditorCodeExecutionToolResultBlock/create.json
 text_editor_code_execution_tool_result_block__create: TextEditorCodeExecutionToolResultBlock = {
     "type": "text_editor_code_execution_tool_result",
@@ -1853,6 +2674,100 @@ text_editor_code_execution_tool_result_block__view: TextEditorCodeExecutionToolR
         "total_lines": 1,
     },
 }
+
+# search_agent/TextEditorCodeExecutionToolResultContent/text_editor_code_execution_creat
+# e_result.json
+text_editor_code_execution_tool_result_content__text_editor_code_execution_create_result: (
+    TextEditorCodeExecutionToolResultContent
+) = {"type": "text_editor_code_execution_create_result", "is_file_update": False}
+
+# search_agent/TextEditorCodeExecutionToolResultContent/text_editor_code_execution_tool_
+# result_error.json
+text_editor_code_execution_tool_result_content__text_editor_code_execution_tool_result_error: (
+    TextEditorCodeExecutionToolResultContent
+) = {"type": "text_editor_code_execution_tool_result_error", "error_code": "invalid_tool_input"}
+
+# search_agent/TextEditorCodeExecutionToolResultContent/text_editor_code_execution_view_
+# result.json
+text_editor_code_execution_tool_result_content__text_editor_code_execution_view_result: (
+    TextEditorCodeExecutionToolResultContent
+) = {
+    "type": "text_editor_code_execution_view_result",
+    "content": "content-example",
+    "file_type": "image",
+    "num_lines": 3,
+    "start_line": 120,
+    "total_lines": 310,
+}
+
+# search_agent/TextEditorCodeExecutionToolResultError/full.json
+text_editor_code_execution_tool_result_error__full: TextEditorCodeExecutionToolResultError = {
+    "type": "text_editor_code_execution_tool_result_error",
+    "error_code": "unavailable",
+    "error_message": "Request timed out",
+}
+
+# search_agent/TextEditorCodeExecutionToolResultError/minimal.json
+text_editor_code_execution_tool_result_error__minimal: TextEditorCodeExecutionToolResultError = {
+    "type": "text_editor_code_execution_tool_result_error",
+    "error_code": "invalid_tool_input",
+}
+
+# search_agent/TextEditorCodeExecutionToolResultError/partial.json
+text_editor_code_execution_tool_result_error__partial: TextEditorCodeExecutionToolResultError = {
+    "type": "text_editor_code_execution_tool_result_error",
+    "error_code": "too_many_requests",
+    "error_message": None,
+}
+
+# search_agent/TextEditorCodeExecutionToolResultErrorCode/invalid_tool_input.json
+text_editor_code_execution_tool_result_error_code__invalid_tool_input: (
+    TextEditorCodeExecutionToolResultErrorCode
+) = "invalid_tool_input"
+
+# search_agent/TextEditorCodeExecutionToolResultErrorCode/too_many_requests.json
+text_editor_code_execution_tool_result_error_code__too_many_requests: (
+    TextEditorCodeExecutionToolResultErrorCode
+) = "too_many_requests"
+
+# search_agent/TextEditorCodeExecutionToolResultErrorCode/unavailable.json
+text_editor_code_execution_tool_result_error_code__unavailable: (
+    TextEditorCodeExecutionToolResultErrorCode
+) = "unavailable"
+
+# search_agent/TextEditorCodeExecutionViewResultBlock/full.json
+text_editor_code_execution_view_result_block__full: TextEditorCodeExecutionViewResultBlock = {
+    "type": "text_editor_code_execution_view_result",
+    "content": "content-example",
+    "file_type": "image",
+    "num_lines": 3,
+    "start_line": 120,
+    "total_lines": 310,
+}
+
+# search_agent/TextEditorCodeExecutionViewResultBlock/minimal.json
+text_editor_code_execution_view_result_block__minimal: TextEditorCodeExecutionViewResultBlock = {
+    "type": "text_editor_code_execution_view_result",
+    "content": "content-example",
+    "file_type": "text",
+}
+
+# search_agent/TextEditorCodeExecutionViewResultBlock/partial.json
+text_editor_code_execution_view_result_block__partial: TextEditorCodeExecutionViewResultBlock = {
+    "type": "text_editor_code_execution_view_result",
+    "content": "content-example",
+    "file_type": "pdf",
+    "start_line": None,
+}
+
+# search_agent/TextEditorFileType/image.json
+text_editor_file_type__image: TextEditorFileType = "image"
+
+# search_agent/TextEditorFileType/pdf.json
+text_editor_file_type__pdf: TextEditorFileType = "pdf"
+
+# search_agent/TextEditorFileType/text.json
+text_editor_file_type__text: TextEditorFileType = "text"
 
 # search_agent/ThinkingBlock/empty_stream_start.json
 thinking_block__empty_stream_start: ThinkingBlock = {
@@ -1922,6 +2837,29 @@ token_status__red: TokenStatus = "red"
 
 # search_agent/TokenStatus/yellow.json
 token_status__yellow: TokenStatus = "yellow"
+
+# search_agent/ToolBash20250124/full.json
+tool_bash20250124__full: ToolBash20250124 = {
+    "type": "bash_20250124",
+    "name": "bash",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+    "input_examples": [{"command": "git status"}, {"command": "pytest -q"}],
+}
+
+# search_agent/ToolBash20250124/minimal.json
+tool_bash20250124__minimal: ToolBash20250124 = {"type": "bash_20250124", "name": "bash"}
+
+# search_agent/ToolBash20250124/partial.json
+tool_bash20250124__partial: ToolBash20250124 = {
+    "type": "bash_20250124",
+    "name": "bash",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+    "input_examples": [],
+}
 
 # search_agent/ToolChoice/any.json
 tool_choice__any: ToolChoice = {"type": "any"}
@@ -2093,6 +3031,15 @@ tool_param__unicode: ToolParam = {
     "cache_control": None,
 }
 
+# search_agent/ToolReferenceBlock/full.json
+tool_reference_block__full: ToolReferenceBlock = {"type": "tool_reference", "tool_name": "Grep"}
+
+# search_agent/ToolReferenceBlock/minimal.json
+tool_reference_block__minimal: ToolReferenceBlock = {"type": "tool_reference", "tool_name": "Bash"}
+
+# search_agent/ToolReferenceBlock/partial.json
+tool_reference_block__partial: ToolReferenceBlock = {"type": "tool_reference", "tool_name": "Read"}
+
 # search_agent/ToolResultBlockContent/image.json
 tool_result_block_content__image: ToolResultBlockContent = {
     "type": "image",
@@ -2171,6 +3118,102 @@ tool_result_block_param__seed_example: ToolResultBlockParam = {
     "content": "\u641c\u7d22\u7ed3\u679c...",
 }
 
+# search_agent/ToolSearchBm25Tool/full.json
+tool_search_bm25_tool__full: ToolSearchBm25Tool = {
+    "type": "tool_search_tool_bm25",
+    "name": "tool_search_tool_bm25",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+}
+
+# search_agent/ToolSearchBm25Tool/minimal.json
+tool_search_bm25_tool__minimal: ToolSearchBm25Tool = {
+    "type": "tool_search_tool_bm25",
+    "name": "tool_search_tool_bm25",
+}
+
+# search_agent/ToolSearchBm25Tool/partial.json
+tool_search_bm25_tool__partial: ToolSearchBm25Tool = {
+    "type": "tool_search_tool_bm25",
+    "name": "tool_search_tool_bm25",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+}
+
+# search_agent/ToolSearchBm25Tool20251119/full.json
+tool_search_bm25_tool20251119__full: ToolSearchBm25Tool20251119 = {
+    "type": "tool_search_tool_bm25_20251119",
+    "name": "tool_search_tool_bm25",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+}
+
+# search_agent/ToolSearchBm25Tool20251119/minimal.json
+tool_search_bm25_tool20251119__minimal: ToolSearchBm25Tool20251119 = {
+    "type": "tool_search_tool_bm25_20251119",
+    "name": "tool_search_tool_bm25",
+}
+
+# search_agent/ToolSearchBm25Tool20251119/partial.json
+tool_search_bm25_tool20251119__partial: ToolSearchBm25Tool20251119 = {
+    "type": "tool_search_tool_bm25_20251119",
+    "name": "tool_search_tool_bm25",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+}
+
+# search_agent/ToolSearchRegexTool/full.json
+tool_search_regex_tool__full: ToolSearchRegexTool = {
+    "type": "tool_search_tool_regex",
+    "name": "tool_search_tool_regex",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+}
+
+# search_agent/ToolSearchRegexTool/minimal.json
+tool_search_regex_tool__minimal: ToolSearchRegexTool = {
+    "type": "tool_search_tool_regex",
+    "name": "tool_search_tool_regex",
+}
+
+# search_agent/ToolSearchRegexTool/partial.json
+tool_search_regex_tool__partial: ToolSearchRegexTool = {
+    "type": "tool_search_tool_regex",
+    "name": "tool_search_tool_regex",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+}
+
+# search_agent/ToolSearchRegexTool20251119/full.json
+tool_search_regex_tool20251119__full: ToolSearchRegexTool20251119 = {
+    "type": "tool_search_tool_regex_20251119",
+    "name": "tool_search_tool_regex",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+}
+
+# search_agent/ToolSearchRegexTool20251119/minimal.json
+tool_search_regex_tool20251119__minimal: ToolSearchRegexTool20251119 = {
+    "type": "tool_search_tool_regex_20251119",
+    "name": "tool_search_tool_regex",
+}
+
+# search_agent/ToolSearchRegexTool20251119/partial.json
+tool_search_regex_tool20251119__partial: ToolSearchRegexTool20251119 = {
+    "type": "tool_search_tool_regex_20251119",
+    "name": "tool_search_tool_regex",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+}
+
 # search_agent/ToolSearchToolResultBlock/error.json
 tool_search_tool_result_block__error: ToolSearchToolResultBlock = {
     "type": "tool_search_tool_result",
@@ -2182,6 +3225,13 @@ tool_search_tool_result_block__error: ToolSearchToolResultBlock = {
     },
 }
 
+# search_agent/ToolSearchToolResultBlock/minimal.json
+tool_search_tool_result_block__minimal: ToolSearchToolResultBlock = {
+    "type": "tool_search_tool_result",
+    "tool_use_id": "srvtoolu_01A09q90qw90lq917835lq9",
+    "content": {"type": "tool_search_tool_result_error", "error_code": "invalid_tool_input"},
+}
+
 # search_agent/ToolSearchToolResultBlock/result.json
 tool_search_tool_result_block__result: ToolSearchToolResultBlock = {
     "type": "tool_search_tool_result",
@@ -2190,6 +3240,165 @@ tool_search_tool_result_block__result: ToolSearchToolResultBlock = {
         "type": "tool_search_tool_search_result",
         "tool_references": [{"type": "tool_reference", "tool_name": "get_weather"}],
     },
+}
+
+# search_agent/ToolSearchToolResultContent/tool_search_tool_result_error.json
+tool_search_tool_result_content__tool_search_tool_result_error: ToolSearchToolResultContent = {
+    "type": "tool_search_tool_result_error",
+    "error_code": "invalid_tool_input",
+}
+
+# search_agent/ToolSearchToolResultContent/tool_search_tool_result_error_partial.json
+tool_search_tool_result_content__tool_search_tool_result_error_partial: (
+    ToolSearchToolResultContent
+) = {
+    "type": "tool_search_tool_result_error",
+    "error_code": "too_many_requests",
+    "error_message": None,
+}
+
+# search_agent/ToolSearchToolResultContent/tool_search_tool_search_result_full.json
+tool_search_tool_result_content__tool_search_tool_search_result_full: (
+    ToolSearchToolResultContent
+) = {
+    "type": "tool_search_tool_search_result",
+    "tool_references": [
+        {"type": "tool_reference", "tool_name": "Grep"},
+        {"type": "tool_reference", "tool_name": "Read"},
+    ],
+}
+
+# search_agent/ToolSearchToolResultError/full.json
+tool_search_tool_result_error__full: ToolSearchToolResultError = {
+    "type": "tool_search_tool_result_error",
+    "error_code": "unavailable",
+    "error_message": "Request timed out",
+}
+
+# search_agent/ToolSearchToolResultError/minimal.json
+tool_search_tool_result_error__minimal: ToolSearchToolResultError = {
+    "type": "tool_search_tool_result_error",
+    "error_code": "invalid_tool_input",
+}
+
+# search_agent/ToolSearchToolResultError/partial.json
+tool_search_tool_result_error__partial: ToolSearchToolResultError = {
+    "type": "tool_search_tool_result_error",
+    "error_code": "too_many_requests",
+    "error_message": None,
+}
+
+# search_agent/ToolSearchToolResultErrorCode/invalid_tool_input.json
+tool_search_tool_result_error_code__invalid_tool_input: ToolSearchToolResultErrorCode = (
+    "invalid_tool_input"
+)
+
+# search_agent/ToolSearchToolResultErrorCode/too_many_requests.json
+tool_search_tool_result_error_code__too_many_requests: ToolSearchToolResultErrorCode = (
+    "too_many_requests"
+)
+
+# search_agent/ToolSearchToolResultErrorCode/unavailable.json
+tool_search_tool_result_error_code__unavailable: ToolSearchToolResultErrorCode = "unavailable"
+
+# search_agent/ToolSearchToolSearchResultBlock/full.json
+tool_search_tool_search_result_block__full: ToolSearchToolSearchResultBlock = {
+    "type": "tool_search_tool_search_result",
+    "tool_references": [
+        {"type": "tool_reference", "tool_name": "Grep"},
+        {"type": "tool_reference", "tool_name": "Read"},
+    ],
+}
+
+# search_agent/ToolSearchToolSearchResultBlock/minimal.json
+tool_search_tool_search_result_block__minimal: ToolSearchToolSearchResultBlock = {
+    "type": "tool_search_tool_search_result",
+    "tool_references": [{"type": "tool_reference", "tool_name": "Bash"}],
+}
+
+# search_agent/ToolSearchToolSearchResultBlock/partial.json
+tool_search_tool_search_result_block__partial: ToolSearchToolSearchResultBlock = {
+    "type": "tool_search_tool_search_result",
+    "tool_references": [{"type": "tool_reference", "tool_name": "Read"}],
+}
+
+# search_agent/ToolTextEditor20250124/full.json
+tool_text_editor20250124__full: ToolTextEditor20250124 = {
+    "type": "text_editor_20250124",
+    "name": "str_replace_editor",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+    "input_examples": [{"command": "git status"}, {"command": "pytest -q"}],
+}
+
+# search_agent/ToolTextEditor20250124/minimal.json
+tool_text_editor20250124__minimal: ToolTextEditor20250124 = {
+    "type": "text_editor_20250124",
+    "name": "str_replace_editor",
+}
+
+# search_agent/ToolTextEditor20250124/partial.json
+tool_text_editor20250124__partial: ToolTextEditor20250124 = {
+    "type": "text_editor_20250124",
+    "name": "str_replace_editor",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+    "input_examples": [],
+}
+
+# search_agent/ToolTextEditor20250429/full.json
+tool_text_editor20250429__full: ToolTextEditor20250429 = {
+    "type": "text_editor_20250429",
+    "name": "str_replace_based_edit_tool",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+    "input_examples": [{"command": "git status"}, {"command": "pytest -q"}],
+}
+
+# search_agent/ToolTextEditor20250429/minimal.json
+tool_text_editor20250429__minimal: ToolTextEditor20250429 = {
+    "type": "text_editor_20250429",
+    "name": "str_replace_based_edit_tool",
+}
+
+# search_agent/ToolTextEditor20250429/partial.json
+tool_text_editor20250429__partial: ToolTextEditor20250429 = {
+    "type": "text_editor_20250429",
+    "name": "str_replace_based_edit_tool",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+    "input_examples": [],
+}
+
+# search_agent/ToolTextEditor20250728/full.json
+tool_text_editor20250728__full: ToolTextEditor20250728 = {
+    "type": "text_editor_20250728",
+    "name": "str_replace_based_edit_tool",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+    "input_examples": [{"command": "git status"}, {"command": "pytest -q"}],
+    "max_characters": 7,
+}
+
+# search_agent/ToolTextEditor20250728/minimal.json
+tool_text_editor20250728__minimal: ToolTextEditor20250728 = {
+    "type": "text_editor_20250728",
+    "name": "str_replace_based_edit_tool",
+}
+
+# search_agent/ToolTextEditor20250728/partial.json
+tool_text_editor20250728__partial: ToolTextEditor20250728 = {
+    "type": "text_editor_20250728",
+    "name": "str_replace_based_edit_tool",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+    "input_examples": [],
 }
 
 # search_agent/ToolUnion/bash.json
@@ -2445,6 +3654,200 @@ usage__server_tool_use_unknown_key_kept: Usage = {
     "inference_geo": "not_available",
 }
 
+# search_agent/UserLocation/full.json
+user_location__full: UserLocation = {
+    "type": "approximate",
+    "city": "Berlin",
+    "country": "DE",
+    "region": "Berlin",
+    "timezone": "Europe/Berlin",
+}
+
+# search_agent/UserLocation/minimal.json
+user_location__minimal: UserLocation = {"type": "approximate"}
+
+# search_agent/UserLocation/partial.json
+user_location__partial: UserLocation = {"type": "approximate", "country": None, "timezone": None}
+
+# search_agent/WebFetchBlock/full.json
+web_fetch_block__full: WebFetchBlock = {
+    "type": "web_fetch_result",
+    "url": "https://docs.python.org/3/whatsnew/3.13.html",
+    "retrieved_at": "2025-11-20T08:00:00Z",
+    "content": {
+        "type": "document",
+        "source": {
+            "type": "base64",
+            "media_type": "application/pdf",
+            "data": "JVBERi0xLjcKJeLjz9MKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK",
+        },
+        "title": "What\u2019s New In Python 3.13",
+        "citations": {"enabled": True},
+    },
+}
+
+# search_agent/WebFetchBlock/minimal.json
+web_fetch_block__minimal: WebFetchBlock = {
+    "type": "web_fetch_result",
+    "url": "https://example.com/a.png",
+    "content": {
+        "type": "document",
+        "source": {
+            "type": "base64",
+            "media_type": "application/pdf",
+            "data": "JVBERi0xLjcKJeLjz9MKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK",
+        },
+    },
+}
+
+# search_agent/WebFetchBlock/partial.json
+web_fetch_block__partial: WebFetchBlock = {
+    "type": "web_fetch_result",
+    "url": "https://en.wikipedia.org/wiki/Eiffel_Tower",
+    "retrieved_at": None,
+    "content": {
+        "type": "document",
+        "source": {
+            "type": "base64",
+            "media_type": "application/pdf",
+            "data": "JVBERi0xLjcKJeLjz9MKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK",
+        },
+        "title": None,
+    },
+}
+
+# search_agent/WebFetchTool20250910/full.json
+web_fetch_tool20250910__full: WebFetchTool20250910 = {
+    "type": "web_fetch_20250910",
+    "name": "web_fetch",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+    "allowed_domains": ["docs.python.org", "peps.python.org"],
+    "blocked_domains": ["reddit.com", "quora.com"],
+    "max_uses": 10,
+    "citations": {"enabled": True},
+    "max_content_tokens": 50000,
+}
+
+# search_agent/WebFetchTool20250910/minimal.json
+web_fetch_tool20250910__minimal: WebFetchTool20250910 = {
+    "type": "web_fetch_20250910",
+    "name": "web_fetch",
+}
+
+# search_agent/WebFetchTool20250910/partial.json
+web_fetch_tool20250910__partial: WebFetchTool20250910 = {
+    "type": "web_fetch_20250910",
+    "name": "web_fetch",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+    "allowed_domains": None,
+    "max_uses": None,
+    "max_content_tokens": None,
+}
+
+# search_agent/WebFetchTool20260209/full.json
+web_fetch_tool20260209__full: WebFetchTool20260209 = {
+    "type": "web_fetch_20260209",
+    "name": "web_fetch",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+    "allowed_domains": ["docs.python.org", "peps.python.org"],
+    "blocked_domains": ["reddit.com", "quora.com"],
+    "max_uses": 10,
+    "citations": {"enabled": True},
+    "max_content_tokens": 50000,
+}
+
+# search_agent/WebFetchTool20260209/minimal.json
+web_fetch_tool20260209__minimal: WebFetchTool20260209 = {
+    "type": "web_fetch_20260209",
+    "name": "web_fetch",
+}
+
+# search_agent/WebFetchTool20260209/partial.json
+web_fetch_tool20260209__partial: WebFetchTool20260209 = {
+    "type": "web_fetch_20260209",
+    "name": "web_fetch",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+    "allowed_domains": None,
+    "max_uses": None,
+    "max_content_tokens": None,
+}
+
+# search_agent/WebFetchTool20260309/full.json
+web_fetch_tool20260309__full: WebFetchTool20260309 = {
+    "type": "web_fetch_20260309",
+    "name": "web_fetch",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+    "allowed_domains": ["docs.python.org", "peps.python.org"],
+    "blocked_domains": ["reddit.com", "quora.com"],
+    "max_uses": 10,
+    "citations": {"enabled": True},
+    "max_content_tokens": 50000,
+    "use_cache": False,
+}
+
+# search_agent/WebFetchTool20260309/minimal.json
+web_fetch_tool20260309__minimal: WebFetchTool20260309 = {
+    "type": "web_fetch_20260309",
+    "name": "web_fetch",
+}
+
+# search_agent/WebFetchTool20260309/partial.json
+web_fetch_tool20260309__partial: WebFetchTool20260309 = {
+    "type": "web_fetch_20260309",
+    "name": "web_fetch",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+    "allowed_domains": None,
+    "max_uses": None,
+    "max_content_tokens": None,
+}
+
+# search_agent/WebFetchTool20260318/full.json
+web_fetch_tool20260318__full: WebFetchTool20260318 = {
+    "type": "web_fetch_20260318",
+    "name": "web_fetch",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+    "allowed_domains": ["docs.python.org", "peps.python.org"],
+    "blocked_domains": ["reddit.com", "quora.com"],
+    "max_uses": 10,
+    "citations": {"enabled": True},
+    "max_content_tokens": 50000,
+    "response_inclusion": "excluded",
+    "use_cache": False,
+}
+
+# search_agent/WebFetchTool20260318/minimal.json
+web_fetch_tool20260318__minimal: WebFetchTool20260318 = {
+    "type": "web_fetch_20260318",
+    "name": "web_fetch",
+}
+
+# search_agent/WebFetchTool20260318/partial.json
+web_fetch_tool20260318__partial: WebFetchTool20260318 = {
+    "type": "web_fetch_20260318",
+    "name": "web_fetch",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+    "allowed_domains": None,
+    "max_uses": None,
+    "max_content_tokens": None,
+    "use_cache": True,
+}
+
 # search_agent/WebFetchToolResultBlock/error.json
 web_fetch_tool_result_block__error: WebFetchToolResultBlock = {
     "type": "web_fetch_tool_result",
@@ -2486,6 +3889,123 @@ web_fetch_tool_result_block__text_document: WebFetchToolResultBlock = {
     },
 }
 
+# search_agent/WebFetchToolResultContent/web_fetch_result.json
+web_fetch_tool_result_content__web_fetch_result: WebFetchToolResultContent = {
+    "type": "web_fetch_result",
+    "url": "https://example.com/a.png",
+    "content": {
+        "type": "document",
+        "source": {
+            "type": "base64",
+            "media_type": "application/pdf",
+            "data": "JVBERi0xLjcKJeLjz9MKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK",
+        },
+    },
+}
+
+# search_agent/WebFetchToolResultContent/web_fetch_result_partial.json
+web_fetch_tool_result_content__web_fetch_result_partial: WebFetchToolResultContent = {
+    "type": "web_fetch_result",
+    "url": "https://en.wikipedia.org/wiki/Eiffel_Tower",
+    "retrieved_at": None,
+    "content": {
+        "type": "document",
+        "source": {
+            "type": "base64",
+            "media_type": "application/pdf",
+            "data": "JVBERi0xLjcKJeLjz9MKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK",
+        },
+        "title": None,
+    },
+}
+
+# search_agent/WebFetchToolResultContent/web_fetch_tool_result_error_full.json
+web_fetch_tool_result_content__web_fetch_tool_result_error_full: WebFetchToolResultContent = {
+    "type": "web_fetch_tool_result_error",
+    "error_code": "url_too_long",
+}
+
+# search_agent/WebFetchToolResultErrorBlock/full.json
+web_fetch_tool_result_error_block__full: WebFetchToolResultErrorBlock = {
+    "type": "web_fetch_tool_result_error",
+    "error_code": "url_too_long",
+}
+
+# search_agent/WebFetchToolResultErrorBlock/minimal.json
+web_fetch_tool_result_error_block__minimal: WebFetchToolResultErrorBlock = {
+    "type": "web_fetch_tool_result_error",
+    "error_code": "invalid_tool_input",
+}
+
+# search_agent/WebFetchToolResultErrorBlock/partial.json
+web_fetch_tool_result_error_block__partial: WebFetchToolResultErrorBlock = {
+    "type": "web_fetch_tool_result_error",
+    "error_code": "url_not_allowed",
+}
+
+# search_agent/WebFetchToolResultErrorCode/invalid_tool_input.json
+web_fetch_tool_result_error_code__invalid_tool_input: WebFetchToolResultErrorCode = (
+    "invalid_tool_input"
+)
+
+# search_agent/WebFetchToolResultErrorCode/url_not_allowed.json
+web_fetch_tool_result_error_code__url_not_allowed: WebFetchToolResultErrorCode = "url_not_allowed"
+
+# search_agent/WebFetchToolResultErrorCode/url_too_long.json
+web_fetch_tool_result_error_code__url_too_long: WebFetchToolResultErrorCode = "url_too_long"
+
+# search_agent/WebSearchResultBlock/full.json
+web_search_result_block__full: WebSearchResultBlock = {
+    "type": "web_search_result",
+    "encrypted_content": "EpwCCkYIBRgCKkB8f2Q1",
+    "page_age": "March 3, 2025",
+    "title": "What\u2019s New In Python 3.13",
+    "url": "https://docs.python.org/3/whatsnew/3.13.html",
+}
+
+# search_agent/WebSearchResultBlock/minimal.json
+web_search_result_block__minimal: WebSearchResultBlock = {
+    "type": "web_search_result",
+    "encrypted_content": "EqQBCkYIBBgCKkDk3n0a",
+    "title": "Eiffel Tower - Wikipedia",
+    "url": "https://example.com/a.png",
+}
+
+# search_agent/WebSearchResultBlock/partial.json
+web_search_result_block__partial: WebSearchResultBlock = {
+    "type": "web_search_result",
+    "encrypted_content": "ErUBCkYIBhgCKkD0aa9z",
+    "page_age": None,
+    "title": "Eiffel Tower - Wikipedia",
+    "url": "https://en.wikipedia.org/wiki/Eiffel_Tower",
+}
+
+# search_agent/WebSearchTool20250305/full.json
+web_search_tool20250305__full: WebSearchTool20250305 = {
+    "type": "web_search_20250305",
+    "name": "web_search",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+    "allowed_domains": ["docs.python.org", "peps.python.org"],
+    "blocked_domains": ["reddit.com", "quora.com"],
+    "max_uses": 10,
+    "user_location": {
+        "type": "approximate",
+        "city": "Berlin",
+        "country": "DE",
+        "region": "Berlin",
+        "timezone": "Europe/Berlin",
+    },
+}
+
+# search_agent/WebSearchTool20250305/minimal.json
+web_search_tool20250305__minimal: WebSearchTool20250305 = {
+    "type": "web_search_20250305",
+    "name": "web_search",
+}
+
 # search_agent/WebSearchTool20250305/typical.json
 web_search_tool20250305__typical: WebSearchTool20250305 = {
     "type": "web_search_20250305",
@@ -2500,6 +4020,80 @@ web_search_tool20250305__typical: WebSearchTool20250305 = {
         "country": "US",
         "timezone": "America/Los_Angeles",
     },
+}
+
+# search_agent/WebSearchTool20260209/full.json
+web_search_tool20260209__full: WebSearchTool20260209 = {
+    "type": "web_search_20260209",
+    "name": "web_search",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+    "allowed_domains": ["docs.python.org", "peps.python.org"],
+    "blocked_domains": ["reddit.com", "quora.com"],
+    "max_uses": 10,
+    "user_location": {
+        "type": "approximate",
+        "city": "Berlin",
+        "country": "DE",
+        "region": "Berlin",
+        "timezone": "Europe/Berlin",
+    },
+}
+
+# search_agent/WebSearchTool20260209/minimal.json
+web_search_tool20260209__minimal: WebSearchTool20260209 = {
+    "type": "web_search_20260209",
+    "name": "web_search",
+}
+
+# search_agent/WebSearchTool20260209/partial.json
+web_search_tool20260209__partial: WebSearchTool20260209 = {
+    "type": "web_search_20260209",
+    "name": "web_search",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+    "allowed_domains": None,
+    "max_uses": None,
+}
+
+# search_agent/WebSearchTool20260318/full.json
+web_search_tool20260318__full: WebSearchTool20260318 = {
+    "type": "web_search_20260318",
+    "name": "web_search",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+    "allowed_domains": ["docs.python.org", "peps.python.org"],
+    "blocked_domains": ["reddit.com", "quora.com"],
+    "max_uses": 10,
+    "user_location": {
+        "type": "approximate",
+        "city": "Berlin",
+        "country": "DE",
+        "region": "Berlin",
+        "timezone": "Europe/Berlin",
+    },
+    "response_inclusion": "excluded",
+}
+
+# search_agent/WebSearchTool20260318/minimal.json
+web_search_tool20260318__minimal: WebSearchTool20260318 = {
+    "type": "web_search_20260318",
+    "name": "web_search",
+}
+
+# search_agent/WebSearchTool20260318/partial.json
+web_search_tool20260318__partial: WebSearchTool20260318 = {
+    "type": "web_search_20260318",
+    "name": "web_search",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+    "allowed_domains": None,
+    "max_uses": None,
+    "response_inclusion": "full",
 }
 
 # search_agent/WebSearchToolResultBlock/empty.json
@@ -2537,6 +4131,37 @@ web_search_tool_result_block__results: WebSearchToolResultBlock = {
         },
     ],
 }
+
+# search_agent/WebSearchToolResultError/full.json
+web_search_tool_result_error__full: WebSearchToolResultError = {
+    "type": "web_search_tool_result_error",
+    "error_code": "unavailable",
+}
+
+# search_agent/WebSearchToolResultError/minimal.json
+web_search_tool_result_error__minimal: WebSearchToolResultError = {
+    "type": "web_search_tool_result_error",
+    "error_code": "invalid_tool_input",
+}
+
+# search_agent/WebSearchToolResultError/partial.json
+web_search_tool_result_error__partial: WebSearchToolResultError = {
+    "type": "web_search_tool_result_error",
+    "error_code": "max_uses_exceeded",
+}
+
+# search_agent/WebSearchToolResultErrorCode/invalid_tool_input.json
+web_search_tool_result_error_code__invalid_tool_input: WebSearchToolResultErrorCode = (
+    "invalid_tool_input"
+)
+
+# search_agent/WebSearchToolResultErrorCode/max_uses_exceeded.json
+web_search_tool_result_error_code__max_uses_exceeded: WebSearchToolResultErrorCode = (
+    "max_uses_exceeded"
+)
+
+# search_agent/WebSearchToolResultErrorCode/unavailable.json
+web_search_tool_result_error_code__unavailable: WebSearchToolResultErrorCode = "unavailable"
 
 # search_agent/_TrimState/empty.json
 trim_state__empty: _TrimState = {}

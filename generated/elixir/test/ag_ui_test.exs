@@ -8,16 +8,32 @@ defmodule AgUi.PolytypeRoundTripTest do
   import PolytypeGenerated.TestSupport
 
   test "the module has fixtures" do
-    assert 199 > 0, "no valid fixtures for ag_ui"
+    assert 270 > 0, "no valid fixtures for ag_ui"
   end
 
   describe "valid fixtures round-trip" do
+    test "ActivityDeltaEvent/full.json" do
+      assert_round_trip(AgUi.ActivityDeltaEvent, "ag_ui/ActivityDeltaEvent/full.json")
+    end
+
     test "ActivityDeltaEvent/minimal.json" do
       assert_round_trip(AgUi.ActivityDeltaEvent, "ag_ui/ActivityDeltaEvent/minimal.json")
     end
 
+    test "ActivityDeltaEvent/minimal_2.json" do
+      assert_round_trip(AgUi.ActivityDeltaEvent, "ag_ui/ActivityDeltaEvent/minimal_2.json")
+    end
+
+    test "ActivityMessage/full.json" do
+      assert_round_trip(AgUi.ActivityMessage, "ag_ui/ActivityMessage/full.json")
+    end
+
     test "ActivityMessage/minimal.json" do
       assert_round_trip(AgUi.ActivityMessage, "ag_ui/ActivityMessage/minimal.json")
+    end
+
+    test "ActivityMessage/minimal_2.json" do
+      assert_round_trip(AgUi.ActivityMessage, "ag_ui/ActivityMessage/minimal_2.json")
     end
 
     test "ActivitySnapshotEvent/minimal.json" do
@@ -60,8 +76,28 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.AssistantMessage, "ag_ui/AssistantMessage/with_metadata.json")
     end
 
+    test "AudioInputContent/full.json" do
+      assert_round_trip(AgUi.AudioInputContent, "ag_ui/AudioInputContent/full.json")
+    end
+
+    test "AudioInputContent/minimal.json" do
+      assert_round_trip(AgUi.AudioInputContent, "ag_ui/AudioInputContent/minimal.json")
+    end
+
+    test "AudioInputContent/partial.json" do
+      assert_round_trip(AgUi.AudioInputContent, "ag_ui/AudioInputContent/partial.json")
+    end
+
     test "BinaryInputContent/by_id.json" do
       assert_round_trip(AgUi.BinaryInputContent, "ag_ui/BinaryInputContent/by_id.json")
+    end
+
+    test "BinaryInputContent/full.json" do
+      assert_round_trip(AgUi.BinaryInputContent, "ag_ui/BinaryInputContent/full.json")
+    end
+
+    test "BinaryInputContent/minimal.json" do
+      assert_round_trip(AgUi.BinaryInputContent, "ag_ui/BinaryInputContent/minimal.json")
     end
 
     test "Context/seed_example.json" do
@@ -102,6 +138,18 @@ defmodule AgUi.PolytypeRoundTripTest do
 
     test "DeveloperMessage/unicode.json" do
       assert_round_trip(AgUi.DeveloperMessage, "ag_ui/DeveloperMessage/unicode.json")
+    end
+
+    test "DocumentInputContent/full.json" do
+      assert_round_trip(AgUi.DocumentInputContent, "ag_ui/DocumentInputContent/full.json")
+    end
+
+    test "DocumentInputContent/minimal.json" do
+      assert_round_trip(AgUi.DocumentInputContent, "ag_ui/DocumentInputContent/minimal.json")
+    end
+
+    test "DocumentInputContent/partial.json" do
+      assert_round_trip(AgUi.DocumentInputContent, "ag_ui/DocumentInputContent/partial.json")
     end
 
     test "Event/activity_delta.json" do
@@ -244,6 +292,14 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.FunctionCall, "ag_ui/FunctionCall/unicode.json")
     end
 
+    test "ImageInputContent/full.json" do
+      assert_round_trip(AgUi.ImageInputContent, "ag_ui/ImageInputContent/full.json")
+    end
+
+    test "ImageInputContent/minimal.json" do
+      assert_round_trip(AgUi.ImageInputContent, "ag_ui/ImageInputContent/minimal.json")
+    end
+
     test "ImageInputContent/url.json" do
       assert_round_trip(AgUi.ImageInputContent, "ag_ui/ImageInputContent/url.json")
     end
@@ -256,8 +312,56 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.InputContent, "ag_ui/InputContent/text.json")
     end
 
+    test "InputContent/text_2.json" do
+      assert_round_trip(AgUi.InputContent, "ag_ui/InputContent/text_2.json")
+    end
+
+    test "InputContentDataSource/full.json" do
+      assert_round_trip(AgUi.InputContentDataSource, "ag_ui/InputContentDataSource/full.json")
+    end
+
+    test "InputContentDataSource/minimal.json" do
+      assert_round_trip(AgUi.InputContentDataSource, "ag_ui/InputContentDataSource/minimal.json")
+    end
+
+    test "InputContentDataSource/partial.json" do
+      assert_round_trip(AgUi.InputContentDataSource, "ag_ui/InputContentDataSource/partial.json")
+    end
+
     test "InputContentSource/data.json" do
       assert_round_trip(AgUi.InputContentSource, "ag_ui/InputContentSource/data.json")
+    end
+
+    test "InputContentSource/data_2.json" do
+      assert_round_trip(AgUi.InputContentSource, "ag_ui/InputContentSource/data_2.json")
+    end
+
+    test "InputContentSource/url_full.json" do
+      assert_round_trip(AgUi.InputContentSource, "ag_ui/InputContentSource/url_full.json")
+    end
+
+    test "InputContentUrlSource/full.json" do
+      assert_round_trip(AgUi.InputContentUrlSource, "ag_ui/InputContentUrlSource/full.json")
+    end
+
+    test "InputContentUrlSource/minimal.json" do
+      assert_round_trip(AgUi.InputContentUrlSource, "ag_ui/InputContentUrlSource/minimal.json")
+    end
+
+    test "InputContentUrlSource/partial.json" do
+      assert_round_trip(AgUi.InputContentUrlSource, "ag_ui/InputContentUrlSource/partial.json")
+    end
+
+    test "Interrupt/full.json" do
+      assert_round_trip(AgUi.Interrupt, "ag_ui/Interrupt/full.json")
+    end
+
+    test "Interrupt/minimal.json" do
+      assert_round_trip(AgUi.Interrupt, "ag_ui/Interrupt/minimal.json")
+    end
+
+    test "Interrupt/partial.json" do
+      assert_round_trip(AgUi.Interrupt, "ag_ui/Interrupt/partial.json")
     end
 
     test "Message/activity.json" do
@@ -348,8 +452,16 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.RawEvent, "ag_ui/RawEvent/without_event.json")
     end
 
+    test "ReasoningEncryptedValueEvent/full.json" do
+      assert_round_trip(AgUi.ReasoningEncryptedValueEvent, "ag_ui/ReasoningEncryptedValueEvent/full.json")
+    end
+
     test "ReasoningEncryptedValueEvent/message.json" do
       assert_round_trip(AgUi.ReasoningEncryptedValueEvent, "ag_ui/ReasoningEncryptedValueEvent/message.json")
+    end
+
+    test "ReasoningEncryptedValueEvent/minimal.json" do
+      assert_round_trip(AgUi.ReasoningEncryptedValueEvent, "ag_ui/ReasoningEncryptedValueEvent/minimal.json")
     end
 
     test "ReasoningEncryptedValueSubtype/message.json" do
@@ -360,8 +472,16 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.ReasoningEncryptedValueSubtype, "ag_ui/ReasoningEncryptedValueSubtype/tool_call.json")
     end
 
+    test "ReasoningEndEvent/full.json" do
+      assert_round_trip(AgUi.ReasoningEndEvent, "ag_ui/ReasoningEndEvent/full.json")
+    end
+
     test "ReasoningEndEvent/minimal.json" do
       assert_round_trip(AgUi.ReasoningEndEvent, "ag_ui/ReasoningEndEvent/minimal.json")
+    end
+
+    test "ReasoningEndEvent/minimal_2.json" do
+      assert_round_trip(AgUi.ReasoningEndEvent, "ag_ui/ReasoningEndEvent/minimal_2.json")
     end
 
     test "ReasoningMessage/encrypted.json" do
@@ -372,12 +492,20 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.ReasoningMessage, "ag_ui/ReasoningMessage/minimal.json")
     end
 
+    test "ReasoningMessage/minimal_2.json" do
+      assert_round_trip(AgUi.ReasoningMessage, "ag_ui/ReasoningMessage/minimal_2.json")
+    end
+
     test "ReasoningMessageChunkEvent/empty.json" do
       assert_round_trip(AgUi.ReasoningMessageChunkEvent, "ag_ui/ReasoningMessageChunkEvent/empty.json")
     end
 
     test "ReasoningMessageChunkEvent/full.json" do
       assert_round_trip(AgUi.ReasoningMessageChunkEvent, "ag_ui/ReasoningMessageChunkEvent/full.json")
+    end
+
+    test "ReasoningMessageChunkEvent/full_2.json" do
+      assert_round_trip(AgUi.ReasoningMessageChunkEvent, "ag_ui/ReasoningMessageChunkEvent/full_2.json")
     end
 
     test "ReasoningMessageContentEvent/empty_delta.json" do
@@ -388,20 +516,64 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.ReasoningMessageContentEvent, "ag_ui/ReasoningMessageContentEvent/minimal.json")
     end
 
+    test "ReasoningMessageContentEvent/minimal_2.json" do
+      assert_round_trip(AgUi.ReasoningMessageContentEvent, "ag_ui/ReasoningMessageContentEvent/minimal_2.json")
+    end
+
+    test "ReasoningMessageEndEvent/full.json" do
+      assert_round_trip(AgUi.ReasoningMessageEndEvent, "ag_ui/ReasoningMessageEndEvent/full.json")
+    end
+
     test "ReasoningMessageEndEvent/minimal.json" do
       assert_round_trip(AgUi.ReasoningMessageEndEvent, "ag_ui/ReasoningMessageEndEvent/minimal.json")
+    end
+
+    test "ReasoningMessageEndEvent/minimal_2.json" do
+      assert_round_trip(AgUi.ReasoningMessageEndEvent, "ag_ui/ReasoningMessageEndEvent/minimal_2.json")
+    end
+
+    test "ReasoningMessageStartEvent/full.json" do
+      assert_round_trip(AgUi.ReasoningMessageStartEvent, "ag_ui/ReasoningMessageStartEvent/full.json")
     end
 
     test "ReasoningMessageStartEvent/minimal.json" do
       assert_round_trip(AgUi.ReasoningMessageStartEvent, "ag_ui/ReasoningMessageStartEvent/minimal.json")
     end
 
+    test "ReasoningMessageStartEvent/minimal_2.json" do
+      assert_round_trip(AgUi.ReasoningMessageStartEvent, "ag_ui/ReasoningMessageStartEvent/minimal_2.json")
+    end
+
     test "ReasoningStartEvent/minimal.json" do
       assert_round_trip(AgUi.ReasoningStartEvent, "ag_ui/ReasoningStartEvent/minimal.json")
     end
 
+    test "ReasoningStartEvent/minimal_2.json" do
+      assert_round_trip(AgUi.ReasoningStartEvent, "ag_ui/ReasoningStartEvent/minimal_2.json")
+    end
+
     test "ReasoningStartEvent/with_metadata.json" do
       assert_round_trip(AgUi.ReasoningStartEvent, "ag_ui/ReasoningStartEvent/with_metadata.json")
+    end
+
+    test "ResumeEntry/full.json" do
+      assert_round_trip(AgUi.ResumeEntry, "ag_ui/ResumeEntry/full.json")
+    end
+
+    test "ResumeEntry/minimal.json" do
+      assert_round_trip(AgUi.ResumeEntry, "ag_ui/ResumeEntry/minimal.json")
+    end
+
+    test "ResumeEntry/partial.json" do
+      assert_round_trip(AgUi.ResumeEntry, "ag_ui/ResumeEntry/partial.json")
+    end
+
+    test "ResumeStatus/cancelled.json" do
+      assert_round_trip(AgUi.ResumeStatus, "ag_ui/ResumeStatus/cancelled.json")
+    end
+
+    test "ResumeStatus/resolved.json" do
+      assert_round_trip(AgUi.ResumeStatus, "ag_ui/ResumeStatus/resolved.json")
     end
 
     test "RunAgentInput/edge_cases.json" do
@@ -470,6 +642,42 @@ defmodule AgUi.PolytypeRoundTripTest do
 
     test "RunFinishedEvent/with_result_and_outcome.json" do
       assert_round_trip(AgUi.RunFinishedEvent, "ag_ui/RunFinishedEvent/with_result_and_outcome.json")
+    end
+
+    test "RunFinishedInterruptOutcome/full.json" do
+      assert_round_trip(AgUi.RunFinishedInterruptOutcome, "ag_ui/RunFinishedInterruptOutcome/full.json")
+    end
+
+    test "RunFinishedInterruptOutcome/minimal.json" do
+      assert_round_trip(AgUi.RunFinishedInterruptOutcome, "ag_ui/RunFinishedInterruptOutcome/minimal.json")
+    end
+
+    test "RunFinishedInterruptOutcome/partial.json" do
+      assert_round_trip(AgUi.RunFinishedInterruptOutcome, "ag_ui/RunFinishedInterruptOutcome/partial.json")
+    end
+
+    test "RunFinishedOutcome/interrupt.json" do
+      assert_round_trip(AgUi.RunFinishedOutcome, "ag_ui/RunFinishedOutcome/interrupt.json")
+    end
+
+    test "RunFinishedOutcome/success.json" do
+      assert_round_trip(AgUi.RunFinishedOutcome, "ag_ui/RunFinishedOutcome/success.json")
+    end
+
+    test "RunFinishedOutcome/two_interrupts.json" do
+      assert_round_trip(AgUi.RunFinishedOutcome, "ag_ui/RunFinishedOutcome/two_interrupts.json")
+    end
+
+    test "RunFinishedSuccessOutcome/minimal.json" do
+      assert_round_trip(AgUi.RunFinishedSuccessOutcome, "ag_ui/RunFinishedSuccessOutcome/minimal.json")
+    end
+
+    test "RunFinishedSuccessOutcome/with_unknown_key.json" do
+      assert_round_trip(AgUi.RunFinishedSuccessOutcome, "ag_ui/RunFinishedSuccessOutcome/with_unknown_key.json")
+    end
+
+    test "RunFinishedSuccessOutcome/with_unknown_object.json" do
+      assert_round_trip(AgUi.RunFinishedSuccessOutcome, "ag_ui/RunFinishedSuccessOutcome/with_unknown_object.json")
     end
 
     test "RunStartedEvent/parent_and_raw_event.json" do
@@ -576,6 +784,18 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.SystemMessage, "ag_ui/SystemMessage/seed_example.json")
     end
 
+    test "TextInputContent/full.json" do
+      assert_round_trip(AgUi.TextInputContent, "ag_ui/TextInputContent/full.json")
+    end
+
+    test "TextInputContent/minimal.json" do
+      assert_round_trip(AgUi.TextInputContent, "ag_ui/TextInputContent/minimal.json")
+    end
+
+    test "TextInputContent/partial.json" do
+      assert_round_trip(AgUi.TextInputContent, "ag_ui/TextInputContent/partial.json")
+    end
+
     test "TextMessageChunkEvent/empty_delta_named.json" do
       assert_round_trip(AgUi.TextMessageChunkEvent, "ag_ui/TextMessageChunkEvent/empty_delta_named.json")
     end
@@ -644,24 +864,76 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.TextMessageStartEvent, "ag_ui/TextMessageStartEvent/user_named.json")
     end
 
+    test "ThinkingEndEvent/full.json" do
+      assert_round_trip(AgUi.ThinkingEndEvent, "ag_ui/ThinkingEndEvent/full.json")
+    end
+
     test "ThinkingEndEvent/minimal.json" do
       assert_round_trip(AgUi.ThinkingEndEvent, "ag_ui/ThinkingEndEvent/minimal.json")
+    end
+
+    test "ThinkingEndEvent/minimal_2.json" do
+      assert_round_trip(AgUi.ThinkingEndEvent, "ag_ui/ThinkingEndEvent/minimal_2.json")
+    end
+
+    test "ThinkingStartEvent/full.json" do
+      assert_round_trip(AgUi.ThinkingStartEvent, "ag_ui/ThinkingStartEvent/full.json")
+    end
+
+    test "ThinkingStartEvent/partial.json" do
+      assert_round_trip(AgUi.ThinkingStartEvent, "ag_ui/ThinkingStartEvent/partial.json")
     end
 
     test "ThinkingStartEvent/untitled.json" do
       assert_round_trip(AgUi.ThinkingStartEvent, "ag_ui/ThinkingStartEvent/untitled.json")
     end
 
+    test "ThinkingTextMessageContentEvent/full.json" do
+      assert_round_trip(AgUi.ThinkingTextMessageContentEvent, "ag_ui/ThinkingTextMessageContentEvent/full.json")
+    end
+
     test "ThinkingTextMessageContentEvent/minimal.json" do
       assert_round_trip(AgUi.ThinkingTextMessageContentEvent, "ag_ui/ThinkingTextMessageContentEvent/minimal.json")
+    end
+
+    test "ThinkingTextMessageContentEvent/minimal_2.json" do
+      assert_round_trip(AgUi.ThinkingTextMessageContentEvent, "ag_ui/ThinkingTextMessageContentEvent/minimal_2.json")
+    end
+
+    test "ThinkingTextMessageEndEvent/full.json" do
+      assert_round_trip(AgUi.ThinkingTextMessageEndEvent, "ag_ui/ThinkingTextMessageEndEvent/full.json")
     end
 
     test "ThinkingTextMessageEndEvent/minimal.json" do
       assert_round_trip(AgUi.ThinkingTextMessageEndEvent, "ag_ui/ThinkingTextMessageEndEvent/minimal.json")
     end
 
+    test "ThinkingTextMessageEndEvent/partial.json" do
+      assert_round_trip(AgUi.ThinkingTextMessageEndEvent, "ag_ui/ThinkingTextMessageEndEvent/partial.json")
+    end
+
+    test "ThinkingTextMessageStartEvent/full.json" do
+      assert_round_trip(AgUi.ThinkingTextMessageStartEvent, "ag_ui/ThinkingTextMessageStartEvent/full.json")
+    end
+
     test "ThinkingTextMessageStartEvent/minimal.json" do
       assert_round_trip(AgUi.ThinkingTextMessageStartEvent, "ag_ui/ThinkingTextMessageStartEvent/minimal.json")
+    end
+
+    test "ThinkingTextMessageStartEvent/partial.json" do
+      assert_round_trip(AgUi.ThinkingTextMessageStartEvent, "ag_ui/ThinkingTextMessageStartEvent/partial.json")
+    end
+
+    test "TokenUsage/empty.json" do
+      assert_round_trip(AgUi.TokenUsage, "ag_ui/TokenUsage/empty.json")
+    end
+
+    test "TokenUsage/full.json" do
+      assert_round_trip(AgUi.TokenUsage, "ag_ui/TokenUsage/full.json")
+    end
+
+    test "TokenUsage/partial.json" do
+      assert_round_trip(AgUi.TokenUsage, "ag_ui/TokenUsage/partial.json")
     end
 
     test "Tool/recorded_weather.json" do
@@ -807,11 +1079,27 @@ defmodule AgUi.PolytypeRoundTripTest do
     test "UserMessage/unicode.json" do
       assert_round_trip(AgUi.UserMessage, "ag_ui/UserMessage/unicode.json")
     end
+
+    test "VideoInputContent/full.json" do
+      assert_round_trip(AgUi.VideoInputContent, "ag_ui/VideoInputContent/full.json")
+    end
+
+    test "VideoInputContent/minimal.json" do
+      assert_round_trip(AgUi.VideoInputContent, "ag_ui/VideoInputContent/minimal.json")
+    end
+
+    test "VideoInputContent/partial.json" do
+      assert_round_trip(AgUi.VideoInputContent, "ag_ui/VideoInputContent/partial.json")
+    end
   end
 
   describe "invalid fixtures are rejected at the recorded path" do
     test "ActivityDeltaEvent/invalid/patch_not_list.json" do
       assert_rejected(AgUi.ActivityDeltaEvent, "ag_ui/ActivityDeltaEvent/invalid/patch_not_list.json", "$.patch")
+    end
+
+    test "ActivityMessage/invalid/missing_id.json" do
+      assert_rejected(AgUi.ActivityMessage, "ag_ui/ActivityMessage/invalid/missing_id.json", "$.id")
     end
 
     test "ActivitySnapshotEvent/invalid/missing_activity_type.json" do
@@ -830,6 +1118,14 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_rejected(AgUi.AssistantMessage, "ag_ui/AssistantMessage/invalid/wrong_tool_call_type.json", "$.toolCalls[0].type")
     end
 
+    test "AudioInputContent/invalid/missing_source.json" do
+      assert_rejected(AgUi.AudioInputContent, "ag_ui/AudioInputContent/invalid/missing_source.json", "$.source")
+    end
+
+    test "BinaryInputContent/invalid/missing_mimetype.json" do
+      assert_rejected(AgUi.BinaryInputContent, "ag_ui/BinaryInputContent/invalid/missing_mimetype.json", "$.mimeType")
+    end
+
     test "Context/invalid/value_object.json" do
       assert_rejected(AgUi.Context, "ag_ui/Context/invalid/value_object.json", "$.value")
     end
@@ -840,6 +1136,10 @@ defmodule AgUi.PolytypeRoundTripTest do
 
     test "DeveloperMessage/invalid/wrong_role.json" do
       assert_rejected(AgUi.DeveloperMessage, "ag_ui/DeveloperMessage/invalid/wrong_role.json", "$.role")
+    end
+
+    test "DocumentInputContent/invalid/missing_source.json" do
+      assert_rejected(AgUi.DocumentInputContent, "ag_ui/DocumentInputContent/invalid/missing_source.json", "$.source")
     end
 
     test "Event/invalid/lowercase_type.json" do
@@ -874,6 +1174,26 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_rejected(AgUi.ImageInputContent, "ag_ui/ImageInputContent/invalid/data_without_mime_type.json", "$.source.mimeType")
     end
 
+    test "InputContent/invalid/unknown_type.json" do
+      assert_rejected(AgUi.InputContent, "ag_ui/InputContent/invalid/unknown_type.json", "$.type")
+    end
+
+    test "InputContentDataSource/invalid/missing_value.json" do
+      assert_rejected(AgUi.InputContentDataSource, "ag_ui/InputContentDataSource/invalid/missing_value.json", "$.value")
+    end
+
+    test "InputContentSource/invalid/unknown_type.json" do
+      assert_rejected(AgUi.InputContentSource, "ag_ui/InputContentSource/invalid/unknown_type.json", "$.type")
+    end
+
+    test "InputContentUrlSource/invalid/missing_value.json" do
+      assert_rejected(AgUi.InputContentUrlSource, "ag_ui/InputContentUrlSource/invalid/missing_value.json", "$.value")
+    end
+
+    test "Interrupt/invalid/missing_id.json" do
+      assert_rejected(AgUi.Interrupt, "ag_ui/Interrupt/invalid/missing_id.json", "$.id")
+    end
+
     test "Message/invalid/missing_role.json" do
       assert_rejected(AgUi.Message, "ag_ui/Message/invalid/missing_role.json", "$.role")
     end
@@ -902,8 +1222,28 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_rejected(AgUi.ReasoningEncryptedValueEvent, "ag_ui/ReasoningEncryptedValueEvent/invalid/bad_subtype.json", "$.subtype")
     end
 
+    test "ReasoningEncryptedValueSubtype/invalid/wrong_case.json" do
+      assert_rejected(AgUi.ReasoningEncryptedValueSubtype, "ag_ui/ReasoningEncryptedValueSubtype/invalid/wrong_case.json", "$")
+    end
+
+    test "ReasoningEndEvent/invalid/missing_messageid.json" do
+      assert_rejected(AgUi.ReasoningEndEvent, "ag_ui/ReasoningEndEvent/invalid/missing_messageid.json", "$.messageId")
+    end
+
+    test "ReasoningMessage/invalid/missing_id.json" do
+      assert_rejected(AgUi.ReasoningMessage, "ag_ui/ReasoningMessage/invalid/missing_id.json", "$.id")
+    end
+
+    test "ReasoningMessageChunkEvent/invalid/timestamp_wrong_type.json" do
+      assert_rejected(AgUi.ReasoningMessageChunkEvent, "ag_ui/ReasoningMessageChunkEvent/invalid/timestamp_wrong_type.json", "$.timestamp")
+    end
+
     test "ReasoningMessageContentEvent/invalid/missing_delta.json" do
       assert_rejected(AgUi.ReasoningMessageContentEvent, "ag_ui/ReasoningMessageContentEvent/invalid/missing_delta.json", "$.delta")
+    end
+
+    test "ReasoningMessageEndEvent/invalid/missing_messageid.json" do
+      assert_rejected(AgUi.ReasoningMessageEndEvent, "ag_ui/ReasoningMessageEndEvent/invalid/missing_messageid.json", "$.messageId")
     end
 
     test "ReasoningMessageStartEvent/invalid/assistant_role.json" do
@@ -916,6 +1256,14 @@ defmodule AgUi.PolytypeRoundTripTest do
 
     test "ReasoningStartEvent/invalid/missing_message_id.json" do
       assert_rejected(AgUi.ReasoningStartEvent, "ag_ui/ReasoningStartEvent/invalid/missing_message_id.json", "$.messageId")
+    end
+
+    test "ResumeEntry/invalid/missing_interruptid.json" do
+      assert_rejected(AgUi.ResumeEntry, "ag_ui/ResumeEntry/invalid/missing_interruptid.json", "$.interruptId")
+    end
+
+    test "ResumeStatus/invalid/wrong_case.json" do
+      assert_rejected(AgUi.ResumeStatus, "ag_ui/ResumeStatus/invalid/wrong_case.json", "$")
     end
 
     test "RunAgentInput/invalid/snake_case_thread_id.json" do
@@ -950,6 +1298,22 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_rejected(AgUi.RunFinishedEvent, "ag_ui/RunFinishedEvent/invalid/negative_tokens.json", "$.usage[0].inputTokens")
     end
 
+    test "RunFinishedInterruptOutcome/invalid/missing_interrupts.json" do
+      assert_rejected(AgUi.RunFinishedInterruptOutcome, "ag_ui/RunFinishedInterruptOutcome/invalid/missing_interrupts.json", "$.interrupts")
+    end
+
+    test "RunFinishedOutcome/invalid/unknown_type.json" do
+      assert_rejected(AgUi.RunFinishedOutcome, "ag_ui/RunFinishedOutcome/invalid/unknown_type.json", "$.type")
+    end
+
+    test "RunFinishedSuccessOutcome/invalid/missing_type.json" do
+      assert_rejected(AgUi.RunFinishedSuccessOutcome, "ag_ui/RunFinishedSuccessOutcome/invalid/missing_type.json", "$.type")
+    end
+
+    test "RunFinishedSuccessOutcome/invalid/wrong_type.json" do
+      assert_rejected(AgUi.RunFinishedSuccessOutcome, "ag_ui/RunFinishedSuccessOutcome/invalid/wrong_type.json", "$.type")
+    end
+
     test "RunStartedEvent/invalid/snake_case_run_id.json" do
       assert_rejected(AgUi.RunStartedEvent, "ag_ui/RunStartedEvent/invalid/snake_case_run_id.json", "$.runId")
     end
@@ -978,6 +1342,10 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_rejected(AgUi.StateDeltaEvent, "ag_ui/StateDeltaEvent/invalid/delta_object.json", "$.delta")
     end
 
+    test "StateSnapshotEvent/invalid/timestamp_wrong_type.json" do
+      assert_rejected(AgUi.StateSnapshotEvent, "ag_ui/StateSnapshotEvent/invalid/timestamp_wrong_type.json", "$.timestamp")
+    end
+
     test "StepFinishedEvent/invalid/step_name_null.json" do
       assert_rejected(AgUi.StepFinishedEvent, "ag_ui/StepFinishedEvent/invalid/step_name_null.json", "$.stepName")
     end
@@ -988,6 +1356,10 @@ defmodule AgUi.PolytypeRoundTripTest do
 
     test "SystemMessage/invalid/missing_content.json" do
       assert_rejected(AgUi.SystemMessage, "ag_ui/SystemMessage/invalid/missing_content.json", "$.content")
+    end
+
+    test "TextInputContent/invalid/missing_text.json" do
+      assert_rejected(AgUi.TextInputContent, "ag_ui/TextInputContent/invalid/missing_text.json", "$.text")
     end
 
     test "TextMessageChunkEvent/invalid/tool_role.json" do
@@ -1012,6 +1384,34 @@ defmodule AgUi.PolytypeRoundTripTest do
 
     test "TextMessageStartEvent/invalid/tool_role.json" do
       assert_rejected(AgUi.TextMessageStartEvent, "ag_ui/TextMessageStartEvent/invalid/tool_role.json", "$.role")
+    end
+
+    test "ThinkingEndEvent/invalid/timestamp_wrong_type.json" do
+      assert_rejected(AgUi.ThinkingEndEvent, "ag_ui/ThinkingEndEvent/invalid/timestamp_wrong_type.json", "$.timestamp")
+    end
+
+    test "ThinkingStartEvent/invalid/timestamp_wrong_type.json" do
+      assert_rejected(AgUi.ThinkingStartEvent, "ag_ui/ThinkingStartEvent/invalid/timestamp_wrong_type.json", "$.timestamp")
+    end
+
+    test "ThinkingTextMessageContentEvent/invalid/missing_delta.json" do
+      assert_rejected(AgUi.ThinkingTextMessageContentEvent, "ag_ui/ThinkingTextMessageContentEvent/invalid/missing_delta.json", "$.delta")
+    end
+
+    test "ThinkingTextMessageEndEvent/invalid/timestamp_wrong_type.json" do
+      assert_rejected(AgUi.ThinkingTextMessageEndEvent, "ag_ui/ThinkingTextMessageEndEvent/invalid/timestamp_wrong_type.json", "$.timestamp")
+    end
+
+    test "ThinkingTextMessageStartEvent/invalid/timestamp_wrong_type.json" do
+      assert_rejected(AgUi.ThinkingTextMessageStartEvent, "ag_ui/ThinkingTextMessageStartEvent/invalid/timestamp_wrong_type.json", "$.timestamp")
+    end
+
+    test "TokenUsage/invalid/negative_input_tokens.json" do
+      assert_rejected(AgUi.TokenUsage, "ag_ui/TokenUsage/invalid/negative_input_tokens.json", "$.inputTokens")
+    end
+
+    test "TokenUsage/invalid/string_total_tokens.json" do
+      assert_rejected(AgUi.TokenUsage, "ag_ui/TokenUsage/invalid/string_total_tokens.json", "$.totalTokens")
     end
 
     test "Tool/invalid/missing_description.json" do
@@ -1085,6 +1485,10 @@ defmodule AgUi.PolytypeRoundTripTest do
     test "UserMessage/invalid/unknown_part_type.json" do
       assert_rejected(AgUi.UserMessage, "ag_ui/UserMessage/invalid/unknown_part_type.json", "$.content[0].type")
     end
+
+    test "VideoInputContent/invalid/missing_source.json" do
+      assert_rejected(AgUi.VideoInputContent, "ag_ui/VideoInputContent/invalid/missing_source.json", "$.source")
+    end
   end
 end
 
@@ -1135,8 +1539,12 @@ defmodule AgUi.PolytypeAtomSafetyTest do
 
   test "unseen keys and strings in the fixtures create no atoms" do
     cases = [
+      {AgUi.ActivityDeltaEvent, "ag_ui/ActivityDeltaEvent/full.json"},
       {AgUi.ActivityDeltaEvent, "ag_ui/ActivityDeltaEvent/minimal.json"},
+      {AgUi.ActivityDeltaEvent, "ag_ui/ActivityDeltaEvent/minimal_2.json"},
+      {AgUi.ActivityMessage, "ag_ui/ActivityMessage/full.json"},
       {AgUi.ActivityMessage, "ag_ui/ActivityMessage/minimal.json"},
+      {AgUi.ActivityMessage, "ag_ui/ActivityMessage/minimal_2.json"},
       {AgUi.ActivitySnapshotEvent, "ag_ui/ActivitySnapshotEvent/minimal.json"},
       {AgUi.ActivitySnapshotEvent, "ag_ui/ActivitySnapshotEvent/replace_false.json"},
       {AgUi.ActivitySnapshotEvent, "ag_ui/ActivitySnapshotEvent/replace_true_explicit.json"},
@@ -1147,7 +1555,12 @@ defmodule AgUi.PolytypeAtomSafetyTest do
       {AgUi.AssistantMessage, "ag_ui/AssistantMessage/seed_example.json"},
       {AgUi.AssistantMessage, "ag_ui/AssistantMessage/seed_run_input.json"},
       {AgUi.AssistantMessage, "ag_ui/AssistantMessage/with_metadata.json"},
+      {AgUi.AudioInputContent, "ag_ui/AudioInputContent/full.json"},
+      {AgUi.AudioInputContent, "ag_ui/AudioInputContent/minimal.json"},
+      {AgUi.AudioInputContent, "ag_ui/AudioInputContent/partial.json"},
       {AgUi.BinaryInputContent, "ag_ui/BinaryInputContent/by_id.json"},
+      {AgUi.BinaryInputContent, "ag_ui/BinaryInputContent/full.json"},
+      {AgUi.BinaryInputContent, "ag_ui/BinaryInputContent/minimal.json"},
       {AgUi.Context, "ag_ui/Context/seed_example.json"},
       {AgUi.Context, "ag_ui/Context/seed_preferences.json"},
       {AgUi.Context, "ag_ui/Context/unicode.json"},
@@ -1158,6 +1571,9 @@ defmodule AgUi.PolytypeAtomSafetyTest do
       {AgUi.DeveloperMessage, "ag_ui/DeveloperMessage/named.json"},
       {AgUi.DeveloperMessage, "ag_ui/DeveloperMessage/seed_example.json"},
       {AgUi.DeveloperMessage, "ag_ui/DeveloperMessage/unicode.json"},
+      {AgUi.DocumentInputContent, "ag_ui/DocumentInputContent/full.json"},
+      {AgUi.DocumentInputContent, "ag_ui/DocumentInputContent/minimal.json"},
+      {AgUi.DocumentInputContent, "ag_ui/DocumentInputContent/partial.json"},
       {AgUi.Event, "ag_ui/Event/activity_delta.json"},
       {AgUi.Event, "ag_ui/Event/custom.json"},
       {AgUi.Event, "ag_ui/Event/messages_snapshot.json"},
@@ -1193,10 +1609,24 @@ defmodule AgUi.PolytypeAtomSafetyTest do
       {AgUi.FunctionCall, "ag_ui/FunctionCall/recorded_calculator.json"},
       {AgUi.FunctionCall, "ag_ui/FunctionCall/seed_example.json"},
       {AgUi.FunctionCall, "ag_ui/FunctionCall/unicode.json"},
+      {AgUi.ImageInputContent, "ag_ui/ImageInputContent/full.json"},
+      {AgUi.ImageInputContent, "ag_ui/ImageInputContent/minimal.json"},
       {AgUi.ImageInputContent, "ag_ui/ImageInputContent/url.json"},
       {AgUi.InputContent, "ag_ui/InputContent/binary_data.json"},
       {AgUi.InputContent, "ag_ui/InputContent/text.json"},
+      {AgUi.InputContent, "ag_ui/InputContent/text_2.json"},
+      {AgUi.InputContentDataSource, "ag_ui/InputContentDataSource/full.json"},
+      {AgUi.InputContentDataSource, "ag_ui/InputContentDataSource/minimal.json"},
+      {AgUi.InputContentDataSource, "ag_ui/InputContentDataSource/partial.json"},
       {AgUi.InputContentSource, "ag_ui/InputContentSource/data.json"},
+      {AgUi.InputContentSource, "ag_ui/InputContentSource/data_2.json"},
+      {AgUi.InputContentSource, "ag_ui/InputContentSource/url_full.json"},
+      {AgUi.InputContentUrlSource, "ag_ui/InputContentUrlSource/full.json"},
+      {AgUi.InputContentUrlSource, "ag_ui/InputContentUrlSource/minimal.json"},
+      {AgUi.InputContentUrlSource, "ag_ui/InputContentUrlSource/partial.json"},
+      {AgUi.Interrupt, "ag_ui/Interrupt/full.json"},
+      {AgUi.Interrupt, "ag_ui/Interrupt/minimal.json"},
+      {AgUi.Interrupt, "ag_ui/Interrupt/partial.json"},
       {AgUi.Message, "ag_ui/Message/activity.json"},
       {AgUi.Message, "ag_ui/Message/reasoning.json"},
       {AgUi.Message, "ag_ui/Message/reasoning_short.json"},
@@ -1219,20 +1649,37 @@ defmodule AgUi.PolytypeAtomSafetyTest do
       {AgUi.RawEvent, "ag_ui/RawEvent/openai_chunk.json"},
       {AgUi.RawEvent, "ag_ui/RawEvent/string_event.json"},
       {AgUi.RawEvent, "ag_ui/RawEvent/without_event.json"},
+      {AgUi.ReasoningEncryptedValueEvent, "ag_ui/ReasoningEncryptedValueEvent/full.json"},
       {AgUi.ReasoningEncryptedValueEvent, "ag_ui/ReasoningEncryptedValueEvent/message.json"},
+      {AgUi.ReasoningEncryptedValueEvent, "ag_ui/ReasoningEncryptedValueEvent/minimal.json"},
       {AgUi.ReasoningEncryptedValueSubtype, "ag_ui/ReasoningEncryptedValueSubtype/message.json"},
       {AgUi.ReasoningEncryptedValueSubtype, "ag_ui/ReasoningEncryptedValueSubtype/tool_call.json"},
+      {AgUi.ReasoningEndEvent, "ag_ui/ReasoningEndEvent/full.json"},
       {AgUi.ReasoningEndEvent, "ag_ui/ReasoningEndEvent/minimal.json"},
+      {AgUi.ReasoningEndEvent, "ag_ui/ReasoningEndEvent/minimal_2.json"},
       {AgUi.ReasoningMessage, "ag_ui/ReasoningMessage/encrypted.json"},
       {AgUi.ReasoningMessage, "ag_ui/ReasoningMessage/minimal.json"},
+      {AgUi.ReasoningMessage, "ag_ui/ReasoningMessage/minimal_2.json"},
       {AgUi.ReasoningMessageChunkEvent, "ag_ui/ReasoningMessageChunkEvent/empty.json"},
       {AgUi.ReasoningMessageChunkEvent, "ag_ui/ReasoningMessageChunkEvent/full.json"},
+      {AgUi.ReasoningMessageChunkEvent, "ag_ui/ReasoningMessageChunkEvent/full_2.json"},
       {AgUi.ReasoningMessageContentEvent, "ag_ui/ReasoningMessageContentEvent/empty_delta.json"},
       {AgUi.ReasoningMessageContentEvent, "ag_ui/ReasoningMessageContentEvent/minimal.json"},
+      {AgUi.ReasoningMessageContentEvent, "ag_ui/ReasoningMessageContentEvent/minimal_2.json"},
+      {AgUi.ReasoningMessageEndEvent, "ag_ui/ReasoningMessageEndEvent/full.json"},
       {AgUi.ReasoningMessageEndEvent, "ag_ui/ReasoningMessageEndEvent/minimal.json"},
+      {AgUi.ReasoningMessageEndEvent, "ag_ui/ReasoningMessageEndEvent/minimal_2.json"},
+      {AgUi.ReasoningMessageStartEvent, "ag_ui/ReasoningMessageStartEvent/full.json"},
       {AgUi.ReasoningMessageStartEvent, "ag_ui/ReasoningMessageStartEvent/minimal.json"},
+      {AgUi.ReasoningMessageStartEvent, "ag_ui/ReasoningMessageStartEvent/minimal_2.json"},
       {AgUi.ReasoningStartEvent, "ag_ui/ReasoningStartEvent/minimal.json"},
+      {AgUi.ReasoningStartEvent, "ag_ui/ReasoningStartEvent/minimal_2.json"},
       {AgUi.ReasoningStartEvent, "ag_ui/ReasoningStartEvent/with_metadata.json"},
+      {AgUi.ResumeEntry, "ag_ui/ResumeEntry/full.json"},
+      {AgUi.ResumeEntry, "ag_ui/ResumeEntry/minimal.json"},
+      {AgUi.ResumeEntry, "ag_ui/ResumeEntry/partial.json"},
+      {AgUi.ResumeStatus, "ag_ui/ResumeStatus/cancelled.json"},
+      {AgUi.ResumeStatus, "ag_ui/ResumeStatus/resolved.json"},
       {AgUi.RunAgentInput, "ag_ui/RunAgentInput/edge_cases.json"},
       {AgUi.RunAgentInput, "ag_ui/RunAgentInput/minimal.json"},
       {AgUi.RunAgentInput, "ag_ui/RunAgentInput/recorded_mastra_untruncated.json"},
@@ -1250,6 +1697,15 @@ defmodule AgUi.PolytypeAtomSafetyTest do
       {AgUi.RunFinishedEvent, "ag_ui/RunFinishedEvent/recorded_agno.json"},
       {AgUi.RunFinishedEvent, "ag_ui/RunFinishedEvent/recorded_llamaindex.json"},
       {AgUi.RunFinishedEvent, "ag_ui/RunFinishedEvent/with_result_and_outcome.json"},
+      {AgUi.RunFinishedInterruptOutcome, "ag_ui/RunFinishedInterruptOutcome/full.json"},
+      {AgUi.RunFinishedInterruptOutcome, "ag_ui/RunFinishedInterruptOutcome/minimal.json"},
+      {AgUi.RunFinishedInterruptOutcome, "ag_ui/RunFinishedInterruptOutcome/partial.json"},
+      {AgUi.RunFinishedOutcome, "ag_ui/RunFinishedOutcome/interrupt.json"},
+      {AgUi.RunFinishedOutcome, "ag_ui/RunFinishedOutcome/success.json"},
+      {AgUi.RunFinishedOutcome, "ag_ui/RunFinishedOutcome/two_interrupts.json"},
+      {AgUi.RunFinishedSuccessOutcome, "ag_ui/RunFinishedSuccessOutcome/minimal.json"},
+      {AgUi.RunFinishedSuccessOutcome, "ag_ui/RunFinishedSuccessOutcome/with_unknown_key.json"},
+      {AgUi.RunFinishedSuccessOutcome, "ag_ui/RunFinishedSuccessOutcome/with_unknown_object.json"},
       {AgUi.RunStartedEvent, "ag_ui/RunStartedEvent/parent_and_raw_event.json"},
       {AgUi.RunStartedEvent, "ag_ui/RunStartedEvent/recorded_agno.json"},
       {AgUi.RunStartedEvent, "ag_ui/RunStartedEvent/recorded_llamaindex_seconds.json"},
@@ -1276,6 +1732,9 @@ defmodule AgUi.PolytypeAtomSafetyTest do
       {AgUi.SystemMessage, "ag_ui/SystemMessage/named.json"},
       {AgUi.SystemMessage, "ag_ui/SystemMessage/recorded_llamaindex.json"},
       {AgUi.SystemMessage, "ag_ui/SystemMessage/seed_example.json"},
+      {AgUi.TextInputContent, "ag_ui/TextInputContent/full.json"},
+      {AgUi.TextInputContent, "ag_ui/TextInputContent/minimal.json"},
+      {AgUi.TextInputContent, "ag_ui/TextInputContent/partial.json"},
       {AgUi.TextMessageChunkEvent, "ag_ui/TextMessageChunkEvent/empty_delta_named.json"},
       {AgUi.TextMessageChunkEvent, "ag_ui/TextMessageChunkEvent/minimal.json"},
       {AgUi.TextMessageChunkEvent, "ag_ui/TextMessageChunkEvent/recorded_llamaindex.json"},
@@ -1293,11 +1752,24 @@ defmodule AgUi.PolytypeAtomSafetyTest do
       {AgUi.TextMessageStartEvent, "ag_ui/TextMessageStartEvent/recorded_agno.json"},
       {AgUi.TextMessageStartEvent, "ag_ui/TextMessageStartEvent/role_absent_default.json"},
       {AgUi.TextMessageStartEvent, "ag_ui/TextMessageStartEvent/user_named.json"},
+      {AgUi.ThinkingEndEvent, "ag_ui/ThinkingEndEvent/full.json"},
       {AgUi.ThinkingEndEvent, "ag_ui/ThinkingEndEvent/minimal.json"},
+      {AgUi.ThinkingEndEvent, "ag_ui/ThinkingEndEvent/minimal_2.json"},
+      {AgUi.ThinkingStartEvent, "ag_ui/ThinkingStartEvent/full.json"},
+      {AgUi.ThinkingStartEvent, "ag_ui/ThinkingStartEvent/partial.json"},
       {AgUi.ThinkingStartEvent, "ag_ui/ThinkingStartEvent/untitled.json"},
+      {AgUi.ThinkingTextMessageContentEvent, "ag_ui/ThinkingTextMessageContentEvent/full.json"},
       {AgUi.ThinkingTextMessageContentEvent, "ag_ui/ThinkingTextMessageContentEvent/minimal.json"},
+      {AgUi.ThinkingTextMessageContentEvent, "ag_ui/ThinkingTextMessageContentEvent/minimal_2.json"},
+      {AgUi.ThinkingTextMessageEndEvent, "ag_ui/ThinkingTextMessageEndEvent/full.json"},
       {AgUi.ThinkingTextMessageEndEvent, "ag_ui/ThinkingTextMessageEndEvent/minimal.json"},
+      {AgUi.ThinkingTextMessageEndEvent, "ag_ui/ThinkingTextMessageEndEvent/partial.json"},
+      {AgUi.ThinkingTextMessageStartEvent, "ag_ui/ThinkingTextMessageStartEvent/full.json"},
       {AgUi.ThinkingTextMessageStartEvent, "ag_ui/ThinkingTextMessageStartEvent/minimal.json"},
+      {AgUi.ThinkingTextMessageStartEvent, "ag_ui/ThinkingTextMessageStartEvent/partial.json"},
+      {AgUi.TokenUsage, "ag_ui/TokenUsage/empty.json"},
+      {AgUi.TokenUsage, "ag_ui/TokenUsage/full.json"},
+      {AgUi.TokenUsage, "ag_ui/TokenUsage/partial.json"},
       {AgUi.Tool, "ag_ui/Tool/recorded_weather.json"},
       {AgUi.Tool, "ag_ui/Tool/seed_example.json"},
       {AgUi.Tool, "ag_ui/Tool/seed_search.json"},
@@ -1333,7 +1805,10 @@ defmodule AgUi.PolytypeAtomSafetyTest do
       {AgUi.UserMessage, "ag_ui/UserMessage/recorded_mastra.json"},
       {AgUi.UserMessage, "ag_ui/UserMessage/seed_example.json"},
       {AgUi.UserMessage, "ag_ui/UserMessage/seed_run_input.json"},
-      {AgUi.UserMessage, "ag_ui/UserMessage/unicode.json"}
+      {AgUi.UserMessage, "ag_ui/UserMessage/unicode.json"},
+      {AgUi.VideoInputContent, "ag_ui/VideoInputContent/full.json"},
+      {AgUi.VideoInputContent, "ag_ui/VideoInputContent/minimal.json"},
+      {AgUi.VideoInputContent, "ag_ui/VideoInputContent/partial.json"}
     ]
 
     for {module, path} <- cases do

@@ -8,12 +8,16 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
   import PolytypeGenerated.TestSupport
 
   test "the module has fixtures" do
-    assert 246 > 0, "no valid fixtures for claude_code"
+    assert 320 > 0, "no valid fixtures for claude_code"
   end
 
   describe "valid fixtures round-trip" do
     test "ApiRetryMessage/connection_error.json" do
       assert_round_trip(ClaudeCode.ApiRetryMessage, "claude_code/ApiRetryMessage/connection_error.json")
+    end
+
+    test "ApiRetryMessage/minimal.json" do
+      assert_round_trip(ClaudeCode.ApiRetryMessage, "claude_code/ApiRetryMessage/minimal.json")
     end
 
     test "ApiRetryMessage/rate_limit.json" do
@@ -56,8 +60,36 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.AssistantMessageBody, "claude_code/AssistantMessageBody/synthetic_nulls.json")
     end
 
+    test "AuthStatusMessage/full.json" do
+      assert_round_trip(ClaudeCode.AuthStatusMessage, "claude_code/AuthStatusMessage/full.json")
+    end
+
+    test "AuthStatusMessage/minimal.json" do
+      assert_round_trip(ClaudeCode.AuthStatusMessage, "claude_code/AuthStatusMessage/minimal.json")
+    end
+
     test "AuthStatusMessage/typical.json" do
       assert_round_trip(ClaudeCode.AuthStatusMessage, "claude_code/AuthStatusMessage/typical.json")
+    end
+
+    test "BackgroundTask/full.json" do
+      assert_round_trip(ClaudeCode.BackgroundTask, "claude_code/BackgroundTask/full.json")
+    end
+
+    test "BackgroundTask/minimal.json" do
+      assert_round_trip(ClaudeCode.BackgroundTask, "claude_code/BackgroundTask/minimal.json")
+    end
+
+    test "BackgroundTask/partial.json" do
+      assert_round_trip(ClaudeCode.BackgroundTask, "claude_code/BackgroundTask/partial.json")
+    end
+
+    test "BackgroundTasksChangedMessage/full.json" do
+      assert_round_trip(ClaudeCode.BackgroundTasksChangedMessage, "claude_code/BackgroundTasksChangedMessage/full.json")
+    end
+
+    test "BackgroundTasksChangedMessage/minimal.json" do
+      assert_round_trip(ClaudeCode.BackgroundTasksChangedMessage, "claude_code/BackgroundTasksChangedMessage/minimal.json")
     end
 
     test "BackgroundTasksChangedMessage/two_tasks.json" do
@@ -76,8 +108,24 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.CacheCreation, "claude_code/CacheCreation/zero.json")
     end
 
+    test "CommandsChangedMessage/full.json" do
+      assert_round_trip(ClaudeCode.CommandsChangedMessage, "claude_code/CommandsChangedMessage/full.json")
+    end
+
+    test "CommandsChangedMessage/minimal.json" do
+      assert_round_trip(ClaudeCode.CommandsChangedMessage, "claude_code/CommandsChangedMessage/minimal.json")
+    end
+
     test "CommandsChangedMessage/typical.json" do
       assert_round_trip(ClaudeCode.CommandsChangedMessage, "claude_code/CommandsChangedMessage/typical.json")
+    end
+
+    test "CompactBoundaryMarker/full.json" do
+      assert_round_trip(ClaudeCode.CompactBoundaryMarker, "claude_code/CompactBoundaryMarker/full.json")
+    end
+
+    test "CompactBoundaryMarker/minimal.json" do
+      assert_round_trip(ClaudeCode.CompactBoundaryMarker, "claude_code/CompactBoundaryMarker/minimal.json")
     end
 
     test "CompactBoundaryMarker/seed_example.json" do
@@ -332,12 +380,56 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.ConversationResetMessage, "claude_code/ConversationResetMessage/clear.json")
     end
 
+    test "ConversationResetMessage/minimal.json" do
+      assert_round_trip(ClaudeCode.ConversationResetMessage, "claude_code/ConversationResetMessage/minimal.json")
+    end
+
     test "ConversationResetMessage/older_emitter.json" do
       assert_round_trip(ClaudeCode.ConversationResetMessage, "claude_code/ConversationResetMessage/older_emitter.json")
     end
 
+    test "ConversationResetTrigger/clear.json" do
+      assert_round_trip(ClaudeCode.ConversationResetTrigger, "claude_code/ConversationResetTrigger/clear.json")
+    end
+
+    test "ConversationResetTrigger/fresh_session.json" do
+      assert_round_trip(ClaudeCode.ConversationResetTrigger, "claude_code/ConversationResetTrigger/fresh_session.json")
+    end
+
+    test "ConversationResetTrigger/plan_mode_exit.json" do
+      assert_round_trip(ClaudeCode.ConversationResetTrigger, "claude_code/ConversationResetTrigger/plan_mode_exit.json")
+    end
+
+    test "ElicitationCompleteMessage/full.json" do
+      assert_round_trip(ClaudeCode.ElicitationCompleteMessage, "claude_code/ElicitationCompleteMessage/full.json")
+    end
+
+    test "ElicitationCompleteMessage/minimal.json" do
+      assert_round_trip(ClaudeCode.ElicitationCompleteMessage, "claude_code/ElicitationCompleteMessage/minimal.json")
+    end
+
     test "ElicitationCompleteMessage/typical.json" do
       assert_round_trip(ClaudeCode.ElicitationCompleteMessage, "claude_code/ElicitationCompleteMessage/typical.json")
+    end
+
+    test "FailedFile/full.json" do
+      assert_round_trip(ClaudeCode.FailedFile, "claude_code/FailedFile/full.json")
+    end
+
+    test "FailedFile/minimal.json" do
+      assert_round_trip(ClaudeCode.FailedFile, "claude_code/FailedFile/minimal.json")
+    end
+
+    test "FailedFile/partial.json" do
+      assert_round_trip(ClaudeCode.FailedFile, "claude_code/FailedFile/partial.json")
+    end
+
+    test "FilesPersistedEvent/full.json" do
+      assert_round_trip(ClaudeCode.FilesPersistedEvent, "claude_code/FilesPersistedEvent/full.json")
+    end
+
+    test "FilesPersistedEvent/minimal.json" do
+      assert_round_trip(ClaudeCode.FilesPersistedEvent, "claude_code/FilesPersistedEvent/minimal.json")
     end
 
     test "FilesPersistedEvent/typical.json" do
@@ -354,6 +446,14 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
 
     test "HookOutcome/success.json" do
       assert_round_trip(ClaudeCode.HookOutcome, "claude_code/HookOutcome/success.json")
+    end
+
+    test "HookProgressMessage/full.json" do
+      assert_round_trip(ClaudeCode.HookProgressMessage, "claude_code/HookProgressMessage/full.json")
+    end
+
+    test "HookProgressMessage/minimal.json" do
+      assert_round_trip(ClaudeCode.HookProgressMessage, "claude_code/HookProgressMessage/minimal.json")
     end
 
     test "HookProgressMessage/typical.json" do
@@ -384,12 +484,40 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.HookStartedMessage, "claude_code/HookStartedMessage/recorded_session_start.json")
     end
 
+    test "InformationalLevel/info.json" do
+      assert_round_trip(ClaudeCode.InformationalLevel, "claude_code/InformationalLevel/info.json")
+    end
+
+    test "InformationalLevel/notice.json" do
+      assert_round_trip(ClaudeCode.InformationalLevel, "claude_code/InformationalLevel/notice.json")
+    end
+
+    test "InformationalLevel/suggestion.json" do
+      assert_round_trip(ClaudeCode.InformationalLevel, "claude_code/InformationalLevel/suggestion.json")
+    end
+
+    test "InformationalMessage/full.json" do
+      assert_round_trip(ClaudeCode.InformationalMessage, "claude_code/InformationalMessage/full.json")
+    end
+
+    test "InformationalMessage/minimal.json" do
+      assert_round_trip(ClaudeCode.InformationalMessage, "claude_code/InformationalMessage/minimal.json")
+    end
+
     test "InformationalMessage/warning.json" do
       assert_round_trip(ClaudeCode.InformationalMessage, "claude_code/InformationalMessage/warning.json")
     end
 
     test "LocalCommandOutputMessage/cost.json" do
       assert_round_trip(ClaudeCode.LocalCommandOutputMessage, "claude_code/LocalCommandOutputMessage/cost.json")
+    end
+
+    test "LocalCommandOutputMessage/full.json" do
+      assert_round_trip(ClaudeCode.LocalCommandOutputMessage, "claude_code/LocalCommandOutputMessage/full.json")
+    end
+
+    test "LocalCommandOutputMessage/minimal.json" do
+      assert_round_trip(ClaudeCode.LocalCommandOutputMessage, "claude_code/LocalCommandOutputMessage/minimal.json")
     end
 
     test "LocalCommandRun/no_args.json" do
@@ -512,6 +640,14 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.MessageType, "claude_code/MessageType/stream_event.json")
     end
 
+    test "MirrorErrorMessage/full.json" do
+      assert_round_trip(ClaudeCode.MirrorErrorMessage, "claude_code/MirrorErrorMessage/full.json")
+    end
+
+    test "MirrorErrorMessage/minimal.json" do
+      assert_round_trip(ClaudeCode.MirrorErrorMessage, "claude_code/MirrorErrorMessage/minimal.json")
+    end
+
     test "MirrorErrorMessage/typical.json" do
       assert_round_trip(ClaudeCode.MirrorErrorMessage, "claude_code/MirrorErrorMessage/typical.json")
     end
@@ -528,8 +664,40 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.ModelUsage, "claude_code/ModelUsage/recorded.json")
     end
 
+    test "NoResponse/full.json" do
+      assert_round_trip(ClaudeCode.NoResponse, "claude_code/NoResponse/full.json")
+    end
+
+    test "NoResponse/minimal.json" do
+      assert_round_trip(ClaudeCode.NoResponse, "claude_code/NoResponse/minimal.json")
+    end
+
+    test "NoResponse/partial.json" do
+      assert_round_trip(ClaudeCode.NoResponse, "claude_code/NoResponse/partial.json")
+    end
+
+    test "NotificationMessage/full.json" do
+      assert_round_trip(ClaudeCode.NotificationMessage, "claude_code/NotificationMessage/full.json")
+    end
+
+    test "NotificationMessage/minimal.json" do
+      assert_round_trip(ClaudeCode.NotificationMessage, "claude_code/NotificationMessage/minimal.json")
+    end
+
     test "NotificationMessage/typical.json" do
       assert_round_trip(ClaudeCode.NotificationMessage, "claude_code/NotificationMessage/typical.json")
+    end
+
+    test "NotificationPriority/high.json" do
+      assert_round_trip(ClaudeCode.NotificationPriority, "claude_code/NotificationPriority/high.json")
+    end
+
+    test "NotificationPriority/low.json" do
+      assert_round_trip(ClaudeCode.NotificationPriority, "claude_code/NotificationPriority/low.json")
+    end
+
+    test "NotificationPriority/medium.json" do
+      assert_round_trip(ClaudeCode.NotificationPriority, "claude_code/NotificationPriority/medium.json")
     end
 
     test "OutputTokensDetails/extra_key.json" do
@@ -568,6 +736,14 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.PermissionDenial, "claude_code/PermissionDenial/unicode.json")
     end
 
+    test "PermissionDeniedMessage/full.json" do
+      assert_round_trip(ClaudeCode.PermissionDeniedMessage, "claude_code/PermissionDeniedMessage/full.json")
+    end
+
+    test "PermissionDeniedMessage/minimal.json" do
+      assert_round_trip(ClaudeCode.PermissionDeniedMessage, "claude_code/PermissionDeniedMessage/minimal.json")
+    end
+
     test "PermissionDeniedMessage/typical.json" do
       assert_round_trip(ClaudeCode.PermissionDeniedMessage, "claude_code/PermissionDeniedMessage/typical.json")
     end
@@ -600,6 +776,18 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.PermissionMode, "claude_code/PermissionMode/seed_default.json")
     end
 
+    test "PersistedFile/full.json" do
+      assert_round_trip(ClaudeCode.PersistedFile, "claude_code/PersistedFile/full.json")
+    end
+
+    test "PersistedFile/minimal.json" do
+      assert_round_trip(ClaudeCode.PersistedFile, "claude_code/PersistedFile/minimal.json")
+    end
+
+    test "PersistedFile/partial.json" do
+      assert_round_trip(ClaudeCode.PersistedFile, "claude_code/PersistedFile/partial.json")
+    end
+
     test "PluginInfo/minimal.json" do
       assert_round_trip(ClaudeCode.PluginInfo, "claude_code/PluginInfo/minimal.json")
     end
@@ -610,6 +798,14 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
 
     test "PluginInfo/with_version.json" do
       assert_round_trip(ClaudeCode.PluginInfo, "claude_code/PluginInfo/with_version.json")
+    end
+
+    test "PromptSuggestionMessage/full.json" do
+      assert_round_trip(ClaudeCode.PromptSuggestionMessage, "claude_code/PromptSuggestionMessage/full.json")
+    end
+
+    test "PromptSuggestionMessage/minimal.json" do
+      assert_round_trip(ClaudeCode.PromptSuggestionMessage, "claude_code/PromptSuggestionMessage/minimal.json")
     end
 
     test "PromptSuggestionMessage/typical.json" do
@@ -712,8 +908,28 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.ServerToolUse, "claude_code/ServerToolUse/without_fetch.json")
     end
 
+    test "SessionState/idle.json" do
+      assert_round_trip(ClaudeCode.SessionState, "claude_code/SessionState/idle.json")
+    end
+
+    test "SessionState/requires_action.json" do
+      assert_round_trip(ClaudeCode.SessionState, "claude_code/SessionState/requires_action.json")
+    end
+
+    test "SessionState/running.json" do
+      assert_round_trip(ClaudeCode.SessionState, "claude_code/SessionState/running.json")
+    end
+
+    test "SessionStateChangedMessage/full.json" do
+      assert_round_trip(ClaudeCode.SessionStateChangedMessage, "claude_code/SessionStateChangedMessage/full.json")
+    end
+
     test "SessionStateChangedMessage/idle.json" do
       assert_round_trip(ClaudeCode.SessionStateChangedMessage, "claude_code/SessionStateChangedMessage/idle.json")
+    end
+
+    test "SessionStateChangedMessage/minimal.json" do
+      assert_round_trip(ClaudeCode.SessionStateChangedMessage, "claude_code/SessionStateChangedMessage/minimal.json")
     end
 
     test "SessionType/seed_cli.json" do
@@ -746,6 +962,14 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
 
     test "SystemCompactBoundary/cli_auto.json" do
       assert_round_trip(ClaudeCode.SystemCompactBoundary, "claude_code/SystemCompactBoundary/cli_auto.json")
+    end
+
+    test "SystemCompactBoundary/full.json" do
+      assert_round_trip(ClaudeCode.SystemCompactBoundary, "claude_code/SystemCompactBoundary/full.json")
+    end
+
+    test "SystemCompactBoundary/minimal.json" do
+      assert_round_trip(ClaudeCode.SystemCompactBoundary, "claude_code/SystemCompactBoundary/minimal.json")
     end
 
     test "SystemEvent/compact_boundary.json" do
@@ -820,8 +1044,32 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.TaskNotificationMessage, "claude_code/TaskNotificationMessage/completed.json")
     end
 
+    test "TaskNotificationMessage/minimal.json" do
+      assert_round_trip(ClaudeCode.TaskNotificationMessage, "claude_code/TaskNotificationMessage/minimal.json")
+    end
+
     test "TaskNotificationMessage/stopped_after_restart.json" do
       assert_round_trip(ClaudeCode.TaskNotificationMessage, "claude_code/TaskNotificationMessage/stopped_after_restart.json")
+    end
+
+    test "TaskNotificationStatus/completed.json" do
+      assert_round_trip(ClaudeCode.TaskNotificationStatus, "claude_code/TaskNotificationStatus/completed.json")
+    end
+
+    test "TaskNotificationStatus/failed.json" do
+      assert_round_trip(ClaudeCode.TaskNotificationStatus, "claude_code/TaskNotificationStatus/failed.json")
+    end
+
+    test "TaskNotificationStatus/stopped.json" do
+      assert_round_trip(ClaudeCode.TaskNotificationStatus, "claude_code/TaskNotificationStatus/stopped.json")
+    end
+
+    test "TaskProgressMessage/full.json" do
+      assert_round_trip(ClaudeCode.TaskProgressMessage, "claude_code/TaskProgressMessage/full.json")
+    end
+
+    test "TaskProgressMessage/minimal.json" do
+      assert_round_trip(ClaudeCode.TaskProgressMessage, "claude_code/TaskProgressMessage/minimal.json")
     end
 
     test "TaskProgressMessage/typical.json" do
@@ -832,12 +1080,36 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.TaskStartedMessage, "claude_code/TaskStartedMessage/minimal.json")
     end
 
+    test "TaskStartedMessage/minimal_2.json" do
+      assert_round_trip(ClaudeCode.TaskStartedMessage, "claude_code/TaskStartedMessage/minimal_2.json")
+    end
+
     test "TaskStartedMessage/subagent.json" do
       assert_round_trip(ClaudeCode.TaskStartedMessage, "claude_code/TaskStartedMessage/subagent.json")
     end
 
+    test "TaskUpdatedMessage/full.json" do
+      assert_round_trip(ClaudeCode.TaskUpdatedMessage, "claude_code/TaskUpdatedMessage/full.json")
+    end
+
+    test "TaskUpdatedMessage/minimal.json" do
+      assert_round_trip(ClaudeCode.TaskUpdatedMessage, "claude_code/TaskUpdatedMessage/minimal.json")
+    end
+
     test "TaskUpdatedMessage/terminal.json" do
       assert_round_trip(ClaudeCode.TaskUpdatedMessage, "claude_code/TaskUpdatedMessage/terminal.json")
+    end
+
+    test "TaskUsage/full.json" do
+      assert_round_trip(ClaudeCode.TaskUsage, "claude_code/TaskUsage/full.json")
+    end
+
+    test "TaskUsage/minimal.json" do
+      assert_round_trip(ClaudeCode.TaskUsage, "claude_code/TaskUsage/minimal.json")
+    end
+
+    test "TaskUsage/partial.json" do
+      assert_round_trip(ClaudeCode.TaskUsage, "claude_code/TaskUsage/partial.json")
     end
 
     test "TextBlock/empty_text.json" do
@@ -868,12 +1140,28 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.Content.ThinkingBlock, "claude_code/ThinkingBlock/without_signature.json")
     end
 
+    test "ThinkingTokensMessage/full.json" do
+      assert_round_trip(ClaudeCode.ThinkingTokensMessage, "claude_code/ThinkingTokensMessage/full.json")
+    end
+
+    test "ThinkingTokensMessage/minimal.json" do
+      assert_round_trip(ClaudeCode.ThinkingTokensMessage, "claude_code/ThinkingTokensMessage/minimal.json")
+    end
+
     test "ThinkingTokensMessage/typical.json" do
       assert_round_trip(ClaudeCode.ThinkingTokensMessage, "claude_code/ThinkingTokensMessage/typical.json")
     end
 
+    test "ToolProgressMessage/full.json" do
+      assert_round_trip(ClaudeCode.ToolProgressMessage, "claude_code/ToolProgressMessage/full.json")
+    end
+
     test "ToolProgressMessage/in_subagent.json" do
       assert_round_trip(ClaudeCode.ToolProgressMessage, "claude_code/ToolProgressMessage/in_subagent.json")
+    end
+
+    test "ToolProgressMessage/minimal.json" do
+      assert_round_trip(ClaudeCode.ToolProgressMessage, "claude_code/ToolProgressMessage/minimal.json")
     end
 
     test "ToolResultBlock/error.json" do
@@ -910,6 +1198,14 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
 
     test "ToolUseBlock/unicode_input.json" do
       assert_round_trip(ClaudeCode.Content.ToolUseBlock, "claude_code/ToolUseBlock/unicode_input.json")
+    end
+
+    test "ToolUseSummaryMessage/full.json" do
+      assert_round_trip(ClaudeCode.ToolUseSummaryMessage, "claude_code/ToolUseSummaryMessage/full.json")
+    end
+
+    test "ToolUseSummaryMessage/minimal.json" do
+      assert_round_trip(ClaudeCode.ToolUseSummaryMessage, "claude_code/ToolUseSummaryMessage/minimal.json")
     end
 
     test "ToolUseSummaryMessage/typical.json" do
@@ -1030,8 +1326,28 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_rejected(ClaudeCode.AssistantMessageBody, "claude_code/AssistantMessageBody/invalid/usage_tokens_not_integer.json", "$.usage.input_tokens")
     end
 
+    test "AuthStatusMessage/invalid/missing_isauthenticating.json" do
+      assert_rejected(ClaudeCode.AuthStatusMessage, "claude_code/AuthStatusMessage/invalid/missing_isauthenticating.json", "$.isAuthenticating")
+    end
+
+    test "BackgroundTask/invalid/missing_task_id.json" do
+      assert_rejected(ClaudeCode.BackgroundTask, "claude_code/BackgroundTask/invalid/missing_task_id.json", "$.task_id")
+    end
+
+    test "BackgroundTasksChangedMessage/invalid/missing_tasks.json" do
+      assert_rejected(ClaudeCode.BackgroundTasksChangedMessage, "claude_code/BackgroundTasksChangedMessage/invalid/missing_tasks.json", "$.tasks")
+    end
+
     test "CacheCreation/invalid/missing_1h.json" do
       assert_rejected(ClaudeCode.CacheCreation, "claude_code/CacheCreation/invalid/missing_1h.json", "$.ephemeral_1h_input_tokens")
+    end
+
+    test "CommandsChangedMessage/invalid/missing_commands.json" do
+      assert_rejected(ClaudeCode.CommandsChangedMessage, "claude_code/CommandsChangedMessage/invalid/missing_commands.json", "$.commands")
+    end
+
+    test "CompactBoundaryMarker/invalid/session_id_wrong_type.json" do
+      assert_rejected(ClaudeCode.CompactBoundaryMarker, "claude_code/CompactBoundaryMarker/invalid/session_id_wrong_type.json", "$.session_id")
     end
 
     test "CompactBoundaryMessage/invalid/seed_unknown_direction.json" do
@@ -1154,6 +1470,26 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_rejected(ClaudeCode.ControlSuccessResponse, "claude_code/ControlSuccessResponse/invalid/response_list.json", "$.response")
     end
 
+    test "ConversationResetMessage/invalid/missing_new_conversation_id.json" do
+      assert_rejected(ClaudeCode.ConversationResetMessage, "claude_code/ConversationResetMessage/invalid/missing_new_conversation_id.json", "$.new_conversation_id")
+    end
+
+    test "ConversationResetTrigger/invalid/wrong_case.json" do
+      assert_rejected(ClaudeCode.ConversationResetTrigger, "claude_code/ConversationResetTrigger/invalid/wrong_case.json", "$")
+    end
+
+    test "ElicitationCompleteMessage/invalid/missing_mcp_server_name.json" do
+      assert_rejected(ClaudeCode.ElicitationCompleteMessage, "claude_code/ElicitationCompleteMessage/invalid/missing_mcp_server_name.json", "$.mcp_server_name")
+    end
+
+    test "FailedFile/invalid/missing_filename.json" do
+      assert_rejected(ClaudeCode.FailedFile, "claude_code/FailedFile/invalid/missing_filename.json", "$.filename")
+    end
+
+    test "FilesPersistedEvent/invalid/missing_files.json" do
+      assert_rejected(ClaudeCode.FilesPersistedEvent, "claude_code/FilesPersistedEvent/invalid/missing_files.json", "$.files")
+    end
+
     test "HookOutcome/invalid/unknown.json" do
       assert_rejected(ClaudeCode.HookOutcome, "claude_code/HookOutcome/invalid/unknown.json", "$")
     end
@@ -1172,6 +1508,18 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
 
     test "HookStartedMessage/invalid/hook_id_not_string.json" do
       assert_rejected(ClaudeCode.HookStartedMessage, "claude_code/HookStartedMessage/invalid/hook_id_not_string.json", "$.hook_id")
+    end
+
+    test "InformationalLevel/invalid/wrong_case.json" do
+      assert_rejected(ClaudeCode.InformationalLevel, "claude_code/InformationalLevel/invalid/wrong_case.json", "$")
+    end
+
+    test "InformationalMessage/invalid/missing_content.json" do
+      assert_rejected(ClaudeCode.InformationalMessage, "claude_code/InformationalMessage/invalid/missing_content.json", "$.content")
+    end
+
+    test "LocalCommandOutputMessage/invalid/missing_content.json" do
+      assert_rejected(ClaudeCode.LocalCommandOutputMessage, "claude_code/LocalCommandOutputMessage/invalid/missing_content.json", "$.content")
     end
 
     test "LocalCommandRun/invalid/missing_command.json" do
@@ -1210,12 +1558,28 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_rejected(ClaudeCode.MessageType, "claude_code/MessageType/invalid/atom_spelling.json", "$")
     end
 
+    test "MirrorErrorMessage/invalid/key_wrong_type.json" do
+      assert_rejected(ClaudeCode.MirrorErrorMessage, "claude_code/MirrorErrorMessage/invalid/key_wrong_type.json", "$.key")
+    end
+
     test "ModelUsage/invalid/missing_cost.json" do
       assert_rejected(ClaudeCode.ModelUsage, "claude_code/ModelUsage/invalid/missing_cost.json", "$.costUSD")
     end
 
     test "ModelUsage/invalid/snake_case_keys.json" do
       assert_rejected(ClaudeCode.ModelUsage, "claude_code/ModelUsage/invalid/snake_case_keys.json", "$.inputTokens")
+    end
+
+    test "NoResponse/invalid/missing_waited_ms.json" do
+      assert_rejected(ClaudeCode.NoResponse, "claude_code/NoResponse/invalid/missing_waited_ms.json", "$.waited_ms")
+    end
+
+    test "NotificationMessage/invalid/missing_key.json" do
+      assert_rejected(ClaudeCode.NotificationMessage, "claude_code/NotificationMessage/invalid/missing_key.json", "$.key")
+    end
+
+    test "NotificationPriority/invalid/wrong_case.json" do
+      assert_rejected(ClaudeCode.NotificationPriority, "claude_code/NotificationPriority/invalid/wrong_case.json", "$")
     end
 
     test "OutputTokensDetails/invalid/missing.json" do
@@ -1234,6 +1598,10 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_rejected(ClaudeCode.PermissionDenial, "claude_code/PermissionDenial/invalid/missing_tool_input.json", "$.tool_input")
     end
 
+    test "PermissionDeniedMessage/invalid/missing_tool_name.json" do
+      assert_rejected(ClaudeCode.PermissionDeniedMessage, "claude_code/PermissionDeniedMessage/invalid/missing_tool_name.json", "$.tool_name")
+    end
+
     test "PermissionMode/invalid/seed_atom_spelling.json" do
       assert_rejected(ClaudeCode.PermissionMode, "claude_code/PermissionMode/invalid/seed_atom_spelling.json", "$")
     end
@@ -1242,8 +1610,16 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_rejected(ClaudeCode.PermissionMode, "claude_code/PermissionMode/invalid/wrong_case.json", "$")
     end
 
+    test "PersistedFile/invalid/missing_filename.json" do
+      assert_rejected(ClaudeCode.PersistedFile, "claude_code/PersistedFile/invalid/missing_filename.json", "$.filename")
+    end
+
     test "PluginInfo/invalid/missing_path.json" do
       assert_rejected(ClaudeCode.PluginInfo, "claude_code/PluginInfo/invalid/missing_path.json", "$.path")
+    end
+
+    test "PromptSuggestionMessage/invalid/missing_suggestion.json" do
+      assert_rejected(ClaudeCode.PromptSuggestionMessage, "claude_code/PromptSuggestionMessage/invalid/missing_suggestion.json", "$.suggestion")
     end
 
     test "RateLimitEvent/invalid/missing_info.json" do
@@ -1302,6 +1678,10 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_rejected(ClaudeCode.ServerToolUse, "claude_code/ServerToolUse/invalid/float.json", "$.web_search_requests")
     end
 
+    test "SessionState/invalid/wrong_case.json" do
+      assert_rejected(ClaudeCode.SessionState, "claude_code/SessionState/invalid/wrong_case.json", "$")
+    end
+
     test "SessionStateChangedMessage/invalid/unknown_state.json" do
       assert_rejected(ClaudeCode.SessionStateChangedMessage, "claude_code/SessionStateChangedMessage/invalid/unknown_state.json", "$.state")
     end
@@ -1316,6 +1696,10 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
 
     test "StreamEventMessage/invalid/missing_event.json" do
       assert_rejected(ClaudeCode.StreamEventMessage, "claude_code/StreamEventMessage/invalid/missing_event.json", "$.event")
+    end
+
+    test "SystemCompactBoundary/invalid/session_id_wrong_type.json" do
+      assert_rejected(ClaudeCode.SystemCompactBoundary, "claude_code/SystemCompactBoundary/invalid/session_id_wrong_type.json", "$.session_id")
     end
 
     test "SystemEvent/invalid/files_persisted_incomplete.json" do
@@ -1358,6 +1742,10 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_rejected(ClaudeCode.TaskNotificationMessage, "claude_code/TaskNotificationMessage/invalid/killed_status.json", "$.status")
     end
 
+    test "TaskNotificationStatus/invalid/wrong_case.json" do
+      assert_rejected(ClaudeCode.TaskNotificationStatus, "claude_code/TaskNotificationStatus/invalid/wrong_case.json", "$")
+    end
+
     test "TaskProgressMessage/invalid/usage_missing_tool_uses.json" do
       assert_rejected(ClaudeCode.TaskProgressMessage, "claude_code/TaskProgressMessage/invalid/usage_missing_tool_uses.json", "$.usage.tool_uses")
     end
@@ -1368,6 +1756,10 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
 
     test "TaskUpdatedMessage/invalid/patch_missing.json" do
       assert_rejected(ClaudeCode.TaskUpdatedMessage, "claude_code/TaskUpdatedMessage/invalid/patch_missing.json", "$.patch")
+    end
+
+    test "TaskUsage/invalid/missing_total_tokens.json" do
+      assert_rejected(ClaudeCode.TaskUsage, "claude_code/TaskUsage/invalid/missing_total_tokens.json", "$.total_tokens")
     end
 
     test "TextBlock/invalid/missing_text.json" do
@@ -1384,6 +1776,10 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
 
     test "ThinkingBlock/invalid/missing_thinking.json" do
       assert_rejected(ClaudeCode.Content.ThinkingBlock, "claude_code/ThinkingBlock/invalid/missing_thinking.json", "$.thinking")
+    end
+
+    test "ThinkingTokensMessage/invalid/missing_estimated_tokens.json" do
+      assert_rejected(ClaudeCode.ThinkingTokensMessage, "claude_code/ThinkingTokensMessage/invalid/missing_estimated_tokens.json", "$.estimated_tokens")
     end
 
     test "ToolProgressMessage/invalid/elapsed_string.json" do
@@ -1408,6 +1804,10 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
 
     test "ToolUseBlock/invalid/missing_id.json" do
       assert_rejected(ClaudeCode.Content.ToolUseBlock, "claude_code/ToolUseBlock/invalid/missing_id.json", "$.id")
+    end
+
+    test "ToolUseSummaryMessage/invalid/missing_summary.json" do
+      assert_rejected(ClaudeCode.ToolUseSummaryMessage, "claude_code/ToolUseSummaryMessage/invalid/missing_summary.json", "$.summary")
     end
 
     test "Usage/invalid/boolean_tokens.json" do
@@ -1548,6 +1948,7 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
   test "unseen keys and strings in the fixtures create no atoms" do
     cases = [
       {ClaudeCode.ApiRetryMessage, "claude_code/ApiRetryMessage/connection_error.json"},
+      {ClaudeCode.ApiRetryMessage, "claude_code/ApiRetryMessage/minimal.json"},
       {ClaudeCode.ApiRetryMessage, "claude_code/ApiRetryMessage/rate_limit.json"},
       {ClaudeCode.Message.AssistantMessage, "claude_code/AssistantMessage/recorded_aborted.json"},
       {ClaudeCode.Message.AssistantMessage, "claude_code/AssistantMessage/recorded_thinking.json"},
@@ -1558,12 +1959,23 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.AssistantMessageBody, "claude_code/AssistantMessageBody/recorded_text.json"},
       {ClaudeCode.AssistantMessageBody, "claude_code/AssistantMessageBody/seed_example.json"},
       {ClaudeCode.AssistantMessageBody, "claude_code/AssistantMessageBody/synthetic_nulls.json"},
+      {ClaudeCode.AuthStatusMessage, "claude_code/AuthStatusMessage/full.json"},
+      {ClaudeCode.AuthStatusMessage, "claude_code/AuthStatusMessage/minimal.json"},
       {ClaudeCode.AuthStatusMessage, "claude_code/AuthStatusMessage/typical.json"},
+      {ClaudeCode.BackgroundTask, "claude_code/BackgroundTask/full.json"},
+      {ClaudeCode.BackgroundTask, "claude_code/BackgroundTask/minimal.json"},
+      {ClaudeCode.BackgroundTask, "claude_code/BackgroundTask/partial.json"},
+      {ClaudeCode.BackgroundTasksChangedMessage, "claude_code/BackgroundTasksChangedMessage/full.json"},
+      {ClaudeCode.BackgroundTasksChangedMessage, "claude_code/BackgroundTasksChangedMessage/minimal.json"},
       {ClaudeCode.BackgroundTasksChangedMessage, "claude_code/BackgroundTasksChangedMessage/two_tasks.json"},
       {ClaudeCode.CacheCreation, "claude_code/CacheCreation/five_minutes.json"},
       {ClaudeCode.CacheCreation, "claude_code/CacheCreation/one_hour.json"},
       {ClaudeCode.CacheCreation, "claude_code/CacheCreation/zero.json"},
+      {ClaudeCode.CommandsChangedMessage, "claude_code/CommandsChangedMessage/full.json"},
+      {ClaudeCode.CommandsChangedMessage, "claude_code/CommandsChangedMessage/minimal.json"},
       {ClaudeCode.CommandsChangedMessage, "claude_code/CommandsChangedMessage/typical.json"},
+      {ClaudeCode.CompactBoundaryMarker, "claude_code/CompactBoundaryMarker/full.json"},
+      {ClaudeCode.CompactBoundaryMarker, "claude_code/CompactBoundaryMarker/minimal.json"},
       {ClaudeCode.CompactBoundaryMarker, "claude_code/CompactBoundaryMarker/seed_example.json"},
       {ClaudeCode.Message.CompactBoundaryMessage, "claude_code/CompactBoundaryMessage/auto_end.json"},
       {ClaudeCode.Message.CompactBoundaryMessage, "claude_code/CompactBoundaryMessage/cli_manual.json"},
@@ -1627,12 +2039,25 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.ControlSuccessResponse, "claude_code/ControlSuccessResponse/null_response.json"},
       {ClaudeCode.ControlSuccessResponse, "claude_code/ControlSuccessResponse/recorded_still_queued.json"},
       {ClaudeCode.ConversationResetMessage, "claude_code/ConversationResetMessage/clear.json"},
+      {ClaudeCode.ConversationResetMessage, "claude_code/ConversationResetMessage/minimal.json"},
       {ClaudeCode.ConversationResetMessage, "claude_code/ConversationResetMessage/older_emitter.json"},
+      {ClaudeCode.ConversationResetTrigger, "claude_code/ConversationResetTrigger/clear.json"},
+      {ClaudeCode.ConversationResetTrigger, "claude_code/ConversationResetTrigger/fresh_session.json"},
+      {ClaudeCode.ConversationResetTrigger, "claude_code/ConversationResetTrigger/plan_mode_exit.json"},
+      {ClaudeCode.ElicitationCompleteMessage, "claude_code/ElicitationCompleteMessage/full.json"},
+      {ClaudeCode.ElicitationCompleteMessage, "claude_code/ElicitationCompleteMessage/minimal.json"},
       {ClaudeCode.ElicitationCompleteMessage, "claude_code/ElicitationCompleteMessage/typical.json"},
+      {ClaudeCode.FailedFile, "claude_code/FailedFile/full.json"},
+      {ClaudeCode.FailedFile, "claude_code/FailedFile/minimal.json"},
+      {ClaudeCode.FailedFile, "claude_code/FailedFile/partial.json"},
+      {ClaudeCode.FilesPersistedEvent, "claude_code/FilesPersistedEvent/full.json"},
+      {ClaudeCode.FilesPersistedEvent, "claude_code/FilesPersistedEvent/minimal.json"},
       {ClaudeCode.FilesPersistedEvent, "claude_code/FilesPersistedEvent/typical.json"},
       {ClaudeCode.HookOutcome, "claude_code/HookOutcome/cancelled.json"},
       {ClaudeCode.HookOutcome, "claude_code/HookOutcome/error.json"},
       {ClaudeCode.HookOutcome, "claude_code/HookOutcome/success.json"},
+      {ClaudeCode.HookProgressMessage, "claude_code/HookProgressMessage/full.json"},
+      {ClaudeCode.HookProgressMessage, "claude_code/HookProgressMessage/minimal.json"},
       {ClaudeCode.HookProgressMessage, "claude_code/HookProgressMessage/typical.json"},
       {ClaudeCode.HookResponseMessage, "claude_code/HookResponseMessage/cancelled_minimal.json"},
       {ClaudeCode.HookResponseMessage, "claude_code/HookResponseMessage/error_with_escapes.json"},
@@ -1640,8 +2065,15 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.HookStartedMessage, "claude_code/HookStartedMessage/minimal.json"},
       {ClaudeCode.HookStartedMessage, "claude_code/HookStartedMessage/pre_tool_use_with_extras.json"},
       {ClaudeCode.HookStartedMessage, "claude_code/HookStartedMessage/recorded_session_start.json"},
+      {ClaudeCode.InformationalLevel, "claude_code/InformationalLevel/info.json"},
+      {ClaudeCode.InformationalLevel, "claude_code/InformationalLevel/notice.json"},
+      {ClaudeCode.InformationalLevel, "claude_code/InformationalLevel/suggestion.json"},
+      {ClaudeCode.InformationalMessage, "claude_code/InformationalMessage/full.json"},
+      {ClaudeCode.InformationalMessage, "claude_code/InformationalMessage/minimal.json"},
       {ClaudeCode.InformationalMessage, "claude_code/InformationalMessage/warning.json"},
       {ClaudeCode.LocalCommandOutputMessage, "claude_code/LocalCommandOutputMessage/cost.json"},
+      {ClaudeCode.LocalCommandOutputMessage, "claude_code/LocalCommandOutputMessage/full.json"},
+      {ClaudeCode.LocalCommandOutputMessage, "claude_code/LocalCommandOutputMessage/minimal.json"},
       {ClaudeCode.LocalCommandRun, "claude_code/LocalCommandRun/no_args.json"},
       {ClaudeCode.LocalCommandRun, "claude_code/LocalCommandRun/recorded.json"},
       {ClaudeCode.LocalCommandRun, "claude_code/LocalCommandRun/with_args.json"},
@@ -1672,11 +2104,21 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.MessageType, "claude_code/MessageType/seed_partial_assistant.json"},
       {ClaudeCode.MessageType, "claude_code/MessageType/seed_system.json"},
       {ClaudeCode.MessageType, "claude_code/MessageType/stream_event.json"},
+      {ClaudeCode.MirrorErrorMessage, "claude_code/MirrorErrorMessage/full.json"},
+      {ClaudeCode.MirrorErrorMessage, "claude_code/MirrorErrorMessage/minimal.json"},
       {ClaudeCode.MirrorErrorMessage, "claude_code/MirrorErrorMessage/typical.json"},
       {ClaudeCode.ModelUsage, "claude_code/ModelUsage/bedrock.json"},
       {ClaudeCode.ModelUsage, "claude_code/ModelUsage/minimal.json"},
       {ClaudeCode.ModelUsage, "claude_code/ModelUsage/recorded.json"},
+      {ClaudeCode.NoResponse, "claude_code/NoResponse/full.json"},
+      {ClaudeCode.NoResponse, "claude_code/NoResponse/minimal.json"},
+      {ClaudeCode.NoResponse, "claude_code/NoResponse/partial.json"},
+      {ClaudeCode.NotificationMessage, "claude_code/NotificationMessage/full.json"},
+      {ClaudeCode.NotificationMessage, "claude_code/NotificationMessage/minimal.json"},
       {ClaudeCode.NotificationMessage, "claude_code/NotificationMessage/typical.json"},
+      {ClaudeCode.NotificationPriority, "claude_code/NotificationPriority/high.json"},
+      {ClaudeCode.NotificationPriority, "claude_code/NotificationPriority/low.json"},
+      {ClaudeCode.NotificationPriority, "claude_code/NotificationPriority/medium.json"},
       {ClaudeCode.OutputTokensDetails, "claude_code/OutputTokensDetails/extra_key.json"},
       {ClaudeCode.OutputTokensDetails, "claude_code/OutputTokensDetails/recorded.json"},
       {ClaudeCode.OutputTokensDetails, "claude_code/OutputTokensDetails/zero.json"},
@@ -1686,6 +2128,8 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.PermissionDenial, "claude_code/PermissionDenial/bash.json"},
       {ClaudeCode.PermissionDenial, "claude_code/PermissionDenial/empty_input.json"},
       {ClaudeCode.PermissionDenial, "claude_code/PermissionDenial/unicode.json"},
+      {ClaudeCode.PermissionDeniedMessage, "claude_code/PermissionDeniedMessage/full.json"},
+      {ClaudeCode.PermissionDeniedMessage, "claude_code/PermissionDeniedMessage/minimal.json"},
       {ClaudeCode.PermissionDeniedMessage, "claude_code/PermissionDeniedMessage/typical.json"},
       {ClaudeCode.PermissionMode, "claude_code/PermissionMode/accept_edits.json"},
       {ClaudeCode.PermissionMode, "claude_code/PermissionMode/auto.json"},
@@ -1694,9 +2138,14 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.PermissionMode, "claude_code/PermissionMode/dont_ask.json"},
       {ClaudeCode.PermissionMode, "claude_code/PermissionMode/plan.json"},
       {ClaudeCode.PermissionMode, "claude_code/PermissionMode/seed_default.json"},
+      {ClaudeCode.PersistedFile, "claude_code/PersistedFile/full.json"},
+      {ClaudeCode.PersistedFile, "claude_code/PersistedFile/minimal.json"},
+      {ClaudeCode.PersistedFile, "claude_code/PersistedFile/partial.json"},
       {ClaudeCode.PluginInfo, "claude_code/PluginInfo/minimal.json"},
       {ClaudeCode.PluginInfo, "claude_code/PluginInfo/recorded.json"},
       {ClaudeCode.PluginInfo, "claude_code/PluginInfo/with_version.json"},
+      {ClaudeCode.PromptSuggestionMessage, "claude_code/PromptSuggestionMessage/full.json"},
+      {ClaudeCode.PromptSuggestionMessage, "claude_code/PromptSuggestionMessage/minimal.json"},
       {ClaudeCode.PromptSuggestionMessage, "claude_code/PromptSuggestionMessage/typical.json"},
       {ClaudeCode.RateLimitEvent, "claude_code/RateLimitEvent/allowed_warning.json"},
       {ClaudeCode.RateLimitEvent, "claude_code/RateLimitEvent/minimal_rejected.json"},
@@ -1722,7 +2171,12 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.ServerToolUse, "claude_code/ServerToolUse/recorded.json"},
       {ClaudeCode.ServerToolUse, "claude_code/ServerToolUse/searches.json"},
       {ClaudeCode.ServerToolUse, "claude_code/ServerToolUse/without_fetch.json"},
+      {ClaudeCode.SessionState, "claude_code/SessionState/idle.json"},
+      {ClaudeCode.SessionState, "claude_code/SessionState/requires_action.json"},
+      {ClaudeCode.SessionState, "claude_code/SessionState/running.json"},
+      {ClaudeCode.SessionStateChangedMessage, "claude_code/SessionStateChangedMessage/full.json"},
       {ClaudeCode.SessionStateChangedMessage, "claude_code/SessionStateChangedMessage/idle.json"},
+      {ClaudeCode.SessionStateChangedMessage, "claude_code/SessionStateChangedMessage/minimal.json"},
       {ClaudeCode.SessionType, "claude_code/SessionType/seed_cli.json"},
       {ClaudeCode.SessionType, "claude_code/SessionType/seed_sdk.json"},
       {ClaudeCode.StreamEventMessage, "claude_code/StreamEventMessage/minimal.json"},
@@ -1731,6 +2185,8 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.StreamEventMessage, "claude_code/StreamEventMessage/recorded_message_stop.json"},
       {ClaudeCode.StreamEventMessage, "claude_code/StreamEventMessage/recorded_text_delta.json"},
       {ClaudeCode.SystemCompactBoundary, "claude_code/SystemCompactBoundary/cli_auto.json"},
+      {ClaudeCode.SystemCompactBoundary, "claude_code/SystemCompactBoundary/full.json"},
+      {ClaudeCode.SystemCompactBoundary, "claude_code/SystemCompactBoundary/minimal.json"},
       {ClaudeCode.SystemEvent, "claude_code/SystemEvent/compact_boundary.json"},
       {ClaudeCode.SystemEvent, "claude_code/SystemEvent/hook_progress.json"},
       {ClaudeCode.SystemEvent, "claude_code/SystemEvent/hook_response.json"},
@@ -1749,11 +2205,23 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.SystemStatusMessage, "claude_code/SystemStatusMessage/idle_null_with_mode.json"},
       {ClaudeCode.SystemStatusMessage, "claude_code/SystemStatusMessage/recorded_requesting.json"},
       {ClaudeCode.TaskNotificationMessage, "claude_code/TaskNotificationMessage/completed.json"},
+      {ClaudeCode.TaskNotificationMessage, "claude_code/TaskNotificationMessage/minimal.json"},
       {ClaudeCode.TaskNotificationMessage, "claude_code/TaskNotificationMessage/stopped_after_restart.json"},
+      {ClaudeCode.TaskNotificationStatus, "claude_code/TaskNotificationStatus/completed.json"},
+      {ClaudeCode.TaskNotificationStatus, "claude_code/TaskNotificationStatus/failed.json"},
+      {ClaudeCode.TaskNotificationStatus, "claude_code/TaskNotificationStatus/stopped.json"},
+      {ClaudeCode.TaskProgressMessage, "claude_code/TaskProgressMessage/full.json"},
+      {ClaudeCode.TaskProgressMessage, "claude_code/TaskProgressMessage/minimal.json"},
       {ClaudeCode.TaskProgressMessage, "claude_code/TaskProgressMessage/typical.json"},
       {ClaudeCode.TaskStartedMessage, "claude_code/TaskStartedMessage/minimal.json"},
+      {ClaudeCode.TaskStartedMessage, "claude_code/TaskStartedMessage/minimal_2.json"},
       {ClaudeCode.TaskStartedMessage, "claude_code/TaskStartedMessage/subagent.json"},
+      {ClaudeCode.TaskUpdatedMessage, "claude_code/TaskUpdatedMessage/full.json"},
+      {ClaudeCode.TaskUpdatedMessage, "claude_code/TaskUpdatedMessage/minimal.json"},
       {ClaudeCode.TaskUpdatedMessage, "claude_code/TaskUpdatedMessage/terminal.json"},
+      {ClaudeCode.TaskUsage, "claude_code/TaskUsage/full.json"},
+      {ClaudeCode.TaskUsage, "claude_code/TaskUsage/minimal.json"},
+      {ClaudeCode.TaskUsage, "claude_code/TaskUsage/partial.json"},
       {ClaudeCode.Content.TextBlock, "claude_code/TextBlock/empty_text.json"},
       {ClaudeCode.Content.TextBlock, "claude_code/TextBlock/recorded.json"},
       {ClaudeCode.Content.TextBlock, "claude_code/TextBlock/seed_example.json"},
@@ -1761,8 +2229,12 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.Content.ThinkingBlock, "claude_code/ThinkingBlock/recorded_redacted_display.json"},
       {ClaudeCode.Content.ThinkingBlock, "claude_code/ThinkingBlock/seed_example.json"},
       {ClaudeCode.Content.ThinkingBlock, "claude_code/ThinkingBlock/without_signature.json"},
+      {ClaudeCode.ThinkingTokensMessage, "claude_code/ThinkingTokensMessage/full.json"},
+      {ClaudeCode.ThinkingTokensMessage, "claude_code/ThinkingTokensMessage/minimal.json"},
       {ClaudeCode.ThinkingTokensMessage, "claude_code/ThinkingTokensMessage/typical.json"},
+      {ClaudeCode.ToolProgressMessage, "claude_code/ToolProgressMessage/full.json"},
       {ClaudeCode.ToolProgressMessage, "claude_code/ToolProgressMessage/in_subagent.json"},
+      {ClaudeCode.ToolProgressMessage, "claude_code/ToolProgressMessage/minimal.json"},
       {ClaudeCode.Content.ToolResultBlock, "claude_code/ToolResultBlock/error.json"},
       {ClaudeCode.Content.ToolResultBlock, "claude_code/ToolResultBlock/list_content.json"},
       {ClaudeCode.Content.ToolResultBlock, "claude_code/ToolResultBlock/no_content.json"},
@@ -1772,6 +2244,8 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.Content.ToolUseBlock, "claude_code/ToolUseBlock/recorded_with_caller.json"},
       {ClaudeCode.Content.ToolUseBlock, "claude_code/ToolUseBlock/seed_example.json"},
       {ClaudeCode.Content.ToolUseBlock, "claude_code/ToolUseBlock/unicode_input.json"},
+      {ClaudeCode.ToolUseSummaryMessage, "claude_code/ToolUseSummaryMessage/full.json"},
+      {ClaudeCode.ToolUseSummaryMessage, "claude_code/ToolUseSummaryMessage/minimal.json"},
       {ClaudeCode.ToolUseSummaryMessage, "claude_code/ToolUseSummaryMessage/typical.json"},
       {ClaudeCode.Usage, "claude_code/Usage/minimal.json"},
       {ClaudeCode.Usage, "claude_code/Usage/recorded_api_call.json"},

@@ -8,16 +8,32 @@ defmodule NanoAgent.PolytypeRoundTripTest do
   import PolytypeGenerated.TestSupport
 
   test "the module has fixtures" do
-    assert 107 > 0, "no valid fixtures for nano_agent"
+    assert 118 > 0, "no valid fixtures for nano_agent"
   end
 
   describe "valid fixtures round-trip" do
+    test "CompactionContent/full.json" do
+      assert_round_trip(NanoAgent.CompactionContent, "nano_agent/CompactionContent/full.json")
+    end
+
+    test "CompactionContent/minimal.json" do
+      assert_round_trip(NanoAgent.CompactionContent, "nano_agent/CompactionContent/minimal.json")
+    end
+
     test "CompactionContent/typical.json" do
       assert_round_trip(NanoAgent.CompactionContent, "nano_agent/CompactionContent/typical.json")
     end
 
+    test "CompactionSummaryContent/full.json" do
+      assert_round_trip(NanoAgent.CompactionSummaryContent, "nano_agent/CompactionSummaryContent/full.json")
+    end
+
     test "CompactionSummaryContent/legacy.json" do
       assert_round_trip(NanoAgent.CompactionSummaryContent, "nano_agent/CompactionSummaryContent/legacy.json")
+    end
+
+    test "CompactionSummaryContent/minimal.json" do
+      assert_round_trip(NanoAgent.CompactionSummaryContent, "nano_agent/CompactionSummaryContent/minimal.json")
     end
 
     test "ContentBlock/compaction.json" do
@@ -56,8 +72,28 @@ defmodule NanoAgent.PolytypeRoundTripTest do
       assert_round_trip(NanoAgent.ContentBlock, "nano_agent/ContentBlock/tool_use_null_input.json")
     end
 
+    test "ImageContent/full.json" do
+      assert_round_trip(NanoAgent.ImageContent, "nano_agent/ImageContent/full.json")
+    end
+
     test "ImageContent/jpeg.json" do
       assert_round_trip(NanoAgent.ImageContent, "nano_agent/ImageContent/jpeg.json")
+    end
+
+    test "ImageContent/minimal.json" do
+      assert_round_trip(NanoAgent.ImageContent, "nano_agent/ImageContent/minimal.json")
+    end
+
+    test "ImageSource/full.json" do
+      assert_round_trip(NanoAgent.ImageSource, "nano_agent/ImageSource/full.json")
+    end
+
+    test "ImageSource/minimal.json" do
+      assert_round_trip(NanoAgent.ImageSource, "nano_agent/ImageSource/minimal.json")
+    end
+
+    test "ImageSource/partial.json" do
+      assert_round_trip(NanoAgent.ImageSource, "nano_agent/ImageSource/partial.json")
     end
 
     test "Message/all_block_kinds.json" do
@@ -150,6 +186,10 @@ defmodule NanoAgent.PolytypeRoundTripTest do
 
     test "ReasoningContent/minimal.json" do
       assert_round_trip(NanoAgent.ReasoningContent, "nano_agent/ReasoningContent/minimal.json")
+    end
+
+    test "ReasoningContent/minimal_2.json" do
+      assert_round_trip(NanoAgent.ReasoningContent, "nano_agent/ReasoningContent/minimal_2.json")
     end
 
     test "Response/stop_reason_null_empty.json" do
@@ -356,6 +396,10 @@ defmodule NanoAgent.PolytypeRoundTripTest do
       assert_round_trip(NanoAgent.ToolOutputContent, "nano_agent/ToolOutputContent/text.json")
     end
 
+    test "ToolOutputContent/text_2.json" do
+      assert_round_trip(NanoAgent.ToolOutputContent, "nano_agent/ToolOutputContent/text_2.json")
+    end
+
     test "ToolResultContent/explicit_default_is_error.json" do
       assert_round_trip(NanoAgent.ToolResultContent, "nano_agent/ToolResultContent/explicit_default_is_error.json")
     end
@@ -446,6 +490,10 @@ defmodule NanoAgent.PolytypeRoundTripTest do
       assert_rejected(NanoAgent.CompactionContent, "nano_agent/CompactionContent/invalid/content_number.json", "$.encrypted_content")
     end
 
+    test "CompactionSummaryContent/invalid/missing_encrypted_content.json" do
+      assert_rejected(NanoAgent.CompactionSummaryContent, "nano_agent/CompactionSummaryContent/invalid/missing_encrypted_content.json", "$.encrypted_content")
+    end
+
     test "ContentBlock/invalid/image_url_source.json" do
       assert_rejected(NanoAgent.ContentBlock, "nano_agent/ContentBlock/invalid/image_url_source.json", "$.source.type")
     end
@@ -468,6 +516,10 @@ defmodule NanoAgent.PolytypeRoundTripTest do
 
     test "ImageContent/invalid/missing_data.json" do
       assert_rejected(NanoAgent.ImageContent, "nano_agent/ImageContent/invalid/missing_data.json", "$.source.data")
+    end
+
+    test "ImageSource/invalid/missing_media_type.json" do
+      assert_rejected(NanoAgent.ImageSource, "nano_agent/ImageSource/invalid/missing_media_type.json", "$.media_type")
     end
 
     test "Message/invalid/bad_role.json" do
@@ -851,8 +903,12 @@ defmodule NanoAgent.PolytypeAtomSafetyTest do
 
   test "unseen keys and strings in the fixtures create no atoms" do
     cases = [
+      {NanoAgent.CompactionContent, "nano_agent/CompactionContent/full.json"},
+      {NanoAgent.CompactionContent, "nano_agent/CompactionContent/minimal.json"},
       {NanoAgent.CompactionContent, "nano_agent/CompactionContent/typical.json"},
+      {NanoAgent.CompactionSummaryContent, "nano_agent/CompactionSummaryContent/full.json"},
       {NanoAgent.CompactionSummaryContent, "nano_agent/CompactionSummaryContent/legacy.json"},
+      {NanoAgent.CompactionSummaryContent, "nano_agent/CompactionSummaryContent/minimal.json"},
       {NanoAgent.ContentBlock, "nano_agent/ContentBlock/compaction.json"},
       {NanoAgent.ContentBlock, "nano_agent/ContentBlock/compaction_summary_legacy.json"},
       {NanoAgent.ContentBlock, "nano_agent/ContentBlock/image.json"},
@@ -862,7 +918,12 @@ defmodule NanoAgent.PolytypeAtomSafetyTest do
       {NanoAgent.ContentBlock, "nano_agent/ContentBlock/tool_result.json"},
       {NanoAgent.ContentBlock, "nano_agent/ContentBlock/tool_use.json"},
       {NanoAgent.ContentBlock, "nano_agent/ContentBlock/tool_use_null_input.json"},
+      {NanoAgent.ImageContent, "nano_agent/ImageContent/full.json"},
       {NanoAgent.ImageContent, "nano_agent/ImageContent/jpeg.json"},
+      {NanoAgent.ImageContent, "nano_agent/ImageContent/minimal.json"},
+      {NanoAgent.ImageSource, "nano_agent/ImageSource/full.json"},
+      {NanoAgent.ImageSource, "nano_agent/ImageSource/minimal.json"},
+      {NanoAgent.ImageSource, "nano_agent/ImageSource/partial.json"},
       {NanoAgent.Message, "nano_agent/Message/all_block_kinds.json"},
       {NanoAgent.Message, "nano_agent/Message/assistant_reasoning_compaction.json"},
       {NanoAgent.Message, "nano_agent/Message/empty_list.json"},
@@ -886,6 +947,7 @@ defmodule NanoAgent.PolytypeAtomSafetyTest do
       {NanoAgent.PythonScript, "nano_agent/PythonScript/unicode_content.json"},
       {NanoAgent.ReasoningContent, "nano_agent/ReasoningContent/empty_summary.json"},
       {NanoAgent.ReasoningContent, "nano_agent/ReasoningContent/minimal.json"},
+      {NanoAgent.ReasoningContent, "nano_agent/ReasoningContent/minimal_2.json"},
       {NanoAgent.Response, "nano_agent/Response/stop_reason_null_empty.json"},
       {NanoAgent.Response, "nano_agent/Response/tool_use_with_thinking.json"},
       {NanoAgent.Response, "nano_agent/Response/typical.json"},
@@ -937,6 +999,7 @@ defmodule NanoAgent.PolytypeAtomSafetyTest do
       {NanoAgent.ToolExecution, "nano_agent/ToolExecution/unicode.json"},
       {NanoAgent.ToolOutputContent, "nano_agent/ToolOutputContent/image.json"},
       {NanoAgent.ToolOutputContent, "nano_agent/ToolOutputContent/text.json"},
+      {NanoAgent.ToolOutputContent, "nano_agent/ToolOutputContent/text_2.json"},
       {NanoAgent.ToolResultContent, "nano_agent/ToolResultContent/explicit_default_is_error.json"},
       {NanoAgent.ToolResultContent, "nano_agent/ToolResultContent/seed_error_result.json"},
       {NanoAgent.ToolResultContent, "nano_agent/ToolResultContent/seed_example.json"},

@@ -8,10 +8,22 @@ defmodule SearchAgent.PolytypeRoundTripTest do
   import PolytypeGenerated.TestSupport
 
   test "the module has fixtures" do
-    assert 290 > 0, "no valid fixtures for search_agent"
+    assert 507 > 0, "no valid fixtures for search_agent"
   end
 
   describe "valid fixtures round-trip" do
+    test "AllowedCaller/code_execution_20250825.json" do
+      assert_round_trip(SearchAgent.AllowedCaller, "search_agent/AllowedCaller/code_execution_20250825.json")
+    end
+
+    test "AllowedCaller/code_execution_20260120.json" do
+      assert_round_trip(SearchAgent.AllowedCaller, "search_agent/AllowedCaller/code_execution_20260120.json")
+    end
+
+    test "AllowedCaller/direct.json" do
+      assert_round_trip(SearchAgent.AllowedCaller, "search_agent/AllowedCaller/direct.json")
+    end
+
     test "Base64ImageSource/jpeg.json" do
       assert_round_trip(SearchAgent.Base64ImageSource, "search_agent/Base64ImageSource/jpeg.json")
     end
@@ -24,12 +36,88 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.Base64ImageSource, "search_agent/Base64ImageSource/webp_empty_data.json")
     end
 
+    test "Base64PdfSource/catalog_only.json" do
+      assert_round_trip(SearchAgent.Base64PdfSource, "search_agent/Base64PdfSource/catalog_only.json")
+    end
+
+    test "Base64PdfSource/compressed_stream.json" do
+      assert_round_trip(SearchAgent.Base64PdfSource, "search_agent/Base64PdfSource/compressed_stream.json")
+    end
+
+    test "Base64PdfSource/single_page.json" do
+      assert_round_trip(SearchAgent.Base64PdfSource, "search_agent/Base64PdfSource/single_page.json")
+    end
+
+    test "BashCodeExecutionOutputBlock/full.json" do
+      assert_round_trip(SearchAgent.BashCodeExecutionOutputBlock, "search_agent/BashCodeExecutionOutputBlock/full.json")
+    end
+
+    test "BashCodeExecutionOutputBlock/minimal.json" do
+      assert_round_trip(SearchAgent.BashCodeExecutionOutputBlock, "search_agent/BashCodeExecutionOutputBlock/minimal.json")
+    end
+
+    test "BashCodeExecutionOutputBlock/partial.json" do
+      assert_round_trip(SearchAgent.BashCodeExecutionOutputBlock, "search_agent/BashCodeExecutionOutputBlock/partial.json")
+    end
+
+    test "BashCodeExecutionResultBlock/full.json" do
+      assert_round_trip(SearchAgent.BashCodeExecutionResultBlock, "search_agent/BashCodeExecutionResultBlock/full.json")
+    end
+
+    test "BashCodeExecutionResultBlock/minimal.json" do
+      assert_round_trip(SearchAgent.BashCodeExecutionResultBlock, "search_agent/BashCodeExecutionResultBlock/minimal.json")
+    end
+
+    test "BashCodeExecutionResultBlock/partial.json" do
+      assert_round_trip(SearchAgent.BashCodeExecutionResultBlock, "search_agent/BashCodeExecutionResultBlock/partial.json")
+    end
+
     test "BashCodeExecutionToolResultBlock/error.json" do
       assert_round_trip(SearchAgent.BashCodeExecutionToolResultBlock, "search_agent/BashCodeExecutionToolResultBlock/error.json")
     end
 
+    test "BashCodeExecutionToolResultBlock/minimal.json" do
+      assert_round_trip(SearchAgent.BashCodeExecutionToolResultBlock, "search_agent/BashCodeExecutionToolResultBlock/minimal.json")
+    end
+
     test "BashCodeExecutionToolResultBlock/result.json" do
       assert_round_trip(SearchAgent.BashCodeExecutionToolResultBlock, "search_agent/BashCodeExecutionToolResultBlock/result.json")
+    end
+
+    test "BashCodeExecutionToolResultContent/bash_code_execution_result_full.json" do
+      assert_round_trip(SearchAgent.BashCodeExecutionToolResultContent, "search_agent/BashCodeExecutionToolResultContent/bash_code_execution_result_full.json")
+    end
+
+    test "BashCodeExecutionToolResultContent/bash_code_execution_tool_result_error.json" do
+      assert_round_trip(SearchAgent.BashCodeExecutionToolResultContent, "search_agent/BashCodeExecutionToolResultContent/bash_code_execution_tool_result_error.json")
+    end
+
+    test "BashCodeExecutionToolResultContent/bash_code_execution_tool_result_error_partial.json" do
+      assert_round_trip(SearchAgent.BashCodeExecutionToolResultContent, "search_agent/BashCodeExecutionToolResultContent/bash_code_execution_tool_result_error_partial.json")
+    end
+
+    test "BashCodeExecutionToolResultError/full.json" do
+      assert_round_trip(SearchAgent.BashCodeExecutionToolResultError, "search_agent/BashCodeExecutionToolResultError/full.json")
+    end
+
+    test "BashCodeExecutionToolResultError/minimal.json" do
+      assert_round_trip(SearchAgent.BashCodeExecutionToolResultError, "search_agent/BashCodeExecutionToolResultError/minimal.json")
+    end
+
+    test "BashCodeExecutionToolResultError/partial.json" do
+      assert_round_trip(SearchAgent.BashCodeExecutionToolResultError, "search_agent/BashCodeExecutionToolResultError/partial.json")
+    end
+
+    test "BashCodeExecutionToolResultErrorCode/invalid_tool_input.json" do
+      assert_round_trip(SearchAgent.BashCodeExecutionToolResultErrorCode, "search_agent/BashCodeExecutionToolResultErrorCode/invalid_tool_input.json")
+    end
+
+    test "BashCodeExecutionToolResultErrorCode/too_many_requests.json" do
+      assert_round_trip(SearchAgent.BashCodeExecutionToolResultErrorCode, "search_agent/BashCodeExecutionToolResultErrorCode/too_many_requests.json")
+    end
+
+    test "BashCodeExecutionToolResultErrorCode/unavailable.json" do
+      assert_round_trip(SearchAgent.BashCodeExecutionToolResultErrorCode, "search_agent/BashCodeExecutionToolResultErrorCode/unavailable.json")
     end
 
     test "CacheControlEphemeral/default_ttl.json" do
@@ -56,6 +144,18 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.CacheCreation, "search_agent/CacheCreation/zeros.json")
     end
 
+    test "Caller/code_execution_20250825.json" do
+      assert_round_trip(SearchAgent.Caller, "search_agent/Caller/code_execution_20250825.json")
+    end
+
+    test "Caller/code_execution_20260120.json" do
+      assert_round_trip(SearchAgent.Caller, "search_agent/Caller/code_execution_20260120.json")
+    end
+
+    test "Caller/direct.json" do
+      assert_round_trip(SearchAgent.Caller, "search_agent/Caller/direct.json")
+    end
+
     test "Citation/seed_document_source.json" do
       assert_round_trip(SearchAgent.Citation, "search_agent/Citation/seed_document_source.json")
     end
@@ -68,12 +168,36 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.Citation, "search_agent/Citation/unicode_unknown_key_kept.json")
     end
 
+    test "CitationCharLocation/full.json" do
+      assert_round_trip(SearchAgent.CitationCharLocation, "search_agent/CitationCharLocation/full.json")
+    end
+
     test "CitationCharLocation/minimal.json" do
       assert_round_trip(SearchAgent.CitationCharLocation, "search_agent/CitationCharLocation/minimal.json")
     end
 
+    test "CitationCharLocation/minimal_2.json" do
+      assert_round_trip(SearchAgent.CitationCharLocation, "search_agent/CitationCharLocation/minimal_2.json")
+    end
+
+    test "CitationContentBlockLocation/full.json" do
+      assert_round_trip(SearchAgent.CitationContentBlockLocation, "search_agent/CitationContentBlockLocation/full.json")
+    end
+
+    test "CitationContentBlockLocation/minimal.json" do
+      assert_round_trip(SearchAgent.CitationContentBlockLocation, "search_agent/CitationContentBlockLocation/minimal.json")
+    end
+
     test "CitationContentBlockLocation/typical.json" do
       assert_round_trip(SearchAgent.CitationContentBlockLocation, "search_agent/CitationContentBlockLocation/typical.json")
+    end
+
+    test "CitationPageLocation/full.json" do
+      assert_round_trip(SearchAgent.CitationPageLocation, "search_agent/CitationPageLocation/full.json")
+    end
+
+    test "CitationPageLocation/minimal.json" do
+      assert_round_trip(SearchAgent.CitationPageLocation, "search_agent/CitationPageLocation/minimal.json")
     end
 
     test "CitationPageLocation/typical.json" do
@@ -90,6 +214,18 @@ defmodule SearchAgent.PolytypeRoundTripTest do
 
     test "CitationSource/unicode.json" do
       assert_round_trip(SearchAgent.CitationSource, "search_agent/CitationSource/unicode.json")
+    end
+
+    test "CitationsConfig/full.json" do
+      assert_round_trip(SearchAgent.CitationsConfig, "search_agent/CitationsConfig/full.json")
+    end
+
+    test "CitationsConfig/minimal.json" do
+      assert_round_trip(SearchAgent.CitationsConfig, "search_agent/CitationsConfig/minimal.json")
+    end
+
+    test "CitationsConfig/partial.json" do
+      assert_round_trip(SearchAgent.CitationsConfig, "search_agent/CitationsConfig/partial.json")
     end
 
     test "CitationsDelta/api_char_location.json" do
@@ -124,12 +260,100 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.CitationsDelta, "search_agent/CitationsDelta/several_unicode.json")
     end
 
+    test "CitationsSearchResultLocation/full.json" do
+      assert_round_trip(SearchAgent.CitationsSearchResultLocation, "search_agent/CitationsSearchResultLocation/full.json")
+    end
+
+    test "CitationsSearchResultLocation/minimal.json" do
+      assert_round_trip(SearchAgent.CitationsSearchResultLocation, "search_agent/CitationsSearchResultLocation/minimal.json")
+    end
+
     test "CitationsSearchResultLocation/typical.json" do
       assert_round_trip(SearchAgent.CitationsSearchResultLocation, "search_agent/CitationsSearchResultLocation/typical.json")
     end
 
+    test "CitationsWebSearchResultLocation/full.json" do
+      assert_round_trip(SearchAgent.CitationsWebSearchResultLocation, "search_agent/CitationsWebSearchResultLocation/full.json")
+    end
+
+    test "CitationsWebSearchResultLocation/minimal.json" do
+      assert_round_trip(SearchAgent.CitationsWebSearchResultLocation, "search_agent/CitationsWebSearchResultLocation/minimal.json")
+    end
+
     test "CitationsWebSearchResultLocation/typical.json" do
       assert_round_trip(SearchAgent.CitationsWebSearchResultLocation, "search_agent/CitationsWebSearchResultLocation/typical.json")
+    end
+
+    test "CodeExecutionOutputBlock/full.json" do
+      assert_round_trip(SearchAgent.CodeExecutionOutputBlock, "search_agent/CodeExecutionOutputBlock/full.json")
+    end
+
+    test "CodeExecutionOutputBlock/minimal.json" do
+      assert_round_trip(SearchAgent.CodeExecutionOutputBlock, "search_agent/CodeExecutionOutputBlock/minimal.json")
+    end
+
+    test "CodeExecutionOutputBlock/partial.json" do
+      assert_round_trip(SearchAgent.CodeExecutionOutputBlock, "search_agent/CodeExecutionOutputBlock/partial.json")
+    end
+
+    test "CodeExecutionResultBlock/full.json" do
+      assert_round_trip(SearchAgent.CodeExecutionResultBlock, "search_agent/CodeExecutionResultBlock/full.json")
+    end
+
+    test "CodeExecutionResultBlock/minimal.json" do
+      assert_round_trip(SearchAgent.CodeExecutionResultBlock, "search_agent/CodeExecutionResultBlock/minimal.json")
+    end
+
+    test "CodeExecutionResultBlock/partial.json" do
+      assert_round_trip(SearchAgent.CodeExecutionResultBlock, "search_agent/CodeExecutionResultBlock/partial.json")
+    end
+
+    test "CodeExecutionTool20250522/full.json" do
+      assert_round_trip(SearchAgent.CodeExecutionTool20250522, "search_agent/CodeExecutionTool20250522/full.json")
+    end
+
+    test "CodeExecutionTool20250522/minimal.json" do
+      assert_round_trip(SearchAgent.CodeExecutionTool20250522, "search_agent/CodeExecutionTool20250522/minimal.json")
+    end
+
+    test "CodeExecutionTool20250522/partial.json" do
+      assert_round_trip(SearchAgent.CodeExecutionTool20250522, "search_agent/CodeExecutionTool20250522/partial.json")
+    end
+
+    test "CodeExecutionTool20250825/full.json" do
+      assert_round_trip(SearchAgent.CodeExecutionTool20250825, "search_agent/CodeExecutionTool20250825/full.json")
+    end
+
+    test "CodeExecutionTool20250825/minimal.json" do
+      assert_round_trip(SearchAgent.CodeExecutionTool20250825, "search_agent/CodeExecutionTool20250825/minimal.json")
+    end
+
+    test "CodeExecutionTool20250825/partial.json" do
+      assert_round_trip(SearchAgent.CodeExecutionTool20250825, "search_agent/CodeExecutionTool20250825/partial.json")
+    end
+
+    test "CodeExecutionTool20260120/full.json" do
+      assert_round_trip(SearchAgent.CodeExecutionTool20260120, "search_agent/CodeExecutionTool20260120/full.json")
+    end
+
+    test "CodeExecutionTool20260120/minimal.json" do
+      assert_round_trip(SearchAgent.CodeExecutionTool20260120, "search_agent/CodeExecutionTool20260120/minimal.json")
+    end
+
+    test "CodeExecutionTool20260120/partial.json" do
+      assert_round_trip(SearchAgent.CodeExecutionTool20260120, "search_agent/CodeExecutionTool20260120/partial.json")
+    end
+
+    test "CodeExecutionTool20260521/full.json" do
+      assert_round_trip(SearchAgent.CodeExecutionTool20260521, "search_agent/CodeExecutionTool20260521/full.json")
+    end
+
+    test "CodeExecutionTool20260521/minimal.json" do
+      assert_round_trip(SearchAgent.CodeExecutionTool20260521, "search_agent/CodeExecutionTool20260521/minimal.json")
+    end
+
+    test "CodeExecutionTool20260521/partial.json" do
+      assert_round_trip(SearchAgent.CodeExecutionTool20260521, "search_agent/CodeExecutionTool20260521/partial.json")
     end
 
     test "CodeExecutionToolResultBlock/encrypted.json" do
@@ -144,6 +368,42 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.CodeExecutionToolResultBlock, "search_agent/CodeExecutionToolResultBlock/result.json")
     end
 
+    test "CodeExecutionToolResultContent/code_execution_result.json" do
+      assert_round_trip(SearchAgent.CodeExecutionToolResultContent, "search_agent/CodeExecutionToolResultContent/code_execution_result.json")
+    end
+
+    test "CodeExecutionToolResultContent/code_execution_tool_result_error.json" do
+      assert_round_trip(SearchAgent.CodeExecutionToolResultContent, "search_agent/CodeExecutionToolResultContent/code_execution_tool_result_error.json")
+    end
+
+    test "CodeExecutionToolResultContent/encrypted_code_execution_result.json" do
+      assert_round_trip(SearchAgent.CodeExecutionToolResultContent, "search_agent/CodeExecutionToolResultContent/encrypted_code_execution_result.json")
+    end
+
+    test "CodeExecutionToolResultError/full.json" do
+      assert_round_trip(SearchAgent.CodeExecutionToolResultError, "search_agent/CodeExecutionToolResultError/full.json")
+    end
+
+    test "CodeExecutionToolResultError/minimal.json" do
+      assert_round_trip(SearchAgent.CodeExecutionToolResultError, "search_agent/CodeExecutionToolResultError/minimal.json")
+    end
+
+    test "CodeExecutionToolResultError/partial.json" do
+      assert_round_trip(SearchAgent.CodeExecutionToolResultError, "search_agent/CodeExecutionToolResultError/partial.json")
+    end
+
+    test "CodeExecutionToolResultErrorCode/invalid_tool_input.json" do
+      assert_round_trip(SearchAgent.CodeExecutionToolResultErrorCode, "search_agent/CodeExecutionToolResultErrorCode/invalid_tool_input.json")
+    end
+
+    test "CodeExecutionToolResultErrorCode/too_many_requests.json" do
+      assert_round_trip(SearchAgent.CodeExecutionToolResultErrorCode, "search_agent/CodeExecutionToolResultErrorCode/too_many_requests.json")
+    end
+
+    test "CodeExecutionToolResultErrorCode/unavailable.json" do
+      assert_round_trip(SearchAgent.CodeExecutionToolResultErrorCode, "search_agent/CodeExecutionToolResultErrorCode/unavailable.json")
+    end
+
     test "Container/offset_timestamp.json" do
       assert_round_trip(SearchAgent.Container, "search_agent/Container/offset_timestamp.json")
     end
@@ -154,6 +414,14 @@ defmodule SearchAgent.PolytypeRoundTripTest do
 
     test "Container/unknown_key_kept.json" do
       assert_round_trip(SearchAgent.Container, "search_agent/Container/unknown_key_kept.json")
+    end
+
+    test "ContainerUploadBlock/full.json" do
+      assert_round_trip(SearchAgent.ContainerUploadBlock, "search_agent/ContainerUploadBlock/full.json")
+    end
+
+    test "ContainerUploadBlock/minimal.json" do
+      assert_round_trip(SearchAgent.ContainerUploadBlock, "search_agent/ContainerUploadBlock/minimal.json")
     end
 
     test "ContainerUploadBlock/typical.json" do
@@ -308,6 +576,18 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.ContentBlockStopEvent, "search_agent/ContentBlockStopEvent/second.json")
     end
 
+    test "DirectCaller/minimal.json" do
+      assert_round_trip(SearchAgent.DirectCaller, "search_agent/DirectCaller/minimal.json")
+    end
+
+    test "DirectCaller/with_unknown_key.json" do
+      assert_round_trip(SearchAgent.DirectCaller, "search_agent/DirectCaller/with_unknown_key.json")
+    end
+
+    test "DirectCaller/with_unknown_null.json" do
+      assert_round_trip(SearchAgent.DirectCaller, "search_agent/DirectCaller/with_unknown_null.json")
+    end
+
     test "Document/citations_absent.json" do
       assert_round_trip(SearchAgent.Document, "search_agent/Document/citations_absent.json")
     end
@@ -322,6 +602,62 @@ defmodule SearchAgent.PolytypeRoundTripTest do
 
     test "Document/unicode.json" do
       assert_round_trip(SearchAgent.Document, "search_agent/Document/unicode.json")
+    end
+
+    test "DocumentBlock/full.json" do
+      assert_round_trip(SearchAgent.DocumentBlock, "search_agent/DocumentBlock/full.json")
+    end
+
+    test "DocumentBlock/minimal.json" do
+      assert_round_trip(SearchAgent.DocumentBlock, "search_agent/DocumentBlock/minimal.json")
+    end
+
+    test "DocumentBlock/partial.json" do
+      assert_round_trip(SearchAgent.DocumentBlock, "search_agent/DocumentBlock/partial.json")
+    end
+
+    test "DocumentSource/base64_pdf.json" do
+      assert_round_trip(SearchAgent.DocumentSource, "search_agent/DocumentSource/base64_pdf.json")
+    end
+
+    test "DocumentSource/plain_text.json" do
+      assert_round_trip(SearchAgent.DocumentSource, "search_agent/DocumentSource/plain_text.json")
+    end
+
+    test "DocumentSource/plain_text_sentence.json" do
+      assert_round_trip(SearchAgent.DocumentSource, "search_agent/DocumentSource/plain_text_sentence.json")
+    end
+
+    test "EncryptedCodeExecutionResultBlock/full.json" do
+      assert_round_trip(SearchAgent.EncryptedCodeExecutionResultBlock, "search_agent/EncryptedCodeExecutionResultBlock/full.json")
+    end
+
+    test "EncryptedCodeExecutionResultBlock/minimal.json" do
+      assert_round_trip(SearchAgent.EncryptedCodeExecutionResultBlock, "search_agent/EncryptedCodeExecutionResultBlock/minimal.json")
+    end
+
+    test "EncryptedCodeExecutionResultBlock/partial.json" do
+      assert_round_trip(SearchAgent.EncryptedCodeExecutionResultBlock, "search_agent/EncryptedCodeExecutionResultBlock/partial.json")
+    end
+
+    test "ErrorDetail/full.json" do
+      assert_round_trip(SearchAgent.ErrorDetail, "search_agent/ErrorDetail/full.json")
+    end
+
+    test "ErrorDetail/minimal.json" do
+      assert_round_trip(SearchAgent.ErrorDetail, "search_agent/ErrorDetail/minimal.json")
+    end
+
+    test "ErrorDetail/partial.json" do
+      assert_round_trip(SearchAgent.ErrorDetail, "search_agent/ErrorDetail/partial.json")
+    end
+
+    test "ErrorEvent/full.json" do
+      assert_round_trip(SearchAgent.ErrorEvent, "search_agent/ErrorEvent/full.json")
+    end
+
+    test "ErrorEvent/minimal.json" do
+      assert_round_trip(SearchAgent.ErrorEvent, "search_agent/ErrorEvent/minimal.json")
     end
 
     test "ErrorEvent/overloaded.json" do
@@ -378,6 +714,18 @@ defmodule SearchAgent.PolytypeRoundTripTest do
 
     test "InputJsonDelta/fragment.json" do
       assert_round_trip(SearchAgent.InputJsonDelta, "search_agent/InputJsonDelta/fragment.json")
+    end
+
+    test "MemoryTool20250818/full.json" do
+      assert_round_trip(SearchAgent.MemoryTool20250818, "search_agent/MemoryTool20250818/full.json")
+    end
+
+    test "MemoryTool20250818/minimal.json" do
+      assert_round_trip(SearchAgent.MemoryTool20250818, "search_agent/MemoryTool20250818/minimal.json")
+    end
+
+    test "MemoryTool20250818/partial.json" do
+      assert_round_trip(SearchAgent.MemoryTool20250818, "search_agent/MemoryTool20250818/partial.json")
     end
 
     test "Message/stop_sequence_container.json" do
@@ -576,8 +924,40 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.Metadata, "search_agent/Metadata/user_id_null.json")
     end
 
+    test "OutputTokensDetails/full.json" do
+      assert_round_trip(SearchAgent.OutputTokensDetails, "search_agent/OutputTokensDetails/full.json")
+    end
+
+    test "OutputTokensDetails/minimal.json" do
+      assert_round_trip(SearchAgent.OutputTokensDetails, "search_agent/OutputTokensDetails/minimal.json")
+    end
+
+    test "OutputTokensDetails/partial.json" do
+      assert_round_trip(SearchAgent.OutputTokensDetails, "search_agent/OutputTokensDetails/partial.json")
+    end
+
     test "PingEvent/typical.json" do
       assert_round_trip(SearchAgent.PingEvent, "search_agent/PingEvent/typical.json")
+    end
+
+    test "PingEvent/with_unknown_key.json" do
+      assert_round_trip(SearchAgent.PingEvent, "search_agent/PingEvent/with_unknown_key.json")
+    end
+
+    test "PingEvent/with_unknown_object.json" do
+      assert_round_trip(SearchAgent.PingEvent, "search_agent/PingEvent/with_unknown_object.json")
+    end
+
+    test "PlainTextSource/empty.json" do
+      assert_round_trip(SearchAgent.PlainTextSource, "search_agent/PlainTextSource/empty.json")
+    end
+
+    test "PlainTextSource/multiline.json" do
+      assert_round_trip(SearchAgent.PlainTextSource, "search_agent/PlainTextSource/multiline.json")
+    end
+
+    test "PlainTextSource/sentence.json" do
+      assert_round_trip(SearchAgent.PlainTextSource, "search_agent/PlainTextSource/sentence.json")
     end
 
     test "RedactedThinkingBlock/empty.json" do
@@ -592,8 +972,36 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.RedactedThinkingBlock, "search_agent/RedactedThinkingBlock/typical.json")
     end
 
+    test "RefusalCategory/bio.json" do
+      assert_round_trip(SearchAgent.RefusalCategory, "search_agent/RefusalCategory/bio.json")
+    end
+
+    test "RefusalCategory/cyber.json" do
+      assert_round_trip(SearchAgent.RefusalCategory, "search_agent/RefusalCategory/cyber.json")
+    end
+
+    test "RefusalCategory/frontier_llm.json" do
+      assert_round_trip(SearchAgent.RefusalCategory, "search_agent/RefusalCategory/frontier_llm.json")
+    end
+
+    test "RefusalStopDetails/full.json" do
+      assert_round_trip(SearchAgent.RefusalStopDetails, "search_agent/RefusalStopDetails/full.json")
+    end
+
+    test "RefusalStopDetails/minimal.json" do
+      assert_round_trip(SearchAgent.RefusalStopDetails, "search_agent/RefusalStopDetails/minimal.json")
+    end
+
     test "RefusalStopDetails/no_category.json" do
       assert_round_trip(SearchAgent.RefusalStopDetails, "search_agent/RefusalStopDetails/no_category.json")
+    end
+
+    test "ResponseInclusion/excluded.json" do
+      assert_round_trip(SearchAgent.ResponseInclusion, "search_agent/ResponseInclusion/excluded.json")
+    end
+
+    test "ResponseInclusion/full.json" do
+      assert_round_trip(SearchAgent.ResponseInclusion, "search_agent/ResponseInclusion/full.json")
     end
 
     test "Role/assistant.json" do
@@ -628,6 +1036,42 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.SearchResult, "search_agent/SearchResult/unicode.json")
     end
 
+    test "ServerToolCaller/full.json" do
+      assert_round_trip(SearchAgent.ServerToolCaller, "search_agent/ServerToolCaller/full.json")
+    end
+
+    test "ServerToolCaller/minimal.json" do
+      assert_round_trip(SearchAgent.ServerToolCaller, "search_agent/ServerToolCaller/minimal.json")
+    end
+
+    test "ServerToolCaller/partial.json" do
+      assert_round_trip(SearchAgent.ServerToolCaller, "search_agent/ServerToolCaller/partial.json")
+    end
+
+    test "ServerToolCaller20260120/full.json" do
+      assert_round_trip(SearchAgent.ServerToolCaller20260120, "search_agent/ServerToolCaller20260120/full.json")
+    end
+
+    test "ServerToolCaller20260120/minimal.json" do
+      assert_round_trip(SearchAgent.ServerToolCaller20260120, "search_agent/ServerToolCaller20260120/minimal.json")
+    end
+
+    test "ServerToolCaller20260120/partial.json" do
+      assert_round_trip(SearchAgent.ServerToolCaller20260120, "search_agent/ServerToolCaller20260120/partial.json")
+    end
+
+    test "ServerToolName/code_execution.json" do
+      assert_round_trip(SearchAgent.ServerToolName, "search_agent/ServerToolName/code_execution.json")
+    end
+
+    test "ServerToolName/web_fetch.json" do
+      assert_round_trip(SearchAgent.ServerToolName, "search_agent/ServerToolName/web_fetch.json")
+    end
+
+    test "ServerToolName/web_search.json" do
+      assert_round_trip(SearchAgent.ServerToolName, "search_agent/ServerToolName/web_search.json")
+    end
+
     test "ServerToolUsage/several.json" do
       assert_round_trip(SearchAgent.ServerToolUsage, "search_agent/ServerToolUsage/several.json")
     end
@@ -642,6 +1086,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
 
     test "ServerToolUseBlock/code_execution_with_caller.json" do
       assert_round_trip(SearchAgent.ServerToolUseBlock, "search_agent/ServerToolUseBlock/code_execution_with_caller.json")
+    end
+
+    test "ServerToolUseBlock/minimal.json" do
+      assert_round_trip(SearchAgent.ServerToolUseBlock, "search_agent/ServerToolUseBlock/minimal.json")
     end
 
     test "ServerToolUseBlock/web_search.json" do
@@ -776,6 +1224,30 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.TextDelta, "search_agent/TextDelta/unicode.json")
     end
 
+    test "TextEditorCodeExecutionCreateResultBlock/created.json" do
+      assert_round_trip(SearchAgent.TextEditorCodeExecutionCreateResultBlock, "search_agent/TextEditorCodeExecutionCreateResultBlock/created.json")
+    end
+
+    test "TextEditorCodeExecutionCreateResultBlock/overwritten.json" do
+      assert_round_trip(SearchAgent.TextEditorCodeExecutionCreateResultBlock, "search_agent/TextEditorCodeExecutionCreateResultBlock/overwritten.json")
+    end
+
+    test "TextEditorCodeExecutionCreateResultBlock/with_unknown_key.json" do
+      assert_round_trip(SearchAgent.TextEditorCodeExecutionCreateResultBlock, "search_agent/TextEditorCodeExecutionCreateResultBlock/with_unknown_key.json")
+    end
+
+    test "TextEditorCodeExecutionStrReplaceResultBlock/full.json" do
+      assert_round_trip(SearchAgent.TextEditorCodeExecutionStrReplaceResultBlock, "search_agent/TextEditorCodeExecutionStrReplaceResultBlock/full.json")
+    end
+
+    test "TextEditorCodeExecutionStrReplaceResultBlock/minimal.json" do
+      assert_round_trip(SearchAgent.TextEditorCodeExecutionStrReplaceResultBlock, "search_agent/TextEditorCodeExecutionStrReplaceResultBlock/minimal.json")
+    end
+
+    test "TextEditorCodeExecutionStrReplaceResultBlock/partial.json" do
+      assert_round_trip(SearchAgent.TextEditorCodeExecutionStrReplaceResultBlock, "search_agent/TextEditorCodeExecutionStrReplaceResultBlock/partial.json")
+    end
+
     test "TextEditorCodeExecutionToolResultBlock/create.json" do
       assert_round_trip(SearchAgent.TextEditorCodeExecutionToolResultBlock, "search_agent/TextEditorCodeExecutionToolResultBlock/create.json")
     end
@@ -790,6 +1262,66 @@ defmodule SearchAgent.PolytypeRoundTripTest do
 
     test "TextEditorCodeExecutionToolResultBlock/view.json" do
       assert_round_trip(SearchAgent.TextEditorCodeExecutionToolResultBlock, "search_agent/TextEditorCodeExecutionToolResultBlock/view.json")
+    end
+
+    test "TextEditorCodeExecutionToolResultContent/text_editor_code_execution_create_result.json" do
+      assert_round_trip(SearchAgent.TextEditorCodeExecutionToolResultContent, "search_agent/TextEditorCodeExecutionToolResultContent/text_editor_code_execution_create_result.json")
+    end
+
+    test "TextEditorCodeExecutionToolResultContent/text_editor_code_execution_tool_result_error.json" do
+      assert_round_trip(SearchAgent.TextEditorCodeExecutionToolResultContent, "search_agent/TextEditorCodeExecutionToolResultContent/text_editor_code_execution_tool_result_error.json")
+    end
+
+    test "TextEditorCodeExecutionToolResultContent/text_editor_code_execution_view_result.json" do
+      assert_round_trip(SearchAgent.TextEditorCodeExecutionToolResultContent, "search_agent/TextEditorCodeExecutionToolResultContent/text_editor_code_execution_view_result.json")
+    end
+
+    test "TextEditorCodeExecutionToolResultError/full.json" do
+      assert_round_trip(SearchAgent.TextEditorCodeExecutionToolResultError, "search_agent/TextEditorCodeExecutionToolResultError/full.json")
+    end
+
+    test "TextEditorCodeExecutionToolResultError/minimal.json" do
+      assert_round_trip(SearchAgent.TextEditorCodeExecutionToolResultError, "search_agent/TextEditorCodeExecutionToolResultError/minimal.json")
+    end
+
+    test "TextEditorCodeExecutionToolResultError/partial.json" do
+      assert_round_trip(SearchAgent.TextEditorCodeExecutionToolResultError, "search_agent/TextEditorCodeExecutionToolResultError/partial.json")
+    end
+
+    test "TextEditorCodeExecutionToolResultErrorCode/invalid_tool_input.json" do
+      assert_round_trip(SearchAgent.TextEditorCodeExecutionToolResultErrorCode, "search_agent/TextEditorCodeExecutionToolResultErrorCode/invalid_tool_input.json")
+    end
+
+    test "TextEditorCodeExecutionToolResultErrorCode/too_many_requests.json" do
+      assert_round_trip(SearchAgent.TextEditorCodeExecutionToolResultErrorCode, "search_agent/TextEditorCodeExecutionToolResultErrorCode/too_many_requests.json")
+    end
+
+    test "TextEditorCodeExecutionToolResultErrorCode/unavailable.json" do
+      assert_round_trip(SearchAgent.TextEditorCodeExecutionToolResultErrorCode, "search_agent/TextEditorCodeExecutionToolResultErrorCode/unavailable.json")
+    end
+
+    test "TextEditorCodeExecutionViewResultBlock/full.json" do
+      assert_round_trip(SearchAgent.TextEditorCodeExecutionViewResultBlock, "search_agent/TextEditorCodeExecutionViewResultBlock/full.json")
+    end
+
+    test "TextEditorCodeExecutionViewResultBlock/minimal.json" do
+      assert_round_trip(SearchAgent.TextEditorCodeExecutionViewResultBlock, "search_agent/TextEditorCodeExecutionViewResultBlock/minimal.json")
+    end
+
+    test "TextEditorCodeExecutionViewResultBlock/partial.json" do
+      assert_round_trip(SearchAgent.TextEditorCodeExecutionViewResultBlock, "search_agent/TextEditorCodeExecutionViewResultBlock/partial.json")
+    end
+
+    test "TextEditorFileType/image.json" do
+      assert_round_trip(SearchAgent.TextEditorFileType, "search_agent/TextEditorFileType/image.json")
+    end
+
+    test "TextEditorFileType/pdf.json" do
+      assert_round_trip(SearchAgent.TextEditorFileType, "search_agent/TextEditorFileType/pdf.json")
+    end
+
+    test "TextEditorFileType/text.json" do
+      assert_round_trip(SearchAgent.TextEditorFileType, "search_agent/TextEditorFileType/text.json")
     end
 
     test "ThinkingBlock/empty_stream_start.json" do
@@ -862,6 +1394,18 @@ defmodule SearchAgent.PolytypeRoundTripTest do
 
     test "TokenStatus/yellow.json" do
       assert_round_trip(SearchAgent.TokenStatus, "search_agent/TokenStatus/yellow.json")
+    end
+
+    test "ToolBash20250124/full.json" do
+      assert_round_trip(SearchAgent.ToolBash20250124, "search_agent/ToolBash20250124/full.json")
+    end
+
+    test "ToolBash20250124/minimal.json" do
+      assert_round_trip(SearchAgent.ToolBash20250124, "search_agent/ToolBash20250124/minimal.json")
+    end
+
+    test "ToolBash20250124/partial.json" do
+      assert_round_trip(SearchAgent.ToolBash20250124, "search_agent/ToolBash20250124/partial.json")
     end
 
     test "ToolChoice/any.json" do
@@ -976,6 +1520,18 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.ToolParam, "search_agent/ToolParam/unicode.json")
     end
 
+    test "ToolReferenceBlock/full.json" do
+      assert_round_trip(SearchAgent.ToolReferenceBlock, "search_agent/ToolReferenceBlock/full.json")
+    end
+
+    test "ToolReferenceBlock/minimal.json" do
+      assert_round_trip(SearchAgent.ToolReferenceBlock, "search_agent/ToolReferenceBlock/minimal.json")
+    end
+
+    test "ToolReferenceBlock/partial.json" do
+      assert_round_trip(SearchAgent.ToolReferenceBlock, "search_agent/ToolReferenceBlock/partial.json")
+    end
+
     test "ToolResultBlockContent/image.json" do
       assert_round_trip(SearchAgent.ToolResultBlockContent, "search_agent/ToolResultBlockContent/image.json")
     end
@@ -1008,12 +1564,148 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.ToolResultBlockParam, "search_agent/ToolResultBlockParam/seed_example.json")
     end
 
+    test "ToolSearchBm25Tool/full.json" do
+      assert_round_trip(SearchAgent.ToolSearchBm25Tool, "search_agent/ToolSearchBm25Tool/full.json")
+    end
+
+    test "ToolSearchBm25Tool/minimal.json" do
+      assert_round_trip(SearchAgent.ToolSearchBm25Tool, "search_agent/ToolSearchBm25Tool/minimal.json")
+    end
+
+    test "ToolSearchBm25Tool/partial.json" do
+      assert_round_trip(SearchAgent.ToolSearchBm25Tool, "search_agent/ToolSearchBm25Tool/partial.json")
+    end
+
+    test "ToolSearchBm25Tool20251119/full.json" do
+      assert_round_trip(SearchAgent.ToolSearchBm25Tool20251119, "search_agent/ToolSearchBm25Tool20251119/full.json")
+    end
+
+    test "ToolSearchBm25Tool20251119/minimal.json" do
+      assert_round_trip(SearchAgent.ToolSearchBm25Tool20251119, "search_agent/ToolSearchBm25Tool20251119/minimal.json")
+    end
+
+    test "ToolSearchBm25Tool20251119/partial.json" do
+      assert_round_trip(SearchAgent.ToolSearchBm25Tool20251119, "search_agent/ToolSearchBm25Tool20251119/partial.json")
+    end
+
+    test "ToolSearchRegexTool/full.json" do
+      assert_round_trip(SearchAgent.ToolSearchRegexTool, "search_agent/ToolSearchRegexTool/full.json")
+    end
+
+    test "ToolSearchRegexTool/minimal.json" do
+      assert_round_trip(SearchAgent.ToolSearchRegexTool, "search_agent/ToolSearchRegexTool/minimal.json")
+    end
+
+    test "ToolSearchRegexTool/partial.json" do
+      assert_round_trip(SearchAgent.ToolSearchRegexTool, "search_agent/ToolSearchRegexTool/partial.json")
+    end
+
+    test "ToolSearchRegexTool20251119/full.json" do
+      assert_round_trip(SearchAgent.ToolSearchRegexTool20251119, "search_agent/ToolSearchRegexTool20251119/full.json")
+    end
+
+    test "ToolSearchRegexTool20251119/minimal.json" do
+      assert_round_trip(SearchAgent.ToolSearchRegexTool20251119, "search_agent/ToolSearchRegexTool20251119/minimal.json")
+    end
+
+    test "ToolSearchRegexTool20251119/partial.json" do
+      assert_round_trip(SearchAgent.ToolSearchRegexTool20251119, "search_agent/ToolSearchRegexTool20251119/partial.json")
+    end
+
     test "ToolSearchToolResultBlock/error.json" do
       assert_round_trip(SearchAgent.ToolSearchToolResultBlock, "search_agent/ToolSearchToolResultBlock/error.json")
     end
 
+    test "ToolSearchToolResultBlock/minimal.json" do
+      assert_round_trip(SearchAgent.ToolSearchToolResultBlock, "search_agent/ToolSearchToolResultBlock/minimal.json")
+    end
+
     test "ToolSearchToolResultBlock/result.json" do
       assert_round_trip(SearchAgent.ToolSearchToolResultBlock, "search_agent/ToolSearchToolResultBlock/result.json")
+    end
+
+    test "ToolSearchToolResultContent/tool_search_tool_result_error.json" do
+      assert_round_trip(SearchAgent.ToolSearchToolResultContent, "search_agent/ToolSearchToolResultContent/tool_search_tool_result_error.json")
+    end
+
+    test "ToolSearchToolResultContent/tool_search_tool_result_error_partial.json" do
+      assert_round_trip(SearchAgent.ToolSearchToolResultContent, "search_agent/ToolSearchToolResultContent/tool_search_tool_result_error_partial.json")
+    end
+
+    test "ToolSearchToolResultContent/tool_search_tool_search_result_full.json" do
+      assert_round_trip(SearchAgent.ToolSearchToolResultContent, "search_agent/ToolSearchToolResultContent/tool_search_tool_search_result_full.json")
+    end
+
+    test "ToolSearchToolResultError/full.json" do
+      assert_round_trip(SearchAgent.ToolSearchToolResultError, "search_agent/ToolSearchToolResultError/full.json")
+    end
+
+    test "ToolSearchToolResultError/minimal.json" do
+      assert_round_trip(SearchAgent.ToolSearchToolResultError, "search_agent/ToolSearchToolResultError/minimal.json")
+    end
+
+    test "ToolSearchToolResultError/partial.json" do
+      assert_round_trip(SearchAgent.ToolSearchToolResultError, "search_agent/ToolSearchToolResultError/partial.json")
+    end
+
+    test "ToolSearchToolResultErrorCode/invalid_tool_input.json" do
+      assert_round_trip(SearchAgent.ToolSearchToolResultErrorCode, "search_agent/ToolSearchToolResultErrorCode/invalid_tool_input.json")
+    end
+
+    test "ToolSearchToolResultErrorCode/too_many_requests.json" do
+      assert_round_trip(SearchAgent.ToolSearchToolResultErrorCode, "search_agent/ToolSearchToolResultErrorCode/too_many_requests.json")
+    end
+
+    test "ToolSearchToolResultErrorCode/unavailable.json" do
+      assert_round_trip(SearchAgent.ToolSearchToolResultErrorCode, "search_agent/ToolSearchToolResultErrorCode/unavailable.json")
+    end
+
+    test "ToolSearchToolSearchResultBlock/full.json" do
+      assert_round_trip(SearchAgent.ToolSearchToolSearchResultBlock, "search_agent/ToolSearchToolSearchResultBlock/full.json")
+    end
+
+    test "ToolSearchToolSearchResultBlock/minimal.json" do
+      assert_round_trip(SearchAgent.ToolSearchToolSearchResultBlock, "search_agent/ToolSearchToolSearchResultBlock/minimal.json")
+    end
+
+    test "ToolSearchToolSearchResultBlock/partial.json" do
+      assert_round_trip(SearchAgent.ToolSearchToolSearchResultBlock, "search_agent/ToolSearchToolSearchResultBlock/partial.json")
+    end
+
+    test "ToolTextEditor20250124/full.json" do
+      assert_round_trip(SearchAgent.ToolTextEditor20250124, "search_agent/ToolTextEditor20250124/full.json")
+    end
+
+    test "ToolTextEditor20250124/minimal.json" do
+      assert_round_trip(SearchAgent.ToolTextEditor20250124, "search_agent/ToolTextEditor20250124/minimal.json")
+    end
+
+    test "ToolTextEditor20250124/partial.json" do
+      assert_round_trip(SearchAgent.ToolTextEditor20250124, "search_agent/ToolTextEditor20250124/partial.json")
+    end
+
+    test "ToolTextEditor20250429/full.json" do
+      assert_round_trip(SearchAgent.ToolTextEditor20250429, "search_agent/ToolTextEditor20250429/full.json")
+    end
+
+    test "ToolTextEditor20250429/minimal.json" do
+      assert_round_trip(SearchAgent.ToolTextEditor20250429, "search_agent/ToolTextEditor20250429/minimal.json")
+    end
+
+    test "ToolTextEditor20250429/partial.json" do
+      assert_round_trip(SearchAgent.ToolTextEditor20250429, "search_agent/ToolTextEditor20250429/partial.json")
+    end
+
+    test "ToolTextEditor20250728/full.json" do
+      assert_round_trip(SearchAgent.ToolTextEditor20250728, "search_agent/ToolTextEditor20250728/full.json")
+    end
+
+    test "ToolTextEditor20250728/minimal.json" do
+      assert_round_trip(SearchAgent.ToolTextEditor20250728, "search_agent/ToolTextEditor20250728/minimal.json")
+    end
+
+    test "ToolTextEditor20250728/partial.json" do
+      assert_round_trip(SearchAgent.ToolTextEditor20250728, "search_agent/ToolTextEditor20250728/partial.json")
     end
 
     test "ToolUnion/bash.json" do
@@ -1132,6 +1824,78 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.Usage, "search_agent/Usage/server_tool_use_unknown_key_kept.json")
     end
 
+    test "UserLocation/full.json" do
+      assert_round_trip(SearchAgent.UserLocation, "search_agent/UserLocation/full.json")
+    end
+
+    test "UserLocation/minimal.json" do
+      assert_round_trip(SearchAgent.UserLocation, "search_agent/UserLocation/minimal.json")
+    end
+
+    test "UserLocation/partial.json" do
+      assert_round_trip(SearchAgent.UserLocation, "search_agent/UserLocation/partial.json")
+    end
+
+    test "WebFetchBlock/full.json" do
+      assert_round_trip(SearchAgent.WebFetchBlock, "search_agent/WebFetchBlock/full.json")
+    end
+
+    test "WebFetchBlock/minimal.json" do
+      assert_round_trip(SearchAgent.WebFetchBlock, "search_agent/WebFetchBlock/minimal.json")
+    end
+
+    test "WebFetchBlock/partial.json" do
+      assert_round_trip(SearchAgent.WebFetchBlock, "search_agent/WebFetchBlock/partial.json")
+    end
+
+    test "WebFetchTool20250910/full.json" do
+      assert_round_trip(SearchAgent.WebFetchTool20250910, "search_agent/WebFetchTool20250910/full.json")
+    end
+
+    test "WebFetchTool20250910/minimal.json" do
+      assert_round_trip(SearchAgent.WebFetchTool20250910, "search_agent/WebFetchTool20250910/minimal.json")
+    end
+
+    test "WebFetchTool20250910/partial.json" do
+      assert_round_trip(SearchAgent.WebFetchTool20250910, "search_agent/WebFetchTool20250910/partial.json")
+    end
+
+    test "WebFetchTool20260209/full.json" do
+      assert_round_trip(SearchAgent.WebFetchTool20260209, "search_agent/WebFetchTool20260209/full.json")
+    end
+
+    test "WebFetchTool20260209/minimal.json" do
+      assert_round_trip(SearchAgent.WebFetchTool20260209, "search_agent/WebFetchTool20260209/minimal.json")
+    end
+
+    test "WebFetchTool20260209/partial.json" do
+      assert_round_trip(SearchAgent.WebFetchTool20260209, "search_agent/WebFetchTool20260209/partial.json")
+    end
+
+    test "WebFetchTool20260309/full.json" do
+      assert_round_trip(SearchAgent.WebFetchTool20260309, "search_agent/WebFetchTool20260309/full.json")
+    end
+
+    test "WebFetchTool20260309/minimal.json" do
+      assert_round_trip(SearchAgent.WebFetchTool20260309, "search_agent/WebFetchTool20260309/minimal.json")
+    end
+
+    test "WebFetchTool20260309/partial.json" do
+      assert_round_trip(SearchAgent.WebFetchTool20260309, "search_agent/WebFetchTool20260309/partial.json")
+    end
+
+    test "WebFetchTool20260318/full.json" do
+      assert_round_trip(SearchAgent.WebFetchTool20260318, "search_agent/WebFetchTool20260318/full.json")
+    end
+
+    test "WebFetchTool20260318/minimal.json" do
+      assert_round_trip(SearchAgent.WebFetchTool20260318, "search_agent/WebFetchTool20260318/minimal.json")
+    end
+
+    test "WebFetchTool20260318/partial.json" do
+      assert_round_trip(SearchAgent.WebFetchTool20260318, "search_agent/WebFetchTool20260318/partial.json")
+    end
+
     test "WebFetchToolResultBlock/error.json" do
       assert_round_trip(SearchAgent.WebFetchToolResultBlock, "search_agent/WebFetchToolResultBlock/error.json")
     end
@@ -1144,8 +1908,88 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.WebFetchToolResultBlock, "search_agent/WebFetchToolResultBlock/text_document.json")
     end
 
+    test "WebFetchToolResultContent/web_fetch_result.json" do
+      assert_round_trip(SearchAgent.WebFetchToolResultContent, "search_agent/WebFetchToolResultContent/web_fetch_result.json")
+    end
+
+    test "WebFetchToolResultContent/web_fetch_result_partial.json" do
+      assert_round_trip(SearchAgent.WebFetchToolResultContent, "search_agent/WebFetchToolResultContent/web_fetch_result_partial.json")
+    end
+
+    test "WebFetchToolResultContent/web_fetch_tool_result_error_full.json" do
+      assert_round_trip(SearchAgent.WebFetchToolResultContent, "search_agent/WebFetchToolResultContent/web_fetch_tool_result_error_full.json")
+    end
+
+    test "WebFetchToolResultErrorBlock/full.json" do
+      assert_round_trip(SearchAgent.WebFetchToolResultErrorBlock, "search_agent/WebFetchToolResultErrorBlock/full.json")
+    end
+
+    test "WebFetchToolResultErrorBlock/minimal.json" do
+      assert_round_trip(SearchAgent.WebFetchToolResultErrorBlock, "search_agent/WebFetchToolResultErrorBlock/minimal.json")
+    end
+
+    test "WebFetchToolResultErrorBlock/partial.json" do
+      assert_round_trip(SearchAgent.WebFetchToolResultErrorBlock, "search_agent/WebFetchToolResultErrorBlock/partial.json")
+    end
+
+    test "WebFetchToolResultErrorCode/invalid_tool_input.json" do
+      assert_round_trip(SearchAgent.WebFetchToolResultErrorCode, "search_agent/WebFetchToolResultErrorCode/invalid_tool_input.json")
+    end
+
+    test "WebFetchToolResultErrorCode/url_not_allowed.json" do
+      assert_round_trip(SearchAgent.WebFetchToolResultErrorCode, "search_agent/WebFetchToolResultErrorCode/url_not_allowed.json")
+    end
+
+    test "WebFetchToolResultErrorCode/url_too_long.json" do
+      assert_round_trip(SearchAgent.WebFetchToolResultErrorCode, "search_agent/WebFetchToolResultErrorCode/url_too_long.json")
+    end
+
+    test "WebSearchResultBlock/full.json" do
+      assert_round_trip(SearchAgent.WebSearchResultBlock, "search_agent/WebSearchResultBlock/full.json")
+    end
+
+    test "WebSearchResultBlock/minimal.json" do
+      assert_round_trip(SearchAgent.WebSearchResultBlock, "search_agent/WebSearchResultBlock/minimal.json")
+    end
+
+    test "WebSearchResultBlock/partial.json" do
+      assert_round_trip(SearchAgent.WebSearchResultBlock, "search_agent/WebSearchResultBlock/partial.json")
+    end
+
+    test "WebSearchTool20250305/full.json" do
+      assert_round_trip(SearchAgent.WebSearchTool20250305, "search_agent/WebSearchTool20250305/full.json")
+    end
+
+    test "WebSearchTool20250305/minimal.json" do
+      assert_round_trip(SearchAgent.WebSearchTool20250305, "search_agent/WebSearchTool20250305/minimal.json")
+    end
+
     test "WebSearchTool20250305/typical.json" do
       assert_round_trip(SearchAgent.WebSearchTool20250305, "search_agent/WebSearchTool20250305/typical.json")
+    end
+
+    test "WebSearchTool20260209/full.json" do
+      assert_round_trip(SearchAgent.WebSearchTool20260209, "search_agent/WebSearchTool20260209/full.json")
+    end
+
+    test "WebSearchTool20260209/minimal.json" do
+      assert_round_trip(SearchAgent.WebSearchTool20260209, "search_agent/WebSearchTool20260209/minimal.json")
+    end
+
+    test "WebSearchTool20260209/partial.json" do
+      assert_round_trip(SearchAgent.WebSearchTool20260209, "search_agent/WebSearchTool20260209/partial.json")
+    end
+
+    test "WebSearchTool20260318/full.json" do
+      assert_round_trip(SearchAgent.WebSearchTool20260318, "search_agent/WebSearchTool20260318/full.json")
+    end
+
+    test "WebSearchTool20260318/minimal.json" do
+      assert_round_trip(SearchAgent.WebSearchTool20260318, "search_agent/WebSearchTool20260318/minimal.json")
+    end
+
+    test "WebSearchTool20260318/partial.json" do
+      assert_round_trip(SearchAgent.WebSearchTool20260318, "search_agent/WebSearchTool20260318/partial.json")
     end
 
     test "WebSearchToolResultBlock/empty.json" do
@@ -1158,6 +2002,30 @@ defmodule SearchAgent.PolytypeRoundTripTest do
 
     test "WebSearchToolResultBlock/results.json" do
       assert_round_trip(SearchAgent.WebSearchToolResultBlock, "search_agent/WebSearchToolResultBlock/results.json")
+    end
+
+    test "WebSearchToolResultError/full.json" do
+      assert_round_trip(SearchAgent.WebSearchToolResultError, "search_agent/WebSearchToolResultError/full.json")
+    end
+
+    test "WebSearchToolResultError/minimal.json" do
+      assert_round_trip(SearchAgent.WebSearchToolResultError, "search_agent/WebSearchToolResultError/minimal.json")
+    end
+
+    test "WebSearchToolResultError/partial.json" do
+      assert_round_trip(SearchAgent.WebSearchToolResultError, "search_agent/WebSearchToolResultError/partial.json")
+    end
+
+    test "WebSearchToolResultErrorCode/invalid_tool_input.json" do
+      assert_round_trip(SearchAgent.WebSearchToolResultErrorCode, "search_agent/WebSearchToolResultErrorCode/invalid_tool_input.json")
+    end
+
+    test "WebSearchToolResultErrorCode/max_uses_exceeded.json" do
+      assert_round_trip(SearchAgent.WebSearchToolResultErrorCode, "search_agent/WebSearchToolResultErrorCode/max_uses_exceeded.json")
+    end
+
+    test "WebSearchToolResultErrorCode/unavailable.json" do
+      assert_round_trip(SearchAgent.WebSearchToolResultErrorCode, "search_agent/WebSearchToolResultErrorCode/unavailable.json")
     end
 
     test "_TrimState/empty.json" do
@@ -1174,12 +2042,44 @@ defmodule SearchAgent.PolytypeRoundTripTest do
   end
 
   describe "invalid fixtures are rejected at the recorded path" do
+    test "AllowedCaller/invalid/wrong_case.json" do
+      assert_rejected(SearchAgent.AllowedCaller, "search_agent/AllowedCaller/invalid/wrong_case.json", "$")
+    end
+
     test "Base64ImageSource/invalid/bad_media_type.json" do
       assert_rejected(SearchAgent.Base64ImageSource, "search_agent/Base64ImageSource/invalid/bad_media_type.json", "$.media_type")
     end
 
     test "Base64ImageSource/invalid/missing_data.json" do
       assert_rejected(SearchAgent.Base64ImageSource, "search_agent/Base64ImageSource/invalid/missing_data.json", "$.data")
+    end
+
+    test "Base64PdfSource/invalid/missing_data.json" do
+      assert_rejected(SearchAgent.Base64PdfSource, "search_agent/Base64PdfSource/invalid/missing_data.json", "$.data")
+    end
+
+    test "BashCodeExecutionOutputBlock/invalid/missing_file_id.json" do
+      assert_rejected(SearchAgent.BashCodeExecutionOutputBlock, "search_agent/BashCodeExecutionOutputBlock/invalid/missing_file_id.json", "$.file_id")
+    end
+
+    test "BashCodeExecutionResultBlock/invalid/missing_stdout.json" do
+      assert_rejected(SearchAgent.BashCodeExecutionResultBlock, "search_agent/BashCodeExecutionResultBlock/invalid/missing_stdout.json", "$.stdout")
+    end
+
+    test "BashCodeExecutionToolResultBlock/invalid/missing_tool_use_id.json" do
+      assert_rejected(SearchAgent.BashCodeExecutionToolResultBlock, "search_agent/BashCodeExecutionToolResultBlock/invalid/missing_tool_use_id.json", "$.tool_use_id")
+    end
+
+    test "BashCodeExecutionToolResultContent/invalid/unknown_type.json" do
+      assert_rejected(SearchAgent.BashCodeExecutionToolResultContent, "search_agent/BashCodeExecutionToolResultContent/invalid/unknown_type.json", "$.type")
+    end
+
+    test "BashCodeExecutionToolResultError/invalid/missing_error_code.json" do
+      assert_rejected(SearchAgent.BashCodeExecutionToolResultError, "search_agent/BashCodeExecutionToolResultError/invalid/missing_error_code.json", "$.error_code")
+    end
+
+    test "BashCodeExecutionToolResultErrorCode/invalid/wrong_case.json" do
+      assert_rejected(SearchAgent.BashCodeExecutionToolResultErrorCode, "search_agent/BashCodeExecutionToolResultErrorCode/invalid/wrong_case.json", "$")
     end
 
     test "CacheControlEphemeral/invalid/ttl_number.json" do
@@ -1198,6 +2098,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_rejected(SearchAgent.CacheCreation, "search_agent/CacheCreation/invalid/missing_5m.json", "$.ephemeral_5m_input_tokens")
     end
 
+    test "Caller/invalid/unknown_type.json" do
+      assert_rejected(SearchAgent.Caller, "search_agent/Caller/invalid/unknown_type.json", "$.type")
+    end
+
     test "Citation/invalid/missing_source.json" do
       assert_rejected(SearchAgent.Citation, "search_agent/Citation/invalid/missing_source.json", "$.source")
     end
@@ -1210,12 +2114,24 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_rejected(SearchAgent.CitationCharLocation, "search_agent/CitationCharLocation/invalid/missing_cited_text.json", "$.cited_text")
     end
 
+    test "CitationContentBlockLocation/invalid/missing_cited_text.json" do
+      assert_rejected(SearchAgent.CitationContentBlockLocation, "search_agent/CitationContentBlockLocation/invalid/missing_cited_text.json", "$.cited_text")
+    end
+
+    test "CitationPageLocation/invalid/missing_cited_text.json" do
+      assert_rejected(SearchAgent.CitationPageLocation, "search_agent/CitationPageLocation/invalid/missing_cited_text.json", "$.cited_text")
+    end
+
     test "CitationSource/invalid/id_number.json" do
       assert_rejected(SearchAgent.CitationSource, "search_agent/CitationSource/invalid/id_number.json", "$.id")
     end
 
     test "CitationSource/invalid/missing_dataset.json" do
       assert_rejected(SearchAgent.CitationSource, "search_agent/CitationSource/invalid/missing_dataset.json", "$.dataset")
+    end
+
+    test "CitationsConfig/invalid/enabled_wrong_type.json" do
+      assert_rejected(SearchAgent.CitationsConfig, "search_agent/CitationsConfig/invalid/enabled_wrong_type.json", "$.enabled")
     end
 
     test "CitationsDelta/invalid/citation_list.json" do
@@ -1230,8 +2146,60 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_rejected(SearchAgent.CitationsDelta, "search_agent/CitationsDelta/invalid/citations_object.json", "$.citations")
     end
 
+    test "CitationsSearchResultLocation/invalid/missing_cited_text.json" do
+      assert_rejected(SearchAgent.CitationsSearchResultLocation, "search_agent/CitationsSearchResultLocation/invalid/missing_cited_text.json", "$.cited_text")
+    end
+
+    test "CitationsWebSearchResultLocation/invalid/missing_cited_text.json" do
+      assert_rejected(SearchAgent.CitationsWebSearchResultLocation, "search_agent/CitationsWebSearchResultLocation/invalid/missing_cited_text.json", "$.cited_text")
+    end
+
+    test "CodeExecutionOutputBlock/invalid/missing_file_id.json" do
+      assert_rejected(SearchAgent.CodeExecutionOutputBlock, "search_agent/CodeExecutionOutputBlock/invalid/missing_file_id.json", "$.file_id")
+    end
+
+    test "CodeExecutionResultBlock/invalid/missing_stdout.json" do
+      assert_rejected(SearchAgent.CodeExecutionResultBlock, "search_agent/CodeExecutionResultBlock/invalid/missing_stdout.json", "$.stdout")
+    end
+
+    test "CodeExecutionTool20250522/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(SearchAgent.CodeExecutionTool20250522, "search_agent/CodeExecutionTool20250522/invalid/defer_loading_wrong_type.json", "$.defer_loading")
+    end
+
+    test "CodeExecutionTool20250825/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(SearchAgent.CodeExecutionTool20250825, "search_agent/CodeExecutionTool20250825/invalid/defer_loading_wrong_type.json", "$.defer_loading")
+    end
+
+    test "CodeExecutionTool20260120/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(SearchAgent.CodeExecutionTool20260120, "search_agent/CodeExecutionTool20260120/invalid/defer_loading_wrong_type.json", "$.defer_loading")
+    end
+
+    test "CodeExecutionTool20260521/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(SearchAgent.CodeExecutionTool20260521, "search_agent/CodeExecutionTool20260521/invalid/defer_loading_wrong_type.json", "$.defer_loading")
+    end
+
+    test "CodeExecutionToolResultBlock/invalid/missing_tool_use_id.json" do
+      assert_rejected(SearchAgent.CodeExecutionToolResultBlock, "search_agent/CodeExecutionToolResultBlock/invalid/missing_tool_use_id.json", "$.tool_use_id")
+    end
+
+    test "CodeExecutionToolResultContent/invalid/unknown_type.json" do
+      assert_rejected(SearchAgent.CodeExecutionToolResultContent, "search_agent/CodeExecutionToolResultContent/invalid/unknown_type.json", "$.type")
+    end
+
+    test "CodeExecutionToolResultError/invalid/missing_error_code.json" do
+      assert_rejected(SearchAgent.CodeExecutionToolResultError, "search_agent/CodeExecutionToolResultError/invalid/missing_error_code.json", "$.error_code")
+    end
+
+    test "CodeExecutionToolResultErrorCode/invalid/wrong_case.json" do
+      assert_rejected(SearchAgent.CodeExecutionToolResultErrorCode, "search_agent/CodeExecutionToolResultErrorCode/invalid/wrong_case.json", "$")
+    end
+
     test "Container/invalid/missing_expires_at.json" do
       assert_rejected(SearchAgent.Container, "search_agent/Container/invalid/missing_expires_at.json", "$.expires_at")
+    end
+
+    test "ContainerUploadBlock/invalid/missing_file_id.json" do
+      assert_rejected(SearchAgent.ContainerUploadBlock, "search_agent/ContainerUploadBlock/invalid/missing_file_id.json", "$.file_id")
     end
 
     test "ContentBlock/invalid/member_input_null.json" do
@@ -1294,6 +2262,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_rejected(SearchAgent.ContentBlockStopEvent, "search_agent/ContentBlockStopEvent/invalid/index_null.json", "$.index")
     end
 
+    test "DirectCaller/invalid/wrong_tag.json" do
+      assert_rejected(SearchAgent.DirectCaller, "search_agent/DirectCaller/invalid/wrong_tag.json", "$.type")
+    end
+
     test "Document/invalid/dataset_number.json" do
       assert_rejected(SearchAgent.Document, "search_agent/Document/invalid/dataset_number.json", "$.citations[0].source.dataset")
     end
@@ -1304,6 +2276,18 @@ defmodule SearchAgent.PolytypeRoundTripTest do
 
     test "DocumentBlock/invalid/pdf_wrong_media_type.json" do
       assert_rejected(SearchAgent.DocumentBlock, "search_agent/DocumentBlock/invalid/pdf_wrong_media_type.json", "$.source.media_type")
+    end
+
+    test "DocumentSource/invalid/unknown_type.json" do
+      assert_rejected(SearchAgent.DocumentSource, "search_agent/DocumentSource/invalid/unknown_type.json", "$.type")
+    end
+
+    test "EncryptedCodeExecutionResultBlock/invalid/missing_encrypted_stdout.json" do
+      assert_rejected(SearchAgent.EncryptedCodeExecutionResultBlock, "search_agent/EncryptedCodeExecutionResultBlock/invalid/missing_encrypted_stdout.json", "$.encrypted_stdout")
+    end
+
+    test "ErrorDetail/invalid/missing_type.json" do
+      assert_rejected(SearchAgent.ErrorDetail, "search_agent/ErrorDetail/invalid/missing_type.json", "$.type")
     end
 
     test "ErrorEvent/invalid/missing_error.json" do
@@ -1336,6 +2320,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
 
     test "InputJsonDelta/invalid/partial_json_object.json" do
       assert_rejected(SearchAgent.InputJsonDelta, "search_agent/InputJsonDelta/invalid/partial_json_object.json", "$.partial_json")
+    end
+
+    test "MemoryTool20250818/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(SearchAgent.MemoryTool20250818, "search_agent/MemoryTool20250818/invalid/defer_loading_wrong_type.json", "$.defer_loading")
     end
 
     test "Message/invalid/bad_stop_reason.json" do
@@ -1462,6 +2450,14 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_rejected(SearchAgent.OutputTokensDetails, "search_agent/OutputTokensDetails/invalid/missing_thinking_tokens.json", "$.thinking_tokens")
     end
 
+    test "PingEvent/invalid/wrong_tag.json" do
+      assert_rejected(SearchAgent.PingEvent, "search_agent/PingEvent/invalid/wrong_tag.json", "$.type")
+    end
+
+    test "PlainTextSource/invalid/missing_data.json" do
+      assert_rejected(SearchAgent.PlainTextSource, "search_agent/PlainTextSource/invalid/missing_data.json", "$.data")
+    end
+
     test "RedactedThinkingBlock/invalid/data_number.json" do
       assert_rejected(SearchAgent.RedactedThinkingBlock, "search_agent/RedactedThinkingBlock/invalid/data_number.json", "$.data")
     end
@@ -1470,8 +2466,16 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_rejected(SearchAgent.RedactedThinkingBlock, "search_agent/RedactedThinkingBlock/invalid/missing_data.json", "$.data")
     end
 
+    test "RefusalCategory/invalid/wrong_case.json" do
+      assert_rejected(SearchAgent.RefusalCategory, "search_agent/RefusalCategory/invalid/wrong_case.json", "$")
+    end
+
     test "RefusalStopDetails/invalid/unknown_category.json" do
       assert_rejected(SearchAgent.RefusalStopDetails, "search_agent/RefusalStopDetails/invalid/unknown_category.json", "$.category")
+    end
+
+    test "ResponseInclusion/invalid/wrong_case.json" do
+      assert_rejected(SearchAgent.ResponseInclusion, "search_agent/ResponseInclusion/invalid/wrong_case.json", "$")
     end
 
     test "Role/invalid/unknown_value.json" do
@@ -1496,6 +2500,18 @@ defmodule SearchAgent.PolytypeRoundTripTest do
 
     test "SearchResult/invalid/title_null.json" do
       assert_rejected(SearchAgent.SearchResult, "search_agent/SearchResult/invalid/title_null.json", "$.title")
+    end
+
+    test "ServerToolCaller/invalid/missing_tool_id.json" do
+      assert_rejected(SearchAgent.ServerToolCaller, "search_agent/ServerToolCaller/invalid/missing_tool_id.json", "$.tool_id")
+    end
+
+    test "ServerToolCaller20260120/invalid/missing_tool_id.json" do
+      assert_rejected(SearchAgent.ServerToolCaller20260120, "search_agent/ServerToolCaller20260120/invalid/missing_tool_id.json", "$.tool_id")
+    end
+
+    test "ServerToolName/invalid/wrong_case.json" do
+      assert_rejected(SearchAgent.ServerToolName, "search_agent/ServerToolName/invalid/wrong_case.json", "$")
     end
 
     test "ServerToolUsage/invalid/string_count.json" do
@@ -1566,8 +2582,36 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_rejected(SearchAgent.TextDelta, "search_agent/TextDelta/invalid/wrong_tag.json", "$.type")
     end
 
+    test "TextEditorCodeExecutionCreateResultBlock/invalid/missing_is_file_update.json" do
+      assert_rejected(SearchAgent.TextEditorCodeExecutionCreateResultBlock, "search_agent/TextEditorCodeExecutionCreateResultBlock/invalid/missing_is_file_update.json", "$.is_file_update")
+    end
+
+    test "TextEditorCodeExecutionStrReplaceResultBlock/invalid/new_lines_wrong_type.json" do
+      assert_rejected(SearchAgent.TextEditorCodeExecutionStrReplaceResultBlock, "search_agent/TextEditorCodeExecutionStrReplaceResultBlock/invalid/new_lines_wrong_type.json", "$.new_lines")
+    end
+
     test "TextEditorCodeExecutionToolResultBlock/invalid/bad_file_type.json" do
       assert_rejected(SearchAgent.TextEditorCodeExecutionToolResultBlock, "search_agent/TextEditorCodeExecutionToolResultBlock/invalid/bad_file_type.json", "$.content.file_type")
+    end
+
+    test "TextEditorCodeExecutionToolResultContent/invalid/unknown_type.json" do
+      assert_rejected(SearchAgent.TextEditorCodeExecutionToolResultContent, "search_agent/TextEditorCodeExecutionToolResultContent/invalid/unknown_type.json", "$.type")
+    end
+
+    test "TextEditorCodeExecutionToolResultError/invalid/missing_error_code.json" do
+      assert_rejected(SearchAgent.TextEditorCodeExecutionToolResultError, "search_agent/TextEditorCodeExecutionToolResultError/invalid/missing_error_code.json", "$.error_code")
+    end
+
+    test "TextEditorCodeExecutionToolResultErrorCode/invalid/wrong_case.json" do
+      assert_rejected(SearchAgent.TextEditorCodeExecutionToolResultErrorCode, "search_agent/TextEditorCodeExecutionToolResultErrorCode/invalid/wrong_case.json", "$")
+    end
+
+    test "TextEditorCodeExecutionViewResultBlock/invalid/missing_content.json" do
+      assert_rejected(SearchAgent.TextEditorCodeExecutionViewResultBlock, "search_agent/TextEditorCodeExecutionViewResultBlock/invalid/missing_content.json", "$.content")
+    end
+
+    test "TextEditorFileType/invalid/wrong_case.json" do
+      assert_rejected(SearchAgent.TextEditorFileType, "search_agent/TextEditorFileType/invalid/wrong_case.json", "$")
     end
 
     test "ThinkingBlock/invalid/missing_signature.json" do
@@ -1608,6 +2652,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
 
     test "TokenStatus/invalid/unknown_value.json" do
       assert_rejected(SearchAgent.TokenStatus, "search_agent/TokenStatus/invalid/unknown_value.json", "$")
+    end
+
+    test "ToolBash20250124/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(SearchAgent.ToolBash20250124, "search_agent/ToolBash20250124/invalid/defer_loading_wrong_type.json", "$.defer_loading")
     end
 
     test "ToolChoice/invalid/member_missing_name.json" do
@@ -1678,6 +2726,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_rejected(SearchAgent.ToolParam, "search_agent/ToolParam/invalid/name_null.json", "$.name")
     end
 
+    test "ToolReferenceBlock/invalid/missing_tool_name.json" do
+      assert_rejected(SearchAgent.ToolReferenceBlock, "search_agent/ToolReferenceBlock/invalid/missing_tool_name.json", "$.tool_name")
+    end
+
     test "ToolResultBlockContent/invalid/member_missing_text.json" do
       assert_rejected(SearchAgent.ToolResultBlockContent, "search_agent/ToolResultBlockContent/invalid/member_missing_text.json", "$.text")
     end
@@ -1696,6 +2748,54 @@ defmodule SearchAgent.PolytypeRoundTripTest do
 
     test "ToolResultBlockParam/invalid/is_error_string.json" do
       assert_rejected(SearchAgent.ToolResultBlockParam, "search_agent/ToolResultBlockParam/invalid/is_error_string.json", "$.is_error")
+    end
+
+    test "ToolSearchBm25Tool/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(SearchAgent.ToolSearchBm25Tool, "search_agent/ToolSearchBm25Tool/invalid/defer_loading_wrong_type.json", "$.defer_loading")
+    end
+
+    test "ToolSearchBm25Tool20251119/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(SearchAgent.ToolSearchBm25Tool20251119, "search_agent/ToolSearchBm25Tool20251119/invalid/defer_loading_wrong_type.json", "$.defer_loading")
+    end
+
+    test "ToolSearchRegexTool/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(SearchAgent.ToolSearchRegexTool, "search_agent/ToolSearchRegexTool/invalid/defer_loading_wrong_type.json", "$.defer_loading")
+    end
+
+    test "ToolSearchRegexTool20251119/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(SearchAgent.ToolSearchRegexTool20251119, "search_agent/ToolSearchRegexTool20251119/invalid/defer_loading_wrong_type.json", "$.defer_loading")
+    end
+
+    test "ToolSearchToolResultBlock/invalid/missing_tool_use_id.json" do
+      assert_rejected(SearchAgent.ToolSearchToolResultBlock, "search_agent/ToolSearchToolResultBlock/invalid/missing_tool_use_id.json", "$.tool_use_id")
+    end
+
+    test "ToolSearchToolResultContent/invalid/unknown_type.json" do
+      assert_rejected(SearchAgent.ToolSearchToolResultContent, "search_agent/ToolSearchToolResultContent/invalid/unknown_type.json", "$.type")
+    end
+
+    test "ToolSearchToolResultError/invalid/missing_error_code.json" do
+      assert_rejected(SearchAgent.ToolSearchToolResultError, "search_agent/ToolSearchToolResultError/invalid/missing_error_code.json", "$.error_code")
+    end
+
+    test "ToolSearchToolResultErrorCode/invalid/wrong_case.json" do
+      assert_rejected(SearchAgent.ToolSearchToolResultErrorCode, "search_agent/ToolSearchToolResultErrorCode/invalid/wrong_case.json", "$")
+    end
+
+    test "ToolSearchToolSearchResultBlock/invalid/missing_tool_references.json" do
+      assert_rejected(SearchAgent.ToolSearchToolSearchResultBlock, "search_agent/ToolSearchToolSearchResultBlock/invalid/missing_tool_references.json", "$.tool_references")
+    end
+
+    test "ToolTextEditor20250124/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(SearchAgent.ToolTextEditor20250124, "search_agent/ToolTextEditor20250124/invalid/defer_loading_wrong_type.json", "$.defer_loading")
+    end
+
+    test "ToolTextEditor20250429/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(SearchAgent.ToolTextEditor20250429, "search_agent/ToolTextEditor20250429/invalid/defer_loading_wrong_type.json", "$.defer_loading")
+    end
+
+    test "ToolTextEditor20250728/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(SearchAgent.ToolTextEditor20250728, "search_agent/ToolTextEditor20250728/invalid/defer_loading_wrong_type.json", "$.defer_loading")
     end
 
     test "ToolUnion/invalid/custom_without_input_schema.json" do
@@ -1766,6 +2866,46 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_rejected(SearchAgent.Usage, "search_agent/Usage/invalid/missing_output_tokens.json", "$.output_tokens")
     end
 
+    test "UserLocation/invalid/city_wrong_type.json" do
+      assert_rejected(SearchAgent.UserLocation, "search_agent/UserLocation/invalid/city_wrong_type.json", "$.city")
+    end
+
+    test "WebFetchBlock/invalid/missing_url.json" do
+      assert_rejected(SearchAgent.WebFetchBlock, "search_agent/WebFetchBlock/invalid/missing_url.json", "$.url")
+    end
+
+    test "WebFetchTool20250910/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(SearchAgent.WebFetchTool20250910, "search_agent/WebFetchTool20250910/invalid/defer_loading_wrong_type.json", "$.defer_loading")
+    end
+
+    test "WebFetchTool20260209/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(SearchAgent.WebFetchTool20260209, "search_agent/WebFetchTool20260209/invalid/defer_loading_wrong_type.json", "$.defer_loading")
+    end
+
+    test "WebFetchTool20260309/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(SearchAgent.WebFetchTool20260309, "search_agent/WebFetchTool20260309/invalid/defer_loading_wrong_type.json", "$.defer_loading")
+    end
+
+    test "WebFetchTool20260318/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(SearchAgent.WebFetchTool20260318, "search_agent/WebFetchTool20260318/invalid/defer_loading_wrong_type.json", "$.defer_loading")
+    end
+
+    test "WebFetchToolResultBlock/invalid/missing_tool_use_id.json" do
+      assert_rejected(SearchAgent.WebFetchToolResultBlock, "search_agent/WebFetchToolResultBlock/invalid/missing_tool_use_id.json", "$.tool_use_id")
+    end
+
+    test "WebFetchToolResultContent/invalid/unknown_type.json" do
+      assert_rejected(SearchAgent.WebFetchToolResultContent, "search_agent/WebFetchToolResultContent/invalid/unknown_type.json", "$.type")
+    end
+
+    test "WebFetchToolResultErrorBlock/invalid/missing_error_code.json" do
+      assert_rejected(SearchAgent.WebFetchToolResultErrorBlock, "search_agent/WebFetchToolResultErrorBlock/invalid/missing_error_code.json", "$.error_code")
+    end
+
+    test "WebFetchToolResultErrorCode/invalid/wrong_case.json" do
+      assert_rejected(SearchAgent.WebFetchToolResultErrorCode, "search_agent/WebFetchToolResultErrorCode/invalid/wrong_case.json", "$")
+    end
+
     test "WebSearchResultBlock/invalid/missing_encrypted_content.json" do
       assert_rejected(SearchAgent.WebSearchResultBlock, "search_agent/WebSearchResultBlock/invalid/missing_encrypted_content.json", "$.encrypted_content")
     end
@@ -1774,8 +2914,24 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_rejected(SearchAgent.WebSearchTool20250305, "search_agent/WebSearchTool20250305/invalid/max_uses_string.json", "$.max_uses")
     end
 
+    test "WebSearchTool20260209/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(SearchAgent.WebSearchTool20260209, "search_agent/WebSearchTool20260209/invalid/defer_loading_wrong_type.json", "$.defer_loading")
+    end
+
+    test "WebSearchTool20260318/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(SearchAgent.WebSearchTool20260318, "search_agent/WebSearchTool20260318/invalid/defer_loading_wrong_type.json", "$.defer_loading")
+    end
+
     test "WebSearchToolResultBlock/invalid/bad_error_code.json" do
       assert_rejected(SearchAgent.WebSearchToolResultBlock, "search_agent/WebSearchToolResultBlock/invalid/bad_error_code.json", "$.content.error_code")
+    end
+
+    test "WebSearchToolResultError/invalid/missing_error_code.json" do
+      assert_rejected(SearchAgent.WebSearchToolResultError, "search_agent/WebSearchToolResultError/invalid/missing_error_code.json", "$.error_code")
+    end
+
+    test "WebSearchToolResultErrorCode/invalid/wrong_case.json" do
+      assert_rejected(SearchAgent.WebSearchToolResultErrorCode, "search_agent/WebSearchToolResultErrorCode/invalid/wrong_case.json", "$")
     end
 
     test "_TrimState/invalid/count_bool.json" do
@@ -1931,26 +3087,60 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
 
   test "unseen keys and strings in the fixtures create no atoms" do
     cases = [
+      {SearchAgent.AllowedCaller, "search_agent/AllowedCaller/code_execution_20250825.json"},
+      {SearchAgent.AllowedCaller, "search_agent/AllowedCaller/code_execution_20260120.json"},
+      {SearchAgent.AllowedCaller, "search_agent/AllowedCaller/direct.json"},
       {SearchAgent.Base64ImageSource, "search_agent/Base64ImageSource/jpeg.json"},
       {SearchAgent.Base64ImageSource, "search_agent/Base64ImageSource/png.json"},
       {SearchAgent.Base64ImageSource, "search_agent/Base64ImageSource/webp_empty_data.json"},
+      {SearchAgent.Base64PdfSource, "search_agent/Base64PdfSource/catalog_only.json"},
+      {SearchAgent.Base64PdfSource, "search_agent/Base64PdfSource/compressed_stream.json"},
+      {SearchAgent.Base64PdfSource, "search_agent/Base64PdfSource/single_page.json"},
+      {SearchAgent.BashCodeExecutionOutputBlock, "search_agent/BashCodeExecutionOutputBlock/full.json"},
+      {SearchAgent.BashCodeExecutionOutputBlock, "search_agent/BashCodeExecutionOutputBlock/minimal.json"},
+      {SearchAgent.BashCodeExecutionOutputBlock, "search_agent/BashCodeExecutionOutputBlock/partial.json"},
+      {SearchAgent.BashCodeExecutionResultBlock, "search_agent/BashCodeExecutionResultBlock/full.json"},
+      {SearchAgent.BashCodeExecutionResultBlock, "search_agent/BashCodeExecutionResultBlock/minimal.json"},
+      {SearchAgent.BashCodeExecutionResultBlock, "search_agent/BashCodeExecutionResultBlock/partial.json"},
       {SearchAgent.BashCodeExecutionToolResultBlock, "search_agent/BashCodeExecutionToolResultBlock/error.json"},
+      {SearchAgent.BashCodeExecutionToolResultBlock, "search_agent/BashCodeExecutionToolResultBlock/minimal.json"},
       {SearchAgent.BashCodeExecutionToolResultBlock, "search_agent/BashCodeExecutionToolResultBlock/result.json"},
+      {SearchAgent.BashCodeExecutionToolResultContent, "search_agent/BashCodeExecutionToolResultContent/bash_code_execution_result_full.json"},
+      {SearchAgent.BashCodeExecutionToolResultContent, "search_agent/BashCodeExecutionToolResultContent/bash_code_execution_tool_result_error.json"},
+      {SearchAgent.BashCodeExecutionToolResultContent, "search_agent/BashCodeExecutionToolResultContent/bash_code_execution_tool_result_error_partial.json"},
+      {SearchAgent.BashCodeExecutionToolResultError, "search_agent/BashCodeExecutionToolResultError/full.json"},
+      {SearchAgent.BashCodeExecutionToolResultError, "search_agent/BashCodeExecutionToolResultError/minimal.json"},
+      {SearchAgent.BashCodeExecutionToolResultError, "search_agent/BashCodeExecutionToolResultError/partial.json"},
+      {SearchAgent.BashCodeExecutionToolResultErrorCode, "search_agent/BashCodeExecutionToolResultErrorCode/invalid_tool_input.json"},
+      {SearchAgent.BashCodeExecutionToolResultErrorCode, "search_agent/BashCodeExecutionToolResultErrorCode/too_many_requests.json"},
+      {SearchAgent.BashCodeExecutionToolResultErrorCode, "search_agent/BashCodeExecutionToolResultErrorCode/unavailable.json"},
       {SearchAgent.CacheControlEphemeral, "search_agent/CacheControlEphemeral/default_ttl.json"},
       {SearchAgent.CacheControlEphemeral, "search_agent/CacheControlEphemeral/ttl_1h.json"},
       {SearchAgent.CacheControlEphemeral, "search_agent/CacheControlEphemeral/ttl_5m.json"},
       {SearchAgent.CacheCreation, "search_agent/CacheCreation/one_hour.json"},
       {SearchAgent.CacheCreation, "search_agent/CacheCreation/unknown_key_kept.json"},
       {SearchAgent.CacheCreation, "search_agent/CacheCreation/zeros.json"},
+      {SearchAgent.Caller, "search_agent/Caller/code_execution_20250825.json"},
+      {SearchAgent.Caller, "search_agent/Caller/code_execution_20260120.json"},
+      {SearchAgent.Caller, "search_agent/Caller/direct.json"},
       {SearchAgent.Citation, "search_agent/Citation/seed_document_source.json"},
       {SearchAgent.Citation, "search_agent/Citation/seed_example.json"},
       {SearchAgent.Citation, "search_agent/Citation/unicode_unknown_key_kept.json"},
+      {SearchAgent.CitationCharLocation, "search_agent/CitationCharLocation/full.json"},
       {SearchAgent.CitationCharLocation, "search_agent/CitationCharLocation/minimal.json"},
+      {SearchAgent.CitationCharLocation, "search_agent/CitationCharLocation/minimal_2.json"},
+      {SearchAgent.CitationContentBlockLocation, "search_agent/CitationContentBlockLocation/full.json"},
+      {SearchAgent.CitationContentBlockLocation, "search_agent/CitationContentBlockLocation/minimal.json"},
       {SearchAgent.CitationContentBlockLocation, "search_agent/CitationContentBlockLocation/typical.json"},
+      {SearchAgent.CitationPageLocation, "search_agent/CitationPageLocation/full.json"},
+      {SearchAgent.CitationPageLocation, "search_agent/CitationPageLocation/minimal.json"},
       {SearchAgent.CitationPageLocation, "search_agent/CitationPageLocation/typical.json"},
       {SearchAgent.CitationSource, "search_agent/CitationSource/seed_document_source.json"},
       {SearchAgent.CitationSource, "search_agent/CitationSource/seed_example.json"},
       {SearchAgent.CitationSource, "search_agent/CitationSource/unicode.json"},
+      {SearchAgent.CitationsConfig, "search_agent/CitationsConfig/full.json"},
+      {SearchAgent.CitationsConfig, "search_agent/CitationsConfig/minimal.json"},
+      {SearchAgent.CitationsConfig, "search_agent/CitationsConfig/partial.json"},
       {SearchAgent.CitationsDelta, "search_agent/CitationsDelta/api_char_location.json"},
       {SearchAgent.CitationsDelta, "search_agent/CitationsDelta/api_content_block_location.json"},
       {SearchAgent.CitationsDelta, "search_agent/CitationsDelta/api_page_location.json"},
@@ -1959,14 +3149,47 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.CitationsDelta, "search_agent/CitationsDelta/empty.json"},
       {SearchAgent.CitationsDelta, "search_agent/CitationsDelta/seed_example.json"},
       {SearchAgent.CitationsDelta, "search_agent/CitationsDelta/several_unicode.json"},
+      {SearchAgent.CitationsSearchResultLocation, "search_agent/CitationsSearchResultLocation/full.json"},
+      {SearchAgent.CitationsSearchResultLocation, "search_agent/CitationsSearchResultLocation/minimal.json"},
       {SearchAgent.CitationsSearchResultLocation, "search_agent/CitationsSearchResultLocation/typical.json"},
+      {SearchAgent.CitationsWebSearchResultLocation, "search_agent/CitationsWebSearchResultLocation/full.json"},
+      {SearchAgent.CitationsWebSearchResultLocation, "search_agent/CitationsWebSearchResultLocation/minimal.json"},
       {SearchAgent.CitationsWebSearchResultLocation, "search_agent/CitationsWebSearchResultLocation/typical.json"},
+      {SearchAgent.CodeExecutionOutputBlock, "search_agent/CodeExecutionOutputBlock/full.json"},
+      {SearchAgent.CodeExecutionOutputBlock, "search_agent/CodeExecutionOutputBlock/minimal.json"},
+      {SearchAgent.CodeExecutionOutputBlock, "search_agent/CodeExecutionOutputBlock/partial.json"},
+      {SearchAgent.CodeExecutionResultBlock, "search_agent/CodeExecutionResultBlock/full.json"},
+      {SearchAgent.CodeExecutionResultBlock, "search_agent/CodeExecutionResultBlock/minimal.json"},
+      {SearchAgent.CodeExecutionResultBlock, "search_agent/CodeExecutionResultBlock/partial.json"},
+      {SearchAgent.CodeExecutionTool20250522, "search_agent/CodeExecutionTool20250522/full.json"},
+      {SearchAgent.CodeExecutionTool20250522, "search_agent/CodeExecutionTool20250522/minimal.json"},
+      {SearchAgent.CodeExecutionTool20250522, "search_agent/CodeExecutionTool20250522/partial.json"},
+      {SearchAgent.CodeExecutionTool20250825, "search_agent/CodeExecutionTool20250825/full.json"},
+      {SearchAgent.CodeExecutionTool20250825, "search_agent/CodeExecutionTool20250825/minimal.json"},
+      {SearchAgent.CodeExecutionTool20250825, "search_agent/CodeExecutionTool20250825/partial.json"},
+      {SearchAgent.CodeExecutionTool20260120, "search_agent/CodeExecutionTool20260120/full.json"},
+      {SearchAgent.CodeExecutionTool20260120, "search_agent/CodeExecutionTool20260120/minimal.json"},
+      {SearchAgent.CodeExecutionTool20260120, "search_agent/CodeExecutionTool20260120/partial.json"},
+      {SearchAgent.CodeExecutionTool20260521, "search_agent/CodeExecutionTool20260521/full.json"},
+      {SearchAgent.CodeExecutionTool20260521, "search_agent/CodeExecutionTool20260521/minimal.json"},
+      {SearchAgent.CodeExecutionTool20260521, "search_agent/CodeExecutionTool20260521/partial.json"},
       {SearchAgent.CodeExecutionToolResultBlock, "search_agent/CodeExecutionToolResultBlock/encrypted.json"},
       {SearchAgent.CodeExecutionToolResultBlock, "search_agent/CodeExecutionToolResultBlock/error.json"},
       {SearchAgent.CodeExecutionToolResultBlock, "search_agent/CodeExecutionToolResultBlock/result.json"},
+      {SearchAgent.CodeExecutionToolResultContent, "search_agent/CodeExecutionToolResultContent/code_execution_result.json"},
+      {SearchAgent.CodeExecutionToolResultContent, "search_agent/CodeExecutionToolResultContent/code_execution_tool_result_error.json"},
+      {SearchAgent.CodeExecutionToolResultContent, "search_agent/CodeExecutionToolResultContent/encrypted_code_execution_result.json"},
+      {SearchAgent.CodeExecutionToolResultError, "search_agent/CodeExecutionToolResultError/full.json"},
+      {SearchAgent.CodeExecutionToolResultError, "search_agent/CodeExecutionToolResultError/minimal.json"},
+      {SearchAgent.CodeExecutionToolResultError, "search_agent/CodeExecutionToolResultError/partial.json"},
+      {SearchAgent.CodeExecutionToolResultErrorCode, "search_agent/CodeExecutionToolResultErrorCode/invalid_tool_input.json"},
+      {SearchAgent.CodeExecutionToolResultErrorCode, "search_agent/CodeExecutionToolResultErrorCode/too_many_requests.json"},
+      {SearchAgent.CodeExecutionToolResultErrorCode, "search_agent/CodeExecutionToolResultErrorCode/unavailable.json"},
       {SearchAgent.Container, "search_agent/Container/offset_timestamp.json"},
       {SearchAgent.Container, "search_agent/Container/typical.json"},
       {SearchAgent.Container, "search_agent/Container/unknown_key_kept.json"},
+      {SearchAgent.ContainerUploadBlock, "search_agent/ContainerUploadBlock/full.json"},
+      {SearchAgent.ContainerUploadBlock, "search_agent/ContainerUploadBlock/minimal.json"},
       {SearchAgent.ContainerUploadBlock, "search_agent/ContainerUploadBlock/typical.json"},
       {SearchAgent.ContentBlock, "search_agent/ContentBlock/container_upload.json"},
       {SearchAgent.ContentBlock, "search_agent/ContentBlock/redacted_thinking.json"},
@@ -2005,10 +3228,27 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.ContentBlockStopEvent, "search_agent/ContentBlockStopEvent/first.json"},
       {SearchAgent.ContentBlockStopEvent, "search_agent/ContentBlockStopEvent/large_index.json"},
       {SearchAgent.ContentBlockStopEvent, "search_agent/ContentBlockStopEvent/second.json"},
+      {SearchAgent.DirectCaller, "search_agent/DirectCaller/minimal.json"},
+      {SearchAgent.DirectCaller, "search_agent/DirectCaller/with_unknown_key.json"},
+      {SearchAgent.DirectCaller, "search_agent/DirectCaller/with_unknown_null.json"},
       {SearchAgent.Document, "search_agent/Document/citations_absent.json"},
       {SearchAgent.Document, "search_agent/Document/empty_citations.json"},
       {SearchAgent.Document, "search_agent/Document/seed_example.json"},
       {SearchAgent.Document, "search_agent/Document/unicode.json"},
+      {SearchAgent.DocumentBlock, "search_agent/DocumentBlock/full.json"},
+      {SearchAgent.DocumentBlock, "search_agent/DocumentBlock/minimal.json"},
+      {SearchAgent.DocumentBlock, "search_agent/DocumentBlock/partial.json"},
+      {SearchAgent.DocumentSource, "search_agent/DocumentSource/base64_pdf.json"},
+      {SearchAgent.DocumentSource, "search_agent/DocumentSource/plain_text.json"},
+      {SearchAgent.DocumentSource, "search_agent/DocumentSource/plain_text_sentence.json"},
+      {SearchAgent.EncryptedCodeExecutionResultBlock, "search_agent/EncryptedCodeExecutionResultBlock/full.json"},
+      {SearchAgent.EncryptedCodeExecutionResultBlock, "search_agent/EncryptedCodeExecutionResultBlock/minimal.json"},
+      {SearchAgent.EncryptedCodeExecutionResultBlock, "search_agent/EncryptedCodeExecutionResultBlock/partial.json"},
+      {SearchAgent.ErrorDetail, "search_agent/ErrorDetail/full.json"},
+      {SearchAgent.ErrorDetail, "search_agent/ErrorDetail/minimal.json"},
+      {SearchAgent.ErrorDetail, "search_agent/ErrorDetail/partial.json"},
+      {SearchAgent.ErrorEvent, "search_agent/ErrorEvent/full.json"},
+      {SearchAgent.ErrorEvent, "search_agent/ErrorEvent/minimal.json"},
       {SearchAgent.ErrorEvent, "search_agent/ErrorEvent/overloaded.json"},
       {SearchAgent.ImageBlockParam, "search_agent/ImageBlockParam/base64.json"},
       {SearchAgent.ImageBlockParam, "search_agent/ImageBlockParam/cache_control.json"},
@@ -2023,6 +3263,9 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.InputJsonDelta, "search_agent/InputJsonDelta/escapes.json"},
       {SearchAgent.InputJsonDelta, "search_agent/InputJsonDelta/first_empty.json"},
       {SearchAgent.InputJsonDelta, "search_agent/InputJsonDelta/fragment.json"},
+      {SearchAgent.MemoryTool20250818, "search_agent/MemoryTool20250818/full.json"},
+      {SearchAgent.MemoryTool20250818, "search_agent/MemoryTool20250818/minimal.json"},
+      {SearchAgent.MemoryTool20250818, "search_agent/MemoryTool20250818/partial.json"},
       {SearchAgent.Message, "search_agent/Message/stop_sequence_container.json"},
       {SearchAgent.Message, "search_agent/Message/stream_start.json"},
       {SearchAgent.Message, "search_agent/Message/thinking_container_null.json"},
@@ -2072,11 +3315,26 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.Metadata, "search_agent/Metadata/unicode_max_length.json"},
       {SearchAgent.Metadata, "search_agent/Metadata/user_id.json"},
       {SearchAgent.Metadata, "search_agent/Metadata/user_id_null.json"},
+      {SearchAgent.OutputTokensDetails, "search_agent/OutputTokensDetails/full.json"},
+      {SearchAgent.OutputTokensDetails, "search_agent/OutputTokensDetails/minimal.json"},
+      {SearchAgent.OutputTokensDetails, "search_agent/OutputTokensDetails/partial.json"},
       {SearchAgent.PingEvent, "search_agent/PingEvent/typical.json"},
+      {SearchAgent.PingEvent, "search_agent/PingEvent/with_unknown_key.json"},
+      {SearchAgent.PingEvent, "search_agent/PingEvent/with_unknown_object.json"},
+      {SearchAgent.PlainTextSource, "search_agent/PlainTextSource/empty.json"},
+      {SearchAgent.PlainTextSource, "search_agent/PlainTextSource/multiline.json"},
+      {SearchAgent.PlainTextSource, "search_agent/PlainTextSource/sentence.json"},
       {SearchAgent.RedactedThinkingBlock, "search_agent/RedactedThinkingBlock/empty.json"},
       {SearchAgent.RedactedThinkingBlock, "search_agent/RedactedThinkingBlock/slashes.json"},
       {SearchAgent.RedactedThinkingBlock, "search_agent/RedactedThinkingBlock/typical.json"},
+      {SearchAgent.RefusalCategory, "search_agent/RefusalCategory/bio.json"},
+      {SearchAgent.RefusalCategory, "search_agent/RefusalCategory/cyber.json"},
+      {SearchAgent.RefusalCategory, "search_agent/RefusalCategory/frontier_llm.json"},
+      {SearchAgent.RefusalStopDetails, "search_agent/RefusalStopDetails/full.json"},
+      {SearchAgent.RefusalStopDetails, "search_agent/RefusalStopDetails/minimal.json"},
       {SearchAgent.RefusalStopDetails, "search_agent/RefusalStopDetails/no_category.json"},
+      {SearchAgent.ResponseInclusion, "search_agent/ResponseInclusion/excluded.json"},
+      {SearchAgent.ResponseInclusion, "search_agent/ResponseInclusion/full.json"},
       {SearchAgent.Role, "search_agent/Role/assistant.json"},
       {SearchAgent.Role, "search_agent/Role/user.json"},
       {SearchAgent.SearchEntry, "search_agent/SearchEntry/empty_results.json"},
@@ -2085,10 +3343,20 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.SearchResult, "search_agent/SearchResult/empty_body.json"},
       {SearchAgent.SearchResult, "search_agent/SearchResult/typical.json"},
       {SearchAgent.SearchResult, "search_agent/SearchResult/unicode.json"},
+      {SearchAgent.ServerToolCaller, "search_agent/ServerToolCaller/full.json"},
+      {SearchAgent.ServerToolCaller, "search_agent/ServerToolCaller/minimal.json"},
+      {SearchAgent.ServerToolCaller, "search_agent/ServerToolCaller/partial.json"},
+      {SearchAgent.ServerToolCaller20260120, "search_agent/ServerToolCaller20260120/full.json"},
+      {SearchAgent.ServerToolCaller20260120, "search_agent/ServerToolCaller20260120/minimal.json"},
+      {SearchAgent.ServerToolCaller20260120, "search_agent/ServerToolCaller20260120/partial.json"},
+      {SearchAgent.ServerToolName, "search_agent/ServerToolName/code_execution.json"},
+      {SearchAgent.ServerToolName, "search_agent/ServerToolName/web_fetch.json"},
+      {SearchAgent.ServerToolName, "search_agent/ServerToolName/web_search.json"},
       {SearchAgent.ServerToolUsage, "search_agent/ServerToolUsage/several.json"},
       {SearchAgent.ServerToolUsage, "search_agent/ServerToolUsage/unknown_key_kept.json"},
       {SearchAgent.ServerToolUsage, "search_agent/ServerToolUsage/zero.json"},
       {SearchAgent.ServerToolUseBlock, "search_agent/ServerToolUseBlock/code_execution_with_caller.json"},
+      {SearchAgent.ServerToolUseBlock, "search_agent/ServerToolUseBlock/minimal.json"},
       {SearchAgent.ServerToolUseBlock, "search_agent/ServerToolUseBlock/web_search.json"},
       {SearchAgent.ServiceTier, "search_agent/ServiceTier/batch.json"},
       {SearchAgent.ServiceTier, "search_agent/ServiceTier/priority.json"},
@@ -2122,10 +3390,31 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.TextDelta, "search_agent/TextDelta/empty.json"},
       {SearchAgent.TextDelta, "search_agent/TextDelta/seed_example.json"},
       {SearchAgent.TextDelta, "search_agent/TextDelta/unicode.json"},
+      {SearchAgent.TextEditorCodeExecutionCreateResultBlock, "search_agent/TextEditorCodeExecutionCreateResultBlock/created.json"},
+      {SearchAgent.TextEditorCodeExecutionCreateResultBlock, "search_agent/TextEditorCodeExecutionCreateResultBlock/overwritten.json"},
+      {SearchAgent.TextEditorCodeExecutionCreateResultBlock, "search_agent/TextEditorCodeExecutionCreateResultBlock/with_unknown_key.json"},
+      {SearchAgent.TextEditorCodeExecutionStrReplaceResultBlock, "search_agent/TextEditorCodeExecutionStrReplaceResultBlock/full.json"},
+      {SearchAgent.TextEditorCodeExecutionStrReplaceResultBlock, "search_agent/TextEditorCodeExecutionStrReplaceResultBlock/minimal.json"},
+      {SearchAgent.TextEditorCodeExecutionStrReplaceResultBlock, "search_agent/TextEditorCodeExecutionStrReplaceResultBlock/partial.json"},
       {SearchAgent.TextEditorCodeExecutionToolResultBlock, "search_agent/TextEditorCodeExecutionToolResultBlock/create.json"},
       {SearchAgent.TextEditorCodeExecutionToolResultBlock, "search_agent/TextEditorCodeExecutionToolResultBlock/error.json"},
       {SearchAgent.TextEditorCodeExecutionToolResultBlock, "search_agent/TextEditorCodeExecutionToolResultBlock/str_replace.json"},
       {SearchAgent.TextEditorCodeExecutionToolResultBlock, "search_agent/TextEditorCodeExecutionToolResultBlock/view.json"},
+      {SearchAgent.TextEditorCodeExecutionToolResultContent, "search_agent/TextEditorCodeExecutionToolResultContent/text_editor_code_execution_create_result.json"},
+      {SearchAgent.TextEditorCodeExecutionToolResultContent, "search_agent/TextEditorCodeExecutionToolResultContent/text_editor_code_execution_tool_result_error.json"},
+      {SearchAgent.TextEditorCodeExecutionToolResultContent, "search_agent/TextEditorCodeExecutionToolResultContent/text_editor_code_execution_view_result.json"},
+      {SearchAgent.TextEditorCodeExecutionToolResultError, "search_agent/TextEditorCodeExecutionToolResultError/full.json"},
+      {SearchAgent.TextEditorCodeExecutionToolResultError, "search_agent/TextEditorCodeExecutionToolResultError/minimal.json"},
+      {SearchAgent.TextEditorCodeExecutionToolResultError, "search_agent/TextEditorCodeExecutionToolResultError/partial.json"},
+      {SearchAgent.TextEditorCodeExecutionToolResultErrorCode, "search_agent/TextEditorCodeExecutionToolResultErrorCode/invalid_tool_input.json"},
+      {SearchAgent.TextEditorCodeExecutionToolResultErrorCode, "search_agent/TextEditorCodeExecutionToolResultErrorCode/too_many_requests.json"},
+      {SearchAgent.TextEditorCodeExecutionToolResultErrorCode, "search_agent/TextEditorCodeExecutionToolResultErrorCode/unavailable.json"},
+      {SearchAgent.TextEditorCodeExecutionViewResultBlock, "search_agent/TextEditorCodeExecutionViewResultBlock/full.json"},
+      {SearchAgent.TextEditorCodeExecutionViewResultBlock, "search_agent/TextEditorCodeExecutionViewResultBlock/minimal.json"},
+      {SearchAgent.TextEditorCodeExecutionViewResultBlock, "search_agent/TextEditorCodeExecutionViewResultBlock/partial.json"},
+      {SearchAgent.TextEditorFileType, "search_agent/TextEditorFileType/image.json"},
+      {SearchAgent.TextEditorFileType, "search_agent/TextEditorFileType/pdf.json"},
+      {SearchAgent.TextEditorFileType, "search_agent/TextEditorFileType/text.json"},
       {SearchAgent.ThinkingBlock, "search_agent/ThinkingBlock/empty_stream_start.json"},
       {SearchAgent.ThinkingBlock, "search_agent/ThinkingBlock/typical.json"},
       {SearchAgent.ThinkingBlock, "search_agent/ThinkingBlock/unicode.json"},
@@ -2144,6 +3433,9 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.TokenStatus, "search_agent/TokenStatus/green.json"},
       {SearchAgent.TokenStatus, "search_agent/TokenStatus/red.json"},
       {SearchAgent.TokenStatus, "search_agent/TokenStatus/yellow.json"},
+      {SearchAgent.ToolBash20250124, "search_agent/ToolBash20250124/full.json"},
+      {SearchAgent.ToolBash20250124, "search_agent/ToolBash20250124/minimal.json"},
+      {SearchAgent.ToolBash20250124, "search_agent/ToolBash20250124/partial.json"},
       {SearchAgent.ToolChoice, "search_agent/ToolChoice/any.json"},
       {SearchAgent.ToolChoice, "search_agent/ToolChoice/auto.json"},
       {SearchAgent.ToolChoice, "search_agent/ToolChoice/none.json"},
@@ -2172,6 +3464,9 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.ToolParam, "search_agent/ToolParam/empty_description_cache_control.json"},
       {SearchAgent.ToolParam, "search_agent/ToolParam/typical.json"},
       {SearchAgent.ToolParam, "search_agent/ToolParam/unicode.json"},
+      {SearchAgent.ToolReferenceBlock, "search_agent/ToolReferenceBlock/full.json"},
+      {SearchAgent.ToolReferenceBlock, "search_agent/ToolReferenceBlock/minimal.json"},
+      {SearchAgent.ToolReferenceBlock, "search_agent/ToolReferenceBlock/partial.json"},
       {SearchAgent.ToolResultBlockContent, "search_agent/ToolResultBlockContent/image.json"},
       {SearchAgent.ToolResultBlockContent, "search_agent/ToolResultBlockContent/text.json"},
       {SearchAgent.ToolResultBlockContent, "search_agent/ToolResultBlockContent/text_with_citations.json"},
@@ -2180,8 +3475,42 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.ToolResultBlockParam, "search_agent/ToolResultBlockParam/error_result.json"},
       {SearchAgent.ToolResultBlockParam, "search_agent/ToolResultBlockParam/explicit_is_error_false.json"},
       {SearchAgent.ToolResultBlockParam, "search_agent/ToolResultBlockParam/seed_example.json"},
+      {SearchAgent.ToolSearchBm25Tool, "search_agent/ToolSearchBm25Tool/full.json"},
+      {SearchAgent.ToolSearchBm25Tool, "search_agent/ToolSearchBm25Tool/minimal.json"},
+      {SearchAgent.ToolSearchBm25Tool, "search_agent/ToolSearchBm25Tool/partial.json"},
+      {SearchAgent.ToolSearchBm25Tool20251119, "search_agent/ToolSearchBm25Tool20251119/full.json"},
+      {SearchAgent.ToolSearchBm25Tool20251119, "search_agent/ToolSearchBm25Tool20251119/minimal.json"},
+      {SearchAgent.ToolSearchBm25Tool20251119, "search_agent/ToolSearchBm25Tool20251119/partial.json"},
+      {SearchAgent.ToolSearchRegexTool, "search_agent/ToolSearchRegexTool/full.json"},
+      {SearchAgent.ToolSearchRegexTool, "search_agent/ToolSearchRegexTool/minimal.json"},
+      {SearchAgent.ToolSearchRegexTool, "search_agent/ToolSearchRegexTool/partial.json"},
+      {SearchAgent.ToolSearchRegexTool20251119, "search_agent/ToolSearchRegexTool20251119/full.json"},
+      {SearchAgent.ToolSearchRegexTool20251119, "search_agent/ToolSearchRegexTool20251119/minimal.json"},
+      {SearchAgent.ToolSearchRegexTool20251119, "search_agent/ToolSearchRegexTool20251119/partial.json"},
       {SearchAgent.ToolSearchToolResultBlock, "search_agent/ToolSearchToolResultBlock/error.json"},
+      {SearchAgent.ToolSearchToolResultBlock, "search_agent/ToolSearchToolResultBlock/minimal.json"},
       {SearchAgent.ToolSearchToolResultBlock, "search_agent/ToolSearchToolResultBlock/result.json"},
+      {SearchAgent.ToolSearchToolResultContent, "search_agent/ToolSearchToolResultContent/tool_search_tool_result_error.json"},
+      {SearchAgent.ToolSearchToolResultContent, "search_agent/ToolSearchToolResultContent/tool_search_tool_result_error_partial.json"},
+      {SearchAgent.ToolSearchToolResultContent, "search_agent/ToolSearchToolResultContent/tool_search_tool_search_result_full.json"},
+      {SearchAgent.ToolSearchToolResultError, "search_agent/ToolSearchToolResultError/full.json"},
+      {SearchAgent.ToolSearchToolResultError, "search_agent/ToolSearchToolResultError/minimal.json"},
+      {SearchAgent.ToolSearchToolResultError, "search_agent/ToolSearchToolResultError/partial.json"},
+      {SearchAgent.ToolSearchToolResultErrorCode, "search_agent/ToolSearchToolResultErrorCode/invalid_tool_input.json"},
+      {SearchAgent.ToolSearchToolResultErrorCode, "search_agent/ToolSearchToolResultErrorCode/too_many_requests.json"},
+      {SearchAgent.ToolSearchToolResultErrorCode, "search_agent/ToolSearchToolResultErrorCode/unavailable.json"},
+      {SearchAgent.ToolSearchToolSearchResultBlock, "search_agent/ToolSearchToolSearchResultBlock/full.json"},
+      {SearchAgent.ToolSearchToolSearchResultBlock, "search_agent/ToolSearchToolSearchResultBlock/minimal.json"},
+      {SearchAgent.ToolSearchToolSearchResultBlock, "search_agent/ToolSearchToolSearchResultBlock/partial.json"},
+      {SearchAgent.ToolTextEditor20250124, "search_agent/ToolTextEditor20250124/full.json"},
+      {SearchAgent.ToolTextEditor20250124, "search_agent/ToolTextEditor20250124/minimal.json"},
+      {SearchAgent.ToolTextEditor20250124, "search_agent/ToolTextEditor20250124/partial.json"},
+      {SearchAgent.ToolTextEditor20250429, "search_agent/ToolTextEditor20250429/full.json"},
+      {SearchAgent.ToolTextEditor20250429, "search_agent/ToolTextEditor20250429/minimal.json"},
+      {SearchAgent.ToolTextEditor20250429, "search_agent/ToolTextEditor20250429/partial.json"},
+      {SearchAgent.ToolTextEditor20250728, "search_agent/ToolTextEditor20250728/full.json"},
+      {SearchAgent.ToolTextEditor20250728, "search_agent/ToolTextEditor20250728/minimal.json"},
+      {SearchAgent.ToolTextEditor20250728, "search_agent/ToolTextEditor20250728/partial.json"},
       {SearchAgent.ToolUnion, "search_agent/ToolUnion/bash.json"},
       {SearchAgent.ToolUnion, "search_agent/ToolUnion/code_execution.json"},
       {SearchAgent.ToolUnion, "search_agent/ToolUnion/custom_tool.json"},
@@ -2211,13 +3540,57 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.Usage, "search_agent/Usage/minimal.json"},
       {SearchAgent.Usage, "search_agent/Usage/output_tokens_details.json"},
       {SearchAgent.Usage, "search_agent/Usage/server_tool_use_unknown_key_kept.json"},
+      {SearchAgent.UserLocation, "search_agent/UserLocation/full.json"},
+      {SearchAgent.UserLocation, "search_agent/UserLocation/minimal.json"},
+      {SearchAgent.UserLocation, "search_agent/UserLocation/partial.json"},
+      {SearchAgent.WebFetchBlock, "search_agent/WebFetchBlock/full.json"},
+      {SearchAgent.WebFetchBlock, "search_agent/WebFetchBlock/minimal.json"},
+      {SearchAgent.WebFetchBlock, "search_agent/WebFetchBlock/partial.json"},
+      {SearchAgent.WebFetchTool20250910, "search_agent/WebFetchTool20250910/full.json"},
+      {SearchAgent.WebFetchTool20250910, "search_agent/WebFetchTool20250910/minimal.json"},
+      {SearchAgent.WebFetchTool20250910, "search_agent/WebFetchTool20250910/partial.json"},
+      {SearchAgent.WebFetchTool20260209, "search_agent/WebFetchTool20260209/full.json"},
+      {SearchAgent.WebFetchTool20260209, "search_agent/WebFetchTool20260209/minimal.json"},
+      {SearchAgent.WebFetchTool20260209, "search_agent/WebFetchTool20260209/partial.json"},
+      {SearchAgent.WebFetchTool20260309, "search_agent/WebFetchTool20260309/full.json"},
+      {SearchAgent.WebFetchTool20260309, "search_agent/WebFetchTool20260309/minimal.json"},
+      {SearchAgent.WebFetchTool20260309, "search_agent/WebFetchTool20260309/partial.json"},
+      {SearchAgent.WebFetchTool20260318, "search_agent/WebFetchTool20260318/full.json"},
+      {SearchAgent.WebFetchTool20260318, "search_agent/WebFetchTool20260318/minimal.json"},
+      {SearchAgent.WebFetchTool20260318, "search_agent/WebFetchTool20260318/partial.json"},
       {SearchAgent.WebFetchToolResultBlock, "search_agent/WebFetchToolResultBlock/error.json"},
       {SearchAgent.WebFetchToolResultBlock, "search_agent/WebFetchToolResultBlock/pdf_document.json"},
       {SearchAgent.WebFetchToolResultBlock, "search_agent/WebFetchToolResultBlock/text_document.json"},
+      {SearchAgent.WebFetchToolResultContent, "search_agent/WebFetchToolResultContent/web_fetch_result.json"},
+      {SearchAgent.WebFetchToolResultContent, "search_agent/WebFetchToolResultContent/web_fetch_result_partial.json"},
+      {SearchAgent.WebFetchToolResultContent, "search_agent/WebFetchToolResultContent/web_fetch_tool_result_error_full.json"},
+      {SearchAgent.WebFetchToolResultErrorBlock, "search_agent/WebFetchToolResultErrorBlock/full.json"},
+      {SearchAgent.WebFetchToolResultErrorBlock, "search_agent/WebFetchToolResultErrorBlock/minimal.json"},
+      {SearchAgent.WebFetchToolResultErrorBlock, "search_agent/WebFetchToolResultErrorBlock/partial.json"},
+      {SearchAgent.WebFetchToolResultErrorCode, "search_agent/WebFetchToolResultErrorCode/invalid_tool_input.json"},
+      {SearchAgent.WebFetchToolResultErrorCode, "search_agent/WebFetchToolResultErrorCode/url_not_allowed.json"},
+      {SearchAgent.WebFetchToolResultErrorCode, "search_agent/WebFetchToolResultErrorCode/url_too_long.json"},
+      {SearchAgent.WebSearchResultBlock, "search_agent/WebSearchResultBlock/full.json"},
+      {SearchAgent.WebSearchResultBlock, "search_agent/WebSearchResultBlock/minimal.json"},
+      {SearchAgent.WebSearchResultBlock, "search_agent/WebSearchResultBlock/partial.json"},
+      {SearchAgent.WebSearchTool20250305, "search_agent/WebSearchTool20250305/full.json"},
+      {SearchAgent.WebSearchTool20250305, "search_agent/WebSearchTool20250305/minimal.json"},
       {SearchAgent.WebSearchTool20250305, "search_agent/WebSearchTool20250305/typical.json"},
+      {SearchAgent.WebSearchTool20260209, "search_agent/WebSearchTool20260209/full.json"},
+      {SearchAgent.WebSearchTool20260209, "search_agent/WebSearchTool20260209/minimal.json"},
+      {SearchAgent.WebSearchTool20260209, "search_agent/WebSearchTool20260209/partial.json"},
+      {SearchAgent.WebSearchTool20260318, "search_agent/WebSearchTool20260318/full.json"},
+      {SearchAgent.WebSearchTool20260318, "search_agent/WebSearchTool20260318/minimal.json"},
+      {SearchAgent.WebSearchTool20260318, "search_agent/WebSearchTool20260318/partial.json"},
       {SearchAgent.WebSearchToolResultBlock, "search_agent/WebSearchToolResultBlock/empty.json"},
       {SearchAgent.WebSearchToolResultBlock, "search_agent/WebSearchToolResultBlock/error.json"},
       {SearchAgent.WebSearchToolResultBlock, "search_agent/WebSearchToolResultBlock/results.json"},
+      {SearchAgent.WebSearchToolResultError, "search_agent/WebSearchToolResultError/full.json"},
+      {SearchAgent.WebSearchToolResultError, "search_agent/WebSearchToolResultError/minimal.json"},
+      {SearchAgent.WebSearchToolResultError, "search_agent/WebSearchToolResultError/partial.json"},
+      {SearchAgent.WebSearchToolResultErrorCode, "search_agent/WebSearchToolResultErrorCode/invalid_tool_input.json"},
+      {SearchAgent.WebSearchToolResultErrorCode, "search_agent/WebSearchToolResultErrorCode/max_uses_exceeded.json"},
+      {SearchAgent.WebSearchToolResultErrorCode, "search_agent/WebSearchToolResultErrorCode/unavailable.json"},
       {SearchAgent.TrimState, "search_agent/_TrimState/empty.json"},
       {SearchAgent.TrimState, "search_agent/_TrimState/explicit_defaults.json"},
       {SearchAgent.TrimState, "search_agent/_TrimState/in_progress.json"}

@@ -23,7 +23,14 @@ missing_required_key: ActivityDeltaEvent = {
     "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
     "metadata": {"source": "web", "trace_id": "7f3a"},
     "activityType": "SEARCH_PROGRESS",
-    "patch": [{}, {}],
+    "patch": [
+        {"op": "replace", "path": "/steps/0/status", "value": "done"},
+        {
+            "op": "add",
+            "path": "/steps/1",
+            "value": {"title": "Summarise findings", "status": "in_progress"},
+        },
+    ],
 }
 
 # a key the schema does not declare added to ag_ui/ActivityDeltaEvent/full.json
@@ -32,9 +39,16 @@ unknown_key: ActivityDeltaEvent = {
     "timestamp": 1732424461000,
     "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
     "metadata": {"source": "web", "trace_id": "7f3a"},
-    "messageId": "msg-reasoning-2",
+    "messageId": "msg-activity-2",
     "activityType": "SEARCH_PROGRESS",
-    "patch": [{}, {}],
+    "patch": [
+        {"op": "replace", "path": "/steps/0/status", "value": "done"},
+        {
+            "op": "add",
+            "path": "/steps/1",
+            "value": {"title": "Summarise findings", "status": "in_progress"},
+        },
+    ],
     "__not_in_the_schema__": 1,
 }
 
@@ -46,5 +60,12 @@ wrong_value_type: ActivityDeltaEvent = {
     "metadata": {"source": "web", "trace_id": "7f3a"},
     "messageId": 12345,
     "activityType": "SEARCH_PROGRESS",
-    "patch": [{}, {}],
+    "patch": [
+        {"op": "replace", "path": "/steps/0/status", "value": "done"},
+        {
+            "op": "add",
+            "path": "/steps/1",
+            "value": {"title": "Summarise findings", "status": "in_progress"},
+        },
+    ],
 }

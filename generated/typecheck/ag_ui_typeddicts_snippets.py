@@ -88,9 +88,16 @@ activity_delta_event__full: ActivityDeltaEvent = {
     "timestamp": 1732424461000,
     "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
     "metadata": {"source": "web", "trace_id": "7f3a"},
-    "messageId": "msg-reasoning-2",
+    "messageId": "msg-activity-2",
     "activityType": "SEARCH_PROGRESS",
-    "patch": [{}, {}],
+    "patch": [
+        {"op": "replace", "path": "/steps/0/status", "value": "done"},
+        {
+            "op": "add",
+            "path": "/steps/1",
+            "value": {"title": "Summarise findings", "status": "in_progress"},
+        },
+    ],
 }
 
 # ag_ui/ActivityDeltaEvent/minimal.json
@@ -101,20 +108,26 @@ activity_delta_event__minimal: ActivityDeltaEvent = {
     "patch": [],
 }
 
-# ag_ui/ActivityDeltaEvent/minimal_2.json
-activity_delta_event__minimal_2: ActivityDeltaEvent = {
+# ag_ui/ActivityDeltaEvent/partial.json
+activity_delta_event__partial: ActivityDeltaEvent = {
     "type": "ACTIVITY_DELTA",
-    "messageId": "msg-1",
+    "rawEvent": None,
+    "messageId": "msg-activity-3",
     "activityType": "PLAN",
-    "patch": [{}],
+    "patch": [{"op": "remove", "path": "/steps/1"}],
 }
 
 # ag_ui/ActivityMessage/full.json
 activity_message__full: ActivityMessage = {
-    "id": "srvtoolu_014ZQxgb3YkZ3rAz9F5pLq2n",
+    "id": "msg-activity-2",
     "role": "activity",
     "activityType": "SEARCH_PROGRESS",
-    "content": {},
+    "content": {
+        "steps": [
+            {"title": "Search the web", "status": "done"},
+            {"title": "Summarise findings", "status": "in_progress"},
+        ]
+    },
     "metadata": {"source": "web", "trace_id": "7f3a"},
 }
 
@@ -126,12 +139,13 @@ activity_message__minimal: ActivityMessage = {
     "content": {"steps": []},
 }
 
-# ag_ui/ActivityMessage/minimal_2.json
-activity_message__minimal_2: ActivityMessage = {
-    "id": "srvtoolu_01A09q90qw90lq917835lq9",
+# ag_ui/ActivityMessage/partial.json
+activity_message__partial: ActivityMessage = {
+    "id": "msg-activity-3",
     "role": "activity",
     "activityType": "PLAN",
-    "content": {},
+    "content": {"progress": 0.5},
+    "metadata": {"step": 2},
 }
 
 # ag_ui/ActivitySnapshotEvent/minimal.json
@@ -233,24 +247,31 @@ assistant_message__with_metadata: AssistantMessage = {
     "metadata": {"source": "cache"},
 }
 
-# ag_ui/AudioInputContent/full.json
-audio_input_content__full: AudioInputContent = {
+# ag_ui/AudioInputContent/data_source.json
+audio_input_content__data_source: AudioInputContent = {
     "type": "audio",
-    "source": {"type": "data", "value": "42", "mimeType": "audio/wav"},
-    "metadata": {"source": "web", "trace_id": "7f3a"},
+    "source": {
+        "type": "data",
+        "value": "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA=",
+        "mimeType": "audio/wav",
+    },
 }
 
-# ag_ui/AudioInputContent/minimal.json
-audio_input_content__minimal: AudioInputContent = {
+# ag_ui/AudioInputContent/url_source_with_metadata.json
+audio_input_content__url_source_with_metadata: AudioInputContent = {
     "type": "audio",
-    "source": {"type": "data", "value": "Paris", "mimeType": "image/png"},
+    "source": {
+        "type": "url",
+        "value": "https://cdn.example.com/media/interview.mp3",
+        "mimeType": "audio/mpeg",
+    },
+    "metadata": {"durationSeconds": 312},
 }
 
-# ag_ui/AudioInputContent/partial.json
-audio_input_content__partial: AudioInputContent = {
+# ag_ui/AudioInputContent/url_source_without_mime_type.json
+audio_input_content__url_source_without_mime_type: AudioInputContent = {
     "type": "audio",
-    "source": {"type": "data", "value": "yes", "mimeType": "application/pdf"},
-    "metadata": {"step": 2},
+    "source": {"type": "url", "value": "https://cdn.example.com/media/latest"},
 }
 
 # ag_ui/BinaryInputContent/by_id.json
@@ -260,18 +281,20 @@ binary_input_content__by_id: BinaryInputContent = {
     "id": "file-123",
 }
 
-# ag_ui/BinaryInputContent/full.json
-binary_input_content__full: BinaryInputContent = {
+# ag_ui/BinaryInputContent/uploaded_id.json
+binary_input_content__uploaded_id: BinaryInputContent = {
     "type": "binary",
-    "mimeType": "audio/wav",
-    "id": "srvtoolu_014ZQxgb3YkZ3rAz9F5pLq2n",
-    "url": "https://docs.python.org/3/whatsnew/3.13.html",
-    "data": "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA=",
-    "filename": "out/summary.csv",
+    "mimeType": "application/pdf",
+    "id": "upload-7f3a2c",
+    "filename": "report.pdf",
 }
 
-# ag_ui/BinaryInputContent/minimal.json
-binary_input_content__minimal: BinaryInputContent = {"type": "binary", "mimeType": "image/png"}
+# ag_ui/BinaryInputContent/url.json
+binary_input_content__url: BinaryInputContent = {
+    "type": "binary",
+    "mimeType": "image/png",
+    "url": "https://example.com/images/chart.png",
+}
 
 # ag_ui/Context/seed_example.json
 context__seed_example: Context = {
@@ -335,24 +358,31 @@ developer_message__unicode: DeveloperMessage = {
     "content": 'Gr\xfc\xdfe, \u4e16\u754c \u2014 \xabquotes\xbb "double" \\ backslash\ttab\nnewline \U0001f680',
 }
 
-# ag_ui/DocumentInputContent/full.json
-document_input_content__full: DocumentInputContent = {
+# ag_ui/DocumentInputContent/data_source.json
+document_input_content__data_source: DocumentInputContent = {
     "type": "document",
-    "source": {"type": "data", "value": "42", "mimeType": "audio/wav"},
-    "metadata": {"source": "web", "trace_id": "7f3a"},
+    "source": {
+        "type": "data",
+        "value": "JVBERi0xLjcKJeLjz9MKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK",
+        "mimeType": "application/pdf",
+    },
 }
 
-# ag_ui/DocumentInputContent/minimal.json
-document_input_content__minimal: DocumentInputContent = {
+# ag_ui/DocumentInputContent/url_source_with_metadata.json
+document_input_content__url_source_with_metadata: DocumentInputContent = {
     "type": "document",
-    "source": {"type": "data", "value": "Paris", "mimeType": "image/png"},
+    "source": {
+        "type": "url",
+        "value": "https://example.com/docs/report.pdf",
+        "mimeType": "application/pdf",
+    },
+    "metadata": {"title": "Q3 report", "pages": 12},
 }
 
-# ag_ui/DocumentInputContent/partial.json
-document_input_content__partial: DocumentInputContent = {
+# ag_ui/DocumentInputContent/url_source_without_mime_type.json
+document_input_content__url_source_without_mime_type: DocumentInputContent = {
     "type": "document",
-    "source": {"type": "data", "value": "yes", "mimeType": "application/pdf"},
-    "metadata": {"step": 2},
+    "source": {"type": "url", "value": "https://example.com/docs/latest"},
 }
 
 # ag_ui/Event/activity_delta.json
@@ -575,23 +605,31 @@ function_call__unicode: FunctionCall = {
     "arguments": '{"text": "Gr\xfc\xdfe \u2014 \u4e16\u754c"}',
 }
 
-# ag_ui/ImageInputContent/full.json
-image_input_content__full: ImageInputContent = {
+# ag_ui/ImageInputContent/png_data.json
+image_input_content__png_data: ImageInputContent = {
     "type": "image",
-    "source": {"type": "data", "value": "42", "mimeType": "audio/wav"},
-    "metadata": {"source": "web", "trace_id": "7f3a"},
-}
-
-# ag_ui/ImageInputContent/minimal.json
-image_input_content__minimal: ImageInputContent = {
-    "type": "image",
-    "source": {"type": "data", "value": "Paris", "mimeType": "image/png"},
+    "source": {
+        "type": "data",
+        "value": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+        "mimeType": "image/png",
+    },
 }
 
 # ag_ui/ImageInputContent/url.json
 image_input_content__url: ImageInputContent = {
     "type": "image",
     "source": {"type": "url", "value": "https://example.com/cat.png", "mimeType": "image/png"},
+}
+
+# ag_ui/ImageInputContent/with_metadata.json
+image_input_content__with_metadata: ImageInputContent = {
+    "type": "image",
+    "source": {
+        "type": "url",
+        "value": "https://example.com/images/chart.jpg",
+        "mimeType": "image/jpeg",
+    },
+    "metadata": {"alt": "Quarterly revenue chart"},
 }
 
 # ag_ui/InputContent/binary_data.json
@@ -601,31 +639,45 @@ input_content__binary_data: InputContent = {
     "data": "iVBORw0KGgo=",
 }
 
+# ag_ui/InputContent/image_url.json
+input_content__image_url: InputContent = {
+    "type": "image",
+    "source": {
+        "type": "url",
+        "value": "https://example.com/images/chart.png",
+        "mimeType": "image/png",
+    },
+}
+
 # ag_ui/InputContent/text.json
 input_content__text: InputContent = {"type": "text", "text": "hello"}
 
-# ag_ui/InputContent/text_2.json
-input_content__text_2: InputContent = {"type": "text", "text": "Checking the docs first."}
-
-# ag_ui/InputContentDataSource/full.json
-input_content_data_source__full: InputContentDataSource = {
+# ag_ui/InputContentDataSource/pdf.json
+input_content_data_source__pdf: InputContentDataSource = {
     "type": "data",
-    "value": "42",
-    "mimeType": "audio/wav",
+    "value": "JVBERi0xLjcKJeLjz9MKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK",
+    "mimeType": "application/pdf",
 }
 
-# ag_ui/InputContentDataSource/minimal.json
-input_content_data_source__minimal: InputContentDataSource = {
+# ag_ui/InputContentDataSource/png.json
+input_content_data_source__png: InputContentDataSource = {
     "type": "data",
-    "value": "Paris",
+    "value": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
     "mimeType": "image/png",
 }
 
-# ag_ui/InputContentDataSource/partial.json
-input_content_data_source__partial: InputContentDataSource = {
+# ag_ui/InputContentDataSource/wav.json
+input_content_data_source__wav: InputContentDataSource = {
     "type": "data",
-    "value": "yes",
-    "mimeType": "application/pdf",
+    "value": "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA=",
+    "mimeType": "audio/wav",
+}
+
+# ag_ui/InputContentSource/audio_data.json
+input_content_source__audio_data: InputContentSource = {
+    "type": "data",
+    "value": "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA=",
+    "mimeType": "audio/wav",
 }
 
 # ag_ui/InputContentSource/data.json
@@ -635,42 +687,38 @@ input_content_source__data: InputContentSource = {
     "mimeType": "audio/wav",
 }
 
-# ag_ui/InputContentSource/data_2.json
-input_content_source__data_2: InputContentSource = {
-    "type": "data",
-    "value": "Paris",
-    "mimeType": "image/png",
+# ag_ui/InputContentSource/pdf_url.json
+input_content_source__pdf_url: InputContentSource = {
+    "type": "url",
+    "value": "https://example.com/docs/report.pdf",
+    "mimeType": "application/pdf",
 }
 
-# ag_ui/InputContentSource/url_full.json
-input_content_source__url_full: InputContentSource = {
+# ag_ui/InputContentUrlSource/audio.json
+input_content_url_source__audio: InputContentUrlSource = {
     "type": "url",
-    "value": "42",
-    "mimeType": "audio/wav",
-}
-
-# ag_ui/InputContentUrlSource/full.json
-input_content_url_source__full: InputContentUrlSource = {
-    "type": "url",
-    "value": "42",
-    "mimeType": "audio/wav",
+    "value": "https://cdn.example.com/media/interview.mp3",
+    "mimeType": "audio/mpeg",
 }
 
 # ag_ui/InputContentUrlSource/minimal.json
-input_content_url_source__minimal: InputContentUrlSource = {"type": "url", "value": "Paris"}
-
-# ag_ui/InputContentUrlSource/partial.json
-input_content_url_source__partial: InputContentUrlSource = {
+input_content_url_source__minimal: InputContentUrlSource = {
     "type": "url",
-    "value": "yes",
+    "value": "https://example.com/images/chart.png",
+}
+
+# ag_ui/InputContentUrlSource/with_mime_type.json
+input_content_url_source__with_mime_type: InputContentUrlSource = {
+    "type": "url",
+    "value": "https://example.com/docs/report.pdf",
     "mimeType": "application/pdf",
 }
 
 # ag_ui/Interrupt/full.json
 interrupt__full: Interrupt = {
-    "id": "srvtoolu_014ZQxgb3YkZ3rAz9F5pLq2n",
-    "reason": "User cleared the conversation",
-    "message": "Overloaded, retrying",
+    "id": "int-approval-2",
+    "reason": "confirmation",
+    "message": "Delete 3 files from the workspace?",
     "toolCallId": "call_8f3k2",
     "responseSchema": {
         "type": "object",
@@ -682,16 +730,13 @@ interrupt__full: Interrupt = {
 }
 
 # ag_ui/Interrupt/minimal.json
-interrupt__minimal: Interrupt = {
-    "id": "srvtoolu_01A09q90qw90lq917835lq9",
-    "reason": "Context window nearly full",
-}
+interrupt__minimal: Interrupt = {"id": "int-1", "reason": "tool_approval"}
 
 # ag_ui/Interrupt/partial.json
 interrupt__partial: Interrupt = {
-    "id": "srvtoolu_01JbWvA1Xy8dQ7Lm2KpZr3sT",
-    "reason": "Session resumed",
-    "message": "Done",
+    "id": "int-3",
+    "reason": "input_required",
+    "message": "Which account should be charged?",
     "responseSchema": {"type": "boolean"},
     "metadata": {"step": 2},
 }
@@ -970,12 +1015,13 @@ reasoning_encrypted_value_event__message: ReasoningEncryptedValueEvent = {
     "encryptedValue": "ZW5jcnlwdGVk",
 }
 
-# ag_ui/ReasoningEncryptedValueEvent/minimal.json
-reasoning_encrypted_value_event__minimal: ReasoningEncryptedValueEvent = {
+# ag_ui/ReasoningEncryptedValueEvent/partial.json
+reasoning_encrypted_value_event__partial: ReasoningEncryptedValueEvent = {
     "type": "REASONING_ENCRYPTED_VALUE",
+    "rawEvent": None,
     "subtype": "tool-call",
-    "entityId": "msg-42",
-    "encryptedValue": "gAAAAABnX2k9c2VjcmV0LXJlYXNvbmluZy1ibG9i",
+    "entityId": "msg-43",
+    "encryptedValue": "gAAAAABnX2lCbW9yZS1yZWFzb25pbmc=",
 }
 
 # ag_ui/ReasoningEncryptedValueSubtype/message.json
@@ -996,8 +1042,12 @@ reasoning_end_event__full: ReasoningEndEvent = {
 # ag_ui/ReasoningEndEvent/minimal.json
 reasoning_end_event__minimal: ReasoningEndEvent = {"type": "REASONING_END", "messageId": "r-1"}
 
-# ag_ui/ReasoningEndEvent/minimal_2.json
-reasoning_end_event__minimal_2: ReasoningEndEvent = {"type": "REASONING_END", "messageId": "msg-1"}
+# ag_ui/ReasoningEndEvent/partial.json
+reasoning_end_event__partial: ReasoningEndEvent = {
+    "type": "REASONING_END",
+    "rawEvent": None,
+    "messageId": "msg-3",
+}
 
 # ag_ui/ReasoningMessage/encrypted.json
 reasoning_message__encrypted: ReasoningMessage = {
@@ -1007,18 +1057,20 @@ reasoning_message__encrypted: ReasoningMessage = {
     "encryptedValue": "ZW5j",
 }
 
+# ag_ui/ReasoningMessage/full.json
+reasoning_message__full: ReasoningMessage = {
+    "id": "reasoning-2",
+    "role": "reasoning",
+    "content": "Two sources disagree on the date, so I will cite both.",
+    "encryptedValue": "gAAAAABnX2lAZW5jcnlwdGVkLXRvb2wtY2FsbA==",
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+}
+
 # ag_ui/ReasoningMessage/minimal.json
 reasoning_message__minimal: ReasoningMessage = {
     "id": "r-1",
     "role": "reasoning",
     "content": "The user wants Celsius.",
-}
-
-# ag_ui/ReasoningMessage/minimal_2.json
-reasoning_message__minimal_2: ReasoningMessage = {
-    "id": "srvtoolu_01A09q90qw90lq917835lq9",
-    "role": "reasoning",
-    "content": "content-example",
 }
 
 # ag_ui/ReasoningMessageChunkEvent/empty.json
@@ -1051,18 +1103,21 @@ reasoning_message_content_event__empty_delta: ReasoningMessageContentEvent = {
     "delta": "",
 }
 
+# ag_ui/ReasoningMessageContentEvent/full.json
+reasoning_message_content_event__full: ReasoningMessageContentEvent = {
+    "type": "REASONING_MESSAGE_CONTENT",
+    "timestamp": 1732424461000,
+    "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+    "messageId": "msg-reasoning-2",
+    "delta": "the weather API first.",
+}
+
 # ag_ui/ReasoningMessageContentEvent/minimal.json
 reasoning_message_content_event__minimal: ReasoningMessageContentEvent = {
     "type": "REASONING_MESSAGE_CONTENT",
     "messageId": "r-1",
     "delta": "Let me think about the weather\u2026",
-}
-
-# ag_ui/ReasoningMessageContentEvent/minimal_2.json
-reasoning_message_content_event__minimal_2: ReasoningMessageContentEvent = {
-    "type": "REASONING_MESSAGE_CONTENT",
-    "messageId": "msg-1",
-    "delta": "Let me check",
 }
 
 # ag_ui/ReasoningMessageEndEvent/full.json
@@ -1080,10 +1135,11 @@ reasoning_message_end_event__minimal: ReasoningMessageEndEvent = {
     "messageId": "r-1",
 }
 
-# ag_ui/ReasoningMessageEndEvent/minimal_2.json
-reasoning_message_end_event__minimal_2: ReasoningMessageEndEvent = {
+# ag_ui/ReasoningMessageEndEvent/partial.json
+reasoning_message_end_event__partial: ReasoningMessageEndEvent = {
     "type": "REASONING_MESSAGE_END",
-    "messageId": "msg-1",
+    "rawEvent": None,
+    "messageId": "msg-3",
 }
 
 # ag_ui/ReasoningMessageStartEvent/full.json
@@ -1103,23 +1159,27 @@ reasoning_message_start_event__minimal: ReasoningMessageStartEvent = {
     "role": "reasoning",
 }
 
-# ag_ui/ReasoningMessageStartEvent/minimal_2.json
-reasoning_message_start_event__minimal_2: ReasoningMessageStartEvent = {
+# ag_ui/ReasoningMessageStartEvent/partial.json
+reasoning_message_start_event__partial: ReasoningMessageStartEvent = {
     "type": "REASONING_MESSAGE_START",
-    "messageId": "msg-1",
+    "rawEvent": None,
+    "messageId": "msg-3",
     "role": "reasoning",
+}
+
+# ag_ui/ReasoningStartEvent/full.json
+reasoning_start_event__full: ReasoningStartEvent = {
+    "type": "REASONING_START",
+    "timestamp": 1732424461000,
+    "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+    "messageId": "msg-reasoning-2",
 }
 
 # ag_ui/ReasoningStartEvent/minimal.json
 reasoning_start_event__minimal: ReasoningStartEvent = {
     "type": "REASONING_START",
     "messageId": "r-1",
-}
-
-# ag_ui/ReasoningStartEvent/minimal_2.json
-reasoning_start_event__minimal_2: ReasoningStartEvent = {
-    "type": "REASONING_START",
-    "messageId": "msg-1",
 }
 
 # ag_ui/ReasoningStartEvent/with_metadata.json
@@ -1376,9 +1436,9 @@ run_finished_interrupt_outcome__full: RunFinishedInterruptOutcome = {
     "type": "interrupt",
     "interrupts": [
         {
-            "id": "srvtoolu_014ZQxgb3YkZ3rAz9F5pLq2n",
-            "reason": "User cleared the conversation",
-            "message": "Overloaded, retrying",
+            "id": "int-approval-2",
+            "reason": "confirmation",
+            "message": "Delete 3 files from the workspace?",
             "toolCallId": "call_8f3k2",
             "responseSchema": {
                 "type": "object",
@@ -1389,9 +1449,9 @@ run_finished_interrupt_outcome__full: RunFinishedInterruptOutcome = {
             "metadata": {"source": "web", "trace_id": "7f3a"},
         },
         {
-            "id": "srvtoolu_01JbWvA1Xy8dQ7Lm2KpZr3sT",
-            "reason": "Session resumed",
-            "message": "Done",
+            "id": "int-3",
+            "reason": "input_required",
+            "message": "Which account should be charged?",
             "responseSchema": {"type": "boolean"},
             "metadata": {"step": 2},
         },
@@ -1401,9 +1461,7 @@ run_finished_interrupt_outcome__full: RunFinishedInterruptOutcome = {
 # ag_ui/RunFinishedInterruptOutcome/minimal.json
 run_finished_interrupt_outcome__minimal: RunFinishedInterruptOutcome = {
     "type": "interrupt",
-    "interrupts": [
-        {"id": "srvtoolu_01A09q90qw90lq917835lq9", "reason": "Context window nearly full"}
-    ],
+    "interrupts": [{"id": "int-1", "reason": "tool_approval"}],
 }
 
 # ag_ui/RunFinishedInterruptOutcome/partial.json
@@ -1411,9 +1469,9 @@ run_finished_interrupt_outcome__partial: RunFinishedInterruptOutcome = {
     "type": "interrupt",
     "interrupts": [
         {
-            "id": "srvtoolu_01JbWvA1Xy8dQ7Lm2KpZr3sT",
-            "reason": "Session resumed",
-            "message": "Done",
+            "id": "int-3",
+            "reason": "input_required",
+            "message": "Which account should be charged?",
             "responseSchema": {"type": "boolean"},
             "metadata": {"step": 2},
         }
@@ -1810,10 +1868,11 @@ thinking_text_message_content_event__minimal: ThinkingTextMessageContentEvent = 
     "delta": "thinking\u2026",
 }
 
-# ag_ui/ThinkingTextMessageContentEvent/minimal_2.json
-thinking_text_message_content_event__minimal_2: ThinkingTextMessageContentEvent = {
+# ag_ui/ThinkingTextMessageContentEvent/partial.json
+thinking_text_message_content_event__partial: ThinkingTextMessageContentEvent = {
     "type": "THINKING_TEXT_MESSAGE_CONTENT",
-    "delta": "Let me check",
+    "rawEvent": None,
+    "delta": " then compare.",
 }
 
 # ag_ui/ThinkingTextMessageEndEvent/full.json
@@ -2170,22 +2229,29 @@ user_message__unicode: UserMessage = {
     "content": 'Gr\xfc\xdfe, \u4e16\u754c \u2014 \xabquotes\xbb "double" \\ backslash\ttab\nnewline \U0001f680',
 }
 
-# ag_ui/VideoInputContent/full.json
-video_input_content__full: VideoInputContent = {
+# ag_ui/VideoInputContent/data_source.json
+video_input_content__data_source: VideoInputContent = {
     "type": "video",
-    "source": {"type": "data", "value": "42", "mimeType": "audio/wav"},
-    "metadata": {"source": "web", "trace_id": "7f3a"},
+    "source": {
+        "type": "data",
+        "value": "AAAAIGZ0eXBpc29tAAACAGlzb21pc28yYXZjMW1wNDE=",
+        "mimeType": "video/mp4",
+    },
 }
 
-# ag_ui/VideoInputContent/minimal.json
-video_input_content__minimal: VideoInputContent = {
+# ag_ui/VideoInputContent/url_source_with_metadata.json
+video_input_content__url_source_with_metadata: VideoInputContent = {
     "type": "video",
-    "source": {"type": "data", "value": "Paris", "mimeType": "image/png"},
+    "source": {
+        "type": "url",
+        "value": "https://cdn.example.com/media/demo.webm",
+        "mimeType": "video/webm",
+    },
+    "metadata": {"caption": "Product demo"},
 }
 
-# ag_ui/VideoInputContent/partial.json
-video_input_content__partial: VideoInputContent = {
+# ag_ui/VideoInputContent/url_source_without_mime_type.json
+video_input_content__url_source_without_mime_type: VideoInputContent = {
     "type": "video",
-    "source": {"type": "data", "value": "yes", "mimeType": "application/pdf"},
-    "metadata": {"step": 2},
+    "source": {"type": "url", "value": "https://cdn.example.com/media/latest"},
 }

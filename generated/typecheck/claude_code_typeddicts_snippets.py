@@ -127,7 +127,7 @@ api_retry_message__minimal: ApiRetryMessage = {
     "max_retries": 10,
     "retry_delay_ms": 1000,
     "error_status": 429,
-    "error": "Connection refused",
+    "error": "rate_limit",
 }
 
 # claude_code/ApiRetryMessage/rate_limit.json
@@ -372,8 +372,8 @@ assistant_message_body__synthetic_nulls: AssistantMessageBody = {
 auth_status_message__full: AuthStatusMessage = {
     "type": "auth_status",
     "isAuthenticating": False,
-    "output": ["build ok", ""],
-    "error": "Tool failed",
+    "output": ["Opening browser to sign in...", "Login successful."],
+    "error": "Login timed out after 120 s",
     "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
     "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
 }
@@ -382,7 +382,7 @@ auth_status_message__full: AuthStatusMessage = {
 auth_status_message__minimal: AuthStatusMessage = {
     "type": "auth_status",
     "isAuthenticating": True,
-    "output": ["3 passed"],
+    "output": ["Opening browser to sign in..."],
 }
 
 # claude_code/AuthStatusMessage/typical.json
@@ -412,29 +412,8 @@ background_task__minimal: BackgroundTask = {
 # claude_code/BackgroundTask/partial.json
 background_task__partial: BackgroundTask = {
     "task_id": "task_03",
-    "task_type": "remote_agent",
+    "task_type": "local_workflow",
     "description": "Refactor the config loader",
-}
-
-# claude_code/BackgroundTasksChangedMessage/full.json
-background_tasks_changed_message__full: BackgroundTasksChangedMessage = {
-    "type": "system",
-    "subtype": "background_tasks_changed",
-    "tasks": [
-        {
-            "task_id": "b7e2c9d4",
-            "task_type": "local_bash",
-            "description": "Search the codebase for uses of parse_config",
-            "ambient": True,
-        },
-        {
-            "task_id": "task_03",
-            "task_type": "remote_agent",
-            "description": "Refactor the config loader",
-        },
-    ],
-    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
-    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
 }
 
 # claude_code/BackgroundTasksChangedMessage/minimal.json
@@ -444,6 +423,20 @@ background_tasks_changed_message__minimal: BackgroundTasksChangedMessage = {
     "tasks": [
         {"task_id": "task_01", "task_type": "local_agent", "description": "Run the test suite"}
     ],
+}
+
+# claude_code/BackgroundTasksChangedMessage/partial.json
+background_tasks_changed_message__partial: BackgroundTasksChangedMessage = {
+    "type": "system",
+    "subtype": "background_tasks_changed",
+    "tasks": [
+        {
+            "task_id": "task_03",
+            "task_type": "local_workflow",
+            "description": "Refactor the config loader",
+        }
+    ],
+    "session_id": "42f2583a-9040-5984-9a79-1171c7d8d553",
 }
 
 # claude_code/BackgroundTasksChangedMessage/two_tasks.json
@@ -476,20 +469,25 @@ cache_creation__zero: CacheCreation = {
     "ephemeral_5m_input_tokens": 0,
 }
 
-# claude_code/CommandsChangedMessage/full.json
-commands_changed_message__full: CommandsChangedMessage = {
-    "type": "system",
-    "subtype": "commands_changed",
-    "commands": [{}, {}],
-    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
-    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
-}
-
 # claude_code/CommandsChangedMessage/minimal.json
 commands_changed_message__minimal: CommandsChangedMessage = {
     "type": "system",
     "subtype": "commands_changed",
-    "commands": [{}],
+    "commands": [
+        {
+            "name": "compact",
+            "description": "Clear conversation history but keep a summary in context",
+            "argumentHint": "<optional custom summarization instructions>",
+        }
+    ],
+}
+
+# claude_code/CommandsChangedMessage/partial.json
+commands_changed_message__partial: CommandsChangedMessage = {
+    "type": "system",
+    "subtype": "commands_changed",
+    "commands": [],
+    "session_id": "42f2583a-9040-5984-9a79-1171c7d8d553",
 }
 
 # claude_code/CommandsChangedMessage/typical.json
@@ -965,22 +963,21 @@ conversation_reset_trigger__fresh_session: ConversationResetTrigger = "fresh_ses
 # claude_code/ConversationResetTrigger/plan_mode_exit.json
 conversation_reset_trigger__plan_mode_exit: ConversationResetTrigger = "plan_mode_exit"
 
-# claude_code/ElicitationCompleteMessage/full.json
-elicitation_complete_message__full: ElicitationCompleteMessage = {
-    "type": "system",
-    "subtype": "elicitation_complete",
-    "mcp_server_name": "filesystem",
-    "elicitation_id": "elicit-19b4e0",
-    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
-    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
-}
-
 # claude_code/ElicitationCompleteMessage/minimal.json
 elicitation_complete_message__minimal: ElicitationCompleteMessage = {
     "type": "system",
     "subtype": "elicitation_complete",
     "mcp_server_name": "github",
     "elicitation_id": "elicit-7f3a2c",
+}
+
+# claude_code/ElicitationCompleteMessage/partial.json
+elicitation_complete_message__partial: ElicitationCompleteMessage = {
+    "type": "system",
+    "subtype": "elicitation_complete",
+    "mcp_server_name": "linear",
+    "elicitation_id": "elicit-5d81aa",
+    "uuid": "0408cc54-ad7e-532c-8275-0762eefd6301",
 }
 
 # claude_code/ElicitationCompleteMessage/typical.json
@@ -994,38 +991,34 @@ elicitation_complete_message__typical: ElicitationCompleteMessage = {
 }
 
 # claude_code/FailedFile/full.json
-failed_file__full: FailedFile = {"filename": "out/summary.csv", "error": "Tool failed"}
+failed_file__full: FailedFile = {"filename": "out/summary.csv", "error": "Permission denied"}
 
 # claude_code/FailedFile/minimal.json
-failed_file__minimal: FailedFile = {"filename": "report.md", "error": "Connection refused"}
+failed_file__minimal: FailedFile = {
+    "filename": "report.md",
+    "error": "File exceeds the 500 MB upload limit",
+}
 
 # claude_code/FailedFile/partial.json
-failed_file__partial: FailedFile = {"filename": "notes.txt", "error": ""}
-
-# claude_code/FilesPersistedEvent/full.json
-files_persisted_event__full: FilesPersistedEvent = {
-    "type": "system",
-    "subtype": "files_persisted",
-    "files": [
-        {"filename": "out/summary.csv", "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w"},
-        {"filename": "notes.txt", "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R"},
-    ],
-    "failed": [
-        {"filename": "out/summary.csv", "error": "Tool failed"},
-        {"filename": "notes.txt", "error": ""},
-    ],
-    "processed_at": "2026-11-24T05:12:31Z",
-    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
-    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
-}
+failed_file__partial: FailedFile = {"filename": "notes.txt", "error": "Upload timed out"}
 
 # claude_code/FilesPersistedEvent/minimal.json
 files_persisted_event__minimal: FilesPersistedEvent = {
     "type": "system",
     "subtype": "files_persisted",
     "files": [{"filename": "report.md", "file_id": "file_011CNha8iCJcU1wXNR6q4V8w"}],
-    "failed": [{"filename": "report.md", "error": "Connection refused"}],
+    "failed": [{"filename": "report.md", "error": "File exceeds the 500 MB upload limit"}],
     "processed_at": "2026-11-24T05:10:00Z",
+}
+
+# claude_code/FilesPersistedEvent/partial.json
+files_persisted_event__partial: FilesPersistedEvent = {
+    "type": "system",
+    "subtype": "files_persisted",
+    "files": [{"filename": "notes.txt", "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R"}],
+    "failed": [{"filename": "notes.txt", "error": "Upload timed out"}],
+    "processed_at": "2026-11-24T05:13:02Z",
+    "session_id": "42f2583a-9040-5984-9a79-1171c7d8d553",
 }
 
 # claude_code/FilesPersistedEvent/typical.json
@@ -1048,20 +1041,6 @@ hook_outcome__error: HookOutcome = "error"
 # claude_code/HookOutcome/success.json
 hook_outcome__success: HookOutcome = "success"
 
-# claude_code/HookProgressMessage/full.json
-hook_progress_message__full: HookProgressMessage = {
-    "type": "system",
-    "subtype": "hook_progress",
-    "hook_id": "hook-2",
-    "hook_name": "PostToolUse:Edit",
-    "hook_event": "PostToolUse",
-    "stdout": "3 passed in 0.42s\n",
-    "stderr": "warning: unused import\n",
-    "output": "build ok",
-    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
-    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
-}
-
 # claude_code/HookProgressMessage/minimal.json
 hook_progress_message__minimal: HookProgressMessage = {
     "type": "system",
@@ -1071,7 +1050,20 @@ hook_progress_message__minimal: HookProgressMessage = {
     "hook_event": "PreToolUse",
     "stdout": "hello\n",
     "stderr": "",
-    "output": "3 passed",
+    "output": "hello\n",
+}
+
+# claude_code/HookProgressMessage/partial.json
+hook_progress_message__partial: HookProgressMessage = {
+    "type": "system",
+    "subtype": "hook_progress",
+    "hook_id": "hook-3",
+    "hook_name": "Stop",
+    "hook_event": "Stop",
+    "stdout": "total 8\n",
+    "stderr": "",
+    "output": "total 8\n",
+    "uuid": "0408cc54-ad7e-532c-8275-0762eefd6301",
 }
 
 # claude_code/HookProgressMessage/typical.json
@@ -1157,9 +1149,9 @@ informational_level__suggestion: InformationalLevel = "suggestion"
 informational_message__full: InformationalMessage = {
     "type": "system",
     "subtype": "informational",
-    "content": "content-example",
+    "content": "Hook blocked the command: tests must pass before commit.",
     "level": "notice",
-    "tool_use_id": "srvtoolu_014ZQxgb3YkZ3rAz9F5pLq2n",
+    "tool_use_id": "toolu_01Q8wE4rT6yU2iO9pA3sD5fG",
     "prevent_continuation": True,
     "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
     "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
@@ -1169,7 +1161,7 @@ informational_message__full: InformationalMessage = {
 informational_message__minimal: InformationalMessage = {
     "type": "system",
     "subtype": "informational",
-    "content": "content-example",
+    "content": "Auto-compact is on: the conversation will be summarised near the context limit.",
     "level": "info",
 }
 
@@ -1193,20 +1185,19 @@ local_command_output_message__cost: LocalCommandOutputMessage = {
     "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
 }
 
-# claude_code/LocalCommandOutputMessage/full.json
-local_command_output_message__full: LocalCommandOutputMessage = {
-    "type": "system",
-    "subtype": "local_command_output",
-    "content": "content-example",
-    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
-    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
-}
-
 # claude_code/LocalCommandOutputMessage/minimal.json
 local_command_output_message__minimal: LocalCommandOutputMessage = {
     "type": "system",
     "subtype": "local_command_output",
-    "content": "content-example",
+    "content": "Total cost: $0.42\nTotal duration (API): 1m 12s",
+}
+
+# claude_code/LocalCommandOutputMessage/partial.json
+local_command_output_message__partial: LocalCommandOutputMessage = {
+    "type": "system",
+    "subtype": "local_command_output",
+    "content": "Model set to claude-opus-4-1",
+    "session_id": "42f2583a-9040-5984-9a79-1171c7d8d553",
 }
 
 # claude_code/LocalCommandRun/no_args.json
@@ -1538,18 +1529,16 @@ message_type__seed_system: MessageType = "system"
 # claude_code/MessageType/stream_event.json
 message_type__stream_event: MessageType = "stream_event"
 
-# claude_code/MirrorErrorMessage/full.json
-mirror_error_message__full: MirrorErrorMessage = {
-    "type": "system",
-    "subtype": "mirror_error",
-    "key": {},
-    "error": "Tool failed",
-    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
-    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
-}
-
 # claude_code/MirrorErrorMessage/minimal.json
 mirror_error_message__minimal: MirrorErrorMessage = {"type": "system", "subtype": "mirror_error"}
+
+# claude_code/MirrorErrorMessage/partial.json
+mirror_error_message__partial: MirrorErrorMessage = {
+    "type": "system",
+    "subtype": "mirror_error",
+    "key": None,
+    "uuid": "0408cc54-ad7e-532c-8275-0762eefd6301",
+}
 
 # claude_code/MirrorErrorMessage/typical.json
 mirror_error_message__typical: MirrorErrorMessage = {
@@ -1606,8 +1595,8 @@ no_response__partial: NoResponse = {"waited_ms": 5000, "retry_wait_ms": 1500}
 notification_message__full: NotificationMessage = {
     "type": "system",
     "subtype": "notification",
-    "key": "deploy-ok",
-    "text": "The user wants a summary, so I will read the file.",
+    "key": "task_complete",
+    "text": 'Task "Run the test suite" finished',
     "priority": "medium",
     "color": "green",
     "timeout_ms": 600000,
@@ -1619,8 +1608,8 @@ notification_message__full: NotificationMessage = {
 notification_message__minimal: NotificationMessage = {
     "type": "system",
     "subtype": "notification",
-    "key": "approval",
-    "text": "Checking the docs first.",
+    "key": "permission_prompt",
+    "text": "Claude needs your permission to use Bash",
     "priority": "low",
 }
 
@@ -1706,11 +1695,11 @@ permission_denied_message__full: PermissionDeniedMessage = {
     "type": "system",
     "subtype": "permission_denied",
     "tool_name": "Grep",
-    "tool_use_id": "srvtoolu_014ZQxgb3YkZ3rAz9F5pLq2n",
+    "tool_use_id": "toolu_01Q8wE4rT6yU2iO9pA3sD5fG",
     "agent_id": "agent-research-1",
-    "decision_reason_type": "user",
-    "decision_reason": "User rejected the tool use",
-    "message": "Overloaded, retrying",
+    "decision_reason_type": "mode",
+    "decision_reason": "Plan mode does not allow file edits",
+    "message": "The user doesn't want to proceed with this tool use.",
     "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
     "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
 }
@@ -1720,8 +1709,8 @@ permission_denied_message__minimal: PermissionDeniedMessage = {
     "type": "system",
     "subtype": "permission_denied",
     "tool_name": "Bash",
-    "tool_use_id": "srvtoolu_01A09q90qw90lq917835lq9",
-    "message": "Compacting conversation",
+    "tool_use_id": "toolu_01A2B3C4D5E6F7G8H9J0K1L2",
+    "message": "Permission to use Bash with command rm -rf build has been denied.",
 }
 
 # claude_code/PermissionDeniedMessage/typical.json
@@ -1793,18 +1782,17 @@ plugin_info__with_version: PluginInfo = {
     "version": "6.3.0",
 }
 
-# claude_code/PromptSuggestionMessage/full.json
-prompt_suggestion_message__full: PromptSuggestionMessage = {
-    "type": "prompt_suggestion",
-    "suggestion": "Commit these changes",
-    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
-    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
-}
-
 # claude_code/PromptSuggestionMessage/minimal.json
 prompt_suggestion_message__minimal: PromptSuggestionMessage = {
     "type": "prompt_suggestion",
     "suggestion": "Run the tests again",
+}
+
+# claude_code/PromptSuggestionMessage/partial.json
+prompt_suggestion_message__partial: PromptSuggestionMessage = {
+    "type": "prompt_suggestion",
+    "suggestion": "Show me the diff",
+    "uuid": "0408cc54-ad7e-532c-8275-0762eefd6301",
 }
 
 # claude_code/PromptSuggestionMessage/typical.json
@@ -2092,15 +2080,6 @@ session_state__requires_action: SessionState = "requires_action"
 # claude_code/SessionState/running.json
 session_state__running: SessionState = "running"
 
-# claude_code/SessionStateChangedMessage/full.json
-session_state_changed_message__full: SessionStateChangedMessage = {
-    "type": "system",
-    "subtype": "session_state_changed",
-    "state": "running",
-    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
-    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
-}
-
 # claude_code/SessionStateChangedMessage/idle.json
 session_state_changed_message__idle: SessionStateChangedMessage = {
     "type": "system",
@@ -2115,6 +2094,14 @@ session_state_changed_message__minimal: SessionStateChangedMessage = {
     "type": "system",
     "subtype": "session_state_changed",
     "state": "idle",
+}
+
+# claude_code/SessionStateChangedMessage/partial.json
+session_state_changed_message__partial: SessionStateChangedMessage = {
+    "type": "system",
+    "subtype": "session_state_changed",
+    "state": "requires_action",
+    "session_id": "42f2583a-9040-5984-9a79-1171c7d8d553",
 }
 
 # claude_code/SessionType/seed_cli.json
@@ -2222,11 +2209,21 @@ system_compact_boundary__full: SystemCompactBoundary = {
     "subtype": "compact_boundary",
     "compact_metadata": {
         "trigger": "auto",
-        "pre_tokens": 7,
-        "post_tokens": 7,
-        "duration_ms": 48210,
-        "preserved_segment": {},
-        "preserved_messages": {},
+        "pre_tokens": 187402,
+        "post_tokens": 24511,
+        "duration_ms": 38120,
+        "preserved_segment": {
+            "head_uuid": "5b0e7f9a-3c2d-4e1f-9a8b-7c6d5e4f3a2b",
+            "anchor_uuid": "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a",
+            "tail_uuid": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+        },
+        "preserved_messages": {
+            "anchor_uuid": "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a",
+            "uuids": [
+                "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                "5b0e7f9a-3c2d-4e1f-9a8b-7c6d5e4f3a2b",
+            ],
+        },
     },
     "direction": "end",
     "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
@@ -2561,7 +2558,7 @@ task_progress_message__full: TaskProgressMessage = {
     "type": "system",
     "subtype": "task_progress",
     "task_id": "b7e2c9d4",
-    "tool_use_id": "srvtoolu_014ZQxgb3YkZ3rAz9F5pLq2n",
+    "tool_use_id": "toolu_01Q8wE4rT6yU2iO9pA3sD5fG",
     "description": "Search the codebase for uses of parse_config",
     "subagent_type": "Explore",
     "usage": {"total_tokens": 52310, "tool_uses": 14, "duration_ms": 48210},
@@ -2628,22 +2625,21 @@ task_started_message__subagent: TaskStartedMessage = {
     "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
 }
 
-# claude_code/TaskUpdatedMessage/full.json
-task_updated_message__full: TaskUpdatedMessage = {
-    "type": "system",
-    "subtype": "task_updated",
-    "task_id": "b7e2c9d4",
-    "patch": {},
-    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
-    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
-}
-
 # claude_code/TaskUpdatedMessage/minimal.json
 task_updated_message__minimal: TaskUpdatedMessage = {
     "type": "system",
     "subtype": "task_updated",
     "task_id": "task_01",
-    "patch": {},
+    "patch": {"status": "running"},
+}
+
+# claude_code/TaskUpdatedMessage/partial.json
+task_updated_message__partial: TaskUpdatedMessage = {
+    "type": "system",
+    "subtype": "task_updated",
+    "task_id": "task_03",
+    "patch": {"is_backgrounded": True},
+    "uuid": "0408cc54-ad7e-532c-8275-0762eefd6301",
 }
 
 # claude_code/TaskUpdatedMessage/terminal.json
@@ -2700,22 +2696,21 @@ thinking_block__without_signature: ThinkingBlock = {
     "thinking": "Hmm\u2026 \xabdenken\xbb",
 }
 
-# claude_code/ThinkingTokensMessage/full.json
-thinking_tokens_message__full: ThinkingTokensMessage = {
-    "type": "system",
-    "subtype": "thinking_tokens",
-    "estimated_tokens": 5400,
-    "estimated_tokens_delta": -800,
-    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
-    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
-}
-
 # claude_code/ThinkingTokensMessage/minimal.json
 thinking_tokens_message__minimal: ThinkingTokensMessage = {
     "type": "system",
     "subtype": "thinking_tokens",
     "estimated_tokens": 1200,
     "estimated_tokens_delta": 150,
+}
+
+# claude_code/ThinkingTokensMessage/partial.json
+thinking_tokens_message__partial: ThinkingTokensMessage = {
+    "type": "system",
+    "subtype": "thinking_tokens",
+    "estimated_tokens": 2300,
+    "estimated_tokens_delta": 40,
+    "uuid": "0408cc54-ad7e-532c-8275-0762eefd6301",
 }
 
 # claude_code/ThinkingTokensMessage/typical.json
@@ -2726,19 +2721,6 @@ thinking_tokens_message__typical: ThinkingTokensMessage = {
     "estimated_tokens_delta": 64,
     "uuid": "00000000-0000-4000-8000-000000000023",
     "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
-}
-
-# claude_code/ToolProgressMessage/full.json
-tool_progress_message__full: ToolProgressMessage = {
-    "type": "tool_progress",
-    "tool_use_id": "srvtoolu_014ZQxgb3YkZ3rAz9F5pLq2n",
-    "tool_name": "Grep",
-    "parent_tool_use_id": "toolu_01Kc9vB2XwN4mPq7RsT8uYzA",
-    "elapsed_time_seconds": 14.75,
-    "task_id": "b7e2c9d4",
-    "heartbeat": True,
-    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
-    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
 }
 
 # claude_code/ToolProgressMessage/in_subagent.json
@@ -2757,10 +2739,21 @@ tool_progress_message__in_subagent: ToolProgressMessage = {
 # claude_code/ToolProgressMessage/minimal.json
 tool_progress_message__minimal: ToolProgressMessage = {
     "type": "tool_progress",
-    "tool_use_id": "srvtoolu_01A09q90qw90lq917835lq9",
+    "tool_use_id": "toolu_01A2B3C4D5E6F7G8H9J0K1L2",
     "tool_name": "Bash",
     "parent_tool_use_id": None,
     "elapsed_time_seconds": 1.2,
+}
+
+# claude_code/ToolProgressMessage/partial.json
+tool_progress_message__partial: ToolProgressMessage = {
+    "type": "tool_progress",
+    "tool_use_id": "toolu_01Z1xC2vB3nM4aS5dF6gH7jK",
+    "tool_name": "Read",
+    "parent_tool_use_id": None,
+    "elapsed_time_seconds": 6.5,
+    "heartbeat": False,
+    "session_id": "42f2583a-9040-5984-9a79-1171c7d8d553",
 }
 
 # claude_code/ToolResultBlock/error.json
@@ -2833,20 +2826,19 @@ tool_use_block__unicode_input: ToolUseBlock = {
     },
 }
 
-# claude_code/ToolUseSummaryMessage/full.json
-tool_use_summary_message__full: ToolUseSummaryMessage = {
-    "type": "tool_use_summary",
-    "summary": "Searched 42 files, found 3 callers.",
-    "preceding_tool_use_ids": ["toolu_01Q8wE4rT6yU2iO9pA3sD5fG", "toolu_01Z1xC2vB3nM4aS5dF6gH7jK"],
-    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
-    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
-}
-
 # claude_code/ToolUseSummaryMessage/minimal.json
 tool_use_summary_message__minimal: ToolUseSummaryMessage = {
     "type": "tool_use_summary",
     "summary": "Ran the tests: 3 passed.",
     "preceding_tool_use_ids": ["toolu_01A2B3C4D5E6F7G8H9J0K1L2"],
+}
+
+# claude_code/ToolUseSummaryMessage/partial.json
+tool_use_summary_message__partial: ToolUseSummaryMessage = {
+    "type": "tool_use_summary",
+    "summary": "Edited 2 files",
+    "preceding_tool_use_ids": [],
+    "session_id": "42f2583a-9040-5984-9a79-1171c7d8d553",
 }
 
 # claude_code/ToolUseSummaryMessage/typical.json

@@ -16,16 +16,18 @@ EXPECTED_ERRORS: list[str] = [
     'Incompatible types (expression has type "int", TypedDict item "encrypted_content" has type "str")',
 ]
 
-# required key 'encrypted_content' left out of nano_agent/CompactionContent/full.json
+# required key 'encrypted_content' left out of
+# nano_agent/CompactionContent/first_checkpoint.json
 missing_required_key: CompactionContent = {"type": "compaction"}
 
-# a key the schema does not declare added to nano_agent/CompactionContent/full.json
+# a key the schema does not declare added to
+# nano_agent/CompactionContent/first_checkpoint.json
 unknown_key: CompactionContent = {
     "type": "compaction",
-    "encrypted_content": "EpwCCkYIBRgCKkB8f2Q1",
+    "encrypted_content": "gAAAAABoX2k9c29tZS1vcGFxdWUtc3RhdGU=",
     "__not_in_the_schema__": 1,
 }
 
 # 'encrypted_content' given a value of type int in
-# nano_agent/CompactionContent/full.json
+# nano_agent/CompactionContent/first_checkpoint.json
 wrong_value_type: CompactionContent = {"type": "compaction", "encrypted_content": 12345}

@@ -42,16 +42,16 @@ from nano_agent.typed_dicts import (
     Usage,
 )
 
-# nano_agent/CompactionContent/full.json
-compaction_content__full: CompactionContent = {
+# nano_agent/CompactionContent/first_checkpoint.json
+compaction_content__first_checkpoint: CompactionContent = {
     "type": "compaction",
-    "encrypted_content": "EpwCCkYIBRgCKkB8f2Q1",
+    "encrypted_content": "gAAAAABoX2k9c29tZS1vcGFxdWUtc3RhdGU=",
 }
 
-# nano_agent/CompactionContent/minimal.json
-compaction_content__minimal: CompactionContent = {
+# nano_agent/CompactionContent/second_checkpoint.json
+compaction_content__second_checkpoint: CompactionContent = {
     "type": "compaction",
-    "encrypted_content": "EqQBCkYIBBgCKkDk3n0a",
+    "encrypted_content": "gAAAAABoX2lAbW9yZS1vcGFxdWUtc3RhdGU=",
 }
 
 # nano_agent/CompactionContent/typical.json
@@ -60,22 +60,22 @@ compaction_content__typical: CompactionContent = {
     "encrypted_content": "opaque",
 }
 
-# nano_agent/CompactionSummaryContent/full.json
-compaction_summary_content__full: CompactionSummaryContent = {
-    "type": "compaction_summary",
-    "encrypted_content": "EpwCCkYIBRgCKkB8f2Q1",
-}
-
 # nano_agent/CompactionSummaryContent/legacy.json
 compaction_summary_content__legacy: CompactionSummaryContent = {
     "type": "compaction_summary",
     "encrypted_content": "opaque",
 }
 
-# nano_agent/CompactionSummaryContent/minimal.json
-compaction_summary_content__minimal: CompactionSummaryContent = {
+# nano_agent/CompactionSummaryContent/legacy_first_checkpoint.json
+compaction_summary_content__legacy_first_checkpoint: CompactionSummaryContent = {
     "type": "compaction_summary",
-    "encrypted_content": "EqQBCkYIBBgCKkDk3n0a",
+    "encrypted_content": "gAAAAABoX2k9c29tZS1vcGFxdWUtc3RhdGU=",
+}
+
+# nano_agent/CompactionSummaryContent/legacy_second_checkpoint.json
+compaction_summary_content__legacy_second_checkpoint: CompactionSummaryContent = {
+    "type": "compaction_summary",
+    "encrypted_content": "gAAAAABoX2lAbW9yZS1vcGFxdWUtc3RhdGU=",
 }
 
 # nano_agent/ContentBlock/compaction.json
@@ -141,51 +141,51 @@ content_block__tool_use_null_input: ContentBlock = {
     "input": None,
 }
 
-# nano_agent/ImageContent/full.json
-image_content__full: ImageContent = {
-    "type": "image",
-    "source": {
-        "type": "base64",
-        "media_type": "media_type-example",
-        "data": "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA=",
-    },
-}
-
 # nano_agent/ImageContent/jpeg.json
 image_content__jpeg: ImageContent = {
     "type": "image",
     "source": {"type": "base64", "media_type": "image/jpeg", "data": "/9j/4AAQ"},
 }
 
-# nano_agent/ImageContent/minimal.json
-image_content__minimal: ImageContent = {
+# nano_agent/ImageContent/jpeg_photo.json
+image_content__jpeg_photo: ImageContent = {
     "type": "image",
     "source": {
         "type": "base64",
-        "media_type": "media_type-example",
-        "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+        "media_type": "image/jpeg",
+        "data": "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAMCAgICAgMCAgIDAwMDBAYEBAQEBAgGBgUGCQgKCgkICQkKDA8MCgsOCwkJDRENDg8QEBEQCgwSExIQEw8QEBD/",
     },
 }
 
-# nano_agent/ImageSource/full.json
-image_source__full: ImageSource = {
-    "type": "base64",
-    "media_type": "media_type-example",
-    "data": "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA=",
+# nano_agent/ImageContent/webp.json
+image_content__webp: ImageContent = {
+    "type": "image",
+    "source": {
+        "type": "base64",
+        "media_type": "image/webp",
+        "data": "UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==",
+    },
 }
 
-# nano_agent/ImageSource/minimal.json
-image_source__minimal: ImageSource = {
+# nano_agent/ImageSource/gif.json
+image_source__gif: ImageSource = {
     "type": "base64",
-    "media_type": "media_type-example",
+    "media_type": "image/gif",
+    "data": "R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7",
+}
+
+# nano_agent/ImageSource/jpeg.json
+image_source__jpeg: ImageSource = {
+    "type": "base64",
+    "media_type": "image/jpeg",
+    "data": "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAMCAgICAgMCAgIDAwMDBAYEBAQEBAgGBgUGCQgKCgkICQkKDA8MCgsOCwkJDRENDg8QEBEQCgwSExIQEw8QEBD/",
+}
+
+# nano_agent/ImageSource/png.json
+image_source__png: ImageSource = {
+    "type": "base64",
+    "media_type": "image/png",
     "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
-}
-
-# nano_agent/ImageSource/partial.json
-image_source__partial: ImageSource = {
-    "type": "base64",
-    "media_type": "media_type-example",
-    "data": "JVBERi0xLjcKJeLjz9MK",
 }
 
 # nano_agent/Message/all_block_kinds.json
@@ -421,10 +421,10 @@ reasoning_content__empty_summary: ReasoningContent = {
 # nano_agent/ReasoningContent/minimal.json
 reasoning_content__minimal: ReasoningContent = {"type": "reasoning", "encrypted_content": "enc"}
 
-# nano_agent/ReasoningContent/minimal_2.json
-reasoning_content__minimal_2: ReasoningContent = {
+# nano_agent/ReasoningContent/without_id_or_summary.json
+reasoning_content__without_id_or_summary: ReasoningContent = {
     "type": "reasoning",
-    "encrypted_content": "EqQBCkYIBBgCKkDk3n0a",
+    "encrypted_content": "gAAAAABoX2k9c29tZS1vcGFxdWUtc3RhdGU=",
 }
 
 # nano_agent/Response/stop_reason_null_empty.json
@@ -836,14 +836,14 @@ tool_output_content__image: ToolOutputContent = {
     },
 }
 
-# nano_agent/ToolOutputContent/text.json
-tool_output_content__text: ToolOutputContent = {"type": "text", "text": "ok"}
-
-# nano_agent/ToolOutputContent/text_2.json
-tool_output_content__text_2: ToolOutputContent = {
+# nano_agent/ToolOutputContent/short_text.json
+tool_output_content__short_text: ToolOutputContent = {
     "type": "text",
     "text": "Checking the docs first.",
 }
+
+# nano_agent/ToolOutputContent/text.json
+tool_output_content__text: ToolOutputContent = {"type": "text", "text": "ok"}
 
 # nano_agent/ToolResultContent/explicit_default_is_error.json
 tool_result_content__explicit_default_is_error: ToolResultContent = {

@@ -282,8 +282,8 @@ bash_code_execution_tool_result_block__error: BashCodeExecutionToolResultBlock =
     },
 }
 
-# search_agent/BashCodeExecutionToolResultBlock/minimal.json
-bash_code_execution_tool_result_block__minimal: BashCodeExecutionToolResultBlock = {
+# search_agent/BashCodeExecutionToolResultBlock/invalid_input_error.json
+bash_code_execution_tool_result_block__invalid_input_error: BashCodeExecutionToolResultBlock = {
     "type": "bash_code_execution_tool_result",
     "tool_use_id": "srvtoolu_01A09q90qw90lq917835lq9",
     "content": {
@@ -388,13 +388,13 @@ cache_creation__zeros: CacheCreation = {
 # search_agent/Caller/code_execution_20250825.json
 caller__code_execution_20250825: Caller = {
     "type": "code_execution_20250825",
-    "tool_id": "toolu_01Q8wE4rT6yU2iO9pA3sD5fG",
+    "tool_id": "srvtoolu_01Hn6FgT2pLx9QwZ3vBc8MkA",
 }
 
 # search_agent/Caller/code_execution_20260120.json
 caller__code_execution_20260120: Caller = {
     "type": "code_execution_20260120",
-    "tool_id": "toolu_01Z1xC2vB3nM4aS5dF6gH7jK",
+    "tool_id": "srvtoolu_01Pd4WsK7rJy2NbXe5QmG9Lh",
 }
 
 # search_agent/Caller/direct.json
@@ -432,13 +432,14 @@ citation_char_location__minimal: CitationCharLocation = {
     "end_char_index": 19,
 }
 
-# search_agent/CitationCharLocation/minimal_2.json
-citation_char_location__minimal_2: CitationCharLocation = {
+# search_agent/CitationCharLocation/partial.json
+citation_char_location__partial: CitationCharLocation = {
     "type": "char_location",
-    "cited_text": "The Eiffel Tower is 330 metres tall.",
-    "document_index": 0,
-    "start_char_index": 0,
-    "end_char_index": 36,
+    "cited_text": "Revenue grew 12% year over year.",
+    "document_index": 1,
+    "start_char_index": 12,
+    "end_char_index": 128,
+    "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R",
 }
 
 # search_agent/CitationContentBlockLocation/full.json
@@ -471,17 +472,6 @@ citation_content_block_location__typical: CitationContentBlockLocation = {
     "end_block_index": 1,
 }
 
-# search_agent/CitationPageLocation/full.json
-citation_page_location__full: CitationPageLocation = {
-    "type": "page_location",
-    "cited_text": "Python 3.13 ships an experimental free-threaded build.",
-    "document_index": 2,
-    "document_title": "Python 3.13 release notes",
-    "start_page_number": 6,
-    "end_page_number": 8,
-    "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w",
-}
-
 # search_agent/CitationPageLocation/minimal.json
 citation_page_location__minimal: CitationPageLocation = {
     "type": "page_location",
@@ -489,6 +479,16 @@ citation_page_location__minimal: CitationPageLocation = {
     "document_index": 0,
     "start_page_number": 1,
     "end_page_number": 2,
+}
+
+# search_agent/CitationPageLocation/partial.json
+citation_page_location__partial: CitationPageLocation = {
+    "type": "page_location",
+    "cited_text": "Revenue grew 12% year over year.",
+    "document_index": 1,
+    "start_page_number": 3,
+    "end_page_number": 5,
+    "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R",
 }
 
 # search_agent/CitationPageLocation/typical.json
@@ -615,12 +615,12 @@ citations_delta__several_unicode: CitationsDelta = {
     ],
 }
 
-# search_agent/CitationsSearchResultLocation/full.json
-citations_search_result_location__full: CitationsSearchResultLocation = {
+# search_agent/CitationsSearchResultLocation/every_field.json
+citations_search_result_location__every_field: CitationsSearchResultLocation = {
     "type": "search_result_location",
     "cited_text": "Python 3.13 ships an experimental free-threaded build.",
     "search_result_index": 3,
-    "source": "sdk",
+    "source": "https://en.wikipedia.org/wiki/Eiffel_Tower",
     "title": "What\u2019s New In Python 3.13",
     "start_block_index": 2,
     "end_block_index": 4,
@@ -631,7 +631,7 @@ citations_search_result_location__minimal: CitationsSearchResultLocation = {
     "type": "search_result_location",
     "cited_text": "The Eiffel Tower is 330 metres tall.",
     "search_result_index": 0,
-    "source": "cli",
+    "source": "https://docs.python.org/3/whatsnew/3.13.html",
     "start_block_index": 0,
     "end_block_index": 1,
 }
@@ -647,21 +647,20 @@ citations_search_result_location__typical: CitationsSearchResultLocation = {
     "end_block_index": 2,
 }
 
-# search_agent/CitationsWebSearchResultLocation/full.json
-citations_web_search_result_location__full: CitationsWebSearchResultLocation = {
-    "type": "web_search_result_location",
-    "cited_text": "Python 3.13 ships an experimental free-threaded build.",
-    "encrypted_index": "EpIBCioIAxgBIiRhYjJj",
-    "title": "What\u2019s New In Python 3.13",
-    "url": "https://docs.python.org/3/whatsnew/3.13.html",
-}
-
 # search_agent/CitationsWebSearchResultLocation/minimal.json
 citations_web_search_result_location__minimal: CitationsWebSearchResultLocation = {
     "type": "web_search_result_location",
     "cited_text": "The Eiffel Tower is 330 metres tall.",
     "encrypted_index": "Eo8BCioIAhgBIiQ5ZjFk",
-    "url": "https://example.com/a.png",
+    "url": "https://en.wikipedia.org/wiki/Eiffel_Tower",
+}
+
+# search_agent/CitationsWebSearchResultLocation/partial.json
+citations_web_search_result_location__partial: CitationsWebSearchResultLocation = {
+    "type": "web_search_result_location",
+    "cited_text": "Revenue grew 12% year over year.",
+    "encrypted_index": "Eo4BCioIBBgBIiQ0NmQ3",
+    "url": "https://www.toureiffel.paris/en/the-monument/key-figures",
 }
 
 # search_agent/CitationsWebSearchResultLocation/typical.json
@@ -921,16 +920,16 @@ container__typical: Container = {
     "expires_at": "2025-08-01T12:30:00Z",
 }
 
-# search_agent/ContainerUploadBlock/full.json
-container_upload_block__full: ContainerUploadBlock = {
-    "type": "container_upload",
-    "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w",
-}
-
-# search_agent/ContainerUploadBlock/minimal.json
-container_upload_block__minimal: ContainerUploadBlock = {
+# search_agent/ContainerUploadBlock/first_upload.json
+container_upload_block__first_upload: ContainerUploadBlock = {
     "type": "container_upload",
     "file_id": "file_011CNha8iCJcU1wXNR6q4V8w",
+}
+
+# search_agent/ContainerUploadBlock/second_upload.json
+container_upload_block__second_upload: ContainerUploadBlock = {
+    "type": "container_upload",
+    "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w",
 }
 
 # search_agent/ContainerUploadBlock/typical.json
@@ -1337,7 +1336,7 @@ document_block__partial: DocumentBlock = {
         "media_type": "application/pdf",
         "data": "JVBERi0xLjcKJeLjz9MKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK",
     },
-    "title": None,
+    "title": "The Eiffel Tower in figures",
 }
 
 # search_agent/DocumentSource/base64_pdf.json
@@ -1392,30 +1391,36 @@ encrypted_code_execution_result_block__partial: EncryptedCodeExecutionResultBloc
 }
 
 # search_agent/ErrorDetail/full.json
-error_detail__full: ErrorDetail = {"type": "type-example", "message": "Overloaded, retrying"}
-
-# search_agent/ErrorDetail/minimal.json
-error_detail__minimal: ErrorDetail = {"type": "type-example", "message": "Compacting conversation"}
-
-# search_agent/ErrorDetail/partial.json
-error_detail__partial: ErrorDetail = {"type": "type-example", "message": "Done"}
-
-# search_agent/ErrorEvent/full.json
-error_event__full: ErrorEvent = {
-    "type": "error",
-    "error": {"type": "type-example", "message": "Overloaded, retrying"},
+error_detail__full: ErrorDetail = {
+    "type": "rate_limit_error",
+    "message": "Number of request tokens has exceeded your per-minute rate limit",
 }
 
-# search_agent/ErrorEvent/minimal.json
-error_event__minimal: ErrorEvent = {
+# search_agent/ErrorDetail/minimal.json
+error_detail__minimal: ErrorDetail = {"type": "overloaded_error", "message": "Overloaded"}
+
+# search_agent/ErrorDetail/partial.json
+error_detail__partial: ErrorDetail = {"type": "api_error", "message": "Internal server error"}
+
+# search_agent/ErrorEvent/api_error.json
+error_event__api_error: ErrorEvent = {
     "type": "error",
-    "error": {"type": "type-example", "message": "Compacting conversation"},
+    "error": {"type": "api_error", "message": "Internal server error"},
 }
 
 # search_agent/ErrorEvent/overloaded.json
 error_event__overloaded: ErrorEvent = {
     "type": "error",
     "error": {"type": "overloaded_error", "message": "Overloaded"},
+}
+
+# search_agent/ErrorEvent/rate_limit.json
+error_event__rate_limit: ErrorEvent = {
+    "type": "error",
+    "error": {
+        "type": "rate_limit_error",
+        "message": "Number of request tokens has exceeded your per-minute rate limit",
+    },
 }
 
 # search_agent/ImageBlockParam/base64.json
@@ -2180,13 +2185,6 @@ refusal_category__cyber: RefusalCategory = "cyber"
 # search_agent/RefusalCategory/frontier_llm.json
 refusal_category__frontier_llm: RefusalCategory = "frontier_llm"
 
-# search_agent/RefusalStopDetails/full.json
-refusal_stop_details__full: RefusalStopDetails = {
-    "type": "refusal",
-    "category": "bio",
-    "explanation": "The request violates the usage policy.",
-}
-
 # search_agent/RefusalStopDetails/minimal.json
 refusal_stop_details__minimal: RefusalStopDetails = {"type": "refusal"}
 
@@ -2196,6 +2194,9 @@ refusal_stop_details__no_category: RefusalStopDetails = {
     "category": None,
     "explanation": None,
 }
+
+# search_agent/RefusalStopDetails/partial.json
+refusal_stop_details__partial: RefusalStopDetails = {"type": "refusal", "explanation": None}
 
 # search_agent/ResponseInclusion/excluded.json
 response_inclusion__excluded: ResponseInclusion = "excluded"
@@ -2271,37 +2272,37 @@ search_result__unicode: SearchResult = {
 # search_agent/ServerToolCaller/full.json
 server_tool_caller__full: ServerToolCaller = {
     "type": "code_execution_20250825",
-    "tool_id": "toolu_01Q8wE4rT6yU2iO9pA3sD5fG",
+    "tool_id": "srvtoolu_01Hn6FgT2pLx9QwZ3vBc8MkA",
 }
 
 # search_agent/ServerToolCaller/minimal.json
 server_tool_caller__minimal: ServerToolCaller = {
     "type": "code_execution_20250825",
-    "tool_id": "toolu_01A2B3C4D5E6F7G8H9J0K1L2",
+    "tool_id": "srvtoolu_01Cq3xVbN8mPz4KtRw7YsE2D",
 }
 
 # search_agent/ServerToolCaller/partial.json
 server_tool_caller__partial: ServerToolCaller = {
     "type": "code_execution_20250825",
-    "tool_id": "toolu_01Z1xC2vB3nM4aS5dF6gH7jK",
+    "tool_id": "srvtoolu_01Pd4WsK7rJy2NbXe5QmG9Lh",
 }
 
 # search_agent/ServerToolCaller20260120/full.json
 server_tool_caller20260120__full: ServerToolCaller20260120 = {
     "type": "code_execution_20260120",
-    "tool_id": "toolu_01Q8wE4rT6yU2iO9pA3sD5fG",
+    "tool_id": "srvtoolu_01Hn6FgT2pLx9QwZ3vBc8MkA",
 }
 
 # search_agent/ServerToolCaller20260120/minimal.json
 server_tool_caller20260120__minimal: ServerToolCaller20260120 = {
     "type": "code_execution_20260120",
-    "tool_id": "toolu_01A2B3C4D5E6F7G8H9J0K1L2",
+    "tool_id": "srvtoolu_01Cq3xVbN8mPz4KtRw7YsE2D",
 }
 
 # search_agent/ServerToolCaller20260120/partial.json
 server_tool_caller20260120__partial: ServerToolCaller20260120 = {
     "type": "code_execution_20260120",
-    "tool_id": "toolu_01Z1xC2vB3nM4aS5dF6gH7jK",
+    "tool_id": "srvtoolu_01Pd4WsK7rJy2NbXe5QmG9Lh",
 }
 
 # search_agent/ServerToolName/code_execution.json
@@ -2334,12 +2335,14 @@ server_tool_use_block__code_execution_with_caller: ServerToolUseBlock = {
     "caller": {"type": "direct"},
 }
 
-# search_agent/ServerToolUseBlock/minimal.json
-server_tool_use_block__minimal: ServerToolUseBlock = {
+# search_agent/ServerToolUseBlock/full.json
+server_tool_use_block__full: ServerToolUseBlock = {
     "type": "server_tool_use",
-    "id": "srvtoolu_01A09q90qw90lq917835lq9",
-    "name": "web_search",
-    "input": {"query": "eiffel tower height"},
+    "id": "srvtoolu_014ZQxgb3YkZ3rAz9F5pLq2n",
+    "name": "web_fetch",
+    "input": {"pattern": "def parse_config", "path": "src"},
+    "caller": {"type": "direct"},
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
 }
 
 # search_agent/ServerToolUseBlock/web_search.json
@@ -2693,7 +2696,7 @@ text_editor_code_execution_tool_result_content__text_editor_code_execution_view_
     TextEditorCodeExecutionToolResultContent
 ) = {
     "type": "text_editor_code_execution_view_result",
-    "content": "content-example",
+    "content": "import os\n\nprint(os.getcwd())\n",
     "file_type": "image",
     "num_lines": 3,
     "start_line": 120,
@@ -2738,7 +2741,7 @@ text_editor_code_execution_tool_result_error_code__unavailable: (
 # search_agent/TextEditorCodeExecutionViewResultBlock/full.json
 text_editor_code_execution_view_result_block__full: TextEditorCodeExecutionViewResultBlock = {
     "type": "text_editor_code_execution_view_result",
-    "content": "content-example",
+    "content": "import os\n\nprint(os.getcwd())\n",
     "file_type": "image",
     "num_lines": 3,
     "start_line": 120,
@@ -2748,14 +2751,14 @@ text_editor_code_execution_view_result_block__full: TextEditorCodeExecutionViewR
 # search_agent/TextEditorCodeExecutionViewResultBlock/minimal.json
 text_editor_code_execution_view_result_block__minimal: TextEditorCodeExecutionViewResultBlock = {
     "type": "text_editor_code_execution_view_result",
-    "content": "content-example",
+    "content": "def main():\n    run()\n",
     "file_type": "text",
 }
 
 # search_agent/TextEditorCodeExecutionViewResultBlock/partial.json
 text_editor_code_execution_view_result_block__partial: TextEditorCodeExecutionViewResultBlock = {
     "type": "text_editor_code_execution_view_result",
-    "content": "content-example",
+    "content": "",
     "file_type": "pdf",
     "start_line": None,
 }
@@ -3225,8 +3228,8 @@ tool_search_tool_result_block__error: ToolSearchToolResultBlock = {
     },
 }
 
-# search_agent/ToolSearchToolResultBlock/minimal.json
-tool_search_tool_result_block__minimal: ToolSearchToolResultBlock = {
+# search_agent/ToolSearchToolResultBlock/invalid_input_error.json
+tool_search_tool_result_block__invalid_input_error: ToolSearchToolResultBlock = {
     "type": "tool_search_tool_result",
     "tool_use_id": "srvtoolu_01A09q90qw90lq917835lq9",
     "content": {"type": "tool_search_tool_result_error", "error_code": "invalid_tool_input"},
@@ -3689,7 +3692,7 @@ web_fetch_block__full: WebFetchBlock = {
 # search_agent/WebFetchBlock/minimal.json
 web_fetch_block__minimal: WebFetchBlock = {
     "type": "web_fetch_result",
-    "url": "https://example.com/a.png",
+    "url": "https://en.wikipedia.org/wiki/Eiffel_Tower",
     "content": {
         "type": "document",
         "source": {
@@ -3703,7 +3706,7 @@ web_fetch_block__minimal: WebFetchBlock = {
 # search_agent/WebFetchBlock/partial.json
 web_fetch_block__partial: WebFetchBlock = {
     "type": "web_fetch_result",
-    "url": "https://en.wikipedia.org/wiki/Eiffel_Tower",
+    "url": "https://www.toureiffel.paris/en/the-monument/key-figures",
     "retrieved_at": None,
     "content": {
         "type": "document",
@@ -3712,7 +3715,7 @@ web_fetch_block__partial: WebFetchBlock = {
             "media_type": "application/pdf",
             "data": "JVBERi0xLjcKJeLjz9MKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK",
         },
-        "title": None,
+        "title": "The Eiffel Tower in figures",
     },
 }
 
@@ -3892,7 +3895,7 @@ web_fetch_tool_result_block__text_document: WebFetchToolResultBlock = {
 # search_agent/WebFetchToolResultContent/web_fetch_result.json
 web_fetch_tool_result_content__web_fetch_result: WebFetchToolResultContent = {
     "type": "web_fetch_result",
-    "url": "https://example.com/a.png",
+    "url": "https://en.wikipedia.org/wiki/Eiffel_Tower",
     "content": {
         "type": "document",
         "source": {
@@ -3906,7 +3909,7 @@ web_fetch_tool_result_content__web_fetch_result: WebFetchToolResultContent = {
 # search_agent/WebFetchToolResultContent/web_fetch_result_partial.json
 web_fetch_tool_result_content__web_fetch_result_partial: WebFetchToolResultContent = {
     "type": "web_fetch_result",
-    "url": "https://en.wikipedia.org/wiki/Eiffel_Tower",
+    "url": "https://www.toureiffel.paris/en/the-monument/key-figures",
     "retrieved_at": None,
     "content": {
         "type": "document",
@@ -3915,7 +3918,7 @@ web_fetch_tool_result_content__web_fetch_result_partial: WebFetchToolResultConte
             "media_type": "application/pdf",
             "data": "JVBERi0xLjcKJeLjz9MKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK",
         },
-        "title": None,
+        "title": "The Eiffel Tower in figures",
     },
 }
 
@@ -3968,7 +3971,7 @@ web_search_result_block__minimal: WebSearchResultBlock = {
     "type": "web_search_result",
     "encrypted_content": "EqQBCkYIBBgCKkDk3n0a",
     "title": "Eiffel Tower - Wikipedia",
-    "url": "https://example.com/a.png",
+    "url": "https://en.wikipedia.org/wiki/Eiffel_Tower",
 }
 
 # search_agent/WebSearchResultBlock/partial.json
@@ -3976,8 +3979,8 @@ web_search_result_block__partial: WebSearchResultBlock = {
     "type": "web_search_result",
     "encrypted_content": "ErUBCkYIBhgCKkD0aa9z",
     "page_age": None,
-    "title": "Eiffel Tower - Wikipedia",
-    "url": "https://en.wikipedia.org/wiki/Eiffel_Tower",
+    "title": "The Eiffel Tower in figures",
+    "url": "https://www.toureiffel.paris/en/the-monument/key-figures",
 }
 
 # search_agent/WebSearchTool20250305/full.json

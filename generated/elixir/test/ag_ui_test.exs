@@ -20,8 +20,8 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.ActivityDeltaEvent, "ag_ui/ActivityDeltaEvent/minimal.json")
     end
 
-    test "ActivityDeltaEvent/minimal_2.json" do
-      assert_round_trip(AgUi.ActivityDeltaEvent, "ag_ui/ActivityDeltaEvent/minimal_2.json")
+    test "ActivityDeltaEvent/partial.json" do
+      assert_round_trip(AgUi.ActivityDeltaEvent, "ag_ui/ActivityDeltaEvent/partial.json")
     end
 
     test "ActivityMessage/full.json" do
@@ -32,8 +32,8 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.ActivityMessage, "ag_ui/ActivityMessage/minimal.json")
     end
 
-    test "ActivityMessage/minimal_2.json" do
-      assert_round_trip(AgUi.ActivityMessage, "ag_ui/ActivityMessage/minimal_2.json")
+    test "ActivityMessage/partial.json" do
+      assert_round_trip(AgUi.ActivityMessage, "ag_ui/ActivityMessage/partial.json")
     end
 
     test "ActivitySnapshotEvent/minimal.json" do
@@ -76,28 +76,28 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.AssistantMessage, "ag_ui/AssistantMessage/with_metadata.json")
     end
 
-    test "AudioInputContent/full.json" do
-      assert_round_trip(AgUi.AudioInputContent, "ag_ui/AudioInputContent/full.json")
+    test "AudioInputContent/data_source.json" do
+      assert_round_trip(AgUi.AudioInputContent, "ag_ui/AudioInputContent/data_source.json")
     end
 
-    test "AudioInputContent/minimal.json" do
-      assert_round_trip(AgUi.AudioInputContent, "ag_ui/AudioInputContent/minimal.json")
+    test "AudioInputContent/url_source_with_metadata.json" do
+      assert_round_trip(AgUi.AudioInputContent, "ag_ui/AudioInputContent/url_source_with_metadata.json")
     end
 
-    test "AudioInputContent/partial.json" do
-      assert_round_trip(AgUi.AudioInputContent, "ag_ui/AudioInputContent/partial.json")
+    test "AudioInputContent/url_source_without_mime_type.json" do
+      assert_round_trip(AgUi.AudioInputContent, "ag_ui/AudioInputContent/url_source_without_mime_type.json")
     end
 
     test "BinaryInputContent/by_id.json" do
       assert_round_trip(AgUi.BinaryInputContent, "ag_ui/BinaryInputContent/by_id.json")
     end
 
-    test "BinaryInputContent/full.json" do
-      assert_round_trip(AgUi.BinaryInputContent, "ag_ui/BinaryInputContent/full.json")
+    test "BinaryInputContent/uploaded_id.json" do
+      assert_round_trip(AgUi.BinaryInputContent, "ag_ui/BinaryInputContent/uploaded_id.json")
     end
 
-    test "BinaryInputContent/minimal.json" do
-      assert_round_trip(AgUi.BinaryInputContent, "ag_ui/BinaryInputContent/minimal.json")
+    test "BinaryInputContent/url.json" do
+      assert_round_trip(AgUi.BinaryInputContent, "ag_ui/BinaryInputContent/url.json")
     end
 
     test "Context/seed_example.json" do
@@ -140,16 +140,16 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.DeveloperMessage, "ag_ui/DeveloperMessage/unicode.json")
     end
 
-    test "DocumentInputContent/full.json" do
-      assert_round_trip(AgUi.DocumentInputContent, "ag_ui/DocumentInputContent/full.json")
+    test "DocumentInputContent/data_source.json" do
+      assert_round_trip(AgUi.DocumentInputContent, "ag_ui/DocumentInputContent/data_source.json")
     end
 
-    test "DocumentInputContent/minimal.json" do
-      assert_round_trip(AgUi.DocumentInputContent, "ag_ui/DocumentInputContent/minimal.json")
+    test "DocumentInputContent/url_source_with_metadata.json" do
+      assert_round_trip(AgUi.DocumentInputContent, "ag_ui/DocumentInputContent/url_source_with_metadata.json")
     end
 
-    test "DocumentInputContent/partial.json" do
-      assert_round_trip(AgUi.DocumentInputContent, "ag_ui/DocumentInputContent/partial.json")
+    test "DocumentInputContent/url_source_without_mime_type.json" do
+      assert_round_trip(AgUi.DocumentInputContent, "ag_ui/DocumentInputContent/url_source_without_mime_type.json")
     end
 
     test "Event/activity_delta.json" do
@@ -292,64 +292,64 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.FunctionCall, "ag_ui/FunctionCall/unicode.json")
     end
 
-    test "ImageInputContent/full.json" do
-      assert_round_trip(AgUi.ImageInputContent, "ag_ui/ImageInputContent/full.json")
-    end
-
-    test "ImageInputContent/minimal.json" do
-      assert_round_trip(AgUi.ImageInputContent, "ag_ui/ImageInputContent/minimal.json")
+    test "ImageInputContent/png_data.json" do
+      assert_round_trip(AgUi.ImageInputContent, "ag_ui/ImageInputContent/png_data.json")
     end
 
     test "ImageInputContent/url.json" do
       assert_round_trip(AgUi.ImageInputContent, "ag_ui/ImageInputContent/url.json")
     end
 
+    test "ImageInputContent/with_metadata.json" do
+      assert_round_trip(AgUi.ImageInputContent, "ag_ui/ImageInputContent/with_metadata.json")
+    end
+
     test "InputContent/binary_data.json" do
       assert_round_trip(AgUi.InputContent, "ag_ui/InputContent/binary_data.json")
+    end
+
+    test "InputContent/image_url.json" do
+      assert_round_trip(AgUi.InputContent, "ag_ui/InputContent/image_url.json")
     end
 
     test "InputContent/text.json" do
       assert_round_trip(AgUi.InputContent, "ag_ui/InputContent/text.json")
     end
 
-    test "InputContent/text_2.json" do
-      assert_round_trip(AgUi.InputContent, "ag_ui/InputContent/text_2.json")
+    test "InputContentDataSource/pdf.json" do
+      assert_round_trip(AgUi.InputContentDataSource, "ag_ui/InputContentDataSource/pdf.json")
     end
 
-    test "InputContentDataSource/full.json" do
-      assert_round_trip(AgUi.InputContentDataSource, "ag_ui/InputContentDataSource/full.json")
+    test "InputContentDataSource/png.json" do
+      assert_round_trip(AgUi.InputContentDataSource, "ag_ui/InputContentDataSource/png.json")
     end
 
-    test "InputContentDataSource/minimal.json" do
-      assert_round_trip(AgUi.InputContentDataSource, "ag_ui/InputContentDataSource/minimal.json")
+    test "InputContentDataSource/wav.json" do
+      assert_round_trip(AgUi.InputContentDataSource, "ag_ui/InputContentDataSource/wav.json")
     end
 
-    test "InputContentDataSource/partial.json" do
-      assert_round_trip(AgUi.InputContentDataSource, "ag_ui/InputContentDataSource/partial.json")
+    test "InputContentSource/audio_data.json" do
+      assert_round_trip(AgUi.InputContentSource, "ag_ui/InputContentSource/audio_data.json")
     end
 
     test "InputContentSource/data.json" do
       assert_round_trip(AgUi.InputContentSource, "ag_ui/InputContentSource/data.json")
     end
 
-    test "InputContentSource/data_2.json" do
-      assert_round_trip(AgUi.InputContentSource, "ag_ui/InputContentSource/data_2.json")
+    test "InputContentSource/pdf_url.json" do
+      assert_round_trip(AgUi.InputContentSource, "ag_ui/InputContentSource/pdf_url.json")
     end
 
-    test "InputContentSource/url_full.json" do
-      assert_round_trip(AgUi.InputContentSource, "ag_ui/InputContentSource/url_full.json")
-    end
-
-    test "InputContentUrlSource/full.json" do
-      assert_round_trip(AgUi.InputContentUrlSource, "ag_ui/InputContentUrlSource/full.json")
+    test "InputContentUrlSource/audio.json" do
+      assert_round_trip(AgUi.InputContentUrlSource, "ag_ui/InputContentUrlSource/audio.json")
     end
 
     test "InputContentUrlSource/minimal.json" do
       assert_round_trip(AgUi.InputContentUrlSource, "ag_ui/InputContentUrlSource/minimal.json")
     end
 
-    test "InputContentUrlSource/partial.json" do
-      assert_round_trip(AgUi.InputContentUrlSource, "ag_ui/InputContentUrlSource/partial.json")
+    test "InputContentUrlSource/with_mime_type.json" do
+      assert_round_trip(AgUi.InputContentUrlSource, "ag_ui/InputContentUrlSource/with_mime_type.json")
     end
 
     test "Interrupt/full.json" do
@@ -460,8 +460,8 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.ReasoningEncryptedValueEvent, "ag_ui/ReasoningEncryptedValueEvent/message.json")
     end
 
-    test "ReasoningEncryptedValueEvent/minimal.json" do
-      assert_round_trip(AgUi.ReasoningEncryptedValueEvent, "ag_ui/ReasoningEncryptedValueEvent/minimal.json")
+    test "ReasoningEncryptedValueEvent/partial.json" do
+      assert_round_trip(AgUi.ReasoningEncryptedValueEvent, "ag_ui/ReasoningEncryptedValueEvent/partial.json")
     end
 
     test "ReasoningEncryptedValueSubtype/message.json" do
@@ -480,20 +480,20 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.ReasoningEndEvent, "ag_ui/ReasoningEndEvent/minimal.json")
     end
 
-    test "ReasoningEndEvent/minimal_2.json" do
-      assert_round_trip(AgUi.ReasoningEndEvent, "ag_ui/ReasoningEndEvent/minimal_2.json")
+    test "ReasoningEndEvent/partial.json" do
+      assert_round_trip(AgUi.ReasoningEndEvent, "ag_ui/ReasoningEndEvent/partial.json")
     end
 
     test "ReasoningMessage/encrypted.json" do
       assert_round_trip(AgUi.ReasoningMessage, "ag_ui/ReasoningMessage/encrypted.json")
     end
 
-    test "ReasoningMessage/minimal.json" do
-      assert_round_trip(AgUi.ReasoningMessage, "ag_ui/ReasoningMessage/minimal.json")
+    test "ReasoningMessage/full.json" do
+      assert_round_trip(AgUi.ReasoningMessage, "ag_ui/ReasoningMessage/full.json")
     end
 
-    test "ReasoningMessage/minimal_2.json" do
-      assert_round_trip(AgUi.ReasoningMessage, "ag_ui/ReasoningMessage/minimal_2.json")
+    test "ReasoningMessage/minimal.json" do
+      assert_round_trip(AgUi.ReasoningMessage, "ag_ui/ReasoningMessage/minimal.json")
     end
 
     test "ReasoningMessageChunkEvent/empty.json" do
@@ -512,12 +512,12 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.ReasoningMessageContentEvent, "ag_ui/ReasoningMessageContentEvent/empty_delta.json")
     end
 
-    test "ReasoningMessageContentEvent/minimal.json" do
-      assert_round_trip(AgUi.ReasoningMessageContentEvent, "ag_ui/ReasoningMessageContentEvent/minimal.json")
+    test "ReasoningMessageContentEvent/full.json" do
+      assert_round_trip(AgUi.ReasoningMessageContentEvent, "ag_ui/ReasoningMessageContentEvent/full.json")
     end
 
-    test "ReasoningMessageContentEvent/minimal_2.json" do
-      assert_round_trip(AgUi.ReasoningMessageContentEvent, "ag_ui/ReasoningMessageContentEvent/minimal_2.json")
+    test "ReasoningMessageContentEvent/minimal.json" do
+      assert_round_trip(AgUi.ReasoningMessageContentEvent, "ag_ui/ReasoningMessageContentEvent/minimal.json")
     end
 
     test "ReasoningMessageEndEvent/full.json" do
@@ -528,8 +528,8 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.ReasoningMessageEndEvent, "ag_ui/ReasoningMessageEndEvent/minimal.json")
     end
 
-    test "ReasoningMessageEndEvent/minimal_2.json" do
-      assert_round_trip(AgUi.ReasoningMessageEndEvent, "ag_ui/ReasoningMessageEndEvent/minimal_2.json")
+    test "ReasoningMessageEndEvent/partial.json" do
+      assert_round_trip(AgUi.ReasoningMessageEndEvent, "ag_ui/ReasoningMessageEndEvent/partial.json")
     end
 
     test "ReasoningMessageStartEvent/full.json" do
@@ -540,16 +540,16 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.ReasoningMessageStartEvent, "ag_ui/ReasoningMessageStartEvent/minimal.json")
     end
 
-    test "ReasoningMessageStartEvent/minimal_2.json" do
-      assert_round_trip(AgUi.ReasoningMessageStartEvent, "ag_ui/ReasoningMessageStartEvent/minimal_2.json")
+    test "ReasoningMessageStartEvent/partial.json" do
+      assert_round_trip(AgUi.ReasoningMessageStartEvent, "ag_ui/ReasoningMessageStartEvent/partial.json")
+    end
+
+    test "ReasoningStartEvent/full.json" do
+      assert_round_trip(AgUi.ReasoningStartEvent, "ag_ui/ReasoningStartEvent/full.json")
     end
 
     test "ReasoningStartEvent/minimal.json" do
       assert_round_trip(AgUi.ReasoningStartEvent, "ag_ui/ReasoningStartEvent/minimal.json")
-    end
-
-    test "ReasoningStartEvent/minimal_2.json" do
-      assert_round_trip(AgUi.ReasoningStartEvent, "ag_ui/ReasoningStartEvent/minimal_2.json")
     end
 
     test "ReasoningStartEvent/with_metadata.json" do
@@ -896,8 +896,8 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.ThinkingTextMessageContentEvent, "ag_ui/ThinkingTextMessageContentEvent/minimal.json")
     end
 
-    test "ThinkingTextMessageContentEvent/minimal_2.json" do
-      assert_round_trip(AgUi.ThinkingTextMessageContentEvent, "ag_ui/ThinkingTextMessageContentEvent/minimal_2.json")
+    test "ThinkingTextMessageContentEvent/partial.json" do
+      assert_round_trip(AgUi.ThinkingTextMessageContentEvent, "ag_ui/ThinkingTextMessageContentEvent/partial.json")
     end
 
     test "ThinkingTextMessageEndEvent/full.json" do
@@ -1080,16 +1080,16 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.UserMessage, "ag_ui/UserMessage/unicode.json")
     end
 
-    test "VideoInputContent/full.json" do
-      assert_round_trip(AgUi.VideoInputContent, "ag_ui/VideoInputContent/full.json")
+    test "VideoInputContent/data_source.json" do
+      assert_round_trip(AgUi.VideoInputContent, "ag_ui/VideoInputContent/data_source.json")
     end
 
-    test "VideoInputContent/minimal.json" do
-      assert_round_trip(AgUi.VideoInputContent, "ag_ui/VideoInputContent/minimal.json")
+    test "VideoInputContent/url_source_with_metadata.json" do
+      assert_round_trip(AgUi.VideoInputContent, "ag_ui/VideoInputContent/url_source_with_metadata.json")
     end
 
-    test "VideoInputContent/partial.json" do
-      assert_round_trip(AgUi.VideoInputContent, "ag_ui/VideoInputContent/partial.json")
+    test "VideoInputContent/url_source_without_mime_type.json" do
+      assert_round_trip(AgUi.VideoInputContent, "ag_ui/VideoInputContent/url_source_without_mime_type.json")
     end
   end
 
@@ -1541,10 +1541,10 @@ defmodule AgUi.PolytypeAtomSafetyTest do
     cases = [
       {AgUi.ActivityDeltaEvent, "ag_ui/ActivityDeltaEvent/full.json"},
       {AgUi.ActivityDeltaEvent, "ag_ui/ActivityDeltaEvent/minimal.json"},
-      {AgUi.ActivityDeltaEvent, "ag_ui/ActivityDeltaEvent/minimal_2.json"},
+      {AgUi.ActivityDeltaEvent, "ag_ui/ActivityDeltaEvent/partial.json"},
       {AgUi.ActivityMessage, "ag_ui/ActivityMessage/full.json"},
       {AgUi.ActivityMessage, "ag_ui/ActivityMessage/minimal.json"},
-      {AgUi.ActivityMessage, "ag_ui/ActivityMessage/minimal_2.json"},
+      {AgUi.ActivityMessage, "ag_ui/ActivityMessage/partial.json"},
       {AgUi.ActivitySnapshotEvent, "ag_ui/ActivitySnapshotEvent/minimal.json"},
       {AgUi.ActivitySnapshotEvent, "ag_ui/ActivitySnapshotEvent/replace_false.json"},
       {AgUi.ActivitySnapshotEvent, "ag_ui/ActivitySnapshotEvent/replace_true_explicit.json"},
@@ -1555,12 +1555,12 @@ defmodule AgUi.PolytypeAtomSafetyTest do
       {AgUi.AssistantMessage, "ag_ui/AssistantMessage/seed_example.json"},
       {AgUi.AssistantMessage, "ag_ui/AssistantMessage/seed_run_input.json"},
       {AgUi.AssistantMessage, "ag_ui/AssistantMessage/with_metadata.json"},
-      {AgUi.AudioInputContent, "ag_ui/AudioInputContent/full.json"},
-      {AgUi.AudioInputContent, "ag_ui/AudioInputContent/minimal.json"},
-      {AgUi.AudioInputContent, "ag_ui/AudioInputContent/partial.json"},
+      {AgUi.AudioInputContent, "ag_ui/AudioInputContent/data_source.json"},
+      {AgUi.AudioInputContent, "ag_ui/AudioInputContent/url_source_with_metadata.json"},
+      {AgUi.AudioInputContent, "ag_ui/AudioInputContent/url_source_without_mime_type.json"},
       {AgUi.BinaryInputContent, "ag_ui/BinaryInputContent/by_id.json"},
-      {AgUi.BinaryInputContent, "ag_ui/BinaryInputContent/full.json"},
-      {AgUi.BinaryInputContent, "ag_ui/BinaryInputContent/minimal.json"},
+      {AgUi.BinaryInputContent, "ag_ui/BinaryInputContent/uploaded_id.json"},
+      {AgUi.BinaryInputContent, "ag_ui/BinaryInputContent/url.json"},
       {AgUi.Context, "ag_ui/Context/seed_example.json"},
       {AgUi.Context, "ag_ui/Context/seed_preferences.json"},
       {AgUi.Context, "ag_ui/Context/unicode.json"},
@@ -1571,9 +1571,9 @@ defmodule AgUi.PolytypeAtomSafetyTest do
       {AgUi.DeveloperMessage, "ag_ui/DeveloperMessage/named.json"},
       {AgUi.DeveloperMessage, "ag_ui/DeveloperMessage/seed_example.json"},
       {AgUi.DeveloperMessage, "ag_ui/DeveloperMessage/unicode.json"},
-      {AgUi.DocumentInputContent, "ag_ui/DocumentInputContent/full.json"},
-      {AgUi.DocumentInputContent, "ag_ui/DocumentInputContent/minimal.json"},
-      {AgUi.DocumentInputContent, "ag_ui/DocumentInputContent/partial.json"},
+      {AgUi.DocumentInputContent, "ag_ui/DocumentInputContent/data_source.json"},
+      {AgUi.DocumentInputContent, "ag_ui/DocumentInputContent/url_source_with_metadata.json"},
+      {AgUi.DocumentInputContent, "ag_ui/DocumentInputContent/url_source_without_mime_type.json"},
       {AgUi.Event, "ag_ui/Event/activity_delta.json"},
       {AgUi.Event, "ag_ui/Event/custom.json"},
       {AgUi.Event, "ag_ui/Event/messages_snapshot.json"},
@@ -1609,21 +1609,21 @@ defmodule AgUi.PolytypeAtomSafetyTest do
       {AgUi.FunctionCall, "ag_ui/FunctionCall/recorded_calculator.json"},
       {AgUi.FunctionCall, "ag_ui/FunctionCall/seed_example.json"},
       {AgUi.FunctionCall, "ag_ui/FunctionCall/unicode.json"},
-      {AgUi.ImageInputContent, "ag_ui/ImageInputContent/full.json"},
-      {AgUi.ImageInputContent, "ag_ui/ImageInputContent/minimal.json"},
+      {AgUi.ImageInputContent, "ag_ui/ImageInputContent/png_data.json"},
       {AgUi.ImageInputContent, "ag_ui/ImageInputContent/url.json"},
+      {AgUi.ImageInputContent, "ag_ui/ImageInputContent/with_metadata.json"},
       {AgUi.InputContent, "ag_ui/InputContent/binary_data.json"},
+      {AgUi.InputContent, "ag_ui/InputContent/image_url.json"},
       {AgUi.InputContent, "ag_ui/InputContent/text.json"},
-      {AgUi.InputContent, "ag_ui/InputContent/text_2.json"},
-      {AgUi.InputContentDataSource, "ag_ui/InputContentDataSource/full.json"},
-      {AgUi.InputContentDataSource, "ag_ui/InputContentDataSource/minimal.json"},
-      {AgUi.InputContentDataSource, "ag_ui/InputContentDataSource/partial.json"},
+      {AgUi.InputContentDataSource, "ag_ui/InputContentDataSource/pdf.json"},
+      {AgUi.InputContentDataSource, "ag_ui/InputContentDataSource/png.json"},
+      {AgUi.InputContentDataSource, "ag_ui/InputContentDataSource/wav.json"},
+      {AgUi.InputContentSource, "ag_ui/InputContentSource/audio_data.json"},
       {AgUi.InputContentSource, "ag_ui/InputContentSource/data.json"},
-      {AgUi.InputContentSource, "ag_ui/InputContentSource/data_2.json"},
-      {AgUi.InputContentSource, "ag_ui/InputContentSource/url_full.json"},
-      {AgUi.InputContentUrlSource, "ag_ui/InputContentUrlSource/full.json"},
+      {AgUi.InputContentSource, "ag_ui/InputContentSource/pdf_url.json"},
+      {AgUi.InputContentUrlSource, "ag_ui/InputContentUrlSource/audio.json"},
       {AgUi.InputContentUrlSource, "ag_ui/InputContentUrlSource/minimal.json"},
-      {AgUi.InputContentUrlSource, "ag_ui/InputContentUrlSource/partial.json"},
+      {AgUi.InputContentUrlSource, "ag_ui/InputContentUrlSource/with_mime_type.json"},
       {AgUi.Interrupt, "ag_ui/Interrupt/full.json"},
       {AgUi.Interrupt, "ag_ui/Interrupt/minimal.json"},
       {AgUi.Interrupt, "ag_ui/Interrupt/partial.json"},
@@ -1651,29 +1651,29 @@ defmodule AgUi.PolytypeAtomSafetyTest do
       {AgUi.RawEvent, "ag_ui/RawEvent/without_event.json"},
       {AgUi.ReasoningEncryptedValueEvent, "ag_ui/ReasoningEncryptedValueEvent/full.json"},
       {AgUi.ReasoningEncryptedValueEvent, "ag_ui/ReasoningEncryptedValueEvent/message.json"},
-      {AgUi.ReasoningEncryptedValueEvent, "ag_ui/ReasoningEncryptedValueEvent/minimal.json"},
+      {AgUi.ReasoningEncryptedValueEvent, "ag_ui/ReasoningEncryptedValueEvent/partial.json"},
       {AgUi.ReasoningEncryptedValueSubtype, "ag_ui/ReasoningEncryptedValueSubtype/message.json"},
       {AgUi.ReasoningEncryptedValueSubtype, "ag_ui/ReasoningEncryptedValueSubtype/tool_call.json"},
       {AgUi.ReasoningEndEvent, "ag_ui/ReasoningEndEvent/full.json"},
       {AgUi.ReasoningEndEvent, "ag_ui/ReasoningEndEvent/minimal.json"},
-      {AgUi.ReasoningEndEvent, "ag_ui/ReasoningEndEvent/minimal_2.json"},
+      {AgUi.ReasoningEndEvent, "ag_ui/ReasoningEndEvent/partial.json"},
       {AgUi.ReasoningMessage, "ag_ui/ReasoningMessage/encrypted.json"},
+      {AgUi.ReasoningMessage, "ag_ui/ReasoningMessage/full.json"},
       {AgUi.ReasoningMessage, "ag_ui/ReasoningMessage/minimal.json"},
-      {AgUi.ReasoningMessage, "ag_ui/ReasoningMessage/minimal_2.json"},
       {AgUi.ReasoningMessageChunkEvent, "ag_ui/ReasoningMessageChunkEvent/empty.json"},
       {AgUi.ReasoningMessageChunkEvent, "ag_ui/ReasoningMessageChunkEvent/full.json"},
       {AgUi.ReasoningMessageChunkEvent, "ag_ui/ReasoningMessageChunkEvent/full_2.json"},
       {AgUi.ReasoningMessageContentEvent, "ag_ui/ReasoningMessageContentEvent/empty_delta.json"},
+      {AgUi.ReasoningMessageContentEvent, "ag_ui/ReasoningMessageContentEvent/full.json"},
       {AgUi.ReasoningMessageContentEvent, "ag_ui/ReasoningMessageContentEvent/minimal.json"},
-      {AgUi.ReasoningMessageContentEvent, "ag_ui/ReasoningMessageContentEvent/minimal_2.json"},
       {AgUi.ReasoningMessageEndEvent, "ag_ui/ReasoningMessageEndEvent/full.json"},
       {AgUi.ReasoningMessageEndEvent, "ag_ui/ReasoningMessageEndEvent/minimal.json"},
-      {AgUi.ReasoningMessageEndEvent, "ag_ui/ReasoningMessageEndEvent/minimal_2.json"},
+      {AgUi.ReasoningMessageEndEvent, "ag_ui/ReasoningMessageEndEvent/partial.json"},
       {AgUi.ReasoningMessageStartEvent, "ag_ui/ReasoningMessageStartEvent/full.json"},
       {AgUi.ReasoningMessageStartEvent, "ag_ui/ReasoningMessageStartEvent/minimal.json"},
-      {AgUi.ReasoningMessageStartEvent, "ag_ui/ReasoningMessageStartEvent/minimal_2.json"},
+      {AgUi.ReasoningMessageStartEvent, "ag_ui/ReasoningMessageStartEvent/partial.json"},
+      {AgUi.ReasoningStartEvent, "ag_ui/ReasoningStartEvent/full.json"},
       {AgUi.ReasoningStartEvent, "ag_ui/ReasoningStartEvent/minimal.json"},
-      {AgUi.ReasoningStartEvent, "ag_ui/ReasoningStartEvent/minimal_2.json"},
       {AgUi.ReasoningStartEvent, "ag_ui/ReasoningStartEvent/with_metadata.json"},
       {AgUi.ResumeEntry, "ag_ui/ResumeEntry/full.json"},
       {AgUi.ResumeEntry, "ag_ui/ResumeEntry/minimal.json"},
@@ -1760,7 +1760,7 @@ defmodule AgUi.PolytypeAtomSafetyTest do
       {AgUi.ThinkingStartEvent, "ag_ui/ThinkingStartEvent/untitled.json"},
       {AgUi.ThinkingTextMessageContentEvent, "ag_ui/ThinkingTextMessageContentEvent/full.json"},
       {AgUi.ThinkingTextMessageContentEvent, "ag_ui/ThinkingTextMessageContentEvent/minimal.json"},
-      {AgUi.ThinkingTextMessageContentEvent, "ag_ui/ThinkingTextMessageContentEvent/minimal_2.json"},
+      {AgUi.ThinkingTextMessageContentEvent, "ag_ui/ThinkingTextMessageContentEvent/partial.json"},
       {AgUi.ThinkingTextMessageEndEvent, "ag_ui/ThinkingTextMessageEndEvent/full.json"},
       {AgUi.ThinkingTextMessageEndEvent, "ag_ui/ThinkingTextMessageEndEvent/minimal.json"},
       {AgUi.ThinkingTextMessageEndEvent, "ag_ui/ThinkingTextMessageEndEvent/partial.json"},
@@ -1806,9 +1806,9 @@ defmodule AgUi.PolytypeAtomSafetyTest do
       {AgUi.UserMessage, "ag_ui/UserMessage/seed_example.json"},
       {AgUi.UserMessage, "ag_ui/UserMessage/seed_run_input.json"},
       {AgUi.UserMessage, "ag_ui/UserMessage/unicode.json"},
-      {AgUi.VideoInputContent, "ag_ui/VideoInputContent/full.json"},
-      {AgUi.VideoInputContent, "ag_ui/VideoInputContent/minimal.json"},
-      {AgUi.VideoInputContent, "ag_ui/VideoInputContent/partial.json"}
+      {AgUi.VideoInputContent, "ag_ui/VideoInputContent/data_source.json"},
+      {AgUi.VideoInputContent, "ag_ui/VideoInputContent/url_source_with_metadata.json"},
+      {AgUi.VideoInputContent, "ag_ui/VideoInputContent/url_source_without_mime_type.json"}
     ]
 
     for {module, path} <- cases do

@@ -84,12 +84,12 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.BackgroundTask, "claude_code/BackgroundTask/partial.json")
     end
 
-    test "BackgroundTasksChangedMessage/full.json" do
-      assert_round_trip(ClaudeCode.BackgroundTasksChangedMessage, "claude_code/BackgroundTasksChangedMessage/full.json")
-    end
-
     test "BackgroundTasksChangedMessage/minimal.json" do
       assert_round_trip(ClaudeCode.BackgroundTasksChangedMessage, "claude_code/BackgroundTasksChangedMessage/minimal.json")
+    end
+
+    test "BackgroundTasksChangedMessage/partial.json" do
+      assert_round_trip(ClaudeCode.BackgroundTasksChangedMessage, "claude_code/BackgroundTasksChangedMessage/partial.json")
     end
 
     test "BackgroundTasksChangedMessage/two_tasks.json" do
@@ -108,12 +108,12 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.CacheCreation, "claude_code/CacheCreation/zero.json")
     end
 
-    test "CommandsChangedMessage/full.json" do
-      assert_round_trip(ClaudeCode.CommandsChangedMessage, "claude_code/CommandsChangedMessage/full.json")
-    end
-
     test "CommandsChangedMessage/minimal.json" do
       assert_round_trip(ClaudeCode.CommandsChangedMessage, "claude_code/CommandsChangedMessage/minimal.json")
+    end
+
+    test "CommandsChangedMessage/partial.json" do
+      assert_round_trip(ClaudeCode.CommandsChangedMessage, "claude_code/CommandsChangedMessage/partial.json")
     end
 
     test "CommandsChangedMessage/typical.json" do
@@ -400,12 +400,12 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.ConversationResetTrigger, "claude_code/ConversationResetTrigger/plan_mode_exit.json")
     end
 
-    test "ElicitationCompleteMessage/full.json" do
-      assert_round_trip(ClaudeCode.ElicitationCompleteMessage, "claude_code/ElicitationCompleteMessage/full.json")
-    end
-
     test "ElicitationCompleteMessage/minimal.json" do
       assert_round_trip(ClaudeCode.ElicitationCompleteMessage, "claude_code/ElicitationCompleteMessage/minimal.json")
+    end
+
+    test "ElicitationCompleteMessage/partial.json" do
+      assert_round_trip(ClaudeCode.ElicitationCompleteMessage, "claude_code/ElicitationCompleteMessage/partial.json")
     end
 
     test "ElicitationCompleteMessage/typical.json" do
@@ -424,12 +424,12 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.FailedFile, "claude_code/FailedFile/partial.json")
     end
 
-    test "FilesPersistedEvent/full.json" do
-      assert_round_trip(ClaudeCode.FilesPersistedEvent, "claude_code/FilesPersistedEvent/full.json")
-    end
-
     test "FilesPersistedEvent/minimal.json" do
       assert_round_trip(ClaudeCode.FilesPersistedEvent, "claude_code/FilesPersistedEvent/minimal.json")
+    end
+
+    test "FilesPersistedEvent/partial.json" do
+      assert_round_trip(ClaudeCode.FilesPersistedEvent, "claude_code/FilesPersistedEvent/partial.json")
     end
 
     test "FilesPersistedEvent/typical.json" do
@@ -448,12 +448,12 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.HookOutcome, "claude_code/HookOutcome/success.json")
     end
 
-    test "HookProgressMessage/full.json" do
-      assert_round_trip(ClaudeCode.HookProgressMessage, "claude_code/HookProgressMessage/full.json")
-    end
-
     test "HookProgressMessage/minimal.json" do
       assert_round_trip(ClaudeCode.HookProgressMessage, "claude_code/HookProgressMessage/minimal.json")
+    end
+
+    test "HookProgressMessage/partial.json" do
+      assert_round_trip(ClaudeCode.HookProgressMessage, "claude_code/HookProgressMessage/partial.json")
     end
 
     test "HookProgressMessage/typical.json" do
@@ -512,12 +512,12 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.LocalCommandOutputMessage, "claude_code/LocalCommandOutputMessage/cost.json")
     end
 
-    test "LocalCommandOutputMessage/full.json" do
-      assert_round_trip(ClaudeCode.LocalCommandOutputMessage, "claude_code/LocalCommandOutputMessage/full.json")
-    end
-
     test "LocalCommandOutputMessage/minimal.json" do
       assert_round_trip(ClaudeCode.LocalCommandOutputMessage, "claude_code/LocalCommandOutputMessage/minimal.json")
+    end
+
+    test "LocalCommandOutputMessage/partial.json" do
+      assert_round_trip(ClaudeCode.LocalCommandOutputMessage, "claude_code/LocalCommandOutputMessage/partial.json")
     end
 
     test "LocalCommandRun/no_args.json" do
@@ -640,12 +640,12 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.MessageType, "claude_code/MessageType/stream_event.json")
     end
 
-    test "MirrorErrorMessage/full.json" do
-      assert_round_trip(ClaudeCode.MirrorErrorMessage, "claude_code/MirrorErrorMessage/full.json")
-    end
-
     test "MirrorErrorMessage/minimal.json" do
       assert_round_trip(ClaudeCode.MirrorErrorMessage, "claude_code/MirrorErrorMessage/minimal.json")
+    end
+
+    test "MirrorErrorMessage/partial.json" do
+      assert_round_trip(ClaudeCode.MirrorErrorMessage, "claude_code/MirrorErrorMessage/partial.json")
     end
 
     test "MirrorErrorMessage/typical.json" do
@@ -800,12 +800,12 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.PluginInfo, "claude_code/PluginInfo/with_version.json")
     end
 
-    test "PromptSuggestionMessage/full.json" do
-      assert_round_trip(ClaudeCode.PromptSuggestionMessage, "claude_code/PromptSuggestionMessage/full.json")
-    end
-
     test "PromptSuggestionMessage/minimal.json" do
       assert_round_trip(ClaudeCode.PromptSuggestionMessage, "claude_code/PromptSuggestionMessage/minimal.json")
+    end
+
+    test "PromptSuggestionMessage/partial.json" do
+      assert_round_trip(ClaudeCode.PromptSuggestionMessage, "claude_code/PromptSuggestionMessage/partial.json")
     end
 
     test "PromptSuggestionMessage/typical.json" do
@@ -920,16 +920,16 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.SessionState, "claude_code/SessionState/running.json")
     end
 
-    test "SessionStateChangedMessage/full.json" do
-      assert_round_trip(ClaudeCode.SessionStateChangedMessage, "claude_code/SessionStateChangedMessage/full.json")
-    end
-
     test "SessionStateChangedMessage/idle.json" do
       assert_round_trip(ClaudeCode.SessionStateChangedMessage, "claude_code/SessionStateChangedMessage/idle.json")
     end
 
     test "SessionStateChangedMessage/minimal.json" do
       assert_round_trip(ClaudeCode.SessionStateChangedMessage, "claude_code/SessionStateChangedMessage/minimal.json")
+    end
+
+    test "SessionStateChangedMessage/partial.json" do
+      assert_round_trip(ClaudeCode.SessionStateChangedMessage, "claude_code/SessionStateChangedMessage/partial.json")
     end
 
     test "SessionType/seed_cli.json" do
@@ -1088,12 +1088,12 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.TaskStartedMessage, "claude_code/TaskStartedMessage/subagent.json")
     end
 
-    test "TaskUpdatedMessage/full.json" do
-      assert_round_trip(ClaudeCode.TaskUpdatedMessage, "claude_code/TaskUpdatedMessage/full.json")
-    end
-
     test "TaskUpdatedMessage/minimal.json" do
       assert_round_trip(ClaudeCode.TaskUpdatedMessage, "claude_code/TaskUpdatedMessage/minimal.json")
+    end
+
+    test "TaskUpdatedMessage/partial.json" do
+      assert_round_trip(ClaudeCode.TaskUpdatedMessage, "claude_code/TaskUpdatedMessage/partial.json")
     end
 
     test "TaskUpdatedMessage/terminal.json" do
@@ -1140,20 +1140,16 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.Content.ThinkingBlock, "claude_code/ThinkingBlock/without_signature.json")
     end
 
-    test "ThinkingTokensMessage/full.json" do
-      assert_round_trip(ClaudeCode.ThinkingTokensMessage, "claude_code/ThinkingTokensMessage/full.json")
-    end
-
     test "ThinkingTokensMessage/minimal.json" do
       assert_round_trip(ClaudeCode.ThinkingTokensMessage, "claude_code/ThinkingTokensMessage/minimal.json")
     end
 
-    test "ThinkingTokensMessage/typical.json" do
-      assert_round_trip(ClaudeCode.ThinkingTokensMessage, "claude_code/ThinkingTokensMessage/typical.json")
+    test "ThinkingTokensMessage/partial.json" do
+      assert_round_trip(ClaudeCode.ThinkingTokensMessage, "claude_code/ThinkingTokensMessage/partial.json")
     end
 
-    test "ToolProgressMessage/full.json" do
-      assert_round_trip(ClaudeCode.ToolProgressMessage, "claude_code/ToolProgressMessage/full.json")
+    test "ThinkingTokensMessage/typical.json" do
+      assert_round_trip(ClaudeCode.ThinkingTokensMessage, "claude_code/ThinkingTokensMessage/typical.json")
     end
 
     test "ToolProgressMessage/in_subagent.json" do
@@ -1162,6 +1158,10 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
 
     test "ToolProgressMessage/minimal.json" do
       assert_round_trip(ClaudeCode.ToolProgressMessage, "claude_code/ToolProgressMessage/minimal.json")
+    end
+
+    test "ToolProgressMessage/partial.json" do
+      assert_round_trip(ClaudeCode.ToolProgressMessage, "claude_code/ToolProgressMessage/partial.json")
     end
 
     test "ToolResultBlock/error.json" do
@@ -1200,12 +1200,12 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.Content.ToolUseBlock, "claude_code/ToolUseBlock/unicode_input.json")
     end
 
-    test "ToolUseSummaryMessage/full.json" do
-      assert_round_trip(ClaudeCode.ToolUseSummaryMessage, "claude_code/ToolUseSummaryMessage/full.json")
-    end
-
     test "ToolUseSummaryMessage/minimal.json" do
       assert_round_trip(ClaudeCode.ToolUseSummaryMessage, "claude_code/ToolUseSummaryMessage/minimal.json")
+    end
+
+    test "ToolUseSummaryMessage/partial.json" do
+      assert_round_trip(ClaudeCode.ToolUseSummaryMessage, "claude_code/ToolUseSummaryMessage/partial.json")
     end
 
     test "ToolUseSummaryMessage/typical.json" do
@@ -1965,14 +1965,14 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.BackgroundTask, "claude_code/BackgroundTask/full.json"},
       {ClaudeCode.BackgroundTask, "claude_code/BackgroundTask/minimal.json"},
       {ClaudeCode.BackgroundTask, "claude_code/BackgroundTask/partial.json"},
-      {ClaudeCode.BackgroundTasksChangedMessage, "claude_code/BackgroundTasksChangedMessage/full.json"},
       {ClaudeCode.BackgroundTasksChangedMessage, "claude_code/BackgroundTasksChangedMessage/minimal.json"},
+      {ClaudeCode.BackgroundTasksChangedMessage, "claude_code/BackgroundTasksChangedMessage/partial.json"},
       {ClaudeCode.BackgroundTasksChangedMessage, "claude_code/BackgroundTasksChangedMessage/two_tasks.json"},
       {ClaudeCode.CacheCreation, "claude_code/CacheCreation/five_minutes.json"},
       {ClaudeCode.CacheCreation, "claude_code/CacheCreation/one_hour.json"},
       {ClaudeCode.CacheCreation, "claude_code/CacheCreation/zero.json"},
-      {ClaudeCode.CommandsChangedMessage, "claude_code/CommandsChangedMessage/full.json"},
       {ClaudeCode.CommandsChangedMessage, "claude_code/CommandsChangedMessage/minimal.json"},
+      {ClaudeCode.CommandsChangedMessage, "claude_code/CommandsChangedMessage/partial.json"},
       {ClaudeCode.CommandsChangedMessage, "claude_code/CommandsChangedMessage/typical.json"},
       {ClaudeCode.CompactBoundaryMarker, "claude_code/CompactBoundaryMarker/full.json"},
       {ClaudeCode.CompactBoundaryMarker, "claude_code/CompactBoundaryMarker/minimal.json"},
@@ -2044,20 +2044,20 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.ConversationResetTrigger, "claude_code/ConversationResetTrigger/clear.json"},
       {ClaudeCode.ConversationResetTrigger, "claude_code/ConversationResetTrigger/fresh_session.json"},
       {ClaudeCode.ConversationResetTrigger, "claude_code/ConversationResetTrigger/plan_mode_exit.json"},
-      {ClaudeCode.ElicitationCompleteMessage, "claude_code/ElicitationCompleteMessage/full.json"},
       {ClaudeCode.ElicitationCompleteMessage, "claude_code/ElicitationCompleteMessage/minimal.json"},
+      {ClaudeCode.ElicitationCompleteMessage, "claude_code/ElicitationCompleteMessage/partial.json"},
       {ClaudeCode.ElicitationCompleteMessage, "claude_code/ElicitationCompleteMessage/typical.json"},
       {ClaudeCode.FailedFile, "claude_code/FailedFile/full.json"},
       {ClaudeCode.FailedFile, "claude_code/FailedFile/minimal.json"},
       {ClaudeCode.FailedFile, "claude_code/FailedFile/partial.json"},
-      {ClaudeCode.FilesPersistedEvent, "claude_code/FilesPersistedEvent/full.json"},
       {ClaudeCode.FilesPersistedEvent, "claude_code/FilesPersistedEvent/minimal.json"},
+      {ClaudeCode.FilesPersistedEvent, "claude_code/FilesPersistedEvent/partial.json"},
       {ClaudeCode.FilesPersistedEvent, "claude_code/FilesPersistedEvent/typical.json"},
       {ClaudeCode.HookOutcome, "claude_code/HookOutcome/cancelled.json"},
       {ClaudeCode.HookOutcome, "claude_code/HookOutcome/error.json"},
       {ClaudeCode.HookOutcome, "claude_code/HookOutcome/success.json"},
-      {ClaudeCode.HookProgressMessage, "claude_code/HookProgressMessage/full.json"},
       {ClaudeCode.HookProgressMessage, "claude_code/HookProgressMessage/minimal.json"},
+      {ClaudeCode.HookProgressMessage, "claude_code/HookProgressMessage/partial.json"},
       {ClaudeCode.HookProgressMessage, "claude_code/HookProgressMessage/typical.json"},
       {ClaudeCode.HookResponseMessage, "claude_code/HookResponseMessage/cancelled_minimal.json"},
       {ClaudeCode.HookResponseMessage, "claude_code/HookResponseMessage/error_with_escapes.json"},
@@ -2072,8 +2072,8 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.InformationalMessage, "claude_code/InformationalMessage/minimal.json"},
       {ClaudeCode.InformationalMessage, "claude_code/InformationalMessage/warning.json"},
       {ClaudeCode.LocalCommandOutputMessage, "claude_code/LocalCommandOutputMessage/cost.json"},
-      {ClaudeCode.LocalCommandOutputMessage, "claude_code/LocalCommandOutputMessage/full.json"},
       {ClaudeCode.LocalCommandOutputMessage, "claude_code/LocalCommandOutputMessage/minimal.json"},
+      {ClaudeCode.LocalCommandOutputMessage, "claude_code/LocalCommandOutputMessage/partial.json"},
       {ClaudeCode.LocalCommandRun, "claude_code/LocalCommandRun/no_args.json"},
       {ClaudeCode.LocalCommandRun, "claude_code/LocalCommandRun/recorded.json"},
       {ClaudeCode.LocalCommandRun, "claude_code/LocalCommandRun/with_args.json"},
@@ -2104,8 +2104,8 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.MessageType, "claude_code/MessageType/seed_partial_assistant.json"},
       {ClaudeCode.MessageType, "claude_code/MessageType/seed_system.json"},
       {ClaudeCode.MessageType, "claude_code/MessageType/stream_event.json"},
-      {ClaudeCode.MirrorErrorMessage, "claude_code/MirrorErrorMessage/full.json"},
       {ClaudeCode.MirrorErrorMessage, "claude_code/MirrorErrorMessage/minimal.json"},
+      {ClaudeCode.MirrorErrorMessage, "claude_code/MirrorErrorMessage/partial.json"},
       {ClaudeCode.MirrorErrorMessage, "claude_code/MirrorErrorMessage/typical.json"},
       {ClaudeCode.ModelUsage, "claude_code/ModelUsage/bedrock.json"},
       {ClaudeCode.ModelUsage, "claude_code/ModelUsage/minimal.json"},
@@ -2144,8 +2144,8 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.PluginInfo, "claude_code/PluginInfo/minimal.json"},
       {ClaudeCode.PluginInfo, "claude_code/PluginInfo/recorded.json"},
       {ClaudeCode.PluginInfo, "claude_code/PluginInfo/with_version.json"},
-      {ClaudeCode.PromptSuggestionMessage, "claude_code/PromptSuggestionMessage/full.json"},
       {ClaudeCode.PromptSuggestionMessage, "claude_code/PromptSuggestionMessage/minimal.json"},
+      {ClaudeCode.PromptSuggestionMessage, "claude_code/PromptSuggestionMessage/partial.json"},
       {ClaudeCode.PromptSuggestionMessage, "claude_code/PromptSuggestionMessage/typical.json"},
       {ClaudeCode.RateLimitEvent, "claude_code/RateLimitEvent/allowed_warning.json"},
       {ClaudeCode.RateLimitEvent, "claude_code/RateLimitEvent/minimal_rejected.json"},
@@ -2174,9 +2174,9 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.SessionState, "claude_code/SessionState/idle.json"},
       {ClaudeCode.SessionState, "claude_code/SessionState/requires_action.json"},
       {ClaudeCode.SessionState, "claude_code/SessionState/running.json"},
-      {ClaudeCode.SessionStateChangedMessage, "claude_code/SessionStateChangedMessage/full.json"},
       {ClaudeCode.SessionStateChangedMessage, "claude_code/SessionStateChangedMessage/idle.json"},
       {ClaudeCode.SessionStateChangedMessage, "claude_code/SessionStateChangedMessage/minimal.json"},
+      {ClaudeCode.SessionStateChangedMessage, "claude_code/SessionStateChangedMessage/partial.json"},
       {ClaudeCode.SessionType, "claude_code/SessionType/seed_cli.json"},
       {ClaudeCode.SessionType, "claude_code/SessionType/seed_sdk.json"},
       {ClaudeCode.StreamEventMessage, "claude_code/StreamEventMessage/minimal.json"},
@@ -2216,8 +2216,8 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.TaskStartedMessage, "claude_code/TaskStartedMessage/minimal.json"},
       {ClaudeCode.TaskStartedMessage, "claude_code/TaskStartedMessage/minimal_2.json"},
       {ClaudeCode.TaskStartedMessage, "claude_code/TaskStartedMessage/subagent.json"},
-      {ClaudeCode.TaskUpdatedMessage, "claude_code/TaskUpdatedMessage/full.json"},
       {ClaudeCode.TaskUpdatedMessage, "claude_code/TaskUpdatedMessage/minimal.json"},
+      {ClaudeCode.TaskUpdatedMessage, "claude_code/TaskUpdatedMessage/partial.json"},
       {ClaudeCode.TaskUpdatedMessage, "claude_code/TaskUpdatedMessage/terminal.json"},
       {ClaudeCode.TaskUsage, "claude_code/TaskUsage/full.json"},
       {ClaudeCode.TaskUsage, "claude_code/TaskUsage/minimal.json"},
@@ -2229,12 +2229,12 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.Content.ThinkingBlock, "claude_code/ThinkingBlock/recorded_redacted_display.json"},
       {ClaudeCode.Content.ThinkingBlock, "claude_code/ThinkingBlock/seed_example.json"},
       {ClaudeCode.Content.ThinkingBlock, "claude_code/ThinkingBlock/without_signature.json"},
-      {ClaudeCode.ThinkingTokensMessage, "claude_code/ThinkingTokensMessage/full.json"},
       {ClaudeCode.ThinkingTokensMessage, "claude_code/ThinkingTokensMessage/minimal.json"},
+      {ClaudeCode.ThinkingTokensMessage, "claude_code/ThinkingTokensMessage/partial.json"},
       {ClaudeCode.ThinkingTokensMessage, "claude_code/ThinkingTokensMessage/typical.json"},
-      {ClaudeCode.ToolProgressMessage, "claude_code/ToolProgressMessage/full.json"},
       {ClaudeCode.ToolProgressMessage, "claude_code/ToolProgressMessage/in_subagent.json"},
       {ClaudeCode.ToolProgressMessage, "claude_code/ToolProgressMessage/minimal.json"},
+      {ClaudeCode.ToolProgressMessage, "claude_code/ToolProgressMessage/partial.json"},
       {ClaudeCode.Content.ToolResultBlock, "claude_code/ToolResultBlock/error.json"},
       {ClaudeCode.Content.ToolResultBlock, "claude_code/ToolResultBlock/list_content.json"},
       {ClaudeCode.Content.ToolResultBlock, "claude_code/ToolResultBlock/no_content.json"},
@@ -2244,8 +2244,8 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.Content.ToolUseBlock, "claude_code/ToolUseBlock/recorded_with_caller.json"},
       {ClaudeCode.Content.ToolUseBlock, "claude_code/ToolUseBlock/seed_example.json"},
       {ClaudeCode.Content.ToolUseBlock, "claude_code/ToolUseBlock/unicode_input.json"},
-      {ClaudeCode.ToolUseSummaryMessage, "claude_code/ToolUseSummaryMessage/full.json"},
       {ClaudeCode.ToolUseSummaryMessage, "claude_code/ToolUseSummaryMessage/minimal.json"},
+      {ClaudeCode.ToolUseSummaryMessage, "claude_code/ToolUseSummaryMessage/partial.json"},
       {ClaudeCode.ToolUseSummaryMessage, "claude_code/ToolUseSummaryMessage/typical.json"},
       {ClaudeCode.Usage, "claude_code/Usage/minimal.json"},
       {ClaudeCode.Usage, "claude_code/Usage/recorded_api_call.json"},

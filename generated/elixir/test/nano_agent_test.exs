@@ -12,28 +12,28 @@ defmodule NanoAgent.PolytypeRoundTripTest do
   end
 
   describe "valid fixtures round-trip" do
-    test "CompactionContent/full.json" do
-      assert_round_trip(NanoAgent.CompactionContent, "nano_agent/CompactionContent/full.json")
+    test "CompactionContent/first_checkpoint.json" do
+      assert_round_trip(NanoAgent.CompactionContent, "nano_agent/CompactionContent/first_checkpoint.json")
     end
 
-    test "CompactionContent/minimal.json" do
-      assert_round_trip(NanoAgent.CompactionContent, "nano_agent/CompactionContent/minimal.json")
+    test "CompactionContent/second_checkpoint.json" do
+      assert_round_trip(NanoAgent.CompactionContent, "nano_agent/CompactionContent/second_checkpoint.json")
     end
 
     test "CompactionContent/typical.json" do
       assert_round_trip(NanoAgent.CompactionContent, "nano_agent/CompactionContent/typical.json")
     end
 
-    test "CompactionSummaryContent/full.json" do
-      assert_round_trip(NanoAgent.CompactionSummaryContent, "nano_agent/CompactionSummaryContent/full.json")
-    end
-
     test "CompactionSummaryContent/legacy.json" do
       assert_round_trip(NanoAgent.CompactionSummaryContent, "nano_agent/CompactionSummaryContent/legacy.json")
     end
 
-    test "CompactionSummaryContent/minimal.json" do
-      assert_round_trip(NanoAgent.CompactionSummaryContent, "nano_agent/CompactionSummaryContent/minimal.json")
+    test "CompactionSummaryContent/legacy_first_checkpoint.json" do
+      assert_round_trip(NanoAgent.CompactionSummaryContent, "nano_agent/CompactionSummaryContent/legacy_first_checkpoint.json")
+    end
+
+    test "CompactionSummaryContent/legacy_second_checkpoint.json" do
+      assert_round_trip(NanoAgent.CompactionSummaryContent, "nano_agent/CompactionSummaryContent/legacy_second_checkpoint.json")
     end
 
     test "ContentBlock/compaction.json" do
@@ -72,28 +72,28 @@ defmodule NanoAgent.PolytypeRoundTripTest do
       assert_round_trip(NanoAgent.ContentBlock, "nano_agent/ContentBlock/tool_use_null_input.json")
     end
 
-    test "ImageContent/full.json" do
-      assert_round_trip(NanoAgent.ImageContent, "nano_agent/ImageContent/full.json")
-    end
-
     test "ImageContent/jpeg.json" do
       assert_round_trip(NanoAgent.ImageContent, "nano_agent/ImageContent/jpeg.json")
     end
 
-    test "ImageContent/minimal.json" do
-      assert_round_trip(NanoAgent.ImageContent, "nano_agent/ImageContent/minimal.json")
+    test "ImageContent/jpeg_photo.json" do
+      assert_round_trip(NanoAgent.ImageContent, "nano_agent/ImageContent/jpeg_photo.json")
     end
 
-    test "ImageSource/full.json" do
-      assert_round_trip(NanoAgent.ImageSource, "nano_agent/ImageSource/full.json")
+    test "ImageContent/webp.json" do
+      assert_round_trip(NanoAgent.ImageContent, "nano_agent/ImageContent/webp.json")
     end
 
-    test "ImageSource/minimal.json" do
-      assert_round_trip(NanoAgent.ImageSource, "nano_agent/ImageSource/minimal.json")
+    test "ImageSource/gif.json" do
+      assert_round_trip(NanoAgent.ImageSource, "nano_agent/ImageSource/gif.json")
     end
 
-    test "ImageSource/partial.json" do
-      assert_round_trip(NanoAgent.ImageSource, "nano_agent/ImageSource/partial.json")
+    test "ImageSource/jpeg.json" do
+      assert_round_trip(NanoAgent.ImageSource, "nano_agent/ImageSource/jpeg.json")
+    end
+
+    test "ImageSource/png.json" do
+      assert_round_trip(NanoAgent.ImageSource, "nano_agent/ImageSource/png.json")
     end
 
     test "Message/all_block_kinds.json" do
@@ -188,8 +188,8 @@ defmodule NanoAgent.PolytypeRoundTripTest do
       assert_round_trip(NanoAgent.ReasoningContent, "nano_agent/ReasoningContent/minimal.json")
     end
 
-    test "ReasoningContent/minimal_2.json" do
-      assert_round_trip(NanoAgent.ReasoningContent, "nano_agent/ReasoningContent/minimal_2.json")
+    test "ReasoningContent/without_id_or_summary.json" do
+      assert_round_trip(NanoAgent.ReasoningContent, "nano_agent/ReasoningContent/without_id_or_summary.json")
     end
 
     test "Response/stop_reason_null_empty.json" do
@@ -392,12 +392,12 @@ defmodule NanoAgent.PolytypeRoundTripTest do
       assert_round_trip(NanoAgent.ToolOutputContent, "nano_agent/ToolOutputContent/image.json")
     end
 
-    test "ToolOutputContent/text.json" do
-      assert_round_trip(NanoAgent.ToolOutputContent, "nano_agent/ToolOutputContent/text.json")
+    test "ToolOutputContent/short_text.json" do
+      assert_round_trip(NanoAgent.ToolOutputContent, "nano_agent/ToolOutputContent/short_text.json")
     end
 
-    test "ToolOutputContent/text_2.json" do
-      assert_round_trip(NanoAgent.ToolOutputContent, "nano_agent/ToolOutputContent/text_2.json")
+    test "ToolOutputContent/text.json" do
+      assert_round_trip(NanoAgent.ToolOutputContent, "nano_agent/ToolOutputContent/text.json")
     end
 
     test "ToolResultContent/explicit_default_is_error.json" do
@@ -903,12 +903,12 @@ defmodule NanoAgent.PolytypeAtomSafetyTest do
 
   test "unseen keys and strings in the fixtures create no atoms" do
     cases = [
-      {NanoAgent.CompactionContent, "nano_agent/CompactionContent/full.json"},
-      {NanoAgent.CompactionContent, "nano_agent/CompactionContent/minimal.json"},
+      {NanoAgent.CompactionContent, "nano_agent/CompactionContent/first_checkpoint.json"},
+      {NanoAgent.CompactionContent, "nano_agent/CompactionContent/second_checkpoint.json"},
       {NanoAgent.CompactionContent, "nano_agent/CompactionContent/typical.json"},
-      {NanoAgent.CompactionSummaryContent, "nano_agent/CompactionSummaryContent/full.json"},
       {NanoAgent.CompactionSummaryContent, "nano_agent/CompactionSummaryContent/legacy.json"},
-      {NanoAgent.CompactionSummaryContent, "nano_agent/CompactionSummaryContent/minimal.json"},
+      {NanoAgent.CompactionSummaryContent, "nano_agent/CompactionSummaryContent/legacy_first_checkpoint.json"},
+      {NanoAgent.CompactionSummaryContent, "nano_agent/CompactionSummaryContent/legacy_second_checkpoint.json"},
       {NanoAgent.ContentBlock, "nano_agent/ContentBlock/compaction.json"},
       {NanoAgent.ContentBlock, "nano_agent/ContentBlock/compaction_summary_legacy.json"},
       {NanoAgent.ContentBlock, "nano_agent/ContentBlock/image.json"},
@@ -918,12 +918,12 @@ defmodule NanoAgent.PolytypeAtomSafetyTest do
       {NanoAgent.ContentBlock, "nano_agent/ContentBlock/tool_result.json"},
       {NanoAgent.ContentBlock, "nano_agent/ContentBlock/tool_use.json"},
       {NanoAgent.ContentBlock, "nano_agent/ContentBlock/tool_use_null_input.json"},
-      {NanoAgent.ImageContent, "nano_agent/ImageContent/full.json"},
       {NanoAgent.ImageContent, "nano_agent/ImageContent/jpeg.json"},
-      {NanoAgent.ImageContent, "nano_agent/ImageContent/minimal.json"},
-      {NanoAgent.ImageSource, "nano_agent/ImageSource/full.json"},
-      {NanoAgent.ImageSource, "nano_agent/ImageSource/minimal.json"},
-      {NanoAgent.ImageSource, "nano_agent/ImageSource/partial.json"},
+      {NanoAgent.ImageContent, "nano_agent/ImageContent/jpeg_photo.json"},
+      {NanoAgent.ImageContent, "nano_agent/ImageContent/webp.json"},
+      {NanoAgent.ImageSource, "nano_agent/ImageSource/gif.json"},
+      {NanoAgent.ImageSource, "nano_agent/ImageSource/jpeg.json"},
+      {NanoAgent.ImageSource, "nano_agent/ImageSource/png.json"},
       {NanoAgent.Message, "nano_agent/Message/all_block_kinds.json"},
       {NanoAgent.Message, "nano_agent/Message/assistant_reasoning_compaction.json"},
       {NanoAgent.Message, "nano_agent/Message/empty_list.json"},
@@ -947,7 +947,7 @@ defmodule NanoAgent.PolytypeAtomSafetyTest do
       {NanoAgent.PythonScript, "nano_agent/PythonScript/unicode_content.json"},
       {NanoAgent.ReasoningContent, "nano_agent/ReasoningContent/empty_summary.json"},
       {NanoAgent.ReasoningContent, "nano_agent/ReasoningContent/minimal.json"},
-      {NanoAgent.ReasoningContent, "nano_agent/ReasoningContent/minimal_2.json"},
+      {NanoAgent.ReasoningContent, "nano_agent/ReasoningContent/without_id_or_summary.json"},
       {NanoAgent.Response, "nano_agent/Response/stop_reason_null_empty.json"},
       {NanoAgent.Response, "nano_agent/Response/tool_use_with_thinking.json"},
       {NanoAgent.Response, "nano_agent/Response/typical.json"},
@@ -998,8 +998,8 @@ defmodule NanoAgent.PolytypeAtomSafetyTest do
       {NanoAgent.ToolExecution, "nano_agent/ToolExecution/seed_example.json"},
       {NanoAgent.ToolExecution, "nano_agent/ToolExecution/unicode.json"},
       {NanoAgent.ToolOutputContent, "nano_agent/ToolOutputContent/image.json"},
+      {NanoAgent.ToolOutputContent, "nano_agent/ToolOutputContent/short_text.json"},
       {NanoAgent.ToolOutputContent, "nano_agent/ToolOutputContent/text.json"},
-      {NanoAgent.ToolOutputContent, "nano_agent/ToolOutputContent/text_2.json"},
       {NanoAgent.ToolResultContent, "nano_agent/ToolResultContent/explicit_default_is_error.json"},
       {NanoAgent.ToolResultContent, "nano_agent/ToolResultContent/seed_error_result.json"},
       {NanoAgent.ToolResultContent, "nano_agent/ToolResultContent/seed_example.json"},

@@ -76,8 +76,8 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.BashCodeExecutionToolResultBlock, "search_agent/BashCodeExecutionToolResultBlock/error.json")
     end
 
-    test "BashCodeExecutionToolResultBlock/minimal.json" do
-      assert_round_trip(SearchAgent.BashCodeExecutionToolResultBlock, "search_agent/BashCodeExecutionToolResultBlock/minimal.json")
+    test "BashCodeExecutionToolResultBlock/invalid_input_error.json" do
+      assert_round_trip(SearchAgent.BashCodeExecutionToolResultBlock, "search_agent/BashCodeExecutionToolResultBlock/invalid_input_error.json")
     end
 
     test "BashCodeExecutionToolResultBlock/result.json" do
@@ -176,8 +176,8 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.CitationCharLocation, "search_agent/CitationCharLocation/minimal.json")
     end
 
-    test "CitationCharLocation/minimal_2.json" do
-      assert_round_trip(SearchAgent.CitationCharLocation, "search_agent/CitationCharLocation/minimal_2.json")
+    test "CitationCharLocation/partial.json" do
+      assert_round_trip(SearchAgent.CitationCharLocation, "search_agent/CitationCharLocation/partial.json")
     end
 
     test "CitationContentBlockLocation/full.json" do
@@ -192,12 +192,12 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.CitationContentBlockLocation, "search_agent/CitationContentBlockLocation/typical.json")
     end
 
-    test "CitationPageLocation/full.json" do
-      assert_round_trip(SearchAgent.CitationPageLocation, "search_agent/CitationPageLocation/full.json")
-    end
-
     test "CitationPageLocation/minimal.json" do
       assert_round_trip(SearchAgent.CitationPageLocation, "search_agent/CitationPageLocation/minimal.json")
+    end
+
+    test "CitationPageLocation/partial.json" do
+      assert_round_trip(SearchAgent.CitationPageLocation, "search_agent/CitationPageLocation/partial.json")
     end
 
     test "CitationPageLocation/typical.json" do
@@ -260,8 +260,8 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.CitationsDelta, "search_agent/CitationsDelta/several_unicode.json")
     end
 
-    test "CitationsSearchResultLocation/full.json" do
-      assert_round_trip(SearchAgent.CitationsSearchResultLocation, "search_agent/CitationsSearchResultLocation/full.json")
+    test "CitationsSearchResultLocation/every_field.json" do
+      assert_round_trip(SearchAgent.CitationsSearchResultLocation, "search_agent/CitationsSearchResultLocation/every_field.json")
     end
 
     test "CitationsSearchResultLocation/minimal.json" do
@@ -272,12 +272,12 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.CitationsSearchResultLocation, "search_agent/CitationsSearchResultLocation/typical.json")
     end
 
-    test "CitationsWebSearchResultLocation/full.json" do
-      assert_round_trip(SearchAgent.CitationsWebSearchResultLocation, "search_agent/CitationsWebSearchResultLocation/full.json")
-    end
-
     test "CitationsWebSearchResultLocation/minimal.json" do
       assert_round_trip(SearchAgent.CitationsWebSearchResultLocation, "search_agent/CitationsWebSearchResultLocation/minimal.json")
+    end
+
+    test "CitationsWebSearchResultLocation/partial.json" do
+      assert_round_trip(SearchAgent.CitationsWebSearchResultLocation, "search_agent/CitationsWebSearchResultLocation/partial.json")
     end
 
     test "CitationsWebSearchResultLocation/typical.json" do
@@ -416,12 +416,12 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.Container, "search_agent/Container/unknown_key_kept.json")
     end
 
-    test "ContainerUploadBlock/full.json" do
-      assert_round_trip(SearchAgent.ContainerUploadBlock, "search_agent/ContainerUploadBlock/full.json")
+    test "ContainerUploadBlock/first_upload.json" do
+      assert_round_trip(SearchAgent.ContainerUploadBlock, "search_agent/ContainerUploadBlock/first_upload.json")
     end
 
-    test "ContainerUploadBlock/minimal.json" do
-      assert_round_trip(SearchAgent.ContainerUploadBlock, "search_agent/ContainerUploadBlock/minimal.json")
+    test "ContainerUploadBlock/second_upload.json" do
+      assert_round_trip(SearchAgent.ContainerUploadBlock, "search_agent/ContainerUploadBlock/second_upload.json")
     end
 
     test "ContainerUploadBlock/typical.json" do
@@ -652,16 +652,16 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.ErrorDetail, "search_agent/ErrorDetail/partial.json")
     end
 
-    test "ErrorEvent/full.json" do
-      assert_round_trip(SearchAgent.ErrorEvent, "search_agent/ErrorEvent/full.json")
-    end
-
-    test "ErrorEvent/minimal.json" do
-      assert_round_trip(SearchAgent.ErrorEvent, "search_agent/ErrorEvent/minimal.json")
+    test "ErrorEvent/api_error.json" do
+      assert_round_trip(SearchAgent.ErrorEvent, "search_agent/ErrorEvent/api_error.json")
     end
 
     test "ErrorEvent/overloaded.json" do
       assert_round_trip(SearchAgent.ErrorEvent, "search_agent/ErrorEvent/overloaded.json")
+    end
+
+    test "ErrorEvent/rate_limit.json" do
+      assert_round_trip(SearchAgent.ErrorEvent, "search_agent/ErrorEvent/rate_limit.json")
     end
 
     test "ImageBlockParam/base64.json" do
@@ -984,16 +984,16 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.RefusalCategory, "search_agent/RefusalCategory/frontier_llm.json")
     end
 
-    test "RefusalStopDetails/full.json" do
-      assert_round_trip(SearchAgent.RefusalStopDetails, "search_agent/RefusalStopDetails/full.json")
-    end
-
     test "RefusalStopDetails/minimal.json" do
       assert_round_trip(SearchAgent.RefusalStopDetails, "search_agent/RefusalStopDetails/minimal.json")
     end
 
     test "RefusalStopDetails/no_category.json" do
       assert_round_trip(SearchAgent.RefusalStopDetails, "search_agent/RefusalStopDetails/no_category.json")
+    end
+
+    test "RefusalStopDetails/partial.json" do
+      assert_round_trip(SearchAgent.RefusalStopDetails, "search_agent/RefusalStopDetails/partial.json")
     end
 
     test "ResponseInclusion/excluded.json" do
@@ -1088,8 +1088,8 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.ServerToolUseBlock, "search_agent/ServerToolUseBlock/code_execution_with_caller.json")
     end
 
-    test "ServerToolUseBlock/minimal.json" do
-      assert_round_trip(SearchAgent.ServerToolUseBlock, "search_agent/ServerToolUseBlock/minimal.json")
+    test "ServerToolUseBlock/full.json" do
+      assert_round_trip(SearchAgent.ServerToolUseBlock, "search_agent/ServerToolUseBlock/full.json")
     end
 
     test "ServerToolUseBlock/web_search.json" do
@@ -1616,8 +1616,8 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.ToolSearchToolResultBlock, "search_agent/ToolSearchToolResultBlock/error.json")
     end
 
-    test "ToolSearchToolResultBlock/minimal.json" do
-      assert_round_trip(SearchAgent.ToolSearchToolResultBlock, "search_agent/ToolSearchToolResultBlock/minimal.json")
+    test "ToolSearchToolResultBlock/invalid_input_error.json" do
+      assert_round_trip(SearchAgent.ToolSearchToolResultBlock, "search_agent/ToolSearchToolResultBlock/invalid_input_error.json")
     end
 
     test "ToolSearchToolResultBlock/result.json" do
@@ -3103,7 +3103,7 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.BashCodeExecutionResultBlock, "search_agent/BashCodeExecutionResultBlock/minimal.json"},
       {SearchAgent.BashCodeExecutionResultBlock, "search_agent/BashCodeExecutionResultBlock/partial.json"},
       {SearchAgent.BashCodeExecutionToolResultBlock, "search_agent/BashCodeExecutionToolResultBlock/error.json"},
-      {SearchAgent.BashCodeExecutionToolResultBlock, "search_agent/BashCodeExecutionToolResultBlock/minimal.json"},
+      {SearchAgent.BashCodeExecutionToolResultBlock, "search_agent/BashCodeExecutionToolResultBlock/invalid_input_error.json"},
       {SearchAgent.BashCodeExecutionToolResultBlock, "search_agent/BashCodeExecutionToolResultBlock/result.json"},
       {SearchAgent.BashCodeExecutionToolResultContent, "search_agent/BashCodeExecutionToolResultContent/bash_code_execution_result_full.json"},
       {SearchAgent.BashCodeExecutionToolResultContent, "search_agent/BashCodeExecutionToolResultContent/bash_code_execution_tool_result_error.json"},
@@ -3128,12 +3128,12 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.Citation, "search_agent/Citation/unicode_unknown_key_kept.json"},
       {SearchAgent.CitationCharLocation, "search_agent/CitationCharLocation/full.json"},
       {SearchAgent.CitationCharLocation, "search_agent/CitationCharLocation/minimal.json"},
-      {SearchAgent.CitationCharLocation, "search_agent/CitationCharLocation/minimal_2.json"},
+      {SearchAgent.CitationCharLocation, "search_agent/CitationCharLocation/partial.json"},
       {SearchAgent.CitationContentBlockLocation, "search_agent/CitationContentBlockLocation/full.json"},
       {SearchAgent.CitationContentBlockLocation, "search_agent/CitationContentBlockLocation/minimal.json"},
       {SearchAgent.CitationContentBlockLocation, "search_agent/CitationContentBlockLocation/typical.json"},
-      {SearchAgent.CitationPageLocation, "search_agent/CitationPageLocation/full.json"},
       {SearchAgent.CitationPageLocation, "search_agent/CitationPageLocation/minimal.json"},
+      {SearchAgent.CitationPageLocation, "search_agent/CitationPageLocation/partial.json"},
       {SearchAgent.CitationPageLocation, "search_agent/CitationPageLocation/typical.json"},
       {SearchAgent.CitationSource, "search_agent/CitationSource/seed_document_source.json"},
       {SearchAgent.CitationSource, "search_agent/CitationSource/seed_example.json"},
@@ -3149,11 +3149,11 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.CitationsDelta, "search_agent/CitationsDelta/empty.json"},
       {SearchAgent.CitationsDelta, "search_agent/CitationsDelta/seed_example.json"},
       {SearchAgent.CitationsDelta, "search_agent/CitationsDelta/several_unicode.json"},
-      {SearchAgent.CitationsSearchResultLocation, "search_agent/CitationsSearchResultLocation/full.json"},
+      {SearchAgent.CitationsSearchResultLocation, "search_agent/CitationsSearchResultLocation/every_field.json"},
       {SearchAgent.CitationsSearchResultLocation, "search_agent/CitationsSearchResultLocation/minimal.json"},
       {SearchAgent.CitationsSearchResultLocation, "search_agent/CitationsSearchResultLocation/typical.json"},
-      {SearchAgent.CitationsWebSearchResultLocation, "search_agent/CitationsWebSearchResultLocation/full.json"},
       {SearchAgent.CitationsWebSearchResultLocation, "search_agent/CitationsWebSearchResultLocation/minimal.json"},
+      {SearchAgent.CitationsWebSearchResultLocation, "search_agent/CitationsWebSearchResultLocation/partial.json"},
       {SearchAgent.CitationsWebSearchResultLocation, "search_agent/CitationsWebSearchResultLocation/typical.json"},
       {SearchAgent.CodeExecutionOutputBlock, "search_agent/CodeExecutionOutputBlock/full.json"},
       {SearchAgent.CodeExecutionOutputBlock, "search_agent/CodeExecutionOutputBlock/minimal.json"},
@@ -3188,8 +3188,8 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.Container, "search_agent/Container/offset_timestamp.json"},
       {SearchAgent.Container, "search_agent/Container/typical.json"},
       {SearchAgent.Container, "search_agent/Container/unknown_key_kept.json"},
-      {SearchAgent.ContainerUploadBlock, "search_agent/ContainerUploadBlock/full.json"},
-      {SearchAgent.ContainerUploadBlock, "search_agent/ContainerUploadBlock/minimal.json"},
+      {SearchAgent.ContainerUploadBlock, "search_agent/ContainerUploadBlock/first_upload.json"},
+      {SearchAgent.ContainerUploadBlock, "search_agent/ContainerUploadBlock/second_upload.json"},
       {SearchAgent.ContainerUploadBlock, "search_agent/ContainerUploadBlock/typical.json"},
       {SearchAgent.ContentBlock, "search_agent/ContentBlock/container_upload.json"},
       {SearchAgent.ContentBlock, "search_agent/ContentBlock/redacted_thinking.json"},
@@ -3247,9 +3247,9 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.ErrorDetail, "search_agent/ErrorDetail/full.json"},
       {SearchAgent.ErrorDetail, "search_agent/ErrorDetail/minimal.json"},
       {SearchAgent.ErrorDetail, "search_agent/ErrorDetail/partial.json"},
-      {SearchAgent.ErrorEvent, "search_agent/ErrorEvent/full.json"},
-      {SearchAgent.ErrorEvent, "search_agent/ErrorEvent/minimal.json"},
+      {SearchAgent.ErrorEvent, "search_agent/ErrorEvent/api_error.json"},
       {SearchAgent.ErrorEvent, "search_agent/ErrorEvent/overloaded.json"},
+      {SearchAgent.ErrorEvent, "search_agent/ErrorEvent/rate_limit.json"},
       {SearchAgent.ImageBlockParam, "search_agent/ImageBlockParam/base64.json"},
       {SearchAgent.ImageBlockParam, "search_agent/ImageBlockParam/cache_control.json"},
       {SearchAgent.ImageBlockParam, "search_agent/ImageBlockParam/url.json"},
@@ -3330,9 +3330,9 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.RefusalCategory, "search_agent/RefusalCategory/bio.json"},
       {SearchAgent.RefusalCategory, "search_agent/RefusalCategory/cyber.json"},
       {SearchAgent.RefusalCategory, "search_agent/RefusalCategory/frontier_llm.json"},
-      {SearchAgent.RefusalStopDetails, "search_agent/RefusalStopDetails/full.json"},
       {SearchAgent.RefusalStopDetails, "search_agent/RefusalStopDetails/minimal.json"},
       {SearchAgent.RefusalStopDetails, "search_agent/RefusalStopDetails/no_category.json"},
+      {SearchAgent.RefusalStopDetails, "search_agent/RefusalStopDetails/partial.json"},
       {SearchAgent.ResponseInclusion, "search_agent/ResponseInclusion/excluded.json"},
       {SearchAgent.ResponseInclusion, "search_agent/ResponseInclusion/full.json"},
       {SearchAgent.Role, "search_agent/Role/assistant.json"},
@@ -3356,7 +3356,7 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.ServerToolUsage, "search_agent/ServerToolUsage/unknown_key_kept.json"},
       {SearchAgent.ServerToolUsage, "search_agent/ServerToolUsage/zero.json"},
       {SearchAgent.ServerToolUseBlock, "search_agent/ServerToolUseBlock/code_execution_with_caller.json"},
-      {SearchAgent.ServerToolUseBlock, "search_agent/ServerToolUseBlock/minimal.json"},
+      {SearchAgent.ServerToolUseBlock, "search_agent/ServerToolUseBlock/full.json"},
       {SearchAgent.ServerToolUseBlock, "search_agent/ServerToolUseBlock/web_search.json"},
       {SearchAgent.ServiceTier, "search_agent/ServiceTier/batch.json"},
       {SearchAgent.ServiceTier, "search_agent/ServiceTier/priority.json"},
@@ -3488,7 +3488,7 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.ToolSearchRegexTool20251119, "search_agent/ToolSearchRegexTool20251119/minimal.json"},
       {SearchAgent.ToolSearchRegexTool20251119, "search_agent/ToolSearchRegexTool20251119/partial.json"},
       {SearchAgent.ToolSearchToolResultBlock, "search_agent/ToolSearchToolResultBlock/error.json"},
-      {SearchAgent.ToolSearchToolResultBlock, "search_agent/ToolSearchToolResultBlock/minimal.json"},
+      {SearchAgent.ToolSearchToolResultBlock, "search_agent/ToolSearchToolResultBlock/invalid_input_error.json"},
       {SearchAgent.ToolSearchToolResultBlock, "search_agent/ToolSearchToolResultBlock/result.json"},
       {SearchAgent.ToolSearchToolResultContent, "search_agent/ToolSearchToolResultContent/tool_search_tool_result_error.json"},
       {SearchAgent.ToolSearchToolResultContent, "search_agent/ToolSearchToolResultContent/tool_search_tool_result_error_partial.json"},

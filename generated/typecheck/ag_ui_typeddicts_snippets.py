@@ -1078,22 +1078,22 @@ reasoning_message_chunk_event__empty: ReasoningMessageChunkEvent = {
     "type": "REASONING_MESSAGE_CHUNK"
 }
 
-# ag_ui/ReasoningMessageChunkEvent/full.json
-reasoning_message_chunk_event__full: ReasoningMessageChunkEvent = {
-    "type": "REASONING_MESSAGE_CHUNK",
-    "timestamp": 1700000000001,
-    "messageId": "r-1",
-    "delta": "step 1",
-}
-
-# ag_ui/ReasoningMessageChunkEvent/full_2.json
-reasoning_message_chunk_event__full_2: ReasoningMessageChunkEvent = {
+# ag_ui/ReasoningMessageChunkEvent/every_field.json
+reasoning_message_chunk_event__every_field: ReasoningMessageChunkEvent = {
     "type": "REASONING_MESSAGE_CHUNK",
     "timestamp": 1732424461000,
     "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
     "metadata": {"source": "web", "trace_id": "7f3a"},
     "messageId": "msg-reasoning-2",
     "delta": "the weather API first.",
+}
+
+# ag_ui/ReasoningMessageChunkEvent/full.json
+reasoning_message_chunk_event__full: ReasoningMessageChunkEvent = {
+    "type": "REASONING_MESSAGE_CHUNK",
+    "timestamp": 1700000000001,
+    "messageId": "r-1",
+    "delta": "step 1",
 }
 
 # ag_ui/ReasoningMessageContentEvent/empty_delta.json
@@ -1831,8 +1831,8 @@ thinking_end_event__full: ThinkingEndEvent = {
 # ag_ui/ThinkingEndEvent/minimal.json
 thinking_end_event__minimal: ThinkingEndEvent = {"type": "THINKING_END", "timestamp": 1700000000002}
 
-# ag_ui/ThinkingEndEvent/minimal_2.json
-thinking_end_event__minimal_2: ThinkingEndEvent = {"type": "THINKING_END"}
+# ag_ui/ThinkingEndEvent/tag_only.json
+thinking_end_event__tag_only: ThinkingEndEvent = {"type": "THINKING_END"}
 
 # ag_ui/ThinkingStartEvent/full.json
 thinking_start_event__full: ThinkingStartEvent = {

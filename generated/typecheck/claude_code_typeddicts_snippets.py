@@ -2601,8 +2601,8 @@ task_started_message__minimal: TaskStartedMessage = {
     "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
 }
 
-# claude_code/TaskStartedMessage/minimal_2.json
-task_started_message__minimal_2: TaskStartedMessage = {
+# claude_code/TaskStartedMessage/required_only.json
+task_started_message__required_only: TaskStartedMessage = {
     "type": "system",
     "subtype": "task_started",
     "task_id": "task_01",

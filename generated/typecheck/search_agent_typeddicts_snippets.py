@@ -245,8 +245,8 @@ bash_code_execution_output_block__partial: BashCodeExecutionOutputBlock = {
 # search_agent/BashCodeExecutionResultBlock/full.json
 bash_code_execution_result_block__full: BashCodeExecutionResultBlock = {
     "type": "bash_code_execution_result",
-    "stdout": "3 passed in 0.42s\n",
-    "stderr": "warning: unused import\n",
+    "stdout": "1 failed, 2 passed in 0.51s\n",
+    "stderr": "FAILED tests/test_config.py::test_defaults\n",
     "return_code": 1,
     "content": [
         {"type": "bash_code_execution_output", "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w"},
@@ -310,8 +310,8 @@ bash_code_execution_tool_result_content__bash_code_execution_result_full: (
     BashCodeExecutionToolResultContent
 ) = {
     "type": "bash_code_execution_result",
-    "stdout": "3 passed in 0.42s\n",
-    "stderr": "warning: unused import\n",
+    "stdout": "1 failed, 2 passed in 0.51s\n",
+    "stderr": "FAILED tests/test_config.py::test_defaults\n",
     "return_code": 1,
     "content": [
         {"type": "bash_code_execution_output", "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w"},
@@ -620,7 +620,7 @@ citations_search_result_location__every_field: CitationsSearchResultLocation = {
     "type": "search_result_location",
     "cited_text": "Python 3.13 ships an experimental free-threaded build.",
     "search_result_index": 3,
-    "source": "https://en.wikipedia.org/wiki/Eiffel_Tower",
+    "source": "https://docs.python.org/3/whatsnew/3.13.html",
     "title": "What\u2019s New In Python 3.13",
     "start_block_index": 2,
     "end_block_index": 4,
@@ -631,7 +631,7 @@ citations_search_result_location__minimal: CitationsSearchResultLocation = {
     "type": "search_result_location",
     "cited_text": "The Eiffel Tower is 330 metres tall.",
     "search_result_index": 0,
-    "source": "https://docs.python.org/3/whatsnew/3.13.html",
+    "source": "https://en.wikipedia.org/wiki/Eiffel_Tower",
     "start_block_index": 0,
     "end_block_index": 1,
 }
@@ -658,7 +658,7 @@ citations_web_search_result_location__minimal: CitationsWebSearchResultLocation 
 # search_agent/CitationsWebSearchResultLocation/partial.json
 citations_web_search_result_location__partial: CitationsWebSearchResultLocation = {
     "type": "web_search_result_location",
-    "cited_text": "Revenue grew 12% year over year.",
+    "cited_text": "The tower welcomes around 6 million visitors a year.",
     "encrypted_index": "Eo4BCioIBBgBIiQ0NmQ3",
     "url": "https://www.toureiffel.paris/en/the-monument/key-figures",
 }
@@ -693,8 +693,8 @@ code_execution_output_block__partial: CodeExecutionOutputBlock = {
 # search_agent/CodeExecutionResultBlock/full.json
 code_execution_result_block__full: CodeExecutionResultBlock = {
     "type": "code_execution_result",
-    "stdout": "3 passed in 0.42s\n",
-    "stderr": "warning: unused import\n",
+    "stdout": "1 failed, 2 passed in 0.51s\n",
+    "stderr": "FAILED tests/test_config.py::test_defaults\n",
     "return_code": 1,
     "content": [
         {"type": "code_execution_output", "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w"},
@@ -855,8 +855,8 @@ code_execution_tool_result_block__result: CodeExecutionToolResultBlock = {
 # search_agent/CodeExecutionToolResultContent/code_execution_result.json
 code_execution_tool_result_content__code_execution_result: CodeExecutionToolResultContent = {
     "type": "code_execution_result",
-    "stdout": "3 passed in 0.42s\n",
-    "stderr": "warning: unused import\n",
+    "stdout": "1 failed, 2 passed in 0.51s\n",
+    "stderr": "FAILED tests/test_config.py::test_defaults\n",
     "return_code": 1,
     "content": [
         {"type": "code_execution_output", "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w"},
@@ -2340,7 +2340,7 @@ server_tool_use_block__full: ServerToolUseBlock = {
     "type": "server_tool_use",
     "id": "srvtoolu_014ZQxgb3YkZ3rAz9F5pLq2n",
     "name": "web_fetch",
-    "input": {"pattern": "def parse_config", "path": "src"},
+    "input": {"url": "https://docs.python.org/3/whatsnew/3.13.html"},
     "caller": {"type": "direct"},
     "cache_control": {"type": "ephemeral", "ttl": "1h"},
 }
@@ -2697,7 +2697,7 @@ text_editor_code_execution_tool_result_content__text_editor_code_execution_view_
 ) = {
     "type": "text_editor_code_execution_view_result",
     "content": "import os\n\nprint(os.getcwd())\n",
-    "file_type": "image",
+    "file_type": "text",
     "num_lines": 3,
     "start_line": 120,
     "total_lines": 310,
@@ -2742,7 +2742,7 @@ text_editor_code_execution_tool_result_error_code__unavailable: (
 text_editor_code_execution_view_result_block__full: TextEditorCodeExecutionViewResultBlock = {
     "type": "text_editor_code_execution_view_result",
     "content": "import os\n\nprint(os.getcwd())\n",
-    "file_type": "image",
+    "file_type": "text",
     "num_lines": 3,
     "start_line": 120,
     "total_lines": 310,
@@ -2758,7 +2758,7 @@ text_editor_code_execution_view_result_block__minimal: TextEditorCodeExecutionVi
 # search_agent/TextEditorCodeExecutionViewResultBlock/partial.json
 text_editor_code_execution_view_result_block__partial: TextEditorCodeExecutionViewResultBlock = {
     "type": "text_editor_code_execution_view_result",
-    "content": "",
+    "content": "Quarterly report\nRevenue grew 12% year over year.\n",
     "file_type": "pdf",
     "start_line": None,
 }

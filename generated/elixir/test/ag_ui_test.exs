@@ -500,12 +500,12 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.ReasoningMessageChunkEvent, "ag_ui/ReasoningMessageChunkEvent/empty.json")
     end
 
-    test "ReasoningMessageChunkEvent/full.json" do
-      assert_round_trip(AgUi.ReasoningMessageChunkEvent, "ag_ui/ReasoningMessageChunkEvent/full.json")
+    test "ReasoningMessageChunkEvent/every_field.json" do
+      assert_round_trip(AgUi.ReasoningMessageChunkEvent, "ag_ui/ReasoningMessageChunkEvent/every_field.json")
     end
 
-    test "ReasoningMessageChunkEvent/full_2.json" do
-      assert_round_trip(AgUi.ReasoningMessageChunkEvent, "ag_ui/ReasoningMessageChunkEvent/full_2.json")
+    test "ReasoningMessageChunkEvent/full.json" do
+      assert_round_trip(AgUi.ReasoningMessageChunkEvent, "ag_ui/ReasoningMessageChunkEvent/full.json")
     end
 
     test "ReasoningMessageContentEvent/empty_delta.json" do
@@ -872,8 +872,8 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.ThinkingEndEvent, "ag_ui/ThinkingEndEvent/minimal.json")
     end
 
-    test "ThinkingEndEvent/minimal_2.json" do
-      assert_round_trip(AgUi.ThinkingEndEvent, "ag_ui/ThinkingEndEvent/minimal_2.json")
+    test "ThinkingEndEvent/tag_only.json" do
+      assert_round_trip(AgUi.ThinkingEndEvent, "ag_ui/ThinkingEndEvent/tag_only.json")
     end
 
     test "ThinkingStartEvent/full.json" do
@@ -1661,8 +1661,8 @@ defmodule AgUi.PolytypeAtomSafetyTest do
       {AgUi.ReasoningMessage, "ag_ui/ReasoningMessage/full.json"},
       {AgUi.ReasoningMessage, "ag_ui/ReasoningMessage/minimal.json"},
       {AgUi.ReasoningMessageChunkEvent, "ag_ui/ReasoningMessageChunkEvent/empty.json"},
+      {AgUi.ReasoningMessageChunkEvent, "ag_ui/ReasoningMessageChunkEvent/every_field.json"},
       {AgUi.ReasoningMessageChunkEvent, "ag_ui/ReasoningMessageChunkEvent/full.json"},
-      {AgUi.ReasoningMessageChunkEvent, "ag_ui/ReasoningMessageChunkEvent/full_2.json"},
       {AgUi.ReasoningMessageContentEvent, "ag_ui/ReasoningMessageContentEvent/empty_delta.json"},
       {AgUi.ReasoningMessageContentEvent, "ag_ui/ReasoningMessageContentEvent/full.json"},
       {AgUi.ReasoningMessageContentEvent, "ag_ui/ReasoningMessageContentEvent/minimal.json"},
@@ -1754,7 +1754,7 @@ defmodule AgUi.PolytypeAtomSafetyTest do
       {AgUi.TextMessageStartEvent, "ag_ui/TextMessageStartEvent/user_named.json"},
       {AgUi.ThinkingEndEvent, "ag_ui/ThinkingEndEvent/full.json"},
       {AgUi.ThinkingEndEvent, "ag_ui/ThinkingEndEvent/minimal.json"},
-      {AgUi.ThinkingEndEvent, "ag_ui/ThinkingEndEvent/minimal_2.json"},
+      {AgUi.ThinkingEndEvent, "ag_ui/ThinkingEndEvent/tag_only.json"},
       {AgUi.ThinkingStartEvent, "ag_ui/ThinkingStartEvent/full.json"},
       {AgUi.ThinkingStartEvent, "ag_ui/ThinkingStartEvent/partial.json"},
       {AgUi.ThinkingStartEvent, "ag_ui/ThinkingStartEvent/untitled.json"},

@@ -1080,8 +1080,8 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.TaskStartedMessage, "claude_code/TaskStartedMessage/minimal.json")
     end
 
-    test "TaskStartedMessage/minimal_2.json" do
-      assert_round_trip(ClaudeCode.TaskStartedMessage, "claude_code/TaskStartedMessage/minimal_2.json")
+    test "TaskStartedMessage/required_only.json" do
+      assert_round_trip(ClaudeCode.TaskStartedMessage, "claude_code/TaskStartedMessage/required_only.json")
     end
 
     test "TaskStartedMessage/subagent.json" do
@@ -2214,7 +2214,7 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.TaskProgressMessage, "claude_code/TaskProgressMessage/minimal.json"},
       {ClaudeCode.TaskProgressMessage, "claude_code/TaskProgressMessage/typical.json"},
       {ClaudeCode.TaskStartedMessage, "claude_code/TaskStartedMessage/minimal.json"},
-      {ClaudeCode.TaskStartedMessage, "claude_code/TaskStartedMessage/minimal_2.json"},
+      {ClaudeCode.TaskStartedMessage, "claude_code/TaskStartedMessage/required_only.json"},
       {ClaudeCode.TaskStartedMessage, "claude_code/TaskStartedMessage/subagent.json"},
       {ClaudeCode.TaskUpdatedMessage, "claude_code/TaskUpdatedMessage/minimal.json"},
       {ClaudeCode.TaskUpdatedMessage, "claude_code/TaskUpdatedMessage/partial.json"},

@@ -327,7 +327,7 @@ VALID = [
     ("claude_code/TaskProgressMessage/minimal.json", "task_progress_message"),
     ("claude_code/TaskProgressMessage/typical.json", "task_progress_message"),
     ("claude_code/TaskStartedMessage/minimal.json", "task_started_message"),
-    ("claude_code/TaskStartedMessage/minimal_2.json", "task_started_message"),
+    ("claude_code/TaskStartedMessage/required_only.json", "task_started_message"),
     ("claude_code/TaskStartedMessage/subagent.json", "task_started_message"),
     ("claude_code/TaskUpdatedMessage/minimal.json", "task_updated_message"),
     ("claude_code/TaskUpdatedMessage/partial.json", "task_updated_message"),

@@ -393,7 +393,7 @@ VALID = [
     ("claude_code/TaskProgressMessage/minimal.json", "TaskProgressMessage"),
     ("claude_code/TaskProgressMessage/typical.json", "TaskProgressMessage"),
     ("claude_code/TaskStartedMessage/minimal.json", "TaskStartedMessage"),
-    ("claude_code/TaskStartedMessage/minimal_2.json", "TaskStartedMessage"),
+    ("claude_code/TaskStartedMessage/required_only.json", "TaskStartedMessage"),
     ("claude_code/TaskStartedMessage/subagent.json", "TaskStartedMessage"),
     ("claude_code/TaskUpdatedMessage/minimal.json", "TaskUpdatedMessage"),
     ("claude_code/TaskUpdatedMessage/partial.json", "TaskUpdatedMessage"),

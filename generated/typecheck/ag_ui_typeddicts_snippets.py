@@ -1003,7 +1003,7 @@ reasoning_encrypted_value_event__full: ReasoningEncryptedValueEvent = {
     "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
     "metadata": {"source": "web", "trace_id": "7f3a"},
     "subtype": "message",
-    "entityId": "tool-call-7",
+    "entityId": "msg-reasoning-2",
     "encryptedValue": "gAAAAABnX2lAZW5jcnlwdGVkLXRvb2wtY2FsbA==",
 }
 
@@ -1020,7 +1020,7 @@ reasoning_encrypted_value_event__partial: ReasoningEncryptedValueEvent = {
     "type": "REASONING_ENCRYPTED_VALUE",
     "rawEvent": None,
     "subtype": "tool-call",
-    "entityId": "msg-43",
+    "entityId": "call_8f3k2",
     "encryptedValue": "gAAAAABnX2lCbW9yZS1yZWFzb25pbmc=",
 }
 
@@ -1193,16 +1193,20 @@ reasoning_start_event__with_metadata: ReasoningStartEvent = {
 # ag_ui/ResumeEntry/full.json
 resume_entry__full: ResumeEntry = {
     "interruptId": "int-approval-2",
-    "status": "cancelled",
-    "payload": {"question": "Delete 3 files?", "files": ["a.txt", "b.txt", "c.txt"]},
-    "metadata": {"source": "web", "trace_id": "7f3a"},
+    "status": "resolved",
+    "payload": {"approved": True, "comment": "Only delete the build artefacts."},
+    "metadata": {"respondedBy": "user-42", "respondedAt": "2026-11-24T05:12:31Z"},
 }
 
 # ag_ui/ResumeEntry/minimal.json
 resume_entry__minimal: ResumeEntry = {"interruptId": "int-1", "status": "resolved"}
 
 # ag_ui/ResumeEntry/partial.json
-resume_entry__partial: ResumeEntry = {"interruptId": "int-3", "status": "resolved", "payload": None}
+resume_entry__partial: ResumeEntry = {
+    "interruptId": "int-3",
+    "status": "cancelled",
+    "payload": None,
+}
 
 # ag_ui/ResumeStatus/cancelled.json
 resume_status__cancelled: ResumeStatus = "cancelled"
@@ -1840,14 +1844,14 @@ thinking_start_event__full: ThinkingStartEvent = {
     "timestamp": 1732424461000,
     "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
     "metadata": {"source": "web", "trace_id": "7f3a"},
-    "title": "What\u2019s New In Python 3.13",
+    "title": "Planning the answer",
 }
 
 # ag_ui/ThinkingStartEvent/partial.json
 thinking_start_event__partial: ThinkingStartEvent = {
     "type": "THINKING_START",
     "rawEvent": None,
-    "title": "Eiffel Tower - Wikipedia",
+    "title": "Checking sources",
 }
 
 # ag_ui/ThinkingStartEvent/untitled.json

@@ -372,7 +372,7 @@ assistant_message_body__synthetic_nulls: AssistantMessageBody = {
 auth_status_message__full: AuthStatusMessage = {
     "type": "auth_status",
     "isAuthenticating": False,
-    "output": ["Opening browser to sign in...", "Login successful."],
+    "output": ["Opening browser to sign in...", "Waiting for the browser callback..."],
     "error": "Login timed out after 120 s",
     "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
     "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
@@ -991,23 +991,23 @@ elicitation_complete_message__typical: ElicitationCompleteMessage = {
 }
 
 # claude_code/FailedFile/full.json
-failed_file__full: FailedFile = {"filename": "out/summary.csv", "error": "Permission denied"}
+failed_file__full: FailedFile = {"filename": "secrets/.env", "error": "Permission denied"}
 
 # claude_code/FailedFile/minimal.json
 failed_file__minimal: FailedFile = {
-    "filename": "report.md",
+    "filename": "dist/app.tar",
     "error": "File exceeds the 500 MB upload limit",
 }
 
 # claude_code/FailedFile/partial.json
-failed_file__partial: FailedFile = {"filename": "notes.txt", "error": "Upload timed out"}
+failed_file__partial: FailedFile = {"filename": "data/events.parquet", "error": "Upload timed out"}
 
 # claude_code/FilesPersistedEvent/minimal.json
 files_persisted_event__minimal: FilesPersistedEvent = {
     "type": "system",
     "subtype": "files_persisted",
     "files": [{"filename": "report.md", "file_id": "file_011CNha8iCJcU1wXNR6q4V8w"}],
-    "failed": [{"filename": "report.md", "error": "File exceeds the 500 MB upload limit"}],
+    "failed": [{"filename": "dist/app.tar", "error": "File exceeds the 500 MB upload limit"}],
     "processed_at": "2026-11-24T05:10:00Z",
 }
 
@@ -1016,7 +1016,7 @@ files_persisted_event__partial: FilesPersistedEvent = {
     "type": "system",
     "subtype": "files_persisted",
     "files": [{"filename": "notes.txt", "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R"}],
-    "failed": [{"filename": "notes.txt", "error": "Upload timed out"}],
+    "failed": [{"filename": "data/events.parquet", "error": "Upload timed out"}],
     "processed_at": "2026-11-24T05:13:02Z",
     "session_id": "42f2583a-9040-5984-9a79-1171c7d8d553",
 }
@@ -1048,9 +1048,9 @@ hook_progress_message__minimal: HookProgressMessage = {
     "hook_id": "hook-1",
     "hook_name": "PreToolUse:Bash",
     "hook_event": "PreToolUse",
-    "stdout": "hello\n",
+    "stdout": "Checking the command against the policy...\n",
     "stderr": "",
-    "output": "hello\n",
+    "output": "Checking the command against the policy...\n",
 }
 
 # claude_code/HookProgressMessage/partial.json
@@ -1060,9 +1060,9 @@ hook_progress_message__partial: HookProgressMessage = {
     "hook_id": "hook-3",
     "hook_name": "Stop",
     "hook_event": "Stop",
-    "stdout": "total 8\n",
+    "stdout": "Running the test suite...\n",
     "stderr": "",
-    "output": "total 8\n",
+    "output": "Running the test suite...\n",
     "uuid": "0408cc54-ad7e-532c-8275-0762eefd6301",
 }
 
@@ -1694,7 +1694,7 @@ permission_denial__unicode: PermissionDenial = {
 permission_denied_message__full: PermissionDeniedMessage = {
     "type": "system",
     "subtype": "permission_denied",
-    "tool_name": "Grep",
+    "tool_name": "Edit",
     "tool_use_id": "toolu_01Q8wE4rT6yU2iO9pA3sD5fG",
     "agent_id": "agent-research-1",
     "decision_reason_type": "mode",
@@ -2837,7 +2837,7 @@ tool_use_summary_message__minimal: ToolUseSummaryMessage = {
 tool_use_summary_message__partial: ToolUseSummaryMessage = {
     "type": "tool_use_summary",
     "summary": "Edited 2 files",
-    "preceding_tool_use_ids": [],
+    "preceding_tool_use_ids": ["toolu_01Z1xC2vB3nM4aS5dF6gH7jK", "toolu_01K8mN2bV4cX6zL9aS1dF3gH"],
     "session_id": "42f2583a-9040-5984-9a79-1171c7d8d553",
 }
 

@@ -1310,9 +1310,9 @@ document__unicode: Document = {
 document_block__full: DocumentBlock = {
     "type": "document",
     "source": {
-        "type": "base64",
-        "media_type": "application/pdf",
-        "data": "JVBERi0xLjcKJeLjz9MKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK",
+        "type": "text",
+        "media_type": "text/plain",
+        "data": "What\u2019s New In Python 3.13\n\nPython 3.13 is the latest stable release. It adds a new interactive interpreter, experimental support for a free-threaded build mode and a preliminary JIT compiler.",
     },
     "title": "What\u2019s New In Python 3.13",
     "citations": {"enabled": True},
@@ -1334,7 +1334,7 @@ document_block__partial: DocumentBlock = {
     "source": {
         "type": "base64",
         "media_type": "application/pdf",
-        "data": "JVBERi0xLjcKJeLjz9MKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK",
+        "data": "JVBERi0xLjUKJYCBgoMKMSAwIG9iago8PC9UeXBlL1BhZ2VzL0NvdW50IDE+PgplbmRvYmoK",
     },
     "title": "The Eiffel Tower in figures",
 }
@@ -1498,7 +1498,14 @@ memory_tool20250818__full: MemoryTool20250818 = {
     "cache_control": {"type": "ephemeral", "ttl": "1h"},
     "defer_loading": True,
     "strict": True,
-    "input_examples": [{"command": "git status"}, {"command": "pytest -q"}],
+    "input_examples": [
+        {"command": "view", "path": "/memories"},
+        {
+            "command": "create",
+            "path": "/memories/preferences.md",
+            "file_text": "- Prefers metric units\n",
+        },
+    ],
 }
 
 # search_agent/MemoryTool20250818/minimal.json
@@ -3333,7 +3340,15 @@ tool_text_editor20250124__full: ToolTextEditor20250124 = {
     "cache_control": {"type": "ephemeral", "ttl": "1h"},
     "defer_loading": True,
     "strict": True,
-    "input_examples": [{"command": "git status"}, {"command": "pytest -q"}],
+    "input_examples": [
+        {"command": "view", "path": "src/config.py"},
+        {
+            "command": "str_replace",
+            "path": "src/config.py",
+            "old_str": "DEBUG = True",
+            "new_str": "DEBUG = False",
+        },
+    ],
 }
 
 # search_agent/ToolTextEditor20250124/minimal.json
@@ -3359,7 +3374,15 @@ tool_text_editor20250429__full: ToolTextEditor20250429 = {
     "cache_control": {"type": "ephemeral", "ttl": "1h"},
     "defer_loading": True,
     "strict": True,
-    "input_examples": [{"command": "git status"}, {"command": "pytest -q"}],
+    "input_examples": [
+        {"command": "view", "path": "src/config.py"},
+        {
+            "command": "str_replace",
+            "path": "src/config.py",
+            "old_str": "DEBUG = True",
+            "new_str": "DEBUG = False",
+        },
+    ],
 }
 
 # search_agent/ToolTextEditor20250429/minimal.json
@@ -3385,8 +3408,16 @@ tool_text_editor20250728__full: ToolTextEditor20250728 = {
     "cache_control": {"type": "ephemeral", "ttl": "1h"},
     "defer_loading": True,
     "strict": True,
-    "input_examples": [{"command": "git status"}, {"command": "pytest -q"}],
-    "max_characters": 7,
+    "input_examples": [
+        {"command": "view", "path": "src/config.py"},
+        {
+            "command": "str_replace",
+            "path": "src/config.py",
+            "old_str": "DEBUG = True",
+            "new_str": "DEBUG = False",
+        },
+    ],
+    "max_characters": 10000,
 }
 
 # search_agent/ToolTextEditor20250728/minimal.json
@@ -3680,9 +3711,9 @@ web_fetch_block__full: WebFetchBlock = {
     "content": {
         "type": "document",
         "source": {
-            "type": "base64",
-            "media_type": "application/pdf",
-            "data": "JVBERi0xLjcKJeLjz9MKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK",
+            "type": "text",
+            "media_type": "text/plain",
+            "data": "What\u2019s New In Python 3.13\n\nPython 3.13 is the latest stable release. It adds a new interactive interpreter, experimental support for a free-threaded build mode and a preliminary JIT compiler.",
         },
         "title": "What\u2019s New In Python 3.13",
         "citations": {"enabled": True},
@@ -3696,9 +3727,9 @@ web_fetch_block__minimal: WebFetchBlock = {
     "content": {
         "type": "document",
         "source": {
-            "type": "base64",
-            "media_type": "application/pdf",
-            "data": "JVBERi0xLjcKJeLjz9MKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK",
+            "type": "text",
+            "media_type": "text/plain",
+            "data": "Eiffel Tower\n\nThe Eiffel Tower is a wrought-iron lattice tower on the Champ de Mars in Paris, France. It is 330 metres tall.",
         },
     },
 }
@@ -3711,9 +3742,9 @@ web_fetch_block__partial: WebFetchBlock = {
     "content": {
         "type": "document",
         "source": {
-            "type": "base64",
-            "media_type": "application/pdf",
-            "data": "JVBERi0xLjcKJeLjz9MKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK",
+            "type": "text",
+            "media_type": "text/plain",
+            "data": "Key figures\n\nHeight: 330 m. Weight of the iron structure: 7,300 tonnes. Visitors per year: around 6 million.",
         },
         "title": "The Eiffel Tower in figures",
     },
@@ -3899,9 +3930,9 @@ web_fetch_tool_result_content__web_fetch_result: WebFetchToolResultContent = {
     "content": {
         "type": "document",
         "source": {
-            "type": "base64",
-            "media_type": "application/pdf",
-            "data": "JVBERi0xLjcKJeLjz9MKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK",
+            "type": "text",
+            "media_type": "text/plain",
+            "data": "Eiffel Tower\n\nThe Eiffel Tower is a wrought-iron lattice tower on the Champ de Mars in Paris, France. It is 330 metres tall.",
         },
     },
 }
@@ -3914,9 +3945,9 @@ web_fetch_tool_result_content__web_fetch_result_partial: WebFetchToolResultConte
     "content": {
         "type": "document",
         "source": {
-            "type": "base64",
-            "media_type": "application/pdf",
-            "data": "JVBERi0xLjcKJeLjz9MKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK",
+            "type": "text",
+            "media_type": "text/plain",
+            "data": "Key figures\n\nHeight: 330 m. Weight of the iron structure: 7,300 tonnes. Visitors per year: around 6 million.",
         },
         "title": "The Eiffel Tower in figures",
     },

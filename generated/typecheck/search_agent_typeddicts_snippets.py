@@ -305,8 +305,18 @@ bash_code_execution_tool_result_block__result: BashCodeExecutionToolResultBlock 
     },
 }
 
-# search_agent/BashCodeExecutionToolResultContent/bash_code_execution_result_full.json
-bash_code_execution_tool_result_content__bash_code_execution_result_full: (
+# search_agent/BashCodeExecutionToolResultContent/error_invalid_tool_input.json
+bash_code_execution_tool_result_content__error_invalid_tool_input: (
+    BashCodeExecutionToolResultContent
+) = {"type": "bash_code_execution_tool_result_error", "error_code": "invalid_tool_input"}
+
+# search_agent/BashCodeExecutionToolResultContent/error_too_many_requests.json
+bash_code_execution_tool_result_content__error_too_many_requests: (
+    BashCodeExecutionToolResultContent
+) = {"type": "bash_code_execution_tool_result_error", "error_code": "too_many_requests"}
+
+# search_agent/BashCodeExecutionToolResultContent/result_with_output_files.json
+bash_code_execution_tool_result_content__result_with_output_files: (
     BashCodeExecutionToolResultContent
 ) = {
     "type": "bash_code_execution_result",
@@ -318,18 +328,6 @@ bash_code_execution_tool_result_content__bash_code_execution_result_full: (
         {"type": "bash_code_execution_output", "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R"},
     ],
 }
-
-# search_agent/BashCodeExecutionToolResultContent/bash_code_execution_tool_result_error.
-# json
-bash_code_execution_tool_result_content__bash_code_execution_tool_result_error: (
-    BashCodeExecutionToolResultContent
-) = {"type": "bash_code_execution_tool_result_error", "error_code": "invalid_tool_input"}
-
-# search_agent/BashCodeExecutionToolResultContent/bash_code_execution_tool_result_error_
-# partial.json
-bash_code_execution_tool_result_content__bash_code_execution_tool_result_error_partial: (
-    BashCodeExecutionToolResultContent
-) = {"type": "bash_code_execution_tool_result_error", "error_code": "too_many_requests"}
 
 # search_agent/BashCodeExecutionToolResultError/full.json
 bash_code_execution_tool_result_error__full: BashCodeExecutionToolResultError = {
@@ -3252,25 +3250,21 @@ tool_search_tool_result_block__result: ToolSearchToolResultBlock = {
     },
 }
 
-# search_agent/ToolSearchToolResultContent/tool_search_tool_result_error.json
-tool_search_tool_result_content__tool_search_tool_result_error: ToolSearchToolResultContent = {
+# search_agent/ToolSearchToolResultContent/error_invalid_tool_input.json
+tool_search_tool_result_content__error_invalid_tool_input: ToolSearchToolResultContent = {
     "type": "tool_search_tool_result_error",
     "error_code": "invalid_tool_input",
 }
 
-# search_agent/ToolSearchToolResultContent/tool_search_tool_result_error_partial.json
-tool_search_tool_result_content__tool_search_tool_result_error_partial: (
-    ToolSearchToolResultContent
-) = {
+# search_agent/ToolSearchToolResultContent/error_with_null_message.json
+tool_search_tool_result_content__error_with_null_message: ToolSearchToolResultContent = {
     "type": "tool_search_tool_result_error",
     "error_code": "too_many_requests",
     "error_message": None,
 }
 
-# search_agent/ToolSearchToolResultContent/tool_search_tool_search_result_full.json
-tool_search_tool_result_content__tool_search_tool_search_result_full: (
-    ToolSearchToolResultContent
-) = {
+# search_agent/ToolSearchToolResultContent/search_result_two_tools.json
+tool_search_tool_result_content__search_result_two_tools: ToolSearchToolResultContent = {
     "type": "tool_search_tool_search_result",
     "tool_references": [
         {"type": "tool_reference", "tool_name": "Grep"},
@@ -3923,8 +3917,14 @@ web_fetch_tool_result_block__text_document: WebFetchToolResultBlock = {
     },
 }
 
-# search_agent/WebFetchToolResultContent/web_fetch_result.json
-web_fetch_tool_result_content__web_fetch_result: WebFetchToolResultContent = {
+# search_agent/WebFetchToolResultContent/error_url_too_long.json
+web_fetch_tool_result_content__error_url_too_long: WebFetchToolResultContent = {
+    "type": "web_fetch_tool_result_error",
+    "error_code": "url_too_long",
+}
+
+# search_agent/WebFetchToolResultContent/fetch_result.json
+web_fetch_tool_result_content__fetch_result: WebFetchToolResultContent = {
     "type": "web_fetch_result",
     "url": "https://en.wikipedia.org/wiki/Eiffel_Tower",
     "content": {
@@ -3937,8 +3937,8 @@ web_fetch_tool_result_content__web_fetch_result: WebFetchToolResultContent = {
     },
 }
 
-# search_agent/WebFetchToolResultContent/web_fetch_result_partial.json
-web_fetch_tool_result_content__web_fetch_result_partial: WebFetchToolResultContent = {
+# search_agent/WebFetchToolResultContent/fetch_result_with_title.json
+web_fetch_tool_result_content__fetch_result_with_title: WebFetchToolResultContent = {
     "type": "web_fetch_result",
     "url": "https://www.toureiffel.paris/en/the-monument/key-figures",
     "retrieved_at": None,
@@ -3951,12 +3951,6 @@ web_fetch_tool_result_content__web_fetch_result_partial: WebFetchToolResultConte
         },
         "title": "The Eiffel Tower in figures",
     },
-}
-
-# search_agent/WebFetchToolResultContent/web_fetch_tool_result_error_full.json
-web_fetch_tool_result_content__web_fetch_tool_result_error_full: WebFetchToolResultContent = {
-    "type": "web_fetch_tool_result_error",
-    "error_code": "url_too_long",
 }
 
 # search_agent/WebFetchToolResultErrorBlock/full.json

@@ -84,16 +84,16 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.BashCodeExecutionToolResultBlock, "search_agent/BashCodeExecutionToolResultBlock/result.json")
     end
 
-    test "BashCodeExecutionToolResultContent/bash_code_execution_result_full.json" do
-      assert_round_trip(SearchAgent.BashCodeExecutionToolResultContent, "search_agent/BashCodeExecutionToolResultContent/bash_code_execution_result_full.json")
+    test "BashCodeExecutionToolResultContent/error_invalid_tool_input.json" do
+      assert_round_trip(SearchAgent.BashCodeExecutionToolResultContent, "search_agent/BashCodeExecutionToolResultContent/error_invalid_tool_input.json")
     end
 
-    test "BashCodeExecutionToolResultContent/bash_code_execution_tool_result_error.json" do
-      assert_round_trip(SearchAgent.BashCodeExecutionToolResultContent, "search_agent/BashCodeExecutionToolResultContent/bash_code_execution_tool_result_error.json")
+    test "BashCodeExecutionToolResultContent/error_too_many_requests.json" do
+      assert_round_trip(SearchAgent.BashCodeExecutionToolResultContent, "search_agent/BashCodeExecutionToolResultContent/error_too_many_requests.json")
     end
 
-    test "BashCodeExecutionToolResultContent/bash_code_execution_tool_result_error_partial.json" do
-      assert_round_trip(SearchAgent.BashCodeExecutionToolResultContent, "search_agent/BashCodeExecutionToolResultContent/bash_code_execution_tool_result_error_partial.json")
+    test "BashCodeExecutionToolResultContent/result_with_output_files.json" do
+      assert_round_trip(SearchAgent.BashCodeExecutionToolResultContent, "search_agent/BashCodeExecutionToolResultContent/result_with_output_files.json")
     end
 
     test "BashCodeExecutionToolResultError/full.json" do
@@ -1624,16 +1624,16 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.ToolSearchToolResultBlock, "search_agent/ToolSearchToolResultBlock/result.json")
     end
 
-    test "ToolSearchToolResultContent/tool_search_tool_result_error.json" do
-      assert_round_trip(SearchAgent.ToolSearchToolResultContent, "search_agent/ToolSearchToolResultContent/tool_search_tool_result_error.json")
+    test "ToolSearchToolResultContent/error_invalid_tool_input.json" do
+      assert_round_trip(SearchAgent.ToolSearchToolResultContent, "search_agent/ToolSearchToolResultContent/error_invalid_tool_input.json")
     end
 
-    test "ToolSearchToolResultContent/tool_search_tool_result_error_partial.json" do
-      assert_round_trip(SearchAgent.ToolSearchToolResultContent, "search_agent/ToolSearchToolResultContent/tool_search_tool_result_error_partial.json")
+    test "ToolSearchToolResultContent/error_with_null_message.json" do
+      assert_round_trip(SearchAgent.ToolSearchToolResultContent, "search_agent/ToolSearchToolResultContent/error_with_null_message.json")
     end
 
-    test "ToolSearchToolResultContent/tool_search_tool_search_result_full.json" do
-      assert_round_trip(SearchAgent.ToolSearchToolResultContent, "search_agent/ToolSearchToolResultContent/tool_search_tool_search_result_full.json")
+    test "ToolSearchToolResultContent/search_result_two_tools.json" do
+      assert_round_trip(SearchAgent.ToolSearchToolResultContent, "search_agent/ToolSearchToolResultContent/search_result_two_tools.json")
     end
 
     test "ToolSearchToolResultError/full.json" do
@@ -1908,16 +1908,16 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.WebFetchToolResultBlock, "search_agent/WebFetchToolResultBlock/text_document.json")
     end
 
-    test "WebFetchToolResultContent/web_fetch_result.json" do
-      assert_round_trip(SearchAgent.WebFetchToolResultContent, "search_agent/WebFetchToolResultContent/web_fetch_result.json")
+    test "WebFetchToolResultContent/error_url_too_long.json" do
+      assert_round_trip(SearchAgent.WebFetchToolResultContent, "search_agent/WebFetchToolResultContent/error_url_too_long.json")
     end
 
-    test "WebFetchToolResultContent/web_fetch_result_partial.json" do
-      assert_round_trip(SearchAgent.WebFetchToolResultContent, "search_agent/WebFetchToolResultContent/web_fetch_result_partial.json")
+    test "WebFetchToolResultContent/fetch_result.json" do
+      assert_round_trip(SearchAgent.WebFetchToolResultContent, "search_agent/WebFetchToolResultContent/fetch_result.json")
     end
 
-    test "WebFetchToolResultContent/web_fetch_tool_result_error_full.json" do
-      assert_round_trip(SearchAgent.WebFetchToolResultContent, "search_agent/WebFetchToolResultContent/web_fetch_tool_result_error_full.json")
+    test "WebFetchToolResultContent/fetch_result_with_title.json" do
+      assert_round_trip(SearchAgent.WebFetchToolResultContent, "search_agent/WebFetchToolResultContent/fetch_result_with_title.json")
     end
 
     test "WebFetchToolResultErrorBlock/full.json" do
@@ -3105,9 +3105,9 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.BashCodeExecutionToolResultBlock, "search_agent/BashCodeExecutionToolResultBlock/error.json"},
       {SearchAgent.BashCodeExecutionToolResultBlock, "search_agent/BashCodeExecutionToolResultBlock/invalid_input_error.json"},
       {SearchAgent.BashCodeExecutionToolResultBlock, "search_agent/BashCodeExecutionToolResultBlock/result.json"},
-      {SearchAgent.BashCodeExecutionToolResultContent, "search_agent/BashCodeExecutionToolResultContent/bash_code_execution_result_full.json"},
-      {SearchAgent.BashCodeExecutionToolResultContent, "search_agent/BashCodeExecutionToolResultContent/bash_code_execution_tool_result_error.json"},
-      {SearchAgent.BashCodeExecutionToolResultContent, "search_agent/BashCodeExecutionToolResultContent/bash_code_execution_tool_result_error_partial.json"},
+      {SearchAgent.BashCodeExecutionToolResultContent, "search_agent/BashCodeExecutionToolResultContent/error_invalid_tool_input.json"},
+      {SearchAgent.BashCodeExecutionToolResultContent, "search_agent/BashCodeExecutionToolResultContent/error_too_many_requests.json"},
+      {SearchAgent.BashCodeExecutionToolResultContent, "search_agent/BashCodeExecutionToolResultContent/result_with_output_files.json"},
       {SearchAgent.BashCodeExecutionToolResultError, "search_agent/BashCodeExecutionToolResultError/full.json"},
       {SearchAgent.BashCodeExecutionToolResultError, "search_agent/BashCodeExecutionToolResultError/minimal.json"},
       {SearchAgent.BashCodeExecutionToolResultError, "search_agent/BashCodeExecutionToolResultError/partial.json"},
@@ -3490,9 +3490,9 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.ToolSearchToolResultBlock, "search_agent/ToolSearchToolResultBlock/error.json"},
       {SearchAgent.ToolSearchToolResultBlock, "search_agent/ToolSearchToolResultBlock/invalid_input_error.json"},
       {SearchAgent.ToolSearchToolResultBlock, "search_agent/ToolSearchToolResultBlock/result.json"},
-      {SearchAgent.ToolSearchToolResultContent, "search_agent/ToolSearchToolResultContent/tool_search_tool_result_error.json"},
-      {SearchAgent.ToolSearchToolResultContent, "search_agent/ToolSearchToolResultContent/tool_search_tool_result_error_partial.json"},
-      {SearchAgent.ToolSearchToolResultContent, "search_agent/ToolSearchToolResultContent/tool_search_tool_search_result_full.json"},
+      {SearchAgent.ToolSearchToolResultContent, "search_agent/ToolSearchToolResultContent/error_invalid_tool_input.json"},
+      {SearchAgent.ToolSearchToolResultContent, "search_agent/ToolSearchToolResultContent/error_with_null_message.json"},
+      {SearchAgent.ToolSearchToolResultContent, "search_agent/ToolSearchToolResultContent/search_result_two_tools.json"},
       {SearchAgent.ToolSearchToolResultError, "search_agent/ToolSearchToolResultError/full.json"},
       {SearchAgent.ToolSearchToolResultError, "search_agent/ToolSearchToolResultError/minimal.json"},
       {SearchAgent.ToolSearchToolResultError, "search_agent/ToolSearchToolResultError/partial.json"},
@@ -3561,9 +3561,9 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.WebFetchToolResultBlock, "search_agent/WebFetchToolResultBlock/error.json"},
       {SearchAgent.WebFetchToolResultBlock, "search_agent/WebFetchToolResultBlock/pdf_document.json"},
       {SearchAgent.WebFetchToolResultBlock, "search_agent/WebFetchToolResultBlock/text_document.json"},
-      {SearchAgent.WebFetchToolResultContent, "search_agent/WebFetchToolResultContent/web_fetch_result.json"},
-      {SearchAgent.WebFetchToolResultContent, "search_agent/WebFetchToolResultContent/web_fetch_result_partial.json"},
-      {SearchAgent.WebFetchToolResultContent, "search_agent/WebFetchToolResultContent/web_fetch_tool_result_error_full.json"},
+      {SearchAgent.WebFetchToolResultContent, "search_agent/WebFetchToolResultContent/error_url_too_long.json"},
+      {SearchAgent.WebFetchToolResultContent, "search_agent/WebFetchToolResultContent/fetch_result.json"},
+      {SearchAgent.WebFetchToolResultContent, "search_agent/WebFetchToolResultContent/fetch_result_with_title.json"},
       {SearchAgent.WebFetchToolResultErrorBlock, "search_agent/WebFetchToolResultErrorBlock/full.json"},
       {SearchAgent.WebFetchToolResultErrorBlock, "search_agent/WebFetchToolResultErrorBlock/minimal.json"},
       {SearchAgent.WebFetchToolResultErrorBlock, "search_agent/WebFetchToolResultErrorBlock/partial.json"},

@@ -70,15 +70,15 @@ VALID = [
         "bash_code_execution_tool_result_block",
     ),
     (
-        "search_agent/BashCodeExecutionToolResultContent/bash_code_execution_result_full.json",
+        "search_agent/BashCodeExecutionToolResultContent/error_invalid_tool_input.json",
         "bash_code_execution_tool_result_content",
     ),
     (
-        "search_agent/BashCodeExecutionToolResultContent/bash_code_execution_tool_result_error.json",
+        "search_agent/BashCodeExecutionToolResultContent/error_too_many_requests.json",
         "bash_code_execution_tool_result_content",
     ),
     (
-        "search_agent/BashCodeExecutionToolResultContent/bash_code_execution_tool_result_error_partial.json",
+        "search_agent/BashCodeExecutionToolResultContent/result_with_output_files.json",
         "bash_code_execution_tool_result_content",
     ),
     (
@@ -605,15 +605,15 @@ VALID = [
     ),
     ("search_agent/ToolSearchToolResultBlock/result.json", "tool_search_tool_result_block"),
     (
-        "search_agent/ToolSearchToolResultContent/tool_search_tool_result_error.json",
+        "search_agent/ToolSearchToolResultContent/error_invalid_tool_input.json",
         "tool_search_tool_result_content",
     ),
     (
-        "search_agent/ToolSearchToolResultContent/tool_search_tool_result_error_partial.json",
+        "search_agent/ToolSearchToolResultContent/error_with_null_message.json",
         "tool_search_tool_result_content",
     ),
     (
-        "search_agent/ToolSearchToolResultContent/tool_search_tool_search_result_full.json",
+        "search_agent/ToolSearchToolResultContent/search_result_two_tools.json",
         "tool_search_tool_result_content",
     ),
     ("search_agent/ToolSearchToolResultError/full.json", "tool_search_tool_result_error"),
@@ -706,15 +706,12 @@ VALID = [
     ("search_agent/WebFetchToolResultBlock/pdf_document.json", "web_fetch_tool_result_block"),
     ("search_agent/WebFetchToolResultBlock/text_document.json", "web_fetch_tool_result_block"),
     (
-        "search_agent/WebFetchToolResultContent/web_fetch_result.json",
+        "search_agent/WebFetchToolResultContent/error_url_too_long.json",
         "web_fetch_tool_result_content",
     ),
+    ("search_agent/WebFetchToolResultContent/fetch_result.json", "web_fetch_tool_result_content"),
     (
-        "search_agent/WebFetchToolResultContent/web_fetch_result_partial.json",
-        "web_fetch_tool_result_content",
-    ),
-    (
-        "search_agent/WebFetchToolResultContent/web_fetch_tool_result_error_full.json",
+        "search_agent/WebFetchToolResultContent/fetch_result_with_title.json",
         "web_fetch_tool_result_content",
     ),
     ("search_agent/WebFetchToolResultErrorBlock/full.json", "web_fetch_tool_result_error_block"),

@@ -190,15 +190,15 @@ VALID = [
         "BashCodeExecutionToolResultBlock",
     ),
     (
-        "search_agent/BashCodeExecutionToolResultContent/bash_code_execution_result_full.json",
+        "search_agent/BashCodeExecutionToolResultContent/error_invalid_tool_input.json",
         "BashCodeExecutionToolResultContent",
     ),
     (
-        "search_agent/BashCodeExecutionToolResultContent/bash_code_execution_tool_result_error.json",
+        "search_agent/BashCodeExecutionToolResultContent/error_too_many_requests.json",
         "BashCodeExecutionToolResultContent",
     ),
     (
-        "search_agent/BashCodeExecutionToolResultContent/bash_code_execution_tool_result_error_partial.json",
+        "search_agent/BashCodeExecutionToolResultContent/result_with_output_files.json",
         "BashCodeExecutionToolResultContent",
     ),
     ("search_agent/BashCodeExecutionToolResultError/full.json", "BashCodeExecutionToolResultError"),
@@ -707,15 +707,15 @@ VALID = [
     ),
     ("search_agent/ToolSearchToolResultBlock/result.json", "ToolSearchToolResultBlock"),
     (
-        "search_agent/ToolSearchToolResultContent/tool_search_tool_result_error.json",
+        "search_agent/ToolSearchToolResultContent/error_invalid_tool_input.json",
         "ToolSearchToolResultContent",
     ),
     (
-        "search_agent/ToolSearchToolResultContent/tool_search_tool_result_error_partial.json",
+        "search_agent/ToolSearchToolResultContent/error_with_null_message.json",
         "ToolSearchToolResultContent",
     ),
     (
-        "search_agent/ToolSearchToolResultContent/tool_search_tool_search_result_full.json",
+        "search_agent/ToolSearchToolResultContent/search_result_two_tools.json",
         "ToolSearchToolResultContent",
     ),
     ("search_agent/ToolSearchToolResultError/full.json", "ToolSearchToolResultError"),
@@ -801,13 +801,10 @@ VALID = [
     ("search_agent/WebFetchToolResultBlock/error.json", "WebFetchToolResultBlock"),
     ("search_agent/WebFetchToolResultBlock/pdf_document.json", "WebFetchToolResultBlock"),
     ("search_agent/WebFetchToolResultBlock/text_document.json", "WebFetchToolResultBlock"),
-    ("search_agent/WebFetchToolResultContent/web_fetch_result.json", "WebFetchToolResultContent"),
+    ("search_agent/WebFetchToolResultContent/error_url_too_long.json", "WebFetchToolResultContent"),
+    ("search_agent/WebFetchToolResultContent/fetch_result.json", "WebFetchToolResultContent"),
     (
-        "search_agent/WebFetchToolResultContent/web_fetch_result_partial.json",
-        "WebFetchToolResultContent",
-    ),
-    (
-        "search_agent/WebFetchToolResultContent/web_fetch_tool_result_error_full.json",
+        "search_agent/WebFetchToolResultContent/fetch_result_with_title.json",
         "WebFetchToolResultContent",
     ),
     ("search_agent/WebFetchToolResultErrorBlock/full.json", "WebFetchToolResultErrorBlock"),

@@ -77,3 +77,29 @@ def test_lists_and_unions_break_one_item_a_line() -> None:
     assert layout.union_type("@type t", members, 2) == (
         "@type t ::\n          " + "\n          | ".join(members)
     )
+
+
+def test_a_long_guarded_head_puts_when_and_do_under_the_name() -> None:
+    """From mix format on search_agent: continuation lines align after `defp `."""
+    name = "d_union_web_search_tool_result_error_or_list_web_search_result_block"
+    text = layout.definition(
+        f"defp {name}(value) when is_map(value), do: SearchAgent.WebSearchToolResultError.decode(value)",
+        2,
+    )
+    assert text == (
+        f"defp {name}(value)\n"
+        "       when is_map(value),\n"
+        "       do: SearchAgent.WebSearchToolResultError.decode(value)"
+    )
+
+
+def test_a_broken_defp_head_aligns_after_defp_and_def_after_def() -> None:
+    name = "e_union_web_search_tool_result_error_or_list_web_search_result_block"
+    struct = "%SearchAgent.WebSearchToolResultError{} = value"
+    body = "SearchAgent.WebSearchToolResultError.to_json(value)"
+    assert layout.definition(f"defp {name}({struct}), do: {body}", 2) == (
+        f"defp {name}(\n         {struct}\n       ),\n       do: {body}"
+    )
+    assert layout.definition(f"def {name}({struct}), do: {body}", 2) == (
+        f"def {name}(\n        {struct}\n      ),\n      do: {body}"
+    )

@@ -265,3 +265,14 @@ def test_project_settings_match_the_formatter() -> None:
     assert project["tool"]["black"]["line-length"] == LINE_LENGTH
     assert project["tool"]["black"]["target-version"] == ["py311"]
     assert find_project(ROOT).output_dir == ROOT / "generated"
+
+
+def test_a_fixture_snippet_too_long_for_one_line_is_declared_apart() -> None:
+    """black parenthesises a long annotation and ruff does not: the snippet avoids the
+    construct (found on search_agent's long type names)."""
+    from generator.targets.python_typeddicts import SnippetView
+
+    long_type = "BashCodeExecutionToolResultContent"
+    variable = "bash_code_execution_tool_result_content__error_invalid_tool_input"
+    assert SnippetView(variable, long_type, "f.json", '{"a": 1}').declared_apart
+    assert not SnippetView("short", long_type, "f.json", '{"a": 1}').declared_apart

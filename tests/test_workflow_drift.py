@@ -44,7 +44,7 @@ def _drifting_stream(directory: Path) -> Path:
             result,
             odd,
             "{broken",
-            {"type": "system", "subtype": "hook_progress"},  # unknown nested tag
+            {"type": "system", "subtype": "teleport_started"},  # unknown nested tag
             {"type": "user", "message": {"role": "user", "content": "hi"}, "brand_new": None},
         ],
     )
@@ -66,7 +66,7 @@ def test_report_lists_every_kind_of_drift_with_locations(
     assert f"first at {stream}:2 $.session_id" in out
     assert "ResultMessage.duration_ms: expected integer, got string (1x)" in out
     assert 'ResultSubtype: "error_quota" (1x)' in out
-    assert 'SystemEvent: subtype = "hook_progress" (1x); no member takes this tag' in out
+    assert 'SystemEvent: subtype = "teleport_started" (1x); no member takes this tag' in out
     assert f"{stream}:3: invalid JSON" in out
     assert "schema fields never seen (in types that were seen):" in out
     assert "polytype: drift found in 4 value(s): 2 unknown key(s), 1 missing required key(s)" in out
@@ -112,7 +112,7 @@ def test_patch_is_a_fragment_that_removes_the_drift_once_merged(
     out = capsys.readouterr().out
     patch_text = out[out.index("# Suggested by `polytype drift claude_code`") :]
     assert (
-        '# needs a decision: SystemEvent: add a member type for subtype = "hook_progress"'
+        '# needs a decision: SystemEvent: add a member type for subtype = "teleport_started"'
         in patch_text
     )
     assert (

@@ -47,7 +47,7 @@ def test_stream_is_split_by_the_root_union_and_bad_lines_are_reported(
             "{not json",
             "",
             {"type": "bogus"},
-            {"type": "system", "subtype": "hook_progress"},
+            {"type": "system", "subtype": "teleport_started"},
             {"type": "user", "message": {"role": "user", "content": "héllo ✓"}},
         ],
     )
@@ -61,7 +61,7 @@ def test_stream_is_split_by_the_root_union_and_bad_lines_are_reported(
     assert by_type["SystemMessage"] == system_init
     assert f"{stream}:3: invalid JSON" in captured.err
     assert f"{stream}:5: not a Message: $.type: unknown tag 'bogus'" in captured.err
-    assert f"{stream}:6: not a Message: $.subtype: unknown tag 'hook_progress'" in captured.err
+    assert f"{stream}:6: not a Message: $.subtype: unknown tag 'teleport_started'" in captured.err
     assert ":4:" not in captured.err, "blank lines are skipped, not reported"
     assert "6 value(s): 3 new fixture(s)" in captured.out
     assert "3 not placed" in captured.out

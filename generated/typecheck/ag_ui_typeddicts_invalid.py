@@ -7,39 +7,65 @@ unless mypy rejects it with exactly these errors.
 """
 
 from ag_ui.typed_dicts import (
-    AssistantMessage,
+    ActivityDeltaEvent,
 )
 
 EXPECTED_ERRORS: list[str] = [
-    'Missing key "id" for TypedDict "AssistantMessage"',
-    'Extra key "__not_in_the_schema__" for TypedDict "AssistantMessage"',
-    'Incompatible types (expression has type "int", TypedDict item "id" has type "str")',
+    'Missing key "messageId" for TypedDict "ActivityDeltaEvent"',
+    'Extra key "__not_in_the_schema__" for TypedDict "ActivityDeltaEvent"',
+    'Incompatible types (expression has type "int", TypedDict item "messageId" has type "str")',
 ]
 
-# required key 'id' left out of ag_ui/AssistantMessage/empty_tool_calls.json
-missing_required_key: AssistantMessage = {
-    "role": "assistant",
-    "content": "Done.",
-    "toolCalls": [],
-    "name": "helper",
+# required key 'messageId' left out of ag_ui/ActivityDeltaEvent/full.json
+missing_required_key: ActivityDeltaEvent = {
+    "type": "ACTIVITY_DELTA",
+    "timestamp": 1732424461000,
+    "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+    "activityType": "SEARCH_PROGRESS",
+    "patch": [
+        {"op": "replace", "path": "/steps/0/status", "value": "done"},
+        {
+            "op": "add",
+            "path": "/steps/1",
+            "value": {"title": "Summarise findings", "status": "in_progress"},
+        },
+    ],
 }
 
-# a key the schema does not declare added to
-# ag_ui/AssistantMessage/empty_tool_calls.json
-unknown_key: AssistantMessage = {
-    "id": "a-1",
-    "role": "assistant",
-    "content": "Done.",
-    "toolCalls": [],
-    "name": "helper",
+# a key the schema does not declare added to ag_ui/ActivityDeltaEvent/full.json
+unknown_key: ActivityDeltaEvent = {
+    "type": "ACTIVITY_DELTA",
+    "timestamp": 1732424461000,
+    "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+    "messageId": "msg-activity-2",
+    "activityType": "SEARCH_PROGRESS",
+    "patch": [
+        {"op": "replace", "path": "/steps/0/status", "value": "done"},
+        {
+            "op": "add",
+            "path": "/steps/1",
+            "value": {"title": "Summarise findings", "status": "in_progress"},
+        },
+    ],
     "__not_in_the_schema__": 1,
 }
 
-# 'id' given a value of type int in ag_ui/AssistantMessage/empty_tool_calls.json
-wrong_value_type: AssistantMessage = {
-    "id": 12345,
-    "role": "assistant",
-    "content": "Done.",
-    "toolCalls": [],
-    "name": "helper",
+# 'messageId' given a value of type int in ag_ui/ActivityDeltaEvent/full.json
+wrong_value_type: ActivityDeltaEvent = {
+    "type": "ACTIVITY_DELTA",
+    "timestamp": 1732424461000,
+    "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+    "messageId": 12345,
+    "activityType": "SEARCH_PROGRESS",
+    "patch": [
+        {"op": "replace", "path": "/steps/0/status", "value": "done"},
+        {
+            "op": "add",
+            "path": "/steps/1",
+            "value": {"title": "Summarise findings", "status": "in_progress"},
+        },
+    ],
 }

@@ -5,25 +5,51 @@
 `python/` directory): each assignment must type-check as it is.
 
 Fixtures left out (2), because a TypedDict literal cannot hold them:
-- ag_ui/RunFinishedEvent/with_result_and_outcome.json: unknown key(s) a TypedDict cannot declare: $.outcome
-- ag_ui/TextMessageEndEvent/with_extra_metadata.json: unknown key(s) a TypedDict cannot declare: $.metadata
+- ag_ui/RunFinishedSuccessOutcome/with_unknown_key.json: unknown key(s) a TypedDict cannot declare: $.reason
+- ag_ui/RunFinishedSuccessOutcome/with_unknown_object.json: unknown key(s) a TypedDict cannot declare: $.details
 """
 
 from ag_ui.typed_dicts import (
+    ActivityDeltaEvent,
+    ActivityMessage,
+    ActivitySnapshotEvent,
     AssistantMessage,
+    AudioInputContent,
+    BinaryInputContent,
     Context,
     CustomEvent,
     DeveloperMessage,
+    DocumentInputContent,
     Event,
     EventType,
     FunctionCall,
+    ImageInputContent,
+    InputContent,
+    InputContentDataSource,
+    InputContentSource,
+    InputContentUrlSource,
+    Interrupt,
     Message,
     Messages,
     MessagesSnapshotEvent,
     RawEvent,
+    ReasoningEncryptedValueEvent,
+    ReasoningEncryptedValueSubtype,
+    ReasoningEndEvent,
+    ReasoningMessage,
+    ReasoningMessageChunkEvent,
+    ReasoningMessageContentEvent,
+    ReasoningMessageEndEvent,
+    ReasoningMessageStartEvent,
+    ReasoningStartEvent,
+    ResumeEntry,
+    ResumeStatus,
     RunAgentInput,
     RunErrorEvent,
     RunFinishedEvent,
+    RunFinishedInterruptOutcome,
+    RunFinishedOutcome,
+    RunFinishedSuccessOutcome,
     RunStartedEvent,
     State,
     StateDeltaEvent,
@@ -31,11 +57,18 @@ from ag_ui.typed_dicts import (
     StepFinishedEvent,
     StepStartedEvent,
     SystemMessage,
+    TextInputContent,
     TextMessageChunkEvent,
     TextMessageContentEvent,
     TextMessageEndEvent,
     TextMessageRole,
     TextMessageStartEvent,
+    ThinkingEndEvent,
+    ThinkingStartEvent,
+    ThinkingTextMessageContentEvent,
+    ThinkingTextMessageEndEvent,
+    ThinkingTextMessageStartEvent,
+    TokenUsage,
     Tool,
     ToolCall,
     ToolCallArgsEvent,
@@ -46,7 +79,100 @@ from ag_ui.typed_dicts import (
     ToolCallStartEvent,
     ToolMessage,
     UserMessage,
+    VideoInputContent,
 )
+
+# ag_ui/ActivityDeltaEvent/full.json
+activity_delta_event__full: ActivityDeltaEvent = {
+    "type": "ACTIVITY_DELTA",
+    "timestamp": 1732424461000,
+    "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+    "messageId": "msg-activity-2",
+    "activityType": "SEARCH_PROGRESS",
+    "patch": [
+        {"op": "replace", "path": "/steps/0/status", "value": "done"},
+        {
+            "op": "add",
+            "path": "/steps/1",
+            "value": {"title": "Summarise findings", "status": "in_progress"},
+        },
+    ],
+}
+
+# ag_ui/ActivityDeltaEvent/minimal.json
+activity_delta_event__minimal: ActivityDeltaEvent = {
+    "type": "ACTIVITY_DELTA",
+    "messageId": "a-1",
+    "activityType": "PLAN",
+    "patch": [],
+}
+
+# ag_ui/ActivityDeltaEvent/partial.json
+activity_delta_event__partial: ActivityDeltaEvent = {
+    "type": "ACTIVITY_DELTA",
+    "rawEvent": None,
+    "messageId": "msg-activity-3",
+    "activityType": "PLAN",
+    "patch": [{"op": "remove", "path": "/steps/1"}],
+}
+
+# ag_ui/ActivityMessage/full.json
+activity_message__full: ActivityMessage = {
+    "id": "msg-activity-2",
+    "role": "activity",
+    "activityType": "SEARCH_PROGRESS",
+    "content": {
+        "steps": [
+            {"title": "Search the web", "status": "done"},
+            {"title": "Summarise findings", "status": "in_progress"},
+        ]
+    },
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+}
+
+# ag_ui/ActivityMessage/minimal.json
+activity_message__minimal: ActivityMessage = {
+    "id": "a-1",
+    "role": "activity",
+    "activityType": "PLAN",
+    "content": {"steps": []},
+}
+
+# ag_ui/ActivityMessage/partial.json
+activity_message__partial: ActivityMessage = {
+    "id": "msg-activity-3",
+    "role": "activity",
+    "activityType": "PLAN",
+    "content": {"progress": 0.5},
+    "metadata": {"step": 2},
+}
+
+# ag_ui/ActivitySnapshotEvent/minimal.json
+activity_snapshot_event__minimal: ActivitySnapshotEvent = {
+    "type": "ACTIVITY_SNAPSHOT",
+    "messageId": "a-1",
+    "activityType": "PLAN",
+    "content": {"steps": ["search", "answer"], "current": 0},
+}
+
+# ag_ui/ActivitySnapshotEvent/replace_false.json
+activity_snapshot_event__replace_false: ActivitySnapshotEvent = {
+    "type": "ACTIVITY_SNAPSHOT",
+    "messageId": "a-1",
+    "activityType": "PLAN",
+    "content": {},
+    "replace": False,
+}
+
+# ag_ui/ActivitySnapshotEvent/replace_true_explicit.json
+activity_snapshot_event__replace_true_explicit: ActivitySnapshotEvent = {
+    "type": "ACTIVITY_SNAPSHOT",
+    "messageId": "a-1",
+    "activityType": "PLAN",
+    "content": {},
+    "replace": True,
+}
 
 # ag_ui/AssistantMessage/empty_tool_calls.json
 assistant_message__empty_tool_calls: AssistantMessage = {
@@ -112,6 +238,64 @@ assistant_message__seed_run_input: AssistantMessage = {
     "content": "Of course!",
 }
 
+# ag_ui/AssistantMessage/with_metadata.json
+assistant_message__with_metadata: AssistantMessage = {
+    "id": "m-1",
+    "role": "assistant",
+    "content": "hi",
+    "encryptedValue": "x",
+    "metadata": {"source": "cache"},
+}
+
+# ag_ui/AudioInputContent/data_source.json
+audio_input_content__data_source: AudioInputContent = {
+    "type": "audio",
+    "source": {
+        "type": "data",
+        "value": "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA=",
+        "mimeType": "audio/wav",
+    },
+}
+
+# ag_ui/AudioInputContent/url_source_with_metadata.json
+audio_input_content__url_source_with_metadata: AudioInputContent = {
+    "type": "audio",
+    "source": {
+        "type": "url",
+        "value": "https://cdn.example.com/media/interview.mp3",
+        "mimeType": "audio/mpeg",
+    },
+    "metadata": {"durationSeconds": 312},
+}
+
+# ag_ui/AudioInputContent/url_source_without_mime_type.json
+audio_input_content__url_source_without_mime_type: AudioInputContent = {
+    "type": "audio",
+    "source": {"type": "url", "value": "https://cdn.example.com/media/latest"},
+}
+
+# ag_ui/BinaryInputContent/by_id.json
+binary_input_content__by_id: BinaryInputContent = {
+    "type": "binary",
+    "mimeType": "application/pdf",
+    "id": "file-123",
+}
+
+# ag_ui/BinaryInputContent/uploaded_id.json
+binary_input_content__uploaded_id: BinaryInputContent = {
+    "type": "binary",
+    "mimeType": "application/pdf",
+    "id": "upload-7f3a2c",
+    "filename": "report.pdf",
+}
+
+# ag_ui/BinaryInputContent/url.json
+binary_input_content__url: BinaryInputContent = {
+    "type": "binary",
+    "mimeType": "image/png",
+    "url": "https://example.com/images/chart.png",
+}
+
 # ag_ui/Context/seed_example.json
 context__seed_example: Context = {
     "description": "Background information",
@@ -149,6 +333,9 @@ custom_event__unicode: CustomEvent = {
     },
 }
 
+# ag_ui/CustomEvent/without_value.json
+custom_event__without_value: CustomEvent = {"type": "CUSTOM", "name": "x"}
+
 # ag_ui/DeveloperMessage/named.json
 developer_message__named: DeveloperMessage = {
     "id": "d-2",
@@ -169,6 +356,41 @@ developer_message__unicode: DeveloperMessage = {
     "id": "d-3",
     "role": "developer",
     "content": 'Gr\xfc\xdfe, \u4e16\u754c \u2014 \xabquotes\xbb "double" \\ backslash\ttab\nnewline \U0001f680',
+}
+
+# ag_ui/DocumentInputContent/data_source.json
+document_input_content__data_source: DocumentInputContent = {
+    "type": "document",
+    "source": {
+        "type": "data",
+        "value": "JVBERi0xLjcKJeLjz9MKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK",
+        "mimeType": "application/pdf",
+    },
+}
+
+# ag_ui/DocumentInputContent/url_source_with_metadata.json
+document_input_content__url_source_with_metadata: DocumentInputContent = {
+    "type": "document",
+    "source": {
+        "type": "url",
+        "value": "https://example.com/docs/report.pdf",
+        "mimeType": "application/pdf",
+    },
+    "metadata": {"title": "Q3 report", "pages": 12},
+}
+
+# ag_ui/DocumentInputContent/url_source_without_mime_type.json
+document_input_content__url_source_without_mime_type: DocumentInputContent = {
+    "type": "document",
+    "source": {"type": "url", "value": "https://example.com/docs/latest"},
+}
+
+# ag_ui/Event/activity_delta.json
+event__activity_delta: Event = {
+    "type": "ACTIVITY_DELTA",
+    "messageId": "a-1",
+    "activityType": "PLAN",
+    "patch": [{"op": "replace", "path": "/step", "value": 2}],
 }
 
 # ag_ui/Event/custom.json
@@ -219,6 +441,20 @@ event__raw: Event = {
     "event": {"object": "chat.completion.chunk", "choices": []},
     "source": "openai",
 }
+
+# ag_ui/Event/reasoning_encrypted_value.json
+event__reasoning_encrypted_value: Event = {
+    "type": "REASONING_ENCRYPTED_VALUE",
+    "subtype": "tool-call",
+    "entityId": "call_1",
+    "encryptedValue": "gAAAAABo...",
+}
+
+# ag_ui/Event/reasoning_message_chunk.json
+event__reasoning_message_chunk: Event = {"type": "REASONING_MESSAGE_CHUNK", "delta": "hmm"}
+
+# ag_ui/Event/reasoning_start.json
+event__reasoning_start: Event = {"type": "REASONING_START", "messageId": "r-1"}
 
 # ag_ui/Event/run_error.json
 event__run_error: Event = {"type": "RUN_ERROR", "message": "boom"}
@@ -282,11 +518,21 @@ event__text_message_start: Event = {
     "role": "assistant",
 }
 
+# ag_ui/Event/thinking_start_titled.json
+event__thinking_start_titled: Event = {"type": "THINKING_START", "title": "Planning"}
+
 # ag_ui/Event/tool_call_args.json
 event__tool_call_args: Event = {
     "type": "TOOL_CALL_ARGS",
     "toolCallId": "call_CM30lSAjEAfNKmnk6S9akbnX",
     "delta": '{"expression": "42 * 17"}',
+}
+
+# ag_ui/Event/tool_call_args_empty_delta.json
+event__tool_call_args_empty_delta: Event = {
+    "type": "TOOL_CALL_ARGS",
+    "toolCallId": "c",
+    "delta": "",
 }
 
 # ag_ui/Event/tool_call_chunk.json
@@ -332,6 +578,9 @@ event_type__run_started: EventType = "RUN_STARTED"
 # ag_ui/EventType/text_message_content.json
 event_type__text_message_content: EventType = "TEXT_MESSAGE_CONTENT"
 
+# ag_ui/EventType/thinking_start.json
+event_type__thinking_start: EventType = "THINKING_START"
+
 # ag_ui/EventType/tool_call_result.json
 event_type__tool_call_result: EventType = "TOOL_CALL_RESULT"
 
@@ -355,6 +604,157 @@ function_call__unicode: FunctionCall = {
     "name": "translate",
     "arguments": '{"text": "Gr\xfc\xdfe \u2014 \u4e16\u754c"}',
 }
+
+# ag_ui/ImageInputContent/png_data.json
+image_input_content__png_data: ImageInputContent = {
+    "type": "image",
+    "source": {
+        "type": "data",
+        "value": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+        "mimeType": "image/png",
+    },
+}
+
+# ag_ui/ImageInputContent/url.json
+image_input_content__url: ImageInputContent = {
+    "type": "image",
+    "source": {"type": "url", "value": "https://example.com/cat.png", "mimeType": "image/png"},
+}
+
+# ag_ui/ImageInputContent/with_metadata.json
+image_input_content__with_metadata: ImageInputContent = {
+    "type": "image",
+    "source": {
+        "type": "url",
+        "value": "https://example.com/images/chart.jpg",
+        "mimeType": "image/jpeg",
+    },
+    "metadata": {"alt": "Quarterly revenue chart"},
+}
+
+# ag_ui/InputContent/binary_data.json
+input_content__binary_data: InputContent = {
+    "type": "binary",
+    "mimeType": "image/png",
+    "data": "iVBORw0KGgo=",
+}
+
+# ag_ui/InputContent/image_url.json
+input_content__image_url: InputContent = {
+    "type": "image",
+    "source": {
+        "type": "url",
+        "value": "https://example.com/images/chart.png",
+        "mimeType": "image/png",
+    },
+}
+
+# ag_ui/InputContent/text.json
+input_content__text: InputContent = {"type": "text", "text": "hello"}
+
+# ag_ui/InputContentDataSource/pdf.json
+input_content_data_source__pdf: InputContentDataSource = {
+    "type": "data",
+    "value": "JVBERi0xLjcKJeLjz9MKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK",
+    "mimeType": "application/pdf",
+}
+
+# ag_ui/InputContentDataSource/png.json
+input_content_data_source__png: InputContentDataSource = {
+    "type": "data",
+    "value": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+    "mimeType": "image/png",
+}
+
+# ag_ui/InputContentDataSource/wav.json
+input_content_data_source__wav: InputContentDataSource = {
+    "type": "data",
+    "value": "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA=",
+    "mimeType": "audio/wav",
+}
+
+# ag_ui/InputContentSource/audio_data.json
+input_content_source__audio_data: InputContentSource = {
+    "type": "data",
+    "value": "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA=",
+    "mimeType": "audio/wav",
+}
+
+# ag_ui/InputContentSource/data.json
+input_content_source__data: InputContentSource = {
+    "type": "data",
+    "value": "AAAA",
+    "mimeType": "audio/wav",
+}
+
+# ag_ui/InputContentSource/pdf_url.json
+input_content_source__pdf_url: InputContentSource = {
+    "type": "url",
+    "value": "https://example.com/docs/report.pdf",
+    "mimeType": "application/pdf",
+}
+
+# ag_ui/InputContentUrlSource/audio.json
+input_content_url_source__audio: InputContentUrlSource = {
+    "type": "url",
+    "value": "https://cdn.example.com/media/interview.mp3",
+    "mimeType": "audio/mpeg",
+}
+
+# ag_ui/InputContentUrlSource/minimal.json
+input_content_url_source__minimal: InputContentUrlSource = {
+    "type": "url",
+    "value": "https://example.com/images/chart.png",
+}
+
+# ag_ui/InputContentUrlSource/with_mime_type.json
+input_content_url_source__with_mime_type: InputContentUrlSource = {
+    "type": "url",
+    "value": "https://example.com/docs/report.pdf",
+    "mimeType": "application/pdf",
+}
+
+# ag_ui/Interrupt/full.json
+interrupt__full: Interrupt = {
+    "id": "int-approval-2",
+    "reason": "confirmation",
+    "message": "Delete 3 files from the workspace?",
+    "toolCallId": "call_8f3k2",
+    "responseSchema": {
+        "type": "object",
+        "properties": {"approved": {"type": "boolean"}, "comment": {"type": "string"}},
+        "required": ["approved"],
+    },
+    "expiresAt": "2026-11-25T12:30:00Z",
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+}
+
+# ag_ui/Interrupt/minimal.json
+interrupt__minimal: Interrupt = {"id": "int-1", "reason": "tool_approval"}
+
+# ag_ui/Interrupt/partial.json
+interrupt__partial: Interrupt = {
+    "id": "int-3",
+    "reason": "input_required",
+    "message": "Which account should be charged?",
+    "responseSchema": {"type": "boolean"},
+    "metadata": {"step": 2},
+}
+
+# ag_ui/Message/activity.json
+message__activity: Message = {
+    "id": "a-1",
+    "role": "activity",
+    "activityType": "SEARCH",
+    "content": {"query": "weather"},
+    "metadata": {"k": 1},
+}
+
+# ag_ui/Message/reasoning.json
+message__reasoning: Message = {"id": "r-1", "role": "reasoning", "content": "Thinking."}
+
+# ag_ui/Message/reasoning_short.json
+message__reasoning_short: Message = {"id": "r1", "role": "reasoning", "content": "thinking"}
 
 # ag_ui/Message/recorded_assistant_tool_calls_only.json
 message__recorded_assistant_tool_calls_only: Message = {
@@ -408,6 +808,16 @@ message__seed_tool: Message = {
 
 # ag_ui/Message/seed_user.json
 message__seed_user: Message = {"id": "msg_1", "role": "user", "content": "Hello!", "name": "John"}
+
+# ag_ui/Message/user_parts.json
+message__user_parts: Message = {
+    "id": "u-2",
+    "role": "user",
+    "content": [
+        {"type": "text", "text": "What is in this picture?"},
+        {"type": "image", "source": {"type": "url", "value": "https://example.com/cat.png"}},
+    ],
+}
 
 # ag_ui/Messages/empty.json
 messages__empty: Messages = []
@@ -496,6 +906,12 @@ messages__seed_example: Messages = [
     {"id": "msg_2", "role": "assistant", "content": "Of course!"},
 ]
 
+# ag_ui/Messages/user_and_activity.json
+messages__user_and_activity: Messages = [
+    {"id": "msg_1", "role": "user", "content": "Hello!", "name": "John"},
+    {"id": "x", "role": "activity", "activityType": "plan", "content": {}},
+]
+
 # ag_ui/MessagesSnapshotEvent/empty.json
 messages_snapshot_event__empty: MessagesSnapshotEvent = {
     "type": "MESSAGES_SNAPSHOT",
@@ -576,6 +992,227 @@ raw_event__openai_chunk: RawEvent = {
 
 # ag_ui/RawEvent/string_event.json
 raw_event__string_event: RawEvent = {"type": "RAW", "event": "data: [DONE]"}
+
+# ag_ui/RawEvent/without_event.json
+raw_event__without_event: RawEvent = {"type": "RAW", "source": "openai"}
+
+# ag_ui/ReasoningEncryptedValueEvent/full.json
+reasoning_encrypted_value_event__full: ReasoningEncryptedValueEvent = {
+    "type": "REASONING_ENCRYPTED_VALUE",
+    "timestamp": 1732424461000,
+    "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+    "subtype": "message",
+    "entityId": "msg-reasoning-2",
+    "encryptedValue": "gAAAAABnX2lAZW5jcnlwdGVkLXRvb2wtY2FsbA==",
+}
+
+# ag_ui/ReasoningEncryptedValueEvent/message.json
+reasoning_encrypted_value_event__message: ReasoningEncryptedValueEvent = {
+    "type": "REASONING_ENCRYPTED_VALUE",
+    "subtype": "message",
+    "entityId": "r-1",
+    "encryptedValue": "ZW5jcnlwdGVk",
+}
+
+# ag_ui/ReasoningEncryptedValueEvent/partial.json
+reasoning_encrypted_value_event__partial: ReasoningEncryptedValueEvent = {
+    "type": "REASONING_ENCRYPTED_VALUE",
+    "rawEvent": None,
+    "subtype": "tool-call",
+    "entityId": "call_8f3k2",
+    "encryptedValue": "gAAAAABnX2lCbW9yZS1yZWFzb25pbmc=",
+}
+
+# ag_ui/ReasoningEncryptedValueSubtype/message.json
+reasoning_encrypted_value_subtype__message: ReasoningEncryptedValueSubtype = "message"
+
+# ag_ui/ReasoningEncryptedValueSubtype/tool_call.json
+reasoning_encrypted_value_subtype__tool_call: ReasoningEncryptedValueSubtype = "tool-call"
+
+# ag_ui/ReasoningEndEvent/full.json
+reasoning_end_event__full: ReasoningEndEvent = {
+    "type": "REASONING_END",
+    "timestamp": 1732424461000,
+    "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+    "messageId": "msg-reasoning-2",
+}
+
+# ag_ui/ReasoningEndEvent/minimal.json
+reasoning_end_event__minimal: ReasoningEndEvent = {"type": "REASONING_END", "messageId": "r-1"}
+
+# ag_ui/ReasoningEndEvent/partial.json
+reasoning_end_event__partial: ReasoningEndEvent = {
+    "type": "REASONING_END",
+    "rawEvent": None,
+    "messageId": "msg-3",
+}
+
+# ag_ui/ReasoningMessage/encrypted.json
+reasoning_message__encrypted: ReasoningMessage = {
+    "id": "r-2",
+    "role": "reasoning",
+    "content": "",
+    "encryptedValue": "ZW5j",
+}
+
+# ag_ui/ReasoningMessage/full.json
+reasoning_message__full: ReasoningMessage = {
+    "id": "reasoning-2",
+    "role": "reasoning",
+    "content": "Two sources disagree on the date, so I will cite both.",
+    "encryptedValue": "gAAAAABnX2lAZW5jcnlwdGVkLXRvb2wtY2FsbA==",
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+}
+
+# ag_ui/ReasoningMessage/minimal.json
+reasoning_message__minimal: ReasoningMessage = {
+    "id": "r-1",
+    "role": "reasoning",
+    "content": "The user wants Celsius.",
+}
+
+# ag_ui/ReasoningMessageChunkEvent/empty.json
+reasoning_message_chunk_event__empty: ReasoningMessageChunkEvent = {
+    "type": "REASONING_MESSAGE_CHUNK"
+}
+
+# ag_ui/ReasoningMessageChunkEvent/every_field.json
+reasoning_message_chunk_event__every_field: ReasoningMessageChunkEvent = {
+    "type": "REASONING_MESSAGE_CHUNK",
+    "timestamp": 1732424461000,
+    "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+    "messageId": "msg-reasoning-2",
+    "delta": "the weather API first.",
+}
+
+# ag_ui/ReasoningMessageChunkEvent/full.json
+reasoning_message_chunk_event__full: ReasoningMessageChunkEvent = {
+    "type": "REASONING_MESSAGE_CHUNK",
+    "timestamp": 1700000000001,
+    "messageId": "r-1",
+    "delta": "step 1",
+}
+
+# ag_ui/ReasoningMessageContentEvent/empty_delta.json
+reasoning_message_content_event__empty_delta: ReasoningMessageContentEvent = {
+    "type": "REASONING_MESSAGE_CONTENT",
+    "messageId": "r-1",
+    "delta": "",
+}
+
+# ag_ui/ReasoningMessageContentEvent/full.json
+reasoning_message_content_event__full: ReasoningMessageContentEvent = {
+    "type": "REASONING_MESSAGE_CONTENT",
+    "timestamp": 1732424461000,
+    "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+    "messageId": "msg-reasoning-2",
+    "delta": "the weather API first.",
+}
+
+# ag_ui/ReasoningMessageContentEvent/minimal.json
+reasoning_message_content_event__minimal: ReasoningMessageContentEvent = {
+    "type": "REASONING_MESSAGE_CONTENT",
+    "messageId": "r-1",
+    "delta": "Let me think about the weather\u2026",
+}
+
+# ag_ui/ReasoningMessageEndEvent/full.json
+reasoning_message_end_event__full: ReasoningMessageEndEvent = {
+    "type": "REASONING_MESSAGE_END",
+    "timestamp": 1732424461000,
+    "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+    "messageId": "msg-reasoning-2",
+}
+
+# ag_ui/ReasoningMessageEndEvent/minimal.json
+reasoning_message_end_event__minimal: ReasoningMessageEndEvent = {
+    "type": "REASONING_MESSAGE_END",
+    "messageId": "r-1",
+}
+
+# ag_ui/ReasoningMessageEndEvent/partial.json
+reasoning_message_end_event__partial: ReasoningMessageEndEvent = {
+    "type": "REASONING_MESSAGE_END",
+    "rawEvent": None,
+    "messageId": "msg-3",
+}
+
+# ag_ui/ReasoningMessageStartEvent/full.json
+reasoning_message_start_event__full: ReasoningMessageStartEvent = {
+    "type": "REASONING_MESSAGE_START",
+    "timestamp": 1732424461000,
+    "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+    "messageId": "msg-reasoning-2",
+    "role": "reasoning",
+}
+
+# ag_ui/ReasoningMessageStartEvent/minimal.json
+reasoning_message_start_event__minimal: ReasoningMessageStartEvent = {
+    "type": "REASONING_MESSAGE_START",
+    "messageId": "r-1",
+    "role": "reasoning",
+}
+
+# ag_ui/ReasoningMessageStartEvent/partial.json
+reasoning_message_start_event__partial: ReasoningMessageStartEvent = {
+    "type": "REASONING_MESSAGE_START",
+    "rawEvent": None,
+    "messageId": "msg-3",
+    "role": "reasoning",
+}
+
+# ag_ui/ReasoningStartEvent/full.json
+reasoning_start_event__full: ReasoningStartEvent = {
+    "type": "REASONING_START",
+    "timestamp": 1732424461000,
+    "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+    "messageId": "msg-reasoning-2",
+}
+
+# ag_ui/ReasoningStartEvent/minimal.json
+reasoning_start_event__minimal: ReasoningStartEvent = {
+    "type": "REASONING_START",
+    "messageId": "r-1",
+}
+
+# ag_ui/ReasoningStartEvent/with_metadata.json
+reasoning_start_event__with_metadata: ReasoningStartEvent = {
+    "type": "REASONING_START",
+    "timestamp": 1700000000000,
+    "messageId": "r-1",
+    "metadata": {"ag-ui": {"source": "test"}, "trace": None},
+}
+
+# ag_ui/ResumeEntry/full.json
+resume_entry__full: ResumeEntry = {
+    "interruptId": "int-approval-2",
+    "status": "resolved",
+    "payload": {"approved": True, "comment": "Only delete the build artefacts."},
+    "metadata": {"respondedBy": "user-42", "respondedAt": "2026-11-24T05:12:31Z"},
+}
+
+# ag_ui/ResumeEntry/minimal.json
+resume_entry__minimal: ResumeEntry = {"interruptId": "int-1", "status": "resolved"}
+
+# ag_ui/ResumeEntry/partial.json
+resume_entry__partial: ResumeEntry = {
+    "interruptId": "int-3",
+    "status": "cancelled",
+    "payload": None,
+}
+
+# ag_ui/ResumeStatus/cancelled.json
+resume_status__cancelled: ResumeStatus = "cancelled"
+
+# ag_ui/ResumeStatus/resolved.json
+resume_status__resolved: ResumeStatus = "resolved"
 
 # ag_ui/RunAgentInput/edge_cases.json
 run_agent_input__edge_cases: RunAgentInput = {
@@ -673,6 +1310,29 @@ run_agent_input__seed_example: RunAgentInput = {
     "forwardedProps": {"custom": "data"},
 }
 
+# ag_ui/RunAgentInput/with_resume.json
+run_agent_input__with_resume: RunAgentInput = {
+    "threadId": "t",
+    "runId": "r2",
+    "messages": [],
+    "tools": [],
+    "context": [],
+    "forwardedProps": {},
+    "resume": [
+        {"interruptId": "int-1", "status": "resolved", "payload": {"approved": True}},
+        {"interruptId": "int-2", "status": "cancelled"},
+    ],
+}
+
+# ag_ui/RunAgentInput/without_forwarded_props.json
+run_agent_input__without_forwarded_props: RunAgentInput = {
+    "threadId": "t",
+    "runId": "r",
+    "messages": [],
+    "tools": [],
+    "context": [],
+}
+
 # ag_ui/RunErrorEvent/minimal.json
 run_error_event__minimal: RunErrorEvent = {"type": "RUN_ERROR", "message": "boom"}
 
@@ -690,12 +1350,65 @@ run_error_event__with_code: RunErrorEvent = {
     "code": "rate_limit",
 }
 
+# ag_ui/RunErrorEvent/with_usage.json
+run_error_event__with_usage: RunErrorEvent = {
+    "type": "RUN_ERROR",
+    "message": "rate limited",
+    "code": "429",
+    "usage": [{"reasoningTokens": 0, "cachedInputTokens": 3}],
+}
+
 # ag_ui/RunFinishedEvent/null_result.json
 run_finished_event__null_result: RunFinishedEvent = {
     "type": "RUN_FINISHED",
     "threadId": "t",
     "runId": "r",
     "result": None,
+}
+
+# ag_ui/RunFinishedEvent/outcome_interrupt.json
+run_finished_event__outcome_interrupt: RunFinishedEvent = {
+    "type": "RUN_FINISHED",
+    "threadId": "t",
+    "runId": "r",
+    "outcome": {
+        "type": "interrupt",
+        "interrupts": [
+            {
+                "id": "int-1",
+                "reason": "approval",
+                "message": "Send the email?",
+                "toolCallId": "call_1",
+                "responseSchema": {"type": "object"},
+                "expiresAt": "2026-01-01T00:00:00Z",
+            }
+        ],
+    },
+}
+
+# ag_ui/RunFinishedEvent/outcome_null.json
+run_finished_event__outcome_null: RunFinishedEvent = {
+    "type": "RUN_FINISHED",
+    "threadId": "t",
+    "runId": "r",
+    "outcome": None,
+}
+
+# ag_ui/RunFinishedEvent/outcome_success.json
+run_finished_event__outcome_success: RunFinishedEvent = {
+    "type": "RUN_FINISHED",
+    "threadId": "t",
+    "runId": "r",
+    "outcome": {"type": "success"},
+    "usage": [
+        {
+            "provider": "openai",
+            "model": "gpt-4o",
+            "inputTokens": 10,
+            "outputTokens": 5,
+            "totalTokens": 15,
+        }
+    ],
 }
 
 # ag_ui/RunFinishedEvent/recorded_agno.json
@@ -712,6 +1425,101 @@ run_finished_event__recorded_llamaindex: RunFinishedEvent = {
     "threadId": "test-thread-llamaindex-openai",
     "runId": "test-run-llamaindex-openai-tool_calc",
 }
+
+# ag_ui/RunFinishedEvent/with_result_and_outcome.json
+run_finished_event__with_result_and_outcome: RunFinishedEvent = {
+    "type": "RUN_FINISHED",
+    "threadId": "t",
+    "runId": "r",
+    "result": {"answer": 714},
+    "outcome": {"type": "success"},
+}
+
+# ag_ui/RunFinishedInterruptOutcome/full.json
+run_finished_interrupt_outcome__full: RunFinishedInterruptOutcome = {
+    "type": "interrupt",
+    "interrupts": [
+        {
+            "id": "int-approval-2",
+            "reason": "confirmation",
+            "message": "Delete 3 files from the workspace?",
+            "toolCallId": "call_8f3k2",
+            "responseSchema": {
+                "type": "object",
+                "properties": {"approved": {"type": "boolean"}, "comment": {"type": "string"}},
+                "required": ["approved"],
+            },
+            "expiresAt": "2026-11-25T12:30:00Z",
+            "metadata": {"source": "web", "trace_id": "7f3a"},
+        },
+        {
+            "id": "int-3",
+            "reason": "input_required",
+            "message": "Which account should be charged?",
+            "responseSchema": {"type": "boolean"},
+            "metadata": {"step": 2},
+        },
+    ],
+}
+
+# ag_ui/RunFinishedInterruptOutcome/minimal.json
+run_finished_interrupt_outcome__minimal: RunFinishedInterruptOutcome = {
+    "type": "interrupt",
+    "interrupts": [{"id": "int-1", "reason": "tool_approval"}],
+}
+
+# ag_ui/RunFinishedInterruptOutcome/partial.json
+run_finished_interrupt_outcome__partial: RunFinishedInterruptOutcome = {
+    "type": "interrupt",
+    "interrupts": [
+        {
+            "id": "int-3",
+            "reason": "input_required",
+            "message": "Which account should be charged?",
+            "responseSchema": {"type": "boolean"},
+            "metadata": {"step": 2},
+        }
+    ],
+}
+
+# ag_ui/RunFinishedOutcome/interrupt.json
+run_finished_outcome__interrupt: RunFinishedOutcome = {
+    "type": "interrupt",
+    "interrupts": [
+        {
+            "id": "int-1",
+            "reason": "tool_approval",
+            "message": "Allow the agent to send the email?",
+            "toolCallId": "call_8f3k2",
+        }
+    ],
+}
+
+# ag_ui/RunFinishedOutcome/success.json
+run_finished_outcome__success: RunFinishedOutcome = {"type": "success"}
+
+# ag_ui/RunFinishedOutcome/two_interrupts.json
+run_finished_outcome__two_interrupts: RunFinishedOutcome = {
+    "type": "interrupt",
+    "interrupts": [
+        {"id": "int-approval-2", "reason": "confirmation"},
+        {
+            "id": "int-3",
+            "reason": "input_required",
+            "message": "Which account should be charged?",
+            "responseSchema": {
+                "type": "object",
+                "properties": {"account": {"type": "string"}},
+                "required": ["account"],
+            },
+            "expiresAt": "2026-11-24T07:15:00Z",
+            "metadata": {"priority": "high"},
+        },
+    ],
+}
+
+# ag_ui/RunFinishedSuccessOutcome/minimal.json
+run_finished_success_outcome__minimal: RunFinishedSuccessOutcome = {"type": "success"}
 
 # ag_ui/RunStartedEvent/parent_and_raw_event.json
 run_started_event__parent_and_raw_event: RunStartedEvent = {
@@ -808,6 +1616,12 @@ state_delta_event__multi: StateDeltaEvent = {
     ],
 }
 
+# ag_ui/StateSnapshotEvent/array_snapshot.json
+state_snapshot_event__array_snapshot: StateSnapshotEvent = {
+    "type": "STATE_SNAPSHOT",
+    "snapshot": [],
+}
+
 # ag_ui/StateSnapshotEvent/nested.json
 state_snapshot_event__nested: StateSnapshotEvent = {
     "type": "STATE_SNAPSHOT",
@@ -818,6 +1632,12 @@ state_snapshot_event__nested: StateSnapshotEvent = {
         "notes": 'Gr\xfc\xdfe, \u4e16\u754c \u2014 \xabquotes\xbb "double" \\ backslash\ttab\nnewline \U0001f680',
         "nothing": None,
     },
+}
+
+# ag_ui/StateSnapshotEvent/null_snapshot.json
+state_snapshot_event__null_snapshot: StateSnapshotEvent = {
+    "type": "STATE_SNAPSHOT",
+    "snapshot": None,
 }
 
 # ag_ui/StateSnapshotEvent/recorded_empty.json
@@ -831,6 +1651,9 @@ state_snapshot_event__recorded_proverbs: StateSnapshotEvent = {
     "type": "STATE_SNAPSHOT",
     "snapshot": {"proverbs": []},
 }
+
+# ag_ui/StateSnapshotEvent/without_snapshot.json
+state_snapshot_event__without_snapshot: StateSnapshotEvent = {"type": "STATE_SNAPSHOT"}
 
 # ag_ui/StepFinishedEvent/basic.json
 step_finished_event__basic: StepFinishedEvent = {"type": "STEP_FINISHED", "stepName": "call_model"}
@@ -887,6 +1710,18 @@ system_message__seed_example: SystemMessage = {
     "content": "You are a helpful assistant",
 }
 
+# ag_ui/TextInputContent/full.json
+text_input_content__full: TextInputContent = {
+    "type": "text",
+    "text": "The user wants a summary, so I will read the file.",
+}
+
+# ag_ui/TextInputContent/minimal.json
+text_input_content__minimal: TextInputContent = {"type": "text", "text": "Checking the docs first."}
+
+# ag_ui/TextInputContent/partial.json
+text_input_content__partial: TextInputContent = {"type": "text", "text": "Looks done."}
+
 # ag_ui/TextMessageChunkEvent/empty_delta_named.json
 text_message_chunk_event__empty_delta_named: TextMessageChunkEvent = {
     "type": "TEXT_MESSAGE_CHUNK",
@@ -905,6 +1740,13 @@ text_message_chunk_event__recorded_llamaindex: TextMessageChunkEvent = {
     "messageId": "59e91f10-d4d4-406c-8561-b3bd179b49b5",
     "role": "assistant",
     "delta": "714",
+}
+
+# ag_ui/TextMessageContentEvent/empty_delta.json
+text_message_content_event__empty_delta: TextMessageContentEvent = {
+    "type": "TEXT_MESSAGE_CONTENT",
+    "messageId": "5c40c3e7-3a39-4d14-8900-09c5ffb2642d",
+    "delta": "",
 }
 
 # ag_ui/TextMessageContentEvent/recorded_agno.json
@@ -941,6 +1783,13 @@ text_message_end_event__timestamped: TextMessageEndEvent = {
     "messageId": "m-1",
 }
 
+# ag_ui/TextMessageEndEvent/with_extra_metadata.json
+text_message_end_event__with_extra_metadata: TextMessageEndEvent = {
+    "type": "TEXT_MESSAGE_END",
+    "messageId": "m-2",
+    "metadata": {"k": "v"},
+}
+
 # ag_ui/TextMessageRole/assistant.json
 text_message_role__assistant: TextMessageRole = "assistant"
 
@@ -973,6 +1822,121 @@ text_message_start_event__user_named: TextMessageStartEvent = {
     "role": "user",
     "name": "J\xfcrgen",
     "timestamp": 1769633078549,
+}
+
+# ag_ui/ThinkingEndEvent/full.json
+thinking_end_event__full: ThinkingEndEvent = {
+    "type": "THINKING_END",
+    "timestamp": 1732424461000,
+    "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+}
+
+# ag_ui/ThinkingEndEvent/minimal.json
+thinking_end_event__minimal: ThinkingEndEvent = {"type": "THINKING_END", "timestamp": 1700000000002}
+
+# ag_ui/ThinkingEndEvent/tag_only.json
+thinking_end_event__tag_only: ThinkingEndEvent = {"type": "THINKING_END"}
+
+# ag_ui/ThinkingStartEvent/full.json
+thinking_start_event__full: ThinkingStartEvent = {
+    "type": "THINKING_START",
+    "timestamp": 1732424461000,
+    "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+    "title": "Planning the answer",
+}
+
+# ag_ui/ThinkingStartEvent/partial.json
+thinking_start_event__partial: ThinkingStartEvent = {
+    "type": "THINKING_START",
+    "rawEvent": None,
+    "title": "Checking sources",
+}
+
+# ag_ui/ThinkingStartEvent/untitled.json
+thinking_start_event__untitled: ThinkingStartEvent = {"type": "THINKING_START"}
+
+# ag_ui/ThinkingTextMessageContentEvent/full.json
+thinking_text_message_content_event__full: ThinkingTextMessageContentEvent = {
+    "type": "THINKING_TEXT_MESSAGE_CONTENT",
+    "timestamp": 1732424461000,
+    "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+    "delta": "the weather API first.",
+}
+
+# ag_ui/ThinkingTextMessageContentEvent/minimal.json
+thinking_text_message_content_event__minimal: ThinkingTextMessageContentEvent = {
+    "type": "THINKING_TEXT_MESSAGE_CONTENT",
+    "delta": "thinking\u2026",
+}
+
+# ag_ui/ThinkingTextMessageContentEvent/partial.json
+thinking_text_message_content_event__partial: ThinkingTextMessageContentEvent = {
+    "type": "THINKING_TEXT_MESSAGE_CONTENT",
+    "rawEvent": None,
+    "delta": " then compare.",
+}
+
+# ag_ui/ThinkingTextMessageEndEvent/full.json
+thinking_text_message_end_event__full: ThinkingTextMessageEndEvent = {
+    "type": "THINKING_TEXT_MESSAGE_END",
+    "timestamp": 1732424461000,
+    "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+}
+
+# ag_ui/ThinkingTextMessageEndEvent/minimal.json
+thinking_text_message_end_event__minimal: ThinkingTextMessageEndEvent = {
+    "type": "THINKING_TEXT_MESSAGE_END"
+}
+
+# ag_ui/ThinkingTextMessageEndEvent/partial.json
+thinking_text_message_end_event__partial: ThinkingTextMessageEndEvent = {
+    "type": "THINKING_TEXT_MESSAGE_END",
+    "rawEvent": None,
+}
+
+# ag_ui/ThinkingTextMessageStartEvent/full.json
+thinking_text_message_start_event__full: ThinkingTextMessageStartEvent = {
+    "type": "THINKING_TEXT_MESSAGE_START",
+    "timestamp": 1732424461000,
+    "rawEvent": {"id": "evt_1", "object": "response.reasoning"},
+    "metadata": {"source": "web", "trace_id": "7f3a"},
+}
+
+# ag_ui/ThinkingTextMessageStartEvent/minimal.json
+thinking_text_message_start_event__minimal: ThinkingTextMessageStartEvent = {
+    "type": "THINKING_TEXT_MESSAGE_START"
+}
+
+# ag_ui/ThinkingTextMessageStartEvent/partial.json
+thinking_text_message_start_event__partial: ThinkingTextMessageStartEvent = {
+    "type": "THINKING_TEXT_MESSAGE_START",
+    "rawEvent": None,
+}
+
+# ag_ui/TokenUsage/empty.json
+token_usage__empty: TokenUsage = {}
+
+# ag_ui/TokenUsage/full.json
+token_usage__full: TokenUsage = {
+    "provider": "anthropic",
+    "model": "claude-sonnet-4-5",
+    "inputTokens": 2048,
+    "outputTokens": 812,
+    "totalTokens": 2860,
+    "reasoningTokens": 256,
+    "cachedInputTokens": 1024,
+}
+
+# ag_ui/TokenUsage/partial.json
+token_usage__partial: TokenUsage = {
+    "provider": "openai",
+    "model": "gpt-4o",
+    "inputTokens": 120,
+    "outputTokens": 45,
 }
 
 # ag_ui/Tool/recorded_weather.json
@@ -1009,8 +1973,25 @@ tool__seed_search: Tool = {
     },
 }
 
+# ag_ui/Tool/with_metadata.json
+tool__with_metadata: Tool = {
+    "name": "render",
+    "description": "Render UI",
+    "parameters": {"type": "object"},
+    "metadata": {"a2ui": {"schema": {}}},
+}
+
 # ag_ui/Tool/without_parameters.json
 tool__without_parameters: Tool = {"name": "noop", "description": "Does nothing."}
+
+# ag_ui/ToolCall/encrypted.json
+tool_call__encrypted: ToolCall = {
+    "id": "call_1",
+    "type": "function",
+    "function": {"name": "f", "arguments": "{}"},
+    "encryptedValue": "ZW5j",
+    "metadata": {"ag-ui": {}},
+}
 
 # ag_ui/ToolCall/recorded_llamaindex.json
 tool_call__recorded_llamaindex: ToolCall = {
@@ -1045,6 +2026,13 @@ tool_call_args_event__recorded_agno: ToolCallArgsEvent = {
     "type": "TOOL_CALL_ARGS",
     "toolCallId": "call_CM30lSAjEAfNKmnk6S9akbnX",
     "delta": '{"expression": "42 * 17"}',
+}
+
+# ag_ui/ToolCallArgsEvent/recorded_shape_empty_delta.json
+tool_call_args_event__recorded_shape_empty_delta: ToolCallArgsEvent = {
+    "type": "TOOL_CALL_ARGS",
+    "toolCallId": "call_CM30lSAjEAfNKmnk6S9akbnX",
+    "delta": "",
 }
 
 # ag_ui/ToolCallArgsEvent/unicode.json
@@ -1179,6 +2167,43 @@ tool_message__with_error: ToolMessage = {
     "error": "Division durch Null \u2014 \xabboom\xbb",
 }
 
+# ag_ui/UserMessage/empty_parts.json
+user_message__empty_parts: UserMessage = {"id": "u-3", "role": "user", "content": []}
+
+# ag_ui/UserMessage/multimodal_parts.json
+user_message__multimodal_parts: UserMessage = {
+    "id": "u-1",
+    "role": "user",
+    "content": [
+        {"type": "text", "text": "Compare these"},
+        {
+            "type": "image",
+            "source": {"type": "data", "value": "iVBORw0KGgo=", "mimeType": "image/png"},
+        },
+        {
+            "type": "audio",
+            "source": {
+                "type": "url",
+                "value": "https://example.com/a.mp3",
+                "mimeType": "audio/mpeg",
+            },
+            "metadata": {"durationMs": 1200},
+        },
+        {"type": "video", "source": {"type": "url", "value": "https://example.com/v.mp4"}},
+        {
+            "type": "document",
+            "source": {"type": "data", "value": "JVBERi0=", "mimeType": "application/pdf"},
+            "metadata": None,
+        },
+        {
+            "type": "binary",
+            "mimeType": "application/octet-stream",
+            "url": "https://example.com/blob",
+            "filename": "blob.bin",
+        },
+    ],
+}
+
 # ag_ui/UserMessage/recorded_mastra.json
 user_message__recorded_mastra: UserMessage = {
     "id": "0ff32eec-343c-4939-8266-b686890b6c45",
@@ -1206,4 +2231,31 @@ user_message__unicode: UserMessage = {
     "id": "u-\xfc",
     "role": "user",
     "content": 'Gr\xfc\xdfe, \u4e16\u754c \u2014 \xabquotes\xbb "double" \\ backslash\ttab\nnewline \U0001f680',
+}
+
+# ag_ui/VideoInputContent/data_source.json
+video_input_content__data_source: VideoInputContent = {
+    "type": "video",
+    "source": {
+        "type": "data",
+        "value": "AAAAIGZ0eXBpc29tAAACAGlzb21pc28yYXZjMW1wNDE=",
+        "mimeType": "video/mp4",
+    },
+}
+
+# ag_ui/VideoInputContent/url_source_with_metadata.json
+video_input_content__url_source_with_metadata: VideoInputContent = {
+    "type": "video",
+    "source": {
+        "type": "url",
+        "value": "https://cdn.example.com/media/demo.webm",
+        "mimeType": "video/webm",
+    },
+    "metadata": {"caption": "Product demo"},
+}
+
+# ag_ui/VideoInputContent/url_source_without_mime_type.json
+video_input_content__url_source_without_mime_type: VideoInputContent = {
+    "type": "video",
+    "source": {"type": "url", "value": "https://cdn.example.com/media/latest"},
 }

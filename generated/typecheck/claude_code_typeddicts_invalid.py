@@ -7,66 +7,55 @@ unless mypy rejects it with exactly these errors.
 """
 
 from claude_code.typed_dicts import (
-    AssistantMessage,
-    CacheCreation,
+    ApiRetryMessage,
 )
 
 EXPECTED_ERRORS: list[str] = [
-    'Missing key "message" for TypedDict "AssistantMessage"',
-    'Extra key "__not_in_the_schema__" for TypedDict "AssistantMessage"',
-    'Incompatible types (expression has type "str", TypedDict item "ephemeral_5m_input_tokens" has type "int")',
+    'Missing key "attempt" for TypedDict "ApiRetryMessage"',
+    'Extra key "__not_in_the_schema__" for TypedDict "ApiRetryMessage"',
+    'Incompatible types (expression has type "str", TypedDict item "attempt" has type "int")',
 ]
 
-# required key 'message' left out of claude_code/AssistantMessage/recorded_aborted.json
-missing_required_key: AssistantMessage = {
-    "type": "assistant",
-    "parent_tool_use_id": None,
-    "session_id": "cc02f732-e80d-40fb-8c78-3b1b3651f810",
-    "uuid": "579061d2-2cd1-4c14-aa2a-4bb712140db2",
-    "timestamp": "2026-09-18T15:14:14.456Z",
-    "request_id": "req_011CfB85Z59BXyZpc6GbawfM",
-    "aborted": True,
+# required key 'attempt' left out of claude_code/ApiRetryMessage/connection_error.json
+missing_required_key: ApiRetryMessage = {
+    "type": "system",
+    "subtype": "api_retry",
+    "max_retries": 1,
+    "retry_delay_ms": 0,
+    "error_status": None,
+    "error": "unknown",
+    "no_response": {"waited_ms": 30000, "retry_wait_ms": 60000},
+    "uuid": "00000000-0000-4000-8000-000000000015",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
 }
 
 # a key the schema does not declare added to
-# claude_code/AssistantMessage/recorded_aborted.json
-unknown_key: AssistantMessage = {
-    "type": "assistant",
-    "message": {
-        "model": "claude-fable-5-1",
-        "id": "msg_011CfB85Zfs5Z9N1UAdHetHU",
-        "type": "message",
-        "role": "assistant",
-        "content": [{"type": "text", "text": "1\n2\n3\n4"}],
-        "container": None,
-        "stop_reason": None,
-        "stop_sequence": None,
-        "stop_details": None,
-        "usage": {
-            "input_tokens": 2,
-            "cache_creation_input_tokens": 18090,
-            "cache_read_input_tokens": 15119,
-            "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 18090},
-            "output_tokens": 2,
-            "service_tier": "standard",
-            "inference_geo": "not_available",
-        },
-        "input_transformations": [],
-        "diagnostics": None,
-        "context_management": None,
-    },
-    "parent_tool_use_id": None,
-    "session_id": "cc02f732-e80d-40fb-8c78-3b1b3651f810",
-    "uuid": "579061d2-2cd1-4c14-aa2a-4bb712140db2",
-    "timestamp": "2026-09-18T15:14:14.456Z",
-    "request_id": "req_011CfB85Z59BXyZpc6GbawfM",
-    "aborted": True,
+# claude_code/ApiRetryMessage/connection_error.json
+unknown_key: ApiRetryMessage = {
+    "type": "system",
+    "subtype": "api_retry",
+    "attempt": 2,
+    "max_retries": 1,
+    "retry_delay_ms": 0,
+    "error_status": None,
+    "error": "unknown",
+    "no_response": {"waited_ms": 30000, "retry_wait_ms": 60000},
+    "uuid": "00000000-0000-4000-8000-000000000015",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
     "__not_in_the_schema__": 1,
 }
 
-# 'ephemeral_5m_input_tokens' given a value of type str in
-# claude_code/CacheCreation/five_minutes.json
-wrong_value_type: CacheCreation = {
-    "ephemeral_5m_input_tokens": "not a number",
-    "ephemeral_1h_input_tokens": 0,
+# 'attempt' given a value of type str in
+# claude_code/ApiRetryMessage/connection_error.json
+wrong_value_type: ApiRetryMessage = {
+    "type": "system",
+    "subtype": "api_retry",
+    "attempt": "not a number",
+    "max_retries": 1,
+    "retry_delay_ms": 0,
+    "error_status": None,
+    "error": "unknown",
+    "no_response": {"waited_ms": 30000, "retry_wait_ms": 60000},
+    "uuid": "00000000-0000-4000-8000-000000000015",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
 }

@@ -4,7 +4,8 @@
 `nox -s typecheck` runs `mypy --strict` on this file (with MYPYPATH set to the generated
 `python/` directory): each assignment must type-check as it is.
 
-Fixtures left out (5), because a TypedDict literal cannot hold them:
+Fixtures left out (6), because a TypedDict literal cannot hold them:
+- claude_code/CompactBoundaryMessage/seed_top_level_with_subtype.json: unknown key(s) a TypedDict cannot declare: $.subtype
 - claude_code/ControlErrorResponse/extra_key.json: unknown key(s) a TypedDict cannot declare: $.pending_permission_requests
 - claude_code/ControlInterruptRequest/unicode_extra.json: unknown key(s) a TypedDict cannot declare: $.note
 - claude_code/ControlInterruptRequest/with_extra_key.json: unknown key(s) a TypedDict cannot declare: $.reason
@@ -13,9 +14,15 @@ Fixtures left out (5), because a TypedDict literal cannot hold them:
 """
 
 from claude_code.typed_dicts import (
+    ApiRetryMessage,
     AssistantMessage,
     AssistantMessageBody,
+    AuthStatusMessage,
+    BackgroundTask,
+    BackgroundTasksChangedMessage,
     CacheCreation,
+    CommandsChangedMessage,
+    CompactBoundaryMarker,
     CompactBoundaryMessage,
     CompactDirection,
     CompactMetadata,
@@ -34,19 +41,35 @@ from claude_code.typed_dicts import (
     ControlSetModelRequest,
     ControlSetPermissionModeRequest,
     ControlSuccessResponse,
+    ConversationResetMessage,
+    ConversationResetTrigger,
+    ElicitationCompleteMessage,
+    FailedFile,
+    FilesPersistedEvent,
     HookOutcome,
+    HookProgressMessage,
     HookResponseMessage,
     HookStartedMessage,
+    InformationalLevel,
+    InformationalMessage,
+    LocalCommandOutputMessage,
     LocalCommandRun,
     McpServerStatus,
     Message,
     MessageType,
+    MirrorErrorMessage,
     ModelUsage,
+    NoResponse,
+    NotificationMessage,
+    NotificationPriority,
     OutputTokensDetails,
     PartialAssistantMessage,
     PermissionDenial,
+    PermissionDeniedMessage,
     PermissionMode,
+    PersistedFile,
     PluginInfo,
+    PromptSuggestionMessage,
     RateLimitEvent,
     RateLimitInfo,
     RateLimitStatus,
@@ -54,21 +77,71 @@ from claude_code.typed_dicts import (
     ResultMessage,
     ResultSubtype,
     ServerToolUse,
+    SessionState,
+    SessionStateChangedMessage,
     SessionType,
     StreamEventMessage,
+    SystemCompactBoundary,
     SystemEvent,
     SystemMessage,
     SystemStatusMessage,
+    TaskNotificationMessage,
+    TaskNotificationStatus,
+    TaskProgressMessage,
+    TaskStartedMessage,
+    TaskUpdatedMessage,
+    TaskUsage,
     TextBlock,
     ThinkingBlock,
+    ThinkingTokensMessage,
+    ToolProgressMessage,
     ToolResultBlock,
     ToolUseBlock,
+    ToolUseSummaryMessage,
     Usage,
     UsageIteration,
     UserMessage,
     UserMessageBody,
     UserType,
 )
+
+# claude_code/ApiRetryMessage/connection_error.json
+api_retry_message__connection_error: ApiRetryMessage = {
+    "type": "system",
+    "subtype": "api_retry",
+    "attempt": 2,
+    "max_retries": 1,
+    "retry_delay_ms": 0,
+    "error_status": None,
+    "error": "unknown",
+    "no_response": {"waited_ms": 30000, "retry_wait_ms": 60000},
+    "uuid": "00000000-0000-4000-8000-000000000015",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/ApiRetryMessage/minimal.json
+api_retry_message__minimal: ApiRetryMessage = {
+    "type": "system",
+    "subtype": "api_retry",
+    "attempt": 1,
+    "max_retries": 10,
+    "retry_delay_ms": 1000,
+    "error_status": 429,
+    "error": "rate_limit",
+}
+
+# claude_code/ApiRetryMessage/rate_limit.json
+api_retry_message__rate_limit: ApiRetryMessage = {
+    "type": "system",
+    "subtype": "api_retry",
+    "attempt": 1,
+    "max_retries": 10,
+    "retry_delay_ms": 1200,
+    "error_status": 429,
+    "error": "rate_limit",
+    "uuid": "00000000-0000-4000-8000-000000000014",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
 
 # claude_code/AssistantMessage/recorded_aborted.json
 assistant_message__recorded_aborted: AssistantMessage = {
@@ -295,6 +368,89 @@ assistant_message_body__synthetic_nulls: AssistantMessageBody = {
     "context_management": None,
 }
 
+# claude_code/AuthStatusMessage/full.json
+auth_status_message__full: AuthStatusMessage = {
+    "type": "auth_status",
+    "isAuthenticating": False,
+    "output": ["Opening browser to sign in...", "Waiting for the browser callback..."],
+    "error": "Login timed out after 120 s",
+    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
+    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
+}
+
+# claude_code/AuthStatusMessage/minimal.json
+auth_status_message__minimal: AuthStatusMessage = {
+    "type": "auth_status",
+    "isAuthenticating": True,
+    "output": ["Opening browser to sign in..."],
+}
+
+# claude_code/AuthStatusMessage/typical.json
+auth_status_message__typical: AuthStatusMessage = {
+    "type": "auth_status",
+    "isAuthenticating": True,
+    "output": ["Opening browser\u2026"],
+    "uuid": "00000000-0000-4000-8000-000000000028",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/BackgroundTask/full.json
+background_task__full: BackgroundTask = {
+    "task_id": "b7e2c9d4",
+    "task_type": "local_bash",
+    "description": "Search the codebase for uses of parse_config",
+    "ambient": True,
+}
+
+# claude_code/BackgroundTask/minimal.json
+background_task__minimal: BackgroundTask = {
+    "task_id": "task_01",
+    "task_type": "local_agent",
+    "description": "Run the test suite",
+}
+
+# claude_code/BackgroundTask/partial.json
+background_task__partial: BackgroundTask = {
+    "task_id": "task_03",
+    "task_type": "local_workflow",
+    "description": "Refactor the config loader",
+}
+
+# claude_code/BackgroundTasksChangedMessage/minimal.json
+background_tasks_changed_message__minimal: BackgroundTasksChangedMessage = {
+    "type": "system",
+    "subtype": "background_tasks_changed",
+    "tasks": [
+        {"task_id": "task_01", "task_type": "local_agent", "description": "Run the test suite"}
+    ],
+}
+
+# claude_code/BackgroundTasksChangedMessage/partial.json
+background_tasks_changed_message__partial: BackgroundTasksChangedMessage = {
+    "type": "system",
+    "subtype": "background_tasks_changed",
+    "tasks": [
+        {
+            "task_id": "task_03",
+            "task_type": "local_workflow",
+            "description": "Refactor the config loader",
+        }
+    ],
+    "session_id": "42f2583a-9040-5984-9a79-1171c7d8d553",
+}
+
+# claude_code/BackgroundTasksChangedMessage/two_tasks.json
+background_tasks_changed_message__two_tasks: BackgroundTasksChangedMessage = {
+    "type": "system",
+    "subtype": "background_tasks_changed",
+    "tasks": [
+        {"task_id": "t-2", "task_type": "local_bash", "description": "npm run dev"},
+        {"task_id": "t-4", "task_type": "local_agent", "description": "watch", "ambient": True},
+    ],
+    "uuid": "00000000-0000-4000-8000-000000000012",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
 # claude_code/CacheCreation/five_minutes.json
 cache_creation__five_minutes: CacheCreation = {
     "ephemeral_5m_input_tokens": 1200,
@@ -311,6 +467,53 @@ cache_creation__one_hour: CacheCreation = {
 cache_creation__zero: CacheCreation = {
     "ephemeral_1h_input_tokens": 0,
     "ephemeral_5m_input_tokens": 0,
+}
+
+# claude_code/CommandsChangedMessage/minimal.json
+commands_changed_message__minimal: CommandsChangedMessage = {
+    "type": "system",
+    "subtype": "commands_changed",
+    "commands": [
+        {
+            "name": "compact",
+            "description": "Clear conversation history but keep a summary in context",
+            "argumentHint": "<optional custom summarization instructions>",
+        }
+    ],
+}
+
+# claude_code/CommandsChangedMessage/partial.json
+commands_changed_message__partial: CommandsChangedMessage = {
+    "type": "system",
+    "subtype": "commands_changed",
+    "commands": [],
+    "session_id": "42f2583a-9040-5984-9a79-1171c7d8d553",
+}
+
+# claude_code/CommandsChangedMessage/typical.json
+commands_changed_message__typical: CommandsChangedMessage = {
+    "type": "system",
+    "subtype": "commands_changed",
+    "commands": [{"name": "review", "description": "Review a PR", "argumentHint": "<pr>"}],
+    "uuid": "00000000-0000-4000-8000-000000000022",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/CompactBoundaryMarker/full.json
+compact_boundary_marker__full: CompactBoundaryMarker = {
+    "type": "compact_boundary",
+    "direction": "end",
+    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
+    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
+}
+
+# claude_code/CompactBoundaryMarker/minimal.json
+compact_boundary_marker__minimal: CompactBoundaryMarker = {"type": "compact_boundary"}
+
+# claude_code/CompactBoundaryMarker/seed_example.json
+compact_boundary_marker__seed_example: CompactBoundaryMarker = {
+    "type": "compact_boundary",
+    "direction": "start",
 }
 
 # claude_code/CompactBoundaryMessage/auto_end.json
@@ -335,6 +538,18 @@ compact_boundary_message__seed_example: CompactBoundaryMessage = {
     "type": "system",
     "subtype": "compact_boundary",
     "direction": "start",
+}
+
+# claude_code/CompactBoundaryMessage/seed_top_level.json
+compact_boundary_message__seed_top_level: CompactBoundaryMessage = {
+    "type": "compact_boundary",
+    "direction": "start",
+}
+
+# claude_code/CompactBoundaryMessage/seed_top_level_end.json
+compact_boundary_message__seed_top_level_end: CompactBoundaryMessage = {
+    "type": "compact_boundary",
+    "direction": "end",
 }
 
 # claude_code/CompactDirection/seed_end.json
@@ -714,6 +929,109 @@ control_success_response__recorded_still_queued: ControlSuccessResponse = {
     "response": {"still_queued": []},
 }
 
+# claude_code/ConversationResetMessage/clear.json
+conversation_reset_message__clear: ConversationResetMessage = {
+    "type": "conversation_reset",
+    "new_conversation_id": "00000000-0000-4000-8000-000000000030",
+    "trigger": "clear",
+    "user_message_uuid": "00000000-0000-4000-8000-000000000031",
+    "timestamp": "2026-01-02T03:04:05.000Z",
+    "uuid": "00000000-0000-4000-8000-000000000032",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/ConversationResetMessage/minimal.json
+conversation_reset_message__minimal: ConversationResetMessage = {
+    "type": "conversation_reset",
+    "new_conversation_id": "8c1404e8-681f-5059-9708-9621aeedad95",
+}
+
+# claude_code/ConversationResetMessage/older_emitter.json
+conversation_reset_message__older_emitter: ConversationResetMessage = {
+    "type": "conversation_reset",
+    "new_conversation_id": "00000000-0000-4000-8000-000000000033",
+    "uuid": "00000000-0000-4000-8000-000000000034",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/ConversationResetTrigger/clear.json
+conversation_reset_trigger__clear: ConversationResetTrigger = "clear"
+
+# claude_code/ConversationResetTrigger/fresh_session.json
+conversation_reset_trigger__fresh_session: ConversationResetTrigger = "fresh_session"
+
+# claude_code/ConversationResetTrigger/plan_mode_exit.json
+conversation_reset_trigger__plan_mode_exit: ConversationResetTrigger = "plan_mode_exit"
+
+# claude_code/ElicitationCompleteMessage/minimal.json
+elicitation_complete_message__minimal: ElicitationCompleteMessage = {
+    "type": "system",
+    "subtype": "elicitation_complete",
+    "mcp_server_name": "github",
+    "elicitation_id": "elicit-7f3a2c",
+}
+
+# claude_code/ElicitationCompleteMessage/partial.json
+elicitation_complete_message__partial: ElicitationCompleteMessage = {
+    "type": "system",
+    "subtype": "elicitation_complete",
+    "mcp_server_name": "linear",
+    "elicitation_id": "elicit-5d81aa",
+    "uuid": "0408cc54-ad7e-532c-8275-0762eefd6301",
+}
+
+# claude_code/ElicitationCompleteMessage/typical.json
+elicitation_complete_message__typical: ElicitationCompleteMessage = {
+    "type": "system",
+    "subtype": "elicitation_complete",
+    "mcp_server_name": "github",
+    "elicitation_id": "el-1",
+    "uuid": "00000000-0000-4000-8000-000000000018",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/FailedFile/full.json
+failed_file__full: FailedFile = {"filename": "secrets/.env", "error": "Permission denied"}
+
+# claude_code/FailedFile/minimal.json
+failed_file__minimal: FailedFile = {
+    "filename": "dist/app.tar",
+    "error": "File exceeds the 500 MB upload limit",
+}
+
+# claude_code/FailedFile/partial.json
+failed_file__partial: FailedFile = {"filename": "data/events.parquet", "error": "Upload timed out"}
+
+# claude_code/FilesPersistedEvent/minimal.json
+files_persisted_event__minimal: FilesPersistedEvent = {
+    "type": "system",
+    "subtype": "files_persisted",
+    "files": [{"filename": "report.md", "file_id": "file_011CNha8iCJcU1wXNR6q4V8w"}],
+    "failed": [{"filename": "dist/app.tar", "error": "File exceeds the 500 MB upload limit"}],
+    "processed_at": "2026-11-24T05:10:00Z",
+}
+
+# claude_code/FilesPersistedEvent/partial.json
+files_persisted_event__partial: FilesPersistedEvent = {
+    "type": "system",
+    "subtype": "files_persisted",
+    "files": [{"filename": "notes.txt", "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R"}],
+    "failed": [{"filename": "data/events.parquet", "error": "Upload timed out"}],
+    "processed_at": "2026-11-24T05:13:02Z",
+    "session_id": "42f2583a-9040-5984-9a79-1171c7d8d553",
+}
+
+# claude_code/FilesPersistedEvent/typical.json
+files_persisted_event__typical: FilesPersistedEvent = {
+    "type": "system",
+    "subtype": "files_persisted",
+    "files": [{"filename": "report.md", "file_id": "file_011"}],
+    "failed": [{"filename": "big.bin", "error": "too large"}],
+    "processed_at": "2026-01-02T03:04:05.000Z",
+    "uuid": "00000000-0000-4000-8000-000000000013",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
 # claude_code/HookOutcome/cancelled.json
 hook_outcome__cancelled: HookOutcome = "cancelled"
 
@@ -722,6 +1040,45 @@ hook_outcome__error: HookOutcome = "error"
 
 # claude_code/HookOutcome/success.json
 hook_outcome__success: HookOutcome = "success"
+
+# claude_code/HookProgressMessage/minimal.json
+hook_progress_message__minimal: HookProgressMessage = {
+    "type": "system",
+    "subtype": "hook_progress",
+    "hook_id": "hook-1",
+    "hook_name": "PreToolUse:Bash",
+    "hook_event": "PreToolUse",
+    "stdout": "Checking the command against the policy...\n",
+    "stderr": "",
+    "output": "Checking the command against the policy...\n",
+}
+
+# claude_code/HookProgressMessage/partial.json
+hook_progress_message__partial: HookProgressMessage = {
+    "type": "system",
+    "subtype": "hook_progress",
+    "hook_id": "hook-3",
+    "hook_name": "Stop",
+    "hook_event": "Stop",
+    "stdout": "Running the test suite...\n",
+    "stderr": "",
+    "output": "Running the test suite...\n",
+    "uuid": "0408cc54-ad7e-532c-8275-0762eefd6301",
+}
+
+# claude_code/HookProgressMessage/typical.json
+hook_progress_message__typical: HookProgressMessage = {
+    "type": "system",
+    "subtype": "hook_progress",
+    "hook_id": "h-1",
+    "hook_name": "PreToolUse:Bash",
+    "hook_event": "PreToolUse",
+    "stdout": "checking\u2026\n",
+    "stderr": "",
+    "output": "checking\u2026\n",
+    "uuid": "00000000-0000-4000-8000-000000000005",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
 
 # claude_code/HookResponseMessage/cancelled_minimal.json
 hook_response_message__cancelled_minimal: HookResponseMessage = {
@@ -777,6 +1134,70 @@ hook_started_message__recorded_session_start: HookStartedMessage = {
     "hook_event": "SessionStart",
     "uuid": "327fa87b-408f-458f-af6b-f5aa58d55d55",
     "session_id": "180be86c-2552-4676-a118-3ebfe8122940",
+}
+
+# claude_code/InformationalLevel/info.json
+informational_level__info: InformationalLevel = "info"
+
+# claude_code/InformationalLevel/notice.json
+informational_level__notice: InformationalLevel = "notice"
+
+# claude_code/InformationalLevel/suggestion.json
+informational_level__suggestion: InformationalLevel = "suggestion"
+
+# claude_code/InformationalMessage/full.json
+informational_message__full: InformationalMessage = {
+    "type": "system",
+    "subtype": "informational",
+    "content": "Hook blocked the command: tests must pass before commit.",
+    "level": "notice",
+    "tool_use_id": "toolu_01Q8wE4rT6yU2iO9pA3sD5fG",
+    "prevent_continuation": True,
+    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
+    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
+}
+
+# claude_code/InformationalMessage/minimal.json
+informational_message__minimal: InformationalMessage = {
+    "type": "system",
+    "subtype": "informational",
+    "content": "Auto-compact is on: the conversation will be summarised near the context limit.",
+    "level": "info",
+}
+
+# claude_code/InformationalMessage/warning.json
+informational_message__warning: InformationalMessage = {
+    "type": "system",
+    "subtype": "informational",
+    "content": "Stop hook blocked continuation",
+    "level": "warning",
+    "prevent_continuation": True,
+    "uuid": "00000000-0000-4000-8000-000000000019",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/LocalCommandOutputMessage/cost.json
+local_command_output_message__cost: LocalCommandOutputMessage = {
+    "type": "system",
+    "subtype": "local_command_output",
+    "content": "Total cost: $0.0123",
+    "uuid": "00000000-0000-4000-8000-000000000016",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/LocalCommandOutputMessage/minimal.json
+local_command_output_message__minimal: LocalCommandOutputMessage = {
+    "type": "system",
+    "subtype": "local_command_output",
+    "content": "Total cost: $0.42\nTotal duration (API): 1m 12s",
+}
+
+# claude_code/LocalCommandOutputMessage/partial.json
+local_command_output_message__partial: LocalCommandOutputMessage = {
+    "type": "system",
+    "subtype": "local_command_output",
+    "content": "Model set to claude-opus-4-1",
+    "session_id": "42f2583a-9040-5984-9a79-1171c7d8d553",
 }
 
 # claude_code/LocalCommandRun/no_args.json
@@ -873,6 +1294,14 @@ message__control_response: Message = {
         "request_id": "4f1d2c3b-5a69-4e7f-8b0c-9d1e2f3a4b5c",
         "response": {"still_queued": []},
     },
+}
+
+# claude_code/Message/conversation_reset.json
+message__conversation_reset: Message = {
+    "type": "conversation_reset",
+    "new_conversation_id": "00000000-0000-4000-8000-000000000035",
+    "uuid": "00000000-0000-4000-8000-000000000036",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
 }
 
 # claude_code/Message/hook_response.json
@@ -982,6 +1411,9 @@ message__result_success: Message = {
     "first_content_frame_ms": 1029,
 }
 
+# claude_code/Message/seed_compact_boundary.json
+message__seed_compact_boundary: Message = {"type": "compact_boundary", "direction": "start"}
+
 # claude_code/Message/stream_event.json
 message__stream_event: Message = {
     "type": "stream_event",
@@ -1016,6 +1448,61 @@ message__system_status: Message = {
     "uuid": "2d3e4f50-6172-4384-95a6-b7c8d9e0f1a2",
 }
 
+# claude_code/Message/task_notification.json
+message__task_notification: Message = {
+    "type": "system",
+    "subtype": "task_notification",
+    "task_id": "t-1",
+    "tool_use_id": "toolu_01",
+    "status": "completed",
+    "output_file": "/tmp/claude/tasks/t-1.output",
+    "summary": "Config is in pyproject.toml.",
+    "usage": {"total_tokens": 9000, "tool_uses": 5, "duration_ms": 15000},
+    "uuid": "00000000-0000-4000-8000-000000000009",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/Message/task_progress.json
+message__task_progress: Message = {
+    "type": "system",
+    "subtype": "task_progress",
+    "task_id": "t-1",
+    "tool_use_id": "toolu_01",
+    "description": "Explore the repository",
+    "usage": {"total_tokens": 5120, "tool_uses": 3, "duration_ms": 8200},
+    "last_tool_name": "Grep",
+    "summary": "Searching for config files",
+    "uuid": "00000000-0000-4000-8000-000000000008",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/Message/task_started.json
+message__task_started: Message = {
+    "type": "system",
+    "subtype": "task_started",
+    "task_id": "t-1",
+    "tool_use_id": "toolu_01",
+    "description": "Explore the repository",
+    "task_type": "local_agent",
+    "subagent_type": "Explore",
+    "is_backgrounded": False,
+    "spawn_depth": 1,
+    "prompt": "Find the config",
+    "uuid": "00000000-0000-4000-8000-000000000006",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/Message/tool_progress.json
+message__tool_progress: Message = {
+    "type": "tool_progress",
+    "tool_use_id": "toolu_03",
+    "tool_name": "Bash",
+    "parent_tool_use_id": None,
+    "elapsed_time_seconds": 12.5,
+    "uuid": "00000000-0000-4000-8000-000000000025",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
 # claude_code/Message/user_stdin.json
 message__user_stdin: Message = {
     "message": {"content": "List the files in this directory.", "role": "user"},
@@ -1041,6 +1528,27 @@ message_type__seed_system: MessageType = "system"
 
 # claude_code/MessageType/stream_event.json
 message_type__stream_event: MessageType = "stream_event"
+
+# claude_code/MirrorErrorMessage/minimal.json
+mirror_error_message__minimal: MirrorErrorMessage = {"type": "system", "subtype": "mirror_error"}
+
+# claude_code/MirrorErrorMessage/partial.json
+mirror_error_message__partial: MirrorErrorMessage = {
+    "type": "system",
+    "subtype": "mirror_error",
+    "key": None,
+    "uuid": "0408cc54-ad7e-532c-8275-0762eefd6301",
+}
+
+# claude_code/MirrorErrorMessage/typical.json
+mirror_error_message__typical: MirrorErrorMessage = {
+    "type": "system",
+    "subtype": "mirror_error",
+    "key": {"project_key": "p", "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11"},
+    "error": "store unavailable",
+    "uuid": "00000000-0000-4000-8000-000000000024",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
 
 # claude_code/ModelUsage/bedrock.json
 model_usage__bedrock: ModelUsage = {
@@ -1073,6 +1581,58 @@ model_usage__recorded: ModelUsage = {
     "provider": "firstParty",
     "costBasis": "list",
 }
+
+# claude_code/NoResponse/full.json
+no_response__full: NoResponse = {"waited_ms": 30000, "retry_wait_ms": 4000}
+
+# claude_code/NoResponse/minimal.json
+no_response__minimal: NoResponse = {"waited_ms": 1200, "retry_wait_ms": 500}
+
+# claude_code/NoResponse/partial.json
+no_response__partial: NoResponse = {"waited_ms": 5000, "retry_wait_ms": 1500}
+
+# claude_code/NotificationMessage/full.json
+notification_message__full: NotificationMessage = {
+    "type": "system",
+    "subtype": "notification",
+    "key": "task_complete",
+    "text": 'Task "Run the test suite" finished',
+    "priority": "medium",
+    "color": "green",
+    "timeout_ms": 600000,
+    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
+    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
+}
+
+# claude_code/NotificationMessage/minimal.json
+notification_message__minimal: NotificationMessage = {
+    "type": "system",
+    "subtype": "notification",
+    "key": "permission_prompt",
+    "text": "Claude needs your permission to use Bash",
+    "priority": "low",
+}
+
+# claude_code/NotificationMessage/typical.json
+notification_message__typical: NotificationMessage = {
+    "type": "system",
+    "subtype": "notification",
+    "key": "update",
+    "text": "A new version is available",
+    "priority": "low",
+    "timeout_ms": 5000,
+    "uuid": "00000000-0000-4000-8000-000000000020",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/NotificationPriority/high.json
+notification_priority__high: NotificationPriority = "high"
+
+# claude_code/NotificationPriority/low.json
+notification_priority__low: NotificationPriority = "low"
+
+# claude_code/NotificationPriority/medium.json
+notification_priority__medium: NotificationPriority = "medium"
 
 # claude_code/OutputTokensDetails/recorded.json
 output_tokens_details__recorded: OutputTokensDetails = {"thinking_tokens": 40}
@@ -1130,6 +1690,41 @@ permission_denial__unicode: PermissionDenial = {
     },
 }
 
+# claude_code/PermissionDeniedMessage/full.json
+permission_denied_message__full: PermissionDeniedMessage = {
+    "type": "system",
+    "subtype": "permission_denied",
+    "tool_name": "Edit",
+    "tool_use_id": "toolu_01Q8wE4rT6yU2iO9pA3sD5fG",
+    "agent_id": "agent-research-1",
+    "decision_reason_type": "mode",
+    "decision_reason": "Plan mode does not allow file edits",
+    "message": "The user doesn't want to proceed with this tool use.",
+    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
+    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
+}
+
+# claude_code/PermissionDeniedMessage/minimal.json
+permission_denied_message__minimal: PermissionDeniedMessage = {
+    "type": "system",
+    "subtype": "permission_denied",
+    "tool_name": "Bash",
+    "tool_use_id": "toolu_01A2B3C4D5E6F7G8H9J0K1L2",
+    "message": "Permission to use Bash with command rm -rf build has been denied.",
+}
+
+# claude_code/PermissionDeniedMessage/typical.json
+permission_denied_message__typical: PermissionDeniedMessage = {
+    "type": "system",
+    "subtype": "permission_denied",
+    "tool_name": "Bash",
+    "tool_use_id": "toolu_02",
+    "decision_reason_type": "mode",
+    "message": "Permission to use Bash has been denied.",
+    "uuid": "00000000-0000-4000-8000-000000000021",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
 # claude_code/PermissionMode/accept_edits.json
 permission_mode__accept_edits: PermissionMode = "acceptEdits"
 
@@ -1151,6 +1746,24 @@ permission_mode__plan: PermissionMode = "plan"
 # claude_code/PermissionMode/seed_default.json
 permission_mode__seed_default: PermissionMode = "default"
 
+# claude_code/PersistedFile/full.json
+persisted_file__full: PersistedFile = {
+    "filename": "out/summary.csv",
+    "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w",
+}
+
+# claude_code/PersistedFile/minimal.json
+persisted_file__minimal: PersistedFile = {
+    "filename": "report.md",
+    "file_id": "file_011CNha8iCJcU1wXNR6q4V8w",
+}
+
+# claude_code/PersistedFile/partial.json
+persisted_file__partial: PersistedFile = {
+    "filename": "notes.txt",
+    "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R",
+}
+
 # claude_code/PluginInfo/minimal.json
 plugin_info__minimal: PluginInfo = {"name": "local", "path": "/opt/plugins/lokal-\xfc"}
 
@@ -1167,6 +1780,27 @@ plugin_info__with_version: PluginInfo = {
     "path": "/home/user/.claude/plugins/cache/claude-plugins-official/superpowers/6.3.0",
     "source": "superpowers@claude-plugins-official",
     "version": "6.3.0",
+}
+
+# claude_code/PromptSuggestionMessage/minimal.json
+prompt_suggestion_message__minimal: PromptSuggestionMessage = {
+    "type": "prompt_suggestion",
+    "suggestion": "Run the tests again",
+}
+
+# claude_code/PromptSuggestionMessage/partial.json
+prompt_suggestion_message__partial: PromptSuggestionMessage = {
+    "type": "prompt_suggestion",
+    "suggestion": "Show me the diff",
+    "uuid": "0408cc54-ad7e-532c-8275-0762eefd6301",
+}
+
+# claude_code/PromptSuggestionMessage/typical.json
+prompt_suggestion_message__typical: PromptSuggestionMessage = {
+    "type": "prompt_suggestion",
+    "suggestion": "Run the tests",
+    "uuid": "00000000-0000-4000-8000-000000000029",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
 }
 
 # claude_code/RateLimitEvent/allowed_warning.json
@@ -1437,6 +2071,39 @@ server_tool_use__searches: ServerToolUse = {"web_search_requests": 3, "web_fetch
 # claude_code/ServerToolUse/without_fetch.json
 server_tool_use__without_fetch: ServerToolUse = {"web_search_requests": 2}
 
+# claude_code/SessionState/idle.json
+session_state__idle: SessionState = "idle"
+
+# claude_code/SessionState/requires_action.json
+session_state__requires_action: SessionState = "requires_action"
+
+# claude_code/SessionState/running.json
+session_state__running: SessionState = "running"
+
+# claude_code/SessionStateChangedMessage/idle.json
+session_state_changed_message__idle: SessionStateChangedMessage = {
+    "type": "system",
+    "subtype": "session_state_changed",
+    "state": "idle",
+    "uuid": "00000000-0000-4000-8000-000000000017",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/SessionStateChangedMessage/minimal.json
+session_state_changed_message__minimal: SessionStateChangedMessage = {
+    "type": "system",
+    "subtype": "session_state_changed",
+    "state": "idle",
+}
+
+# claude_code/SessionStateChangedMessage/partial.json
+session_state_changed_message__partial: SessionStateChangedMessage = {
+    "type": "system",
+    "subtype": "session_state_changed",
+    "state": "requires_action",
+    "session_id": "42f2583a-9040-5984-9a79-1171c7d8d553",
+}
+
 # claude_code/SessionType/seed_cli.json
 session_type__seed_cli: SessionType = "cli"
 
@@ -1517,11 +2184,77 @@ stream_event_message__recorded_text_delta: StreamEventMessage = {
     "uuid": "60718293-a4b5-46c7-d8e9-f0a1b2c3d4e5",
 }
 
+# claude_code/SystemCompactBoundary/cli_auto.json
+system_compact_boundary__cli_auto: SystemCompactBoundary = {
+    "type": "system",
+    "subtype": "compact_boundary",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+    "uuid": "00000000-0000-4000-8000-000000000001",
+    "compact_metadata": {
+        "trigger": "auto",
+        "pre_tokens": 167000,
+        "post_tokens": 12000,
+        "duration_ms": 41000,
+        "preserved_segment": {
+            "head_uuid": "00000000-0000-4000-8000-000000000002",
+            "anchor_uuid": "00000000-0000-4000-8000-000000000003",
+            "tail_uuid": "00000000-0000-4000-8000-000000000004",
+        },
+    },
+}
+
+# claude_code/SystemCompactBoundary/full.json
+system_compact_boundary__full: SystemCompactBoundary = {
+    "type": "system",
+    "subtype": "compact_boundary",
+    "compact_metadata": {
+        "trigger": "auto",
+        "pre_tokens": 187402,
+        "post_tokens": 24511,
+        "duration_ms": 38120,
+        "preserved_segment": {
+            "head_uuid": "5b0e7f9a-3c2d-4e1f-9a8b-7c6d5e4f3a2b",
+            "anchor_uuid": "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a",
+            "tail_uuid": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+        },
+        "preserved_messages": {
+            "anchor_uuid": "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a",
+            "uuids": [
+                "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                "5b0e7f9a-3c2d-4e1f-9a8b-7c6d5e4f3a2b",
+            ],
+        },
+    },
+    "direction": "end",
+    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
+    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
+}
+
+# claude_code/SystemCompactBoundary/minimal.json
+system_compact_boundary__minimal: SystemCompactBoundary = {
+    "type": "system",
+    "subtype": "compact_boundary",
+}
+
 # claude_code/SystemEvent/compact_boundary.json
 system_event__compact_boundary: SystemEvent = {
     "type": "system",
     "subtype": "compact_boundary",
     "direction": "start",
+}
+
+# claude_code/SystemEvent/hook_progress.json
+system_event__hook_progress: SystemEvent = {
+    "type": "system",
+    "subtype": "hook_progress",
+    "hook_id": "h-1",
+    "hook_name": "PreToolUse:Bash",
+    "hook_event": "PreToolUse",
+    "stdout": "checking\u2026\n",
+    "stderr": "",
+    "output": "checking\u2026\n",
+    "uuid": "00000000-0000-4000-8000-000000000005",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
 }
 
 # claude_code/SystemEvent/hook_response.json
@@ -1594,6 +2327,50 @@ system_event__status: SystemEvent = {
     "subtype": "status",
     "status": None,
     "permissionMode": "dontAsk",
+}
+
+# claude_code/SystemEvent/task_notification.json
+system_event__task_notification: SystemEvent = {
+    "type": "system",
+    "subtype": "task_notification",
+    "task_id": "t-1",
+    "tool_use_id": "toolu_01",
+    "status": "completed",
+    "output_file": "/tmp/claude/tasks/t-1.output",
+    "summary": "Config is in pyproject.toml.",
+    "usage": {"total_tokens": 9000, "tool_uses": 5, "duration_ms": 15000},
+    "uuid": "00000000-0000-4000-8000-000000000009",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/SystemEvent/task_progress.json
+system_event__task_progress: SystemEvent = {
+    "type": "system",
+    "subtype": "task_progress",
+    "task_id": "t-1",
+    "tool_use_id": "toolu_01",
+    "description": "Explore the repository",
+    "usage": {"total_tokens": 5120, "tool_uses": 3, "duration_ms": 8200},
+    "last_tool_name": "Grep",
+    "summary": "Searching for config files",
+    "uuid": "00000000-0000-4000-8000-000000000008",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/SystemEvent/task_started.json
+system_event__task_started: SystemEvent = {
+    "type": "system",
+    "subtype": "task_started",
+    "task_id": "t-1",
+    "tool_use_id": "toolu_01",
+    "description": "Explore the repository",
+    "task_type": "local_agent",
+    "subagent_type": "Explore",
+    "is_backgrounded": False,
+    "spawn_depth": 1,
+    "prompt": "Find the config",
+    "uuid": "00000000-0000-4000-8000-000000000006",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
 }
 
 # claude_code/SystemMessage/minimal.json
@@ -1693,6 +2470,17 @@ system_message__seed_example: SystemMessage = {
     "userType": "external",
 }
 
+# claude_code/SystemStatusMessage/compact_failed.json
+system_status_message__compact_failed: SystemStatusMessage = {
+    "type": "system",
+    "subtype": "status",
+    "status": None,
+    "compact_result": "failed",
+    "compact_error": "context too small",
+    "uuid": "00000000-0000-4000-8000-000000000037",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
 # claude_code/SystemStatusMessage/compacting.json
 system_status_message__compacting: SystemStatusMessage = {
     "type": "system",
@@ -1718,6 +2506,160 @@ system_status_message__recorded_requesting: SystemStatusMessage = {
     "session_id": "180be86c-2552-4676-a118-3ebfe8122940",
     "uuid": "2d3e4f50-6172-4384-95a6-b7c8d9e0f1a2",
 }
+
+# claude_code/TaskNotificationMessage/completed.json
+task_notification_message__completed: TaskNotificationMessage = {
+    "type": "system",
+    "subtype": "task_notification",
+    "task_id": "t-1",
+    "tool_use_id": "toolu_01",
+    "status": "completed",
+    "output_file": "/tmp/claude/tasks/t-1.output",
+    "summary": "Config is in pyproject.toml.",
+    "usage": {"total_tokens": 9000, "tool_uses": 5, "duration_ms": 15000},
+    "uuid": "00000000-0000-4000-8000-000000000009",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/TaskNotificationMessage/minimal.json
+task_notification_message__minimal: TaskNotificationMessage = {
+    "type": "system",
+    "subtype": "task_notification",
+    "task_id": "task_01",
+    "status": "completed",
+    "output_file": "/tmp/claude/task-out.txt",
+    "summary": "Ran the tests: 3 passed.",
+}
+
+# claude_code/TaskNotificationMessage/stopped_after_restart.json
+task_notification_message__stopped_after_restart: TaskNotificationMessage = {
+    "type": "system",
+    "subtype": "task_notification",
+    "task_id": "t-3",
+    "status": "stopped",
+    "reason": "worker_restart",
+    "output_file": "",
+    "summary": "",
+    "uuid": "00000000-0000-4000-8000-000000000010",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/TaskNotificationStatus/completed.json
+task_notification_status__completed: TaskNotificationStatus = "completed"
+
+# claude_code/TaskNotificationStatus/failed.json
+task_notification_status__failed: TaskNotificationStatus = "failed"
+
+# claude_code/TaskNotificationStatus/stopped.json
+task_notification_status__stopped: TaskNotificationStatus = "stopped"
+
+# claude_code/TaskProgressMessage/full.json
+task_progress_message__full: TaskProgressMessage = {
+    "type": "system",
+    "subtype": "task_progress",
+    "task_id": "b7e2c9d4",
+    "tool_use_id": "toolu_01Q8wE4rT6yU2iO9pA3sD5fG",
+    "description": "Search the codebase for uses of parse_config",
+    "subagent_type": "Explore",
+    "usage": {"total_tokens": 52310, "tool_uses": 14, "duration_ms": 48210},
+    "last_tool_name": "Grep",
+    "summary": "Searched 42 files, found 3 callers.",
+    "uuid": "75f97222-f9a2-569e-87e3-c08d932c5fbe",
+    "session_id": "088e9cae-bfcb-5065-bdde-6be58aed39a4",
+}
+
+# claude_code/TaskProgressMessage/minimal.json
+task_progress_message__minimal: TaskProgressMessage = {
+    "type": "system",
+    "subtype": "task_progress",
+    "task_id": "task_01",
+    "description": "Run the test suite",
+    "usage": {"total_tokens": 1840, "tool_uses": 0, "duration_ms": 1523},
+}
+
+# claude_code/TaskProgressMessage/typical.json
+task_progress_message__typical: TaskProgressMessage = {
+    "type": "system",
+    "subtype": "task_progress",
+    "task_id": "t-1",
+    "tool_use_id": "toolu_01",
+    "description": "Explore the repository",
+    "usage": {"total_tokens": 5120, "tool_uses": 3, "duration_ms": 8200},
+    "last_tool_name": "Grep",
+    "summary": "Searching for config files",
+    "uuid": "00000000-0000-4000-8000-000000000008",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/TaskStartedMessage/minimal.json
+task_started_message__minimal: TaskStartedMessage = {
+    "type": "system",
+    "subtype": "task_started",
+    "task_id": "t-2",
+    "description": "npm test",
+    "uuid": "00000000-0000-4000-8000-000000000007",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/TaskStartedMessage/required_only.json
+task_started_message__required_only: TaskStartedMessage = {
+    "type": "system",
+    "subtype": "task_started",
+    "task_id": "task_01",
+    "description": "Run the test suite",
+}
+
+# claude_code/TaskStartedMessage/subagent.json
+task_started_message__subagent: TaskStartedMessage = {
+    "type": "system",
+    "subtype": "task_started",
+    "task_id": "t-1",
+    "tool_use_id": "toolu_01",
+    "description": "Explore the repository",
+    "task_type": "local_agent",
+    "subagent_type": "Explore",
+    "is_backgrounded": False,
+    "spawn_depth": 1,
+    "prompt": "Find the config",
+    "uuid": "00000000-0000-4000-8000-000000000006",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/TaskUpdatedMessage/minimal.json
+task_updated_message__minimal: TaskUpdatedMessage = {
+    "type": "system",
+    "subtype": "task_updated",
+    "task_id": "task_01",
+    "patch": {"status": "running"},
+}
+
+# claude_code/TaskUpdatedMessage/partial.json
+task_updated_message__partial: TaskUpdatedMessage = {
+    "type": "system",
+    "subtype": "task_updated",
+    "task_id": "task_03",
+    "patch": {"is_backgrounded": True},
+    "uuid": "0408cc54-ad7e-532c-8275-0762eefd6301",
+}
+
+# claude_code/TaskUpdatedMessage/terminal.json
+task_updated_message__terminal: TaskUpdatedMessage = {
+    "type": "system",
+    "subtype": "task_updated",
+    "task_id": "t-2",
+    "patch": {"status": "killed", "end_time": 1760000000000},
+    "uuid": "00000000-0000-4000-8000-000000000011",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/TaskUsage/full.json
+task_usage__full: TaskUsage = {"total_tokens": 52310, "tool_uses": 14, "duration_ms": 48210}
+
+# claude_code/TaskUsage/minimal.json
+task_usage__minimal: TaskUsage = {"total_tokens": 1840, "tool_uses": 0, "duration_ms": 1523}
+
+# claude_code/TaskUsage/partial.json
+task_usage__partial: TaskUsage = {"total_tokens": 12400, "tool_uses": 5, "duration_ms": 9034}
 
 # claude_code/TextBlock/empty_text.json
 text_block__empty_text: TextBlock = {"type": "text", "text": ""}
@@ -1752,6 +2694,66 @@ thinking_block__seed_example: ThinkingBlock = {
 thinking_block__without_signature: ThinkingBlock = {
     "type": "thinking",
     "thinking": "Hmm\u2026 \xabdenken\xbb",
+}
+
+# claude_code/ThinkingTokensMessage/minimal.json
+thinking_tokens_message__minimal: ThinkingTokensMessage = {
+    "type": "system",
+    "subtype": "thinking_tokens",
+    "estimated_tokens": 1200,
+    "estimated_tokens_delta": 150,
+}
+
+# claude_code/ThinkingTokensMessage/partial.json
+thinking_tokens_message__partial: ThinkingTokensMessage = {
+    "type": "system",
+    "subtype": "thinking_tokens",
+    "estimated_tokens": 2300,
+    "estimated_tokens_delta": 40,
+    "uuid": "0408cc54-ad7e-532c-8275-0762eefd6301",
+}
+
+# claude_code/ThinkingTokensMessage/typical.json
+thinking_tokens_message__typical: ThinkingTokensMessage = {
+    "type": "system",
+    "subtype": "thinking_tokens",
+    "estimated_tokens": 512,
+    "estimated_tokens_delta": 64,
+    "uuid": "00000000-0000-4000-8000-000000000023",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/ToolProgressMessage/in_subagent.json
+tool_progress_message__in_subagent: ToolProgressMessage = {
+    "type": "tool_progress",
+    "tool_use_id": "toolu_04",
+    "tool_name": "WebFetch",
+    "parent_tool_use_id": "toolu_01",
+    "elapsed_time_seconds": 3,
+    "task_id": "t-1",
+    "heartbeat": True,
+    "uuid": "00000000-0000-4000-8000-000000000026",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/ToolProgressMessage/minimal.json
+tool_progress_message__minimal: ToolProgressMessage = {
+    "type": "tool_progress",
+    "tool_use_id": "toolu_01A2B3C4D5E6F7G8H9J0K1L2",
+    "tool_name": "Bash",
+    "parent_tool_use_id": None,
+    "elapsed_time_seconds": 1.2,
+}
+
+# claude_code/ToolProgressMessage/partial.json
+tool_progress_message__partial: ToolProgressMessage = {
+    "type": "tool_progress",
+    "tool_use_id": "toolu_01Z1xC2vB3nM4aS5dF6gH7jK",
+    "tool_name": "Read",
+    "parent_tool_use_id": None,
+    "elapsed_time_seconds": 6.5,
+    "heartbeat": False,
+    "session_id": "42f2583a-9040-5984-9a79-1171c7d8d553",
 }
 
 # claude_code/ToolResultBlock/error.json
@@ -1822,6 +2824,30 @@ tool_use_block__unicode_input: ToolUseBlock = {
         "file_path": "/tmp/\xfc.txt",
         "content": 'Gr\xfc\xdfe, \u4e16\u754c \u2014 \xabquotes\xbb "double" \\ backslash\ttab\nnewline \U0001f680',
     },
+}
+
+# claude_code/ToolUseSummaryMessage/minimal.json
+tool_use_summary_message__minimal: ToolUseSummaryMessage = {
+    "type": "tool_use_summary",
+    "summary": "Ran the tests: 3 passed.",
+    "preceding_tool_use_ids": ["toolu_01A2B3C4D5E6F7G8H9J0K1L2"],
+}
+
+# claude_code/ToolUseSummaryMessage/partial.json
+tool_use_summary_message__partial: ToolUseSummaryMessage = {
+    "type": "tool_use_summary",
+    "summary": "Edited 2 files",
+    "preceding_tool_use_ids": ["toolu_01Z1xC2vB3nM4aS5dF6gH7jK", "toolu_01K8mN2bV4cX6zL9aS1dF3gH"],
+    "session_id": "42f2583a-9040-5984-9a79-1171c7d8d553",
+}
+
+# claude_code/ToolUseSummaryMessage/typical.json
+tool_use_summary_message__typical: ToolUseSummaryMessage = {
+    "type": "tool_use_summary",
+    "summary": "Read 3 files",
+    "preceding_tool_use_ids": ["toolu_05", "toolu_06", "toolu_07"],
+    "uuid": "00000000-0000-4000-8000-000000000027",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
 }
 
 # claude_code/Usage/minimal.json

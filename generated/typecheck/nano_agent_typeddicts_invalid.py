@@ -7,59 +7,27 @@ unless mypy rejects it with exactly these errors.
 """
 
 from nano_agent.typed_dicts import (
-    Message,
-    PendingEdit,
+    CompactionContent,
 )
 
 EXPECTED_ERRORS: list[str] = [
-    'Missing key "role" for TypedDict "Message"',
-    'Extra key "__not_in_the_schema__" for TypedDict "Message"',
-    'Incompatible types (expression has type "int", TypedDict item "file_path" has type "str")',
+    'Missing key "encrypted_content" for TypedDict "CompactionContent"',
+    'Extra key "__not_in_the_schema__" for TypedDict "CompactionContent"',
+    'Incompatible types (expression has type "int", TypedDict item "encrypted_content" has type "str")',
 ]
 
-# required key 'role' left out of nano_agent/Message/all_block_kinds.json
-missing_required_key: Message = {
-    "content": [
-        {"type": "thinking", "thinking": "\u2026", "signature": ""},
-        {
-            "type": "tool_result",
-            "tool_use_id": "call_abc123",
-            "content": [{"type": "text", "text": "file1.txt\nfile2.py"}],
-        },
-        {
-            "type": "text",
-            "text": 'Emoji \U0001f389\U0001f680, CJK \u4f60\u597d\u4e16\u754c / \u65e5\u672c\u8a9e, "double quotes", \'single\', back\\slash, tab\tand\nnewline, #{not_interp} """ end',
-        },
-    ]
-}
+# required key 'encrypted_content' left out of
+# nano_agent/CompactionContent/first_checkpoint.json
+missing_required_key: CompactionContent = {"type": "compaction"}
 
-# a key the schema does not declare added to nano_agent/Message/all_block_kinds.json
-unknown_key: Message = {
-    "role": "user",
-    "content": [
-        {"type": "thinking", "thinking": "\u2026", "signature": ""},
-        {
-            "type": "tool_result",
-            "tool_use_id": "call_abc123",
-            "content": [{"type": "text", "text": "file1.txt\nfile2.py"}],
-        },
-        {
-            "type": "text",
-            "text": 'Emoji \U0001f389\U0001f680, CJK \u4f60\u597d\u4e16\u754c / \u65e5\u672c\u8a9e, "double quotes", \'single\', back\\slash, tab\tand\nnewline, #{not_interp} """ end',
-        },
-    ],
+# a key the schema does not declare added to
+# nano_agent/CompactionContent/first_checkpoint.json
+unknown_key: CompactionContent = {
+    "type": "compaction",
+    "encrypted_content": "gAAAAABoX2k9c29tZS1vcGFxdWUtc3RhdGU=",
     "__not_in_the_schema__": 1,
 }
 
-# 'file_path' given a value of type int in nano_agent/PendingEdit/explicit_defaults.json
-wrong_value_type: PendingEdit = {
-    "file_path": 12345,
-    "old_string": "def foo():\n    pass",
-    "new_string": "def foo():\n    return 42",
-    "match_line": 12,
-    "context_before": ["import os", ""],
-    "context_after": ["", "def bar():"],
-    "created_at": 1735689600.25,
-    "replace_all": False,
-    "match_count": 1,
-}
+# 'encrypted_content' given a value of type int in
+# nano_agent/CompactionContent/first_checkpoint.json
+wrong_value_type: CompactionContent = {"type": "compaction", "encrypted_content": 12345}

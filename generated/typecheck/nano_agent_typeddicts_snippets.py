@@ -10,14 +10,20 @@ Fixtures left out (2), because a TypedDict literal cannot hold them:
 """
 
 from nano_agent.typed_dicts import (
+    CompactionContent,
+    CompactionSummaryContent,
     ContentBlock,
+    ImageContent,
+    ImageSource,
     Message,
     NodeData,
     PendingEdit,
     PythonScript,
+    ReasoningContent,
     Response,
     Role,
     StopReason,
+    SubGraph,
     SystemPrompt,
     TaskStatus,
     TextContent,
@@ -28,12 +34,79 @@ from nano_agent.typed_dicts import (
     ToolDefinition,
     ToolDefinitions,
     ToolExecution,
+    ToolOutputContent,
     ToolResultContent,
     ToolUseContent,
     TruncatedOutput,
     TruncationConfig,
     Usage,
 )
+
+# nano_agent/CompactionContent/first_checkpoint.json
+compaction_content__first_checkpoint: CompactionContent = {
+    "type": "compaction",
+    "encrypted_content": "gAAAAABoX2k9c29tZS1vcGFxdWUtc3RhdGU=",
+}
+
+# nano_agent/CompactionContent/second_checkpoint.json
+compaction_content__second_checkpoint: CompactionContent = {
+    "type": "compaction",
+    "encrypted_content": "gAAAAABoX2lAbW9yZS1vcGFxdWUtc3RhdGU=",
+}
+
+# nano_agent/CompactionContent/typical.json
+compaction_content__typical: CompactionContent = {
+    "type": "compaction",
+    "encrypted_content": "opaque",
+}
+
+# nano_agent/CompactionSummaryContent/legacy.json
+compaction_summary_content__legacy: CompactionSummaryContent = {
+    "type": "compaction_summary",
+    "encrypted_content": "opaque",
+}
+
+# nano_agent/CompactionSummaryContent/legacy_first_checkpoint.json
+compaction_summary_content__legacy_first_checkpoint: CompactionSummaryContent = {
+    "type": "compaction_summary",
+    "encrypted_content": "gAAAAABoX2k9c29tZS1vcGFxdWUtc3RhdGU=",
+}
+
+# nano_agent/CompactionSummaryContent/legacy_second_checkpoint.json
+compaction_summary_content__legacy_second_checkpoint: CompactionSummaryContent = {
+    "type": "compaction_summary",
+    "encrypted_content": "gAAAAABoX2lAbW9yZS1vcGFxdWUtc3RhdGU=",
+}
+
+# nano_agent/ContentBlock/compaction.json
+content_block__compaction: ContentBlock = {
+    "type": "compaction",
+    "encrypted_content": "gAAAAABo-compacted",
+}
+
+# nano_agent/ContentBlock/compaction_summary_legacy.json
+content_block__compaction_summary_legacy: ContentBlock = {
+    "type": "compaction_summary",
+    "encrypted_content": "gAAAAABo-legacy",
+}
+
+# nano_agent/ContentBlock/image.json
+content_block__image: ContentBlock = {
+    "type": "image",
+    "source": {
+        "type": "base64",
+        "media_type": "image/png",
+        "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+    },
+}
+
+# nano_agent/ContentBlock/reasoning.json
+content_block__reasoning: ContentBlock = {
+    "type": "reasoning",
+    "id": "rs_01",
+    "encrypted_content": "gAAAAABo-reasoning",
+    "summary": [{"type": "summary_text", "text": "Checked the file list."}],
+}
 
 # nano_agent/ContentBlock/seed_example.json
 content_block__seed_example: ContentBlock = {"type": "text", "text": "Hello, world!"}
@@ -68,6 +141,53 @@ content_block__tool_use_null_input: ContentBlock = {
     "input": None,
 }
 
+# nano_agent/ImageContent/jpeg.json
+image_content__jpeg: ImageContent = {
+    "type": "image",
+    "source": {"type": "base64", "media_type": "image/jpeg", "data": "/9j/4AAQ"},
+}
+
+# nano_agent/ImageContent/jpeg_photo.json
+image_content__jpeg_photo: ImageContent = {
+    "type": "image",
+    "source": {
+        "type": "base64",
+        "media_type": "image/jpeg",
+        "data": "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAMCAgICAgMCAgIDAwMDBAYEBAQEBAgGBgUGCQgKCgkICQkKDA8MCgsOCwkJDRENDg8QEBEQCgwSExIQEw8QEBD/",
+    },
+}
+
+# nano_agent/ImageContent/webp.json
+image_content__webp: ImageContent = {
+    "type": "image",
+    "source": {
+        "type": "base64",
+        "media_type": "image/webp",
+        "data": "UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==",
+    },
+}
+
+# nano_agent/ImageSource/gif.json
+image_source__gif: ImageSource = {
+    "type": "base64",
+    "media_type": "image/gif",
+    "data": "R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7",
+}
+
+# nano_agent/ImageSource/jpeg.json
+image_source__jpeg: ImageSource = {
+    "type": "base64",
+    "media_type": "image/jpeg",
+    "data": "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAMCAgICAgMCAgIDAwMDBAYEBAQEBAgGBgUGCQgKCgkICQkKDA8MCgsOCwkJDRENDg8QEBEQCgwSExIQEw8QEBD/",
+}
+
+# nano_agent/ImageSource/png.json
+image_source__png: ImageSource = {
+    "type": "base64",
+    "media_type": "image/png",
+    "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+}
+
 # nano_agent/Message/all_block_kinds.json
 message__all_block_kinds: Message = {
     "role": "user",
@@ -82,6 +202,16 @@ message__all_block_kinds: Message = {
             "type": "text",
             "text": 'Emoji \U0001f389\U0001f680, CJK \u4f60\u597d\u4e16\u754c / \u65e5\u672c\u8a9e, "double quotes", \'single\', back\\slash, tab\tand\nnewline, #{not_interp} """ end',
         },
+    ],
+}
+
+# nano_agent/Message/assistant_reasoning_compaction.json
+message__assistant_reasoning_compaction: Message = {
+    "role": "assistant",
+    "content": [
+        {"type": "compaction", "encrypted_content": "c"},
+        {"type": "reasoning", "id": "rs_04", "encrypted_content": "e", "summary": []},
+        {"type": "text", "text": "Done."},
     ],
 }
 
@@ -103,6 +233,22 @@ message__seed_assistant_blocks: Message = {
 # nano_agent/Message/seed_example.json
 message__seed_example: Message = {"role": "user", "content": "Hello"}
 
+# nano_agent/Message/user_with_image.json
+message__user_with_image: Message = {
+    "role": "user",
+    "content": [
+        {"type": "text", "text": "What is this?"},
+        {
+            "type": "image",
+            "source": {
+                "type": "base64",
+                "media_type": "image/png",
+                "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+            },
+        },
+    ],
+}
+
 # nano_agent/NodeData/message_blocks.json
 node_data__message_blocks: NodeData = {
     "role": "assistant",
@@ -120,6 +266,43 @@ node_data__stop_reason: NodeData = {
     "type": "stop_reason",
     "reason": "end_turn",
     "usage": {"input_tokens": 150, "output_tokens": 50},
+}
+
+# nano_agent/NodeData/sub_graph.json
+node_data__sub_graph: NodeData = {
+    "type": "sub_graph",
+    "tool_name": "delegate_task",
+    "tool_use_id": "toolu_01",
+    "system_prompt": "You are a focused research sub-agent.",
+    "nodes": {
+        "n1": {
+            "id": "n1",
+            "parent_ids": [],
+            "data": {"type": "system_prompt", "content": "You are a focused research sub-agent."},
+            "timestamp": 1760000000.5,
+            "metadata": {},
+        },
+        "n2": {
+            "id": "n2",
+            "parent_ids": ["n1"],
+            "data": {"role": "user", "content": "Find the config file."},
+            "timestamp": 1760000001.0,
+            "metadata": {},
+        },
+        "n3": {
+            "id": "n3",
+            "parent_ids": ["n2"],
+            "data": {
+                "role": "assistant",
+                "content": [{"type": "text", "text": "It is pyproject.toml."}],
+            },
+            "timestamp": 1760000002.25,
+            "metadata": {"model": "x"},
+        },
+    },
+    "head_ids": ["n3"],
+    "summary": "Found pyproject.toml.",
+    "depth": 1,
 }
 
 # nano_agent/NodeData/system_prompt.json
@@ -227,6 +410,23 @@ python_script__unicode_content: PythonScript = {
     "created_at": 1735689600,
 }
 
+# nano_agent/ReasoningContent/empty_summary.json
+reasoning_content__empty_summary: ReasoningContent = {
+    "type": "reasoning",
+    "id": "rs_02",
+    "encrypted_content": "enc",
+    "summary": [],
+}
+
+# nano_agent/ReasoningContent/minimal.json
+reasoning_content__minimal: ReasoningContent = {"type": "reasoning", "encrypted_content": "enc"}
+
+# nano_agent/ReasoningContent/without_id_or_summary.json
+reasoning_content__without_id_or_summary: ReasoningContent = {
+    "type": "reasoning",
+    "encrypted_content": "gAAAAABoX2k9c29tZS1vcGFxdWUtc3RhdGU=",
+}
+
 # nano_agent/Response/stop_reason_null_empty.json
 response__stop_reason_null_empty: Response = {
     "id": "resp_68a1",
@@ -314,6 +514,65 @@ stop_reason__unicode_reason: StopReason = {
 
 # nano_agent/StopReason/usage_absent.json
 stop_reason__usage_absent: StopReason = {"type": "stop_reason", "reason": "max_tokens"}
+
+# nano_agent/SubGraph/defaults_absent.json
+sub_graph__defaults_absent: SubGraph = {
+    "type": "sub_graph",
+    "tool_name": "delegate_task",
+    "tool_use_id": "toolu_03",
+    "system_prompt": "Sub-agent",
+    "nodes": {},
+    "head_ids": [],
+}
+
+# nano_agent/SubGraph/delegated_task.json
+sub_graph__delegated_task: SubGraph = {
+    "type": "sub_graph",
+    "tool_name": "delegate_task",
+    "tool_use_id": "toolu_01",
+    "system_prompt": "You are a focused research sub-agent.",
+    "nodes": {
+        "n1": {
+            "id": "n1",
+            "parent_ids": [],
+            "data": {"type": "system_prompt", "content": "You are a focused research sub-agent."},
+            "timestamp": 1760000000.5,
+            "metadata": {},
+        },
+        "n2": {
+            "id": "n2",
+            "parent_ids": ["n1"],
+            "data": {"role": "user", "content": "Find the config file."},
+            "timestamp": 1760000001.0,
+            "metadata": {},
+        },
+        "n3": {
+            "id": "n3",
+            "parent_ids": ["n2"],
+            "data": {
+                "role": "assistant",
+                "content": [{"type": "text", "text": "It is pyproject.toml."}],
+            },
+            "timestamp": 1760000002.25,
+            "metadata": {"model": "x"},
+        },
+    },
+    "head_ids": ["n3"],
+    "summary": "Found pyproject.toml.",
+    "depth": 1,
+}
+
+# nano_agent/SubGraph/empty_graph.json
+sub_graph__empty_graph: SubGraph = {
+    "type": "sub_graph",
+    "tool_name": "delegate_task",
+    "tool_use_id": "toolu_02",
+    "system_prompt": "",
+    "nodes": {},
+    "head_ids": [],
+    "summary": "",
+    "depth": 0,
+}
 
 # nano_agent/SystemPrompt/empty.json
 system_prompt__empty: SystemPrompt = {"type": "system_prompt", "content": ""}
@@ -528,6 +787,24 @@ tool_execution__explicit_default_empty_result: ToolExecution = {
     "is_error": False,
 }
 
+# nano_agent/ToolExecution/screenshot.json
+tool_execution__screenshot: ToolExecution = {
+    "type": "tool_execution",
+    "tool_name": "Screenshot",
+    "tool_use_id": "call_9",
+    "result": [
+        {
+            "type": "image",
+            "source": {
+                "type": "base64",
+                "media_type": "image/png",
+                "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+            },
+        }
+    ],
+    "is_error": False,
+}
+
 # nano_agent/ToolExecution/seed_example.json
 tool_execution__seed_example: ToolExecution = {
     "type": "tool_execution",
@@ -548,6 +825,25 @@ tool_execution__unicode: ToolExecution = {
         }
     ],
 }
+
+# nano_agent/ToolOutputContent/image.json
+tool_output_content__image: ToolOutputContent = {
+    "type": "image",
+    "source": {
+        "type": "base64",
+        "media_type": "image/png",
+        "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+    },
+}
+
+# nano_agent/ToolOutputContent/short_text.json
+tool_output_content__short_text: ToolOutputContent = {
+    "type": "text",
+    "text": "Checking the docs first.",
+}
+
+# nano_agent/ToolOutputContent/text.json
+tool_output_content__text: ToolOutputContent = {"type": "text", "text": "ok"}
 
 # nano_agent/ToolResultContent/explicit_default_is_error.json
 tool_result_content__explicit_default_is_error: ToolResultContent = {
@@ -583,6 +879,24 @@ tool_result_content__several_blocks_unicode: ToolResultContent = {
             "text": 'Emoji \U0001f389\U0001f680, CJK \u4f60\u597d\u4e16\u754c / \u65e5\u672c\u8a9e, "double quotes", \'single\', back\\slash, tab\tand\nnewline, #{not_interp} """ end',
         },
     ],
+}
+
+# nano_agent/ToolResultContent/text_and_image.json
+tool_result_content__text_and_image: ToolResultContent = {
+    "type": "tool_result",
+    "tool_use_id": "call_9",
+    "content": [
+        {"type": "text", "text": "Screenshot taken"},
+        {
+            "type": "image",
+            "source": {
+                "type": "base64",
+                "media_type": "image/png",
+                "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+            },
+        },
+    ],
+    "is_error": False,
 }
 
 # nano_agent/ToolUseContent/empty_input_item_id_null.json

@@ -8,42 +8,75 @@ Fixtures left out (18), because a TypedDict literal cannot hold them:
 - search_agent/CacheCreation/unknown_key_kept.json: unknown key(s) a TypedDict cannot declare: $.ephemeral_24h_input_tokens
 - search_agent/Citation/unicode_unknown_key_kept.json: unknown key(s) a TypedDict cannot declare: $.score
 - search_agent/Container/unknown_key_kept.json: unknown key(s) a TypedDict cannot declare: $.skills
-- search_agent/MessageDelta/container_null_unknown_key_kept.json: unknown key(s) a TypedDict cannot declare: $.stop_details
+- search_agent/DirectCaller/with_unknown_key.json: unknown key(s) a TypedDict cannot declare: $.note
+- search_agent/DirectCaller/with_unknown_null.json: unknown key(s) a TypedDict cannot declare: $.tool_id
 - search_agent/MessageDeltaEvent/unknown_key_kept.json: unknown key(s) a TypedDict cannot declare: $.context_management
-- search_agent/MessageDeltaUsage/full_unknown_keys_kept.json: unknown key(s) a TypedDict cannot declare: $.output_tokens_details
-- search_agent/MessageStartEvent/unknown_keys_kept.json: unknown key(s) a TypedDict cannot declare: $.message.stop_details, $.message.context_management, $.request_id
+- search_agent/MessageStartEvent/unknown_keys_kept.json: unknown key(s) a TypedDict cannot declare: $.message.context_management, $.request_id
 - search_agent/MessageStopEvent/bedrock_metrics_kept.json: unknown key(s) a TypedDict cannot declare: $["amazon-bedrock-invocationMetrics"]
 - search_agent/MessageStopEvent/unicode_unknown_key_kept.json: unknown key(s) a TypedDict cannot declare: $.note
-- search_agent/ServerToolUsage/unknown_key_kept.json: unknown key(s) a TypedDict cannot declare: $.web_fetch_requests
+- search_agent/PingEvent/with_unknown_key.json: unknown key(s) a TypedDict cannot declare: $.sequence
+- search_agent/PingEvent/with_unknown_object.json: unknown key(s) a TypedDict cannot declare: $.meta
+- search_agent/TextEditorCodeExecutionCreateResultBlock/with_unknown_key.json: unknown key(s) a TypedDict cannot declare: $.bytes_written
 - search_agent/ThinkingConfigDisabled/unicode_unknown_key_kept.json: unknown key(s) a TypedDict cannot declare: $.why
 - search_agent/ThinkingConfigDisabled/unknown_key_kept.json: unknown key(s) a TypedDict cannot declare: $.budget_tokens
 - search_agent/ThinkingDelta/empty_unknown_key_kept.json: unknown key(s) a TypedDict cannot declare: $.estimated_tokens
 - search_agent/ToolChoiceNone/unicode_unknown_key_kept.json: unknown key(s) a TypedDict cannot declare: $["备注"]
 - search_agent/ToolChoiceNone/unknown_key_kept.json: unknown key(s) a TypedDict cannot declare: $.reason
 - search_agent/ToolDefinition/unicode_unknown_key_kept.json: unknown key(s) a TypedDict cannot declare: $._meta
-- search_agent/ToolUseBlock/unknown_key_kept.json: unknown key(s) a TypedDict cannot declare: $.caller
-- search_agent/Usage/server_tool_use_unknown_key_kept.json: unknown key(s) a TypedDict cannot declare: $.inference_geo
 """
 
 from search_agent.typed_dicts import (
+    AllowedCaller,
     Base64ImageSource,
+    Base64PdfSource,
+    BashCodeExecutionOutputBlock,
+    BashCodeExecutionResultBlock,
+    BashCodeExecutionToolResultBlock,
+    BashCodeExecutionToolResultContent,
+    BashCodeExecutionToolResultError,
+    BashCodeExecutionToolResultErrorCode,
     CacheControlEphemeral,
     CacheCreation,
+    Caller,
     Citation,
+    CitationCharLocation,
+    CitationContentBlockLocation,
+    CitationPageLocation,
+    CitationsConfig,
     CitationsDelta,
     CitationSource,
+    CitationsSearchResultLocation,
+    CitationsWebSearchResultLocation,
+    CodeExecutionOutputBlock,
+    CodeExecutionResultBlock,
+    CodeExecutionTool20250522,
+    CodeExecutionTool20250825,
+    CodeExecutionTool20260120,
+    CodeExecutionTool20260521,
+    CodeExecutionToolResultBlock,
+    CodeExecutionToolResultContent,
+    CodeExecutionToolResultError,
+    CodeExecutionToolResultErrorCode,
     Container,
+    ContainerUploadBlock,
     ContentBlock,
     ContentBlockDelta,
     ContentBlockDeltaEvent,
     ContentBlockParam,
     ContentBlockStartEvent,
     ContentBlockStopEvent,
+    DirectCaller,
     Document,
+    DocumentBlock,
+    DocumentSource,
+    EncryptedCodeExecutionResultBlock,
+    ErrorDetail,
+    ErrorEvent,
     ImageBlockParam,
     ImageMediaType,
     ImageSource,
     InputJsonDelta,
+    MemoryTool20250818,
     Message,
     MessageCreateParams,
     MessageDelta,
@@ -54,23 +87,43 @@ from search_agent.typed_dicts import (
     MessageStopEvent,
     MessageStreamEvent,
     Metadata,
+    OutputTokensDetails,
+    PingEvent,
+    PlainTextSource,
     RedactedThinkingBlock,
+    RefusalCategory,
+    RefusalStopDetails,
+    ResponseInclusion,
     Role,
     SearchEntry,
     SearchResult,
+    ServerToolCaller,
+    ServerToolCaller20260120,
+    ServerToolName,
     ServerToolUsage,
+    ServerToolUseBlock,
     ServiceTier,
     SignatureDelta,
     StopReason,
     TextBlock,
     TextBlockParam,
+    TextCitation,
     TextDelta,
+    TextEditorCodeExecutionCreateResultBlock,
+    TextEditorCodeExecutionStrReplaceResultBlock,
+    TextEditorCodeExecutionToolResultBlock,
+    TextEditorCodeExecutionToolResultContent,
+    TextEditorCodeExecutionToolResultError,
+    TextEditorCodeExecutionToolResultErrorCode,
+    TextEditorCodeExecutionViewResultBlock,
+    TextEditorFileType,
     ThinkingBlock,
     ThinkingConfig,
     ThinkingConfigDisabled,
     ThinkingConfigEnabled,
     ThinkingDelta,
     TokenStatus,
+    ToolBash20250124,
     ToolChoice,
     ToolChoiceAny,
     ToolChoiceAuto,
@@ -79,15 +132,55 @@ from search_agent.typed_dicts import (
     ToolDefinition,
     ToolDefinitionList,
     ToolParam,
+    ToolReferenceBlock,
     ToolResultBlockContent,
     ToolResultBlockParam,
+    ToolSearchBm25Tool,
+    ToolSearchBm25Tool20251119,
+    ToolSearchRegexTool,
+    ToolSearchRegexTool20251119,
+    ToolSearchToolResultBlock,
+    ToolSearchToolResultContent,
+    ToolSearchToolResultError,
+    ToolSearchToolResultErrorCode,
+    ToolSearchToolSearchResultBlock,
     ToolsListResult,
+    ToolTextEditor20250124,
+    ToolTextEditor20250429,
+    ToolTextEditor20250728,
+    ToolUnion,
     ToolUseBlock,
     ToolUseBlockParam,
     UrlImageSource,
     Usage,
+    UserLocation,
+    WebFetchBlock,
+    WebFetchTool20250910,
+    WebFetchTool20260209,
+    WebFetchTool20260309,
+    WebFetchTool20260318,
+    WebFetchToolResultBlock,
+    WebFetchToolResultContent,
+    WebFetchToolResultErrorBlock,
+    WebFetchToolResultErrorCode,
+    WebSearchResultBlock,
+    WebSearchTool20250305,
+    WebSearchTool20260209,
+    WebSearchTool20260318,
+    WebSearchToolResultBlock,
+    WebSearchToolResultError,
+    WebSearchToolResultErrorCode,
     _TrimState,
 )
+
+# search_agent/AllowedCaller/code_execution_20250825.json
+allowed_caller__code_execution_20250825: AllowedCaller = "code_execution_20250825"
+
+# search_agent/AllowedCaller/code_execution_20260120.json
+allowed_caller__code_execution_20260120: AllowedCaller = "code_execution_20260120"
+
+# search_agent/AllowedCaller/direct.json
+allowed_caller__direct: AllowedCaller = "direct"
 
 # search_agent/Base64ImageSource/jpeg.json
 base64_image_source__jpeg: Base64ImageSource = {
@@ -110,6 +203,169 @@ base64_image_source__webp_empty_data: Base64ImageSource = {
     "data": "",
 }
 
+# search_agent/Base64PdfSource/catalog_only.json
+base64_pdf_source__catalog_only: Base64PdfSource = {
+    "type": "base64",
+    "media_type": "application/pdf",
+    "data": "JVBERi0xLjcKJeLjz9MKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK",
+}
+
+# search_agent/Base64PdfSource/compressed_stream.json
+base64_pdf_source__compressed_stream: Base64PdfSource = {
+    "type": "base64",
+    "media_type": "application/pdf",
+    "data": "JVBERi0xLjQKJcOkw7zDtsOfCjIgMCBvYmoKPDwvTGVuZ3RoIDMgMCBSL0ZpbHRlci9GbGF0ZURlY29kZT4+CnN0cmVhbQo=",
+}
+
+# search_agent/Base64PdfSource/single_page.json
+base64_pdf_source__single_page: Base64PdfSource = {
+    "type": "base64",
+    "media_type": "application/pdf",
+    "data": "JVBERi0xLjUKJYCBgoMKMSAwIG9iago8PC9UeXBlL1BhZ2VzL0NvdW50IDE+PgplbmRvYmoK",
+}
+
+# search_agent/BashCodeExecutionOutputBlock/full.json
+bash_code_execution_output_block__full: BashCodeExecutionOutputBlock = {
+    "type": "bash_code_execution_output",
+    "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w",
+}
+
+# search_agent/BashCodeExecutionOutputBlock/minimal.json
+bash_code_execution_output_block__minimal: BashCodeExecutionOutputBlock = {
+    "type": "bash_code_execution_output",
+    "file_id": "file_011CNha8iCJcU1wXNR6q4V8w",
+}
+
+# search_agent/BashCodeExecutionOutputBlock/partial.json
+bash_code_execution_output_block__partial: BashCodeExecutionOutputBlock = {
+    "type": "bash_code_execution_output",
+    "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R",
+}
+
+# search_agent/BashCodeExecutionResultBlock/full.json
+bash_code_execution_result_block__full: BashCodeExecutionResultBlock = {
+    "type": "bash_code_execution_result",
+    "stdout": "1 failed, 2 passed in 0.51s\n",
+    "stderr": "FAILED tests/test_config.py::test_defaults\n",
+    "return_code": 1,
+    "content": [
+        {"type": "bash_code_execution_output", "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w"},
+        {"type": "bash_code_execution_output", "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R"},
+    ],
+}
+
+# search_agent/BashCodeExecutionResultBlock/minimal.json
+bash_code_execution_result_block__minimal: BashCodeExecutionResultBlock = {
+    "type": "bash_code_execution_result",
+    "stdout": "hello\n",
+    "stderr": "",
+    "return_code": 0,
+    "content": [{"type": "bash_code_execution_output", "file_id": "file_011CNha8iCJcU1wXNR6q4V8w"}],
+}
+
+# search_agent/BashCodeExecutionResultBlock/partial.json
+bash_code_execution_result_block__partial: BashCodeExecutionResultBlock = {
+    "type": "bash_code_execution_result",
+    "stdout": "total 8\n",
+    "stderr": "",
+    "return_code": 2,
+    "content": [{"type": "bash_code_execution_output", "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R"}],
+}
+
+# search_agent/BashCodeExecutionToolResultBlock/error.json
+bash_code_execution_tool_result_block__error: BashCodeExecutionToolResultBlock = {
+    "type": "bash_code_execution_tool_result",
+    "tool_use_id": "srvtoolu_13",
+    "content": {
+        "type": "bash_code_execution_tool_result_error",
+        "error_code": "output_file_too_large",
+    },
+}
+
+# search_agent/BashCodeExecutionToolResultBlock/invalid_input_error.json
+bash_code_execution_tool_result_block__invalid_input_error: BashCodeExecutionToolResultBlock = {
+    "type": "bash_code_execution_tool_result",
+    "tool_use_id": "srvtoolu_01A09q90qw90lq917835lq9",
+    "content": {
+        "type": "bash_code_execution_tool_result_error",
+        "error_code": "invalid_tool_input",
+    },
+}
+
+# search_agent/BashCodeExecutionToolResultBlock/result.json
+bash_code_execution_tool_result_block__result: BashCodeExecutionToolResultBlock = {
+    "type": "bash_code_execution_tool_result",
+    "tool_use_id": "srvtoolu_12",
+    "content": {
+        "type": "bash_code_execution_result",
+        "stdout": "total 0\n",
+        "stderr": "",
+        "return_code": 0,
+        "content": [{"type": "bash_code_execution_output", "file_id": "file_013"}],
+    },
+}
+
+# search_agent/BashCodeExecutionToolResultContent/error_invalid_tool_input.json
+bash_code_execution_tool_result_content__error_invalid_tool_input: (
+    BashCodeExecutionToolResultContent
+)
+bash_code_execution_tool_result_content__error_invalid_tool_input = {
+    "type": "bash_code_execution_tool_result_error",
+    "error_code": "invalid_tool_input",
+}
+
+# search_agent/BashCodeExecutionToolResultContent/error_too_many_requests.json
+bash_code_execution_tool_result_content__error_too_many_requests: BashCodeExecutionToolResultContent
+bash_code_execution_tool_result_content__error_too_many_requests = {
+    "type": "bash_code_execution_tool_result_error",
+    "error_code": "too_many_requests",
+}
+
+# search_agent/BashCodeExecutionToolResultContent/result_with_output_files.json
+bash_code_execution_tool_result_content__result_with_output_files: (
+    BashCodeExecutionToolResultContent
+)
+bash_code_execution_tool_result_content__result_with_output_files = {
+    "type": "bash_code_execution_result",
+    "stdout": "1 failed, 2 passed in 0.51s\n",
+    "stderr": "FAILED tests/test_config.py::test_defaults\n",
+    "return_code": 1,
+    "content": [
+        {"type": "bash_code_execution_output", "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w"},
+        {"type": "bash_code_execution_output", "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R"},
+    ],
+}
+
+# search_agent/BashCodeExecutionToolResultError/full.json
+bash_code_execution_tool_result_error__full: BashCodeExecutionToolResultError = {
+    "type": "bash_code_execution_tool_result_error",
+    "error_code": "unavailable",
+}
+
+# search_agent/BashCodeExecutionToolResultError/minimal.json
+bash_code_execution_tool_result_error__minimal: BashCodeExecutionToolResultError = {
+    "type": "bash_code_execution_tool_result_error",
+    "error_code": "invalid_tool_input",
+}
+
+# search_agent/BashCodeExecutionToolResultError/partial.json
+bash_code_execution_tool_result_error__partial: BashCodeExecutionToolResultError = {
+    "type": "bash_code_execution_tool_result_error",
+    "error_code": "too_many_requests",
+}
+
+# search_agent/BashCodeExecutionToolResultErrorCode/invalid_tool_input.json
+bash_code_execution_tool_result_error_code__invalid_tool_input: BashCodeExecutionToolResultErrorCode
+bash_code_execution_tool_result_error_code__invalid_tool_input = "invalid_tool_input"
+
+# search_agent/BashCodeExecutionToolResultErrorCode/too_many_requests.json
+bash_code_execution_tool_result_error_code__too_many_requests: BashCodeExecutionToolResultErrorCode
+bash_code_execution_tool_result_error_code__too_many_requests = "too_many_requests"
+
+# search_agent/BashCodeExecutionToolResultErrorCode/unavailable.json
+bash_code_execution_tool_result_error_code__unavailable: BashCodeExecutionToolResultErrorCode
+bash_code_execution_tool_result_error_code__unavailable = "unavailable"
+
 # search_agent/CacheControlEphemeral/default_ttl.json
 cache_control_ephemeral__default_ttl: CacheControlEphemeral = {"type": "ephemeral"}
 
@@ -131,6 +387,21 @@ cache_creation__zeros: CacheCreation = {
     "ephemeral_1h_input_tokens": 0,
 }
 
+# search_agent/Caller/code_execution_20250825.json
+caller__code_execution_20250825: Caller = {
+    "type": "code_execution_20250825",
+    "tool_id": "srvtoolu_01Hn6FgT2pLx9QwZ3vBc8MkA",
+}
+
+# search_agent/Caller/code_execution_20260120.json
+caller__code_execution_20260120: Caller = {
+    "type": "code_execution_20260120",
+    "tool_id": "srvtoolu_01Pd4WsK7rJy2NbXe5QmG9Lh",
+}
+
+# search_agent/Caller/direct.json
+caller__direct: Caller = {"type": "direct"}
+
 # search_agent/Citation/seed_document_source.json
 citation__seed_document_source: Citation = {
     "text": "\u5f15\u7528\u7684\u6587\u672c",
@@ -143,6 +414,96 @@ citation__seed_example: Citation = {
     "source": {"id": "doc_xxx", "dataset": "search"},
 }
 
+# search_agent/CitationCharLocation/full.json
+citation_char_location__full: CitationCharLocation = {
+    "type": "char_location",
+    "cited_text": "Python 3.13 ships an experimental free-threaded build.",
+    "document_index": 2,
+    "document_title": "Python 3.13 release notes",
+    "start_char_index": 84,
+    "end_char_index": 212,
+    "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w",
+}
+
+# search_agent/CitationCharLocation/minimal.json
+citation_char_location__minimal: CitationCharLocation = {
+    "type": "char_location",
+    "cited_text": "The grass is green.",
+    "document_index": 0,
+    "start_char_index": 0,
+    "end_char_index": 19,
+}
+
+# search_agent/CitationCharLocation/partial.json
+citation_char_location__partial: CitationCharLocation = {
+    "type": "char_location",
+    "cited_text": "Revenue grew 12% year over year.",
+    "document_index": 1,
+    "start_char_index": 12,
+    "end_char_index": 128,
+    "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R",
+}
+
+# search_agent/CitationContentBlockLocation/full.json
+citation_content_block_location__full: CitationContentBlockLocation = {
+    "type": "content_block_location",
+    "cited_text": "Python 3.13 ships an experimental free-threaded build.",
+    "document_index": 2,
+    "document_title": "Python 3.13 release notes",
+    "start_block_index": 2,
+    "end_block_index": 4,
+    "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w",
+}
+
+# search_agent/CitationContentBlockLocation/minimal.json
+citation_content_block_location__minimal: CitationContentBlockLocation = {
+    "type": "content_block_location",
+    "cited_text": "The Eiffel Tower is 330 metres tall.",
+    "document_index": 0,
+    "start_block_index": 0,
+    "end_block_index": 1,
+}
+
+# search_agent/CitationContentBlockLocation/typical.json
+citation_content_block_location__typical: CitationContentBlockLocation = {
+    "type": "content_block_location",
+    "cited_text": "First block.",
+    "document_index": 2,
+    "document_title": "Custom",
+    "start_block_index": 0,
+    "end_block_index": 1,
+}
+
+# search_agent/CitationPageLocation/minimal.json
+citation_page_location__minimal: CitationPageLocation = {
+    "type": "page_location",
+    "cited_text": "The Eiffel Tower is 330 metres tall.",
+    "document_index": 0,
+    "start_page_number": 1,
+    "end_page_number": 2,
+}
+
+# search_agent/CitationPageLocation/partial.json
+citation_page_location__partial: CitationPageLocation = {
+    "type": "page_location",
+    "cited_text": "Revenue grew 12% year over year.",
+    "document_index": 1,
+    "start_page_number": 3,
+    "end_page_number": 5,
+    "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R",
+}
+
+# search_agent/CitationPageLocation/typical.json
+citation_page_location__typical: CitationPageLocation = {
+    "type": "page_location",
+    "cited_text": "Revenue grew 12%.",
+    "document_index": 1,
+    "document_title": None,
+    "start_page_number": 3,
+    "end_page_number": 4,
+    "file_id": "file_011",
+}
+
 # search_agent/CitationSource/seed_document_source.json
 citation_source__seed_document_source: CitationSource = {"id": "src_xxx", "dataset": "search"}
 
@@ -153,6 +514,81 @@ citation_source__seed_example: CitationSource = {"id": "doc_xxx", "dataset": "se
 citation_source__unicode: CitationSource = {
     "id": '\u6765\u6e90_1 "a\\b"',
     "dataset": "\u77e5\u8bc6\u5e93 \U0001f4da",
+}
+
+# search_agent/CitationsConfig/full.json
+citations_config__full: CitationsConfig = {"enabled": True}
+
+# search_agent/CitationsConfig/minimal.json
+citations_config__minimal: CitationsConfig = {}
+
+# search_agent/CitationsConfig/partial.json
+citations_config__partial: CitationsConfig = {"enabled": False}
+
+# search_agent/CitationsDelta/api_char_location.json
+citations_delta__api_char_location: CitationsDelta = {
+    "type": "citations_delta",
+    "citation": {
+        "type": "char_location",
+        "cited_text": "The grass is green.",
+        "document_index": 0,
+        "document_title": "Facts",
+        "start_char_index": 0,
+        "end_char_index": 19,
+    },
+}
+
+# search_agent/CitationsDelta/api_content_block_location.json
+citations_delta__api_content_block_location: CitationsDelta = {
+    "type": "citations_delta",
+    "citation": {
+        "type": "content_block_location",
+        "cited_text": "First block.",
+        "document_index": 2,
+        "document_title": "Custom",
+        "start_block_index": 0,
+        "end_block_index": 1,
+    },
+}
+
+# search_agent/CitationsDelta/api_page_location.json
+citations_delta__api_page_location: CitationsDelta = {
+    "type": "citations_delta",
+    "citation": {
+        "type": "page_location",
+        "cited_text": "Revenue grew 12%.",
+        "document_index": 1,
+        "document_title": None,
+        "start_page_number": 3,
+        "end_page_number": 4,
+        "file_id": "file_011",
+    },
+}
+
+# search_agent/CitationsDelta/api_search_result_location.json
+citations_delta__api_search_result_location: CitationsDelta = {
+    "type": "citations_delta",
+    "citation": {
+        "type": "search_result_location",
+        "cited_text": "Result text",
+        "search_result_index": 0,
+        "source": "https://kb.example.com/a",
+        "title": None,
+        "start_block_index": 0,
+        "end_block_index": 2,
+    },
+}
+
+# search_agent/CitationsDelta/api_web_search_result_location.json
+citations_delta__api_web_search_result_location: CitationsDelta = {
+    "type": "citations_delta",
+    "citation": {
+        "type": "web_search_result_location",
+        "cited_text": "Python 3.14 was released in October 2025.",
+        "encrypted_index": "EqQBCioIBhgC",
+        "title": "Python Release",
+        "url": "https://www.python.org/downloads/",
+    },
 }
 
 # search_agent/CitationsDelta/empty.json
@@ -181,6 +617,301 @@ citations_delta__several_unicode: CitationsDelta = {
     ],
 }
 
+# search_agent/CitationsSearchResultLocation/every_field.json
+citations_search_result_location__every_field: CitationsSearchResultLocation = {
+    "type": "search_result_location",
+    "cited_text": "Python 3.13 ships an experimental free-threaded build.",
+    "search_result_index": 3,
+    "source": "https://docs.python.org/3/whatsnew/3.13.html",
+    "title": "What\u2019s New In Python 3.13",
+    "start_block_index": 2,
+    "end_block_index": 4,
+}
+
+# search_agent/CitationsSearchResultLocation/minimal.json
+citations_search_result_location__minimal: CitationsSearchResultLocation = {
+    "type": "search_result_location",
+    "cited_text": "The Eiffel Tower is 330 metres tall.",
+    "search_result_index": 0,
+    "source": "https://en.wikipedia.org/wiki/Eiffel_Tower",
+    "start_block_index": 0,
+    "end_block_index": 1,
+}
+
+# search_agent/CitationsSearchResultLocation/typical.json
+citations_search_result_location__typical: CitationsSearchResultLocation = {
+    "type": "search_result_location",
+    "cited_text": "Result text",
+    "search_result_index": 0,
+    "source": "https://kb.example.com/a",
+    "title": None,
+    "start_block_index": 0,
+    "end_block_index": 2,
+}
+
+# search_agent/CitationsWebSearchResultLocation/minimal.json
+citations_web_search_result_location__minimal: CitationsWebSearchResultLocation = {
+    "type": "web_search_result_location",
+    "cited_text": "The Eiffel Tower is 330 metres tall.",
+    "encrypted_index": "Eo8BCioIAhgBIiQ5ZjFk",
+    "url": "https://en.wikipedia.org/wiki/Eiffel_Tower",
+}
+
+# search_agent/CitationsWebSearchResultLocation/partial.json
+citations_web_search_result_location__partial: CitationsWebSearchResultLocation = {
+    "type": "web_search_result_location",
+    "cited_text": "The tower welcomes around 6 million visitors a year.",
+    "encrypted_index": "Eo4BCioIBBgBIiQ0NmQ3",
+    "url": "https://www.toureiffel.paris/en/the-monument/key-figures",
+}
+
+# search_agent/CitationsWebSearchResultLocation/typical.json
+citations_web_search_result_location__typical: CitationsWebSearchResultLocation = {
+    "type": "web_search_result_location",
+    "cited_text": "Python 3.14 was released in October 2025.",
+    "encrypted_index": "EqQBCioIBhgC",
+    "title": "Python Release",
+    "url": "https://www.python.org/downloads/",
+}
+
+# search_agent/CodeExecutionOutputBlock/full.json
+code_execution_output_block__full: CodeExecutionOutputBlock = {
+    "type": "code_execution_output",
+    "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w",
+}
+
+# search_agent/CodeExecutionOutputBlock/minimal.json
+code_execution_output_block__minimal: CodeExecutionOutputBlock = {
+    "type": "code_execution_output",
+    "file_id": "file_011CNha8iCJcU1wXNR6q4V8w",
+}
+
+# search_agent/CodeExecutionOutputBlock/partial.json
+code_execution_output_block__partial: CodeExecutionOutputBlock = {
+    "type": "code_execution_output",
+    "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R",
+}
+
+# search_agent/CodeExecutionResultBlock/full.json
+code_execution_result_block__full: CodeExecutionResultBlock = {
+    "type": "code_execution_result",
+    "stdout": "1 failed, 2 passed in 0.51s\n",
+    "stderr": "FAILED tests/test_config.py::test_defaults\n",
+    "return_code": 1,
+    "content": [
+        {"type": "code_execution_output", "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w"},
+        {"type": "code_execution_output", "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R"},
+    ],
+}
+
+# search_agent/CodeExecutionResultBlock/minimal.json
+code_execution_result_block__minimal: CodeExecutionResultBlock = {
+    "type": "code_execution_result",
+    "stdout": "hello\n",
+    "stderr": "",
+    "return_code": 0,
+    "content": [{"type": "code_execution_output", "file_id": "file_011CNha8iCJcU1wXNR6q4V8w"}],
+}
+
+# search_agent/CodeExecutionResultBlock/partial.json
+code_execution_result_block__partial: CodeExecutionResultBlock = {
+    "type": "code_execution_result",
+    "stdout": "total 8\n",
+    "stderr": "",
+    "return_code": 2,
+    "content": [{"type": "code_execution_output", "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R"}],
+}
+
+# search_agent/CodeExecutionTool20250522/full.json
+code_execution_tool20250522__full: CodeExecutionTool20250522 = {
+    "type": "code_execution_20250522",
+    "name": "code_execution",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+}
+
+# search_agent/CodeExecutionTool20250522/minimal.json
+code_execution_tool20250522__minimal: CodeExecutionTool20250522 = {
+    "type": "code_execution_20250522",
+    "name": "code_execution",
+}
+
+# search_agent/CodeExecutionTool20250522/partial.json
+code_execution_tool20250522__partial: CodeExecutionTool20250522 = {
+    "type": "code_execution_20250522",
+    "name": "code_execution",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+}
+
+# search_agent/CodeExecutionTool20250825/full.json
+code_execution_tool20250825__full: CodeExecutionTool20250825 = {
+    "type": "code_execution_20250825",
+    "name": "code_execution",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+}
+
+# search_agent/CodeExecutionTool20250825/minimal.json
+code_execution_tool20250825__minimal: CodeExecutionTool20250825 = {
+    "type": "code_execution_20250825",
+    "name": "code_execution",
+}
+
+# search_agent/CodeExecutionTool20250825/partial.json
+code_execution_tool20250825__partial: CodeExecutionTool20250825 = {
+    "type": "code_execution_20250825",
+    "name": "code_execution",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+}
+
+# search_agent/CodeExecutionTool20260120/full.json
+code_execution_tool20260120__full: CodeExecutionTool20260120 = {
+    "type": "code_execution_20260120",
+    "name": "code_execution",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+}
+
+# search_agent/CodeExecutionTool20260120/minimal.json
+code_execution_tool20260120__minimal: CodeExecutionTool20260120 = {
+    "type": "code_execution_20260120",
+    "name": "code_execution",
+}
+
+# search_agent/CodeExecutionTool20260120/partial.json
+code_execution_tool20260120__partial: CodeExecutionTool20260120 = {
+    "type": "code_execution_20260120",
+    "name": "code_execution",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+}
+
+# search_agent/CodeExecutionTool20260521/full.json
+code_execution_tool20260521__full: CodeExecutionTool20260521 = {
+    "type": "code_execution_20260521",
+    "name": "code_execution",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+}
+
+# search_agent/CodeExecutionTool20260521/minimal.json
+code_execution_tool20260521__minimal: CodeExecutionTool20260521 = {
+    "type": "code_execution_20260521",
+    "name": "code_execution",
+}
+
+# search_agent/CodeExecutionTool20260521/partial.json
+code_execution_tool20260521__partial: CodeExecutionTool20260521 = {
+    "type": "code_execution_20260521",
+    "name": "code_execution",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+}
+
+# search_agent/CodeExecutionToolResultBlock/encrypted.json
+code_execution_tool_result_block__encrypted: CodeExecutionToolResultBlock = {
+    "type": "code_execution_tool_result",
+    "tool_use_id": "srvtoolu_10",
+    "content": {
+        "type": "encrypted_code_execution_result",
+        "encrypted_stdout": "ZW5j",
+        "stderr": "",
+        "return_code": 0,
+        "content": [],
+    },
+}
+
+# search_agent/CodeExecutionToolResultBlock/error.json
+code_execution_tool_result_block__error: CodeExecutionToolResultBlock = {
+    "type": "code_execution_tool_result",
+    "tool_use_id": "srvtoolu_11",
+    "content": {
+        "type": "code_execution_tool_result_error",
+        "error_code": "execution_time_exceeded",
+    },
+}
+
+# search_agent/CodeExecutionToolResultBlock/result.json
+code_execution_tool_result_block__result: CodeExecutionToolResultBlock = {
+    "type": "code_execution_tool_result",
+    "tool_use_id": "srvtoolu_09",
+    "content": {
+        "type": "code_execution_result",
+        "stdout": "4\n",
+        "stderr": "",
+        "return_code": 0,
+        "content": [{"type": "code_execution_output", "file_id": "file_012"}],
+    },
+}
+
+# search_agent/CodeExecutionToolResultContent/code_execution_result.json
+code_execution_tool_result_content__code_execution_result: CodeExecutionToolResultContent = {
+    "type": "code_execution_result",
+    "stdout": "1 failed, 2 passed in 0.51s\n",
+    "stderr": "FAILED tests/test_config.py::test_defaults\n",
+    "return_code": 1,
+    "content": [
+        {"type": "code_execution_output", "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w"},
+        {"type": "code_execution_output", "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R"},
+    ],
+}
+
+# search_agent/CodeExecutionToolResultContent/code_execution_tool_result_error.json
+code_execution_tool_result_content__code_execution_tool_result_error: CodeExecutionToolResultContent
+code_execution_tool_result_content__code_execution_tool_result_error = {
+    "type": "code_execution_tool_result_error",
+    "error_code": "invalid_tool_input",
+}
+
+# search_agent/CodeExecutionToolResultContent/encrypted_code_execution_result.json
+code_execution_tool_result_content__encrypted_code_execution_result: CodeExecutionToolResultContent
+code_execution_tool_result_content__encrypted_code_execution_result = {
+    "type": "encrypted_code_execution_result",
+    "encrypted_stdout": "EukDCioICRgBIiQ1YzBk",
+    "stderr": "",
+    "return_code": 2,
+    "content": [{"type": "code_execution_output", "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R"}],
+}
+
+# search_agent/CodeExecutionToolResultError/full.json
+code_execution_tool_result_error__full: CodeExecutionToolResultError = {
+    "type": "code_execution_tool_result_error",
+    "error_code": "unavailable",
+}
+
+# search_agent/CodeExecutionToolResultError/minimal.json
+code_execution_tool_result_error__minimal: CodeExecutionToolResultError = {
+    "type": "code_execution_tool_result_error",
+    "error_code": "invalid_tool_input",
+}
+
+# search_agent/CodeExecutionToolResultError/partial.json
+code_execution_tool_result_error__partial: CodeExecutionToolResultError = {
+    "type": "code_execution_tool_result_error",
+    "error_code": "too_many_requests",
+}
+
+# search_agent/CodeExecutionToolResultErrorCode/invalid_tool_input.json
+code_execution_tool_result_error_code__invalid_tool_input: CodeExecutionToolResultErrorCode
+code_execution_tool_result_error_code__invalid_tool_input = "invalid_tool_input"
+
+# search_agent/CodeExecutionToolResultErrorCode/too_many_requests.json
+code_execution_tool_result_error_code__too_many_requests: CodeExecutionToolResultErrorCode
+code_execution_tool_result_error_code__too_many_requests = "too_many_requests"
+
+# search_agent/CodeExecutionToolResultErrorCode/unavailable.json
+code_execution_tool_result_error_code__unavailable: CodeExecutionToolResultErrorCode = "unavailable"
+
 # search_agent/Container/offset_timestamp.json
 container__offset_timestamp: Container = {"id": "c_2", "expires_at": "2025-08-01T20:30:00+08:00"}
 
@@ -190,10 +921,39 @@ container__typical: Container = {
     "expires_at": "2025-08-01T12:30:00Z",
 }
 
+# search_agent/ContainerUploadBlock/first_upload.json
+container_upload_block__first_upload: ContainerUploadBlock = {
+    "type": "container_upload",
+    "file_id": "file_011CNha8iCJcU1wXNR6q4V8w",
+}
+
+# search_agent/ContainerUploadBlock/second_upload.json
+container_upload_block__second_upload: ContainerUploadBlock = {
+    "type": "container_upload",
+    "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w",
+}
+
+# search_agent/ContainerUploadBlock/typical.json
+container_upload_block__typical: ContainerUploadBlock = {
+    "type": "container_upload",
+    "file_id": "file_014",
+}
+
+# search_agent/ContentBlock/container_upload.json
+content_block__container_upload: ContentBlock = {"type": "container_upload", "file_id": "file_015"}
+
 # search_agent/ContentBlock/redacted_thinking.json
 content_block__redacted_thinking: ContentBlock = {
     "type": "redacted_thinking",
     "data": "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIw",
+}
+
+# search_agent/ContentBlock/server_tool_use.json
+content_block__server_tool_use: ContentBlock = {
+    "type": "server_tool_use",
+    "id": "srvtoolu_01WYG3ziw53XMcoyKL4XcZmE",
+    "name": "web_search",
+    "input": {"query": "latest Python version"},
 }
 
 # search_agent/ContentBlock/text.json
@@ -217,12 +977,63 @@ content_block__tool_use: ContentBlock = {
     "input": {"query": "\u6d4b\u8bd5", "max_results": 5},
 }
 
+# search_agent/ContentBlock/web_fetch_tool_result.json
+content_block__web_fetch_tool_result: ContentBlock = {
+    "type": "web_fetch_tool_result",
+    "tool_use_id": "srvtoolu_06",
+    "content": {
+        "type": "web_fetch_result",
+        "url": "https://example.com/article",
+        "retrieved_at": "2025-09-10T12:00:00Z",
+        "content": {
+            "type": "document",
+            "source": {"type": "text", "media_type": "text/plain", "data": "Article text"},
+            "title": "An article",
+            "citations": {"enabled": True},
+        },
+    },
+}
+
+# search_agent/ContentBlock/web_search_tool_result.json
+content_block__web_search_tool_result: ContentBlock = {
+    "type": "web_search_tool_result",
+    "tool_use_id": "srvtoolu_01WYG3ziw53XMcoyKL4XcZmE",
+    "content": [
+        {
+            "type": "web_search_result",
+            "title": "Download Python",
+            "url": "https://www.python.org/downloads/",
+            "encrypted_content": "EqgfCioIARgBIiQ3YTAw",
+            "page_age": "October 7, 2025",
+        },
+        {
+            "type": "web_search_result",
+            "title": "Python (programming language)",
+            "url": "https://en.wikipedia.org/wiki/Python_(programming_language)",
+            "encrypted_content": "EoMBCioI",
+            "page_age": None,
+        },
+    ],
+}
+
 # search_agent/ContentBlockDelta/citations_delta.json
 content_block_delta__citations_delta: ContentBlockDelta = {
     "type": "citations_delta",
     "citations": [
         {"text": "\u5f15\u7528\u7684\u6587\u672c", "source": {"id": "doc_xxx", "dataset": "search"}}
     ],
+}
+
+# search_agent/ContentBlockDelta/citations_delta_api.json
+content_block_delta__citations_delta_api: ContentBlockDelta = {
+    "type": "citations_delta",
+    "citation": {
+        "type": "web_search_result_location",
+        "cited_text": "Python 3.14 was released in October 2025.",
+        "encrypted_index": "EqQBCioIBhgC",
+        "title": "Python Release",
+        "url": "https://www.python.org/downloads/",
+    },
 }
 
 # search_agent/ContentBlockDelta/input_json_delta.json
@@ -258,6 +1069,23 @@ content_block_delta_event__citations_delta: ContentBlockDeltaEvent = {
                 "source": {"id": "doc_xxx", "dataset": "search"},
             }
         ],
+    },
+}
+
+# search_agent/ContentBlockDeltaEvent/citations_delta_api.json
+content_block_delta_event__citations_delta_api: ContentBlockDeltaEvent = {
+    "type": "content_block_delta",
+    "index": 1,
+    "delta": {
+        "type": "citations_delta",
+        "citation": {
+            "type": "char_location",
+            "cited_text": "The grass is green.",
+            "document_index": 0,
+            "document_title": "Facts",
+            "start_char_index": 0,
+            "end_char_index": 19,
+        },
     },
 }
 
@@ -314,6 +1142,15 @@ content_block_param__redacted_thinking: ContentBlockParam = {
     "data": "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIw",
 }
 
+# search_agent/ContentBlockParam/server_tool_use.json
+content_block_param__server_tool_use: ContentBlockParam = {
+    "type": "server_tool_use",
+    "id": "srvtoolu_01WYG3ziw53XMcoyKL4XcZmE",
+    "name": "web_search",
+    "input": {"query": "latest Python version"},
+    "cache_control": None,
+}
+
 # search_agent/ContentBlockParam/text.json
 content_block_param__text: ContentBlockParam = {
     "type": "text",
@@ -342,6 +1179,40 @@ content_block_param__tool_use: ContentBlockParam = {
     "input": {"query": "\u6d4b\u8bd5", "max_results": 5},
 }
 
+# search_agent/ContentBlockParam/web_search_tool_result.json
+content_block_param__web_search_tool_result: ContentBlockParam = {
+    "type": "web_search_tool_result",
+    "tool_use_id": "srvtoolu_01WYG3ziw53XMcoyKL4XcZmE",
+    "content": [
+        {
+            "type": "web_search_result",
+            "title": "Download Python",
+            "url": "https://www.python.org/downloads/",
+            "encrypted_content": "EqgfCioIARgBIiQ3YTAw",
+            "page_age": "October 7, 2025",
+        },
+        {
+            "type": "web_search_result",
+            "title": "Python (programming language)",
+            "url": "https://en.wikipedia.org/wiki/Python_(programming_language)",
+            "encrypted_content": "EoMBCioI",
+            "page_age": None,
+        },
+    ],
+}
+
+# search_agent/ContentBlockStartEvent/server_tool_use.json
+content_block_start_event__server_tool_use: ContentBlockStartEvent = {
+    "type": "content_block_start",
+    "index": 1,
+    "content_block": {
+        "type": "server_tool_use",
+        "id": "srvtoolu_01WYG3ziw53XMcoyKL4XcZmE",
+        "name": "web_search",
+        "input": {},
+    },
+}
+
 # search_agent/ContentBlockStartEvent/text.json
 content_block_start_event__text: ContentBlockStartEvent = {
     "type": "content_block_start",
@@ -368,6 +1239,32 @@ content_block_start_event__tool_use: ContentBlockStartEvent = {
     },
 }
 
+# search_agent/ContentBlockStartEvent/web_search_tool_result.json
+content_block_start_event__web_search_tool_result: ContentBlockStartEvent = {
+    "type": "content_block_start",
+    "index": 2,
+    "content_block": {
+        "type": "web_search_tool_result",
+        "tool_use_id": "srvtoolu_01WYG3ziw53XMcoyKL4XcZmE",
+        "content": [
+            {
+                "type": "web_search_result",
+                "title": "Download Python",
+                "url": "https://www.python.org/downloads/",
+                "encrypted_content": "EqgfCioIARgBIiQ3YTAw",
+                "page_age": "October 7, 2025",
+            },
+            {
+                "type": "web_search_result",
+                "title": "Python (programming language)",
+                "url": "https://en.wikipedia.org/wiki/Python_(programming_language)",
+                "encrypted_content": "EoMBCioI",
+                "page_age": None,
+            },
+        ],
+    },
+}
+
 # search_agent/ContentBlockStopEvent/first.json
 content_block_stop_event__first: ContentBlockStopEvent = {"type": "content_block_stop", "index": 0}
 
@@ -379,6 +1276,9 @@ content_block_stop_event__large_index: ContentBlockStopEvent = {
 
 # search_agent/ContentBlockStopEvent/second.json
 content_block_stop_event__second: ContentBlockStopEvent = {"type": "content_block_stop", "index": 1}
+
+# search_agent/DirectCaller/minimal.json
+direct_caller__minimal: DirectCaller = {"type": "direct"}
 
 # search_agent/Document/citations_absent.json
 document__citations_absent: Document = {"type": "document", "id": "doc_001"}
@@ -405,6 +1305,123 @@ document__unicode: Document = {
             "source": {"id": "src_1", "dataset": "\u641c\u7d22"},
         }
     ],
+}
+
+# search_agent/DocumentBlock/full.json
+document_block__full: DocumentBlock = {
+    "type": "document",
+    "source": {
+        "type": "text",
+        "media_type": "text/plain",
+        "data": "What\u2019s New In Python 3.13\n\nPython 3.13 is the latest stable release. It adds a new interactive interpreter, experimental support for a free-threaded build mode and a preliminary JIT compiler.",
+    },
+    "title": "What\u2019s New In Python 3.13",
+    "citations": {"enabled": True},
+}
+
+# search_agent/DocumentBlock/minimal.json
+document_block__minimal: DocumentBlock = {
+    "type": "document",
+    "source": {
+        "type": "base64",
+        "media_type": "application/pdf",
+        "data": "JVBERi0xLjcKJeLjz9MKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK",
+    },
+}
+
+# search_agent/DocumentBlock/partial.json
+document_block__partial: DocumentBlock = {
+    "type": "document",
+    "source": {
+        "type": "base64",
+        "media_type": "application/pdf",
+        "data": "JVBERi0xLjUKJYCBgoMKMSAwIG9iago8PC9UeXBlL1BhZ2VzL0NvdW50IDE+PgplbmRvYmoK",
+    },
+    "title": "The Eiffel Tower in figures",
+}
+
+# search_agent/DocumentSource/base64_pdf.json
+document_source__base64_pdf: DocumentSource = {
+    "type": "base64",
+    "media_type": "application/pdf",
+    "data": "JVBERi0xLjQKJcOkw7zDtsOfCjIgMCBvYmoKPDwvTGVuZ3RoIDMgMCBSL0ZpbHRlci9GbGF0ZURlY29kZT4+CnN0cmVhbQo=",
+}
+
+# search_agent/DocumentSource/plain_text.json
+document_source__plain_text: DocumentSource = {
+    "type": "text",
+    "media_type": "text/plain",
+    "data": "Python 3.13 release notes\n\n- An experimental free-threaded build\n- A new interactive interpreter\n",
+}
+
+# search_agent/DocumentSource/plain_text_sentence.json
+document_source__plain_text_sentence: DocumentSource = {
+    "type": "text",
+    "media_type": "text/plain",
+    "data": "Revenue grew 12% year over year.",
+}
+
+# search_agent/EncryptedCodeExecutionResultBlock/full.json
+encrypted_code_execution_result_block__full: EncryptedCodeExecutionResultBlock = {
+    "type": "encrypted_code_execution_result",
+    "encrypted_stdout": "Eu8ECioICBgBIiRmMGI2",
+    "stderr": "warning: unused import\n",
+    "return_code": 1,
+    "content": [
+        {"type": "code_execution_output", "file_id": "file_011CPMxVD3fHLUhvTqtsQA5w"},
+        {"type": "code_execution_output", "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R"},
+    ],
+}
+
+# search_agent/EncryptedCodeExecutionResultBlock/minimal.json
+encrypted_code_execution_result_block__minimal: EncryptedCodeExecutionResultBlock = {
+    "type": "encrypted_code_execution_result",
+    "encrypted_stdout": "EuQDCioIBxgBIiQ3OWE1",
+    "stderr": "",
+    "return_code": 0,
+    "content": [{"type": "code_execution_output", "file_id": "file_011CNha8iCJcU1wXNR6q4V8w"}],
+}
+
+# search_agent/EncryptedCodeExecutionResultBlock/partial.json
+encrypted_code_execution_result_block__partial: EncryptedCodeExecutionResultBlock = {
+    "type": "encrypted_code_execution_result",
+    "encrypted_stdout": "EukDCioICRgBIiQ1YzBk",
+    "stderr": "",
+    "return_code": 2,
+    "content": [{"type": "code_execution_output", "file_id": "file_011CQ2eVnP8KZp7sKmYw4f3R"}],
+}
+
+# search_agent/ErrorDetail/full.json
+error_detail__full: ErrorDetail = {
+    "type": "rate_limit_error",
+    "message": "Number of request tokens has exceeded your per-minute rate limit",
+}
+
+# search_agent/ErrorDetail/minimal.json
+error_detail__minimal: ErrorDetail = {"type": "overloaded_error", "message": "Overloaded"}
+
+# search_agent/ErrorDetail/partial.json
+error_detail__partial: ErrorDetail = {"type": "api_error", "message": "Internal server error"}
+
+# search_agent/ErrorEvent/api_error.json
+error_event__api_error: ErrorEvent = {
+    "type": "error",
+    "error": {"type": "api_error", "message": "Internal server error"},
+}
+
+# search_agent/ErrorEvent/overloaded.json
+error_event__overloaded: ErrorEvent = {
+    "type": "error",
+    "error": {"type": "overloaded_error", "message": "Overloaded"},
+}
+
+# search_agent/ErrorEvent/rate_limit.json
+error_event__rate_limit: ErrorEvent = {
+    "type": "error",
+    "error": {
+        "type": "rate_limit_error",
+        "message": "Number of request tokens has exceeded your per-minute rate limit",
+    },
 }
 
 # search_agent/ImageBlockParam/base64.json
@@ -472,6 +1489,36 @@ input_json_delta__first_empty: InputJsonDelta = {"type": "input_json_delta", "pa
 input_json_delta__fragment: InputJsonDelta = {
     "type": "input_json_delta",
     "partial_json": '{"query": "\u6700\u65b0',
+}
+
+# search_agent/MemoryTool20250818/full.json
+memory_tool20250818__full: MemoryTool20250818 = {
+    "type": "memory_20250818",
+    "name": "memory",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+    "input_examples": [
+        {"command": "view", "path": "/memories"},
+        {
+            "command": "create",
+            "path": "/memories/preferences.md",
+            "file_text": "- Prefers metric units\n",
+        },
+    ],
+}
+
+# search_agent/MemoryTool20250818/minimal.json
+memory_tool20250818__minimal: MemoryTool20250818 = {"type": "memory_20250818", "name": "memory"}
+
+# search_agent/MemoryTool20250818/partial.json
+memory_tool20250818__partial: MemoryTool20250818 = {
+    "type": "memory_20250818",
+    "name": "memory",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+    "input_examples": [],
 }
 
 # search_agent/Message/stop_sequence_container.json
@@ -567,6 +1614,63 @@ message__typical: Message = {
     "usage": {"input_tokens": 25, "output_tokens": 12},
 }
 
+# search_agent/Message/web_search.json
+message__web_search: Message = {
+    "id": "msg_01",
+    "type": "message",
+    "role": "assistant",
+    "model": "claude-sonnet-4-5",
+    "content": [
+        {"type": "text", "text": "I'll search for that."},
+        {
+            "type": "server_tool_use",
+            "id": "srvtoolu_01WYG3ziw53XMcoyKL4XcZmE",
+            "name": "web_search",
+            "input": {"query": "latest Python version"},
+        },
+        {
+            "type": "web_search_tool_result",
+            "tool_use_id": "srvtoolu_01WYG3ziw53XMcoyKL4XcZmE",
+            "content": [
+                {
+                    "type": "web_search_result",
+                    "title": "Download Python",
+                    "url": "https://www.python.org/downloads/",
+                    "encrypted_content": "EqgfCioIARgBIiQ3YTAw",
+                    "page_age": "October 7, 2025",
+                },
+                {
+                    "type": "web_search_result",
+                    "title": "Python (programming language)",
+                    "url": "https://en.wikipedia.org/wiki/Python_(programming_language)",
+                    "encrypted_content": "EoMBCioI",
+                    "page_age": None,
+                },
+            ],
+        },
+        {
+            "type": "text",
+            "text": "Python 3.14 is the latest release.",
+            "citations": [
+                {
+                    "type": "web_search_result_location",
+                    "cited_text": "Python 3.14 was released in October 2025.",
+                    "encrypted_index": "EqQBCioIBhgC",
+                    "title": "Python Release",
+                    "url": "https://www.python.org/downloads/",
+                }
+            ],
+        },
+    ],
+    "stop_reason": "end_turn",
+    "stop_sequence": None,
+    "usage": {
+        "input_tokens": 6039,
+        "output_tokens": 931,
+        "server_tool_use": {"web_search_requests": 1, "web_fetch_requests": 0},
+    },
+}
+
 # search_agent/MessageCreateParams/empty_lists_thinking_disabled.json
 message_create_params__empty_lists_thinking_disabled: MessageCreateParams = {
     "model": "claude-sonnet-4-5",
@@ -644,6 +1748,26 @@ message_create_params__minimal: MessageCreateParams = {
     "messages": [{"role": "user", "content": "Hi"}],
 }
 
+# search_agent/MessageCreateParams/server_tools.json
+message_create_params__server_tools: MessageCreateParams = {
+    "model": "claude-sonnet-4-5",
+    "max_tokens": 1024,
+    "messages": [
+        {
+            "role": "user",
+            "content": "\u6700\u65b0\u7684 Python \u7248\u672c\u662f\u4ec0\u4e48\uff1f",
+        }
+    ],
+    "tools": [
+        {"type": "web_search_20250305", "name": "web_search", "max_uses": 5},
+        {
+            "name": "search_web",
+            "description": "\u7f51\u7edc\u641c\u7d22",
+            "input_schema": {"type": "object"},
+        },
+    ],
+}
+
 # search_agent/MessageCreateParams/typical.json
 message_create_params__typical: MessageCreateParams = {
     "model": "claude-sonnet-4-5",
@@ -699,8 +1823,34 @@ message_delta__container: MessageDelta = {
     "container": {"id": "container_1", "expires_at": "2025-08-01T12:30:00Z"},
 }
 
+# search_agent/MessageDelta/container_null_unknown_key_kept.json
+message_delta__container_null_unknown_key_kept: MessageDelta = {
+    "stop_reason": "tool_use",
+    "stop_sequence": None,
+    "stop_details": None,
+    "container": None,
+}
+
 # search_agent/MessageDelta/end_turn.json
 message_delta__end_turn: MessageDelta = {"stop_reason": "end_turn", "stop_sequence": None}
+
+# search_agent/MessageDelta/refusal.json
+message_delta__refusal: MessageDelta = {
+    "stop_reason": "refusal",
+    "stop_sequence": None,
+    "stop_details": {
+        "type": "refusal",
+        "category": "cyber",
+        "explanation": "This request asks for malware.",
+    },
+}
+
+# search_agent/MessageDelta/stop_details_null.json
+message_delta__stop_details_null: MessageDelta = {
+    "stop_reason": "end_turn",
+    "stop_sequence": None,
+    "stop_details": None,
+}
 
 # search_agent/MessageDelta/stop_sequence.json
 message_delta__stop_sequence: MessageDelta = {
@@ -736,8 +1886,24 @@ message_delta_usage__explicit_nulls: MessageDeltaUsage = {
     "server_tool_use": None,
 }
 
+# search_agent/MessageDeltaUsage/full_unknown_keys_kept.json
+message_delta_usage__full_unknown_keys_kept: MessageDeltaUsage = {
+    "input_tokens": 2,
+    "cache_creation_input_tokens": 18090,
+    "cache_read_input_tokens": 15119,
+    "output_tokens": 107,
+    "server_tool_use": {"web_search_requests": 1},
+    "output_tokens_details": {"thinking_tokens": 40},
+}
+
 # search_agent/MessageDeltaUsage/output_only.json
 message_delta_usage__output_only: MessageDeltaUsage = {"output_tokens": 15}
+
+# search_agent/MessageDeltaUsage/output_tokens_details.json
+message_delta_usage__output_tokens_details: MessageDeltaUsage = {
+    "output_tokens": 42,
+    "output_tokens_details": {"thinking_tokens": 40},
+}
 
 # search_agent/MessageParam/assistant_thinking_tool_use.json
 message_param__assistant_thinking_tool_use: MessageParam = {
@@ -754,6 +1920,52 @@ message_param__assistant_thinking_tool_use: MessageParam = {
             "id": "toolu_xxx",
             "name": "search_web",
             "input": {"query": "\u6d4b\u8bd5", "max_results": 5},
+        },
+    ],
+}
+
+# search_agent/MessageParam/assistant_with_web_search.json
+message_param__assistant_with_web_search: MessageParam = {
+    "role": "assistant",
+    "content": [
+        {
+            "type": "server_tool_use",
+            "id": "srvtoolu_01WYG3ziw53XMcoyKL4XcZmE",
+            "name": "web_search",
+            "input": {"query": "latest Python version"},
+        },
+        {
+            "type": "web_search_tool_result",
+            "tool_use_id": "srvtoolu_01WYG3ziw53XMcoyKL4XcZmE",
+            "content": [
+                {
+                    "type": "web_search_result",
+                    "title": "Download Python",
+                    "url": "https://www.python.org/downloads/",
+                    "encrypted_content": "EqgfCioIARgBIiQ3YTAw",
+                    "page_age": "October 7, 2025",
+                },
+                {
+                    "type": "web_search_result",
+                    "title": "Python (programming language)",
+                    "url": "https://en.wikipedia.org/wiki/Python_(programming_language)",
+                    "encrypted_content": "EoMBCioI",
+                    "page_age": None,
+                },
+            ],
+        },
+        {
+            "type": "text",
+            "text": "Python 3.14.",
+            "citations": [
+                {
+                    "type": "web_search_result_location",
+                    "cited_text": "Python 3.14 was released in October 2025.",
+                    "encrypted_index": "EqQBCioIBhgC",
+                    "title": "Python Release",
+                    "url": "https://www.python.org/downloads/",
+                }
+            ],
         },
     ],
 }
@@ -875,6 +2087,12 @@ message_stream_event__content_block_stop: MessageStreamEvent = {
     "index": 0,
 }
 
+# search_agent/MessageStreamEvent/error.json
+message_stream_event__error: MessageStreamEvent = {
+    "type": "error",
+    "error": {"type": "overloaded_error", "message": "Overloaded"},
+}
+
 # search_agent/MessageStreamEvent/message_delta.json
 message_stream_event__message_delta: MessageStreamEvent = {
     "type": "message_delta",
@@ -905,6 +2123,9 @@ message_stream_event__message_start: MessageStreamEvent = {
 # search_agent/MessageStreamEvent/message_stop.json
 message_stream_event__message_stop: MessageStreamEvent = {"type": "message_stop"}
 
+# search_agent/MessageStreamEvent/ping.json
+message_stream_event__ping: MessageStreamEvent = {"type": "ping"}
+
 # search_agent/Metadata/empty.json
 metadata__empty: Metadata = {}
 
@@ -918,6 +2139,35 @@ metadata__user_id: Metadata = {"user_id": "13803d75-b4b5-4c3e-b2a2-6f21399b021b"
 
 # search_agent/Metadata/user_id_null.json
 metadata__user_id_null: Metadata = {"user_id": None}
+
+# search_agent/OutputTokensDetails/full.json
+output_tokens_details__full: OutputTokensDetails = {"thinking_tokens": 2048}
+
+# search_agent/OutputTokensDetails/minimal.json
+output_tokens_details__minimal: OutputTokensDetails = {"thinking_tokens": 512}
+
+# search_agent/OutputTokensDetails/partial.json
+output_tokens_details__partial: OutputTokensDetails = {"thinking_tokens": 1024}
+
+# search_agent/PingEvent/typical.json
+ping_event__typical: PingEvent = {"type": "ping"}
+
+# search_agent/PlainTextSource/empty.json
+plain_text_source__empty: PlainTextSource = {"type": "text", "media_type": "text/plain", "data": ""}
+
+# search_agent/PlainTextSource/multiline.json
+plain_text_source__multiline: PlainTextSource = {
+    "type": "text",
+    "media_type": "text/plain",
+    "data": "Python 3.13 release notes\n\n- An experimental free-threaded build\n- A new interactive interpreter\n",
+}
+
+# search_agent/PlainTextSource/sentence.json
+plain_text_source__sentence: PlainTextSource = {
+    "type": "text",
+    "media_type": "text/plain",
+    "data": "The Eiffel Tower is 330 metres tall.",
+}
 
 # search_agent/RedactedThinkingBlock/empty.json
 redacted_thinking_block__empty: RedactedThinkingBlock = {"type": "redacted_thinking", "data": ""}
@@ -933,6 +2183,34 @@ redacted_thinking_block__typical: RedactedThinkingBlock = {
     "type": "redacted_thinking",
     "data": "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIw",
 }
+
+# search_agent/RefusalCategory/bio.json
+refusal_category__bio: RefusalCategory = "bio"
+
+# search_agent/RefusalCategory/cyber.json
+refusal_category__cyber: RefusalCategory = "cyber"
+
+# search_agent/RefusalCategory/frontier_llm.json
+refusal_category__frontier_llm: RefusalCategory = "frontier_llm"
+
+# search_agent/RefusalStopDetails/minimal.json
+refusal_stop_details__minimal: RefusalStopDetails = {"type": "refusal"}
+
+# search_agent/RefusalStopDetails/no_category.json
+refusal_stop_details__no_category: RefusalStopDetails = {
+    "type": "refusal",
+    "category": None,
+    "explanation": None,
+}
+
+# search_agent/RefusalStopDetails/partial.json
+refusal_stop_details__partial: RefusalStopDetails = {"type": "refusal", "explanation": None}
+
+# search_agent/ResponseInclusion/excluded.json
+response_inclusion__excluded: ResponseInclusion = "excluded"
+
+# search_agent/ResponseInclusion/full.json
+response_inclusion__full: ResponseInclusion = "full"
 
 # search_agent/Role/assistant.json
 role__assistant: Role = "assistant"
@@ -999,11 +2277,89 @@ search_result__unicode: SearchResult = {
     "body": 'Emoji \U0001f389\U0001f680, CJK \u4f60\u597d\u4e16\u754c / \u65e5\u672c\u8a9e, "double quotes", \'single\', back\\slash, tab\tand\nnewline, #{not_interp} """ end',
 }
 
+# search_agent/ServerToolCaller/full.json
+server_tool_caller__full: ServerToolCaller = {
+    "type": "code_execution_20250825",
+    "tool_id": "srvtoolu_01Hn6FgT2pLx9QwZ3vBc8MkA",
+}
+
+# search_agent/ServerToolCaller/minimal.json
+server_tool_caller__minimal: ServerToolCaller = {
+    "type": "code_execution_20250825",
+    "tool_id": "srvtoolu_01Cq3xVbN8mPz4KtRw7YsE2D",
+}
+
+# search_agent/ServerToolCaller/partial.json
+server_tool_caller__partial: ServerToolCaller = {
+    "type": "code_execution_20250825",
+    "tool_id": "srvtoolu_01Pd4WsK7rJy2NbXe5QmG9Lh",
+}
+
+# search_agent/ServerToolCaller20260120/full.json
+server_tool_caller20260120__full: ServerToolCaller20260120 = {
+    "type": "code_execution_20260120",
+    "tool_id": "srvtoolu_01Hn6FgT2pLx9QwZ3vBc8MkA",
+}
+
+# search_agent/ServerToolCaller20260120/minimal.json
+server_tool_caller20260120__minimal: ServerToolCaller20260120 = {
+    "type": "code_execution_20260120",
+    "tool_id": "srvtoolu_01Cq3xVbN8mPz4KtRw7YsE2D",
+}
+
+# search_agent/ServerToolCaller20260120/partial.json
+server_tool_caller20260120__partial: ServerToolCaller20260120 = {
+    "type": "code_execution_20260120",
+    "tool_id": "srvtoolu_01Pd4WsK7rJy2NbXe5QmG9Lh",
+}
+
+# search_agent/ServerToolName/code_execution.json
+server_tool_name__code_execution: ServerToolName = "code_execution"
+
+# search_agent/ServerToolName/web_fetch.json
+server_tool_name__web_fetch: ServerToolName = "web_fetch"
+
+# search_agent/ServerToolName/web_search.json
+server_tool_name__web_search: ServerToolName = "web_search"
+
 # search_agent/ServerToolUsage/several.json
 server_tool_usage__several: ServerToolUsage = {"web_search_requests": 3}
 
+# search_agent/ServerToolUsage/unknown_key_kept.json
+server_tool_usage__unknown_key_kept: ServerToolUsage = {
+    "web_search_requests": 1,
+    "web_fetch_requests": 2,
+}
+
 # search_agent/ServerToolUsage/zero.json
 server_tool_usage__zero: ServerToolUsage = {"web_search_requests": 0}
+
+# search_agent/ServerToolUseBlock/code_execution_with_caller.json
+server_tool_use_block__code_execution_with_caller: ServerToolUseBlock = {
+    "type": "server_tool_use",
+    "id": "srvtoolu_02",
+    "name": "bash_code_execution",
+    "input": {"command": "ls -la"},
+    "caller": {"type": "direct"},
+}
+
+# search_agent/ServerToolUseBlock/full.json
+server_tool_use_block__full: ServerToolUseBlock = {
+    "type": "server_tool_use",
+    "id": "srvtoolu_014ZQxgb3YkZ3rAz9F5pLq2n",
+    "name": "web_fetch",
+    "input": {"url": "https://docs.python.org/3/whatsnew/3.13.html"},
+    "caller": {"type": "direct"},
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+}
+
+# search_agent/ServerToolUseBlock/web_search.json
+server_tool_use_block__web_search: ServerToolUseBlock = {
+    "type": "server_tool_use",
+    "id": "srvtoolu_01WYG3ziw53XMcoyKL4XcZmE",
+    "name": "web_search",
+    "input": {"query": "latest Python version"},
+}
 
 # search_agent/ServiceTier/batch.json
 service_tier__batch: ServiceTier = "batch"
@@ -1054,6 +2410,48 @@ text_block__citations_null: TextBlock = {
     "citations": None,
 }
 
+# search_agent/TextBlock/document_citations.json
+text_block__document_citations: TextBlock = {
+    "type": "text",
+    "text": "the grass is green and revenue grew",
+    "citations": [
+        {
+            "type": "char_location",
+            "cited_text": "The grass is green.",
+            "document_index": 0,
+            "document_title": "Facts",
+            "start_char_index": 0,
+            "end_char_index": 19,
+        },
+        {
+            "type": "page_location",
+            "cited_text": "Revenue grew 12%.",
+            "document_index": 1,
+            "document_title": None,
+            "start_page_number": 3,
+            "end_page_number": 4,
+            "file_id": "file_011",
+        },
+        {
+            "type": "content_block_location",
+            "cited_text": "First block.",
+            "document_index": 2,
+            "document_title": "Custom",
+            "start_block_index": 0,
+            "end_block_index": 1,
+        },
+        {
+            "type": "search_result_location",
+            "cited_text": "Result text",
+            "search_result_index": 0,
+            "source": "https://kb.example.com/a",
+            "title": None,
+            "start_block_index": 0,
+            "end_block_index": 2,
+        },
+    ],
+}
+
 # search_agent/TextBlock/empty_stream_start.json
 text_block__empty_stream_start: TextBlock = {"type": "text", "text": ""}
 
@@ -1063,18 +2461,41 @@ text_block__typical: TextBlock = {
     "text": "Python 3.13 is the latest stable release.",
 }
 
+# search_agent/TextBlock/web_search_citations.json
+text_block__web_search_citations: TextBlock = {
+    "type": "text",
+    "text": "Python 3.14 is the latest release.",
+    "citations": [
+        {
+            "type": "web_search_result_location",
+            "cited_text": "Python 3.14 was released in October 2025.",
+            "encrypted_index": "EqQBCioIBhgC",
+            "title": "Python Release",
+            "url": "https://www.python.org/downloads/",
+        }
+    ],
+}
+
 # search_agent/TextBlock/with_citations_unicode.json
 text_block__with_citations_unicode: TextBlock = {
     "type": "text",
     "text": 'Emoji \U0001f389\U0001f680, CJK \u4f60\u597d\u4e16\u754c / \u65e5\u672c\u8a9e, "double quotes", \'single\', back\\slash, tab\tand\nnewline, #{not_interp} """ end',
     "citations": [
         {
-            "text": "\u5f15\u7528\u7684\u6587\u672c",
-            "source": {"id": "doc_xxx", "dataset": "search"},
+            "type": "char_location",
+            "cited_text": "\u5f15\u7528\u7684\u6587\u672c",
+            "document_index": 0,
+            "document_title": None,
+            "start_char_index": 0,
+            "end_char_index": 5,
         },
         {
-            "text": "\u5f15\u7528\u7684\u6587\u672c",
-            "source": {"id": "src_xxx", "dataset": "search"},
+            "type": "char_location",
+            "cited_text": "\u5f15\u7528\u7684\u6587\u672c",
+            "document_index": 1,
+            "document_title": "src_xxx",
+            "start_char_index": 0,
+            "end_char_index": 5,
         },
     ],
 }
@@ -1111,8 +2532,66 @@ text_block_param__with_citations: TextBlockParam = {
     "type": "text",
     "text": "According to the docs\u2026",
     "citations": [
-        {"text": "\u5f15\u7528\u7684\u6587\u672c", "source": {"id": "doc_xxx", "dataset": "search"}}
+        {
+            "type": "char_location",
+            "cited_text": "\u5f15\u7528\u7684\u6587\u672c",
+            "document_index": 0,
+            "document_title": None,
+            "start_char_index": 0,
+            "end_char_index": 5,
+        }
     ],
+}
+
+# search_agent/TextCitation/char_location.json
+text_citation__char_location: TextCitation = {
+    "type": "char_location",
+    "cited_text": "The grass is green.",
+    "document_index": 0,
+    "document_title": "Facts",
+    "start_char_index": 0,
+    "end_char_index": 19,
+}
+
+# search_agent/TextCitation/content_block_location.json
+text_citation__content_block_location: TextCitation = {
+    "type": "content_block_location",
+    "cited_text": "First block.",
+    "document_index": 2,
+    "document_title": "Custom",
+    "start_block_index": 0,
+    "end_block_index": 1,
+}
+
+# search_agent/TextCitation/page_location.json
+text_citation__page_location: TextCitation = {
+    "type": "page_location",
+    "cited_text": "Revenue grew 12%.",
+    "document_index": 1,
+    "document_title": None,
+    "start_page_number": 3,
+    "end_page_number": 4,
+    "file_id": "file_011",
+}
+
+# search_agent/TextCitation/search_result_location.json
+text_citation__search_result_location: TextCitation = {
+    "type": "search_result_location",
+    "cited_text": "Result text",
+    "search_result_index": 0,
+    "source": "https://kb.example.com/a",
+    "title": None,
+    "start_block_index": 0,
+    "end_block_index": 2,
+}
+
+# search_agent/TextCitation/web_search_result_location.json
+text_citation__web_search_result_location: TextCitation = {
+    "type": "web_search_result_location",
+    "cited_text": "Python 3.14 was released in October 2025.",
+    "encrypted_index": "EqQBCioIBhgC",
+    "title": "Python Release",
+    "url": "https://www.python.org/downloads/",
 }
 
 # search_agent/TextDelta/empty.json
@@ -1126,6 +2605,206 @@ text_delta__unicode: TextDelta = {
     "type": "text_delta",
     "text": 'Emoji \U0001f389\U0001f680, CJK \u4f60\u597d\u4e16\u754c / \u65e5\u672c\u8a9e, "double quotes", \'single\', back\\slash, tab\tand\nnewline, #{not_interp} """ end',
 }
+
+# search_agent/TextEditorCodeExecutionCreateResultBlock/created.json
+text_editor_code_execution_create_result_block__created: TextEditorCodeExecutionCreateResultBlock
+text_editor_code_execution_create_result_block__created = {
+    "type": "text_editor_code_execution_create_result",
+    "is_file_update": False,
+}
+
+# search_agent/TextEditorCodeExecutionCreateResultBlock/overwritten.json
+text_editor_code_execution_create_result_block__overwritten: (
+    TextEditorCodeExecutionCreateResultBlock
+)
+text_editor_code_execution_create_result_block__overwritten = {
+    "type": "text_editor_code_execution_create_result",
+    "is_file_update": True,
+}
+
+# search_agent/TextEditorCodeExecutionStrReplaceResultBlock/full.json
+text_editor_code_execution_str_replace_result_block__full: (
+    TextEditorCodeExecutionStrReplaceResultBlock
+)
+text_editor_code_execution_str_replace_result_block__full = {
+    "type": "text_editor_code_execution_str_replace_result",
+    "lines": ["import os", "", "print(os.getcwd())"],
+    "new_lines": 12,
+    "new_start": 42,
+    "old_lines": 10,
+    "old_start": 42,
+}
+
+# search_agent/TextEditorCodeExecutionStrReplaceResultBlock/minimal.json
+text_editor_code_execution_str_replace_result_block__minimal: (
+    TextEditorCodeExecutionStrReplaceResultBlock
+)
+text_editor_code_execution_str_replace_result_block__minimal = {
+    "type": "text_editor_code_execution_str_replace_result"
+}
+
+# search_agent/TextEditorCodeExecutionStrReplaceResultBlock/partial.json
+text_editor_code_execution_str_replace_result_block__partial: (
+    TextEditorCodeExecutionStrReplaceResultBlock
+)
+text_editor_code_execution_str_replace_result_block__partial = {
+    "type": "text_editor_code_execution_str_replace_result",
+    "new_lines": None,
+    "old_lines": None,
+}
+
+# search_agent/TextEditorCodeExecutionToolResultBlock/create.json
+text_editor_code_execution_tool_result_block__create: TextEditorCodeExecutionToolResultBlock = {
+    "type": "text_editor_code_execution_tool_result",
+    "tool_use_id": "srvtoolu_15",
+    "content": {"type": "text_editor_code_execution_create_result", "is_file_update": False},
+}
+
+# search_agent/TextEditorCodeExecutionToolResultBlock/error.json
+text_editor_code_execution_tool_result_block__error: TextEditorCodeExecutionToolResultBlock = {
+    "type": "text_editor_code_execution_tool_result",
+    "tool_use_id": "srvtoolu_17",
+    "content": {
+        "type": "text_editor_code_execution_tool_result_error",
+        "error_code": "file_not_found",
+        "error_message": None,
+    },
+}
+
+# search_agent/TextEditorCodeExecutionToolResultBlock/str_replace.json
+text_editor_code_execution_tool_result_block__str_replace: TextEditorCodeExecutionToolResultBlock
+text_editor_code_execution_tool_result_block__str_replace = {
+    "type": "text_editor_code_execution_tool_result",
+    "tool_use_id": "srvtoolu_16",
+    "content": {
+        "type": "text_editor_code_execution_str_replace_result",
+        "lines": ["-a", "+b"],
+        "new_lines": 1,
+        "new_start": 3,
+        "old_lines": 1,
+        "old_start": 3,
+    },
+}
+
+# search_agent/TextEditorCodeExecutionToolResultBlock/view.json
+text_editor_code_execution_tool_result_block__view: TextEditorCodeExecutionToolResultBlock = {
+    "type": "text_editor_code_execution_tool_result",
+    "tool_use_id": "srvtoolu_14",
+    "content": {
+        "type": "text_editor_code_execution_view_result",
+        "content": "print('hi')\n",
+        "file_type": "text",
+        "num_lines": 1,
+        "start_line": 1,
+        "total_lines": 1,
+    },
+}
+
+# search_agent/TextEditorCodeExecutionToolResultContent/text_editor_code_execution_creat
+# e_result.json
+text_editor_code_execution_tool_result_content__text_editor_code_execution_create_result: (
+    TextEditorCodeExecutionToolResultContent
+)
+text_editor_code_execution_tool_result_content__text_editor_code_execution_create_result = {
+    "type": "text_editor_code_execution_create_result",
+    "is_file_update": False,
+}
+
+# search_agent/TextEditorCodeExecutionToolResultContent/text_editor_code_execution_tool_
+# result_error.json
+text_editor_code_execution_tool_result_content__text_editor_code_execution_tool_result_error: (
+    TextEditorCodeExecutionToolResultContent
+)
+text_editor_code_execution_tool_result_content__text_editor_code_execution_tool_result_error = {
+    "type": "text_editor_code_execution_tool_result_error",
+    "error_code": "invalid_tool_input",
+}
+
+# search_agent/TextEditorCodeExecutionToolResultContent/text_editor_code_execution_view_
+# result.json
+text_editor_code_execution_tool_result_content__text_editor_code_execution_view_result: (
+    TextEditorCodeExecutionToolResultContent
+)
+text_editor_code_execution_tool_result_content__text_editor_code_execution_view_result = {
+    "type": "text_editor_code_execution_view_result",
+    "content": "import os\n\nprint(os.getcwd())\n",
+    "file_type": "text",
+    "num_lines": 3,
+    "start_line": 120,
+    "total_lines": 310,
+}
+
+# search_agent/TextEditorCodeExecutionToolResultError/full.json
+text_editor_code_execution_tool_result_error__full: TextEditorCodeExecutionToolResultError = {
+    "type": "text_editor_code_execution_tool_result_error",
+    "error_code": "unavailable",
+    "error_message": "Request timed out",
+}
+
+# search_agent/TextEditorCodeExecutionToolResultError/minimal.json
+text_editor_code_execution_tool_result_error__minimal: TextEditorCodeExecutionToolResultError = {
+    "type": "text_editor_code_execution_tool_result_error",
+    "error_code": "invalid_tool_input",
+}
+
+# search_agent/TextEditorCodeExecutionToolResultError/partial.json
+text_editor_code_execution_tool_result_error__partial: TextEditorCodeExecutionToolResultError = {
+    "type": "text_editor_code_execution_tool_result_error",
+    "error_code": "too_many_requests",
+    "error_message": None,
+}
+
+# search_agent/TextEditorCodeExecutionToolResultErrorCode/invalid_tool_input.json
+text_editor_code_execution_tool_result_error_code__invalid_tool_input: (
+    TextEditorCodeExecutionToolResultErrorCode
+)
+text_editor_code_execution_tool_result_error_code__invalid_tool_input = "invalid_tool_input"
+
+# search_agent/TextEditorCodeExecutionToolResultErrorCode/too_many_requests.json
+text_editor_code_execution_tool_result_error_code__too_many_requests: (
+    TextEditorCodeExecutionToolResultErrorCode
+)
+text_editor_code_execution_tool_result_error_code__too_many_requests = "too_many_requests"
+
+# search_agent/TextEditorCodeExecutionToolResultErrorCode/unavailable.json
+text_editor_code_execution_tool_result_error_code__unavailable: (
+    TextEditorCodeExecutionToolResultErrorCode
+)
+text_editor_code_execution_tool_result_error_code__unavailable = "unavailable"
+
+# search_agent/TextEditorCodeExecutionViewResultBlock/full.json
+text_editor_code_execution_view_result_block__full: TextEditorCodeExecutionViewResultBlock = {
+    "type": "text_editor_code_execution_view_result",
+    "content": "import os\n\nprint(os.getcwd())\n",
+    "file_type": "text",
+    "num_lines": 3,
+    "start_line": 120,
+    "total_lines": 310,
+}
+
+# search_agent/TextEditorCodeExecutionViewResultBlock/minimal.json
+text_editor_code_execution_view_result_block__minimal: TextEditorCodeExecutionViewResultBlock = {
+    "type": "text_editor_code_execution_view_result",
+    "content": "def main():\n    run()\n",
+    "file_type": "text",
+}
+
+# search_agent/TextEditorCodeExecutionViewResultBlock/partial.json
+text_editor_code_execution_view_result_block__partial: TextEditorCodeExecutionViewResultBlock = {
+    "type": "text_editor_code_execution_view_result",
+    "content": "Quarterly report\nRevenue grew 12% year over year.\n",
+    "file_type": "pdf",
+    "start_line": None,
+}
+
+# search_agent/TextEditorFileType/image.json
+text_editor_file_type__image: TextEditorFileType = "image"
+
+# search_agent/TextEditorFileType/pdf.json
+text_editor_file_type__pdf: TextEditorFileType = "pdf"
+
+# search_agent/TextEditorFileType/text.json
+text_editor_file_type__text: TextEditorFileType = "text"
 
 # search_agent/ThinkingBlock/empty_stream_start.json
 thinking_block__empty_stream_start: ThinkingBlock = {
@@ -1195,6 +2874,29 @@ token_status__red: TokenStatus = "red"
 
 # search_agent/TokenStatus/yellow.json
 token_status__yellow: TokenStatus = "yellow"
+
+# search_agent/ToolBash20250124/full.json
+tool_bash20250124__full: ToolBash20250124 = {
+    "type": "bash_20250124",
+    "name": "bash",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+    "input_examples": [{"command": "git status"}, {"command": "pytest -q"}],
+}
+
+# search_agent/ToolBash20250124/minimal.json
+tool_bash20250124__minimal: ToolBash20250124 = {"type": "bash_20250124", "name": "bash"}
+
+# search_agent/ToolBash20250124/partial.json
+tool_bash20250124__partial: ToolBash20250124 = {
+    "type": "bash_20250124",
+    "name": "bash",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+    "input_examples": [],
+}
 
 # search_agent/ToolChoice/any.json
 tool_choice__any: ToolChoice = {"type": "any"}
@@ -1366,6 +3068,15 @@ tool_param__unicode: ToolParam = {
     "cache_control": None,
 }
 
+# search_agent/ToolReferenceBlock/full.json
+tool_reference_block__full: ToolReferenceBlock = {"type": "tool_reference", "tool_name": "Grep"}
+
+# search_agent/ToolReferenceBlock/minimal.json
+tool_reference_block__minimal: ToolReferenceBlock = {"type": "tool_reference", "tool_name": "Bash"}
+
+# search_agent/ToolReferenceBlock/partial.json
+tool_reference_block__partial: ToolReferenceBlock = {"type": "tool_reference", "tool_name": "Read"}
+
 # search_agent/ToolResultBlockContent/image.json
 tool_result_block_content__image: ToolResultBlockContent = {
     "type": "image",
@@ -1383,7 +3094,14 @@ tool_result_block_content__text_with_citations: ToolResultBlockContent = {
     "type": "text",
     "text": "\u5f15\u7528",
     "citations": [
-        {"text": "\u5f15\u7528\u7684\u6587\u672c", "source": {"id": "src_xxx", "dataset": "search"}}
+        {
+            "type": "char_location",
+            "cited_text": "\u5f15\u7528\u7684\u6587\u672c",
+            "document_index": 0,
+            "document_title": None,
+            "start_char_index": 0,
+            "end_char_index": 5,
+        }
     ],
 }
 
@@ -1437,6 +3155,401 @@ tool_result_block_param__seed_example: ToolResultBlockParam = {
     "content": "\u641c\u7d22\u7ed3\u679c...",
 }
 
+# search_agent/ToolSearchBm25Tool/full.json
+tool_search_bm25_tool__full: ToolSearchBm25Tool = {
+    "type": "tool_search_tool_bm25",
+    "name": "tool_search_tool_bm25",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+}
+
+# search_agent/ToolSearchBm25Tool/minimal.json
+tool_search_bm25_tool__minimal: ToolSearchBm25Tool = {
+    "type": "tool_search_tool_bm25",
+    "name": "tool_search_tool_bm25",
+}
+
+# search_agent/ToolSearchBm25Tool/partial.json
+tool_search_bm25_tool__partial: ToolSearchBm25Tool = {
+    "type": "tool_search_tool_bm25",
+    "name": "tool_search_tool_bm25",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+}
+
+# search_agent/ToolSearchBm25Tool20251119/full.json
+tool_search_bm25_tool20251119__full: ToolSearchBm25Tool20251119 = {
+    "type": "tool_search_tool_bm25_20251119",
+    "name": "tool_search_tool_bm25",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+}
+
+# search_agent/ToolSearchBm25Tool20251119/minimal.json
+tool_search_bm25_tool20251119__minimal: ToolSearchBm25Tool20251119 = {
+    "type": "tool_search_tool_bm25_20251119",
+    "name": "tool_search_tool_bm25",
+}
+
+# search_agent/ToolSearchBm25Tool20251119/partial.json
+tool_search_bm25_tool20251119__partial: ToolSearchBm25Tool20251119 = {
+    "type": "tool_search_tool_bm25_20251119",
+    "name": "tool_search_tool_bm25",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+}
+
+# search_agent/ToolSearchRegexTool/full.json
+tool_search_regex_tool__full: ToolSearchRegexTool = {
+    "type": "tool_search_tool_regex",
+    "name": "tool_search_tool_regex",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+}
+
+# search_agent/ToolSearchRegexTool/minimal.json
+tool_search_regex_tool__minimal: ToolSearchRegexTool = {
+    "type": "tool_search_tool_regex",
+    "name": "tool_search_tool_regex",
+}
+
+# search_agent/ToolSearchRegexTool/partial.json
+tool_search_regex_tool__partial: ToolSearchRegexTool = {
+    "type": "tool_search_tool_regex",
+    "name": "tool_search_tool_regex",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+}
+
+# search_agent/ToolSearchRegexTool20251119/full.json
+tool_search_regex_tool20251119__full: ToolSearchRegexTool20251119 = {
+    "type": "tool_search_tool_regex_20251119",
+    "name": "tool_search_tool_regex",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+}
+
+# search_agent/ToolSearchRegexTool20251119/minimal.json
+tool_search_regex_tool20251119__minimal: ToolSearchRegexTool20251119 = {
+    "type": "tool_search_tool_regex_20251119",
+    "name": "tool_search_tool_regex",
+}
+
+# search_agent/ToolSearchRegexTool20251119/partial.json
+tool_search_regex_tool20251119__partial: ToolSearchRegexTool20251119 = {
+    "type": "tool_search_tool_regex_20251119",
+    "name": "tool_search_tool_regex",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+}
+
+# search_agent/ToolSearchToolResultBlock/error.json
+tool_search_tool_result_block__error: ToolSearchToolResultBlock = {
+    "type": "tool_search_tool_result",
+    "tool_use_id": "srvtoolu_19",
+    "content": {
+        "type": "tool_search_tool_result_error",
+        "error_code": "unavailable",
+        "error_message": "try later",
+    },
+}
+
+# search_agent/ToolSearchToolResultBlock/invalid_input_error.json
+tool_search_tool_result_block__invalid_input_error: ToolSearchToolResultBlock = {
+    "type": "tool_search_tool_result",
+    "tool_use_id": "srvtoolu_01A09q90qw90lq917835lq9",
+    "content": {"type": "tool_search_tool_result_error", "error_code": "invalid_tool_input"},
+}
+
+# search_agent/ToolSearchToolResultBlock/result.json
+tool_search_tool_result_block__result: ToolSearchToolResultBlock = {
+    "type": "tool_search_tool_result",
+    "tool_use_id": "srvtoolu_18",
+    "content": {
+        "type": "tool_search_tool_search_result",
+        "tool_references": [{"type": "tool_reference", "tool_name": "get_weather"}],
+    },
+}
+
+# search_agent/ToolSearchToolResultContent/error_invalid_tool_input.json
+tool_search_tool_result_content__error_invalid_tool_input: ToolSearchToolResultContent = {
+    "type": "tool_search_tool_result_error",
+    "error_code": "invalid_tool_input",
+}
+
+# search_agent/ToolSearchToolResultContent/error_with_null_message.json
+tool_search_tool_result_content__error_with_null_message: ToolSearchToolResultContent = {
+    "type": "tool_search_tool_result_error",
+    "error_code": "too_many_requests",
+    "error_message": None,
+}
+
+# search_agent/ToolSearchToolResultContent/search_result_two_tools.json
+tool_search_tool_result_content__search_result_two_tools: ToolSearchToolResultContent = {
+    "type": "tool_search_tool_search_result",
+    "tool_references": [
+        {"type": "tool_reference", "tool_name": "Grep"},
+        {"type": "tool_reference", "tool_name": "Read"},
+    ],
+}
+
+# search_agent/ToolSearchToolResultError/full.json
+tool_search_tool_result_error__full: ToolSearchToolResultError = {
+    "type": "tool_search_tool_result_error",
+    "error_code": "unavailable",
+    "error_message": "Request timed out",
+}
+
+# search_agent/ToolSearchToolResultError/minimal.json
+tool_search_tool_result_error__minimal: ToolSearchToolResultError = {
+    "type": "tool_search_tool_result_error",
+    "error_code": "invalid_tool_input",
+}
+
+# search_agent/ToolSearchToolResultError/partial.json
+tool_search_tool_result_error__partial: ToolSearchToolResultError = {
+    "type": "tool_search_tool_result_error",
+    "error_code": "too_many_requests",
+    "error_message": None,
+}
+
+# search_agent/ToolSearchToolResultErrorCode/invalid_tool_input.json
+tool_search_tool_result_error_code__invalid_tool_input: ToolSearchToolResultErrorCode
+tool_search_tool_result_error_code__invalid_tool_input = "invalid_tool_input"
+
+# search_agent/ToolSearchToolResultErrorCode/too_many_requests.json
+tool_search_tool_result_error_code__too_many_requests: ToolSearchToolResultErrorCode
+tool_search_tool_result_error_code__too_many_requests = "too_many_requests"
+
+# search_agent/ToolSearchToolResultErrorCode/unavailable.json
+tool_search_tool_result_error_code__unavailable: ToolSearchToolResultErrorCode = "unavailable"
+
+# search_agent/ToolSearchToolSearchResultBlock/full.json
+tool_search_tool_search_result_block__full: ToolSearchToolSearchResultBlock = {
+    "type": "tool_search_tool_search_result",
+    "tool_references": [
+        {"type": "tool_reference", "tool_name": "Grep"},
+        {"type": "tool_reference", "tool_name": "Read"},
+    ],
+}
+
+# search_agent/ToolSearchToolSearchResultBlock/minimal.json
+tool_search_tool_search_result_block__minimal: ToolSearchToolSearchResultBlock = {
+    "type": "tool_search_tool_search_result",
+    "tool_references": [{"type": "tool_reference", "tool_name": "Bash"}],
+}
+
+# search_agent/ToolSearchToolSearchResultBlock/partial.json
+tool_search_tool_search_result_block__partial: ToolSearchToolSearchResultBlock = {
+    "type": "tool_search_tool_search_result",
+    "tool_references": [{"type": "tool_reference", "tool_name": "Read"}],
+}
+
+# search_agent/ToolTextEditor20250124/full.json
+tool_text_editor20250124__full: ToolTextEditor20250124 = {
+    "type": "text_editor_20250124",
+    "name": "str_replace_editor",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+    "input_examples": [
+        {"command": "view", "path": "src/config.py"},
+        {
+            "command": "str_replace",
+            "path": "src/config.py",
+            "old_str": "DEBUG = True",
+            "new_str": "DEBUG = False",
+        },
+    ],
+}
+
+# search_agent/ToolTextEditor20250124/minimal.json
+tool_text_editor20250124__minimal: ToolTextEditor20250124 = {
+    "type": "text_editor_20250124",
+    "name": "str_replace_editor",
+}
+
+# search_agent/ToolTextEditor20250124/partial.json
+tool_text_editor20250124__partial: ToolTextEditor20250124 = {
+    "type": "text_editor_20250124",
+    "name": "str_replace_editor",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+    "input_examples": [],
+}
+
+# search_agent/ToolTextEditor20250429/full.json
+tool_text_editor20250429__full: ToolTextEditor20250429 = {
+    "type": "text_editor_20250429",
+    "name": "str_replace_based_edit_tool",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+    "input_examples": [
+        {"command": "view", "path": "src/config.py"},
+        {
+            "command": "str_replace",
+            "path": "src/config.py",
+            "old_str": "DEBUG = True",
+            "new_str": "DEBUG = False",
+        },
+    ],
+}
+
+# search_agent/ToolTextEditor20250429/minimal.json
+tool_text_editor20250429__minimal: ToolTextEditor20250429 = {
+    "type": "text_editor_20250429",
+    "name": "str_replace_based_edit_tool",
+}
+
+# search_agent/ToolTextEditor20250429/partial.json
+tool_text_editor20250429__partial: ToolTextEditor20250429 = {
+    "type": "text_editor_20250429",
+    "name": "str_replace_based_edit_tool",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+    "input_examples": [],
+}
+
+# search_agent/ToolTextEditor20250728/full.json
+tool_text_editor20250728__full: ToolTextEditor20250728 = {
+    "type": "text_editor_20250728",
+    "name": "str_replace_based_edit_tool",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+    "input_examples": [
+        {"command": "view", "path": "src/config.py"},
+        {
+            "command": "str_replace",
+            "path": "src/config.py",
+            "old_str": "DEBUG = True",
+            "new_str": "DEBUG = False",
+        },
+    ],
+    "max_characters": 10000,
+}
+
+# search_agent/ToolTextEditor20250728/minimal.json
+tool_text_editor20250728__minimal: ToolTextEditor20250728 = {
+    "type": "text_editor_20250728",
+    "name": "str_replace_based_edit_tool",
+}
+
+# search_agent/ToolTextEditor20250728/partial.json
+tool_text_editor20250728__partial: ToolTextEditor20250728 = {
+    "type": "text_editor_20250728",
+    "name": "str_replace_based_edit_tool",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+    "input_examples": [],
+}
+
+# search_agent/ToolUnion/bash.json
+tool_union__bash: ToolUnion = {
+    "type": "bash_20250124",
+    "name": "bash",
+    "cache_control": {"type": "ephemeral"},
+}
+
+# search_agent/ToolUnion/code_execution.json
+tool_union__code_execution: ToolUnion = {
+    "type": "code_execution_20250825",
+    "name": "code_execution",
+}
+
+# search_agent/ToolUnion/custom_tool.json
+tool_union__custom_tool: ToolUnion = {
+    "name": "search_web",
+    "description": "\u7f51\u7edc\u641c\u7d22",
+    "input_schema": {
+        "type": "object",
+        "properties": {"query": {"type": "string"}},
+        "required": ["query"],
+    },
+}
+
+# search_agent/ToolUnion/custom_tool_typed.json
+tool_union__custom_tool_typed: ToolUnion = {
+    "type": "custom",
+    "name": "f",
+    "input_schema": {"type": "object"},
+    "strict": True,
+    "defer_loading": False,
+    "allowed_callers": ["direct", "code_execution_20250825"],
+    "eager_input_streaming": None,
+    "input_examples": [{"query": "x"}],
+}
+
+# search_agent/ToolUnion/memory.json
+tool_union__memory: ToolUnion = {"type": "memory_20250818", "name": "memory"}
+
+# search_agent/ToolUnion/text_editor.json
+tool_union__text_editor: ToolUnion = {
+    "type": "text_editor_20250728",
+    "name": "str_replace_based_edit_tool",
+    "max_characters": 10000,
+}
+
+# search_agent/ToolUnion/tool_search_bm25_short.json
+tool_union__tool_search_bm25_short: ToolUnion = {
+    "type": "tool_search_tool_bm25",
+    "name": "tool_search_tool_bm25",
+}
+
+# search_agent/ToolUnion/tool_search_regex.json
+tool_union__tool_search_regex: ToolUnion = {
+    "type": "tool_search_tool_regex_20251119",
+    "name": "tool_search_tool_regex",
+}
+
+# search_agent/ToolUnion/web_fetch.json
+tool_union__web_fetch: ToolUnion = {
+    "type": "web_fetch_20250910",
+    "name": "web_fetch",
+    "max_uses": 3,
+    "citations": {"enabled": True},
+    "max_content_tokens": 10000,
+}
+
+# search_agent/ToolUnion/web_fetch_20260318.json
+tool_union__web_fetch_20260318: ToolUnion = {
+    "type": "web_fetch_20260318",
+    "name": "web_fetch",
+    "use_cache": False,
+    "response_inclusion": "excluded",
+}
+
+# search_agent/ToolUnion/web_search.json
+tool_union__web_search: ToolUnion = {
+    "type": "web_search_20250305",
+    "name": "web_search",
+    "max_uses": 5,
+    "allowed_domains": ["python.org"],
+    "blocked_domains": None,
+    "user_location": {
+        "type": "approximate",
+        "city": "San Francisco",
+        "region": "California",
+        "country": "US",
+        "timezone": "America/Los_Angeles",
+    },
+}
+
+# search_agent/ToolUnion/web_search_minimal.json
+tool_union__web_search_minimal: ToolUnion = {"type": "web_search_20250305", "name": "web_search"}
+
 # search_agent/ToolUseBlock/empty_input.json
 tool_use_block__empty_input: ToolUseBlock = {
     "type": "tool_use",
@@ -1451,6 +3564,15 @@ tool_use_block__seed_example: ToolUseBlock = {
     "id": "toolu_xxx",
     "name": "search_web",
     "input": {"query": "\u6d4b\u8bd5", "max_results": 5},
+}
+
+# search_agent/ToolUseBlock/unknown_key_kept.json
+tool_use_block__unknown_key_kept: ToolUseBlock = {
+    "type": "tool_use",
+    "id": "toolu_01JGXzWaNtEkrsHrMVyuvqdP",
+    "name": "Read",
+    "input": {"file_path": '/tmp/\u7b14\u8bb0 "1".txt'},
+    "caller": {"type": "direct"},
 }
 
 # search_agent/ToolUseBlockParam/empty_input.json
@@ -1568,6 +3690,530 @@ usage__full: Usage = {
 
 # search_agent/Usage/minimal.json
 usage__minimal: Usage = {"input_tokens": 25, "output_tokens": 12}
+
+# search_agent/Usage/output_tokens_details.json
+usage__output_tokens_details: Usage = {
+    "input_tokens": 10,
+    "output_tokens": 120,
+    "output_tokens_details": {"thinking_tokens": 80},
+    "inference_geo": "us",
+    "server_tool_use": {"web_search_requests": 2, "web_fetch_requests": 1},
+}
+
+# search_agent/Usage/server_tool_use_unknown_key_kept.json
+usage__server_tool_use_unknown_key_kept: Usage = {
+    "input_tokens": 2,
+    "output_tokens": 107,
+    "server_tool_use": {"web_search_requests": 2},
+    "service_tier": "priority",
+    "inference_geo": "not_available",
+}
+
+# search_agent/UserLocation/full.json
+user_location__full: UserLocation = {
+    "type": "approximate",
+    "city": "Berlin",
+    "country": "DE",
+    "region": "Berlin",
+    "timezone": "Europe/Berlin",
+}
+
+# search_agent/UserLocation/minimal.json
+user_location__minimal: UserLocation = {"type": "approximate"}
+
+# search_agent/UserLocation/partial.json
+user_location__partial: UserLocation = {"type": "approximate", "country": None, "timezone": None}
+
+# search_agent/WebFetchBlock/full.json
+web_fetch_block__full: WebFetchBlock = {
+    "type": "web_fetch_result",
+    "url": "https://docs.python.org/3/whatsnew/3.13.html",
+    "retrieved_at": "2025-11-20T08:00:00Z",
+    "content": {
+        "type": "document",
+        "source": {
+            "type": "text",
+            "media_type": "text/plain",
+            "data": "What\u2019s New In Python 3.13\n\nPython 3.13 is the latest stable release. It adds a new interactive interpreter, experimental support for a free-threaded build mode and a preliminary JIT compiler.",
+        },
+        "title": "What\u2019s New In Python 3.13",
+        "citations": {"enabled": True},
+    },
+}
+
+# search_agent/WebFetchBlock/minimal.json
+web_fetch_block__minimal: WebFetchBlock = {
+    "type": "web_fetch_result",
+    "url": "https://en.wikipedia.org/wiki/Eiffel_Tower",
+    "content": {
+        "type": "document",
+        "source": {
+            "type": "text",
+            "media_type": "text/plain",
+            "data": "Eiffel Tower\n\nThe Eiffel Tower is a wrought-iron lattice tower on the Champ de Mars in Paris, France. It is 330 metres tall.",
+        },
+    },
+}
+
+# search_agent/WebFetchBlock/partial.json
+web_fetch_block__partial: WebFetchBlock = {
+    "type": "web_fetch_result",
+    "url": "https://www.toureiffel.paris/en/the-monument/key-figures",
+    "retrieved_at": None,
+    "content": {
+        "type": "document",
+        "source": {
+            "type": "text",
+            "media_type": "text/plain",
+            "data": "Key figures\n\nHeight: 330 m. Weight of the iron structure: 7,300 tonnes. Visitors per year: around 6 million.",
+        },
+        "title": "The Eiffel Tower in figures",
+    },
+}
+
+# search_agent/WebFetchTool20250910/full.json
+web_fetch_tool20250910__full: WebFetchTool20250910 = {
+    "type": "web_fetch_20250910",
+    "name": "web_fetch",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+    "allowed_domains": ["docs.python.org", "peps.python.org"],
+    "blocked_domains": ["reddit.com", "quora.com"],
+    "max_uses": 10,
+    "citations": {"enabled": True},
+    "max_content_tokens": 50000,
+}
+
+# search_agent/WebFetchTool20250910/minimal.json
+web_fetch_tool20250910__minimal: WebFetchTool20250910 = {
+    "type": "web_fetch_20250910",
+    "name": "web_fetch",
+}
+
+# search_agent/WebFetchTool20250910/partial.json
+web_fetch_tool20250910__partial: WebFetchTool20250910 = {
+    "type": "web_fetch_20250910",
+    "name": "web_fetch",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+    "allowed_domains": None,
+    "max_uses": None,
+    "max_content_tokens": None,
+}
+
+# search_agent/WebFetchTool20260209/full.json
+web_fetch_tool20260209__full: WebFetchTool20260209 = {
+    "type": "web_fetch_20260209",
+    "name": "web_fetch",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+    "allowed_domains": ["docs.python.org", "peps.python.org"],
+    "blocked_domains": ["reddit.com", "quora.com"],
+    "max_uses": 10,
+    "citations": {"enabled": True},
+    "max_content_tokens": 50000,
+}
+
+# search_agent/WebFetchTool20260209/minimal.json
+web_fetch_tool20260209__minimal: WebFetchTool20260209 = {
+    "type": "web_fetch_20260209",
+    "name": "web_fetch",
+}
+
+# search_agent/WebFetchTool20260209/partial.json
+web_fetch_tool20260209__partial: WebFetchTool20260209 = {
+    "type": "web_fetch_20260209",
+    "name": "web_fetch",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+    "allowed_domains": None,
+    "max_uses": None,
+    "max_content_tokens": None,
+}
+
+# search_agent/WebFetchTool20260309/full.json
+web_fetch_tool20260309__full: WebFetchTool20260309 = {
+    "type": "web_fetch_20260309",
+    "name": "web_fetch",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+    "allowed_domains": ["docs.python.org", "peps.python.org"],
+    "blocked_domains": ["reddit.com", "quora.com"],
+    "max_uses": 10,
+    "citations": {"enabled": True},
+    "max_content_tokens": 50000,
+    "use_cache": False,
+}
+
+# search_agent/WebFetchTool20260309/minimal.json
+web_fetch_tool20260309__minimal: WebFetchTool20260309 = {
+    "type": "web_fetch_20260309",
+    "name": "web_fetch",
+}
+
+# search_agent/WebFetchTool20260309/partial.json
+web_fetch_tool20260309__partial: WebFetchTool20260309 = {
+    "type": "web_fetch_20260309",
+    "name": "web_fetch",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+    "allowed_domains": None,
+    "max_uses": None,
+    "max_content_tokens": None,
+}
+
+# search_agent/WebFetchTool20260318/full.json
+web_fetch_tool20260318__full: WebFetchTool20260318 = {
+    "type": "web_fetch_20260318",
+    "name": "web_fetch",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+    "allowed_domains": ["docs.python.org", "peps.python.org"],
+    "blocked_domains": ["reddit.com", "quora.com"],
+    "max_uses": 10,
+    "citations": {"enabled": True},
+    "max_content_tokens": 50000,
+    "response_inclusion": "excluded",
+    "use_cache": False,
+}
+
+# search_agent/WebFetchTool20260318/minimal.json
+web_fetch_tool20260318__minimal: WebFetchTool20260318 = {
+    "type": "web_fetch_20260318",
+    "name": "web_fetch",
+}
+
+# search_agent/WebFetchTool20260318/partial.json
+web_fetch_tool20260318__partial: WebFetchTool20260318 = {
+    "type": "web_fetch_20260318",
+    "name": "web_fetch",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+    "allowed_domains": None,
+    "max_uses": None,
+    "max_content_tokens": None,
+    "use_cache": True,
+}
+
+# search_agent/WebFetchToolResultBlock/error.json
+web_fetch_tool_result_block__error: WebFetchToolResultBlock = {
+    "type": "web_fetch_tool_result",
+    "tool_use_id": "srvtoolu_08",
+    "content": {"type": "web_fetch_tool_result_error", "error_code": "url_not_accessible"},
+}
+
+# search_agent/WebFetchToolResultBlock/pdf_document.json
+web_fetch_tool_result_block__pdf_document: WebFetchToolResultBlock = {
+    "type": "web_fetch_tool_result",
+    "tool_use_id": "srvtoolu_07",
+    "content": {
+        "type": "web_fetch_result",
+        "url": "https://example.com/a.pdf",
+        "content": {
+            "type": "document",
+            "source": {"type": "base64", "media_type": "application/pdf", "data": "JVBERi0xLjQ="},
+            "title": None,
+            "citations": None,
+        },
+    },
+    "caller": {"type": "code_execution_20250825", "tool_id": "srvtoolu_00"},
+}
+
+# search_agent/WebFetchToolResultBlock/text_document.json
+web_fetch_tool_result_block__text_document: WebFetchToolResultBlock = {
+    "type": "web_fetch_tool_result",
+    "tool_use_id": "srvtoolu_06",
+    "content": {
+        "type": "web_fetch_result",
+        "url": "https://example.com/article",
+        "retrieved_at": "2025-09-10T12:00:00Z",
+        "content": {
+            "type": "document",
+            "source": {"type": "text", "media_type": "text/plain", "data": "Article text"},
+            "title": "An article",
+            "citations": {"enabled": True},
+        },
+    },
+}
+
+# search_agent/WebFetchToolResultContent/error_url_too_long.json
+web_fetch_tool_result_content__error_url_too_long: WebFetchToolResultContent = {
+    "type": "web_fetch_tool_result_error",
+    "error_code": "url_too_long",
+}
+
+# search_agent/WebFetchToolResultContent/fetch_result.json
+web_fetch_tool_result_content__fetch_result: WebFetchToolResultContent = {
+    "type": "web_fetch_result",
+    "url": "https://en.wikipedia.org/wiki/Eiffel_Tower",
+    "content": {
+        "type": "document",
+        "source": {
+            "type": "text",
+            "media_type": "text/plain",
+            "data": "Eiffel Tower\n\nThe Eiffel Tower is a wrought-iron lattice tower on the Champ de Mars in Paris, France. It is 330 metres tall.",
+        },
+    },
+}
+
+# search_agent/WebFetchToolResultContent/fetch_result_with_title.json
+web_fetch_tool_result_content__fetch_result_with_title: WebFetchToolResultContent = {
+    "type": "web_fetch_result",
+    "url": "https://www.toureiffel.paris/en/the-monument/key-figures",
+    "retrieved_at": None,
+    "content": {
+        "type": "document",
+        "source": {
+            "type": "text",
+            "media_type": "text/plain",
+            "data": "Key figures\n\nHeight: 330 m. Weight of the iron structure: 7,300 tonnes. Visitors per year: around 6 million.",
+        },
+        "title": "The Eiffel Tower in figures",
+    },
+}
+
+# search_agent/WebFetchToolResultErrorBlock/full.json
+web_fetch_tool_result_error_block__full: WebFetchToolResultErrorBlock = {
+    "type": "web_fetch_tool_result_error",
+    "error_code": "url_too_long",
+}
+
+# search_agent/WebFetchToolResultErrorBlock/minimal.json
+web_fetch_tool_result_error_block__minimal: WebFetchToolResultErrorBlock = {
+    "type": "web_fetch_tool_result_error",
+    "error_code": "invalid_tool_input",
+}
+
+# search_agent/WebFetchToolResultErrorBlock/partial.json
+web_fetch_tool_result_error_block__partial: WebFetchToolResultErrorBlock = {
+    "type": "web_fetch_tool_result_error",
+    "error_code": "url_not_allowed",
+}
+
+# search_agent/WebFetchToolResultErrorCode/invalid_tool_input.json
+web_fetch_tool_result_error_code__invalid_tool_input: WebFetchToolResultErrorCode
+web_fetch_tool_result_error_code__invalid_tool_input = "invalid_tool_input"
+
+# search_agent/WebFetchToolResultErrorCode/url_not_allowed.json
+web_fetch_tool_result_error_code__url_not_allowed: WebFetchToolResultErrorCode = "url_not_allowed"
+
+# search_agent/WebFetchToolResultErrorCode/url_too_long.json
+web_fetch_tool_result_error_code__url_too_long: WebFetchToolResultErrorCode = "url_too_long"
+
+# search_agent/WebSearchResultBlock/full.json
+web_search_result_block__full: WebSearchResultBlock = {
+    "type": "web_search_result",
+    "encrypted_content": "EpwCCkYIBRgCKkB8f2Q1",
+    "page_age": "March 3, 2025",
+    "title": "What\u2019s New In Python 3.13",
+    "url": "https://docs.python.org/3/whatsnew/3.13.html",
+}
+
+# search_agent/WebSearchResultBlock/minimal.json
+web_search_result_block__minimal: WebSearchResultBlock = {
+    "type": "web_search_result",
+    "encrypted_content": "EqQBCkYIBBgCKkDk3n0a",
+    "title": "Eiffel Tower - Wikipedia",
+    "url": "https://en.wikipedia.org/wiki/Eiffel_Tower",
+}
+
+# search_agent/WebSearchResultBlock/partial.json
+web_search_result_block__partial: WebSearchResultBlock = {
+    "type": "web_search_result",
+    "encrypted_content": "ErUBCkYIBhgCKkD0aa9z",
+    "page_age": None,
+    "title": "The Eiffel Tower in figures",
+    "url": "https://www.toureiffel.paris/en/the-monument/key-figures",
+}
+
+# search_agent/WebSearchTool20250305/full.json
+web_search_tool20250305__full: WebSearchTool20250305 = {
+    "type": "web_search_20250305",
+    "name": "web_search",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+    "allowed_domains": ["docs.python.org", "peps.python.org"],
+    "blocked_domains": ["reddit.com", "quora.com"],
+    "max_uses": 10,
+    "user_location": {
+        "type": "approximate",
+        "city": "Berlin",
+        "country": "DE",
+        "region": "Berlin",
+        "timezone": "Europe/Berlin",
+    },
+}
+
+# search_agent/WebSearchTool20250305/minimal.json
+web_search_tool20250305__minimal: WebSearchTool20250305 = {
+    "type": "web_search_20250305",
+    "name": "web_search",
+}
+
+# search_agent/WebSearchTool20250305/typical.json
+web_search_tool20250305__typical: WebSearchTool20250305 = {
+    "type": "web_search_20250305",
+    "name": "web_search",
+    "max_uses": 5,
+    "allowed_domains": ["python.org"],
+    "blocked_domains": None,
+    "user_location": {
+        "type": "approximate",
+        "city": "San Francisco",
+        "region": "California",
+        "country": "US",
+        "timezone": "America/Los_Angeles",
+    },
+}
+
+# search_agent/WebSearchTool20260209/full.json
+web_search_tool20260209__full: WebSearchTool20260209 = {
+    "type": "web_search_20260209",
+    "name": "web_search",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+    "allowed_domains": ["docs.python.org", "peps.python.org"],
+    "blocked_domains": ["reddit.com", "quora.com"],
+    "max_uses": 10,
+    "user_location": {
+        "type": "approximate",
+        "city": "Berlin",
+        "country": "DE",
+        "region": "Berlin",
+        "timezone": "Europe/Berlin",
+    },
+}
+
+# search_agent/WebSearchTool20260209/minimal.json
+web_search_tool20260209__minimal: WebSearchTool20260209 = {
+    "type": "web_search_20260209",
+    "name": "web_search",
+}
+
+# search_agent/WebSearchTool20260209/partial.json
+web_search_tool20260209__partial: WebSearchTool20260209 = {
+    "type": "web_search_20260209",
+    "name": "web_search",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+    "allowed_domains": None,
+    "max_uses": None,
+}
+
+# search_agent/WebSearchTool20260318/full.json
+web_search_tool20260318__full: WebSearchTool20260318 = {
+    "type": "web_search_20260318",
+    "name": "web_search",
+    "allowed_callers": ["code_execution_20250825", "code_execution_20260120"],
+    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+    "defer_loading": True,
+    "strict": True,
+    "allowed_domains": ["docs.python.org", "peps.python.org"],
+    "blocked_domains": ["reddit.com", "quora.com"],
+    "max_uses": 10,
+    "user_location": {
+        "type": "approximate",
+        "city": "Berlin",
+        "country": "DE",
+        "region": "Berlin",
+        "timezone": "Europe/Berlin",
+    },
+    "response_inclusion": "excluded",
+}
+
+# search_agent/WebSearchTool20260318/minimal.json
+web_search_tool20260318__minimal: WebSearchTool20260318 = {
+    "type": "web_search_20260318",
+    "name": "web_search",
+}
+
+# search_agent/WebSearchTool20260318/partial.json
+web_search_tool20260318__partial: WebSearchTool20260318 = {
+    "type": "web_search_20260318",
+    "name": "web_search",
+    "allowed_callers": ["code_execution_20260120"],
+    "defer_loading": False,
+    "allowed_domains": None,
+    "max_uses": None,
+    "response_inclusion": "full",
+}
+
+# search_agent/WebSearchToolResultBlock/empty.json
+web_search_tool_result_block__empty: WebSearchToolResultBlock = {
+    "type": "web_search_tool_result",
+    "tool_use_id": "srvtoolu_04",
+    "content": [],
+}
+
+# search_agent/WebSearchToolResultBlock/error.json
+web_search_tool_result_block__error: WebSearchToolResultBlock = {
+    "type": "web_search_tool_result",
+    "tool_use_id": "srvtoolu_05",
+    "content": {"type": "web_search_tool_result_error", "error_code": "max_uses_exceeded"},
+}
+
+# search_agent/WebSearchToolResultBlock/results.json
+web_search_tool_result_block__results: WebSearchToolResultBlock = {
+    "type": "web_search_tool_result",
+    "tool_use_id": "srvtoolu_01WYG3ziw53XMcoyKL4XcZmE",
+    "content": [
+        {
+            "type": "web_search_result",
+            "title": "Download Python",
+            "url": "https://www.python.org/downloads/",
+            "encrypted_content": "EqgfCioIARgBIiQ3YTAw",
+            "page_age": "October 7, 2025",
+        },
+        {
+            "type": "web_search_result",
+            "title": "Python (programming language)",
+            "url": "https://en.wikipedia.org/wiki/Python_(programming_language)",
+            "encrypted_content": "EoMBCioI",
+            "page_age": None,
+        },
+    ],
+}
+
+# search_agent/WebSearchToolResultError/full.json
+web_search_tool_result_error__full: WebSearchToolResultError = {
+    "type": "web_search_tool_result_error",
+    "error_code": "unavailable",
+}
+
+# search_agent/WebSearchToolResultError/minimal.json
+web_search_tool_result_error__minimal: WebSearchToolResultError = {
+    "type": "web_search_tool_result_error",
+    "error_code": "invalid_tool_input",
+}
+
+# search_agent/WebSearchToolResultError/partial.json
+web_search_tool_result_error__partial: WebSearchToolResultError = {
+    "type": "web_search_tool_result_error",
+    "error_code": "max_uses_exceeded",
+}
+
+# search_agent/WebSearchToolResultErrorCode/invalid_tool_input.json
+web_search_tool_result_error_code__invalid_tool_input: WebSearchToolResultErrorCode
+web_search_tool_result_error_code__invalid_tool_input = "invalid_tool_input"
+
+# search_agent/WebSearchToolResultErrorCode/max_uses_exceeded.json
+web_search_tool_result_error_code__max_uses_exceeded: WebSearchToolResultErrorCode
+web_search_tool_result_error_code__max_uses_exceeded = "max_uses_exceeded"
+
+# search_agent/WebSearchToolResultErrorCode/unavailable.json
+web_search_tool_result_error_code__unavailable: WebSearchToolResultErrorCode = "unavailable"
 
 # search_agent/_TrimState/empty.json
 trim_state__empty: _TrimState = {}

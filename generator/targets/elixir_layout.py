@@ -140,9 +140,14 @@ def definition(text: str, indent: int) -> str:
     head, body = text[:at], text[at + len(", do: ") :]
     pad = " " * (indent + 2)
     if not fits(head + ",", indent):
+        # continuation lines align after the keyword: `def ` is 4 columns, `defp ` 5
+        aligned = " " * (indent + len(head.partition(" ")[0]) + 1)
+        guard = _find_top(head, " when ")
+        if guard > 0 and fits(head[:guard], indent):
+            return f"{head[:guard]}\n{aligned}when {head[guard + 6 :]},\n{aligned}do: {body}"
         broken = _broken_head(head, indent)
         if broken is not None:
-            return f"{broken},\n{' ' * (indent + 4)}do: {body}"
+            return f"{broken},\n{aligned}do: {body}"
     if fits("do: " + body, indent + 2):
         return f"{head},\n{pad}do: {body}"
     return f"{head},\n{pad}do:\n{pad}  {expression(body, indent + 4)}"
@@ -155,14 +160,15 @@ def _broken_head(head: str, indent: int) -> str | None:
     if opening <= 0 or _closing(call, opening) != len(call) - 1:
         return None  # a guard, or no arguments
     args = _split_args(call[opening + 1 : -1])
-    pad = " " * (indent + 6)
+    aligned = indent + len(keyword) + 1  # continuation lines align after `def `/`defp `
+    pad = " " * (aligned + 2)
     laid: list[str] = []
     for arg in args:
         at = _find_top(arg, " = ")
-        if not fits(arg, indent + 6) and at > 0:
-            arg = f"{arg[:at]} =\n{' ' * (indent + 8)}{arg[at + 3 :]}"
+        if not fits(arg, aligned + 2) and at > 0:
+            arg = f"{arg[:at]} =\n{' ' * (aligned + 4)}{arg[at + 3 :]}"
         laid.append(arg)
-    closing = " " * (indent + 4) + ")"
+    closing = " " * aligned + ")"
     return f"{keyword} {call[: opening + 1]}\n{pad}" + f",\n{pad}".join(laid) + f"\n{closing}"
 
 

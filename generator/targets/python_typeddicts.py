@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from generator import ir
 from generator.fixtures import FixtureCase
+from generator.formatting import LINE_LENGTH
 from generator.jsonpos import json_type_name
 from generator.lower import json_type_of
 from generator.render import RenderEnv, py_str
@@ -436,6 +437,14 @@ class SnippetView:
     type_name: str
     fixture: str
     literal: str
+
+    @property
+    def declared_apart(self) -> bool:
+        """`x: T` and `x = {...}` as two statements when `x: T = {` would not fit a line:
+        black then wraps the annotation in parentheses and ruff does not, so the generated
+        file would satisfy only one of them."""
+        opening = self.literal[0] if self.literal[:1] in ("{", "[") else self.literal
+        return len(f"{self.variable}: {self.type_name} = {opening}") > LINE_LENGTH
 
 
 @dataclass(frozen=True)

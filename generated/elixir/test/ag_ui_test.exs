@@ -8,10 +8,52 @@ defmodule AgUi.PolytypeRoundTripTest do
   import PolytypeGenerated.TestSupport
 
   test "the module has fixtures" do
-    assert 140 > 0, "no valid fixtures for ag_ui"
+    assert 270 > 0, "no valid fixtures for ag_ui"
   end
 
   describe "valid fixtures round-trip" do
+    test "ActivityDeltaEvent/full.json" do
+      assert_round_trip(AgUi.ActivityDeltaEvent, "ag_ui/ActivityDeltaEvent/full.json")
+    end
+
+    test "ActivityDeltaEvent/minimal.json" do
+      assert_round_trip(AgUi.ActivityDeltaEvent, "ag_ui/ActivityDeltaEvent/minimal.json")
+    end
+
+    test "ActivityDeltaEvent/partial.json" do
+      assert_round_trip(AgUi.ActivityDeltaEvent, "ag_ui/ActivityDeltaEvent/partial.json")
+    end
+
+    test "ActivityMessage/full.json" do
+      assert_round_trip(AgUi.ActivityMessage, "ag_ui/ActivityMessage/full.json")
+    end
+
+    test "ActivityMessage/minimal.json" do
+      assert_round_trip(AgUi.ActivityMessage, "ag_ui/ActivityMessage/minimal.json")
+    end
+
+    test "ActivityMessage/partial.json" do
+      assert_round_trip(AgUi.ActivityMessage, "ag_ui/ActivityMessage/partial.json")
+    end
+
+    test "ActivitySnapshotEvent/minimal.json" do
+      assert_round_trip(AgUi.ActivitySnapshotEvent, "ag_ui/ActivitySnapshotEvent/minimal.json")
+    end
+
+    test "ActivitySnapshotEvent/replace_false.json" do
+      assert_round_trip(
+        AgUi.ActivitySnapshotEvent,
+        "ag_ui/ActivitySnapshotEvent/replace_false.json"
+      )
+    end
+
+    test "ActivitySnapshotEvent/replace_true_explicit.json" do
+      assert_round_trip(
+        AgUi.ActivitySnapshotEvent,
+        "ag_ui/ActivitySnapshotEvent/replace_true_explicit.json"
+      )
+    end
+
     test "AssistantMessage/empty_tool_calls.json" do
       assert_round_trip(AgUi.AssistantMessage, "ag_ui/AssistantMessage/empty_tool_calls.json")
     end
@@ -45,6 +87,40 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.AssistantMessage, "ag_ui/AssistantMessage/seed_run_input.json")
     end
 
+    test "AssistantMessage/with_metadata.json" do
+      assert_round_trip(AgUi.AssistantMessage, "ag_ui/AssistantMessage/with_metadata.json")
+    end
+
+    test "AudioInputContent/data_source.json" do
+      assert_round_trip(AgUi.AudioInputContent, "ag_ui/AudioInputContent/data_source.json")
+    end
+
+    test "AudioInputContent/url_source_with_metadata.json" do
+      assert_round_trip(
+        AgUi.AudioInputContent,
+        "ag_ui/AudioInputContent/url_source_with_metadata.json"
+      )
+    end
+
+    test "AudioInputContent/url_source_without_mime_type.json" do
+      assert_round_trip(
+        AgUi.AudioInputContent,
+        "ag_ui/AudioInputContent/url_source_without_mime_type.json"
+      )
+    end
+
+    test "BinaryInputContent/by_id.json" do
+      assert_round_trip(AgUi.BinaryInputContent, "ag_ui/BinaryInputContent/by_id.json")
+    end
+
+    test "BinaryInputContent/uploaded_id.json" do
+      assert_round_trip(AgUi.BinaryInputContent, "ag_ui/BinaryInputContent/uploaded_id.json")
+    end
+
+    test "BinaryInputContent/url.json" do
+      assert_round_trip(AgUi.BinaryInputContent, "ag_ui/BinaryInputContent/url.json")
+    end
+
     test "Context/seed_example.json" do
       assert_round_trip(AgUi.Context, "ag_ui/Context/seed_example.json")
     end
@@ -69,6 +145,10 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.CustomEvent, "ag_ui/CustomEvent/unicode.json")
     end
 
+    test "CustomEvent/without_value.json" do
+      assert_round_trip(AgUi.CustomEvent, "ag_ui/CustomEvent/without_value.json")
+    end
+
     test "DeveloperMessage/named.json" do
       assert_round_trip(AgUi.DeveloperMessage, "ag_ui/DeveloperMessage/named.json")
     end
@@ -81,6 +161,28 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.DeveloperMessage, "ag_ui/DeveloperMessage/unicode.json")
     end
 
+    test "DocumentInputContent/data_source.json" do
+      assert_round_trip(AgUi.DocumentInputContent, "ag_ui/DocumentInputContent/data_source.json")
+    end
+
+    test "DocumentInputContent/url_source_with_metadata.json" do
+      assert_round_trip(
+        AgUi.DocumentInputContent,
+        "ag_ui/DocumentInputContent/url_source_with_metadata.json"
+      )
+    end
+
+    test "DocumentInputContent/url_source_without_mime_type.json" do
+      assert_round_trip(
+        AgUi.DocumentInputContent,
+        "ag_ui/DocumentInputContent/url_source_without_mime_type.json"
+      )
+    end
+
+    test "Event/activity_delta.json" do
+      assert_round_trip(AgUi.Event, "ag_ui/Event/activity_delta.json")
+    end
+
     test "Event/custom.json" do
       assert_round_trip(AgUi.Event, "ag_ui/Event/custom.json")
     end
@@ -91,6 +193,18 @@ defmodule AgUi.PolytypeRoundTripTest do
 
     test "Event/raw.json" do
       assert_round_trip(AgUi.Event, "ag_ui/Event/raw.json")
+    end
+
+    test "Event/reasoning_encrypted_value.json" do
+      assert_round_trip(AgUi.Event, "ag_ui/Event/reasoning_encrypted_value.json")
+    end
+
+    test "Event/reasoning_message_chunk.json" do
+      assert_round_trip(AgUi.Event, "ag_ui/Event/reasoning_message_chunk.json")
+    end
+
+    test "Event/reasoning_start.json" do
+      assert_round_trip(AgUi.Event, "ag_ui/Event/reasoning_start.json")
     end
 
     test "Event/run_error.json" do
@@ -137,8 +251,16 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.Event, "ag_ui/Event/text_message_start.json")
     end
 
+    test "Event/thinking_start_titled.json" do
+      assert_round_trip(AgUi.Event, "ag_ui/Event/thinking_start_titled.json")
+    end
+
     test "Event/tool_call_args.json" do
       assert_round_trip(AgUi.Event, "ag_ui/Event/tool_call_args.json")
+    end
+
+    test "Event/tool_call_args_empty_delta.json" do
+      assert_round_trip(AgUi.Event, "ag_ui/Event/tool_call_args_empty_delta.json")
     end
 
     test "Event/tool_call_chunk.json" do
@@ -173,6 +295,10 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.EventType, "ag_ui/EventType/text_message_content.json")
     end
 
+    test "EventType/thinking_start.json" do
+      assert_round_trip(AgUi.EventType, "ag_ui/EventType/thinking_start.json")
+    end
+
     test "EventType/tool_call_result.json" do
       assert_round_trip(AgUi.EventType, "ag_ui/EventType/tool_call_result.json")
     end
@@ -191,6 +317,93 @@ defmodule AgUi.PolytypeRoundTripTest do
 
     test "FunctionCall/unicode.json" do
       assert_round_trip(AgUi.FunctionCall, "ag_ui/FunctionCall/unicode.json")
+    end
+
+    test "ImageInputContent/png_data.json" do
+      assert_round_trip(AgUi.ImageInputContent, "ag_ui/ImageInputContent/png_data.json")
+    end
+
+    test "ImageInputContent/url.json" do
+      assert_round_trip(AgUi.ImageInputContent, "ag_ui/ImageInputContent/url.json")
+    end
+
+    test "ImageInputContent/with_metadata.json" do
+      assert_round_trip(AgUi.ImageInputContent, "ag_ui/ImageInputContent/with_metadata.json")
+    end
+
+    test "InputContent/binary_data.json" do
+      assert_round_trip(AgUi.InputContent, "ag_ui/InputContent/binary_data.json")
+    end
+
+    test "InputContent/image_url.json" do
+      assert_round_trip(AgUi.InputContent, "ag_ui/InputContent/image_url.json")
+    end
+
+    test "InputContent/text.json" do
+      assert_round_trip(AgUi.InputContent, "ag_ui/InputContent/text.json")
+    end
+
+    test "InputContentDataSource/pdf.json" do
+      assert_round_trip(AgUi.InputContentDataSource, "ag_ui/InputContentDataSource/pdf.json")
+    end
+
+    test "InputContentDataSource/png.json" do
+      assert_round_trip(AgUi.InputContentDataSource, "ag_ui/InputContentDataSource/png.json")
+    end
+
+    test "InputContentDataSource/wav.json" do
+      assert_round_trip(AgUi.InputContentDataSource, "ag_ui/InputContentDataSource/wav.json")
+    end
+
+    test "InputContentSource/audio_data.json" do
+      assert_round_trip(AgUi.InputContentSource, "ag_ui/InputContentSource/audio_data.json")
+    end
+
+    test "InputContentSource/data.json" do
+      assert_round_trip(AgUi.InputContentSource, "ag_ui/InputContentSource/data.json")
+    end
+
+    test "InputContentSource/pdf_url.json" do
+      assert_round_trip(AgUi.InputContentSource, "ag_ui/InputContentSource/pdf_url.json")
+    end
+
+    test "InputContentUrlSource/audio.json" do
+      assert_round_trip(AgUi.InputContentUrlSource, "ag_ui/InputContentUrlSource/audio.json")
+    end
+
+    test "InputContentUrlSource/minimal.json" do
+      assert_round_trip(AgUi.InputContentUrlSource, "ag_ui/InputContentUrlSource/minimal.json")
+    end
+
+    test "InputContentUrlSource/with_mime_type.json" do
+      assert_round_trip(
+        AgUi.InputContentUrlSource,
+        "ag_ui/InputContentUrlSource/with_mime_type.json"
+      )
+    end
+
+    test "Interrupt/full.json" do
+      assert_round_trip(AgUi.Interrupt, "ag_ui/Interrupt/full.json")
+    end
+
+    test "Interrupt/minimal.json" do
+      assert_round_trip(AgUi.Interrupt, "ag_ui/Interrupt/minimal.json")
+    end
+
+    test "Interrupt/partial.json" do
+      assert_round_trip(AgUi.Interrupt, "ag_ui/Interrupt/partial.json")
+    end
+
+    test "Message/activity.json" do
+      assert_round_trip(AgUi.Message, "ag_ui/Message/activity.json")
+    end
+
+    test "Message/reasoning.json" do
+      assert_round_trip(AgUi.Message, "ag_ui/Message/reasoning.json")
+    end
+
+    test "Message/reasoning_short.json" do
+      assert_round_trip(AgUi.Message, "ag_ui/Message/reasoning_short.json")
     end
 
     test "Message/recorded_assistant_tool_calls_only.json" do
@@ -217,6 +430,10 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.Message, "ag_ui/Message/seed_user.json")
     end
 
+    test "Message/user_parts.json" do
+      assert_round_trip(AgUi.Message, "ag_ui/Message/user_parts.json")
+    end
+
     test "Messages/empty.json" do
       assert_round_trip(AgUi.Messages, "ag_ui/Messages/empty.json")
     end
@@ -231,6 +448,10 @@ defmodule AgUi.PolytypeRoundTripTest do
 
     test "Messages/seed_example.json" do
       assert_round_trip(AgUi.Messages, "ag_ui/Messages/seed_example.json")
+    end
+
+    test "Messages/user_and_activity.json" do
+      assert_round_trip(AgUi.Messages, "ag_ui/Messages/user_and_activity.json")
     end
 
     test "MessagesSnapshotEvent/empty.json" do
@@ -263,6 +484,182 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.RawEvent, "ag_ui/RawEvent/string_event.json")
     end
 
+    test "RawEvent/without_event.json" do
+      assert_round_trip(AgUi.RawEvent, "ag_ui/RawEvent/without_event.json")
+    end
+
+    test "ReasoningEncryptedValueEvent/full.json" do
+      assert_round_trip(
+        AgUi.ReasoningEncryptedValueEvent,
+        "ag_ui/ReasoningEncryptedValueEvent/full.json"
+      )
+    end
+
+    test "ReasoningEncryptedValueEvent/message.json" do
+      assert_round_trip(
+        AgUi.ReasoningEncryptedValueEvent,
+        "ag_ui/ReasoningEncryptedValueEvent/message.json"
+      )
+    end
+
+    test "ReasoningEncryptedValueEvent/partial.json" do
+      assert_round_trip(
+        AgUi.ReasoningEncryptedValueEvent,
+        "ag_ui/ReasoningEncryptedValueEvent/partial.json"
+      )
+    end
+
+    test "ReasoningEncryptedValueSubtype/message.json" do
+      assert_round_trip(
+        AgUi.ReasoningEncryptedValueSubtype,
+        "ag_ui/ReasoningEncryptedValueSubtype/message.json"
+      )
+    end
+
+    test "ReasoningEncryptedValueSubtype/tool_call.json" do
+      assert_round_trip(
+        AgUi.ReasoningEncryptedValueSubtype,
+        "ag_ui/ReasoningEncryptedValueSubtype/tool_call.json"
+      )
+    end
+
+    test "ReasoningEndEvent/full.json" do
+      assert_round_trip(AgUi.ReasoningEndEvent, "ag_ui/ReasoningEndEvent/full.json")
+    end
+
+    test "ReasoningEndEvent/minimal.json" do
+      assert_round_trip(AgUi.ReasoningEndEvent, "ag_ui/ReasoningEndEvent/minimal.json")
+    end
+
+    test "ReasoningEndEvent/partial.json" do
+      assert_round_trip(AgUi.ReasoningEndEvent, "ag_ui/ReasoningEndEvent/partial.json")
+    end
+
+    test "ReasoningMessage/encrypted.json" do
+      assert_round_trip(AgUi.ReasoningMessage, "ag_ui/ReasoningMessage/encrypted.json")
+    end
+
+    test "ReasoningMessage/full.json" do
+      assert_round_trip(AgUi.ReasoningMessage, "ag_ui/ReasoningMessage/full.json")
+    end
+
+    test "ReasoningMessage/minimal.json" do
+      assert_round_trip(AgUi.ReasoningMessage, "ag_ui/ReasoningMessage/minimal.json")
+    end
+
+    test "ReasoningMessageChunkEvent/empty.json" do
+      assert_round_trip(
+        AgUi.ReasoningMessageChunkEvent,
+        "ag_ui/ReasoningMessageChunkEvent/empty.json"
+      )
+    end
+
+    test "ReasoningMessageChunkEvent/every_field.json" do
+      assert_round_trip(
+        AgUi.ReasoningMessageChunkEvent,
+        "ag_ui/ReasoningMessageChunkEvent/every_field.json"
+      )
+    end
+
+    test "ReasoningMessageChunkEvent/full.json" do
+      assert_round_trip(
+        AgUi.ReasoningMessageChunkEvent,
+        "ag_ui/ReasoningMessageChunkEvent/full.json"
+      )
+    end
+
+    test "ReasoningMessageContentEvent/empty_delta.json" do
+      assert_round_trip(
+        AgUi.ReasoningMessageContentEvent,
+        "ag_ui/ReasoningMessageContentEvent/empty_delta.json"
+      )
+    end
+
+    test "ReasoningMessageContentEvent/full.json" do
+      assert_round_trip(
+        AgUi.ReasoningMessageContentEvent,
+        "ag_ui/ReasoningMessageContentEvent/full.json"
+      )
+    end
+
+    test "ReasoningMessageContentEvent/minimal.json" do
+      assert_round_trip(
+        AgUi.ReasoningMessageContentEvent,
+        "ag_ui/ReasoningMessageContentEvent/minimal.json"
+      )
+    end
+
+    test "ReasoningMessageEndEvent/full.json" do
+      assert_round_trip(AgUi.ReasoningMessageEndEvent, "ag_ui/ReasoningMessageEndEvent/full.json")
+    end
+
+    test "ReasoningMessageEndEvent/minimal.json" do
+      assert_round_trip(
+        AgUi.ReasoningMessageEndEvent,
+        "ag_ui/ReasoningMessageEndEvent/minimal.json"
+      )
+    end
+
+    test "ReasoningMessageEndEvent/partial.json" do
+      assert_round_trip(
+        AgUi.ReasoningMessageEndEvent,
+        "ag_ui/ReasoningMessageEndEvent/partial.json"
+      )
+    end
+
+    test "ReasoningMessageStartEvent/full.json" do
+      assert_round_trip(
+        AgUi.ReasoningMessageStartEvent,
+        "ag_ui/ReasoningMessageStartEvent/full.json"
+      )
+    end
+
+    test "ReasoningMessageStartEvent/minimal.json" do
+      assert_round_trip(
+        AgUi.ReasoningMessageStartEvent,
+        "ag_ui/ReasoningMessageStartEvent/minimal.json"
+      )
+    end
+
+    test "ReasoningMessageStartEvent/partial.json" do
+      assert_round_trip(
+        AgUi.ReasoningMessageStartEvent,
+        "ag_ui/ReasoningMessageStartEvent/partial.json"
+      )
+    end
+
+    test "ReasoningStartEvent/full.json" do
+      assert_round_trip(AgUi.ReasoningStartEvent, "ag_ui/ReasoningStartEvent/full.json")
+    end
+
+    test "ReasoningStartEvent/minimal.json" do
+      assert_round_trip(AgUi.ReasoningStartEvent, "ag_ui/ReasoningStartEvent/minimal.json")
+    end
+
+    test "ReasoningStartEvent/with_metadata.json" do
+      assert_round_trip(AgUi.ReasoningStartEvent, "ag_ui/ReasoningStartEvent/with_metadata.json")
+    end
+
+    test "ResumeEntry/full.json" do
+      assert_round_trip(AgUi.ResumeEntry, "ag_ui/ResumeEntry/full.json")
+    end
+
+    test "ResumeEntry/minimal.json" do
+      assert_round_trip(AgUi.ResumeEntry, "ag_ui/ResumeEntry/minimal.json")
+    end
+
+    test "ResumeEntry/partial.json" do
+      assert_round_trip(AgUi.ResumeEntry, "ag_ui/ResumeEntry/partial.json")
+    end
+
+    test "ResumeStatus/cancelled.json" do
+      assert_round_trip(AgUi.ResumeStatus, "ag_ui/ResumeStatus/cancelled.json")
+    end
+
+    test "ResumeStatus/resolved.json" do
+      assert_round_trip(AgUi.ResumeStatus, "ag_ui/ResumeStatus/resolved.json")
+    end
+
     test "RunAgentInput/edge_cases.json" do
       assert_round_trip(AgUi.RunAgentInput, "ag_ui/RunAgentInput/edge_cases.json")
     end
@@ -282,6 +679,14 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.RunAgentInput, "ag_ui/RunAgentInput/seed_example.json")
     end
 
+    test "RunAgentInput/with_resume.json" do
+      assert_round_trip(AgUi.RunAgentInput, "ag_ui/RunAgentInput/with_resume.json")
+    end
+
+    test "RunAgentInput/without_forwarded_props.json" do
+      assert_round_trip(AgUi.RunAgentInput, "ag_ui/RunAgentInput/without_forwarded_props.json")
+    end
+
     test "RunErrorEvent/minimal.json" do
       assert_round_trip(AgUi.RunErrorEvent, "ag_ui/RunErrorEvent/minimal.json")
     end
@@ -294,8 +699,24 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.RunErrorEvent, "ag_ui/RunErrorEvent/with_code.json")
     end
 
+    test "RunErrorEvent/with_usage.json" do
+      assert_round_trip(AgUi.RunErrorEvent, "ag_ui/RunErrorEvent/with_usage.json")
+    end
+
     test "RunFinishedEvent/null_result.json" do
       assert_round_trip(AgUi.RunFinishedEvent, "ag_ui/RunFinishedEvent/null_result.json")
+    end
+
+    test "RunFinishedEvent/outcome_interrupt.json" do
+      assert_round_trip(AgUi.RunFinishedEvent, "ag_ui/RunFinishedEvent/outcome_interrupt.json")
+    end
+
+    test "RunFinishedEvent/outcome_null.json" do
+      assert_round_trip(AgUi.RunFinishedEvent, "ag_ui/RunFinishedEvent/outcome_null.json")
+    end
+
+    test "RunFinishedEvent/outcome_success.json" do
+      assert_round_trip(AgUi.RunFinishedEvent, "ag_ui/RunFinishedEvent/outcome_success.json")
     end
 
     test "RunFinishedEvent/recorded_agno.json" do
@@ -310,6 +731,60 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(
         AgUi.RunFinishedEvent,
         "ag_ui/RunFinishedEvent/with_result_and_outcome.json"
+      )
+    end
+
+    test "RunFinishedInterruptOutcome/full.json" do
+      assert_round_trip(
+        AgUi.RunFinishedInterruptOutcome,
+        "ag_ui/RunFinishedInterruptOutcome/full.json"
+      )
+    end
+
+    test "RunFinishedInterruptOutcome/minimal.json" do
+      assert_round_trip(
+        AgUi.RunFinishedInterruptOutcome,
+        "ag_ui/RunFinishedInterruptOutcome/minimal.json"
+      )
+    end
+
+    test "RunFinishedInterruptOutcome/partial.json" do
+      assert_round_trip(
+        AgUi.RunFinishedInterruptOutcome,
+        "ag_ui/RunFinishedInterruptOutcome/partial.json"
+      )
+    end
+
+    test "RunFinishedOutcome/interrupt.json" do
+      assert_round_trip(AgUi.RunFinishedOutcome, "ag_ui/RunFinishedOutcome/interrupt.json")
+    end
+
+    test "RunFinishedOutcome/success.json" do
+      assert_round_trip(AgUi.RunFinishedOutcome, "ag_ui/RunFinishedOutcome/success.json")
+    end
+
+    test "RunFinishedOutcome/two_interrupts.json" do
+      assert_round_trip(AgUi.RunFinishedOutcome, "ag_ui/RunFinishedOutcome/two_interrupts.json")
+    end
+
+    test "RunFinishedSuccessOutcome/minimal.json" do
+      assert_round_trip(
+        AgUi.RunFinishedSuccessOutcome,
+        "ag_ui/RunFinishedSuccessOutcome/minimal.json"
+      )
+    end
+
+    test "RunFinishedSuccessOutcome/with_unknown_key.json" do
+      assert_round_trip(
+        AgUi.RunFinishedSuccessOutcome,
+        "ag_ui/RunFinishedSuccessOutcome/with_unknown_key.json"
+      )
+    end
+
+    test "RunFinishedSuccessOutcome/with_unknown_object.json" do
+      assert_round_trip(
+        AgUi.RunFinishedSuccessOutcome,
+        "ag_ui/RunFinishedSuccessOutcome/with_unknown_object.json"
       )
     end
 
@@ -360,8 +835,16 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.StateDeltaEvent, "ag_ui/StateDeltaEvent/multi.json")
     end
 
+    test "StateSnapshotEvent/array_snapshot.json" do
+      assert_round_trip(AgUi.StateSnapshotEvent, "ag_ui/StateSnapshotEvent/array_snapshot.json")
+    end
+
     test "StateSnapshotEvent/nested.json" do
       assert_round_trip(AgUi.StateSnapshotEvent, "ag_ui/StateSnapshotEvent/nested.json")
+    end
+
+    test "StateSnapshotEvent/null_snapshot.json" do
+      assert_round_trip(AgUi.StateSnapshotEvent, "ag_ui/StateSnapshotEvent/null_snapshot.json")
     end
 
     test "StateSnapshotEvent/recorded_empty.json" do
@@ -373,6 +856,10 @@ defmodule AgUi.PolytypeRoundTripTest do
         AgUi.StateSnapshotEvent,
         "ag_ui/StateSnapshotEvent/recorded_proverbs.json"
       )
+    end
+
+    test "StateSnapshotEvent/without_snapshot.json" do
+      assert_round_trip(AgUi.StateSnapshotEvent, "ag_ui/StateSnapshotEvent/without_snapshot.json")
     end
 
     test "StepFinishedEvent/basic.json" do
@@ -411,6 +898,18 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.SystemMessage, "ag_ui/SystemMessage/seed_example.json")
     end
 
+    test "TextInputContent/full.json" do
+      assert_round_trip(AgUi.TextInputContent, "ag_ui/TextInputContent/full.json")
+    end
+
+    test "TextInputContent/minimal.json" do
+      assert_round_trip(AgUi.TextInputContent, "ag_ui/TextInputContent/minimal.json")
+    end
+
+    test "TextInputContent/partial.json" do
+      assert_round_trip(AgUi.TextInputContent, "ag_ui/TextInputContent/partial.json")
+    end
+
     test "TextMessageChunkEvent/empty_delta_named.json" do
       assert_round_trip(
         AgUi.TextMessageChunkEvent,
@@ -426,6 +925,13 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(
         AgUi.TextMessageChunkEvent,
         "ag_ui/TextMessageChunkEvent/recorded_llamaindex.json"
+      )
+    end
+
+    test "TextMessageContentEvent/empty_delta.json" do
+      assert_round_trip(
+        AgUi.TextMessageContentEvent,
+        "ag_ui/TextMessageContentEvent/empty_delta.json"
       )
     end
 
@@ -499,6 +1005,105 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.TextMessageStartEvent, "ag_ui/TextMessageStartEvent/user_named.json")
     end
 
+    test "ThinkingEndEvent/full.json" do
+      assert_round_trip(AgUi.ThinkingEndEvent, "ag_ui/ThinkingEndEvent/full.json")
+    end
+
+    test "ThinkingEndEvent/minimal.json" do
+      assert_round_trip(AgUi.ThinkingEndEvent, "ag_ui/ThinkingEndEvent/minimal.json")
+    end
+
+    test "ThinkingEndEvent/tag_only.json" do
+      assert_round_trip(AgUi.ThinkingEndEvent, "ag_ui/ThinkingEndEvent/tag_only.json")
+    end
+
+    test "ThinkingStartEvent/full.json" do
+      assert_round_trip(AgUi.ThinkingStartEvent, "ag_ui/ThinkingStartEvent/full.json")
+    end
+
+    test "ThinkingStartEvent/partial.json" do
+      assert_round_trip(AgUi.ThinkingStartEvent, "ag_ui/ThinkingStartEvent/partial.json")
+    end
+
+    test "ThinkingStartEvent/untitled.json" do
+      assert_round_trip(AgUi.ThinkingStartEvent, "ag_ui/ThinkingStartEvent/untitled.json")
+    end
+
+    test "ThinkingTextMessageContentEvent/full.json" do
+      assert_round_trip(
+        AgUi.ThinkingTextMessageContentEvent,
+        "ag_ui/ThinkingTextMessageContentEvent/full.json"
+      )
+    end
+
+    test "ThinkingTextMessageContentEvent/minimal.json" do
+      assert_round_trip(
+        AgUi.ThinkingTextMessageContentEvent,
+        "ag_ui/ThinkingTextMessageContentEvent/minimal.json"
+      )
+    end
+
+    test "ThinkingTextMessageContentEvent/partial.json" do
+      assert_round_trip(
+        AgUi.ThinkingTextMessageContentEvent,
+        "ag_ui/ThinkingTextMessageContentEvent/partial.json"
+      )
+    end
+
+    test "ThinkingTextMessageEndEvent/full.json" do
+      assert_round_trip(
+        AgUi.ThinkingTextMessageEndEvent,
+        "ag_ui/ThinkingTextMessageEndEvent/full.json"
+      )
+    end
+
+    test "ThinkingTextMessageEndEvent/minimal.json" do
+      assert_round_trip(
+        AgUi.ThinkingTextMessageEndEvent,
+        "ag_ui/ThinkingTextMessageEndEvent/minimal.json"
+      )
+    end
+
+    test "ThinkingTextMessageEndEvent/partial.json" do
+      assert_round_trip(
+        AgUi.ThinkingTextMessageEndEvent,
+        "ag_ui/ThinkingTextMessageEndEvent/partial.json"
+      )
+    end
+
+    test "ThinkingTextMessageStartEvent/full.json" do
+      assert_round_trip(
+        AgUi.ThinkingTextMessageStartEvent,
+        "ag_ui/ThinkingTextMessageStartEvent/full.json"
+      )
+    end
+
+    test "ThinkingTextMessageStartEvent/minimal.json" do
+      assert_round_trip(
+        AgUi.ThinkingTextMessageStartEvent,
+        "ag_ui/ThinkingTextMessageStartEvent/minimal.json"
+      )
+    end
+
+    test "ThinkingTextMessageStartEvent/partial.json" do
+      assert_round_trip(
+        AgUi.ThinkingTextMessageStartEvent,
+        "ag_ui/ThinkingTextMessageStartEvent/partial.json"
+      )
+    end
+
+    test "TokenUsage/empty.json" do
+      assert_round_trip(AgUi.TokenUsage, "ag_ui/TokenUsage/empty.json")
+    end
+
+    test "TokenUsage/full.json" do
+      assert_round_trip(AgUi.TokenUsage, "ag_ui/TokenUsage/full.json")
+    end
+
+    test "TokenUsage/partial.json" do
+      assert_round_trip(AgUi.TokenUsage, "ag_ui/TokenUsage/partial.json")
+    end
+
     test "Tool/recorded_weather.json" do
       assert_round_trip(AgUi.Tool, "ag_ui/Tool/recorded_weather.json")
     end
@@ -511,8 +1116,16 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.Tool, "ag_ui/Tool/seed_search.json")
     end
 
+    test "Tool/with_metadata.json" do
+      assert_round_trip(AgUi.Tool, "ag_ui/Tool/with_metadata.json")
+    end
+
     test "Tool/without_parameters.json" do
       assert_round_trip(AgUi.Tool, "ag_ui/Tool/without_parameters.json")
+    end
+
+    test "ToolCall/encrypted.json" do
+      assert_round_trip(AgUi.ToolCall, "ag_ui/ToolCall/encrypted.json")
     end
 
     test "ToolCall/recorded_llamaindex.json" do
@@ -533,6 +1146,13 @@ defmodule AgUi.PolytypeRoundTripTest do
 
     test "ToolCallArgsEvent/recorded_agno.json" do
       assert_round_trip(AgUi.ToolCallArgsEvent, "ag_ui/ToolCallArgsEvent/recorded_agno.json")
+    end
+
+    test "ToolCallArgsEvent/recorded_shape_empty_delta.json" do
+      assert_round_trip(
+        AgUi.ToolCallArgsEvent,
+        "ag_ui/ToolCallArgsEvent/recorded_shape_empty_delta.json"
+      )
     end
 
     test "ToolCallArgsEvent/unicode.json" do
@@ -613,6 +1233,14 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.ToolMessage, "ag_ui/ToolMessage/with_error.json")
     end
 
+    test "UserMessage/empty_parts.json" do
+      assert_round_trip(AgUi.UserMessage, "ag_ui/UserMessage/empty_parts.json")
+    end
+
+    test "UserMessage/multimodal_parts.json" do
+      assert_round_trip(AgUi.UserMessage, "ag_ui/UserMessage/multimodal_parts.json")
+    end
+
     test "UserMessage/recorded_mastra.json" do
       assert_round_trip(AgUi.UserMessage, "ag_ui/UserMessage/recorded_mastra.json")
     end
@@ -628,9 +1256,51 @@ defmodule AgUi.PolytypeRoundTripTest do
     test "UserMessage/unicode.json" do
       assert_round_trip(AgUi.UserMessage, "ag_ui/UserMessage/unicode.json")
     end
+
+    test "VideoInputContent/data_source.json" do
+      assert_round_trip(AgUi.VideoInputContent, "ag_ui/VideoInputContent/data_source.json")
+    end
+
+    test "VideoInputContent/url_source_with_metadata.json" do
+      assert_round_trip(
+        AgUi.VideoInputContent,
+        "ag_ui/VideoInputContent/url_source_with_metadata.json"
+      )
+    end
+
+    test "VideoInputContent/url_source_without_mime_type.json" do
+      assert_round_trip(
+        AgUi.VideoInputContent,
+        "ag_ui/VideoInputContent/url_source_without_mime_type.json"
+      )
+    end
   end
 
   describe "invalid fixtures are rejected at the recorded path" do
+    test "ActivityDeltaEvent/invalid/patch_not_list.json" do
+      assert_rejected(
+        AgUi.ActivityDeltaEvent,
+        "ag_ui/ActivityDeltaEvent/invalid/patch_not_list.json",
+        "$.patch"
+      )
+    end
+
+    test "ActivityMessage/invalid/missing_id.json" do
+      assert_rejected(
+        AgUi.ActivityMessage,
+        "ag_ui/ActivityMessage/invalid/missing_id.json",
+        "$.id"
+      )
+    end
+
+    test "ActivitySnapshotEvent/invalid/missing_activity_type.json" do
+      assert_rejected(
+        AgUi.ActivitySnapshotEvent,
+        "ag_ui/ActivitySnapshotEvent/invalid/missing_activity_type.json",
+        "$.activityType"
+      )
+    end
+
     test "AssistantMessage/invalid/null_content.json" do
       assert_rejected(
         AgUi.AssistantMessage,
@@ -655,16 +1325,28 @@ defmodule AgUi.PolytypeRoundTripTest do
       )
     end
 
+    test "AudioInputContent/invalid/missing_source.json" do
+      assert_rejected(
+        AgUi.AudioInputContent,
+        "ag_ui/AudioInputContent/invalid/missing_source.json",
+        "$.source"
+      )
+    end
+
+    test "BinaryInputContent/invalid/missing_mimetype.json" do
+      assert_rejected(
+        AgUi.BinaryInputContent,
+        "ag_ui/BinaryInputContent/invalid/missing_mimetype.json",
+        "$.mimeType"
+      )
+    end
+
     test "Context/invalid/value_object.json" do
       assert_rejected(AgUi.Context, "ag_ui/Context/invalid/value_object.json", "$.value")
     end
 
     test "CustomEvent/invalid/missing_name.json" do
       assert_rejected(AgUi.CustomEvent, "ag_ui/CustomEvent/invalid/missing_name.json", "$.name")
-    end
-
-    test "CustomEvent/invalid/missing_value.json" do
-      assert_rejected(AgUi.CustomEvent, "ag_ui/CustomEvent/invalid/missing_value.json", "$.value")
     end
 
     test "DeveloperMessage/invalid/wrong_role.json" do
@@ -675,11 +1357,11 @@ defmodule AgUi.PolytypeRoundTripTest do
       )
     end
 
-    test "Event/invalid/empty_tool_call_args_delta.json" do
+    test "DocumentInputContent/invalid/missing_source.json" do
       assert_rejected(
-        AgUi.Event,
-        "ag_ui/Event/invalid/empty_tool_call_args_delta.json",
-        "$.delta"
+        AgUi.DocumentInputContent,
+        "ag_ui/DocumentInputContent/invalid/missing_source.json",
+        "$.source"
       )
     end
 
@@ -703,8 +1385,8 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_rejected(AgUi.EventType, "ag_ui/EventType/invalid/lowercase.json", "$")
     end
 
-    test "EventType/invalid/unmodelled.json" do
-      assert_rejected(AgUi.EventType, "ag_ui/EventType/invalid/unmodelled.json", "$")
+    test "EventType/invalid/unknown.json" do
+      assert_rejected(AgUi.EventType, "ag_ui/EventType/invalid/unknown.json", "$")
     end
 
     test "FunctionCall/invalid/arguments_object.json" do
@@ -713,6 +1395,46 @@ defmodule AgUi.PolytypeRoundTripTest do
         "ag_ui/FunctionCall/invalid/arguments_object.json",
         "$.arguments"
       )
+    end
+
+    test "ImageInputContent/invalid/data_without_mime_type.json" do
+      assert_rejected(
+        AgUi.ImageInputContent,
+        "ag_ui/ImageInputContent/invalid/data_without_mime_type.json",
+        "$.source.mimeType"
+      )
+    end
+
+    test "InputContent/invalid/unknown_type.json" do
+      assert_rejected(AgUi.InputContent, "ag_ui/InputContent/invalid/unknown_type.json", "$.type")
+    end
+
+    test "InputContentDataSource/invalid/missing_value.json" do
+      assert_rejected(
+        AgUi.InputContentDataSource,
+        "ag_ui/InputContentDataSource/invalid/missing_value.json",
+        "$.value"
+      )
+    end
+
+    test "InputContentSource/invalid/unknown_type.json" do
+      assert_rejected(
+        AgUi.InputContentSource,
+        "ag_ui/InputContentSource/invalid/unknown_type.json",
+        "$.type"
+      )
+    end
+
+    test "InputContentUrlSource/invalid/missing_value.json" do
+      assert_rejected(
+        AgUi.InputContentUrlSource,
+        "ag_ui/InputContentUrlSource/invalid/missing_value.json",
+        "$.value"
+      )
+    end
+
+    test "Interrupt/invalid/missing_id.json" do
+      assert_rejected(AgUi.Interrupt, "ag_ui/Interrupt/invalid/missing_id.json", "$.id")
     end
 
     test "Message/invalid/missing_role.json" do
@@ -735,10 +1457,6 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_rejected(AgUi.Messages, "ag_ui/Messages/invalid/not_array.json", "$")
     end
 
-    test "Messages/invalid/unknown_role.json" do
-      assert_rejected(AgUi.Messages, "ag_ui/Messages/invalid/unknown_role.json", "$[1].role")
-    end
-
     test "MessagesSnapshotEvent/invalid/bad_role.json" do
       assert_rejected(
         AgUi.MessagesSnapshotEvent,
@@ -747,16 +1465,100 @@ defmodule AgUi.PolytypeRoundTripTest do
       )
     end
 
-    test "RawEvent/invalid/missing_event.json" do
-      assert_rejected(AgUi.RawEvent, "ag_ui/RawEvent/invalid/missing_event.json", "$.event")
+    test "RawEvent/invalid/source_number.json" do
+      assert_rejected(AgUi.RawEvent, "ag_ui/RawEvent/invalid/source_number.json", "$.source")
     end
 
-    test "RunAgentInput/invalid/missing_forwarded_props.json" do
+    test "ReasoningEncryptedValueEvent/invalid/bad_subtype.json" do
       assert_rejected(
-        AgUi.RunAgentInput,
-        "ag_ui/RunAgentInput/invalid/missing_forwarded_props.json",
-        "$.forwardedProps"
+        AgUi.ReasoningEncryptedValueEvent,
+        "ag_ui/ReasoningEncryptedValueEvent/invalid/bad_subtype.json",
+        "$.subtype"
       )
+    end
+
+    test "ReasoningEncryptedValueSubtype/invalid/wrong_case.json" do
+      assert_rejected(
+        AgUi.ReasoningEncryptedValueSubtype,
+        "ag_ui/ReasoningEncryptedValueSubtype/invalid/wrong_case.json",
+        "$"
+      )
+    end
+
+    test "ReasoningEndEvent/invalid/missing_messageid.json" do
+      assert_rejected(
+        AgUi.ReasoningEndEvent,
+        "ag_ui/ReasoningEndEvent/invalid/missing_messageid.json",
+        "$.messageId"
+      )
+    end
+
+    test "ReasoningMessage/invalid/missing_id.json" do
+      assert_rejected(
+        AgUi.ReasoningMessage,
+        "ag_ui/ReasoningMessage/invalid/missing_id.json",
+        "$.id"
+      )
+    end
+
+    test "ReasoningMessageChunkEvent/invalid/timestamp_wrong_type.json" do
+      assert_rejected(
+        AgUi.ReasoningMessageChunkEvent,
+        "ag_ui/ReasoningMessageChunkEvent/invalid/timestamp_wrong_type.json",
+        "$.timestamp"
+      )
+    end
+
+    test "ReasoningMessageContentEvent/invalid/missing_delta.json" do
+      assert_rejected(
+        AgUi.ReasoningMessageContentEvent,
+        "ag_ui/ReasoningMessageContentEvent/invalid/missing_delta.json",
+        "$.delta"
+      )
+    end
+
+    test "ReasoningMessageEndEvent/invalid/missing_messageid.json" do
+      assert_rejected(
+        AgUi.ReasoningMessageEndEvent,
+        "ag_ui/ReasoningMessageEndEvent/invalid/missing_messageid.json",
+        "$.messageId"
+      )
+    end
+
+    test "ReasoningMessageStartEvent/invalid/assistant_role.json" do
+      assert_rejected(
+        AgUi.ReasoningMessageStartEvent,
+        "ag_ui/ReasoningMessageStartEvent/invalid/assistant_role.json",
+        "$.role"
+      )
+    end
+
+    test "ReasoningMessageStartEvent/invalid/missing_role.json" do
+      assert_rejected(
+        AgUi.ReasoningMessageStartEvent,
+        "ag_ui/ReasoningMessageStartEvent/invalid/missing_role.json",
+        "$.role"
+      )
+    end
+
+    test "ReasoningStartEvent/invalid/missing_message_id.json" do
+      assert_rejected(
+        AgUi.ReasoningStartEvent,
+        "ag_ui/ReasoningStartEvent/invalid/missing_message_id.json",
+        "$.messageId"
+      )
+    end
+
+    test "ResumeEntry/invalid/missing_interruptid.json" do
+      assert_rejected(
+        AgUi.ResumeEntry,
+        "ag_ui/ResumeEntry/invalid/missing_interruptid.json",
+        "$.interruptId"
+      )
+    end
+
+    test "ResumeStatus/invalid/wrong_case.json" do
+      assert_rejected(AgUi.ResumeStatus, "ag_ui/ResumeStatus/invalid/wrong_case.json", "$")
     end
 
     test "RunAgentInput/invalid/snake_case_thread_id.json" do
@@ -799,11 +1601,59 @@ defmodule AgUi.PolytypeRoundTripTest do
       )
     end
 
+    test "RunFinishedEvent/invalid/empty_interrupts.json" do
+      assert_rejected(
+        AgUi.RunFinishedEvent,
+        "ag_ui/RunFinishedEvent/invalid/empty_interrupts.json",
+        "$.outcome.interrupts"
+      )
+    end
+
     test "RunFinishedEvent/invalid/missing_run_id.json" do
       assert_rejected(
         AgUi.RunFinishedEvent,
         "ag_ui/RunFinishedEvent/invalid/missing_run_id.json",
         "$.runId"
+      )
+    end
+
+    test "RunFinishedEvent/invalid/negative_tokens.json" do
+      assert_rejected(
+        AgUi.RunFinishedEvent,
+        "ag_ui/RunFinishedEvent/invalid/negative_tokens.json",
+        "$.usage[0].inputTokens"
+      )
+    end
+
+    test "RunFinishedInterruptOutcome/invalid/missing_interrupts.json" do
+      assert_rejected(
+        AgUi.RunFinishedInterruptOutcome,
+        "ag_ui/RunFinishedInterruptOutcome/invalid/missing_interrupts.json",
+        "$.interrupts"
+      )
+    end
+
+    test "RunFinishedOutcome/invalid/unknown_type.json" do
+      assert_rejected(
+        AgUi.RunFinishedOutcome,
+        "ag_ui/RunFinishedOutcome/invalid/unknown_type.json",
+        "$.type"
+      )
+    end
+
+    test "RunFinishedSuccessOutcome/invalid/missing_type.json" do
+      assert_rejected(
+        AgUi.RunFinishedSuccessOutcome,
+        "ag_ui/RunFinishedSuccessOutcome/invalid/missing_type.json",
+        "$.type"
+      )
+    end
+
+    test "RunFinishedSuccessOutcome/invalid/wrong_type.json" do
+      assert_rejected(
+        AgUi.RunFinishedSuccessOutcome,
+        "ag_ui/RunFinishedSuccessOutcome/invalid/wrong_type.json",
+        "$.type"
       )
     end
 
@@ -855,11 +1705,11 @@ defmodule AgUi.PolytypeRoundTripTest do
       )
     end
 
-    test "StateSnapshotEvent/invalid/snapshot_list.json" do
+    test "StateSnapshotEvent/invalid/timestamp_wrong_type.json" do
       assert_rejected(
         AgUi.StateSnapshotEvent,
-        "ag_ui/StateSnapshotEvent/invalid/snapshot_list.json",
-        "$.snapshot"
+        "ag_ui/StateSnapshotEvent/invalid/timestamp_wrong_type.json",
+        "$.timestamp"
       )
     end
 
@@ -887,19 +1737,19 @@ defmodule AgUi.PolytypeRoundTripTest do
       )
     end
 
+    test "TextInputContent/invalid/missing_text.json" do
+      assert_rejected(
+        AgUi.TextInputContent,
+        "ag_ui/TextInputContent/invalid/missing_text.json",
+        "$.text"
+      )
+    end
+
     test "TextMessageChunkEvent/invalid/tool_role.json" do
       assert_rejected(
         AgUi.TextMessageChunkEvent,
         "ag_ui/TextMessageChunkEvent/invalid/tool_role.json",
         "$.role"
-      )
-    end
-
-    test "TextMessageContentEvent/invalid/empty_delta.json" do
-      assert_rejected(
-        AgUi.TextMessageContentEvent,
-        "ag_ui/TextMessageContentEvent/invalid/empty_delta.json",
-        "$.delta"
       )
     end
 
@@ -939,6 +1789,62 @@ defmodule AgUi.PolytypeRoundTripTest do
       )
     end
 
+    test "ThinkingEndEvent/invalid/timestamp_wrong_type.json" do
+      assert_rejected(
+        AgUi.ThinkingEndEvent,
+        "ag_ui/ThinkingEndEvent/invalid/timestamp_wrong_type.json",
+        "$.timestamp"
+      )
+    end
+
+    test "ThinkingStartEvent/invalid/timestamp_wrong_type.json" do
+      assert_rejected(
+        AgUi.ThinkingStartEvent,
+        "ag_ui/ThinkingStartEvent/invalid/timestamp_wrong_type.json",
+        "$.timestamp"
+      )
+    end
+
+    test "ThinkingTextMessageContentEvent/invalid/missing_delta.json" do
+      assert_rejected(
+        AgUi.ThinkingTextMessageContentEvent,
+        "ag_ui/ThinkingTextMessageContentEvent/invalid/missing_delta.json",
+        "$.delta"
+      )
+    end
+
+    test "ThinkingTextMessageEndEvent/invalid/timestamp_wrong_type.json" do
+      assert_rejected(
+        AgUi.ThinkingTextMessageEndEvent,
+        "ag_ui/ThinkingTextMessageEndEvent/invalid/timestamp_wrong_type.json",
+        "$.timestamp"
+      )
+    end
+
+    test "ThinkingTextMessageStartEvent/invalid/timestamp_wrong_type.json" do
+      assert_rejected(
+        AgUi.ThinkingTextMessageStartEvent,
+        "ag_ui/ThinkingTextMessageStartEvent/invalid/timestamp_wrong_type.json",
+        "$.timestamp"
+      )
+    end
+
+    test "TokenUsage/invalid/negative_input_tokens.json" do
+      assert_rejected(
+        AgUi.TokenUsage,
+        "ag_ui/TokenUsage/invalid/negative_input_tokens.json",
+        "$.inputTokens"
+      )
+    end
+
+    test "TokenUsage/invalid/string_total_tokens.json" do
+      assert_rejected(
+        AgUi.TokenUsage,
+        "ag_ui/TokenUsage/invalid/string_total_tokens.json",
+        "$.totalTokens"
+      )
+    end
+
     test "Tool/invalid/missing_description.json" do
       assert_rejected(AgUi.Tool, "ag_ui/Tool/invalid/missing_description.json", "$.description")
     end
@@ -963,14 +1869,6 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_rejected(
         AgUi.ToolCallArgsEvent,
         "ag_ui/ToolCallArgsEvent/invalid/delta_object.json",
-        "$.delta"
-      )
-    end
-
-    test "ToolCallArgsEvent/invalid/empty_delta.json" do
-      assert_rejected(
-        AgUi.ToolCallArgsEvent,
-        "ag_ui/ToolCallArgsEvent/invalid/empty_delta.json",
         "$.delta"
       )
     end
@@ -1054,11 +1952,27 @@ defmodule AgUi.PolytypeRoundTripTest do
     test "UserMessage/invalid/name_number.json" do
       assert_rejected(AgUi.UserMessage, "ag_ui/UserMessage/invalid/name_number.json", "$.name")
     end
+
+    test "UserMessage/invalid/unknown_part_type.json" do
+      assert_rejected(
+        AgUi.UserMessage,
+        "ag_ui/UserMessage/invalid/unknown_part_type.json",
+        "$.content[0].type"
+      )
+    end
+
+    test "VideoInputContent/invalid/missing_source.json" do
+      assert_rejected(
+        AgUi.VideoInputContent,
+        "ag_ui/VideoInputContent/invalid/missing_source.json",
+        "$.source"
+      )
+    end
   end
 
   test "input nested deeper than 100 levels is rejected at $, as in every flavor" do
     assert_depth_limit(
-      AgUi.AssistantMessage,
+      AgUi.ActivityDeltaEvent,
       100,
       "nesting deeper than 100 levels of arrays and objects"
     )
@@ -1082,8 +1996,28 @@ defmodule AgUi.PolytypeAtomSafetyTest do
     assert_no_new_atoms(AgUi.TextMessageRole, "\"__POLYTYPE_UNKNOWN__\"", "$")
   end
 
+  test "unknown ReasoningEncryptedValueSubtype value" do
+    assert_no_new_atoms(AgUi.ReasoningEncryptedValueSubtype, "\"__POLYTYPE_UNKNOWN__\"", "$")
+  end
+
+  test "unknown ResumeStatus value" do
+    assert_no_new_atoms(AgUi.ResumeStatus, "\"__POLYTYPE_UNKNOWN__\"", "$")
+  end
+
+  test "unknown RunFinishedOutcome tag" do
+    assert_no_new_atoms(AgUi.RunFinishedOutcome, "{\"type\": \"__POLYTYPE_UNKNOWN__\"}", "$.type")
+  end
+
   test "unknown Message tag" do
     assert_no_new_atoms(AgUi.Message, "{\"role\": \"__POLYTYPE_UNKNOWN__\"}", "$.role")
+  end
+
+  test "unknown InputContentSource tag" do
+    assert_no_new_atoms(AgUi.InputContentSource, "{\"type\": \"__POLYTYPE_UNKNOWN__\"}", "$.type")
+  end
+
+  test "unknown InputContent tag" do
+    assert_no_new_atoms(AgUi.InputContent, "{\"type\": \"__POLYTYPE_UNKNOWN__\"}", "$.type")
   end
 
   test "unknown Event tag" do
@@ -1092,24 +2026,48 @@ defmodule AgUi.PolytypeAtomSafetyTest do
 
   test "unseen keys and strings in the fixtures create no atoms" do
     cases = [
+      {AgUi.ActivityDeltaEvent, "ag_ui/ActivityDeltaEvent/full.json"},
+      {AgUi.ActivityDeltaEvent, "ag_ui/ActivityDeltaEvent/minimal.json"},
+      {AgUi.ActivityDeltaEvent, "ag_ui/ActivityDeltaEvent/partial.json"},
+      {AgUi.ActivityMessage, "ag_ui/ActivityMessage/full.json"},
+      {AgUi.ActivityMessage, "ag_ui/ActivityMessage/minimal.json"},
+      {AgUi.ActivityMessage, "ag_ui/ActivityMessage/partial.json"},
+      {AgUi.ActivitySnapshotEvent, "ag_ui/ActivitySnapshotEvent/minimal.json"},
+      {AgUi.ActivitySnapshotEvent, "ag_ui/ActivitySnapshotEvent/replace_false.json"},
+      {AgUi.ActivitySnapshotEvent, "ag_ui/ActivitySnapshotEvent/replace_true_explicit.json"},
       {AgUi.AssistantMessage, "ag_ui/AssistantMessage/empty_tool_calls.json"},
       {AgUi.AssistantMessage, "ag_ui/AssistantMessage/recorded_content_and_tool_calls.json"},
       {AgUi.AssistantMessage, "ag_ui/AssistantMessage/recorded_empty_content.json"},
       {AgUi.AssistantMessage, "ag_ui/AssistantMessage/recorded_tool_calls_only.json"},
       {AgUi.AssistantMessage, "ag_ui/AssistantMessage/seed_example.json"},
       {AgUi.AssistantMessage, "ag_ui/AssistantMessage/seed_run_input.json"},
+      {AgUi.AssistantMessage, "ag_ui/AssistantMessage/with_metadata.json"},
+      {AgUi.AudioInputContent, "ag_ui/AudioInputContent/data_source.json"},
+      {AgUi.AudioInputContent, "ag_ui/AudioInputContent/url_source_with_metadata.json"},
+      {AgUi.AudioInputContent, "ag_ui/AudioInputContent/url_source_without_mime_type.json"},
+      {AgUi.BinaryInputContent, "ag_ui/BinaryInputContent/by_id.json"},
+      {AgUi.BinaryInputContent, "ag_ui/BinaryInputContent/uploaded_id.json"},
+      {AgUi.BinaryInputContent, "ag_ui/BinaryInputContent/url.json"},
       {AgUi.Context, "ag_ui/Context/seed_example.json"},
       {AgUi.Context, "ag_ui/Context/seed_preferences.json"},
       {AgUi.Context, "ag_ui/Context/unicode.json"},
       {AgUi.CustomEvent, "ag_ui/CustomEvent/null_value.json"},
       {AgUi.CustomEvent, "ag_ui/CustomEvent/predict_state.json"},
       {AgUi.CustomEvent, "ag_ui/CustomEvent/unicode.json"},
+      {AgUi.CustomEvent, "ag_ui/CustomEvent/without_value.json"},
       {AgUi.DeveloperMessage, "ag_ui/DeveloperMessage/named.json"},
       {AgUi.DeveloperMessage, "ag_ui/DeveloperMessage/seed_example.json"},
       {AgUi.DeveloperMessage, "ag_ui/DeveloperMessage/unicode.json"},
+      {AgUi.DocumentInputContent, "ag_ui/DocumentInputContent/data_source.json"},
+      {AgUi.DocumentInputContent, "ag_ui/DocumentInputContent/url_source_with_metadata.json"},
+      {AgUi.DocumentInputContent, "ag_ui/DocumentInputContent/url_source_without_mime_type.json"},
+      {AgUi.Event, "ag_ui/Event/activity_delta.json"},
       {AgUi.Event, "ag_ui/Event/custom.json"},
       {AgUi.Event, "ag_ui/Event/messages_snapshot.json"},
       {AgUi.Event, "ag_ui/Event/raw.json"},
+      {AgUi.Event, "ag_ui/Event/reasoning_encrypted_value.json"},
+      {AgUi.Event, "ag_ui/Event/reasoning_message_chunk.json"},
+      {AgUi.Event, "ag_ui/Event/reasoning_start.json"},
       {AgUi.Event, "ag_ui/Event/run_error.json"},
       {AgUi.Event, "ag_ui/Event/run_finished.json"},
       {AgUi.Event, "ag_ui/Event/run_started.json"},
@@ -1121,7 +2079,9 @@ defmodule AgUi.PolytypeAtomSafetyTest do
       {AgUi.Event, "ag_ui/Event/text_message_content.json"},
       {AgUi.Event, "ag_ui/Event/text_message_end.json"},
       {AgUi.Event, "ag_ui/Event/text_message_start.json"},
+      {AgUi.Event, "ag_ui/Event/thinking_start_titled.json"},
       {AgUi.Event, "ag_ui/Event/tool_call_args.json"},
+      {AgUi.Event, "ag_ui/Event/tool_call_args_empty_delta.json"},
       {AgUi.Event, "ag_ui/Event/tool_call_chunk.json"},
       {AgUi.Event, "ag_ui/Event/tool_call_end.json"},
       {AgUi.Event, "ag_ui/Event/tool_call_result.json"},
@@ -1130,38 +2090,111 @@ defmodule AgUi.PolytypeAtomSafetyTest do
       {AgUi.EventType, "ag_ui/EventType/messages_snapshot.json"},
       {AgUi.EventType, "ag_ui/EventType/run_started.json"},
       {AgUi.EventType, "ag_ui/EventType/text_message_content.json"},
+      {AgUi.EventType, "ag_ui/EventType/thinking_start.json"},
       {AgUi.EventType, "ag_ui/EventType/tool_call_result.json"},
       {AgUi.FunctionCall, "ag_ui/FunctionCall/empty_arguments.json"},
       {AgUi.FunctionCall, "ag_ui/FunctionCall/recorded_calculator.json"},
       {AgUi.FunctionCall, "ag_ui/FunctionCall/seed_example.json"},
       {AgUi.FunctionCall, "ag_ui/FunctionCall/unicode.json"},
+      {AgUi.ImageInputContent, "ag_ui/ImageInputContent/png_data.json"},
+      {AgUi.ImageInputContent, "ag_ui/ImageInputContent/url.json"},
+      {AgUi.ImageInputContent, "ag_ui/ImageInputContent/with_metadata.json"},
+      {AgUi.InputContent, "ag_ui/InputContent/binary_data.json"},
+      {AgUi.InputContent, "ag_ui/InputContent/image_url.json"},
+      {AgUi.InputContent, "ag_ui/InputContent/text.json"},
+      {AgUi.InputContentDataSource, "ag_ui/InputContentDataSource/pdf.json"},
+      {AgUi.InputContentDataSource, "ag_ui/InputContentDataSource/png.json"},
+      {AgUi.InputContentDataSource, "ag_ui/InputContentDataSource/wav.json"},
+      {AgUi.InputContentSource, "ag_ui/InputContentSource/audio_data.json"},
+      {AgUi.InputContentSource, "ag_ui/InputContentSource/data.json"},
+      {AgUi.InputContentSource, "ag_ui/InputContentSource/pdf_url.json"},
+      {AgUi.InputContentUrlSource, "ag_ui/InputContentUrlSource/audio.json"},
+      {AgUi.InputContentUrlSource, "ag_ui/InputContentUrlSource/minimal.json"},
+      {AgUi.InputContentUrlSource, "ag_ui/InputContentUrlSource/with_mime_type.json"},
+      {AgUi.Interrupt, "ag_ui/Interrupt/full.json"},
+      {AgUi.Interrupt, "ag_ui/Interrupt/minimal.json"},
+      {AgUi.Interrupt, "ag_ui/Interrupt/partial.json"},
+      {AgUi.Message, "ag_ui/Message/activity.json"},
+      {AgUi.Message, "ag_ui/Message/reasoning.json"},
+      {AgUi.Message, "ag_ui/Message/reasoning_short.json"},
       {AgUi.Message, "ag_ui/Message/recorded_assistant_tool_calls_only.json"},
       {AgUi.Message, "ag_ui/Message/seed_assistant.json"},
       {AgUi.Message, "ag_ui/Message/seed_developer.json"},
       {AgUi.Message, "ag_ui/Message/seed_system.json"},
       {AgUi.Message, "ag_ui/Message/seed_tool.json"},
       {AgUi.Message, "ag_ui/Message/seed_user.json"},
+      {AgUi.Message, "ag_ui/Message/user_parts.json"},
       {AgUi.Messages, "ag_ui/Messages/empty.json"},
       {AgUi.Messages, "ag_ui/Messages/recorded_llamaindex.json"},
       {AgUi.Messages, "ag_ui/Messages/recorded_mastra.json"},
       {AgUi.Messages, "ag_ui/Messages/seed_example.json"},
+      {AgUi.Messages, "ag_ui/Messages/user_and_activity.json"},
       {AgUi.MessagesSnapshotEvent, "ag_ui/MessagesSnapshotEvent/empty.json"},
       {AgUi.MessagesSnapshotEvent, "ag_ui/MessagesSnapshotEvent/recorded_llamaindex.json"},
       {AgUi.MessagesSnapshotEvent, "ag_ui/MessagesSnapshotEvent/seed_messages.json"},
       {AgUi.RawEvent, "ag_ui/RawEvent/null_event.json"},
       {AgUi.RawEvent, "ag_ui/RawEvent/openai_chunk.json"},
       {AgUi.RawEvent, "ag_ui/RawEvent/string_event.json"},
+      {AgUi.RawEvent, "ag_ui/RawEvent/without_event.json"},
+      {AgUi.ReasoningEncryptedValueEvent, "ag_ui/ReasoningEncryptedValueEvent/full.json"},
+      {AgUi.ReasoningEncryptedValueEvent, "ag_ui/ReasoningEncryptedValueEvent/message.json"},
+      {AgUi.ReasoningEncryptedValueEvent, "ag_ui/ReasoningEncryptedValueEvent/partial.json"},
+      {AgUi.ReasoningEncryptedValueSubtype, "ag_ui/ReasoningEncryptedValueSubtype/message.json"},
+      {AgUi.ReasoningEncryptedValueSubtype,
+       "ag_ui/ReasoningEncryptedValueSubtype/tool_call.json"},
+      {AgUi.ReasoningEndEvent, "ag_ui/ReasoningEndEvent/full.json"},
+      {AgUi.ReasoningEndEvent, "ag_ui/ReasoningEndEvent/minimal.json"},
+      {AgUi.ReasoningEndEvent, "ag_ui/ReasoningEndEvent/partial.json"},
+      {AgUi.ReasoningMessage, "ag_ui/ReasoningMessage/encrypted.json"},
+      {AgUi.ReasoningMessage, "ag_ui/ReasoningMessage/full.json"},
+      {AgUi.ReasoningMessage, "ag_ui/ReasoningMessage/minimal.json"},
+      {AgUi.ReasoningMessageChunkEvent, "ag_ui/ReasoningMessageChunkEvent/empty.json"},
+      {AgUi.ReasoningMessageChunkEvent, "ag_ui/ReasoningMessageChunkEvent/every_field.json"},
+      {AgUi.ReasoningMessageChunkEvent, "ag_ui/ReasoningMessageChunkEvent/full.json"},
+      {AgUi.ReasoningMessageContentEvent, "ag_ui/ReasoningMessageContentEvent/empty_delta.json"},
+      {AgUi.ReasoningMessageContentEvent, "ag_ui/ReasoningMessageContentEvent/full.json"},
+      {AgUi.ReasoningMessageContentEvent, "ag_ui/ReasoningMessageContentEvent/minimal.json"},
+      {AgUi.ReasoningMessageEndEvent, "ag_ui/ReasoningMessageEndEvent/full.json"},
+      {AgUi.ReasoningMessageEndEvent, "ag_ui/ReasoningMessageEndEvent/minimal.json"},
+      {AgUi.ReasoningMessageEndEvent, "ag_ui/ReasoningMessageEndEvent/partial.json"},
+      {AgUi.ReasoningMessageStartEvent, "ag_ui/ReasoningMessageStartEvent/full.json"},
+      {AgUi.ReasoningMessageStartEvent, "ag_ui/ReasoningMessageStartEvent/minimal.json"},
+      {AgUi.ReasoningMessageStartEvent, "ag_ui/ReasoningMessageStartEvent/partial.json"},
+      {AgUi.ReasoningStartEvent, "ag_ui/ReasoningStartEvent/full.json"},
+      {AgUi.ReasoningStartEvent, "ag_ui/ReasoningStartEvent/minimal.json"},
+      {AgUi.ReasoningStartEvent, "ag_ui/ReasoningStartEvent/with_metadata.json"},
+      {AgUi.ResumeEntry, "ag_ui/ResumeEntry/full.json"},
+      {AgUi.ResumeEntry, "ag_ui/ResumeEntry/minimal.json"},
+      {AgUi.ResumeEntry, "ag_ui/ResumeEntry/partial.json"},
+      {AgUi.ResumeStatus, "ag_ui/ResumeStatus/cancelled.json"},
+      {AgUi.ResumeStatus, "ag_ui/ResumeStatus/resolved.json"},
       {AgUi.RunAgentInput, "ag_ui/RunAgentInput/edge_cases.json"},
       {AgUi.RunAgentInput, "ag_ui/RunAgentInput/minimal.json"},
       {AgUi.RunAgentInput, "ag_ui/RunAgentInput/recorded_mastra_untruncated.json"},
       {AgUi.RunAgentInput, "ag_ui/RunAgentInput/seed_example.json"},
+      {AgUi.RunAgentInput, "ag_ui/RunAgentInput/with_resume.json"},
+      {AgUi.RunAgentInput, "ag_ui/RunAgentInput/without_forwarded_props.json"},
       {AgUi.RunErrorEvent, "ag_ui/RunErrorEvent/minimal.json"},
       {AgUi.RunErrorEvent, "ag_ui/RunErrorEvent/unicode_ms_timestamp.json"},
       {AgUi.RunErrorEvent, "ag_ui/RunErrorEvent/with_code.json"},
+      {AgUi.RunErrorEvent, "ag_ui/RunErrorEvent/with_usage.json"},
       {AgUi.RunFinishedEvent, "ag_ui/RunFinishedEvent/null_result.json"},
+      {AgUi.RunFinishedEvent, "ag_ui/RunFinishedEvent/outcome_interrupt.json"},
+      {AgUi.RunFinishedEvent, "ag_ui/RunFinishedEvent/outcome_null.json"},
+      {AgUi.RunFinishedEvent, "ag_ui/RunFinishedEvent/outcome_success.json"},
       {AgUi.RunFinishedEvent, "ag_ui/RunFinishedEvent/recorded_agno.json"},
       {AgUi.RunFinishedEvent, "ag_ui/RunFinishedEvent/recorded_llamaindex.json"},
       {AgUi.RunFinishedEvent, "ag_ui/RunFinishedEvent/with_result_and_outcome.json"},
+      {AgUi.RunFinishedInterruptOutcome, "ag_ui/RunFinishedInterruptOutcome/full.json"},
+      {AgUi.RunFinishedInterruptOutcome, "ag_ui/RunFinishedInterruptOutcome/minimal.json"},
+      {AgUi.RunFinishedInterruptOutcome, "ag_ui/RunFinishedInterruptOutcome/partial.json"},
+      {AgUi.RunFinishedOutcome, "ag_ui/RunFinishedOutcome/interrupt.json"},
+      {AgUi.RunFinishedOutcome, "ag_ui/RunFinishedOutcome/success.json"},
+      {AgUi.RunFinishedOutcome, "ag_ui/RunFinishedOutcome/two_interrupts.json"},
+      {AgUi.RunFinishedSuccessOutcome, "ag_ui/RunFinishedSuccessOutcome/minimal.json"},
+      {AgUi.RunFinishedSuccessOutcome, "ag_ui/RunFinishedSuccessOutcome/with_unknown_key.json"},
+      {AgUi.RunFinishedSuccessOutcome,
+       "ag_ui/RunFinishedSuccessOutcome/with_unknown_object.json"},
       {AgUi.RunStartedEvent, "ag_ui/RunStartedEvent/parent_and_raw_event.json"},
       {AgUi.RunStartedEvent, "ag_ui/RunStartedEvent/recorded_agno.json"},
       {AgUi.RunStartedEvent, "ag_ui/RunStartedEvent/recorded_llamaindex_seconds.json"},
@@ -1173,9 +2206,12 @@ defmodule AgUi.PolytypeAtomSafetyTest do
       {AgUi.StateDeltaEvent, "ag_ui/StateDeltaEvent/add.json"},
       {AgUi.StateDeltaEvent, "ag_ui/StateDeltaEvent/empty.json"},
       {AgUi.StateDeltaEvent, "ag_ui/StateDeltaEvent/multi.json"},
+      {AgUi.StateSnapshotEvent, "ag_ui/StateSnapshotEvent/array_snapshot.json"},
       {AgUi.StateSnapshotEvent, "ag_ui/StateSnapshotEvent/nested.json"},
+      {AgUi.StateSnapshotEvent, "ag_ui/StateSnapshotEvent/null_snapshot.json"},
       {AgUi.StateSnapshotEvent, "ag_ui/StateSnapshotEvent/recorded_empty.json"},
       {AgUi.StateSnapshotEvent, "ag_ui/StateSnapshotEvent/recorded_proverbs.json"},
+      {AgUi.StateSnapshotEvent, "ag_ui/StateSnapshotEvent/without_snapshot.json"},
       {AgUi.StepFinishedEvent, "ag_ui/StepFinishedEvent/basic.json"},
       {AgUi.StepFinishedEvent, "ag_ui/StepFinishedEvent/raw_event.json"},
       {AgUi.StepFinishedEvent, "ag_ui/StepFinishedEvent/timestamped.json"},
@@ -1185,9 +2221,13 @@ defmodule AgUi.PolytypeAtomSafetyTest do
       {AgUi.SystemMessage, "ag_ui/SystemMessage/named.json"},
       {AgUi.SystemMessage, "ag_ui/SystemMessage/recorded_llamaindex.json"},
       {AgUi.SystemMessage, "ag_ui/SystemMessage/seed_example.json"},
+      {AgUi.TextInputContent, "ag_ui/TextInputContent/full.json"},
+      {AgUi.TextInputContent, "ag_ui/TextInputContent/minimal.json"},
+      {AgUi.TextInputContent, "ag_ui/TextInputContent/partial.json"},
       {AgUi.TextMessageChunkEvent, "ag_ui/TextMessageChunkEvent/empty_delta_named.json"},
       {AgUi.TextMessageChunkEvent, "ag_ui/TextMessageChunkEvent/minimal.json"},
       {AgUi.TextMessageChunkEvent, "ag_ui/TextMessageChunkEvent/recorded_llamaindex.json"},
+      {AgUi.TextMessageContentEvent, "ag_ui/TextMessageContentEvent/empty_delta.json"},
       {AgUi.TextMessageContentEvent, "ag_ui/TextMessageContentEvent/recorded_agno.json"},
       {AgUi.TextMessageContentEvent, "ag_ui/TextMessageContentEvent/recorded_space.json"},
       {AgUi.TextMessageContentEvent, "ag_ui/TextMessageContentEvent/unicode.json"},
@@ -1201,15 +2241,38 @@ defmodule AgUi.PolytypeAtomSafetyTest do
       {AgUi.TextMessageStartEvent, "ag_ui/TextMessageStartEvent/recorded_agno.json"},
       {AgUi.TextMessageStartEvent, "ag_ui/TextMessageStartEvent/role_absent_default.json"},
       {AgUi.TextMessageStartEvent, "ag_ui/TextMessageStartEvent/user_named.json"},
+      {AgUi.ThinkingEndEvent, "ag_ui/ThinkingEndEvent/full.json"},
+      {AgUi.ThinkingEndEvent, "ag_ui/ThinkingEndEvent/minimal.json"},
+      {AgUi.ThinkingEndEvent, "ag_ui/ThinkingEndEvent/tag_only.json"},
+      {AgUi.ThinkingStartEvent, "ag_ui/ThinkingStartEvent/full.json"},
+      {AgUi.ThinkingStartEvent, "ag_ui/ThinkingStartEvent/partial.json"},
+      {AgUi.ThinkingStartEvent, "ag_ui/ThinkingStartEvent/untitled.json"},
+      {AgUi.ThinkingTextMessageContentEvent, "ag_ui/ThinkingTextMessageContentEvent/full.json"},
+      {AgUi.ThinkingTextMessageContentEvent,
+       "ag_ui/ThinkingTextMessageContentEvent/minimal.json"},
+      {AgUi.ThinkingTextMessageContentEvent,
+       "ag_ui/ThinkingTextMessageContentEvent/partial.json"},
+      {AgUi.ThinkingTextMessageEndEvent, "ag_ui/ThinkingTextMessageEndEvent/full.json"},
+      {AgUi.ThinkingTextMessageEndEvent, "ag_ui/ThinkingTextMessageEndEvent/minimal.json"},
+      {AgUi.ThinkingTextMessageEndEvent, "ag_ui/ThinkingTextMessageEndEvent/partial.json"},
+      {AgUi.ThinkingTextMessageStartEvent, "ag_ui/ThinkingTextMessageStartEvent/full.json"},
+      {AgUi.ThinkingTextMessageStartEvent, "ag_ui/ThinkingTextMessageStartEvent/minimal.json"},
+      {AgUi.ThinkingTextMessageStartEvent, "ag_ui/ThinkingTextMessageStartEvent/partial.json"},
+      {AgUi.TokenUsage, "ag_ui/TokenUsage/empty.json"},
+      {AgUi.TokenUsage, "ag_ui/TokenUsage/full.json"},
+      {AgUi.TokenUsage, "ag_ui/TokenUsage/partial.json"},
       {AgUi.Tool, "ag_ui/Tool/recorded_weather.json"},
       {AgUi.Tool, "ag_ui/Tool/seed_example.json"},
       {AgUi.Tool, "ag_ui/Tool/seed_search.json"},
+      {AgUi.Tool, "ag_ui/Tool/with_metadata.json"},
       {AgUi.Tool, "ag_ui/Tool/without_parameters.json"},
+      {AgUi.ToolCall, "ag_ui/ToolCall/encrypted.json"},
       {AgUi.ToolCall, "ag_ui/ToolCall/recorded_llamaindex.json"},
       {AgUi.ToolCall, "ag_ui/ToolCall/recorded_mastra.json"},
       {AgUi.ToolCall, "ag_ui/ToolCall/seed_example.json"},
       {AgUi.ToolCallArgsEvent, "ag_ui/ToolCallArgsEvent/partial_json.json"},
       {AgUi.ToolCallArgsEvent, "ag_ui/ToolCallArgsEvent/recorded_agno.json"},
+      {AgUi.ToolCallArgsEvent, "ag_ui/ToolCallArgsEvent/recorded_shape_empty_delta.json"},
       {AgUi.ToolCallArgsEvent, "ag_ui/ToolCallArgsEvent/unicode.json"},
       {AgUi.ToolCallChunkEvent, "ag_ui/ToolCallChunkEvent/minimal.json"},
       {AgUi.ToolCallChunkEvent, "ag_ui/ToolCallChunkEvent/null_parent.json"},
@@ -1228,10 +2291,15 @@ defmodule AgUi.PolytypeAtomSafetyTest do
       {AgUi.ToolMessage, "ag_ui/ToolMessage/recorded_mastra.json"},
       {AgUi.ToolMessage, "ag_ui/ToolMessage/seed_example.json"},
       {AgUi.ToolMessage, "ag_ui/ToolMessage/with_error.json"},
+      {AgUi.UserMessage, "ag_ui/UserMessage/empty_parts.json"},
+      {AgUi.UserMessage, "ag_ui/UserMessage/multimodal_parts.json"},
       {AgUi.UserMessage, "ag_ui/UserMessage/recorded_mastra.json"},
       {AgUi.UserMessage, "ag_ui/UserMessage/seed_example.json"},
       {AgUi.UserMessage, "ag_ui/UserMessage/seed_run_input.json"},
-      {AgUi.UserMessage, "ag_ui/UserMessage/unicode.json"}
+      {AgUi.UserMessage, "ag_ui/UserMessage/unicode.json"},
+      {AgUi.VideoInputContent, "ag_ui/VideoInputContent/data_source.json"},
+      {AgUi.VideoInputContent, "ag_ui/VideoInputContent/url_source_with_metadata.json"},
+      {AgUi.VideoInputContent, "ag_ui/VideoInputContent/url_source_without_mime_type.json"}
     ]
 
     for {module, path} <- cases do

@@ -8,10 +8,25 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
   import PolytypeGenerated.TestSupport
 
   test "the module has fixtures" do
-    assert 204 > 0, "no valid fixtures for claude_code"
+    assert 320 > 0, "no valid fixtures for claude_code"
   end
 
   describe "valid fixtures round-trip" do
+    test "ApiRetryMessage/connection_error.json" do
+      assert_round_trip(
+        ClaudeCode.ApiRetryMessage,
+        "claude_code/ApiRetryMessage/connection_error.json"
+      )
+    end
+
+    test "ApiRetryMessage/minimal.json" do
+      assert_round_trip(ClaudeCode.ApiRetryMessage, "claude_code/ApiRetryMessage/minimal.json")
+    end
+
+    test "ApiRetryMessage/rate_limit.json" do
+      assert_round_trip(ClaudeCode.ApiRetryMessage, "claude_code/ApiRetryMessage/rate_limit.json")
+    end
+
     test "AssistantMessage/recorded_aborted.json" do
       assert_round_trip(
         ClaudeCode.Message.AssistantMessage,
@@ -75,6 +90,57 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
+    test "AuthStatusMessage/full.json" do
+      assert_round_trip(ClaudeCode.AuthStatusMessage, "claude_code/AuthStatusMessage/full.json")
+    end
+
+    test "AuthStatusMessage/minimal.json" do
+      assert_round_trip(
+        ClaudeCode.AuthStatusMessage,
+        "claude_code/AuthStatusMessage/minimal.json"
+      )
+    end
+
+    test "AuthStatusMessage/typical.json" do
+      assert_round_trip(
+        ClaudeCode.AuthStatusMessage,
+        "claude_code/AuthStatusMessage/typical.json"
+      )
+    end
+
+    test "BackgroundTask/full.json" do
+      assert_round_trip(ClaudeCode.BackgroundTask, "claude_code/BackgroundTask/full.json")
+    end
+
+    test "BackgroundTask/minimal.json" do
+      assert_round_trip(ClaudeCode.BackgroundTask, "claude_code/BackgroundTask/minimal.json")
+    end
+
+    test "BackgroundTask/partial.json" do
+      assert_round_trip(ClaudeCode.BackgroundTask, "claude_code/BackgroundTask/partial.json")
+    end
+
+    test "BackgroundTasksChangedMessage/minimal.json" do
+      assert_round_trip(
+        ClaudeCode.BackgroundTasksChangedMessage,
+        "claude_code/BackgroundTasksChangedMessage/minimal.json"
+      )
+    end
+
+    test "BackgroundTasksChangedMessage/partial.json" do
+      assert_round_trip(
+        ClaudeCode.BackgroundTasksChangedMessage,
+        "claude_code/BackgroundTasksChangedMessage/partial.json"
+      )
+    end
+
+    test "BackgroundTasksChangedMessage/two_tasks.json" do
+      assert_round_trip(
+        ClaudeCode.BackgroundTasksChangedMessage,
+        "claude_code/BackgroundTasksChangedMessage/two_tasks.json"
+      )
+    end
+
     test "CacheCreation/five_minutes.json" do
       assert_round_trip(ClaudeCode.CacheCreation, "claude_code/CacheCreation/five_minutes.json")
     end
@@ -85,6 +151,48 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
 
     test "CacheCreation/zero.json" do
       assert_round_trip(ClaudeCode.CacheCreation, "claude_code/CacheCreation/zero.json")
+    end
+
+    test "CommandsChangedMessage/minimal.json" do
+      assert_round_trip(
+        ClaudeCode.CommandsChangedMessage,
+        "claude_code/CommandsChangedMessage/minimal.json"
+      )
+    end
+
+    test "CommandsChangedMessage/partial.json" do
+      assert_round_trip(
+        ClaudeCode.CommandsChangedMessage,
+        "claude_code/CommandsChangedMessage/partial.json"
+      )
+    end
+
+    test "CommandsChangedMessage/typical.json" do
+      assert_round_trip(
+        ClaudeCode.CommandsChangedMessage,
+        "claude_code/CommandsChangedMessage/typical.json"
+      )
+    end
+
+    test "CompactBoundaryMarker/full.json" do
+      assert_round_trip(
+        ClaudeCode.CompactBoundaryMarker,
+        "claude_code/CompactBoundaryMarker/full.json"
+      )
+    end
+
+    test "CompactBoundaryMarker/minimal.json" do
+      assert_round_trip(
+        ClaudeCode.CompactBoundaryMarker,
+        "claude_code/CompactBoundaryMarker/minimal.json"
+      )
+    end
+
+    test "CompactBoundaryMarker/seed_example.json" do
+      assert_round_trip(
+        ClaudeCode.CompactBoundaryMarker,
+        "claude_code/CompactBoundaryMarker/seed_example.json"
+      )
     end
 
     test "CompactBoundaryMessage/auto_end.json" do
@@ -105,6 +213,27 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(
         ClaudeCode.Message.CompactBoundaryMessage,
         "claude_code/CompactBoundaryMessage/seed_example.json"
+      )
+    end
+
+    test "CompactBoundaryMessage/seed_top_level.json" do
+      assert_round_trip(
+        ClaudeCode.Message.CompactBoundaryMessage,
+        "claude_code/CompactBoundaryMessage/seed_top_level.json"
+      )
+    end
+
+    test "CompactBoundaryMessage/seed_top_level_end.json" do
+      assert_round_trip(
+        ClaudeCode.Message.CompactBoundaryMessage,
+        "claude_code/CompactBoundaryMessage/seed_top_level_end.json"
+      )
+    end
+
+    test "CompactBoundaryMessage/seed_top_level_with_subtype.json" do
+      assert_round_trip(
+        ClaudeCode.Message.CompactBoundaryMessage,
+        "claude_code/CompactBoundaryMessage/seed_top_level_with_subtype.json"
       )
     end
 
@@ -457,6 +586,102 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
+    test "ConversationResetMessage/clear.json" do
+      assert_round_trip(
+        ClaudeCode.ConversationResetMessage,
+        "claude_code/ConversationResetMessage/clear.json"
+      )
+    end
+
+    test "ConversationResetMessage/minimal.json" do
+      assert_round_trip(
+        ClaudeCode.ConversationResetMessage,
+        "claude_code/ConversationResetMessage/minimal.json"
+      )
+    end
+
+    test "ConversationResetMessage/older_emitter.json" do
+      assert_round_trip(
+        ClaudeCode.ConversationResetMessage,
+        "claude_code/ConversationResetMessage/older_emitter.json"
+      )
+    end
+
+    test "ConversationResetTrigger/clear.json" do
+      assert_round_trip(
+        ClaudeCode.ConversationResetTrigger,
+        "claude_code/ConversationResetTrigger/clear.json"
+      )
+    end
+
+    test "ConversationResetTrigger/fresh_session.json" do
+      assert_round_trip(
+        ClaudeCode.ConversationResetTrigger,
+        "claude_code/ConversationResetTrigger/fresh_session.json"
+      )
+    end
+
+    test "ConversationResetTrigger/plan_mode_exit.json" do
+      assert_round_trip(
+        ClaudeCode.ConversationResetTrigger,
+        "claude_code/ConversationResetTrigger/plan_mode_exit.json"
+      )
+    end
+
+    test "ElicitationCompleteMessage/minimal.json" do
+      assert_round_trip(
+        ClaudeCode.ElicitationCompleteMessage,
+        "claude_code/ElicitationCompleteMessage/minimal.json"
+      )
+    end
+
+    test "ElicitationCompleteMessage/partial.json" do
+      assert_round_trip(
+        ClaudeCode.ElicitationCompleteMessage,
+        "claude_code/ElicitationCompleteMessage/partial.json"
+      )
+    end
+
+    test "ElicitationCompleteMessage/typical.json" do
+      assert_round_trip(
+        ClaudeCode.ElicitationCompleteMessage,
+        "claude_code/ElicitationCompleteMessage/typical.json"
+      )
+    end
+
+    test "FailedFile/full.json" do
+      assert_round_trip(ClaudeCode.FailedFile, "claude_code/FailedFile/full.json")
+    end
+
+    test "FailedFile/minimal.json" do
+      assert_round_trip(ClaudeCode.FailedFile, "claude_code/FailedFile/minimal.json")
+    end
+
+    test "FailedFile/partial.json" do
+      assert_round_trip(ClaudeCode.FailedFile, "claude_code/FailedFile/partial.json")
+    end
+
+    test "FilesPersistedEvent/minimal.json" do
+      assert_round_trip(
+        ClaudeCode.FilesPersistedEvent,
+        "claude_code/FilesPersistedEvent/minimal.json"
+      )
+    end
+
+    test "FilesPersistedEvent/partial.json" do
+      assert_round_trip(
+        ClaudeCode.FilesPersistedEvent,
+        "claude_code/FilesPersistedEvent/partial.json"
+      )
+    end
+
+    test "FilesPersistedEvent/typical.json" do
+      assert_round_trip(
+        ClaudeCode.FilesPersistedEvent,
+        "claude_code/FilesPersistedEvent/typical.json"
+      )
+    end
+
     test "HookOutcome/cancelled.json" do
       assert_round_trip(ClaudeCode.HookOutcome, "claude_code/HookOutcome/cancelled.json")
     end
@@ -467,6 +692,27 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
 
     test "HookOutcome/success.json" do
       assert_round_trip(ClaudeCode.HookOutcome, "claude_code/HookOutcome/success.json")
+    end
+
+    test "HookProgressMessage/minimal.json" do
+      assert_round_trip(
+        ClaudeCode.HookProgressMessage,
+        "claude_code/HookProgressMessage/minimal.json"
+      )
+    end
+
+    test "HookProgressMessage/partial.json" do
+      assert_round_trip(
+        ClaudeCode.HookProgressMessage,
+        "claude_code/HookProgressMessage/partial.json"
+      )
+    end
+
+    test "HookProgressMessage/typical.json" do
+      assert_round_trip(
+        ClaudeCode.HookProgressMessage,
+        "claude_code/HookProgressMessage/typical.json"
+      )
     end
 
     test "HookResponseMessage/cancelled_minimal.json" do
@@ -508,6 +754,66 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(
         ClaudeCode.HookStartedMessage,
         "claude_code/HookStartedMessage/recorded_session_start.json"
+      )
+    end
+
+    test "InformationalLevel/info.json" do
+      assert_round_trip(ClaudeCode.InformationalLevel, "claude_code/InformationalLevel/info.json")
+    end
+
+    test "InformationalLevel/notice.json" do
+      assert_round_trip(
+        ClaudeCode.InformationalLevel,
+        "claude_code/InformationalLevel/notice.json"
+      )
+    end
+
+    test "InformationalLevel/suggestion.json" do
+      assert_round_trip(
+        ClaudeCode.InformationalLevel,
+        "claude_code/InformationalLevel/suggestion.json"
+      )
+    end
+
+    test "InformationalMessage/full.json" do
+      assert_round_trip(
+        ClaudeCode.InformationalMessage,
+        "claude_code/InformationalMessage/full.json"
+      )
+    end
+
+    test "InformationalMessage/minimal.json" do
+      assert_round_trip(
+        ClaudeCode.InformationalMessage,
+        "claude_code/InformationalMessage/minimal.json"
+      )
+    end
+
+    test "InformationalMessage/warning.json" do
+      assert_round_trip(
+        ClaudeCode.InformationalMessage,
+        "claude_code/InformationalMessage/warning.json"
+      )
+    end
+
+    test "LocalCommandOutputMessage/cost.json" do
+      assert_round_trip(
+        ClaudeCode.LocalCommandOutputMessage,
+        "claude_code/LocalCommandOutputMessage/cost.json"
+      )
+    end
+
+    test "LocalCommandOutputMessage/minimal.json" do
+      assert_round_trip(
+        ClaudeCode.LocalCommandOutputMessage,
+        "claude_code/LocalCommandOutputMessage/minimal.json"
+      )
+    end
+
+    test "LocalCommandOutputMessage/partial.json" do
+      assert_round_trip(
+        ClaudeCode.LocalCommandOutputMessage,
+        "claude_code/LocalCommandOutputMessage/partial.json"
       )
     end
 
@@ -557,6 +863,10 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.Message, "claude_code/Message/control_response.json")
     end
 
+    test "Message/conversation_reset.json" do
+      assert_round_trip(ClaudeCode.Message, "claude_code/Message/conversation_reset.json")
+    end
+
     test "Message/hook_response.json" do
       assert_round_trip(ClaudeCode.Message, "claude_code/Message/hook_response.json")
     end
@@ -573,6 +883,10 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.Message, "claude_code/Message/result_success.json")
     end
 
+    test "Message/seed_compact_boundary.json" do
+      assert_round_trip(ClaudeCode.Message, "claude_code/Message/seed_compact_boundary.json")
+    end
+
     test "Message/stream_event.json" do
       assert_round_trip(ClaudeCode.Message, "claude_code/Message/stream_event.json")
     end
@@ -583,6 +897,22 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
 
     test "Message/system_status.json" do
       assert_round_trip(ClaudeCode.Message, "claude_code/Message/system_status.json")
+    end
+
+    test "Message/task_notification.json" do
+      assert_round_trip(ClaudeCode.Message, "claude_code/Message/task_notification.json")
+    end
+
+    test "Message/task_progress.json" do
+      assert_round_trip(ClaudeCode.Message, "claude_code/Message/task_progress.json")
+    end
+
+    test "Message/task_started.json" do
+      assert_round_trip(ClaudeCode.Message, "claude_code/Message/task_started.json")
+    end
+
+    test "Message/tool_progress.json" do
+      assert_round_trip(ClaudeCode.Message, "claude_code/Message/tool_progress.json")
     end
 
     test "Message/user_stdin.json" do
@@ -619,6 +949,27 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.MessageType, "claude_code/MessageType/stream_event.json")
     end
 
+    test "MirrorErrorMessage/minimal.json" do
+      assert_round_trip(
+        ClaudeCode.MirrorErrorMessage,
+        "claude_code/MirrorErrorMessage/minimal.json"
+      )
+    end
+
+    test "MirrorErrorMessage/partial.json" do
+      assert_round_trip(
+        ClaudeCode.MirrorErrorMessage,
+        "claude_code/MirrorErrorMessage/partial.json"
+      )
+    end
+
+    test "MirrorErrorMessage/typical.json" do
+      assert_round_trip(
+        ClaudeCode.MirrorErrorMessage,
+        "claude_code/MirrorErrorMessage/typical.json"
+      )
+    end
+
     test "ModelUsage/bedrock.json" do
       assert_round_trip(ClaudeCode.ModelUsage, "claude_code/ModelUsage/bedrock.json")
     end
@@ -629,6 +980,60 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
 
     test "ModelUsage/recorded.json" do
       assert_round_trip(ClaudeCode.ModelUsage, "claude_code/ModelUsage/recorded.json")
+    end
+
+    test "NoResponse/full.json" do
+      assert_round_trip(ClaudeCode.NoResponse, "claude_code/NoResponse/full.json")
+    end
+
+    test "NoResponse/minimal.json" do
+      assert_round_trip(ClaudeCode.NoResponse, "claude_code/NoResponse/minimal.json")
+    end
+
+    test "NoResponse/partial.json" do
+      assert_round_trip(ClaudeCode.NoResponse, "claude_code/NoResponse/partial.json")
+    end
+
+    test "NotificationMessage/full.json" do
+      assert_round_trip(
+        ClaudeCode.NotificationMessage,
+        "claude_code/NotificationMessage/full.json"
+      )
+    end
+
+    test "NotificationMessage/minimal.json" do
+      assert_round_trip(
+        ClaudeCode.NotificationMessage,
+        "claude_code/NotificationMessage/minimal.json"
+      )
+    end
+
+    test "NotificationMessage/typical.json" do
+      assert_round_trip(
+        ClaudeCode.NotificationMessage,
+        "claude_code/NotificationMessage/typical.json"
+      )
+    end
+
+    test "NotificationPriority/high.json" do
+      assert_round_trip(
+        ClaudeCode.NotificationPriority,
+        "claude_code/NotificationPriority/high.json"
+      )
+    end
+
+    test "NotificationPriority/low.json" do
+      assert_round_trip(
+        ClaudeCode.NotificationPriority,
+        "claude_code/NotificationPriority/low.json"
+      )
+    end
+
+    test "NotificationPriority/medium.json" do
+      assert_round_trip(
+        ClaudeCode.NotificationPriority,
+        "claude_code/NotificationPriority/medium.json"
+      )
     end
 
     test "OutputTokensDetails/extra_key.json" do
@@ -688,6 +1093,27 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.PermissionDenial, "claude_code/PermissionDenial/unicode.json")
     end
 
+    test "PermissionDeniedMessage/full.json" do
+      assert_round_trip(
+        ClaudeCode.PermissionDeniedMessage,
+        "claude_code/PermissionDeniedMessage/full.json"
+      )
+    end
+
+    test "PermissionDeniedMessage/minimal.json" do
+      assert_round_trip(
+        ClaudeCode.PermissionDeniedMessage,
+        "claude_code/PermissionDeniedMessage/minimal.json"
+      )
+    end
+
+    test "PermissionDeniedMessage/typical.json" do
+      assert_round_trip(
+        ClaudeCode.PermissionDeniedMessage,
+        "claude_code/PermissionDeniedMessage/typical.json"
+      )
+    end
+
     test "PermissionMode/accept_edits.json" do
       assert_round_trip(ClaudeCode.PermissionMode, "claude_code/PermissionMode/accept_edits.json")
     end
@@ -719,6 +1145,18 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.PermissionMode, "claude_code/PermissionMode/seed_default.json")
     end
 
+    test "PersistedFile/full.json" do
+      assert_round_trip(ClaudeCode.PersistedFile, "claude_code/PersistedFile/full.json")
+    end
+
+    test "PersistedFile/minimal.json" do
+      assert_round_trip(ClaudeCode.PersistedFile, "claude_code/PersistedFile/minimal.json")
+    end
+
+    test "PersistedFile/partial.json" do
+      assert_round_trip(ClaudeCode.PersistedFile, "claude_code/PersistedFile/partial.json")
+    end
+
     test "PluginInfo/minimal.json" do
       assert_round_trip(ClaudeCode.PluginInfo, "claude_code/PluginInfo/minimal.json")
     end
@@ -729,6 +1167,27 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
 
     test "PluginInfo/with_version.json" do
       assert_round_trip(ClaudeCode.PluginInfo, "claude_code/PluginInfo/with_version.json")
+    end
+
+    test "PromptSuggestionMessage/minimal.json" do
+      assert_round_trip(
+        ClaudeCode.PromptSuggestionMessage,
+        "claude_code/PromptSuggestionMessage/minimal.json"
+      )
+    end
+
+    test "PromptSuggestionMessage/partial.json" do
+      assert_round_trip(
+        ClaudeCode.PromptSuggestionMessage,
+        "claude_code/PromptSuggestionMessage/partial.json"
+      )
+    end
+
+    test "PromptSuggestionMessage/typical.json" do
+      assert_round_trip(
+        ClaudeCode.PromptSuggestionMessage,
+        "claude_code/PromptSuggestionMessage/typical.json"
+      )
     end
 
     test "RateLimitEvent/allowed_warning.json" do
@@ -872,6 +1331,39 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.ServerToolUse, "claude_code/ServerToolUse/without_fetch.json")
     end
 
+    test "SessionState/idle.json" do
+      assert_round_trip(ClaudeCode.SessionState, "claude_code/SessionState/idle.json")
+    end
+
+    test "SessionState/requires_action.json" do
+      assert_round_trip(ClaudeCode.SessionState, "claude_code/SessionState/requires_action.json")
+    end
+
+    test "SessionState/running.json" do
+      assert_round_trip(ClaudeCode.SessionState, "claude_code/SessionState/running.json")
+    end
+
+    test "SessionStateChangedMessage/idle.json" do
+      assert_round_trip(
+        ClaudeCode.SessionStateChangedMessage,
+        "claude_code/SessionStateChangedMessage/idle.json"
+      )
+    end
+
+    test "SessionStateChangedMessage/minimal.json" do
+      assert_round_trip(
+        ClaudeCode.SessionStateChangedMessage,
+        "claude_code/SessionStateChangedMessage/minimal.json"
+      )
+    end
+
+    test "SessionStateChangedMessage/partial.json" do
+      assert_round_trip(
+        ClaudeCode.SessionStateChangedMessage,
+        "claude_code/SessionStateChangedMessage/partial.json"
+      )
+    end
+
     test "SessionType/seed_cli.json" do
       assert_round_trip(ClaudeCode.SessionType, "claude_code/SessionType/seed_cli.json")
     end
@@ -915,8 +1407,33 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
+    test "SystemCompactBoundary/cli_auto.json" do
+      assert_round_trip(
+        ClaudeCode.SystemCompactBoundary,
+        "claude_code/SystemCompactBoundary/cli_auto.json"
+      )
+    end
+
+    test "SystemCompactBoundary/full.json" do
+      assert_round_trip(
+        ClaudeCode.SystemCompactBoundary,
+        "claude_code/SystemCompactBoundary/full.json"
+      )
+    end
+
+    test "SystemCompactBoundary/minimal.json" do
+      assert_round_trip(
+        ClaudeCode.SystemCompactBoundary,
+        "claude_code/SystemCompactBoundary/minimal.json"
+      )
+    end
+
     test "SystemEvent/compact_boundary.json" do
       assert_round_trip(ClaudeCode.SystemEvent, "claude_code/SystemEvent/compact_boundary.json")
+    end
+
+    test "SystemEvent/hook_progress.json" do
+      assert_round_trip(ClaudeCode.SystemEvent, "claude_code/SystemEvent/hook_progress.json")
     end
 
     test "SystemEvent/hook_response.json" do
@@ -933,6 +1450,18 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
 
     test "SystemEvent/status.json" do
       assert_round_trip(ClaudeCode.SystemEvent, "claude_code/SystemEvent/status.json")
+    end
+
+    test "SystemEvent/task_notification.json" do
+      assert_round_trip(ClaudeCode.SystemEvent, "claude_code/SystemEvent/task_notification.json")
+    end
+
+    test "SystemEvent/task_progress.json" do
+      assert_round_trip(ClaudeCode.SystemEvent, "claude_code/SystemEvent/task_progress.json")
+    end
+
+    test "SystemEvent/task_started.json" do
+      assert_round_trip(ClaudeCode.SystemEvent, "claude_code/SystemEvent/task_started.json")
     end
 
     test "SystemMessage/minimal.json" do
@@ -963,6 +1492,13 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
+    test "SystemStatusMessage/compact_failed.json" do
+      assert_round_trip(
+        ClaudeCode.SystemStatusMessage,
+        "claude_code/SystemStatusMessage/compact_failed.json"
+      )
+    end
+
     test "SystemStatusMessage/compacting.json" do
       assert_round_trip(
         ClaudeCode.SystemStatusMessage,
@@ -982,6 +1518,123 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
         ClaudeCode.SystemStatusMessage,
         "claude_code/SystemStatusMessage/recorded_requesting.json"
       )
+    end
+
+    test "TaskNotificationMessage/completed.json" do
+      assert_round_trip(
+        ClaudeCode.TaskNotificationMessage,
+        "claude_code/TaskNotificationMessage/completed.json"
+      )
+    end
+
+    test "TaskNotificationMessage/minimal.json" do
+      assert_round_trip(
+        ClaudeCode.TaskNotificationMessage,
+        "claude_code/TaskNotificationMessage/minimal.json"
+      )
+    end
+
+    test "TaskNotificationMessage/stopped_after_restart.json" do
+      assert_round_trip(
+        ClaudeCode.TaskNotificationMessage,
+        "claude_code/TaskNotificationMessage/stopped_after_restart.json"
+      )
+    end
+
+    test "TaskNotificationStatus/completed.json" do
+      assert_round_trip(
+        ClaudeCode.TaskNotificationStatus,
+        "claude_code/TaskNotificationStatus/completed.json"
+      )
+    end
+
+    test "TaskNotificationStatus/failed.json" do
+      assert_round_trip(
+        ClaudeCode.TaskNotificationStatus,
+        "claude_code/TaskNotificationStatus/failed.json"
+      )
+    end
+
+    test "TaskNotificationStatus/stopped.json" do
+      assert_round_trip(
+        ClaudeCode.TaskNotificationStatus,
+        "claude_code/TaskNotificationStatus/stopped.json"
+      )
+    end
+
+    test "TaskProgressMessage/full.json" do
+      assert_round_trip(
+        ClaudeCode.TaskProgressMessage,
+        "claude_code/TaskProgressMessage/full.json"
+      )
+    end
+
+    test "TaskProgressMessage/minimal.json" do
+      assert_round_trip(
+        ClaudeCode.TaskProgressMessage,
+        "claude_code/TaskProgressMessage/minimal.json"
+      )
+    end
+
+    test "TaskProgressMessage/typical.json" do
+      assert_round_trip(
+        ClaudeCode.TaskProgressMessage,
+        "claude_code/TaskProgressMessage/typical.json"
+      )
+    end
+
+    test "TaskStartedMessage/minimal.json" do
+      assert_round_trip(
+        ClaudeCode.TaskStartedMessage,
+        "claude_code/TaskStartedMessage/minimal.json"
+      )
+    end
+
+    test "TaskStartedMessage/required_only.json" do
+      assert_round_trip(
+        ClaudeCode.TaskStartedMessage,
+        "claude_code/TaskStartedMessage/required_only.json"
+      )
+    end
+
+    test "TaskStartedMessage/subagent.json" do
+      assert_round_trip(
+        ClaudeCode.TaskStartedMessage,
+        "claude_code/TaskStartedMessage/subagent.json"
+      )
+    end
+
+    test "TaskUpdatedMessage/minimal.json" do
+      assert_round_trip(
+        ClaudeCode.TaskUpdatedMessage,
+        "claude_code/TaskUpdatedMessage/minimal.json"
+      )
+    end
+
+    test "TaskUpdatedMessage/partial.json" do
+      assert_round_trip(
+        ClaudeCode.TaskUpdatedMessage,
+        "claude_code/TaskUpdatedMessage/partial.json"
+      )
+    end
+
+    test "TaskUpdatedMessage/terminal.json" do
+      assert_round_trip(
+        ClaudeCode.TaskUpdatedMessage,
+        "claude_code/TaskUpdatedMessage/terminal.json"
+      )
+    end
+
+    test "TaskUsage/full.json" do
+      assert_round_trip(ClaudeCode.TaskUsage, "claude_code/TaskUsage/full.json")
+    end
+
+    test "TaskUsage/minimal.json" do
+      assert_round_trip(ClaudeCode.TaskUsage, "claude_code/TaskUsage/minimal.json")
+    end
+
+    test "TaskUsage/partial.json" do
+      assert_round_trip(ClaudeCode.TaskUsage, "claude_code/TaskUsage/partial.json")
     end
 
     test "TextBlock/empty_text.json" do
@@ -1018,6 +1671,48 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(
         ClaudeCode.Content.ThinkingBlock,
         "claude_code/ThinkingBlock/without_signature.json"
+      )
+    end
+
+    test "ThinkingTokensMessage/minimal.json" do
+      assert_round_trip(
+        ClaudeCode.ThinkingTokensMessage,
+        "claude_code/ThinkingTokensMessage/minimal.json"
+      )
+    end
+
+    test "ThinkingTokensMessage/partial.json" do
+      assert_round_trip(
+        ClaudeCode.ThinkingTokensMessage,
+        "claude_code/ThinkingTokensMessage/partial.json"
+      )
+    end
+
+    test "ThinkingTokensMessage/typical.json" do
+      assert_round_trip(
+        ClaudeCode.ThinkingTokensMessage,
+        "claude_code/ThinkingTokensMessage/typical.json"
+      )
+    end
+
+    test "ToolProgressMessage/in_subagent.json" do
+      assert_round_trip(
+        ClaudeCode.ToolProgressMessage,
+        "claude_code/ToolProgressMessage/in_subagent.json"
+      )
+    end
+
+    test "ToolProgressMessage/minimal.json" do
+      assert_round_trip(
+        ClaudeCode.ToolProgressMessage,
+        "claude_code/ToolProgressMessage/minimal.json"
+      )
+    end
+
+    test "ToolProgressMessage/partial.json" do
+      assert_round_trip(
+        ClaudeCode.ToolProgressMessage,
+        "claude_code/ToolProgressMessage/partial.json"
       )
     end
 
@@ -1081,6 +1776,27 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(
         ClaudeCode.Content.ToolUseBlock,
         "claude_code/ToolUseBlock/unicode_input.json"
+      )
+    end
+
+    test "ToolUseSummaryMessage/minimal.json" do
+      assert_round_trip(
+        ClaudeCode.ToolUseSummaryMessage,
+        "claude_code/ToolUseSummaryMessage/minimal.json"
+      )
+    end
+
+    test "ToolUseSummaryMessage/partial.json" do
+      assert_round_trip(
+        ClaudeCode.ToolUseSummaryMessage,
+        "claude_code/ToolUseSummaryMessage/partial.json"
+      )
+    end
+
+    test "ToolUseSummaryMessage/typical.json" do
+      assert_round_trip(
+        ClaudeCode.ToolUseSummaryMessage,
+        "claude_code/ToolUseSummaryMessage/typical.json"
       )
     end
 
@@ -1193,6 +1909,14 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
   end
 
   describe "invalid fixtures are rejected at the recorded path" do
+    test "ApiRetryMessage/invalid/error_status_missing.json" do
+      assert_rejected(
+        ClaudeCode.ApiRetryMessage,
+        "claude_code/ApiRetryMessage/invalid/error_status_missing.json",
+        "$.error_status"
+      )
+    end
+
     test "AssistantMessage/invalid/aborted_not_boolean.json" do
       assert_rejected(
         ClaudeCode.Message.AssistantMessage,
@@ -1249,6 +1973,30 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
+    test "AuthStatusMessage/invalid/missing_isauthenticating.json" do
+      assert_rejected(
+        ClaudeCode.AuthStatusMessage,
+        "claude_code/AuthStatusMessage/invalid/missing_isauthenticating.json",
+        "$.isAuthenticating"
+      )
+    end
+
+    test "BackgroundTask/invalid/missing_task_id.json" do
+      assert_rejected(
+        ClaudeCode.BackgroundTask,
+        "claude_code/BackgroundTask/invalid/missing_task_id.json",
+        "$.task_id"
+      )
+    end
+
+    test "BackgroundTasksChangedMessage/invalid/missing_tasks.json" do
+      assert_rejected(
+        ClaudeCode.BackgroundTasksChangedMessage,
+        "claude_code/BackgroundTasksChangedMessage/invalid/missing_tasks.json",
+        "$.tasks"
+      )
+    end
+
     test "CacheCreation/invalid/missing_1h.json" do
       assert_rejected(
         ClaudeCode.CacheCreation,
@@ -1257,11 +2005,27 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
-    test "CompactBoundaryMessage/invalid/seed_top_level_type.json" do
+    test "CommandsChangedMessage/invalid/missing_commands.json" do
+      assert_rejected(
+        ClaudeCode.CommandsChangedMessage,
+        "claude_code/CommandsChangedMessage/invalid/missing_commands.json",
+        "$.commands"
+      )
+    end
+
+    test "CompactBoundaryMarker/invalid/session_id_wrong_type.json" do
+      assert_rejected(
+        ClaudeCode.CompactBoundaryMarker,
+        "claude_code/CompactBoundaryMarker/invalid/session_id_wrong_type.json",
+        "$.session_id"
+      )
+    end
+
+    test "CompactBoundaryMessage/invalid/seed_unknown_direction.json" do
       assert_rejected(
         ClaudeCode.Message.CompactBoundaryMessage,
-        "claude_code/CompactBoundaryMessage/invalid/seed_top_level_type.json",
-        "$.type"
+        "claude_code/CompactBoundaryMessage/invalid/seed_unknown_direction.json",
+        "$.direction"
       )
     end
 
@@ -1270,6 +2034,14 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
         ClaudeCode.Message.CompactBoundaryMessage,
         "claude_code/CompactBoundaryMessage/invalid/unknown_direction.json",
         "$.direction"
+      )
+    end
+
+    test "CompactBoundaryMessage/invalid/unknown_type.json" do
+      assert_rejected(
+        ClaudeCode.Message.CompactBoundaryMessage,
+        "claude_code/CompactBoundaryMessage/invalid/unknown_type.json",
+        "$.type"
       )
     end
 
@@ -1489,8 +2261,56 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
+    test "ConversationResetMessage/invalid/missing_new_conversation_id.json" do
+      assert_rejected(
+        ClaudeCode.ConversationResetMessage,
+        "claude_code/ConversationResetMessage/invalid/missing_new_conversation_id.json",
+        "$.new_conversation_id"
+      )
+    end
+
+    test "ConversationResetTrigger/invalid/wrong_case.json" do
+      assert_rejected(
+        ClaudeCode.ConversationResetTrigger,
+        "claude_code/ConversationResetTrigger/invalid/wrong_case.json",
+        "$"
+      )
+    end
+
+    test "ElicitationCompleteMessage/invalid/missing_mcp_server_name.json" do
+      assert_rejected(
+        ClaudeCode.ElicitationCompleteMessage,
+        "claude_code/ElicitationCompleteMessage/invalid/missing_mcp_server_name.json",
+        "$.mcp_server_name"
+      )
+    end
+
+    test "FailedFile/invalid/missing_filename.json" do
+      assert_rejected(
+        ClaudeCode.FailedFile,
+        "claude_code/FailedFile/invalid/missing_filename.json",
+        "$.filename"
+      )
+    end
+
+    test "FilesPersistedEvent/invalid/missing_files.json" do
+      assert_rejected(
+        ClaudeCode.FilesPersistedEvent,
+        "claude_code/FilesPersistedEvent/invalid/missing_files.json",
+        "$.files"
+      )
+    end
+
     test "HookOutcome/invalid/unknown.json" do
       assert_rejected(ClaudeCode.HookOutcome, "claude_code/HookOutcome/invalid/unknown.json", "$")
+    end
+
+    test "HookProgressMessage/invalid/missing_stdout.json" do
+      assert_rejected(
+        ClaudeCode.HookProgressMessage,
+        "claude_code/HookProgressMessage/invalid/missing_stdout.json",
+        "$.stdout"
+      )
     end
 
     test "HookResponseMessage/invalid/exit_code_not_integer.json" do
@@ -1514,6 +2334,30 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
         ClaudeCode.HookStartedMessage,
         "claude_code/HookStartedMessage/invalid/hook_id_not_string.json",
         "$.hook_id"
+      )
+    end
+
+    test "InformationalLevel/invalid/wrong_case.json" do
+      assert_rejected(
+        ClaudeCode.InformationalLevel,
+        "claude_code/InformationalLevel/invalid/wrong_case.json",
+        "$"
+      )
+    end
+
+    test "InformationalMessage/invalid/missing_content.json" do
+      assert_rejected(
+        ClaudeCode.InformationalMessage,
+        "claude_code/InformationalMessage/invalid/missing_content.json",
+        "$.content"
+      )
+    end
+
+    test "LocalCommandOutputMessage/invalid/missing_content.json" do
+      assert_rejected(
+        ClaudeCode.LocalCommandOutputMessage,
+        "claude_code/LocalCommandOutputMessage/invalid/missing_content.json",
+        "$.content"
       )
     end
 
@@ -1549,11 +2393,19 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
-    test "Message/invalid/seed_compact_boundary_type.json" do
+    test "Message/invalid/task_started_incomplete.json" do
       assert_rejected(
         ClaudeCode.Message,
-        "claude_code/Message/invalid/seed_compact_boundary_type.json",
-        "$.type"
+        "claude_code/Message/invalid/task_started_incomplete.json",
+        "$.description"
+      )
+    end
+
+    test "Message/invalid/tool_progress_incomplete.json" do
+      assert_rejected(
+        ClaudeCode.Message,
+        "claude_code/Message/invalid/tool_progress_incomplete.json",
+        "$.parent_tool_use_id"
       )
     end
 
@@ -1581,6 +2433,14 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
+    test "MirrorErrorMessage/invalid/key_wrong_type.json" do
+      assert_rejected(
+        ClaudeCode.MirrorErrorMessage,
+        "claude_code/MirrorErrorMessage/invalid/key_wrong_type.json",
+        "$.key"
+      )
+    end
+
     test "ModelUsage/invalid/missing_cost.json" do
       assert_rejected(
         ClaudeCode.ModelUsage,
@@ -1594,6 +2454,30 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
         ClaudeCode.ModelUsage,
         "claude_code/ModelUsage/invalid/snake_case_keys.json",
         "$.inputTokens"
+      )
+    end
+
+    test "NoResponse/invalid/missing_waited_ms.json" do
+      assert_rejected(
+        ClaudeCode.NoResponse,
+        "claude_code/NoResponse/invalid/missing_waited_ms.json",
+        "$.waited_ms"
+      )
+    end
+
+    test "NotificationMessage/invalid/missing_key.json" do
+      assert_rejected(
+        ClaudeCode.NotificationMessage,
+        "claude_code/NotificationMessage/invalid/missing_key.json",
+        "$.key"
+      )
+    end
+
+    test "NotificationPriority/invalid/wrong_case.json" do
+      assert_rejected(
+        ClaudeCode.NotificationPriority,
+        "claude_code/NotificationPriority/invalid/wrong_case.json",
+        "$"
       )
     end
 
@@ -1629,6 +2513,14 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
+    test "PermissionDeniedMessage/invalid/missing_tool_name.json" do
+      assert_rejected(
+        ClaudeCode.PermissionDeniedMessage,
+        "claude_code/PermissionDeniedMessage/invalid/missing_tool_name.json",
+        "$.tool_name"
+      )
+    end
+
     test "PermissionMode/invalid/seed_atom_spelling.json" do
       assert_rejected(
         ClaudeCode.PermissionMode,
@@ -1645,11 +2537,27 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
+    test "PersistedFile/invalid/missing_filename.json" do
+      assert_rejected(
+        ClaudeCode.PersistedFile,
+        "claude_code/PersistedFile/invalid/missing_filename.json",
+        "$.filename"
+      )
+    end
+
     test "PluginInfo/invalid/missing_path.json" do
       assert_rejected(
         ClaudeCode.PluginInfo,
         "claude_code/PluginInfo/invalid/missing_path.json",
         "$.path"
+      )
+    end
+
+    test "PromptSuggestionMessage/invalid/missing_suggestion.json" do
+      assert_rejected(
+        ClaudeCode.PromptSuggestionMessage,
+        "claude_code/PromptSuggestionMessage/invalid/missing_suggestion.json",
+        "$.suggestion"
       )
     end
 
@@ -1765,6 +2673,22 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
+    test "SessionState/invalid/wrong_case.json" do
+      assert_rejected(
+        ClaudeCode.SessionState,
+        "claude_code/SessionState/invalid/wrong_case.json",
+        "$"
+      )
+    end
+
+    test "SessionStateChangedMessage/invalid/unknown_state.json" do
+      assert_rejected(
+        ClaudeCode.SessionStateChangedMessage,
+        "claude_code/SessionStateChangedMessage/invalid/unknown_state.json",
+        "$.state"
+      )
+    end
+
     test "SessionType/invalid/unknown.json" do
       assert_rejected(ClaudeCode.SessionType, "claude_code/SessionType/invalid/unknown.json", "$")
     end
@@ -1782,6 +2706,22 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
         ClaudeCode.StreamEventMessage,
         "claude_code/StreamEventMessage/invalid/missing_event.json",
         "$.event"
+      )
+    end
+
+    test "SystemCompactBoundary/invalid/session_id_wrong_type.json" do
+      assert_rejected(
+        ClaudeCode.SystemCompactBoundary,
+        "claude_code/SystemCompactBoundary/invalid/session_id_wrong_type.json",
+        "$.session_id"
+      )
+    end
+
+    test "SystemEvent/invalid/files_persisted_incomplete.json" do
+      assert_rejected(
+        ClaudeCode.SystemEvent,
+        "claude_code/SystemEvent/invalid/files_persisted_incomplete.json",
+        "$.failed"
       )
     end
 
@@ -1849,6 +2789,54 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
+    test "TaskNotificationMessage/invalid/killed_status.json" do
+      assert_rejected(
+        ClaudeCode.TaskNotificationMessage,
+        "claude_code/TaskNotificationMessage/invalid/killed_status.json",
+        "$.status"
+      )
+    end
+
+    test "TaskNotificationStatus/invalid/wrong_case.json" do
+      assert_rejected(
+        ClaudeCode.TaskNotificationStatus,
+        "claude_code/TaskNotificationStatus/invalid/wrong_case.json",
+        "$"
+      )
+    end
+
+    test "TaskProgressMessage/invalid/usage_missing_tool_uses.json" do
+      assert_rejected(
+        ClaudeCode.TaskProgressMessage,
+        "claude_code/TaskProgressMessage/invalid/usage_missing_tool_uses.json",
+        "$.usage.tool_uses"
+      )
+    end
+
+    test "TaskStartedMessage/invalid/missing_description.json" do
+      assert_rejected(
+        ClaudeCode.TaskStartedMessage,
+        "claude_code/TaskStartedMessage/invalid/missing_description.json",
+        "$.description"
+      )
+    end
+
+    test "TaskUpdatedMessage/invalid/patch_missing.json" do
+      assert_rejected(
+        ClaudeCode.TaskUpdatedMessage,
+        "claude_code/TaskUpdatedMessage/invalid/patch_missing.json",
+        "$.patch"
+      )
+    end
+
+    test "TaskUsage/invalid/missing_total_tokens.json" do
+      assert_rejected(
+        ClaudeCode.TaskUsage,
+        "claude_code/TaskUsage/invalid/missing_total_tokens.json",
+        "$.total_tokens"
+      )
+    end
+
     test "TextBlock/invalid/missing_text.json" do
       assert_rejected(
         ClaudeCode.Content.TextBlock,
@@ -1878,6 +2866,22 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
         ClaudeCode.Content.ThinkingBlock,
         "claude_code/ThinkingBlock/invalid/missing_thinking.json",
         "$.thinking"
+      )
+    end
+
+    test "ThinkingTokensMessage/invalid/missing_estimated_tokens.json" do
+      assert_rejected(
+        ClaudeCode.ThinkingTokensMessage,
+        "claude_code/ThinkingTokensMessage/invalid/missing_estimated_tokens.json",
+        "$.estimated_tokens"
+      )
+    end
+
+    test "ToolProgressMessage/invalid/elapsed_string.json" do
+      assert_rejected(
+        ClaudeCode.ToolProgressMessage,
+        "claude_code/ToolProgressMessage/invalid/elapsed_string.json",
+        "$.elapsed_time_seconds"
       )
     end
 
@@ -1918,6 +2922,14 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
         ClaudeCode.Content.ToolUseBlock,
         "claude_code/ToolUseBlock/invalid/missing_id.json",
         "$.id"
+      )
+    end
+
+    test "ToolUseSummaryMessage/invalid/missing_summary.json" do
+      assert_rejected(
+        ClaudeCode.ToolUseSummaryMessage,
+        "claude_code/ToolUseSummaryMessage/invalid/missing_summary.json",
+        "$.summary"
       )
     end
 
@@ -2000,7 +3012,7 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
 
   test "input nested deeper than 100 levels is rejected at $, as in every flavor" do
     assert_depth_limit(
-      ClaudeCode.Message.AssistantMessage,
+      ClaudeCode.ApiRetryMessage,
       100,
       "nesting deeper than 100 levels of arrays and objects"
     )
@@ -2064,6 +3076,14 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
     )
   end
 
+  test "unknown SystemStatusMessageCompactResult value" do
+    assert_no_new_atoms(
+      ClaudeCode.SystemStatusMessageCompactResult,
+      "\"__POLYTYPE_UNKNOWN__\"",
+      "$"
+    )
+  end
+
   test "unknown ContentBlock tag" do
     assert_no_new_atoms(ClaudeCode.ContentBlock, "{\"type\": \"__POLYTYPE_UNKNOWN__\"}", "$.type")
   end
@@ -2084,8 +3104,39 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
     )
   end
 
+  test "unknown CompactBoundaryMessage tag" do
+    assert_no_new_atoms(
+      ClaudeCode.Message.CompactBoundaryMessage,
+      "{\"type\": \"__POLYTYPE_UNKNOWN__\"}",
+      "$.type"
+    )
+  end
+
+  test "unknown TaskNotificationStatus value" do
+    assert_no_new_atoms(ClaudeCode.TaskNotificationStatus, "\"__POLYTYPE_UNKNOWN__\"", "$")
+  end
+
+  test "unknown SessionState value" do
+    assert_no_new_atoms(ClaudeCode.SessionState, "\"__POLYTYPE_UNKNOWN__\"", "$")
+  end
+
+  test "unknown InformationalLevel value" do
+    assert_no_new_atoms(ClaudeCode.InformationalLevel, "\"__POLYTYPE_UNKNOWN__\"", "$")
+  end
+
+  test "unknown NotificationPriority value" do
+    assert_no_new_atoms(ClaudeCode.NotificationPriority, "\"__POLYTYPE_UNKNOWN__\"", "$")
+  end
+
+  test "unknown ConversationResetTrigger value" do
+    assert_no_new_atoms(ClaudeCode.ConversationResetTrigger, "\"__POLYTYPE_UNKNOWN__\"", "$")
+  end
+
   test "unseen keys and strings in the fixtures create no atoms" do
     cases = [
+      {ClaudeCode.ApiRetryMessage, "claude_code/ApiRetryMessage/connection_error.json"},
+      {ClaudeCode.ApiRetryMessage, "claude_code/ApiRetryMessage/minimal.json"},
+      {ClaudeCode.ApiRetryMessage, "claude_code/ApiRetryMessage/rate_limit.json"},
       {ClaudeCode.Message.AssistantMessage, "claude_code/AssistantMessage/recorded_aborted.json"},
       {ClaudeCode.Message.AssistantMessage,
        "claude_code/AssistantMessage/recorded_thinking.json"},
@@ -2098,15 +3149,39 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.AssistantMessageBody, "claude_code/AssistantMessageBody/recorded_text.json"},
       {ClaudeCode.AssistantMessageBody, "claude_code/AssistantMessageBody/seed_example.json"},
       {ClaudeCode.AssistantMessageBody, "claude_code/AssistantMessageBody/synthetic_nulls.json"},
+      {ClaudeCode.AuthStatusMessage, "claude_code/AuthStatusMessage/full.json"},
+      {ClaudeCode.AuthStatusMessage, "claude_code/AuthStatusMessage/minimal.json"},
+      {ClaudeCode.AuthStatusMessage, "claude_code/AuthStatusMessage/typical.json"},
+      {ClaudeCode.BackgroundTask, "claude_code/BackgroundTask/full.json"},
+      {ClaudeCode.BackgroundTask, "claude_code/BackgroundTask/minimal.json"},
+      {ClaudeCode.BackgroundTask, "claude_code/BackgroundTask/partial.json"},
+      {ClaudeCode.BackgroundTasksChangedMessage,
+       "claude_code/BackgroundTasksChangedMessage/minimal.json"},
+      {ClaudeCode.BackgroundTasksChangedMessage,
+       "claude_code/BackgroundTasksChangedMessage/partial.json"},
+      {ClaudeCode.BackgroundTasksChangedMessage,
+       "claude_code/BackgroundTasksChangedMessage/two_tasks.json"},
       {ClaudeCode.CacheCreation, "claude_code/CacheCreation/five_minutes.json"},
       {ClaudeCode.CacheCreation, "claude_code/CacheCreation/one_hour.json"},
       {ClaudeCode.CacheCreation, "claude_code/CacheCreation/zero.json"},
+      {ClaudeCode.CommandsChangedMessage, "claude_code/CommandsChangedMessage/minimal.json"},
+      {ClaudeCode.CommandsChangedMessage, "claude_code/CommandsChangedMessage/partial.json"},
+      {ClaudeCode.CommandsChangedMessage, "claude_code/CommandsChangedMessage/typical.json"},
+      {ClaudeCode.CompactBoundaryMarker, "claude_code/CompactBoundaryMarker/full.json"},
+      {ClaudeCode.CompactBoundaryMarker, "claude_code/CompactBoundaryMarker/minimal.json"},
+      {ClaudeCode.CompactBoundaryMarker, "claude_code/CompactBoundaryMarker/seed_example.json"},
       {ClaudeCode.Message.CompactBoundaryMessage,
        "claude_code/CompactBoundaryMessage/auto_end.json"},
       {ClaudeCode.Message.CompactBoundaryMessage,
        "claude_code/CompactBoundaryMessage/cli_manual.json"},
       {ClaudeCode.Message.CompactBoundaryMessage,
        "claude_code/CompactBoundaryMessage/seed_example.json"},
+      {ClaudeCode.Message.CompactBoundaryMessage,
+       "claude_code/CompactBoundaryMessage/seed_top_level.json"},
+      {ClaudeCode.Message.CompactBoundaryMessage,
+       "claude_code/CompactBoundaryMessage/seed_top_level_end.json"},
+      {ClaudeCode.Message.CompactBoundaryMessage,
+       "claude_code/CompactBoundaryMessage/seed_top_level_with_subtype.json"},
       {ClaudeCode.CompactDirection, "claude_code/CompactDirection/seed_end.json"},
       {ClaudeCode.CompactDirection, "claude_code/CompactDirection/seed_start.json"},
       {ClaudeCode.CompactMetadata, "claude_code/CompactMetadata/auto.json"},
@@ -2179,9 +3254,33 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
        "claude_code/ControlSuccessResponse/null_response.json"},
       {ClaudeCode.ControlSuccessResponse,
        "claude_code/ControlSuccessResponse/recorded_still_queued.json"},
+      {ClaudeCode.ConversationResetMessage, "claude_code/ConversationResetMessage/clear.json"},
+      {ClaudeCode.ConversationResetMessage, "claude_code/ConversationResetMessage/minimal.json"},
+      {ClaudeCode.ConversationResetMessage,
+       "claude_code/ConversationResetMessage/older_emitter.json"},
+      {ClaudeCode.ConversationResetTrigger, "claude_code/ConversationResetTrigger/clear.json"},
+      {ClaudeCode.ConversationResetTrigger,
+       "claude_code/ConversationResetTrigger/fresh_session.json"},
+      {ClaudeCode.ConversationResetTrigger,
+       "claude_code/ConversationResetTrigger/plan_mode_exit.json"},
+      {ClaudeCode.ElicitationCompleteMessage,
+       "claude_code/ElicitationCompleteMessage/minimal.json"},
+      {ClaudeCode.ElicitationCompleteMessage,
+       "claude_code/ElicitationCompleteMessage/partial.json"},
+      {ClaudeCode.ElicitationCompleteMessage,
+       "claude_code/ElicitationCompleteMessage/typical.json"},
+      {ClaudeCode.FailedFile, "claude_code/FailedFile/full.json"},
+      {ClaudeCode.FailedFile, "claude_code/FailedFile/minimal.json"},
+      {ClaudeCode.FailedFile, "claude_code/FailedFile/partial.json"},
+      {ClaudeCode.FilesPersistedEvent, "claude_code/FilesPersistedEvent/minimal.json"},
+      {ClaudeCode.FilesPersistedEvent, "claude_code/FilesPersistedEvent/partial.json"},
+      {ClaudeCode.FilesPersistedEvent, "claude_code/FilesPersistedEvent/typical.json"},
       {ClaudeCode.HookOutcome, "claude_code/HookOutcome/cancelled.json"},
       {ClaudeCode.HookOutcome, "claude_code/HookOutcome/error.json"},
       {ClaudeCode.HookOutcome, "claude_code/HookOutcome/success.json"},
+      {ClaudeCode.HookProgressMessage, "claude_code/HookProgressMessage/minimal.json"},
+      {ClaudeCode.HookProgressMessage, "claude_code/HookProgressMessage/partial.json"},
+      {ClaudeCode.HookProgressMessage, "claude_code/HookProgressMessage/typical.json"},
       {ClaudeCode.HookResponseMessage, "claude_code/HookResponseMessage/cancelled_minimal.json"},
       {ClaudeCode.HookResponseMessage, "claude_code/HookResponseMessage/error_with_escapes.json"},
       {ClaudeCode.HookResponseMessage, "claude_code/HookResponseMessage/recorded_success.json"},
@@ -2190,6 +3289,17 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
        "claude_code/HookStartedMessage/pre_tool_use_with_extras.json"},
       {ClaudeCode.HookStartedMessage,
        "claude_code/HookStartedMessage/recorded_session_start.json"},
+      {ClaudeCode.InformationalLevel, "claude_code/InformationalLevel/info.json"},
+      {ClaudeCode.InformationalLevel, "claude_code/InformationalLevel/notice.json"},
+      {ClaudeCode.InformationalLevel, "claude_code/InformationalLevel/suggestion.json"},
+      {ClaudeCode.InformationalMessage, "claude_code/InformationalMessage/full.json"},
+      {ClaudeCode.InformationalMessage, "claude_code/InformationalMessage/minimal.json"},
+      {ClaudeCode.InformationalMessage, "claude_code/InformationalMessage/warning.json"},
+      {ClaudeCode.LocalCommandOutputMessage, "claude_code/LocalCommandOutputMessage/cost.json"},
+      {ClaudeCode.LocalCommandOutputMessage,
+       "claude_code/LocalCommandOutputMessage/minimal.json"},
+      {ClaudeCode.LocalCommandOutputMessage,
+       "claude_code/LocalCommandOutputMessage/partial.json"},
       {ClaudeCode.LocalCommandRun, "claude_code/LocalCommandRun/no_args.json"},
       {ClaudeCode.LocalCommandRun, "claude_code/LocalCommandRun/recorded.json"},
       {ClaudeCode.LocalCommandRun, "claude_code/LocalCommandRun/with_args.json"},
@@ -2200,13 +3310,19 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.Message, "claude_code/Message/compact_boundary.json"},
       {ClaudeCode.Message, "claude_code/Message/control_request.json"},
       {ClaudeCode.Message, "claude_code/Message/control_response.json"},
+      {ClaudeCode.Message, "claude_code/Message/conversation_reset.json"},
       {ClaudeCode.Message, "claude_code/Message/hook_response.json"},
       {ClaudeCode.Message, "claude_code/Message/partial_assistant.json"},
       {ClaudeCode.Message, "claude_code/Message/rate_limit_event.json"},
       {ClaudeCode.Message, "claude_code/Message/result_success.json"},
+      {ClaudeCode.Message, "claude_code/Message/seed_compact_boundary.json"},
       {ClaudeCode.Message, "claude_code/Message/stream_event.json"},
       {ClaudeCode.Message, "claude_code/Message/system_init.json"},
       {ClaudeCode.Message, "claude_code/Message/system_status.json"},
+      {ClaudeCode.Message, "claude_code/Message/task_notification.json"},
+      {ClaudeCode.Message, "claude_code/Message/task_progress.json"},
+      {ClaudeCode.Message, "claude_code/Message/task_started.json"},
+      {ClaudeCode.Message, "claude_code/Message/tool_progress.json"},
       {ClaudeCode.Message, "claude_code/Message/user_stdin.json"},
       {ClaudeCode.MessageType, "claude_code/MessageType/control_response.json"},
       {ClaudeCode.MessageType, "claude_code/MessageType/rate_limit_event.json"},
@@ -2214,9 +3330,21 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.MessageType, "claude_code/MessageType/seed_partial_assistant.json"},
       {ClaudeCode.MessageType, "claude_code/MessageType/seed_system.json"},
       {ClaudeCode.MessageType, "claude_code/MessageType/stream_event.json"},
+      {ClaudeCode.MirrorErrorMessage, "claude_code/MirrorErrorMessage/minimal.json"},
+      {ClaudeCode.MirrorErrorMessage, "claude_code/MirrorErrorMessage/partial.json"},
+      {ClaudeCode.MirrorErrorMessage, "claude_code/MirrorErrorMessage/typical.json"},
       {ClaudeCode.ModelUsage, "claude_code/ModelUsage/bedrock.json"},
       {ClaudeCode.ModelUsage, "claude_code/ModelUsage/minimal.json"},
       {ClaudeCode.ModelUsage, "claude_code/ModelUsage/recorded.json"},
+      {ClaudeCode.NoResponse, "claude_code/NoResponse/full.json"},
+      {ClaudeCode.NoResponse, "claude_code/NoResponse/minimal.json"},
+      {ClaudeCode.NoResponse, "claude_code/NoResponse/partial.json"},
+      {ClaudeCode.NotificationMessage, "claude_code/NotificationMessage/full.json"},
+      {ClaudeCode.NotificationMessage, "claude_code/NotificationMessage/minimal.json"},
+      {ClaudeCode.NotificationMessage, "claude_code/NotificationMessage/typical.json"},
+      {ClaudeCode.NotificationPriority, "claude_code/NotificationPriority/high.json"},
+      {ClaudeCode.NotificationPriority, "claude_code/NotificationPriority/low.json"},
+      {ClaudeCode.NotificationPriority, "claude_code/NotificationPriority/medium.json"},
       {ClaudeCode.OutputTokensDetails, "claude_code/OutputTokensDetails/extra_key.json"},
       {ClaudeCode.OutputTokensDetails, "claude_code/OutputTokensDetails/recorded.json"},
       {ClaudeCode.OutputTokensDetails, "claude_code/OutputTokensDetails/zero.json"},
@@ -2229,6 +3357,9 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.PermissionDenial, "claude_code/PermissionDenial/bash.json"},
       {ClaudeCode.PermissionDenial, "claude_code/PermissionDenial/empty_input.json"},
       {ClaudeCode.PermissionDenial, "claude_code/PermissionDenial/unicode.json"},
+      {ClaudeCode.PermissionDeniedMessage, "claude_code/PermissionDeniedMessage/full.json"},
+      {ClaudeCode.PermissionDeniedMessage, "claude_code/PermissionDeniedMessage/minimal.json"},
+      {ClaudeCode.PermissionDeniedMessage, "claude_code/PermissionDeniedMessage/typical.json"},
       {ClaudeCode.PermissionMode, "claude_code/PermissionMode/accept_edits.json"},
       {ClaudeCode.PermissionMode, "claude_code/PermissionMode/auto.json"},
       {ClaudeCode.PermissionMode, "claude_code/PermissionMode/bypass_permissions.json"},
@@ -2236,9 +3367,15 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.PermissionMode, "claude_code/PermissionMode/dont_ask.json"},
       {ClaudeCode.PermissionMode, "claude_code/PermissionMode/plan.json"},
       {ClaudeCode.PermissionMode, "claude_code/PermissionMode/seed_default.json"},
+      {ClaudeCode.PersistedFile, "claude_code/PersistedFile/full.json"},
+      {ClaudeCode.PersistedFile, "claude_code/PersistedFile/minimal.json"},
+      {ClaudeCode.PersistedFile, "claude_code/PersistedFile/partial.json"},
       {ClaudeCode.PluginInfo, "claude_code/PluginInfo/minimal.json"},
       {ClaudeCode.PluginInfo, "claude_code/PluginInfo/recorded.json"},
       {ClaudeCode.PluginInfo, "claude_code/PluginInfo/with_version.json"},
+      {ClaudeCode.PromptSuggestionMessage, "claude_code/PromptSuggestionMessage/minimal.json"},
+      {ClaudeCode.PromptSuggestionMessage, "claude_code/PromptSuggestionMessage/partial.json"},
+      {ClaudeCode.PromptSuggestionMessage, "claude_code/PromptSuggestionMessage/typical.json"},
       {ClaudeCode.RateLimitEvent, "claude_code/RateLimitEvent/allowed_warning.json"},
       {ClaudeCode.RateLimitEvent, "claude_code/RateLimitEvent/minimal_rejected.json"},
       {ClaudeCode.RateLimitEvent, "claude_code/RateLimitEvent/recorded.json"},
@@ -2264,6 +3401,14 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.ServerToolUse, "claude_code/ServerToolUse/recorded.json"},
       {ClaudeCode.ServerToolUse, "claude_code/ServerToolUse/searches.json"},
       {ClaudeCode.ServerToolUse, "claude_code/ServerToolUse/without_fetch.json"},
+      {ClaudeCode.SessionState, "claude_code/SessionState/idle.json"},
+      {ClaudeCode.SessionState, "claude_code/SessionState/requires_action.json"},
+      {ClaudeCode.SessionState, "claude_code/SessionState/running.json"},
+      {ClaudeCode.SessionStateChangedMessage, "claude_code/SessionStateChangedMessage/idle.json"},
+      {ClaudeCode.SessionStateChangedMessage,
+       "claude_code/SessionStateChangedMessage/minimal.json"},
+      {ClaudeCode.SessionStateChangedMessage,
+       "claude_code/SessionStateChangedMessage/partial.json"},
       {ClaudeCode.SessionType, "claude_code/SessionType/seed_cli.json"},
       {ClaudeCode.SessionType, "claude_code/SessionType/seed_sdk.json"},
       {ClaudeCode.StreamEventMessage, "claude_code/StreamEventMessage/minimal.json"},
@@ -2274,20 +3419,47 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.StreamEventMessage,
        "claude_code/StreamEventMessage/recorded_message_stop.json"},
       {ClaudeCode.StreamEventMessage, "claude_code/StreamEventMessage/recorded_text_delta.json"},
+      {ClaudeCode.SystemCompactBoundary, "claude_code/SystemCompactBoundary/cli_auto.json"},
+      {ClaudeCode.SystemCompactBoundary, "claude_code/SystemCompactBoundary/full.json"},
+      {ClaudeCode.SystemCompactBoundary, "claude_code/SystemCompactBoundary/minimal.json"},
       {ClaudeCode.SystemEvent, "claude_code/SystemEvent/compact_boundary.json"},
+      {ClaudeCode.SystemEvent, "claude_code/SystemEvent/hook_progress.json"},
       {ClaudeCode.SystemEvent, "claude_code/SystemEvent/hook_response.json"},
       {ClaudeCode.SystemEvent, "claude_code/SystemEvent/hook_started.json"},
       {ClaudeCode.SystemEvent, "claude_code/SystemEvent/init.json"},
       {ClaudeCode.SystemEvent, "claude_code/SystemEvent/status.json"},
+      {ClaudeCode.SystemEvent, "claude_code/SystemEvent/task_notification.json"},
+      {ClaudeCode.SystemEvent, "claude_code/SystemEvent/task_progress.json"},
+      {ClaudeCode.SystemEvent, "claude_code/SystemEvent/task_started.json"},
       {ClaudeCode.Message.SystemMessage, "claude_code/SystemMessage/minimal.json"},
       {ClaudeCode.Message.SystemMessage, "claude_code/SystemMessage/nulls_and_unicode.json"},
       {ClaudeCode.Message.SystemMessage, "claude_code/SystemMessage/recorded_init.json"},
       {ClaudeCode.Message.SystemMessage, "claude_code/SystemMessage/seed_example.json"},
+      {ClaudeCode.SystemStatusMessage, "claude_code/SystemStatusMessage/compact_failed.json"},
       {ClaudeCode.SystemStatusMessage, "claude_code/SystemStatusMessage/compacting.json"},
       {ClaudeCode.SystemStatusMessage,
        "claude_code/SystemStatusMessage/idle_null_with_mode.json"},
       {ClaudeCode.SystemStatusMessage,
        "claude_code/SystemStatusMessage/recorded_requesting.json"},
+      {ClaudeCode.TaskNotificationMessage, "claude_code/TaskNotificationMessage/completed.json"},
+      {ClaudeCode.TaskNotificationMessage, "claude_code/TaskNotificationMessage/minimal.json"},
+      {ClaudeCode.TaskNotificationMessage,
+       "claude_code/TaskNotificationMessage/stopped_after_restart.json"},
+      {ClaudeCode.TaskNotificationStatus, "claude_code/TaskNotificationStatus/completed.json"},
+      {ClaudeCode.TaskNotificationStatus, "claude_code/TaskNotificationStatus/failed.json"},
+      {ClaudeCode.TaskNotificationStatus, "claude_code/TaskNotificationStatus/stopped.json"},
+      {ClaudeCode.TaskProgressMessage, "claude_code/TaskProgressMessage/full.json"},
+      {ClaudeCode.TaskProgressMessage, "claude_code/TaskProgressMessage/minimal.json"},
+      {ClaudeCode.TaskProgressMessage, "claude_code/TaskProgressMessage/typical.json"},
+      {ClaudeCode.TaskStartedMessage, "claude_code/TaskStartedMessage/minimal.json"},
+      {ClaudeCode.TaskStartedMessage, "claude_code/TaskStartedMessage/required_only.json"},
+      {ClaudeCode.TaskStartedMessage, "claude_code/TaskStartedMessage/subagent.json"},
+      {ClaudeCode.TaskUpdatedMessage, "claude_code/TaskUpdatedMessage/minimal.json"},
+      {ClaudeCode.TaskUpdatedMessage, "claude_code/TaskUpdatedMessage/partial.json"},
+      {ClaudeCode.TaskUpdatedMessage, "claude_code/TaskUpdatedMessage/terminal.json"},
+      {ClaudeCode.TaskUsage, "claude_code/TaskUsage/full.json"},
+      {ClaudeCode.TaskUsage, "claude_code/TaskUsage/minimal.json"},
+      {ClaudeCode.TaskUsage, "claude_code/TaskUsage/partial.json"},
       {ClaudeCode.Content.TextBlock, "claude_code/TextBlock/empty_text.json"},
       {ClaudeCode.Content.TextBlock, "claude_code/TextBlock/recorded.json"},
       {ClaudeCode.Content.TextBlock, "claude_code/TextBlock/seed_example.json"},
@@ -2296,6 +3468,12 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
        "claude_code/ThinkingBlock/recorded_redacted_display.json"},
       {ClaudeCode.Content.ThinkingBlock, "claude_code/ThinkingBlock/seed_example.json"},
       {ClaudeCode.Content.ThinkingBlock, "claude_code/ThinkingBlock/without_signature.json"},
+      {ClaudeCode.ThinkingTokensMessage, "claude_code/ThinkingTokensMessage/minimal.json"},
+      {ClaudeCode.ThinkingTokensMessage, "claude_code/ThinkingTokensMessage/partial.json"},
+      {ClaudeCode.ThinkingTokensMessage, "claude_code/ThinkingTokensMessage/typical.json"},
+      {ClaudeCode.ToolProgressMessage, "claude_code/ToolProgressMessage/in_subagent.json"},
+      {ClaudeCode.ToolProgressMessage, "claude_code/ToolProgressMessage/minimal.json"},
+      {ClaudeCode.ToolProgressMessage, "claude_code/ToolProgressMessage/partial.json"},
       {ClaudeCode.Content.ToolResultBlock, "claude_code/ToolResultBlock/error.json"},
       {ClaudeCode.Content.ToolResultBlock, "claude_code/ToolResultBlock/list_content.json"},
       {ClaudeCode.Content.ToolResultBlock, "claude_code/ToolResultBlock/no_content.json"},
@@ -2305,6 +3483,9 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.Content.ToolUseBlock, "claude_code/ToolUseBlock/recorded_with_caller.json"},
       {ClaudeCode.Content.ToolUseBlock, "claude_code/ToolUseBlock/seed_example.json"},
       {ClaudeCode.Content.ToolUseBlock, "claude_code/ToolUseBlock/unicode_input.json"},
+      {ClaudeCode.ToolUseSummaryMessage, "claude_code/ToolUseSummaryMessage/minimal.json"},
+      {ClaudeCode.ToolUseSummaryMessage, "claude_code/ToolUseSummaryMessage/partial.json"},
+      {ClaudeCode.ToolUseSummaryMessage, "claude_code/ToolUseSummaryMessage/typical.json"},
       {ClaudeCode.Usage, "claude_code/Usage/minimal.json"},
       {ClaudeCode.Usage, "claude_code/Usage/recorded_api_call.json"},
       {ClaudeCode.Usage, "claude_code/Usage/recorded_turn.json"},

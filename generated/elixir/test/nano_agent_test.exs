@@ -8,10 +8,68 @@ defmodule NanoAgent.PolytypeRoundTripTest do
   import PolytypeGenerated.TestSupport
 
   test "the module has fixtures" do
-    assert 88 > 0, "no valid fixtures for nano_agent"
+    assert 118 > 0, "no valid fixtures for nano_agent"
   end
 
   describe "valid fixtures round-trip" do
+    test "CompactionContent/first_checkpoint.json" do
+      assert_round_trip(
+        NanoAgent.CompactionContent,
+        "nano_agent/CompactionContent/first_checkpoint.json"
+      )
+    end
+
+    test "CompactionContent/second_checkpoint.json" do
+      assert_round_trip(
+        NanoAgent.CompactionContent,
+        "nano_agent/CompactionContent/second_checkpoint.json"
+      )
+    end
+
+    test "CompactionContent/typical.json" do
+      assert_round_trip(NanoAgent.CompactionContent, "nano_agent/CompactionContent/typical.json")
+    end
+
+    test "CompactionSummaryContent/legacy.json" do
+      assert_round_trip(
+        NanoAgent.CompactionSummaryContent,
+        "nano_agent/CompactionSummaryContent/legacy.json"
+      )
+    end
+
+    test "CompactionSummaryContent/legacy_first_checkpoint.json" do
+      assert_round_trip(
+        NanoAgent.CompactionSummaryContent,
+        "nano_agent/CompactionSummaryContent/legacy_first_checkpoint.json"
+      )
+    end
+
+    test "CompactionSummaryContent/legacy_second_checkpoint.json" do
+      assert_round_trip(
+        NanoAgent.CompactionSummaryContent,
+        "nano_agent/CompactionSummaryContent/legacy_second_checkpoint.json"
+      )
+    end
+
+    test "ContentBlock/compaction.json" do
+      assert_round_trip(NanoAgent.ContentBlock, "nano_agent/ContentBlock/compaction.json")
+    end
+
+    test "ContentBlock/compaction_summary_legacy.json" do
+      assert_round_trip(
+        NanoAgent.ContentBlock,
+        "nano_agent/ContentBlock/compaction_summary_legacy.json"
+      )
+    end
+
+    test "ContentBlock/image.json" do
+      assert_round_trip(NanoAgent.ContentBlock, "nano_agent/ContentBlock/image.json")
+    end
+
+    test "ContentBlock/reasoning.json" do
+      assert_round_trip(NanoAgent.ContentBlock, "nano_agent/ContentBlock/reasoning.json")
+    end
+
     test "ContentBlock/seed_example.json" do
       assert_round_trip(NanoAgent.ContentBlock, "nano_agent/ContentBlock/seed_example.json")
     end
@@ -35,8 +93,39 @@ defmodule NanoAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "ImageContent/jpeg.json" do
+      assert_round_trip(NanoAgent.ImageContent, "nano_agent/ImageContent/jpeg.json")
+    end
+
+    test "ImageContent/jpeg_photo.json" do
+      assert_round_trip(NanoAgent.ImageContent, "nano_agent/ImageContent/jpeg_photo.json")
+    end
+
+    test "ImageContent/webp.json" do
+      assert_round_trip(NanoAgent.ImageContent, "nano_agent/ImageContent/webp.json")
+    end
+
+    test "ImageSource/gif.json" do
+      assert_round_trip(NanoAgent.ImageSource, "nano_agent/ImageSource/gif.json")
+    end
+
+    test "ImageSource/jpeg.json" do
+      assert_round_trip(NanoAgent.ImageSource, "nano_agent/ImageSource/jpeg.json")
+    end
+
+    test "ImageSource/png.json" do
+      assert_round_trip(NanoAgent.ImageSource, "nano_agent/ImageSource/png.json")
+    end
+
     test "Message/all_block_kinds.json" do
       assert_round_trip(NanoAgent.Message, "nano_agent/Message/all_block_kinds.json")
+    end
+
+    test "Message/assistant_reasoning_compaction.json" do
+      assert_round_trip(
+        NanoAgent.Message,
+        "nano_agent/Message/assistant_reasoning_compaction.json"
+      )
     end
 
     test "Message/empty_list.json" do
@@ -55,6 +144,10 @@ defmodule NanoAgent.PolytypeRoundTripTest do
       assert_round_trip(NanoAgent.Message, "nano_agent/Message/seed_example.json")
     end
 
+    test "Message/user_with_image.json" do
+      assert_round_trip(NanoAgent.Message, "nano_agent/Message/user_with_image.json")
+    end
+
     test "NodeData/message_blocks.json" do
       assert_round_trip(NanoAgent.NodeData, "nano_agent/NodeData/message_blocks.json")
     end
@@ -65,6 +158,10 @@ defmodule NanoAgent.PolytypeRoundTripTest do
 
     test "NodeData/stop_reason.json" do
       assert_round_trip(NanoAgent.NodeData, "nano_agent/NodeData/stop_reason.json")
+    end
+
+    test "NodeData/sub_graph.json" do
+      assert_round_trip(NanoAgent.NodeData, "nano_agent/NodeData/sub_graph.json")
     end
 
     test "NodeData/system_prompt.json" do
@@ -107,6 +204,24 @@ defmodule NanoAgent.PolytypeRoundTripTest do
       assert_round_trip(NanoAgent.PythonScript, "nano_agent/PythonScript/unicode_content.json")
     end
 
+    test "ReasoningContent/empty_summary.json" do
+      assert_round_trip(
+        NanoAgent.ReasoningContent,
+        "nano_agent/ReasoningContent/empty_summary.json"
+      )
+    end
+
+    test "ReasoningContent/minimal.json" do
+      assert_round_trip(NanoAgent.ReasoningContent, "nano_agent/ReasoningContent/minimal.json")
+    end
+
+    test "ReasoningContent/without_id_or_summary.json" do
+      assert_round_trip(
+        NanoAgent.ReasoningContent,
+        "nano_agent/ReasoningContent/without_id_or_summary.json"
+      )
+    end
+
     test "Response/stop_reason_null_empty.json" do
       assert_round_trip(NanoAgent.Response, "nano_agent/Response/stop_reason_null_empty.json")
     end
@@ -145,6 +260,18 @@ defmodule NanoAgent.PolytypeRoundTripTest do
 
     test "StopReason/usage_absent.json" do
       assert_round_trip(NanoAgent.StopReason, "nano_agent/StopReason/usage_absent.json")
+    end
+
+    test "SubGraph/defaults_absent.json" do
+      assert_round_trip(NanoAgent.SubGraph, "nano_agent/SubGraph/defaults_absent.json")
+    end
+
+    test "SubGraph/delegated_task.json" do
+      assert_round_trip(NanoAgent.SubGraph, "nano_agent/SubGraph/delegated_task.json")
+    end
+
+    test "SubGraph/empty_graph.json" do
+      assert_round_trip(NanoAgent.SubGraph, "nano_agent/SubGraph/empty_graph.json")
     end
 
     test "SystemPrompt/empty.json" do
@@ -300,12 +427,31 @@ defmodule NanoAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "ToolExecution/screenshot.json" do
+      assert_round_trip(NanoAgent.ToolExecution, "nano_agent/ToolExecution/screenshot.json")
+    end
+
     test "ToolExecution/seed_example.json" do
       assert_round_trip(NanoAgent.ToolExecution, "nano_agent/ToolExecution/seed_example.json")
     end
 
     test "ToolExecution/unicode.json" do
       assert_round_trip(NanoAgent.ToolExecution, "nano_agent/ToolExecution/unicode.json")
+    end
+
+    test "ToolOutputContent/image.json" do
+      assert_round_trip(NanoAgent.ToolOutputContent, "nano_agent/ToolOutputContent/image.json")
+    end
+
+    test "ToolOutputContent/short_text.json" do
+      assert_round_trip(
+        NanoAgent.ToolOutputContent,
+        "nano_agent/ToolOutputContent/short_text.json"
+      )
+    end
+
+    test "ToolOutputContent/text.json" do
+      assert_round_trip(NanoAgent.ToolOutputContent, "nano_agent/ToolOutputContent/text.json")
     end
 
     test "ToolResultContent/explicit_default_is_error.json" do
@@ -333,6 +479,13 @@ defmodule NanoAgent.PolytypeRoundTripTest do
       assert_round_trip(
         NanoAgent.ToolResultContent,
         "nano_agent/ToolResultContent/several_blocks_unicode.json"
+      )
+    end
+
+    test "ToolResultContent/text_and_image.json" do
+      assert_round_trip(
+        NanoAgent.ToolResultContent,
+        "nano_agent/ToolResultContent/text_and_image.json"
       )
     end
 
@@ -414,6 +567,30 @@ defmodule NanoAgent.PolytypeRoundTripTest do
   end
 
   describe "invalid fixtures are rejected at the recorded path" do
+    test "CompactionContent/invalid/content_number.json" do
+      assert_rejected(
+        NanoAgent.CompactionContent,
+        "nano_agent/CompactionContent/invalid/content_number.json",
+        "$.encrypted_content"
+      )
+    end
+
+    test "CompactionSummaryContent/invalid/missing_encrypted_content.json" do
+      assert_rejected(
+        NanoAgent.CompactionSummaryContent,
+        "nano_agent/CompactionSummaryContent/invalid/missing_encrypted_content.json",
+        "$.encrypted_content"
+      )
+    end
+
+    test "ContentBlock/invalid/image_url_source.json" do
+      assert_rejected(
+        NanoAgent.ContentBlock,
+        "nano_agent/ContentBlock/invalid/image_url_source.json",
+        "$.source.type"
+      )
+    end
+
     test "ContentBlock/invalid/member_missing_input.json" do
       assert_rejected(
         NanoAgent.ContentBlock,
@@ -443,6 +620,22 @@ defmodule NanoAgent.PolytypeRoundTripTest do
         NanoAgent.ContentBlock,
         "nano_agent/ContentBlock/invalid/unknown_tag.json",
         "$.type"
+      )
+    end
+
+    test "ImageContent/invalid/missing_data.json" do
+      assert_rejected(
+        NanoAgent.ImageContent,
+        "nano_agent/ImageContent/invalid/missing_data.json",
+        "$.source.data"
+      )
+    end
+
+    test "ImageSource/invalid/missing_media_type.json" do
+      assert_rejected(
+        NanoAgent.ImageSource,
+        "nano_agent/ImageSource/invalid/missing_media_type.json",
+        "$.media_type"
       )
     end
 
@@ -499,6 +692,14 @@ defmodule NanoAgent.PolytypeRoundTripTest do
         NanoAgent.NodeData,
         "nano_agent/NodeData/invalid/stop_reason_usage_bool.json",
         "$.usage.input_tokens"
+      )
+    end
+
+    test "NodeData/invalid/sub_graph_missing_tool_use_id.json" do
+      assert_rejected(
+        NanoAgent.NodeData,
+        "nano_agent/NodeData/invalid/sub_graph_missing_tool_use_id.json",
+        "$.tool_use_id"
       )
     end
 
@@ -574,6 +775,14 @@ defmodule NanoAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "ReasoningContent/invalid/summary_string.json" do
+      assert_rejected(
+        NanoAgent.ReasoningContent,
+        "nano_agent/ReasoningContent/invalid/summary_string.json",
+        "$.summary"
+      )
+    end
+
     test "Response/invalid/bad_role.json" do
       assert_rejected(NanoAgent.Response, "nano_agent/Response/invalid/bad_role.json", "$.role")
     end
@@ -643,6 +852,30 @@ defmodule NanoAgent.PolytypeRoundTripTest do
         NanoAgent.StopReason,
         "nano_agent/StopReason/invalid/usage_value_string.json",
         "$.usage.output_tokens"
+      )
+    end
+
+    test "SubGraph/invalid/depth_string.json" do
+      assert_rejected(
+        NanoAgent.SubGraph,
+        "nano_agent/SubGraph/invalid/depth_string.json",
+        "$.depth"
+      )
+    end
+
+    test "SubGraph/invalid/missing_head_ids.json" do
+      assert_rejected(
+        NanoAgent.SubGraph,
+        "nano_agent/SubGraph/invalid/missing_head_ids.json",
+        "$.head_ids"
+      )
+    end
+
+    test "SubGraph/invalid/nodes_list.json" do
+      assert_rejected(
+        NanoAgent.SubGraph,
+        "nano_agent/SubGraph/invalid/nodes_list.json",
+        "$.nodes"
       )
     end
 
@@ -894,11 +1127,11 @@ defmodule NanoAgent.PolytypeRoundTripTest do
       )
     end
 
-    test "ToolResultContent/invalid/content_item_wrong_tag.json" do
+    test "ToolOutputContent/invalid/thinking.json" do
       assert_rejected(
-        NanoAgent.ToolResultContent,
-        "nano_agent/ToolResultContent/invalid/content_item_wrong_tag.json",
-        "$.content[0].type"
+        NanoAgent.ToolOutputContent,
+        "nano_agent/ToolOutputContent/invalid/thinking.json",
+        "$.type"
       )
     end
 
@@ -907,6 +1140,14 @@ defmodule NanoAgent.PolytypeRoundTripTest do
         NanoAgent.ToolResultContent,
         "nano_agent/ToolResultContent/invalid/content_string.json",
         "$.content"
+      )
+    end
+
+    test "ToolResultContent/invalid/image_without_source.json" do
+      assert_rejected(
+        NanoAgent.ToolResultContent,
+        "nano_agent/ToolResultContent/invalid/image_without_source.json",
+        "$.content[0].source"
       )
     end
 
@@ -1041,7 +1282,7 @@ defmodule NanoAgent.PolytypeRoundTripTest do
 
   test "input nested deeper than 100 levels is rejected at $, as in every flavor" do
     assert_depth_limit(
-      NanoAgent.ContentBlock,
+      NanoAgent.CompactionContent,
       100,
       "nesting deeper than 100 levels of arrays and objects"
     )
@@ -1056,6 +1297,14 @@ defmodule NanoAgent.PolytypeAtomSafetyTest do
   use ExUnit.Case, async: false
 
   import PolytypeGenerated.TestSupport
+
+  test "unknown ToolOutputContent tag" do
+    assert_no_new_atoms(
+      NanoAgent.ToolOutputContent,
+      "{\"type\": \"__POLYTYPE_UNKNOWN__\"}",
+      "$.type"
+    )
+  end
 
   test "unknown ContentBlock tag" do
     assert_no_new_atoms(NanoAgent.ContentBlock, "{\"type\": \"__POLYTYPE_UNKNOWN__\"}", "$.type")
@@ -1075,19 +1324,40 @@ defmodule NanoAgent.PolytypeAtomSafetyTest do
 
   test "unseen keys and strings in the fixtures create no atoms" do
     cases = [
+      {NanoAgent.CompactionContent, "nano_agent/CompactionContent/first_checkpoint.json"},
+      {NanoAgent.CompactionContent, "nano_agent/CompactionContent/second_checkpoint.json"},
+      {NanoAgent.CompactionContent, "nano_agent/CompactionContent/typical.json"},
+      {NanoAgent.CompactionSummaryContent, "nano_agent/CompactionSummaryContent/legacy.json"},
+      {NanoAgent.CompactionSummaryContent,
+       "nano_agent/CompactionSummaryContent/legacy_first_checkpoint.json"},
+      {NanoAgent.CompactionSummaryContent,
+       "nano_agent/CompactionSummaryContent/legacy_second_checkpoint.json"},
+      {NanoAgent.ContentBlock, "nano_agent/ContentBlock/compaction.json"},
+      {NanoAgent.ContentBlock, "nano_agent/ContentBlock/compaction_summary_legacy.json"},
+      {NanoAgent.ContentBlock, "nano_agent/ContentBlock/image.json"},
+      {NanoAgent.ContentBlock, "nano_agent/ContentBlock/reasoning.json"},
       {NanoAgent.ContentBlock, "nano_agent/ContentBlock/seed_example.json"},
       {NanoAgent.ContentBlock, "nano_agent/ContentBlock/thinking.json"},
       {NanoAgent.ContentBlock, "nano_agent/ContentBlock/tool_result.json"},
       {NanoAgent.ContentBlock, "nano_agent/ContentBlock/tool_use.json"},
       {NanoAgent.ContentBlock, "nano_agent/ContentBlock/tool_use_null_input.json"},
+      {NanoAgent.ImageContent, "nano_agent/ImageContent/jpeg.json"},
+      {NanoAgent.ImageContent, "nano_agent/ImageContent/jpeg_photo.json"},
+      {NanoAgent.ImageContent, "nano_agent/ImageContent/webp.json"},
+      {NanoAgent.ImageSource, "nano_agent/ImageSource/gif.json"},
+      {NanoAgent.ImageSource, "nano_agent/ImageSource/jpeg.json"},
+      {NanoAgent.ImageSource, "nano_agent/ImageSource/png.json"},
       {NanoAgent.Message, "nano_agent/Message/all_block_kinds.json"},
+      {NanoAgent.Message, "nano_agent/Message/assistant_reasoning_compaction.json"},
       {NanoAgent.Message, "nano_agent/Message/empty_list.json"},
       {NanoAgent.Message, "nano_agent/Message/empty_string.json"},
       {NanoAgent.Message, "nano_agent/Message/seed_assistant_blocks.json"},
       {NanoAgent.Message, "nano_agent/Message/seed_example.json"},
+      {NanoAgent.Message, "nano_agent/Message/user_with_image.json"},
       {NanoAgent.NodeData, "nano_agent/NodeData/message_blocks.json"},
       {NanoAgent.NodeData, "nano_agent/NodeData/seed_example.json"},
       {NanoAgent.NodeData, "nano_agent/NodeData/stop_reason.json"},
+      {NanoAgent.NodeData, "nano_agent/NodeData/sub_graph.json"},
       {NanoAgent.NodeData, "nano_agent/NodeData/system_prompt.json"},
       {NanoAgent.NodeData, "nano_agent/NodeData/tool_definitions.json"},
       {NanoAgent.NodeData, "nano_agent/NodeData/tool_execution.json"},
@@ -1098,6 +1368,9 @@ defmodule NanoAgent.PolytypeAtomSafetyTest do
       {NanoAgent.PythonScript, "nano_agent/PythonScript/run_several_times.json"},
       {NanoAgent.PythonScript, "nano_agent/PythonScript/typical.json"},
       {NanoAgent.PythonScript, "nano_agent/PythonScript/unicode_content.json"},
+      {NanoAgent.ReasoningContent, "nano_agent/ReasoningContent/empty_summary.json"},
+      {NanoAgent.ReasoningContent, "nano_agent/ReasoningContent/minimal.json"},
+      {NanoAgent.ReasoningContent, "nano_agent/ReasoningContent/without_id_or_summary.json"},
       {NanoAgent.Response, "nano_agent/Response/stop_reason_null_empty.json"},
       {NanoAgent.Response, "nano_agent/Response/tool_use_with_thinking.json"},
       {NanoAgent.Response, "nano_agent/Response/typical.json"},
@@ -1108,6 +1381,9 @@ defmodule NanoAgent.PolytypeAtomSafetyTest do
       {NanoAgent.StopReason, "nano_agent/StopReason/seed_example.json"},
       {NanoAgent.StopReason, "nano_agent/StopReason/unicode_reason.json"},
       {NanoAgent.StopReason, "nano_agent/StopReason/usage_absent.json"},
+      {NanoAgent.SubGraph, "nano_agent/SubGraph/defaults_absent.json"},
+      {NanoAgent.SubGraph, "nano_agent/SubGraph/delegated_task.json"},
+      {NanoAgent.SubGraph, "nano_agent/SubGraph/empty_graph.json"},
       {NanoAgent.SystemPrompt, "nano_agent/SystemPrompt/empty.json"},
       {NanoAgent.SystemPrompt, "nano_agent/SystemPrompt/seed_example.json"},
       {NanoAgent.SystemPrompt, "nano_agent/SystemPrompt/unicode_multiline.json"},
@@ -1141,13 +1417,18 @@ defmodule NanoAgent.PolytypeAtomSafetyTest do
       {NanoAgent.ToolDefinitions, "nano_agent/ToolDefinitions/several_unicode.json"},
       {NanoAgent.ToolExecution, "nano_agent/ToolExecution/error.json"},
       {NanoAgent.ToolExecution, "nano_agent/ToolExecution/explicit_default_empty_result.json"},
+      {NanoAgent.ToolExecution, "nano_agent/ToolExecution/screenshot.json"},
       {NanoAgent.ToolExecution, "nano_agent/ToolExecution/seed_example.json"},
       {NanoAgent.ToolExecution, "nano_agent/ToolExecution/unicode.json"},
+      {NanoAgent.ToolOutputContent, "nano_agent/ToolOutputContent/image.json"},
+      {NanoAgent.ToolOutputContent, "nano_agent/ToolOutputContent/short_text.json"},
+      {NanoAgent.ToolOutputContent, "nano_agent/ToolOutputContent/text.json"},
       {NanoAgent.ToolResultContent,
        "nano_agent/ToolResultContent/explicit_default_is_error.json"},
       {NanoAgent.ToolResultContent, "nano_agent/ToolResultContent/seed_error_result.json"},
       {NanoAgent.ToolResultContent, "nano_agent/ToolResultContent/seed_example.json"},
       {NanoAgent.ToolResultContent, "nano_agent/ToolResultContent/several_blocks_unicode.json"},
+      {NanoAgent.ToolResultContent, "nano_agent/ToolResultContent/text_and_image.json"},
       {NanoAgent.ToolUseContent, "nano_agent/ToolUseContent/empty_input_item_id_null.json"},
       {NanoAgent.ToolUseContent, "nano_agent/ToolUseContent/input_null.json"},
       {NanoAgent.ToolUseContent, "nano_agent/ToolUseContent/openai_item_id.json"},

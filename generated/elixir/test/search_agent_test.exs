@@ -8,10 +8,28 @@ defmodule SearchAgent.PolytypeRoundTripTest do
   import PolytypeGenerated.TestSupport
 
   test "the module has fixtures" do
-    assert 218 > 0, "no valid fixtures for search_agent"
+    assert 507 > 0, "no valid fixtures for search_agent"
   end
 
   describe "valid fixtures round-trip" do
+    test "AllowedCaller/code_execution_20250825.json" do
+      assert_round_trip(
+        SearchAgent.AllowedCaller,
+        "search_agent/AllowedCaller/code_execution_20250825.json"
+      )
+    end
+
+    test "AllowedCaller/code_execution_20260120.json" do
+      assert_round_trip(
+        SearchAgent.AllowedCaller,
+        "search_agent/AllowedCaller/code_execution_20260120.json"
+      )
+    end
+
+    test "AllowedCaller/direct.json" do
+      assert_round_trip(SearchAgent.AllowedCaller, "search_agent/AllowedCaller/direct.json")
+    end
+
     test "Base64ImageSource/jpeg.json" do
       assert_round_trip(SearchAgent.Base64ImageSource, "search_agent/Base64ImageSource/jpeg.json")
     end
@@ -24,6 +42,153 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(
         SearchAgent.Base64ImageSource,
         "search_agent/Base64ImageSource/webp_empty_data.json"
+      )
+    end
+
+    test "Base64PdfSource/catalog_only.json" do
+      assert_round_trip(
+        SearchAgent.Base64PdfSource,
+        "search_agent/Base64PdfSource/catalog_only.json"
+      )
+    end
+
+    test "Base64PdfSource/compressed_stream.json" do
+      assert_round_trip(
+        SearchAgent.Base64PdfSource,
+        "search_agent/Base64PdfSource/compressed_stream.json"
+      )
+    end
+
+    test "Base64PdfSource/single_page.json" do
+      assert_round_trip(
+        SearchAgent.Base64PdfSource,
+        "search_agent/Base64PdfSource/single_page.json"
+      )
+    end
+
+    test "BashCodeExecutionOutputBlock/full.json" do
+      assert_round_trip(
+        SearchAgent.BashCodeExecutionOutputBlock,
+        "search_agent/BashCodeExecutionOutputBlock/full.json"
+      )
+    end
+
+    test "BashCodeExecutionOutputBlock/minimal.json" do
+      assert_round_trip(
+        SearchAgent.BashCodeExecutionOutputBlock,
+        "search_agent/BashCodeExecutionOutputBlock/minimal.json"
+      )
+    end
+
+    test "BashCodeExecutionOutputBlock/partial.json" do
+      assert_round_trip(
+        SearchAgent.BashCodeExecutionOutputBlock,
+        "search_agent/BashCodeExecutionOutputBlock/partial.json"
+      )
+    end
+
+    test "BashCodeExecutionResultBlock/full.json" do
+      assert_round_trip(
+        SearchAgent.BashCodeExecutionResultBlock,
+        "search_agent/BashCodeExecutionResultBlock/full.json"
+      )
+    end
+
+    test "BashCodeExecutionResultBlock/minimal.json" do
+      assert_round_trip(
+        SearchAgent.BashCodeExecutionResultBlock,
+        "search_agent/BashCodeExecutionResultBlock/minimal.json"
+      )
+    end
+
+    test "BashCodeExecutionResultBlock/partial.json" do
+      assert_round_trip(
+        SearchAgent.BashCodeExecutionResultBlock,
+        "search_agent/BashCodeExecutionResultBlock/partial.json"
+      )
+    end
+
+    test "BashCodeExecutionToolResultBlock/error.json" do
+      assert_round_trip(
+        SearchAgent.BashCodeExecutionToolResultBlock,
+        "search_agent/BashCodeExecutionToolResultBlock/error.json"
+      )
+    end
+
+    test "BashCodeExecutionToolResultBlock/invalid_input_error.json" do
+      assert_round_trip(
+        SearchAgent.BashCodeExecutionToolResultBlock,
+        "search_agent/BashCodeExecutionToolResultBlock/invalid_input_error.json"
+      )
+    end
+
+    test "BashCodeExecutionToolResultBlock/result.json" do
+      assert_round_trip(
+        SearchAgent.BashCodeExecutionToolResultBlock,
+        "search_agent/BashCodeExecutionToolResultBlock/result.json"
+      )
+    end
+
+    test "BashCodeExecutionToolResultContent/error_invalid_tool_input.json" do
+      assert_round_trip(
+        SearchAgent.BashCodeExecutionToolResultContent,
+        "search_agent/BashCodeExecutionToolResultContent/error_invalid_tool_input.json"
+      )
+    end
+
+    test "BashCodeExecutionToolResultContent/error_too_many_requests.json" do
+      assert_round_trip(
+        SearchAgent.BashCodeExecutionToolResultContent,
+        "search_agent/BashCodeExecutionToolResultContent/error_too_many_requests.json"
+      )
+    end
+
+    test "BashCodeExecutionToolResultContent/result_with_output_files.json" do
+      assert_round_trip(
+        SearchAgent.BashCodeExecutionToolResultContent,
+        "search_agent/BashCodeExecutionToolResultContent/result_with_output_files.json"
+      )
+    end
+
+    test "BashCodeExecutionToolResultError/full.json" do
+      assert_round_trip(
+        SearchAgent.BashCodeExecutionToolResultError,
+        "search_agent/BashCodeExecutionToolResultError/full.json"
+      )
+    end
+
+    test "BashCodeExecutionToolResultError/minimal.json" do
+      assert_round_trip(
+        SearchAgent.BashCodeExecutionToolResultError,
+        "search_agent/BashCodeExecutionToolResultError/minimal.json"
+      )
+    end
+
+    test "BashCodeExecutionToolResultError/partial.json" do
+      assert_round_trip(
+        SearchAgent.BashCodeExecutionToolResultError,
+        "search_agent/BashCodeExecutionToolResultError/partial.json"
+      )
+    end
+
+    test "BashCodeExecutionToolResultErrorCode/invalid_tool_input.json" do
+      assert_round_trip(
+        SearchAgent.BashCodeExecutionToolResultErrorCode,
+        "search_agent/BashCodeExecutionToolResultErrorCode/invalid_tool_input.json"
+      )
+    end
+
+    test "BashCodeExecutionToolResultErrorCode/too_many_requests.json" do
+      assert_round_trip(
+        SearchAgent.BashCodeExecutionToolResultErrorCode,
+        "search_agent/BashCodeExecutionToolResultErrorCode/too_many_requests.json"
+      )
+    end
+
+    test "BashCodeExecutionToolResultErrorCode/unavailable.json" do
+      assert_round_trip(
+        SearchAgent.BashCodeExecutionToolResultErrorCode,
+        "search_agent/BashCodeExecutionToolResultErrorCode/unavailable.json"
       )
     end
 
@@ -63,6 +228,18 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.CacheCreation, "search_agent/CacheCreation/zeros.json")
     end
 
+    test "Caller/code_execution_20250825.json" do
+      assert_round_trip(SearchAgent.Caller, "search_agent/Caller/code_execution_20250825.json")
+    end
+
+    test "Caller/code_execution_20260120.json" do
+      assert_round_trip(SearchAgent.Caller, "search_agent/Caller/code_execution_20260120.json")
+    end
+
+    test "Caller/direct.json" do
+      assert_round_trip(SearchAgent.Caller, "search_agent/Caller/direct.json")
+    end
+
     test "Citation/seed_document_source.json" do
       assert_round_trip(SearchAgent.Citation, "search_agent/Citation/seed_document_source.json")
     end
@@ -75,6 +252,69 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(
         SearchAgent.Citation,
         "search_agent/Citation/unicode_unknown_key_kept.json"
+      )
+    end
+
+    test "CitationCharLocation/full.json" do
+      assert_round_trip(
+        SearchAgent.CitationCharLocation,
+        "search_agent/CitationCharLocation/full.json"
+      )
+    end
+
+    test "CitationCharLocation/minimal.json" do
+      assert_round_trip(
+        SearchAgent.CitationCharLocation,
+        "search_agent/CitationCharLocation/minimal.json"
+      )
+    end
+
+    test "CitationCharLocation/partial.json" do
+      assert_round_trip(
+        SearchAgent.CitationCharLocation,
+        "search_agent/CitationCharLocation/partial.json"
+      )
+    end
+
+    test "CitationContentBlockLocation/full.json" do
+      assert_round_trip(
+        SearchAgent.CitationContentBlockLocation,
+        "search_agent/CitationContentBlockLocation/full.json"
+      )
+    end
+
+    test "CitationContentBlockLocation/minimal.json" do
+      assert_round_trip(
+        SearchAgent.CitationContentBlockLocation,
+        "search_agent/CitationContentBlockLocation/minimal.json"
+      )
+    end
+
+    test "CitationContentBlockLocation/typical.json" do
+      assert_round_trip(
+        SearchAgent.CitationContentBlockLocation,
+        "search_agent/CitationContentBlockLocation/typical.json"
+      )
+    end
+
+    test "CitationPageLocation/minimal.json" do
+      assert_round_trip(
+        SearchAgent.CitationPageLocation,
+        "search_agent/CitationPageLocation/minimal.json"
+      )
+    end
+
+    test "CitationPageLocation/partial.json" do
+      assert_round_trip(
+        SearchAgent.CitationPageLocation,
+        "search_agent/CitationPageLocation/partial.json"
+      )
+    end
+
+    test "CitationPageLocation/typical.json" do
+      assert_round_trip(
+        SearchAgent.CitationPageLocation,
+        "search_agent/CitationPageLocation/typical.json"
       )
     end
 
@@ -96,6 +336,53 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.CitationSource, "search_agent/CitationSource/unicode.json")
     end
 
+    test "CitationsConfig/full.json" do
+      assert_round_trip(SearchAgent.CitationsConfig, "search_agent/CitationsConfig/full.json")
+    end
+
+    test "CitationsConfig/minimal.json" do
+      assert_round_trip(SearchAgent.CitationsConfig, "search_agent/CitationsConfig/minimal.json")
+    end
+
+    test "CitationsConfig/partial.json" do
+      assert_round_trip(SearchAgent.CitationsConfig, "search_agent/CitationsConfig/partial.json")
+    end
+
+    test "CitationsDelta/api_char_location.json" do
+      assert_round_trip(
+        SearchAgent.CitationsDelta,
+        "search_agent/CitationsDelta/api_char_location.json"
+      )
+    end
+
+    test "CitationsDelta/api_content_block_location.json" do
+      assert_round_trip(
+        SearchAgent.CitationsDelta,
+        "search_agent/CitationsDelta/api_content_block_location.json"
+      )
+    end
+
+    test "CitationsDelta/api_page_location.json" do
+      assert_round_trip(
+        SearchAgent.CitationsDelta,
+        "search_agent/CitationsDelta/api_page_location.json"
+      )
+    end
+
+    test "CitationsDelta/api_search_result_location.json" do
+      assert_round_trip(
+        SearchAgent.CitationsDelta,
+        "search_agent/CitationsDelta/api_search_result_location.json"
+      )
+    end
+
+    test "CitationsDelta/api_web_search_result_location.json" do
+      assert_round_trip(
+        SearchAgent.CitationsDelta,
+        "search_agent/CitationsDelta/api_web_search_result_location.json"
+      )
+    end
+
     test "CitationsDelta/empty.json" do
       assert_round_trip(SearchAgent.CitationsDelta, "search_agent/CitationsDelta/empty.json")
     end
@@ -114,6 +401,258 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "CitationsSearchResultLocation/every_field.json" do
+      assert_round_trip(
+        SearchAgent.CitationsSearchResultLocation,
+        "search_agent/CitationsSearchResultLocation/every_field.json"
+      )
+    end
+
+    test "CitationsSearchResultLocation/minimal.json" do
+      assert_round_trip(
+        SearchAgent.CitationsSearchResultLocation,
+        "search_agent/CitationsSearchResultLocation/minimal.json"
+      )
+    end
+
+    test "CitationsSearchResultLocation/typical.json" do
+      assert_round_trip(
+        SearchAgent.CitationsSearchResultLocation,
+        "search_agent/CitationsSearchResultLocation/typical.json"
+      )
+    end
+
+    test "CitationsWebSearchResultLocation/minimal.json" do
+      assert_round_trip(
+        SearchAgent.CitationsWebSearchResultLocation,
+        "search_agent/CitationsWebSearchResultLocation/minimal.json"
+      )
+    end
+
+    test "CitationsWebSearchResultLocation/partial.json" do
+      assert_round_trip(
+        SearchAgent.CitationsWebSearchResultLocation,
+        "search_agent/CitationsWebSearchResultLocation/partial.json"
+      )
+    end
+
+    test "CitationsWebSearchResultLocation/typical.json" do
+      assert_round_trip(
+        SearchAgent.CitationsWebSearchResultLocation,
+        "search_agent/CitationsWebSearchResultLocation/typical.json"
+      )
+    end
+
+    test "CodeExecutionOutputBlock/full.json" do
+      assert_round_trip(
+        SearchAgent.CodeExecutionOutputBlock,
+        "search_agent/CodeExecutionOutputBlock/full.json"
+      )
+    end
+
+    test "CodeExecutionOutputBlock/minimal.json" do
+      assert_round_trip(
+        SearchAgent.CodeExecutionOutputBlock,
+        "search_agent/CodeExecutionOutputBlock/minimal.json"
+      )
+    end
+
+    test "CodeExecutionOutputBlock/partial.json" do
+      assert_round_trip(
+        SearchAgent.CodeExecutionOutputBlock,
+        "search_agent/CodeExecutionOutputBlock/partial.json"
+      )
+    end
+
+    test "CodeExecutionResultBlock/full.json" do
+      assert_round_trip(
+        SearchAgent.CodeExecutionResultBlock,
+        "search_agent/CodeExecutionResultBlock/full.json"
+      )
+    end
+
+    test "CodeExecutionResultBlock/minimal.json" do
+      assert_round_trip(
+        SearchAgent.CodeExecutionResultBlock,
+        "search_agent/CodeExecutionResultBlock/minimal.json"
+      )
+    end
+
+    test "CodeExecutionResultBlock/partial.json" do
+      assert_round_trip(
+        SearchAgent.CodeExecutionResultBlock,
+        "search_agent/CodeExecutionResultBlock/partial.json"
+      )
+    end
+
+    test "CodeExecutionTool20250522/full.json" do
+      assert_round_trip(
+        SearchAgent.CodeExecutionTool20250522,
+        "search_agent/CodeExecutionTool20250522/full.json"
+      )
+    end
+
+    test "CodeExecutionTool20250522/minimal.json" do
+      assert_round_trip(
+        SearchAgent.CodeExecutionTool20250522,
+        "search_agent/CodeExecutionTool20250522/minimal.json"
+      )
+    end
+
+    test "CodeExecutionTool20250522/partial.json" do
+      assert_round_trip(
+        SearchAgent.CodeExecutionTool20250522,
+        "search_agent/CodeExecutionTool20250522/partial.json"
+      )
+    end
+
+    test "CodeExecutionTool20250825/full.json" do
+      assert_round_trip(
+        SearchAgent.CodeExecutionTool20250825,
+        "search_agent/CodeExecutionTool20250825/full.json"
+      )
+    end
+
+    test "CodeExecutionTool20250825/minimal.json" do
+      assert_round_trip(
+        SearchAgent.CodeExecutionTool20250825,
+        "search_agent/CodeExecutionTool20250825/minimal.json"
+      )
+    end
+
+    test "CodeExecutionTool20250825/partial.json" do
+      assert_round_trip(
+        SearchAgent.CodeExecutionTool20250825,
+        "search_agent/CodeExecutionTool20250825/partial.json"
+      )
+    end
+
+    test "CodeExecutionTool20260120/full.json" do
+      assert_round_trip(
+        SearchAgent.CodeExecutionTool20260120,
+        "search_agent/CodeExecutionTool20260120/full.json"
+      )
+    end
+
+    test "CodeExecutionTool20260120/minimal.json" do
+      assert_round_trip(
+        SearchAgent.CodeExecutionTool20260120,
+        "search_agent/CodeExecutionTool20260120/minimal.json"
+      )
+    end
+
+    test "CodeExecutionTool20260120/partial.json" do
+      assert_round_trip(
+        SearchAgent.CodeExecutionTool20260120,
+        "search_agent/CodeExecutionTool20260120/partial.json"
+      )
+    end
+
+    test "CodeExecutionTool20260521/full.json" do
+      assert_round_trip(
+        SearchAgent.CodeExecutionTool20260521,
+        "search_agent/CodeExecutionTool20260521/full.json"
+      )
+    end
+
+    test "CodeExecutionTool20260521/minimal.json" do
+      assert_round_trip(
+        SearchAgent.CodeExecutionTool20260521,
+        "search_agent/CodeExecutionTool20260521/minimal.json"
+      )
+    end
+
+    test "CodeExecutionTool20260521/partial.json" do
+      assert_round_trip(
+        SearchAgent.CodeExecutionTool20260521,
+        "search_agent/CodeExecutionTool20260521/partial.json"
+      )
+    end
+
+    test "CodeExecutionToolResultBlock/encrypted.json" do
+      assert_round_trip(
+        SearchAgent.CodeExecutionToolResultBlock,
+        "search_agent/CodeExecutionToolResultBlock/encrypted.json"
+      )
+    end
+
+    test "CodeExecutionToolResultBlock/error.json" do
+      assert_round_trip(
+        SearchAgent.CodeExecutionToolResultBlock,
+        "search_agent/CodeExecutionToolResultBlock/error.json"
+      )
+    end
+
+    test "CodeExecutionToolResultBlock/result.json" do
+      assert_round_trip(
+        SearchAgent.CodeExecutionToolResultBlock,
+        "search_agent/CodeExecutionToolResultBlock/result.json"
+      )
+    end
+
+    test "CodeExecutionToolResultContent/code_execution_result.json" do
+      assert_round_trip(
+        SearchAgent.CodeExecutionToolResultContent,
+        "search_agent/CodeExecutionToolResultContent/code_execution_result.json"
+      )
+    end
+
+    test "CodeExecutionToolResultContent/code_execution_tool_result_error.json" do
+      assert_round_trip(
+        SearchAgent.CodeExecutionToolResultContent,
+        "search_agent/CodeExecutionToolResultContent/code_execution_tool_result_error.json"
+      )
+    end
+
+    test "CodeExecutionToolResultContent/encrypted_code_execution_result.json" do
+      assert_round_trip(
+        SearchAgent.CodeExecutionToolResultContent,
+        "search_agent/CodeExecutionToolResultContent/encrypted_code_execution_result.json"
+      )
+    end
+
+    test "CodeExecutionToolResultError/full.json" do
+      assert_round_trip(
+        SearchAgent.CodeExecutionToolResultError,
+        "search_agent/CodeExecutionToolResultError/full.json"
+      )
+    end
+
+    test "CodeExecutionToolResultError/minimal.json" do
+      assert_round_trip(
+        SearchAgent.CodeExecutionToolResultError,
+        "search_agent/CodeExecutionToolResultError/minimal.json"
+      )
+    end
+
+    test "CodeExecutionToolResultError/partial.json" do
+      assert_round_trip(
+        SearchAgent.CodeExecutionToolResultError,
+        "search_agent/CodeExecutionToolResultError/partial.json"
+      )
+    end
+
+    test "CodeExecutionToolResultErrorCode/invalid_tool_input.json" do
+      assert_round_trip(
+        SearchAgent.CodeExecutionToolResultErrorCode,
+        "search_agent/CodeExecutionToolResultErrorCode/invalid_tool_input.json"
+      )
+    end
+
+    test "CodeExecutionToolResultErrorCode/too_many_requests.json" do
+      assert_round_trip(
+        SearchAgent.CodeExecutionToolResultErrorCode,
+        "search_agent/CodeExecutionToolResultErrorCode/too_many_requests.json"
+      )
+    end
+
+    test "CodeExecutionToolResultErrorCode/unavailable.json" do
+      assert_round_trip(
+        SearchAgent.CodeExecutionToolResultErrorCode,
+        "search_agent/CodeExecutionToolResultErrorCode/unavailable.json"
+      )
+    end
+
     test "Container/offset_timestamp.json" do
       assert_round_trip(SearchAgent.Container, "search_agent/Container/offset_timestamp.json")
     end
@@ -126,10 +665,45 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.Container, "search_agent/Container/unknown_key_kept.json")
     end
 
+    test "ContainerUploadBlock/first_upload.json" do
+      assert_round_trip(
+        SearchAgent.ContainerUploadBlock,
+        "search_agent/ContainerUploadBlock/first_upload.json"
+      )
+    end
+
+    test "ContainerUploadBlock/second_upload.json" do
+      assert_round_trip(
+        SearchAgent.ContainerUploadBlock,
+        "search_agent/ContainerUploadBlock/second_upload.json"
+      )
+    end
+
+    test "ContainerUploadBlock/typical.json" do
+      assert_round_trip(
+        SearchAgent.ContainerUploadBlock,
+        "search_agent/ContainerUploadBlock/typical.json"
+      )
+    end
+
+    test "ContentBlock/container_upload.json" do
+      assert_round_trip(
+        SearchAgent.ContentBlock,
+        "search_agent/ContentBlock/container_upload.json"
+      )
+    end
+
     test "ContentBlock/redacted_thinking.json" do
       assert_round_trip(
         SearchAgent.ContentBlock,
         "search_agent/ContentBlock/redacted_thinking.json"
+      )
+    end
+
+    test "ContentBlock/server_tool_use.json" do
+      assert_round_trip(
+        SearchAgent.ContentBlock,
+        "search_agent/ContentBlock/server_tool_use.json"
       )
     end
 
@@ -145,10 +719,31 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.ContentBlock, "search_agent/ContentBlock/tool_use.json")
     end
 
+    test "ContentBlock/web_fetch_tool_result.json" do
+      assert_round_trip(
+        SearchAgent.ContentBlock,
+        "search_agent/ContentBlock/web_fetch_tool_result.json"
+      )
+    end
+
+    test "ContentBlock/web_search_tool_result.json" do
+      assert_round_trip(
+        SearchAgent.ContentBlock,
+        "search_agent/ContentBlock/web_search_tool_result.json"
+      )
+    end
+
     test "ContentBlockDelta/citations_delta.json" do
       assert_round_trip(
         SearchAgent.ContentBlockDelta,
         "search_agent/ContentBlockDelta/citations_delta.json"
+      )
+    end
+
+    test "ContentBlockDelta/citations_delta_api.json" do
+      assert_round_trip(
+        SearchAgent.ContentBlockDelta,
+        "search_agent/ContentBlockDelta/citations_delta_api.json"
       )
     end
 
@@ -184,6 +779,13 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(
         SearchAgent.ContentBlockDeltaEvent,
         "search_agent/ContentBlockDeltaEvent/citations_delta.json"
+      )
+    end
+
+    test "ContentBlockDeltaEvent/citations_delta_api.json" do
+      assert_round_trip(
+        SearchAgent.ContentBlockDeltaEvent,
+        "search_agent/ContentBlockDeltaEvent/citations_delta_api.json"
       )
     end
 
@@ -236,6 +838,13 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "ContentBlockParam/server_tool_use.json" do
+      assert_round_trip(
+        SearchAgent.ContentBlockParam,
+        "search_agent/ContentBlockParam/server_tool_use.json"
+      )
+    end
+
     test "ContentBlockParam/text.json" do
       assert_round_trip(SearchAgent.ContentBlockParam, "search_agent/ContentBlockParam/text.json")
     end
@@ -261,6 +870,20 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "ContentBlockParam/web_search_tool_result.json" do
+      assert_round_trip(
+        SearchAgent.ContentBlockParam,
+        "search_agent/ContentBlockParam/web_search_tool_result.json"
+      )
+    end
+
+    test "ContentBlockStartEvent/server_tool_use.json" do
+      assert_round_trip(
+        SearchAgent.ContentBlockStartEvent,
+        "search_agent/ContentBlockStartEvent/server_tool_use.json"
+      )
+    end
+
     test "ContentBlockStartEvent/text.json" do
       assert_round_trip(
         SearchAgent.ContentBlockStartEvent,
@@ -279,6 +902,13 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(
         SearchAgent.ContentBlockStartEvent,
         "search_agent/ContentBlockStartEvent/tool_use.json"
+      )
+    end
+
+    test "ContentBlockStartEvent/web_search_tool_result.json" do
+      assert_round_trip(
+        SearchAgent.ContentBlockStartEvent,
+        "search_agent/ContentBlockStartEvent/web_search_tool_result.json"
       )
     end
 
@@ -303,6 +933,24 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "DirectCaller/minimal.json" do
+      assert_round_trip(SearchAgent.DirectCaller, "search_agent/DirectCaller/minimal.json")
+    end
+
+    test "DirectCaller/with_unknown_key.json" do
+      assert_round_trip(
+        SearchAgent.DirectCaller,
+        "search_agent/DirectCaller/with_unknown_key.json"
+      )
+    end
+
+    test "DirectCaller/with_unknown_null.json" do
+      assert_round_trip(
+        SearchAgent.DirectCaller,
+        "search_agent/DirectCaller/with_unknown_null.json"
+      )
+    end
+
     test "Document/citations_absent.json" do
       assert_round_trip(SearchAgent.Document, "search_agent/Document/citations_absent.json")
     end
@@ -317,6 +965,78 @@ defmodule SearchAgent.PolytypeRoundTripTest do
 
     test "Document/unicode.json" do
       assert_round_trip(SearchAgent.Document, "search_agent/Document/unicode.json")
+    end
+
+    test "DocumentBlock/full.json" do
+      assert_round_trip(SearchAgent.DocumentBlock, "search_agent/DocumentBlock/full.json")
+    end
+
+    test "DocumentBlock/minimal.json" do
+      assert_round_trip(SearchAgent.DocumentBlock, "search_agent/DocumentBlock/minimal.json")
+    end
+
+    test "DocumentBlock/partial.json" do
+      assert_round_trip(SearchAgent.DocumentBlock, "search_agent/DocumentBlock/partial.json")
+    end
+
+    test "DocumentSource/base64_pdf.json" do
+      assert_round_trip(SearchAgent.DocumentSource, "search_agent/DocumentSource/base64_pdf.json")
+    end
+
+    test "DocumentSource/plain_text.json" do
+      assert_round_trip(SearchAgent.DocumentSource, "search_agent/DocumentSource/plain_text.json")
+    end
+
+    test "DocumentSource/plain_text_sentence.json" do
+      assert_round_trip(
+        SearchAgent.DocumentSource,
+        "search_agent/DocumentSource/plain_text_sentence.json"
+      )
+    end
+
+    test "EncryptedCodeExecutionResultBlock/full.json" do
+      assert_round_trip(
+        SearchAgent.EncryptedCodeExecutionResultBlock,
+        "search_agent/EncryptedCodeExecutionResultBlock/full.json"
+      )
+    end
+
+    test "EncryptedCodeExecutionResultBlock/minimal.json" do
+      assert_round_trip(
+        SearchAgent.EncryptedCodeExecutionResultBlock,
+        "search_agent/EncryptedCodeExecutionResultBlock/minimal.json"
+      )
+    end
+
+    test "EncryptedCodeExecutionResultBlock/partial.json" do
+      assert_round_trip(
+        SearchAgent.EncryptedCodeExecutionResultBlock,
+        "search_agent/EncryptedCodeExecutionResultBlock/partial.json"
+      )
+    end
+
+    test "ErrorDetail/full.json" do
+      assert_round_trip(SearchAgent.ErrorDetail, "search_agent/ErrorDetail/full.json")
+    end
+
+    test "ErrorDetail/minimal.json" do
+      assert_round_trip(SearchAgent.ErrorDetail, "search_agent/ErrorDetail/minimal.json")
+    end
+
+    test "ErrorDetail/partial.json" do
+      assert_round_trip(SearchAgent.ErrorDetail, "search_agent/ErrorDetail/partial.json")
+    end
+
+    test "ErrorEvent/api_error.json" do
+      assert_round_trip(SearchAgent.ErrorEvent, "search_agent/ErrorEvent/api_error.json")
+    end
+
+    test "ErrorEvent/overloaded.json" do
+      assert_round_trip(SearchAgent.ErrorEvent, "search_agent/ErrorEvent/overloaded.json")
+    end
+
+    test "ErrorEvent/rate_limit.json" do
+      assert_round_trip(SearchAgent.ErrorEvent, "search_agent/ErrorEvent/rate_limit.json")
     end
 
     test "ImageBlockParam/base64.json" do
@@ -377,6 +1097,27 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.InputJsonDelta, "search_agent/InputJsonDelta/fragment.json")
     end
 
+    test "MemoryTool20250818/full.json" do
+      assert_round_trip(
+        SearchAgent.MemoryTool20250818,
+        "search_agent/MemoryTool20250818/full.json"
+      )
+    end
+
+    test "MemoryTool20250818/minimal.json" do
+      assert_round_trip(
+        SearchAgent.MemoryTool20250818,
+        "search_agent/MemoryTool20250818/minimal.json"
+      )
+    end
+
+    test "MemoryTool20250818/partial.json" do
+      assert_round_trip(
+        SearchAgent.MemoryTool20250818,
+        "search_agent/MemoryTool20250818/partial.json"
+      )
+    end
+
     test "Message/stop_sequence_container.json" do
       assert_round_trip(SearchAgent.Message, "search_agent/Message/stop_sequence_container.json")
     end
@@ -395,6 +1136,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
 
     test "Message/typical.json" do
       assert_round_trip(SearchAgent.Message, "search_agent/Message/typical.json")
+    end
+
+    test "Message/web_search.json" do
+      assert_round_trip(SearchAgent.Message, "search_agent/Message/web_search.json")
     end
 
     test "MessageCreateParams/empty_lists_thinking_disabled.json" do
@@ -418,6 +1163,13 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "MessageCreateParams/server_tools.json" do
+      assert_round_trip(
+        SearchAgent.MessageCreateParams,
+        "search_agent/MessageCreateParams/server_tools.json"
+      )
+    end
+
     test "MessageCreateParams/typical.json" do
       assert_round_trip(
         SearchAgent.MessageCreateParams,
@@ -438,6 +1190,17 @@ defmodule SearchAgent.PolytypeRoundTripTest do
 
     test "MessageDelta/end_turn.json" do
       assert_round_trip(SearchAgent.MessageDelta, "search_agent/MessageDelta/end_turn.json")
+    end
+
+    test "MessageDelta/refusal.json" do
+      assert_round_trip(SearchAgent.MessageDelta, "search_agent/MessageDelta/refusal.json")
+    end
+
+    test "MessageDelta/stop_details_null.json" do
+      assert_round_trip(
+        SearchAgent.MessageDelta,
+        "search_agent/MessageDelta/stop_details_null.json"
+      )
     end
 
     test "MessageDelta/stop_sequence.json" do
@@ -486,10 +1249,24 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "MessageDeltaUsage/output_tokens_details.json" do
+      assert_round_trip(
+        SearchAgent.MessageDeltaUsage,
+        "search_agent/MessageDeltaUsage/output_tokens_details.json"
+      )
+    end
+
     test "MessageParam/assistant_thinking_tool_use.json" do
       assert_round_trip(
         SearchAgent.MessageParam,
         "search_agent/MessageParam/assistant_thinking_tool_use.json"
+      )
+    end
+
+    test "MessageParam/assistant_with_web_search.json" do
+      assert_round_trip(
+        SearchAgent.MessageParam,
+        "search_agent/MessageParam/assistant_with_web_search.json"
       )
     end
 
@@ -579,6 +1356,13 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "MessageStreamEvent/error.json" do
+      assert_round_trip(
+        SearchAgent.MessageStreamEvent,
+        "search_agent/MessageStreamEvent/error.json"
+      )
+    end
+
     test "MessageStreamEvent/message_delta.json" do
       assert_round_trip(
         SearchAgent.MessageStreamEvent,
@@ -600,6 +1384,13 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "MessageStreamEvent/ping.json" do
+      assert_round_trip(
+        SearchAgent.MessageStreamEvent,
+        "search_agent/MessageStreamEvent/ping.json"
+      )
+    end
+
     test "Metadata/empty.json" do
       assert_round_trip(SearchAgent.Metadata, "search_agent/Metadata/empty.json")
     end
@@ -614,6 +1405,54 @@ defmodule SearchAgent.PolytypeRoundTripTest do
 
     test "Metadata/user_id_null.json" do
       assert_round_trip(SearchAgent.Metadata, "search_agent/Metadata/user_id_null.json")
+    end
+
+    test "OutputTokensDetails/full.json" do
+      assert_round_trip(
+        SearchAgent.OutputTokensDetails,
+        "search_agent/OutputTokensDetails/full.json"
+      )
+    end
+
+    test "OutputTokensDetails/minimal.json" do
+      assert_round_trip(
+        SearchAgent.OutputTokensDetails,
+        "search_agent/OutputTokensDetails/minimal.json"
+      )
+    end
+
+    test "OutputTokensDetails/partial.json" do
+      assert_round_trip(
+        SearchAgent.OutputTokensDetails,
+        "search_agent/OutputTokensDetails/partial.json"
+      )
+    end
+
+    test "PingEvent/typical.json" do
+      assert_round_trip(SearchAgent.PingEvent, "search_agent/PingEvent/typical.json")
+    end
+
+    test "PingEvent/with_unknown_key.json" do
+      assert_round_trip(SearchAgent.PingEvent, "search_agent/PingEvent/with_unknown_key.json")
+    end
+
+    test "PingEvent/with_unknown_object.json" do
+      assert_round_trip(SearchAgent.PingEvent, "search_agent/PingEvent/with_unknown_object.json")
+    end
+
+    test "PlainTextSource/empty.json" do
+      assert_round_trip(SearchAgent.PlainTextSource, "search_agent/PlainTextSource/empty.json")
+    end
+
+    test "PlainTextSource/multiline.json" do
+      assert_round_trip(
+        SearchAgent.PlainTextSource,
+        "search_agent/PlainTextSource/multiline.json"
+      )
+    end
+
+    test "PlainTextSource/sentence.json" do
+      assert_round_trip(SearchAgent.PlainTextSource, "search_agent/PlainTextSource/sentence.json")
     end
 
     test "RedactedThinkingBlock/empty.json" do
@@ -635,6 +1474,53 @@ defmodule SearchAgent.PolytypeRoundTripTest do
         SearchAgent.RedactedThinkingBlock,
         "search_agent/RedactedThinkingBlock/typical.json"
       )
+    end
+
+    test "RefusalCategory/bio.json" do
+      assert_round_trip(SearchAgent.RefusalCategory, "search_agent/RefusalCategory/bio.json")
+    end
+
+    test "RefusalCategory/cyber.json" do
+      assert_round_trip(SearchAgent.RefusalCategory, "search_agent/RefusalCategory/cyber.json")
+    end
+
+    test "RefusalCategory/frontier_llm.json" do
+      assert_round_trip(
+        SearchAgent.RefusalCategory,
+        "search_agent/RefusalCategory/frontier_llm.json"
+      )
+    end
+
+    test "RefusalStopDetails/minimal.json" do
+      assert_round_trip(
+        SearchAgent.RefusalStopDetails,
+        "search_agent/RefusalStopDetails/minimal.json"
+      )
+    end
+
+    test "RefusalStopDetails/no_category.json" do
+      assert_round_trip(
+        SearchAgent.RefusalStopDetails,
+        "search_agent/RefusalStopDetails/no_category.json"
+      )
+    end
+
+    test "RefusalStopDetails/partial.json" do
+      assert_round_trip(
+        SearchAgent.RefusalStopDetails,
+        "search_agent/RefusalStopDetails/partial.json"
+      )
+    end
+
+    test "ResponseInclusion/excluded.json" do
+      assert_round_trip(
+        SearchAgent.ResponseInclusion,
+        "search_agent/ResponseInclusion/excluded.json"
+      )
+    end
+
+    test "ResponseInclusion/full.json" do
+      assert_round_trip(SearchAgent.ResponseInclusion, "search_agent/ResponseInclusion/full.json")
     end
 
     test "Role/assistant.json" do
@@ -669,6 +1555,60 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.SearchResult, "search_agent/SearchResult/unicode.json")
     end
 
+    test "ServerToolCaller/full.json" do
+      assert_round_trip(SearchAgent.ServerToolCaller, "search_agent/ServerToolCaller/full.json")
+    end
+
+    test "ServerToolCaller/minimal.json" do
+      assert_round_trip(
+        SearchAgent.ServerToolCaller,
+        "search_agent/ServerToolCaller/minimal.json"
+      )
+    end
+
+    test "ServerToolCaller/partial.json" do
+      assert_round_trip(
+        SearchAgent.ServerToolCaller,
+        "search_agent/ServerToolCaller/partial.json"
+      )
+    end
+
+    test "ServerToolCaller20260120/full.json" do
+      assert_round_trip(
+        SearchAgent.ServerToolCaller20260120,
+        "search_agent/ServerToolCaller20260120/full.json"
+      )
+    end
+
+    test "ServerToolCaller20260120/minimal.json" do
+      assert_round_trip(
+        SearchAgent.ServerToolCaller20260120,
+        "search_agent/ServerToolCaller20260120/minimal.json"
+      )
+    end
+
+    test "ServerToolCaller20260120/partial.json" do
+      assert_round_trip(
+        SearchAgent.ServerToolCaller20260120,
+        "search_agent/ServerToolCaller20260120/partial.json"
+      )
+    end
+
+    test "ServerToolName/code_execution.json" do
+      assert_round_trip(
+        SearchAgent.ServerToolName,
+        "search_agent/ServerToolName/code_execution.json"
+      )
+    end
+
+    test "ServerToolName/web_fetch.json" do
+      assert_round_trip(SearchAgent.ServerToolName, "search_agent/ServerToolName/web_fetch.json")
+    end
+
+    test "ServerToolName/web_search.json" do
+      assert_round_trip(SearchAgent.ServerToolName, "search_agent/ServerToolName/web_search.json")
+    end
+
     test "ServerToolUsage/several.json" do
       assert_round_trip(SearchAgent.ServerToolUsage, "search_agent/ServerToolUsage/several.json")
     end
@@ -682,6 +1622,27 @@ defmodule SearchAgent.PolytypeRoundTripTest do
 
     test "ServerToolUsage/zero.json" do
       assert_round_trip(SearchAgent.ServerToolUsage, "search_agent/ServerToolUsage/zero.json")
+    end
+
+    test "ServerToolUseBlock/code_execution_with_caller.json" do
+      assert_round_trip(
+        SearchAgent.ServerToolUseBlock,
+        "search_agent/ServerToolUseBlock/code_execution_with_caller.json"
+      )
+    end
+
+    test "ServerToolUseBlock/full.json" do
+      assert_round_trip(
+        SearchAgent.ServerToolUseBlock,
+        "search_agent/ServerToolUseBlock/full.json"
+      )
+    end
+
+    test "ServerToolUseBlock/web_search.json" do
+      assert_round_trip(
+        SearchAgent.ServerToolUseBlock,
+        "search_agent/ServerToolUseBlock/web_search.json"
+      )
     end
 
     test "ServiceTier/batch.json" do
@@ -743,12 +1704,20 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.TextBlock, "search_agent/TextBlock/citations_null.json")
     end
 
+    test "TextBlock/document_citations.json" do
+      assert_round_trip(SearchAgent.TextBlock, "search_agent/TextBlock/document_citations.json")
+    end
+
     test "TextBlock/empty_stream_start.json" do
       assert_round_trip(SearchAgent.TextBlock, "search_agent/TextBlock/empty_stream_start.json")
     end
 
     test "TextBlock/typical.json" do
       assert_round_trip(SearchAgent.TextBlock, "search_agent/TextBlock/typical.json")
+    end
+
+    test "TextBlock/web_search_citations.json" do
+      assert_round_trip(SearchAgent.TextBlock, "search_agent/TextBlock/web_search_citations.json")
     end
 
     test "TextBlock/with_citations_unicode.json" do
@@ -790,6 +1759,35 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "TextCitation/char_location.json" do
+      assert_round_trip(SearchAgent.TextCitation, "search_agent/TextCitation/char_location.json")
+    end
+
+    test "TextCitation/content_block_location.json" do
+      assert_round_trip(
+        SearchAgent.TextCitation,
+        "search_agent/TextCitation/content_block_location.json"
+      )
+    end
+
+    test "TextCitation/page_location.json" do
+      assert_round_trip(SearchAgent.TextCitation, "search_agent/TextCitation/page_location.json")
+    end
+
+    test "TextCitation/search_result_location.json" do
+      assert_round_trip(
+        SearchAgent.TextCitation,
+        "search_agent/TextCitation/search_result_location.json"
+      )
+    end
+
+    test "TextCitation/web_search_result_location.json" do
+      assert_round_trip(
+        SearchAgent.TextCitation,
+        "search_agent/TextCitation/web_search_result_location.json"
+      )
+    end
+
     test "TextDelta/empty.json" do
       assert_round_trip(SearchAgent.TextDelta, "search_agent/TextDelta/empty.json")
     end
@@ -800,6 +1798,181 @@ defmodule SearchAgent.PolytypeRoundTripTest do
 
     test "TextDelta/unicode.json" do
       assert_round_trip(SearchAgent.TextDelta, "search_agent/TextDelta/unicode.json")
+    end
+
+    test "TextEditorCodeExecutionCreateResultBlock/created.json" do
+      assert_round_trip(
+        SearchAgent.TextEditorCodeExecutionCreateResultBlock,
+        "search_agent/TextEditorCodeExecutionCreateResultBlock/created.json"
+      )
+    end
+
+    test "TextEditorCodeExecutionCreateResultBlock/overwritten.json" do
+      assert_round_trip(
+        SearchAgent.TextEditorCodeExecutionCreateResultBlock,
+        "search_agent/TextEditorCodeExecutionCreateResultBlock/overwritten.json"
+      )
+    end
+
+    test "TextEditorCodeExecutionCreateResultBlock/with_unknown_key.json" do
+      assert_round_trip(
+        SearchAgent.TextEditorCodeExecutionCreateResultBlock,
+        "search_agent/TextEditorCodeExecutionCreateResultBlock/with_unknown_key.json"
+      )
+    end
+
+    test "TextEditorCodeExecutionStrReplaceResultBlock/full.json" do
+      assert_round_trip(
+        SearchAgent.TextEditorCodeExecutionStrReplaceResultBlock,
+        "search_agent/TextEditorCodeExecutionStrReplaceResultBlock/full.json"
+      )
+    end
+
+    test "TextEditorCodeExecutionStrReplaceResultBlock/minimal.json" do
+      assert_round_trip(
+        SearchAgent.TextEditorCodeExecutionStrReplaceResultBlock,
+        "search_agent/TextEditorCodeExecutionStrReplaceResultBlock/minimal.json"
+      )
+    end
+
+    test "TextEditorCodeExecutionStrReplaceResultBlock/partial.json" do
+      assert_round_trip(
+        SearchAgent.TextEditorCodeExecutionStrReplaceResultBlock,
+        "search_agent/TextEditorCodeExecutionStrReplaceResultBlock/partial.json"
+      )
+    end
+
+    test "TextEditorCodeExecutionToolResultBlock/create.json" do
+      assert_round_trip(
+        SearchAgent.TextEditorCodeExecutionToolResultBlock,
+        "search_agent/TextEditorCodeExecutionToolResultBlock/create.json"
+      )
+    end
+
+    test "TextEditorCodeExecutionToolResultBlock/error.json" do
+      assert_round_trip(
+        SearchAgent.TextEditorCodeExecutionToolResultBlock,
+        "search_agent/TextEditorCodeExecutionToolResultBlock/error.json"
+      )
+    end
+
+    test "TextEditorCodeExecutionToolResultBlock/str_replace.json" do
+      assert_round_trip(
+        SearchAgent.TextEditorCodeExecutionToolResultBlock,
+        "search_agent/TextEditorCodeExecutionToolResultBlock/str_replace.json"
+      )
+    end
+
+    test "TextEditorCodeExecutionToolResultBlock/view.json" do
+      assert_round_trip(
+        SearchAgent.TextEditorCodeExecutionToolResultBlock,
+        "search_agent/TextEditorCodeExecutionToolResultBlock/view.json"
+      )
+    end
+
+    test "TextEditorCodeExecutionToolResultContent/text_editor_code_execution_create_result.json" do
+      assert_round_trip(
+        SearchAgent.TextEditorCodeExecutionToolResultContent,
+        "search_agent/TextEditorCodeExecutionToolResultContent/text_editor_code_execution_create_result.json"
+      )
+    end
+
+    test "TextEditorCodeExecutionToolResultContent/text_editor_code_execution_tool_result_error.json" do
+      assert_round_trip(
+        SearchAgent.TextEditorCodeExecutionToolResultContent,
+        "search_agent/TextEditorCodeExecutionToolResultContent/text_editor_code_execution_tool_result_error.json"
+      )
+    end
+
+    test "TextEditorCodeExecutionToolResultContent/text_editor_code_execution_view_result.json" do
+      assert_round_trip(
+        SearchAgent.TextEditorCodeExecutionToolResultContent,
+        "search_agent/TextEditorCodeExecutionToolResultContent/text_editor_code_execution_view_result.json"
+      )
+    end
+
+    test "TextEditorCodeExecutionToolResultError/full.json" do
+      assert_round_trip(
+        SearchAgent.TextEditorCodeExecutionToolResultError,
+        "search_agent/TextEditorCodeExecutionToolResultError/full.json"
+      )
+    end
+
+    test "TextEditorCodeExecutionToolResultError/minimal.json" do
+      assert_round_trip(
+        SearchAgent.TextEditorCodeExecutionToolResultError,
+        "search_agent/TextEditorCodeExecutionToolResultError/minimal.json"
+      )
+    end
+
+    test "TextEditorCodeExecutionToolResultError/partial.json" do
+      assert_round_trip(
+        SearchAgent.TextEditorCodeExecutionToolResultError,
+        "search_agent/TextEditorCodeExecutionToolResultError/partial.json"
+      )
+    end
+
+    test "TextEditorCodeExecutionToolResultErrorCode/invalid_tool_input.json" do
+      assert_round_trip(
+        SearchAgent.TextEditorCodeExecutionToolResultErrorCode,
+        "search_agent/TextEditorCodeExecutionToolResultErrorCode/invalid_tool_input.json"
+      )
+    end
+
+    test "TextEditorCodeExecutionToolResultErrorCode/too_many_requests.json" do
+      assert_round_trip(
+        SearchAgent.TextEditorCodeExecutionToolResultErrorCode,
+        "search_agent/TextEditorCodeExecutionToolResultErrorCode/too_many_requests.json"
+      )
+    end
+
+    test "TextEditorCodeExecutionToolResultErrorCode/unavailable.json" do
+      assert_round_trip(
+        SearchAgent.TextEditorCodeExecutionToolResultErrorCode,
+        "search_agent/TextEditorCodeExecutionToolResultErrorCode/unavailable.json"
+      )
+    end
+
+    test "TextEditorCodeExecutionViewResultBlock/full.json" do
+      assert_round_trip(
+        SearchAgent.TextEditorCodeExecutionViewResultBlock,
+        "search_agent/TextEditorCodeExecutionViewResultBlock/full.json"
+      )
+    end
+
+    test "TextEditorCodeExecutionViewResultBlock/minimal.json" do
+      assert_round_trip(
+        SearchAgent.TextEditorCodeExecutionViewResultBlock,
+        "search_agent/TextEditorCodeExecutionViewResultBlock/minimal.json"
+      )
+    end
+
+    test "TextEditorCodeExecutionViewResultBlock/partial.json" do
+      assert_round_trip(
+        SearchAgent.TextEditorCodeExecutionViewResultBlock,
+        "search_agent/TextEditorCodeExecutionViewResultBlock/partial.json"
+      )
+    end
+
+    test "TextEditorFileType/image.json" do
+      assert_round_trip(
+        SearchAgent.TextEditorFileType,
+        "search_agent/TextEditorFileType/image.json"
+      )
+    end
+
+    test "TextEditorFileType/pdf.json" do
+      assert_round_trip(
+        SearchAgent.TextEditorFileType,
+        "search_agent/TextEditorFileType/pdf.json"
+      )
+    end
+
+    test "TextEditorFileType/text.json" do
+      assert_round_trip(
+        SearchAgent.TextEditorFileType,
+        "search_agent/TextEditorFileType/text.json"
+      )
     end
 
     test "ThinkingBlock/empty_stream_start.json" do
@@ -899,6 +2072,24 @@ defmodule SearchAgent.PolytypeRoundTripTest do
 
     test "TokenStatus/yellow.json" do
       assert_round_trip(SearchAgent.TokenStatus, "search_agent/TokenStatus/yellow.json")
+    end
+
+    test "ToolBash20250124/full.json" do
+      assert_round_trip(SearchAgent.ToolBash20250124, "search_agent/ToolBash20250124/full.json")
+    end
+
+    test "ToolBash20250124/minimal.json" do
+      assert_round_trip(
+        SearchAgent.ToolBash20250124,
+        "search_agent/ToolBash20250124/minimal.json"
+      )
+    end
+
+    test "ToolBash20250124/partial.json" do
+      assert_round_trip(
+        SearchAgent.ToolBash20250124,
+        "search_agent/ToolBash20250124/partial.json"
+      )
     end
 
     test "ToolChoice/any.json" do
@@ -1064,6 +2255,27 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.ToolParam, "search_agent/ToolParam/unicode.json")
     end
 
+    test "ToolReferenceBlock/full.json" do
+      assert_round_trip(
+        SearchAgent.ToolReferenceBlock,
+        "search_agent/ToolReferenceBlock/full.json"
+      )
+    end
+
+    test "ToolReferenceBlock/minimal.json" do
+      assert_round_trip(
+        SearchAgent.ToolReferenceBlock,
+        "search_agent/ToolReferenceBlock/minimal.json"
+      )
+    end
+
+    test "ToolReferenceBlock/partial.json" do
+      assert_round_trip(
+        SearchAgent.ToolReferenceBlock,
+        "search_agent/ToolReferenceBlock/partial.json"
+      )
+    end
+
     test "ToolResultBlockContent/image.json" do
       assert_round_trip(
         SearchAgent.ToolResultBlockContent,
@@ -1118,6 +2330,309 @@ defmodule SearchAgent.PolytypeRoundTripTest do
         SearchAgent.ToolResultBlockParam,
         "search_agent/ToolResultBlockParam/seed_example.json"
       )
+    end
+
+    test "ToolSearchBm25Tool/full.json" do
+      assert_round_trip(
+        SearchAgent.ToolSearchBm25Tool,
+        "search_agent/ToolSearchBm25Tool/full.json"
+      )
+    end
+
+    test "ToolSearchBm25Tool/minimal.json" do
+      assert_round_trip(
+        SearchAgent.ToolSearchBm25Tool,
+        "search_agent/ToolSearchBm25Tool/minimal.json"
+      )
+    end
+
+    test "ToolSearchBm25Tool/partial.json" do
+      assert_round_trip(
+        SearchAgent.ToolSearchBm25Tool,
+        "search_agent/ToolSearchBm25Tool/partial.json"
+      )
+    end
+
+    test "ToolSearchBm25Tool20251119/full.json" do
+      assert_round_trip(
+        SearchAgent.ToolSearchBm25Tool20251119,
+        "search_agent/ToolSearchBm25Tool20251119/full.json"
+      )
+    end
+
+    test "ToolSearchBm25Tool20251119/minimal.json" do
+      assert_round_trip(
+        SearchAgent.ToolSearchBm25Tool20251119,
+        "search_agent/ToolSearchBm25Tool20251119/minimal.json"
+      )
+    end
+
+    test "ToolSearchBm25Tool20251119/partial.json" do
+      assert_round_trip(
+        SearchAgent.ToolSearchBm25Tool20251119,
+        "search_agent/ToolSearchBm25Tool20251119/partial.json"
+      )
+    end
+
+    test "ToolSearchRegexTool/full.json" do
+      assert_round_trip(
+        SearchAgent.ToolSearchRegexTool,
+        "search_agent/ToolSearchRegexTool/full.json"
+      )
+    end
+
+    test "ToolSearchRegexTool/minimal.json" do
+      assert_round_trip(
+        SearchAgent.ToolSearchRegexTool,
+        "search_agent/ToolSearchRegexTool/minimal.json"
+      )
+    end
+
+    test "ToolSearchRegexTool/partial.json" do
+      assert_round_trip(
+        SearchAgent.ToolSearchRegexTool,
+        "search_agent/ToolSearchRegexTool/partial.json"
+      )
+    end
+
+    test "ToolSearchRegexTool20251119/full.json" do
+      assert_round_trip(
+        SearchAgent.ToolSearchRegexTool20251119,
+        "search_agent/ToolSearchRegexTool20251119/full.json"
+      )
+    end
+
+    test "ToolSearchRegexTool20251119/minimal.json" do
+      assert_round_trip(
+        SearchAgent.ToolSearchRegexTool20251119,
+        "search_agent/ToolSearchRegexTool20251119/minimal.json"
+      )
+    end
+
+    test "ToolSearchRegexTool20251119/partial.json" do
+      assert_round_trip(
+        SearchAgent.ToolSearchRegexTool20251119,
+        "search_agent/ToolSearchRegexTool20251119/partial.json"
+      )
+    end
+
+    test "ToolSearchToolResultBlock/error.json" do
+      assert_round_trip(
+        SearchAgent.ToolSearchToolResultBlock,
+        "search_agent/ToolSearchToolResultBlock/error.json"
+      )
+    end
+
+    test "ToolSearchToolResultBlock/invalid_input_error.json" do
+      assert_round_trip(
+        SearchAgent.ToolSearchToolResultBlock,
+        "search_agent/ToolSearchToolResultBlock/invalid_input_error.json"
+      )
+    end
+
+    test "ToolSearchToolResultBlock/result.json" do
+      assert_round_trip(
+        SearchAgent.ToolSearchToolResultBlock,
+        "search_agent/ToolSearchToolResultBlock/result.json"
+      )
+    end
+
+    test "ToolSearchToolResultContent/error_invalid_tool_input.json" do
+      assert_round_trip(
+        SearchAgent.ToolSearchToolResultContent,
+        "search_agent/ToolSearchToolResultContent/error_invalid_tool_input.json"
+      )
+    end
+
+    test "ToolSearchToolResultContent/error_with_null_message.json" do
+      assert_round_trip(
+        SearchAgent.ToolSearchToolResultContent,
+        "search_agent/ToolSearchToolResultContent/error_with_null_message.json"
+      )
+    end
+
+    test "ToolSearchToolResultContent/search_result_two_tools.json" do
+      assert_round_trip(
+        SearchAgent.ToolSearchToolResultContent,
+        "search_agent/ToolSearchToolResultContent/search_result_two_tools.json"
+      )
+    end
+
+    test "ToolSearchToolResultError/full.json" do
+      assert_round_trip(
+        SearchAgent.ToolSearchToolResultError,
+        "search_agent/ToolSearchToolResultError/full.json"
+      )
+    end
+
+    test "ToolSearchToolResultError/minimal.json" do
+      assert_round_trip(
+        SearchAgent.ToolSearchToolResultError,
+        "search_agent/ToolSearchToolResultError/minimal.json"
+      )
+    end
+
+    test "ToolSearchToolResultError/partial.json" do
+      assert_round_trip(
+        SearchAgent.ToolSearchToolResultError,
+        "search_agent/ToolSearchToolResultError/partial.json"
+      )
+    end
+
+    test "ToolSearchToolResultErrorCode/invalid_tool_input.json" do
+      assert_round_trip(
+        SearchAgent.ToolSearchToolResultErrorCode,
+        "search_agent/ToolSearchToolResultErrorCode/invalid_tool_input.json"
+      )
+    end
+
+    test "ToolSearchToolResultErrorCode/too_many_requests.json" do
+      assert_round_trip(
+        SearchAgent.ToolSearchToolResultErrorCode,
+        "search_agent/ToolSearchToolResultErrorCode/too_many_requests.json"
+      )
+    end
+
+    test "ToolSearchToolResultErrorCode/unavailable.json" do
+      assert_round_trip(
+        SearchAgent.ToolSearchToolResultErrorCode,
+        "search_agent/ToolSearchToolResultErrorCode/unavailable.json"
+      )
+    end
+
+    test "ToolSearchToolSearchResultBlock/full.json" do
+      assert_round_trip(
+        SearchAgent.ToolSearchToolSearchResultBlock,
+        "search_agent/ToolSearchToolSearchResultBlock/full.json"
+      )
+    end
+
+    test "ToolSearchToolSearchResultBlock/minimal.json" do
+      assert_round_trip(
+        SearchAgent.ToolSearchToolSearchResultBlock,
+        "search_agent/ToolSearchToolSearchResultBlock/minimal.json"
+      )
+    end
+
+    test "ToolSearchToolSearchResultBlock/partial.json" do
+      assert_round_trip(
+        SearchAgent.ToolSearchToolSearchResultBlock,
+        "search_agent/ToolSearchToolSearchResultBlock/partial.json"
+      )
+    end
+
+    test "ToolTextEditor20250124/full.json" do
+      assert_round_trip(
+        SearchAgent.ToolTextEditor20250124,
+        "search_agent/ToolTextEditor20250124/full.json"
+      )
+    end
+
+    test "ToolTextEditor20250124/minimal.json" do
+      assert_round_trip(
+        SearchAgent.ToolTextEditor20250124,
+        "search_agent/ToolTextEditor20250124/minimal.json"
+      )
+    end
+
+    test "ToolTextEditor20250124/partial.json" do
+      assert_round_trip(
+        SearchAgent.ToolTextEditor20250124,
+        "search_agent/ToolTextEditor20250124/partial.json"
+      )
+    end
+
+    test "ToolTextEditor20250429/full.json" do
+      assert_round_trip(
+        SearchAgent.ToolTextEditor20250429,
+        "search_agent/ToolTextEditor20250429/full.json"
+      )
+    end
+
+    test "ToolTextEditor20250429/minimal.json" do
+      assert_round_trip(
+        SearchAgent.ToolTextEditor20250429,
+        "search_agent/ToolTextEditor20250429/minimal.json"
+      )
+    end
+
+    test "ToolTextEditor20250429/partial.json" do
+      assert_round_trip(
+        SearchAgent.ToolTextEditor20250429,
+        "search_agent/ToolTextEditor20250429/partial.json"
+      )
+    end
+
+    test "ToolTextEditor20250728/full.json" do
+      assert_round_trip(
+        SearchAgent.ToolTextEditor20250728,
+        "search_agent/ToolTextEditor20250728/full.json"
+      )
+    end
+
+    test "ToolTextEditor20250728/minimal.json" do
+      assert_round_trip(
+        SearchAgent.ToolTextEditor20250728,
+        "search_agent/ToolTextEditor20250728/minimal.json"
+      )
+    end
+
+    test "ToolTextEditor20250728/partial.json" do
+      assert_round_trip(
+        SearchAgent.ToolTextEditor20250728,
+        "search_agent/ToolTextEditor20250728/partial.json"
+      )
+    end
+
+    test "ToolUnion/bash.json" do
+      assert_round_trip(SearchAgent.ToolUnion, "search_agent/ToolUnion/bash.json")
+    end
+
+    test "ToolUnion/code_execution.json" do
+      assert_round_trip(SearchAgent.ToolUnion, "search_agent/ToolUnion/code_execution.json")
+    end
+
+    test "ToolUnion/custom_tool.json" do
+      assert_round_trip(SearchAgent.ToolUnion, "search_agent/ToolUnion/custom_tool.json")
+    end
+
+    test "ToolUnion/custom_tool_typed.json" do
+      assert_round_trip(SearchAgent.ToolUnion, "search_agent/ToolUnion/custom_tool_typed.json")
+    end
+
+    test "ToolUnion/memory.json" do
+      assert_round_trip(SearchAgent.ToolUnion, "search_agent/ToolUnion/memory.json")
+    end
+
+    test "ToolUnion/text_editor.json" do
+      assert_round_trip(SearchAgent.ToolUnion, "search_agent/ToolUnion/text_editor.json")
+    end
+
+    test "ToolUnion/tool_search_bm25_short.json" do
+      assert_round_trip(
+        SearchAgent.ToolUnion,
+        "search_agent/ToolUnion/tool_search_bm25_short.json"
+      )
+    end
+
+    test "ToolUnion/tool_search_regex.json" do
+      assert_round_trip(SearchAgent.ToolUnion, "search_agent/ToolUnion/tool_search_regex.json")
+    end
+
+    test "ToolUnion/web_fetch.json" do
+      assert_round_trip(SearchAgent.ToolUnion, "search_agent/ToolUnion/web_fetch.json")
+    end
+
+    test "ToolUnion/web_fetch_20260318.json" do
+      assert_round_trip(SearchAgent.ToolUnion, "search_agent/ToolUnion/web_fetch_20260318.json")
+    end
+
+    test "ToolUnion/web_search.json" do
+      assert_round_trip(SearchAgent.ToolUnion, "search_agent/ToolUnion/web_search.json")
+    end
+
+    test "ToolUnion/web_search_minimal.json" do
+      assert_round_trip(SearchAgent.ToolUnion, "search_agent/ToolUnion/web_search_minimal.json")
     end
 
     test "ToolUseBlock/empty_input.json" do
@@ -1201,10 +2716,353 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.Usage, "search_agent/Usage/minimal.json")
     end
 
+    test "Usage/output_tokens_details.json" do
+      assert_round_trip(SearchAgent.Usage, "search_agent/Usage/output_tokens_details.json")
+    end
+
     test "Usage/server_tool_use_unknown_key_kept.json" do
       assert_round_trip(
         SearchAgent.Usage,
         "search_agent/Usage/server_tool_use_unknown_key_kept.json"
+      )
+    end
+
+    test "UserLocation/full.json" do
+      assert_round_trip(SearchAgent.UserLocation, "search_agent/UserLocation/full.json")
+    end
+
+    test "UserLocation/minimal.json" do
+      assert_round_trip(SearchAgent.UserLocation, "search_agent/UserLocation/minimal.json")
+    end
+
+    test "UserLocation/partial.json" do
+      assert_round_trip(SearchAgent.UserLocation, "search_agent/UserLocation/partial.json")
+    end
+
+    test "WebFetchBlock/full.json" do
+      assert_round_trip(SearchAgent.WebFetchBlock, "search_agent/WebFetchBlock/full.json")
+    end
+
+    test "WebFetchBlock/minimal.json" do
+      assert_round_trip(SearchAgent.WebFetchBlock, "search_agent/WebFetchBlock/minimal.json")
+    end
+
+    test "WebFetchBlock/partial.json" do
+      assert_round_trip(SearchAgent.WebFetchBlock, "search_agent/WebFetchBlock/partial.json")
+    end
+
+    test "WebFetchTool20250910/full.json" do
+      assert_round_trip(
+        SearchAgent.WebFetchTool20250910,
+        "search_agent/WebFetchTool20250910/full.json"
+      )
+    end
+
+    test "WebFetchTool20250910/minimal.json" do
+      assert_round_trip(
+        SearchAgent.WebFetchTool20250910,
+        "search_agent/WebFetchTool20250910/minimal.json"
+      )
+    end
+
+    test "WebFetchTool20250910/partial.json" do
+      assert_round_trip(
+        SearchAgent.WebFetchTool20250910,
+        "search_agent/WebFetchTool20250910/partial.json"
+      )
+    end
+
+    test "WebFetchTool20260209/full.json" do
+      assert_round_trip(
+        SearchAgent.WebFetchTool20260209,
+        "search_agent/WebFetchTool20260209/full.json"
+      )
+    end
+
+    test "WebFetchTool20260209/minimal.json" do
+      assert_round_trip(
+        SearchAgent.WebFetchTool20260209,
+        "search_agent/WebFetchTool20260209/minimal.json"
+      )
+    end
+
+    test "WebFetchTool20260209/partial.json" do
+      assert_round_trip(
+        SearchAgent.WebFetchTool20260209,
+        "search_agent/WebFetchTool20260209/partial.json"
+      )
+    end
+
+    test "WebFetchTool20260309/full.json" do
+      assert_round_trip(
+        SearchAgent.WebFetchTool20260309,
+        "search_agent/WebFetchTool20260309/full.json"
+      )
+    end
+
+    test "WebFetchTool20260309/minimal.json" do
+      assert_round_trip(
+        SearchAgent.WebFetchTool20260309,
+        "search_agent/WebFetchTool20260309/minimal.json"
+      )
+    end
+
+    test "WebFetchTool20260309/partial.json" do
+      assert_round_trip(
+        SearchAgent.WebFetchTool20260309,
+        "search_agent/WebFetchTool20260309/partial.json"
+      )
+    end
+
+    test "WebFetchTool20260318/full.json" do
+      assert_round_trip(
+        SearchAgent.WebFetchTool20260318,
+        "search_agent/WebFetchTool20260318/full.json"
+      )
+    end
+
+    test "WebFetchTool20260318/minimal.json" do
+      assert_round_trip(
+        SearchAgent.WebFetchTool20260318,
+        "search_agent/WebFetchTool20260318/minimal.json"
+      )
+    end
+
+    test "WebFetchTool20260318/partial.json" do
+      assert_round_trip(
+        SearchAgent.WebFetchTool20260318,
+        "search_agent/WebFetchTool20260318/partial.json"
+      )
+    end
+
+    test "WebFetchToolResultBlock/error.json" do
+      assert_round_trip(
+        SearchAgent.WebFetchToolResultBlock,
+        "search_agent/WebFetchToolResultBlock/error.json"
+      )
+    end
+
+    test "WebFetchToolResultBlock/pdf_document.json" do
+      assert_round_trip(
+        SearchAgent.WebFetchToolResultBlock,
+        "search_agent/WebFetchToolResultBlock/pdf_document.json"
+      )
+    end
+
+    test "WebFetchToolResultBlock/text_document.json" do
+      assert_round_trip(
+        SearchAgent.WebFetchToolResultBlock,
+        "search_agent/WebFetchToolResultBlock/text_document.json"
+      )
+    end
+
+    test "WebFetchToolResultContent/error_url_too_long.json" do
+      assert_round_trip(
+        SearchAgent.WebFetchToolResultContent,
+        "search_agent/WebFetchToolResultContent/error_url_too_long.json"
+      )
+    end
+
+    test "WebFetchToolResultContent/fetch_result.json" do
+      assert_round_trip(
+        SearchAgent.WebFetchToolResultContent,
+        "search_agent/WebFetchToolResultContent/fetch_result.json"
+      )
+    end
+
+    test "WebFetchToolResultContent/fetch_result_with_title.json" do
+      assert_round_trip(
+        SearchAgent.WebFetchToolResultContent,
+        "search_agent/WebFetchToolResultContent/fetch_result_with_title.json"
+      )
+    end
+
+    test "WebFetchToolResultErrorBlock/full.json" do
+      assert_round_trip(
+        SearchAgent.WebFetchToolResultErrorBlock,
+        "search_agent/WebFetchToolResultErrorBlock/full.json"
+      )
+    end
+
+    test "WebFetchToolResultErrorBlock/minimal.json" do
+      assert_round_trip(
+        SearchAgent.WebFetchToolResultErrorBlock,
+        "search_agent/WebFetchToolResultErrorBlock/minimal.json"
+      )
+    end
+
+    test "WebFetchToolResultErrorBlock/partial.json" do
+      assert_round_trip(
+        SearchAgent.WebFetchToolResultErrorBlock,
+        "search_agent/WebFetchToolResultErrorBlock/partial.json"
+      )
+    end
+
+    test "WebFetchToolResultErrorCode/invalid_tool_input.json" do
+      assert_round_trip(
+        SearchAgent.WebFetchToolResultErrorCode,
+        "search_agent/WebFetchToolResultErrorCode/invalid_tool_input.json"
+      )
+    end
+
+    test "WebFetchToolResultErrorCode/url_not_allowed.json" do
+      assert_round_trip(
+        SearchAgent.WebFetchToolResultErrorCode,
+        "search_agent/WebFetchToolResultErrorCode/url_not_allowed.json"
+      )
+    end
+
+    test "WebFetchToolResultErrorCode/url_too_long.json" do
+      assert_round_trip(
+        SearchAgent.WebFetchToolResultErrorCode,
+        "search_agent/WebFetchToolResultErrorCode/url_too_long.json"
+      )
+    end
+
+    test "WebSearchResultBlock/full.json" do
+      assert_round_trip(
+        SearchAgent.WebSearchResultBlock,
+        "search_agent/WebSearchResultBlock/full.json"
+      )
+    end
+
+    test "WebSearchResultBlock/minimal.json" do
+      assert_round_trip(
+        SearchAgent.WebSearchResultBlock,
+        "search_agent/WebSearchResultBlock/minimal.json"
+      )
+    end
+
+    test "WebSearchResultBlock/partial.json" do
+      assert_round_trip(
+        SearchAgent.WebSearchResultBlock,
+        "search_agent/WebSearchResultBlock/partial.json"
+      )
+    end
+
+    test "WebSearchTool20250305/full.json" do
+      assert_round_trip(
+        SearchAgent.WebSearchTool20250305,
+        "search_agent/WebSearchTool20250305/full.json"
+      )
+    end
+
+    test "WebSearchTool20250305/minimal.json" do
+      assert_round_trip(
+        SearchAgent.WebSearchTool20250305,
+        "search_agent/WebSearchTool20250305/minimal.json"
+      )
+    end
+
+    test "WebSearchTool20250305/typical.json" do
+      assert_round_trip(
+        SearchAgent.WebSearchTool20250305,
+        "search_agent/WebSearchTool20250305/typical.json"
+      )
+    end
+
+    test "WebSearchTool20260209/full.json" do
+      assert_round_trip(
+        SearchAgent.WebSearchTool20260209,
+        "search_agent/WebSearchTool20260209/full.json"
+      )
+    end
+
+    test "WebSearchTool20260209/minimal.json" do
+      assert_round_trip(
+        SearchAgent.WebSearchTool20260209,
+        "search_agent/WebSearchTool20260209/minimal.json"
+      )
+    end
+
+    test "WebSearchTool20260209/partial.json" do
+      assert_round_trip(
+        SearchAgent.WebSearchTool20260209,
+        "search_agent/WebSearchTool20260209/partial.json"
+      )
+    end
+
+    test "WebSearchTool20260318/full.json" do
+      assert_round_trip(
+        SearchAgent.WebSearchTool20260318,
+        "search_agent/WebSearchTool20260318/full.json"
+      )
+    end
+
+    test "WebSearchTool20260318/minimal.json" do
+      assert_round_trip(
+        SearchAgent.WebSearchTool20260318,
+        "search_agent/WebSearchTool20260318/minimal.json"
+      )
+    end
+
+    test "WebSearchTool20260318/partial.json" do
+      assert_round_trip(
+        SearchAgent.WebSearchTool20260318,
+        "search_agent/WebSearchTool20260318/partial.json"
+      )
+    end
+
+    test "WebSearchToolResultBlock/empty.json" do
+      assert_round_trip(
+        SearchAgent.WebSearchToolResultBlock,
+        "search_agent/WebSearchToolResultBlock/empty.json"
+      )
+    end
+
+    test "WebSearchToolResultBlock/error.json" do
+      assert_round_trip(
+        SearchAgent.WebSearchToolResultBlock,
+        "search_agent/WebSearchToolResultBlock/error.json"
+      )
+    end
+
+    test "WebSearchToolResultBlock/results.json" do
+      assert_round_trip(
+        SearchAgent.WebSearchToolResultBlock,
+        "search_agent/WebSearchToolResultBlock/results.json"
+      )
+    end
+
+    test "WebSearchToolResultError/full.json" do
+      assert_round_trip(
+        SearchAgent.WebSearchToolResultError,
+        "search_agent/WebSearchToolResultError/full.json"
+      )
+    end
+
+    test "WebSearchToolResultError/minimal.json" do
+      assert_round_trip(
+        SearchAgent.WebSearchToolResultError,
+        "search_agent/WebSearchToolResultError/minimal.json"
+      )
+    end
+
+    test "WebSearchToolResultError/partial.json" do
+      assert_round_trip(
+        SearchAgent.WebSearchToolResultError,
+        "search_agent/WebSearchToolResultError/partial.json"
+      )
+    end
+
+    test "WebSearchToolResultErrorCode/invalid_tool_input.json" do
+      assert_round_trip(
+        SearchAgent.WebSearchToolResultErrorCode,
+        "search_agent/WebSearchToolResultErrorCode/invalid_tool_input.json"
+      )
+    end
+
+    test "WebSearchToolResultErrorCode/max_uses_exceeded.json" do
+      assert_round_trip(
+        SearchAgent.WebSearchToolResultErrorCode,
+        "search_agent/WebSearchToolResultErrorCode/max_uses_exceeded.json"
+      )
+    end
+
+    test "WebSearchToolResultErrorCode/unavailable.json" do
+      assert_round_trip(
+        SearchAgent.WebSearchToolResultErrorCode,
+        "search_agent/WebSearchToolResultErrorCode/unavailable.json"
       )
     end
 
@@ -1222,6 +3080,14 @@ defmodule SearchAgent.PolytypeRoundTripTest do
   end
 
   describe "invalid fixtures are rejected at the recorded path" do
+    test "AllowedCaller/invalid/wrong_case.json" do
+      assert_rejected(
+        SearchAgent.AllowedCaller,
+        "search_agent/AllowedCaller/invalid/wrong_case.json",
+        "$"
+      )
+    end
+
     test "Base64ImageSource/invalid/bad_media_type.json" do
       assert_rejected(
         SearchAgent.Base64ImageSource,
@@ -1235,6 +3101,62 @@ defmodule SearchAgent.PolytypeRoundTripTest do
         SearchAgent.Base64ImageSource,
         "search_agent/Base64ImageSource/invalid/missing_data.json",
         "$.data"
+      )
+    end
+
+    test "Base64PdfSource/invalid/missing_data.json" do
+      assert_rejected(
+        SearchAgent.Base64PdfSource,
+        "search_agent/Base64PdfSource/invalid/missing_data.json",
+        "$.data"
+      )
+    end
+
+    test "BashCodeExecutionOutputBlock/invalid/missing_file_id.json" do
+      assert_rejected(
+        SearchAgent.BashCodeExecutionOutputBlock,
+        "search_agent/BashCodeExecutionOutputBlock/invalid/missing_file_id.json",
+        "$.file_id"
+      )
+    end
+
+    test "BashCodeExecutionResultBlock/invalid/missing_stdout.json" do
+      assert_rejected(
+        SearchAgent.BashCodeExecutionResultBlock,
+        "search_agent/BashCodeExecutionResultBlock/invalid/missing_stdout.json",
+        "$.stdout"
+      )
+    end
+
+    test "BashCodeExecutionToolResultBlock/invalid/missing_tool_use_id.json" do
+      assert_rejected(
+        SearchAgent.BashCodeExecutionToolResultBlock,
+        "search_agent/BashCodeExecutionToolResultBlock/invalid/missing_tool_use_id.json",
+        "$.tool_use_id"
+      )
+    end
+
+    test "BashCodeExecutionToolResultContent/invalid/unknown_type.json" do
+      assert_rejected(
+        SearchAgent.BashCodeExecutionToolResultContent,
+        "search_agent/BashCodeExecutionToolResultContent/invalid/unknown_type.json",
+        "$.type"
+      )
+    end
+
+    test "BashCodeExecutionToolResultError/invalid/missing_error_code.json" do
+      assert_rejected(
+        SearchAgent.BashCodeExecutionToolResultError,
+        "search_agent/BashCodeExecutionToolResultError/invalid/missing_error_code.json",
+        "$.error_code"
+      )
+    end
+
+    test "BashCodeExecutionToolResultErrorCode/invalid/wrong_case.json" do
+      assert_rejected(
+        SearchAgent.BashCodeExecutionToolResultErrorCode,
+        "search_agent/BashCodeExecutionToolResultErrorCode/invalid/wrong_case.json",
+        "$"
       )
     end
 
@@ -1270,6 +3192,14 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "Caller/invalid/unknown_type.json" do
+      assert_rejected(
+        SearchAgent.Caller,
+        "search_agent/Caller/invalid/unknown_type.json",
+        "$.type"
+      )
+    end
+
     test "Citation/invalid/missing_source.json" do
       assert_rejected(
         SearchAgent.Citation,
@@ -1283,6 +3213,30 @@ defmodule SearchAgent.PolytypeRoundTripTest do
         SearchAgent.Citation,
         "search_agent/Citation/invalid/text_null.json",
         "$.text"
+      )
+    end
+
+    test "CitationCharLocation/invalid/missing_cited_text.json" do
+      assert_rejected(
+        SearchAgent.CitationCharLocation,
+        "search_agent/CitationCharLocation/invalid/missing_cited_text.json",
+        "$.cited_text"
+      )
+    end
+
+    test "CitationContentBlockLocation/invalid/missing_cited_text.json" do
+      assert_rejected(
+        SearchAgent.CitationContentBlockLocation,
+        "search_agent/CitationContentBlockLocation/invalid/missing_cited_text.json",
+        "$.cited_text"
+      )
+    end
+
+    test "CitationPageLocation/invalid/missing_cited_text.json" do
+      assert_rejected(
+        SearchAgent.CitationPageLocation,
+        "search_agent/CitationPageLocation/invalid/missing_cited_text.json",
+        "$.cited_text"
       )
     end
 
@@ -1302,6 +3256,22 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "CitationsConfig/invalid/enabled_wrong_type.json" do
+      assert_rejected(
+        SearchAgent.CitationsConfig,
+        "search_agent/CitationsConfig/invalid/enabled_wrong_type.json",
+        "$.enabled"
+      )
+    end
+
+    test "CitationsDelta/invalid/citation_list.json" do
+      assert_rejected(
+        SearchAgent.CitationsDelta,
+        "search_agent/CitationsDelta/invalid/citation_list.json",
+        "$.citation"
+      )
+    end
+
     test "CitationsDelta/invalid/citation_missing_text.json" do
       assert_rejected(
         SearchAgent.CitationsDelta,
@@ -1318,11 +3288,115 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "CitationsSearchResultLocation/invalid/missing_cited_text.json" do
+      assert_rejected(
+        SearchAgent.CitationsSearchResultLocation,
+        "search_agent/CitationsSearchResultLocation/invalid/missing_cited_text.json",
+        "$.cited_text"
+      )
+    end
+
+    test "CitationsWebSearchResultLocation/invalid/missing_cited_text.json" do
+      assert_rejected(
+        SearchAgent.CitationsWebSearchResultLocation,
+        "search_agent/CitationsWebSearchResultLocation/invalid/missing_cited_text.json",
+        "$.cited_text"
+      )
+    end
+
+    test "CodeExecutionOutputBlock/invalid/missing_file_id.json" do
+      assert_rejected(
+        SearchAgent.CodeExecutionOutputBlock,
+        "search_agent/CodeExecutionOutputBlock/invalid/missing_file_id.json",
+        "$.file_id"
+      )
+    end
+
+    test "CodeExecutionResultBlock/invalid/missing_stdout.json" do
+      assert_rejected(
+        SearchAgent.CodeExecutionResultBlock,
+        "search_agent/CodeExecutionResultBlock/invalid/missing_stdout.json",
+        "$.stdout"
+      )
+    end
+
+    test "CodeExecutionTool20250522/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(
+        SearchAgent.CodeExecutionTool20250522,
+        "search_agent/CodeExecutionTool20250522/invalid/defer_loading_wrong_type.json",
+        "$.defer_loading"
+      )
+    end
+
+    test "CodeExecutionTool20250825/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(
+        SearchAgent.CodeExecutionTool20250825,
+        "search_agent/CodeExecutionTool20250825/invalid/defer_loading_wrong_type.json",
+        "$.defer_loading"
+      )
+    end
+
+    test "CodeExecutionTool20260120/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(
+        SearchAgent.CodeExecutionTool20260120,
+        "search_agent/CodeExecutionTool20260120/invalid/defer_loading_wrong_type.json",
+        "$.defer_loading"
+      )
+    end
+
+    test "CodeExecutionTool20260521/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(
+        SearchAgent.CodeExecutionTool20260521,
+        "search_agent/CodeExecutionTool20260521/invalid/defer_loading_wrong_type.json",
+        "$.defer_loading"
+      )
+    end
+
+    test "CodeExecutionToolResultBlock/invalid/missing_tool_use_id.json" do
+      assert_rejected(
+        SearchAgent.CodeExecutionToolResultBlock,
+        "search_agent/CodeExecutionToolResultBlock/invalid/missing_tool_use_id.json",
+        "$.tool_use_id"
+      )
+    end
+
+    test "CodeExecutionToolResultContent/invalid/unknown_type.json" do
+      assert_rejected(
+        SearchAgent.CodeExecutionToolResultContent,
+        "search_agent/CodeExecutionToolResultContent/invalid/unknown_type.json",
+        "$.type"
+      )
+    end
+
+    test "CodeExecutionToolResultError/invalid/missing_error_code.json" do
+      assert_rejected(
+        SearchAgent.CodeExecutionToolResultError,
+        "search_agent/CodeExecutionToolResultError/invalid/missing_error_code.json",
+        "$.error_code"
+      )
+    end
+
+    test "CodeExecutionToolResultErrorCode/invalid/wrong_case.json" do
+      assert_rejected(
+        SearchAgent.CodeExecutionToolResultErrorCode,
+        "search_agent/CodeExecutionToolResultErrorCode/invalid/wrong_case.json",
+        "$"
+      )
+    end
+
     test "Container/invalid/missing_expires_at.json" do
       assert_rejected(
         SearchAgent.Container,
         "search_agent/Container/invalid/missing_expires_at.json",
         "$.expires_at"
+      )
+    end
+
+    test "ContainerUploadBlock/invalid/missing_file_id.json" do
+      assert_rejected(
+        SearchAgent.ContainerUploadBlock,
+        "search_agent/ContainerUploadBlock/invalid/missing_file_id.json",
+        "$.file_id"
       )
     end
 
@@ -1446,6 +3520,14 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "DirectCaller/invalid/wrong_tag.json" do
+      assert_rejected(
+        SearchAgent.DirectCaller,
+        "search_agent/DirectCaller/invalid/wrong_tag.json",
+        "$.type"
+      )
+    end
+
     test "Document/invalid/dataset_number.json" do
       assert_rejected(
         SearchAgent.Document,
@@ -1459,6 +3541,46 @@ defmodule SearchAgent.PolytypeRoundTripTest do
         SearchAgent.Document,
         "search_agent/Document/invalid/missing_id.json",
         "$.id"
+      )
+    end
+
+    test "DocumentBlock/invalid/pdf_wrong_media_type.json" do
+      assert_rejected(
+        SearchAgent.DocumentBlock,
+        "search_agent/DocumentBlock/invalid/pdf_wrong_media_type.json",
+        "$.source.media_type"
+      )
+    end
+
+    test "DocumentSource/invalid/unknown_type.json" do
+      assert_rejected(
+        SearchAgent.DocumentSource,
+        "search_agent/DocumentSource/invalid/unknown_type.json",
+        "$.type"
+      )
+    end
+
+    test "EncryptedCodeExecutionResultBlock/invalid/missing_encrypted_stdout.json" do
+      assert_rejected(
+        SearchAgent.EncryptedCodeExecutionResultBlock,
+        "search_agent/EncryptedCodeExecutionResultBlock/invalid/missing_encrypted_stdout.json",
+        "$.encrypted_stdout"
+      )
+    end
+
+    test "ErrorDetail/invalid/missing_type.json" do
+      assert_rejected(
+        SearchAgent.ErrorDetail,
+        "search_agent/ErrorDetail/invalid/missing_type.json",
+        "$.type"
+      )
+    end
+
+    test "ErrorEvent/invalid/missing_error.json" do
+      assert_rejected(
+        SearchAgent.ErrorEvent,
+        "search_agent/ErrorEvent/invalid/missing_error.json",
+        "$.error"
       )
     end
 
@@ -1515,6 +3637,14 @@ defmodule SearchAgent.PolytypeRoundTripTest do
         SearchAgent.InputJsonDelta,
         "search_agent/InputJsonDelta/invalid/partial_json_object.json",
         "$.partial_json"
+      )
+    end
+
+    test "MemoryTool20250818/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(
+        SearchAgent.MemoryTool20250818,
+        "search_agent/MemoryTool20250818/invalid/defer_loading_wrong_type.json",
+        "$.defer_loading"
       )
     end
 
@@ -1610,7 +3740,7 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_rejected(
         SearchAgent.MessageCreateParams,
         "search_agent/MessageCreateParams/invalid/tool_missing_input_schema.json",
-        "$.tools[0].input_schema"
+        "$.tools[0]"
       )
     end
 
@@ -1758,6 +3888,30 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "OutputTokensDetails/invalid/missing_thinking_tokens.json" do
+      assert_rejected(
+        SearchAgent.OutputTokensDetails,
+        "search_agent/OutputTokensDetails/invalid/missing_thinking_tokens.json",
+        "$.thinking_tokens"
+      )
+    end
+
+    test "PingEvent/invalid/wrong_tag.json" do
+      assert_rejected(
+        SearchAgent.PingEvent,
+        "search_agent/PingEvent/invalid/wrong_tag.json",
+        "$.type"
+      )
+    end
+
+    test "PlainTextSource/invalid/missing_data.json" do
+      assert_rejected(
+        SearchAgent.PlainTextSource,
+        "search_agent/PlainTextSource/invalid/missing_data.json",
+        "$.data"
+      )
+    end
+
     test "RedactedThinkingBlock/invalid/data_number.json" do
       assert_rejected(
         SearchAgent.RedactedThinkingBlock,
@@ -1771,6 +3925,30 @@ defmodule SearchAgent.PolytypeRoundTripTest do
         SearchAgent.RedactedThinkingBlock,
         "search_agent/RedactedThinkingBlock/invalid/missing_data.json",
         "$.data"
+      )
+    end
+
+    test "RefusalCategory/invalid/wrong_case.json" do
+      assert_rejected(
+        SearchAgent.RefusalCategory,
+        "search_agent/RefusalCategory/invalid/wrong_case.json",
+        "$"
+      )
+    end
+
+    test "RefusalStopDetails/invalid/unknown_category.json" do
+      assert_rejected(
+        SearchAgent.RefusalStopDetails,
+        "search_agent/RefusalStopDetails/invalid/unknown_category.json",
+        "$.category"
+      )
+    end
+
+    test "ResponseInclusion/invalid/wrong_case.json" do
+      assert_rejected(
+        SearchAgent.ResponseInclusion,
+        "search_agent/ResponseInclusion/invalid/wrong_case.json",
+        "$"
       )
     end
 
@@ -1814,11 +3992,43 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "ServerToolCaller/invalid/missing_tool_id.json" do
+      assert_rejected(
+        SearchAgent.ServerToolCaller,
+        "search_agent/ServerToolCaller/invalid/missing_tool_id.json",
+        "$.tool_id"
+      )
+    end
+
+    test "ServerToolCaller20260120/invalid/missing_tool_id.json" do
+      assert_rejected(
+        SearchAgent.ServerToolCaller20260120,
+        "search_agent/ServerToolCaller20260120/invalid/missing_tool_id.json",
+        "$.tool_id"
+      )
+    end
+
+    test "ServerToolName/invalid/wrong_case.json" do
+      assert_rejected(
+        SearchAgent.ServerToolName,
+        "search_agent/ServerToolName/invalid/wrong_case.json",
+        "$"
+      )
+    end
+
     test "ServerToolUsage/invalid/string_count.json" do
       assert_rejected(
         SearchAgent.ServerToolUsage,
         "search_agent/ServerToolUsage/invalid/string_count.json",
         "$.web_search_requests"
+      )
+    end
+
+    test "ServerToolUseBlock/invalid/unknown_name.json" do
+      assert_rejected(
+        SearchAgent.ServerToolUseBlock,
+        "search_agent/ServerToolUseBlock/invalid/unknown_name.json",
+        "$.name"
       )
     end
 
@@ -1874,6 +4084,14 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "TextBlock/invalid/seed_citation.json" do
+      assert_rejected(
+        SearchAgent.TextBlock,
+        "search_agent/TextBlock/invalid/seed_citation.json",
+        "$.citations[0].type"
+      )
+    end
+
     test "TextBlockParam/invalid/cache_control_bad_tag.json" do
       assert_rejected(
         SearchAgent.TextBlockParam,
@@ -1882,11 +4100,11 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
-    test "TextBlockParam/invalid/citation_missing_source.json" do
+    test "TextBlockParam/invalid/citation_without_type.json" do
       assert_rejected(
         SearchAgent.TextBlockParam,
-        "search_agent/TextBlockParam/invalid/citation_missing_source.json",
-        "$.citations[0].source"
+        "search_agent/TextBlockParam/invalid/citation_without_type.json",
+        "$.citations[0].type"
       )
     end
 
@@ -1895,6 +4113,22 @@ defmodule SearchAgent.PolytypeRoundTripTest do
         SearchAgent.TextBlockParam,
         "search_agent/TextBlockParam/invalid/missing_text.json",
         "$.text"
+      )
+    end
+
+    test "TextCitation/invalid/seed_shape.json" do
+      assert_rejected(
+        SearchAgent.TextCitation,
+        "search_agent/TextCitation/invalid/seed_shape.json",
+        "$.type"
+      )
+    end
+
+    test "TextCitation/invalid/unknown_type.json" do
+      assert_rejected(
+        SearchAgent.TextCitation,
+        "search_agent/TextCitation/invalid/unknown_type.json",
+        "$.type"
       )
     end
 
@@ -1911,6 +4145,70 @@ defmodule SearchAgent.PolytypeRoundTripTest do
         SearchAgent.TextDelta,
         "search_agent/TextDelta/invalid/wrong_tag.json",
         "$.type"
+      )
+    end
+
+    test "TextEditorCodeExecutionCreateResultBlock/invalid/missing_is_file_update.json" do
+      assert_rejected(
+        SearchAgent.TextEditorCodeExecutionCreateResultBlock,
+        "search_agent/TextEditorCodeExecutionCreateResultBlock/invalid/missing_is_file_update.json",
+        "$.is_file_update"
+      )
+    end
+
+    test "TextEditorCodeExecutionStrReplaceResultBlock/invalid/new_lines_wrong_type.json" do
+      assert_rejected(
+        SearchAgent.TextEditorCodeExecutionStrReplaceResultBlock,
+        "search_agent/TextEditorCodeExecutionStrReplaceResultBlock/invalid/new_lines_wrong_type.json",
+        "$.new_lines"
+      )
+    end
+
+    test "TextEditorCodeExecutionToolResultBlock/invalid/bad_file_type.json" do
+      assert_rejected(
+        SearchAgent.TextEditorCodeExecutionToolResultBlock,
+        "search_agent/TextEditorCodeExecutionToolResultBlock/invalid/bad_file_type.json",
+        "$.content.file_type"
+      )
+    end
+
+    test "TextEditorCodeExecutionToolResultContent/invalid/unknown_type.json" do
+      assert_rejected(
+        SearchAgent.TextEditorCodeExecutionToolResultContent,
+        "search_agent/TextEditorCodeExecutionToolResultContent/invalid/unknown_type.json",
+        "$.type"
+      )
+    end
+
+    test "TextEditorCodeExecutionToolResultError/invalid/missing_error_code.json" do
+      assert_rejected(
+        SearchAgent.TextEditorCodeExecutionToolResultError,
+        "search_agent/TextEditorCodeExecutionToolResultError/invalid/missing_error_code.json",
+        "$.error_code"
+      )
+    end
+
+    test "TextEditorCodeExecutionToolResultErrorCode/invalid/wrong_case.json" do
+      assert_rejected(
+        SearchAgent.TextEditorCodeExecutionToolResultErrorCode,
+        "search_agent/TextEditorCodeExecutionToolResultErrorCode/invalid/wrong_case.json",
+        "$"
+      )
+    end
+
+    test "TextEditorCodeExecutionViewResultBlock/invalid/missing_content.json" do
+      assert_rejected(
+        SearchAgent.TextEditorCodeExecutionViewResultBlock,
+        "search_agent/TextEditorCodeExecutionViewResultBlock/invalid/missing_content.json",
+        "$.content"
+      )
+    end
+
+    test "TextEditorFileType/invalid/wrong_case.json" do
+      assert_rejected(
+        SearchAgent.TextEditorFileType,
+        "search_agent/TextEditorFileType/invalid/wrong_case.json",
+        "$"
       )
     end
 
@@ -1991,6 +4289,14 @@ defmodule SearchAgent.PolytypeRoundTripTest do
         SearchAgent.TokenStatus,
         "search_agent/TokenStatus/invalid/unknown_value.json",
         "$"
+      )
+    end
+
+    test "ToolBash20250124/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(
+        SearchAgent.ToolBash20250124,
+        "search_agent/ToolBash20250124/invalid/defer_loading_wrong_type.json",
+        "$.defer_loading"
       )
     end
 
@@ -2130,6 +4436,14 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "ToolReferenceBlock/invalid/missing_tool_name.json" do
+      assert_rejected(
+        SearchAgent.ToolReferenceBlock,
+        "search_agent/ToolReferenceBlock/invalid/missing_tool_name.json",
+        "$.tool_name"
+      )
+    end
+
     test "ToolResultBlockContent/invalid/member_missing_text.json" do
       assert_rejected(
         SearchAgent.ToolResultBlockContent,
@@ -2167,6 +4481,126 @@ defmodule SearchAgent.PolytypeRoundTripTest do
         SearchAgent.ToolResultBlockParam,
         "search_agent/ToolResultBlockParam/invalid/is_error_string.json",
         "$.is_error"
+      )
+    end
+
+    test "ToolSearchBm25Tool/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(
+        SearchAgent.ToolSearchBm25Tool,
+        "search_agent/ToolSearchBm25Tool/invalid/defer_loading_wrong_type.json",
+        "$.defer_loading"
+      )
+    end
+
+    test "ToolSearchBm25Tool20251119/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(
+        SearchAgent.ToolSearchBm25Tool20251119,
+        "search_agent/ToolSearchBm25Tool20251119/invalid/defer_loading_wrong_type.json",
+        "$.defer_loading"
+      )
+    end
+
+    test "ToolSearchRegexTool/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(
+        SearchAgent.ToolSearchRegexTool,
+        "search_agent/ToolSearchRegexTool/invalid/defer_loading_wrong_type.json",
+        "$.defer_loading"
+      )
+    end
+
+    test "ToolSearchRegexTool20251119/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(
+        SearchAgent.ToolSearchRegexTool20251119,
+        "search_agent/ToolSearchRegexTool20251119/invalid/defer_loading_wrong_type.json",
+        "$.defer_loading"
+      )
+    end
+
+    test "ToolSearchToolResultBlock/invalid/missing_tool_use_id.json" do
+      assert_rejected(
+        SearchAgent.ToolSearchToolResultBlock,
+        "search_agent/ToolSearchToolResultBlock/invalid/missing_tool_use_id.json",
+        "$.tool_use_id"
+      )
+    end
+
+    test "ToolSearchToolResultContent/invalid/unknown_type.json" do
+      assert_rejected(
+        SearchAgent.ToolSearchToolResultContent,
+        "search_agent/ToolSearchToolResultContent/invalid/unknown_type.json",
+        "$.type"
+      )
+    end
+
+    test "ToolSearchToolResultError/invalid/missing_error_code.json" do
+      assert_rejected(
+        SearchAgent.ToolSearchToolResultError,
+        "search_agent/ToolSearchToolResultError/invalid/missing_error_code.json",
+        "$.error_code"
+      )
+    end
+
+    test "ToolSearchToolResultErrorCode/invalid/wrong_case.json" do
+      assert_rejected(
+        SearchAgent.ToolSearchToolResultErrorCode,
+        "search_agent/ToolSearchToolResultErrorCode/invalid/wrong_case.json",
+        "$"
+      )
+    end
+
+    test "ToolSearchToolSearchResultBlock/invalid/missing_tool_references.json" do
+      assert_rejected(
+        SearchAgent.ToolSearchToolSearchResultBlock,
+        "search_agent/ToolSearchToolSearchResultBlock/invalid/missing_tool_references.json",
+        "$.tool_references"
+      )
+    end
+
+    test "ToolTextEditor20250124/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(
+        SearchAgent.ToolTextEditor20250124,
+        "search_agent/ToolTextEditor20250124/invalid/defer_loading_wrong_type.json",
+        "$.defer_loading"
+      )
+    end
+
+    test "ToolTextEditor20250429/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(
+        SearchAgent.ToolTextEditor20250429,
+        "search_agent/ToolTextEditor20250429/invalid/defer_loading_wrong_type.json",
+        "$.defer_loading"
+      )
+    end
+
+    test "ToolTextEditor20250728/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(
+        SearchAgent.ToolTextEditor20250728,
+        "search_agent/ToolTextEditor20250728/invalid/defer_loading_wrong_type.json",
+        "$.defer_loading"
+      )
+    end
+
+    test "ToolUnion/invalid/custom_without_input_schema.json" do
+      assert_rejected(
+        SearchAgent.ToolUnion,
+        "search_agent/ToolUnion/invalid/custom_without_input_schema.json",
+        "$"
+      )
+    end
+
+    test "ToolUnion/invalid/unknown_server_tool.json" do
+      assert_rejected(
+        SearchAgent.ToolUnion,
+        "search_agent/ToolUnion/invalid/unknown_server_tool.json",
+        "$"
+      )
+    end
+
+    test "ToolUnion/invalid/web_search_wrong_name.json" do
+      assert_rejected(
+        SearchAgent.ToolUnion,
+        "search_agent/ToolUnion/invalid/web_search_wrong_name.json",
+        "$.name"
       )
     end
 
@@ -2282,6 +4716,142 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "UserLocation/invalid/city_wrong_type.json" do
+      assert_rejected(
+        SearchAgent.UserLocation,
+        "search_agent/UserLocation/invalid/city_wrong_type.json",
+        "$.city"
+      )
+    end
+
+    test "WebFetchBlock/invalid/missing_url.json" do
+      assert_rejected(
+        SearchAgent.WebFetchBlock,
+        "search_agent/WebFetchBlock/invalid/missing_url.json",
+        "$.url"
+      )
+    end
+
+    test "WebFetchTool20250910/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(
+        SearchAgent.WebFetchTool20250910,
+        "search_agent/WebFetchTool20250910/invalid/defer_loading_wrong_type.json",
+        "$.defer_loading"
+      )
+    end
+
+    test "WebFetchTool20260209/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(
+        SearchAgent.WebFetchTool20260209,
+        "search_agent/WebFetchTool20260209/invalid/defer_loading_wrong_type.json",
+        "$.defer_loading"
+      )
+    end
+
+    test "WebFetchTool20260309/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(
+        SearchAgent.WebFetchTool20260309,
+        "search_agent/WebFetchTool20260309/invalid/defer_loading_wrong_type.json",
+        "$.defer_loading"
+      )
+    end
+
+    test "WebFetchTool20260318/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(
+        SearchAgent.WebFetchTool20260318,
+        "search_agent/WebFetchTool20260318/invalid/defer_loading_wrong_type.json",
+        "$.defer_loading"
+      )
+    end
+
+    test "WebFetchToolResultBlock/invalid/missing_tool_use_id.json" do
+      assert_rejected(
+        SearchAgent.WebFetchToolResultBlock,
+        "search_agent/WebFetchToolResultBlock/invalid/missing_tool_use_id.json",
+        "$.tool_use_id"
+      )
+    end
+
+    test "WebFetchToolResultContent/invalid/unknown_type.json" do
+      assert_rejected(
+        SearchAgent.WebFetchToolResultContent,
+        "search_agent/WebFetchToolResultContent/invalid/unknown_type.json",
+        "$.type"
+      )
+    end
+
+    test "WebFetchToolResultErrorBlock/invalid/missing_error_code.json" do
+      assert_rejected(
+        SearchAgent.WebFetchToolResultErrorBlock,
+        "search_agent/WebFetchToolResultErrorBlock/invalid/missing_error_code.json",
+        "$.error_code"
+      )
+    end
+
+    test "WebFetchToolResultErrorCode/invalid/wrong_case.json" do
+      assert_rejected(
+        SearchAgent.WebFetchToolResultErrorCode,
+        "search_agent/WebFetchToolResultErrorCode/invalid/wrong_case.json",
+        "$"
+      )
+    end
+
+    test "WebSearchResultBlock/invalid/missing_encrypted_content.json" do
+      assert_rejected(
+        SearchAgent.WebSearchResultBlock,
+        "search_agent/WebSearchResultBlock/invalid/missing_encrypted_content.json",
+        "$.encrypted_content"
+      )
+    end
+
+    test "WebSearchTool20250305/invalid/max_uses_string.json" do
+      assert_rejected(
+        SearchAgent.WebSearchTool20250305,
+        "search_agent/WebSearchTool20250305/invalid/max_uses_string.json",
+        "$.max_uses"
+      )
+    end
+
+    test "WebSearchTool20260209/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(
+        SearchAgent.WebSearchTool20260209,
+        "search_agent/WebSearchTool20260209/invalid/defer_loading_wrong_type.json",
+        "$.defer_loading"
+      )
+    end
+
+    test "WebSearchTool20260318/invalid/defer_loading_wrong_type.json" do
+      assert_rejected(
+        SearchAgent.WebSearchTool20260318,
+        "search_agent/WebSearchTool20260318/invalid/defer_loading_wrong_type.json",
+        "$.defer_loading"
+      )
+    end
+
+    test "WebSearchToolResultBlock/invalid/bad_error_code.json" do
+      assert_rejected(
+        SearchAgent.WebSearchToolResultBlock,
+        "search_agent/WebSearchToolResultBlock/invalid/bad_error_code.json",
+        "$.content.error_code"
+      )
+    end
+
+    test "WebSearchToolResultError/invalid/missing_error_code.json" do
+      assert_rejected(
+        SearchAgent.WebSearchToolResultError,
+        "search_agent/WebSearchToolResultError/invalid/missing_error_code.json",
+        "$.error_code"
+      )
+    end
+
+    test "WebSearchToolResultErrorCode/invalid/wrong_case.json" do
+      assert_rejected(
+        SearchAgent.WebSearchToolResultErrorCode,
+        "search_agent/WebSearchToolResultErrorCode/invalid/wrong_case.json",
+        "$"
+      )
+    end
+
     test "_TrimState/invalid/count_bool.json" do
       assert_rejected(
         SearchAgent.TrimState,
@@ -2309,7 +4879,7 @@ defmodule SearchAgent.PolytypeRoundTripTest do
 
   test "input nested deeper than 100 levels is rejected at $, as in every flavor" do
     assert_depth_limit(
-      SearchAgent.Base64ImageSource,
+      SearchAgent.AllowedCaller,
       100,
       "nesting deeper than 100 levels of arrays and objects"
     )
@@ -2353,6 +4923,114 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
     )
   end
 
+  test "unknown TextCitation tag" do
+    assert_no_new_atoms(
+      SearchAgent.TextCitation,
+      "{\"type\": \"__POLYTYPE_UNKNOWN__\"}",
+      "$.type"
+    )
+  end
+
+  test "unknown Caller tag" do
+    assert_no_new_atoms(SearchAgent.Caller, "{\"type\": \"__POLYTYPE_UNKNOWN__\"}", "$.type")
+  end
+
+  test "unknown ServerToolName value" do
+    assert_no_new_atoms(SearchAgent.ServerToolName, "\"__POLYTYPE_UNKNOWN__\"", "$")
+  end
+
+  test "unknown WebSearchToolResultErrorCode value" do
+    assert_no_new_atoms(SearchAgent.WebSearchToolResultErrorCode, "\"__POLYTYPE_UNKNOWN__\"", "$")
+  end
+
+  test "unknown DocumentSource tag" do
+    assert_no_new_atoms(
+      SearchAgent.DocumentSource,
+      "{\"type\": \"__POLYTYPE_UNKNOWN__\"}",
+      "$.type"
+    )
+  end
+
+  test "unknown WebFetchToolResultErrorCode value" do
+    assert_no_new_atoms(SearchAgent.WebFetchToolResultErrorCode, "\"__POLYTYPE_UNKNOWN__\"", "$")
+  end
+
+  test "unknown WebFetchToolResultContent tag" do
+    assert_no_new_atoms(
+      SearchAgent.WebFetchToolResultContent,
+      "{\"type\": \"__POLYTYPE_UNKNOWN__\"}",
+      "$.type"
+    )
+  end
+
+  test "unknown CodeExecutionToolResultErrorCode value" do
+    assert_no_new_atoms(
+      SearchAgent.CodeExecutionToolResultErrorCode,
+      "\"__POLYTYPE_UNKNOWN__\"",
+      "$"
+    )
+  end
+
+  test "unknown CodeExecutionToolResultContent tag" do
+    assert_no_new_atoms(
+      SearchAgent.CodeExecutionToolResultContent,
+      "{\"type\": \"__POLYTYPE_UNKNOWN__\"}",
+      "$.type"
+    )
+  end
+
+  test "unknown BashCodeExecutionToolResultErrorCode value" do
+    assert_no_new_atoms(
+      SearchAgent.BashCodeExecutionToolResultErrorCode,
+      "\"__POLYTYPE_UNKNOWN__\"",
+      "$"
+    )
+  end
+
+  test "unknown BashCodeExecutionToolResultContent tag" do
+    assert_no_new_atoms(
+      SearchAgent.BashCodeExecutionToolResultContent,
+      "{\"type\": \"__POLYTYPE_UNKNOWN__\"}",
+      "$.type"
+    )
+  end
+
+  test "unknown TextEditorCodeExecutionToolResultErrorCode value" do
+    assert_no_new_atoms(
+      SearchAgent.TextEditorCodeExecutionToolResultErrorCode,
+      "\"__POLYTYPE_UNKNOWN__\"",
+      "$"
+    )
+  end
+
+  test "unknown TextEditorFileType value" do
+    assert_no_new_atoms(SearchAgent.TextEditorFileType, "\"__POLYTYPE_UNKNOWN__\"", "$")
+  end
+
+  test "unknown TextEditorCodeExecutionToolResultContent tag" do
+    assert_no_new_atoms(
+      SearchAgent.TextEditorCodeExecutionToolResultContent,
+      "{\"type\": \"__POLYTYPE_UNKNOWN__\"}",
+      "$.type"
+    )
+  end
+
+  test "unknown ToolSearchToolResultErrorCode value" do
+    assert_no_new_atoms(
+      SearchAgent.ToolSearchToolResultErrorCode,
+      "\"__POLYTYPE_UNKNOWN__\"",
+      "$"
+    )
+  end
+
+  test "unknown ToolSearchToolResultContent tag" do
+    assert_no_new_atoms(
+      SearchAgent.ToolSearchToolResultContent,
+      "{\"type\": \"__POLYTYPE_UNKNOWN__\"}",
+      "$.type"
+    )
+  end
+
   test "unknown ContentBlock tag" do
     assert_no_new_atoms(
       SearchAgent.ContentBlock,
@@ -2369,6 +5047,10 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
     assert_no_new_atoms(SearchAgent.ServiceTier, "\"__POLYTYPE_UNKNOWN__\"", "$")
   end
 
+  test "unknown RefusalCategory value" do
+    assert_no_new_atoms(SearchAgent.RefusalCategory, "\"__POLYTYPE_UNKNOWN__\"", "$")
+  end
+
   test "unknown ContentBlockDelta tag" do
     assert_no_new_atoms(
       SearchAgent.ContentBlockDelta,
@@ -2383,6 +5065,14 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       "{\"type\": \"__POLYTYPE_UNKNOWN__\"}",
       "$.type"
     )
+  end
+
+  test "unknown AllowedCaller value" do
+    assert_no_new_atoms(SearchAgent.AllowedCaller, "\"__POLYTYPE_UNKNOWN__\"", "$")
+  end
+
+  test "unknown ResponseInclusion value" do
+    assert_no_new_atoms(SearchAgent.ResponseInclusion, "\"__POLYTYPE_UNKNOWN__\"", "$")
   end
 
   test "unknown ToolChoice tag" do
@@ -2403,38 +5093,180 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
 
   test "unseen keys and strings in the fixtures create no atoms" do
     cases = [
+      {SearchAgent.AllowedCaller, "search_agent/AllowedCaller/code_execution_20250825.json"},
+      {SearchAgent.AllowedCaller, "search_agent/AllowedCaller/code_execution_20260120.json"},
+      {SearchAgent.AllowedCaller, "search_agent/AllowedCaller/direct.json"},
       {SearchAgent.Base64ImageSource, "search_agent/Base64ImageSource/jpeg.json"},
       {SearchAgent.Base64ImageSource, "search_agent/Base64ImageSource/png.json"},
       {SearchAgent.Base64ImageSource, "search_agent/Base64ImageSource/webp_empty_data.json"},
+      {SearchAgent.Base64PdfSource, "search_agent/Base64PdfSource/catalog_only.json"},
+      {SearchAgent.Base64PdfSource, "search_agent/Base64PdfSource/compressed_stream.json"},
+      {SearchAgent.Base64PdfSource, "search_agent/Base64PdfSource/single_page.json"},
+      {SearchAgent.BashCodeExecutionOutputBlock,
+       "search_agent/BashCodeExecutionOutputBlock/full.json"},
+      {SearchAgent.BashCodeExecutionOutputBlock,
+       "search_agent/BashCodeExecutionOutputBlock/minimal.json"},
+      {SearchAgent.BashCodeExecutionOutputBlock,
+       "search_agent/BashCodeExecutionOutputBlock/partial.json"},
+      {SearchAgent.BashCodeExecutionResultBlock,
+       "search_agent/BashCodeExecutionResultBlock/full.json"},
+      {SearchAgent.BashCodeExecutionResultBlock,
+       "search_agent/BashCodeExecutionResultBlock/minimal.json"},
+      {SearchAgent.BashCodeExecutionResultBlock,
+       "search_agent/BashCodeExecutionResultBlock/partial.json"},
+      {SearchAgent.BashCodeExecutionToolResultBlock,
+       "search_agent/BashCodeExecutionToolResultBlock/error.json"},
+      {SearchAgent.BashCodeExecutionToolResultBlock,
+       "search_agent/BashCodeExecutionToolResultBlock/invalid_input_error.json"},
+      {SearchAgent.BashCodeExecutionToolResultBlock,
+       "search_agent/BashCodeExecutionToolResultBlock/result.json"},
+      {SearchAgent.BashCodeExecutionToolResultContent,
+       "search_agent/BashCodeExecutionToolResultContent/error_invalid_tool_input.json"},
+      {SearchAgent.BashCodeExecutionToolResultContent,
+       "search_agent/BashCodeExecutionToolResultContent/error_too_many_requests.json"},
+      {SearchAgent.BashCodeExecutionToolResultContent,
+       "search_agent/BashCodeExecutionToolResultContent/result_with_output_files.json"},
+      {SearchAgent.BashCodeExecutionToolResultError,
+       "search_agent/BashCodeExecutionToolResultError/full.json"},
+      {SearchAgent.BashCodeExecutionToolResultError,
+       "search_agent/BashCodeExecutionToolResultError/minimal.json"},
+      {SearchAgent.BashCodeExecutionToolResultError,
+       "search_agent/BashCodeExecutionToolResultError/partial.json"},
+      {SearchAgent.BashCodeExecutionToolResultErrorCode,
+       "search_agent/BashCodeExecutionToolResultErrorCode/invalid_tool_input.json"},
+      {SearchAgent.BashCodeExecutionToolResultErrorCode,
+       "search_agent/BashCodeExecutionToolResultErrorCode/too_many_requests.json"},
+      {SearchAgent.BashCodeExecutionToolResultErrorCode,
+       "search_agent/BashCodeExecutionToolResultErrorCode/unavailable.json"},
       {SearchAgent.CacheControlEphemeral, "search_agent/CacheControlEphemeral/default_ttl.json"},
       {SearchAgent.CacheControlEphemeral, "search_agent/CacheControlEphemeral/ttl_1h.json"},
       {SearchAgent.CacheControlEphemeral, "search_agent/CacheControlEphemeral/ttl_5m.json"},
       {SearchAgent.CacheCreation, "search_agent/CacheCreation/one_hour.json"},
       {SearchAgent.CacheCreation, "search_agent/CacheCreation/unknown_key_kept.json"},
       {SearchAgent.CacheCreation, "search_agent/CacheCreation/zeros.json"},
+      {SearchAgent.Caller, "search_agent/Caller/code_execution_20250825.json"},
+      {SearchAgent.Caller, "search_agent/Caller/code_execution_20260120.json"},
+      {SearchAgent.Caller, "search_agent/Caller/direct.json"},
       {SearchAgent.Citation, "search_agent/Citation/seed_document_source.json"},
       {SearchAgent.Citation, "search_agent/Citation/seed_example.json"},
       {SearchAgent.Citation, "search_agent/Citation/unicode_unknown_key_kept.json"},
+      {SearchAgent.CitationCharLocation, "search_agent/CitationCharLocation/full.json"},
+      {SearchAgent.CitationCharLocation, "search_agent/CitationCharLocation/minimal.json"},
+      {SearchAgent.CitationCharLocation, "search_agent/CitationCharLocation/partial.json"},
+      {SearchAgent.CitationContentBlockLocation,
+       "search_agent/CitationContentBlockLocation/full.json"},
+      {SearchAgent.CitationContentBlockLocation,
+       "search_agent/CitationContentBlockLocation/minimal.json"},
+      {SearchAgent.CitationContentBlockLocation,
+       "search_agent/CitationContentBlockLocation/typical.json"},
+      {SearchAgent.CitationPageLocation, "search_agent/CitationPageLocation/minimal.json"},
+      {SearchAgent.CitationPageLocation, "search_agent/CitationPageLocation/partial.json"},
+      {SearchAgent.CitationPageLocation, "search_agent/CitationPageLocation/typical.json"},
       {SearchAgent.CitationSource, "search_agent/CitationSource/seed_document_source.json"},
       {SearchAgent.CitationSource, "search_agent/CitationSource/seed_example.json"},
       {SearchAgent.CitationSource, "search_agent/CitationSource/unicode.json"},
+      {SearchAgent.CitationsConfig, "search_agent/CitationsConfig/full.json"},
+      {SearchAgent.CitationsConfig, "search_agent/CitationsConfig/minimal.json"},
+      {SearchAgent.CitationsConfig, "search_agent/CitationsConfig/partial.json"},
+      {SearchAgent.CitationsDelta, "search_agent/CitationsDelta/api_char_location.json"},
+      {SearchAgent.CitationsDelta, "search_agent/CitationsDelta/api_content_block_location.json"},
+      {SearchAgent.CitationsDelta, "search_agent/CitationsDelta/api_page_location.json"},
+      {SearchAgent.CitationsDelta, "search_agent/CitationsDelta/api_search_result_location.json"},
+      {SearchAgent.CitationsDelta,
+       "search_agent/CitationsDelta/api_web_search_result_location.json"},
       {SearchAgent.CitationsDelta, "search_agent/CitationsDelta/empty.json"},
       {SearchAgent.CitationsDelta, "search_agent/CitationsDelta/seed_example.json"},
       {SearchAgent.CitationsDelta, "search_agent/CitationsDelta/several_unicode.json"},
+      {SearchAgent.CitationsSearchResultLocation,
+       "search_agent/CitationsSearchResultLocation/every_field.json"},
+      {SearchAgent.CitationsSearchResultLocation,
+       "search_agent/CitationsSearchResultLocation/minimal.json"},
+      {SearchAgent.CitationsSearchResultLocation,
+       "search_agent/CitationsSearchResultLocation/typical.json"},
+      {SearchAgent.CitationsWebSearchResultLocation,
+       "search_agent/CitationsWebSearchResultLocation/minimal.json"},
+      {SearchAgent.CitationsWebSearchResultLocation,
+       "search_agent/CitationsWebSearchResultLocation/partial.json"},
+      {SearchAgent.CitationsWebSearchResultLocation,
+       "search_agent/CitationsWebSearchResultLocation/typical.json"},
+      {SearchAgent.CodeExecutionOutputBlock, "search_agent/CodeExecutionOutputBlock/full.json"},
+      {SearchAgent.CodeExecutionOutputBlock,
+       "search_agent/CodeExecutionOutputBlock/minimal.json"},
+      {SearchAgent.CodeExecutionOutputBlock,
+       "search_agent/CodeExecutionOutputBlock/partial.json"},
+      {SearchAgent.CodeExecutionResultBlock, "search_agent/CodeExecutionResultBlock/full.json"},
+      {SearchAgent.CodeExecutionResultBlock,
+       "search_agent/CodeExecutionResultBlock/minimal.json"},
+      {SearchAgent.CodeExecutionResultBlock,
+       "search_agent/CodeExecutionResultBlock/partial.json"},
+      {SearchAgent.CodeExecutionTool20250522, "search_agent/CodeExecutionTool20250522/full.json"},
+      {SearchAgent.CodeExecutionTool20250522,
+       "search_agent/CodeExecutionTool20250522/minimal.json"},
+      {SearchAgent.CodeExecutionTool20250522,
+       "search_agent/CodeExecutionTool20250522/partial.json"},
+      {SearchAgent.CodeExecutionTool20250825, "search_agent/CodeExecutionTool20250825/full.json"},
+      {SearchAgent.CodeExecutionTool20250825,
+       "search_agent/CodeExecutionTool20250825/minimal.json"},
+      {SearchAgent.CodeExecutionTool20250825,
+       "search_agent/CodeExecutionTool20250825/partial.json"},
+      {SearchAgent.CodeExecutionTool20260120, "search_agent/CodeExecutionTool20260120/full.json"},
+      {SearchAgent.CodeExecutionTool20260120,
+       "search_agent/CodeExecutionTool20260120/minimal.json"},
+      {SearchAgent.CodeExecutionTool20260120,
+       "search_agent/CodeExecutionTool20260120/partial.json"},
+      {SearchAgent.CodeExecutionTool20260521, "search_agent/CodeExecutionTool20260521/full.json"},
+      {SearchAgent.CodeExecutionTool20260521,
+       "search_agent/CodeExecutionTool20260521/minimal.json"},
+      {SearchAgent.CodeExecutionTool20260521,
+       "search_agent/CodeExecutionTool20260521/partial.json"},
+      {SearchAgent.CodeExecutionToolResultBlock,
+       "search_agent/CodeExecutionToolResultBlock/encrypted.json"},
+      {SearchAgent.CodeExecutionToolResultBlock,
+       "search_agent/CodeExecutionToolResultBlock/error.json"},
+      {SearchAgent.CodeExecutionToolResultBlock,
+       "search_agent/CodeExecutionToolResultBlock/result.json"},
+      {SearchAgent.CodeExecutionToolResultContent,
+       "search_agent/CodeExecutionToolResultContent/code_execution_result.json"},
+      {SearchAgent.CodeExecutionToolResultContent,
+       "search_agent/CodeExecutionToolResultContent/code_execution_tool_result_error.json"},
+      {SearchAgent.CodeExecutionToolResultContent,
+       "search_agent/CodeExecutionToolResultContent/encrypted_code_execution_result.json"},
+      {SearchAgent.CodeExecutionToolResultError,
+       "search_agent/CodeExecutionToolResultError/full.json"},
+      {SearchAgent.CodeExecutionToolResultError,
+       "search_agent/CodeExecutionToolResultError/minimal.json"},
+      {SearchAgent.CodeExecutionToolResultError,
+       "search_agent/CodeExecutionToolResultError/partial.json"},
+      {SearchAgent.CodeExecutionToolResultErrorCode,
+       "search_agent/CodeExecutionToolResultErrorCode/invalid_tool_input.json"},
+      {SearchAgent.CodeExecutionToolResultErrorCode,
+       "search_agent/CodeExecutionToolResultErrorCode/too_many_requests.json"},
+      {SearchAgent.CodeExecutionToolResultErrorCode,
+       "search_agent/CodeExecutionToolResultErrorCode/unavailable.json"},
       {SearchAgent.Container, "search_agent/Container/offset_timestamp.json"},
       {SearchAgent.Container, "search_agent/Container/typical.json"},
       {SearchAgent.Container, "search_agent/Container/unknown_key_kept.json"},
+      {SearchAgent.ContainerUploadBlock, "search_agent/ContainerUploadBlock/first_upload.json"},
+      {SearchAgent.ContainerUploadBlock, "search_agent/ContainerUploadBlock/second_upload.json"},
+      {SearchAgent.ContainerUploadBlock, "search_agent/ContainerUploadBlock/typical.json"},
+      {SearchAgent.ContentBlock, "search_agent/ContentBlock/container_upload.json"},
       {SearchAgent.ContentBlock, "search_agent/ContentBlock/redacted_thinking.json"},
+      {SearchAgent.ContentBlock, "search_agent/ContentBlock/server_tool_use.json"},
       {SearchAgent.ContentBlock, "search_agent/ContentBlock/text.json"},
       {SearchAgent.ContentBlock, "search_agent/ContentBlock/thinking.json"},
       {SearchAgent.ContentBlock, "search_agent/ContentBlock/tool_use.json"},
+      {SearchAgent.ContentBlock, "search_agent/ContentBlock/web_fetch_tool_result.json"},
+      {SearchAgent.ContentBlock, "search_agent/ContentBlock/web_search_tool_result.json"},
       {SearchAgent.ContentBlockDelta, "search_agent/ContentBlockDelta/citations_delta.json"},
+      {SearchAgent.ContentBlockDelta, "search_agent/ContentBlockDelta/citations_delta_api.json"},
       {SearchAgent.ContentBlockDelta, "search_agent/ContentBlockDelta/input_json_delta.json"},
       {SearchAgent.ContentBlockDelta, "search_agent/ContentBlockDelta/signature_delta.json"},
       {SearchAgent.ContentBlockDelta, "search_agent/ContentBlockDelta/text_delta.json"},
       {SearchAgent.ContentBlockDelta, "search_agent/ContentBlockDelta/thinking_delta.json"},
       {SearchAgent.ContentBlockDeltaEvent,
        "search_agent/ContentBlockDeltaEvent/citations_delta.json"},
+      {SearchAgent.ContentBlockDeltaEvent,
+       "search_agent/ContentBlockDeltaEvent/citations_delta_api.json"},
       {SearchAgent.ContentBlockDeltaEvent,
        "search_agent/ContentBlockDeltaEvent/input_json_delta.json"},
       {SearchAgent.ContentBlockDeltaEvent,
@@ -2445,20 +5277,48 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.ContentBlockParam, "search_agent/ContentBlockParam/document.json"},
       {SearchAgent.ContentBlockParam, "search_agent/ContentBlockParam/image.json"},
       {SearchAgent.ContentBlockParam, "search_agent/ContentBlockParam/redacted_thinking.json"},
+      {SearchAgent.ContentBlockParam, "search_agent/ContentBlockParam/server_tool_use.json"},
       {SearchAgent.ContentBlockParam, "search_agent/ContentBlockParam/text.json"},
       {SearchAgent.ContentBlockParam, "search_agent/ContentBlockParam/thinking.json"},
       {SearchAgent.ContentBlockParam, "search_agent/ContentBlockParam/tool_result.json"},
       {SearchAgent.ContentBlockParam, "search_agent/ContentBlockParam/tool_use.json"},
+      {SearchAgent.ContentBlockParam,
+       "search_agent/ContentBlockParam/web_search_tool_result.json"},
+      {SearchAgent.ContentBlockStartEvent,
+       "search_agent/ContentBlockStartEvent/server_tool_use.json"},
       {SearchAgent.ContentBlockStartEvent, "search_agent/ContentBlockStartEvent/text.json"},
       {SearchAgent.ContentBlockStartEvent, "search_agent/ContentBlockStartEvent/thinking.json"},
       {SearchAgent.ContentBlockStartEvent, "search_agent/ContentBlockStartEvent/tool_use.json"},
+      {SearchAgent.ContentBlockStartEvent,
+       "search_agent/ContentBlockStartEvent/web_search_tool_result.json"},
       {SearchAgent.ContentBlockStopEvent, "search_agent/ContentBlockStopEvent/first.json"},
       {SearchAgent.ContentBlockStopEvent, "search_agent/ContentBlockStopEvent/large_index.json"},
       {SearchAgent.ContentBlockStopEvent, "search_agent/ContentBlockStopEvent/second.json"},
+      {SearchAgent.DirectCaller, "search_agent/DirectCaller/minimal.json"},
+      {SearchAgent.DirectCaller, "search_agent/DirectCaller/with_unknown_key.json"},
+      {SearchAgent.DirectCaller, "search_agent/DirectCaller/with_unknown_null.json"},
       {SearchAgent.Document, "search_agent/Document/citations_absent.json"},
       {SearchAgent.Document, "search_agent/Document/empty_citations.json"},
       {SearchAgent.Document, "search_agent/Document/seed_example.json"},
       {SearchAgent.Document, "search_agent/Document/unicode.json"},
+      {SearchAgent.DocumentBlock, "search_agent/DocumentBlock/full.json"},
+      {SearchAgent.DocumentBlock, "search_agent/DocumentBlock/minimal.json"},
+      {SearchAgent.DocumentBlock, "search_agent/DocumentBlock/partial.json"},
+      {SearchAgent.DocumentSource, "search_agent/DocumentSource/base64_pdf.json"},
+      {SearchAgent.DocumentSource, "search_agent/DocumentSource/plain_text.json"},
+      {SearchAgent.DocumentSource, "search_agent/DocumentSource/plain_text_sentence.json"},
+      {SearchAgent.EncryptedCodeExecutionResultBlock,
+       "search_agent/EncryptedCodeExecutionResultBlock/full.json"},
+      {SearchAgent.EncryptedCodeExecutionResultBlock,
+       "search_agent/EncryptedCodeExecutionResultBlock/minimal.json"},
+      {SearchAgent.EncryptedCodeExecutionResultBlock,
+       "search_agent/EncryptedCodeExecutionResultBlock/partial.json"},
+      {SearchAgent.ErrorDetail, "search_agent/ErrorDetail/full.json"},
+      {SearchAgent.ErrorDetail, "search_agent/ErrorDetail/minimal.json"},
+      {SearchAgent.ErrorDetail, "search_agent/ErrorDetail/partial.json"},
+      {SearchAgent.ErrorEvent, "search_agent/ErrorEvent/api_error.json"},
+      {SearchAgent.ErrorEvent, "search_agent/ErrorEvent/overloaded.json"},
+      {SearchAgent.ErrorEvent, "search_agent/ErrorEvent/rate_limit.json"},
       {SearchAgent.ImageBlockParam, "search_agent/ImageBlockParam/base64.json"},
       {SearchAgent.ImageBlockParam, "search_agent/ImageBlockParam/cache_control.json"},
       {SearchAgent.ImageBlockParam, "search_agent/ImageBlockParam/url.json"},
@@ -2472,20 +5332,27 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.InputJsonDelta, "search_agent/InputJsonDelta/escapes.json"},
       {SearchAgent.InputJsonDelta, "search_agent/InputJsonDelta/first_empty.json"},
       {SearchAgent.InputJsonDelta, "search_agent/InputJsonDelta/fragment.json"},
+      {SearchAgent.MemoryTool20250818, "search_agent/MemoryTool20250818/full.json"},
+      {SearchAgent.MemoryTool20250818, "search_agent/MemoryTool20250818/minimal.json"},
+      {SearchAgent.MemoryTool20250818, "search_agent/MemoryTool20250818/partial.json"},
       {SearchAgent.Message, "search_agent/Message/stop_sequence_container.json"},
       {SearchAgent.Message, "search_agent/Message/stream_start.json"},
       {SearchAgent.Message, "search_agent/Message/thinking_container_null.json"},
       {SearchAgent.Message, "search_agent/Message/tool_use.json"},
       {SearchAgent.Message, "search_agent/Message/typical.json"},
+      {SearchAgent.Message, "search_agent/Message/web_search.json"},
       {SearchAgent.MessageCreateParams,
        "search_agent/MessageCreateParams/empty_lists_thinking_disabled.json"},
       {SearchAgent.MessageCreateParams, "search_agent/MessageCreateParams/everything.json"},
       {SearchAgent.MessageCreateParams, "search_agent/MessageCreateParams/minimal.json"},
+      {SearchAgent.MessageCreateParams, "search_agent/MessageCreateParams/server_tools.json"},
       {SearchAgent.MessageCreateParams, "search_agent/MessageCreateParams/typical.json"},
       {SearchAgent.MessageDelta, "search_agent/MessageDelta/container.json"},
       {SearchAgent.MessageDelta,
        "search_agent/MessageDelta/container_null_unknown_key_kept.json"},
       {SearchAgent.MessageDelta, "search_agent/MessageDelta/end_turn.json"},
+      {SearchAgent.MessageDelta, "search_agent/MessageDelta/refusal.json"},
+      {SearchAgent.MessageDelta, "search_agent/MessageDelta/stop_details_null.json"},
       {SearchAgent.MessageDelta, "search_agent/MessageDelta/stop_sequence.json"},
       {SearchAgent.MessageDeltaEvent, "search_agent/MessageDeltaEvent/tool_use_full_usage.json"},
       {SearchAgent.MessageDeltaEvent, "search_agent/MessageDeltaEvent/typical.json"},
@@ -2494,7 +5361,10 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.MessageDeltaUsage,
        "search_agent/MessageDeltaUsage/full_unknown_keys_kept.json"},
       {SearchAgent.MessageDeltaUsage, "search_agent/MessageDeltaUsage/output_only.json"},
+      {SearchAgent.MessageDeltaUsage,
+       "search_agent/MessageDeltaUsage/output_tokens_details.json"},
       {SearchAgent.MessageParam, "search_agent/MessageParam/assistant_thinking_tool_use.json"},
+      {SearchAgent.MessageParam, "search_agent/MessageParam/assistant_with_web_search.json"},
       {SearchAgent.MessageParam, "search_agent/MessageParam/empty_list.json"},
       {SearchAgent.MessageParam, "search_agent/MessageParam/seed_assistant.json"},
       {SearchAgent.MessageParam, "search_agent/MessageParam/seed_example.json"},
@@ -2512,16 +5382,35 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.MessageStreamEvent,
        "search_agent/MessageStreamEvent/content_block_start.json"},
       {SearchAgent.MessageStreamEvent, "search_agent/MessageStreamEvent/content_block_stop.json"},
+      {SearchAgent.MessageStreamEvent, "search_agent/MessageStreamEvent/error.json"},
       {SearchAgent.MessageStreamEvent, "search_agent/MessageStreamEvent/message_delta.json"},
       {SearchAgent.MessageStreamEvent, "search_agent/MessageStreamEvent/message_start.json"},
       {SearchAgent.MessageStreamEvent, "search_agent/MessageStreamEvent/message_stop.json"},
+      {SearchAgent.MessageStreamEvent, "search_agent/MessageStreamEvent/ping.json"},
       {SearchAgent.Metadata, "search_agent/Metadata/empty.json"},
       {SearchAgent.Metadata, "search_agent/Metadata/unicode_max_length.json"},
       {SearchAgent.Metadata, "search_agent/Metadata/user_id.json"},
       {SearchAgent.Metadata, "search_agent/Metadata/user_id_null.json"},
+      {SearchAgent.OutputTokensDetails, "search_agent/OutputTokensDetails/full.json"},
+      {SearchAgent.OutputTokensDetails, "search_agent/OutputTokensDetails/minimal.json"},
+      {SearchAgent.OutputTokensDetails, "search_agent/OutputTokensDetails/partial.json"},
+      {SearchAgent.PingEvent, "search_agent/PingEvent/typical.json"},
+      {SearchAgent.PingEvent, "search_agent/PingEvent/with_unknown_key.json"},
+      {SearchAgent.PingEvent, "search_agent/PingEvent/with_unknown_object.json"},
+      {SearchAgent.PlainTextSource, "search_agent/PlainTextSource/empty.json"},
+      {SearchAgent.PlainTextSource, "search_agent/PlainTextSource/multiline.json"},
+      {SearchAgent.PlainTextSource, "search_agent/PlainTextSource/sentence.json"},
       {SearchAgent.RedactedThinkingBlock, "search_agent/RedactedThinkingBlock/empty.json"},
       {SearchAgent.RedactedThinkingBlock, "search_agent/RedactedThinkingBlock/slashes.json"},
       {SearchAgent.RedactedThinkingBlock, "search_agent/RedactedThinkingBlock/typical.json"},
+      {SearchAgent.RefusalCategory, "search_agent/RefusalCategory/bio.json"},
+      {SearchAgent.RefusalCategory, "search_agent/RefusalCategory/cyber.json"},
+      {SearchAgent.RefusalCategory, "search_agent/RefusalCategory/frontier_llm.json"},
+      {SearchAgent.RefusalStopDetails, "search_agent/RefusalStopDetails/minimal.json"},
+      {SearchAgent.RefusalStopDetails, "search_agent/RefusalStopDetails/no_category.json"},
+      {SearchAgent.RefusalStopDetails, "search_agent/RefusalStopDetails/partial.json"},
+      {SearchAgent.ResponseInclusion, "search_agent/ResponseInclusion/excluded.json"},
+      {SearchAgent.ResponseInclusion, "search_agent/ResponseInclusion/full.json"},
       {SearchAgent.Role, "search_agent/Role/assistant.json"},
       {SearchAgent.Role, "search_agent/Role/user.json"},
       {SearchAgent.SearchEntry, "search_agent/SearchEntry/empty_results.json"},
@@ -2530,9 +5419,24 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.SearchResult, "search_agent/SearchResult/empty_body.json"},
       {SearchAgent.SearchResult, "search_agent/SearchResult/typical.json"},
       {SearchAgent.SearchResult, "search_agent/SearchResult/unicode.json"},
+      {SearchAgent.ServerToolCaller, "search_agent/ServerToolCaller/full.json"},
+      {SearchAgent.ServerToolCaller, "search_agent/ServerToolCaller/minimal.json"},
+      {SearchAgent.ServerToolCaller, "search_agent/ServerToolCaller/partial.json"},
+      {SearchAgent.ServerToolCaller20260120, "search_agent/ServerToolCaller20260120/full.json"},
+      {SearchAgent.ServerToolCaller20260120,
+       "search_agent/ServerToolCaller20260120/minimal.json"},
+      {SearchAgent.ServerToolCaller20260120,
+       "search_agent/ServerToolCaller20260120/partial.json"},
+      {SearchAgent.ServerToolName, "search_agent/ServerToolName/code_execution.json"},
+      {SearchAgent.ServerToolName, "search_agent/ServerToolName/web_fetch.json"},
+      {SearchAgent.ServerToolName, "search_agent/ServerToolName/web_search.json"},
       {SearchAgent.ServerToolUsage, "search_agent/ServerToolUsage/several.json"},
       {SearchAgent.ServerToolUsage, "search_agent/ServerToolUsage/unknown_key_kept.json"},
       {SearchAgent.ServerToolUsage, "search_agent/ServerToolUsage/zero.json"},
+      {SearchAgent.ServerToolUseBlock,
+       "search_agent/ServerToolUseBlock/code_execution_with_caller.json"},
+      {SearchAgent.ServerToolUseBlock, "search_agent/ServerToolUseBlock/full.json"},
+      {SearchAgent.ServerToolUseBlock, "search_agent/ServerToolUseBlock/web_search.json"},
       {SearchAgent.ServiceTier, "search_agent/ServiceTier/batch.json"},
       {SearchAgent.ServiceTier, "search_agent/ServiceTier/priority.json"},
       {SearchAgent.ServiceTier, "search_agent/ServiceTier/standard.json"},
@@ -2547,17 +5451,71 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.StopReason, "search_agent/StopReason/stop_sequence.json"},
       {SearchAgent.StopReason, "search_agent/StopReason/tool_use.json"},
       {SearchAgent.TextBlock, "search_agent/TextBlock/citations_null.json"},
+      {SearchAgent.TextBlock, "search_agent/TextBlock/document_citations.json"},
       {SearchAgent.TextBlock, "search_agent/TextBlock/empty_stream_start.json"},
       {SearchAgent.TextBlock, "search_agent/TextBlock/typical.json"},
+      {SearchAgent.TextBlock, "search_agent/TextBlock/web_search_citations.json"},
       {SearchAgent.TextBlock, "search_agent/TextBlock/with_citations_unicode.json"},
       {SearchAgent.TextBlockParam, "search_agent/TextBlockParam/cache_control.json"},
       {SearchAgent.TextBlockParam, "search_agent/TextBlockParam/citations_null.json"},
       {SearchAgent.TextBlockParam, "search_agent/TextBlockParam/typical.json"},
       {SearchAgent.TextBlockParam, "search_agent/TextBlockParam/unicode_cache_control_null.json"},
       {SearchAgent.TextBlockParam, "search_agent/TextBlockParam/with_citations.json"},
+      {SearchAgent.TextCitation, "search_agent/TextCitation/char_location.json"},
+      {SearchAgent.TextCitation, "search_agent/TextCitation/content_block_location.json"},
+      {SearchAgent.TextCitation, "search_agent/TextCitation/page_location.json"},
+      {SearchAgent.TextCitation, "search_agent/TextCitation/search_result_location.json"},
+      {SearchAgent.TextCitation, "search_agent/TextCitation/web_search_result_location.json"},
       {SearchAgent.TextDelta, "search_agent/TextDelta/empty.json"},
       {SearchAgent.TextDelta, "search_agent/TextDelta/seed_example.json"},
       {SearchAgent.TextDelta, "search_agent/TextDelta/unicode.json"},
+      {SearchAgent.TextEditorCodeExecutionCreateResultBlock,
+       "search_agent/TextEditorCodeExecutionCreateResultBlock/created.json"},
+      {SearchAgent.TextEditorCodeExecutionCreateResultBlock,
+       "search_agent/TextEditorCodeExecutionCreateResultBlock/overwritten.json"},
+      {SearchAgent.TextEditorCodeExecutionCreateResultBlock,
+       "search_agent/TextEditorCodeExecutionCreateResultBlock/with_unknown_key.json"},
+      {SearchAgent.TextEditorCodeExecutionStrReplaceResultBlock,
+       "search_agent/TextEditorCodeExecutionStrReplaceResultBlock/full.json"},
+      {SearchAgent.TextEditorCodeExecutionStrReplaceResultBlock,
+       "search_agent/TextEditorCodeExecutionStrReplaceResultBlock/minimal.json"},
+      {SearchAgent.TextEditorCodeExecutionStrReplaceResultBlock,
+       "search_agent/TextEditorCodeExecutionStrReplaceResultBlock/partial.json"},
+      {SearchAgent.TextEditorCodeExecutionToolResultBlock,
+       "search_agent/TextEditorCodeExecutionToolResultBlock/create.json"},
+      {SearchAgent.TextEditorCodeExecutionToolResultBlock,
+       "search_agent/TextEditorCodeExecutionToolResultBlock/error.json"},
+      {SearchAgent.TextEditorCodeExecutionToolResultBlock,
+       "search_agent/TextEditorCodeExecutionToolResultBlock/str_replace.json"},
+      {SearchAgent.TextEditorCodeExecutionToolResultBlock,
+       "search_agent/TextEditorCodeExecutionToolResultBlock/view.json"},
+      {SearchAgent.TextEditorCodeExecutionToolResultContent,
+       "search_agent/TextEditorCodeExecutionToolResultContent/text_editor_code_execution_create_result.json"},
+      {SearchAgent.TextEditorCodeExecutionToolResultContent,
+       "search_agent/TextEditorCodeExecutionToolResultContent/text_editor_code_execution_tool_result_error.json"},
+      {SearchAgent.TextEditorCodeExecutionToolResultContent,
+       "search_agent/TextEditorCodeExecutionToolResultContent/text_editor_code_execution_view_result.json"},
+      {SearchAgent.TextEditorCodeExecutionToolResultError,
+       "search_agent/TextEditorCodeExecutionToolResultError/full.json"},
+      {SearchAgent.TextEditorCodeExecutionToolResultError,
+       "search_agent/TextEditorCodeExecutionToolResultError/minimal.json"},
+      {SearchAgent.TextEditorCodeExecutionToolResultError,
+       "search_agent/TextEditorCodeExecutionToolResultError/partial.json"},
+      {SearchAgent.TextEditorCodeExecutionToolResultErrorCode,
+       "search_agent/TextEditorCodeExecutionToolResultErrorCode/invalid_tool_input.json"},
+      {SearchAgent.TextEditorCodeExecutionToolResultErrorCode,
+       "search_agent/TextEditorCodeExecutionToolResultErrorCode/too_many_requests.json"},
+      {SearchAgent.TextEditorCodeExecutionToolResultErrorCode,
+       "search_agent/TextEditorCodeExecutionToolResultErrorCode/unavailable.json"},
+      {SearchAgent.TextEditorCodeExecutionViewResultBlock,
+       "search_agent/TextEditorCodeExecutionViewResultBlock/full.json"},
+      {SearchAgent.TextEditorCodeExecutionViewResultBlock,
+       "search_agent/TextEditorCodeExecutionViewResultBlock/minimal.json"},
+      {SearchAgent.TextEditorCodeExecutionViewResultBlock,
+       "search_agent/TextEditorCodeExecutionViewResultBlock/partial.json"},
+      {SearchAgent.TextEditorFileType, "search_agent/TextEditorFileType/image.json"},
+      {SearchAgent.TextEditorFileType, "search_agent/TextEditorFileType/pdf.json"},
+      {SearchAgent.TextEditorFileType, "search_agent/TextEditorFileType/text.json"},
       {SearchAgent.ThinkingBlock, "search_agent/ThinkingBlock/empty_stream_start.json"},
       {SearchAgent.ThinkingBlock, "search_agent/ThinkingBlock/typical.json"},
       {SearchAgent.ThinkingBlock, "search_agent/ThinkingBlock/unicode.json"},
@@ -2579,6 +5537,9 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.TokenStatus, "search_agent/TokenStatus/green.json"},
       {SearchAgent.TokenStatus, "search_agent/TokenStatus/red.json"},
       {SearchAgent.TokenStatus, "search_agent/TokenStatus/yellow.json"},
+      {SearchAgent.ToolBash20250124, "search_agent/ToolBash20250124/full.json"},
+      {SearchAgent.ToolBash20250124, "search_agent/ToolBash20250124/minimal.json"},
+      {SearchAgent.ToolBash20250124, "search_agent/ToolBash20250124/partial.json"},
       {SearchAgent.ToolChoice, "search_agent/ToolChoice/any.json"},
       {SearchAgent.ToolChoice, "search_agent/ToolChoice/auto.json"},
       {SearchAgent.ToolChoice, "search_agent/ToolChoice/none.json"},
@@ -2607,6 +5568,9 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.ToolParam, "search_agent/ToolParam/empty_description_cache_control.json"},
       {SearchAgent.ToolParam, "search_agent/ToolParam/typical.json"},
       {SearchAgent.ToolParam, "search_agent/ToolParam/unicode.json"},
+      {SearchAgent.ToolReferenceBlock, "search_agent/ToolReferenceBlock/full.json"},
+      {SearchAgent.ToolReferenceBlock, "search_agent/ToolReferenceBlock/minimal.json"},
+      {SearchAgent.ToolReferenceBlock, "search_agent/ToolReferenceBlock/partial.json"},
       {SearchAgent.ToolResultBlockContent, "search_agent/ToolResultBlockContent/image.json"},
       {SearchAgent.ToolResultBlockContent, "search_agent/ToolResultBlockContent/text.json"},
       {SearchAgent.ToolResultBlockContent,
@@ -2618,6 +5582,74 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.ToolResultBlockParam,
        "search_agent/ToolResultBlockParam/explicit_is_error_false.json"},
       {SearchAgent.ToolResultBlockParam, "search_agent/ToolResultBlockParam/seed_example.json"},
+      {SearchAgent.ToolSearchBm25Tool, "search_agent/ToolSearchBm25Tool/full.json"},
+      {SearchAgent.ToolSearchBm25Tool, "search_agent/ToolSearchBm25Tool/minimal.json"},
+      {SearchAgent.ToolSearchBm25Tool, "search_agent/ToolSearchBm25Tool/partial.json"},
+      {SearchAgent.ToolSearchBm25Tool20251119,
+       "search_agent/ToolSearchBm25Tool20251119/full.json"},
+      {SearchAgent.ToolSearchBm25Tool20251119,
+       "search_agent/ToolSearchBm25Tool20251119/minimal.json"},
+      {SearchAgent.ToolSearchBm25Tool20251119,
+       "search_agent/ToolSearchBm25Tool20251119/partial.json"},
+      {SearchAgent.ToolSearchRegexTool, "search_agent/ToolSearchRegexTool/full.json"},
+      {SearchAgent.ToolSearchRegexTool, "search_agent/ToolSearchRegexTool/minimal.json"},
+      {SearchAgent.ToolSearchRegexTool, "search_agent/ToolSearchRegexTool/partial.json"},
+      {SearchAgent.ToolSearchRegexTool20251119,
+       "search_agent/ToolSearchRegexTool20251119/full.json"},
+      {SearchAgent.ToolSearchRegexTool20251119,
+       "search_agent/ToolSearchRegexTool20251119/minimal.json"},
+      {SearchAgent.ToolSearchRegexTool20251119,
+       "search_agent/ToolSearchRegexTool20251119/partial.json"},
+      {SearchAgent.ToolSearchToolResultBlock,
+       "search_agent/ToolSearchToolResultBlock/error.json"},
+      {SearchAgent.ToolSearchToolResultBlock,
+       "search_agent/ToolSearchToolResultBlock/invalid_input_error.json"},
+      {SearchAgent.ToolSearchToolResultBlock,
+       "search_agent/ToolSearchToolResultBlock/result.json"},
+      {SearchAgent.ToolSearchToolResultContent,
+       "search_agent/ToolSearchToolResultContent/error_invalid_tool_input.json"},
+      {SearchAgent.ToolSearchToolResultContent,
+       "search_agent/ToolSearchToolResultContent/error_with_null_message.json"},
+      {SearchAgent.ToolSearchToolResultContent,
+       "search_agent/ToolSearchToolResultContent/search_result_two_tools.json"},
+      {SearchAgent.ToolSearchToolResultError, "search_agent/ToolSearchToolResultError/full.json"},
+      {SearchAgent.ToolSearchToolResultError,
+       "search_agent/ToolSearchToolResultError/minimal.json"},
+      {SearchAgent.ToolSearchToolResultError,
+       "search_agent/ToolSearchToolResultError/partial.json"},
+      {SearchAgent.ToolSearchToolResultErrorCode,
+       "search_agent/ToolSearchToolResultErrorCode/invalid_tool_input.json"},
+      {SearchAgent.ToolSearchToolResultErrorCode,
+       "search_agent/ToolSearchToolResultErrorCode/too_many_requests.json"},
+      {SearchAgent.ToolSearchToolResultErrorCode,
+       "search_agent/ToolSearchToolResultErrorCode/unavailable.json"},
+      {SearchAgent.ToolSearchToolSearchResultBlock,
+       "search_agent/ToolSearchToolSearchResultBlock/full.json"},
+      {SearchAgent.ToolSearchToolSearchResultBlock,
+       "search_agent/ToolSearchToolSearchResultBlock/minimal.json"},
+      {SearchAgent.ToolSearchToolSearchResultBlock,
+       "search_agent/ToolSearchToolSearchResultBlock/partial.json"},
+      {SearchAgent.ToolTextEditor20250124, "search_agent/ToolTextEditor20250124/full.json"},
+      {SearchAgent.ToolTextEditor20250124, "search_agent/ToolTextEditor20250124/minimal.json"},
+      {SearchAgent.ToolTextEditor20250124, "search_agent/ToolTextEditor20250124/partial.json"},
+      {SearchAgent.ToolTextEditor20250429, "search_agent/ToolTextEditor20250429/full.json"},
+      {SearchAgent.ToolTextEditor20250429, "search_agent/ToolTextEditor20250429/minimal.json"},
+      {SearchAgent.ToolTextEditor20250429, "search_agent/ToolTextEditor20250429/partial.json"},
+      {SearchAgent.ToolTextEditor20250728, "search_agent/ToolTextEditor20250728/full.json"},
+      {SearchAgent.ToolTextEditor20250728, "search_agent/ToolTextEditor20250728/minimal.json"},
+      {SearchAgent.ToolTextEditor20250728, "search_agent/ToolTextEditor20250728/partial.json"},
+      {SearchAgent.ToolUnion, "search_agent/ToolUnion/bash.json"},
+      {SearchAgent.ToolUnion, "search_agent/ToolUnion/code_execution.json"},
+      {SearchAgent.ToolUnion, "search_agent/ToolUnion/custom_tool.json"},
+      {SearchAgent.ToolUnion, "search_agent/ToolUnion/custom_tool_typed.json"},
+      {SearchAgent.ToolUnion, "search_agent/ToolUnion/memory.json"},
+      {SearchAgent.ToolUnion, "search_agent/ToolUnion/text_editor.json"},
+      {SearchAgent.ToolUnion, "search_agent/ToolUnion/tool_search_bm25_short.json"},
+      {SearchAgent.ToolUnion, "search_agent/ToolUnion/tool_search_regex.json"},
+      {SearchAgent.ToolUnion, "search_agent/ToolUnion/web_fetch.json"},
+      {SearchAgent.ToolUnion, "search_agent/ToolUnion/web_fetch_20260318.json"},
+      {SearchAgent.ToolUnion, "search_agent/ToolUnion/web_search.json"},
+      {SearchAgent.ToolUnion, "search_agent/ToolUnion/web_search_minimal.json"},
       {SearchAgent.ToolUseBlock, "search_agent/ToolUseBlock/empty_input.json"},
       {SearchAgent.ToolUseBlock, "search_agent/ToolUseBlock/seed_example.json"},
       {SearchAgent.ToolUseBlock, "search_agent/ToolUseBlock/unknown_key_kept.json"},
@@ -2634,7 +5666,76 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.Usage, "search_agent/Usage/explicit_nulls.json"},
       {SearchAgent.Usage, "search_agent/Usage/full.json"},
       {SearchAgent.Usage, "search_agent/Usage/minimal.json"},
+      {SearchAgent.Usage, "search_agent/Usage/output_tokens_details.json"},
       {SearchAgent.Usage, "search_agent/Usage/server_tool_use_unknown_key_kept.json"},
+      {SearchAgent.UserLocation, "search_agent/UserLocation/full.json"},
+      {SearchAgent.UserLocation, "search_agent/UserLocation/minimal.json"},
+      {SearchAgent.UserLocation, "search_agent/UserLocation/partial.json"},
+      {SearchAgent.WebFetchBlock, "search_agent/WebFetchBlock/full.json"},
+      {SearchAgent.WebFetchBlock, "search_agent/WebFetchBlock/minimal.json"},
+      {SearchAgent.WebFetchBlock, "search_agent/WebFetchBlock/partial.json"},
+      {SearchAgent.WebFetchTool20250910, "search_agent/WebFetchTool20250910/full.json"},
+      {SearchAgent.WebFetchTool20250910, "search_agent/WebFetchTool20250910/minimal.json"},
+      {SearchAgent.WebFetchTool20250910, "search_agent/WebFetchTool20250910/partial.json"},
+      {SearchAgent.WebFetchTool20260209, "search_agent/WebFetchTool20260209/full.json"},
+      {SearchAgent.WebFetchTool20260209, "search_agent/WebFetchTool20260209/minimal.json"},
+      {SearchAgent.WebFetchTool20260209, "search_agent/WebFetchTool20260209/partial.json"},
+      {SearchAgent.WebFetchTool20260309, "search_agent/WebFetchTool20260309/full.json"},
+      {SearchAgent.WebFetchTool20260309, "search_agent/WebFetchTool20260309/minimal.json"},
+      {SearchAgent.WebFetchTool20260309, "search_agent/WebFetchTool20260309/partial.json"},
+      {SearchAgent.WebFetchTool20260318, "search_agent/WebFetchTool20260318/full.json"},
+      {SearchAgent.WebFetchTool20260318, "search_agent/WebFetchTool20260318/minimal.json"},
+      {SearchAgent.WebFetchTool20260318, "search_agent/WebFetchTool20260318/partial.json"},
+      {SearchAgent.WebFetchToolResultBlock, "search_agent/WebFetchToolResultBlock/error.json"},
+      {SearchAgent.WebFetchToolResultBlock,
+       "search_agent/WebFetchToolResultBlock/pdf_document.json"},
+      {SearchAgent.WebFetchToolResultBlock,
+       "search_agent/WebFetchToolResultBlock/text_document.json"},
+      {SearchAgent.WebFetchToolResultContent,
+       "search_agent/WebFetchToolResultContent/error_url_too_long.json"},
+      {SearchAgent.WebFetchToolResultContent,
+       "search_agent/WebFetchToolResultContent/fetch_result.json"},
+      {SearchAgent.WebFetchToolResultContent,
+       "search_agent/WebFetchToolResultContent/fetch_result_with_title.json"},
+      {SearchAgent.WebFetchToolResultErrorBlock,
+       "search_agent/WebFetchToolResultErrorBlock/full.json"},
+      {SearchAgent.WebFetchToolResultErrorBlock,
+       "search_agent/WebFetchToolResultErrorBlock/minimal.json"},
+      {SearchAgent.WebFetchToolResultErrorBlock,
+       "search_agent/WebFetchToolResultErrorBlock/partial.json"},
+      {SearchAgent.WebFetchToolResultErrorCode,
+       "search_agent/WebFetchToolResultErrorCode/invalid_tool_input.json"},
+      {SearchAgent.WebFetchToolResultErrorCode,
+       "search_agent/WebFetchToolResultErrorCode/url_not_allowed.json"},
+      {SearchAgent.WebFetchToolResultErrorCode,
+       "search_agent/WebFetchToolResultErrorCode/url_too_long.json"},
+      {SearchAgent.WebSearchResultBlock, "search_agent/WebSearchResultBlock/full.json"},
+      {SearchAgent.WebSearchResultBlock, "search_agent/WebSearchResultBlock/minimal.json"},
+      {SearchAgent.WebSearchResultBlock, "search_agent/WebSearchResultBlock/partial.json"},
+      {SearchAgent.WebSearchTool20250305, "search_agent/WebSearchTool20250305/full.json"},
+      {SearchAgent.WebSearchTool20250305, "search_agent/WebSearchTool20250305/minimal.json"},
+      {SearchAgent.WebSearchTool20250305, "search_agent/WebSearchTool20250305/typical.json"},
+      {SearchAgent.WebSearchTool20260209, "search_agent/WebSearchTool20260209/full.json"},
+      {SearchAgent.WebSearchTool20260209, "search_agent/WebSearchTool20260209/minimal.json"},
+      {SearchAgent.WebSearchTool20260209, "search_agent/WebSearchTool20260209/partial.json"},
+      {SearchAgent.WebSearchTool20260318, "search_agent/WebSearchTool20260318/full.json"},
+      {SearchAgent.WebSearchTool20260318, "search_agent/WebSearchTool20260318/minimal.json"},
+      {SearchAgent.WebSearchTool20260318, "search_agent/WebSearchTool20260318/partial.json"},
+      {SearchAgent.WebSearchToolResultBlock, "search_agent/WebSearchToolResultBlock/empty.json"},
+      {SearchAgent.WebSearchToolResultBlock, "search_agent/WebSearchToolResultBlock/error.json"},
+      {SearchAgent.WebSearchToolResultBlock,
+       "search_agent/WebSearchToolResultBlock/results.json"},
+      {SearchAgent.WebSearchToolResultError, "search_agent/WebSearchToolResultError/full.json"},
+      {SearchAgent.WebSearchToolResultError,
+       "search_agent/WebSearchToolResultError/minimal.json"},
+      {SearchAgent.WebSearchToolResultError,
+       "search_agent/WebSearchToolResultError/partial.json"},
+      {SearchAgent.WebSearchToolResultErrorCode,
+       "search_agent/WebSearchToolResultErrorCode/invalid_tool_input.json"},
+      {SearchAgent.WebSearchToolResultErrorCode,
+       "search_agent/WebSearchToolResultErrorCode/max_uses_exceeded.json"},
+      {SearchAgent.WebSearchToolResultErrorCode,
+       "search_agent/WebSearchToolResultErrorCode/unavailable.json"},
       {SearchAgent.TrimState, "search_agent/_TrimState/empty.json"},
       {SearchAgent.TrimState, "search_agent/_TrimState/explicit_defaults.json"},
       {SearchAgent.TrimState, "search_agent/_TrimState/in_progress.json"}

@@ -20,9 +20,15 @@ from enum import Enum
 from typing import Literal, NoReturn, TypeAlias, TypeVar, cast
 
 __all__ = [
+    "ApiRetryMessage",
     "AssistantMessage",
     "AssistantMessageBody",
+    "AuthStatusMessage",
+    "BackgroundTask",
+    "BackgroundTasksChangedMessage",
     "CacheCreation",
+    "CommandsChangedMessage",
+    "CompactBoundaryMarker",
     "CompactBoundaryMessage",
     "CompactDirection",
     "CompactMetadata",
@@ -41,9 +47,17 @@ __all__ = [
     "ControlSetModelRequest",
     "ControlSetPermissionModeRequest",
     "ControlSuccessResponse",
+    "ConversationResetMessage",
+    "ConversationResetTrigger",
+    "decode_api_retry_message",
     "decode_assistant_message",
     "decode_assistant_message_body",
+    "decode_auth_status_message",
+    "decode_background_task",
+    "decode_background_tasks_changed_message",
     "decode_cache_creation",
+    "decode_commands_changed_message",
+    "decode_compact_boundary_marker",
     "decode_compact_boundary_message",
     "decode_compact_direction",
     "decode_compact_metadata",
@@ -62,19 +76,35 @@ __all__ = [
     "decode_control_set_model_request",
     "decode_control_set_permission_mode_request",
     "decode_control_success_response",
+    "decode_conversation_reset_message",
+    "decode_conversation_reset_trigger",
+    "decode_elicitation_complete_message",
+    "decode_failed_file",
+    "decode_files_persisted_event",
     "decode_hook_outcome",
+    "decode_hook_progress_message",
     "decode_hook_response_message",
     "decode_hook_started_message",
+    "decode_informational_level",
+    "decode_informational_message",
+    "decode_local_command_output_message",
     "decode_local_command_run",
     "decode_mcp_server_status",
     "decode_message",
     "decode_message_type",
+    "decode_mirror_error_message",
     "decode_model_usage",
+    "decode_no_response",
+    "decode_notification_message",
+    "decode_notification_priority",
     "decode_output_tokens_details",
     "decode_partial_assistant_message",
     "decode_permission_denial",
+    "decode_permission_denied_message",
     "decode_permission_mode",
+    "decode_persisted_file",
     "decode_plugin_info",
+    "decode_prompt_suggestion_message",
     "decode_rate_limit_event",
     "decode_rate_limit_info",
     "decode_rate_limit_status",
@@ -82,24 +112,44 @@ __all__ = [
     "decode_result_message",
     "decode_result_subtype",
     "decode_server_tool_use",
+    "decode_session_state",
+    "decode_session_state_changed_message",
     "decode_session_type",
     "decode_stream_event_message",
+    "decode_system_compact_boundary",
     "decode_system_event",
     "decode_system_message",
     "decode_system_status_message",
+    "decode_system_status_message_compact_result",
+    "decode_task_notification_message",
+    "decode_task_notification_status",
+    "decode_task_progress_message",
+    "decode_task_started_message",
+    "decode_task_updated_message",
+    "decode_task_usage",
     "decode_text_block",
     "decode_thinking_block",
+    "decode_thinking_tokens_message",
+    "decode_tool_progress_message",
     "decode_tool_result_block",
     "decode_tool_use_block",
+    "decode_tool_use_summary_message",
     "decode_usage",
     "decode_usage_iteration",
     "decode_user_message",
     "decode_user_message_body",
     "decode_user_type",
     "DecodeError",
+    "ElicitationCompleteMessage",
+    "encode_api_retry_message",
     "encode_assistant_message",
     "encode_assistant_message_body",
+    "encode_auth_status_message",
+    "encode_background_task",
+    "encode_background_tasks_changed_message",
     "encode_cache_creation",
+    "encode_commands_changed_message",
+    "encode_compact_boundary_marker",
     "encode_compact_boundary_message",
     "encode_compact_direction",
     "encode_compact_metadata",
@@ -118,19 +168,35 @@ __all__ = [
     "encode_control_set_model_request",
     "encode_control_set_permission_mode_request",
     "encode_control_success_response",
+    "encode_conversation_reset_message",
+    "encode_conversation_reset_trigger",
+    "encode_elicitation_complete_message",
+    "encode_failed_file",
+    "encode_files_persisted_event",
     "encode_hook_outcome",
+    "encode_hook_progress_message",
     "encode_hook_response_message",
     "encode_hook_started_message",
+    "encode_informational_level",
+    "encode_informational_message",
+    "encode_local_command_output_message",
     "encode_local_command_run",
     "encode_mcp_server_status",
     "encode_message",
     "encode_message_type",
+    "encode_mirror_error_message",
     "encode_model_usage",
+    "encode_no_response",
+    "encode_notification_message",
+    "encode_notification_priority",
     "encode_output_tokens_details",
     "encode_partial_assistant_message",
     "encode_permission_denial",
+    "encode_permission_denied_message",
     "encode_permission_mode",
+    "encode_persisted_file",
     "encode_plugin_info",
+    "encode_prompt_suggestion_message",
     "encode_rate_limit_event",
     "encode_rate_limit_info",
     "encode_rate_limit_status",
@@ -138,34 +204,60 @@ __all__ = [
     "encode_result_message",
     "encode_result_subtype",
     "encode_server_tool_use",
+    "encode_session_state",
+    "encode_session_state_changed_message",
     "encode_session_type",
     "encode_stream_event_message",
+    "encode_system_compact_boundary",
     "encode_system_event",
     "encode_system_message",
     "encode_system_status_message",
+    "encode_system_status_message_compact_result",
+    "encode_task_notification_message",
+    "encode_task_notification_status",
+    "encode_task_progress_message",
+    "encode_task_started_message",
+    "encode_task_updated_message",
+    "encode_task_usage",
     "encode_text_block",
     "encode_thinking_block",
+    "encode_thinking_tokens_message",
+    "encode_tool_progress_message",
     "encode_tool_result_block",
     "encode_tool_use_block",
+    "encode_tool_use_summary_message",
     "encode_usage",
     "encode_usage_iteration",
     "encode_user_message",
     "encode_user_message_body",
     "encode_user_type",
+    "FailedFile",
+    "FilesPersistedEvent",
     "HookOutcome",
+    "HookProgressMessage",
     "HookResponseMessage",
     "HookStartedMessage",
+    "InformationalLevel",
+    "InformationalMessage",
     "JSONValue",
+    "LocalCommandOutputMessage",
     "LocalCommandRun",
     "McpServerStatus",
     "Message",
     "MessageType",
+    "MirrorErrorMessage",
     "ModelUsage",
+    "NoResponse",
+    "NotificationMessage",
+    "NotificationPriority",
     "OutputTokensDetails",
     "PartialAssistantMessage",
     "PermissionDenial",
+    "PermissionDeniedMessage",
     "PermissionMode",
+    "PersistedFile",
     "PluginInfo",
+    "PromptSuggestionMessage",
     "RateLimitEvent",
     "RateLimitInfo",
     "RateLimitStatus",
@@ -173,15 +265,28 @@ __all__ = [
     "ResultMessage",
     "ResultSubtype",
     "ServerToolUse",
+    "SessionState",
+    "SessionStateChangedMessage",
     "SessionType",
     "StreamEventMessage",
+    "SystemCompactBoundary",
     "SystemEvent",
     "SystemMessage",
     "SystemStatusMessage",
+    "SystemStatusMessageCompactResult",
+    "TaskNotificationMessage",
+    "TaskNotificationStatus",
+    "TaskProgressMessage",
+    "TaskStartedMessage",
+    "TaskUpdatedMessage",
+    "TaskUsage",
     "TextBlock",
     "ThinkingBlock",
+    "ThinkingTokensMessage",
+    "ToolProgressMessage",
     "ToolResultBlock",
     "ToolUseBlock",
+    "ToolUseSummaryMessage",
     "Usage",
     "UsageIteration",
     "UserMessage",
@@ -695,6 +800,11 @@ class MessageType(str, Enum):
     RATE_LIMIT_EVENT = "rate_limit_event"
     CONTROL_REQUEST = "control_request"
     CONTROL_RESPONSE = "control_response"
+    TOOL_PROGRESS = "tool_progress"
+    TOOL_USE_SUMMARY = "tool_use_summary"
+    AUTH_STATUS = "auth_status"
+    PROMPT_SUGGESTION = "prompt_suggestion"
+    CONVERSATION_RESET = "conversation_reset"
 
 
 class PermissionMode(str, Enum):
@@ -761,6 +871,56 @@ class RateLimitStatus(str, Enum):
     ALLOWED = "allowed"
     ALLOWED_WARNING = "allowed_warning"
     REJECTED = "rejected"
+
+
+class SystemStatusMessageCompactResult(str, Enum):
+    """Outcome of the compaction that just ended."""
+
+    SUCCESS = "success"
+    FAILED = "failed"
+
+
+class TaskNotificationStatus(str, Enum):
+    """How a background task ended."""
+
+    COMPLETED = "completed"
+    FAILED = "failed"
+    STOPPED = "stopped"
+
+
+class SessionState(str, Enum):
+    """Run state of the session."""
+
+    IDLE = "idle"
+    RUNNING = "running"
+    REQUIRES_ACTION = "requires_action"
+
+
+class InformationalLevel(str, Enum):
+    """Render level of an informational message."""
+
+    INFO = "info"
+    NOTICE = "notice"
+    SUGGESTION = "suggestion"
+    WARNING = "warning"
+
+
+class NotificationPriority(str, Enum):
+    """Priority of a loop-side notification."""
+
+    LOW = "low"
+    MEDIUM = "medium"
+    HIGH = "high"
+    IMMEDIATE = "immediate"
+
+
+class ConversationResetTrigger(str, Enum):
+    """What discarded the conversation."""
+
+    CLEAR = "clear"
+    PLAN_MODE_EXIT = "plan_mode_exit"
+    FRESH_SESSION = "fresh_session"
+    ONBOARDING = "onboarding"
 
 
 @dataclass(frozen=False, slots=True)
@@ -946,6 +1106,10 @@ class SystemStatusMessage:
     status: str | None
     # New permission mode, when the status change is a mode change.
     permission_mode: PermissionMode | None = None
+    # Outcome of the compaction that just ended.
+    compact_result: SystemStatusMessageCompactResult | None = None
+    # Why the compaction failed.
+    compact_error: str | None = None
     # Session identifier.
     session_id: str | None = None
     # Unique ID of this message.
@@ -975,6 +1139,12 @@ class SystemStatusMessage:
             out["permissionMode"] = (
                 None if self.permission_mode is None else self.permission_mode.value
             )
+        if "compact_result" in self._present or self.compact_result is not None:
+            out["compact_result"] = (
+                None if self.compact_result is None else self.compact_result.value
+            )
+        if "compact_error" in self._present or self.compact_error is not None:
+            out["compact_error"] = self.compact_error
         if "session_id" in self._present or self.session_id is not None:
             out["session_id"] = self.session_id
         if "uuid" in self._present or self.uuid is not None:
@@ -988,8 +1158,8 @@ class SystemStatusMessage:
 
 
 @dataclass(frozen=False, slots=True)
-class CompactBoundaryMessage:
-    """Context compaction markers."""
+class SystemCompactBoundary:
+    """Context compaction marker as the CLI sends it (type "system", subtype "compact_boundary")."""
 
     # Message type.
     type: Literal["system"] = field(default="system", init=False)
@@ -1009,14 +1179,14 @@ class CompactBoundaryMessage:
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     @classmethod
-    def from_dict(cls, data: object) -> CompactBoundaryMessage:
+    def from_dict(cls, data: object) -> SystemCompactBoundary:
         """Decode and validate JSON data; raises DecodeError."""
-        return decode_compact_boundary_message(data)
+        return decode_system_compact_boundary(data)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> CompactBoundaryMessage:
+    def from_json(cls, text: str | bytes) -> SystemCompactBoundary:
         """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_compact_boundary_message, text)
+        return _parse_then_decode(decode_system_compact_boundary, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1098,6 +1268,68 @@ class HookStartedMessage:
 
 
 @dataclass(frozen=False, slots=True)
+class HookProgressMessage:
+    """Output a running hook has produced so far."""
+
+    # Message type.
+    type: Literal["system"] = field(default="system", init=False)
+    # System message subtype.
+    subtype: Literal["hook_progress"] = field(default="hook_progress", init=False)
+    # ID correlating the hook's started/progress/response messages.
+    hook_id: str
+    # Hook name (e.g. "PreToolUse:Bash").
+    hook_name: str
+    # Hook event (e.g. "PreToolUse").
+    hook_event: str
+    # Standard output so far.
+    stdout: str
+    # Standard error so far.
+    stderr: str
+    # Combined output so far.
+    output: str
+    # Unique ID of this message.
+    uuid: str | None = None
+    # Session identifier.
+    session_id: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> HookProgressMessage:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_hook_progress_message(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> HookProgressMessage:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_hook_progress_message, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "system"
+        out["subtype"] = "hook_progress"
+        out["hook_id"] = self.hook_id
+        out["hook_name"] = self.hook_name
+        out["hook_event"] = self.hook_event
+        out["stdout"] = self.stdout
+        out["stderr"] = self.stderr
+        out["output"] = self.output
+        if "uuid" in self._present or self.uuid is not None:
+            out["uuid"] = self.uuid
+        if "session_id" in self._present or self.session_id is not None:
+            out["session_id"] = self.session_id
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
 class HookResponseMessage:
     """A hook finished executing."""
 
@@ -1161,6 +1393,935 @@ class HookResponseMessage:
             out["exit_code"] = self.exit_code
         if "outcome" in self._present or self.outcome is not None:
             out["outcome"] = None if self.outcome is None else self.outcome.value
+        if "uuid" in self._present or self.uuid is not None:
+            out["uuid"] = self.uuid
+        if "session_id" in self._present or self.session_id is not None:
+            out["session_id"] = self.session_id
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class TaskStartedMessage:
+    """A task (subagent, background command, workflow) started."""
+
+    # Message type.
+    type: Literal["system"] = field(default="system", init=False)
+    # System message subtype.
+    subtype: Literal["task_started"] = field(default="task_started", init=False)
+    # Task identifier.
+    task_id: str
+    # What the task does.
+    description: str
+    # Tool call that started the task.
+    tool_use_id: str | None = None
+    # Kind of task (e.g. local_agent, local_bash, local_workflow).
+    task_type: str | None = None
+    # Subagent type, for Task tool subagents.
+    subagent_type: str | None = None
+    # Whether the task runs in the background.
+    is_backgrounded: bool | None = None
+    # Nesting depth of a spawned subagent.
+    spawn_depth: int | None = None
+    # Workflow name (local_workflow tasks).
+    workflow_name: str | None = None
+    # Prompt the task was started with.
+    prompt: str | None = None
+    # Housekeeping task; hide it from the transcript.
+    skip_transcript: bool | None = None
+    # Not activity; exclude from activity indicators.
+    ambient: bool | None = None
+    # Unique ID of this message.
+    uuid: str | None = None
+    # Session identifier.
+    session_id: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> TaskStartedMessage:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_task_started_message(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> TaskStartedMessage:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_task_started_message, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "system"
+        out["subtype"] = "task_started"
+        out["task_id"] = self.task_id
+        out["description"] = self.description
+        if "tool_use_id" in self._present or self.tool_use_id is not None:
+            out["tool_use_id"] = self.tool_use_id
+        if "task_type" in self._present or self.task_type is not None:
+            out["task_type"] = self.task_type
+        if "subagent_type" in self._present or self.subagent_type is not None:
+            out["subagent_type"] = self.subagent_type
+        if "is_backgrounded" in self._present or self.is_backgrounded is not None:
+            out["is_backgrounded"] = self.is_backgrounded
+        if "spawn_depth" in self._present or self.spawn_depth is not None:
+            out["spawn_depth"] = self.spawn_depth
+        if "workflow_name" in self._present or self.workflow_name is not None:
+            out["workflow_name"] = self.workflow_name
+        if "prompt" in self._present or self.prompt is not None:
+            out["prompt"] = self.prompt
+        if "skip_transcript" in self._present or self.skip_transcript is not None:
+            out["skip_transcript"] = self.skip_transcript
+        if "ambient" in self._present or self.ambient is not None:
+            out["ambient"] = self.ambient
+        if "uuid" in self._present or self.uuid is not None:
+            out["uuid"] = self.uuid
+        if "session_id" in self._present or self.session_id is not None:
+            out["session_id"] = self.session_id
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class TaskProgressMessage:
+    """Progress of a running task."""
+
+    # Message type.
+    type: Literal["system"] = field(default="system", init=False)
+    # System message subtype.
+    subtype: Literal["task_progress"] = field(default="task_progress", init=False)
+    # Task identifier.
+    task_id: str
+    # What the task does.
+    description: str
+    # Usage so far.
+    usage: TaskUsage
+    # Tool call that started the task.
+    tool_use_id: str | None = None
+    # Subagent type, for Task tool subagents.
+    subagent_type: str | None = None
+    # Tool the task used last.
+    last_tool_name: str | None = None
+    # One-line status of the task.
+    summary: str | None = None
+    # Unique ID of this message.
+    uuid: str | None = None
+    # Session identifier.
+    session_id: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> TaskProgressMessage:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_task_progress_message(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> TaskProgressMessage:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_task_progress_message, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "system"
+        out["subtype"] = "task_progress"
+        out["task_id"] = self.task_id
+        out["description"] = self.description
+        out["usage"] = self.usage.to_dict()
+        if "tool_use_id" in self._present or self.tool_use_id is not None:
+            out["tool_use_id"] = self.tool_use_id
+        if "subagent_type" in self._present or self.subagent_type is not None:
+            out["subagent_type"] = self.subagent_type
+        if "last_tool_name" in self._present or self.last_tool_name is not None:
+            out["last_tool_name"] = self.last_tool_name
+        if "summary" in self._present or self.summary is not None:
+            out["summary"] = self.summary
+        if "uuid" in self._present or self.uuid is not None:
+            out["uuid"] = self.uuid
+        if "session_id" in self._present or self.session_id is not None:
+            out["session_id"] = self.session_id
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class TaskNotificationMessage:
+    """A task completed, failed or was stopped."""
+
+    # Message type.
+    type: Literal["system"] = field(default="system", init=False)
+    # System message subtype.
+    subtype: Literal["task_notification"] = field(default="task_notification", init=False)
+    # Task identifier.
+    task_id: str
+    # How the task ended.
+    status: TaskNotificationStatus
+    # Path of the task's output file.
+    output_file: str
+    # The task's final report.
+    summary: str
+    # Tool call that started the task.
+    tool_use_id: str | None = None
+    # Why, when the CLI knows (e.g. worker_restart).
+    reason: str | None = None
+    # Final usage.
+    usage: TaskUsage | None = None
+    # Files a backgrounded MCP task returned by reference.
+    resource_links: list[dict[str, JSONValue]] | None = None
+    # Housekeeping task; hide it from the transcript.
+    skip_transcript: bool | None = None
+    # Not activity; exclude from activity indicators.
+    ambient: bool | None = None
+    # Unique ID of this message.
+    uuid: str | None = None
+    # Session identifier.
+    session_id: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> TaskNotificationMessage:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_task_notification_message(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> TaskNotificationMessage:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_task_notification_message, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "system"
+        out["subtype"] = "task_notification"
+        out["task_id"] = self.task_id
+        out["status"] = self.status.value
+        out["output_file"] = self.output_file
+        out["summary"] = self.summary
+        if "tool_use_id" in self._present or self.tool_use_id is not None:
+            out["tool_use_id"] = self.tool_use_id
+        if "reason" in self._present or self.reason is not None:
+            out["reason"] = self.reason
+        if "usage" in self._present or self.usage is not None:
+            out["usage"] = None if self.usage is None else self.usage.to_dict()
+        if "resource_links" in self._present or self.resource_links is not None:
+            out["resource_links"] = (
+                None if self.resource_links is None else list(self.resource_links)
+            )
+        if "skip_transcript" in self._present or self.skip_transcript is not None:
+            out["skip_transcript"] = self.skip_transcript
+        if "ambient" in self._present or self.ambient is not None:
+            out["ambient"] = self.ambient
+        if "uuid" in self._present or self.uuid is not None:
+            out["uuid"] = self.uuid
+        if "session_id" in self._present or self.session_id is not None:
+            out["session_id"] = self.session_id
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class TaskUpdatedMessage:
+    """A background task's state changed."""
+
+    # Message type.
+    type: Literal["system"] = field(default="system", init=False)
+    # System message subtype.
+    subtype: Literal["task_updated"] = field(default="task_updated", init=False)
+    # Task identifier.
+    task_id: str
+    # The changed fields (e.g. status, end_time, is_backgrounded).
+    patch: dict[str, JSONValue]
+    # Unique ID of this message.
+    uuid: str | None = None
+    # Session identifier.
+    session_id: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> TaskUpdatedMessage:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_task_updated_message(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> TaskUpdatedMessage:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_task_updated_message, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "system"
+        out["subtype"] = "task_updated"
+        out["task_id"] = self.task_id
+        out["patch"] = self.patch
+        if "uuid" in self._present or self.uuid is not None:
+            out["uuid"] = self.uuid
+        if "session_id" in self._present or self.session_id is not None:
+            out["session_id"] = self.session_id
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class BackgroundTasksChangedMessage:
+    """The full set of live background tasks after a change."""
+
+    # Message type.
+    type: Literal["system"] = field(default="system", init=False)
+    # System message subtype.
+    subtype: Literal["background_tasks_changed"] = field(
+        default="background_tasks_changed", init=False
+    )
+    # Every live background task (replace, do not merge).
+    tasks: list[BackgroundTask]
+    # Unique ID of this message.
+    uuid: str | None = None
+    # Session identifier.
+    session_id: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> BackgroundTasksChangedMessage:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_background_tasks_changed_message(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> BackgroundTasksChangedMessage:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_background_tasks_changed_message, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "system"
+        out["subtype"] = "background_tasks_changed"
+        out["tasks"] = [item0.to_dict() for item0 in self.tasks]
+        if "uuid" in self._present or self.uuid is not None:
+            out["uuid"] = self.uuid
+        if "session_id" in self._present or self.session_id is not None:
+            out["session_id"] = self.session_id
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class FilesPersistedEvent:
+    """Files written by the session were persisted."""
+
+    # Message type.
+    type: Literal["system"] = field(default="system", init=False)
+    # System message subtype.
+    subtype: Literal["files_persisted"] = field(default="files_persisted", init=False)
+    # Files persisted.
+    files: list[PersistedFile]
+    # Files that could not be persisted.
+    failed: list[FailedFile]
+    # When the files were processed (timestamp text).
+    processed_at: str
+    # Unique ID of this message.
+    uuid: str | None = None
+    # Session identifier.
+    session_id: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> FilesPersistedEvent:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_files_persisted_event(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> FilesPersistedEvent:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_files_persisted_event, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "system"
+        out["subtype"] = "files_persisted"
+        out["files"] = [item0.to_dict() for item0 in self.files]
+        out["failed"] = [item0.to_dict() for item0 in self.failed]
+        out["processed_at"] = self.processed_at
+        if "uuid" in self._present or self.uuid is not None:
+            out["uuid"] = self.uuid
+        if "session_id" in self._present or self.session_id is not None:
+            out["session_id"] = self.session_id
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class ApiRetryMessage:
+    """An API request failed with a retryable error and will be retried."""
+
+    # Message type.
+    type: Literal["system"] = field(default="system", init=False)
+    # System message subtype.
+    subtype: Literal["api_retry"] = field(default="api_retry", init=False)
+    # Attempt number.
+    attempt: int
+    # Retries allowed.
+    max_retries: int
+    # Delay before the retry.
+    retry_delay_ms: int
+    # HTTP status, or null for connection errors.
+    error_status: int | None
+    # Error category (e.g. rate_limit, overloaded, server_error).
+    error: str
+    # Present when no response headers arrived in time.
+    no_response: NoResponse | None = None
+    # Unique ID of this message.
+    uuid: str | None = None
+    # Session identifier.
+    session_id: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> ApiRetryMessage:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_api_retry_message(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ApiRetryMessage:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_api_retry_message, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "system"
+        out["subtype"] = "api_retry"
+        out["attempt"] = self.attempt
+        out["max_retries"] = self.max_retries
+        out["retry_delay_ms"] = self.retry_delay_ms
+        out["error_status"] = self.error_status
+        out["error"] = self.error
+        if "no_response" in self._present or self.no_response is not None:
+            out["no_response"] = None if self.no_response is None else self.no_response.to_dict()
+        if "uuid" in self._present or self.uuid is not None:
+            out["uuid"] = self.uuid
+        if "session_id" in self._present or self.session_id is not None:
+            out["session_id"] = self.session_id
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class LocalCommandOutputMessage:
+    """Output of a local slash command (e.g. /cost), shown as assistant-style text."""
+
+    # Message type.
+    type: Literal["system"] = field(default="system", init=False)
+    # System message subtype.
+    subtype: Literal["local_command_output"] = field(default="local_command_output", init=False)
+    # The output text.
+    content: str
+    # Unique ID of this message.
+    uuid: str | None = None
+    # Session identifier.
+    session_id: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> LocalCommandOutputMessage:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_local_command_output_message(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> LocalCommandOutputMessage:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_local_command_output_message, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "system"
+        out["subtype"] = "local_command_output"
+        out["content"] = self.content
+        if "uuid" in self._present or self.uuid is not None:
+            out["uuid"] = self.uuid
+        if "session_id" in self._present or self.session_id is not None:
+            out["session_id"] = self.session_id
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class SessionStateChangedMessage:
+    """The session's run state changed ('idle' is the authoritative turn-over signal)."""
+
+    # Message type.
+    type: Literal["system"] = field(default="system", init=False)
+    # System message subtype.
+    subtype: Literal["session_state_changed"] = field(default="session_state_changed", init=False)
+    # New state.
+    state: SessionState
+    # Unique ID of this message.
+    uuid: str | None = None
+    # Session identifier.
+    session_id: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> SessionStateChangedMessage:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_session_state_changed_message(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> SessionStateChangedMessage:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_session_state_changed_message, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "system"
+        out["subtype"] = "session_state_changed"
+        out["state"] = self.state.value
+        if "uuid" in self._present or self.uuid is not None:
+            out["uuid"] = self.uuid
+        if "session_id" in self._present or self.session_id is not None:
+            out["session_id"] = self.session_id
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class ElicitationCompleteMessage:
+    """An MCP server confirmed that a URL-mode elicitation is complete."""
+
+    # Message type.
+    type: Literal["system"] = field(default="system", init=False)
+    # System message subtype.
+    subtype: Literal["elicitation_complete"] = field(default="elicitation_complete", init=False)
+    # MCP server.
+    mcp_server_name: str
+    # Elicitation identifier.
+    elicitation_id: str
+    # Unique ID of this message.
+    uuid: str | None = None
+    # Session identifier.
+    session_id: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> ElicitationCompleteMessage:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_elicitation_complete_message(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ElicitationCompleteMessage:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_elicitation_complete_message, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "system"
+        out["subtype"] = "elicitation_complete"
+        out["mcp_server_name"] = self.mcp_server_name
+        out["elicitation_id"] = self.elicitation_id
+        if "uuid" in self._present or self.uuid is not None:
+            out["uuid"] = self.uuid
+        if "session_id" in self._present or self.session_id is not None:
+            out["session_id"] = self.session_id
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class InformationalMessage:
+    """A text banner (status line, hook feedback, slash-command output)."""
+
+    # Message type.
+    type: Literal["system"] = field(default="system", init=False)
+    # System message subtype.
+    subtype: Literal["informational"] = field(default="informational", init=False)
+    # Plain text to show.
+    content: str
+    # Render level.
+    level: InformationalLevel
+    # Tool call the message belongs to.
+    tool_use_id: str | None = None
+    # Execution stops after this message.
+    prevent_continuation: bool | None = None
+    # Unique ID of this message.
+    uuid: str | None = None
+    # Session identifier.
+    session_id: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> InformationalMessage:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_informational_message(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> InformationalMessage:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_informational_message, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "system"
+        out["subtype"] = "informational"
+        out["content"] = self.content
+        out["level"] = self.level.value
+        if "tool_use_id" in self._present or self.tool_use_id is not None:
+            out["tool_use_id"] = self.tool_use_id
+        if "prevent_continuation" in self._present or self.prevent_continuation is not None:
+            out["prevent_continuation"] = self.prevent_continuation
+        if "uuid" in self._present or self.uuid is not None:
+            out["uuid"] = self.uuid
+        if "session_id" in self._present or self.session_id is not None:
+            out["session_id"] = self.session_id
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class NotificationMessage:
+    """A loop-side text notification."""
+
+    # Message type.
+    type: Literal["system"] = field(default="system", init=False)
+    # System message subtype.
+    subtype: Literal["notification"] = field(default="notification", init=False)
+    # Notification key.
+    key: str
+    # Notification text.
+    text: str
+    # Priority.
+    priority: NotificationPriority
+    # Display colour.
+    color: str | None = None
+    # How long to show it.
+    timeout_ms: int | None = None
+    # Unique ID of this message.
+    uuid: str | None = None
+    # Session identifier.
+    session_id: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> NotificationMessage:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_notification_message(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> NotificationMessage:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_notification_message, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "system"
+        out["subtype"] = "notification"
+        out["key"] = self.key
+        out["text"] = self.text
+        out["priority"] = self.priority.value
+        if "color" in self._present or self.color is not None:
+            out["color"] = self.color
+        if "timeout_ms" in self._present or self.timeout_ms is not None:
+            out["timeout_ms"] = self.timeout_ms
+        if "uuid" in self._present or self.uuid is not None:
+            out["uuid"] = self.uuid
+        if "session_id" in self._present or self.session_id is not None:
+            out["session_id"] = self.session_id
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class PermissionDeniedMessage:
+    """A tool call was denied without an interactive prompt."""
+
+    # Message type.
+    type: Literal["system"] = field(default="system", init=False)
+    # System message subtype.
+    subtype: Literal["permission_denied"] = field(default="permission_denied", init=False)
+    # Tool denied.
+    tool_name: str
+    # Tool call denied.
+    tool_use_id: str
+    # Rejection message returned to the model.
+    message: str
+    # Subagent the call came from.
+    agent_id: str | None = None
+    # What decided (e.g. classifier, mode, rule).
+    decision_reason_type: str | None = None
+    # Why, in words.
+    decision_reason: str | None = None
+    # Unique ID of this message.
+    uuid: str | None = None
+    # Session identifier.
+    session_id: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> PermissionDeniedMessage:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_permission_denied_message(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> PermissionDeniedMessage:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_permission_denied_message, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "system"
+        out["subtype"] = "permission_denied"
+        out["tool_name"] = self.tool_name
+        out["tool_use_id"] = self.tool_use_id
+        out["message"] = self.message
+        if "agent_id" in self._present or self.agent_id is not None:
+            out["agent_id"] = self.agent_id
+        if "decision_reason_type" in self._present or self.decision_reason_type is not None:
+            out["decision_reason_type"] = self.decision_reason_type
+        if "decision_reason" in self._present or self.decision_reason is not None:
+            out["decision_reason"] = self.decision_reason
+        if "uuid" in self._present or self.uuid is not None:
+            out["uuid"] = self.uuid
+        if "session_id" in self._present or self.session_id is not None:
+            out["session_id"] = self.session_id
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class CommandsChangedMessage:
+    """The slash-command list changed mid-session."""
+
+    # Message type.
+    type: Literal["system"] = field(default="system", init=False)
+    # System message subtype.
+    subtype: Literal["commands_changed"] = field(default="commands_changed", init=False)
+    # The full new list of slash commands.
+    commands: list[dict[str, JSONValue]]
+    # Unique ID of this message.
+    uuid: str | None = None
+    # Session identifier.
+    session_id: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> CommandsChangedMessage:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_commands_changed_message(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> CommandsChangedMessage:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_commands_changed_message, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "system"
+        out["subtype"] = "commands_changed"
+        out["commands"] = list(self.commands)
+        if "uuid" in self._present or self.uuid is not None:
+            out["uuid"] = self.uuid
+        if "session_id" in self._present or self.session_id is not None:
+            out["session_id"] = self.session_id
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class ThinkingTokensMessage:
+    """Live estimate of thinking tokens during redacted thinking."""
+
+    # Message type.
+    type: Literal["system"] = field(default="system", init=False)
+    # System message subtype.
+    subtype: Literal["thinking_tokens"] = field(default="thinking_tokens", init=False)
+    # Running total for the current thinking block.
+    estimated_tokens: int
+    # Increment carried by this message.
+    estimated_tokens_delta: int
+    # Unique ID of this message.
+    uuid: str | None = None
+    # Session identifier.
+    session_id: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> ThinkingTokensMessage:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_thinking_tokens_message(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ThinkingTokensMessage:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_thinking_tokens_message, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "system"
+        out["subtype"] = "thinking_tokens"
+        out["estimated_tokens"] = self.estimated_tokens
+        out["estimated_tokens_delta"] = self.estimated_tokens_delta
+        if "uuid" in self._present or self.uuid is not None:
+            out["uuid"] = self.uuid
+        if "session_id" in self._present or self.session_id is not None:
+            out["session_id"] = self.session_id
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class MirrorErrorMessage:
+    """Appending the transcript to an external session store failed (non-fatal)."""
+
+    # Message type.
+    type: Literal["system"] = field(default="system", init=False)
+    # System message subtype.
+    subtype: Literal["mirror_error"] = field(default="mirror_error", init=False)
+    # Session key of the failed append.
+    key: dict[str, JSONValue] | None = None
+    # What went wrong.
+    error: str | None = None
+    # Unique ID of this message.
+    uuid: str | None = None
+    # Session identifier.
+    session_id: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> MirrorErrorMessage:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_mirror_error_message(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> MirrorErrorMessage:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_mirror_error_message, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "system"
+        out["subtype"] = "mirror_error"
+        if "key" in self._present or self.key is not None:
+            out["key"] = self.key
+        if "error" in self._present or self.error is not None:
+            out["error"] = self.error
         if "uuid" in self._present or self.uuid is not None:
             out["uuid"] = self.uuid
         if "session_id" in self._present or self.session_id is not None:
@@ -1680,6 +2841,310 @@ class ControlResponse:
         out: dict[str, JSONValue] = {}
         out["type"] = "control_response"
         out["response"] = encode_control_response_body(self.response)
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class CompactBoundaryMarker:
+    """Context compaction marker as the seed's SDK struct documents it: a top-level type "compact_boundary" with a direction."""
+
+    # Message type.
+    type: Literal["compact_boundary"] = field(default="compact_boundary", init=False)
+    # Whether this marker starts or ends the compacted span.
+    direction: CompactDirection | None = None
+    # Session identifier.
+    session_id: str | None = None
+    # Unique ID of this message.
+    uuid: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> CompactBoundaryMarker:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_compact_boundary_marker(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> CompactBoundaryMarker:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_compact_boundary_marker, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "compact_boundary"
+        if "direction" in self._present or self.direction is not None:
+            out["direction"] = None if self.direction is None else self.direction.value
+        if "session_id" in self._present or self.session_id is not None:
+            out["session_id"] = self.session_id
+        if "uuid" in self._present or self.uuid is not None:
+            out["uuid"] = self.uuid
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class ToolProgressMessage:
+    """A long-running tool is still working."""
+
+    # Message type.
+    type: Literal["tool_progress"] = field(default="tool_progress", init=False)
+    # Tool call.
+    tool_use_id: str
+    # Tool.
+    tool_name: str
+    # Parent tool call when inside a subagent.
+    parent_tool_use_id: str | None
+    # Time elapsed.
+    elapsed_time_seconds: float
+    # Task the tool runs in.
+    task_id: str | None = None
+    # Keep-alive only.
+    heartbeat: bool | None = None
+    # Unique ID of this message.
+    uuid: str | None = None
+    # Session identifier.
+    session_id: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> ToolProgressMessage:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_tool_progress_message(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ToolProgressMessage:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_tool_progress_message, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "tool_progress"
+        out["tool_use_id"] = self.tool_use_id
+        out["tool_name"] = self.tool_name
+        out["parent_tool_use_id"] = self.parent_tool_use_id
+        out["elapsed_time_seconds"] = self.elapsed_time_seconds
+        if "task_id" in self._present or self.task_id is not None:
+            out["task_id"] = self.task_id
+        if "heartbeat" in self._present or self.heartbeat is not None:
+            out["heartbeat"] = self.heartbeat
+        if "uuid" in self._present or self.uuid is not None:
+            out["uuid"] = self.uuid
+        if "session_id" in self._present or self.session_id is not None:
+            out["session_id"] = self.session_id
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class ToolUseSummaryMessage:
+    """A summary of preceding tool calls."""
+
+    # Message type.
+    type: Literal["tool_use_summary"] = field(default="tool_use_summary", init=False)
+    # The summary.
+    summary: str
+    # Tool calls summarised.
+    preceding_tool_use_ids: list[str]
+    # Unique ID of this message.
+    uuid: str | None = None
+    # Session identifier.
+    session_id: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> ToolUseSummaryMessage:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_tool_use_summary_message(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ToolUseSummaryMessage:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_tool_use_summary_message, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "tool_use_summary"
+        out["summary"] = self.summary
+        out["preceding_tool_use_ids"] = list(self.preceding_tool_use_ids)
+        if "uuid" in self._present or self.uuid is not None:
+            out["uuid"] = self.uuid
+        if "session_id" in self._present or self.session_id is not None:
+            out["session_id"] = self.session_id
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class AuthStatusMessage:
+    """Authentication status changed."""
+
+    # Message type.
+    type: Literal["auth_status"] = field(default="auth_status", init=False)
+    # Whether authentication is in progress.
+    is_authenticating: bool
+    # Authentication output lines.
+    output: list[str]
+    # What went wrong.
+    error: str | None = None
+    # Unique ID of this message.
+    uuid: str | None = None
+    # Session identifier.
+    session_id: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> AuthStatusMessage:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_auth_status_message(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> AuthStatusMessage:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_auth_status_message, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "auth_status"
+        out["isAuthenticating"] = self.is_authenticating
+        out["output"] = list(self.output)
+        if "error" in self._present or self.error is not None:
+            out["error"] = self.error
+        if "uuid" in self._present or self.uuid is not None:
+            out["uuid"] = self.uuid
+        if "session_id" in self._present or self.session_id is not None:
+            out["session_id"] = self.session_id
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class PromptSuggestionMessage:
+    """A predicted next user prompt."""
+
+    # Message type.
+    type: Literal["prompt_suggestion"] = field(default="prompt_suggestion", init=False)
+    # The suggested prompt.
+    suggestion: str
+    # Unique ID of this message.
+    uuid: str | None = None
+    # Session identifier.
+    session_id: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> PromptSuggestionMessage:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_prompt_suggestion_message(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> PromptSuggestionMessage:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_prompt_suggestion_message, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "prompt_suggestion"
+        out["suggestion"] = self.suggestion
+        if "uuid" in self._present or self.uuid is not None:
+            out["uuid"] = self.uuid
+        if "session_id" in self._present or self.session_id is not None:
+            out["session_id"] = self.session_id
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class ConversationResetMessage:
+    """The conversation was replaced (e.g. /clear) without ending the session."""
+
+    # Message type.
+    type: Literal["conversation_reset"] = field(default="conversation_reset", init=False)
+    # Identifier of the fresh conversation.
+    new_conversation_id: str
+    # What discarded the conversation.
+    trigger: ConversationResetTrigger | None = None
+    # The /clear user message (trigger clear only).
+    user_message_uuid: str | None = None
+    # When the reset happened (ISO 8601).
+    timestamp: str | None = None
+    # Unique ID of this message.
+    uuid: str | None = None
+    # Session identifier.
+    session_id: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> ConversationResetMessage:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_conversation_reset_message(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ConversationResetMessage:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_conversation_reset_message, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "conversation_reset"
+        out["new_conversation_id"] = self.new_conversation_id
+        if "trigger" in self._present or self.trigger is not None:
+            out["trigger"] = None if self.trigger is None else self.trigger.value
+        if "user_message_uuid" in self._present or self.user_message_uuid is not None:
+            out["user_message_uuid"] = self.user_message_uuid
+        if "timestamp" in self._present or self.timestamp is not None:
+            out["timestamp"] = self.timestamp
+        if "uuid" in self._present or self.uuid is not None:
+            out["uuid"] = self.uuid
+        if "session_id" in self._present or self.session_id is not None:
+            out["session_id"] = self.session_id
         out.update(self.extra)
         return out
 
@@ -2236,6 +3701,14 @@ class CompactMetadata:
     trigger: CompactTrigger
     # Context size in tokens before compaction.
     pre_tokens: int | None = None
+    # Context size in tokens after compaction.
+    post_tokens: int | None = None
+    # How long the compaction took.
+    duration_ms: int | None = None
+    # Relink info for kept messages (head_uuid, anchor_uuid, tail_uuid).
+    preserved_segment: dict[str, JSONValue] | None = None
+    # Ordered uuids of kept messages (anchor_uuid, uuids).
+    preserved_messages: dict[str, JSONValue] | None = None
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
@@ -2257,6 +3730,196 @@ class CompactMetadata:
         out["trigger"] = self.trigger.value
         if "pre_tokens" in self._present or self.pre_tokens is not None:
             out["pre_tokens"] = self.pre_tokens
+        if "post_tokens" in self._present or self.post_tokens is not None:
+            out["post_tokens"] = self.post_tokens
+        if "duration_ms" in self._present or self.duration_ms is not None:
+            out["duration_ms"] = self.duration_ms
+        if "preserved_segment" in self._present or self.preserved_segment is not None:
+            out["preserved_segment"] = self.preserved_segment
+        if "preserved_messages" in self._present or self.preserved_messages is not None:
+            out["preserved_messages"] = self.preserved_messages
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class TaskUsage:
+    """Usage of a task so far."""
+
+    # Tokens used.
+    total_tokens: int
+    # Tool calls made.
+    tool_uses: int
+    # Time spent, in milliseconds.
+    duration_ms: int
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> TaskUsage:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_task_usage(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> TaskUsage:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_task_usage, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["total_tokens"] = self.total_tokens
+        out["tool_uses"] = self.tool_uses
+        out["duration_ms"] = self.duration_ms
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class BackgroundTask:
+    """A live background task."""
+
+    # Task identifier.
+    task_id: str
+    # Kind of task.
+    task_type: str
+    # What the task does.
+    description: str
+    # Not activity; exclude from activity indicators.
+    ambient: bool | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> BackgroundTask:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_background_task(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> BackgroundTask:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_background_task, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["task_id"] = self.task_id
+        out["task_type"] = self.task_type
+        out["description"] = self.description
+        if "ambient" in self._present or self.ambient is not None:
+            out["ambient"] = self.ambient
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class PersistedFile:
+    """A file the CLI uploaded."""
+
+    # Local file name.
+    filename: str
+    # Files API id.
+    file_id: str
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> PersistedFile:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_persisted_file(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> PersistedFile:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_persisted_file, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["filename"] = self.filename
+        out["file_id"] = self.file_id
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class FailedFile:
+    """A file the CLI could not upload."""
+
+    # Local file name.
+    filename: str
+    # What went wrong.
+    error: str
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> FailedFile:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_failed_file(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> FailedFile:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_failed_file, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["filename"] = self.filename
+        out["error"] = self.error
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class NoResponse:
+    """Details of an API request that got no response headers in time."""
+
+    # How long the failed attempt waited.
+    waited_ms: int
+    # How long the retry will wait.
+    retry_wait_ms: int
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> NoResponse:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_no_response(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> NoResponse:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_no_response, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["waited_ms"] = self.waited_ms
+        out["retry_wait_ms"] = self.retry_wait_ms
         out.update(self.extra)
         return out
 
@@ -2978,11 +4641,28 @@ class LocalCommandRun:
 SystemEvent: TypeAlias = (
     SystemMessage
     | SystemStatusMessage
-    | CompactBoundaryMessage
+    | SystemCompactBoundary
     | HookStartedMessage
+    | HookProgressMessage
     | HookResponseMessage
+    | TaskStartedMessage
+    | TaskProgressMessage
+    | TaskNotificationMessage
+    | TaskUpdatedMessage
+    | BackgroundTasksChangedMessage
+    | FilesPersistedEvent
+    | ApiRetryMessage
+    | LocalCommandOutputMessage
+    | SessionStateChangedMessage
+    | ElicitationCompleteMessage
+    | InformationalMessage
+    | NotificationMessage
+    | PermissionDeniedMessage
+    | CommandsChangedMessage
+    | ThinkingTokensMessage
+    | MirrorErrorMessage
 )
-"""A message with type "system", dispatched on `subtype` (init, status, compact_boundary, hook_started, hook_response)."""
+"""A message with type "system", dispatched on `subtype` (init, status, compact_boundary, hook_*, task_*, and the other CLI subtypes)."""
 
 
 ContentBlock: TypeAlias = TextBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock
@@ -3005,6 +4685,10 @@ ControlResponseBody: TypeAlias = ControlSuccessResponse | ControlErrorResponse
 """The `response` of a control_response, dispatched on `subtype`."""
 
 
+CompactBoundaryMessage: TypeAlias = SystemCompactBoundary | CompactBoundaryMarker
+"""Context compaction markers, in either spelling: the CLI's system / compact_boundary line or the seed's top-level compact_boundary struct."""
+
+
 Message: TypeAlias = (
     SystemEvent
     | AssistantMessage
@@ -3015,6 +4699,12 @@ Message: TypeAlias = (
     | RateLimitEvent
     | ControlRequest
     | ControlResponse
+    | CompactBoundaryMarker
+    | ToolProgressMessage
+    | ToolUseSummaryMessage
+    | AuthStatusMessage
+    | PromptSuggestionMessage
+    | ConversationResetMessage
 )
 """One line of the stream-json protocol. Dispatch on `type`; lines with type "system" are further dispatched on `subtype` (SystemEvent)."""
 
@@ -3056,6 +4746,30 @@ def _decode_hook_outcome(data: object) -> HookOutcome:
 
 def _decode_rate_limit_status(data: object) -> RateLimitStatus:
     return _enum(data, _RATE_LIMIT_STATUS_VALUES)
+
+
+def _decode_system_status_message_compact_result(data: object) -> SystemStatusMessageCompactResult:
+    return _enum(data, _SYSTEM_STATUS_MESSAGE_COMPACT_RESULT_VALUES)
+
+
+def _decode_task_notification_status(data: object) -> TaskNotificationStatus:
+    return _enum(data, _TASK_NOTIFICATION_STATUS_VALUES)
+
+
+def _decode_session_state(data: object) -> SessionState:
+    return _enum(data, _SESSION_STATE_VALUES)
+
+
+def _decode_informational_level(data: object) -> InformationalLevel:
+    return _enum(data, _INFORMATIONAL_LEVEL_VALUES)
+
+
+def _decode_notification_priority(data: object) -> NotificationPriority:
+    return _enum(data, _NOTIFICATION_PRIORITY_VALUES)
+
+
+def _decode_conversation_reset_trigger(data: object) -> ConversationResetTrigger:
+    return _enum(data, _CONVERSATION_RESET_TRIGGER_VALUES)
 
 
 def _decode_system_message(data: object) -> SystemMessage:
@@ -3299,6 +5013,19 @@ def _decode_system_status_message(data: object) -> SystemStatusMessage:
             f_permission_mode = _decode_permission_mode(v_permission_mode)
         except DecodeError as error:
             raise error.at(_segment("permissionMode")) from None
+    v_compact_result = obj.get("compact_result", _ABSENT)
+    if v_compact_result is _ABSENT:
+        f_compact_result: SystemStatusMessageCompactResult | None = None
+    else:
+        try:
+            f_compact_result = _decode_system_status_message_compact_result(v_compact_result)
+        except DecodeError as error:
+            raise error.at(_segment("compact_result")) from None
+    f_compact_error = obj.get("compact_error", _ABSENT)
+    if type(f_compact_error) is not str:
+        if f_compact_error is not _ABSENT:
+            raise _field_error(f_compact_error, "string", "compact_error")
+        f_compact_error = None
     f_session_id = obj.get("session_id", _ABSENT)
     if type(f_session_id) is not str:
         if f_session_id is not _ABSENT:
@@ -3320,6 +5047,8 @@ def _decode_system_status_message(data: object) -> SystemStatusMessage:
     result.subtype = "status"
     result.status = f_status
     result.permission_mode = f_permission_mode
+    result.compact_result = f_compact_result
+    result.compact_error = f_compact_error
     result.session_id = f_session_id
     result.uuid = f_uuid
     result.extra = f_extra
@@ -3327,7 +5056,7 @@ def _decode_system_status_message(data: object) -> SystemStatusMessage:
     return result
 
 
-def _decode_compact_boundary_message(data: object) -> CompactBoundaryMessage:
+def _decode_system_compact_boundary(data: object) -> SystemCompactBoundary:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
@@ -3364,10 +5093,10 @@ def _decode_compact_boundary_message(data: object) -> CompactBoundaryMessage:
     f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
     if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _COMPACT_BOUNDARY_MESSAGE_OPTIONAL.intersection(obj)
+        f_present = _SYSTEM_COMPACT_BOUNDARY_OPTIONAL.intersection(obj)
         if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _COMPACT_BOUNDARY_MESSAGE_KEYS)
-    result = CompactBoundaryMessage.__new__(CompactBoundaryMessage)
+            f_extra = _unknown(obj, _SYSTEM_COMPACT_BOUNDARY_KEYS)
+    result = SystemCompactBoundary.__new__(SystemCompactBoundary)
     result.type = "system"
     result.subtype = "compact_boundary"
     result.compact_metadata = f_compact_metadata
@@ -3424,6 +5153,72 @@ def _decode_hook_started_message(data: object) -> HookStartedMessage:
     result.hook_id = f_hook_id
     result.hook_name = f_hook_name
     result.hook_event = f_hook_event
+    result.uuid = f_uuid
+    result.session_id = f_session_id
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_hook_progress_message(data: object) -> HookProgressMessage:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "hook_progress":
+        _tag(obj, "subtype", "hook_progress")
+    try:
+        f_hook_id = obj["hook_id"]
+        f_hook_name = obj["hook_name"]
+        f_hook_event = obj["hook_event"]
+        f_stdout = obj["stdout"]
+        f_stderr = obj["stderr"]
+        f_output = obj["output"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_hook_id = obj.get("hook_id", _ABSENT)
+        f_hook_name = obj.get("hook_name", _ABSENT)
+        f_hook_event = obj.get("hook_event", _ABSENT)
+        f_stdout = obj.get("stdout", _ABSENT)
+        f_stderr = obj.get("stderr", _ABSENT)
+        f_output = obj.get("output", _ABSENT)
+    if type(f_hook_id) is not str:
+        raise _field_error(f_hook_id, "string", "hook_id")
+    if type(f_hook_name) is not str:
+        raise _field_error(f_hook_name, "string", "hook_name")
+    if type(f_hook_event) is not str:
+        raise _field_error(f_hook_event, "string", "hook_event")
+    if type(f_stdout) is not str:
+        raise _field_error(f_stdout, "string", "stdout")
+    if type(f_stderr) is not str:
+        raise _field_error(f_stderr, "string", "stderr")
+    if type(f_output) is not str:
+        raise _field_error(f_output, "string", "output")
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    f_session_id = obj.get("session_id", _ABSENT)
+    if type(f_session_id) is not str:
+        if f_session_id is not _ABSENT:
+            raise _field_error(f_session_id, "string", "session_id")
+        f_session_id = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 8:  # more than the 8 required key(s)
+        f_present = _HOOK_PROGRESS_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 8 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _HOOK_PROGRESS_MESSAGE_KEYS)
+    result = HookProgressMessage.__new__(HookProgressMessage)
+    result.type = "system"
+    result.subtype = "hook_progress"
+    result.hook_id = f_hook_id
+    result.hook_name = f_hook_name
+    result.hook_event = f_hook_event
+    result.stdout = f_stdout
+    result.stderr = f_stderr
+    result.output = f_output
     result.uuid = f_uuid
     result.session_id = f_session_id
     result.extra = f_extra
@@ -3509,6 +5304,991 @@ def _decode_hook_response_message(data: object) -> HookResponseMessage:
     result.stderr = f_stderr
     result.exit_code = f_exit_code
     result.outcome = f_outcome
+    result.uuid = f_uuid
+    result.session_id = f_session_id
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_task_started_message(data: object) -> TaskStartedMessage:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "task_started":
+        _tag(obj, "subtype", "task_started")
+    try:
+        f_task_id = obj["task_id"]
+        f_description = obj["description"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_task_id = obj.get("task_id", _ABSENT)
+        f_description = obj.get("description", _ABSENT)
+    if type(f_task_id) is not str:
+        raise _field_error(f_task_id, "string", "task_id")
+    if type(f_description) is not str:
+        raise _field_error(f_description, "string", "description")
+    f_tool_use_id = obj.get("tool_use_id", _ABSENT)
+    if type(f_tool_use_id) is not str:
+        if f_tool_use_id is not _ABSENT:
+            raise _field_error(f_tool_use_id, "string", "tool_use_id")
+        f_tool_use_id = None
+    f_task_type = obj.get("task_type", _ABSENT)
+    if type(f_task_type) is not str:
+        if f_task_type is not _ABSENT:
+            raise _field_error(f_task_type, "string", "task_type")
+        f_task_type = None
+    f_subagent_type = obj.get("subagent_type", _ABSENT)
+    if type(f_subagent_type) is not str:
+        if f_subagent_type is not _ABSENT:
+            raise _field_error(f_subagent_type, "string", "subagent_type")
+        f_subagent_type = None
+    f_is_backgrounded = obj.get("is_backgrounded", _ABSENT)
+    if type(f_is_backgrounded) is not bool:
+        if f_is_backgrounded is not _ABSENT:
+            raise _field_error(f_is_backgrounded, "boolean", "is_backgrounded")
+        f_is_backgrounded = None
+    f_spawn_depth = obj.get("spawn_depth", _ABSENT)
+    if type(f_spawn_depth) is not int:
+        if f_spawn_depth is not _ABSENT:
+            raise _field_error(f_spawn_depth, "integer", "spawn_depth")
+        f_spawn_depth = None
+    f_workflow_name = obj.get("workflow_name", _ABSENT)
+    if type(f_workflow_name) is not str:
+        if f_workflow_name is not _ABSENT:
+            raise _field_error(f_workflow_name, "string", "workflow_name")
+        f_workflow_name = None
+    f_prompt = obj.get("prompt", _ABSENT)
+    if type(f_prompt) is not str:
+        if f_prompt is not _ABSENT:
+            raise _field_error(f_prompt, "string", "prompt")
+        f_prompt = None
+    f_skip_transcript = obj.get("skip_transcript", _ABSENT)
+    if type(f_skip_transcript) is not bool:
+        if f_skip_transcript is not _ABSENT:
+            raise _field_error(f_skip_transcript, "boolean", "skip_transcript")
+        f_skip_transcript = None
+    f_ambient = obj.get("ambient", _ABSENT)
+    if type(f_ambient) is not bool:
+        if f_ambient is not _ABSENT:
+            raise _field_error(f_ambient, "boolean", "ambient")
+        f_ambient = None
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    f_session_id = obj.get("session_id", _ABSENT)
+    if type(f_session_id) is not str:
+        if f_session_id is not _ABSENT:
+            raise _field_error(f_session_id, "string", "session_id")
+        f_session_id = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 4:  # more than the 4 required key(s)
+        f_present = _TASK_STARTED_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 4 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TASK_STARTED_MESSAGE_KEYS)
+    result = TaskStartedMessage.__new__(TaskStartedMessage)
+    result.type = "system"
+    result.subtype = "task_started"
+    result.task_id = f_task_id
+    result.description = f_description
+    result.tool_use_id = f_tool_use_id
+    result.task_type = f_task_type
+    result.subagent_type = f_subagent_type
+    result.is_backgrounded = f_is_backgrounded
+    result.spawn_depth = f_spawn_depth
+    result.workflow_name = f_workflow_name
+    result.prompt = f_prompt
+    result.skip_transcript = f_skip_transcript
+    result.ambient = f_ambient
+    result.uuid = f_uuid
+    result.session_id = f_session_id
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_task_progress_message(data: object) -> TaskProgressMessage:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "task_progress":
+        _tag(obj, "subtype", "task_progress")
+    try:
+        f_task_id = obj["task_id"]
+        f_description = obj["description"]
+        v_usage = obj["usage"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_task_id = obj.get("task_id", _ABSENT)
+        f_description = obj.get("description", _ABSENT)
+        v_usage = obj.get("usage", _ABSENT)
+    if type(f_task_id) is not str:
+        raise _field_error(f_task_id, "string", "task_id")
+    if type(f_description) is not str:
+        raise _field_error(f_description, "string", "description")
+    if v_usage is _ABSENT:
+        raise _field_error(v_usage, "", "usage")
+    try:
+        f_usage = _decode_task_usage(v_usage)
+    except DecodeError as error:
+        raise error.at(_segment("usage")) from None
+    f_tool_use_id = obj.get("tool_use_id", _ABSENT)
+    if type(f_tool_use_id) is not str:
+        if f_tool_use_id is not _ABSENT:
+            raise _field_error(f_tool_use_id, "string", "tool_use_id")
+        f_tool_use_id = None
+    f_subagent_type = obj.get("subagent_type", _ABSENT)
+    if type(f_subagent_type) is not str:
+        if f_subagent_type is not _ABSENT:
+            raise _field_error(f_subagent_type, "string", "subagent_type")
+        f_subagent_type = None
+    f_last_tool_name = obj.get("last_tool_name", _ABSENT)
+    if type(f_last_tool_name) is not str:
+        if f_last_tool_name is not _ABSENT:
+            raise _field_error(f_last_tool_name, "string", "last_tool_name")
+        f_last_tool_name = None
+    f_summary = obj.get("summary", _ABSENT)
+    if type(f_summary) is not str:
+        if f_summary is not _ABSENT:
+            raise _field_error(f_summary, "string", "summary")
+        f_summary = None
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    f_session_id = obj.get("session_id", _ABSENT)
+    if type(f_session_id) is not str:
+        if f_session_id is not _ABSENT:
+            raise _field_error(f_session_id, "string", "session_id")
+        f_session_id = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 5:  # more than the 5 required key(s)
+        f_present = _TASK_PROGRESS_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 5 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TASK_PROGRESS_MESSAGE_KEYS)
+    result = TaskProgressMessage.__new__(TaskProgressMessage)
+    result.type = "system"
+    result.subtype = "task_progress"
+    result.task_id = f_task_id
+    result.description = f_description
+    result.usage = f_usage
+    result.tool_use_id = f_tool_use_id
+    result.subagent_type = f_subagent_type
+    result.last_tool_name = f_last_tool_name
+    result.summary = f_summary
+    result.uuid = f_uuid
+    result.session_id = f_session_id
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_task_notification_message(data: object) -> TaskNotificationMessage:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "task_notification":
+        _tag(obj, "subtype", "task_notification")
+    try:
+        f_task_id = obj["task_id"]
+        v_status = obj["status"]
+        f_output_file = obj["output_file"]
+        f_summary = obj["summary"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_task_id = obj.get("task_id", _ABSENT)
+        v_status = obj.get("status", _ABSENT)
+        f_output_file = obj.get("output_file", _ABSENT)
+        f_summary = obj.get("summary", _ABSENT)
+    if type(f_task_id) is not str:
+        raise _field_error(f_task_id, "string", "task_id")
+    if v_status is _ABSENT:
+        raise _field_error(v_status, "", "status")
+    try:
+        f_status = _decode_task_notification_status(v_status)
+    except DecodeError as error:
+        raise error.at(_segment("status")) from None
+    if type(f_output_file) is not str:
+        raise _field_error(f_output_file, "string", "output_file")
+    if type(f_summary) is not str:
+        raise _field_error(f_summary, "string", "summary")
+    f_tool_use_id = obj.get("tool_use_id", _ABSENT)
+    if type(f_tool_use_id) is not str:
+        if f_tool_use_id is not _ABSENT:
+            raise _field_error(f_tool_use_id, "string", "tool_use_id")
+        f_tool_use_id = None
+    f_reason = obj.get("reason", _ABSENT)
+    if type(f_reason) is not str:
+        if f_reason is not _ABSENT:
+            raise _field_error(f_reason, "string", "reason")
+        f_reason = None
+    v_usage = obj.get("usage", _ABSENT)
+    if v_usage is _ABSENT:
+        f_usage: TaskUsage | None = None
+    else:
+        try:
+            f_usage = _decode_task_usage(v_usage)
+        except DecodeError as error:
+            raise error.at(_segment("usage")) from None
+    v_resource_links = obj.get("resource_links", _ABSENT)
+    if v_resource_links is _ABSENT:
+        f_resource_links: list[dict[str, JSONValue]] | None = None
+    elif type(v_resource_links) is not list:
+        raise _field_error(v_resource_links, "array", "resource_links")
+    else:
+        try:
+            f_resource_links = [_json_object(item) for item in v_resource_links]
+        except DecodeError:
+            raise _item_error(v_resource_links, _json_object, "resource_links") from None
+    f_skip_transcript = obj.get("skip_transcript", _ABSENT)
+    if type(f_skip_transcript) is not bool:
+        if f_skip_transcript is not _ABSENT:
+            raise _field_error(f_skip_transcript, "boolean", "skip_transcript")
+        f_skip_transcript = None
+    f_ambient = obj.get("ambient", _ABSENT)
+    if type(f_ambient) is not bool:
+        if f_ambient is not _ABSENT:
+            raise _field_error(f_ambient, "boolean", "ambient")
+        f_ambient = None
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    f_session_id = obj.get("session_id", _ABSENT)
+    if type(f_session_id) is not str:
+        if f_session_id is not _ABSENT:
+            raise _field_error(f_session_id, "string", "session_id")
+        f_session_id = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 6:  # more than the 6 required key(s)
+        f_present = _TASK_NOTIFICATION_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 6 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TASK_NOTIFICATION_MESSAGE_KEYS)
+    result = TaskNotificationMessage.__new__(TaskNotificationMessage)
+    result.type = "system"
+    result.subtype = "task_notification"
+    result.task_id = f_task_id
+    result.status = f_status
+    result.output_file = f_output_file
+    result.summary = f_summary
+    result.tool_use_id = f_tool_use_id
+    result.reason = f_reason
+    result.usage = f_usage
+    result.resource_links = f_resource_links
+    result.skip_transcript = f_skip_transcript
+    result.ambient = f_ambient
+    result.uuid = f_uuid
+    result.session_id = f_session_id
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_task_updated_message(data: object) -> TaskUpdatedMessage:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "task_updated":
+        _tag(obj, "subtype", "task_updated")
+    try:
+        f_task_id = obj["task_id"]
+        v_patch = obj["patch"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_task_id = obj.get("task_id", _ABSENT)
+        v_patch = obj.get("patch", _ABSENT)
+    if type(f_task_id) is not str:
+        raise _field_error(f_task_id, "string", "task_id")
+    if v_patch is _ABSENT:
+        raise _field_error(v_patch, "", "patch")
+    try:
+        f_patch = _json_object(v_patch)
+    except DecodeError as error:
+        raise error.at(_segment("patch")) from None
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    f_session_id = obj.get("session_id", _ABSENT)
+    if type(f_session_id) is not str:
+        if f_session_id is not _ABSENT:
+            raise _field_error(f_session_id, "string", "session_id")
+        f_session_id = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 4:  # more than the 4 required key(s)
+        f_present = _TASK_UPDATED_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 4 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TASK_UPDATED_MESSAGE_KEYS)
+    result = TaskUpdatedMessage.__new__(TaskUpdatedMessage)
+    result.type = "system"
+    result.subtype = "task_updated"
+    result.task_id = f_task_id
+    result.patch = f_patch
+    result.uuid = f_uuid
+    result.session_id = f_session_id
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_background_tasks_changed_message(data: object) -> BackgroundTasksChangedMessage:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "background_tasks_changed":
+        _tag(obj, "subtype", "background_tasks_changed")
+    try:
+        v_tasks = obj["tasks"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tasks = obj.get("tasks", _ABSENT)
+    if v_tasks is _ABSENT:
+        raise _field_error(v_tasks, "", "tasks")
+    if type(v_tasks) is not list:
+        raise _field_error(v_tasks, "array", "tasks")
+    try:
+        f_tasks = [_decode_background_task(item) for item in v_tasks]
+    except DecodeError:
+        raise _item_error(v_tasks, _decode_background_task, "tasks") from None
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    f_session_id = obj.get("session_id", _ABSENT)
+    if type(f_session_id) is not str:
+        if f_session_id is not _ABSENT:
+            raise _field_error(f_session_id, "string", "session_id")
+        f_session_id = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 3:  # more than the 3 required key(s)
+        f_present = _BACKGROUND_TASKS_CHANGED_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 3 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _BACKGROUND_TASKS_CHANGED_MESSAGE_KEYS)
+    result = BackgroundTasksChangedMessage.__new__(BackgroundTasksChangedMessage)
+    result.type = "system"
+    result.subtype = "background_tasks_changed"
+    result.tasks = f_tasks
+    result.uuid = f_uuid
+    result.session_id = f_session_id
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_files_persisted_event(data: object) -> FilesPersistedEvent:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "files_persisted":
+        _tag(obj, "subtype", "files_persisted")
+    try:
+        v_files = obj["files"]
+        v_failed = obj["failed"]
+        f_processed_at = obj["processed_at"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_files = obj.get("files", _ABSENT)
+        v_failed = obj.get("failed", _ABSENT)
+        f_processed_at = obj.get("processed_at", _ABSENT)
+    if v_files is _ABSENT:
+        raise _field_error(v_files, "", "files")
+    if type(v_files) is not list:
+        raise _field_error(v_files, "array", "files")
+    try:
+        f_files = [_decode_persisted_file(item) for item in v_files]
+    except DecodeError:
+        raise _item_error(v_files, _decode_persisted_file, "files") from None
+    if v_failed is _ABSENT:
+        raise _field_error(v_failed, "", "failed")
+    if type(v_failed) is not list:
+        raise _field_error(v_failed, "array", "failed")
+    try:
+        f_failed = [_decode_failed_file(item) for item in v_failed]
+    except DecodeError:
+        raise _item_error(v_failed, _decode_failed_file, "failed") from None
+    if type(f_processed_at) is not str:
+        raise _field_error(f_processed_at, "string", "processed_at")
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    f_session_id = obj.get("session_id", _ABSENT)
+    if type(f_session_id) is not str:
+        if f_session_id is not _ABSENT:
+            raise _field_error(f_session_id, "string", "session_id")
+        f_session_id = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 5:  # more than the 5 required key(s)
+        f_present = _FILES_PERSISTED_EVENT_OPTIONAL.intersection(obj)
+        if len(obj) != 5 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _FILES_PERSISTED_EVENT_KEYS)
+    result = FilesPersistedEvent.__new__(FilesPersistedEvent)
+    result.type = "system"
+    result.subtype = "files_persisted"
+    result.files = f_files
+    result.failed = f_failed
+    result.processed_at = f_processed_at
+    result.uuid = f_uuid
+    result.session_id = f_session_id
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_api_retry_message(data: object) -> ApiRetryMessage:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "api_retry":
+        _tag(obj, "subtype", "api_retry")
+    try:
+        f_attempt = obj["attempt"]
+        f_max_retries = obj["max_retries"]
+        f_retry_delay_ms = obj["retry_delay_ms"]
+        f_error_status = obj["error_status"]
+        f_error = obj["error"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_attempt = obj.get("attempt", _ABSENT)
+        f_max_retries = obj.get("max_retries", _ABSENT)
+        f_retry_delay_ms = obj.get("retry_delay_ms", _ABSENT)
+        f_error_status = obj.get("error_status", _ABSENT)
+        f_error = obj.get("error", _ABSENT)
+    if type(f_attempt) is not int:
+        raise _field_error(f_attempt, "integer", "attempt")
+    if type(f_max_retries) is not int:
+        raise _field_error(f_max_retries, "integer", "max_retries")
+    if type(f_retry_delay_ms) is not int:
+        raise _field_error(f_retry_delay_ms, "integer", "retry_delay_ms")
+    if f_error_status is not None and type(f_error_status) is not int:
+        raise _field_error(f_error_status, "integer", "error_status")
+    if type(f_error) is not str:
+        raise _field_error(f_error, "string", "error")
+    v_no_response = obj.get("no_response", _ABSENT)
+    if v_no_response is _ABSENT:
+        f_no_response: NoResponse | None = None
+    else:
+        try:
+            f_no_response = _decode_no_response(v_no_response)
+        except DecodeError as error:
+            raise error.at(_segment("no_response")) from None
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    f_session_id = obj.get("session_id", _ABSENT)
+    if type(f_session_id) is not str:
+        if f_session_id is not _ABSENT:
+            raise _field_error(f_session_id, "string", "session_id")
+        f_session_id = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 7:  # more than the 7 required key(s)
+        f_present = _API_RETRY_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 7 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _API_RETRY_MESSAGE_KEYS)
+    result = ApiRetryMessage.__new__(ApiRetryMessage)
+    result.type = "system"
+    result.subtype = "api_retry"
+    result.attempt = f_attempt
+    result.max_retries = f_max_retries
+    result.retry_delay_ms = f_retry_delay_ms
+    result.error_status = f_error_status
+    result.error = f_error
+    result.no_response = f_no_response
+    result.uuid = f_uuid
+    result.session_id = f_session_id
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_local_command_output_message(data: object) -> LocalCommandOutputMessage:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "local_command_output":
+        _tag(obj, "subtype", "local_command_output")
+    try:
+        f_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_content = obj.get("content", _ABSENT)
+    if type(f_content) is not str:
+        raise _field_error(f_content, "string", "content")
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    f_session_id = obj.get("session_id", _ABSENT)
+    if type(f_session_id) is not str:
+        if f_session_id is not _ABSENT:
+            raise _field_error(f_session_id, "string", "session_id")
+        f_session_id = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 3:  # more than the 3 required key(s)
+        f_present = _LOCAL_COMMAND_OUTPUT_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 3 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _LOCAL_COMMAND_OUTPUT_MESSAGE_KEYS)
+    result = LocalCommandOutputMessage.__new__(LocalCommandOutputMessage)
+    result.type = "system"
+    result.subtype = "local_command_output"
+    result.content = f_content
+    result.uuid = f_uuid
+    result.session_id = f_session_id
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_session_state_changed_message(data: object) -> SessionStateChangedMessage:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "session_state_changed":
+        _tag(obj, "subtype", "session_state_changed")
+    try:
+        v_state = obj["state"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_state = obj.get("state", _ABSENT)
+    if v_state is _ABSENT:
+        raise _field_error(v_state, "", "state")
+    try:
+        f_state = _decode_session_state(v_state)
+    except DecodeError as error:
+        raise error.at(_segment("state")) from None
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    f_session_id = obj.get("session_id", _ABSENT)
+    if type(f_session_id) is not str:
+        if f_session_id is not _ABSENT:
+            raise _field_error(f_session_id, "string", "session_id")
+        f_session_id = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 3:  # more than the 3 required key(s)
+        f_present = _SESSION_STATE_CHANGED_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 3 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _SESSION_STATE_CHANGED_MESSAGE_KEYS)
+    result = SessionStateChangedMessage.__new__(SessionStateChangedMessage)
+    result.type = "system"
+    result.subtype = "session_state_changed"
+    result.state = f_state
+    result.uuid = f_uuid
+    result.session_id = f_session_id
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_elicitation_complete_message(data: object) -> ElicitationCompleteMessage:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "elicitation_complete":
+        _tag(obj, "subtype", "elicitation_complete")
+    try:
+        f_mcp_server_name = obj["mcp_server_name"]
+        f_elicitation_id = obj["elicitation_id"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_mcp_server_name = obj.get("mcp_server_name", _ABSENT)
+        f_elicitation_id = obj.get("elicitation_id", _ABSENT)
+    if type(f_mcp_server_name) is not str:
+        raise _field_error(f_mcp_server_name, "string", "mcp_server_name")
+    if type(f_elicitation_id) is not str:
+        raise _field_error(f_elicitation_id, "string", "elicitation_id")
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    f_session_id = obj.get("session_id", _ABSENT)
+    if type(f_session_id) is not str:
+        if f_session_id is not _ABSENT:
+            raise _field_error(f_session_id, "string", "session_id")
+        f_session_id = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 4:  # more than the 4 required key(s)
+        f_present = _ELICITATION_COMPLETE_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 4 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _ELICITATION_COMPLETE_MESSAGE_KEYS)
+    result = ElicitationCompleteMessage.__new__(ElicitationCompleteMessage)
+    result.type = "system"
+    result.subtype = "elicitation_complete"
+    result.mcp_server_name = f_mcp_server_name
+    result.elicitation_id = f_elicitation_id
+    result.uuid = f_uuid
+    result.session_id = f_session_id
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_informational_message(data: object) -> InformationalMessage:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "informational":
+        _tag(obj, "subtype", "informational")
+    try:
+        f_content = obj["content"]
+        v_level = obj["level"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_content = obj.get("content", _ABSENT)
+        v_level = obj.get("level", _ABSENT)
+    if type(f_content) is not str:
+        raise _field_error(f_content, "string", "content")
+    if v_level is _ABSENT:
+        raise _field_error(v_level, "", "level")
+    try:
+        f_level = _decode_informational_level(v_level)
+    except DecodeError as error:
+        raise error.at(_segment("level")) from None
+    f_tool_use_id = obj.get("tool_use_id", _ABSENT)
+    if type(f_tool_use_id) is not str:
+        if f_tool_use_id is not _ABSENT:
+            raise _field_error(f_tool_use_id, "string", "tool_use_id")
+        f_tool_use_id = None
+    f_prevent_continuation = obj.get("prevent_continuation", _ABSENT)
+    if type(f_prevent_continuation) is not bool:
+        if f_prevent_continuation is not _ABSENT:
+            raise _field_error(f_prevent_continuation, "boolean", "prevent_continuation")
+        f_prevent_continuation = None
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    f_session_id = obj.get("session_id", _ABSENT)
+    if type(f_session_id) is not str:
+        if f_session_id is not _ABSENT:
+            raise _field_error(f_session_id, "string", "session_id")
+        f_session_id = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 4:  # more than the 4 required key(s)
+        f_present = _INFORMATIONAL_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 4 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _INFORMATIONAL_MESSAGE_KEYS)
+    result = InformationalMessage.__new__(InformationalMessage)
+    result.type = "system"
+    result.subtype = "informational"
+    result.content = f_content
+    result.level = f_level
+    result.tool_use_id = f_tool_use_id
+    result.prevent_continuation = f_prevent_continuation
+    result.uuid = f_uuid
+    result.session_id = f_session_id
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_notification_message(data: object) -> NotificationMessage:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "notification":
+        _tag(obj, "subtype", "notification")
+    try:
+        f_key = obj["key"]
+        f_text = obj["text"]
+        v_priority = obj["priority"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_key = obj.get("key", _ABSENT)
+        f_text = obj.get("text", _ABSENT)
+        v_priority = obj.get("priority", _ABSENT)
+    if type(f_key) is not str:
+        raise _field_error(f_key, "string", "key")
+    if type(f_text) is not str:
+        raise _field_error(f_text, "string", "text")
+    if v_priority is _ABSENT:
+        raise _field_error(v_priority, "", "priority")
+    try:
+        f_priority = _decode_notification_priority(v_priority)
+    except DecodeError as error:
+        raise error.at(_segment("priority")) from None
+    f_color = obj.get("color", _ABSENT)
+    if type(f_color) is not str:
+        if f_color is not _ABSENT:
+            raise _field_error(f_color, "string", "color")
+        f_color = None
+    f_timeout_ms = obj.get("timeout_ms", _ABSENT)
+    if type(f_timeout_ms) is not int:
+        if f_timeout_ms is not _ABSENT:
+            raise _field_error(f_timeout_ms, "integer", "timeout_ms")
+        f_timeout_ms = None
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    f_session_id = obj.get("session_id", _ABSENT)
+    if type(f_session_id) is not str:
+        if f_session_id is not _ABSENT:
+            raise _field_error(f_session_id, "string", "session_id")
+        f_session_id = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 5:  # more than the 5 required key(s)
+        f_present = _NOTIFICATION_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 5 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _NOTIFICATION_MESSAGE_KEYS)
+    result = NotificationMessage.__new__(NotificationMessage)
+    result.type = "system"
+    result.subtype = "notification"
+    result.key = f_key
+    result.text = f_text
+    result.priority = f_priority
+    result.color = f_color
+    result.timeout_ms = f_timeout_ms
+    result.uuid = f_uuid
+    result.session_id = f_session_id
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_permission_denied_message(data: object) -> PermissionDeniedMessage:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "permission_denied":
+        _tag(obj, "subtype", "permission_denied")
+    try:
+        f_tool_name = obj["tool_name"]
+        f_tool_use_id = obj["tool_use_id"]
+        f_message = obj["message"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_tool_name = obj.get("tool_name", _ABSENT)
+        f_tool_use_id = obj.get("tool_use_id", _ABSENT)
+        f_message = obj.get("message", _ABSENT)
+    if type(f_tool_name) is not str:
+        raise _field_error(f_tool_name, "string", "tool_name")
+    if type(f_tool_use_id) is not str:
+        raise _field_error(f_tool_use_id, "string", "tool_use_id")
+    if type(f_message) is not str:
+        raise _field_error(f_message, "string", "message")
+    f_agent_id = obj.get("agent_id", _ABSENT)
+    if type(f_agent_id) is not str:
+        if f_agent_id is not _ABSENT:
+            raise _field_error(f_agent_id, "string", "agent_id")
+        f_agent_id = None
+    f_decision_reason_type = obj.get("decision_reason_type", _ABSENT)
+    if type(f_decision_reason_type) is not str:
+        if f_decision_reason_type is not _ABSENT:
+            raise _field_error(f_decision_reason_type, "string", "decision_reason_type")
+        f_decision_reason_type = None
+    f_decision_reason = obj.get("decision_reason", _ABSENT)
+    if type(f_decision_reason) is not str:
+        if f_decision_reason is not _ABSENT:
+            raise _field_error(f_decision_reason, "string", "decision_reason")
+        f_decision_reason = None
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    f_session_id = obj.get("session_id", _ABSENT)
+    if type(f_session_id) is not str:
+        if f_session_id is not _ABSENT:
+            raise _field_error(f_session_id, "string", "session_id")
+        f_session_id = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 5:  # more than the 5 required key(s)
+        f_present = _PERMISSION_DENIED_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 5 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _PERMISSION_DENIED_MESSAGE_KEYS)
+    result = PermissionDeniedMessage.__new__(PermissionDeniedMessage)
+    result.type = "system"
+    result.subtype = "permission_denied"
+    result.tool_name = f_tool_name
+    result.tool_use_id = f_tool_use_id
+    result.message = f_message
+    result.agent_id = f_agent_id
+    result.decision_reason_type = f_decision_reason_type
+    result.decision_reason = f_decision_reason
+    result.uuid = f_uuid
+    result.session_id = f_session_id
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_commands_changed_message(data: object) -> CommandsChangedMessage:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "commands_changed":
+        _tag(obj, "subtype", "commands_changed")
+    try:
+        v_commands = obj["commands"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_commands = obj.get("commands", _ABSENT)
+    if v_commands is _ABSENT:
+        raise _field_error(v_commands, "", "commands")
+    if type(v_commands) is not list:
+        raise _field_error(v_commands, "array", "commands")
+    try:
+        f_commands = [_json_object(item) for item in v_commands]
+    except DecodeError:
+        raise _item_error(v_commands, _json_object, "commands") from None
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    f_session_id = obj.get("session_id", _ABSENT)
+    if type(f_session_id) is not str:
+        if f_session_id is not _ABSENT:
+            raise _field_error(f_session_id, "string", "session_id")
+        f_session_id = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 3:  # more than the 3 required key(s)
+        f_present = _COMMANDS_CHANGED_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 3 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _COMMANDS_CHANGED_MESSAGE_KEYS)
+    result = CommandsChangedMessage.__new__(CommandsChangedMessage)
+    result.type = "system"
+    result.subtype = "commands_changed"
+    result.commands = f_commands
+    result.uuid = f_uuid
+    result.session_id = f_session_id
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_thinking_tokens_message(data: object) -> ThinkingTokensMessage:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "thinking_tokens":
+        _tag(obj, "subtype", "thinking_tokens")
+    try:
+        f_estimated_tokens = obj["estimated_tokens"]
+        f_estimated_tokens_delta = obj["estimated_tokens_delta"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_estimated_tokens = obj.get("estimated_tokens", _ABSENT)
+        f_estimated_tokens_delta = obj.get("estimated_tokens_delta", _ABSENT)
+    if type(f_estimated_tokens) is not int:
+        raise _field_error(f_estimated_tokens, "integer", "estimated_tokens")
+    if type(f_estimated_tokens_delta) is not int:
+        raise _field_error(f_estimated_tokens_delta, "integer", "estimated_tokens_delta")
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    f_session_id = obj.get("session_id", _ABSENT)
+    if type(f_session_id) is not str:
+        if f_session_id is not _ABSENT:
+            raise _field_error(f_session_id, "string", "session_id")
+        f_session_id = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 4:  # more than the 4 required key(s)
+        f_present = _THINKING_TOKENS_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 4 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _THINKING_TOKENS_MESSAGE_KEYS)
+    result = ThinkingTokensMessage.__new__(ThinkingTokensMessage)
+    result.type = "system"
+    result.subtype = "thinking_tokens"
+    result.estimated_tokens = f_estimated_tokens
+    result.estimated_tokens_delta = f_estimated_tokens_delta
+    result.uuid = f_uuid
+    result.session_id = f_session_id
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_mirror_error_message(data: object) -> MirrorErrorMessage:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "mirror_error":
+        _tag(obj, "subtype", "mirror_error")
+    v_key = obj.get("key", _ABSENT)
+    if v_key is _ABSENT:
+        f_key: dict[str, JSONValue] | None = None
+    else:
+        try:
+            f_key = _d_opt_json_object(v_key)
+        except DecodeError as error:
+            raise error.at(_segment("key")) from None
+    f_error = obj.get("error", _ABSENT)
+    if type(f_error) is not str:
+        if f_error is not _ABSENT:
+            raise _field_error(f_error, "string", "error")
+        f_error = None
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    f_session_id = obj.get("session_id", _ABSENT)
+    if type(f_session_id) is not str:
+        if f_session_id is not _ABSENT:
+            raise _field_error(f_session_id, "string", "session_id")
+        f_session_id = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _MIRROR_ERROR_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _MIRROR_ERROR_MESSAGE_KEYS)
+    result = MirrorErrorMessage.__new__(MirrorErrorMessage)
+    result.type = "system"
+    result.subtype = "mirror_error"
+    result.key = f_key
+    result.error = f_error
     result.uuid = f_uuid
     result.session_id = f_session_id
     result.extra = f_extra
@@ -4076,6 +6856,314 @@ def _decode_control_response(data: object) -> ControlResponse:
     return result
 
 
+def _decode_compact_boundary_marker(data: object) -> CompactBoundaryMarker:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "compact_boundary":
+        _tag(obj, "type", "compact_boundary")
+    v_direction = obj.get("direction", _ABSENT)
+    if v_direction is _ABSENT:
+        f_direction: CompactDirection | None = None
+    else:
+        try:
+            f_direction = _decode_compact_direction(v_direction)
+        except DecodeError as error:
+            raise error.at(_segment("direction")) from None
+    f_session_id = obj.get("session_id", _ABSENT)
+    if type(f_session_id) is not str:
+        if f_session_id is not _ABSENT:
+            raise _field_error(f_session_id, "string", "session_id")
+        f_session_id = None
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 1:  # more than the 1 required key(s)
+        f_present = _COMPACT_BOUNDARY_MARKER_OPTIONAL.intersection(obj)
+        if len(obj) != 1 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _COMPACT_BOUNDARY_MARKER_KEYS)
+    result = CompactBoundaryMarker.__new__(CompactBoundaryMarker)
+    result.type = "compact_boundary"
+    result.direction = f_direction
+    result.session_id = f_session_id
+    result.uuid = f_uuid
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_tool_progress_message(data: object) -> ToolProgressMessage:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_progress":
+        _tag(obj, "type", "tool_progress")
+    try:
+        f_tool_use_id = obj["tool_use_id"]
+        f_tool_name = obj["tool_name"]
+        f_parent_tool_use_id = obj["parent_tool_use_id"]
+        f_elapsed_time_seconds = obj["elapsed_time_seconds"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_tool_use_id = obj.get("tool_use_id", _ABSENT)
+        f_tool_name = obj.get("tool_name", _ABSENT)
+        f_parent_tool_use_id = obj.get("parent_tool_use_id", _ABSENT)
+        f_elapsed_time_seconds = obj.get("elapsed_time_seconds", _ABSENT)
+    if type(f_tool_use_id) is not str:
+        raise _field_error(f_tool_use_id, "string", "tool_use_id")
+    if type(f_tool_name) is not str:
+        raise _field_error(f_tool_name, "string", "tool_name")
+    if f_parent_tool_use_id is not None and type(f_parent_tool_use_id) is not str:
+        raise _field_error(f_parent_tool_use_id, "string", "parent_tool_use_id")
+    if type(f_elapsed_time_seconds) is not int and (
+        type(f_elapsed_time_seconds) is not float or f_elapsed_time_seconds - f_elapsed_time_seconds
+    ):
+        raise _field_error(f_elapsed_time_seconds, "number", "elapsed_time_seconds")
+    f_task_id = obj.get("task_id", _ABSENT)
+    if type(f_task_id) is not str:
+        if f_task_id is not _ABSENT:
+            raise _field_error(f_task_id, "string", "task_id")
+        f_task_id = None
+    f_heartbeat = obj.get("heartbeat", _ABSENT)
+    if type(f_heartbeat) is not bool:
+        if f_heartbeat is not _ABSENT:
+            raise _field_error(f_heartbeat, "boolean", "heartbeat")
+        f_heartbeat = None
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    f_session_id = obj.get("session_id", _ABSENT)
+    if type(f_session_id) is not str:
+        if f_session_id is not _ABSENT:
+            raise _field_error(f_session_id, "string", "session_id")
+        f_session_id = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 5:  # more than the 5 required key(s)
+        f_present = _TOOL_PROGRESS_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 5 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TOOL_PROGRESS_MESSAGE_KEYS)
+    result = ToolProgressMessage.__new__(ToolProgressMessage)
+    result.type = "tool_progress"
+    result.tool_use_id = f_tool_use_id
+    result.tool_name = f_tool_name
+    result.parent_tool_use_id = f_parent_tool_use_id
+    result.elapsed_time_seconds = f_elapsed_time_seconds
+    result.task_id = f_task_id
+    result.heartbeat = f_heartbeat
+    result.uuid = f_uuid
+    result.session_id = f_session_id
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_tool_use_summary_message(data: object) -> ToolUseSummaryMessage:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_use_summary":
+        _tag(obj, "type", "tool_use_summary")
+    try:
+        f_summary = obj["summary"]
+        v_preceding_tool_use_ids = obj["preceding_tool_use_ids"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_summary = obj.get("summary", _ABSENT)
+        v_preceding_tool_use_ids = obj.get("preceding_tool_use_ids", _ABSENT)
+    if type(f_summary) is not str:
+        raise _field_error(f_summary, "string", "summary")
+    if v_preceding_tool_use_ids is _ABSENT:
+        raise _field_error(v_preceding_tool_use_ids, "", "preceding_tool_use_ids")
+    if type(v_preceding_tool_use_ids) is not list:
+        raise _field_error(v_preceding_tool_use_ids, "array", "preceding_tool_use_ids")
+    try:
+        f_preceding_tool_use_ids = [_str(item) for item in v_preceding_tool_use_ids]
+    except DecodeError:
+        raise _item_error(v_preceding_tool_use_ids, _str, "preceding_tool_use_ids") from None
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    f_session_id = obj.get("session_id", _ABSENT)
+    if type(f_session_id) is not str:
+        if f_session_id is not _ABSENT:
+            raise _field_error(f_session_id, "string", "session_id")
+        f_session_id = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 3:  # more than the 3 required key(s)
+        f_present = _TOOL_USE_SUMMARY_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 3 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TOOL_USE_SUMMARY_MESSAGE_KEYS)
+    result = ToolUseSummaryMessage.__new__(ToolUseSummaryMessage)
+    result.type = "tool_use_summary"
+    result.summary = f_summary
+    result.preceding_tool_use_ids = f_preceding_tool_use_ids
+    result.uuid = f_uuid
+    result.session_id = f_session_id
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_auth_status_message(data: object) -> AuthStatusMessage:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "auth_status":
+        _tag(obj, "type", "auth_status")
+    try:
+        f_is_authenticating = obj["isAuthenticating"]
+        v_output = obj["output"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_is_authenticating = obj.get("isAuthenticating", _ABSENT)
+        v_output = obj.get("output", _ABSENT)
+    if type(f_is_authenticating) is not bool:
+        raise _field_error(f_is_authenticating, "boolean", "isAuthenticating")
+    if v_output is _ABSENT:
+        raise _field_error(v_output, "", "output")
+    if type(v_output) is not list:
+        raise _field_error(v_output, "array", "output")
+    try:
+        f_output = [_str(item) for item in v_output]
+    except DecodeError:
+        raise _item_error(v_output, _str, "output") from None
+    f_error = obj.get("error", _ABSENT)
+    if type(f_error) is not str:
+        if f_error is not _ABSENT:
+            raise _field_error(f_error, "string", "error")
+        f_error = None
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    f_session_id = obj.get("session_id", _ABSENT)
+    if type(f_session_id) is not str:
+        if f_session_id is not _ABSENT:
+            raise _field_error(f_session_id, "string", "session_id")
+        f_session_id = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 3:  # more than the 3 required key(s)
+        f_present = _AUTH_STATUS_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 3 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _AUTH_STATUS_MESSAGE_KEYS)
+    result = AuthStatusMessage.__new__(AuthStatusMessage)
+    result.type = "auth_status"
+    result.is_authenticating = f_is_authenticating
+    result.output = f_output
+    result.error = f_error
+    result.uuid = f_uuid
+    result.session_id = f_session_id
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_prompt_suggestion_message(data: object) -> PromptSuggestionMessage:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "prompt_suggestion":
+        _tag(obj, "type", "prompt_suggestion")
+    try:
+        f_suggestion = obj["suggestion"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_suggestion = obj.get("suggestion", _ABSENT)
+    if type(f_suggestion) is not str:
+        raise _field_error(f_suggestion, "string", "suggestion")
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    f_session_id = obj.get("session_id", _ABSENT)
+    if type(f_session_id) is not str:
+        if f_session_id is not _ABSENT:
+            raise _field_error(f_session_id, "string", "session_id")
+        f_session_id = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _PROMPT_SUGGESTION_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _PROMPT_SUGGESTION_MESSAGE_KEYS)
+    result = PromptSuggestionMessage.__new__(PromptSuggestionMessage)
+    result.type = "prompt_suggestion"
+    result.suggestion = f_suggestion
+    result.uuid = f_uuid
+    result.session_id = f_session_id
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_conversation_reset_message(data: object) -> ConversationResetMessage:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "conversation_reset":
+        _tag(obj, "type", "conversation_reset")
+    try:
+        f_new_conversation_id = obj["new_conversation_id"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_new_conversation_id = obj.get("new_conversation_id", _ABSENT)
+    if type(f_new_conversation_id) is not str:
+        raise _field_error(f_new_conversation_id, "string", "new_conversation_id")
+    v_trigger = obj.get("trigger", _ABSENT)
+    if v_trigger is _ABSENT:
+        f_trigger: ConversationResetTrigger | None = None
+    else:
+        try:
+            f_trigger = _decode_conversation_reset_trigger(v_trigger)
+        except DecodeError as error:
+            raise error.at(_segment("trigger")) from None
+    f_user_message_uuid = obj.get("user_message_uuid", _ABSENT)
+    if type(f_user_message_uuid) is not str:
+        if f_user_message_uuid is not _ABSENT:
+            raise _field_error(f_user_message_uuid, "string", "user_message_uuid")
+        f_user_message_uuid = None
+    f_timestamp = obj.get("timestamp", _ABSENT)
+    if type(f_timestamp) is not str:
+        if f_timestamp is not _ABSENT:
+            raise _field_error(f_timestamp, "string", "timestamp")
+        f_timestamp = None
+    f_uuid = obj.get("uuid", _ABSENT)
+    if type(f_uuid) is not str:
+        if f_uuid is not _ABSENT:
+            raise _field_error(f_uuid, "string", "uuid")
+        f_uuid = None
+    f_session_id = obj.get("session_id", _ABSENT)
+    if type(f_session_id) is not str:
+        if f_session_id is not _ABSENT:
+            raise _field_error(f_session_id, "string", "session_id")
+        f_session_id = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _CONVERSATION_RESET_MESSAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _CONVERSATION_RESET_MESSAGE_KEYS)
+    result = ConversationResetMessage.__new__(ConversationResetMessage)
+    result.type = "conversation_reset"
+    result.new_conversation_id = f_new_conversation_id
+    result.trigger = f_trigger
+    result.user_message_uuid = f_user_message_uuid
+    result.timestamp = f_timestamp
+    result.uuid = f_uuid
+    result.session_id = f_session_id
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
 def _decode_text_block(data: object) -> TextBlock:
     if type(data) is not dict:
         raise _type_error("object", data)
@@ -4561,6 +7649,32 @@ def _decode_compact_metadata(data: object) -> CompactMetadata:
         if f_pre_tokens is not _ABSENT:
             raise _field_error(f_pre_tokens, "integer", "pre_tokens")
         f_pre_tokens = None
+    f_post_tokens = obj.get("post_tokens", _ABSENT)
+    if type(f_post_tokens) is not int:
+        if f_post_tokens is not _ABSENT:
+            raise _field_error(f_post_tokens, "integer", "post_tokens")
+        f_post_tokens = None
+    f_duration_ms = obj.get("duration_ms", _ABSENT)
+    if type(f_duration_ms) is not int:
+        if f_duration_ms is not _ABSENT:
+            raise _field_error(f_duration_ms, "integer", "duration_ms")
+        f_duration_ms = None
+    v_preserved_segment = obj.get("preserved_segment", _ABSENT)
+    if v_preserved_segment is _ABSENT:
+        f_preserved_segment: dict[str, JSONValue] | None = None
+    else:
+        try:
+            f_preserved_segment = _json_object(v_preserved_segment)
+        except DecodeError as error:
+            raise error.at(_segment("preserved_segment")) from None
+    v_preserved_messages = obj.get("preserved_messages", _ABSENT)
+    if v_preserved_messages is _ABSENT:
+        f_preserved_messages: dict[str, JSONValue] | None = None
+    else:
+        try:
+            f_preserved_messages = _json_object(v_preserved_messages)
+        except DecodeError as error:
+            raise error.at(_segment("preserved_messages")) from None
     f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
     if len(obj) != 1:  # more than the 1 required key(s)
@@ -4570,8 +7684,156 @@ def _decode_compact_metadata(data: object) -> CompactMetadata:
     result = CompactMetadata.__new__(CompactMetadata)
     result.trigger = f_trigger
     result.pre_tokens = f_pre_tokens
+    result.post_tokens = f_post_tokens
+    result.duration_ms = f_duration_ms
+    result.preserved_segment = f_preserved_segment
+    result.preserved_messages = f_preserved_messages
     result.extra = f_extra
     result._present = f_present
+    return result
+
+
+def _decode_task_usage(data: object) -> TaskUsage:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        f_total_tokens = obj["total_tokens"]
+        f_tool_uses = obj["tool_uses"]
+        f_duration_ms = obj["duration_ms"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_total_tokens = obj.get("total_tokens", _ABSENT)
+        f_tool_uses = obj.get("tool_uses", _ABSENT)
+        f_duration_ms = obj.get("duration_ms", _ABSENT)
+    if type(f_total_tokens) is not int:
+        raise _field_error(f_total_tokens, "integer", "total_tokens")
+    if type(f_tool_uses) is not int:
+        raise _field_error(f_tool_uses, "integer", "tool_uses")
+    if type(f_duration_ms) is not int:
+        raise _field_error(f_duration_ms, "integer", "duration_ms")
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _TASK_USAGE_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _TASK_USAGE_KEYS)
+    result = TaskUsage.__new__(TaskUsage)
+    result.total_tokens = f_total_tokens
+    result.tool_uses = f_tool_uses
+    result.duration_ms = f_duration_ms
+    result.extra = f_extra
+    return result
+
+
+def _decode_background_task(data: object) -> BackgroundTask:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        f_task_id = obj["task_id"]
+        f_task_type = obj["task_type"]
+        f_description = obj["description"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_task_id = obj.get("task_id", _ABSENT)
+        f_task_type = obj.get("task_type", _ABSENT)
+        f_description = obj.get("description", _ABSENT)
+    if type(f_task_id) is not str:
+        raise _field_error(f_task_id, "string", "task_id")
+    if type(f_task_type) is not str:
+        raise _field_error(f_task_type, "string", "task_type")
+    if type(f_description) is not str:
+        raise _field_error(f_description, "string", "description")
+    f_ambient = obj.get("ambient", _ABSENT)
+    if type(f_ambient) is not bool:
+        if f_ambient is not _ABSENT:
+            raise _field_error(f_ambient, "boolean", "ambient")
+        f_ambient = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 3:  # more than the 3 required key(s)
+        f_present = _BACKGROUND_TASK_OPTIONAL.intersection(obj)
+        if len(obj) != 3 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _BACKGROUND_TASK_KEYS)
+    result = BackgroundTask.__new__(BackgroundTask)
+    result.task_id = f_task_id
+    result.task_type = f_task_type
+    result.description = f_description
+    result.ambient = f_ambient
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_persisted_file(data: object) -> PersistedFile:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        f_filename = obj["filename"]
+        f_file_id = obj["file_id"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_filename = obj.get("filename", _ABSENT)
+        f_file_id = obj.get("file_id", _ABSENT)
+    if type(f_filename) is not str:
+        raise _field_error(f_filename, "string", "filename")
+    if type(f_file_id) is not str:
+        raise _field_error(f_file_id, "string", "file_id")
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _PERSISTED_FILE_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _PERSISTED_FILE_KEYS)
+    result = PersistedFile.__new__(PersistedFile)
+    result.filename = f_filename
+    result.file_id = f_file_id
+    result.extra = f_extra
+    return result
+
+
+def _decode_failed_file(data: object) -> FailedFile:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        f_filename = obj["filename"]
+        f_error = obj["error"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_filename = obj.get("filename", _ABSENT)
+        f_error = obj.get("error", _ABSENT)
+    if type(f_filename) is not str:
+        raise _field_error(f_filename, "string", "filename")
+    if type(f_error) is not str:
+        raise _field_error(f_error, "string", "error")
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _FAILED_FILE_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _FAILED_FILE_KEYS)
+    result = FailedFile.__new__(FailedFile)
+    result.filename = f_filename
+    result.error = f_error
+    result.extra = f_extra
+    return result
+
+
+def _decode_no_response(data: object) -> NoResponse:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        f_waited_ms = obj["waited_ms"]
+        f_retry_wait_ms = obj["retry_wait_ms"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_waited_ms = obj.get("waited_ms", _ABSENT)
+        f_retry_wait_ms = obj.get("retry_wait_ms", _ABSENT)
+    if type(f_waited_ms) is not int:
+        raise _field_error(f_waited_ms, "integer", "waited_ms")
+    if type(f_retry_wait_ms) is not int:
+        raise _field_error(f_retry_wait_ms, "integer", "retry_wait_ms")
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _NO_RESPONSE_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _NO_RESPONSE_KEYS)
+    result = NoResponse.__new__(NoResponse)
+    result.waited_ms = f_waited_ms
+    result.retry_wait_ms = f_retry_wait_ms
+    result.extra = f_extra
     return result
 
 
@@ -5334,6 +8596,17 @@ def _decode_control_response_body(data: object) -> ControlResponseBody:
     return _dispatch(obj, "subtype", _CONTROL_RESPONSE_BODY_BY_TAG)(obj)
 
 
+def _decode_compact_boundary_message(data: object) -> CompactBoundaryMessage:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _COMPACT_BOUNDARY_MESSAGE_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
+    obj = _object(data)
+    return _dispatch(obj, "type", _COMPACT_BOUNDARY_MESSAGE_BY_TAG)(obj)
+
+
 def _decode_message(data: object) -> Message:
     if type(data) is dict:
         tag = data.get("type")
@@ -5345,8 +8618,16 @@ def _decode_message(data: object) -> Message:
     return _dispatch(obj, "type", _MESSAGE_BY_TAG)(obj)
 
 
+def _d_list_background_task(value: object) -> list[BackgroundTask]:
+    return _list(value, _decode_background_task)
+
+
 def _d_list_content_block(value: object) -> list[ContentBlock]:
     return _list(value, _decode_content_block)
+
+
+def _d_list_failed_file(value: object) -> list[FailedFile]:
+    return _list(value, _decode_failed_file)
 
 
 def _d_list_json(value: object) -> list[JSONValue]:
@@ -5363,6 +8644,10 @@ def _d_list_mcp_server_status(value: object) -> list[McpServerStatus]:
 
 def _d_list_permission_denial(value: object) -> list[PermissionDenial]:
     return _list(value, _decode_permission_denial)
+
+
+def _d_list_persisted_file(value: object) -> list[PersistedFile]:
+    return _list(value, _decode_persisted_file)
 
 
 def _d_list_plugin_info(value: object) -> list[PluginInfo]:
@@ -5523,15 +8808,26 @@ _SYSTEM_MESSAGE_OPTIONAL = frozenset(
 
 
 _SYSTEM_STATUS_MESSAGE_KEYS = frozenset(
-    {"type", "subtype", "status", "permissionMode", "session_id", "uuid"}
+    {
+        "type",
+        "subtype",
+        "status",
+        "permissionMode",
+        "compact_result",
+        "compact_error",
+        "session_id",
+        "uuid",
+    }
 )
-_SYSTEM_STATUS_MESSAGE_OPTIONAL = frozenset({"permissionMode", "session_id", "uuid"})
+_SYSTEM_STATUS_MESSAGE_OPTIONAL = frozenset(
+    {"permissionMode", "compact_result", "compact_error", "session_id", "uuid"}
+)
 
 
-_COMPACT_BOUNDARY_MESSAGE_KEYS = frozenset(
+_SYSTEM_COMPACT_BOUNDARY_KEYS = frozenset(
     {"type", "subtype", "compact_metadata", "direction", "session_id", "uuid"}
 )
-_COMPACT_BOUNDARY_MESSAGE_OPTIONAL = frozenset(
+_SYSTEM_COMPACT_BOUNDARY_OPTIONAL = frozenset(
     {"compact_metadata", "direction", "session_id", "uuid"}
 )
 
@@ -5542,6 +8838,23 @@ _HOOK_STARTED_MESSAGE_KEYS = frozenset(
 _HOOK_STARTED_MESSAGE_OPTIONAL = frozenset(
     {"hook_id", "hook_name", "hook_event", "uuid", "session_id"}
 )
+
+
+_HOOK_PROGRESS_MESSAGE_KEYS = frozenset(
+    {
+        "type",
+        "subtype",
+        "hook_id",
+        "hook_name",
+        "hook_event",
+        "stdout",
+        "stderr",
+        "output",
+        "uuid",
+        "session_id",
+    }
+)
+_HOOK_PROGRESS_MESSAGE_OPTIONAL = frozenset({"uuid", "session_id"})
 
 
 _HOOK_RESPONSE_MESSAGE_KEYS = frozenset(
@@ -5574,6 +8887,199 @@ _HOOK_RESPONSE_MESSAGE_OPTIONAL = frozenset(
         "session_id",
     }
 )
+
+
+_TASK_STARTED_MESSAGE_KEYS = frozenset(
+    {
+        "type",
+        "subtype",
+        "task_id",
+        "tool_use_id",
+        "description",
+        "task_type",
+        "subagent_type",
+        "is_backgrounded",
+        "spawn_depth",
+        "workflow_name",
+        "prompt",
+        "skip_transcript",
+        "ambient",
+        "uuid",
+        "session_id",
+    }
+)
+_TASK_STARTED_MESSAGE_OPTIONAL = frozenset(
+    {
+        "tool_use_id",
+        "task_type",
+        "subagent_type",
+        "is_backgrounded",
+        "spawn_depth",
+        "workflow_name",
+        "prompt",
+        "skip_transcript",
+        "ambient",
+        "uuid",
+        "session_id",
+    }
+)
+
+
+_TASK_PROGRESS_MESSAGE_KEYS = frozenset(
+    {
+        "type",
+        "subtype",
+        "task_id",
+        "tool_use_id",
+        "description",
+        "subagent_type",
+        "usage",
+        "last_tool_name",
+        "summary",
+        "uuid",
+        "session_id",
+    }
+)
+_TASK_PROGRESS_MESSAGE_OPTIONAL = frozenset(
+    {"tool_use_id", "subagent_type", "last_tool_name", "summary", "uuid", "session_id"}
+)
+
+
+_TASK_NOTIFICATION_MESSAGE_KEYS = frozenset(
+    {
+        "type",
+        "subtype",
+        "task_id",
+        "tool_use_id",
+        "status",
+        "reason",
+        "output_file",
+        "summary",
+        "usage",
+        "resource_links",
+        "skip_transcript",
+        "ambient",
+        "uuid",
+        "session_id",
+    }
+)
+_TASK_NOTIFICATION_MESSAGE_OPTIONAL = frozenset(
+    {
+        "tool_use_id",
+        "reason",
+        "usage",
+        "resource_links",
+        "skip_transcript",
+        "ambient",
+        "uuid",
+        "session_id",
+    }
+)
+
+
+_TASK_UPDATED_MESSAGE_KEYS = frozenset(
+    {"type", "subtype", "task_id", "patch", "uuid", "session_id"}
+)
+_TASK_UPDATED_MESSAGE_OPTIONAL = frozenset({"uuid", "session_id"})
+
+
+_BACKGROUND_TASKS_CHANGED_MESSAGE_KEYS = frozenset(
+    {"type", "subtype", "tasks", "uuid", "session_id"}
+)
+_BACKGROUND_TASKS_CHANGED_MESSAGE_OPTIONAL = frozenset({"uuid", "session_id"})
+
+
+_FILES_PERSISTED_EVENT_KEYS = frozenset(
+    {"type", "subtype", "files", "failed", "processed_at", "uuid", "session_id"}
+)
+_FILES_PERSISTED_EVENT_OPTIONAL = frozenset({"uuid", "session_id"})
+
+
+_API_RETRY_MESSAGE_KEYS = frozenset(
+    {
+        "type",
+        "subtype",
+        "attempt",
+        "max_retries",
+        "retry_delay_ms",
+        "error_status",
+        "error",
+        "no_response",
+        "uuid",
+        "session_id",
+    }
+)
+_API_RETRY_MESSAGE_OPTIONAL = frozenset({"no_response", "uuid", "session_id"})
+
+
+_LOCAL_COMMAND_OUTPUT_MESSAGE_KEYS = frozenset({"type", "subtype", "content", "uuid", "session_id"})
+_LOCAL_COMMAND_OUTPUT_MESSAGE_OPTIONAL = frozenset({"uuid", "session_id"})
+
+
+_SESSION_STATE_CHANGED_MESSAGE_KEYS = frozenset({"type", "subtype", "state", "uuid", "session_id"})
+_SESSION_STATE_CHANGED_MESSAGE_OPTIONAL = frozenset({"uuid", "session_id"})
+
+
+_ELICITATION_COMPLETE_MESSAGE_KEYS = frozenset(
+    {"type", "subtype", "mcp_server_name", "elicitation_id", "uuid", "session_id"}
+)
+_ELICITATION_COMPLETE_MESSAGE_OPTIONAL = frozenset({"uuid", "session_id"})
+
+
+_INFORMATIONAL_MESSAGE_KEYS = frozenset(
+    {
+        "type",
+        "subtype",
+        "content",
+        "level",
+        "tool_use_id",
+        "prevent_continuation",
+        "uuid",
+        "session_id",
+    }
+)
+_INFORMATIONAL_MESSAGE_OPTIONAL = frozenset(
+    {"tool_use_id", "prevent_continuation", "uuid", "session_id"}
+)
+
+
+_NOTIFICATION_MESSAGE_KEYS = frozenset(
+    {"type", "subtype", "key", "text", "priority", "color", "timeout_ms", "uuid", "session_id"}
+)
+_NOTIFICATION_MESSAGE_OPTIONAL = frozenset({"color", "timeout_ms", "uuid", "session_id"})
+
+
+_PERMISSION_DENIED_MESSAGE_KEYS = frozenset(
+    {
+        "type",
+        "subtype",
+        "tool_name",
+        "tool_use_id",
+        "agent_id",
+        "decision_reason_type",
+        "decision_reason",
+        "message",
+        "uuid",
+        "session_id",
+    }
+)
+_PERMISSION_DENIED_MESSAGE_OPTIONAL = frozenset(
+    {"agent_id", "decision_reason_type", "decision_reason", "uuid", "session_id"}
+)
+
+
+_COMMANDS_CHANGED_MESSAGE_KEYS = frozenset({"type", "subtype", "commands", "uuid", "session_id"})
+_COMMANDS_CHANGED_MESSAGE_OPTIONAL = frozenset({"uuid", "session_id"})
+
+
+_THINKING_TOKENS_MESSAGE_KEYS = frozenset(
+    {"type", "subtype", "estimated_tokens", "estimated_tokens_delta", "uuid", "session_id"}
+)
+_THINKING_TOKENS_MESSAGE_OPTIONAL = frozenset({"uuid", "session_id"})
+
+
+_MIRROR_ERROR_MESSAGE_KEYS = frozenset({"type", "subtype", "key", "error", "uuid", "session_id"})
+_MIRROR_ERROR_MESSAGE_OPTIONAL = frozenset({"key", "error", "uuid", "session_id"})
 
 
 _ASSISTANT_MESSAGE_KEYS = frozenset(
@@ -5717,6 +9223,58 @@ _CONTROL_REQUEST_KEYS = frozenset({"type", "request_id", "request"})
 _CONTROL_RESPONSE_KEYS = frozenset({"type", "response"})
 
 
+_COMPACT_BOUNDARY_MARKER_KEYS = frozenset({"type", "direction", "session_id", "uuid"})
+_COMPACT_BOUNDARY_MARKER_OPTIONAL = frozenset({"direction", "session_id", "uuid"})
+
+
+_TOOL_PROGRESS_MESSAGE_KEYS = frozenset(
+    {
+        "type",
+        "tool_use_id",
+        "tool_name",
+        "parent_tool_use_id",
+        "elapsed_time_seconds",
+        "task_id",
+        "heartbeat",
+        "uuid",
+        "session_id",
+    }
+)
+_TOOL_PROGRESS_MESSAGE_OPTIONAL = frozenset({"task_id", "heartbeat", "uuid", "session_id"})
+
+
+_TOOL_USE_SUMMARY_MESSAGE_KEYS = frozenset(
+    {"type", "summary", "preceding_tool_use_ids", "uuid", "session_id"}
+)
+_TOOL_USE_SUMMARY_MESSAGE_OPTIONAL = frozenset({"uuid", "session_id"})
+
+
+_AUTH_STATUS_MESSAGE_KEYS = frozenset(
+    {"type", "isAuthenticating", "output", "error", "uuid", "session_id"}
+)
+_AUTH_STATUS_MESSAGE_OPTIONAL = frozenset({"error", "uuid", "session_id"})
+
+
+_PROMPT_SUGGESTION_MESSAGE_KEYS = frozenset({"type", "suggestion", "uuid", "session_id"})
+_PROMPT_SUGGESTION_MESSAGE_OPTIONAL = frozenset({"uuid", "session_id"})
+
+
+_CONVERSATION_RESET_MESSAGE_KEYS = frozenset(
+    {
+        "type",
+        "new_conversation_id",
+        "trigger",
+        "user_message_uuid",
+        "timestamp",
+        "uuid",
+        "session_id",
+    }
+)
+_CONVERSATION_RESET_MESSAGE_OPTIONAL = frozenset(
+    {"trigger", "user_message_uuid", "timestamp", "uuid", "session_id"}
+)
+
+
 _TEXT_BLOCK_KEYS = frozenset({"type", "text"})
 
 
@@ -5789,8 +9347,35 @@ _CONTROL_SUCCESS_RESPONSE_OPTIONAL = frozenset({"response"})
 _CONTROL_ERROR_RESPONSE_KEYS = frozenset({"subtype", "request_id", "error"})
 
 
-_COMPACT_METADATA_KEYS = frozenset({"trigger", "pre_tokens"})
-_COMPACT_METADATA_OPTIONAL = frozenset({"pre_tokens"})
+_COMPACT_METADATA_KEYS = frozenset(
+    {
+        "trigger",
+        "pre_tokens",
+        "post_tokens",
+        "duration_ms",
+        "preserved_segment",
+        "preserved_messages",
+    }
+)
+_COMPACT_METADATA_OPTIONAL = frozenset(
+    {"pre_tokens", "post_tokens", "duration_ms", "preserved_segment", "preserved_messages"}
+)
+
+
+_TASK_USAGE_KEYS = frozenset({"total_tokens", "tool_uses", "duration_ms"})
+
+
+_BACKGROUND_TASK_KEYS = frozenset({"task_id", "task_type", "description", "ambient"})
+_BACKGROUND_TASK_OPTIONAL = frozenset({"ambient"})
+
+
+_PERSISTED_FILE_KEYS = frozenset({"filename", "file_id"})
+
+
+_FAILED_FILE_KEYS = frozenset({"filename", "error"})
+
+
+_NO_RESPONSE_KEYS = frozenset({"waited_ms", "retry_wait_ms"})
 
 
 _ASSISTANT_MESSAGE_BODY_KEYS = frozenset(
@@ -5982,12 +9567,45 @@ _HOOK_OUTCOME_VALUES: dict[str, HookOutcome] = {member.value: member for member 
 _RATE_LIMIT_STATUS_VALUES: dict[str, RateLimitStatus] = {
     member.value: member for member in RateLimitStatus
 }
+_SYSTEM_STATUS_MESSAGE_COMPACT_RESULT_VALUES: dict[str, SystemStatusMessageCompactResult] = {
+    member.value: member for member in SystemStatusMessageCompactResult
+}
+_TASK_NOTIFICATION_STATUS_VALUES: dict[str, TaskNotificationStatus] = {
+    member.value: member for member in TaskNotificationStatus
+}
+_SESSION_STATE_VALUES: dict[str, SessionState] = {member.value: member for member in SessionState}
+_INFORMATIONAL_LEVEL_VALUES: dict[str, InformationalLevel] = {
+    member.value: member for member in InformationalLevel
+}
+_NOTIFICATION_PRIORITY_VALUES: dict[str, NotificationPriority] = {
+    member.value: member for member in NotificationPriority
+}
+_CONVERSATION_RESET_TRIGGER_VALUES: dict[str, ConversationResetTrigger] = {
+    member.value: member for member in ConversationResetTrigger
+}
 _SYSTEM_EVENT_BY_TAG: dict[object, Callable[[object], SystemEvent]] = {
     "init": _decode_system_message,
     "status": _decode_system_status_message,
-    "compact_boundary": _decode_compact_boundary_message,
+    "compact_boundary": _decode_system_compact_boundary,
     "hook_started": _decode_hook_started_message,
+    "hook_progress": _decode_hook_progress_message,
     "hook_response": _decode_hook_response_message,
+    "task_started": _decode_task_started_message,
+    "task_progress": _decode_task_progress_message,
+    "task_notification": _decode_task_notification_message,
+    "task_updated": _decode_task_updated_message,
+    "background_tasks_changed": _decode_background_tasks_changed_message,
+    "files_persisted": _decode_files_persisted_event,
+    "api_retry": _decode_api_retry_message,
+    "local_command_output": _decode_local_command_output_message,
+    "session_state_changed": _decode_session_state_changed_message,
+    "elicitation_complete": _decode_elicitation_complete_message,
+    "informational": _decode_informational_message,
+    "notification": _decode_notification_message,
+    "permission_denied": _decode_permission_denied_message,
+    "commands_changed": _decode_commands_changed_message,
+    "thinking_tokens": _decode_thinking_tokens_message,
+    "mirror_error": _decode_mirror_error_message,
 }
 _CONTENT_BLOCK_BY_TAG: dict[object, Callable[[object], ContentBlock]] = {
     "text": _decode_text_block,
@@ -6008,6 +9626,10 @@ _CONTROL_RESPONSE_BODY_BY_TAG: dict[object, Callable[[object], ControlResponseBo
     "success": _decode_control_success_response,
     "error": _decode_control_error_response,
 }
+_COMPACT_BOUNDARY_MESSAGE_BY_TAG: dict[object, Callable[[object], CompactBoundaryMessage]] = {
+    "system": _decode_system_compact_boundary,
+    "compact_boundary": _decode_compact_boundary_marker,
+}
 _MESSAGE_BY_TAG: dict[object, Callable[[object], Message]] = {
     "system": _decode_system_event,
     "assistant": _decode_assistant_message,
@@ -6018,6 +9640,12 @@ _MESSAGE_BY_TAG: dict[object, Callable[[object], Message]] = {
     "rate_limit_event": _decode_rate_limit_event,
     "control_request": _decode_control_request,
     "control_response": _decode_control_response,
+    "compact_boundary": _decode_compact_boundary_marker,
+    "tool_progress": _decode_tool_progress_message,
+    "tool_use_summary": _decode_tool_use_summary_message,
+    "auth_status": _decode_auth_status_message,
+    "prompt_suggestion": _decode_prompt_suggestion_message,
+    "conversation_reset": _decode_conversation_reset_message,
 }
 
 
@@ -6154,13 +9782,25 @@ def encode_system_status_message(value: SystemStatusMessage) -> JSONValue:
     return value.to_dict()
 
 
-def decode_compact_boundary_message(data: object) -> CompactBoundaryMessage:
-    """Decode JSON data (as `json.loads` returns it) into CompactBoundaryMessage; raises DecodeError."""
-    return _guard(_decode_compact_boundary_message, data)
+def decode_system_status_message_compact_result(data: object) -> SystemStatusMessageCompactResult:
+    """Decode JSON data (as `json.loads` returns it) into SystemStatusMessageCompactResult; raises DecodeError."""
+    return _guard(_decode_system_status_message_compact_result, data)
 
 
-def encode_compact_boundary_message(value: CompactBoundaryMessage) -> JSONValue:
-    """Encode CompactBoundaryMessage as JSON data (the inverse of `decode_compact_boundary_message`)."""
+def encode_system_status_message_compact_result(
+    value: SystemStatusMessageCompactResult,
+) -> JSONValue:
+    """Encode SystemStatusMessageCompactResult as JSON data (the inverse of `decode_system_status_message_compact_result`)."""
+    return value.value
+
+
+def decode_system_compact_boundary(data: object) -> SystemCompactBoundary:
+    """Decode JSON data (as `json.loads` returns it) into SystemCompactBoundary; raises DecodeError."""
+    return _guard(_decode_system_compact_boundary, data)
+
+
+def encode_system_compact_boundary(value: SystemCompactBoundary) -> JSONValue:
+    """Encode SystemCompactBoundary as JSON data (the inverse of `decode_system_compact_boundary`)."""
     return value.to_dict()
 
 
@@ -6174,6 +9814,16 @@ def encode_hook_started_message(value: HookStartedMessage) -> JSONValue:
     return value.to_dict()
 
 
+def decode_hook_progress_message(data: object) -> HookProgressMessage:
+    """Decode JSON data (as `json.loads` returns it) into HookProgressMessage; raises DecodeError."""
+    return _guard(_decode_hook_progress_message, data)
+
+
+def encode_hook_progress_message(value: HookProgressMessage) -> JSONValue:
+    """Encode HookProgressMessage as JSON data (the inverse of `decode_hook_progress_message`)."""
+    return value.to_dict()
+
+
 def decode_hook_response_message(data: object) -> HookResponseMessage:
     """Decode JSON data (as `json.loads` returns it) into HookResponseMessage; raises DecodeError."""
     return _guard(_decode_hook_response_message, data)
@@ -6181,6 +9831,166 @@ def decode_hook_response_message(data: object) -> HookResponseMessage:
 
 def encode_hook_response_message(value: HookResponseMessage) -> JSONValue:
     """Encode HookResponseMessage as JSON data (the inverse of `decode_hook_response_message`)."""
+    return value.to_dict()
+
+
+def decode_task_started_message(data: object) -> TaskStartedMessage:
+    """Decode JSON data (as `json.loads` returns it) into TaskStartedMessage; raises DecodeError."""
+    return _guard(_decode_task_started_message, data)
+
+
+def encode_task_started_message(value: TaskStartedMessage) -> JSONValue:
+    """Encode TaskStartedMessage as JSON data (the inverse of `decode_task_started_message`)."""
+    return value.to_dict()
+
+
+def decode_task_progress_message(data: object) -> TaskProgressMessage:
+    """Decode JSON data (as `json.loads` returns it) into TaskProgressMessage; raises DecodeError."""
+    return _guard(_decode_task_progress_message, data)
+
+
+def encode_task_progress_message(value: TaskProgressMessage) -> JSONValue:
+    """Encode TaskProgressMessage as JSON data (the inverse of `decode_task_progress_message`)."""
+    return value.to_dict()
+
+
+def decode_task_notification_message(data: object) -> TaskNotificationMessage:
+    """Decode JSON data (as `json.loads` returns it) into TaskNotificationMessage; raises DecodeError."""
+    return _guard(_decode_task_notification_message, data)
+
+
+def encode_task_notification_message(value: TaskNotificationMessage) -> JSONValue:
+    """Encode TaskNotificationMessage as JSON data (the inverse of `decode_task_notification_message`)."""
+    return value.to_dict()
+
+
+def decode_task_updated_message(data: object) -> TaskUpdatedMessage:
+    """Decode JSON data (as `json.loads` returns it) into TaskUpdatedMessage; raises DecodeError."""
+    return _guard(_decode_task_updated_message, data)
+
+
+def encode_task_updated_message(value: TaskUpdatedMessage) -> JSONValue:
+    """Encode TaskUpdatedMessage as JSON data (the inverse of `decode_task_updated_message`)."""
+    return value.to_dict()
+
+
+def decode_background_tasks_changed_message(data: object) -> BackgroundTasksChangedMessage:
+    """Decode JSON data (as `json.loads` returns it) into BackgroundTasksChangedMessage; raises DecodeError."""
+    return _guard(_decode_background_tasks_changed_message, data)
+
+
+def encode_background_tasks_changed_message(value: BackgroundTasksChangedMessage) -> JSONValue:
+    """Encode BackgroundTasksChangedMessage as JSON data (the inverse of `decode_background_tasks_changed_message`)."""
+    return value.to_dict()
+
+
+def decode_files_persisted_event(data: object) -> FilesPersistedEvent:
+    """Decode JSON data (as `json.loads` returns it) into FilesPersistedEvent; raises DecodeError."""
+    return _guard(_decode_files_persisted_event, data)
+
+
+def encode_files_persisted_event(value: FilesPersistedEvent) -> JSONValue:
+    """Encode FilesPersistedEvent as JSON data (the inverse of `decode_files_persisted_event`)."""
+    return value.to_dict()
+
+
+def decode_api_retry_message(data: object) -> ApiRetryMessage:
+    """Decode JSON data (as `json.loads` returns it) into ApiRetryMessage; raises DecodeError."""
+    return _guard(_decode_api_retry_message, data)
+
+
+def encode_api_retry_message(value: ApiRetryMessage) -> JSONValue:
+    """Encode ApiRetryMessage as JSON data (the inverse of `decode_api_retry_message`)."""
+    return value.to_dict()
+
+
+def decode_local_command_output_message(data: object) -> LocalCommandOutputMessage:
+    """Decode JSON data (as `json.loads` returns it) into LocalCommandOutputMessage; raises DecodeError."""
+    return _guard(_decode_local_command_output_message, data)
+
+
+def encode_local_command_output_message(value: LocalCommandOutputMessage) -> JSONValue:
+    """Encode LocalCommandOutputMessage as JSON data (the inverse of `decode_local_command_output_message`)."""
+    return value.to_dict()
+
+
+def decode_session_state_changed_message(data: object) -> SessionStateChangedMessage:
+    """Decode JSON data (as `json.loads` returns it) into SessionStateChangedMessage; raises DecodeError."""
+    return _guard(_decode_session_state_changed_message, data)
+
+
+def encode_session_state_changed_message(value: SessionStateChangedMessage) -> JSONValue:
+    """Encode SessionStateChangedMessage as JSON data (the inverse of `decode_session_state_changed_message`)."""
+    return value.to_dict()
+
+
+def decode_elicitation_complete_message(data: object) -> ElicitationCompleteMessage:
+    """Decode JSON data (as `json.loads` returns it) into ElicitationCompleteMessage; raises DecodeError."""
+    return _guard(_decode_elicitation_complete_message, data)
+
+
+def encode_elicitation_complete_message(value: ElicitationCompleteMessage) -> JSONValue:
+    """Encode ElicitationCompleteMessage as JSON data (the inverse of `decode_elicitation_complete_message`)."""
+    return value.to_dict()
+
+
+def decode_informational_message(data: object) -> InformationalMessage:
+    """Decode JSON data (as `json.loads` returns it) into InformationalMessage; raises DecodeError."""
+    return _guard(_decode_informational_message, data)
+
+
+def encode_informational_message(value: InformationalMessage) -> JSONValue:
+    """Encode InformationalMessage as JSON data (the inverse of `decode_informational_message`)."""
+    return value.to_dict()
+
+
+def decode_notification_message(data: object) -> NotificationMessage:
+    """Decode JSON data (as `json.loads` returns it) into NotificationMessage; raises DecodeError."""
+    return _guard(_decode_notification_message, data)
+
+
+def encode_notification_message(value: NotificationMessage) -> JSONValue:
+    """Encode NotificationMessage as JSON data (the inverse of `decode_notification_message`)."""
+    return value.to_dict()
+
+
+def decode_permission_denied_message(data: object) -> PermissionDeniedMessage:
+    """Decode JSON data (as `json.loads` returns it) into PermissionDeniedMessage; raises DecodeError."""
+    return _guard(_decode_permission_denied_message, data)
+
+
+def encode_permission_denied_message(value: PermissionDeniedMessage) -> JSONValue:
+    """Encode PermissionDeniedMessage as JSON data (the inverse of `decode_permission_denied_message`)."""
+    return value.to_dict()
+
+
+def decode_commands_changed_message(data: object) -> CommandsChangedMessage:
+    """Decode JSON data (as `json.loads` returns it) into CommandsChangedMessage; raises DecodeError."""
+    return _guard(_decode_commands_changed_message, data)
+
+
+def encode_commands_changed_message(value: CommandsChangedMessage) -> JSONValue:
+    """Encode CommandsChangedMessage as JSON data (the inverse of `decode_commands_changed_message`)."""
+    return value.to_dict()
+
+
+def decode_thinking_tokens_message(data: object) -> ThinkingTokensMessage:
+    """Decode JSON data (as `json.loads` returns it) into ThinkingTokensMessage; raises DecodeError."""
+    return _guard(_decode_thinking_tokens_message, data)
+
+
+def encode_thinking_tokens_message(value: ThinkingTokensMessage) -> JSONValue:
+    """Encode ThinkingTokensMessage as JSON data (the inverse of `decode_thinking_tokens_message`)."""
+    return value.to_dict()
+
+
+def decode_mirror_error_message(data: object) -> MirrorErrorMessage:
+    """Decode JSON data (as `json.loads` returns it) into MirrorErrorMessage; raises DecodeError."""
+    return _guard(_decode_mirror_error_message, data)
+
+
+def encode_mirror_error_message(value: MirrorErrorMessage) -> JSONValue:
+    """Encode MirrorErrorMessage as JSON data (the inverse of `decode_mirror_error_message`)."""
     return value.to_dict()
 
 
@@ -6261,6 +10071,66 @@ def decode_control_response(data: object) -> ControlResponse:
 
 def encode_control_response(value: ControlResponse) -> JSONValue:
     """Encode ControlResponse as JSON data (the inverse of `decode_control_response`)."""
+    return value.to_dict()
+
+
+def decode_compact_boundary_marker(data: object) -> CompactBoundaryMarker:
+    """Decode JSON data (as `json.loads` returns it) into CompactBoundaryMarker; raises DecodeError."""
+    return _guard(_decode_compact_boundary_marker, data)
+
+
+def encode_compact_boundary_marker(value: CompactBoundaryMarker) -> JSONValue:
+    """Encode CompactBoundaryMarker as JSON data (the inverse of `decode_compact_boundary_marker`)."""
+    return value.to_dict()
+
+
+def decode_tool_progress_message(data: object) -> ToolProgressMessage:
+    """Decode JSON data (as `json.loads` returns it) into ToolProgressMessage; raises DecodeError."""
+    return _guard(_decode_tool_progress_message, data)
+
+
+def encode_tool_progress_message(value: ToolProgressMessage) -> JSONValue:
+    """Encode ToolProgressMessage as JSON data (the inverse of `decode_tool_progress_message`)."""
+    return value.to_dict()
+
+
+def decode_tool_use_summary_message(data: object) -> ToolUseSummaryMessage:
+    """Decode JSON data (as `json.loads` returns it) into ToolUseSummaryMessage; raises DecodeError."""
+    return _guard(_decode_tool_use_summary_message, data)
+
+
+def encode_tool_use_summary_message(value: ToolUseSummaryMessage) -> JSONValue:
+    """Encode ToolUseSummaryMessage as JSON data (the inverse of `decode_tool_use_summary_message`)."""
+    return value.to_dict()
+
+
+def decode_auth_status_message(data: object) -> AuthStatusMessage:
+    """Decode JSON data (as `json.loads` returns it) into AuthStatusMessage; raises DecodeError."""
+    return _guard(_decode_auth_status_message, data)
+
+
+def encode_auth_status_message(value: AuthStatusMessage) -> JSONValue:
+    """Encode AuthStatusMessage as JSON data (the inverse of `decode_auth_status_message`)."""
+    return value.to_dict()
+
+
+def decode_prompt_suggestion_message(data: object) -> PromptSuggestionMessage:
+    """Decode JSON data (as `json.loads` returns it) into PromptSuggestionMessage; raises DecodeError."""
+    return _guard(_decode_prompt_suggestion_message, data)
+
+
+def encode_prompt_suggestion_message(value: PromptSuggestionMessage) -> JSONValue:
+    """Encode PromptSuggestionMessage as JSON data (the inverse of `decode_prompt_suggestion_message`)."""
+    return value.to_dict()
+
+
+def decode_conversation_reset_message(data: object) -> ConversationResetMessage:
+    """Decode JSON data (as `json.loads` returns it) into ConversationResetMessage; raises DecodeError."""
+    return _guard(_decode_conversation_reset_message, data)
+
+
+def encode_conversation_reset_message(value: ConversationResetMessage) -> JSONValue:
+    """Encode ConversationResetMessage as JSON data (the inverse of `decode_conversation_reset_message`)."""
     return value.to_dict()
 
 
@@ -6424,6 +10294,16 @@ def encode_control_error_response(value: ControlErrorResponse) -> JSONValue:
     return value.to_dict()
 
 
+def decode_compact_boundary_message(data: object) -> CompactBoundaryMessage:
+    """Decode JSON data (as `json.loads` returns it) into CompactBoundaryMessage; raises DecodeError."""
+    return _guard(_decode_compact_boundary_message, data)
+
+
+def encode_compact_boundary_message(value: CompactBoundaryMessage) -> JSONValue:
+    """Encode CompactBoundaryMessage as JSON data (the inverse of `decode_compact_boundary_message`)."""
+    return value.to_dict()
+
+
 def decode_compact_metadata(data: object) -> CompactMetadata:
     """Decode JSON data (as `json.loads` returns it) into CompactMetadata; raises DecodeError."""
     return _guard(_decode_compact_metadata, data)
@@ -6431,6 +10311,106 @@ def decode_compact_metadata(data: object) -> CompactMetadata:
 
 def encode_compact_metadata(value: CompactMetadata) -> JSONValue:
     """Encode CompactMetadata as JSON data (the inverse of `decode_compact_metadata`)."""
+    return value.to_dict()
+
+
+def decode_task_notification_status(data: object) -> TaskNotificationStatus:
+    """Decode JSON data (as `json.loads` returns it) into TaskNotificationStatus; raises DecodeError."""
+    return _guard(_decode_task_notification_status, data)
+
+
+def encode_task_notification_status(value: TaskNotificationStatus) -> JSONValue:
+    """Encode TaskNotificationStatus as JSON data (the inverse of `decode_task_notification_status`)."""
+    return value.value
+
+
+def decode_session_state(data: object) -> SessionState:
+    """Decode JSON data (as `json.loads` returns it) into SessionState; raises DecodeError."""
+    return _guard(_decode_session_state, data)
+
+
+def encode_session_state(value: SessionState) -> JSONValue:
+    """Encode SessionState as JSON data (the inverse of `decode_session_state`)."""
+    return value.value
+
+
+def decode_informational_level(data: object) -> InformationalLevel:
+    """Decode JSON data (as `json.loads` returns it) into InformationalLevel; raises DecodeError."""
+    return _guard(_decode_informational_level, data)
+
+
+def encode_informational_level(value: InformationalLevel) -> JSONValue:
+    """Encode InformationalLevel as JSON data (the inverse of `decode_informational_level`)."""
+    return value.value
+
+
+def decode_notification_priority(data: object) -> NotificationPriority:
+    """Decode JSON data (as `json.loads` returns it) into NotificationPriority; raises DecodeError."""
+    return _guard(_decode_notification_priority, data)
+
+
+def encode_notification_priority(value: NotificationPriority) -> JSONValue:
+    """Encode NotificationPriority as JSON data (the inverse of `decode_notification_priority`)."""
+    return value.value
+
+
+def decode_conversation_reset_trigger(data: object) -> ConversationResetTrigger:
+    """Decode JSON data (as `json.loads` returns it) into ConversationResetTrigger; raises DecodeError."""
+    return _guard(_decode_conversation_reset_trigger, data)
+
+
+def encode_conversation_reset_trigger(value: ConversationResetTrigger) -> JSONValue:
+    """Encode ConversationResetTrigger as JSON data (the inverse of `decode_conversation_reset_trigger`)."""
+    return value.value
+
+
+def decode_task_usage(data: object) -> TaskUsage:
+    """Decode JSON data (as `json.loads` returns it) into TaskUsage; raises DecodeError."""
+    return _guard(_decode_task_usage, data)
+
+
+def encode_task_usage(value: TaskUsage) -> JSONValue:
+    """Encode TaskUsage as JSON data (the inverse of `decode_task_usage`)."""
+    return value.to_dict()
+
+
+def decode_background_task(data: object) -> BackgroundTask:
+    """Decode JSON data (as `json.loads` returns it) into BackgroundTask; raises DecodeError."""
+    return _guard(_decode_background_task, data)
+
+
+def encode_background_task(value: BackgroundTask) -> JSONValue:
+    """Encode BackgroundTask as JSON data (the inverse of `decode_background_task`)."""
+    return value.to_dict()
+
+
+def decode_persisted_file(data: object) -> PersistedFile:
+    """Decode JSON data (as `json.loads` returns it) into PersistedFile; raises DecodeError."""
+    return _guard(_decode_persisted_file, data)
+
+
+def encode_persisted_file(value: PersistedFile) -> JSONValue:
+    """Encode PersistedFile as JSON data (the inverse of `decode_persisted_file`)."""
+    return value.to_dict()
+
+
+def decode_failed_file(data: object) -> FailedFile:
+    """Decode JSON data (as `json.loads` returns it) into FailedFile; raises DecodeError."""
+    return _guard(_decode_failed_file, data)
+
+
+def encode_failed_file(value: FailedFile) -> JSONValue:
+    """Encode FailedFile as JSON data (the inverse of `decode_failed_file`)."""
+    return value.to_dict()
+
+
+def decode_no_response(data: object) -> NoResponse:
+    """Decode JSON data (as `json.loads` returns it) into NoResponse; raises DecodeError."""
+    return _guard(_decode_no_response, data)
+
+
+def encode_no_response(value: NoResponse) -> JSONValue:
+    """Encode NoResponse as JSON data (the inverse of `decode_no_response`)."""
     return value.to_dict()
 
 

@@ -44,10 +44,17 @@ from pydantic import (
 from pydantic_core import InitErrorDetails, PydanticCustomError, from_json
 
 __all__ = [
+    "ApiRetryMessage",
     "AssistantMessage",
     "AssistantMessageBody",
+    "AuthStatusMessage",
+    "BackgroundTask",
+    "BackgroundTasksChangedMessage",
     "CacheCreation",
+    "CommandsChangedMessage",
+    "CompactBoundaryMarker",
     "CompactBoundaryMessage",
+    "CompactBoundaryMessageAdapter",
     "CompactDirection",
     "CompactDirectionAdapter",
     "CompactMetadata",
@@ -70,23 +77,42 @@ __all__ = [
     "ControlSetModelRequest",
     "ControlSetPermissionModeRequest",
     "ControlSuccessResponse",
+    "ConversationResetMessage",
+    "ConversationResetTrigger",
+    "ConversationResetTriggerAdapter",
+    "ElicitationCompleteMessage",
+    "FailedFile",
+    "FilesPersistedEvent",
     "HookOutcome",
     "HookOutcomeAdapter",
+    "HookProgressMessage",
     "HookResponseMessage",
     "HookStartedMessage",
+    "InformationalLevel",
+    "InformationalLevelAdapter",
+    "InformationalMessage",
+    "LocalCommandOutputMessage",
     "LocalCommandRun",
     "McpServerStatus",
     "Message",
     "MessageAdapter",
     "MessageType",
     "MessageTypeAdapter",
+    "MirrorErrorMessage",
     "ModelUsage",
+    "NoResponse",
+    "NotificationMessage",
+    "NotificationPriority",
+    "NotificationPriorityAdapter",
     "OutputTokensDetails",
     "PartialAssistantMessage",
     "PermissionDenial",
+    "PermissionDeniedMessage",
     "PermissionMode",
     "PermissionModeAdapter",
+    "PersistedFile",
     "PluginInfo",
+    "PromptSuggestionMessage",
     "RateLimitEvent",
     "RateLimitInfo",
     "RateLimitStatus",
@@ -96,17 +122,33 @@ __all__ = [
     "ResultSubtype",
     "ResultSubtypeAdapter",
     "ServerToolUse",
+    "SessionState",
+    "SessionStateAdapter",
+    "SessionStateChangedMessage",
     "SessionType",
     "SessionTypeAdapter",
     "StreamEventMessage",
+    "SystemCompactBoundary",
     "SystemEvent",
     "SystemEventAdapter",
     "SystemMessage",
     "SystemStatusMessage",
+    "SystemStatusMessageCompactResult",
+    "SystemStatusMessageCompactResultAdapter",
+    "TaskNotificationMessage",
+    "TaskNotificationStatus",
+    "TaskNotificationStatusAdapter",
+    "TaskProgressMessage",
+    "TaskStartedMessage",
+    "TaskUpdatedMessage",
+    "TaskUsage",
     "TextBlock",
     "ThinkingBlock",
+    "ThinkingTokensMessage",
+    "ToolProgressMessage",
     "ToolResultBlock",
     "ToolUseBlock",
+    "ToolUseSummaryMessage",
     "Usage",
     "UsageIteration",
     "UserMessage",
@@ -571,6 +613,11 @@ class MessageType(str, Enum):
     RATE_LIMIT_EVENT = "rate_limit_event"
     CONTROL_REQUEST = "control_request"
     CONTROL_RESPONSE = "control_response"
+    TOOL_PROGRESS = "tool_progress"
+    TOOL_USE_SUMMARY = "tool_use_summary"
+    AUTH_STATUS = "auth_status"
+    PROMPT_SUGGESTION = "prompt_suggestion"
+    CONVERSATION_RESET = "conversation_reset"
 
 
 class PermissionMode(str, Enum):
@@ -637,6 +684,56 @@ class RateLimitStatus(str, Enum):
     ALLOWED = "allowed"
     ALLOWED_WARNING = "allowed_warning"
     REJECTED = "rejected"
+
+
+class SystemStatusMessageCompactResult(str, Enum):
+    """Outcome of the compaction that just ended."""
+
+    SUCCESS = "success"
+    FAILED = "failed"
+
+
+class TaskNotificationStatus(str, Enum):
+    """How a background task ended."""
+
+    COMPLETED = "completed"
+    FAILED = "failed"
+    STOPPED = "stopped"
+
+
+class SessionState(str, Enum):
+    """Run state of the session."""
+
+    IDLE = "idle"
+    RUNNING = "running"
+    REQUIRES_ACTION = "requires_action"
+
+
+class InformationalLevel(str, Enum):
+    """Render level of an informational message."""
+
+    INFO = "info"
+    NOTICE = "notice"
+    SUGGESTION = "suggestion"
+    WARNING = "warning"
+
+
+class NotificationPriority(str, Enum):
+    """Priority of a loop-side notification."""
+
+    LOW = "low"
+    MEDIUM = "medium"
+    HIGH = "high"
+    IMMEDIATE = "immediate"
+
+
+class ConversationResetTrigger(str, Enum):
+    """What discarded the conversation."""
+
+    CLEAR = "clear"
+    PLAN_MODE_EXIT = "plan_mode_exit"
+    FRESH_SESSION = "fresh_session"
+    ONBOARDING = "onboarding"
 
 
 class SystemMessage(_SpelledModel):
@@ -784,12 +881,18 @@ class SystemStatusMessage(_CheckedModel):
         alias="permissionMode",
         description="New permission mode, when the status change is a mode change.",
     )
+    compact_result: Omittable[SystemStatusMessageCompactResult] = Field(
+        default=None, description="Outcome of the compaction that just ended."
+    )
+    compact_error: Omittable[StrictStr] = Field(
+        default=None, description="Why the compaction failed."
+    )
     session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
     uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
 
 
-class CompactBoundaryMessage(_Model):
-    """Context compaction markers."""
+class SystemCompactBoundary(_Model):
+    """Context compaction marker as the CLI sends it (type "system", subtype "compact_boundary")."""
 
     model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(
@@ -843,6 +946,34 @@ class HookStartedMessage(_Model):
     session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
 
 
+class HookProgressMessage(_Model):
+    """Output a running hook has produced so far."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "system"), ("subtype", "subtype", "hook_progress"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["system"] = "system"
+    else:
+        type: Literal["system"] = Field(description="Message type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        subtype: Literal["hook_progress"] = "hook_progress"
+    else:
+        subtype: Literal["hook_progress"] = Field(description="System message subtype.")
+    hook_id: StrictStr = Field(
+        description="ID correlating the hook's started/progress/response messages."
+    )
+    hook_name: StrictStr = Field(description='Hook name (e.g. "PreToolUse:Bash").')
+    hook_event: StrictStr = Field(description='Hook event (e.g. "PreToolUse").')
+    stdout: StrictStr = Field(description="Standard output so far.")
+    stderr: StrictStr = Field(description="Standard error so far.")
+    output: StrictStr = Field(description="Combined output so far.")
+    uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
+    session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
+
+
 class HookResponseMessage(_Model):
     """A hook finished executing."""
 
@@ -875,6 +1006,444 @@ class HookResponseMessage(_Model):
         default=None, description="Exit code of the hook process."
     )
     outcome: Omittable[HookOutcome] = Field(default=None, description="How the hook run ended.")
+    uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
+    session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
+
+
+class TaskStartedMessage(_Model):
+    """A task (subagent, background command, workflow) started."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "system"), ("subtype", "subtype", "task_started"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["system"] = "system"
+    else:
+        type: Literal["system"] = Field(description="Message type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        subtype: Literal["task_started"] = "task_started"
+    else:
+        subtype: Literal["task_started"] = Field(description="System message subtype.")
+    task_id: StrictStr = Field(description="Task identifier.")
+    tool_use_id: Omittable[StrictStr] = Field(
+        default=None, description="Tool call that started the task."
+    )
+    description: StrictStr = Field(description="What the task does.")
+    task_type: Omittable[StrictStr] = Field(
+        default=None, description="Kind of task (e.g. local_agent, local_bash, local_workflow)."
+    )
+    subagent_type: Omittable[StrictStr] = Field(
+        default=None, description="Subagent type, for Task tool subagents."
+    )
+    is_backgrounded: Omittable[StrictBool] = Field(
+        default=None, description="Whether the task runs in the background."
+    )
+    spawn_depth: Omittable[StrictInt] = Field(
+        default=None, description="Nesting depth of a spawned subagent."
+    )
+    workflow_name: Omittable[StrictStr] = Field(
+        default=None, description="Workflow name (local_workflow tasks)."
+    )
+    prompt: Omittable[StrictStr] = Field(
+        default=None, description="Prompt the task was started with."
+    )
+    skip_transcript: Omittable[StrictBool] = Field(
+        default=None, description="Housekeeping task; hide it from the transcript."
+    )
+    ambient: Omittable[StrictBool] = Field(
+        default=None, description="Not activity; exclude from activity indicators."
+    )
+    uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
+    session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
+
+
+class TaskProgressMessage(_Model):
+    """Progress of a running task."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "system"), ("subtype", "subtype", "task_progress"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["system"] = "system"
+    else:
+        type: Literal["system"] = Field(description="Message type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        subtype: Literal["task_progress"] = "task_progress"
+    else:
+        subtype: Literal["task_progress"] = Field(description="System message subtype.")
+    task_id: StrictStr = Field(description="Task identifier.")
+    tool_use_id: Omittable[StrictStr] = Field(
+        default=None, description="Tool call that started the task."
+    )
+    description: StrictStr = Field(description="What the task does.")
+    subagent_type: Omittable[StrictStr] = Field(
+        default=None, description="Subagent type, for Task tool subagents."
+    )
+    usage: TaskUsage = Field(description="Usage so far.")
+    last_tool_name: Omittable[StrictStr] = Field(
+        default=None, description="Tool the task used last."
+    )
+    summary: Omittable[StrictStr] = Field(default=None, description="One-line status of the task.")
+    uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
+    session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
+
+
+class TaskNotificationMessage(_Model):
+    """A task completed, failed or was stopped."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "system"), ("subtype", "subtype", "task_notification"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["system"] = "system"
+    else:
+        type: Literal["system"] = Field(description="Message type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        subtype: Literal["task_notification"] = "task_notification"
+    else:
+        subtype: Literal["task_notification"] = Field(description="System message subtype.")
+    task_id: StrictStr = Field(description="Task identifier.")
+    tool_use_id: Omittable[StrictStr] = Field(
+        default=None, description="Tool call that started the task."
+    )
+    status: TaskNotificationStatus = Field(description="How the task ended.")
+    reason: Omittable[StrictStr] = Field(
+        default=None, description="Why, when the CLI knows (e.g. worker_restart)."
+    )
+    output_file: StrictStr = Field(description="Path of the task's output file.")
+    summary: StrictStr = Field(description="The task's final report.")
+    usage: Omittable[TaskUsage] = Field(default=None, description="Final usage.")
+    resource_links: Omittable[list[Annotated[dict[str, _JSON], _KEYS]]] = Field(
+        default=None, description="Files a backgrounded MCP task returned by reference."
+    )
+    skip_transcript: Omittable[StrictBool] = Field(
+        default=None, description="Housekeeping task; hide it from the transcript."
+    )
+    ambient: Omittable[StrictBool] = Field(
+        default=None, description="Not activity; exclude from activity indicators."
+    )
+    uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
+    session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
+
+
+class TaskUpdatedMessage(_Model):
+    """A background task's state changed."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "system"), ("subtype", "subtype", "task_updated"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["system"] = "system"
+    else:
+        type: Literal["system"] = Field(description="Message type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        subtype: Literal["task_updated"] = "task_updated"
+    else:
+        subtype: Literal["task_updated"] = Field(description="System message subtype.")
+    task_id: StrictStr = Field(description="Task identifier.")
+    patch: Annotated[dict[str, _JSON], _KEYS] = Field(
+        description="The changed fields (e.g. status, end_time, is_backgrounded)."
+    )
+    uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
+    session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
+
+
+class BackgroundTasksChangedMessage(_Model):
+    """The full set of live background tasks after a change."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "system"), ("subtype", "subtype", "background_tasks_changed"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["system"] = "system"
+    else:
+        type: Literal["system"] = Field(description="Message type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        subtype: Literal["background_tasks_changed"] = "background_tasks_changed"
+    else:
+        subtype: Literal["background_tasks_changed"] = Field(description="System message subtype.")
+    tasks: list[BackgroundTask] = Field(
+        description="Every live background task (replace, do not merge)."
+    )
+    uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
+    session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
+
+
+class FilesPersistedEvent(_Model):
+    """Files written by the session were persisted."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "system"), ("subtype", "subtype", "files_persisted"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["system"] = "system"
+    else:
+        type: Literal["system"] = Field(description="Message type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        subtype: Literal["files_persisted"] = "files_persisted"
+    else:
+        subtype: Literal["files_persisted"] = Field(description="System message subtype.")
+    files: list[PersistedFile] = Field(description="Files persisted.")
+    failed: list[FailedFile] = Field(description="Files that could not be persisted.")
+    processed_at: StrictStr = Field(description="When the files were processed (timestamp text).")
+    uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
+    session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
+
+
+class ApiRetryMessage(_Model):
+    """An API request failed with a retryable error and will be retried."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "system"), ("subtype", "subtype", "api_retry"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["system"] = "system"
+    else:
+        type: Literal["system"] = Field(description="Message type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        subtype: Literal["api_retry"] = "api_retry"
+    else:
+        subtype: Literal["api_retry"] = Field(description="System message subtype.")
+    attempt: StrictInt = Field(description="Attempt number.")
+    max_retries: StrictInt = Field(description="Retries allowed.")
+    retry_delay_ms: StrictInt = Field(description="Delay before the retry.")
+    error_status: StrictInt | None = Field(
+        description="HTTP status, or null for connection errors."
+    )
+    error: StrictStr = Field(
+        description="Error category (e.g. rate_limit, overloaded, server_error)."
+    )
+    no_response: Omittable[NoResponse] = Field(
+        default=None, description="Present when no response headers arrived in time."
+    )
+    uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
+    session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
+
+
+class LocalCommandOutputMessage(_Model):
+    """Output of a local slash command (e.g. /cost), shown as assistant-style text."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "system"), ("subtype", "subtype", "local_command_output"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["system"] = "system"
+    else:
+        type: Literal["system"] = Field(description="Message type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        subtype: Literal["local_command_output"] = "local_command_output"
+    else:
+        subtype: Literal["local_command_output"] = Field(description="System message subtype.")
+    content: StrictStr = Field(description="The output text.")
+    uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
+    session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
+
+
+class SessionStateChangedMessage(_Model):
+    """The session's run state changed ('idle' is the authoritative turn-over signal)."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "system"), ("subtype", "subtype", "session_state_changed"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["system"] = "system"
+    else:
+        type: Literal["system"] = Field(description="Message type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        subtype: Literal["session_state_changed"] = "session_state_changed"
+    else:
+        subtype: Literal["session_state_changed"] = Field(description="System message subtype.")
+    state: SessionState = Field(description="New state.")
+    uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
+    session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
+
+
+class ElicitationCompleteMessage(_Model):
+    """An MCP server confirmed that a URL-mode elicitation is complete."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "system"), ("subtype", "subtype", "elicitation_complete"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["system"] = "system"
+    else:
+        type: Literal["system"] = Field(description="Message type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        subtype: Literal["elicitation_complete"] = "elicitation_complete"
+    else:
+        subtype: Literal["elicitation_complete"] = Field(description="System message subtype.")
+    mcp_server_name: StrictStr = Field(description="MCP server.")
+    elicitation_id: StrictStr = Field(description="Elicitation identifier.")
+    uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
+    session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
+
+
+class InformationalMessage(_Model):
+    """A text banner (status line, hook feedback, slash-command output)."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "system"), ("subtype", "subtype", "informational"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["system"] = "system"
+    else:
+        type: Literal["system"] = Field(description="Message type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        subtype: Literal["informational"] = "informational"
+    else:
+        subtype: Literal["informational"] = Field(description="System message subtype.")
+    content: StrictStr = Field(description="Plain text to show.")
+    level: InformationalLevel = Field(description="Render level.")
+    tool_use_id: Omittable[StrictStr] = Field(
+        default=None, description="Tool call the message belongs to."
+    )
+    prevent_continuation: Omittable[StrictBool] = Field(
+        default=None, description="Execution stops after this message."
+    )
+    uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
+    session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
+
+
+class NotificationMessage(_Model):
+    """A loop-side text notification."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "system"), ("subtype", "subtype", "notification"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["system"] = "system"
+    else:
+        type: Literal["system"] = Field(description="Message type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        subtype: Literal["notification"] = "notification"
+    else:
+        subtype: Literal["notification"] = Field(description="System message subtype.")
+    key: StrictStr = Field(description="Notification key.")
+    text: StrictStr = Field(description="Notification text.")
+    priority: NotificationPriority = Field(description="Priority.")
+    color: Omittable[StrictStr] = Field(default=None, description="Display colour.")
+    timeout_ms: Omittable[StrictInt] = Field(default=None, description="How long to show it.")
+    uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
+    session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
+
+
+class PermissionDeniedMessage(_Model):
+    """A tool call was denied without an interactive prompt."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "system"), ("subtype", "subtype", "permission_denied"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["system"] = "system"
+    else:
+        type: Literal["system"] = Field(description="Message type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        subtype: Literal["permission_denied"] = "permission_denied"
+    else:
+        subtype: Literal["permission_denied"] = Field(description="System message subtype.")
+    tool_name: StrictStr = Field(description="Tool denied.")
+    tool_use_id: StrictStr = Field(description="Tool call denied.")
+    agent_id: Omittable[StrictStr] = Field(default=None, description="Subagent the call came from.")
+    decision_reason_type: Omittable[StrictStr] = Field(
+        default=None, description="What decided (e.g. classifier, mode, rule)."
+    )
+    decision_reason: Omittable[StrictStr] = Field(default=None, description="Why, in words.")
+    message: StrictStr = Field(description="Rejection message returned to the model.")
+    uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
+    session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
+
+
+class CommandsChangedMessage(_Model):
+    """The slash-command list changed mid-session."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "system"), ("subtype", "subtype", "commands_changed"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["system"] = "system"
+    else:
+        type: Literal["system"] = Field(description="Message type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        subtype: Literal["commands_changed"] = "commands_changed"
+    else:
+        subtype: Literal["commands_changed"] = Field(description="System message subtype.")
+    commands: list[Annotated[dict[str, _JSON], _KEYS]] = Field(
+        description="The full new list of slash commands."
+    )
+    uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
+    session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
+
+
+class ThinkingTokensMessage(_Model):
+    """Live estimate of thinking tokens during redacted thinking."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "system"), ("subtype", "subtype", "thinking_tokens"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["system"] = "system"
+    else:
+        type: Literal["system"] = Field(description="Message type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        subtype: Literal["thinking_tokens"] = "thinking_tokens"
+    else:
+        subtype: Literal["thinking_tokens"] = Field(description="System message subtype.")
+    estimated_tokens: StrictInt = Field(description="Running total for the current thinking block.")
+    estimated_tokens_delta: StrictInt = Field(description="Increment carried by this message.")
+    uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
+    session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
+
+
+class MirrorErrorMessage(_Model):
+    """Appending the transcript to an external session store failed (non-fatal)."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "system"), ("subtype", "subtype", "mirror_error"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["system"] = "system"
+    else:
+        type: Literal["system"] = Field(description="Message type.")
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        subtype: Literal["mirror_error"] = "mirror_error"
+    else:
+        subtype: Literal["mirror_error"] = Field(description="System message subtype.")
+    key: Annotated[dict[str, _JSON], _KEYS] | None = Field(
+        default=None, description="Session key of the failed append."
+    )
+    error: Omittable[StrictStr] = Field(default=None, description="What went wrong.")
     uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
     session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
 
@@ -1146,6 +1715,121 @@ class ControlResponse(_Model):
     response: ControlResponseBody = Field(description="The response, dispatched on its subtype.")
 
 
+class CompactBoundaryMarker(_Model):
+    """Context compaction marker as the seed's SDK struct documents it: a top-level type "compact_boundary" with a direction."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "compact_boundary"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["compact_boundary"] = "compact_boundary"
+    else:
+        type: Literal["compact_boundary"] = Field(description="Message type.")
+    direction: Omittable[CompactDirection] = Field(
+        default=None, description="Whether this marker starts or ends the compacted span."
+    )
+    session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
+    uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
+
+
+class ToolProgressMessage(_Model):
+    """A long-running tool is still working."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "tool_progress"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["tool_progress"] = "tool_progress"
+    else:
+        type: Literal["tool_progress"] = Field(description="Message type.")
+    tool_use_id: StrictStr = Field(description="Tool call.")
+    tool_name: StrictStr = Field(description="Tool.")
+    parent_tool_use_id: StrictStr | None = Field(
+        description="Parent tool call when inside a subagent."
+    )
+    elapsed_time_seconds: StrictInt | _Float = Field(description="Time elapsed.")
+    task_id: Omittable[StrictStr] = Field(default=None, description="Task the tool runs in.")
+    heartbeat: Omittable[StrictBool] = Field(default=None, description="Keep-alive only.")
+    uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
+    session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
+
+
+class ToolUseSummaryMessage(_Model):
+    """A summary of preceding tool calls."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "tool_use_summary"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["tool_use_summary"] = "tool_use_summary"
+    else:
+        type: Literal["tool_use_summary"] = Field(description="Message type.")
+    summary: StrictStr = Field(description="The summary.")
+    preceding_tool_use_ids: list[StrictStr] = Field(description="Tool calls summarised.")
+    uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
+    session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
+
+
+class AuthStatusMessage(_CheckedModel):
+    """Authentication status changed."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "auth_status"),), names=frozenset({"is_authenticating"})
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["auth_status"] = "auth_status"
+    else:
+        type: Literal["auth_status"] = Field(description="Message type.")
+    is_authenticating: StrictBool = Field(
+        alias="isAuthenticating", description="Whether authentication is in progress."
+    )
+    output: list[StrictStr] = Field(description="Authentication output lines.")
+    error: Omittable[StrictStr] = Field(default=None, description="What went wrong.")
+    uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
+    session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
+
+
+class PromptSuggestionMessage(_Model):
+    """A predicted next user prompt."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "prompt_suggestion"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["prompt_suggestion"] = "prompt_suggestion"
+    else:
+        type: Literal["prompt_suggestion"] = Field(description="Message type.")
+    suggestion: StrictStr = Field(description="The suggested prompt.")
+    uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
+    session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
+
+
+class ConversationResetMessage(_Model):
+    """The conversation was replaced (e.g. /clear) without ending the session."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "conversation_reset"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["conversation_reset"] = "conversation_reset"
+    else:
+        type: Literal["conversation_reset"] = Field(description="Message type.")
+    new_conversation_id: StrictStr = Field(description="Identifier of the fresh conversation.")
+    trigger: Omittable[ConversationResetTrigger] = Field(
+        default=None, description="What discarded the conversation."
+    )
+    user_message_uuid: Omittable[StrictStr] = Field(
+        default=None, description="The /clear user message (trigger clear only)."
+    )
+    timestamp: Omittable[StrictStr] = Field(
+        default=None, description="When the reset happened (ISO 8601)."
+    )
+    uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
+    session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
+
+
 class TextBlock(_Model):
     """A text content block."""
 
@@ -1372,6 +2056,69 @@ class CompactMetadata(_Model):
     pre_tokens: Omittable[StrictInt] = Field(
         default=None, description="Context size in tokens before compaction."
     )
+    post_tokens: Omittable[StrictInt] = Field(
+        default=None, description="Context size in tokens after compaction."
+    )
+    duration_ms: Omittable[StrictInt] = Field(
+        default=None, description="How long the compaction took."
+    )
+    preserved_segment: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+        default=None,
+        description="Relink info for kept messages (head_uuid, anchor_uuid, tail_uuid).",
+    )
+    preserved_messages: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+        default=None, description="Ordered uuids of kept messages (anchor_uuid, uuids)."
+    )
+
+
+class TaskUsage(_Model):
+    """Usage of a task so far."""
+
+    model_config = ConfigDict(extra="allow")
+
+    total_tokens: StrictInt = Field(description="Tokens used.")
+    tool_uses: StrictInt = Field(description="Tool calls made.")
+    duration_ms: StrictInt = Field(description="Time spent, in milliseconds.")
+
+
+class BackgroundTask(_Model):
+    """A live background task."""
+
+    model_config = ConfigDict(extra="allow")
+
+    task_id: StrictStr = Field(description="Task identifier.")
+    task_type: StrictStr = Field(description="Kind of task.")
+    description: StrictStr = Field(description="What the task does.")
+    ambient: Omittable[StrictBool] = Field(
+        default=None, description="Not activity; exclude from activity indicators."
+    )
+
+
+class PersistedFile(_Model):
+    """A file the CLI uploaded."""
+
+    model_config = ConfigDict(extra="allow")
+
+    filename: StrictStr = Field(description="Local file name.")
+    file_id: StrictStr = Field(description="Files API id.")
+
+
+class FailedFile(_Model):
+    """A file the CLI could not upload."""
+
+    model_config = ConfigDict(extra="allow")
+
+    filename: StrictStr = Field(description="Local file name.")
+    error: StrictStr = Field(description="What went wrong.")
+
+
+class NoResponse(_Model):
+    """Details of an API request that got no response headers in time."""
+
+    model_config = ConfigDict(extra="allow")
+
+    waited_ms: StrictInt = Field(description="How long the failed attempt waited.")
+    retry_wait_ms: StrictInt = Field(description="How long the retry will wait.")
 
 
 class AssistantMessageBody(_Model):
@@ -1682,12 +2429,29 @@ class LocalCommandRun(_Model):
 SystemEvent: TypeAlias = Annotated[
     SystemMessage
     | SystemStatusMessage
-    | CompactBoundaryMessage
+    | SystemCompactBoundary
     | HookStartedMessage
-    | HookResponseMessage,
+    | HookProgressMessage
+    | HookResponseMessage
+    | TaskStartedMessage
+    | TaskProgressMessage
+    | TaskNotificationMessage
+    | TaskUpdatedMessage
+    | BackgroundTasksChangedMessage
+    | FilesPersistedEvent
+    | ApiRetryMessage
+    | LocalCommandOutputMessage
+    | SessionStateChangedMessage
+    | ElicitationCompleteMessage
+    | InformationalMessage
+    | NotificationMessage
+    | PermissionDeniedMessage
+    | CommandsChangedMessage
+    | ThinkingTokensMessage
+    | MirrorErrorMessage,
     Field(discriminator="subtype"),
 ]
-"""A message with type "system", dispatched on `subtype` (init, status, compact_boundary, hook_started, hook_response)."""
+"""A message with type "system", dispatched on `subtype` (init, status, compact_boundary, hook_*, task_*, and the other CLI subtypes)."""
 
 
 ContentBlock: TypeAlias = Annotated[
@@ -1715,6 +2479,12 @@ ControlResponseBody: TypeAlias = Annotated[
 """The `response` of a control_response, dispatched on `subtype`."""
 
 
+CompactBoundaryMessage: TypeAlias = Annotated[
+    SystemCompactBoundary | CompactBoundaryMarker, Field(discriminator="type")
+]
+"""Context compaction markers, in either spelling: the CLI's system / compact_boundary line or the seed's top-level compact_boundary struct."""
+
+
 Message: TypeAlias = Annotated[
     SystemEvent
     | AssistantMessage
@@ -1724,7 +2494,13 @@ Message: TypeAlias = Annotated[
     | StreamEventMessage
     | RateLimitEvent
     | ControlRequest
-    | ControlResponse,
+    | ControlResponse
+    | CompactBoundaryMarker
+    | ToolProgressMessage
+    | ToolUseSummaryMessage
+    | AuthStatusMessage
+    | PromptSuggestionMessage
+    | ConversationResetMessage,
     Field(discriminator="type"),
 ]
 """One line of the stream-json protocol. Dispatch on `type`; lines with type "system" are further dispatched on `subtype` (SystemEvent)."""
@@ -1732,9 +2508,26 @@ Message: TypeAlias = Annotated[
 for _model in (
     SystemMessage,
     SystemStatusMessage,
-    CompactBoundaryMessage,
+    SystemCompactBoundary,
     HookStartedMessage,
+    HookProgressMessage,
     HookResponseMessage,
+    TaskStartedMessage,
+    TaskProgressMessage,
+    TaskNotificationMessage,
+    TaskUpdatedMessage,
+    BackgroundTasksChangedMessage,
+    FilesPersistedEvent,
+    ApiRetryMessage,
+    LocalCommandOutputMessage,
+    SessionStateChangedMessage,
+    ElicitationCompleteMessage,
+    InformationalMessage,
+    NotificationMessage,
+    PermissionDeniedMessage,
+    CommandsChangedMessage,
+    ThinkingTokensMessage,
+    MirrorErrorMessage,
     AssistantMessage,
     UserMessage,
     ResultMessage,
@@ -1743,6 +2536,12 @@ for _model in (
     RateLimitEvent,
     ControlRequest,
     ControlResponse,
+    CompactBoundaryMarker,
+    ToolProgressMessage,
+    ToolUseSummaryMessage,
+    AuthStatusMessage,
+    PromptSuggestionMessage,
+    ConversationResetMessage,
     TextBlock,
     ToolUseBlock,
     ToolResultBlock,
@@ -1757,6 +2556,11 @@ for _model in (
     ControlSuccessResponse,
     ControlErrorResponse,
     CompactMetadata,
+    TaskUsage,
+    BackgroundTask,
+    PersistedFile,
+    FailedFile,
+    NoResponse,
     AssistantMessageBody,
     UserMessageBody,
     RateLimitInfo,
@@ -1804,6 +2608,9 @@ MessageAdapter: TypeAdapter[Message] = _Adapter(Message, config=ConfigDict(title
 SystemEventAdapter: TypeAdapter[SystemEvent] = _Adapter(
     SystemEvent, config=ConfigDict(title="SystemEvent")
 )
+SystemStatusMessageCompactResultAdapter: TypeAdapter[SystemStatusMessageCompactResult] = _Adapter(
+    SystemStatusMessageCompactResult, config=ConfigDict(title="SystemStatusMessageCompactResult")
+)
 ContentBlockAdapter: TypeAdapter[ContentBlock] = _Adapter(
     ContentBlock, config=ConfigDict(title="ContentBlock")
 )
@@ -1812,4 +2619,22 @@ ControlRequestBodyAdapter: TypeAdapter[ControlRequestBody] = _Adapter(
 )
 ControlResponseBodyAdapter: TypeAdapter[ControlResponseBody] = _Adapter(
     ControlResponseBody, config=ConfigDict(title="ControlResponseBody")
+)
+CompactBoundaryMessageAdapter: TypeAdapter[CompactBoundaryMessage] = _Adapter(
+    CompactBoundaryMessage, config=ConfigDict(title="CompactBoundaryMessage")
+)
+TaskNotificationStatusAdapter: TypeAdapter[TaskNotificationStatus] = _Adapter(
+    TaskNotificationStatus, config=ConfigDict(title="TaskNotificationStatus")
+)
+SessionStateAdapter: TypeAdapter[SessionState] = _Adapter(
+    SessionState, config=ConfigDict(title="SessionState")
+)
+InformationalLevelAdapter: TypeAdapter[InformationalLevel] = _Adapter(
+    InformationalLevel, config=ConfigDict(title="InformationalLevel")
+)
+NotificationPriorityAdapter: TypeAdapter[NotificationPriority] = _Adapter(
+    NotificationPriority, config=ConfigDict(title="NotificationPriority")
+)
+ConversationResetTriggerAdapter: TypeAdapter[ConversationResetTrigger] = _Adapter(
+    ConversationResetTrigger, config=ConfigDict(title="ConversationResetTrigger")
 )

@@ -15,9 +15,15 @@ from contextvars import ContextVar
 from typing import Literal, NotRequired, TypeAlias, TypedDict, TypeVar, cast
 
 __all__ = [
+    "ApiRetryMessage",
     "AssistantMessage",
     "AssistantMessageBody",
+    "AuthStatusMessage",
+    "BackgroundTask",
+    "BackgroundTasksChangedMessage",
     "CacheCreation",
+    "CommandsChangedMessage",
+    "CompactBoundaryMarker",
     "CompactBoundaryMessage",
     "CompactDirection",
     "CompactMetadata",
@@ -36,21 +42,37 @@ __all__ = [
     "ControlSetModelRequest",
     "ControlSetPermissionModeRequest",
     "ControlSuccessResponse",
+    "ConversationResetMessage",
+    "ConversationResetTrigger",
     "DecodeError",
+    "ElicitationCompleteMessage",
+    "FailedFile",
+    "FilesPersistedEvent",
     "HookOutcome",
+    "HookProgressMessage",
     "HookResponseMessage",
     "HookStartedMessage",
+    "InformationalLevel",
+    "InformationalMessage",
     "JSONValue",
+    "LocalCommandOutputMessage",
     "LocalCommandRun",
     "McpServerStatus",
     "Message",
     "MessageType",
+    "MirrorErrorMessage",
     "ModelUsage",
+    "NoResponse",
+    "NotificationMessage",
+    "NotificationPriority",
     "OutputTokensDetails",
     "PartialAssistantMessage",
     "PermissionDenial",
+    "PermissionDeniedMessage",
     "PermissionMode",
+    "PersistedFile",
     "PluginInfo",
+    "PromptSuggestionMessage",
     "RateLimitEvent",
     "RateLimitInfo",
     "RateLimitStatus",
@@ -58,23 +80,42 @@ __all__ = [
     "ResultMessage",
     "ResultSubtype",
     "ServerToolUse",
+    "SessionState",
+    "SessionStateChangedMessage",
     "SessionType",
     "StreamEventMessage",
+    "SystemCompactBoundary",
     "SystemEvent",
     "SystemMessage",
     "SystemStatusMessage",
+    "SystemStatusMessageCompactResult",
+    "TaskNotificationMessage",
+    "TaskNotificationStatus",
+    "TaskProgressMessage",
+    "TaskStartedMessage",
+    "TaskUpdatedMessage",
+    "TaskUsage",
     "TextBlock",
     "ThinkingBlock",
+    "ThinkingTokensMessage",
+    "ToolProgressMessage",
     "ToolResultBlock",
     "ToolUseBlock",
+    "ToolUseSummaryMessage",
     "Usage",
     "UsageIteration",
     "UserMessage",
     "UserMessageBody",
     "UserType",
+    "validate_api_retry_message",
     "validate_assistant_message",
     "validate_assistant_message_body",
+    "validate_auth_status_message",
+    "validate_background_task",
+    "validate_background_tasks_changed_message",
     "validate_cache_creation",
+    "validate_commands_changed_message",
+    "validate_compact_boundary_marker",
     "validate_compact_boundary_message",
     "validate_compact_direction",
     "validate_compact_metadata",
@@ -93,19 +134,35 @@ __all__ = [
     "validate_control_set_model_request",
     "validate_control_set_permission_mode_request",
     "validate_control_success_response",
+    "validate_conversation_reset_message",
+    "validate_conversation_reset_trigger",
+    "validate_elicitation_complete_message",
+    "validate_failed_file",
+    "validate_files_persisted_event",
     "validate_hook_outcome",
+    "validate_hook_progress_message",
     "validate_hook_response_message",
     "validate_hook_started_message",
+    "validate_informational_level",
+    "validate_informational_message",
+    "validate_local_command_output_message",
     "validate_local_command_run",
     "validate_mcp_server_status",
     "validate_message",
     "validate_message_type",
+    "validate_mirror_error_message",
     "validate_model_usage",
+    "validate_no_response",
+    "validate_notification_message",
+    "validate_notification_priority",
     "validate_output_tokens_details",
     "validate_partial_assistant_message",
     "validate_permission_denial",
+    "validate_permission_denied_message",
     "validate_permission_mode",
+    "validate_persisted_file",
     "validate_plugin_info",
+    "validate_prompt_suggestion_message",
     "validate_rate_limit_event",
     "validate_rate_limit_info",
     "validate_rate_limit_status",
@@ -113,15 +170,28 @@ __all__ = [
     "validate_result_message",
     "validate_result_subtype",
     "validate_server_tool_use",
+    "validate_session_state",
+    "validate_session_state_changed_message",
     "validate_session_type",
     "validate_stream_event_message",
+    "validate_system_compact_boundary",
     "validate_system_event",
     "validate_system_message",
     "validate_system_status_message",
+    "validate_system_status_message_compact_result",
+    "validate_task_notification_message",
+    "validate_task_notification_status",
+    "validate_task_progress_message",
+    "validate_task_started_message",
+    "validate_task_updated_message",
+    "validate_task_usage",
     "validate_text_block",
     "validate_thinking_block",
+    "validate_thinking_tokens_message",
+    "validate_tool_progress_message",
     "validate_tool_result_block",
     "validate_tool_use_block",
+    "validate_tool_use_summary_message",
     "validate_usage",
     "validate_usage_iteration",
     "validate_user_message",
@@ -520,6 +590,11 @@ MessageType: TypeAlias = Literal[
     "rate_limit_event",
     "control_request",
     "control_response",
+    "tool_progress",
+    "tool_use_summary",
+    "auth_status",
+    "prompt_suggestion",
+    "conversation_reset",
 ]
 """Top-level message type of a stream-json line (ClaudeCode.Types message_type)."""
 
@@ -562,6 +637,32 @@ HookOutcome: TypeAlias = Literal["success", "error", "cancelled"]
 
 RateLimitStatus: TypeAlias = Literal["allowed", "allowed_warning", "rejected"]
 """Rate limit state of the account."""
+
+
+SystemStatusMessageCompactResult: TypeAlias = Literal["success", "failed"]
+"""Outcome of the compaction that just ended."""
+
+
+TaskNotificationStatus: TypeAlias = Literal["completed", "failed", "stopped"]
+"""How a background task ended."""
+
+
+SessionState: TypeAlias = Literal["idle", "running", "requires_action"]
+"""Run state of the session."""
+
+
+InformationalLevel: TypeAlias = Literal["info", "notice", "suggestion", "warning"]
+"""Render level of an informational message."""
+
+
+NotificationPriority: TypeAlias = Literal["low", "medium", "high", "immediate"]
+"""Priority of a loop-side notification."""
+
+
+ConversationResetTrigger: TypeAlias = Literal[
+    "clear", "plan_mode_exit", "fresh_session", "onboarding"
+]
+"""What discarded the conversation."""
 
 
 class SystemMessage(TypedDict):
@@ -706,17 +807,21 @@ class SystemStatusMessage(TypedDict):
     status: str | None
     # New permission mode, when the status change is a mode change.
     permissionMode: NotRequired[PermissionMode]
+    # Outcome of the compaction that just ended.
+    compact_result: NotRequired[SystemStatusMessageCompactResult]
+    # Why the compaction failed.
+    compact_error: NotRequired[str]
     # Session identifier.
     session_id: NotRequired[str]
     # Unique ID of this message.
     uuid: NotRequired[str]
 
 
-class CompactBoundaryMessage(TypedDict):
-    """Context compaction markers.
+class SystemCompactBoundary(TypedDict):
+    """Context compaction marker as the CLI sends it (type "system", subtype "compact_boundary").
 
     Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_compact_boundary_message` accepts any other
+    literal may not contain them; `validate_system_compact_boundary` accepts any other
     key whose value is JSON, and leaves it in place.
     """
 
@@ -758,6 +863,36 @@ class HookStartedMessage(TypedDict):
     session_id: NotRequired[str]
 
 
+class HookProgressMessage(TypedDict):
+    """Output a running hook has produced so far.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_hook_progress_message` accepts any other key
+    whose value is JSON, and leaves it in place.
+    """
+
+    # Message type.
+    type: Literal["system"]
+    # System message subtype.
+    subtype: Literal["hook_progress"]
+    # ID correlating the hook's started/progress/response messages.
+    hook_id: str
+    # Hook name (e.g. "PreToolUse:Bash").
+    hook_name: str
+    # Hook event (e.g. "PreToolUse").
+    hook_event: str
+    # Standard output so far.
+    stdout: str
+    # Standard error so far.
+    stderr: str
+    # Combined output so far.
+    output: str
+    # Unique ID of this message.
+    uuid: NotRequired[str]
+    # Session identifier.
+    session_id: NotRequired[str]
+
+
 class HookResponseMessage(TypedDict):
     """A hook finished executing.
 
@@ -786,6 +921,422 @@ class HookResponseMessage(TypedDict):
     exit_code: NotRequired[int]
     # How the hook run ended.
     outcome: NotRequired[HookOutcome]
+    # Unique ID of this message.
+    uuid: NotRequired[str]
+    # Session identifier.
+    session_id: NotRequired[str]
+
+
+class TaskStartedMessage(TypedDict):
+    """A task (subagent, background command, workflow) started.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_task_started_message` accepts any other key
+    whose value is JSON, and leaves it in place.
+    """
+
+    # Message type.
+    type: Literal["system"]
+    # System message subtype.
+    subtype: Literal["task_started"]
+    # Task identifier.
+    task_id: str
+    # Tool call that started the task.
+    tool_use_id: NotRequired[str]
+    # What the task does.
+    description: str
+    # Kind of task (e.g. local_agent, local_bash, local_workflow).
+    task_type: NotRequired[str]
+    # Subagent type, for Task tool subagents.
+    subagent_type: NotRequired[str]
+    # Whether the task runs in the background.
+    is_backgrounded: NotRequired[bool]
+    # Nesting depth of a spawned subagent.
+    spawn_depth: NotRequired[int]
+    # Workflow name (local_workflow tasks).
+    workflow_name: NotRequired[str]
+    # Prompt the task was started with.
+    prompt: NotRequired[str]
+    # Housekeeping task; hide it from the transcript.
+    skip_transcript: NotRequired[bool]
+    # Not activity; exclude from activity indicators.
+    ambient: NotRequired[bool]
+    # Unique ID of this message.
+    uuid: NotRequired[str]
+    # Session identifier.
+    session_id: NotRequired[str]
+
+
+class TaskProgressMessage(TypedDict):
+    """Progress of a running task.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_task_progress_message` accepts any other key
+    whose value is JSON, and leaves it in place.
+    """
+
+    # Message type.
+    type: Literal["system"]
+    # System message subtype.
+    subtype: Literal["task_progress"]
+    # Task identifier.
+    task_id: str
+    # Tool call that started the task.
+    tool_use_id: NotRequired[str]
+    # What the task does.
+    description: str
+    # Subagent type, for Task tool subagents.
+    subagent_type: NotRequired[str]
+    # Usage so far.
+    usage: "TaskUsage"
+    # Tool the task used last.
+    last_tool_name: NotRequired[str]
+    # One-line status of the task.
+    summary: NotRequired[str]
+    # Unique ID of this message.
+    uuid: NotRequired[str]
+    # Session identifier.
+    session_id: NotRequired[str]
+
+
+class TaskNotificationMessage(TypedDict):
+    """A task completed, failed or was stopped.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_task_notification_message` accepts any other
+    key whose value is JSON, and leaves it in place.
+    """
+
+    # Message type.
+    type: Literal["system"]
+    # System message subtype.
+    subtype: Literal["task_notification"]
+    # Task identifier.
+    task_id: str
+    # Tool call that started the task.
+    tool_use_id: NotRequired[str]
+    # How the task ended.
+    status: TaskNotificationStatus
+    # Why, when the CLI knows (e.g. worker_restart).
+    reason: NotRequired[str]
+    # Path of the task's output file.
+    output_file: str
+    # The task's final report.
+    summary: str
+    # Final usage.
+    usage: NotRequired["TaskUsage"]
+    # Files a backgrounded MCP task returned by reference.
+    resource_links: NotRequired[list[dict[str, JSONValue]]]
+    # Housekeeping task; hide it from the transcript.
+    skip_transcript: NotRequired[bool]
+    # Not activity; exclude from activity indicators.
+    ambient: NotRequired[bool]
+    # Unique ID of this message.
+    uuid: NotRequired[str]
+    # Session identifier.
+    session_id: NotRequired[str]
+
+
+class TaskUpdatedMessage(TypedDict):
+    """A background task's state changed.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_task_updated_message` accepts any other key
+    whose value is JSON, and leaves it in place.
+    """
+
+    # Message type.
+    type: Literal["system"]
+    # System message subtype.
+    subtype: Literal["task_updated"]
+    # Task identifier.
+    task_id: str
+    # The changed fields (e.g. status, end_time, is_backgrounded).
+    patch: dict[str, JSONValue]
+    # Unique ID of this message.
+    uuid: NotRequired[str]
+    # Session identifier.
+    session_id: NotRequired[str]
+
+
+class BackgroundTasksChangedMessage(TypedDict):
+    """The full set of live background tasks after a change.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_background_tasks_changed_message` accepts
+    any other key whose value is JSON, and leaves it in place.
+    """
+
+    # Message type.
+    type: Literal["system"]
+    # System message subtype.
+    subtype: Literal["background_tasks_changed"]
+    # Every live background task (replace, do not merge).
+    tasks: "list[BackgroundTask]"
+    # Unique ID of this message.
+    uuid: NotRequired[str]
+    # Session identifier.
+    session_id: NotRequired[str]
+
+
+class FilesPersistedEvent(TypedDict):
+    """Files written by the session were persisted.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_files_persisted_event` accepts any other key
+    whose value is JSON, and leaves it in place.
+    """
+
+    # Message type.
+    type: Literal["system"]
+    # System message subtype.
+    subtype: Literal["files_persisted"]
+    # Files persisted.
+    files: "list[PersistedFile]"
+    # Files that could not be persisted.
+    failed: "list[FailedFile]"
+    # When the files were processed (timestamp text).
+    processed_at: str
+    # Unique ID of this message.
+    uuid: NotRequired[str]
+    # Session identifier.
+    session_id: NotRequired[str]
+
+
+class ApiRetryMessage(TypedDict):
+    """An API request failed with a retryable error and will be retried.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_api_retry_message` accepts any other key
+    whose value is JSON, and leaves it in place.
+    """
+
+    # Message type.
+    type: Literal["system"]
+    # System message subtype.
+    subtype: Literal["api_retry"]
+    # Attempt number.
+    attempt: int
+    # Retries allowed.
+    max_retries: int
+    # Delay before the retry.
+    retry_delay_ms: int
+    # HTTP status, or null for connection errors.
+    error_status: int | None
+    # Error category (e.g. rate_limit, overloaded, server_error).
+    error: str
+    # Present when no response headers arrived in time.
+    no_response: NotRequired["NoResponse"]
+    # Unique ID of this message.
+    uuid: NotRequired[str]
+    # Session identifier.
+    session_id: NotRequired[str]
+
+
+class LocalCommandOutputMessage(TypedDict):
+    """Output of a local slash command (e.g. /cost), shown as assistant-style text.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_local_command_output_message` accepts any
+    other key whose value is JSON, and leaves it in place.
+    """
+
+    # Message type.
+    type: Literal["system"]
+    # System message subtype.
+    subtype: Literal["local_command_output"]
+    # The output text.
+    content: str
+    # Unique ID of this message.
+    uuid: NotRequired[str]
+    # Session identifier.
+    session_id: NotRequired[str]
+
+
+class SessionStateChangedMessage(TypedDict):
+    """The session's run state changed ('idle' is the authoritative turn-over signal).
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_session_state_changed_message` accepts any
+    other key whose value is JSON, and leaves it in place.
+    """
+
+    # Message type.
+    type: Literal["system"]
+    # System message subtype.
+    subtype: Literal["session_state_changed"]
+    # New state.
+    state: SessionState
+    # Unique ID of this message.
+    uuid: NotRequired[str]
+    # Session identifier.
+    session_id: NotRequired[str]
+
+
+class ElicitationCompleteMessage(TypedDict):
+    """An MCP server confirmed that a URL-mode elicitation is complete.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_elicitation_complete_message` accepts any
+    other key whose value is JSON, and leaves it in place.
+    """
+
+    # Message type.
+    type: Literal["system"]
+    # System message subtype.
+    subtype: Literal["elicitation_complete"]
+    # MCP server.
+    mcp_server_name: str
+    # Elicitation identifier.
+    elicitation_id: str
+    # Unique ID of this message.
+    uuid: NotRequired[str]
+    # Session identifier.
+    session_id: NotRequired[str]
+
+
+class InformationalMessage(TypedDict):
+    """A text banner (status line, hook feedback, slash-command output).
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_informational_message` accepts any other key
+    whose value is JSON, and leaves it in place.
+    """
+
+    # Message type.
+    type: Literal["system"]
+    # System message subtype.
+    subtype: Literal["informational"]
+    # Plain text to show.
+    content: str
+    # Render level.
+    level: InformationalLevel
+    # Tool call the message belongs to.
+    tool_use_id: NotRequired[str]
+    # Execution stops after this message.
+    prevent_continuation: NotRequired[bool]
+    # Unique ID of this message.
+    uuid: NotRequired[str]
+    # Session identifier.
+    session_id: NotRequired[str]
+
+
+class NotificationMessage(TypedDict):
+    """A loop-side text notification.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_notification_message` accepts any other key
+    whose value is JSON, and leaves it in place.
+    """
+
+    # Message type.
+    type: Literal["system"]
+    # System message subtype.
+    subtype: Literal["notification"]
+    # Notification key.
+    key: str
+    # Notification text.
+    text: str
+    # Priority.
+    priority: NotificationPriority
+    # Display colour.
+    color: NotRequired[str]
+    # How long to show it.
+    timeout_ms: NotRequired[int]
+    # Unique ID of this message.
+    uuid: NotRequired[str]
+    # Session identifier.
+    session_id: NotRequired[str]
+
+
+class PermissionDeniedMessage(TypedDict):
+    """A tool call was denied without an interactive prompt.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_permission_denied_message` accepts any other
+    key whose value is JSON, and leaves it in place.
+    """
+
+    # Message type.
+    type: Literal["system"]
+    # System message subtype.
+    subtype: Literal["permission_denied"]
+    # Tool denied.
+    tool_name: str
+    # Tool call denied.
+    tool_use_id: str
+    # Subagent the call came from.
+    agent_id: NotRequired[str]
+    # What decided (e.g. classifier, mode, rule).
+    decision_reason_type: NotRequired[str]
+    # Why, in words.
+    decision_reason: NotRequired[str]
+    # Rejection message returned to the model.
+    message: str
+    # Unique ID of this message.
+    uuid: NotRequired[str]
+    # Session identifier.
+    session_id: NotRequired[str]
+
+
+class CommandsChangedMessage(TypedDict):
+    """The slash-command list changed mid-session.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_commands_changed_message` accepts any other
+    key whose value is JSON, and leaves it in place.
+    """
+
+    # Message type.
+    type: Literal["system"]
+    # System message subtype.
+    subtype: Literal["commands_changed"]
+    # The full new list of slash commands.
+    commands: list[dict[str, JSONValue]]
+    # Unique ID of this message.
+    uuid: NotRequired[str]
+    # Session identifier.
+    session_id: NotRequired[str]
+
+
+class ThinkingTokensMessage(TypedDict):
+    """Live estimate of thinking tokens during redacted thinking.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_thinking_tokens_message` accepts any other
+    key whose value is JSON, and leaves it in place.
+    """
+
+    # Message type.
+    type: Literal["system"]
+    # System message subtype.
+    subtype: Literal["thinking_tokens"]
+    # Running total for the current thinking block.
+    estimated_tokens: int
+    # Increment carried by this message.
+    estimated_tokens_delta: int
+    # Unique ID of this message.
+    uuid: NotRequired[str]
+    # Session identifier.
+    session_id: NotRequired[str]
+
+
+class MirrorErrorMessage(TypedDict):
+    """Appending the transcript to an external session store failed (non-fatal).
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_mirror_error_message` accepts any other key
+    whose value is JSON, and leaves it in place.
+    """
+
+    # Message type.
+    type: Literal["system"]
+    # System message subtype.
+    subtype: Literal["mirror_error"]
+    # Session key of the failed append.
+    key: NotRequired[dict[str, JSONValue] | None]
+    # What went wrong.
+    error: NotRequired[str]
     # Unique ID of this message.
     uuid: NotRequired[str]
     # Session identifier.
@@ -1056,6 +1607,136 @@ class ControlResponse(TypedDict):
     response: "ControlResponseBody"
 
 
+class CompactBoundaryMarker(TypedDict):
+    """Context compaction marker as the seed's SDK struct documents it: a top-level type "compact_boundary" with a direction.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_compact_boundary_marker` accepts any other
+    key whose value is JSON, and leaves it in place.
+    """
+
+    # Message type.
+    type: Literal["compact_boundary"]
+    # Whether this marker starts or ends the compacted span.
+    direction: NotRequired[CompactDirection]
+    # Session identifier.
+    session_id: NotRequired[str]
+    # Unique ID of this message.
+    uuid: NotRequired[str]
+
+
+class ToolProgressMessage(TypedDict):
+    """A long-running tool is still working.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_tool_progress_message` accepts any other key
+    whose value is JSON, and leaves it in place.
+    """
+
+    # Message type.
+    type: Literal["tool_progress"]
+    # Tool call.
+    tool_use_id: str
+    # Tool.
+    tool_name: str
+    # Parent tool call when inside a subagent.
+    parent_tool_use_id: str | None
+    # Time elapsed.
+    elapsed_time_seconds: float
+    # Task the tool runs in.
+    task_id: NotRequired[str]
+    # Keep-alive only.
+    heartbeat: NotRequired[bool]
+    # Unique ID of this message.
+    uuid: NotRequired[str]
+    # Session identifier.
+    session_id: NotRequired[str]
+
+
+class ToolUseSummaryMessage(TypedDict):
+    """A summary of preceding tool calls.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_tool_use_summary_message` accepts any other
+    key whose value is JSON, and leaves it in place.
+    """
+
+    # Message type.
+    type: Literal["tool_use_summary"]
+    # The summary.
+    summary: str
+    # Tool calls summarised.
+    preceding_tool_use_ids: list[str]
+    # Unique ID of this message.
+    uuid: NotRequired[str]
+    # Session identifier.
+    session_id: NotRequired[str]
+
+
+class AuthStatusMessage(TypedDict):
+    """Authentication status changed.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_auth_status_message` accepts any other key
+    whose value is JSON, and leaves it in place.
+    """
+
+    # Message type.
+    type: Literal["auth_status"]
+    # Whether authentication is in progress.
+    isAuthenticating: bool
+    # Authentication output lines.
+    output: list[str]
+    # What went wrong.
+    error: NotRequired[str]
+    # Unique ID of this message.
+    uuid: NotRequired[str]
+    # Session identifier.
+    session_id: NotRequired[str]
+
+
+class PromptSuggestionMessage(TypedDict):
+    """A predicted next user prompt.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_prompt_suggestion_message` accepts any other
+    key whose value is JSON, and leaves it in place.
+    """
+
+    # Message type.
+    type: Literal["prompt_suggestion"]
+    # The suggested prompt.
+    suggestion: str
+    # Unique ID of this message.
+    uuid: NotRequired[str]
+    # Session identifier.
+    session_id: NotRequired[str]
+
+
+class ConversationResetMessage(TypedDict):
+    """The conversation was replaced (e.g. /clear) without ending the session.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_conversation_reset_message` accepts any
+    other key whose value is JSON, and leaves it in place.
+    """
+
+    # Message type.
+    type: Literal["conversation_reset"]
+    # Identifier of the fresh conversation.
+    new_conversation_id: str
+    # What discarded the conversation.
+    trigger: NotRequired[ConversationResetTrigger]
+    # The /clear user message (trigger clear only).
+    user_message_uuid: NotRequired[str]
+    # When the reset happened (ISO 8601).
+    timestamp: NotRequired[str]
+    # Unique ID of this message.
+    uuid: NotRequired[str]
+    # Session identifier.
+    session_id: NotRequired[str]
+
+
 class TextBlock(TypedDict):
     """A text content block.
 
@@ -1291,6 +1972,90 @@ class CompactMetadata(TypedDict):
     trigger: CompactTrigger
     # Context size in tokens before compaction.
     pre_tokens: NotRequired[int]
+    # Context size in tokens after compaction.
+    post_tokens: NotRequired[int]
+    # How long the compaction took.
+    duration_ms: NotRequired[int]
+    # Relink info for kept messages (head_uuid, anchor_uuid, tail_uuid).
+    preserved_segment: NotRequired[dict[str, JSONValue]]
+    # Ordered uuids of kept messages (anchor_uuid, uuids).
+    preserved_messages: NotRequired[dict[str, JSONValue]]
+
+
+class TaskUsage(TypedDict):
+    """Usage of a task so far.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_task_usage` accepts any other key whose
+    value is JSON, and leaves it in place.
+    """
+
+    # Tokens used.
+    total_tokens: int
+    # Tool calls made.
+    tool_uses: int
+    # Time spent, in milliseconds.
+    duration_ms: int
+
+
+class BackgroundTask(TypedDict):
+    """A live background task.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_background_task` accepts any other key whose
+    value is JSON, and leaves it in place.
+    """
+
+    # Task identifier.
+    task_id: str
+    # Kind of task.
+    task_type: str
+    # What the task does.
+    description: str
+    # Not activity; exclude from activity indicators.
+    ambient: NotRequired[bool]
+
+
+class PersistedFile(TypedDict):
+    """A file the CLI uploaded.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_persisted_file` accepts any other key whose
+    value is JSON, and leaves it in place.
+    """
+
+    # Local file name.
+    filename: str
+    # Files API id.
+    file_id: str
+
+
+class FailedFile(TypedDict):
+    """A file the CLI could not upload.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_failed_file` accepts any other key whose
+    value is JSON, and leaves it in place.
+    """
+
+    # Local file name.
+    filename: str
+    # What went wrong.
+    error: str
+
+
+class NoResponse(TypedDict):
+    """Details of an API request that got no response headers in time.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_no_response` accepts any other key whose
+    value is JSON, and leaves it in place.
+    """
+
+    # How long the failed attempt waited.
+    waited_ms: int
+    # How long the retry will wait.
+    retry_wait_ms: int
 
 
 class AssistantMessageBody(TypedDict):
@@ -1582,11 +2347,28 @@ class LocalCommandRun(TypedDict):
 SystemEvent: TypeAlias = (
     SystemMessage
     | SystemStatusMessage
-    | CompactBoundaryMessage
+    | SystemCompactBoundary
     | HookStartedMessage
+    | HookProgressMessage
     | HookResponseMessage
+    | TaskStartedMessage
+    | TaskProgressMessage
+    | TaskNotificationMessage
+    | TaskUpdatedMessage
+    | BackgroundTasksChangedMessage
+    | FilesPersistedEvent
+    | ApiRetryMessage
+    | LocalCommandOutputMessage
+    | SessionStateChangedMessage
+    | ElicitationCompleteMessage
+    | InformationalMessage
+    | NotificationMessage
+    | PermissionDeniedMessage
+    | CommandsChangedMessage
+    | ThinkingTokensMessage
+    | MirrorErrorMessage
 )
-"""A message with type "system", dispatched on `subtype` (init, status, compact_boundary, hook_started, hook_response)."""
+"""A message with type "system", dispatched on `subtype` (init, status, compact_boundary, hook_*, task_*, and the other CLI subtypes)."""
 
 
 ContentBlock: TypeAlias = TextBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock
@@ -1609,6 +2391,10 @@ ControlResponseBody: TypeAlias = ControlSuccessResponse | ControlErrorResponse
 """The `response` of a control_response, dispatched on `subtype`."""
 
 
+CompactBoundaryMessage: TypeAlias = SystemCompactBoundary | CompactBoundaryMarker
+"""Context compaction markers, in either spelling: the CLI's system / compact_boundary line or the seed's top-level compact_boundary struct."""
+
+
 Message: TypeAlias = (
     SystemEvent
     | AssistantMessage
@@ -1619,6 +2405,12 @@ Message: TypeAlias = (
     | RateLimitEvent
     | ControlRequest
     | ControlResponse
+    | CompactBoundaryMarker
+    | ToolProgressMessage
+    | ToolUseSummaryMessage
+    | AuthStatusMessage
+    | PromptSuggestionMessage
+    | ConversationResetMessage
 )
 """One line of the stream-json protocol. Dispatch on `type`; lines with type "system" are further dispatched on `subtype` (SystemEvent)."""
 
@@ -1660,6 +2452,35 @@ def _validate_hook_outcome(data: object) -> HookOutcome:
 
 def _validate_rate_limit_status(data: object) -> RateLimitStatus:
     return cast(RateLimitStatus, _enum_value(data, _RATE_LIMIT_STATUS_VALUES))
+
+
+def _validate_system_status_message_compact_result(
+    data: object,
+) -> SystemStatusMessageCompactResult:
+    return cast(
+        SystemStatusMessageCompactResult,
+        _enum_value(data, _SYSTEM_STATUS_MESSAGE_COMPACT_RESULT_VALUES),
+    )
+
+
+def _validate_task_notification_status(data: object) -> TaskNotificationStatus:
+    return cast(TaskNotificationStatus, _enum_value(data, _TASK_NOTIFICATION_STATUS_VALUES))
+
+
+def _validate_session_state(data: object) -> SessionState:
+    return cast(SessionState, _enum_value(data, _SESSION_STATE_VALUES))
+
+
+def _validate_informational_level(data: object) -> InformationalLevel:
+    return cast(InformationalLevel, _enum_value(data, _INFORMATIONAL_LEVEL_VALUES))
+
+
+def _validate_notification_priority(data: object) -> NotificationPriority:
+    return cast(NotificationPriority, _enum_value(data, _NOTIFICATION_PRIORITY_VALUES))
+
+
+def _validate_conversation_reset_trigger(data: object) -> ConversationResetTrigger:
+    return cast(ConversationResetTrigger, _enum_value(data, _CONVERSATION_RESET_TRIGGER_VALUES))
 
 
 def _validate_system_message(data: object) -> SystemMessage:
@@ -1705,13 +2526,15 @@ def _validate_system_status_message(data: object) -> SystemStatusMessage:
     _tag(obj, "subtype", "status")
     _required(obj, "status", _v_opt_str)
     _optional(obj, "permissionMode", _validate_permission_mode, None)
+    _optional(obj, "compact_result", _validate_system_status_message_compact_result, None)
+    _optional(obj, "compact_error", _str, None)
     _optional(obj, "session_id", _str, None)
     _optional(obj, "uuid", _str, None)
     _unknown(obj, _SYSTEM_STATUS_MESSAGE_KEYS)
     return cast(SystemStatusMessage, obj)
 
 
-def _validate_compact_boundary_message(data: object) -> CompactBoundaryMessage:
+def _validate_system_compact_boundary(data: object) -> SystemCompactBoundary:
     obj = _object(data)
     _tag(obj, "type", "system")
     _tag(obj, "subtype", "compact_boundary")
@@ -1719,8 +2542,8 @@ def _validate_compact_boundary_message(data: object) -> CompactBoundaryMessage:
     _optional(obj, "direction", _validate_compact_direction, None)
     _optional(obj, "session_id", _str, None)
     _optional(obj, "uuid", _str, None)
-    _unknown(obj, _COMPACT_BOUNDARY_MESSAGE_KEYS)
-    return cast(CompactBoundaryMessage, obj)
+    _unknown(obj, _SYSTEM_COMPACT_BOUNDARY_KEYS)
+    return cast(SystemCompactBoundary, obj)
 
 
 def _validate_hook_started_message(data: object) -> HookStartedMessage:
@@ -1734,6 +2557,22 @@ def _validate_hook_started_message(data: object) -> HookStartedMessage:
     _optional(obj, "session_id", _str, None)
     _unknown(obj, _HOOK_STARTED_MESSAGE_KEYS)
     return cast(HookStartedMessage, obj)
+
+
+def _validate_hook_progress_message(data: object) -> HookProgressMessage:
+    obj = _object(data)
+    _tag(obj, "type", "system")
+    _tag(obj, "subtype", "hook_progress")
+    _required(obj, "hook_id", _str)
+    _required(obj, "hook_name", _str)
+    _required(obj, "hook_event", _str)
+    _required(obj, "stdout", _str)
+    _required(obj, "stderr", _str)
+    _required(obj, "output", _str)
+    _optional(obj, "uuid", _str, None)
+    _optional(obj, "session_id", _str, None)
+    _unknown(obj, _HOOK_PROGRESS_MESSAGE_KEYS)
+    return cast(HookProgressMessage, obj)
 
 
 def _validate_hook_response_message(data: object) -> HookResponseMessage:
@@ -1752,6 +2591,230 @@ def _validate_hook_response_message(data: object) -> HookResponseMessage:
     _optional(obj, "session_id", _str, None)
     _unknown(obj, _HOOK_RESPONSE_MESSAGE_KEYS)
     return cast(HookResponseMessage, obj)
+
+
+def _validate_task_started_message(data: object) -> TaskStartedMessage:
+    obj = _object(data)
+    _tag(obj, "type", "system")
+    _tag(obj, "subtype", "task_started")
+    _required(obj, "task_id", _str)
+    _required(obj, "description", _str)
+    _optional(obj, "tool_use_id", _str, None)
+    _optional(obj, "task_type", _str, None)
+    _optional(obj, "subagent_type", _str, None)
+    _optional(obj, "is_backgrounded", _bool, None)
+    _optional(obj, "spawn_depth", _int, None)
+    _optional(obj, "workflow_name", _str, None)
+    _optional(obj, "prompt", _str, None)
+    _optional(obj, "skip_transcript", _bool, None)
+    _optional(obj, "ambient", _bool, None)
+    _optional(obj, "uuid", _str, None)
+    _optional(obj, "session_id", _str, None)
+    _unknown(obj, _TASK_STARTED_MESSAGE_KEYS)
+    return cast(TaskStartedMessage, obj)
+
+
+def _validate_task_progress_message(data: object) -> TaskProgressMessage:
+    obj = _object(data)
+    _tag(obj, "type", "system")
+    _tag(obj, "subtype", "task_progress")
+    _required(obj, "task_id", _str)
+    _required(obj, "description", _str)
+    _required(obj, "usage", _validate_task_usage)
+    _optional(obj, "tool_use_id", _str, None)
+    _optional(obj, "subagent_type", _str, None)
+    _optional(obj, "last_tool_name", _str, None)
+    _optional(obj, "summary", _str, None)
+    _optional(obj, "uuid", _str, None)
+    _optional(obj, "session_id", _str, None)
+    _unknown(obj, _TASK_PROGRESS_MESSAGE_KEYS)
+    return cast(TaskProgressMessage, obj)
+
+
+def _validate_task_notification_message(data: object) -> TaskNotificationMessage:
+    obj = _object(data)
+    _tag(obj, "type", "system")
+    _tag(obj, "subtype", "task_notification")
+    _required(obj, "task_id", _str)
+    _required(obj, "status", _validate_task_notification_status)
+    _required(obj, "output_file", _str)
+    _required(obj, "summary", _str)
+    _optional(obj, "tool_use_id", _str, None)
+    _optional(obj, "reason", _str, None)
+    _optional(obj, "usage", _validate_task_usage, None)
+    _optional(obj, "resource_links", _v_list_json_object, None)
+    _optional(obj, "skip_transcript", _bool, None)
+    _optional(obj, "ambient", _bool, None)
+    _optional(obj, "uuid", _str, None)
+    _optional(obj, "session_id", _str, None)
+    _unknown(obj, _TASK_NOTIFICATION_MESSAGE_KEYS)
+    return cast(TaskNotificationMessage, obj)
+
+
+def _validate_task_updated_message(data: object) -> TaskUpdatedMessage:
+    obj = _object(data)
+    _tag(obj, "type", "system")
+    _tag(obj, "subtype", "task_updated")
+    _required(obj, "task_id", _str)
+    _required(obj, "patch", _json_object)
+    _optional(obj, "uuid", _str, None)
+    _optional(obj, "session_id", _str, None)
+    _unknown(obj, _TASK_UPDATED_MESSAGE_KEYS)
+    return cast(TaskUpdatedMessage, obj)
+
+
+def _validate_background_tasks_changed_message(data: object) -> BackgroundTasksChangedMessage:
+    obj = _object(data)
+    _tag(obj, "type", "system")
+    _tag(obj, "subtype", "background_tasks_changed")
+    _required(obj, "tasks", _v_list_background_task)
+    _optional(obj, "uuid", _str, None)
+    _optional(obj, "session_id", _str, None)
+    _unknown(obj, _BACKGROUND_TASKS_CHANGED_MESSAGE_KEYS)
+    return cast(BackgroundTasksChangedMessage, obj)
+
+
+def _validate_files_persisted_event(data: object) -> FilesPersistedEvent:
+    obj = _object(data)
+    _tag(obj, "type", "system")
+    _tag(obj, "subtype", "files_persisted")
+    _required(obj, "files", _v_list_persisted_file)
+    _required(obj, "failed", _v_list_failed_file)
+    _required(obj, "processed_at", _str)
+    _optional(obj, "uuid", _str, None)
+    _optional(obj, "session_id", _str, None)
+    _unknown(obj, _FILES_PERSISTED_EVENT_KEYS)
+    return cast(FilesPersistedEvent, obj)
+
+
+def _validate_api_retry_message(data: object) -> ApiRetryMessage:
+    obj = _object(data)
+    _tag(obj, "type", "system")
+    _tag(obj, "subtype", "api_retry")
+    _required(obj, "attempt", _int)
+    _required(obj, "max_retries", _int)
+    _required(obj, "retry_delay_ms", _int)
+    _required(obj, "error_status", _v_opt_int)
+    _required(obj, "error", _str)
+    _optional(obj, "no_response", _validate_no_response, None)
+    _optional(obj, "uuid", _str, None)
+    _optional(obj, "session_id", _str, None)
+    _unknown(obj, _API_RETRY_MESSAGE_KEYS)
+    return cast(ApiRetryMessage, obj)
+
+
+def _validate_local_command_output_message(data: object) -> LocalCommandOutputMessage:
+    obj = _object(data)
+    _tag(obj, "type", "system")
+    _tag(obj, "subtype", "local_command_output")
+    _required(obj, "content", _str)
+    _optional(obj, "uuid", _str, None)
+    _optional(obj, "session_id", _str, None)
+    _unknown(obj, _LOCAL_COMMAND_OUTPUT_MESSAGE_KEYS)
+    return cast(LocalCommandOutputMessage, obj)
+
+
+def _validate_session_state_changed_message(data: object) -> SessionStateChangedMessage:
+    obj = _object(data)
+    _tag(obj, "type", "system")
+    _tag(obj, "subtype", "session_state_changed")
+    _required(obj, "state", _validate_session_state)
+    _optional(obj, "uuid", _str, None)
+    _optional(obj, "session_id", _str, None)
+    _unknown(obj, _SESSION_STATE_CHANGED_MESSAGE_KEYS)
+    return cast(SessionStateChangedMessage, obj)
+
+
+def _validate_elicitation_complete_message(data: object) -> ElicitationCompleteMessage:
+    obj = _object(data)
+    _tag(obj, "type", "system")
+    _tag(obj, "subtype", "elicitation_complete")
+    _required(obj, "mcp_server_name", _str)
+    _required(obj, "elicitation_id", _str)
+    _optional(obj, "uuid", _str, None)
+    _optional(obj, "session_id", _str, None)
+    _unknown(obj, _ELICITATION_COMPLETE_MESSAGE_KEYS)
+    return cast(ElicitationCompleteMessage, obj)
+
+
+def _validate_informational_message(data: object) -> InformationalMessage:
+    obj = _object(data)
+    _tag(obj, "type", "system")
+    _tag(obj, "subtype", "informational")
+    _required(obj, "content", _str)
+    _required(obj, "level", _validate_informational_level)
+    _optional(obj, "tool_use_id", _str, None)
+    _optional(obj, "prevent_continuation", _bool, None)
+    _optional(obj, "uuid", _str, None)
+    _optional(obj, "session_id", _str, None)
+    _unknown(obj, _INFORMATIONAL_MESSAGE_KEYS)
+    return cast(InformationalMessage, obj)
+
+
+def _validate_notification_message(data: object) -> NotificationMessage:
+    obj = _object(data)
+    _tag(obj, "type", "system")
+    _tag(obj, "subtype", "notification")
+    _required(obj, "key", _str)
+    _required(obj, "text", _str)
+    _required(obj, "priority", _validate_notification_priority)
+    _optional(obj, "color", _str, None)
+    _optional(obj, "timeout_ms", _int, None)
+    _optional(obj, "uuid", _str, None)
+    _optional(obj, "session_id", _str, None)
+    _unknown(obj, _NOTIFICATION_MESSAGE_KEYS)
+    return cast(NotificationMessage, obj)
+
+
+def _validate_permission_denied_message(data: object) -> PermissionDeniedMessage:
+    obj = _object(data)
+    _tag(obj, "type", "system")
+    _tag(obj, "subtype", "permission_denied")
+    _required(obj, "tool_name", _str)
+    _required(obj, "tool_use_id", _str)
+    _required(obj, "message", _str)
+    _optional(obj, "agent_id", _str, None)
+    _optional(obj, "decision_reason_type", _str, None)
+    _optional(obj, "decision_reason", _str, None)
+    _optional(obj, "uuid", _str, None)
+    _optional(obj, "session_id", _str, None)
+    _unknown(obj, _PERMISSION_DENIED_MESSAGE_KEYS)
+    return cast(PermissionDeniedMessage, obj)
+
+
+def _validate_commands_changed_message(data: object) -> CommandsChangedMessage:
+    obj = _object(data)
+    _tag(obj, "type", "system")
+    _tag(obj, "subtype", "commands_changed")
+    _required(obj, "commands", _v_list_json_object)
+    _optional(obj, "uuid", _str, None)
+    _optional(obj, "session_id", _str, None)
+    _unknown(obj, _COMMANDS_CHANGED_MESSAGE_KEYS)
+    return cast(CommandsChangedMessage, obj)
+
+
+def _validate_thinking_tokens_message(data: object) -> ThinkingTokensMessage:
+    obj = _object(data)
+    _tag(obj, "type", "system")
+    _tag(obj, "subtype", "thinking_tokens")
+    _required(obj, "estimated_tokens", _int)
+    _required(obj, "estimated_tokens_delta", _int)
+    _optional(obj, "uuid", _str, None)
+    _optional(obj, "session_id", _str, None)
+    _unknown(obj, _THINKING_TOKENS_MESSAGE_KEYS)
+    return cast(ThinkingTokensMessage, obj)
+
+
+def _validate_mirror_error_message(data: object) -> MirrorErrorMessage:
+    obj = _object(data)
+    _tag(obj, "type", "system")
+    _tag(obj, "subtype", "mirror_error")
+    _optional(obj, "key", _v_opt_json_object, None)
+    _optional(obj, "error", _str, None)
+    _optional(obj, "uuid", _str, None)
+    _optional(obj, "session_id", _str, None)
+    _unknown(obj, _MIRROR_ERROR_MESSAGE_KEYS)
+    return cast(MirrorErrorMessage, obj)
 
 
 def _validate_assistant_message(data: object) -> AssistantMessage:
@@ -1870,6 +2933,77 @@ def _validate_control_response(data: object) -> ControlResponse:
     _required(obj, "response", _validate_control_response_body)
     _unknown(obj, _CONTROL_RESPONSE_KEYS)
     return cast(ControlResponse, obj)
+
+
+def _validate_compact_boundary_marker(data: object) -> CompactBoundaryMarker:
+    obj = _object(data)
+    _tag(obj, "type", "compact_boundary")
+    _optional(obj, "direction", _validate_compact_direction, None)
+    _optional(obj, "session_id", _str, None)
+    _optional(obj, "uuid", _str, None)
+    _unknown(obj, _COMPACT_BOUNDARY_MARKER_KEYS)
+    return cast(CompactBoundaryMarker, obj)
+
+
+def _validate_tool_progress_message(data: object) -> ToolProgressMessage:
+    obj = _object(data)
+    _tag(obj, "type", "tool_progress")
+    _required(obj, "tool_use_id", _str)
+    _required(obj, "tool_name", _str)
+    _required(obj, "parent_tool_use_id", _v_opt_str)
+    _required(obj, "elapsed_time_seconds", _float)
+    _optional(obj, "task_id", _str, None)
+    _optional(obj, "heartbeat", _bool, None)
+    _optional(obj, "uuid", _str, None)
+    _optional(obj, "session_id", _str, None)
+    _unknown(obj, _TOOL_PROGRESS_MESSAGE_KEYS)
+    return cast(ToolProgressMessage, obj)
+
+
+def _validate_tool_use_summary_message(data: object) -> ToolUseSummaryMessage:
+    obj = _object(data)
+    _tag(obj, "type", "tool_use_summary")
+    _required(obj, "summary", _str)
+    _required(obj, "preceding_tool_use_ids", _v_list_str)
+    _optional(obj, "uuid", _str, None)
+    _optional(obj, "session_id", _str, None)
+    _unknown(obj, _TOOL_USE_SUMMARY_MESSAGE_KEYS)
+    return cast(ToolUseSummaryMessage, obj)
+
+
+def _validate_auth_status_message(data: object) -> AuthStatusMessage:
+    obj = _object(data)
+    _tag(obj, "type", "auth_status")
+    _required(obj, "isAuthenticating", _bool)
+    _required(obj, "output", _v_list_str)
+    _optional(obj, "error", _str, None)
+    _optional(obj, "uuid", _str, None)
+    _optional(obj, "session_id", _str, None)
+    _unknown(obj, _AUTH_STATUS_MESSAGE_KEYS)
+    return cast(AuthStatusMessage, obj)
+
+
+def _validate_prompt_suggestion_message(data: object) -> PromptSuggestionMessage:
+    obj = _object(data)
+    _tag(obj, "type", "prompt_suggestion")
+    _required(obj, "suggestion", _str)
+    _optional(obj, "uuid", _str, None)
+    _optional(obj, "session_id", _str, None)
+    _unknown(obj, _PROMPT_SUGGESTION_MESSAGE_KEYS)
+    return cast(PromptSuggestionMessage, obj)
+
+
+def _validate_conversation_reset_message(data: object) -> ConversationResetMessage:
+    obj = _object(data)
+    _tag(obj, "type", "conversation_reset")
+    _required(obj, "new_conversation_id", _str)
+    _optional(obj, "trigger", _validate_conversation_reset_trigger, None)
+    _optional(obj, "user_message_uuid", _str, None)
+    _optional(obj, "timestamp", _str, None)
+    _optional(obj, "uuid", _str, None)
+    _optional(obj, "session_id", _str, None)
+    _unknown(obj, _CONVERSATION_RESET_MESSAGE_KEYS)
+    return cast(ConversationResetMessage, obj)
 
 
 def _validate_text_block(data: object) -> TextBlock:
@@ -2000,8 +3134,55 @@ def _validate_compact_metadata(data: object) -> CompactMetadata:
     obj = _object(data)
     _required(obj, "trigger", _validate_compact_trigger)
     _optional(obj, "pre_tokens", _int, None)
+    _optional(obj, "post_tokens", _int, None)
+    _optional(obj, "duration_ms", _int, None)
+    _optional(obj, "preserved_segment", _json_object, None)
+    _optional(obj, "preserved_messages", _json_object, None)
     _unknown(obj, _COMPACT_METADATA_KEYS)
     return cast(CompactMetadata, obj)
+
+
+def _validate_task_usage(data: object) -> TaskUsage:
+    obj = _object(data)
+    _required(obj, "total_tokens", _int)
+    _required(obj, "tool_uses", _int)
+    _required(obj, "duration_ms", _int)
+    _unknown(obj, _TASK_USAGE_KEYS)
+    return cast(TaskUsage, obj)
+
+
+def _validate_background_task(data: object) -> BackgroundTask:
+    obj = _object(data)
+    _required(obj, "task_id", _str)
+    _required(obj, "task_type", _str)
+    _required(obj, "description", _str)
+    _optional(obj, "ambient", _bool, None)
+    _unknown(obj, _BACKGROUND_TASK_KEYS)
+    return cast(BackgroundTask, obj)
+
+
+def _validate_persisted_file(data: object) -> PersistedFile:
+    obj = _object(data)
+    _required(obj, "filename", _str)
+    _required(obj, "file_id", _str)
+    _unknown(obj, _PERSISTED_FILE_KEYS)
+    return cast(PersistedFile, obj)
+
+
+def _validate_failed_file(data: object) -> FailedFile:
+    obj = _object(data)
+    _required(obj, "filename", _str)
+    _required(obj, "error", _str)
+    _unknown(obj, _FAILED_FILE_KEYS)
+    return cast(FailedFile, obj)
+
+
+def _validate_no_response(data: object) -> NoResponse:
+    obj = _object(data)
+    _required(obj, "waited_ms", _int)
+    _required(obj, "retry_wait_ms", _int)
+    _unknown(obj, _NO_RESPONSE_KEYS)
+    return cast(NoResponse, obj)
 
 
 def _validate_assistant_message_body(data: object) -> AssistantMessageBody:
@@ -2181,13 +3362,26 @@ def _validate_control_response_body(data: object) -> ControlResponseBody:
     return _dispatch(obj, "subtype", _CONTROL_RESPONSE_BODY_BY_TAG)(obj)
 
 
+def _validate_compact_boundary_message(data: object) -> CompactBoundaryMessage:
+    obj = _object(data)
+    return _dispatch(obj, "type", _COMPACT_BOUNDARY_MESSAGE_BY_TAG)(obj)
+
+
 def _validate_message(data: object) -> Message:
     obj = _object(data)
     return _dispatch(obj, "type", _MESSAGE_BY_TAG)(obj)
 
 
+def _v_list_background_task(value: object) -> list[BackgroundTask]:
+    return _check_list(value, _validate_background_task)
+
+
 def _v_list_content_block(value: object) -> list[ContentBlock]:
     return _check_list(value, _validate_content_block)
+
+
+def _v_list_failed_file(value: object) -> list[FailedFile]:
+    return _check_list(value, _validate_failed_file)
 
 
 def _v_list_json(value: object) -> list[JSONValue]:
@@ -2204,6 +3398,10 @@ def _v_list_mcp_server_status(value: object) -> list[McpServerStatus]:
 
 def _v_list_permission_denial(value: object) -> list[PermissionDenial]:
     return _check_list(value, _validate_permission_denial)
+
+
+def _v_list_persisted_file(value: object) -> list[PersistedFile]:
+    return _check_list(value, _validate_persisted_file)
 
 
 def _v_list_plugin_info(value: object) -> list[PluginInfo]:
@@ -2325,17 +3523,42 @@ _SYSTEM_MESSAGE_KEYS = frozenset(
 
 
 _SYSTEM_STATUS_MESSAGE_KEYS = frozenset(
-    {"type", "subtype", "status", "permissionMode", "session_id", "uuid"}
+    {
+        "type",
+        "subtype",
+        "status",
+        "permissionMode",
+        "compact_result",
+        "compact_error",
+        "session_id",
+        "uuid",
+    }
 )
 
 
-_COMPACT_BOUNDARY_MESSAGE_KEYS = frozenset(
+_SYSTEM_COMPACT_BOUNDARY_KEYS = frozenset(
     {"type", "subtype", "compact_metadata", "direction", "session_id", "uuid"}
 )
 
 
 _HOOK_STARTED_MESSAGE_KEYS = frozenset(
     {"type", "subtype", "hook_id", "hook_name", "hook_event", "uuid", "session_id"}
+)
+
+
+_HOOK_PROGRESS_MESSAGE_KEYS = frozenset(
+    {
+        "type",
+        "subtype",
+        "hook_id",
+        "hook_name",
+        "hook_event",
+        "stdout",
+        "stderr",
+        "output",
+        "uuid",
+        "session_id",
+    }
 )
 
 
@@ -2355,6 +3578,152 @@ _HOOK_RESPONSE_MESSAGE_KEYS = frozenset(
         "session_id",
     }
 )
+
+
+_TASK_STARTED_MESSAGE_KEYS = frozenset(
+    {
+        "type",
+        "subtype",
+        "task_id",
+        "tool_use_id",
+        "description",
+        "task_type",
+        "subagent_type",
+        "is_backgrounded",
+        "spawn_depth",
+        "workflow_name",
+        "prompt",
+        "skip_transcript",
+        "ambient",
+        "uuid",
+        "session_id",
+    }
+)
+
+
+_TASK_PROGRESS_MESSAGE_KEYS = frozenset(
+    {
+        "type",
+        "subtype",
+        "task_id",
+        "tool_use_id",
+        "description",
+        "subagent_type",
+        "usage",
+        "last_tool_name",
+        "summary",
+        "uuid",
+        "session_id",
+    }
+)
+
+
+_TASK_NOTIFICATION_MESSAGE_KEYS = frozenset(
+    {
+        "type",
+        "subtype",
+        "task_id",
+        "tool_use_id",
+        "status",
+        "reason",
+        "output_file",
+        "summary",
+        "usage",
+        "resource_links",
+        "skip_transcript",
+        "ambient",
+        "uuid",
+        "session_id",
+    }
+)
+
+
+_TASK_UPDATED_MESSAGE_KEYS = frozenset(
+    {"type", "subtype", "task_id", "patch", "uuid", "session_id"}
+)
+
+
+_BACKGROUND_TASKS_CHANGED_MESSAGE_KEYS = frozenset(
+    {"type", "subtype", "tasks", "uuid", "session_id"}
+)
+
+
+_FILES_PERSISTED_EVENT_KEYS = frozenset(
+    {"type", "subtype", "files", "failed", "processed_at", "uuid", "session_id"}
+)
+
+
+_API_RETRY_MESSAGE_KEYS = frozenset(
+    {
+        "type",
+        "subtype",
+        "attempt",
+        "max_retries",
+        "retry_delay_ms",
+        "error_status",
+        "error",
+        "no_response",
+        "uuid",
+        "session_id",
+    }
+)
+
+
+_LOCAL_COMMAND_OUTPUT_MESSAGE_KEYS = frozenset({"type", "subtype", "content", "uuid", "session_id"})
+
+
+_SESSION_STATE_CHANGED_MESSAGE_KEYS = frozenset({"type", "subtype", "state", "uuid", "session_id"})
+
+
+_ELICITATION_COMPLETE_MESSAGE_KEYS = frozenset(
+    {"type", "subtype", "mcp_server_name", "elicitation_id", "uuid", "session_id"}
+)
+
+
+_INFORMATIONAL_MESSAGE_KEYS = frozenset(
+    {
+        "type",
+        "subtype",
+        "content",
+        "level",
+        "tool_use_id",
+        "prevent_continuation",
+        "uuid",
+        "session_id",
+    }
+)
+
+
+_NOTIFICATION_MESSAGE_KEYS = frozenset(
+    {"type", "subtype", "key", "text", "priority", "color", "timeout_ms", "uuid", "session_id"}
+)
+
+
+_PERMISSION_DENIED_MESSAGE_KEYS = frozenset(
+    {
+        "type",
+        "subtype",
+        "tool_name",
+        "tool_use_id",
+        "agent_id",
+        "decision_reason_type",
+        "decision_reason",
+        "message",
+        "uuid",
+        "session_id",
+    }
+)
+
+
+_COMMANDS_CHANGED_MESSAGE_KEYS = frozenset({"type", "subtype", "commands", "uuid", "session_id"})
+
+
+_THINKING_TOKENS_MESSAGE_KEYS = frozenset(
+    {"type", "subtype", "estimated_tokens", "estimated_tokens_delta", "uuid", "session_id"}
+)
+
+
+_MIRROR_ERROR_MESSAGE_KEYS = frozenset({"type", "subtype", "key", "error", "uuid", "session_id"})
 
 
 _ASSISTANT_MESSAGE_KEYS = frozenset(
@@ -2450,6 +3819,50 @@ _CONTROL_REQUEST_KEYS = frozenset({"type", "request_id", "request"})
 _CONTROL_RESPONSE_KEYS = frozenset({"type", "response"})
 
 
+_COMPACT_BOUNDARY_MARKER_KEYS = frozenset({"type", "direction", "session_id", "uuid"})
+
+
+_TOOL_PROGRESS_MESSAGE_KEYS = frozenset(
+    {
+        "type",
+        "tool_use_id",
+        "tool_name",
+        "parent_tool_use_id",
+        "elapsed_time_seconds",
+        "task_id",
+        "heartbeat",
+        "uuid",
+        "session_id",
+    }
+)
+
+
+_TOOL_USE_SUMMARY_MESSAGE_KEYS = frozenset(
+    {"type", "summary", "preceding_tool_use_ids", "uuid", "session_id"}
+)
+
+
+_AUTH_STATUS_MESSAGE_KEYS = frozenset(
+    {"type", "isAuthenticating", "output", "error", "uuid", "session_id"}
+)
+
+
+_PROMPT_SUGGESTION_MESSAGE_KEYS = frozenset({"type", "suggestion", "uuid", "session_id"})
+
+
+_CONVERSATION_RESET_MESSAGE_KEYS = frozenset(
+    {
+        "type",
+        "new_conversation_id",
+        "trigger",
+        "user_message_uuid",
+        "timestamp",
+        "uuid",
+        "session_id",
+    }
+)
+
+
 _TEXT_BLOCK_KEYS = frozenset({"type", "text"})
 
 
@@ -2503,7 +3916,31 @@ _CONTROL_SUCCESS_RESPONSE_KEYS = frozenset({"subtype", "request_id", "response"}
 _CONTROL_ERROR_RESPONSE_KEYS = frozenset({"subtype", "request_id", "error"})
 
 
-_COMPACT_METADATA_KEYS = frozenset({"trigger", "pre_tokens"})
+_COMPACT_METADATA_KEYS = frozenset(
+    {
+        "trigger",
+        "pre_tokens",
+        "post_tokens",
+        "duration_ms",
+        "preserved_segment",
+        "preserved_messages",
+    }
+)
+
+
+_TASK_USAGE_KEYS = frozenset({"total_tokens", "tool_uses", "duration_ms"})
+
+
+_BACKGROUND_TASK_KEYS = frozenset({"task_id", "task_type", "description", "ambient"})
+
+
+_PERSISTED_FILE_KEYS = frozenset({"filename", "file_id"})
+
+
+_FAILED_FILE_KEYS = frozenset({"filename", "error"})
+
+
+_NO_RESPONSE_KEYS = frozenset({"waited_ms", "retry_wait_ms"})
 
 
 _ASSISTANT_MESSAGE_BODY_KEYS = frozenset(
@@ -2624,6 +4061,11 @@ _MESSAGE_TYPE_VALUES: dict[str, MessageType] = {
     "rate_limit_event": "rate_limit_event",
     "control_request": "control_request",
     "control_response": "control_response",
+    "tool_progress": "tool_progress",
+    "tool_use_summary": "tool_use_summary",
+    "auth_status": "auth_status",
+    "prompt_suggestion": "prompt_suggestion",
+    "conversation_reset": "conversation_reset",
 }
 _PERMISSION_MODE_VALUES: dict[str, PermissionMode] = {
     "default": "default",
@@ -2655,6 +4097,38 @@ _RATE_LIMIT_STATUS_VALUES: dict[str, RateLimitStatus] = {
     "allowed_warning": "allowed_warning",
     "rejected": "rejected",
 }
+_SYSTEM_STATUS_MESSAGE_COMPACT_RESULT_VALUES: dict[str, SystemStatusMessageCompactResult] = {
+    "success": "success",
+    "failed": "failed",
+}
+_TASK_NOTIFICATION_STATUS_VALUES: dict[str, TaskNotificationStatus] = {
+    "completed": "completed",
+    "failed": "failed",
+    "stopped": "stopped",
+}
+_SESSION_STATE_VALUES: dict[str, SessionState] = {
+    "idle": "idle",
+    "running": "running",
+    "requires_action": "requires_action",
+}
+_INFORMATIONAL_LEVEL_VALUES: dict[str, InformationalLevel] = {
+    "info": "info",
+    "notice": "notice",
+    "suggestion": "suggestion",
+    "warning": "warning",
+}
+_NOTIFICATION_PRIORITY_VALUES: dict[str, NotificationPriority] = {
+    "low": "low",
+    "medium": "medium",
+    "high": "high",
+    "immediate": "immediate",
+}
+_CONVERSATION_RESET_TRIGGER_VALUES: dict[str, ConversationResetTrigger] = {
+    "clear": "clear",
+    "plan_mode_exit": "plan_mode_exit",
+    "fresh_session": "fresh_session",
+    "onboarding": "onboarding",
+}
 _MESSAGE_BY_TAG: dict[object, Callable[[object], Message]] = {
     "system": _validate_system_event,
     "assistant": _validate_assistant_message,
@@ -2665,13 +4139,36 @@ _MESSAGE_BY_TAG: dict[object, Callable[[object], Message]] = {
     "rate_limit_event": _validate_rate_limit_event,
     "control_request": _validate_control_request,
     "control_response": _validate_control_response,
+    "compact_boundary": _validate_compact_boundary_marker,
+    "tool_progress": _validate_tool_progress_message,
+    "tool_use_summary": _validate_tool_use_summary_message,
+    "auth_status": _validate_auth_status_message,
+    "prompt_suggestion": _validate_prompt_suggestion_message,
+    "conversation_reset": _validate_conversation_reset_message,
 }
 _SYSTEM_EVENT_BY_TAG: dict[object, Callable[[object], SystemEvent]] = {
     "init": _validate_system_message,
     "status": _validate_system_status_message,
-    "compact_boundary": _validate_compact_boundary_message,
+    "compact_boundary": _validate_system_compact_boundary,
     "hook_started": _validate_hook_started_message,
+    "hook_progress": _validate_hook_progress_message,
     "hook_response": _validate_hook_response_message,
+    "task_started": _validate_task_started_message,
+    "task_progress": _validate_task_progress_message,
+    "task_notification": _validate_task_notification_message,
+    "task_updated": _validate_task_updated_message,
+    "background_tasks_changed": _validate_background_tasks_changed_message,
+    "files_persisted": _validate_files_persisted_event,
+    "api_retry": _validate_api_retry_message,
+    "local_command_output": _validate_local_command_output_message,
+    "session_state_changed": _validate_session_state_changed_message,
+    "elicitation_complete": _validate_elicitation_complete_message,
+    "informational": _validate_informational_message,
+    "notification": _validate_notification_message,
+    "permission_denied": _validate_permission_denied_message,
+    "commands_changed": _validate_commands_changed_message,
+    "thinking_tokens": _validate_thinking_tokens_message,
+    "mirror_error": _validate_mirror_error_message,
 }
 _CONTENT_BLOCK_BY_TAG: dict[object, Callable[[object], ContentBlock]] = {
     "text": _validate_text_block,
@@ -2691,6 +4188,10 @@ _CONTROL_REQUEST_BODY_BY_TAG: dict[object, Callable[[object], ControlRequestBody
 _CONTROL_RESPONSE_BODY_BY_TAG: dict[object, Callable[[object], ControlResponseBody]] = {
     "success": _validate_control_success_response,
     "error": _validate_control_error_response,
+}
+_COMPACT_BOUNDARY_MESSAGE_BY_TAG: dict[object, Callable[[object], CompactBoundaryMessage]] = {
+    "system": _validate_system_compact_boundary,
+    "compact_boundary": _validate_compact_boundary_marker,
 }
 
 
@@ -2762,9 +4263,14 @@ def validate_system_status_message(data: object) -> SystemStatusMessage:
     return _guard(_validate_system_status_message, data)
 
 
-def validate_compact_boundary_message(data: object) -> CompactBoundaryMessage:
-    """Check `data` (as `json.loads` returns it) against CompactBoundaryMessage; return it unchanged, or raise DecodeError."""
-    return _guard(_validate_compact_boundary_message, data)
+def validate_system_status_message_compact_result(data: object) -> SystemStatusMessageCompactResult:
+    """Check `data` (as `json.loads` returns it) against SystemStatusMessageCompactResult; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_system_status_message_compact_result, data)
+
+
+def validate_system_compact_boundary(data: object) -> SystemCompactBoundary:
+    """Check `data` (as `json.loads` returns it) against SystemCompactBoundary; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_system_compact_boundary, data)
 
 
 def validate_hook_started_message(data: object) -> HookStartedMessage:
@@ -2772,9 +4278,94 @@ def validate_hook_started_message(data: object) -> HookStartedMessage:
     return _guard(_validate_hook_started_message, data)
 
 
+def validate_hook_progress_message(data: object) -> HookProgressMessage:
+    """Check `data` (as `json.loads` returns it) against HookProgressMessage; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_hook_progress_message, data)
+
+
 def validate_hook_response_message(data: object) -> HookResponseMessage:
     """Check `data` (as `json.loads` returns it) against HookResponseMessage; return it unchanged, or raise DecodeError."""
     return _guard(_validate_hook_response_message, data)
+
+
+def validate_task_started_message(data: object) -> TaskStartedMessage:
+    """Check `data` (as `json.loads` returns it) against TaskStartedMessage; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_task_started_message, data)
+
+
+def validate_task_progress_message(data: object) -> TaskProgressMessage:
+    """Check `data` (as `json.loads` returns it) against TaskProgressMessage; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_task_progress_message, data)
+
+
+def validate_task_notification_message(data: object) -> TaskNotificationMessage:
+    """Check `data` (as `json.loads` returns it) against TaskNotificationMessage; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_task_notification_message, data)
+
+
+def validate_task_updated_message(data: object) -> TaskUpdatedMessage:
+    """Check `data` (as `json.loads` returns it) against TaskUpdatedMessage; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_task_updated_message, data)
+
+
+def validate_background_tasks_changed_message(data: object) -> BackgroundTasksChangedMessage:
+    """Check `data` (as `json.loads` returns it) against BackgroundTasksChangedMessage; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_background_tasks_changed_message, data)
+
+
+def validate_files_persisted_event(data: object) -> FilesPersistedEvent:
+    """Check `data` (as `json.loads` returns it) against FilesPersistedEvent; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_files_persisted_event, data)
+
+
+def validate_api_retry_message(data: object) -> ApiRetryMessage:
+    """Check `data` (as `json.loads` returns it) against ApiRetryMessage; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_api_retry_message, data)
+
+
+def validate_local_command_output_message(data: object) -> LocalCommandOutputMessage:
+    """Check `data` (as `json.loads` returns it) against LocalCommandOutputMessage; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_local_command_output_message, data)
+
+
+def validate_session_state_changed_message(data: object) -> SessionStateChangedMessage:
+    """Check `data` (as `json.loads` returns it) against SessionStateChangedMessage; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_session_state_changed_message, data)
+
+
+def validate_elicitation_complete_message(data: object) -> ElicitationCompleteMessage:
+    """Check `data` (as `json.loads` returns it) against ElicitationCompleteMessage; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_elicitation_complete_message, data)
+
+
+def validate_informational_message(data: object) -> InformationalMessage:
+    """Check `data` (as `json.loads` returns it) against InformationalMessage; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_informational_message, data)
+
+
+def validate_notification_message(data: object) -> NotificationMessage:
+    """Check `data` (as `json.loads` returns it) against NotificationMessage; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_notification_message, data)
+
+
+def validate_permission_denied_message(data: object) -> PermissionDeniedMessage:
+    """Check `data` (as `json.loads` returns it) against PermissionDeniedMessage; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_permission_denied_message, data)
+
+
+def validate_commands_changed_message(data: object) -> CommandsChangedMessage:
+    """Check `data` (as `json.loads` returns it) against CommandsChangedMessage; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_commands_changed_message, data)
+
+
+def validate_thinking_tokens_message(data: object) -> ThinkingTokensMessage:
+    """Check `data` (as `json.loads` returns it) against ThinkingTokensMessage; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_thinking_tokens_message, data)
+
+
+def validate_mirror_error_message(data: object) -> MirrorErrorMessage:
+    """Check `data` (as `json.loads` returns it) against MirrorErrorMessage; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_mirror_error_message, data)
 
 
 def validate_assistant_message(data: object) -> AssistantMessage:
@@ -2815,6 +4406,36 @@ def validate_control_request(data: object) -> ControlRequest:
 def validate_control_response(data: object) -> ControlResponse:
     """Check `data` (as `json.loads` returns it) against ControlResponse; return it unchanged, or raise DecodeError."""
     return _guard(_validate_control_response, data)
+
+
+def validate_compact_boundary_marker(data: object) -> CompactBoundaryMarker:
+    """Check `data` (as `json.loads` returns it) against CompactBoundaryMarker; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_compact_boundary_marker, data)
+
+
+def validate_tool_progress_message(data: object) -> ToolProgressMessage:
+    """Check `data` (as `json.loads` returns it) against ToolProgressMessage; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_tool_progress_message, data)
+
+
+def validate_tool_use_summary_message(data: object) -> ToolUseSummaryMessage:
+    """Check `data` (as `json.loads` returns it) against ToolUseSummaryMessage; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_tool_use_summary_message, data)
+
+
+def validate_auth_status_message(data: object) -> AuthStatusMessage:
+    """Check `data` (as `json.loads` returns it) against AuthStatusMessage; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_auth_status_message, data)
+
+
+def validate_prompt_suggestion_message(data: object) -> PromptSuggestionMessage:
+    """Check `data` (as `json.loads` returns it) against PromptSuggestionMessage; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_prompt_suggestion_message, data)
+
+
+def validate_conversation_reset_message(data: object) -> ConversationResetMessage:
+    """Check `data` (as `json.loads` returns it) against ConversationResetMessage; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_conversation_reset_message, data)
 
 
 def validate_content_block(data: object) -> ContentBlock:
@@ -2897,9 +4518,64 @@ def validate_control_error_response(data: object) -> ControlErrorResponse:
     return _guard(_validate_control_error_response, data)
 
 
+def validate_compact_boundary_message(data: object) -> CompactBoundaryMessage:
+    """Check `data` (as `json.loads` returns it) against CompactBoundaryMessage; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_compact_boundary_message, data)
+
+
 def validate_compact_metadata(data: object) -> CompactMetadata:
     """Check `data` (as `json.loads` returns it) against CompactMetadata; return it unchanged, or raise DecodeError."""
     return _guard(_validate_compact_metadata, data)
+
+
+def validate_task_notification_status(data: object) -> TaskNotificationStatus:
+    """Check `data` (as `json.loads` returns it) against TaskNotificationStatus; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_task_notification_status, data)
+
+
+def validate_session_state(data: object) -> SessionState:
+    """Check `data` (as `json.loads` returns it) against SessionState; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_session_state, data)
+
+
+def validate_informational_level(data: object) -> InformationalLevel:
+    """Check `data` (as `json.loads` returns it) against InformationalLevel; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_informational_level, data)
+
+
+def validate_notification_priority(data: object) -> NotificationPriority:
+    """Check `data` (as `json.loads` returns it) against NotificationPriority; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_notification_priority, data)
+
+
+def validate_conversation_reset_trigger(data: object) -> ConversationResetTrigger:
+    """Check `data` (as `json.loads` returns it) against ConversationResetTrigger; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_conversation_reset_trigger, data)
+
+
+def validate_task_usage(data: object) -> TaskUsage:
+    """Check `data` (as `json.loads` returns it) against TaskUsage; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_task_usage, data)
+
+
+def validate_background_task(data: object) -> BackgroundTask:
+    """Check `data` (as `json.loads` returns it) against BackgroundTask; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_background_task, data)
+
+
+def validate_persisted_file(data: object) -> PersistedFile:
+    """Check `data` (as `json.loads` returns it) against PersistedFile; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_persisted_file, data)
+
+
+def validate_failed_file(data: object) -> FailedFile:
+    """Check `data` (as `json.loads` returns it) against FailedFile; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_failed_file, data)
+
+
+def validate_no_response(data: object) -> NoResponse:
+    """Check `data` (as `json.loads` returns it) against NoResponse; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_no_response, data)
 
 
 def validate_assistant_message_body(data: object) -> AssistantMessageBody:

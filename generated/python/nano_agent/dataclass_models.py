@@ -20,15 +20,23 @@ from enum import Enum
 from typing import Literal, NoReturn, TypeAlias, TypeVar, cast
 
 __all__ = [
+    "CompactionContent",
+    "CompactionSummaryContent",
     "ContentBlock",
+    "decode_compaction_content",
+    "decode_compaction_summary_content",
     "decode_content_block",
+    "decode_image_content",
+    "decode_image_source",
     "decode_message",
     "decode_node_data",
     "decode_pending_edit",
     "decode_python_script",
+    "decode_reasoning_content",
     "decode_response",
     "decode_role",
     "decode_stop_reason",
+    "decode_sub_graph",
     "decode_system_prompt",
     "decode_task_status",
     "decode_text_content",
@@ -39,20 +47,27 @@ __all__ = [
     "decode_tool_definition",
     "decode_tool_definitions",
     "decode_tool_execution",
+    "decode_tool_output_content",
     "decode_tool_result_content",
     "decode_tool_use_content",
     "decode_truncated_output",
     "decode_truncation_config",
     "decode_usage",
     "DecodeError",
+    "encode_compaction_content",
+    "encode_compaction_summary_content",
     "encode_content_block",
+    "encode_image_content",
+    "encode_image_source",
     "encode_message",
     "encode_node_data",
     "encode_pending_edit",
     "encode_python_script",
+    "encode_reasoning_content",
     "encode_response",
     "encode_role",
     "encode_stop_reason",
+    "encode_sub_graph",
     "encode_system_prompt",
     "encode_task_status",
     "encode_text_content",
@@ -63,19 +78,24 @@ __all__ = [
     "encode_tool_definition",
     "encode_tool_definitions",
     "encode_tool_execution",
+    "encode_tool_output_content",
     "encode_tool_result_content",
     "encode_tool_use_content",
     "encode_truncated_output",
     "encode_truncation_config",
     "encode_usage",
+    "ImageContent",
+    "ImageSource",
     "JSONValue",
     "Message",
     "NodeData",
     "PendingEdit",
     "PythonScript",
+    "ReasoningContent",
     "Response",
     "Role",
     "StopReason",
+    "SubGraph",
     "SystemPrompt",
     "TaskStatus",
     "TextContent",
@@ -86,6 +106,7 @@ __all__ = [
     "ToolDefinition",
     "ToolDefinitions",
     "ToolExecution",
+    "ToolOutputContent",
     "ToolResultContent",
     "ToolUseContent",
     "TruncatedOutput",
@@ -127,7 +148,7 @@ _MAX_DEPTH = 100
 _MAX_DEPTH_MESSAGE = "nesting deeper than 100 levels of arrays and objects"
 # A free-form value nesting more levels than this could pass the limit (this module's types
 # nest the rest); the whole input is measured then.
-_FREE_DEPTH = 95
+_FREE_DEPTH = 94
 # Types that contain themselves (or nest past the limit): every input is measured first.
 _CHECK_DEPTH_FIRST = False
 # True while a decoder runs on input measured to be within the limit.
@@ -749,8 +770,8 @@ class ToolResultContent:
     type: Literal["tool_result"] = field(default="tool_result", init=False)
     # Correlates with ToolUseContent.id.
     tool_use_id: str
-    # Result content.
-    content: list[TextContent]
+    # Result content (text and image blocks).
+    content: list[ToolOutputContent]
     # Whether this is an error result.
     is_error: bool = False
     # Keys the schema does not declare, written back unchanged by to_dict().
@@ -773,9 +794,192 @@ class ToolResultContent:
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_result"
         out["tool_use_id"] = self.tool_use_id
-        out["content"] = [item0.to_dict() for item0 in self.content]
+        out["content"] = [encode_tool_output_content(item0) for item0 in self.content]
         if "is_error" in self._present or self.is_error is not False:
             out["is_error"] = self.is_error
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=True, slots=True)
+class ImageSource:
+    """Base64 source of an image (Anthropic wire format)."""
+
+    # Always "base64".
+    type: Literal["base64"] = field(default="base64", init=False)
+    # Media type, e.g. image/png, image/jpeg, image/gif, image/webp.
+    media_type: str
+    # Base64-encoded image bytes (no data: prefix).
+    data: str
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> ImageSource:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_image_source(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ImageSource:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_image_source, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "base64"
+        out["media_type"] = self.media_type
+        out["data"] = self.data
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=True, slots=True)
+class ImageContent:
+    """Image content block (base64-encoded), in Anthropic's wire shape."""
+
+    # Always "image".
+    type: Literal["image"] = field(default="image", init=False)
+    # The image bytes.
+    source: ImageSource
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> ImageContent:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_image_content(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ImageContent:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_image_content, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "image"
+        out["source"] = self.source.to_dict()
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionContent:
+    """Codex compaction checkpoint: opaque server-side state replayed on the next request."""
+
+    # Always "compaction".
+    type: Literal["compaction"] = field(default="compaction", init=False)
+    # Opaque compaction state.
+    encrypted_content: str
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> CompactionContent:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_compaction_content(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> CompactionContent:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_compaction_content, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "compaction"
+        out["encrypted_content"] = self.encrypted_content
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionSummaryContent:
+    """Codex compaction checkpoint under its legacy type name, accepted on parse."""
+
+    # Always "compaction_summary".
+    type: Literal["compaction_summary"] = field(default="compaction_summary", init=False)
+    # Opaque compaction state.
+    encrypted_content: str
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> CompactionSummaryContent:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_compaction_summary_content(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> CompactionSummaryContent:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_compaction_summary_content, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "compaction_summary"
+        out["encrypted_content"] = self.encrypted_content
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=True, slots=True)
+class ReasoningContent:
+    """OpenAI reasoning item, as ThinkingContent.to_dict writes it when it carries encrypted content."""
+
+    # Always "reasoning".
+    type: Literal["reasoning"] = field(default="reasoning", init=False)
+    # Encrypted reasoning content.
+    encrypted_content: str
+    # Reasoning item id.
+    id: str = ""
+    # Reasoning summary parts (e.g. {type: summary_text, text}).
+    summary: tuple[dict[str, JSONValue], ...] = ()
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> ReasoningContent:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_reasoning_content(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ReasoningContent:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_reasoning_content, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "reasoning"
+        out["encrypted_content"] = self.encrypted_content
+        if "id" in self._present or self.id != "":
+            out["id"] = self.id
+        if "summary" in self._present or self.summary != ():
+            out["summary"] = list(self.summary)
         out.update(self.extra)
         return out
 
@@ -933,8 +1137,8 @@ class ToolExecution:
     tool_name: str
     # Correlates with ToolUseContent.id.
     tool_use_id: str
-    # Output of the tool.
-    result: list[TextContent]
+    # Output of the tool (text and image blocks).
+    result: list[ToolOutputContent]
     # Whether the execution failed.
     is_error: bool = False
     # Keys the schema does not declare, written back unchanged by to_dict().
@@ -958,7 +1162,7 @@ class ToolExecution:
         out["type"] = "tool_execution"
         out["tool_name"] = self.tool_name
         out["tool_use_id"] = self.tool_use_id
-        out["result"] = [item0.to_dict() for item0 in self.result]
+        out["result"] = [encode_tool_output_content(item0) for item0 in self.result]
         if "is_error" in self._present or self.is_error is not False:
             out["is_error"] = self.is_error
         out.update(self.extra)
@@ -1001,6 +1205,63 @@ class StopReason:
         out["reason"] = self.reason
         if "usage" in self._present or self.usage != {}:
             out["usage"] = dict(self.usage)
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=True, slots=True)
+class SubGraph:
+    """Encapsulated sub-agent execution graph: the complete execution of a sub-agent, with its system prompt, all its nodes and a summary of the results."""
+
+    # Always "sub_graph".
+    type: Literal["sub_graph"] = field(default="sub_graph", init=False)
+    # Name of the tool that spawned the sub-agent (not empty).
+    tool_name: str
+    # Id of the tool call that spawned the sub-agent (not empty).
+    tool_use_id: str
+    # The sub-agent's system prompt ("" when its graph is empty).
+    system_prompt: str
+    # The sub-agent's serialized nodes by node id (each as Node.to_dict writes it:
+    # id, parent_ids, data, timestamp, metadata).
+    nodes: dict[str, JSONValue]
+    # Ids of the sub-agent graph's head nodes.
+    head_ids: list[str]
+    # Summary of the sub-agent's results.
+    summary: str = ""
+    # Nesting depth of the sub-agent.
+    depth: int = 0
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> SubGraph:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_sub_graph(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> SubGraph:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_sub_graph, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "sub_graph"
+        out["tool_name"] = self.tool_name
+        out["tool_use_id"] = self.tool_use_id
+        out["system_prompt"] = self.system_prompt
+        out["nodes"] = self.nodes
+        out["head_ids"] = list(self.head_ids)
+        if "summary" in self._present or self.summary != "":
+            out["summary"] = self.summary
+        if "depth" in self._present or self.depth != 0:
+            out["depth"] = self.depth
         out.update(self.extra)
         return out
 
@@ -1369,12 +1630,27 @@ class PythonScript:
         return _dumps(self.to_dict())
 
 
-ContentBlock: TypeAlias = TextContent | ThinkingContent | ToolUseContent | ToolResultContent
-"""Content blocks represent the building blocks of message content; a union of text, thinking, tool use and tool result, told apart by "type"."""
+ToolOutputContent: TypeAlias = TextContent | ImageContent
+"""A block of tool output: text or an image, told apart by "type"."""
 
 
-NodeData: TypeAlias = Message | SystemPrompt | ToolDefinitions | ToolExecution | StopReason
-"""Node data represents what a node contains: a message, the system prompt, the tool definitions, a tool execution record or the stop reason."""
+ContentBlock: TypeAlias = (
+    TextContent
+    | ThinkingContent
+    | ToolUseContent
+    | ToolResultContent
+    | ImageContent
+    | CompactionContent
+    | CompactionSummaryContent
+    | ReasoningContent
+)
+"""Content blocks represent the building blocks of message content; a union of text, thinking, tool use, tool result, image and compaction blocks, told apart by "type"."""
+
+
+NodeData: TypeAlias = (
+    Message | SystemPrompt | ToolDefinitions | ToolExecution | StopReason | SubGraph
+)
+"""Node data represents what a node contains: a message, the system prompt, the tool definitions, a tool execution record, the stop reason or a sub-agent's graph."""
 
 
 # --- decoders: one per named type; errors carry a path relative to `data` ---
@@ -1522,9 +1798,9 @@ def _decode_tool_result_content(data: object) -> ToolResultContent:
     if type(v_content) is not list:
         raise _field_error(v_content, "array", "content")
     try:
-        f_content = [_decode_text_content(item) for item in v_content]
+        f_content = [_decode_tool_output_content(item) for item in v_content]
     except DecodeError:
-        raise _item_error(v_content, _decode_text_content, "content") from None
+        raise _item_error(v_content, _decode_tool_output_content, "content") from None
     f_is_error = obj.get("is_error", _ABSENT)
     if type(f_is_error) is not bool:
         if f_is_error is not _ABSENT:
@@ -1538,6 +1814,132 @@ def _decode_tool_result_content(data: object) -> ToolResultContent:
             f_extra = _unknown(obj, _TOOL_RESULT_CONTENT_KEYS)
     result = ToolResultContent(
         tool_use_id=f_tool_use_id, content=f_content, is_error=f_is_error, extra=f_extra
+    )
+    object.__setattr__(result, "_present", f_present)
+    return result
+
+
+def _decode_image_source(data: object) -> ImageSource:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "base64":
+        _tag(obj, "type", "base64")
+    try:
+        f_media_type = obj["media_type"]
+        f_data = obj["data"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_media_type = obj.get("media_type", _ABSENT)
+        f_data = obj.get("data", _ABSENT)
+    if type(f_media_type) is not str:
+        raise _field_error(f_media_type, "string", "media_type")
+    if type(f_data) is not str:
+        raise _field_error(f_data, "string", "data")
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _IMAGE_SOURCE_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _IMAGE_SOURCE_KEYS)
+    result = ImageSource(media_type=f_media_type, data=f_data, extra=f_extra)
+    return result
+
+
+def _decode_image_content(data: object) -> ImageContent:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "image":
+        _tag(obj, "type", "image")
+    try:
+        v_source = obj["source"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_source = obj.get("source", _ABSENT)
+    if v_source is _ABSENT:
+        raise _field_error(v_source, "", "source")
+    try:
+        f_source = _decode_image_source(v_source)
+    except DecodeError as error:
+        raise error.at(_segment("source")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _IMAGE_CONTENT_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _IMAGE_CONTENT_KEYS)
+    result = ImageContent(source=f_source, extra=f_extra)
+    return result
+
+
+def _decode_compaction_content(data: object) -> CompactionContent:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "compaction":
+        _tag(obj, "type", "compaction")
+    try:
+        f_encrypted_content = obj["encrypted_content"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_encrypted_content = obj.get("encrypted_content", _ABSENT)
+    if type(f_encrypted_content) is not str:
+        raise _field_error(f_encrypted_content, "string", "encrypted_content")
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _COMPACTION_CONTENT_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _COMPACTION_CONTENT_KEYS)
+    result = CompactionContent(encrypted_content=f_encrypted_content, extra=f_extra)
+    return result
+
+
+def _decode_compaction_summary_content(data: object) -> CompactionSummaryContent:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "compaction_summary":
+        _tag(obj, "type", "compaction_summary")
+    try:
+        f_encrypted_content = obj["encrypted_content"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_encrypted_content = obj.get("encrypted_content", _ABSENT)
+    if type(f_encrypted_content) is not str:
+        raise _field_error(f_encrypted_content, "string", "encrypted_content")
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _COMPACTION_SUMMARY_CONTENT_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _COMPACTION_SUMMARY_CONTENT_KEYS)
+    result = CompactionSummaryContent(encrypted_content=f_encrypted_content, extra=f_extra)
+    return result
+
+
+def _decode_reasoning_content(data: object) -> ReasoningContent:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "reasoning":
+        _tag(obj, "type", "reasoning")
+    try:
+        f_encrypted_content = obj["encrypted_content"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_encrypted_content = obj.get("encrypted_content", _ABSENT)
+    if type(f_encrypted_content) is not str:
+        raise _field_error(f_encrypted_content, "string", "encrypted_content")
+    f_id = obj.get("id", _ABSENT)
+    if type(f_id) is not str:
+        if f_id is not _ABSENT:
+            raise _field_error(f_id, "string", "id")
+        f_id = ""
+    v_summary = obj.get("summary", _ABSENT)
+    if v_summary is _ABSENT:
+        f_summary: tuple[dict[str, JSONValue], ...] = ()
+    else:
+        try:
+            f_summary = _d_tuple_json_object(v_summary)
+        except DecodeError as error:
+            raise error.at(_segment("summary")) from None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _REASONING_CONTENT_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _REASONING_CONTENT_KEYS)
+    result = ReasoningContent(
+        encrypted_content=f_encrypted_content, id=f_id, summary=f_summary, extra=f_extra
     )
     object.__setattr__(result, "_present", f_present)
     return result
@@ -1674,9 +2076,9 @@ def _decode_tool_execution(data: object) -> ToolExecution:
     if type(v_result) is not list:
         raise _field_error(v_result, "array", "result")
     try:
-        f_result = [_decode_text_content(item) for item in v_result]
+        f_result = [_decode_tool_output_content(item) for item in v_result]
     except DecodeError:
-        raise _item_error(v_result, _decode_text_content, "result") from None
+        raise _item_error(v_result, _decode_tool_output_content, "result") from None
     f_is_error = obj.get("is_error", _ABSENT)
     if type(f_is_error) is not bool:
         if f_is_error is not _ABSENT:
@@ -1726,6 +2128,74 @@ def _decode_stop_reason(data: object) -> StopReason:
         if len(obj) != 2 + len(f_present):  # undeclared keys
             f_extra = _unknown(obj, _STOP_REASON_KEYS)
     result = StopReason(reason=f_reason, usage=f_usage, extra=f_extra)
+    object.__setattr__(result, "_present", f_present)
+    return result
+
+
+def _decode_sub_graph(data: object) -> SubGraph:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "sub_graph":
+        _tag(obj, "type", "sub_graph")
+    try:
+        f_tool_name = obj["tool_name"]
+        f_tool_use_id = obj["tool_use_id"]
+        f_system_prompt = obj["system_prompt"]
+        v_nodes = obj["nodes"]
+        v_head_ids = obj["head_ids"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_tool_name = obj.get("tool_name", _ABSENT)
+        f_tool_use_id = obj.get("tool_use_id", _ABSENT)
+        f_system_prompt = obj.get("system_prompt", _ABSENT)
+        v_nodes = obj.get("nodes", _ABSENT)
+        v_head_ids = obj.get("head_ids", _ABSENT)
+    if type(f_tool_name) is not str:
+        raise _field_error(f_tool_name, "string", "tool_name")
+    if type(f_tool_use_id) is not str:
+        raise _field_error(f_tool_use_id, "string", "tool_use_id")
+    if type(f_system_prompt) is not str:
+        raise _field_error(f_system_prompt, "string", "system_prompt")
+    if v_nodes is _ABSENT:
+        raise _field_error(v_nodes, "", "nodes")
+    try:
+        f_nodes = _json_object(v_nodes)
+    except DecodeError as error:
+        raise error.at(_segment("nodes")) from None
+    if v_head_ids is _ABSENT:
+        raise _field_error(v_head_ids, "", "head_ids")
+    if type(v_head_ids) is not list:
+        raise _field_error(v_head_ids, "array", "head_ids")
+    try:
+        f_head_ids = [_str(item) for item in v_head_ids]
+    except DecodeError:
+        raise _item_error(v_head_ids, _str, "head_ids") from None
+    f_summary = obj.get("summary", _ABSENT)
+    if type(f_summary) is not str:
+        if f_summary is not _ABSENT:
+            raise _field_error(f_summary, "string", "summary")
+        f_summary = ""
+    f_depth = obj.get("depth", _ABSENT)
+    if type(f_depth) is not int:
+        if f_depth is not _ABSENT:
+            raise _field_error(f_depth, "integer", "depth")
+        f_depth = 0
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 6:  # more than the 6 required key(s)
+        f_present = _SUB_GRAPH_OPTIONAL.intersection(obj)
+        if len(obj) != 6 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _SUB_GRAPH_KEYS)
+    result = SubGraph(
+        tool_name=f_tool_name,
+        tool_use_id=f_tool_use_id,
+        system_prompt=f_system_prompt,
+        nodes=f_nodes,
+        head_ids=f_head_ids,
+        summary=f_summary,
+        depth=f_depth,
+        extra=f_extra,
+    )
     object.__setattr__(result, "_present", f_present)
     return result
 
@@ -2096,6 +2566,17 @@ def _decode_python_script(data: object) -> PythonScript:
     return result
 
 
+def _decode_tool_output_content(data: object) -> ToolOutputContent:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _TOOL_OUTPUT_CONTENT_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
+    obj = _object(data)
+    return _dispatch(obj, "type", _TOOL_OUTPUT_CONTENT_BY_TAG)(obj)
+
+
 def _decode_content_block(data: object) -> ContentBlock:
     if type(data) is dict:
         tag = data.get("type")
@@ -2117,10 +2598,12 @@ def _decode_node_data(data: object) -> NodeData:
             return _decode_tool_execution(data)
         if data.get("type") == "stop_reason":
             return _decode_stop_reason(data)
+        if data.get("type") == "sub_graph":
+            return _decode_sub_graph(data)
         if "role" in data:
             return _decode_message(data)
         raise DecodeError(
-            "matches no member of NodeData (expected type='system_prompt', type='tool_definitions', type='tool_execution', type='stop_reason', key 'role')"
+            "matches no member of NodeData (expected type='system_prompt', type='tool_definitions', type='tool_execution', type='stop_reason', type='sub_graph', key 'role')"
         )
     raise _type_error("object", data)
 
@@ -2133,12 +2616,12 @@ def _d_list_str(value: object) -> list[str]:
     return _list(value, _str)
 
 
-def _d_list_text_content(value: object) -> list[TextContent]:
-    return _list(value, _decode_text_content)
-
-
 def _d_list_tool_definition(value: object) -> list[ToolDefinition]:
     return _list(value, _decode_tool_definition)
+
+
+def _d_list_tool_output_content(value: object) -> list[ToolOutputContent]:
+    return _list(value, _decode_tool_output_content)
 
 
 def _d_map_int(value: object) -> dict[str, int]:
@@ -2192,6 +2675,22 @@ _TOOL_RESULT_CONTENT_KEYS = frozenset({"type", "tool_use_id", "content", "is_err
 _TOOL_RESULT_CONTENT_OPTIONAL = frozenset({"is_error"})
 
 
+_IMAGE_SOURCE_KEYS = frozenset({"type", "media_type", "data"})
+
+
+_IMAGE_CONTENT_KEYS = frozenset({"type", "source"})
+
+
+_COMPACTION_CONTENT_KEYS = frozenset({"type", "encrypted_content"})
+
+
+_COMPACTION_SUMMARY_CONTENT_KEYS = frozenset({"type", "encrypted_content"})
+
+
+_REASONING_CONTENT_KEYS = frozenset({"type", "id", "encrypted_content", "summary"})
+_REASONING_CONTENT_OPTIONAL = frozenset({"id", "summary"})
+
+
 _MESSAGE_KEYS = frozenset({"role", "content"})
 
 
@@ -2210,6 +2709,12 @@ _TOOL_EXECUTION_OPTIONAL = frozenset({"is_error"})
 
 _STOP_REASON_KEYS = frozenset({"type", "reason", "usage"})
 _STOP_REASON_OPTIONAL = frozenset({"usage"})
+
+
+_SUB_GRAPH_KEYS = frozenset(
+    {"type", "tool_name", "tool_use_id", "system_prompt", "nodes", "head_ids", "summary", "depth"}
+)
+_SUB_GRAPH_OPTIONAL = frozenset({"summary", "depth"})
 
 
 _RESPONSE_KEYS = frozenset({"id", "model", "role", "content", "stop_reason", "usage"})
@@ -2261,11 +2766,19 @@ _PYTHON_SCRIPT_OPTIONAL = frozenset({"last_run_at", "run_count"})
 _ROLE_VALUES: dict[str, Role] = {member.value: member for member in Role}
 _TASK_STATUS_VALUES: dict[str, TaskStatus] = {member.value: member for member in TaskStatus}
 _TODO_STATUS_VALUES: dict[str, TodoStatus] = {member.value: member for member in TodoStatus}
+_TOOL_OUTPUT_CONTENT_BY_TAG: dict[object, Callable[[object], ToolOutputContent]] = {
+    "text": _decode_text_content,
+    "image": _decode_image_content,
+}
 _CONTENT_BLOCK_BY_TAG: dict[object, Callable[[object], ContentBlock]] = {
     "text": _decode_text_content,
     "thinking": _decode_thinking_content,
     "tool_use": _decode_tool_use_content,
     "tool_result": _decode_tool_result_content,
+    "image": _decode_image_content,
+    "compaction": _decode_compaction_content,
+    "compaction_summary": _decode_compaction_summary_content,
+    "reasoning": _decode_reasoning_content,
 }
 
 
@@ -2309,6 +2822,66 @@ def decode_tool_result_content(data: object) -> ToolResultContent:
 
 def encode_tool_result_content(value: ToolResultContent) -> JSONValue:
     """Encode ToolResultContent as JSON data (the inverse of `decode_tool_result_content`)."""
+    return value.to_dict()
+
+
+def decode_image_source(data: object) -> ImageSource:
+    """Decode JSON data (as `json.loads` returns it) into ImageSource; raises DecodeError."""
+    return _guard(_decode_image_source, data)
+
+
+def encode_image_source(value: ImageSource) -> JSONValue:
+    """Encode ImageSource as JSON data (the inverse of `decode_image_source`)."""
+    return value.to_dict()
+
+
+def decode_image_content(data: object) -> ImageContent:
+    """Decode JSON data (as `json.loads` returns it) into ImageContent; raises DecodeError."""
+    return _guard(_decode_image_content, data)
+
+
+def encode_image_content(value: ImageContent) -> JSONValue:
+    """Encode ImageContent as JSON data (the inverse of `decode_image_content`)."""
+    return value.to_dict()
+
+
+def decode_compaction_content(data: object) -> CompactionContent:
+    """Decode JSON data (as `json.loads` returns it) into CompactionContent; raises DecodeError."""
+    return _guard(_decode_compaction_content, data)
+
+
+def encode_compaction_content(value: CompactionContent) -> JSONValue:
+    """Encode CompactionContent as JSON data (the inverse of `decode_compaction_content`)."""
+    return value.to_dict()
+
+
+def decode_compaction_summary_content(data: object) -> CompactionSummaryContent:
+    """Decode JSON data (as `json.loads` returns it) into CompactionSummaryContent; raises DecodeError."""
+    return _guard(_decode_compaction_summary_content, data)
+
+
+def encode_compaction_summary_content(value: CompactionSummaryContent) -> JSONValue:
+    """Encode CompactionSummaryContent as JSON data (the inverse of `decode_compaction_summary_content`)."""
+    return value.to_dict()
+
+
+def decode_reasoning_content(data: object) -> ReasoningContent:
+    """Decode JSON data (as `json.loads` returns it) into ReasoningContent; raises DecodeError."""
+    return _guard(_decode_reasoning_content, data)
+
+
+def encode_reasoning_content(value: ReasoningContent) -> JSONValue:
+    """Encode ReasoningContent as JSON data (the inverse of `decode_reasoning_content`)."""
+    return value.to_dict()
+
+
+def decode_tool_output_content(data: object) -> ToolOutputContent:
+    """Decode JSON data (as `json.loads` returns it) into ToolOutputContent; raises DecodeError."""
+    return _guard(_decode_tool_output_content, data)
+
+
+def encode_tool_output_content(value: ToolOutputContent) -> JSONValue:
+    """Encode ToolOutputContent as JSON data (the inverse of `decode_tool_output_content`)."""
     return value.to_dict()
 
 
@@ -2389,6 +2962,16 @@ def decode_stop_reason(data: object) -> StopReason:
 
 def encode_stop_reason(value: StopReason) -> JSONValue:
     """Encode StopReason as JSON data (the inverse of `decode_stop_reason`)."""
+    return value.to_dict()
+
+
+def decode_sub_graph(data: object) -> SubGraph:
+    """Decode JSON data (as `json.loads` returns it) into SubGraph; raises DecodeError."""
+    return _guard(_decode_sub_graph, data)
+
+
+def encode_sub_graph(value: SubGraph) -> JSONValue:
+    """Encode SubGraph as JSON data (the inverse of `decode_sub_graph`)."""
     return value.to_dict()
 
 

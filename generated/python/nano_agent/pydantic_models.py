@@ -39,17 +39,23 @@ from pydantic import (
 from pydantic_core import PydanticCustomError, from_json
 
 __all__ = [
+    "CompactionContent",
+    "CompactionSummaryContent",
     "ContentBlock",
     "ContentBlockAdapter",
+    "ImageContent",
+    "ImageSource",
     "Message",
     "NodeData",
     "NodeDataAdapter",
     "PendingEdit",
     "PythonScript",
+    "ReasoningContent",
     "Response",
     "Role",
     "RoleAdapter",
     "StopReason",
+    "SubGraph",
     "SystemPrompt",
     "TaskStatus",
     "TaskStatusAdapter",
@@ -62,6 +68,8 @@ __all__ = [
     "ToolDefinition",
     "ToolDefinitions",
     "ToolExecution",
+    "ToolOutputContent",
+    "ToolOutputContentAdapter",
     "ToolResultContent",
     "ToolUseContent",
     "TruncatedOutput",
@@ -107,7 +115,7 @@ _MAX_DEPTH = 100
 _MAX_DEPTH_MESSAGE = "nesting deeper than 100 levels of arrays and objects"
 # A free-form value nesting more levels than this could pass the limit (this module's types
 # nest the rest); the whole input is measured then.
-_FREE_DEPTH = 95
+_FREE_DEPTH = 94
 # Types that contain themselves (or nest past the limit): every input is measured first.
 _CHECK_DEPTH_FIRST = False
 # True while validation runs on input measured to be within the limit.
@@ -501,8 +509,80 @@ class ToolResultContent(_Model):
     else:
         type: Literal["tool_result"] = Field(description='Always "tool_result".')
     tool_use_id: StrictStr = Field(description="Correlates with ToolUseContent.id.")
-    content: list[TextContent] = Field(description="Result content.")
+    content: list[ToolOutputContent] = Field(description="Result content (text and image blocks).")
     is_error: StrictBool = Field(default=False, description="Whether this is an error result.")
+
+
+class ImageSource(_Model):
+    """Base64 source of an image (Anthropic wire format)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "base64"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["base64"] = "base64"
+    else:
+        type: Literal["base64"] = Field(description='Always "base64".')
+    media_type: StrictStr = Field(
+        description="Media type, e.g. image/png, image/jpeg, image/gif, image/webp."
+    )
+    data: StrictStr = Field(description="Base64-encoded image bytes (no data: prefix).")
+
+
+class ImageContent(_Model):
+    """Image content block (base64-encoded), in Anthropic's wire shape."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "image"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["image"] = "image"
+    else:
+        type: Literal["image"] = Field(description='Always "image".')
+    source: ImageSource = Field(description="The image bytes.")
+
+
+class CompactionContent(_Model):
+    """Codex compaction checkpoint: opaque server-side state replayed on the next request."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "compaction"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["compaction"] = "compaction"
+    else:
+        type: Literal["compaction"] = Field(description='Always "compaction".')
+    encrypted_content: StrictStr = Field(description="Opaque compaction state.")
+
+
+class CompactionSummaryContent(_Model):
+    """Codex compaction checkpoint under its legacy type name, accepted on parse."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "compaction_summary"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["compaction_summary"] = "compaction_summary"
+    else:
+        type: Literal["compaction_summary"] = Field(description='Always "compaction_summary".')
+    encrypted_content: StrictStr = Field(description="Opaque compaction state.")
+
+
+class ReasoningContent(_Model):
+    """OpenAI reasoning item, as ThinkingContent.to_dict writes it when it carries encrypted content."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "reasoning"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["reasoning"] = "reasoning"
+    else:
+        type: Literal["reasoning"] = Field(description='Always "reasoning".')
+    id: StrictStr = Field(default="", description="Reasoning item id.")
+    encrypted_content: StrictStr = Field(description="Encrypted reasoning content.")
+    summary: tuple[Annotated[dict[str, _JSON], _KEYS], ...] = Field(
+        default=(), description="Reasoning summary parts (e.g. {type: summary_text, text})."
+    )
 
 
 class Message(_Model):
@@ -566,7 +646,9 @@ class ToolExecution(_Model):
         type: Literal["tool_execution"] = Field(description='Always "tool_execution".')
     tool_name: StrictStr = Field(description="Name of the executed tool.")
     tool_use_id: StrictStr = Field(description="Correlates with ToolUseContent.id.")
-    result: list[TextContent] = Field(description="Output of the tool.")
+    result: list[ToolOutputContent] = Field(
+        description="Output of the tool (text and image blocks)."
+    )
     is_error: StrictBool = Field(default=False, description="Whether the execution failed.")
 
 
@@ -584,6 +666,33 @@ class StopReason(_Model):
     usage: Annotated[dict[str, StrictInt], _KEYS] = Field(
         default_factory=dict, description="Cumulative token usage."
     )
+
+
+class SubGraph(_Model):
+    """Encapsulated sub-agent execution graph: the complete execution of a sub-agent, with its system prompt, all its nodes and a summary of the results."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "sub_graph"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["sub_graph"] = "sub_graph"
+    else:
+        type: Literal["sub_graph"] = Field(description='Always "sub_graph".')
+    tool_name: StrictStr = Field(
+        description="Name of the tool that spawned the sub-agent (not empty)."
+    )
+    tool_use_id: StrictStr = Field(
+        description="Id of the tool call that spawned the sub-agent (not empty)."
+    )
+    system_prompt: StrictStr = Field(
+        description='The sub-agent\'s system prompt ("" when its graph is empty).'
+    )
+    nodes: Annotated[dict[str, _JSON], _KEYS] = Field(
+        description="The sub-agent's serialized nodes by node id (each as Node.to_dict writes it: id, parent_ids, data, timestamp, metadata)."
+    )
+    head_ids: list[StrictStr] = Field(description="Ids of the sub-agent graph's head nodes.")
+    summary: StrictStr = Field(default="", description="Summary of the sub-agent's results.")
+    depth: StrictInt = Field(default=0, description="Nesting depth of the sub-agent.")
 
 
 class Response(_Model):
@@ -697,10 +806,22 @@ class PythonScript(_Model):
     run_count: StrictInt = Field(default=0, description="Number of times run.")
 
 
+ToolOutputContent: TypeAlias = Annotated[TextContent | ImageContent, Field(discriminator="type")]
+"""A block of tool output: text or an image, told apart by "type"."""
+
+
 ContentBlock: TypeAlias = Annotated[
-    TextContent | ThinkingContent | ToolUseContent | ToolResultContent, Field(discriminator="type")
+    TextContent
+    | ThinkingContent
+    | ToolUseContent
+    | ToolResultContent
+    | ImageContent
+    | CompactionContent
+    | CompactionSummaryContent
+    | ReasoningContent,
+    Field(discriminator="type"),
 ]
-"""Content blocks represent the building blocks of message content; a union of text, thinking, tool use and tool result, told apart by "type"."""
+"""Content blocks represent the building blocks of message content; a union of text, thinking, tool use, tool result, image and compaction blocks, told apart by "type"."""
 
 
 def _node_data_member(value: Any) -> str | None:
@@ -714,6 +835,8 @@ def _node_data_member(value: Any) -> str | None:
             return "ToolExecution"
         if value.get("type") == "stop_reason":
             return "StopReason"
+        if value.get("type") == "sub_graph":
+            return "SubGraph"
         if "role" in value:
             return "Message"
         return None
@@ -727,6 +850,8 @@ def _node_data_member(value: Any) -> str | None:
         return "ToolExecution"
     if isinstance(value, StopReason):
         return "StopReason"
+    if isinstance(value, SubGraph):
+        return "SubGraph"
     return None
 
 
@@ -735,26 +860,33 @@ NodeData: TypeAlias = Annotated[
     | Annotated[SystemPrompt, Tag("SystemPrompt")]
     | Annotated[ToolDefinitions, Tag("ToolDefinitions")]
     | Annotated[ToolExecution, Tag("ToolExecution")]
-    | Annotated[StopReason, Tag("StopReason")],
+    | Annotated[StopReason, Tag("StopReason")]
+    | Annotated[SubGraph, Tag("SubGraph")],
     Discriminator(
         _node_data_member,
         custom_error_type="union_no_match",
-        custom_error_message="matches no member of NodeData (expected type='system_prompt', type='tool_definitions', type='tool_execution', type='stop_reason', key 'role')",
+        custom_error_message="matches no member of NodeData (expected type='system_prompt', type='tool_definitions', type='tool_execution', type='stop_reason', type='sub_graph', key 'role')",
     ),
 ]
-"""Node data represents what a node contains: a message, the system prompt, the tool definitions, a tool execution record or the stop reason."""
+"""Node data represents what a node contains: a message, the system prompt, the tool definitions, a tool execution record, the stop reason or a sub-agent's graph."""
 
 for _model in (
     TextContent,
     ThinkingContent,
     ToolUseContent,
     ToolResultContent,
+    ImageSource,
+    ImageContent,
+    CompactionContent,
+    CompactionSummaryContent,
+    ReasoningContent,
     Message,
     SystemPrompt,
     ToolDefinition,
     ToolDefinitions,
     ToolExecution,
     StopReason,
+    SubGraph,
     Response,
     Usage,
     TodoItem,
@@ -767,6 +899,9 @@ for _model in (
     _model.model_rebuild()
 
 # --- adapters: validate and dump the types that are not models ---
+ToolOutputContentAdapter: TypeAdapter[ToolOutputContent] = _Adapter(
+    ToolOutputContent, config=ConfigDict(title="ToolOutputContent")
+)
 ContentBlockAdapter: TypeAdapter[ContentBlock] = _Adapter(
     ContentBlock, config=ConfigDict(title="ContentBlock")
 )

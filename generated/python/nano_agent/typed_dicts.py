@@ -15,16 +15,22 @@ from contextvars import ContextVar
 from typing import Literal, NotRequired, TypeAlias, TypedDict, TypeVar, cast
 
 __all__ = [
+    "CompactionContent",
+    "CompactionSummaryContent",
     "ContentBlock",
     "DecodeError",
+    "ImageContent",
+    "ImageSource",
     "JSONValue",
     "Message",
     "NodeData",
     "PendingEdit",
     "PythonScript",
+    "ReasoningContent",
     "Response",
     "Role",
     "StopReason",
+    "SubGraph",
     "SystemPrompt",
     "TaskStatus",
     "TextContent",
@@ -35,19 +41,26 @@ __all__ = [
     "ToolDefinition",
     "ToolDefinitions",
     "ToolExecution",
+    "ToolOutputContent",
     "ToolResultContent",
     "ToolUseContent",
     "TruncatedOutput",
     "TruncationConfig",
     "Usage",
+    "validate_compaction_content",
+    "validate_compaction_summary_content",
     "validate_content_block",
+    "validate_image_content",
+    "validate_image_source",
     "validate_message",
     "validate_node_data",
     "validate_pending_edit",
     "validate_python_script",
+    "validate_reasoning_content",
     "validate_response",
     "validate_role",
     "validate_stop_reason",
+    "validate_sub_graph",
     "validate_system_prompt",
     "validate_task_status",
     "validate_text_content",
@@ -58,6 +71,7 @@ __all__ = [
     "validate_tool_definition",
     "validate_tool_definitions",
     "validate_tool_execution",
+    "validate_tool_output_content",
     "validate_tool_result_content",
     "validate_tool_use_content",
     "validate_truncated_output",
@@ -99,7 +113,7 @@ _MAX_DEPTH = 100
 _MAX_DEPTH_MESSAGE = "nesting deeper than 100 levels of arrays and objects"
 # A free-form value nesting more levels than this could pass the limit (this module's types
 # nest the rest); the whole input is measured then.
-_FREE_DEPTH = 95
+_FREE_DEPTH = 94
 # Types that contain themselves (or nest past the limit): every input is measured first.
 _CHECK_DEPTH_FIRST = False
 # True while a decoder runs on input measured to be within the limit.
@@ -530,11 +544,89 @@ class ToolResultContent(TypedDict):
     type: Literal["tool_result"]
     # Correlates with ToolUseContent.id.
     tool_use_id: str
-    # Result content.
-    content: list[TextContent]
+    # Result content (text and image blocks).
+    content: "list[ToolOutputContent]"
     # Whether this is an error result.
     # Absent means the default: False.
     is_error: NotRequired[bool]
+
+
+class ImageSource(TypedDict):
+    """Base64 source of an image (Anthropic wire format).
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_image_source` accepts any other key whose
+    value is JSON, and leaves it in place.
+    """
+
+    # Always "base64".
+    type: Literal["base64"]
+    # Media type, e.g. image/png, image/jpeg, image/gif, image/webp.
+    media_type: str
+    # Base64-encoded image bytes (no data: prefix).
+    data: str
+
+
+class ImageContent(TypedDict):
+    """Image content block (base64-encoded), in Anthropic's wire shape.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_image_content` accepts any other key whose
+    value is JSON, and leaves it in place.
+    """
+
+    # Always "image".
+    type: Literal["image"]
+    # The image bytes.
+    source: ImageSource
+
+
+class CompactionContent(TypedDict):
+    """Codex compaction checkpoint: opaque server-side state replayed on the next request.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_compaction_content` accepts any other key
+    whose value is JSON, and leaves it in place.
+    """
+
+    # Always "compaction".
+    type: Literal["compaction"]
+    # Opaque compaction state.
+    encrypted_content: str
+
+
+class CompactionSummaryContent(TypedDict):
+    """Codex compaction checkpoint under its legacy type name, accepted on parse.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_compaction_summary_content` accepts any
+    other key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "compaction_summary".
+    type: Literal["compaction_summary"]
+    # Opaque compaction state.
+    encrypted_content: str
+
+
+class ReasoningContent(TypedDict):
+    """OpenAI reasoning item, as ThinkingContent.to_dict writes it when it carries encrypted content.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_reasoning_content` accepts any other key
+    whose value is JSON, and leaves it in place.
+    """
+
+    # Always "reasoning".
+    type: Literal["reasoning"]
+    # Reasoning item id.
+    # Absent means the default: "".
+    id: NotRequired[str]
+    # Encrypted reasoning content.
+    encrypted_content: str
+    # Reasoning summary parts (e.g. {type: summary_text, text}).
+    # Absent means the default: [].
+    summary: NotRequired[list[dict[str, JSONValue]]]
 
 
 class Message(TypedDict):
@@ -609,8 +701,8 @@ class ToolExecution(TypedDict):
     tool_name: str
     # Correlates with ToolUseContent.id.
     tool_use_id: str
-    # Output of the tool.
-    result: list[TextContent]
+    # Output of the tool (text and image blocks).
+    result: "list[ToolOutputContent]"
     # Whether the execution failed.
     # Absent means the default: False.
     is_error: NotRequired[bool]
@@ -631,6 +723,35 @@ class StopReason(TypedDict):
     # Cumulative token usage.
     # Absent means the default: {}.
     usage: NotRequired[dict[str, int]]
+
+
+class SubGraph(TypedDict):
+    """Encapsulated sub-agent execution graph: the complete execution of a sub-agent, with its system prompt, all its nodes and a summary of the results.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_sub_graph` accepts any other key whose value
+    is JSON, and leaves it in place.
+    """
+
+    # Always "sub_graph".
+    type: Literal["sub_graph"]
+    # Name of the tool that spawned the sub-agent (not empty).
+    tool_name: str
+    # Id of the tool call that spawned the sub-agent (not empty).
+    tool_use_id: str
+    # The sub-agent's system prompt ("" when its graph is empty).
+    system_prompt: str
+    # The sub-agent's serialized nodes by node id (each as Node.to_dict writes it:
+    # id, parent_ids, data, timestamp, metadata).
+    nodes: dict[str, JSONValue]
+    # Ids of the sub-agent graph's head nodes.
+    head_ids: list[str]
+    # Summary of the sub-agent's results.
+    # Absent means the default: "".
+    summary: NotRequired[str]
+    # Nesting depth of the sub-agent.
+    # Absent means the default: 0.
+    depth: NotRequired[int]
 
 
 class Response(TypedDict):
@@ -798,12 +919,27 @@ class PythonScript(TypedDict):
     run_count: NotRequired[int]
 
 
-ContentBlock: TypeAlias = TextContent | ThinkingContent | ToolUseContent | ToolResultContent
-"""Content blocks represent the building blocks of message content; a union of text, thinking, tool use and tool result, told apart by "type"."""
+ToolOutputContent: TypeAlias = TextContent | ImageContent
+"""A block of tool output: text or an image, told apart by "type"."""
 
 
-NodeData: TypeAlias = Message | SystemPrompt | ToolDefinitions | ToolExecution | StopReason
-"""Node data represents what a node contains: a message, the system prompt, the tool definitions, a tool execution record or the stop reason."""
+ContentBlock: TypeAlias = (
+    TextContent
+    | ThinkingContent
+    | ToolUseContent
+    | ToolResultContent
+    | ImageContent
+    | CompactionContent
+    | CompactionSummaryContent
+    | ReasoningContent
+)
+"""Content blocks represent the building blocks of message content; a union of text, thinking, tool use, tool result, image and compaction blocks, told apart by "type"."""
+
+
+NodeData: TypeAlias = (
+    Message | SystemPrompt | ToolDefinitions | ToolExecution | StopReason | SubGraph
+)
+"""Node data represents what a node contains: a message, the system prompt, the tool definitions, a tool execution record, the stop reason or a sub-agent's graph."""
 
 
 # --- validators: one per named type; each returns its input; errors carry a path relative to `data` ---
@@ -856,10 +992,53 @@ def _validate_tool_result_content(data: object) -> ToolResultContent:
     obj = _object(data)
     _tag(obj, "type", "tool_result")
     _required(obj, "tool_use_id", _str)
-    _required(obj, "content", _v_list_text_content)
+    _required(obj, "content", _v_list_tool_output_content)
     _optional(obj, "is_error", _bool, None)
     _unknown(obj, _TOOL_RESULT_CONTENT_KEYS)
     return cast(ToolResultContent, obj)
+
+
+def _validate_image_source(data: object) -> ImageSource:
+    obj = _object(data)
+    _tag(obj, "type", "base64")
+    _required(obj, "media_type", _str)
+    _required(obj, "data", _str)
+    _unknown(obj, _IMAGE_SOURCE_KEYS)
+    return cast(ImageSource, obj)
+
+
+def _validate_image_content(data: object) -> ImageContent:
+    obj = _object(data)
+    _tag(obj, "type", "image")
+    _required(obj, "source", _validate_image_source)
+    _unknown(obj, _IMAGE_CONTENT_KEYS)
+    return cast(ImageContent, obj)
+
+
+def _validate_compaction_content(data: object) -> CompactionContent:
+    obj = _object(data)
+    _tag(obj, "type", "compaction")
+    _required(obj, "encrypted_content", _str)
+    _unknown(obj, _COMPACTION_CONTENT_KEYS)
+    return cast(CompactionContent, obj)
+
+
+def _validate_compaction_summary_content(data: object) -> CompactionSummaryContent:
+    obj = _object(data)
+    _tag(obj, "type", "compaction_summary")
+    _required(obj, "encrypted_content", _str)
+    _unknown(obj, _COMPACTION_SUMMARY_CONTENT_KEYS)
+    return cast(CompactionSummaryContent, obj)
+
+
+def _validate_reasoning_content(data: object) -> ReasoningContent:
+    obj = _object(data)
+    _tag(obj, "type", "reasoning")
+    _required(obj, "encrypted_content", _str)
+    _optional(obj, "id", _str, None)
+    _optional(obj, "summary", _v_list_json_object, None)
+    _unknown(obj, _REASONING_CONTENT_KEYS)
+    return cast(ReasoningContent, obj)
 
 
 def _validate_message(data: object) -> Message:
@@ -900,7 +1079,7 @@ def _validate_tool_execution(data: object) -> ToolExecution:
     _tag(obj, "type", "tool_execution")
     _required(obj, "tool_name", _str)
     _required(obj, "tool_use_id", _str)
-    _required(obj, "result", _v_list_text_content)
+    _required(obj, "result", _v_list_tool_output_content)
     _optional(obj, "is_error", _bool, None)
     _unknown(obj, _TOOL_EXECUTION_KEYS)
     return cast(ToolExecution, obj)
@@ -913,6 +1092,20 @@ def _validate_stop_reason(data: object) -> StopReason:
     _optional(obj, "usage", _v_map_int, None)
     _unknown(obj, _STOP_REASON_KEYS)
     return cast(StopReason, obj)
+
+
+def _validate_sub_graph(data: object) -> SubGraph:
+    obj = _object(data)
+    _tag(obj, "type", "sub_graph")
+    _required(obj, "tool_name", _str)
+    _required(obj, "tool_use_id", _str)
+    _required(obj, "system_prompt", _str)
+    _required(obj, "nodes", _json_object)
+    _required(obj, "head_ids", _v_list_str)
+    _optional(obj, "summary", _str, None)
+    _optional(obj, "depth", _int, None)
+    _unknown(obj, _SUB_GRAPH_KEYS)
+    return cast(SubGraph, obj)
 
 
 def _validate_response(data: object) -> Response:
@@ -1002,6 +1195,11 @@ def _validate_python_script(data: object) -> PythonScript:
     return cast(PythonScript, obj)
 
 
+def _validate_tool_output_content(data: object) -> ToolOutputContent:
+    obj = _object(data)
+    return _dispatch(obj, "type", _TOOL_OUTPUT_CONTENT_BY_TAG)(obj)
+
+
 def _validate_content_block(data: object) -> ContentBlock:
     obj = _object(data)
     return _dispatch(obj, "type", _CONTENT_BLOCK_BY_TAG)(obj)
@@ -1017,10 +1215,12 @@ def _validate_node_data(data: object) -> NodeData:
             return _validate_tool_execution(data)
         if data.get("type") == "stop_reason":
             return _validate_stop_reason(data)
+        if data.get("type") == "sub_graph":
+            return _validate_sub_graph(data)
         if "role" in data:
             return _validate_message(data)
         raise DecodeError(
-            "matches no member of NodeData (expected type='system_prompt', type='tool_definitions', type='tool_execution', type='stop_reason', key 'role')"
+            "matches no member of NodeData (expected type='system_prompt', type='tool_definitions', type='tool_execution', type='stop_reason', type='sub_graph', key 'role')"
         )
     raise _type_error("object", data)
 
@@ -1037,12 +1237,12 @@ def _v_list_str(value: object) -> list[str]:
     return _check_list(value, _str)
 
 
-def _v_list_text_content(value: object) -> list[TextContent]:
-    return _check_list(value, _validate_text_content)
-
-
 def _v_list_tool_definition(value: object) -> list[ToolDefinition]:
     return _check_list(value, _validate_tool_definition)
+
+
+def _v_list_tool_output_content(value: object) -> list[ToolOutputContent]:
+    return _check_list(value, _validate_tool_output_content)
 
 
 def _v_map_int(value: object) -> dict[str, int]:
@@ -1083,6 +1283,21 @@ _TOOL_USE_CONTENT_KEYS = frozenset({"type", "id", "name", "input", "item_id"})
 _TOOL_RESULT_CONTENT_KEYS = frozenset({"type", "tool_use_id", "content", "is_error"})
 
 
+_IMAGE_SOURCE_KEYS = frozenset({"type", "media_type", "data"})
+
+
+_IMAGE_CONTENT_KEYS = frozenset({"type", "source"})
+
+
+_COMPACTION_CONTENT_KEYS = frozenset({"type", "encrypted_content"})
+
+
+_COMPACTION_SUMMARY_CONTENT_KEYS = frozenset({"type", "encrypted_content"})
+
+
+_REASONING_CONTENT_KEYS = frozenset({"type", "id", "encrypted_content", "summary"})
+
+
 _MESSAGE_KEYS = frozenset({"role", "content"})
 
 
@@ -1099,6 +1314,11 @@ _TOOL_EXECUTION_KEYS = frozenset({"type", "tool_name", "tool_use_id", "result", 
 
 
 _STOP_REASON_KEYS = frozenset({"type", "reason", "usage"})
+
+
+_SUB_GRAPH_KEYS = frozenset(
+    {"type", "tool_name", "tool_use_id", "system_prompt", "nodes", "head_ids", "summary", "depth"}
+)
 
 
 _RESPONSE_KEYS = frozenset({"id", "model", "role", "content", "stop_reason", "usage"})
@@ -1152,11 +1372,19 @@ _TODO_STATUS_VALUES: dict[str, TodoStatus] = {
     "in_progress": "in_progress",
     "completed": "completed",
 }
+_TOOL_OUTPUT_CONTENT_BY_TAG: dict[object, Callable[[object], ToolOutputContent]] = {
+    "text": _validate_text_content,
+    "image": _validate_image_content,
+}
 _CONTENT_BLOCK_BY_TAG: dict[object, Callable[[object], ContentBlock]] = {
     "text": _validate_text_content,
     "thinking": _validate_thinking_content,
     "tool_use": _validate_tool_use_content,
     "tool_result": _validate_tool_result_content,
+    "image": _validate_image_content,
+    "compaction": _validate_compaction_content,
+    "compaction_summary": _validate_compaction_summary_content,
+    "reasoning": _validate_reasoning_content,
 }
 
 
@@ -1181,6 +1409,36 @@ def validate_tool_use_content(data: object) -> ToolUseContent:
 def validate_tool_result_content(data: object) -> ToolResultContent:
     """Check `data` (as `json.loads` returns it) against ToolResultContent; return it unchanged, or raise DecodeError."""
     return _guard(_validate_tool_result_content, data)
+
+
+def validate_image_source(data: object) -> ImageSource:
+    """Check `data` (as `json.loads` returns it) against ImageSource; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_image_source, data)
+
+
+def validate_image_content(data: object) -> ImageContent:
+    """Check `data` (as `json.loads` returns it) against ImageContent; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_image_content, data)
+
+
+def validate_compaction_content(data: object) -> CompactionContent:
+    """Check `data` (as `json.loads` returns it) against CompactionContent; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_compaction_content, data)
+
+
+def validate_compaction_summary_content(data: object) -> CompactionSummaryContent:
+    """Check `data` (as `json.loads` returns it) against CompactionSummaryContent; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_compaction_summary_content, data)
+
+
+def validate_reasoning_content(data: object) -> ReasoningContent:
+    """Check `data` (as `json.loads` returns it) against ReasoningContent; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_reasoning_content, data)
+
+
+def validate_tool_output_content(data: object) -> ToolOutputContent:
+    """Check `data` (as `json.loads` returns it) against ToolOutputContent; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_tool_output_content, data)
 
 
 def validate_content_block(data: object) -> ContentBlock:
@@ -1221,6 +1479,11 @@ def validate_tool_execution(data: object) -> ToolExecution:
 def validate_stop_reason(data: object) -> StopReason:
     """Check `data` (as `json.loads` returns it) against StopReason; return it unchanged, or raise DecodeError."""
     return _guard(_validate_stop_reason, data)
+
+
+def validate_sub_graph(data: object) -> SubGraph:
+    """Check `data` (as `json.loads` returns it) against SubGraph; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_sub_graph, data)
 
 
 def validate_node_data(data: object) -> NodeData:

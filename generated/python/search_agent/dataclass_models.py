@@ -21,37 +21,96 @@ from typing import Literal, NoReturn, TypeAlias, TypeVar, cast
 
 __all__ = [
     "_TrimState",
+    "AllowedCaller",
     "Base64ImageSource",
+    "Base64PdfSource",
+    "BashCodeExecutionOutputBlock",
+    "BashCodeExecutionResultBlock",
+    "BashCodeExecutionToolResultBlock",
+    "BashCodeExecutionToolResultContent",
+    "BashCodeExecutionToolResultError",
+    "BashCodeExecutionToolResultErrorCode",
     "CacheControlEphemeral",
     "CacheCreation",
+    "Caller",
     "Citation",
+    "CitationCharLocation",
+    "CitationContentBlockLocation",
+    "CitationPageLocation",
+    "CitationsConfig",
     "CitationsDelta",
     "CitationSource",
+    "CitationsSearchResultLocation",
+    "CitationsWebSearchResultLocation",
+    "CodeExecutionOutputBlock",
+    "CodeExecutionResultBlock",
+    "CodeExecutionTool20250522",
+    "CodeExecutionTool20250825",
+    "CodeExecutionTool20260120",
+    "CodeExecutionTool20260521",
+    "CodeExecutionToolResultBlock",
+    "CodeExecutionToolResultContent",
+    "CodeExecutionToolResultError",
+    "CodeExecutionToolResultErrorCode",
     "Container",
+    "ContainerUploadBlock",
     "ContentBlock",
     "ContentBlockDelta",
     "ContentBlockDeltaEvent",
     "ContentBlockParam",
     "ContentBlockStartEvent",
     "ContentBlockStopEvent",
+    "decode_allowed_caller",
     "decode_base64_image_source",
+    "decode_base64_pdf_source",
+    "decode_bash_code_execution_output_block",
+    "decode_bash_code_execution_result_block",
+    "decode_bash_code_execution_tool_result_block",
+    "decode_bash_code_execution_tool_result_content",
+    "decode_bash_code_execution_tool_result_error",
+    "decode_bash_code_execution_tool_result_error_code",
     "decode_cache_control_ephemeral",
     "decode_cache_creation",
+    "decode_caller",
     "decode_citation",
+    "decode_citation_char_location",
+    "decode_citation_content_block_location",
+    "decode_citation_page_location",
     "decode_citation_source",
+    "decode_citations_config",
     "decode_citations_delta",
+    "decode_citations_search_result_location",
+    "decode_citations_web_search_result_location",
+    "decode_code_execution_output_block",
+    "decode_code_execution_result_block",
+    "decode_code_execution_tool20250522",
+    "decode_code_execution_tool20250825",
+    "decode_code_execution_tool20260120",
+    "decode_code_execution_tool20260521",
+    "decode_code_execution_tool_result_block",
+    "decode_code_execution_tool_result_content",
+    "decode_code_execution_tool_result_error",
+    "decode_code_execution_tool_result_error_code",
     "decode_container",
+    "decode_container_upload_block",
     "decode_content_block",
     "decode_content_block_delta",
     "decode_content_block_delta_event",
     "decode_content_block_param",
     "decode_content_block_start_event",
     "decode_content_block_stop_event",
+    "decode_direct_caller",
     "decode_document",
+    "decode_document_block",
+    "decode_document_source",
+    "decode_encrypted_code_execution_result_block",
+    "decode_error_detail",
+    "decode_error_event",
     "decode_image_block_param",
     "decode_image_media_type",
     "decode_image_source",
     "decode_input_json_delta",
+    "decode_memory_tool20250818",
     "decode_message",
     "decode_message_create_params",
     "decode_message_delta",
@@ -62,23 +121,43 @@ __all__ = [
     "decode_message_stop_event",
     "decode_message_stream_event",
     "decode_metadata",
+    "decode_output_tokens_details",
+    "decode_ping_event",
+    "decode_plain_text_source",
     "decode_redacted_thinking_block",
+    "decode_refusal_category",
+    "decode_refusal_stop_details",
+    "decode_response_inclusion",
     "decode_role",
     "decode_search_entry",
     "decode_search_result",
+    "decode_server_tool_caller",
+    "decode_server_tool_caller20260120",
+    "decode_server_tool_name",
     "decode_server_tool_usage",
+    "decode_server_tool_use_block",
     "decode_service_tier",
     "decode_signature_delta",
     "decode_stop_reason",
     "decode_text_block",
     "decode_text_block_param",
+    "decode_text_citation",
     "decode_text_delta",
+    "decode_text_editor_code_execution_create_result_block",
+    "decode_text_editor_code_execution_str_replace_result_block",
+    "decode_text_editor_code_execution_tool_result_block",
+    "decode_text_editor_code_execution_tool_result_content",
+    "decode_text_editor_code_execution_tool_result_error",
+    "decode_text_editor_code_execution_tool_result_error_code",
+    "decode_text_editor_code_execution_view_result_block",
+    "decode_text_editor_file_type",
     "decode_thinking_block",
     "decode_thinking_config",
     "decode_thinking_config_disabled",
     "decode_thinking_config_enabled",
     "decode_thinking_delta",
     "decode_token_status",
+    "decode_tool_bash20250124",
     "decode_tool_choice",
     "decode_tool_choice_any",
     "decode_tool_choice_auto",
@@ -87,34 +166,101 @@ __all__ = [
     "decode_tool_definition",
     "decode_tool_definition_list",
     "decode_tool_param",
+    "decode_tool_reference_block",
     "decode_tool_result_block_content",
     "decode_tool_result_block_param",
+    "decode_tool_search_bm25_tool",
+    "decode_tool_search_bm25_tool20251119",
+    "decode_tool_search_regex_tool",
+    "decode_tool_search_regex_tool20251119",
+    "decode_tool_search_tool_result_block",
+    "decode_tool_search_tool_result_content",
+    "decode_tool_search_tool_result_error",
+    "decode_tool_search_tool_result_error_code",
+    "decode_tool_search_tool_search_result_block",
+    "decode_tool_text_editor20250124",
+    "decode_tool_text_editor20250429",
+    "decode_tool_text_editor20250728",
+    "decode_tool_union",
     "decode_tool_use_block",
     "decode_tool_use_block_param",
     "decode_tools_list_result",
     "decode_trim_state",
     "decode_url_image_source",
     "decode_usage",
+    "decode_user_location",
+    "decode_web_fetch_block",
+    "decode_web_fetch_tool20250910",
+    "decode_web_fetch_tool20260209",
+    "decode_web_fetch_tool20260309",
+    "decode_web_fetch_tool20260318",
+    "decode_web_fetch_tool_result_block",
+    "decode_web_fetch_tool_result_content",
+    "decode_web_fetch_tool_result_error_block",
+    "decode_web_fetch_tool_result_error_code",
+    "decode_web_search_result_block",
+    "decode_web_search_tool20250305",
+    "decode_web_search_tool20260209",
+    "decode_web_search_tool20260318",
+    "decode_web_search_tool_result_block",
+    "decode_web_search_tool_result_error",
+    "decode_web_search_tool_result_error_code",
     "DecodeError",
+    "DirectCaller",
     "Document",
+    "DocumentBlock",
+    "DocumentSource",
+    "encode_allowed_caller",
     "encode_base64_image_source",
+    "encode_base64_pdf_source",
+    "encode_bash_code_execution_output_block",
+    "encode_bash_code_execution_result_block",
+    "encode_bash_code_execution_tool_result_block",
+    "encode_bash_code_execution_tool_result_content",
+    "encode_bash_code_execution_tool_result_error",
+    "encode_bash_code_execution_tool_result_error_code",
     "encode_cache_control_ephemeral",
     "encode_cache_creation",
+    "encode_caller",
     "encode_citation",
+    "encode_citation_char_location",
+    "encode_citation_content_block_location",
+    "encode_citation_page_location",
     "encode_citation_source",
+    "encode_citations_config",
     "encode_citations_delta",
+    "encode_citations_search_result_location",
+    "encode_citations_web_search_result_location",
+    "encode_code_execution_output_block",
+    "encode_code_execution_result_block",
+    "encode_code_execution_tool20250522",
+    "encode_code_execution_tool20250825",
+    "encode_code_execution_tool20260120",
+    "encode_code_execution_tool20260521",
+    "encode_code_execution_tool_result_block",
+    "encode_code_execution_tool_result_content",
+    "encode_code_execution_tool_result_error",
+    "encode_code_execution_tool_result_error_code",
     "encode_container",
+    "encode_container_upload_block",
     "encode_content_block",
     "encode_content_block_delta",
     "encode_content_block_delta_event",
     "encode_content_block_param",
     "encode_content_block_start_event",
     "encode_content_block_stop_event",
+    "encode_direct_caller",
     "encode_document",
+    "encode_document_block",
+    "encode_document_source",
+    "encode_encrypted_code_execution_result_block",
+    "encode_error_detail",
+    "encode_error_event",
     "encode_image_block_param",
     "encode_image_media_type",
     "encode_image_source",
     "encode_input_json_delta",
+    "encode_memory_tool20250818",
     "encode_message",
     "encode_message_create_params",
     "encode_message_delta",
@@ -125,23 +271,43 @@ __all__ = [
     "encode_message_stop_event",
     "encode_message_stream_event",
     "encode_metadata",
+    "encode_output_tokens_details",
+    "encode_ping_event",
+    "encode_plain_text_source",
     "encode_redacted_thinking_block",
+    "encode_refusal_category",
+    "encode_refusal_stop_details",
+    "encode_response_inclusion",
     "encode_role",
     "encode_search_entry",
     "encode_search_result",
+    "encode_server_tool_caller",
+    "encode_server_tool_caller20260120",
+    "encode_server_tool_name",
     "encode_server_tool_usage",
+    "encode_server_tool_use_block",
     "encode_service_tier",
     "encode_signature_delta",
     "encode_stop_reason",
     "encode_text_block",
     "encode_text_block_param",
+    "encode_text_citation",
     "encode_text_delta",
+    "encode_text_editor_code_execution_create_result_block",
+    "encode_text_editor_code_execution_str_replace_result_block",
+    "encode_text_editor_code_execution_tool_result_block",
+    "encode_text_editor_code_execution_tool_result_content",
+    "encode_text_editor_code_execution_tool_result_error",
+    "encode_text_editor_code_execution_tool_result_error_code",
+    "encode_text_editor_code_execution_view_result_block",
+    "encode_text_editor_file_type",
     "encode_thinking_block",
     "encode_thinking_config",
     "encode_thinking_config_disabled",
     "encode_thinking_config_enabled",
     "encode_thinking_delta",
     "encode_token_status",
+    "encode_tool_bash20250124",
     "encode_tool_choice",
     "encode_tool_choice_any",
     "encode_tool_choice_auto",
@@ -150,19 +316,54 @@ __all__ = [
     "encode_tool_definition",
     "encode_tool_definition_list",
     "encode_tool_param",
+    "encode_tool_reference_block",
     "encode_tool_result_block_content",
     "encode_tool_result_block_param",
+    "encode_tool_search_bm25_tool",
+    "encode_tool_search_bm25_tool20251119",
+    "encode_tool_search_regex_tool",
+    "encode_tool_search_regex_tool20251119",
+    "encode_tool_search_tool_result_block",
+    "encode_tool_search_tool_result_content",
+    "encode_tool_search_tool_result_error",
+    "encode_tool_search_tool_result_error_code",
+    "encode_tool_search_tool_search_result_block",
+    "encode_tool_text_editor20250124",
+    "encode_tool_text_editor20250429",
+    "encode_tool_text_editor20250728",
+    "encode_tool_union",
     "encode_tool_use_block",
     "encode_tool_use_block_param",
     "encode_tools_list_result",
     "encode_trim_state",
     "encode_url_image_source",
     "encode_usage",
+    "encode_user_location",
+    "encode_web_fetch_block",
+    "encode_web_fetch_tool20250910",
+    "encode_web_fetch_tool20260209",
+    "encode_web_fetch_tool20260309",
+    "encode_web_fetch_tool20260318",
+    "encode_web_fetch_tool_result_block",
+    "encode_web_fetch_tool_result_content",
+    "encode_web_fetch_tool_result_error_block",
+    "encode_web_fetch_tool_result_error_code",
+    "encode_web_search_result_block",
+    "encode_web_search_tool20250305",
+    "encode_web_search_tool20260209",
+    "encode_web_search_tool20260318",
+    "encode_web_search_tool_result_block",
+    "encode_web_search_tool_result_error",
+    "encode_web_search_tool_result_error_code",
+    "EncryptedCodeExecutionResultBlock",
+    "ErrorDetail",
+    "ErrorEvent",
     "ImageBlockParam",
     "ImageMediaType",
     "ImageSource",
     "InputJsonDelta",
     "JSONValue",
+    "MemoryTool20250818",
     "Message",
     "MessageCreateParams",
     "MessageDelta",
@@ -173,23 +374,43 @@ __all__ = [
     "MessageStopEvent",
     "MessageStreamEvent",
     "Metadata",
+    "OutputTokensDetails",
+    "PingEvent",
+    "PlainTextSource",
     "RedactedThinkingBlock",
+    "RefusalCategory",
+    "RefusalStopDetails",
+    "ResponseInclusion",
     "Role",
     "SearchEntry",
     "SearchResult",
+    "ServerToolCaller",
+    "ServerToolCaller20260120",
+    "ServerToolName",
     "ServerToolUsage",
+    "ServerToolUseBlock",
     "ServiceTier",
     "SignatureDelta",
     "StopReason",
     "TextBlock",
     "TextBlockParam",
+    "TextCitation",
     "TextDelta",
+    "TextEditorCodeExecutionCreateResultBlock",
+    "TextEditorCodeExecutionStrReplaceResultBlock",
+    "TextEditorCodeExecutionToolResultBlock",
+    "TextEditorCodeExecutionToolResultContent",
+    "TextEditorCodeExecutionToolResultError",
+    "TextEditorCodeExecutionToolResultErrorCode",
+    "TextEditorCodeExecutionViewResultBlock",
+    "TextEditorFileType",
     "ThinkingBlock",
     "ThinkingConfig",
     "ThinkingConfigDisabled",
     "ThinkingConfigEnabled",
     "ThinkingDelta",
     "TokenStatus",
+    "ToolBash20250124",
     "ToolChoice",
     "ToolChoiceAny",
     "ToolChoiceAuto",
@@ -198,13 +419,44 @@ __all__ = [
     "ToolDefinition",
     "ToolDefinitionList",
     "ToolParam",
+    "ToolReferenceBlock",
     "ToolResultBlockContent",
     "ToolResultBlockParam",
+    "ToolSearchBm25Tool",
+    "ToolSearchBm25Tool20251119",
+    "ToolSearchRegexTool",
+    "ToolSearchRegexTool20251119",
+    "ToolSearchToolResultBlock",
+    "ToolSearchToolResultContent",
+    "ToolSearchToolResultError",
+    "ToolSearchToolResultErrorCode",
+    "ToolSearchToolSearchResultBlock",
     "ToolsListResult",
+    "ToolTextEditor20250124",
+    "ToolTextEditor20250429",
+    "ToolTextEditor20250728",
+    "ToolUnion",
     "ToolUseBlock",
     "ToolUseBlockParam",
     "UrlImageSource",
     "Usage",
+    "UserLocation",
+    "WebFetchBlock",
+    "WebFetchTool20250910",
+    "WebFetchTool20260209",
+    "WebFetchTool20260309",
+    "WebFetchTool20260318",
+    "WebFetchToolResultBlock",
+    "WebFetchToolResultContent",
+    "WebFetchToolResultErrorBlock",
+    "WebFetchToolResultErrorCode",
+    "WebSearchResultBlock",
+    "WebSearchTool20250305",
+    "WebSearchTool20260209",
+    "WebSearchTool20260318",
+    "WebSearchToolResultBlock",
+    "WebSearchToolResultError",
+    "WebSearchToolResultErrorCode",
 ]
 
 JSONValue: TypeAlias = None | bool | int | float | str | list["JSONValue"] | dict[str, "JSONValue"]
@@ -241,7 +493,7 @@ _MAX_DEPTH = 100
 _MAX_DEPTH_MESSAGE = "nesting deeper than 100 levels of arrays and objects"
 # A free-form value nesting more levels than this could pass the limit (this module's types
 # nest the rest); the whole input is measured then.
-_FREE_DEPTH = 90
+_FREE_DEPTH = 91
 # Types that contain themselves (or nest past the limit): every input is measured first.
 _CHECK_DEPTH_FIRST = False
 # True while a decoder runs on input measured to be within the limit.
@@ -716,6 +968,89 @@ class ImageMediaType(str, Enum):
     IMAGE_WEBP = "image/webp"
 
 
+class ServerToolName(str, Enum):
+    """Name of a server tool in a server_tool_use block."""
+
+    WEB_SEARCH = "web_search"
+    WEB_FETCH = "web_fetch"
+    CODE_EXECUTION = "code_execution"
+    BASH_CODE_EXECUTION = "bash_code_execution"
+    TEXT_EDITOR_CODE_EXECUTION = "text_editor_code_execution"
+    TOOL_SEARCH_TOOL_REGEX = "tool_search_tool_regex"
+    TOOL_SEARCH_TOOL_BM25 = "tool_search_tool_bm25"
+
+
+class WebSearchToolResultErrorCode(str, Enum):
+    """Why a web search failed."""
+
+    INVALID_TOOL_INPUT = "invalid_tool_input"
+    UNAVAILABLE = "unavailable"
+    MAX_USES_EXCEEDED = "max_uses_exceeded"
+    TOO_MANY_REQUESTS = "too_many_requests"
+    QUERY_TOO_LONG = "query_too_long"
+    REQUEST_TOO_LARGE = "request_too_large"
+
+
+class WebFetchToolResultErrorCode(str, Enum):
+    """Why a web fetch failed."""
+
+    INVALID_TOOL_INPUT = "invalid_tool_input"
+    URL_TOO_LONG = "url_too_long"
+    URL_NOT_ALLOWED = "url_not_allowed"
+    URL_NOT_IN_PRIOR_CONTEXT = "url_not_in_prior_context"
+    URL_NOT_ACCESSIBLE = "url_not_accessible"
+    UNSUPPORTED_CONTENT_TYPE = "unsupported_content_type"
+    TOO_MANY_REQUESTS = "too_many_requests"
+    MAX_USES_EXCEEDED = "max_uses_exceeded"
+    UNAVAILABLE = "unavailable"
+
+
+class CodeExecutionToolResultErrorCode(str, Enum):
+    """Why code execution failed."""
+
+    INVALID_TOOL_INPUT = "invalid_tool_input"
+    UNAVAILABLE = "unavailable"
+    TOO_MANY_REQUESTS = "too_many_requests"
+    EXECUTION_TIME_EXCEEDED = "execution_time_exceeded"
+
+
+class BashCodeExecutionToolResultErrorCode(str, Enum):
+    """Why a bash command failed."""
+
+    INVALID_TOOL_INPUT = "invalid_tool_input"
+    UNAVAILABLE = "unavailable"
+    TOO_MANY_REQUESTS = "too_many_requests"
+    EXECUTION_TIME_EXCEEDED = "execution_time_exceeded"
+    OUTPUT_FILE_TOO_LARGE = "output_file_too_large"
+
+
+class TextEditorCodeExecutionToolResultErrorCode(str, Enum):
+    """Why a text editor command failed."""
+
+    INVALID_TOOL_INPUT = "invalid_tool_input"
+    UNAVAILABLE = "unavailable"
+    TOO_MANY_REQUESTS = "too_many_requests"
+    EXECUTION_TIME_EXCEEDED = "execution_time_exceeded"
+    FILE_NOT_FOUND = "file_not_found"
+
+
+class TextEditorFileType(str, Enum):
+    """Kind of file a view command showed."""
+
+    TEXT = "text"
+    IMAGE = "image"
+    PDF = "pdf"
+
+
+class ToolSearchToolResultErrorCode(str, Enum):
+    """Why a tool search failed."""
+
+    INVALID_TOOL_INPUT = "invalid_tool_input"
+    UNAVAILABLE = "unavailable"
+    TOO_MANY_REQUESTS = "too_many_requests"
+    EXECUTION_TIME_EXCEEDED = "execution_time_exceeded"
+
+
 class StopReason(str, Enum):
     """Why the model stopped generating."""
 
@@ -734,6 +1069,32 @@ class ServiceTier(str, Enum):
     STANDARD = "standard"
     PRIORITY = "priority"
     BATCH = "batch"
+
+
+class RefusalCategory(str, Enum):
+    """Policy area of a refusal."""
+
+    CYBER = "cyber"
+    BIO = "bio"
+    FRONTIER_LLM = "frontier_llm"
+    REASONING_EXTRACTION = "reasoning_extraction"
+    GENERAL_HARMS = "general_harms"
+
+
+class AllowedCaller(str, Enum):
+    """Who may call a tool."""
+
+    DIRECT = "direct"
+    CODE_EXECUTION_20250825 = "code_execution_20250825"
+    CODE_EXECUTION_20260120 = "code_execution_20260120"
+    CODE_EXECUTION_20260521 = "code_execution_20260521"
+
+
+class ResponseInclusion(str, Enum):
+    """Whether server tool results are included in the response."""
+
+    FULL = "full"
+    EXCLUDED = "excluded"
 
 
 class TokenStatus(Enum):
@@ -788,7 +1149,7 @@ class TextBlockParam:
     # The text.
     text: str
     # Citations supporting the text.
-    citations: list[Citation] | None = None
+    citations: list[TextCitation] | None = None
     # Prompt-cache breakpoint.
     cache_control: CacheControlEphemeral | None = None
     # Keys the schema does not declare, written back unchanged by to_dict().
@@ -813,7 +1174,9 @@ class TextBlockParam:
         out["text"] = self.text
         if "citations" in self._present or self.citations is not None:
             out["citations"] = (
-                None if self.citations is None else [item0.to_dict() for item0 in self.citations]
+                None
+                if self.citations is None
+                else [encode_text_citation(item0) for item0 in self.citations]
             )
         if "cache_control" in self._present or self.cache_control is not None:
             out["cache_control"] = (
@@ -1085,6 +1448,145 @@ class RedactedThinkingBlock:
 
 
 @dataclass(frozen=False, slots=True)
+class ServerToolUseBlock:
+    """A call of a server tool the API runs itself (web search, code execution, ...)."""
+
+    # Always "server_tool_use".
+    type: Literal["server_tool_use"] = field(default="server_tool_use", init=False)
+    # Server tool call id (srvtoolu_...).
+    id: str
+    # Server tool called.
+    name: ServerToolName
+    # Tool input.
+    input: dict[str, JSONValue]
+    # Who invoked the tool.
+    caller: Caller | None = None
+    # Prompt-cache breakpoint (request side).
+    cache_control: CacheControlEphemeral | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> ServerToolUseBlock:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_server_tool_use_block(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ServerToolUseBlock:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_server_tool_use_block, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "server_tool_use"
+        out["id"] = self.id
+        out["name"] = self.name.value
+        out["input"] = self.input
+        if "caller" in self._present or self.caller is not None:
+            out["caller"] = None if self.caller is None else encode_caller(self.caller)
+        if "cache_control" in self._present or self.cache_control is not None:
+            out["cache_control"] = (
+                None if self.cache_control is None else self.cache_control.to_dict()
+            )
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class WebSearchToolResultBlock:
+    """The result of a web_search server tool call."""
+
+    # Always "web_search_tool_result".
+    type: Literal["web_search_tool_result"] = field(default="web_search_tool_result", init=False)
+    # Id of the server_tool_use block this answers.
+    tool_use_id: str
+    # The results, or an error.
+    content: WebSearchToolResultError | list[WebSearchResultBlock]
+    # Who invoked the tool.
+    caller: Caller | None = None
+    # Prompt-cache breakpoint (request side).
+    cache_control: CacheControlEphemeral | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> WebSearchToolResultBlock:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_web_search_tool_result_block(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> WebSearchToolResultBlock:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_web_search_tool_result_block, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "web_search_tool_result"
+        out["tool_use_id"] = self.tool_use_id
+        out["content"] = _e_union_web_search_tool_result_error_or_list_web_search_result_block(
+            self.content
+        )
+        if "caller" in self._present or self.caller is not None:
+            out["caller"] = None if self.caller is None else encode_caller(self.caller)
+        if "cache_control" in self._present or self.cache_control is not None:
+            out["cache_control"] = (
+                None if self.cache_control is None else self.cache_control.to_dict()
+            )
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class WebSearchToolResultError:
+    """A failed web search."""
+
+    # Always "web_search_tool_result_error".
+    type: Literal["web_search_tool_result_error"] = field(
+        default="web_search_tool_result_error", init=False
+    )
+    # Why it failed.
+    error_code: WebSearchToolResultErrorCode
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> WebSearchToolResultError:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_web_search_tool_result_error(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> WebSearchToolResultError:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_web_search_tool_result_error, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "web_search_tool_result_error"
+        out["error_code"] = self.error_code.value
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
 class CacheControlEphemeral:
     """Marks a prompt-cache breakpoint at this block."""
 
@@ -1194,7 +1696,7 @@ class UrlImageSource:
 
 @dataclass(frozen=False, slots=True)
 class Citation:
-    """A citation (引用), the cited text and where it comes from."""
+    """The seed's citation (引用): the cited text and where it comes from. Used by the seed's Document and its CitationsDelta example; the Messages API itself cites with TextCitation."""
 
     # 引用的文本 (the cited text).
     text: str
@@ -1218,6 +1720,265 @@ class Citation:
         out: dict[str, JSONValue] = {}
         out["text"] = self.text
         out["source"] = self.source.to_dict()
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class CitationCharLocation:
+    """A citation of a character range of a plain-text document."""
+
+    # Always "char_location".
+    type: Literal["char_location"] = field(default="char_location", init=False)
+    # The cited text.
+    cited_text: str
+    # 0-based index of the cited document in the request.
+    document_index: int
+    # 0-based start of the cited range.
+    start_char_index: int
+    # Exclusive end of the cited range.
+    end_char_index: int
+    # Title of the cited document.
+    document_title: str | None = None
+    # Files API id of the cited document.
+    file_id: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> CitationCharLocation:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_citation_char_location(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> CitationCharLocation:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_citation_char_location, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "char_location"
+        out["cited_text"] = self.cited_text
+        out["document_index"] = self.document_index
+        out["start_char_index"] = self.start_char_index
+        out["end_char_index"] = self.end_char_index
+        if "document_title" in self._present or self.document_title is not None:
+            out["document_title"] = self.document_title
+        if "file_id" in self._present or self.file_id is not None:
+            out["file_id"] = self.file_id
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class CitationPageLocation:
+    """A citation of a page range of a PDF document."""
+
+    # Always "page_location".
+    type: Literal["page_location"] = field(default="page_location", init=False)
+    # The cited text.
+    cited_text: str
+    # 0-based index of the cited document in the request.
+    document_index: int
+    # 1-based first cited page.
+    start_page_number: int
+    # Exclusive end page.
+    end_page_number: int
+    # Title of the cited document.
+    document_title: str | None = None
+    # Files API id of the cited document.
+    file_id: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> CitationPageLocation:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_citation_page_location(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> CitationPageLocation:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_citation_page_location, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "page_location"
+        out["cited_text"] = self.cited_text
+        out["document_index"] = self.document_index
+        out["start_page_number"] = self.start_page_number
+        out["end_page_number"] = self.end_page_number
+        if "document_title" in self._present or self.document_title is not None:
+            out["document_title"] = self.document_title
+        if "file_id" in self._present or self.file_id is not None:
+            out["file_id"] = self.file_id
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class CitationContentBlockLocation:
+    """A citation of a range of blocks of a custom-content document."""
+
+    # Always "content_block_location".
+    type: Literal["content_block_location"] = field(default="content_block_location", init=False)
+    # The cited blocks' text, joined.
+    cited_text: str
+    # 0-based index of the cited document in the request.
+    document_index: int
+    # 0-based first cited block.
+    start_block_index: int
+    # Exclusive end block.
+    end_block_index: int
+    # Title of the cited document.
+    document_title: str | None = None
+    # Files API id of the cited document.
+    file_id: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> CitationContentBlockLocation:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_citation_content_block_location(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> CitationContentBlockLocation:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_citation_content_block_location, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "content_block_location"
+        out["cited_text"] = self.cited_text
+        out["document_index"] = self.document_index
+        out["start_block_index"] = self.start_block_index
+        out["end_block_index"] = self.end_block_index
+        if "document_title" in self._present or self.document_title is not None:
+            out["document_title"] = self.document_title
+        if "file_id" in self._present or self.file_id is not None:
+            out["file_id"] = self.file_id
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class CitationsWebSearchResultLocation:
+    """A citation of a web search result."""
+
+    # Always "web_search_result_location".
+    type: Literal["web_search_result_location"] = field(
+        default="web_search_result_location", init=False
+    )
+    # The cited text.
+    cited_text: str
+    # Opaque reference to the cited passage.
+    encrypted_index: str
+    # URL of the result page.
+    url: str
+    # Title of the result page.
+    title: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> CitationsWebSearchResultLocation:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_citations_web_search_result_location(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> CitationsWebSearchResultLocation:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_citations_web_search_result_location, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "web_search_result_location"
+        out["cited_text"] = self.cited_text
+        out["encrypted_index"] = self.encrypted_index
+        out["url"] = self.url
+        if "title" in self._present or self.title is not None:
+            out["title"] = self.title
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class CitationsSearchResultLocation:
+    """A citation of a search_result content block."""
+
+    # Always "search_result_location".
+    type: Literal["search_result_location"] = field(default="search_result_location", init=False)
+    # The cited blocks' text, joined.
+    cited_text: str
+    # 0-based index of the cited search_result block in the request.
+    search_result_index: int
+    # Source of the search result.
+    source: str
+    # 0-based first cited block.
+    start_block_index: int
+    # Exclusive end block.
+    end_block_index: int
+    # Title of the search result.
+    title: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> CitationsSearchResultLocation:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_citations_search_result_location(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> CitationsSearchResultLocation:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_citations_search_result_location, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "search_result_location"
+        out["cited_text"] = self.cited_text
+        out["search_result_index"] = self.search_result_index
+        out["source"] = self.source
+        out["start_block_index"] = self.start_block_index
+        out["end_block_index"] = self.end_block_index
+        if "title" in self._present or self.title is not None:
+            out["title"] = self.title
         out.update(self.extra)
         return out
 
@@ -1269,7 +2030,7 @@ class TextBlock:
     # The generated text.
     text: str
     # Citations supporting the text, or null.
-    citations: list[Citation] | None = None
+    citations: list[TextCitation] | None = None
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
@@ -1292,7 +2053,9 @@ class TextBlock:
         out["text"] = self.text
         if "citations" in self._present or self.citations is not None:
             out["citations"] = (
-                None if self.citations is None else [item0.to_dict() for item0 in self.citations]
+                None
+                if self.citations is None
+                else [encode_text_citation(item0) for item0 in self.citations]
             )
         out.update(self.extra)
         return out
@@ -1314,8 +2077,12 @@ class ToolUseBlock:
     name: str
     # Tool input (e.g. {"query": "测试", "max_results": 5}).
     input: dict[str, JSONValue]
+    # Who invoked the tool (the model directly, or code execution).
+    caller: Caller | None = None
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     @classmethod
     def from_dict(cls, data: object) -> ToolUseBlock:
@@ -1334,6 +2101,1188 @@ class ToolUseBlock:
         out["id"] = self.id
         out["name"] = self.name
         out["input"] = self.input
+        if "caller" in self._present or self.caller is not None:
+            out["caller"] = None if self.caller is None else encode_caller(self.caller)
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class DirectCaller:
+    """The tool was invoked directly by the model."""
+
+    # Always "direct".
+    type: Literal["direct"] = field(default="direct", init=False)
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> DirectCaller:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_direct_caller(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> DirectCaller:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_direct_caller, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "direct"
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class ServerToolCaller:
+    """The tool was invoked from code running in the code_execution_20250825 code execution tool."""
+
+    # Always "code_execution_20250825".
+    type: Literal["code_execution_20250825"] = field(default="code_execution_20250825", init=False)
+    # Id of the code execution server_tool_use block.
+    tool_id: str
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> ServerToolCaller:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_server_tool_caller(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ServerToolCaller:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_server_tool_caller, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "code_execution_20250825"
+        out["tool_id"] = self.tool_id
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class ServerToolCaller20260120:
+    """The tool was invoked from code running in the code_execution_20260120 code execution tool."""
+
+    # Always "code_execution_20260120".
+    type: Literal["code_execution_20260120"] = field(default="code_execution_20260120", init=False)
+    # Id of the code execution server_tool_use block.
+    tool_id: str
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> ServerToolCaller20260120:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_server_tool_caller20260120(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ServerToolCaller20260120:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_server_tool_caller20260120, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "code_execution_20260120"
+        out["tool_id"] = self.tool_id
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class WebSearchResultBlock:
+    """One web search result."""
+
+    # Always "web_search_result".
+    type: Literal["web_search_result"] = field(default="web_search_result", init=False)
+    # Opaque page content, sent back in later turns.
+    encrypted_content: str
+    # Page title.
+    title: str
+    # Page URL.
+    url: str
+    # Age of the page, if known.
+    page_age: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> WebSearchResultBlock:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_web_search_result_block(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> WebSearchResultBlock:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_web_search_result_block, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "web_search_result"
+        out["encrypted_content"] = self.encrypted_content
+        out["title"] = self.title
+        out["url"] = self.url
+        if "page_age" in self._present or self.page_age is not None:
+            out["page_age"] = self.page_age
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class CitationsConfig:
+    """Whether citations are enabled for a document."""
+
+    # Citations on or off.
+    enabled: bool | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> CitationsConfig:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_citations_config(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> CitationsConfig:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_citations_config, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        if "enabled" in self._present or self.enabled is not None:
+            out["enabled"] = self.enabled
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class Base64PdfSource:
+    """A PDF inlined as base64."""
+
+    # Always "base64".
+    type: Literal["base64"] = field(default="base64", init=False)
+    # Always "application/pdf".
+    media_type: Literal["application/pdf"] = field(default="application/pdf", init=False)
+    # Base64-encoded PDF bytes.
+    data: str
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> Base64PdfSource:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_base64_pdf_source(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Base64PdfSource:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_base64_pdf_source, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "base64"
+        out["media_type"] = "application/pdf"
+        out["data"] = self.data
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class PlainTextSource:
+    """Plain text document content."""
+
+    # Always "text".
+    type: Literal["text"] = field(default="text", init=False)
+    # Always "text/plain".
+    media_type: Literal["text/plain"] = field(default="text/plain", init=False)
+    # The text.
+    data: str
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> PlainTextSource:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_plain_text_source(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> PlainTextSource:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_plain_text_source, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "text"
+        out["media_type"] = "text/plain"
+        out["data"] = self.data
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class DocumentBlock:
+    """A document returned by a server tool (e.g. a fetched web page)."""
+
+    # Always "document".
+    type: Literal["document"] = field(default="document", init=False)
+    # The document content.
+    source: DocumentSource
+    # Document title.
+    title: str | None = None
+    # Citation settings of the document.
+    citations: CitationsConfig | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> DocumentBlock:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_document_block(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> DocumentBlock:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_document_block, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "document"
+        out["source"] = encode_document_source(self.source)
+        if "title" in self._present or self.title is not None:
+            out["title"] = self.title
+        if "citations" in self._present or self.citations is not None:
+            out["citations"] = None if self.citations is None else self.citations.to_dict()
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class WebFetchBlock:
+    """A fetched web page."""
+
+    # Always "web_fetch_result".
+    type: Literal["web_fetch_result"] = field(default="web_fetch_result", init=False)
+    # Fetched URL.
+    url: str
+    # The page content.
+    content: DocumentBlock
+    # When the content was retrieved (ISO 8601).
+    retrieved_at: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> WebFetchBlock:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_web_fetch_block(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> WebFetchBlock:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_web_fetch_block, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "web_fetch_result"
+        out["url"] = self.url
+        out["content"] = self.content.to_dict()
+        if "retrieved_at" in self._present or self.retrieved_at is not None:
+            out["retrieved_at"] = self.retrieved_at
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class WebFetchToolResultErrorBlock:
+    """A failed web fetch."""
+
+    # Always "web_fetch_tool_result_error".
+    type: Literal["web_fetch_tool_result_error"] = field(
+        default="web_fetch_tool_result_error", init=False
+    )
+    # Why it failed.
+    error_code: WebFetchToolResultErrorCode
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> WebFetchToolResultErrorBlock:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_web_fetch_tool_result_error_block(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> WebFetchToolResultErrorBlock:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_web_fetch_tool_result_error_block, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "web_fetch_tool_result_error"
+        out["error_code"] = self.error_code.value
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class WebFetchToolResultBlock:
+    """The result of a web_fetch server tool call."""
+
+    # Always "web_fetch_tool_result".
+    type: Literal["web_fetch_tool_result"] = field(default="web_fetch_tool_result", init=False)
+    # Id of the server_tool_use block this answers.
+    tool_use_id: str
+    # The fetched page, or an error.
+    content: WebFetchToolResultContent
+    # Who invoked the tool.
+    caller: Caller | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> WebFetchToolResultBlock:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_web_fetch_tool_result_block(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> WebFetchToolResultBlock:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_web_fetch_tool_result_block, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "web_fetch_tool_result"
+        out["tool_use_id"] = self.tool_use_id
+        out["content"] = encode_web_fetch_tool_result_content(self.content)
+        if "caller" in self._present or self.caller is not None:
+            out["caller"] = None if self.caller is None else encode_caller(self.caller)
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class CodeExecutionOutputBlock:
+    """A file written by code execution."""
+
+    # Always "code_execution_output".
+    type: Literal["code_execution_output"] = field(default="code_execution_output", init=False)
+    # Files API id of the file.
+    file_id: str
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> CodeExecutionOutputBlock:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_code_execution_output_block(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> CodeExecutionOutputBlock:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_code_execution_output_block, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "code_execution_output"
+        out["file_id"] = self.file_id
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class CodeExecutionResultBlock:
+    """The outcome of running code."""
+
+    # Always "code_execution_result".
+    type: Literal["code_execution_result"] = field(default="code_execution_result", init=False)
+    # Standard output.
+    stdout: str
+    # Standard error.
+    stderr: str
+    # Exit status.
+    return_code: int
+    # Files written.
+    content: list[CodeExecutionOutputBlock]
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> CodeExecutionResultBlock:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_code_execution_result_block(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> CodeExecutionResultBlock:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_code_execution_result_block, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "code_execution_result"
+        out["stdout"] = self.stdout
+        out["stderr"] = self.stderr
+        out["return_code"] = self.return_code
+        out["content"] = [item0.to_dict() for item0 in self.content]
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class EncryptedCodeExecutionResultBlock:
+    """The outcome of running code, with encrypted stdout."""
+
+    # Always "encrypted_code_execution_result".
+    type: Literal["encrypted_code_execution_result"] = field(
+        default="encrypted_code_execution_result", init=False
+    )
+    # Opaque standard output.
+    encrypted_stdout: str
+    # Standard error.
+    stderr: str
+    # Exit status.
+    return_code: int
+    # Files written.
+    content: list[CodeExecutionOutputBlock]
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> EncryptedCodeExecutionResultBlock:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_encrypted_code_execution_result_block(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> EncryptedCodeExecutionResultBlock:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_encrypted_code_execution_result_block, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "encrypted_code_execution_result"
+        out["encrypted_stdout"] = self.encrypted_stdout
+        out["stderr"] = self.stderr
+        out["return_code"] = self.return_code
+        out["content"] = [item0.to_dict() for item0 in self.content]
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class CodeExecutionToolResultError:
+    """Failed code execution."""
+
+    # Always "code_execution_tool_result_error".
+    type: Literal["code_execution_tool_result_error"] = field(
+        default="code_execution_tool_result_error", init=False
+    )
+    # Why it failed.
+    error_code: CodeExecutionToolResultErrorCode
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> CodeExecutionToolResultError:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_code_execution_tool_result_error(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> CodeExecutionToolResultError:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_code_execution_tool_result_error, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "code_execution_tool_result_error"
+        out["error_code"] = self.error_code.value
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class CodeExecutionToolResultBlock:
+    """The result of a code_execution server tool call."""
+
+    # Always "code_execution_tool_result".
+    type: Literal["code_execution_tool_result"] = field(
+        default="code_execution_tool_result", init=False
+    )
+    # Id of the server_tool_use block this answers.
+    tool_use_id: str
+    # The result, or an error.
+    content: CodeExecutionToolResultContent
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> CodeExecutionToolResultBlock:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_code_execution_tool_result_block(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> CodeExecutionToolResultBlock:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_code_execution_tool_result_block, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "code_execution_tool_result"
+        out["tool_use_id"] = self.tool_use_id
+        out["content"] = encode_code_execution_tool_result_content(self.content)
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class BashCodeExecutionOutputBlock:
+    """A file written by a bash command."""
+
+    # Always "bash_code_execution_output".
+    type: Literal["bash_code_execution_output"] = field(
+        default="bash_code_execution_output", init=False
+    )
+    # Files API id of the file.
+    file_id: str
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> BashCodeExecutionOutputBlock:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_bash_code_execution_output_block(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> BashCodeExecutionOutputBlock:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_bash_code_execution_output_block, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "bash_code_execution_output"
+        out["file_id"] = self.file_id
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class BashCodeExecutionResultBlock:
+    """The outcome of a bash command."""
+
+    # Always "bash_code_execution_result".
+    type: Literal["bash_code_execution_result"] = field(
+        default="bash_code_execution_result", init=False
+    )
+    # Standard output.
+    stdout: str
+    # Standard error.
+    stderr: str
+    # Exit status.
+    return_code: int
+    # Files written.
+    content: list[BashCodeExecutionOutputBlock]
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> BashCodeExecutionResultBlock:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_bash_code_execution_result_block(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> BashCodeExecutionResultBlock:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_bash_code_execution_result_block, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "bash_code_execution_result"
+        out["stdout"] = self.stdout
+        out["stderr"] = self.stderr
+        out["return_code"] = self.return_code
+        out["content"] = [item0.to_dict() for item0 in self.content]
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class BashCodeExecutionToolResultError:
+    """A failed bash command."""
+
+    # Always "bash_code_execution_tool_result_error".
+    type: Literal["bash_code_execution_tool_result_error"] = field(
+        default="bash_code_execution_tool_result_error", init=False
+    )
+    # Why it failed.
+    error_code: BashCodeExecutionToolResultErrorCode
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> BashCodeExecutionToolResultError:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_bash_code_execution_tool_result_error(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> BashCodeExecutionToolResultError:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_bash_code_execution_tool_result_error, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "bash_code_execution_tool_result_error"
+        out["error_code"] = self.error_code.value
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class BashCodeExecutionToolResultBlock:
+    """The result of a bash_code_execution server tool call."""
+
+    # Always "bash_code_execution_tool_result".
+    type: Literal["bash_code_execution_tool_result"] = field(
+        default="bash_code_execution_tool_result", init=False
+    )
+    # Id of the server_tool_use block this answers.
+    tool_use_id: str
+    # The result, or an error.
+    content: BashCodeExecutionToolResultContent
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> BashCodeExecutionToolResultBlock:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_bash_code_execution_tool_result_block(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> BashCodeExecutionToolResultBlock:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_bash_code_execution_tool_result_block, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "bash_code_execution_tool_result"
+        out["tool_use_id"] = self.tool_use_id
+        out["content"] = encode_bash_code_execution_tool_result_content(self.content)
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class TextEditorCodeExecutionToolResultError:
+    """A failed text editor command."""
+
+    # Always "text_editor_code_execution_tool_result_error".
+    type: Literal["text_editor_code_execution_tool_result_error"] = field(
+        default="text_editor_code_execution_tool_result_error", init=False
+    )
+    # Why it failed.
+    error_code: TextEditorCodeExecutionToolResultErrorCode
+    # Details of the failure.
+    error_message: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> TextEditorCodeExecutionToolResultError:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_text_editor_code_execution_tool_result_error(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> TextEditorCodeExecutionToolResultError:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_text_editor_code_execution_tool_result_error, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "text_editor_code_execution_tool_result_error"
+        out["error_code"] = self.error_code.value
+        if "error_message" in self._present or self.error_message is not None:
+            out["error_message"] = self.error_message
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class TextEditorCodeExecutionViewResultBlock:
+    """The content of a viewed file."""
+
+    # Always "text_editor_code_execution_view_result".
+    type: Literal["text_editor_code_execution_view_result"] = field(
+        default="text_editor_code_execution_view_result", init=False
+    )
+    # File content.
+    content: str
+    # Kind of file.
+    file_type: TextEditorFileType
+    # Lines shown.
+    num_lines: int | None = None
+    # First line shown.
+    start_line: int | None = None
+    # Lines in the file.
+    total_lines: int | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> TextEditorCodeExecutionViewResultBlock:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_text_editor_code_execution_view_result_block(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> TextEditorCodeExecutionViewResultBlock:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_text_editor_code_execution_view_result_block, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "text_editor_code_execution_view_result"
+        out["content"] = self.content
+        out["file_type"] = self.file_type.value
+        if "num_lines" in self._present or self.num_lines is not None:
+            out["num_lines"] = self.num_lines
+        if "start_line" in self._present or self.start_line is not None:
+            out["start_line"] = self.start_line
+        if "total_lines" in self._present or self.total_lines is not None:
+            out["total_lines"] = self.total_lines
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class TextEditorCodeExecutionCreateResultBlock:
+    """A created or overwritten file."""
+
+    # Always "text_editor_code_execution_create_result".
+    type: Literal["text_editor_code_execution_create_result"] = field(
+        default="text_editor_code_execution_create_result", init=False
+    )
+    # Whether an existing file was overwritten.
+    is_file_update: bool
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> TextEditorCodeExecutionCreateResultBlock:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_text_editor_code_execution_create_result_block(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> TextEditorCodeExecutionCreateResultBlock:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_text_editor_code_execution_create_result_block, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "text_editor_code_execution_create_result"
+        out["is_file_update"] = self.is_file_update
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class TextEditorCodeExecutionStrReplaceResultBlock:
+    """An edited file (string replacement)."""
+
+    # Always "text_editor_code_execution_str_replace_result".
+    type: Literal["text_editor_code_execution_str_replace_result"] = field(
+        default="text_editor_code_execution_str_replace_result", init=False
+    )
+    # The changed lines.
+    lines: list[str] | None = None
+    # Line count after the edit.
+    new_lines: int | None = None
+    # First line after the edit.
+    new_start: int | None = None
+    # Line count before the edit.
+    old_lines: int | None = None
+    # First line before the edit.
+    old_start: int | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> TextEditorCodeExecutionStrReplaceResultBlock:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_text_editor_code_execution_str_replace_result_block(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> TextEditorCodeExecutionStrReplaceResultBlock:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_text_editor_code_execution_str_replace_result_block, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "text_editor_code_execution_str_replace_result"
+        if "lines" in self._present or self.lines is not None:
+            out["lines"] = None if self.lines is None else list(self.lines)
+        if "new_lines" in self._present or self.new_lines is not None:
+            out["new_lines"] = self.new_lines
+        if "new_start" in self._present or self.new_start is not None:
+            out["new_start"] = self.new_start
+        if "old_lines" in self._present or self.old_lines is not None:
+            out["old_lines"] = self.old_lines
+        if "old_start" in self._present or self.old_start is not None:
+            out["old_start"] = self.old_start
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class TextEditorCodeExecutionToolResultBlock:
+    """The result of a text_editor_code_execution server tool call."""
+
+    # Always "text_editor_code_execution_tool_result".
+    type: Literal["text_editor_code_execution_tool_result"] = field(
+        default="text_editor_code_execution_tool_result", init=False
+    )
+    # Id of the server_tool_use block this answers.
+    tool_use_id: str
+    # The result, or an error.
+    content: TextEditorCodeExecutionToolResultContent
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> TextEditorCodeExecutionToolResultBlock:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_text_editor_code_execution_tool_result_block(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> TextEditorCodeExecutionToolResultBlock:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_text_editor_code_execution_tool_result_block, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "text_editor_code_execution_tool_result"
+        out["tool_use_id"] = self.tool_use_id
+        out["content"] = encode_text_editor_code_execution_tool_result_content(self.content)
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class ToolSearchToolResultError:
+    """A failed tool search."""
+
+    # Always "tool_search_tool_result_error".
+    type: Literal["tool_search_tool_result_error"] = field(
+        default="tool_search_tool_result_error", init=False
+    )
+    # Why it failed.
+    error_code: ToolSearchToolResultErrorCode
+    # Details of the failure.
+    error_message: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> ToolSearchToolResultError:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_tool_search_tool_result_error(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ToolSearchToolResultError:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_tool_search_tool_result_error, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "tool_search_tool_result_error"
+        out["error_code"] = self.error_code.value
+        if "error_message" in self._present or self.error_message is not None:
+            out["error_message"] = self.error_message
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class ToolReferenceBlock:
+    """A tool found by tool search."""
+
+    # Always "tool_reference".
+    type: Literal["tool_reference"] = field(default="tool_reference", init=False)
+    # Name of the tool.
+    tool_name: str
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> ToolReferenceBlock:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_tool_reference_block(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ToolReferenceBlock:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_tool_reference_block, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "tool_reference"
+        out["tool_name"] = self.tool_name
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class ToolSearchToolSearchResultBlock:
+    """The tools a tool search found."""
+
+    # Always "tool_search_tool_search_result".
+    type: Literal["tool_search_tool_search_result"] = field(
+        default="tool_search_tool_search_result", init=False
+    )
+    # The tools found.
+    tool_references: list[ToolReferenceBlock]
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> ToolSearchToolSearchResultBlock:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_tool_search_tool_search_result_block(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ToolSearchToolSearchResultBlock:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_tool_search_tool_search_result_block, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "tool_search_tool_search_result"
+        out["tool_references"] = [item0.to_dict() for item0 in self.tool_references]
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class ToolSearchToolResultBlock:
+    """The result of a tool search server tool call."""
+
+    # Always "tool_search_tool_result".
+    type: Literal["tool_search_tool_result"] = field(default="tool_search_tool_result", init=False)
+    # Id of the server_tool_use block this answers.
+    tool_use_id: str
+    # The result, or an error.
+    content: ToolSearchToolResultContent
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> ToolSearchToolResultBlock:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_tool_search_tool_result_block(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ToolSearchToolResultBlock:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_tool_search_tool_result_block, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "tool_search_tool_result"
+        out["tool_use_id"] = self.tool_use_id
+        out["content"] = encode_tool_search_tool_result_content(self.content)
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class ContainerUploadBlock:
+    """A file uploaded to the code execution container."""
+
+    # Always "container_upload".
+    type: Literal["container_upload"] = field(default="container_upload", init=False)
+    # Files API id of the file.
+    file_id: str
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> ContainerUploadBlock:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_container_upload_block(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ContainerUploadBlock:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_container_upload_block, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "container_upload"
+        out["file_id"] = self.file_id
         out.update(self.extra)
         return out
 
@@ -1382,8 +3331,12 @@ class ServerToolUsage:
 
     # Number of web search requests.
     web_search_requests: int
+    # Number of web fetch requests.
+    web_fetch_requests: int | None = None
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     @classmethod
     def from_dict(cls, data: object) -> ServerToolUsage:
@@ -1399,6 +3352,80 @@ class ServerToolUsage:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["web_search_requests"] = self.web_search_requests
+        if "web_fetch_requests" in self._present or self.web_fetch_requests is not None:
+            out["web_fetch_requests"] = self.web_fetch_requests
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class OutputTokensDetails:
+    """Breakdown of output tokens."""
+
+    # Output tokens spent on thinking.
+    thinking_tokens: int
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> OutputTokensDetails:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_output_tokens_details(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> OutputTokensDetails:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_output_tokens_details, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["thinking_tokens"] = self.thinking_tokens
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class RefusalStopDetails:
+    """Details of a refusal (stop_reason "refusal")."""
+
+    # Always "refusal".
+    type: Literal["refusal"] = field(default="refusal", init=False)
+    # Policy area, if known.
+    category: RefusalCategory | None = None
+    # Human-readable explanation (display only).
+    explanation: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> RefusalStopDetails:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_refusal_stop_details(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> RefusalStopDetails:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_refusal_stop_details, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "refusal"
+        if "category" in self._present or self.category is not None:
+            out["category"] = None if self.category is None else self.category.value
+        if "explanation" in self._present or self.explanation is not None:
+            out["explanation"] = self.explanation
         out.update(self.extra)
         return out
 
@@ -1425,6 +3452,10 @@ class Usage:
     server_tool_use: ServerToolUsage | None = None
     # Service tier used for the request.
     service_tier: ServiceTier | None = None
+    # Breakdown of the output tokens.
+    output_tokens_details: OutputTokensDetails | None = None
+    # Where inference ran.
+    inference_geo: str | None = None
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
@@ -1462,6 +3493,12 @@ class Usage:
             )
         if "service_tier" in self._present or self.service_tier is not None:
             out["service_tier"] = None if self.service_tier is None else self.service_tier.value
+        if "output_tokens_details" in self._present or self.output_tokens_details is not None:
+            out["output_tokens_details"] = (
+                None if self.output_tokens_details is None else self.output_tokens_details.to_dict()
+            )
+        if "inference_geo" in self._present or self.inference_geo is not None:
+            out["inference_geo"] = self.inference_geo
         out.update(self.extra)
         return out
 
@@ -1524,6 +3561,8 @@ class Message:
     stop_sequence: str | None
     # Token usage.
     usage: Usage
+    # Details of a refusal, when stop_reason is "refusal".
+    stop_details: RefusalStopDetails | None = None
     # Container used by the request, if any.
     container: Container | None = None
     # Keys the schema does not declare, written back unchanged by to_dict().
@@ -1552,6 +3591,8 @@ class Message:
         out["stop_reason"] = None if self.stop_reason is None else self.stop_reason.value
         out["stop_sequence"] = self.stop_sequence
         out["usage"] = self.usage.to_dict()
+        if "stop_details" in self._present or self.stop_details is not None:
+            out["stop_details"] = None if self.stop_details is None else self.stop_details.to_dict()
         if "container" in self._present or self.container is not None:
             out["container"] = None if self.container is None else self.container.to_dict()
         out.update(self.extra)
@@ -1602,10 +3643,15 @@ class CitationsDelta:
 
     # Always "citations_delta".
     type: Literal["citations_delta"] = field(default="citations_delta", init=False)
-    # Citations added to the text block.
-    citations: list[Citation]
+    # The citation added to the text block (what the API sends).
+    citation: TextCitation | None = None
+    # A list of the seed's {text, source} citations, the shape the seed documents
+    # for this event.
+    citations: list[Citation] | None = None
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     @classmethod
     def from_dict(cls, data: object) -> CitationsDelta:
@@ -1621,7 +3667,12 @@ class CitationsDelta:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "citations_delta"
-        out["citations"] = [item0.to_dict() for item0 in self.citations]
+        if "citation" in self._present or self.citation is not None:
+            out["citation"] = None if self.citation is None else encode_text_citation(self.citation)
+        if "citations" in self._present or self.citations is not None:
+            out["citations"] = (
+                None if self.citations is None else [item0.to_dict() for item0 in self.citations]
+            )
         out.update(self.extra)
         return out
 
@@ -1882,6 +3933,8 @@ class MessageDelta:
     stop_reason: StopReason | None
     # The custom stop sequence that was hit, if any.
     stop_sequence: str | None
+    # Details of a refusal, when stop_reason is "refusal".
+    stop_details: RefusalStopDetails | None = None
     # Container used by the request, if any.
     container: Container | None = None
     # Keys the schema does not declare, written back unchanged by to_dict().
@@ -1904,6 +3957,8 @@ class MessageDelta:
         out: dict[str, JSONValue] = {}
         out["stop_reason"] = None if self.stop_reason is None else self.stop_reason.value
         out["stop_sequence"] = self.stop_sequence
+        if "stop_details" in self._present or self.stop_details is not None:
+            out["stop_details"] = None if self.stop_details is None else self.stop_details.to_dict()
         if "container" in self._present or self.container is not None:
             out["container"] = None if self.container is None else self.container.to_dict()
         out.update(self.extra)
@@ -1928,6 +3983,8 @@ class MessageDeltaUsage:
     cache_read_input_tokens: int | None = None
     # Server tool requests made.
     server_tool_use: ServerToolUsage | None = None
+    # Breakdown of the output tokens.
+    output_tokens_details: OutputTokensDetails | None = None
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
@@ -1959,6 +4016,10 @@ class MessageDeltaUsage:
         if "server_tool_use" in self._present or self.server_tool_use is not None:
             out["server_tool_use"] = (
                 None if self.server_tool_use is None else self.server_tool_use.to_dict()
+            )
+        if "output_tokens_details" in self._present or self.output_tokens_details is not None:
+            out["output_tokens_details"] = (
+                None if self.output_tokens_details is None else self.output_tokens_details.to_dict()
             )
         out.update(self.extra)
         return out
@@ -2037,6 +4098,105 @@ class MessageStopEvent:
 
 
 @dataclass(frozen=False, slots=True)
+class PingEvent:
+    """Keep-alive event the API may send at any point of a stream."""
+
+    # Always "ping".
+    type: Literal["ping"] = field(default="ping", init=False)
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> PingEvent:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_ping_event(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> PingEvent:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_ping_event, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "ping"
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class ErrorDetail:
+    """What went wrong."""
+
+    # Error kind (e.g. overloaded_error).
+    type: str
+    # Human-readable description.
+    message: str
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> ErrorDetail:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_error_detail(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ErrorDetail:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_error_detail, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = self.type
+        out["message"] = self.message
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class ErrorEvent:
+    """An error reported inside a stream (e.g. overloaded_error)."""
+
+    # Always "error".
+    type: Literal["error"] = field(default="error", init=False)
+    # The error.
+    error: ErrorDetail
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+
+    @classmethod
+    def from_dict(cls, data: object) -> ErrorEvent:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_error_event(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ErrorEvent:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_error_event, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "error"
+        out["error"] = self.error.to_dict()
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
 class ToolParam:
     """A tool the model may call (Messages API request)."""
 
@@ -2046,8 +4206,20 @@ class ToolParam:
     input_schema: dict[str, JSONValue]
     # What the tool does; helps the model decide when to call it.
     description: str | None = None
+    # Always "custom" when present.
+    type: Literal["custom"] | None = None
     # Prompt-cache breakpoint.
     cache_control: CacheControlEphemeral | None = None
+    # Who may call the tool.
+    allowed_callers: list[AllowedCaller] | None = None
+    # Load the tool only when tool search returns it.
+    defer_loading: bool | None = None
+    # Stream tool input incrementally (null uses the default).
+    eager_input_streaming: bool | None = None
+    # Example inputs.
+    input_examples: list[dict[str, JSONValue]] | None = None
+    # Enforce the input schema strictly.
+    strict: bool | None = None
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
@@ -2070,10 +4242,1461 @@ class ToolParam:
         out["input_schema"] = self.input_schema
         if "description" in self._present or self.description is not None:
             out["description"] = self.description
+        if "type" in self._present or self.type is not None:
+            out["type"] = self.type
         if "cache_control" in self._present or self.cache_control is not None:
             out["cache_control"] = (
                 None if self.cache_control is None else self.cache_control.to_dict()
             )
+        if "allowed_callers" in self._present or self.allowed_callers is not None:
+            out["allowed_callers"] = (
+                None
+                if self.allowed_callers is None
+                else [item0.value for item0 in self.allowed_callers]
+            )
+        if "defer_loading" in self._present or self.defer_loading is not None:
+            out["defer_loading"] = self.defer_loading
+        if "eager_input_streaming" in self._present or self.eager_input_streaming is not None:
+            out["eager_input_streaming"] = self.eager_input_streaming
+        if "input_examples" in self._present or self.input_examples is not None:
+            out["input_examples"] = (
+                None if self.input_examples is None else list(self.input_examples)
+            )
+        if "strict" in self._present or self.strict is not None:
+            out["strict"] = self.strict
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class UserLocation:
+    """Approximate location of the user, for localised web search."""
+
+    # Always "approximate".
+    type: Literal["approximate"] = field(default="approximate", init=False)
+    # City.
+    city: str | None = None
+    # ISO country code.
+    country: str | None = None
+    # Region.
+    region: str | None = None
+    # IANA time zone.
+    timezone: str | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> UserLocation:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_user_location(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> UserLocation:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_user_location, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "approximate"
+        if "city" in self._present or self.city is not None:
+            out["city"] = self.city
+        if "country" in self._present or self.country is not None:
+            out["country"] = self.country
+        if "region" in self._present or self.region is not None:
+            out["region"] = self.region
+        if "timezone" in self._present or self.timezone is not None:
+            out["timezone"] = self.timezone
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class ToolBash20250124:
+    """The bash server tool (bash_20250124): the API runs it, so it has no input_schema."""
+
+    # Always "bash_20250124".
+    type: Literal["bash_20250124"] = field(default="bash_20250124", init=False)
+    # Always "bash".
+    name: Literal["bash"] = field(default="bash", init=False)
+    # Who may call the tool.
+    allowed_callers: list[AllowedCaller] | None = None
+    # Prompt-cache breakpoint.
+    cache_control: CacheControlEphemeral | None = None
+    # Load the tool only when tool search returns it.
+    defer_loading: bool | None = None
+    # Enforce the tool's input schema strictly.
+    strict: bool | None = None
+    # Example inputs.
+    input_examples: list[dict[str, JSONValue]] | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> ToolBash20250124:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_tool_bash20250124(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ToolBash20250124:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_tool_bash20250124, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "bash_20250124"
+        out["name"] = "bash"
+        if "allowed_callers" in self._present or self.allowed_callers is not None:
+            out["allowed_callers"] = (
+                None
+                if self.allowed_callers is None
+                else [item0.value for item0 in self.allowed_callers]
+            )
+        if "cache_control" in self._present or self.cache_control is not None:
+            out["cache_control"] = (
+                None if self.cache_control is None else self.cache_control.to_dict()
+            )
+        if "defer_loading" in self._present or self.defer_loading is not None:
+            out["defer_loading"] = self.defer_loading
+        if "strict" in self._present or self.strict is not None:
+            out["strict"] = self.strict
+        if "input_examples" in self._present or self.input_examples is not None:
+            out["input_examples"] = (
+                None if self.input_examples is None else list(self.input_examples)
+            )
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class CodeExecutionTool20250522:
+    """The code_execution server tool (code_execution_20250522): the API runs it, so it has no input_schema."""
+
+    # Always "code_execution_20250522".
+    type: Literal["code_execution_20250522"] = field(default="code_execution_20250522", init=False)
+    # Always "code_execution".
+    name: Literal["code_execution"] = field(default="code_execution", init=False)
+    # Who may call the tool.
+    allowed_callers: list[AllowedCaller] | None = None
+    # Prompt-cache breakpoint.
+    cache_control: CacheControlEphemeral | None = None
+    # Load the tool only when tool search returns it.
+    defer_loading: bool | None = None
+    # Enforce the tool's input schema strictly.
+    strict: bool | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> CodeExecutionTool20250522:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_code_execution_tool20250522(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> CodeExecutionTool20250522:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_code_execution_tool20250522, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "code_execution_20250522"
+        out["name"] = "code_execution"
+        if "allowed_callers" in self._present or self.allowed_callers is not None:
+            out["allowed_callers"] = (
+                None
+                if self.allowed_callers is None
+                else [item0.value for item0 in self.allowed_callers]
+            )
+        if "cache_control" in self._present or self.cache_control is not None:
+            out["cache_control"] = (
+                None if self.cache_control is None else self.cache_control.to_dict()
+            )
+        if "defer_loading" in self._present or self.defer_loading is not None:
+            out["defer_loading"] = self.defer_loading
+        if "strict" in self._present or self.strict is not None:
+            out["strict"] = self.strict
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class CodeExecutionTool20250825:
+    """The code_execution server tool (code_execution_20250825): the API runs it, so it has no input_schema."""
+
+    # Always "code_execution_20250825".
+    type: Literal["code_execution_20250825"] = field(default="code_execution_20250825", init=False)
+    # Always "code_execution".
+    name: Literal["code_execution"] = field(default="code_execution", init=False)
+    # Who may call the tool.
+    allowed_callers: list[AllowedCaller] | None = None
+    # Prompt-cache breakpoint.
+    cache_control: CacheControlEphemeral | None = None
+    # Load the tool only when tool search returns it.
+    defer_loading: bool | None = None
+    # Enforce the tool's input schema strictly.
+    strict: bool | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> CodeExecutionTool20250825:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_code_execution_tool20250825(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> CodeExecutionTool20250825:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_code_execution_tool20250825, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "code_execution_20250825"
+        out["name"] = "code_execution"
+        if "allowed_callers" in self._present or self.allowed_callers is not None:
+            out["allowed_callers"] = (
+                None
+                if self.allowed_callers is None
+                else [item0.value for item0 in self.allowed_callers]
+            )
+        if "cache_control" in self._present or self.cache_control is not None:
+            out["cache_control"] = (
+                None if self.cache_control is None else self.cache_control.to_dict()
+            )
+        if "defer_loading" in self._present or self.defer_loading is not None:
+            out["defer_loading"] = self.defer_loading
+        if "strict" in self._present or self.strict is not None:
+            out["strict"] = self.strict
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class CodeExecutionTool20260120:
+    """The code_execution server tool (code_execution_20260120): the API runs it, so it has no input_schema."""
+
+    # Always "code_execution_20260120".
+    type: Literal["code_execution_20260120"] = field(default="code_execution_20260120", init=False)
+    # Always "code_execution".
+    name: Literal["code_execution"] = field(default="code_execution", init=False)
+    # Who may call the tool.
+    allowed_callers: list[AllowedCaller] | None = None
+    # Prompt-cache breakpoint.
+    cache_control: CacheControlEphemeral | None = None
+    # Load the tool only when tool search returns it.
+    defer_loading: bool | None = None
+    # Enforce the tool's input schema strictly.
+    strict: bool | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> CodeExecutionTool20260120:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_code_execution_tool20260120(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> CodeExecutionTool20260120:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_code_execution_tool20260120, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "code_execution_20260120"
+        out["name"] = "code_execution"
+        if "allowed_callers" in self._present or self.allowed_callers is not None:
+            out["allowed_callers"] = (
+                None
+                if self.allowed_callers is None
+                else [item0.value for item0 in self.allowed_callers]
+            )
+        if "cache_control" in self._present or self.cache_control is not None:
+            out["cache_control"] = (
+                None if self.cache_control is None else self.cache_control.to_dict()
+            )
+        if "defer_loading" in self._present or self.defer_loading is not None:
+            out["defer_loading"] = self.defer_loading
+        if "strict" in self._present or self.strict is not None:
+            out["strict"] = self.strict
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class CodeExecutionTool20260521:
+    """The code_execution server tool (code_execution_20260521): the API runs it, so it has no input_schema."""
+
+    # Always "code_execution_20260521".
+    type: Literal["code_execution_20260521"] = field(default="code_execution_20260521", init=False)
+    # Always "code_execution".
+    name: Literal["code_execution"] = field(default="code_execution", init=False)
+    # Who may call the tool.
+    allowed_callers: list[AllowedCaller] | None = None
+    # Prompt-cache breakpoint.
+    cache_control: CacheControlEphemeral | None = None
+    # Load the tool only when tool search returns it.
+    defer_loading: bool | None = None
+    # Enforce the tool's input schema strictly.
+    strict: bool | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> CodeExecutionTool20260521:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_code_execution_tool20260521(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> CodeExecutionTool20260521:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_code_execution_tool20260521, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "code_execution_20260521"
+        out["name"] = "code_execution"
+        if "allowed_callers" in self._present or self.allowed_callers is not None:
+            out["allowed_callers"] = (
+                None
+                if self.allowed_callers is None
+                else [item0.value for item0 in self.allowed_callers]
+            )
+        if "cache_control" in self._present or self.cache_control is not None:
+            out["cache_control"] = (
+                None if self.cache_control is None else self.cache_control.to_dict()
+            )
+        if "defer_loading" in self._present or self.defer_loading is not None:
+            out["defer_loading"] = self.defer_loading
+        if "strict" in self._present or self.strict is not None:
+            out["strict"] = self.strict
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class MemoryTool20250818:
+    """The memory server tool (memory_20250818): the API runs it, so it has no input_schema."""
+
+    # Always "memory_20250818".
+    type: Literal["memory_20250818"] = field(default="memory_20250818", init=False)
+    # Always "memory".
+    name: Literal["memory"] = field(default="memory", init=False)
+    # Who may call the tool.
+    allowed_callers: list[AllowedCaller] | None = None
+    # Prompt-cache breakpoint.
+    cache_control: CacheControlEphemeral | None = None
+    # Load the tool only when tool search returns it.
+    defer_loading: bool | None = None
+    # Enforce the tool's input schema strictly.
+    strict: bool | None = None
+    # Example inputs.
+    input_examples: list[dict[str, JSONValue]] | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> MemoryTool20250818:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_memory_tool20250818(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> MemoryTool20250818:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_memory_tool20250818, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "memory_20250818"
+        out["name"] = "memory"
+        if "allowed_callers" in self._present or self.allowed_callers is not None:
+            out["allowed_callers"] = (
+                None
+                if self.allowed_callers is None
+                else [item0.value for item0 in self.allowed_callers]
+            )
+        if "cache_control" in self._present or self.cache_control is not None:
+            out["cache_control"] = (
+                None if self.cache_control is None else self.cache_control.to_dict()
+            )
+        if "defer_loading" in self._present or self.defer_loading is not None:
+            out["defer_loading"] = self.defer_loading
+        if "strict" in self._present or self.strict is not None:
+            out["strict"] = self.strict
+        if "input_examples" in self._present or self.input_examples is not None:
+            out["input_examples"] = (
+                None if self.input_examples is None else list(self.input_examples)
+            )
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class ToolTextEditor20250124:
+    """The str_replace_editor server tool (text_editor_20250124): the API runs it, so it has no input_schema."""
+
+    # Always "text_editor_20250124".
+    type: Literal["text_editor_20250124"] = field(default="text_editor_20250124", init=False)
+    # Always "str_replace_editor".
+    name: Literal["str_replace_editor"] = field(default="str_replace_editor", init=False)
+    # Who may call the tool.
+    allowed_callers: list[AllowedCaller] | None = None
+    # Prompt-cache breakpoint.
+    cache_control: CacheControlEphemeral | None = None
+    # Load the tool only when tool search returns it.
+    defer_loading: bool | None = None
+    # Enforce the tool's input schema strictly.
+    strict: bool | None = None
+    # Example inputs.
+    input_examples: list[dict[str, JSONValue]] | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> ToolTextEditor20250124:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_tool_text_editor20250124(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ToolTextEditor20250124:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_tool_text_editor20250124, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "text_editor_20250124"
+        out["name"] = "str_replace_editor"
+        if "allowed_callers" in self._present or self.allowed_callers is not None:
+            out["allowed_callers"] = (
+                None
+                if self.allowed_callers is None
+                else [item0.value for item0 in self.allowed_callers]
+            )
+        if "cache_control" in self._present or self.cache_control is not None:
+            out["cache_control"] = (
+                None if self.cache_control is None else self.cache_control.to_dict()
+            )
+        if "defer_loading" in self._present or self.defer_loading is not None:
+            out["defer_loading"] = self.defer_loading
+        if "strict" in self._present or self.strict is not None:
+            out["strict"] = self.strict
+        if "input_examples" in self._present or self.input_examples is not None:
+            out["input_examples"] = (
+                None if self.input_examples is None else list(self.input_examples)
+            )
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class ToolTextEditor20250429:
+    """The str_replace_based_edit_tool server tool (text_editor_20250429): the API runs it, so it has no input_schema."""
+
+    # Always "text_editor_20250429".
+    type: Literal["text_editor_20250429"] = field(default="text_editor_20250429", init=False)
+    # Always "str_replace_based_edit_tool".
+    name: Literal["str_replace_based_edit_tool"] = field(
+        default="str_replace_based_edit_tool", init=False
+    )
+    # Who may call the tool.
+    allowed_callers: list[AllowedCaller] | None = None
+    # Prompt-cache breakpoint.
+    cache_control: CacheControlEphemeral | None = None
+    # Load the tool only when tool search returns it.
+    defer_loading: bool | None = None
+    # Enforce the tool's input schema strictly.
+    strict: bool | None = None
+    # Example inputs.
+    input_examples: list[dict[str, JSONValue]] | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> ToolTextEditor20250429:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_tool_text_editor20250429(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ToolTextEditor20250429:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_tool_text_editor20250429, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "text_editor_20250429"
+        out["name"] = "str_replace_based_edit_tool"
+        if "allowed_callers" in self._present or self.allowed_callers is not None:
+            out["allowed_callers"] = (
+                None
+                if self.allowed_callers is None
+                else [item0.value for item0 in self.allowed_callers]
+            )
+        if "cache_control" in self._present or self.cache_control is not None:
+            out["cache_control"] = (
+                None if self.cache_control is None else self.cache_control.to_dict()
+            )
+        if "defer_loading" in self._present or self.defer_loading is not None:
+            out["defer_loading"] = self.defer_loading
+        if "strict" in self._present or self.strict is not None:
+            out["strict"] = self.strict
+        if "input_examples" in self._present or self.input_examples is not None:
+            out["input_examples"] = (
+                None if self.input_examples is None else list(self.input_examples)
+            )
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class ToolTextEditor20250728:
+    """The str_replace_based_edit_tool server tool (text_editor_20250728): the API runs it, so it has no input_schema."""
+
+    # Always "text_editor_20250728".
+    type: Literal["text_editor_20250728"] = field(default="text_editor_20250728", init=False)
+    # Always "str_replace_based_edit_tool".
+    name: Literal["str_replace_based_edit_tool"] = field(
+        default="str_replace_based_edit_tool", init=False
+    )
+    # Who may call the tool.
+    allowed_callers: list[AllowedCaller] | None = None
+    # Prompt-cache breakpoint.
+    cache_control: CacheControlEphemeral | None = None
+    # Load the tool only when tool search returns it.
+    defer_loading: bool | None = None
+    # Enforce the tool's input schema strictly.
+    strict: bool | None = None
+    # Example inputs.
+    input_examples: list[dict[str, JSONValue]] | None = None
+    # Maximum characters shown when viewing a file.
+    max_characters: int | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> ToolTextEditor20250728:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_tool_text_editor20250728(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ToolTextEditor20250728:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_tool_text_editor20250728, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "text_editor_20250728"
+        out["name"] = "str_replace_based_edit_tool"
+        if "allowed_callers" in self._present or self.allowed_callers is not None:
+            out["allowed_callers"] = (
+                None
+                if self.allowed_callers is None
+                else [item0.value for item0 in self.allowed_callers]
+            )
+        if "cache_control" in self._present or self.cache_control is not None:
+            out["cache_control"] = (
+                None if self.cache_control is None else self.cache_control.to_dict()
+            )
+        if "defer_loading" in self._present or self.defer_loading is not None:
+            out["defer_loading"] = self.defer_loading
+        if "strict" in self._present or self.strict is not None:
+            out["strict"] = self.strict
+        if "input_examples" in self._present or self.input_examples is not None:
+            out["input_examples"] = (
+                None if self.input_examples is None else list(self.input_examples)
+            )
+        if "max_characters" in self._present or self.max_characters is not None:
+            out["max_characters"] = self.max_characters
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class WebSearchTool20250305:
+    """The web_search server tool (web_search_20250305): the API runs it, so it has no input_schema."""
+
+    # Always "web_search_20250305".
+    type: Literal["web_search_20250305"] = field(default="web_search_20250305", init=False)
+    # Always "web_search".
+    name: Literal["web_search"] = field(default="web_search", init=False)
+    # Who may call the tool.
+    allowed_callers: list[AllowedCaller] | None = None
+    # Prompt-cache breakpoint.
+    cache_control: CacheControlEphemeral | None = None
+    # Load the tool only when tool search returns it.
+    defer_loading: bool | None = None
+    # Enforce the tool's input schema strictly.
+    strict: bool | None = None
+    # Only use these domains.
+    allowed_domains: list[str] | None = None
+    # Never use these domains.
+    blocked_domains: list[str] | None = None
+    # Maximum uses per request.
+    max_uses: int | None = None
+    # Approximate user location for localised results.
+    user_location: UserLocation | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> WebSearchTool20250305:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_web_search_tool20250305(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> WebSearchTool20250305:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_web_search_tool20250305, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "web_search_20250305"
+        out["name"] = "web_search"
+        if "allowed_callers" in self._present or self.allowed_callers is not None:
+            out["allowed_callers"] = (
+                None
+                if self.allowed_callers is None
+                else [item0.value for item0 in self.allowed_callers]
+            )
+        if "cache_control" in self._present or self.cache_control is not None:
+            out["cache_control"] = (
+                None if self.cache_control is None else self.cache_control.to_dict()
+            )
+        if "defer_loading" in self._present or self.defer_loading is not None:
+            out["defer_loading"] = self.defer_loading
+        if "strict" in self._present or self.strict is not None:
+            out["strict"] = self.strict
+        if "allowed_domains" in self._present or self.allowed_domains is not None:
+            out["allowed_domains"] = (
+                None if self.allowed_domains is None else list(self.allowed_domains)
+            )
+        if "blocked_domains" in self._present or self.blocked_domains is not None:
+            out["blocked_domains"] = (
+                None if self.blocked_domains is None else list(self.blocked_domains)
+            )
+        if "max_uses" in self._present or self.max_uses is not None:
+            out["max_uses"] = self.max_uses
+        if "user_location" in self._present or self.user_location is not None:
+            out["user_location"] = (
+                None if self.user_location is None else self.user_location.to_dict()
+            )
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class WebFetchTool20250910:
+    """The web_fetch server tool (web_fetch_20250910): the API runs it, so it has no input_schema."""
+
+    # Always "web_fetch_20250910".
+    type: Literal["web_fetch_20250910"] = field(default="web_fetch_20250910", init=False)
+    # Always "web_fetch".
+    name: Literal["web_fetch"] = field(default="web_fetch", init=False)
+    # Who may call the tool.
+    allowed_callers: list[AllowedCaller] | None = None
+    # Prompt-cache breakpoint.
+    cache_control: CacheControlEphemeral | None = None
+    # Load the tool only when tool search returns it.
+    defer_loading: bool | None = None
+    # Enforce the tool's input schema strictly.
+    strict: bool | None = None
+    # Only use these domains.
+    allowed_domains: list[str] | None = None
+    # Never use these domains.
+    blocked_domains: list[str] | None = None
+    # Maximum uses per request.
+    max_uses: int | None = None
+    # Citation settings for fetched documents.
+    citations: CitationsConfig | None = None
+    # Maximum tokens of fetched content.
+    max_content_tokens: int | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> WebFetchTool20250910:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_web_fetch_tool20250910(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> WebFetchTool20250910:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_web_fetch_tool20250910, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "web_fetch_20250910"
+        out["name"] = "web_fetch"
+        if "allowed_callers" in self._present or self.allowed_callers is not None:
+            out["allowed_callers"] = (
+                None
+                if self.allowed_callers is None
+                else [item0.value for item0 in self.allowed_callers]
+            )
+        if "cache_control" in self._present or self.cache_control is not None:
+            out["cache_control"] = (
+                None if self.cache_control is None else self.cache_control.to_dict()
+            )
+        if "defer_loading" in self._present or self.defer_loading is not None:
+            out["defer_loading"] = self.defer_loading
+        if "strict" in self._present or self.strict is not None:
+            out["strict"] = self.strict
+        if "allowed_domains" in self._present or self.allowed_domains is not None:
+            out["allowed_domains"] = (
+                None if self.allowed_domains is None else list(self.allowed_domains)
+            )
+        if "blocked_domains" in self._present or self.blocked_domains is not None:
+            out["blocked_domains"] = (
+                None if self.blocked_domains is None else list(self.blocked_domains)
+            )
+        if "max_uses" in self._present or self.max_uses is not None:
+            out["max_uses"] = self.max_uses
+        if "citations" in self._present or self.citations is not None:
+            out["citations"] = None if self.citations is None else self.citations.to_dict()
+        if "max_content_tokens" in self._present or self.max_content_tokens is not None:
+            out["max_content_tokens"] = self.max_content_tokens
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class WebSearchTool20260209:
+    """The web_search server tool (web_search_20260209): the API runs it, so it has no input_schema."""
+
+    # Always "web_search_20260209".
+    type: Literal["web_search_20260209"] = field(default="web_search_20260209", init=False)
+    # Always "web_search".
+    name: Literal["web_search"] = field(default="web_search", init=False)
+    # Who may call the tool.
+    allowed_callers: list[AllowedCaller] | None = None
+    # Prompt-cache breakpoint.
+    cache_control: CacheControlEphemeral | None = None
+    # Load the tool only when tool search returns it.
+    defer_loading: bool | None = None
+    # Enforce the tool's input schema strictly.
+    strict: bool | None = None
+    # Only use these domains.
+    allowed_domains: list[str] | None = None
+    # Never use these domains.
+    blocked_domains: list[str] | None = None
+    # Maximum uses per request.
+    max_uses: int | None = None
+    # Approximate user location for localised results.
+    user_location: UserLocation | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> WebSearchTool20260209:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_web_search_tool20260209(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> WebSearchTool20260209:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_web_search_tool20260209, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "web_search_20260209"
+        out["name"] = "web_search"
+        if "allowed_callers" in self._present or self.allowed_callers is not None:
+            out["allowed_callers"] = (
+                None
+                if self.allowed_callers is None
+                else [item0.value for item0 in self.allowed_callers]
+            )
+        if "cache_control" in self._present or self.cache_control is not None:
+            out["cache_control"] = (
+                None if self.cache_control is None else self.cache_control.to_dict()
+            )
+        if "defer_loading" in self._present or self.defer_loading is not None:
+            out["defer_loading"] = self.defer_loading
+        if "strict" in self._present or self.strict is not None:
+            out["strict"] = self.strict
+        if "allowed_domains" in self._present or self.allowed_domains is not None:
+            out["allowed_domains"] = (
+                None if self.allowed_domains is None else list(self.allowed_domains)
+            )
+        if "blocked_domains" in self._present or self.blocked_domains is not None:
+            out["blocked_domains"] = (
+                None if self.blocked_domains is None else list(self.blocked_domains)
+            )
+        if "max_uses" in self._present or self.max_uses is not None:
+            out["max_uses"] = self.max_uses
+        if "user_location" in self._present or self.user_location is not None:
+            out["user_location"] = (
+                None if self.user_location is None else self.user_location.to_dict()
+            )
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class WebFetchTool20260209:
+    """The web_fetch server tool (web_fetch_20260209): the API runs it, so it has no input_schema."""
+
+    # Always "web_fetch_20260209".
+    type: Literal["web_fetch_20260209"] = field(default="web_fetch_20260209", init=False)
+    # Always "web_fetch".
+    name: Literal["web_fetch"] = field(default="web_fetch", init=False)
+    # Who may call the tool.
+    allowed_callers: list[AllowedCaller] | None = None
+    # Prompt-cache breakpoint.
+    cache_control: CacheControlEphemeral | None = None
+    # Load the tool only when tool search returns it.
+    defer_loading: bool | None = None
+    # Enforce the tool's input schema strictly.
+    strict: bool | None = None
+    # Only use these domains.
+    allowed_domains: list[str] | None = None
+    # Never use these domains.
+    blocked_domains: list[str] | None = None
+    # Maximum uses per request.
+    max_uses: int | None = None
+    # Citation settings for fetched documents.
+    citations: CitationsConfig | None = None
+    # Maximum tokens of fetched content.
+    max_content_tokens: int | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> WebFetchTool20260209:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_web_fetch_tool20260209(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> WebFetchTool20260209:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_web_fetch_tool20260209, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "web_fetch_20260209"
+        out["name"] = "web_fetch"
+        if "allowed_callers" in self._present or self.allowed_callers is not None:
+            out["allowed_callers"] = (
+                None
+                if self.allowed_callers is None
+                else [item0.value for item0 in self.allowed_callers]
+            )
+        if "cache_control" in self._present or self.cache_control is not None:
+            out["cache_control"] = (
+                None if self.cache_control is None else self.cache_control.to_dict()
+            )
+        if "defer_loading" in self._present or self.defer_loading is not None:
+            out["defer_loading"] = self.defer_loading
+        if "strict" in self._present or self.strict is not None:
+            out["strict"] = self.strict
+        if "allowed_domains" in self._present or self.allowed_domains is not None:
+            out["allowed_domains"] = (
+                None if self.allowed_domains is None else list(self.allowed_domains)
+            )
+        if "blocked_domains" in self._present or self.blocked_domains is not None:
+            out["blocked_domains"] = (
+                None if self.blocked_domains is None else list(self.blocked_domains)
+            )
+        if "max_uses" in self._present or self.max_uses is not None:
+            out["max_uses"] = self.max_uses
+        if "citations" in self._present or self.citations is not None:
+            out["citations"] = None if self.citations is None else self.citations.to_dict()
+        if "max_content_tokens" in self._present or self.max_content_tokens is not None:
+            out["max_content_tokens"] = self.max_content_tokens
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class WebFetchTool20260309:
+    """The web_fetch server tool (web_fetch_20260309): the API runs it, so it has no input_schema."""
+
+    # Always "web_fetch_20260309".
+    type: Literal["web_fetch_20260309"] = field(default="web_fetch_20260309", init=False)
+    # Always "web_fetch".
+    name: Literal["web_fetch"] = field(default="web_fetch", init=False)
+    # Who may call the tool.
+    allowed_callers: list[AllowedCaller] | None = None
+    # Prompt-cache breakpoint.
+    cache_control: CacheControlEphemeral | None = None
+    # Load the tool only when tool search returns it.
+    defer_loading: bool | None = None
+    # Enforce the tool's input schema strictly.
+    strict: bool | None = None
+    # Only use these domains.
+    allowed_domains: list[str] | None = None
+    # Never use these domains.
+    blocked_domains: list[str] | None = None
+    # Maximum uses per request.
+    max_uses: int | None = None
+    # Citation settings for fetched documents.
+    citations: CitationsConfig | None = None
+    # Maximum tokens of fetched content.
+    max_content_tokens: int | None = None
+    # Allow cached fetches.
+    use_cache: bool | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> WebFetchTool20260309:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_web_fetch_tool20260309(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> WebFetchTool20260309:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_web_fetch_tool20260309, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "web_fetch_20260309"
+        out["name"] = "web_fetch"
+        if "allowed_callers" in self._present or self.allowed_callers is not None:
+            out["allowed_callers"] = (
+                None
+                if self.allowed_callers is None
+                else [item0.value for item0 in self.allowed_callers]
+            )
+        if "cache_control" in self._present or self.cache_control is not None:
+            out["cache_control"] = (
+                None if self.cache_control is None else self.cache_control.to_dict()
+            )
+        if "defer_loading" in self._present or self.defer_loading is not None:
+            out["defer_loading"] = self.defer_loading
+        if "strict" in self._present or self.strict is not None:
+            out["strict"] = self.strict
+        if "allowed_domains" in self._present or self.allowed_domains is not None:
+            out["allowed_domains"] = (
+                None if self.allowed_domains is None else list(self.allowed_domains)
+            )
+        if "blocked_domains" in self._present or self.blocked_domains is not None:
+            out["blocked_domains"] = (
+                None if self.blocked_domains is None else list(self.blocked_domains)
+            )
+        if "max_uses" in self._present or self.max_uses is not None:
+            out["max_uses"] = self.max_uses
+        if "citations" in self._present or self.citations is not None:
+            out["citations"] = None if self.citations is None else self.citations.to_dict()
+        if "max_content_tokens" in self._present or self.max_content_tokens is not None:
+            out["max_content_tokens"] = self.max_content_tokens
+        if "use_cache" in self._present or self.use_cache is not None:
+            out["use_cache"] = self.use_cache
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class WebSearchTool20260318:
+    """The web_search server tool (web_search_20260318): the API runs it, so it has no input_schema."""
+
+    # Always "web_search_20260318".
+    type: Literal["web_search_20260318"] = field(default="web_search_20260318", init=False)
+    # Always "web_search".
+    name: Literal["web_search"] = field(default="web_search", init=False)
+    # Who may call the tool.
+    allowed_callers: list[AllowedCaller] | None = None
+    # Prompt-cache breakpoint.
+    cache_control: CacheControlEphemeral | None = None
+    # Load the tool only when tool search returns it.
+    defer_loading: bool | None = None
+    # Enforce the tool's input schema strictly.
+    strict: bool | None = None
+    # Only use these domains.
+    allowed_domains: list[str] | None = None
+    # Never use these domains.
+    blocked_domains: list[str] | None = None
+    # Maximum uses per request.
+    max_uses: int | None = None
+    # Approximate user location for localised results.
+    user_location: UserLocation | None = None
+    # Whether results are included in the response.
+    response_inclusion: ResponseInclusion | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> WebSearchTool20260318:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_web_search_tool20260318(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> WebSearchTool20260318:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_web_search_tool20260318, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "web_search_20260318"
+        out["name"] = "web_search"
+        if "allowed_callers" in self._present or self.allowed_callers is not None:
+            out["allowed_callers"] = (
+                None
+                if self.allowed_callers is None
+                else [item0.value for item0 in self.allowed_callers]
+            )
+        if "cache_control" in self._present or self.cache_control is not None:
+            out["cache_control"] = (
+                None if self.cache_control is None else self.cache_control.to_dict()
+            )
+        if "defer_loading" in self._present or self.defer_loading is not None:
+            out["defer_loading"] = self.defer_loading
+        if "strict" in self._present or self.strict is not None:
+            out["strict"] = self.strict
+        if "allowed_domains" in self._present or self.allowed_domains is not None:
+            out["allowed_domains"] = (
+                None if self.allowed_domains is None else list(self.allowed_domains)
+            )
+        if "blocked_domains" in self._present or self.blocked_domains is not None:
+            out["blocked_domains"] = (
+                None if self.blocked_domains is None else list(self.blocked_domains)
+            )
+        if "max_uses" in self._present or self.max_uses is not None:
+            out["max_uses"] = self.max_uses
+        if "user_location" in self._present or self.user_location is not None:
+            out["user_location"] = (
+                None if self.user_location is None else self.user_location.to_dict()
+            )
+        if "response_inclusion" in self._present or self.response_inclusion is not None:
+            out["response_inclusion"] = (
+                None if self.response_inclusion is None else self.response_inclusion.value
+            )
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class WebFetchTool20260318:
+    """The web_fetch server tool (web_fetch_20260318): the API runs it, so it has no input_schema."""
+
+    # Always "web_fetch_20260318".
+    type: Literal["web_fetch_20260318"] = field(default="web_fetch_20260318", init=False)
+    # Always "web_fetch".
+    name: Literal["web_fetch"] = field(default="web_fetch", init=False)
+    # Who may call the tool.
+    allowed_callers: list[AllowedCaller] | None = None
+    # Prompt-cache breakpoint.
+    cache_control: CacheControlEphemeral | None = None
+    # Load the tool only when tool search returns it.
+    defer_loading: bool | None = None
+    # Enforce the tool's input schema strictly.
+    strict: bool | None = None
+    # Only use these domains.
+    allowed_domains: list[str] | None = None
+    # Never use these domains.
+    blocked_domains: list[str] | None = None
+    # Maximum uses per request.
+    max_uses: int | None = None
+    # Citation settings for fetched documents.
+    citations: CitationsConfig | None = None
+    # Maximum tokens of fetched content.
+    max_content_tokens: int | None = None
+    # Whether results are included in the response.
+    response_inclusion: ResponseInclusion | None = None
+    # Allow cached fetches.
+    use_cache: bool | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> WebFetchTool20260318:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_web_fetch_tool20260318(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> WebFetchTool20260318:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_web_fetch_tool20260318, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "web_fetch_20260318"
+        out["name"] = "web_fetch"
+        if "allowed_callers" in self._present or self.allowed_callers is not None:
+            out["allowed_callers"] = (
+                None
+                if self.allowed_callers is None
+                else [item0.value for item0 in self.allowed_callers]
+            )
+        if "cache_control" in self._present or self.cache_control is not None:
+            out["cache_control"] = (
+                None if self.cache_control is None else self.cache_control.to_dict()
+            )
+        if "defer_loading" in self._present or self.defer_loading is not None:
+            out["defer_loading"] = self.defer_loading
+        if "strict" in self._present or self.strict is not None:
+            out["strict"] = self.strict
+        if "allowed_domains" in self._present or self.allowed_domains is not None:
+            out["allowed_domains"] = (
+                None if self.allowed_domains is None else list(self.allowed_domains)
+            )
+        if "blocked_domains" in self._present or self.blocked_domains is not None:
+            out["blocked_domains"] = (
+                None if self.blocked_domains is None else list(self.blocked_domains)
+            )
+        if "max_uses" in self._present or self.max_uses is not None:
+            out["max_uses"] = self.max_uses
+        if "citations" in self._present or self.citations is not None:
+            out["citations"] = None if self.citations is None else self.citations.to_dict()
+        if "max_content_tokens" in self._present or self.max_content_tokens is not None:
+            out["max_content_tokens"] = self.max_content_tokens
+        if "response_inclusion" in self._present or self.response_inclusion is not None:
+            out["response_inclusion"] = (
+                None if self.response_inclusion is None else self.response_inclusion.value
+            )
+        if "use_cache" in self._present or self.use_cache is not None:
+            out["use_cache"] = self.use_cache
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class ToolSearchBm25Tool20251119:
+    """The tool_search_tool_bm25 server tool (tool_search_tool_bm25_20251119): the API runs it, so it has no input_schema."""
+
+    # Always "tool_search_tool_bm25_20251119".
+    type: Literal["tool_search_tool_bm25_20251119"] = field(
+        default="tool_search_tool_bm25_20251119", init=False
+    )
+    # Always "tool_search_tool_bm25".
+    name: Literal["tool_search_tool_bm25"] = field(default="tool_search_tool_bm25", init=False)
+    # Who may call the tool.
+    allowed_callers: list[AllowedCaller] | None = None
+    # Prompt-cache breakpoint.
+    cache_control: CacheControlEphemeral | None = None
+    # Load the tool only when tool search returns it.
+    defer_loading: bool | None = None
+    # Enforce the tool's input schema strictly.
+    strict: bool | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> ToolSearchBm25Tool20251119:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_tool_search_bm25_tool20251119(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ToolSearchBm25Tool20251119:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_tool_search_bm25_tool20251119, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "tool_search_tool_bm25_20251119"
+        out["name"] = "tool_search_tool_bm25"
+        if "allowed_callers" in self._present or self.allowed_callers is not None:
+            out["allowed_callers"] = (
+                None
+                if self.allowed_callers is None
+                else [item0.value for item0 in self.allowed_callers]
+            )
+        if "cache_control" in self._present or self.cache_control is not None:
+            out["cache_control"] = (
+                None if self.cache_control is None else self.cache_control.to_dict()
+            )
+        if "defer_loading" in self._present or self.defer_loading is not None:
+            out["defer_loading"] = self.defer_loading
+        if "strict" in self._present or self.strict is not None:
+            out["strict"] = self.strict
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class ToolSearchBm25Tool:
+    """The tool_search_tool_bm25 server tool (tool_search_tool_bm25): the API runs it, so it has no input_schema."""
+
+    # Always "tool_search_tool_bm25".
+    type: Literal["tool_search_tool_bm25"] = field(default="tool_search_tool_bm25", init=False)
+    # Always "tool_search_tool_bm25".
+    name: Literal["tool_search_tool_bm25"] = field(default="tool_search_tool_bm25", init=False)
+    # Who may call the tool.
+    allowed_callers: list[AllowedCaller] | None = None
+    # Prompt-cache breakpoint.
+    cache_control: CacheControlEphemeral | None = None
+    # Load the tool only when tool search returns it.
+    defer_loading: bool | None = None
+    # Enforce the tool's input schema strictly.
+    strict: bool | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> ToolSearchBm25Tool:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_tool_search_bm25_tool(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ToolSearchBm25Tool:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_tool_search_bm25_tool, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "tool_search_tool_bm25"
+        out["name"] = "tool_search_tool_bm25"
+        if "allowed_callers" in self._present or self.allowed_callers is not None:
+            out["allowed_callers"] = (
+                None
+                if self.allowed_callers is None
+                else [item0.value for item0 in self.allowed_callers]
+            )
+        if "cache_control" in self._present or self.cache_control is not None:
+            out["cache_control"] = (
+                None if self.cache_control is None else self.cache_control.to_dict()
+            )
+        if "defer_loading" in self._present or self.defer_loading is not None:
+            out["defer_loading"] = self.defer_loading
+        if "strict" in self._present or self.strict is not None:
+            out["strict"] = self.strict
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class ToolSearchRegexTool20251119:
+    """The tool_search_tool_regex server tool (tool_search_tool_regex_20251119): the API runs it, so it has no input_schema."""
+
+    # Always "tool_search_tool_regex_20251119".
+    type: Literal["tool_search_tool_regex_20251119"] = field(
+        default="tool_search_tool_regex_20251119", init=False
+    )
+    # Always "tool_search_tool_regex".
+    name: Literal["tool_search_tool_regex"] = field(default="tool_search_tool_regex", init=False)
+    # Who may call the tool.
+    allowed_callers: list[AllowedCaller] | None = None
+    # Prompt-cache breakpoint.
+    cache_control: CacheControlEphemeral | None = None
+    # Load the tool only when tool search returns it.
+    defer_loading: bool | None = None
+    # Enforce the tool's input schema strictly.
+    strict: bool | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> ToolSearchRegexTool20251119:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_tool_search_regex_tool20251119(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ToolSearchRegexTool20251119:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_tool_search_regex_tool20251119, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "tool_search_tool_regex_20251119"
+        out["name"] = "tool_search_tool_regex"
+        if "allowed_callers" in self._present or self.allowed_callers is not None:
+            out["allowed_callers"] = (
+                None
+                if self.allowed_callers is None
+                else [item0.value for item0 in self.allowed_callers]
+            )
+        if "cache_control" in self._present or self.cache_control is not None:
+            out["cache_control"] = (
+                None if self.cache_control is None else self.cache_control.to_dict()
+            )
+        if "defer_loading" in self._present or self.defer_loading is not None:
+            out["defer_loading"] = self.defer_loading
+        if "strict" in self._present or self.strict is not None:
+            out["strict"] = self.strict
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
+class ToolSearchRegexTool:
+    """The tool_search_tool_regex server tool (tool_search_tool_regex): the API runs it, so it has no input_schema."""
+
+    # Always "tool_search_tool_regex".
+    type: Literal["tool_search_tool_regex"] = field(default="tool_search_tool_regex", init=False)
+    # Always "tool_search_tool_regex".
+    name: Literal["tool_search_tool_regex"] = field(default="tool_search_tool_regex", init=False)
+    # Who may call the tool.
+    allowed_callers: list[AllowedCaller] | None = None
+    # Prompt-cache breakpoint.
+    cache_control: CacheControlEphemeral | None = None
+    # Load the tool only when tool search returns it.
+    defer_loading: bool | None = None
+    # Enforce the tool's input schema strictly.
+    strict: bool | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> ToolSearchRegexTool:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_tool_search_regex_tool(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ToolSearchRegexTool:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_tool_search_regex_tool, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "tool_search_tool_regex"
+        out["name"] = "tool_search_tool_regex"
+        if "allowed_callers" in self._present or self.allowed_callers is not None:
+            out["allowed_callers"] = (
+                None
+                if self.allowed_callers is None
+                else [item0.value for item0 in self.allowed_callers]
+            )
+        if "cache_control" in self._present or self.cache_control is not None:
+            out["cache_control"] = (
+                None if self.cache_control is None else self.cache_control.to_dict()
+            )
+        if "defer_loading" in self._present or self.defer_loading is not None:
+            out["defer_loading"] = self.defer_loading
+        if "strict" in self._present or self.strict is not None:
+            out["strict"] = self.strict
         out.update(self.extra)
         return out
 
@@ -2347,8 +5970,8 @@ class MessageCreateParams:
     messages: list[MessageParam]
     # System prompt, a string or a list of text blocks.
     system: str | list[TextBlockParam] | None = None
-    # Tools the model may call.
-    tools: list[ToolParam] | None = None
+    # Tools the model may call (custom and server tools).
+    tools: list[ToolUnion] | None = None
     # How the model should use the tools.
     tool_choice: ToolChoice | None = None
     # Extended-thinking configuration.
@@ -2391,7 +6014,9 @@ class MessageCreateParams:
                 None if self.system is None else _e_union_str_or_list_text_block_param(self.system)
             )
         if "tools" in self._present or self.tools is not None:
-            out["tools"] = None if self.tools is None else [item0.to_dict() for item0 in self.tools]
+            out["tools"] = (
+                None if self.tools is None else [encode_tool_union(item0) for item0 in self.tools]
+            )
         if "tool_choice" in self._present or self.tool_choice is not None:
             out["tool_choice"] = (
                 None if self.tool_choice is None else encode_tool_choice(self.tool_choice)
@@ -2633,6 +6258,8 @@ ContentBlockParam: TypeAlias = (
     | Document
     | ThinkingBlock
     | RedactedThinkingBlock
+    | ServerToolUseBlock
+    | WebSearchToolResultBlock
 )
 """A content block inside a MessageParam, told apart by "type"."""
 
@@ -2645,7 +6272,67 @@ ToolResultBlockContent: TypeAlias = TextBlockParam | ImageBlockParam
 """A block inside a list-valued tool_result content, told apart by "type"."""
 
 
-ContentBlock: TypeAlias = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock
+TextCitation: TypeAlias = (
+    CitationCharLocation
+    | CitationPageLocation
+    | CitationContentBlockLocation
+    | CitationsWebSearchResultLocation
+    | CitationsSearchResultLocation
+)
+"""A citation the Messages API attaches to text, told apart by "type"."""
+
+
+Caller: TypeAlias = DirectCaller | ServerToolCaller | ServerToolCaller20260120
+"""Who invoked a tool, told apart by "type"."""
+
+
+DocumentSource: TypeAlias = Base64PdfSource | PlainTextSource
+"""Where a document's content comes from, told apart by "type"."""
+
+
+WebFetchToolResultContent: TypeAlias = WebFetchBlock | WebFetchToolResultErrorBlock
+"""A web fetch result or error, told apart by "type"."""
+
+
+CodeExecutionToolResultContent: TypeAlias = (
+    CodeExecutionToolResultError | CodeExecutionResultBlock | EncryptedCodeExecutionResultBlock
+)
+"""A code execution result or error, told apart by "type"."""
+
+
+BashCodeExecutionToolResultContent: TypeAlias = (
+    BashCodeExecutionToolResultError | BashCodeExecutionResultBlock
+)
+"""A bash result or error, told apart by "type"."""
+
+
+TextEditorCodeExecutionToolResultContent: TypeAlias = (
+    TextEditorCodeExecutionToolResultError
+    | TextEditorCodeExecutionViewResultBlock
+    | TextEditorCodeExecutionCreateResultBlock
+    | TextEditorCodeExecutionStrReplaceResultBlock
+)
+"""A text editor result or error, told apart by "type"."""
+
+
+ToolSearchToolResultContent: TypeAlias = ToolSearchToolResultError | ToolSearchToolSearchResultBlock
+"""A tool search result or error, told apart by "type"."""
+
+
+ContentBlock: TypeAlias = (
+    TextBlock
+    | ThinkingBlock
+    | RedactedThinkingBlock
+    | ToolUseBlock
+    | ServerToolUseBlock
+    | WebSearchToolResultBlock
+    | WebFetchToolResultBlock
+    | CodeExecutionToolResultBlock
+    | BashCodeExecutionToolResultBlock
+    | TextEditorCodeExecutionToolResultBlock
+    | ToolSearchToolResultBlock
+    | ContainerUploadBlock
+)
 """A content block of a response message, told apart by "type"."""
 
 
@@ -2656,7 +6343,9 @@ ContentBlockDelta: TypeAlias = (
 
 
 MessageStreamEvent: TypeAlias = (
-    MessageStartEvent
+    PingEvent
+    | ErrorEvent
+    | MessageStartEvent
     | ContentBlockStartEvent
     | ContentBlockDeltaEvent
     | ContentBlockStopEvent
@@ -2664,6 +6353,32 @@ MessageStreamEvent: TypeAlias = (
     | MessageStopEvent
 )
 """One server-sent event of a streamed message, told apart by "type"."""
+
+
+ToolUnion: TypeAlias = (
+    ToolParam
+    | ToolBash20250124
+    | CodeExecutionTool20250522
+    | CodeExecutionTool20250825
+    | CodeExecutionTool20260120
+    | CodeExecutionTool20260521
+    | MemoryTool20250818
+    | ToolTextEditor20250124
+    | ToolTextEditor20250429
+    | ToolTextEditor20250728
+    | WebSearchTool20250305
+    | WebFetchTool20250910
+    | WebSearchTool20260209
+    | WebFetchTool20260209
+    | WebFetchTool20260309
+    | WebSearchTool20260318
+    | WebFetchTool20260318
+    | ToolSearchBm25Tool20251119
+    | ToolSearchBm25Tool
+    | ToolSearchRegexTool20251119
+    | ToolSearchRegexTool
+)
+"""A tool in a request: a custom tool (with input_schema) or a server tool (told apart by "type")."""
 
 
 ToolChoice: TypeAlias = ToolChoiceAuto | ToolChoiceAny | ToolChoiceTool | ToolChoiceNone
@@ -2689,12 +6404,60 @@ def _decode_image_media_type(data: object) -> ImageMediaType:
     return _enum(data, _IMAGE_MEDIA_TYPE_VALUES)
 
 
+def _decode_server_tool_name(data: object) -> ServerToolName:
+    return _enum(data, _SERVER_TOOL_NAME_VALUES)
+
+
+def _decode_web_search_tool_result_error_code(data: object) -> WebSearchToolResultErrorCode:
+    return _enum(data, _WEB_SEARCH_TOOL_RESULT_ERROR_CODE_VALUES)
+
+
+def _decode_web_fetch_tool_result_error_code(data: object) -> WebFetchToolResultErrorCode:
+    return _enum(data, _WEB_FETCH_TOOL_RESULT_ERROR_CODE_VALUES)
+
+
+def _decode_code_execution_tool_result_error_code(data: object) -> CodeExecutionToolResultErrorCode:
+    return _enum(data, _CODE_EXECUTION_TOOL_RESULT_ERROR_CODE_VALUES)
+
+
+def _decode_bash_code_execution_tool_result_error_code(
+    data: object,
+) -> BashCodeExecutionToolResultErrorCode:
+    return _enum(data, _BASH_CODE_EXECUTION_TOOL_RESULT_ERROR_CODE_VALUES)
+
+
+def _decode_text_editor_code_execution_tool_result_error_code(
+    data: object,
+) -> TextEditorCodeExecutionToolResultErrorCode:
+    return _enum(data, _TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_ERROR_CODE_VALUES)
+
+
+def _decode_text_editor_file_type(data: object) -> TextEditorFileType:
+    return _enum(data, _TEXT_EDITOR_FILE_TYPE_VALUES)
+
+
+def _decode_tool_search_tool_result_error_code(data: object) -> ToolSearchToolResultErrorCode:
+    return _enum(data, _TOOL_SEARCH_TOOL_RESULT_ERROR_CODE_VALUES)
+
+
 def _decode_stop_reason(data: object) -> StopReason:
     return _enum(data, _STOP_REASON_VALUES)
 
 
 def _decode_service_tier(data: object) -> ServiceTier:
     return _enum(data, _SERVICE_TIER_VALUES)
+
+
+def _decode_refusal_category(data: object) -> RefusalCategory:
+    return _enum(data, _REFUSAL_CATEGORY_VALUES)
+
+
+def _decode_allowed_caller(data: object) -> AllowedCaller:
+    return _enum(data, _ALLOWED_CALLER_VALUES)
+
+
+def _decode_response_inclusion(data: object) -> ResponseInclusion:
+    return _enum(data, _RESPONSE_INCLUSION_VALUES)
 
 
 def _decode_token_status(data: object) -> TokenStatus:
@@ -2748,10 +6511,10 @@ def _decode_text_block_param(data: object) -> TextBlockParam:
         raise _field_error(f_text, "string", "text")
     v_citations = obj.get("citations", _ABSENT)
     if v_citations is _ABSENT:
-        f_citations: list[Citation] | None = None
+        f_citations: list[TextCitation] | None = None
     else:
         try:
-            f_citations = _d_opt_list_citation(v_citations)
+            f_citations = _d_opt_list_text_citation(v_citations)
         except DecodeError as error:
             raise error.at(_segment("citations")) from None
     v_cache_control = obj.get("cache_control", _ABSENT)
@@ -3004,6 +6767,148 @@ def _decode_redacted_thinking_block(data: object) -> RedactedThinkingBlock:
     return result
 
 
+def _decode_server_tool_use_block(data: object) -> ServerToolUseBlock:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "server_tool_use":
+        _tag(obj, "type", "server_tool_use")
+    try:
+        f_id = obj["id"]
+        v_name = obj["name"]
+        v_input = obj["input"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_id = obj.get("id", _ABSENT)
+        v_name = obj.get("name", _ABSENT)
+        v_input = obj.get("input", _ABSENT)
+    if type(f_id) is not str:
+        raise _field_error(f_id, "string", "id")
+    if v_name is _ABSENT:
+        raise _field_error(v_name, "", "name")
+    try:
+        f_name = _decode_server_tool_name(v_name)
+    except DecodeError as error:
+        raise error.at(_segment("name")) from None
+    if v_input is _ABSENT:
+        raise _field_error(v_input, "", "input")
+    try:
+        f_input = _json_object(v_input)
+    except DecodeError as error:
+        raise error.at(_segment("input")) from None
+    v_caller = obj.get("caller", _ABSENT)
+    if v_caller is _ABSENT:
+        f_caller: Caller | None = None
+    else:
+        try:
+            f_caller = _decode_caller(v_caller)
+        except DecodeError as error:
+            raise error.at(_segment("caller")) from None
+    v_cache_control = obj.get("cache_control", _ABSENT)
+    if v_cache_control is _ABSENT:
+        f_cache_control: CacheControlEphemeral | None = None
+    else:
+        try:
+            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 4:  # more than the 4 required key(s)
+        f_present = _SERVER_TOOL_USE_BLOCK_OPTIONAL.intersection(obj)
+        if len(obj) != 4 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _SERVER_TOOL_USE_BLOCK_KEYS)
+    result = ServerToolUseBlock.__new__(ServerToolUseBlock)
+    result.type = "server_tool_use"
+    result.id = f_id
+    result.name = f_name
+    result.input = f_input
+    result.caller = f_caller
+    result.cache_control = f_cache_control
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_web_search_tool_result_block(data: object) -> WebSearchToolResultBlock:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "web_search_tool_result":
+        _tag(obj, "type", "web_search_tool_result")
+    try:
+        f_tool_use_id = obj["tool_use_id"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_tool_use_id = obj.get("tool_use_id", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+    if type(f_tool_use_id) is not str:
+        raise _field_error(f_tool_use_id, "string", "tool_use_id")
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    try:
+        f_content = _d_union_web_search_tool_result_error_or_list_web_search_result_block(v_content)
+    except DecodeError as error:
+        raise error.at(_segment("content")) from None
+    v_caller = obj.get("caller", _ABSENT)
+    if v_caller is _ABSENT:
+        f_caller: Caller | None = None
+    else:
+        try:
+            f_caller = _decode_caller(v_caller)
+        except DecodeError as error:
+            raise error.at(_segment("caller")) from None
+    v_cache_control = obj.get("cache_control", _ABSENT)
+    if v_cache_control is _ABSENT:
+        f_cache_control: CacheControlEphemeral | None = None
+    else:
+        try:
+            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 3:  # more than the 3 required key(s)
+        f_present = _WEB_SEARCH_TOOL_RESULT_BLOCK_OPTIONAL.intersection(obj)
+        if len(obj) != 3 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _WEB_SEARCH_TOOL_RESULT_BLOCK_KEYS)
+    result = WebSearchToolResultBlock.__new__(WebSearchToolResultBlock)
+    result.type = "web_search_tool_result"
+    result.tool_use_id = f_tool_use_id
+    result.content = f_content
+    result.caller = f_caller
+    result.cache_control = f_cache_control
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_web_search_tool_result_error(data: object) -> WebSearchToolResultError:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "web_search_tool_result_error":
+        _tag(obj, "type", "web_search_tool_result_error")
+    try:
+        v_error_code = obj["error_code"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_error_code = obj.get("error_code", _ABSENT)
+    if v_error_code is _ABSENT:
+        raise _field_error(v_error_code, "", "error_code")
+    try:
+        f_error_code = _decode_web_search_tool_result_error_code(v_error_code)
+    except DecodeError as error:
+        raise error.at(_segment("error_code")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _WEB_SEARCH_TOOL_RESULT_ERROR_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _WEB_SEARCH_TOOL_RESULT_ERROR_KEYS)
+    result = WebSearchToolResultError.__new__(WebSearchToolResultError)
+    result.type = "web_search_tool_result_error"
+    result.error_code = f_error_code
+    result.extra = f_extra
+    return result
+
+
 def _decode_cache_control_ephemeral(data: object) -> CacheControlEphemeral:
     if type(data) is not dict:
         raise _type_error("object", data)
@@ -3113,6 +7018,243 @@ def _decode_citation(data: object) -> Citation:
     return result
 
 
+def _decode_citation_char_location(data: object) -> CitationCharLocation:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "char_location":
+        _tag(obj, "type", "char_location")
+    try:
+        f_cited_text = obj["cited_text"]
+        f_document_index = obj["document_index"]
+        f_start_char_index = obj["start_char_index"]
+        f_end_char_index = obj["end_char_index"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_cited_text = obj.get("cited_text", _ABSENT)
+        f_document_index = obj.get("document_index", _ABSENT)
+        f_start_char_index = obj.get("start_char_index", _ABSENT)
+        f_end_char_index = obj.get("end_char_index", _ABSENT)
+    if type(f_cited_text) is not str:
+        raise _field_error(f_cited_text, "string", "cited_text")
+    if type(f_document_index) is not int:
+        raise _field_error(f_document_index, "integer", "document_index")
+    if type(f_start_char_index) is not int:
+        raise _field_error(f_start_char_index, "integer", "start_char_index")
+    if type(f_end_char_index) is not int:
+        raise _field_error(f_end_char_index, "integer", "end_char_index")
+    f_document_title = obj.get("document_title")
+    if f_document_title is not None and type(f_document_title) is not str:
+        raise _field_error(f_document_title, "string", "document_title")
+    f_file_id = obj.get("file_id")
+    if f_file_id is not None and type(f_file_id) is not str:
+        raise _field_error(f_file_id, "string", "file_id")
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 5:  # more than the 5 required key(s)
+        f_present = _CITATION_CHAR_LOCATION_OPTIONAL.intersection(obj)
+        if len(obj) != 5 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _CITATION_CHAR_LOCATION_KEYS)
+    result = CitationCharLocation.__new__(CitationCharLocation)
+    result.type = "char_location"
+    result.cited_text = f_cited_text
+    result.document_index = f_document_index
+    result.start_char_index = f_start_char_index
+    result.end_char_index = f_end_char_index
+    result.document_title = f_document_title
+    result.file_id = f_file_id
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_citation_page_location(data: object) -> CitationPageLocation:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "page_location":
+        _tag(obj, "type", "page_location")
+    try:
+        f_cited_text = obj["cited_text"]
+        f_document_index = obj["document_index"]
+        f_start_page_number = obj["start_page_number"]
+        f_end_page_number = obj["end_page_number"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_cited_text = obj.get("cited_text", _ABSENT)
+        f_document_index = obj.get("document_index", _ABSENT)
+        f_start_page_number = obj.get("start_page_number", _ABSENT)
+        f_end_page_number = obj.get("end_page_number", _ABSENT)
+    if type(f_cited_text) is not str:
+        raise _field_error(f_cited_text, "string", "cited_text")
+    if type(f_document_index) is not int:
+        raise _field_error(f_document_index, "integer", "document_index")
+    if type(f_start_page_number) is not int:
+        raise _field_error(f_start_page_number, "integer", "start_page_number")
+    if type(f_end_page_number) is not int:
+        raise _field_error(f_end_page_number, "integer", "end_page_number")
+    f_document_title = obj.get("document_title")
+    if f_document_title is not None and type(f_document_title) is not str:
+        raise _field_error(f_document_title, "string", "document_title")
+    f_file_id = obj.get("file_id")
+    if f_file_id is not None and type(f_file_id) is not str:
+        raise _field_error(f_file_id, "string", "file_id")
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 5:  # more than the 5 required key(s)
+        f_present = _CITATION_PAGE_LOCATION_OPTIONAL.intersection(obj)
+        if len(obj) != 5 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _CITATION_PAGE_LOCATION_KEYS)
+    result = CitationPageLocation.__new__(CitationPageLocation)
+    result.type = "page_location"
+    result.cited_text = f_cited_text
+    result.document_index = f_document_index
+    result.start_page_number = f_start_page_number
+    result.end_page_number = f_end_page_number
+    result.document_title = f_document_title
+    result.file_id = f_file_id
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_citation_content_block_location(data: object) -> CitationContentBlockLocation:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "content_block_location":
+        _tag(obj, "type", "content_block_location")
+    try:
+        f_cited_text = obj["cited_text"]
+        f_document_index = obj["document_index"]
+        f_start_block_index = obj["start_block_index"]
+        f_end_block_index = obj["end_block_index"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_cited_text = obj.get("cited_text", _ABSENT)
+        f_document_index = obj.get("document_index", _ABSENT)
+        f_start_block_index = obj.get("start_block_index", _ABSENT)
+        f_end_block_index = obj.get("end_block_index", _ABSENT)
+    if type(f_cited_text) is not str:
+        raise _field_error(f_cited_text, "string", "cited_text")
+    if type(f_document_index) is not int:
+        raise _field_error(f_document_index, "integer", "document_index")
+    if type(f_start_block_index) is not int:
+        raise _field_error(f_start_block_index, "integer", "start_block_index")
+    if type(f_end_block_index) is not int:
+        raise _field_error(f_end_block_index, "integer", "end_block_index")
+    f_document_title = obj.get("document_title")
+    if f_document_title is not None and type(f_document_title) is not str:
+        raise _field_error(f_document_title, "string", "document_title")
+    f_file_id = obj.get("file_id")
+    if f_file_id is not None and type(f_file_id) is not str:
+        raise _field_error(f_file_id, "string", "file_id")
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 5:  # more than the 5 required key(s)
+        f_present = _CITATION_CONTENT_BLOCK_LOCATION_OPTIONAL.intersection(obj)
+        if len(obj) != 5 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _CITATION_CONTENT_BLOCK_LOCATION_KEYS)
+    result = CitationContentBlockLocation.__new__(CitationContentBlockLocation)
+    result.type = "content_block_location"
+    result.cited_text = f_cited_text
+    result.document_index = f_document_index
+    result.start_block_index = f_start_block_index
+    result.end_block_index = f_end_block_index
+    result.document_title = f_document_title
+    result.file_id = f_file_id
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_citations_web_search_result_location(data: object) -> CitationsWebSearchResultLocation:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "web_search_result_location":
+        _tag(obj, "type", "web_search_result_location")
+    try:
+        f_cited_text = obj["cited_text"]
+        f_encrypted_index = obj["encrypted_index"]
+        f_url = obj["url"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_cited_text = obj.get("cited_text", _ABSENT)
+        f_encrypted_index = obj.get("encrypted_index", _ABSENT)
+        f_url = obj.get("url", _ABSENT)
+    if type(f_cited_text) is not str:
+        raise _field_error(f_cited_text, "string", "cited_text")
+    if type(f_encrypted_index) is not str:
+        raise _field_error(f_encrypted_index, "string", "encrypted_index")
+    if type(f_url) is not str:
+        raise _field_error(f_url, "string", "url")
+    f_title = obj.get("title")
+    if f_title is not None and type(f_title) is not str:
+        raise _field_error(f_title, "string", "title")
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 4:  # more than the 4 required key(s)
+        f_present = _CITATIONS_WEB_SEARCH_RESULT_LOCATION_OPTIONAL.intersection(obj)
+        if len(obj) != 4 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _CITATIONS_WEB_SEARCH_RESULT_LOCATION_KEYS)
+    result = CitationsWebSearchResultLocation.__new__(CitationsWebSearchResultLocation)
+    result.type = "web_search_result_location"
+    result.cited_text = f_cited_text
+    result.encrypted_index = f_encrypted_index
+    result.url = f_url
+    result.title = f_title
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_citations_search_result_location(data: object) -> CitationsSearchResultLocation:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "search_result_location":
+        _tag(obj, "type", "search_result_location")
+    try:
+        f_cited_text = obj["cited_text"]
+        f_search_result_index = obj["search_result_index"]
+        f_source = obj["source"]
+        f_start_block_index = obj["start_block_index"]
+        f_end_block_index = obj["end_block_index"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_cited_text = obj.get("cited_text", _ABSENT)
+        f_search_result_index = obj.get("search_result_index", _ABSENT)
+        f_source = obj.get("source", _ABSENT)
+        f_start_block_index = obj.get("start_block_index", _ABSENT)
+        f_end_block_index = obj.get("end_block_index", _ABSENT)
+    if type(f_cited_text) is not str:
+        raise _field_error(f_cited_text, "string", "cited_text")
+    if type(f_search_result_index) is not int:
+        raise _field_error(f_search_result_index, "integer", "search_result_index")
+    if type(f_source) is not str:
+        raise _field_error(f_source, "string", "source")
+    if type(f_start_block_index) is not int:
+        raise _field_error(f_start_block_index, "integer", "start_block_index")
+    if type(f_end_block_index) is not int:
+        raise _field_error(f_end_block_index, "integer", "end_block_index")
+    f_title = obj.get("title")
+    if f_title is not None and type(f_title) is not str:
+        raise _field_error(f_title, "string", "title")
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 6:  # more than the 6 required key(s)
+        f_present = _CITATIONS_SEARCH_RESULT_LOCATION_OPTIONAL.intersection(obj)
+        if len(obj) != 6 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _CITATIONS_SEARCH_RESULT_LOCATION_KEYS)
+    result = CitationsSearchResultLocation.__new__(CitationsSearchResultLocation)
+    result.type = "search_result_location"
+    result.cited_text = f_cited_text
+    result.search_result_index = f_search_result_index
+    result.source = f_source
+    result.start_block_index = f_start_block_index
+    result.end_block_index = f_end_block_index
+    result.title = f_title
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
 def _decode_citation_source(data: object) -> CitationSource:
     if type(data) is not dict:
         raise _type_error("object", data)
@@ -3152,10 +7294,10 @@ def _decode_text_block(data: object) -> TextBlock:
         raise _field_error(f_text, "string", "text")
     v_citations = obj.get("citations", _ABSENT)
     if v_citations is _ABSENT:
-        f_citations: list[Citation] | None = None
+        f_citations: list[TextCitation] | None = None
     else:
         try:
-            f_citations = _d_opt_list_citation(v_citations)
+            f_citations = _d_opt_list_text_citation(v_citations)
         except DecodeError as error:
             raise error.at(_segment("citations")) from None
     f_present: frozenset[str] = frozenset()
@@ -3197,15 +7339,991 @@ def _decode_tool_use_block(data: object) -> ToolUseBlock:
         f_input = _json_object(v_input)
     except DecodeError as error:
         raise error.at(_segment("input")) from None
+    v_caller = obj.get("caller", _ABSENT)
+    if v_caller is _ABSENT:
+        f_caller: Caller | None = None
+    else:
+        try:
+            f_caller = _decode_caller(v_caller)
+        except DecodeError as error:
+            raise error.at(_segment("caller")) from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
     if len(obj) != 4:  # more than the 4 required key(s)
-        if not _TOOL_USE_BLOCK_KEYS.issuperset(obj):
+        f_present = _TOOL_USE_BLOCK_OPTIONAL.intersection(obj)
+        if len(obj) != 4 + len(f_present):  # undeclared keys
             f_extra = _unknown(obj, _TOOL_USE_BLOCK_KEYS)
     result = ToolUseBlock.__new__(ToolUseBlock)
     result.type = "tool_use"
     result.id = f_id
     result.name = f_name
     result.input = f_input
+    result.caller = f_caller
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_direct_caller(data: object) -> DirectCaller:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "direct":
+        _tag(obj, "type", "direct")
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 1:  # more than the 1 required key(s)
+        if not _DIRECT_CALLER_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _DIRECT_CALLER_KEYS)
+    result = DirectCaller.__new__(DirectCaller)
+    result.type = "direct"
+    result.extra = f_extra
+    return result
+
+
+def _decode_server_tool_caller(data: object) -> ServerToolCaller:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "code_execution_20250825":
+        _tag(obj, "type", "code_execution_20250825")
+    try:
+        f_tool_id = obj["tool_id"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_tool_id = obj.get("tool_id", _ABSENT)
+    if type(f_tool_id) is not str:
+        raise _field_error(f_tool_id, "string", "tool_id")
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _SERVER_TOOL_CALLER_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _SERVER_TOOL_CALLER_KEYS)
+    result = ServerToolCaller.__new__(ServerToolCaller)
+    result.type = "code_execution_20250825"
+    result.tool_id = f_tool_id
+    result.extra = f_extra
+    return result
+
+
+def _decode_server_tool_caller20260120(data: object) -> ServerToolCaller20260120:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "code_execution_20260120":
+        _tag(obj, "type", "code_execution_20260120")
+    try:
+        f_tool_id = obj["tool_id"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_tool_id = obj.get("tool_id", _ABSENT)
+    if type(f_tool_id) is not str:
+        raise _field_error(f_tool_id, "string", "tool_id")
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _SERVER_TOOL_CALLER20260120_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _SERVER_TOOL_CALLER20260120_KEYS)
+    result = ServerToolCaller20260120.__new__(ServerToolCaller20260120)
+    result.type = "code_execution_20260120"
+    result.tool_id = f_tool_id
+    result.extra = f_extra
+    return result
+
+
+def _decode_web_search_result_block(data: object) -> WebSearchResultBlock:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "web_search_result":
+        _tag(obj, "type", "web_search_result")
+    try:
+        f_encrypted_content = obj["encrypted_content"]
+        f_title = obj["title"]
+        f_url = obj["url"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_encrypted_content = obj.get("encrypted_content", _ABSENT)
+        f_title = obj.get("title", _ABSENT)
+        f_url = obj.get("url", _ABSENT)
+    if type(f_encrypted_content) is not str:
+        raise _field_error(f_encrypted_content, "string", "encrypted_content")
+    if type(f_title) is not str:
+        raise _field_error(f_title, "string", "title")
+    if type(f_url) is not str:
+        raise _field_error(f_url, "string", "url")
+    f_page_age = obj.get("page_age")
+    if f_page_age is not None and type(f_page_age) is not str:
+        raise _field_error(f_page_age, "string", "page_age")
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 4:  # more than the 4 required key(s)
+        f_present = _WEB_SEARCH_RESULT_BLOCK_OPTIONAL.intersection(obj)
+        if len(obj) != 4 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _WEB_SEARCH_RESULT_BLOCK_KEYS)
+    result = WebSearchResultBlock.__new__(WebSearchResultBlock)
+    result.type = "web_search_result"
+    result.encrypted_content = f_encrypted_content
+    result.title = f_title
+    result.url = f_url
+    result.page_age = f_page_age
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_citations_config(data: object) -> CitationsConfig:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    f_enabled = obj.get("enabled", _ABSENT)
+    if type(f_enabled) is not bool:
+        if f_enabled is not _ABSENT:
+            raise _field_error(f_enabled, "boolean", "enabled")
+        f_enabled = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 0:  # more than the 0 required key(s)
+        f_present = _CITATIONS_CONFIG_OPTIONAL.intersection(obj)
+        if len(obj) != 0 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _CITATIONS_CONFIG_KEYS)
+    result = CitationsConfig.__new__(CitationsConfig)
+    result.enabled = f_enabled
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_base64_pdf_source(data: object) -> Base64PdfSource:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "base64":
+        _tag(obj, "type", "base64")
+    if obj.get("media_type") != "application/pdf":
+        _tag(obj, "media_type", "application/pdf")
+    try:
+        f_data = obj["data"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_data = obj.get("data", _ABSENT)
+    if type(f_data) is not str:
+        raise _field_error(f_data, "string", "data")
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _BASE64_PDF_SOURCE_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _BASE64_PDF_SOURCE_KEYS)
+    result = Base64PdfSource.__new__(Base64PdfSource)
+    result.type = "base64"
+    result.media_type = "application/pdf"
+    result.data = f_data
+    result.extra = f_extra
+    return result
+
+
+def _decode_plain_text_source(data: object) -> PlainTextSource:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "text":
+        _tag(obj, "type", "text")
+    if obj.get("media_type") != "text/plain":
+        _tag(obj, "media_type", "text/plain")
+    try:
+        f_data = obj["data"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_data = obj.get("data", _ABSENT)
+    if type(f_data) is not str:
+        raise _field_error(f_data, "string", "data")
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _PLAIN_TEXT_SOURCE_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _PLAIN_TEXT_SOURCE_KEYS)
+    result = PlainTextSource.__new__(PlainTextSource)
+    result.type = "text"
+    result.media_type = "text/plain"
+    result.data = f_data
+    result.extra = f_extra
+    return result
+
+
+def _decode_document_block(data: object) -> DocumentBlock:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "document":
+        _tag(obj, "type", "document")
+    try:
+        v_source = obj["source"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_source = obj.get("source", _ABSENT)
+    if v_source is _ABSENT:
+        raise _field_error(v_source, "", "source")
+    try:
+        f_source = _decode_document_source(v_source)
+    except DecodeError as error:
+        raise error.at(_segment("source")) from None
+    f_title = obj.get("title")
+    if f_title is not None and type(f_title) is not str:
+        raise _field_error(f_title, "string", "title")
+    v_citations = obj.get("citations", _ABSENT)
+    if v_citations is _ABSENT:
+        f_citations: CitationsConfig | None = None
+    else:
+        try:
+            f_citations = _d_opt_citations_config(v_citations)
+        except DecodeError as error:
+            raise error.at(_segment("citations")) from None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _DOCUMENT_BLOCK_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _DOCUMENT_BLOCK_KEYS)
+    result = DocumentBlock.__new__(DocumentBlock)
+    result.type = "document"
+    result.source = f_source
+    result.title = f_title
+    result.citations = f_citations
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_web_fetch_block(data: object) -> WebFetchBlock:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "web_fetch_result":
+        _tag(obj, "type", "web_fetch_result")
+    try:
+        f_url = obj["url"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_url = obj.get("url", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+    if type(f_url) is not str:
+        raise _field_error(f_url, "string", "url")
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    try:
+        f_content = _decode_document_block(v_content)
+    except DecodeError as error:
+        raise error.at(_segment("content")) from None
+    f_retrieved_at = obj.get("retrieved_at")
+    if f_retrieved_at is not None and type(f_retrieved_at) is not str:
+        raise _field_error(f_retrieved_at, "string", "retrieved_at")
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 3:  # more than the 3 required key(s)
+        f_present = _WEB_FETCH_BLOCK_OPTIONAL.intersection(obj)
+        if len(obj) != 3 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _WEB_FETCH_BLOCK_KEYS)
+    result = WebFetchBlock.__new__(WebFetchBlock)
+    result.type = "web_fetch_result"
+    result.url = f_url
+    result.content = f_content
+    result.retrieved_at = f_retrieved_at
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_web_fetch_tool_result_error_block(data: object) -> WebFetchToolResultErrorBlock:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "web_fetch_tool_result_error":
+        _tag(obj, "type", "web_fetch_tool_result_error")
+    try:
+        v_error_code = obj["error_code"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_error_code = obj.get("error_code", _ABSENT)
+    if v_error_code is _ABSENT:
+        raise _field_error(v_error_code, "", "error_code")
+    try:
+        f_error_code = _decode_web_fetch_tool_result_error_code(v_error_code)
+    except DecodeError as error:
+        raise error.at(_segment("error_code")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _WEB_FETCH_TOOL_RESULT_ERROR_BLOCK_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _WEB_FETCH_TOOL_RESULT_ERROR_BLOCK_KEYS)
+    result = WebFetchToolResultErrorBlock.__new__(WebFetchToolResultErrorBlock)
+    result.type = "web_fetch_tool_result_error"
+    result.error_code = f_error_code
+    result.extra = f_extra
+    return result
+
+
+def _decode_web_fetch_tool_result_block(data: object) -> WebFetchToolResultBlock:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "web_fetch_tool_result":
+        _tag(obj, "type", "web_fetch_tool_result")
+    try:
+        f_tool_use_id = obj["tool_use_id"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_tool_use_id = obj.get("tool_use_id", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+    if type(f_tool_use_id) is not str:
+        raise _field_error(f_tool_use_id, "string", "tool_use_id")
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    try:
+        f_content = _decode_web_fetch_tool_result_content(v_content)
+    except DecodeError as error:
+        raise error.at(_segment("content")) from None
+    v_caller = obj.get("caller", _ABSENT)
+    if v_caller is _ABSENT:
+        f_caller: Caller | None = None
+    else:
+        try:
+            f_caller = _decode_caller(v_caller)
+        except DecodeError as error:
+            raise error.at(_segment("caller")) from None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 3:  # more than the 3 required key(s)
+        f_present = _WEB_FETCH_TOOL_RESULT_BLOCK_OPTIONAL.intersection(obj)
+        if len(obj) != 3 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _WEB_FETCH_TOOL_RESULT_BLOCK_KEYS)
+    result = WebFetchToolResultBlock.__new__(WebFetchToolResultBlock)
+    result.type = "web_fetch_tool_result"
+    result.tool_use_id = f_tool_use_id
+    result.content = f_content
+    result.caller = f_caller
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_code_execution_output_block(data: object) -> CodeExecutionOutputBlock:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "code_execution_output":
+        _tag(obj, "type", "code_execution_output")
+    try:
+        f_file_id = obj["file_id"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_file_id = obj.get("file_id", _ABSENT)
+    if type(f_file_id) is not str:
+        raise _field_error(f_file_id, "string", "file_id")
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _CODE_EXECUTION_OUTPUT_BLOCK_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _CODE_EXECUTION_OUTPUT_BLOCK_KEYS)
+    result = CodeExecutionOutputBlock.__new__(CodeExecutionOutputBlock)
+    result.type = "code_execution_output"
+    result.file_id = f_file_id
+    result.extra = f_extra
+    return result
+
+
+def _decode_code_execution_result_block(data: object) -> CodeExecutionResultBlock:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "code_execution_result":
+        _tag(obj, "type", "code_execution_result")
+    try:
+        f_stdout = obj["stdout"]
+        f_stderr = obj["stderr"]
+        f_return_code = obj["return_code"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_stdout = obj.get("stdout", _ABSENT)
+        f_stderr = obj.get("stderr", _ABSENT)
+        f_return_code = obj.get("return_code", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+    if type(f_stdout) is not str:
+        raise _field_error(f_stdout, "string", "stdout")
+    if type(f_stderr) is not str:
+        raise _field_error(f_stderr, "string", "stderr")
+    if type(f_return_code) is not int:
+        raise _field_error(f_return_code, "integer", "return_code")
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    if type(v_content) is not list:
+        raise _field_error(v_content, "array", "content")
+    try:
+        f_content = [_decode_code_execution_output_block(item) for item in v_content]
+    except DecodeError:
+        raise _item_error(v_content, _decode_code_execution_output_block, "content") from None
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 5:  # more than the 5 required key(s)
+        if not _CODE_EXECUTION_RESULT_BLOCK_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _CODE_EXECUTION_RESULT_BLOCK_KEYS)
+    result = CodeExecutionResultBlock.__new__(CodeExecutionResultBlock)
+    result.type = "code_execution_result"
+    result.stdout = f_stdout
+    result.stderr = f_stderr
+    result.return_code = f_return_code
+    result.content = f_content
+    result.extra = f_extra
+    return result
+
+
+def _decode_encrypted_code_execution_result_block(
+    data: object,
+) -> EncryptedCodeExecutionResultBlock:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "encrypted_code_execution_result":
+        _tag(obj, "type", "encrypted_code_execution_result")
+    try:
+        f_encrypted_stdout = obj["encrypted_stdout"]
+        f_stderr = obj["stderr"]
+        f_return_code = obj["return_code"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_encrypted_stdout = obj.get("encrypted_stdout", _ABSENT)
+        f_stderr = obj.get("stderr", _ABSENT)
+        f_return_code = obj.get("return_code", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+    if type(f_encrypted_stdout) is not str:
+        raise _field_error(f_encrypted_stdout, "string", "encrypted_stdout")
+    if type(f_stderr) is not str:
+        raise _field_error(f_stderr, "string", "stderr")
+    if type(f_return_code) is not int:
+        raise _field_error(f_return_code, "integer", "return_code")
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    if type(v_content) is not list:
+        raise _field_error(v_content, "array", "content")
+    try:
+        f_content = [_decode_code_execution_output_block(item) for item in v_content]
+    except DecodeError:
+        raise _item_error(v_content, _decode_code_execution_output_block, "content") from None
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 5:  # more than the 5 required key(s)
+        if not _ENCRYPTED_CODE_EXECUTION_RESULT_BLOCK_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _ENCRYPTED_CODE_EXECUTION_RESULT_BLOCK_KEYS)
+    result = EncryptedCodeExecutionResultBlock.__new__(EncryptedCodeExecutionResultBlock)
+    result.type = "encrypted_code_execution_result"
+    result.encrypted_stdout = f_encrypted_stdout
+    result.stderr = f_stderr
+    result.return_code = f_return_code
+    result.content = f_content
+    result.extra = f_extra
+    return result
+
+
+def _decode_code_execution_tool_result_error(data: object) -> CodeExecutionToolResultError:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "code_execution_tool_result_error":
+        _tag(obj, "type", "code_execution_tool_result_error")
+    try:
+        v_error_code = obj["error_code"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_error_code = obj.get("error_code", _ABSENT)
+    if v_error_code is _ABSENT:
+        raise _field_error(v_error_code, "", "error_code")
+    try:
+        f_error_code = _decode_code_execution_tool_result_error_code(v_error_code)
+    except DecodeError as error:
+        raise error.at(_segment("error_code")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _CODE_EXECUTION_TOOL_RESULT_ERROR_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _CODE_EXECUTION_TOOL_RESULT_ERROR_KEYS)
+    result = CodeExecutionToolResultError.__new__(CodeExecutionToolResultError)
+    result.type = "code_execution_tool_result_error"
+    result.error_code = f_error_code
+    result.extra = f_extra
+    return result
+
+
+def _decode_code_execution_tool_result_block(data: object) -> CodeExecutionToolResultBlock:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "code_execution_tool_result":
+        _tag(obj, "type", "code_execution_tool_result")
+    try:
+        f_tool_use_id = obj["tool_use_id"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_tool_use_id = obj.get("tool_use_id", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+    if type(f_tool_use_id) is not str:
+        raise _field_error(f_tool_use_id, "string", "tool_use_id")
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    try:
+        f_content = _decode_code_execution_tool_result_content(v_content)
+    except DecodeError as error:
+        raise error.at(_segment("content")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _CODE_EXECUTION_TOOL_RESULT_BLOCK_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _CODE_EXECUTION_TOOL_RESULT_BLOCK_KEYS)
+    result = CodeExecutionToolResultBlock.__new__(CodeExecutionToolResultBlock)
+    result.type = "code_execution_tool_result"
+    result.tool_use_id = f_tool_use_id
+    result.content = f_content
+    result.extra = f_extra
+    return result
+
+
+def _decode_bash_code_execution_output_block(data: object) -> BashCodeExecutionOutputBlock:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "bash_code_execution_output":
+        _tag(obj, "type", "bash_code_execution_output")
+    try:
+        f_file_id = obj["file_id"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_file_id = obj.get("file_id", _ABSENT)
+    if type(f_file_id) is not str:
+        raise _field_error(f_file_id, "string", "file_id")
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _BASH_CODE_EXECUTION_OUTPUT_BLOCK_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _BASH_CODE_EXECUTION_OUTPUT_BLOCK_KEYS)
+    result = BashCodeExecutionOutputBlock.__new__(BashCodeExecutionOutputBlock)
+    result.type = "bash_code_execution_output"
+    result.file_id = f_file_id
+    result.extra = f_extra
+    return result
+
+
+def _decode_bash_code_execution_result_block(data: object) -> BashCodeExecutionResultBlock:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "bash_code_execution_result":
+        _tag(obj, "type", "bash_code_execution_result")
+    try:
+        f_stdout = obj["stdout"]
+        f_stderr = obj["stderr"]
+        f_return_code = obj["return_code"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_stdout = obj.get("stdout", _ABSENT)
+        f_stderr = obj.get("stderr", _ABSENT)
+        f_return_code = obj.get("return_code", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+    if type(f_stdout) is not str:
+        raise _field_error(f_stdout, "string", "stdout")
+    if type(f_stderr) is not str:
+        raise _field_error(f_stderr, "string", "stderr")
+    if type(f_return_code) is not int:
+        raise _field_error(f_return_code, "integer", "return_code")
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    if type(v_content) is not list:
+        raise _field_error(v_content, "array", "content")
+    try:
+        f_content = [_decode_bash_code_execution_output_block(item) for item in v_content]
+    except DecodeError:
+        raise _item_error(v_content, _decode_bash_code_execution_output_block, "content") from None
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 5:  # more than the 5 required key(s)
+        if not _BASH_CODE_EXECUTION_RESULT_BLOCK_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _BASH_CODE_EXECUTION_RESULT_BLOCK_KEYS)
+    result = BashCodeExecutionResultBlock.__new__(BashCodeExecutionResultBlock)
+    result.type = "bash_code_execution_result"
+    result.stdout = f_stdout
+    result.stderr = f_stderr
+    result.return_code = f_return_code
+    result.content = f_content
+    result.extra = f_extra
+    return result
+
+
+def _decode_bash_code_execution_tool_result_error(data: object) -> BashCodeExecutionToolResultError:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "bash_code_execution_tool_result_error":
+        _tag(obj, "type", "bash_code_execution_tool_result_error")
+    try:
+        v_error_code = obj["error_code"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_error_code = obj.get("error_code", _ABSENT)
+    if v_error_code is _ABSENT:
+        raise _field_error(v_error_code, "", "error_code")
+    try:
+        f_error_code = _decode_bash_code_execution_tool_result_error_code(v_error_code)
+    except DecodeError as error:
+        raise error.at(_segment("error_code")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _BASH_CODE_EXECUTION_TOOL_RESULT_ERROR_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _BASH_CODE_EXECUTION_TOOL_RESULT_ERROR_KEYS)
+    result = BashCodeExecutionToolResultError.__new__(BashCodeExecutionToolResultError)
+    result.type = "bash_code_execution_tool_result_error"
+    result.error_code = f_error_code
+    result.extra = f_extra
+    return result
+
+
+def _decode_bash_code_execution_tool_result_block(data: object) -> BashCodeExecutionToolResultBlock:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "bash_code_execution_tool_result":
+        _tag(obj, "type", "bash_code_execution_tool_result")
+    try:
+        f_tool_use_id = obj["tool_use_id"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_tool_use_id = obj.get("tool_use_id", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+    if type(f_tool_use_id) is not str:
+        raise _field_error(f_tool_use_id, "string", "tool_use_id")
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    try:
+        f_content = _decode_bash_code_execution_tool_result_content(v_content)
+    except DecodeError as error:
+        raise error.at(_segment("content")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _BASH_CODE_EXECUTION_TOOL_RESULT_BLOCK_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _BASH_CODE_EXECUTION_TOOL_RESULT_BLOCK_KEYS)
+    result = BashCodeExecutionToolResultBlock.__new__(BashCodeExecutionToolResultBlock)
+    result.type = "bash_code_execution_tool_result"
+    result.tool_use_id = f_tool_use_id
+    result.content = f_content
+    result.extra = f_extra
+    return result
+
+
+def _decode_text_editor_code_execution_tool_result_error(
+    data: object,
+) -> TextEditorCodeExecutionToolResultError:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "text_editor_code_execution_tool_result_error":
+        _tag(obj, "type", "text_editor_code_execution_tool_result_error")
+    try:
+        v_error_code = obj["error_code"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_error_code = obj.get("error_code", _ABSENT)
+    if v_error_code is _ABSENT:
+        raise _field_error(v_error_code, "", "error_code")
+    try:
+        f_error_code = _decode_text_editor_code_execution_tool_result_error_code(v_error_code)
+    except DecodeError as error:
+        raise error.at(_segment("error_code")) from None
+    f_error_message = obj.get("error_message")
+    if f_error_message is not None and type(f_error_message) is not str:
+        raise _field_error(f_error_message, "string", "error_message")
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_ERROR_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_ERROR_KEYS)
+    result = TextEditorCodeExecutionToolResultError.__new__(TextEditorCodeExecutionToolResultError)
+    result.type = "text_editor_code_execution_tool_result_error"
+    result.error_code = f_error_code
+    result.error_message = f_error_message
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_text_editor_code_execution_view_result_block(
+    data: object,
+) -> TextEditorCodeExecutionViewResultBlock:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "text_editor_code_execution_view_result":
+        _tag(obj, "type", "text_editor_code_execution_view_result")
+    try:
+        f_content = obj["content"]
+        v_file_type = obj["file_type"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_content = obj.get("content", _ABSENT)
+        v_file_type = obj.get("file_type", _ABSENT)
+    if type(f_content) is not str:
+        raise _field_error(f_content, "string", "content")
+    if v_file_type is _ABSENT:
+        raise _field_error(v_file_type, "", "file_type")
+    try:
+        f_file_type = _decode_text_editor_file_type(v_file_type)
+    except DecodeError as error:
+        raise error.at(_segment("file_type")) from None
+    f_num_lines = obj.get("num_lines")
+    if f_num_lines is not None and type(f_num_lines) is not int:
+        raise _field_error(f_num_lines, "integer", "num_lines")
+    f_start_line = obj.get("start_line")
+    if f_start_line is not None and type(f_start_line) is not int:
+        raise _field_error(f_start_line, "integer", "start_line")
+    f_total_lines = obj.get("total_lines")
+    if f_total_lines is not None and type(f_total_lines) is not int:
+        raise _field_error(f_total_lines, "integer", "total_lines")
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 3:  # more than the 3 required key(s)
+        f_present = _TEXT_EDITOR_CODE_EXECUTION_VIEW_RESULT_BLOCK_OPTIONAL.intersection(obj)
+        if len(obj) != 3 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TEXT_EDITOR_CODE_EXECUTION_VIEW_RESULT_BLOCK_KEYS)
+    result = TextEditorCodeExecutionViewResultBlock.__new__(TextEditorCodeExecutionViewResultBlock)
+    result.type = "text_editor_code_execution_view_result"
+    result.content = f_content
+    result.file_type = f_file_type
+    result.num_lines = f_num_lines
+    result.start_line = f_start_line
+    result.total_lines = f_total_lines
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_text_editor_code_execution_create_result_block(
+    data: object,
+) -> TextEditorCodeExecutionCreateResultBlock:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "text_editor_code_execution_create_result":
+        _tag(obj, "type", "text_editor_code_execution_create_result")
+    try:
+        f_is_file_update = obj["is_file_update"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_is_file_update = obj.get("is_file_update", _ABSENT)
+    if type(f_is_file_update) is not bool:
+        raise _field_error(f_is_file_update, "boolean", "is_file_update")
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _TEXT_EDITOR_CODE_EXECUTION_CREATE_RESULT_BLOCK_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _TEXT_EDITOR_CODE_EXECUTION_CREATE_RESULT_BLOCK_KEYS)
+    result = TextEditorCodeExecutionCreateResultBlock.__new__(
+        TextEditorCodeExecutionCreateResultBlock
+    )
+    result.type = "text_editor_code_execution_create_result"
+    result.is_file_update = f_is_file_update
+    result.extra = f_extra
+    return result
+
+
+def _decode_text_editor_code_execution_str_replace_result_block(
+    data: object,
+) -> TextEditorCodeExecutionStrReplaceResultBlock:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "text_editor_code_execution_str_replace_result":
+        _tag(obj, "type", "text_editor_code_execution_str_replace_result")
+    v_lines = obj.get("lines", _ABSENT)
+    if v_lines is _ABSENT:
+        f_lines: list[str] | None = None
+    else:
+        try:
+            f_lines = _d_opt_list_str(v_lines)
+        except DecodeError as error:
+            raise error.at(_segment("lines")) from None
+    f_new_lines = obj.get("new_lines")
+    if f_new_lines is not None and type(f_new_lines) is not int:
+        raise _field_error(f_new_lines, "integer", "new_lines")
+    f_new_start = obj.get("new_start")
+    if f_new_start is not None and type(f_new_start) is not int:
+        raise _field_error(f_new_start, "integer", "new_start")
+    f_old_lines = obj.get("old_lines")
+    if f_old_lines is not None and type(f_old_lines) is not int:
+        raise _field_error(f_old_lines, "integer", "old_lines")
+    f_old_start = obj.get("old_start")
+    if f_old_start is not None and type(f_old_start) is not int:
+        raise _field_error(f_old_start, "integer", "old_start")
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 1:  # more than the 1 required key(s)
+        f_present = _TEXT_EDITOR_CODE_EXECUTION_STR_REPLACE_RESULT_BLOCK_OPTIONAL.intersection(obj)
+        if len(obj) != 1 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TEXT_EDITOR_CODE_EXECUTION_STR_REPLACE_RESULT_BLOCK_KEYS)
+    result = TextEditorCodeExecutionStrReplaceResultBlock.__new__(
+        TextEditorCodeExecutionStrReplaceResultBlock
+    )
+    result.type = "text_editor_code_execution_str_replace_result"
+    result.lines = f_lines
+    result.new_lines = f_new_lines
+    result.new_start = f_new_start
+    result.old_lines = f_old_lines
+    result.old_start = f_old_start
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_text_editor_code_execution_tool_result_block(
+    data: object,
+) -> TextEditorCodeExecutionToolResultBlock:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "text_editor_code_execution_tool_result":
+        _tag(obj, "type", "text_editor_code_execution_tool_result")
+    try:
+        f_tool_use_id = obj["tool_use_id"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_tool_use_id = obj.get("tool_use_id", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+    if type(f_tool_use_id) is not str:
+        raise _field_error(f_tool_use_id, "string", "tool_use_id")
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    try:
+        f_content = _decode_text_editor_code_execution_tool_result_content(v_content)
+    except DecodeError as error:
+        raise error.at(_segment("content")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_BLOCK_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_BLOCK_KEYS)
+    result = TextEditorCodeExecutionToolResultBlock.__new__(TextEditorCodeExecutionToolResultBlock)
+    result.type = "text_editor_code_execution_tool_result"
+    result.tool_use_id = f_tool_use_id
+    result.content = f_content
+    result.extra = f_extra
+    return result
+
+
+def _decode_tool_search_tool_result_error(data: object) -> ToolSearchToolResultError:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_search_tool_result_error":
+        _tag(obj, "type", "tool_search_tool_result_error")
+    try:
+        v_error_code = obj["error_code"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_error_code = obj.get("error_code", _ABSENT)
+    if v_error_code is _ABSENT:
+        raise _field_error(v_error_code, "", "error_code")
+    try:
+        f_error_code = _decode_tool_search_tool_result_error_code(v_error_code)
+    except DecodeError as error:
+        raise error.at(_segment("error_code")) from None
+    f_error_message = obj.get("error_message")
+    if f_error_message is not None and type(f_error_message) is not str:
+        raise _field_error(f_error_message, "string", "error_message")
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _TOOL_SEARCH_TOOL_RESULT_ERROR_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TOOL_SEARCH_TOOL_RESULT_ERROR_KEYS)
+    result = ToolSearchToolResultError.__new__(ToolSearchToolResultError)
+    result.type = "tool_search_tool_result_error"
+    result.error_code = f_error_code
+    result.error_message = f_error_message
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_tool_reference_block(data: object) -> ToolReferenceBlock:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_reference":
+        _tag(obj, "type", "tool_reference")
+    try:
+        f_tool_name = obj["tool_name"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_tool_name = obj.get("tool_name", _ABSENT)
+    if type(f_tool_name) is not str:
+        raise _field_error(f_tool_name, "string", "tool_name")
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _TOOL_REFERENCE_BLOCK_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _TOOL_REFERENCE_BLOCK_KEYS)
+    result = ToolReferenceBlock.__new__(ToolReferenceBlock)
+    result.type = "tool_reference"
+    result.tool_name = f_tool_name
+    result.extra = f_extra
+    return result
+
+
+def _decode_tool_search_tool_search_result_block(data: object) -> ToolSearchToolSearchResultBlock:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_search_tool_search_result":
+        _tag(obj, "type", "tool_search_tool_search_result")
+    try:
+        v_tool_references = obj["tool_references"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tool_references = obj.get("tool_references", _ABSENT)
+    if v_tool_references is _ABSENT:
+        raise _field_error(v_tool_references, "", "tool_references")
+    if type(v_tool_references) is not list:
+        raise _field_error(v_tool_references, "array", "tool_references")
+    try:
+        f_tool_references = [_decode_tool_reference_block(item) for item in v_tool_references]
+    except DecodeError:
+        raise _item_error(
+            v_tool_references, _decode_tool_reference_block, "tool_references"
+        ) from None
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _TOOL_SEARCH_TOOL_SEARCH_RESULT_BLOCK_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _TOOL_SEARCH_TOOL_SEARCH_RESULT_BLOCK_KEYS)
+    result = ToolSearchToolSearchResultBlock.__new__(ToolSearchToolSearchResultBlock)
+    result.type = "tool_search_tool_search_result"
+    result.tool_references = f_tool_references
+    result.extra = f_extra
+    return result
+
+
+def _decode_tool_search_tool_result_block(data: object) -> ToolSearchToolResultBlock:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_search_tool_result":
+        _tag(obj, "type", "tool_search_tool_result")
+    try:
+        f_tool_use_id = obj["tool_use_id"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_tool_use_id = obj.get("tool_use_id", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+    if type(f_tool_use_id) is not str:
+        raise _field_error(f_tool_use_id, "string", "tool_use_id")
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    try:
+        f_content = _decode_tool_search_tool_result_content(v_content)
+    except DecodeError as error:
+        raise error.at(_segment("content")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _TOOL_SEARCH_TOOL_RESULT_BLOCK_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _TOOL_SEARCH_TOOL_RESULT_BLOCK_KEYS)
+    result = ToolSearchToolResultBlock.__new__(ToolSearchToolResultBlock)
+    result.type = "tool_search_tool_result"
+    result.tool_use_id = f_tool_use_id
+    result.content = f_content
+    result.extra = f_extra
+    return result
+
+
+def _decode_container_upload_block(data: object) -> ContainerUploadBlock:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "container_upload":
+        _tag(obj, "type", "container_upload")
+    try:
+        f_file_id = obj["file_id"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_file_id = obj.get("file_id", _ABSENT)
+    if type(f_file_id) is not str:
+        raise _field_error(f_file_id, "string", "file_id")
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _CONTAINER_UPLOAD_BLOCK_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _CONTAINER_UPLOAD_BLOCK_KEYS)
+    result = ContainerUploadBlock.__new__(ContainerUploadBlock)
+    result.type = "container_upload"
+    result.file_id = f_file_id
     result.extra = f_extra
     return result
 
@@ -3245,13 +8363,74 @@ def _decode_server_tool_usage(data: object) -> ServerToolUsage:
         f_web_search_requests = obj.get("web_search_requests", _ABSENT)
     if type(f_web_search_requests) is not int:
         raise _field_error(f_web_search_requests, "integer", "web_search_requests")
+    f_web_fetch_requests = obj.get("web_fetch_requests", _ABSENT)
+    if type(f_web_fetch_requests) is not int:
+        if f_web_fetch_requests is not _ABSENT:
+            raise _field_error(f_web_fetch_requests, "integer", "web_fetch_requests")
+        f_web_fetch_requests = None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
     if len(obj) != 1:  # more than the 1 required key(s)
-        if not _SERVER_TOOL_USAGE_KEYS.issuperset(obj):
+        f_present = _SERVER_TOOL_USAGE_OPTIONAL.intersection(obj)
+        if len(obj) != 1 + len(f_present):  # undeclared keys
             f_extra = _unknown(obj, _SERVER_TOOL_USAGE_KEYS)
     result = ServerToolUsage.__new__(ServerToolUsage)
     result.web_search_requests = f_web_search_requests
+    result.web_fetch_requests = f_web_fetch_requests
     result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_output_tokens_details(data: object) -> OutputTokensDetails:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        f_thinking_tokens = obj["thinking_tokens"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_thinking_tokens = obj.get("thinking_tokens", _ABSENT)
+    if type(f_thinking_tokens) is not int:
+        raise _field_error(f_thinking_tokens, "integer", "thinking_tokens")
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 1:  # more than the 1 required key(s)
+        if not _OUTPUT_TOKENS_DETAILS_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _OUTPUT_TOKENS_DETAILS_KEYS)
+    result = OutputTokensDetails.__new__(OutputTokensDetails)
+    result.thinking_tokens = f_thinking_tokens
+    result.extra = f_extra
+    return result
+
+
+def _decode_refusal_stop_details(data: object) -> RefusalStopDetails:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "refusal":
+        _tag(obj, "type", "refusal")
+    v_category = obj.get("category", _ABSENT)
+    if v_category is _ABSENT:
+        f_category: RefusalCategory | None = None
+    else:
+        try:
+            f_category = _d_opt_refusal_category(v_category)
+        except DecodeError as error:
+            raise error.at(_segment("category")) from None
+    f_explanation = obj.get("explanation")
+    if f_explanation is not None and type(f_explanation) is not str:
+        raise _field_error(f_explanation, "string", "explanation")
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 1:  # more than the 1 required key(s)
+        f_present = _REFUSAL_STOP_DETAILS_OPTIONAL.intersection(obj)
+        if len(obj) != 1 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _REFUSAL_STOP_DETAILS_KEYS)
+    result = RefusalStopDetails.__new__(RefusalStopDetails)
+    result.type = "refusal"
+    result.category = f_category
+    result.explanation = f_explanation
+    result.extra = f_extra
+    result._present = f_present
     return result
 
 
@@ -3299,6 +8478,17 @@ def _decode_usage(data: object) -> Usage:
             f_service_tier = _d_opt_service_tier(v_service_tier)
         except DecodeError as error:
             raise error.at(_segment("service_tier")) from None
+    v_output_tokens_details = obj.get("output_tokens_details", _ABSENT)
+    if v_output_tokens_details is _ABSENT:
+        f_output_tokens_details: OutputTokensDetails | None = None
+    else:
+        try:
+            f_output_tokens_details = _d_opt_output_tokens_details(v_output_tokens_details)
+        except DecodeError as error:
+            raise error.at(_segment("output_tokens_details")) from None
+    f_inference_geo = obj.get("inference_geo")
+    if f_inference_geo is not None and type(f_inference_geo) is not str:
+        raise _field_error(f_inference_geo, "string", "inference_geo")
     f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
     if len(obj) != 2:  # more than the 2 required key(s)
@@ -3313,6 +8503,8 @@ def _decode_usage(data: object) -> Usage:
     result.cache_creation = f_cache_creation
     result.server_tool_use = f_server_tool_use
     result.service_tier = f_service_tier
+    result.output_tokens_details = f_output_tokens_details
+    result.inference_geo = f_inference_geo
     result.extra = f_extra
     result._present = f_present
     return result
@@ -3391,6 +8583,14 @@ def _decode_message(data: object) -> Message:
         f_usage = _decode_usage(v_usage)
     except DecodeError as error:
         raise error.at(_segment("usage")) from None
+    v_stop_details = obj.get("stop_details", _ABSENT)
+    if v_stop_details is _ABSENT:
+        f_stop_details: RefusalStopDetails | None = None
+    else:
+        try:
+            f_stop_details = _d_opt_refusal_stop_details(v_stop_details)
+        except DecodeError as error:
+            raise error.at(_segment("stop_details")) from None
     v_container = obj.get("container", _ABSENT)
     if v_container is _ABSENT:
         f_container: Container | None = None
@@ -3414,6 +8614,7 @@ def _decode_message(data: object) -> Message:
     result.stop_reason = f_stop_reason
     result.stop_sequence = f_stop_sequence
     result.usage = f_usage
+    result.stop_details = f_stop_details
     result.container = f_container
     result.extra = f_extra
     result._present = f_present
@@ -3449,26 +8650,36 @@ def _decode_citations_delta(data: object) -> CitationsDelta:
     obj: dict[str, object] = data
     if obj.get("type") != "citations_delta":
         _tag(obj, "type", "citations_delta")
-    try:
-        v_citations = obj["citations"]
-    except KeyError:  # one is missing: the checks below tell which
-        v_citations = obj.get("citations", _ABSENT)
+    v_citation = obj.get("citation", _ABSENT)
+    if v_citation is _ABSENT:
+        f_citation: TextCitation | None = None
+    else:
+        try:
+            f_citation = _decode_text_citation(v_citation)
+        except DecodeError as error:
+            raise error.at(_segment("citation")) from None
+    v_citations = obj.get("citations", _ABSENT)
     if v_citations is _ABSENT:
-        raise _field_error(v_citations, "", "citations")
-    if type(v_citations) is not list:
+        f_citations: list[Citation] | None = None
+    elif type(v_citations) is not list:
         raise _field_error(v_citations, "array", "citations")
-    try:
-        f_citations = [_decode_citation(item) for item in v_citations]
-    except DecodeError:
-        raise _item_error(v_citations, _decode_citation, "citations") from None
+    else:
+        try:
+            f_citations = [_decode_citation(item) for item in v_citations]
+        except DecodeError:
+            raise _item_error(v_citations, _decode_citation, "citations") from None
+    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        if not _CITATIONS_DELTA_KEYS.issuperset(obj):
+    if len(obj) != 1:  # more than the 1 required key(s)
+        f_present = _CITATIONS_DELTA_OPTIONAL.intersection(obj)
+        if len(obj) != 1 + len(f_present):  # undeclared keys
             f_extra = _unknown(obj, _CITATIONS_DELTA_KEYS)
     result = CitationsDelta.__new__(CitationsDelta)
     result.type = "citations_delta"
+    result.citation = f_citation
     result.citations = f_citations
     result.extra = f_extra
+    result._present = f_present
     return result
 
 
@@ -3673,6 +8884,14 @@ def _decode_message_delta(data: object) -> MessageDelta:
         raise error.at(_segment("stop_reason")) from None
     if f_stop_sequence is not None and type(f_stop_sequence) is not str:
         raise _field_error(f_stop_sequence, "string", "stop_sequence")
+    v_stop_details = obj.get("stop_details", _ABSENT)
+    if v_stop_details is _ABSENT:
+        f_stop_details: RefusalStopDetails | None = None
+    else:
+        try:
+            f_stop_details = _d_opt_refusal_stop_details(v_stop_details)
+        except DecodeError as error:
+            raise error.at(_segment("stop_details")) from None
     v_container = obj.get("container", _ABSENT)
     if v_container is _ABSENT:
         f_container: Container | None = None
@@ -3690,6 +8909,7 @@ def _decode_message_delta(data: object) -> MessageDelta:
     result = MessageDelta.__new__(MessageDelta)
     result.stop_reason = f_stop_reason
     result.stop_sequence = f_stop_sequence
+    result.stop_details = f_stop_details
     result.container = f_container
     result.extra = f_extra
     result._present = f_present
@@ -3723,6 +8943,14 @@ def _decode_message_delta_usage(data: object) -> MessageDeltaUsage:
             f_server_tool_use = _d_opt_server_tool_usage(v_server_tool_use)
         except DecodeError as error:
             raise error.at(_segment("server_tool_use")) from None
+    v_output_tokens_details = obj.get("output_tokens_details", _ABSENT)
+    if v_output_tokens_details is _ABSENT:
+        f_output_tokens_details: OutputTokensDetails | None = None
+    else:
+        try:
+            f_output_tokens_details = _d_opt_output_tokens_details(v_output_tokens_details)
+        except DecodeError as error:
+            raise error.at(_segment("output_tokens_details")) from None
     f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
     if len(obj) != 1:  # more than the 1 required key(s)
@@ -3735,6 +8963,7 @@ def _decode_message_delta_usage(data: object) -> MessageDeltaUsage:
     result.cache_creation_input_tokens = f_cache_creation_input_tokens
     result.cache_read_input_tokens = f_cache_read_input_tokens
     result.server_tool_use = f_server_tool_use
+    result.output_tokens_details = f_output_tokens_details
     result.extra = f_extra
     result._present = f_present
     return result
@@ -3792,6 +9021,74 @@ def _decode_message_stop_event(data: object) -> MessageStopEvent:
     return result
 
 
+def _decode_ping_event(data: object) -> PingEvent:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "ping":
+        _tag(obj, "type", "ping")
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 1:  # more than the 1 required key(s)
+        if not _PING_EVENT_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _PING_EVENT_KEYS)
+    result = PingEvent.__new__(PingEvent)
+    result.type = "ping"
+    result.extra = f_extra
+    return result
+
+
+def _decode_error_detail(data: object) -> ErrorDetail:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        f_type = obj["type"]
+        f_message = obj["message"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_type = obj.get("type", _ABSENT)
+        f_message = obj.get("message", _ABSENT)
+    if type(f_type) is not str:
+        raise _field_error(f_type, "string", "type")
+    if type(f_message) is not str:
+        raise _field_error(f_message, "string", "message")
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _ERROR_DETAIL_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _ERROR_DETAIL_KEYS)
+    result = ErrorDetail.__new__(ErrorDetail)
+    result.type = f_type
+    result.message = f_message
+    result.extra = f_extra
+    return result
+
+
+def _decode_error_event(data: object) -> ErrorEvent:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "error":
+        _tag(obj, "type", "error")
+    try:
+        v_error = obj["error"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_error = obj.get("error", _ABSENT)
+    if v_error is _ABSENT:
+        raise _field_error(v_error, "", "error")
+    try:
+        f_error = _decode_error_detail(v_error)
+    except DecodeError as error:
+        raise error.at(_segment("error")) from None
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _ERROR_EVENT_KEYS.issuperset(obj):
+            f_extra = _unknown(obj, _ERROR_EVENT_KEYS)
+    result = ErrorEvent.__new__(ErrorEvent)
+    result.type = "error"
+    result.error = f_error
+    result.extra = f_extra
+    return result
+
+
 def _decode_tool_param(data: object) -> ToolParam:
     if type(data) is not dict:
         raise _type_error("object", data)
@@ -3815,6 +9112,14 @@ def _decode_tool_param(data: object) -> ToolParam:
         if f_description is not _ABSENT:
             raise _field_error(f_description, "string", "description")
         f_description = None
+    v_type = obj.get("type", _ABSENT)
+    if v_type is _ABSENT:
+        f_type: Literal["custom"] | None = None
+    else:
+        try:
+            f_type = _d_opt_lit_custom(v_type)
+        except DecodeError as error:
+            raise error.at(_segment("type")) from None
     v_cache_control = obj.get("cache_control", _ABSENT)
     if v_cache_control is _ABSENT:
         f_cache_control: CacheControlEphemeral | None = None
@@ -3823,6 +9128,41 @@ def _decode_tool_param(data: object) -> ToolParam:
             f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
+    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+    if v_allowed_callers is _ABSENT:
+        f_allowed_callers: list[AllowedCaller] | None = None
+    elif type(v_allowed_callers) is not list:
+        raise _field_error(v_allowed_callers, "array", "allowed_callers")
+    else:
+        try:
+            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+        except DecodeError:
+            raise _item_error(
+                v_allowed_callers, _decode_allowed_caller, "allowed_callers"
+            ) from None
+    f_defer_loading = obj.get("defer_loading", _ABSENT)
+    if type(f_defer_loading) is not bool:
+        if f_defer_loading is not _ABSENT:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+        f_defer_loading = None
+    f_eager_input_streaming = obj.get("eager_input_streaming")
+    if f_eager_input_streaming is not None and type(f_eager_input_streaming) is not bool:
+        raise _field_error(f_eager_input_streaming, "boolean", "eager_input_streaming")
+    v_input_examples = obj.get("input_examples", _ABSENT)
+    if v_input_examples is _ABSENT:
+        f_input_examples: list[dict[str, JSONValue]] | None = None
+    elif type(v_input_examples) is not list:
+        raise _field_error(v_input_examples, "array", "input_examples")
+    else:
+        try:
+            f_input_examples = [_json_object(item) for item in v_input_examples]
+        except DecodeError:
+            raise _item_error(v_input_examples, _json_object, "input_examples") from None
+    f_strict = obj.get("strict", _ABSENT)
+    if type(f_strict) is not bool:
+        if f_strict is not _ABSENT:
+            raise _field_error(f_strict, "boolean", "strict")
+        f_strict = None
     f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
     if len(obj) != 2:  # more than the 2 required key(s)
@@ -3833,7 +9173,1490 @@ def _decode_tool_param(data: object) -> ToolParam:
     result.name = f_name
     result.input_schema = f_input_schema
     result.description = f_description
+    result.type = f_type
     result.cache_control = f_cache_control
+    result.allowed_callers = f_allowed_callers
+    result.defer_loading = f_defer_loading
+    result.eager_input_streaming = f_eager_input_streaming
+    result.input_examples = f_input_examples
+    result.strict = f_strict
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_user_location(data: object) -> UserLocation:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "approximate":
+        _tag(obj, "type", "approximate")
+    f_city = obj.get("city")
+    if f_city is not None and type(f_city) is not str:
+        raise _field_error(f_city, "string", "city")
+    f_country = obj.get("country")
+    if f_country is not None and type(f_country) is not str:
+        raise _field_error(f_country, "string", "country")
+    f_region = obj.get("region")
+    if f_region is not None and type(f_region) is not str:
+        raise _field_error(f_region, "string", "region")
+    f_timezone = obj.get("timezone")
+    if f_timezone is not None and type(f_timezone) is not str:
+        raise _field_error(f_timezone, "string", "timezone")
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 1:  # more than the 1 required key(s)
+        f_present = _USER_LOCATION_OPTIONAL.intersection(obj)
+        if len(obj) != 1 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _USER_LOCATION_KEYS)
+    result = UserLocation.__new__(UserLocation)
+    result.type = "approximate"
+    result.city = f_city
+    result.country = f_country
+    result.region = f_region
+    result.timezone = f_timezone
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_tool_bash20250124(data: object) -> ToolBash20250124:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "bash_20250124":
+        _tag(obj, "type", "bash_20250124")
+    if obj.get("name") != "bash":
+        _tag(obj, "name", "bash")
+    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+    if v_allowed_callers is _ABSENT:
+        f_allowed_callers: list[AllowedCaller] | None = None
+    elif type(v_allowed_callers) is not list:
+        raise _field_error(v_allowed_callers, "array", "allowed_callers")
+    else:
+        try:
+            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+        except DecodeError:
+            raise _item_error(
+                v_allowed_callers, _decode_allowed_caller, "allowed_callers"
+            ) from None
+    v_cache_control = obj.get("cache_control", _ABSENT)
+    if v_cache_control is _ABSENT:
+        f_cache_control: CacheControlEphemeral | None = None
+    else:
+        try:
+            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    f_defer_loading = obj.get("defer_loading", _ABSENT)
+    if type(f_defer_loading) is not bool:
+        if f_defer_loading is not _ABSENT:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+        f_defer_loading = None
+    f_strict = obj.get("strict", _ABSENT)
+    if type(f_strict) is not bool:
+        if f_strict is not _ABSENT:
+            raise _field_error(f_strict, "boolean", "strict")
+        f_strict = None
+    v_input_examples = obj.get("input_examples", _ABSENT)
+    if v_input_examples is _ABSENT:
+        f_input_examples: list[dict[str, JSONValue]] | None = None
+    elif type(v_input_examples) is not list:
+        raise _field_error(v_input_examples, "array", "input_examples")
+    else:
+        try:
+            f_input_examples = [_json_object(item) for item in v_input_examples]
+        except DecodeError:
+            raise _item_error(v_input_examples, _json_object, "input_examples") from None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _TOOL_BASH20250124_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TOOL_BASH20250124_KEYS)
+    result = ToolBash20250124.__new__(ToolBash20250124)
+    result.type = "bash_20250124"
+    result.name = "bash"
+    result.allowed_callers = f_allowed_callers
+    result.cache_control = f_cache_control
+    result.defer_loading = f_defer_loading
+    result.strict = f_strict
+    result.input_examples = f_input_examples
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_code_execution_tool20250522(data: object) -> CodeExecutionTool20250522:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "code_execution_20250522":
+        _tag(obj, "type", "code_execution_20250522")
+    if obj.get("name") != "code_execution":
+        _tag(obj, "name", "code_execution")
+    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+    if v_allowed_callers is _ABSENT:
+        f_allowed_callers: list[AllowedCaller] | None = None
+    elif type(v_allowed_callers) is not list:
+        raise _field_error(v_allowed_callers, "array", "allowed_callers")
+    else:
+        try:
+            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+        except DecodeError:
+            raise _item_error(
+                v_allowed_callers, _decode_allowed_caller, "allowed_callers"
+            ) from None
+    v_cache_control = obj.get("cache_control", _ABSENT)
+    if v_cache_control is _ABSENT:
+        f_cache_control: CacheControlEphemeral | None = None
+    else:
+        try:
+            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    f_defer_loading = obj.get("defer_loading", _ABSENT)
+    if type(f_defer_loading) is not bool:
+        if f_defer_loading is not _ABSENT:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+        f_defer_loading = None
+    f_strict = obj.get("strict", _ABSENT)
+    if type(f_strict) is not bool:
+        if f_strict is not _ABSENT:
+            raise _field_error(f_strict, "boolean", "strict")
+        f_strict = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _CODE_EXECUTION_TOOL20250522_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _CODE_EXECUTION_TOOL20250522_KEYS)
+    result = CodeExecutionTool20250522.__new__(CodeExecutionTool20250522)
+    result.type = "code_execution_20250522"
+    result.name = "code_execution"
+    result.allowed_callers = f_allowed_callers
+    result.cache_control = f_cache_control
+    result.defer_loading = f_defer_loading
+    result.strict = f_strict
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_code_execution_tool20250825(data: object) -> CodeExecutionTool20250825:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "code_execution_20250825":
+        _tag(obj, "type", "code_execution_20250825")
+    if obj.get("name") != "code_execution":
+        _tag(obj, "name", "code_execution")
+    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+    if v_allowed_callers is _ABSENT:
+        f_allowed_callers: list[AllowedCaller] | None = None
+    elif type(v_allowed_callers) is not list:
+        raise _field_error(v_allowed_callers, "array", "allowed_callers")
+    else:
+        try:
+            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+        except DecodeError:
+            raise _item_error(
+                v_allowed_callers, _decode_allowed_caller, "allowed_callers"
+            ) from None
+    v_cache_control = obj.get("cache_control", _ABSENT)
+    if v_cache_control is _ABSENT:
+        f_cache_control: CacheControlEphemeral | None = None
+    else:
+        try:
+            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    f_defer_loading = obj.get("defer_loading", _ABSENT)
+    if type(f_defer_loading) is not bool:
+        if f_defer_loading is not _ABSENT:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+        f_defer_loading = None
+    f_strict = obj.get("strict", _ABSENT)
+    if type(f_strict) is not bool:
+        if f_strict is not _ABSENT:
+            raise _field_error(f_strict, "boolean", "strict")
+        f_strict = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _CODE_EXECUTION_TOOL20250825_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _CODE_EXECUTION_TOOL20250825_KEYS)
+    result = CodeExecutionTool20250825.__new__(CodeExecutionTool20250825)
+    result.type = "code_execution_20250825"
+    result.name = "code_execution"
+    result.allowed_callers = f_allowed_callers
+    result.cache_control = f_cache_control
+    result.defer_loading = f_defer_loading
+    result.strict = f_strict
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_code_execution_tool20260120(data: object) -> CodeExecutionTool20260120:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "code_execution_20260120":
+        _tag(obj, "type", "code_execution_20260120")
+    if obj.get("name") != "code_execution":
+        _tag(obj, "name", "code_execution")
+    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+    if v_allowed_callers is _ABSENT:
+        f_allowed_callers: list[AllowedCaller] | None = None
+    elif type(v_allowed_callers) is not list:
+        raise _field_error(v_allowed_callers, "array", "allowed_callers")
+    else:
+        try:
+            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+        except DecodeError:
+            raise _item_error(
+                v_allowed_callers, _decode_allowed_caller, "allowed_callers"
+            ) from None
+    v_cache_control = obj.get("cache_control", _ABSENT)
+    if v_cache_control is _ABSENT:
+        f_cache_control: CacheControlEphemeral | None = None
+    else:
+        try:
+            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    f_defer_loading = obj.get("defer_loading", _ABSENT)
+    if type(f_defer_loading) is not bool:
+        if f_defer_loading is not _ABSENT:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+        f_defer_loading = None
+    f_strict = obj.get("strict", _ABSENT)
+    if type(f_strict) is not bool:
+        if f_strict is not _ABSENT:
+            raise _field_error(f_strict, "boolean", "strict")
+        f_strict = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _CODE_EXECUTION_TOOL20260120_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _CODE_EXECUTION_TOOL20260120_KEYS)
+    result = CodeExecutionTool20260120.__new__(CodeExecutionTool20260120)
+    result.type = "code_execution_20260120"
+    result.name = "code_execution"
+    result.allowed_callers = f_allowed_callers
+    result.cache_control = f_cache_control
+    result.defer_loading = f_defer_loading
+    result.strict = f_strict
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_code_execution_tool20260521(data: object) -> CodeExecutionTool20260521:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "code_execution_20260521":
+        _tag(obj, "type", "code_execution_20260521")
+    if obj.get("name") != "code_execution":
+        _tag(obj, "name", "code_execution")
+    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+    if v_allowed_callers is _ABSENT:
+        f_allowed_callers: list[AllowedCaller] | None = None
+    elif type(v_allowed_callers) is not list:
+        raise _field_error(v_allowed_callers, "array", "allowed_callers")
+    else:
+        try:
+            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+        except DecodeError:
+            raise _item_error(
+                v_allowed_callers, _decode_allowed_caller, "allowed_callers"
+            ) from None
+    v_cache_control = obj.get("cache_control", _ABSENT)
+    if v_cache_control is _ABSENT:
+        f_cache_control: CacheControlEphemeral | None = None
+    else:
+        try:
+            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    f_defer_loading = obj.get("defer_loading", _ABSENT)
+    if type(f_defer_loading) is not bool:
+        if f_defer_loading is not _ABSENT:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+        f_defer_loading = None
+    f_strict = obj.get("strict", _ABSENT)
+    if type(f_strict) is not bool:
+        if f_strict is not _ABSENT:
+            raise _field_error(f_strict, "boolean", "strict")
+        f_strict = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _CODE_EXECUTION_TOOL20260521_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _CODE_EXECUTION_TOOL20260521_KEYS)
+    result = CodeExecutionTool20260521.__new__(CodeExecutionTool20260521)
+    result.type = "code_execution_20260521"
+    result.name = "code_execution"
+    result.allowed_callers = f_allowed_callers
+    result.cache_control = f_cache_control
+    result.defer_loading = f_defer_loading
+    result.strict = f_strict
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_memory_tool20250818(data: object) -> MemoryTool20250818:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "memory_20250818":
+        _tag(obj, "type", "memory_20250818")
+    if obj.get("name") != "memory":
+        _tag(obj, "name", "memory")
+    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+    if v_allowed_callers is _ABSENT:
+        f_allowed_callers: list[AllowedCaller] | None = None
+    elif type(v_allowed_callers) is not list:
+        raise _field_error(v_allowed_callers, "array", "allowed_callers")
+    else:
+        try:
+            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+        except DecodeError:
+            raise _item_error(
+                v_allowed_callers, _decode_allowed_caller, "allowed_callers"
+            ) from None
+    v_cache_control = obj.get("cache_control", _ABSENT)
+    if v_cache_control is _ABSENT:
+        f_cache_control: CacheControlEphemeral | None = None
+    else:
+        try:
+            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    f_defer_loading = obj.get("defer_loading", _ABSENT)
+    if type(f_defer_loading) is not bool:
+        if f_defer_loading is not _ABSENT:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+        f_defer_loading = None
+    f_strict = obj.get("strict", _ABSENT)
+    if type(f_strict) is not bool:
+        if f_strict is not _ABSENT:
+            raise _field_error(f_strict, "boolean", "strict")
+        f_strict = None
+    v_input_examples = obj.get("input_examples", _ABSENT)
+    if v_input_examples is _ABSENT:
+        f_input_examples: list[dict[str, JSONValue]] | None = None
+    elif type(v_input_examples) is not list:
+        raise _field_error(v_input_examples, "array", "input_examples")
+    else:
+        try:
+            f_input_examples = [_json_object(item) for item in v_input_examples]
+        except DecodeError:
+            raise _item_error(v_input_examples, _json_object, "input_examples") from None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _MEMORY_TOOL20250818_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _MEMORY_TOOL20250818_KEYS)
+    result = MemoryTool20250818.__new__(MemoryTool20250818)
+    result.type = "memory_20250818"
+    result.name = "memory"
+    result.allowed_callers = f_allowed_callers
+    result.cache_control = f_cache_control
+    result.defer_loading = f_defer_loading
+    result.strict = f_strict
+    result.input_examples = f_input_examples
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_tool_text_editor20250124(data: object) -> ToolTextEditor20250124:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "text_editor_20250124":
+        _tag(obj, "type", "text_editor_20250124")
+    if obj.get("name") != "str_replace_editor":
+        _tag(obj, "name", "str_replace_editor")
+    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+    if v_allowed_callers is _ABSENT:
+        f_allowed_callers: list[AllowedCaller] | None = None
+    elif type(v_allowed_callers) is not list:
+        raise _field_error(v_allowed_callers, "array", "allowed_callers")
+    else:
+        try:
+            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+        except DecodeError:
+            raise _item_error(
+                v_allowed_callers, _decode_allowed_caller, "allowed_callers"
+            ) from None
+    v_cache_control = obj.get("cache_control", _ABSENT)
+    if v_cache_control is _ABSENT:
+        f_cache_control: CacheControlEphemeral | None = None
+    else:
+        try:
+            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    f_defer_loading = obj.get("defer_loading", _ABSENT)
+    if type(f_defer_loading) is not bool:
+        if f_defer_loading is not _ABSENT:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+        f_defer_loading = None
+    f_strict = obj.get("strict", _ABSENT)
+    if type(f_strict) is not bool:
+        if f_strict is not _ABSENT:
+            raise _field_error(f_strict, "boolean", "strict")
+        f_strict = None
+    v_input_examples = obj.get("input_examples", _ABSENT)
+    if v_input_examples is _ABSENT:
+        f_input_examples: list[dict[str, JSONValue]] | None = None
+    elif type(v_input_examples) is not list:
+        raise _field_error(v_input_examples, "array", "input_examples")
+    else:
+        try:
+            f_input_examples = [_json_object(item) for item in v_input_examples]
+        except DecodeError:
+            raise _item_error(v_input_examples, _json_object, "input_examples") from None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _TOOL_TEXT_EDITOR20250124_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TOOL_TEXT_EDITOR20250124_KEYS)
+    result = ToolTextEditor20250124.__new__(ToolTextEditor20250124)
+    result.type = "text_editor_20250124"
+    result.name = "str_replace_editor"
+    result.allowed_callers = f_allowed_callers
+    result.cache_control = f_cache_control
+    result.defer_loading = f_defer_loading
+    result.strict = f_strict
+    result.input_examples = f_input_examples
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_tool_text_editor20250429(data: object) -> ToolTextEditor20250429:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "text_editor_20250429":
+        _tag(obj, "type", "text_editor_20250429")
+    if obj.get("name") != "str_replace_based_edit_tool":
+        _tag(obj, "name", "str_replace_based_edit_tool")
+    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+    if v_allowed_callers is _ABSENT:
+        f_allowed_callers: list[AllowedCaller] | None = None
+    elif type(v_allowed_callers) is not list:
+        raise _field_error(v_allowed_callers, "array", "allowed_callers")
+    else:
+        try:
+            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+        except DecodeError:
+            raise _item_error(
+                v_allowed_callers, _decode_allowed_caller, "allowed_callers"
+            ) from None
+    v_cache_control = obj.get("cache_control", _ABSENT)
+    if v_cache_control is _ABSENT:
+        f_cache_control: CacheControlEphemeral | None = None
+    else:
+        try:
+            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    f_defer_loading = obj.get("defer_loading", _ABSENT)
+    if type(f_defer_loading) is not bool:
+        if f_defer_loading is not _ABSENT:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+        f_defer_loading = None
+    f_strict = obj.get("strict", _ABSENT)
+    if type(f_strict) is not bool:
+        if f_strict is not _ABSENT:
+            raise _field_error(f_strict, "boolean", "strict")
+        f_strict = None
+    v_input_examples = obj.get("input_examples", _ABSENT)
+    if v_input_examples is _ABSENT:
+        f_input_examples: list[dict[str, JSONValue]] | None = None
+    elif type(v_input_examples) is not list:
+        raise _field_error(v_input_examples, "array", "input_examples")
+    else:
+        try:
+            f_input_examples = [_json_object(item) for item in v_input_examples]
+        except DecodeError:
+            raise _item_error(v_input_examples, _json_object, "input_examples") from None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _TOOL_TEXT_EDITOR20250429_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TOOL_TEXT_EDITOR20250429_KEYS)
+    result = ToolTextEditor20250429.__new__(ToolTextEditor20250429)
+    result.type = "text_editor_20250429"
+    result.name = "str_replace_based_edit_tool"
+    result.allowed_callers = f_allowed_callers
+    result.cache_control = f_cache_control
+    result.defer_loading = f_defer_loading
+    result.strict = f_strict
+    result.input_examples = f_input_examples
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_tool_text_editor20250728(data: object) -> ToolTextEditor20250728:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "text_editor_20250728":
+        _tag(obj, "type", "text_editor_20250728")
+    if obj.get("name") != "str_replace_based_edit_tool":
+        _tag(obj, "name", "str_replace_based_edit_tool")
+    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+    if v_allowed_callers is _ABSENT:
+        f_allowed_callers: list[AllowedCaller] | None = None
+    elif type(v_allowed_callers) is not list:
+        raise _field_error(v_allowed_callers, "array", "allowed_callers")
+    else:
+        try:
+            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+        except DecodeError:
+            raise _item_error(
+                v_allowed_callers, _decode_allowed_caller, "allowed_callers"
+            ) from None
+    v_cache_control = obj.get("cache_control", _ABSENT)
+    if v_cache_control is _ABSENT:
+        f_cache_control: CacheControlEphemeral | None = None
+    else:
+        try:
+            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    f_defer_loading = obj.get("defer_loading", _ABSENT)
+    if type(f_defer_loading) is not bool:
+        if f_defer_loading is not _ABSENT:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+        f_defer_loading = None
+    f_strict = obj.get("strict", _ABSENT)
+    if type(f_strict) is not bool:
+        if f_strict is not _ABSENT:
+            raise _field_error(f_strict, "boolean", "strict")
+        f_strict = None
+    v_input_examples = obj.get("input_examples", _ABSENT)
+    if v_input_examples is _ABSENT:
+        f_input_examples: list[dict[str, JSONValue]] | None = None
+    elif type(v_input_examples) is not list:
+        raise _field_error(v_input_examples, "array", "input_examples")
+    else:
+        try:
+            f_input_examples = [_json_object(item) for item in v_input_examples]
+        except DecodeError:
+            raise _item_error(v_input_examples, _json_object, "input_examples") from None
+    f_max_characters = obj.get("max_characters")
+    if f_max_characters is not None and type(f_max_characters) is not int:
+        raise _field_error(f_max_characters, "integer", "max_characters")
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _TOOL_TEXT_EDITOR20250728_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TOOL_TEXT_EDITOR20250728_KEYS)
+    result = ToolTextEditor20250728.__new__(ToolTextEditor20250728)
+    result.type = "text_editor_20250728"
+    result.name = "str_replace_based_edit_tool"
+    result.allowed_callers = f_allowed_callers
+    result.cache_control = f_cache_control
+    result.defer_loading = f_defer_loading
+    result.strict = f_strict
+    result.input_examples = f_input_examples
+    result.max_characters = f_max_characters
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_web_search_tool20250305(data: object) -> WebSearchTool20250305:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "web_search_20250305":
+        _tag(obj, "type", "web_search_20250305")
+    if obj.get("name") != "web_search":
+        _tag(obj, "name", "web_search")
+    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+    if v_allowed_callers is _ABSENT:
+        f_allowed_callers: list[AllowedCaller] | None = None
+    elif type(v_allowed_callers) is not list:
+        raise _field_error(v_allowed_callers, "array", "allowed_callers")
+    else:
+        try:
+            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+        except DecodeError:
+            raise _item_error(
+                v_allowed_callers, _decode_allowed_caller, "allowed_callers"
+            ) from None
+    v_cache_control = obj.get("cache_control", _ABSENT)
+    if v_cache_control is _ABSENT:
+        f_cache_control: CacheControlEphemeral | None = None
+    else:
+        try:
+            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    f_defer_loading = obj.get("defer_loading", _ABSENT)
+    if type(f_defer_loading) is not bool:
+        if f_defer_loading is not _ABSENT:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+        f_defer_loading = None
+    f_strict = obj.get("strict", _ABSENT)
+    if type(f_strict) is not bool:
+        if f_strict is not _ABSENT:
+            raise _field_error(f_strict, "boolean", "strict")
+        f_strict = None
+    v_allowed_domains = obj.get("allowed_domains", _ABSENT)
+    if v_allowed_domains is _ABSENT:
+        f_allowed_domains: list[str] | None = None
+    else:
+        try:
+            f_allowed_domains = _d_opt_list_str(v_allowed_domains)
+        except DecodeError as error:
+            raise error.at(_segment("allowed_domains")) from None
+    v_blocked_domains = obj.get("blocked_domains", _ABSENT)
+    if v_blocked_domains is _ABSENT:
+        f_blocked_domains: list[str] | None = None
+    else:
+        try:
+            f_blocked_domains = _d_opt_list_str(v_blocked_domains)
+        except DecodeError as error:
+            raise error.at(_segment("blocked_domains")) from None
+    f_max_uses = obj.get("max_uses")
+    if f_max_uses is not None and type(f_max_uses) is not int:
+        raise _field_error(f_max_uses, "integer", "max_uses")
+    v_user_location = obj.get("user_location", _ABSENT)
+    if v_user_location is _ABSENT:
+        f_user_location: UserLocation | None = None
+    else:
+        try:
+            f_user_location = _d_opt_user_location(v_user_location)
+        except DecodeError as error:
+            raise error.at(_segment("user_location")) from None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _WEB_SEARCH_TOOL20250305_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _WEB_SEARCH_TOOL20250305_KEYS)
+    result = WebSearchTool20250305.__new__(WebSearchTool20250305)
+    result.type = "web_search_20250305"
+    result.name = "web_search"
+    result.allowed_callers = f_allowed_callers
+    result.cache_control = f_cache_control
+    result.defer_loading = f_defer_loading
+    result.strict = f_strict
+    result.allowed_domains = f_allowed_domains
+    result.blocked_domains = f_blocked_domains
+    result.max_uses = f_max_uses
+    result.user_location = f_user_location
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_web_fetch_tool20250910(data: object) -> WebFetchTool20250910:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "web_fetch_20250910":
+        _tag(obj, "type", "web_fetch_20250910")
+    if obj.get("name") != "web_fetch":
+        _tag(obj, "name", "web_fetch")
+    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+    if v_allowed_callers is _ABSENT:
+        f_allowed_callers: list[AllowedCaller] | None = None
+    elif type(v_allowed_callers) is not list:
+        raise _field_error(v_allowed_callers, "array", "allowed_callers")
+    else:
+        try:
+            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+        except DecodeError:
+            raise _item_error(
+                v_allowed_callers, _decode_allowed_caller, "allowed_callers"
+            ) from None
+    v_cache_control = obj.get("cache_control", _ABSENT)
+    if v_cache_control is _ABSENT:
+        f_cache_control: CacheControlEphemeral | None = None
+    else:
+        try:
+            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    f_defer_loading = obj.get("defer_loading", _ABSENT)
+    if type(f_defer_loading) is not bool:
+        if f_defer_loading is not _ABSENT:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+        f_defer_loading = None
+    f_strict = obj.get("strict", _ABSENT)
+    if type(f_strict) is not bool:
+        if f_strict is not _ABSENT:
+            raise _field_error(f_strict, "boolean", "strict")
+        f_strict = None
+    v_allowed_domains = obj.get("allowed_domains", _ABSENT)
+    if v_allowed_domains is _ABSENT:
+        f_allowed_domains: list[str] | None = None
+    else:
+        try:
+            f_allowed_domains = _d_opt_list_str(v_allowed_domains)
+        except DecodeError as error:
+            raise error.at(_segment("allowed_domains")) from None
+    v_blocked_domains = obj.get("blocked_domains", _ABSENT)
+    if v_blocked_domains is _ABSENT:
+        f_blocked_domains: list[str] | None = None
+    else:
+        try:
+            f_blocked_domains = _d_opt_list_str(v_blocked_domains)
+        except DecodeError as error:
+            raise error.at(_segment("blocked_domains")) from None
+    f_max_uses = obj.get("max_uses")
+    if f_max_uses is not None and type(f_max_uses) is not int:
+        raise _field_error(f_max_uses, "integer", "max_uses")
+    v_citations = obj.get("citations", _ABSENT)
+    if v_citations is _ABSENT:
+        f_citations: CitationsConfig | None = None
+    else:
+        try:
+            f_citations = _d_opt_citations_config(v_citations)
+        except DecodeError as error:
+            raise error.at(_segment("citations")) from None
+    f_max_content_tokens = obj.get("max_content_tokens")
+    if f_max_content_tokens is not None and type(f_max_content_tokens) is not int:
+        raise _field_error(f_max_content_tokens, "integer", "max_content_tokens")
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _WEB_FETCH_TOOL20250910_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _WEB_FETCH_TOOL20250910_KEYS)
+    result = WebFetchTool20250910.__new__(WebFetchTool20250910)
+    result.type = "web_fetch_20250910"
+    result.name = "web_fetch"
+    result.allowed_callers = f_allowed_callers
+    result.cache_control = f_cache_control
+    result.defer_loading = f_defer_loading
+    result.strict = f_strict
+    result.allowed_domains = f_allowed_domains
+    result.blocked_domains = f_blocked_domains
+    result.max_uses = f_max_uses
+    result.citations = f_citations
+    result.max_content_tokens = f_max_content_tokens
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_web_search_tool20260209(data: object) -> WebSearchTool20260209:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "web_search_20260209":
+        _tag(obj, "type", "web_search_20260209")
+    if obj.get("name") != "web_search":
+        _tag(obj, "name", "web_search")
+    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+    if v_allowed_callers is _ABSENT:
+        f_allowed_callers: list[AllowedCaller] | None = None
+    elif type(v_allowed_callers) is not list:
+        raise _field_error(v_allowed_callers, "array", "allowed_callers")
+    else:
+        try:
+            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+        except DecodeError:
+            raise _item_error(
+                v_allowed_callers, _decode_allowed_caller, "allowed_callers"
+            ) from None
+    v_cache_control = obj.get("cache_control", _ABSENT)
+    if v_cache_control is _ABSENT:
+        f_cache_control: CacheControlEphemeral | None = None
+    else:
+        try:
+            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    f_defer_loading = obj.get("defer_loading", _ABSENT)
+    if type(f_defer_loading) is not bool:
+        if f_defer_loading is not _ABSENT:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+        f_defer_loading = None
+    f_strict = obj.get("strict", _ABSENT)
+    if type(f_strict) is not bool:
+        if f_strict is not _ABSENT:
+            raise _field_error(f_strict, "boolean", "strict")
+        f_strict = None
+    v_allowed_domains = obj.get("allowed_domains", _ABSENT)
+    if v_allowed_domains is _ABSENT:
+        f_allowed_domains: list[str] | None = None
+    else:
+        try:
+            f_allowed_domains = _d_opt_list_str(v_allowed_domains)
+        except DecodeError as error:
+            raise error.at(_segment("allowed_domains")) from None
+    v_blocked_domains = obj.get("blocked_domains", _ABSENT)
+    if v_blocked_domains is _ABSENT:
+        f_blocked_domains: list[str] | None = None
+    else:
+        try:
+            f_blocked_domains = _d_opt_list_str(v_blocked_domains)
+        except DecodeError as error:
+            raise error.at(_segment("blocked_domains")) from None
+    f_max_uses = obj.get("max_uses")
+    if f_max_uses is not None and type(f_max_uses) is not int:
+        raise _field_error(f_max_uses, "integer", "max_uses")
+    v_user_location = obj.get("user_location", _ABSENT)
+    if v_user_location is _ABSENT:
+        f_user_location: UserLocation | None = None
+    else:
+        try:
+            f_user_location = _d_opt_user_location(v_user_location)
+        except DecodeError as error:
+            raise error.at(_segment("user_location")) from None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _WEB_SEARCH_TOOL20260209_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _WEB_SEARCH_TOOL20260209_KEYS)
+    result = WebSearchTool20260209.__new__(WebSearchTool20260209)
+    result.type = "web_search_20260209"
+    result.name = "web_search"
+    result.allowed_callers = f_allowed_callers
+    result.cache_control = f_cache_control
+    result.defer_loading = f_defer_loading
+    result.strict = f_strict
+    result.allowed_domains = f_allowed_domains
+    result.blocked_domains = f_blocked_domains
+    result.max_uses = f_max_uses
+    result.user_location = f_user_location
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_web_fetch_tool20260209(data: object) -> WebFetchTool20260209:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "web_fetch_20260209":
+        _tag(obj, "type", "web_fetch_20260209")
+    if obj.get("name") != "web_fetch":
+        _tag(obj, "name", "web_fetch")
+    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+    if v_allowed_callers is _ABSENT:
+        f_allowed_callers: list[AllowedCaller] | None = None
+    elif type(v_allowed_callers) is not list:
+        raise _field_error(v_allowed_callers, "array", "allowed_callers")
+    else:
+        try:
+            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+        except DecodeError:
+            raise _item_error(
+                v_allowed_callers, _decode_allowed_caller, "allowed_callers"
+            ) from None
+    v_cache_control = obj.get("cache_control", _ABSENT)
+    if v_cache_control is _ABSENT:
+        f_cache_control: CacheControlEphemeral | None = None
+    else:
+        try:
+            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    f_defer_loading = obj.get("defer_loading", _ABSENT)
+    if type(f_defer_loading) is not bool:
+        if f_defer_loading is not _ABSENT:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+        f_defer_loading = None
+    f_strict = obj.get("strict", _ABSENT)
+    if type(f_strict) is not bool:
+        if f_strict is not _ABSENT:
+            raise _field_error(f_strict, "boolean", "strict")
+        f_strict = None
+    v_allowed_domains = obj.get("allowed_domains", _ABSENT)
+    if v_allowed_domains is _ABSENT:
+        f_allowed_domains: list[str] | None = None
+    else:
+        try:
+            f_allowed_domains = _d_opt_list_str(v_allowed_domains)
+        except DecodeError as error:
+            raise error.at(_segment("allowed_domains")) from None
+    v_blocked_domains = obj.get("blocked_domains", _ABSENT)
+    if v_blocked_domains is _ABSENT:
+        f_blocked_domains: list[str] | None = None
+    else:
+        try:
+            f_blocked_domains = _d_opt_list_str(v_blocked_domains)
+        except DecodeError as error:
+            raise error.at(_segment("blocked_domains")) from None
+    f_max_uses = obj.get("max_uses")
+    if f_max_uses is not None and type(f_max_uses) is not int:
+        raise _field_error(f_max_uses, "integer", "max_uses")
+    v_citations = obj.get("citations", _ABSENT)
+    if v_citations is _ABSENT:
+        f_citations: CitationsConfig | None = None
+    else:
+        try:
+            f_citations = _d_opt_citations_config(v_citations)
+        except DecodeError as error:
+            raise error.at(_segment("citations")) from None
+    f_max_content_tokens = obj.get("max_content_tokens")
+    if f_max_content_tokens is not None and type(f_max_content_tokens) is not int:
+        raise _field_error(f_max_content_tokens, "integer", "max_content_tokens")
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _WEB_FETCH_TOOL20260209_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _WEB_FETCH_TOOL20260209_KEYS)
+    result = WebFetchTool20260209.__new__(WebFetchTool20260209)
+    result.type = "web_fetch_20260209"
+    result.name = "web_fetch"
+    result.allowed_callers = f_allowed_callers
+    result.cache_control = f_cache_control
+    result.defer_loading = f_defer_loading
+    result.strict = f_strict
+    result.allowed_domains = f_allowed_domains
+    result.blocked_domains = f_blocked_domains
+    result.max_uses = f_max_uses
+    result.citations = f_citations
+    result.max_content_tokens = f_max_content_tokens
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_web_fetch_tool20260309(data: object) -> WebFetchTool20260309:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "web_fetch_20260309":
+        _tag(obj, "type", "web_fetch_20260309")
+    if obj.get("name") != "web_fetch":
+        _tag(obj, "name", "web_fetch")
+    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+    if v_allowed_callers is _ABSENT:
+        f_allowed_callers: list[AllowedCaller] | None = None
+    elif type(v_allowed_callers) is not list:
+        raise _field_error(v_allowed_callers, "array", "allowed_callers")
+    else:
+        try:
+            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+        except DecodeError:
+            raise _item_error(
+                v_allowed_callers, _decode_allowed_caller, "allowed_callers"
+            ) from None
+    v_cache_control = obj.get("cache_control", _ABSENT)
+    if v_cache_control is _ABSENT:
+        f_cache_control: CacheControlEphemeral | None = None
+    else:
+        try:
+            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    f_defer_loading = obj.get("defer_loading", _ABSENT)
+    if type(f_defer_loading) is not bool:
+        if f_defer_loading is not _ABSENT:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+        f_defer_loading = None
+    f_strict = obj.get("strict", _ABSENT)
+    if type(f_strict) is not bool:
+        if f_strict is not _ABSENT:
+            raise _field_error(f_strict, "boolean", "strict")
+        f_strict = None
+    v_allowed_domains = obj.get("allowed_domains", _ABSENT)
+    if v_allowed_domains is _ABSENT:
+        f_allowed_domains: list[str] | None = None
+    else:
+        try:
+            f_allowed_domains = _d_opt_list_str(v_allowed_domains)
+        except DecodeError as error:
+            raise error.at(_segment("allowed_domains")) from None
+    v_blocked_domains = obj.get("blocked_domains", _ABSENT)
+    if v_blocked_domains is _ABSENT:
+        f_blocked_domains: list[str] | None = None
+    else:
+        try:
+            f_blocked_domains = _d_opt_list_str(v_blocked_domains)
+        except DecodeError as error:
+            raise error.at(_segment("blocked_domains")) from None
+    f_max_uses = obj.get("max_uses")
+    if f_max_uses is not None and type(f_max_uses) is not int:
+        raise _field_error(f_max_uses, "integer", "max_uses")
+    v_citations = obj.get("citations", _ABSENT)
+    if v_citations is _ABSENT:
+        f_citations: CitationsConfig | None = None
+    else:
+        try:
+            f_citations = _d_opt_citations_config(v_citations)
+        except DecodeError as error:
+            raise error.at(_segment("citations")) from None
+    f_max_content_tokens = obj.get("max_content_tokens")
+    if f_max_content_tokens is not None and type(f_max_content_tokens) is not int:
+        raise _field_error(f_max_content_tokens, "integer", "max_content_tokens")
+    f_use_cache = obj.get("use_cache", _ABSENT)
+    if type(f_use_cache) is not bool:
+        if f_use_cache is not _ABSENT:
+            raise _field_error(f_use_cache, "boolean", "use_cache")
+        f_use_cache = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _WEB_FETCH_TOOL20260309_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _WEB_FETCH_TOOL20260309_KEYS)
+    result = WebFetchTool20260309.__new__(WebFetchTool20260309)
+    result.type = "web_fetch_20260309"
+    result.name = "web_fetch"
+    result.allowed_callers = f_allowed_callers
+    result.cache_control = f_cache_control
+    result.defer_loading = f_defer_loading
+    result.strict = f_strict
+    result.allowed_domains = f_allowed_domains
+    result.blocked_domains = f_blocked_domains
+    result.max_uses = f_max_uses
+    result.citations = f_citations
+    result.max_content_tokens = f_max_content_tokens
+    result.use_cache = f_use_cache
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_web_search_tool20260318(data: object) -> WebSearchTool20260318:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "web_search_20260318":
+        _tag(obj, "type", "web_search_20260318")
+    if obj.get("name") != "web_search":
+        _tag(obj, "name", "web_search")
+    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+    if v_allowed_callers is _ABSENT:
+        f_allowed_callers: list[AllowedCaller] | None = None
+    elif type(v_allowed_callers) is not list:
+        raise _field_error(v_allowed_callers, "array", "allowed_callers")
+    else:
+        try:
+            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+        except DecodeError:
+            raise _item_error(
+                v_allowed_callers, _decode_allowed_caller, "allowed_callers"
+            ) from None
+    v_cache_control = obj.get("cache_control", _ABSENT)
+    if v_cache_control is _ABSENT:
+        f_cache_control: CacheControlEphemeral | None = None
+    else:
+        try:
+            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    f_defer_loading = obj.get("defer_loading", _ABSENT)
+    if type(f_defer_loading) is not bool:
+        if f_defer_loading is not _ABSENT:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+        f_defer_loading = None
+    f_strict = obj.get("strict", _ABSENT)
+    if type(f_strict) is not bool:
+        if f_strict is not _ABSENT:
+            raise _field_error(f_strict, "boolean", "strict")
+        f_strict = None
+    v_allowed_domains = obj.get("allowed_domains", _ABSENT)
+    if v_allowed_domains is _ABSENT:
+        f_allowed_domains: list[str] | None = None
+    else:
+        try:
+            f_allowed_domains = _d_opt_list_str(v_allowed_domains)
+        except DecodeError as error:
+            raise error.at(_segment("allowed_domains")) from None
+    v_blocked_domains = obj.get("blocked_domains", _ABSENT)
+    if v_blocked_domains is _ABSENT:
+        f_blocked_domains: list[str] | None = None
+    else:
+        try:
+            f_blocked_domains = _d_opt_list_str(v_blocked_domains)
+        except DecodeError as error:
+            raise error.at(_segment("blocked_domains")) from None
+    f_max_uses = obj.get("max_uses")
+    if f_max_uses is not None and type(f_max_uses) is not int:
+        raise _field_error(f_max_uses, "integer", "max_uses")
+    v_user_location = obj.get("user_location", _ABSENT)
+    if v_user_location is _ABSENT:
+        f_user_location: UserLocation | None = None
+    else:
+        try:
+            f_user_location = _d_opt_user_location(v_user_location)
+        except DecodeError as error:
+            raise error.at(_segment("user_location")) from None
+    v_response_inclusion = obj.get("response_inclusion", _ABSENT)
+    if v_response_inclusion is _ABSENT:
+        f_response_inclusion: ResponseInclusion | None = None
+    else:
+        try:
+            f_response_inclusion = _decode_response_inclusion(v_response_inclusion)
+        except DecodeError as error:
+            raise error.at(_segment("response_inclusion")) from None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _WEB_SEARCH_TOOL20260318_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _WEB_SEARCH_TOOL20260318_KEYS)
+    result = WebSearchTool20260318.__new__(WebSearchTool20260318)
+    result.type = "web_search_20260318"
+    result.name = "web_search"
+    result.allowed_callers = f_allowed_callers
+    result.cache_control = f_cache_control
+    result.defer_loading = f_defer_loading
+    result.strict = f_strict
+    result.allowed_domains = f_allowed_domains
+    result.blocked_domains = f_blocked_domains
+    result.max_uses = f_max_uses
+    result.user_location = f_user_location
+    result.response_inclusion = f_response_inclusion
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_web_fetch_tool20260318(data: object) -> WebFetchTool20260318:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "web_fetch_20260318":
+        _tag(obj, "type", "web_fetch_20260318")
+    if obj.get("name") != "web_fetch":
+        _tag(obj, "name", "web_fetch")
+    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+    if v_allowed_callers is _ABSENT:
+        f_allowed_callers: list[AllowedCaller] | None = None
+    elif type(v_allowed_callers) is not list:
+        raise _field_error(v_allowed_callers, "array", "allowed_callers")
+    else:
+        try:
+            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+        except DecodeError:
+            raise _item_error(
+                v_allowed_callers, _decode_allowed_caller, "allowed_callers"
+            ) from None
+    v_cache_control = obj.get("cache_control", _ABSENT)
+    if v_cache_control is _ABSENT:
+        f_cache_control: CacheControlEphemeral | None = None
+    else:
+        try:
+            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    f_defer_loading = obj.get("defer_loading", _ABSENT)
+    if type(f_defer_loading) is not bool:
+        if f_defer_loading is not _ABSENT:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+        f_defer_loading = None
+    f_strict = obj.get("strict", _ABSENT)
+    if type(f_strict) is not bool:
+        if f_strict is not _ABSENT:
+            raise _field_error(f_strict, "boolean", "strict")
+        f_strict = None
+    v_allowed_domains = obj.get("allowed_domains", _ABSENT)
+    if v_allowed_domains is _ABSENT:
+        f_allowed_domains: list[str] | None = None
+    else:
+        try:
+            f_allowed_domains = _d_opt_list_str(v_allowed_domains)
+        except DecodeError as error:
+            raise error.at(_segment("allowed_domains")) from None
+    v_blocked_domains = obj.get("blocked_domains", _ABSENT)
+    if v_blocked_domains is _ABSENT:
+        f_blocked_domains: list[str] | None = None
+    else:
+        try:
+            f_blocked_domains = _d_opt_list_str(v_blocked_domains)
+        except DecodeError as error:
+            raise error.at(_segment("blocked_domains")) from None
+    f_max_uses = obj.get("max_uses")
+    if f_max_uses is not None and type(f_max_uses) is not int:
+        raise _field_error(f_max_uses, "integer", "max_uses")
+    v_citations = obj.get("citations", _ABSENT)
+    if v_citations is _ABSENT:
+        f_citations: CitationsConfig | None = None
+    else:
+        try:
+            f_citations = _d_opt_citations_config(v_citations)
+        except DecodeError as error:
+            raise error.at(_segment("citations")) from None
+    f_max_content_tokens = obj.get("max_content_tokens")
+    if f_max_content_tokens is not None and type(f_max_content_tokens) is not int:
+        raise _field_error(f_max_content_tokens, "integer", "max_content_tokens")
+    v_response_inclusion = obj.get("response_inclusion", _ABSENT)
+    if v_response_inclusion is _ABSENT:
+        f_response_inclusion: ResponseInclusion | None = None
+    else:
+        try:
+            f_response_inclusion = _decode_response_inclusion(v_response_inclusion)
+        except DecodeError as error:
+            raise error.at(_segment("response_inclusion")) from None
+    f_use_cache = obj.get("use_cache", _ABSENT)
+    if type(f_use_cache) is not bool:
+        if f_use_cache is not _ABSENT:
+            raise _field_error(f_use_cache, "boolean", "use_cache")
+        f_use_cache = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _WEB_FETCH_TOOL20260318_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _WEB_FETCH_TOOL20260318_KEYS)
+    result = WebFetchTool20260318.__new__(WebFetchTool20260318)
+    result.type = "web_fetch_20260318"
+    result.name = "web_fetch"
+    result.allowed_callers = f_allowed_callers
+    result.cache_control = f_cache_control
+    result.defer_loading = f_defer_loading
+    result.strict = f_strict
+    result.allowed_domains = f_allowed_domains
+    result.blocked_domains = f_blocked_domains
+    result.max_uses = f_max_uses
+    result.citations = f_citations
+    result.max_content_tokens = f_max_content_tokens
+    result.response_inclusion = f_response_inclusion
+    result.use_cache = f_use_cache
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_tool_search_bm25_tool20251119(data: object) -> ToolSearchBm25Tool20251119:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_search_tool_bm25_20251119":
+        _tag(obj, "type", "tool_search_tool_bm25_20251119")
+    if obj.get("name") != "tool_search_tool_bm25":
+        _tag(obj, "name", "tool_search_tool_bm25")
+    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+    if v_allowed_callers is _ABSENT:
+        f_allowed_callers: list[AllowedCaller] | None = None
+    elif type(v_allowed_callers) is not list:
+        raise _field_error(v_allowed_callers, "array", "allowed_callers")
+    else:
+        try:
+            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+        except DecodeError:
+            raise _item_error(
+                v_allowed_callers, _decode_allowed_caller, "allowed_callers"
+            ) from None
+    v_cache_control = obj.get("cache_control", _ABSENT)
+    if v_cache_control is _ABSENT:
+        f_cache_control: CacheControlEphemeral | None = None
+    else:
+        try:
+            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    f_defer_loading = obj.get("defer_loading", _ABSENT)
+    if type(f_defer_loading) is not bool:
+        if f_defer_loading is not _ABSENT:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+        f_defer_loading = None
+    f_strict = obj.get("strict", _ABSENT)
+    if type(f_strict) is not bool:
+        if f_strict is not _ABSENT:
+            raise _field_error(f_strict, "boolean", "strict")
+        f_strict = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _TOOL_SEARCH_BM25_TOOL20251119_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TOOL_SEARCH_BM25_TOOL20251119_KEYS)
+    result = ToolSearchBm25Tool20251119.__new__(ToolSearchBm25Tool20251119)
+    result.type = "tool_search_tool_bm25_20251119"
+    result.name = "tool_search_tool_bm25"
+    result.allowed_callers = f_allowed_callers
+    result.cache_control = f_cache_control
+    result.defer_loading = f_defer_loading
+    result.strict = f_strict
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_tool_search_bm25_tool(data: object) -> ToolSearchBm25Tool:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_search_tool_bm25":
+        _tag(obj, "type", "tool_search_tool_bm25")
+    if obj.get("name") != "tool_search_tool_bm25":
+        _tag(obj, "name", "tool_search_tool_bm25")
+    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+    if v_allowed_callers is _ABSENT:
+        f_allowed_callers: list[AllowedCaller] | None = None
+    elif type(v_allowed_callers) is not list:
+        raise _field_error(v_allowed_callers, "array", "allowed_callers")
+    else:
+        try:
+            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+        except DecodeError:
+            raise _item_error(
+                v_allowed_callers, _decode_allowed_caller, "allowed_callers"
+            ) from None
+    v_cache_control = obj.get("cache_control", _ABSENT)
+    if v_cache_control is _ABSENT:
+        f_cache_control: CacheControlEphemeral | None = None
+    else:
+        try:
+            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    f_defer_loading = obj.get("defer_loading", _ABSENT)
+    if type(f_defer_loading) is not bool:
+        if f_defer_loading is not _ABSENT:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+        f_defer_loading = None
+    f_strict = obj.get("strict", _ABSENT)
+    if type(f_strict) is not bool:
+        if f_strict is not _ABSENT:
+            raise _field_error(f_strict, "boolean", "strict")
+        f_strict = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _TOOL_SEARCH_BM25_TOOL_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TOOL_SEARCH_BM25_TOOL_KEYS)
+    result = ToolSearchBm25Tool.__new__(ToolSearchBm25Tool)
+    result.type = "tool_search_tool_bm25"
+    result.name = "tool_search_tool_bm25"
+    result.allowed_callers = f_allowed_callers
+    result.cache_control = f_cache_control
+    result.defer_loading = f_defer_loading
+    result.strict = f_strict
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_tool_search_regex_tool20251119(data: object) -> ToolSearchRegexTool20251119:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_search_tool_regex_20251119":
+        _tag(obj, "type", "tool_search_tool_regex_20251119")
+    if obj.get("name") != "tool_search_tool_regex":
+        _tag(obj, "name", "tool_search_tool_regex")
+    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+    if v_allowed_callers is _ABSENT:
+        f_allowed_callers: list[AllowedCaller] | None = None
+    elif type(v_allowed_callers) is not list:
+        raise _field_error(v_allowed_callers, "array", "allowed_callers")
+    else:
+        try:
+            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+        except DecodeError:
+            raise _item_error(
+                v_allowed_callers, _decode_allowed_caller, "allowed_callers"
+            ) from None
+    v_cache_control = obj.get("cache_control", _ABSENT)
+    if v_cache_control is _ABSENT:
+        f_cache_control: CacheControlEphemeral | None = None
+    else:
+        try:
+            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    f_defer_loading = obj.get("defer_loading", _ABSENT)
+    if type(f_defer_loading) is not bool:
+        if f_defer_loading is not _ABSENT:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+        f_defer_loading = None
+    f_strict = obj.get("strict", _ABSENT)
+    if type(f_strict) is not bool:
+        if f_strict is not _ABSENT:
+            raise _field_error(f_strict, "boolean", "strict")
+        f_strict = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _TOOL_SEARCH_REGEX_TOOL20251119_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TOOL_SEARCH_REGEX_TOOL20251119_KEYS)
+    result = ToolSearchRegexTool20251119.__new__(ToolSearchRegexTool20251119)
+    result.type = "tool_search_tool_regex_20251119"
+    result.name = "tool_search_tool_regex"
+    result.allowed_callers = f_allowed_callers
+    result.cache_control = f_cache_control
+    result.defer_loading = f_defer_loading
+    result.strict = f_strict
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
+def _decode_tool_search_regex_tool(data: object) -> ToolSearchRegexTool:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_search_tool_regex":
+        _tag(obj, "type", "tool_search_tool_regex")
+    if obj.get("name") != "tool_search_tool_regex":
+        _tag(obj, "name", "tool_search_tool_regex")
+    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+    if v_allowed_callers is _ABSENT:
+        f_allowed_callers: list[AllowedCaller] | None = None
+    elif type(v_allowed_callers) is not list:
+        raise _field_error(v_allowed_callers, "array", "allowed_callers")
+    else:
+        try:
+            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+        except DecodeError:
+            raise _item_error(
+                v_allowed_callers, _decode_allowed_caller, "allowed_callers"
+            ) from None
+    v_cache_control = obj.get("cache_control", _ABSENT)
+    if v_cache_control is _ABSENT:
+        f_cache_control: CacheControlEphemeral | None = None
+    else:
+        try:
+            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    f_defer_loading = obj.get("defer_loading", _ABSENT)
+    if type(f_defer_loading) is not bool:
+        if f_defer_loading is not _ABSENT:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+        f_defer_loading = None
+    f_strict = obj.get("strict", _ABSENT)
+    if type(f_strict) is not bool:
+        if f_strict is not _ABSENT:
+            raise _field_error(f_strict, "boolean", "strict")
+        f_strict = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 2:  # more than the 2 required key(s)
+        f_present = _TOOL_SEARCH_REGEX_TOOL_OPTIONAL.intersection(obj)
+        if len(obj) != 2 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _TOOL_SEARCH_REGEX_TOOL_KEYS)
+    result = ToolSearchRegexTool.__new__(ToolSearchRegexTool)
+    result.type = "tool_search_tool_regex"
+    result.name = "tool_search_tool_regex"
+    result.allowed_callers = f_allowed_callers
+    result.cache_control = f_cache_control
+    result.defer_loading = f_defer_loading
+    result.strict = f_strict
     result.extra = f_extra
     result._present = f_present
     return result
@@ -4043,14 +10866,14 @@ def _decode_message_create_params(data: object) -> MessageCreateParams:
             raise error.at(_segment("system")) from None
     v_tools = obj.get("tools", _ABSENT)
     if v_tools is _ABSENT:
-        f_tools: list[ToolParam] | None = None
+        f_tools: list[ToolUnion] | None = None
     elif type(v_tools) is not list:
         raise _field_error(v_tools, "array", "tools")
     else:
         try:
-            f_tools = [_decode_tool_param(item) for item in v_tools]
+            f_tools = [_decode_tool_union(item) for item in v_tools]
         except DecodeError:
-            raise _item_error(v_tools, _decode_tool_param, "tools") from None
+            raise _item_error(v_tools, _decode_tool_union, "tools") from None
     v_tool_choice = obj.get("tool_choice", _ABSENT)
     if v_tool_choice is _ABSENT:
         f_tool_choice: ToolChoice | None = None
@@ -4367,6 +11190,98 @@ def _decode_tool_result_block_content(data: object) -> ToolResultBlockContent:
     return _dispatch(obj, "type", _TOOL_RESULT_BLOCK_CONTENT_BY_TAG)(obj)
 
 
+def _decode_text_citation(data: object) -> TextCitation:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _TEXT_CITATION_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
+    obj = _object(data)
+    return _dispatch(obj, "type", _TEXT_CITATION_BY_TAG)(obj)
+
+
+def _decode_caller(data: object) -> Caller:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _CALLER_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
+    obj = _object(data)
+    return _dispatch(obj, "type", _CALLER_BY_TAG)(obj)
+
+
+def _decode_document_source(data: object) -> DocumentSource:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _DOCUMENT_SOURCE_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
+    obj = _object(data)
+    return _dispatch(obj, "type", _DOCUMENT_SOURCE_BY_TAG)(obj)
+
+
+def _decode_web_fetch_tool_result_content(data: object) -> WebFetchToolResultContent:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _WEB_FETCH_TOOL_RESULT_CONTENT_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
+    obj = _object(data)
+    return _dispatch(obj, "type", _WEB_FETCH_TOOL_RESULT_CONTENT_BY_TAG)(obj)
+
+
+def _decode_code_execution_tool_result_content(data: object) -> CodeExecutionToolResultContent:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _CODE_EXECUTION_TOOL_RESULT_CONTENT_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
+    obj = _object(data)
+    return _dispatch(obj, "type", _CODE_EXECUTION_TOOL_RESULT_CONTENT_BY_TAG)(obj)
+
+
+def _decode_bash_code_execution_tool_result_content(
+    data: object,
+) -> BashCodeExecutionToolResultContent:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _BASH_CODE_EXECUTION_TOOL_RESULT_CONTENT_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
+    obj = _object(data)
+    return _dispatch(obj, "type", _BASH_CODE_EXECUTION_TOOL_RESULT_CONTENT_BY_TAG)(obj)
+
+
+def _decode_text_editor_code_execution_tool_result_content(
+    data: object,
+) -> TextEditorCodeExecutionToolResultContent:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_CONTENT_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
+    obj = _object(data)
+    return _dispatch(obj, "type", _TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_CONTENT_BY_TAG)(obj)
+
+
+def _decode_tool_search_tool_result_content(data: object) -> ToolSearchToolResultContent:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _TOOL_SEARCH_TOOL_RESULT_CONTENT_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
+    obj = _object(data)
+    return _dispatch(obj, "type", _TOOL_SEARCH_TOOL_RESULT_CONTENT_BY_TAG)(obj)
+
+
 def _decode_content_block(data: object) -> ContentBlock:
     if type(data) is dict:
         tag = data.get("type")
@@ -4398,6 +11313,56 @@ def _decode_message_stream_event(data: object) -> MessageStreamEvent:
                 return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _MESSAGE_STREAM_EVENT_BY_TAG)(obj)
+
+
+def _decode_tool_union(data: object) -> ToolUnion:
+    if type(data) is dict:
+        if data.get("type") == "bash_20250124":
+            return _decode_tool_bash20250124(data)
+        if data.get("type") == "code_execution_20250522":
+            return _decode_code_execution_tool20250522(data)
+        if data.get("type") == "code_execution_20250825":
+            return _decode_code_execution_tool20250825(data)
+        if data.get("type") == "code_execution_20260120":
+            return _decode_code_execution_tool20260120(data)
+        if data.get("type") == "code_execution_20260521":
+            return _decode_code_execution_tool20260521(data)
+        if data.get("type") == "memory_20250818":
+            return _decode_memory_tool20250818(data)
+        if data.get("type") == "text_editor_20250124":
+            return _decode_tool_text_editor20250124(data)
+        if data.get("type") == "text_editor_20250429":
+            return _decode_tool_text_editor20250429(data)
+        if data.get("type") == "text_editor_20250728":
+            return _decode_tool_text_editor20250728(data)
+        if data.get("type") == "web_search_20250305":
+            return _decode_web_search_tool20250305(data)
+        if data.get("type") == "web_fetch_20250910":
+            return _decode_web_fetch_tool20250910(data)
+        if data.get("type") == "web_search_20260209":
+            return _decode_web_search_tool20260209(data)
+        if data.get("type") == "web_fetch_20260209":
+            return _decode_web_fetch_tool20260209(data)
+        if data.get("type") == "web_fetch_20260309":
+            return _decode_web_fetch_tool20260309(data)
+        if data.get("type") == "web_search_20260318":
+            return _decode_web_search_tool20260318(data)
+        if data.get("type") == "web_fetch_20260318":
+            return _decode_web_fetch_tool20260318(data)
+        if data.get("type") == "tool_search_tool_bm25_20251119":
+            return _decode_tool_search_bm25_tool20251119(data)
+        if data.get("type") == "tool_search_tool_bm25":
+            return _decode_tool_search_bm25_tool(data)
+        if data.get("type") == "tool_search_tool_regex_20251119":
+            return _decode_tool_search_regex_tool20251119(data)
+        if data.get("type") == "tool_search_tool_regex":
+            return _decode_tool_search_regex_tool(data)
+        if "input_schema" in data:
+            return _decode_tool_param(data)
+        raise DecodeError(
+            "matches no member of ToolUnion (expected type='bash_20250124', type='code_execution_20250522', type='code_execution_20250825', type='code_execution_20260120', type='code_execution_20260521', type='memory_20250818', type='text_editor_20250124', type='text_editor_20250429', type='text_editor_20250728', type='web_search_20250305', type='web_fetch_20250910', type='web_search_20260209', type='web_fetch_20260209', type='web_fetch_20260309', type='web_search_20260318', type='web_fetch_20260318', type='tool_search_tool_bm25_20251119', type='tool_search_tool_bm25', type='tool_search_tool_regex_20251119', type='tool_search_tool_regex', key 'input_schema')"
+        )
+    raise _type_error("object", data)
 
 
 def _decode_tool_choice(data: object) -> ToolChoice:
@@ -4456,8 +11421,20 @@ def _d_int_min1024(value: object) -> int:
     return checked
 
 
+def _d_list_allowed_caller(value: object) -> list[AllowedCaller]:
+    return _list(value, _decode_allowed_caller)
+
+
+def _d_list_bash_code_execution_output_block(value: object) -> list[BashCodeExecutionOutputBlock]:
+    return _list(value, _decode_bash_code_execution_output_block)
+
+
 def _d_list_citation(value: object) -> list[Citation]:
     return _list(value, _decode_citation)
+
+
+def _d_list_code_execution_output_block(value: object) -> list[CodeExecutionOutputBlock]:
+    return _list(value, _decode_code_execution_output_block)
 
 
 def _d_list_content_block(value: object) -> list[ContentBlock]:
@@ -4466,6 +11443,10 @@ def _d_list_content_block(value: object) -> list[ContentBlock]:
 
 def _d_list_content_block_param(value: object) -> list[ContentBlockParam]:
     return _list(value, _decode_content_block_param)
+
+
+def _d_list_json_object(value: object) -> list[dict[str, JSONValue]]:
+    return _list(value, _json_object)
 
 
 def _d_list_message_param(value: object) -> list[MessageParam]:
@@ -4484,16 +11465,36 @@ def _d_list_text_block_param(value: object) -> list[TextBlockParam]:
     return _list(value, _decode_text_block_param)
 
 
+def _d_list_text_citation(value: object) -> list[TextCitation]:
+    return _list(value, _decode_text_citation)
+
+
 def _d_list_tool_definition(value: object) -> list[ToolDefinition]:
     return _list(value, _decode_tool_definition)
 
 
-def _d_list_tool_param(value: object) -> list[ToolParam]:
-    return _list(value, _decode_tool_param)
+def _d_list_tool_reference_block(value: object) -> list[ToolReferenceBlock]:
+    return _list(value, _decode_tool_reference_block)
 
 
 def _d_list_tool_result_block_content(value: object) -> list[ToolResultBlockContent]:
     return _list(value, _decode_tool_result_block_content)
+
+
+def _d_list_tool_union(value: object) -> list[ToolUnion]:
+    return _list(value, _decode_tool_union)
+
+
+def _d_list_web_search_result_block(value: object) -> list[WebSearchResultBlock]:
+    return _list(value, _decode_web_search_result_block)
+
+
+def _d_lit_custom(value: object) -> Literal["custom"]:
+    return cast(Literal["custom"], _literal(value, "custom"))
+
+
+def _d_opt_bool(value: object) -> bool | None:
+    return None if value is None else _bool(value)
 
 
 def _d_opt_cache_control_ephemeral(value: object) -> CacheControlEphemeral | None:
@@ -4504,6 +11505,10 @@ def _d_opt_cache_creation(value: object) -> CacheCreation | None:
     return None if value is None else _decode_cache_creation(value)
 
 
+def _d_opt_citations_config(value: object) -> CitationsConfig | None:
+    return None if value is None else _decode_citations_config(value)
+
+
 def _d_opt_container(value: object) -> Container | None:
     return None if value is None else _decode_container(value)
 
@@ -4512,8 +11517,28 @@ def _d_opt_int(value: object) -> int | None:
     return None if value is None else _int(value)
 
 
-def _d_opt_list_citation(value: object) -> list[Citation] | None:
-    return None if value is None else _d_list_citation(value)
+def _d_opt_list_str(value: object) -> list[str] | None:
+    return None if value is None else _d_list_str(value)
+
+
+def _d_opt_list_text_citation(value: object) -> list[TextCitation] | None:
+    return None if value is None else _d_list_text_citation(value)
+
+
+def _d_opt_lit_custom(value: object) -> Literal["custom"] | None:
+    return None if value is None else _d_lit_custom(value)
+
+
+def _d_opt_output_tokens_details(value: object) -> OutputTokensDetails | None:
+    return None if value is None else _decode_output_tokens_details(value)
+
+
+def _d_opt_refusal_category(value: object) -> RefusalCategory | None:
+    return None if value is None else _decode_refusal_category(value)
+
+
+def _d_opt_refusal_stop_details(value: object) -> RefusalStopDetails | None:
+    return None if value is None else _decode_refusal_stop_details(value)
 
 
 def _d_opt_server_tool_usage(value: object) -> ServerToolUsage | None:
@@ -4534,6 +11559,10 @@ def _d_opt_str(value: object) -> str | None:
 
 def _d_opt_str_maxlen256(value: object) -> str | None:
     return None if value is None else _d_str_maxlen256(value)
+
+
+def _d_opt_user_location(value: object) -> UserLocation | None:
+    return None if value is None else _decode_user_location(value)
 
 
 def _d_str_maxlen256(value: object) -> str:
@@ -4569,6 +11598,16 @@ def _d_union_str_or_list_tool_result_block_content(
     raise _type_error("string or array", value)
 
 
+def _d_union_web_search_tool_result_error_or_list_web_search_result_block(
+    value: object,
+) -> WebSearchToolResultError | list[WebSearchResultBlock]:
+    if type(value) is dict:
+        return _decode_web_search_tool_result_error(value)
+    if type(value) is list:
+        return _d_list_web_search_result_block(value)
+    raise _type_error("object or array", value)
+
+
 def _e_union_str_or_list_content_block_param(value: str | list[ContentBlockParam]) -> JSONValue:
     if isinstance(value, str):
         return value
@@ -4587,6 +11626,14 @@ def _e_union_str_or_list_tool_result_block_content(
     if isinstance(value, str):
         return value
     return [encode_tool_result_block_content(item1) for item1 in value]
+
+
+def _e_union_web_search_tool_result_error_or_list_web_search_result_block(
+    value: WebSearchToolResultError | list[WebSearchResultBlock],
+) -> JSONValue:
+    if isinstance(value, WebSearchToolResultError):
+        return value.to_dict()
+    return [item1.to_dict() for item1 in value]
 
 
 _MESSAGE_PARAM_KEYS = frozenset({"role", "content"})
@@ -4620,6 +11667,19 @@ _THINKING_BLOCK_KEYS = frozenset({"type", "thinking", "signature"})
 _REDACTED_THINKING_BLOCK_KEYS = frozenset({"type", "data"})
 
 
+_SERVER_TOOL_USE_BLOCK_KEYS = frozenset({"type", "id", "name", "input", "caller", "cache_control"})
+_SERVER_TOOL_USE_BLOCK_OPTIONAL = frozenset({"caller", "cache_control"})
+
+
+_WEB_SEARCH_TOOL_RESULT_BLOCK_KEYS = frozenset(
+    {"type", "tool_use_id", "content", "caller", "cache_control"}
+)
+_WEB_SEARCH_TOOL_RESULT_BLOCK_OPTIONAL = frozenset({"caller", "cache_control"})
+
+
+_WEB_SEARCH_TOOL_RESULT_ERROR_KEYS = frozenset({"type", "error_code"})
+
+
 _CACHE_CONTROL_EPHEMERAL_KEYS = frozenset({"type", "ttl"})
 _CACHE_CONTROL_EPHEMERAL_OPTIONAL = frozenset({"ttl"})
 
@@ -4633,6 +11693,68 @@ _URL_IMAGE_SOURCE_KEYS = frozenset({"type", "url"})
 _CITATION_KEYS = frozenset({"text", "source"})
 
 
+_CITATION_CHAR_LOCATION_KEYS = frozenset(
+    {
+        "type",
+        "cited_text",
+        "document_index",
+        "document_title",
+        "start_char_index",
+        "end_char_index",
+        "file_id",
+    }
+)
+_CITATION_CHAR_LOCATION_OPTIONAL = frozenset({"document_title", "file_id"})
+
+
+_CITATION_PAGE_LOCATION_KEYS = frozenset(
+    {
+        "type",
+        "cited_text",
+        "document_index",
+        "document_title",
+        "start_page_number",
+        "end_page_number",
+        "file_id",
+    }
+)
+_CITATION_PAGE_LOCATION_OPTIONAL = frozenset({"document_title", "file_id"})
+
+
+_CITATION_CONTENT_BLOCK_LOCATION_KEYS = frozenset(
+    {
+        "type",
+        "cited_text",
+        "document_index",
+        "document_title",
+        "start_block_index",
+        "end_block_index",
+        "file_id",
+    }
+)
+_CITATION_CONTENT_BLOCK_LOCATION_OPTIONAL = frozenset({"document_title", "file_id"})
+
+
+_CITATIONS_WEB_SEARCH_RESULT_LOCATION_KEYS = frozenset(
+    {"type", "cited_text", "encrypted_index", "title", "url"}
+)
+_CITATIONS_WEB_SEARCH_RESULT_LOCATION_OPTIONAL = frozenset({"title"})
+
+
+_CITATIONS_SEARCH_RESULT_LOCATION_KEYS = frozenset(
+    {
+        "type",
+        "cited_text",
+        "search_result_index",
+        "source",
+        "title",
+        "start_block_index",
+        "end_block_index",
+    }
+)
+_CITATIONS_SEARCH_RESULT_LOCATION_OPTIONAL = frozenset({"title"})
+
+
 _CITATION_SOURCE_KEYS = frozenset({"id", "dataset"})
 
 
@@ -4640,13 +11762,137 @@ _TEXT_BLOCK_KEYS = frozenset({"type", "text", "citations"})
 _TEXT_BLOCK_OPTIONAL = frozenset({"citations"})
 
 
-_TOOL_USE_BLOCK_KEYS = frozenset({"type", "id", "name", "input"})
+_TOOL_USE_BLOCK_KEYS = frozenset({"type", "id", "name", "input", "caller"})
+_TOOL_USE_BLOCK_OPTIONAL = frozenset({"caller"})
+
+
+_DIRECT_CALLER_KEYS = frozenset({"type"})
+
+
+_SERVER_TOOL_CALLER_KEYS = frozenset({"type", "tool_id"})
+
+
+_SERVER_TOOL_CALLER20260120_KEYS = frozenset({"type", "tool_id"})
+
+
+_WEB_SEARCH_RESULT_BLOCK_KEYS = frozenset({"type", "encrypted_content", "page_age", "title", "url"})
+_WEB_SEARCH_RESULT_BLOCK_OPTIONAL = frozenset({"page_age"})
+
+
+_CITATIONS_CONFIG_KEYS = frozenset({"enabled"})
+_CITATIONS_CONFIG_OPTIONAL = frozenset({"enabled"})
+
+
+_BASE64_PDF_SOURCE_KEYS = frozenset({"type", "media_type", "data"})
+
+
+_PLAIN_TEXT_SOURCE_KEYS = frozenset({"type", "media_type", "data"})
+
+
+_DOCUMENT_BLOCK_KEYS = frozenset({"type", "source", "title", "citations"})
+_DOCUMENT_BLOCK_OPTIONAL = frozenset({"title", "citations"})
+
+
+_WEB_FETCH_BLOCK_KEYS = frozenset({"type", "url", "retrieved_at", "content"})
+_WEB_FETCH_BLOCK_OPTIONAL = frozenset({"retrieved_at"})
+
+
+_WEB_FETCH_TOOL_RESULT_ERROR_BLOCK_KEYS = frozenset({"type", "error_code"})
+
+
+_WEB_FETCH_TOOL_RESULT_BLOCK_KEYS = frozenset({"type", "tool_use_id", "content", "caller"})
+_WEB_FETCH_TOOL_RESULT_BLOCK_OPTIONAL = frozenset({"caller"})
+
+
+_CODE_EXECUTION_OUTPUT_BLOCK_KEYS = frozenset({"type", "file_id"})
+
+
+_CODE_EXECUTION_RESULT_BLOCK_KEYS = frozenset(
+    {"type", "stdout", "stderr", "return_code", "content"}
+)
+
+
+_ENCRYPTED_CODE_EXECUTION_RESULT_BLOCK_KEYS = frozenset(
+    {"type", "encrypted_stdout", "stderr", "return_code", "content"}
+)
+
+
+_CODE_EXECUTION_TOOL_RESULT_ERROR_KEYS = frozenset({"type", "error_code"})
+
+
+_CODE_EXECUTION_TOOL_RESULT_BLOCK_KEYS = frozenset({"type", "tool_use_id", "content"})
+
+
+_BASH_CODE_EXECUTION_OUTPUT_BLOCK_KEYS = frozenset({"type", "file_id"})
+
+
+_BASH_CODE_EXECUTION_RESULT_BLOCK_KEYS = frozenset(
+    {"type", "stdout", "stderr", "return_code", "content"}
+)
+
+
+_BASH_CODE_EXECUTION_TOOL_RESULT_ERROR_KEYS = frozenset({"type", "error_code"})
+
+
+_BASH_CODE_EXECUTION_TOOL_RESULT_BLOCK_KEYS = frozenset({"type", "tool_use_id", "content"})
+
+
+_TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_ERROR_KEYS = frozenset(
+    {"type", "error_code", "error_message"}
+)
+_TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_ERROR_OPTIONAL = frozenset({"error_message"})
+
+
+_TEXT_EDITOR_CODE_EXECUTION_VIEW_RESULT_BLOCK_KEYS = frozenset(
+    {"type", "content", "file_type", "num_lines", "start_line", "total_lines"}
+)
+_TEXT_EDITOR_CODE_EXECUTION_VIEW_RESULT_BLOCK_OPTIONAL = frozenset(
+    {"num_lines", "start_line", "total_lines"}
+)
+
+
+_TEXT_EDITOR_CODE_EXECUTION_CREATE_RESULT_BLOCK_KEYS = frozenset({"type", "is_file_update"})
+
+
+_TEXT_EDITOR_CODE_EXECUTION_STR_REPLACE_RESULT_BLOCK_KEYS = frozenset(
+    {"type", "lines", "new_lines", "new_start", "old_lines", "old_start"}
+)
+_TEXT_EDITOR_CODE_EXECUTION_STR_REPLACE_RESULT_BLOCK_OPTIONAL = frozenset(
+    {"lines", "new_lines", "new_start", "old_lines", "old_start"}
+)
+
+
+_TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_BLOCK_KEYS = frozenset({"type", "tool_use_id", "content"})
+
+
+_TOOL_SEARCH_TOOL_RESULT_ERROR_KEYS = frozenset({"type", "error_code", "error_message"})
+_TOOL_SEARCH_TOOL_RESULT_ERROR_OPTIONAL = frozenset({"error_message"})
+
+
+_TOOL_REFERENCE_BLOCK_KEYS = frozenset({"type", "tool_name"})
+
+
+_TOOL_SEARCH_TOOL_SEARCH_RESULT_BLOCK_KEYS = frozenset({"type", "tool_references"})
+
+
+_TOOL_SEARCH_TOOL_RESULT_BLOCK_KEYS = frozenset({"type", "tool_use_id", "content"})
+
+
+_CONTAINER_UPLOAD_BLOCK_KEYS = frozenset({"type", "file_id"})
 
 
 _CACHE_CREATION_KEYS = frozenset({"ephemeral_5m_input_tokens", "ephemeral_1h_input_tokens"})
 
 
-_SERVER_TOOL_USAGE_KEYS = frozenset({"web_search_requests"})
+_SERVER_TOOL_USAGE_KEYS = frozenset({"web_search_requests", "web_fetch_requests"})
+_SERVER_TOOL_USAGE_OPTIONAL = frozenset({"web_fetch_requests"})
+
+
+_OUTPUT_TOKENS_DETAILS_KEYS = frozenset({"thinking_tokens"})
+
+
+_REFUSAL_STOP_DETAILS_KEYS = frozenset({"type", "category", "explanation"})
+_REFUSAL_STOP_DETAILS_OPTIONAL = frozenset({"category", "explanation"})
 
 
 _USAGE_KEYS = frozenset(
@@ -4658,6 +11904,8 @@ _USAGE_KEYS = frozenset(
         "cache_creation",
         "server_tool_use",
         "service_tier",
+        "output_tokens_details",
+        "inference_geo",
     }
 )
 _USAGE_OPTIONAL = frozenset(
@@ -4667,6 +11915,8 @@ _USAGE_OPTIONAL = frozenset(
         "cache_creation",
         "server_tool_use",
         "service_tier",
+        "output_tokens_details",
+        "inference_geo",
     }
 )
 
@@ -4675,15 +11925,27 @@ _CONTAINER_KEYS = frozenset({"id", "expires_at"})
 
 
 _MESSAGE_KEYS = frozenset(
-    {"id", "type", "role", "model", "content", "stop_reason", "stop_sequence", "usage", "container"}
+    {
+        "id",
+        "type",
+        "role",
+        "model",
+        "content",
+        "stop_reason",
+        "stop_sequence",
+        "stop_details",
+        "usage",
+        "container",
+    }
 )
-_MESSAGE_OPTIONAL = frozenset({"container"})
+_MESSAGE_OPTIONAL = frozenset({"stop_details", "container"})
 
 
 _TEXT_DELTA_KEYS = frozenset({"type", "text"})
 
 
-_CITATIONS_DELTA_KEYS = frozenset({"type", "citations"})
+_CITATIONS_DELTA_KEYS = frozenset({"type", "citation", "citations"})
+_CITATIONS_DELTA_OPTIONAL = frozenset({"citation", "citations"})
 
 
 _INPUT_JSON_DELTA_KEYS = frozenset({"type", "partial_json"})
@@ -4707,8 +11969,8 @@ _CONTENT_BLOCK_DELTA_EVENT_KEYS = frozenset({"type", "index", "delta"})
 _CONTENT_BLOCK_STOP_EVENT_KEYS = frozenset({"type", "index"})
 
 
-_MESSAGE_DELTA_KEYS = frozenset({"stop_reason", "stop_sequence", "container"})
-_MESSAGE_DELTA_OPTIONAL = frozenset({"container"})
+_MESSAGE_DELTA_KEYS = frozenset({"stop_reason", "stop_sequence", "stop_details", "container"})
+_MESSAGE_DELTA_OPTIONAL = frozenset({"stop_details", "container"})
 
 
 _MESSAGE_DELTA_USAGE_KEYS = frozenset(
@@ -4718,10 +11980,17 @@ _MESSAGE_DELTA_USAGE_KEYS = frozenset(
         "cache_creation_input_tokens",
         "cache_read_input_tokens",
         "server_tool_use",
+        "output_tokens_details",
     }
 )
 _MESSAGE_DELTA_USAGE_OPTIONAL = frozenset(
-    {"input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "server_tool_use"}
+    {
+        "input_tokens",
+        "cache_creation_input_tokens",
+        "cache_read_input_tokens",
+        "server_tool_use",
+        "output_tokens_details",
+    }
 )
 
 
@@ -4731,8 +12000,409 @@ _MESSAGE_DELTA_EVENT_KEYS = frozenset({"type", "delta", "usage"})
 _MESSAGE_STOP_EVENT_KEYS = frozenset({"type"})
 
 
-_TOOL_PARAM_KEYS = frozenset({"name", "description", "input_schema", "cache_control"})
-_TOOL_PARAM_OPTIONAL = frozenset({"description", "cache_control"})
+_PING_EVENT_KEYS = frozenset({"type"})
+
+
+_ERROR_DETAIL_KEYS = frozenset({"type", "message"})
+
+
+_ERROR_EVENT_KEYS = frozenset({"type", "error"})
+
+
+_TOOL_PARAM_KEYS = frozenset(
+    {
+        "name",
+        "description",
+        "input_schema",
+        "type",
+        "cache_control",
+        "allowed_callers",
+        "defer_loading",
+        "eager_input_streaming",
+        "input_examples",
+        "strict",
+    }
+)
+_TOOL_PARAM_OPTIONAL = frozenset(
+    {
+        "description",
+        "type",
+        "cache_control",
+        "allowed_callers",
+        "defer_loading",
+        "eager_input_streaming",
+        "input_examples",
+        "strict",
+    }
+)
+
+
+_USER_LOCATION_KEYS = frozenset({"type", "city", "country", "region", "timezone"})
+_USER_LOCATION_OPTIONAL = frozenset({"city", "country", "region", "timezone"})
+
+
+_TOOL_BASH20250124_KEYS = frozenset(
+    {
+        "type",
+        "name",
+        "allowed_callers",
+        "cache_control",
+        "defer_loading",
+        "strict",
+        "input_examples",
+    }
+)
+_TOOL_BASH20250124_OPTIONAL = frozenset(
+    {"allowed_callers", "cache_control", "defer_loading", "strict", "input_examples"}
+)
+
+
+_CODE_EXECUTION_TOOL20250522_KEYS = frozenset(
+    {"type", "name", "allowed_callers", "cache_control", "defer_loading", "strict"}
+)
+_CODE_EXECUTION_TOOL20250522_OPTIONAL = frozenset(
+    {"allowed_callers", "cache_control", "defer_loading", "strict"}
+)
+
+
+_CODE_EXECUTION_TOOL20250825_KEYS = frozenset(
+    {"type", "name", "allowed_callers", "cache_control", "defer_loading", "strict"}
+)
+_CODE_EXECUTION_TOOL20250825_OPTIONAL = frozenset(
+    {"allowed_callers", "cache_control", "defer_loading", "strict"}
+)
+
+
+_CODE_EXECUTION_TOOL20260120_KEYS = frozenset(
+    {"type", "name", "allowed_callers", "cache_control", "defer_loading", "strict"}
+)
+_CODE_EXECUTION_TOOL20260120_OPTIONAL = frozenset(
+    {"allowed_callers", "cache_control", "defer_loading", "strict"}
+)
+
+
+_CODE_EXECUTION_TOOL20260521_KEYS = frozenset(
+    {"type", "name", "allowed_callers", "cache_control", "defer_loading", "strict"}
+)
+_CODE_EXECUTION_TOOL20260521_OPTIONAL = frozenset(
+    {"allowed_callers", "cache_control", "defer_loading", "strict"}
+)
+
+
+_MEMORY_TOOL20250818_KEYS = frozenset(
+    {
+        "type",
+        "name",
+        "allowed_callers",
+        "cache_control",
+        "defer_loading",
+        "strict",
+        "input_examples",
+    }
+)
+_MEMORY_TOOL20250818_OPTIONAL = frozenset(
+    {"allowed_callers", "cache_control", "defer_loading", "strict", "input_examples"}
+)
+
+
+_TOOL_TEXT_EDITOR20250124_KEYS = frozenset(
+    {
+        "type",
+        "name",
+        "allowed_callers",
+        "cache_control",
+        "defer_loading",
+        "strict",
+        "input_examples",
+    }
+)
+_TOOL_TEXT_EDITOR20250124_OPTIONAL = frozenset(
+    {"allowed_callers", "cache_control", "defer_loading", "strict", "input_examples"}
+)
+
+
+_TOOL_TEXT_EDITOR20250429_KEYS = frozenset(
+    {
+        "type",
+        "name",
+        "allowed_callers",
+        "cache_control",
+        "defer_loading",
+        "strict",
+        "input_examples",
+    }
+)
+_TOOL_TEXT_EDITOR20250429_OPTIONAL = frozenset(
+    {"allowed_callers", "cache_control", "defer_loading", "strict", "input_examples"}
+)
+
+
+_TOOL_TEXT_EDITOR20250728_KEYS = frozenset(
+    {
+        "type",
+        "name",
+        "allowed_callers",
+        "cache_control",
+        "defer_loading",
+        "strict",
+        "input_examples",
+        "max_characters",
+    }
+)
+_TOOL_TEXT_EDITOR20250728_OPTIONAL = frozenset(
+    {
+        "allowed_callers",
+        "cache_control",
+        "defer_loading",
+        "strict",
+        "input_examples",
+        "max_characters",
+    }
+)
+
+
+_WEB_SEARCH_TOOL20250305_KEYS = frozenset(
+    {
+        "type",
+        "name",
+        "allowed_callers",
+        "cache_control",
+        "defer_loading",
+        "strict",
+        "allowed_domains",
+        "blocked_domains",
+        "max_uses",
+        "user_location",
+    }
+)
+_WEB_SEARCH_TOOL20250305_OPTIONAL = frozenset(
+    {
+        "allowed_callers",
+        "cache_control",
+        "defer_loading",
+        "strict",
+        "allowed_domains",
+        "blocked_domains",
+        "max_uses",
+        "user_location",
+    }
+)
+
+
+_WEB_FETCH_TOOL20250910_KEYS = frozenset(
+    {
+        "type",
+        "name",
+        "allowed_callers",
+        "cache_control",
+        "defer_loading",
+        "strict",
+        "allowed_domains",
+        "blocked_domains",
+        "max_uses",
+        "citations",
+        "max_content_tokens",
+    }
+)
+_WEB_FETCH_TOOL20250910_OPTIONAL = frozenset(
+    {
+        "allowed_callers",
+        "cache_control",
+        "defer_loading",
+        "strict",
+        "allowed_domains",
+        "blocked_domains",
+        "max_uses",
+        "citations",
+        "max_content_tokens",
+    }
+)
+
+
+_WEB_SEARCH_TOOL20260209_KEYS = frozenset(
+    {
+        "type",
+        "name",
+        "allowed_callers",
+        "cache_control",
+        "defer_loading",
+        "strict",
+        "allowed_domains",
+        "blocked_domains",
+        "max_uses",
+        "user_location",
+    }
+)
+_WEB_SEARCH_TOOL20260209_OPTIONAL = frozenset(
+    {
+        "allowed_callers",
+        "cache_control",
+        "defer_loading",
+        "strict",
+        "allowed_domains",
+        "blocked_domains",
+        "max_uses",
+        "user_location",
+    }
+)
+
+
+_WEB_FETCH_TOOL20260209_KEYS = frozenset(
+    {
+        "type",
+        "name",
+        "allowed_callers",
+        "cache_control",
+        "defer_loading",
+        "strict",
+        "allowed_domains",
+        "blocked_domains",
+        "max_uses",
+        "citations",
+        "max_content_tokens",
+    }
+)
+_WEB_FETCH_TOOL20260209_OPTIONAL = frozenset(
+    {
+        "allowed_callers",
+        "cache_control",
+        "defer_loading",
+        "strict",
+        "allowed_domains",
+        "blocked_domains",
+        "max_uses",
+        "citations",
+        "max_content_tokens",
+    }
+)
+
+
+_WEB_FETCH_TOOL20260309_KEYS = frozenset(
+    {
+        "type",
+        "name",
+        "allowed_callers",
+        "cache_control",
+        "defer_loading",
+        "strict",
+        "allowed_domains",
+        "blocked_domains",
+        "max_uses",
+        "citations",
+        "max_content_tokens",
+        "use_cache",
+    }
+)
+_WEB_FETCH_TOOL20260309_OPTIONAL = frozenset(
+    {
+        "allowed_callers",
+        "cache_control",
+        "defer_loading",
+        "strict",
+        "allowed_domains",
+        "blocked_domains",
+        "max_uses",
+        "citations",
+        "max_content_tokens",
+        "use_cache",
+    }
+)
+
+
+_WEB_SEARCH_TOOL20260318_KEYS = frozenset(
+    {
+        "type",
+        "name",
+        "allowed_callers",
+        "cache_control",
+        "defer_loading",
+        "strict",
+        "allowed_domains",
+        "blocked_domains",
+        "max_uses",
+        "user_location",
+        "response_inclusion",
+    }
+)
+_WEB_SEARCH_TOOL20260318_OPTIONAL = frozenset(
+    {
+        "allowed_callers",
+        "cache_control",
+        "defer_loading",
+        "strict",
+        "allowed_domains",
+        "blocked_domains",
+        "max_uses",
+        "user_location",
+        "response_inclusion",
+    }
+)
+
+
+_WEB_FETCH_TOOL20260318_KEYS = frozenset(
+    {
+        "type",
+        "name",
+        "allowed_callers",
+        "cache_control",
+        "defer_loading",
+        "strict",
+        "allowed_domains",
+        "blocked_domains",
+        "max_uses",
+        "citations",
+        "max_content_tokens",
+        "response_inclusion",
+        "use_cache",
+    }
+)
+_WEB_FETCH_TOOL20260318_OPTIONAL = frozenset(
+    {
+        "allowed_callers",
+        "cache_control",
+        "defer_loading",
+        "strict",
+        "allowed_domains",
+        "blocked_domains",
+        "max_uses",
+        "citations",
+        "max_content_tokens",
+        "response_inclusion",
+        "use_cache",
+    }
+)
+
+
+_TOOL_SEARCH_BM25_TOOL20251119_KEYS = frozenset(
+    {"type", "name", "allowed_callers", "cache_control", "defer_loading", "strict"}
+)
+_TOOL_SEARCH_BM25_TOOL20251119_OPTIONAL = frozenset(
+    {"allowed_callers", "cache_control", "defer_loading", "strict"}
+)
+
+
+_TOOL_SEARCH_BM25_TOOL_KEYS = frozenset(
+    {"type", "name", "allowed_callers", "cache_control", "defer_loading", "strict"}
+)
+_TOOL_SEARCH_BM25_TOOL_OPTIONAL = frozenset(
+    {"allowed_callers", "cache_control", "defer_loading", "strict"}
+)
+
+
+_TOOL_SEARCH_REGEX_TOOL20251119_KEYS = frozenset(
+    {"type", "name", "allowed_callers", "cache_control", "defer_loading", "strict"}
+)
+_TOOL_SEARCH_REGEX_TOOL20251119_OPTIONAL = frozenset(
+    {"allowed_callers", "cache_control", "defer_loading", "strict"}
+)
+
+
+_TOOL_SEARCH_REGEX_TOOL_KEYS = frozenset(
+    {"type", "name", "allowed_callers", "cache_control", "defer_loading", "strict"}
+)
+_TOOL_SEARCH_REGEX_TOOL_OPTIONAL = frozenset(
+    {"allowed_callers", "cache_control", "defer_loading", "strict"}
+)
 
 
 _TOOL_CHOICE_AUTO_KEYS = frozenset({"type", "disable_parallel_tool_use"})
@@ -4815,8 +12485,41 @@ _ROLE_VALUES: dict[str, Role] = {member.value: member for member in Role}
 _IMAGE_MEDIA_TYPE_VALUES: dict[str, ImageMediaType] = {
     member.value: member for member in ImageMediaType
 }
+_SERVER_TOOL_NAME_VALUES: dict[str, ServerToolName] = {
+    member.value: member for member in ServerToolName
+}
+_WEB_SEARCH_TOOL_RESULT_ERROR_CODE_VALUES: dict[str, WebSearchToolResultErrorCode] = {
+    member.value: member for member in WebSearchToolResultErrorCode
+}
+_WEB_FETCH_TOOL_RESULT_ERROR_CODE_VALUES: dict[str, WebFetchToolResultErrorCode] = {
+    member.value: member for member in WebFetchToolResultErrorCode
+}
+_CODE_EXECUTION_TOOL_RESULT_ERROR_CODE_VALUES: dict[str, CodeExecutionToolResultErrorCode] = {
+    member.value: member for member in CodeExecutionToolResultErrorCode
+}
+_BASH_CODE_EXECUTION_TOOL_RESULT_ERROR_CODE_VALUES: dict[
+    str, BashCodeExecutionToolResultErrorCode
+] = {member.value: member for member in BashCodeExecutionToolResultErrorCode}
+_TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_ERROR_CODE_VALUES: dict[
+    str, TextEditorCodeExecutionToolResultErrorCode
+] = {member.value: member for member in TextEditorCodeExecutionToolResultErrorCode}
+_TEXT_EDITOR_FILE_TYPE_VALUES: dict[str, TextEditorFileType] = {
+    member.value: member for member in TextEditorFileType
+}
+_TOOL_SEARCH_TOOL_RESULT_ERROR_CODE_VALUES: dict[str, ToolSearchToolResultErrorCode] = {
+    member.value: member for member in ToolSearchToolResultErrorCode
+}
 _STOP_REASON_VALUES: dict[str, StopReason] = {member.value: member for member in StopReason}
 _SERVICE_TIER_VALUES: dict[str, ServiceTier] = {member.value: member for member in ServiceTier}
+_REFUSAL_CATEGORY_VALUES: dict[str, RefusalCategory] = {
+    member.value: member for member in RefusalCategory
+}
+_ALLOWED_CALLER_VALUES: dict[str, AllowedCaller] = {
+    member.value: member for member in AllowedCaller
+}
+_RESPONSE_INCLUSION_VALUES: dict[str, ResponseInclusion] = {
+    member.value: member for member in ResponseInclusion
+}
 _TOKEN_STATUS_VALUES: dict[str, TokenStatus] = {member.value: member for member in TokenStatus}
 _CONTENT_BLOCK_PARAM_BY_TAG: dict[object, Callable[[object], ContentBlockParam]] = {
     "text": _decode_text_block_param,
@@ -4826,6 +12529,8 @@ _CONTENT_BLOCK_PARAM_BY_TAG: dict[object, Callable[[object], ContentBlockParam]]
     "document": _decode_document,
     "thinking": _decode_thinking_block,
     "redacted_thinking": _decode_redacted_thinking_block,
+    "server_tool_use": _decode_server_tool_use_block,
+    "web_search_tool_result": _decode_web_search_tool_result_block,
 }
 _IMAGE_SOURCE_BY_TAG: dict[object, Callable[[object], ImageSource]] = {
     "base64": _decode_base64_image_source,
@@ -4835,11 +12540,68 @@ _TOOL_RESULT_BLOCK_CONTENT_BY_TAG: dict[object, Callable[[object], ToolResultBlo
     "text": _decode_text_block_param,
     "image": _decode_image_block_param,
 }
+_TEXT_CITATION_BY_TAG: dict[object, Callable[[object], TextCitation]] = {
+    "char_location": _decode_citation_char_location,
+    "page_location": _decode_citation_page_location,
+    "content_block_location": _decode_citation_content_block_location,
+    "web_search_result_location": _decode_citations_web_search_result_location,
+    "search_result_location": _decode_citations_search_result_location,
+}
+_CALLER_BY_TAG: dict[object, Callable[[object], Caller]] = {
+    "direct": _decode_direct_caller,
+    "code_execution_20250825": _decode_server_tool_caller,
+    "code_execution_20260120": _decode_server_tool_caller20260120,
+}
+_DOCUMENT_SOURCE_BY_TAG: dict[object, Callable[[object], DocumentSource]] = {
+    "base64": _decode_base64_pdf_source,
+    "text": _decode_plain_text_source,
+}
+_WEB_FETCH_TOOL_RESULT_CONTENT_BY_TAG: dict[
+    object, Callable[[object], WebFetchToolResultContent]
+] = {
+    "web_fetch_result": _decode_web_fetch_block,
+    "web_fetch_tool_result_error": _decode_web_fetch_tool_result_error_block,
+}
+_CODE_EXECUTION_TOOL_RESULT_CONTENT_BY_TAG: dict[
+    object, Callable[[object], CodeExecutionToolResultContent]
+] = {
+    "code_execution_tool_result_error": _decode_code_execution_tool_result_error,
+    "code_execution_result": _decode_code_execution_result_block,
+    "encrypted_code_execution_result": _decode_encrypted_code_execution_result_block,
+}
+_BASH_CODE_EXECUTION_TOOL_RESULT_CONTENT_BY_TAG: dict[
+    object, Callable[[object], BashCodeExecutionToolResultContent]
+] = {
+    "bash_code_execution_tool_result_error": _decode_bash_code_execution_tool_result_error,
+    "bash_code_execution_result": _decode_bash_code_execution_result_block,
+}
+_TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_CONTENT_BY_TAG: dict[
+    object, Callable[[object], TextEditorCodeExecutionToolResultContent]
+] = {
+    "text_editor_code_execution_tool_result_error": _decode_text_editor_code_execution_tool_result_error,
+    "text_editor_code_execution_view_result": _decode_text_editor_code_execution_view_result_block,
+    "text_editor_code_execution_create_result": _decode_text_editor_code_execution_create_result_block,
+    "text_editor_code_execution_str_replace_result": _decode_text_editor_code_execution_str_replace_result_block,
+}
+_TOOL_SEARCH_TOOL_RESULT_CONTENT_BY_TAG: dict[
+    object, Callable[[object], ToolSearchToolResultContent]
+] = {
+    "tool_search_tool_result_error": _decode_tool_search_tool_result_error,
+    "tool_search_tool_search_result": _decode_tool_search_tool_search_result_block,
+}
 _CONTENT_BLOCK_BY_TAG: dict[object, Callable[[object], ContentBlock]] = {
     "text": _decode_text_block,
     "thinking": _decode_thinking_block,
     "redacted_thinking": _decode_redacted_thinking_block,
     "tool_use": _decode_tool_use_block,
+    "server_tool_use": _decode_server_tool_use_block,
+    "web_search_tool_result": _decode_web_search_tool_result_block,
+    "web_fetch_tool_result": _decode_web_fetch_tool_result_block,
+    "code_execution_tool_result": _decode_code_execution_tool_result_block,
+    "bash_code_execution_tool_result": _decode_bash_code_execution_tool_result_block,
+    "text_editor_code_execution_tool_result": _decode_text_editor_code_execution_tool_result_block,
+    "tool_search_tool_result": _decode_tool_search_tool_result_block,
+    "container_upload": _decode_container_upload_block,
 }
 _CONTENT_BLOCK_DELTA_BY_TAG: dict[object, Callable[[object], ContentBlockDelta]] = {
     "text_delta": _decode_text_delta,
@@ -4849,6 +12611,8 @@ _CONTENT_BLOCK_DELTA_BY_TAG: dict[object, Callable[[object], ContentBlockDelta]]
     "signature_delta": _decode_signature_delta,
 }
 _MESSAGE_STREAM_EVENT_BY_TAG: dict[object, Callable[[object], MessageStreamEvent]] = {
+    "ping": _decode_ping_event,
+    "error": _decode_error_event,
     "message_start": _decode_message_start_event,
     "content_block_start": _decode_content_block_start_event,
     "content_block_delta": _decode_content_block_delta_event,
@@ -4971,6 +12735,36 @@ def encode_redacted_thinking_block(value: RedactedThinkingBlock) -> JSONValue:
     return value.to_dict()
 
 
+def decode_server_tool_use_block(data: object) -> ServerToolUseBlock:
+    """Decode JSON data (as `json.loads` returns it) into ServerToolUseBlock; raises DecodeError."""
+    return _guard(_decode_server_tool_use_block, data)
+
+
+def encode_server_tool_use_block(value: ServerToolUseBlock) -> JSONValue:
+    """Encode ServerToolUseBlock as JSON data (the inverse of `decode_server_tool_use_block`)."""
+    return value.to_dict()
+
+
+def decode_web_search_tool_result_block(data: object) -> WebSearchToolResultBlock:
+    """Decode JSON data (as `json.loads` returns it) into WebSearchToolResultBlock; raises DecodeError."""
+    return _guard(_decode_web_search_tool_result_block, data)
+
+
+def encode_web_search_tool_result_block(value: WebSearchToolResultBlock) -> JSONValue:
+    """Encode WebSearchToolResultBlock as JSON data (the inverse of `decode_web_search_tool_result_block`)."""
+    return value.to_dict()
+
+
+def decode_web_search_tool_result_error(data: object) -> WebSearchToolResultError:
+    """Decode JSON data (as `json.loads` returns it) into WebSearchToolResultError; raises DecodeError."""
+    return _guard(_decode_web_search_tool_result_error, data)
+
+
+def encode_web_search_tool_result_error(value: WebSearchToolResultError) -> JSONValue:
+    """Encode WebSearchToolResultError as JSON data (the inverse of `decode_web_search_tool_result_error`)."""
+    return value.to_dict()
+
+
 def decode_cache_control_ephemeral(data: object) -> CacheControlEphemeral:
     """Decode JSON data (as `json.loads` returns it) into CacheControlEphemeral; raises DecodeError."""
     return _guard(_decode_cache_control_ephemeral, data)
@@ -5041,6 +12835,68 @@ def encode_citation(value: Citation) -> JSONValue:
     return value.to_dict()
 
 
+def decode_citation_char_location(data: object) -> CitationCharLocation:
+    """Decode JSON data (as `json.loads` returns it) into CitationCharLocation; raises DecodeError."""
+    return _guard(_decode_citation_char_location, data)
+
+
+def encode_citation_char_location(value: CitationCharLocation) -> JSONValue:
+    """Encode CitationCharLocation as JSON data (the inverse of `decode_citation_char_location`)."""
+    return value.to_dict()
+
+
+def decode_citation_page_location(data: object) -> CitationPageLocation:
+    """Decode JSON data (as `json.loads` returns it) into CitationPageLocation; raises DecodeError."""
+    return _guard(_decode_citation_page_location, data)
+
+
+def encode_citation_page_location(value: CitationPageLocation) -> JSONValue:
+    """Encode CitationPageLocation as JSON data (the inverse of `decode_citation_page_location`)."""
+    return value.to_dict()
+
+
+def decode_citation_content_block_location(data: object) -> CitationContentBlockLocation:
+    """Decode JSON data (as `json.loads` returns it) into CitationContentBlockLocation; raises DecodeError."""
+    return _guard(_decode_citation_content_block_location, data)
+
+
+def encode_citation_content_block_location(value: CitationContentBlockLocation) -> JSONValue:
+    """Encode CitationContentBlockLocation as JSON data (the inverse of `decode_citation_content_block_location`)."""
+    return value.to_dict()
+
+
+def decode_citations_web_search_result_location(data: object) -> CitationsWebSearchResultLocation:
+    """Decode JSON data (as `json.loads` returns it) into CitationsWebSearchResultLocation; raises DecodeError."""
+    return _guard(_decode_citations_web_search_result_location, data)
+
+
+def encode_citations_web_search_result_location(
+    value: CitationsWebSearchResultLocation,
+) -> JSONValue:
+    """Encode CitationsWebSearchResultLocation as JSON data (the inverse of `decode_citations_web_search_result_location`)."""
+    return value.to_dict()
+
+
+def decode_citations_search_result_location(data: object) -> CitationsSearchResultLocation:
+    """Decode JSON data (as `json.loads` returns it) into CitationsSearchResultLocation; raises DecodeError."""
+    return _guard(_decode_citations_search_result_location, data)
+
+
+def encode_citations_search_result_location(value: CitationsSearchResultLocation) -> JSONValue:
+    """Encode CitationsSearchResultLocation as JSON data (the inverse of `decode_citations_search_result_location`)."""
+    return value.to_dict()
+
+
+def decode_text_citation(data: object) -> TextCitation:
+    """Decode JSON data (as `json.loads` returns it) into TextCitation; raises DecodeError."""
+    return _guard(_decode_text_citation, data)
+
+
+def encode_text_citation(value: TextCitation) -> JSONValue:
+    """Encode TextCitation as JSON data (the inverse of `decode_text_citation`)."""
+    return value.to_dict()
+
+
 def decode_citation_source(data: object) -> CitationSource:
     """Decode JSON data (as `json.loads` returns it) into CitationSource; raises DecodeError."""
     return _guard(_decode_citation_source, data)
@@ -5068,6 +12924,502 @@ def decode_tool_use_block(data: object) -> ToolUseBlock:
 
 def encode_tool_use_block(value: ToolUseBlock) -> JSONValue:
     """Encode ToolUseBlock as JSON data (the inverse of `decode_tool_use_block`)."""
+    return value.to_dict()
+
+
+def decode_direct_caller(data: object) -> DirectCaller:
+    """Decode JSON data (as `json.loads` returns it) into DirectCaller; raises DecodeError."""
+    return _guard(_decode_direct_caller, data)
+
+
+def encode_direct_caller(value: DirectCaller) -> JSONValue:
+    """Encode DirectCaller as JSON data (the inverse of `decode_direct_caller`)."""
+    return value.to_dict()
+
+
+def decode_server_tool_caller(data: object) -> ServerToolCaller:
+    """Decode JSON data (as `json.loads` returns it) into ServerToolCaller; raises DecodeError."""
+    return _guard(_decode_server_tool_caller, data)
+
+
+def encode_server_tool_caller(value: ServerToolCaller) -> JSONValue:
+    """Encode ServerToolCaller as JSON data (the inverse of `decode_server_tool_caller`)."""
+    return value.to_dict()
+
+
+def decode_server_tool_caller20260120(data: object) -> ServerToolCaller20260120:
+    """Decode JSON data (as `json.loads` returns it) into ServerToolCaller20260120; raises DecodeError."""
+    return _guard(_decode_server_tool_caller20260120, data)
+
+
+def encode_server_tool_caller20260120(value: ServerToolCaller20260120) -> JSONValue:
+    """Encode ServerToolCaller20260120 as JSON data (the inverse of `decode_server_tool_caller20260120`)."""
+    return value.to_dict()
+
+
+def decode_caller(data: object) -> Caller:
+    """Decode JSON data (as `json.loads` returns it) into Caller; raises DecodeError."""
+    return _guard(_decode_caller, data)
+
+
+def encode_caller(value: Caller) -> JSONValue:
+    """Encode Caller as JSON data (the inverse of `decode_caller`)."""
+    return value.to_dict()
+
+
+def decode_server_tool_name(data: object) -> ServerToolName:
+    """Decode JSON data (as `json.loads` returns it) into ServerToolName; raises DecodeError."""
+    return _guard(_decode_server_tool_name, data)
+
+
+def encode_server_tool_name(value: ServerToolName) -> JSONValue:
+    """Encode ServerToolName as JSON data (the inverse of `decode_server_tool_name`)."""
+    return value.value
+
+
+def decode_web_search_tool_result_error_code(data: object) -> WebSearchToolResultErrorCode:
+    """Decode JSON data (as `json.loads` returns it) into WebSearchToolResultErrorCode; raises DecodeError."""
+    return _guard(_decode_web_search_tool_result_error_code, data)
+
+
+def encode_web_search_tool_result_error_code(value: WebSearchToolResultErrorCode) -> JSONValue:
+    """Encode WebSearchToolResultErrorCode as JSON data (the inverse of `decode_web_search_tool_result_error_code`)."""
+    return value.value
+
+
+def decode_web_search_result_block(data: object) -> WebSearchResultBlock:
+    """Decode JSON data (as `json.loads` returns it) into WebSearchResultBlock; raises DecodeError."""
+    return _guard(_decode_web_search_result_block, data)
+
+
+def encode_web_search_result_block(value: WebSearchResultBlock) -> JSONValue:
+    """Encode WebSearchResultBlock as JSON data (the inverse of `decode_web_search_result_block`)."""
+    return value.to_dict()
+
+
+def decode_citations_config(data: object) -> CitationsConfig:
+    """Decode JSON data (as `json.loads` returns it) into CitationsConfig; raises DecodeError."""
+    return _guard(_decode_citations_config, data)
+
+
+def encode_citations_config(value: CitationsConfig) -> JSONValue:
+    """Encode CitationsConfig as JSON data (the inverse of `decode_citations_config`)."""
+    return value.to_dict()
+
+
+def decode_base64_pdf_source(data: object) -> Base64PdfSource:
+    """Decode JSON data (as `json.loads` returns it) into Base64PdfSource; raises DecodeError."""
+    return _guard(_decode_base64_pdf_source, data)
+
+
+def encode_base64_pdf_source(value: Base64PdfSource) -> JSONValue:
+    """Encode Base64PdfSource as JSON data (the inverse of `decode_base64_pdf_source`)."""
+    return value.to_dict()
+
+
+def decode_plain_text_source(data: object) -> PlainTextSource:
+    """Decode JSON data (as `json.loads` returns it) into PlainTextSource; raises DecodeError."""
+    return _guard(_decode_plain_text_source, data)
+
+
+def encode_plain_text_source(value: PlainTextSource) -> JSONValue:
+    """Encode PlainTextSource as JSON data (the inverse of `decode_plain_text_source`)."""
+    return value.to_dict()
+
+
+def decode_document_source(data: object) -> DocumentSource:
+    """Decode JSON data (as `json.loads` returns it) into DocumentSource; raises DecodeError."""
+    return _guard(_decode_document_source, data)
+
+
+def encode_document_source(value: DocumentSource) -> JSONValue:
+    """Encode DocumentSource as JSON data (the inverse of `decode_document_source`)."""
+    return value.to_dict()
+
+
+def decode_document_block(data: object) -> DocumentBlock:
+    """Decode JSON data (as `json.loads` returns it) into DocumentBlock; raises DecodeError."""
+    return _guard(_decode_document_block, data)
+
+
+def encode_document_block(value: DocumentBlock) -> JSONValue:
+    """Encode DocumentBlock as JSON data (the inverse of `decode_document_block`)."""
+    return value.to_dict()
+
+
+def decode_web_fetch_block(data: object) -> WebFetchBlock:
+    """Decode JSON data (as `json.loads` returns it) into WebFetchBlock; raises DecodeError."""
+    return _guard(_decode_web_fetch_block, data)
+
+
+def encode_web_fetch_block(value: WebFetchBlock) -> JSONValue:
+    """Encode WebFetchBlock as JSON data (the inverse of `decode_web_fetch_block`)."""
+    return value.to_dict()
+
+
+def decode_web_fetch_tool_result_error_code(data: object) -> WebFetchToolResultErrorCode:
+    """Decode JSON data (as `json.loads` returns it) into WebFetchToolResultErrorCode; raises DecodeError."""
+    return _guard(_decode_web_fetch_tool_result_error_code, data)
+
+
+def encode_web_fetch_tool_result_error_code(value: WebFetchToolResultErrorCode) -> JSONValue:
+    """Encode WebFetchToolResultErrorCode as JSON data (the inverse of `decode_web_fetch_tool_result_error_code`)."""
+    return value.value
+
+
+def decode_web_fetch_tool_result_error_block(data: object) -> WebFetchToolResultErrorBlock:
+    """Decode JSON data (as `json.loads` returns it) into WebFetchToolResultErrorBlock; raises DecodeError."""
+    return _guard(_decode_web_fetch_tool_result_error_block, data)
+
+
+def encode_web_fetch_tool_result_error_block(value: WebFetchToolResultErrorBlock) -> JSONValue:
+    """Encode WebFetchToolResultErrorBlock as JSON data (the inverse of `decode_web_fetch_tool_result_error_block`)."""
+    return value.to_dict()
+
+
+def decode_web_fetch_tool_result_content(data: object) -> WebFetchToolResultContent:
+    """Decode JSON data (as `json.loads` returns it) into WebFetchToolResultContent; raises DecodeError."""
+    return _guard(_decode_web_fetch_tool_result_content, data)
+
+
+def encode_web_fetch_tool_result_content(value: WebFetchToolResultContent) -> JSONValue:
+    """Encode WebFetchToolResultContent as JSON data (the inverse of `decode_web_fetch_tool_result_content`)."""
+    return value.to_dict()
+
+
+def decode_web_fetch_tool_result_block(data: object) -> WebFetchToolResultBlock:
+    """Decode JSON data (as `json.loads` returns it) into WebFetchToolResultBlock; raises DecodeError."""
+    return _guard(_decode_web_fetch_tool_result_block, data)
+
+
+def encode_web_fetch_tool_result_block(value: WebFetchToolResultBlock) -> JSONValue:
+    """Encode WebFetchToolResultBlock as JSON data (the inverse of `decode_web_fetch_tool_result_block`)."""
+    return value.to_dict()
+
+
+def decode_code_execution_output_block(data: object) -> CodeExecutionOutputBlock:
+    """Decode JSON data (as `json.loads` returns it) into CodeExecutionOutputBlock; raises DecodeError."""
+    return _guard(_decode_code_execution_output_block, data)
+
+
+def encode_code_execution_output_block(value: CodeExecutionOutputBlock) -> JSONValue:
+    """Encode CodeExecutionOutputBlock as JSON data (the inverse of `decode_code_execution_output_block`)."""
+    return value.to_dict()
+
+
+def decode_code_execution_result_block(data: object) -> CodeExecutionResultBlock:
+    """Decode JSON data (as `json.loads` returns it) into CodeExecutionResultBlock; raises DecodeError."""
+    return _guard(_decode_code_execution_result_block, data)
+
+
+def encode_code_execution_result_block(value: CodeExecutionResultBlock) -> JSONValue:
+    """Encode CodeExecutionResultBlock as JSON data (the inverse of `decode_code_execution_result_block`)."""
+    return value.to_dict()
+
+
+def decode_encrypted_code_execution_result_block(data: object) -> EncryptedCodeExecutionResultBlock:
+    """Decode JSON data (as `json.loads` returns it) into EncryptedCodeExecutionResultBlock; raises DecodeError."""
+    return _guard(_decode_encrypted_code_execution_result_block, data)
+
+
+def encode_encrypted_code_execution_result_block(
+    value: EncryptedCodeExecutionResultBlock,
+) -> JSONValue:
+    """Encode EncryptedCodeExecutionResultBlock as JSON data (the inverse of `decode_encrypted_code_execution_result_block`)."""
+    return value.to_dict()
+
+
+def decode_code_execution_tool_result_error_code(data: object) -> CodeExecutionToolResultErrorCode:
+    """Decode JSON data (as `json.loads` returns it) into CodeExecutionToolResultErrorCode; raises DecodeError."""
+    return _guard(_decode_code_execution_tool_result_error_code, data)
+
+
+def encode_code_execution_tool_result_error_code(
+    value: CodeExecutionToolResultErrorCode,
+) -> JSONValue:
+    """Encode CodeExecutionToolResultErrorCode as JSON data (the inverse of `decode_code_execution_tool_result_error_code`)."""
+    return value.value
+
+
+def decode_code_execution_tool_result_error(data: object) -> CodeExecutionToolResultError:
+    """Decode JSON data (as `json.loads` returns it) into CodeExecutionToolResultError; raises DecodeError."""
+    return _guard(_decode_code_execution_tool_result_error, data)
+
+
+def encode_code_execution_tool_result_error(value: CodeExecutionToolResultError) -> JSONValue:
+    """Encode CodeExecutionToolResultError as JSON data (the inverse of `decode_code_execution_tool_result_error`)."""
+    return value.to_dict()
+
+
+def decode_code_execution_tool_result_content(data: object) -> CodeExecutionToolResultContent:
+    """Decode JSON data (as `json.loads` returns it) into CodeExecutionToolResultContent; raises DecodeError."""
+    return _guard(_decode_code_execution_tool_result_content, data)
+
+
+def encode_code_execution_tool_result_content(value: CodeExecutionToolResultContent) -> JSONValue:
+    """Encode CodeExecutionToolResultContent as JSON data (the inverse of `decode_code_execution_tool_result_content`)."""
+    return value.to_dict()
+
+
+def decode_code_execution_tool_result_block(data: object) -> CodeExecutionToolResultBlock:
+    """Decode JSON data (as `json.loads` returns it) into CodeExecutionToolResultBlock; raises DecodeError."""
+    return _guard(_decode_code_execution_tool_result_block, data)
+
+
+def encode_code_execution_tool_result_block(value: CodeExecutionToolResultBlock) -> JSONValue:
+    """Encode CodeExecutionToolResultBlock as JSON data (the inverse of `decode_code_execution_tool_result_block`)."""
+    return value.to_dict()
+
+
+def decode_bash_code_execution_output_block(data: object) -> BashCodeExecutionOutputBlock:
+    """Decode JSON data (as `json.loads` returns it) into BashCodeExecutionOutputBlock; raises DecodeError."""
+    return _guard(_decode_bash_code_execution_output_block, data)
+
+
+def encode_bash_code_execution_output_block(value: BashCodeExecutionOutputBlock) -> JSONValue:
+    """Encode BashCodeExecutionOutputBlock as JSON data (the inverse of `decode_bash_code_execution_output_block`)."""
+    return value.to_dict()
+
+
+def decode_bash_code_execution_result_block(data: object) -> BashCodeExecutionResultBlock:
+    """Decode JSON data (as `json.loads` returns it) into BashCodeExecutionResultBlock; raises DecodeError."""
+    return _guard(_decode_bash_code_execution_result_block, data)
+
+
+def encode_bash_code_execution_result_block(value: BashCodeExecutionResultBlock) -> JSONValue:
+    """Encode BashCodeExecutionResultBlock as JSON data (the inverse of `decode_bash_code_execution_result_block`)."""
+    return value.to_dict()
+
+
+def decode_bash_code_execution_tool_result_error_code(
+    data: object,
+) -> BashCodeExecutionToolResultErrorCode:
+    """Decode JSON data (as `json.loads` returns it) into BashCodeExecutionToolResultErrorCode; raises DecodeError."""
+    return _guard(_decode_bash_code_execution_tool_result_error_code, data)
+
+
+def encode_bash_code_execution_tool_result_error_code(
+    value: BashCodeExecutionToolResultErrorCode,
+) -> JSONValue:
+    """Encode BashCodeExecutionToolResultErrorCode as JSON data (the inverse of `decode_bash_code_execution_tool_result_error_code`)."""
+    return value.value
+
+
+def decode_bash_code_execution_tool_result_error(data: object) -> BashCodeExecutionToolResultError:
+    """Decode JSON data (as `json.loads` returns it) into BashCodeExecutionToolResultError; raises DecodeError."""
+    return _guard(_decode_bash_code_execution_tool_result_error, data)
+
+
+def encode_bash_code_execution_tool_result_error(
+    value: BashCodeExecutionToolResultError,
+) -> JSONValue:
+    """Encode BashCodeExecutionToolResultError as JSON data (the inverse of `decode_bash_code_execution_tool_result_error`)."""
+    return value.to_dict()
+
+
+def decode_bash_code_execution_tool_result_content(
+    data: object,
+) -> BashCodeExecutionToolResultContent:
+    """Decode JSON data (as `json.loads` returns it) into BashCodeExecutionToolResultContent; raises DecodeError."""
+    return _guard(_decode_bash_code_execution_tool_result_content, data)
+
+
+def encode_bash_code_execution_tool_result_content(
+    value: BashCodeExecutionToolResultContent,
+) -> JSONValue:
+    """Encode BashCodeExecutionToolResultContent as JSON data (the inverse of `decode_bash_code_execution_tool_result_content`)."""
+    return value.to_dict()
+
+
+def decode_bash_code_execution_tool_result_block(data: object) -> BashCodeExecutionToolResultBlock:
+    """Decode JSON data (as `json.loads` returns it) into BashCodeExecutionToolResultBlock; raises DecodeError."""
+    return _guard(_decode_bash_code_execution_tool_result_block, data)
+
+
+def encode_bash_code_execution_tool_result_block(
+    value: BashCodeExecutionToolResultBlock,
+) -> JSONValue:
+    """Encode BashCodeExecutionToolResultBlock as JSON data (the inverse of `decode_bash_code_execution_tool_result_block`)."""
+    return value.to_dict()
+
+
+def decode_text_editor_code_execution_tool_result_error_code(
+    data: object,
+) -> TextEditorCodeExecutionToolResultErrorCode:
+    """Decode JSON data (as `json.loads` returns it) into TextEditorCodeExecutionToolResultErrorCode; raises DecodeError."""
+    return _guard(_decode_text_editor_code_execution_tool_result_error_code, data)
+
+
+def encode_text_editor_code_execution_tool_result_error_code(
+    value: TextEditorCodeExecutionToolResultErrorCode,
+) -> JSONValue:
+    """Encode TextEditorCodeExecutionToolResultErrorCode as JSON data (the inverse of `decode_text_editor_code_execution_tool_result_error_code`)."""
+    return value.value
+
+
+def decode_text_editor_code_execution_tool_result_error(
+    data: object,
+) -> TextEditorCodeExecutionToolResultError:
+    """Decode JSON data (as `json.loads` returns it) into TextEditorCodeExecutionToolResultError; raises DecodeError."""
+    return _guard(_decode_text_editor_code_execution_tool_result_error, data)
+
+
+def encode_text_editor_code_execution_tool_result_error(
+    value: TextEditorCodeExecutionToolResultError,
+) -> JSONValue:
+    """Encode TextEditorCodeExecutionToolResultError as JSON data (the inverse of `decode_text_editor_code_execution_tool_result_error`)."""
+    return value.to_dict()
+
+
+def decode_text_editor_file_type(data: object) -> TextEditorFileType:
+    """Decode JSON data (as `json.loads` returns it) into TextEditorFileType; raises DecodeError."""
+    return _guard(_decode_text_editor_file_type, data)
+
+
+def encode_text_editor_file_type(value: TextEditorFileType) -> JSONValue:
+    """Encode TextEditorFileType as JSON data (the inverse of `decode_text_editor_file_type`)."""
+    return value.value
+
+
+def decode_text_editor_code_execution_view_result_block(
+    data: object,
+) -> TextEditorCodeExecutionViewResultBlock:
+    """Decode JSON data (as `json.loads` returns it) into TextEditorCodeExecutionViewResultBlock; raises DecodeError."""
+    return _guard(_decode_text_editor_code_execution_view_result_block, data)
+
+
+def encode_text_editor_code_execution_view_result_block(
+    value: TextEditorCodeExecutionViewResultBlock,
+) -> JSONValue:
+    """Encode TextEditorCodeExecutionViewResultBlock as JSON data (the inverse of `decode_text_editor_code_execution_view_result_block`)."""
+    return value.to_dict()
+
+
+def decode_text_editor_code_execution_create_result_block(
+    data: object,
+) -> TextEditorCodeExecutionCreateResultBlock:
+    """Decode JSON data (as `json.loads` returns it) into TextEditorCodeExecutionCreateResultBlock; raises DecodeError."""
+    return _guard(_decode_text_editor_code_execution_create_result_block, data)
+
+
+def encode_text_editor_code_execution_create_result_block(
+    value: TextEditorCodeExecutionCreateResultBlock,
+) -> JSONValue:
+    """Encode TextEditorCodeExecutionCreateResultBlock as JSON data (the inverse of `decode_text_editor_code_execution_create_result_block`)."""
+    return value.to_dict()
+
+
+def decode_text_editor_code_execution_str_replace_result_block(
+    data: object,
+) -> TextEditorCodeExecutionStrReplaceResultBlock:
+    """Decode JSON data (as `json.loads` returns it) into TextEditorCodeExecutionStrReplaceResultBlock; raises DecodeError."""
+    return _guard(_decode_text_editor_code_execution_str_replace_result_block, data)
+
+
+def encode_text_editor_code_execution_str_replace_result_block(
+    value: TextEditorCodeExecutionStrReplaceResultBlock,
+) -> JSONValue:
+    """Encode TextEditorCodeExecutionStrReplaceResultBlock as JSON data (the inverse of `decode_text_editor_code_execution_str_replace_result_block`)."""
+    return value.to_dict()
+
+
+def decode_text_editor_code_execution_tool_result_content(
+    data: object,
+) -> TextEditorCodeExecutionToolResultContent:
+    """Decode JSON data (as `json.loads` returns it) into TextEditorCodeExecutionToolResultContent; raises DecodeError."""
+    return _guard(_decode_text_editor_code_execution_tool_result_content, data)
+
+
+def encode_text_editor_code_execution_tool_result_content(
+    value: TextEditorCodeExecutionToolResultContent,
+) -> JSONValue:
+    """Encode TextEditorCodeExecutionToolResultContent as JSON data (the inverse of `decode_text_editor_code_execution_tool_result_content`)."""
+    return value.to_dict()
+
+
+def decode_text_editor_code_execution_tool_result_block(
+    data: object,
+) -> TextEditorCodeExecutionToolResultBlock:
+    """Decode JSON data (as `json.loads` returns it) into TextEditorCodeExecutionToolResultBlock; raises DecodeError."""
+    return _guard(_decode_text_editor_code_execution_tool_result_block, data)
+
+
+def encode_text_editor_code_execution_tool_result_block(
+    value: TextEditorCodeExecutionToolResultBlock,
+) -> JSONValue:
+    """Encode TextEditorCodeExecutionToolResultBlock as JSON data (the inverse of `decode_text_editor_code_execution_tool_result_block`)."""
+    return value.to_dict()
+
+
+def decode_tool_search_tool_result_error_code(data: object) -> ToolSearchToolResultErrorCode:
+    """Decode JSON data (as `json.loads` returns it) into ToolSearchToolResultErrorCode; raises DecodeError."""
+    return _guard(_decode_tool_search_tool_result_error_code, data)
+
+
+def encode_tool_search_tool_result_error_code(value: ToolSearchToolResultErrorCode) -> JSONValue:
+    """Encode ToolSearchToolResultErrorCode as JSON data (the inverse of `decode_tool_search_tool_result_error_code`)."""
+    return value.value
+
+
+def decode_tool_search_tool_result_error(data: object) -> ToolSearchToolResultError:
+    """Decode JSON data (as `json.loads` returns it) into ToolSearchToolResultError; raises DecodeError."""
+    return _guard(_decode_tool_search_tool_result_error, data)
+
+
+def encode_tool_search_tool_result_error(value: ToolSearchToolResultError) -> JSONValue:
+    """Encode ToolSearchToolResultError as JSON data (the inverse of `decode_tool_search_tool_result_error`)."""
+    return value.to_dict()
+
+
+def decode_tool_reference_block(data: object) -> ToolReferenceBlock:
+    """Decode JSON data (as `json.loads` returns it) into ToolReferenceBlock; raises DecodeError."""
+    return _guard(_decode_tool_reference_block, data)
+
+
+def encode_tool_reference_block(value: ToolReferenceBlock) -> JSONValue:
+    """Encode ToolReferenceBlock as JSON data (the inverse of `decode_tool_reference_block`)."""
+    return value.to_dict()
+
+
+def decode_tool_search_tool_search_result_block(data: object) -> ToolSearchToolSearchResultBlock:
+    """Decode JSON data (as `json.loads` returns it) into ToolSearchToolSearchResultBlock; raises DecodeError."""
+    return _guard(_decode_tool_search_tool_search_result_block, data)
+
+
+def encode_tool_search_tool_search_result_block(
+    value: ToolSearchToolSearchResultBlock,
+) -> JSONValue:
+    """Encode ToolSearchToolSearchResultBlock as JSON data (the inverse of `decode_tool_search_tool_search_result_block`)."""
+    return value.to_dict()
+
+
+def decode_tool_search_tool_result_content(data: object) -> ToolSearchToolResultContent:
+    """Decode JSON data (as `json.loads` returns it) into ToolSearchToolResultContent; raises DecodeError."""
+    return _guard(_decode_tool_search_tool_result_content, data)
+
+
+def encode_tool_search_tool_result_content(value: ToolSearchToolResultContent) -> JSONValue:
+    """Encode ToolSearchToolResultContent as JSON data (the inverse of `decode_tool_search_tool_result_content`)."""
+    return value.to_dict()
+
+
+def decode_tool_search_tool_result_block(data: object) -> ToolSearchToolResultBlock:
+    """Decode JSON data (as `json.loads` returns it) into ToolSearchToolResultBlock; raises DecodeError."""
+    return _guard(_decode_tool_search_tool_result_block, data)
+
+
+def encode_tool_search_tool_result_block(value: ToolSearchToolResultBlock) -> JSONValue:
+    """Encode ToolSearchToolResultBlock as JSON data (the inverse of `decode_tool_search_tool_result_block`)."""
+    return value.to_dict()
+
+
+def decode_container_upload_block(data: object) -> ContainerUploadBlock:
+    """Decode JSON data (as `json.loads` returns it) into ContainerUploadBlock; raises DecodeError."""
+    return _guard(_decode_container_upload_block, data)
+
+
+def encode_container_upload_block(value: ContainerUploadBlock) -> JSONValue:
+    """Encode ContainerUploadBlock as JSON data (the inverse of `decode_container_upload_block`)."""
     return value.to_dict()
 
 
@@ -5118,6 +13470,36 @@ def decode_server_tool_usage(data: object) -> ServerToolUsage:
 
 def encode_server_tool_usage(value: ServerToolUsage) -> JSONValue:
     """Encode ServerToolUsage as JSON data (the inverse of `decode_server_tool_usage`)."""
+    return value.to_dict()
+
+
+def decode_output_tokens_details(data: object) -> OutputTokensDetails:
+    """Decode JSON data (as `json.loads` returns it) into OutputTokensDetails; raises DecodeError."""
+    return _guard(_decode_output_tokens_details, data)
+
+
+def encode_output_tokens_details(value: OutputTokensDetails) -> JSONValue:
+    """Encode OutputTokensDetails as JSON data (the inverse of `decode_output_tokens_details`)."""
+    return value.to_dict()
+
+
+def decode_refusal_category(data: object) -> RefusalCategory:
+    """Decode JSON data (as `json.loads` returns it) into RefusalCategory; raises DecodeError."""
+    return _guard(_decode_refusal_category, data)
+
+
+def encode_refusal_category(value: RefusalCategory) -> JSONValue:
+    """Encode RefusalCategory as JSON data (the inverse of `decode_refusal_category`)."""
+    return value.value
+
+
+def decode_refusal_stop_details(data: object) -> RefusalStopDetails:
+    """Decode JSON data (as `json.loads` returns it) into RefusalStopDetails; raises DecodeError."""
+    return _guard(_decode_refusal_stop_details, data)
+
+
+def encode_refusal_stop_details(value: RefusalStopDetails) -> JSONValue:
+    """Encode RefusalStopDetails as JSON data (the inverse of `decode_refusal_stop_details`)."""
     return value.to_dict()
 
 
@@ -5291,6 +13673,36 @@ def encode_message_stop_event(value: MessageStopEvent) -> JSONValue:
     return value.to_dict()
 
 
+def decode_ping_event(data: object) -> PingEvent:
+    """Decode JSON data (as `json.loads` returns it) into PingEvent; raises DecodeError."""
+    return _guard(_decode_ping_event, data)
+
+
+def encode_ping_event(value: PingEvent) -> JSONValue:
+    """Encode PingEvent as JSON data (the inverse of `decode_ping_event`)."""
+    return value.to_dict()
+
+
+def decode_error_detail(data: object) -> ErrorDetail:
+    """Decode JSON data (as `json.loads` returns it) into ErrorDetail; raises DecodeError."""
+    return _guard(_decode_error_detail, data)
+
+
+def encode_error_detail(value: ErrorDetail) -> JSONValue:
+    """Encode ErrorDetail as JSON data (the inverse of `decode_error_detail`)."""
+    return value.to_dict()
+
+
+def decode_error_event(data: object) -> ErrorEvent:
+    """Decode JSON data (as `json.loads` returns it) into ErrorEvent; raises DecodeError."""
+    return _guard(_decode_error_event, data)
+
+
+def encode_error_event(value: ErrorEvent) -> JSONValue:
+    """Encode ErrorEvent as JSON data (the inverse of `decode_error_event`)."""
+    return value.to_dict()
+
+
 def decode_message_stream_event(data: object) -> MessageStreamEvent:
     """Decode JSON data (as `json.loads` returns it) into MessageStreamEvent; raises DecodeError."""
     return _guard(_decode_message_stream_event, data)
@@ -5308,6 +13720,246 @@ def decode_tool_param(data: object) -> ToolParam:
 
 def encode_tool_param(value: ToolParam) -> JSONValue:
     """Encode ToolParam as JSON data (the inverse of `decode_tool_param`)."""
+    return value.to_dict()
+
+
+def decode_allowed_caller(data: object) -> AllowedCaller:
+    """Decode JSON data (as `json.loads` returns it) into AllowedCaller; raises DecodeError."""
+    return _guard(_decode_allowed_caller, data)
+
+
+def encode_allowed_caller(value: AllowedCaller) -> JSONValue:
+    """Encode AllowedCaller as JSON data (the inverse of `decode_allowed_caller`)."""
+    return value.value
+
+
+def decode_response_inclusion(data: object) -> ResponseInclusion:
+    """Decode JSON data (as `json.loads` returns it) into ResponseInclusion; raises DecodeError."""
+    return _guard(_decode_response_inclusion, data)
+
+
+def encode_response_inclusion(value: ResponseInclusion) -> JSONValue:
+    """Encode ResponseInclusion as JSON data (the inverse of `decode_response_inclusion`)."""
+    return value.value
+
+
+def decode_user_location(data: object) -> UserLocation:
+    """Decode JSON data (as `json.loads` returns it) into UserLocation; raises DecodeError."""
+    return _guard(_decode_user_location, data)
+
+
+def encode_user_location(value: UserLocation) -> JSONValue:
+    """Encode UserLocation as JSON data (the inverse of `decode_user_location`)."""
+    return value.to_dict()
+
+
+def decode_tool_bash20250124(data: object) -> ToolBash20250124:
+    """Decode JSON data (as `json.loads` returns it) into ToolBash20250124; raises DecodeError."""
+    return _guard(_decode_tool_bash20250124, data)
+
+
+def encode_tool_bash20250124(value: ToolBash20250124) -> JSONValue:
+    """Encode ToolBash20250124 as JSON data (the inverse of `decode_tool_bash20250124`)."""
+    return value.to_dict()
+
+
+def decode_code_execution_tool20250522(data: object) -> CodeExecutionTool20250522:
+    """Decode JSON data (as `json.loads` returns it) into CodeExecutionTool20250522; raises DecodeError."""
+    return _guard(_decode_code_execution_tool20250522, data)
+
+
+def encode_code_execution_tool20250522(value: CodeExecutionTool20250522) -> JSONValue:
+    """Encode CodeExecutionTool20250522 as JSON data (the inverse of `decode_code_execution_tool20250522`)."""
+    return value.to_dict()
+
+
+def decode_code_execution_tool20250825(data: object) -> CodeExecutionTool20250825:
+    """Decode JSON data (as `json.loads` returns it) into CodeExecutionTool20250825; raises DecodeError."""
+    return _guard(_decode_code_execution_tool20250825, data)
+
+
+def encode_code_execution_tool20250825(value: CodeExecutionTool20250825) -> JSONValue:
+    """Encode CodeExecutionTool20250825 as JSON data (the inverse of `decode_code_execution_tool20250825`)."""
+    return value.to_dict()
+
+
+def decode_code_execution_tool20260120(data: object) -> CodeExecutionTool20260120:
+    """Decode JSON data (as `json.loads` returns it) into CodeExecutionTool20260120; raises DecodeError."""
+    return _guard(_decode_code_execution_tool20260120, data)
+
+
+def encode_code_execution_tool20260120(value: CodeExecutionTool20260120) -> JSONValue:
+    """Encode CodeExecutionTool20260120 as JSON data (the inverse of `decode_code_execution_tool20260120`)."""
+    return value.to_dict()
+
+
+def decode_code_execution_tool20260521(data: object) -> CodeExecutionTool20260521:
+    """Decode JSON data (as `json.loads` returns it) into CodeExecutionTool20260521; raises DecodeError."""
+    return _guard(_decode_code_execution_tool20260521, data)
+
+
+def encode_code_execution_tool20260521(value: CodeExecutionTool20260521) -> JSONValue:
+    """Encode CodeExecutionTool20260521 as JSON data (the inverse of `decode_code_execution_tool20260521`)."""
+    return value.to_dict()
+
+
+def decode_memory_tool20250818(data: object) -> MemoryTool20250818:
+    """Decode JSON data (as `json.loads` returns it) into MemoryTool20250818; raises DecodeError."""
+    return _guard(_decode_memory_tool20250818, data)
+
+
+def encode_memory_tool20250818(value: MemoryTool20250818) -> JSONValue:
+    """Encode MemoryTool20250818 as JSON data (the inverse of `decode_memory_tool20250818`)."""
+    return value.to_dict()
+
+
+def decode_tool_text_editor20250124(data: object) -> ToolTextEditor20250124:
+    """Decode JSON data (as `json.loads` returns it) into ToolTextEditor20250124; raises DecodeError."""
+    return _guard(_decode_tool_text_editor20250124, data)
+
+
+def encode_tool_text_editor20250124(value: ToolTextEditor20250124) -> JSONValue:
+    """Encode ToolTextEditor20250124 as JSON data (the inverse of `decode_tool_text_editor20250124`)."""
+    return value.to_dict()
+
+
+def decode_tool_text_editor20250429(data: object) -> ToolTextEditor20250429:
+    """Decode JSON data (as `json.loads` returns it) into ToolTextEditor20250429; raises DecodeError."""
+    return _guard(_decode_tool_text_editor20250429, data)
+
+
+def encode_tool_text_editor20250429(value: ToolTextEditor20250429) -> JSONValue:
+    """Encode ToolTextEditor20250429 as JSON data (the inverse of `decode_tool_text_editor20250429`)."""
+    return value.to_dict()
+
+
+def decode_tool_text_editor20250728(data: object) -> ToolTextEditor20250728:
+    """Decode JSON data (as `json.loads` returns it) into ToolTextEditor20250728; raises DecodeError."""
+    return _guard(_decode_tool_text_editor20250728, data)
+
+
+def encode_tool_text_editor20250728(value: ToolTextEditor20250728) -> JSONValue:
+    """Encode ToolTextEditor20250728 as JSON data (the inverse of `decode_tool_text_editor20250728`)."""
+    return value.to_dict()
+
+
+def decode_web_search_tool20250305(data: object) -> WebSearchTool20250305:
+    """Decode JSON data (as `json.loads` returns it) into WebSearchTool20250305; raises DecodeError."""
+    return _guard(_decode_web_search_tool20250305, data)
+
+
+def encode_web_search_tool20250305(value: WebSearchTool20250305) -> JSONValue:
+    """Encode WebSearchTool20250305 as JSON data (the inverse of `decode_web_search_tool20250305`)."""
+    return value.to_dict()
+
+
+def decode_web_fetch_tool20250910(data: object) -> WebFetchTool20250910:
+    """Decode JSON data (as `json.loads` returns it) into WebFetchTool20250910; raises DecodeError."""
+    return _guard(_decode_web_fetch_tool20250910, data)
+
+
+def encode_web_fetch_tool20250910(value: WebFetchTool20250910) -> JSONValue:
+    """Encode WebFetchTool20250910 as JSON data (the inverse of `decode_web_fetch_tool20250910`)."""
+    return value.to_dict()
+
+
+def decode_web_search_tool20260209(data: object) -> WebSearchTool20260209:
+    """Decode JSON data (as `json.loads` returns it) into WebSearchTool20260209; raises DecodeError."""
+    return _guard(_decode_web_search_tool20260209, data)
+
+
+def encode_web_search_tool20260209(value: WebSearchTool20260209) -> JSONValue:
+    """Encode WebSearchTool20260209 as JSON data (the inverse of `decode_web_search_tool20260209`)."""
+    return value.to_dict()
+
+
+def decode_web_fetch_tool20260209(data: object) -> WebFetchTool20260209:
+    """Decode JSON data (as `json.loads` returns it) into WebFetchTool20260209; raises DecodeError."""
+    return _guard(_decode_web_fetch_tool20260209, data)
+
+
+def encode_web_fetch_tool20260209(value: WebFetchTool20260209) -> JSONValue:
+    """Encode WebFetchTool20260209 as JSON data (the inverse of `decode_web_fetch_tool20260209`)."""
+    return value.to_dict()
+
+
+def decode_web_fetch_tool20260309(data: object) -> WebFetchTool20260309:
+    """Decode JSON data (as `json.loads` returns it) into WebFetchTool20260309; raises DecodeError."""
+    return _guard(_decode_web_fetch_tool20260309, data)
+
+
+def encode_web_fetch_tool20260309(value: WebFetchTool20260309) -> JSONValue:
+    """Encode WebFetchTool20260309 as JSON data (the inverse of `decode_web_fetch_tool20260309`)."""
+    return value.to_dict()
+
+
+def decode_web_search_tool20260318(data: object) -> WebSearchTool20260318:
+    """Decode JSON data (as `json.loads` returns it) into WebSearchTool20260318; raises DecodeError."""
+    return _guard(_decode_web_search_tool20260318, data)
+
+
+def encode_web_search_tool20260318(value: WebSearchTool20260318) -> JSONValue:
+    """Encode WebSearchTool20260318 as JSON data (the inverse of `decode_web_search_tool20260318`)."""
+    return value.to_dict()
+
+
+def decode_web_fetch_tool20260318(data: object) -> WebFetchTool20260318:
+    """Decode JSON data (as `json.loads` returns it) into WebFetchTool20260318; raises DecodeError."""
+    return _guard(_decode_web_fetch_tool20260318, data)
+
+
+def encode_web_fetch_tool20260318(value: WebFetchTool20260318) -> JSONValue:
+    """Encode WebFetchTool20260318 as JSON data (the inverse of `decode_web_fetch_tool20260318`)."""
+    return value.to_dict()
+
+
+def decode_tool_search_bm25_tool20251119(data: object) -> ToolSearchBm25Tool20251119:
+    """Decode JSON data (as `json.loads` returns it) into ToolSearchBm25Tool20251119; raises DecodeError."""
+    return _guard(_decode_tool_search_bm25_tool20251119, data)
+
+
+def encode_tool_search_bm25_tool20251119(value: ToolSearchBm25Tool20251119) -> JSONValue:
+    """Encode ToolSearchBm25Tool20251119 as JSON data (the inverse of `decode_tool_search_bm25_tool20251119`)."""
+    return value.to_dict()
+
+
+def decode_tool_search_bm25_tool(data: object) -> ToolSearchBm25Tool:
+    """Decode JSON data (as `json.loads` returns it) into ToolSearchBm25Tool; raises DecodeError."""
+    return _guard(_decode_tool_search_bm25_tool, data)
+
+
+def encode_tool_search_bm25_tool(value: ToolSearchBm25Tool) -> JSONValue:
+    """Encode ToolSearchBm25Tool as JSON data (the inverse of `decode_tool_search_bm25_tool`)."""
+    return value.to_dict()
+
+
+def decode_tool_search_regex_tool20251119(data: object) -> ToolSearchRegexTool20251119:
+    """Decode JSON data (as `json.loads` returns it) into ToolSearchRegexTool20251119; raises DecodeError."""
+    return _guard(_decode_tool_search_regex_tool20251119, data)
+
+
+def encode_tool_search_regex_tool20251119(value: ToolSearchRegexTool20251119) -> JSONValue:
+    """Encode ToolSearchRegexTool20251119 as JSON data (the inverse of `decode_tool_search_regex_tool20251119`)."""
+    return value.to_dict()
+
+
+def decode_tool_search_regex_tool(data: object) -> ToolSearchRegexTool:
+    """Decode JSON data (as `json.loads` returns it) into ToolSearchRegexTool; raises DecodeError."""
+    return _guard(_decode_tool_search_regex_tool, data)
+
+
+def encode_tool_search_regex_tool(value: ToolSearchRegexTool) -> JSONValue:
+    """Encode ToolSearchRegexTool as JSON data (the inverse of `decode_tool_search_regex_tool`)."""
+    return value.to_dict()
+
+
+def decode_tool_union(data: object) -> ToolUnion:
+    """Decode JSON data (as `json.loads` returns it) into ToolUnion; raises DecodeError."""
+    return _guard(_decode_tool_union, data)
+
+
+def encode_tool_union(value: ToolUnion) -> JSONValue:
+    """Encode ToolUnion as JSON data (the inverse of `decode_tool_union`)."""
     return value.to_dict()
 
 

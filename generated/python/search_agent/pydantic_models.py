@@ -24,6 +24,7 @@ from pydantic import (
     BaseModel,
     BeforeValidator,
     ConfigDict,
+    Discriminator,
     Field,
     JsonValue,
     ModelWrapValidatorHandler,
@@ -31,6 +32,7 @@ from pydantic import (
     StrictFloat,
     StrictInt,
     StrictStr,
+    Tag,
     TypeAdapter,
     ValidationError,
     ValidationInfo,
@@ -40,13 +42,45 @@ from pydantic_core import InitErrorDetails, PydanticCustomError, from_json
 
 __all__ = [
     "_TrimState",
+    "AllowedCaller",
+    "AllowedCallerAdapter",
     "Base64ImageSource",
+    "Base64PdfSource",
+    "BashCodeExecutionOutputBlock",
+    "BashCodeExecutionResultBlock",
+    "BashCodeExecutionToolResultBlock",
+    "BashCodeExecutionToolResultContent",
+    "BashCodeExecutionToolResultContentAdapter",
+    "BashCodeExecutionToolResultError",
+    "BashCodeExecutionToolResultErrorCode",
+    "BashCodeExecutionToolResultErrorCodeAdapter",
     "CacheControlEphemeral",
     "CacheCreation",
+    "Caller",
+    "CallerAdapter",
     "Citation",
+    "CitationCharLocation",
+    "CitationContentBlockLocation",
+    "CitationPageLocation",
+    "CitationsConfig",
     "CitationsDelta",
     "CitationSource",
+    "CitationsSearchResultLocation",
+    "CitationsWebSearchResultLocation",
+    "CodeExecutionOutputBlock",
+    "CodeExecutionResultBlock",
+    "CodeExecutionTool20250522",
+    "CodeExecutionTool20250825",
+    "CodeExecutionTool20260120",
+    "CodeExecutionTool20260521",
+    "CodeExecutionToolResultBlock",
+    "CodeExecutionToolResultContent",
+    "CodeExecutionToolResultContentAdapter",
+    "CodeExecutionToolResultError",
+    "CodeExecutionToolResultErrorCode",
+    "CodeExecutionToolResultErrorCodeAdapter",
     "Container",
+    "ContainerUploadBlock",
     "ContentBlock",
     "ContentBlockAdapter",
     "ContentBlockDelta",
@@ -56,13 +90,21 @@ __all__ = [
     "ContentBlockParamAdapter",
     "ContentBlockStartEvent",
     "ContentBlockStopEvent",
+    "DirectCaller",
     "Document",
+    "DocumentBlock",
+    "DocumentSource",
+    "DocumentSourceAdapter",
+    "EncryptedCodeExecutionResultBlock",
+    "ErrorDetail",
+    "ErrorEvent",
     "ImageBlockParam",
     "ImageMediaType",
     "ImageMediaTypeAdapter",
     "ImageSource",
     "ImageSourceAdapter",
     "InputJsonDelta",
+    "MemoryTool20250818",
     "Message",
     "MessageCreateParams",
     "MessageDelta",
@@ -74,12 +116,25 @@ __all__ = [
     "MessageStreamEvent",
     "MessageStreamEventAdapter",
     "Metadata",
+    "OutputTokensDetails",
+    "PingEvent",
+    "PlainTextSource",
     "RedactedThinkingBlock",
+    "RefusalCategory",
+    "RefusalCategoryAdapter",
+    "RefusalStopDetails",
+    "ResponseInclusion",
+    "ResponseInclusionAdapter",
     "Role",
     "RoleAdapter",
     "SearchEntry",
     "SearchResult",
+    "ServerToolCaller",
+    "ServerToolCaller20260120",
+    "ServerToolName",
+    "ServerToolNameAdapter",
     "ServerToolUsage",
+    "ServerToolUseBlock",
     "ServiceTier",
     "ServiceTierAdapter",
     "SignatureDelta",
@@ -87,7 +142,20 @@ __all__ = [
     "StopReasonAdapter",
     "TextBlock",
     "TextBlockParam",
+    "TextCitation",
+    "TextCitationAdapter",
     "TextDelta",
+    "TextEditorCodeExecutionCreateResultBlock",
+    "TextEditorCodeExecutionStrReplaceResultBlock",
+    "TextEditorCodeExecutionToolResultBlock",
+    "TextEditorCodeExecutionToolResultContent",
+    "TextEditorCodeExecutionToolResultContentAdapter",
+    "TextEditorCodeExecutionToolResultError",
+    "TextEditorCodeExecutionToolResultErrorCode",
+    "TextEditorCodeExecutionToolResultErrorCodeAdapter",
+    "TextEditorCodeExecutionViewResultBlock",
+    "TextEditorFileType",
+    "TextEditorFileTypeAdapter",
     "ThinkingBlock",
     "ThinkingConfig",
     "ThinkingConfigAdapter",
@@ -96,6 +164,7 @@ __all__ = [
     "ThinkingDelta",
     "TokenStatus",
     "TokenStatusAdapter",
+    "ToolBash20250124",
     "ToolChoice",
     "ToolChoiceAdapter",
     "ToolChoiceAny",
@@ -106,14 +175,51 @@ __all__ = [
     "ToolDefinitionList",
     "ToolDefinitionListAdapter",
     "ToolParam",
+    "ToolReferenceBlock",
     "ToolResultBlockContent",
     "ToolResultBlockContentAdapter",
     "ToolResultBlockParam",
+    "ToolSearchBm25Tool",
+    "ToolSearchBm25Tool20251119",
+    "ToolSearchRegexTool",
+    "ToolSearchRegexTool20251119",
+    "ToolSearchToolResultBlock",
+    "ToolSearchToolResultContent",
+    "ToolSearchToolResultContentAdapter",
+    "ToolSearchToolResultError",
+    "ToolSearchToolResultErrorCode",
+    "ToolSearchToolResultErrorCodeAdapter",
+    "ToolSearchToolSearchResultBlock",
     "ToolsListResult",
+    "ToolTextEditor20250124",
+    "ToolTextEditor20250429",
+    "ToolTextEditor20250728",
+    "ToolUnion",
+    "ToolUnionAdapter",
     "ToolUseBlock",
     "ToolUseBlockParam",
     "UrlImageSource",
     "Usage",
+    "UserLocation",
+    "WebFetchBlock",
+    "WebFetchTool20250910",
+    "WebFetchTool20260209",
+    "WebFetchTool20260309",
+    "WebFetchTool20260318",
+    "WebFetchToolResultBlock",
+    "WebFetchToolResultContent",
+    "WebFetchToolResultContentAdapter",
+    "WebFetchToolResultErrorBlock",
+    "WebFetchToolResultErrorCode",
+    "WebFetchToolResultErrorCodeAdapter",
+    "WebSearchResultBlock",
+    "WebSearchTool20250305",
+    "WebSearchTool20260209",
+    "WebSearchTool20260318",
+    "WebSearchToolResultBlock",
+    "WebSearchToolResultError",
+    "WebSearchToolResultErrorCode",
+    "WebSearchToolResultErrorCodeAdapter",
     "Omittable",
 ]
 
@@ -154,7 +260,7 @@ _MAX_DEPTH = 100
 _MAX_DEPTH_MESSAGE = "nesting deeper than 100 levels of arrays and objects"
 # A free-form value nesting more levels than this could pass the limit (this module's types
 # nest the rest); the whole input is measured then.
-_FREE_DEPTH = 90
+_FREE_DEPTH = 91
 # Types that contain themselves (or nest past the limit): every input is measured first.
 _CHECK_DEPTH_FIRST = False
 # True while validation runs on input measured to be within the limit.
@@ -531,6 +637,89 @@ class ImageMediaType(str, Enum):
     IMAGE_WEBP = "image/webp"
 
 
+class ServerToolName(str, Enum):
+    """Name of a server tool in a server_tool_use block."""
+
+    WEB_SEARCH = "web_search"
+    WEB_FETCH = "web_fetch"
+    CODE_EXECUTION = "code_execution"
+    BASH_CODE_EXECUTION = "bash_code_execution"
+    TEXT_EDITOR_CODE_EXECUTION = "text_editor_code_execution"
+    TOOL_SEARCH_TOOL_REGEX = "tool_search_tool_regex"
+    TOOL_SEARCH_TOOL_BM25 = "tool_search_tool_bm25"
+
+
+class WebSearchToolResultErrorCode(str, Enum):
+    """Why a web search failed."""
+
+    INVALID_TOOL_INPUT = "invalid_tool_input"
+    UNAVAILABLE = "unavailable"
+    MAX_USES_EXCEEDED = "max_uses_exceeded"
+    TOO_MANY_REQUESTS = "too_many_requests"
+    QUERY_TOO_LONG = "query_too_long"
+    REQUEST_TOO_LARGE = "request_too_large"
+
+
+class WebFetchToolResultErrorCode(str, Enum):
+    """Why a web fetch failed."""
+
+    INVALID_TOOL_INPUT = "invalid_tool_input"
+    URL_TOO_LONG = "url_too_long"
+    URL_NOT_ALLOWED = "url_not_allowed"
+    URL_NOT_IN_PRIOR_CONTEXT = "url_not_in_prior_context"
+    URL_NOT_ACCESSIBLE = "url_not_accessible"
+    UNSUPPORTED_CONTENT_TYPE = "unsupported_content_type"
+    TOO_MANY_REQUESTS = "too_many_requests"
+    MAX_USES_EXCEEDED = "max_uses_exceeded"
+    UNAVAILABLE = "unavailable"
+
+
+class CodeExecutionToolResultErrorCode(str, Enum):
+    """Why code execution failed."""
+
+    INVALID_TOOL_INPUT = "invalid_tool_input"
+    UNAVAILABLE = "unavailable"
+    TOO_MANY_REQUESTS = "too_many_requests"
+    EXECUTION_TIME_EXCEEDED = "execution_time_exceeded"
+
+
+class BashCodeExecutionToolResultErrorCode(str, Enum):
+    """Why a bash command failed."""
+
+    INVALID_TOOL_INPUT = "invalid_tool_input"
+    UNAVAILABLE = "unavailable"
+    TOO_MANY_REQUESTS = "too_many_requests"
+    EXECUTION_TIME_EXCEEDED = "execution_time_exceeded"
+    OUTPUT_FILE_TOO_LARGE = "output_file_too_large"
+
+
+class TextEditorCodeExecutionToolResultErrorCode(str, Enum):
+    """Why a text editor command failed."""
+
+    INVALID_TOOL_INPUT = "invalid_tool_input"
+    UNAVAILABLE = "unavailable"
+    TOO_MANY_REQUESTS = "too_many_requests"
+    EXECUTION_TIME_EXCEEDED = "execution_time_exceeded"
+    FILE_NOT_FOUND = "file_not_found"
+
+
+class TextEditorFileType(str, Enum):
+    """Kind of file a view command showed."""
+
+    TEXT = "text"
+    IMAGE = "image"
+    PDF = "pdf"
+
+
+class ToolSearchToolResultErrorCode(str, Enum):
+    """Why a tool search failed."""
+
+    INVALID_TOOL_INPUT = "invalid_tool_input"
+    UNAVAILABLE = "unavailable"
+    TOO_MANY_REQUESTS = "too_many_requests"
+    EXECUTION_TIME_EXCEEDED = "execution_time_exceeded"
+
+
 class StopReason(str, Enum):
     """Why the model stopped generating."""
 
@@ -549,6 +738,32 @@ class ServiceTier(str, Enum):
     STANDARD = "standard"
     PRIORITY = "priority"
     BATCH = "batch"
+
+
+class RefusalCategory(str, Enum):
+    """Policy area of a refusal."""
+
+    CYBER = "cyber"
+    BIO = "bio"
+    FRONTIER_LLM = "frontier_llm"
+    REASONING_EXTRACTION = "reasoning_extraction"
+    GENERAL_HARMS = "general_harms"
+
+
+class AllowedCaller(str, Enum):
+    """Who may call a tool."""
+
+    DIRECT = "direct"
+    CODE_EXECUTION_20250825 = "code_execution_20250825"
+    CODE_EXECUTION_20260120 = "code_execution_20260120"
+    CODE_EXECUTION_20260521 = "code_execution_20260521"
+
+
+class ResponseInclusion(str, Enum):
+    """Whether server tool results are included in the response."""
+
+    FULL = "full"
+    EXCLUDED = "excluded"
 
 
 class TokenStatus(Enum):
@@ -583,7 +798,7 @@ class TextBlockParam(_Model):
     else:
         type: Literal["text"] = Field(description='Always "text".')
     text: StrictStr = Field(description="The text.")
-    citations: list[Citation] | None = Field(
+    citations: list[TextCitation] | None = Field(
         default=None, description="Citations supporting the text."
     )
     cache_control: CacheControlEphemeral | None = Field(
@@ -693,6 +908,62 @@ class RedactedThinkingBlock(_Model):
     data: StrictStr = Field(description="Opaque encrypted thinking.")
 
 
+class ServerToolUseBlock(_Model):
+    """A call of a server tool the API runs itself (web search, code execution, ...)."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "server_tool_use"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["server_tool_use"] = "server_tool_use"
+    else:
+        type: Literal["server_tool_use"] = Field(description='Always "server_tool_use".')
+    id: StrictStr = Field(description="Server tool call id (srvtoolu_...).")
+    name: ServerToolName = Field(description="Server tool called.")
+    input: Annotated[dict[str, _JSON], _KEYS] = Field(description="Tool input.")
+    caller: Omittable[Caller] = Field(default=None, description="Who invoked the tool.")
+    cache_control: CacheControlEphemeral | None = Field(
+        default=None, description="Prompt-cache breakpoint (request side)."
+    )
+
+
+class WebSearchToolResultBlock(_Model):
+    """The result of a web_search server tool call."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "web_search_tool_result"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["web_search_tool_result"] = "web_search_tool_result"
+    else:
+        type: Literal["web_search_tool_result"] = Field(
+            description='Always "web_search_tool_result".'
+        )
+    tool_use_id: StrictStr = Field(description="Id of the server_tool_use block this answers.")
+    content: WebSearchToolResultError | list[WebSearchResultBlock] = Field(
+        description="The results, or an error."
+    )
+    caller: Omittable[Caller] = Field(default=None, description="Who invoked the tool.")
+    cache_control: CacheControlEphemeral | None = Field(
+        default=None, description="Prompt-cache breakpoint (request side)."
+    )
+
+
+class WebSearchToolResultError(_Model):
+    """A failed web search."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "web_search_tool_result_error"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["web_search_tool_result_error"] = "web_search_tool_result_error"
+    else:
+        type: Literal["web_search_tool_result_error"] = Field(
+            description='Always "web_search_tool_result_error".'
+        )
+    error_code: WebSearchToolResultErrorCode = Field(description="Why it failed.")
+
+
 class CacheControlEphemeral(_Model):
     """Marks a prompt-cache breakpoint at this block."""
 
@@ -736,12 +1007,126 @@ class UrlImageSource(_Model):
 
 
 class Citation(_Model):
-    """A citation (引用), the cited text and where it comes from."""
+    """The seed's citation (引用): the cited text and where it comes from. Used by the seed's Document and its CitationsDelta example; the Messages API itself cites with TextCitation."""
 
     model_config = ConfigDict(extra="allow")
 
     text: StrictStr = Field(description="\u5f15\u7528\u7684\u6587\u672c (the cited text).")
     source: CitationSource = Field(description="Where the cited text comes from.")
+
+
+class CitationCharLocation(_Model):
+    """A citation of a character range of a plain-text document."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "char_location"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["char_location"] = "char_location"
+    else:
+        type: Literal["char_location"] = Field(description='Always "char_location".')
+    cited_text: StrictStr = Field(description="The cited text.")
+    document_index: StrictInt = Field(
+        description="0-based index of the cited document in the request."
+    )
+    document_title: StrictStr | None = Field(
+        default=None, description="Title of the cited document."
+    )
+    start_char_index: StrictInt = Field(description="0-based start of the cited range.")
+    end_char_index: StrictInt = Field(description="Exclusive end of the cited range.")
+    file_id: StrictStr | None = Field(
+        default=None, description="Files API id of the cited document."
+    )
+
+
+class CitationPageLocation(_Model):
+    """A citation of a page range of a PDF document."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "page_location"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["page_location"] = "page_location"
+    else:
+        type: Literal["page_location"] = Field(description='Always "page_location".')
+    cited_text: StrictStr = Field(description="The cited text.")
+    document_index: StrictInt = Field(
+        description="0-based index of the cited document in the request."
+    )
+    document_title: StrictStr | None = Field(
+        default=None, description="Title of the cited document."
+    )
+    start_page_number: StrictInt = Field(description="1-based first cited page.")
+    end_page_number: StrictInt = Field(description="Exclusive end page.")
+    file_id: StrictStr | None = Field(
+        default=None, description="Files API id of the cited document."
+    )
+
+
+class CitationContentBlockLocation(_Model):
+    """A citation of a range of blocks of a custom-content document."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "content_block_location"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["content_block_location"] = "content_block_location"
+    else:
+        type: Literal["content_block_location"] = Field(
+            description='Always "content_block_location".'
+        )
+    cited_text: StrictStr = Field(description="The cited blocks' text, joined.")
+    document_index: StrictInt = Field(
+        description="0-based index of the cited document in the request."
+    )
+    document_title: StrictStr | None = Field(
+        default=None, description="Title of the cited document."
+    )
+    start_block_index: StrictInt = Field(description="0-based first cited block.")
+    end_block_index: StrictInt = Field(description="Exclusive end block.")
+    file_id: StrictStr | None = Field(
+        default=None, description="Files API id of the cited document."
+    )
+
+
+class CitationsWebSearchResultLocation(_Model):
+    """A citation of a web search result."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "web_search_result_location"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["web_search_result_location"] = "web_search_result_location"
+    else:
+        type: Literal["web_search_result_location"] = Field(
+            description='Always "web_search_result_location".'
+        )
+    cited_text: StrictStr = Field(description="The cited text.")
+    encrypted_index: StrictStr = Field(description="Opaque reference to the cited passage.")
+    title: StrictStr | None = Field(default=None, description="Title of the result page.")
+    url: StrictStr = Field(description="URL of the result page.")
+
+
+class CitationsSearchResultLocation(_Model):
+    """A citation of a search_result content block."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "search_result_location"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["search_result_location"] = "search_result_location"
+    else:
+        type: Literal["search_result_location"] = Field(
+            description='Always "search_result_location".'
+        )
+    cited_text: StrictStr = Field(description="The cited blocks' text, joined.")
+    search_result_index: StrictInt = Field(
+        description="0-based index of the cited search_result block in the request."
+    )
+    source: StrictStr = Field(description="Source of the search result.")
+    title: StrictStr | None = Field(default=None, description="Title of the search result.")
+    start_block_index: StrictInt = Field(description="0-based first cited block.")
+    end_block_index: StrictInt = Field(description="Exclusive end block.")
 
 
 class CitationSource(_Model):
@@ -764,7 +1149,7 @@ class TextBlock(_Model):
     else:
         type: Literal["text"] = Field(description='Always "text".')
     text: StrictStr = Field(description="The generated text.")
-    citations: list[Citation] | None = Field(
+    citations: list[TextCitation] | None = Field(
         default=None, description="Citations supporting the text, or null."
     )
 
@@ -784,6 +1169,511 @@ class ToolUseBlock(_Model):
     input: Annotated[dict[str, _JSON], _KEYS] = Field(
         description='Tool input (e.g. {"query": "\u6d4b\u8bd5", "max_results": 5}).'
     )
+    caller: Omittable[Caller] = Field(
+        default=None, description="Who invoked the tool (the model directly, or code execution)."
+    )
+
+
+class DirectCaller(_Model):
+    """The tool was invoked directly by the model."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "direct"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["direct"] = "direct"
+    else:
+        type: Literal["direct"] = Field(description='Always "direct".')
+
+
+class ServerToolCaller(_Model):
+    """The tool was invoked from code running in the code_execution_20250825 code execution tool."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "code_execution_20250825"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["code_execution_20250825"] = "code_execution_20250825"
+    else:
+        type: Literal["code_execution_20250825"] = Field(
+            description='Always "code_execution_20250825".'
+        )
+    tool_id: StrictStr = Field(description="Id of the code execution server_tool_use block.")
+
+
+class ServerToolCaller20260120(_Model):
+    """The tool was invoked from code running in the code_execution_20260120 code execution tool."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "code_execution_20260120"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["code_execution_20260120"] = "code_execution_20260120"
+    else:
+        type: Literal["code_execution_20260120"] = Field(
+            description='Always "code_execution_20260120".'
+        )
+    tool_id: StrictStr = Field(description="Id of the code execution server_tool_use block.")
+
+
+class WebSearchResultBlock(_Model):
+    """One web search result."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "web_search_result"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["web_search_result"] = "web_search_result"
+    else:
+        type: Literal["web_search_result"] = Field(description='Always "web_search_result".')
+    encrypted_content: StrictStr = Field(
+        description="Opaque page content, sent back in later turns."
+    )
+    page_age: StrictStr | None = Field(default=None, description="Age of the page, if known.")
+    title: StrictStr = Field(description="Page title.")
+    url: StrictStr = Field(description="Page URL.")
+
+
+class CitationsConfig(_Model):
+    """Whether citations are enabled for a document."""
+
+    model_config = ConfigDict(extra="allow")
+
+    enabled: Omittable[StrictBool] = Field(default=None, description="Citations on or off.")
+
+
+class Base64PdfSource(_Model):
+    """A PDF inlined as base64."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "base64"), ("media_type", "media_type", "application/pdf"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["base64"] = "base64"
+    else:
+        type: Literal["base64"] = Field(description='Always "base64".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        media_type: Literal["application/pdf"] = "application/pdf"
+    else:
+        media_type: Literal["application/pdf"] = Field(description='Always "application/pdf".')
+    data: StrictStr = Field(description="Base64-encoded PDF bytes.")
+
+
+class PlainTextSource(_Model):
+    """Plain text document content."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "text"), ("media_type", "media_type", "text/plain"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["text"] = "text"
+    else:
+        type: Literal["text"] = Field(description='Always "text".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        media_type: Literal["text/plain"] = "text/plain"
+    else:
+        media_type: Literal["text/plain"] = Field(description='Always "text/plain".')
+    data: StrictStr = Field(description="The text.")
+
+
+class DocumentBlock(_Model):
+    """A document returned by a server tool (e.g. a fetched web page)."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "document"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["document"] = "document"
+    else:
+        type: Literal["document"] = Field(description='Always "document".')
+    source: DocumentSource = Field(description="The document content.")
+    title: StrictStr | None = Field(default=None, description="Document title.")
+    citations: CitationsConfig | None = Field(
+        default=None, description="Citation settings of the document."
+    )
+
+
+class WebFetchBlock(_Model):
+    """A fetched web page."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "web_fetch_result"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["web_fetch_result"] = "web_fetch_result"
+    else:
+        type: Literal["web_fetch_result"] = Field(description='Always "web_fetch_result".')
+    url: StrictStr = Field(description="Fetched URL.")
+    retrieved_at: StrictStr | None = Field(
+        default=None, description="When the content was retrieved (ISO 8601)."
+    )
+    content: DocumentBlock = Field(description="The page content.")
+
+
+class WebFetchToolResultErrorBlock(_Model):
+    """A failed web fetch."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "web_fetch_tool_result_error"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["web_fetch_tool_result_error"] = "web_fetch_tool_result_error"
+    else:
+        type: Literal["web_fetch_tool_result_error"] = Field(
+            description='Always "web_fetch_tool_result_error".'
+        )
+    error_code: WebFetchToolResultErrorCode = Field(description="Why it failed.")
+
+
+class WebFetchToolResultBlock(_Model):
+    """The result of a web_fetch server tool call."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "web_fetch_tool_result"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["web_fetch_tool_result"] = "web_fetch_tool_result"
+    else:
+        type: Literal["web_fetch_tool_result"] = Field(
+            description='Always "web_fetch_tool_result".'
+        )
+    tool_use_id: StrictStr = Field(description="Id of the server_tool_use block this answers.")
+    content: WebFetchToolResultContent = Field(description="The fetched page, or an error.")
+    caller: Omittable[Caller] = Field(default=None, description="Who invoked the tool.")
+
+
+class CodeExecutionOutputBlock(_Model):
+    """A file written by code execution."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "code_execution_output"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["code_execution_output"] = "code_execution_output"
+    else:
+        type: Literal["code_execution_output"] = Field(
+            description='Always "code_execution_output".'
+        )
+    file_id: StrictStr = Field(description="Files API id of the file.")
+
+
+class CodeExecutionResultBlock(_Model):
+    """The outcome of running code."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "code_execution_result"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["code_execution_result"] = "code_execution_result"
+    else:
+        type: Literal["code_execution_result"] = Field(
+            description='Always "code_execution_result".'
+        )
+    stdout: StrictStr = Field(description="Standard output.")
+    stderr: StrictStr = Field(description="Standard error.")
+    return_code: StrictInt = Field(description="Exit status.")
+    content: list[CodeExecutionOutputBlock] = Field(description="Files written.")
+
+
+class EncryptedCodeExecutionResultBlock(_Model):
+    """The outcome of running code, with encrypted stdout."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "encrypted_code_execution_result"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["encrypted_code_execution_result"] = "encrypted_code_execution_result"
+    else:
+        type: Literal["encrypted_code_execution_result"] = Field(
+            description='Always "encrypted_code_execution_result".'
+        )
+    encrypted_stdout: StrictStr = Field(description="Opaque standard output.")
+    stderr: StrictStr = Field(description="Standard error.")
+    return_code: StrictInt = Field(description="Exit status.")
+    content: list[CodeExecutionOutputBlock] = Field(description="Files written.")
+
+
+class CodeExecutionToolResultError(_Model):
+    """Failed code execution."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "code_execution_tool_result_error"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["code_execution_tool_result_error"] = "code_execution_tool_result_error"
+    else:
+        type: Literal["code_execution_tool_result_error"] = Field(
+            description='Always "code_execution_tool_result_error".'
+        )
+    error_code: CodeExecutionToolResultErrorCode = Field(description="Why it failed.")
+
+
+class CodeExecutionToolResultBlock(_Model):
+    """The result of a code_execution server tool call."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "code_execution_tool_result"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["code_execution_tool_result"] = "code_execution_tool_result"
+    else:
+        type: Literal["code_execution_tool_result"] = Field(
+            description='Always "code_execution_tool_result".'
+        )
+    tool_use_id: StrictStr = Field(description="Id of the server_tool_use block this answers.")
+    content: CodeExecutionToolResultContent = Field(description="The result, or an error.")
+
+
+class BashCodeExecutionOutputBlock(_Model):
+    """A file written by a bash command."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "bash_code_execution_output"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["bash_code_execution_output"] = "bash_code_execution_output"
+    else:
+        type: Literal["bash_code_execution_output"] = Field(
+            description='Always "bash_code_execution_output".'
+        )
+    file_id: StrictStr = Field(description="Files API id of the file.")
+
+
+class BashCodeExecutionResultBlock(_Model):
+    """The outcome of a bash command."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "bash_code_execution_result"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["bash_code_execution_result"] = "bash_code_execution_result"
+    else:
+        type: Literal["bash_code_execution_result"] = Field(
+            description='Always "bash_code_execution_result".'
+        )
+    stdout: StrictStr = Field(description="Standard output.")
+    stderr: StrictStr = Field(description="Standard error.")
+    return_code: StrictInt = Field(description="Exit status.")
+    content: list[BashCodeExecutionOutputBlock] = Field(description="Files written.")
+
+
+class BashCodeExecutionToolResultError(_Model):
+    """A failed bash command."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "bash_code_execution_tool_result_error"),)
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["bash_code_execution_tool_result_error"] = (
+            "bash_code_execution_tool_result_error"
+        )
+    else:
+        type: Literal["bash_code_execution_tool_result_error"] = Field(
+            description='Always "bash_code_execution_tool_result_error".'
+        )
+    error_code: BashCodeExecutionToolResultErrorCode = Field(description="Why it failed.")
+
+
+class BashCodeExecutionToolResultBlock(_Model):
+    """The result of a bash_code_execution server tool call."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "bash_code_execution_tool_result"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["bash_code_execution_tool_result"] = "bash_code_execution_tool_result"
+    else:
+        type: Literal["bash_code_execution_tool_result"] = Field(
+            description='Always "bash_code_execution_tool_result".'
+        )
+    tool_use_id: StrictStr = Field(description="Id of the server_tool_use block this answers.")
+    content: BashCodeExecutionToolResultContent = Field(description="The result, or an error.")
+
+
+class TextEditorCodeExecutionToolResultError(_Model):
+    """A failed text editor command."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "text_editor_code_execution_tool_result_error"),)
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["text_editor_code_execution_tool_result_error"] = (
+            "text_editor_code_execution_tool_result_error"
+        )
+    else:
+        type: Literal["text_editor_code_execution_tool_result_error"] = Field(
+            description='Always "text_editor_code_execution_tool_result_error".'
+        )
+    error_code: TextEditorCodeExecutionToolResultErrorCode = Field(description="Why it failed.")
+    error_message: StrictStr | None = Field(default=None, description="Details of the failure.")
+
+
+class TextEditorCodeExecutionViewResultBlock(_Model):
+    """The content of a viewed file."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "text_editor_code_execution_view_result"),)
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["text_editor_code_execution_view_result"] = (
+            "text_editor_code_execution_view_result"
+        )
+    else:
+        type: Literal["text_editor_code_execution_view_result"] = Field(
+            description='Always "text_editor_code_execution_view_result".'
+        )
+    content: StrictStr = Field(description="File content.")
+    file_type: TextEditorFileType = Field(description="Kind of file.")
+    num_lines: StrictInt | None = Field(default=None, description="Lines shown.")
+    start_line: StrictInt | None = Field(default=None, description="First line shown.")
+    total_lines: StrictInt | None = Field(default=None, description="Lines in the file.")
+
+
+class TextEditorCodeExecutionCreateResultBlock(_Model):
+    """A created or overwritten file."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "text_editor_code_execution_create_result"),)
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["text_editor_code_execution_create_result"] = (
+            "text_editor_code_execution_create_result"
+        )
+    else:
+        type: Literal["text_editor_code_execution_create_result"] = Field(
+            description='Always "text_editor_code_execution_create_result".'
+        )
+    is_file_update: StrictBool = Field(description="Whether an existing file was overwritten.")
+
+
+class TextEditorCodeExecutionStrReplaceResultBlock(_Model):
+    """An edited file (string replacement)."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "text_editor_code_execution_str_replace_result"),)
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["text_editor_code_execution_str_replace_result"] = (
+            "text_editor_code_execution_str_replace_result"
+        )
+    else:
+        type: Literal["text_editor_code_execution_str_replace_result"] = Field(
+            description='Always "text_editor_code_execution_str_replace_result".'
+        )
+    lines: list[StrictStr] | None = Field(default=None, description="The changed lines.")
+    new_lines: StrictInt | None = Field(default=None, description="Line count after the edit.")
+    new_start: StrictInt | None = Field(default=None, description="First line after the edit.")
+    old_lines: StrictInt | None = Field(default=None, description="Line count before the edit.")
+    old_start: StrictInt | None = Field(default=None, description="First line before the edit.")
+
+
+class TextEditorCodeExecutionToolResultBlock(_Model):
+    """The result of a text_editor_code_execution server tool call."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "text_editor_code_execution_tool_result"),)
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["text_editor_code_execution_tool_result"] = (
+            "text_editor_code_execution_tool_result"
+        )
+    else:
+        type: Literal["text_editor_code_execution_tool_result"] = Field(
+            description='Always "text_editor_code_execution_tool_result".'
+        )
+    tool_use_id: StrictStr = Field(description="Id of the server_tool_use block this answers.")
+    content: TextEditorCodeExecutionToolResultContent = Field(
+        description="The result, or an error."
+    )
+
+
+class ToolSearchToolResultError(_Model):
+    """A failed tool search."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "tool_search_tool_result_error"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["tool_search_tool_result_error"] = "tool_search_tool_result_error"
+    else:
+        type: Literal["tool_search_tool_result_error"] = Field(
+            description='Always "tool_search_tool_result_error".'
+        )
+    error_code: ToolSearchToolResultErrorCode = Field(description="Why it failed.")
+    error_message: StrictStr | None = Field(default=None, description="Details of the failure.")
+
+
+class ToolReferenceBlock(_Model):
+    """A tool found by tool search."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "tool_reference"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["tool_reference"] = "tool_reference"
+    else:
+        type: Literal["tool_reference"] = Field(description='Always "tool_reference".')
+    tool_name: StrictStr = Field(description="Name of the tool.")
+
+
+class ToolSearchToolSearchResultBlock(_Model):
+    """The tools a tool search found."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "tool_search_tool_search_result"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["tool_search_tool_search_result"] = "tool_search_tool_search_result"
+    else:
+        type: Literal["tool_search_tool_search_result"] = Field(
+            description='Always "tool_search_tool_search_result".'
+        )
+    tool_references: list[ToolReferenceBlock] = Field(description="The tools found.")
+
+
+class ToolSearchToolResultBlock(_Model):
+    """The result of a tool search server tool call."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "tool_search_tool_result"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["tool_search_tool_result"] = "tool_search_tool_result"
+    else:
+        type: Literal["tool_search_tool_result"] = Field(
+            description='Always "tool_search_tool_result".'
+        )
+    tool_use_id: StrictStr = Field(description="Id of the server_tool_use block this answers.")
+    content: ToolSearchToolResultContent = Field(description="The result, or an error.")
+
+
+class ContainerUploadBlock(_Model):
+    """A file uploaded to the code execution container."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "container_upload"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["container_upload"] = "container_upload"
+    else:
+        type: Literal["container_upload"] = Field(description='Always "container_upload".')
+    file_id: StrictStr = Field(description="Files API id of the file.")
 
 
 class CacheCreation(_Model):
@@ -805,6 +1695,33 @@ class ServerToolUsage(_Model):
     model_config = ConfigDict(extra="allow")
 
     web_search_requests: StrictInt = Field(description="Number of web search requests.")
+    web_fetch_requests: Omittable[StrictInt] = Field(
+        default=None, description="Number of web fetch requests."
+    )
+
+
+class OutputTokensDetails(_Model):
+    """Breakdown of output tokens."""
+
+    model_config = ConfigDict(extra="allow")
+
+    thinking_tokens: StrictInt = Field(description="Output tokens spent on thinking.")
+
+
+class RefusalStopDetails(_Model):
+    """Details of a refusal (stop_reason "refusal")."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "refusal"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["refusal"] = "refusal"
+    else:
+        type: Literal["refusal"] = Field(description='Always "refusal".')
+    category: RefusalCategory | None = Field(default=None, description="Policy area, if known.")
+    explanation: StrictStr | None = Field(
+        default=None, description="Human-readable explanation (display only)."
+    )
 
 
 class Usage(_Model):
@@ -829,6 +1746,10 @@ class Usage(_Model):
     service_tier: ServiceTier | None = Field(
         default=None, description="Service tier used for the request."
     )
+    output_tokens_details: OutputTokensDetails | None = Field(
+        default=None, description="Breakdown of the output tokens."
+    )
+    inference_geo: StrictStr | None = Field(default=None, description="Where inference ran.")
 
 
 class Container(_Model):
@@ -865,6 +1786,9 @@ class Message(_Model):
     stop_sequence: StrictStr | None = Field(
         description="The custom stop sequence that was hit, if any."
     )
+    stop_details: RefusalStopDetails | None = Field(
+        default=None, description='Details of a refusal, when stop_reason is "refusal".'
+    )
     usage: Usage = Field(description="Token usage.")
     container: Container | None = Field(
         default=None, description="Container used by the request, if any."
@@ -894,7 +1818,13 @@ class CitationsDelta(_Model):
         type: Literal["citations_delta"] = "citations_delta"
     else:
         type: Literal["citations_delta"] = Field(description='Always "citations_delta".')
-    citations: list[Citation] = Field(description="Citations added to the text block.")
+    citation: Omittable[TextCitation] = Field(
+        default=None, description="The citation added to the text block (what the API sends)."
+    )
+    citations: Omittable[list[Citation]] = Field(
+        default=None,
+        description="A list of the seed's {text, source} citations, the shape the seed documents for this event.",
+    )
 
 
 class InputJsonDelta(_Model):
@@ -1003,6 +1933,9 @@ class MessageDelta(_Model):
     stop_sequence: StrictStr | None = Field(
         description="The custom stop sequence that was hit, if any."
     )
+    stop_details: RefusalStopDetails | None = Field(
+        default=None, description='Details of a refusal, when stop_reason is "refusal".'
+    )
     container: Container | None = Field(
         default=None, description="Container used by the request, if any."
     )
@@ -1023,6 +1956,9 @@ class MessageDeltaUsage(_Model):
     )
     server_tool_use: ServerToolUsage | None = Field(
         default=None, description="Server tool requests made."
+    )
+    output_tokens_details: OutputTokensDetails | None = Field(
+        default=None, description="Breakdown of the output tokens."
     )
 
 
@@ -1052,6 +1988,40 @@ class MessageStopEvent(_Model):
         type: Literal["message_stop"] = Field(description='Always "message_stop".')
 
 
+class PingEvent(_Model):
+    """Keep-alive event the API may send at any point of a stream."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "ping"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["ping"] = "ping"
+    else:
+        type: Literal["ping"] = Field(description='Always "ping".')
+
+
+class ErrorDetail(_Model):
+    """What went wrong."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: StrictStr = Field(description="Error kind (e.g. overloaded_error).")
+    message: StrictStr = Field(description="Human-readable description.")
+
+
+class ErrorEvent(_Model):
+    """An error reported inside a stream (e.g. overloaded_error)."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "error"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["error"] = "error"
+    else:
+        type: Literal["error"] = Field(description='Always "error".')
+    error: ErrorDetail = Field(description="The error.")
+
+
 class ToolParam(_Model):
     """A tool the model may call (Messages API request)."""
 
@@ -1064,8 +2034,793 @@ class ToolParam(_Model):
     input_schema: Annotated[dict[str, _JSON], _KEYS] = Field(
         description="JSON Schema of the tool input."
     )
+    type: Literal["custom"] | None = Field(
+        default=None, description='Always "custom" when present.'
+    )
     cache_control: CacheControlEphemeral | None = Field(
         default=None, description="Prompt-cache breakpoint."
+    )
+    allowed_callers: Omittable[list[AllowedCaller]] = Field(
+        default=None, description="Who may call the tool."
+    )
+    defer_loading: Omittable[StrictBool] = Field(
+        default=None, description="Load the tool only when tool search returns it."
+    )
+    eager_input_streaming: StrictBool | None = Field(
+        default=None, description="Stream tool input incrementally (null uses the default)."
+    )
+    input_examples: Omittable[list[Annotated[dict[str, _JSON], _KEYS]]] = Field(
+        default=None, description="Example inputs."
+    )
+    strict: Omittable[StrictBool] = Field(
+        default=None, description="Enforce the input schema strictly."
+    )
+
+
+class UserLocation(_Model):
+    """Approximate location of the user, for localised web search."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(tags=(("type", "type", "approximate"),))
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["approximate"] = "approximate"
+    else:
+        type: Literal["approximate"] = Field(description='Always "approximate".')
+    city: StrictStr | None = Field(default=None, description="City.")
+    country: StrictStr | None = Field(default=None, description="ISO country code.")
+    region: StrictStr | None = Field(default=None, description="Region.")
+    timezone: StrictStr | None = Field(default=None, description="IANA time zone.")
+
+
+class ToolBash20250124(_Model):
+    """The bash server tool (bash_20250124): the API runs it, so it has no input_schema."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "bash_20250124"), ("name", "name", "bash"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["bash_20250124"] = "bash_20250124"
+    else:
+        type: Literal["bash_20250124"] = Field(description='Always "bash_20250124".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        name: Literal["bash"] = "bash"
+    else:
+        name: Literal["bash"] = Field(description='Always "bash".')
+    allowed_callers: Omittable[list[AllowedCaller]] = Field(
+        default=None, description="Who may call the tool."
+    )
+    cache_control: CacheControlEphemeral | None = Field(
+        default=None, description="Prompt-cache breakpoint."
+    )
+    defer_loading: Omittable[StrictBool] = Field(
+        default=None, description="Load the tool only when tool search returns it."
+    )
+    strict: Omittable[StrictBool] = Field(
+        default=None, description="Enforce the tool's input schema strictly."
+    )
+    input_examples: Omittable[list[Annotated[dict[str, _JSON], _KEYS]]] = Field(
+        default=None, description="Example inputs."
+    )
+
+
+class CodeExecutionTool20250522(_Model):
+    """The code_execution server tool (code_execution_20250522): the API runs it, so it has no input_schema."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "code_execution_20250522"), ("name", "name", "code_execution"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["code_execution_20250522"] = "code_execution_20250522"
+    else:
+        type: Literal["code_execution_20250522"] = Field(
+            description='Always "code_execution_20250522".'
+        )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        name: Literal["code_execution"] = "code_execution"
+    else:
+        name: Literal["code_execution"] = Field(description='Always "code_execution".')
+    allowed_callers: Omittable[list[AllowedCaller]] = Field(
+        default=None, description="Who may call the tool."
+    )
+    cache_control: CacheControlEphemeral | None = Field(
+        default=None, description="Prompt-cache breakpoint."
+    )
+    defer_loading: Omittable[StrictBool] = Field(
+        default=None, description="Load the tool only when tool search returns it."
+    )
+    strict: Omittable[StrictBool] = Field(
+        default=None, description="Enforce the tool's input schema strictly."
+    )
+
+
+class CodeExecutionTool20250825(_Model):
+    """The code_execution server tool (code_execution_20250825): the API runs it, so it has no input_schema."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "code_execution_20250825"), ("name", "name", "code_execution"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["code_execution_20250825"] = "code_execution_20250825"
+    else:
+        type: Literal["code_execution_20250825"] = Field(
+            description='Always "code_execution_20250825".'
+        )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        name: Literal["code_execution"] = "code_execution"
+    else:
+        name: Literal["code_execution"] = Field(description='Always "code_execution".')
+    allowed_callers: Omittable[list[AllowedCaller]] = Field(
+        default=None, description="Who may call the tool."
+    )
+    cache_control: CacheControlEphemeral | None = Field(
+        default=None, description="Prompt-cache breakpoint."
+    )
+    defer_loading: Omittable[StrictBool] = Field(
+        default=None, description="Load the tool only when tool search returns it."
+    )
+    strict: Omittable[StrictBool] = Field(
+        default=None, description="Enforce the tool's input schema strictly."
+    )
+
+
+class CodeExecutionTool20260120(_Model):
+    """The code_execution server tool (code_execution_20260120): the API runs it, so it has no input_schema."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "code_execution_20260120"), ("name", "name", "code_execution"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["code_execution_20260120"] = "code_execution_20260120"
+    else:
+        type: Literal["code_execution_20260120"] = Field(
+            description='Always "code_execution_20260120".'
+        )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        name: Literal["code_execution"] = "code_execution"
+    else:
+        name: Literal["code_execution"] = Field(description='Always "code_execution".')
+    allowed_callers: Omittable[list[AllowedCaller]] = Field(
+        default=None, description="Who may call the tool."
+    )
+    cache_control: CacheControlEphemeral | None = Field(
+        default=None, description="Prompt-cache breakpoint."
+    )
+    defer_loading: Omittable[StrictBool] = Field(
+        default=None, description="Load the tool only when tool search returns it."
+    )
+    strict: Omittable[StrictBool] = Field(
+        default=None, description="Enforce the tool's input schema strictly."
+    )
+
+
+class CodeExecutionTool20260521(_Model):
+    """The code_execution server tool (code_execution_20260521): the API runs it, so it has no input_schema."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "code_execution_20260521"), ("name", "name", "code_execution"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["code_execution_20260521"] = "code_execution_20260521"
+    else:
+        type: Literal["code_execution_20260521"] = Field(
+            description='Always "code_execution_20260521".'
+        )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        name: Literal["code_execution"] = "code_execution"
+    else:
+        name: Literal["code_execution"] = Field(description='Always "code_execution".')
+    allowed_callers: Omittable[list[AllowedCaller]] = Field(
+        default=None, description="Who may call the tool."
+    )
+    cache_control: CacheControlEphemeral | None = Field(
+        default=None, description="Prompt-cache breakpoint."
+    )
+    defer_loading: Omittable[StrictBool] = Field(
+        default=None, description="Load the tool only when tool search returns it."
+    )
+    strict: Omittable[StrictBool] = Field(
+        default=None, description="Enforce the tool's input schema strictly."
+    )
+
+
+class MemoryTool20250818(_Model):
+    """The memory server tool (memory_20250818): the API runs it, so it has no input_schema."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "memory_20250818"), ("name", "name", "memory"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["memory_20250818"] = "memory_20250818"
+    else:
+        type: Literal["memory_20250818"] = Field(description='Always "memory_20250818".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        name: Literal["memory"] = "memory"
+    else:
+        name: Literal["memory"] = Field(description='Always "memory".')
+    allowed_callers: Omittable[list[AllowedCaller]] = Field(
+        default=None, description="Who may call the tool."
+    )
+    cache_control: CacheControlEphemeral | None = Field(
+        default=None, description="Prompt-cache breakpoint."
+    )
+    defer_loading: Omittable[StrictBool] = Field(
+        default=None, description="Load the tool only when tool search returns it."
+    )
+    strict: Omittable[StrictBool] = Field(
+        default=None, description="Enforce the tool's input schema strictly."
+    )
+    input_examples: Omittable[list[Annotated[dict[str, _JSON], _KEYS]]] = Field(
+        default=None, description="Example inputs."
+    )
+
+
+class ToolTextEditor20250124(_Model):
+    """The str_replace_editor server tool (text_editor_20250124): the API runs it, so it has no input_schema."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "text_editor_20250124"), ("name", "name", "str_replace_editor"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["text_editor_20250124"] = "text_editor_20250124"
+    else:
+        type: Literal["text_editor_20250124"] = Field(description='Always "text_editor_20250124".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        name: Literal["str_replace_editor"] = "str_replace_editor"
+    else:
+        name: Literal["str_replace_editor"] = Field(description='Always "str_replace_editor".')
+    allowed_callers: Omittable[list[AllowedCaller]] = Field(
+        default=None, description="Who may call the tool."
+    )
+    cache_control: CacheControlEphemeral | None = Field(
+        default=None, description="Prompt-cache breakpoint."
+    )
+    defer_loading: Omittable[StrictBool] = Field(
+        default=None, description="Load the tool only when tool search returns it."
+    )
+    strict: Omittable[StrictBool] = Field(
+        default=None, description="Enforce the tool's input schema strictly."
+    )
+    input_examples: Omittable[list[Annotated[dict[str, _JSON], _KEYS]]] = Field(
+        default=None, description="Example inputs."
+    )
+
+
+class ToolTextEditor20250429(_Model):
+    """The str_replace_based_edit_tool server tool (text_editor_20250429): the API runs it, so it has no input_schema."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(
+            ("type", "type", "text_editor_20250429"),
+            ("name", "name", "str_replace_based_edit_tool"),
+        )
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["text_editor_20250429"] = "text_editor_20250429"
+    else:
+        type: Literal["text_editor_20250429"] = Field(description='Always "text_editor_20250429".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        name: Literal["str_replace_based_edit_tool"] = "str_replace_based_edit_tool"
+    else:
+        name: Literal["str_replace_based_edit_tool"] = Field(
+            description='Always "str_replace_based_edit_tool".'
+        )
+    allowed_callers: Omittable[list[AllowedCaller]] = Field(
+        default=None, description="Who may call the tool."
+    )
+    cache_control: CacheControlEphemeral | None = Field(
+        default=None, description="Prompt-cache breakpoint."
+    )
+    defer_loading: Omittable[StrictBool] = Field(
+        default=None, description="Load the tool only when tool search returns it."
+    )
+    strict: Omittable[StrictBool] = Field(
+        default=None, description="Enforce the tool's input schema strictly."
+    )
+    input_examples: Omittable[list[Annotated[dict[str, _JSON], _KEYS]]] = Field(
+        default=None, description="Example inputs."
+    )
+
+
+class ToolTextEditor20250728(_Model):
+    """The str_replace_based_edit_tool server tool (text_editor_20250728): the API runs it, so it has no input_schema."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(
+            ("type", "type", "text_editor_20250728"),
+            ("name", "name", "str_replace_based_edit_tool"),
+        )
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["text_editor_20250728"] = "text_editor_20250728"
+    else:
+        type: Literal["text_editor_20250728"] = Field(description='Always "text_editor_20250728".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        name: Literal["str_replace_based_edit_tool"] = "str_replace_based_edit_tool"
+    else:
+        name: Literal["str_replace_based_edit_tool"] = Field(
+            description='Always "str_replace_based_edit_tool".'
+        )
+    allowed_callers: Omittable[list[AllowedCaller]] = Field(
+        default=None, description="Who may call the tool."
+    )
+    cache_control: CacheControlEphemeral | None = Field(
+        default=None, description="Prompt-cache breakpoint."
+    )
+    defer_loading: Omittable[StrictBool] = Field(
+        default=None, description="Load the tool only when tool search returns it."
+    )
+    strict: Omittable[StrictBool] = Field(
+        default=None, description="Enforce the tool's input schema strictly."
+    )
+    input_examples: Omittable[list[Annotated[dict[str, _JSON], _KEYS]]] = Field(
+        default=None, description="Example inputs."
+    )
+    max_characters: StrictInt | None = Field(
+        default=None, description="Maximum characters shown when viewing a file."
+    )
+
+
+class WebSearchTool20250305(_Model):
+    """The web_search server tool (web_search_20250305): the API runs it, so it has no input_schema."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "web_search_20250305"), ("name", "name", "web_search"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["web_search_20250305"] = "web_search_20250305"
+    else:
+        type: Literal["web_search_20250305"] = Field(description='Always "web_search_20250305".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        name: Literal["web_search"] = "web_search"
+    else:
+        name: Literal["web_search"] = Field(description='Always "web_search".')
+    allowed_callers: Omittable[list[AllowedCaller]] = Field(
+        default=None, description="Who may call the tool."
+    )
+    cache_control: CacheControlEphemeral | None = Field(
+        default=None, description="Prompt-cache breakpoint."
+    )
+    defer_loading: Omittable[StrictBool] = Field(
+        default=None, description="Load the tool only when tool search returns it."
+    )
+    strict: Omittable[StrictBool] = Field(
+        default=None, description="Enforce the tool's input schema strictly."
+    )
+    allowed_domains: list[StrictStr] | None = Field(
+        default=None, description="Only use these domains."
+    )
+    blocked_domains: list[StrictStr] | None = Field(
+        default=None, description="Never use these domains."
+    )
+    max_uses: StrictInt | None = Field(default=None, description="Maximum uses per request.")
+    user_location: UserLocation | None = Field(
+        default=None, description="Approximate user location for localised results."
+    )
+
+
+class WebFetchTool20250910(_Model):
+    """The web_fetch server tool (web_fetch_20250910): the API runs it, so it has no input_schema."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "web_fetch_20250910"), ("name", "name", "web_fetch"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["web_fetch_20250910"] = "web_fetch_20250910"
+    else:
+        type: Literal["web_fetch_20250910"] = Field(description='Always "web_fetch_20250910".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        name: Literal["web_fetch"] = "web_fetch"
+    else:
+        name: Literal["web_fetch"] = Field(description='Always "web_fetch".')
+    allowed_callers: Omittable[list[AllowedCaller]] = Field(
+        default=None, description="Who may call the tool."
+    )
+    cache_control: CacheControlEphemeral | None = Field(
+        default=None, description="Prompt-cache breakpoint."
+    )
+    defer_loading: Omittable[StrictBool] = Field(
+        default=None, description="Load the tool only when tool search returns it."
+    )
+    strict: Omittable[StrictBool] = Field(
+        default=None, description="Enforce the tool's input schema strictly."
+    )
+    allowed_domains: list[StrictStr] | None = Field(
+        default=None, description="Only use these domains."
+    )
+    blocked_domains: list[StrictStr] | None = Field(
+        default=None, description="Never use these domains."
+    )
+    max_uses: StrictInt | None = Field(default=None, description="Maximum uses per request.")
+    citations: CitationsConfig | None = Field(
+        default=None, description="Citation settings for fetched documents."
+    )
+    max_content_tokens: StrictInt | None = Field(
+        default=None, description="Maximum tokens of fetched content."
+    )
+
+
+class WebSearchTool20260209(_Model):
+    """The web_search server tool (web_search_20260209): the API runs it, so it has no input_schema."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "web_search_20260209"), ("name", "name", "web_search"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["web_search_20260209"] = "web_search_20260209"
+    else:
+        type: Literal["web_search_20260209"] = Field(description='Always "web_search_20260209".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        name: Literal["web_search"] = "web_search"
+    else:
+        name: Literal["web_search"] = Field(description='Always "web_search".')
+    allowed_callers: Omittable[list[AllowedCaller]] = Field(
+        default=None, description="Who may call the tool."
+    )
+    cache_control: CacheControlEphemeral | None = Field(
+        default=None, description="Prompt-cache breakpoint."
+    )
+    defer_loading: Omittable[StrictBool] = Field(
+        default=None, description="Load the tool only when tool search returns it."
+    )
+    strict: Omittable[StrictBool] = Field(
+        default=None, description="Enforce the tool's input schema strictly."
+    )
+    allowed_domains: list[StrictStr] | None = Field(
+        default=None, description="Only use these domains."
+    )
+    blocked_domains: list[StrictStr] | None = Field(
+        default=None, description="Never use these domains."
+    )
+    max_uses: StrictInt | None = Field(default=None, description="Maximum uses per request.")
+    user_location: UserLocation | None = Field(
+        default=None, description="Approximate user location for localised results."
+    )
+
+
+class WebFetchTool20260209(_Model):
+    """The web_fetch server tool (web_fetch_20260209): the API runs it, so it has no input_schema."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "web_fetch_20260209"), ("name", "name", "web_fetch"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["web_fetch_20260209"] = "web_fetch_20260209"
+    else:
+        type: Literal["web_fetch_20260209"] = Field(description='Always "web_fetch_20260209".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        name: Literal["web_fetch"] = "web_fetch"
+    else:
+        name: Literal["web_fetch"] = Field(description='Always "web_fetch".')
+    allowed_callers: Omittable[list[AllowedCaller]] = Field(
+        default=None, description="Who may call the tool."
+    )
+    cache_control: CacheControlEphemeral | None = Field(
+        default=None, description="Prompt-cache breakpoint."
+    )
+    defer_loading: Omittable[StrictBool] = Field(
+        default=None, description="Load the tool only when tool search returns it."
+    )
+    strict: Omittable[StrictBool] = Field(
+        default=None, description="Enforce the tool's input schema strictly."
+    )
+    allowed_domains: list[StrictStr] | None = Field(
+        default=None, description="Only use these domains."
+    )
+    blocked_domains: list[StrictStr] | None = Field(
+        default=None, description="Never use these domains."
+    )
+    max_uses: StrictInt | None = Field(default=None, description="Maximum uses per request.")
+    citations: CitationsConfig | None = Field(
+        default=None, description="Citation settings for fetched documents."
+    )
+    max_content_tokens: StrictInt | None = Field(
+        default=None, description="Maximum tokens of fetched content."
+    )
+
+
+class WebFetchTool20260309(_Model):
+    """The web_fetch server tool (web_fetch_20260309): the API runs it, so it has no input_schema."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "web_fetch_20260309"), ("name", "name", "web_fetch"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["web_fetch_20260309"] = "web_fetch_20260309"
+    else:
+        type: Literal["web_fetch_20260309"] = Field(description='Always "web_fetch_20260309".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        name: Literal["web_fetch"] = "web_fetch"
+    else:
+        name: Literal["web_fetch"] = Field(description='Always "web_fetch".')
+    allowed_callers: Omittable[list[AllowedCaller]] = Field(
+        default=None, description="Who may call the tool."
+    )
+    cache_control: CacheControlEphemeral | None = Field(
+        default=None, description="Prompt-cache breakpoint."
+    )
+    defer_loading: Omittable[StrictBool] = Field(
+        default=None, description="Load the tool only when tool search returns it."
+    )
+    strict: Omittable[StrictBool] = Field(
+        default=None, description="Enforce the tool's input schema strictly."
+    )
+    allowed_domains: list[StrictStr] | None = Field(
+        default=None, description="Only use these domains."
+    )
+    blocked_domains: list[StrictStr] | None = Field(
+        default=None, description="Never use these domains."
+    )
+    max_uses: StrictInt | None = Field(default=None, description="Maximum uses per request.")
+    citations: CitationsConfig | None = Field(
+        default=None, description="Citation settings for fetched documents."
+    )
+    max_content_tokens: StrictInt | None = Field(
+        default=None, description="Maximum tokens of fetched content."
+    )
+    use_cache: Omittable[StrictBool] = Field(default=None, description="Allow cached fetches.")
+
+
+class WebSearchTool20260318(_Model):
+    """The web_search server tool (web_search_20260318): the API runs it, so it has no input_schema."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "web_search_20260318"), ("name", "name", "web_search"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["web_search_20260318"] = "web_search_20260318"
+    else:
+        type: Literal["web_search_20260318"] = Field(description='Always "web_search_20260318".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        name: Literal["web_search"] = "web_search"
+    else:
+        name: Literal["web_search"] = Field(description='Always "web_search".')
+    allowed_callers: Omittable[list[AllowedCaller]] = Field(
+        default=None, description="Who may call the tool."
+    )
+    cache_control: CacheControlEphemeral | None = Field(
+        default=None, description="Prompt-cache breakpoint."
+    )
+    defer_loading: Omittable[StrictBool] = Field(
+        default=None, description="Load the tool only when tool search returns it."
+    )
+    strict: Omittable[StrictBool] = Field(
+        default=None, description="Enforce the tool's input schema strictly."
+    )
+    allowed_domains: list[StrictStr] | None = Field(
+        default=None, description="Only use these domains."
+    )
+    blocked_domains: list[StrictStr] | None = Field(
+        default=None, description="Never use these domains."
+    )
+    max_uses: StrictInt | None = Field(default=None, description="Maximum uses per request.")
+    user_location: UserLocation | None = Field(
+        default=None, description="Approximate user location for localised results."
+    )
+    response_inclusion: Omittable[ResponseInclusion] = Field(
+        default=None, description="Whether results are included in the response."
+    )
+
+
+class WebFetchTool20260318(_Model):
+    """The web_fetch server tool (web_fetch_20260318): the API runs it, so it has no input_schema."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "web_fetch_20260318"), ("name", "name", "web_fetch"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["web_fetch_20260318"] = "web_fetch_20260318"
+    else:
+        type: Literal["web_fetch_20260318"] = Field(description='Always "web_fetch_20260318".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        name: Literal["web_fetch"] = "web_fetch"
+    else:
+        name: Literal["web_fetch"] = Field(description='Always "web_fetch".')
+    allowed_callers: Omittable[list[AllowedCaller]] = Field(
+        default=None, description="Who may call the tool."
+    )
+    cache_control: CacheControlEphemeral | None = Field(
+        default=None, description="Prompt-cache breakpoint."
+    )
+    defer_loading: Omittable[StrictBool] = Field(
+        default=None, description="Load the tool only when tool search returns it."
+    )
+    strict: Omittable[StrictBool] = Field(
+        default=None, description="Enforce the tool's input schema strictly."
+    )
+    allowed_domains: list[StrictStr] | None = Field(
+        default=None, description="Only use these domains."
+    )
+    blocked_domains: list[StrictStr] | None = Field(
+        default=None, description="Never use these domains."
+    )
+    max_uses: StrictInt | None = Field(default=None, description="Maximum uses per request.")
+    citations: CitationsConfig | None = Field(
+        default=None, description="Citation settings for fetched documents."
+    )
+    max_content_tokens: StrictInt | None = Field(
+        default=None, description="Maximum tokens of fetched content."
+    )
+    response_inclusion: Omittable[ResponseInclusion] = Field(
+        default=None, description="Whether results are included in the response."
+    )
+    use_cache: Omittable[StrictBool] = Field(default=None, description="Allow cached fetches.")
+
+
+class ToolSearchBm25Tool20251119(_Model):
+    """The tool_search_tool_bm25 server tool (tool_search_tool_bm25_20251119): the API runs it, so it has no input_schema."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(
+            ("type", "type", "tool_search_tool_bm25_20251119"),
+            ("name", "name", "tool_search_tool_bm25"),
+        )
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["tool_search_tool_bm25_20251119"] = "tool_search_tool_bm25_20251119"
+    else:
+        type: Literal["tool_search_tool_bm25_20251119"] = Field(
+            description='Always "tool_search_tool_bm25_20251119".'
+        )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        name: Literal["tool_search_tool_bm25"] = "tool_search_tool_bm25"
+    else:
+        name: Literal["tool_search_tool_bm25"] = Field(
+            description='Always "tool_search_tool_bm25".'
+        )
+    allowed_callers: Omittable[list[AllowedCaller]] = Field(
+        default=None, description="Who may call the tool."
+    )
+    cache_control: CacheControlEphemeral | None = Field(
+        default=None, description="Prompt-cache breakpoint."
+    )
+    defer_loading: Omittable[StrictBool] = Field(
+        default=None, description="Load the tool only when tool search returns it."
+    )
+    strict: Omittable[StrictBool] = Field(
+        default=None, description="Enforce the tool's input schema strictly."
+    )
+
+
+class ToolSearchBm25Tool(_Model):
+    """The tool_search_tool_bm25 server tool (tool_search_tool_bm25): the API runs it, so it has no input_schema."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "tool_search_tool_bm25"), ("name", "name", "tool_search_tool_bm25"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["tool_search_tool_bm25"] = "tool_search_tool_bm25"
+    else:
+        type: Literal["tool_search_tool_bm25"] = Field(
+            description='Always "tool_search_tool_bm25".'
+        )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        name: Literal["tool_search_tool_bm25"] = "tool_search_tool_bm25"
+    else:
+        name: Literal["tool_search_tool_bm25"] = Field(
+            description='Always "tool_search_tool_bm25".'
+        )
+    allowed_callers: Omittable[list[AllowedCaller]] = Field(
+        default=None, description="Who may call the tool."
+    )
+    cache_control: CacheControlEphemeral | None = Field(
+        default=None, description="Prompt-cache breakpoint."
+    )
+    defer_loading: Omittable[StrictBool] = Field(
+        default=None, description="Load the tool only when tool search returns it."
+    )
+    strict: Omittable[StrictBool] = Field(
+        default=None, description="Enforce the tool's input schema strictly."
+    )
+
+
+class ToolSearchRegexTool20251119(_Model):
+    """The tool_search_tool_regex server tool (tool_search_tool_regex_20251119): the API runs it, so it has no input_schema."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(
+            ("type", "type", "tool_search_tool_regex_20251119"),
+            ("name", "name", "tool_search_tool_regex"),
+        )
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["tool_search_tool_regex_20251119"] = "tool_search_tool_regex_20251119"
+    else:
+        type: Literal["tool_search_tool_regex_20251119"] = Field(
+            description='Always "tool_search_tool_regex_20251119".'
+        )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        name: Literal["tool_search_tool_regex"] = "tool_search_tool_regex"
+    else:
+        name: Literal["tool_search_tool_regex"] = Field(
+            description='Always "tool_search_tool_regex".'
+        )
+    allowed_callers: Omittable[list[AllowedCaller]] = Field(
+        default=None, description="Who may call the tool."
+    )
+    cache_control: CacheControlEphemeral | None = Field(
+        default=None, description="Prompt-cache breakpoint."
+    )
+    defer_loading: Omittable[StrictBool] = Field(
+        default=None, description="Load the tool only when tool search returns it."
+    )
+    strict: Omittable[StrictBool] = Field(
+        default=None, description="Enforce the tool's input schema strictly."
+    )
+
+
+class ToolSearchRegexTool(_Model):
+    """The tool_search_tool_regex server tool (tool_search_tool_regex): the API runs it, so it has no input_schema."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(
+            ("type", "type", "tool_search_tool_regex"),
+            ("name", "name", "tool_search_tool_regex"),
+        )
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["tool_search_tool_regex"] = "tool_search_tool_regex"
+    else:
+        type: Literal["tool_search_tool_regex"] = Field(
+            description='Always "tool_search_tool_regex".'
+        )
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        name: Literal["tool_search_tool_regex"] = "tool_search_tool_regex"
+    else:
+        name: Literal["tool_search_tool_regex"] = Field(
+            description='Always "tool_search_tool_regex".'
+        )
+    allowed_callers: Omittable[list[AllowedCaller]] = Field(
+        default=None, description="Who may call the tool."
+    )
+    cache_control: CacheControlEphemeral | None = Field(
+        default=None, description="Prompt-cache breakpoint."
+    )
+    defer_loading: Omittable[StrictBool] = Field(
+        default=None, description="Load the tool only when tool search returns it."
+    )
+    strict: Omittable[StrictBool] = Field(
+        default=None, description="Enforce the tool's input schema strictly."
     )
 
 
@@ -1179,7 +2934,9 @@ class MessageCreateParams(_Model):
     system: Omittable[StrictStr | list[TextBlockParam]] = Field(
         default=None, description="System prompt, a string or a list of text blocks."
     )
-    tools: Omittable[list[ToolParam]] = Field(default=None, description="Tools the model may call.")
+    tools: Omittable[list[ToolUnion]] = Field(
+        default=None, description="Tools the model may call (custom and server tools)."
+    )
     tool_choice: Omittable[ToolChoice] = Field(
         default=None, description="How the model should use the tools."
     )
@@ -1282,7 +3039,9 @@ ContentBlockParam: TypeAlias = Annotated[
     | ToolResultBlockParam
     | Document
     | ThinkingBlock
-    | RedactedThinkingBlock,
+    | RedactedThinkingBlock
+    | ServerToolUseBlock
+    | WebSearchToolResultBlock,
     Field(discriminator="type"),
 ]
 """A content block inside a MessageParam, told apart by "type"."""
@@ -1298,8 +3057,78 @@ ToolResultBlockContent: TypeAlias = Annotated[
 """A block inside a list-valued tool_result content, told apart by "type"."""
 
 
+TextCitation: TypeAlias = Annotated[
+    CitationCharLocation
+    | CitationPageLocation
+    | CitationContentBlockLocation
+    | CitationsWebSearchResultLocation
+    | CitationsSearchResultLocation,
+    Field(discriminator="type"),
+]
+"""A citation the Messages API attaches to text, told apart by "type"."""
+
+
+Caller: TypeAlias = Annotated[
+    DirectCaller | ServerToolCaller | ServerToolCaller20260120, Field(discriminator="type")
+]
+"""Who invoked a tool, told apart by "type"."""
+
+
+DocumentSource: TypeAlias = Annotated[
+    Base64PdfSource | PlainTextSource, Field(discriminator="type")
+]
+"""Where a document's content comes from, told apart by "type"."""
+
+
+WebFetchToolResultContent: TypeAlias = Annotated[
+    WebFetchBlock | WebFetchToolResultErrorBlock, Field(discriminator="type")
+]
+"""A web fetch result or error, told apart by "type"."""
+
+
+CodeExecutionToolResultContent: TypeAlias = Annotated[
+    CodeExecutionToolResultError | CodeExecutionResultBlock | EncryptedCodeExecutionResultBlock,
+    Field(discriminator="type"),
+]
+"""A code execution result or error, told apart by "type"."""
+
+
+BashCodeExecutionToolResultContent: TypeAlias = Annotated[
+    BashCodeExecutionToolResultError | BashCodeExecutionResultBlock, Field(discriminator="type")
+]
+"""A bash result or error, told apart by "type"."""
+
+
+TextEditorCodeExecutionToolResultContent: TypeAlias = Annotated[
+    TextEditorCodeExecutionToolResultError
+    | TextEditorCodeExecutionViewResultBlock
+    | TextEditorCodeExecutionCreateResultBlock
+    | TextEditorCodeExecutionStrReplaceResultBlock,
+    Field(discriminator="type"),
+]
+"""A text editor result or error, told apart by "type"."""
+
+
+ToolSearchToolResultContent: TypeAlias = Annotated[
+    ToolSearchToolResultError | ToolSearchToolSearchResultBlock, Field(discriminator="type")
+]
+"""A tool search result or error, told apart by "type"."""
+
+
 ContentBlock: TypeAlias = Annotated[
-    TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock, Field(discriminator="type")
+    TextBlock
+    | ThinkingBlock
+    | RedactedThinkingBlock
+    | ToolUseBlock
+    | ServerToolUseBlock
+    | WebSearchToolResultBlock
+    | WebFetchToolResultBlock
+    | CodeExecutionToolResultBlock
+    | BashCodeExecutionToolResultBlock
+    | TextEditorCodeExecutionToolResultBlock
+    | ToolSearchToolResultBlock
+    | ContainerUploadBlock,
+    Field(discriminator="type"),
 ]
 """A content block of a response message, told apart by "type"."""
 
@@ -1312,7 +3141,9 @@ ContentBlockDelta: TypeAlias = Annotated[
 
 
 MessageStreamEvent: TypeAlias = Annotated[
-    MessageStartEvent
+    PingEvent
+    | ErrorEvent
+    | MessageStartEvent
     | ContentBlockStartEvent
     | ContentBlockDeltaEvent
     | ContentBlockStopEvent
@@ -1321,6 +3152,128 @@ MessageStreamEvent: TypeAlias = Annotated[
     Field(discriminator="type"),
 ]
 """One server-sent event of a streamed message, told apart by "type"."""
+
+
+def _tool_union_member(value: Any) -> str | None:
+    """The member of ToolUnion that `value` is, or None: the union's dispatch rule."""
+    if type(value) is dict:
+        if value.get("type") == "bash_20250124":
+            return "ToolBash20250124"
+        if value.get("type") == "code_execution_20250522":
+            return "CodeExecutionTool20250522"
+        if value.get("type") == "code_execution_20250825":
+            return "CodeExecutionTool20250825"
+        if value.get("type") == "code_execution_20260120":
+            return "CodeExecutionTool20260120"
+        if value.get("type") == "code_execution_20260521":
+            return "CodeExecutionTool20260521"
+        if value.get("type") == "memory_20250818":
+            return "MemoryTool20250818"
+        if value.get("type") == "text_editor_20250124":
+            return "ToolTextEditor20250124"
+        if value.get("type") == "text_editor_20250429":
+            return "ToolTextEditor20250429"
+        if value.get("type") == "text_editor_20250728":
+            return "ToolTextEditor20250728"
+        if value.get("type") == "web_search_20250305":
+            return "WebSearchTool20250305"
+        if value.get("type") == "web_fetch_20250910":
+            return "WebFetchTool20250910"
+        if value.get("type") == "web_search_20260209":
+            return "WebSearchTool20260209"
+        if value.get("type") == "web_fetch_20260209":
+            return "WebFetchTool20260209"
+        if value.get("type") == "web_fetch_20260309":
+            return "WebFetchTool20260309"
+        if value.get("type") == "web_search_20260318":
+            return "WebSearchTool20260318"
+        if value.get("type") == "web_fetch_20260318":
+            return "WebFetchTool20260318"
+        if value.get("type") == "tool_search_tool_bm25_20251119":
+            return "ToolSearchBm25Tool20251119"
+        if value.get("type") == "tool_search_tool_bm25":
+            return "ToolSearchBm25Tool"
+        if value.get("type") == "tool_search_tool_regex_20251119":
+            return "ToolSearchRegexTool20251119"
+        if value.get("type") == "tool_search_tool_regex":
+            return "ToolSearchRegexTool"
+        if "input_schema" in value:
+            return "ToolParam"
+        return None
+    if isinstance(value, ToolParam):
+        return "ToolParam"
+    if isinstance(value, ToolBash20250124):
+        return "ToolBash20250124"
+    if isinstance(value, CodeExecutionTool20250522):
+        return "CodeExecutionTool20250522"
+    if isinstance(value, CodeExecutionTool20250825):
+        return "CodeExecutionTool20250825"
+    if isinstance(value, CodeExecutionTool20260120):
+        return "CodeExecutionTool20260120"
+    if isinstance(value, CodeExecutionTool20260521):
+        return "CodeExecutionTool20260521"
+    if isinstance(value, MemoryTool20250818):
+        return "MemoryTool20250818"
+    if isinstance(value, ToolTextEditor20250124):
+        return "ToolTextEditor20250124"
+    if isinstance(value, ToolTextEditor20250429):
+        return "ToolTextEditor20250429"
+    if isinstance(value, ToolTextEditor20250728):
+        return "ToolTextEditor20250728"
+    if isinstance(value, WebSearchTool20250305):
+        return "WebSearchTool20250305"
+    if isinstance(value, WebFetchTool20250910):
+        return "WebFetchTool20250910"
+    if isinstance(value, WebSearchTool20260209):
+        return "WebSearchTool20260209"
+    if isinstance(value, WebFetchTool20260209):
+        return "WebFetchTool20260209"
+    if isinstance(value, WebFetchTool20260309):
+        return "WebFetchTool20260309"
+    if isinstance(value, WebSearchTool20260318):
+        return "WebSearchTool20260318"
+    if isinstance(value, WebFetchTool20260318):
+        return "WebFetchTool20260318"
+    if isinstance(value, ToolSearchBm25Tool20251119):
+        return "ToolSearchBm25Tool20251119"
+    if isinstance(value, ToolSearchBm25Tool):
+        return "ToolSearchBm25Tool"
+    if isinstance(value, ToolSearchRegexTool20251119):
+        return "ToolSearchRegexTool20251119"
+    if isinstance(value, ToolSearchRegexTool):
+        return "ToolSearchRegexTool"
+    return None
+
+
+ToolUnion: TypeAlias = Annotated[
+    Annotated[ToolParam, Tag("ToolParam")]
+    | Annotated[ToolBash20250124, Tag("ToolBash20250124")]
+    | Annotated[CodeExecutionTool20250522, Tag("CodeExecutionTool20250522")]
+    | Annotated[CodeExecutionTool20250825, Tag("CodeExecutionTool20250825")]
+    | Annotated[CodeExecutionTool20260120, Tag("CodeExecutionTool20260120")]
+    | Annotated[CodeExecutionTool20260521, Tag("CodeExecutionTool20260521")]
+    | Annotated[MemoryTool20250818, Tag("MemoryTool20250818")]
+    | Annotated[ToolTextEditor20250124, Tag("ToolTextEditor20250124")]
+    | Annotated[ToolTextEditor20250429, Tag("ToolTextEditor20250429")]
+    | Annotated[ToolTextEditor20250728, Tag("ToolTextEditor20250728")]
+    | Annotated[WebSearchTool20250305, Tag("WebSearchTool20250305")]
+    | Annotated[WebFetchTool20250910, Tag("WebFetchTool20250910")]
+    | Annotated[WebSearchTool20260209, Tag("WebSearchTool20260209")]
+    | Annotated[WebFetchTool20260209, Tag("WebFetchTool20260209")]
+    | Annotated[WebFetchTool20260309, Tag("WebFetchTool20260309")]
+    | Annotated[WebSearchTool20260318, Tag("WebSearchTool20260318")]
+    | Annotated[WebFetchTool20260318, Tag("WebFetchTool20260318")]
+    | Annotated[ToolSearchBm25Tool20251119, Tag("ToolSearchBm25Tool20251119")]
+    | Annotated[ToolSearchBm25Tool, Tag("ToolSearchBm25Tool")]
+    | Annotated[ToolSearchRegexTool20251119, Tag("ToolSearchRegexTool20251119")]
+    | Annotated[ToolSearchRegexTool, Tag("ToolSearchRegexTool")],
+    Discriminator(
+        _tool_union_member,
+        custom_error_type="union_no_match",
+        custom_error_message="matches no member of ToolUnion (expected type='bash_20250124', type='code_execution_20250522', type='code_execution_20250825', type='code_execution_20260120', type='code_execution_20260521', type='memory_20250818', type='text_editor_20250124', type='text_editor_20250429', type='text_editor_20250728', type='web_search_20250305', type='web_fetch_20250910', type='web_search_20260209', type='web_fetch_20260209', type='web_fetch_20260309', type='web_search_20260318', type='web_fetch_20260318', type='tool_search_tool_bm25_20251119', type='tool_search_tool_bm25', type='tool_search_tool_regex_20251119', type='tool_search_tool_regex', key 'input_schema')",
+    ),
+]
+"""A tool in a request: a custom tool (with input_schema) or a server tool (told apart by "type")."""
 
 
 ToolChoice: TypeAlias = Annotated[
@@ -1347,15 +3300,55 @@ for _model in (
     Document,
     ThinkingBlock,
     RedactedThinkingBlock,
+    ServerToolUseBlock,
+    WebSearchToolResultBlock,
+    WebSearchToolResultError,
     CacheControlEphemeral,
     Base64ImageSource,
     UrlImageSource,
     Citation,
+    CitationCharLocation,
+    CitationPageLocation,
+    CitationContentBlockLocation,
+    CitationsWebSearchResultLocation,
+    CitationsSearchResultLocation,
     CitationSource,
     TextBlock,
     ToolUseBlock,
+    DirectCaller,
+    ServerToolCaller,
+    ServerToolCaller20260120,
+    WebSearchResultBlock,
+    CitationsConfig,
+    Base64PdfSource,
+    PlainTextSource,
+    DocumentBlock,
+    WebFetchBlock,
+    WebFetchToolResultErrorBlock,
+    WebFetchToolResultBlock,
+    CodeExecutionOutputBlock,
+    CodeExecutionResultBlock,
+    EncryptedCodeExecutionResultBlock,
+    CodeExecutionToolResultError,
+    CodeExecutionToolResultBlock,
+    BashCodeExecutionOutputBlock,
+    BashCodeExecutionResultBlock,
+    BashCodeExecutionToolResultError,
+    BashCodeExecutionToolResultBlock,
+    TextEditorCodeExecutionToolResultError,
+    TextEditorCodeExecutionViewResultBlock,
+    TextEditorCodeExecutionCreateResultBlock,
+    TextEditorCodeExecutionStrReplaceResultBlock,
+    TextEditorCodeExecutionToolResultBlock,
+    ToolSearchToolResultError,
+    ToolReferenceBlock,
+    ToolSearchToolSearchResultBlock,
+    ToolSearchToolResultBlock,
+    ContainerUploadBlock,
     CacheCreation,
     ServerToolUsage,
+    OutputTokensDetails,
+    RefusalStopDetails,
     Usage,
     Container,
     Message,
@@ -1372,7 +3365,31 @@ for _model in (
     MessageDeltaUsage,
     MessageDeltaEvent,
     MessageStopEvent,
+    PingEvent,
+    ErrorDetail,
+    ErrorEvent,
     ToolParam,
+    UserLocation,
+    ToolBash20250124,
+    CodeExecutionTool20250522,
+    CodeExecutionTool20250825,
+    CodeExecutionTool20260120,
+    CodeExecutionTool20260521,
+    MemoryTool20250818,
+    ToolTextEditor20250124,
+    ToolTextEditor20250429,
+    ToolTextEditor20250728,
+    WebSearchTool20250305,
+    WebFetchTool20250910,
+    WebSearchTool20260209,
+    WebFetchTool20260209,
+    WebFetchTool20260309,
+    WebSearchTool20260318,
+    WebFetchTool20260318,
+    ToolSearchBm25Tool20251119,
+    ToolSearchBm25Tool,
+    ToolSearchRegexTool20251119,
+    ToolSearchRegexTool,
     ToolChoiceAuto,
     ToolChoiceAny,
     ToolChoiceTool,
@@ -1403,6 +3420,64 @@ ImageSourceAdapter: TypeAdapter[ImageSource] = _Adapter(
 ToolResultBlockContentAdapter: TypeAdapter[ToolResultBlockContent] = _Adapter(
     ToolResultBlockContent, config=ConfigDict(title="ToolResultBlockContent")
 )
+TextCitationAdapter: TypeAdapter[TextCitation] = _Adapter(
+    TextCitation, config=ConfigDict(title="TextCitation")
+)
+CallerAdapter: TypeAdapter[Caller] = _Adapter(Caller, config=ConfigDict(title="Caller"))
+ServerToolNameAdapter: TypeAdapter[ServerToolName] = _Adapter(
+    ServerToolName, config=ConfigDict(title="ServerToolName")
+)
+WebSearchToolResultErrorCodeAdapter: TypeAdapter[WebSearchToolResultErrorCode] = _Adapter(
+    WebSearchToolResultErrorCode, config=ConfigDict(title="WebSearchToolResultErrorCode")
+)
+DocumentSourceAdapter: TypeAdapter[DocumentSource] = _Adapter(
+    DocumentSource, config=ConfigDict(title="DocumentSource")
+)
+WebFetchToolResultErrorCodeAdapter: TypeAdapter[WebFetchToolResultErrorCode] = _Adapter(
+    WebFetchToolResultErrorCode, config=ConfigDict(title="WebFetchToolResultErrorCode")
+)
+WebFetchToolResultContentAdapter: TypeAdapter[WebFetchToolResultContent] = _Adapter(
+    WebFetchToolResultContent, config=ConfigDict(title="WebFetchToolResultContent")
+)
+CodeExecutionToolResultErrorCodeAdapter: TypeAdapter[CodeExecutionToolResultErrorCode] = _Adapter(
+    CodeExecutionToolResultErrorCode, config=ConfigDict(title="CodeExecutionToolResultErrorCode")
+)
+CodeExecutionToolResultContentAdapter: TypeAdapter[CodeExecutionToolResultContent] = _Adapter(
+    CodeExecutionToolResultContent, config=ConfigDict(title="CodeExecutionToolResultContent")
+)
+BashCodeExecutionToolResultErrorCodeAdapter: TypeAdapter[BashCodeExecutionToolResultErrorCode] = (
+    _Adapter(
+        BashCodeExecutionToolResultErrorCode,
+        config=ConfigDict(title="BashCodeExecutionToolResultErrorCode"),
+    )
+)
+BashCodeExecutionToolResultContentAdapter: TypeAdapter[BashCodeExecutionToolResultContent] = (
+    _Adapter(
+        BashCodeExecutionToolResultContent,
+        config=ConfigDict(title="BashCodeExecutionToolResultContent"),
+    )
+)
+TextEditorCodeExecutionToolResultErrorCodeAdapter: TypeAdapter[
+    TextEditorCodeExecutionToolResultErrorCode
+] = _Adapter(
+    TextEditorCodeExecutionToolResultErrorCode,
+    config=ConfigDict(title="TextEditorCodeExecutionToolResultErrorCode"),
+)
+TextEditorFileTypeAdapter: TypeAdapter[TextEditorFileType] = _Adapter(
+    TextEditorFileType, config=ConfigDict(title="TextEditorFileType")
+)
+TextEditorCodeExecutionToolResultContentAdapter: TypeAdapter[
+    TextEditorCodeExecutionToolResultContent
+] = _Adapter(
+    TextEditorCodeExecutionToolResultContent,
+    config=ConfigDict(title="TextEditorCodeExecutionToolResultContent"),
+)
+ToolSearchToolResultErrorCodeAdapter: TypeAdapter[ToolSearchToolResultErrorCode] = _Adapter(
+    ToolSearchToolResultErrorCode, config=ConfigDict(title="ToolSearchToolResultErrorCode")
+)
+ToolSearchToolResultContentAdapter: TypeAdapter[ToolSearchToolResultContent] = _Adapter(
+    ToolSearchToolResultContent, config=ConfigDict(title="ToolSearchToolResultContent")
+)
 ContentBlockAdapter: TypeAdapter[ContentBlock] = _Adapter(
     ContentBlock, config=ConfigDict(title="ContentBlock")
 )
@@ -1412,12 +3487,22 @@ StopReasonAdapter: TypeAdapter[StopReason] = _Adapter(
 ServiceTierAdapter: TypeAdapter[ServiceTier] = _Adapter(
     ServiceTier, config=ConfigDict(title="ServiceTier")
 )
+RefusalCategoryAdapter: TypeAdapter[RefusalCategory] = _Adapter(
+    RefusalCategory, config=ConfigDict(title="RefusalCategory")
+)
 ContentBlockDeltaAdapter: TypeAdapter[ContentBlockDelta] = _Adapter(
     ContentBlockDelta, config=ConfigDict(title="ContentBlockDelta")
 )
 MessageStreamEventAdapter: TypeAdapter[MessageStreamEvent] = _Adapter(
     MessageStreamEvent, config=ConfigDict(title="MessageStreamEvent")
 )
+AllowedCallerAdapter: TypeAdapter[AllowedCaller] = _Adapter(
+    AllowedCaller, config=ConfigDict(title="AllowedCaller")
+)
+ResponseInclusionAdapter: TypeAdapter[ResponseInclusion] = _Adapter(
+    ResponseInclusion, config=ConfigDict(title="ResponseInclusion")
+)
+ToolUnionAdapter: TypeAdapter[ToolUnion] = _Adapter(ToolUnion, config=ConfigDict(title="ToolUnion"))
 ToolChoiceAdapter: TypeAdapter[ToolChoice] = _Adapter(
     ToolChoice, config=ConfigDict(title="ToolChoice")
 )

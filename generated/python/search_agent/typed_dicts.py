@@ -16,13 +16,39 @@ from typing import Literal, NotRequired, TypeAlias, TypedDict, TypeVar, cast
 
 __all__ = [
     "_TrimState",
+    "AllowedCaller",
     "Base64ImageSource",
+    "Base64PdfSource",
+    "BashCodeExecutionOutputBlock",
+    "BashCodeExecutionResultBlock",
+    "BashCodeExecutionToolResultBlock",
+    "BashCodeExecutionToolResultContent",
+    "BashCodeExecutionToolResultError",
+    "BashCodeExecutionToolResultErrorCode",
     "CacheControlEphemeral",
     "CacheCreation",
+    "Caller",
     "Citation",
+    "CitationCharLocation",
+    "CitationContentBlockLocation",
+    "CitationPageLocation",
+    "CitationsConfig",
     "CitationsDelta",
     "CitationSource",
+    "CitationsSearchResultLocation",
+    "CitationsWebSearchResultLocation",
+    "CodeExecutionOutputBlock",
+    "CodeExecutionResultBlock",
+    "CodeExecutionTool20250522",
+    "CodeExecutionTool20250825",
+    "CodeExecutionTool20260120",
+    "CodeExecutionTool20260521",
+    "CodeExecutionToolResultBlock",
+    "CodeExecutionToolResultContent",
+    "CodeExecutionToolResultError",
+    "CodeExecutionToolResultErrorCode",
     "Container",
+    "ContainerUploadBlock",
     "ContentBlock",
     "ContentBlockDelta",
     "ContentBlockDeltaEvent",
@@ -30,12 +56,19 @@ __all__ = [
     "ContentBlockStartEvent",
     "ContentBlockStopEvent",
     "DecodeError",
+    "DirectCaller",
     "Document",
+    "DocumentBlock",
+    "DocumentSource",
+    "EncryptedCodeExecutionResultBlock",
+    "ErrorDetail",
+    "ErrorEvent",
     "ImageBlockParam",
     "ImageMediaType",
     "ImageSource",
     "InputJsonDelta",
     "JSONValue",
+    "MemoryTool20250818",
     "Message",
     "MessageCreateParams",
     "MessageDelta",
@@ -46,23 +79,43 @@ __all__ = [
     "MessageStopEvent",
     "MessageStreamEvent",
     "Metadata",
+    "OutputTokensDetails",
+    "PingEvent",
+    "PlainTextSource",
     "RedactedThinkingBlock",
+    "RefusalCategory",
+    "RefusalStopDetails",
+    "ResponseInclusion",
     "Role",
     "SearchEntry",
     "SearchResult",
+    "ServerToolCaller",
+    "ServerToolCaller20260120",
+    "ServerToolName",
     "ServerToolUsage",
+    "ServerToolUseBlock",
     "ServiceTier",
     "SignatureDelta",
     "StopReason",
     "TextBlock",
     "TextBlockParam",
+    "TextCitation",
     "TextDelta",
+    "TextEditorCodeExecutionCreateResultBlock",
+    "TextEditorCodeExecutionStrReplaceResultBlock",
+    "TextEditorCodeExecutionToolResultBlock",
+    "TextEditorCodeExecutionToolResultContent",
+    "TextEditorCodeExecutionToolResultError",
+    "TextEditorCodeExecutionToolResultErrorCode",
+    "TextEditorCodeExecutionViewResultBlock",
+    "TextEditorFileType",
     "ThinkingBlock",
     "ThinkingConfig",
     "ThinkingConfigDisabled",
     "ThinkingConfigEnabled",
     "ThinkingDelta",
     "TokenStatus",
+    "ToolBash20250124",
     "ToolChoice",
     "ToolChoiceAny",
     "ToolChoiceAuto",
@@ -71,31 +124,79 @@ __all__ = [
     "ToolDefinition",
     "ToolDefinitionList",
     "ToolParam",
+    "ToolReferenceBlock",
     "ToolResultBlockContent",
     "ToolResultBlockParam",
+    "ToolSearchBm25Tool",
+    "ToolSearchBm25Tool20251119",
+    "ToolSearchRegexTool",
+    "ToolSearchRegexTool20251119",
+    "ToolSearchToolResultBlock",
+    "ToolSearchToolResultContent",
+    "ToolSearchToolResultError",
+    "ToolSearchToolResultErrorCode",
+    "ToolSearchToolSearchResultBlock",
     "ToolsListResult",
+    "ToolTextEditor20250124",
+    "ToolTextEditor20250429",
+    "ToolTextEditor20250728",
+    "ToolUnion",
     "ToolUseBlock",
     "ToolUseBlockParam",
     "UrlImageSource",
     "Usage",
+    "UserLocation",
+    "validate_allowed_caller",
     "validate_base64_image_source",
+    "validate_base64_pdf_source",
+    "validate_bash_code_execution_output_block",
+    "validate_bash_code_execution_result_block",
+    "validate_bash_code_execution_tool_result_block",
+    "validate_bash_code_execution_tool_result_content",
+    "validate_bash_code_execution_tool_result_error",
+    "validate_bash_code_execution_tool_result_error_code",
     "validate_cache_control_ephemeral",
     "validate_cache_creation",
+    "validate_caller",
     "validate_citation",
+    "validate_citation_char_location",
+    "validate_citation_content_block_location",
+    "validate_citation_page_location",
     "validate_citation_source",
+    "validate_citations_config",
     "validate_citations_delta",
+    "validate_citations_search_result_location",
+    "validate_citations_web_search_result_location",
+    "validate_code_execution_output_block",
+    "validate_code_execution_result_block",
+    "validate_code_execution_tool20250522",
+    "validate_code_execution_tool20250825",
+    "validate_code_execution_tool20260120",
+    "validate_code_execution_tool20260521",
+    "validate_code_execution_tool_result_block",
+    "validate_code_execution_tool_result_content",
+    "validate_code_execution_tool_result_error",
+    "validate_code_execution_tool_result_error_code",
     "validate_container",
+    "validate_container_upload_block",
     "validate_content_block",
     "validate_content_block_delta",
     "validate_content_block_delta_event",
     "validate_content_block_param",
     "validate_content_block_start_event",
     "validate_content_block_stop_event",
+    "validate_direct_caller",
     "validate_document",
+    "validate_document_block",
+    "validate_document_source",
+    "validate_encrypted_code_execution_result_block",
+    "validate_error_detail",
+    "validate_error_event",
     "validate_image_block_param",
     "validate_image_media_type",
     "validate_image_source",
     "validate_input_json_delta",
+    "validate_memory_tool20250818",
     "validate_message",
     "validate_message_create_params",
     "validate_message_delta",
@@ -106,23 +207,43 @@ __all__ = [
     "validate_message_stop_event",
     "validate_message_stream_event",
     "validate_metadata",
+    "validate_output_tokens_details",
+    "validate_ping_event",
+    "validate_plain_text_source",
     "validate_redacted_thinking_block",
+    "validate_refusal_category",
+    "validate_refusal_stop_details",
+    "validate_response_inclusion",
     "validate_role",
     "validate_search_entry",
     "validate_search_result",
+    "validate_server_tool_caller",
+    "validate_server_tool_caller20260120",
+    "validate_server_tool_name",
     "validate_server_tool_usage",
+    "validate_server_tool_use_block",
     "validate_service_tier",
     "validate_signature_delta",
     "validate_stop_reason",
     "validate_text_block",
     "validate_text_block_param",
+    "validate_text_citation",
     "validate_text_delta",
+    "validate_text_editor_code_execution_create_result_block",
+    "validate_text_editor_code_execution_str_replace_result_block",
+    "validate_text_editor_code_execution_tool_result_block",
+    "validate_text_editor_code_execution_tool_result_content",
+    "validate_text_editor_code_execution_tool_result_error",
+    "validate_text_editor_code_execution_tool_result_error_code",
+    "validate_text_editor_code_execution_view_result_block",
+    "validate_text_editor_file_type",
     "validate_thinking_block",
     "validate_thinking_config",
     "validate_thinking_config_disabled",
     "validate_thinking_config_enabled",
     "validate_thinking_delta",
     "validate_token_status",
+    "validate_tool_bash20250124",
     "validate_tool_choice",
     "validate_tool_choice_any",
     "validate_tool_choice_auto",
@@ -131,14 +252,61 @@ __all__ = [
     "validate_tool_definition",
     "validate_tool_definition_list",
     "validate_tool_param",
+    "validate_tool_reference_block",
     "validate_tool_result_block_content",
     "validate_tool_result_block_param",
+    "validate_tool_search_bm25_tool",
+    "validate_tool_search_bm25_tool20251119",
+    "validate_tool_search_regex_tool",
+    "validate_tool_search_regex_tool20251119",
+    "validate_tool_search_tool_result_block",
+    "validate_tool_search_tool_result_content",
+    "validate_tool_search_tool_result_error",
+    "validate_tool_search_tool_result_error_code",
+    "validate_tool_search_tool_search_result_block",
+    "validate_tool_text_editor20250124",
+    "validate_tool_text_editor20250429",
+    "validate_tool_text_editor20250728",
+    "validate_tool_union",
     "validate_tool_use_block",
     "validate_tool_use_block_param",
     "validate_tools_list_result",
     "validate_trim_state",
     "validate_url_image_source",
     "validate_usage",
+    "validate_user_location",
+    "validate_web_fetch_block",
+    "validate_web_fetch_tool20250910",
+    "validate_web_fetch_tool20260209",
+    "validate_web_fetch_tool20260309",
+    "validate_web_fetch_tool20260318",
+    "validate_web_fetch_tool_result_block",
+    "validate_web_fetch_tool_result_content",
+    "validate_web_fetch_tool_result_error_block",
+    "validate_web_fetch_tool_result_error_code",
+    "validate_web_search_result_block",
+    "validate_web_search_tool20250305",
+    "validate_web_search_tool20260209",
+    "validate_web_search_tool20260318",
+    "validate_web_search_tool_result_block",
+    "validate_web_search_tool_result_error",
+    "validate_web_search_tool_result_error_code",
+    "WebFetchBlock",
+    "WebFetchTool20250910",
+    "WebFetchTool20260209",
+    "WebFetchTool20260309",
+    "WebFetchTool20260318",
+    "WebFetchToolResultBlock",
+    "WebFetchToolResultContent",
+    "WebFetchToolResultErrorBlock",
+    "WebFetchToolResultErrorCode",
+    "WebSearchResultBlock",
+    "WebSearchTool20250305",
+    "WebSearchTool20260209",
+    "WebSearchTool20260318",
+    "WebSearchToolResultBlock",
+    "WebSearchToolResultError",
+    "WebSearchToolResultErrorCode",
 ]
 
 JSONValue: TypeAlias = None | bool | int | float | str | list["JSONValue"] | dict[str, "JSONValue"]
@@ -175,7 +343,7 @@ _MAX_DEPTH = 100
 _MAX_DEPTH_MESSAGE = "nesting deeper than 100 levels of arrays and objects"
 # A free-form value nesting more levels than this could pass the limit (this module's types
 # nest the rest); the whole input is measured then.
-_FREE_DEPTH = 90
+_FREE_DEPTH = 91
 # Types that contain themselves (or nest past the limit): every input is measured first.
 _CHECK_DEPTH_FIRST = False
 # True while a decoder runs on input measured to be within the limit.
@@ -529,6 +697,79 @@ ImageMediaType: TypeAlias = Literal["image/jpeg", "image/png", "image/gif", "ima
 """Media type of a base64 image."""
 
 
+ServerToolName: TypeAlias = Literal[
+    "web_search",
+    "web_fetch",
+    "code_execution",
+    "bash_code_execution",
+    "text_editor_code_execution",
+    "tool_search_tool_regex",
+    "tool_search_tool_bm25",
+]
+"""Name of a server tool in a server_tool_use block."""
+
+
+WebSearchToolResultErrorCode: TypeAlias = Literal[
+    "invalid_tool_input",
+    "unavailable",
+    "max_uses_exceeded",
+    "too_many_requests",
+    "query_too_long",
+    "request_too_large",
+]
+"""Why a web search failed."""
+
+
+WebFetchToolResultErrorCode: TypeAlias = Literal[
+    "invalid_tool_input",
+    "url_too_long",
+    "url_not_allowed",
+    "url_not_in_prior_context",
+    "url_not_accessible",
+    "unsupported_content_type",
+    "too_many_requests",
+    "max_uses_exceeded",
+    "unavailable",
+]
+"""Why a web fetch failed."""
+
+
+CodeExecutionToolResultErrorCode: TypeAlias = Literal[
+    "invalid_tool_input", "unavailable", "too_many_requests", "execution_time_exceeded"
+]
+"""Why code execution failed."""
+
+
+BashCodeExecutionToolResultErrorCode: TypeAlias = Literal[
+    "invalid_tool_input",
+    "unavailable",
+    "too_many_requests",
+    "execution_time_exceeded",
+    "output_file_too_large",
+]
+"""Why a bash command failed."""
+
+
+TextEditorCodeExecutionToolResultErrorCode: TypeAlias = Literal[
+    "invalid_tool_input",
+    "unavailable",
+    "too_many_requests",
+    "execution_time_exceeded",
+    "file_not_found",
+]
+"""Why a text editor command failed."""
+
+
+TextEditorFileType: TypeAlias = Literal["text", "image", "pdf"]
+"""Kind of file a view command showed."""
+
+
+ToolSearchToolResultErrorCode: TypeAlias = Literal[
+    "invalid_tool_input", "unavailable", "too_many_requests", "execution_time_exceeded"
+]
+"""Why a tool search failed."""
+
+
 StopReason: TypeAlias = Literal[
     "end_turn",
     "max_tokens",
@@ -543,6 +784,22 @@ StopReason: TypeAlias = Literal[
 
 ServiceTier: TypeAlias = Literal["standard", "priority", "batch"]
 """Service tier that handled the request."""
+
+
+RefusalCategory: TypeAlias = Literal[
+    "cyber", "bio", "frontier_llm", "reasoning_extraction", "general_harms"
+]
+"""Policy area of a refusal."""
+
+
+AllowedCaller: TypeAlias = Literal[
+    "direct", "code_execution_20250825", "code_execution_20260120", "code_execution_20260521"
+]
+"""Who may call a tool."""
+
+
+ResponseInclusion: TypeAlias = Literal["full", "excluded"]
+"""Whether server tool results are included in the response."""
 
 
 TokenStatus: TypeAlias = Literal["green", "yellow", "red"]
@@ -577,7 +834,7 @@ class TextBlockParam(TypedDict):
     # The text.
     text: str
     # Citations supporting the text.
-    citations: NotRequired["list[Citation] | None"]
+    citations: NotRequired["list[TextCitation] | None"]
     # Prompt-cache breakpoint.
     cache_control: NotRequired["CacheControlEphemeral | None"]
 
@@ -684,6 +941,62 @@ class RedactedThinkingBlock(TypedDict):
     data: str
 
 
+class ServerToolUseBlock(TypedDict):
+    """A call of a server tool the API runs itself (web search, code execution, ...).
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_server_tool_use_block` accepts any other key
+    whose value is JSON, and leaves it in place.
+    """
+
+    # Always "server_tool_use".
+    type: Literal["server_tool_use"]
+    # Server tool call id (srvtoolu_...).
+    id: str
+    # Server tool called.
+    name: ServerToolName
+    # Tool input.
+    input: dict[str, JSONValue]
+    # Who invoked the tool.
+    caller: NotRequired["Caller"]
+    # Prompt-cache breakpoint (request side).
+    cache_control: NotRequired["CacheControlEphemeral | None"]
+
+
+class WebSearchToolResultBlock(TypedDict):
+    """The result of a web_search server tool call.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_web_search_tool_result_block` accepts any
+    other key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "web_search_tool_result".
+    type: Literal["web_search_tool_result"]
+    # Id of the server_tool_use block this answers.
+    tool_use_id: str
+    # The results, or an error.
+    content: "WebSearchToolResultError | list[WebSearchResultBlock]"
+    # Who invoked the tool.
+    caller: NotRequired["Caller"]
+    # Prompt-cache breakpoint (request side).
+    cache_control: NotRequired["CacheControlEphemeral | None"]
+
+
+class WebSearchToolResultError(TypedDict):
+    """A failed web search.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_web_search_tool_result_error` accepts any
+    other key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "web_search_tool_result_error".
+    type: Literal["web_search_tool_result_error"]
+    # Why it failed.
+    error_code: WebSearchToolResultErrorCode
+
+
 class CacheControlEphemeral(TypedDict):
     """Marks a prompt-cache breakpoint at this block.
 
@@ -729,7 +1042,7 @@ class UrlImageSource(TypedDict):
 
 
 class Citation(TypedDict):
-    """A citation (引用), the cited text and where it comes from.
+    """The seed's citation (引用): the cited text and where it comes from. Used by the seed's Document and its CitationsDelta example; the Messages API itself cites with TextCitation.
 
     Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
     literal may not contain them; `validate_citation` accepts any other key whose value
@@ -740,6 +1053,122 @@ class Citation(TypedDict):
     text: str
     # Where the cited text comes from.
     source: "CitationSource"
+
+
+class CitationCharLocation(TypedDict):
+    """A citation of a character range of a plain-text document.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_citation_char_location` accepts any other
+    key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "char_location".
+    type: Literal["char_location"]
+    # The cited text.
+    cited_text: str
+    # 0-based index of the cited document in the request.
+    document_index: int
+    # Title of the cited document.
+    document_title: NotRequired[str | None]
+    # 0-based start of the cited range.
+    start_char_index: int
+    # Exclusive end of the cited range.
+    end_char_index: int
+    # Files API id of the cited document.
+    file_id: NotRequired[str | None]
+
+
+class CitationPageLocation(TypedDict):
+    """A citation of a page range of a PDF document.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_citation_page_location` accepts any other
+    key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "page_location".
+    type: Literal["page_location"]
+    # The cited text.
+    cited_text: str
+    # 0-based index of the cited document in the request.
+    document_index: int
+    # Title of the cited document.
+    document_title: NotRequired[str | None]
+    # 1-based first cited page.
+    start_page_number: int
+    # Exclusive end page.
+    end_page_number: int
+    # Files API id of the cited document.
+    file_id: NotRequired[str | None]
+
+
+class CitationContentBlockLocation(TypedDict):
+    """A citation of a range of blocks of a custom-content document.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_citation_content_block_location` accepts any
+    other key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "content_block_location".
+    type: Literal["content_block_location"]
+    # The cited blocks' text, joined.
+    cited_text: str
+    # 0-based index of the cited document in the request.
+    document_index: int
+    # Title of the cited document.
+    document_title: NotRequired[str | None]
+    # 0-based first cited block.
+    start_block_index: int
+    # Exclusive end block.
+    end_block_index: int
+    # Files API id of the cited document.
+    file_id: NotRequired[str | None]
+
+
+class CitationsWebSearchResultLocation(TypedDict):
+    """A citation of a web search result.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_citations_web_search_result_location`
+    accepts any other key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "web_search_result_location".
+    type: Literal["web_search_result_location"]
+    # The cited text.
+    cited_text: str
+    # Opaque reference to the cited passage.
+    encrypted_index: str
+    # Title of the result page.
+    title: NotRequired[str | None]
+    # URL of the result page.
+    url: str
+
+
+class CitationsSearchResultLocation(TypedDict):
+    """A citation of a search_result content block.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_citations_search_result_location` accepts
+    any other key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "search_result_location".
+    type: Literal["search_result_location"]
+    # The cited blocks' text, joined.
+    cited_text: str
+    # 0-based index of the cited search_result block in the request.
+    search_result_index: int
+    # Source of the search result.
+    source: str
+    # Title of the search result.
+    title: NotRequired[str | None]
+    # 0-based first cited block.
+    start_block_index: int
+    # Exclusive end block.
+    end_block_index: int
 
 
 class CitationSource(TypedDict):
@@ -769,7 +1198,7 @@ class TextBlock(TypedDict):
     # The generated text.
     text: str
     # Citations supporting the text, or null.
-    citations: NotRequired[list[Citation] | None]
+    citations: NotRequired["list[TextCitation] | None"]
 
 
 class ToolUseBlock(TypedDict):
@@ -788,6 +1217,497 @@ class ToolUseBlock(TypedDict):
     name: str
     # Tool input (e.g. {"query": "测试", "max_results": 5}).
     input: dict[str, JSONValue]
+    # Who invoked the tool (the model directly, or code execution).
+    caller: NotRequired["Caller"]
+
+
+class DirectCaller(TypedDict):
+    """The tool was invoked directly by the model.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_direct_caller` accepts any other key whose
+    value is JSON, and leaves it in place.
+    """
+
+    # Always "direct".
+    type: Literal["direct"]
+
+
+class ServerToolCaller(TypedDict):
+    """The tool was invoked from code running in the code_execution_20250825 code execution tool.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_server_tool_caller` accepts any other key
+    whose value is JSON, and leaves it in place.
+    """
+
+    # Always "code_execution_20250825".
+    type: Literal["code_execution_20250825"]
+    # Id of the code execution server_tool_use block.
+    tool_id: str
+
+
+class ServerToolCaller20260120(TypedDict):
+    """The tool was invoked from code running in the code_execution_20260120 code execution tool.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_server_tool_caller20260120` accepts any
+    other key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "code_execution_20260120".
+    type: Literal["code_execution_20260120"]
+    # Id of the code execution server_tool_use block.
+    tool_id: str
+
+
+class WebSearchResultBlock(TypedDict):
+    """One web search result.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_web_search_result_block` accepts any other
+    key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "web_search_result".
+    type: Literal["web_search_result"]
+    # Opaque page content, sent back in later turns.
+    encrypted_content: str
+    # Age of the page, if known.
+    page_age: NotRequired[str | None]
+    # Page title.
+    title: str
+    # Page URL.
+    url: str
+
+
+class CitationsConfig(TypedDict):
+    """Whether citations are enabled for a document.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_citations_config` accepts any other key
+    whose value is JSON, and leaves it in place.
+    """
+
+    # Citations on or off.
+    enabled: NotRequired[bool]
+
+
+class Base64PdfSource(TypedDict):
+    """A PDF inlined as base64.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_base64_pdf_source` accepts any other key
+    whose value is JSON, and leaves it in place.
+    """
+
+    # Always "base64".
+    type: Literal["base64"]
+    # Always "application/pdf".
+    media_type: Literal["application/pdf"]
+    # Base64-encoded PDF bytes.
+    data: str
+
+
+class PlainTextSource(TypedDict):
+    """Plain text document content.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_plain_text_source` accepts any other key
+    whose value is JSON, and leaves it in place.
+    """
+
+    # Always "text".
+    type: Literal["text"]
+    # Always "text/plain".
+    media_type: Literal["text/plain"]
+    # The text.
+    data: str
+
+
+class DocumentBlock(TypedDict):
+    """A document returned by a server tool (e.g. a fetched web page).
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_document_block` accepts any other key whose
+    value is JSON, and leaves it in place.
+    """
+
+    # Always "document".
+    type: Literal["document"]
+    # The document content.
+    source: "DocumentSource"
+    # Document title.
+    title: NotRequired[str | None]
+    # Citation settings of the document.
+    citations: NotRequired[CitationsConfig | None]
+
+
+class WebFetchBlock(TypedDict):
+    """A fetched web page.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_web_fetch_block` accepts any other key whose
+    value is JSON, and leaves it in place.
+    """
+
+    # Always "web_fetch_result".
+    type: Literal["web_fetch_result"]
+    # Fetched URL.
+    url: str
+    # When the content was retrieved (ISO 8601).
+    retrieved_at: NotRequired[str | None]
+    # The page content.
+    content: DocumentBlock
+
+
+class WebFetchToolResultErrorBlock(TypedDict):
+    """A failed web fetch.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_web_fetch_tool_result_error_block` accepts
+    any other key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "web_fetch_tool_result_error".
+    type: Literal["web_fetch_tool_result_error"]
+    # Why it failed.
+    error_code: WebFetchToolResultErrorCode
+
+
+class WebFetchToolResultBlock(TypedDict):
+    """The result of a web_fetch server tool call.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_web_fetch_tool_result_block` accepts any
+    other key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "web_fetch_tool_result".
+    type: Literal["web_fetch_tool_result"]
+    # Id of the server_tool_use block this answers.
+    tool_use_id: str
+    # The fetched page, or an error.
+    content: "WebFetchToolResultContent"
+    # Who invoked the tool.
+    caller: NotRequired["Caller"]
+
+
+class CodeExecutionOutputBlock(TypedDict):
+    """A file written by code execution.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_code_execution_output_block` accepts any
+    other key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "code_execution_output".
+    type: Literal["code_execution_output"]
+    # Files API id of the file.
+    file_id: str
+
+
+class CodeExecutionResultBlock(TypedDict):
+    """The outcome of running code.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_code_execution_result_block` accepts any
+    other key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "code_execution_result".
+    type: Literal["code_execution_result"]
+    # Standard output.
+    stdout: str
+    # Standard error.
+    stderr: str
+    # Exit status.
+    return_code: int
+    # Files written.
+    content: list[CodeExecutionOutputBlock]
+
+
+class EncryptedCodeExecutionResultBlock(TypedDict):
+    """The outcome of running code, with encrypted stdout.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_encrypted_code_execution_result_block`
+    accepts any other key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "encrypted_code_execution_result".
+    type: Literal["encrypted_code_execution_result"]
+    # Opaque standard output.
+    encrypted_stdout: str
+    # Standard error.
+    stderr: str
+    # Exit status.
+    return_code: int
+    # Files written.
+    content: list[CodeExecutionOutputBlock]
+
+
+class CodeExecutionToolResultError(TypedDict):
+    """Failed code execution.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_code_execution_tool_result_error` accepts
+    any other key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "code_execution_tool_result_error".
+    type: Literal["code_execution_tool_result_error"]
+    # Why it failed.
+    error_code: CodeExecutionToolResultErrorCode
+
+
+class CodeExecutionToolResultBlock(TypedDict):
+    """The result of a code_execution server tool call.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_code_execution_tool_result_block` accepts
+    any other key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "code_execution_tool_result".
+    type: Literal["code_execution_tool_result"]
+    # Id of the server_tool_use block this answers.
+    tool_use_id: str
+    # The result, or an error.
+    content: "CodeExecutionToolResultContent"
+
+
+class BashCodeExecutionOutputBlock(TypedDict):
+    """A file written by a bash command.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_bash_code_execution_output_block` accepts
+    any other key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "bash_code_execution_output".
+    type: Literal["bash_code_execution_output"]
+    # Files API id of the file.
+    file_id: str
+
+
+class BashCodeExecutionResultBlock(TypedDict):
+    """The outcome of a bash command.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_bash_code_execution_result_block` accepts
+    any other key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "bash_code_execution_result".
+    type: Literal["bash_code_execution_result"]
+    # Standard output.
+    stdout: str
+    # Standard error.
+    stderr: str
+    # Exit status.
+    return_code: int
+    # Files written.
+    content: list[BashCodeExecutionOutputBlock]
+
+
+class BashCodeExecutionToolResultError(TypedDict):
+    """A failed bash command.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_bash_code_execution_tool_result_error`
+    accepts any other key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "bash_code_execution_tool_result_error".
+    type: Literal["bash_code_execution_tool_result_error"]
+    # Why it failed.
+    error_code: BashCodeExecutionToolResultErrorCode
+
+
+class BashCodeExecutionToolResultBlock(TypedDict):
+    """The result of a bash_code_execution server tool call.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_bash_code_execution_tool_result_block`
+    accepts any other key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "bash_code_execution_tool_result".
+    type: Literal["bash_code_execution_tool_result"]
+    # Id of the server_tool_use block this answers.
+    tool_use_id: str
+    # The result, or an error.
+    content: "BashCodeExecutionToolResultContent"
+
+
+class TextEditorCodeExecutionToolResultError(TypedDict):
+    """A failed text editor command.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them;
+    `validate_text_editor_code_execution_tool_result_error` accepts any other key whose
+    value is JSON, and leaves it in place.
+    """
+
+    # Always "text_editor_code_execution_tool_result_error".
+    type: Literal["text_editor_code_execution_tool_result_error"]
+    # Why it failed.
+    error_code: TextEditorCodeExecutionToolResultErrorCode
+    # Details of the failure.
+    error_message: NotRequired[str | None]
+
+
+class TextEditorCodeExecutionViewResultBlock(TypedDict):
+    """The content of a viewed file.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them;
+    `validate_text_editor_code_execution_view_result_block` accepts any other key whose
+    value is JSON, and leaves it in place.
+    """
+
+    # Always "text_editor_code_execution_view_result".
+    type: Literal["text_editor_code_execution_view_result"]
+    # File content.
+    content: str
+    # Kind of file.
+    file_type: TextEditorFileType
+    # Lines shown.
+    num_lines: NotRequired[int | None]
+    # First line shown.
+    start_line: NotRequired[int | None]
+    # Lines in the file.
+    total_lines: NotRequired[int | None]
+
+
+class TextEditorCodeExecutionCreateResultBlock(TypedDict):
+    """A created or overwritten file.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them;
+    `validate_text_editor_code_execution_create_result_block` accepts any other key
+    whose value is JSON, and leaves it in place.
+    """
+
+    # Always "text_editor_code_execution_create_result".
+    type: Literal["text_editor_code_execution_create_result"]
+    # Whether an existing file was overwritten.
+    is_file_update: bool
+
+
+class TextEditorCodeExecutionStrReplaceResultBlock(TypedDict):
+    """An edited file (string replacement).
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them;
+    `validate_text_editor_code_execution_str_replace_result_block` accepts any other key
+    whose value is JSON, and leaves it in place.
+    """
+
+    # Always "text_editor_code_execution_str_replace_result".
+    type: Literal["text_editor_code_execution_str_replace_result"]
+    # The changed lines.
+    lines: NotRequired[list[str] | None]
+    # Line count after the edit.
+    new_lines: NotRequired[int | None]
+    # First line after the edit.
+    new_start: NotRequired[int | None]
+    # Line count before the edit.
+    old_lines: NotRequired[int | None]
+    # First line before the edit.
+    old_start: NotRequired[int | None]
+
+
+class TextEditorCodeExecutionToolResultBlock(TypedDict):
+    """The result of a text_editor_code_execution server tool call.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them;
+    `validate_text_editor_code_execution_tool_result_block` accepts any other key whose
+    value is JSON, and leaves it in place.
+    """
+
+    # Always "text_editor_code_execution_tool_result".
+    type: Literal["text_editor_code_execution_tool_result"]
+    # Id of the server_tool_use block this answers.
+    tool_use_id: str
+    # The result, or an error.
+    content: "TextEditorCodeExecutionToolResultContent"
+
+
+class ToolSearchToolResultError(TypedDict):
+    """A failed tool search.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_tool_search_tool_result_error` accepts any
+    other key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "tool_search_tool_result_error".
+    type: Literal["tool_search_tool_result_error"]
+    # Why it failed.
+    error_code: ToolSearchToolResultErrorCode
+    # Details of the failure.
+    error_message: NotRequired[str | None]
+
+
+class ToolReferenceBlock(TypedDict):
+    """A tool found by tool search.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_tool_reference_block` accepts any other key
+    whose value is JSON, and leaves it in place.
+    """
+
+    # Always "tool_reference".
+    type: Literal["tool_reference"]
+    # Name of the tool.
+    tool_name: str
+
+
+class ToolSearchToolSearchResultBlock(TypedDict):
+    """The tools a tool search found.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_tool_search_tool_search_result_block`
+    accepts any other key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "tool_search_tool_search_result".
+    type: Literal["tool_search_tool_search_result"]
+    # The tools found.
+    tool_references: list[ToolReferenceBlock]
+
+
+class ToolSearchToolResultBlock(TypedDict):
+    """The result of a tool search server tool call.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_tool_search_tool_result_block` accepts any
+    other key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "tool_search_tool_result".
+    type: Literal["tool_search_tool_result"]
+    # Id of the server_tool_use block this answers.
+    tool_use_id: str
+    # The result, or an error.
+    content: "ToolSearchToolResultContent"
+
+
+class ContainerUploadBlock(TypedDict):
+    """A file uploaded to the code execution container.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_container_upload_block` accepts any other
+    key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "container_upload".
+    type: Literal["container_upload"]
+    # Files API id of the file.
+    file_id: str
 
 
 class CacheCreation(TypedDict):
@@ -814,6 +1734,36 @@ class ServerToolUsage(TypedDict):
 
     # Number of web search requests.
     web_search_requests: int
+    # Number of web fetch requests.
+    web_fetch_requests: NotRequired[int]
+
+
+class OutputTokensDetails(TypedDict):
+    """Breakdown of output tokens.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_output_tokens_details` accepts any other key
+    whose value is JSON, and leaves it in place.
+    """
+
+    # Output tokens spent on thinking.
+    thinking_tokens: int
+
+
+class RefusalStopDetails(TypedDict):
+    """Details of a refusal (stop_reason "refusal").
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_refusal_stop_details` accepts any other key
+    whose value is JSON, and leaves it in place.
+    """
+
+    # Always "refusal".
+    type: Literal["refusal"]
+    # Policy area, if known.
+    category: NotRequired[RefusalCategory | None]
+    # Human-readable explanation (display only).
+    explanation: NotRequired[str | None]
 
 
 class Usage(TypedDict):
@@ -838,6 +1788,10 @@ class Usage(TypedDict):
     server_tool_use: NotRequired[ServerToolUsage | None]
     # Service tier used for the request.
     service_tier: NotRequired[ServiceTier | None]
+    # Breakdown of the output tokens.
+    output_tokens_details: NotRequired[OutputTokensDetails | None]
+    # Where inference ran.
+    inference_geo: NotRequired[str | None]
 
 
 class Container(TypedDict):
@@ -876,6 +1830,8 @@ class Message(TypedDict):
     stop_reason: StopReason | None
     # The custom stop sequence that was hit, if any.
     stop_sequence: str | None
+    # Details of a refusal, when stop_reason is "refusal".
+    stop_details: NotRequired[RefusalStopDetails | None]
     # Token usage.
     usage: Usage
     # Container used by the request, if any.
@@ -906,8 +1862,11 @@ class CitationsDelta(TypedDict):
 
     # Always "citations_delta".
     type: Literal["citations_delta"]
-    # Citations added to the text block.
-    citations: list[Citation]
+    # The citation added to the text block (what the API sends).
+    citation: NotRequired["TextCitation"]
+    # A list of the seed's {text, source} citations, the shape the seed documents
+    # for this event.
+    citations: NotRequired[list[Citation]]
 
 
 class InputJsonDelta(TypedDict):
@@ -1024,6 +1983,8 @@ class MessageDelta(TypedDict):
     stop_reason: StopReason | None
     # The custom stop sequence that was hit, if any.
     stop_sequence: str | None
+    # Details of a refusal, when stop_reason is "refusal".
+    stop_details: NotRequired[RefusalStopDetails | None]
     # Container used by the request, if any.
     container: NotRequired[Container | None]
 
@@ -1046,6 +2007,8 @@ class MessageDeltaUsage(TypedDict):
     cache_read_input_tokens: NotRequired[int | None]
     # Server tool requests made.
     server_tool_use: NotRequired[ServerToolUsage | None]
+    # Breakdown of the output tokens.
+    output_tokens_details: NotRequired[OutputTokensDetails | None]
 
 
 class MessageDeltaEvent(TypedDict):
@@ -1076,6 +2039,46 @@ class MessageStopEvent(TypedDict):
     type: Literal["message_stop"]
 
 
+class PingEvent(TypedDict):
+    """Keep-alive event the API may send at any point of a stream.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_ping_event` accepts any other key whose
+    value is JSON, and leaves it in place.
+    """
+
+    # Always "ping".
+    type: Literal["ping"]
+
+
+class ErrorDetail(TypedDict):
+    """What went wrong.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_error_detail` accepts any other key whose
+    value is JSON, and leaves it in place.
+    """
+
+    # Error kind (e.g. overloaded_error).
+    type: str
+    # Human-readable description.
+    message: str
+
+
+class ErrorEvent(TypedDict):
+    """An error reported inside a stream (e.g. overloaded_error).
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_error_event` accepts any other key whose
+    value is JSON, and leaves it in place.
+    """
+
+    # Always "error".
+    type: Literal["error"]
+    # The error.
+    error: ErrorDetail
+
+
 class ToolParam(TypedDict):
     """A tool the model may call (Messages API request).
 
@@ -1090,8 +2093,564 @@ class ToolParam(TypedDict):
     description: NotRequired[str]
     # JSON Schema of the tool input.
     input_schema: dict[str, JSONValue]
+    # Always "custom" when present.
+    type: NotRequired[Literal["custom"] | None]
     # Prompt-cache breakpoint.
     cache_control: NotRequired[CacheControlEphemeral | None]
+    # Who may call the tool.
+    allowed_callers: NotRequired[list[AllowedCaller]]
+    # Load the tool only when tool search returns it.
+    defer_loading: NotRequired[bool]
+    # Stream tool input incrementally (null uses the default).
+    eager_input_streaming: NotRequired[bool | None]
+    # Example inputs.
+    input_examples: NotRequired[list[dict[str, JSONValue]]]
+    # Enforce the input schema strictly.
+    strict: NotRequired[bool]
+
+
+class UserLocation(TypedDict):
+    """Approximate location of the user, for localised web search.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_user_location` accepts any other key whose
+    value is JSON, and leaves it in place.
+    """
+
+    # Always "approximate".
+    type: Literal["approximate"]
+    # City.
+    city: NotRequired[str | None]
+    # ISO country code.
+    country: NotRequired[str | None]
+    # Region.
+    region: NotRequired[str | None]
+    # IANA time zone.
+    timezone: NotRequired[str | None]
+
+
+class ToolBash20250124(TypedDict):
+    """The bash server tool (bash_20250124): the API runs it, so it has no input_schema.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_tool_bash20250124` accepts any other key
+    whose value is JSON, and leaves it in place.
+    """
+
+    # Always "bash_20250124".
+    type: Literal["bash_20250124"]
+    # Always "bash".
+    name: Literal["bash"]
+    # Who may call the tool.
+    allowed_callers: NotRequired[list[AllowedCaller]]
+    # Prompt-cache breakpoint.
+    cache_control: NotRequired[CacheControlEphemeral | None]
+    # Load the tool only when tool search returns it.
+    defer_loading: NotRequired[bool]
+    # Enforce the tool's input schema strictly.
+    strict: NotRequired[bool]
+    # Example inputs.
+    input_examples: NotRequired[list[dict[str, JSONValue]]]
+
+
+class CodeExecutionTool20250522(TypedDict):
+    """The code_execution server tool (code_execution_20250522): the API runs it, so it has no input_schema.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_code_execution_tool20250522` accepts any
+    other key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "code_execution_20250522".
+    type: Literal["code_execution_20250522"]
+    # Always "code_execution".
+    name: Literal["code_execution"]
+    # Who may call the tool.
+    allowed_callers: NotRequired[list[AllowedCaller]]
+    # Prompt-cache breakpoint.
+    cache_control: NotRequired[CacheControlEphemeral | None]
+    # Load the tool only when tool search returns it.
+    defer_loading: NotRequired[bool]
+    # Enforce the tool's input schema strictly.
+    strict: NotRequired[bool]
+
+
+class CodeExecutionTool20250825(TypedDict):
+    """The code_execution server tool (code_execution_20250825): the API runs it, so it has no input_schema.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_code_execution_tool20250825` accepts any
+    other key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "code_execution_20250825".
+    type: Literal["code_execution_20250825"]
+    # Always "code_execution".
+    name: Literal["code_execution"]
+    # Who may call the tool.
+    allowed_callers: NotRequired[list[AllowedCaller]]
+    # Prompt-cache breakpoint.
+    cache_control: NotRequired[CacheControlEphemeral | None]
+    # Load the tool only when tool search returns it.
+    defer_loading: NotRequired[bool]
+    # Enforce the tool's input schema strictly.
+    strict: NotRequired[bool]
+
+
+class CodeExecutionTool20260120(TypedDict):
+    """The code_execution server tool (code_execution_20260120): the API runs it, so it has no input_schema.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_code_execution_tool20260120` accepts any
+    other key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "code_execution_20260120".
+    type: Literal["code_execution_20260120"]
+    # Always "code_execution".
+    name: Literal["code_execution"]
+    # Who may call the tool.
+    allowed_callers: NotRequired[list[AllowedCaller]]
+    # Prompt-cache breakpoint.
+    cache_control: NotRequired[CacheControlEphemeral | None]
+    # Load the tool only when tool search returns it.
+    defer_loading: NotRequired[bool]
+    # Enforce the tool's input schema strictly.
+    strict: NotRequired[bool]
+
+
+class CodeExecutionTool20260521(TypedDict):
+    """The code_execution server tool (code_execution_20260521): the API runs it, so it has no input_schema.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_code_execution_tool20260521` accepts any
+    other key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "code_execution_20260521".
+    type: Literal["code_execution_20260521"]
+    # Always "code_execution".
+    name: Literal["code_execution"]
+    # Who may call the tool.
+    allowed_callers: NotRequired[list[AllowedCaller]]
+    # Prompt-cache breakpoint.
+    cache_control: NotRequired[CacheControlEphemeral | None]
+    # Load the tool only when tool search returns it.
+    defer_loading: NotRequired[bool]
+    # Enforce the tool's input schema strictly.
+    strict: NotRequired[bool]
+
+
+class MemoryTool20250818(TypedDict):
+    """The memory server tool (memory_20250818): the API runs it, so it has no input_schema.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_memory_tool20250818` accepts any other key
+    whose value is JSON, and leaves it in place.
+    """
+
+    # Always "memory_20250818".
+    type: Literal["memory_20250818"]
+    # Always "memory".
+    name: Literal["memory"]
+    # Who may call the tool.
+    allowed_callers: NotRequired[list[AllowedCaller]]
+    # Prompt-cache breakpoint.
+    cache_control: NotRequired[CacheControlEphemeral | None]
+    # Load the tool only when tool search returns it.
+    defer_loading: NotRequired[bool]
+    # Enforce the tool's input schema strictly.
+    strict: NotRequired[bool]
+    # Example inputs.
+    input_examples: NotRequired[list[dict[str, JSONValue]]]
+
+
+class ToolTextEditor20250124(TypedDict):
+    """The str_replace_editor server tool (text_editor_20250124): the API runs it, so it has no input_schema.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_tool_text_editor20250124` accepts any other
+    key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "text_editor_20250124".
+    type: Literal["text_editor_20250124"]
+    # Always "str_replace_editor".
+    name: Literal["str_replace_editor"]
+    # Who may call the tool.
+    allowed_callers: NotRequired[list[AllowedCaller]]
+    # Prompt-cache breakpoint.
+    cache_control: NotRequired[CacheControlEphemeral | None]
+    # Load the tool only when tool search returns it.
+    defer_loading: NotRequired[bool]
+    # Enforce the tool's input schema strictly.
+    strict: NotRequired[bool]
+    # Example inputs.
+    input_examples: NotRequired[list[dict[str, JSONValue]]]
+
+
+class ToolTextEditor20250429(TypedDict):
+    """The str_replace_based_edit_tool server tool (text_editor_20250429): the API runs it, so it has no input_schema.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_tool_text_editor20250429` accepts any other
+    key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "text_editor_20250429".
+    type: Literal["text_editor_20250429"]
+    # Always "str_replace_based_edit_tool".
+    name: Literal["str_replace_based_edit_tool"]
+    # Who may call the tool.
+    allowed_callers: NotRequired[list[AllowedCaller]]
+    # Prompt-cache breakpoint.
+    cache_control: NotRequired[CacheControlEphemeral | None]
+    # Load the tool only when tool search returns it.
+    defer_loading: NotRequired[bool]
+    # Enforce the tool's input schema strictly.
+    strict: NotRequired[bool]
+    # Example inputs.
+    input_examples: NotRequired[list[dict[str, JSONValue]]]
+
+
+class ToolTextEditor20250728(TypedDict):
+    """The str_replace_based_edit_tool server tool (text_editor_20250728): the API runs it, so it has no input_schema.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_tool_text_editor20250728` accepts any other
+    key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "text_editor_20250728".
+    type: Literal["text_editor_20250728"]
+    # Always "str_replace_based_edit_tool".
+    name: Literal["str_replace_based_edit_tool"]
+    # Who may call the tool.
+    allowed_callers: NotRequired[list[AllowedCaller]]
+    # Prompt-cache breakpoint.
+    cache_control: NotRequired[CacheControlEphemeral | None]
+    # Load the tool only when tool search returns it.
+    defer_loading: NotRequired[bool]
+    # Enforce the tool's input schema strictly.
+    strict: NotRequired[bool]
+    # Example inputs.
+    input_examples: NotRequired[list[dict[str, JSONValue]]]
+    # Maximum characters shown when viewing a file.
+    max_characters: NotRequired[int | None]
+
+
+class WebSearchTool20250305(TypedDict):
+    """The web_search server tool (web_search_20250305): the API runs it, so it has no input_schema.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_web_search_tool20250305` accepts any other
+    key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "web_search_20250305".
+    type: Literal["web_search_20250305"]
+    # Always "web_search".
+    name: Literal["web_search"]
+    # Who may call the tool.
+    allowed_callers: NotRequired[list[AllowedCaller]]
+    # Prompt-cache breakpoint.
+    cache_control: NotRequired[CacheControlEphemeral | None]
+    # Load the tool only when tool search returns it.
+    defer_loading: NotRequired[bool]
+    # Enforce the tool's input schema strictly.
+    strict: NotRequired[bool]
+    # Only use these domains.
+    allowed_domains: NotRequired[list[str] | None]
+    # Never use these domains.
+    blocked_domains: NotRequired[list[str] | None]
+    # Maximum uses per request.
+    max_uses: NotRequired[int | None]
+    # Approximate user location for localised results.
+    user_location: NotRequired[UserLocation | None]
+
+
+class WebFetchTool20250910(TypedDict):
+    """The web_fetch server tool (web_fetch_20250910): the API runs it, so it has no input_schema.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_web_fetch_tool20250910` accepts any other
+    key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "web_fetch_20250910".
+    type: Literal["web_fetch_20250910"]
+    # Always "web_fetch".
+    name: Literal["web_fetch"]
+    # Who may call the tool.
+    allowed_callers: NotRequired[list[AllowedCaller]]
+    # Prompt-cache breakpoint.
+    cache_control: NotRequired[CacheControlEphemeral | None]
+    # Load the tool only when tool search returns it.
+    defer_loading: NotRequired[bool]
+    # Enforce the tool's input schema strictly.
+    strict: NotRequired[bool]
+    # Only use these domains.
+    allowed_domains: NotRequired[list[str] | None]
+    # Never use these domains.
+    blocked_domains: NotRequired[list[str] | None]
+    # Maximum uses per request.
+    max_uses: NotRequired[int | None]
+    # Citation settings for fetched documents.
+    citations: NotRequired[CitationsConfig | None]
+    # Maximum tokens of fetched content.
+    max_content_tokens: NotRequired[int | None]
+
+
+class WebSearchTool20260209(TypedDict):
+    """The web_search server tool (web_search_20260209): the API runs it, so it has no input_schema.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_web_search_tool20260209` accepts any other
+    key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "web_search_20260209".
+    type: Literal["web_search_20260209"]
+    # Always "web_search".
+    name: Literal["web_search"]
+    # Who may call the tool.
+    allowed_callers: NotRequired[list[AllowedCaller]]
+    # Prompt-cache breakpoint.
+    cache_control: NotRequired[CacheControlEphemeral | None]
+    # Load the tool only when tool search returns it.
+    defer_loading: NotRequired[bool]
+    # Enforce the tool's input schema strictly.
+    strict: NotRequired[bool]
+    # Only use these domains.
+    allowed_domains: NotRequired[list[str] | None]
+    # Never use these domains.
+    blocked_domains: NotRequired[list[str] | None]
+    # Maximum uses per request.
+    max_uses: NotRequired[int | None]
+    # Approximate user location for localised results.
+    user_location: NotRequired[UserLocation | None]
+
+
+class WebFetchTool20260209(TypedDict):
+    """The web_fetch server tool (web_fetch_20260209): the API runs it, so it has no input_schema.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_web_fetch_tool20260209` accepts any other
+    key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "web_fetch_20260209".
+    type: Literal["web_fetch_20260209"]
+    # Always "web_fetch".
+    name: Literal["web_fetch"]
+    # Who may call the tool.
+    allowed_callers: NotRequired[list[AllowedCaller]]
+    # Prompt-cache breakpoint.
+    cache_control: NotRequired[CacheControlEphemeral | None]
+    # Load the tool only when tool search returns it.
+    defer_loading: NotRequired[bool]
+    # Enforce the tool's input schema strictly.
+    strict: NotRequired[bool]
+    # Only use these domains.
+    allowed_domains: NotRequired[list[str] | None]
+    # Never use these domains.
+    blocked_domains: NotRequired[list[str] | None]
+    # Maximum uses per request.
+    max_uses: NotRequired[int | None]
+    # Citation settings for fetched documents.
+    citations: NotRequired[CitationsConfig | None]
+    # Maximum tokens of fetched content.
+    max_content_tokens: NotRequired[int | None]
+
+
+class WebFetchTool20260309(TypedDict):
+    """The web_fetch server tool (web_fetch_20260309): the API runs it, so it has no input_schema.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_web_fetch_tool20260309` accepts any other
+    key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "web_fetch_20260309".
+    type: Literal["web_fetch_20260309"]
+    # Always "web_fetch".
+    name: Literal["web_fetch"]
+    # Who may call the tool.
+    allowed_callers: NotRequired[list[AllowedCaller]]
+    # Prompt-cache breakpoint.
+    cache_control: NotRequired[CacheControlEphemeral | None]
+    # Load the tool only when tool search returns it.
+    defer_loading: NotRequired[bool]
+    # Enforce the tool's input schema strictly.
+    strict: NotRequired[bool]
+    # Only use these domains.
+    allowed_domains: NotRequired[list[str] | None]
+    # Never use these domains.
+    blocked_domains: NotRequired[list[str] | None]
+    # Maximum uses per request.
+    max_uses: NotRequired[int | None]
+    # Citation settings for fetched documents.
+    citations: NotRequired[CitationsConfig | None]
+    # Maximum tokens of fetched content.
+    max_content_tokens: NotRequired[int | None]
+    # Allow cached fetches.
+    use_cache: NotRequired[bool]
+
+
+class WebSearchTool20260318(TypedDict):
+    """The web_search server tool (web_search_20260318): the API runs it, so it has no input_schema.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_web_search_tool20260318` accepts any other
+    key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "web_search_20260318".
+    type: Literal["web_search_20260318"]
+    # Always "web_search".
+    name: Literal["web_search"]
+    # Who may call the tool.
+    allowed_callers: NotRequired[list[AllowedCaller]]
+    # Prompt-cache breakpoint.
+    cache_control: NotRequired[CacheControlEphemeral | None]
+    # Load the tool only when tool search returns it.
+    defer_loading: NotRequired[bool]
+    # Enforce the tool's input schema strictly.
+    strict: NotRequired[bool]
+    # Only use these domains.
+    allowed_domains: NotRequired[list[str] | None]
+    # Never use these domains.
+    blocked_domains: NotRequired[list[str] | None]
+    # Maximum uses per request.
+    max_uses: NotRequired[int | None]
+    # Approximate user location for localised results.
+    user_location: NotRequired[UserLocation | None]
+    # Whether results are included in the response.
+    response_inclusion: NotRequired[ResponseInclusion]
+
+
+class WebFetchTool20260318(TypedDict):
+    """The web_fetch server tool (web_fetch_20260318): the API runs it, so it has no input_schema.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_web_fetch_tool20260318` accepts any other
+    key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "web_fetch_20260318".
+    type: Literal["web_fetch_20260318"]
+    # Always "web_fetch".
+    name: Literal["web_fetch"]
+    # Who may call the tool.
+    allowed_callers: NotRequired[list[AllowedCaller]]
+    # Prompt-cache breakpoint.
+    cache_control: NotRequired[CacheControlEphemeral | None]
+    # Load the tool only when tool search returns it.
+    defer_loading: NotRequired[bool]
+    # Enforce the tool's input schema strictly.
+    strict: NotRequired[bool]
+    # Only use these domains.
+    allowed_domains: NotRequired[list[str] | None]
+    # Never use these domains.
+    blocked_domains: NotRequired[list[str] | None]
+    # Maximum uses per request.
+    max_uses: NotRequired[int | None]
+    # Citation settings for fetched documents.
+    citations: NotRequired[CitationsConfig | None]
+    # Maximum tokens of fetched content.
+    max_content_tokens: NotRequired[int | None]
+    # Whether results are included in the response.
+    response_inclusion: NotRequired[ResponseInclusion]
+    # Allow cached fetches.
+    use_cache: NotRequired[bool]
+
+
+class ToolSearchBm25Tool20251119(TypedDict):
+    """The tool_search_tool_bm25 server tool (tool_search_tool_bm25_20251119): the API runs it, so it has no input_schema.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_tool_search_bm25_tool20251119` accepts any
+    other key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "tool_search_tool_bm25_20251119".
+    type: Literal["tool_search_tool_bm25_20251119"]
+    # Always "tool_search_tool_bm25".
+    name: Literal["tool_search_tool_bm25"]
+    # Who may call the tool.
+    allowed_callers: NotRequired[list[AllowedCaller]]
+    # Prompt-cache breakpoint.
+    cache_control: NotRequired[CacheControlEphemeral | None]
+    # Load the tool only when tool search returns it.
+    defer_loading: NotRequired[bool]
+    # Enforce the tool's input schema strictly.
+    strict: NotRequired[bool]
+
+
+class ToolSearchBm25Tool(TypedDict):
+    """The tool_search_tool_bm25 server tool (tool_search_tool_bm25): the API runs it, so it has no input_schema.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_tool_search_bm25_tool` accepts any other key
+    whose value is JSON, and leaves it in place.
+    """
+
+    # Always "tool_search_tool_bm25".
+    type: Literal["tool_search_tool_bm25"]
+    # Always "tool_search_tool_bm25".
+    name: Literal["tool_search_tool_bm25"]
+    # Who may call the tool.
+    allowed_callers: NotRequired[list[AllowedCaller]]
+    # Prompt-cache breakpoint.
+    cache_control: NotRequired[CacheControlEphemeral | None]
+    # Load the tool only when tool search returns it.
+    defer_loading: NotRequired[bool]
+    # Enforce the tool's input schema strictly.
+    strict: NotRequired[bool]
+
+
+class ToolSearchRegexTool20251119(TypedDict):
+    """The tool_search_tool_regex server tool (tool_search_tool_regex_20251119): the API runs it, so it has no input_schema.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_tool_search_regex_tool20251119` accepts any
+    other key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "tool_search_tool_regex_20251119".
+    type: Literal["tool_search_tool_regex_20251119"]
+    # Always "tool_search_tool_regex".
+    name: Literal["tool_search_tool_regex"]
+    # Who may call the tool.
+    allowed_callers: NotRequired[list[AllowedCaller]]
+    # Prompt-cache breakpoint.
+    cache_control: NotRequired[CacheControlEphemeral | None]
+    # Load the tool only when tool search returns it.
+    defer_loading: NotRequired[bool]
+    # Enforce the tool's input schema strictly.
+    strict: NotRequired[bool]
+
+
+class ToolSearchRegexTool(TypedDict):
+    """The tool_search_tool_regex server tool (tool_search_tool_regex): the API runs it, so it has no input_schema.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_tool_search_regex_tool` accepts any other
+    key whose value is JSON, and leaves it in place.
+    """
+
+    # Always "tool_search_tool_regex".
+    type: Literal["tool_search_tool_regex"]
+    # Always "tool_search_tool_regex".
+    name: Literal["tool_search_tool_regex"]
+    # Who may call the tool.
+    allowed_callers: NotRequired[list[AllowedCaller]]
+    # Prompt-cache breakpoint.
+    cache_control: NotRequired[CacheControlEphemeral | None]
+    # Load the tool only when tool search returns it.
+    defer_loading: NotRequired[bool]
+    # Enforce the tool's input schema strictly.
+    strict: NotRequired[bool]
 
 
 class ToolChoiceAuto(TypedDict):
@@ -1204,8 +2763,8 @@ class MessageCreateParams(TypedDict):
     messages: list[MessageParam]
     # System prompt, a string or a list of text blocks.
     system: NotRequired[str | list[TextBlockParam]]
-    # Tools the model may call.
-    tools: NotRequired[list[ToolParam]]
+    # Tools the model may call (custom and server tools).
+    tools: NotRequired["list[ToolUnion]"]
     # How the model should use the tools.
     tool_choice: NotRequired["ToolChoice"]
     # Extended-thinking configuration.
@@ -1319,6 +2878,8 @@ ContentBlockParam: TypeAlias = (
     | Document
     | ThinkingBlock
     | RedactedThinkingBlock
+    | ServerToolUseBlock
+    | WebSearchToolResultBlock
 )
 """A content block inside a MessageParam, told apart by "type"."""
 
@@ -1331,7 +2892,67 @@ ToolResultBlockContent: TypeAlias = TextBlockParam | ImageBlockParam
 """A block inside a list-valued tool_result content, told apart by "type"."""
 
 
-ContentBlock: TypeAlias = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock
+TextCitation: TypeAlias = (
+    CitationCharLocation
+    | CitationPageLocation
+    | CitationContentBlockLocation
+    | CitationsWebSearchResultLocation
+    | CitationsSearchResultLocation
+)
+"""A citation the Messages API attaches to text, told apart by "type"."""
+
+
+Caller: TypeAlias = DirectCaller | ServerToolCaller | ServerToolCaller20260120
+"""Who invoked a tool, told apart by "type"."""
+
+
+DocumentSource: TypeAlias = Base64PdfSource | PlainTextSource
+"""Where a document's content comes from, told apart by "type"."""
+
+
+WebFetchToolResultContent: TypeAlias = WebFetchBlock | WebFetchToolResultErrorBlock
+"""A web fetch result or error, told apart by "type"."""
+
+
+CodeExecutionToolResultContent: TypeAlias = (
+    CodeExecutionToolResultError | CodeExecutionResultBlock | EncryptedCodeExecutionResultBlock
+)
+"""A code execution result or error, told apart by "type"."""
+
+
+BashCodeExecutionToolResultContent: TypeAlias = (
+    BashCodeExecutionToolResultError | BashCodeExecutionResultBlock
+)
+"""A bash result or error, told apart by "type"."""
+
+
+TextEditorCodeExecutionToolResultContent: TypeAlias = (
+    TextEditorCodeExecutionToolResultError
+    | TextEditorCodeExecutionViewResultBlock
+    | TextEditorCodeExecutionCreateResultBlock
+    | TextEditorCodeExecutionStrReplaceResultBlock
+)
+"""A text editor result or error, told apart by "type"."""
+
+
+ToolSearchToolResultContent: TypeAlias = ToolSearchToolResultError | ToolSearchToolSearchResultBlock
+"""A tool search result or error, told apart by "type"."""
+
+
+ContentBlock: TypeAlias = (
+    TextBlock
+    | ThinkingBlock
+    | RedactedThinkingBlock
+    | ToolUseBlock
+    | ServerToolUseBlock
+    | WebSearchToolResultBlock
+    | WebFetchToolResultBlock
+    | CodeExecutionToolResultBlock
+    | BashCodeExecutionToolResultBlock
+    | TextEditorCodeExecutionToolResultBlock
+    | ToolSearchToolResultBlock
+    | ContainerUploadBlock
+)
 """A content block of a response message, told apart by "type"."""
 
 
@@ -1342,7 +2963,9 @@ ContentBlockDelta: TypeAlias = (
 
 
 MessageStreamEvent: TypeAlias = (
-    MessageStartEvent
+    PingEvent
+    | ErrorEvent
+    | MessageStartEvent
     | ContentBlockStartEvent
     | ContentBlockDeltaEvent
     | ContentBlockStopEvent
@@ -1350,6 +2973,32 @@ MessageStreamEvent: TypeAlias = (
     | MessageStopEvent
 )
 """One server-sent event of a streamed message, told apart by "type"."""
+
+
+ToolUnion: TypeAlias = (
+    ToolParam
+    | ToolBash20250124
+    | CodeExecutionTool20250522
+    | CodeExecutionTool20250825
+    | CodeExecutionTool20260120
+    | CodeExecutionTool20260521
+    | MemoryTool20250818
+    | ToolTextEditor20250124
+    | ToolTextEditor20250429
+    | ToolTextEditor20250728
+    | WebSearchTool20250305
+    | WebFetchTool20250910
+    | WebSearchTool20260209
+    | WebFetchTool20260209
+    | WebFetchTool20260309
+    | WebSearchTool20260318
+    | WebFetchTool20260318
+    | ToolSearchBm25Tool20251119
+    | ToolSearchBm25Tool
+    | ToolSearchRegexTool20251119
+    | ToolSearchRegexTool
+)
+"""A tool in a request: a custom tool (with input_schema) or a server tool (told apart by "type")."""
 
 
 ToolChoice: TypeAlias = ToolChoiceAuto | ToolChoiceAny | ToolChoiceTool | ToolChoiceNone
@@ -1375,12 +3024,77 @@ def _validate_image_media_type(data: object) -> ImageMediaType:
     return cast(ImageMediaType, _enum_value(data, _IMAGE_MEDIA_TYPE_VALUES))
 
 
+def _validate_server_tool_name(data: object) -> ServerToolName:
+    return cast(ServerToolName, _enum_value(data, _SERVER_TOOL_NAME_VALUES))
+
+
+def _validate_web_search_tool_result_error_code(data: object) -> WebSearchToolResultErrorCode:
+    return cast(
+        WebSearchToolResultErrorCode, _enum_value(data, _WEB_SEARCH_TOOL_RESULT_ERROR_CODE_VALUES)
+    )
+
+
+def _validate_web_fetch_tool_result_error_code(data: object) -> WebFetchToolResultErrorCode:
+    return cast(
+        WebFetchToolResultErrorCode, _enum_value(data, _WEB_FETCH_TOOL_RESULT_ERROR_CODE_VALUES)
+    )
+
+
+def _validate_code_execution_tool_result_error_code(
+    data: object,
+) -> CodeExecutionToolResultErrorCode:
+    return cast(
+        CodeExecutionToolResultErrorCode,
+        _enum_value(data, _CODE_EXECUTION_TOOL_RESULT_ERROR_CODE_VALUES),
+    )
+
+
+def _validate_bash_code_execution_tool_result_error_code(
+    data: object,
+) -> BashCodeExecutionToolResultErrorCode:
+    return cast(
+        BashCodeExecutionToolResultErrorCode,
+        _enum_value(data, _BASH_CODE_EXECUTION_TOOL_RESULT_ERROR_CODE_VALUES),
+    )
+
+
+def _validate_text_editor_code_execution_tool_result_error_code(
+    data: object,
+) -> TextEditorCodeExecutionToolResultErrorCode:
+    return cast(
+        TextEditorCodeExecutionToolResultErrorCode,
+        _enum_value(data, _TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_ERROR_CODE_VALUES),
+    )
+
+
+def _validate_text_editor_file_type(data: object) -> TextEditorFileType:
+    return cast(TextEditorFileType, _enum_value(data, _TEXT_EDITOR_FILE_TYPE_VALUES))
+
+
+def _validate_tool_search_tool_result_error_code(data: object) -> ToolSearchToolResultErrorCode:
+    return cast(
+        ToolSearchToolResultErrorCode, _enum_value(data, _TOOL_SEARCH_TOOL_RESULT_ERROR_CODE_VALUES)
+    )
+
+
 def _validate_stop_reason(data: object) -> StopReason:
     return cast(StopReason, _enum_value(data, _STOP_REASON_VALUES))
 
 
 def _validate_service_tier(data: object) -> ServiceTier:
     return cast(ServiceTier, _enum_value(data, _SERVICE_TIER_VALUES))
+
+
+def _validate_refusal_category(data: object) -> RefusalCategory:
+    return cast(RefusalCategory, _enum_value(data, _REFUSAL_CATEGORY_VALUES))
+
+
+def _validate_allowed_caller(data: object) -> AllowedCaller:
+    return cast(AllowedCaller, _enum_value(data, _ALLOWED_CALLER_VALUES))
+
+
+def _validate_response_inclusion(data: object) -> ResponseInclusion:
+    return cast(ResponseInclusion, _enum_value(data, _RESPONSE_INCLUSION_VALUES))
 
 
 def _validate_token_status(data: object) -> TokenStatus:
@@ -1399,7 +3113,7 @@ def _validate_text_block_param(data: object) -> TextBlockParam:
     obj = _object(data)
     _tag(obj, "type", "text")
     _required(obj, "text", _str)
-    _optional(obj, "citations", _v_opt_list_citation, None)
+    _optional(obj, "citations", _v_opt_list_text_citation, None)
     _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
     _unknown(obj, _TEXT_BLOCK_PARAM_KEYS)
     return cast(TextBlockParam, obj)
@@ -1462,6 +3176,37 @@ def _validate_redacted_thinking_block(data: object) -> RedactedThinkingBlock:
     return cast(RedactedThinkingBlock, obj)
 
 
+def _validate_server_tool_use_block(data: object) -> ServerToolUseBlock:
+    obj = _object(data)
+    _tag(obj, "type", "server_tool_use")
+    _required(obj, "id", _str)
+    _required(obj, "name", _validate_server_tool_name)
+    _required(obj, "input", _json_object)
+    _optional(obj, "caller", _validate_caller, None)
+    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
+    _unknown(obj, _SERVER_TOOL_USE_BLOCK_KEYS)
+    return cast(ServerToolUseBlock, obj)
+
+
+def _validate_web_search_tool_result_block(data: object) -> WebSearchToolResultBlock:
+    obj = _object(data)
+    _tag(obj, "type", "web_search_tool_result")
+    _required(obj, "tool_use_id", _str)
+    _required(obj, "content", _v_union_web_search_tool_result_error_or_list_web_search_result_block)
+    _optional(obj, "caller", _validate_caller, None)
+    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
+    _unknown(obj, _WEB_SEARCH_TOOL_RESULT_BLOCK_KEYS)
+    return cast(WebSearchToolResultBlock, obj)
+
+
+def _validate_web_search_tool_result_error(data: object) -> WebSearchToolResultError:
+    obj = _object(data)
+    _tag(obj, "type", "web_search_tool_result_error")
+    _required(obj, "error_code", _validate_web_search_tool_result_error_code)
+    _unknown(obj, _WEB_SEARCH_TOOL_RESULT_ERROR_KEYS)
+    return cast(WebSearchToolResultError, obj)
+
+
 def _validate_cache_control_ephemeral(data: object) -> CacheControlEphemeral:
     obj = _object(data)
     _tag(obj, "type", "ephemeral")
@@ -1495,6 +3240,71 @@ def _validate_citation(data: object) -> Citation:
     return cast(Citation, obj)
 
 
+def _validate_citation_char_location(data: object) -> CitationCharLocation:
+    obj = _object(data)
+    _tag(obj, "type", "char_location")
+    _required(obj, "cited_text", _str)
+    _required(obj, "document_index", _int)
+    _required(obj, "start_char_index", _int)
+    _required(obj, "end_char_index", _int)
+    _optional(obj, "document_title", _v_opt_str, None)
+    _optional(obj, "file_id", _v_opt_str, None)
+    _unknown(obj, _CITATION_CHAR_LOCATION_KEYS)
+    return cast(CitationCharLocation, obj)
+
+
+def _validate_citation_page_location(data: object) -> CitationPageLocation:
+    obj = _object(data)
+    _tag(obj, "type", "page_location")
+    _required(obj, "cited_text", _str)
+    _required(obj, "document_index", _int)
+    _required(obj, "start_page_number", _int)
+    _required(obj, "end_page_number", _int)
+    _optional(obj, "document_title", _v_opt_str, None)
+    _optional(obj, "file_id", _v_opt_str, None)
+    _unknown(obj, _CITATION_PAGE_LOCATION_KEYS)
+    return cast(CitationPageLocation, obj)
+
+
+def _validate_citation_content_block_location(data: object) -> CitationContentBlockLocation:
+    obj = _object(data)
+    _tag(obj, "type", "content_block_location")
+    _required(obj, "cited_text", _str)
+    _required(obj, "document_index", _int)
+    _required(obj, "start_block_index", _int)
+    _required(obj, "end_block_index", _int)
+    _optional(obj, "document_title", _v_opt_str, None)
+    _optional(obj, "file_id", _v_opt_str, None)
+    _unknown(obj, _CITATION_CONTENT_BLOCK_LOCATION_KEYS)
+    return cast(CitationContentBlockLocation, obj)
+
+
+def _validate_citations_web_search_result_location(
+    data: object,
+) -> CitationsWebSearchResultLocation:
+    obj = _object(data)
+    _tag(obj, "type", "web_search_result_location")
+    _required(obj, "cited_text", _str)
+    _required(obj, "encrypted_index", _str)
+    _required(obj, "url", _str)
+    _optional(obj, "title", _v_opt_str, None)
+    _unknown(obj, _CITATIONS_WEB_SEARCH_RESULT_LOCATION_KEYS)
+    return cast(CitationsWebSearchResultLocation, obj)
+
+
+def _validate_citations_search_result_location(data: object) -> CitationsSearchResultLocation:
+    obj = _object(data)
+    _tag(obj, "type", "search_result_location")
+    _required(obj, "cited_text", _str)
+    _required(obj, "search_result_index", _int)
+    _required(obj, "source", _str)
+    _required(obj, "start_block_index", _int)
+    _required(obj, "end_block_index", _int)
+    _optional(obj, "title", _v_opt_str, None)
+    _unknown(obj, _CITATIONS_SEARCH_RESULT_LOCATION_KEYS)
+    return cast(CitationsSearchResultLocation, obj)
+
+
 def _validate_citation_source(data: object) -> CitationSource:
     obj = _object(data)
     _required(obj, "id", _str)
@@ -1507,7 +3317,7 @@ def _validate_text_block(data: object) -> TextBlock:
     obj = _object(data)
     _tag(obj, "type", "text")
     _required(obj, "text", _str)
-    _optional(obj, "citations", _v_opt_list_citation, None)
+    _optional(obj, "citations", _v_opt_list_text_citation, None)
     _unknown(obj, _TEXT_BLOCK_KEYS)
     return cast(TextBlock, obj)
 
@@ -1518,8 +3328,297 @@ def _validate_tool_use_block(data: object) -> ToolUseBlock:
     _required(obj, "id", _str)
     _required(obj, "name", _str)
     _required(obj, "input", _json_object)
+    _optional(obj, "caller", _validate_caller, None)
     _unknown(obj, _TOOL_USE_BLOCK_KEYS)
     return cast(ToolUseBlock, obj)
+
+
+def _validate_direct_caller(data: object) -> DirectCaller:
+    obj = _object(data)
+    _tag(obj, "type", "direct")
+    _unknown(obj, _DIRECT_CALLER_KEYS)
+    return cast(DirectCaller, obj)
+
+
+def _validate_server_tool_caller(data: object) -> ServerToolCaller:
+    obj = _object(data)
+    _tag(obj, "type", "code_execution_20250825")
+    _required(obj, "tool_id", _str)
+    _unknown(obj, _SERVER_TOOL_CALLER_KEYS)
+    return cast(ServerToolCaller, obj)
+
+
+def _validate_server_tool_caller20260120(data: object) -> ServerToolCaller20260120:
+    obj = _object(data)
+    _tag(obj, "type", "code_execution_20260120")
+    _required(obj, "tool_id", _str)
+    _unknown(obj, _SERVER_TOOL_CALLER20260120_KEYS)
+    return cast(ServerToolCaller20260120, obj)
+
+
+def _validate_web_search_result_block(data: object) -> WebSearchResultBlock:
+    obj = _object(data)
+    _tag(obj, "type", "web_search_result")
+    _required(obj, "encrypted_content", _str)
+    _required(obj, "title", _str)
+    _required(obj, "url", _str)
+    _optional(obj, "page_age", _v_opt_str, None)
+    _unknown(obj, _WEB_SEARCH_RESULT_BLOCK_KEYS)
+    return cast(WebSearchResultBlock, obj)
+
+
+def _validate_citations_config(data: object) -> CitationsConfig:
+    obj = _object(data)
+    _optional(obj, "enabled", _bool, None)
+    _unknown(obj, _CITATIONS_CONFIG_KEYS)
+    return cast(CitationsConfig, obj)
+
+
+def _validate_base64_pdf_source(data: object) -> Base64PdfSource:
+    obj = _object(data)
+    _tag(obj, "type", "base64")
+    _tag(obj, "media_type", "application/pdf")
+    _required(obj, "data", _str)
+    _unknown(obj, _BASE64_PDF_SOURCE_KEYS)
+    return cast(Base64PdfSource, obj)
+
+
+def _validate_plain_text_source(data: object) -> PlainTextSource:
+    obj = _object(data)
+    _tag(obj, "type", "text")
+    _tag(obj, "media_type", "text/plain")
+    _required(obj, "data", _str)
+    _unknown(obj, _PLAIN_TEXT_SOURCE_KEYS)
+    return cast(PlainTextSource, obj)
+
+
+def _validate_document_block(data: object) -> DocumentBlock:
+    obj = _object(data)
+    _tag(obj, "type", "document")
+    _required(obj, "source", _validate_document_source)
+    _optional(obj, "title", _v_opt_str, None)
+    _optional(obj, "citations", _v_opt_citations_config, None)
+    _unknown(obj, _DOCUMENT_BLOCK_KEYS)
+    return cast(DocumentBlock, obj)
+
+
+def _validate_web_fetch_block(data: object) -> WebFetchBlock:
+    obj = _object(data)
+    _tag(obj, "type", "web_fetch_result")
+    _required(obj, "url", _str)
+    _required(obj, "content", _validate_document_block)
+    _optional(obj, "retrieved_at", _v_opt_str, None)
+    _unknown(obj, _WEB_FETCH_BLOCK_KEYS)
+    return cast(WebFetchBlock, obj)
+
+
+def _validate_web_fetch_tool_result_error_block(data: object) -> WebFetchToolResultErrorBlock:
+    obj = _object(data)
+    _tag(obj, "type", "web_fetch_tool_result_error")
+    _required(obj, "error_code", _validate_web_fetch_tool_result_error_code)
+    _unknown(obj, _WEB_FETCH_TOOL_RESULT_ERROR_BLOCK_KEYS)
+    return cast(WebFetchToolResultErrorBlock, obj)
+
+
+def _validate_web_fetch_tool_result_block(data: object) -> WebFetchToolResultBlock:
+    obj = _object(data)
+    _tag(obj, "type", "web_fetch_tool_result")
+    _required(obj, "tool_use_id", _str)
+    _required(obj, "content", _validate_web_fetch_tool_result_content)
+    _optional(obj, "caller", _validate_caller, None)
+    _unknown(obj, _WEB_FETCH_TOOL_RESULT_BLOCK_KEYS)
+    return cast(WebFetchToolResultBlock, obj)
+
+
+def _validate_code_execution_output_block(data: object) -> CodeExecutionOutputBlock:
+    obj = _object(data)
+    _tag(obj, "type", "code_execution_output")
+    _required(obj, "file_id", _str)
+    _unknown(obj, _CODE_EXECUTION_OUTPUT_BLOCK_KEYS)
+    return cast(CodeExecutionOutputBlock, obj)
+
+
+def _validate_code_execution_result_block(data: object) -> CodeExecutionResultBlock:
+    obj = _object(data)
+    _tag(obj, "type", "code_execution_result")
+    _required(obj, "stdout", _str)
+    _required(obj, "stderr", _str)
+    _required(obj, "return_code", _int)
+    _required(obj, "content", _v_list_code_execution_output_block)
+    _unknown(obj, _CODE_EXECUTION_RESULT_BLOCK_KEYS)
+    return cast(CodeExecutionResultBlock, obj)
+
+
+def _validate_encrypted_code_execution_result_block(
+    data: object,
+) -> EncryptedCodeExecutionResultBlock:
+    obj = _object(data)
+    _tag(obj, "type", "encrypted_code_execution_result")
+    _required(obj, "encrypted_stdout", _str)
+    _required(obj, "stderr", _str)
+    _required(obj, "return_code", _int)
+    _required(obj, "content", _v_list_code_execution_output_block)
+    _unknown(obj, _ENCRYPTED_CODE_EXECUTION_RESULT_BLOCK_KEYS)
+    return cast(EncryptedCodeExecutionResultBlock, obj)
+
+
+def _validate_code_execution_tool_result_error(data: object) -> CodeExecutionToolResultError:
+    obj = _object(data)
+    _tag(obj, "type", "code_execution_tool_result_error")
+    _required(obj, "error_code", _validate_code_execution_tool_result_error_code)
+    _unknown(obj, _CODE_EXECUTION_TOOL_RESULT_ERROR_KEYS)
+    return cast(CodeExecutionToolResultError, obj)
+
+
+def _validate_code_execution_tool_result_block(data: object) -> CodeExecutionToolResultBlock:
+    obj = _object(data)
+    _tag(obj, "type", "code_execution_tool_result")
+    _required(obj, "tool_use_id", _str)
+    _required(obj, "content", _validate_code_execution_tool_result_content)
+    _unknown(obj, _CODE_EXECUTION_TOOL_RESULT_BLOCK_KEYS)
+    return cast(CodeExecutionToolResultBlock, obj)
+
+
+def _validate_bash_code_execution_output_block(data: object) -> BashCodeExecutionOutputBlock:
+    obj = _object(data)
+    _tag(obj, "type", "bash_code_execution_output")
+    _required(obj, "file_id", _str)
+    _unknown(obj, _BASH_CODE_EXECUTION_OUTPUT_BLOCK_KEYS)
+    return cast(BashCodeExecutionOutputBlock, obj)
+
+
+def _validate_bash_code_execution_result_block(data: object) -> BashCodeExecutionResultBlock:
+    obj = _object(data)
+    _tag(obj, "type", "bash_code_execution_result")
+    _required(obj, "stdout", _str)
+    _required(obj, "stderr", _str)
+    _required(obj, "return_code", _int)
+    _required(obj, "content", _v_list_bash_code_execution_output_block)
+    _unknown(obj, _BASH_CODE_EXECUTION_RESULT_BLOCK_KEYS)
+    return cast(BashCodeExecutionResultBlock, obj)
+
+
+def _validate_bash_code_execution_tool_result_error(
+    data: object,
+) -> BashCodeExecutionToolResultError:
+    obj = _object(data)
+    _tag(obj, "type", "bash_code_execution_tool_result_error")
+    _required(obj, "error_code", _validate_bash_code_execution_tool_result_error_code)
+    _unknown(obj, _BASH_CODE_EXECUTION_TOOL_RESULT_ERROR_KEYS)
+    return cast(BashCodeExecutionToolResultError, obj)
+
+
+def _validate_bash_code_execution_tool_result_block(
+    data: object,
+) -> BashCodeExecutionToolResultBlock:
+    obj = _object(data)
+    _tag(obj, "type", "bash_code_execution_tool_result")
+    _required(obj, "tool_use_id", _str)
+    _required(obj, "content", _validate_bash_code_execution_tool_result_content)
+    _unknown(obj, _BASH_CODE_EXECUTION_TOOL_RESULT_BLOCK_KEYS)
+    return cast(BashCodeExecutionToolResultBlock, obj)
+
+
+def _validate_text_editor_code_execution_tool_result_error(
+    data: object,
+) -> TextEditorCodeExecutionToolResultError:
+    obj = _object(data)
+    _tag(obj, "type", "text_editor_code_execution_tool_result_error")
+    _required(obj, "error_code", _validate_text_editor_code_execution_tool_result_error_code)
+    _optional(obj, "error_message", _v_opt_str, None)
+    _unknown(obj, _TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_ERROR_KEYS)
+    return cast(TextEditorCodeExecutionToolResultError, obj)
+
+
+def _validate_text_editor_code_execution_view_result_block(
+    data: object,
+) -> TextEditorCodeExecutionViewResultBlock:
+    obj = _object(data)
+    _tag(obj, "type", "text_editor_code_execution_view_result")
+    _required(obj, "content", _str)
+    _required(obj, "file_type", _validate_text_editor_file_type)
+    _optional(obj, "num_lines", _v_opt_int, None)
+    _optional(obj, "start_line", _v_opt_int, None)
+    _optional(obj, "total_lines", _v_opt_int, None)
+    _unknown(obj, _TEXT_EDITOR_CODE_EXECUTION_VIEW_RESULT_BLOCK_KEYS)
+    return cast(TextEditorCodeExecutionViewResultBlock, obj)
+
+
+def _validate_text_editor_code_execution_create_result_block(
+    data: object,
+) -> TextEditorCodeExecutionCreateResultBlock:
+    obj = _object(data)
+    _tag(obj, "type", "text_editor_code_execution_create_result")
+    _required(obj, "is_file_update", _bool)
+    _unknown(obj, _TEXT_EDITOR_CODE_EXECUTION_CREATE_RESULT_BLOCK_KEYS)
+    return cast(TextEditorCodeExecutionCreateResultBlock, obj)
+
+
+def _validate_text_editor_code_execution_str_replace_result_block(
+    data: object,
+) -> TextEditorCodeExecutionStrReplaceResultBlock:
+    obj = _object(data)
+    _tag(obj, "type", "text_editor_code_execution_str_replace_result")
+    _optional(obj, "lines", _v_opt_list_str, None)
+    _optional(obj, "new_lines", _v_opt_int, None)
+    _optional(obj, "new_start", _v_opt_int, None)
+    _optional(obj, "old_lines", _v_opt_int, None)
+    _optional(obj, "old_start", _v_opt_int, None)
+    _unknown(obj, _TEXT_EDITOR_CODE_EXECUTION_STR_REPLACE_RESULT_BLOCK_KEYS)
+    return cast(TextEditorCodeExecutionStrReplaceResultBlock, obj)
+
+
+def _validate_text_editor_code_execution_tool_result_block(
+    data: object,
+) -> TextEditorCodeExecutionToolResultBlock:
+    obj = _object(data)
+    _tag(obj, "type", "text_editor_code_execution_tool_result")
+    _required(obj, "tool_use_id", _str)
+    _required(obj, "content", _validate_text_editor_code_execution_tool_result_content)
+    _unknown(obj, _TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_BLOCK_KEYS)
+    return cast(TextEditorCodeExecutionToolResultBlock, obj)
+
+
+def _validate_tool_search_tool_result_error(data: object) -> ToolSearchToolResultError:
+    obj = _object(data)
+    _tag(obj, "type", "tool_search_tool_result_error")
+    _required(obj, "error_code", _validate_tool_search_tool_result_error_code)
+    _optional(obj, "error_message", _v_opt_str, None)
+    _unknown(obj, _TOOL_SEARCH_TOOL_RESULT_ERROR_KEYS)
+    return cast(ToolSearchToolResultError, obj)
+
+
+def _validate_tool_reference_block(data: object) -> ToolReferenceBlock:
+    obj = _object(data)
+    _tag(obj, "type", "tool_reference")
+    _required(obj, "tool_name", _str)
+    _unknown(obj, _TOOL_REFERENCE_BLOCK_KEYS)
+    return cast(ToolReferenceBlock, obj)
+
+
+def _validate_tool_search_tool_search_result_block(data: object) -> ToolSearchToolSearchResultBlock:
+    obj = _object(data)
+    _tag(obj, "type", "tool_search_tool_search_result")
+    _required(obj, "tool_references", _v_list_tool_reference_block)
+    _unknown(obj, _TOOL_SEARCH_TOOL_SEARCH_RESULT_BLOCK_KEYS)
+    return cast(ToolSearchToolSearchResultBlock, obj)
+
+
+def _validate_tool_search_tool_result_block(data: object) -> ToolSearchToolResultBlock:
+    obj = _object(data)
+    _tag(obj, "type", "tool_search_tool_result")
+    _required(obj, "tool_use_id", _str)
+    _required(obj, "content", _validate_tool_search_tool_result_content)
+    _unknown(obj, _TOOL_SEARCH_TOOL_RESULT_BLOCK_KEYS)
+    return cast(ToolSearchToolResultBlock, obj)
+
+
+def _validate_container_upload_block(data: object) -> ContainerUploadBlock:
+    obj = _object(data)
+    _tag(obj, "type", "container_upload")
+    _required(obj, "file_id", _str)
+    _unknown(obj, _CONTAINER_UPLOAD_BLOCK_KEYS)
+    return cast(ContainerUploadBlock, obj)
 
 
 def _validate_cache_creation(data: object) -> CacheCreation:
@@ -1533,8 +3632,25 @@ def _validate_cache_creation(data: object) -> CacheCreation:
 def _validate_server_tool_usage(data: object) -> ServerToolUsage:
     obj = _object(data)
     _required(obj, "web_search_requests", _int)
+    _optional(obj, "web_fetch_requests", _int, None)
     _unknown(obj, _SERVER_TOOL_USAGE_KEYS)
     return cast(ServerToolUsage, obj)
+
+
+def _validate_output_tokens_details(data: object) -> OutputTokensDetails:
+    obj = _object(data)
+    _required(obj, "thinking_tokens", _int)
+    _unknown(obj, _OUTPUT_TOKENS_DETAILS_KEYS)
+    return cast(OutputTokensDetails, obj)
+
+
+def _validate_refusal_stop_details(data: object) -> RefusalStopDetails:
+    obj = _object(data)
+    _tag(obj, "type", "refusal")
+    _optional(obj, "category", _v_opt_refusal_category, None)
+    _optional(obj, "explanation", _v_opt_str, None)
+    _unknown(obj, _REFUSAL_STOP_DETAILS_KEYS)
+    return cast(RefusalStopDetails, obj)
 
 
 def _validate_usage(data: object) -> Usage:
@@ -1546,6 +3662,8 @@ def _validate_usage(data: object) -> Usage:
     _optional(obj, "cache_creation", _v_opt_cache_creation, None)
     _optional(obj, "server_tool_use", _v_opt_server_tool_usage, None)
     _optional(obj, "service_tier", _v_opt_service_tier, None)
+    _optional(obj, "output_tokens_details", _v_opt_output_tokens_details, None)
+    _optional(obj, "inference_geo", _v_opt_str, None)
     _unknown(obj, _USAGE_KEYS)
     return cast(Usage, obj)
 
@@ -1568,6 +3686,7 @@ def _validate_message(data: object) -> Message:
     _required(obj, "stop_reason", _v_opt_stop_reason)
     _required(obj, "stop_sequence", _v_opt_str)
     _required(obj, "usage", _validate_usage)
+    _optional(obj, "stop_details", _v_opt_refusal_stop_details, None)
     _optional(obj, "container", _v_opt_container, None)
     _unknown(obj, _MESSAGE_KEYS)
     return cast(Message, obj)
@@ -1584,7 +3703,8 @@ def _validate_text_delta(data: object) -> TextDelta:
 def _validate_citations_delta(data: object) -> CitationsDelta:
     obj = _object(data)
     _tag(obj, "type", "citations_delta")
-    _required(obj, "citations", _v_list_citation)
+    _optional(obj, "citation", _validate_text_citation, None)
+    _optional(obj, "citations", _v_list_citation, None)
     _unknown(obj, _CITATIONS_DELTA_KEYS)
     return cast(CitationsDelta, obj)
 
@@ -1651,6 +3771,7 @@ def _validate_message_delta(data: object) -> MessageDelta:
     obj = _object(data)
     _required(obj, "stop_reason", _v_opt_stop_reason)
     _required(obj, "stop_sequence", _v_opt_str)
+    _optional(obj, "stop_details", _v_opt_refusal_stop_details, None)
     _optional(obj, "container", _v_opt_container, None)
     _unknown(obj, _MESSAGE_DELTA_KEYS)
     return cast(MessageDelta, obj)
@@ -1663,6 +3784,7 @@ def _validate_message_delta_usage(data: object) -> MessageDeltaUsage:
     _optional(obj, "cache_creation_input_tokens", _v_opt_int, None)
     _optional(obj, "cache_read_input_tokens", _v_opt_int, None)
     _optional(obj, "server_tool_use", _v_opt_server_tool_usage, None)
+    _optional(obj, "output_tokens_details", _v_opt_output_tokens_details, None)
     _unknown(obj, _MESSAGE_DELTA_USAGE_KEYS)
     return cast(MessageDeltaUsage, obj)
 
@@ -1683,14 +3805,336 @@ def _validate_message_stop_event(data: object) -> MessageStopEvent:
     return cast(MessageStopEvent, obj)
 
 
+def _validate_ping_event(data: object) -> PingEvent:
+    obj = _object(data)
+    _tag(obj, "type", "ping")
+    _unknown(obj, _PING_EVENT_KEYS)
+    return cast(PingEvent, obj)
+
+
+def _validate_error_detail(data: object) -> ErrorDetail:
+    obj = _object(data)
+    _required(obj, "type", _str)
+    _required(obj, "message", _str)
+    _unknown(obj, _ERROR_DETAIL_KEYS)
+    return cast(ErrorDetail, obj)
+
+
+def _validate_error_event(data: object) -> ErrorEvent:
+    obj = _object(data)
+    _tag(obj, "type", "error")
+    _required(obj, "error", _validate_error_detail)
+    _unknown(obj, _ERROR_EVENT_KEYS)
+    return cast(ErrorEvent, obj)
+
+
 def _validate_tool_param(data: object) -> ToolParam:
     obj = _object(data)
     _required(obj, "name", _str)
     _required(obj, "input_schema", _json_object)
     _optional(obj, "description", _str, None)
+    _optional(obj, "type", _v_opt_lit_custom, None)
     _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
+    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
+    _optional(obj, "defer_loading", _bool, None)
+    _optional(obj, "eager_input_streaming", _v_opt_bool, None)
+    _optional(obj, "input_examples", _v_list_json_object, None)
+    _optional(obj, "strict", _bool, None)
     _unknown(obj, _TOOL_PARAM_KEYS)
     return cast(ToolParam, obj)
+
+
+def _validate_user_location(data: object) -> UserLocation:
+    obj = _object(data)
+    _tag(obj, "type", "approximate")
+    _optional(obj, "city", _v_opt_str, None)
+    _optional(obj, "country", _v_opt_str, None)
+    _optional(obj, "region", _v_opt_str, None)
+    _optional(obj, "timezone", _v_opt_str, None)
+    _unknown(obj, _USER_LOCATION_KEYS)
+    return cast(UserLocation, obj)
+
+
+def _validate_tool_bash20250124(data: object) -> ToolBash20250124:
+    obj = _object(data)
+    _tag(obj, "type", "bash_20250124")
+    _tag(obj, "name", "bash")
+    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
+    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
+    _optional(obj, "defer_loading", _bool, None)
+    _optional(obj, "strict", _bool, None)
+    _optional(obj, "input_examples", _v_list_json_object, None)
+    _unknown(obj, _TOOL_BASH20250124_KEYS)
+    return cast(ToolBash20250124, obj)
+
+
+def _validate_code_execution_tool20250522(data: object) -> CodeExecutionTool20250522:
+    obj = _object(data)
+    _tag(obj, "type", "code_execution_20250522")
+    _tag(obj, "name", "code_execution")
+    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
+    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
+    _optional(obj, "defer_loading", _bool, None)
+    _optional(obj, "strict", _bool, None)
+    _unknown(obj, _CODE_EXECUTION_TOOL20250522_KEYS)
+    return cast(CodeExecutionTool20250522, obj)
+
+
+def _validate_code_execution_tool20250825(data: object) -> CodeExecutionTool20250825:
+    obj = _object(data)
+    _tag(obj, "type", "code_execution_20250825")
+    _tag(obj, "name", "code_execution")
+    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
+    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
+    _optional(obj, "defer_loading", _bool, None)
+    _optional(obj, "strict", _bool, None)
+    _unknown(obj, _CODE_EXECUTION_TOOL20250825_KEYS)
+    return cast(CodeExecutionTool20250825, obj)
+
+
+def _validate_code_execution_tool20260120(data: object) -> CodeExecutionTool20260120:
+    obj = _object(data)
+    _tag(obj, "type", "code_execution_20260120")
+    _tag(obj, "name", "code_execution")
+    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
+    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
+    _optional(obj, "defer_loading", _bool, None)
+    _optional(obj, "strict", _bool, None)
+    _unknown(obj, _CODE_EXECUTION_TOOL20260120_KEYS)
+    return cast(CodeExecutionTool20260120, obj)
+
+
+def _validate_code_execution_tool20260521(data: object) -> CodeExecutionTool20260521:
+    obj = _object(data)
+    _tag(obj, "type", "code_execution_20260521")
+    _tag(obj, "name", "code_execution")
+    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
+    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
+    _optional(obj, "defer_loading", _bool, None)
+    _optional(obj, "strict", _bool, None)
+    _unknown(obj, _CODE_EXECUTION_TOOL20260521_KEYS)
+    return cast(CodeExecutionTool20260521, obj)
+
+
+def _validate_memory_tool20250818(data: object) -> MemoryTool20250818:
+    obj = _object(data)
+    _tag(obj, "type", "memory_20250818")
+    _tag(obj, "name", "memory")
+    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
+    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
+    _optional(obj, "defer_loading", _bool, None)
+    _optional(obj, "strict", _bool, None)
+    _optional(obj, "input_examples", _v_list_json_object, None)
+    _unknown(obj, _MEMORY_TOOL20250818_KEYS)
+    return cast(MemoryTool20250818, obj)
+
+
+def _validate_tool_text_editor20250124(data: object) -> ToolTextEditor20250124:
+    obj = _object(data)
+    _tag(obj, "type", "text_editor_20250124")
+    _tag(obj, "name", "str_replace_editor")
+    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
+    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
+    _optional(obj, "defer_loading", _bool, None)
+    _optional(obj, "strict", _bool, None)
+    _optional(obj, "input_examples", _v_list_json_object, None)
+    _unknown(obj, _TOOL_TEXT_EDITOR20250124_KEYS)
+    return cast(ToolTextEditor20250124, obj)
+
+
+def _validate_tool_text_editor20250429(data: object) -> ToolTextEditor20250429:
+    obj = _object(data)
+    _tag(obj, "type", "text_editor_20250429")
+    _tag(obj, "name", "str_replace_based_edit_tool")
+    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
+    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
+    _optional(obj, "defer_loading", _bool, None)
+    _optional(obj, "strict", _bool, None)
+    _optional(obj, "input_examples", _v_list_json_object, None)
+    _unknown(obj, _TOOL_TEXT_EDITOR20250429_KEYS)
+    return cast(ToolTextEditor20250429, obj)
+
+
+def _validate_tool_text_editor20250728(data: object) -> ToolTextEditor20250728:
+    obj = _object(data)
+    _tag(obj, "type", "text_editor_20250728")
+    _tag(obj, "name", "str_replace_based_edit_tool")
+    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
+    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
+    _optional(obj, "defer_loading", _bool, None)
+    _optional(obj, "strict", _bool, None)
+    _optional(obj, "input_examples", _v_list_json_object, None)
+    _optional(obj, "max_characters", _v_opt_int, None)
+    _unknown(obj, _TOOL_TEXT_EDITOR20250728_KEYS)
+    return cast(ToolTextEditor20250728, obj)
+
+
+def _validate_web_search_tool20250305(data: object) -> WebSearchTool20250305:
+    obj = _object(data)
+    _tag(obj, "type", "web_search_20250305")
+    _tag(obj, "name", "web_search")
+    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
+    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
+    _optional(obj, "defer_loading", _bool, None)
+    _optional(obj, "strict", _bool, None)
+    _optional(obj, "allowed_domains", _v_opt_list_str, None)
+    _optional(obj, "blocked_domains", _v_opt_list_str, None)
+    _optional(obj, "max_uses", _v_opt_int, None)
+    _optional(obj, "user_location", _v_opt_user_location, None)
+    _unknown(obj, _WEB_SEARCH_TOOL20250305_KEYS)
+    return cast(WebSearchTool20250305, obj)
+
+
+def _validate_web_fetch_tool20250910(data: object) -> WebFetchTool20250910:
+    obj = _object(data)
+    _tag(obj, "type", "web_fetch_20250910")
+    _tag(obj, "name", "web_fetch")
+    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
+    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
+    _optional(obj, "defer_loading", _bool, None)
+    _optional(obj, "strict", _bool, None)
+    _optional(obj, "allowed_domains", _v_opt_list_str, None)
+    _optional(obj, "blocked_domains", _v_opt_list_str, None)
+    _optional(obj, "max_uses", _v_opt_int, None)
+    _optional(obj, "citations", _v_opt_citations_config, None)
+    _optional(obj, "max_content_tokens", _v_opt_int, None)
+    _unknown(obj, _WEB_FETCH_TOOL20250910_KEYS)
+    return cast(WebFetchTool20250910, obj)
+
+
+def _validate_web_search_tool20260209(data: object) -> WebSearchTool20260209:
+    obj = _object(data)
+    _tag(obj, "type", "web_search_20260209")
+    _tag(obj, "name", "web_search")
+    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
+    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
+    _optional(obj, "defer_loading", _bool, None)
+    _optional(obj, "strict", _bool, None)
+    _optional(obj, "allowed_domains", _v_opt_list_str, None)
+    _optional(obj, "blocked_domains", _v_opt_list_str, None)
+    _optional(obj, "max_uses", _v_opt_int, None)
+    _optional(obj, "user_location", _v_opt_user_location, None)
+    _unknown(obj, _WEB_SEARCH_TOOL20260209_KEYS)
+    return cast(WebSearchTool20260209, obj)
+
+
+def _validate_web_fetch_tool20260209(data: object) -> WebFetchTool20260209:
+    obj = _object(data)
+    _tag(obj, "type", "web_fetch_20260209")
+    _tag(obj, "name", "web_fetch")
+    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
+    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
+    _optional(obj, "defer_loading", _bool, None)
+    _optional(obj, "strict", _bool, None)
+    _optional(obj, "allowed_domains", _v_opt_list_str, None)
+    _optional(obj, "blocked_domains", _v_opt_list_str, None)
+    _optional(obj, "max_uses", _v_opt_int, None)
+    _optional(obj, "citations", _v_opt_citations_config, None)
+    _optional(obj, "max_content_tokens", _v_opt_int, None)
+    _unknown(obj, _WEB_FETCH_TOOL20260209_KEYS)
+    return cast(WebFetchTool20260209, obj)
+
+
+def _validate_web_fetch_tool20260309(data: object) -> WebFetchTool20260309:
+    obj = _object(data)
+    _tag(obj, "type", "web_fetch_20260309")
+    _tag(obj, "name", "web_fetch")
+    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
+    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
+    _optional(obj, "defer_loading", _bool, None)
+    _optional(obj, "strict", _bool, None)
+    _optional(obj, "allowed_domains", _v_opt_list_str, None)
+    _optional(obj, "blocked_domains", _v_opt_list_str, None)
+    _optional(obj, "max_uses", _v_opt_int, None)
+    _optional(obj, "citations", _v_opt_citations_config, None)
+    _optional(obj, "max_content_tokens", _v_opt_int, None)
+    _optional(obj, "use_cache", _bool, None)
+    _unknown(obj, _WEB_FETCH_TOOL20260309_KEYS)
+    return cast(WebFetchTool20260309, obj)
+
+
+def _validate_web_search_tool20260318(data: object) -> WebSearchTool20260318:
+    obj = _object(data)
+    _tag(obj, "type", "web_search_20260318")
+    _tag(obj, "name", "web_search")
+    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
+    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
+    _optional(obj, "defer_loading", _bool, None)
+    _optional(obj, "strict", _bool, None)
+    _optional(obj, "allowed_domains", _v_opt_list_str, None)
+    _optional(obj, "blocked_domains", _v_opt_list_str, None)
+    _optional(obj, "max_uses", _v_opt_int, None)
+    _optional(obj, "user_location", _v_opt_user_location, None)
+    _optional(obj, "response_inclusion", _validate_response_inclusion, None)
+    _unknown(obj, _WEB_SEARCH_TOOL20260318_KEYS)
+    return cast(WebSearchTool20260318, obj)
+
+
+def _validate_web_fetch_tool20260318(data: object) -> WebFetchTool20260318:
+    obj = _object(data)
+    _tag(obj, "type", "web_fetch_20260318")
+    _tag(obj, "name", "web_fetch")
+    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
+    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
+    _optional(obj, "defer_loading", _bool, None)
+    _optional(obj, "strict", _bool, None)
+    _optional(obj, "allowed_domains", _v_opt_list_str, None)
+    _optional(obj, "blocked_domains", _v_opt_list_str, None)
+    _optional(obj, "max_uses", _v_opt_int, None)
+    _optional(obj, "citations", _v_opt_citations_config, None)
+    _optional(obj, "max_content_tokens", _v_opt_int, None)
+    _optional(obj, "response_inclusion", _validate_response_inclusion, None)
+    _optional(obj, "use_cache", _bool, None)
+    _unknown(obj, _WEB_FETCH_TOOL20260318_KEYS)
+    return cast(WebFetchTool20260318, obj)
+
+
+def _validate_tool_search_bm25_tool20251119(data: object) -> ToolSearchBm25Tool20251119:
+    obj = _object(data)
+    _tag(obj, "type", "tool_search_tool_bm25_20251119")
+    _tag(obj, "name", "tool_search_tool_bm25")
+    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
+    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
+    _optional(obj, "defer_loading", _bool, None)
+    _optional(obj, "strict", _bool, None)
+    _unknown(obj, _TOOL_SEARCH_BM25_TOOL20251119_KEYS)
+    return cast(ToolSearchBm25Tool20251119, obj)
+
+
+def _validate_tool_search_bm25_tool(data: object) -> ToolSearchBm25Tool:
+    obj = _object(data)
+    _tag(obj, "type", "tool_search_tool_bm25")
+    _tag(obj, "name", "tool_search_tool_bm25")
+    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
+    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
+    _optional(obj, "defer_loading", _bool, None)
+    _optional(obj, "strict", _bool, None)
+    _unknown(obj, _TOOL_SEARCH_BM25_TOOL_KEYS)
+    return cast(ToolSearchBm25Tool, obj)
+
+
+def _validate_tool_search_regex_tool20251119(data: object) -> ToolSearchRegexTool20251119:
+    obj = _object(data)
+    _tag(obj, "type", "tool_search_tool_regex_20251119")
+    _tag(obj, "name", "tool_search_tool_regex")
+    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
+    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
+    _optional(obj, "defer_loading", _bool, None)
+    _optional(obj, "strict", _bool, None)
+    _unknown(obj, _TOOL_SEARCH_REGEX_TOOL20251119_KEYS)
+    return cast(ToolSearchRegexTool20251119, obj)
+
+
+def _validate_tool_search_regex_tool(data: object) -> ToolSearchRegexTool:
+    obj = _object(data)
+    _tag(obj, "type", "tool_search_tool_regex")
+    _tag(obj, "name", "tool_search_tool_regex")
+    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
+    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
+    _optional(obj, "defer_loading", _bool, None)
+    _optional(obj, "strict", _bool, None)
+    _unknown(obj, _TOOL_SEARCH_REGEX_TOOL_KEYS)
+    return cast(ToolSearchRegexTool, obj)
 
 
 def _validate_tool_choice_auto(data: object) -> ToolChoiceAuto:
@@ -1753,7 +4197,7 @@ def _validate_message_create_params(data: object) -> MessageCreateParams:
     _required(obj, "max_tokens", _v_int_min1)
     _required(obj, "messages", _v_list_message_param)
     _optional(obj, "system", _v_union_str_or_list_text_block_param, None)
-    _optional(obj, "tools", _v_list_tool_param, None)
+    _optional(obj, "tools", _v_list_tool_union, None)
     _optional(obj, "tool_choice", _validate_tool_choice, None)
     _optional(obj, "thinking", _validate_thinking_config, None)
     _optional(obj, "metadata", _validate_metadata, None)
@@ -1828,6 +4272,50 @@ def _validate_tool_result_block_content(data: object) -> ToolResultBlockContent:
     return _dispatch(obj, "type", _TOOL_RESULT_BLOCK_CONTENT_BY_TAG)(obj)
 
 
+def _validate_text_citation(data: object) -> TextCitation:
+    obj = _object(data)
+    return _dispatch(obj, "type", _TEXT_CITATION_BY_TAG)(obj)
+
+
+def _validate_caller(data: object) -> Caller:
+    obj = _object(data)
+    return _dispatch(obj, "type", _CALLER_BY_TAG)(obj)
+
+
+def _validate_document_source(data: object) -> DocumentSource:
+    obj = _object(data)
+    return _dispatch(obj, "type", _DOCUMENT_SOURCE_BY_TAG)(obj)
+
+
+def _validate_web_fetch_tool_result_content(data: object) -> WebFetchToolResultContent:
+    obj = _object(data)
+    return _dispatch(obj, "type", _WEB_FETCH_TOOL_RESULT_CONTENT_BY_TAG)(obj)
+
+
+def _validate_code_execution_tool_result_content(data: object) -> CodeExecutionToolResultContent:
+    obj = _object(data)
+    return _dispatch(obj, "type", _CODE_EXECUTION_TOOL_RESULT_CONTENT_BY_TAG)(obj)
+
+
+def _validate_bash_code_execution_tool_result_content(
+    data: object,
+) -> BashCodeExecutionToolResultContent:
+    obj = _object(data)
+    return _dispatch(obj, "type", _BASH_CODE_EXECUTION_TOOL_RESULT_CONTENT_BY_TAG)(obj)
+
+
+def _validate_text_editor_code_execution_tool_result_content(
+    data: object,
+) -> TextEditorCodeExecutionToolResultContent:
+    obj = _object(data)
+    return _dispatch(obj, "type", _TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_CONTENT_BY_TAG)(obj)
+
+
+def _validate_tool_search_tool_result_content(data: object) -> ToolSearchToolResultContent:
+    obj = _object(data)
+    return _dispatch(obj, "type", _TOOL_SEARCH_TOOL_RESULT_CONTENT_BY_TAG)(obj)
+
+
 def _validate_content_block(data: object) -> ContentBlock:
     obj = _object(data)
     return _dispatch(obj, "type", _CONTENT_BLOCK_BY_TAG)(obj)
@@ -1841,6 +4329,56 @@ def _validate_content_block_delta(data: object) -> ContentBlockDelta:
 def _validate_message_stream_event(data: object) -> MessageStreamEvent:
     obj = _object(data)
     return _dispatch(obj, "type", _MESSAGE_STREAM_EVENT_BY_TAG)(obj)
+
+
+def _validate_tool_union(data: object) -> ToolUnion:
+    if type(data) is dict:
+        if data.get("type") == "bash_20250124":
+            return _validate_tool_bash20250124(data)
+        if data.get("type") == "code_execution_20250522":
+            return _validate_code_execution_tool20250522(data)
+        if data.get("type") == "code_execution_20250825":
+            return _validate_code_execution_tool20250825(data)
+        if data.get("type") == "code_execution_20260120":
+            return _validate_code_execution_tool20260120(data)
+        if data.get("type") == "code_execution_20260521":
+            return _validate_code_execution_tool20260521(data)
+        if data.get("type") == "memory_20250818":
+            return _validate_memory_tool20250818(data)
+        if data.get("type") == "text_editor_20250124":
+            return _validate_tool_text_editor20250124(data)
+        if data.get("type") == "text_editor_20250429":
+            return _validate_tool_text_editor20250429(data)
+        if data.get("type") == "text_editor_20250728":
+            return _validate_tool_text_editor20250728(data)
+        if data.get("type") == "web_search_20250305":
+            return _validate_web_search_tool20250305(data)
+        if data.get("type") == "web_fetch_20250910":
+            return _validate_web_fetch_tool20250910(data)
+        if data.get("type") == "web_search_20260209":
+            return _validate_web_search_tool20260209(data)
+        if data.get("type") == "web_fetch_20260209":
+            return _validate_web_fetch_tool20260209(data)
+        if data.get("type") == "web_fetch_20260309":
+            return _validate_web_fetch_tool20260309(data)
+        if data.get("type") == "web_search_20260318":
+            return _validate_web_search_tool20260318(data)
+        if data.get("type") == "web_fetch_20260318":
+            return _validate_web_fetch_tool20260318(data)
+        if data.get("type") == "tool_search_tool_bm25_20251119":
+            return _validate_tool_search_bm25_tool20251119(data)
+        if data.get("type") == "tool_search_tool_bm25":
+            return _validate_tool_search_bm25_tool(data)
+        if data.get("type") == "tool_search_tool_regex_20251119":
+            return _validate_tool_search_regex_tool20251119(data)
+        if data.get("type") == "tool_search_tool_regex":
+            return _validate_tool_search_regex_tool(data)
+        if "input_schema" in data:
+            return _validate_tool_param(data)
+        raise DecodeError(
+            "matches no member of ToolUnion (expected type='bash_20250124', type='code_execution_20250522', type='code_execution_20250825', type='code_execution_20260120', type='code_execution_20260521', type='memory_20250818', type='text_editor_20250124', type='text_editor_20250429', type='text_editor_20250728', type='web_search_20250305', type='web_fetch_20250910', type='web_search_20260209', type='web_fetch_20260209', type='web_fetch_20260309', type='web_search_20260318', type='web_fetch_20260318', type='tool_search_tool_bm25_20251119', type='tool_search_tool_bm25', type='tool_search_tool_regex_20251119', type='tool_search_tool_regex', key 'input_schema')"
+        )
+    raise _type_error("object", data)
 
 
 def _validate_tool_choice(data: object) -> ToolChoice:
@@ -1887,8 +4425,20 @@ def _v_int_min1024(value: object) -> int:
     return checked
 
 
+def _v_list_allowed_caller(value: object) -> list[AllowedCaller]:
+    return _check_list(value, _validate_allowed_caller)
+
+
+def _v_list_bash_code_execution_output_block(value: object) -> list[BashCodeExecutionOutputBlock]:
+    return _check_list(value, _validate_bash_code_execution_output_block)
+
+
 def _v_list_citation(value: object) -> list[Citation]:
     return _check_list(value, _validate_citation)
+
+
+def _v_list_code_execution_output_block(value: object) -> list[CodeExecutionOutputBlock]:
+    return _check_list(value, _validate_code_execution_output_block)
 
 
 def _v_list_content_block(value: object) -> list[ContentBlock]:
@@ -1897,6 +4447,10 @@ def _v_list_content_block(value: object) -> list[ContentBlock]:
 
 def _v_list_content_block_param(value: object) -> list[ContentBlockParam]:
     return _check_list(value, _validate_content_block_param)
+
+
+def _v_list_json_object(value: object) -> list[dict[str, JSONValue]]:
+    return _check_list(value, _json_object)
 
 
 def _v_list_message_param(value: object) -> list[MessageParam]:
@@ -1915,16 +4469,36 @@ def _v_list_text_block_param(value: object) -> list[TextBlockParam]:
     return _check_list(value, _validate_text_block_param)
 
 
+def _v_list_text_citation(value: object) -> list[TextCitation]:
+    return _check_list(value, _validate_text_citation)
+
+
 def _v_list_tool_definition(value: object) -> list[ToolDefinition]:
     return _check_list(value, _validate_tool_definition)
 
 
-def _v_list_tool_param(value: object) -> list[ToolParam]:
-    return _check_list(value, _validate_tool_param)
+def _v_list_tool_reference_block(value: object) -> list[ToolReferenceBlock]:
+    return _check_list(value, _validate_tool_reference_block)
 
 
 def _v_list_tool_result_block_content(value: object) -> list[ToolResultBlockContent]:
     return _check_list(value, _validate_tool_result_block_content)
+
+
+def _v_list_tool_union(value: object) -> list[ToolUnion]:
+    return _check_list(value, _validate_tool_union)
+
+
+def _v_list_web_search_result_block(value: object) -> list[WebSearchResultBlock]:
+    return _check_list(value, _validate_web_search_result_block)
+
+
+def _v_lit_custom(value: object) -> Literal["custom"]:
+    return cast(Literal["custom"], _literal(value, "custom"))
+
+
+def _v_opt_bool(value: object) -> bool | None:
+    return None if value is None else _bool(value)
 
 
 def _v_opt_cache_control_ephemeral(value: object) -> CacheControlEphemeral | None:
@@ -1935,6 +4509,10 @@ def _v_opt_cache_creation(value: object) -> CacheCreation | None:
     return None if value is None else _validate_cache_creation(value)
 
 
+def _v_opt_citations_config(value: object) -> CitationsConfig | None:
+    return None if value is None else _validate_citations_config(value)
+
+
 def _v_opt_container(value: object) -> Container | None:
     return None if value is None else _validate_container(value)
 
@@ -1943,8 +4521,28 @@ def _v_opt_int(value: object) -> int | None:
     return None if value is None else _int(value)
 
 
-def _v_opt_list_citation(value: object) -> list[Citation] | None:
-    return None if value is None else _v_list_citation(value)
+def _v_opt_list_str(value: object) -> list[str] | None:
+    return None if value is None else _v_list_str(value)
+
+
+def _v_opt_list_text_citation(value: object) -> list[TextCitation] | None:
+    return None if value is None else _v_list_text_citation(value)
+
+
+def _v_opt_lit_custom(value: object) -> Literal["custom"] | None:
+    return None if value is None else _v_lit_custom(value)
+
+
+def _v_opt_output_tokens_details(value: object) -> OutputTokensDetails | None:
+    return None if value is None else _validate_output_tokens_details(value)
+
+
+def _v_opt_refusal_category(value: object) -> RefusalCategory | None:
+    return None if value is None else _validate_refusal_category(value)
+
+
+def _v_opt_refusal_stop_details(value: object) -> RefusalStopDetails | None:
+    return None if value is None else _validate_refusal_stop_details(value)
 
 
 def _v_opt_server_tool_usage(value: object) -> ServerToolUsage | None:
@@ -1965,6 +4563,10 @@ def _v_opt_str(value: object) -> str | None:
 
 def _v_opt_str_maxlen256(value: object) -> str | None:
     return None if value is None else _v_str_maxlen256(value)
+
+
+def _v_opt_user_location(value: object) -> UserLocation | None:
+    return None if value is None else _validate_user_location(value)
 
 
 def _v_str_maxlen256(value: object) -> str:
@@ -2000,6 +4602,16 @@ def _v_union_str_or_list_tool_result_block_content(
     raise _type_error("string or array", value)
 
 
+def _v_union_web_search_tool_result_error_or_list_web_search_result_block(
+    value: object,
+) -> WebSearchToolResultError | list[WebSearchResultBlock]:
+    if type(value) is dict:
+        return _validate_web_search_tool_result_error(value)
+    if type(value) is list:
+        return _v_list_web_search_result_block(value)
+    raise _type_error("object or array", value)
+
+
 _MESSAGE_PARAM_KEYS = frozenset({"role", "content"})
 
 
@@ -2026,6 +4638,17 @@ _THINKING_BLOCK_KEYS = frozenset({"type", "thinking", "signature"})
 _REDACTED_THINKING_BLOCK_KEYS = frozenset({"type", "data"})
 
 
+_SERVER_TOOL_USE_BLOCK_KEYS = frozenset({"type", "id", "name", "input", "caller", "cache_control"})
+
+
+_WEB_SEARCH_TOOL_RESULT_BLOCK_KEYS = frozenset(
+    {"type", "tool_use_id", "content", "caller", "cache_control"}
+)
+
+
+_WEB_SEARCH_TOOL_RESULT_ERROR_KEYS = frozenset({"type", "error_code"})
+
+
 _CACHE_CONTROL_EPHEMERAL_KEYS = frozenset({"type", "ttl"})
 
 
@@ -2038,19 +4661,184 @@ _URL_IMAGE_SOURCE_KEYS = frozenset({"type", "url"})
 _CITATION_KEYS = frozenset({"text", "source"})
 
 
+_CITATION_CHAR_LOCATION_KEYS = frozenset(
+    {
+        "type",
+        "cited_text",
+        "document_index",
+        "document_title",
+        "start_char_index",
+        "end_char_index",
+        "file_id",
+    }
+)
+
+
+_CITATION_PAGE_LOCATION_KEYS = frozenset(
+    {
+        "type",
+        "cited_text",
+        "document_index",
+        "document_title",
+        "start_page_number",
+        "end_page_number",
+        "file_id",
+    }
+)
+
+
+_CITATION_CONTENT_BLOCK_LOCATION_KEYS = frozenset(
+    {
+        "type",
+        "cited_text",
+        "document_index",
+        "document_title",
+        "start_block_index",
+        "end_block_index",
+        "file_id",
+    }
+)
+
+
+_CITATIONS_WEB_SEARCH_RESULT_LOCATION_KEYS = frozenset(
+    {"type", "cited_text", "encrypted_index", "title", "url"}
+)
+
+
+_CITATIONS_SEARCH_RESULT_LOCATION_KEYS = frozenset(
+    {
+        "type",
+        "cited_text",
+        "search_result_index",
+        "source",
+        "title",
+        "start_block_index",
+        "end_block_index",
+    }
+)
+
+
 _CITATION_SOURCE_KEYS = frozenset({"id", "dataset"})
 
 
 _TEXT_BLOCK_KEYS = frozenset({"type", "text", "citations"})
 
 
-_TOOL_USE_BLOCK_KEYS = frozenset({"type", "id", "name", "input"})
+_TOOL_USE_BLOCK_KEYS = frozenset({"type", "id", "name", "input", "caller"})
+
+
+_DIRECT_CALLER_KEYS = frozenset({"type"})
+
+
+_SERVER_TOOL_CALLER_KEYS = frozenset({"type", "tool_id"})
+
+
+_SERVER_TOOL_CALLER20260120_KEYS = frozenset({"type", "tool_id"})
+
+
+_WEB_SEARCH_RESULT_BLOCK_KEYS = frozenset({"type", "encrypted_content", "page_age", "title", "url"})
+
+
+_CITATIONS_CONFIG_KEYS = frozenset({"enabled"})
+
+
+_BASE64_PDF_SOURCE_KEYS = frozenset({"type", "media_type", "data"})
+
+
+_PLAIN_TEXT_SOURCE_KEYS = frozenset({"type", "media_type", "data"})
+
+
+_DOCUMENT_BLOCK_KEYS = frozenset({"type", "source", "title", "citations"})
+
+
+_WEB_FETCH_BLOCK_KEYS = frozenset({"type", "url", "retrieved_at", "content"})
+
+
+_WEB_FETCH_TOOL_RESULT_ERROR_BLOCK_KEYS = frozenset({"type", "error_code"})
+
+
+_WEB_FETCH_TOOL_RESULT_BLOCK_KEYS = frozenset({"type", "tool_use_id", "content", "caller"})
+
+
+_CODE_EXECUTION_OUTPUT_BLOCK_KEYS = frozenset({"type", "file_id"})
+
+
+_CODE_EXECUTION_RESULT_BLOCK_KEYS = frozenset(
+    {"type", "stdout", "stderr", "return_code", "content"}
+)
+
+
+_ENCRYPTED_CODE_EXECUTION_RESULT_BLOCK_KEYS = frozenset(
+    {"type", "encrypted_stdout", "stderr", "return_code", "content"}
+)
+
+
+_CODE_EXECUTION_TOOL_RESULT_ERROR_KEYS = frozenset({"type", "error_code"})
+
+
+_CODE_EXECUTION_TOOL_RESULT_BLOCK_KEYS = frozenset({"type", "tool_use_id", "content"})
+
+
+_BASH_CODE_EXECUTION_OUTPUT_BLOCK_KEYS = frozenset({"type", "file_id"})
+
+
+_BASH_CODE_EXECUTION_RESULT_BLOCK_KEYS = frozenset(
+    {"type", "stdout", "stderr", "return_code", "content"}
+)
+
+
+_BASH_CODE_EXECUTION_TOOL_RESULT_ERROR_KEYS = frozenset({"type", "error_code"})
+
+
+_BASH_CODE_EXECUTION_TOOL_RESULT_BLOCK_KEYS = frozenset({"type", "tool_use_id", "content"})
+
+
+_TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_ERROR_KEYS = frozenset(
+    {"type", "error_code", "error_message"}
+)
+
+
+_TEXT_EDITOR_CODE_EXECUTION_VIEW_RESULT_BLOCK_KEYS = frozenset(
+    {"type", "content", "file_type", "num_lines", "start_line", "total_lines"}
+)
+
+
+_TEXT_EDITOR_CODE_EXECUTION_CREATE_RESULT_BLOCK_KEYS = frozenset({"type", "is_file_update"})
+
+
+_TEXT_EDITOR_CODE_EXECUTION_STR_REPLACE_RESULT_BLOCK_KEYS = frozenset(
+    {"type", "lines", "new_lines", "new_start", "old_lines", "old_start"}
+)
+
+
+_TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_BLOCK_KEYS = frozenset({"type", "tool_use_id", "content"})
+
+
+_TOOL_SEARCH_TOOL_RESULT_ERROR_KEYS = frozenset({"type", "error_code", "error_message"})
+
+
+_TOOL_REFERENCE_BLOCK_KEYS = frozenset({"type", "tool_name"})
+
+
+_TOOL_SEARCH_TOOL_SEARCH_RESULT_BLOCK_KEYS = frozenset({"type", "tool_references"})
+
+
+_TOOL_SEARCH_TOOL_RESULT_BLOCK_KEYS = frozenset({"type", "tool_use_id", "content"})
+
+
+_CONTAINER_UPLOAD_BLOCK_KEYS = frozenset({"type", "file_id"})
 
 
 _CACHE_CREATION_KEYS = frozenset({"ephemeral_5m_input_tokens", "ephemeral_1h_input_tokens"})
 
 
-_SERVER_TOOL_USAGE_KEYS = frozenset({"web_search_requests"})
+_SERVER_TOOL_USAGE_KEYS = frozenset({"web_search_requests", "web_fetch_requests"})
+
+
+_OUTPUT_TOKENS_DETAILS_KEYS = frozenset({"thinking_tokens"})
+
+
+_REFUSAL_STOP_DETAILS_KEYS = frozenset({"type", "category", "explanation"})
 
 
 _USAGE_KEYS = frozenset(
@@ -2062,6 +4850,8 @@ _USAGE_KEYS = frozenset(
         "cache_creation",
         "server_tool_use",
         "service_tier",
+        "output_tokens_details",
+        "inference_geo",
     }
 )
 
@@ -2070,14 +4860,25 @@ _CONTAINER_KEYS = frozenset({"id", "expires_at"})
 
 
 _MESSAGE_KEYS = frozenset(
-    {"id", "type", "role", "model", "content", "stop_reason", "stop_sequence", "usage", "container"}
+    {
+        "id",
+        "type",
+        "role",
+        "model",
+        "content",
+        "stop_reason",
+        "stop_sequence",
+        "stop_details",
+        "usage",
+        "container",
+    }
 )
 
 
 _TEXT_DELTA_KEYS = frozenset({"type", "text"})
 
 
-_CITATIONS_DELTA_KEYS = frozenset({"type", "citations"})
+_CITATIONS_DELTA_KEYS = frozenset({"type", "citation", "citations"})
 
 
 _INPUT_JSON_DELTA_KEYS = frozenset({"type", "partial_json"})
@@ -2101,7 +4902,7 @@ _CONTENT_BLOCK_DELTA_EVENT_KEYS = frozenset({"type", "index", "delta"})
 _CONTENT_BLOCK_STOP_EVENT_KEYS = frozenset({"type", "index"})
 
 
-_MESSAGE_DELTA_KEYS = frozenset({"stop_reason", "stop_sequence", "container"})
+_MESSAGE_DELTA_KEYS = frozenset({"stop_reason", "stop_sequence", "stop_details", "container"})
 
 
 _MESSAGE_DELTA_USAGE_KEYS = frozenset(
@@ -2111,6 +4912,7 @@ _MESSAGE_DELTA_USAGE_KEYS = frozenset(
         "cache_creation_input_tokens",
         "cache_read_input_tokens",
         "server_tool_use",
+        "output_tokens_details",
     }
 )
 
@@ -2121,7 +4923,258 @@ _MESSAGE_DELTA_EVENT_KEYS = frozenset({"type", "delta", "usage"})
 _MESSAGE_STOP_EVENT_KEYS = frozenset({"type"})
 
 
-_TOOL_PARAM_KEYS = frozenset({"name", "description", "input_schema", "cache_control"})
+_PING_EVENT_KEYS = frozenset({"type"})
+
+
+_ERROR_DETAIL_KEYS = frozenset({"type", "message"})
+
+
+_ERROR_EVENT_KEYS = frozenset({"type", "error"})
+
+
+_TOOL_PARAM_KEYS = frozenset(
+    {
+        "name",
+        "description",
+        "input_schema",
+        "type",
+        "cache_control",
+        "allowed_callers",
+        "defer_loading",
+        "eager_input_streaming",
+        "input_examples",
+        "strict",
+    }
+)
+
+
+_USER_LOCATION_KEYS = frozenset({"type", "city", "country", "region", "timezone"})
+
+
+_TOOL_BASH20250124_KEYS = frozenset(
+    {
+        "type",
+        "name",
+        "allowed_callers",
+        "cache_control",
+        "defer_loading",
+        "strict",
+        "input_examples",
+    }
+)
+
+
+_CODE_EXECUTION_TOOL20250522_KEYS = frozenset(
+    {"type", "name", "allowed_callers", "cache_control", "defer_loading", "strict"}
+)
+
+
+_CODE_EXECUTION_TOOL20250825_KEYS = frozenset(
+    {"type", "name", "allowed_callers", "cache_control", "defer_loading", "strict"}
+)
+
+
+_CODE_EXECUTION_TOOL20260120_KEYS = frozenset(
+    {"type", "name", "allowed_callers", "cache_control", "defer_loading", "strict"}
+)
+
+
+_CODE_EXECUTION_TOOL20260521_KEYS = frozenset(
+    {"type", "name", "allowed_callers", "cache_control", "defer_loading", "strict"}
+)
+
+
+_MEMORY_TOOL20250818_KEYS = frozenset(
+    {
+        "type",
+        "name",
+        "allowed_callers",
+        "cache_control",
+        "defer_loading",
+        "strict",
+        "input_examples",
+    }
+)
+
+
+_TOOL_TEXT_EDITOR20250124_KEYS = frozenset(
+    {
+        "type",
+        "name",
+        "allowed_callers",
+        "cache_control",
+        "defer_loading",
+        "strict",
+        "input_examples",
+    }
+)
+
+
+_TOOL_TEXT_EDITOR20250429_KEYS = frozenset(
+    {
+        "type",
+        "name",
+        "allowed_callers",
+        "cache_control",
+        "defer_loading",
+        "strict",
+        "input_examples",
+    }
+)
+
+
+_TOOL_TEXT_EDITOR20250728_KEYS = frozenset(
+    {
+        "type",
+        "name",
+        "allowed_callers",
+        "cache_control",
+        "defer_loading",
+        "strict",
+        "input_examples",
+        "max_characters",
+    }
+)
+
+
+_WEB_SEARCH_TOOL20250305_KEYS = frozenset(
+    {
+        "type",
+        "name",
+        "allowed_callers",
+        "cache_control",
+        "defer_loading",
+        "strict",
+        "allowed_domains",
+        "blocked_domains",
+        "max_uses",
+        "user_location",
+    }
+)
+
+
+_WEB_FETCH_TOOL20250910_KEYS = frozenset(
+    {
+        "type",
+        "name",
+        "allowed_callers",
+        "cache_control",
+        "defer_loading",
+        "strict",
+        "allowed_domains",
+        "blocked_domains",
+        "max_uses",
+        "citations",
+        "max_content_tokens",
+    }
+)
+
+
+_WEB_SEARCH_TOOL20260209_KEYS = frozenset(
+    {
+        "type",
+        "name",
+        "allowed_callers",
+        "cache_control",
+        "defer_loading",
+        "strict",
+        "allowed_domains",
+        "blocked_domains",
+        "max_uses",
+        "user_location",
+    }
+)
+
+
+_WEB_FETCH_TOOL20260209_KEYS = frozenset(
+    {
+        "type",
+        "name",
+        "allowed_callers",
+        "cache_control",
+        "defer_loading",
+        "strict",
+        "allowed_domains",
+        "blocked_domains",
+        "max_uses",
+        "citations",
+        "max_content_tokens",
+    }
+)
+
+
+_WEB_FETCH_TOOL20260309_KEYS = frozenset(
+    {
+        "type",
+        "name",
+        "allowed_callers",
+        "cache_control",
+        "defer_loading",
+        "strict",
+        "allowed_domains",
+        "blocked_domains",
+        "max_uses",
+        "citations",
+        "max_content_tokens",
+        "use_cache",
+    }
+)
+
+
+_WEB_SEARCH_TOOL20260318_KEYS = frozenset(
+    {
+        "type",
+        "name",
+        "allowed_callers",
+        "cache_control",
+        "defer_loading",
+        "strict",
+        "allowed_domains",
+        "blocked_domains",
+        "max_uses",
+        "user_location",
+        "response_inclusion",
+    }
+)
+
+
+_WEB_FETCH_TOOL20260318_KEYS = frozenset(
+    {
+        "type",
+        "name",
+        "allowed_callers",
+        "cache_control",
+        "defer_loading",
+        "strict",
+        "allowed_domains",
+        "blocked_domains",
+        "max_uses",
+        "citations",
+        "max_content_tokens",
+        "response_inclusion",
+        "use_cache",
+    }
+)
+
+
+_TOOL_SEARCH_BM25_TOOL20251119_KEYS = frozenset(
+    {"type", "name", "allowed_callers", "cache_control", "defer_loading", "strict"}
+)
+
+
+_TOOL_SEARCH_BM25_TOOL_KEYS = frozenset(
+    {"type", "name", "allowed_callers", "cache_control", "defer_loading", "strict"}
+)
+
+
+_TOOL_SEARCH_REGEX_TOOL20251119_KEYS = frozenset(
+    {"type", "name", "allowed_callers", "cache_control", "defer_loading", "strict"}
+)
+
+
+_TOOL_SEARCH_REGEX_TOOL_KEYS = frozenset(
+    {"type", "name", "allowed_callers", "cache_control", "defer_loading", "strict"}
+)
 
 
 _TOOL_CHOICE_AUTO_KEYS = frozenset({"type", "disable_parallel_tool_use"})
@@ -2186,6 +5239,69 @@ _IMAGE_MEDIA_TYPE_VALUES: dict[str, ImageMediaType] = {
     "image/gif": "image/gif",
     "image/webp": "image/webp",
 }
+_SERVER_TOOL_NAME_VALUES: dict[str, ServerToolName] = {
+    "web_search": "web_search",
+    "web_fetch": "web_fetch",
+    "code_execution": "code_execution",
+    "bash_code_execution": "bash_code_execution",
+    "text_editor_code_execution": "text_editor_code_execution",
+    "tool_search_tool_regex": "tool_search_tool_regex",
+    "tool_search_tool_bm25": "tool_search_tool_bm25",
+}
+_WEB_SEARCH_TOOL_RESULT_ERROR_CODE_VALUES: dict[str, WebSearchToolResultErrorCode] = {
+    "invalid_tool_input": "invalid_tool_input",
+    "unavailable": "unavailable",
+    "max_uses_exceeded": "max_uses_exceeded",
+    "too_many_requests": "too_many_requests",
+    "query_too_long": "query_too_long",
+    "request_too_large": "request_too_large",
+}
+_WEB_FETCH_TOOL_RESULT_ERROR_CODE_VALUES: dict[str, WebFetchToolResultErrorCode] = {
+    "invalid_tool_input": "invalid_tool_input",
+    "url_too_long": "url_too_long",
+    "url_not_allowed": "url_not_allowed",
+    "url_not_in_prior_context": "url_not_in_prior_context",
+    "url_not_accessible": "url_not_accessible",
+    "unsupported_content_type": "unsupported_content_type",
+    "too_many_requests": "too_many_requests",
+    "max_uses_exceeded": "max_uses_exceeded",
+    "unavailable": "unavailable",
+}
+_CODE_EXECUTION_TOOL_RESULT_ERROR_CODE_VALUES: dict[str, CodeExecutionToolResultErrorCode] = {
+    "invalid_tool_input": "invalid_tool_input",
+    "unavailable": "unavailable",
+    "too_many_requests": "too_many_requests",
+    "execution_time_exceeded": "execution_time_exceeded",
+}
+_BASH_CODE_EXECUTION_TOOL_RESULT_ERROR_CODE_VALUES: dict[
+    str, BashCodeExecutionToolResultErrorCode
+] = {
+    "invalid_tool_input": "invalid_tool_input",
+    "unavailable": "unavailable",
+    "too_many_requests": "too_many_requests",
+    "execution_time_exceeded": "execution_time_exceeded",
+    "output_file_too_large": "output_file_too_large",
+}
+_TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_ERROR_CODE_VALUES: dict[
+    str, TextEditorCodeExecutionToolResultErrorCode
+] = {
+    "invalid_tool_input": "invalid_tool_input",
+    "unavailable": "unavailable",
+    "too_many_requests": "too_many_requests",
+    "execution_time_exceeded": "execution_time_exceeded",
+    "file_not_found": "file_not_found",
+}
+_TEXT_EDITOR_FILE_TYPE_VALUES: dict[str, TextEditorFileType] = {
+    "text": "text",
+    "image": "image",
+    "pdf": "pdf",
+}
+_TOOL_SEARCH_TOOL_RESULT_ERROR_CODE_VALUES: dict[str, ToolSearchToolResultErrorCode] = {
+    "invalid_tool_input": "invalid_tool_input",
+    "unavailable": "unavailable",
+    "too_many_requests": "too_many_requests",
+    "execution_time_exceeded": "execution_time_exceeded",
+}
 _STOP_REASON_VALUES: dict[str, StopReason] = {
     "end_turn": "end_turn",
     "max_tokens": "max_tokens",
@@ -2200,6 +5316,20 @@ _SERVICE_TIER_VALUES: dict[str, ServiceTier] = {
     "priority": "priority",
     "batch": "batch",
 }
+_REFUSAL_CATEGORY_VALUES: dict[str, RefusalCategory] = {
+    "cyber": "cyber",
+    "bio": "bio",
+    "frontier_llm": "frontier_llm",
+    "reasoning_extraction": "reasoning_extraction",
+    "general_harms": "general_harms",
+}
+_ALLOWED_CALLER_VALUES: dict[str, AllowedCaller] = {
+    "direct": "direct",
+    "code_execution_20250825": "code_execution_20250825",
+    "code_execution_20260120": "code_execution_20260120",
+    "code_execution_20260521": "code_execution_20260521",
+}
+_RESPONSE_INCLUSION_VALUES: dict[str, ResponseInclusion] = {"full": "full", "excluded": "excluded"}
 _TOKEN_STATUS_VALUES: dict[str, TokenStatus] = {"green": "green", "yellow": "yellow", "red": "red"}
 _CONTENT_BLOCK_PARAM_BY_TAG: dict[object, Callable[[object], ContentBlockParam]] = {
     "text": _validate_text_block_param,
@@ -2209,6 +5339,8 @@ _CONTENT_BLOCK_PARAM_BY_TAG: dict[object, Callable[[object], ContentBlockParam]]
     "document": _validate_document,
     "thinking": _validate_thinking_block,
     "redacted_thinking": _validate_redacted_thinking_block,
+    "server_tool_use": _validate_server_tool_use_block,
+    "web_search_tool_result": _validate_web_search_tool_result_block,
 }
 _IMAGE_SOURCE_BY_TAG: dict[object, Callable[[object], ImageSource]] = {
     "base64": _validate_base64_image_source,
@@ -2218,11 +5350,68 @@ _TOOL_RESULT_BLOCK_CONTENT_BY_TAG: dict[object, Callable[[object], ToolResultBlo
     "text": _validate_text_block_param,
     "image": _validate_image_block_param,
 }
+_TEXT_CITATION_BY_TAG: dict[object, Callable[[object], TextCitation]] = {
+    "char_location": _validate_citation_char_location,
+    "page_location": _validate_citation_page_location,
+    "content_block_location": _validate_citation_content_block_location,
+    "web_search_result_location": _validate_citations_web_search_result_location,
+    "search_result_location": _validate_citations_search_result_location,
+}
+_CALLER_BY_TAG: dict[object, Callable[[object], Caller]] = {
+    "direct": _validate_direct_caller,
+    "code_execution_20250825": _validate_server_tool_caller,
+    "code_execution_20260120": _validate_server_tool_caller20260120,
+}
+_DOCUMENT_SOURCE_BY_TAG: dict[object, Callable[[object], DocumentSource]] = {
+    "base64": _validate_base64_pdf_source,
+    "text": _validate_plain_text_source,
+}
+_WEB_FETCH_TOOL_RESULT_CONTENT_BY_TAG: dict[
+    object, Callable[[object], WebFetchToolResultContent]
+] = {
+    "web_fetch_result": _validate_web_fetch_block,
+    "web_fetch_tool_result_error": _validate_web_fetch_tool_result_error_block,
+}
+_CODE_EXECUTION_TOOL_RESULT_CONTENT_BY_TAG: dict[
+    object, Callable[[object], CodeExecutionToolResultContent]
+] = {
+    "code_execution_tool_result_error": _validate_code_execution_tool_result_error,
+    "code_execution_result": _validate_code_execution_result_block,
+    "encrypted_code_execution_result": _validate_encrypted_code_execution_result_block,
+}
+_BASH_CODE_EXECUTION_TOOL_RESULT_CONTENT_BY_TAG: dict[
+    object, Callable[[object], BashCodeExecutionToolResultContent]
+] = {
+    "bash_code_execution_tool_result_error": _validate_bash_code_execution_tool_result_error,
+    "bash_code_execution_result": _validate_bash_code_execution_result_block,
+}
+_TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_CONTENT_BY_TAG: dict[
+    object, Callable[[object], TextEditorCodeExecutionToolResultContent]
+] = {
+    "text_editor_code_execution_tool_result_error": _validate_text_editor_code_execution_tool_result_error,
+    "text_editor_code_execution_view_result": _validate_text_editor_code_execution_view_result_block,
+    "text_editor_code_execution_create_result": _validate_text_editor_code_execution_create_result_block,
+    "text_editor_code_execution_str_replace_result": _validate_text_editor_code_execution_str_replace_result_block,
+}
+_TOOL_SEARCH_TOOL_RESULT_CONTENT_BY_TAG: dict[
+    object, Callable[[object], ToolSearchToolResultContent]
+] = {
+    "tool_search_tool_result_error": _validate_tool_search_tool_result_error,
+    "tool_search_tool_search_result": _validate_tool_search_tool_search_result_block,
+}
 _CONTENT_BLOCK_BY_TAG: dict[object, Callable[[object], ContentBlock]] = {
     "text": _validate_text_block,
     "thinking": _validate_thinking_block,
     "redacted_thinking": _validate_redacted_thinking_block,
     "tool_use": _validate_tool_use_block,
+    "server_tool_use": _validate_server_tool_use_block,
+    "web_search_tool_result": _validate_web_search_tool_result_block,
+    "web_fetch_tool_result": _validate_web_fetch_tool_result_block,
+    "code_execution_tool_result": _validate_code_execution_tool_result_block,
+    "bash_code_execution_tool_result": _validate_bash_code_execution_tool_result_block,
+    "text_editor_code_execution_tool_result": _validate_text_editor_code_execution_tool_result_block,
+    "tool_search_tool_result": _validate_tool_search_tool_result_block,
+    "container_upload": _validate_container_upload_block,
 }
 _CONTENT_BLOCK_DELTA_BY_TAG: dict[object, Callable[[object], ContentBlockDelta]] = {
     "text_delta": _validate_text_delta,
@@ -2232,6 +5421,8 @@ _CONTENT_BLOCK_DELTA_BY_TAG: dict[object, Callable[[object], ContentBlockDelta]]
     "signature_delta": _validate_signature_delta,
 }
 _MESSAGE_STREAM_EVENT_BY_TAG: dict[object, Callable[[object], MessageStreamEvent]] = {
+    "ping": _validate_ping_event,
+    "error": _validate_error_event,
     "message_start": _validate_message_start_event,
     "content_block_start": _validate_content_block_start_event,
     "content_block_delta": _validate_content_block_delta_event,
@@ -2304,6 +5495,21 @@ def validate_redacted_thinking_block(data: object) -> RedactedThinkingBlock:
     return _guard(_validate_redacted_thinking_block, data)
 
 
+def validate_server_tool_use_block(data: object) -> ServerToolUseBlock:
+    """Check `data` (as `json.loads` returns it) against ServerToolUseBlock; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_server_tool_use_block, data)
+
+
+def validate_web_search_tool_result_block(data: object) -> WebSearchToolResultBlock:
+    """Check `data` (as `json.loads` returns it) against WebSearchToolResultBlock; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_web_search_tool_result_block, data)
+
+
+def validate_web_search_tool_result_error(data: object) -> WebSearchToolResultError:
+    """Check `data` (as `json.loads` returns it) against WebSearchToolResultError; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_web_search_tool_result_error, data)
+
+
 def validate_cache_control_ephemeral(data: object) -> CacheControlEphemeral:
     """Check `data` (as `json.loads` returns it) against CacheControlEphemeral; return it unchanged, or raise DecodeError."""
     return _guard(_validate_cache_control_ephemeral, data)
@@ -2339,6 +5545,36 @@ def validate_citation(data: object) -> Citation:
     return _guard(_validate_citation, data)
 
 
+def validate_citation_char_location(data: object) -> CitationCharLocation:
+    """Check `data` (as `json.loads` returns it) against CitationCharLocation; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_citation_char_location, data)
+
+
+def validate_citation_page_location(data: object) -> CitationPageLocation:
+    """Check `data` (as `json.loads` returns it) against CitationPageLocation; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_citation_page_location, data)
+
+
+def validate_citation_content_block_location(data: object) -> CitationContentBlockLocation:
+    """Check `data` (as `json.loads` returns it) against CitationContentBlockLocation; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_citation_content_block_location, data)
+
+
+def validate_citations_web_search_result_location(data: object) -> CitationsWebSearchResultLocation:
+    """Check `data` (as `json.loads` returns it) against CitationsWebSearchResultLocation; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_citations_web_search_result_location, data)
+
+
+def validate_citations_search_result_location(data: object) -> CitationsSearchResultLocation:
+    """Check `data` (as `json.loads` returns it) against CitationsSearchResultLocation; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_citations_search_result_location, data)
+
+
+def validate_text_citation(data: object) -> TextCitation:
+    """Check `data` (as `json.loads` returns it) against TextCitation; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_text_citation, data)
+
+
 def validate_citation_source(data: object) -> CitationSource:
     """Check `data` (as `json.loads` returns it) against CitationSource; return it unchanged, or raise DecodeError."""
     return _guard(_validate_citation_source, data)
@@ -2352,6 +5588,257 @@ def validate_text_block(data: object) -> TextBlock:
 def validate_tool_use_block(data: object) -> ToolUseBlock:
     """Check `data` (as `json.loads` returns it) against ToolUseBlock; return it unchanged, or raise DecodeError."""
     return _guard(_validate_tool_use_block, data)
+
+
+def validate_direct_caller(data: object) -> DirectCaller:
+    """Check `data` (as `json.loads` returns it) against DirectCaller; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_direct_caller, data)
+
+
+def validate_server_tool_caller(data: object) -> ServerToolCaller:
+    """Check `data` (as `json.loads` returns it) against ServerToolCaller; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_server_tool_caller, data)
+
+
+def validate_server_tool_caller20260120(data: object) -> ServerToolCaller20260120:
+    """Check `data` (as `json.loads` returns it) against ServerToolCaller20260120; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_server_tool_caller20260120, data)
+
+
+def validate_caller(data: object) -> Caller:
+    """Check `data` (as `json.loads` returns it) against Caller; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_caller, data)
+
+
+def validate_server_tool_name(data: object) -> ServerToolName:
+    """Check `data` (as `json.loads` returns it) against ServerToolName; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_server_tool_name, data)
+
+
+def validate_web_search_tool_result_error_code(data: object) -> WebSearchToolResultErrorCode:
+    """Check `data` (as `json.loads` returns it) against WebSearchToolResultErrorCode; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_web_search_tool_result_error_code, data)
+
+
+def validate_web_search_result_block(data: object) -> WebSearchResultBlock:
+    """Check `data` (as `json.loads` returns it) against WebSearchResultBlock; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_web_search_result_block, data)
+
+
+def validate_citations_config(data: object) -> CitationsConfig:
+    """Check `data` (as `json.loads` returns it) against CitationsConfig; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_citations_config, data)
+
+
+def validate_base64_pdf_source(data: object) -> Base64PdfSource:
+    """Check `data` (as `json.loads` returns it) against Base64PdfSource; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_base64_pdf_source, data)
+
+
+def validate_plain_text_source(data: object) -> PlainTextSource:
+    """Check `data` (as `json.loads` returns it) against PlainTextSource; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_plain_text_source, data)
+
+
+def validate_document_source(data: object) -> DocumentSource:
+    """Check `data` (as `json.loads` returns it) against DocumentSource; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_document_source, data)
+
+
+def validate_document_block(data: object) -> DocumentBlock:
+    """Check `data` (as `json.loads` returns it) against DocumentBlock; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_document_block, data)
+
+
+def validate_web_fetch_block(data: object) -> WebFetchBlock:
+    """Check `data` (as `json.loads` returns it) against WebFetchBlock; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_web_fetch_block, data)
+
+
+def validate_web_fetch_tool_result_error_code(data: object) -> WebFetchToolResultErrorCode:
+    """Check `data` (as `json.loads` returns it) against WebFetchToolResultErrorCode; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_web_fetch_tool_result_error_code, data)
+
+
+def validate_web_fetch_tool_result_error_block(data: object) -> WebFetchToolResultErrorBlock:
+    """Check `data` (as `json.loads` returns it) against WebFetchToolResultErrorBlock; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_web_fetch_tool_result_error_block, data)
+
+
+def validate_web_fetch_tool_result_content(data: object) -> WebFetchToolResultContent:
+    """Check `data` (as `json.loads` returns it) against WebFetchToolResultContent; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_web_fetch_tool_result_content, data)
+
+
+def validate_web_fetch_tool_result_block(data: object) -> WebFetchToolResultBlock:
+    """Check `data` (as `json.loads` returns it) against WebFetchToolResultBlock; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_web_fetch_tool_result_block, data)
+
+
+def validate_code_execution_output_block(data: object) -> CodeExecutionOutputBlock:
+    """Check `data` (as `json.loads` returns it) against CodeExecutionOutputBlock; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_code_execution_output_block, data)
+
+
+def validate_code_execution_result_block(data: object) -> CodeExecutionResultBlock:
+    """Check `data` (as `json.loads` returns it) against CodeExecutionResultBlock; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_code_execution_result_block, data)
+
+
+def validate_encrypted_code_execution_result_block(
+    data: object,
+) -> EncryptedCodeExecutionResultBlock:
+    """Check `data` (as `json.loads` returns it) against EncryptedCodeExecutionResultBlock; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_encrypted_code_execution_result_block, data)
+
+
+def validate_code_execution_tool_result_error_code(
+    data: object,
+) -> CodeExecutionToolResultErrorCode:
+    """Check `data` (as `json.loads` returns it) against CodeExecutionToolResultErrorCode; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_code_execution_tool_result_error_code, data)
+
+
+def validate_code_execution_tool_result_error(data: object) -> CodeExecutionToolResultError:
+    """Check `data` (as `json.loads` returns it) against CodeExecutionToolResultError; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_code_execution_tool_result_error, data)
+
+
+def validate_code_execution_tool_result_content(data: object) -> CodeExecutionToolResultContent:
+    """Check `data` (as `json.loads` returns it) against CodeExecutionToolResultContent; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_code_execution_tool_result_content, data)
+
+
+def validate_code_execution_tool_result_block(data: object) -> CodeExecutionToolResultBlock:
+    """Check `data` (as `json.loads` returns it) against CodeExecutionToolResultBlock; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_code_execution_tool_result_block, data)
+
+
+def validate_bash_code_execution_output_block(data: object) -> BashCodeExecutionOutputBlock:
+    """Check `data` (as `json.loads` returns it) against BashCodeExecutionOutputBlock; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_bash_code_execution_output_block, data)
+
+
+def validate_bash_code_execution_result_block(data: object) -> BashCodeExecutionResultBlock:
+    """Check `data` (as `json.loads` returns it) against BashCodeExecutionResultBlock; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_bash_code_execution_result_block, data)
+
+
+def validate_bash_code_execution_tool_result_error_code(
+    data: object,
+) -> BashCodeExecutionToolResultErrorCode:
+    """Check `data` (as `json.loads` returns it) against BashCodeExecutionToolResultErrorCode; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_bash_code_execution_tool_result_error_code, data)
+
+
+def validate_bash_code_execution_tool_result_error(
+    data: object,
+) -> BashCodeExecutionToolResultError:
+    """Check `data` (as `json.loads` returns it) against BashCodeExecutionToolResultError; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_bash_code_execution_tool_result_error, data)
+
+
+def validate_bash_code_execution_tool_result_content(
+    data: object,
+) -> BashCodeExecutionToolResultContent:
+    """Check `data` (as `json.loads` returns it) against BashCodeExecutionToolResultContent; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_bash_code_execution_tool_result_content, data)
+
+
+def validate_bash_code_execution_tool_result_block(
+    data: object,
+) -> BashCodeExecutionToolResultBlock:
+    """Check `data` (as `json.loads` returns it) against BashCodeExecutionToolResultBlock; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_bash_code_execution_tool_result_block, data)
+
+
+def validate_text_editor_code_execution_tool_result_error_code(
+    data: object,
+) -> TextEditorCodeExecutionToolResultErrorCode:
+    """Check `data` (as `json.loads` returns it) against TextEditorCodeExecutionToolResultErrorCode; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_text_editor_code_execution_tool_result_error_code, data)
+
+
+def validate_text_editor_code_execution_tool_result_error(
+    data: object,
+) -> TextEditorCodeExecutionToolResultError:
+    """Check `data` (as `json.loads` returns it) against TextEditorCodeExecutionToolResultError; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_text_editor_code_execution_tool_result_error, data)
+
+
+def validate_text_editor_file_type(data: object) -> TextEditorFileType:
+    """Check `data` (as `json.loads` returns it) against TextEditorFileType; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_text_editor_file_type, data)
+
+
+def validate_text_editor_code_execution_view_result_block(
+    data: object,
+) -> TextEditorCodeExecutionViewResultBlock:
+    """Check `data` (as `json.loads` returns it) against TextEditorCodeExecutionViewResultBlock; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_text_editor_code_execution_view_result_block, data)
+
+
+def validate_text_editor_code_execution_create_result_block(
+    data: object,
+) -> TextEditorCodeExecutionCreateResultBlock:
+    """Check `data` (as `json.loads` returns it) against TextEditorCodeExecutionCreateResultBlock; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_text_editor_code_execution_create_result_block, data)
+
+
+def validate_text_editor_code_execution_str_replace_result_block(
+    data: object,
+) -> TextEditorCodeExecutionStrReplaceResultBlock:
+    """Check `data` (as `json.loads` returns it) against TextEditorCodeExecutionStrReplaceResultBlock; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_text_editor_code_execution_str_replace_result_block, data)
+
+
+def validate_text_editor_code_execution_tool_result_content(
+    data: object,
+) -> TextEditorCodeExecutionToolResultContent:
+    """Check `data` (as `json.loads` returns it) against TextEditorCodeExecutionToolResultContent; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_text_editor_code_execution_tool_result_content, data)
+
+
+def validate_text_editor_code_execution_tool_result_block(
+    data: object,
+) -> TextEditorCodeExecutionToolResultBlock:
+    """Check `data` (as `json.loads` returns it) against TextEditorCodeExecutionToolResultBlock; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_text_editor_code_execution_tool_result_block, data)
+
+
+def validate_tool_search_tool_result_error_code(data: object) -> ToolSearchToolResultErrorCode:
+    """Check `data` (as `json.loads` returns it) against ToolSearchToolResultErrorCode; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_tool_search_tool_result_error_code, data)
+
+
+def validate_tool_search_tool_result_error(data: object) -> ToolSearchToolResultError:
+    """Check `data` (as `json.loads` returns it) against ToolSearchToolResultError; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_tool_search_tool_result_error, data)
+
+
+def validate_tool_reference_block(data: object) -> ToolReferenceBlock:
+    """Check `data` (as `json.loads` returns it) against ToolReferenceBlock; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_tool_reference_block, data)
+
+
+def validate_tool_search_tool_search_result_block(data: object) -> ToolSearchToolSearchResultBlock:
+    """Check `data` (as `json.loads` returns it) against ToolSearchToolSearchResultBlock; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_tool_search_tool_search_result_block, data)
+
+
+def validate_tool_search_tool_result_content(data: object) -> ToolSearchToolResultContent:
+    """Check `data` (as `json.loads` returns it) against ToolSearchToolResultContent; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_tool_search_tool_result_content, data)
+
+
+def validate_tool_search_tool_result_block(data: object) -> ToolSearchToolResultBlock:
+    """Check `data` (as `json.loads` returns it) against ToolSearchToolResultBlock; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_tool_search_tool_result_block, data)
+
+
+def validate_container_upload_block(data: object) -> ContainerUploadBlock:
+    """Check `data` (as `json.loads` returns it) against ContainerUploadBlock; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_container_upload_block, data)
 
 
 def validate_content_block(data: object) -> ContentBlock:
@@ -2377,6 +5864,21 @@ def validate_cache_creation(data: object) -> CacheCreation:
 def validate_server_tool_usage(data: object) -> ServerToolUsage:
     """Check `data` (as `json.loads` returns it) against ServerToolUsage; return it unchanged, or raise DecodeError."""
     return _guard(_validate_server_tool_usage, data)
+
+
+def validate_output_tokens_details(data: object) -> OutputTokensDetails:
+    """Check `data` (as `json.loads` returns it) against OutputTokensDetails; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_output_tokens_details, data)
+
+
+def validate_refusal_category(data: object) -> RefusalCategory:
+    """Check `data` (as `json.loads` returns it) against RefusalCategory; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_refusal_category, data)
+
+
+def validate_refusal_stop_details(data: object) -> RefusalStopDetails:
+    """Check `data` (as `json.loads` returns it) against RefusalStopDetails; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_refusal_stop_details, data)
 
 
 def validate_usage(data: object) -> Usage:
@@ -2464,6 +5966,21 @@ def validate_message_stop_event(data: object) -> MessageStopEvent:
     return _guard(_validate_message_stop_event, data)
 
 
+def validate_ping_event(data: object) -> PingEvent:
+    """Check `data` (as `json.loads` returns it) against PingEvent; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_ping_event, data)
+
+
+def validate_error_detail(data: object) -> ErrorDetail:
+    """Check `data` (as `json.loads` returns it) against ErrorDetail; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_error_detail, data)
+
+
+def validate_error_event(data: object) -> ErrorEvent:
+    """Check `data` (as `json.loads` returns it) against ErrorEvent; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_error_event, data)
+
+
 def validate_message_stream_event(data: object) -> MessageStreamEvent:
     """Check `data` (as `json.loads` returns it) against MessageStreamEvent; return it unchanged, or raise DecodeError."""
     return _guard(_validate_message_stream_event, data)
@@ -2472,6 +5989,126 @@ def validate_message_stream_event(data: object) -> MessageStreamEvent:
 def validate_tool_param(data: object) -> ToolParam:
     """Check `data` (as `json.loads` returns it) against ToolParam; return it unchanged, or raise DecodeError."""
     return _guard(_validate_tool_param, data)
+
+
+def validate_allowed_caller(data: object) -> AllowedCaller:
+    """Check `data` (as `json.loads` returns it) against AllowedCaller; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_allowed_caller, data)
+
+
+def validate_response_inclusion(data: object) -> ResponseInclusion:
+    """Check `data` (as `json.loads` returns it) against ResponseInclusion; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_response_inclusion, data)
+
+
+def validate_user_location(data: object) -> UserLocation:
+    """Check `data` (as `json.loads` returns it) against UserLocation; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_user_location, data)
+
+
+def validate_tool_bash20250124(data: object) -> ToolBash20250124:
+    """Check `data` (as `json.loads` returns it) against ToolBash20250124; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_tool_bash20250124, data)
+
+
+def validate_code_execution_tool20250522(data: object) -> CodeExecutionTool20250522:
+    """Check `data` (as `json.loads` returns it) against CodeExecutionTool20250522; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_code_execution_tool20250522, data)
+
+
+def validate_code_execution_tool20250825(data: object) -> CodeExecutionTool20250825:
+    """Check `data` (as `json.loads` returns it) against CodeExecutionTool20250825; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_code_execution_tool20250825, data)
+
+
+def validate_code_execution_tool20260120(data: object) -> CodeExecutionTool20260120:
+    """Check `data` (as `json.loads` returns it) against CodeExecutionTool20260120; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_code_execution_tool20260120, data)
+
+
+def validate_code_execution_tool20260521(data: object) -> CodeExecutionTool20260521:
+    """Check `data` (as `json.loads` returns it) against CodeExecutionTool20260521; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_code_execution_tool20260521, data)
+
+
+def validate_memory_tool20250818(data: object) -> MemoryTool20250818:
+    """Check `data` (as `json.loads` returns it) against MemoryTool20250818; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_memory_tool20250818, data)
+
+
+def validate_tool_text_editor20250124(data: object) -> ToolTextEditor20250124:
+    """Check `data` (as `json.loads` returns it) against ToolTextEditor20250124; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_tool_text_editor20250124, data)
+
+
+def validate_tool_text_editor20250429(data: object) -> ToolTextEditor20250429:
+    """Check `data` (as `json.loads` returns it) against ToolTextEditor20250429; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_tool_text_editor20250429, data)
+
+
+def validate_tool_text_editor20250728(data: object) -> ToolTextEditor20250728:
+    """Check `data` (as `json.loads` returns it) against ToolTextEditor20250728; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_tool_text_editor20250728, data)
+
+
+def validate_web_search_tool20250305(data: object) -> WebSearchTool20250305:
+    """Check `data` (as `json.loads` returns it) against WebSearchTool20250305; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_web_search_tool20250305, data)
+
+
+def validate_web_fetch_tool20250910(data: object) -> WebFetchTool20250910:
+    """Check `data` (as `json.loads` returns it) against WebFetchTool20250910; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_web_fetch_tool20250910, data)
+
+
+def validate_web_search_tool20260209(data: object) -> WebSearchTool20260209:
+    """Check `data` (as `json.loads` returns it) against WebSearchTool20260209; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_web_search_tool20260209, data)
+
+
+def validate_web_fetch_tool20260209(data: object) -> WebFetchTool20260209:
+    """Check `data` (as `json.loads` returns it) against WebFetchTool20260209; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_web_fetch_tool20260209, data)
+
+
+def validate_web_fetch_tool20260309(data: object) -> WebFetchTool20260309:
+    """Check `data` (as `json.loads` returns it) against WebFetchTool20260309; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_web_fetch_tool20260309, data)
+
+
+def validate_web_search_tool20260318(data: object) -> WebSearchTool20260318:
+    """Check `data` (as `json.loads` returns it) against WebSearchTool20260318; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_web_search_tool20260318, data)
+
+
+def validate_web_fetch_tool20260318(data: object) -> WebFetchTool20260318:
+    """Check `data` (as `json.loads` returns it) against WebFetchTool20260318; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_web_fetch_tool20260318, data)
+
+
+def validate_tool_search_bm25_tool20251119(data: object) -> ToolSearchBm25Tool20251119:
+    """Check `data` (as `json.loads` returns it) against ToolSearchBm25Tool20251119; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_tool_search_bm25_tool20251119, data)
+
+
+def validate_tool_search_bm25_tool(data: object) -> ToolSearchBm25Tool:
+    """Check `data` (as `json.loads` returns it) against ToolSearchBm25Tool; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_tool_search_bm25_tool, data)
+
+
+def validate_tool_search_regex_tool20251119(data: object) -> ToolSearchRegexTool20251119:
+    """Check `data` (as `json.loads` returns it) against ToolSearchRegexTool20251119; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_tool_search_regex_tool20251119, data)
+
+
+def validate_tool_search_regex_tool(data: object) -> ToolSearchRegexTool:
+    """Check `data` (as `json.loads` returns it) against ToolSearchRegexTool; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_tool_search_regex_tool, data)
+
+
+def validate_tool_union(data: object) -> ToolUnion:
+    """Check `data` (as `json.loads` returns it) against ToolUnion; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_tool_union, data)
 
 
 def validate_tool_choice_auto(data: object) -> ToolChoiceAuto:

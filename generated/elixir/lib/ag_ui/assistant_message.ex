@@ -10,6 +10,8 @@ defmodule AgUi.AssistantMessage do
     * `:content` (`content`; optional) - Message text.
     * `:name` (`name`; optional) - Optional name of the sender.
     * `:tool_calls` (`toolCalls`; optional) - Tool calls made by the assistant.
+    * `:encrypted_value` (`encryptedValue`; optional) - Encrypted reasoning attached to the message.
+    * `:metadata` (`metadata`; optional) - Extra information attached to the message.
 
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
@@ -22,6 +24,8 @@ defmodule AgUi.AssistantMessage do
             content: nil,
             name: nil,
             tool_calls: nil,
+            encrypted_value: nil,
+            metadata: nil,
             extra: %{},
             __present__: []
 
@@ -31,12 +35,14 @@ defmodule AgUi.AssistantMessage do
           content: String.t() | nil,
           name: String.t() | nil,
           tool_calls: [AgUi.ToolCall.t()] | nil,
+          encrypted_value: String.t() | nil,
+          metadata: R.json_object() | nil,
           extra: R.json_object(),
           __present__: [String.t()]
         }
 
-  @known_keys ["id", "role", "content", "name", "toolCalls"]
-  @optional_keys ["content", "name", "toolCalls"]
+  @known_keys ["id", "role", "content", "name", "toolCalls", "encryptedValue", "metadata"]
+  @optional_keys ["content", "name", "toolCalls", "encryptedValue", "metadata"]
   @aliases []
 
   @doc """
@@ -61,6 +67,9 @@ defmodule AgUi.AssistantMessage do
          {:ok, name} <- R.optional(data, "name", ".name", &R.string/1, nil),
          {:ok, tool_calls} <-
            R.optional(data, "toolCalls", ".toolCalls", &d_list_tool_call/1, nil),
+         {:ok, encrypted_value} <-
+           R.optional(data, "encryptedValue", ".encryptedValue", &R.string/1, nil),
+         {:ok, metadata} <- R.optional(data, "metadata", ".metadata", &R.json_object/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -68,6 +77,8 @@ defmodule AgUi.AssistantMessage do
          content: content,
          name: name,
          tool_calls: tool_calls,
+         encrypted_value: encrypted_value,
+         metadata: metadata,
          extra: extra,
          __present__: R.present(data, @optional_keys, @aliases)
        }}
@@ -99,6 +110,16 @@ defmodule AgUi.AssistantMessage do
     out =
       if "toolCalls" in present or not is_nil(value.tool_calls),
         do: Map.put(out, "toolCalls", e_opt_list_tool_call(value.tool_calls)),
+        else: out
+
+    out =
+      if "encryptedValue" in present or not is_nil(value.encrypted_value),
+        do: Map.put(out, "encryptedValue", value.encrypted_value),
+        else: out
+
+    out =
+      if "metadata" in present or not is_nil(value.metadata),
+        do: Map.put(out, "metadata", value.metadata),
         else: out
 
     Map.merge(out, value.extra)

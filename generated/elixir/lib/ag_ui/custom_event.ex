@@ -8,18 +8,20 @@ defmodule AgUi.CustomEvent do
     * `:type` (`type`; always `"CUSTOM"`) - Event type.
     * `:timestamp` (`timestamp`; optional) - When the event was created.
     * `:raw_event` (`rawEvent`; optional) - The original event this one was derived from (any JSON).
+    * `:metadata` (`metadata`; optional) - Extra information attached to the event.
     * `:name` (`name`; required) - Name of the custom event.
-    * `:value` (`value`; required) - Value of the custom event (any JSON).
+    * `:value` (`value`; optional) - Value of the custom event (any JSON).
 
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
   alias AgUi.PolytypeRuntime, as: R
 
-  @enforce_keys [:name, :value]
+  @enforce_keys [:name]
   defstruct type: :custom,
             timestamp: nil,
             raw_event: nil,
+            metadata: nil,
             name: nil,
             value: nil,
             extra: %{},
@@ -29,14 +31,15 @@ defmodule AgUi.CustomEvent do
           type: :custom,
           timestamp: integer() | nil,
           raw_event: R.json() | nil,
+          metadata: R.json_object() | nil,
           name: String.t(),
-          value: R.json(),
+          value: R.json() | nil,
           extra: R.json_object(),
           __present__: [String.t()]
         }
 
-  @known_keys ["type", "timestamp", "rawEvent", "name", "value"]
-  @optional_keys ["timestamp", "rawEvent"]
+  @known_keys ["type", "timestamp", "rawEvent", "metadata", "name", "value"]
+  @optional_keys ["timestamp", "rawEvent", "metadata", "value"]
   @aliases []
 
   @doc """
@@ -57,14 +60,16 @@ defmodule AgUi.CustomEvent do
   def decode(data) when is_map(data) do
     with :ok <- R.tag(data, "type", ".type", "CUSTOM"),
          {:ok, name} <- R.required(data, "name", ".name", &R.string/1),
-         {:ok, field_value} <- R.required(data, "value", ".value", &R.json_value/1),
          {:ok, timestamp} <- R.optional(data, "timestamp", ".timestamp", &R.integer/1, nil),
          {:ok, raw_event} <- R.optional(data, "rawEvent", ".rawEvent", &R.json_value/1, nil),
+         {:ok, metadata} <- R.optional(data, "metadata", ".metadata", &R.json_object/1, nil),
+         {:ok, field_value} <- R.optional(data, "value", ".value", &R.json_value/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
          timestamp: timestamp,
          raw_event: raw_event,
+         metadata: metadata,
          name: name,
          value: field_value,
          extra: extra,
@@ -82,8 +87,7 @@ defmodule AgUi.CustomEvent do
 
     out = %{
       "type" => "CUSTOM",
-      "name" => value.name,
-      "value" => value.value
+      "name" => value.name
     }
 
     out =
@@ -94,6 +98,16 @@ defmodule AgUi.CustomEvent do
     out =
       if "rawEvent" in present or not is_nil(value.raw_event),
         do: Map.put(out, "rawEvent", value.raw_event),
+        else: out
+
+    out =
+      if "metadata" in present or not is_nil(value.metadata),
+        do: Map.put(out, "metadata", value.metadata),
+        else: out
+
+    out =
+      if "value" in present or not is_nil(value.value),
+        do: Map.put(out, "value", value.value),
         else: out
 
     Map.merge(out, value.extra)

@@ -24,6 +24,20 @@ defmodule AgUi.Event do
     * `"MESSAGES_SNAPSHOT"` → `AgUi.MessagesSnapshotEvent`
     * `"RAW"` → `AgUi.RawEvent`
     * `"CUSTOM"` → `AgUi.CustomEvent`
+    * `"THINKING_TEXT_MESSAGE_START"` → `AgUi.ThinkingTextMessageStartEvent`
+    * `"THINKING_TEXT_MESSAGE_CONTENT"` → `AgUi.ThinkingTextMessageContentEvent`
+    * `"THINKING_TEXT_MESSAGE_END"` → `AgUi.ThinkingTextMessageEndEvent`
+    * `"THINKING_START"` → `AgUi.ThinkingStartEvent`
+    * `"THINKING_END"` → `AgUi.ThinkingEndEvent`
+    * `"ACTIVITY_SNAPSHOT"` → `AgUi.ActivitySnapshotEvent`
+    * `"ACTIVITY_DELTA"` → `AgUi.ActivityDeltaEvent`
+    * `"REASONING_START"` → `AgUi.ReasoningStartEvent`
+    * `"REASONING_MESSAGE_START"` → `AgUi.ReasoningMessageStartEvent`
+    * `"REASONING_MESSAGE_CONTENT"` → `AgUi.ReasoningMessageContentEvent`
+    * `"REASONING_MESSAGE_END"` → `AgUi.ReasoningMessageEndEvent`
+    * `"REASONING_MESSAGE_CHUNK"` → `AgUi.ReasoningMessageChunkEvent`
+    * `"REASONING_END"` → `AgUi.ReasoningEndEvent`
+    * `"REASONING_ENCRYPTED_VALUE"` → `AgUi.ReasoningEncryptedValueEvent`
   """
 
   alias AgUi.PolytypeRuntime, as: R
@@ -48,6 +62,20 @@ defmodule AgUi.Event do
           | AgUi.MessagesSnapshotEvent.t()
           | AgUi.RawEvent.t()
           | AgUi.CustomEvent.t()
+          | AgUi.ThinkingTextMessageStartEvent.t()
+          | AgUi.ThinkingTextMessageContentEvent.t()
+          | AgUi.ThinkingTextMessageEndEvent.t()
+          | AgUi.ThinkingStartEvent.t()
+          | AgUi.ThinkingEndEvent.t()
+          | AgUi.ActivitySnapshotEvent.t()
+          | AgUi.ActivityDeltaEvent.t()
+          | AgUi.ReasoningStartEvent.t()
+          | AgUi.ReasoningMessageStartEvent.t()
+          | AgUi.ReasoningMessageContentEvent.t()
+          | AgUi.ReasoningMessageEndEvent.t()
+          | AgUi.ReasoningMessageChunkEvent.t()
+          | AgUi.ReasoningEndEvent.t()
+          | AgUi.ReasoningEncryptedValueEvent.t()
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -123,11 +151,53 @@ defmodule AgUi.Event do
       {:ok, "CUSTOM"} ->
         AgUi.CustomEvent.decode(data)
 
+      {:ok, "THINKING_TEXT_MESSAGE_START"} ->
+        AgUi.ThinkingTextMessageStartEvent.decode(data)
+
+      {:ok, "THINKING_TEXT_MESSAGE_CONTENT"} ->
+        AgUi.ThinkingTextMessageContentEvent.decode(data)
+
+      {:ok, "THINKING_TEXT_MESSAGE_END"} ->
+        AgUi.ThinkingTextMessageEndEvent.decode(data)
+
+      {:ok, "THINKING_START"} ->
+        AgUi.ThinkingStartEvent.decode(data)
+
+      {:ok, "THINKING_END"} ->
+        AgUi.ThinkingEndEvent.decode(data)
+
+      {:ok, "ACTIVITY_SNAPSHOT"} ->
+        AgUi.ActivitySnapshotEvent.decode(data)
+
+      {:ok, "ACTIVITY_DELTA"} ->
+        AgUi.ActivityDeltaEvent.decode(data)
+
+      {:ok, "REASONING_START"} ->
+        AgUi.ReasoningStartEvent.decode(data)
+
+      {:ok, "REASONING_MESSAGE_START"} ->
+        AgUi.ReasoningMessageStartEvent.decode(data)
+
+      {:ok, "REASONING_MESSAGE_CONTENT"} ->
+        AgUi.ReasoningMessageContentEvent.decode(data)
+
+      {:ok, "REASONING_MESSAGE_END"} ->
+        AgUi.ReasoningMessageEndEvent.decode(data)
+
+      {:ok, "REASONING_MESSAGE_CHUNK"} ->
+        AgUi.ReasoningMessageChunkEvent.decode(data)
+
+      {:ok, "REASONING_END"} ->
+        AgUi.ReasoningEndEvent.decode(data)
+
+      {:ok, "REASONING_ENCRYPTED_VALUE"} ->
+        AgUi.ReasoningEncryptedValueEvent.decode(data)
+
       {:ok, tag} ->
         R.unknown_tag(
           ".type",
           tag,
-          "\"RUN_STARTED\", \"RUN_FINISHED\", \"RUN_ERROR\", \"STEP_STARTED\", \"STEP_FINISHED\", \"TEXT_MESSAGE_START\", \"TEXT_MESSAGE_CONTENT\", \"TEXT_MESSAGE_END\", \"TEXT_MESSAGE_CHUNK\", \"TOOL_CALL_START\", \"TOOL_CALL_ARGS\", \"TOOL_CALL_END\", \"TOOL_CALL_CHUNK\", \"TOOL_CALL_RESULT\", \"STATE_SNAPSHOT\", \"STATE_DELTA\", \"MESSAGES_SNAPSHOT\", \"RAW\", \"CUSTOM\""
+          "\"RUN_STARTED\", \"RUN_FINISHED\", \"RUN_ERROR\", \"STEP_STARTED\", \"STEP_FINISHED\", \"TEXT_MESSAGE_START\", \"TEXT_MESSAGE_CONTENT\", \"TEXT_MESSAGE_END\", \"TEXT_MESSAGE_CHUNK\", \"TOOL_CALL_START\", \"TOOL_CALL_ARGS\", \"TOOL_CALL_END\", \"TOOL_CALL_CHUNK\", \"TOOL_CALL_RESULT\", \"STATE_SNAPSHOT\", \"STATE_DELTA\", \"MESSAGES_SNAPSHOT\", \"RAW\", \"CUSTOM\", \"THINKING_TEXT_MESSAGE_START\", \"THINKING_TEXT_MESSAGE_CONTENT\", \"THINKING_TEXT_MESSAGE_END\", \"THINKING_START\", \"THINKING_END\", \"ACTIVITY_SNAPSHOT\", \"ACTIVITY_DELTA\", \"REASONING_START\", \"REASONING_MESSAGE_START\", \"REASONING_MESSAGE_CONTENT\", \"REASONING_MESSAGE_END\", \"REASONING_MESSAGE_CHUNK\", \"REASONING_END\", \"REASONING_ENCRYPTED_VALUE\""
         )
 
       :error ->
@@ -169,4 +239,39 @@ defmodule AgUi.Event do
 
   def to_json(%AgUi.RawEvent{} = value), do: AgUi.RawEvent.to_json(value)
   def to_json(%AgUi.CustomEvent{} = value), do: AgUi.CustomEvent.to_json(value)
+
+  def to_json(%AgUi.ThinkingTextMessageStartEvent{} = value),
+    do: AgUi.ThinkingTextMessageStartEvent.to_json(value)
+
+  def to_json(%AgUi.ThinkingTextMessageContentEvent{} = value),
+    do: AgUi.ThinkingTextMessageContentEvent.to_json(value)
+
+  def to_json(%AgUi.ThinkingTextMessageEndEvent{} = value),
+    do: AgUi.ThinkingTextMessageEndEvent.to_json(value)
+
+  def to_json(%AgUi.ThinkingStartEvent{} = value), do: AgUi.ThinkingStartEvent.to_json(value)
+  def to_json(%AgUi.ThinkingEndEvent{} = value), do: AgUi.ThinkingEndEvent.to_json(value)
+
+  def to_json(%AgUi.ActivitySnapshotEvent{} = value),
+    do: AgUi.ActivitySnapshotEvent.to_json(value)
+
+  def to_json(%AgUi.ActivityDeltaEvent{} = value), do: AgUi.ActivityDeltaEvent.to_json(value)
+  def to_json(%AgUi.ReasoningStartEvent{} = value), do: AgUi.ReasoningStartEvent.to_json(value)
+
+  def to_json(%AgUi.ReasoningMessageStartEvent{} = value),
+    do: AgUi.ReasoningMessageStartEvent.to_json(value)
+
+  def to_json(%AgUi.ReasoningMessageContentEvent{} = value),
+    do: AgUi.ReasoningMessageContentEvent.to_json(value)
+
+  def to_json(%AgUi.ReasoningMessageEndEvent{} = value),
+    do: AgUi.ReasoningMessageEndEvent.to_json(value)
+
+  def to_json(%AgUi.ReasoningMessageChunkEvent{} = value),
+    do: AgUi.ReasoningMessageChunkEvent.to_json(value)
+
+  def to_json(%AgUi.ReasoningEndEvent{} = value), do: AgUi.ReasoningEndEvent.to_json(value)
+
+  def to_json(%AgUi.ReasoningEncryptedValueEvent{} = value),
+    do: AgUi.ReasoningEncryptedValueEvent.to_json(value)
 end

@@ -9,14 +9,21 @@ defmodule AgUi.EventType do
     * `"TEXT_MESSAGE_CONTENT"`
     * `"TEXT_MESSAGE_END"`
     * `"TEXT_MESSAGE_CHUNK"`
+    * `"THINKING_TEXT_MESSAGE_START"`
+    * `"THINKING_TEXT_MESSAGE_CONTENT"`
+    * `"THINKING_TEXT_MESSAGE_END"`
     * `"TOOL_CALL_START"`
     * `"TOOL_CALL_ARGS"`
     * `"TOOL_CALL_END"`
     * `"TOOL_CALL_CHUNK"`
     * `"TOOL_CALL_RESULT"`
+    * `"THINKING_START"`
+    * `"THINKING_END"`
     * `"STATE_SNAPSHOT"`
     * `"STATE_DELTA"`
     * `"MESSAGES_SNAPSHOT"`
+    * `"ACTIVITY_SNAPSHOT"`
+    * `"ACTIVITY_DELTA"`
     * `"RAW"`
     * `"CUSTOM"`
     * `"RUN_STARTED"`
@@ -24,6 +31,13 @@ defmodule AgUi.EventType do
     * `"RUN_ERROR"`
     * `"STEP_STARTED"`
     * `"STEP_FINISHED"`
+    * `"REASONING_START"`
+    * `"REASONING_MESSAGE_START"`
+    * `"REASONING_MESSAGE_CONTENT"`
+    * `"REASONING_MESSAGE_END"`
+    * `"REASONING_MESSAGE_CHUNK"`
+    * `"REASONING_END"`
+    * `"REASONING_ENCRYPTED_VALUE"`
   """
 
   alias AgUi.PolytypeRuntime, as: R
@@ -38,21 +52,35 @@ defmodule AgUi.EventType do
       "TEXT_MESSAGE_CONTENT",
       "TEXT_MESSAGE_END",
       "TEXT_MESSAGE_CHUNK",
+      "THINKING_TEXT_MESSAGE_START",
+      "THINKING_TEXT_MESSAGE_CONTENT",
+      "THINKING_TEXT_MESSAGE_END",
       "TOOL_CALL_START",
       "TOOL_CALL_ARGS",
       "TOOL_CALL_END",
       "TOOL_CALL_CHUNK",
       "TOOL_CALL_RESULT",
+      "THINKING_START",
+      "THINKING_END",
       "STATE_SNAPSHOT",
       "STATE_DELTA",
       "MESSAGES_SNAPSHOT",
+      "ACTIVITY_SNAPSHOT",
+      "ACTIVITY_DELTA",
       "RAW",
       "CUSTOM",
       "RUN_STARTED",
       "RUN_FINISHED",
       "RUN_ERROR",
       "STEP_STARTED",
-      "STEP_FINISHED"
+      "STEP_FINISHED",
+      "REASONING_START",
+      "REASONING_MESSAGE_START",
+      "REASONING_MESSAGE_CONTENT",
+      "REASONING_MESSAGE_END",
+      "REASONING_MESSAGE_CHUNK",
+      "REASONING_END",
+      "REASONING_ENCRYPTED_VALUE"
     ]
 
   @doc """
@@ -74,14 +102,21 @@ defmodule AgUi.EventType do
   def decode("TEXT_MESSAGE_CONTENT" = value), do: {:ok, value}
   def decode("TEXT_MESSAGE_END" = value), do: {:ok, value}
   def decode("TEXT_MESSAGE_CHUNK" = value), do: {:ok, value}
+  def decode("THINKING_TEXT_MESSAGE_START" = value), do: {:ok, value}
+  def decode("THINKING_TEXT_MESSAGE_CONTENT" = value), do: {:ok, value}
+  def decode("THINKING_TEXT_MESSAGE_END" = value), do: {:ok, value}
   def decode("TOOL_CALL_START" = value), do: {:ok, value}
   def decode("TOOL_CALL_ARGS" = value), do: {:ok, value}
   def decode("TOOL_CALL_END" = value), do: {:ok, value}
   def decode("TOOL_CALL_CHUNK" = value), do: {:ok, value}
   def decode("TOOL_CALL_RESULT" = value), do: {:ok, value}
+  def decode("THINKING_START" = value), do: {:ok, value}
+  def decode("THINKING_END" = value), do: {:ok, value}
   def decode("STATE_SNAPSHOT" = value), do: {:ok, value}
   def decode("STATE_DELTA" = value), do: {:ok, value}
   def decode("MESSAGES_SNAPSHOT" = value), do: {:ok, value}
+  def decode("ACTIVITY_SNAPSHOT" = value), do: {:ok, value}
+  def decode("ACTIVITY_DELTA" = value), do: {:ok, value}
   def decode("RAW" = value), do: {:ok, value}
   def decode("CUSTOM" = value), do: {:ok, value}
   def decode("RUN_STARTED" = value), do: {:ok, value}
@@ -89,12 +124,19 @@ defmodule AgUi.EventType do
   def decode("RUN_ERROR" = value), do: {:ok, value}
   def decode("STEP_STARTED" = value), do: {:ok, value}
   def decode("STEP_FINISHED" = value), do: {:ok, value}
+  def decode("REASONING_START" = value), do: {:ok, value}
+  def decode("REASONING_MESSAGE_START" = value), do: {:ok, value}
+  def decode("REASONING_MESSAGE_CONTENT" = value), do: {:ok, value}
+  def decode("REASONING_MESSAGE_END" = value), do: {:ok, value}
+  def decode("REASONING_MESSAGE_CHUNK" = value), do: {:ok, value}
+  def decode("REASONING_END" = value), do: {:ok, value}
+  def decode("REASONING_ENCRYPTED_VALUE" = value), do: {:ok, value}
 
   def decode(data) when is_binary(data),
     do:
       R.unknown_value(
         data,
-        "\"TEXT_MESSAGE_START\", \"TEXT_MESSAGE_CONTENT\", \"TEXT_MESSAGE_END\", \"TEXT_MESSAGE_CHUNK\", \"TOOL_CALL_START\", \"TOOL_CALL_ARGS\", \"TOOL_CALL_END\", \"TOOL_CALL_CHUNK\", \"TOOL_CALL_RESULT\", \"STATE_SNAPSHOT\", \"STATE_DELTA\", \"MESSAGES_SNAPSHOT\", \"RAW\", \"CUSTOM\", \"RUN_STARTED\", \"RUN_FINISHED\", \"RUN_ERROR\", \"STEP_STARTED\", \"STEP_FINISHED\""
+        "\"TEXT_MESSAGE_START\", \"TEXT_MESSAGE_CONTENT\", \"TEXT_MESSAGE_END\", \"TEXT_MESSAGE_CHUNK\", \"THINKING_TEXT_MESSAGE_START\", \"THINKING_TEXT_MESSAGE_CONTENT\", \"THINKING_TEXT_MESSAGE_END\", \"TOOL_CALL_START\", \"TOOL_CALL_ARGS\", \"TOOL_CALL_END\", \"TOOL_CALL_CHUNK\", \"TOOL_CALL_RESULT\", \"THINKING_START\", \"THINKING_END\", \"STATE_SNAPSHOT\", \"STATE_DELTA\", \"MESSAGES_SNAPSHOT\", \"ACTIVITY_SNAPSHOT\", \"ACTIVITY_DELTA\", \"RAW\", \"CUSTOM\", \"RUN_STARTED\", \"RUN_FINISHED\", \"RUN_ERROR\", \"STEP_STARTED\", \"STEP_FINISHED\", \"REASONING_START\", \"REASONING_MESSAGE_START\", \"REASONING_MESSAGE_CONTENT\", \"REASONING_MESSAGE_END\", \"REASONING_MESSAGE_CHUNK\", \"REASONING_END\", \"REASONING_ENCRYPTED_VALUE\""
       )
 
   def decode(data), do: R.type_error("string", data)
@@ -105,14 +147,21 @@ defmodule AgUi.EventType do
   def to_json("TEXT_MESSAGE_CONTENT" = value), do: value
   def to_json("TEXT_MESSAGE_END" = value), do: value
   def to_json("TEXT_MESSAGE_CHUNK" = value), do: value
+  def to_json("THINKING_TEXT_MESSAGE_START" = value), do: value
+  def to_json("THINKING_TEXT_MESSAGE_CONTENT" = value), do: value
+  def to_json("THINKING_TEXT_MESSAGE_END" = value), do: value
   def to_json("TOOL_CALL_START" = value), do: value
   def to_json("TOOL_CALL_ARGS" = value), do: value
   def to_json("TOOL_CALL_END" = value), do: value
   def to_json("TOOL_CALL_CHUNK" = value), do: value
   def to_json("TOOL_CALL_RESULT" = value), do: value
+  def to_json("THINKING_START" = value), do: value
+  def to_json("THINKING_END" = value), do: value
   def to_json("STATE_SNAPSHOT" = value), do: value
   def to_json("STATE_DELTA" = value), do: value
   def to_json("MESSAGES_SNAPSHOT" = value), do: value
+  def to_json("ACTIVITY_SNAPSHOT" = value), do: value
+  def to_json("ACTIVITY_DELTA" = value), do: value
   def to_json("RAW" = value), do: value
   def to_json("CUSTOM" = value), do: value
   def to_json("RUN_STARTED" = value), do: value
@@ -120,4 +169,11 @@ defmodule AgUi.EventType do
   def to_json("RUN_ERROR" = value), do: value
   def to_json("STEP_STARTED" = value), do: value
   def to_json("STEP_FINISHED" = value), do: value
+  def to_json("REASONING_START" = value), do: value
+  def to_json("REASONING_MESSAGE_START" = value), do: value
+  def to_json("REASONING_MESSAGE_CONTENT" = value), do: value
+  def to_json("REASONING_MESSAGE_END" = value), do: value
+  def to_json("REASONING_MESSAGE_CHUNK" = value), do: value
+  def to_json("REASONING_END" = value), do: value
+  def to_json("REASONING_ENCRYPTED_VALUE" = value), do: value
 end

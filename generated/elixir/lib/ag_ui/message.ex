@@ -10,6 +10,8 @@ defmodule AgUi.Message do
     * `"assistant"` → `AgUi.AssistantMessage`
     * `"user"` → `AgUi.UserMessage`
     * `"tool"` → `AgUi.ToolMessage`
+    * `"activity"` → `AgUi.ActivityMessage`
+    * `"reasoning"` → `AgUi.ReasoningMessage`
   """
 
   alias AgUi.PolytypeRuntime, as: R
@@ -20,6 +22,8 @@ defmodule AgUi.Message do
           | AgUi.AssistantMessage.t()
           | AgUi.UserMessage.t()
           | AgUi.ToolMessage.t()
+          | AgUi.ActivityMessage.t()
+          | AgUi.ReasoningMessage.t()
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -53,11 +57,17 @@ defmodule AgUi.Message do
       {:ok, "tool"} ->
         AgUi.ToolMessage.decode(data)
 
+      {:ok, "activity"} ->
+        AgUi.ActivityMessage.decode(data)
+
+      {:ok, "reasoning"} ->
+        AgUi.ReasoningMessage.decode(data)
+
       {:ok, tag} ->
         R.unknown_tag(
           ".role",
           tag,
-          "\"developer\", \"system\", \"assistant\", \"user\", \"tool\""
+          "\"developer\", \"system\", \"assistant\", \"user\", \"tool\", \"activity\", \"reasoning\""
         )
 
       :error ->
@@ -74,4 +84,6 @@ defmodule AgUi.Message do
   def to_json(%AgUi.AssistantMessage{} = value), do: AgUi.AssistantMessage.to_json(value)
   def to_json(%AgUi.UserMessage{} = value), do: AgUi.UserMessage.to_json(value)
   def to_json(%AgUi.ToolMessage{} = value), do: AgUi.ToolMessage.to_json(value)
+  def to_json(%AgUi.ActivityMessage{} = value), do: AgUi.ActivityMessage.to_json(value)
+  def to_json(%AgUi.ReasoningMessage{} = value), do: AgUi.ReasoningMessage.to_json(value)
 end

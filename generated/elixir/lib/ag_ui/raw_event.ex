@@ -8,7 +8,8 @@ defmodule AgUi.RawEvent do
     * `:type` (`type`; always `"RAW"`) - Event type.
     * `:timestamp` (`timestamp`; optional) - When the event was created.
     * `:raw_event` (`rawEvent`; optional) - The original event this one was derived from (any JSON).
-    * `:event` (`event`; required) - The raw event (any JSON).
+    * `:metadata` (`metadata`; optional) - Extra information attached to the event.
+    * `:event` (`event`; optional) - The raw event (any JSON).
     * `:source` (`source`; optional) - Where the raw event came from.
 
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
@@ -16,10 +17,10 @@ defmodule AgUi.RawEvent do
 
   alias AgUi.PolytypeRuntime, as: R
 
-  @enforce_keys [:event]
   defstruct type: :raw,
             timestamp: nil,
             raw_event: nil,
+            metadata: nil,
             event: nil,
             source: nil,
             extra: %{},
@@ -29,14 +30,15 @@ defmodule AgUi.RawEvent do
           type: :raw,
           timestamp: integer() | nil,
           raw_event: R.json() | nil,
-          event: R.json(),
+          metadata: R.json_object() | nil,
+          event: R.json() | nil,
           source: String.t() | nil,
           extra: R.json_object(),
           __present__: [String.t()]
         }
 
-  @known_keys ["type", "timestamp", "rawEvent", "event", "source"]
-  @optional_keys ["timestamp", "rawEvent", "source"]
+  @known_keys ["type", "timestamp", "rawEvent", "metadata", "event", "source"]
+  @optional_keys ["timestamp", "rawEvent", "metadata", "event", "source"]
   @aliases []
 
   @doc """
@@ -56,15 +58,17 @@ defmodule AgUi.RawEvent do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
     with :ok <- R.tag(data, "type", ".type", "RAW"),
-         {:ok, event} <- R.required(data, "event", ".event", &R.json_value/1),
          {:ok, timestamp} <- R.optional(data, "timestamp", ".timestamp", &R.integer/1, nil),
          {:ok, raw_event} <- R.optional(data, "rawEvent", ".rawEvent", &R.json_value/1, nil),
+         {:ok, metadata} <- R.optional(data, "metadata", ".metadata", &R.json_object/1, nil),
+         {:ok, event} <- R.optional(data, "event", ".event", &R.json_value/1, nil),
          {:ok, source} <- R.optional(data, "source", ".source", &R.string/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
          timestamp: timestamp,
          raw_event: raw_event,
+         metadata: metadata,
          event: event,
          source: source,
          extra: extra,
@@ -81,8 +85,7 @@ defmodule AgUi.RawEvent do
     present = value.__present__
 
     out = %{
-      "type" => "RAW",
-      "event" => value.event
+      "type" => "RAW"
     }
 
     out =
@@ -93,6 +96,16 @@ defmodule AgUi.RawEvent do
     out =
       if "rawEvent" in present or not is_nil(value.raw_event),
         do: Map.put(out, "rawEvent", value.raw_event),
+        else: out
+
+    out =
+      if "metadata" in present or not is_nil(value.metadata),
+        do: Map.put(out, "metadata", value.metadata),
+        else: out
+
+    out =
+      if "event" in present or not is_nil(value.event),
+        do: Map.put(out, "event", value.event),
         else: out
 
     out =

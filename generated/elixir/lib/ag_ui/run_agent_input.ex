@@ -12,14 +12,15 @@ defmodule AgUi.RunAgentInput do
     * `:messages` (`messages`; required) - List of conversation messages.
     * `:tools` (`tools`; required) - Available tools the agent can use.
     * `:context` (`context`; required) - Additional contextual information.
-    * `:forwarded_props` (`forwardedProps`; required) - Custom properties forwarded to the agent (any JSON).
+    * `:forwarded_props` (`forwardedProps`; optional) - Custom properties forwarded to the agent (any JSON).
+    * `:resume` (`resume`; optional) - Answers to the interrupts the previous run finished with.
 
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
   alias AgUi.PolytypeRuntime, as: R
 
-  @enforce_keys [:thread_id, :run_id, :messages, :tools, :context, :forwarded_props]
+  @enforce_keys [:thread_id, :run_id, :messages, :tools, :context]
   defstruct thread_id: nil,
             run_id: nil,
             parent_run_id: nil,
@@ -28,6 +29,7 @@ defmodule AgUi.RunAgentInput do
             tools: nil,
             context: nil,
             forwarded_props: nil,
+            resume: nil,
             extra: %{},
             __present__: []
 
@@ -39,7 +41,8 @@ defmodule AgUi.RunAgentInput do
           messages: [AgUi.Message.t()],
           tools: [AgUi.Tool.t()],
           context: [AgUi.Context.t()],
-          forwarded_props: R.json(),
+          forwarded_props: R.json() | nil,
+          resume: [AgUi.ResumeEntry.t()] | nil,
           extra: R.json_object(),
           __present__: [String.t()]
         }
@@ -52,9 +55,10 @@ defmodule AgUi.RunAgentInput do
     "messages",
     "tools",
     "context",
-    "forwardedProps"
+    "forwardedProps",
+    "resume"
   ]
-  @optional_keys ["parentRunId", "state"]
+  @optional_keys ["parentRunId", "state", "forwardedProps", "resume"]
   @aliases []
 
   @doc """
@@ -78,11 +82,12 @@ defmodule AgUi.RunAgentInput do
          {:ok, messages} <- R.required(data, "messages", ".messages", &d_list_message/1),
          {:ok, tools} <- R.required(data, "tools", ".tools", &d_list_tool/1),
          {:ok, context} <- R.required(data, "context", ".context", &d_list_context/1),
-         {:ok, forwarded_props} <-
-           R.required(data, "forwardedProps", ".forwardedProps", &R.json_value/1),
          {:ok, parent_run_id} <-
            R.optional(data, "parentRunId", ".parentRunId", &R.string/1, nil),
          {:ok, state} <- R.optional(data, "state", ".state", &d_opt_state/1, nil),
+         {:ok, forwarded_props} <-
+           R.optional(data, "forwardedProps", ".forwardedProps", &R.json_value/1, nil),
+         {:ok, resume} <- R.optional(data, "resume", ".resume", &d_list_resume_entry/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -94,6 +99,7 @@ defmodule AgUi.RunAgentInput do
          tools: tools,
          context: context,
          forwarded_props: forwarded_props,
+         resume: resume,
          extra: extra,
          __present__: R.present(data, @optional_keys, @aliases)
        }}
@@ -112,8 +118,7 @@ defmodule AgUi.RunAgentInput do
       "runId" => value.run_id,
       "messages" => e_list_message(value.messages),
       "tools" => e_list_tool(value.tools),
-      "context" => e_list_context(value.context),
-      "forwardedProps" => value.forwarded_props
+      "context" => e_list_context(value.context)
     }
 
     out =
@@ -126,12 +131,24 @@ defmodule AgUi.RunAgentInput do
         do: Map.put(out, "state", value.state),
         else: out
 
+    out =
+      if "forwardedProps" in present or not is_nil(value.forwarded_props),
+        do: Map.put(out, "forwardedProps", value.forwarded_props),
+        else: out
+
+    out =
+      if "resume" in present or not is_nil(value.resume),
+        do: Map.put(out, "resume", e_opt_list_resume_entry(value.resume)),
+        else: out
+
     Map.merge(out, value.extra)
   end
 
   defp d_list_context(value), do: R.list(value, &AgUi.Context.decode/1)
 
   defp d_list_message(value), do: R.list(value, &AgUi.Message.decode/1)
+
+  defp d_list_resume_entry(value), do: R.list(value, &AgUi.ResumeEntry.decode/1)
 
   defp d_list_tool(value), do: R.list(value, &AgUi.Tool.decode/1)
 
@@ -142,5 +159,10 @@ defmodule AgUi.RunAgentInput do
 
   defp e_list_message(value), do: Enum.map(value, &AgUi.Message.to_json/1)
 
+  defp e_list_resume_entry(value), do: Enum.map(value, &AgUi.ResumeEntry.to_json/1)
+
   defp e_list_tool(value), do: Enum.map(value, &AgUi.Tool.to_json/1)
+
+  defp e_opt_list_resume_entry(nil), do: nil
+  defp e_opt_list_resume_entry(value), do: e_list_resume_entry(value)
 end

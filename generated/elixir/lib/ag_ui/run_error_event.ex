@@ -8,8 +8,10 @@ defmodule AgUi.RunErrorEvent do
     * `:type` (`type`; always `"RUN_ERROR"`) - Event type.
     * `:timestamp` (`timestamp`; optional) - When the event was created.
     * `:raw_event` (`rawEvent`; optional) - The original event this one was derived from (any JSON).
+    * `:metadata` (`metadata`; optional) - Extra information attached to the event.
     * `:message` (`message`; required) - Error message.
     * `:code` (`code`; optional) - Error code.
+    * `:usage` (`usage`; optional) - Partial token usage of the failed run.
 
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
@@ -20,8 +22,10 @@ defmodule AgUi.RunErrorEvent do
   defstruct type: :run_error,
             timestamp: nil,
             raw_event: nil,
+            metadata: nil,
             message: nil,
             code: nil,
+            usage: nil,
             extra: %{},
             __present__: []
 
@@ -29,14 +33,16 @@ defmodule AgUi.RunErrorEvent do
           type: :run_error,
           timestamp: integer() | nil,
           raw_event: R.json() | nil,
+          metadata: R.json_object() | nil,
           message: String.t(),
           code: String.t() | nil,
+          usage: [AgUi.TokenUsage.t()] | nil,
           extra: R.json_object(),
           __present__: [String.t()]
         }
 
-  @known_keys ["type", "timestamp", "rawEvent", "message", "code"]
-  @optional_keys ["timestamp", "rawEvent", "code"]
+  @known_keys ["type", "timestamp", "rawEvent", "metadata", "message", "code", "usage"]
+  @optional_keys ["timestamp", "rawEvent", "metadata", "code", "usage"]
   @aliases []
 
   @doc """
@@ -59,14 +65,18 @@ defmodule AgUi.RunErrorEvent do
          {:ok, message} <- R.required(data, "message", ".message", &R.string/1),
          {:ok, timestamp} <- R.optional(data, "timestamp", ".timestamp", &R.integer/1, nil),
          {:ok, raw_event} <- R.optional(data, "rawEvent", ".rawEvent", &R.json_value/1, nil),
+         {:ok, metadata} <- R.optional(data, "metadata", ".metadata", &R.json_object/1, nil),
          {:ok, code} <- R.optional(data, "code", ".code", &R.string/1, nil),
+         {:ok, usage} <- R.optional(data, "usage", ".usage", &d_list_token_usage/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
          timestamp: timestamp,
          raw_event: raw_event,
+         metadata: metadata,
          message: message,
          code: code,
+         usage: usage,
          extra: extra,
          __present__: R.present(data, @optional_keys, @aliases)
        }}
@@ -96,10 +106,27 @@ defmodule AgUi.RunErrorEvent do
         else: out
 
     out =
+      if "metadata" in present or not is_nil(value.metadata),
+        do: Map.put(out, "metadata", value.metadata),
+        else: out
+
+    out =
       if "code" in present or not is_nil(value.code),
         do: Map.put(out, "code", value.code),
         else: out
 
+    out =
+      if "usage" in present or not is_nil(value.usage),
+        do: Map.put(out, "usage", e_opt_list_token_usage(value.usage)),
+        else: out
+
     Map.merge(out, value.extra)
   end
+
+  defp d_list_token_usage(value), do: R.list(value, &AgUi.TokenUsage.decode/1)
+
+  defp e_list_token_usage(value), do: Enum.map(value, &AgUi.TokenUsage.to_json/1)
+
+  defp e_opt_list_token_usage(nil), do: nil
+  defp e_opt_list_token_usage(value), do: e_list_token_usage(value)
 end

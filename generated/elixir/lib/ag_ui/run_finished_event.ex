@@ -8,9 +8,12 @@ defmodule AgUi.RunFinishedEvent do
     * `:type` (`type`; always `"RUN_FINISHED"`) - Event type.
     * `:timestamp` (`timestamp`; optional) - When the event was created.
     * `:raw_event` (`rawEvent`; optional) - The original event this one was derived from (any JSON).
+    * `:metadata` (`metadata`; optional) - Extra information attached to the event.
     * `:thread_id` (`threadId`; required) - Conversation thread identifier.
     * `:run_id` (`runId`; required) - Run identifier.
     * `:result` (`result`; optional) - Result of the run (any JSON).
+    * `:outcome` (`outcome`; optional, nullable) - Whether the run succeeded or paused on interrupts.
+    * `:usage` (`usage`; optional) - Token usage per (provider, model).
 
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
@@ -21,9 +24,12 @@ defmodule AgUi.RunFinishedEvent do
   defstruct type: :run_finished,
             timestamp: nil,
             raw_event: nil,
+            metadata: nil,
             thread_id: nil,
             run_id: nil,
             result: nil,
+            outcome: nil,
+            usage: nil,
             extra: %{},
             __present__: []
 
@@ -31,15 +37,28 @@ defmodule AgUi.RunFinishedEvent do
           type: :run_finished,
           timestamp: integer() | nil,
           raw_event: R.json() | nil,
+          metadata: R.json_object() | nil,
           thread_id: String.t(),
           run_id: String.t(),
           result: R.json() | nil,
+          outcome: AgUi.RunFinishedOutcome.t() | nil,
+          usage: [AgUi.TokenUsage.t()] | nil,
           extra: R.json_object(),
           __present__: [String.t()]
         }
 
-  @known_keys ["type", "timestamp", "rawEvent", "threadId", "runId", "result"]
-  @optional_keys ["timestamp", "rawEvent", "result"]
+  @known_keys [
+    "type",
+    "timestamp",
+    "rawEvent",
+    "metadata",
+    "threadId",
+    "runId",
+    "result",
+    "outcome",
+    "usage"
+  ]
+  @optional_keys ["timestamp", "rawEvent", "metadata", "result", "outcome", "usage"]
   @aliases []
 
   @doc """
@@ -63,15 +82,22 @@ defmodule AgUi.RunFinishedEvent do
          {:ok, run_id} <- R.required(data, "runId", ".runId", &R.string/1),
          {:ok, timestamp} <- R.optional(data, "timestamp", ".timestamp", &R.integer/1, nil),
          {:ok, raw_event} <- R.optional(data, "rawEvent", ".rawEvent", &R.json_value/1, nil),
+         {:ok, metadata} <- R.optional(data, "metadata", ".metadata", &R.json_object/1, nil),
          {:ok, result} <- R.optional(data, "result", ".result", &R.json_value/1, nil),
+         {:ok, outcome} <-
+           R.optional(data, "outcome", ".outcome", &d_opt_run_finished_outcome/1, nil),
+         {:ok, usage} <- R.optional(data, "usage", ".usage", &d_list_token_usage/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
          timestamp: timestamp,
          raw_event: raw_event,
+         metadata: metadata,
          thread_id: thread_id,
          run_id: run_id,
          result: result,
+         outcome: outcome,
+         usage: usage,
          extra: extra,
          __present__: R.present(data, @optional_keys, @aliases)
        }}
@@ -102,10 +128,38 @@ defmodule AgUi.RunFinishedEvent do
         else: out
 
     out =
+      if "metadata" in present or not is_nil(value.metadata),
+        do: Map.put(out, "metadata", value.metadata),
+        else: out
+
+    out =
       if "result" in present or not is_nil(value.result),
         do: Map.put(out, "result", value.result),
         else: out
 
+    out =
+      if "outcome" in present or not is_nil(value.outcome),
+        do: Map.put(out, "outcome", e_opt_run_finished_outcome(value.outcome)),
+        else: out
+
+    out =
+      if "usage" in present or not is_nil(value.usage),
+        do: Map.put(out, "usage", e_opt_list_token_usage(value.usage)),
+        else: out
+
     Map.merge(out, value.extra)
   end
+
+  defp d_list_token_usage(value), do: R.list(value, &AgUi.TokenUsage.decode/1)
+
+  defp d_opt_run_finished_outcome(nil), do: {:ok, nil}
+  defp d_opt_run_finished_outcome(value), do: AgUi.RunFinishedOutcome.decode(value)
+
+  defp e_list_token_usage(value), do: Enum.map(value, &AgUi.TokenUsage.to_json/1)
+
+  defp e_opt_list_token_usage(nil), do: nil
+  defp e_opt_list_token_usage(value), do: e_list_token_usage(value)
+
+  defp e_opt_run_finished_outcome(nil), do: nil
+  defp e_opt_run_finished_outcome(value), do: AgUi.RunFinishedOutcome.to_json(value)
 end

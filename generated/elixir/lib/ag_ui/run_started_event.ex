@@ -8,6 +8,7 @@ defmodule AgUi.RunStartedEvent do
     * `:type` (`type`; always `"RUN_STARTED"`) - Event type.
     * `:timestamp` (`timestamp`; optional) - When the event was created.
     * `:raw_event` (`rawEvent`; optional) - The original event this one was derived from (any JSON).
+    * `:metadata` (`metadata`; optional) - Extra information attached to the event.
     * `:thread_id` (`threadId`; required) - Conversation thread identifier.
     * `:run_id` (`runId`; required) - Run identifier.
     * `:parent_run_id` (`parentRunId`; optional) - Identifier of the run that started this run, if any.
@@ -22,6 +23,7 @@ defmodule AgUi.RunStartedEvent do
   defstruct type: :run_started,
             timestamp: nil,
             raw_event: nil,
+            metadata: nil,
             thread_id: nil,
             run_id: nil,
             parent_run_id: nil,
@@ -33,6 +35,7 @@ defmodule AgUi.RunStartedEvent do
           type: :run_started,
           timestamp: integer() | nil,
           raw_event: R.json() | nil,
+          metadata: R.json_object() | nil,
           thread_id: String.t(),
           run_id: String.t(),
           parent_run_id: String.t() | nil,
@@ -41,8 +44,17 @@ defmodule AgUi.RunStartedEvent do
           __present__: [String.t()]
         }
 
-  @known_keys ["type", "timestamp", "rawEvent", "threadId", "runId", "parentRunId", "input"]
-  @optional_keys ["timestamp", "rawEvent", "parentRunId", "input"]
+  @known_keys [
+    "type",
+    "timestamp",
+    "rawEvent",
+    "metadata",
+    "threadId",
+    "runId",
+    "parentRunId",
+    "input"
+  ]
+  @optional_keys ["timestamp", "rawEvent", "metadata", "parentRunId", "input"]
   @aliases []
 
   @doc """
@@ -66,6 +78,7 @@ defmodule AgUi.RunStartedEvent do
          {:ok, run_id} <- R.required(data, "runId", ".runId", &R.string/1),
          {:ok, timestamp} <- R.optional(data, "timestamp", ".timestamp", &R.integer/1, nil),
          {:ok, raw_event} <- R.optional(data, "rawEvent", ".rawEvent", &R.json_value/1, nil),
+         {:ok, metadata} <- R.optional(data, "metadata", ".metadata", &R.json_object/1, nil),
          {:ok, parent_run_id} <-
            R.optional(data, "parentRunId", ".parentRunId", &R.string/1, nil),
          {:ok, input} <- R.optional(data, "input", ".input", &AgUi.RunAgentInput.decode/1, nil),
@@ -74,6 +87,7 @@ defmodule AgUi.RunStartedEvent do
        %__MODULE__{
          timestamp: timestamp,
          raw_event: raw_event,
+         metadata: metadata,
          thread_id: thread_id,
          run_id: run_id,
          parent_run_id: parent_run_id,
@@ -105,6 +119,11 @@ defmodule AgUi.RunStartedEvent do
     out =
       if "rawEvent" in present or not is_nil(value.raw_event),
         do: Map.put(out, "rawEvent", value.raw_event),
+        else: out
+
+    out =
+      if "metadata" in present or not is_nil(value.metadata),
+        do: Map.put(out, "metadata", value.metadata),
         else: out
 
     out =

@@ -8,17 +8,18 @@ defmodule AgUi.StateSnapshotEvent do
     * `:type` (`type`; always `"STATE_SNAPSHOT"`) - Event type.
     * `:timestamp` (`timestamp`; optional) - When the event was created.
     * `:raw_event` (`rawEvent`; optional) - The original event this one was derived from (any JSON).
-    * `:snapshot` (`snapshot`; required) - The complete state.
+    * `:metadata` (`metadata`; optional) - Extra information attached to the event.
+    * `:snapshot` (`snapshot`; optional) - The complete state (any JSON, null included).
 
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
   alias AgUi.PolytypeRuntime, as: R
 
-  @enforce_keys [:snapshot]
   defstruct type: :state_snapshot,
             timestamp: nil,
             raw_event: nil,
+            metadata: nil,
             snapshot: nil,
             extra: %{},
             __present__: []
@@ -27,13 +28,14 @@ defmodule AgUi.StateSnapshotEvent do
           type: :state_snapshot,
           timestamp: integer() | nil,
           raw_event: R.json() | nil,
-          snapshot: AgUi.State.t(),
+          metadata: R.json_object() | nil,
+          snapshot: R.json() | nil,
           extra: R.json_object(),
           __present__: [String.t()]
         }
 
-  @known_keys ["type", "timestamp", "rawEvent", "snapshot"]
-  @optional_keys ["timestamp", "rawEvent"]
+  @known_keys ["type", "timestamp", "rawEvent", "metadata", "snapshot"]
+  @optional_keys ["timestamp", "rawEvent", "metadata", "snapshot"]
   @aliases []
 
   @doc """
@@ -53,14 +55,16 @@ defmodule AgUi.StateSnapshotEvent do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
     with :ok <- R.tag(data, "type", ".type", "STATE_SNAPSHOT"),
-         {:ok, snapshot} <- R.required(data, "snapshot", ".snapshot", &AgUi.State.decode/1),
          {:ok, timestamp} <- R.optional(data, "timestamp", ".timestamp", &R.integer/1, nil),
          {:ok, raw_event} <- R.optional(data, "rawEvent", ".rawEvent", &R.json_value/1, nil),
+         {:ok, metadata} <- R.optional(data, "metadata", ".metadata", &R.json_object/1, nil),
+         {:ok, snapshot} <- R.optional(data, "snapshot", ".snapshot", &R.json_value/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
          timestamp: timestamp,
          raw_event: raw_event,
+         metadata: metadata,
          snapshot: snapshot,
          extra: extra,
          __present__: R.present(data, @optional_keys, @aliases)
@@ -76,8 +80,7 @@ defmodule AgUi.StateSnapshotEvent do
     present = value.__present__
 
     out = %{
-      "type" => "STATE_SNAPSHOT",
-      "snapshot" => value.snapshot
+      "type" => "STATE_SNAPSHOT"
     }
 
     out =
@@ -88,6 +91,16 @@ defmodule AgUi.StateSnapshotEvent do
     out =
       if "rawEvent" in present or not is_nil(value.raw_event),
         do: Map.put(out, "rawEvent", value.raw_event),
+        else: out
+
+    out =
+      if "metadata" in present or not is_nil(value.metadata),
+        do: Map.put(out, "metadata", value.metadata),
+        else: out
+
+    out =
+      if "snapshot" in present or not is_nil(value.snapshot),
+        do: Map.put(out, "snapshot", value.snapshot),
         else: out
 
     Map.merge(out, value.extra)

@@ -8,6 +8,7 @@ defmodule AgUi.StepFinishedEvent do
     * `:type` (`type`; always `"STEP_FINISHED"`) - Event type.
     * `:timestamp` (`timestamp`; optional) - When the event was created.
     * `:raw_event` (`rawEvent`; optional) - The original event this one was derived from (any JSON).
+    * `:metadata` (`metadata`; optional) - Extra information attached to the event.
     * `:step_name` (`stepName`; required) - Name of the step.
 
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
@@ -19,6 +20,7 @@ defmodule AgUi.StepFinishedEvent do
   defstruct type: :step_finished,
             timestamp: nil,
             raw_event: nil,
+            metadata: nil,
             step_name: nil,
             extra: %{},
             __present__: []
@@ -27,13 +29,14 @@ defmodule AgUi.StepFinishedEvent do
           type: :step_finished,
           timestamp: integer() | nil,
           raw_event: R.json() | nil,
+          metadata: R.json_object() | nil,
           step_name: String.t(),
           extra: R.json_object(),
           __present__: [String.t()]
         }
 
-  @known_keys ["type", "timestamp", "rawEvent", "stepName"]
-  @optional_keys ["timestamp", "rawEvent"]
+  @known_keys ["type", "timestamp", "rawEvent", "metadata", "stepName"]
+  @optional_keys ["timestamp", "rawEvent", "metadata"]
   @aliases []
 
   @doc """
@@ -56,11 +59,13 @@ defmodule AgUi.StepFinishedEvent do
          {:ok, step_name} <- R.required(data, "stepName", ".stepName", &R.string/1),
          {:ok, timestamp} <- R.optional(data, "timestamp", ".timestamp", &R.integer/1, nil),
          {:ok, raw_event} <- R.optional(data, "rawEvent", ".rawEvent", &R.json_value/1, nil),
+         {:ok, metadata} <- R.optional(data, "metadata", ".metadata", &R.json_object/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
          timestamp: timestamp,
          raw_event: raw_event,
+         metadata: metadata,
          step_name: step_name,
          extra: extra,
          __present__: R.present(data, @optional_keys, @aliases)
@@ -88,6 +93,11 @@ defmodule AgUi.StepFinishedEvent do
     out =
       if "rawEvent" in present or not is_nil(value.raw_event),
         do: Map.put(out, "rawEvent", value.raw_event),
+        else: out
+
+    out =
+      if "metadata" in present or not is_nil(value.metadata),
+        do: Map.put(out, "metadata", value.metadata),
         else: out
 
     Map.merge(out, value.extra)

@@ -9,6 +9,8 @@ defmodule AgUi.SystemMessage do
     * `:role` (`role`; always `"system"`) - Message role.
     * `:content` (`content`; required) - Instruction text.
     * `:name` (`name`; optional) - Optional name of the sender.
+    * `:encrypted_value` (`encryptedValue`; optional) - Encrypted reasoning attached to the message.
+    * `:metadata` (`metadata`; optional) - Extra information attached to the message.
 
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
@@ -20,6 +22,8 @@ defmodule AgUi.SystemMessage do
             role: :system,
             content: nil,
             name: nil,
+            encrypted_value: nil,
+            metadata: nil,
             extra: %{},
             __present__: []
 
@@ -28,12 +32,14 @@ defmodule AgUi.SystemMessage do
           role: :system,
           content: String.t(),
           name: String.t() | nil,
+          encrypted_value: String.t() | nil,
+          metadata: R.json_object() | nil,
           extra: R.json_object(),
           __present__: [String.t()]
         }
 
-  @known_keys ["id", "role", "content", "name"]
-  @optional_keys ["name"]
+  @known_keys ["id", "role", "content", "name", "encryptedValue", "metadata"]
+  @optional_keys ["name", "encryptedValue", "metadata"]
   @aliases []
 
   @doc """
@@ -56,12 +62,17 @@ defmodule AgUi.SystemMessage do
          {:ok, id} <- R.required(data, "id", ".id", &R.string/1),
          {:ok, content} <- R.required(data, "content", ".content", &R.string/1),
          {:ok, name} <- R.optional(data, "name", ".name", &R.string/1, nil),
+         {:ok, encrypted_value} <-
+           R.optional(data, "encryptedValue", ".encryptedValue", &R.string/1, nil),
+         {:ok, metadata} <- R.optional(data, "metadata", ".metadata", &R.json_object/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
          id: id,
          content: content,
          name: name,
+         encrypted_value: encrypted_value,
+         metadata: metadata,
          extra: extra,
          __present__: R.present(data, @optional_keys, @aliases)
        }}
@@ -84,6 +95,16 @@ defmodule AgUi.SystemMessage do
     out =
       if "name" in present or not is_nil(value.name),
         do: Map.put(out, "name", value.name),
+        else: out
+
+    out =
+      if "encryptedValue" in present or not is_nil(value.encrypted_value),
+        do: Map.put(out, "encryptedValue", value.encrypted_value),
+        else: out
+
+    out =
+      if "metadata" in present or not is_nil(value.metadata),
+        do: Map.put(out, "metadata", value.metadata),
         else: out
 
     Map.merge(out, value.extra)

@@ -8,6 +8,7 @@ defmodule AgUi.TextMessageChunkEvent do
     * `:type` (`type`; always `"TEXT_MESSAGE_CHUNK"`) - Event type.
     * `:timestamp` (`timestamp`; optional) - When the event was created.
     * `:raw_event` (`rawEvent`; optional) - The original event this one was derived from (any JSON).
+    * `:metadata` (`metadata`; optional) - Extra information attached to the event.
     * `:message_id` (`messageId`; optional) - Identifier of the message.
     * `:role` (`role`; optional) - Role of the message.
     * `:delta` (`delta`; optional) - The text to append.
@@ -21,6 +22,7 @@ defmodule AgUi.TextMessageChunkEvent do
   defstruct type: :text_message_chunk,
             timestamp: nil,
             raw_event: nil,
+            metadata: nil,
             message_id: nil,
             role: nil,
             delta: nil,
@@ -32,6 +34,7 @@ defmodule AgUi.TextMessageChunkEvent do
           type: :text_message_chunk,
           timestamp: integer() | nil,
           raw_event: R.json() | nil,
+          metadata: R.json_object() | nil,
           message_id: String.t() | nil,
           role: AgUi.TextMessageRole.t() | nil,
           delta: String.t() | nil,
@@ -40,8 +43,8 @@ defmodule AgUi.TextMessageChunkEvent do
           __present__: [String.t()]
         }
 
-  @known_keys ["type", "timestamp", "rawEvent", "messageId", "role", "delta", "name"]
-  @optional_keys ["timestamp", "rawEvent", "messageId", "role", "delta", "name"]
+  @known_keys ["type", "timestamp", "rawEvent", "metadata", "messageId", "role", "delta", "name"]
+  @optional_keys ["timestamp", "rawEvent", "metadata", "messageId", "role", "delta", "name"]
   @aliases []
 
   @doc """
@@ -63,6 +66,7 @@ defmodule AgUi.TextMessageChunkEvent do
     with :ok <- R.tag(data, "type", ".type", "TEXT_MESSAGE_CHUNK"),
          {:ok, timestamp} <- R.optional(data, "timestamp", ".timestamp", &R.integer/1, nil),
          {:ok, raw_event} <- R.optional(data, "rawEvent", ".rawEvent", &R.json_value/1, nil),
+         {:ok, metadata} <- R.optional(data, "metadata", ".metadata", &R.json_object/1, nil),
          {:ok, message_id} <- R.optional(data, "messageId", ".messageId", &R.string/1, nil),
          {:ok, role} <- R.optional(data, "role", ".role", &AgUi.TextMessageRole.decode/1, nil),
          {:ok, delta} <- R.optional(data, "delta", ".delta", &R.string/1, nil),
@@ -72,6 +76,7 @@ defmodule AgUi.TextMessageChunkEvent do
        %__MODULE__{
          timestamp: timestamp,
          raw_event: raw_event,
+         metadata: metadata,
          message_id: message_id,
          role: role,
          delta: delta,
@@ -101,6 +106,11 @@ defmodule AgUi.TextMessageChunkEvent do
     out =
       if "rawEvent" in present or not is_nil(value.raw_event),
         do: Map.put(out, "rawEvent", value.raw_event),
+        else: out
+
+    out =
+      if "metadata" in present or not is_nil(value.metadata),
+        do: Map.put(out, "metadata", value.metadata),
         else: out
 
     out =

@@ -8,6 +8,7 @@ defmodule AgUi.TextMessageContentEvent do
     * `:type` (`type`; always `"TEXT_MESSAGE_CONTENT"`) - Event type.
     * `:timestamp` (`timestamp`; optional) - When the event was created.
     * `:raw_event` (`rawEvent`; optional) - The original event this one was derived from (any JSON).
+    * `:metadata` (`metadata`; optional) - Extra information attached to the event.
     * `:message_id` (`messageId`; required) - Identifier of the message.
     * `:delta` (`delta`; required) - The text to append.
 
@@ -20,6 +21,7 @@ defmodule AgUi.TextMessageContentEvent do
   defstruct type: :text_message_content,
             timestamp: nil,
             raw_event: nil,
+            metadata: nil,
             message_id: nil,
             delta: nil,
             extra: %{},
@@ -29,14 +31,15 @@ defmodule AgUi.TextMessageContentEvent do
           type: :text_message_content,
           timestamp: integer() | nil,
           raw_event: R.json() | nil,
+          metadata: R.json_object() | nil,
           message_id: String.t(),
           delta: String.t(),
           extra: R.json_object(),
           __present__: [String.t()]
         }
 
-  @known_keys ["type", "timestamp", "rawEvent", "messageId", "delta"]
-  @optional_keys ["timestamp", "rawEvent"]
+  @known_keys ["type", "timestamp", "rawEvent", "metadata", "messageId", "delta"]
+  @optional_keys ["timestamp", "rawEvent", "metadata"]
   @aliases []
 
   @doc """
@@ -57,14 +60,16 @@ defmodule AgUi.TextMessageContentEvent do
   def decode(data) when is_map(data) do
     with :ok <- R.tag(data, "type", ".type", "TEXT_MESSAGE_CONTENT"),
          {:ok, message_id} <- R.required(data, "messageId", ".messageId", &R.string/1),
-         {:ok, delta} <- R.required(data, "delta", ".delta", &d_str_minlen1/1),
+         {:ok, delta} <- R.required(data, "delta", ".delta", &R.string/1),
          {:ok, timestamp} <- R.optional(data, "timestamp", ".timestamp", &R.integer/1, nil),
          {:ok, raw_event} <- R.optional(data, "rawEvent", ".rawEvent", &R.json_value/1, nil),
+         {:ok, metadata} <- R.optional(data, "metadata", ".metadata", &R.json_object/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
          timestamp: timestamp,
          raw_event: raw_event,
+         metadata: metadata,
          message_id: message_id,
          delta: delta,
          extra: extra,
@@ -96,13 +101,11 @@ defmodule AgUi.TextMessageContentEvent do
         do: Map.put(out, "rawEvent", value.raw_event),
         else: out
 
-    Map.merge(out, value.extra)
-  end
+    out =
+      if "metadata" in present or not is_nil(value.metadata),
+        do: Map.put(out, "metadata", value.metadata),
+        else: out
 
-  defp d_str_minlen1(value) do
-    with {:ok, checked} <- R.string(value),
-         :ok <- R.min_length(checked, 1) do
-      {:ok, checked}
-    end
+    Map.merge(out, value.extra)
   end
 end

@@ -8,6 +8,7 @@ defmodule AgUi.TextMessageEndEvent do
     * `:type` (`type`; always `"TEXT_MESSAGE_END"`) - Event type.
     * `:timestamp` (`timestamp`; optional) - When the event was created.
     * `:raw_event` (`rawEvent`; optional) - The original event this one was derived from (any JSON).
+    * `:metadata` (`metadata`; optional) - Extra information attached to the event.
     * `:message_id` (`messageId`; required) - Identifier of the message.
 
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
@@ -19,6 +20,7 @@ defmodule AgUi.TextMessageEndEvent do
   defstruct type: :text_message_end,
             timestamp: nil,
             raw_event: nil,
+            metadata: nil,
             message_id: nil,
             extra: %{},
             __present__: []
@@ -27,13 +29,14 @@ defmodule AgUi.TextMessageEndEvent do
           type: :text_message_end,
           timestamp: integer() | nil,
           raw_event: R.json() | nil,
+          metadata: R.json_object() | nil,
           message_id: String.t(),
           extra: R.json_object(),
           __present__: [String.t()]
         }
 
-  @known_keys ["type", "timestamp", "rawEvent", "messageId"]
-  @optional_keys ["timestamp", "rawEvent"]
+  @known_keys ["type", "timestamp", "rawEvent", "metadata", "messageId"]
+  @optional_keys ["timestamp", "rawEvent", "metadata"]
   @aliases []
 
   @doc """
@@ -56,11 +59,13 @@ defmodule AgUi.TextMessageEndEvent do
          {:ok, message_id} <- R.required(data, "messageId", ".messageId", &R.string/1),
          {:ok, timestamp} <- R.optional(data, "timestamp", ".timestamp", &R.integer/1, nil),
          {:ok, raw_event} <- R.optional(data, "rawEvent", ".rawEvent", &R.json_value/1, nil),
+         {:ok, metadata} <- R.optional(data, "metadata", ".metadata", &R.json_object/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
          timestamp: timestamp,
          raw_event: raw_event,
+         metadata: metadata,
          message_id: message_id,
          extra: extra,
          __present__: R.present(data, @optional_keys, @aliases)
@@ -88,6 +93,11 @@ defmodule AgUi.TextMessageEndEvent do
     out =
       if "rawEvent" in present or not is_nil(value.raw_event),
         do: Map.put(out, "rawEvent", value.raw_event),
+        else: out
+
+    out =
+      if "metadata" in present or not is_nil(value.metadata),
+        do: Map.put(out, "metadata", value.metadata),
         else: out
 
     Map.merge(out, value.extra)

@@ -8,6 +8,7 @@ defmodule AgUi.TextMessageStartEvent do
     * `:type` (`type`; always `"TEXT_MESSAGE_START"`) - Event type.
     * `:timestamp` (`timestamp`; optional) - When the event was created.
     * `:raw_event` (`rawEvent`; optional) - The original event this one was derived from (any JSON).
+    * `:metadata` (`metadata`; optional) - Extra information attached to the event.
     * `:message_id` (`messageId`; required) - Identifier of the message.
     * `:role` (`role`; optional, default `"assistant"`) - Role of the message.
     * `:name` (`name`; optional) - Optional name of the sender.
@@ -21,6 +22,7 @@ defmodule AgUi.TextMessageStartEvent do
   defstruct type: :text_message_start,
             timestamp: nil,
             raw_event: nil,
+            metadata: nil,
             message_id: nil,
             role: "assistant",
             name: nil,
@@ -31,6 +33,7 @@ defmodule AgUi.TextMessageStartEvent do
           type: :text_message_start,
           timestamp: integer() | nil,
           raw_event: R.json() | nil,
+          metadata: R.json_object() | nil,
           message_id: String.t(),
           role: AgUi.TextMessageRole.t(),
           name: String.t() | nil,
@@ -38,8 +41,8 @@ defmodule AgUi.TextMessageStartEvent do
           __present__: [String.t()]
         }
 
-  @known_keys ["type", "timestamp", "rawEvent", "messageId", "role", "name"]
-  @optional_keys ["timestamp", "rawEvent", "role", "name"]
+  @known_keys ["type", "timestamp", "rawEvent", "metadata", "messageId", "role", "name"]
+  @optional_keys ["timestamp", "rawEvent", "metadata", "role", "name"]
   @aliases []
 
   @doc """
@@ -62,6 +65,7 @@ defmodule AgUi.TextMessageStartEvent do
          {:ok, message_id} <- R.required(data, "messageId", ".messageId", &R.string/1),
          {:ok, timestamp} <- R.optional(data, "timestamp", ".timestamp", &R.integer/1, nil),
          {:ok, raw_event} <- R.optional(data, "rawEvent", ".rawEvent", &R.json_value/1, nil),
+         {:ok, metadata} <- R.optional(data, "metadata", ".metadata", &R.json_object/1, nil),
          {:ok, role} <-
            R.optional(data, "role", ".role", &AgUi.TextMessageRole.decode/1, "assistant"),
          {:ok, name} <- R.optional(data, "name", ".name", &R.string/1, nil),
@@ -70,6 +74,7 @@ defmodule AgUi.TextMessageStartEvent do
        %__MODULE__{
          timestamp: timestamp,
          raw_event: raw_event,
+         metadata: metadata,
          message_id: message_id,
          role: role,
          name: name,
@@ -99,6 +104,11 @@ defmodule AgUi.TextMessageStartEvent do
     out =
       if "rawEvent" in present or not is_nil(value.raw_event),
         do: Map.put(out, "rawEvent", value.raw_event),
+        else: out
+
+    out =
+      if "metadata" in present or not is_nil(value.metadata),
+        do: Map.put(out, "metadata", value.metadata),
         else: out
 
     out =

@@ -8,6 +8,7 @@ defmodule AgUi.Tool do
     * `:name` (`name`; required) - Tool name.
     * `:description` (`description`; required) - What the tool does.
     * `:parameters` (`parameters`; optional) - JSON Schema of the tool parameters.
+    * `:metadata` (`metadata`; optional) - Arbitrary tool metadata.
 
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
@@ -18,6 +19,7 @@ defmodule AgUi.Tool do
   defstruct name: nil,
             description: nil,
             parameters: nil,
+            metadata: nil,
             extra: %{},
             __present__: []
 
@@ -25,12 +27,13 @@ defmodule AgUi.Tool do
           name: String.t(),
           description: String.t(),
           parameters: R.json_object() | nil,
+          metadata: R.json_object() | nil,
           extra: R.json_object(),
           __present__: [String.t()]
         }
 
-  @known_keys ["name", "description", "parameters"]
-  @optional_keys ["parameters"]
+  @known_keys ["name", "description", "parameters", "metadata"]
+  @optional_keys ["parameters", "metadata"]
   @aliases []
 
   @doc """
@@ -53,12 +56,14 @@ defmodule AgUi.Tool do
          {:ok, description} <- R.required(data, "description", ".description", &R.string/1),
          {:ok, parameters} <-
            R.optional(data, "parameters", ".parameters", &R.json_object/1, nil),
+         {:ok, metadata} <- R.optional(data, "metadata", ".metadata", &R.json_object/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
          name: name,
          description: description,
          parameters: parameters,
+         metadata: metadata,
          extra: extra,
          __present__: R.present(data, @optional_keys, @aliases)
        }}
@@ -80,6 +85,11 @@ defmodule AgUi.Tool do
     out =
       if "parameters" in present or not is_nil(value.parameters),
         do: Map.put(out, "parameters", value.parameters),
+        else: out
+
+    out =
+      if "metadata" in present or not is_nil(value.metadata),
+        do: Map.put(out, "metadata", value.metadata),
         else: out
 
     Map.merge(out, value.extra)

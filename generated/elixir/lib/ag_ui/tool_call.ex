@@ -8,6 +8,8 @@ defmodule AgUi.ToolCall do
     * `:id` (`id`; required) - Tool call identifier.
     * `:type` (`type`; always `"function"`) - Tool call type.
     * `:function` (`function`; required) - The function call.
+    * `:encrypted_value` (`encryptedValue`; optional) - Encrypted reasoning attached to the tool call.
+    * `:metadata` (`metadata`; optional) - Extra information attached to the tool call.
 
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
@@ -18,16 +20,24 @@ defmodule AgUi.ToolCall do
   defstruct id: nil,
             type: :function,
             function: nil,
-            extra: %{}
+            encrypted_value: nil,
+            metadata: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           id: String.t(),
           type: :function,
           function: AgUi.FunctionCall.t(),
-          extra: R.json_object()
+          encrypted_value: String.t() | nil,
+          metadata: R.json_object() | nil,
+          extra: R.json_object(),
+          __present__: [String.t()]
         }
 
-  @known_keys ["id", "type", "function"]
+  @known_keys ["id", "type", "function", "encryptedValue", "metadata"]
+  @optional_keys ["encryptedValue", "metadata"]
+  @aliases []
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -49,12 +59,18 @@ defmodule AgUi.ToolCall do
          {:ok, id} <- R.required(data, "id", ".id", &R.string/1),
          {:ok, function} <-
            R.required(data, "function", ".function", &AgUi.FunctionCall.decode/1),
+         {:ok, encrypted_value} <-
+           R.optional(data, "encryptedValue", ".encryptedValue", &R.string/1, nil),
+         {:ok, metadata} <- R.optional(data, "metadata", ".metadata", &R.json_object/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
          id: id,
          function: function,
-         extra: extra
+         encrypted_value: encrypted_value,
+         metadata: metadata,
+         extra: extra,
+         __present__: R.present(data, @optional_keys, @aliases)
        }}
     end
   end
@@ -64,11 +80,23 @@ defmodule AgUi.ToolCall do
   @doc "Encodes the struct as JSON data: the keys as on the wire, absent optional keys left out."
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
+    present = value.__present__
+
     out = %{
       "id" => value.id,
       "type" => "function",
       "function" => AgUi.FunctionCall.to_json(value.function)
     }
+
+    out =
+      if "encryptedValue" in present or not is_nil(value.encrypted_value),
+        do: Map.put(out, "encryptedValue", value.encrypted_value),
+        else: out
+
+    out =
+      if "metadata" in present or not is_nil(value.metadata),
+        do: Map.put(out, "metadata", value.metadata),
+        else: out
 
     Map.merge(out, value.extra)
   end

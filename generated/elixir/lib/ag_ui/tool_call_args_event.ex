@@ -8,6 +8,7 @@ defmodule AgUi.ToolCallArgsEvent do
     * `:type` (`type`; always `"TOOL_CALL_ARGS"`) - Event type.
     * `:timestamp` (`timestamp`; optional) - When the event was created.
     * `:raw_event` (`rawEvent`; optional) - The original event this one was derived from (any JSON).
+    * `:metadata` (`metadata`; optional) - Extra information attached to the event.
     * `:tool_call_id` (`toolCallId`; required) - Identifier of the tool call.
     * `:delta` (`delta`; required) - A piece of the JSON-encoded arguments.
 
@@ -20,6 +21,7 @@ defmodule AgUi.ToolCallArgsEvent do
   defstruct type: :tool_call_args,
             timestamp: nil,
             raw_event: nil,
+            metadata: nil,
             tool_call_id: nil,
             delta: nil,
             extra: %{},
@@ -29,14 +31,15 @@ defmodule AgUi.ToolCallArgsEvent do
           type: :tool_call_args,
           timestamp: integer() | nil,
           raw_event: R.json() | nil,
+          metadata: R.json_object() | nil,
           tool_call_id: String.t(),
           delta: String.t(),
           extra: R.json_object(),
           __present__: [String.t()]
         }
 
-  @known_keys ["type", "timestamp", "rawEvent", "toolCallId", "delta"]
-  @optional_keys ["timestamp", "rawEvent"]
+  @known_keys ["type", "timestamp", "rawEvent", "metadata", "toolCallId", "delta"]
+  @optional_keys ["timestamp", "rawEvent", "metadata"]
   @aliases []
 
   @doc """
@@ -57,14 +60,16 @@ defmodule AgUi.ToolCallArgsEvent do
   def decode(data) when is_map(data) do
     with :ok <- R.tag(data, "type", ".type", "TOOL_CALL_ARGS"),
          {:ok, tool_call_id} <- R.required(data, "toolCallId", ".toolCallId", &R.string/1),
-         {:ok, delta} <- R.required(data, "delta", ".delta", &d_str_minlen1/1),
+         {:ok, delta} <- R.required(data, "delta", ".delta", &R.string/1),
          {:ok, timestamp} <- R.optional(data, "timestamp", ".timestamp", &R.integer/1, nil),
          {:ok, raw_event} <- R.optional(data, "rawEvent", ".rawEvent", &R.json_value/1, nil),
+         {:ok, metadata} <- R.optional(data, "metadata", ".metadata", &R.json_object/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
          timestamp: timestamp,
          raw_event: raw_event,
+         metadata: metadata,
          tool_call_id: tool_call_id,
          delta: delta,
          extra: extra,
@@ -96,13 +101,11 @@ defmodule AgUi.ToolCallArgsEvent do
         do: Map.put(out, "rawEvent", value.raw_event),
         else: out
 
-    Map.merge(out, value.extra)
-  end
+    out =
+      if "metadata" in present or not is_nil(value.metadata),
+        do: Map.put(out, "metadata", value.metadata),
+        else: out
 
-  defp d_str_minlen1(value) do
-    with {:ok, checked} <- R.string(value),
-         :ok <- R.min_length(checked, 1) do
-      {:ok, checked}
-    end
+    Map.merge(out, value.extra)
   end
 end

@@ -8,6 +8,7 @@ defmodule AgUi.ToolCallChunkEvent do
     * `:type` (`type`; always `"TOOL_CALL_CHUNK"`) - Event type.
     * `:timestamp` (`timestamp`; optional) - When the event was created.
     * `:raw_event` (`rawEvent`; optional) - The original event this one was derived from (any JSON).
+    * `:metadata` (`metadata`; optional) - Extra information attached to the event.
     * `:tool_call_id` (`toolCallId`; optional) - Identifier of the tool call.
     * `:tool_call_name` (`toolCallName`; optional) - Name of the tool being called.
     * `:parent_message_id` (`parentMessageId`; optional, nullable) - Identifier of the assistant message the call belongs to.
@@ -21,6 +22,7 @@ defmodule AgUi.ToolCallChunkEvent do
   defstruct type: :tool_call_chunk,
             timestamp: nil,
             raw_event: nil,
+            metadata: nil,
             tool_call_id: nil,
             tool_call_name: nil,
             parent_message_id: nil,
@@ -32,6 +34,7 @@ defmodule AgUi.ToolCallChunkEvent do
           type: :tool_call_chunk,
           timestamp: integer() | nil,
           raw_event: R.json() | nil,
+          metadata: R.json_object() | nil,
           tool_call_id: String.t() | nil,
           tool_call_name: String.t() | nil,
           parent_message_id: String.t() | nil,
@@ -44,6 +47,7 @@ defmodule AgUi.ToolCallChunkEvent do
     "type",
     "timestamp",
     "rawEvent",
+    "metadata",
     "toolCallId",
     "toolCallName",
     "parentMessageId",
@@ -52,6 +56,7 @@ defmodule AgUi.ToolCallChunkEvent do
   @optional_keys [
     "timestamp",
     "rawEvent",
+    "metadata",
     "toolCallId",
     "toolCallName",
     "parentMessageId",
@@ -78,6 +83,7 @@ defmodule AgUi.ToolCallChunkEvent do
     with :ok <- R.tag(data, "type", ".type", "TOOL_CALL_CHUNK"),
          {:ok, timestamp} <- R.optional(data, "timestamp", ".timestamp", &R.integer/1, nil),
          {:ok, raw_event} <- R.optional(data, "rawEvent", ".rawEvent", &R.json_value/1, nil),
+         {:ok, metadata} <- R.optional(data, "metadata", ".metadata", &R.json_object/1, nil),
          {:ok, tool_call_id} <- R.optional(data, "toolCallId", ".toolCallId", &R.string/1, nil),
          {:ok, tool_call_name} <-
            R.optional(data, "toolCallName", ".toolCallName", &R.string/1, nil),
@@ -89,6 +95,7 @@ defmodule AgUi.ToolCallChunkEvent do
        %__MODULE__{
          timestamp: timestamp,
          raw_event: raw_event,
+         metadata: metadata,
          tool_call_id: tool_call_id,
          tool_call_name: tool_call_name,
          parent_message_id: parent_message_id,
@@ -118,6 +125,11 @@ defmodule AgUi.ToolCallChunkEvent do
     out =
       if "rawEvent" in present or not is_nil(value.raw_event),
         do: Map.put(out, "rawEvent", value.raw_event),
+        else: out
+
+    out =
+      if "metadata" in present or not is_nil(value.metadata),
+        do: Map.put(out, "metadata", value.metadata),
         else: out
 
     out =

@@ -8,6 +8,7 @@ defmodule AgUi.ToolCallEndEvent do
     * `:type` (`type`; always `"TOOL_CALL_END"`) - Event type.
     * `:timestamp` (`timestamp`; optional) - When the event was created.
     * `:raw_event` (`rawEvent`; optional) - The original event this one was derived from (any JSON).
+    * `:metadata` (`metadata`; optional) - Extra information attached to the event.
     * `:tool_call_id` (`toolCallId`; required) - Identifier of the tool call.
 
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
@@ -19,6 +20,7 @@ defmodule AgUi.ToolCallEndEvent do
   defstruct type: :tool_call_end,
             timestamp: nil,
             raw_event: nil,
+            metadata: nil,
             tool_call_id: nil,
             extra: %{},
             __present__: []
@@ -27,13 +29,14 @@ defmodule AgUi.ToolCallEndEvent do
           type: :tool_call_end,
           timestamp: integer() | nil,
           raw_event: R.json() | nil,
+          metadata: R.json_object() | nil,
           tool_call_id: String.t(),
           extra: R.json_object(),
           __present__: [String.t()]
         }
 
-  @known_keys ["type", "timestamp", "rawEvent", "toolCallId"]
-  @optional_keys ["timestamp", "rawEvent"]
+  @known_keys ["type", "timestamp", "rawEvent", "metadata", "toolCallId"]
+  @optional_keys ["timestamp", "rawEvent", "metadata"]
   @aliases []
 
   @doc """
@@ -56,11 +59,13 @@ defmodule AgUi.ToolCallEndEvent do
          {:ok, tool_call_id} <- R.required(data, "toolCallId", ".toolCallId", &R.string/1),
          {:ok, timestamp} <- R.optional(data, "timestamp", ".timestamp", &R.integer/1, nil),
          {:ok, raw_event} <- R.optional(data, "rawEvent", ".rawEvent", &R.json_value/1, nil),
+         {:ok, metadata} <- R.optional(data, "metadata", ".metadata", &R.json_object/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
          timestamp: timestamp,
          raw_event: raw_event,
+         metadata: metadata,
          tool_call_id: tool_call_id,
          extra: extra,
          __present__: R.present(data, @optional_keys, @aliases)
@@ -88,6 +93,11 @@ defmodule AgUi.ToolCallEndEvent do
     out =
       if "rawEvent" in present or not is_nil(value.raw_event),
         do: Map.put(out, "rawEvent", value.raw_event),
+        else: out
+
+    out =
+      if "metadata" in present or not is_nil(value.metadata),
+        do: Map.put(out, "metadata", value.metadata),
         else: out
 
     Map.merge(out, value.extra)

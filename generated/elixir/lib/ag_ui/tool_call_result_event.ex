@@ -8,6 +8,7 @@ defmodule AgUi.ToolCallResultEvent do
     * `:type` (`type`; always `"TOOL_CALL_RESULT"`) - Event type.
     * `:timestamp` (`timestamp`; optional) - When the event was created.
     * `:raw_event` (`rawEvent`; optional) - The original event this one was derived from (any JSON).
+    * `:metadata` (`metadata`; optional) - Extra information attached to the event.
     * `:message_id` (`messageId`; required) - Identifier of the tool message that carries the result.
     * `:tool_call_id` (`toolCallId`; required) - Identifier of the tool call.
     * `:content` (`content`; required) - The tool output.
@@ -22,6 +23,7 @@ defmodule AgUi.ToolCallResultEvent do
   defstruct type: :tool_call_result,
             timestamp: nil,
             raw_event: nil,
+            metadata: nil,
             message_id: nil,
             tool_call_id: nil,
             content: nil,
@@ -33,6 +35,7 @@ defmodule AgUi.ToolCallResultEvent do
           type: :tool_call_result,
           timestamp: integer() | nil,
           raw_event: R.json() | nil,
+          metadata: R.json_object() | nil,
           message_id: String.t(),
           tool_call_id: String.t(),
           content: String.t(),
@@ -41,8 +44,17 @@ defmodule AgUi.ToolCallResultEvent do
           __present__: [String.t()]
         }
 
-  @known_keys ["type", "timestamp", "rawEvent", "messageId", "toolCallId", "content", "role"]
-  @optional_keys ["timestamp", "rawEvent", "role"]
+  @known_keys [
+    "type",
+    "timestamp",
+    "rawEvent",
+    "metadata",
+    "messageId",
+    "toolCallId",
+    "content",
+    "role"
+  ]
+  @optional_keys ["timestamp", "rawEvent", "metadata", "role"]
   @aliases []
 
   @doc """
@@ -67,12 +79,14 @@ defmodule AgUi.ToolCallResultEvent do
          {:ok, content} <- R.required(data, "content", ".content", &R.string/1),
          {:ok, timestamp} <- R.optional(data, "timestamp", ".timestamp", &R.integer/1, nil),
          {:ok, raw_event} <- R.optional(data, "rawEvent", ".rawEvent", &R.json_value/1, nil),
+         {:ok, metadata} <- R.optional(data, "metadata", ".metadata", &R.json_object/1, nil),
          {:ok, role} <- R.optional(data, "role", ".role", &AgUi.ToolCallResultRole.decode/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
          timestamp: timestamp,
          raw_event: raw_event,
+         metadata: metadata,
          message_id: message_id,
          tool_call_id: tool_call_id,
          content: content,
@@ -105,6 +119,11 @@ defmodule AgUi.ToolCallResultEvent do
     out =
       if "rawEvent" in present or not is_nil(value.raw_event),
         do: Map.put(out, "rawEvent", value.raw_event),
+        else: out
+
+    out =
+      if "metadata" in present or not is_nil(value.metadata),
+        do: Map.put(out, "metadata", value.metadata),
         else: out
 
     out =

@@ -8,6 +8,7 @@ defmodule AgUi.ToolCallStartEvent do
     * `:type` (`type`; always `"TOOL_CALL_START"`) - Event type.
     * `:timestamp` (`timestamp`; optional) - When the event was created.
     * `:raw_event` (`rawEvent`; optional) - The original event this one was derived from (any JSON).
+    * `:metadata` (`metadata`; optional) - Extra information attached to the event.
     * `:tool_call_id` (`toolCallId`; required) - Identifier of the tool call.
     * `:tool_call_name` (`toolCallName`; required) - Name of the tool being called.
     * `:parent_message_id` (`parentMessageId`; optional, nullable) - Identifier of the assistant message the call belongs to.
@@ -21,6 +22,7 @@ defmodule AgUi.ToolCallStartEvent do
   defstruct type: :tool_call_start,
             timestamp: nil,
             raw_event: nil,
+            metadata: nil,
             tool_call_id: nil,
             tool_call_name: nil,
             parent_message_id: nil,
@@ -31,6 +33,7 @@ defmodule AgUi.ToolCallStartEvent do
           type: :tool_call_start,
           timestamp: integer() | nil,
           raw_event: R.json() | nil,
+          metadata: R.json_object() | nil,
           tool_call_id: String.t(),
           tool_call_name: String.t(),
           parent_message_id: String.t() | nil,
@@ -38,8 +41,16 @@ defmodule AgUi.ToolCallStartEvent do
           __present__: [String.t()]
         }
 
-  @known_keys ["type", "timestamp", "rawEvent", "toolCallId", "toolCallName", "parentMessageId"]
-  @optional_keys ["timestamp", "rawEvent", "parentMessageId"]
+  @known_keys [
+    "type",
+    "timestamp",
+    "rawEvent",
+    "metadata",
+    "toolCallId",
+    "toolCallName",
+    "parentMessageId"
+  ]
+  @optional_keys ["timestamp", "rawEvent", "metadata", "parentMessageId"]
   @aliases []
 
   @doc """
@@ -63,6 +74,7 @@ defmodule AgUi.ToolCallStartEvent do
          {:ok, tool_call_name} <- R.required(data, "toolCallName", ".toolCallName", &R.string/1),
          {:ok, timestamp} <- R.optional(data, "timestamp", ".timestamp", &R.integer/1, nil),
          {:ok, raw_event} <- R.optional(data, "rawEvent", ".rawEvent", &R.json_value/1, nil),
+         {:ok, metadata} <- R.optional(data, "metadata", ".metadata", &R.json_object/1, nil),
          {:ok, parent_message_id} <-
            R.optional(data, "parentMessageId", ".parentMessageId", &d_opt_str/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
@@ -70,6 +82,7 @@ defmodule AgUi.ToolCallStartEvent do
        %__MODULE__{
          timestamp: timestamp,
          raw_event: raw_event,
+         metadata: metadata,
          tool_call_id: tool_call_id,
          tool_call_name: tool_call_name,
          parent_message_id: parent_message_id,
@@ -100,6 +113,11 @@ defmodule AgUi.ToolCallStartEvent do
     out =
       if "rawEvent" in present or not is_nil(value.raw_event),
         do: Map.put(out, "rawEvent", value.raw_event),
+        else: out
+
+    out =
+      if "metadata" in present or not is_nil(value.metadata),
+        do: Map.put(out, "metadata", value.metadata),
         else: out
 
     out =

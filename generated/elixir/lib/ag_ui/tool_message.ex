@@ -10,6 +10,8 @@ defmodule AgUi.ToolMessage do
     * `:content` (`content`; required) - Tool output.
     * `:tool_call_id` (`toolCallId`; required) - ID of the tool call this message answers.
     * `:error` (`error`; optional, nullable) - Error message when the tool failed.
+    * `:encrypted_value` (`encryptedValue`; optional) - Encrypted reasoning attached to the message.
+    * `:metadata` (`metadata`; optional) - Extra information attached to the message.
 
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
@@ -22,6 +24,8 @@ defmodule AgUi.ToolMessage do
             content: nil,
             tool_call_id: nil,
             error: nil,
+            encrypted_value: nil,
+            metadata: nil,
             extra: %{},
             __present__: []
 
@@ -31,12 +35,14 @@ defmodule AgUi.ToolMessage do
           content: String.t(),
           tool_call_id: String.t(),
           error: String.t() | nil,
+          encrypted_value: String.t() | nil,
+          metadata: R.json_object() | nil,
           extra: R.json_object(),
           __present__: [String.t()]
         }
 
-  @known_keys ["id", "role", "content", "toolCallId", "error"]
-  @optional_keys ["error"]
+  @known_keys ["id", "role", "content", "toolCallId", "error", "encryptedValue", "metadata"]
+  @optional_keys ["error", "encryptedValue", "metadata"]
   @aliases []
 
   @doc """
@@ -60,6 +66,9 @@ defmodule AgUi.ToolMessage do
          {:ok, content} <- R.required(data, "content", ".content", &R.string/1),
          {:ok, tool_call_id} <- R.required(data, "toolCallId", ".toolCallId", &R.string/1),
          {:ok, error} <- R.optional(data, "error", ".error", &d_opt_str/1, nil),
+         {:ok, encrypted_value} <-
+           R.optional(data, "encryptedValue", ".encryptedValue", &R.string/1, nil),
+         {:ok, metadata} <- R.optional(data, "metadata", ".metadata", &R.json_object/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -67,6 +76,8 @@ defmodule AgUi.ToolMessage do
          content: content,
          tool_call_id: tool_call_id,
          error: error,
+         encrypted_value: encrypted_value,
+         metadata: metadata,
          extra: extra,
          __present__: R.present(data, @optional_keys, @aliases)
        }}
@@ -90,6 +101,16 @@ defmodule AgUi.ToolMessage do
     out =
       if "error" in present or not is_nil(value.error),
         do: Map.put(out, "error", value.error),
+        else: out
+
+    out =
+      if "encryptedValue" in present or not is_nil(value.encrypted_value),
+        do: Map.put(out, "encryptedValue", value.encrypted_value),
+        else: out
+
+    out =
+      if "metadata" in present or not is_nil(value.metadata),
+        do: Map.put(out, "metadata", value.metadata),
         else: out
 
     Map.merge(out, value.extra)

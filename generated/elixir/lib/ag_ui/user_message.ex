@@ -7,8 +7,10 @@ defmodule AgUi.UserMessage do
 
     * `:id` (`id`; required) - Message identifier.
     * `:role` (`role`; always `"user"`) - Message role.
-    * `:content` (`content`; required) - Message text.
+    * `:content` (`content`; required) - Message text, or a list of multimodal input parts.
     * `:name` (`name`; optional) - Optional name of the sender.
+    * `:encrypted_value` (`encryptedValue`; optional) - Encrypted reasoning attached to the message.
+    * `:metadata` (`metadata`; optional) - Extra information attached to the message.
 
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
@@ -20,20 +22,24 @@ defmodule AgUi.UserMessage do
             role: :user,
             content: nil,
             name: nil,
+            encrypted_value: nil,
+            metadata: nil,
             extra: %{},
             __present__: []
 
   @type t :: %__MODULE__{
           id: String.t(),
           role: :user,
-          content: String.t(),
+          content: String.t() | [AgUi.InputContent.t()],
           name: String.t() | nil,
+          encrypted_value: String.t() | nil,
+          metadata: R.json_object() | nil,
           extra: R.json_object(),
           __present__: [String.t()]
         }
 
-  @known_keys ["id", "role", "content", "name"]
-  @optional_keys ["name"]
+  @known_keys ["id", "role", "content", "name", "encryptedValue", "metadata"]
+  @optional_keys ["name", "encryptedValue", "metadata"]
   @aliases []
 
   @doc """
@@ -54,14 +60,20 @@ defmodule AgUi.UserMessage do
   def decode(data) when is_map(data) do
     with :ok <- R.tag(data, "role", ".role", "user"),
          {:ok, id} <- R.required(data, "id", ".id", &R.string/1),
-         {:ok, content} <- R.required(data, "content", ".content", &R.string/1),
+         {:ok, content} <-
+           R.required(data, "content", ".content", &d_union_str_or_list_input_content/1),
          {:ok, name} <- R.optional(data, "name", ".name", &R.string/1, nil),
+         {:ok, encrypted_value} <-
+           R.optional(data, "encryptedValue", ".encryptedValue", &R.string/1, nil),
+         {:ok, metadata} <- R.optional(data, "metadata", ".metadata", &R.json_object/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
          id: id,
          content: content,
          name: name,
+         encrypted_value: encrypted_value,
+         metadata: metadata,
          extra: extra,
          __present__: R.present(data, @optional_keys, @aliases)
        }}
@@ -78,7 +90,7 @@ defmodule AgUi.UserMessage do
     out = %{
       "id" => value.id,
       "role" => "user",
-      "content" => value.content
+      "content" => e_union_str_or_list_input_content(value.content)
     }
 
     out =
@@ -86,6 +98,32 @@ defmodule AgUi.UserMessage do
         do: Map.put(out, "name", value.name),
         else: out
 
+    out =
+      if "encryptedValue" in present or not is_nil(value.encrypted_value),
+        do: Map.put(out, "encryptedValue", value.encrypted_value),
+        else: out
+
+    out =
+      if "metadata" in present or not is_nil(value.metadata),
+        do: Map.put(out, "metadata", value.metadata),
+        else: out
+
     Map.merge(out, value.extra)
   end
+
+  defp d_list_input_content(value), do: R.list(value, &AgUi.InputContent.decode/1)
+
+  defp d_union_str_or_list_input_content(value) when is_binary(value), do: R.string(value)
+
+  defp d_union_str_or_list_input_content(value) when is_list(value),
+    do: d_list_input_content(value)
+
+  defp d_union_str_or_list_input_content(value), do: R.type_error("string or array", value)
+
+  defp e_list_input_content(value), do: Enum.map(value, &AgUi.InputContent.to_json/1)
+
+  defp e_union_str_or_list_input_content(value) when is_binary(value), do: value
+
+  defp e_union_str_or_list_input_content(value) when is_list(value),
+    do: e_list_input_content(value)
 end

@@ -7,6 +7,10 @@ defmodule ClaudeCode.CompactMetadata do
 
     * `:trigger` (`trigger`; required) - Whether the compaction was requested (/compact) or automatic.
     * `:pre_tokens` (`pre_tokens`; optional) - Context size in tokens before compaction.
+    * `:post_tokens` (`post_tokens`; optional) - Context size in tokens after compaction.
+    * `:duration_ms` (`duration_ms`; optional) - How long the compaction took.
+    * `:preserved_segment` (`preserved_segment`; optional) - Relink info for kept messages (head_uuid, anchor_uuid, tail_uuid).
+    * `:preserved_messages` (`preserved_messages`; optional) - Ordered uuids of kept messages (anchor_uuid, uuids).
 
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
@@ -16,18 +20,39 @@ defmodule ClaudeCode.CompactMetadata do
   @enforce_keys [:trigger]
   defstruct trigger: nil,
             pre_tokens: nil,
+            post_tokens: nil,
+            duration_ms: nil,
+            preserved_segment: nil,
+            preserved_messages: nil,
             extra: %{},
             __present__: []
 
   @type t :: %__MODULE__{
           trigger: ClaudeCode.CompactTrigger.t(),
           pre_tokens: integer() | nil,
+          post_tokens: integer() | nil,
+          duration_ms: integer() | nil,
+          preserved_segment: R.json_object() | nil,
+          preserved_messages: R.json_object() | nil,
           extra: R.json_object(),
           __present__: [String.t()]
         }
 
-  @known_keys ["trigger", "pre_tokens"]
-  @optional_keys ["pre_tokens"]
+  @known_keys [
+    "trigger",
+    "pre_tokens",
+    "post_tokens",
+    "duration_ms",
+    "preserved_segment",
+    "preserved_messages"
+  ]
+  @optional_keys [
+    "pre_tokens",
+    "post_tokens",
+    "duration_ms",
+    "preserved_segment",
+    "preserved_messages"
+  ]
   @aliases []
 
   @doc """
@@ -49,11 +74,21 @@ defmodule ClaudeCode.CompactMetadata do
     with {:ok, trigger} <-
            R.required(data, "trigger", ".trigger", &ClaudeCode.CompactTrigger.decode/1),
          {:ok, pre_tokens} <- R.optional(data, "pre_tokens", ".pre_tokens", &R.integer/1, nil),
+         {:ok, post_tokens} <- R.optional(data, "post_tokens", ".post_tokens", &R.integer/1, nil),
+         {:ok, duration_ms} <- R.optional(data, "duration_ms", ".duration_ms", &R.integer/1, nil),
+         {:ok, preserved_segment} <-
+           R.optional(data, "preserved_segment", ".preserved_segment", &R.json_object/1, nil),
+         {:ok, preserved_messages} <-
+           R.optional(data, "preserved_messages", ".preserved_messages", &R.json_object/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
          trigger: trigger,
          pre_tokens: pre_tokens,
+         post_tokens: post_tokens,
+         duration_ms: duration_ms,
+         preserved_segment: preserved_segment,
+         preserved_messages: preserved_messages,
          extra: extra,
          __present__: R.present(data, @optional_keys, @aliases)
        }}
@@ -74,6 +109,26 @@ defmodule ClaudeCode.CompactMetadata do
     out =
       if "pre_tokens" in present or not is_nil(value.pre_tokens),
         do: Map.put(out, "pre_tokens", value.pre_tokens),
+        else: out
+
+    out =
+      if "post_tokens" in present or not is_nil(value.post_tokens),
+        do: Map.put(out, "post_tokens", value.post_tokens),
+        else: out
+
+    out =
+      if "duration_ms" in present or not is_nil(value.duration_ms),
+        do: Map.put(out, "duration_ms", value.duration_ms),
+        else: out
+
+    out =
+      if "preserved_segment" in present or not is_nil(value.preserved_segment),
+        do: Map.put(out, "preserved_segment", value.preserved_segment),
+        else: out
+
+    out =
+      if "preserved_messages" in present or not is_nil(value.preserved_messages),
+        do: Map.put(out, "preserved_messages", value.preserved_messages),
         else: out
 
     Map.merge(out, value.extra)

@@ -14,6 +14,12 @@ defmodule ClaudeCode.Message do
     * `"rate_limit_event"` → `ClaudeCode.RateLimitEvent`
     * `"control_request"` → `ClaudeCode.ControlRequest`
     * `"control_response"` → `ClaudeCode.ControlResponse`
+    * `"compact_boundary"` → `ClaudeCode.CompactBoundaryMarker`
+    * `"tool_progress"` → `ClaudeCode.ToolProgressMessage`
+    * `"tool_use_summary"` → `ClaudeCode.ToolUseSummaryMessage`
+    * `"auth_status"` → `ClaudeCode.AuthStatusMessage`
+    * `"prompt_suggestion"` → `ClaudeCode.PromptSuggestionMessage`
+    * `"conversation_reset"` → `ClaudeCode.ConversationResetMessage`
   """
 
   alias ClaudeCode.PolytypeRuntime, as: R
@@ -28,6 +34,12 @@ defmodule ClaudeCode.Message do
           | ClaudeCode.RateLimitEvent.t()
           | ClaudeCode.ControlRequest.t()
           | ClaudeCode.ControlResponse.t()
+          | ClaudeCode.CompactBoundaryMarker.t()
+          | ClaudeCode.ToolProgressMessage.t()
+          | ClaudeCode.ToolUseSummaryMessage.t()
+          | ClaudeCode.AuthStatusMessage.t()
+          | ClaudeCode.PromptSuggestionMessage.t()
+          | ClaudeCode.ConversationResetMessage.t()
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -73,11 +85,29 @@ defmodule ClaudeCode.Message do
       {:ok, "control_response"} ->
         ClaudeCode.ControlResponse.decode(data)
 
+      {:ok, "compact_boundary"} ->
+        ClaudeCode.CompactBoundaryMarker.decode(data)
+
+      {:ok, "tool_progress"} ->
+        ClaudeCode.ToolProgressMessage.decode(data)
+
+      {:ok, "tool_use_summary"} ->
+        ClaudeCode.ToolUseSummaryMessage.decode(data)
+
+      {:ok, "auth_status"} ->
+        ClaudeCode.AuthStatusMessage.decode(data)
+
+      {:ok, "prompt_suggestion"} ->
+        ClaudeCode.PromptSuggestionMessage.decode(data)
+
+      {:ok, "conversation_reset"} ->
+        ClaudeCode.ConversationResetMessage.decode(data)
+
       {:ok, tag} ->
         R.unknown_tag(
           ".type",
           tag,
-          "\"system\", \"assistant\", \"user\", \"result\", \"partial_assistant\", \"stream_event\", \"rate_limit_event\", \"control_request\", \"control_response\""
+          "\"system\", \"assistant\", \"user\", \"result\", \"partial_assistant\", \"stream_event\", \"rate_limit_event\", \"control_request\", \"control_response\", \"compact_boundary\", \"tool_progress\", \"tool_use_summary\", \"auth_status\", \"prompt_suggestion\", \"conversation_reset\""
         )
 
       :error ->
@@ -95,14 +125,65 @@ defmodule ClaudeCode.Message do
   def to_json(%ClaudeCode.SystemStatusMessage{} = value),
     do: ClaudeCode.SystemStatusMessage.to_json(value)
 
-  def to_json(%ClaudeCode.Message.CompactBoundaryMessage{} = value),
-    do: ClaudeCode.Message.CompactBoundaryMessage.to_json(value)
+  def to_json(%ClaudeCode.SystemCompactBoundary{} = value),
+    do: ClaudeCode.SystemCompactBoundary.to_json(value)
 
   def to_json(%ClaudeCode.HookStartedMessage{} = value),
     do: ClaudeCode.HookStartedMessage.to_json(value)
 
+  def to_json(%ClaudeCode.HookProgressMessage{} = value),
+    do: ClaudeCode.HookProgressMessage.to_json(value)
+
   def to_json(%ClaudeCode.HookResponseMessage{} = value),
     do: ClaudeCode.HookResponseMessage.to_json(value)
+
+  def to_json(%ClaudeCode.TaskStartedMessage{} = value),
+    do: ClaudeCode.TaskStartedMessage.to_json(value)
+
+  def to_json(%ClaudeCode.TaskProgressMessage{} = value),
+    do: ClaudeCode.TaskProgressMessage.to_json(value)
+
+  def to_json(%ClaudeCode.TaskNotificationMessage{} = value),
+    do: ClaudeCode.TaskNotificationMessage.to_json(value)
+
+  def to_json(%ClaudeCode.TaskUpdatedMessage{} = value),
+    do: ClaudeCode.TaskUpdatedMessage.to_json(value)
+
+  def to_json(%ClaudeCode.BackgroundTasksChangedMessage{} = value),
+    do: ClaudeCode.BackgroundTasksChangedMessage.to_json(value)
+
+  def to_json(%ClaudeCode.FilesPersistedEvent{} = value),
+    do: ClaudeCode.FilesPersistedEvent.to_json(value)
+
+  def to_json(%ClaudeCode.ApiRetryMessage{} = value),
+    do: ClaudeCode.ApiRetryMessage.to_json(value)
+
+  def to_json(%ClaudeCode.LocalCommandOutputMessage{} = value),
+    do: ClaudeCode.LocalCommandOutputMessage.to_json(value)
+
+  def to_json(%ClaudeCode.SessionStateChangedMessage{} = value),
+    do: ClaudeCode.SessionStateChangedMessage.to_json(value)
+
+  def to_json(%ClaudeCode.ElicitationCompleteMessage{} = value),
+    do: ClaudeCode.ElicitationCompleteMessage.to_json(value)
+
+  def to_json(%ClaudeCode.InformationalMessage{} = value),
+    do: ClaudeCode.InformationalMessage.to_json(value)
+
+  def to_json(%ClaudeCode.NotificationMessage{} = value),
+    do: ClaudeCode.NotificationMessage.to_json(value)
+
+  def to_json(%ClaudeCode.PermissionDeniedMessage{} = value),
+    do: ClaudeCode.PermissionDeniedMessage.to_json(value)
+
+  def to_json(%ClaudeCode.CommandsChangedMessage{} = value),
+    do: ClaudeCode.CommandsChangedMessage.to_json(value)
+
+  def to_json(%ClaudeCode.ThinkingTokensMessage{} = value),
+    do: ClaudeCode.ThinkingTokensMessage.to_json(value)
+
+  def to_json(%ClaudeCode.MirrorErrorMessage{} = value),
+    do: ClaudeCode.MirrorErrorMessage.to_json(value)
 
   def to_json(%ClaudeCode.Message.AssistantMessage{} = value),
     do: ClaudeCode.Message.AssistantMessage.to_json(value)
@@ -124,4 +205,22 @@ defmodule ClaudeCode.Message do
 
   def to_json(%ClaudeCode.ControlResponse{} = value),
     do: ClaudeCode.ControlResponse.to_json(value)
+
+  def to_json(%ClaudeCode.CompactBoundaryMarker{} = value),
+    do: ClaudeCode.CompactBoundaryMarker.to_json(value)
+
+  def to_json(%ClaudeCode.ToolProgressMessage{} = value),
+    do: ClaudeCode.ToolProgressMessage.to_json(value)
+
+  def to_json(%ClaudeCode.ToolUseSummaryMessage{} = value),
+    do: ClaudeCode.ToolUseSummaryMessage.to_json(value)
+
+  def to_json(%ClaudeCode.AuthStatusMessage{} = value),
+    do: ClaudeCode.AuthStatusMessage.to_json(value)
+
+  def to_json(%ClaudeCode.PromptSuggestionMessage{} = value),
+    do: ClaudeCode.PromptSuggestionMessage.to_json(value)
+
+  def to_json(%ClaudeCode.ConversationResetMessage{} = value),
+    do: ClaudeCode.ConversationResetMessage.to_json(value)
 end

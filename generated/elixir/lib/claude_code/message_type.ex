@@ -15,6 +15,11 @@ defmodule ClaudeCode.MessageType do
     * `"rate_limit_event"` ↔ `:rate_limit_event`
     * `"control_request"` ↔ `:control_request`
     * `"control_response"` ↔ `:control_response`
+    * `"tool_progress"` ↔ `:tool_progress`
+    * `"tool_use_summary"` ↔ `:tool_use_summary`
+    * `"auth_status"` ↔ `:auth_status`
+    * `"prompt_suggestion"` ↔ `:prompt_suggestion`
+    * `"conversation_reset"` ↔ `:conversation_reset`
   """
 
   alias ClaudeCode.PolytypeRuntime, as: R
@@ -30,6 +35,11 @@ defmodule ClaudeCode.MessageType do
           | :rate_limit_event
           | :control_request
           | :control_response
+          | :tool_progress
+          | :tool_use_summary
+          | :auth_status
+          | :prompt_suggestion
+          | :conversation_reset
 
   @doc "Every value, in schema order."
   @spec values() :: [t()]
@@ -44,7 +54,12 @@ defmodule ClaudeCode.MessageType do
       :stream_event,
       :rate_limit_event,
       :control_request,
-      :control_response
+      :control_response,
+      :tool_progress,
+      :tool_use_summary,
+      :auth_status,
+      :prompt_suggestion,
+      :conversation_reset
     ]
 
   @doc """
@@ -72,12 +87,17 @@ defmodule ClaudeCode.MessageType do
   def decode("rate_limit_event"), do: {:ok, :rate_limit_event}
   def decode("control_request"), do: {:ok, :control_request}
   def decode("control_response"), do: {:ok, :control_response}
+  def decode("tool_progress"), do: {:ok, :tool_progress}
+  def decode("tool_use_summary"), do: {:ok, :tool_use_summary}
+  def decode("auth_status"), do: {:ok, :auth_status}
+  def decode("prompt_suggestion"), do: {:ok, :prompt_suggestion}
+  def decode("conversation_reset"), do: {:ok, :conversation_reset}
 
   def decode(data) when is_binary(data),
     do:
       R.unknown_value(
         data,
-        "\"system\", \"assistant\", \"user\", \"result\", \"partial_assistant\", \"compact_boundary\", \"stream_event\", \"rate_limit_event\", \"control_request\", \"control_response\""
+        "\"system\", \"assistant\", \"user\", \"result\", \"partial_assistant\", \"compact_boundary\", \"stream_event\", \"rate_limit_event\", \"control_request\", \"control_response\", \"tool_progress\", \"tool_use_summary\", \"auth_status\", \"prompt_suggestion\", \"conversation_reset\""
       )
 
   def decode(data), do: R.type_error("string", data)
@@ -94,4 +114,9 @@ defmodule ClaudeCode.MessageType do
   def to_json(:rate_limit_event), do: "rate_limit_event"
   def to_json(:control_request), do: "control_request"
   def to_json(:control_response), do: "control_response"
+  def to_json(:tool_progress), do: "tool_progress"
+  def to_json(:tool_use_summary), do: "tool_use_summary"
+  def to_json(:auth_status), do: "auth_status"
+  def to_json(:prompt_suggestion), do: "prompt_suggestion"
+  def to_json(:conversation_reset), do: "conversation_reset"
 end

@@ -9,6 +9,8 @@ defmodule ClaudeCode.SystemStatusMessage do
     * `:subtype` (`subtype`; always `"status"`) - System message subtype.
     * `:status` (`status`; required, nullable) - Current status, or null when the session is idle.
     * `:permission_mode` (`permissionMode`; optional) - New permission mode, when the status change is a mode change.
+    * `:compact_result` (`compact_result`; optional) - Outcome of the compaction that just ended.
+    * `:compact_error` (`compact_error`; optional) - Why the compaction failed.
     * `:session_id` (`session_id`; optional) - Session identifier.
     * `:uuid` (`uuid`; optional) - Unique ID of this message.
 
@@ -22,6 +24,8 @@ defmodule ClaudeCode.SystemStatusMessage do
             subtype: :status,
             status: nil,
             permission_mode: nil,
+            compact_result: nil,
+            compact_error: nil,
             session_id: nil,
             uuid: nil,
             extra: %{},
@@ -32,14 +36,25 @@ defmodule ClaudeCode.SystemStatusMessage do
           subtype: :status,
           status: String.t() | nil,
           permission_mode: ClaudeCode.PermissionMode.t() | nil,
+          compact_result: ClaudeCode.SystemStatusMessageCompactResult.t() | nil,
+          compact_error: String.t() | nil,
           session_id: String.t() | nil,
           uuid: String.t() | nil,
           extra: R.json_object(),
           __present__: [String.t()]
         }
 
-  @known_keys ["type", "subtype", "status", "permissionMode", "session_id", "uuid"]
-  @optional_keys ["permissionMode", "session_id", "uuid"]
+  @known_keys [
+    "type",
+    "subtype",
+    "status",
+    "permissionMode",
+    "compact_result",
+    "compact_error",
+    "session_id",
+    "uuid"
+  ]
+  @optional_keys ["permissionMode", "compact_result", "compact_error", "session_id", "uuid"]
   @aliases []
 
   @doc """
@@ -69,6 +84,16 @@ defmodule ClaudeCode.SystemStatusMessage do
              &ClaudeCode.PermissionMode.decode/1,
              nil
            ),
+         {:ok, compact_result} <-
+           R.optional(
+             data,
+             "compact_result",
+             ".compact_result",
+             &ClaudeCode.SystemStatusMessageCompactResult.decode/1,
+             nil
+           ),
+         {:ok, compact_error} <-
+           R.optional(data, "compact_error", ".compact_error", &R.string/1, nil),
          {:ok, session_id} <- R.optional(data, "session_id", ".session_id", &R.string/1, nil),
          {:ok, uuid} <- R.optional(data, "uuid", ".uuid", &R.string/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
@@ -76,6 +101,8 @@ defmodule ClaudeCode.SystemStatusMessage do
        %__MODULE__{
          status: status,
          permission_mode: permission_mode,
+         compact_result: compact_result,
+         compact_error: compact_error,
          session_id: session_id,
          uuid: uuid,
          extra: extra,
@@ -100,6 +127,16 @@ defmodule ClaudeCode.SystemStatusMessage do
     out =
       if "permissionMode" in present or not is_nil(value.permission_mode),
         do: Map.put(out, "permissionMode", e_opt_permission_mode(value.permission_mode)),
+        else: out
+
+    out =
+      if "compact_result" in present or not is_nil(value.compact_result),
+        do: Map.put(out, "compact_result", value.compact_result),
+        else: out
+
+    out =
+      if "compact_error" in present or not is_nil(value.compact_error),
+        do: Map.put(out, "compact_error", value.compact_error),
         else: out
 
     out =

@@ -8,7 +8,7 @@ defmodule NanoAgent.ToolExecution do
     * `:type` (`type`; always `"tool_execution"`) - Always "tool_execution".
     * `:tool_name` (`tool_name`; required) - Name of the executed tool.
     * `:tool_use_id` (`tool_use_id`; required) - Correlates with ToolUseContent.id.
-    * `:result` (`result`; required) - Output of the tool.
+    * `:result` (`result`; required) - Output of the tool (text and image blocks).
     * `:is_error` (`is_error`; optional, default `false`) - Whether the execution failed.
 
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
@@ -29,7 +29,7 @@ defmodule NanoAgent.ToolExecution do
           type: :tool_execution,
           tool_name: String.t(),
           tool_use_id: String.t(),
-          result: [NanoAgent.TextContent.t()],
+          result: [NanoAgent.ToolOutputContent.t()],
           is_error: boolean(),
           extra: R.json_object(),
           __present__: [String.t()]
@@ -58,7 +58,7 @@ defmodule NanoAgent.ToolExecution do
     with :ok <- R.tag(data, "type", ".type", "tool_execution"),
          {:ok, tool_name} <- R.required(data, "tool_name", ".tool_name", &R.string/1),
          {:ok, tool_use_id} <- R.required(data, "tool_use_id", ".tool_use_id", &R.string/1),
-         {:ok, result} <- R.required(data, "result", ".result", &d_list_text_content/1),
+         {:ok, result} <- R.required(data, "result", ".result", &d_list_tool_output_content/1),
          {:ok, is_error} <- R.optional(data, "is_error", ".is_error", &R.boolean/1, false),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
@@ -84,7 +84,7 @@ defmodule NanoAgent.ToolExecution do
       "type" => "tool_execution",
       "tool_name" => value.tool_name,
       "tool_use_id" => value.tool_use_id,
-      "result" => e_list_text_content(value.result)
+      "result" => e_list_tool_output_content(value.result)
     }
 
     out =
@@ -95,7 +95,8 @@ defmodule NanoAgent.ToolExecution do
     Map.merge(out, value.extra)
   end
 
-  defp d_list_text_content(value), do: R.list(value, &NanoAgent.TextContent.decode/1)
+  defp d_list_tool_output_content(value), do: R.list(value, &NanoAgent.ToolOutputContent.decode/1)
 
-  defp e_list_text_content(value), do: Enum.map(value, &NanoAgent.TextContent.to_json/1)
+  defp e_list_tool_output_content(value),
+    do: Enum.map(value, &NanoAgent.ToolOutputContent.to_json/1)
 end

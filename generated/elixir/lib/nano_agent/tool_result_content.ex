@@ -7,7 +7,7 @@ defmodule NanoAgent.ToolResultContent do
 
     * `:type` (`type`; always `"tool_result"`) - Always "tool_result".
     * `:tool_use_id` (`tool_use_id`; required) - Correlates with ToolUseContent.id.
-    * `:content` (`content`; required) - Result content.
+    * `:content` (`content`; required) - Result content (text and image blocks).
     * `:is_error` (`is_error`; optional, default `false`) - Whether this is an error result.
 
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
@@ -26,7 +26,7 @@ defmodule NanoAgent.ToolResultContent do
   @type t :: %__MODULE__{
           type: :tool_result,
           tool_use_id: String.t(),
-          content: [NanoAgent.TextContent.t()],
+          content: [NanoAgent.ToolOutputContent.t()],
           is_error: boolean(),
           extra: R.json_object(),
           __present__: [String.t()]
@@ -54,7 +54,7 @@ defmodule NanoAgent.ToolResultContent do
   def decode(data) when is_map(data) do
     with :ok <- R.tag(data, "type", ".type", "tool_result"),
          {:ok, tool_use_id} <- R.required(data, "tool_use_id", ".tool_use_id", &R.string/1),
-         {:ok, content} <- R.required(data, "content", ".content", &d_list_text_content/1),
+         {:ok, content} <- R.required(data, "content", ".content", &d_list_tool_output_content/1),
          {:ok, is_error} <- R.optional(data, "is_error", ".is_error", &R.boolean/1, false),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
@@ -78,7 +78,7 @@ defmodule NanoAgent.ToolResultContent do
     out = %{
       "type" => "tool_result",
       "tool_use_id" => value.tool_use_id,
-      "content" => e_list_text_content(value.content)
+      "content" => e_list_tool_output_content(value.content)
     }
 
     out =
@@ -89,7 +89,8 @@ defmodule NanoAgent.ToolResultContent do
     Map.merge(out, value.extra)
   end
 
-  defp d_list_text_content(value), do: R.list(value, &NanoAgent.TextContent.decode/1)
+  defp d_list_tool_output_content(value), do: R.list(value, &NanoAgent.ToolOutputContent.decode/1)
 
-  defp e_list_text_content(value), do: Enum.map(value, &NanoAgent.TextContent.to_json/1)
+  defp e_list_tool_output_content(value),
+    do: Enum.map(value, &NanoAgent.ToolOutputContent.to_json/1)
 end

@@ -6,25 +6,31 @@ defmodule SearchAgent.CitationsDelta do
   ## Fields
 
     * `:type` (`type`; always `"citations_delta"`) - Always "citations_delta".
-    * `:citations` (`citations`; required) - Citations added to the text block.
+    * `:citation` (`citation`; optional) - The citation added to the text block (what the API sends).
+    * `:citations` (`citations`; optional) - A list of the seed's {text, source} citations, the shape the seed documents for this event.
 
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
   alias SearchAgent.PolytypeRuntime, as: R
 
-  @enforce_keys [:citations]
   defstruct type: :citations_delta,
+            citation: nil,
             citations: nil,
-            extra: %{}
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :citations_delta,
-          citations: [SearchAgent.Citation.t()],
-          extra: R.json_object()
+          citation: SearchAgent.TextCitation.t() | nil,
+          citations: [SearchAgent.Citation.t()] | nil,
+          extra: R.json_object(),
+          __present__: [String.t()]
         }
 
-  @known_keys ["type", "citations"]
+  @known_keys ["type", "citation", "citations"]
+  @optional_keys ["citation", "citations"]
+  @aliases []
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -43,12 +49,16 @@ defmodule SearchAgent.CitationsDelta do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
     with :ok <- R.tag(data, "type", ".type", "citations_delta"),
-         {:ok, citations} <- R.required(data, "citations", ".citations", &d_list_citation/1),
+         {:ok, citation} <-
+           R.optional(data, "citation", ".citation", &SearchAgent.TextCitation.decode/1, nil),
+         {:ok, citations} <- R.optional(data, "citations", ".citations", &d_list_citation/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
+         citation: citation,
          citations: citations,
-         extra: extra
+         extra: extra,
+         __present__: R.present(data, @optional_keys, @aliases)
        }}
     end
   end
@@ -58,10 +68,21 @@ defmodule SearchAgent.CitationsDelta do
   @doc "Encodes the struct as JSON data: the keys as on the wire, absent optional keys left out."
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
+    present = value.__present__
+
     out = %{
-      "type" => "citations_delta",
-      "citations" => e_list_citation(value.citations)
+      "type" => "citations_delta"
     }
+
+    out =
+      if "citation" in present or not is_nil(value.citation),
+        do: Map.put(out, "citation", e_opt_text_citation(value.citation)),
+        else: out
+
+    out =
+      if "citations" in present or not is_nil(value.citations),
+        do: Map.put(out, "citations", e_opt_list_citation(value.citations)),
+        else: out
 
     Map.merge(out, value.extra)
   end
@@ -69,4 +90,10 @@ defmodule SearchAgent.CitationsDelta do
   defp d_list_citation(value), do: R.list(value, &SearchAgent.Citation.decode/1)
 
   defp e_list_citation(value), do: Enum.map(value, &SearchAgent.Citation.to_json/1)
+
+  defp e_opt_list_citation(nil), do: nil
+  defp e_opt_list_citation(value), do: e_list_citation(value)
+
+  defp e_opt_text_citation(nil), do: nil
+  defp e_opt_text_citation(value), do: SearchAgent.TextCitation.to_json(value)
 end

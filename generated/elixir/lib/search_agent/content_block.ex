@@ -9,6 +9,14 @@ defmodule SearchAgent.ContentBlock do
     * `"thinking"` → `SearchAgent.ThinkingBlock`
     * `"redacted_thinking"` → `SearchAgent.RedactedThinkingBlock`
     * `"tool_use"` → `SearchAgent.ToolUseBlock`
+    * `"server_tool_use"` → `SearchAgent.ServerToolUseBlock`
+    * `"web_search_tool_result"` → `SearchAgent.WebSearchToolResultBlock`
+    * `"web_fetch_tool_result"` → `SearchAgent.WebFetchToolResultBlock`
+    * `"code_execution_tool_result"` → `SearchAgent.CodeExecutionToolResultBlock`
+    * `"bash_code_execution_tool_result"` → `SearchAgent.BashCodeExecutionToolResultBlock`
+    * `"text_editor_code_execution_tool_result"` → `SearchAgent.TextEditorCodeExecutionToolResultBlock`
+    * `"tool_search_tool_result"` → `SearchAgent.ToolSearchToolResultBlock`
+    * `"container_upload"` → `SearchAgent.ContainerUploadBlock`
   """
 
   alias SearchAgent.PolytypeRuntime, as: R
@@ -18,6 +26,14 @@ defmodule SearchAgent.ContentBlock do
           | SearchAgent.ThinkingBlock.t()
           | SearchAgent.RedactedThinkingBlock.t()
           | SearchAgent.ToolUseBlock.t()
+          | SearchAgent.ServerToolUseBlock.t()
+          | SearchAgent.WebSearchToolResultBlock.t()
+          | SearchAgent.WebFetchToolResultBlock.t()
+          | SearchAgent.CodeExecutionToolResultBlock.t()
+          | SearchAgent.BashCodeExecutionToolResultBlock.t()
+          | SearchAgent.TextEditorCodeExecutionToolResultBlock.t()
+          | SearchAgent.ToolSearchToolResultBlock.t()
+          | SearchAgent.ContainerUploadBlock.t()
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -48,8 +64,36 @@ defmodule SearchAgent.ContentBlock do
       {:ok, "tool_use"} ->
         SearchAgent.ToolUseBlock.decode(data)
 
+      {:ok, "server_tool_use"} ->
+        SearchAgent.ServerToolUseBlock.decode(data)
+
+      {:ok, "web_search_tool_result"} ->
+        SearchAgent.WebSearchToolResultBlock.decode(data)
+
+      {:ok, "web_fetch_tool_result"} ->
+        SearchAgent.WebFetchToolResultBlock.decode(data)
+
+      {:ok, "code_execution_tool_result"} ->
+        SearchAgent.CodeExecutionToolResultBlock.decode(data)
+
+      {:ok, "bash_code_execution_tool_result"} ->
+        SearchAgent.BashCodeExecutionToolResultBlock.decode(data)
+
+      {:ok, "text_editor_code_execution_tool_result"} ->
+        SearchAgent.TextEditorCodeExecutionToolResultBlock.decode(data)
+
+      {:ok, "tool_search_tool_result"} ->
+        SearchAgent.ToolSearchToolResultBlock.decode(data)
+
+      {:ok, "container_upload"} ->
+        SearchAgent.ContainerUploadBlock.decode(data)
+
       {:ok, tag} ->
-        R.unknown_tag(".type", tag, "\"text\", \"thinking\", \"redacted_thinking\", \"tool_use\"")
+        R.unknown_tag(
+          ".type",
+          tag,
+          "\"text\", \"thinking\", \"redacted_thinking\", \"tool_use\", \"server_tool_use\", \"web_search_tool_result\", \"web_fetch_tool_result\", \"code_execution_tool_result\", \"bash_code_execution_tool_result\", \"text_editor_code_execution_tool_result\", \"tool_search_tool_result\", \"container_upload\""
+        )
 
       :error ->
         {:error, {".type", "missing required key"}}
@@ -67,4 +111,28 @@ defmodule SearchAgent.ContentBlock do
     do: SearchAgent.RedactedThinkingBlock.to_json(value)
 
   def to_json(%SearchAgent.ToolUseBlock{} = value), do: SearchAgent.ToolUseBlock.to_json(value)
+
+  def to_json(%SearchAgent.ServerToolUseBlock{} = value),
+    do: SearchAgent.ServerToolUseBlock.to_json(value)
+
+  def to_json(%SearchAgent.WebSearchToolResultBlock{} = value),
+    do: SearchAgent.WebSearchToolResultBlock.to_json(value)
+
+  def to_json(%SearchAgent.WebFetchToolResultBlock{} = value),
+    do: SearchAgent.WebFetchToolResultBlock.to_json(value)
+
+  def to_json(%SearchAgent.CodeExecutionToolResultBlock{} = value),
+    do: SearchAgent.CodeExecutionToolResultBlock.to_json(value)
+
+  def to_json(%SearchAgent.BashCodeExecutionToolResultBlock{} = value),
+    do: SearchAgent.BashCodeExecutionToolResultBlock.to_json(value)
+
+  def to_json(%SearchAgent.TextEditorCodeExecutionToolResultBlock{} = value),
+    do: SearchAgent.TextEditorCodeExecutionToolResultBlock.to_json(value)
+
+  def to_json(%SearchAgent.ToolSearchToolResultBlock{} = value),
+    do: SearchAgent.ToolSearchToolResultBlock.to_json(value)
+
+  def to_json(%SearchAgent.ContainerUploadBlock{} = value),
+    do: SearchAgent.ContainerUploadBlock.to_json(value)
 end

@@ -12,6 +12,8 @@ defmodule SearchAgent.ContentBlockParam do
     * `"document"` → `SearchAgent.Document`
     * `"thinking"` → `SearchAgent.ThinkingBlock`
     * `"redacted_thinking"` → `SearchAgent.RedactedThinkingBlock`
+    * `"server_tool_use"` → `SearchAgent.ServerToolUseBlock`
+    * `"web_search_tool_result"` → `SearchAgent.WebSearchToolResultBlock`
   """
 
   alias SearchAgent.PolytypeRuntime, as: R
@@ -24,6 +26,8 @@ defmodule SearchAgent.ContentBlockParam do
           | SearchAgent.Document.t()
           | SearchAgent.ThinkingBlock.t()
           | SearchAgent.RedactedThinkingBlock.t()
+          | SearchAgent.ServerToolUseBlock.t()
+          | SearchAgent.WebSearchToolResultBlock.t()
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -63,11 +67,17 @@ defmodule SearchAgent.ContentBlockParam do
       {:ok, "redacted_thinking"} ->
         SearchAgent.RedactedThinkingBlock.decode(data)
 
+      {:ok, "server_tool_use"} ->
+        SearchAgent.ServerToolUseBlock.decode(data)
+
+      {:ok, "web_search_tool_result"} ->
+        SearchAgent.WebSearchToolResultBlock.decode(data)
+
       {:ok, tag} ->
         R.unknown_tag(
           ".type",
           tag,
-          "\"text\", \"image\", \"tool_use\", \"tool_result\", \"document\", \"thinking\", \"redacted_thinking\""
+          "\"text\", \"image\", \"tool_use\", \"tool_result\", \"document\", \"thinking\", \"redacted_thinking\", \"server_tool_use\", \"web_search_tool_result\""
         )
 
       :error ->
@@ -96,4 +106,10 @@ defmodule SearchAgent.ContentBlockParam do
 
   def to_json(%SearchAgent.RedactedThinkingBlock{} = value),
     do: SearchAgent.RedactedThinkingBlock.to_json(value)
+
+  def to_json(%SearchAgent.ServerToolUseBlock{} = value),
+    do: SearchAgent.ServerToolUseBlock.to_json(value)
+
+  def to_json(%SearchAgent.WebSearchToolResultBlock{} = value),
+    do: SearchAgent.WebSearchToolResultBlock.to_json(value)
 end

@@ -9,7 +9,7 @@ defmodule SearchAgent.MessageCreateParams do
     * `:max_tokens` (`max_tokens`; required) - Maximum number of tokens to generate.
     * `:messages` (`messages`; required) - Conversation so far, alternating user and assistant turns.
     * `:system` (`system`; optional) - System prompt, a string or a list of text blocks.
-    * `:tools` (`tools`; optional) - Tools the model may call.
+    * `:tools` (`tools`; optional) - Tools the model may call (custom and server tools).
     * `:tool_choice` (`tool_choice`; optional) - How the model should use the tools.
     * `:thinking` (`thinking`; optional) - Extended-thinking configuration.
     * `:metadata` (`metadata`; optional) - Request metadata.
@@ -46,7 +46,7 @@ defmodule SearchAgent.MessageCreateParams do
           max_tokens: integer(),
           messages: [SearchAgent.MessageParam.t()],
           system: String.t() | [SearchAgent.TextBlockParam.t()] | nil,
-          tools: [SearchAgent.ToolParam.t()] | nil,
+          tools: [SearchAgent.ToolUnion.t()] | nil,
           tool_choice: SearchAgent.ToolChoice.t() | nil,
           thinking: SearchAgent.ThinkingConfig.t() | nil,
           metadata: SearchAgent.Metadata.t() | nil,
@@ -109,7 +109,7 @@ defmodule SearchAgent.MessageCreateParams do
          {:ok, messages} <- R.required(data, "messages", ".messages", &d_list_message_param/1),
          {:ok, system} <-
            R.optional(data, "system", ".system", &d_union_str_or_list_text_block_param/1, nil),
-         {:ok, tools} <- R.optional(data, "tools", ".tools", &d_list_tool_param/1, nil),
+         {:ok, tools} <- R.optional(data, "tools", ".tools", &d_list_tool_union/1, nil),
          {:ok, tool_choice} <-
            R.optional(data, "tool_choice", ".tool_choice", &SearchAgent.ToolChoice.decode/1, nil),
          {:ok, thinking} <-
@@ -165,7 +165,7 @@ defmodule SearchAgent.MessageCreateParams do
 
     out =
       if "tools" in present or not is_nil(value.tools),
-        do: Map.put(out, "tools", e_opt_list_tool_param(value.tools)),
+        do: Map.put(out, "tools", e_opt_list_tool_union(value.tools)),
         else: out
 
     out =
@@ -239,7 +239,7 @@ defmodule SearchAgent.MessageCreateParams do
 
   defp d_list_text_block_param(value), do: R.list(value, &SearchAgent.TextBlockParam.decode/1)
 
-  defp d_list_tool_param(value), do: R.list(value, &SearchAgent.ToolParam.decode/1)
+  defp d_list_tool_union(value), do: R.list(value, &SearchAgent.ToolUnion.decode/1)
 
   defp d_union_str_or_list_text_block_param(value) when is_binary(value), do: R.string(value)
 
@@ -252,10 +252,10 @@ defmodule SearchAgent.MessageCreateParams do
 
   defp e_list_text_block_param(value), do: Enum.map(value, &SearchAgent.TextBlockParam.to_json/1)
 
-  defp e_list_tool_param(value), do: Enum.map(value, &SearchAgent.ToolParam.to_json/1)
+  defp e_list_tool_union(value), do: Enum.map(value, &SearchAgent.ToolUnion.to_json/1)
 
-  defp e_opt_list_tool_param(nil), do: nil
-  defp e_opt_list_tool_param(value), do: e_list_tool_param(value)
+  defp e_opt_list_tool_union(nil), do: nil
+  defp e_opt_list_tool_union(value), do: e_list_tool_union(value)
 
   defp e_opt_metadata(nil), do: nil
   defp e_opt_metadata(value), do: SearchAgent.Metadata.to_json(value)

@@ -7,6 +7,7 @@ defmodule SearchAgent.MessageDelta do
 
     * `:stop_reason` (`stop_reason`; required, nullable) - Why the model stopped.
     * `:stop_sequence` (`stop_sequence`; required, nullable) - The custom stop sequence that was hit, if any.
+    * `:stop_details` (`stop_details`; optional, nullable) - Details of a refusal, when stop_reason is "refusal".
     * `:container` (`container`; optional, nullable) - Container used by the request, if any.
 
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
@@ -17,6 +18,7 @@ defmodule SearchAgent.MessageDelta do
   @enforce_keys [:stop_reason, :stop_sequence]
   defstruct stop_reason: nil,
             stop_sequence: nil,
+            stop_details: nil,
             container: nil,
             extra: %{},
             __present__: []
@@ -24,13 +26,14 @@ defmodule SearchAgent.MessageDelta do
   @type t :: %__MODULE__{
           stop_reason: SearchAgent.StopReason.t() | nil,
           stop_sequence: String.t() | nil,
+          stop_details: SearchAgent.RefusalStopDetails.t() | nil,
           container: SearchAgent.Container.t() | nil,
           extra: R.json_object(),
           __present__: [String.t()]
         }
 
-  @known_keys ["stop_reason", "stop_sequence", "container"]
-  @optional_keys ["container"]
+  @known_keys ["stop_reason", "stop_sequence", "stop_details", "container"]
+  @optional_keys ["stop_details", "container"]
   @aliases []
 
   @doc """
@@ -53,12 +56,15 @@ defmodule SearchAgent.MessageDelta do
            R.required(data, "stop_reason", ".stop_reason", &d_opt_stop_reason/1),
          {:ok, stop_sequence} <-
            R.required(data, "stop_sequence", ".stop_sequence", &d_opt_str/1),
+         {:ok, stop_details} <-
+           R.optional(data, "stop_details", ".stop_details", &d_opt_refusal_stop_details/1, nil),
          {:ok, container} <- R.optional(data, "container", ".container", &d_opt_container/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
          stop_reason: stop_reason,
          stop_sequence: stop_sequence,
+         stop_details: stop_details,
          container: container,
          extra: extra,
          __present__: R.present(data, @optional_keys, @aliases)
@@ -79,6 +85,11 @@ defmodule SearchAgent.MessageDelta do
     }
 
     out =
+      if "stop_details" in present or not is_nil(value.stop_details),
+        do: Map.put(out, "stop_details", e_opt_refusal_stop_details(value.stop_details)),
+        else: out
+
+    out =
       if "container" in present or not is_nil(value.container),
         do: Map.put(out, "container", e_opt_container(value.container)),
         else: out
@@ -89,6 +100,9 @@ defmodule SearchAgent.MessageDelta do
   defp d_opt_container(nil), do: {:ok, nil}
   defp d_opt_container(value), do: SearchAgent.Container.decode(value)
 
+  defp d_opt_refusal_stop_details(nil), do: {:ok, nil}
+  defp d_opt_refusal_stop_details(value), do: SearchAgent.RefusalStopDetails.decode(value)
+
   defp d_opt_stop_reason(nil), do: {:ok, nil}
   defp d_opt_stop_reason(value), do: SearchAgent.StopReason.decode(value)
 
@@ -97,4 +111,7 @@ defmodule SearchAgent.MessageDelta do
 
   defp e_opt_container(nil), do: nil
   defp e_opt_container(value), do: SearchAgent.Container.to_json(value)
+
+  defp e_opt_refusal_stop_details(nil), do: nil
+  defp e_opt_refusal_stop_details(value), do: SearchAgent.RefusalStopDetails.to_json(value)
 end

@@ -10,6 +10,7 @@ defmodule SearchAgent.MessageDeltaUsage do
     * `:cache_creation_input_tokens` (`cache_creation_input_tokens`; optional, nullable) - Cumulative input tokens used to create cache entries.
     * `:cache_read_input_tokens` (`cache_read_input_tokens`; optional, nullable) - Cumulative input tokens read from the cache.
     * `:server_tool_use` (`server_tool_use`; optional, nullable) - Server tool requests made.
+    * `:output_tokens_details` (`output_tokens_details`; optional, nullable) - Breakdown of the output tokens.
 
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
@@ -22,6 +23,7 @@ defmodule SearchAgent.MessageDeltaUsage do
             cache_creation_input_tokens: nil,
             cache_read_input_tokens: nil,
             server_tool_use: nil,
+            output_tokens_details: nil,
             extra: %{},
             __present__: []
 
@@ -31,6 +33,7 @@ defmodule SearchAgent.MessageDeltaUsage do
           cache_creation_input_tokens: integer() | nil,
           cache_read_input_tokens: integer() | nil,
           server_tool_use: SearchAgent.ServerToolUsage.t() | nil,
+          output_tokens_details: SearchAgent.OutputTokensDetails.t() | nil,
           extra: R.json_object(),
           __present__: [String.t()]
         }
@@ -40,13 +43,15 @@ defmodule SearchAgent.MessageDeltaUsage do
     "input_tokens",
     "cache_creation_input_tokens",
     "cache_read_input_tokens",
-    "server_tool_use"
+    "server_tool_use",
+    "output_tokens_details"
   ]
   @optional_keys [
     "input_tokens",
     "cache_creation_input_tokens",
     "cache_read_input_tokens",
-    "server_tool_use"
+    "server_tool_use",
+    "output_tokens_details"
   ]
   @aliases []
 
@@ -94,6 +99,14 @@ defmodule SearchAgent.MessageDeltaUsage do
              &d_opt_server_tool_usage/1,
              nil
            ),
+         {:ok, output_tokens_details} <-
+           R.optional(
+             data,
+             "output_tokens_details",
+             ".output_tokens_details",
+             &d_opt_output_tokens_details/1,
+             nil
+           ),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -102,6 +115,7 @@ defmodule SearchAgent.MessageDeltaUsage do
          cache_creation_input_tokens: cache_creation_input_tokens,
          cache_read_input_tokens: cache_read_input_tokens,
          server_tool_use: server_tool_use,
+         output_tokens_details: output_tokens_details,
          extra: extra,
          __present__: R.present(data, @optional_keys, @aliases)
        }}
@@ -140,14 +154,30 @@ defmodule SearchAgent.MessageDeltaUsage do
         do: Map.put(out, "server_tool_use", e_opt_server_tool_usage(value.server_tool_use)),
         else: out
 
+    out =
+      if "output_tokens_details" in present or not is_nil(value.output_tokens_details),
+        do:
+          Map.put(
+            out,
+            "output_tokens_details",
+            e_opt_output_tokens_details(value.output_tokens_details)
+          ),
+        else: out
+
     Map.merge(out, value.extra)
   end
 
   defp d_opt_int(nil), do: {:ok, nil}
   defp d_opt_int(value), do: R.integer(value)
 
+  defp d_opt_output_tokens_details(nil), do: {:ok, nil}
+  defp d_opt_output_tokens_details(value), do: SearchAgent.OutputTokensDetails.decode(value)
+
   defp d_opt_server_tool_usage(nil), do: {:ok, nil}
   defp d_opt_server_tool_usage(value), do: SearchAgent.ServerToolUsage.decode(value)
+
+  defp e_opt_output_tokens_details(nil), do: nil
+  defp e_opt_output_tokens_details(value), do: SearchAgent.OutputTokensDetails.to_json(value)
 
   defp e_opt_server_tool_usage(nil), do: nil
   defp e_opt_server_tool_usage(value), do: SearchAgent.ServerToolUsage.to_json(value)

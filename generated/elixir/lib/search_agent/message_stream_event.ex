@@ -5,6 +5,8 @@ defmodule SearchAgent.MessageStreamEvent do
 
   Decoding dispatches on the `type` key:
 
+    * `"ping"` → `SearchAgent.PingEvent`
+    * `"error"` → `SearchAgent.ErrorEvent`
     * `"message_start"` → `SearchAgent.MessageStartEvent`
     * `"content_block_start"` → `SearchAgent.ContentBlockStartEvent`
     * `"content_block_delta"` → `SearchAgent.ContentBlockDeltaEvent`
@@ -16,7 +18,9 @@ defmodule SearchAgent.MessageStreamEvent do
   alias SearchAgent.PolytypeRuntime, as: R
 
   @type t ::
-          SearchAgent.MessageStartEvent.t()
+          SearchAgent.PingEvent.t()
+          | SearchAgent.ErrorEvent.t()
+          | SearchAgent.MessageStartEvent.t()
           | SearchAgent.ContentBlockStartEvent.t()
           | SearchAgent.ContentBlockDeltaEvent.t()
           | SearchAgent.ContentBlockStopEvent.t()
@@ -40,6 +44,12 @@ defmodule SearchAgent.MessageStreamEvent do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
     case Map.fetch(data, "type") do
+      {:ok, "ping"} ->
+        SearchAgent.PingEvent.decode(data)
+
+      {:ok, "error"} ->
+        SearchAgent.ErrorEvent.decode(data)
+
       {:ok, "message_start"} ->
         SearchAgent.MessageStartEvent.decode(data)
 
@@ -62,7 +72,7 @@ defmodule SearchAgent.MessageStreamEvent do
         R.unknown_tag(
           ".type",
           tag,
-          "\"message_start\", \"content_block_start\", \"content_block_delta\", \"content_block_stop\", \"message_delta\", \"message_stop\""
+          "\"ping\", \"error\", \"message_start\", \"content_block_start\", \"content_block_delta\", \"content_block_stop\", \"message_delta\", \"message_stop\""
         )
 
       :error ->
@@ -74,6 +84,9 @@ defmodule SearchAgent.MessageStreamEvent do
 
   @doc "Encodes any member as JSON data."
   @spec to_json(t()) :: R.json()
+  def to_json(%SearchAgent.PingEvent{} = value), do: SearchAgent.PingEvent.to_json(value)
+  def to_json(%SearchAgent.ErrorEvent{} = value), do: SearchAgent.ErrorEvent.to_json(value)
+
   def to_json(%SearchAgent.MessageStartEvent{} = value),
     do: SearchAgent.MessageStartEvent.to_json(value)
 

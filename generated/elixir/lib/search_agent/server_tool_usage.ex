@@ -6,6 +6,7 @@ defmodule SearchAgent.ServerToolUsage do
   ## Fields
 
     * `:web_search_requests` (`web_search_requests`; required) - Number of web search requests.
+    * `:web_fetch_requests` (`web_fetch_requests`; optional) - Number of web fetch requests.
 
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
@@ -14,14 +15,20 @@ defmodule SearchAgent.ServerToolUsage do
 
   @enforce_keys [:web_search_requests]
   defstruct web_search_requests: nil,
-            extra: %{}
+            web_fetch_requests: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           web_search_requests: integer(),
-          extra: R.json_object()
+          web_fetch_requests: integer() | nil,
+          extra: R.json_object(),
+          __present__: [String.t()]
         }
 
-  @known_keys ["web_search_requests"]
+  @known_keys ["web_search_requests", "web_fetch_requests"]
+  @optional_keys ["web_fetch_requests"]
+  @aliases []
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -41,11 +48,15 @@ defmodule SearchAgent.ServerToolUsage do
   def decode(data) when is_map(data) do
     with {:ok, web_search_requests} <-
            R.required(data, "web_search_requests", ".web_search_requests", &R.integer/1),
+         {:ok, web_fetch_requests} <-
+           R.optional(data, "web_fetch_requests", ".web_fetch_requests", &R.integer/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
          web_search_requests: web_search_requests,
-         extra: extra
+         web_fetch_requests: web_fetch_requests,
+         extra: extra,
+         __present__: R.present(data, @optional_keys, @aliases)
        }}
     end
   end
@@ -55,9 +66,16 @@ defmodule SearchAgent.ServerToolUsage do
   @doc "Encodes the struct as JSON data: the keys as on the wire, absent optional keys left out."
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
+    present = value.__present__
+
     out = %{
       "web_search_requests" => value.web_search_requests
     }
+
+    out =
+      if "web_fetch_requests" in present or not is_nil(value.web_fetch_requests),
+        do: Map.put(out, "web_fetch_requests", value.web_fetch_requests),
+        else: out
 
     Map.merge(out, value.extra)
   end

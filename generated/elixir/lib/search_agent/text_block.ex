@@ -24,7 +24,7 @@ defmodule SearchAgent.TextBlock do
   @type t :: %__MODULE__{
           type: :text,
           text: String.t(),
-          citations: [SearchAgent.Citation.t()] | nil,
+          citations: [SearchAgent.TextCitation.t()] | nil,
           extra: R.json_object(),
           __present__: [String.t()]
         }
@@ -52,7 +52,7 @@ defmodule SearchAgent.TextBlock do
     with :ok <- R.tag(data, "type", ".type", "text"),
          {:ok, text} <- R.required(data, "text", ".text", &R.string/1),
          {:ok, citations} <-
-           R.optional(data, "citations", ".citations", &d_opt_list_citation/1, nil),
+           R.optional(data, "citations", ".citations", &d_opt_list_text_citation/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -78,19 +78,19 @@ defmodule SearchAgent.TextBlock do
 
     out =
       if "citations" in present or not is_nil(value.citations),
-        do: Map.put(out, "citations", e_opt_list_citation(value.citations)),
+        do: Map.put(out, "citations", e_opt_list_text_citation(value.citations)),
         else: out
 
     Map.merge(out, value.extra)
   end
 
-  defp d_list_citation(value), do: R.list(value, &SearchAgent.Citation.decode/1)
+  defp d_list_text_citation(value), do: R.list(value, &SearchAgent.TextCitation.decode/1)
 
-  defp d_opt_list_citation(nil), do: {:ok, nil}
-  defp d_opt_list_citation(value), do: d_list_citation(value)
+  defp d_opt_list_text_citation(nil), do: {:ok, nil}
+  defp d_opt_list_text_citation(value), do: d_list_text_citation(value)
 
-  defp e_list_citation(value), do: Enum.map(value, &SearchAgent.Citation.to_json/1)
+  defp e_list_text_citation(value), do: Enum.map(value, &SearchAgent.TextCitation.to_json/1)
 
-  defp e_opt_list_citation(nil), do: nil
-  defp e_opt_list_citation(value), do: e_list_citation(value)
+  defp e_opt_list_text_citation(nil), do: nil
+  defp e_opt_list_text_citation(value), do: e_list_text_citation(value)
 end

@@ -26,7 +26,7 @@ defmodule SearchAgent.TextBlockParam do
   @type t :: %__MODULE__{
           type: :text,
           text: String.t(),
-          citations: [SearchAgent.Citation.t()] | nil,
+          citations: [SearchAgent.TextCitation.t()] | nil,
           cache_control: SearchAgent.CacheControlEphemeral.t() | nil,
           extra: R.json_object(),
           __present__: [String.t()]
@@ -55,7 +55,7 @@ defmodule SearchAgent.TextBlockParam do
     with :ok <- R.tag(data, "type", ".type", "text"),
          {:ok, text} <- R.required(data, "text", ".text", &R.string/1),
          {:ok, citations} <-
-           R.optional(data, "citations", ".citations", &d_opt_list_citation/1, nil),
+           R.optional(data, "citations", ".citations", &d_opt_list_text_citation/1, nil),
          {:ok, cache_control} <-
            R.optional(
              data,
@@ -90,7 +90,7 @@ defmodule SearchAgent.TextBlockParam do
 
     out =
       if "citations" in present or not is_nil(value.citations),
-        do: Map.put(out, "citations", e_opt_list_citation(value.citations)),
+        do: Map.put(out, "citations", e_opt_list_text_citation(value.citations)),
         else: out
 
     out =
@@ -101,19 +101,19 @@ defmodule SearchAgent.TextBlockParam do
     Map.merge(out, value.extra)
   end
 
-  defp d_list_citation(value), do: R.list(value, &SearchAgent.Citation.decode/1)
+  defp d_list_text_citation(value), do: R.list(value, &SearchAgent.TextCitation.decode/1)
 
   defp d_opt_cache_control_ephemeral(nil), do: {:ok, nil}
   defp d_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.decode(value)
 
-  defp d_opt_list_citation(nil), do: {:ok, nil}
-  defp d_opt_list_citation(value), do: d_list_citation(value)
+  defp d_opt_list_text_citation(nil), do: {:ok, nil}
+  defp d_opt_list_text_citation(value), do: d_list_text_citation(value)
 
-  defp e_list_citation(value), do: Enum.map(value, &SearchAgent.Citation.to_json/1)
+  defp e_list_text_citation(value), do: Enum.map(value, &SearchAgent.TextCitation.to_json/1)
 
   defp e_opt_cache_control_ephemeral(nil), do: nil
   defp e_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.to_json(value)
 
-  defp e_opt_list_citation(nil), do: nil
-  defp e_opt_list_citation(value), do: e_list_citation(value)
+  defp e_opt_list_text_citation(nil), do: nil
+  defp e_opt_list_text_citation(value), do: e_list_text_citation(value)
 end

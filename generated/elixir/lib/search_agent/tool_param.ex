@@ -8,7 +8,13 @@ defmodule SearchAgent.ToolParam do
     * `:name` (`name`; required) - Tool name the model uses in tool_use blocks.
     * `:description` (`description`; optional) - What the tool does; helps the model decide when to call it.
     * `:input_schema` (`input_schema`; required) - JSON Schema of the tool input.
+    * `:type` (`type`; optional, nullable) - Always "custom" when present.
     * `:cache_control` (`cache_control`; optional, nullable) - Prompt-cache breakpoint.
+    * `:allowed_callers` (`allowed_callers`; optional) - Who may call the tool.
+    * `:defer_loading` (`defer_loading`; optional) - Load the tool only when tool search returns it.
+    * `:eager_input_streaming` (`eager_input_streaming`; optional, nullable) - Stream tool input incrementally (null uses the default).
+    * `:input_examples` (`input_examples`; optional) - Example inputs.
+    * `:strict` (`strict`; optional) - Enforce the input schema strictly.
 
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
@@ -19,7 +25,13 @@ defmodule SearchAgent.ToolParam do
   defstruct name: nil,
             description: nil,
             input_schema: nil,
+            type: nil,
             cache_control: nil,
+            allowed_callers: nil,
+            defer_loading: nil,
+            eager_input_streaming: nil,
+            input_examples: nil,
+            strict: nil,
             extra: %{},
             __present__: []
 
@@ -27,13 +39,39 @@ defmodule SearchAgent.ToolParam do
           name: String.t(),
           description: String.t() | nil,
           input_schema: R.json_object(),
+          type: :custom | nil,
           cache_control: SearchAgent.CacheControlEphemeral.t() | nil,
+          allowed_callers: [SearchAgent.AllowedCaller.t()] | nil,
+          defer_loading: boolean() | nil,
+          eager_input_streaming: boolean() | nil,
+          input_examples: [R.json_object()] | nil,
+          strict: boolean() | nil,
           extra: R.json_object(),
           __present__: [String.t()]
         }
 
-  @known_keys ["name", "description", "input_schema", "cache_control"]
-  @optional_keys ["description", "cache_control"]
+  @known_keys [
+    "name",
+    "description",
+    "input_schema",
+    "type",
+    "cache_control",
+    "allowed_callers",
+    "defer_loading",
+    "eager_input_streaming",
+    "input_examples",
+    "strict"
+  ]
+  @optional_keys [
+    "description",
+    "type",
+    "cache_control",
+    "allowed_callers",
+    "defer_loading",
+    "eager_input_streaming",
+    "input_examples",
+    "strict"
+  ]
   @aliases []
 
   @doc """
@@ -56,6 +94,7 @@ defmodule SearchAgent.ToolParam do
          {:ok, input_schema} <-
            R.required(data, "input_schema", ".input_schema", &R.json_object/1),
          {:ok, description} <- R.optional(data, "description", ".description", &R.string/1, nil),
+         {:ok, type} <- R.optional(data, "type", ".type", &d_opt_lit_str_custom/1, nil),
          {:ok, cache_control} <-
            R.optional(
              data,
@@ -64,13 +103,28 @@ defmodule SearchAgent.ToolParam do
              &d_opt_cache_control_ephemeral/1,
              nil
            ),
+         {:ok, allowed_callers} <-
+           R.optional(data, "allowed_callers", ".allowed_callers", &d_list_allowed_caller/1, nil),
+         {:ok, defer_loading} <-
+           R.optional(data, "defer_loading", ".defer_loading", &R.boolean/1, nil),
+         {:ok, eager_input_streaming} <-
+           R.optional(data, "eager_input_streaming", ".eager_input_streaming", &d_opt_bool/1, nil),
+         {:ok, input_examples} <-
+           R.optional(data, "input_examples", ".input_examples", &d_list_json_object/1, nil),
+         {:ok, strict} <- R.optional(data, "strict", ".strict", &R.boolean/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
          name: name,
          description: description,
          input_schema: input_schema,
+         type: type,
          cache_control: cache_control,
+         allowed_callers: allowed_callers,
+         defer_loading: defer_loading,
+         eager_input_streaming: eager_input_streaming,
+         input_examples: input_examples,
+         strict: strict,
          extra: extra,
          __present__: R.present(data, @optional_keys, @aliases)
        }}
@@ -95,16 +149,64 @@ defmodule SearchAgent.ToolParam do
         else: out
 
     out =
+      if "type" in present or not is_nil(value.type),
+        do: Map.put(out, "type", e_opt_lit_str_custom(value.type)),
+        else: out
+
+    out =
       if "cache_control" in present or not is_nil(value.cache_control),
         do: Map.put(out, "cache_control", e_opt_cache_control_ephemeral(value.cache_control)),
+        else: out
+
+    out =
+      if "allowed_callers" in present or not is_nil(value.allowed_callers),
+        do: Map.put(out, "allowed_callers", value.allowed_callers),
+        else: out
+
+    out =
+      if "defer_loading" in present or not is_nil(value.defer_loading),
+        do: Map.put(out, "defer_loading", value.defer_loading),
+        else: out
+
+    out =
+      if "eager_input_streaming" in present or not is_nil(value.eager_input_streaming),
+        do: Map.put(out, "eager_input_streaming", value.eager_input_streaming),
+        else: out
+
+    out =
+      if "input_examples" in present or not is_nil(value.input_examples),
+        do: Map.put(out, "input_examples", value.input_examples),
+        else: out
+
+    out =
+      if "strict" in present or not is_nil(value.strict),
+        do: Map.put(out, "strict", value.strict),
         else: out
 
     Map.merge(out, value.extra)
   end
 
+  defp d_list_allowed_caller(value), do: R.list(value, &SearchAgent.AllowedCaller.decode/1)
+
+  defp d_list_json_object(value), do: R.list(value, &R.json_object/1)
+
+  defp d_lit_str_custom("custom"), do: {:ok, :custom}
+  defp d_lit_str_custom(value), do: R.literal_error("\"custom\"", value)
+
+  defp d_opt_bool(nil), do: {:ok, nil}
+  defp d_opt_bool(value), do: R.boolean(value)
+
   defp d_opt_cache_control_ephemeral(nil), do: {:ok, nil}
   defp d_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.decode(value)
 
+  defp d_opt_lit_str_custom(nil), do: {:ok, nil}
+  defp d_opt_lit_str_custom(value), do: d_lit_str_custom(value)
+
+  defp e_lit_str_custom(:custom), do: "custom"
+
   defp e_opt_cache_control_ephemeral(nil), do: nil
   defp e_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.to_json(value)
+
+  defp e_opt_lit_str_custom(nil), do: nil
+  defp e_opt_lit_str_custom(value), do: e_lit_str_custom(value)
 end

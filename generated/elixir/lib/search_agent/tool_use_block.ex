@@ -9,6 +9,7 @@ defmodule SearchAgent.ToolUseBlock do
     * `:id` (`id`; required) - Tool call id (e.g. "toolu_xxx").
     * `:name` (`name`; required) - Tool name (e.g. "search_web").
     * `:input` (`input`; required) - Tool input (e.g. {"query": "测试", "max_results": 5}).
+    * `:caller` (`caller`; optional) - Who invoked the tool (the model directly, or code execution).
 
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
@@ -20,17 +21,23 @@ defmodule SearchAgent.ToolUseBlock do
             id: nil,
             name: nil,
             input: nil,
-            extra: %{}
+            caller: nil,
+            extra: %{},
+            __present__: []
 
   @type t :: %__MODULE__{
           type: :tool_use,
           id: String.t(),
           name: String.t(),
           input: R.json_object(),
-          extra: R.json_object()
+          caller: SearchAgent.Caller.t() | nil,
+          extra: R.json_object(),
+          __present__: [String.t()]
         }
 
-  @known_keys ["type", "id", "name", "input"]
+  @known_keys ["type", "id", "name", "input", "caller"]
+  @optional_keys ["caller"]
+  @aliases []
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -52,13 +59,17 @@ defmodule SearchAgent.ToolUseBlock do
          {:ok, id} <- R.required(data, "id", ".id", &R.string/1),
          {:ok, name} <- R.required(data, "name", ".name", &R.string/1),
          {:ok, input} <- R.required(data, "input", ".input", &R.json_object/1),
+         {:ok, caller} <-
+           R.optional(data, "caller", ".caller", &SearchAgent.Caller.decode/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
          id: id,
          name: name,
          input: input,
-         extra: extra
+         caller: caller,
+         extra: extra,
+         __present__: R.present(data, @optional_keys, @aliases)
        }}
     end
   end
@@ -68,6 +79,8 @@ defmodule SearchAgent.ToolUseBlock do
   @doc "Encodes the struct as JSON data: the keys as on the wire, absent optional keys left out."
   @spec to_json(t()) :: R.json_object()
   def to_json(%__MODULE__{} = value) do
+    present = value.__present__
+
     out = %{
       "type" => "tool_use",
       "id" => value.id,
@@ -75,6 +88,14 @@ defmodule SearchAgent.ToolUseBlock do
       "input" => value.input
     }
 
+    out =
+      if "caller" in present or not is_nil(value.caller),
+        do: Map.put(out, "caller", e_opt_caller(value.caller)),
+        else: out
+
     Map.merge(out, value.extra)
   end
+
+  defp e_opt_caller(nil), do: nil
+  defp e_opt_caller(value), do: SearchAgent.Caller.to_json(value)
 end

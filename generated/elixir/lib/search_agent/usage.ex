@@ -12,6 +12,8 @@ defmodule SearchAgent.Usage do
     * `:cache_creation` (`cache_creation`; optional, nullable) - Cached input tokens by cache lifetime.
     * `:server_tool_use` (`server_tool_use`; optional, nullable) - Server tool requests made.
     * `:service_tier` (`service_tier`; optional, nullable) - Service tier used for the request.
+    * `:output_tokens_details` (`output_tokens_details`; optional, nullable) - Breakdown of the output tokens.
+    * `:inference_geo` (`inference_geo`; optional, nullable) - Where inference ran.
 
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
@@ -26,6 +28,8 @@ defmodule SearchAgent.Usage do
             cache_creation: nil,
             server_tool_use: nil,
             service_tier: nil,
+            output_tokens_details: nil,
+            inference_geo: nil,
             extra: %{},
             __present__: []
 
@@ -37,6 +41,8 @@ defmodule SearchAgent.Usage do
           cache_creation: SearchAgent.CacheCreation.t() | nil,
           server_tool_use: SearchAgent.ServerToolUsage.t() | nil,
           service_tier: SearchAgent.ServiceTier.t() | nil,
+          output_tokens_details: SearchAgent.OutputTokensDetails.t() | nil,
+          inference_geo: String.t() | nil,
           extra: R.json_object(),
           __present__: [String.t()]
         }
@@ -48,14 +54,18 @@ defmodule SearchAgent.Usage do
     "cache_read_input_tokens",
     "cache_creation",
     "server_tool_use",
-    "service_tier"
+    "service_tier",
+    "output_tokens_details",
+    "inference_geo"
   ]
   @optional_keys [
     "cache_creation_input_tokens",
     "cache_read_input_tokens",
     "cache_creation",
     "server_tool_use",
-    "service_tier"
+    "service_tier",
+    "output_tokens_details",
+    "inference_geo"
   ]
   @aliases []
 
@@ -106,6 +116,16 @@ defmodule SearchAgent.Usage do
            ),
          {:ok, service_tier} <-
            R.optional(data, "service_tier", ".service_tier", &d_opt_service_tier/1, nil),
+         {:ok, output_tokens_details} <-
+           R.optional(
+             data,
+             "output_tokens_details",
+             ".output_tokens_details",
+             &d_opt_output_tokens_details/1,
+             nil
+           ),
+         {:ok, inference_geo} <-
+           R.optional(data, "inference_geo", ".inference_geo", &d_opt_str/1, nil),
          {:ok, extra} <- R.unknown(data, @known_keys) do
       {:ok,
        %__MODULE__{
@@ -116,6 +136,8 @@ defmodule SearchAgent.Usage do
          cache_creation: cache_creation,
          server_tool_use: server_tool_use,
          service_tier: service_tier,
+         output_tokens_details: output_tokens_details,
+         inference_geo: inference_geo,
          extra: extra,
          __present__: R.present(data, @optional_keys, @aliases)
        }}
@@ -160,6 +182,21 @@ defmodule SearchAgent.Usage do
         do: Map.put(out, "service_tier", value.service_tier),
         else: out
 
+    out =
+      if "output_tokens_details" in present or not is_nil(value.output_tokens_details),
+        do:
+          Map.put(
+            out,
+            "output_tokens_details",
+            e_opt_output_tokens_details(value.output_tokens_details)
+          ),
+        else: out
+
+    out =
+      if "inference_geo" in present or not is_nil(value.inference_geo),
+        do: Map.put(out, "inference_geo", value.inference_geo),
+        else: out
+
     Map.merge(out, value.extra)
   end
 
@@ -169,14 +206,23 @@ defmodule SearchAgent.Usage do
   defp d_opt_int(nil), do: {:ok, nil}
   defp d_opt_int(value), do: R.integer(value)
 
+  defp d_opt_output_tokens_details(nil), do: {:ok, nil}
+  defp d_opt_output_tokens_details(value), do: SearchAgent.OutputTokensDetails.decode(value)
+
   defp d_opt_server_tool_usage(nil), do: {:ok, nil}
   defp d_opt_server_tool_usage(value), do: SearchAgent.ServerToolUsage.decode(value)
 
   defp d_opt_service_tier(nil), do: {:ok, nil}
   defp d_opt_service_tier(value), do: SearchAgent.ServiceTier.decode(value)
 
+  defp d_opt_str(nil), do: {:ok, nil}
+  defp d_opt_str(value), do: R.string(value)
+
   defp e_opt_cache_creation(nil), do: nil
   defp e_opt_cache_creation(value), do: SearchAgent.CacheCreation.to_json(value)
+
+  defp e_opt_output_tokens_details(nil), do: nil
+  defp e_opt_output_tokens_details(value), do: SearchAgent.OutputTokensDetails.to_json(value)
 
   defp e_opt_server_tool_usage(nil), do: nil
   defp e_opt_server_tool_usage(value), do: SearchAgent.ServerToolUsage.to_json(value)

@@ -25,6 +25,7 @@ import importlib.util
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -39,6 +40,9 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 CORPUS = ROOT.parent / "shared" / "corpus"
 TIMEOUT = 300.0
+# Address-space cap for this process and the tools it runs: one run here once took 24 GB
+# (a recursive meta-schema) and the kernel killed the whole benchmark.
+MEMORY_LIMIT = 6 * 1024**3
 
 
 @dataclass(frozen=True)
@@ -188,6 +192,7 @@ def measure(names: Sequence[str] | None = None) -> dict[str, dict[str, Outcome]]
     for name, entry in index.items():
         if names and name not in names:
             continue
+        print(f"  {name} …", file=sys.stderr, flush=True)
         schema_dir = CORPUS / name
         with tempfile.TemporaryDirectory(prefix=f"corpus-{name}-") as scratch:
             work = Path(scratch)
@@ -195,7 +200,6 @@ def measure(names: Sequence[str] | None = None) -> dict[str, dict[str, Outcome]]
                 "polytype": _polytype(schema_dir, entry, work),
                 "datamodel-codegen": _dmcg(schema_dir, entry, work),
             }
-        print(f"  {name}: done", file=sys.stderr, flush=True)
     return results
 
 
@@ -240,6 +244,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="+", metavar="NAME", help="only these corpus schemas")
     args = parser.parse_args(argv)
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard == resource.RLIM_INFINITY or hard > MEMORY_LIMIT:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, hard))
     if not (CORPUS / "index.json").is_file():
         print(f"corpus: {CORPUS} not found (it lives in ../shared/corpus)", file=sys.stderr)
         return 2

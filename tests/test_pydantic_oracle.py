@@ -140,6 +140,109 @@ EXPECTED_DIFFERENCES: dict[str, tuple[str, str]] = {
     "search_agent/Usage/invalid/cache_creation_bool.json": ("oracle", BOOLEAN_AS_INTEGER),
     "search_agent/_TrimState/invalid/count_bool.json": ("oracle", BOOLEAN_AS_INTEGER),
     "search_agent/_TrimState/invalid/max_count_string.json": ("oracle", STRING_AS_INTEGER),
+    "ag_ui/ReasoningMessageChunkEvent/invalid/timestamp_wrong_type.json": (
+        "oracle",
+        STRING_AS_INTEGER,
+    ),
+    "ag_ui/StateSnapshotEvent/invalid/timestamp_wrong_type.json": ("oracle", STRING_AS_INTEGER),
+    "ag_ui/ThinkingEndEvent/invalid/timestamp_wrong_type.json": ("oracle", STRING_AS_INTEGER),
+    "ag_ui/ThinkingStartEvent/invalid/timestamp_wrong_type.json": ("oracle", STRING_AS_INTEGER),
+    "ag_ui/ThinkingTextMessageEndEvent/invalid/timestamp_wrong_type.json": (
+        "oracle",
+        STRING_AS_INTEGER,
+    ),
+    "ag_ui/ThinkingTextMessageStartEvent/invalid/timestamp_wrong_type.json": (
+        "oracle",
+        STRING_AS_INTEGER,
+    ),
+    "ag_ui/TokenUsage/invalid/string_total_tokens.json": ("oracle", STRING_AS_INTEGER),
+    "claude_code/ToolProgressMessage/invalid/elapsed_string.json": ("oracle", STRING_AS_INTEGER),
+    "nano_agent/SubGraph/invalid/depth_string.json": ("oracle", STRING_AS_INTEGER),
+    "search_agent/CitationsConfig/invalid/enabled_wrong_type.json": ("oracle", STRING_AS_BOOLEAN),
+    "search_agent/CodeExecutionTool20250522/invalid/defer_loading_wrong_type.json": (
+        "oracle",
+        STRING_AS_BOOLEAN,
+    ),
+    "search_agent/CodeExecutionTool20250825/invalid/defer_loading_wrong_type.json": (
+        "oracle",
+        STRING_AS_BOOLEAN,
+    ),
+    "search_agent/CodeExecutionTool20260120/invalid/defer_loading_wrong_type.json": (
+        "oracle",
+        STRING_AS_BOOLEAN,
+    ),
+    "search_agent/CodeExecutionTool20260521/invalid/defer_loading_wrong_type.json": (
+        "oracle",
+        STRING_AS_BOOLEAN,
+    ),
+    "search_agent/MemoryTool20250818/invalid/defer_loading_wrong_type.json": (
+        "oracle",
+        STRING_AS_BOOLEAN,
+    ),
+    "search_agent/TextEditorCodeExecutionStrReplaceResultBlock/invalid/new_lines_wrong_type.json": (
+        "oracle",
+        STRING_AS_INTEGER,
+    ),
+    "search_agent/ToolBash20250124/invalid/defer_loading_wrong_type.json": (
+        "oracle",
+        STRING_AS_BOOLEAN,
+    ),
+    "search_agent/ToolSearchBm25Tool/invalid/defer_loading_wrong_type.json": (
+        "oracle",
+        STRING_AS_BOOLEAN,
+    ),
+    "search_agent/ToolSearchBm25Tool20251119/invalid/defer_loading_wrong_type.json": (
+        "oracle",
+        STRING_AS_BOOLEAN,
+    ),
+    "search_agent/ToolSearchRegexTool/invalid/defer_loading_wrong_type.json": (
+        "oracle",
+        STRING_AS_BOOLEAN,
+    ),
+    "search_agent/ToolSearchRegexTool20251119/invalid/defer_loading_wrong_type.json": (
+        "oracle",
+        STRING_AS_BOOLEAN,
+    ),
+    "search_agent/ToolTextEditor20250124/invalid/defer_loading_wrong_type.json": (
+        "oracle",
+        STRING_AS_BOOLEAN,
+    ),
+    "search_agent/ToolTextEditor20250429/invalid/defer_loading_wrong_type.json": (
+        "oracle",
+        STRING_AS_BOOLEAN,
+    ),
+    "search_agent/ToolTextEditor20250728/invalid/defer_loading_wrong_type.json": (
+        "oracle",
+        STRING_AS_BOOLEAN,
+    ),
+    "search_agent/WebFetchTool20250910/invalid/defer_loading_wrong_type.json": (
+        "oracle",
+        STRING_AS_BOOLEAN,
+    ),
+    "search_agent/WebFetchTool20260209/invalid/defer_loading_wrong_type.json": (
+        "oracle",
+        STRING_AS_BOOLEAN,
+    ),
+    "search_agent/WebFetchTool20260309/invalid/defer_loading_wrong_type.json": (
+        "oracle",
+        STRING_AS_BOOLEAN,
+    ),
+    "search_agent/WebFetchTool20260318/invalid/defer_loading_wrong_type.json": (
+        "oracle",
+        STRING_AS_BOOLEAN,
+    ),
+    "search_agent/WebSearchTool20250305/invalid/max_uses_string.json": (
+        "oracle",
+        STRING_AS_INTEGER,
+    ),
+    "search_agent/WebSearchTool20260209/invalid/defer_loading_wrong_type.json": (
+        "oracle",
+        STRING_AS_BOOLEAN,
+    ),
+    "search_agent/WebSearchTool20260318/invalid/defer_loading_wrong_type.json": (
+        "oracle",
+        STRING_AS_BOOLEAN,
+    ),
 }
 
 

@@ -20,7 +20,7 @@ skipped, which is enough for what the target writes. tests/test_formatting.py ru
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 WIDTH = 98
 _OPEN = {"(": ")", "[": "]", "{": "}"}
@@ -31,25 +31,33 @@ def fits(line: str, indent: int) -> bool:
     return indent + len(line) <= WIDTH and "\n" not in line
 
 
-def _top_level(text: str) -> list[int]:
-    """Positions in `text` outside every string and bracket pair (depth 0)."""
-    positions: list[int] = []
+def _outside_strings(text: str, start: int = 0) -> Iterator[tuple[int, int]]:
+    """(index, bracket depth before it) of every character from `start` that is not inside
+    a string literal (the quotes themselves included)."""
     depth = 0
-    index = 0
+    index = start
     while index < len(text):
         char = text[index]
         if char == '"':
             index += 1
             while index < len(text) and text[index] != '"':
                 index += 2 if text[index] == "\\" else 1
-        elif char in _OPEN:
-            depth += 1
-        elif char in _CLOSE:
-            depth -= 1
-        elif depth == 0:
-            positions.append(index)
+        else:
+            yield index, depth
+            if char in _OPEN:
+                depth += 1
+            elif char in _CLOSE:
+                depth -= 1
         index += 1
-    return positions
+
+
+def _top_level(text: str) -> list[int]:
+    """Positions in `text` outside every string and bracket pair (depth 0)."""
+    return [
+        index
+        for index, depth in _outside_strings(text)
+        if depth == 0 and text[index] not in _OPEN and text[index] not in _CLOSE
+    ]
 
 
 def _find_top(text: str, needle: str) -> int:
@@ -73,21 +81,9 @@ def _split_args(inner: str) -> list[str]:
 
 def _closing(text: str, opening: int) -> int:
     """The index of the bracket closing the one at `opening`."""
-    depth = 0
-    index = opening
-    while index < len(text):
-        char = text[index]
-        if char == '"':
-            index += 1
-            while index < len(text) and text[index] != '"':
-                index += 2 if text[index] == "\\" else 1
-        elif char in _OPEN:
-            depth += 1
-        elif char in _CLOSE:
-            depth -= 1
-            if depth == 0:
-                return index
-        index += 1
+    for index, depth in _outside_strings(text, opening):
+        if depth == 1 and text[index] in _CLOSE:
+            return index
     return -1
 
 

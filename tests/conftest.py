@@ -74,19 +74,23 @@ def project(tmp_path: Path) -> Path:
     return copy_project(tmp_path / "project")
 
 
-def load_generated(module: str, flavor: str = "dataclass_models") -> ModuleType:
-    """Import a generated module from generated/python/<module>/<flavor>.py by path."""
-    name = f"polytype_generated.{module}.{flavor}"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(
-        name, REPO / "generated" / "python" / module / f"{flavor}.py"
-    )
+def import_file(path: Path, name: str) -> ModuleType:
+    """Import the Python file at `path` as module `name` (registered in sys.modules, which
+    dataclasses and Pydantic need while the module's classes are built)."""
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     loaded = importlib.util.module_from_spec(spec)
     sys.modules[name] = loaded
     spec.loader.exec_module(loaded)
     return loaded
+
+
+def load_generated(module: str, flavor: str = "dataclass_models") -> ModuleType:
+    """Import a generated module from generated/python/<module>/<flavor>.py by path."""
+    name = f"polytype_generated.{module}.{flavor}"
+    if name in sys.modules:
+        return sys.modules[name]
+    return import_file(REPO / "generated" / "python" / module / f"{flavor}.py", name)
 
 
 def schema_data(module: str) -> dict[str, Any]:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import importlib.util
 import os
 import re
 import shutil
@@ -31,7 +30,7 @@ import pytest
 from generator.cli import main
 from generator.loader import MAX_SCHEMA_BYTES
 
-from .conftest import REPO
+from .conftest import REPO, import_file
 
 CORPUS = Path(__file__).resolve().parent / "bad_schemas"
 CASES = sorted(path for path in CORPUS.iterdir() if path.suffix != ".expected")
@@ -224,12 +223,7 @@ def test_every_problem_of_every_file_is_reported(
 
 
 def load_module(path: Path, name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return import_file(path, name)
 
 
 def test_recursive_types_generate_and_round_trip(base_project: Path) -> None:

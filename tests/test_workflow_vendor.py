@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +10,7 @@ import pytest
 from generator import __version__, targets
 from generator.cli import _parser
 
+from .conftest import import_file
 from .workflow_support import run, small_project, tree
 
 
@@ -151,10 +150,4 @@ def test_project_option_may_follow_the_command(tmp_path: Path) -> None:
 
 
 def _import(path: Path) -> object:
-    name = f"vendored_{path.stem}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return import_file(path, f"vendored_{path.stem}")

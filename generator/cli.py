@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from generator import __version__
@@ -60,12 +61,20 @@ def _parser() -> argparse.ArgumentParser:
         help="project directory (default: nearest pyproject.toml)",
     )
     parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="refuse what polytype would approximate in a schema (as `strict = true` does)",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     # `--project` is also accepted after the command (`polytype check --project DIR`), so that
     # pre-commit hooks can append it to their entry.
     project_option = argparse.ArgumentParser(add_help=False)
     project_option.add_argument(
         "--project", type=Path, default=argparse.SUPPRESS, help=argparse.SUPPRESS
+    )
+    project_option.add_argument(
+        "--strict", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS
     )
 
     generate = commands.add_parser(
@@ -236,6 +245,7 @@ def _generate(args: argparse.Namespace, project: Project) -> int:
     with schema_sources(paths) as schemas:
         project, selected = scoped(project, args.output_dir, schemas, modules)
         result = build(project, selected or None)
+    _print_warnings(result.warnings)
     check_location(project.output_dir, _protected(project))
     with locked(project.output_dir):
         changes = plan(result, project.output_dir, force=args.force)
@@ -256,6 +266,18 @@ def _generate(args: argparse.Namespace, project: Project) -> int:
     return EXIT_OK
 
 
+def _print_warnings(warnings: Sequence[Diagnostic]) -> None:
+    """What the front end approximated, one located line each (stderr; the exit stays 0)."""
+    for warning in warnings:
+        print(warning, file=sys.stderr)
+    if warnings:
+        print(
+            f"polytype: {len(warnings)} warning(s): approximated where the schema says more "
+            "than the generated code checks (strict = true makes them errors)",
+            file=sys.stderr,
+        )
+
+
 def _check(args: argparse.Namespace, project: Project) -> int:
     with schema_sources(list(args.schemas)) as schemas:
         project, selected = scoped(project, args.output_dir, schemas, [])
@@ -272,6 +294,7 @@ def _check(args: argparse.Namespace, project: Project) -> int:
                 ]
             )
         result = build(project)
+    _print_warnings(result.warnings)
     check_location(project.output_dir, _protected(project))
     changes = plan(result, project.output_dir)
     for note in changes.notes:
@@ -382,6 +405,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return standalone(args)
         handler: Callable[[argparse.Namespace, Project], int] = args.handler
         project = find_project(args.project)
+        if args.strict:
+            project = replace(project, strict=True)
         return handler(args, project)
     except (WorkflowError, WriteRefused, ProjectError) as error:
         print(f"polytype: {error}", file=sys.stderr)

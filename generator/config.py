@@ -10,6 +10,10 @@ output-dir = "generated"           # where polytype writes (and nothing else doe
 fixtures-dir = "tests/fixtures"    # recorded JSON fixtures, one folder per module and type
 targets = ["dataclasses", "typeddicts", "pydantic", "elixir", "docs"]  # default: all
 templates = "polytype-templates"   # files here replace built-in templates of the same path
+strict = true                      # refuse what polytype would approximate (default: warn)
+
+[tool.polytype.ref-map]            # absolute $ref URLs read from local directories
+"https://example.com/schemas/" = "vendor/schemas"
 
 [tool.polytype.modules.nano_agent]
 targets = ["dataclasses"]          # this module only
@@ -30,7 +34,7 @@ from generator.diagnostics import UNKNOWN_POSITION, Diagnostic, InputError
 TARGETS = ("dataclasses", "typeddicts", "pydantic", "elixir", "docs")
 
 _PATH_KEYS = {"schema-dir", "output-dir", "fixtures-dir", "templates"}
-_KNOWN_KEYS = _PATH_KEYS | {"targets", "modules"}
+_KNOWN_KEYS = _PATH_KEYS | {"targets", "modules", "strict", "ref-map"}
 _MODULE_KEYS = {"targets"}
 
 
@@ -49,6 +53,11 @@ class Project:
     display_names: Mapping[Path, str] = field(default_factory=dict)
     # True when a pyproject.toml with [tool.polytype] was found
     configured: bool = False
+    # Strict: the project owns its schemas, so whatever polytype would approximate in a
+    # schema it merely consumes (unknown keywords, unenforced assertions, ...) is an error.
+    strict: bool = False
+    # `$ref` URL prefix -> local directory, for absolute URLs no local file declares as its $id
+    ref_map: Mapping[str, Path] = field(default_factory=dict)
 
     def relative(self, path: Path) -> str:
         """`path` relative to the project root, with forward slashes (stable in output)."""
@@ -85,9 +94,10 @@ class Project:
         output_dir: Path | None = None,
         schemas: tuple[Path, ...] | None = None,
         display_names: Mapping[Path, str] | None = None,
+        strict: bool = False,
     ) -> Project:
         """This project with `--output-dir` and schema files from the command line applied."""
-        changed = self
+        changed = replace(self, strict=True) if strict else self
         if output_dir is not None:
             changed = replace(changed, output_dir=output_dir.resolve())
         if schemas is not None:
@@ -188,4 +198,25 @@ def _project(root: Path, settings: dict[str, Any], pyproject: Path) -> Project:
         ),
         module_targets=_module_targets(pyproject, settings.get("modules", {})),
         templates_dir=root / templates if isinstance(templates, str) else None,
+        strict=_strict(pyproject, settings.get("strict", False)),
+        ref_map=_ref_map(pyproject, root, settings.get("ref-map", {})),
     )
+
+
+def _ref_map(pyproject: Path, root: Path, value: object) -> dict[str, Path]:
+    if not isinstance(value, dict) or not all(
+        isinstance(url, str) and isinstance(directory, str) and url and directory
+        for url, directory in value.items()
+    ):
+        raise _problem(
+            pyproject,
+            "/tool/polytype/ref-map",
+            'must be a table of URL prefix = "local directory" (relative to the project)',
+        )
+    return {url: root / directory for url, directory in value.items()}
+
+
+def _strict(pyproject: Path, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise _problem(pyproject, "/tool/polytype/strict", "must be true or false")
+    return value

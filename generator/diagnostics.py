@@ -24,6 +24,8 @@ class Diagnostic:
     position: Position
     pointer: str
     message: str
+    # "warning": polytype approximated something and went on (exit 0); "error" stops the run
+    severity: str = "error"
 
     def __str__(self) -> str:
         """One line: control characters and escape sequences in any part are shown escaped,
@@ -31,7 +33,11 @@ class Diagnostic:
         the terminal."""
         where = f"{printable(self.file)}:{self.position.line}:{self.position.column}"
         pointer = printable(self.pointer or "/")
-        return f"{where}: {pointer}: {printable(self.message)}"
+        label = "warning: " if self.severity == "warning" else ""
+        return f"{where}: {label}{pointer}: {printable(self.message)}"
+
+    def as_warning(self) -> Diagnostic:
+        return Diagnostic(self.file, self.position, self.pointer, self.message, "warning")
 
 
 def printable(text: str) -> str:

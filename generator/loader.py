@@ -13,7 +13,7 @@ import math
 import re
 import warnings
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -41,27 +41,81 @@ _PRESCAN_LIMIT = 4 * MAX_NESTING
 
 
 @dataclass(frozen=True)
+class Origin:
+    """Where a rewritten part of a document came from: a file, its positions, a pointer."""
+
+    display_path: str
+    positions: Mapping[str, Position]
+    pointer: str
+    # renames of the draft normaliser (normalised pointer -> written pointer)
+    moves: Mapping[str, str] = field(default_factory=dict)
+
+    def written(self, pointer: str) -> str:
+        """`pointer` (below this origin's data) as the user wrote it."""
+        prefix = pointer
+        while prefix:
+            if prefix in self.moves:
+                return self.moves[prefix] + pointer[len(prefix) :]
+            prefix = prefix.rsplit("/", 1)[0]
+        return pointer
+
+
+@dataclass(frozen=True)
 class Document:
-    """A parsed schema file."""
+    """A parsed schema file.
+
+    The front end may rewrite `data` (older drafts normalised, referenced schemas
+    bundled into `$defs`, inline unions named); `origins` then maps the pointer of each
+    moved part to where it was written, so diagnostics still name the line the user wrote.
+    """
 
     path: Path
     display_path: str
     text: str
     data: Any
     positions: Mapping[str, Position]
+    origins: Mapping[str, Origin] = field(default_factory=dict)
 
     def position(self, pointer: str) -> Position:
         """The position of `pointer`, or of its closest ancestor that has one."""
+        return self.locate(pointer)[1]
+
+    def locate(self, pointer: str) -> tuple[str, Position, str]:
+        """(file, position, pointer) where `pointer` of the data was written."""
+        origin, rest = self._origin(pointer)
+        if origin is not None:
+            written = origin.written(origin.pointer + rest)
+            return origin.display_path, _closest(origin.positions, written), written
+        return self.display_path, _closest(self.positions, pointer), pointer
+
+    def _origin(self, pointer: str) -> tuple[Origin | None, str]:
+        if not self.origins:
+            return None, ""
+        prefix = pointer
         while True:
-            found = self.positions.get(pointer)
-            if found is not None:
-                return found
-            if not pointer:
-                return UNKNOWN_POSITION
-            pointer = pointer.rsplit("/", 1)[0]
+            origin = self.origins.get(prefix)
+            if origin is not None:
+                return origin, pointer[len(prefix) :]
+            if not prefix:
+                return None, ""
+            prefix = prefix.rsplit("/", 1)[0]
 
     def diagnostic(self, pointer: str, message: str) -> Diagnostic:
-        return Diagnostic(self.display_path, self.position(pointer), pointer, message)
+        file, position, written = self.locate(pointer)
+        return Diagnostic(file, position, written, message)
+
+    def warning(self, pointer: str, message: str) -> Diagnostic:
+        return self.diagnostic(pointer, message).as_warning()
+
+
+def _closest(positions: Mapping[str, Position], pointer: str) -> Position:
+    while True:
+        found = positions.get(pointer)
+        if found is not None:
+            return found
+        if not pointer:
+            return UNKNOWN_POSITION
+        pointer = pointer.rsplit("/", 1)[0]
 
 
 def load(path: Path, display_path: str | None = None) -> Document:

@@ -308,8 +308,8 @@ class _Lowering:
         )
 
     def _source(self, pointer: str) -> ir.SourceRef:
-        position = self.document.position(pointer)
-        return ir.SourceRef(self.document.display_path, position.line, position.column, pointer)
+        file, position, written = self.document.locate(pointer)
+        return ir.SourceRef(file, position.line, position.column, written)
 
     def _lower_enum(
         self,

@@ -17,11 +17,10 @@ from generator import __version__, fixtures, ir
 from generator.config import Project, ProjectError
 from generator.diagnostics import UNKNOWN_POSITION, Diagnostic, InputError, Position
 from generator.formatting import format_files
-from generator.loader import Document, load
-from generator.lower import lower
+from generator.frontend import read_schema
+from generator.loader import Document
 from generator.render import RenderEnv, make_env, template_root
 from generator.targets import OutputFile, module_targets, project_targets, rendered_targets
-from generator.validate import validate
 
 
 @dataclass(frozen=True)
@@ -32,19 +31,30 @@ class Build:
     outputs: tuple[OutputFile, ...]
     inputs: dict[str, str]
     selected: frozenset[str]
+    # what the front end approximated in consumed schemas (none in a strict project)
+    warnings: tuple[Diagnostic, ...] = ()
 
 
 def load_modules(project: Project, paths: list[Path] | None = None) -> tuple[ir.Module, ...]:
     """Load, validate and lower every schema; raise ``InputError`` with all problems of all files."""
+    return read_modules(project, paths)[0]
+
+
+def read_modules(
+    project: Project, paths: list[Path] | None = None
+) -> tuple[tuple[ir.Module, ...], tuple[Diagnostic, ...]]:
+    """Every schema's module and the front end's warnings; ``InputError`` with all problems
+    of all files."""
     problems: list[Diagnostic] = []
+    warnings: list[Diagnostic] = []
     modules: list[ir.Module] = []
     documents: dict[str, Document] = {}
     for path in paths if paths is not None else project.schema_files():
         try:
-            document = load(path, project.relative(path))
-            validate(document)
-            modules.append(lower(document))
-            documents[document.display_path] = document
+            read = read_schema(path, project.relative(path), project.strict, project.ref_map)
+            modules.append(read.module)
+            warnings.extend(read.warnings)
+            documents[read.document.display_path] = read.document
         except InputError as error:
             problems.extend(error.diagnostics)
     names: dict[str, ir.Module] = {}
@@ -66,7 +76,7 @@ def load_modules(project: Project, paths: list[Path] | None = None) -> tuple[ir.
         )
     if problems:
         raise InputError(problems)
-    return tuple(sorted(modules, key=lambda m: m.name))
+    return tuple(sorted(modules, key=lambda m: m.name)), tuple(warnings)
 
 
 def require_schemas(project: Project) -> None:
@@ -114,7 +124,7 @@ def _first_position() -> Position:
 def build(project: Project, selected: list[str] | None = None) -> Build:
     """Render every output of the selected modules (all when None), formatted, in memory."""
     require_schemas(project)
-    modules = load_modules(project)
+    modules, warnings = read_modules(project)
     known = {module.name for module in modules}
     if selected:
         # a schema file of the project (`generate schema/x.yaml`) selects the module it defines
@@ -159,7 +169,7 @@ def build(project: Project, selected: list[str] | None = None) -> Build:
             project.fixtures_dir, module.name
         )
     inputs["templates"] = templates_digest(project.templates_dir)
-    return Build(modules, formatted, dict(sorted(inputs.items())), chosen)
+    return Build(modules, formatted, dict(sorted(inputs.items())), chosen, warnings)
 
 
 # Render in a process pool when there are at least this many types in all.

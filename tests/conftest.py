@@ -64,7 +64,7 @@ def copy_project(
             ignore=shutil.ignore_patterns("_build", "deps", "__pycache__"),
         )
     (destination / "pyproject.toml").write_text(
-        '[tool.polytype]\nschema-dir = "schema"\n', encoding="utf-8"
+        '[tool.polytype]\nstrict = true\nschema-dir = "schema"\n', encoding="utf-8"
     )
     return destination
 

@@ -44,7 +44,7 @@ def polytype(*args: str, cwd: Path, stdin: bytes | None = None) -> subprocess.Co
 def small_project(root: Path, settings: str = "") -> Path:
     project = copy_project(root, modules=("nano_agent",))
     (project / "pyproject.toml").write_text(
-        f'[tool.polytype]\nschema-dir = "schema"\n{settings}', encoding="utf-8"
+        f'[tool.polytype]\nstrict = true\nschema-dir = "schema"\n{settings}', encoding="utf-8"
     )
     return project
 
@@ -68,7 +68,7 @@ def test_only_typeddicts_gives_no_elixir_project_and_no_pydantic(tmp_path: Path)
 def test_per_module_targets_override_the_project(tmp_path: Path) -> None:
     project = copy_project(tmp_path / "p", modules=("nano_agent", "bedrock_swarm"))
     (project / "pyproject.toml").write_text(
-        '[tool.polytype]\ntargets = ["docs"]\n\n'
+        '[tool.polytype]\nstrict = true\ntargets = ["docs"]\n\n'
         '[tool.polytype.modules.bedrock_swarm]\ntargets = ["dataclasses", "elixir"]\n',
         encoding="utf-8",
     )

@@ -43,7 +43,7 @@ def limits(tmp_path: Path) -> Path:
     project = tmp_path / "limits"
     (project / "schema").mkdir(parents=True)
     (project / "schema/limits.yaml").write_text(SCHEMA, encoding="utf-8")
-    (project / "pyproject.toml").write_text("[tool.polytype]\n", encoding="utf-8")
+    (project / "pyproject.toml").write_text("[tool.polytype]\nstrict = true\n", encoding="utf-8")
     return project
 
 

@@ -113,7 +113,7 @@ BOUND_CASES: list[tuple[dict[str, Any], bool]] = [
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("builds") / "project"
     (root / "schema").mkdir(parents=True)
-    (root / "pyproject.toml").write_text("[tool.polytype]\n", encoding="utf-8")
+    (root / "pyproject.toml").write_text("[tool.polytype]\nstrict = true\n", encoding="utf-8")
     for name, text in SCHEMAS.items():
         (root / "schema" / f"{name}.yaml").write_text(text, encoding="utf-8")
     assert main(["--project", str(root), "generate"]) == 0
@@ -283,7 +283,7 @@ def test_generate_one_module_and_check_survive_a_non_utf8_output(
     """`generate MODULE` keeps another module's hand-broken file as it is; `check` reports it."""
     root = tmp_path / "project"
     (root / "schema").mkdir(parents=True)
-    (root / "pyproject.toml").write_text("[tool.polytype]\n", encoding="utf-8")
+    (root / "pyproject.toml").write_text("[tool.polytype]\nstrict = true\n", encoding="utf-8")
     (root / "schema" / "a.yaml").write_text("$defs:\n  A: {type: string}\n", encoding="utf-8")
     (root / "schema" / "b.yaml").write_text("$defs:\n  B: {type: integer}\n", encoding="utf-8")
     assert main(["--project", str(root), "generate"]) == 0

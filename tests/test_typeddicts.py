@@ -159,7 +159,7 @@ def _import(path: Path, name: str) -> ModuleType:
 def demo(tmp_path_factory: pytest.TempPathFactory) -> SimpleNamespace:
     root = tmp_path_factory.mktemp("demo")
     (root / "pyproject.toml").write_text(
-        '[tool.polytype]\nschema-dir = "schema"\n', encoding="utf-8"
+        '[tool.polytype]\nstrict = true\nschema-dir = "schema"\n', encoding="utf-8"
     )
     (root / "schema").mkdir()
     (root / "schema" / "demo.yaml").write_text(DEMO_SCHEMA, encoding="utf-8")

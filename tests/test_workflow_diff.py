@@ -277,7 +277,7 @@ def test_invalid_schema_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[st
 def test_git_revisions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     repository = tmp_path / "repo"
     schema = _write(repository / "schema", "shop", BASE)
-    (repository / "pyproject.toml").write_text("[tool.polytype]\n", encoding="utf-8")
+    (repository / "pyproject.toml").write_text("[tool.polytype]\nstrict = true\n", encoding="utf-8")
 
     def git(*args: str) -> None:
         subprocess.run(

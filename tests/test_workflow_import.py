@@ -237,7 +237,7 @@ def test_a_module_without_a_root_needs_type(
 ) -> None:
     project = tmp_path / "project"
     (project / "schema").mkdir(parents=True)
-    (project / "pyproject.toml").write_text("[tool.polytype]\n", encoding="utf-8")
+    (project / "pyproject.toml").write_text("[tool.polytype]\nstrict = true\n", encoding="utf-8")
     (project / "schema" / "tiny.yaml").write_text(
         "$defs:\n  Point:\n    type: object\n    properties:\n      x: {type: integer}\n    required: [x]\n",
         encoding="utf-8",

@@ -11,7 +11,7 @@ from generator.cli import main
 
 from .conftest import REPO
 
-PYPROJECT = '[tool.polytype]\nschema-dir = "schema"\n'
+PYPROJECT = '[tool.polytype]\nstrict = true\nschema-dir = "schema"\n'
 
 
 def small_project(

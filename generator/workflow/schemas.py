@@ -9,9 +9,8 @@ from pathlib import Path
 from generator import ir
 from generator.config import Project
 from generator.diagnostics import UNKNOWN_POSITION, Diagnostic, InputError
-from generator.loader import Document, load
-from generator.lower import lower
-from generator.validate import validate
+from generator.frontend import read_schema
+from generator.loader import Document
 from generator.workflow.errors import WorkflowError
 
 
@@ -33,7 +32,7 @@ def project_schema(project: Project, name: str) -> Schema:
     found: dict[str, Schema] = {}
     for path in project.schema_files():
         try:
-            schema = schema_file(path, project.relative(path))
+            schema = schema_file(path, project.relative(path), project)
         except InputError as error:
             problems.extend(error.diagnostics)
             continue
@@ -56,11 +55,12 @@ def project_schema(project: Project, name: str) -> Schema:
     return found[name]
 
 
-def schema_file(path: Path, display_path: str) -> Schema:
-    """Load, validate and lower one schema file outside any project (``InputError`` if invalid)."""
-    document = load(path, display_path)
-    validate(document)
-    return Schema(lower(document), document)
+def schema_file(path: Path, display_path: str, project: Project | None = None) -> Schema:
+    """Load, validate and lower one schema file (``InputError`` if invalid); strict unless
+    the project says otherwise."""
+    strict = project.strict if project is not None else True
+    read = read_schema(path, display_path, strict, project.ref_map if project else None)
+    return Schema(read.module, read.document)
 
 
 def record_type(module: ir.Module, requested: str | None) -> str:

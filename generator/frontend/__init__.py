@@ -1,0 +1,51 @@
+"""The front end: from a schema file as written to the IR, through small passes.
+
+    load → normalise the draft → resolve and bundle references → drop annotations and
+    warn about unenforced assertions → validate and lower (approximating what cannot
+    be typed exactly) → IR
+
+A strict project (`strict = true`, `--strict`) owns its schemas: its files go straight
+to validation and lowering, and everything the passes would approximate is an error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from generator import ir
+from generator.diagnostics import Diagnostic
+from generator.frontend.approximate import lower_approximating
+from generator.frontend.bundle import bundle
+from generator.frontend.generous import clean
+from generator.loader import Document, load
+from generator.lower import lower
+from generator.validate import validate
+
+
+@dataclass(frozen=True)
+class Read:
+    """A schema file read: its IR, the document as written, and what was approximated."""
+
+    module: ir.Module
+    document: Document
+    warnings: tuple[Diagnostic, ...] = ()
+
+
+def read_schema(
+    path: Path,
+    display_path: str,
+    strict: bool = True,
+    ref_map: Mapping[str, Path] | None = None,
+) -> Read:
+    """Load and lower one schema file; raise ``InputError`` with every problem."""
+    document = load(path, display_path)
+    if strict:
+        validate(document)
+        return Read(lower(document), document)
+    bundled = bundle(document, ref_map)
+    cleaned = clean(bundled.document)
+    module, approximated = lower_approximating(replace(bundled.document, data=cleaned.data))
+    warnings = sorted(set(bundled.warnings + cleaned.warnings + approximated))
+    return Read(module, document, tuple(warnings))

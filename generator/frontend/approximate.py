@@ -1,0 +1,114 @@
+"""Whatever lowering cannot type exactly becomes free-form JSON, with a located warning.
+
+A consumed schema may hold shapes no target can express as a precise type (members
+of a union that nothing tells apart, a `const` object, keywords beside a union, ...).
+Refusing the whole schema for one of them helps nobody: the schema that holds such a
+shape is typed as free-form JSON instead (values decode and encode back exactly; what
+the schema would reject there is not checked), and the warning says where and why.
+
+Problems in polytype's own instructions (`x-` keys, the module name, the root) are
+never approximated: they stay errors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from generator import ir
+from generator.diagnostics import Diagnostic, InputError
+from generator.loader import Document
+from generator.lower import lower
+from generator.validate import validate, walk_schemas
+
+# Rounds of lower-and-replace before giving up (each round replaces at least one schema).
+MAX_ROUNDS = 50
+_KEPT = ("description", "title")
+
+
+def lower_approximating(document: Document) -> tuple[ir.Module, tuple[Diagnostic, ...]]:
+    """Validate and lower `document`, replacing each schema they refuse with free-form
+    JSON; raise ``InputError`` only for problems no replacement can fix."""
+    data = document.data
+    warnings: list[Diagnostic] = []
+    for _ in range(MAX_ROUNDS):
+        # diagnostics of this document name pointers into `data` (no origins): the place
+        # to replace; the warnings are worded through the real document's origins
+        plain = replace(document, data=data, origins={})
+        try:
+            validate(plain)
+            lower(plain)
+        except InputError as error:
+            data, fixed = _replace(data, error.diagnostics)
+            hard = [d for d in error.diagnostics if d not in fixed]
+            if hard:
+                raise InputError(
+                    [document.diagnostic(d.pointer, d.message) for d in hard]
+                ) from None
+            warnings.extend(
+                document.warning(
+                    d.pointer,
+                    f"typed as free-form JSON (kept exactly, not checked): {d.message}",
+                )
+                for d in fixed
+            )
+            continue
+        module = lower(replace(document, data=data))
+        return module, tuple(warnings)
+    raise InputError([document.diagnostic("", "the schema could not be approximated")])
+
+
+def _replace(data: Any, problems: list[Diagnostic]) -> tuple[Any, list[Diagnostic]]:
+    """`data` with the schema around each problem replaced by free-form JSON, and the
+    problems that were handled so."""
+    schemas = {pointer: node for pointer, node in walk_schemas(data)}
+    chosen: dict[str, Diagnostic] = {}
+    for problem in problems:
+        target = _enclosing(problem.pointer, schemas)
+        if target is not None and not _is_free(schemas[target]):
+            chosen.setdefault(target, problem)
+    fixed: list[Diagnostic] = []
+    for problem in problems:
+        target = _enclosing(problem.pointer, schemas)
+        if target is not None and target in chosen:
+            fixed.append(problem)
+    replaced: list[str] = []
+    for pointer in sorted(chosen, key=len):  # outermost first: inner replacements are moot
+        if any(pointer.startswith(outer + "/") for outer in replaced):
+            continue
+        replaced.append(pointer)
+        data = _set(data, pointer, {k: v for k, v in schemas[pointer].items() if k in _KEPT})
+    return data, fixed
+
+
+def _enclosing(pointer: str, schemas: dict[str, Any]) -> str | None:
+    """The innermost schema around `pointer` that may be replaced, or None when the
+    problem lies in polytype's own vocabulary or the document itself."""
+    tokens = pointer.split("/")
+    if any(token.startswith("x-") for token in tokens):
+        return None
+    while pointer:
+        if pointer in schemas and pointer.count("/") >= 2:
+            return pointer
+        pointer = pointer.rsplit("/", 1)[0]
+    return None
+
+
+def _is_free(node: dict[str, Any]) -> bool:
+    return all(key in _KEPT for key in node)
+
+
+def _set(data: Any, pointer: str, value: Any) -> Any:
+    """A copy of `data` with `value` at `pointer` (copying only the path to it)."""
+    if not pointer:
+        return value
+    head, _, rest = pointer[1:].partition("/")
+    token = head.replace("~1", "/").replace("~0", "~")
+    if isinstance(data, list):
+        index = int(token)
+        copy_list = list(data)
+        copy_list[index] = _set(data[index], "/" + rest if rest else "", value)
+        return copy_list
+    copy_dict = dict(data)
+    copy_dict[token] = _set(data[token], "/" + rest if rest else "", value)
+    return copy_dict

@@ -1,0 +1,201 @@
+"""Read a consumed schema generously: annotations ignored, unenforced assertions warned.
+
+JSON Schema says a keyword it does not define is an annotation, so a published
+schema's `markdownDescription`, `tsType` or `x-intellij-html-description` is dropped
+here without a word. Two exceptions keep typos visible: a key that looks like one of
+polytype's own `x-` keys (`x-feild`) stays, for the dialect check to answer with
+"did you mean", and in a strict project nothing here runs at all.
+
+Assertion keywords no generated decoder enforces yet (`uniqueItems`, `not`,
+`if`/`then`/`else`, `propertyNames`, ...) are dropped with a located warning: the
+types stay exact, and the warning says which values would be accepted that the
+schema rejects.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator.diagnostics import Diagnostic, join_pointer
+from generator.frontend.drafts import SCHEMA_LISTS, SCHEMA_MAPS, SINGLE_SCHEMA
+from generator.loader import Document
+from generator.patterns import pcre_problem
+from generator.validate import known_keywords
+
+# Every keyword of JSON Schema 2020-12 (older drafts are normalised to it first).
+JSON_SCHEMA_KEYWORDS = frozenset(
+    {
+        "$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$defs",
+        "$comment", "$vocabulary", "definitions", "allOf", "anyOf", "oneOf", "not", "if",
+        "then", "else", "dependentSchemas", "prefixItems", "items", "contains", "properties",
+        "patternProperties", "additionalProperties", "propertyNames", "unevaluatedItems",
+        "unevaluatedProperties", "type", "enum", "const", "multipleOf", "maximum",
+        "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength",
+        "pattern", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains",
+        "maxProperties", "minProperties", "required", "dependentRequired", "title",
+        "description", "default", "deprecated", "readOnly", "writeOnly", "examples",
+        "format", "contentEncoding", "contentMediaType", "contentSchema",
+    }
+)  # fmt: skip
+
+# Assertions the generated decoders do not enforce yet, and what that lets through.
+UNENFORCED = {
+    "not": "values the `not` schema matches",
+    "if": "values that fail the conditional schemas",
+    "then": "values that fail the conditional schemas",
+    "else": "values that fail the conditional schemas",
+    "contains": "arrays without a matching item",
+    "minContains": "arrays with too few matching items",
+    "maxContains": "arrays with too many matching items",
+    "uniqueItems": "arrays with repeated items",
+    "multipleOf": "numbers that are not multiples",
+    "minProperties": "objects with too few keys",
+    "maxProperties": "objects with too many keys",
+    "propertyNames": "objects whose keys break the rule",
+    "patternProperties": "keys matching a pattern whose values break its schema",
+    "dependentRequired": "objects missing a dependent key",
+    "dependentSchemas": "objects that fail a dependent schema",
+    "unevaluatedItems": "arrays with unevaluated items",
+    "unevaluatedProperties": "objects with unevaluated keys",
+    "contentSchema": "encoded content that breaks its schema",
+}
+
+
+@dataclass(frozen=True)
+class Cleaned:
+    data: Any
+    warnings: tuple[Diagnostic, ...]
+
+
+def clean(document: Document) -> Cleaned:
+    """The bundled document's data with annotations dropped and unenforced assertions
+    removed (each warned about, at the place it was written)."""
+    cleaner = _Cleaner(document, _polytype_keys())
+    data = cleaner.schema(document.data, "", root=True)
+    return Cleaned(data, tuple(cleaner.warnings))
+
+
+def _polytype_keys() -> frozenset[str]:
+    return frozenset(key for key in known_keywords() if key.startswith("x-")) | {"x-polytype"}
+
+
+@dataclass
+class _Cleaner:
+    document: Document
+    polytype_keys: frozenset[str]
+    warnings: list[Diagnostic] = field(default_factory=list)
+
+    def schema(self, node: Any, pointer: str, root: bool = False) -> Any:
+        if not isinstance(node, dict):
+            return node
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            here = join_pointer(pointer, key)
+            if key.startswith("x-"):
+                if key in self.polytype_keys or _looks_like(key, self.polytype_keys):
+                    out[key] = value
+            elif key not in JSON_SCHEMA_KEYWORDS and not (key == "nullable" and value is True):
+                continue  # an annotation JSON Schema does not define
+            elif key in UNENFORCED and _trivial(key, value):
+                continue  # asserts nothing
+            elif key in UNENFORCED:
+                replacement = self._unenforced(node, key, value, here)
+                if replacement is not None:
+                    out.update(replacement)
+            elif key == "pattern" and isinstance(value, str) and pcre_problem(value):
+                self.warnings.append(
+                    self.document.warning(
+                        here,
+                        f"pattern {value!r} is not checked (Elixir's regex engine cannot run it: "
+                        f"{pcre_problem(value)}); strings that break it are accepted",
+                    )
+                )
+            elif key in SINGLE_SCHEMA:
+                out[key] = self.schema(value, here)
+            elif key in SCHEMA_LISTS and isinstance(value, list):
+                out[key] = [
+                    self.schema(item, join_pointer(here, index)) for index, item in enumerate(value)
+                ]
+            elif key in SCHEMA_MAPS and isinstance(value, dict):
+                out[key] = {
+                    name: self.schema(child, join_pointer(here, name))
+                    for name, child in value.items()
+                }
+            else:
+                out[key] = value
+        self._declare_required(out)
+        return out
+
+    def _unenforced(
+        self, node: dict[str, Any], key: str, value: Any, pointer: str
+    ) -> dict[str, Any] | None:
+        if key == "unevaluatedProperties" and value is False and _alone(node):
+            return {"additionalProperties": False}  # the same thing without applicators
+        self.warnings.append(
+            self.document.warning(
+                pointer,
+                f"{key!r} is not enforced by the generated decoders: they accept "
+                f"{UNENFORCED[key]} (the types and the round trip are exact)",
+            )
+        )
+        return None
+
+    @staticmethod
+    def _declare_required(out: dict[str, Any]) -> None:
+        """`required` keys without `properties` are keys of any value: declare them so."""
+        required = out.get("required")
+        kinds = out.get("type", "object")
+        if (
+            not isinstance(required, list)
+            or any(key in out for key in ("$ref", "oneOf", "anyOf", "allOf"))
+            or "object" not in (kinds if isinstance(kinds, list) else [kinds])
+        ):
+            return
+        properties = out.get("properties")
+        if properties is None:
+            properties = out["properties"] = {}
+        if isinstance(properties, dict):
+            for key in required:
+                if isinstance(key, str):
+                    properties.setdefault(key, {})
+
+
+# Keywords whose value is a schema: `true` or `{}` there asserts nothing (except under `not`).
+_SCHEMA_VALUED = frozenset(
+    {"if", "then", "else", "contains", "propertyNames", "unevaluatedItems",
+     "unevaluatedProperties", "contentSchema"}
+)  # fmt: skip
+
+
+def _trivial(key: str, value: Any) -> bool:
+    """Assertions that assert nothing (`uniqueItems: false`, `propertyNames: {}`, ...)."""
+    if key == "uniqueItems":
+        return value is False
+    if key in ("minProperties", "minContains"):
+        return bool(value == 0) and not isinstance(value, bool)
+    if key in _SCHEMA_VALUED:
+        return value is True or bool(value == {})
+    if key in ("patternProperties", "dependentRequired", "dependentSchemas"):
+        return bool(value == {})
+    return False
+
+
+def _alone(node: dict[str, Any]) -> bool:
+    return not any(
+        key in node
+        for key in (
+            "allOf",
+            "anyOf",
+            "oneOf",
+            "$ref",
+            "if",
+            "dependentSchemas",
+            "additionalProperties",
+        )
+    )
+
+
+def _looks_like(key: str, known: frozenset[str]) -> bool:
+    return bool(difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.8))

@@ -1,0 +1,338 @@
+"""The front end reads schemas it does not own: every draft, every kind of `$ref`,
+unknown keywords as annotations, located warnings for what it approximates, and the
+strict mode that keeps refusing all of it for projects that own their schemas.
+
+Each test writes a small project in a temporary directory, runs the real CLI
+(`generator.cli.main`), and, where it generates, decodes and re-encodes a value with
+the generated dataclasses to prove the types it claims.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from generator.cli import main
+from generator.frontend.drafts import normalise
+
+from .conftest import REPO, import_file
+
+
+def _project(root: Path, files: dict[str, Any], settings: str = "") -> Path:
+    (root / "schema").mkdir(parents=True)
+    for name, content in files.items():
+        path = root / "schema" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text = content if isinstance(content, str) else json.dumps(content, indent=2)
+        path.write_text(text, encoding="utf-8")
+    (root / "pyproject.toml").write_text(
+        '[tool.polytype]\nschema-dir = "schema"\ntargets = ["dataclasses", "docs"]\n' + settings,
+        encoding="utf-8",
+    )
+    return root
+
+
+def _generate(
+    root: Path, capsys: pytest.CaptureFixture[str], *extra: str, schema: str | None = None
+) -> tuple[int, str]:
+    argv = ["--project", str(root), *extra, "generate"]
+    if schema is not None:
+        argv.append(str(root / "schema" / schema))
+    code = main(argv)
+    return code, capsys.readouterr().err
+
+
+def _models(root: Path, module: str) -> ModuleType:
+    path = root / "generated" / "python" / module / "dataclass_models.py"
+    return import_file(path, f"frontend_{module}_{abs(hash(root))}")
+
+
+def _round_trip(models: ModuleType, type_name: str, value: Any) -> Any:
+    snake = "".join(f"_{c.lower()}" if c.isupper() else c for c in type_name).lstrip("_")
+    decoded = getattr(models, f"decode_{snake}")(value)
+    return getattr(models, f"encode_{snake}")(decoded)
+
+
+def test_unknown_keywords_are_annotations_unless_strict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    schema = {
+        "title": "Editor settings",
+        "type": "object",
+        "markdownDescription": "**bold**",
+        "x-intellij-html-description": "<b>bold</b>",
+        "properties": {"tabSize": {"type": "integer", "tsType": "number", "example": 4}},
+    }
+    root = _project(tmp_path, {"editor.json": schema})
+    code, err = _generate(root, capsys)
+    assert code == 0, err
+    assert "warning" not in err  # annotations are not approximations
+    value = {"tabSize": 4, "other": [1]}
+    assert _round_trip(_models(root, "editor"), "EditorSettings", value) == value
+
+    code, err = _generate(root, capsys, "--strict")
+    assert code == 2
+    assert "/markdownDescription: unknown keyword 'markdownDescription'" in err
+    assert "/properties/tabSize/tsType" in err
+
+
+def test_a_mistyped_polytype_key_is_still_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    schema = {
+        "title": "A",
+        "type": "object",
+        "properties": {"b": {"type": "string", "x-feild": "c"}},
+    }
+    code, err = _generate(_project(tmp_path, {"a.json": schema}), capsys)
+    assert code == 2
+    assert "x-feild" in err and "did you mean 'x-field'" in err
+
+
+def test_unenforced_assertions_are_located_warnings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = (
+        "title: Tagged\n"
+        "type: object\n"
+        "properties:\n"
+        "  tags:\n"
+        "    type: array\n"
+        "    items: {type: string}\n"
+        "    uniqueItems: true\n"
+        "  size: {type: integer, multipleOf: 4}\n"
+    )
+    root = _project(tmp_path, {"tagged.yaml": text})
+    code, err = _generate(root, capsys)
+    assert code == 0, err
+    assert (
+        "schema/tagged.yaml:7:5: warning: /properties/tags/uniqueItems: 'uniqueItems' is not enforced"
+        in err
+    )
+    assert "schema/tagged.yaml:8:25: warning: /properties/size/multipleOf:" in err
+    assert (root / "generated").is_dir()
+    code, err = _generate(root, capsys, "--strict")
+    assert code == 2 and "uniqueItems: true is not supported" in err
+
+
+def test_every_kind_of_reference(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    common = {
+        "$id": "https://example.com/geo/common.json",
+        "$defs": {
+            "Point": {
+                "type": "object",
+                "properties": {"x": {"type": "number"}, "y": {"type": "number"}},
+                "required": ["x", "y"],
+            },
+            "Label": {"$anchor": "label", "type": "string", "minLength": 1},
+        },
+    }
+    vendored = {"type": "object", "properties": {"unit": {"enum": ["m", "km"]}}}
+    main_schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {
+            "origin": {"$ref": "common.json#/$defs/Point"},
+            "by_id": {"$ref": "https://example.com/geo/common.json#/$defs/Point"},
+            "label": {"$ref": "https://example.com/geo/common.json#label"},
+            "scale": {"$ref": "https://vendor.example/schemas/scale.json"},
+            "children": {"type": "array", "items": {"$ref": "#"}},
+            "size": {"type": "object", "properties": {"w": {"type": "integer", "minimum": 0}}},
+            "also_size": {"$ref": "#/properties/size"},
+        },
+        "required": ["origin"],
+    }
+    root = _project(
+        tmp_path,
+        {"scene.json": main_schema, "common.json": common},
+        '\n[tool.polytype.ref-map]\n"https://vendor.example/schemas/" = "vendor"\n',
+    )
+    (root / "vendor").mkdir()
+    (root / "vendor" / "scale.json").write_text(json.dumps(vendored), encoding="utf-8")
+    code, err = _generate(root, capsys, schema="scene.json")
+    assert code == 0, err
+    models = _models(root, "scene")
+    # the titleless root is named after its file; references became named types
+    for name in ("Scene", "Point", "Label", "Scale", "SceneSize"):
+        assert hasattr(models, name) or hasattr(models, f"decode_{name.lower()}"), name
+    value = {
+        "origin": {"x": 1.5, "y": 2},
+        "by_id": {"x": 0, "y": 0},
+        "label": "home",
+        "scale": {"unit": "km"},
+        "children": [{"origin": {"x": 3, "y": 4}, "children": []}],
+        "size": {"w": 3},
+        "also_size": {"w": 4},
+    }
+    assert _round_trip(models, "Scene", value) == value
+    with pytest.raises(models.DecodeError, match=r"\$\.children\[0\]\.origin"):
+        models.decode_scene({"origin": {"x": 1, "y": 2}, "children": [{"origin": {"x": 1}}]})
+    with pytest.raises(models.DecodeError, match=r"\$\.label"):
+        models.decode_scene({"origin": {"x": 1, "y": 2}, "label": ""})
+
+
+def test_an_unknown_absolute_url_is_a_located_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    schema = {
+        "title": "Remote",
+        "type": "object",
+        "properties": {"thing": {"$ref": "https://nowhere.example/thing.json"}},
+    }
+    root = _project(tmp_path, {"remote.json": schema})
+    code, err = _generate(root, capsys)
+    assert code == 0, err
+    assert "schema/remote.json:" in err and "/properties/thing/$ref: cannot resolve" in err
+    assert "ref-map" in err
+    value = {"thing": {"anything": [1, None]}}
+    assert _round_trip(_models(root, "remote"), "Remote", value) == value
+
+
+def test_draft_04_is_normalised() -> None:
+    schema = {
+        "$schema": "http://json-schema.org/draft-04/schema#",
+        "id": "http://example.com/s.json",
+        "definitions": {"N": {"type": "number", "minimum": 0, "exclusiveMinimum": True}},
+        "type": "object",
+        "properties": {
+            "pair": {"type": "array", "items": [{"type": "string"}], "additionalItems": False},
+            "a": {"type": "string"},
+        },
+        "dependencies": {"a": ["b"], "c": {"required": ["d"]}},
+    }
+    result = normalise(schema, "draft-04").data
+    assert result["$id"] == "http://example.com/s.json" and "id" not in result
+    assert result["definitions"]["N"] == {"type": "number", "exclusiveMinimum": 0}
+    assert result["properties"]["pair"] == {
+        "type": "array",
+        "prefixItems": [{"type": "string"}],
+        "items": False,
+    }
+    assert result["dependentRequired"] == {"a": ["b"]}
+    assert result["dependentSchemas"] == {"c": {"required": ["d"]}}
+
+
+def test_draft_07_ignores_keywords_beside_ref(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    schema = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "Config",
+        "definitions": {
+            "Name": {"type": "string"},
+            "Level": {"type": "integer", "exclusiveMinimum": 0},
+        },
+        "type": "object",
+        "properties": {
+            "name": {"$ref": "#/definitions/Name", "type": "integer"},
+            "level": {"$ref": "#/definitions/Level"},
+        },
+    }
+    root = _project(tmp_path, {"settings.json": schema})
+    code, err = _generate(root, capsys)
+    assert code == 0, err
+    models = _models(root, "settings")
+    value = {"name": "n", "level": 1}
+    assert _round_trip(models, "Config", value) == value
+    with pytest.raises(models.DecodeError, match=r"\$\.level"):
+        models.decode_config({"level": 0})
+
+
+def test_names_that_are_not_identifiers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    schema = {
+        "$defs": {
+            "Vector2<number>": {
+                "type": "object",
+                "properties": {"x": {"type": "number"}, "y": {"type": "number"}},
+            },
+            "Holder": {"type": "object", "properties": {"v": {"$ref": "#/$defs/Vector2<number>"}}},
+        }
+    }
+    root = _project(tmp_path, {"shapes.json": schema})
+    code, err = _generate(root, capsys)
+    assert code == 0, err
+    models = _models(root, "shapes")
+    assert hasattr(models, "Vector2Number")
+    value = {"v": {"x": 1, "y": 2}}
+    assert _round_trip(models, "Holder", value) == value
+
+
+def test_what_cannot_be_typed_becomes_free_form_json_with_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    schema = {
+        "title": "Message",
+        "type": "object",
+        "properties": {
+            "body": {
+                "anyOf": [
+                    {"type": "object", "properties": {"text": {"type": "string"}}},
+                    {"type": "object", "properties": {"html": {"type": "string"}}},
+                ]
+            },
+            "id": {"type": "string"},
+        },
+        "required": ["id"],
+    }
+    root = _project(tmp_path, {"message.json": schema})
+    code, err = _generate(root, capsys)
+    assert code == 0, err
+    assert "schema/message.json:" in err
+    assert "/properties/body: typed as free-form JSON (kept exactly, not checked)" in err
+    models = _models(root, "message")
+    value = {"id": "1", "body": {"html": "<p>", "extra": [True, None]}}
+    assert _round_trip(models, "Message", value) == value
+    with pytest.raises(models.DecodeError, match=r"\$\.id"):
+        models.decode_message({"id": 1})
+    code, err = _generate(root, capsys, "--strict")
+    assert code == 2 and "inline union options 1 and 2 are both JSON objects" in err
+
+
+def test_strict_in_the_project_settings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    schema = {
+        "title": "A",
+        "type": "object",
+        "properties": {"b": {"type": "string"}},
+        "tsType": "A",
+    }
+    root = _project(tmp_path, {"a.json": schema}, "strict = true\n")
+    code, err = _generate(root, capsys)
+    assert code == 2 and "unknown keyword 'tsType'" in err
+    assert not (root / "generated").exists()
+
+
+def test_the_shipped_schemas_read_the_same_either_way(tmp_path: Path) -> None:
+    """The front end's passes change nothing in schemas written for polytype: without
+    `strict`, the five shipped schemas generate byte-identical output and no warning."""
+    root = tmp_path / "project"
+    shutil.copytree(REPO / "schema", root / "schema")
+    shutil.copytree(REPO / "tests" / "fixtures", root / "tests" / "fixtures")
+    (root / "pyproject.toml").write_text('[tool.polytype]\nschema-dir = "schema"\n', "utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "polytype", "generate"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "warning" not in result.stderr
+    ours = {
+        p.relative_to(root / "generated"): p.read_bytes()
+        for p in (root / "generated").rglob("*")
+        if p.is_file()
+    }
+    shipped = {
+        p.relative_to(REPO / "generated"): p.read_bytes()
+        for p in (REPO / "generated").rglob("*")
+        if p.is_file() and not {"_build", "deps", "__pycache__"} & set(p.parts)
+    }
+    assert sorted(ours) == sorted(shipped)
+    assert [path for path in ours if ours[path] != shipped[path]] == []

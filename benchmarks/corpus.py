@@ -85,7 +85,8 @@ def _round_trips(decode: Callable[[Any], Any], encode: Callable[[Any], Any], ins
 
 
 def _pointer_of(root: str) -> str:
-    return root.split("#", 1)[1] if "#" in root else ""
+    """An instance's root (`file.json#/pointer`) as `file.json#/pointer`, `#` always present."""
+    return root if "#" in root else root + "#"
 
 
 def _polytype(schema_dir: Path, entry: dict[str, Any], work: Path) -> Outcome:
@@ -118,7 +119,8 @@ def _polytype(schema_dir: Path, entry: dict[str, Any], work: Path) -> Outcome:
 
 
 def _polytype_types(schema: Path) -> dict[str, str]:
-    """JSON pointer in the schema file -> the name of the type polytype generated for it."""
+    """`file#pointer` of a schema (files relative to the main one) -> the name of the type
+    polytype generated for it."""
     sys.path.insert(0, str(ROOT))
     from generator import ir
     from generator.config import find_project
@@ -129,7 +131,7 @@ def _polytype_types(schema: Path) -> dict[str, str]:
     for module in load_modules(project):
         for named in module.types:
             if isinstance(named.source, ir.SourceRef):
-                names.setdefault(named.source.pointer, named.name)
+                names.setdefault(f"{named.source.file}#{named.source.pointer}", named.name)
     return names
 
 

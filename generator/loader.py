@@ -88,6 +88,15 @@ class Document:
             return origin.display_path, _closest(origin.positions, written), written
         return self.display_path, _closest(self.positions, pointer), pointer
 
+    def origin_of(self, pointer: str) -> Origin:
+        """Where the data at `pointer` was written, as an origin for a part moved from there."""
+        origin, rest = self._origin(pointer)
+        if origin is not None:
+            return Origin(
+                origin.display_path, origin.positions, origin.pointer + rest, origin.moves
+            )
+        return Origin(self.display_path, self.positions, pointer)
+
     def _origin(self, pointer: str) -> tuple[Origin | None, str]:
         if not self.origins:
             return None, ""

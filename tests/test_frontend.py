@@ -336,3 +336,137 @@ def test_the_shipped_schemas_read_the_same_either_way(tmp_path: Path) -> None:
     }
     assert sorted(ours) == sorted(shipped)
     assert [path for path in ours if ours[path] != shipped[path]] == []
+
+
+def test_all_of_with_a_base_becomes_one_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    schema = {
+        "$defs": {
+            "Base": {
+                "type": "object",
+                "properties": {"id": {"type": "string"}, "size": {"type": "integer", "minimum": 0}},
+                "required": ["id"],
+            },
+            "Photo": {
+                "allOf": [
+                    {"$ref": "#/$defs/Base"},
+                    {
+                        "properties": {"size": {"maximum": 10}, "url": {"type": "string"}},
+                        "required": ["url"],
+                    },
+                ]
+            },
+        }
+    }
+    root = _project(tmp_path, {"media.json": schema})
+    code, err = _generate(root, capsys)
+    assert code == 0, err
+    assert "free-form" not in err
+    models = _models(root, "media")
+    assert [f for f in models.Photo.__dataclass_fields__ if not f.startswith("_")][:3] == [
+        "id",
+        "url",
+        "size",
+    ]
+    value = {"id": "p", "url": "u", "size": 10}
+    assert _round_trip(models, "Photo", value) == value
+    for bad, where in (
+        ({"id": "p"}, r"\$\.url"),
+        ({"id": "p", "url": "u", "size": 11}, r"\$\.size"),
+    ):
+        with pytest.raises(models.DecodeError, match=where):
+            models.decode_photo(bad)
+
+
+def test_contradictory_all_of_parts_are_a_located_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = (
+        "$defs:\n"
+        "  Impossible:\n"
+        "    allOf:\n"
+        "      - {type: string}\n"
+        "      - {type: integer}\n"
+    )
+    code, err = _generate(_project(tmp_path, {"never.yaml": text}), capsys)
+    assert code == 2
+    assert "schema/never.yaml:3:5: /$defs/Impossible/allOf: the parts contradict each other" in err
+
+
+def test_inline_unions_are_named_after_their_place(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Keywords beside a union apply to every member; object members with a constant tag
+    are named after it, and the union after the property that holds it."""
+    schema = {
+        "$defs": {
+            "SamplingMessage": {
+                "type": "object",
+                "properties": {
+                    "content": {
+                        "type": "object",
+                        "properties": {"annotations": {"type": "object"}},
+                        "oneOf": [
+                            {
+                                "properties": {
+                                    "type": {"const": "text"},
+                                    "text": {"type": "string"},
+                                },
+                                "required": ["type", "text"],
+                            },
+                            {
+                                "properties": {
+                                    "type": {"const": "image"},
+                                    "data": {"type": "string"},
+                                },
+                                "required": ["type", "data"],
+                            },
+                        ],
+                    }
+                },
+                "required": ["content"],
+            }
+        }
+    }
+    root = _project(tmp_path, {"sampling.json": schema})
+    code, err = _generate(root, capsys)
+    assert code == 0, err
+    assert "free-form" not in err
+    models = _models(root, "sampling")
+    assert {"SamplingMessageContentText", "SamplingMessageContentImage"} <= set(dir(models))
+    value = {"content": {"type": "image", "data": "AA==", "annotations": {"a": 1}}}
+    assert _round_trip(models, "SamplingMessage", value) == value
+    assert isinstance(
+        models.decode_sampling_message(value).content, models.SamplingMessageContentImage
+    )
+    with pytest.raises(models.DecodeError, match=r"\$\.content"):
+        models.decode_sampling_message({"content": {"type": "audio"}})
+
+
+def test_a_union_with_a_free_form_member_encodes_every_member(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A member typed as free-form JSON is checked last when encoding, so a record
+    inside another member is still written as JSON (stylelint's rule values)."""
+    schema = {
+        "$defs": {
+            "Options": {"type": "object", "properties": {"message": {"type": "string"}}},
+            "Rule": {
+                "type": ["null", "string", "array"],
+                "oneOf": [
+                    {"type": ["null", "string"]},
+                    {
+                        "type": "array",
+                        "items": {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/Options"}]},
+                    },
+                ],
+            },
+        }
+    }
+    root = _project(tmp_path, {"lint.json": schema})
+    code, err = _generate(root, capsys)
+    assert code == 0, err
+    models = _models(root, "lint")
+    for value in (None, "x", ["a", {"message": "m", "other": 1}]):
+        assert _round_trip(models, "Rule", value) == value

@@ -1,8 +1,8 @@
 """The front end: from a schema file as written to the IR, through small passes.
 
     load → normalise the draft → resolve and bundle references → drop annotations and
-    warn about unenforced assertions → validate and lower (approximating what cannot
-    be typed exactly) → IR
+    warn about unenforced assertions → merge allOf, name unions → validate and lower
+    (approximating what cannot be typed exactly) → IR
 
 A strict project (`strict = true`, `--strict`) owns its schemas: its files go straight
 to validation and lowering, and everything the passes would approximate is an error.
@@ -19,6 +19,7 @@ from generator.diagnostics import Diagnostic
 from generator.frontend.approximate import lower_approximating
 from generator.frontend.bundle import bundle
 from generator.frontend.generous import clean
+from generator.frontend.shapes import reshape
 from generator.loader import Document, load
 from generator.lower import lower
 from generator.validate import validate
@@ -46,6 +47,7 @@ def read_schema(
         return Read(lower(document), document)
     bundled = bundle(document, ref_map)
     cleaned = clean(bundled.document)
-    module, approximated = lower_approximating(replace(bundled.document, data=cleaned.data))
-    warnings = sorted(set(bundled.warnings + cleaned.warnings + approximated))
+    reshaped = reshape(replace(bundled.document, data=cleaned.data))
+    module, approximated = lower_approximating(reshaped.document)
+    warnings = sorted(set(bundled.warnings + cleaned.warnings + reshaped.warnings + approximated))
     return Read(module, document, tuple(warnings))

@@ -91,6 +91,7 @@ class _Cleaner:
         if not isinstance(node, dict):
             return node
         out: dict[str, Any] = {}
+        late: dict[str, Any] = {}
         for key, value in node.items():
             here = join_pointer(pointer, key)
             if key.startswith("x-"):
@@ -103,7 +104,7 @@ class _Cleaner:
             elif key in UNENFORCED:
                 replacement = self._unenforced(node, key, value, here)
                 if replacement is not None:
-                    out.update(replacement)
+                    late.update(replacement)
             elif key == "pattern" and isinstance(value, str) and pcre_problem(value):
                 self.warnings.append(
                     self.document.warning(
@@ -125,7 +126,9 @@ class _Cleaner:
                 }
             else:
                 out[key] = value
+        out.update(late)  # replacements win over what the schema says beside them
         self._declare_required(out)
+        _drop_impossible_enum_values(out)
         return out
 
     def _unenforced(
@@ -133,6 +136,8 @@ class _Cleaner:
     ) -> dict[str, Any] | None:
         if key == "unevaluatedProperties" and value is False and _alone(node):
             return {"additionalProperties": False}  # the same thing without applicators
+        if key == "patternProperties" and isinstance(value, dict):
+            return self._pattern_properties(node, value, pointer)
         self.warnings.append(
             self.document.warning(
                 pointer,
@@ -141,6 +146,33 @@ class _Cleaner:
             )
         )
         return None
+
+    def _pattern_properties(
+        self, node: dict[str, Any], patterns: dict[str, Any], pointer: str
+    ) -> dict[str, Any]:
+        """Keys matching a pattern are not "additional": with one pattern and nothing else
+        allowed, the object is a map of that pattern's schema (the key pattern unchecked);
+        otherwise additionalProperties no longer applies to every unknown key, so it goes."""
+        additional = node.get("additionalProperties", True)
+        if len(patterns) == 1 and additional is False and not node.get("properties"):
+            [(pattern, schema)] = patterns.items()
+            self.warnings.append(
+                self.document.warning(
+                    pointer,
+                    f"keys are not checked against the pattern {pattern!r}: any key is "
+                    "accepted, with a value of the pattern's schema",
+                )
+            )
+            return {"additionalProperties": self.schema(schema, join_pointer(pointer, pattern))}
+        self.warnings.append(
+            self.document.warning(
+                pointer,
+                "'patternProperties' is not enforced by the generated decoders: keys that "
+                "match a pattern are kept as free-form JSON"
+                + (", and additionalProperties is not checked" if additional is not True else ""),
+            )
+        )
+        return {"additionalProperties": True} if additional is not True else {}
 
     @staticmethod
     def _declare_required(out: dict[str, Any]) -> None:
@@ -167,6 +199,33 @@ _SCHEMA_VALUED = frozenset(
     {"if", "then", "else", "contains", "propertyNames", "unevaluatedItems",
      "unevaluatedProperties", "contentSchema"}
 )  # fmt: skip
+
+
+def _drop_impossible_enum_values(out: dict[str, Any]) -> None:
+    """`enum` values of a JSON type that `type` excludes can never match: not values."""
+    values, declared = out.get("enum"), out.get("type")
+    if not isinstance(values, list) or declared is None:
+        return
+    allowed = set(declared) if isinstance(declared, list) else {declared}
+    if "number" in allowed:
+        allowed.add("integer")
+    possible = [value for value in values if _json_type(value) in allowed]
+    if possible and len(possible) != len(values):
+        out["enum"] = possible
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "integer" if value.is_integer() else "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
 
 
 def _trivial(key: str, value: Any) -> bool:

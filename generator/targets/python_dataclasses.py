@@ -184,27 +184,42 @@ class _Codegen(Codecs):
             return 0
         if isinstance(type_ref, ir.Prim):
             return {"bool": 1, "int": 2, "float": 3, "str": 4}[type_ref.kind]
-        return 5
+        return 6 if self.python_classes(type_ref) == "object" else 5
 
     def python_classes(self, type_ref: ir.TypeRef) -> str:
+        """The `isinstance` class (or tuple of classes) of a decoded `type_ref` value;
+        `object` when any value may be one (free-form JSON): such a check goes last."""
+        classes = self._classes(type_ref)
+        if "object" in classes:
+            return "object"
+        unique = list(dict.fromkeys(classes))
+        return unique[0] if len(unique) == 1 else "(" + ", ".join(unique) + ")"
+
+    def _classes(self, type_ref: ir.TypeRef) -> list[str]:
         if isinstance(type_ref, ir.Prim):
-            return {"str": "str", "int": "int", "float": "(int, float)", "bool": "bool"}[
+            return {"str": ["str"], "int": ["int"], "float": ["int", "float"], "bool": ["bool"]}[
                 type_ref.kind
             ]
         if isinstance(type_ref, ir.ListOf):
-            return "tuple" if type_ref.as_tuple else "list"
-        if isinstance(type_ref, (ir.MapOf, ir.AnyJSON)):
-            return "dict"
-        if isinstance(type_ref, ir.Ref):
-            named = self.named(type_ref.name)
-            if isinstance(named, ir.UnionType):
-                return "(" + ", ".join(self.python_classes(ir.Ref(m)) for m in named.members) + ")"
-            if isinstance(named, ir.Alias):
-                return self.python_classes(named.type)
-            if isinstance(named, ir.EnumType) and named.style == "literal":
-                return "str"
-            return named.name
-        return "object"
+            return ["tuple" if type_ref.as_tuple else "list"]
+        if isinstance(type_ref, ir.MapOf):
+            return ["dict"]
+        if isinstance(type_ref, ir.AnyJSON):
+            return ["dict"] if type_ref.object_only else ["object"]
+        if isinstance(type_ref, ir.LiteralValue):
+            return [type(type_ref.value).__name__]
+        if isinstance(type_ref, ir.Nullable):
+            return ["type(None)", *self._classes(type_ref.inner)]
+        if isinstance(type_ref, ir.InlineUnion):
+            return [name for option in type_ref.options for name in self._classes(option)]
+        named = self.named(type_ref.name)
+        if isinstance(named, ir.UnionType):
+            return [name for member in named.members for name in self._classes(ir.Ref(member))]
+        if isinstance(named, ir.Alias):
+            return self._classes(named.type)
+        if isinstance(named, ir.EnumType) and named.style == "literal":
+            return ["str"]
+        return [named.name]
 
 
 # --- building views --------------------------------------------------------
@@ -644,9 +659,13 @@ def _union_encode_body(union: ir.UnionType, codegen: _Codegen) -> tuple[str, ...
     ):
         return ("return value.to_dict()",)
     lines: list[str] = []
-    for index, member in enumerate(union.members):
+    # a member any value may be (free-form JSON) is checked last
+    members = sorted(
+        union.members, key=lambda member: codegen.python_classes(ir.Ref(member)) == "object"
+    )
+    for index, member in enumerate(members):
         encoded = codegen.encode(ir.Ref(member), "value")
-        if index == len(union.members) - 1:
+        if index == len(members) - 1:
             lines.append(f"return {encoded}")
         else:
             lines.append(f"if isinstance(value, {codegen.python_classes(ir.Ref(member))}):")

@@ -1,0 +1,518 @@
+"""Reshape combinators into what lowering types: merged `allOf`s and named unions.
+
+Runs on a bundled document (every reference is `#/$defs/Name`), after the cleaner:
+
+- **allOf** parts (and, from 2019-09, keywords beside `$ref`) are merged into one
+  schema: properties, required keys, types, bounds, enums. A referenced base is
+  inlined, so `allOf: [{$ref: Base}, {properties: ...}]` becomes a record with the
+  base's fields and its own. Parts that contradict each other (no value could match)
+  are a located error; parts this merge cannot combine are left for the approximating
+  lowerer.
+- **Keywords beside `oneOf`/`anyOf`** apply to every member: they are dropped when the
+  members already say them (`type: object` beside object members), else merged into
+  each member.
+- **anyOf members subsumed by another** (`anyOf: [{enum: [a, b]}, {type: string}]`) are
+  dropped: the plain `string` accepts them all.
+- **Unions that cannot stay inline** (two members of one JSON type) and unions among
+  the definitions whose members are not all references get their members named and
+  defined: by `title`, by a constant tag (`SessionUpdate` + `plan` → `SessionUpdatePlan`),
+  else by position (`...Option2`), and the inline union itself is named after its
+  place (`SamplingMessage` + `content` → `SamplingMessageContent`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator import naming
+from generator.diagnostics import Diagnostic, InputError, join_pointer
+from generator.frontend.drafts import SCHEMA_LISTS, SCHEMA_MAPS, SINGLE_SCHEMA
+from generator.loader import Document
+
+_ANNOTATIONS = frozenset(
+    {"title", "description", "$comment", "default", "examples", "deprecated", "readOnly",
+     "writeOnly", "format", "contentEncoding", "contentMediaType"}
+)  # fmt: skip
+_LOWER_BOUNDS = ("minimum", "exclusiveMinimum", "minLength", "minItems")
+_UPPER_BOUNDS = ("maximum", "exclusiveMaximum", "maxLength", "maxItems")
+_JSON_TYPES = ("object", "array", "string", "integer", "number", "boolean", "null")
+
+
+class _CannotMerge(Exception):
+    """Parts this merge cannot combine exactly (left for approximation)."""
+
+
+class _Contradiction(Exception):
+    """Parts no value can satisfy together."""
+
+
+@dataclass(frozen=True)
+class Reshaped:
+    document: Document
+    warnings: tuple[Diagnostic, ...]
+
+
+def reshape(document: Document) -> Reshaped:
+    shaper = _Shaper(document, dict(document.data.get("$defs") or {}))
+    data = shaper.run()
+    if shaper.problems:
+        raise InputError(shaper.problems)
+    origins = dict(document.origins)
+    for new, old in shaper.moved.items():
+        origins[new] = document.origin_of(old)
+    return Reshaped(
+        Document(
+            document.path,
+            document.display_path,
+            document.text,
+            data,
+            document.positions,
+            origins,
+        ),
+        tuple(shaper.warnings),
+    )
+
+
+@dataclass
+class _Shaper:
+    document: Document
+    defs: dict[str, Any]
+    problems: list[Diagnostic] = field(default_factory=list)
+    warnings: list[Diagnostic] = field(default_factory=list)
+    merged: dict[str, Any] = field(default_factory=dict)
+    visiting: set[str] = field(default_factory=set)
+    added: dict[str, Any] = field(default_factory=dict)
+    # new definition pointer -> the data pointer it was moved from
+    moved: dict[str, str] = field(default_factory=dict)
+    # id of a member schema -> the definition it was made from (a name for it)
+    preferred: dict[int, str] = field(default_factory=dict)
+
+    def run(self) -> Any:
+        data = dict(self.document.data)
+        for name in list(self.defs):
+            self._merged_def(name)
+        defs: dict[str, Any] = {}
+        for name in self.defs:
+            defs[name] = self._name_union_members(name, self.merged[name])
+        # inline unions, hoisted while the definitions were reshaped
+        defs.update(self.added)
+        data["$defs"] = defs
+        return data
+
+    # -- allOf ---------------------------------------------------------------
+
+    def _merged_def(self, name: str) -> Any:
+        if name in self.merged:
+            return self.merged[name]
+        if name in self.visiting:
+            return None  # a cycle through allOf: cannot be inlined
+        self.visiting.add(name)
+        result = _map_schemas(self.defs[name], f"/$defs/{name}", self._reshape_node)
+        self.visiting.discard(name)
+        self.merged[name] = result
+        return result
+
+    def _reshape_node(self, node: dict[str, Any], pointer: str) -> dict[str, Any]:
+        node = self._merge_all_of(node, pointer)
+        node = self._distribute_union_siblings(node, pointer)
+        node = _drop_subsumed(node)
+        return self._hoist_inline_union(node, pointer)
+
+    def _merge_all_of(self, node: dict[str, Any], pointer: str) -> dict[str, Any]:
+        parts = node.get("allOf")
+        ref_siblings = "$ref" in node and any(
+            key not in _ANNOTATIONS and key != "$ref" and not key.startswith("x-") for key in node
+        )
+        if not isinstance(parts, list) and not ref_siblings:
+            return node
+        rest = {key: value for key, value in node.items() if key not in ("allOf", "$ref")}
+        pieces = [rest]
+        if "$ref" in node:
+            pieces.append({"$ref": node["$ref"]})
+        pieces.extend(parts if isinstance(parts, list) else [])
+        try:
+            merged: dict[str, Any] = {}
+            for piece in pieces:
+                merged = _merge(merged, self._resolved(piece))
+        except _CannotMerge:
+            return node
+        except _Contradiction as error:
+            self.problems.append(
+                self.document.diagnostic(
+                    join_pointer(pointer, "allOf" if "allOf" in node else "$ref"),
+                    f"the parts contradict each other, so no value matches: {error}",
+                )
+            )
+            return node
+        return merged
+
+    def _resolved(self, piece: Any, depth: int = 0) -> dict[str, Any]:
+        """A part with its reference inlined (the base's fields, then the part's own)."""
+        if depth > 20:
+            raise _CannotMerge("references too deep")
+        if piece is True:
+            return {}
+        if not isinstance(piece, dict):
+            raise _CannotMerge("false")
+        if "$ref" not in piece:
+            return piece
+        name = str(piece["$ref"]).rsplit("/", 1)[-1]
+        if name not in self.defs:
+            raise _CannotMerge(name)
+        base = self._merged_def(name)
+        if not isinstance(base, dict) or "allOf" in base:
+            raise _CannotMerge(name)
+        if "$ref" in base:
+            base = self._resolved(base, depth + 1)
+        own = {key: value for key, value in piece.items() if key != "$ref"}
+        return _merge(_without(base, ("title",)), own)
+
+    # -- unions --------------------------------------------------------------
+
+    def _distribute_union_siblings(self, node: dict[str, Any], pointer: str) -> dict[str, Any]:
+        keyword = _union_keyword(node)
+        if keyword is None or "allOf" in node or "$ref" in node:
+            return node
+        siblings = {
+            key: value
+            for key, value in node.items()
+            if key not in _ANNOTATIONS
+            and key not in (keyword, "nullable")
+            and not key.startswith("x-")
+        }
+        if not siblings:
+            return node
+        members = node[keyword]
+        if set(siblings) == {"type"}:
+            allowed = _type_set(siblings["type"])
+            member_types = [self._json_types(member) for member in members]
+            if all(kinds is not None and kinds <= allowed for kinds in member_types):
+                return {key: value for key, value in node.items() if key != "type"}
+        try:
+            distributed = [_merge(dict(siblings), self._resolved(member)) for member in members]
+        except (_CannotMerge, _Contradiction):
+            return node
+        for member, result in zip(members, distributed, strict=True):
+            if isinstance(member, dict) and "$ref" in member:
+                self.preferred[id(result)] = str(member["$ref"]).rsplit("/", 1)[-1]
+        kept = {key: value for key, value in node.items() if key not in siblings}
+        kept[keyword] = [member for member in distributed if not _never(member)]
+        return kept
+
+    def _json_types(self, schema: Any, depth: int = 0) -> set[str] | None:
+        """The JSON types a schema's values can have, when the schema says."""
+        if not isinstance(schema, dict) or depth > 20:
+            return None
+        if "$ref" in schema:
+            name = str(schema["$ref"]).rsplit("/", 1)[-1]
+            return self._json_types(self.defs.get(name), depth + 1)
+        if "type" in schema:
+            return _type_set(schema["type"])
+        keyword = _union_keyword(schema)
+        if keyword is not None:
+            found: set[str] = set()
+            for member in schema[keyword]:
+                kinds = self._json_types(member, depth + 1)
+                if kinds is None:
+                    return None
+                found |= kinds
+            return found
+        if "properties" in schema:
+            return {"object"}
+        values = schema.get("enum", [schema["const"]] if "const" in schema else None)
+        if isinstance(values, list):
+            return {_value_type(value) for value in values}
+        return None
+
+    def _hoist_inline_union(self, node: dict[str, Any], pointer: str) -> dict[str, Any]:
+        """An inline union whose members share a JSON type becomes a named union."""
+        keyword = _union_keyword(node)
+        if keyword is None or _is_definition(pointer) or not self._members_clash(node[keyword]):
+            return node
+        base = self._unique(self._place_name(pointer))
+        union = dict(node)
+        nullable = [m for m in node[keyword] if isinstance(m, dict) and m.get("type") == "null"]
+        union[keyword] = [m for m in node[keyword] if m not in nullable]
+        self.added[base] = self._name_union_members(base, union, pointer)
+        self.moved[f"/$defs/{base}"] = pointer
+        reference = {"$ref": f"#/$defs/{base}"}
+        if nullable:
+            return {"anyOf": [reference, {"type": "null"}]}
+        return reference
+
+    def _members_clash(self, members: list[Any]) -> bool:
+        seen: set[str] = set()
+        for member in members:
+            kinds = self._json_types(member)
+            if kinds is None:
+                return False
+            kinds = {"number" if kind == "integer" else kind for kind in kinds}
+            if kinds & seen:
+                return True
+            seen |= kinds
+        return False
+
+    def _name_union_members(self, name: str, schema: Any, pointer: str | None = None) -> Any:
+        """A named union's members that are not references become definitions."""
+        keyword = _union_keyword(schema) if isinstance(schema, dict) else None
+        if keyword is None:
+            return schema
+        members = schema[keyword]
+        if all(isinstance(m, dict) and "$ref" in m for m in members):
+            return schema
+        where = pointer if pointer is not None else f"/$defs/{name}"
+        named: list[Any] = []
+        for index, member in enumerate(members):
+            if isinstance(member, dict) and "$ref" in member and len(member) == 1:
+                named.append(member)
+                continue
+            if isinstance(member, dict) and member.get("type") == "null" and len(member) == 1:
+                named.append(member)
+                continue
+            preferred = self.preferred.get(id(member))
+            member_name = self._unique(
+                name + preferred if preferred else _member_name(name, member, index)
+            )
+            self.added[member_name] = member
+            self.moved[f"/$defs/{member_name}"] = join_pointer(join_pointer(where, keyword), index)
+            named.append({"$ref": f"#/$defs/{member_name}"})
+        return {**schema, keyword: named}
+
+    def _place_name(self, pointer: str) -> str:
+        tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
+        owner = ""
+        if len(tokens) >= 2 and tokens[0] == "$defs":
+            owner, tokens = tokens[1], tokens[2:]
+        words = [t for t in tokens if t not in _POINTER_KEYWORDS and not t.isdigit()]
+        return owner + "".join(naming.pascal_case(word) for word in words) or "Union"
+
+    def _unique(self, wanted: str) -> str:
+        taken = {_name_key(name) for name in (*self.defs, *self.added)}
+        name, number = wanted, 1
+        while _name_key(name) in taken:
+            number += 1
+            name = f"{wanted}{number}"
+        return name
+
+
+_POINTER_KEYWORDS = frozenset({*SINGLE_SCHEMA, *SCHEMA_LISTS, *SCHEMA_MAPS})
+
+
+def _member_name(union: str, member: Any, index: int) -> str:
+    if isinstance(member, dict):
+        title = member.get("title")
+        if isinstance(title, str) and naming.ascii_identifier(title).strip("_"):
+            return naming.pascal_case(title)
+        tag = _tag_value(member)
+        if tag is not None:
+            return union + naming.pascal_case(tag)
+    return f"{union}Option{index + 1}"
+
+
+def _tag_value(member: dict[str, Any]) -> str | None:
+    """The value of a required property that holds one string constant."""
+    properties = member.get("properties")
+    if not isinstance(properties, dict):
+        return None
+    for key in member.get("required") or []:
+        schema = properties.get(key)
+        if not isinstance(schema, dict):
+            continue
+        value = schema.get("const")
+        if value is None and isinstance(schema.get("enum"), list) and len(schema["enum"]) == 1:
+            value = schema["enum"][0]
+        if isinstance(value, str) and naming.ascii_identifier(value).strip("_"):
+            return value
+    return None
+
+
+def _name_key(name: str) -> str:
+    return naming.snake_case(name).lstrip("_").replace("_", "")
+
+
+def _is_definition(pointer: str) -> bool:
+    return pointer.count("/") == 2 and pointer.startswith("/$defs/")
+
+
+def _union_keyword(node: dict[str, Any]) -> str | None:
+    for keyword in ("oneOf", "anyOf"):
+        if isinstance(node.get(keyword), list) and node[keyword]:
+            return keyword
+    return None
+
+
+def _drop_subsumed(node: dict[str, Any]) -> dict[str, Any]:
+    """anyOf members of one JSON type that an unconstrained member of that type accepts."""
+    members = node.get("anyOf")
+    if not isinstance(members, list) or len(members) < 2:
+        return node
+    plain = {
+        member["type"]
+        for member in members
+        if isinstance(member, dict)
+        and set(member) - _ANNOTATIONS == {"type"}
+        and isinstance(member["type"], str)
+        and member["type"] not in ("object", "array")
+    }
+    if not plain:
+        return node
+    kept = [
+        member
+        for member in members
+        if not (
+            isinstance(member, dict)
+            and set(member) - _ANNOTATIONS != {"type"}
+            and _scalar_type(member) in plain
+        )
+    ]
+    return {**node, "anyOf": kept} if len(kept) != len(members) else node
+
+
+def _scalar_type(member: dict[str, Any]) -> str | None:
+    if isinstance(member.get("type"), str):
+        return str(member["type"])
+    values = member.get("enum", [member["const"]] if "const" in member else None)
+    if isinstance(values, list) and values:
+        kinds = {_value_type(value) for value in values}
+        if len(kinds) == 1:
+            return kinds.pop()
+    return None
+
+
+def _value_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def _type_set(value: Any) -> set[str]:
+    kinds = set(value) if isinstance(value, list) else {value}
+    if "number" in kinds:
+        kinds.add("integer")
+    return {kind for kind in kinds if isinstance(kind, str)}
+
+
+def _never(schema: dict[str, Any]) -> bool:
+    return schema.get("type") == []
+
+
+def _without(schema: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    return {key: value for key, value in schema.items() if key not in keys}
+
+
+# -- merging two schemas ------------------------------------------------------
+
+
+def _merge(first: dict[str, Any], second: dict[str, Any]) -> dict[str, Any]:
+    """One schema that accepts what both accept (raises when that cannot be said exactly)."""
+    if "allOf" in second or "$ref" in second:
+        raise _CannotMerge("nested allOf or reference")
+    merged = dict(first)
+    for key, value in second.items():
+        if key not in merged:
+            merged[key] = value
+        elif merged[key] == value or key in _ANNOTATIONS or key.startswith("x-"):
+            continue
+        else:
+            merged[key] = _merge_keyword(key, merged[key], value)
+    if "additionalProperties" in first or "additionalProperties" in second:
+        merged["additionalProperties"] = _merge_closed(first, second)
+    return merged
+
+
+def _merge_keyword(key: str, first: Any, second: Any) -> Any:
+    if key == "properties" and isinstance(first, dict) and isinstance(second, dict):
+        out = dict(first)
+        for name, schema in second.items():
+            if name not in out or out[name] == schema:
+                out[name] = schema
+            elif isinstance(out[name], dict) and isinstance(schema, dict):
+                out[name] = _merge(out[name], schema)
+            else:
+                raise _CannotMerge(f"property {name!r}")
+        return out
+    if key == "required" and isinstance(first, list) and isinstance(second, list):
+        return first + [item for item in second if item not in first]
+    if key == "type":
+        common = _type_set(first) & _type_set(second)
+        if not common:
+            raise _Contradiction(f"type {first!r} and type {second!r}")
+        ordered = [kind for kind in _JSON_TYPES if kind in common]
+        if "number" in ordered and "integer" in ordered:
+            ordered.remove("integer")
+        return ordered[0] if len(ordered) == 1 else ordered
+    if key in _LOWER_BOUNDS and _numbers(first, second):
+        return max(first, second)
+    if key in _UPPER_BOUNDS and _numbers(first, second):
+        return min(first, second)
+    if key == "enum" and isinstance(first, list) and isinstance(second, list):
+        common_values = [value for value in first if value in second]
+        if not common_values:
+            raise _Contradiction(f"enum {first!r} and enum {second!r} share no value")
+        return common_values
+    if key == "const":
+        raise _Contradiction(f"const {first!r} and const {second!r}")
+    if key in SINGLE_SCHEMA and isinstance(first, dict) and isinstance(second, dict):
+        return _merge(first, second)
+    raise _CannotMerge(key)
+
+
+def _merge_closed(first: dict[str, Any], second: dict[str, Any]) -> Any:
+    """additionalProperties of a merge: `false` holds only where the closed part declares
+    every property of the other (else the merge would reject the other's keys)."""
+    values = [part.get("additionalProperties", True) for part in (first, second)]
+    if all(value is not False for value in values):
+        if values[0] == values[1] or values[1] is True:
+            return values[0]
+        if values[0] is True:
+            return values[1]
+        raise _CannotMerge("additionalProperties")
+    for part, other in ((first, second), (second, first)):
+        if part.get("additionalProperties") is False:
+            declared = set(part.get("properties") or {})
+            if not set(other.get("properties") or {}) <= declared:
+                raise _CannotMerge("additionalProperties: false beside other parts' properties")
+    return False
+
+
+def _numbers(first: Any, second: Any) -> bool:
+    return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (first, second))
+
+
+# -- walking -------------------------------------------------------------------
+
+
+def _map_schemas(
+    node: Any, pointer: str, change: Callable[[dict[str, Any], str], dict[str, Any]]
+) -> Any:
+    """`node` rebuilt bottom-up: every schema's children first, then `change` on it."""
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        here = join_pointer(pointer, key)
+        if key in SINGLE_SCHEMA:
+            out[key] = _map_schemas(value, here, change)
+        elif key in SCHEMA_LISTS and isinstance(value, list):
+            out[key] = [
+                _map_schemas(item, join_pointer(here, index), change)
+                for index, item in enumerate(value)
+            ]
+        elif key in SCHEMA_MAPS and key != "$defs" and isinstance(value, dict):
+            out[key] = {
+                name: _map_schemas(child, join_pointer(here, name), change)
+                for name, child in value.items()
+            }
+        else:
+            out[key] = value
+    return change(out, pointer)

@@ -160,7 +160,8 @@ def python_type_name(name: str) -> str:
 
     Unchanged unless it would shadow something: a keyword or builtin (`class`,
     `list`, `object`), a name the generated module imports or defines (`json`,
-    `field`, `Enum`, `cast`, `DecodeError`), or it looks like one of the module's
+    `field`, `Enum`, `cast`, `DecodeError`) or derives from the type's (`Type` and
+    Pydantic's `TypeAdapter`), or it looks like one of the module's
     helpers (lower-case or private-lower-case names, `_ALL_CAPS` constants). Then
     it gains a trailing `_`: `list` → `list_`, `Enum` → `Enum_`.
     """
@@ -173,6 +174,7 @@ def python_type_name(name: str) -> str:
         name in PYTHON_RESERVED
         or name in PYTHON_BUILTINS
         or name in PYTHON_MODULE_NAMES
+        or f"{name}Adapter" in PYTHON_MODULE_NAMES  # `Type` would define `TypeAdapter`
         or (helper_like and not name.endswith("_"))
         or re.fullmatch(r"__\w*__", name) is not None
     ):

@@ -24,6 +24,8 @@ from generator.validate import validate, walk_schemas
 # Rounds of lower-and-replace before giving up (each round replaces at least one schema).
 MAX_ROUNDS = 50
 _KEPT = ("description", "title")
+# Annotations dropped alone when they are the problem.
+_DROPPABLE = ("default", "examples")
 
 
 def lower_approximating(document: Document) -> tuple[ir.Module, tuple[Diagnostic, ...]]:
@@ -40,38 +42,42 @@ def lower_approximating(document: Document) -> tuple[ir.Module, tuple[Diagnostic
             lower(plain)
         except InputError as error:
             data, fixed = _replace(data, error.diagnostics)
-            hard = [d for d in error.diagnostics if d not in fixed]
-            if hard:
+            if not fixed:  # what is left is not approximable: report it (all of it)
                 raise InputError(
-                    [document.diagnostic(d.pointer, d.message) for d in hard]
+                    [document.diagnostic(d.pointer, d.message) for d in error.diagnostics]
                 ) from None
-            warnings.extend(
-                document.warning(
-                    d.pointer,
-                    f"typed as free-form JSON (kept exactly, not checked): {d.message}",
-                )
-                for d in fixed
-            )
+            warnings.extend(document.warning(d.pointer, f"{how}: {d.message}") for d, how in fixed)
             continue
         module = lower(replace(document, data=data))
         return module, tuple(warnings)
     raise InputError([document.diagnostic("", "the schema could not be approximated")])
 
 
-def _replace(data: Any, problems: list[Diagnostic]) -> tuple[Any, list[Diagnostic]]:
+_FREE_FORM = "typed as free-form JSON (kept exactly, not checked)"
+
+
+def _replace(data: Any, problems: list[Diagnostic]) -> tuple[Any, list[tuple[Diagnostic, str]]]:
     """`data` with the schema around each problem replaced by free-form JSON, and the
     problems that were handled so."""
     schemas = {pointer: node for pointer, node in walk_schemas(data)}
+    fixed: list[tuple[Diagnostic, str]] = []
+    for problem in problems:
+        # an annotation that does not fit its schema (a wrong `default`) costs only itself
+        parent, _, keyword = problem.pointer.rpartition("/")
+        if keyword in _DROPPABLE and parent in schemas and keyword in schemas[parent]:
+            data = _set(data, parent, {k: v for k, v in schemas[parent].items() if k != keyword})
+            fixed.append((problem, f"{keyword} ignored"))
+    if fixed:
+        return data, fixed
     chosen: dict[str, Diagnostic] = {}
     for problem in problems:
         target = _enclosing(problem.pointer, schemas)
         if target is not None and not _is_free(schemas[target]):
             chosen.setdefault(target, problem)
-    fixed: list[Diagnostic] = []
     for problem in problems:
         target = _enclosing(problem.pointer, schemas)
         if target is not None and target in chosen:
-            fixed.append(problem)
+            fixed.append((problem, _FREE_FORM))
     replaced: list[str] = []
     for pointer in sorted(chosen, key=len):  # outermost first: inner replacements are moot
         if any(pointer.startswith(outer + "/") for outer in replaced):

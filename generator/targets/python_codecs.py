@@ -303,7 +303,7 @@ class Codecs:
         known = (
             "frozenset({" + ", ".join(py_str(k) for k in all_keys) + "})"
             if all_keys
-            else "frozenset()"
+            else "frozenset[str]()"
         )
         required = tuple(item for item in record.fields if item.required and not item.is_tag)
         optional = tuple(item for item in record.fields if not item.required)

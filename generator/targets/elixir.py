@@ -643,13 +643,19 @@ class _FileGen:
                     ]
                 return [_Clause(5, "value when is_binary(value)", "value")]
             body = "value" if self.encodes_as_itself(named.type) else f"{module}.to_json(value)"
+            # only the alias's heads are wanted here (its module encodes): helpers its own
+            # clauses would call are not, and an unused defp is a compile warning
+            before = set(self.helpers)
+            inner = self._raw_clauses(named.type)
+            for helper in set(self.helpers) - before:
+                del self.helpers[helper]
             # a clause whose head is a literal (`nil`, `:text`) binds no `value`: it keeps
             # its own body, the literal's JSON
             return [
                 _Clause(
                     clause.priority, clause.head, body if _binds_value(clause.head) else clause.body
                 )
-                for clause in self._raw_clauses(named.type)
+                for clause in inner
             ]
         if isinstance(type_ref, ir.LiteralValue):
             return [_Clause(1, _literal_term(type_ref.value), _json_scalar(type_ref.value))]

@@ -75,6 +75,9 @@ class Document:
     data: Any
     positions: Mapping[str, Position]
     origins: Mapping[str, Origin] = field(default_factory=dict)
+    # Diagnostics name pointers into `data` itself (the front end replaces what they
+    # point at, then words them through `origins`); source references still translate.
+    data_pointers: bool = False
 
     def position(self, pointer: str) -> Position:
         """The position of `pointer`, or of its closest ancestor that has one."""
@@ -110,6 +113,8 @@ class Document:
             prefix = prefix.rsplit("/", 1)[0]
 
     def diagnostic(self, pointer: str, message: str) -> Diagnostic:
+        if self.data_pointers:
+            return Diagnostic(self.display_path, UNKNOWN_POSITION, pointer, message)
         file, position, written = self.locate(pointer)
         return Diagnostic(file, position, written, message)
 

@@ -91,6 +91,13 @@ def validate(document: Document) -> None:
         raise InputError(problems)
 
 
+def written_for_polytype(document: Document) -> bool:
+    """A quick yes when `document` meets the dialect meta-schema (no messages: a no is
+    cheap too, unlike `validate`, which words every problem)."""
+    fast = _fast_check()
+    return fast is not None and fast(document.data)
+
+
 @lru_cache(maxsize=1)
 def _fast_check() -> Callable[[Any], bool] | None:
     """A quick valid-or-not check against the dialect; jsonschema words the problems."""

@@ -13,6 +13,7 @@ import json
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -470,3 +471,28 @@ def test_a_union_with_a_free_form_member_encodes_every_member(
     models = _models(root, "lint")
     for value in (None, "x", ["a", {"message": "m", "other": 1}]):
         assert _round_trip(models, "Rule", value) == value
+
+
+@pytest.mark.parametrize(
+    "module", ["ag_ui", "bedrock_swarm", "claude_code", "nano_agent", "search_agent"]
+)
+def test_the_passes_change_nothing_in_a_schema_written_for_polytype(module: str) -> None:
+    """Run every front-end pass on a shipped schema (which `read_schema` would not need
+    to): the IR equals strict lowering's, and nothing is approximated."""
+    from generator.frontend.approximate import lower_approximating
+    from generator.frontend.bundle import bundle
+    from generator.frontend.generous import clean
+    from generator.frontend.shapes import reshape
+    from generator.loader import load
+    from generator.lower import lower
+
+    document = load(REPO / "schema" / f"{module}.yaml", f"schema/{module}.yaml")
+    bundled = bundle(document)
+    cleaned = clean(bundled.document)
+    reshaped = reshape(replace(bundled.document, data=cleaned.data))
+    module_ir, approximated = lower_approximating(reshaped.document)
+    assert not (bundled.warnings or cleaned.warnings or reshaped.warnings or approximated)
+    assert module_ir == lower(document)
+    assert [named.source for named in module_ir.types] == [
+        named.source for named in lower(document).types
+    ]

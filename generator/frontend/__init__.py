@@ -2,7 +2,8 @@
 
     load → normalise the draft → resolve and bundle references → drop annotations and
     warn about unenforced assertions → merge allOf, name unions → validate and lower
-    (approximating what cannot be typed exactly) → IR
+    (approximating what cannot be typed exactly) → IR (without defaults that would
+    have to be records)
 
 A strict project (`strict = true`, `--strict`) owns its schemas: its files go straight
 to validation and lowering, and everything the passes would approximate is an error.
@@ -15,14 +16,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from generator import ir
-from generator.diagnostics import Diagnostic
+from generator.diagnostics import Diagnostic, InputError
 from generator.frontend.approximate import lower_approximating
 from generator.frontend.bundle import bundle
+from generator.frontend.defaults import drop_record_defaults
 from generator.frontend.generous import clean
 from generator.frontend.shapes import reshape
 from generator.loader import Document, load
 from generator.lower import lower
-from generator.validate import validate
+from generator.validate import validate, written_for_polytype
 
 
 @dataclass(frozen=True)
@@ -45,9 +47,16 @@ def read_schema(
     if strict:
         validate(document)
         return Read(lower(document), document)
+    if written_for_polytype(document):
+        try:  # a schema in polytype's own dialect needs none of the passes
+            validate(document)
+            return Read(lower(document), document)
+        except InputError:
+            pass
     bundled = bundle(document, ref_map)
     cleaned = clean(bundled.document)
     reshaped = reshape(replace(bundled.document, data=cleaned.data))
     module, approximated = lower_approximating(reshaped.document)
+    module = drop_record_defaults(module)
     warnings = sorted(set(bundled.warnings + cleaned.warnings + reshaped.warnings + approximated))
     return Read(module, document, tuple(warnings))

@@ -34,12 +34,12 @@ def lower_approximating(document: Document) -> tuple[ir.Module, tuple[Diagnostic
     data = document.data
     warnings: list[Diagnostic] = []
     for _ in range(MAX_ROUNDS):
-        # diagnostics of this document name pointers into `data` (no origins): the place
-        # to replace; the warnings are worded through the real document's origins
-        plain = replace(document, data=data, origins={})
+        # diagnostics name pointers into `data`: the place to replace; the warnings are
+        # worded through the document's origins (and so are the IR's source references)
+        attempt = replace(document, data=data, data_pointers=True)
         try:
-            validate(plain)
-            lower(plain)
+            validate(attempt)
+            module = lower(attempt)
         except InputError as error:
             data, fixed = _replace(data, error.diagnostics)
             if not fixed:  # what is left is not approximable: report it (all of it)
@@ -48,7 +48,6 @@ def lower_approximating(document: Document) -> tuple[ir.Module, tuple[Diagnostic
                 ) from None
             warnings.extend(document.warning(d.pointer, f"{how}: {d.message}") for d, how in fixed)
             continue
-        module = lower(replace(document, data=data))
         return module, tuple(warnings)
     raise InputError([document.diagnostic("", "the schema could not be approximated")])
 

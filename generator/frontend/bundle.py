@@ -312,7 +312,13 @@ class _Bundler:
         )
         definitions: dict[str, Any] = {}
         origins: dict[str, Origin] = {"": _origin(main, "")}
-        for node_id, name in self.names.items():
+        # definitions in the order they were written, the root's type after them (where
+        # lowering puts a titled root), then what references reached elsewhere
+        here = [i for i in self.names if self.places[i].resource is main and i != id(root)]
+        order = here + [id(root)] * (id(root) in self.names)
+        order += [i for i in self.names if i not in order]
+        for node_id in order:
+            name = self.names[node_id]
             place = self.places[node_id]
             definitions[name] = self._copy(
                 place.resource, _at(place.resource.data, place.pointer), place.pointer, top=True

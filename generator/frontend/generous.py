@@ -99,8 +99,6 @@ class _Cleaner:
                     out[key] = value
             elif key not in JSON_SCHEMA_KEYWORDS and not (key == "nullable" and value is True):
                 continue  # an annotation JSON Schema does not define
-            elif key == "default" and not _scalar_or_scalars(value):
-                continue  # an annotation the targets would have to build records from
             elif key in UNENFORCED and _trivial(key, value):
                 continue  # asserts nothing
             elif key in UNENFORCED:
@@ -201,12 +199,6 @@ _SCHEMA_VALUED = frozenset(
     {"if", "then", "else", "contains", "propertyNames", "unevaluatedItems",
      "unevaluatedProperties", "contentSchema"}
 )  # fmt: skip
-
-
-def _scalar_or_scalars(value: Any) -> bool:
-    if isinstance(value, list):
-        return all(not isinstance(item, (list, dict)) for item in value)
-    return not isinstance(value, dict)
 
 
 def _drop_impossible_enum_values(out: dict[str, Any]) -> None:

@@ -38,6 +38,8 @@ _ANNOTATIONS = frozenset(
 _LOWER_BOUNDS = ("minimum", "exclusiveMinimum", "minLength", "minItems")
 _UPPER_BOUNDS = ("maximum", "exclusiveMaximum", "maxLength", "maxItems")
 _JSON_TYPES = ("object", "array", "string", "integer", "number", "boolean", "null")
+# Members an allOf of unions may multiply into before it is left to approximation.
+MAX_PRODUCT = 16
 
 
 class _CannotMerge(Exception):
@@ -133,9 +135,7 @@ class _Shaper:
             pieces.append({"$ref": node["$ref"]})
         pieces.extend(parts if isinstance(parts, list) else [])
         try:
-            merged: dict[str, Any] = {}
-            for piece in pieces:
-                merged = _merge(merged, self._resolved(piece))
+            return self._merge_pieces([self._resolved(piece) for piece in pieces])
         except _CannotMerge:
             return node
         except _Contradiction as error:
@@ -146,7 +146,37 @@ class _Shaper:
                 )
             )
             return node
-        return merged
+
+    def _merge_pieces(self, pieces: list[dict[str, Any]]) -> dict[str, Any]:
+        """The merge of every piece. Pieces that are unions distribute over the rest:
+        `allOf: [X, oneOf: [A, B]]` is `oneOf: [X∧A, X∧B]`, and two unions of one kind
+        give every pair (up to MAX_PRODUCT members)."""
+        base: dict[str, Any] = {}
+        unions: list[tuple[str, list[Any]]] = []
+        for piece in pieces:
+            keyword = _union_keyword(piece)
+            if keyword is not None:
+                unions.append((keyword, piece[keyword]))
+                piece = {key: value for key, value in piece.items() if key != keyword}
+            base = _merge(base, piece, self._resolved)
+        if not unions:
+            return base
+        keywords = {keyword for keyword, _ in unions}
+        combinations: list[list[Any]] = [[]]
+        for _, members in unions:
+            combinations = [done + [member] for done in combinations for member in members]
+        if len(keywords) > 1 or len(combinations) > MAX_PRODUCT:
+            raise _CannotMerge("unions of different kinds, or too many combinations")
+        members = []
+        for combination in combinations:
+            member: dict[str, Any] = {}
+            for part in combination:
+                member = _merge(member, self._resolved(part), self._resolved)
+            members.append(member)
+        shared = {key: value for key, value in base.items() if key in _ANNOTATIONS}
+        siblings = {key: value for key, value in base.items() if key not in _ANNOTATIONS}
+        merged_members = [_merge(dict(siblings), member, self._resolved) for member in members]
+        return {**shared, keywords.pop(): [m for m in merged_members if not _never(m)]}
 
     def _resolved(self, piece: Any, depth: int = 0) -> dict[str, Any]:
         """A part with its reference inlined (the base's fields, then the part's own)."""
@@ -167,7 +197,7 @@ class _Shaper:
         if "$ref" in base:
             base = self._resolved(base, depth + 1)
         own = {key: value for key, value in piece.items() if key != "$ref"}
-        return _merge(_without(base, ("title",)), own)
+        return _merge(_without(base, ("title",)), own, self._resolved)
 
     # -- unions --------------------------------------------------------------
 
@@ -191,7 +221,9 @@ class _Shaper:
             if all(kinds is not None and kinds <= allowed for kinds in member_types):
                 return {key: value for key, value in node.items() if key != "type"}
         try:
-            distributed = [_merge(dict(siblings), self._resolved(member)) for member in members]
+            distributed = [
+                _merge(dict(siblings), self._resolved(member), self._resolved) for member in members
+            ]
         except (_CannotMerge, _Contradiction):
             return node
         for member, result in zip(members, distributed, strict=True):
@@ -413,9 +445,21 @@ def _without(schema: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
 # -- merging two schemas ------------------------------------------------------
 
 
-def _merge(first: dict[str, Any], second: dict[str, Any]) -> dict[str, Any]:
-    """One schema that accepts what both accept (raises when that cannot be said exactly)."""
-    if "allOf" in second or "$ref" in second:
+Resolver = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def _merge(
+    first: dict[str, Any], second: dict[str, Any], resolve: Resolver | None = None
+) -> dict[str, Any]:
+    """One schema that accepts what both accept (raises when that cannot be said exactly).
+    `resolve` inlines a schema's `$ref` where the other side says more than annotations."""
+    if _annotations_only(first) or _annotations_only(second):
+        plain, other = (first, second) if _annotations_only(first) else (second, first)
+        return {**other, **{k: v for k, v in plain.items() if k not in other}}
+    if resolve is not None:
+        first = resolve(first) if "$ref" in first else first
+        second = resolve(second) if "$ref" in second else second
+    if "allOf" in second or "$ref" in second or "$ref" in first:
         raise _CannotMerge("nested allOf or reference")
     merged = dict(first)
     for key, value in second.items():
@@ -424,20 +468,24 @@ def _merge(first: dict[str, Any], second: dict[str, Any]) -> dict[str, Any]:
         elif merged[key] == value or key in _ANNOTATIONS or key.startswith("x-"):
             continue
         else:
-            merged[key] = _merge_keyword(key, merged[key], value)
+            merged[key] = _merge_keyword(key, merged[key], value, resolve)
     if "additionalProperties" in first or "additionalProperties" in second:
         merged["additionalProperties"] = _merge_closed(first, second)
     return merged
 
 
-def _merge_keyword(key: str, first: Any, second: Any) -> Any:
+def _annotations_only(schema: dict[str, Any]) -> bool:
+    return all(key in _ANNOTATIONS or key.startswith("x-") for key in schema)
+
+
+def _merge_keyword(key: str, first: Any, second: Any, resolve: Resolver | None) -> Any:
     if key == "properties" and isinstance(first, dict) and isinstance(second, dict):
         out = dict(first)
         for name, schema in second.items():
             if name not in out or out[name] == schema:
                 out[name] = schema
             elif isinstance(out[name], dict) and isinstance(schema, dict):
-                out[name] = _merge(out[name], schema)
+                out[name] = _merge(out[name], schema, resolve)
             else:
                 raise _CannotMerge(f"property {name!r}")
         return out
@@ -463,7 +511,7 @@ def _merge_keyword(key: str, first: Any, second: Any) -> Any:
     if key == "const":
         raise _Contradiction(f"const {first!r} and const {second!r}")
     if key in SINGLE_SCHEMA and isinstance(first, dict) and isinstance(second, dict):
-        return _merge(first, second)
+        return _merge(first, second, resolve)
     raise _CannotMerge(key)
 
 

@@ -57,10 +57,14 @@ IMPORTED_PACKAGES = frozenset(
 # The longest atom the BEAM can create, in characters (struct keys, atom enums, string consts).
 
 
-def lower(document: Document) -> ir.Module:
-    """Build the IR module for a validated document, or raise ``InputError``."""
+def lower(document: Document, generous: bool = False) -> ir.Module:
+    """Build the IR module for a validated document, or raise ``InputError``.
+
+    `generous` (a schema the project does not own): enum values whose Python members
+    or Elixir atoms would collide are numbered (`ETC_GMT_1`, `ETC_GMT_1_2`) instead of
+    refused."""
     try:
-        return _Lowering(document).run()
+        return _Lowering(document, generous).run()
     except RecursionError:
         raise InputError(
             [
@@ -149,6 +153,7 @@ def freeze_json(value: Any) -> ir.JSONData:
 @dataclass
 class _Lowering:
     document: Document
+    generous: bool = False
     problems: list[Diagnostic] = field(default_factory=list)
     # name -> lowered type, in output order (definition order, hoisted types after their parent)
     types: dict[str, ir.NamedType] = field(default_factory=dict)
@@ -331,6 +336,9 @@ class _Lowering:
             if value in (v.value for v in values):
                 self._problem(where, f"enum value {value!r} is listed twice")
                 continue
+            if self.generous:
+                py_name = _numbered(py_name, seen_py)
+                atom = _numbered(atom, seen_atoms)
             if py_name in seen_py:
                 self._problem(
                     where,
@@ -1177,6 +1185,15 @@ def _rename_named(named: ir.NamedType, renamed: dict[str, str]) -> ir.NamedType:
             replace(case, member=renamed.get(case.member, case.member)) for case in named.cases
         ),
     )
+
+
+def _numbered(name: str, taken: dict[str, str]) -> str:
+    """`name`, or `name_2`, `name_3`, ... : the first that is not taken."""
+    number, candidate = 1, name
+    while candidate in taken:
+        number += 1
+        candidate = f"{name}_{number}"
+    return candidate
 
 
 def _union_options(schema: dict[str, Any]) -> list[Any] | None:

@@ -496,3 +496,23 @@ def test_the_passes_change_nothing_in_a_schema_written_for_polytype(module: str)
     assert [named.source for named in module_ir.types] == [
         named.source for named in lower(document).types
     ]
+
+
+def test_enum_values_that_spell_alike_are_numbered_in_a_consumed_schema(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    schema = {
+        "title": "Zone",
+        "type": "object",
+        "properties": {"tz": {"enum": ["Etc/GMT+1", "Etc/GMT-1"]}},
+    }
+    root = _project(tmp_path, {"zone.json": schema})
+    code, err = _generate(root, capsys)
+    assert code == 0, err
+    assert "free-form" not in err
+    models = _models(root, "zone")
+    assert [member.name for member in models.ZoneTz] == ["ETC_GMT_1", "ETC_GMT_1_2"]
+    for value in ({"tz": "Etc/GMT+1"}, {"tz": "Etc/GMT-1"}):
+        assert _round_trip(models, "Zone", value) == value
+    code, err = _generate(root, capsys, "--strict")
+    assert code == 2 and "both become the Python member ETC_GMT_1" in err

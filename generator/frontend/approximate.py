@@ -39,7 +39,7 @@ def lower_approximating(document: Document) -> tuple[ir.Module, tuple[Diagnostic
         attempt = replace(document, data=data, data_pointers=True)
         try:
             validate(attempt)
-            module = lower(attempt)
+            module = lower(attempt, generous=True)
         except InputError as error:
             data, fixed = _replace(data, error.diagnostics)
             if not fixed:  # what is left is not approximable: report it (all of it)

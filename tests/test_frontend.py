@@ -516,3 +516,39 @@ def test_enum_values_that_spell_alike_are_numbered_in_a_consumed_schema(
         assert _round_trip(models, "Zone", value) == value
     code, err = _generate(root, capsys, "--strict")
     assert code == 2 and "both become the Python member ETC_GMT_1" in err
+
+
+def test_x_name_names_an_inline_union_and_its_members(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    schema = {
+        "title": "Event",
+        "type": "object",
+        "properties": {
+            "payload": {
+                "x-name": "Payload",
+                "anyOf": [
+                    {
+                        "x-name": "Ping",
+                        "type": "object",
+                        "properties": {"ping": {"type": "integer"}},
+                        "required": ["ping"],
+                    },
+                    {
+                        "title": "pong reply",
+                        "type": "object",
+                        "properties": {"pong": {"type": "integer"}},
+                        "required": ["pong"],
+                    },
+                ],
+            }
+        },
+    }
+    root = _project(tmp_path, {"event.json": schema})
+    code, err = _generate(root, capsys)
+    assert code == 0, err
+    models = _models(root, "event")
+    assert {"Payload", "Ping", "PongReply"} <= set(dir(models))
+    value = {"payload": {"pong": 2}}
+    assert isinstance(models.decode_event(value).payload, models.PongReply)
+    assert _round_trip(models, "Event", value) == value

@@ -263,7 +263,7 @@ class _Shaper:
         keyword = _union_keyword(node)
         if keyword is None or _is_definition(pointer) or not self._members_clash(node[keyword]):
             return node
-        base = self._unique(self._place_name(pointer))
+        base = self._unique(_given_name(node) or self._place_name(pointer))
         union = dict(node)
         nullable = [m for m in node[keyword] if isinstance(m, dict) and m.get("type") == "null"]
         union[keyword] = [m for m in node[keyword] if m not in nullable]
@@ -332,11 +332,22 @@ class _Shaper:
 _POINTER_KEYWORDS = frozenset({*SINGLE_SCHEMA, *SCHEMA_LISTS, *SCHEMA_MAPS})
 
 
+def _given_name(schema: dict[str, Any]) -> str | None:
+    """The name a schema asks for: `x-name`, else its `title` in PascalCase."""
+    name = schema.get("x-name")
+    if isinstance(name, str) and name:
+        return name
+    title = schema.get("title")
+    if isinstance(title, str) and naming.ascii_identifier(title).strip("_"):
+        return naming.pascal_case(title)
+    return None
+
+
 def _member_name(union: str, member: Any, index: int) -> str:
     if isinstance(member, dict):
-        title = member.get("title")
-        if isinstance(title, str) and naming.ascii_identifier(title).strip("_"):
-            return naming.pascal_case(title)
+        given = _given_name(member)
+        if given is not None:
+            return given
         tag = _tag_value(member)
         if tag is not None:
             return union + naming.pascal_case(tag)

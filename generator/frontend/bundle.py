@@ -32,7 +32,15 @@ from referencing.jsonschema import DRAFT202012
 
 from generator import naming
 from generator.diagnostics import Diagnostic, InputError, join_pointer
-from generator.frontend.drafts import SCHEMA_LISTS, SCHEMA_MAPS, SINGLE_SCHEMA, draft_of, normalise
+from generator.frontend.drafts import (
+    POINTER_KEYWORDS,
+    SCHEMA_LISTS,
+    SCHEMA_MAPS,
+    SINGLE_SCHEMA,
+    draft_of,
+    name_key,
+    normalise,
+)
 from generator.loader import Document, Origin, load
 
 DEFINITION_KEYS = ("$defs", "definitions")
@@ -261,10 +269,10 @@ class _Bundler:
             return self.names[id(node)]
         name = wanted or "Type"
         number = 1
-        while _name_key(name) in self.used:
+        while name_key(name) in self.used:
             number += 1
             name = f"{wanted}{number}"
-        self.used.add(_name_key(name))
+        self.used.add(name_key(name))
         self.names[id(node)] = name
         return name
 
@@ -288,7 +296,7 @@ class _Bundler:
             owner, tokens = _identifier(tokens[1]), tokens[2:]
         elif place.resource.document is self.document and self.root_name:
             owner = self.root_name
-        words = [t for t in tokens if t not in _POINTER_KEYWORDS and not t.isdigit()]
+        words = [t for t in tokens if t not in POINTER_KEYWORDS and not t.isdigit()]
         return _identifier(owner + "".join(naming.pascal_case(word) for word in words) or "T")
 
     def _root_name(self, root: dict[str, Any]) -> str | None:
@@ -378,9 +386,6 @@ class _Bundler:
         return out
 
 
-_POINTER_KEYWORDS = frozenset({*SINGLE_SCHEMA, *SCHEMA_LISTS, *SCHEMA_MAPS})
-
-
 def _origin(resource: _Resource, pointer: str) -> Origin:
     return Origin(
         resource.document.display_path, resource.document.positions, pointer, resource.moves
@@ -400,11 +405,6 @@ def _identifier(text: str) -> str:
     if not name or not name[0].isalpha():
         name = "T" + name
     return name
-
-
-def _name_key(name: str) -> str:
-    """Names that would collide in some target (function suffix, Elixir module) share a key."""
-    return naming.snake_case(name).lstrip("_").replace("_", "")
 
 
 def _display(path: Path, main: Document) -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from generator import naming
 from generator.diagnostics import join_pointer
 
 DRAFTS = ("draft-04", "draft-06", "draft-07", "2019-09", "2020-12")
@@ -38,6 +39,14 @@ SINGLE_SCHEMA = (
 )  # fmt: skip
 SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
 SCHEMA_MAPS = ("$defs", "definitions", "properties", "patternProperties", "dependentSchemas")
+# Pointer tokens that are keywords, not names: skipped when a place names a type.
+POINTER_KEYWORDS = frozenset({*SINGLE_SCHEMA, *SCHEMA_LISTS, *SCHEMA_MAPS})
+
+
+def name_key(name: str) -> str:
+    """Type names that would collide in some target (function suffix, Elixir module)
+    share a key."""
+    return naming.snake_case(name).lstrip("_").replace("_", "")
 
 
 def draft_of(data: Any, default: str = "2020-12") -> str:

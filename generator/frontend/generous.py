@@ -20,6 +20,7 @@ from typing import Any
 
 from generator.diagnostics import Diagnostic, join_pointer
 from generator.frontend.drafts import SCHEMA_LISTS, SCHEMA_MAPS, SINGLE_SCHEMA
+from generator.jsonpos import json_type_name
 from generator.loader import Document
 from generator.patterns import pcre_problem
 from generator.validate import known_keywords
@@ -215,17 +216,10 @@ def _drop_impossible_enum_values(out: dict[str, Any]) -> None:
 
 
 def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
+    """The JSON type of `value`, where `1.0` is an integer (as JSON Schema counts it)."""
+    if isinstance(value, float) and value.is_integer():
         return "integer"
-    if isinstance(value, float):
-        return "integer" if value.is_integer() else "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
+    return json_type_name(value)
 
 
 def _trivial(key: str, value: Any) -> bool:

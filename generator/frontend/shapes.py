@@ -28,7 +28,14 @@ from typing import Any
 
 from generator import naming
 from generator.diagnostics import Diagnostic, InputError, join_pointer
-from generator.frontend.drafts import SCHEMA_LISTS, SCHEMA_MAPS, SINGLE_SCHEMA
+from generator.frontend.drafts import (
+    POINTER_KEYWORDS,
+    SCHEMA_LISTS,
+    SCHEMA_MAPS,
+    SINGLE_SCHEMA,
+    name_key,
+)
+from generator.jsonpos import json_type_name
 from generator.loader import Document
 
 _ANNOTATIONS = frozenset(
@@ -255,7 +262,7 @@ class _Shaper:
             return {"object"}
         values = schema.get("enum", [schema["const"]] if "const" in schema else None)
         if isinstance(values, list):
-            return {_value_type(value) for value in values}
+            return {json_type_name(value) for value in values}
         return None
 
     def _hoist_inline_union(self, node: dict[str, Any], pointer: str) -> dict[str, Any]:
@@ -317,19 +324,16 @@ class _Shaper:
         owner = ""
         if len(tokens) >= 2 and tokens[0] == "$defs":
             owner, tokens = tokens[1], tokens[2:]
-        words = [t for t in tokens if t not in _POINTER_KEYWORDS and not t.isdigit()]
+        words = [t for t in tokens if t not in POINTER_KEYWORDS and not t.isdigit()]
         return owner + "".join(naming.pascal_case(word) for word in words) or "Union"
 
     def _unique(self, wanted: str) -> str:
-        taken = {_name_key(name) for name in (*self.defs, *self.added)}
+        taken = {name_key(name) for name in (*self.defs, *self.added)}
         name, number = wanted, 1
-        while _name_key(name) in taken:
+        while name_key(name) in taken:
             number += 1
             name = f"{wanted}{number}"
         return name
-
-
-_POINTER_KEYWORDS = frozenset({*SINGLE_SCHEMA, *SCHEMA_LISTS, *SCHEMA_MAPS})
 
 
 def _given_name(schema: dict[str, Any]) -> str | None:
@@ -369,10 +373,6 @@ def _tag_value(member: dict[str, Any]) -> str | None:
         if isinstance(value, str) and naming.ascii_identifier(value).strip("_"):
             return value
     return None
-
-
-def _name_key(name: str) -> str:
-    return naming.snake_case(name).lstrip("_").replace("_", "")
 
 
 def _is_definition(pointer: str) -> bool:
@@ -418,24 +418,10 @@ def _scalar_type(member: dict[str, Any]) -> str | None:
         return str(member["type"])
     values = member.get("enum", [member["const"]] if "const" in member else None)
     if isinstance(values, list) and values:
-        kinds = {_value_type(value) for value in values}
+        kinds = {json_type_name(value) for value in values}
         if len(kinds) == 1:
             return kinds.pop()
     return None
-
-
-def _value_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
 
 
 def _type_set(value: Any) -> set[str]:

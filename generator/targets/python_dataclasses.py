@@ -461,10 +461,15 @@ _STRING_TAG = re.compile(r'_tag\(obj, (?P<key>"(?:[^"\\]|\\.)*"), (?P<value>"(?:
 # Scalars checked in place: (test that the value is NOT of the type, expected type name)
 _INLINE_CHECKS = {
     "str": ("type({v}) is not str", "string"),
-    "int": ("type({v}) is not int", "integer"),
+    # an int past Python's json limit (4,300 digits) could not be written back
+    "int": ("(type({v}) is not int or not -_INT_BOUND < {v} < _INT_BOUND)", "integer"),
     "bool": ("type({v}) is not bool", "boolean"),
     # `v - v` is 0.0 (false) for a finite float, NaN (true) for NaN and infinity
-    "float": ("type({v}) is not int and (type({v}) is not float or {v} - {v})", "number"),
+    "float": (
+        "(type({v}) is not int or not -_INT_BOUND < {v} < _INT_BOUND)"
+        " and (type({v}) is not float or {v} - {v})",
+        "number",
+    ),
 }
 
 

@@ -157,17 +157,17 @@ class _Types:
         args = _field_args(
             ge=c.minimum, le=c.maximum, gt=c.exclusive_minimum, lt=c.exclusive_maximum
         )
-        self.uses.add("StrictInt")
+        # `_Int`: a StrictInt Python's json can write (at most 4,300 digits; runtime.py.j2)
         # an integer member takes whole-number bounds (pydantic-core refuses `ge=0.5` on int)
         int_args = _field_args(**_integer_bounds(c))
         if prim.kind == "int":
-            return f"Annotated[StrictInt, Field({int_args})]" if int_args else "StrictInt"
+            return f"Annotated[_Int, Field({int_args})]" if int_args else "_Int"
         # `number`: an integer stays an int (exact round trip), a float stays a float;
         # `_Float` turns NaN and infinity away (runtime.py.j2)
         if args:
-            int_member = f"Annotated[StrictInt, Field({int_args})]" if int_args else "StrictInt"
+            int_member = f"Annotated[_Int, Field({int_args})]" if int_args else "_Int"
             return f"{int_member} | Annotated[_Float, Field({args})]"
-        return "StrictInt | _Float"
+        return "_Int | _Float"
 
     def has_pattern(self, type_ref: ir.TypeRef, seen: frozenset[str] = frozenset()) -> bool:
         """Whether `type_ref` itself (not through a named record) carries a `pattern`.
@@ -714,12 +714,13 @@ _TYPING_ALWAYS = (
 _TYPING_WHEN_USED = ("Literal", "NoReturn")
 # Python 3.11's typing has no TypeAliasType; pydantic depends on typing_extensions
 _TYPING_EXTENSIONS_WHEN_USED = ("TypeAliasType",)
-# StrictFloat: the runtime's `_Float`; ValidationError: its depth limit
+# StrictFloat, StrictInt, AfterValidator: the runtime's `_Float` and `_Int`;
+# ValidationError: its depth limit
 _PYDANTIC_ALWAYS = (
-    "BaseModel", "BeforeValidator", "ConfigDict", "Field", "JsonValue", "StrictFloat",
-    "TypeAdapter", "ValidationError", "model_validator",
+    "AfterValidator", "BaseModel", "BeforeValidator", "ConfigDict", "Field", "JsonValue",
+    "StrictFloat", "StrictInt", "TypeAdapter", "ValidationError", "model_validator",
 )  # fmt: skip
-_PYDANTIC_WHEN_USED = ("AliasChoices", "StrictBool", "StrictInt", "StrictStr")
+_PYDANTIC_WHEN_USED = ("AliasChoices", "StrictBool", "StrictStr")
 
 
 def _typing_imports(uses: set[str]) -> list[str]:

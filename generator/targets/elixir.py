@@ -200,6 +200,7 @@ class RecordView:
     decode_steps: tuple[str, ...]  # `with` clauses, laid out
     build_fields: tuple[str, ...]  # "key: expression"
     encode_body: str  # the body of `to_json/1`, laid out
+    encode_argument: str  # `value`, or `_value` when the body writes only constants
     helpers: tuple[HelperView, ...]
 
 
@@ -921,6 +922,12 @@ def _record_view(record: ir.Record, module: ir.Module) -> RecordView:
         encode.append("out = %{}")
     encode.extend(encode_optional)
     encode.append("Map.merge(out, value.extra)" if keeps_extra else "out")
+    # a record of tags alone writes constants: an unused `value` fails warnings-as-errors
+    reads_value = (
+        any(not item.is_tag for item in record.fields)
+        or keeps_extra
+        or (uses_present_in_encode and tracks_presence)
+    )
     last = len(steps) - 1
     return RecordView(
         module=record.elixir_module,
@@ -942,6 +949,7 @@ def _record_view(record: ir.Record, module: ir.Module) -> RecordView:
             for index, line in enumerate(build)
         ),
         encode_body=layout.block(encode, 4),
+        encode_argument="value" if reads_value else "_value",
         helpers=gen.finished_helpers(),
     )
 

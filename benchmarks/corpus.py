@@ -41,7 +41,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.corpus import CORPUS, MEMORY_LIMIT, CorpusSchema, read_index  # noqa: E402
+from tests.corpus import CORPUS, MEMORY_LIMIT, CorpusSchema, describe, read_index  # noqa: E402
 
 TIMEOUT = 300.0
 
@@ -99,10 +99,11 @@ def _polytype(schema: CorpusSchema, work: Path) -> Outcome:
     models = _import(
         packages[0] / "dataclass_models.py", f"corpus_polytype_{os.getpid()}_{id(schema)}"
     )
-    types = _polytype_types(schema.path)
+    types = describe(schema.path, work)["types"]  # `file#pointer` -> type, through the IR
     exact = 0
     for instance in instances:
-        name = types.get(instance.pointer)
+        root = (schema.directory / instance.root_file).resolve().as_posix()
+        name = types.get(f"{root}#{instance.pointer}")
         if name is None:
             continue
         snake = _snake(name)
@@ -112,21 +113,6 @@ def _polytype(schema: CorpusSchema, work: Path) -> Outcome:
         if decode is not None and encode is not None and _round_trips(decode, encode, data):
             exact += 1
     return Outcome(True, exact, len(instances), seconds)
-
-
-def _polytype_types(schema: Path) -> dict[str, str]:
-    """JSON pointer in the schema file -> the name of the type polytype generated for it."""
-    from generator import ir
-    from generator.config import find_project
-    from generator.pipeline import load_modules
-
-    project = find_project(schema.parent).with_overrides(schemas=(schema,))
-    names: dict[str, str] = {}
-    for module in load_modules(project):
-        for named in module.types:
-            if isinstance(named.source, ir.SourceRef):
-                names.setdefault(named.source.pointer, named.name)
-    return names
 
 
 def _snake(name: str) -> str:

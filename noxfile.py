@@ -103,6 +103,18 @@ def fuzz(session: nox.Session) -> None:
 
 
 @nox.session
+def corpus(session: nox.Session) -> None:
+    """polytype on the 18 published schemas of ../shared/corpus, read in place: the table of
+    what generates, type-checks, compiles and round-trips per flavor, and the ratchet
+    against tests/corpus_expected.json (`nox -s corpus -- --update` raises it; `--only NAME`).
+
+    tests/test_corpus.py runs the same measurement in `tests`, which CI runs, so this
+    session is not among the defaults.
+    """
+    session.run("python", "-m", "tests.corpus", *session.posargs)
+
+
+@nox.session
 def bench(session: nox.Session) -> None:
     """Generation and runtime benchmarks against peers (not part of the default run)."""
     session.run("python", "benchmarks/run.py", *session.posargs)

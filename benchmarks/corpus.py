@@ -3,7 +3,8 @@
     python benchmarks/corpus.py                 # every schema in ../shared/corpus
     python benchmarks/corpus.py --only gltf-2.0 bowtie
 
-For every schema of the corpus (`../shared/corpus/index.json`, read in place) each
+For every schema of the corpus (`../shared/corpus/index.json`, read in place by
+`tests/corpus.py`, which also holds the corpus ratchet of the test suite) each
 tool generates code in a fresh temporary directory, cold, in a child process:
 polytype every flavor (`polytype generate SCHEMA --output-dir DIR`), datamodel-code-
 generator Pydantic v2 models (`--class-name Root`). Then every sample instance is
@@ -38,11 +39,11 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-CORPUS = ROOT.parent / "shared" / "corpus"
+sys.path.insert(0, str(ROOT))
+
+from tests.corpus import CORPUS, MEMORY_LIMIT, CorpusSchema, describe, read_index  # noqa: E402
+
 TIMEOUT = 300.0
-# Address-space cap for this process and the tools it runs: one run here once took 24 GB
-# (a recursive meta-schema) and the kernel killed the whole benchmark.
-MEMORY_LIMIT = 6 * 1024**3
 
 
 @dataclass(frozen=True)
@@ -84,86 +85,63 @@ def _round_trips(decode: Callable[[Any], Any], encode: Callable[[Any], Any], ins
         return False
 
 
-def _pointer_of(root: str) -> str:
-    """An instance's root (`file.json#/pointer`) as `file.json#/pointer`, `#` always present."""
-    return root if "#" in root else root + "#"
-
-
-def _polytype(schema_dir: Path, entry: dict[str, Any], work: Path) -> Outcome:
+def _polytype(schema: CorpusSchema, work: Path) -> Outcome:
     out = work / "polytype"
     code, seconds, message = _run(
-        [sys.executable, "-m", "polytype", "generate", str(schema_dir / entry["schema"]),
+        [sys.executable, "-m", "polytype", "generate", str(schema.path),
          "--output-dir", str(out)],
         cwd=work,
     )  # fmt: skip
-    instances = entry["instances"]
+    instances = schema.instances
     if code != 0:
         return Outcome(False, 0, len(instances), seconds, f"exit {code}: {message}"[:120])
     packages = sorted((out / "python").iterdir())
     models = _import(
-        packages[0] / "dataclass_models.py", f"corpus_polytype_{os.getpid()}_{id(entry)}"
+        packages[0] / "dataclass_models.py", f"corpus_polytype_{os.getpid()}_{id(schema)}"
     )
-    types = _polytype_types(schema_dir / entry["schema"])
+    types = describe(schema.path, work)["types"]  # `file#pointer` -> type, through the IR
     exact = 0
     for instance in instances:
-        name = types.get(_pointer_of(instance["root"]))
+        root = (schema.directory / instance.root_file).resolve().as_posix()
+        name = types.get(f"{root}#{instance.pointer}")
         if name is None:
             continue
         snake = _snake(name)
         decode = getattr(models, f"decode_{snake}", None)
         encode = getattr(models, f"encode_{snake}", None)
-        data = json.loads((schema_dir / instance["file"]).read_text(encoding="utf-8"))
+        data = json.loads((schema.directory / instance.file).read_text(encoding="utf-8"))
         if decode is not None and encode is not None and _round_trips(decode, encode, data):
             exact += 1
     return Outcome(True, exact, len(instances), seconds)
 
 
-def _polytype_types(schema: Path) -> dict[str, str]:
-    """`file#pointer` of a schema (files relative to the main one) -> the name of the type
-    polytype generated for it."""
-    sys.path.insert(0, str(ROOT))
-    from generator import ir
-    from generator.config import find_project
-    from generator.pipeline import load_modules
-
-    project = find_project(schema.parent).with_overrides(schemas=(schema,))
-    names: dict[str, str] = {}
-    for module in load_modules(project):
-        for named in module.types:
-            if isinstance(named.source, ir.SourceRef):
-                names.setdefault(f"{named.source.file}#{named.source.pointer}", named.name)
-    return names
-
-
 def _snake(name: str) -> str:
-    sys.path.insert(0, str(ROOT))
     from generator import naming
 
     return naming.snake_case(name)
 
 
-def _dmcg(schema_dir: Path, entry: dict[str, Any], work: Path) -> Outcome:
+def _dmcg(schema: CorpusSchema, work: Path) -> Outcome:
     out = work / "dmcg_models.py"
     code, seconds, message = _run(
-        ["datamodel-codegen", "--input", str(schema_dir / entry["schema"]),
+        ["datamodel-codegen", "--input", str(schema.path),
          "--input-file-type", "jsonschema", "--output-model-type", "pydantic_v2.BaseModel",
          "--class-name", "Root", "--disable-timestamp", "--output", str(out)],
         cwd=work,
     )  # fmt: skip
-    instances = entry["instances"]
+    instances = schema.instances
     if code != 0:
         return Outcome(False, 0, len(instances), seconds, f"exit {code}: {message}"[:120])
     try:
-        models = _import(out, f"corpus_dmcg_{os.getpid()}_{id(entry)}")
+        models = _import(out, f"corpus_dmcg_{os.getpid()}_{id(schema)}")
     except Exception as error:  # noqa: BLE001 - output that does not import is not generated
         return Outcome(False, 0, len(instances), seconds, f"import: {type(error).__name__}")
     exact = 0
     for instance in instances:
-        pointer = _pointer_of(instance["root"])
-        model = _dmcg_class(models, pointer)
+        model = _dmcg_class(models, instance.pointer)
         if model is None:
             continue
-        data = json.loads((schema_dir / instance["file"]).read_text(encoding="utf-8"))
+        data = json.loads((schema.directory / instance.file).read_text(encoding="utf-8"))
 
         def dump(value: Any) -> Any:
             return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
@@ -189,18 +167,16 @@ def _dmcg_class(models: ModuleType, pointer: str) -> Any:
 
 
 def measure(names: Sequence[str] | None = None) -> dict[str, dict[str, Outcome]]:
-    index = json.loads((CORPUS / "index.json").read_text(encoding="utf-8"))["schemas"]
     results: dict[str, dict[str, Outcome]] = {}
-    for name, entry in index.items():
-        if names and name not in names:
+    for schema in read_index(CORPUS):
+        if names and schema.name not in names:
             continue
-        print(f"  {name} …", file=sys.stderr, flush=True)
-        schema_dir = CORPUS / name
-        with tempfile.TemporaryDirectory(prefix=f"corpus-{name}-") as scratch:
+        print(f"  {schema.name} …", file=sys.stderr, flush=True)
+        with tempfile.TemporaryDirectory(prefix=f"corpus-{schema.name}-") as scratch:
             work = Path(scratch)
-            results[name] = {
-                "polytype": _polytype(schema_dir, entry, work),
-                "datamodel-codegen": _dmcg(schema_dir, entry, work),
+            results[schema.name] = {
+                "polytype": _polytype(schema, work),
+                "datamodel-codegen": _dmcg(schema, work),
             }
     return results
 

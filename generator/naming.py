@@ -56,10 +56,11 @@ PYTHON_MODULE_NAMES = frozenset(
         "SerializerFunctionWrapHandler", "StrictBool", "StrictFloat", "StrictInt", "StrictStr",
         "Tag", "TypeAdapter", "ValidationError", "ValidationInfo", "model_serializer",
         "model_validator", "InitErrorDetails", "PydanticCustomError", "SkipJsonSchema",
-        "Omittable", "ContextVar", "Iterable", "TYPE_CHECKING",
+        "Omittable", "ContextVar", "Iterable", "TYPE_CHECKING", "AfterValidator",
+        "TypeAliasType",
         # definitions of the shared runtime
         "DecodeError", "JSONValue", "_T", "_Model", "_SpelledModel", "_CheckedModel", "_Wire",
-        "_Building", "_Omittable", "_Float", "_NotANumber", "_Adapter", "_MaybeTooDeep", "from_json",
+        "_Building", "_Omittable", "_Float", "_Int", "_NotANumber", "_Adapter", "_MaybeTooDeep", "from_json",
         "_KEYS",
     }
 )  # fmt: skip

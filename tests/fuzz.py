@@ -513,14 +513,15 @@ def python_imports(project: Path) -> str | None:
 
 
 def elixir_compiles(project: Path, work: Path) -> str | None:
-    """None when the generated Elixir compiles (or Elixir is not installed)."""
+    """None when the generated Elixir compiles with warnings as errors, as its mix project
+    does (or Elixir is not installed)."""
     if shutil.which("elixirc") is None:
         return None
     sources = sorted(str(p) for p in (project / "generated" / "elixir" / "lib").rglob("*.ex"))
     out = Path(tempfile.mkdtemp(dir=work, prefix="ebin-"))
     try:
         done = subprocess.run(
-            ["elixirc", "-o", str(out), *sources],
+            ["elixirc", "--warnings-as-errors", "-o", str(out), *sources],
             capture_output=True,
             timeout=600,
         )

@@ -139,22 +139,26 @@ class _Describer:
             return "dict" if type_ref.object_only else "JSONValue"
         return " | ".join(self.py_annotation(option) for option in type_ref.options)
 
-    def enums_in(self, type_ref: ir.TypeRef) -> list[ir.EnumType]:
+    def enums_in(
+        self, type_ref: ir.TypeRef, seen: frozenset[str] = frozenset()
+    ) -> list[ir.EnumType]:
+        """The enums `type_ref` holds, through aliases (`seen`: those already looked
+        through, so that an alias containing itself, `L = list[L]`, is read once)."""
         if isinstance(type_ref, ir.Ref):
             named = self.named(type_ref.name)
             if isinstance(named, ir.EnumType):
                 return [named]
-            if isinstance(named, ir.Alias):
-                return self.enums_in(named.type)
+            if isinstance(named, ir.Alias) and named.name not in seen:
+                return self.enums_in(named.type, seen | {named.name})
             return []
         if isinstance(type_ref, ir.ListOf):
-            return self.enums_in(type_ref.item)
+            return self.enums_in(type_ref.item, seen)
         if isinstance(type_ref, ir.MapOf):
-            return self.enums_in(type_ref.value)
+            return self.enums_in(type_ref.value, seen)
         if isinstance(type_ref, ir.Nullable):
-            return self.enums_in(type_ref.inner)
+            return self.enums_in(type_ref.inner, seen)
         if isinstance(type_ref, ir.InlineUnion):
-            return [enum for option in type_ref.options for enum in self.enums_in(option)]
+            return [enum for option in type_ref.options for enum in self.enums_in(option, seen)]
         return []
 
     def refs_in(self, type_ref: ir.TypeRef) -> list[str]:

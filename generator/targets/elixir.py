@@ -200,6 +200,7 @@ class RecordView:
     decode_steps: tuple[str, ...]  # `with` clauses, laid out
     build_fields: tuple[str, ...]  # "key: expression"
     encode_body: str  # the body of `to_json/1`, laid out
+    encode_argument: str  # `value`, or `_value` when the body writes only constants
     helpers: tuple[HelperView, ...]
 
 
@@ -540,8 +541,12 @@ class _FileGen:
 
     # encoders ------------------------------------------------------------
 
-    def encodes_as_itself(self, type_ref: ir.TypeRef) -> bool:
-        """Whether the Elixir value of `type_ref` already is its JSON data (no encoder needed)."""
+    def encodes_as_itself(self, type_ref: ir.TypeRef, seen: frozenset[str] = frozenset()) -> bool:
+        """Whether the Elixir value of `type_ref` already is its JSON data (no encoder needed).
+
+        An alias met again inside itself (`L = list[L]`) adds no work of its own: the
+        answer is decided by the rest of the cycle, so it counts as the identity there.
+        """
         if isinstance(type_ref, (ir.Prim, ir.AnyJSON)):
             return True
         if isinstance(type_ref, ir.Ref):
@@ -549,17 +554,19 @@ class _FileGen:
             if isinstance(named, ir.EnumType):
                 return not named.atoms
             if isinstance(named, ir.Alias):
-                return self.encodes_as_itself(named.type)
+                if named.name in seen:
+                    return True
+                return self.encodes_as_itself(named.type, seen | {named.name})
             return False
         if isinstance(type_ref, ir.LiteralValue):
             return not isinstance(type_ref.value, str)
         if isinstance(type_ref, ir.ListOf):
-            return self.encodes_as_itself(type_ref.item)
+            return self.encodes_as_itself(type_ref.item, seen)
         if isinstance(type_ref, ir.MapOf):
-            return self.encodes_as_itself(type_ref.value)
+            return self.encodes_as_itself(type_ref.value, seen)
         if isinstance(type_ref, ir.Nullable):
-            return self.encodes_as_itself(type_ref.inner)
-        return all(self.encodes_as_itself(option) for option in type_ref.options)
+            return self.encodes_as_itself(type_ref.inner, seen)
+        return all(self.encodes_as_itself(option, seen) for option in type_ref.options)
 
     def encoder(self, type_ref: ir.TypeRef) -> str | None:
         """The name of a one-argument function turning the Elixir value into JSON data; None for identity."""
@@ -921,6 +928,12 @@ def _record_view(record: ir.Record, module: ir.Module) -> RecordView:
         encode.append("out = %{}")
     encode.extend(encode_optional)
     encode.append("Map.merge(out, value.extra)" if keeps_extra else "out")
+    # a record of tags alone writes constants: an unused `value` fails warnings-as-errors
+    reads_value = (
+        any(not item.is_tag for item in record.fields)
+        or keeps_extra
+        or (uses_present_in_encode and tracks_presence)
+    )
     last = len(steps) - 1
     return RecordView(
         module=record.elixir_module,
@@ -942,6 +955,7 @@ def _record_view(record: ir.Record, module: ir.Module) -> RecordView:
             for index, line in enumerate(build)
         ),
         encode_body=layout.block(encode, 4),
+        encode_argument="value" if reads_value else "_value",
         helpers=gen.finished_helpers(),
     )
 

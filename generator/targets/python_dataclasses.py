@@ -8,14 +8,20 @@ snippets; the templates only loop and print.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from generator import ir
 from generator.diagnostics import Diagnostic, InputError, Position
 from generator.formatting import LINE_LENGTH
 from generator.render import RenderEnv, py_str
 from generator.targets import OutputFile, depth
-from generator.targets.python_codecs import Codecs, HelperView, RecordChecks, alias_order
+from generator.targets.python_codecs import (
+    Codecs,
+    HelperView,
+    RecordChecks,
+    alias_dependencies,
+    alias_order,
+)
 from generator.targets.python_common import (
     EnumView,
     enum_view_fields,
@@ -126,6 +132,8 @@ class PublicView:
 class _Codegen(Codecs):
     """The shared decoding rules plus the dataclass flavor's encoders."""
 
+    _aliases_in_progress: set[str] = field(default_factory=set)
+
     # encoders ----------------------------------------------------------
 
     def encode(self, type_ref: ir.TypeRef, expression: str, depth: int = 0) -> str:
@@ -138,7 +146,7 @@ class _Codegen(Codecs):
                 return f"{expression}.to_dict()"
             if isinstance(named, ir.EnumType):
                 return expression if named.style == "literal" else f"{expression}.value"
-            if isinstance(named, ir.Alias) and self.encode(named.type, "x") == "x":
+            if isinstance(named, ir.Alias) and self._alias_encodes_as_is(named):
                 return expression
             return f"encode_{function_suffix(named.name)}({expression})"
         if isinstance(type_ref, ir.ListOf):
@@ -159,6 +167,20 @@ class _Codegen(Codecs):
                 return expression
             return f"None if {expression} is None else {inner}"
         return f"{self.inline_union_encoder(type_ref)}({expression})"
+
+    def _alias_encodes_as_is(self, alias: ir.Alias) -> bool:
+        """Whether the alias's values are already JSON data (its encoder is the identity).
+
+        An alias that contains itself (`L = list[L]`) is asked again while its own answer
+        is being worked out; it then counts as needing its encoder, which terminates.
+        """
+        if alias.name in self._aliases_in_progress:
+            return False
+        self._aliases_in_progress.add(alias.name)
+        try:
+            return self.encode(alias.type, "x") == "x"
+        finally:
+            self._aliases_in_progress.discard(alias.name)
 
     def inline_union_encoder(self, union: ir.InlineUnion) -> str:
         name = f"_e_{self.type_key(union)}"
@@ -454,10 +476,15 @@ _STRING_TAG = re.compile(r'_tag\(obj, (?P<key>"(?:[^"\\]|\\.)*"), (?P<value>"(?:
 # Scalars checked in place: (test that the value is NOT of the type, expected type name)
 _INLINE_CHECKS = {
     "str": ("type({v}) is not str", "string"),
-    "int": ("type({v}) is not int", "integer"),
+    # an int past Python's json limit (4,300 digits) could not be written back
+    "int": ("(type({v}) is not int or not -_INT_BOUND < {v} < _INT_BOUND)", "integer"),
     "bool": ("type({v}) is not bool", "boolean"),
     # `v - v` is 0.0 (false) for a finite float, NaN (true) for NaN and infinity
-    "float": ("type({v}) is not int and (type({v}) is not float or {v} - {v})", "number"),
+    "float": (
+        "(type({v}) is not int or not -_INT_BOUND < {v} < _INT_BOUND)"
+        " and (type({v}) is not float or {v} - {v})",
+        "number",
+    ),
 }
 
 
@@ -693,6 +720,23 @@ def _alias_view(alias: ir.Alias, codegen: _Codegen) -> AliasView:
     )
 
 
+def _quote_forward(
+    in_order: list[ir.NamedType], unions: dict[str, UnionView], aliases: dict[str, AliasView]
+) -> list[tuple[UnionView | AliasView, bool]]:
+    """(view, is_union) in order; a value naming an alias not yet defined (itself, in
+    `L = list[L]`, or a later one in a cycle) is quoted, so the module still imports."""
+    names = {named.name for named in in_order}
+    defined: set[str] = set()
+    ordered: list[tuple[UnionView | AliasView, bool]] = []
+    for named in in_order:
+        view: UnionView | AliasView = unions.get(named.name) or aliases[named.name]
+        if alias_dependencies(named) & names - defined:
+            view = replace(view, alias_value=py_str(view.alias_value))
+        ordered.append((view, isinstance(named, ir.UnionType)))
+        defined.add(named.name)
+    return ordered
+
+
 def _public_view(named: ir.NamedType, codegen: _Codegen) -> PublicView:
     suffix = function_suffix(named.name)
     if isinstance(named, ir.Record):
@@ -751,10 +795,7 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
         t.name: _union_view(t, codegen) for t in aliases_in_order if isinstance(t, ir.UnionType)
     }
     aliases = {t.name: _alias_view(t, codegen) for t in aliases_in_order if isinstance(t, ir.Alias)}
-    ordered_aliases = [
-        (unions.get(t.name) or aliases[t.name], isinstance(t, ir.UnionType))
-        for t in aliases_in_order
-    ]
+    ordered_aliases = _quote_forward(aliases_in_order, unions, aliases)
     publics = [_public_view(t, codegen) for t in module.types]
     union_encoders = {
         t.name: unions[t.name].encode_body for t in module.types if isinstance(t, ir.UnionType)

@@ -74,6 +74,9 @@ class AliasView:
     doc: str
     value: str
     functions: tuple[FunctionView, ...] = ()
+    # an alias that names itself, through lists or maps (`L = list[L]`), is written as
+    # `TypeAliasType`, which pydantic resolves lazily; a plain alias would be a NameError
+    recursive: bool = False
 
 
 @dataclass(frozen=True)
@@ -102,6 +105,11 @@ class _Types:
 
     def named(self, name: str) -> ir.NamedType:
         return self.module.get(name)
+
+    @property
+    def alias_names(self) -> set[str]:
+        """The unions and aliases: the types written as module-level aliases, in order."""
+        return {t.name for t in self.module.types if isinstance(t, (ir.UnionType, ir.Alias))}
 
     def annotation(self, type_ref: ir.TypeRef) -> str:
         if isinstance(type_ref, ir.Prim):
@@ -149,36 +157,41 @@ class _Types:
         args = _field_args(
             ge=c.minimum, le=c.maximum, gt=c.exclusive_minimum, lt=c.exclusive_maximum
         )
-        self.uses.add("StrictInt")
+        # `_Int`: a StrictInt Python's json can write (at most 4,300 digits; runtime.py.j2)
         # an integer member takes whole-number bounds (pydantic-core refuses `ge=0.5` on int)
         int_args = _field_args(**_integer_bounds(c))
         if prim.kind == "int":
-            return f"Annotated[StrictInt, Field({int_args})]" if int_args else "StrictInt"
+            return f"Annotated[_Int, Field({int_args})]" if int_args else "_Int"
         # `number`: an integer stays an int (exact round trip), a float stays a float;
         # `_Float` turns NaN and infinity away (runtime.py.j2)
         if args:
-            int_member = f"Annotated[StrictInt, Field({int_args})]" if int_args else "StrictInt"
+            int_member = f"Annotated[_Int, Field({int_args})]" if int_args else "_Int"
             return f"{int_member} | Annotated[_Float, Field({args})]"
-        return "StrictInt | _Float"
+        return "_Int | _Float"
 
-    def has_pattern(self, type_ref: ir.TypeRef) -> bool:
-        """Whether `type_ref` itself (not through a named record) carries a `pattern`."""
+    def has_pattern(self, type_ref: ir.TypeRef, seen: frozenset[str] = frozenset()) -> bool:
+        """Whether `type_ref` itself (not through a named record) carries a `pattern`.
+
+        `seen` holds the aliases and unions already being looked through, so that one
+        that contains itself (`L = list[L]`) is looked at once.
+        """
         if isinstance(type_ref, ir.Prim):
             return type_ref.constraints.pattern is not None
         if isinstance(type_ref, ir.ListOf):
-            return self.has_pattern(type_ref.item)
+            return self.has_pattern(type_ref.item, seen)
         if isinstance(type_ref, ir.MapOf):
-            return self.has_pattern(type_ref.value)
+            return self.has_pattern(type_ref.value, seen)
         if isinstance(type_ref, ir.Nullable):
-            return self.has_pattern(type_ref.inner)
+            return self.has_pattern(type_ref.inner, seen)
         if isinstance(type_ref, ir.InlineUnion):
-            return any(self.has_pattern(option) for option in type_ref.options)
-        if isinstance(type_ref, ir.Ref):
+            return any(self.has_pattern(option, seen) for option in type_ref.options)
+        if isinstance(type_ref, ir.Ref) and type_ref.name not in seen:
             named = self.named(type_ref.name)
+            inside = seen | {named.name}
             if isinstance(named, ir.Alias):
-                return self.has_pattern(named.type)
+                return self.has_pattern(named.type, inside)
             if isinstance(named, ir.UnionType):
-                return any(self.has_pattern(ir.Ref(member)) for member in named.members)
+                return any(self.has_pattern(ir.Ref(member), inside) for member in named.members)
         return False
 
 
@@ -540,9 +553,16 @@ def _callable_union(
     return AliasView(union.name, doc, value, (view,))
 
 
-def _alias_view(alias: ir.Alias, types: _Types) -> AliasView:
+def _alias_view(alias: ir.Alias, types: _Types, defined: set[str]) -> AliasView:
+    """`defined`: the unions and aliases written before this one."""
+    recursive = bool(_refs(alias.type) & types.alias_names - defined)
+    if recursive:
+        types.uses.add("TypeAliasType")
     return AliasView(
-        alias.name, alias.doc or f"The {alias.name} type.", types.annotation(alias.type)
+        alias.name,
+        alias.doc or f"The {alias.name} type.",
+        types.annotation(alias.type),
+        recursive=recursive,
     )
 
 
@@ -647,11 +667,14 @@ def render_models(module: ir.Module, env: RenderEnv) -> OutputFile:
     if any(not enum.base for enum in enums):
         types.uses.add("Literal")  # `X: TypeAlias = Literal[...]`
     records = [_record_view(t, types, env) for t in module.types if isinstance(t, ir.Record)]
-    aliases = [
-        _union_view(t, types) if isinstance(t, ir.UnionType) else _alias_view(t, types)
-        for t in _alias_order(module)
-        if isinstance(t, (ir.UnionType, ir.Alias))
-    ]
+    aliases: list[AliasView] = []
+    defined: set[str] = set()
+    for named in _alias_order(module):
+        if isinstance(named, ir.UnionType):
+            aliases.append(_union_view(named, types))
+        elif isinstance(named, ir.Alias):
+            aliases.append(_alias_view(named, types, defined))
+        defined.add(named.name)
     adapters = [
         AdapterView(f"{t.name}Adapter", t.name, _adapter_config(t, types))
         for t in module.types
@@ -674,6 +697,7 @@ def render_models(module: ir.Module, env: RenderEnv) -> OutputFile:
         uses_spellings=uses_spellings,
         uses_checks=uses_checks,
         typing_imports=_typing_imports(types.uses),
+        typing_extensions_imports=[n for n in _TYPING_EXTENSIONS_WHEN_USED if n in types.uses],
         abc_imports=["Callable", "Iterable"],  # both used by the runtime
         pydantic_imports=_pydantic_imports(types.uses, uses_spellings, uses_checks),
         core_imports=_core_imports(uses_spellings, uses_checks),
@@ -688,12 +712,15 @@ _TYPING_ALWAYS = (
     "TYPE_CHECKING", "Annotated", "Any", "ClassVar", "Self", "TypeAlias", "TypeVar", "cast",
 )  # fmt: skip
 _TYPING_WHEN_USED = ("Literal", "NoReturn")
-# StrictFloat: the runtime's `_Float`; ValidationError: its depth limit
+# Python 3.11's typing has no TypeAliasType; pydantic depends on typing_extensions
+_TYPING_EXTENSIONS_WHEN_USED = ("TypeAliasType",)
+# StrictFloat, StrictInt, AfterValidator: the runtime's `_Float` and `_Int`;
+# ValidationError: its depth limit
 _PYDANTIC_ALWAYS = (
-    "BaseModel", "BeforeValidator", "ConfigDict", "Field", "JsonValue", "StrictFloat",
-    "TypeAdapter", "ValidationError", "model_validator",
+    "AfterValidator", "BaseModel", "BeforeValidator", "ConfigDict", "Field", "JsonValue",
+    "StrictFloat", "StrictInt", "TypeAdapter", "ValidationError", "model_validator",
 )  # fmt: skip
-_PYDANTIC_WHEN_USED = ("AliasChoices", "StrictBool", "StrictInt", "StrictStr")
+_PYDANTIC_WHEN_USED = ("AliasChoices", "StrictBool", "StrictStr")
 
 
 def _typing_imports(uses: set[str]) -> list[str]:

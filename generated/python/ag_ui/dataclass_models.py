@@ -271,6 +271,10 @@ _MAX_DEPTH_MESSAGE = "nesting deeper than 100 levels of arrays and objects"
 _FREE_DEPTH = 93
 # Types that contain themselves (or nest past the limit): every input is measured first.
 _CHECK_DEPTH_FIRST = False
+# Python's json reads and writes integers of at most 4,300 digits (its int-to-string
+# limit): a longer one from Python data could not be written back, so it is refused.
+_INT_BOUND = 10**4300
+_INT_TOO_LONG = "integers of more than 4300 digits are not written by Python's json"
 # True while a decoder runs on input measured to be within the limit.
 _DEPTH_CHECKED: ContextVar[bool] = ContextVar("_DEPTH_CHECKED", default=False)
 
@@ -343,7 +347,12 @@ def _segment(key: object) -> str:
 def _type_error(expected: str, value: object) -> DecodeError:
     if type(value) is float and value - value != 0:  # NaN or infinity: no JSON value at all
         return DecodeError("NaN and infinity are not JSON numbers")
+    if type(value) is int and expected in _INT_EXPECTED and not -_INT_BOUND < value < _INT_BOUND:
+        return DecodeError(_INT_TOO_LONG)
     return DecodeError(f"expected {expected}, got {_json_type(value)}")
+
+
+_INT_EXPECTED = ("integer", "number", "a JSON value")
 
 
 def _unknown_value(value: str, known: object) -> DecodeError:
@@ -358,7 +367,7 @@ def _str(value: object) -> str:
 
 
 def _int(value: object) -> int:
-    if type(value) is int:
+    if type(value) is int and -_INT_BOUND < value < _INT_BOUND:
         return value
     raise _type_error("integer", value)
 
@@ -366,7 +375,9 @@ def _int(value: object) -> int:
 def _float(value: object) -> float:
     # JSON numbers may be written without a fraction; keep them as int for an exact round trip.
     # `value - value` is 0.0 for a finite float, NaN for NaN and infinity (no JSON number).
-    if type(value) is int or type(value) is float and value - value == 0:
+    if type(value) is float and value - value == 0:
+        return value
+    if type(value) is int and -_INT_BOUND < value < _INT_BOUND:
         return cast(float, value)
     raise _type_error("number", value)
 
@@ -414,8 +425,10 @@ def _is_json(value: object, depth: int = 0) -> bool:
     Past `_FREE_DEPTH` levels the input as a whole is measured (`_guard`).
     """
     kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None:
+    if kind is str or kind is bool or value is None:
         return True
+    if type(value) is int:  # `type(...) is` narrows the type, `kind is` does not
+        return -_INT_BOUND < value < _INT_BOUND
     if kind is float:
         return value == value and value not in _INFINITIES
     if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
@@ -425,14 +438,26 @@ def _is_json(value: object, depth: int = 0) -> bool:
             if type(key) is not str:
                 return False
             kind = type(item)
-            if not (kind is str or kind is int or kind is bool or item is None):
+            if not (
+                kind is str
+                or kind is bool
+                or item is None
+                or type(item) is int
+                and -_INT_BOUND < item < _INT_BOUND
+            ):
                 if not _is_json(item, depth + 1):
                     return False
         return True
     if type(value) is list:
         for item in value:
             kind = type(item)
-            if not (kind is str or kind is int or kind is bool or item is None):
+            if not (
+                kind is str
+                or kind is bool
+                or item is None
+                or type(item) is int
+                and -_INT_BOUND < item < _INT_BOUND
+            ):
                 if not _is_json(item, depth + 1):
                     return False
         return True
@@ -466,8 +491,12 @@ def _json_value(value: object) -> JSONValue:
     if _is_json(value):
         return cast(JSONValue, value)
     kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None:
+    if kind is str or kind is bool or value is None:
         return cast(JSONValue, value)
+    if type(value) is int:
+        if -_INT_BOUND < value < _INT_BOUND:
+            return value
+        raise DecodeError(_INT_TOO_LONG)
     if kind is float:
         if value != value or value in (float("inf"), float("-inf")):
             raise DecodeError("NaN and infinity are not JSON numbers")
@@ -4882,7 +4911,7 @@ def _decode_run_started_event(data: object) -> RunStartedEvent:
     if type(f_run_id) is not str:
         raise _field_error(f_run_id, "string", "runId")
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None
@@ -4952,7 +4981,7 @@ def _decode_run_finished_event(data: object) -> RunFinishedEvent:
     if type(f_run_id) is not str:
         raise _field_error(f_run_id, "string", "runId")
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None
@@ -5032,7 +5061,7 @@ def _decode_run_error_event(data: object) -> RunErrorEvent:
     if type(f_message) is not str:
         raise _field_error(f_message, "string", "message")
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None
@@ -5099,7 +5128,7 @@ def _decode_step_started_event(data: object) -> StepStartedEvent:
     if type(f_step_name) is not str:
         raise _field_error(f_step_name, "string", "stepName")
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None
@@ -5149,7 +5178,7 @@ def _decode_step_finished_event(data: object) -> StepFinishedEvent:
     if type(f_step_name) is not str:
         raise _field_error(f_step_name, "string", "stepName")
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None
@@ -5199,7 +5228,7 @@ def _decode_text_message_start_event(data: object) -> TextMessageStartEvent:
     if type(f_message_id) is not str:
         raise _field_error(f_message_id, "string", "messageId")
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None
@@ -5268,7 +5297,7 @@ def _decode_text_message_content_event(data: object) -> TextMessageContentEvent:
     if type(f_delta) is not str:
         raise _field_error(f_delta, "string", "delta")
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None
@@ -5319,7 +5348,7 @@ def _decode_text_message_end_event(data: object) -> TextMessageEndEvent:
     if type(f_message_id) is not str:
         raise _field_error(f_message_id, "string", "messageId")
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None
@@ -5363,7 +5392,7 @@ def _decode_text_message_chunk_event(data: object) -> TextMessageChunkEvent:
     if obj.get("type") != "TEXT_MESSAGE_CHUNK":
         _tag(obj, "type", "TEXT_MESSAGE_CHUNK")
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None
@@ -5443,7 +5472,7 @@ def _decode_tool_call_start_event(data: object) -> ToolCallStartEvent:
     if type(f_tool_call_name) is not str:
         raise _field_error(f_tool_call_name, "string", "toolCallName")
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None
@@ -5502,7 +5531,7 @@ def _decode_tool_call_args_event(data: object) -> ToolCallArgsEvent:
     if type(f_delta) is not str:
         raise _field_error(f_delta, "string", "delta")
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None
@@ -5553,7 +5582,7 @@ def _decode_tool_call_end_event(data: object) -> ToolCallEndEvent:
     if type(f_tool_call_id) is not str:
         raise _field_error(f_tool_call_id, "string", "toolCallId")
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None
@@ -5597,7 +5626,7 @@ def _decode_tool_call_chunk_event(data: object) -> ToolCallChunkEvent:
     if obj.get("type") != "TOOL_CALL_CHUNK":
         _tag(obj, "type", "TOOL_CALL_CHUNK")
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None
@@ -5676,7 +5705,7 @@ def _decode_tool_call_result_event(data: object) -> ToolCallResultEvent:
     if type(f_content) is not str:
         raise _field_error(f_content, "string", "content")
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None
@@ -5731,7 +5760,7 @@ def _decode_state_snapshot_event(data: object) -> StateSnapshotEvent:
     if obj.get("type") != "STATE_SNAPSHOT":
         _tag(obj, "type", "STATE_SNAPSHOT")
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None
@@ -5795,7 +5824,7 @@ def _decode_state_delta_event(data: object) -> StateDeltaEvent:
     except DecodeError:
         raise _item_error(v_delta, _json_value, "delta") from None
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None
@@ -5851,7 +5880,7 @@ def _decode_messages_snapshot_event(data: object) -> MessagesSnapshotEvent:
     except DecodeError:
         raise _item_error(v_messages, _decode_message, "messages") from None
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None
@@ -5895,7 +5924,7 @@ def _decode_raw_event(data: object) -> RawEvent:
     if obj.get("type") != "RAW":
         _tag(obj, "type", "RAW")
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None
@@ -5959,7 +5988,7 @@ def _decode_custom_event(data: object) -> CustomEvent:
     if type(f_name) is not str:
         raise _field_error(f_name, "string", "name")
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None
@@ -6012,7 +6041,7 @@ def _decode_thinking_text_message_start_event(data: object) -> ThinkingTextMessa
     if obj.get("type") != "THINKING_TEXT_MESSAGE_START":
         _tag(obj, "type", "THINKING_TEXT_MESSAGE_START")
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None
@@ -6061,7 +6090,7 @@ def _decode_thinking_text_message_content_event(data: object) -> ThinkingTextMes
     if type(f_delta) is not str:
         raise _field_error(f_delta, "string", "delta")
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None
@@ -6105,7 +6134,7 @@ def _decode_thinking_text_message_end_event(data: object) -> ThinkingTextMessage
     if obj.get("type") != "THINKING_TEXT_MESSAGE_END":
         _tag(obj, "type", "THINKING_TEXT_MESSAGE_END")
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None
@@ -6148,7 +6177,7 @@ def _decode_thinking_start_event(data: object) -> ThinkingStartEvent:
     if obj.get("type") != "THINKING_START":
         _tag(obj, "type", "THINKING_START")
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None
@@ -6197,7 +6226,7 @@ def _decode_thinking_end_event(data: object) -> ThinkingEndEvent:
     if obj.get("type") != "THINKING_END":
         _tag(obj, "type", "THINKING_END")
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None
@@ -6258,7 +6287,7 @@ def _decode_activity_snapshot_event(data: object) -> ActivitySnapshotEvent:
     except DecodeError as error:
         raise error.at(_segment("content")) from None
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None
@@ -6330,7 +6359,7 @@ def _decode_activity_delta_event(data: object) -> ActivityDeltaEvent:
     except DecodeError:
         raise _item_error(v_patch, _json_value, "patch") from None
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None
@@ -6382,7 +6411,7 @@ def _decode_reasoning_start_event(data: object) -> ReasoningStartEvent:
     if type(f_message_id) is not str:
         raise _field_error(f_message_id, "string", "messageId")
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None
@@ -6434,7 +6463,7 @@ def _decode_reasoning_message_start_event(data: object) -> ReasoningMessageStart
     if type(f_message_id) is not str:
         raise _field_error(f_message_id, "string", "messageId")
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None
@@ -6489,7 +6518,7 @@ def _decode_reasoning_message_content_event(data: object) -> ReasoningMessageCon
     if type(f_delta) is not str:
         raise _field_error(f_delta, "string", "delta")
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None
@@ -6540,7 +6569,7 @@ def _decode_reasoning_message_end_event(data: object) -> ReasoningMessageEndEven
     if type(f_message_id) is not str:
         raise _field_error(f_message_id, "string", "messageId")
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None
@@ -6584,7 +6613,7 @@ def _decode_reasoning_message_chunk_event(data: object) -> ReasoningMessageChunk
     if obj.get("type") != "REASONING_MESSAGE_CHUNK":
         _tag(obj, "type", "REASONING_MESSAGE_CHUNK")
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None
@@ -6645,7 +6674,7 @@ def _decode_reasoning_end_event(data: object) -> ReasoningEndEvent:
     if type(f_message_id) is not str:
         raise _field_error(f_message_id, "string", "messageId")
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None
@@ -6707,7 +6736,7 @@ def _decode_reasoning_encrypted_value_event(data: object) -> ReasoningEncryptedV
     if type(f_encrypted_value) is not str:
         raise _field_error(f_encrypted_value, "string", "encryptedValue")
     f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int:
+    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
             raise _field_error(f_timestamp, "integer", "timestamp")
         f_timestamp = None

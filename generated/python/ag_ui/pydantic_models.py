@@ -21,6 +21,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Self, TypeAlias, TypeVar, cast
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -155,6 +156,10 @@ else:
     Omittable = _Omittable()
 
 _INFINITIES = (float("inf"), float("-inf"))
+# Python's json reads and writes integers of at most 4,300 digits (its int-to-string
+# limit): a longer one from Python data could not be written back, so it is refused.
+_INT_BOUND = 10**4300
+_INT_TOO_LONG = "integers of more than 4300 digits are not written by Python's json"
 
 # Every flavor rejects JSON nested deeper than this many arrays and objects, at `$`.
 _MAX_DEPTH = 100
@@ -275,8 +280,21 @@ def _finite(value: _T) -> _T:
     write it back as U+FFFD, a different key.
     """
     if not _all_finite(value, 0):
+        if _has_long_int(value):
+            raise ValueError(_INT_TOO_LONG)
         raise ValueError("NaN and infinity are not JSON numbers")
     return value
+
+
+def _has_long_int(value: object) -> bool:
+    """Whether `value` holds an integer Python's json cannot write (words `_finite`'s error)."""
+    if type(value) is int:
+        return not -_INT_BOUND < value < _INT_BOUND
+    if type(value) is dict:
+        value = cast("dict[object, object]", value).values()
+    elif type(value) is not list:
+        return False
+    return any(_has_long_int(item) for item in cast("Iterable[object]", value))
 
 
 def _lone_surrogate_key(keys: Iterable[object]) -> None:
@@ -291,10 +309,13 @@ def _lone_surrogate_key(keys: Iterable[object]) -> None:
 
 
 def _all_finite(value: object, depth: int) -> bool:
-    """No NaN or infinity in `value`; past `_FREE_DEPTH` levels the whole input is measured."""
+    """No NaN, infinity or integer too long to write in `value`; past `_FREE_DEPTH` levels
+    the whole input is measured."""
     kind = type(value)
     if kind is float:
         return value == value and value not in _INFINITIES
+    if type(value) is int:  # `type(...) is` narrows the type, `kind is` does not
+        return -_INT_BOUND < value < _INT_BOUND
     if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
         raise _MaybeTooDeep
     if kind is dict:
@@ -304,7 +325,9 @@ def _all_finite(value: object, depth: int) -> bool:
         return True
     for item in cast("Iterable[object]", value):
         kind = type(item)
-        if kind is str or kind is int or kind is bool or item is None:
+        if kind is str or kind is bool or item is None:
+            continue
+        if type(item) is int and -_INT_BOUND < item < _INT_BOUND:
             continue
         if not _all_finite(item, depth + 1):
             return False
@@ -320,6 +343,16 @@ def _string_keys(value: _T) -> _T:
 
 
 _KEYS = BeforeValidator(_string_keys)
+
+
+def _writable_int(value: int) -> int:
+    if -_INT_BOUND < value < _INT_BOUND:
+        return value
+    raise ValueError(_INT_TOO_LONG)
+
+
+_Int: TypeAlias = Annotated[StrictInt, AfterValidator(_writable_int)]
+"""An integer of an `integer` or `number` field that Python's json can write (4,300 digits)."""
 
 _Float: TypeAlias = Annotated[StrictFloat, Field(allow_inf_nan=False)]
 """A float of a `number` field: NaN and infinity (`1e400` reads as one) are not JSON numbers."""
@@ -671,19 +704,19 @@ class TokenUsage(_CheckedModel):
 
     provider: Omittable[StrictStr] = Field(default=None, description="Model provider label.")
     model: Omittable[StrictStr] = Field(default=None, description="Model label.")
-    input_tokens: Omittable[Annotated[StrictInt, Field(ge=0)]] = Field(
+    input_tokens: Omittable[Annotated[_Int, Field(ge=0)]] = Field(
         default=None, alias="inputTokens", description="Input tokens."
     )
-    output_tokens: Omittable[Annotated[StrictInt, Field(ge=0)]] = Field(
+    output_tokens: Omittable[Annotated[_Int, Field(ge=0)]] = Field(
         default=None, alias="outputTokens", description="Output tokens."
     )
-    total_tokens: Omittable[Annotated[StrictInt, Field(ge=0)]] = Field(
+    total_tokens: Omittable[Annotated[_Int, Field(ge=0)]] = Field(
         default=None, alias="totalTokens", description="Total tokens."
     )
-    reasoning_tokens: Omittable[Annotated[StrictInt, Field(ge=0)]] = Field(
+    reasoning_tokens: Omittable[Annotated[_Int, Field(ge=0)]] = Field(
         default=None, alias="reasoningTokens", description="Reasoning tokens."
     )
-    cached_input_tokens: Omittable[Annotated[StrictInt, Field(ge=0)]] = Field(
+    cached_input_tokens: Omittable[Annotated[_Int, Field(ge=0)]] = Field(
         default=None, alias="cachedInputTokens", description="Input tokens read from a cache."
     )
 
@@ -1092,7 +1125,7 @@ class RunStartedEvent(_CheckedModel):
         type: Literal["RUN_STARTED"] = "RUN_STARTED"
     else:
         type: Literal["RUN_STARTED"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",
@@ -1126,7 +1159,7 @@ class RunFinishedEvent(_CheckedModel):
         type: Literal["RUN_FINISHED"] = "RUN_FINISHED"
     else:
         type: Literal["RUN_FINISHED"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",
@@ -1158,7 +1191,7 @@ class RunErrorEvent(_CheckedModel):
         type: Literal["RUN_ERROR"] = "RUN_ERROR"
     else:
         type: Literal["RUN_ERROR"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",
@@ -1186,7 +1219,7 @@ class StepStartedEvent(_CheckedModel):
         type: Literal["STEP_STARTED"] = "STEP_STARTED"
     else:
         type: Literal["STEP_STARTED"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",
@@ -1210,7 +1243,7 @@ class StepFinishedEvent(_CheckedModel):
         type: Literal["STEP_FINISHED"] = "STEP_FINISHED"
     else:
         type: Literal["STEP_FINISHED"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",
@@ -1234,7 +1267,7 @@ class TextMessageStartEvent(_CheckedModel):
         type: Literal["TEXT_MESSAGE_START"] = "TEXT_MESSAGE_START"
     else:
         type: Literal["TEXT_MESSAGE_START"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",
@@ -1263,7 +1296,7 @@ class TextMessageContentEvent(_CheckedModel):
         type: Literal["TEXT_MESSAGE_CONTENT"] = "TEXT_MESSAGE_CONTENT"
     else:
         type: Literal["TEXT_MESSAGE_CONTENT"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",
@@ -1288,7 +1321,7 @@ class TextMessageEndEvent(_CheckedModel):
         type: Literal["TEXT_MESSAGE_END"] = "TEXT_MESSAGE_END"
     else:
         type: Literal["TEXT_MESSAGE_END"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",
@@ -1312,7 +1345,7 @@ class TextMessageChunkEvent(_CheckedModel):
         type: Literal["TEXT_MESSAGE_CHUNK"] = "TEXT_MESSAGE_CHUNK"
     else:
         type: Literal["TEXT_MESSAGE_CHUNK"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",
@@ -1342,7 +1375,7 @@ class ToolCallStartEvent(_CheckedModel):
         type: Literal["TOOL_CALL_START"] = "TOOL_CALL_START"
     else:
         type: Literal["TOOL_CALL_START"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",
@@ -1374,7 +1407,7 @@ class ToolCallArgsEvent(_CheckedModel):
         type: Literal["TOOL_CALL_ARGS"] = "TOOL_CALL_ARGS"
     else:
         type: Literal["TOOL_CALL_ARGS"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",
@@ -1399,7 +1432,7 @@ class ToolCallEndEvent(_CheckedModel):
         type: Literal["TOOL_CALL_END"] = "TOOL_CALL_END"
     else:
         type: Literal["TOOL_CALL_END"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",
@@ -1424,7 +1457,7 @@ class ToolCallChunkEvent(_CheckedModel):
         type: Literal["TOOL_CALL_CHUNK"] = "TOOL_CALL_CHUNK"
     else:
         type: Literal["TOOL_CALL_CHUNK"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",
@@ -1462,7 +1495,7 @@ class ToolCallResultEvent(_CheckedModel):
         type: Literal["TOOL_CALL_RESULT"] = "TOOL_CALL_RESULT"
     else:
         type: Literal["TOOL_CALL_RESULT"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",
@@ -1493,7 +1526,7 @@ class StateSnapshotEvent(_CheckedModel):
         type: Literal["STATE_SNAPSHOT"] = "STATE_SNAPSHOT"
     else:
         type: Literal["STATE_SNAPSHOT"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",
@@ -1519,7 +1552,7 @@ class StateDeltaEvent(_CheckedModel):
         type: Literal["STATE_DELTA"] = "STATE_DELTA"
     else:
         type: Literal["STATE_DELTA"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",
@@ -1545,7 +1578,7 @@ class MessagesSnapshotEvent(_CheckedModel):
         type: Literal["MESSAGES_SNAPSHOT"] = "MESSAGES_SNAPSHOT"
     else:
         type: Literal["MESSAGES_SNAPSHOT"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",
@@ -1567,7 +1600,7 @@ class RawEvent(_CheckedModel):
         type: Literal["RAW"] = "RAW"
     else:
         type: Literal["RAW"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",
@@ -1592,7 +1625,7 @@ class CustomEvent(_CheckedModel):
         type: Literal["CUSTOM"] = "CUSTOM"
     else:
         type: Literal["CUSTOM"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",
@@ -1617,7 +1650,7 @@ class ThinkingTextMessageStartEvent(_CheckedModel):
         type: Literal["THINKING_TEXT_MESSAGE_START"] = "THINKING_TEXT_MESSAGE_START"
     else:
         type: Literal["THINKING_TEXT_MESSAGE_START"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",
@@ -1640,7 +1673,7 @@ class ThinkingTextMessageContentEvent(_CheckedModel):
         type: Literal["THINKING_TEXT_MESSAGE_CONTENT"] = "THINKING_TEXT_MESSAGE_CONTENT"
     else:
         type: Literal["THINKING_TEXT_MESSAGE_CONTENT"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",
@@ -1664,7 +1697,7 @@ class ThinkingTextMessageEndEvent(_CheckedModel):
         type: Literal["THINKING_TEXT_MESSAGE_END"] = "THINKING_TEXT_MESSAGE_END"
     else:
         type: Literal["THINKING_TEXT_MESSAGE_END"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",
@@ -1687,7 +1720,7 @@ class ThinkingStartEvent(_CheckedModel):
         type: Literal["THINKING_START"] = "THINKING_START"
     else:
         type: Literal["THINKING_START"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",
@@ -1711,7 +1744,7 @@ class ThinkingEndEvent(_CheckedModel):
         type: Literal["THINKING_END"] = "THINKING_END"
     else:
         type: Literal["THINKING_END"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",
@@ -1735,7 +1768,7 @@ class ActivitySnapshotEvent(_CheckedModel):
         type: Literal["ACTIVITY_SNAPSHOT"] = "ACTIVITY_SNAPSHOT"
     else:
         type: Literal["ACTIVITY_SNAPSHOT"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",
@@ -1772,7 +1805,7 @@ class ActivityDeltaEvent(_CheckedModel):
         type: Literal["ACTIVITY_DELTA"] = "ACTIVITY_DELTA"
     else:
         type: Literal["ACTIVITY_DELTA"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",
@@ -1804,7 +1837,7 @@ class ReasoningStartEvent(_CheckedModel):
         type: Literal["REASONING_START"] = "REASONING_START"
     else:
         type: Literal["REASONING_START"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",
@@ -1831,7 +1864,7 @@ class ReasoningMessageStartEvent(_CheckedModel):
         type: Literal["REASONING_MESSAGE_START"] = "REASONING_MESSAGE_START"
     else:
         type: Literal["REASONING_MESSAGE_START"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",
@@ -1862,7 +1895,7 @@ class ReasoningMessageContentEvent(_CheckedModel):
         type: Literal["REASONING_MESSAGE_CONTENT"] = "REASONING_MESSAGE_CONTENT"
     else:
         type: Literal["REASONING_MESSAGE_CONTENT"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",
@@ -1890,7 +1923,7 @@ class ReasoningMessageEndEvent(_CheckedModel):
         type: Literal["REASONING_MESSAGE_END"] = "REASONING_MESSAGE_END"
     else:
         type: Literal["REASONING_MESSAGE_END"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",
@@ -1917,7 +1950,7 @@ class ReasoningMessageChunkEvent(_CheckedModel):
         type: Literal["REASONING_MESSAGE_CHUNK"] = "REASONING_MESSAGE_CHUNK"
     else:
         type: Literal["REASONING_MESSAGE_CHUNK"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",
@@ -1944,7 +1977,7 @@ class ReasoningEndEvent(_CheckedModel):
         type: Literal["REASONING_END"] = "REASONING_END"
     else:
         type: Literal["REASONING_END"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",
@@ -1971,7 +2004,7 @@ class ReasoningEncryptedValueEvent(_CheckedModel):
         type: Literal["REASONING_ENCRYPTED_VALUE"] = "REASONING_ENCRYPTED_VALUE"
     else:
         type: Literal["REASONING_ENCRYPTED_VALUE"] = Field(description="Event type.")
-    timestamp: Omittable[StrictInt] = Field(default=None, description="When the event was created.")
+    timestamp: Omittable[_Int] = Field(default=None, description="When the event was created.")
     raw_event: _JSON = Field(
         default=None,
         alias="rawEvent",

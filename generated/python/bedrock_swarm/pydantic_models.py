@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Self, TypeAlias, TypeVar, cast
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -24,6 +25,7 @@ from pydantic import (
     JsonValue,
     StrictBool,
     StrictFloat,
+    StrictInt,
     StrictStr,
     TypeAdapter,
     ValidationError,
@@ -77,6 +79,10 @@ else:
     Omittable = _Omittable()
 
 _INFINITIES = (float("inf"), float("-inf"))
+# Python's json reads and writes integers of at most 4,300 digits (its int-to-string
+# limit): a longer one from Python data could not be written back, so it is refused.
+_INT_BOUND = 10**4300
+_INT_TOO_LONG = "integers of more than 4300 digits are not written by Python's json"
 
 # Every flavor rejects JSON nested deeper than this many arrays and objects, at `$`.
 _MAX_DEPTH = 100
@@ -197,8 +203,21 @@ def _finite(value: _T) -> _T:
     write it back as U+FFFD, a different key.
     """
     if not _all_finite(value, 0):
+        if _has_long_int(value):
+            raise ValueError(_INT_TOO_LONG)
         raise ValueError("NaN and infinity are not JSON numbers")
     return value
+
+
+def _has_long_int(value: object) -> bool:
+    """Whether `value` holds an integer Python's json cannot write (words `_finite`'s error)."""
+    if type(value) is int:
+        return not -_INT_BOUND < value < _INT_BOUND
+    if type(value) is dict:
+        value = cast("dict[object, object]", value).values()
+    elif type(value) is not list:
+        return False
+    return any(_has_long_int(item) for item in cast("Iterable[object]", value))
 
 
 def _lone_surrogate_key(keys: Iterable[object]) -> None:
@@ -213,10 +232,13 @@ def _lone_surrogate_key(keys: Iterable[object]) -> None:
 
 
 def _all_finite(value: object, depth: int) -> bool:
-    """No NaN or infinity in `value`; past `_FREE_DEPTH` levels the whole input is measured."""
+    """No NaN, infinity or integer too long to write in `value`; past `_FREE_DEPTH` levels
+    the whole input is measured."""
     kind = type(value)
     if kind is float:
         return value == value and value not in _INFINITIES
+    if type(value) is int:  # `type(...) is` narrows the type, `kind is` does not
+        return -_INT_BOUND < value < _INT_BOUND
     if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
         raise _MaybeTooDeep
     if kind is dict:
@@ -226,7 +248,9 @@ def _all_finite(value: object, depth: int) -> bool:
         return True
     for item in cast("Iterable[object]", value):
         kind = type(item)
-        if kind is str or kind is int or kind is bool or item is None:
+        if kind is str or kind is bool or item is None:
+            continue
+        if type(item) is int and -_INT_BOUND < item < _INT_BOUND:
             continue
         if not _all_finite(item, depth + 1):
             return False
@@ -242,6 +266,16 @@ def _string_keys(value: _T) -> _T:
 
 
 _KEYS = BeforeValidator(_string_keys)
+
+
+def _writable_int(value: int) -> int:
+    if -_INT_BOUND < value < _INT_BOUND:
+        return value
+    raise ValueError(_INT_TOO_LONG)
+
+
+_Int: TypeAlias = Annotated[StrictInt, AfterValidator(_writable_int)]
+"""An integer of an `integer` or `number` field that Python's json can write (4,300 digits)."""
 
 _Float: TypeAlias = Annotated[StrictFloat, Field(allow_inf_nan=False)]
 """A float of a `number` field: NaN and infinity (`1e400` reads as one) are not JSON numbers."""

@@ -331,6 +331,10 @@ _MAX_DEPTH_MESSAGE = "nesting deeper than 100 levels of arrays and objects"
 _FREE_DEPTH = 94
 # Types that contain themselves (or nest past the limit): every input is measured first.
 _CHECK_DEPTH_FIRST = False
+# Python's json reads and writes integers of at most 4,300 digits (its int-to-string
+# limit): a longer one from Python data could not be written back, so it is refused.
+_INT_BOUND = 10**4300
+_INT_TOO_LONG = "integers of more than 4300 digits are not written by Python's json"
 # True while a decoder runs on input measured to be within the limit.
 _DEPTH_CHECKED: ContextVar[bool] = ContextVar("_DEPTH_CHECKED", default=False)
 
@@ -403,7 +407,12 @@ def _segment(key: object) -> str:
 def _type_error(expected: str, value: object) -> DecodeError:
     if type(value) is float and value - value != 0:  # NaN or infinity: no JSON value at all
         return DecodeError("NaN and infinity are not JSON numbers")
+    if type(value) is int and expected in _INT_EXPECTED and not -_INT_BOUND < value < _INT_BOUND:
+        return DecodeError(_INT_TOO_LONG)
     return DecodeError(f"expected {expected}, got {_json_type(value)}")
+
+
+_INT_EXPECTED = ("integer", "number", "a JSON value")
 
 
 def _unknown_value(value: str, known: object) -> DecodeError:
@@ -418,7 +427,7 @@ def _str(value: object) -> str:
 
 
 def _int(value: object) -> int:
-    if type(value) is int:
+    if type(value) is int and -_INT_BOUND < value < _INT_BOUND:
         return value
     raise _type_error("integer", value)
 
@@ -426,7 +435,9 @@ def _int(value: object) -> int:
 def _float(value: object) -> float:
     # JSON numbers may be written without a fraction; keep them as int for an exact round trip.
     # `value - value` is 0.0 for a finite float, NaN for NaN and infinity (no JSON number).
-    if type(value) is int or type(value) is float and value - value == 0:
+    if type(value) is float and value - value == 0:
+        return value
+    if type(value) is int and -_INT_BOUND < value < _INT_BOUND:
         return cast(float, value)
     raise _type_error("number", value)
 
@@ -474,8 +485,10 @@ def _is_json(value: object, depth: int = 0) -> bool:
     Past `_FREE_DEPTH` levels the input as a whole is measured (`_guard`).
     """
     kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None:
+    if kind is str or kind is bool or value is None:
         return True
+    if type(value) is int:  # `type(...) is` narrows the type, `kind is` does not
+        return -_INT_BOUND < value < _INT_BOUND
     if kind is float:
         return value == value and value not in _INFINITIES
     if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
@@ -485,14 +498,26 @@ def _is_json(value: object, depth: int = 0) -> bool:
             if type(key) is not str:
                 return False
             kind = type(item)
-            if not (kind is str or kind is int or kind is bool or item is None):
+            if not (
+                kind is str
+                or kind is bool
+                or item is None
+                or type(item) is int
+                and -_INT_BOUND < item < _INT_BOUND
+            ):
                 if not _is_json(item, depth + 1):
                     return False
         return True
     if type(value) is list:
         for item in value:
             kind = type(item)
-            if not (kind is str or kind is int or kind is bool or item is None):
+            if not (
+                kind is str
+                or kind is bool
+                or item is None
+                or type(item) is int
+                and -_INT_BOUND < item < _INT_BOUND
+            ):
                 if not _is_json(item, depth + 1):
                     return False
         return True
@@ -526,8 +551,12 @@ def _json_value(value: object) -> JSONValue:
     if _is_json(value):
         return cast(JSONValue, value)
     kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None:
+    if kind is str or kind is bool or value is None:
         return cast(JSONValue, value)
+    if type(value) is int:
+        if -_INT_BOUND < value < _INT_BOUND:
+            return value
+        raise DecodeError(_INT_TOO_LONG)
     if kind is float:
         if value != value or value in (float("inf"), float("-inf")):
             raise DecodeError("NaN and infinity are not JSON numbers")
@@ -5265,7 +5294,7 @@ def _decode_hook_response_message(data: object) -> HookResponseMessage:
             raise _field_error(f_stderr, "string", "stderr")
         f_stderr = None
     f_exit_code = obj.get("exit_code", _ABSENT)
-    if type(f_exit_code) is not int:
+    if type(f_exit_code) is not int or not -_INT_BOUND < f_exit_code < _INT_BOUND:
         if f_exit_code is not _ABSENT:
             raise _field_error(f_exit_code, "integer", "exit_code")
         f_exit_code = None
@@ -5350,7 +5379,7 @@ def _decode_task_started_message(data: object) -> TaskStartedMessage:
             raise _field_error(f_is_backgrounded, "boolean", "is_backgrounded")
         f_is_backgrounded = None
     f_spawn_depth = obj.get("spawn_depth", _ABSENT)
-    if type(f_spawn_depth) is not int:
+    if type(f_spawn_depth) is not int or not -_INT_BOUND < f_spawn_depth < _INT_BOUND:
         if f_spawn_depth is not _ABSENT:
             raise _field_error(f_spawn_depth, "integer", "spawn_depth")
         f_spawn_depth = None
@@ -5774,13 +5803,15 @@ def _decode_api_retry_message(data: object) -> ApiRetryMessage:
         f_retry_delay_ms = obj.get("retry_delay_ms", _ABSENT)
         f_error_status = obj.get("error_status", _ABSENT)
         f_error = obj.get("error", _ABSENT)
-    if type(f_attempt) is not int:
+    if type(f_attempt) is not int or not -_INT_BOUND < f_attempt < _INT_BOUND:
         raise _field_error(f_attempt, "integer", "attempt")
-    if type(f_max_retries) is not int:
+    if type(f_max_retries) is not int or not -_INT_BOUND < f_max_retries < _INT_BOUND:
         raise _field_error(f_max_retries, "integer", "max_retries")
-    if type(f_retry_delay_ms) is not int:
+    if type(f_retry_delay_ms) is not int or not -_INT_BOUND < f_retry_delay_ms < _INT_BOUND:
         raise _field_error(f_retry_delay_ms, "integer", "retry_delay_ms")
-    if f_error_status is not None and type(f_error_status) is not int:
+    if f_error_status is not None and (
+        type(f_error_status) is not int or not -_INT_BOUND < f_error_status < _INT_BOUND
+    ):
         raise _field_error(f_error_status, "integer", "error_status")
     if type(f_error) is not str:
         raise _field_error(f_error, "string", "error")
@@ -6050,7 +6081,7 @@ def _decode_notification_message(data: object) -> NotificationMessage:
             raise _field_error(f_color, "string", "color")
         f_color = None
     f_timeout_ms = obj.get("timeout_ms", _ABSENT)
-    if type(f_timeout_ms) is not int:
+    if type(f_timeout_ms) is not int or not -_INT_BOUND < f_timeout_ms < _INT_BOUND:
         if f_timeout_ms is not _ABSENT:
             raise _field_error(f_timeout_ms, "integer", "timeout_ms")
         f_timeout_ms = None
@@ -6215,9 +6246,12 @@ def _decode_thinking_tokens_message(data: object) -> ThinkingTokensMessage:
     except KeyError:  # one is missing: the checks below tell which
         f_estimated_tokens = obj.get("estimated_tokens", _ABSENT)
         f_estimated_tokens_delta = obj.get("estimated_tokens_delta", _ABSENT)
-    if type(f_estimated_tokens) is not int:
+    if type(f_estimated_tokens) is not int or not -_INT_BOUND < f_estimated_tokens < _INT_BOUND:
         raise _field_error(f_estimated_tokens, "integer", "estimated_tokens")
-    if type(f_estimated_tokens_delta) is not int:
+    if (
+        type(f_estimated_tokens_delta) is not int
+        or not -_INT_BOUND < f_estimated_tokens_delta < _INT_BOUND
+    ):
         raise _field_error(f_estimated_tokens_delta, "integer", "estimated_tokens_delta")
     f_uuid = obj.get("uuid", _ABSENT)
     if type(f_uuid) is not str:
@@ -6472,7 +6506,9 @@ def _decode_result_message(data: object) -> ResultMessage:
         raise error.at(_segment("subtype")) from None
     f_is_error = _required_aliased(obj, ("is_error", "isError"), _bool)
     f_duration_ms = obj.get("duration_ms", _ABSENT)
-    if f_duration_ms is not None and type(f_duration_ms) is not int:
+    if f_duration_ms is not None and (
+        type(f_duration_ms) is not int or not -_INT_BOUND < f_duration_ms < _INT_BOUND
+    ):
         raise _field_error(f_duration_ms, "integer", "duration_ms")
     f_session_id = _required_aliased(obj, ("session_id", "sessionId"), _d_opt_str)
     f_num_turns = _required_aliased(obj, ("num_turns", "numTurns"), _d_opt_int)
@@ -6486,7 +6522,7 @@ def _decode_result_message(data: object) -> ResultMessage:
     f_output_tokens = _optional_aliased(obj, ("output_tokens", "outputTokens"), _d_opt_int, None)
     f_total_tokens = _optional_aliased(obj, ("total_tokens", "totalTokens"), _d_opt_int, None)
     f_duration_api_ms = obj.get("duration_api_ms", _ABSENT)
-    if type(f_duration_api_ms) is not int:
+    if type(f_duration_api_ms) is not int or not -_INT_BOUND < f_duration_api_ms < _INT_BOUND:
         if f_duration_api_ms is not _ABSENT:
             raise _field_error(f_duration_api_ms, "integer", "duration_api_ms")
         f_duration_api_ms = None
@@ -6547,7 +6583,9 @@ def _decode_result_message(data: object) -> ResultMessage:
         except DecodeError as error:
             raise error.at(_segment("subagent_stats")) from None
     f_api_error_status = obj.get("api_error_status")
-    if f_api_error_status is not None and type(f_api_error_status) is not int:
+    if f_api_error_status is not None and (
+        type(f_api_error_status) is not int or not -_INT_BOUND < f_api_error_status < _INT_BOUND
+    ):
         raise _field_error(f_api_error_status, "integer", "api_error_status")
     v_errors = obj.get("errors", _ABSENT)
     if v_errors is _ABSENT:
@@ -6573,22 +6611,25 @@ def _decode_result_message(data: object) -> ResultMessage:
         except DecodeError as error:
             raise error.at(_segment("structured_output")) from None
     f_ttft_ms = obj.get("ttft_ms", _ABSENT)
-    if type(f_ttft_ms) is not int:
+    if type(f_ttft_ms) is not int or not -_INT_BOUND < f_ttft_ms < _INT_BOUND:
         if f_ttft_ms is not _ABSENT:
             raise _field_error(f_ttft_ms, "integer", "ttft_ms")
         f_ttft_ms = None
     f_ttft_stream_ms = obj.get("ttft_stream_ms", _ABSENT)
-    if type(f_ttft_stream_ms) is not int:
+    if type(f_ttft_stream_ms) is not int or not -_INT_BOUND < f_ttft_stream_ms < _INT_BOUND:
         if f_ttft_stream_ms is not _ABSENT:
             raise _field_error(f_ttft_stream_ms, "integer", "ttft_stream_ms")
         f_ttft_stream_ms = None
     f_time_to_request_ms = obj.get("time_to_request_ms", _ABSENT)
-    if type(f_time_to_request_ms) is not int:
+    if type(f_time_to_request_ms) is not int or not -_INT_BOUND < f_time_to_request_ms < _INT_BOUND:
         if f_time_to_request_ms is not _ABSENT:
             raise _field_error(f_time_to_request_ms, "integer", "time_to_request_ms")
         f_time_to_request_ms = None
     f_first_content_frame_ms = obj.get("first_content_frame_ms", _ABSENT)
-    if type(f_first_content_frame_ms) is not int:
+    if (
+        type(f_first_content_frame_ms) is not int
+        or not -_INT_BOUND < f_first_content_frame_ms < _INT_BOUND
+    ):
         if f_first_content_frame_ms is not _ABSENT:
             raise _field_error(f_first_content_frame_ms, "integer", "first_content_frame_ms")
         f_first_content_frame_ms = None
@@ -6598,12 +6639,12 @@ def _decode_result_message(data: object) -> ResultMessage:
             raise _field_error(f_uuid, "string", "uuid")
         f_uuid = None
     f_queued_turn_count = obj.get("queued_turn_count", _ABSENT)
-    if type(f_queued_turn_count) is not int:
+    if type(f_queued_turn_count) is not int or not -_INT_BOUND < f_queued_turn_count < _INT_BOUND:
         if f_queued_turn_count is not _ABSENT:
             raise _field_error(f_queued_turn_count, "integer", "queued_turn_count")
         f_queued_turn_count = None
     f_result_index = obj.get("result_index", _ABSENT)
-    if type(f_result_index) is not int:
+    if type(f_result_index) is not int or not -_INT_BOUND < f_result_index < _INT_BOUND:
         if f_result_index is not _ABSENT:
             raise _field_error(f_result_index, "integer", "result_index")
         f_result_index = None
@@ -6682,7 +6723,7 @@ def _decode_partial_assistant_message(data: object) -> PartialAssistantMessage:
         f_content = [_decode_content_block(item) for item in v_content]
     except DecodeError:
         raise _item_error(v_content, _decode_content_block, "content") from None
-    if type(f_index) is not int:
+    if type(f_index) is not int or not -_INT_BOUND < f_index < _INT_BOUND:
         raise _field_error(f_index, "integer", "index")
     if v_delta is _ABSENT:
         raise _field_error(v_delta, "", "delta")
@@ -6733,7 +6774,7 @@ def _decode_stream_event_message(data: object) -> StreamEventMessage:
             raise _field_error(f_uuid, "string", "uuid")
         f_uuid = None
     f_ttft_ms = obj.get("ttft_ms", _ABSENT)
-    if type(f_ttft_ms) is not int:
+    if type(f_ttft_ms) is not int or not -_INT_BOUND < f_ttft_ms < _INT_BOUND:
         if f_ttft_ms is not _ABSENT:
             raise _field_error(f_ttft_ms, "integer", "ttft_ms")
         f_ttft_ms = None
@@ -6918,7 +6959,10 @@ def _decode_tool_progress_message(data: object) -> ToolProgressMessage:
         raise _field_error(f_tool_name, "string", "tool_name")
     if f_parent_tool_use_id is not None and type(f_parent_tool_use_id) is not str:
         raise _field_error(f_parent_tool_use_id, "string", "parent_tool_use_id")
-    if type(f_elapsed_time_seconds) is not int and (
+    if (
+        type(f_elapsed_time_seconds) is not int
+        or not -_INT_BOUND < f_elapsed_time_seconds < _INT_BOUND
+    ) and (
         type(f_elapsed_time_seconds) is not float or f_elapsed_time_seconds - f_elapsed_time_seconds
     ):
         raise _field_error(f_elapsed_time_seconds, "number", "elapsed_time_seconds")
@@ -7645,17 +7689,17 @@ def _decode_compact_metadata(data: object) -> CompactMetadata:
     except DecodeError as error:
         raise error.at(_segment("trigger")) from None
     f_pre_tokens = obj.get("pre_tokens", _ABSENT)
-    if type(f_pre_tokens) is not int:
+    if type(f_pre_tokens) is not int or not -_INT_BOUND < f_pre_tokens < _INT_BOUND:
         if f_pre_tokens is not _ABSENT:
             raise _field_error(f_pre_tokens, "integer", "pre_tokens")
         f_pre_tokens = None
     f_post_tokens = obj.get("post_tokens", _ABSENT)
-    if type(f_post_tokens) is not int:
+    if type(f_post_tokens) is not int or not -_INT_BOUND < f_post_tokens < _INT_BOUND:
         if f_post_tokens is not _ABSENT:
             raise _field_error(f_post_tokens, "integer", "post_tokens")
         f_post_tokens = None
     f_duration_ms = obj.get("duration_ms", _ABSENT)
-    if type(f_duration_ms) is not int:
+    if type(f_duration_ms) is not int or not -_INT_BOUND < f_duration_ms < _INT_BOUND:
         if f_duration_ms is not _ABSENT:
             raise _field_error(f_duration_ms, "integer", "duration_ms")
         f_duration_ms = None
@@ -7705,11 +7749,11 @@ def _decode_task_usage(data: object) -> TaskUsage:
         f_total_tokens = obj.get("total_tokens", _ABSENT)
         f_tool_uses = obj.get("tool_uses", _ABSENT)
         f_duration_ms = obj.get("duration_ms", _ABSENT)
-    if type(f_total_tokens) is not int:
+    if type(f_total_tokens) is not int or not -_INT_BOUND < f_total_tokens < _INT_BOUND:
         raise _field_error(f_total_tokens, "integer", "total_tokens")
-    if type(f_tool_uses) is not int:
+    if type(f_tool_uses) is not int or not -_INT_BOUND < f_tool_uses < _INT_BOUND:
         raise _field_error(f_tool_uses, "integer", "tool_uses")
-    if type(f_duration_ms) is not int:
+    if type(f_duration_ms) is not int or not -_INT_BOUND < f_duration_ms < _INT_BOUND:
         raise _field_error(f_duration_ms, "integer", "duration_ms")
     f_extra: dict[str, JSONValue] = {}
     if len(obj) != 3:  # more than the 3 required key(s)
@@ -7822,9 +7866,9 @@ def _decode_no_response(data: object) -> NoResponse:
     except KeyError:  # one is missing: the checks below tell which
         f_waited_ms = obj.get("waited_ms", _ABSENT)
         f_retry_wait_ms = obj.get("retry_wait_ms", _ABSENT)
-    if type(f_waited_ms) is not int:
+    if type(f_waited_ms) is not int or not -_INT_BOUND < f_waited_ms < _INT_BOUND:
         raise _field_error(f_waited_ms, "integer", "waited_ms")
-    if type(f_retry_wait_ms) is not int:
+    if type(f_retry_wait_ms) is not int or not -_INT_BOUND < f_retry_wait_ms < _INT_BOUND:
         raise _field_error(f_retry_wait_ms, "integer", "retry_wait_ms")
     f_extra: dict[str, JSONValue] = {}
     if len(obj) != 2:  # more than the 2 required key(s)
@@ -8004,7 +8048,7 @@ def _decode_rate_limit_info(data: object) -> RateLimitInfo:
     except DecodeError as error:
         raise error.at(_segment("status")) from None
     f_resets_at = obj.get("resetsAt", _ABSENT)
-    if type(f_resets_at) is not int:
+    if type(f_resets_at) is not int or not -_INT_BOUND < f_resets_at < _INT_BOUND:
         if f_resets_at is not _ABSENT:
             raise _field_error(f_resets_at, "integer", "resetsAt")
         f_resets_at = None
@@ -8014,7 +8058,7 @@ def _decode_rate_limit_info(data: object) -> RateLimitInfo:
             raise _field_error(f_rate_limit_type, "string", "rateLimitType")
         f_rate_limit_type = None
     f_utilization = obj.get("utilization", _ABSENT)
-    if type(f_utilization) is not int and (
+    if (type(f_utilization) is not int or not -_INT_BOUND < f_utilization < _INT_BOUND) and (
         type(f_utilization) is not float or f_utilization - f_utilization
     ):
         if f_utilization is not _ABSENT:
@@ -8029,7 +8073,7 @@ def _decode_rate_limit_info(data: object) -> RateLimitInfo:
         except DecodeError as error:
             raise error.at(_segment("overageStatus")) from None
     f_overage_resets_at = obj.get("overageResetsAt", _ABSENT)
-    if type(f_overage_resets_at) is not int:
+    if type(f_overage_resets_at) is not int or not -_INT_BOUND < f_overage_resets_at < _INT_BOUND:
         if f_overage_resets_at is not _ABSENT:
             raise _field_error(f_overage_resets_at, "integer", "overageResetsAt")
         f_overage_resets_at = None
@@ -8080,12 +8124,12 @@ def _decode_rate_limit_window(data: object) -> RateLimitWindow:
         f_utilization = obj["utilization"]
     except KeyError:  # one is missing: the checks below tell which
         f_utilization = obj.get("utilization", _ABSENT)
-    if type(f_utilization) is not int and (
+    if (type(f_utilization) is not int or not -_INT_BOUND < f_utilization < _INT_BOUND) and (
         type(f_utilization) is not float or f_utilization - f_utilization
     ):
         raise _field_error(f_utilization, "number", "utilization")
     f_resets_at = obj.get("resetsAt", _ABSENT)
-    if type(f_resets_at) is not int:
+    if type(f_resets_at) is not int or not -_INT_BOUND < f_resets_at < _INT_BOUND:
         if f_resets_at is not _ABSENT:
             raise _field_error(f_resets_at, "integer", "resetsAt")
         f_resets_at = None
@@ -8113,19 +8157,25 @@ def _decode_usage(data: object) -> Usage:
     except KeyError:  # one is missing: the checks below tell which
         f_input_tokens = obj.get("input_tokens", _ABSENT)
         f_output_tokens = obj.get("output_tokens", _ABSENT)
-    if type(f_input_tokens) is not int:
+    if type(f_input_tokens) is not int or not -_INT_BOUND < f_input_tokens < _INT_BOUND:
         raise _field_error(f_input_tokens, "integer", "input_tokens")
-    if type(f_output_tokens) is not int:
+    if type(f_output_tokens) is not int or not -_INT_BOUND < f_output_tokens < _INT_BOUND:
         raise _field_error(f_output_tokens, "integer", "output_tokens")
     f_cache_creation_input_tokens = obj.get("cache_creation_input_tokens", _ABSENT)
-    if type(f_cache_creation_input_tokens) is not int:
+    if (
+        type(f_cache_creation_input_tokens) is not int
+        or not -_INT_BOUND < f_cache_creation_input_tokens < _INT_BOUND
+    ):
         if f_cache_creation_input_tokens is not _ABSENT:
             raise _field_error(
                 f_cache_creation_input_tokens, "integer", "cache_creation_input_tokens"
             )
         f_cache_creation_input_tokens = None
     f_cache_read_input_tokens = obj.get("cache_read_input_tokens", _ABSENT)
-    if type(f_cache_read_input_tokens) is not int:
+    if (
+        type(f_cache_read_input_tokens) is not int
+        or not -_INT_BOUND < f_cache_read_input_tokens < _INT_BOUND
+    ):
         if f_cache_read_input_tokens is not _ABSENT:
             raise _field_error(f_cache_read_input_tokens, "integer", "cache_read_input_tokens")
         f_cache_read_input_tokens = None
@@ -8203,9 +8253,15 @@ def _decode_cache_creation(data: object) -> CacheCreation:
     except KeyError:  # one is missing: the checks below tell which
         f_ephemeral_5m_input_tokens = obj.get("ephemeral_5m_input_tokens", _ABSENT)
         f_ephemeral_1h_input_tokens = obj.get("ephemeral_1h_input_tokens", _ABSENT)
-    if type(f_ephemeral_5m_input_tokens) is not int:
+    if (
+        type(f_ephemeral_5m_input_tokens) is not int
+        or not -_INT_BOUND < f_ephemeral_5m_input_tokens < _INT_BOUND
+    ):
         raise _field_error(f_ephemeral_5m_input_tokens, "integer", "ephemeral_5m_input_tokens")
-    if type(f_ephemeral_1h_input_tokens) is not int:
+    if (
+        type(f_ephemeral_1h_input_tokens) is not int
+        or not -_INT_BOUND < f_ephemeral_1h_input_tokens < _INT_BOUND
+    ):
         raise _field_error(f_ephemeral_1h_input_tokens, "integer", "ephemeral_1h_input_tokens")
     f_extra: dict[str, JSONValue] = {}
     if len(obj) != 2:  # more than the 2 required key(s)
@@ -8226,10 +8282,13 @@ def _decode_server_tool_use(data: object) -> ServerToolUse:
         f_web_search_requests = obj["web_search_requests"]
     except KeyError:  # one is missing: the checks below tell which
         f_web_search_requests = obj.get("web_search_requests", _ABSENT)
-    if type(f_web_search_requests) is not int:
+    if (
+        type(f_web_search_requests) is not int
+        or not -_INT_BOUND < f_web_search_requests < _INT_BOUND
+    ):
         raise _field_error(f_web_search_requests, "integer", "web_search_requests")
     f_web_fetch_requests = obj.get("web_fetch_requests", _ABSENT)
-    if type(f_web_fetch_requests) is not int:
+    if type(f_web_fetch_requests) is not int or not -_INT_BOUND < f_web_fetch_requests < _INT_BOUND:
         if f_web_fetch_requests is not _ABSENT:
             raise _field_error(f_web_fetch_requests, "integer", "web_fetch_requests")
         f_web_fetch_requests = None
@@ -8255,7 +8314,7 @@ def _decode_output_tokens_details(data: object) -> OutputTokensDetails:
         f_thinking_tokens = obj["thinking_tokens"]
     except KeyError:  # one is missing: the checks below tell which
         f_thinking_tokens = obj.get("thinking_tokens", _ABSENT)
-    if type(f_thinking_tokens) is not int:
+    if type(f_thinking_tokens) is not int or not -_INT_BOUND < f_thinking_tokens < _INT_BOUND:
         raise _field_error(f_thinking_tokens, "integer", "thinking_tokens")
     f_extra: dict[str, JSONValue] = {}
     if len(obj) != 1:  # more than the 1 required key(s)
@@ -8277,17 +8336,23 @@ def _decode_usage_iteration(data: object) -> UsageIteration:
     except KeyError:  # one is missing: the checks below tell which
         f_input_tokens = obj.get("input_tokens", _ABSENT)
         f_output_tokens = obj.get("output_tokens", _ABSENT)
-    if type(f_input_tokens) is not int:
+    if type(f_input_tokens) is not int or not -_INT_BOUND < f_input_tokens < _INT_BOUND:
         raise _field_error(f_input_tokens, "integer", "input_tokens")
-    if type(f_output_tokens) is not int:
+    if type(f_output_tokens) is not int or not -_INT_BOUND < f_output_tokens < _INT_BOUND:
         raise _field_error(f_output_tokens, "integer", "output_tokens")
     f_cache_read_input_tokens = obj.get("cache_read_input_tokens", _ABSENT)
-    if type(f_cache_read_input_tokens) is not int:
+    if (
+        type(f_cache_read_input_tokens) is not int
+        or not -_INT_BOUND < f_cache_read_input_tokens < _INT_BOUND
+    ):
         if f_cache_read_input_tokens is not _ABSENT:
             raise _field_error(f_cache_read_input_tokens, "integer", "cache_read_input_tokens")
         f_cache_read_input_tokens = None
     f_cache_creation_input_tokens = obj.get("cache_creation_input_tokens", _ABSENT)
-    if type(f_cache_creation_input_tokens) is not int:
+    if (
+        type(f_cache_creation_input_tokens) is not int
+        or not -_INT_BOUND < f_cache_creation_input_tokens < _INT_BOUND
+    ):
         if f_cache_creation_input_tokens is not _ABSENT:
             raise _field_error(
                 f_cache_creation_input_tokens, "integer", "cache_creation_input_tokens"
@@ -8340,39 +8405,50 @@ def _decode_model_usage(data: object) -> ModelUsage:
         f_input_tokens = obj.get("inputTokens", _ABSENT)
         f_output_tokens = obj.get("outputTokens", _ABSENT)
         f_cost_usd = obj.get("costUSD", _ABSENT)
-    if type(f_input_tokens) is not int:
+    if type(f_input_tokens) is not int or not -_INT_BOUND < f_input_tokens < _INT_BOUND:
         raise _field_error(f_input_tokens, "integer", "inputTokens")
-    if type(f_output_tokens) is not int:
+    if type(f_output_tokens) is not int or not -_INT_BOUND < f_output_tokens < _INT_BOUND:
         raise _field_error(f_output_tokens, "integer", "outputTokens")
-    if type(f_cost_usd) is not int and (type(f_cost_usd) is not float or f_cost_usd - f_cost_usd):
+    if (type(f_cost_usd) is not int or not -_INT_BOUND < f_cost_usd < _INT_BOUND) and (
+        type(f_cost_usd) is not float or f_cost_usd - f_cost_usd
+    ):
         raise _field_error(f_cost_usd, "number", "costUSD")
     f_cache_read_input_tokens = obj.get("cacheReadInputTokens", _ABSENT)
-    if type(f_cache_read_input_tokens) is not int:
+    if (
+        type(f_cache_read_input_tokens) is not int
+        or not -_INT_BOUND < f_cache_read_input_tokens < _INT_BOUND
+    ):
         if f_cache_read_input_tokens is not _ABSENT:
             raise _field_error(f_cache_read_input_tokens, "integer", "cacheReadInputTokens")
         f_cache_read_input_tokens = None
     f_cache_creation_input_tokens = obj.get("cacheCreationInputTokens", _ABSENT)
-    if type(f_cache_creation_input_tokens) is not int:
+    if (
+        type(f_cache_creation_input_tokens) is not int
+        or not -_INT_BOUND < f_cache_creation_input_tokens < _INT_BOUND
+    ):
         if f_cache_creation_input_tokens is not _ABSENT:
             raise _field_error(f_cache_creation_input_tokens, "integer", "cacheCreationInputTokens")
         f_cache_creation_input_tokens = None
     f_web_search_requests = obj.get("webSearchRequests", _ABSENT)
-    if type(f_web_search_requests) is not int:
+    if (
+        type(f_web_search_requests) is not int
+        or not -_INT_BOUND < f_web_search_requests < _INT_BOUND
+    ):
         if f_web_search_requests is not _ABSENT:
             raise _field_error(f_web_search_requests, "integer", "webSearchRequests")
         f_web_search_requests = None
     f_context_window = obj.get("contextWindow", _ABSENT)
-    if type(f_context_window) is not int:
+    if type(f_context_window) is not int or not -_INT_BOUND < f_context_window < _INT_BOUND:
         if f_context_window is not _ABSENT:
             raise _field_error(f_context_window, "integer", "contextWindow")
         f_context_window = None
     f_max_output_tokens = obj.get("maxOutputTokens", _ABSENT)
-    if type(f_max_output_tokens) is not int:
+    if type(f_max_output_tokens) is not int or not -_INT_BOUND < f_max_output_tokens < _INT_BOUND:
         if f_max_output_tokens is not _ABSENT:
             raise _field_error(f_max_output_tokens, "integer", "maxOutputTokens")
         f_max_output_tokens = None
     f_thinking_tokens = obj.get("thinkingTokens", _ABSENT)
-    if type(f_thinking_tokens) is not int:
+    if type(f_thinking_tokens) is not int or not -_INT_BOUND < f_thinking_tokens < _INT_BOUND:
         if f_thinking_tokens is not _ABSENT:
             raise _field_error(f_thinking_tokens, "integer", "thinkingTokens")
         f_thinking_tokens = None

@@ -21,6 +21,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Self, TypeAlias, TypeVar, cast
 
 from pydantic import (
+    AfterValidator,
     AliasChoices,
     BaseModel,
     BeforeValidator,
@@ -189,6 +190,10 @@ else:
     Omittable = _Omittable()
 
 _INFINITIES = (float("inf"), float("-inf"))
+# Python's json reads and writes integers of at most 4,300 digits (its int-to-string
+# limit): a longer one from Python data could not be written back, so it is refused.
+_INT_BOUND = 10**4300
+_INT_TOO_LONG = "integers of more than 4300 digits are not written by Python's json"
 
 # Every flavor rejects JSON nested deeper than this many arrays and objects, at `$`.
 _MAX_DEPTH = 100
@@ -309,8 +314,21 @@ def _finite(value: _T) -> _T:
     write it back as U+FFFD, a different key.
     """
     if not _all_finite(value, 0):
+        if _has_long_int(value):
+            raise ValueError(_INT_TOO_LONG)
         raise ValueError("NaN and infinity are not JSON numbers")
     return value
+
+
+def _has_long_int(value: object) -> bool:
+    """Whether `value` holds an integer Python's json cannot write (words `_finite`'s error)."""
+    if type(value) is int:
+        return not -_INT_BOUND < value < _INT_BOUND
+    if type(value) is dict:
+        value = cast("dict[object, object]", value).values()
+    elif type(value) is not list:
+        return False
+    return any(_has_long_int(item) for item in cast("Iterable[object]", value))
 
 
 def _lone_surrogate_key(keys: Iterable[object]) -> None:
@@ -325,10 +343,13 @@ def _lone_surrogate_key(keys: Iterable[object]) -> None:
 
 
 def _all_finite(value: object, depth: int) -> bool:
-    """No NaN or infinity in `value`; past `_FREE_DEPTH` levels the whole input is measured."""
+    """No NaN, infinity or integer too long to write in `value`; past `_FREE_DEPTH` levels
+    the whole input is measured."""
     kind = type(value)
     if kind is float:
         return value == value and value not in _INFINITIES
+    if type(value) is int:  # `type(...) is` narrows the type, `kind is` does not
+        return -_INT_BOUND < value < _INT_BOUND
     if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
         raise _MaybeTooDeep
     if kind is dict:
@@ -338,7 +359,9 @@ def _all_finite(value: object, depth: int) -> bool:
         return True
     for item in cast("Iterable[object]", value):
         kind = type(item)
-        if kind is str or kind is int or kind is bool or item is None:
+        if kind is str or kind is bool or item is None:
+            continue
+        if type(item) is int and -_INT_BOUND < item < _INT_BOUND:
             continue
         if not _all_finite(item, depth + 1):
             return False
@@ -354,6 +377,16 @@ def _string_keys(value: _T) -> _T:
 
 
 _KEYS = BeforeValidator(_string_keys)
+
+
+def _writable_int(value: int) -> int:
+    if -_INT_BOUND < value < _INT_BOUND:
+        return value
+    raise ValueError(_INT_TOO_LONG)
+
+
+_Int: TypeAlias = Annotated[StrictInt, AfterValidator(_writable_int)]
+"""An integer of an `integer` or `number` field that Python's json can write (4,300 digits)."""
 
 _Float: TypeAlias = Annotated[StrictFloat, Field(allow_inf_nan=False)]
 """A float of a `number` field: NaN and infinity (`1e400` reads as one) are not JSON numbers."""
@@ -819,7 +852,7 @@ class SystemMessage(_SpelledModel):
     fast_mode_disabled_reason: Omittable[StrictStr] = Field(
         default=None, description="Why fast mode is unavailable."
     )
-    max_thinking_tokens: StrictInt | None = Field(
+    max_thinking_tokens: _Int | None = Field(
         default=None,
         validation_alias=AliasChoices("max_thinking_tokens", "maxThinkingTokens"),
         description="Extended thinking limit.",
@@ -1002,9 +1035,7 @@ class HookResponseMessage(_Model):
     output: Omittable[StrictStr] = Field(default=None, description="Combined hook output.")
     stdout: Omittable[StrictStr] = Field(default=None, description="Standard output of the hook.")
     stderr: Omittable[StrictStr] = Field(default=None, description="Standard error of the hook.")
-    exit_code: Omittable[StrictInt] = Field(
-        default=None, description="Exit code of the hook process."
-    )
+    exit_code: Omittable[_Int] = Field(default=None, description="Exit code of the hook process.")
     outcome: Omittable[HookOutcome] = Field(default=None, description="How the hook run ended.")
     uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
     session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
@@ -1040,7 +1071,7 @@ class TaskStartedMessage(_Model):
     is_backgrounded: Omittable[StrictBool] = Field(
         default=None, description="Whether the task runs in the background."
     )
-    spawn_depth: Omittable[StrictInt] = Field(
+    spawn_depth: Omittable[_Int] = Field(
         default=None, description="Nesting depth of a spawned subagent."
     )
     workflow_name: Omittable[StrictStr] = Field(
@@ -1218,12 +1249,10 @@ class ApiRetryMessage(_Model):
         subtype: Literal["api_retry"] = "api_retry"
     else:
         subtype: Literal["api_retry"] = Field(description="System message subtype.")
-    attempt: StrictInt = Field(description="Attempt number.")
-    max_retries: StrictInt = Field(description="Retries allowed.")
-    retry_delay_ms: StrictInt = Field(description="Delay before the retry.")
-    error_status: StrictInt | None = Field(
-        description="HTTP status, or null for connection errors."
-    )
+    attempt: _Int = Field(description="Attempt number.")
+    max_retries: _Int = Field(description="Retries allowed.")
+    retry_delay_ms: _Int = Field(description="Delay before the retry.")
+    error_status: _Int | None = Field(description="HTTP status, or null for connection errors.")
     error: StrictStr = Field(
         description="Error category (e.g. rate_limit, overloaded, server_error)."
     )
@@ -1346,7 +1375,7 @@ class NotificationMessage(_Model):
     text: StrictStr = Field(description="Notification text.")
     priority: NotificationPriority = Field(description="Priority.")
     color: Omittable[StrictStr] = Field(default=None, description="Display colour.")
-    timeout_ms: Omittable[StrictInt] = Field(default=None, description="How long to show it.")
+    timeout_ms: Omittable[_Int] = Field(default=None, description="How long to show it.")
     uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
     session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
 
@@ -1418,8 +1447,8 @@ class ThinkingTokensMessage(_Model):
         subtype: Literal["thinking_tokens"] = "thinking_tokens"
     else:
         subtype: Literal["thinking_tokens"] = Field(description="System message subtype.")
-    estimated_tokens: StrictInt = Field(description="Running total for the current thinking block.")
-    estimated_tokens_delta: StrictInt = Field(description="Increment carried by this message.")
+    estimated_tokens: _Int = Field(description="Running total for the current thinking block.")
+    estimated_tokens_delta: _Int = Field(description="Increment carried by this message.")
     uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
     session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
 
@@ -1548,34 +1577,34 @@ class ResultMessage(_SpelledModel):
     is_error: StrictBool = Field(
         validation_alias=AliasChoices("is_error", "isError"), description="Error occurred flag."
     )
-    total_cost_usd: StrictInt | _Float | None = Field(
+    total_cost_usd: _Int | _Float | None = Field(
         default=None,
         validation_alias=AliasChoices("total_cost_usd", "costUsd"),
         description="API cost.",
     )
-    input_tokens: StrictInt | None = Field(
+    input_tokens: _Int | None = Field(
         default=None,
         validation_alias=AliasChoices("input_tokens", "inputTokens"),
         description="Input token count.",
     )
-    output_tokens: StrictInt | None = Field(
+    output_tokens: _Int | None = Field(
         default=None,
         validation_alias=AliasChoices("output_tokens", "outputTokens"),
         description="Output token count.",
     )
-    total_tokens: StrictInt | None = Field(
+    total_tokens: _Int | None = Field(
         default=None,
         validation_alias=AliasChoices("total_tokens", "totalTokens"),
         description="Total token count.",
     )
-    duration_ms: StrictInt | None = Field(description="Query duration.")
+    duration_ms: _Int | None = Field(description="Query duration.")
     session_id: StrictStr | None = Field(
         validation_alias=AliasChoices("session_id", "sessionId"), description="Session identifier."
     )
-    num_turns: StrictInt | None = Field(
+    num_turns: _Int | None = Field(
         validation_alias=AliasChoices("num_turns", "numTurns"), description="Number of turns taken."
     )
-    duration_api_ms: Omittable[StrictInt] = Field(
+    duration_api_ms: Omittable[_Int] = Field(
         default=None, description="Time spent waiting for the API, in milliseconds."
     )
     stop_reason: StrictStr | None = Field(
@@ -1601,7 +1630,7 @@ class ResultMessage(_SpelledModel):
     subagent_stats: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
         default=None, description="Counters about subagents spawned during the turn (free-form)."
     )
-    api_error_status: StrictInt | None = Field(
+    api_error_status: _Int | None = Field(
         default=None, description="HTTP status of the failing API call, null otherwise."
     )
     errors: Omittable[list[StrictStr]] = Field(
@@ -1613,23 +1642,23 @@ class ResultMessage(_SpelledModel):
     structured_output: _JSON = Field(
         default=None, description="Structured output when a JSON schema was requested (any JSON)."
     )
-    ttft_ms: Omittable[StrictInt] = Field(
+    ttft_ms: Omittable[_Int] = Field(
         default=None, description="Time to first token, in milliseconds."
     )
-    ttft_stream_ms: Omittable[StrictInt] = Field(
+    ttft_stream_ms: Omittable[_Int] = Field(
         default=None, description="Time to the first streamed token, in milliseconds."
     )
-    time_to_request_ms: Omittable[StrictInt] = Field(
+    time_to_request_ms: Omittable[_Int] = Field(
         default=None, description="Time until the API request was sent, in milliseconds."
     )
-    first_content_frame_ms: Omittable[StrictInt] = Field(
+    first_content_frame_ms: Omittable[_Int] = Field(
         default=None, description="Time to the first content frame, in milliseconds."
     )
     uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
-    queued_turn_count: Omittable[StrictInt] = Field(
+    queued_turn_count: Omittable[_Int] = Field(
         default=None, description="Number of user turns still queued."
     )
-    result_index: Omittable[StrictInt] = Field(
+    result_index: Omittable[_Int] = Field(
         default=None, description="Index of this result within the session."
     )
 
@@ -1645,7 +1674,7 @@ class PartialAssistantMessage(_Model):
     else:
         type: Literal["partial_assistant"] = Field(description="Message type.")
     content: list[ContentBlock] = Field(description="Partial content blocks.")
-    index: StrictInt = Field(description="Block index being updated.")
+    index: _Int = Field(description="Block index being updated.")
     delta: Annotated[dict[str, _JSON], _KEYS] = Field(description="The delta/change content.")
 
 
@@ -1668,7 +1697,7 @@ class StreamEventMessage(_Model):
         description="Tool use ID of the Task call this event belongs to, null at top level.",
     )
     uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
-    ttft_ms: Omittable[StrictInt] = Field(
+    ttft_ms: Omittable[_Int] = Field(
         default=None, description="Time to first token, in milliseconds (on message_start)."
     )
 
@@ -1747,7 +1776,7 @@ class ToolProgressMessage(_Model):
     parent_tool_use_id: StrictStr | None = Field(
         description="Parent tool call when inside a subagent."
     )
-    elapsed_time_seconds: StrictInt | _Float = Field(description="Time elapsed.")
+    elapsed_time_seconds: _Int | _Float = Field(description="Time elapsed.")
     task_id: Omittable[StrictStr] = Field(default=None, description="Task the tool runs in.")
     heartbeat: Omittable[StrictBool] = Field(default=None, description="Keep-alive only.")
     uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
@@ -2053,15 +2082,13 @@ class CompactMetadata(_Model):
     trigger: CompactTrigger = Field(
         description="Whether the compaction was requested (/compact) or automatic."
     )
-    pre_tokens: Omittable[StrictInt] = Field(
+    pre_tokens: Omittable[_Int] = Field(
         default=None, description="Context size in tokens before compaction."
     )
-    post_tokens: Omittable[StrictInt] = Field(
+    post_tokens: Omittable[_Int] = Field(
         default=None, description="Context size in tokens after compaction."
     )
-    duration_ms: Omittable[StrictInt] = Field(
-        default=None, description="How long the compaction took."
-    )
+    duration_ms: Omittable[_Int] = Field(default=None, description="How long the compaction took.")
     preserved_segment: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
         default=None,
         description="Relink info for kept messages (head_uuid, anchor_uuid, tail_uuid).",
@@ -2076,9 +2103,9 @@ class TaskUsage(_Model):
 
     model_config = ConfigDict(extra="allow")
 
-    total_tokens: StrictInt = Field(description="Tokens used.")
-    tool_uses: StrictInt = Field(description="Tool calls made.")
-    duration_ms: StrictInt = Field(description="Time spent, in milliseconds.")
+    total_tokens: _Int = Field(description="Tokens used.")
+    tool_uses: _Int = Field(description="Tool calls made.")
+    duration_ms: _Int = Field(description="Time spent, in milliseconds.")
 
 
 class BackgroundTask(_Model):
@@ -2117,8 +2144,8 @@ class NoResponse(_Model):
 
     model_config = ConfigDict(extra="allow")
 
-    waited_ms: StrictInt = Field(description="How long the failed attempt waited.")
-    retry_wait_ms: StrictInt = Field(description="How long the retry will wait.")
+    waited_ms: _Int = Field(description="How long the failed attempt waited.")
+    retry_wait_ms: _Int = Field(description="How long the retry will wait.")
 
 
 class AssistantMessageBody(_Model):
@@ -2184,7 +2211,7 @@ class RateLimitInfo(_CheckedModel):
     )
 
     status: RateLimitStatus = Field(description="Current rate limit status.")
-    resets_at: Omittable[StrictInt] = Field(
+    resets_at: Omittable[_Int] = Field(
         default=None, alias="resetsAt", description="Unix time (seconds) when the window resets."
     )
     rate_limit_type: Omittable[StrictStr] = Field(
@@ -2192,13 +2219,13 @@ class RateLimitInfo(_CheckedModel):
         alias="rateLimitType",
         description="Which window applies (five_hour, seven_day, ...).",
     )
-    utilization: Omittable[StrictInt | _Float] = Field(
+    utilization: Omittable[_Int | _Float] = Field(
         default=None, description="Fraction of the limit consumed (0.0 - 1.0)."
     )
     overage_status: Omittable[RateLimitStatus] = Field(
         default=None, alias="overageStatus", description="Status of overage (pay-as-you-go) usage."
     )
-    overage_resets_at: Omittable[StrictInt] = Field(
+    overage_resets_at: Omittable[_Int] = Field(
         default=None,
         alias="overageResetsAt",
         description="Unix time (seconds) when the overage window resets.",
@@ -2224,10 +2251,8 @@ class RateLimitWindow(_CheckedModel):
     model_config = ConfigDict(extra="allow")
     _wire: ClassVar[_Wire] = _Wire(names=frozenset({"resets_at"}))
 
-    utilization: StrictInt | _Float = Field(
-        description="Fraction of the window consumed (0.0 - 1.0)."
-    )
-    resets_at: Omittable[StrictInt] = Field(
+    utilization: _Int | _Float = Field(description="Fraction of the window consumed (0.0 - 1.0).")
+    resets_at: Omittable[_Int] = Field(
         default=None, alias="resetsAt", description="Unix time (seconds) when the window resets."
     )
 
@@ -2237,19 +2262,17 @@ class Usage(_Model):
 
     model_config = ConfigDict(extra="allow")
 
-    input_tokens: StrictInt = Field(
-        description="Input tokens not read from or written to the cache."
-    )
-    cache_creation_input_tokens: Omittable[StrictInt] = Field(
+    input_tokens: _Int = Field(description="Input tokens not read from or written to the cache.")
+    cache_creation_input_tokens: Omittable[_Int] = Field(
         default=None, description="Input tokens written to the prompt cache."
     )
-    cache_read_input_tokens: Omittable[StrictInt] = Field(
+    cache_read_input_tokens: Omittable[_Int] = Field(
         default=None, description="Input tokens read from the prompt cache."
     )
     cache_creation: Omittable[CacheCreation] = Field(
         default=None, description="Cache writes by cache lifetime."
     )
-    output_tokens: StrictInt = Field(description="Output tokens.")
+    output_tokens: _Int = Field(description="Output tokens.")
     output_tokens_details: OutputTokensDetails | None = Field(
         default=None, description="Breakdown of the output tokens."
     )
@@ -2273,12 +2296,8 @@ class CacheCreation(_Model):
 
     model_config = ConfigDict(extra="allow")
 
-    ephemeral_5m_input_tokens: StrictInt = Field(
-        description="Tokens written with a 5 minute lifetime."
-    )
-    ephemeral_1h_input_tokens: StrictInt = Field(
-        description="Tokens written with a 1 hour lifetime."
-    )
+    ephemeral_5m_input_tokens: _Int = Field(description="Tokens written with a 5 minute lifetime.")
+    ephemeral_1h_input_tokens: _Int = Field(description="Tokens written with a 1 hour lifetime.")
 
 
 class ServerToolUse(_Model):
@@ -2286,10 +2305,8 @@ class ServerToolUse(_Model):
 
     model_config = ConfigDict(extra="allow")
 
-    web_search_requests: StrictInt = Field(description="Number of web searches.")
-    web_fetch_requests: Omittable[StrictInt] = Field(
-        default=None, description="Number of web fetches."
-    )
+    web_search_requests: _Int = Field(description="Number of web searches.")
+    web_fetch_requests: Omittable[_Int] = Field(default=None, description="Number of web fetches.")
 
 
 class OutputTokensDetails(_Model):
@@ -2297,7 +2314,7 @@ class OutputTokensDetails(_Model):
 
     model_config = ConfigDict(extra="allow")
 
-    thinking_tokens: StrictInt = Field(description="Output tokens spent on thinking.")
+    thinking_tokens: _Int = Field(description="Output tokens spent on thinking.")
 
 
 class UsageIteration(_Model):
@@ -2305,12 +2322,12 @@ class UsageIteration(_Model):
 
     model_config = ConfigDict(extra="allow")
 
-    input_tokens: StrictInt = Field(description="Input tokens.")
-    output_tokens: StrictInt = Field(description="Output tokens.")
-    cache_read_input_tokens: Omittable[StrictInt] = Field(
+    input_tokens: _Int = Field(description="Input tokens.")
+    output_tokens: _Int = Field(description="Output tokens.")
+    cache_read_input_tokens: Omittable[_Int] = Field(
         default=None, description="Input tokens read from the prompt cache."
     )
-    cache_creation_input_tokens: Omittable[StrictInt] = Field(
+    cache_creation_input_tokens: Omittable[_Int] = Field(
         default=None, description="Input tokens written to the prompt cache."
     )
     cache_creation: Omittable[CacheCreation] = Field(
@@ -2344,29 +2361,29 @@ class ModelUsage(_CheckedModel):
         )
     )
 
-    input_tokens: StrictInt = Field(alias="inputTokens", description="Input tokens.")
-    output_tokens: StrictInt = Field(alias="outputTokens", description="Output tokens.")
-    cache_read_input_tokens: Omittable[StrictInt] = Field(
+    input_tokens: _Int = Field(alias="inputTokens", description="Input tokens.")
+    output_tokens: _Int = Field(alias="outputTokens", description="Output tokens.")
+    cache_read_input_tokens: Omittable[_Int] = Field(
         default=None,
         alias="cacheReadInputTokens",
         description="Input tokens read from the prompt cache.",
     )
-    cache_creation_input_tokens: Omittable[StrictInt] = Field(
+    cache_creation_input_tokens: Omittable[_Int] = Field(
         default=None,
         alias="cacheCreationInputTokens",
         description="Input tokens written to the prompt cache.",
     )
-    web_search_requests: Omittable[StrictInt] = Field(
+    web_search_requests: Omittable[_Int] = Field(
         default=None, alias="webSearchRequests", description="Number of web searches."
     )
-    cost_usd: StrictInt | _Float = Field(alias="costUSD", description="Cost in USD.")
-    context_window: Omittable[StrictInt] = Field(
+    cost_usd: _Int | _Float = Field(alias="costUSD", description="Cost in USD.")
+    context_window: Omittable[_Int] = Field(
         default=None, alias="contextWindow", description="Context window of the model, in tokens."
     )
-    max_output_tokens: Omittable[StrictInt] = Field(
+    max_output_tokens: Omittable[_Int] = Field(
         default=None, alias="maxOutputTokens", description="Output token limit of the model."
     )
-    thinking_tokens: Omittable[StrictInt] = Field(
+    thinking_tokens: Omittable[_Int] = Field(
         default=None, alias="thinkingTokens", description="Output tokens spent on thinking."
     )
     canonical_model: Omittable[StrictStr] = Field(

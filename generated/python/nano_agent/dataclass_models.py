@@ -151,6 +151,10 @@ _MAX_DEPTH_MESSAGE = "nesting deeper than 100 levels of arrays and objects"
 _FREE_DEPTH = 94
 # Types that contain themselves (or nest past the limit): every input is measured first.
 _CHECK_DEPTH_FIRST = False
+# Python's json reads and writes integers of at most 4,300 digits (its int-to-string
+# limit): a longer one from Python data could not be written back, so it is refused.
+_INT_BOUND = 10**4300
+_INT_TOO_LONG = "integers of more than 4300 digits are not written by Python's json"
 # True while a decoder runs on input measured to be within the limit.
 _DEPTH_CHECKED: ContextVar[bool] = ContextVar("_DEPTH_CHECKED", default=False)
 
@@ -223,7 +227,12 @@ def _segment(key: object) -> str:
 def _type_error(expected: str, value: object) -> DecodeError:
     if type(value) is float and value - value != 0:  # NaN or infinity: no JSON value at all
         return DecodeError("NaN and infinity are not JSON numbers")
+    if type(value) is int and expected in _INT_EXPECTED and not -_INT_BOUND < value < _INT_BOUND:
+        return DecodeError(_INT_TOO_LONG)
     return DecodeError(f"expected {expected}, got {_json_type(value)}")
+
+
+_INT_EXPECTED = ("integer", "number", "a JSON value")
 
 
 def _unknown_value(value: str, known: object) -> DecodeError:
@@ -238,7 +247,7 @@ def _str(value: object) -> str:
 
 
 def _int(value: object) -> int:
-    if type(value) is int:
+    if type(value) is int and -_INT_BOUND < value < _INT_BOUND:
         return value
     raise _type_error("integer", value)
 
@@ -246,7 +255,9 @@ def _int(value: object) -> int:
 def _float(value: object) -> float:
     # JSON numbers may be written without a fraction; keep them as int for an exact round trip.
     # `value - value` is 0.0 for a finite float, NaN for NaN and infinity (no JSON number).
-    if type(value) is int or type(value) is float and value - value == 0:
+    if type(value) is float and value - value == 0:
+        return value
+    if type(value) is int and -_INT_BOUND < value < _INT_BOUND:
         return cast(float, value)
     raise _type_error("number", value)
 
@@ -294,8 +305,10 @@ def _is_json(value: object, depth: int = 0) -> bool:
     Past `_FREE_DEPTH` levels the input as a whole is measured (`_guard`).
     """
     kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None:
+    if kind is str or kind is bool or value is None:
         return True
+    if type(value) is int:  # `type(...) is` narrows the type, `kind is` does not
+        return -_INT_BOUND < value < _INT_BOUND
     if kind is float:
         return value == value and value not in _INFINITIES
     if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
@@ -305,14 +318,26 @@ def _is_json(value: object, depth: int = 0) -> bool:
             if type(key) is not str:
                 return False
             kind = type(item)
-            if not (kind is str or kind is int or kind is bool or item is None):
+            if not (
+                kind is str
+                or kind is bool
+                or item is None
+                or type(item) is int
+                and -_INT_BOUND < item < _INT_BOUND
+            ):
                 if not _is_json(item, depth + 1):
                     return False
         return True
     if type(value) is list:
         for item in value:
             kind = type(item)
-            if not (kind is str or kind is int or kind is bool or item is None):
+            if not (
+                kind is str
+                or kind is bool
+                or item is None
+                or type(item) is int
+                and -_INT_BOUND < item < _INT_BOUND
+            ):
                 if not _is_json(item, depth + 1):
                     return False
         return True
@@ -346,8 +371,12 @@ def _json_value(value: object) -> JSONValue:
     if _is_json(value):
         return cast(JSONValue, value)
     kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None:
+    if kind is str or kind is bool or value is None:
         return cast(JSONValue, value)
+    if type(value) is int:
+        if -_INT_BOUND < value < _INT_BOUND:
+            return value
+        raise DecodeError(_INT_TOO_LONG)
     if kind is float:
         if value != value or value in (float("inf"), float("-inf")):
             raise DecodeError("NaN and infinity are not JSON numbers")
@@ -2176,7 +2205,7 @@ def _decode_sub_graph(data: object) -> SubGraph:
             raise _field_error(f_summary, "string", "summary")
         f_summary = ""
     f_depth = obj.get("depth", _ABSENT)
-    if type(f_depth) is not int:
+    if type(f_depth) is not int or not -_INT_BOUND < f_depth < _INT_BOUND:
         if f_depth is not _ABSENT:
             raise _field_error(f_depth, "integer", "depth")
         f_depth = 0
@@ -2265,24 +2294,30 @@ def _decode_usage(data: object) -> Usage:
         raise _type_error("object", data)
     obj: dict[str, object] = data
     f_input_tokens = obj.get("input_tokens", _ABSENT)
-    if type(f_input_tokens) is not int:
+    if type(f_input_tokens) is not int or not -_INT_BOUND < f_input_tokens < _INT_BOUND:
         if f_input_tokens is not _ABSENT:
             raise _field_error(f_input_tokens, "integer", "input_tokens")
         f_input_tokens = 0
     f_output_tokens = obj.get("output_tokens", _ABSENT)
-    if type(f_output_tokens) is not int:
+    if type(f_output_tokens) is not int or not -_INT_BOUND < f_output_tokens < _INT_BOUND:
         if f_output_tokens is not _ABSENT:
             raise _field_error(f_output_tokens, "integer", "output_tokens")
         f_output_tokens = 0
     f_cache_creation_input_tokens = obj.get("cache_creation_input_tokens", _ABSENT)
-    if type(f_cache_creation_input_tokens) is not int:
+    if (
+        type(f_cache_creation_input_tokens) is not int
+        or not -_INT_BOUND < f_cache_creation_input_tokens < _INT_BOUND
+    ):
         if f_cache_creation_input_tokens is not _ABSENT:
             raise _field_error(
                 f_cache_creation_input_tokens, "integer", "cache_creation_input_tokens"
             )
         f_cache_creation_input_tokens = 0
     f_cache_read_input_tokens = obj.get("cache_read_input_tokens", _ABSENT)
-    if type(f_cache_read_input_tokens) is not int:
+    if (
+        type(f_cache_read_input_tokens) is not int
+        or not -_INT_BOUND < f_cache_read_input_tokens < _INT_BOUND
+    ):
         if f_cache_read_input_tokens is not _ABSENT:
             raise _field_error(f_cache_read_input_tokens, "integer", "cache_read_input_tokens")
         f_cache_read_input_tokens = 0
@@ -2394,7 +2429,7 @@ def _decode_pending_edit(data: object) -> PendingEdit:
         raise _field_error(f_old_string, "string", "old_string")
     if type(f_new_string) is not str:
         raise _field_error(f_new_string, "string", "new_string")
-    if type(f_match_line) is not int:
+    if type(f_match_line) is not int or not -_INT_BOUND < f_match_line < _INT_BOUND:
         raise _field_error(f_match_line, "integer", "match_line")
     if v_context_before is _ABSENT:
         raise _field_error(v_context_before, "", "context_before")
@@ -2412,7 +2447,7 @@ def _decode_pending_edit(data: object) -> PendingEdit:
         f_context_after = [_str(item) for item in v_context_after]
     except DecodeError:
         raise _item_error(v_context_after, _str, "context_after") from None
-    if type(f_created_at) is not int and (
+    if (type(f_created_at) is not int or not -_INT_BOUND < f_created_at < _INT_BOUND) and (
         type(f_created_at) is not float or f_created_at - f_created_at
     ):
         raise _field_error(f_created_at, "number", "created_at")
@@ -2422,7 +2457,7 @@ def _decode_pending_edit(data: object) -> PendingEdit:
             raise _field_error(f_replace_all, "boolean", "replace_all")
         f_replace_all = False
     f_match_count = obj.get("match_count", _ABSENT)
-    if type(f_match_count) is not int:
+    if type(f_match_count) is not int or not -_INT_BOUND < f_match_count < _INT_BOUND:
         if f_match_count is not _ABSENT:
             raise _field_error(f_match_count, "integer", "match_count")
         f_match_count = 1
@@ -2450,12 +2485,12 @@ def _decode_truncation_config(data: object) -> TruncationConfig:
     if not _TRUNCATION_CONFIG_KEYS.issuperset(obj):
         _forbid_unknown(obj, _TRUNCATION_CONFIG_KEYS)
     f_max_chars = obj.get("max_chars", _ABSENT)
-    if type(f_max_chars) is not int:
+    if type(f_max_chars) is not int or not -_INT_BOUND < f_max_chars < _INT_BOUND:
         if f_max_chars is not _ABSENT:
             raise _field_error(f_max_chars, "integer", "max_chars")
         f_max_chars = 30000
     f_max_lines = obj.get("max_lines", _ABSENT)
-    if type(f_max_lines) is not int:
+    if type(f_max_lines) is not int or not -_INT_BOUND < f_max_lines < _INT_BOUND:
         if f_max_lines is not _ABSENT:
             raise _field_error(f_max_lines, "integer", "max_lines")
         f_max_lines = 1000
@@ -2497,11 +2532,11 @@ def _decode_truncated_output(data: object) -> TruncatedOutput:
         raise _field_error(f_tool_name, "string", "tool_name")
     if type(f_temp_file_path) is not str:
         raise _field_error(f_temp_file_path, "string", "temp_file_path")
-    if type(f_original_chars) is not int:
+    if type(f_original_chars) is not int or not -_INT_BOUND < f_original_chars < _INT_BOUND:
         raise _field_error(f_original_chars, "integer", "original_chars")
-    if type(f_original_lines) is not int:
+    if type(f_original_lines) is not int or not -_INT_BOUND < f_original_lines < _INT_BOUND:
         raise _field_error(f_original_lines, "integer", "original_lines")
-    if type(f_created_at) is not int and (
+    if (type(f_created_at) is not int or not -_INT_BOUND < f_created_at < _INT_BOUND) and (
         type(f_created_at) is not float or f_created_at - f_created_at
     ):
         raise _field_error(f_created_at, "number", "created_at")
@@ -2536,19 +2571,19 @@ def _decode_python_script(data: object) -> PythonScript:
         raise _field_error(f_file_path, "string", "file_path")
     if type(f_content) is not str:
         raise _field_error(f_content, "string", "content")
-    if type(f_created_at) is not int and (
+    if (type(f_created_at) is not int or not -_INT_BOUND < f_created_at < _INT_BOUND) and (
         type(f_created_at) is not float or f_created_at - f_created_at
     ):
         raise _field_error(f_created_at, "number", "created_at")
     f_last_run_at = obj.get("last_run_at")
     if (
         f_last_run_at is not None
-        and type(f_last_run_at) is not int
+        and (type(f_last_run_at) is not int or not -_INT_BOUND < f_last_run_at < _INT_BOUND)
         and (type(f_last_run_at) is not float or f_last_run_at - f_last_run_at)
     ):
         raise _field_error(f_last_run_at, "number", "last_run_at")
     f_run_count = obj.get("run_count", _ABSENT)
-    if type(f_run_count) is not int:
+    if type(f_run_count) is not int or not -_INT_BOUND < f_run_count < _INT_BOUND:
         if f_run_count is not _ABSENT:
             raise _field_error(f_run_count, "integer", "run_count")
         f_run_count = 0

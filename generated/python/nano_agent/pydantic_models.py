@@ -21,6 +21,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Self, TypeAlias, TypeVar, cast
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -109,6 +110,10 @@ else:
     Omittable = _Omittable()
 
 _INFINITIES = (float("inf"), float("-inf"))
+# Python's json reads and writes integers of at most 4,300 digits (its int-to-string
+# limit): a longer one from Python data could not be written back, so it is refused.
+_INT_BOUND = 10**4300
+_INT_TOO_LONG = "integers of more than 4300 digits are not written by Python's json"
 
 # Every flavor rejects JSON nested deeper than this many arrays and objects, at `$`.
 _MAX_DEPTH = 100
@@ -229,8 +234,21 @@ def _finite(value: _T) -> _T:
     write it back as U+FFFD, a different key.
     """
     if not _all_finite(value, 0):
+        if _has_long_int(value):
+            raise ValueError(_INT_TOO_LONG)
         raise ValueError("NaN and infinity are not JSON numbers")
     return value
+
+
+def _has_long_int(value: object) -> bool:
+    """Whether `value` holds an integer Python's json cannot write (words `_finite`'s error)."""
+    if type(value) is int:
+        return not -_INT_BOUND < value < _INT_BOUND
+    if type(value) is dict:
+        value = cast("dict[object, object]", value).values()
+    elif type(value) is not list:
+        return False
+    return any(_has_long_int(item) for item in cast("Iterable[object]", value))
 
 
 def _lone_surrogate_key(keys: Iterable[object]) -> None:
@@ -245,10 +263,13 @@ def _lone_surrogate_key(keys: Iterable[object]) -> None:
 
 
 def _all_finite(value: object, depth: int) -> bool:
-    """No NaN or infinity in `value`; past `_FREE_DEPTH` levels the whole input is measured."""
+    """No NaN, infinity or integer too long to write in `value`; past `_FREE_DEPTH` levels
+    the whole input is measured."""
     kind = type(value)
     if kind is float:
         return value == value and value not in _INFINITIES
+    if type(value) is int:  # `type(...) is` narrows the type, `kind is` does not
+        return -_INT_BOUND < value < _INT_BOUND
     if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
         raise _MaybeTooDeep
     if kind is dict:
@@ -258,7 +279,9 @@ def _all_finite(value: object, depth: int) -> bool:
         return True
     for item in cast("Iterable[object]", value):
         kind = type(item)
-        if kind is str or kind is int or kind is bool or item is None:
+        if kind is str or kind is bool or item is None:
+            continue
+        if type(item) is int and -_INT_BOUND < item < _INT_BOUND:
             continue
         if not _all_finite(item, depth + 1):
             return False
@@ -274,6 +297,16 @@ def _string_keys(value: _T) -> _T:
 
 
 _KEYS = BeforeValidator(_string_keys)
+
+
+def _writable_int(value: int) -> int:
+    if -_INT_BOUND < value < _INT_BOUND:
+        return value
+    raise ValueError(_INT_TOO_LONG)
+
+
+_Int: TypeAlias = Annotated[StrictInt, AfterValidator(_writable_int)]
+"""An integer of an `integer` or `number` field that Python's json can write (4,300 digits)."""
 
 _Float: TypeAlias = Annotated[StrictFloat, Field(allow_inf_nan=False)]
 """A float of a `number` field: NaN and infinity (`1e400` reads as one) are not JSON numbers."""
@@ -663,7 +696,7 @@ class StopReason(_Model):
     else:
         type: Literal["stop_reason"] = Field(description='Always "stop_reason".')
     reason: StrictStr = Field(description='"end_turn", "max_tokens", etc.')
-    usage: Annotated[dict[str, StrictInt], _KEYS] = Field(
+    usage: Annotated[dict[str, _Int], _KEYS] = Field(
         default_factory=dict, description="Cumulative token usage."
     )
 
@@ -692,7 +725,7 @@ class SubGraph(_Model):
     )
     head_ids: list[StrictStr] = Field(description="Ids of the sub-agent graph's head nodes.")
     summary: StrictStr = Field(default="", description="Summary of the sub-agent's results.")
-    depth: StrictInt = Field(default=0, description="Nesting depth of the sub-agent.")
+    depth: _Int = Field(default=0, description="Nesting depth of the sub-agent.")
 
 
 class Response(_Model):
@@ -725,12 +758,12 @@ class Usage(_Model):
 
     model_config = ConfigDict(extra="allow")
 
-    input_tokens: StrictInt = Field(default=0, description="Input tokens.")
-    output_tokens: StrictInt = Field(default=0, description="Output tokens.")
-    cache_creation_input_tokens: StrictInt = Field(
+    input_tokens: _Int = Field(default=0, description="Input tokens.")
+    output_tokens: _Int = Field(default=0, description="Output tokens.")
+    cache_creation_input_tokens: _Int = Field(
         default=0, description="Tokens written to the prompt cache."
     )
-    cache_read_input_tokens: StrictInt = Field(
+    cache_read_input_tokens: _Int = Field(
         default=0, description="Tokens read from the prompt cache."
     )
 
@@ -763,12 +796,12 @@ class PendingEdit(_Model):
     file_path: StrictStr = Field(description="Target file.")
     old_string: StrictStr = Field(description="Text to replace.")
     new_string: StrictStr = Field(description="Replacement text.")
-    match_line: StrictInt = Field(description="Line number of match.")
+    match_line: _Int = Field(description="Line number of match.")
     context_before: list[StrictStr] = Field(description="Lines before match.")
     context_after: list[StrictStr] = Field(description="Lines after match.")
-    created_at: StrictInt | _Float = Field(description="Unix timestamp.")
+    created_at: _Int | _Float = Field(description="Unix timestamp.")
     replace_all: StrictBool = Field(default=False, description="Replace all occurrences.")
-    match_count: StrictInt = Field(default=1, description="Number of matches.")
+    match_count: _Int = Field(default=1, description="Number of matches.")
 
 
 class TruncationConfig(_Model):
@@ -776,8 +809,8 @@ class TruncationConfig(_Model):
 
     model_config = ConfigDict(extra="forbid")
 
-    max_chars: StrictInt = Field(default=30000, description="Max characters before truncation.")
-    max_lines: StrictInt = Field(default=1000, description="Max lines before truncation.")
+    max_chars: _Int = Field(default=30000, description="Max characters before truncation.")
+    max_lines: _Int = Field(default=1000, description="Max lines before truncation.")
     enabled: StrictBool = Field(default=True, description="Whether truncation is active.")
 
 
@@ -788,9 +821,9 @@ class TruncatedOutput(_Model):
 
     tool_name: StrictStr = Field(description="Tool that produced output.")
     temp_file_path: StrictStr = Field(description="Path to full output.")
-    original_chars: StrictInt = Field(description="Original character count.")
-    original_lines: StrictInt = Field(description="Original line count.")
-    created_at: StrictInt | _Float = Field(description="Unix timestamp.")
+    original_chars: _Int = Field(description="Original character count.")
+    original_lines: _Int = Field(description="Original line count.")
+    created_at: _Int | _Float = Field(description="Unix timestamp.")
 
 
 class PythonScript(_Model):
@@ -801,9 +834,9 @@ class PythonScript(_Model):
     file_id: StrictStr = Field(description='Unique identifier (e.g., "py_abc123").')
     file_path: StrictStr = Field(description="Absolute path to script.")
     content: StrictStr = Field(description="Script content.")
-    created_at: StrictInt | _Float = Field(description="Unix timestamp.")
-    last_run_at: StrictInt | _Float | None = Field(default=None, description="Last run timestamp.")
-    run_count: StrictInt = Field(default=0, description="Number of times run.")
+    created_at: _Int | _Float = Field(description="Unix timestamp.")
+    last_run_at: _Int | _Float | None = Field(default=None, description="Last run timestamp.")
+    run_count: _Int = Field(default=0, description="Number of times run.")
 
 
 ToolOutputContent: TypeAlias = Annotated[TextContent | ImageContent, Field(discriminator="type")]

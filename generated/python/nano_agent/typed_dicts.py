@@ -116,6 +116,10 @@ _MAX_DEPTH_MESSAGE = "nesting deeper than 100 levels of arrays and objects"
 _FREE_DEPTH = 94
 # Types that contain themselves (or nest past the limit): every input is measured first.
 _CHECK_DEPTH_FIRST = False
+# Python's json reads and writes integers of at most 4,300 digits (its int-to-string
+# limit): a longer one from Python data could not be written back, so it is refused.
+_INT_BOUND = 10**4300
+_INT_TOO_LONG = "integers of more than 4300 digits are not written by Python's json"
 # True while a decoder runs on input measured to be within the limit.
 _DEPTH_CHECKED: ContextVar[bool] = ContextVar("_DEPTH_CHECKED", default=False)
 
@@ -188,7 +192,12 @@ def _segment(key: object) -> str:
 def _type_error(expected: str, value: object) -> DecodeError:
     if type(value) is float and value - value != 0:  # NaN or infinity: no JSON value at all
         return DecodeError("NaN and infinity are not JSON numbers")
+    if type(value) is int and expected in _INT_EXPECTED and not -_INT_BOUND < value < _INT_BOUND:
+        return DecodeError(_INT_TOO_LONG)
     return DecodeError(f"expected {expected}, got {_json_type(value)}")
+
+
+_INT_EXPECTED = ("integer", "number", "a JSON value")
 
 
 def _unknown_value(value: str, known: object) -> DecodeError:
@@ -203,7 +212,7 @@ def _str(value: object) -> str:
 
 
 def _int(value: object) -> int:
-    if type(value) is int:
+    if type(value) is int and -_INT_BOUND < value < _INT_BOUND:
         return value
     raise _type_error("integer", value)
 
@@ -211,7 +220,9 @@ def _int(value: object) -> int:
 def _float(value: object) -> float:
     # JSON numbers may be written without a fraction; keep them as int for an exact round trip.
     # `value - value` is 0.0 for a finite float, NaN for NaN and infinity (no JSON number).
-    if type(value) is int or type(value) is float and value - value == 0:
+    if type(value) is float and value - value == 0:
+        return value
+    if type(value) is int and -_INT_BOUND < value < _INT_BOUND:
         return cast(float, value)
     raise _type_error("number", value)
 
@@ -259,8 +270,10 @@ def _is_json(value: object, depth: int = 0) -> bool:
     Past `_FREE_DEPTH` levels the input as a whole is measured (`_guard`).
     """
     kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None:
+    if kind is str or kind is bool or value is None:
         return True
+    if type(value) is int:  # `type(...) is` narrows the type, `kind is` does not
+        return -_INT_BOUND < value < _INT_BOUND
     if kind is float:
         return value == value and value not in _INFINITIES
     if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
@@ -270,14 +283,26 @@ def _is_json(value: object, depth: int = 0) -> bool:
             if type(key) is not str:
                 return False
             kind = type(item)
-            if not (kind is str or kind is int or kind is bool or item is None):
+            if not (
+                kind is str
+                or kind is bool
+                or item is None
+                or type(item) is int
+                and -_INT_BOUND < item < _INT_BOUND
+            ):
                 if not _is_json(item, depth + 1):
                     return False
         return True
     if type(value) is list:
         for item in value:
             kind = type(item)
-            if not (kind is str or kind is int or kind is bool or item is None):
+            if not (
+                kind is str
+                or kind is bool
+                or item is None
+                or type(item) is int
+                and -_INT_BOUND < item < _INT_BOUND
+            ):
                 if not _is_json(item, depth + 1):
                     return False
         return True
@@ -311,8 +336,12 @@ def _json_value(value: object) -> JSONValue:
     if _is_json(value):
         return cast(JSONValue, value)
     kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None:
+    if kind is str or kind is bool or value is None:
         return cast(JSONValue, value)
+    if type(value) is int:
+        if -_INT_BOUND < value < _INT_BOUND:
+            return value
+        raise DecodeError(_INT_TOO_LONG)
     if kind is float:
         if value != value or value in (float("inf"), float("-inf")):
             raise DecodeError("NaN and infinity are not JSON numbers")

@@ -496,6 +496,10 @@ _MAX_DEPTH_MESSAGE = "nesting deeper than 100 levels of arrays and objects"
 _FREE_DEPTH = 91
 # Types that contain themselves (or nest past the limit): every input is measured first.
 _CHECK_DEPTH_FIRST = False
+# Python's json reads and writes integers of at most 4,300 digits (its int-to-string
+# limit): a longer one from Python data could not be written back, so it is refused.
+_INT_BOUND = 10**4300
+_INT_TOO_LONG = "integers of more than 4300 digits are not written by Python's json"
 # True while a decoder runs on input measured to be within the limit.
 _DEPTH_CHECKED: ContextVar[bool] = ContextVar("_DEPTH_CHECKED", default=False)
 
@@ -568,7 +572,12 @@ def _segment(key: object) -> str:
 def _type_error(expected: str, value: object) -> DecodeError:
     if type(value) is float and value - value != 0:  # NaN or infinity: no JSON value at all
         return DecodeError("NaN and infinity are not JSON numbers")
+    if type(value) is int and expected in _INT_EXPECTED and not -_INT_BOUND < value < _INT_BOUND:
+        return DecodeError(_INT_TOO_LONG)
     return DecodeError(f"expected {expected}, got {_json_type(value)}")
+
+
+_INT_EXPECTED = ("integer", "number", "a JSON value")
 
 
 def _unknown_value(value: str, known: object) -> DecodeError:
@@ -583,7 +592,7 @@ def _str(value: object) -> str:
 
 
 def _int(value: object) -> int:
-    if type(value) is int:
+    if type(value) is int and -_INT_BOUND < value < _INT_BOUND:
         return value
     raise _type_error("integer", value)
 
@@ -591,7 +600,9 @@ def _int(value: object) -> int:
 def _float(value: object) -> float:
     # JSON numbers may be written without a fraction; keep them as int for an exact round trip.
     # `value - value` is 0.0 for a finite float, NaN for NaN and infinity (no JSON number).
-    if type(value) is int or type(value) is float and value - value == 0:
+    if type(value) is float and value - value == 0:
+        return value
+    if type(value) is int and -_INT_BOUND < value < _INT_BOUND:
         return cast(float, value)
     raise _type_error("number", value)
 
@@ -639,8 +650,10 @@ def _is_json(value: object, depth: int = 0) -> bool:
     Past `_FREE_DEPTH` levels the input as a whole is measured (`_guard`).
     """
     kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None:
+    if kind is str or kind is bool or value is None:
         return True
+    if type(value) is int:  # `type(...) is` narrows the type, `kind is` does not
+        return -_INT_BOUND < value < _INT_BOUND
     if kind is float:
         return value == value and value not in _INFINITIES
     if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
@@ -650,14 +663,26 @@ def _is_json(value: object, depth: int = 0) -> bool:
             if type(key) is not str:
                 return False
             kind = type(item)
-            if not (kind is str or kind is int or kind is bool or item is None):
+            if not (
+                kind is str
+                or kind is bool
+                or item is None
+                or type(item) is int
+                and -_INT_BOUND < item < _INT_BOUND
+            ):
                 if not _is_json(item, depth + 1):
                     return False
         return True
     if type(value) is list:
         for item in value:
             kind = type(item)
-            if not (kind is str or kind is int or kind is bool or item is None):
+            if not (
+                kind is str
+                or kind is bool
+                or item is None
+                or type(item) is int
+                and -_INT_BOUND < item < _INT_BOUND
+            ):
                 if not _is_json(item, depth + 1):
                     return False
         return True
@@ -691,8 +716,12 @@ def _json_value(value: object) -> JSONValue:
     if _is_json(value):
         return cast(JSONValue, value)
     kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None:
+    if kind is str or kind is bool or value is None:
         return cast(JSONValue, value)
+    if type(value) is int:
+        if -_INT_BOUND < value < _INT_BOUND:
+            return value
+        raise DecodeError(_INT_TOO_LONG)
     if kind is float:
         if value != value or value in (float("inf"), float("-inf")):
             raise DecodeError("NaN and infinity are not JSON numbers")
@@ -7036,11 +7065,11 @@ def _decode_citation_char_location(data: object) -> CitationCharLocation:
         f_end_char_index = obj.get("end_char_index", _ABSENT)
     if type(f_cited_text) is not str:
         raise _field_error(f_cited_text, "string", "cited_text")
-    if type(f_document_index) is not int:
+    if type(f_document_index) is not int or not -_INT_BOUND < f_document_index < _INT_BOUND:
         raise _field_error(f_document_index, "integer", "document_index")
-    if type(f_start_char_index) is not int:
+    if type(f_start_char_index) is not int or not -_INT_BOUND < f_start_char_index < _INT_BOUND:
         raise _field_error(f_start_char_index, "integer", "start_char_index")
-    if type(f_end_char_index) is not int:
+    if type(f_end_char_index) is not int or not -_INT_BOUND < f_end_char_index < _INT_BOUND:
         raise _field_error(f_end_char_index, "integer", "end_char_index")
     f_document_title = obj.get("document_title")
     if f_document_title is not None and type(f_document_title) is not str:
@@ -7085,11 +7114,11 @@ def _decode_citation_page_location(data: object) -> CitationPageLocation:
         f_end_page_number = obj.get("end_page_number", _ABSENT)
     if type(f_cited_text) is not str:
         raise _field_error(f_cited_text, "string", "cited_text")
-    if type(f_document_index) is not int:
+    if type(f_document_index) is not int or not -_INT_BOUND < f_document_index < _INT_BOUND:
         raise _field_error(f_document_index, "integer", "document_index")
-    if type(f_start_page_number) is not int:
+    if type(f_start_page_number) is not int or not -_INT_BOUND < f_start_page_number < _INT_BOUND:
         raise _field_error(f_start_page_number, "integer", "start_page_number")
-    if type(f_end_page_number) is not int:
+    if type(f_end_page_number) is not int or not -_INT_BOUND < f_end_page_number < _INT_BOUND:
         raise _field_error(f_end_page_number, "integer", "end_page_number")
     f_document_title = obj.get("document_title")
     if f_document_title is not None and type(f_document_title) is not str:
@@ -7134,11 +7163,11 @@ def _decode_citation_content_block_location(data: object) -> CitationContentBloc
         f_end_block_index = obj.get("end_block_index", _ABSENT)
     if type(f_cited_text) is not str:
         raise _field_error(f_cited_text, "string", "cited_text")
-    if type(f_document_index) is not int:
+    if type(f_document_index) is not int or not -_INT_BOUND < f_document_index < _INT_BOUND:
         raise _field_error(f_document_index, "integer", "document_index")
-    if type(f_start_block_index) is not int:
+    if type(f_start_block_index) is not int or not -_INT_BOUND < f_start_block_index < _INT_BOUND:
         raise _field_error(f_start_block_index, "integer", "start_block_index")
-    if type(f_end_block_index) is not int:
+    if type(f_end_block_index) is not int or not -_INT_BOUND < f_end_block_index < _INT_BOUND:
         raise _field_error(f_end_block_index, "integer", "end_block_index")
     f_document_title = obj.get("document_title")
     if f_document_title is not None and type(f_document_title) is not str:
@@ -7225,13 +7254,16 @@ def _decode_citations_search_result_location(data: object) -> CitationsSearchRes
         f_end_block_index = obj.get("end_block_index", _ABSENT)
     if type(f_cited_text) is not str:
         raise _field_error(f_cited_text, "string", "cited_text")
-    if type(f_search_result_index) is not int:
+    if (
+        type(f_search_result_index) is not int
+        or not -_INT_BOUND < f_search_result_index < _INT_BOUND
+    ):
         raise _field_error(f_search_result_index, "integer", "search_result_index")
     if type(f_source) is not str:
         raise _field_error(f_source, "string", "source")
-    if type(f_start_block_index) is not int:
+    if type(f_start_block_index) is not int or not -_INT_BOUND < f_start_block_index < _INT_BOUND:
         raise _field_error(f_start_block_index, "integer", "start_block_index")
-    if type(f_end_block_index) is not int:
+    if type(f_end_block_index) is not int or not -_INT_BOUND < f_end_block_index < _INT_BOUND:
         raise _field_error(f_end_block_index, "integer", "end_block_index")
     f_title = obj.get("title")
     if f_title is not None and type(f_title) is not str:
@@ -7736,7 +7768,7 @@ def _decode_code_execution_result_block(data: object) -> CodeExecutionResultBloc
         raise _field_error(f_stdout, "string", "stdout")
     if type(f_stderr) is not str:
         raise _field_error(f_stderr, "string", "stderr")
-    if type(f_return_code) is not int:
+    if type(f_return_code) is not int or not -_INT_BOUND < f_return_code < _INT_BOUND:
         raise _field_error(f_return_code, "integer", "return_code")
     if v_content is _ABSENT:
         raise _field_error(v_content, "", "content")
@@ -7782,7 +7814,7 @@ def _decode_encrypted_code_execution_result_block(
         raise _field_error(f_encrypted_stdout, "string", "encrypted_stdout")
     if type(f_stderr) is not str:
         raise _field_error(f_stderr, "string", "stderr")
-    if type(f_return_code) is not int:
+    if type(f_return_code) is not int or not -_INT_BOUND < f_return_code < _INT_BOUND:
         raise _field_error(f_return_code, "integer", "return_code")
     if v_content is _ABSENT:
         raise _field_error(v_content, "", "content")
@@ -7908,7 +7940,7 @@ def _decode_bash_code_execution_result_block(data: object) -> BashCodeExecutionR
         raise _field_error(f_stdout, "string", "stdout")
     if type(f_stderr) is not str:
         raise _field_error(f_stderr, "string", "stderr")
-    if type(f_return_code) is not int:
+    if type(f_return_code) is not int or not -_INT_BOUND < f_return_code < _INT_BOUND:
         raise _field_error(f_return_code, "integer", "return_code")
     if v_content is _ABSENT:
         raise _field_error(v_content, "", "content")
@@ -8050,13 +8082,19 @@ def _decode_text_editor_code_execution_view_result_block(
     except DecodeError as error:
         raise error.at(_segment("file_type")) from None
     f_num_lines = obj.get("num_lines")
-    if f_num_lines is not None and type(f_num_lines) is not int:
+    if f_num_lines is not None and (
+        type(f_num_lines) is not int or not -_INT_BOUND < f_num_lines < _INT_BOUND
+    ):
         raise _field_error(f_num_lines, "integer", "num_lines")
     f_start_line = obj.get("start_line")
-    if f_start_line is not None and type(f_start_line) is not int:
+    if f_start_line is not None and (
+        type(f_start_line) is not int or not -_INT_BOUND < f_start_line < _INT_BOUND
+    ):
         raise _field_error(f_start_line, "integer", "start_line")
     f_total_lines = obj.get("total_lines")
-    if f_total_lines is not None and type(f_total_lines) is not int:
+    if f_total_lines is not None and (
+        type(f_total_lines) is not int or not -_INT_BOUND < f_total_lines < _INT_BOUND
+    ):
         raise _field_error(f_total_lines, "integer", "total_lines")
     f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
@@ -8120,16 +8158,24 @@ def _decode_text_editor_code_execution_str_replace_result_block(
         except DecodeError as error:
             raise error.at(_segment("lines")) from None
     f_new_lines = obj.get("new_lines")
-    if f_new_lines is not None and type(f_new_lines) is not int:
+    if f_new_lines is not None and (
+        type(f_new_lines) is not int or not -_INT_BOUND < f_new_lines < _INT_BOUND
+    ):
         raise _field_error(f_new_lines, "integer", "new_lines")
     f_new_start = obj.get("new_start")
-    if f_new_start is not None and type(f_new_start) is not int:
+    if f_new_start is not None and (
+        type(f_new_start) is not int or not -_INT_BOUND < f_new_start < _INT_BOUND
+    ):
         raise _field_error(f_new_start, "integer", "new_start")
     f_old_lines = obj.get("old_lines")
-    if f_old_lines is not None and type(f_old_lines) is not int:
+    if f_old_lines is not None and (
+        type(f_old_lines) is not int or not -_INT_BOUND < f_old_lines < _INT_BOUND
+    ):
         raise _field_error(f_old_lines, "integer", "old_lines")
     f_old_start = obj.get("old_start")
-    if f_old_start is not None and type(f_old_start) is not int:
+    if f_old_start is not None and (
+        type(f_old_start) is not int or not -_INT_BOUND < f_old_start < _INT_BOUND
+    ):
         raise _field_error(f_old_start, "integer", "old_start")
     f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
@@ -8338,9 +8384,15 @@ def _decode_cache_creation(data: object) -> CacheCreation:
     except KeyError:  # one is missing: the checks below tell which
         f_ephemeral_5m_input_tokens = obj.get("ephemeral_5m_input_tokens", _ABSENT)
         f_ephemeral_1h_input_tokens = obj.get("ephemeral_1h_input_tokens", _ABSENT)
-    if type(f_ephemeral_5m_input_tokens) is not int:
+    if (
+        type(f_ephemeral_5m_input_tokens) is not int
+        or not -_INT_BOUND < f_ephemeral_5m_input_tokens < _INT_BOUND
+    ):
         raise _field_error(f_ephemeral_5m_input_tokens, "integer", "ephemeral_5m_input_tokens")
-    if type(f_ephemeral_1h_input_tokens) is not int:
+    if (
+        type(f_ephemeral_1h_input_tokens) is not int
+        or not -_INT_BOUND < f_ephemeral_1h_input_tokens < _INT_BOUND
+    ):
         raise _field_error(f_ephemeral_1h_input_tokens, "integer", "ephemeral_1h_input_tokens")
     f_extra: dict[str, JSONValue] = {}
     if len(obj) != 2:  # more than the 2 required key(s)
@@ -8361,10 +8413,13 @@ def _decode_server_tool_usage(data: object) -> ServerToolUsage:
         f_web_search_requests = obj["web_search_requests"]
     except KeyError:  # one is missing: the checks below tell which
         f_web_search_requests = obj.get("web_search_requests", _ABSENT)
-    if type(f_web_search_requests) is not int:
+    if (
+        type(f_web_search_requests) is not int
+        or not -_INT_BOUND < f_web_search_requests < _INT_BOUND
+    ):
         raise _field_error(f_web_search_requests, "integer", "web_search_requests")
     f_web_fetch_requests = obj.get("web_fetch_requests", _ABSENT)
-    if type(f_web_fetch_requests) is not int:
+    if type(f_web_fetch_requests) is not int or not -_INT_BOUND < f_web_fetch_requests < _INT_BOUND:
         if f_web_fetch_requests is not _ABSENT:
             raise _field_error(f_web_fetch_requests, "integer", "web_fetch_requests")
         f_web_fetch_requests = None
@@ -8390,7 +8445,7 @@ def _decode_output_tokens_details(data: object) -> OutputTokensDetails:
         f_thinking_tokens = obj["thinking_tokens"]
     except KeyError:  # one is missing: the checks below tell which
         f_thinking_tokens = obj.get("thinking_tokens", _ABSENT)
-    if type(f_thinking_tokens) is not int:
+    if type(f_thinking_tokens) is not int or not -_INT_BOUND < f_thinking_tokens < _INT_BOUND:
         raise _field_error(f_thinking_tokens, "integer", "thinking_tokens")
     f_extra: dict[str, JSONValue] = {}
     if len(obj) != 1:  # more than the 1 required key(s)
@@ -8444,15 +8499,21 @@ def _decode_usage(data: object) -> Usage:
     except KeyError:  # one is missing: the checks below tell which
         f_input_tokens = obj.get("input_tokens", _ABSENT)
         f_output_tokens = obj.get("output_tokens", _ABSENT)
-    if type(f_input_tokens) is not int:
+    if type(f_input_tokens) is not int or not -_INT_BOUND < f_input_tokens < _INT_BOUND:
         raise _field_error(f_input_tokens, "integer", "input_tokens")
-    if type(f_output_tokens) is not int:
+    if type(f_output_tokens) is not int or not -_INT_BOUND < f_output_tokens < _INT_BOUND:
         raise _field_error(f_output_tokens, "integer", "output_tokens")
     f_cache_creation_input_tokens = obj.get("cache_creation_input_tokens")
-    if f_cache_creation_input_tokens is not None and type(f_cache_creation_input_tokens) is not int:
+    if f_cache_creation_input_tokens is not None and (
+        type(f_cache_creation_input_tokens) is not int
+        or not -_INT_BOUND < f_cache_creation_input_tokens < _INT_BOUND
+    ):
         raise _field_error(f_cache_creation_input_tokens, "integer", "cache_creation_input_tokens")
     f_cache_read_input_tokens = obj.get("cache_read_input_tokens")
-    if f_cache_read_input_tokens is not None and type(f_cache_read_input_tokens) is not int:
+    if f_cache_read_input_tokens is not None and (
+        type(f_cache_read_input_tokens) is not int
+        or not -_INT_BOUND < f_cache_read_input_tokens < _INT_BOUND
+    ):
         raise _field_error(f_cache_read_input_tokens, "integer", "cache_read_input_tokens")
     v_cache_creation = obj.get("cache_creation", _ABSENT)
     if v_cache_creation is _ABSENT:
@@ -8791,7 +8852,7 @@ def _decode_content_block_start_event(data: object) -> ContentBlockStartEvent:
     except KeyError:  # one is missing: the checks below tell which
         f_index = obj.get("index", _ABSENT)
         v_content_block = obj.get("content_block", _ABSENT)
-    if type(f_index) is not int:
+    if type(f_index) is not int or not -_INT_BOUND < f_index < _INT_BOUND:
         raise _field_error(f_index, "integer", "index")
     if v_content_block is _ABSENT:
         raise _field_error(v_content_block, "", "content_block")
@@ -8823,7 +8884,7 @@ def _decode_content_block_delta_event(data: object) -> ContentBlockDeltaEvent:
     except KeyError:  # one is missing: the checks below tell which
         f_index = obj.get("index", _ABSENT)
         v_delta = obj.get("delta", _ABSENT)
-    if type(f_index) is not int:
+    if type(f_index) is not int or not -_INT_BOUND < f_index < _INT_BOUND:
         raise _field_error(f_index, "integer", "index")
     if v_delta is _ABSENT:
         raise _field_error(v_delta, "", "delta")
@@ -8853,7 +8914,7 @@ def _decode_content_block_stop_event(data: object) -> ContentBlockStopEvent:
         f_index = obj["index"]
     except KeyError:  # one is missing: the checks below tell which
         f_index = obj.get("index", _ABSENT)
-    if type(f_index) is not int:
+    if type(f_index) is not int or not -_INT_BOUND < f_index < _INT_BOUND:
         raise _field_error(f_index, "integer", "index")
     f_extra: dict[str, JSONValue] = {}
     if len(obj) != 2:  # more than the 2 required key(s)
@@ -8924,16 +8985,24 @@ def _decode_message_delta_usage(data: object) -> MessageDeltaUsage:
         f_output_tokens = obj["output_tokens"]
     except KeyError:  # one is missing: the checks below tell which
         f_output_tokens = obj.get("output_tokens", _ABSENT)
-    if type(f_output_tokens) is not int:
+    if type(f_output_tokens) is not int or not -_INT_BOUND < f_output_tokens < _INT_BOUND:
         raise _field_error(f_output_tokens, "integer", "output_tokens")
     f_input_tokens = obj.get("input_tokens")
-    if f_input_tokens is not None and type(f_input_tokens) is not int:
+    if f_input_tokens is not None and (
+        type(f_input_tokens) is not int or not -_INT_BOUND < f_input_tokens < _INT_BOUND
+    ):
         raise _field_error(f_input_tokens, "integer", "input_tokens")
     f_cache_creation_input_tokens = obj.get("cache_creation_input_tokens")
-    if f_cache_creation_input_tokens is not None and type(f_cache_creation_input_tokens) is not int:
+    if f_cache_creation_input_tokens is not None and (
+        type(f_cache_creation_input_tokens) is not int
+        or not -_INT_BOUND < f_cache_creation_input_tokens < _INT_BOUND
+    ):
         raise _field_error(f_cache_creation_input_tokens, "integer", "cache_creation_input_tokens")
     f_cache_read_input_tokens = obj.get("cache_read_input_tokens")
-    if f_cache_read_input_tokens is not None and type(f_cache_read_input_tokens) is not int:
+    if f_cache_read_input_tokens is not None and (
+        type(f_cache_read_input_tokens) is not int
+        or not -_INT_BOUND < f_cache_read_input_tokens < _INT_BOUND
+    ):
         raise _field_error(f_cache_read_input_tokens, "integer", "cache_read_input_tokens")
     v_server_tool_use = obj.get("server_tool_use", _ABSENT)
     if v_server_tool_use is _ABSENT:
@@ -9761,7 +9830,9 @@ def _decode_tool_text_editor20250728(data: object) -> ToolTextEditor20250728:
         except DecodeError:
             raise _item_error(v_input_examples, _json_object, "input_examples") from None
     f_max_characters = obj.get("max_characters")
-    if f_max_characters is not None and type(f_max_characters) is not int:
+    if f_max_characters is not None and (
+        type(f_max_characters) is not int or not -_INT_BOUND < f_max_characters < _INT_BOUND
+    ):
         raise _field_error(f_max_characters, "integer", "max_characters")
     f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
@@ -9838,7 +9909,9 @@ def _decode_web_search_tool20250305(data: object) -> WebSearchTool20250305:
         except DecodeError as error:
             raise error.at(_segment("blocked_domains")) from None
     f_max_uses = obj.get("max_uses")
-    if f_max_uses is not None and type(f_max_uses) is not int:
+    if f_max_uses is not None and (
+        type(f_max_uses) is not int or not -_INT_BOUND < f_max_uses < _INT_BOUND
+    ):
         raise _field_error(f_max_uses, "integer", "max_uses")
     v_user_location = obj.get("user_location", _ABSENT)
     if v_user_location is _ABSENT:
@@ -9925,7 +9998,9 @@ def _decode_web_fetch_tool20250910(data: object) -> WebFetchTool20250910:
         except DecodeError as error:
             raise error.at(_segment("blocked_domains")) from None
     f_max_uses = obj.get("max_uses")
-    if f_max_uses is not None and type(f_max_uses) is not int:
+    if f_max_uses is not None and (
+        type(f_max_uses) is not int or not -_INT_BOUND < f_max_uses < _INT_BOUND
+    ):
         raise _field_error(f_max_uses, "integer", "max_uses")
     v_citations = obj.get("citations", _ABSENT)
     if v_citations is _ABSENT:
@@ -9936,7 +10011,9 @@ def _decode_web_fetch_tool20250910(data: object) -> WebFetchTool20250910:
         except DecodeError as error:
             raise error.at(_segment("citations")) from None
     f_max_content_tokens = obj.get("max_content_tokens")
-    if f_max_content_tokens is not None and type(f_max_content_tokens) is not int:
+    if f_max_content_tokens is not None and (
+        type(f_max_content_tokens) is not int or not -_INT_BOUND < f_max_content_tokens < _INT_BOUND
+    ):
         raise _field_error(f_max_content_tokens, "integer", "max_content_tokens")
     f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
@@ -10016,7 +10093,9 @@ def _decode_web_search_tool20260209(data: object) -> WebSearchTool20260209:
         except DecodeError as error:
             raise error.at(_segment("blocked_domains")) from None
     f_max_uses = obj.get("max_uses")
-    if f_max_uses is not None and type(f_max_uses) is not int:
+    if f_max_uses is not None and (
+        type(f_max_uses) is not int or not -_INT_BOUND < f_max_uses < _INT_BOUND
+    ):
         raise _field_error(f_max_uses, "integer", "max_uses")
     v_user_location = obj.get("user_location", _ABSENT)
     if v_user_location is _ABSENT:
@@ -10103,7 +10182,9 @@ def _decode_web_fetch_tool20260209(data: object) -> WebFetchTool20260209:
         except DecodeError as error:
             raise error.at(_segment("blocked_domains")) from None
     f_max_uses = obj.get("max_uses")
-    if f_max_uses is not None and type(f_max_uses) is not int:
+    if f_max_uses is not None and (
+        type(f_max_uses) is not int or not -_INT_BOUND < f_max_uses < _INT_BOUND
+    ):
         raise _field_error(f_max_uses, "integer", "max_uses")
     v_citations = obj.get("citations", _ABSENT)
     if v_citations is _ABSENT:
@@ -10114,7 +10195,9 @@ def _decode_web_fetch_tool20260209(data: object) -> WebFetchTool20260209:
         except DecodeError as error:
             raise error.at(_segment("citations")) from None
     f_max_content_tokens = obj.get("max_content_tokens")
-    if f_max_content_tokens is not None and type(f_max_content_tokens) is not int:
+    if f_max_content_tokens is not None and (
+        type(f_max_content_tokens) is not int or not -_INT_BOUND < f_max_content_tokens < _INT_BOUND
+    ):
         raise _field_error(f_max_content_tokens, "integer", "max_content_tokens")
     f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
@@ -10194,7 +10277,9 @@ def _decode_web_fetch_tool20260309(data: object) -> WebFetchTool20260309:
         except DecodeError as error:
             raise error.at(_segment("blocked_domains")) from None
     f_max_uses = obj.get("max_uses")
-    if f_max_uses is not None and type(f_max_uses) is not int:
+    if f_max_uses is not None and (
+        type(f_max_uses) is not int or not -_INT_BOUND < f_max_uses < _INT_BOUND
+    ):
         raise _field_error(f_max_uses, "integer", "max_uses")
     v_citations = obj.get("citations", _ABSENT)
     if v_citations is _ABSENT:
@@ -10205,7 +10290,9 @@ def _decode_web_fetch_tool20260309(data: object) -> WebFetchTool20260309:
         except DecodeError as error:
             raise error.at(_segment("citations")) from None
     f_max_content_tokens = obj.get("max_content_tokens")
-    if f_max_content_tokens is not None and type(f_max_content_tokens) is not int:
+    if f_max_content_tokens is not None and (
+        type(f_max_content_tokens) is not int or not -_INT_BOUND < f_max_content_tokens < _INT_BOUND
+    ):
         raise _field_error(f_max_content_tokens, "integer", "max_content_tokens")
     f_use_cache = obj.get("use_cache", _ABSENT)
     if type(f_use_cache) is not bool:
@@ -10291,7 +10378,9 @@ def _decode_web_search_tool20260318(data: object) -> WebSearchTool20260318:
         except DecodeError as error:
             raise error.at(_segment("blocked_domains")) from None
     f_max_uses = obj.get("max_uses")
-    if f_max_uses is not None and type(f_max_uses) is not int:
+    if f_max_uses is not None and (
+        type(f_max_uses) is not int or not -_INT_BOUND < f_max_uses < _INT_BOUND
+    ):
         raise _field_error(f_max_uses, "integer", "max_uses")
     v_user_location = obj.get("user_location", _ABSENT)
     if v_user_location is _ABSENT:
@@ -10387,7 +10476,9 @@ def _decode_web_fetch_tool20260318(data: object) -> WebFetchTool20260318:
         except DecodeError as error:
             raise error.at(_segment("blocked_domains")) from None
     f_max_uses = obj.get("max_uses")
-    if f_max_uses is not None and type(f_max_uses) is not int:
+    if f_max_uses is not None and (
+        type(f_max_uses) is not int or not -_INT_BOUND < f_max_uses < _INT_BOUND
+    ):
         raise _field_error(f_max_uses, "integer", "max_uses")
     v_citations = obj.get("citations", _ABSENT)
     if v_citations is _ABSENT:
@@ -10398,7 +10489,9 @@ def _decode_web_fetch_tool20260318(data: object) -> WebFetchTool20260318:
         except DecodeError as error:
             raise error.at(_segment("citations")) from None
     f_max_content_tokens = obj.get("max_content_tokens")
-    if f_max_content_tokens is not None and type(f_max_content_tokens) is not int:
+    if f_max_content_tokens is not None and (
+        type(f_max_content_tokens) is not int or not -_INT_BOUND < f_max_content_tokens < _INT_BOUND
+    ):
         raise _field_error(f_max_content_tokens, "integer", "max_content_tokens")
     v_response_inclusion = obj.get("response_inclusion", _ABSENT)
     if v_response_inclusion is _ABSENT:
@@ -11132,17 +11225,17 @@ def _decode_trim_state(data: object) -> _TrimState:
     if not _TRIM_STATE_KEYS.issuperset(obj):
         _forbid_unknown(obj, _TRIM_STATE_KEYS)
     f_count = obj.get("count", _ABSENT)
-    if type(f_count) is not int:
+    if type(f_count) is not int or not -_INT_BOUND < f_count < _INT_BOUND:
         if f_count is not _ABSENT:
             raise _field_error(f_count, "integer", "count")
         f_count = 0
     f_original_count = obj.get("original_count", _ABSENT)
-    if type(f_original_count) is not int:
+    if type(f_original_count) is not int or not -_INT_BOUND < f_original_count < _INT_BOUND:
         if f_original_count is not _ABSENT:
             raise _field_error(f_original_count, "integer", "original_count")
         f_original_count = 0
     f_max_count = obj.get("max_count", _ABSENT)
-    if type(f_max_count) is not int:
+    if type(f_max_count) is not int or not -_INT_BOUND < f_max_count < _INT_BOUND:
         if f_max_count is not _ABSENT:
             raise _field_error(f_max_count, "integer", "max_count")
         f_max_count = 3

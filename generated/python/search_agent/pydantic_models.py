@@ -21,6 +21,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Self, TypeAlias, TypeVar, cast
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -254,6 +255,10 @@ else:
     Omittable = _Omittable()
 
 _INFINITIES = (float("inf"), float("-inf"))
+# Python's json reads and writes integers of at most 4,300 digits (its int-to-string
+# limit): a longer one from Python data could not be written back, so it is refused.
+_INT_BOUND = 10**4300
+_INT_TOO_LONG = "integers of more than 4300 digits are not written by Python's json"
 
 # Every flavor rejects JSON nested deeper than this many arrays and objects, at `$`.
 _MAX_DEPTH = 100
@@ -374,8 +379,21 @@ def _finite(value: _T) -> _T:
     write it back as U+FFFD, a different key.
     """
     if not _all_finite(value, 0):
+        if _has_long_int(value):
+            raise ValueError(_INT_TOO_LONG)
         raise ValueError("NaN and infinity are not JSON numbers")
     return value
+
+
+def _has_long_int(value: object) -> bool:
+    """Whether `value` holds an integer Python's json cannot write (words `_finite`'s error)."""
+    if type(value) is int:
+        return not -_INT_BOUND < value < _INT_BOUND
+    if type(value) is dict:
+        value = cast("dict[object, object]", value).values()
+    elif type(value) is not list:
+        return False
+    return any(_has_long_int(item) for item in cast("Iterable[object]", value))
 
 
 def _lone_surrogate_key(keys: Iterable[object]) -> None:
@@ -390,10 +408,13 @@ def _lone_surrogate_key(keys: Iterable[object]) -> None:
 
 
 def _all_finite(value: object, depth: int) -> bool:
-    """No NaN or infinity in `value`; past `_FREE_DEPTH` levels the whole input is measured."""
+    """No NaN, infinity or integer too long to write in `value`; past `_FREE_DEPTH` levels
+    the whole input is measured."""
     kind = type(value)
     if kind is float:
         return value == value and value not in _INFINITIES
+    if type(value) is int:  # `type(...) is` narrows the type, `kind is` does not
+        return -_INT_BOUND < value < _INT_BOUND
     if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
         raise _MaybeTooDeep
     if kind is dict:
@@ -403,7 +424,9 @@ def _all_finite(value: object, depth: int) -> bool:
         return True
     for item in cast("Iterable[object]", value):
         kind = type(item)
-        if kind is str or kind is int or kind is bool or item is None:
+        if kind is str or kind is bool or item is None:
+            continue
+        if type(item) is int and -_INT_BOUND < item < _INT_BOUND:
             continue
         if not _all_finite(item, depth + 1):
             return False
@@ -419,6 +442,16 @@ def _string_keys(value: _T) -> _T:
 
 
 _KEYS = BeforeValidator(_string_keys)
+
+
+def _writable_int(value: int) -> int:
+    if -_INT_BOUND < value < _INT_BOUND:
+        return value
+    raise ValueError(_INT_TOO_LONG)
+
+
+_Int: TypeAlias = Annotated[StrictInt, AfterValidator(_writable_int)]
+"""An integer of an `integer` or `number` field that Python's json can write (4,300 digits)."""
 
 _Float: TypeAlias = Annotated[StrictFloat, Field(allow_inf_nan=False)]
 """A float of a `number` field: NaN and infinity (`1e400` reads as one) are not JSON numbers."""
@@ -1026,14 +1059,12 @@ class CitationCharLocation(_Model):
     else:
         type: Literal["char_location"] = Field(description='Always "char_location".')
     cited_text: StrictStr = Field(description="The cited text.")
-    document_index: StrictInt = Field(
-        description="0-based index of the cited document in the request."
-    )
+    document_index: _Int = Field(description="0-based index of the cited document in the request.")
     document_title: StrictStr | None = Field(
         default=None, description="Title of the cited document."
     )
-    start_char_index: StrictInt = Field(description="0-based start of the cited range.")
-    end_char_index: StrictInt = Field(description="Exclusive end of the cited range.")
+    start_char_index: _Int = Field(description="0-based start of the cited range.")
+    end_char_index: _Int = Field(description="Exclusive end of the cited range.")
     file_id: StrictStr | None = Field(
         default=None, description="Files API id of the cited document."
     )
@@ -1050,14 +1081,12 @@ class CitationPageLocation(_Model):
     else:
         type: Literal["page_location"] = Field(description='Always "page_location".')
     cited_text: StrictStr = Field(description="The cited text.")
-    document_index: StrictInt = Field(
-        description="0-based index of the cited document in the request."
-    )
+    document_index: _Int = Field(description="0-based index of the cited document in the request.")
     document_title: StrictStr | None = Field(
         default=None, description="Title of the cited document."
     )
-    start_page_number: StrictInt = Field(description="1-based first cited page.")
-    end_page_number: StrictInt = Field(description="Exclusive end page.")
+    start_page_number: _Int = Field(description="1-based first cited page.")
+    end_page_number: _Int = Field(description="Exclusive end page.")
     file_id: StrictStr | None = Field(
         default=None, description="Files API id of the cited document."
     )
@@ -1076,14 +1105,12 @@ class CitationContentBlockLocation(_Model):
             description='Always "content_block_location".'
         )
     cited_text: StrictStr = Field(description="The cited blocks' text, joined.")
-    document_index: StrictInt = Field(
-        description="0-based index of the cited document in the request."
-    )
+    document_index: _Int = Field(description="0-based index of the cited document in the request.")
     document_title: StrictStr | None = Field(
         default=None, description="Title of the cited document."
     )
-    start_block_index: StrictInt = Field(description="0-based first cited block.")
-    end_block_index: StrictInt = Field(description="Exclusive end block.")
+    start_block_index: _Int = Field(description="0-based first cited block.")
+    end_block_index: _Int = Field(description="Exclusive end block.")
     file_id: StrictStr | None = Field(
         default=None, description="Files API id of the cited document."
     )
@@ -1120,13 +1147,13 @@ class CitationsSearchResultLocation(_Model):
             description='Always "search_result_location".'
         )
     cited_text: StrictStr = Field(description="The cited blocks' text, joined.")
-    search_result_index: StrictInt = Field(
+    search_result_index: _Int = Field(
         description="0-based index of the cited search_result block in the request."
     )
     source: StrictStr = Field(description="Source of the search result.")
     title: StrictStr | None = Field(default=None, description="Title of the search result.")
-    start_block_index: StrictInt = Field(description="0-based first cited block.")
-    end_block_index: StrictInt = Field(description="Exclusive end block.")
+    start_block_index: _Int = Field(description="0-based first cited block.")
+    end_block_index: _Int = Field(description="Exclusive end block.")
 
 
 class CitationSource(_Model):
@@ -1375,7 +1402,7 @@ class CodeExecutionResultBlock(_Model):
         )
     stdout: StrictStr = Field(description="Standard output.")
     stderr: StrictStr = Field(description="Standard error.")
-    return_code: StrictInt = Field(description="Exit status.")
+    return_code: _Int = Field(description="Exit status.")
     content: list[CodeExecutionOutputBlock] = Field(description="Files written.")
 
 
@@ -1393,7 +1420,7 @@ class EncryptedCodeExecutionResultBlock(_Model):
         )
     encrypted_stdout: StrictStr = Field(description="Opaque standard output.")
     stderr: StrictStr = Field(description="Standard error.")
-    return_code: StrictInt = Field(description="Exit status.")
+    return_code: _Int = Field(description="Exit status.")
     content: list[CodeExecutionOutputBlock] = Field(description="Files written.")
 
 
@@ -1457,7 +1484,7 @@ class BashCodeExecutionResultBlock(_Model):
         )
     stdout: StrictStr = Field(description="Standard output.")
     stderr: StrictStr = Field(description="Standard error.")
-    return_code: StrictInt = Field(description="Exit status.")
+    return_code: _Int = Field(description="Exit status.")
     content: list[BashCodeExecutionOutputBlock] = Field(description="Files written.")
 
 
@@ -1534,9 +1561,9 @@ class TextEditorCodeExecutionViewResultBlock(_Model):
         )
     content: StrictStr = Field(description="File content.")
     file_type: TextEditorFileType = Field(description="Kind of file.")
-    num_lines: StrictInt | None = Field(default=None, description="Lines shown.")
-    start_line: StrictInt | None = Field(default=None, description="First line shown.")
-    total_lines: StrictInt | None = Field(default=None, description="Lines in the file.")
+    num_lines: _Int | None = Field(default=None, description="Lines shown.")
+    start_line: _Int | None = Field(default=None, description="First line shown.")
+    total_lines: _Int | None = Field(default=None, description="Lines in the file.")
 
 
 class TextEditorCodeExecutionCreateResultBlock(_Model):
@@ -1575,10 +1602,10 @@ class TextEditorCodeExecutionStrReplaceResultBlock(_Model):
             description='Always "text_editor_code_execution_str_replace_result".'
         )
     lines: list[StrictStr] | None = Field(default=None, description="The changed lines.")
-    new_lines: StrictInt | None = Field(default=None, description="Line count after the edit.")
-    new_start: StrictInt | None = Field(default=None, description="First line after the edit.")
-    old_lines: StrictInt | None = Field(default=None, description="Line count before the edit.")
-    old_start: StrictInt | None = Field(default=None, description="First line before the edit.")
+    new_lines: _Int | None = Field(default=None, description="Line count after the edit.")
+    new_start: _Int | None = Field(default=None, description="First line after the edit.")
+    old_lines: _Int | None = Field(default=None, description="Line count before the edit.")
+    old_start: _Int | None = Field(default=None, description="First line before the edit.")
 
 
 class TextEditorCodeExecutionToolResultBlock(_Model):
@@ -1681,10 +1708,10 @@ class CacheCreation(_Model):
 
     model_config = ConfigDict(extra="allow")
 
-    ephemeral_5m_input_tokens: StrictInt = Field(
+    ephemeral_5m_input_tokens: _Int = Field(
         description="Input tokens used to create 5-minute cache entries."
     )
-    ephemeral_1h_input_tokens: StrictInt = Field(
+    ephemeral_1h_input_tokens: _Int = Field(
         description="Input tokens used to create 1-hour cache entries."
     )
 
@@ -1694,8 +1721,8 @@ class ServerToolUsage(_Model):
 
     model_config = ConfigDict(extra="allow")
 
-    web_search_requests: StrictInt = Field(description="Number of web search requests.")
-    web_fetch_requests: Omittable[StrictInt] = Field(
+    web_search_requests: _Int = Field(description="Number of web search requests.")
+    web_fetch_requests: Omittable[_Int] = Field(
         default=None, description="Number of web fetch requests."
     )
 
@@ -1705,7 +1732,7 @@ class OutputTokensDetails(_Model):
 
     model_config = ConfigDict(extra="allow")
 
-    thinking_tokens: StrictInt = Field(description="Output tokens spent on thinking.")
+    thinking_tokens: _Int = Field(description="Output tokens spent on thinking.")
 
 
 class RefusalStopDetails(_Model):
@@ -1729,12 +1756,12 @@ class Usage(_Model):
 
     model_config = ConfigDict(extra="allow")
 
-    input_tokens: StrictInt = Field(description="Input tokens used.")
-    output_tokens: StrictInt = Field(description="Output tokens used.")
-    cache_creation_input_tokens: StrictInt | None = Field(
+    input_tokens: _Int = Field(description="Input tokens used.")
+    output_tokens: _Int = Field(description="Output tokens used.")
+    cache_creation_input_tokens: _Int | None = Field(
         default=None, description="Input tokens used to create a cache entry."
     )
-    cache_read_input_tokens: StrictInt | None = Field(
+    cache_read_input_tokens: _Int | None = Field(
         default=None, description="Input tokens read from the cache."
     )
     cache_creation: CacheCreation | None = Field(
@@ -1891,7 +1918,7 @@ class ContentBlockStartEvent(_Model):
         type: Literal["content_block_start"] = "content_block_start"
     else:
         type: Literal["content_block_start"] = Field(description='Always "content_block_start".')
-    index: StrictInt = Field(description="Index of the block in the message content.")
+    index: _Int = Field(description="Index of the block in the message content.")
     content_block: ContentBlock = Field(
         description="The block, with empty text, thinking or input."
     )
@@ -1907,7 +1934,7 @@ class ContentBlockDeltaEvent(_Model):
         type: Literal["content_block_delta"] = "content_block_delta"
     else:
         type: Literal["content_block_delta"] = Field(description='Always "content_block_delta".')
-    index: StrictInt = Field(description="Index of the block in the message content.")
+    index: _Int = Field(description="Index of the block in the message content.")
     delta: ContentBlockDelta = Field(description="The update.")
 
 
@@ -1921,7 +1948,7 @@ class ContentBlockStopEvent(_Model):
         type: Literal["content_block_stop"] = "content_block_stop"
     else:
         type: Literal["content_block_stop"] = Field(description='Always "content_block_stop".')
-    index: StrictInt = Field(description="Index of the block in the message content.")
+    index: _Int = Field(description="Index of the block in the message content.")
 
 
 class MessageDelta(_Model):
@@ -1946,12 +1973,12 @@ class MessageDeltaUsage(_Model):
 
     model_config = ConfigDict(extra="allow")
 
-    output_tokens: StrictInt = Field(description="Cumulative output tokens.")
-    input_tokens: StrictInt | None = Field(default=None, description="Cumulative input tokens.")
-    cache_creation_input_tokens: StrictInt | None = Field(
+    output_tokens: _Int = Field(description="Cumulative output tokens.")
+    input_tokens: _Int | None = Field(default=None, description="Cumulative input tokens.")
+    cache_creation_input_tokens: _Int | None = Field(
         default=None, description="Cumulative input tokens used to create cache entries."
     )
-    cache_read_input_tokens: StrictInt | None = Field(
+    cache_read_input_tokens: _Int | None = Field(
         default=None, description="Cumulative input tokens read from the cache."
     )
     server_tool_use: ServerToolUsage | None = Field(
@@ -2374,7 +2401,7 @@ class ToolTextEditor20250728(_Model):
     input_examples: Omittable[list[Annotated[dict[str, _JSON], _KEYS]]] = Field(
         default=None, description="Example inputs."
     )
-    max_characters: StrictInt | None = Field(
+    max_characters: _Int | None = Field(
         default=None, description="Maximum characters shown when viewing a file."
     )
 
@@ -2413,7 +2440,7 @@ class WebSearchTool20250305(_Model):
     blocked_domains: list[StrictStr] | None = Field(
         default=None, description="Never use these domains."
     )
-    max_uses: StrictInt | None = Field(default=None, description="Maximum uses per request.")
+    max_uses: _Int | None = Field(default=None, description="Maximum uses per request.")
     user_location: UserLocation | None = Field(
         default=None, description="Approximate user location for localised results."
     )
@@ -2453,11 +2480,11 @@ class WebFetchTool20250910(_Model):
     blocked_domains: list[StrictStr] | None = Field(
         default=None, description="Never use these domains."
     )
-    max_uses: StrictInt | None = Field(default=None, description="Maximum uses per request.")
+    max_uses: _Int | None = Field(default=None, description="Maximum uses per request.")
     citations: CitationsConfig | None = Field(
         default=None, description="Citation settings for fetched documents."
     )
-    max_content_tokens: StrictInt | None = Field(
+    max_content_tokens: _Int | None = Field(
         default=None, description="Maximum tokens of fetched content."
     )
 
@@ -2496,7 +2523,7 @@ class WebSearchTool20260209(_Model):
     blocked_domains: list[StrictStr] | None = Field(
         default=None, description="Never use these domains."
     )
-    max_uses: StrictInt | None = Field(default=None, description="Maximum uses per request.")
+    max_uses: _Int | None = Field(default=None, description="Maximum uses per request.")
     user_location: UserLocation | None = Field(
         default=None, description="Approximate user location for localised results."
     )
@@ -2536,11 +2563,11 @@ class WebFetchTool20260209(_Model):
     blocked_domains: list[StrictStr] | None = Field(
         default=None, description="Never use these domains."
     )
-    max_uses: StrictInt | None = Field(default=None, description="Maximum uses per request.")
+    max_uses: _Int | None = Field(default=None, description="Maximum uses per request.")
     citations: CitationsConfig | None = Field(
         default=None, description="Citation settings for fetched documents."
     )
-    max_content_tokens: StrictInt | None = Field(
+    max_content_tokens: _Int | None = Field(
         default=None, description="Maximum tokens of fetched content."
     )
 
@@ -2579,11 +2606,11 @@ class WebFetchTool20260309(_Model):
     blocked_domains: list[StrictStr] | None = Field(
         default=None, description="Never use these domains."
     )
-    max_uses: StrictInt | None = Field(default=None, description="Maximum uses per request.")
+    max_uses: _Int | None = Field(default=None, description="Maximum uses per request.")
     citations: CitationsConfig | None = Field(
         default=None, description="Citation settings for fetched documents."
     )
-    max_content_tokens: StrictInt | None = Field(
+    max_content_tokens: _Int | None = Field(
         default=None, description="Maximum tokens of fetched content."
     )
     use_cache: Omittable[StrictBool] = Field(default=None, description="Allow cached fetches.")
@@ -2623,7 +2650,7 @@ class WebSearchTool20260318(_Model):
     blocked_domains: list[StrictStr] | None = Field(
         default=None, description="Never use these domains."
     )
-    max_uses: StrictInt | None = Field(default=None, description="Maximum uses per request.")
+    max_uses: _Int | None = Field(default=None, description="Maximum uses per request.")
     user_location: UserLocation | None = Field(
         default=None, description="Approximate user location for localised results."
     )
@@ -2666,11 +2693,11 @@ class WebFetchTool20260318(_Model):
     blocked_domains: list[StrictStr] | None = Field(
         default=None, description="Never use these domains."
     )
-    max_uses: StrictInt | None = Field(default=None, description="Maximum uses per request.")
+    max_uses: _Int | None = Field(default=None, description="Maximum uses per request.")
     citations: CitationsConfig | None = Field(
         default=None, description="Citation settings for fetched documents."
     )
-    max_content_tokens: StrictInt | None = Field(
+    max_content_tokens: _Int | None = Field(
         default=None, description="Maximum tokens of fetched content."
     )
     response_inclusion: Omittable[ResponseInclusion] = Field(
@@ -2892,7 +2919,7 @@ class ThinkingConfigEnabled(_Model):
         type: Literal["enabled"] = "enabled"
     else:
         type: Literal["enabled"] = Field(description='Always "enabled".')
-    budget_tokens: Annotated[StrictInt, Field(ge=1024)] = Field(
+    budget_tokens: Annotated[_Int, Field(ge=1024)] = Field(
         description="Tokens the model may use for thinking; at least 1024 and less than max_tokens."
     )
 
@@ -2925,7 +2952,7 @@ class MessageCreateParams(_Model):
     model_config = ConfigDict(extra="allow")
 
     model: StrictStr = Field(description="Model to use.")
-    max_tokens: Annotated[StrictInt, Field(ge=1)] = Field(
+    max_tokens: Annotated[_Int, Field(ge=1)] = Field(
         description="Maximum number of tokens to generate."
     )
     messages: list[MessageParam] = Field(
@@ -2951,14 +2978,14 @@ class MessageCreateParams(_Model):
         default=None, description="Stream the response as server-sent events."
     )
     temperature: Omittable[
-        Annotated[StrictInt, Field(ge=0, le=1)] | Annotated[_Float, Field(ge=0, le=1)]
+        Annotated[_Int, Field(ge=0, le=1)] | Annotated[_Float, Field(ge=0, le=1)]
     ] = Field(default=None, description="Randomness, 0.0 to 1.0.")
-    top_k: Omittable[Annotated[StrictInt, Field(ge=0)]] = Field(
+    top_k: Omittable[Annotated[_Int, Field(ge=0)]] = Field(
         default=None, description="Sample only from the top K options for each token."
     )
-    top_p: Omittable[
-        Annotated[StrictInt, Field(ge=0, le=1)] | Annotated[_Float, Field(ge=0, le=1)]
-    ] = Field(default=None, description="Nucleus sampling threshold, 0.0 to 1.0.")
+    top_p: Omittable[Annotated[_Int, Field(ge=0, le=1)] | Annotated[_Float, Field(ge=0, le=1)]] = (
+        Field(default=None, description="Nucleus sampling threshold, 0.0 to 1.0.")
+    )
 
 
 class SearchResult(_Model):
@@ -3027,9 +3054,9 @@ class _TrimState(_Model):
 
     model_config = ConfigDict(extra="forbid")
 
-    count: StrictInt = Field(default=0, description="Trim counter.")
-    original_count: StrictInt = Field(default=0, description="Original count before trimming.")
-    max_count: StrictInt = Field(default=3, description="Maximum count.")
+    count: _Int = Field(default=0, description="Trim counter.")
+    original_count: _Int = Field(default=0, description="Original count before trimming.")
+    max_count: _Int = Field(default=3, description="Maximum count.")
 
 
 ContentBlockParam: TypeAlias = Annotated[

@@ -10,6 +10,7 @@ output-dir = "generated"           # where polytype writes (and nothing else doe
 fixtures-dir = "tests/fixtures"    # recorded JSON fixtures, one folder per module and type
 targets = ["dataclasses", "typeddicts", "pydantic", "elixir", "docs"]  # default: all
 templates = "polytype-templates"   # files here replace built-in templates of the same path
+unknown-tags = "keep"              # tagged unions without x-unknown keep unlisted tags (default: "reject")
 
 [tool.polytype.modules.nano_agent]
 targets = ["dataclasses"]          # this module only
@@ -25,12 +26,14 @@ from pathlib import Path
 from typing import Any
 
 from generator.diagnostics import UNKNOWN_POSITION, Diagnostic, InputError
+from generator.ir import UnknownPolicy
 
 # What a user names in `targets`, in the order outputs are rendered.
 TARGETS = ("dataclasses", "typeddicts", "pydantic", "elixir", "docs")
 
 _PATH_KEYS = {"schema-dir", "output-dir", "fixtures-dir", "templates"}
-_KNOWN_KEYS = _PATH_KEYS | {"targets", "modules"}
+_KNOWN_KEYS = _PATH_KEYS | {"targets", "modules", "unknown-tags"}
+UNKNOWN_TAG_POLICIES: tuple[UnknownPolicy, ...] = ("reject", "keep")
 _MODULE_KEYS = {"targets"}
 
 
@@ -49,6 +52,8 @@ class Project:
     display_names: Mapping[Path, str] = field(default_factory=dict)
     # True when a pyproject.toml with [tool.polytype] was found
     configured: bool = False
+    # `unknown-tags`: what a tagged union without `x-unknown` does with a tag it does not list
+    unknown_tags: UnknownPolicy = "reject"
 
     def relative(self, path: Path) -> str:
         """`path` relative to the project root, with forward slashes (stable in output)."""
@@ -137,6 +142,12 @@ def _read_settings(pyproject: Path) -> dict[str, Any] | None:
     for key in sorted(_PATH_KEYS & set(settings)):
         if not isinstance(settings[key], str) or not settings[key]:
             raise _problem(pyproject, f"/tool/polytype/{key}", "must be a non-empty path string")
+    if "unknown-tags" in settings and settings["unknown-tags"] not in UNKNOWN_TAG_POLICIES:
+        raise _problem(
+            pyproject,
+            "/tool/polytype/unknown-tags",
+            f"must be one of {', '.join(map(repr, UNKNOWN_TAG_POLICIES))}",
+        )
     return settings
 
 
@@ -188,4 +199,5 @@ def _project(root: Path, settings: dict[str, Any], pyproject: Path) -> Project:
         ),
         module_targets=_module_targets(pyproject, settings.get("modules", {})),
         templates_dir=root / templates if isinstance(templates, str) else None,
+        unknown_tags=settings.get("unknown-tags", "reject"),
     )

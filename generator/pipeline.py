@@ -43,7 +43,7 @@ def load_modules(project: Project, paths: list[Path] | None = None) -> tuple[ir.
         try:
             document = load(path, project.relative(path))
             validate(document)
-            modules.append(lower(document))
+            modules.append(lower(document, project.unknown_tags))
             documents[document.display_path] = document
         except InputError as error:
             problems.extend(error.diagnostics)

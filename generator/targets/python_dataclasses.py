@@ -22,6 +22,7 @@ from generator.targets.python_common import (
     function_suffix,
     isort_names,
     py_literal,
+    unknown_doc,
 )
 
 TARGET = "python-dataclasses"
@@ -101,6 +102,15 @@ class UnionView:
     table_name: str
     table_entries: tuple[tuple[str, str], ...]
     encode_body: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class UnknownView:
+    """The member of an open union (`x-unknown: keep`) that keeps an unlisted tag."""
+
+    name: str
+    doc: str
+    tag_key: str  # the tag's JSON key as a Python literal
 
 
 @dataclass(frozen=True)
@@ -198,7 +208,9 @@ class _Codegen(Codecs):
         if isinstance(type_ref, ir.Ref):
             named = self.named(type_ref.name)
             if isinstance(named, ir.UnionType):
-                return "(" + ", ".join(self.python_classes(ir.Ref(m)) for m in named.members) + ")"
+                classes = [self.python_classes(ir.Ref(m)) for m in named.members]
+                classes += [named.unknown] if named.unknown else []
+                return "(" + ", ".join(classes) + ")"
             if isinstance(named, ir.Alias):
                 return self.python_classes(named.type)
             if isinstance(named, ir.EnumType) and named.style == "literal":
@@ -607,12 +619,18 @@ def _enum_view(enum: ir.EnumType, codegen: _Codegen) -> DataclassEnumView:
     )
 
 
+def _unknown_view(union: ir.UnionType) -> UnknownView:
+    assert union.unknown is not None and union.open_tag is not None
+    return UnknownView(union.unknown, unknown_doc(union), py_str(union.open_tag))
+
+
 def _union_view(union: ir.UnionType, codegen: _Codegen) -> UnionView:
-    members = " | ".join(union.members) if union.members else "NoReturn"
+    listed = [*union.members, *([union.unknown] if union.unknown else [])]
+    members = " | ".join(listed) if listed else "NoReturn"
     encode_body = _union_encode_body(union, codegen)
     return UnionView(
         name=union.name,
-        doc=union.doc or f"One of: {', '.join(union.members)}.",
+        doc=union.doc or f"One of: {', '.join(listed)}.",
         alias_value=members,
         decoder=codegen.checker(union.name),
         decode_body=_fast_dispatch(union, codegen) + codegen.union_body(union),
@@ -644,6 +662,9 @@ def _union_encode_body(union: ir.UnionType, codegen: _Codegen) -> tuple[str, ...
     ):
         return ("return value.to_dict()",)
     lines: list[str] = []
+    if union.unknown:
+        lines.append(f"if isinstance(value, {union.unknown}):")
+        lines.append("    return value.to_dict()")
     for index, member in enumerate(union.members):
         encoded = codegen.encode(ir.Ref(member), "value")
         if index == len(union.members) - 1:
@@ -736,17 +757,20 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
         (unions.get(t.name) or aliases[t.name], isinstance(t, ir.UnionType))
         for t in aliases_in_order
     ]
+    unknowns = [_unknown_view(t) for t in module.types if isinstance(t, ir.UnionType) and t.unknown]
     publics = [_public_view(t, codegen) for t in module.types]
     union_encoders = {
         t.name: unions[t.name].encode_body for t in module.types if isinstance(t, ir.UnionType)
     }
     exported = ["DecodeError", "JSONValue"] + [t.name for t in module.types]
+    exported += [unknown.name for unknown in unknowns]
     exported += [f"decode_{p.suffix}" for p in publics] + [f"encode_{p.suffix}" for p in publics]
     text = env.render(
         "python_dataclasses/module.py.j2",
         module=module,
         enums=enums,
         records=records,
+        unknowns=unknowns,
         ordered_aliases=ordered_aliases,
         unions=[unions[name] for name in unions],
         aliases=[aliases[name] for name in aliases],

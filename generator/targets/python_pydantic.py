@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from generator import ir
 from generator.diagnostics import Diagnostic, InputError, Position
@@ -31,6 +31,7 @@ from generator.targets.python_common import (
     function_suffix,
     isort_names,
     py_literal,
+    unknown_doc,
 )
 
 TARGET = "python-pydantic"
@@ -56,6 +57,7 @@ class RecordView:
     fields: tuple[FieldView, ...]
     methods_template: str | None = None
     checked: bool = False  # a `_CheckedModel`, or a `_SpelledModel` that needs to be one
+    unknown_tag: str = ""  # an open union's Unknown<Union> model: its tag key as a literal
 
 
 @dataclass(frozen=True)
@@ -364,10 +366,14 @@ def _enum_view(enum: ir.EnumType) -> EnumView:
 
 
 def _union_view(union: ir.UnionType, types: _Types) -> AliasView:
-    doc = union.doc or f"One of: {', '.join(union.members)}."
+    listed = [*union.members, *([union.unknown] if union.unknown else [])]
+    doc = union.doc or f"One of: {', '.join(listed)}."
     if not union.members:
         types.uses.add("NoReturn")
         return AliasView(union.name, doc, "NoReturn")
+    if union.unknown is not None and union.tag is not None:
+        # the fallback member needs a callable discriminator: no tag literal names it
+        return _callable_union(union, doc, _tagged_dispatch(union, types), "unknown_tag", types)
     if len(union.members) == 1:
         # `Union[X]` is X: a discriminator over it would see X's own choices (`int | float`)
         # untagged, and the member's validation is the union's
@@ -407,6 +413,8 @@ def _shared_tag_field(union: ir.UnionType, types: _Types) -> str | None:
     covered = {member for _, member in union.tag_values}
     if len(names) != 1 or covered != set(union.members):
         return None
+    if any(ir.open_unions(types.module, member) for member in union.members):
+        return None  # an open member union's fallback model has no tag literal to fold
     return names.pop()
 
 
@@ -425,8 +433,15 @@ def _tagged_dispatch(union: ir.UnionType, types: _Types) -> tuple[list[str], str
     for value, member in union.tag_values:
         lines.append(f"    if type(tag) is {type(value).__name__} and tag == {py_literal(value)}:")
         lines.append(f"        return {py_str(member)}")
+    if union.unknown is not None:  # an unlisted string tag: the fallback model keeps it whole
+        lines.append("    if type(tag) is str:")
+        lines.append(f"        return {py_str(union.unknown)}")
     lines.append("    return None")
     lines.extend(_instance_checks(union, types))
+    if union.unknown is not None:
+        # not an object: the fallback model reports it as one ("$: not an object"), as a
+        # union on Field(discriminator=...) does, rather than a tag error under its key
+        lines.append(f"return {py_str(union.unknown)}")
     known = ", ".join(repr(value) for value, _ in union.tag_values)
     message = f"unknown or missing tag {union.tag!r}; expected one of {known}"
     return lines, message, {"discriminator": repr(union.tag)}
@@ -452,6 +467,9 @@ def _structural_dispatch(
                 lines.append(f"    return {py_str(case.member)}")
                 break
         else:
+            if union.unknown is not None and union.open_tag is not None:
+                lines.append(f"    if type(value.get({py_str(union.open_tag)})) is str:")
+                lines.append(f"        return {py_str(union.unknown)}")
             lines.append("    return None")
     lines.extend(_instance_checks(union, types))
     for case in union.cases:
@@ -491,6 +509,9 @@ def _instance_checks(union: ir.UnionType, types: _Types) -> list[str]:
         if classes:
             lines.append(f"if isinstance(value, {classes}):")
             lines.append(f"    return {py_str(member)}")
+    if union.unknown is not None:
+        lines.append(f"if isinstance(value, {union.unknown}):")
+        lines.append(f"    return {py_str(union.unknown)}")
     return lines
 
 
@@ -502,7 +523,7 @@ def _classes(name: str, types: _Types) -> str:
         return name
     if isinstance(named, ir.UnionType):
         leaves = [_classes(member, types) for member in named.members]
-        leaves = [leaf for leaf in leaves if leaf]
+        leaves = [leaf for leaf in leaves if leaf] + ([named.unknown] if named.unknown else [])
         return "(" + ", ".join(leaves) + ",)" if leaves else ""
     return ""
 
@@ -516,28 +537,37 @@ def _callable_union(
 ) -> AliasView:
     lines, message, context = dispatch
     function = f"_{function_suffix(union.name)}_member"
-    body = tuple(lines) + ("return None",)
+    body = tuple(lines) + (() if lines and lines[-1].startswith("return ") else ("return None",))
     view = FunctionView(
         name=function,
         signature=f"def {function}(value: Any) -> str | None:",
         doc=f"The member of {union.name} that `value` is, or None: the union's dispatch rule.",
         body=body,
     )
-    members = " | ".join(f"Annotated[{member}, Tag({py_str(member)})]" for member in union.members)
+    listed = [*union.members, *([union.unknown] if union.unknown else [])]
+    members = " | ".join(f"Annotated[{member}, Tag({py_str(member)})]" for member in listed)
     arguments = [
         function,
         f"custom_error_type={py_str(error_type)}",
         f"custom_error_message={py_str(message)}",
     ]
     if context:
-        arguments.append(
-            "custom_error_context={"
-            + ", ".join(f"{py_str(k)}: {py_str(v)}" for k, v in context.items())
-            + "}"
-        )
+        pairs = "{" + ", ".join(f"{py_str(k)}: {py_str(v)}" for k, v in context.items()) + "}"
+        if union.unknown is not None:
+            # an open union is a member of other callable unions, which hash their members
+            types.uses.add("error_context")
+            pairs = f"_ErrorContext({pairs})"
+        arguments.append(f"custom_error_context={pairs}")
     types.uses.add("callable_union")
     value = f"Annotated[{members}, Discriminator({', '.join(arguments)})]"
     return AliasView(union.name, doc, value, (view,))
+
+
+def _unknown_view(union: ir.UnionType, types: _Types, env: RenderEnv) -> RecordView:
+    """An open union's fallback model: no declared fields, every key kept (and checked as JSON)."""
+    assert union.unknown is not None and union.open_tag is not None
+    record = ir.Record(union.unknown, (), extra_policy="keep", doc=unknown_doc(union))
+    return replace(_record_view(record, types, env), unknown_tag=py_str(union.open_tag))
 
 
 def _alias_view(alias: ir.Alias, types: _Types) -> AliasView:
@@ -647,6 +677,11 @@ def render_models(module: ir.Module, env: RenderEnv) -> OutputFile:
     if any(not enum.base for enum in enums):
         types.uses.add("Literal")  # `X: TypeAlias = Literal[...]`
     records = [_record_view(t, types, env) for t in module.types if isinstance(t, ir.Record)]
+    records += [
+        _unknown_view(t, types, env)
+        for t in module.types
+        if isinstance(t, ir.UnionType) and t.unknown is not None
+    ]
     aliases = [
         _union_view(t, types) if isinstance(t, ir.UnionType) else _alias_view(t, types)
         for t in _alias_order(module)
@@ -658,6 +693,7 @@ def render_models(module: ir.Module, env: RenderEnv) -> OutputFile:
         if not isinstance(t, ir.Record)
     ]
     exported = [t.name for t in module.types] + [a.name for a in adapters]
+    exported += [t.unknown for t in module.types if isinstance(t, ir.UnionType) and t.unknown]
     uses_spellings = any(r.base == "_SpelledModel" for r in records)
     uses_checks = any(r.checked for r in records)
     text = env.render(

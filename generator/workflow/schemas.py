@@ -33,7 +33,7 @@ def project_schema(project: Project, name: str) -> Schema:
     found: dict[str, Schema] = {}
     for path in project.schema_files():
         try:
-            schema = schema_file(path, project.relative(path))
+            schema = schema_file(path, project.relative(path), project.unknown_tags)
         except InputError as error:
             problems.extend(error.diagnostics)
             continue
@@ -56,11 +56,14 @@ def project_schema(project: Project, name: str) -> Schema:
     return found[name]
 
 
-def schema_file(path: Path, display_path: str) -> Schema:
-    """Load, validate and lower one schema file outside any project (``InputError`` if invalid)."""
+def schema_file(path: Path, display_path: str, unknown_tags: ir.UnknownPolicy = "reject") -> Schema:
+    """Load, validate and lower one schema file (``InputError`` if invalid).
+
+    `unknown_tags` is the project's default for tagged unions without `x-unknown`.
+    """
     document = load(path, display_path)
     validate(document)
-    return Schema(lower(document), document)
+    return Schema(lower(document, unknown_tags), document)
 
 
 def record_type(module: ir.Module, requested: str | None) -> str:

@@ -85,6 +85,8 @@ __all__ = [
     "ToolCallResultRole",
     "ToolCallStartEvent",
     "ToolMessage",
+    "UnknownEvent",
+    "UnknownMessage",
     "UserMessage",
     "validate_activity_delta_event",
     "validate_activity_message",
@@ -1788,6 +1790,20 @@ class ReasoningEncryptedValueEvent(TypedDict):
     encryptedValue: str
 
 
+UnknownMessage: TypeAlias = dict[str, JSONValue]
+"""A Message value whose `role` tag is none the schema lists (x-unknown: keep).
+
+A newer producer's value, kept whole: the JSON object as decoded, written back unchanged.
+"""
+
+
+UnknownEvent: TypeAlias = dict[str, JSONValue]
+"""A Event value whose `type` tag is none the schema lists (x-unknown: keep).
+
+A newer producer's value, kept whole: the JSON object as decoded, written back unchanged.
+"""
+
+
 ToolCallResultRole: TypeAlias = Literal["tool"]
 """Role of a tool call result message."""
 
@@ -1808,6 +1824,7 @@ Message: TypeAlias = (
     | ToolMessage
     | ActivityMessage
     | ReasoningMessage
+    | UnknownMessage
 )
 """A conversation message, discriminated by role."""
 
@@ -1861,6 +1878,7 @@ Event: TypeAlias = (
     | ReasoningMessageChunkEvent
     | ReasoningEndEvent
     | ReasoningEncryptedValueEvent
+    | UnknownEvent
 )
 """An event streamed from an agent to the frontend, discriminated by type."""
 
@@ -2562,6 +2580,9 @@ def _validate_run_finished_outcome(data: object) -> RunFinishedOutcome:
 
 def _validate_message(data: object) -> Message:
     obj = _object(data)
+    tag = obj.get("role")
+    if type(tag) is str and tag not in _MESSAGE_BY_TAG:
+        return _json_object(obj)
     return _dispatch(obj, "role", _MESSAGE_BY_TAG)(obj)
 
 
@@ -2577,6 +2598,9 @@ def _validate_input_content(data: object) -> InputContent:
 
 def _validate_event(data: object) -> Event:
     obj = _object(data)
+    tag = obj.get("type")
+    if type(tag) is str and tag not in _EVENT_BY_TAG:
+        return _json_object(obj)
     return _dispatch(obj, "type", _EVENT_BY_TAG)(obj)
 
 

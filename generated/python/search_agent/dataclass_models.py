@@ -438,6 +438,9 @@ __all__ = [
     "ToolUnion",
     "ToolUseBlock",
     "ToolUseBlockParam",
+    "UnknownContentBlock",
+    "UnknownContentBlockDelta",
+    "UnknownMessageStreamEvent",
     "UrlImageSource",
     "Usage",
     "UserLocation",
@@ -6250,6 +6253,69 @@ class _TrimState:
         return _dumps(self.to_dict())
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownContentBlock:
+    """A ContentBlock value whose `type` tag is none the schema lists (x-unknown: keep).
+
+    A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
+    """
+
+    tag: str
+    data: dict[str, JSONValue]
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON object as it was decoded (with `tag` under the tag key)."""
+        out = dict(self.data)
+        out["type"] = self.tag
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownContentBlockDelta:
+    """A ContentBlockDelta value whose `type` tag is none the schema lists (x-unknown: keep).
+
+    A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
+    """
+
+    tag: str
+    data: dict[str, JSONValue]
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON object as it was decoded (with `tag` under the tag key)."""
+        out = dict(self.data)
+        out["type"] = self.tag
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownMessageStreamEvent:
+    """A MessageStreamEvent value whose `type` tag is none the schema lists (x-unknown: keep).
+
+    A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
+    """
+
+    tag: str
+    data: dict[str, JSONValue]
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON object as it was decoded (with `tag` under the tag key)."""
+        out = dict(self.data)
+        out["type"] = self.tag
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
 ContentBlockParam: TypeAlias = (
     TextBlockParam
     | ImageBlockParam
@@ -6332,12 +6398,18 @@ ContentBlock: TypeAlias = (
     | TextEditorCodeExecutionToolResultBlock
     | ToolSearchToolResultBlock
     | ContainerUploadBlock
+    | UnknownContentBlock
 )
 """A content block of a response message, told apart by "type"."""
 
 
 ContentBlockDelta: TypeAlias = (
-    TextDelta | InputJsonDelta | CitationsDelta | ThinkingDelta | SignatureDelta
+    TextDelta
+    | InputJsonDelta
+    | CitationsDelta
+    | ThinkingDelta
+    | SignatureDelta
+    | UnknownContentBlockDelta
 )
 """The delta carried by a content_block_delta event, told apart by "type"."""
 
@@ -6351,6 +6423,7 @@ MessageStreamEvent: TypeAlias = (
     | ContentBlockStopEvent
     | MessageDeltaEvent
     | MessageStopEvent
+    | UnknownMessageStreamEvent
 )
 """One server-sent event of a streamed message, told apart by "type"."""
 
@@ -11290,6 +11363,9 @@ def _decode_content_block(data: object) -> ContentBlock:
             if decode is not None:
                 return decode(data)
     obj = _object(data)
+    tag = obj.get("type")
+    if type(tag) is str and tag not in _CONTENT_BLOCK_BY_TAG:
+        return UnknownContentBlock(tag, _json_object(obj))
     return _dispatch(obj, "type", _CONTENT_BLOCK_BY_TAG)(obj)
 
 
@@ -11301,6 +11377,9 @@ def _decode_content_block_delta(data: object) -> ContentBlockDelta:
             if decode is not None:
                 return decode(data)
     obj = _object(data)
+    tag = obj.get("type")
+    if type(tag) is str and tag not in _CONTENT_BLOCK_DELTA_BY_TAG:
+        return UnknownContentBlockDelta(tag, _json_object(obj))
     return _dispatch(obj, "type", _CONTENT_BLOCK_DELTA_BY_TAG)(obj)
 
 
@@ -11312,6 +11391,9 @@ def _decode_message_stream_event(data: object) -> MessageStreamEvent:
             if decode is not None:
                 return decode(data)
     obj = _object(data)
+    tag = obj.get("type")
+    if type(tag) is str and tag not in _MESSAGE_STREAM_EVENT_BY_TAG:
+        return UnknownMessageStreamEvent(tag, _json_object(obj))
     return _dispatch(obj, "type", _MESSAGE_STREAM_EVENT_BY_TAG)(obj)
 
 

@@ -347,20 +347,6 @@ def _union_section(union: ir.UnionType, describer: _Describer) -> TypeSection:
                 )
             )
         how = f"tagged on {md_code(union.tag)}"
-        if union.unknown is not None:
-            rows.append(
-                RowView(
-                    (
-                        md_code(union.tag) + ": any other string",
-                        md_code(union.unknown),
-                        md_code(unknown_module(describer.module, union)),
-                        "—",
-                        "Kept whole (`x-unknown: keep`): the tag and the JSON object as "
-                        "received, written back unchanged.",
-                    )
-                )
-            )
-            how += ", open: unknown tags are kept"
     else:
         for case in union.cases:
             named = describer.named(case.member)
@@ -385,6 +371,20 @@ def _union_section(union: ir.UnionType, describer: _Describer) -> TypeSection:
                 )
             )
         how = "structural"
+    if union.unknown is not None and union.open_tag is not None:
+        rows.append(
+            RowView(
+                (
+                    md_code(union.open_tag) + ": any other string",
+                    md_code(union.unknown),
+                    md_code(unknown_module(describer.module, union)),
+                    "—",
+                    "Kept whole (`x-unknown: keep`): the tag and the JSON object as "
+                    "received, written back unchanged.",
+                )
+            )
+        )
+        how += ", open: unknown tags are kept"
     return TypeSection(
         anchor(union.name),
         _heading(union),

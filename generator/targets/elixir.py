@@ -1082,7 +1082,7 @@ class UnknownView:
 def _unknown_view(union: ir.UnionType, module: ir.Module) -> UnknownView:
     assert union.open_tag is not None
     doc = (
-        f"A {union.name} value whose `{union.open_tag}` tag is none the schema lists (x-unknown: keep).\n\n"
+        f"A value of {union.name} whose `{union.open_tag}` tag is none the schema lists (x-unknown: keep).\n\n"
         "A newer producer's value, kept whole: `tag` is the tag (a string, never an atom), "
         "`data` the JSON object as decoded, written back unchanged."
     )

@@ -103,7 +103,7 @@ def enum_view_fields(enum: ir.EnumType) -> EnumViewFields:
 def unknown_doc(union: ir.UnionType) -> str:
     """What the docstring of an Unknown<Union> member says, in every Python flavor."""
     return (
-        f"A {union.name} value whose `{union.open_tag}` tag is none the schema lists (x-unknown: keep).\n\n"
+        f"A value of {union.name} whose `{union.open_tag}` tag is none the schema lists (x-unknown: keep).\n\n"
         "A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as "
         "decoded, written back unchanged."
     )

@@ -19,10 +19,11 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from generator import ir
 from generator.diagnostics import Diagnostic, InputError, Position
-from generator.lower import json_type_of
+from generator.lower import freeze_json, json_type_of
 from generator.render import RenderEnv, py_str
 from generator.targets import OutputFile, depth
 from generator.targets.python_common import (
@@ -567,7 +568,46 @@ def _unknown_view(union: ir.UnionType, types: _Types, env: RenderEnv) -> RecordV
     """An open union's fallback model: no declared fields, every key kept (and checked as JSON)."""
     assert union.unknown is not None and union.open_tag is not None
     record = ir.Record(union.unknown, (), extra_policy="keep", doc=unknown_doc(union))
-    return replace(_record_view(record, types, env), unknown_tag=py_str(union.open_tag))
+    view = _record_view(record, types, env)
+    assert view.config == 'ConfigDict(extra="allow")', view.config
+    schema = py_literal(freeze_json(_unknown_json_schema(union, types)))
+    config = f'ConfigDict(extra="allow", json_schema_extra={schema})'
+    return replace(view, config=config, unknown_tag=py_str(union.open_tag))
+
+
+def _unknown_json_schema(union: ir.UnionType, types: _Types) -> dict[str, Any]:
+    """What the fallback model takes, for `model_json_schema`: an object whose tag is a string
+    the union does not list (the parent's tags pinned, a structural union's keys absent), so
+    that the union's `oneOf` matches a listed member's value once."""
+    assert union.open_tag is not None
+    listed = list(
+        dict.fromkeys(
+            [value for value, _ in union.tag_values if isinstance(value, str)]
+            + [case.tag_value for case in union.cases if isinstance(case.tag_value, str)]
+        )
+    )
+    tag: dict[str, Any] = {"type": "string"}
+    if listed:
+        tag["not"] = {"enum": listed}
+    properties: dict[str, Any] = {union.open_tag: tag}
+    required = [union.open_tag]
+    leaves = _leaf_records(union.name, types)
+    for item in leaves[0].tag_fields if leaves else ():
+        value = _tag_value(item)
+        if item.json_key != union.open_tag and all(
+            any(
+                other.json_key == item.json_key and _tag_value(other) == value
+                for other in leaf.tag_fields
+            )
+            for leaf in leaves
+        ):
+            properties[item.json_key] = {"const": value}
+            required.append(item.json_key)
+    schema: dict[str, Any] = {"properties": properties, "required": required}
+    keys = [case.key for case in union.cases if case.key is not None]
+    if keys:
+        schema["not"] = {"anyOf": [{"required": [key]} for key in keys]}
+    return schema
 
 
 def _alias_view(alias: ir.Alias, types: _Types) -> AliasView:

@@ -3637,7 +3637,7 @@ class ReasoningEncryptedValueEvent:
 
 @dataclass(frozen=True, slots=True)
 class UnknownMessage:
-    """A Message value whose `role` tag is none the schema lists (x-unknown: keep).
+    """A value of Message whose `role` tag is none the schema lists (x-unknown: keep).
 
     A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
     """
@@ -3658,7 +3658,7 @@ class UnknownMessage:
 
 @dataclass(frozen=True, slots=True)
 class UnknownEvent:
-    """A Event value whose `type` tag is none the schema lists (x-unknown: keep).
+    """A value of Event whose `type` tag is none the schema lists (x-unknown: keep).
 
     A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
     """

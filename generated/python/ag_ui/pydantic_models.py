@@ -2005,12 +2005,33 @@ class ReasoningEncryptedValueEvent(_CheckedModel):
 
 
 class UnknownMessage(_Model):
-    """A Message value whose `role` tag is none the schema lists (x-unknown: keep).
+    """A value of Message whose `role` tag is none the schema lists (x-unknown: keep).
 
     A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
     """
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "properties": {
+                "role": {
+                    "type": "string",
+                    "not": {
+                        "enum": [
+                            "developer",
+                            "system",
+                            "assistant",
+                            "user",
+                            "tool",
+                            "activity",
+                            "reasoning",
+                        ]
+                    },
+                }
+            },
+            "required": ["role"],
+        },
+    )
 
     @property
     def tag(self) -> str:
@@ -2024,12 +2045,59 @@ class UnknownMessage(_Model):
 
 
 class UnknownEvent(_Model):
-    """A Event value whose `type` tag is none the schema lists (x-unknown: keep).
+    """A value of Event whose `type` tag is none the schema lists (x-unknown: keep).
 
     A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
     """
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "properties": {
+                "type": {
+                    "type": "string",
+                    "not": {
+                        "enum": [
+                            "RUN_STARTED",
+                            "RUN_FINISHED",
+                            "RUN_ERROR",
+                            "STEP_STARTED",
+                            "STEP_FINISHED",
+                            "TEXT_MESSAGE_START",
+                            "TEXT_MESSAGE_CONTENT",
+                            "TEXT_MESSAGE_END",
+                            "TEXT_MESSAGE_CHUNK",
+                            "TOOL_CALL_START",
+                            "TOOL_CALL_ARGS",
+                            "TOOL_CALL_END",
+                            "TOOL_CALL_CHUNK",
+                            "TOOL_CALL_RESULT",
+                            "STATE_SNAPSHOT",
+                            "STATE_DELTA",
+                            "MESSAGES_SNAPSHOT",
+                            "RAW",
+                            "CUSTOM",
+                            "THINKING_TEXT_MESSAGE_START",
+                            "THINKING_TEXT_MESSAGE_CONTENT",
+                            "THINKING_TEXT_MESSAGE_END",
+                            "THINKING_START",
+                            "THINKING_END",
+                            "ACTIVITY_SNAPSHOT",
+                            "ACTIVITY_DELTA",
+                            "REASONING_START",
+                            "REASONING_MESSAGE_START",
+                            "REASONING_MESSAGE_CONTENT",
+                            "REASONING_MESSAGE_END",
+                            "REASONING_MESSAGE_CHUNK",
+                            "REASONING_END",
+                            "REASONING_ENCRYPTED_VALUE",
+                        ]
+                    },
+                }
+            },
+            "required": ["type"],
+        },
+    )
 
     @property
     def tag(self) -> str:

@@ -1791,14 +1791,14 @@ class ReasoningEncryptedValueEvent(TypedDict):
 
 
 UnknownMessage: TypeAlias = dict[str, JSONValue]
-"""A Message value whose `role` tag is none the schema lists (x-unknown: keep).
+"""A value of Message whose `role` tag is none the schema lists (x-unknown: keep).
 
 A newer producer's value, kept whole: the JSON object as decoded, written back unchanged.
 """
 
 
 UnknownEvent: TypeAlias = dict[str, JSONValue]
-"""A Event value whose `type` tag is none the schema lists (x-unknown: keep).
+"""A value of Event whose `type` tag is none the schema lists (x-unknown: keep).
 
 A newer producer's value, kept whole: the JSON object as decoded, written back unchanged.
 """

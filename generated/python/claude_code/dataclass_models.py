@@ -4643,7 +4643,7 @@ class LocalCommandRun:
 
 @dataclass(frozen=True, slots=True)
 class UnknownMessage:
-    """A Message value whose `type` tag is none the schema lists (x-unknown: keep).
+    """A value of Message whose `type` tag is none the schema lists (x-unknown: keep).
 
     A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
     """
@@ -4664,7 +4664,7 @@ class UnknownMessage:
 
 @dataclass(frozen=True, slots=True)
 class UnknownSystemEvent:
-    """A SystemEvent value whose `subtype` tag is none the schema lists (x-unknown: keep).
+    """A value of SystemEvent whose `subtype` tag is none the schema lists (x-unknown: keep).
 
     A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
     """
@@ -4685,7 +4685,7 @@ class UnknownSystemEvent:
 
 @dataclass(frozen=True, slots=True)
 class UnknownContentBlock:
-    """A ContentBlock value whose `type` tag is none the schema lists (x-unknown: keep).
+    """A value of ContentBlock whose `type` tag is none the schema lists (x-unknown: keep).
 
     A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
     """

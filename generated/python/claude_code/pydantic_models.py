@@ -2443,12 +2443,41 @@ class LocalCommandRun(_Model):
 
 
 class UnknownMessage(_Model):
-    """A Message value whose `type` tag is none the schema lists (x-unknown: keep).
+    """A value of Message whose `type` tag is none the schema lists (x-unknown: keep).
 
     A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
     """
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "properties": {
+                "type": {
+                    "type": "string",
+                    "not": {
+                        "enum": [
+                            "system",
+                            "assistant",
+                            "user",
+                            "result",
+                            "partial_assistant",
+                            "stream_event",
+                            "rate_limit_event",
+                            "control_request",
+                            "control_response",
+                            "compact_boundary",
+                            "tool_progress",
+                            "tool_use_summary",
+                            "auth_status",
+                            "prompt_suggestion",
+                            "conversation_reset",
+                        ]
+                    },
+                }
+            },
+            "required": ["type"],
+        },
+    )
 
     @property
     def tag(self) -> str:
@@ -2462,12 +2491,49 @@ class UnknownMessage(_Model):
 
 
 class UnknownSystemEvent(_Model):
-    """A SystemEvent value whose `subtype` tag is none the schema lists (x-unknown: keep).
+    """A value of SystemEvent whose `subtype` tag is none the schema lists (x-unknown: keep).
 
     A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
     """
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "properties": {
+                "subtype": {
+                    "type": "string",
+                    "not": {
+                        "enum": [
+                            "init",
+                            "status",
+                            "compact_boundary",
+                            "hook_started",
+                            "hook_progress",
+                            "hook_response",
+                            "task_started",
+                            "task_progress",
+                            "task_notification",
+                            "task_updated",
+                            "background_tasks_changed",
+                            "files_persisted",
+                            "api_retry",
+                            "local_command_output",
+                            "session_state_changed",
+                            "elicitation_complete",
+                            "informational",
+                            "notification",
+                            "permission_denied",
+                            "commands_changed",
+                            "thinking_tokens",
+                            "mirror_error",
+                        ]
+                    },
+                },
+                "type": {"const": "system"},
+            },
+            "required": ["subtype", "type"],
+        },
+    )
 
     @property
     def tag(self) -> str:
@@ -2481,12 +2547,23 @@ class UnknownSystemEvent(_Model):
 
 
 class UnknownContentBlock(_Model):
-    """A ContentBlock value whose `type` tag is none the schema lists (x-unknown: keep).
+    """A value of ContentBlock whose `type` tag is none the schema lists (x-unknown: keep).
 
     A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
     """
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "properties": {
+                "type": {
+                    "type": "string",
+                    "not": {"enum": ["text", "tool_use", "tool_result", "thinking"]},
+                }
+            },
+            "required": ["type"],
+        },
+    )
 
     @property
     def tag(self) -> str:

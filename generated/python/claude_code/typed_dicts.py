@@ -2348,21 +2348,21 @@ class LocalCommandRun(TypedDict):
 
 
 UnknownMessage: TypeAlias = dict[str, JSONValue]
-"""A Message value whose `type` tag is none the schema lists (x-unknown: keep).
+"""A value of Message whose `type` tag is none the schema lists (x-unknown: keep).
 
 A newer producer's value, kept whole: the JSON object as decoded, written back unchanged.
 """
 
 
 UnknownSystemEvent: TypeAlias = dict[str, JSONValue]
-"""A SystemEvent value whose `subtype` tag is none the schema lists (x-unknown: keep).
+"""A value of SystemEvent whose `subtype` tag is none the schema lists (x-unknown: keep).
 
 A newer producer's value, kept whole: the JSON object as decoded, written back unchanged.
 """
 
 
 UnknownContentBlock: TypeAlias = dict[str, JSONValue]
-"""A ContentBlock value whose `type` tag is none the schema lists (x-unknown: keep).
+"""A value of ContentBlock whose `type` tag is none the schema lists (x-unknown: keep).
 
 A newer producer's value, kept whole: the JSON object as decoded, written back unchanged.
 """

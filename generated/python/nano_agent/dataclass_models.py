@@ -1634,7 +1634,7 @@ class PythonScript:
 
 @dataclass(frozen=True, slots=True)
 class UnknownContentBlock:
-    """A ContentBlock value whose `type` tag is none the schema lists (x-unknown: keep).
+    """A value of ContentBlock whose `type` tag is none the schema lists (x-unknown: keep).
 
     A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
     """
@@ -1655,7 +1655,7 @@ class UnknownContentBlock:
 
 @dataclass(frozen=True, slots=True)
 class UnknownNodeData:
-    """A NodeData value whose `type` tag is none the schema lists (x-unknown: keep).
+    """A value of NodeData whose `type` tag is none the schema lists (x-unknown: keep).
 
     A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
     """

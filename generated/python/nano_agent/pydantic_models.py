@@ -820,12 +820,34 @@ class PythonScript(_Model):
 
 
 class UnknownContentBlock(_Model):
-    """A ContentBlock value whose `type` tag is none the schema lists (x-unknown: keep).
+    """A value of ContentBlock whose `type` tag is none the schema lists (x-unknown: keep).
 
     A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
     """
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "properties": {
+                "type": {
+                    "type": "string",
+                    "not": {
+                        "enum": [
+                            "text",
+                            "thinking",
+                            "tool_use",
+                            "tool_result",
+                            "image",
+                            "compaction",
+                            "compaction_summary",
+                            "reasoning",
+                        ]
+                    },
+                }
+            },
+            "required": ["type"],
+        },
+    )
 
     @property
     def tag(self) -> str:
@@ -839,12 +861,32 @@ class UnknownContentBlock(_Model):
 
 
 class UnknownNodeData(_Model):
-    """A NodeData value whose `type` tag is none the schema lists (x-unknown: keep).
+    """A value of NodeData whose `type` tag is none the schema lists (x-unknown: keep).
 
     A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
     """
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "properties": {
+                "type": {
+                    "type": "string",
+                    "not": {
+                        "enum": [
+                            "system_prompt",
+                            "tool_definitions",
+                            "tool_execution",
+                            "stop_reason",
+                            "sub_graph",
+                        ]
+                    },
+                }
+            },
+            "required": ["type"],
+            "not": {"anyOf": [{"required": ["role"]}]},
+        },
+    )
 
     @property
     def tag(self) -> str:

@@ -922,14 +922,14 @@ class PythonScript(TypedDict):
 
 
 UnknownContentBlock: TypeAlias = dict[str, JSONValue]
-"""A ContentBlock value whose `type` tag is none the schema lists (x-unknown: keep).
+"""A value of ContentBlock whose `type` tag is none the schema lists (x-unknown: keep).
 
 A newer producer's value, kept whole: the JSON object as decoded, written back unchanged.
 """
 
 
 UnknownNodeData: TypeAlias = dict[str, JSONValue]
-"""A NodeData value whose `type` tag is none the schema lists (x-unknown: keep).
+"""A value of NodeData whose `type` tag is none the schema lists (x-unknown: keep).
 
 A newer producer's value, kept whole: the JSON object as decoded, written back unchanged.
 """

@@ -6255,7 +6255,7 @@ class _TrimState:
 
 @dataclass(frozen=True, slots=True)
 class UnknownContentBlock:
-    """A ContentBlock value whose `type` tag is none the schema lists (x-unknown: keep).
+    """A value of ContentBlock whose `type` tag is none the schema lists (x-unknown: keep).
 
     A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
     """
@@ -6276,7 +6276,7 @@ class UnknownContentBlock:
 
 @dataclass(frozen=True, slots=True)
 class UnknownContentBlockDelta:
-    """A ContentBlockDelta value whose `type` tag is none the schema lists (x-unknown: keep).
+    """A value of ContentBlockDelta whose `type` tag is none the schema lists (x-unknown: keep).
 
     A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
     """
@@ -6297,7 +6297,7 @@ class UnknownContentBlockDelta:
 
 @dataclass(frozen=True, slots=True)
 class UnknownMessageStreamEvent:
-    """A MessageStreamEvent value whose `type` tag is none the schema lists (x-unknown: keep).
+    """A value of MessageStreamEvent whose `type` tag is none the schema lists (x-unknown: keep).
 
     A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
     """

@@ -3047,12 +3047,38 @@ class _TrimState(_Model):
 
 
 class UnknownContentBlock(_Model):
-    """A ContentBlock value whose `type` tag is none the schema lists (x-unknown: keep).
+    """A value of ContentBlock whose `type` tag is none the schema lists (x-unknown: keep).
 
     A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
     """
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "properties": {
+                "type": {
+                    "type": "string",
+                    "not": {
+                        "enum": [
+                            "text",
+                            "thinking",
+                            "redacted_thinking",
+                            "tool_use",
+                            "server_tool_use",
+                            "web_search_tool_result",
+                            "web_fetch_tool_result",
+                            "code_execution_tool_result",
+                            "bash_code_execution_tool_result",
+                            "text_editor_code_execution_tool_result",
+                            "tool_search_tool_result",
+                            "container_upload",
+                        ]
+                    },
+                }
+            },
+            "required": ["type"],
+        },
+    )
 
     @property
     def tag(self) -> str:
@@ -3066,12 +3092,31 @@ class UnknownContentBlock(_Model):
 
 
 class UnknownContentBlockDelta(_Model):
-    """A ContentBlockDelta value whose `type` tag is none the schema lists (x-unknown: keep).
+    """A value of ContentBlockDelta whose `type` tag is none the schema lists (x-unknown: keep).
 
     A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
     """
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "properties": {
+                "type": {
+                    "type": "string",
+                    "not": {
+                        "enum": [
+                            "text_delta",
+                            "input_json_delta",
+                            "citations_delta",
+                            "thinking_delta",
+                            "signature_delta",
+                        ]
+                    },
+                }
+            },
+            "required": ["type"],
+        },
+    )
 
     @property
     def tag(self) -> str:
@@ -3085,12 +3130,34 @@ class UnknownContentBlockDelta(_Model):
 
 
 class UnknownMessageStreamEvent(_Model):
-    """A MessageStreamEvent value whose `type` tag is none the schema lists (x-unknown: keep).
+    """A value of MessageStreamEvent whose `type` tag is none the schema lists (x-unknown: keep).
 
     A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
     """
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "properties": {
+                "type": {
+                    "type": "string",
+                    "not": {
+                        "enum": [
+                            "ping",
+                            "error",
+                            "message_start",
+                            "content_block_start",
+                            "content_block_delta",
+                            "content_block_stop",
+                            "message_delta",
+                            "message_stop",
+                        ]
+                    },
+                }
+            },
+            "required": ["type"],
+        },
+    )
 
     @property
     def tag(self) -> str:

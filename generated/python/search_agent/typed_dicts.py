@@ -2874,21 +2874,21 @@ class _TrimState(TypedDict):
 
 
 UnknownContentBlock: TypeAlias = dict[str, JSONValue]
-"""A ContentBlock value whose `type` tag is none the schema lists (x-unknown: keep).
+"""A value of ContentBlock whose `type` tag is none the schema lists (x-unknown: keep).
 
 A newer producer's value, kept whole: the JSON object as decoded, written back unchanged.
 """
 
 
 UnknownContentBlockDelta: TypeAlias = dict[str, JSONValue]
-"""A ContentBlockDelta value whose `type` tag is none the schema lists (x-unknown: keep).
+"""A value of ContentBlockDelta whose `type` tag is none the schema lists (x-unknown: keep).
 
 A newer producer's value, kept whole: the JSON object as decoded, written back unchanged.
 """
 
 
 UnknownMessageStreamEvent: TypeAlias = dict[str, JSONValue]
-"""A MessageStreamEvent value whose `type` tag is none the schema lists (x-unknown: keep).
+"""A value of MessageStreamEvent whose `type` tag is none the schema lists (x-unknown: keep).
 
 A newer producer's value, kept whole: the JSON object as decoded, written back unchanged.
 """

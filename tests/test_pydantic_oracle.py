@@ -96,6 +96,7 @@ EXPECTED_DIFFERENCES: dict[str, tuple[str, str]] = {
     "claude_code/UserMessageBody/unlisted_unknown_block.json": ("polytype", UNLISTED_TAG),
     "nano_agent/ContentBlock/unlisted_unknown_tag.json": ("polytype", UNLISTED_TAG),
     "nano_agent/Message/unlisted_block_unknown_tag.json": ("polytype", UNLISTED_TAG),
+    "nano_agent/NodeData/unlisted_checkpoint.json": ("polytype", UNLISTED_TAG),
     "nano_agent/Response/unlisted_block_unknown_tag.json": ("polytype", UNLISTED_TAG),
     "search_agent/ContentBlock/unlisted_unknown_tag.json": ("polytype", UNLISTED_TAG),
     "search_agent/ContentBlockDelta/unlisted_unknown_tag.json": ("polytype", UNLISTED_TAG),

@@ -341,6 +341,13 @@ node_data__tool_execution: NodeData = {
     "result": [{"type": "text", "text": "file1.txt"}],
 }
 
+# nano_agent/NodeData/unlisted_checkpoint.json
+node_data__unlisted_checkpoint: NodeData = {
+    "type": "checkpoint",
+    "label": "before tools",
+    "node_ids": ["n1", "n2"],
+}
+
 # nano_agent/PendingEdit/explicit_defaults.json
 pending_edit__explicit_defaults: PendingEdit = {
     "file_path": "/home/user/project/app.py",

@@ -8,7 +8,7 @@ defmodule NanoAgent.PolytypeRoundTripTest do
   import PolytypeGenerated.TestSupport
 
   test "the module has fixtures" do
-    assert 121 > 0, "no valid fixtures for nano_agent"
+    assert 122 > 0, "no valid fixtures for nano_agent"
   end
 
   describe "valid fixtures round-trip" do
@@ -185,6 +185,10 @@ defmodule NanoAgent.PolytypeRoundTripTest do
 
     test "NodeData/tool_execution.json" do
       assert_round_trip(NanoAgent.NodeData, "nano_agent/NodeData/tool_execution.json")
+    end
+
+    test "NodeData/unlisted_checkpoint.json" do
+      assert_round_trip(NanoAgent.NodeData, "nano_agent/NodeData/unlisted_checkpoint.json")
     end
 
     test "PendingEdit/explicit_defaults.json" do
@@ -1394,6 +1398,7 @@ defmodule NanoAgent.PolytypeAtomSafetyTest do
       {NanoAgent.NodeData, "nano_agent/NodeData/system_prompt.json"},
       {NanoAgent.NodeData, "nano_agent/NodeData/tool_definitions.json"},
       {NanoAgent.NodeData, "nano_agent/NodeData/tool_execution.json"},
+      {NanoAgent.NodeData, "nano_agent/NodeData/unlisted_checkpoint.json"},
       {NanoAgent.PendingEdit, "nano_agent/PendingEdit/explicit_defaults.json"},
       {NanoAgent.PendingEdit, "nano_agent/PendingEdit/replace_all_unicode.json"},
       {NanoAgent.PendingEdit, "nano_agent/PendingEdit/typical.json"},

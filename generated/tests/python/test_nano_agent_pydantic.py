@@ -118,6 +118,7 @@ VALID = [
     ("nano_agent/NodeData/system_prompt.json", "NodeData"),
     ("nano_agent/NodeData/tool_definitions.json", "NodeData"),
     ("nano_agent/NodeData/tool_execution.json", "NodeData"),
+    ("nano_agent/NodeData/unlisted_checkpoint.json", "NodeData"),
     ("nano_agent/PendingEdit/explicit_defaults.json", "PendingEdit"),
     ("nano_agent/PendingEdit/replace_all_unicode.json", "PendingEdit"),
     ("nano_agent/PendingEdit/typical.json", "PendingEdit"),

@@ -86,6 +86,7 @@ VALID = [
     ("nano_agent/NodeData/system_prompt.json", "node_data"),
     ("nano_agent/NodeData/tool_definitions.json", "node_data"),
     ("nano_agent/NodeData/tool_execution.json", "node_data"),
+    ("nano_agent/NodeData/unlisted_checkpoint.json", "node_data"),
     ("nano_agent/PendingEdit/explicit_defaults.json", "pending_edit"),
     ("nano_agent/PendingEdit/replace_all_unicode.json", "pending_edit"),
     ("nano_agent/PendingEdit/typical.json", "pending_edit"),

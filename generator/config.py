@@ -11,6 +11,7 @@ fixtures-dir = "tests/fixtures"    # recorded JSON fixtures, one folder per modu
 targets = ["dataclasses", "typeddicts", "pydantic", "elixir", "docs"]  # default: all
 templates = "polytype-templates"   # files here replace built-in templates of the same path
 strict = true                      # refuse what polytype would approximate (default: warn)
+unknown-tags = "keep"              # tagged unions without x-unknown keep unlisted tags (default: "reject")
 
 [tool.polytype.ref-map]            # absolute $ref URLs read from local directories
 "https://example.com/schemas/" = "vendor/schemas"
@@ -29,12 +30,14 @@ from pathlib import Path
 from typing import Any
 
 from generator.diagnostics import UNKNOWN_POSITION, Diagnostic, InputError
+from generator.ir import UnknownPolicy
 
 # What a user names in `targets`, in the order outputs are rendered.
 TARGETS = ("dataclasses", "typeddicts", "pydantic", "elixir", "docs")
 
 _PATH_KEYS = {"schema-dir", "output-dir", "fixtures-dir", "templates"}
-_KNOWN_KEYS = _PATH_KEYS | {"targets", "modules", "strict", "ref-map"}
+_KNOWN_KEYS = _PATH_KEYS | {"targets", "modules", "strict", "ref-map", "unknown-tags"}
+UNKNOWN_TAG_POLICIES: tuple[UnknownPolicy, ...] = ("reject", "keep")
 _MODULE_KEYS = {"targets"}
 
 
@@ -58,6 +61,8 @@ class Project:
     strict: bool = False
     # `$ref` URL prefix -> local directory, for absolute URLs no local file declares as its $id
     ref_map: Mapping[str, Path] = field(default_factory=dict)
+    # `unknown-tags`: what a tagged union without `x-unknown` does with a tag it does not list
+    unknown_tags: UnknownPolicy = "reject"
 
     def relative(self, path: Path) -> str:
         """`path` relative to the project root, with forward slashes (stable in output)."""
@@ -147,6 +152,12 @@ def _read_settings(pyproject: Path) -> dict[str, Any] | None:
     for key in sorted(_PATH_KEYS & set(settings)):
         if not isinstance(settings[key], str) or not settings[key]:
             raise _problem(pyproject, f"/tool/polytype/{key}", "must be a non-empty path string")
+    if "unknown-tags" in settings and settings["unknown-tags"] not in UNKNOWN_TAG_POLICIES:
+        raise _problem(
+            pyproject,
+            "/tool/polytype/unknown-tags",
+            f"must be one of {', '.join(map(repr, UNKNOWN_TAG_POLICIES))}",
+        )
     return settings
 
 
@@ -200,6 +211,7 @@ def _project(root: Path, settings: dict[str, Any], pyproject: Path) -> Project:
         templates_dir=root / templates if isinstance(templates, str) else None,
         strict=_strict(pyproject, settings.get("strict", False)),
         ref_map=_ref_map(pyproject, root, settings.get("ref-map", {})),
+        unknown_tags=settings.get("unknown-tags", "reject"),
     )
 
 

@@ -12,9 +12,16 @@ import copy
 from typing import Any
 
 
-def wire_schema(data: dict[str, Any], type_name: str | None = None) -> dict[str, Any]:
-    """The exported document; with `type_name`, a document whose root is that type."""
-    exported = _export(copy.deepcopy(data))
+def wire_schema(
+    data: dict[str, Any], type_name: str | None = None, unknown_tags: str = "reject"
+) -> dict[str, Any]:
+    """The exported document; with `type_name`, a document whose root is that type.
+
+    `unknown_tags` is the project's default for tagged unions without `x-unknown`.
+    """
+    copied = copy.deepcopy(data)
+    _open_unions(copied, unknown_tags)
+    exported = _export(copied)
     assert isinstance(exported, dict)
     if type_name is None:
         return exported
@@ -75,3 +82,120 @@ def _expand_aliases(original: dict[str, Any], result: dict[str, Any]) -> None:
     if constraints:
         result["required"] = required
         result["allOf"] = [*result.get("allOf", []), *constraints]
+
+
+def _open_unions(data: dict[str, Any], unknown_tags: str) -> None:
+    """Spell out `x-unknown: keep`: one more option, an object whose tag is any other string."""
+    for key in ("$defs", "definitions"):
+        definitions = data.get(key)
+        if not isinstance(definitions, dict):
+            continue
+        for schema in definitions.values():
+            if not isinstance(schema, dict) or schema.get("x-unknown", unknown_tags) != "keep":
+                continue
+            keyword = "oneOf" if "oneOf" in schema else "anyOf"
+            options = schema.get(keyword)
+            if not isinstance(options, list):
+                continue
+            tag = _tag_of(definitions, options)
+            if tag is None:
+                continue
+            tag_key, values, untagged = tag
+            kept: dict[str, Any] = {
+                "type": "object",
+                "required": [tag_key],
+                "properties": {
+                    tag_key: {
+                        "type": "string",
+                        "not": {"enum": [v for v in values if isinstance(v, str)] or [None]},
+                    }
+                },
+            }
+            # a nested union is reached through its parent's tag: every member shares it
+            shared = _shared_consts(definitions, options, tag_key)
+            kept["properties"].update({name: {"const": value} for name, value in shared.items()})
+            kept["required"] = [tag_key, *shared]
+            if untagged:  # a member recognised by a key of its own takes the value first
+                prefix = "#/definitions/" if key == "definitions" else "#/$defs/"
+                kept["not"] = {"anyOf": [{"$ref": prefix + name} for name in untagged]}
+            options.append(kept)
+
+
+def _member_names(options: list[Any]) -> list[str] | None:
+    names = []
+    for option in options:
+        if not isinstance(option, dict) or not isinstance(option.get("$ref"), str):
+            return None
+        names.append(option["$ref"].rsplit("/", 1)[-1])
+    return names
+
+
+def _leaves(definitions: dict[str, Any], name: str, seen: frozenset[str]) -> list[dict[str, Any]]:
+    """The record schemas a union member stands for (a nested union's members, recursively)."""
+    schema = definitions.get(name)
+    if not isinstance(schema, dict) or name in seen:
+        return []
+    options = schema.get("oneOf", schema.get("anyOf"))
+    names = _member_names(options) if isinstance(options, list) else None
+    if names is None:
+        return [schema]
+    return [leaf for member in names for leaf in _leaves(definitions, member, seen | {name})]
+
+
+def _tag_of(
+    definitions: dict[str, Any], options: list[Any]
+) -> tuple[str, list[Any], list[str]] | None:
+    """The tag key the union dispatches on, its listed values, and the members without it.
+
+    The first const key (in the members' order) whose values tell the members that
+    have it apart; members without it (a structural union's key-recognised members)
+    are returned so the kept option can exclude them.
+    """
+    names = _member_names(options)
+    if not names:
+        return None
+    per_member = [_leaves(definitions, name, frozenset()) for name in names]
+    candidates: list[str] = []
+    for leaves in per_member:
+        for leaf in leaves:
+            for key, prop in (leaf.get("properties") or {}).items():
+                if isinstance(prop, dict) and "const" in prop and key not in candidates:
+                    candidates.append(key)
+    for key in candidates:
+        seen: list[Any] = []
+        untagged: list[str] = []
+        usable = True
+        for name, leaves in zip(names, per_member, strict=True):
+            props = [(leaf.get("properties") or {}).get(key) for leaf in leaves]
+            values = [prop["const"] for prop in props if isinstance(prop, dict) and "const" in prop]
+            if not values:
+                untagged.append(name)
+                continue
+            if len(values) != len(leaves) or any(value in seen for value in values):
+                usable = False
+                break
+            seen.extend(values)
+        if usable and seen:
+            return key, seen, untagged
+    return None
+
+
+def _shared_consts(definitions: dict[str, Any], options: list[Any], tag_key: str) -> dict[str, Any]:
+    """Const keys other than the tag on which every record of the union agrees."""
+    names = _member_names(options) or []
+    leaves = [leaf for name in names for leaf in _leaves(definitions, name, frozenset())]
+    if not leaves:
+        return {}
+    shared: dict[str, Any] = {}
+    for key, prop in (leaves[0].get("properties") or {}).items():
+        if key == tag_key or not isinstance(prop, dict) or "const" not in prop:
+            continue
+        if all(
+            isinstance(other := (leaf.get("properties") or {}).get(key), dict)
+            and "const" in other
+            and other["const"] == prop["const"]
+            and key in (leaf.get("required") or [])
+            for leaf in leaves
+        ):
+            shared[key] = prop["const"]
+    return shared

@@ -18,6 +18,7 @@ JSONData: TypeAlias = Union[JSONScalar, "tuple[JSONData, ...]", "FrozenJSONObjec
 PrimKind = Literal["str", "int", "float", "bool"]
 ExtraPolicy = Literal["keep", "ignore", "forbid"]
 EnumStyle = Literal["str", "plain", "literal"]
+UnknownPolicy = Literal["keep", "reject"]
 
 
 @dataclass(frozen=True)
@@ -235,6 +236,13 @@ class UnionType:
     Tagged when `tag` is set: `tag_values` maps every tag value to the member
     that takes it (a member may be a nested union). Otherwise structural, with
     one `StructuralCase` per member in dispatch order.
+
+    `unknown` (tagged unions under `x-unknown: keep` only) names the generated
+    member that takes a string tag the schema does not list: it carries the tag
+    and the whole JSON object, and encodes back to exactly that object, so a
+    stream survives a producer that learned a new event type. It is not one of
+    `members` and not a named type of the module; every target renders it with
+    the union. A missing or non-string tag is still an error.
     """
 
     name: str
@@ -242,10 +250,25 @@ class UnionType:
     tag: str | None = None
     tag_values: tuple[tuple[str | int | bool, str], ...] = ()
     cases: tuple[StructuralCase, ...] = ()
+    unknown: str | None = None
     doc: str = ""
     notes: str = ""
     elixir_module: str = ""
     source: SourceRef | None = field(default=None, compare=False)
+
+    @property
+    def open_tag(self) -> str | None:
+        """The key an open union reads an unlisted tag from: its tag, or its tag cases' key.
+
+        A structural union is open only when its tagged object members share one tag
+        key (nano-agent's `NodeData`: `Message` by its `role` key, the rest by `type`);
+        an object that no member takes and that has a string there is kept.
+        """
+        if self.unknown is None:
+            return None
+        if self.tag is not None:
+            return self.tag
+        return next((case.tag_key for case in self.cases if case.tag_key is not None), None)
 
 
 @dataclass(frozen=True)
@@ -283,3 +306,19 @@ class Module:
 
     def get(self, name: str) -> NamedType:
         return self.types_by_name[name]
+
+
+def unknown_member_name(union_name: str) -> str:
+    """The generated member of an open union (`x-unknown: keep`): `Unknown<Union>`."""
+    return f"Unknown{union_name}"
+
+
+def open_unions(module: Module, name: str, seen: frozenset[str] = frozenset()) -> tuple[str, ...]:
+    """The Unknown* members a value of union `name` can decode to, nested unions included."""
+    named = module.types_by_name.get(name)
+    if not isinstance(named, UnionType) or name in seen:
+        return ()
+    found: list[str] = [named.unknown] if named.unknown else []
+    for member in named.members:
+        found.extend(open_unions(module, member, seen | {name}))
+    return tuple(dict.fromkeys(found))

@@ -57,14 +57,18 @@ IMPORTED_PACKAGES = frozenset(
 # The longest atom the BEAM can create, in characters (struct keys, atom enums, string consts).
 
 
-def lower(document: Document, generous: bool = False) -> ir.Module:
+def lower(
+    document: Document, unknown_tags: ir.UnknownPolicy = "reject", generous: bool = False
+) -> ir.Module:
     """Build the IR module for a validated document, or raise ``InputError``.
 
+    `unknown_tags` is the project's default for tagged unions without `x-unknown`.
     `generous` (a schema the project does not own): enum values whose Python members
     or Elixir atoms would collide are numbered (`ETC_GMT_1`, `ETC_GMT_1_2`) instead of
-    refused."""
+    refused.
+    """
     try:
-        return _Lowering(document, generous).run()
+        return _Lowering(document, unknown_tags=unknown_tags, generous=generous).run()
     except RecursionError:
         raise InputError(
             [
@@ -159,6 +163,7 @@ class _Lowering:
     types: dict[str, ir.NamedType] = field(default_factory=dict)
     pointers: dict[str, str] = field(default_factory=dict)
     definitions: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
+    unknown_tags: ir.UnknownPolicy = "reject"
 
     # -- entry ---------------------------------------------------------------
 
@@ -579,6 +584,7 @@ class _Lowering:
                 tuple(members),
                 tag=tag_key,
                 tag_values=tag_values,
+                unknown=self._unknown_member(name, schema, pointer),
                 doc=doc,
                 notes=notes,
                 elixir_module=elixir_module,
@@ -589,11 +595,45 @@ class _Lowering:
             name,
             tuple(members),
             cases=tuple(cases),
+            unknown=self._structural_unknown(name, schema, pointer, cases),
             doc=doc,
             notes=notes,
             elixir_module=elixir_module,
             source=source,
         )
+
+    def _unknown_member(self, name: str, schema: dict[str, Any], pointer: str) -> str | None:
+        """`Unknown<Union>` when the tagged union keeps unlisted tags (`x-unknown`, else the project's default)."""
+        if schema.get("x-unknown", self.unknown_tags) != "keep":
+            return None
+        unknown = ir.unknown_member_name(name)
+        if unknown in self.definitions:
+            self._problem(
+                join_pointer(pointer, "x-unknown"),
+                f"x-unknown: keep generates the member {unknown!r}, which is already a type name",
+            )
+            return None
+        return unknown
+
+    def _structural_unknown(
+        self, name: str, schema: dict[str, Any], pointer: str, cases: list[ir.StructuralCase]
+    ) -> str | None:
+        """An open structural union: its object members without a tag are told apart by keys.
+
+        Needs one tag key for the tagged object members and no catch-all object member.
+        """
+        objects = [case for case in cases if case.json_type == "object"]
+        tag_keys = {case.tag_key for case in objects if case.tag_key is not None}
+        catch_all = any(case.tag_key is None and case.key is None for case in objects)
+        if len(tag_keys) == 1 and not catch_all:
+            return self._unknown_member(name, schema, pointer)
+        if schema.get("x-unknown") == "keep":
+            self._problem(
+                join_pointer(pointer, "x-unknown"),
+                f"x-unknown: keep needs a tag: {name}'s object members share no const tag key "
+                "(or one of them takes any object)",
+            )
+        return None
 
     def _ensure_lowered(self, names: Iterable[str]) -> None:
         namespace = self.document.data.get("x-polytype", {}).get(

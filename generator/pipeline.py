@@ -51,7 +51,9 @@ def read_modules(
     documents: dict[str, Document] = {}
     for path in paths if paths is not None else project.schema_files():
         try:
-            read = read_schema(path, project.relative(path), project.strict, project.ref_map)
+            read = read_schema(
+                path, project.relative(path), project.strict, project.ref_map, project.unknown_tags
+            )
             modules.append(read.module)
             warnings.extend(read.warnings)
             documents[read.document.display_path] = read.document

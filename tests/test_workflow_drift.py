@@ -44,7 +44,7 @@ def _drifting_stream(directory: Path) -> Path:
             result,
             odd,
             "{broken",
-            {"type": "system", "subtype": "teleport_started"},  # unknown nested tag
+            {"type": "system", "subtype": "teleport_started"},  # unlisted nested tag (kept)
             {"type": "user", "message": {"role": "user", "content": "hi"}, "brand_new": None},
         ],
     )
@@ -66,7 +66,10 @@ def test_report_lists_every_kind_of_drift_with_locations(
     assert f"first at {stream}:2 $.session_id" in out
     assert "ResultMessage.duration_ms: expected integer, got string (1x)" in out
     assert 'ResultSubtype: "error_quota" (1x)' in out
-    assert 'SystemEvent: subtype = "teleport_started" (1x); no member takes this tag' in out
+    assert (
+        'SystemEvent: subtype = "teleport_started" (1x); unlisted tag, kept as '
+        "UnknownSystemEvent (x-unknown: keep)" in out
+    )
     assert f"{stream}:3: invalid JSON" in out
     assert "schema fields never seen (in types that were seen):" in out
     assert "polytype: drift found in 4 value(s): 2 unknown key(s), 1 missing required key(s)" in out
@@ -111,10 +114,7 @@ def test_patch_is_a_fragment_that_removes_the_drift_once_merged(
     assert run(project, "drift", "claude_code", str(stream), "--patch") == 1
     out = capsys.readouterr().out
     patch_text = out[out.index("# Suggested by `polytype drift claude_code`") :]
-    assert (
-        '# needs a decision: SystemEvent: add a member type for subtype = "teleport_started"'
-        in patch_text
-    )
+    assert "add a member type" not in patch_text, "a string tag gets a drafted member"
     assert (
         "# needs a decision: ResultMessage.duration_ms: declared integer, recorded string"
         in patch_text
@@ -139,7 +139,8 @@ def test_patch_is_a_fragment_that_removes_the_drift_once_merged(
     lower(document)
     report = _report(project, stream, "Message")
     assert not report.seen.unknown_keys and not report.seen.enum_values and not report.seen.missing
-    assert report.seen.mismatches and report.seen.unknown_tags, "what needs a decision stays"
+    assert not report.seen.unknown_tags, "the drafted member takes the unlisted tag"
+    assert report.seen.mismatches, "what needs a decision stays"
 
 
 def test_patch_suggests_aliases_for_respelled_keys(project: Path, tmp_path: Path) -> None:
@@ -309,3 +310,98 @@ def _merge(target: dict[str, Any], fragment: dict[str, Any]) -> None:
             _merge(target[key], value)
         else:
             target[key] = value
+
+
+# --- open unions (x-unknown: keep): decoded, but still drift -----------------------
+
+
+def _invented_events(directory: Path) -> Path:
+    return write_lines(
+        directory / "invented.jsonl",
+        [
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+            {"type": "TOOL_CALL_PROGRESS", "toolCallId": "c1", "progress": 0.5},
+            {"type": "TOOL_CALL_PROGRESS", "toolCallId": "c2", "progress": 1, "note": "n"},
+        ],
+    )
+
+
+def test_kept_unlisted_tags_are_drift(
+    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The decoders accept the invented event (UnknownEvent), and drift still reports it."""
+    stream = _invented_events(tmp_path)
+    assert run(project, "drift", "ag_ui", str(stream)) == 1
+    out = capsys.readouterr().out
+    assert (
+        'Event: type = "TOOL_CALL_PROGRESS" (2x); unlisted tag, kept as UnknownEvent '
+        "(x-unknown: keep)" in out
+    )
+    assert (
+        f'e.g. {{"type": "TOOL_CALL_PROGRESS", "toolCallId": "c1", "progress": 0.5}} at {stream}:2 $.type'
+        in out
+    )
+    assert "other rejections by the generated decoders: none" in out
+    assert "1 unlisted tag(s)" in out
+
+
+def test_patch_drafts_the_member_an_open_union_kept(project: Path, tmp_path: Path) -> None:
+    stream = _invented_events(tmp_path)
+    schema = project_schema(find_project(project), "ag_ui")
+    report = compare(schema, read([stream]), "Event", 1)
+    fragment = YAML(typ="safe").load(suggest(schema, report))
+    drafted = fragment["$defs"]["ToolCallProgressEvent"]
+    assert drafted["type"] == "object"
+    assert drafted["properties"] == {
+        "type": {"const": "TOOL_CALL_PROGRESS"},
+        "toolCallId": {"type": "string"},
+        "progress": {"type": "number"},
+        "note": {"type": "string"},
+    }
+    assert drafted["required"] == ["type", "toolCallId", "progress"], "note was not in every value"
+    options = fragment["$defs"]["Event"]["oneOf"]
+    assert options[-1] == {"$ref": "#/$defs/ToolCallProgressEvent"}
+    assert {"$ref": "#/$defs/RunStartedEvent"} in options, "lists replace: the old members stay"
+    schema_path = project / "schema" / "ag_ui.yaml"
+    data = YAML(typ="safe").load(schema_path.read_text(encoding="utf-8"))
+    _merge(data, fragment)
+    with schema_path.open("w", encoding="utf-8") as handle:
+        YAML(typ="safe").dump(data, handle)
+    after = _report(project, stream, "Event", "ag_ui")
+    assert not after.found, render(after)
+
+
+def test_patch_for_a_nested_open_union_keeps_the_parent_tag(project: Path, tmp_path: Path) -> None:
+    """SystemEvent is reached through Message's `type`: the drafted member pins it."""
+    stream = write_lines(
+        tmp_path / "system.jsonl",
+        [{"type": "system", "subtype": "teleport_started", "session_id": "s"}],
+    )
+    schema = project_schema(find_project(project), "claude_code")
+    report = compare(schema, read([stream]), "Message", 1)
+    fragment = YAML(typ="safe").load(suggest(schema, report))
+    drafted = fragment["$defs"]["TeleportStartedSystemEvent"]
+    assert drafted["properties"]["type"] == {"const": "system"}
+    assert drafted["properties"]["subtype"] == {"const": "teleport_started"}
+    assert drafted["required"] == ["subtype", "type", "session_id"]
+    schema_path = project / "schema" / "claude_code.yaml"
+    data = YAML(typ="safe").load(schema_path.read_text(encoding="utf-8"))
+    _merge(data, fragment)
+    with schema_path.open("w", encoding="utf-8") as handle:
+        YAML(typ="safe").dump(data, handle)
+    module = project_schema(find_project(project), "claude_code").module
+    system = module.get("SystemEvent")
+    assert isinstance(system, ir.UnionType)
+    assert ("teleport_started", "TeleportStartedSystemEvent") in system.tag_values
+    assert not _report(project, stream, "Message").found
+
+
+def test_open_structural_union_keeps_and_reports_unlisted_nodes(tmp_path: Path) -> None:
+    """nano-agent's NodeData: Message by `role`, the others by `type`; a new `type` is kept."""
+    project = small_project(tmp_path / "nano", "nano_agent", fixtures=False)
+    node = {"type": "checkpoint", "label": "before tools"}
+    stream = write_lines(tmp_path / "nodes.jsonl", [node, {"role": "user", "content": "hi"}])
+    report = _report(project, stream, "NodeData", "nano_agent")
+    assert set(report.seen.unknown_tags) == {("NodeData", "type", '"checkpoint"')}
+    assert report.seen.unknown_tags[("NodeData", "type", '"checkpoint"')].kept == "UnknownNodeData"
+    assert not report.seen.rejections and not report.seen.mismatches

@@ -566,6 +566,15 @@ event__tool_call_start: Event = {
     "parentMessageId": "2b9e4c1a-7d3f-4e8a-b6c5-0f1e2d3c4b5a",
 }
 
+# ag_ui/Event/unlisted_lowercase_type.json
+event__unlisted_lowercase_type: Event = {
+    "type": "text_message_end",
+    "messageId": "5c40c3e7-3a39-4d14-8900-09c5ffb2642d",
+}
+
+# ag_ui/Event/unlisted_unknown_type.json
+event__unlisted_unknown_type: Event = {"type": "TOOL_CALL_PROGRESS", "toolCallId": "c"}
+
 # ag_ui/EventType/custom.json
 event_type__custom: EventType = "CUSTOM"
 
@@ -809,6 +818,9 @@ message__seed_tool: Message = {
 # ag_ui/Message/seed_user.json
 message__seed_user: Message = {"id": "msg_1", "role": "user", "content": "Hello!", "name": "John"}
 
+# ag_ui/Message/unlisted_unknown_role.json
+message__unlisted_unknown_role: Message = {"id": "r1", "role": "critic", "content": "x"}
+
 # ag_ui/Message/user_parts.json
 message__user_parts: Message = {
     "id": "u-2",
@@ -978,6 +990,12 @@ messages_snapshot_event__seed_messages: MessagesSnapshotEvent = {
             "error": None,
         },
     ],
+}
+
+# ag_ui/MessagesSnapshotEvent/unlisted_bad_role.json
+messages_snapshot_event__unlisted_bad_role: MessagesSnapshotEvent = {
+    "type": "MESSAGES_SNAPSHOT",
+    "messages": [{"id": "x", "role": "bot", "content": "hi"}],
 }
 
 # ag_ui/RawEvent/null_event.json

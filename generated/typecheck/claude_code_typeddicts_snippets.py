@@ -306,6 +306,12 @@ assistant_message__synthetic_local_command: AssistantMessage = {
     "local_command_run": {"command": "compact", "args": ""},
 }
 
+# claude_code/AssistantMessage/unlisted_unknown_block_type.json
+assistant_message__unlisted_unknown_block_type: AssistantMessage = {
+    "type": "assistant",
+    "message": {"content": [{"type": "image"}]},
+}
+
 # claude_code/AssistantMessageBody/content_only.json
 assistant_message_body__content_only: AssistantMessageBody = {"content": []}
 
@@ -597,6 +603,12 @@ content_block__tool_use: ContentBlock = {
     "name": "Read",
     "input": {"file_path": "/tmp/styr-fixture-ws/note.txt"},
     "caller": {"type": "direct"},
+}
+
+# claude_code/ContentBlock/unlisted_unknown_type.json
+content_block__unlisted_unknown_type: ContentBlock = {
+    "type": "image",
+    "source": {"type": "base64", "media_type": "image/png", "data": ""},
 }
 
 # claude_code/ControlCanUseToolRequest/full.json
@@ -1503,6 +1515,16 @@ message__tool_progress: Message = {
     "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
 }
 
+# claude_code/Message/unlisted_unknown_system_subtype.json
+message__unlisted_unknown_system_subtype: Message = {
+    "type": "system",
+    "subtype": "teleport_started",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
+# claude_code/Message/unlisted_unknown_type.json
+message__unlisted_unknown_type: Message = {"type": "keep_alive_ping"}
+
 # claude_code/Message/user_stdin.json
 message__user_stdin: Message = {
     "message": {"content": "List the files in this directory.", "role": "user"},
@@ -2373,6 +2395,13 @@ system_event__task_started: SystemEvent = {
     "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
 }
 
+# claude_code/SystemEvent/unlisted_unknown_subtype.json
+system_event__unlisted_unknown_subtype: SystemEvent = {
+    "type": "system",
+    "subtype": "teleport_started",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
 # claude_code/SystemMessage/minimal.json
 system_message__minimal: SystemMessage = {
     "type": "system",
@@ -3055,6 +3084,12 @@ user_message_body__seed_example: UserMessageBody = {
 user_message_body__unicode: UserMessageBody = {
     "role": "user",
     "content": 'Gr\xfc\xdfe, \u4e16\u754c \u2014 \xabquotes\xbb "double" \\ backslash\ttab\nnewline \U0001f680',
+}
+
+# claude_code/UserMessageBody/unlisted_unknown_block.json
+user_message_body__unlisted_unknown_block: UserMessageBody = {
+    "role": "user",
+    "content": [{"type": "document"}],
 }
 
 # claude_code/UserType/ant.json

@@ -141,6 +141,9 @@ content_block__tool_use_null_input: ContentBlock = {
     "input": None,
 }
 
+# nano_agent/ContentBlock/unlisted_unknown_tag.json
+content_block__unlisted_unknown_tag: ContentBlock = {"type": "video", "source": {}}
+
 # nano_agent/ImageContent/jpeg.json
 image_content__jpeg: ImageContent = {
     "type": "image",
@@ -232,6 +235,9 @@ message__seed_assistant_blocks: Message = {
 
 # nano_agent/Message/seed_example.json
 message__seed_example: Message = {"role": "user", "content": "Hello"}
+
+# nano_agent/Message/unlisted_block_unknown_tag.json
+message__unlisted_block_unknown_tag: Message = {"role": "user", "content": [{"type": "video"}]}
 
 # nano_agent/Message/user_with_image.json
 message__user_with_image: Message = {
@@ -333,6 +339,13 @@ node_data__tool_execution: NodeData = {
     "tool_name": "Bash",
     "tool_use_id": "call_abc123",
     "result": [{"type": "text", "text": "file1.txt"}],
+}
+
+# nano_agent/NodeData/unlisted_checkpoint.json
+node_data__unlisted_checkpoint: NodeData = {
+    "type": "checkpoint",
+    "label": "before tools",
+    "node_ids": ["n1", "n2"],
 }
 
 # nano_agent/PendingEdit/explicit_defaults.json
@@ -483,6 +496,16 @@ response__unicode: Response = {
     ],
     "stop_reason": "max_tokens",
     "usage": {"input_tokens": 0, "output_tokens": 4096},
+}
+
+# nano_agent/Response/unlisted_block_unknown_tag.json
+response__unlisted_block_unknown_tag: Response = {
+    "id": "m",
+    "model": "x",
+    "role": "assistant",
+    "content": [{"type": "audio"}],
+    "stop_reason": None,
+    "usage": {},
 }
 
 # nano_agent/Role/assistant.json

@@ -977,6 +977,13 @@ content_block__tool_use: ContentBlock = {
     "input": {"query": "\u6d4b\u8bd5", "max_results": 5},
 }
 
+# search_agent/ContentBlock/unlisted_unknown_tag.json
+content_block__unlisted_unknown_tag: ContentBlock = {
+    "type": "tool_result",
+    "tool_use_id": "t",
+    "content": "x",
+}
+
 # search_agent/ContentBlock/web_fetch_tool_result.json
 content_block__web_fetch_tool_result: ContentBlock = {
     "type": "web_fetch_tool_result",
@@ -1057,6 +1064,9 @@ content_block_delta__thinking_delta: ContentBlockDelta = {
     "thinking": "Let me",
 }
 
+# search_agent/ContentBlockDelta/unlisted_unknown_tag.json
+content_block_delta__unlisted_unknown_tag: ContentBlockDelta = {"type": "image_delta", "data": "x"}
+
 # search_agent/ContentBlockDeltaEvent/citations_delta.json
 content_block_delta_event__citations_delta: ContentBlockDeltaEvent = {
     "type": "content_block_delta",
@@ -1115,6 +1125,13 @@ content_block_delta_event__thinking_delta: ContentBlockDeltaEvent = {
     "type": "content_block_delta",
     "index": 0,
     "delta": {"type": "thinking_delta", "thinking": "Hmm"},
+}
+
+# search_agent/ContentBlockDeltaEvent/unlisted_delta_unknown_tag.json
+content_block_delta_event__unlisted_delta_unknown_tag: ContentBlockDeltaEvent = {
+    "type": "content_block_delta",
+    "index": 0,
+    "delta": {"type": "image_delta"},
 }
 
 # search_agent/ContentBlockParam/document.json
@@ -1237,6 +1254,13 @@ content_block_start_event__tool_use: ContentBlockStartEvent = {
         "name": "search_web",
         "input": {},
     },
+}
+
+# search_agent/ContentBlockStartEvent/unlisted_block_unknown_tag.json
+content_block_start_event__unlisted_block_unknown_tag: ContentBlockStartEvent = {
+    "type": "content_block_start",
+    "index": 0,
+    "content_block": {"type": "server_tool_result"},
 }
 
 # search_agent/ContentBlockStartEvent/web_search_tool_result.json
@@ -1609,6 +1633,18 @@ message__typical: Message = {
     "role": "assistant",
     "model": "claude-sonnet-4-5",
     "content": [{"type": "text", "text": "Python 3.13 is the latest stable release."}],
+    "stop_reason": "end_turn",
+    "stop_sequence": None,
+    "usage": {"input_tokens": 25, "output_tokens": 12},
+}
+
+# search_agent/Message/unlisted_block_unknown_tag.json
+message__unlisted_block_unknown_tag: Message = {
+    "id": "msg_01XFDUDYJgAACzvnptvVoYEL",
+    "type": "message",
+    "role": "assistant",
+    "model": "claude-sonnet-4-5",
+    "content": [{"type": "image"}],
     "stop_reason": "end_turn",
     "stop_sequence": None,
     "usage": {"input_tokens": 25, "output_tokens": 12},
@@ -2125,6 +2161,9 @@ message_stream_event__message_stop: MessageStreamEvent = {"type": "message_stop"
 
 # search_agent/MessageStreamEvent/ping.json
 message_stream_event__ping: MessageStreamEvent = {"type": "ping"}
+
+# search_agent/MessageStreamEvent/unlisted_unknown_tag.json
+message_stream_event__unlisted_unknown_tag: MessageStreamEvent = {"type": "message_pause"}
 
 # search_agent/Metadata/empty.json
 metadata__empty: Metadata = {}

@@ -41,22 +41,24 @@ def read_schema(
     display_path: str,
     strict: bool = True,
     ref_map: Mapping[str, Path] | None = None,
+    unknown_tags: ir.UnknownPolicy = "reject",
 ) -> Read:
-    """Load and lower one schema file; raise ``InputError`` with every problem."""
+    """Load and lower one schema file; raise ``InputError`` with every problem.
+    `unknown_tags` is the project's default for tagged unions without `x-unknown`."""
     document = load(path, display_path)
     if strict:
         validate(document)
-        return Read(lower(document), document)
+        return Read(lower(document, unknown_tags), document)
     if written_for_polytype(document):
         try:  # a schema in polytype's own dialect needs none of the passes
             validate(document)
-            return Read(lower(document), document)
+            return Read(lower(document, unknown_tags), document)
         except InputError:
             pass
     bundled = bundle(document, ref_map)
     cleaned = clean(bundled.document)
     reshaped = reshape(replace(bundled.document, data=cleaned.data))
-    module, approximated = lower_approximating(reshaped.document)
+    module, approximated = lower_approximating(reshaped.document, unknown_tags)
     module = drop_record_defaults(module)
     warnings = sorted(set(bundled.warnings + cleaned.warnings + reshaped.warnings + approximated))
     return Read(module, document, tuple(warnings))

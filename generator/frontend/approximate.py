@@ -28,7 +28,9 @@ _KEPT = ("description", "title")
 _DROPPABLE = ("default", "examples")
 
 
-def lower_approximating(document: Document) -> tuple[ir.Module, tuple[Diagnostic, ...]]:
+def lower_approximating(
+    document: Document, unknown_tags: ir.UnknownPolicy = "reject"
+) -> tuple[ir.Module, tuple[Diagnostic, ...]]:
     """Validate and lower `document`, replacing each schema they refuse with free-form
     JSON; raise ``InputError`` only for problems no replacement can fix."""
     data = document.data
@@ -39,7 +41,7 @@ def lower_approximating(document: Document) -> tuple[ir.Module, tuple[Diagnostic
         attempt = replace(document, data=data, data_pointers=True)
         try:
             validate(attempt)
-            module = lower(attempt, generous=True)
+            module = lower(attempt, unknown_tags, generous=True)
         except InputError as error:
             data, fixed = _replace(data, error.diagnostics)
             if not fixed:  # what is left is not approximable: report it (all of it)

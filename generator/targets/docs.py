@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from generator import ir
 from generator.render import RenderEnv, md_cell, md_code, md_text, mermaid_id, mermaid_text
 from generator.targets import OutputFile
-from generator.targets.elixir import literal_atom, module_file
+from generator.targets.elixir import literal_atom, module_file, unknown_module
 
 TARGET = "docs"
 PROJECT_TARGET = "docs-index"
@@ -375,6 +375,20 @@ def _union_section(union: ir.UnionType, describer: _Describer) -> TypeSection:
                 )
             )
         how = "structural"
+    if union.unknown is not None and union.open_tag is not None:
+        rows.append(
+            RowView(
+                (
+                    md_code(union.open_tag) + ": any other string",
+                    md_code(union.unknown),
+                    md_code(unknown_module(describer.module, union)),
+                    "—",
+                    "Kept whole (`x-unknown: keep`): the tag and the JSON object as "
+                    "received, written back unchanged.",
+                )
+            )
+        )
+        how += ", open: unknown tags are kept"
     return TypeSection(
         anchor(union.name),
         _heading(union),
@@ -490,6 +504,11 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
         python=md_code(f"python/{module.name}/dataclass_models.py"),
         elixir=md_code(f"elixir/{module_file(module.elixir_namespace)[:-3]}/"),
         root=md_code(module.root) if module.root else "",
+        open_unions=", ".join(
+            f"[{md_code(named.name)}](#{anchor(named.name)})"
+            for named in module.types
+            if isinstance(named, ir.UnionType) and named.unknown is not None
+        ),
     )
     return [OutputFile(module_doc_path(module), text, TARGET, module.name, "markdown")]
 

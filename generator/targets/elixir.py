@@ -273,9 +273,13 @@ class AtomCaseView:
     module: str
     json_template: str  # JSON text with __POLYTYPE_UNKNOWN__ where the unknown string goes
     expected_path: str
+    kept_by: str = ""  # an open union: the Unknown<Union> module that keeps the tag (no error)
 
     @property
     def assertion(self) -> str:
+        if self.kept_by:
+            arguments = f"{self.module}, {ex_str(self.json_template)}, {self.kept_by}"
+            return layout.expression(f"assert_kept_without_new_atoms({arguments})", 4)
         arguments = f"{self.module}, {ex_str(self.json_template)}, {ex_str(self.expected_path)}"
         return layout.expression(f"assert_no_new_atoms({arguments})", 4)
 
@@ -637,11 +641,12 @@ class _FileGen:
             if isinstance(named, ir.Record):
                 return [_Clause(0, f"%{module}{{}} = value", f"{module}.to_json(value)")]
             if isinstance(named, ir.UnionType):
+                kept = unknown_module(self.module, named) if named.unknown else None
                 return [
                     clause
                     for member in named.members
                     for clause in self._raw_clauses(ir.Ref(member))
-                ]
+                ] + ([_Clause(0, f"%{kept}{{}} = value", f"{kept}.to_json(value)")] if kept else [])
             if isinstance(named, ir.EnumType):
                 if named.atoms:
                     atoms = ", ".join(ex_atom(value.ex_atom) for value in named.values)
@@ -1050,6 +1055,10 @@ def _union_view(union: ir.UnionType, module: ir.Module) -> UnionView:
             for value, member in union.tag_values
         ]
         known = ", ".join(json.dumps(value, ensure_ascii=False) for value, _ in union.tag_values)
+        if union.unknown is not None:  # an unlisted string tag is kept whole, never an atom
+            arrows.append(
+                ("{:ok, tag} when is_binary(tag)", f"{unknown_module(module, union)}.decode(data)")
+            )
         arrows.append(
             ("{:ok, tag}", f"{RUNTIME_ALIAS}.unknown_tag({segment}, tag, {ex_str(known)})")
         )
@@ -1064,6 +1073,8 @@ def _union_view(union: ir.UnionType, module: ir.Module) -> UnionView:
         clauses.extend(_structural_clauses(union, gen))
     encode_clauses = [clause.render("to_json") for clause in gen.encode_clauses(ir.Ref(union.name))]
     members = [f"{gen.mod(member)}.t()" for member in union.members] or ["none()"]
+    if union.unknown is not None:
+        members.append(f"{unknown_module(module, union)}.t()")
     return UnionView(
         module=union.elixir_module,
         doc=_union_doc(union, gen),
@@ -1075,6 +1086,29 @@ def _union_view(union: ir.UnionType, module: ir.Module) -> UnionView:
     )
 
 
+def unknown_module(module: ir.Module, union: ir.UnionType) -> str:
+    """The Elixir module of an open union's Unknown<Union> member: `<Namespace>.Unknown<Union>`."""
+    assert union.unknown is not None
+    return f"{module.elixir_namespace}.{naming.elixir_module_segment(union.unknown)}"
+
+
+@dataclass(frozen=True)
+class UnknownView:
+    module: str
+    doc: str
+    tag_key: str  # an Elixir string literal
+
+
+def _unknown_view(union: ir.UnionType, module: ir.Module) -> UnknownView:
+    assert union.open_tag is not None
+    doc = (
+        f"A value of {union.name} whose `{union.open_tag}` tag is none the schema lists (x-unknown: keep).\n\n"
+        "A newer producer's value, kept whole: `tag` is the tag (a string, never an atom), "
+        "`data` the JSON object as decoded, written back unchanged."
+    )
+    return UnknownView(unknown_module(module, union), doc, ex_str(union.open_tag))
+
+
 def _union_doc(union: ir.UnionType, gen: _FileGen) -> str:
     doc = union.doc or f"One of: {', '.join(union.members)}."
     lines = [doc, ""]
@@ -1083,6 +1117,10 @@ def _union_doc(union: ir.UnionType, gen: _FileGen) -> str:
         lines.append("")
         for value, member in union.tag_values:
             lines.append(f"  * `{json.dumps(value, ensure_ascii=False)}` → `{gen.mod(member)}`")
+        if union.unknown is not None:
+            lines.append(
+                f"  * any other string → `{unknown_module(gen.module, union)}` (x-unknown: keep)"
+            )
     else:
         lines.append("Decoding recognises the members by shape:")
         lines.append("")
@@ -1123,6 +1161,13 @@ def _structural_clauses(union: ir.UnionType, gen: _FileGen) -> list[str]:
                     arrows.append((f"Map.has_key?(data, {ex_str(case.key)})", target))
                 else:
                     arrows.append(("true", target))
+            if union.open_tag is not None:  # kept whole, the tag a string: never an atom
+                arrows.append(
+                    (
+                        f"is_binary(Map.get(data, {ex_str(union.open_tag)}))",
+                        f"{unknown_module(gen.module, union)}.decode(data)",
+                    )
+                )
             if not plain:
                 hints = [
                     (
@@ -1200,6 +1245,18 @@ def _unknown_probe(module: ir.Module) -> list[AtomCaseView]:
                     named.elixir_module,
                     template,
                     "$" + path_segment(named.tag),
+                    unknown_module(module, named) if named.unknown else "",
+                )
+            )
+        elif isinstance(named, ir.UnionType) and named.open_tag is not None:
+            template = json.dumps({named.open_tag: "__POLYTYPE_UNKNOWN__"}, ensure_ascii=False)
+            cases.append(
+                AtomCaseView(
+                    f"unknown {named.name} tag",
+                    named.elixir_module,
+                    template,
+                    "",
+                    unknown_module(module, named),
                 )
             )
     return cases
@@ -1209,8 +1266,21 @@ def _check_collisions(module: ir.Module) -> None:
     """Names the target adds itself (`extra`, `__present__`, the runtime module) must not collide."""
     problems = []
     runtime = runtime_module(module)
+    taken = {named.elixir_module: named.name for named in module.types}
     for named in module.types:
         source = named.source or ir.SourceRef(module.schema_path, 1, 1, "")
+        if isinstance(named, ir.UnionType) and named.unknown is not None:
+            kept = unknown_module(module, named)
+            if kept in taken or kept == runtime:
+                problems.append(
+                    Diagnostic(
+                        source.file,
+                        Position(source.line, source.column),
+                        source.pointer + "/x-unknown",
+                        f"Elixir module {kept!r} of {named.unknown} collides with "
+                        f"{taken.get(kept, 'the generated runtime')}",
+                    )
+                )
         if named.elixir_module == runtime or named.elixir_module.startswith(RUNTIME_ALIAS + "."):
             problems.append(
                 Diagnostic(
@@ -1262,6 +1332,17 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
             text = env.render("elixir/enum.ex.j2", enum=_enum_view(named), **common)
         elif isinstance(named, ir.UnionType):
             text = env.render("elixir/union.ex.j2", union=_union_view(named, module), **common)
+            if named.unknown is not None:
+                kept = _unknown_view(named, module)
+                outputs.append(
+                    OutputFile(
+                        f"{ROOT}/{module_file(kept.module)}",
+                        env.render("elixir/unknown.ex.j2", unknown=kept, **common),
+                        TARGET,
+                        module.name,
+                        "elixir",
+                    )
+                )
         else:
             text = env.render("elixir/alias.ex.j2", alias_view=_alias_view(named, module), **common)
         outputs.append(

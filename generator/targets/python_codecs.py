@@ -33,10 +33,16 @@ class Flavor:
     list_function: str  # runtime helper for arrays
     map_function: str  # runtime helper for maps
     tuples: bool  # honour `x-python: {sequence: tuple}` (decode arrays into tuples)
+    # what an open union (`x-unknown: keep`) returns for an unlisted string `tag` of object `obj`
+    keep_unknown: str  # `{name}`: the Unknown<Union> member
 
 
-DATACLASSES = Flavor("_decode_", "_d_", "_list", "_map", tuples=True)
-TYPEDDICTS = Flavor("_validate_", "_v_", "_check_list", "_check_map", tuples=False)
+DATACLASSES = Flavor(
+    "_decode_", "_d_", "_list", "_map", tuples=True, keep_unknown="{name}(tag, _json_object(obj))"
+)
+TYPEDDICTS = Flavor(
+    "_validate_", "_v_", "_check_list", "_check_map", tuples=False, keep_unknown="_json_object(obj)"
+)
 
 # Short names of the constraint bounds in helper names (`_d_str_minlen1_maxlen5`).
 BOUND_KEYS = {
@@ -350,9 +356,18 @@ class Codecs:
     def union_body(self, union: ir.UnionType) -> tuple[str, ...]:
         """The body of the union's checker, `data` in, the member's checker's result out."""
         if union.tag is not None:
+            dispatch = (
+                f"return _dispatch(obj, {py_str(union.tag)}, {self.tag_table_name(union)})(obj)"
+            )
+            if union.unknown is None:
+                return ("obj = _object(data)", dispatch)
+            # an unlisted string tag is kept whole; a missing or non-string one stays an error
             return (
                 "obj = _object(data)",
-                f"return _dispatch(obj, {py_str(union.tag)}, {self.tag_table_name(union)})(obj)",
+                f"tag = obj.get({py_str(union.tag)})",
+                f"if type(tag) is str and tag not in {self.tag_table_name(union)}:",
+                f"    return {self.flavor.keep_unknown.format(name=union.unknown)}",
+                dispatch,
             )
         lines: list[str] = []
         object_cases = [case for case in union.cases if case.json_type == "object"]
@@ -371,6 +386,13 @@ class Codecs:
                     lines.append(f"        return {checker}(data)")
                 else:
                     lines.append(f"    return {checker}(data)")
+            if union.open_tag is not None:  # kept whole; `obj` and `tag` as the flavor expects
+                lines.append("    obj = data")
+                lines.append(f"    tag = obj.get({py_str(union.open_tag)})")
+                lines.append("    if type(tag) is str:")
+                lines.append(
+                    f"        return {self.flavor.keep_unknown.format(name=union.unknown)}"
+                )
             if not any(case.tag_key is None and case.key is None for case in object_cases):
                 hints = [
                     (

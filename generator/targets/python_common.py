@@ -98,3 +98,12 @@ def enum_view_fields(enum: ir.EnumType) -> EnumViewFields:
         ),
         "literal_values": ", ".join(py_str(value.value) for value in enum.values),
     }
+
+
+def unknown_doc(union: ir.UnionType) -> str:
+    """What the docstring of an Unknown<Union> member says, in every Python flavor."""
+    return (
+        f"A value of {union.name} whose `{union.open_tag}` tag is none the schema lists (x-unknown: keep).\n\n"
+        "A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as "
+        "decoded, written back unchanged."
+    )

@@ -28,6 +28,7 @@ from generator.targets.python_common import (
     function_suffix,
     isort_names,
     py_literal,
+    unknown_doc,
 )
 
 TARGET = "python-dataclasses"
@@ -107,6 +108,15 @@ class UnionView:
     table_name: str
     table_entries: tuple[tuple[str, str], ...]
     encode_body: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class UnknownView:
+    """The member of an open union (`x-unknown: keep`) that keeps an unlisted tag."""
+
+    name: str
+    doc: str
+    tag_key: str  # the tag's JSON key as a Python literal
 
 
 @dataclass(frozen=True)
@@ -236,7 +246,8 @@ class _Codegen(Codecs):
             return [name for option in type_ref.options for name in self._classes(option)]
         named = self.named(type_ref.name)
         if isinstance(named, ir.UnionType):
-            return [name for member in named.members for name in self._classes(ir.Ref(member))]
+            classes = [name for member in named.members for name in self._classes(ir.Ref(member))]
+            return classes + ([named.unknown] if named.unknown else [])
         if isinstance(named, ir.Alias):
             return self._classes(named.type)
         if isinstance(named, ir.EnumType) and named.style == "literal":
@@ -649,12 +660,18 @@ def _enum_view(enum: ir.EnumType, codegen: _Codegen) -> DataclassEnumView:
     )
 
 
+def _unknown_view(union: ir.UnionType) -> UnknownView:
+    assert union.unknown is not None and union.open_tag is not None
+    return UnknownView(union.unknown, unknown_doc(union), py_str(union.open_tag))
+
+
 def _union_view(union: ir.UnionType, codegen: _Codegen) -> UnionView:
-    members = " | ".join(union.members) if union.members else "NoReturn"
+    listed = [*union.members, *([union.unknown] if union.unknown else [])]
+    members = " | ".join(listed) if listed else "NoReturn"
     encode_body = _union_encode_body(union, codegen)
     return UnionView(
         name=union.name,
-        doc=union.doc or f"One of: {', '.join(union.members)}.",
+        doc=union.doc or f"One of: {', '.join(listed)}.",
         alias_value=members,
         decoder=codegen.checker(union.name),
         decode_body=_fast_dispatch(union, codegen) + codegen.union_body(union),
@@ -686,6 +703,9 @@ def _union_encode_body(union: ir.UnionType, codegen: _Codegen) -> tuple[str, ...
     ):
         return ("return value.to_dict()",)
     lines: list[str] = []
+    if union.unknown:
+        lines.append(f"if isinstance(value, {union.unknown}):")
+        lines.append("    return value.to_dict()")
     # a member any value may be (free-form JSON) is checked last
     members = sorted(
         union.members, key=lambda member: codegen.python_classes(ir.Ref(member)) == "object"
@@ -796,17 +816,20 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
     }
     aliases = {t.name: _alias_view(t, codegen) for t in aliases_in_order if isinstance(t, ir.Alias)}
     ordered_aliases = _quote_forward(aliases_in_order, unions, aliases)
+    unknowns = [_unknown_view(t) for t in module.types if isinstance(t, ir.UnionType) and t.unknown]
     publics = [_public_view(t, codegen) for t in module.types]
     union_encoders = {
         t.name: unions[t.name].encode_body for t in module.types if isinstance(t, ir.UnionType)
     }
     exported = ["DecodeError", "JSONValue"] + [t.name for t in module.types]
+    exported += [unknown.name for unknown in unknowns]
     exported += [f"decode_{p.suffix}" for p in publics] + [f"encode_{p.suffix}" for p in publics]
     text = env.render(
         "python_dataclasses/module.py.j2",
         module=module,
         enums=enums,
         records=records,
+        unknowns=unknowns,
         ordered_aliases=ordered_aliases,
         unions=[unions[name] for name in unions],
         aliases=[aliases[name] for name in aliases],

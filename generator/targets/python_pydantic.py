@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from generator import ir
 from generator.diagnostics import Diagnostic, InputError, Position
-from generator.lower import json_type_of
+from generator.lower import freeze_json, json_type_of
 from generator.render import RenderEnv, py_str
 from generator.targets import OutputFile, depth
 from generator.targets.python_common import (
@@ -31,6 +32,7 @@ from generator.targets.python_common import (
     function_suffix,
     isort_names,
     py_literal,
+    unknown_doc,
 )
 
 TARGET = "python-pydantic"
@@ -56,6 +58,7 @@ class RecordView:
     fields: tuple[FieldView, ...]
     methods_template: str | None = None
     checked: bool = False  # a `_CheckedModel`, or a `_SpelledModel` that needs to be one
+    unknown_tag: str = ""  # an open union's Unknown<Union> model: its tag key as a literal
 
 
 @dataclass(frozen=True)
@@ -377,10 +380,14 @@ def _enum_view(enum: ir.EnumType) -> EnumView:
 
 
 def _union_view(union: ir.UnionType, types: _Types) -> AliasView:
-    doc = union.doc or f"One of: {', '.join(union.members)}."
+    listed = [*union.members, *([union.unknown] if union.unknown else [])]
+    doc = union.doc or f"One of: {', '.join(listed)}."
     if not union.members:
         types.uses.add("NoReturn")
         return AliasView(union.name, doc, "NoReturn")
+    if union.unknown is not None and union.tag is not None:
+        # the fallback member needs a callable discriminator: no tag literal names it
+        return _callable_union(union, doc, _tagged_dispatch(union, types), "unknown_tag", types)
     if len(union.members) == 1:
         # `Union[X]` is X: a discriminator over it would see X's own choices (`int | float`)
         # untagged, and the member's validation is the union's
@@ -420,6 +427,8 @@ def _shared_tag_field(union: ir.UnionType, types: _Types) -> str | None:
     covered = {member for _, member in union.tag_values}
     if len(names) != 1 or covered != set(union.members):
         return None
+    if any(ir.open_unions(types.module, member) for member in union.members):
+        return None  # an open member union's fallback model has no tag literal to fold
     return names.pop()
 
 
@@ -438,8 +447,15 @@ def _tagged_dispatch(union: ir.UnionType, types: _Types) -> tuple[list[str], str
     for value, member in union.tag_values:
         lines.append(f"    if type(tag) is {type(value).__name__} and tag == {py_literal(value)}:")
         lines.append(f"        return {py_str(member)}")
+    if union.unknown is not None:  # an unlisted string tag: the fallback model keeps it whole
+        lines.append("    if type(tag) is str:")
+        lines.append(f"        return {py_str(union.unknown)}")
     lines.append("    return None")
     lines.extend(_instance_checks(union, types))
+    if union.unknown is not None:
+        # not an object: the fallback model reports it as one ("$: not an object"), as a
+        # union on Field(discriminator=...) does, rather than a tag error under its key
+        lines.append(f"return {py_str(union.unknown)}")
     known = ", ".join(repr(value) for value, _ in union.tag_values)
     message = f"unknown or missing tag {union.tag!r}; expected one of {known}"
     return lines, message, {"discriminator": repr(union.tag)}
@@ -465,6 +481,9 @@ def _structural_dispatch(
                 lines.append(f"    return {py_str(case.member)}")
                 break
         else:
+            if union.unknown is not None and union.open_tag is not None:
+                lines.append(f"    if type(value.get({py_str(union.open_tag)})) is str:")
+                lines.append(f"        return {py_str(union.unknown)}")
             lines.append("    return None")
     lines.extend(_instance_checks(union, types))
     for case in union.cases:
@@ -504,6 +523,9 @@ def _instance_checks(union: ir.UnionType, types: _Types) -> list[str]:
         if classes:
             lines.append(f"if isinstance(value, {classes}):")
             lines.append(f"    return {py_str(member)}")
+    if union.unknown is not None:
+        lines.append(f"if isinstance(value, {union.unknown}):")
+        lines.append(f"    return {py_str(union.unknown)}")
     return lines
 
 
@@ -515,7 +537,7 @@ def _classes(name: str, types: _Types) -> str:
         return name
     if isinstance(named, ir.UnionType):
         leaves = [_classes(member, types) for member in named.members]
-        leaves = [leaf for leaf in leaves if leaf]
+        leaves = [leaf for leaf in leaves if leaf] + ([named.unknown] if named.unknown else [])
         return "(" + ", ".join(leaves) + ",)" if leaves else ""
     return ""
 
@@ -529,28 +551,76 @@ def _callable_union(
 ) -> AliasView:
     lines, message, context = dispatch
     function = f"_{function_suffix(union.name)}_member"
-    body = tuple(lines) + ("return None",)
+    body = tuple(lines) + (() if lines and lines[-1].startswith("return ") else ("return None",))
     view = FunctionView(
         name=function,
         signature=f"def {function}(value: Any) -> str | None:",
         doc=f"The member of {union.name} that `value` is, or None: the union's dispatch rule.",
         body=body,
     )
-    members = " | ".join(f"Annotated[{member}, Tag({py_str(member)})]" for member in union.members)
+    listed = [*union.members, *([union.unknown] if union.unknown else [])]
+    members = " | ".join(f"Annotated[{member}, Tag({py_str(member)})]" for member in listed)
     arguments = [
         function,
         f"custom_error_type={py_str(error_type)}",
         f"custom_error_message={py_str(message)}",
     ]
     if context:
-        arguments.append(
-            "custom_error_context={"
-            + ", ".join(f"{py_str(k)}: {py_str(v)}" for k, v in context.items())
-            + "}"
-        )
+        pairs = "{" + ", ".join(f"{py_str(k)}: {py_str(v)}" for k, v in context.items()) + "}"
+        if union.unknown is not None:
+            # an open union is a member of other callable unions, which hash their members
+            types.uses.add("error_context")
+            pairs = f"_ErrorContext({pairs})"
+        arguments.append(f"custom_error_context={pairs}")
     types.uses.add("callable_union")
     value = f"Annotated[{members}, Discriminator({', '.join(arguments)})]"
     return AliasView(union.name, doc, value, (view,))
+
+
+def _unknown_view(union: ir.UnionType, types: _Types, env: RenderEnv) -> RecordView:
+    """An open union's fallback model: no declared fields, every key kept (and checked as JSON)."""
+    assert union.unknown is not None and union.open_tag is not None
+    record = ir.Record(union.unknown, (), extra_policy="keep", doc=unknown_doc(union))
+    view = _record_view(record, types, env)
+    assert view.config == 'ConfigDict(extra="allow")', view.config
+    schema = py_literal(freeze_json(_unknown_json_schema(union, types)))
+    config = f'ConfigDict(extra="allow", json_schema_extra={schema})'
+    return replace(view, config=config, unknown_tag=py_str(union.open_tag))
+
+
+def _unknown_json_schema(union: ir.UnionType, types: _Types) -> dict[str, Any]:
+    """What the fallback model takes, for `model_json_schema`: an object whose tag is a string
+    the union does not list (the parent's tags pinned, a structural union's keys absent), so
+    that the union's `oneOf` matches a listed member's value once."""
+    assert union.open_tag is not None
+    listed = list(
+        dict.fromkeys(
+            [value for value, _ in union.tag_values if isinstance(value, str)]
+            + [case.tag_value for case in union.cases if isinstance(case.tag_value, str)]
+        )
+    )
+    tag: dict[str, Any] = {"type": "string"}
+    if listed:
+        tag["not"] = {"enum": listed}
+    properties: dict[str, Any] = {union.open_tag: tag}
+    required = [union.open_tag]
+    leaves = _leaf_records(union.name, types)
+    for item in leaves[0].tag_fields if leaves else ():
+        value = _tag_value(item)
+        if item.json_key != union.open_tag and all(
+            any(
+                other.json_key == item.json_key and _tag_value(other) == value
+                for other in leaf.tag_fields
+            )
+            for leaf in leaves
+        ):
+            properties[item.json_key] = {"const": value}
+            required.append(item.json_key)
+    schema: dict[str, Any] = {"properties": properties, "required": required}
+    keys = [case.key for case in union.cases if case.key is not None]
+    if keys:
+        schema["not"] = {"anyOf": [{"required": [key]} for key in keys]}
+    return schema
 
 
 def _alias_view(alias: ir.Alias, types: _Types, defined: set[str]) -> AliasView:
@@ -667,6 +737,11 @@ def render_models(module: ir.Module, env: RenderEnv) -> OutputFile:
     if any(not enum.base for enum in enums):
         types.uses.add("Literal")  # `X: TypeAlias = Literal[...]`
     records = [_record_view(t, types, env) for t in module.types if isinstance(t, ir.Record)]
+    records += [
+        _unknown_view(t, types, env)
+        for t in module.types
+        if isinstance(t, ir.UnionType) and t.unknown is not None
+    ]
     aliases: list[AliasView] = []
     defined: set[str] = set()
     for named in _alias_order(module):
@@ -681,6 +756,7 @@ def render_models(module: ir.Module, env: RenderEnv) -> OutputFile:
         if not isinstance(t, ir.Record)
     ]
     exported = [t.name for t in module.types] + [a.name for a in adapters]
+    exported += [t.unknown for t in module.types if isinstance(t, ir.UnionType) and t.unknown]
     uses_spellings = any(r.base == "_SpelledModel" for r in records)
     uses_checks = any(r.checked for r in records)
     text = env.render(

@@ -35,6 +35,7 @@ from generator.targets.python_common import (
     isort_names,
     path_segment,
     py_literal,
+    unknown_doc,
 )
 
 TARGET = "python-typeddicts"
@@ -233,11 +234,26 @@ def _literal_alias_view(enum: ir.EnumType, codecs: Codecs) -> LiteralAliasView:
     )
 
 
+@dataclass(frozen=True)
+class UnknownAliasView:
+    """An open union's Unknown<Union> member: the JSON object itself, typed as such."""
+
+    name: str
+    doc: str
+
+
+def _unknown_doc(union: ir.UnionType) -> str:
+    return unknown_doc(union).replace(
+        "`tag` is the tag, `data` the JSON object as decoded", "the JSON object as decoded"
+    )
+
+
 def _alias_view(named: ir.UnionType | ir.Alias, codecs: Codecs, defined: set[str]) -> AliasView:
     if isinstance(named, ir.UnionType):
-        value = " | ".join(named.members) if named.members else "NoReturn"
+        listed = [*named.members, *([named.unknown] if named.unknown else [])]
+        value = " | ".join(listed) if listed else "NoReturn"
         names = set(named.members)
-        doc = named.doc or f"One of: {', '.join(named.members)}."
+        doc = named.doc or f"One of: {', '.join(listed)}."
         body = codecs.union_body(named)
     else:
         value = codecs.annotation(named.type)
@@ -272,7 +288,13 @@ def _render_module(module: ir.Module, env: RenderEnv) -> str:
     publics = [
         PublicView(t.name, function_suffix(t.name), codecs.checker(t.name)) for t in module.types
     ]
+    unknowns = [
+        UnknownAliasView(t.unknown, _unknown_doc(t))
+        for t in module.types
+        if isinstance(t, ir.UnionType) and t.unknown
+    ]
     exported = ["DecodeError", "JSONValue"] + [t.name for t in module.types]
+    exported += [unknown.name for unknown in unknowns]
     exported += [f"validate_{p.suffix}" for p in publics]
     helpers: list[HelperView] = sorted(codecs.helpers.values(), key=lambda h: h.name)
     code = [key.annotation for view in typed_dicts for key in view.keys] + [
@@ -295,6 +317,7 @@ def _render_module(module: ir.Module, env: RenderEnv) -> str:
         module=module,
         literal_aliases=literal_aliases,
         typed_dicts=typed_dicts,
+        unknowns=unknowns,
         aliases=aliases,
         tag_tables=tag_tables,
         publics=publics,
@@ -376,9 +399,10 @@ def unknown_keys(
         if isinstance(named, ir.Alias):
             return unknown_keys(module, named.type, value, path)
         if isinstance(named, ir.UnionType):
-            return unknown_keys(
-                module, ir.Ref(_union_member(named, value, types, path)), value, path
-            )
+            member = _union_member(named, value, types, path)
+            if member == named.unknown:
+                return []  # the kept member is `dict[str, JSONValue]`: any key
+            return unknown_keys(module, ir.Ref(member), value, path)
         return []
     if isinstance(type_ref, ir.ListOf):
         if not isinstance(value, list):
@@ -416,6 +440,8 @@ def _union_member(
                 tag = value.get(union.tag)
                 if type(tag) is type(tag_value) and tag == tag_value:
                     return member
+            if union.unknown is not None and type(value.get(union.tag)) is str:
+                return union.unknown
         raise NotRepresentable(f"{path}: no member of {union.name} takes this tag")
     kind = json_type_name(value)
     for case in union.cases:
@@ -428,6 +454,9 @@ def _union_member(
             kind == case.json_type or (case.json_type == "number" and kind == "integer")
         ):
             return case.member
+    if isinstance(value, dict) and union.unknown is not None and union.open_tag is not None:
+        if type(value.get(union.open_tag)) is str:
+            return union.unknown
     raise NotRepresentable(f"{path}: matches no member of {union.name}")
 
 

@@ -308,6 +308,21 @@ class _Differ:
                 self.new.of(new),
                 self.old.of(old),
             )
+        if old.unknown is not None and new.unknown is None:
+            self.add(
+                "UNION_CLOSED",
+                new.name,
+                f"unlisted tags no longer kept in {old.unknown}",
+                self.new.of(new),
+                self.old.of(old, "x-unknown"),
+            )
+        elif old.unknown is None and new.unknown is not None:
+            self.add(
+                "UNION_OPENED",
+                new.name,
+                f"unlisted tags now kept in {new.unknown}",
+                self.new.of(new, "x-unknown"),
+            )
         keywords = ("oneOf", "anyOf")
         for member in old.members:
             if member not in new.members:

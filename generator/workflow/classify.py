@@ -45,6 +45,27 @@ def concrete_type(module: ir.Module, type_name: str, value: Any, path: str = "$"
     return named.name
 
 
+def kept_by(module: ir.Module, type_name: str, value: Any) -> str | None:
+    """The open union (`x-unknown: keep`) whose `Unknown<Union>` member takes `value`, if any.
+
+    Dispatches like ``concrete_type``; where no member takes the value, the union it
+    stopped at keeps it when it is open and the value has a string at its tag key.
+    """
+    named = module.get(type_name)
+    seen: set[str] = set()
+    while isinstance(named, ir.UnionType) and named.name not in seen:
+        seen.add(named.name)
+        union = named
+        try:
+            named = module.get(choose_member(union, value))
+        except NoMember:
+            tag = union.open_tag
+            if tag is not None and isinstance(value, dict) and isinstance(value.get(tag), str):
+                return union.name
+            return None
+    return None
+
+
 def choose_member(union: ir.UnionType, value: Any, path: str = "$") -> str:
     """The member of `union` that `value` dispatches to (one level); raises ``NoMember``."""
     if union.tag is not None:

@@ -3,8 +3,10 @@
 Every value is read as the module's root type (or `--type`) and walked
 against the IR by ``observe``; the report lists unknown keys (how often, an
 example, what the generated code does with them), missing required keys, type
-mismatches, enum values and tags the schema does not list, values that break a
-constraint, and declared fields no value ever carried. Unreadable lines are
+mismatches, enum values and tags the schema does not list (also those an open union,
+`x-unknown: keep`, kept in its `Unknown<Union>` member: the decoders accept them, but
+the schema does not describe them), values that break a constraint, and declared
+fields no value ever carried. Unreadable lines are
 listed with their line numbers.
 
 Every value is also given to the generated dataclass decoder (``decoders``): a
@@ -135,11 +137,20 @@ def _enum_values(seen: Observations) -> list[str]:
 
 
 def _unknown_tags(seen: Observations) -> list[str]:
-    return [
-        f"{union}: {key} = {value} ({occurrence.count}x); no member takes this tag\n"
-        f"    first at {occurrence.first}"
-        for (union, key, value), occurrence in sorted(seen.unknown_tags.items())
-    ]
+    entries = []
+    for (union, key, value), unlisted in sorted(seen.unknown_tags.items()):
+        occurrence = unlisted.occurrence
+        if unlisted.kept is None:
+            entries.append(
+                f"{union}: {key} = {value} ({occurrence.count}x); no member takes this tag\n"
+                f"    first at {occurrence.first}"
+            )
+        else:
+            entries.append(
+                f"{union}: {key} = {value} ({occurrence.count}x); unlisted tag, kept as "
+                f"{unlisted.kept} (x-unknown: keep)\n    {_example(occurrence)}"
+            )
+    return entries
 
 
 def _constraints(seen: Observations) -> list[str]:

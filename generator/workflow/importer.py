@@ -1,7 +1,8 @@
 """`polytype fixtures import`: split a recorded stream into per-type fixtures.
 
 Each value is typed by the module's root union (or `--type`), resolved down to
-the concrete member, checked with jsonschema against the wire schema, and
+the concrete member (or, for a tag an open union keeps, to that union), checked
+with jsonschema against the wire schema, and
 written to `<fixtures>/<module>/<Type>/imported_<shape id>.json` unless a
 fixture of the same shape is already there. Running it twice writes nothing new.
 """
@@ -19,7 +20,7 @@ from jsonschema.exceptions import ValidationError
 
 from generator.config import Project
 from generator.export import wire_schema
-from generator.workflow.classify import NoMember, concrete_type, segment
+from generator.workflow.classify import NoMember, concrete_type, kept_by, segment
 from generator.workflow.files import create_new, json_text
 from generator.workflow.recordings import Reading, Unreadable
 from generator.workflow.schemas import Schema
@@ -64,7 +65,7 @@ def import_values(
 ) -> ImportReport:
     """Place every reading; write one fixture per new shape. Never stops at a bad line."""
     report = ImportReport()
-    validators = _Validators(schema.document.data)
+    validators = _Validators(schema.document.data, project.unknown_tags)
     base = project.fixtures_dir / schema.module.name
     directories: dict[str, _FixtureDirectory] = {}
     for reading in readings:
@@ -74,8 +75,12 @@ def import_values(
         try:
             concrete = concrete_type(schema.module, type_name, reading.value)
         except NoMember as error:
-            report.not_placed.append(NotPlaced(reading.where, f"not a {type_name}: {error}"))
-            continue
+            # an unlisted tag an open union keeps: a fixture of that union (its Unknown member)
+            kept = kept_by(schema.module, type_name, reading.value)
+            if kept is None:
+                report.not_placed.append(NotPlaced(reading.where, f"not a {type_name}: {error}"))
+                continue
+            concrete = kept
         problem = validators.problem(concrete, reading.value)
         if problem is not None:
             report.not_placed.append(NotPlaced(reading.where, f"not a valid {concrete}: {problem}"))
@@ -100,14 +105,15 @@ def import_values(
 class _Validators:
     """One jsonschema validator per type, on the wire schema (x-aliases spelled out)."""
 
-    def __init__(self, data: dict[str, Any]) -> None:
+    def __init__(self, data: dict[str, Any], unknown_tags: str) -> None:
         self.data = data
+        self.unknown_tags = unknown_tags
         self.cache: dict[str, jsonschema.protocols.Validator] = {}
 
     def problem(self, type_name: str, value: Any) -> str | None:
         validator = self.cache.get(type_name)
         if validator is None:
-            exported = wire_schema(self.data, type_name)
+            exported = wire_schema(self.data, type_name, self.unknown_tags)
             validator_class = jsonschema.validators.validator_for(
                 exported, default=jsonschema.Draft202012Validator
             )

@@ -58,6 +58,27 @@ class UnknownKey:
 
 
 @dataclass
+class UnlistedTag:
+    """Values whose tag no member of a union lists: how often, and the keys they carried.
+
+    `kept` names the union's `Unknown<Union>` member when the union is open
+    (`x-unknown: keep`): the decoders accept such values, but they are still drift,
+    and the keys seen are what a drafted member is made of.
+    """
+
+    occurrence: Occurrence = field(default_factory=Occurrence)
+    kept: str | None = None
+    keys: dict[str, UnknownKey] = field(default_factory=dict)
+
+    def add(self, value: dict[str, Any], where: str) -> None:
+        self.occurrence.add(value, where)
+        for key, item in value.items():
+            seen = self.keys.setdefault(key, UnknownKey())
+            seen.occurrence.add(item, where)
+            seen.summary.add(item)
+
+
+@dataclass
 class Observations:
     """Everything one drift run saw, keyed by schema location rather than by JSON path."""
 
@@ -69,8 +90,8 @@ class Observations:
     # (where in the schema, expected, got) -> occurrences
     mismatches: dict[tuple[str, str, str], Occurrence] = field(default_factory=dict)
     enum_values: dict[tuple[str, str], Occurrence] = field(default_factory=dict)
-    # (union, tag key, tag value as JSON) -> occurrences
-    unknown_tags: dict[tuple[str, str, str], Occurrence] = field(default_factory=dict)
+    # (union, tag key, tag value as JSON) -> the values that carried it
+    unknown_tags: dict[tuple[str, str, str], UnlistedTag] = field(default_factory=dict)
     # (where in the schema, JSON Schema keyword, its value as JSON) -> occurrences
     constraints: dict[tuple[str, str, str], Occurrence] = field(default_factory=dict)
     # what the generated decoders said about values the walk found nothing wrong with
@@ -79,17 +100,20 @@ class Observations:
     @property
     def occurrences(self) -> int:
         """Every problem noted, counting repeats (grows with each value that has one)."""
-        return sum(
-            occurrence.count
-            for table in (
-                self.missing,
-                self.mismatches,
-                self.enum_values,
-                self.unknown_tags,
-                self.constraints,
+        return (
+            sum(
+                occurrence.count
+                for table in (
+                    self.missing,
+                    self.mismatches,
+                    self.enum_values,
+                    self.constraints,
+                )
+                for occurrence in table.values()
             )
-            for occurrence in table.values()
-        ) + sum(unknown.occurrence.count for unknown in self.unknown_keys.values())
+            + sum(unknown.occurrence.count for unknown in self.unknown_keys.values())
+            + sum(unlisted.occurrence.count for unlisted in self.unknown_tags.values())
+        )
 
     @property
     def differences(self) -> int:
@@ -165,15 +189,17 @@ class Observer:
         try:
             member = choose_member(union, value, place.path)
         except NoMember:
-            tag = union.tag
+            tag = union.tag or union.open_tag
             if tag is not None and isinstance(value, dict) and tag in value:
-                key = (union.name, tag, _json(value[tag]))
-                self.seen.unknown_tags.setdefault(key, Occurrence()).add(
-                    value[tag], str(place.at(segment(tag)))
+                unlisted = self.seen.unknown_tags.setdefault(
+                    (union.name, tag, _json(value[tag])), UnlistedTag()
                 )
-            elif tag is not None and isinstance(value, dict):
-                self.seen.missing.setdefault((union.name, tag), Occurrence()).add(
-                    None, str(place.at(segment(tag)))
+                if union.unknown is not None and isinstance(value[tag], str):
+                    unlisted.kept = union.unknown
+                unlisted.add(value, str(place.at(segment(tag))))
+            elif union.tag is not None and isinstance(value, dict):
+                self.seen.missing.setdefault((union.name, union.tag), Occurrence()).add(
+                    None, str(place.at(segment(union.tag)))
                 )
             elif isinstance(value, dict) and union.tag is None:
                 self._mismatch(

@@ -3,23 +3,26 @@
 New keys become optional properties with types inferred from the values seen
 (or `x-aliases` of a declared key spelled the same apart from case and
 underscores); unlisted enum values are appended to the enum; required keys
-some values lacked are dropped from `required`. What needs a human (unknown
-tags, type mismatches, broken constraints and what a relaxation would be) is
-listed as comments. Mappings merge, lists replace.
+some values lacked are dropped from `required`; a string tag no member lists
+(kept by an open union, or rejected) becomes a drafted member record, built from
+the values that carried it, and is added to the union's `oneOf`. What needs a
+human (type mismatches, tags that are not strings, broken constraints and what a
+relaxation would be) is listed as comments. Mappings merge, lists replace.
 """
 
 from __future__ import annotations
 
 import io
+import json
 from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedSeq
 
-from generator import ir
+from generator import ir, naming
 from generator.validate import resolve_pointer
 from generator.workflow.drift import DriftReport
-from generator.workflow.observe import ValueSummary
+from generator.workflow.observe import UnlistedTag, ValueSummary
 from generator.workflow.schemas import Schema
 
 
@@ -30,8 +33,7 @@ def suggest(schema: Schema, report: DriftReport) -> str:
     aliased = _new_keys(schema, report, fragment)
     _enum_values(schema, report, fragment)
     _required(schema, report, fragment, notes, aliased)
-    for union, key, value in sorted(report.seen.unknown_tags):
-        notes.append(f"{union}: add a member type for {key} = {value}")
+    _new_members(schema, report, fragment, notes)
     for where, expected, got in sorted(report.seen.mismatches):
         notes.append(f"{where}: declared {expected}, recorded {got}")
     for (where, keyword, bound), occurrence in sorted(report.seen.constraints.items()):
@@ -72,6 +74,115 @@ def _new_keys(
             f"recorded {owner} value(s)."
         )
     return aliased
+
+
+def _new_members(
+    schema: Schema, report: DriftReport, fragment: dict[str, Any], notes: list[str]
+) -> None:
+    """A drafted member record for every unlisted string tag, appended to its union's options."""
+    taken = {named.name for named in schema.module.types}
+    added: dict[str, list[str]] = {}
+    for (union_name, key, value_json), unlisted in sorted(report.seen.unknown_tags.items()):
+        union = schema.module.get(union_name)
+        value = unlisted.occurrence.example.get(key) if unlisted.occurrence.count else None
+        if (
+            not isinstance(union, ir.UnionType)
+            or union.source is None
+            or not isinstance(value, str)
+        ):
+            notes.append(f"{union_name}: add a member type for {key} = {value_json}")
+            continue
+        name = _member_name(value, union_name, taken)
+        taken.add(name)
+        base = _tokens(union.source.pointer)
+        member = _draft_member(schema, union, key, value, unlisted)
+        _node(fragment, [*base[:-1], name]).update(member)
+        added.setdefault(union_name, []).append(name)
+    for union_name, names in added.items():
+        union = schema.module.get(union_name)
+        assert union.source is not None
+        base = _tokens(union.source.pointer)
+        container = "#/" + "/".join(base[:-1]) + "/"
+        data = resolve_pointer(schema.document.data, union.source.pointer)
+        keyword = "anyOf" if isinstance(data, dict) and "anyOf" in data else "oneOf"
+        current = data.get(keyword) if isinstance(data, dict) else None
+        listed = [dict(option) for option in current] if isinstance(current, list) else []
+        _node(fragment, base)[keyword] = [*listed, *({"$ref": container + n} for n in names)]
+
+
+def _member_name(value: str, union: str, taken: set[str]) -> str:
+    """`teleport_started` in SystemEvent → `TeleportStartedSystemEvent` (unique in the module)."""
+    stem = naming.pascal_case(value)
+    name = stem if stem.endswith(union) else stem + union
+    candidate, number = name, 2
+    while candidate in taken:
+        candidate, number = f"{name}{number}", number + 1
+    return candidate
+
+
+def _draft_member(
+    schema: Schema, union: ir.UnionType, key: str, value: str, unlisted: UnlistedTag
+) -> dict[str, Any]:
+    """An object schema taking every value seen with this tag: the tag as a const, the
+    tags every member of the union shares (a nested union's parent tag) as consts, keys
+    present in every value required, types inferred."""
+    count = unlisted.occurrence.count
+    shared = _shared_tags(schema.module, union.name, key)
+    properties: dict[str, Any] = {key: {"const": value}}
+    required = [key]
+    for name, const in shared.items():
+        properties[name] = {"const": const}
+        required.append(name)
+    for name, seen in unlisted.keys.items():
+        if name in properties:
+            continue
+        properties[name] = infer(seen.summary)
+        if seen.occurrence.count == count:
+            required.append(name)
+    return {
+        "description": f"Drafted by polytype drift from {count} recorded value(s) "
+        f"with {key} = {json.dumps(value, ensure_ascii=False)}; review before merging.",
+        "type": "object",
+        "properties": properties,
+        "required": required,
+    }
+
+
+def _shared_tags(module: ir.Module, union: str, key: str) -> dict[str, str | int | bool]:
+    """Tag fields other than `key` on which every record of the union agrees."""
+    records = _leaf_records(module, union, frozenset())
+    if not records:
+        return {}
+    shared: dict[str, str | int | bool] = {}
+    for item in records[0].tag_fields:
+        if item.json_key == key or not isinstance(item.type, ir.LiteralValue):
+            continue
+        literal = item.type.value
+        if all(
+            any(
+                other.json_key == item.json_key
+                and isinstance(other.type, ir.LiteralValue)
+                and type(other.type.value) is type(literal)
+                and other.type.value == literal
+                for other in record.tag_fields
+            )
+            for record in records
+        ):
+            shared[item.json_key] = literal
+    return shared
+
+
+def _leaf_records(module: ir.Module, name: str, seen: frozenset[str]) -> list[ir.Record]:
+    named = module.get(name)
+    if isinstance(named, ir.Record):
+        return [named]
+    if isinstance(named, ir.UnionType) and name not in seen:
+        return [
+            record
+            for member in named.members
+            for record in _leaf_records(module, member, seen | {name})
+        ]
+    return []
 
 
 def _enum_values(schema: Schema, report: DriftReport, fragment: dict[str, Any]) -> None:

@@ -81,6 +81,11 @@ _ALL = (
     Rule("ENUM_VALUE_REMOVED", "WIRE", "An enum value was removed: data using it is rejected."),
     Rule("UNION_MEMBER_REMOVED", "WIRE", "A member was removed from a union."),
     Rule(
+        "UNION_CLOSED",
+        "WIRE",
+        "A union no longer keeps unlisted tags (x-unknown): values it kept are now rejected.",
+    ),
+    Rule(
         "EXTRA_KEYS_FORBIDDEN",
         "WIRE",
         "A record now forbids unknown keys (additionalProperties: false).",
@@ -105,6 +110,11 @@ _ALL = (
     Rule("ALIAS_ADDED", "ADDITION", "A spelling was added to x-aliases."),
     Rule("ENUM_VALUE_ADDED", "ADDITION", "An enum value was added."),
     Rule("UNION_MEMBER_ADDED", "ADDITION", "A member was added to a union."),
+    Rule(
+        "UNION_OPENED",
+        "ADDITION",
+        "A union now keeps unlisted tags (x-unknown: keep) in an Unknown<Union> member.",
+    ),
     Rule(
         "EXTRA_KEYS_ALLOWED",
         "ADDITION",

@@ -57,9 +57,15 @@ def project_schema(project: Project, name: str) -> Schema:
 
 def schema_file(path: Path, display_path: str, project: Project | None = None) -> Schema:
     """Load, validate and lower one schema file (``InputError`` if invalid); strict unless
-    the project says otherwise."""
+    the project says otherwise, with the project's `unknown-tags` default."""
     strict = project.strict if project is not None else True
-    read = read_schema(path, display_path, strict, project.ref_map if project else None)
+    read = read_schema(
+        path,
+        display_path,
+        strict,
+        project.ref_map if project else None,
+        project.unknown_tags if project else "reject",
+    )
     return Schema(read.module, read.document)
 
 

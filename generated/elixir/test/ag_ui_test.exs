@@ -8,7 +8,7 @@ defmodule AgUi.PolytypeRoundTripTest do
   import PolytypeGenerated.TestSupport
 
   test "the module has fixtures" do
-    assert 270 > 0, "no valid fixtures for ag_ui"
+    assert 274 > 0, "no valid fixtures for ag_ui"
   end
 
   describe "valid fixtures round-trip" do
@@ -279,6 +279,14 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.Event, "ag_ui/Event/tool_call_start.json")
     end
 
+    test "Event/unlisted_lowercase_type.json" do
+      assert_round_trip(AgUi.Event, "ag_ui/Event/unlisted_lowercase_type.json")
+    end
+
+    test "Event/unlisted_unknown_type.json" do
+      assert_round_trip(AgUi.Event, "ag_ui/Event/unlisted_unknown_type.json")
+    end
+
     test "EventType/custom.json" do
       assert_round_trip(AgUi.EventType, "ag_ui/EventType/custom.json")
     end
@@ -430,6 +438,10 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(AgUi.Message, "ag_ui/Message/seed_user.json")
     end
 
+    test "Message/unlisted_unknown_role.json" do
+      assert_round_trip(AgUi.Message, "ag_ui/Message/unlisted_unknown_role.json")
+    end
+
     test "Message/user_parts.json" do
       assert_round_trip(AgUi.Message, "ag_ui/Message/user_parts.json")
     end
@@ -469,6 +481,13 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_round_trip(
         AgUi.MessagesSnapshotEvent,
         "ag_ui/MessagesSnapshotEvent/seed_messages.json"
+      )
+    end
+
+    test "MessagesSnapshotEvent/unlisted_bad_role.json" do
+      assert_round_trip(
+        AgUi.MessagesSnapshotEvent,
+        "ag_ui/MessagesSnapshotEvent/unlisted_bad_role.json"
       )
     end
 
@@ -1365,8 +1384,8 @@ defmodule AgUi.PolytypeRoundTripTest do
       )
     end
 
-    test "Event/invalid/lowercase_type.json" do
-      assert_rejected(AgUi.Event, "ag_ui/Event/invalid/lowercase_type.json", "$.type")
+    test "Event/invalid/known_tag_wrong_shape.json" do
+      assert_rejected(AgUi.Event, "ag_ui/Event/invalid/known_tag_wrong_shape.json", "$.messageId")
     end
 
     test "Event/invalid/missing_type.json" do
@@ -1377,8 +1396,8 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_rejected(AgUi.Event, "ag_ui/Event/invalid/snake_case_thread_id.json", "$.threadId")
     end
 
-    test "Event/invalid/unknown_type.json" do
-      assert_rejected(AgUi.Event, "ag_ui/Event/invalid/unknown_type.json", "$.type")
+    test "Event/invalid/tag_not_string.json" do
+      assert_rejected(AgUi.Event, "ag_ui/Event/invalid/tag_not_string.json", "$.type")
     end
 
     test "EventType/invalid/lowercase.json" do
@@ -1437,8 +1456,16 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_rejected(AgUi.Interrupt, "ag_ui/Interrupt/invalid/missing_id.json", "$.id")
     end
 
+    test "Message/invalid/known_tag_wrong_shape.json" do
+      assert_rejected(AgUi.Message, "ag_ui/Message/invalid/known_tag_wrong_shape.json", "$.id")
+    end
+
     test "Message/invalid/missing_role.json" do
       assert_rejected(AgUi.Message, "ag_ui/Message/invalid/missing_role.json", "$.role")
+    end
+
+    test "Message/invalid/tag_not_string.json" do
+      assert_rejected(AgUi.Message, "ag_ui/Message/invalid/tag_not_string.json", "$.role")
     end
 
     test "Message/invalid/tool_missing_tool_call_id.json" do
@@ -1449,19 +1476,15 @@ defmodule AgUi.PolytypeRoundTripTest do
       )
     end
 
-    test "Message/invalid/unknown_role.json" do
-      assert_rejected(AgUi.Message, "ag_ui/Message/invalid/unknown_role.json", "$.role")
-    end
-
     test "Messages/invalid/not_array.json" do
       assert_rejected(AgUi.Messages, "ag_ui/Messages/invalid/not_array.json", "$")
     end
 
-    test "MessagesSnapshotEvent/invalid/bad_role.json" do
+    test "MessagesSnapshotEvent/invalid/known_role_wrong_shape.json" do
       assert_rejected(
         AgUi.MessagesSnapshotEvent,
-        "ag_ui/MessagesSnapshotEvent/invalid/bad_role.json",
-        "$.messages[0].role"
+        "ag_ui/MessagesSnapshotEvent/invalid/known_role_wrong_shape.json",
+        "$.messages[0].id"
       )
     end
 
@@ -2009,7 +2032,11 @@ defmodule AgUi.PolytypeAtomSafetyTest do
   end
 
   test "unknown Message tag" do
-    assert_no_new_atoms(AgUi.Message, "{\"role\": \"__POLYTYPE_UNKNOWN__\"}", "$.role")
+    assert_kept_without_new_atoms(
+      AgUi.Message,
+      "{\"role\": \"__POLYTYPE_UNKNOWN__\"}",
+      AgUi.UnknownMessage
+    )
   end
 
   test "unknown InputContentSource tag" do
@@ -2021,7 +2048,11 @@ defmodule AgUi.PolytypeAtomSafetyTest do
   end
 
   test "unknown Event tag" do
-    assert_no_new_atoms(AgUi.Event, "{\"type\": \"__POLYTYPE_UNKNOWN__\"}", "$.type")
+    assert_kept_without_new_atoms(
+      AgUi.Event,
+      "{\"type\": \"__POLYTYPE_UNKNOWN__\"}",
+      AgUi.UnknownEvent
+    )
   end
 
   test "unseen keys and strings in the fixtures create no atoms" do
@@ -2086,6 +2117,8 @@ defmodule AgUi.PolytypeAtomSafetyTest do
       {AgUi.Event, "ag_ui/Event/tool_call_end.json"},
       {AgUi.Event, "ag_ui/Event/tool_call_result.json"},
       {AgUi.Event, "ag_ui/Event/tool_call_start.json"},
+      {AgUi.Event, "ag_ui/Event/unlisted_lowercase_type.json"},
+      {AgUi.Event, "ag_ui/Event/unlisted_unknown_type.json"},
       {AgUi.EventType, "ag_ui/EventType/custom.json"},
       {AgUi.EventType, "ag_ui/EventType/messages_snapshot.json"},
       {AgUi.EventType, "ag_ui/EventType/run_started.json"},
@@ -2123,6 +2156,7 @@ defmodule AgUi.PolytypeAtomSafetyTest do
       {AgUi.Message, "ag_ui/Message/seed_system.json"},
       {AgUi.Message, "ag_ui/Message/seed_tool.json"},
       {AgUi.Message, "ag_ui/Message/seed_user.json"},
+      {AgUi.Message, "ag_ui/Message/unlisted_unknown_role.json"},
       {AgUi.Message, "ag_ui/Message/user_parts.json"},
       {AgUi.Messages, "ag_ui/Messages/empty.json"},
       {AgUi.Messages, "ag_ui/Messages/recorded_llamaindex.json"},
@@ -2132,6 +2166,7 @@ defmodule AgUi.PolytypeAtomSafetyTest do
       {AgUi.MessagesSnapshotEvent, "ag_ui/MessagesSnapshotEvent/empty.json"},
       {AgUi.MessagesSnapshotEvent, "ag_ui/MessagesSnapshotEvent/recorded_llamaindex.json"},
       {AgUi.MessagesSnapshotEvent, "ag_ui/MessagesSnapshotEvent/seed_messages.json"},
+      {AgUi.MessagesSnapshotEvent, "ag_ui/MessagesSnapshotEvent/unlisted_bad_role.json"},
       {AgUi.RawEvent, "ag_ui/RawEvent/null_event.json"},
       {AgUi.RawEvent, "ag_ui/RawEvent/openai_chunk.json"},
       {AgUi.RawEvent, "ag_ui/RawEvent/string_event.json"},

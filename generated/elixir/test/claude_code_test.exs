@@ -8,7 +8,7 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
   import PolytypeGenerated.TestSupport
 
   test "the module has fixtures" do
-    assert 320 > 0, "no valid fixtures for claude_code"
+    assert 326 > 0, "no valid fixtures for claude_code"
   end
 
   describe "valid fixtures round-trip" do
@@ -59,6 +59,13 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(
         ClaudeCode.Message.AssistantMessage,
         "claude_code/AssistantMessage/synthetic_local_command.json"
+      )
+    end
+
+    test "AssistantMessage/unlisted_unknown_block_type.json" do
+      assert_round_trip(
+        ClaudeCode.Message.AssistantMessage,
+        "claude_code/AssistantMessage/unlisted_unknown_block_type.json"
       )
     end
 
@@ -285,6 +292,13 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
 
     test "ContentBlock/tool_use.json" do
       assert_round_trip(ClaudeCode.ContentBlock, "claude_code/ContentBlock/tool_use.json")
+    end
+
+    test "ContentBlock/unlisted_unknown_type.json" do
+      assert_round_trip(
+        ClaudeCode.ContentBlock,
+        "claude_code/ContentBlock/unlisted_unknown_type.json"
+      )
     end
 
     test "ControlCanUseToolRequest/full.json" do
@@ -915,6 +929,17 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.Message, "claude_code/Message/tool_progress.json")
     end
 
+    test "Message/unlisted_unknown_system_subtype.json" do
+      assert_round_trip(
+        ClaudeCode.Message,
+        "claude_code/Message/unlisted_unknown_system_subtype.json"
+      )
+    end
+
+    test "Message/unlisted_unknown_type.json" do
+      assert_round_trip(ClaudeCode.Message, "claude_code/Message/unlisted_unknown_type.json")
+    end
+
     test "Message/user_stdin.json" do
       assert_round_trip(ClaudeCode.Message, "claude_code/Message/user_stdin.json")
     end
@@ -1464,6 +1489,13 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.SystemEvent, "claude_code/SystemEvent/task_started.json")
     end
 
+    test "SystemEvent/unlisted_unknown_subtype.json" do
+      assert_round_trip(
+        ClaudeCode.SystemEvent,
+        "claude_code/SystemEvent/unlisted_unknown_subtype.json"
+      )
+    end
+
     test "SystemMessage/minimal.json" do
       assert_round_trip(
         ClaudeCode.Message.SystemMessage,
@@ -1899,6 +1931,13 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.UserMessageBody, "claude_code/UserMessageBody/unicode.json")
     end
 
+    test "UserMessageBody/unlisted_unknown_block.json" do
+      assert_round_trip(
+        ClaudeCode.UserMessageBody,
+        "claude_code/UserMessageBody/unlisted_unknown_block.json"
+      )
+    end
+
     test "UserType/ant.json" do
       assert_round_trip(ClaudeCode.UserType, "claude_code/UserType/ant.json")
     end
@@ -1938,14 +1977,6 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
         ClaudeCode.Message.AssistantMessage,
         "claude_code/AssistantMessage/invalid/missing_message.json",
         "$.message"
-      )
-    end
-
-    test "AssistantMessage/invalid/unknown_block_type.json" do
-      assert_rejected(
-        ClaudeCode.Message.AssistantMessage,
-        "claude_code/AssistantMessage/invalid/unknown_block_type.json",
-        "$.message.content[0].type"
       )
     end
 
@@ -2077,6 +2108,14 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
+    test "ContentBlock/invalid/known_tag_wrong_shape.json" do
+      assert_rejected(
+        ClaudeCode.ContentBlock,
+        "claude_code/ContentBlock/invalid/known_tag_wrong_shape.json",
+        "$.text"
+      )
+    end
+
     test "ContentBlock/invalid/not_object.json" do
       assert_rejected(
         ClaudeCode.ContentBlock,
@@ -2085,10 +2124,10 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
-    test "ContentBlock/invalid/unknown_type.json" do
+    test "ContentBlock/invalid/tag_not_string.json" do
       assert_rejected(
         ClaudeCode.ContentBlock,
-        "claude_code/ContentBlock/invalid/unknown_type.json",
+        "claude_code/ContentBlock/invalid/tag_not_string.json",
         "$.type"
       )
     end
@@ -2377,6 +2416,14 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
+    test "Message/invalid/known_tag_wrong_shape.json" do
+      assert_rejected(
+        ClaudeCode.Message,
+        "claude_code/Message/invalid/known_tag_wrong_shape.json",
+        "$.session_id"
+      )
+    end
+
     test "Message/invalid/missing_type.json" do
       assert_rejected(
         ClaudeCode.Message,
@@ -2393,6 +2440,14 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
+    test "Message/invalid/tag_not_string.json" do
+      assert_rejected(
+        ClaudeCode.Message,
+        "claude_code/Message/invalid/tag_not_string.json",
+        "$.type"
+      )
+    end
+
     test "Message/invalid/task_started_incomplete.json" do
       assert_rejected(
         ClaudeCode.Message,
@@ -2406,22 +2461,6 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
         ClaudeCode.Message,
         "claude_code/Message/invalid/tool_progress_incomplete.json",
         "$.parent_tool_use_id"
-      )
-    end
-
-    test "Message/invalid/unknown_system_subtype.json" do
-      assert_rejected(
-        ClaudeCode.Message,
-        "claude_code/Message/invalid/unknown_system_subtype.json",
-        "$.subtype"
-      )
-    end
-
-    test "Message/invalid/unknown_type.json" do
-      assert_rejected(
-        ClaudeCode.Message,
-        "claude_code/Message/invalid/unknown_type.json",
-        "$.type"
       )
     end
 
@@ -2725,6 +2764,14 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
+    test "SystemEvent/invalid/known_tag_wrong_shape.json" do
+      assert_rejected(
+        ClaudeCode.SystemEvent,
+        "claude_code/SystemEvent/invalid/known_tag_wrong_shape.json",
+        "$.direction"
+      )
+    end
+
     test "SystemEvent/invalid/missing_subtype.json" do
       assert_rejected(
         ClaudeCode.SystemEvent,
@@ -2733,10 +2780,10 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
-    test "SystemEvent/invalid/unknown_subtype.json" do
+    test "SystemEvent/invalid/tag_not_string.json" do
       assert_rejected(
         ClaudeCode.SystemEvent,
-        "claude_code/SystemEvent/invalid/unknown_subtype.json",
+        "claude_code/SystemEvent/invalid/tag_not_string.json",
         "$.subtype"
       )
     end
@@ -2997,14 +3044,6 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
-    test "UserMessageBody/invalid/unknown_block.json" do
-      assert_rejected(
-        ClaudeCode.UserMessageBody,
-        "claude_code/UserMessageBody/invalid/unknown_block.json",
-        "$.content[0].type"
-      )
-    end
-
     test "UserType/invalid/unknown.json" do
       assert_rejected(ClaudeCode.UserType, "claude_code/UserType/invalid/unknown.json", "$")
     end
@@ -3065,14 +3104,18 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
   end
 
   test "unknown Message tag" do
-    assert_no_new_atoms(ClaudeCode.Message, "{\"type\": \"__POLYTYPE_UNKNOWN__\"}", "$.type")
+    assert_kept_without_new_atoms(
+      ClaudeCode.Message,
+      "{\"type\": \"__POLYTYPE_UNKNOWN__\"}",
+      ClaudeCode.UnknownMessage
+    )
   end
 
   test "unknown SystemEvent tag" do
-    assert_no_new_atoms(
+    assert_kept_without_new_atoms(
       ClaudeCode.SystemEvent,
       "{\"subtype\": \"__POLYTYPE_UNKNOWN__\"}",
-      "$.subtype"
+      ClaudeCode.UnknownSystemEvent
     )
   end
 
@@ -3085,7 +3128,11 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
   end
 
   test "unknown ContentBlock tag" do
-    assert_no_new_atoms(ClaudeCode.ContentBlock, "{\"type\": \"__POLYTYPE_UNKNOWN__\"}", "$.type")
+    assert_kept_without_new_atoms(
+      ClaudeCode.ContentBlock,
+      "{\"type\": \"__POLYTYPE_UNKNOWN__\"}",
+      ClaudeCode.UnknownContentBlock
+    )
   end
 
   test "unknown ControlRequestBody tag" do
@@ -3145,6 +3192,8 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.Message.AssistantMessage, "claude_code/AssistantMessage/seed_example.json"},
       {ClaudeCode.Message.AssistantMessage,
        "claude_code/AssistantMessage/synthetic_local_command.json"},
+      {ClaudeCode.Message.AssistantMessage,
+       "claude_code/AssistantMessage/unlisted_unknown_block_type.json"},
       {ClaudeCode.AssistantMessageBody, "claude_code/AssistantMessageBody/content_only.json"},
       {ClaudeCode.AssistantMessageBody, "claude_code/AssistantMessageBody/recorded_text.json"},
       {ClaudeCode.AssistantMessageBody, "claude_code/AssistantMessageBody/seed_example.json"},
@@ -3193,6 +3242,7 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.ContentBlock, "claude_code/ContentBlock/thinking.json"},
       {ClaudeCode.ContentBlock, "claude_code/ContentBlock/tool_result.json"},
       {ClaudeCode.ContentBlock, "claude_code/ContentBlock/tool_use.json"},
+      {ClaudeCode.ContentBlock, "claude_code/ContentBlock/unlisted_unknown_type.json"},
       {ClaudeCode.ControlCanUseToolRequest, "claude_code/ControlCanUseToolRequest/full.json"},
       {ClaudeCode.ControlCanUseToolRequest, "claude_code/ControlCanUseToolRequest/minimal.json"},
       {ClaudeCode.ControlCanUseToolRequest,
@@ -3323,6 +3373,8 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.Message, "claude_code/Message/task_progress.json"},
       {ClaudeCode.Message, "claude_code/Message/task_started.json"},
       {ClaudeCode.Message, "claude_code/Message/tool_progress.json"},
+      {ClaudeCode.Message, "claude_code/Message/unlisted_unknown_system_subtype.json"},
+      {ClaudeCode.Message, "claude_code/Message/unlisted_unknown_type.json"},
       {ClaudeCode.Message, "claude_code/Message/user_stdin.json"},
       {ClaudeCode.MessageType, "claude_code/MessageType/control_response.json"},
       {ClaudeCode.MessageType, "claude_code/MessageType/rate_limit_event.json"},
@@ -3431,6 +3483,7 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.SystemEvent, "claude_code/SystemEvent/task_notification.json"},
       {ClaudeCode.SystemEvent, "claude_code/SystemEvent/task_progress.json"},
       {ClaudeCode.SystemEvent, "claude_code/SystemEvent/task_started.json"},
+      {ClaudeCode.SystemEvent, "claude_code/SystemEvent/unlisted_unknown_subtype.json"},
       {ClaudeCode.Message.SystemMessage, "claude_code/SystemMessage/minimal.json"},
       {ClaudeCode.Message.SystemMessage, "claude_code/SystemMessage/nulls_and_unicode.json"},
       {ClaudeCode.Message.SystemMessage, "claude_code/SystemMessage/recorded_init.json"},
@@ -3504,6 +3557,7 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.UserMessageBody, "claude_code/UserMessageBody/recorded_tool_result.json"},
       {ClaudeCode.UserMessageBody, "claude_code/UserMessageBody/seed_example.json"},
       {ClaudeCode.UserMessageBody, "claude_code/UserMessageBody/unicode.json"},
+      {ClaudeCode.UserMessageBody, "claude_code/UserMessageBody/unlisted_unknown_block.json"},
       {ClaudeCode.UserType, "claude_code/UserType/ant.json"},
       {ClaudeCode.UserType, "claude_code/UserType/external.json"}
     ]

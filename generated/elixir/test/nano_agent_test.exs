@@ -8,7 +8,7 @@ defmodule NanoAgent.PolytypeRoundTripTest do
   import PolytypeGenerated.TestSupport
 
   test "the module has fixtures" do
-    assert 118 > 0, "no valid fixtures for nano_agent"
+    assert 122 > 0, "no valid fixtures for nano_agent"
   end
 
   describe "valid fixtures round-trip" do
@@ -93,6 +93,13 @@ defmodule NanoAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "ContentBlock/unlisted_unknown_tag.json" do
+      assert_round_trip(
+        NanoAgent.ContentBlock,
+        "nano_agent/ContentBlock/unlisted_unknown_tag.json"
+      )
+    end
+
     test "ImageContent/jpeg.json" do
       assert_round_trip(NanoAgent.ImageContent, "nano_agent/ImageContent/jpeg.json")
     end
@@ -144,6 +151,10 @@ defmodule NanoAgent.PolytypeRoundTripTest do
       assert_round_trip(NanoAgent.Message, "nano_agent/Message/seed_example.json")
     end
 
+    test "Message/unlisted_block_unknown_tag.json" do
+      assert_round_trip(NanoAgent.Message, "nano_agent/Message/unlisted_block_unknown_tag.json")
+    end
+
     test "Message/user_with_image.json" do
       assert_round_trip(NanoAgent.Message, "nano_agent/Message/user_with_image.json")
     end
@@ -174,6 +185,10 @@ defmodule NanoAgent.PolytypeRoundTripTest do
 
     test "NodeData/tool_execution.json" do
       assert_round_trip(NanoAgent.NodeData, "nano_agent/NodeData/tool_execution.json")
+    end
+
+    test "NodeData/unlisted_checkpoint.json" do
+      assert_round_trip(NanoAgent.NodeData, "nano_agent/NodeData/unlisted_checkpoint.json")
     end
 
     test "PendingEdit/explicit_defaults.json" do
@@ -236,6 +251,10 @@ defmodule NanoAgent.PolytypeRoundTripTest do
 
     test "Response/unicode.json" do
       assert_round_trip(NanoAgent.Response, "nano_agent/Response/unicode.json")
+    end
+
+    test "Response/unlisted_block_unknown_tag.json" do
+      assert_round_trip(NanoAgent.Response, "nano_agent/Response/unlisted_block_unknown_tag.json")
     end
 
     test "Role/assistant.json" do
@@ -591,6 +610,14 @@ defmodule NanoAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "ContentBlock/invalid/known_tag_wrong_shape.json" do
+      assert_rejected(
+        NanoAgent.ContentBlock,
+        "nano_agent/ContentBlock/invalid/known_tag_wrong_shape.json",
+        "$.encrypted_content"
+      )
+    end
+
     test "ContentBlock/invalid/member_missing_input.json" do
       assert_rejected(
         NanoAgent.ContentBlock,
@@ -615,10 +642,10 @@ defmodule NanoAgent.PolytypeRoundTripTest do
       )
     end
 
-    test "ContentBlock/invalid/unknown_tag.json" do
+    test "ContentBlock/invalid/tag_not_string.json" do
       assert_rejected(
         NanoAgent.ContentBlock,
-        "nano_agent/ContentBlock/invalid/unknown_tag.json",
+        "nano_agent/ContentBlock/invalid/tag_not_string.json",
         "$.type"
       )
     end
@@ -643,14 +670,6 @@ defmodule NanoAgent.PolytypeRoundTripTest do
       assert_rejected(NanoAgent.Message, "nano_agent/Message/invalid/bad_role.json", "$.role")
     end
 
-    test "Message/invalid/block_unknown_tag.json" do
-      assert_rejected(
-        NanoAgent.Message,
-        "nano_agent/Message/invalid/block_unknown_tag.json",
-        "$.content[0].type"
-      )
-    end
-
     test "Message/invalid/content_number.json" do
       assert_rejected(
         NanoAgent.Message,
@@ -673,6 +692,14 @@ defmodule NanoAgent.PolytypeRoundTripTest do
 
     test "NodeData/invalid/array.json" do
       assert_rejected(NanoAgent.NodeData, "nano_agent/NodeData/invalid/array.json", "$")
+    end
+
+    test "NodeData/invalid/known_tag_wrong_shape.json" do
+      assert_rejected(
+        NanoAgent.NodeData,
+        "nano_agent/NodeData/invalid/known_tag_wrong_shape.json",
+        "$.role"
+      )
     end
 
     test "NodeData/invalid/message_bad_role.json" do
@@ -701,6 +728,10 @@ defmodule NanoAgent.PolytypeRoundTripTest do
         "nano_agent/NodeData/invalid/sub_graph_missing_tool_use_id.json",
         "$.tool_use_id"
       )
+    end
+
+    test "NodeData/invalid/tag_not_string.json" do
+      assert_rejected(NanoAgent.NodeData, "nano_agent/NodeData/invalid/tag_not_string.json", "$")
     end
 
     test "NodeData/invalid/tool_execution_missing_result.json" do
@@ -785,14 +816,6 @@ defmodule NanoAgent.PolytypeRoundTripTest do
 
     test "Response/invalid/bad_role.json" do
       assert_rejected(NanoAgent.Response, "nano_agent/Response/invalid/bad_role.json", "$.role")
-    end
-
-    test "Response/invalid/block_unknown_tag.json" do
-      assert_rejected(
-        NanoAgent.Response,
-        "nano_agent/Response/invalid/block_unknown_tag.json",
-        "$.content[0].type"
-      )
     end
 
     test "Response/invalid/missing_stop_reason.json" do
@@ -1307,11 +1330,23 @@ defmodule NanoAgent.PolytypeAtomSafetyTest do
   end
 
   test "unknown ContentBlock tag" do
-    assert_no_new_atoms(NanoAgent.ContentBlock, "{\"type\": \"__POLYTYPE_UNKNOWN__\"}", "$.type")
+    assert_kept_without_new_atoms(
+      NanoAgent.ContentBlock,
+      "{\"type\": \"__POLYTYPE_UNKNOWN__\"}",
+      NanoAgent.UnknownContentBlock
+    )
   end
 
   test "unknown Role value" do
     assert_no_new_atoms(NanoAgent.Role, "\"__POLYTYPE_UNKNOWN__\"", "$")
+  end
+
+  test "unknown NodeData tag" do
+    assert_kept_without_new_atoms(
+      NanoAgent.NodeData,
+      "{\"type\": \"__POLYTYPE_UNKNOWN__\"}",
+      NanoAgent.UnknownNodeData
+    )
   end
 
   test "unknown TaskStatus value" do
@@ -1341,6 +1376,7 @@ defmodule NanoAgent.PolytypeAtomSafetyTest do
       {NanoAgent.ContentBlock, "nano_agent/ContentBlock/tool_result.json"},
       {NanoAgent.ContentBlock, "nano_agent/ContentBlock/tool_use.json"},
       {NanoAgent.ContentBlock, "nano_agent/ContentBlock/tool_use_null_input.json"},
+      {NanoAgent.ContentBlock, "nano_agent/ContentBlock/unlisted_unknown_tag.json"},
       {NanoAgent.ImageContent, "nano_agent/ImageContent/jpeg.json"},
       {NanoAgent.ImageContent, "nano_agent/ImageContent/jpeg_photo.json"},
       {NanoAgent.ImageContent, "nano_agent/ImageContent/webp.json"},
@@ -1353,6 +1389,7 @@ defmodule NanoAgent.PolytypeAtomSafetyTest do
       {NanoAgent.Message, "nano_agent/Message/empty_string.json"},
       {NanoAgent.Message, "nano_agent/Message/seed_assistant_blocks.json"},
       {NanoAgent.Message, "nano_agent/Message/seed_example.json"},
+      {NanoAgent.Message, "nano_agent/Message/unlisted_block_unknown_tag.json"},
       {NanoAgent.Message, "nano_agent/Message/user_with_image.json"},
       {NanoAgent.NodeData, "nano_agent/NodeData/message_blocks.json"},
       {NanoAgent.NodeData, "nano_agent/NodeData/seed_example.json"},
@@ -1361,6 +1398,7 @@ defmodule NanoAgent.PolytypeAtomSafetyTest do
       {NanoAgent.NodeData, "nano_agent/NodeData/system_prompt.json"},
       {NanoAgent.NodeData, "nano_agent/NodeData/tool_definitions.json"},
       {NanoAgent.NodeData, "nano_agent/NodeData/tool_execution.json"},
+      {NanoAgent.NodeData, "nano_agent/NodeData/unlisted_checkpoint.json"},
       {NanoAgent.PendingEdit, "nano_agent/PendingEdit/explicit_defaults.json"},
       {NanoAgent.PendingEdit, "nano_agent/PendingEdit/replace_all_unicode.json"},
       {NanoAgent.PendingEdit, "nano_agent/PendingEdit/typical.json"},
@@ -1375,6 +1413,7 @@ defmodule NanoAgent.PolytypeAtomSafetyTest do
       {NanoAgent.Response, "nano_agent/Response/tool_use_with_thinking.json"},
       {NanoAgent.Response, "nano_agent/Response/typical.json"},
       {NanoAgent.Response, "nano_agent/Response/unicode.json"},
+      {NanoAgent.Response, "nano_agent/Response/unlisted_block_unknown_tag.json"},
       {NanoAgent.Role, "nano_agent/Role/assistant.json"},
       {NanoAgent.Role, "nano_agent/Role/user.json"},
       {NanoAgent.StopReason, "nano_agent/StopReason/explicit_default_usage.json"},

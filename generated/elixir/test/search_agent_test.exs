@@ -8,7 +8,7 @@ defmodule SearchAgent.PolytypeRoundTripTest do
   import PolytypeGenerated.TestSupport
 
   test "the module has fixtures" do
-    assert 507 > 0, "no valid fixtures for search_agent"
+    assert 513 > 0, "no valid fixtures for search_agent"
   end
 
   describe "valid fixtures round-trip" do
@@ -719,6 +719,13 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.ContentBlock, "search_agent/ContentBlock/tool_use.json")
     end
 
+    test "ContentBlock/unlisted_unknown_tag.json" do
+      assert_round_trip(
+        SearchAgent.ContentBlock,
+        "search_agent/ContentBlock/unlisted_unknown_tag.json"
+      )
+    end
+
     test "ContentBlock/web_fetch_tool_result.json" do
       assert_round_trip(
         SearchAgent.ContentBlock,
@@ -775,6 +782,13 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "ContentBlockDelta/unlisted_unknown_tag.json" do
+      assert_round_trip(
+        SearchAgent.ContentBlockDelta,
+        "search_agent/ContentBlockDelta/unlisted_unknown_tag.json"
+      )
+    end
+
     test "ContentBlockDeltaEvent/citations_delta.json" do
       assert_round_trip(
         SearchAgent.ContentBlockDeltaEvent,
@@ -814,6 +828,13 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(
         SearchAgent.ContentBlockDeltaEvent,
         "search_agent/ContentBlockDeltaEvent/thinking_delta.json"
+      )
+    end
+
+    test "ContentBlockDeltaEvent/unlisted_delta_unknown_tag.json" do
+      assert_round_trip(
+        SearchAgent.ContentBlockDeltaEvent,
+        "search_agent/ContentBlockDeltaEvent/unlisted_delta_unknown_tag.json"
       )
     end
 
@@ -902,6 +923,13 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(
         SearchAgent.ContentBlockStartEvent,
         "search_agent/ContentBlockStartEvent/tool_use.json"
+      )
+    end
+
+    test "ContentBlockStartEvent/unlisted_block_unknown_tag.json" do
+      assert_round_trip(
+        SearchAgent.ContentBlockStartEvent,
+        "search_agent/ContentBlockStartEvent/unlisted_block_unknown_tag.json"
       )
     end
 
@@ -1136,6 +1164,13 @@ defmodule SearchAgent.PolytypeRoundTripTest do
 
     test "Message/typical.json" do
       assert_round_trip(SearchAgent.Message, "search_agent/Message/typical.json")
+    end
+
+    test "Message/unlisted_block_unknown_tag.json" do
+      assert_round_trip(
+        SearchAgent.Message,
+        "search_agent/Message/unlisted_block_unknown_tag.json"
+      )
     end
 
     test "Message/web_search.json" do
@@ -1388,6 +1423,13 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(
         SearchAgent.MessageStreamEvent,
         "search_agent/MessageStreamEvent/ping.json"
+      )
+    end
+
+    test "MessageStreamEvent/unlisted_unknown_tag.json" do
+      assert_round_trip(
+        SearchAgent.MessageStreamEvent,
+        "search_agent/MessageStreamEvent/unlisted_unknown_tag.json"
       )
     end
 
@@ -3400,6 +3442,14 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "ContentBlock/invalid/known_tag_wrong_shape.json" do
+      assert_rejected(
+        SearchAgent.ContentBlock,
+        "search_agent/ContentBlock/invalid/known_tag_wrong_shape.json",
+        "$.file_id"
+      )
+    end
+
     test "ContentBlock/invalid/member_input_null.json" do
       assert_rejected(
         SearchAgent.ContentBlock,
@@ -3416,11 +3466,19 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
-    test "ContentBlock/invalid/unknown_tag.json" do
+    test "ContentBlock/invalid/tag_not_string.json" do
       assert_rejected(
         SearchAgent.ContentBlock,
-        "search_agent/ContentBlock/invalid/unknown_tag.json",
+        "search_agent/ContentBlock/invalid/tag_not_string.json",
         "$.type"
+      )
+    end
+
+    test "ContentBlockDelta/invalid/known_tag_wrong_shape.json" do
+      assert_rejected(
+        SearchAgent.ContentBlockDelta,
+        "search_agent/ContentBlockDelta/invalid/known_tag_wrong_shape.json",
+        "$.partial_json"
       )
     end
 
@@ -3432,19 +3490,11 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
-    test "ContentBlockDelta/invalid/unknown_tag.json" do
+    test "ContentBlockDelta/invalid/tag_not_string.json" do
       assert_rejected(
         SearchAgent.ContentBlockDelta,
-        "search_agent/ContentBlockDelta/invalid/unknown_tag.json",
+        "search_agent/ContentBlockDelta/invalid/tag_not_string.json",
         "$.type"
-      )
-    end
-
-    test "ContentBlockDeltaEvent/invalid/delta_unknown_tag.json" do
-      assert_rejected(
-        SearchAgent.ContentBlockDeltaEvent,
-        "search_agent/ContentBlockDeltaEvent/invalid/delta_unknown_tag.json",
-        "$.delta.type"
       )
     end
 
@@ -3485,14 +3535,6 @@ defmodule SearchAgent.PolytypeRoundTripTest do
         SearchAgent.ContentBlockParam,
         "search_agent/ContentBlockParam/invalid/unknown_tag.json",
         "$.type"
-      )
-    end
-
-    test "ContentBlockStartEvent/invalid/block_unknown_tag.json" do
-      assert_rejected(
-        SearchAgent.ContentBlockStartEvent,
-        "search_agent/ContentBlockStartEvent/invalid/block_unknown_tag.json",
-        "$.content_block.type"
       )
     end
 
@@ -3653,14 +3695,6 @@ defmodule SearchAgent.PolytypeRoundTripTest do
         SearchAgent.Message,
         "search_agent/Message/invalid/bad_stop_reason.json",
         "$.stop_reason"
-      )
-    end
-
-    test "Message/invalid/block_unknown_tag.json" do
-      assert_rejected(
-        SearchAgent.Message,
-        "search_agent/Message/invalid/block_unknown_tag.json",
-        "$.content[0].type"
       )
     end
 
@@ -3864,10 +3898,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
-    test "MessageStreamEvent/invalid/unknown_tag.json" do
+    test "MessageStreamEvent/invalid/tag_not_string.json" do
       assert_rejected(
         SearchAgent.MessageStreamEvent,
-        "search_agent/MessageStreamEvent/invalid/unknown_tag.json",
+        "search_agent/MessageStreamEvent/invalid/tag_not_string.json",
         "$.type"
       )
     end
@@ -5032,10 +5066,10 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
   end
 
   test "unknown ContentBlock tag" do
-    assert_no_new_atoms(
+    assert_kept_without_new_atoms(
       SearchAgent.ContentBlock,
       "{\"type\": \"__POLYTYPE_UNKNOWN__\"}",
-      "$.type"
+      SearchAgent.UnknownContentBlock
     )
   end
 
@@ -5052,18 +5086,18 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
   end
 
   test "unknown ContentBlockDelta tag" do
-    assert_no_new_atoms(
+    assert_kept_without_new_atoms(
       SearchAgent.ContentBlockDelta,
       "{\"type\": \"__POLYTYPE_UNKNOWN__\"}",
-      "$.type"
+      SearchAgent.UnknownContentBlockDelta
     )
   end
 
   test "unknown MessageStreamEvent tag" do
-    assert_no_new_atoms(
+    assert_kept_without_new_atoms(
       SearchAgent.MessageStreamEvent,
       "{\"type\": \"__POLYTYPE_UNKNOWN__\"}",
-      "$.type"
+      SearchAgent.UnknownMessageStreamEvent
     )
   end
 
@@ -5255,6 +5289,7 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.ContentBlock, "search_agent/ContentBlock/text.json"},
       {SearchAgent.ContentBlock, "search_agent/ContentBlock/thinking.json"},
       {SearchAgent.ContentBlock, "search_agent/ContentBlock/tool_use.json"},
+      {SearchAgent.ContentBlock, "search_agent/ContentBlock/unlisted_unknown_tag.json"},
       {SearchAgent.ContentBlock, "search_agent/ContentBlock/web_fetch_tool_result.json"},
       {SearchAgent.ContentBlock, "search_agent/ContentBlock/web_search_tool_result.json"},
       {SearchAgent.ContentBlockDelta, "search_agent/ContentBlockDelta/citations_delta.json"},
@@ -5263,6 +5298,7 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.ContentBlockDelta, "search_agent/ContentBlockDelta/signature_delta.json"},
       {SearchAgent.ContentBlockDelta, "search_agent/ContentBlockDelta/text_delta.json"},
       {SearchAgent.ContentBlockDelta, "search_agent/ContentBlockDelta/thinking_delta.json"},
+      {SearchAgent.ContentBlockDelta, "search_agent/ContentBlockDelta/unlisted_unknown_tag.json"},
       {SearchAgent.ContentBlockDeltaEvent,
        "search_agent/ContentBlockDeltaEvent/citations_delta.json"},
       {SearchAgent.ContentBlockDeltaEvent,
@@ -5274,6 +5310,8 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.ContentBlockDeltaEvent, "search_agent/ContentBlockDeltaEvent/text_delta.json"},
       {SearchAgent.ContentBlockDeltaEvent,
        "search_agent/ContentBlockDeltaEvent/thinking_delta.json"},
+      {SearchAgent.ContentBlockDeltaEvent,
+       "search_agent/ContentBlockDeltaEvent/unlisted_delta_unknown_tag.json"},
       {SearchAgent.ContentBlockParam, "search_agent/ContentBlockParam/document.json"},
       {SearchAgent.ContentBlockParam, "search_agent/ContentBlockParam/image.json"},
       {SearchAgent.ContentBlockParam, "search_agent/ContentBlockParam/redacted_thinking.json"},
@@ -5289,6 +5327,8 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.ContentBlockStartEvent, "search_agent/ContentBlockStartEvent/text.json"},
       {SearchAgent.ContentBlockStartEvent, "search_agent/ContentBlockStartEvent/thinking.json"},
       {SearchAgent.ContentBlockStartEvent, "search_agent/ContentBlockStartEvent/tool_use.json"},
+      {SearchAgent.ContentBlockStartEvent,
+       "search_agent/ContentBlockStartEvent/unlisted_block_unknown_tag.json"},
       {SearchAgent.ContentBlockStartEvent,
        "search_agent/ContentBlockStartEvent/web_search_tool_result.json"},
       {SearchAgent.ContentBlockStopEvent, "search_agent/ContentBlockStopEvent/first.json"},
@@ -5340,6 +5380,7 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.Message, "search_agent/Message/thinking_container_null.json"},
       {SearchAgent.Message, "search_agent/Message/tool_use.json"},
       {SearchAgent.Message, "search_agent/Message/typical.json"},
+      {SearchAgent.Message, "search_agent/Message/unlisted_block_unknown_tag.json"},
       {SearchAgent.Message, "search_agent/Message/web_search.json"},
       {SearchAgent.MessageCreateParams,
        "search_agent/MessageCreateParams/empty_lists_thinking_disabled.json"},
@@ -5387,6 +5428,8 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.MessageStreamEvent, "search_agent/MessageStreamEvent/message_start.json"},
       {SearchAgent.MessageStreamEvent, "search_agent/MessageStreamEvent/message_stop.json"},
       {SearchAgent.MessageStreamEvent, "search_agent/MessageStreamEvent/ping.json"},
+      {SearchAgent.MessageStreamEvent,
+       "search_agent/MessageStreamEvent/unlisted_unknown_tag.json"},
       {SearchAgent.Metadata, "search_agent/Metadata/empty.json"},
       {SearchAgent.Metadata, "search_agent/Metadata/unicode_max_length.json"},
       {SearchAgent.Metadata, "search_agent/Metadata/user_id.json"},

@@ -64,6 +64,31 @@ defmodule PolytypeGenerated.TestSupport do
   end
 
   @doc """
+  An open union (x-unknown: keep) keeps a tag nobody declared in its `unknown`
+  member, as a string: decoding succeeds and creates no atom.
+  """
+  def assert_kept_without_new_atoms(module, json_template, unknown) do
+    attempt = fn ->
+      tag = "polytype_unknown_#{System.unique_integer([:positive])}"
+      text = String.replace(json_template, "__POLYTYPE_UNKNOWN__", tag)
+      before = :erlang.system_info(:atom_count)
+      result = module.from_json(decode_json(text))
+      grown = :erlang.system_info(:atom_count) - before
+      {tag, result, grown}
+    end
+
+    attempt.()
+    results = Enum.map(1..5, fn _ -> attempt.() end)
+
+    for {tag, result, _grown} <- results do
+      assert {:ok, %{__struct__: ^unknown, tag: ^tag}} = result
+    end
+
+    assert Enum.any?(results, fn {_tag, _result, grown} -> grown == 0 end),
+           "keeping an unknown tag created atoms: #{inspect(results)}"
+  end
+
+  @doc """
   Decoding JSON that holds a string nobody declared fails at `expected_path` and
   creates no atom. Each attempt uses a fresh string, so a decoder that made atoms
   from input would grow the atom table every time; one quiet attempt proves it

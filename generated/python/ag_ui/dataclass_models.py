@@ -230,6 +230,8 @@ __all__ = [
     "ToolCallResultRole",
     "ToolCallStartEvent",
     "ToolMessage",
+    "UnknownEvent",
+    "UnknownMessage",
     "UserMessage",
     "VideoInputContent",
 ]
@@ -3662,6 +3664,48 @@ class ReasoningEncryptedValueEvent:
         return _dumps(self.to_dict())
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownMessage:
+    """A value of Message whose `role` tag is none the schema lists (x-unknown: keep).
+
+    A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
+    """
+
+    tag: str
+    data: dict[str, JSONValue]
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON object as it was decoded (with `tag` under the tag key)."""
+        out = dict(self.data)
+        out["role"] = self.tag
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownEvent:
+    """A value of Event whose `type` tag is none the schema lists (x-unknown: keep).
+
+    A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
+    """
+
+    tag: str
+    data: dict[str, JSONValue]
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON object as it was decoded (with `tag` under the tag key)."""
+        out = dict(self.data)
+        out["type"] = self.tag
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
 ToolCallResultRole: TypeAlias = Literal["tool"]
 """Role of a tool call result message."""
 
@@ -3682,6 +3726,7 @@ Message: TypeAlias = (
     | ToolMessage
     | ActivityMessage
     | ReasoningMessage
+    | UnknownMessage
 )
 """A conversation message, discriminated by role."""
 
@@ -3735,6 +3780,7 @@ Event: TypeAlias = (
     | ReasoningMessageChunkEvent
     | ReasoningEndEvent
     | ReasoningEncryptedValueEvent
+    | UnknownEvent
 )
 """An event streamed from an agent to the frontend, discriminated by type."""
 
@@ -6794,6 +6840,9 @@ def _decode_message(data: object) -> Message:
             if decode is not None:
                 return decode(data)
     obj = _object(data)
+    tag = obj.get("role")
+    if type(tag) is str and tag not in _MESSAGE_BY_TAG:
+        return UnknownMessage(tag, _json_object(obj))
     return _dispatch(obj, "role", _MESSAGE_BY_TAG)(obj)
 
 
@@ -6827,6 +6876,9 @@ def _decode_event(data: object) -> Event:
             if decode is not None:
                 return decode(data)
     obj = _object(data)
+    tag = obj.get("type")
+    if type(tag) is str and tag not in _EVENT_BY_TAG:
+        return UnknownEvent(tag, _json_object(obj))
     return _dispatch(obj, "type", _EVENT_BY_TAG)(obj)
 
 

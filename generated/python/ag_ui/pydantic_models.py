@@ -25,6 +25,7 @@ from pydantic import (
     BaseModel,
     BeforeValidator,
     ConfigDict,
+    Discriminator,
     Field,
     JsonValue,
     ModelWrapValidatorHandler,
@@ -32,6 +33,7 @@ from pydantic import (
     StrictFloat,
     StrictInt,
     StrictStr,
+    Tag,
     TypeAdapter,
     ValidationError,
     ValidationInfo,
@@ -120,6 +122,8 @@ __all__ = [
     "ToolCallResultRoleAdapter",
     "ToolCallStartEvent",
     "ToolMessage",
+    "UnknownEvent",
+    "UnknownMessage",
     "UserMessage",
     "VideoInputContent",
     "Omittable",
@@ -361,6 +365,17 @@ _JSON: TypeAlias = Annotated[JsonValue, BeforeValidator(_finite)]
 """Free-form JSON: Pydantic's `JsonValue` without NaN and infinity (not JSON numbers)."""
 
 _EXTRA_VALUES: TypeAdapter[dict[str, JsonValue]] = TypeAdapter(dict[str, _JSON])
+
+
+class _ErrorContext(dict[str, str]):
+    """An error context that can be hashed.
+
+    An open union (x-unknown: keep) that is a member of another union with a callable
+    discriminator is hashed with its `Discriminator`, and a plain dict cannot be.
+    """
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(sorted(self.items())))
 
 
 @dataclass(frozen=True)
@@ -2022,6 +2037,112 @@ class ReasoningEncryptedValueEvent(_CheckedModel):
     encrypted_value: StrictStr = Field(alias="encryptedValue", description="The encrypted value.")
 
 
+class UnknownMessage(_Model):
+    """A value of Message whose `role` tag is none the schema lists (x-unknown: keep).
+
+    A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "properties": {
+                "role": {
+                    "type": "string",
+                    "not": {
+                        "enum": [
+                            "developer",
+                            "system",
+                            "assistant",
+                            "user",
+                            "tool",
+                            "activity",
+                            "reasoning",
+                        ]
+                    },
+                }
+            },
+            "required": ["role"],
+        },
+    )
+
+    @property
+    def tag(self) -> str:
+        """The tag the schema does not list."""
+        return cast(str, self.data["role"])
+
+    @property
+    def data(self) -> dict[str, JsonValue]:
+        """The JSON object as it was decoded (every key is kept as an unknown key)."""
+        return dict(self.__pydantic_extra__ or {})
+
+
+class UnknownEvent(_Model):
+    """A value of Event whose `type` tag is none the schema lists (x-unknown: keep).
+
+    A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "properties": {
+                "type": {
+                    "type": "string",
+                    "not": {
+                        "enum": [
+                            "RUN_STARTED",
+                            "RUN_FINISHED",
+                            "RUN_ERROR",
+                            "STEP_STARTED",
+                            "STEP_FINISHED",
+                            "TEXT_MESSAGE_START",
+                            "TEXT_MESSAGE_CONTENT",
+                            "TEXT_MESSAGE_END",
+                            "TEXT_MESSAGE_CHUNK",
+                            "TOOL_CALL_START",
+                            "TOOL_CALL_ARGS",
+                            "TOOL_CALL_END",
+                            "TOOL_CALL_CHUNK",
+                            "TOOL_CALL_RESULT",
+                            "STATE_SNAPSHOT",
+                            "STATE_DELTA",
+                            "MESSAGES_SNAPSHOT",
+                            "RAW",
+                            "CUSTOM",
+                            "THINKING_TEXT_MESSAGE_START",
+                            "THINKING_TEXT_MESSAGE_CONTENT",
+                            "THINKING_TEXT_MESSAGE_END",
+                            "THINKING_START",
+                            "THINKING_END",
+                            "ACTIVITY_SNAPSHOT",
+                            "ACTIVITY_DELTA",
+                            "REASONING_START",
+                            "REASONING_MESSAGE_START",
+                            "REASONING_MESSAGE_CONTENT",
+                            "REASONING_MESSAGE_END",
+                            "REASONING_MESSAGE_CHUNK",
+                            "REASONING_END",
+                            "REASONING_ENCRYPTED_VALUE",
+                        ]
+                    },
+                }
+            },
+            "required": ["type"],
+        },
+    )
+
+    @property
+    def tag(self) -> str:
+        """The tag the schema does not list."""
+        return cast(str, self.data["type"])
+
+    @property
+    def data(self) -> dict[str, JsonValue]:
+        """The JSON object as it was decoded (every key is kept as an unknown key)."""
+        return dict(self.__pydantic_extra__ or {})
+
+
 ToolCallResultRole: TypeAlias = Literal["tool"]
 """Role of a tool call result message."""
 
@@ -2036,15 +2157,61 @@ RunFinishedOutcome: TypeAlias = Annotated[
 """How a run finished, discriminated by type."""
 
 
+def _message_member(value: Any) -> str | None:
+    """The member of Message that `value` is, or None: the union's dispatch rule."""
+    if type(value) is dict:
+        tag = value.get("role")
+        if type(tag) is str and tag == "developer":
+            return "DeveloperMessage"
+        if type(tag) is str and tag == "system":
+            return "SystemMessage"
+        if type(tag) is str and tag == "assistant":
+            return "AssistantMessage"
+        if type(tag) is str and tag == "user":
+            return "UserMessage"
+        if type(tag) is str and tag == "tool":
+            return "ToolMessage"
+        if type(tag) is str and tag == "activity":
+            return "ActivityMessage"
+        if type(tag) is str and tag == "reasoning":
+            return "ReasoningMessage"
+        if type(tag) is str:
+            return "UnknownMessage"
+        return None
+    if isinstance(value, DeveloperMessage):
+        return "DeveloperMessage"
+    if isinstance(value, SystemMessage):
+        return "SystemMessage"
+    if isinstance(value, AssistantMessage):
+        return "AssistantMessage"
+    if isinstance(value, UserMessage):
+        return "UserMessage"
+    if isinstance(value, ToolMessage):
+        return "ToolMessage"
+    if isinstance(value, ActivityMessage):
+        return "ActivityMessage"
+    if isinstance(value, ReasoningMessage):
+        return "ReasoningMessage"
+    if isinstance(value, UnknownMessage):
+        return "UnknownMessage"
+    return "UnknownMessage"
+
+
 Message: TypeAlias = Annotated[
-    DeveloperMessage
-    | SystemMessage
-    | AssistantMessage
-    | UserMessage
-    | ToolMessage
-    | ActivityMessage
-    | ReasoningMessage,
-    Field(discriminator="role"),
+    Annotated[DeveloperMessage, Tag("DeveloperMessage")]
+    | Annotated[SystemMessage, Tag("SystemMessage")]
+    | Annotated[AssistantMessage, Tag("AssistantMessage")]
+    | Annotated[UserMessage, Tag("UserMessage")]
+    | Annotated[ToolMessage, Tag("ToolMessage")]
+    | Annotated[ActivityMessage, Tag("ActivityMessage")]
+    | Annotated[ReasoningMessage, Tag("ReasoningMessage")]
+    | Annotated[UnknownMessage, Tag("UnknownMessage")],
+    Discriminator(
+        _message_member,
+        custom_error_type="unknown_tag",
+        custom_error_message="unknown or missing tag 'role'; expected one of 'developer', 'system', 'assistant', 'user', 'tool', 'activity', 'reasoning'",
+        custom_error_context=_ErrorContext({"discriminator": "'role'"}),
+    ),
 ]
 """A conversation message, discriminated by role."""
 
@@ -2067,41 +2234,191 @@ InputContent: TypeAlias = Annotated[
 """A part of a multimodal user message, discriminated by type."""
 
 
+def _event_member(value: Any) -> str | None:
+    """The member of Event that `value` is, or None: the union's dispatch rule."""
+    if type(value) is dict:
+        tag = value.get("type")
+        if type(tag) is str and tag == "RUN_STARTED":
+            return "RunStartedEvent"
+        if type(tag) is str and tag == "RUN_FINISHED":
+            return "RunFinishedEvent"
+        if type(tag) is str and tag == "RUN_ERROR":
+            return "RunErrorEvent"
+        if type(tag) is str and tag == "STEP_STARTED":
+            return "StepStartedEvent"
+        if type(tag) is str and tag == "STEP_FINISHED":
+            return "StepFinishedEvent"
+        if type(tag) is str and tag == "TEXT_MESSAGE_START":
+            return "TextMessageStartEvent"
+        if type(tag) is str and tag == "TEXT_MESSAGE_CONTENT":
+            return "TextMessageContentEvent"
+        if type(tag) is str and tag == "TEXT_MESSAGE_END":
+            return "TextMessageEndEvent"
+        if type(tag) is str and tag == "TEXT_MESSAGE_CHUNK":
+            return "TextMessageChunkEvent"
+        if type(tag) is str and tag == "TOOL_CALL_START":
+            return "ToolCallStartEvent"
+        if type(tag) is str and tag == "TOOL_CALL_ARGS":
+            return "ToolCallArgsEvent"
+        if type(tag) is str and tag == "TOOL_CALL_END":
+            return "ToolCallEndEvent"
+        if type(tag) is str and tag == "TOOL_CALL_CHUNK":
+            return "ToolCallChunkEvent"
+        if type(tag) is str and tag == "TOOL_CALL_RESULT":
+            return "ToolCallResultEvent"
+        if type(tag) is str and tag == "STATE_SNAPSHOT":
+            return "StateSnapshotEvent"
+        if type(tag) is str and tag == "STATE_DELTA":
+            return "StateDeltaEvent"
+        if type(tag) is str and tag == "MESSAGES_SNAPSHOT":
+            return "MessagesSnapshotEvent"
+        if type(tag) is str and tag == "RAW":
+            return "RawEvent"
+        if type(tag) is str and tag == "CUSTOM":
+            return "CustomEvent"
+        if type(tag) is str and tag == "THINKING_TEXT_MESSAGE_START":
+            return "ThinkingTextMessageStartEvent"
+        if type(tag) is str and tag == "THINKING_TEXT_MESSAGE_CONTENT":
+            return "ThinkingTextMessageContentEvent"
+        if type(tag) is str and tag == "THINKING_TEXT_MESSAGE_END":
+            return "ThinkingTextMessageEndEvent"
+        if type(tag) is str and tag == "THINKING_START":
+            return "ThinkingStartEvent"
+        if type(tag) is str and tag == "THINKING_END":
+            return "ThinkingEndEvent"
+        if type(tag) is str and tag == "ACTIVITY_SNAPSHOT":
+            return "ActivitySnapshotEvent"
+        if type(tag) is str and tag == "ACTIVITY_DELTA":
+            return "ActivityDeltaEvent"
+        if type(tag) is str and tag == "REASONING_START":
+            return "ReasoningStartEvent"
+        if type(tag) is str and tag == "REASONING_MESSAGE_START":
+            return "ReasoningMessageStartEvent"
+        if type(tag) is str and tag == "REASONING_MESSAGE_CONTENT":
+            return "ReasoningMessageContentEvent"
+        if type(tag) is str and tag == "REASONING_MESSAGE_END":
+            return "ReasoningMessageEndEvent"
+        if type(tag) is str and tag == "REASONING_MESSAGE_CHUNK":
+            return "ReasoningMessageChunkEvent"
+        if type(tag) is str and tag == "REASONING_END":
+            return "ReasoningEndEvent"
+        if type(tag) is str and tag == "REASONING_ENCRYPTED_VALUE":
+            return "ReasoningEncryptedValueEvent"
+        if type(tag) is str:
+            return "UnknownEvent"
+        return None
+    if isinstance(value, RunStartedEvent):
+        return "RunStartedEvent"
+    if isinstance(value, RunFinishedEvent):
+        return "RunFinishedEvent"
+    if isinstance(value, RunErrorEvent):
+        return "RunErrorEvent"
+    if isinstance(value, StepStartedEvent):
+        return "StepStartedEvent"
+    if isinstance(value, StepFinishedEvent):
+        return "StepFinishedEvent"
+    if isinstance(value, TextMessageStartEvent):
+        return "TextMessageStartEvent"
+    if isinstance(value, TextMessageContentEvent):
+        return "TextMessageContentEvent"
+    if isinstance(value, TextMessageEndEvent):
+        return "TextMessageEndEvent"
+    if isinstance(value, TextMessageChunkEvent):
+        return "TextMessageChunkEvent"
+    if isinstance(value, ToolCallStartEvent):
+        return "ToolCallStartEvent"
+    if isinstance(value, ToolCallArgsEvent):
+        return "ToolCallArgsEvent"
+    if isinstance(value, ToolCallEndEvent):
+        return "ToolCallEndEvent"
+    if isinstance(value, ToolCallChunkEvent):
+        return "ToolCallChunkEvent"
+    if isinstance(value, ToolCallResultEvent):
+        return "ToolCallResultEvent"
+    if isinstance(value, StateSnapshotEvent):
+        return "StateSnapshotEvent"
+    if isinstance(value, StateDeltaEvent):
+        return "StateDeltaEvent"
+    if isinstance(value, MessagesSnapshotEvent):
+        return "MessagesSnapshotEvent"
+    if isinstance(value, RawEvent):
+        return "RawEvent"
+    if isinstance(value, CustomEvent):
+        return "CustomEvent"
+    if isinstance(value, ThinkingTextMessageStartEvent):
+        return "ThinkingTextMessageStartEvent"
+    if isinstance(value, ThinkingTextMessageContentEvent):
+        return "ThinkingTextMessageContentEvent"
+    if isinstance(value, ThinkingTextMessageEndEvent):
+        return "ThinkingTextMessageEndEvent"
+    if isinstance(value, ThinkingStartEvent):
+        return "ThinkingStartEvent"
+    if isinstance(value, ThinkingEndEvent):
+        return "ThinkingEndEvent"
+    if isinstance(value, ActivitySnapshotEvent):
+        return "ActivitySnapshotEvent"
+    if isinstance(value, ActivityDeltaEvent):
+        return "ActivityDeltaEvent"
+    if isinstance(value, ReasoningStartEvent):
+        return "ReasoningStartEvent"
+    if isinstance(value, ReasoningMessageStartEvent):
+        return "ReasoningMessageStartEvent"
+    if isinstance(value, ReasoningMessageContentEvent):
+        return "ReasoningMessageContentEvent"
+    if isinstance(value, ReasoningMessageEndEvent):
+        return "ReasoningMessageEndEvent"
+    if isinstance(value, ReasoningMessageChunkEvent):
+        return "ReasoningMessageChunkEvent"
+    if isinstance(value, ReasoningEndEvent):
+        return "ReasoningEndEvent"
+    if isinstance(value, ReasoningEncryptedValueEvent):
+        return "ReasoningEncryptedValueEvent"
+    if isinstance(value, UnknownEvent):
+        return "UnknownEvent"
+    return "UnknownEvent"
+
+
 Event: TypeAlias = Annotated[
-    RunStartedEvent
-    | RunFinishedEvent
-    | RunErrorEvent
-    | StepStartedEvent
-    | StepFinishedEvent
-    | TextMessageStartEvent
-    | TextMessageContentEvent
-    | TextMessageEndEvent
-    | TextMessageChunkEvent
-    | ToolCallStartEvent
-    | ToolCallArgsEvent
-    | ToolCallEndEvent
-    | ToolCallChunkEvent
-    | ToolCallResultEvent
-    | StateSnapshotEvent
-    | StateDeltaEvent
-    | MessagesSnapshotEvent
-    | RawEvent
-    | CustomEvent
-    | ThinkingTextMessageStartEvent
-    | ThinkingTextMessageContentEvent
-    | ThinkingTextMessageEndEvent
-    | ThinkingStartEvent
-    | ThinkingEndEvent
-    | ActivitySnapshotEvent
-    | ActivityDeltaEvent
-    | ReasoningStartEvent
-    | ReasoningMessageStartEvent
-    | ReasoningMessageContentEvent
-    | ReasoningMessageEndEvent
-    | ReasoningMessageChunkEvent
-    | ReasoningEndEvent
-    | ReasoningEncryptedValueEvent,
-    Field(discriminator="type"),
+    Annotated[RunStartedEvent, Tag("RunStartedEvent")]
+    | Annotated[RunFinishedEvent, Tag("RunFinishedEvent")]
+    | Annotated[RunErrorEvent, Tag("RunErrorEvent")]
+    | Annotated[StepStartedEvent, Tag("StepStartedEvent")]
+    | Annotated[StepFinishedEvent, Tag("StepFinishedEvent")]
+    | Annotated[TextMessageStartEvent, Tag("TextMessageStartEvent")]
+    | Annotated[TextMessageContentEvent, Tag("TextMessageContentEvent")]
+    | Annotated[TextMessageEndEvent, Tag("TextMessageEndEvent")]
+    | Annotated[TextMessageChunkEvent, Tag("TextMessageChunkEvent")]
+    | Annotated[ToolCallStartEvent, Tag("ToolCallStartEvent")]
+    | Annotated[ToolCallArgsEvent, Tag("ToolCallArgsEvent")]
+    | Annotated[ToolCallEndEvent, Tag("ToolCallEndEvent")]
+    | Annotated[ToolCallChunkEvent, Tag("ToolCallChunkEvent")]
+    | Annotated[ToolCallResultEvent, Tag("ToolCallResultEvent")]
+    | Annotated[StateSnapshotEvent, Tag("StateSnapshotEvent")]
+    | Annotated[StateDeltaEvent, Tag("StateDeltaEvent")]
+    | Annotated[MessagesSnapshotEvent, Tag("MessagesSnapshotEvent")]
+    | Annotated[RawEvent, Tag("RawEvent")]
+    | Annotated[CustomEvent, Tag("CustomEvent")]
+    | Annotated[ThinkingTextMessageStartEvent, Tag("ThinkingTextMessageStartEvent")]
+    | Annotated[ThinkingTextMessageContentEvent, Tag("ThinkingTextMessageContentEvent")]
+    | Annotated[ThinkingTextMessageEndEvent, Tag("ThinkingTextMessageEndEvent")]
+    | Annotated[ThinkingStartEvent, Tag("ThinkingStartEvent")]
+    | Annotated[ThinkingEndEvent, Tag("ThinkingEndEvent")]
+    | Annotated[ActivitySnapshotEvent, Tag("ActivitySnapshotEvent")]
+    | Annotated[ActivityDeltaEvent, Tag("ActivityDeltaEvent")]
+    | Annotated[ReasoningStartEvent, Tag("ReasoningStartEvent")]
+    | Annotated[ReasoningMessageStartEvent, Tag("ReasoningMessageStartEvent")]
+    | Annotated[ReasoningMessageContentEvent, Tag("ReasoningMessageContentEvent")]
+    | Annotated[ReasoningMessageEndEvent, Tag("ReasoningMessageEndEvent")]
+    | Annotated[ReasoningMessageChunkEvent, Tag("ReasoningMessageChunkEvent")]
+    | Annotated[ReasoningEndEvent, Tag("ReasoningEndEvent")]
+    | Annotated[ReasoningEncryptedValueEvent, Tag("ReasoningEncryptedValueEvent")]
+    | Annotated[UnknownEvent, Tag("UnknownEvent")],
+    Discriminator(
+        _event_member,
+        custom_error_type="unknown_tag",
+        custom_error_message="unknown or missing tag 'type'; expected one of 'RUN_STARTED', 'RUN_FINISHED', 'RUN_ERROR', 'STEP_STARTED', 'STEP_FINISHED', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END', 'TEXT_MESSAGE_CHUNK', 'TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END', 'TOOL_CALL_CHUNK', 'TOOL_CALL_RESULT', 'STATE_SNAPSHOT', 'STATE_DELTA', 'MESSAGES_SNAPSHOT', 'RAW', 'CUSTOM', 'THINKING_TEXT_MESSAGE_START', 'THINKING_TEXT_MESSAGE_CONTENT', 'THINKING_TEXT_MESSAGE_END', 'THINKING_START', 'THINKING_END', 'ACTIVITY_SNAPSHOT', 'ACTIVITY_DELTA', 'REASONING_START', 'REASONING_MESSAGE_START', 'REASONING_MESSAGE_CONTENT', 'REASONING_MESSAGE_END', 'REASONING_MESSAGE_CHUNK', 'REASONING_END', 'REASONING_ENCRYPTED_VALUE'",
+        custom_error_context=_ErrorContext({"discriminator": "'type'"}),
+    ),
 ]
 """An event streamed from an agent to the frontend, discriminated by type."""
 
@@ -2168,6 +2485,8 @@ for _model in (
     ReasoningMessageChunkEvent,
     ReasoningEndEvent,
     ReasoningEncryptedValueEvent,
+    UnknownMessage,
+    UnknownEvent,
 ):
     _model.model_rebuild()
 

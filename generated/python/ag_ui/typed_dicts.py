@@ -85,6 +85,8 @@ __all__ = [
     "ToolCallResultRole",
     "ToolCallStartEvent",
     "ToolMessage",
+    "UnknownEvent",
+    "UnknownMessage",
     "UserMessage",
     "validate_activity_delta_event",
     "validate_activity_message",
@@ -1817,6 +1819,20 @@ class ReasoningEncryptedValueEvent(TypedDict):
     encryptedValue: str
 
 
+UnknownMessage: TypeAlias = dict[str, JSONValue]
+"""A value of Message whose `role` tag is none the schema lists (x-unknown: keep).
+
+A newer producer's value, kept whole: the JSON object as decoded, written back unchanged.
+"""
+
+
+UnknownEvent: TypeAlias = dict[str, JSONValue]
+"""A value of Event whose `type` tag is none the schema lists (x-unknown: keep).
+
+A newer producer's value, kept whole: the JSON object as decoded, written back unchanged.
+"""
+
+
 ToolCallResultRole: TypeAlias = Literal["tool"]
 """Role of a tool call result message."""
 
@@ -1837,6 +1853,7 @@ Message: TypeAlias = (
     | ToolMessage
     | ActivityMessage
     | ReasoningMessage
+    | UnknownMessage
 )
 """A conversation message, discriminated by role."""
 
@@ -1890,6 +1907,7 @@ Event: TypeAlias = (
     | ReasoningMessageChunkEvent
     | ReasoningEndEvent
     | ReasoningEncryptedValueEvent
+    | UnknownEvent
 )
 """An event streamed from an agent to the frontend, discriminated by type."""
 
@@ -2591,6 +2609,9 @@ def _validate_run_finished_outcome(data: object) -> RunFinishedOutcome:
 
 def _validate_message(data: object) -> Message:
     obj = _object(data)
+    tag = obj.get("role")
+    if type(tag) is str and tag not in _MESSAGE_BY_TAG:
+        return _json_object(obj)
     return _dispatch(obj, "role", _MESSAGE_BY_TAG)(obj)
 
 
@@ -2606,6 +2627,9 @@ def _validate_input_content(data: object) -> InputContent:
 
 def _validate_event(data: object) -> Event:
     obj = _object(data)
+    tag = obj.get("type")
+    if type(tag) is str and tag not in _EVENT_BY_TAG:
+        return _json_object(obj)
     return _dispatch(obj, "type", _EVENT_BY_TAG)(obj)
 
 

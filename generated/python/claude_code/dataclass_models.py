@@ -287,6 +287,9 @@ __all__ = [
     "ToolResultBlock",
     "ToolUseBlock",
     "ToolUseSummaryMessage",
+    "UnknownContentBlock",
+    "UnknownMessage",
+    "UnknownSystemEvent",
     "Usage",
     "UsageIteration",
     "UserMessage",
@@ -4667,6 +4670,69 @@ class LocalCommandRun:
         return _dumps(self.to_dict())
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownMessage:
+    """A value of Message whose `type` tag is none the schema lists (x-unknown: keep).
+
+    A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
+    """
+
+    tag: str
+    data: dict[str, JSONValue]
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON object as it was decoded (with `tag` under the tag key)."""
+        out = dict(self.data)
+        out["type"] = self.tag
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownSystemEvent:
+    """A value of SystemEvent whose `subtype` tag is none the schema lists (x-unknown: keep).
+
+    A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
+    """
+
+    tag: str
+    data: dict[str, JSONValue]
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON object as it was decoded (with `tag` under the tag key)."""
+        out = dict(self.data)
+        out["subtype"] = self.tag
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownContentBlock:
+    """A value of ContentBlock whose `type` tag is none the schema lists (x-unknown: keep).
+
+    A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
+    """
+
+    tag: str
+    data: dict[str, JSONValue]
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON object as it was decoded (with `tag` under the tag key)."""
+        out = dict(self.data)
+        out["type"] = self.tag
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
 SystemEvent: TypeAlias = (
     SystemMessage
     | SystemStatusMessage
@@ -4690,11 +4756,14 @@ SystemEvent: TypeAlias = (
     | CommandsChangedMessage
     | ThinkingTokensMessage
     | MirrorErrorMessage
+    | UnknownSystemEvent
 )
 """A message with type "system", dispatched on `subtype` (init, status, compact_boundary, hook_*, task_*, and the other CLI subtypes)."""
 
 
-ContentBlock: TypeAlias = TextBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock
+ContentBlock: TypeAlias = (
+    TextBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock | UnknownContentBlock
+)
 """A content block of an assistant or user message."""
 
 
@@ -4734,6 +4803,7 @@ Message: TypeAlias = (
     | AuthStatusMessage
     | PromptSuggestionMessage
     | ConversationResetMessage
+    | UnknownMessage
 )
 """One line of the stream-json protocol. Dispatch on `type`; lines with type "system" are further dispatched on `subtype` (SystemEvent)."""
 
@@ -8636,6 +8706,9 @@ def _decode_system_event(data: object) -> SystemEvent:
             if decode is not None:
                 return decode(data)
     obj = _object(data)
+    tag = obj.get("subtype")
+    if type(tag) is str and tag not in _SYSTEM_EVENT_BY_TAG:
+        return UnknownSystemEvent(tag, _json_object(obj))
     return _dispatch(obj, "subtype", _SYSTEM_EVENT_BY_TAG)(obj)
 
 
@@ -8647,6 +8720,9 @@ def _decode_content_block(data: object) -> ContentBlock:
             if decode is not None:
                 return decode(data)
     obj = _object(data)
+    tag = obj.get("type")
+    if type(tag) is str and tag not in _CONTENT_BLOCK_BY_TAG:
+        return UnknownContentBlock(tag, _json_object(obj))
     return _dispatch(obj, "type", _CONTENT_BLOCK_BY_TAG)(obj)
 
 
@@ -8691,6 +8767,9 @@ def _decode_message(data: object) -> Message:
             if decode is not None:
                 return decode(data)
     obj = _object(data)
+    tag = obj.get("type")
+    if type(tag) is str and tag not in _MESSAGE_BY_TAG:
+        return UnknownMessage(tag, _json_object(obj))
     return _dispatch(obj, "type", _MESSAGE_BY_TAG)(obj)
 
 

@@ -26,6 +26,7 @@ from pydantic import (
     BaseModel,
     BeforeValidator,
     ConfigDict,
+    Discriminator,
     Field,
     JsonValue,
     ModelWrapValidatorHandler,
@@ -36,6 +37,7 @@ from pydantic import (
     StrictFloat,
     StrictInt,
     StrictStr,
+    Tag,
     TypeAdapter,
     ValidationError,
     ValidationInfo,
@@ -150,6 +152,9 @@ __all__ = [
     "ToolResultBlock",
     "ToolUseBlock",
     "ToolUseSummaryMessage",
+    "UnknownContentBlock",
+    "UnknownMessage",
+    "UnknownSystemEvent",
     "Usage",
     "UsageIteration",
     "UserMessage",
@@ -395,6 +400,17 @@ _JSON: TypeAlias = Annotated[JsonValue, BeforeValidator(_finite)]
 """Free-form JSON: Pydantic's `JsonValue` without NaN and infinity (not JSON numbers)."""
 
 _EXTRA_VALUES: TypeAdapter[dict[str, JsonValue]] = TypeAdapter(dict[str, _JSON])
+
+
+class _ErrorContext(dict[str, str]):
+    """An error context that can be hashed.
+
+    An open union (x-unknown: keep) that is a member of another union with a callable
+    discriminator is hashed with its `Discriminator`, and a plain dict cannot be.
+    """
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(sorted(self.items())))
 
 
 @dataclass(frozen=True)
@@ -2443,36 +2459,314 @@ class LocalCommandRun(_Model):
     args: Omittable[StrictStr] = Field(default=None, description="Command arguments.")
 
 
+class UnknownMessage(_Model):
+    """A value of Message whose `type` tag is none the schema lists (x-unknown: keep).
+
+    A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "properties": {
+                "type": {
+                    "type": "string",
+                    "not": {
+                        "enum": [
+                            "system",
+                            "assistant",
+                            "user",
+                            "result",
+                            "partial_assistant",
+                            "stream_event",
+                            "rate_limit_event",
+                            "control_request",
+                            "control_response",
+                            "compact_boundary",
+                            "tool_progress",
+                            "tool_use_summary",
+                            "auth_status",
+                            "prompt_suggestion",
+                            "conversation_reset",
+                        ]
+                    },
+                }
+            },
+            "required": ["type"],
+        },
+    )
+
+    @property
+    def tag(self) -> str:
+        """The tag the schema does not list."""
+        return cast(str, self.data["type"])
+
+    @property
+    def data(self) -> dict[str, JsonValue]:
+        """The JSON object as it was decoded (every key is kept as an unknown key)."""
+        return dict(self.__pydantic_extra__ or {})
+
+
+class UnknownSystemEvent(_Model):
+    """A value of SystemEvent whose `subtype` tag is none the schema lists (x-unknown: keep).
+
+    A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "properties": {
+                "subtype": {
+                    "type": "string",
+                    "not": {
+                        "enum": [
+                            "init",
+                            "status",
+                            "compact_boundary",
+                            "hook_started",
+                            "hook_progress",
+                            "hook_response",
+                            "task_started",
+                            "task_progress",
+                            "task_notification",
+                            "task_updated",
+                            "background_tasks_changed",
+                            "files_persisted",
+                            "api_retry",
+                            "local_command_output",
+                            "session_state_changed",
+                            "elicitation_complete",
+                            "informational",
+                            "notification",
+                            "permission_denied",
+                            "commands_changed",
+                            "thinking_tokens",
+                            "mirror_error",
+                        ]
+                    },
+                },
+                "type": {"const": "system"},
+            },
+            "required": ["subtype", "type"],
+        },
+    )
+
+    @property
+    def tag(self) -> str:
+        """The tag the schema does not list."""
+        return cast(str, self.data["subtype"])
+
+    @property
+    def data(self) -> dict[str, JsonValue]:
+        """The JSON object as it was decoded (every key is kept as an unknown key)."""
+        return dict(self.__pydantic_extra__ or {})
+
+
+class UnknownContentBlock(_Model):
+    """A value of ContentBlock whose `type` tag is none the schema lists (x-unknown: keep).
+
+    A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "properties": {
+                "type": {
+                    "type": "string",
+                    "not": {"enum": ["text", "tool_use", "tool_result", "thinking"]},
+                }
+            },
+            "required": ["type"],
+        },
+    )
+
+    @property
+    def tag(self) -> str:
+        """The tag the schema does not list."""
+        return cast(str, self.data["type"])
+
+    @property
+    def data(self) -> dict[str, JsonValue]:
+        """The JSON object as it was decoded (every key is kept as an unknown key)."""
+        return dict(self.__pydantic_extra__ or {})
+
+
+def _system_event_member(value: Any) -> str | None:
+    """The member of SystemEvent that `value` is, or None: the union's dispatch rule."""
+    if type(value) is dict:
+        tag = value.get("subtype")
+        if type(tag) is str and tag == "init":
+            return "SystemMessage"
+        if type(tag) is str and tag == "status":
+            return "SystemStatusMessage"
+        if type(tag) is str and tag == "compact_boundary":
+            return "SystemCompactBoundary"
+        if type(tag) is str and tag == "hook_started":
+            return "HookStartedMessage"
+        if type(tag) is str and tag == "hook_progress":
+            return "HookProgressMessage"
+        if type(tag) is str and tag == "hook_response":
+            return "HookResponseMessage"
+        if type(tag) is str and tag == "task_started":
+            return "TaskStartedMessage"
+        if type(tag) is str and tag == "task_progress":
+            return "TaskProgressMessage"
+        if type(tag) is str and tag == "task_notification":
+            return "TaskNotificationMessage"
+        if type(tag) is str and tag == "task_updated":
+            return "TaskUpdatedMessage"
+        if type(tag) is str and tag == "background_tasks_changed":
+            return "BackgroundTasksChangedMessage"
+        if type(tag) is str and tag == "files_persisted":
+            return "FilesPersistedEvent"
+        if type(tag) is str and tag == "api_retry":
+            return "ApiRetryMessage"
+        if type(tag) is str and tag == "local_command_output":
+            return "LocalCommandOutputMessage"
+        if type(tag) is str and tag == "session_state_changed":
+            return "SessionStateChangedMessage"
+        if type(tag) is str and tag == "elicitation_complete":
+            return "ElicitationCompleteMessage"
+        if type(tag) is str and tag == "informational":
+            return "InformationalMessage"
+        if type(tag) is str and tag == "notification":
+            return "NotificationMessage"
+        if type(tag) is str and tag == "permission_denied":
+            return "PermissionDeniedMessage"
+        if type(tag) is str and tag == "commands_changed":
+            return "CommandsChangedMessage"
+        if type(tag) is str and tag == "thinking_tokens":
+            return "ThinkingTokensMessage"
+        if type(tag) is str and tag == "mirror_error":
+            return "MirrorErrorMessage"
+        if type(tag) is str:
+            return "UnknownSystemEvent"
+        return None
+    if isinstance(value, SystemMessage):
+        return "SystemMessage"
+    if isinstance(value, SystemStatusMessage):
+        return "SystemStatusMessage"
+    if isinstance(value, SystemCompactBoundary):
+        return "SystemCompactBoundary"
+    if isinstance(value, HookStartedMessage):
+        return "HookStartedMessage"
+    if isinstance(value, HookProgressMessage):
+        return "HookProgressMessage"
+    if isinstance(value, HookResponseMessage):
+        return "HookResponseMessage"
+    if isinstance(value, TaskStartedMessage):
+        return "TaskStartedMessage"
+    if isinstance(value, TaskProgressMessage):
+        return "TaskProgressMessage"
+    if isinstance(value, TaskNotificationMessage):
+        return "TaskNotificationMessage"
+    if isinstance(value, TaskUpdatedMessage):
+        return "TaskUpdatedMessage"
+    if isinstance(value, BackgroundTasksChangedMessage):
+        return "BackgroundTasksChangedMessage"
+    if isinstance(value, FilesPersistedEvent):
+        return "FilesPersistedEvent"
+    if isinstance(value, ApiRetryMessage):
+        return "ApiRetryMessage"
+    if isinstance(value, LocalCommandOutputMessage):
+        return "LocalCommandOutputMessage"
+    if isinstance(value, SessionStateChangedMessage):
+        return "SessionStateChangedMessage"
+    if isinstance(value, ElicitationCompleteMessage):
+        return "ElicitationCompleteMessage"
+    if isinstance(value, InformationalMessage):
+        return "InformationalMessage"
+    if isinstance(value, NotificationMessage):
+        return "NotificationMessage"
+    if isinstance(value, PermissionDeniedMessage):
+        return "PermissionDeniedMessage"
+    if isinstance(value, CommandsChangedMessage):
+        return "CommandsChangedMessage"
+    if isinstance(value, ThinkingTokensMessage):
+        return "ThinkingTokensMessage"
+    if isinstance(value, MirrorErrorMessage):
+        return "MirrorErrorMessage"
+    if isinstance(value, UnknownSystemEvent):
+        return "UnknownSystemEvent"
+    return "UnknownSystemEvent"
+
+
 SystemEvent: TypeAlias = Annotated[
-    SystemMessage
-    | SystemStatusMessage
-    | SystemCompactBoundary
-    | HookStartedMessage
-    | HookProgressMessage
-    | HookResponseMessage
-    | TaskStartedMessage
-    | TaskProgressMessage
-    | TaskNotificationMessage
-    | TaskUpdatedMessage
-    | BackgroundTasksChangedMessage
-    | FilesPersistedEvent
-    | ApiRetryMessage
-    | LocalCommandOutputMessage
-    | SessionStateChangedMessage
-    | ElicitationCompleteMessage
-    | InformationalMessage
-    | NotificationMessage
-    | PermissionDeniedMessage
-    | CommandsChangedMessage
-    | ThinkingTokensMessage
-    | MirrorErrorMessage,
-    Field(discriminator="subtype"),
+    Annotated[SystemMessage, Tag("SystemMessage")]
+    | Annotated[SystemStatusMessage, Tag("SystemStatusMessage")]
+    | Annotated[SystemCompactBoundary, Tag("SystemCompactBoundary")]
+    | Annotated[HookStartedMessage, Tag("HookStartedMessage")]
+    | Annotated[HookProgressMessage, Tag("HookProgressMessage")]
+    | Annotated[HookResponseMessage, Tag("HookResponseMessage")]
+    | Annotated[TaskStartedMessage, Tag("TaskStartedMessage")]
+    | Annotated[TaskProgressMessage, Tag("TaskProgressMessage")]
+    | Annotated[TaskNotificationMessage, Tag("TaskNotificationMessage")]
+    | Annotated[TaskUpdatedMessage, Tag("TaskUpdatedMessage")]
+    | Annotated[BackgroundTasksChangedMessage, Tag("BackgroundTasksChangedMessage")]
+    | Annotated[FilesPersistedEvent, Tag("FilesPersistedEvent")]
+    | Annotated[ApiRetryMessage, Tag("ApiRetryMessage")]
+    | Annotated[LocalCommandOutputMessage, Tag("LocalCommandOutputMessage")]
+    | Annotated[SessionStateChangedMessage, Tag("SessionStateChangedMessage")]
+    | Annotated[ElicitationCompleteMessage, Tag("ElicitationCompleteMessage")]
+    | Annotated[InformationalMessage, Tag("InformationalMessage")]
+    | Annotated[NotificationMessage, Tag("NotificationMessage")]
+    | Annotated[PermissionDeniedMessage, Tag("PermissionDeniedMessage")]
+    | Annotated[CommandsChangedMessage, Tag("CommandsChangedMessage")]
+    | Annotated[ThinkingTokensMessage, Tag("ThinkingTokensMessage")]
+    | Annotated[MirrorErrorMessage, Tag("MirrorErrorMessage")]
+    | Annotated[UnknownSystemEvent, Tag("UnknownSystemEvent")],
+    Discriminator(
+        _system_event_member,
+        custom_error_type="unknown_tag",
+        custom_error_message="unknown or missing tag 'subtype'; expected one of 'init', 'status', 'compact_boundary', 'hook_started', 'hook_progress', 'hook_response', 'task_started', 'task_progress', 'task_notification', 'task_updated', 'background_tasks_changed', 'files_persisted', 'api_retry', 'local_command_output', 'session_state_changed', 'elicitation_complete', 'informational', 'notification', 'permission_denied', 'commands_changed', 'thinking_tokens', 'mirror_error'",
+        custom_error_context=_ErrorContext({"discriminator": "'subtype'"}),
+    ),
 ]
 """A message with type "system", dispatched on `subtype` (init, status, compact_boundary, hook_*, task_*, and the other CLI subtypes)."""
 
 
+def _content_block_member(value: Any) -> str | None:
+    """The member of ContentBlock that `value` is, or None: the union's dispatch rule."""
+    if type(value) is dict:
+        tag = value.get("type")
+        if type(tag) is str and tag == "text":
+            return "TextBlock"
+        if type(tag) is str and tag == "tool_use":
+            return "ToolUseBlock"
+        if type(tag) is str and tag == "tool_result":
+            return "ToolResultBlock"
+        if type(tag) is str and tag == "thinking":
+            return "ThinkingBlock"
+        if type(tag) is str:
+            return "UnknownContentBlock"
+        return None
+    if isinstance(value, TextBlock):
+        return "TextBlock"
+    if isinstance(value, ToolUseBlock):
+        return "ToolUseBlock"
+    if isinstance(value, ToolResultBlock):
+        return "ToolResultBlock"
+    if isinstance(value, ThinkingBlock):
+        return "ThinkingBlock"
+    if isinstance(value, UnknownContentBlock):
+        return "UnknownContentBlock"
+    return "UnknownContentBlock"
+
+
 ContentBlock: TypeAlias = Annotated[
-    TextBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock, Field(discriminator="type")
+    Annotated[TextBlock, Tag("TextBlock")]
+    | Annotated[ToolUseBlock, Tag("ToolUseBlock")]
+    | Annotated[ToolResultBlock, Tag("ToolResultBlock")]
+    | Annotated[ThinkingBlock, Tag("ThinkingBlock")]
+    | Annotated[UnknownContentBlock, Tag("UnknownContentBlock")],
+    Discriminator(
+        _content_block_member,
+        custom_error_type="unknown_tag",
+        custom_error_message="unknown or missing tag 'type'; expected one of 'text', 'tool_use', 'tool_result', 'thinking'",
+        custom_error_context=_ErrorContext({"discriminator": "'type'"}),
+    ),
 ]
 """A content block of an assistant or user message."""
 
@@ -2502,23 +2796,128 @@ CompactBoundaryMessage: TypeAlias = Annotated[
 """Context compaction markers, in either spelling: the CLI's system / compact_boundary line or the seed's top-level compact_boundary struct."""
 
 
+def _message_member(value: Any) -> str | None:
+    """The member of Message that `value` is, or None: the union's dispatch rule."""
+    if type(value) is dict:
+        tag = value.get("type")
+        if type(tag) is str and tag == "system":
+            return "SystemEvent"
+        if type(tag) is str and tag == "assistant":
+            return "AssistantMessage"
+        if type(tag) is str and tag == "user":
+            return "UserMessage"
+        if type(tag) is str and tag == "result":
+            return "ResultMessage"
+        if type(tag) is str and tag == "partial_assistant":
+            return "PartialAssistantMessage"
+        if type(tag) is str and tag == "stream_event":
+            return "StreamEventMessage"
+        if type(tag) is str and tag == "rate_limit_event":
+            return "RateLimitEvent"
+        if type(tag) is str and tag == "control_request":
+            return "ControlRequest"
+        if type(tag) is str and tag == "control_response":
+            return "ControlResponse"
+        if type(tag) is str and tag == "compact_boundary":
+            return "CompactBoundaryMarker"
+        if type(tag) is str and tag == "tool_progress":
+            return "ToolProgressMessage"
+        if type(tag) is str and tag == "tool_use_summary":
+            return "ToolUseSummaryMessage"
+        if type(tag) is str and tag == "auth_status":
+            return "AuthStatusMessage"
+        if type(tag) is str and tag == "prompt_suggestion":
+            return "PromptSuggestionMessage"
+        if type(tag) is str and tag == "conversation_reset":
+            return "ConversationResetMessage"
+        if type(tag) is str:
+            return "UnknownMessage"
+        return None
+    if isinstance(
+        value,
+        (
+            SystemMessage,
+            SystemStatusMessage,
+            SystemCompactBoundary,
+            HookStartedMessage,
+            HookProgressMessage,
+            HookResponseMessage,
+            TaskStartedMessage,
+            TaskProgressMessage,
+            TaskNotificationMessage,
+            TaskUpdatedMessage,
+            BackgroundTasksChangedMessage,
+            FilesPersistedEvent,
+            ApiRetryMessage,
+            LocalCommandOutputMessage,
+            SessionStateChangedMessage,
+            ElicitationCompleteMessage,
+            InformationalMessage,
+            NotificationMessage,
+            PermissionDeniedMessage,
+            CommandsChangedMessage,
+            ThinkingTokensMessage,
+            MirrorErrorMessage,
+            UnknownSystemEvent,
+        ),
+    ):
+        return "SystemEvent"
+    if isinstance(value, AssistantMessage):
+        return "AssistantMessage"
+    if isinstance(value, UserMessage):
+        return "UserMessage"
+    if isinstance(value, ResultMessage):
+        return "ResultMessage"
+    if isinstance(value, PartialAssistantMessage):
+        return "PartialAssistantMessage"
+    if isinstance(value, StreamEventMessage):
+        return "StreamEventMessage"
+    if isinstance(value, RateLimitEvent):
+        return "RateLimitEvent"
+    if isinstance(value, ControlRequest):
+        return "ControlRequest"
+    if isinstance(value, ControlResponse):
+        return "ControlResponse"
+    if isinstance(value, CompactBoundaryMarker):
+        return "CompactBoundaryMarker"
+    if isinstance(value, ToolProgressMessage):
+        return "ToolProgressMessage"
+    if isinstance(value, ToolUseSummaryMessage):
+        return "ToolUseSummaryMessage"
+    if isinstance(value, AuthStatusMessage):
+        return "AuthStatusMessage"
+    if isinstance(value, PromptSuggestionMessage):
+        return "PromptSuggestionMessage"
+    if isinstance(value, ConversationResetMessage):
+        return "ConversationResetMessage"
+    if isinstance(value, UnknownMessage):
+        return "UnknownMessage"
+    return "UnknownMessage"
+
+
 Message: TypeAlias = Annotated[
-    SystemEvent
-    | AssistantMessage
-    | UserMessage
-    | ResultMessage
-    | PartialAssistantMessage
-    | StreamEventMessage
-    | RateLimitEvent
-    | ControlRequest
-    | ControlResponse
-    | CompactBoundaryMarker
-    | ToolProgressMessage
-    | ToolUseSummaryMessage
-    | AuthStatusMessage
-    | PromptSuggestionMessage
-    | ConversationResetMessage,
-    Field(discriminator="type"),
+    Annotated[SystemEvent, Tag("SystemEvent")]
+    | Annotated[AssistantMessage, Tag("AssistantMessage")]
+    | Annotated[UserMessage, Tag("UserMessage")]
+    | Annotated[ResultMessage, Tag("ResultMessage")]
+    | Annotated[PartialAssistantMessage, Tag("PartialAssistantMessage")]
+    | Annotated[StreamEventMessage, Tag("StreamEventMessage")]
+    | Annotated[RateLimitEvent, Tag("RateLimitEvent")]
+    | Annotated[ControlRequest, Tag("ControlRequest")]
+    | Annotated[ControlResponse, Tag("ControlResponse")]
+    | Annotated[CompactBoundaryMarker, Tag("CompactBoundaryMarker")]
+    | Annotated[ToolProgressMessage, Tag("ToolProgressMessage")]
+    | Annotated[ToolUseSummaryMessage, Tag("ToolUseSummaryMessage")]
+    | Annotated[AuthStatusMessage, Tag("AuthStatusMessage")]
+    | Annotated[PromptSuggestionMessage, Tag("PromptSuggestionMessage")]
+    | Annotated[ConversationResetMessage, Tag("ConversationResetMessage")]
+    | Annotated[UnknownMessage, Tag("UnknownMessage")],
+    Discriminator(
+        _message_member,
+        custom_error_type="unknown_tag",
+        custom_error_message="unknown or missing tag 'type'; expected one of 'system', 'assistant', 'user', 'result', 'partial_assistant', 'stream_event', 'rate_limit_event', 'control_request', 'control_response', 'compact_boundary', 'tool_progress', 'tool_use_summary', 'auth_status', 'prompt_suggestion', 'conversation_reset'",
+        custom_error_context=_ErrorContext({"discriminator": "'type'"}),
+    ),
 ]
 """One line of the stream-json protocol. Dispatch on `type`; lines with type "system" are further dispatched on `subtype` (SystemEvent)."""
 
@@ -2592,6 +2991,9 @@ for _model in (
     McpServerStatus,
     PluginInfo,
     LocalCommandRun,
+    UnknownMessage,
+    UnknownSystemEvent,
+    UnknownContentBlock,
 ):
     _model.model_rebuild()
 

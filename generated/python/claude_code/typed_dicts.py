@@ -102,6 +102,9 @@ __all__ = [
     "ToolResultBlock",
     "ToolUseBlock",
     "ToolUseSummaryMessage",
+    "UnknownContentBlock",
+    "UnknownMessage",
+    "UnknownSystemEvent",
     "Usage",
     "UsageIteration",
     "UserMessage",
@@ -2373,6 +2376,27 @@ class LocalCommandRun(TypedDict):
     args: NotRequired[str]
 
 
+UnknownMessage: TypeAlias = dict[str, JSONValue]
+"""A value of Message whose `type` tag is none the schema lists (x-unknown: keep).
+
+A newer producer's value, kept whole: the JSON object as decoded, written back unchanged.
+"""
+
+
+UnknownSystemEvent: TypeAlias = dict[str, JSONValue]
+"""A value of SystemEvent whose `subtype` tag is none the schema lists (x-unknown: keep).
+
+A newer producer's value, kept whole: the JSON object as decoded, written back unchanged.
+"""
+
+
+UnknownContentBlock: TypeAlias = dict[str, JSONValue]
+"""A value of ContentBlock whose `type` tag is none the schema lists (x-unknown: keep).
+
+A newer producer's value, kept whole: the JSON object as decoded, written back unchanged.
+"""
+
+
 SystemEvent: TypeAlias = (
     SystemMessage
     | SystemStatusMessage
@@ -2396,11 +2420,14 @@ SystemEvent: TypeAlias = (
     | CommandsChangedMessage
     | ThinkingTokensMessage
     | MirrorErrorMessage
+    | UnknownSystemEvent
 )
 """A message with type "system", dispatched on `subtype` (init, status, compact_boundary, hook_*, task_*, and the other CLI subtypes)."""
 
 
-ContentBlock: TypeAlias = TextBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock
+ContentBlock: TypeAlias = (
+    TextBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock | UnknownContentBlock
+)
 """A content block of an assistant or user message."""
 
 
@@ -2440,6 +2467,7 @@ Message: TypeAlias = (
     | AuthStatusMessage
     | PromptSuggestionMessage
     | ConversationResetMessage
+    | UnknownMessage
 )
 """One line of the stream-json protocol. Dispatch on `type`; lines with type "system" are further dispatched on `subtype` (SystemEvent)."""
 
@@ -3373,11 +3401,17 @@ def _validate_local_command_run(data: object) -> LocalCommandRun:
 
 def _validate_system_event(data: object) -> SystemEvent:
     obj = _object(data)
+    tag = obj.get("subtype")
+    if type(tag) is str and tag not in _SYSTEM_EVENT_BY_TAG:
+        return _json_object(obj)
     return _dispatch(obj, "subtype", _SYSTEM_EVENT_BY_TAG)(obj)
 
 
 def _validate_content_block(data: object) -> ContentBlock:
     obj = _object(data)
+    tag = obj.get("type")
+    if type(tag) is str and tag not in _CONTENT_BLOCK_BY_TAG:
+        return _json_object(obj)
     return _dispatch(obj, "type", _CONTENT_BLOCK_BY_TAG)(obj)
 
 
@@ -3398,6 +3432,9 @@ def _validate_compact_boundary_message(data: object) -> CompactBoundaryMessage:
 
 def _validate_message(data: object) -> Message:
     obj = _object(data)
+    tag = obj.get("type")
+    if type(tag) is str and tag not in _MESSAGE_BY_TAG:
+        return _json_object(obj)
     return _dispatch(obj, "type", _MESSAGE_BY_TAG)(obj)
 
 

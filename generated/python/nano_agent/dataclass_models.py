@@ -111,6 +111,8 @@ __all__ = [
     "ToolUseContent",
     "TruncatedOutput",
     "TruncationConfig",
+    "UnknownContentBlock",
+    "UnknownNodeData",
     "Usage",
 ]
 
@@ -1659,6 +1661,48 @@ class PythonScript:
         return _dumps(self.to_dict())
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownContentBlock:
+    """A value of ContentBlock whose `type` tag is none the schema lists (x-unknown: keep).
+
+    A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
+    """
+
+    tag: str
+    data: dict[str, JSONValue]
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON object as it was decoded (with `tag` under the tag key)."""
+        out = dict(self.data)
+        out["type"] = self.tag
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownNodeData:
+    """A value of NodeData whose `type` tag is none the schema lists (x-unknown: keep).
+
+    A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
+    """
+
+    tag: str
+    data: dict[str, JSONValue]
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON object as it was decoded (with `tag` under the tag key)."""
+        out = dict(self.data)
+        out["type"] = self.tag
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
 ToolOutputContent: TypeAlias = TextContent | ImageContent
 """A block of tool output: text or an image, told apart by "type"."""
 
@@ -1672,12 +1716,19 @@ ContentBlock: TypeAlias = (
     | CompactionContent
     | CompactionSummaryContent
     | ReasoningContent
+    | UnknownContentBlock
 )
 """Content blocks represent the building blocks of message content; a union of text, thinking, tool use, tool result, image and compaction blocks, told apart by "type"."""
 
 
 NodeData: TypeAlias = (
-    Message | SystemPrompt | ToolDefinitions | ToolExecution | StopReason | SubGraph
+    Message
+    | SystemPrompt
+    | ToolDefinitions
+    | ToolExecution
+    | StopReason
+    | SubGraph
+    | UnknownNodeData
 )
 """Node data represents what a node contains: a message, the system prompt, the tool definitions, a tool execution record, the stop reason or a sub-agent's graph."""
 
@@ -2620,6 +2671,9 @@ def _decode_content_block(data: object) -> ContentBlock:
             if decode is not None:
                 return decode(data)
     obj = _object(data)
+    tag = obj.get("type")
+    if type(tag) is str and tag not in _CONTENT_BLOCK_BY_TAG:
+        return UnknownContentBlock(tag, _json_object(obj))
     return _dispatch(obj, "type", _CONTENT_BLOCK_BY_TAG)(obj)
 
 
@@ -2637,6 +2691,10 @@ def _decode_node_data(data: object) -> NodeData:
             return _decode_sub_graph(data)
         if "role" in data:
             return _decode_message(data)
+        obj = data
+        tag = obj.get("type")
+        if type(tag) is str:
+            return UnknownNodeData(tag, _json_object(obj))
         raise DecodeError(
             "matches no member of NodeData (expected type='system_prompt', type='tool_definitions', type='tool_execution', type='stop_reason', type='sub_graph', key 'role')"
         )

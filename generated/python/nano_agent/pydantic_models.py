@@ -75,6 +75,8 @@ __all__ = [
     "ToolUseContent",
     "TruncatedOutput",
     "TruncationConfig",
+    "UnknownContentBlock",
+    "UnknownNodeData",
     "Usage",
     "Omittable",
 ]
@@ -315,6 +317,17 @@ _JSON: TypeAlias = Annotated[JsonValue, BeforeValidator(_finite)]
 """Free-form JSON: Pydantic's `JsonValue` without NaN and infinity (not JSON numbers)."""
 
 _EXTRA_VALUES: TypeAdapter[dict[str, JsonValue]] = TypeAdapter(dict[str, _JSON])
+
+
+class _ErrorContext(dict[str, str]):
+    """An error context that can be hashed.
+
+    An open union (x-unknown: keep) that is a member of another union with a callable
+    discriminator is hashed with its `Discriminator`, and a plain dict cannot be.
+    """
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(sorted(self.items())))
 
 
 @dataclass(frozen=True)
@@ -839,20 +852,150 @@ class PythonScript(_Model):
     run_count: _Int = Field(default=0, description="Number of times run.")
 
 
+class UnknownContentBlock(_Model):
+    """A value of ContentBlock whose `type` tag is none the schema lists (x-unknown: keep).
+
+    A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "properties": {
+                "type": {
+                    "type": "string",
+                    "not": {
+                        "enum": [
+                            "text",
+                            "thinking",
+                            "tool_use",
+                            "tool_result",
+                            "image",
+                            "compaction",
+                            "compaction_summary",
+                            "reasoning",
+                        ]
+                    },
+                }
+            },
+            "required": ["type"],
+        },
+    )
+
+    @property
+    def tag(self) -> str:
+        """The tag the schema does not list."""
+        return cast(str, self.data["type"])
+
+    @property
+    def data(self) -> dict[str, JsonValue]:
+        """The JSON object as it was decoded (every key is kept as an unknown key)."""
+        return dict(self.__pydantic_extra__ or {})
+
+
+class UnknownNodeData(_Model):
+    """A value of NodeData whose `type` tag is none the schema lists (x-unknown: keep).
+
+    A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "properties": {
+                "type": {
+                    "type": "string",
+                    "not": {
+                        "enum": [
+                            "system_prompt",
+                            "tool_definitions",
+                            "tool_execution",
+                            "stop_reason",
+                            "sub_graph",
+                        ]
+                    },
+                }
+            },
+            "required": ["type"],
+            "not": {"anyOf": [{"required": ["role"]}]},
+        },
+    )
+
+    @property
+    def tag(self) -> str:
+        """The tag the schema does not list."""
+        return cast(str, self.data["type"])
+
+    @property
+    def data(self) -> dict[str, JsonValue]:
+        """The JSON object as it was decoded (every key is kept as an unknown key)."""
+        return dict(self.__pydantic_extra__ or {})
+
+
 ToolOutputContent: TypeAlias = Annotated[TextContent | ImageContent, Field(discriminator="type")]
 """A block of tool output: text or an image, told apart by "type"."""
 
 
+def _content_block_member(value: Any) -> str | None:
+    """The member of ContentBlock that `value` is, or None: the union's dispatch rule."""
+    if type(value) is dict:
+        tag = value.get("type")
+        if type(tag) is str and tag == "text":
+            return "TextContent"
+        if type(tag) is str and tag == "thinking":
+            return "ThinkingContent"
+        if type(tag) is str and tag == "tool_use":
+            return "ToolUseContent"
+        if type(tag) is str and tag == "tool_result":
+            return "ToolResultContent"
+        if type(tag) is str and tag == "image":
+            return "ImageContent"
+        if type(tag) is str and tag == "compaction":
+            return "CompactionContent"
+        if type(tag) is str and tag == "compaction_summary":
+            return "CompactionSummaryContent"
+        if type(tag) is str and tag == "reasoning":
+            return "ReasoningContent"
+        if type(tag) is str:
+            return "UnknownContentBlock"
+        return None
+    if isinstance(value, TextContent):
+        return "TextContent"
+    if isinstance(value, ThinkingContent):
+        return "ThinkingContent"
+    if isinstance(value, ToolUseContent):
+        return "ToolUseContent"
+    if isinstance(value, ToolResultContent):
+        return "ToolResultContent"
+    if isinstance(value, ImageContent):
+        return "ImageContent"
+    if isinstance(value, CompactionContent):
+        return "CompactionContent"
+    if isinstance(value, CompactionSummaryContent):
+        return "CompactionSummaryContent"
+    if isinstance(value, ReasoningContent):
+        return "ReasoningContent"
+    if isinstance(value, UnknownContentBlock):
+        return "UnknownContentBlock"
+    return "UnknownContentBlock"
+
+
 ContentBlock: TypeAlias = Annotated[
-    TextContent
-    | ThinkingContent
-    | ToolUseContent
-    | ToolResultContent
-    | ImageContent
-    | CompactionContent
-    | CompactionSummaryContent
-    | ReasoningContent,
-    Field(discriminator="type"),
+    Annotated[TextContent, Tag("TextContent")]
+    | Annotated[ThinkingContent, Tag("ThinkingContent")]
+    | Annotated[ToolUseContent, Tag("ToolUseContent")]
+    | Annotated[ToolResultContent, Tag("ToolResultContent")]
+    | Annotated[ImageContent, Tag("ImageContent")]
+    | Annotated[CompactionContent, Tag("CompactionContent")]
+    | Annotated[CompactionSummaryContent, Tag("CompactionSummaryContent")]
+    | Annotated[ReasoningContent, Tag("ReasoningContent")]
+    | Annotated[UnknownContentBlock, Tag("UnknownContentBlock")],
+    Discriminator(
+        _content_block_member,
+        custom_error_type="unknown_tag",
+        custom_error_message="unknown or missing tag 'type'; expected one of 'text', 'thinking', 'tool_use', 'tool_result', 'image', 'compaction', 'compaction_summary', 'reasoning'",
+        custom_error_context=_ErrorContext({"discriminator": "'type'"}),
+    ),
 ]
 """Content blocks represent the building blocks of message content; a union of text, thinking, tool use, tool result, image and compaction blocks, told apart by "type"."""
 
@@ -872,6 +1015,8 @@ def _node_data_member(value: Any) -> str | None:
             return "SubGraph"
         if "role" in value:
             return "Message"
+        if type(value.get("type")) is str:
+            return "UnknownNodeData"
         return None
     if isinstance(value, Message):
         return "Message"
@@ -885,6 +1030,8 @@ def _node_data_member(value: Any) -> str | None:
         return "StopReason"
     if isinstance(value, SubGraph):
         return "SubGraph"
+    if isinstance(value, UnknownNodeData):
+        return "UnknownNodeData"
     return None
 
 
@@ -894,7 +1041,8 @@ NodeData: TypeAlias = Annotated[
     | Annotated[ToolDefinitions, Tag("ToolDefinitions")]
     | Annotated[ToolExecution, Tag("ToolExecution")]
     | Annotated[StopReason, Tag("StopReason")]
-    | Annotated[SubGraph, Tag("SubGraph")],
+    | Annotated[SubGraph, Tag("SubGraph")]
+    | Annotated[UnknownNodeData, Tag("UnknownNodeData")],
     Discriminator(
         _node_data_member,
         custom_error_type="union_no_match",
@@ -928,6 +1076,8 @@ for _model in (
     TruncationConfig,
     TruncatedOutput,
     PythonScript,
+    UnknownContentBlock,
+    UnknownNodeData,
 ):
     _model.model_rebuild()
 

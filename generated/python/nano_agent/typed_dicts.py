@@ -46,6 +46,8 @@ __all__ = [
     "ToolUseContent",
     "TruncatedOutput",
     "TruncationConfig",
+    "UnknownContentBlock",
+    "UnknownNodeData",
     "Usage",
     "validate_compaction_content",
     "validate_compaction_summary_content",
@@ -948,6 +950,20 @@ class PythonScript(TypedDict):
     run_count: NotRequired[int]
 
 
+UnknownContentBlock: TypeAlias = dict[str, JSONValue]
+"""A value of ContentBlock whose `type` tag is none the schema lists (x-unknown: keep).
+
+A newer producer's value, kept whole: the JSON object as decoded, written back unchanged.
+"""
+
+
+UnknownNodeData: TypeAlias = dict[str, JSONValue]
+"""A value of NodeData whose `type` tag is none the schema lists (x-unknown: keep).
+
+A newer producer's value, kept whole: the JSON object as decoded, written back unchanged.
+"""
+
+
 ToolOutputContent: TypeAlias = TextContent | ImageContent
 """A block of tool output: text or an image, told apart by "type"."""
 
@@ -961,12 +977,19 @@ ContentBlock: TypeAlias = (
     | CompactionContent
     | CompactionSummaryContent
     | ReasoningContent
+    | UnknownContentBlock
 )
 """Content blocks represent the building blocks of message content; a union of text, thinking, tool use, tool result, image and compaction blocks, told apart by "type"."""
 
 
 NodeData: TypeAlias = (
-    Message | SystemPrompt | ToolDefinitions | ToolExecution | StopReason | SubGraph
+    Message
+    | SystemPrompt
+    | ToolDefinitions
+    | ToolExecution
+    | StopReason
+    | SubGraph
+    | UnknownNodeData
 )
 """Node data represents what a node contains: a message, the system prompt, the tool definitions, a tool execution record, the stop reason or a sub-agent's graph."""
 
@@ -1231,6 +1254,9 @@ def _validate_tool_output_content(data: object) -> ToolOutputContent:
 
 def _validate_content_block(data: object) -> ContentBlock:
     obj = _object(data)
+    tag = obj.get("type")
+    if type(tag) is str and tag not in _CONTENT_BLOCK_BY_TAG:
+        return _json_object(obj)
     return _dispatch(obj, "type", _CONTENT_BLOCK_BY_TAG)(obj)
 
 
@@ -1248,6 +1274,10 @@ def _validate_node_data(data: object) -> NodeData:
             return _validate_sub_graph(data)
         if "role" in data:
             return _validate_message(data)
+        obj = data
+        tag = obj.get("type")
+        if type(tag) is str:
+            return _json_object(obj)
         raise DecodeError(
             "matches no member of NodeData (expected type='system_prompt', type='tool_definitions', type='tool_execution', type='stop_reason', type='sub_graph', key 'role')"
         )

@@ -438,6 +438,9 @@ __all__ = [
     "ToolUnion",
     "ToolUseBlock",
     "ToolUseBlockParam",
+    "UnknownContentBlock",
+    "UnknownContentBlockDelta",
+    "UnknownMessageStreamEvent",
     "UrlImageSource",
     "Usage",
     "UserLocation",
@@ -6279,6 +6282,69 @@ class _TrimState:
         return _dumps(self.to_dict())
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownContentBlock:
+    """A value of ContentBlock whose `type` tag is none the schema lists (x-unknown: keep).
+
+    A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
+    """
+
+    tag: str
+    data: dict[str, JSONValue]
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON object as it was decoded (with `tag` under the tag key)."""
+        out = dict(self.data)
+        out["type"] = self.tag
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownContentBlockDelta:
+    """A value of ContentBlockDelta whose `type` tag is none the schema lists (x-unknown: keep).
+
+    A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
+    """
+
+    tag: str
+    data: dict[str, JSONValue]
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON object as it was decoded (with `tag` under the tag key)."""
+        out = dict(self.data)
+        out["type"] = self.tag
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownMessageStreamEvent:
+    """A value of MessageStreamEvent whose `type` tag is none the schema lists (x-unknown: keep).
+
+    A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
+    """
+
+    tag: str
+    data: dict[str, JSONValue]
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON object as it was decoded (with `tag` under the tag key)."""
+        out = dict(self.data)
+        out["type"] = self.tag
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
 ContentBlockParam: TypeAlias = (
     TextBlockParam
     | ImageBlockParam
@@ -6361,12 +6427,18 @@ ContentBlock: TypeAlias = (
     | TextEditorCodeExecutionToolResultBlock
     | ToolSearchToolResultBlock
     | ContainerUploadBlock
+    | UnknownContentBlock
 )
 """A content block of a response message, told apart by "type"."""
 
 
 ContentBlockDelta: TypeAlias = (
-    TextDelta | InputJsonDelta | CitationsDelta | ThinkingDelta | SignatureDelta
+    TextDelta
+    | InputJsonDelta
+    | CitationsDelta
+    | ThinkingDelta
+    | SignatureDelta
+    | UnknownContentBlockDelta
 )
 """The delta carried by a content_block_delta event, told apart by "type"."""
 
@@ -6380,6 +6452,7 @@ MessageStreamEvent: TypeAlias = (
     | ContentBlockStopEvent
     | MessageDeltaEvent
     | MessageStopEvent
+    | UnknownMessageStreamEvent
 )
 """One server-sent event of a streamed message, told apart by "type"."""
 
@@ -11383,6 +11456,9 @@ def _decode_content_block(data: object) -> ContentBlock:
             if decode is not None:
                 return decode(data)
     obj = _object(data)
+    tag = obj.get("type")
+    if type(tag) is str and tag not in _CONTENT_BLOCK_BY_TAG:
+        return UnknownContentBlock(tag, _json_object(obj))
     return _dispatch(obj, "type", _CONTENT_BLOCK_BY_TAG)(obj)
 
 
@@ -11394,6 +11470,9 @@ def _decode_content_block_delta(data: object) -> ContentBlockDelta:
             if decode is not None:
                 return decode(data)
     obj = _object(data)
+    tag = obj.get("type")
+    if type(tag) is str and tag not in _CONTENT_BLOCK_DELTA_BY_TAG:
+        return UnknownContentBlockDelta(tag, _json_object(obj))
     return _dispatch(obj, "type", _CONTENT_BLOCK_DELTA_BY_TAG)(obj)
 
 
@@ -11405,6 +11484,9 @@ def _decode_message_stream_event(data: object) -> MessageStreamEvent:
             if decode is not None:
                 return decode(data)
     obj = _object(data)
+    tag = obj.get("type")
+    if type(tag) is str and tag not in _MESSAGE_STREAM_EVENT_BY_TAG:
+        return UnknownMessageStreamEvent(tag, _json_object(obj))
     return _dispatch(obj, "type", _MESSAGE_STREAM_EVENT_BY_TAG)(obj)
 
 

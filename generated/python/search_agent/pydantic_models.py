@@ -199,6 +199,9 @@ __all__ = [
     "ToolUnionAdapter",
     "ToolUseBlock",
     "ToolUseBlockParam",
+    "UnknownContentBlock",
+    "UnknownContentBlockDelta",
+    "UnknownMessageStreamEvent",
     "UrlImageSource",
     "Usage",
     "UserLocation",
@@ -460,6 +463,17 @@ _JSON: TypeAlias = Annotated[JsonValue, BeforeValidator(_finite)]
 """Free-form JSON: Pydantic's `JsonValue` without NaN and infinity (not JSON numbers)."""
 
 _EXTRA_VALUES: TypeAdapter[dict[str, JsonValue]] = TypeAdapter(dict[str, _JSON])
+
+
+class _ErrorContext(dict[str, str]):
+    """An error context that can be hashed.
+
+    An open union (x-unknown: keep) that is a member of another union with a callable
+    discriminator is hashed with its `Discriminator`, and a plain dict cannot be.
+    """
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(sorted(self.items())))
 
 
 @dataclass(frozen=True)
@@ -3059,6 +3073,130 @@ class _TrimState(_Model):
     max_count: _Int = Field(default=3, description="Maximum count.")
 
 
+class UnknownContentBlock(_Model):
+    """A value of ContentBlock whose `type` tag is none the schema lists (x-unknown: keep).
+
+    A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "properties": {
+                "type": {
+                    "type": "string",
+                    "not": {
+                        "enum": [
+                            "text",
+                            "thinking",
+                            "redacted_thinking",
+                            "tool_use",
+                            "server_tool_use",
+                            "web_search_tool_result",
+                            "web_fetch_tool_result",
+                            "code_execution_tool_result",
+                            "bash_code_execution_tool_result",
+                            "text_editor_code_execution_tool_result",
+                            "tool_search_tool_result",
+                            "container_upload",
+                        ]
+                    },
+                }
+            },
+            "required": ["type"],
+        },
+    )
+
+    @property
+    def tag(self) -> str:
+        """The tag the schema does not list."""
+        return cast(str, self.data["type"])
+
+    @property
+    def data(self) -> dict[str, JsonValue]:
+        """The JSON object as it was decoded (every key is kept as an unknown key)."""
+        return dict(self.__pydantic_extra__ or {})
+
+
+class UnknownContentBlockDelta(_Model):
+    """A value of ContentBlockDelta whose `type` tag is none the schema lists (x-unknown: keep).
+
+    A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "properties": {
+                "type": {
+                    "type": "string",
+                    "not": {
+                        "enum": [
+                            "text_delta",
+                            "input_json_delta",
+                            "citations_delta",
+                            "thinking_delta",
+                            "signature_delta",
+                        ]
+                    },
+                }
+            },
+            "required": ["type"],
+        },
+    )
+
+    @property
+    def tag(self) -> str:
+        """The tag the schema does not list."""
+        return cast(str, self.data["type"])
+
+    @property
+    def data(self) -> dict[str, JsonValue]:
+        """The JSON object as it was decoded (every key is kept as an unknown key)."""
+        return dict(self.__pydantic_extra__ or {})
+
+
+class UnknownMessageStreamEvent(_Model):
+    """A value of MessageStreamEvent whose `type` tag is none the schema lists (x-unknown: keep).
+
+    A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as decoded, written back unchanged.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "properties": {
+                "type": {
+                    "type": "string",
+                    "not": {
+                        "enum": [
+                            "ping",
+                            "error",
+                            "message_start",
+                            "content_block_start",
+                            "content_block_delta",
+                            "content_block_stop",
+                            "message_delta",
+                            "message_stop",
+                        ]
+                    },
+                }
+            },
+            "required": ["type"],
+        },
+    )
+
+    @property
+    def tag(self) -> str:
+        """The tag the schema does not list."""
+        return cast(str, self.data["type"])
+
+    @property
+    def data(self) -> dict[str, JsonValue]:
+        """The JSON object as it was decoded (every key is kept as an unknown key)."""
+        return dict(self.__pydantic_extra__ or {})
+
+
 ContentBlockParam: TypeAlias = Annotated[
     TextBlockParam
     | ImageBlockParam
@@ -3142,41 +3280,201 @@ ToolSearchToolResultContent: TypeAlias = Annotated[
 """A tool search result or error, told apart by "type"."""
 
 
+def _content_block_member(value: Any) -> str | None:
+    """The member of ContentBlock that `value` is, or None: the union's dispatch rule."""
+    if type(value) is dict:
+        tag = value.get("type")
+        if type(tag) is str and tag == "text":
+            return "TextBlock"
+        if type(tag) is str and tag == "thinking":
+            return "ThinkingBlock"
+        if type(tag) is str and tag == "redacted_thinking":
+            return "RedactedThinkingBlock"
+        if type(tag) is str and tag == "tool_use":
+            return "ToolUseBlock"
+        if type(tag) is str and tag == "server_tool_use":
+            return "ServerToolUseBlock"
+        if type(tag) is str and tag == "web_search_tool_result":
+            return "WebSearchToolResultBlock"
+        if type(tag) is str and tag == "web_fetch_tool_result":
+            return "WebFetchToolResultBlock"
+        if type(tag) is str and tag == "code_execution_tool_result":
+            return "CodeExecutionToolResultBlock"
+        if type(tag) is str and tag == "bash_code_execution_tool_result":
+            return "BashCodeExecutionToolResultBlock"
+        if type(tag) is str and tag == "text_editor_code_execution_tool_result":
+            return "TextEditorCodeExecutionToolResultBlock"
+        if type(tag) is str and tag == "tool_search_tool_result":
+            return "ToolSearchToolResultBlock"
+        if type(tag) is str and tag == "container_upload":
+            return "ContainerUploadBlock"
+        if type(tag) is str:
+            return "UnknownContentBlock"
+        return None
+    if isinstance(value, TextBlock):
+        return "TextBlock"
+    if isinstance(value, ThinkingBlock):
+        return "ThinkingBlock"
+    if isinstance(value, RedactedThinkingBlock):
+        return "RedactedThinkingBlock"
+    if isinstance(value, ToolUseBlock):
+        return "ToolUseBlock"
+    if isinstance(value, ServerToolUseBlock):
+        return "ServerToolUseBlock"
+    if isinstance(value, WebSearchToolResultBlock):
+        return "WebSearchToolResultBlock"
+    if isinstance(value, WebFetchToolResultBlock):
+        return "WebFetchToolResultBlock"
+    if isinstance(value, CodeExecutionToolResultBlock):
+        return "CodeExecutionToolResultBlock"
+    if isinstance(value, BashCodeExecutionToolResultBlock):
+        return "BashCodeExecutionToolResultBlock"
+    if isinstance(value, TextEditorCodeExecutionToolResultBlock):
+        return "TextEditorCodeExecutionToolResultBlock"
+    if isinstance(value, ToolSearchToolResultBlock):
+        return "ToolSearchToolResultBlock"
+    if isinstance(value, ContainerUploadBlock):
+        return "ContainerUploadBlock"
+    if isinstance(value, UnknownContentBlock):
+        return "UnknownContentBlock"
+    return "UnknownContentBlock"
+
+
 ContentBlock: TypeAlias = Annotated[
-    TextBlock
-    | ThinkingBlock
-    | RedactedThinkingBlock
-    | ToolUseBlock
-    | ServerToolUseBlock
-    | WebSearchToolResultBlock
-    | WebFetchToolResultBlock
-    | CodeExecutionToolResultBlock
-    | BashCodeExecutionToolResultBlock
-    | TextEditorCodeExecutionToolResultBlock
-    | ToolSearchToolResultBlock
-    | ContainerUploadBlock,
-    Field(discriminator="type"),
+    Annotated[TextBlock, Tag("TextBlock")]
+    | Annotated[ThinkingBlock, Tag("ThinkingBlock")]
+    | Annotated[RedactedThinkingBlock, Tag("RedactedThinkingBlock")]
+    | Annotated[ToolUseBlock, Tag("ToolUseBlock")]
+    | Annotated[ServerToolUseBlock, Tag("ServerToolUseBlock")]
+    | Annotated[WebSearchToolResultBlock, Tag("WebSearchToolResultBlock")]
+    | Annotated[WebFetchToolResultBlock, Tag("WebFetchToolResultBlock")]
+    | Annotated[CodeExecutionToolResultBlock, Tag("CodeExecutionToolResultBlock")]
+    | Annotated[BashCodeExecutionToolResultBlock, Tag("BashCodeExecutionToolResultBlock")]
+    | Annotated[
+        TextEditorCodeExecutionToolResultBlock, Tag("TextEditorCodeExecutionToolResultBlock")
+    ]
+    | Annotated[ToolSearchToolResultBlock, Tag("ToolSearchToolResultBlock")]
+    | Annotated[ContainerUploadBlock, Tag("ContainerUploadBlock")]
+    | Annotated[UnknownContentBlock, Tag("UnknownContentBlock")],
+    Discriminator(
+        _content_block_member,
+        custom_error_type="unknown_tag",
+        custom_error_message="unknown or missing tag 'type'; expected one of 'text', 'thinking', 'redacted_thinking', 'tool_use', 'server_tool_use', 'web_search_tool_result', 'web_fetch_tool_result', 'code_execution_tool_result', 'bash_code_execution_tool_result', 'text_editor_code_execution_tool_result', 'tool_search_tool_result', 'container_upload'",
+        custom_error_context=_ErrorContext({"discriminator": "'type'"}),
+    ),
 ]
 """A content block of a response message, told apart by "type"."""
 
 
+def _content_block_delta_member(value: Any) -> str | None:
+    """The member of ContentBlockDelta that `value` is, or None: the union's dispatch rule."""
+    if type(value) is dict:
+        tag = value.get("type")
+        if type(tag) is str and tag == "text_delta":
+            return "TextDelta"
+        if type(tag) is str and tag == "input_json_delta":
+            return "InputJsonDelta"
+        if type(tag) is str and tag == "citations_delta":
+            return "CitationsDelta"
+        if type(tag) is str and tag == "thinking_delta":
+            return "ThinkingDelta"
+        if type(tag) is str and tag == "signature_delta":
+            return "SignatureDelta"
+        if type(tag) is str:
+            return "UnknownContentBlockDelta"
+        return None
+    if isinstance(value, TextDelta):
+        return "TextDelta"
+    if isinstance(value, InputJsonDelta):
+        return "InputJsonDelta"
+    if isinstance(value, CitationsDelta):
+        return "CitationsDelta"
+    if isinstance(value, ThinkingDelta):
+        return "ThinkingDelta"
+    if isinstance(value, SignatureDelta):
+        return "SignatureDelta"
+    if isinstance(value, UnknownContentBlockDelta):
+        return "UnknownContentBlockDelta"
+    return "UnknownContentBlockDelta"
+
+
 ContentBlockDelta: TypeAlias = Annotated[
-    TextDelta | InputJsonDelta | CitationsDelta | ThinkingDelta | SignatureDelta,
-    Field(discriminator="type"),
+    Annotated[TextDelta, Tag("TextDelta")]
+    | Annotated[InputJsonDelta, Tag("InputJsonDelta")]
+    | Annotated[CitationsDelta, Tag("CitationsDelta")]
+    | Annotated[ThinkingDelta, Tag("ThinkingDelta")]
+    | Annotated[SignatureDelta, Tag("SignatureDelta")]
+    | Annotated[UnknownContentBlockDelta, Tag("UnknownContentBlockDelta")],
+    Discriminator(
+        _content_block_delta_member,
+        custom_error_type="unknown_tag",
+        custom_error_message="unknown or missing tag 'type'; expected one of 'text_delta', 'input_json_delta', 'citations_delta', 'thinking_delta', 'signature_delta'",
+        custom_error_context=_ErrorContext({"discriminator": "'type'"}),
+    ),
 ]
 """The delta carried by a content_block_delta event, told apart by "type"."""
 
 
+def _message_stream_event_member(value: Any) -> str | None:
+    """The member of MessageStreamEvent that `value` is, or None: the union's dispatch rule."""
+    if type(value) is dict:
+        tag = value.get("type")
+        if type(tag) is str and tag == "ping":
+            return "PingEvent"
+        if type(tag) is str and tag == "error":
+            return "ErrorEvent"
+        if type(tag) is str and tag == "message_start":
+            return "MessageStartEvent"
+        if type(tag) is str and tag == "content_block_start":
+            return "ContentBlockStartEvent"
+        if type(tag) is str and tag == "content_block_delta":
+            return "ContentBlockDeltaEvent"
+        if type(tag) is str and tag == "content_block_stop":
+            return "ContentBlockStopEvent"
+        if type(tag) is str and tag == "message_delta":
+            return "MessageDeltaEvent"
+        if type(tag) is str and tag == "message_stop":
+            return "MessageStopEvent"
+        if type(tag) is str:
+            return "UnknownMessageStreamEvent"
+        return None
+    if isinstance(value, PingEvent):
+        return "PingEvent"
+    if isinstance(value, ErrorEvent):
+        return "ErrorEvent"
+    if isinstance(value, MessageStartEvent):
+        return "MessageStartEvent"
+    if isinstance(value, ContentBlockStartEvent):
+        return "ContentBlockStartEvent"
+    if isinstance(value, ContentBlockDeltaEvent):
+        return "ContentBlockDeltaEvent"
+    if isinstance(value, ContentBlockStopEvent):
+        return "ContentBlockStopEvent"
+    if isinstance(value, MessageDeltaEvent):
+        return "MessageDeltaEvent"
+    if isinstance(value, MessageStopEvent):
+        return "MessageStopEvent"
+    if isinstance(value, UnknownMessageStreamEvent):
+        return "UnknownMessageStreamEvent"
+    return "UnknownMessageStreamEvent"
+
+
 MessageStreamEvent: TypeAlias = Annotated[
-    PingEvent
-    | ErrorEvent
-    | MessageStartEvent
-    | ContentBlockStartEvent
-    | ContentBlockDeltaEvent
-    | ContentBlockStopEvent
-    | MessageDeltaEvent
-    | MessageStopEvent,
-    Field(discriminator="type"),
+    Annotated[PingEvent, Tag("PingEvent")]
+    | Annotated[ErrorEvent, Tag("ErrorEvent")]
+    | Annotated[MessageStartEvent, Tag("MessageStartEvent")]
+    | Annotated[ContentBlockStartEvent, Tag("ContentBlockStartEvent")]
+    | Annotated[ContentBlockDeltaEvent, Tag("ContentBlockDeltaEvent")]
+    | Annotated[ContentBlockStopEvent, Tag("ContentBlockStopEvent")]
+    | Annotated[MessageDeltaEvent, Tag("MessageDeltaEvent")]
+    | Annotated[MessageStopEvent, Tag("MessageStopEvent")]
+    | Annotated[UnknownMessageStreamEvent, Tag("UnknownMessageStreamEvent")],
+    Discriminator(
+        _message_stream_event_member,
+        custom_error_type="unknown_tag",
+        custom_error_message="unknown or missing tag 'type'; expected one of 'ping', 'error', 'message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop'",
+        custom_error_context=_ErrorContext({"discriminator": "'type'"}),
+    ),
 ]
 """One server-sent event of a streamed message, told apart by "type"."""
 
@@ -3430,6 +3728,9 @@ for _model in (
     ToolDefinition,
     ToolsListResult,
     _TrimState,
+    UnknownContentBlock,
+    UnknownContentBlockDelta,
+    UnknownMessageStreamEvent,
 ):
     _model.model_rebuild()
 

@@ -143,6 +143,9 @@ __all__ = [
     "ToolUnion",
     "ToolUseBlock",
     "ToolUseBlockParam",
+    "UnknownContentBlock",
+    "UnknownContentBlockDelta",
+    "UnknownMessageStreamEvent",
     "UrlImageSource",
     "Usage",
     "UserLocation",
@@ -2899,6 +2902,27 @@ class _TrimState(TypedDict):
     max_count: NotRequired[int]
 
 
+UnknownContentBlock: TypeAlias = dict[str, JSONValue]
+"""A value of ContentBlock whose `type` tag is none the schema lists (x-unknown: keep).
+
+A newer producer's value, kept whole: the JSON object as decoded, written back unchanged.
+"""
+
+
+UnknownContentBlockDelta: TypeAlias = dict[str, JSONValue]
+"""A value of ContentBlockDelta whose `type` tag is none the schema lists (x-unknown: keep).
+
+A newer producer's value, kept whole: the JSON object as decoded, written back unchanged.
+"""
+
+
+UnknownMessageStreamEvent: TypeAlias = dict[str, JSONValue]
+"""A value of MessageStreamEvent whose `type` tag is none the schema lists (x-unknown: keep).
+
+A newer producer's value, kept whole: the JSON object as decoded, written back unchanged.
+"""
+
+
 ContentBlockParam: TypeAlias = (
     TextBlockParam
     | ImageBlockParam
@@ -2981,12 +3005,18 @@ ContentBlock: TypeAlias = (
     | TextEditorCodeExecutionToolResultBlock
     | ToolSearchToolResultBlock
     | ContainerUploadBlock
+    | UnknownContentBlock
 )
 """A content block of a response message, told apart by "type"."""
 
 
 ContentBlockDelta: TypeAlias = (
-    TextDelta | InputJsonDelta | CitationsDelta | ThinkingDelta | SignatureDelta
+    TextDelta
+    | InputJsonDelta
+    | CitationsDelta
+    | ThinkingDelta
+    | SignatureDelta
+    | UnknownContentBlockDelta
 )
 """The delta carried by a content_block_delta event, told apart by "type"."""
 
@@ -3000,6 +3030,7 @@ MessageStreamEvent: TypeAlias = (
     | ContentBlockStopEvent
     | MessageDeltaEvent
     | MessageStopEvent
+    | UnknownMessageStreamEvent
 )
 """One server-sent event of a streamed message, told apart by "type"."""
 
@@ -4347,16 +4378,25 @@ def _validate_tool_search_tool_result_content(data: object) -> ToolSearchToolRes
 
 def _validate_content_block(data: object) -> ContentBlock:
     obj = _object(data)
+    tag = obj.get("type")
+    if type(tag) is str and tag not in _CONTENT_BLOCK_BY_TAG:
+        return _json_object(obj)
     return _dispatch(obj, "type", _CONTENT_BLOCK_BY_TAG)(obj)
 
 
 def _validate_content_block_delta(data: object) -> ContentBlockDelta:
     obj = _object(data)
+    tag = obj.get("type")
+    if type(tag) is str and tag not in _CONTENT_BLOCK_DELTA_BY_TAG:
+        return _json_object(obj)
     return _dispatch(obj, "type", _CONTENT_BLOCK_DELTA_BY_TAG)(obj)
 
 
 def _validate_message_stream_event(data: object) -> MessageStreamEvent:
     obj = _object(data)
+    tag = obj.get("type")
+    if type(tag) is str and tag not in _MESSAGE_STREAM_EVENT_BY_TAG:
+        return _json_object(obj)
     return _dispatch(obj, "type", _MESSAGE_STREAM_EVENT_BY_TAG)(obj)
 
 

@@ -38,6 +38,7 @@ defmodule AgUi.Event do
     * `"REASONING_MESSAGE_CHUNK"` → `AgUi.ReasoningMessageChunkEvent`
     * `"REASONING_END"` → `AgUi.ReasoningEndEvent`
     * `"REASONING_ENCRYPTED_VALUE"` → `AgUi.ReasoningEncryptedValueEvent`
+    * any other string → `AgUi.UnknownEvent` (x-unknown: keep)
   """
 
   alias AgUi.PolytypeRuntime, as: R
@@ -76,6 +77,7 @@ defmodule AgUi.Event do
           | AgUi.ReasoningMessageChunkEvent.t()
           | AgUi.ReasoningEndEvent.t()
           | AgUi.ReasoningEncryptedValueEvent.t()
+          | AgUi.UnknownEvent.t()
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -193,6 +195,9 @@ defmodule AgUi.Event do
       {:ok, "REASONING_ENCRYPTED_VALUE"} ->
         AgUi.ReasoningEncryptedValueEvent.decode(data)
 
+      {:ok, tag} when is_binary(tag) ->
+        AgUi.UnknownEvent.decode(data)
+
       {:ok, tag} ->
         R.unknown_tag(
           ".type",
@@ -274,4 +279,6 @@ defmodule AgUi.Event do
 
   def to_json(%AgUi.ReasoningEncryptedValueEvent{} = value),
     do: AgUi.ReasoningEncryptedValueEvent.to_json(value)
+
+  def to_json(%AgUi.UnknownEvent{} = value), do: AgUi.UnknownEvent.to_json(value)
 end

@@ -12,6 +12,7 @@ defmodule AgUi.Message do
     * `"tool"` → `AgUi.ToolMessage`
     * `"activity"` → `AgUi.ActivityMessage`
     * `"reasoning"` → `AgUi.ReasoningMessage`
+    * any other string → `AgUi.UnknownMessage` (x-unknown: keep)
   """
 
   alias AgUi.PolytypeRuntime, as: R
@@ -24,6 +25,7 @@ defmodule AgUi.Message do
           | AgUi.ToolMessage.t()
           | AgUi.ActivityMessage.t()
           | AgUi.ReasoningMessage.t()
+          | AgUi.UnknownMessage.t()
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -63,6 +65,9 @@ defmodule AgUi.Message do
       {:ok, "reasoning"} ->
         AgUi.ReasoningMessage.decode(data)
 
+      {:ok, tag} when is_binary(tag) ->
+        AgUi.UnknownMessage.decode(data)
+
       {:ok, tag} ->
         R.unknown_tag(
           ".role",
@@ -86,4 +91,5 @@ defmodule AgUi.Message do
   def to_json(%AgUi.ToolMessage{} = value), do: AgUi.ToolMessage.to_json(value)
   def to_json(%AgUi.ActivityMessage{} = value), do: AgUi.ActivityMessage.to_json(value)
   def to_json(%AgUi.ReasoningMessage{} = value), do: AgUi.ReasoningMessage.to_json(value)
+  def to_json(%AgUi.UnknownMessage{} = value), do: AgUi.UnknownMessage.to_json(value)
 end

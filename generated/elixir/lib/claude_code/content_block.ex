@@ -9,6 +9,7 @@ defmodule ClaudeCode.ContentBlock do
     * `"tool_use"` → `ClaudeCode.Content.ToolUseBlock`
     * `"tool_result"` → `ClaudeCode.Content.ToolResultBlock`
     * `"thinking"` → `ClaudeCode.Content.ThinkingBlock`
+    * any other string → `ClaudeCode.UnknownContentBlock` (x-unknown: keep)
   """
 
   alias ClaudeCode.PolytypeRuntime, as: R
@@ -18,6 +19,7 @@ defmodule ClaudeCode.ContentBlock do
           | ClaudeCode.Content.ToolUseBlock.t()
           | ClaudeCode.Content.ToolResultBlock.t()
           | ClaudeCode.Content.ThinkingBlock.t()
+          | ClaudeCode.UnknownContentBlock.t()
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -48,6 +50,9 @@ defmodule ClaudeCode.ContentBlock do
       {:ok, "thinking"} ->
         ClaudeCode.Content.ThinkingBlock.decode(data)
 
+      {:ok, tag} when is_binary(tag) ->
+        ClaudeCode.UnknownContentBlock.decode(data)
+
       {:ok, tag} ->
         R.unknown_tag(".type", tag, "\"text\", \"tool_use\", \"tool_result\", \"thinking\"")
 
@@ -71,4 +76,7 @@ defmodule ClaudeCode.ContentBlock do
 
   def to_json(%ClaudeCode.Content.ThinkingBlock{} = value),
     do: ClaudeCode.Content.ThinkingBlock.to_json(value)
+
+  def to_json(%ClaudeCode.UnknownContentBlock{} = value),
+    do: ClaudeCode.UnknownContentBlock.to_json(value)
 end

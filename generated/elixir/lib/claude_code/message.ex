@@ -20,6 +20,7 @@ defmodule ClaudeCode.Message do
     * `"auth_status"` → `ClaudeCode.AuthStatusMessage`
     * `"prompt_suggestion"` → `ClaudeCode.PromptSuggestionMessage`
     * `"conversation_reset"` → `ClaudeCode.ConversationResetMessage`
+    * any other string → `ClaudeCode.UnknownMessage` (x-unknown: keep)
   """
 
   alias ClaudeCode.PolytypeRuntime, as: R
@@ -40,6 +41,7 @@ defmodule ClaudeCode.Message do
           | ClaudeCode.AuthStatusMessage.t()
           | ClaudeCode.PromptSuggestionMessage.t()
           | ClaudeCode.ConversationResetMessage.t()
+          | ClaudeCode.UnknownMessage.t()
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -102,6 +104,9 @@ defmodule ClaudeCode.Message do
 
       {:ok, "conversation_reset"} ->
         ClaudeCode.ConversationResetMessage.decode(data)
+
+      {:ok, tag} when is_binary(tag) ->
+        ClaudeCode.UnknownMessage.decode(data)
 
       {:ok, tag} ->
         R.unknown_tag(
@@ -185,6 +190,9 @@ defmodule ClaudeCode.Message do
   def to_json(%ClaudeCode.MirrorErrorMessage{} = value),
     do: ClaudeCode.MirrorErrorMessage.to_json(value)
 
+  def to_json(%ClaudeCode.UnknownSystemEvent{} = value),
+    do: ClaudeCode.UnknownSystemEvent.to_json(value)
+
   def to_json(%ClaudeCode.Message.AssistantMessage{} = value),
     do: ClaudeCode.Message.AssistantMessage.to_json(value)
 
@@ -223,4 +231,6 @@ defmodule ClaudeCode.Message do
 
   def to_json(%ClaudeCode.ConversationResetMessage{} = value),
     do: ClaudeCode.ConversationResetMessage.to_json(value)
+
+  def to_json(%ClaudeCode.UnknownMessage{} = value), do: ClaudeCode.UnknownMessage.to_json(value)
 end

@@ -27,6 +27,7 @@ defmodule ClaudeCode.SystemEvent do
     * `"commands_changed"` → `ClaudeCode.CommandsChangedMessage`
     * `"thinking_tokens"` → `ClaudeCode.ThinkingTokensMessage`
     * `"mirror_error"` → `ClaudeCode.MirrorErrorMessage`
+    * any other string → `ClaudeCode.UnknownSystemEvent` (x-unknown: keep)
   """
 
   alias ClaudeCode.PolytypeRuntime, as: R
@@ -54,6 +55,7 @@ defmodule ClaudeCode.SystemEvent do
           | ClaudeCode.CommandsChangedMessage.t()
           | ClaudeCode.ThinkingTokensMessage.t()
           | ClaudeCode.MirrorErrorMessage.t()
+          | ClaudeCode.UnknownSystemEvent.t()
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -138,6 +140,9 @@ defmodule ClaudeCode.SystemEvent do
       {:ok, "mirror_error"} ->
         ClaudeCode.MirrorErrorMessage.decode(data)
 
+      {:ok, tag} when is_binary(tag) ->
+        ClaudeCode.UnknownSystemEvent.decode(data)
+
       {:ok, tag} ->
         R.unknown_tag(
           ".subtype",
@@ -219,4 +224,7 @@ defmodule ClaudeCode.SystemEvent do
 
   def to_json(%ClaudeCode.MirrorErrorMessage{} = value),
     do: ClaudeCode.MirrorErrorMessage.to_json(value)
+
+  def to_json(%ClaudeCode.UnknownSystemEvent{} = value),
+    do: ClaudeCode.UnknownSystemEvent.to_json(value)
 end

@@ -13,6 +13,7 @@ defmodule NanoAgent.ContentBlock do
     * `"compaction"` → `NanoAgent.CompactionContent`
     * `"compaction_summary"` → `NanoAgent.CompactionSummaryContent`
     * `"reasoning"` → `NanoAgent.ReasoningContent`
+    * any other string → `NanoAgent.UnknownContentBlock` (x-unknown: keep)
   """
 
   alias NanoAgent.PolytypeRuntime, as: R
@@ -26,6 +27,7 @@ defmodule NanoAgent.ContentBlock do
           | NanoAgent.CompactionContent.t()
           | NanoAgent.CompactionSummaryContent.t()
           | NanoAgent.ReasoningContent.t()
+          | NanoAgent.UnknownContentBlock.t()
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -68,6 +70,9 @@ defmodule NanoAgent.ContentBlock do
       {:ok, "reasoning"} ->
         NanoAgent.ReasoningContent.decode(data)
 
+      {:ok, tag} when is_binary(tag) ->
+        NanoAgent.UnknownContentBlock.decode(data)
+
       {:ok, tag} ->
         R.unknown_tag(
           ".type",
@@ -101,4 +106,7 @@ defmodule NanoAgent.ContentBlock do
 
   def to_json(%NanoAgent.ReasoningContent{} = value),
     do: NanoAgent.ReasoningContent.to_json(value)
+
+  def to_json(%NanoAgent.UnknownContentBlock{} = value),
+    do: NanoAgent.UnknownContentBlock.to_json(value)
 end

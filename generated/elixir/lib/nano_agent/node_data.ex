@@ -22,6 +22,7 @@ defmodule NanoAgent.NodeData do
           | NanoAgent.ToolExecution.t()
           | NanoAgent.StopReason.t()
           | NanoAgent.SubGraph.t()
+          | NanoAgent.UnknownNodeData.t()
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -58,6 +59,9 @@ defmodule NanoAgent.NodeData do
       Map.has_key?(data, "role") ->
         NanoAgent.Message.decode(data)
 
+      is_binary(Map.get(data, "type")) ->
+        NanoAgent.UnknownNodeData.decode(data)
+
       true ->
         {:error,
          {"",
@@ -75,4 +79,5 @@ defmodule NanoAgent.NodeData do
   def to_json(%NanoAgent.ToolExecution{} = value), do: NanoAgent.ToolExecution.to_json(value)
   def to_json(%NanoAgent.StopReason{} = value), do: NanoAgent.StopReason.to_json(value)
   def to_json(%NanoAgent.SubGraph{} = value), do: NanoAgent.SubGraph.to_json(value)
+  def to_json(%NanoAgent.UnknownNodeData{} = value), do: NanoAgent.UnknownNodeData.to_json(value)
 end

@@ -17,6 +17,7 @@ defmodule SearchAgent.ContentBlock do
     * `"text_editor_code_execution_tool_result"` → `SearchAgent.TextEditorCodeExecutionToolResultBlock`
     * `"tool_search_tool_result"` → `SearchAgent.ToolSearchToolResultBlock`
     * `"container_upload"` → `SearchAgent.ContainerUploadBlock`
+    * any other string → `SearchAgent.UnknownContentBlock` (x-unknown: keep)
   """
 
   alias SearchAgent.PolytypeRuntime, as: R
@@ -34,6 +35,7 @@ defmodule SearchAgent.ContentBlock do
           | SearchAgent.TextEditorCodeExecutionToolResultBlock.t()
           | SearchAgent.ToolSearchToolResultBlock.t()
           | SearchAgent.ContainerUploadBlock.t()
+          | SearchAgent.UnknownContentBlock.t()
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -88,6 +90,9 @@ defmodule SearchAgent.ContentBlock do
       {:ok, "container_upload"} ->
         SearchAgent.ContainerUploadBlock.decode(data)
 
+      {:ok, tag} when is_binary(tag) ->
+        SearchAgent.UnknownContentBlock.decode(data)
+
       {:ok, tag} ->
         R.unknown_tag(
           ".type",
@@ -135,4 +140,7 @@ defmodule SearchAgent.ContentBlock do
 
   def to_json(%SearchAgent.ContainerUploadBlock{} = value),
     do: SearchAgent.ContainerUploadBlock.to_json(value)
+
+  def to_json(%SearchAgent.UnknownContentBlock{} = value),
+    do: SearchAgent.UnknownContentBlock.to_json(value)
 end

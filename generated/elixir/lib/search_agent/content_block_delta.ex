@@ -10,6 +10,7 @@ defmodule SearchAgent.ContentBlockDelta do
     * `"citations_delta"` → `SearchAgent.CitationsDelta`
     * `"thinking_delta"` → `SearchAgent.ThinkingDelta`
     * `"signature_delta"` → `SearchAgent.SignatureDelta`
+    * any other string → `SearchAgent.UnknownContentBlockDelta` (x-unknown: keep)
   """
 
   alias SearchAgent.PolytypeRuntime, as: R
@@ -20,6 +21,7 @@ defmodule SearchAgent.ContentBlockDelta do
           | SearchAgent.CitationsDelta.t()
           | SearchAgent.ThinkingDelta.t()
           | SearchAgent.SignatureDelta.t()
+          | SearchAgent.UnknownContentBlockDelta.t()
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -53,6 +55,9 @@ defmodule SearchAgent.ContentBlockDelta do
       {:ok, "signature_delta"} ->
         SearchAgent.SignatureDelta.decode(data)
 
+      {:ok, tag} when is_binary(tag) ->
+        SearchAgent.UnknownContentBlockDelta.decode(data)
+
       {:ok, tag} ->
         R.unknown_tag(
           ".type",
@@ -81,4 +86,7 @@ defmodule SearchAgent.ContentBlockDelta do
 
   def to_json(%SearchAgent.SignatureDelta{} = value),
     do: SearchAgent.SignatureDelta.to_json(value)
+
+  def to_json(%SearchAgent.UnknownContentBlockDelta{} = value),
+    do: SearchAgent.UnknownContentBlockDelta.to_json(value)
 end

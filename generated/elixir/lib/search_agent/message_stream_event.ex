@@ -13,6 +13,7 @@ defmodule SearchAgent.MessageStreamEvent do
     * `"content_block_stop"` → `SearchAgent.ContentBlockStopEvent`
     * `"message_delta"` → `SearchAgent.MessageDeltaEvent`
     * `"message_stop"` → `SearchAgent.MessageStopEvent`
+    * any other string → `SearchAgent.UnknownMessageStreamEvent` (x-unknown: keep)
   """
 
   alias SearchAgent.PolytypeRuntime, as: R
@@ -26,6 +27,7 @@ defmodule SearchAgent.MessageStreamEvent do
           | SearchAgent.ContentBlockStopEvent.t()
           | SearchAgent.MessageDeltaEvent.t()
           | SearchAgent.MessageStopEvent.t()
+          | SearchAgent.UnknownMessageStreamEvent.t()
 
   @doc """
   Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
@@ -68,6 +70,9 @@ defmodule SearchAgent.MessageStreamEvent do
       {:ok, "message_stop"} ->
         SearchAgent.MessageStopEvent.decode(data)
 
+      {:ok, tag} when is_binary(tag) ->
+        SearchAgent.UnknownMessageStreamEvent.decode(data)
+
       {:ok, tag} ->
         R.unknown_tag(
           ".type",
@@ -104,4 +109,7 @@ defmodule SearchAgent.MessageStreamEvent do
 
   def to_json(%SearchAgent.MessageStopEvent{} = value),
     do: SearchAgent.MessageStopEvent.to_json(value)
+
+  def to_json(%SearchAgent.UnknownMessageStreamEvent{} = value),
+    do: SearchAgent.UnknownMessageStreamEvent.to_json(value)
 end

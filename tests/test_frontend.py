@@ -552,3 +552,30 @@ def test_x_name_names_an_inline_union_and_its_members(
     value = {"payload": {"pong": 2}}
     assert isinstance(models.decode_event(value).payload, models.PongReply)
     assert _round_trip(models, "Event", value) == value
+
+
+def test_malformed_keyword_values_are_ignored_with_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Mistakes validators shrug off (a description string among `properties`, a number
+    where a list of schemas belongs, a `$ref` that is not a string, an `$id` that is not a
+    URI) are warned about and ignored, never a crash."""
+    schema = {
+        "$id": "http://[broken",
+        "title": "Sloppy",
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "description": "the name"},
+        "allOf": 5,
+        "items": "nope",
+        "additionalProperties": {"$ref": 3},
+    }
+    root = _project(tmp_path, {"sloppy.json": schema})
+    code, err = _generate(root, capsys)
+    assert code == 0, err
+    assert (
+        "/properties/description: 'description' under 'properties' is not a schema; ignored" in err
+    )
+    assert "/allOf: 'allOf' must be a non-empty list of schemas; ignored" in err
+    assert "/additionalProperties/$ref: '$ref' must be a string; ignored" in err
+    value = {"name": "n", "description": 3}
+    assert _round_trip(_models(root, "sloppy"), "Sloppy", value) == value

@@ -41,6 +41,7 @@ from generator.frontend.drafts import (
     name_key,
     normalise,
 )
+from generator.frontend.sanitise import sanitise
 from generator.loader import Document, Origin, load
 
 DEFINITION_KEYS = ("$defs", "definitions")
@@ -144,15 +145,18 @@ class _Bundler:
         ):
             declared = document.data.get("id")
         if isinstance(declared, str):
-            return urldefrag(urljoin(uri, declared)).url
+            return _joined(uri, declared)
         return uri
 
     def _add(self, document: Document, uri: str) -> _Resource:
         normalised = normalise(document.data, draft_of(document.data))
-        resource = _Resource(document, normalised.data, normalised.moves, uri)
+        sane = sanitise(normalised.data)
+        for pointer, message in sane.dropped:
+            self.warnings.append(document.warning(_written(normalised.moves, pointer), message))
+        resource = _Resource(document, sane.data, normalised.moves, uri)
         self.resources[uri] = resource
         self.by_path[document.path.resolve()] = resource
-        for pointer, node, base in _walk(normalised.data, "", uri):
+        for pointer, node, base in _walk(sane.data, "", uri):
             self.places.setdefault(id(node), _Place(resource, pointer, base))
         return resource
 
@@ -245,7 +249,7 @@ class _Bundler:
             )
         try:
             resolved = self.registry.resolver(base_uri=base).lookup(ref)
-        except (Unresolvable, NoSuchResource) as error:
+        except (Unresolvable, NoSuchResource, ValueError) as error:
             self.warnings.append(
                 where.warning(
                     written,
@@ -407,6 +411,15 @@ def _identifier(text: str) -> str:
     return name
 
 
+def _joined(base: str, reference: str) -> str:
+    """`reference` resolved against `base`, without its fragment (`base` when it is not a
+    URI at all: the resolver then reports what cannot be found)."""
+    try:
+        return urldefrag(urljoin(base, reference)).url
+    except ValueError:
+        return base
+
+
 def _display(path: Path, main: Document) -> str:
     try:
         return path.resolve().relative_to(main.path.resolve().parent).as_posix()
@@ -431,7 +444,7 @@ def _walk(node: Any, pointer: str, base: str) -> Iterator[tuple[str, dict[str, A
             continue
         declared = node.get("$id")
         if isinstance(declared, str):
-            base = urldefrag(urljoin(base, declared)).url
+            base = _joined(base, declared)
         yield pointer, node, base
         children: list[tuple[str, Any, str]] = []
         for key, value in node.items():

@@ -207,7 +207,8 @@ def _drop_impossible_enum_values(out: dict[str, Any]) -> None:
     values, declared = out.get("enum"), out.get("type")
     if not isinstance(values, list) or declared is None:
         return
-    allowed = set(declared) if isinstance(declared, list) else {declared}
+    kinds = declared if isinstance(declared, list) else [declared]
+    allowed = {kind for kind in kinds if isinstance(kind, str)}
     if "number" in allowed:
         allowed.add("integer")
     possible = [value for value in values if _json_type(value) in allowed]

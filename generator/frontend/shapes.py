@@ -363,8 +363,9 @@ def _tag_value(member: dict[str, Any]) -> str | None:
     properties = member.get("properties")
     if not isinstance(properties, dict):
         return None
-    for key in member.get("required") or []:
-        schema = properties.get(key)
+    required = member.get("required")
+    for key in required if isinstance(required, list) else []:
+        schema = properties.get(key) if isinstance(key, str) else None
         if not isinstance(schema, dict):
             continue
         value = schema.get("const")
@@ -425,10 +426,12 @@ def _scalar_type(member: dict[str, Any]) -> str | None:
 
 
 def _type_set(value: Any) -> set[str]:
-    kinds = set(value) if isinstance(value, list) else {value}
+    kinds = {
+        kind for kind in (value if isinstance(value, list) else [value]) if isinstance(kind, str)
+    }
     if "number" in kinds:
         kinds.add("integer")
-    return {kind for kind in kinds if isinstance(kind, str)}
+    return kinds
 
 
 def _never(schema: dict[str, Any]) -> bool:

@@ -49,8 +49,11 @@ REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus"
 REGRESSIONS = REPO / "tests" / "fuzz_regressions"
 CASE_TIMEOUT = 120.0
-# what polytype may print on stderr: `file:line:col: /pointer: message`, or `polytype: ...`
-_DIAGNOSTIC_LINE = re.compile(r"(?:schema/[^:]+:[1-9][0-9]*:[1-9][0-9]*: /|polytype: )")
+# what polytype may print on stderr: `file:line:col: /pointer: message`, a located
+# `file:line:col: warning: /pointer: message`, or `polytype: ...`
+_DIAGNOSTIC_LINE = re.compile(
+    r"(?:schema/[^:]+:[1-9][0-9]*:[1-9][0-9]*: (?:warning: )?/|polytype: )"
+)
 IMPORT_TIMEOUT = 120.0
 
 BASE_SCHEMA = """\

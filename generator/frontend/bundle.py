@@ -245,6 +245,18 @@ class _Bundler:
             )
         try:
             resolved = self.registry.resolver(base_uri=base).lookup(ref)
+        except (AttributeError, TypeError) as error:
+            # referencing crawls the whole document and trips on a value that is neither an
+            # object nor a boolean where a schema belongs (`additionalProperties: 5`)
+            raise InputError(
+                [
+                    where.diagnostic(
+                        written,
+                        f"cannot resolve {ref!r}: a value where a schema "
+                        f"belongs is not a schema ({error})",
+                    )
+                ]
+            ) from None
         except (Unresolvable, NoSuchResource) as error:
             self.warnings.append(
                 where.warning(

@@ -124,7 +124,11 @@ class _Bundler:
         self.root_name = root_name or ""
         # the main document's definitions keep their names (made identifiers)
         for key in DEFINITION_KEYS:
-            for name, schema in (root.get(key) or {}).items():
+            definitions = root.get(key)
+            if definitions is not None and not isinstance(definitions, dict):
+                message = f"{key} must be an object of named schemas"
+                raise InputError([self.document.diagnostic(f"/{key}", message)])
+            for name, schema in (definitions or {}).items():
                 if isinstance(schema, dict):
                     self._name(schema, _identifier(name))
         self._collect(main, root)

@@ -125,7 +125,11 @@ class _Bundler:
         self.root_name = root_name or ""
         # the main document's definitions keep their names (made identifiers)
         for key in DEFINITION_KEYS:
-            for name, schema in (root.get(key) or {}).items():
+            definitions = root.get(key)
+            if definitions is not None and not isinstance(definitions, dict):
+                message = f"{key} must be an object of named schemas"
+                raise InputError([self.document.diagnostic(f"/{key}", message)])
+            for name, schema in (definitions or {}).items():
                 if isinstance(schema, dict):
                     self._name(schema, _identifier(name))
         self._collect(main, root)
@@ -249,6 +253,18 @@ class _Bundler:
             )
         try:
             resolved = self.registry.resolver(base_uri=base).lookup(ref)
+        except (AttributeError, TypeError) as error:
+            # referencing crawls the whole document and trips on a value that is neither an
+            # object nor a boolean where a schema belongs (`additionalProperties: 5`)
+            raise InputError(
+                [
+                    where.diagnostic(
+                        written,
+                        f"cannot resolve {ref!r}: a value where a schema "
+                        f"belongs is not a schema ({error})",
+                    )
+                ]
+            ) from None
         except (Unresolvable, NoSuchResource, ValueError) as error:
             self.warnings.append(
                 where.warning(

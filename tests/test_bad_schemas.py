@@ -105,7 +105,9 @@ def base_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A project with one valid module, generated once."""
     root = tmp_path_factory.mktemp("bad-schemas") / "project"
     (root / "schema").mkdir(parents=True)
-    (root / "pyproject.toml").write_text('[tool.polytype]\nstrict = true\nschema-dir = "schema"\n', "utf-8")
+    (root / "pyproject.toml").write_text(
+        '[tool.polytype]\nstrict = true\nschema-dir = "schema"\n', "utf-8"
+    )
     (root / "schema" / "valid.yaml").write_text(VALID, encoding="utf-8")
     assert main(["--project", str(root), "generate"]) == 0
     return root

@@ -58,7 +58,9 @@ def user_project(root: Path, output_dir: str | None = None, git: bool = True) ->
     """A user's project: a schema, pyproject, some other files of theirs and a git repository."""
     (root / "schema").mkdir(parents=True)
     (root / "schema" / "notes.yaml").write_text(SCHEMA, encoding="utf-8")
-    settings = "[tool.polytype]\nstrict = true\n" + (f'output-dir = "{output_dir}"\n' if output_dir else "")
+    settings = "[tool.polytype]\nstrict = true\n" + (
+        f'output-dir = "{output_dir}"\n' if output_dir else ""
+    )
     (root / "pyproject.toml").write_text(settings, encoding="utf-8")
     (root / "main.py").write_text("print('mine')\n", encoding="utf-8")
     (root / "src").mkdir()
@@ -262,7 +264,9 @@ def test_something_else_where_an_output_or_its_folder_goes_is_refused(
     assert run(project, "generate") == 2
     assert "lib is not a directory" in capsys.readouterr().err
     assert snapshot(tmp_path) == before
-    (project / "pyproject.toml").write_text('[tool.polytype]\nstrict = true\noutput-dir = "main.py"\n', "utf-8")
+    (project / "pyproject.toml").write_text(
+        '[tool.polytype]\nstrict = true\noutput-dir = "main.py"\n', "utf-8"
+    )
     before = snapshot(tmp_path)
     assert run(project, "generate") == 2
     assert "main.py is not a directory" in capsys.readouterr().err

@@ -170,7 +170,9 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("hostile") / "project"
     (root / "schema").mkdir(parents=True)
     shutil.copy(HOSTILE, root / "schema" / "hostile.yaml")
-    (root / "pyproject.toml").write_text('[tool.polytype]\nstrict = true\nschema-dir = "schema"\n', "utf-8")
+    (root / "pyproject.toml").write_text(
+        '[tool.polytype]\nstrict = true\nschema-dir = "schema"\n', "utf-8"
+    )
     write_fixtures(root / "tests" / "fixtures")
     assert main(["--project", str(root), "generate"]) == 0
     return root

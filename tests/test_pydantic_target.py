@@ -343,7 +343,9 @@ def test_names_pydantic_cannot_take_are_renamed(tmp_path: Path) -> None:
     project = tmp_path / "names"
     (project / "schema").mkdir(parents=True)
     (project / "schema" / "names.json").write_text(json.dumps(schema), encoding="utf-8")
-    (project / "pyproject.toml").write_text('[tool.polytype]\nstrict = true\nschema-dir = "schema"\n', "utf-8")
+    (project / "pyproject.toml").write_text(
+        '[tool.polytype]\nstrict = true\nschema-dir = "schema"\n', "utf-8"
+    )
     assert main(["--project", str(project), "generate"]) == 0
     models = _import(
         project / "generated/python/names/pydantic_models.py", "polytype_names.pydantic"

@@ -21,7 +21,9 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     root = tmp_path / "project"
     (root / "schema").mkdir(parents=True)
     shutil.copy(ROOT / "schema" / "nano_agent.yaml", root / "schema" / "nano_agent.yaml")
-    (root / "pyproject.toml").write_text('[tool.polytype]\nstrict = true\nfixtures-dir = "fixtures"\n')
+    (root / "pyproject.toml").write_text(
+        '[tool.polytype]\nstrict = true\nfixtures-dir = "fixtures"\n'
+    )
     return root
 
 

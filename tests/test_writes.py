@@ -60,7 +60,9 @@ def make_project(destination: Path, modules: tuple[str, ...] = MODULES) -> Path:
         shutil.copytree(
             REPO / "tests" / "fixtures" / module, destination / "tests" / "fixtures" / module
         )
-    (destination / "pyproject.toml").write_text('[tool.polytype]\nstrict = true\nschema-dir = "schema"\n', "utf-8")
+    (destination / "pyproject.toml").write_text(
+        '[tool.polytype]\nstrict = true\nschema-dir = "schema"\n', "utf-8"
+    )
     return destination
 
 

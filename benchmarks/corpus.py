@@ -32,7 +32,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -167,18 +167,42 @@ def _dmcg_class(models: ModuleType, pointer: str) -> Any:
 
 
 def measure(names: Sequence[str] | None = None) -> dict[str, dict[str, Outcome]]:
+    """Each schema measured in a child process of its own: importing a tool's models for a
+    recursive meta-schema can exhaust the memory cap, which must cost that schema only."""
     results: dict[str, dict[str, Outcome]] = {}
     for schema in read_index(CORPUS):
         if names and schema.name not in names:
             continue
         print(f"  {schema.name} …", file=sys.stderr, flush=True)
-        with tempfile.TemporaryDirectory(prefix=f"corpus-{schema.name}-") as scratch:
-            work = Path(scratch)
-            results[schema.name] = {
-                "polytype": _polytype(schema, work),
-                "datamodel-codegen": _dmcg(schema, work),
-            }
+        child = subprocess.run(
+            [sys.executable, str(Path(__file__).resolve()), "--one", schema.name],
+            capture_output=True,
+            text=True,
+            timeout=4 * TIMEOUT,
+            check=False,
+        )
+        try:
+            measured = json.loads(child.stdout.strip().splitlines()[-1])
+        except (IndexError, ValueError):
+            measured = {}
+        died = f"the measuring process died (exit {child.returncode})"
+        lost = Outcome(False, 0, len(schema.instances), 0.0, died)
+        results[schema.name] = {
+            tool: Outcome(**measured[tool]) if tool in measured else lost
+            for tool in ("polytype", "datamodel-codegen")
+        }
     return results
+
+
+def _measure_one(name: str) -> dict[str, Outcome]:
+    [schema] = [schema for schema in read_index(CORPUS) if schema.name == name]
+    with tempfile.TemporaryDirectory(prefix=f"corpus-{schema.name}-") as scratch:
+        work = Path(scratch)
+        polytype = _polytype(schema, work)
+        # a line of its own first: if the other tool's import takes the process down,
+        # polytype's result is still there
+        print(json.dumps({"polytype": asdict(polytype)}), flush=True)
+        return {"polytype": polytype, "datamodel-codegen": _dmcg(schema, work)}
 
 
 def table(results: dict[str, dict[str, Outcome]]) -> str:
@@ -221,6 +245,7 @@ def table(results: dict[str, dict[str, Outcome]]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="+", metavar="NAME", help="only these corpus schemas")
+    parser.add_argument("--one", metavar="NAME", help=argparse.SUPPRESS)  # a child's job
     args = parser.parse_args(argv)
     _, hard = resource.getrlimit(resource.RLIMIT_AS)
     if hard == resource.RLIM_INFINITY or hard > MEMORY_LIMIT:
@@ -228,6 +253,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not (CORPUS / "index.json").is_file():
         print(f"corpus: {CORPUS} not found (it lives in ../shared/corpus)", file=sys.stderr)
         return 2
+    if args.one:
+        outcomes = _measure_one(args.one)
+        print(json.dumps({tool: asdict(outcome) for tool, outcome in outcomes.items()}))
+        return 0
     print("## Published schemas (../shared/corpus): polytype vs datamodel-code-generator\n")
     print(table(measure(args.only)))
     return 0

@@ -49,6 +49,16 @@ def _number_fields() -> Iterator[tuple[str, str, str, str]]:
 NUMBER_FIELDS = list(_number_fields())
 
 
+def records_keeping_unknown_keys(module: str) -> Iterator[tuple[str, Any]]:
+    """(type name, fixture data) of every valid fixture of a record that keeps unknown keys."""
+    for case in discover(FIXTURES, module):
+        named = _module_ir(module).get(case.type_name)
+        if "/invalid/" in case.relative_path or not isinstance(named, ir.Record):
+            continue
+        if named.extra_policy == "keep":
+            yield case.type_name, json.loads((FIXTURES / case.relative_path).read_text("utf-8"))
+
+
 def _decoders(module: str, record: str) -> dict[str, Any]:
     suffix = function_suffix(record)
     dataclasses = load_generated(module, "dataclass_models")
@@ -108,23 +118,17 @@ def test_non_finite_numbers_in_json_text_are_rejected_at_their_field(
 @pytest.mark.parametrize("module", SHIPPED_MODULES)
 def test_non_finite_numbers_in_free_form_values_are_rejected(module: str) -> None:
     """Kept unknown keys hold free-form JSON: NaN there is refused with its path too."""
-    for case in discover(FIXTURES, module):
-        named = _module_ir(module).get(case.type_name)
-        if "/invalid/" in case.relative_path or not isinstance(named, ir.Record):
-            continue
-        if named.extra_policy != "keep":
-            continue
-        data = json.loads((FIXTURES / case.relative_path).read_text(encoding="utf-8"))
+    for type_name, data in records_keeping_unknown_keys(module):
         unknown = "zz_unknown_key"
         for value in NON_FINITE:
             bad = dict(data, **{unknown: {"a": [1, value]}})
-            for flavor, decode in _decoders(module, case.type_name).items():
+            for flavor, decode in _decoders(module, type_name).items():
                 with pytest.raises(ValueError) as caught:
                     decode(bad)
                 if flavor != "pydantic":
                     assert caught.value.path == f"$.{unknown}.a[1]"
-        dataclass = getattr(load_generated(module, "dataclass_models"), case.type_name)
-        model = getattr(load_generated(module, "pydantic_models"), case.type_name)
+        dataclass = getattr(load_generated(module, "dataclass_models"), type_name)
+        model = getattr(load_generated(module, "pydantic_models"), type_name)
         for literal in NON_FINITE_TEXT:
             text = json.dumps(dict(data, **{unknown: [0.5]})).replace("0.5", literal)
             with pytest.raises(ValueError) as caught:

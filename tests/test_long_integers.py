@@ -22,7 +22,7 @@ from generator.fixtures import discover
 
 from .conftest import SHIPPED_MODULES, load_generated
 from .test_flavors_agree import FIXTURES, _module_ir
-from .test_json_limits import NUMBER_FIELDS, _decoders, _paths
+from .test_json_limits import NUMBER_FIELDS, _decoders, _paths, records_keeping_unknown_keys
 
 LONGEST = 10**4300 - 1  # 4,300 digits: the longest Python's json writes
 TOO_LONG = [10**4300, -(10**4300), 7 * 10**5000]
@@ -118,17 +118,11 @@ def test_the_longest_writable_integer_round_trips(
 def test_too_long_integers_in_free_form_values_are_rejected(module: str) -> None:
     """Kept unknown keys hold free-form JSON: a too-long integer there is refused with its path."""
     checked = 0
-    for case in discover(FIXTURES, module):
-        named = _module_ir(module).get(case.type_name)
-        if "/invalid/" in case.relative_path or not isinstance(named, ir.Record):
-            continue
-        if named.extra_policy != "keep":
-            continue
-        data = json.loads((FIXTURES / case.relative_path).read_text(encoding="utf-8"))
+    for type_name, data in records_keeping_unknown_keys(module):
         unknown = "zz_unknown_key"
         for value in TOO_LONG:
             bad = dict(data, **{unknown: {"a": [1, value]}})
-            for flavor, decode in _decoders(module, case.type_name).items():
+            for flavor, decode in _decoders(module, type_name).items():
                 with pytest.raises(ValueError) as caught:
                     decode(bad)
                 assert MESSAGE in str(caught.value), flavor

@@ -50,7 +50,9 @@ def _mutations(data: Any) -> list[Any]:
         definitions = changed.get("$defs")
         if isinstance(definitions, dict) and definitions:
             nested = copy.deepcopy(data)
-            first = next(iter(nested.get("$defs") or {}), None)
+            # the document's own $defs, which may be anything (a fuzz regression's is a number)
+            own = nested.get("$defs")
+            first = next(iter(own), None) if isinstance(own, dict) else None
             if first is not None and isinstance(nested["$defs"][first], dict):
                 nested["$defs"][first][key] = replacement
                 out.append(nested)

@@ -382,8 +382,8 @@ def _schema_dialect(args: argparse.Namespace) -> int:
 
 
 def _diff(args: argparse.Namespace, project: Project) -> int:
-    old = load_version(args.old, project.root)
-    new = load_version(args.new, project.root)
+    old = load_version(args.old, project.root, project)
+    new = load_version(args.new, project.root, project)
     findings = breaking.diff(old, new)
     sys.stdout.write(breaking.render(findings, args.old, args.new))
     return EXIT_DIFFERENCES if any(finding.rule.breaking for finding in findings) else EXIT_OK

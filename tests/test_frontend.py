@@ -579,3 +579,31 @@ def test_malformed_keyword_values_are_ignored_with_a_warning(
     assert "/additionalProperties/$ref: '$ref' must be a string; ignored" in err
     value = {"name": "n", "description": 3}
     assert _round_trip(_models(root, "sloppy"), "Sloppy", value) == value
+
+
+def test_diff_reads_consumed_schemas_as_generate_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`polytype diff` on two versions of a published schema (vendor keywords and all)
+    compares them instead of refusing the keywords; a strict project still refuses."""
+    old = {
+        "title": "Conf",
+        "type": "object",
+        "tsType": "Conf",
+        "properties": {"a": {"type": "string"}},
+    }
+    new = {**old, "properties": {"a": {"type": "integer"}}}
+    root = _project(tmp_path, {"v1/conf.json": old, "v2/conf.json": new})
+    argv = [
+        "--project",
+        str(root),
+        "diff",
+        str(root / "schema/v1/conf.json"),
+        str(root / "schema/v2/conf.json"),
+    ]
+    assert main(argv) == 1
+    out = capsys.readouterr().out
+    assert "FIELD_TYPE_CHANGED" in out and "Conf.a: string → integer" in out, out
+    assert "1 breaking change(s)" in out
+    assert main(["--strict", *argv]) == 2
+    assert "unknown keyword 'tsType'" in capsys.readouterr().err

@@ -6,15 +6,17 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from generator.config import Project
 from generator.workflow.errors import WorkflowError
 from generator.workflow.schemas import Schema, schema_file
 
 
-def load_version(spec: str, repository: Path) -> Schema:
-    """The schema `spec` names: an existing file, else `REV:path` in the git repository."""
+def load_version(spec: str, repository: Path, project: Project | None = None) -> Schema:
+    """The schema `spec` names: an existing file, else `REV:path` in the git repository.
+    Read as `project` reads its schemas (strict or not, its `unknown-tags` default)."""
     path = Path(spec)
     if path.is_file():
-        return schema_file(path, spec)
+        return schema_file(path, spec, project)
     revision, separator, inside = spec.partition(":")
     if not separator or not revision or not inside:
         raise WorkflowError(f"{spec}: no such file (a git revision is spelled REV:path)")
@@ -22,7 +24,7 @@ def load_version(spec: str, repository: Path) -> Schema:
     with tempfile.TemporaryDirectory(prefix="polytype-diff-") as directory:
         copy = Path(directory) / Path(inside).name
         copy.write_bytes(text)
-        return schema_file(copy, spec)
+        return schema_file(copy, spec, project)
 
 
 def _git_show(revision: str, inside: str, repository: Path, spec: str) -> bytes:

@@ -607,3 +607,76 @@ def test_diff_reads_consumed_schemas_as_generate_does(
     assert "1 breaking change(s)" in out
     assert main(["--strict", *argv]) == 2
     assert "unknown keyword 'tsType'" in capsys.readouterr().err
+
+
+def test_all_of_with_one_reference_is_that_type(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """glTF writes `"sparse": {"allOf": [{"$ref": "accessor.sparse.schema.json"}],
+    "description": ...}`: the property is the referenced type, not a copy of it named
+    after the property (which used to collide with the type itself)."""
+    schema = {
+        "title": "Accessor",
+        "type": "object",
+        "properties": {
+            "sparse": {"allOf": [{"$ref": "#/$defs/AccessorSparse"}], "description": "Sparse."}
+        },
+        "$defs": {
+            "AccessorSparse": {
+                "type": "object",
+                "properties": {"count": {"type": "integer", "minimum": 1}},
+                "required": ["count"],
+            }
+        },
+    }
+    root = _project(tmp_path, {"accessor.json": schema})
+    code, err = _generate(root, capsys)
+    assert code == 0, err
+    assert "warning" not in err
+    models = _models(root, "accessor")
+    assert models.Accessor.__dataclass_fields__["sparse"].type == "AccessorSparse | None"
+    value = {"sparse": {"count": 2}}
+    assert _round_trip(models, "Accessor", value) == value
+    with pytest.raises(models.DecodeError, match=r"\$\.sparse\.count"):
+        models.decode_accessor({"sparse": {"count": 0}})
+
+
+def test_a_type_list_with_object_keywords_is_a_union_by_json_type(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The meta-schemas say `type: [object, boolean]` beside `properties` for "a schema",
+    and combine seven such vocabularies with `allOf`: each is a union of a record and a
+    boolean, and their `allOf` is one union again (the object parts merged, the boolean
+    parts merged, the mixed combinations accepting nothing)."""
+    text = (
+        "title: Meta\n"
+        "allOf:\n"
+        "  - {$ref: '#/$defs/Core'}\n"
+        "  - {$ref: '#/$defs/Validation'}\n"
+        "type: [object, boolean]\n"
+        "$defs:\n"
+        "  Core:\n"
+        "    type: [object, boolean]\n"
+        "    properties:\n"
+        "      $id: {type: string}\n"
+        "  Validation:\n"
+        "    type: [object, boolean]\n"
+        "    properties:\n"
+        "      minLength: {type: integer, minimum: 0}\n"
+        "      schema: {$ref: '#/$defs/Core'}\n"
+    )
+    root = _project(tmp_path, {"meta.yaml": text})
+    code, err = _generate(root, capsys)
+    assert code == 0, err
+    assert "free-form" not in err
+    models = _models(root, "meta")
+    assert {"CoreObject", "CoreBoolean", "MetaObject", "MetaBoolean"} <= set(models.__all__)
+    for value in (True, {"$id": "x", "minLength": 2, "schema": False}, {"schema": {"$id": "y"}}):
+        assert _round_trip(models, "Meta", value) == value
+    for bad, where in (
+        (3, r"\$"),
+        ({"minLength": -1}, r"\$\.minLength"),
+        ({"schema": "no"}, r"\$\.schema"),
+    ):
+        with pytest.raises(models.DecodeError, match=where):
+            models.decode_meta(bad)

@@ -125,6 +125,7 @@ class _Shaper:
 
     def _reshape_node(self, node: dict[str, Any], pointer: str) -> dict[str, Any]:
         node = self._merge_all_of(node, pointer)
+        node = _split_mixed_types(node)
         node = self._distribute_union_siblings(node, pointer)
         node = _drop_subsumed(node)
         return self._hoist_inline_union(node, pointer)
@@ -137,6 +138,11 @@ class _Shaper:
         if not isinstance(parts, list) and not ref_siblings:
             return node
         rest = {key: value for key, value in node.items() if key not in ("allOf", "$ref")}
+        only_reference = _only_reference(node)
+        if only_reference is not None and _annotations_only(rest):
+            # `allOf: [{$ref: X}]` plus a description is X itself: keep the reference, so
+            # the property is typed X instead of a copy of X under the property's name
+            return {**rest, "$ref": only_reference}
         pieces = [rest]
         if "$ref" in node:
             pieces.append({"$ref": node["$ref"]})
@@ -169,21 +175,35 @@ class _Shaper:
         if not unions:
             return base
         keywords = {keyword for keyword, _ in unions}
-        combinations: list[list[Any]] = [[]]
-        for _, members in unions:
-            combinations = [done + [member] for done in combinations for member in members]
-        if len(keywords) > 1 or len(combinations) > MAX_PRODUCT:
-            raise _CannotMerge("unions of different kinds, or too many combinations")
-        members = []
-        for combination in combinations:
-            member: dict[str, Any] = {}
-            for part in combination:
-                member = _merge(member, self._resolved(part), self._resolved)
-            members.append(member)
+        if len(keywords) > 1:
+            raise _CannotMerge("unions of different kinds")
+        members: list[dict[str, Any]] = [{}]
+        for _, union_members in unions:
+            # a combination that contradicts itself accepts nothing: it is left out, so
+            # unions split by JSON type multiply into one member per type
+            members = [
+                combined
+                for done in members
+                for member in union_members
+                for combined in [self._combined(done, member)]
+                if combined is not None
+            ]
+            if len(members) > MAX_PRODUCT:
+                raise _CannotMerge("too many combinations")
+        if not members:
+            raise _Contradiction("no combination of the unions' members accepts a value")
         shared = {key: value for key, value in base.items() if key in _ANNOTATIONS}
         siblings = {key: value for key, value in base.items() if key not in _ANNOTATIONS}
         merged_members = [_merge(dict(siblings), member, self._resolved) for member in members]
         return {**shared, keywords.pop(): [m for m in merged_members if not _never(m)]}
+
+    def _combined(self, done: dict[str, Any], member: Any) -> dict[str, Any] | None:
+        """`done` merged with one more union member, or None when no value is both."""
+        try:
+            combined = _merge(done, self._resolved(member), self._resolved)
+        except _Contradiction:
+            return None
+        return None if _never(combined) else combined
 
     def _resolved(self, piece: Any, depth: int = 0) -> dict[str, Any]:
         """A part with its reference inlined (the base's fields, then the part's own)."""
@@ -312,7 +332,7 @@ class _Shaper:
                 continue
             preferred = self.preferred.get(id(member))
             member_name = self._unique(
-                name + preferred if preferred else _member_name(name, member, index)
+                name + preferred if preferred else _member_name(name, members, index)
             )
             self.added[member_name] = member
             self.moved[f"/$defs/{member_name}"] = join_pointer(join_pointer(where, keyword), index)
@@ -347,7 +367,11 @@ def _given_name(schema: dict[str, Any]) -> str | None:
     return None
 
 
-def _member_name(union: str, member: Any, index: int) -> str:
+def _member_name(union: str, members: list[Any], index: int) -> str:
+    """A member's name: its own (`x-name`, `title`), else the union's and its constant
+    tag (`EventStart`), else its JSON type when no other member has it (`SchemaBoolean`),
+    else its place (`EventOption2`)."""
+    member = members[index]
     if isinstance(member, dict):
         given = _given_name(member)
         if given is not None:
@@ -355,6 +379,10 @@ def _member_name(union: str, member: Any, index: int) -> str:
         tag = _tag_value(member)
         if tag is not None:
             return union + naming.pascal_case(tag)
+        kind = member.get("type")
+        kinds = [other.get("type") if isinstance(other, dict) else None for other in members]
+        if isinstance(kind, str) and kind != "null" and kinds.count(kind) == 1:
+            return union + naming.pascal_case(kind)
     return f"{union}Option{index + 1}"
 
 
@@ -472,6 +500,85 @@ def _merge(
     if "additionalProperties" in first or "additionalProperties" in second:
         merged["additionalProperties"] = _merge_closed(first, second)
     return merged
+
+
+# The keywords that apply to one JSON type only; the rest apply to every type.
+_TYPE_KEYWORDS: dict[str, frozenset[str]] = {
+    "object": frozenset(
+        {"properties", "required", "additionalProperties", "patternProperties", "propertyNames",
+         "minProperties", "maxProperties", "dependentRequired", "dependentSchemas",
+         "unevaluatedProperties"}
+    ),
+    "array": frozenset(
+        {"items", "prefixItems", "contains", "minContains", "maxContains", "minItems",
+         "maxItems", "uniqueItems", "unevaluatedItems"}
+    ),
+    "string": frozenset(
+        {"minLength", "maxLength", "pattern", "format", "contentEncoding", "contentMediaType",
+         "contentSchema"}
+    ),
+    "number": frozenset(
+        {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}
+    ),
+}  # fmt: skip
+_TYPE_KEYWORDS["integer"] = _TYPE_KEYWORDS["number"]
+
+
+def _split_mixed_types(node: dict[str, Any]) -> dict[str, Any]:
+    """`type: [object, boolean]` with `properties` is a union of a record and a boolean.
+
+    A value of each JSON type meets only the keywords of its type, so the node is an
+    `anyOf` with one member per type, each with its own keywords (meta-schemas say
+    `type: [object, boolean]` for "a schema"); members are named after the union and
+    their type (`SchemaObject`). Nodes with `enum`, `const` or applicators stay as
+    they are."""
+    types = node.get("type")
+    if not isinstance(types, list) or "object" not in types:
+        return node
+    kinds = [kind for kind in dict.fromkeys(types) if isinstance(kind, str) and kind != "null"]
+    if len(kinds) < 2 or not any(key in _TYPE_KEYWORDS["object"] for key in node):
+        return node
+    typed = set().union(*_TYPE_KEYWORDS.values())
+    general = [
+        key
+        for key in node
+        if key not in typed
+        and key != "type"
+        and key not in _ANNOTATIONS
+        and not key.startswith("x-")
+    ]
+    if general:
+        return node
+    members: list[dict[str, Any]] = []
+    for kind in kinds:
+        member: dict[str, Any] = {"type": kind}
+        member.update(
+            (key, value) for key, value in node.items() if key in _TYPE_KEYWORDS.get(kind, ())
+        )
+        members.append(member)
+    if "null" in types:
+        members.append({"type": "null"})
+    kept = {
+        key: value for key, value in node.items() if key in _ANNOTATIONS or key.startswith("x-")
+    }
+    return {**kept, "anyOf": members}
+
+
+def _only_reference(node: dict[str, Any]) -> str | None:
+    """The one `$ref` a node's `allOf` (or its own `$ref`) amounts to, when it holds nothing else."""
+    parts = node.get("allOf", [])
+    references = [node["$ref"]] if "$ref" in node else []
+    if not isinstance(parts, list):
+        return None
+    for part in parts:
+        if not isinstance(part, dict) or not isinstance(part.get("$ref"), str):
+            return None
+        if not _annotations_only({key: value for key, value in part.items() if key != "$ref"}):
+            return None
+        references.append(part["$ref"])
+    if len(set(references)) != 1 or not isinstance(references[0], str):
+        return None
+    return references[0]
 
 
 def _annotations_only(schema: dict[str, Any]) -> bool:

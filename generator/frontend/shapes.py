@@ -302,11 +302,13 @@ class _Shaper:
         return reference
 
     def _members_clash(self, members: list[Any]) -> bool:
+        """Whether two members may share a JSON type (a member whose types the schema
+        does not say may share any): then only a named union can tell them apart."""
         seen: set[str] = set()
         for member in members:
             kinds = self._json_types(member)
             if kinds is None:
-                return False
+                return True
             kinds = {"number" if kind == "integer" else kind for kind in kinds}
             if kinds & seen:
                 return True

@@ -23,6 +23,7 @@ targets = ["dataclasses"]          # this module only
 
 from __future__ import annotations
 
+import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -72,6 +73,11 @@ class Project:
             return path.resolve().relative_to(self.root.resolve()).as_posix()
         except ValueError:
             return path.as_posix()
+
+    def input_path(self, path: Path) -> str:
+        """`path` from the project root, through `..` when it lies outside (as a manifest
+        records an input: the same on every machine)."""
+        return Path(os.path.relpath(path.resolve(), self.root.resolve())).as_posix()
 
     def targets_for(self, module: str) -> tuple[str, ...]:
         """The targets `module` is rendered into: its own override, else the project's."""

@@ -81,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 shown = project.relative(project.output_dir)
                 print(f"polytype: {shown}/ is up to date ({found.files} files)")
             return 0
-        before = stamp.inputs_signature(project) if stamp.enabled() else ""
+        before = stamp.base_signature(project) if stamp.enabled() else ""
     from generator.cli import main as cli_main
 
     code = cli_main(arguments)

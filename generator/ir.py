@@ -298,6 +298,9 @@ class Module:
     elixir_namespace: str
     types: tuple[NamedType, ...]
     root: str | None = None
+    # (path from the project root, sha256) of every other file the schema's `$ref`s read:
+    # inputs of the build as much as the schema itself
+    references: tuple[tuple[str, str], ...] = ()
 
     @cached_property
     def types_by_name(self) -> dict[str, NamedType]:

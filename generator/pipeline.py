@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from importlib.abc import Traversable
 from pathlib import Path
 
@@ -33,6 +33,8 @@ class Build:
     selected: frozenset[str]
     # what the front end approximated in consumed schemas (none in a strict project)
     warnings: tuple[Diagnostic, ...] = ()
+    # path -> sha256 of every other file a schema's `$ref`s read (see ir.Module.references)
+    references: dict[str, str] = field(default_factory=dict)
 
 
 def load_modules(project: Project, paths: list[Path] | None = None) -> tuple[ir.Module, ...]:
@@ -54,7 +56,8 @@ def read_modules(
             read = read_schema(
                 path, project.relative(path), project.strict, project.ref_map, project.unknown_tags
             )
-            modules.append(read.module)
+            references = sorted((project.input_path(p), sha) for p, sha in read.references)
+            modules.append(replace(read.module, references=tuple(references)))
             warnings.extend(read.warnings)
             documents[read.document.display_path] = read.document
         except InputError as error:
@@ -171,7 +174,8 @@ def build(project: Project, selected: list[str] | None = None) -> Build:
             project.fixtures_dir, module.name
         )
     inputs["templates"] = templates_digest(project.templates_dir)
-    return Build(modules, formatted, dict(sorted(inputs.items())), chosen, warnings)
+    references = dict(sorted(item for module in modules for item in module.references))
+    return Build(modules, formatted, dict(sorted(inputs.items())), chosen, warnings, references)
 
 
 # Render in a process pool when there are at least this many types in all.

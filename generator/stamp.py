@@ -2,7 +2,7 @@
 
 After a `polytype generate` of every module, or a `polytype check` that found
 nothing to change, a stamp records two signatures: of the inputs (each schema
-and fixture file, every template, polytype's own source, the versions of ruff,
+and fixture file, every file a schema's `$ref` read, every template, polytype's own source, the versions of ruff,
 Jinja and the YAML loader, the configured directories) and of the output
 directory (every file, as the writer left it). Signatures are built from file
 names, sizes and modification times (in nanoseconds), like git's index, so
@@ -85,7 +85,31 @@ def _walk(root: Path, digest: hashlib._Hash, prune: frozenset[str] = frozenset()
 
 
 def inputs_signature(project: Project) -> str:
-    """Everything a build reads, by name, size and modification time."""
+    """Everything a build reads, by name, size and modification time: what
+    `base_signature` covers, and the files the schemas' `$ref`s read (which may lie
+    anywhere; the manifest lists them)."""
+    digest = hashlib.sha256(base_signature(project).encode())
+    for name in sorted(_references(project)):
+        try:
+            info = os.stat(project.root / name)
+            digest.update(f"{name}\0{info.st_size}\0{info.st_mtime_ns}\n".encode())
+        except OSError:
+            digest.update(f"{name}\0missing\n".encode())
+    return digest.hexdigest()
+
+
+def _references(project: Project) -> dict[str, str]:
+    """path -> sha256 of each file the last build's `$ref`s read, from its manifest."""
+    try:
+        manifest = json.loads((project.output_dir / "manifest.json").read_bytes())
+        references = manifest.get("references", {})
+        return {str(k): str(v) for k, v in references.items()}
+    except (OSError, ValueError, AttributeError):
+        return {}
+
+
+def base_signature(project: Project) -> str:
+    """polytype itself, its dependencies, the schema, fixture and output directories."""
     digest = hashlib.sha256(f"polytype {generator.__version__}\0".encode())
     package = Path(generator.__file__).resolve().parent
     _walk(package, digest, frozenset({"__pycache__"}))
@@ -164,11 +188,17 @@ def _contents_match(project: Project, stamp: Stamp) -> bool:
     return True
 
 
-def write(project: Project, inputs: str) -> None:
-    """Record the current outputs as what the inputs (signed before the run) produce."""
-    if not enabled() or inputs != inputs_signature(project):
+def write(project: Project, before: str) -> None:
+    """Record the current outputs as what the inputs produce. `before` is the
+    `base_signature` taken before the run; the files `$ref`s read must still hold the
+    bytes the manifest records."""
+    if not enabled() or before != base_signature(project):
         return  # an input changed while the run was going on: no stamp
     try:
+        for name, sha256 in _references(project).items():
+            if _sha256_file(project.root / name) != sha256:
+                return  # a referenced file changed while the run was going on
+        inputs = inputs_signature(project)
         manifest_bytes = (project.output_dir / "manifest.json").read_bytes()
         outputs = json.loads(manifest_bytes)["outputs"]
         for entry in outputs:  # the run just wrote or compared them; nothing may differ now

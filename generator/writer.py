@@ -144,6 +144,8 @@ def plan(build: Build, output_dir: Path, force: bool = False) -> Plan:
         "inputs": build.inputs,
         "outputs": sorted(entries, key=lambda e: str(e["path"])),
     }
+    if build.references:  # files beside the schemas that their `$ref`s read
+        manifest["references"] = build.references
     expected[MANIFEST] = json.dumps(manifest, indent=2, sort_keys=False) + "\n"
     if foreign and not has_manifest:  # not even with --force: this is not an output directory
         raise WriteRefused(

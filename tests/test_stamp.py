@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -76,3 +77,38 @@ def test_an_edit_of_the_same_size_with_the_old_mtime_is_found(project: Path) -> 
     assert entry.main(["--project", str(project), "check"]) == 1
     assert entry.main(["--project", str(project), "generate"]) == 0
     assert generated.read_text() == text
+
+
+def test_a_file_a_reference_reads_is_an_input(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A consumed schema's `$ref` into a file outside the schema directory: the manifest
+    records that file's hash, and editing it voids the stamp, so `check` finds the
+    output stale instead of answering "up to date" from the cache."""
+    monkeypatch.setenv("POLYTYPE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("POLYTYPE_NO_CACHE", raising=False)
+    root = tmp_path / "project"
+    (root / "schema").mkdir(parents=True)
+    (root / "common").mkdir()
+    common = root / "common" / "defs.json"
+    point = {"type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"]}
+    common.write_text(json.dumps({"$defs": {"Point": point}}))
+    (root / "schema" / "shape.yaml").write_text(
+        "title: Shape\ntype: object\nproperties:\n"
+        "  at: {$ref: '../common/defs.json#/$defs/Point'}\n"
+    )
+    (root / "pyproject.toml").write_text('[tool.polytype]\ntargets = ["dataclasses"]\n')
+    assert entry.main(["--project", str(root), "generate"]) == 0
+    manifest = json.loads((root / "generated" / "manifest.json").read_text())
+    assert list(manifest["references"]) == ["common/defs.json"]
+    configured = find_project(root)
+    assert stamp.unchanged(configured) is not None
+    point["properties"]["y"] = {"type": "string"}
+    common.write_text(json.dumps({"$defs": {"Point": point}}))
+    assert stamp.unchanged(configured) is None
+    capsys.readouterr()
+    assert entry.main(["--project", str(root), "check"]) == 1
+    assert "run `polytype generate`" in capsys.readouterr().err
+    assert entry.main(["--project", str(root), "generate"]) == 0
+    assert entry.main(["--project", str(root), "check"]) == 0
+    assert stamp.unchanged(configured) is not None

@@ -11,6 +11,7 @@ to validation and lowering, and everything the passes would approximate is an er
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -34,6 +35,8 @@ class Read:
     module: ir.Module
     document: Document
     warnings: tuple[Diagnostic, ...] = ()
+    # (path, sha256 of its text) of every other file the schema's references read
+    references: tuple[tuple[Path, str], ...] = ()
 
 
 def read_schema(
@@ -61,4 +64,8 @@ def read_schema(
     module, approximated = lower_approximating(reshaped.document, unknown_tags)
     module = drop_record_defaults(module)
     warnings = sorted(set(bundled.warnings + cleaned.warnings + reshaped.warnings + approximated))
-    return Read(module, document, tuple(warnings))
+    references = tuple(
+        (source.path, hashlib.sha256(source.text.encode("utf-8")).hexdigest())
+        for source in bundled.sources
+    )
+    return Read(module, document, tuple(warnings), references)

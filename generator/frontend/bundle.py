@@ -66,6 +66,8 @@ class Bundled:
 
     document: Document
     warnings: tuple[Diagnostic, ...]
+    # every other file a reference led to, as read
+    sources: tuple[Document, ...] = ()
 
 
 @dataclass
@@ -135,7 +137,10 @@ class _Bundler:
         self._collect(main, root)
         if self.problems:
             raise InputError(self.problems)
-        return Bundled(self._assemble(main, root, root_name), tuple(self.warnings))
+        sources = tuple(
+            resource.document for resource in self.by_path.values() if resource is not main
+        )
+        return Bundled(self._assemble(main, root, root_name), tuple(self.warnings), sources)
 
     # -- resources -----------------------------------------------------------
 

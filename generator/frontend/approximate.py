@@ -1,7 +1,9 @@
 """Whatever lowering cannot type exactly becomes free-form JSON, with a located warning.
 
-A consumed schema may hold shapes no target can express as a precise type (members
-of a union that nothing tells apart, a `const` object, keywords beside a union, ...).
+A consumed schema may hold shapes no target can express as a precise type (a `const`
+object, keywords beside a union, ...). (Members of a union that nothing tells apart
+are not among them: lowering makes such a union try each member, as JSON Schema says,
+and its warning is passed on here.)
 Refusing the whole schema for one of them helps nobody: the schema that holds such a
 shape is typed as free-form JSON instead (values decode and encode back exactly; what
 the schema would reject there is not checked), and the warning says where and why.
@@ -18,7 +20,7 @@ from typing import Any
 from generator import ir
 from generator.diagnostics import Diagnostic, InputError
 from generator.loader import Document
-from generator.lower import lower
+from generator.lower import lower_generously
 from generator.validate import validate, walk_schemas
 
 # Rounds of lower-and-replace before giving up (each round replaces at least one schema).
@@ -41,7 +43,7 @@ def lower_approximating(
         attempt = replace(document, data=data, data_pointers=True)
         try:
             validate(attempt)
-            module = lower(attempt, unknown_tags, generous=True)
+            module, notes = lower_generously(attempt, unknown_tags)
         except InputError as error:
             data, fixed = _replace(data, error.diagnostics)
             if not fixed:  # what is left is not approximable: report it (all of it)
@@ -50,6 +52,7 @@ def lower_approximating(
                 ) from None
             warnings.extend(document.warning(d.pointer, f"{how}: {d.message}") for d, how in fixed)
             continue
+        warnings.extend(document.warning(pointer, message) for pointer, message in notes)
         return module, tuple(warnings)
     raise InputError([document.diagnostic("", "the schema could not be approximated")])
 

@@ -182,6 +182,54 @@ defmodule SearchAgent.PolytypeRuntime do
     if length(items) > limit, do: fail("must have at most #{limit} item(s)"), else: :ok
   end
 
+  # A union nothing tells apart, decoded as JSON Schema says: each member
+  # `{name, JSON types, required keys, decode}` whose cheap pre-check passes is tried in
+  # order; oneOf (`exactly_one`) accepts a value exactly one member matches, anyOf takes
+  # the first.
+  @doc false
+  def try_members(data, union, members, exactly_one) do
+    kind = json_type(data)
+
+    tried =
+      Enum.reduce_while(members, {[], []}, fn {name, kinds, required, decode}, {found, failed} ->
+        if (kind in kinds or (kind == "integer" and "number" in kinds)) and
+             has_keys?(data, required) do
+          case decode.(data) do
+            {:ok, value} when exactly_one -> {:cont, {[{name, value} | found], failed}}
+            {:ok, value} -> {:halt, {[{name, value}], failed}}
+            {:error, _} = error -> {:cont, {found, [error | failed]}}
+          end
+        else
+          {:cont, {found, failed}}
+        end
+      end)
+
+    case tried do
+      {[{_name, value}], _failed} ->
+        {:ok, value}
+
+      {[], [error]} ->
+        error
+
+      {[], _failed} ->
+        names = Enum.map_join(members, ", ", &elem(&1, 0))
+        fail("matches no member of #{union} (tried #{names})")
+
+      {found, _failed} ->
+        [{first, _}, {second, _} | _] = Enum.reverse(found)
+
+        fail(
+          "matches more than one member of #{union} (#{first} and #{second}); " <>
+            "oneOf: exactly one member must match"
+        )
+    end
+  end
+
+  defp has_keys?(data, required) when is_map(data),
+    do: Enum.all?(required, &Map.has_key?(data, &1))
+
+  defp has_keys?(_data, _required), do: true
+
   defp code_points(text), do: text |> String.to_charlist() |> length()
 
   defp fail(reason), do: {:error, {"", reason}}

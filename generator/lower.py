@@ -68,15 +68,21 @@ def lower(
     refused, and unions whose members nothing tells apart try each member (see
     `lower_generously` for the warnings that says so).
     """
-    return lower_generously(document, unknown_tags, generous)[0]
+    return lower_generously(document, unknown_tags, generous=generous)[0]
 
 
 def lower_generously(
-    document: Document, unknown_tags: ir.UnknownPolicy = "reject", generous: bool = True
+    document: Document,
+    unknown_tags: ir.UnknownPolicy = "reject",
+    approximated: frozenset[str] = frozenset(),
+    generous: bool = True,
 ) -> tuple[ir.Module, tuple[tuple[str, str], ...]]:
     """`lower`, and the (pointer, message) of each warning about what was lowered with a
-    weaker guarantee than the schema's types (generous mode only)."""
-    lowering = _Lowering(document, unknown_tags=unknown_tags, generous=generous)
+    weaker guarantee than the schema's types (generous mode only). `approximated`: the
+    schemas the front end typed as free-form JSON (they match more than the schema says)."""
+    lowering = _Lowering(
+        document, unknown_tags=unknown_tags, generous=generous, approximated=approximated
+    )
     try:
         return lowering.run(), tuple(lowering.warnings)
     except RecursionError:
@@ -176,6 +182,8 @@ class _Lowering:
     unknown_tags: ir.UnknownPolicy = "reject"
     # generous mode: (pointer, message) of what was lowered with a weaker guarantee
     warnings: list[tuple[str, str]] = field(default_factory=list)
+    # generous mode: the schemas typed as free-form JSON by the front end
+    approximated: frozenset[str] = frozenset()
 
     # -- entry ---------------------------------------------------------------
 
@@ -611,19 +619,30 @@ class _Lowering:
             # (warned when no structural case could be found at all; a required key that
             # other members may carry as an unknown key is exact when tried, and quiet)
             match = unions.match_of(keyword)
-            if ambiguous:
-                reason = self.problems[known_problems].message
+            checks = unions.member_checks(
+                tuple(members),
+                self.types,
+                lambda member: json_type_of(ir.Ref(member), self.types),
+            )
+            loose = [member for member in members if self._loose(member)]
+            if match == "one_of" and loose:
+                # a free-form member matches more than its schema: counting it would reject
+                # valid values, so the exact members are tried first and the first match wins
+                match = "any_of"
+                checks = tuple(sorted(checks, key=lambda check: check.member in loose))
+            if ambiguous or loose:
+                reason = (
+                    self.problems[known_problems].message
+                    if ambiguous
+                    else f"union {name} has members told apart by keys others may carry"
+                )
                 del self.problems[known_problems:]
-                self.warnings.append((pointer, unions.warning_text(reason, match)))
+                self.warnings.append((pointer, unions.warning_text(reason, match, loose)))
             return ir.UnionType(
                 name,
                 tuple(members),
                 match=match,
-                checks=unions.member_checks(
-                    tuple(members),
-                    self.types,
-                    lambda member: json_type_of(ir.Ref(member), self.types),
-                ),
+                checks=checks,
                 doc=doc,
                 notes=notes,
                 elixir_module=elixir_module,
@@ -638,6 +657,19 @@ class _Lowering:
             notes=notes,
             elixir_module=elixir_module,
             source=source,
+        )
+
+    def _loose(self, member: str) -> bool:
+        """Whether `member` matches more than its schema says: the front end typed it, or a
+        schema inside it, as free-form JSON, or it states a `format` (not checked)."""
+        where, schema = self.definitions.get(member, ("", {}))
+        where = self.pointers.get(member, where)
+        return (
+            isinstance(schema, dict)
+            and "format" in schema
+            or any(
+                pointer == where or pointer.startswith(where + "/") for pointer in self.approximated
+            )
         )
 
     def _unknown_member(self, name: str, schema: dict[str, Any], pointer: str) -> str | None:

@@ -87,8 +87,16 @@ def required_keys(member: str, types: dict[str, ir.NamedType]) -> tuple[str, ...
     return ()
 
 
-def warning_text(reason: str, match: ir.UnionMatch) -> str:
-    """The located warning of a union that tries its members."""
+def warning_text(reason: str, match: ir.UnionMatch, loose: list[str] | None = None) -> str:
+    """The located warning of a union that tries its members; `loose`: the members of a
+    oneOf that match more than their schema (free-form JSON here, or an unchecked
+    `format`), tried last, the first match taken."""
+    if loose:
+        return (
+            f"{reason}; the decoder tries each member, {', '.join(loose)} (checked less than "
+            "the schema says) last, and takes the first that matches (oneOf's 'exactly one' "
+            "is not checked)"
+        )
     return f"{reason}; the decoder tries each member ({RULES[match]})"
 
 

@@ -89,6 +89,10 @@ $defs:
     oneOf:
       - {$ref: "#/$defs/Code"}
       - {type: string, maxLength: 1}
+  Batch:
+    oneOf:
+      - {type: array, items: {$ref: "#/$defs/Notification"}}
+      - {type: array, items: {type: [string, integer]}}
 """
 
 # type -> hand-written values, valid and invalid (jsonschema decides which)
@@ -110,6 +114,14 @@ VALUES: dict[str, list[Any]] = {
     "Either": [{"a": "x"}, {"a": 1}, {}, {"a": None}, {"a": 1.5}, {"q": "kept"}, 0],
     "Keyed": [{"bar": 1}, {"foo": "x"}, {"bar": 1, "foo": "x"}, {"bar": "x", "foo": "x"}, {}],
     "Nested": ["a", "b", "ab", "c", "xb", "", 1],
+    # two list members: encoded by what the items are
+    "Batch": [
+        [],
+        [{"jsonrpc": "2.0", "method": "m", "kept": 1}],
+        [1, "a"],
+        [1, {"jsonrpc": "2.0", "method": "m"}],
+        {},
+    ],
 }
 
 _DUMP: dict[str, Any] = {"mode": "json", "by_alias": True, "exclude_unset": True}
@@ -167,6 +179,7 @@ def test_generous_mode_warns_where_each_member_is_tried(
         "/$defs/Message",
         "/$defs/Either",
         "/$defs/Nested",
+        "/$defs/Batch",
     }, warnings
     assert all(line.startswith("schema/untagged.yaml:") for line in tried)
     message = next(line for line in tried if "/$defs/Message" in line)
@@ -219,6 +232,37 @@ def test_drift_judges_as_the_decoders_do(tmp_path: Path) -> None:
     assert list(observer.seen.mismatches) == [
         ("Message", "exactly one Message member", "both Request and Notification")
     ]
+
+
+def test_a_member_checked_less_than_its_schema_is_tried_last(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A oneOf member that matches more than its schema says (an unchecked `format`, a
+    part typed as free-form JSON) cannot count towards "more than one": the exact members
+    are tried first and the first match wins, so valid values are never refused."""
+    schema = """\
+$defs:
+  Algorithm:
+    oneOf:
+      - {type: string, format: uri}
+      - {type: string, enum: [ES256, RS256]}
+      - {type: object, properties: {tuple: {prefixItems: [{type: string}]}}}
+"""
+    root = _project(tmp_path, schema, 'targets = ["dataclasses"]\n')
+    assert main(["--project", str(root), "generate"]) == 0
+    err = capsys.readouterr().err
+    assert "AlgorithmOption1, AlgorithmOption3 (checked less than the schema says) last" in err
+    module = read_schema(root / "schema" / "untagged.yaml", "schema/untagged.yaml", False).module
+    union = module.get("Algorithm")
+    assert isinstance(union, ir.UnionType) and union.match == "any_of"
+    assert [check.member for check in union.checks] == [
+        "AlgorithmOption2",
+        "AlgorithmOption1",
+        "AlgorithmOption3",
+    ]
+    models = _flavor(root, "dataclass_models")
+    assert models.encode_algorithm(models.decode_algorithm("ES256")) == "ES256"
+    assert type(models.decode_algorithm("ES256")).__name__ == "AlgorithmOption2"
 
 
 # --- every flavor against jsonschema -----------------------------------------------

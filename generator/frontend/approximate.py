@@ -37,15 +37,16 @@ def lower_approximating(
     JSON; raise ``InputError`` only for problems no replacement can fix."""
     data = document.data
     warnings: list[Diagnostic] = []
+    replaced: set[str] = set()  # the schemas typed as free-form so far
     for _ in range(MAX_ROUNDS):
         # diagnostics name pointers into `data`: the place to replace; the warnings are
         # worded through the document's origins (and so are the IR's source references)
         attempt = replace(document, data=data, data_pointers=True)
         try:
             validate(attempt)
-            module, notes = lower_generously(attempt, unknown_tags)
+            module, notes = lower_generously(attempt, unknown_tags, frozenset(replaced))
         except InputError as error:
-            data, fixed = _replace(data, error.diagnostics)
+            data, fixed = _replace(data, error.diagnostics, replaced)
             if not fixed:  # what is left is not approximable: report it (all of it)
                 raise InputError(
                     [document.diagnostic(d.pointer, d.message) for d in error.diagnostics]
@@ -60,9 +61,11 @@ def lower_approximating(
 _FREE_FORM = "typed as free-form JSON (kept exactly, not checked)"
 
 
-def _replace(data: Any, problems: list[Diagnostic]) -> tuple[Any, list[tuple[Diagnostic, str]]]:
+def _replace(
+    data: Any, problems: list[Diagnostic], replaced: set[str]
+) -> tuple[Any, list[tuple[Diagnostic, str]]]:
     """`data` with the schema around each problem replaced by free-form JSON, and the
-    problems that were handled so."""
+    problems that were handled so; the pointers replaced are added to `replaced`."""
     schemas = {pointer: node for pointer, node in walk_schemas(data)}
     fixed: list[tuple[Diagnostic, str]] = []
     for problem in problems:
@@ -82,11 +85,12 @@ def _replace(data: Any, problems: list[Diagnostic]) -> tuple[Any, list[tuple[Dia
         target = _enclosing(problem.pointer, schemas)
         if target is not None and target in chosen:
             fixed.append((problem, _FREE_FORM))
-    replaced: list[str] = []
+    outers: list[str] = []
     for pointer in sorted(chosen, key=len):  # outermost first: inner replacements are moot
-        if any(pointer.startswith(outer + "/") for outer in replaced):
+        if any(pointer.startswith(outer + "/") for outer in outers):
             continue
-        replaced.append(pointer)
+        outers.append(pointer)
+        replaced.add(pointer)
         data = _set(data, pointer, {k: v for k, v in schemas[pointer].items() if k in _KEPT})
     return data, fixed
 

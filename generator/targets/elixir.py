@@ -1073,7 +1073,17 @@ def _union_view(union: ir.UnionType, module: ir.Module) -> UnionView:
         clauses.append(_tried_clause(union, gen))
     else:
         clauses.extend(_structural_clauses(union, gen))
-    encode_clauses = [clause.render("to_json") for clause in gen.encode_clauses(ir.Ref(union.name))]
+    if union.tries_members and not all(
+        isinstance(module.get(member), ir.Record) for member in union.members
+    ):  # members of one JSON type: the value says what it is
+        modules = ", ".join(gen.mod(member) for member in union.members)
+        encode_clauses = [
+            f"def to_json(value), do: {RUNTIME_ALIAS}.encode_tried(value, [{modules}])"
+        ]
+    else:
+        encode_clauses = [
+            clause.render("to_json") for clause in gen.encode_clauses(ir.Ref(union.name))
+        ]
     members = [f"{gen.mod(member)}.t()" for member in union.members] or ["none()"]
     if union.unknown is not None:
         members.append(f"{unknown_module(module, union)}.t()")

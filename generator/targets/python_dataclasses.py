@@ -702,6 +702,8 @@ def _union_encode_body(union: ir.UnionType, codegen: _Codegen) -> tuple[str, ...
         for member in union.members
     ):
         return ("return value.to_dict()",)
+    if union.tries_members:  # members of one JSON type: the value says what it is
+        return ("return _encode_tried(value)",)
     lines: list[str] = []
     if union.unknown:
         lines.append(f"if isinstance(value, {union.unknown}):")

@@ -620,10 +620,10 @@ def _callable_union(
     ]
     if context:
         pairs = "{" + ", ".join(f"{py_str(k)}: {py_str(v)}" for k, v in context.items()) + "}"
-        if union.unknown is not None:
-            # an open union is a member of other callable unions, which hash their members
-            types.uses.add("error_context")
-            pairs = f"_ErrorContext({pairs})"
+        # any union may be a member of another callable union (an open one, one that tries
+        # its members), and Python's typing hashes a union's members
+        types.uses.add("error_context")
+        pairs = f"_ErrorContext({pairs})"
         arguments.append(f"custom_error_context={pairs}")
     types.uses.add("callable_union")
     validators = f"Discriminator({', '.join(arguments)})"

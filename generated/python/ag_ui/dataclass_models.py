@@ -797,6 +797,20 @@ def _present_keys(
     return present
 
 
+def _encode_tried(value: object) -> JSONValue:
+    """A value of a union that tries its members, encoded by what it is (two members may
+    both be lists): a record by `to_dict`, an enum member by its value, a list or an
+    object item by item, anything else as it is."""
+    if type(value) is list or type(value) is tuple:
+        return [_encode_tried(item) for item in value]
+    if type(value) is dict:
+        return {key: _encode_tried(item) for key, item in value.items()}
+    to_dict = getattr(value, "to_dict", None)
+    if to_dict is not None:
+        return cast(JSONValue, to_dict())
+    return cast(JSONValue, getattr(value, "value", value))
+
+
 class EventType(str, Enum):
     """The type of event."""
 

@@ -225,6 +225,32 @@ defmodule NanoAgent.PolytypeRuntime do
     end
   end
 
+  # A value of a union that tries its members (two may both be lists or maps): encoded
+  # by the first member whose encoding decodes back to this very value, else by what it
+  # is (a struct by its module's `to_json/1`, a list or a map item by item).
+  @doc false
+  def encode_tried(value, modules) do
+    case Enum.find_value(modules, &encoded_as(&1, value)) do
+      {:ok, json} -> json
+      nil -> encode_any(value)
+    end
+  end
+
+  defp encoded_as(module, value) do
+    json = module.to_json(value)
+    if module.decode(json) == {:ok, value}, do: {:ok, json}
+  rescue
+    _ -> nil
+  end
+
+  defp encode_any(%module{} = value), do: module.to_json(value)
+  defp encode_any(value) when is_list(value), do: Enum.map(value, &encode_any/1)
+
+  defp encode_any(value) when is_map(value),
+    do: Map.new(value, fn {key, item} -> {key, encode_any(item)} end)
+
+  defp encode_any(value), do: value
+
   defp has_keys?(data, required) when is_map(data),
     do: Enum.all?(required, &Map.has_key?(data, &1))
 

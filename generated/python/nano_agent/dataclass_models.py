@@ -490,10 +490,12 @@ def _try_members(
     kind = _json_type(data)
     found: list[tuple[str, _T]] = []
     failed: list[DecodeError] = []
+    missing: str | None = None  # the first required key a member of the right type lacked
     for name, kinds, required, decode in members:
         if kind not in kinds and not (kind == "integer" and "number" in kinds):
             continue
         if required and type(data) is dict and not all(key in data for key in required):
+            missing = missing or next(key for key in required if key not in data)
             continue
         try:
             value = decode(data)
@@ -512,6 +514,8 @@ def _try_members(
         )
     if len(failed) == 1:  # the only member worth trying says best what is wrong
         raise failed[0]
+    if not failed and missing is not None:  # no member tried: one lacked a required key
+        raise DecodeError("missing required key").at(_segment(missing))
     names = ", ".join(name for name, _, _, _ in members)
     raise DecodeError(f"matches no member of {union} (tried {names})")
 

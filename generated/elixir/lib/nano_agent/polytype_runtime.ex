@@ -190,10 +190,15 @@ defmodule NanoAgent.PolytypeRuntime do
   def try_members(data, union, members, exactly_one) do
     kind = json_type(data)
 
+    candidates =
+      Enum.filter(members, fn {_name, kinds, _required, _decode} ->
+        kind in kinds or (kind == "integer" and "number" in kinds)
+      end)
+
     tried =
-      Enum.reduce_while(members, {[], []}, fn {name, kinds, required, decode}, {found, failed} ->
-        if (kind in kinds or (kind == "integer" and "number" in kinds)) and
-             has_keys?(data, required) do
+      Enum.reduce_while(candidates, {[], []}, fn {name, _kinds, required, decode},
+                                                 {found, failed} ->
+        if has_keys?(data, required) do
           case decode.(data) do
             {:ok, value} when exactly_one -> {:cont, {[{name, value} | found], failed}}
             {:ok, value} -> {:halt, {[{name, value}], failed}}
@@ -210,6 +215,12 @@ defmodule NanoAgent.PolytypeRuntime do
 
       {[], [error]} ->
         error
+
+      {[], []} when candidates != [] and is_map(data) ->
+        # no member tried: the first one of the right type lacked a required key
+        {_name, _kinds, required, _decode} = hd(candidates)
+        missing = Enum.find(required, &(not Map.has_key?(data, &1)))
+        {:error, {segment(missing), "missing required key"}}
 
       {[], _failed} ->
         names = Enum.map_join(members, ", ", &elem(&1, 0))

@@ -229,13 +229,37 @@ class StructuralCase:
     key: str | None = None
 
 
+UnionMatch = Literal["tag", "structural", "one_of", "any_of"]
+
+
+@dataclass(frozen=True)
+class MemberCheck:
+    """The cheap pre-check of an untagged union's member, before a full decode attempt.
+
+    A value is tried as `member` only when its JSON type is one of `json_types`
+    ("number" takes integers too) and, when it is an object, it has every key of
+    `required`.
+    """
+
+    member: str
+    json_types: tuple[str, ...]
+    required: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True)
 class UnionType:
     """A named union of named types.
 
-    Tagged when `tag` is set: `tag_values` maps every tag value to the member
-    that takes it (a member may be a nested union). Otherwise structural, with
-    one `StructuralCase` per member in dispatch order.
+    `match` says how a value finds its member, decided in lowering:
+
+    - "tag": `tag` is set and `tag_values` maps every tag value to the member
+      that takes it (a member may be a nested union).
+    - "structural": the members are provably distinct; one `StructuralCase` per
+      member in dispatch order.
+    - "one_of" / "any_of": nothing tells the members apart at generation time, so
+      the decoder follows JSON Schema: each member whose `checks` pre-check passes
+      is tried in order; `oneOf` accepts a value only when exactly one member
+      matches, `anyOf` takes the first member that matches.
 
     `unknown` (tagged unions under `x-unknown: keep` only) names the generated
     member that takes a string tag the schema does not list: it carries the tag
@@ -251,10 +275,17 @@ class UnionType:
     tag_values: tuple[tuple[str | int | bool, str], ...] = ()
     cases: tuple[StructuralCase, ...] = ()
     unknown: str | None = None
+    match: UnionMatch = "structural"
+    checks: tuple[MemberCheck, ...] = ()
     doc: str = ""
     notes: str = ""
     elixir_module: str = ""
     source: SourceRef | None = field(default=None, compare=False)
+
+    @property
+    def tries_members(self) -> bool:
+        """Untagged and not provably distinct: decoded by trying each member (`checks`)."""
+        return self.match in ("one_of", "any_of")
 
     @property
     def open_tag(self) -> str | None:

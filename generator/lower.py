@@ -17,7 +17,7 @@ from typing import Any
 
 import jsonschema
 
-from generator import ir, naming
+from generator import ir, naming, unions
 from generator.diagnostics import Diagnostic, InputError, join_pointer
 from generator.loader import Document
 
@@ -65,10 +65,26 @@ def lower(
     `unknown_tags` is the project's default for tagged unions without `x-unknown`.
     `generous` (a schema the project does not own): enum values whose Python members
     or Elixir atoms would collide are numbered (`ETC_GMT_1`, `ETC_GMT_1_2`) instead of
-    refused.
+    refused, and unions whose members nothing tells apart try each member (see
+    `lower_generously` for the warnings that says so).
     """
+    return lower_generously(document, unknown_tags, generous=generous)[0]
+
+
+def lower_generously(
+    document: Document,
+    unknown_tags: ir.UnknownPolicy = "reject",
+    approximated: frozenset[str] = frozenset(),
+    generous: bool = True,
+) -> tuple[ir.Module, tuple[tuple[str, str], ...]]:
+    """`lower`, and the (pointer, message) of each warning about what was lowered with a
+    weaker guarantee than the schema's types (generous mode only). `approximated`: the
+    schemas the front end typed as free-form JSON (they match more than the schema says)."""
+    lowering = _Lowering(
+        document, unknown_tags=unknown_tags, generous=generous, approximated=approximated
+    )
     try:
-        return _Lowering(document, unknown_tags=unknown_tags, generous=generous).run()
+        return lowering.run(), tuple(lowering.warnings)
     except RecursionError:
         raise InputError(
             [
@@ -164,6 +180,10 @@ class _Lowering:
     pointers: dict[str, str] = field(default_factory=dict)
     definitions: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
     unknown_tags: ir.UnknownPolicy = "reject"
+    # generous mode: (pointer, message) of what was lowered with a weaker guarantee
+    warnings: list[tuple[str, str]] = field(default_factory=list)
+    # generous mode: the schemas typed as free-form JSON by the front end
+    approximated: frozenset[str] = frozenset()
 
     # -- entry ---------------------------------------------------------------
 
@@ -582,6 +602,7 @@ class _Lowering:
             return ir.UnionType(
                 name,
                 tuple(members),
+                match="tag",
                 tag=tag_key,
                 tag_values=tag_values,
                 unknown=self._unknown_member(name, schema, pointer),
@@ -590,7 +611,43 @@ class _Lowering:
                 elixir_module=elixir_module,
                 source=source,
             )
+        known_problems = len(self.problems)
         cases = self._structural_cases(name, members, pointer)
+        ambiguous = len(self.problems) > known_problems
+        if self.generous and (ambiguous or not unions.keys_prove_distinct(cases, self.types)):
+            # nothing proves the members distinct: the decoder tries them as JSON Schema says
+            # (warned when no structural case could be found at all; a required key that
+            # other members may carry as an unknown key is exact when tried, and quiet)
+            match = unions.match_of(keyword)
+            checks = unions.member_checks(
+                tuple(members),
+                self.types,
+                lambda member: json_type_of(ir.Ref(member), self.types),
+            )
+            loose = [member for member in members if self._loose(member)]
+            if match == "one_of" and loose:
+                # a free-form member matches more than its schema: counting it would reject
+                # valid values, so the exact members are tried first and the first match wins
+                match = "any_of"
+                checks = tuple(sorted(checks, key=lambda check: check.member in loose))
+            if ambiguous or loose:
+                reason = (
+                    self.problems[known_problems].message
+                    if ambiguous
+                    else f"union {name} has members told apart by keys others may carry"
+                )
+                del self.problems[known_problems:]
+                self.warnings.append((pointer, unions.warning_text(reason, match, loose)))
+            return ir.UnionType(
+                name,
+                tuple(members),
+                match=match,
+                checks=checks,
+                doc=doc,
+                notes=notes,
+                elixir_module=elixir_module,
+                source=source,
+            )
         return ir.UnionType(
             name,
             tuple(members),
@@ -600,6 +657,19 @@ class _Lowering:
             notes=notes,
             elixir_module=elixir_module,
             source=source,
+        )
+
+    def _loose(self, member: str) -> bool:
+        """Whether `member` matches more than its schema says: the front end typed it, or a
+        schema inside it, as free-form JSON, or it states a `format` (not checked)."""
+        where, schema = self.definitions.get(member, ("", {}))
+        where = self.pointers.get(member, where)
+        return (
+            isinstance(schema, dict)
+            and "format" in schema
+            or any(
+                pointer == where or pointer.startswith(where + "/") for pointer in self.approximated
+            )
         )
 
     def _unknown_member(self, name: str, schema: dict[str, Any], pointer: str) -> str | None:
@@ -1223,6 +1293,9 @@ def _rename_named(named: ir.NamedType, renamed: dict[str, str]) -> ir.NamedType:
         ),
         cases=tuple(
             replace(case, member=renamed.get(case.member, case.member)) for case in named.cases
+        ),
+        checks=tuple(
+            replace(check, member=renamed.get(check.member, check.member)) for check in named.checks
         ),
     )
 

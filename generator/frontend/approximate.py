@@ -1,7 +1,9 @@
 """Whatever lowering cannot type exactly becomes free-form JSON, with a located warning.
 
-A consumed schema may hold shapes no target can express as a precise type (members
-of a union that nothing tells apart, a `const` object, keywords beside a union, ...).
+A consumed schema may hold shapes no target can express as a precise type (a `const`
+object, keywords beside a union, ...). (Members of a union that nothing tells apart
+are not among them: lowering makes such a union try each member, as JSON Schema says,
+and its warning is passed on here.)
 Refusing the whole schema for one of them helps nobody: the schema that holds such a
 shape is typed as free-form JSON instead (values decode and encode back exactly; what
 the schema would reject there is not checked), and the warning says where and why.
@@ -18,7 +20,7 @@ from typing import Any
 from generator import ir
 from generator.diagnostics import Diagnostic, InputError
 from generator.loader import Document
-from generator.lower import lower
+from generator.lower import lower_generously
 from generator.validate import validate, walk_schemas
 
 # Rounds of lower-and-replace before giving up (each round replaces at least one schema).
@@ -35,21 +37,23 @@ def lower_approximating(
     JSON; raise ``InputError`` only for problems no replacement can fix."""
     data = document.data
     warnings: list[Diagnostic] = []
+    replaced: set[str] = set()  # the schemas typed as free-form so far
     for _ in range(MAX_ROUNDS):
         # diagnostics name pointers into `data`: the place to replace; the warnings are
         # worded through the document's origins (and so are the IR's source references)
         attempt = replace(document, data=data, data_pointers=True)
         try:
             validate(attempt)
-            module = lower(attempt, unknown_tags, generous=True)
+            module, notes = lower_generously(attempt, unknown_tags, frozenset(replaced))
         except InputError as error:
-            data, fixed = _replace(data, error.diagnostics)
+            data, fixed = _replace(data, error.diagnostics, replaced)
             if not fixed:  # what is left is not approximable: report it (all of it)
                 raise InputError(
                     [document.diagnostic(d.pointer, d.message) for d in error.diagnostics]
                 ) from None
             warnings.extend(document.warning(d.pointer, f"{how}: {d.message}") for d, how in fixed)
             continue
+        warnings.extend(document.warning(pointer, message) for pointer, message in notes)
         return module, tuple(warnings)
     raise InputError([document.diagnostic("", "the schema could not be approximated")])
 
@@ -57,9 +61,11 @@ def lower_approximating(
 _FREE_FORM = "typed as free-form JSON (kept exactly, not checked)"
 
 
-def _replace(data: Any, problems: list[Diagnostic]) -> tuple[Any, list[tuple[Diagnostic, str]]]:
+def _replace(
+    data: Any, problems: list[Diagnostic], replaced: set[str]
+) -> tuple[Any, list[tuple[Diagnostic, str]]]:
     """`data` with the schema around each problem replaced by free-form JSON, and the
-    problems that were handled so."""
+    problems that were handled so; the pointers replaced are added to `replaced`."""
     schemas = {pointer: node for pointer, node in walk_schemas(data)}
     fixed: list[tuple[Diagnostic, str]] = []
     for problem in problems:
@@ -79,11 +85,12 @@ def _replace(data: Any, problems: list[Diagnostic]) -> tuple[Any, list[tuple[Dia
         target = _enclosing(problem.pointer, schemas)
         if target is not None and target in chosen:
             fixed.append((problem, _FREE_FORM))
-    replaced: list[str] = []
+    outers: list[str] = []
     for pointer in sorted(chosen, key=len):  # outermost first: inner replacements are moot
-        if any(pointer.startswith(outer + "/") for outer in replaced):
+        if any(pointer.startswith(outer + "/") for outer in outers):
             continue
-        replaced.append(pointer)
+        outers.append(pointer)
+        replaced.add(pointer)
         data = _set(data, pointer, {k: v for k, v in schemas[pointer].items() if k in _KEPT})
     return data, fixed
 

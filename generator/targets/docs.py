@@ -13,7 +13,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from generator import ir
+from generator import ir, unions
 from generator.render import RenderEnv, md_cell, md_code, md_text, mermaid_id, mermaid_text
 from generator.targets import OutputFile
 from generator.targets.elixir import literal_atom, module_file, unknown_module
@@ -351,6 +351,25 @@ def _union_section(union: ir.UnionType, describer: _Describer) -> TypeSection:
                 )
             )
         how = f"tagged on {md_code(union.tag)}"
+    elif union.tries_members:
+        rule = unions.RULES[union.match]
+        for check in union.checks:
+            named = describer.named(check.member)
+            shape = " or ".join(check.json_types)
+            if check.required:
+                shape += " with " + ", ".join(md_code(key) for key in check.required)
+            rows.append(
+                RowView(
+                    (
+                        "—",
+                        md_code(check.member),
+                        md_code(named.elixir_module),
+                        _link(check.member),
+                        f"Tried in turn ({rule}); pre-check: JSON {shape}.",
+                    )
+                )
+            )
+        how = rule
     else:
         for case in union.cases:
             named = describer.named(case.member)

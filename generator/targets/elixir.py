@@ -25,7 +25,7 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 
-from generator import ir, naming
+from generator import ir, naming, unions
 from generator.diagnostics import Diagnostic, InputError, Position
 from generator.lower import json_type_of
 from generator.patterns import pcre_pattern
@@ -1069,9 +1069,21 @@ def _union_view(union: ir.UnionType, module: ir.Module) -> UnionView:
             )
         )
         clauses.append(f'def decode(data), do: {RUNTIME_ALIAS}.type_error("object", data)')
+    elif union.tries_members:
+        clauses.append(_tried_clause(union, gen))
     else:
         clauses.extend(_structural_clauses(union, gen))
-    encode_clauses = [clause.render("to_json") for clause in gen.encode_clauses(ir.Ref(union.name))]
+    if union.tries_members and not all(
+        isinstance(module.get(member), ir.Record) for member in union.members
+    ):  # members of one JSON type: the value says what it is
+        modules = ", ".join(gen.mod(member) for member in union.members)
+        encode_clauses = [
+            f"def to_json(value), do: {RUNTIME_ALIAS}.encode_tried(value, [{modules}])"
+        ]
+    else:
+        encode_clauses = [
+            clause.render("to_json") for clause in gen.encode_clauses(ir.Ref(union.name))
+        ]
     members = [f"{gen.mod(member)}.t()" for member in union.members] or ["none()"]
     if union.unknown is not None:
         members.append(f"{unknown_module(module, union)}.t()")
@@ -1121,6 +1133,11 @@ def _union_doc(union: ir.UnionType, gen: _FileGen) -> str:
             lines.append(
                 f"  * any other string → `{unknown_module(gen.module, union)}` (x-unknown: keep)"
             )
+    elif union.tries_members:
+        lines.append(f"Decoding tries each member in turn ({unions.RULES[union.match]}):")
+        lines.append("")
+        for check in union.checks:
+            lines.append(f"  * `{gen.mod(check.member)}`")
     else:
         lines.append("Decoding recognises the members by shape:")
         lines.append("")
@@ -1133,6 +1150,20 @@ def _union_doc(union: ir.UnionType, gen: _FileGen) -> str:
                 rule = f"a JSON {case.json_type}"
             lines.append(f"  * {rule} → `{gen.mod(case.member)}`")
     return "\n".join(lines)
+
+
+def _tried_clause(union: ir.UnionType, gen: _FileGen) -> str:
+    """`decode` of a union that tries its members (oneOf / anyOf), through the runtime."""
+    members = [
+        f"{{{ex_str(check.member)}, {ex_str_list(check.json_types)}, "
+        f"{ex_str_list(check.required)}, &{gen.mod(check.member)}.decode/1}}"
+        for check in union.checks
+    ]
+    exactly_one = "true" if union.match == "one_of" else "false"
+    return (
+        f"def decode(data), do: {RUNTIME_ALIAS}.try_members(data, {ex_str(union.name)}, "
+        f"[{', '.join(members)}], {exactly_one})"
+    )
 
 
 def _structural_clauses(union: ir.UnionType, gen: _FileGen) -> list[str]:

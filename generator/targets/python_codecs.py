@@ -355,6 +355,8 @@ class Codecs:
 
     def union_body(self, union: ir.UnionType) -> tuple[str, ...]:
         """The body of the union's checker, `data` in, the member's checker's result out."""
+        if union.tries_members:
+            return self._tried_members_body(union)
         if union.tag is not None:
             dispatch = (
                 f"return _dispatch(obj, {py_str(union.tag)}, {self.tag_table_name(union)})(obj)"
@@ -410,6 +412,23 @@ class Codecs:
             lines.append(f"    return {self.checker(case.member)}(data)")
             expected.append(case.json_type)
         lines.append(f"raise _type_error({py_str(' or '.join(dedupe(expected)))}, data)")
+        return tuple(lines)
+
+    def _tried_members_body(self, union: ir.UnionType) -> tuple[str, ...]:
+        """`_try_members` over the pre-check of each member, in order (oneOf / anyOf)."""
+        lines = [f"members: tuple[_Member[{union.name}], ...] = ("]
+        for check in union.checks:
+            kinds = "".join(f"{py_str(kind)}, " for kind in check.json_types)
+            required = "".join(f"{py_str(key)}, " for key in check.required)
+            lines.append(
+                f"    ({py_str(check.member)}, ({kinds}), ({required}), "
+                f"{self.checker(check.member)}),"
+            )
+        lines.append(")")
+        exactly_one = union.match == "one_of"
+        lines.append(
+            f"return _try_members(data, {py_str(union.name)}, members, exactly_one={exactly_one})"
+        )
         return tuple(lines)
 
 

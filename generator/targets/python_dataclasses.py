@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from generator import ir
+from generator import ir, unions
 from generator.diagnostics import Diagnostic, InputError, Position
 from generator.formatting import LINE_LENGTH
 from generator.render import RenderEnv, py_str
@@ -671,7 +671,7 @@ def _union_view(union: ir.UnionType, codegen: _Codegen) -> UnionView:
     encode_body = _union_encode_body(union, codegen)
     return UnionView(
         name=union.name,
-        doc=union.doc or f"One of: {', '.join(listed)}.",
+        doc=unions.documented(union, union.doc or f"One of: {', '.join(listed)}."),
         alias_value=members,
         decoder=codegen.checker(union.name),
         decode_body=_fast_dispatch(union, codegen) + codegen.union_body(union),
@@ -702,6 +702,8 @@ def _union_encode_body(union: ir.UnionType, codegen: _Codegen) -> tuple[str, ...
         for member in union.members
     ):
         return ("return value.to_dict()",)
+    if union.tries_members:  # members of one JSON type: the value says what it is
+        return ("return _encode_tried(value)",)
     lines: list[str] = []
     if union.unknown:
         lines.append(f"if isinstance(value, {union.unknown}):")

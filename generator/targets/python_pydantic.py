@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from generator import ir
+from generator import ir, unions
 from generator.diagnostics import Diagnostic, InputError, Position
 from generator.lower import freeze_json, json_type_of
 from generator.render import RenderEnv, py_str
@@ -381,7 +381,7 @@ def _enum_view(enum: ir.EnumType) -> EnumView:
 
 def _union_view(union: ir.UnionType, types: _Types) -> AliasView:
     listed = [*union.members, *([union.unknown] if union.unknown else [])]
-    doc = union.doc or f"One of: {', '.join(listed)}."
+    doc = unions.documented(union, union.doc or f"One of: {', '.join(listed)}.")
     if not union.members:
         types.uses.add("NoReturn")
         return AliasView(union.name, doc, "NoReturn")
@@ -404,7 +404,60 @@ def _union_view(union: ir.UnionType, types: _Types) -> AliasView:
                 f"Annotated[{members}, Field(discriminator={py_str(field_name)})]",
             )
         return _callable_union(union, doc, _tagged_dispatch(union, types), "unknown_tag", types)
+    if union.tries_members:
+        return _callable_union(union, doc, _tried_dispatch(union, types), "union_no_match", types)
     return _callable_union(union, doc, _structural_dispatch(union, types), "union_no_match", types)
+
+
+def _tried_dispatch(union: ir.UnionType, types: _Types) -> tuple[list[str], str, dict[str, str]]:
+    """Instances by class, then the first member whose validator takes the value (for a
+    oneOf union, the one member its `_only_member` check found)."""
+    types.uses.add("tried_members")
+    lines = _instance_checks(union, types)
+    lines.append(
+        f"return _first_member(value, {py_str(union.name)}, {_candidates_function(union)}())"
+    )
+    names = ", ".join(union.members)
+    message = f"matches no member of {union.name} (tried {names}; {unions.RULES[union.match]})"
+    return lines, message, {}
+
+
+def _candidates_function(union: ir.UnionType) -> str:
+    return f"_{function_suffix(union.name)}_candidates"
+
+
+def _candidates_view(union: ir.UnionType, types: _Types) -> FunctionView:
+    """The members a union that tries them tries: (name, JSON types, required keys, validator)."""
+    lines = ["return ("]
+    for check in union.checks:
+        kinds = "".join(f"{py_str(kind)}, " for kind in check.json_types)
+        required = "".join(f"{py_str(key)}, " for key in check.required)
+        validate = (
+            f"{check.member}.model_validate"
+            if isinstance(types.named(check.member), ir.Record)
+            else f"{check.member}Adapter.validate_python"
+        )
+        lines.append(f"    ({py_str(check.member)}, ({kinds}), ({required}), {validate}),")
+    lines.append(")")
+    name = _candidates_function(union)
+    return FunctionView(
+        name=name,
+        signature=f"def {name}() -> _Candidates:",
+        doc=f"The members of {union.name}, tried in this order ({unions.RULES[union.match]}).",
+        body=tuple(lines),
+    )
+
+
+def _only_view(union: ir.UnionType) -> FunctionView:
+    name = f"_{function_suffix(union.name)}_only"
+    return FunctionView(
+        name=name,
+        signature=f"def {name}(value: Any) -> object:",
+        doc=f"oneOf: `value` must match exactly one member of {union.name}.",
+        body=(
+            f"return _only_member(value, {py_str(union.name)}, {_candidates_function(union)}())",
+        ),
+    )
 
 
 def _shared_tag_field(union: ir.UnionType, types: _Types) -> str | None:
@@ -567,14 +620,21 @@ def _callable_union(
     ]
     if context:
         pairs = "{" + ", ".join(f"{py_str(k)}: {py_str(v)}" for k, v in context.items()) + "}"
-        if union.unknown is not None:
-            # an open union is a member of other callable unions, which hash their members
-            types.uses.add("error_context")
-            pairs = f"_ErrorContext({pairs})"
+        # any union may be a member of another callable union (an open one, one that tries
+        # its members), and Python's typing hashes a union's members
+        types.uses.add("error_context")
+        pairs = f"_ErrorContext({pairs})"
         arguments.append(f"custom_error_context={pairs}")
     types.uses.add("callable_union")
-    value = f"Annotated[{members}, Discriminator({', '.join(arguments)})]"
-    return AliasView(union.name, doc, value, (view,))
+    validators = f"Discriminator({', '.join(arguments)})"
+    functions: tuple[FunctionView, ...] = (view,)
+    if union.tries_members:
+        functions = (_candidates_view(union, types), view)
+        if union.match == "one_of":
+            functions += (_only_view(union),)
+            validators += f", BeforeValidator({functions[-1].name})"
+    value = f"Annotated[{members}, {validators}]"
+    return AliasView(union.name, doc, value, functions)
 
 
 def _unknown_view(union: ir.UnionType, types: _Types, env: RenderEnv) -> RecordView:

@@ -22,7 +22,7 @@ import re
 import textwrap
 from dataclasses import dataclass
 
-from generator import ir
+from generator import ir, unions
 from generator.fixtures import FixtureCase
 from generator.formatting import LINE_LENGTH
 from generator.jsonpos import json_type_name
@@ -253,7 +253,7 @@ def _alias_view(named: ir.UnionType | ir.Alias, codecs: Codecs, defined: set[str
         listed = [*named.members, *([named.unknown] if named.unknown else [])]
         value = " | ".join(listed) if listed else "NoReturn"
         names = set(named.members)
-        doc = named.doc or f"One of: {', '.join(listed)}."
+        doc = unions.documented(named, named.doc or f"One of: {', '.join(listed)}.")
         body = codecs.union_body(named)
     else:
         value = codecs.annotation(named.type)
@@ -398,6 +398,8 @@ def unknown_keys(
             return found
         if isinstance(named, ir.Alias):
             return unknown_keys(module, named.type, value, path)
+        if isinstance(named, ir.UnionType) and named.tries_members:
+            return _tried_unknown_keys(module, named, value, path)
         if isinstance(named, ir.UnionType):
             member = _union_member(named, value, types, path)
             if member == named.unknown:
@@ -429,6 +431,32 @@ def unknown_keys(
                 return unknown_keys(module, option, value, path)
         raise NotRepresentable(f"{path}: no option of the inline union takes {kind}")
     return []
+
+
+def _tried_unknown_keys(
+    module: ir.Module, union: ir.UnionType, value: object, path: str
+) -> list[str]:
+    """A union that tries its members: the unknown keys for the first member whose
+    pre-check passes and that declares every key (else for the first that fits at all)."""
+    kind = json_type_name(value)
+    results: list[list[str]] = []
+    for check in union.checks:
+        if kind not in check.json_types and not (
+            kind == "integer" and "number" in check.json_types
+        ):
+            continue
+        if isinstance(value, dict) and not all(key in value for key in check.required):
+            continue
+        try:
+            found = unknown_keys(module, ir.Ref(check.member), value, path)
+        except NotRepresentable:
+            continue
+        if not found:
+            return found
+        results.append(found)
+    if not results:
+        raise NotRepresentable(f"{path}: matches no member of {union.name}")
+    return results[0]
 
 
 def _union_member(

@@ -300,7 +300,7 @@ class _Differ:
                 )
 
     def _union(self, old: ir.UnionType, new: ir.UnionType) -> None:
-        if old.tag != new.tag:
+        if old.tag != new.tag or old.match != new.match:
             self.add(
                 "TAG_CHANGED",
                 new.name,
@@ -377,6 +377,8 @@ def _kind(named: ir.NamedType) -> str:
 
 
 def _dispatch(union: ir.UnionType) -> str:
+    if union.tries_members:
+        return "by trying each member (" + ("oneOf" if union.match == "one_of" else "anyOf") + ")"
     return f"on {union.tag!r}" if union.tag is not None else "by structure"
 
 

@@ -70,7 +70,21 @@ def choose_member(union: ir.UnionType, value: Any, path: str = "$") -> str:
     """The member of `union` that `value` dispatches to (one level); raises ``NoMember``."""
     if union.tag is not None:
         return _by_tag(union, union.tag, value, path)
+    if union.tries_members:
+        return _by_check(union, value, path)
     return _by_case(union, value, path)
+
+
+def _by_check(union: ir.UnionType, value: Any, path: str) -> str:
+    """A union that tries its members: the first member whose pre-check (JSON type,
+    required keys) passes. Only the pre-check: which member really matches takes a full
+    walk (`observe`), and for filing a value this first guess is enough."""
+    for check in union.checks:
+        if any(matches_json_type(value, kind) for kind in check.json_types) and (
+            not isinstance(value, dict) or all(key in value for key in check.required)
+        ):
+            return check.member
+    raise NoMember(path, f"matches no member of {union.name}")
 
 
 def _by_tag(union: ir.UnionType, tag: str, value: Any, path: str) -> str:

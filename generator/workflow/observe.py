@@ -186,6 +186,9 @@ class Observer:
             self._walk(named.type, value, place, label)
 
     def _union(self, union: ir.UnionType, value: Any, place: _Place, label: str) -> None:
+        if union.tries_members:
+            self._tried_union(union, value, place, label)
+            return
         try:
             member = choose_member(union, value, place.path)
         except NoMember:
@@ -210,6 +213,53 @@ class Observer:
                 self._mismatch(label, " or ".join(kinds), json_type_name(value), value, place)
             return
         self._named(self.types[member], value, place, label)
+
+    def _tried_union(self, union: ir.UnionType, value: Any, place: _Place, label: str) -> None:
+        """As the decoders judge a union that tries its members: each member whose pre-check
+        passes is walked on its own, and matches when its walk notes nothing a decoder
+        rejects; oneOf needs exactly one match, anyOf takes the first."""
+        matching: list[str] = []
+        for check in union.checks:
+            if not any(matches_json_type(value, kind) for kind in check.json_types):
+                continue
+            if isinstance(value, dict) and not all(key in value for key in check.required):
+                continue
+            trial = Observer(self.module)
+            trial._named(self.types[check.member], value, place, label)
+            if self._accepted(trial.seen):
+                matching.append(check.member)
+                if union.match == "any_of":
+                    break
+        if len(matching) == 1:
+            self._named(self.types[matching[0]], value, place, label)
+        elif matching:
+            both = f"both {matching[0]} and {matching[1]}"
+            self._mismatch(label, f"exactly one {union.name} member", both, value, place)
+        else:
+            kinds = sorted(json_type_of(ir.Ref(union.name), self.types))
+            if json_type_name(value) in kinds or (
+                "number" in kinds and json_type_name(value) == "integer"
+            ):
+                got = f"{json_type_name(value)} matching none"
+                self._mismatch(label, f"a {union.name} member", got, value, place)
+            else:
+                self._mismatch(label, " or ".join(kinds), json_type_name(value), value, place)
+
+    def _accepted(self, seen: Observations) -> bool:
+        """Whether a walk noted nothing the decoders reject (unknown keys a record keeps)."""
+        refused_keys = any(
+            not isinstance(record := self.types.get(name), ir.Record)
+            or record.extra_policy == "forbid"
+            for name, _ in seen.unknown_keys
+        )
+        return not (
+            refused_keys
+            or seen.missing
+            or seen.mismatches
+            or seen.enum_values
+            or seen.constraints
+            or any(unlisted.kept is None for unlisted in seen.unknown_tags.values())
+        )
 
     def _record(self, record: ir.Record, value: Any, place: _Place, label: str) -> None:
         if not self._expect("object", value, place, label):

@@ -405,8 +405,8 @@ _EXTRA_VALUES: TypeAdapter[dict[str, JsonValue]] = TypeAdapter(dict[str, _JSON])
 class _ErrorContext(dict[str, str]):
     """An error context that can be hashed.
 
-    An open union (x-unknown: keep) that is a member of another union with a callable
-    discriminator is hashed with its `Discriminator`, and a plain dict cannot be.
+    A union that is a member of another union with a callable discriminator is hashed
+    with its `Discriminator`, and a plain dict cannot be.
     """
 
     def __hash__(self) -> int:  # type: ignore[override]

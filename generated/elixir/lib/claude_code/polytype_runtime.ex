@@ -182,6 +182,91 @@ defmodule ClaudeCode.PolytypeRuntime do
     if length(items) > limit, do: fail("must have at most #{limit} item(s)"), else: :ok
   end
 
+  # A union nothing tells apart, decoded as JSON Schema says: each member
+  # `{name, JSON types, required keys, decode}` whose cheap pre-check passes is tried in
+  # order; oneOf (`exactly_one`) accepts a value exactly one member matches, anyOf takes
+  # the first.
+  @doc false
+  def try_members(data, union, members, exactly_one) do
+    kind = json_type(data)
+
+    candidates =
+      Enum.filter(members, fn {_name, kinds, _required, _decode} ->
+        kind in kinds or (kind == "integer" and "number" in kinds)
+      end)
+
+    tried =
+      Enum.reduce_while(candidates, {[], []}, fn {name, _kinds, required, decode},
+                                                 {found, failed} ->
+        if has_keys?(data, required) do
+          case decode.(data) do
+            {:ok, value} when exactly_one -> {:cont, {[{name, value} | found], failed}}
+            {:ok, value} -> {:halt, {[{name, value}], failed}}
+            {:error, _} = error -> {:cont, {found, [error | failed]}}
+          end
+        else
+          {:cont, {found, failed}}
+        end
+      end)
+
+    case tried do
+      {[{_name, value}], _failed} ->
+        {:ok, value}
+
+      {[], [error]} ->
+        error
+
+      {[], []} when candidates != [] and is_map(data) ->
+        # no member tried: the first one of the right type lacked a required key
+        {_name, _kinds, required, _decode} = hd(candidates)
+        missing = Enum.find(required, &(not Map.has_key?(data, &1)))
+        {:error, {segment(missing), "missing required key"}}
+
+      {[], _failed} ->
+        names = Enum.map_join(members, ", ", &elem(&1, 0))
+        fail("matches no member of #{union} (tried #{names})")
+
+      {found, _failed} ->
+        [{first, _}, {second, _} | _] = Enum.reverse(found)
+
+        fail(
+          "matches more than one member of #{union} (#{first} and #{second}); " <>
+            "oneOf: exactly one member must match"
+        )
+    end
+  end
+
+  # A value of a union that tries its members (two may both be lists or maps): encoded
+  # by the first member whose encoding decodes back to this very value, else by what it
+  # is (a struct by its module's `to_json/1`, a list or a map item by item).
+  @doc false
+  def encode_tried(value, modules) do
+    case Enum.find_value(modules, &encoded_as(&1, value)) do
+      {:ok, json} -> json
+      nil -> encode_any(value)
+    end
+  end
+
+  defp encoded_as(module, value) do
+    json = module.to_json(value)
+    if module.decode(json) == {:ok, value}, do: {:ok, json}
+  rescue
+    _ -> nil
+  end
+
+  defp encode_any(%module{} = value), do: module.to_json(value)
+  defp encode_any(value) when is_list(value), do: Enum.map(value, &encode_any/1)
+
+  defp encode_any(value) when is_map(value),
+    do: Map.new(value, fn {key, item} -> {key, encode_any(item)} end)
+
+  defp encode_any(value), do: value
+
+  defp has_keys?(data, required) when is_map(data),
+    do: Enum.all?(required, &Map.has_key?(data, &1))
+
+  defp has_keys?(_data, _required), do: true
+
   defp code_points(text), do: text |> String.to_charlist() |> length()
 
   defp fail(reason), do: {:error, {"", reason}}

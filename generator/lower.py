@@ -1296,11 +1296,22 @@ def _long_string_literal(type_ref: ir.TypeRef) -> bool:
     return False
 
 
+# Counts: JSON Schema's non-negative integers, where `2.0` is the integer 2.
+_COUNT_ATTRIBUTES = frozenset({"min_length", "max_length", "min_items", "max_items"})
+
+
 def _constraints(schema: dict[str, Any]) -> ir.Constraints:
     values = {
-        attribute: schema[key] for key, attribute in _CONSTRAINT_KEYS.items() if key in schema
+        attribute: _count(schema[key]) if attribute in _COUNT_ATTRIBUTES else schema[key]
+        for key, attribute in _CONSTRAINT_KEYS.items()
+        if key in schema
     }
     return ir.Constraints(**values) if values else ir.NO_CONSTRAINTS
+
+
+def _count(value: Any) -> Any:
+    """A count as an int (`minLength: 2.0` is 2: the generated code compares lengths)."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 def _doc(schema: dict[str, Any]) -> str:

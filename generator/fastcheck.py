@@ -64,6 +64,18 @@ def json_equal(left: Any, right: Any) -> bool:
     return bool(left == right)
 
 
+def json_key(value: Any) -> Any:
+    """A hashable stand-in equal exactly when JSON values are (`json_equal`), for finding
+    repeated items in one pass: `1` and `1.0` alike, `true` and `1` apart."""
+    if isinstance(value, bool):
+        return (bool, value)
+    if isinstance(value, list):
+        return (list, tuple(json_key(item) for item in value))
+    if isinstance(value, dict):
+        return (dict, frozenset((key, json_key(item)) for key, item in value.items()))
+    return value
+
+
 class _Compiler:
     def __init__(self, root: Any) -> None:
         self.root = root

@@ -41,9 +41,14 @@ class Constraints:
     exclusive_maximum: int | float | None = None
     min_items: int | None = None
     max_items: int | None = None
+    unique_items: bool = False  # JSON equality: 1 and 1.0 equal, true and 1 not
 
     def is_empty(self) -> bool:
         return self == NO_CONSTRAINTS
+
+    def checks_items(self) -> bool:
+        """Whether an array of this type is checked beyond its items' types."""
+        return self.min_items is not None or self.max_items is not None or self.unique_items
 
     def bounds(self) -> list[tuple[str, int | float]]:
         """(attribute, value) of every length, value and item bound that is set, in one order."""
@@ -322,3 +327,28 @@ def open_unions(module: Module, name: str, seen: frozenset[str] = frozenset()) -
     for member in named.members:
         found.extend(open_unions(module, member, seen | {name}))
     return tuple(dict.fromkeys(found))
+
+
+def runtime_checks(module: Module) -> frozenset[str]:
+    """The constraint checks a module's types use that need a runtime helper
+    (`unique_items`), so that a module without them carries none."""
+    found: set[str] = set()
+    stack: list[TypeRef] = []
+    for named in module.types:
+        if isinstance(named, Record):
+            stack.extend(item.type for item in named.fields)
+        elif isinstance(named, Alias):
+            stack.append(named.type)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ListOf):
+            if node.constraints.unique_items:
+                found.add("unique_items")
+            stack.append(node.item)
+        elif isinstance(node, MapOf):
+            stack.append(node.value)
+        elif isinstance(node, Nullable):
+            stack.append(node.inner)
+        elif isinstance(node, InlineUnion):
+            stack.extend(node.options)
+    return frozenset(found)

@@ -37,6 +37,7 @@ _CONSTRAINT_KEYS = {
     "exclusiveMaximum": "exclusive_maximum",
     "minItems": "min_items",
     "maxItems": "max_items",
+    "uniqueItems": "unique_items",
 }
 
 

@@ -290,11 +290,6 @@ def _unsupported_problems(document: Document) -> Iterator[Diagnostic]:
                     join_pointer(pointer, "pattern"),
                     f"pattern {pattern!r} cannot be checked in Elixir: {problem}",
                 )
-        if schema.get("uniqueItems") is True:
-            yield document.diagnostic(
-                join_pointer(pointer, "uniqueItems"),
-                "uniqueItems: true is not supported: the generated decoders could not enforce it",
-            )
 
 
 def _shape_problems(

@@ -6,7 +6,7 @@ here without a word. Two exceptions keep typos visible: a key that looks like on
 polytype's own `x-` keys (`x-feild`) stays, for the dialect check to answer with
 "did you mean", and in a strict project nothing here runs at all.
 
-Assertion keywords no generated decoder enforces yet (`uniqueItems`, `not`,
+Assertion keywords no generated decoder enforces yet (`contains`, `not`,
 `if`/`then`/`else`, `propertyNames`, ...) are dropped with a located warning: the
 types stay exact, and the warning says which values would be accepted that the
 schema rejects.
@@ -50,7 +50,6 @@ UNENFORCED = {
     "contains": "arrays without a matching item",
     "minContains": "arrays with too few matching items",
     "maxContains": "arrays with too many matching items",
-    "uniqueItems": "arrays with repeated items",
     "multipleOf": "numbers that are not multiples",
     "minProperties": "objects with too few keys",
     "maxProperties": "objects with too many keys",

@@ -381,10 +381,7 @@ class _FileGen:
             return key
         if isinstance(type_ref, ir.ListOf):
             key = "list_" + self.type_key(type_ref.item)
-            if (
-                type_ref.constraints.min_items is not None
-                or type_ref.constraints.max_items is not None
-            ):
+            if type_ref.constraints.checks_items():
                 key += "_" + self._constraint_key(type_ref.constraints)
             return key
         if isinstance(type_ref, ir.MapOf):
@@ -409,6 +406,8 @@ class _FileGen:
             # named by its text, not by its attribute: naming a helper defines nothing
             digest = hashlib.sha256(constraints.pattern.encode("utf-8")).hexdigest()[:8]
             parts.append(f"pattern_{digest}")
+        if constraints.unique_items:
+            parts.append("unique")
         return "_".join(parts)
 
     def helper_name(self, prefix: str, type_ref: ir.TypeRef) -> str:
@@ -509,6 +508,8 @@ class _FileGen:
             checks.append(f"{RUNTIME_ALIAS}.min_items(items, {constraints.min_items})")
         if constraints.max_items is not None:
             checks.append(f"{RUNTIME_ALIAS}.max_items(items, {constraints.max_items})")
+        if constraints.unique_items:  # on the JSON input: JSON equality, not the decoded terms
+            checks.append(f"{RUNTIME_ALIAS}.unique_items(value)")
         return checks
 
     @staticmethod
@@ -1319,7 +1320,12 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
     outputs: list[OutputFile] = [
         OutputFile(
             f"{ROOT}/{module_file(runtime)}",
-            env.render("elixir/runtime.ex.j2", **common, **depth.template_values(module)),
+            env.render(
+                "elixir/runtime.ex.j2",
+                checks=sorted(ir.runtime_checks(module)),
+                **common,
+                **depth.template_values(module),
+            ),
             TARGET,
             module.name,
             "elixir",

@@ -206,7 +206,7 @@ class Codecs:
         return name
 
     def _list_constraints(self, expression: str, constraints: ir.Constraints) -> tuple[str, ...]:
-        if constraints.min_items is None and constraints.max_items is None:
+        if not constraints.checks_items():
             return (f"return {expression}",)
         lines = [f"items = {expression}"]
         if constraints.min_items is not None:
@@ -219,6 +219,8 @@ class Codecs:
             lines.append(
                 f'    raise DecodeError("must have at most {constraints.max_items} item(s)")'
             )
+        if constraints.unique_items:  # on the JSON input: JSON equality, not the decoded values'
+            lines.append("_unique_items(value)")
         lines.append("return items")
         return tuple(lines)
 
@@ -264,10 +266,7 @@ class Codecs:
             return key
         if isinstance(type_ref, ir.ListOf):
             key = ("tuple_" if self._as_tuple(type_ref) else "list_") + self.type_key(type_ref.item)
-            if (
-                type_ref.constraints.min_items is not None
-                or type_ref.constraints.max_items is not None
-            ):
+            if type_ref.constraints.checks_items():
                 key += "_" + self._constraint_key(type_ref.constraints)
             return key
         if isinstance(type_ref, ir.MapOf):
@@ -290,6 +289,8 @@ class Codecs:
         ]
         if constraints.pattern is not None:
             parts.append("re" + self.pattern_constant(constraints.pattern).rsplit("_", 1)[-1])
+        if constraints.unique_items:
+            parts.append("unique")
         return "_".join(parts)
 
     # records -----------------------------------------------------------

@@ -123,7 +123,11 @@ class _Types:
             args = _field_args(
                 min_length=type_ref.constraints.min_items, max_length=type_ref.constraints.max_items
             )
-            return f"Annotated[{container}, Field({args})]" if args else container
+            metadata = [f"Field({args})"] if args else []
+            if type_ref.constraints.unique_items:
+                self.uses.add("unique_items")
+                metadata.append("BeforeValidator(_unique_items)")
+            return f"Annotated[{container}, {', '.join(metadata)}]" if metadata else container
         if isinstance(type_ref, ir.MapOf):  # _KEYS: no lone surrogate (Pydantic writes U+FFFD)
             return f"Annotated[dict[str, {self.annotation(type_ref.value)}], _KEYS]"
         if isinstance(type_ref, ir.Ref):

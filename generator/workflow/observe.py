@@ -4,7 +4,8 @@ Unlike a decoder, the walk never stops at the first problem: it notes unknown
 keys (with an example and the JSON types seen, for a suggested patch), missing
 required keys, JSON type mismatches, enum values and union tags the schema does
 not list, values that break a constraint the decoders check (`minLength`,
-`pattern`, `maximum`, `minItems`, …), and how often each declared field was present.
+`pattern`, `maximum`, `minItems`, `uniqueItems`, …), and how often each declared
+field was present.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator import ir
+from generator.fastcheck import json_key
 from generator.jsonpos import json_type_name
 from generator.lower import json_type_of
 from generator.workflow.classify import NoMember, choose_member, matches_json_type, segment
@@ -311,6 +313,9 @@ def _broken(constraints: ir.Constraints, value: Any) -> list[tuple[str, Any]]:
         and re.search(constraints.pattern, value) is None
     ):
         broken.append(("pattern", constraints.pattern))
+    if constraints.unique_items and isinstance(value, list):
+        if len({json_key(item) for item in value}) < len(value):
+            broken.append(("uniqueItems", True))
     return broken
 
 

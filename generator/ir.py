@@ -42,6 +42,7 @@ class Constraints:
     min_items: int | None = None
     max_items: int | None = None
     unique_items: bool = False  # JSON equality: 1 and 1.0 equal, true and 1 not
+    multiple_of: int | float | None = None  # as jsonschema judges it (`multiple_of` below)
 
     def is_empty(self) -> bool:
         return self == NO_CONSTRAINTS
@@ -331,7 +332,7 @@ def open_unions(module: Module, name: str, seen: frozenset[str] = frozenset()) -
 
 def runtime_checks(module: Module) -> frozenset[str]:
     """The constraint checks a module's types use that need a runtime helper
-    (`unique_items`), so that a module without them carries none."""
+    (`unique_items`, `multiple_of`), so that a module without them carries none."""
     found: set[str] = set()
     stack: list[TypeRef] = []
     for named in module.types:
@@ -341,7 +342,9 @@ def runtime_checks(module: Module) -> frozenset[str]:
             stack.append(named.type)
     while stack:
         node = stack.pop()
-        if isinstance(node, ListOf):
+        if isinstance(node, Prim) and node.constraints.multiple_of is not None:
+            found.add("multiple_of")
+        elif isinstance(node, ListOf):
             if node.constraints.unique_items:
                 found.add("unique_items")
             stack.append(node.item)

@@ -38,6 +38,7 @@ _CONSTRAINT_KEYS = {
     "minItems": "min_items",
     "maxItems": "max_items",
     "uniqueItems": "unique_items",
+    "multipleOf": "multiple_of",
 }
 
 

@@ -37,7 +37,6 @@ UNSUPPORTED_KEYWORDS = {
     "patternProperties": "",
     "prefixItems": "",
     "contains": "",
-    "multipleOf": "",
     "minProperties": "",
     "maxProperties": "",
     "dependentRequired": "",

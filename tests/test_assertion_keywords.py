@@ -29,6 +29,8 @@ SCHEMA = {
             "items": {"$ref": "#/$defs/Tool"},
         },
         "tags": {"type": "array", "items": {"type": "string"}},
+        "size": {"type": "integer", "multipleOf": 4},
+        "step": {"type": "number", "multipleOf": 0.01},
     },
     "required": ["tools"],
     "additionalProperties": False,
@@ -146,3 +148,46 @@ def test_drift_judges_as_the_decoders(project: Path, items: list[Any]) -> None:
     constraints = ir.Constraints(unique_items=True)
     assert bool(_broken(constraints, items)) == rejected
     assert (("uniqueItems", True) in _broken(constraints, items)) == rejected
+
+
+@pytest.mark.parametrize(
+    ("flavor", "function"),
+    [("dataclass_models", "decode_toolbox"), ("typed_dicts", "validate_toolbox")],
+)
+def test_multiple_of(project: Path, flavor: str, function: str) -> None:
+    decode = getattr(_load(project, flavor), function)
+    assert _error(project, flavor, function, {"tools": [], "size": 6}) == (
+        "$.size: must be a multiple of 4"
+    )
+    assert _error(project, flavor, function, {"tools": [], "step": 0.015}) == (
+        "$.step: must be a multiple of 0.01"
+    )
+    decode({"tools": [], "size": -8, "step": 1.1})
+    decode({"tools": [], "size": 10**30, "step": 3})
+    # floats as jsonschema judges them: 19.99 / 0.01 is 1998.9999999999998, not whole
+    assert _error(project, flavor, function, {"tools": [], "step": 19.99}).startswith("$.step")
+
+
+def test_pydantic_multiple_of(project: Path) -> None:
+    models = _load(project, "pydantic_models")
+    with pytest.raises(ValidationError) as caught:
+        models.Toolbox.model_validate({"tools": [], "step": 0.015})
+    assert "must be a multiple of 0.01" in str(caught.value)
+    models.Toolbox.model_validate({"tools": [], "size": -8, "step": 1.1})
+
+
+@pytest.mark.parametrize(
+    ("value", "divisor"),
+    [(6, 4), (8, 4), (8.0, 4), (7.5, 2), (0.0075, 0.0001), (0.00751, 0.0001), (1e308, 0.123456789),
+     (12391239123, 1e-8), (19.99, 0.01), (0.3, 0.1)],
+)  # fmt: skip
+def test_drift_judges_multiple_of_as_the_decoders(
+    project: Path, value: float, divisor: float
+) -> None:
+    from generator import ir
+    from generator.workflow.observe import _broken
+
+    models = _load(project, "dataclass_models")
+    accepted = models._multiple_of(value, divisor)
+    broken = _broken(ir.Constraints(multiple_of=divisor), value)
+    assert (broken == [("multipleOf", divisor)]) == (not accepted)

@@ -28,7 +28,6 @@ _ENUM = "enum values other than strings are typed as free-form JSON (not checked
 _CONST = "const of null, a number with a fraction, an array or an object is free-form JSON"
 _CONST_NUMBER = "a const integer takes only the integer, not the equal float (0.0, 1.0)"
 _PREFIX = "prefixItems (a tuple) is typed as free-form JSON"
-_MULTIPLE = "multipleOf is not enforced yet"
 _PROPERTIES = "minProperties/maxProperties are not enforced yet"
 _NAMES = "propertyNames is not enforced yet"
 _DEPENDENT = "dependentRequired is not enforced yet"
@@ -59,9 +58,6 @@ KNOWN_GAPS: dict[str, str] = {
     "const/13": "a const integer above 2**53 does not take the equal float",
     "required/3": "refused: keys 'foo\\rbar' and 'foo\\tbar' both become the Elixir field foo_bar",
     "pattern/2": "\\p{Letter} (a Unicode property escape) is not supported by Python's re",
-    "multipleOf/0": _MULTIPLE,
-    "multipleOf/1": _MULTIPLE,
-    "multipleOf/2": _MULTIPLE,
     "uniqueItems/1": _PREFIX,
     "uniqueItems/2": _PREFIX,
     "uniqueItems/5": _PREFIX,

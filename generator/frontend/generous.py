@@ -50,7 +50,6 @@ UNENFORCED = {
     "contains": "arrays without a matching item",
     "minContains": "arrays with too few matching items",
     "maxContains": "arrays with too many matching items",
-    "multipleOf": "numbers that are not multiples",
     "minProperties": "objects with too few keys",
     "maxProperties": "objects with too many keys",
     "propertyNames": "objects whose keys break the rule",

@@ -202,6 +202,8 @@ def _constraint_text(type_ref: ir.TypeRef) -> str:
     ]
     if constraints.pattern is not None:
         parts.append(f"pattern {md_code(constraints.pattern)}")
+    if constraints.multiple_of is not None:
+        parts.append(f"multiple of {md_code(repr(constraints.multiple_of))}")
     if constraints.unique_items:
         parts.append("unique items (JSON equality: `1` equals `1.0`, not `true`)")
     return ("Constraints: " + ", ".join(parts) + ".") if parts else ""

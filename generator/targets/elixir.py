@@ -408,6 +408,8 @@ class _FileGen:
             parts.append(f"pattern_{digest}")
         if constraints.unique_items:
             parts.append("unique")
+        if constraints.multiple_of is not None:
+            parts.append("mult" + _number_fragment(constraints.multiple_of))
         return "_".join(parts)
 
     def helper_name(self, prefix: str, type_ref: ir.TypeRef) -> str:
@@ -497,6 +499,10 @@ class _FileGen:
                 if bound is not None:
                     literal = ex_float(bound) if isinstance(bound, float) else str(bound)
                     checks.append(f"{RUNTIME_ALIAS}.{attribute}(checked, {literal})")
+            divisor = constraints.multiple_of
+            if divisor is not None:
+                literal = ex_float(divisor) if isinstance(divisor, float) else str(divisor)
+                checks.append(f"{RUNTIME_ALIAS}.multiple_of(checked, {literal})")
         self.helpers[name] = HelperView(
             name, (self._with_checks(name, f"{base}(value)", "checked", checks),)
         )

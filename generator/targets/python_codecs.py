@@ -57,6 +57,11 @@ BOUND_KEYS = {
 }
 
 
+def _fragment(value: int | float) -> str:
+    """A number as a fragment of a helper name: `2.5` → `2p5`, `-1e-05` → `m1em05`."""
+    return str(value).replace(".", "p").replace("-", "m").replace("+", "")
+
+
 @dataclass(frozen=True)
 class HelperView:
     name: str
@@ -198,6 +203,10 @@ class Codecs:
                     if bound is not None:
                         lines.append(f"if checked {operator} {bound!r}:")
                         lines.append(f'    raise DecodeError("must be {words} {bound!r}")')
+                if constraints.multiple_of is not None:
+                    divisor = repr(constraints.multiple_of)
+                    lines.append(f"if not _multiple_of(checked, {divisor}):")
+                    lines.append(f'    raise DecodeError("must be a multiple of {divisor}")')
             lines.append("return checked")
             annotation = self.annotation(ir.Prim(type_ref.kind))
             self.helpers[name] = HelperView(
@@ -284,13 +293,15 @@ class Codecs:
 
     def _constraint_key(self, constraints: ir.Constraints) -> str:
         parts = [
-            f"{BOUND_KEYS[attribute]}{str(value).replace('.', 'p').replace('-', 'm').replace('+', '')}"
+            f"{BOUND_KEYS[attribute]}{_fragment(value)}"
             for attribute, value in constraints.bounds()
         ]
         if constraints.pattern is not None:
             parts.append("re" + self.pattern_constant(constraints.pattern).rsplit("_", 1)[-1])
         if constraints.unique_items:
             parts.append("unique")
+        if constraints.multiple_of is not None:
+            parts.append("mult" + _fragment(constraints.multiple_of))
         return "_".join(parts)
 
     # records -----------------------------------------------------------

@@ -161,6 +161,14 @@ class _Types:
         if prim.kind == "bool":
             self.uses.add("StrictBool")
             return "StrictBool"
+        number = self._number(prim)
+        if c.multiple_of is None:
+            return number
+        self.uses.add("multiple_of")  # jsonschema's rule, not pydantic-core's float tolerance
+        return f"Annotated[{number}, AfterValidator(_multiple_of({c.multiple_of!r}))]"
+
+    def _number(self, prim: ir.Prim) -> str:
+        c = prim.constraints
         args = _field_args(
             ge=c.minimum, le=c.maximum, gt=c.exclusive_minimum, lt=c.exclusive_maximum
         )

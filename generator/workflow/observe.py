@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator import ir
-from generator.fastcheck import json_key
+from generator.fastcheck import json_key, multiple_of
 from generator.jsonpos import json_type_name
 from generator.lower import json_type_of
 from generator.workflow.classify import NoMember, choose_member, matches_json_type, segment
@@ -313,6 +313,13 @@ def _broken(constraints: ir.Constraints, value: Any) -> list[tuple[str, Any]]:
         and re.search(constraints.pattern, value) is None
     ):
         broken.append(("pattern", constraints.pattern))
+    if (
+        constraints.multiple_of is not None
+        and isinstance(value, (int, float))
+        and not isinstance(value, bool)
+        and not multiple_of(value, constraints.multiple_of)
+    ):
+        broken.append(("multipleOf", constraints.multiple_of))
     if constraints.unique_items and isinstance(value, list):
         if len({json_key(item) for item in value}) < len(value):
             broken.append(("uniqueItems", True))

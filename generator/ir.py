@@ -41,11 +41,17 @@ class Constraints:
     exclusive_maximum: int | float | None = None
     min_items: int | None = None
     max_items: int | None = None
+    min_properties: int | None = None  # maps and record-less objects: entries
+    max_properties: int | None = None
     unique_items: bool = False  # JSON equality: 1 and 1.0 equal, true and 1 not
     multiple_of: int | float | None = None  # as jsonschema judges it (`multiple_of` below)
 
     def is_empty(self) -> bool:
         return self == NO_CONSTRAINTS
+
+    def checks_entries(self) -> bool:
+        """Whether a map of this type is checked beyond its values' types."""
+        return self.min_properties is not None or self.max_properties is not None
 
     def checks_items(self) -> bool:
         """Whether an array of this type is checked beyond its items' types."""
@@ -71,6 +77,8 @@ BOUND_ATTRIBUTES = (
     "exclusive_maximum",
     "min_items",
     "max_items",
+    "min_properties",
+    "max_properties",
 )
 
 
@@ -100,6 +108,7 @@ class MapOf:
     """A JSON object with arbitrary keys and values of one type."""
 
     value: TypeRef
+    constraints: Constraints = NO_CONSTRAINTS
 
 
 @dataclass(frozen=True)
@@ -349,6 +358,8 @@ def runtime_checks(module: Module) -> frozenset[str]:
                 found.add("unique_items")
             stack.append(node.item)
         elif isinstance(node, MapOf):
+            if node.constraints.checks_entries():
+                found.add("properties")
             stack.append(node.value)
         elif isinstance(node, Nullable):
             stack.append(node.inner)

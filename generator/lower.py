@@ -37,6 +37,8 @@ _CONSTRAINT_KEYS = {
     "exclusiveMaximum": "exclusive_maximum",
     "minItems": "min_items",
     "maxItems": "max_items",
+    "minProperties": "min_properties",
+    "maxProperties": "max_properties",
     "uniqueItems": "unique_items",
     "multipleOf": "multiple_of",
 }
@@ -861,8 +863,12 @@ class _Lowering:
             return ir.MapOf(
                 self._lower_type(
                     additional, join_pointer(pointer, "additionalProperties"), hoist_name + "Value"
-                )
+                ),
+                _constraints(schema),
             )
+        constraints = _constraints(schema)
+        if constraints.checks_entries():  # a free-form object with a count: a map of JSON
+            return ir.MapOf(ir.AnyJSON(), constraints)
         return ir.AnyJSON(object_only=True)
 
     def _hoist(self, name: str, schema: dict[str, Any], pointer: str) -> ir.TypeRef:
@@ -1299,7 +1305,9 @@ def _long_string_literal(type_ref: ir.TypeRef) -> bool:
 
 
 # Counts: JSON Schema's non-negative integers, where `2.0` is the integer 2.
-_COUNT_ATTRIBUTES = frozenset({"min_length", "max_length", "min_items", "max_items"})
+_COUNT_ATTRIBUTES = frozenset(
+    {"min_length", "max_length", "min_items", "max_items", "min_properties", "max_properties"}
+)
 
 
 def _constraints(schema: dict[str, Any]) -> ir.Constraints:

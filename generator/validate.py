@@ -44,6 +44,22 @@ UNSUPPORTED_KEYWORDS = {
     "unevaluatedProperties": "use additionalProperties",
 }
 
+# Counts the decoders check on a map or a free-form object, not (yet) on a record.
+COUNTED_ON_MAPS = frozenset({"minProperties", "maxProperties"})
+
+
+def counts_entries(schema: dict[str, Any]) -> bool:
+    """Whether `schema` is an object without declared properties (a map, or free-form),
+    whose `minProperties`/`maxProperties` the decoders check."""
+    declared = schema.get("type")
+    return (
+        declared in ("object", ["object"])
+        and "properties" not in schema
+        and "patternProperties" not in schema
+        and schema.get("additionalProperties") is not False
+    )
+
+
 # Keywords that only annotate: they never change what a schema accepts.
 ANNOTATIONS = frozenset(
     {
@@ -274,6 +290,8 @@ def _unsupported_problems(document: Document) -> Iterator[Diagnostic]:
     for pointer, schema in walk_schemas(document.data):
         yield from _shape_problems(document, pointer, schema)
         for key, hint in UNSUPPORTED_KEYWORDS.items():
+            if key in COUNTED_ON_MAPS and counts_entries(schema):
+                continue
             if key in schema:
                 advice = f"; {hint}" if hint else ""
                 yield document.diagnostic(

@@ -31,6 +31,12 @@ SCHEMA = {
         "tags": {"type": "array", "items": {"type": "string"}},
         "size": {"type": "integer", "multipleOf": 4},
         "step": {"type": "number", "multipleOf": 0.01},
+        "labels": {
+            "type": "object",
+            "additionalProperties": {"type": "string"},
+            "minProperties": 1,
+            "maxProperties": 2,
+        },
     },
     "required": ["tools"],
     "additionalProperties": False,
@@ -191,3 +197,31 @@ def test_drift_judges_multiple_of_as_the_decoders(
     accepted = models._multiple_of(value, divisor)
     broken = _broken(ir.Constraints(multiple_of=divisor), value)
     assert (broken == [("multipleOf", divisor)]) == (not accepted)
+
+
+@pytest.mark.parametrize(
+    ("flavor", "function"),
+    [("dataclass_models", "decode_toolbox"), ("typed_dicts", "validate_toolbox")],
+)
+def test_map_entries_are_counted(project: Path, flavor: str, function: str) -> None:
+    decode = getattr(_load(project, flavor), function)
+    assert _error(project, flavor, function, {"tools": [], "labels": {}}) == (
+        "$.labels: must have at least 1 propert(ies)"
+    )
+    too_many = {"tools": [], "labels": {"a": "1", "b": "2", "c": "3"}}
+    assert _error(project, flavor, function, too_many) == (
+        "$.labels: must have at most 2 propert(ies)"
+    )
+    decode({"tools": [], "labels": {"a": "1", "b": "2"}})
+
+
+def test_pydantic_map_entries_are_counted(project: Path) -> None:
+    models = _load(project, "pydantic_models")
+    with pytest.raises(ValidationError):
+        models.Toolbox.model_validate({"tools": [], "labels": {}})
+    models.Toolbox.model_validate({"tools": [], "labels": {"a": "1"}})
+
+
+def test_map_counts_documented(project: Path) -> None:
+    text = (project / "generated" / "python" / "toolbox" / "dataclass_models.py").read_text()
+    assert "# Has at least 1 and at most 2 entries." in text

@@ -28,7 +28,6 @@ _ENUM = "enum values other than strings are typed as free-form JSON (not checked
 _CONST = "const of null, a number with a fraction, an array or an object is free-form JSON"
 _CONST_NUMBER = "a const integer takes only the integer, not the equal float (0.0, 1.0)"
 _PREFIX = "prefixItems (a tuple) is typed as free-form JSON"
-_PROPERTIES = "minProperties/maxProperties are not enforced yet"
 _NAMES = "propertyNames is not enforced yet"
 _DEPENDENT = "dependentRequired is not enforced yet"
 
@@ -61,11 +60,6 @@ KNOWN_GAPS: dict[str, str] = {
     "uniqueItems/1": _PREFIX,
     "uniqueItems/2": _PREFIX,
     "uniqueItems/5": _PREFIX,
-    "minProperties/0": _PROPERTIES,
-    "minProperties/1": _PROPERTIES,
-    "maxProperties/0": _PROPERTIES,
-    "maxProperties/1": _PROPERTIES,
-    "maxProperties/2": _PROPERTIES,
     "propertyNames/0": _NAMES,
     "propertyNames/1": _NAMES,
     "propertyNames/3": _NAMES,

@@ -23,7 +23,7 @@ from generator.frontend.drafts import SCHEMA_LISTS, SCHEMA_MAPS, SINGLE_SCHEMA
 from generator.jsonpos import json_type_name
 from generator.loader import Document
 from generator.patterns import pcre_problem
-from generator.validate import known_keywords
+from generator.validate import COUNTED_ON_MAPS, counts_entries, known_keywords
 
 # Every keyword of JSON Schema 2020-12 (older drafts are normalised to it first).
 JSON_SCHEMA_KEYWORDS = frozenset(
@@ -100,6 +100,8 @@ class _Cleaner:
                 continue  # an annotation JSON Schema does not define
             elif key in UNENFORCED and _trivial(key, value):
                 continue  # asserts nothing
+            elif key in COUNTED_ON_MAPS and counts_entries(node):
+                out[key] = value  # a map's (or free-form object's) entries: checked
             elif key in UNENFORCED:
                 replacement = self._unenforced(node, key, value, here)
                 if replacement is not None:

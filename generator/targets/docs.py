@@ -193,7 +193,7 @@ def _plain_atom(name: str) -> bool:
 
 def _constraint_text(type_ref: ir.TypeRef) -> str:
     inner = type_ref.inner if isinstance(type_ref, ir.Nullable) else type_ref
-    if not isinstance(inner, (ir.Prim, ir.ListOf)):
+    if not isinstance(inner, (ir.Prim, ir.ListOf, ir.MapOf)):
         return ""
     constraints = inner.constraints
     parts = [

@@ -165,7 +165,7 @@ def _elixir_identity(type_ref: ir.TypeRef) -> ir.TypeRef:
     if isinstance(type_ref, ir.ListOf):
         return ir.ListOf(_elixir_identity(type_ref.item), type_ref.constraints)
     if isinstance(type_ref, ir.MapOf):
-        return ir.MapOf(_elixir_identity(type_ref.value))
+        return ir.MapOf(_elixir_identity(type_ref.value), type_ref.constraints)
     if isinstance(type_ref, ir.Nullable):
         return ir.Nullable(_elixir_identity(type_ref.inner))
     if isinstance(type_ref, ir.InlineUnion):
@@ -385,7 +385,10 @@ class _FileGen:
                 key += "_" + self._constraint_key(type_ref.constraints)
             return key
         if isinstance(type_ref, ir.MapOf):
-            return "map_" + self.type_key(type_ref.value)
+            key = "map_" + self.type_key(type_ref.value)
+            if type_ref.constraints.checks_entries():
+                key += "_" + self._constraint_key(type_ref.constraints)
+            return key
         if isinstance(type_ref, ir.Ref):
             return function_suffix(type_ref.name)
         if isinstance(type_ref, ir.LiteralValue):
@@ -459,9 +462,16 @@ class _FileGen:
                 self._with_checks(name, listed, "items", self._items_checks(type_ref.constraints))
             ]
         elif isinstance(type_ref, ir.MapOf):
-            clauses = [
-                f"defp {name}(value), do: {RUNTIME_ALIAS}.map(value, &{self.decoder(type_ref.value)}/1)"
+            mapped = f"{RUNTIME_ALIAS}.map(value, &{self.decoder(type_ref.value)}/1)"
+            checks = [
+                f"{RUNTIME_ALIAS}.{attribute}(entries, {bound})"
+                for attribute, bound in (
+                    ("min_properties", type_ref.constraints.min_properties),
+                    ("max_properties", type_ref.constraints.max_properties),
+                )
+                if bound is not None
             ]
+            clauses = [self._with_checks(name, mapped, "entries", checks)]
         elif isinstance(type_ref, ir.Nullable):
             clauses = [
                 f"defp {name}(nil), do: {{:ok, nil}}",

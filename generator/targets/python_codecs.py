@@ -54,6 +54,8 @@ BOUND_KEYS = {
     "exclusive_maximum": "xmax",
     "min_items": "minitems",
     "max_items": "maxitems",
+    "min_properties": "minprops",
+    "max_properties": "maxprops",
 }
 
 
@@ -158,7 +160,8 @@ class Codecs:
                 expression = f"tuple({expression})"
             body = self._list_constraints(expression, type_ref.constraints)
         elif isinstance(type_ref, ir.MapOf):
-            body = (f"return {self.flavor.map_function}(value, {self.decoder(type_ref.value)})",)
+            expression = f"{self.flavor.map_function}(value, {self.decoder(type_ref.value)})"
+            body = self._map_constraints(expression, type_ref.constraints)
         elif isinstance(type_ref, ir.Nullable):
             body = (f"return None if value is None else {self.decoder(type_ref.inner)}(value)",)
         elif isinstance(type_ref, ir.LiteralValue):
@@ -233,6 +236,20 @@ class Codecs:
         lines.append("return items")
         return tuple(lines)
 
+    def _map_constraints(self, expression: str, constraints: ir.Constraints) -> tuple[str, ...]:
+        if not constraints.checks_entries():
+            return (f"return {expression}",)
+        lines = [f"entries = {expression}"]
+        for bound, operator, words in (
+            (constraints.min_properties, "<", "at least"),
+            (constraints.max_properties, ">", "at most"),
+        ):
+            if bound is not None:
+                lines.append(f"if len(entries) {operator} {bound}:")
+                lines.append(f'    raise DecodeError("must have {words} {bound} propert(ies)")')
+        lines.append("return entries")
+        return tuple(lines)
+
     def pattern_constant(self, pattern: str) -> str:
         if pattern not in self.patterns:
             self.patterns[pattern] = f"_PATTERN_{len(self.patterns)}"
@@ -279,7 +296,10 @@ class Codecs:
                 key += "_" + self._constraint_key(type_ref.constraints)
             return key
         if isinstance(type_ref, ir.MapOf):
-            return "map_" + self.type_key(type_ref.value)
+            key = "map_" + self.type_key(type_ref.value)
+            if type_ref.constraints.checks_entries():
+                key += "_" + self._constraint_key(type_ref.constraints)
+            return key
         if isinstance(type_ref, ir.Ref):
             return function_suffix(type_ref.name)
         if isinstance(type_ref, ir.LiteralValue):

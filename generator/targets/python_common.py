@@ -115,6 +115,16 @@ def constraint_note(type_ref: ir.TypeRef) -> str:
     inner = type_ref.inner if isinstance(type_ref, ir.Nullable) else type_ref
     if isinstance(inner, ir.ListOf) and inner.constraints.unique_items:
         return "Items are unique (JSON equality: 1 equals 1.0, true does not equal 1)."
+    if isinstance(inner, ir.MapOf) and inner.constraints.checks_entries():
+        counts = [
+            f"{words} {bound}"
+            for words, bound in (
+                ("at least", inner.constraints.min_properties),
+                ("at most", inner.constraints.max_properties),
+            )
+            if bound is not None
+        ]
+        return "Has " + " and ".join(counts) + " entries."
     return ""
 
 

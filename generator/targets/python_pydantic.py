@@ -129,7 +129,12 @@ class _Types:
                 metadata.append("BeforeValidator(_unique_items)")
             return f"Annotated[{container}, {', '.join(metadata)}]" if metadata else container
         if isinstance(type_ref, ir.MapOf):  # _KEYS: no lone surrogate (Pydantic writes U+FFFD)
-            return f"Annotated[dict[str, {self.annotation(type_ref.value)}], _KEYS]"
+            args = _field_args(
+                min_length=type_ref.constraints.min_properties,
+                max_length=type_ref.constraints.max_properties,
+            )
+            counted = f", Field({args})" if args else ""
+            return f"Annotated[dict[str, {self.annotation(type_ref.value)}], _KEYS{counted}]"
         if isinstance(type_ref, ir.Ref):
             return type_ref.name
         if isinstance(type_ref, ir.LiteralValue):

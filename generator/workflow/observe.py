@@ -164,6 +164,7 @@ class Observer:
                     self._walk(type_ref.item, item, place.at(f"[{index}]"), label + "[]")
         elif isinstance(type_ref, ir.MapOf):
             if self._expect("object", value, place, label):
+                self._check(type_ref.constraints, value, place, label)
                 for key, item in value.items():
                     self._walk(type_ref.value, item, place.at(segment(key)), label + "{}")
         elif isinstance(type_ref, ir.AnyJSON):
@@ -292,6 +293,8 @@ _BOUNDS: dict[str, tuple[str, Any]] = {
     "max_length": ("maxLength", lambda size, bound: size > bound),
     "min_items": ("minItems", lambda size, bound: size < bound),
     "max_items": ("maxItems", lambda size, bound: size > bound),
+    "min_properties": ("minProperties", lambda size, bound: size < bound),
+    "max_properties": ("maxProperties", lambda size, bound: size > bound),
     "minimum": ("minimum", lambda number, bound: number < bound),
     "maximum": ("maximum", lambda number, bound: number > bound),
     "exclusive_minimum": ("exclusiveMinimum", lambda number, bound: number <= bound),
@@ -302,7 +305,7 @@ _BOUNDS: dict[str, tuple[str, Any]] = {
 def _broken(constraints: ir.Constraints, value: Any) -> list[tuple[str, Any]]:
     """(keyword, bound) of each constraint `value` breaks: lengths in code points, as decoded."""
     broken: list[tuple[str, Any]] = []
-    measured = len(value) if isinstance(value, (str, list)) else value
+    measured = len(value) if isinstance(value, (str, list, dict)) else value
     for attribute, bound in constraints.bounds():
         keyword, fails = _BOUNDS[attribute]
         if fails(measured, bound):

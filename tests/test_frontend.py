@@ -97,6 +97,33 @@ def test_a_mistyped_polytype_key_is_still_an_error(
     assert "x-feild" in err and "did you mean 'x-field'" in err
 
 
+def test_typed_assertions_on_an_untyped_schema_are_warned(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """uniqueItems and multipleOf are checked on arrays and numbers; on a schema with no
+    type (free-form JSON) they would be dropped without a word."""
+    text = (
+        "title: Loose\n"
+        "type: object\n"
+        "properties:\n"
+        "  tags: {uniqueItems: true}\n"
+        "  size: {multipleOf: 4}\n"
+        "  kept: {type: array, uniqueItems: true}\n"
+        "  plain: {uniqueItems: false}\n"
+    )
+    code, err = _generate(_project(tmp_path, {"loose.yaml": text}), capsys)
+    assert code == 0, err
+    assert (
+        "/properties/tags/uniqueItems: 'uniqueItems' is not checked: the schema gives no type"
+        in err
+    )
+    assert "/properties/size/multipleOf: 'multipleOf' is not checked" in err
+    assert "/properties/kept/" not in err and "/properties/plain/" not in err
+    code, err = _generate(tmp_path, capsys, "--strict")
+    assert code == 2 and "'uniqueItems' is checked on arrays only" in err
+    assert "'multipleOf' is checked on numbers only" in err
+
+
 def test_unenforced_assertions_are_located_warnings(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -62,6 +62,14 @@ UNENFORCED = {
 }
 
 
+# Assertions the decoders check only on a value lowered to their type: on a schema with no
+# `type` (free-form JSON) they would be dropped without a word.
+TYPED_ASSERTIONS = {
+    "uniqueItems": "arrays with repeated items",
+    "multipleOf": "numbers that are not multiples",
+}
+
+
 @dataclass(frozen=True)
 class Cleaned:
     data: Any
@@ -102,6 +110,19 @@ class _Cleaner:
                 continue  # asserts nothing
             elif key in COUNTED_ON_MAPS and counts_entries(node):
                 out[key] = value  # a map's (or free-form object's) entries: checked
+            elif (
+                key in TYPED_ASSERTIONS
+                and not _trivial(key, value)
+                and "type" not in node
+                and "items" not in node
+            ):
+                self.warnings.append(
+                    self.document.warning(
+                        here,
+                        f"{key!r} is not checked: the schema gives no type, so the value is "
+                        f"free-form JSON (it accepts {TYPED_ASSERTIONS[key]})",
+                    )
+                )
             elif key in UNENFORCED:
                 replacement = self._unenforced(node, key, value, here)
                 if replacement is not None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 Check = Callable[[Any], bool]
@@ -62,6 +63,32 @@ def json_equal(left: Any, right: Any) -> bool:
     if isinstance(left, (dict, list)) or isinstance(right, (dict, list)):
         return False
     return bool(left == right)
+
+
+def json_key(value: Any) -> Any:
+    """A hashable stand-in equal exactly when JSON values are (`json_equal`), for finding
+    repeated items in one pass: `1` and `1.0` alike, `true` and `1` apart."""
+    if isinstance(value, bool):
+        return (bool, value)
+    if isinstance(value, list):
+        return (list, tuple(json_key(item) for item in value))
+    if isinstance(value, dict):
+        return (dict, frozenset((key, json_key(item)) for key, item in value.items()))
+    return value
+
+
+def multiple_of(value: int | float, divisor: int | float) -> bool:
+    """`multipleOf` as jsonschema judges it, and so every generated decoder: exact for an
+    integer divisor (`value % divisor`); for a float divisor the float quotient must be a
+    whole number (so `0.0075` is a multiple of `0.0001`), and a quotient too large for a
+    float is decided exactly with fractions."""
+    if isinstance(divisor, float):
+        try:
+            quotient = value / divisor
+            return int(quotient) == quotient
+        except OverflowError:
+            return (Fraction(value) / Fraction(divisor)).denominator == 1
+    return value % divisor == 0
 
 
 class _Compiler:

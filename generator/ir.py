@@ -41,9 +41,21 @@ class Constraints:
     exclusive_maximum: int | float | None = None
     min_items: int | None = None
     max_items: int | None = None
+    min_properties: int | None = None  # maps and record-less objects: entries
+    max_properties: int | None = None
+    unique_items: bool = False  # JSON equality: 1 and 1.0 equal, true and 1 not
+    multiple_of: int | float | None = None  # as jsonschema judges it (`multiple_of` below)
 
     def is_empty(self) -> bool:
         return self == NO_CONSTRAINTS
+
+    def checks_entries(self) -> bool:
+        """Whether a map of this type is checked beyond its values' types."""
+        return self.min_properties is not None or self.max_properties is not None
+
+    def checks_items(self) -> bool:
+        """Whether an array of this type is checked beyond its items' types."""
+        return self.min_items is not None or self.max_items is not None or self.unique_items
 
     def bounds(self) -> list[tuple[str, int | float]]:
         """(attribute, value) of every length, value and item bound that is set, in one order."""
@@ -65,6 +77,8 @@ BOUND_ATTRIBUTES = (
     "exclusive_maximum",
     "min_items",
     "max_items",
+    "min_properties",
+    "max_properties",
 )
 
 
@@ -94,6 +108,7 @@ class MapOf:
     """A JSON object with arbitrary keys and values of one type."""
 
     value: TypeRef
+    constraints: Constraints = NO_CONSTRAINTS
 
 
 @dataclass(frozen=True)
@@ -356,3 +371,32 @@ def open_unions(module: Module, name: str, seen: frozenset[str] = frozenset()) -
     for member in named.members:
         found.extend(open_unions(module, member, seen | {name}))
     return tuple(dict.fromkeys(found))
+
+
+def runtime_checks(module: Module) -> frozenset[str]:
+    """The constraint checks a module's types use that need a runtime helper
+    (`unique_items`, `multiple_of`), so that a module without them carries none."""
+    found: set[str] = set()
+    stack: list[TypeRef] = []
+    for named in module.types:
+        if isinstance(named, Record):
+            stack.extend(item.type for item in named.fields)
+        elif isinstance(named, Alias):
+            stack.append(named.type)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Prim) and node.constraints.multiple_of is not None:
+            found.add("multiple_of")
+        elif isinstance(node, ListOf):
+            if node.constraints.unique_items:
+                found.add("unique_items")
+            stack.append(node.item)
+        elif isinstance(node, MapOf):
+            if node.constraints.checks_entries():
+                found.add("properties")
+            stack.append(node.value)
+        elif isinstance(node, Nullable):
+            stack.append(node.inner)
+        elif isinstance(node, InlineUnion):
+            stack.extend(node.options)
+    return frozenset(found)

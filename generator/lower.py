@@ -37,6 +37,10 @@ _CONSTRAINT_KEYS = {
     "exclusiveMaximum": "exclusive_maximum",
     "minItems": "min_items",
     "maxItems": "max_items",
+    "minProperties": "min_properties",
+    "maxProperties": "max_properties",
+    "uniqueItems": "unique_items",
+    "multipleOf": "multiple_of",
 }
 
 
@@ -929,8 +933,12 @@ class _Lowering:
             return ir.MapOf(
                 self._lower_type(
                     additional, join_pointer(pointer, "additionalProperties"), hoist_name + "Value"
-                )
+                ),
+                _constraints(schema),
             )
+        constraints = _constraints(schema)
+        if constraints.checks_entries():  # a free-form object with a count: a map of JSON
+            return ir.MapOf(ir.AnyJSON(), constraints)
         return ir.AnyJSON(object_only=True)
 
     def _hoist(self, name: str, schema: dict[str, Any], pointer: str) -> ir.TypeRef:
@@ -1369,11 +1377,24 @@ def _long_string_literal(type_ref: ir.TypeRef) -> bool:
     return False
 
 
+# Counts: JSON Schema's non-negative integers, where `2.0` is the integer 2.
+_COUNT_ATTRIBUTES = frozenset(
+    {"min_length", "max_length", "min_items", "max_items", "min_properties", "max_properties"}
+)
+
+
 def _constraints(schema: dict[str, Any]) -> ir.Constraints:
     values = {
-        attribute: schema[key] for key, attribute in _CONSTRAINT_KEYS.items() if key in schema
+        attribute: _count(schema[key]) if attribute in _COUNT_ATTRIBUTES else schema[key]
+        for key, attribute in _CONSTRAINT_KEYS.items()
+        if key in schema
     }
     return ir.Constraints(**values) if values else ir.NO_CONSTRAINTS
+
+
+def _count(value: Any) -> Any:
+    """A count as an int (`minLength: 2.0` is 2: the generated code compares lengths)."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 def _doc(schema: dict[str, Any]) -> str:

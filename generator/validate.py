@@ -37,13 +37,28 @@ UNSUPPORTED_KEYWORDS = {
     "patternProperties": "",
     "prefixItems": "",
     "contains": "",
-    "multipleOf": "",
     "minProperties": "",
     "maxProperties": "",
     "dependentRequired": "",
     "propertyNames": "",
     "unevaluatedProperties": "use additionalProperties",
 }
+
+# Counts the decoders check on a map or a free-form object, not (yet) on a record.
+COUNTED_ON_MAPS = frozenset({"minProperties", "maxProperties"})
+
+
+def counts_entries(schema: dict[str, Any]) -> bool:
+    """Whether `schema` is an object without declared properties (a map, or free-form),
+    whose `minProperties`/`maxProperties` the decoders check."""
+    declared = schema.get("type")
+    return (
+        declared in ("object", ["object"])
+        and "properties" not in schema
+        and "patternProperties" not in schema
+        and schema.get("additionalProperties") is not False
+    )
+
 
 # Keywords that only annotate: they never change what a schema accepts.
 ANNOTATIONS = frozenset(
@@ -275,12 +290,22 @@ def _unsupported_problems(document: Document) -> Iterator[Diagnostic]:
     for pointer, schema in walk_schemas(document.data):
         yield from _shape_problems(document, pointer, schema)
         for key, hint in UNSUPPORTED_KEYWORDS.items():
+            if key in COUNTED_ON_MAPS and counts_entries(schema):
+                continue
             if key in schema:
                 advice = f"; {hint}" if hint else ""
                 yield document.diagnostic(
                     join_pointer(pointer, key),
                     f"keyword {key!r} is not supported: the generated decoders could not "
                     f"enforce it{advice}",
+                )
+        for key, kind in (("uniqueItems", "arrays"), ("multipleOf", "numbers")):
+            untyped = "type" not in schema and "items" not in schema
+            if untyped and key in schema and schema[key] is not False:
+                yield document.diagnostic(
+                    join_pointer(pointer, key),
+                    f"{key!r} is checked on {kind} only, and this schema gives no type (its "
+                    "value would be free-form JSON, unchecked); add a type",
                 )
         pattern = schema.get("pattern")
         if isinstance(pattern, str):
@@ -290,11 +315,6 @@ def _unsupported_problems(document: Document) -> Iterator[Diagnostic]:
                     join_pointer(pointer, "pattern"),
                     f"pattern {pattern!r} cannot be checked in Elixir: {problem}",
                 )
-        if schema.get("uniqueItems") is True:
-            yield document.diagnostic(
-                join_pointer(pointer, "uniqueItems"),
-                "uniqueItems: true is not supported: the generated decoders could not enforce it",
-            )
 
 
 def _shape_problems(

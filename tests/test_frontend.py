@@ -97,6 +97,33 @@ def test_a_mistyped_polytype_key_is_still_an_error(
     assert "x-feild" in err and "did you mean 'x-field'" in err
 
 
+def test_typed_assertions_on_an_untyped_schema_are_warned(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """uniqueItems and multipleOf are checked on arrays and numbers; on a schema with no
+    type (free-form JSON) they would be dropped without a word."""
+    text = (
+        "title: Loose\n"
+        "type: object\n"
+        "properties:\n"
+        "  tags: {uniqueItems: true}\n"
+        "  size: {multipleOf: 4}\n"
+        "  kept: {type: array, uniqueItems: true}\n"
+        "  plain: {uniqueItems: false}\n"
+    )
+    code, err = _generate(_project(tmp_path, {"loose.yaml": text}), capsys)
+    assert code == 0, err
+    assert (
+        "/properties/tags/uniqueItems: 'uniqueItems' is not checked: the schema gives no type"
+        in err
+    )
+    assert "/properties/size/multipleOf: 'multipleOf' is not checked" in err
+    assert "/properties/kept/" not in err and "/properties/plain/" not in err
+    code, err = _generate(tmp_path, capsys, "--strict")
+    assert code == 2 and "'uniqueItems' is checked on arrays only" in err
+    assert "'multipleOf' is checked on numbers only" in err
+
+
 def test_unenforced_assertions_are_located_warnings(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -107,20 +134,20 @@ def test_unenforced_assertions_are_located_warnings(
         "  tags:\n"
         "    type: array\n"
         "    items: {type: string}\n"
-        "    uniqueItems: true\n"
-        "  size: {type: integer, multipleOf: 4}\n"
+        "    contains: {const: x}\n"
+        "  size: {type: integer, not: {const: 4}}\n"
     )
     root = _project(tmp_path, {"tagged.yaml": text})
     code, err = _generate(root, capsys)
     assert code == 0, err
     assert (
-        "schema/tagged.yaml:7:5: warning: /properties/tags/uniqueItems: 'uniqueItems' is not enforced"
+        "schema/tagged.yaml:7:5: warning: /properties/tags/contains: 'contains' is not enforced"
         in err
     )
-    assert "schema/tagged.yaml:8:25: warning: /properties/size/multipleOf:" in err
+    assert "schema/tagged.yaml:8:25: warning: /properties/size/not:" in err
     assert (root / "generated").is_dir()
     code, err = _generate(root, capsys, "--strict")
-    assert code == 2 and "uniqueItems: true is not supported" in err
+    assert code == 2 and "keyword 'contains' is not supported" in err
 
 
 def test_every_kind_of_reference(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

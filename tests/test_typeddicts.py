@@ -458,8 +458,10 @@ def test_demo_invalid_snippets_are_rejected(
 def _formatted_shared_runtime(module: str) -> str:
     """The shared runtime as `module` embeds it (its depth plan is the module's own)."""
     schema = REPO / "schema" / f"{module}.yaml"
-    plan = depth.template_values(lower(load(schema, f"schema/{module}.yaml")))
-    text = make_env().render("python_common/runtime.py.j2", **plan)
+    lowered = lower(load(schema, f"schema/{module}.yaml"))
+    plan = depth.template_values(lowered)
+    checks = sorted(ir.runtime_checks(lowered))
+    text = make_env().render("python_common/runtime.py.j2", checks=checks, **plan)
     return format_python(text, "python_common/runtime.py.j2").strip()
 
 

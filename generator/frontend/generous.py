@@ -6,7 +6,7 @@ here without a word. Two exceptions keep typos visible: a key that looks like on
 polytype's own `x-` keys (`x-feild`) stays, for the dialect check to answer with
 "did you mean", and in a strict project nothing here runs at all.
 
-Assertion keywords no generated decoder enforces yet (`uniqueItems`, `not`,
+Assertion keywords no generated decoder enforces yet (`contains`, `not`,
 `if`/`then`/`else`, `propertyNames`, ...) are dropped with a located warning: the
 types stay exact, and the warning says which values would be accepted that the
 schema rejects.
@@ -23,7 +23,7 @@ from generator.frontend.drafts import SCHEMA_LISTS, SCHEMA_MAPS, SINGLE_SCHEMA
 from generator.jsonpos import json_type_name
 from generator.loader import Document
 from generator.patterns import pcre_problem
-from generator.validate import known_keywords
+from generator.validate import COUNTED_ON_MAPS, counts_entries, known_keywords
 
 # Every keyword of JSON Schema 2020-12 (older drafts are normalised to it first).
 JSON_SCHEMA_KEYWORDS = frozenset(
@@ -50,8 +50,6 @@ UNENFORCED = {
     "contains": "arrays without a matching item",
     "minContains": "arrays with too few matching items",
     "maxContains": "arrays with too many matching items",
-    "uniqueItems": "arrays with repeated items",
-    "multipleOf": "numbers that are not multiples",
     "minProperties": "objects with too few keys",
     "maxProperties": "objects with too many keys",
     "propertyNames": "objects whose keys break the rule",
@@ -61,6 +59,14 @@ UNENFORCED = {
     "unevaluatedItems": "arrays with unevaluated items",
     "unevaluatedProperties": "objects with unevaluated keys",
     "contentSchema": "encoded content that breaks its schema",
+}
+
+
+# Assertions the decoders check only on a value lowered to their type: on a schema with no
+# `type` (free-form JSON) they would be dropped without a word.
+TYPED_ASSERTIONS = {
+    "uniqueItems": "arrays with repeated items",
+    "multipleOf": "numbers that are not multiples",
 }
 
 
@@ -102,6 +108,21 @@ class _Cleaner:
                 continue  # an annotation JSON Schema does not define
             elif key in UNENFORCED and _trivial(key, value):
                 continue  # asserts nothing
+            elif key in COUNTED_ON_MAPS and counts_entries(node):
+                out[key] = value  # a map's (or free-form object's) entries: checked
+            elif (
+                key in TYPED_ASSERTIONS
+                and not _trivial(key, value)
+                and "type" not in node
+                and "items" not in node
+            ):
+                self.warnings.append(
+                    self.document.warning(
+                        here,
+                        f"{key!r} is not checked: the schema gives no type, so the value is "
+                        f"free-form JSON (it accepts {TYPED_ASSERTIONS[key]})",
+                    )
+                )
             elif key in UNENFORCED:
                 replacement = self._unenforced(node, key, value, here)
                 if replacement is not None:

@@ -193,7 +193,7 @@ def _plain_atom(name: str) -> bool:
 
 def _constraint_text(type_ref: ir.TypeRef) -> str:
     inner = type_ref.inner if isinstance(type_ref, ir.Nullable) else type_ref
-    if not isinstance(inner, (ir.Prim, ir.ListOf)):
+    if not isinstance(inner, (ir.Prim, ir.ListOf, ir.MapOf)):
         return ""
     constraints = inner.constraints
     parts = [
@@ -202,6 +202,10 @@ def _constraint_text(type_ref: ir.TypeRef) -> str:
     ]
     if constraints.pattern is not None:
         parts.append(f"pattern {md_code(constraints.pattern)}")
+    if constraints.multiple_of is not None:
+        parts.append(f"multiple of {md_code(repr(constraints.multiple_of))}")
+    if constraints.unique_items:
+        parts.append("unique items (JSON equality: `1` equals `1.0`, not `true`)")
     return ("Constraints: " + ", ".join(parts) + ".") if parts else ""
 
 

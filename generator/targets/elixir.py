@@ -165,7 +165,7 @@ def _elixir_identity(type_ref: ir.TypeRef) -> ir.TypeRef:
     if isinstance(type_ref, ir.ListOf):
         return ir.ListOf(_elixir_identity(type_ref.item), type_ref.constraints)
     if isinstance(type_ref, ir.MapOf):
-        return ir.MapOf(_elixir_identity(type_ref.value))
+        return ir.MapOf(_elixir_identity(type_ref.value), type_ref.constraints)
     if isinstance(type_ref, ir.Nullable):
         return ir.Nullable(_elixir_identity(type_ref.inner))
     if isinstance(type_ref, ir.InlineUnion):
@@ -381,14 +381,14 @@ class _FileGen:
             return key
         if isinstance(type_ref, ir.ListOf):
             key = "list_" + self.type_key(type_ref.item)
-            if (
-                type_ref.constraints.min_items is not None
-                or type_ref.constraints.max_items is not None
-            ):
+            if type_ref.constraints.checks_items():
                 key += "_" + self._constraint_key(type_ref.constraints)
             return key
         if isinstance(type_ref, ir.MapOf):
-            return "map_" + self.type_key(type_ref.value)
+            key = "map_" + self.type_key(type_ref.value)
+            if type_ref.constraints.checks_entries():
+                key += "_" + self._constraint_key(type_ref.constraints)
+            return key
         if isinstance(type_ref, ir.Ref):
             return function_suffix(type_ref.name)
         if isinstance(type_ref, ir.LiteralValue):
@@ -409,6 +409,10 @@ class _FileGen:
             # named by its text, not by its attribute: naming a helper defines nothing
             digest = hashlib.sha256(constraints.pattern.encode("utf-8")).hexdigest()[:8]
             parts.append(f"pattern_{digest}")
+        if constraints.unique_items:
+            parts.append("unique")
+        if constraints.multiple_of is not None:
+            parts.append("mult" + _number_fragment(constraints.multiple_of))
         return "_".join(parts)
 
     def helper_name(self, prefix: str, type_ref: ir.TypeRef) -> str:
@@ -458,9 +462,16 @@ class _FileGen:
                 self._with_checks(name, listed, "items", self._items_checks(type_ref.constraints))
             ]
         elif isinstance(type_ref, ir.MapOf):
-            clauses = [
-                f"defp {name}(value), do: {RUNTIME_ALIAS}.map(value, &{self.decoder(type_ref.value)}/1)"
+            mapped = f"{RUNTIME_ALIAS}.map(value, &{self.decoder(type_ref.value)}/1)"
+            checks = [
+                f"{RUNTIME_ALIAS}.{attribute}(entries, {bound})"
+                for attribute, bound in (
+                    ("min_properties", type_ref.constraints.min_properties),
+                    ("max_properties", type_ref.constraints.max_properties),
+                )
+                if bound is not None
             ]
+            clauses = [self._with_checks(name, mapped, "entries", checks)]
         elif isinstance(type_ref, ir.Nullable):
             clauses = [
                 f"defp {name}(nil), do: {{:ok, nil}}",
@@ -498,6 +509,10 @@ class _FileGen:
                 if bound is not None:
                     literal = ex_float(bound) if isinstance(bound, float) else str(bound)
                     checks.append(f"{RUNTIME_ALIAS}.{attribute}(checked, {literal})")
+            divisor = constraints.multiple_of
+            if divisor is not None:
+                literal = ex_float(divisor) if isinstance(divisor, float) else str(divisor)
+                checks.append(f"{RUNTIME_ALIAS}.multiple_of(checked, {literal})")
         self.helpers[name] = HelperView(
             name, (self._with_checks(name, f"{base}(value)", "checked", checks),)
         )
@@ -509,6 +524,8 @@ class _FileGen:
             checks.append(f"{RUNTIME_ALIAS}.min_items(items, {constraints.min_items})")
         if constraints.max_items is not None:
             checks.append(f"{RUNTIME_ALIAS}.max_items(items, {constraints.max_items})")
+        if constraints.unique_items:  # on the JSON input: JSON equality, not the decoded terms
+            checks.append(f"{RUNTIME_ALIAS}.unique_items(value)")
         return checks
 
     @staticmethod
@@ -1350,7 +1367,12 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
     outputs: list[OutputFile] = [
         OutputFile(
             f"{ROOT}/{module_file(runtime)}",
-            env.render("elixir/runtime.ex.j2", **common, **depth.template_values(module)),
+            env.render(
+                "elixir/runtime.ex.j2",
+                checks=sorted(ir.runtime_checks(module)),
+                **common,
+                **depth.template_values(module),
+            ),
             TARGET,
             module.name,
             "elixir",

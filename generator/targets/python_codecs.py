@@ -54,7 +54,14 @@ BOUND_KEYS = {
     "exclusive_maximum": "xmax",
     "min_items": "minitems",
     "max_items": "maxitems",
+    "min_properties": "minprops",
+    "max_properties": "maxprops",
 }
+
+
+def _fragment(value: int | float) -> str:
+    """A number as a fragment of a helper name: `2.5` → `2p5`, `-1e-05` → `m1em05`."""
+    return str(value).replace(".", "p").replace("-", "m").replace("+", "")
 
 
 @dataclass(frozen=True)
@@ -153,7 +160,8 @@ class Codecs:
                 expression = f"tuple({expression})"
             body = self._list_constraints(expression, type_ref.constraints)
         elif isinstance(type_ref, ir.MapOf):
-            body = (f"return {self.flavor.map_function}(value, {self.decoder(type_ref.value)})",)
+            expression = f"{self.flavor.map_function}(value, {self.decoder(type_ref.value)})"
+            body = self._map_constraints(expression, type_ref.constraints)
         elif isinstance(type_ref, ir.Nullable):
             body = (f"return None if value is None else {self.decoder(type_ref.inner)}(value)",)
         elif isinstance(type_ref, ir.LiteralValue):
@@ -198,6 +206,10 @@ class Codecs:
                     if bound is not None:
                         lines.append(f"if checked {operator} {bound!r}:")
                         lines.append(f'    raise DecodeError("must be {words} {bound!r}")')
+                if constraints.multiple_of is not None:
+                    divisor = repr(constraints.multiple_of)
+                    lines.append(f"if not _multiple_of(checked, {divisor}):")
+                    lines.append(f'    raise DecodeError("must be a multiple of {divisor}")')
             lines.append("return checked")
             annotation = self.annotation(ir.Prim(type_ref.kind))
             self.helpers[name] = HelperView(
@@ -206,7 +218,7 @@ class Codecs:
         return name
 
     def _list_constraints(self, expression: str, constraints: ir.Constraints) -> tuple[str, ...]:
-        if constraints.min_items is None and constraints.max_items is None:
+        if not constraints.checks_items():
             return (f"return {expression}",)
         lines = [f"items = {expression}"]
         if constraints.min_items is not None:
@@ -219,7 +231,23 @@ class Codecs:
             lines.append(
                 f'    raise DecodeError("must have at most {constraints.max_items} item(s)")'
             )
+        if constraints.unique_items:  # on the JSON input: JSON equality, not the decoded values'
+            lines.append("_unique_items(value)")
         lines.append("return items")
+        return tuple(lines)
+
+    def _map_constraints(self, expression: str, constraints: ir.Constraints) -> tuple[str, ...]:
+        if not constraints.checks_entries():
+            return (f"return {expression}",)
+        lines = [f"entries = {expression}"]
+        for bound, operator, words in (
+            (constraints.min_properties, "<", "at least"),
+            (constraints.max_properties, ">", "at most"),
+        ):
+            if bound is not None:
+                lines.append(f"if len(entries) {operator} {bound}:")
+                lines.append(f'    raise DecodeError("must have {words} {bound} propert(ies)")')
+        lines.append("return entries")
         return tuple(lines)
 
     def pattern_constant(self, pattern: str) -> str:
@@ -264,14 +292,14 @@ class Codecs:
             return key
         if isinstance(type_ref, ir.ListOf):
             key = ("tuple_" if self._as_tuple(type_ref) else "list_") + self.type_key(type_ref.item)
-            if (
-                type_ref.constraints.min_items is not None
-                or type_ref.constraints.max_items is not None
-            ):
+            if type_ref.constraints.checks_items():
                 key += "_" + self._constraint_key(type_ref.constraints)
             return key
         if isinstance(type_ref, ir.MapOf):
-            return "map_" + self.type_key(type_ref.value)
+            key = "map_" + self.type_key(type_ref.value)
+            if type_ref.constraints.checks_entries():
+                key += "_" + self._constraint_key(type_ref.constraints)
+            return key
         if isinstance(type_ref, ir.Ref):
             return function_suffix(type_ref.name)
         if isinstance(type_ref, ir.LiteralValue):
@@ -285,11 +313,15 @@ class Codecs:
 
     def _constraint_key(self, constraints: ir.Constraints) -> str:
         parts = [
-            f"{BOUND_KEYS[attribute]}{str(value).replace('.', 'p').replace('-', 'm').replace('+', '')}"
+            f"{BOUND_KEYS[attribute]}{_fragment(value)}"
             for attribute, value in constraints.bounds()
         ]
         if constraints.pattern is not None:
             parts.append("re" + self.pattern_constant(constraints.pattern).rsplit("_", 1)[-1])
+        if constraints.unique_items:
+            parts.append("unique")
+        if constraints.multiple_of is not None:
+            parts.append("mult" + _fragment(constraints.multiple_of))
         return "_".join(parts)
 
     # records -----------------------------------------------------------

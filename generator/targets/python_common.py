@@ -107,3 +107,27 @@ def unknown_doc(union: ir.UnionType) -> str:
         "A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as "
         "decoded, written back unchanged."
     )
+
+
+def constraint_note(type_ref: ir.TypeRef) -> str:
+    """What a field's or alias's comment says about checks its annotation cannot show
+    (`uniqueItems`); "" for every other type, so their comments stay as they were."""
+    inner = type_ref.inner if isinstance(type_ref, ir.Nullable) else type_ref
+    if isinstance(inner, ir.ListOf) and inner.constraints.unique_items:
+        return "Items are unique (JSON equality: 1 equals 1.0, true does not equal 1)."
+    if isinstance(inner, ir.MapOf) and inner.constraints.checks_entries():
+        counts = [
+            f"{words} {bound}"
+            for words, bound in (
+                ("at least", inner.constraints.min_properties),
+                ("at most", inner.constraints.max_properties),
+            )
+            if bound is not None
+        ]
+        return "Has " + " and ".join(counts) + " entries."
+    return ""
+
+
+def with_note(text: str, note: str) -> str:
+    """`text` and `note` as one comment or docstring, either may be empty."""
+    return "\n".join(part for part in (text, note) if part)

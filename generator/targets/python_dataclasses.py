@@ -24,11 +24,13 @@ from generator.targets.python_codecs import (
 )
 from generator.targets.python_common import (
     EnumView,
+    constraint_note,
     enum_view_fields,
     function_suffix,
     isort_names,
     py_literal,
     unknown_doc,
+    with_note,
 )
 
 TARGET = "python-dataclasses"
@@ -446,8 +448,7 @@ def _inline_call(
     if (
         isinstance(type_ref, ir.ListOf)
         and not type_ref.as_tuple
-        and type_ref.constraints.min_items is None
-        and type_ref.constraints.max_items is None
+        and not type_ref.constraints.checks_items()
     ):
         decode = codegen.decoder(type_ref.item)
         if first == "if":
@@ -537,7 +538,7 @@ def _inline_decode(
 def _field_view(item: ir.Field, record: ir.Record, codegen: _Codegen) -> tuple[FieldView, bool]:
     """The declaration, decode argument and encode statements of one field."""
     annotation = codegen.annotation(item.type)
-    comment = item.doc
+    comment = with_note(item.doc, constraint_note(item.type))
     key = py_str(item.json_key)
     attribute = f"self.{item.py_name}"
     if item.is_tag:
@@ -734,7 +735,7 @@ def _all_records(name: str, codegen: _Codegen) -> bool:
 def _alias_view(alias: ir.Alias, codegen: _Codegen) -> AliasView:
     return AliasView(
         name=alias.name,
-        doc=alias.doc or f"The {alias.name} type.",
+        doc=with_note(alias.doc or f"The {alias.name} type.", constraint_note(alias.type)),
         alias_value=codegen.annotation(alias.type),
         decoder=codegen.checker(alias.name),
         decode_body=(f"return {codegen.decoder(alias.type)}(data)",),
@@ -847,6 +848,7 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
             + (["Literal"] if codegen.uses_literal or any(not e.base for e in enums) else [])
         ),
         decode_error_annotation="DecodeError",
+        checks=sorted(ir.runtime_checks(module)),
         **depth.template_values(module),
     )
     return [OutputFile(module_path(module), text, TARGET, module.name, "python")]

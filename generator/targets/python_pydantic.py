@@ -123,9 +123,18 @@ class _Types:
             args = _field_args(
                 min_length=type_ref.constraints.min_items, max_length=type_ref.constraints.max_items
             )
-            return f"Annotated[{container}, Field({args})]" if args else container
+            metadata = [f"Field({args})"] if args else []
+            if type_ref.constraints.unique_items:
+                self.uses.add("unique_items")
+                metadata.append("BeforeValidator(_unique_items)")
+            return f"Annotated[{container}, {', '.join(metadata)}]" if metadata else container
         if isinstance(type_ref, ir.MapOf):  # _KEYS: no lone surrogate (Pydantic writes U+FFFD)
-            return f"Annotated[dict[str, {self.annotation(type_ref.value)}], _KEYS]"
+            args = _field_args(
+                min_length=type_ref.constraints.min_properties,
+                max_length=type_ref.constraints.max_properties,
+            )
+            counted = f", Field({args})" if args else ""
+            return f"Annotated[dict[str, {self.annotation(type_ref.value)}], _KEYS{counted}]"
         if isinstance(type_ref, ir.Ref):
             return type_ref.name
         if isinstance(type_ref, ir.LiteralValue):
@@ -157,6 +166,14 @@ class _Types:
         if prim.kind == "bool":
             self.uses.add("StrictBool")
             return "StrictBool"
+        number = self._number(prim)
+        if c.multiple_of is None:
+            return number
+        self.uses.add("multiple_of")  # jsonschema's rule, not pydantic-core's float tolerance
+        return f"Annotated[{number}, AfterValidator(_multiple_of({c.multiple_of!r}))]"
+
+    def _number(self, prim: ir.Prim) -> str:
+        c = prim.constraints
         args = _field_args(
             ge=c.minimum, le=c.maximum, gt=c.exclusive_minimum, lt=c.exclusive_maximum
         )

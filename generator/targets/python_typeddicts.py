@@ -31,11 +31,13 @@ from generator.render import RenderEnv, py_str
 from generator.targets import OutputFile, depth, python_typeddict_tests
 from generator.targets.python_codecs import TYPEDDICTS, Codecs, HelperView, alias_order, refs
 from generator.targets.python_common import (
+    constraint_note,
     function_suffix,
     isort_names,
     path_segment,
     py_literal,
     unknown_doc,
+    with_note,
 )
 
 TARGET = "python-typeddicts"
@@ -142,7 +144,7 @@ def _annotation(codecs: Codecs, type_ref: ir.TypeRef, defined: set[str], require
 
 
 def _key_comment(item: ir.Field, alias_of: str | None, validator: str) -> str:
-    lines = [item.doc] if item.doc else []
+    lines = [text for text in (item.doc, constraint_note(item.type)) if text]
     if alias_of is not None:
         lines.append(
             f"Alias of {json.dumps(alias_of)} (x-aliases): NotRequired because either spelling may be"
@@ -258,7 +260,7 @@ def _alias_view(named: ir.UnionType | ir.Alias, codecs: Codecs, defined: set[str
     else:
         value = codecs.annotation(named.type)
         names = refs(named.type)
-        doc = named.doc or f"The {named.name} type."
+        doc = with_note(named.doc or f"The {named.name} type.", constraint_note(named.type))
         body = (f"return {codecs.decoder(named.type)}(data)",)
     if names - defined:  # a cycle among aliases: let the type checker resolve it
         value = py_str(value)
@@ -327,6 +329,7 @@ def _render_module(module: ir.Module, env: RenderEnv) -> str:
         typing_names=isort_names(typing_names),
         # no `from __future__ import annotations` here (TypedDict reads NotRequired at run time)
         decode_error_annotation='"DecodeError"',
+        checks=sorted(ir.runtime_checks(module)),
         **depth.template_values(module),
     )
 

@@ -4,7 +4,8 @@ Unlike a decoder, the walk never stops at the first problem: it notes unknown
 keys (with an example and the JSON types seen, for a suggested patch), missing
 required keys, JSON type mismatches, enum values and union tags the schema does
 not list, values that break a constraint the decoders check (`minLength`,
-`pattern`, `maximum`, `minItems`, …), and how often each declared field was present.
+`pattern`, `maximum`, `minItems`, `uniqueItems`, …), and how often each declared
+field was present.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator import ir
+from generator.fastcheck import json_key, multiple_of
 from generator.jsonpos import json_type_name
 from generator.lower import json_type_of
 from generator.workflow.classify import NoMember, choose_member, matches_json_type, segment
@@ -162,6 +164,7 @@ class Observer:
                     self._walk(type_ref.item, item, place.at(f"[{index}]"), label + "[]")
         elif isinstance(type_ref, ir.MapOf):
             if self._expect("object", value, place, label):
+                self._check(type_ref.constraints, value, place, label)
                 for key, item in value.items():
                     self._walk(type_ref.value, item, place.at(segment(key)), label + "{}")
         elif isinstance(type_ref, ir.AnyJSON):
@@ -340,6 +343,8 @@ _BOUNDS: dict[str, tuple[str, Any]] = {
     "max_length": ("maxLength", lambda size, bound: size > bound),
     "min_items": ("minItems", lambda size, bound: size < bound),
     "max_items": ("maxItems", lambda size, bound: size > bound),
+    "min_properties": ("minProperties", lambda size, bound: size < bound),
+    "max_properties": ("maxProperties", lambda size, bound: size > bound),
     "minimum": ("minimum", lambda number, bound: number < bound),
     "maximum": ("maximum", lambda number, bound: number > bound),
     "exclusive_minimum": ("exclusiveMinimum", lambda number, bound: number <= bound),
@@ -350,7 +355,7 @@ _BOUNDS: dict[str, tuple[str, Any]] = {
 def _broken(constraints: ir.Constraints, value: Any) -> list[tuple[str, Any]]:
     """(keyword, bound) of each constraint `value` breaks: lengths in code points, as decoded."""
     broken: list[tuple[str, Any]] = []
-    measured = len(value) if isinstance(value, (str, list)) else value
+    measured = len(value) if isinstance(value, (str, list, dict)) else value
     for attribute, bound in constraints.bounds():
         keyword, fails = _BOUNDS[attribute]
         if fails(measured, bound):
@@ -361,6 +366,16 @@ def _broken(constraints: ir.Constraints, value: Any) -> list[tuple[str, Any]]:
         and re.search(constraints.pattern, value) is None
     ):
         broken.append(("pattern", constraints.pattern))
+    if (
+        constraints.multiple_of is not None
+        and isinstance(value, (int, float))
+        and not isinstance(value, bool)
+        and not multiple_of(value, constraints.multiple_of)
+    ):
+        broken.append(("multipleOf", constraints.multiple_of))
+    if constraints.unique_items and isinstance(value, list):
+        if len({json_key(item) for item in value}) < len(value):
+            broken.append(("uniqueItems", True))
     return broken
 
 

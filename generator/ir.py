@@ -374,12 +374,15 @@ def open_unions(module: Module, name: str, seen: frozenset[str] = frozenset()) -
 
 
 def runtime_checks(module: Module) -> frozenset[str]:
-    """The constraint checks a module's types use that need a runtime helper
-    (`unique_items`, `multiple_of`), so that a module without them carries none."""
+    """The runtime helpers a module's types need beyond the common ones: constraint
+    checks (`unique_items`, `multiple_of`, `properties`) and `tried_members` for unions
+    that try their members, so that a module without them carries none."""
     found: set[str] = set()
     stack: list[TypeRef] = []
     for named in module.types:
-        if isinstance(named, Record):
+        if isinstance(named, UnionType) and named.tries_members:
+            found.add("tried_members")
+        elif isinstance(named, Record):
             stack.extend(item.type for item in named.fields)
         elif isinstance(named, Alias):
             stack.append(named.type)

@@ -450,3 +450,15 @@ def test_the_json_schema_test_suite_through_the_dataclass_flavor(tmp_path: Path)
             if accepted != case["valid"]:
                 wrong.append(f"{keyword}.json: {group['description']}: {case['description']}")
     assert not wrong, wrong
+
+
+def test_modules_without_such_unions_carry_none_of_their_helpers() -> None:
+    """The shipped schemas dispatch every union by tag or structure: their generated
+    modules have no member-trying runtime (it is generated only where a union needs it)."""
+    generated = REPO / "generated"
+    for path in sorted((generated / "python").glob("*/*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert "_try_members" not in text and "_encode_tried" not in text, path
+    for path in sorted((generated / "elixir" / "lib").glob("*/polytype_runtime.ex")):
+        text = path.read_text(encoding="utf-8")
+        assert "try_members" not in text and "encode_tried" not in text, path

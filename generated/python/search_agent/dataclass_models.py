@@ -823,49 +823,6 @@ def _dispatch(
     return decode
 
 
-# A member of a union that tries its members: name, JSON types, required keys, decoder.
-_Member: TypeAlias = tuple[str, tuple[str, ...], tuple[str, ...], Callable[[object], _T]]
-
-
-def _try_members(
-    data: object, union: str, members: tuple[_Member[_T], ...], exactly_one: bool
-) -> _T:
-    """A union nothing tells apart, decoded as JSON Schema says: each member (name, JSON
-    types, required keys, decoder) whose cheap pre-check passes is tried in order; oneOf
-    (`exactly_one`) accepts only a value exactly one member matches, anyOf takes the first."""
-    kind = _json_type(data)
-    found: list[tuple[str, _T]] = []
-    failed: list[DecodeError] = []
-    missing: str | None = None  # the first required key a member of the right type lacked
-    for name, kinds, required, decode in members:
-        if kind not in kinds and not (kind == "integer" and "number" in kinds):
-            continue
-        if required and type(data) is dict and not all(key in data for key in required):
-            missing = missing or next(key for key in required if key not in data)
-            continue
-        try:
-            value = decode(data)
-        except DecodeError as error:
-            failed.append(error)
-            continue
-        if not exactly_one:
-            return value
-        found.append((name, value))
-    if len(found) == 1:
-        return found[0][1]
-    if found:
-        raise DecodeError(
-            f"matches more than one member of {union} ({found[0][0]} and {found[1][0]}); "
-            "oneOf: exactly one member must match"
-        )
-    if len(failed) == 1:  # the only member worth trying says best what is wrong
-        raise failed[0]
-    if not failed and missing is not None:  # no member tried: one lacked a required key
-        raise DecodeError("missing required key").at(_segment(missing))
-    names = ", ".join(name for name, _, _, _ in members)
-    raise DecodeError(f"matches no member of {union} (tried {names})")
-
-
 def _unknown(obj: dict[str, object], known: frozenset[str]) -> dict[str, JSONValue]:
     """Keys the schema does not declare, kept so that nothing a newer producer sent is lost."""
     if known.issuperset(obj):
@@ -1025,20 +982,6 @@ def _present_keys(
         if alias in obj:
             present = present | {alias, key}
     return present
-
-
-def _encode_tried(value: object) -> JSONValue:
-    """A value of a union that tries its members, encoded by what it is (two members may
-    both be lists): a record by `to_dict`, an enum member by its value, a list or an
-    object item by item, anything else as it is."""
-    if type(value) is list or type(value) is tuple:
-        return [_encode_tried(item) for item in value]
-    if type(value) is dict:
-        return {key: _encode_tried(item) for key, item in value.items()}
-    to_dict = getattr(value, "to_dict", None)
-    if to_dict is not None:
-        return cast(JSONValue, to_dict())
-    return cast(JSONValue, getattr(value, "value", value))
 
 
 class Role(str, Enum):

@@ -1,9 +1,12 @@
 """Lower a validated schema document into the IR.
 
 This is where schema shapes get their meaning: records, enums, unions,
-aliases, hoisted inline types, tags, defaults, names. Structural problems the
-meta-schema cannot see (ambiguous unions, colliding names, recursion that never
-terminates, defaults of the wrong type) are collected as located diagnostics.
+aliases, hoisted inline types, tags, defaults. The build here turns each definition
+into a named type; the passes in `generator.lowering` then decide how unions
+dispatch, check the module as a whole and give everything its Python name.
+Structural problems the meta-schema cannot see (ambiguous unions, colliding names,
+recursion that never terminates, defaults of the wrong type) are collected, from the
+build and every pass, as located diagnostics.
 """
 
 from __future__ import annotations
@@ -12,14 +15,19 @@ import hashlib
 import keyword
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import jsonschema
 
-from generator import ir, naming, unions
+from generator import ir, naming
 from generator.diagnostics import Diagnostic, InputError, join_pointer
 from generator.loader import Document
+from generator.lowering import Problem, module_checks, python_names, union_dispatch
+from generator.lowering.json_types import freeze_json, json_type_of
+from generator.lowering.module_checks import MAX_REFERENCE_CHAIN
+
+__all__ = ["MAX_REFERENCE_CHAIN", "freeze_json", "json_type_of", "lower", "lower_generously"]
 
 _PRIMITIVES: dict[str, ir.PrimKind] = {
     "string": "str",
@@ -43,10 +51,6 @@ _CONSTRAINT_KEYS = {
     "multipleOf": "multiple_of",
 }
 
-
-# How many aliases and unions may stand between a use of a type and a concrete shape.
-MAX_REFERENCE_CHAIN = 64
-
 # Packages a module's generated package must not shadow when generated/python is on the
 # path: what the generated code and its tests import (Pydantic and what Pydantic imports,
 # pytest), and polytype itself. The standard library is checked through sys.
@@ -57,8 +61,6 @@ IMPORTED_PACKAGES = frozenset(
         "generator", "polytype",
     }
 )  # fmt: skip
-
-# The longest atom the BEAM can create, in characters (struct keys, atom enums, string consts).
 
 
 def lower(
@@ -101,79 +103,6 @@ def lower_generously(
         ) from None
 
 
-def json_type_of(
-    type_ref: ir.TypeRef,
-    module_types: dict[str, ir.NamedType],
-    seen: frozenset[str] = frozenset(),
-) -> frozenset[str]:
-    """The JSON types a value of `type_ref` can have (`number` includes integers).
-
-    A named type already being looked at (`seen`: a cycle of aliases and unions,
-    which lowering reports) contributes nothing.
-    """
-    if isinstance(type_ref, ir.Prim):
-        return frozenset(
-            {
-                "string": ["string"],
-                "int": ["integer"],
-                "float": ["number", "integer"],
-                "bool": ["boolean"],
-            }[_json_name(type_ref.kind)]
-        )
-    if isinstance(type_ref, ir.ListOf):
-        return frozenset({"array"})
-    if isinstance(type_ref, ir.MapOf):
-        return frozenset({"object"})
-    if isinstance(type_ref, ir.LiteralValue):
-        return frozenset({_literal_json_type(type_ref.value)})
-    if isinstance(type_ref, ir.Nullable):
-        return json_type_of(type_ref.inner, module_types, seen) | {"null"}
-    if isinstance(type_ref, ir.AnyJSON):
-        return (
-            frozenset({"object"})
-            if type_ref.object_only
-            else frozenset({"object", "array", "string", "integer", "number", "boolean", "null"})
-        )
-    if isinstance(type_ref, ir.InlineUnion):
-        return frozenset().union(
-            *(json_type_of(option, module_types, seen) for option in type_ref.options)
-        )
-    named = module_types.get(type_ref.name)
-    if named is None or type_ref.name in seen:
-        return frozenset()
-    if isinstance(named, ir.Record):
-        return frozenset({"object"})
-    if isinstance(named, ir.EnumType):
-        return frozenset({"string"})
-    inner_seen = seen | {type_ref.name}
-    if isinstance(named, ir.Alias):
-        return json_type_of(named.type, module_types, inner_seen)
-    return frozenset().union(
-        *(json_type_of(ir.Ref(member), module_types, inner_seen) for member in named.members)
-    )
-
-
-def _json_name(kind: ir.PrimKind) -> str:
-    return {"str": "string", "int": "int", "float": "float", "bool": "bool"}[kind]
-
-
-def _literal_json_type(value: object) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    return "string"
-
-
-def freeze_json(value: Any) -> ir.JSONData:
-    """Turn parsed JSON into the IR's immutable JSON representation."""
-    if isinstance(value, dict):
-        return ir.FrozenJSONObject(tuple((key, freeze_json(item)) for key, item in value.items()))
-    if isinstance(value, list):
-        return tuple(freeze_json(item) for item in value)
-    return value  # type: ignore[no-any-return]
-
-
 @dataclass
 class _Lowering:
     document: Document
@@ -188,6 +117,8 @@ class _Lowering:
     warnings: list[tuple[str, str]] = field(default_factory=list)
     # generous mode: the schemas typed as free-form JSON by the front end
     approximated: frozenset[str] = frozenset()
+    # every union met, for the pass that decides how it dispatches
+    union_sites: list[union_dispatch.UnionSite] = field(default_factory=list)
 
     # -- entry ---------------------------------------------------------------
 
@@ -210,17 +141,23 @@ class _Lowering:
         for name, (pointer, schema) in list(self.definitions.items()):
             if name not in self.types:
                 self._lower_named(name, schema, pointer, namespace)
-        self._check_names()
-        cyclic = self._check_chains()
-        self._check_termination(cyclic)
+        chain_problems, cyclic = module_checks.chains(self.types, self.pointers)
+        self._problems(chain_problems)
+        self._dispatch_unions(cyclic)
+        self._problems(module_checks.converted_names(self.types, self.pointers))
+        self._problems(module_checks.termination(self.types, self.pointers, cyclic))
         root = options.get("root")
         if root is not None and root not in self.types:
             self._problem(join_pointer("/x-polytype", "root"), f"root type {root!r} is not defined")
         if self.problems:
             raise InputError(self.problems)
         renamed = self._python_names()
-        self._check_elixir_names(module_name, namespace, options)
-        self._check_lengths(module_name, "module" in options)
+        self._problems(
+            module_checks.elixir_modules(module_name, namespace, options, self.types, self.pointers)
+        )
+        self._problems(
+            module_checks.lengths(module_name, "module" in options, self.types, self.pointers)
+        )
         if self.problems:
             raise InputError(self.problems)
         if root is not None:
@@ -238,6 +175,34 @@ class _Lowering:
 
     def _problem(self, pointer: str, message: str) -> None:
         self.problems.append(self.document.diagnostic(pointer, message))
+
+    def _problems(self, found: Iterable[Problem]) -> None:
+        for pointer, message in found:
+            self._problem(pointer, message)
+
+    def _dispatch_unions(self, cyclic: set[str]) -> None:
+        """Decide how every union finds its member, now that every type is lowered; a
+        union on a cycle (`cyclic`, an error already) has no dispatch to decide."""
+        dispatch = union_dispatch.classify(
+            self.types,
+            tuple(site for site in self.union_sites if site.name not in cyclic),
+            generous=self.generous,
+            unknown_tags=self.unknown_tags,
+            loose=frozenset(name for name in self.types if self._loose(name)),
+        )
+        self.types = {named.name: named for named in dispatch.types}
+        self._problems(dispatch.problems)
+        self.warnings.extend(dispatch.warnings)
+
+    def _python_names(self) -> dict[str, str]:
+        """Give every type a Python name that shadows nothing (`lowering.python_names`);
+        returns the renames."""
+        schemas = {name: schema for name, (_, schema) in self.definitions.items()}
+        named = python_names.assign(self.types, self.pointers, schemas)
+        self.types = {item.name: item for item in named.types}
+        self.pointers = dict(named.pointers)
+        self._problems(named.problems)
+        return dict(named.renamed)
 
     def _check_module_name(self, module_name: str, explicit: bool) -> None:
         where = "/x-polytype/module" if explicit else ""
@@ -585,6 +550,8 @@ class _Lowering:
         elixir_module: str,
         source: ir.SourceRef,
     ) -> ir.UnionType:
+        """The union as its members; how it dispatches is decided once every type is
+        lowered (`lowering.union_dispatch`)."""
         keyword = "oneOf" if "oneOf" in schema else "anyOf"
         members: list[str] = []
         for index, option in enumerate(options):
@@ -599,64 +566,15 @@ class _Lowering:
                 )
                 continue
             members.append(member)
+        # members before the union's dispatch is decided, and in the order they are met
         self._ensure_lowered(members)
-        tag = self._find_tag(members)
-        if tag is not None:
-            tag_key, tag_values = tag
-            return ir.UnionType(
-                name,
-                tuple(members),
-                match="tag",
-                tag=tag_key,
-                tag_values=tag_values,
-                unknown=self._unknown_member(name, schema, pointer),
-                doc=doc,
-                notes=notes,
-                elixir_module=elixir_module,
-                source=source,
-            )
-        known_problems = len(self.problems)
-        cases = self._structural_cases(name, members, pointer)
-        ambiguous = len(self.problems) > known_problems
-        if self.generous and (ambiguous or not unions.keys_prove_distinct(cases, self.types)):
-            # nothing proves the members distinct: the decoder tries them as JSON Schema says
-            # (warned when no structural case could be found at all; a required key that
-            # other members may carry as an unknown key is exact when tried, and quiet)
-            match = unions.match_of(keyword)
-            checks = unions.member_checks(
-                tuple(members),
-                self.types,
-                lambda member: json_type_of(ir.Ref(member), self.types),
-            )
-            loose = [member for member in members if self._loose(member)]
-            if match == "one_of" and loose:
-                # a free-form member matches more than its schema: counting it would reject
-                # valid values, so the exact members are tried first and the first match wins
-                match = "any_of"
-                checks = tuple(sorted(checks, key=lambda check: check.member in loose))
-            if ambiguous or loose:
-                reason = (
-                    self.problems[known_problems].message
-                    if ambiguous
-                    else f"union {name} has members told apart by keys others may carry"
-                )
-                del self.problems[known_problems:]
-                self.warnings.append((pointer, unions.warning_text(reason, match, loose)))
-            return ir.UnionType(
-                name,
-                tuple(members),
-                match=match,
-                checks=checks,
-                doc=doc,
-                notes=notes,
-                elixir_module=elixir_module,
-                source=source,
-            )
+        unknown = schema.get("x-unknown")
+        self.union_sites.append(
+            union_dispatch.UnionSite(name, keyword, pointer, unknown if unknown else None)
+        )
         return ir.UnionType(
             name,
             tuple(members),
-            cases=tuple(cases),
-            unknown=self._structural_unknown(name, schema, pointer, cases),
             doc=doc,
             notes=notes,
             elixir_module=elixir_module,
@@ -676,39 +594,6 @@ class _Lowering:
             )
         )
 
-    def _unknown_member(self, name: str, schema: dict[str, Any], pointer: str) -> str | None:
-        """`Unknown<Union>` when the tagged union keeps unlisted tags (`x-unknown`, else the project's default)."""
-        if schema.get("x-unknown", self.unknown_tags) != "keep":
-            return None
-        unknown = ir.unknown_member_name(name)
-        if unknown in self.definitions:
-            self._problem(
-                join_pointer(pointer, "x-unknown"),
-                f"x-unknown: keep generates the member {unknown!r}, which is already a type name",
-            )
-            return None
-        return unknown
-
-    def _structural_unknown(
-        self, name: str, schema: dict[str, Any], pointer: str, cases: list[ir.StructuralCase]
-    ) -> str | None:
-        """An open structural union: its object members without a tag are told apart by keys.
-
-        Needs one tag key for the tagged object members and no catch-all object member.
-        """
-        objects = [case for case in cases if case.json_type == "object"]
-        tag_keys = {case.tag_key for case in objects if case.tag_key is not None}
-        catch_all = any(case.tag_key is None and case.key is None for case in objects)
-        if len(tag_keys) == 1 and not catch_all:
-            return self._unknown_member(name, schema, pointer)
-        if schema.get("x-unknown") == "keep":
-            self._problem(
-                join_pointer(pointer, "x-unknown"),
-                f"x-unknown: keep needs a tag: {name}'s object members share no const tag key "
-                "(or one of them takes any object)",
-            )
-        return None
-
     def _ensure_lowered(self, names: Iterable[str]) -> None:
         namespace = self.document.data.get("x-polytype", {}).get(
             "elixir-namespace"
@@ -720,148 +605,6 @@ class _Lowering:
             if member not in self.types:
                 member_pointer, member_schema = self.definitions[member]
                 self._lower_named(member, member_schema, member_pointer, namespace)
-
-    def tag_values(
-        self, member: str, key: str, seen: frozenset[str] = frozenset()
-    ) -> list[str | int | bool] | None:
-        """The values `member` takes for tag `key`, or None when it has no such tag."""
-        named = self.types.get(member)
-        if isinstance(named, ir.Record):
-            for item in named.fields:
-                if item.json_key == key and item.is_tag:
-                    assert isinstance(item.type, ir.LiteralValue)
-                    return [item.type.value]
-            return None
-        if isinstance(named, ir.UnionType) and member not in seen:
-            values: list[str | int | bool] = []
-            for inner in named.members:
-                inner_values = self.tag_values(inner, key, seen | {member})
-                if inner_values is None:
-                    return None
-                values.extend(inner_values)
-            return values or None
-        return None
-
-    def _tag_keys(self, member: str) -> list[str]:
-        named = self.types.get(member)
-        if isinstance(named, ir.Record):
-            return [item.json_key for item in named.tag_fields]
-        if isinstance(named, ir.UnionType) and named.members:
-            return self._tag_keys(named.members[0])
-        return []
-
-    def _find_tag(
-        self, members: list[str]
-    ) -> tuple[str, tuple[tuple[str | int | bool, str], ...]] | None:
-        if not members:
-            return None
-        for key in self._tag_keys(members[0]):
-            mapping: dict[str | int | bool, str] = {}
-            for member in members:
-                values = self.tag_values(member, key)
-                if values is None or any(value in mapping for value in values):
-                    break
-                for value in values:
-                    mapping[value] = member
-            else:
-                return key, tuple(mapping.items())
-        return None
-
-    def _structural_cases(
-        self, name: str, members: list[str], pointer: str
-    ) -> list[ir.StructuralCase]:
-        cases: list[ir.StructuralCase] = []
-        by_json_type: dict[str, str] = {}
-        object_members: list[str] = []
-        for member in members:
-            kinds = json_type_of(ir.Ref(member), self.types)
-            kinds_without_int = kinds - {"integer"} if "number" in kinds else kinds
-            for kind in sorted(kinds_without_int):
-                if kind == "object":
-                    object_members.append(member)
-                    continue
-                if kind in by_json_type and by_json_type[kind] != member:
-                    self._problem(
-                        pointer,
-                        f"union {name} cannot tell {by_json_type[kind]} from {member}: both are JSON {kind}s",
-                    )
-                by_json_type[kind] = member
-                cases.append(ir.StructuralCase(member, kind))
-        if "number" in by_json_type and "integer" in by_json_type:
-            self._problem(
-                pointer,
-                f"union {name} cannot tell {by_json_type['integer']} from {by_json_type['number']}: a number may be an integer",
-            )
-        cases.extend(self._object_cases(name, object_members, pointer))
-        return cases
-
-    def _object_cases(self, name: str, members: list[str], pointer: str) -> list[ir.StructuralCase]:
-        if len(members) == 1:
-            return [ir.StructuralCase(members[0], "object")]
-        tagged: list[ir.StructuralCase] = []
-        keyed: list[ir.StructuralCase] = []
-        declared = {member: self._declared_keys(member) for member in members}
-        used_tags: dict[tuple[str, str | int | bool], str] = {}
-        for member in members:
-            case = None
-            for key in self._tag_keys(member):
-                values = self.tag_values(member, key)
-                if values and len(values) == 1 and (key, values[0]) not in used_tags:
-                    case = ir.StructuralCase(member, "object", tag_key=key, tag_value=values[0])
-                    used_tags[(key, values[0])] = member
-                    break
-            if case is not None:
-                tagged.append(case)
-                continue
-            others = set().union(*(declared[other] for other in members if other != member))
-            unique = [key for key in self._required_keys(member) if key not in others]
-            if not unique:
-                clash = next(
-                    (
-                        (key, values[0], used_tags[(key, values[0])])
-                        for key in self._tag_keys(member)
-                        for values in [self.tag_values(member, key) or []]
-                        if len(values) == 1 and (key, values[0]) in used_tags
-                    ),
-                    None,
-                )
-                if clash is not None:
-                    key, value, other = clash
-                    self._problem(
-                        pointer,
-                        f"union {name} cannot tell {member} from {other}: both have "
-                        f"{key!r} = {value!r}, and {member} has no required key that the others "
-                        "do not declare",
-                    )
-                    continue
-                self._problem(
-                    pointer,
-                    f"union {name} cannot tell {member} apart from the other members: "
-                    "it has no tag and no required key that the others do not declare",
-                )
-                continue
-            keyed.append(ir.StructuralCase(member, "object", key=unique[0]))
-        return tagged + keyed
-
-    def _declared_keys(self, member: str) -> set[str]:
-        named = self.types.get(member)
-        if isinstance(named, ir.Record):
-            return {
-                spelling for item in named.fields for spelling in (item.json_key, *item.aliases)
-            }
-        if isinstance(named, ir.UnionType):
-            return (
-                set().union(*(self._declared_keys(inner) for inner in named.members))
-                if named.members
-                else set()
-            )
-        return set()
-
-    def _required_keys(self, member: str) -> list[str]:
-        named = self.types.get(member)
-        if isinstance(named, ir.Record):
-            return [item.json_key for item in named.fields if item.required and not item.aliases]
-        return []
 
     # -- anonymous types ----------------------------------------------------
 
@@ -1032,281 +775,6 @@ class _Lowering:
                     )
                 seen[kind] = index
 
-    # -- whole-module checks -------------------------------------------------
-
-    def _check_names(self) -> None:
-        for rule, label in (
-            (naming.snake_case, "function suffix"),
-            (naming.elixir_module_segment, "Elixir module"),
-        ):
-            seen: dict[str, str] = {}
-            for name in self.types:
-                converted = rule(name).lstrip("_")
-                if converted in seen:
-                    self._problem(
-                        self.pointers.get(name, ""),
-                        f"types {seen[converted]!r} and {name!r} both become the {label} {converted!r}",
-                    )
-                seen[converted] = name
-
-    def _check_elixir_names(self, module_name: str, namespace: str, options: Any) -> None:
-        """No generated module may be, or live under, one of Elixir's own (`String`, `Elixir.`)."""
-        if "elixir-namespace" in options:
-            where, origin = "/x-polytype/elixir-namespace", ""
-        else:
-            where = "/x-polytype/module" if "module" in options else ""
-            origin = f" (from the module name {module_name!r}; set x-polytype: {{elixir-namespace: ...}})"
-        named_modules = [(where, f"Elixir namespace {namespace!r}{origin}", namespace)]
-        for name, named in self.types.items():
-            module = getattr(named, "elixir_module", "")
-            if module and not module.startswith(namespace + "."):
-                pointer = join_pointer(self.pointers.get(name, ""), "x-elixir") + "/module"
-                named_modules.append((pointer, f"Elixir module {module!r}", module))
-        for pointer, what, module in named_modules:
-            first = module.split(".")[0]
-            if first in naming.ELIXIR_STANDARD_MODULES:
-                self._problem(
-                    pointer,
-                    f"{what} would redefine Elixir's standard module {first}; choose another name",
-                )
-            elif len(module) > naming.MAX_ELIXIR_NAME:
-                self._problem(
-                    pointer, f"{what[:60]} is longer than {naming.MAX_ELIXIR_NAME} characters"
-                )
-
-    def _check_lengths(self, module_name: str, explicit: bool) -> None:
-        """Refuse names too long to be file names or Elixir atoms (each with its location)."""
-        if len(module_name) > naming.MAX_MODULE_NAME:
-            self._problem(
-                "/x-polytype/module" if explicit else "",
-                f"module name is {len(module_name)} characters; the limit is {naming.MAX_MODULE_NAME}",
-            )
-        for name, named in self.types.items():
-            pointer = self.pointers.get(name, "")
-            if len(name) > naming.MAX_TYPE_NAME:
-                self._problem(
-                    pointer,
-                    f"type name {name[:40]!r}... is {len(name)} characters; the limit is "
-                    f"{naming.MAX_TYPE_NAME} (name it with `title`, or shorten the key)",
-                )
-                continue
-            if isinstance(named, ir.Alias) and _long_string_literal(named.type):
-                self._problem(pointer, _LONG_LITERAL)
-            if isinstance(named, ir.Record):
-                for item in named.fields:
-                    if _long_string_literal(item.type):
-                        self._problem(
-                            join_pointer(join_pointer(pointer, "properties"), item.json_key),
-                            _LONG_LITERAL,
-                        )
-                    if len(item.ex_name) > naming.MAX_ELIXIR_NAME:
-                        self._problem(
-                            join_pointer(join_pointer(pointer, "properties"), item.json_key),
-                            f"field name {item.ex_name[:40]!r}... is {len(item.ex_name)} characters; "
-                            f"Elixir's limit is {naming.MAX_ELIXIR_NAME} (set x-elixir: {{field: ...}})",
-                        )
-            if isinstance(named, ir.EnumType) and named.atoms:
-                for value in named.values:
-                    if len(value.ex_atom) > naming.MAX_ELIXIR_NAME:
-                        self._problem(
-                            join_pointer(pointer, "enum"),
-                            f"enum value {value.value[:40]!r}... is too long to be an Elixir atom "
-                            f"({naming.MAX_ELIXIR_NAME} characters); drop x-elixir: {{atoms: true}}",
-                        )
-
-    def _check_chains(self) -> set[str]:
-        """Reject cycles of aliases and unions (a type that is only itself) and absurdly long chains.
-
-        Every generator walks from an alias or union to what it names; a cycle
-        would never end, and a chain thousands of types long would exhaust the stack.
-        """
-        links: dict[str, list[str]] = {}
-        for name, named in self.types.items():
-            if isinstance(named, ir.UnionType):
-                targets: list[str] = list(named.members)
-            elif isinstance(named, ir.Alias):
-                targets = sorted(_direct_names(named.type))
-            else:
-                targets = []
-            links[name] = [target for target in targets if target in self.types]
-        state: dict[str, int] = {}  # 1: on the current path, 2: finished
-        cyclic: set[str] = set()
-        longest: dict[str, int] = {}
-        for start in self.types:
-            if start in state:
-                continue
-            state[start] = 1
-            path = [start]
-            stack = [iter(links[start])]
-            while stack:
-                target = next(stack[-1], None)
-                if target is None:
-                    node = path.pop()
-                    stack.pop()
-                    state[node] = 2
-                    longest[node] = 1 + max((longest.get(t, 0) for t in links[node]), default=0)
-                    continue
-                if state.get(target) == 1:
-                    cycle = path[path.index(target) :]
-                    cyclic.update(cycle)
-                    shown = " -> ".join((*cycle, target))
-                    self._problem(
-                        self.pointers.get(target, ""),
-                        f"type {target} is defined only through itself ({shown}); "
-                        "a union or alias cannot contain itself directly",
-                    )
-                    continue
-                if state.get(target) == 2:
-                    continue
-                state[target] = 1
-                path.append(target)
-                stack.append(iter(links[target]))
-        deepest = max(self.types, key=lambda name: longest.get(name, 0), default=None)
-        if deepest is not None and longest.get(deepest, 0) > MAX_REFERENCE_CHAIN:
-            self._problem(
-                self.pointers.get(deepest, ""),
-                f"type {deepest} reaches a concrete type only through "
-                f"{longest[deepest] - 1} aliases and unions (at most {MAX_REFERENCE_CHAIN})",
-            )
-        return cyclic
-
-    def _python_names(self) -> dict[str, str]:
-        """Give every type a Python name that shadows nothing, and every field one that
-        names no type; report what cannot be renamed. Returns the renames."""
-        renamed: dict[str, str] = {}
-        taken: dict[str, str] = {}
-        for name in self.types:
-            python = naming.python_type_name(name)
-            if python in taken:
-                self._problem(
-                    self.pointers.get(name, ""),
-                    f"types {taken[python]!r} and {name!r} both become the Python name {python!r}",
-                )
-            taken[python] = name
-            if python != name:
-                renamed[name] = python
-        type_names = set(taken)
-        result: dict[str, ir.NamedType] = {}
-        for name, named in self.types.items():
-            named = _rename_named(named, renamed)
-            if isinstance(named, ir.Record):
-                named = replace(named, fields=self._unshadow_fields(named, name, type_names))
-            result[named.name] = named
-        self.types = result
-        self.pointers = {
-            renamed.get(name, name): pointer for name, pointer in self.pointers.items()
-        }
-        return renamed
-
-    def _unshadow_fields(
-        self, record: ir.Record, schema_name: str, type_names: set[str]
-    ) -> tuple[ir.Field, ...]:
-        """A field named like a type would hide that type in the class body (annotations)."""
-        pointer = self.pointers.get(schema_name, "")
-        schema = self.definitions.get(schema_name, ("", {}))[1]
-        properties = schema.get("properties") if isinstance(schema, dict) else None
-        used = {item.py_name for item in record.fields}
-        fields: list[ir.Field] = []
-        for item in record.fields:
-            if item.py_name not in type_names:
-                fields.append(item)
-                continue
-            where = join_pointer(join_pointer(pointer, "properties"), item.json_key)
-            explicit = isinstance(properties, dict) and "x-field" in (
-                properties.get(item.json_key) or {}
-            )
-            new_name = item.py_name + "_"
-            if explicit or new_name in used or new_name in type_names:
-                self._problem(
-                    join_pointer(where, "x-field") if explicit else where,
-                    f"field name {item.py_name!r} is also the Python name of a type; set x-field",
-                )
-                fields.append(item)
-                continue
-            used.add(new_name)
-            fields.append(replace(item, py_name=new_name))
-        return tuple(fields)
-
-    def _check_termination(self, cyclic: set[str]) -> None:
-        """Reject types whose every value would contain itself (no finite JSON exists)."""
-        finite: set[str] = set()
-        changed = True
-        while changed:
-            changed = False
-            for name, named in self.types.items():
-                if name not in finite and self._constructible(named, finite):
-                    finite.add(name)
-                    changed = True
-        for name in self.types:
-            if name not in finite and name not in cyclic:
-                self._problem(
-                    self.pointers.get(name, ""),
-                    f"type {name} can never be finite: every value would contain another {name} (make a field optional, nullable or a list)",
-                )
-
-    def _constructible(self, named: ir.NamedType, finite: set[str]) -> bool:
-        if isinstance(named, ir.Record):
-            return all(
-                self._finite_ref(item.type, finite) for item in named.fields if item.required
-            )
-        if isinstance(named, ir.EnumType):
-            return True
-        if isinstance(named, ir.Alias):
-            return self._finite_ref(named.type, finite)
-        return any(member in finite for member in named.members)
-
-    def _finite_ref(self, type_ref: ir.TypeRef, finite: set[str]) -> bool:
-        if isinstance(type_ref, ir.Ref):
-            return type_ref.name in finite
-        if isinstance(type_ref, ir.InlineUnion):
-            return any(self._finite_ref(option, finite) for option in type_ref.options)
-        if isinstance(type_ref, ir.ListOf):
-            min_items = type_ref.constraints.min_items or 0
-            return min_items == 0 or self._finite_ref(type_ref.item, finite)
-        return True
-
-
-def _rename_ref(type_ref: ir.TypeRef, renamed: dict[str, str]) -> ir.TypeRef:
-    """`type_ref` with every named type renamed by `renamed`."""
-    if isinstance(type_ref, ir.Ref):
-        return ir.Ref(renamed.get(type_ref.name, type_ref.name))
-    if isinstance(type_ref, ir.ListOf):
-        return replace(type_ref, item=_rename_ref(type_ref.item, renamed))
-    if isinstance(type_ref, ir.MapOf):
-        return replace(type_ref, value=_rename_ref(type_ref.value, renamed))
-    if isinstance(type_ref, ir.Nullable):
-        return replace(type_ref, inner=_rename_ref(type_ref.inner, renamed))
-    if isinstance(type_ref, ir.InlineUnion):
-        return replace(
-            type_ref, options=tuple(_rename_ref(option, renamed) for option in type_ref.options)
-        )
-    return type_ref
-
-
-def _rename_named(named: ir.NamedType, renamed: dict[str, str]) -> ir.NamedType:
-    name = renamed.get(named.name, named.name)
-    if isinstance(named, ir.Record):
-        fields = tuple(replace(item, type=_rename_ref(item.type, renamed)) for item in named.fields)
-        return replace(named, name=name, fields=fields)
-    if isinstance(named, ir.EnumType):
-        return replace(named, name=name)
-    if isinstance(named, ir.Alias):
-        return replace(named, name=name, type=_rename_ref(named.type, renamed))
-    return replace(
-        named,
-        name=name,
-        members=tuple(renamed.get(member, member) for member in named.members),
-        tag_values=tuple(
-            (value, renamed.get(member, member)) for value, member in named.tag_values
-        ),
-        cases=tuple(
-            replace(case, member=renamed.get(case.member, case.member)) for case in named.cases
-        ),
-        checks=tuple(
-            replace(check, member=renamed.get(check.member, check.member)) for check in named.checks
-        ),
-    )
-
 
 def _numbered(name: str, taken: dict[str, str]) -> str:
     """`name`, or `name_2`, `name_3`, ... : the first that is not taken."""
@@ -1325,17 +793,6 @@ def _union_options(schema: dict[str, Any]) -> list[Any] | None:
     return None
 
 
-def _direct_names(type_ref: ir.TypeRef) -> set[str]:
-    """Named types `type_ref` stands for directly (not inside a list or map)."""
-    if isinstance(type_ref, ir.Ref):
-        return {type_ref.name}
-    if isinstance(type_ref, ir.Nullable):
-        return _direct_names(type_ref.inner)
-    if isinstance(type_ref, ir.InlineUnion):
-        return set().union(*(_direct_names(option) for option in type_ref.options))
-    return set()
-
-
 def _is_record_schema(schema: dict[str, Any]) -> bool:
     """An object with declared properties, or one that allows no keys at all (a record with no fields)."""
     return "properties" in schema or schema.get("additionalProperties") is False
@@ -1350,31 +807,6 @@ def _type_list(schema: dict[str, Any]) -> list[str]:
 
 def _types_of(schema: dict[str, Any]) -> set[str]:
     return set(_type_list(schema)) or {"object"}
-
-
-_LONG_LITERAL = (
-    f"a string const longer than {naming.MAX_ELIXIR_NAME} characters cannot be an Elixir atom "
-    "(string consts decode to atoms)"
-)
-
-
-def _long_string_literal(type_ref: ir.TypeRef) -> bool:
-    """Whether `type_ref` holds a string const too long for an Elixir atom."""
-    stack = [type_ref]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ir.LiteralValue):
-            if isinstance(node.value, str) and len(node.value) > naming.MAX_ELIXIR_NAME:
-                return True
-        elif isinstance(node, ir.ListOf):
-            stack.append(node.item)
-        elif isinstance(node, ir.MapOf):
-            stack.append(node.value)
-        elif isinstance(node, ir.Nullable):
-            stack.append(node.inner)
-        elif isinstance(node, ir.InlineUnion):
-            stack.extend(node.options)
-    return False
 
 
 # Counts: JSON Schema's non-negative integers, where `2.0` is the integer 2.

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from generator import ir
+from generator.lowering.json_types import ANY_JSON_TYPE
 
 # How each rule is worded wherever polytype explains it.
 RULES: dict[ir.UnionMatch, str] = {
@@ -45,9 +46,6 @@ def member_checks(
     )
 
 
-ANY_JSON_TYPE = frozenset({"object", "array", "string", "integer", "number", "boolean", "null"})
-
-
 def keys_prove_distinct(cases: list[ir.StructuralCase], types: dict[str, ir.NamedType]) -> bool:
     """Whether the object members a structural union tells apart by a required key are
     really distinct: only when every other object member refuses unknown keys. A record
@@ -73,16 +71,20 @@ def keys_prove_distinct(cases: list[ir.StructuralCase], types: dict[str, ir.Name
     return True
 
 
-def required_keys(member: str, types: dict[str, ir.NamedType]) -> tuple[str, ...]:
+def required_keys(
+    member: str, types: dict[str, ir.NamedType], seen: frozenset[str] = frozenset()
+) -> tuple[str, ...]:
     """The keys every object value of `member` has (a record's required keys; for a
-    nested union, the keys all of its members require)."""
+    nested union, the keys all of its members require; a union met again inside
+    itself, which lowering reports as a cycle, requires none)."""
     named = types.get(member)
     if isinstance(named, ir.Record):
         return tuple(item.json_key for item in named.fields if item.required and not item.aliases)
-    if isinstance(named, ir.UnionType) and named.members:
-        shared = [set(required_keys(inner, types)) for inner in named.members]
+    if isinstance(named, ir.UnionType) and named.members and member not in seen:
+        inner_seen = seen | {member}
+        shared = [set(required_keys(inner, types, inner_seen)) for inner in named.members]
         common = set.intersection(*shared)
-        first = required_keys(named.members[0], types)
+        first = required_keys(named.members[0], types, inner_seen)
         return tuple(key for key in first if key in common)
     return ()
 

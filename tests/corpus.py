@@ -512,9 +512,23 @@ def _exunit_outcomes(output: str, fixtures: list[Fixture]) -> tuple[bool, dict[s
             outcomes[fixture.relative] = True
         elif fixture.valid:
             outcomes[fixture.relative] = False
-        else:  # rejected, at another path than the one guessed
-            outcomes[fixture.relative] = "error_path == expected_path" in block
+        else:  # rejected, at another path than the one guessed, agrees (as for Python)
+            outcomes[fixture.relative] = _rejected_elsewhere(block)
     return True, outcomes
+
+
+def _rejected_elsewhere(block: str) -> bool:
+    """Whether an ExUnit failure of `assert_rejected` (generated test_helper.exs) is its
+    last assertion: decoding failed, at another path than the expected one. The helper
+    reports that as `<path>: <reason>` from the `assert_rejected(` call; a value decoded
+    (`{:ok, ...}`) or any other failure is a disagreement."""
+    first = block.lstrip().splitlines()[1:2]  # after the test's file:line
+    return (
+        "code: assert_rejected(" in block
+        and "right: {:ok," not in block
+        and bool(first)
+        and first[0].strip().startswith("$")
+    )
 
 
 def measure_one(schema: CorpusSchema, work: Path, elixir: bool) -> Result:

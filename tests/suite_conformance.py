@@ -3,7 +3,8 @@
 `tests/test_suite_conformance.py` measures each flavor against the suite's verdicts; this
 module builds and runs what it measures (issue 19).
 
-The suite (`../shared/json-schema-test-suite`, read in place) lists, per keyword, groups of
+The suite (`../shared/json-schema-test-suite`, read in place) lists, per draft (4, 6, 7,
+2019-09, 2020-12) and keyword, groups of
 `{description, schema, tests: [{description, data, valid}]}`. polytype generates typed code,
 so each group's schema is wrapped as `$defs/Value` of a module whose root is a record
 `Case {value: Value}`; every flavor decodes `data` as a `Value`.
@@ -27,7 +28,41 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
-SUITE = REPO.parent / "shared" / "json-schema-test-suite" / "tests" / "draft2020-12"
+SUITES = REPO.parent / "shared" / "json-schema-test-suite" / "tests"
+
+
+@dataclass(frozen=True)
+class Draft:
+    """One draft's directory of the suite, and how a module of that draft is written.
+
+    2020-12 is the reference: its groups keep the plain id `keyword/index`; the others
+    are `draft:keyword/index`, read by polytype's front end as that draft (`$schema`)
+    and normalised to 2020-12 before lowering.
+    """
+
+    name: str
+    uri: str
+    definitions: str  # where the draft keeps definitions: `definitions` or `$defs`
+    short: str  # module name prefix
+
+    @property
+    def directory(self) -> Path:
+        return SUITES / self.name
+
+    def group_id(self, keyword: str, index: int) -> str:
+        plain = f"{keyword}/{index}"
+        return plain if self.name == REFERENCE else f"{self.name}:{plain}"
+
+
+REFERENCE = "draft2020-12"
+DRAFTS = (
+    Draft("draft4", "http://json-schema.org/draft-04/schema#", "definitions", "d4"),
+    Draft("draft6", "http://json-schema.org/draft-06/schema#", "definitions", "d6"),
+    Draft("draft7", "http://json-schema.org/draft-07/schema#", "definitions", "d7"),
+    Draft("draft2019-09", "https://json-schema.org/draft/2019-09/schema", "$defs", "d2019"),
+    Draft(REFERENCE, "https://json-schema.org/draft/2020-12/schema", "$defs", ""),
+)
+DRAFTS_BY_NAME = {draft.name: draft for draft in DRAFTS}
 
 # The keywords measured, and the one JSON type each applies to (None: every type).
 KEYWORDS: dict[str, str | None] = {
@@ -50,6 +85,7 @@ KEYWORDS: dict[str, str | None] = {
     "maxProperties": "object",
     "propertyNames": "object",
     "dependentRequired": "object",
+    "dependencies": "object",  # drafts 4 to 7: dependentRequired and dependentSchemas in one
 }
 
 FLAVORS = ("dataclasses", "typeddicts", "pydantic", "elixir")
@@ -85,45 +121,75 @@ class Group:
     schema: dict[str, Any]  # as polytype reads it: typed by the keyword when it had no type
     tests: tuple[Test, ...]  # the judged ones
     off_type: tuple[Test, ...]  # on other JSON types than the one the keyword applies to
+    draft: str = REFERENCE
 
     @property
     def id(self) -> str:
-        return f"{self.keyword}/{self.index}"
+        return DRAFTS_BY_NAME[self.draft].group_id(self.keyword, self.index)
 
     @property
     def module(self) -> str:
-        return f"{re.sub(r'[^a-z0-9]', '', self.keyword.lower())}_{self.index}"
+        prefix = DRAFTS_BY_NAME[self.draft].short
+        name = f"{re.sub(r'[^a-z0-9]', '', self.keyword.lower())}_{self.index}"
+        return f"{prefix}_{name}" if prefix else name
 
 
-def groups() -> list[Group]:
-    """Every group of every measured keyword, in suite order."""
+def groups(drafts: tuple[Draft, ...] = DRAFTS) -> list[Group]:
+    """Every group of every measured keyword a draft has, in suite order, draft by draft."""
     found = []
-    for keyword, applies_to in KEYWORDS.items():
-        data = json.loads((SUITE / f"{keyword}.json").read_text(encoding="utf-8"))
-        for index, group in enumerate(data):
-            schema = {k: v for k, v in group["schema"].items() if k != "$schema"}
-            tests = [Test(t["description"], t["data"], t["valid"]) for t in group["tests"]]
-            off: list[Test] = []
-            if applies_to is not None and isinstance(schema, dict) and "type" not in schema:
-                schema = {"type": applies_to, **schema}
-                off = [t for t in tests if json_type(t.data) != applies_to]
-                tests = [t for t in tests if json_type(t.data) == applies_to]
-            found.append(
-                Group(keyword, index, group["description"], schema, tuple(tests), tuple(off))
-            )
+    for draft in drafts:
+        for keyword, applies_to in KEYWORDS.items():
+            path = draft.directory / f"{keyword}.json"
+            if not path.is_file():  # not a keyword of this draft
+                continue
+            for index, group in enumerate(json.loads(path.read_text(encoding="utf-8"))):
+                found.append(_group(draft, keyword, index, group, applies_to))
     return found
 
 
+def _group(
+    draft: Draft, keyword: str, index: int, group: dict[str, Any], applies_to: str | None
+) -> Group:
+    schema = group["schema"]
+    if isinstance(schema, dict):
+        schema = {k: v for k, v in schema.items() if k != "$schema"}
+    tests = [Test(t["description"], t["data"], t["valid"]) for t in group["tests"]]
+    off: list[Test] = []
+    if applies_to is not None and isinstance(schema, dict) and "type" not in schema:
+        schema = {"type": applies_to, **schema}
+        off = [t for t in tests if json_type(t.data) != applies_to]
+        tests = [t for t in tests if json_type(t.data) == applies_to]
+    return Group(keyword, index, group["description"], schema, tuple(tests), tuple(off), draft.name)
+
+
+def twins(found: list[Group]) -> dict[str, str]:
+    """group id -> the id of the 2020-12 group with the same schema and tests, for the
+    groups of the other drafts that have one (most do: the suite repeats its cases)."""
+    reference = {
+        (json.dumps(g.schema, sort_keys=True), repr(g.tests)): g.id
+        for g in found
+        if g.draft == REFERENCE
+    }
+    pairs = {}
+    for group in found:
+        twin = reference.get((json.dumps(group.schema, sort_keys=True), repr(group.tests)))
+        if group.draft != REFERENCE and twin is not None:
+            pairs[group.id] = twin
+    return pairs
+
+
 def wrapped(group: Group) -> dict[str, Any]:
-    """The module schema: `Case {value: Value}` with the group's schema as `Value`."""
+    """The module schema, in the group's draft: `Case {value: Value}` with the group's
+    schema as the definition `Value`."""
+    draft = DRAFTS_BY_NAME[group.draft]
     return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$schema": draft.uri,
         "title": "Case",
         "type": "object",
-        "properties": {"value": {"$ref": "#/$defs/Value"}},
+        "properties": {"value": {"$ref": f"#/{draft.definitions}/Value"}},
         "required": ["value"],
         "additionalProperties": False,
-        "$defs": {"Value": group.schema},
+        draft.definitions: {"Value": group.schema},
     }
 
 

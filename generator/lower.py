@@ -17,7 +17,7 @@ from typing import Any
 
 import jsonschema
 
-from generator import ir, naming, unions
+from generator import ir, naming, tuples, unions
 from generator.diagnostics import Diagnostic, InputError, join_pointer
 from generator.loader import Document
 
@@ -120,7 +120,7 @@ def json_type_of(
                 "bool": ["boolean"],
             }[_json_name(type_ref.kind)]
         )
-    if isinstance(type_ref, ir.ListOf):
+    if isinstance(type_ref, (ir.ListOf, ir.TupleOf)):
         return frozenset({"array"})
     if isinstance(type_ref, ir.MapOf):
         return frozenset({"object"})
@@ -906,7 +906,7 @@ class _Lowering:
                 return ir.AnyJSON()
             if _is_record_schema(schema):
                 concrete = ["object"]
-            elif "items" in schema:
+            elif "items" in schema or "prefixItems" in schema:
                 concrete = ["array"]
             else:
                 return ir.AnyJSON()
@@ -922,6 +922,10 @@ class _Lowering:
         if kind in _PRIMITIVES:
             return ir.Prim(_PRIMITIVES[kind], _constraints(schema))
         if kind == "array":
+            if tuples.is_tuple_schema(schema):
+                return tuples.lower_tuple(
+                    schema, pointer, hoist_name, self._lower_type, _constraints(schema)
+                )
             items = schema.get("items", True)
             item = self._lower_type(items, join_pointer(pointer, "items"), hoist_name + "Item")
             return ir.ListOf(item, _constraints(schema))
@@ -1263,6 +1267,8 @@ class _Lowering:
         if isinstance(type_ref, ir.ListOf):
             min_items = type_ref.constraints.min_items or 0
             return min_items == 0 or self._finite_ref(type_ref.item, finite)
+        if isinstance(type_ref, ir.TupleOf):
+            return all(self._finite_ref(item, finite) for item in tuples.required_items(type_ref))
         return True
 
 
@@ -1272,6 +1278,8 @@ def _rename_ref(type_ref: ir.TypeRef, renamed: dict[str, str]) -> ir.TypeRef:
         return ir.Ref(renamed.get(type_ref.name, type_ref.name))
     if isinstance(type_ref, ir.ListOf):
         return replace(type_ref, item=_rename_ref(type_ref.item, renamed))
+    if isinstance(type_ref, ir.TupleOf):
+        return tuples.map_items(type_ref, lambda item: _rename_ref(item, renamed))
     if isinstance(type_ref, ir.MapOf):
         return replace(type_ref, value=_rename_ref(type_ref.value, renamed))
     if isinstance(type_ref, ir.Nullable):
@@ -1368,6 +1376,8 @@ def _long_string_literal(type_ref: ir.TypeRef) -> bool:
                 return True
         elif isinstance(node, ir.ListOf):
             stack.append(node.item)
+        elif isinstance(node, ir.TupleOf):
+            stack.extend(node.item_types())
         elif isinstance(node, ir.MapOf):
             stack.append(node.value)
         elif isinstance(node, ir.Nullable):

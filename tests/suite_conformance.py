@@ -50,6 +50,8 @@ KEYWORDS: dict[str, str | None] = {
     "maxProperties": "object",
     "propertyNames": "object",
     "dependentRequired": "object",
+    "prefixItems": "array",
+    "items": "array",
 }
 
 FLAVORS = ("dataclasses", "typeddicts", "pydantic", "elixir")

@@ -78,6 +78,7 @@ SCHEMA: dict[str, Any] = {
             "prefixItems": [{"type": "integer"}] * 5,
             "items": False,
         },
+        "Twins": {"type": "array", "prefixItems": [NUMBER, NUMBER], "uniqueItems": True},
         "Color": {"enum": ["red", "green"]},
         "Pair": {
             "type": "object",
@@ -106,6 +107,7 @@ VALUES: dict[str, list[Any]] = {
     "Either": ["s", [], ["s"], ["s", {"a": 1}], ["s", {"a": 1}, 5, None], ["s", {}], [1], 3],
     "Bounded": [["a"], ["a", 1, 2.5, 3, 4], [], ["a", 1, 2, 3, 4, 5], [1], ["a", "b"]],
     "Long": [[], [1, 2, 3, 4, 5], [1, 2, 3, 4, 5, 6], [1, "2"], [1, 2, 3, 4]],
+    "Twins": [[1, 2], [1, 1.0], [1, 2, 1], [1, 2, "x"], [1.5]],
 }
 
 _DUMP: dict[str, Any] = {"mode": "json", "by_alias": True, "exclude_unset": True}
@@ -148,9 +150,10 @@ def _flavor(root: Path, flavor: str) -> ModuleType:
     return import_file(path, f"tuples_{flavor}_{abs(hash(root))}")
 
 
-def test_strict_mode_accepts_tuples_without_warnings(
+def test_generous_mode_types_tuples_without_warnings(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """(The `generated` fixture is a strict project: strict mode accepts tuples too.)"""
     root = _project(tmp_path, strict=False)
     assert main(["--project", str(root), "generate"]) == 0
     assert "warning:" not in capsys.readouterr().err
@@ -231,6 +234,27 @@ def test_the_error_names_the_offending_item(generated: Path, flavor: str, functi
     with pytest.raises(models.DecodeError) as error:
         getattr(models, function)({"point": [1]})
     assert str(error.value) == "$.point: must have at least 2 item(s)"
+
+
+def test_pydantic_errors_name_the_item(generated: Path) -> None:
+    models = _flavor(generated, "pydantic_models")
+    with pytest.raises(ValidationError) as caught:
+        models.Shapes.model_validate({"point": [1, "x"]})
+    assert all(error["loc"][:2] == ("point", 1) for error in caught.value.errors())
+    with pytest.raises(ValidationError) as caught:  # pydantic-core's variadic tuple
+        models.BoundedAdapter.validate_python(["a", 1, "b"])
+    assert all(2 in error["loc"] for error in caught.value.errors())
+
+
+def test_diff_knows_tuples() -> None:
+    from generator.workflow.variance import compare, show
+
+    closed = ir.TupleOf((ir.Prim("str"),), None)
+    opened = ir.TupleOf((ir.Prim("str"),), ir.Prim("int"))
+    assert compare(closed, opened, {}, {}).verdict == "widened"
+    assert compare(opened, closed, {}, {}).verdict == "narrowed"
+    assert compare(closed, ir.TupleOf((ir.Prim("int"),), None), {}, {}).verdict == "changed"
+    assert show(opened) == "tuple[string, ...integer]"
 
 
 def test_dataclasses_decode_tuples(generated: Path) -> None:
@@ -317,3 +341,17 @@ def _freeze(value: Any) -> ir.JSONData:
     if isinstance(value, list):
         return tuple(_freeze(item) for item in value)
     return value  # type: ignore[no-any-return]
+
+
+def test_modules_without_tuples_carry_none_of_their_helpers(generated: Path) -> None:
+    from .conftest import REPO
+
+    shipped = REPO / "generated"
+    for path in sorted((shipped / "python").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert "def _tuple(" not in text and "class _Positional" not in text, path
+    for path in sorted((shipped / "elixir" / "lib").rglob("polytype_runtime.ex")):
+        assert "def tuple(" not in path.read_text(encoding="utf-8"), path
+    python = generated / "generated" / "python" / "shapes"
+    assert "def _tuple(" in (python / "dataclass_models.py").read_text(encoding="utf-8")
+    assert "class _Positional" in (python / "pydantic_models.py").read_text(encoding="utf-8")

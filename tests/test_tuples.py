@@ -10,6 +10,7 @@ import copy
 import json
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -32,7 +33,16 @@ SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "Shapes",
     "type": "object",
-    "properties": {"point": {"$ref": "#/$defs/Point"}, "label": {"type": "string"}},
+    "properties": {
+        "point": {"$ref": "#/$defs/Point"},
+        "label": {"type": "string"},
+        "corner": {
+            "type": "array",
+            "prefixItems": [NUMBER, {"type": "string"}],
+            "items": False,
+            "default": [0, "nw"],
+        },
+    },
     "$defs": {
         "Point": {
             "type": "array",
@@ -89,7 +99,15 @@ SCHEMA: dict[str, Any] = {
 }
 
 VALUES: dict[str, list[Any]] = {
-    "Shapes": [{"point": [1, 2.5]}, {"point": [1, "x"]}, {"point": [1]}, {"point": [1, 2, 3]}],
+    "Shapes": [
+        {"point": [1, 2.5]},
+        {"point": [1, "x"]},
+        {"point": [1]},
+        {"point": [1, 2, 3]},
+        {"corner": [1.5]},
+        {"corner": [1, "se"]},
+        {"corner": ["se"]},
+    ],
     "Point": [[0, 0], [1.5, -2], [1], [], [1, 2, 3], [1, "2"], [True, 1], {"0": 1}],
     "Short": [[], [1], [1, "a"], [1, "a", 2], ["a"], [1, 2], [1.5]],
     "Open": [[], ["a"], ["a", 1, 2], ["a", 1, "b"], [1], ["a", 1.5], ["a", True]],
@@ -236,6 +254,18 @@ def test_the_error_names_the_offending_item(generated: Path, flavor: str, functi
     assert str(error.value) == "$.point: must have at least 2 item(s)"
 
 
+def test_the_python_flavors_type_check(generated: Path) -> None:
+    """Every tuple type (fixed shapes, their unions, `tuple[A | B, ...]`) is mypy --strict clean."""
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "shapes"],
+        cwd=generated / "generated" / "python",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 def test_pydantic_errors_name_the_item(generated: Path) -> None:
     models = _flavor(generated, "pydantic_models")
     with pytest.raises(ValidationError) as caught:
@@ -260,6 +290,8 @@ def test_diff_knows_tuples() -> None:
 def test_dataclasses_decode_tuples(generated: Path) -> None:
     models = _flavor(generated, "dataclass_models")
     assert models.decode_shapes({"point": [1, 2.5]}).point == (1, 2.5)
+    assert models.decode_shapes({}).corner == (0, "nw")  # the default, decoded
+    assert _flavor(generated, "pydantic_models").Shapes.model_validate({}).corner == (0, "nw")
     assert models.decode_nested([["a"], "red"]) == (("a",), models.Color.RED)
 
 

@@ -89,6 +89,12 @@ SCHEMA: dict[str, Any] = {
             "items": False,
         },
         "Twins": {"type": "array", "prefixItems": [NUMBER, NUMBER], "uniqueItems": True},
+        "Never": {
+            "type": "array",
+            "prefixItems": [{"type": "string"}],
+            "items": False,
+            "minItems": 2,
+        },
         "Color": {"enum": ["red", "green"]},
         "Pair": {
             "type": "object",
@@ -126,6 +132,7 @@ VALUES: dict[str, list[Any]] = {
     "Bounded": [["a"], ["a", 1, 2.5, 3, 4], [], ["a", 1, 2, 3, 4, 5], [1], ["a", "b"]],
     "Long": [[], [1, 2, 3, 4, 5], [1, 2, 3, 4, 5, 6], [1, "2"], [1, 2, 3, 4]],
     "Twins": [[1, 2], [1, 1.0], [1, 2, 1], [1, 2, "x"], [1.5]],
+    "Never": [[], ["a"], ["a", "b"]],  # minItems past a closed prefix: nothing is valid
 }
 
 _DUMP: dict[str, Any] = {"mode": "json", "by_alias": True, "exclude_unset": True}

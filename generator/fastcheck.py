@@ -226,10 +226,15 @@ class _Compiler:
         return lambda instance: json_equal(instance, value)
 
     def kw_items(self, value: Any, schema: dict[str, Any]) -> Check:
-        if "prefixItems" in schema:
-            raise Unsupported("prefixItems")
+        skip = len(schema.get("prefixItems", ()))  # `items` judges the items past the prefix
         sub = self.compile(value)
-        return lambda instance: not isinstance(instance, list) or all(map(sub, instance))
+        return lambda instance: not isinstance(instance, list) or all(map(sub, instance[skip:]))
+
+    def kw_prefixItems(self, value: list[Any], _: dict[str, Any]) -> Check:
+        subs = [self.compile(item) for item in value]
+        return lambda instance: not isinstance(instance, list) or all(
+            sub(item) for sub, item in zip(subs, instance, strict=False)
+        )
 
     def kw_minItems(self, value: int, _: dict[str, Any]) -> Check:
         return lambda instance: not isinstance(instance, list) or len(instance) >= value

@@ -104,6 +104,44 @@ class ListOf:
 
 
 @dataclass(frozen=True)
+class TupleOf:
+    """A JSON array checked by position: `prefixItems` (+ `items`), a tuple.
+
+    Item i < len(prefix) must be a `prefix[i]`; items past the prefix must be a
+    `rest`, or there may be none when `rest` is None (`items: false`). An absent
+    `items` is `rest=AnyJSON()`. An array shorter than the prefix is valid unless
+    `constraints.min_items` says otherwise; min/maxItems and uniqueItems apply as
+    for `ListOf`. Built by `generator.tuples`; draft-04..2019-09 array-form `items`
+    and `additionalItems` arrive here normalised (`generator.frontend.drafts`).
+    """
+
+    prefix: tuple[TypeRef, ...]
+    rest: TypeRef | None = None
+    constraints: Constraints = NO_CONSTRAINTS
+
+    @property
+    def closed(self) -> bool:
+        """No items past the prefix (`items: false`)."""
+        return self.rest is None
+
+    def item(self, index: int) -> TypeRef | None:
+        """The type of the item at `index`; None where no item may be."""
+        return self.prefix[index] if index < len(self.prefix) else self.rest
+
+    def lengths(self) -> range | None:
+        """The array lengths allowed, or None when there is no upper bound."""
+        low = self.constraints.min_items or 0
+        high = self.constraints.max_items
+        if self.closed:
+            high = len(self.prefix) if high is None else min(high, len(self.prefix))
+        return None if high is None else range(low, high + 1)
+
+    def item_types(self) -> tuple[TypeRef, ...]:
+        """Every item type, prefix first, then the rest's (when items past it may be)."""
+        return self.prefix + (() if self.rest is None else (self.rest,))
+
+
+@dataclass(frozen=True)
 class MapOf:
     """A JSON object with arbitrary keys and values of one type."""
 
@@ -147,7 +185,9 @@ class InlineUnion:
     options: tuple[TypeRef, ...]
 
 
-TypeRef: TypeAlias = Prim | ListOf | MapOf | Ref | LiteralValue | Nullable | AnyJSON | InlineUnion
+TypeRef: TypeAlias = (
+    Prim | ListOf | TupleOf | MapOf | Ref | LiteralValue | Nullable | AnyJSON | InlineUnion
+)
 
 
 # --- named types -----------------------------------------------------------
@@ -375,7 +415,8 @@ def open_unions(module: Module, name: str, seen: frozenset[str] = frozenset()) -
 
 def runtime_checks(module: Module) -> frozenset[str]:
     """The runtime helpers a module's types need beyond the common ones: constraint
-    checks (`unique_items`, `multiple_of`, `properties`) and `tried_members` for unions
+    checks (`unique_items`, `multiple_of`, `properties`), `tuples` for positional arrays
+    and `tried_members` for unions
     that try their members, so that a module without them carries none."""
     found: set[str] = set()
     stack: list[TypeRef] = []
@@ -394,6 +435,11 @@ def runtime_checks(module: Module) -> frozenset[str]:
             if node.constraints.unique_items:
                 found.add("unique_items")
             stack.append(node.item)
+        elif isinstance(node, TupleOf):
+            found.add("tuples")
+            if node.constraints.unique_items:
+                found.add("unique_items")
+            stack.extend(node.item_types())
         elif isinstance(node, MapOf):
             if node.constraints.checks_entries():
                 found.add("properties")

@@ -20,7 +20,7 @@ from typing import Any
 
 import jsonschema
 
-from generator import ir, naming
+from generator import ir, naming, tuples
 from generator.diagnostics import Diagnostic, InputError, join_pointer
 from generator.loader import Document
 from generator.lowering import Problem, module_checks, python_names, union_dispatch
@@ -649,7 +649,7 @@ class _Lowering:
                 return ir.AnyJSON()
             if _is_record_schema(schema):
                 concrete = ["object"]
-            elif "items" in schema:
+            elif "items" in schema or "prefixItems" in schema:
                 concrete = ["array"]
             else:
                 return ir.AnyJSON()
@@ -665,6 +665,10 @@ class _Lowering:
         if kind in _PRIMITIVES:
             return ir.Prim(_PRIMITIVES[kind], _constraints(schema))
         if kind == "array":
+            if tuples.is_tuple_schema(schema):
+                return tuples.lower_tuple(
+                    schema, pointer, hoist_name, self._lower_type, _constraints(schema)
+                )
             items = schema.get("items", True)
             item = self._lower_type(items, join_pointer(pointer, "items"), hoist_name + "Item")
             return ir.ListOf(item, _constraints(schema))

@@ -35,7 +35,6 @@ UNSUPPORTED_KEYWORDS = {
     "then": "",
     "else": "",
     "patternProperties": "",
-    "prefixItems": "",
     "contains": "",
     "minProperties": "",
     "maxProperties": "",
@@ -300,7 +299,7 @@ def _unsupported_problems(document: Document) -> Iterator[Diagnostic]:
                     f"enforce it{advice}",
                 )
         for key, kind in (("uniqueItems", "arrays"), ("multipleOf", "numbers")):
-            untyped = "type" not in schema and "items" not in schema
+            untyped = "type" not in schema and "items" not in schema and "prefixItems" not in schema
             if untyped and key in schema and schema[key] is not False:
                 yield document.diagnostic(
                     join_pointer(pointer, key),

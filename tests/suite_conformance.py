@@ -86,6 +86,8 @@ KEYWORDS: dict[str, str | None] = {
     "propertyNames": "object",
     "dependentRequired": "object",
     "dependencies": "object",  # drafts 4 to 7: dependentRequired and dependentSchemas in one
+    "prefixItems": "array",
+    "items": "array",
 }
 
 FLAVORS = ("dataclasses", "typeddicts", "pydantic", "elixir")

@@ -41,6 +41,8 @@ def _holds_records(type_ref: ir.TypeRef, module: ir.Module, seen: frozenset[str]
         return _holds_records(type_ref.inner, module, seen)
     if isinstance(type_ref, ir.ListOf):
         return _holds_records(type_ref.item, module, seen)
+    if isinstance(type_ref, ir.TupleOf):
+        return any(_holds_records(item, module, seen) for item in type_ref.item_types())
     if isinstance(type_ref, ir.MapOf):
         return _holds_records(type_ref.value, module, seen)
     if isinstance(type_ref, ir.InlineUnion):

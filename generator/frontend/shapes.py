@@ -491,6 +491,10 @@ def _merge(
         second = resolve(second) if "$ref" in second else second
     if "allOf" in second or "$ref" in second or "$ref" in first:
         raise _CannotMerge("nested allOf or reference")
+    if ("prefixItems" in first) != ("prefixItems" in second) and (
+        "items" in first or "items" in second
+    ):  # `items` means "past the prefix" only beside its own `prefixItems`
+        raise _CannotMerge("items and prefixItems in different parts")
     merged = dict(first)
     for key, value in second.items():
         if key not in merged:

@@ -19,7 +19,7 @@ def json_type_of(
     """
     if isinstance(type_ref, ir.Prim):
         return _PRIM_JSON_TYPES[type_ref.kind]
-    if isinstance(type_ref, ir.ListOf):
+    if isinstance(type_ref, (ir.ListOf, ir.TupleOf)):
         return frozenset({"array"})
     if isinstance(type_ref, ir.MapOf):
         return frozenset({"object"})

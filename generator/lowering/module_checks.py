@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator import ir, naming
+from generator import ir, naming, tuples
 from generator.diagnostics import join_pointer
 from generator.lowering import Problem
 
@@ -145,6 +145,8 @@ def _finite_ref(type_ref: ir.TypeRef, finite: set[str]) -> bool:
     if isinstance(type_ref, ir.ListOf):
         min_items = type_ref.constraints.min_items or 0
         return min_items == 0 or _finite_ref(type_ref.item, finite)
+    if isinstance(type_ref, ir.TupleOf):
+        return all(_finite_ref(item, finite) for item in tuples.required_items(type_ref))
     return True
 
 
@@ -260,6 +262,8 @@ def _long_string_literal(type_ref: ir.TypeRef) -> bool:
                 return True
         elif isinstance(node, ir.ListOf):
             stack.append(node.item)
+        elif isinstance(node, ir.TupleOf):
+            stack.extend(node.item_types())
         elif isinstance(node, ir.MapOf):
             stack.append(node.value)
         elif isinstance(node, ir.Nullable):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from generator import ir, naming
+from generator import ir, naming, tuples
 from generator.diagnostics import join_pointer
 from generator.lowering import Problem
 
@@ -103,6 +103,8 @@ def rename_ref(type_ref: ir.TypeRef, renamed: dict[str, str]) -> ir.TypeRef:
         return ir.Ref(renamed.get(type_ref.name, type_ref.name))
     if isinstance(type_ref, ir.ListOf):
         return replace(type_ref, item=rename_ref(type_ref.item, renamed))
+    if isinstance(type_ref, ir.TupleOf):
+        return tuples.map_items(type_ref, lambda item: rename_ref(item, renamed))
     if isinstance(type_ref, ir.MapOf):
         return replace(type_ref, value=rename_ref(type_ref.value, renamed))
     if isinstance(type_ref, ir.Nullable):

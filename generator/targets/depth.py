@@ -58,6 +58,8 @@ def static_depth(module: ir.Module) -> int | None:
             return named(type_ref.name)
         if isinstance(type_ref, ir.ListOf):
             return 1 + of_type(type_ref.item)
+        if isinstance(type_ref, ir.TupleOf):
+            return 1 + max((of_type(item) for item in type_ref.item_types()), default=0)
         if isinstance(type_ref, ir.MapOf):
             return 1 + of_type(type_ref.value)
         if isinstance(type_ref, ir.Nullable):

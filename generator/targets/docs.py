@@ -99,6 +99,15 @@ class _Describer:
             return _PLURALS[word] if plural else word
         if isinstance(type_ref, ir.ListOf):
             return "list of " + self.type_text(type_ref.item, plural=True)
+        if isinstance(type_ref, ir.TupleOf):  # `prefixItems`: item i of prefix[i]
+            items = ", ".join(self.type_text(item) for item in type_ref.prefix)
+            if type_ref.rest is None:
+                more = ", no more items"
+            else:
+                more = ", then " + self.type_text(type_ref.rest, plural=True)
+            if (type_ref.constraints.min_items or 0) < len(type_ref.prefix):
+                more += "; shorter allowed"
+            return ("tuples" if plural else "tuple") + f" ({items}{more})"
         if isinstance(type_ref, ir.MapOf):
             # the value's words once: asking twice made nested maps take 2^depth calls
             value = self.type_text(type_ref.value, plural=True)
@@ -127,6 +136,11 @@ class _Describer:
         if isinstance(type_ref, ir.ListOf):
             inner = self.py_annotation(type_ref.item)
             return f"tuple[{inner}, ...]" if type_ref.as_tuple else f"list[{inner}]"
+        if isinstance(type_ref, ir.TupleOf):
+            items = [self.py_annotation(item) for item in type_ref.prefix]
+            if type_ref.rest is not None:
+                items.append(f"*tuple[{self.py_annotation(type_ref.rest)}, ...]")
+            return f"tuple[{', '.join(items)}]"
         if isinstance(type_ref, ir.MapOf):
             return f"dict[str, {self.py_annotation(type_ref.value)}]"
         if isinstance(type_ref, ir.Ref):
@@ -153,6 +167,8 @@ class _Describer:
             return []
         if isinstance(type_ref, ir.ListOf):
             return self.enums_in(type_ref.item, seen)
+        if isinstance(type_ref, ir.TupleOf):
+            return [enum for item in type_ref.item_types() for enum in self.enums_in(item, seen)]
         if isinstance(type_ref, ir.MapOf):
             return self.enums_in(type_ref.value, seen)
         if isinstance(type_ref, ir.Nullable):
@@ -166,6 +182,8 @@ class _Describer:
             return [type_ref.name]
         if isinstance(type_ref, ir.ListOf):
             return self.refs_in(type_ref.item)
+        if isinstance(type_ref, ir.TupleOf):
+            return [name for item in type_ref.item_types() for name in self.refs_in(item)]
         if isinstance(type_ref, ir.MapOf):
             return self.refs_in(type_ref.value)
         if isinstance(type_ref, ir.Nullable):
@@ -193,7 +211,7 @@ def _plain_atom(name: str) -> bool:
 
 def _constraint_text(type_ref: ir.TypeRef) -> str:
     inner = type_ref.inner if isinstance(type_ref, ir.Nullable) else type_ref
-    if not isinstance(inner, (ir.Prim, ir.ListOf, ir.MapOf)):
+    if not isinstance(inner, (ir.Prim, ir.ListOf, ir.TupleOf, ir.MapOf)):
         return ""
     constraints = inner.constraints
     parts = [

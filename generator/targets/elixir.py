@@ -25,7 +25,7 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 
-from generator import ir, naming, unions
+from generator import ir, naming, tuples, unions
 from generator.diagnostics import Diagnostic, InputError, Position
 from generator.lower import json_type_of
 from generator.patterns import pcre_pattern
@@ -164,6 +164,8 @@ def _elixir_identity(type_ref: ir.TypeRef) -> ir.TypeRef:
     """`type_ref` without what Elixir does not tell apart (`as_tuple`: both are lists)."""
     if isinstance(type_ref, ir.ListOf):
         return ir.ListOf(_elixir_identity(type_ref.item), type_ref.constraints)
+    if isinstance(type_ref, ir.TupleOf):
+        return tuples.map_items(type_ref, _elixir_identity)
     if isinstance(type_ref, ir.MapOf):
         return ir.MapOf(_elixir_identity(type_ref.value), type_ref.constraints)
     if isinstance(type_ref, ir.Nullable):
@@ -337,6 +339,9 @@ class _FileGen:
             }[type_ref.kind]
         if isinstance(type_ref, ir.ListOf):
             return f"[{self.typespec(type_ref.item)}]"
+        if isinstance(type_ref, ir.TupleOf):  # a list, checked by position
+            specs = dict.fromkeys(self.typespec(item) for item in type_ref.item_types())
+            return f"[{' | '.join(specs)}]"
         if isinstance(type_ref, ir.MapOf):
             return f"%{{optional(String.t()) => {self.typespec(type_ref.value)}}}"
         if isinstance(type_ref, ir.Ref):
@@ -381,6 +386,14 @@ class _FileGen:
             return key
         if isinstance(type_ref, ir.ListOf):
             key = "list_" + self.type_key(type_ref.item)
+            if type_ref.constraints.checks_items():
+                key += "_" + self._constraint_key(type_ref.constraints)
+            return key
+        if isinstance(type_ref, ir.TupleOf):
+            parts = [self.type_key(item) for item in type_ref.prefix]
+            rest = type_ref.rest
+            parts.append("closed" if rest is None else "rest_" + self.type_key(rest))
+            key = "tuple_of_" + "_".join(parts)
             if type_ref.constraints.checks_items():
                 key += "_" + self._constraint_key(type_ref.constraints)
             return key
@@ -461,6 +474,12 @@ class _FileGen:
             clauses = [
                 self._with_checks(name, listed, "items", self._items_checks(type_ref.constraints))
             ]
+        elif isinstance(type_ref, ir.TupleOf):
+            prefix = ", ".join(f"&{self.decoder(item)}/1" for item in type_ref.prefix)
+            rest = "nil" if type_ref.rest is None else f"&{self.decoder(type_ref.rest)}/1"
+            positional = f"{RUNTIME_ALIAS}.tuple(value, [{prefix}], {rest})"
+            checks = self._items_checks(type_ref.constraints)
+            clauses = [self._with_checks(name, positional, "items", checks)]
         elif isinstance(type_ref, ir.MapOf):
             mapped = f"{RUNTIME_ALIAS}.map(value, &{self.decoder(type_ref.value)}/1)"
             checks = [
@@ -583,6 +602,8 @@ class _FileGen:
             return not isinstance(type_ref.value, str)
         if isinstance(type_ref, ir.ListOf):
             return self.encodes_as_itself(type_ref.item, seen)
+        if isinstance(type_ref, ir.TupleOf):
+            return all(self.encodes_as_itself(item, seen) for item in type_ref.item_types())
         if isinstance(type_ref, ir.MapOf):
             return self.encodes_as_itself(type_ref.value, seen)
         if isinstance(type_ref, ir.Nullable):
@@ -603,6 +624,8 @@ class _FileGen:
                 (f"defp {name}({literal_atom(type_ref.value)}), do: {ex_str(type_ref.value)}",),
             )
             return name
+        if isinstance(type_ref, ir.TupleOf):
+            return self._tuple_encoder(type_ref)
         if isinstance(type_ref, (ir.ListOf, ir.MapOf, ir.Nullable)):
             inner_type = (
                 type_ref.item
@@ -631,6 +654,26 @@ class _FileGen:
             self.helpers[name] = HelperView(
                 name, tuple(clause.render(name, "defp") for clause in clauses_list)
             )
+        return name
+
+    def _tuple_encoder(self, node: ir.TupleOf) -> str:
+        """Each item written back by its position's type."""
+        name = self.helper_name("e", node)
+        if name in self.helpers:
+            return name
+        self.helpers[name] = HelperView(name, ())
+        arrows = [
+            (f"{{item, {index}}}", self.encode(item, "item"))
+            for index, item in enumerate(node.prefix)
+        ]
+        if node.rest is not None:
+            arrows.append(("{item, _index}", self.encode(node.rest, "item")))
+        else:
+            arrows[-1] = ("{item, _index}", arrows[-1][1])
+        lines = [f"defp {name}(value) do", "  value", "  |> Enum.with_index()", "  |> Enum.map(fn"]
+        lines += [f"    {head} -> {body}" for head, body in arrows]
+        lines += ["  end)", "end"]
+        self.helpers[name] = HelperView(name, ("\n".join(lines),))
         return name
 
     def encode(self, type_ref: ir.TypeRef, expression: str) -> str:
@@ -700,7 +743,7 @@ class _FileGen:
                 "str": (5, "is_binary(value)"),
             }[type_ref.kind]
             return [_Clause(priority, f"value when {guard}", "value")]
-        if isinstance(type_ref, ir.ListOf):
+        if isinstance(type_ref, (ir.ListOf, ir.TupleOf)):
             return [_Clause(6, "value when is_list(value)", self.encode(type_ref, "value"))]
         if isinstance(type_ref, ir.MapOf):
             return [_Clause(7, "value when is_map(value)", self.encode(type_ref, "value"))]
@@ -732,6 +775,16 @@ class _FileGen:
             return literal_atom(value)
         if isinstance(type_ref, ir.ListOf) and isinstance(value, tuple):
             return "[" + ", ".join(self.default_term(type_ref.item, item) for item in value) + "]"
+        if isinstance(type_ref, ir.TupleOf) and isinstance(value, tuple):
+            terms = []
+            for index, item in enumerate(value):
+                item_type = type_ref.item(index)
+                terms.append(
+                    ex_json_literal(item)
+                    if item_type is None
+                    else self.default_term(item_type, item)
+                )
+            return "[" + ", ".join(terms) + "]"
         if isinstance(type_ref, ir.MapOf) and isinstance(value, ir.FrozenJSONObject):
             entries = (
                 f"{ex_str(key)} => {self.default_term(type_ref.value, item)}"

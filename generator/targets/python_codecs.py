@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from generator import ir
+from generator import ir, tuples
 from generator.lower import json_type_of
 from generator.render import py_str
 from generator.targets.python_common import function_suffix, py_literal
@@ -117,6 +117,8 @@ class Codecs:
         if isinstance(type_ref, ir.ListOf):
             item = self.annotation(type_ref.item)
             return f"tuple[{item}, ...]" if self._as_tuple(type_ref) else f"list[{item}]"
+        if isinstance(type_ref, ir.TupleOf):
+            return self._tuple_annotation(type_ref)
         if isinstance(type_ref, ir.MapOf):
             return f"dict[str, {self.annotation(type_ref.value)}]"
         if isinstance(type_ref, ir.Ref):
@@ -132,6 +134,22 @@ class Codecs:
 
     def _as_tuple(self, type_ref: ir.ListOf) -> bool:
         return type_ref.as_tuple and self.flavor.tuples
+
+    def _tuple_annotation(self, type_ref: ir.TupleOf) -> str:
+        """A positional array (`prefixItems`): the JSON list itself where containers are
+        checked in place (TypedDicts: `list[A | B]`); else a Python tuple, exactly typed
+        when it has a few lengths (`tuple[float, float] | tuple[float]`, see
+        `tuples.fixed_shapes`), or else a tuple of the union of the item types."""
+        union = " | ".join(dedupe([self.annotation(item) for item in type_ref.item_types()]))
+        if not self.flavor.tuples:
+            return f"list[{union}]"
+        shapes = tuples.fixed_shapes(type_ref)
+        if shapes is None:
+            return f"tuple[{union}, ...]"
+        return " | ".join(
+            f"tuple[{', '.join(self.annotation(item) for item in shape) or '()'}]"
+            for shape in shapes
+        )
 
     # decoders ----------------------------------------------------------
 
@@ -159,6 +177,8 @@ class Codecs:
             if self._as_tuple(type_ref):
                 expression = f"tuple({expression})"
             body = self._list_constraints(expression, type_ref.constraints)
+        elif isinstance(type_ref, ir.TupleOf):
+            body = self._tuple_body(type_ref, annotation)
         elif isinstance(type_ref, ir.MapOf):
             expression = f"{self.flavor.map_function}(value, {self.decoder(type_ref.value)})"
             body = self._map_constraints(expression, type_ref.constraints)
@@ -236,6 +256,20 @@ class Codecs:
         lines.append("return items")
         return tuple(lines)
 
+    def _tuple_body(self, type_ref: ir.TupleOf, annotation: str) -> tuple[str, ...]:
+        """Each item by its position (`_tuple`), then the array's own constraints; the
+        decoded items as a tuple (dataclasses) or the very list given (TypedDicts)."""
+        prefix = "".join(f"{self.decoder(item)}, " for item in type_ref.prefix)
+        rest = "None" if type_ref.rest is None else self.decoder(type_ref.rest)
+        result = "tuple(items)" if self.flavor.tuples else "value"
+        lines = list(
+            self._list_constraints(f"_tuple(value, ({prefix}), {rest})", type_ref.constraints)
+        )
+        lines[-1] = f"return cast({annotation}, {result})"
+        if len(lines) == 1:
+            lines.insert(0, f"items = _tuple(value, ({prefix}), {rest})")
+        return tuple(lines)
+
     def _map_constraints(self, expression: str, constraints: ir.Constraints) -> tuple[str, ...]:
         if not constraints.checks_entries():
             return (f"return {expression}",)
@@ -292,6 +326,15 @@ class Codecs:
             return key
         if isinstance(type_ref, ir.ListOf):
             key = ("tuple_" if self._as_tuple(type_ref) else "list_") + self.type_key(type_ref.item)
+            if type_ref.constraints.checks_items():
+                key += "_" + self._constraint_key(type_ref.constraints)
+            return key
+        if isinstance(type_ref, ir.TupleOf):
+            parts = [self.type_key(item) for item in type_ref.prefix]
+            parts.append(
+                "closed" if type_ref.rest is None else "rest_" + self.type_key(type_ref.rest)
+            )
+            key = "tuple_of_" + "_".join(parts)
             if type_ref.constraints.checks_items():
                 key += "_" + self._constraint_key(type_ref.constraints)
             return key
@@ -518,6 +561,8 @@ def refs(type_ref: ir.TypeRef) -> set[str]:
         return {type_ref.name}
     if isinstance(type_ref, ir.ListOf):
         return refs(type_ref.item)
+    if isinstance(type_ref, ir.TupleOf):
+        return set().union(*(refs(item) for item in type_ref.item_types()))
     if isinstance(type_ref, ir.MapOf):
         return refs(type_ref.value)
     if isinstance(type_ref, ir.Nullable):

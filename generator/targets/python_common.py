@@ -111,10 +111,21 @@ def unknown_doc(union: ir.UnionType) -> str:
 
 def constraint_note(type_ref: ir.TypeRef) -> str:
     """What a field's or alias's comment says about checks its annotation cannot show
-    (`uniqueItems`); "" for every other type, so their comments stay as they were."""
+    (`uniqueItems`, a tuple's positions); "" for every other type, so their comments stay as they were.
+    """
     inner = type_ref.inner if isinstance(type_ref, ir.Nullable) else type_ref
     if isinstance(inner, ir.ListOf) and inner.constraints.unique_items:
         return "Items are unique (JSON equality: 1 equals 1.0, true does not equal 1)."
+    if isinstance(inner, ir.TupleOf):
+        count = len(inner.prefix)
+        more = "no more items" if inner.closed else "any number of items of the rest's type"
+        note = (
+            f"Checked by position (prefixItems): {count} item(s), then {more}; "
+            f"valid from {inner.constraints.min_items or 0} item(s)."
+        )
+        if inner.constraints.unique_items:
+            note += " Items are unique (JSON equality: 1 equals 1.0, true does not equal 1)."
+        return note
     if isinstance(inner, ir.MapOf) and inner.constraints.checks_entries():
         counts = [
             f"{words} {bound}"

@@ -167,6 +167,8 @@ class _Codegen(Codecs):
             if inner == item:
                 return f"list({expression})"
             return f"[{inner} for {item} in {expression}]"
+        if isinstance(type_ref, ir.TupleOf):
+            return f"{self.tuple_encoder(type_ref)}({expression})"
         if isinstance(type_ref, ir.MapOf):
             item = f"value{depth}"
             inner = self.encode(type_ref.value, item, depth + 1)
@@ -212,6 +214,37 @@ class _Codegen(Codecs):
         self.helpers[name] = HelperView(name, signature, tuple(lines))
         return name
 
+    def tuple_encoder(self, node: ir.TupleOf) -> str:
+        """A helper writing a tuple back as a JSON list, each item by its position's type."""
+        name = f"_e_{self.type_key(node)}"
+        if name in self.helpers:
+            return name
+        signature = f"def {name}(value: {self.annotation(node)}) -> JSONValue:"
+        self.helpers[name] = HelperView(name, signature, ())
+        # items as `object`: each is cast to its position's type, whatever the tuple's type
+        lines = [
+            "encoded: list[JSONValue] = []",
+            "items: tuple[object, ...] = value",
+            "for index, item in enumerate(items):",
+        ]
+        branches = [(f"index == {index}", item) for index, item in enumerate(node.prefix)]
+        if node.rest is not None:
+            branches.append(("", node.rest))
+        indent = "    " if len(branches) == 1 else "        "  # one position: no test needed
+        for number, (test, item_type) in enumerate(branches):
+            if len(branches) > 1:
+                last = number == len(branches) - 1
+                lines.append(
+                    "    else:" if last else f"    {'if' if number == 0 else 'elif'} {test}:"
+                )
+            # a variable per position (a cast expression is not narrowed by `is None`)
+            typed = f"item{number}"
+            lines.append(f"{indent}{typed} = cast({self.annotation(item_type)}, item)")
+            lines.append(f"{indent}encoded.append({self.encode(item_type, typed, 1)})")
+        lines.append("return encoded")
+        self.helpers[name] = HelperView(name, signature, tuple(lines))
+        return name
+
     def _isinstance_priority(self, type_ref: ir.TypeRef) -> int:
         # bool before int before float; enums (str subclasses) before str
         if isinstance(type_ref, ir.Ref):
@@ -236,6 +269,8 @@ class _Codegen(Codecs):
             ]
         if isinstance(type_ref, ir.ListOf):
             return ["tuple" if type_ref.as_tuple else "list"]
+        if isinstance(type_ref, ir.TupleOf):
+            return ["tuple"]
         if isinstance(type_ref, ir.MapOf):
             return ["dict"]
         if isinstance(type_ref, ir.AnyJSON):
@@ -640,6 +675,9 @@ def _default_code(item: ir.Field, record: ir.Record, codegen: _Codegen) -> tuple
         if isinstance(named, ir.Record):
             expression = f"{codegen.decoder(target)}({py_literal(value)})"
             return expression, f" = field(default_factory=lambda: {expression})", f"!= {expression}"
+    if isinstance(target, ir.TupleOf) and isinstance(value, tuple):
+        expression = f"{codegen.decoder(target)}({py_literal(value)})"
+        return expression, f" = field(default_factory=lambda: {expression})", f"!= {expression}"
     if isinstance(target, ir.ListOf) and target.as_tuple:
         expression = f"tuple({py_literal(value)})" if value != () else "()"
         return expression, f" = {expression}", f"!= {expression}"

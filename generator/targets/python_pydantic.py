@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from generator import ir, unions
+from generator import ir, tuples, unions
 from generator.diagnostics import Diagnostic, InputError, Position
 from generator.lower import freeze_json, json_type_of
 from generator.render import RenderEnv, py_str
@@ -128,6 +128,8 @@ class _Types:
                 self.uses.add("unique_items")
                 metadata.append("BeforeValidator(_unique_items)")
             return f"Annotated[{container}, {', '.join(metadata)}]" if metadata else container
+        if isinstance(type_ref, ir.TupleOf):
+            return self._tuple(type_ref)
         if isinstance(type_ref, ir.MapOf):  # _KEYS: no lone surrogate (Pydantic writes U+FFFD)
             args = _field_args(
                 min_length=type_ref.constraints.min_properties,
@@ -144,6 +146,32 @@ class _Types:
         if isinstance(type_ref, ir.AnyJSON):
             return "Annotated[dict[str, _JSON], _KEYS]" if type_ref.object_only else "_JSON"
         return " | ".join(self.annotation(option) for option in type_ref.options)
+
+    def _tuple(self, node: ir.TupleOf) -> str:
+        """A positional array: a union of Pydantic's fixed-length tuples when it has a few
+        lengths (`tuples.fixed_shapes`); else `tuple[A | B, ...]` validated by position
+        by the runtime's `_Positional` (pydantic-core's variadic tuple)."""
+        metadata: list[str] = []
+        if node.constraints.unique_items:
+            self.uses.add("unique_items")
+            metadata.append("BeforeValidator(_unique_items)")
+        shapes = tuples.fixed_shapes(node)
+        if shapes is not None:
+            python = " | ".join(
+                f"tuple[{', '.join(self.annotation(item) for item in shape) or '()'}]"
+                for shape in shapes
+            )
+        else:
+            union = " | ".join(dict.fromkeys(self.annotation(t) for t in node.item_types()))
+            python = f"tuple[{union}, ...]"
+            self.uses.add("tuples")
+            prefix = "".join(f"{self.annotation(item)}, " for item in node.prefix)
+            rest = "None" if node.rest is None else self.annotation(node.rest)
+            args = _field_args(
+                min_length=node.constraints.min_items, max_length=node.constraints.max_items
+            )
+            metadata.insert(0, f"_Positional(({prefix}), {rest}{', ' + args if args else ''})")
+        return f"Annotated[{python}, {', '.join(metadata)}]" if metadata else python
 
     def literal(self, value: str | int | bool) -> str:
         # Pydantic's Literal is lax for integers and booleans (True matches 1); a record's
@@ -199,6 +227,8 @@ class _Types:
             return type_ref.constraints.pattern is not None
         if isinstance(type_ref, ir.ListOf):
             return self.has_pattern(type_ref.item, seen)
+        if isinstance(type_ref, ir.TupleOf):
+            return any(self.has_pattern(item, seen) for item in type_ref.item_types())
         if isinstance(type_ref, ir.MapOf):
             return self.has_pattern(type_ref.value, seen)
         if isinstance(type_ref, ir.Nullable):
@@ -381,6 +411,8 @@ def _default_arg(item: ir.Field, value: ir.JSONData, types: _Types) -> str:
             return f"default={named.name}.{member.py_name}"
         if isinstance(named, ir.Record):
             return f"default_factory=lambda: {named.name}.model_validate({py_literal(value)})"
+    if isinstance(target, ir.TupleOf) and isinstance(value, tuple):  # validated as a field is
+        return f"default_factory=lambda: TypeAdapter({types.annotation(target)}).validate_python({py_literal(value)})"
     if isinstance(target, ir.ListOf) and target.as_tuple and isinstance(value, tuple):
         return f"default=({''.join(py_literal(v) + ', ' for v in value)})"
     if isinstance(value, (tuple, ir.FrozenJSONObject)):
@@ -743,6 +775,8 @@ def _refs(type_ref: ir.TypeRef) -> set[str]:
         return {type_ref.name}
     if isinstance(type_ref, ir.ListOf):
         return _refs(type_ref.item)
+    if isinstance(type_ref, ir.TupleOf):
+        return set().union(*(_refs(item) for item in type_ref.item_types()))
     if isinstance(type_ref, ir.MapOf):
         return _refs(type_ref.value)
     if isinstance(type_ref, ir.Nullable):

@@ -417,6 +417,15 @@ def unknown_keys(
             for index, item in enumerate(value)
             for p in unknown_keys(module, type_ref.item, item, f"{path}[{index}]")
         ]
+    if isinstance(type_ref, ir.TupleOf):
+        if not isinstance(value, list):
+            raise NotRepresentable(f"{path}: expected an array")
+        inside: list[str] = []
+        for index, item in enumerate(value):
+            item_type = type_ref.item(index)
+            if item_type is not None:
+                inside.extend(unknown_keys(module, item_type, item, f"{path}[{index}]"))
+        return inside
     if isinstance(type_ref, ir.MapOf):
         if not isinstance(value, dict):
             raise NotRepresentable(f"{path}: expected an object")

@@ -162,6 +162,10 @@ class Observer:
                 self._check(type_ref.constraints, value, place, label)
                 for index, item in enumerate(value):
                     self._walk(type_ref.item, item, place.at(f"[{index}]"), label + "[]")
+        elif isinstance(type_ref, ir.TupleOf):
+            if self._expect("array", value, place, label):
+                self._check(type_ref.constraints, value, place, label)
+                self._tuple(type_ref, value, place, label)
         elif isinstance(type_ref, ir.MapOf):
             if self._expect("object", value, place, label):
                 self._check(type_ref.constraints, value, place, label)
@@ -172,6 +176,17 @@ class Observer:
                 self._expect("object", value, place, label)
         else:
             self._inline_union(type_ref, value, place, label)
+
+    def _tuple(self, node: ir.TupleOf, value: list[Any], place: _Place, label: str) -> None:
+        """Each item by its position; an item past a closed prefix breaks `items: false`."""
+        for index, item in enumerate(value):
+            item_type = node.item(index)
+            where = place.at(f"[{index}]")
+            if item_type is None:
+                key = (label, "items", _json(False))
+                self.seen.constraints.setdefault(key, Occurrence()).add(value, str(where))
+                return
+            self._walk(item_type, item, where, f"{label}[{index}]")
 
     def _named(self, named: ir.NamedType, value: Any, place: _Place, label: str) -> None:
         if isinstance(named, ir.Record):

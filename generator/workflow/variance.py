@@ -65,6 +65,10 @@ def show(type_ref: ir.TypeRef) -> str:
         ]
     if isinstance(type_ref, ir.ListOf):
         return f"{'tuple' if type_ref.as_tuple else 'list'}[{show(type_ref.item)}]"
+    if isinstance(type_ref, ir.TupleOf):
+        items = [show(item) for item in type_ref.prefix]
+        items.append("no more" if type_ref.rest is None else f"...{show(type_ref.rest)}")
+        return f"tuple[{', '.join(items)}]"
     if isinstance(type_ref, ir.MapOf):
         return f"map[{show(type_ref.value)}]"
     if isinstance(type_ref, ir.Ref):
@@ -103,11 +107,29 @@ class _Comparison:
                     "changed", "list became tuple" if new.as_tuple else "tuple became list"
                 )
             return result
+        if isinstance(old, ir.TupleOf) and isinstance(new, ir.TupleOf):
+            return self._tuple(old, new)
         if isinstance(old, ir.MapOf) and isinstance(new, ir.MapOf):
             return self.compare(old.value, new.value)
         if isinstance(old, ir.Ref) and isinstance(new, ir.Ref):
             return self._refs(old, new)
         return self._strings(old, new) or _v("changed", f"{show(old)} became {show(new)}")
+
+    def _tuple(self, old: ir.TupleOf, new: ir.TupleOf) -> Variance:
+        """Position by position (a position one side lacks takes that side's rest; no
+        rest, `items: false`, takes nothing), then the array's constraints."""
+        result = constraints(old.constraints, new.constraints)
+        for index in range(max(len(old.prefix), len(new.prefix)) + 1):
+            before, after = old.item(index), new.item(index)
+            if before is None and after is None:
+                continue
+            if before is None:
+                result = result + _v("widened", f"item {index} now allowed")
+            elif after is None:
+                result = result + _v("narrowed", f"item {index} no longer allowed")
+            else:
+                result = result + self.compare(before, after)
+        return result
 
     def _nullable(self, old: ir.TypeRef, new: ir.TypeRef) -> Variance:
         if isinstance(old, ir.Nullable) and isinstance(new, ir.Nullable):

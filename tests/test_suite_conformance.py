@@ -24,9 +24,10 @@ from . import suite_conformance as suite
 from .conftest import import_file
 
 _INTEGRAL_FLOAT = "1.0 is an integer to JSON Schema; polytype keeps it a float (exact round trip)"
-_ENUM = "enum values other than strings are typed as free-form JSON (not checked)"
-_CONST = "const of null, a number with a fraction, an array or an object is free-form JSON"
-_CONST_NUMBER = "a const integer takes only the integer, not the equal float (0.0, 1.0)"
+_CONST_NUMBER = (
+    "a const integer is a literal, what tags are made of, and takes only the integer, not "
+    "the equal float (0.0, 1.0); const of any other value (ir.JsonLiterals) takes both"
+)
 _PREFIX = "prefixItems (a tuple) is typed as free-form JSON"
 _NAMES = "propertyNames is not enforced yet"
 _DEPENDENT = "dependentRequired is not enforced yet"
@@ -34,27 +35,9 @@ _DEPENDENT = "dependentRequired is not enforced yet"
 # group id -> why polytype does not match the suite's verdicts on it yet
 KNOWN_GAPS: dict[str, str] = {
     "type/0": _INTEGRAL_FLOAT,
-    "type/6": "a value that can only be null is typed as free-form JSON",
-    "enum/0": _ENUM,
-    "enum/1": _ENUM,
-    "enum/6": _ENUM,
-    "enum/8": _ENUM,
-    "enum/9": _ENUM,
-    "enum/10": _ENUM,
-    "enum/11": _ENUM,
-    "enum/12": _ENUM,
-    "enum/14": "an empty enum is typed as free-form JSON (it accepts nothing)",
-    "const/1": _CONST,
-    "const/2": _CONST,
-    "const/3": _CONST,
-    "const/6": _CONST,
-    "const/7": _CONST,
-    "const/8": _CONST,
-    "const/9": _CONST,
     "const/10": _CONST_NUMBER,
     "const/11": _CONST_NUMBER,
-    "const/12": _CONST,
-    "const/13": "a const integer above 2**53 does not take the equal float",
+    "const/13": _CONST_NUMBER,
     "required/3": "refused: keys 'foo\\rbar' and 'foo\\tbar' both become the Elixir field foo_bar",
     "pattern/2": "\\p{Letter} (a Unicode property escape) is not supported by Python's re",
     "uniqueItems/1": _PREFIX,

@@ -17,6 +17,7 @@ from generator import ir, unions
 from generator.render import RenderEnv, md_cell, md_code, md_text, mermaid_id, mermaid_text
 from generator.targets import OutputFile
 from generator.targets.elixir import literal_atom, module_file, unknown_module
+from generator.targets.python_codecs import literal_annotation
 
 TARGET = "docs"
 PROJECT_TARGET = "docs-index"
@@ -112,6 +113,12 @@ class _Describer:
             if isinstance(type_ref.value, str):
                 return f"{md_code(literal_atom(type_ref.value))} atom"
             return md_code(json.dumps(type_ref.value))
+        if isinstance(type_ref, ir.JsonLiterals):
+            if not type_ref.values:
+                return "nothing (an empty enum)"
+            # JSON equality: `1` equals `1.0`, not `true`; a value is kept as it was read
+            texts = [md_code(_json_text(value)) for value in type_ref.values]
+            return texts[0] if len(texts) == 1 else "one of " + ", ".join(texts)
         if isinstance(type_ref, ir.Nullable):
             return self.type_text(type_ref.inner, plural) + " or nil"
         if isinstance(type_ref, ir.AnyJSON):
@@ -133,6 +140,8 @@ class _Describer:
             return type_ref.name
         if isinstance(type_ref, ir.LiteralValue):
             return json.dumps(type_ref.value, ensure_ascii=False)
+        if isinstance(type_ref, ir.JsonLiterals):
+            return literal_annotation(type_ref)
         if isinstance(type_ref, ir.Nullable):
             return f"{self.py_annotation(type_ref.inner)} | None"
         if isinstance(type_ref, ir.AnyJSON):

@@ -15,10 +15,11 @@ TypedDict flavor checks values in place and returns the very same object
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
 
-from generator import ir
+from generator import ir, literals
 from generator.lower import json_type_of
 from generator.render import py_str
 from generator.targets.python_common import function_suffix, py_literal
@@ -57,6 +58,54 @@ BOUND_KEYS = {
     "min_properties": "minprops",
     "max_properties": "maxprops",
 }
+
+
+def literal_annotation(node: ir.JsonLiterals) -> str:
+    """The Python type of a `const`/`enum` of any JSON value: `Literal[...]` when every
+    value is a string, integer or boolean (`None` for null), else the JSON value type."""
+    if not node.values or not node.scalar:
+        return "JSONValue"
+    if node.values == (None,):
+        return "None"
+    return f"Literal[{', '.join(py_literal(value) for value in node.values)}]"
+
+
+def literal_arguments(node: ir.JsonLiterals) -> tuple[str, str]:
+    """The allowed values (a Python tuple) and what an error says was expected."""
+    values = [py_literal(value) for value in node.values]
+    allowed = "(" + ", ".join(values) + ("," if len(values) == 1 else "") + ")"
+    return allowed, py_str(literals.expected(node))
+
+
+def literal_key(node: ir.JsonLiterals) -> str:
+    """A helper-name fragment for a `JsonLiterals` (`lits_1_2_3`; a digest when long)."""
+    if not node.values:
+        return "lits_none"
+    text = literals.listed(node).replace("-", "m").replace(".", "p")
+    text = re.sub(r"[^0-9A-Za-z]+", "_", text).strip("_")
+    if len(text) > 40:
+        digest = hashlib.sha256(repr(node.values).encode("utf-8")).hexdigest()[:10]
+        text = text[:30] + "_" + digest
+    return "lits_" + text
+
+
+def literal_classes(node: ir.JsonLiterals) -> list[str]:
+    """The `isinstance` classes of the values a `JsonLiterals` decodes to."""
+    if not node.values:
+        return ["object"]
+    classes: list[str] = []
+    for value in node.values:
+        if value is None:
+            classes.append("type(None)")
+        elif isinstance(value, bool):
+            classes.append("bool")
+        elif isinstance(value, (int, float)):
+            classes += ["int", "float"]
+        elif isinstance(value, str):
+            classes.append("str")
+        else:
+            classes.append("list" if isinstance(value, tuple) else "dict")
+    return classes
 
 
 def _fragment(value: int | float) -> str:
@@ -124,6 +173,10 @@ class Codecs:
         if isinstance(type_ref, ir.LiteralValue):
             self.uses_literal = True
             return f"Literal[{py_literal(type_ref.value)}]"
+        if isinstance(type_ref, ir.JsonLiterals):
+            annotation = literal_annotation(type_ref)
+            self.uses_literal = self.uses_literal or annotation.startswith("Literal[")
+            return annotation
         if isinstance(type_ref, ir.Nullable):
             return f"{self.annotation(type_ref.inner)} | None"
         if isinstance(type_ref, ir.AnyJSON):
@@ -166,6 +219,9 @@ class Codecs:
             body = (f"return None if value is None else {self.decoder(type_ref.inner)}(value)",)
         elif isinstance(type_ref, ir.LiteralValue):
             body = (f"return cast({annotation}, _literal(value, {py_literal(type_ref.value)}))",)
+        elif isinstance(type_ref, ir.JsonLiterals):
+            allowed, expected = literal_arguments(type_ref)
+            body = (f"return cast({annotation}, _json_literal(value, {allowed}, {expected}))",)
         else:
             assert isinstance(type_ref, ir.InlineUnion)
             body = self._inline_union_body(type_ref)
@@ -305,6 +361,8 @@ class Codecs:
         if isinstance(type_ref, ir.LiteralValue):
             # ASCII only: Python folds identifiers with NFKC, so `ﬁ` and `fi` would be one name
             return "lit_" + re.sub(r"[^0-9A-Za-z_]", "_", str(type_ref.value))
+        if isinstance(type_ref, ir.JsonLiterals):
+            return literal_key(type_ref)
         if isinstance(type_ref, ir.Nullable):
             return "opt_" + self.type_key(type_ref.inner)
         if isinstance(type_ref, ir.AnyJSON):

@@ -16,10 +16,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator import ir
+from generator import ir, literals
 from generator.fastcheck import json_key, multiple_of
 from generator.jsonpos import json_type_name
-from generator.lower import json_type_of
+from generator.lower import freeze_json, json_type_of
 from generator.workflow.classify import NoMember, choose_member, matches_json_type, segment
 
 
@@ -157,6 +157,9 @@ class Observer:
         elif isinstance(type_ref, ir.LiteralValue):
             if not (type(value) is type(type_ref.value) and value == type_ref.value):
                 self._mismatch(label, _json(type_ref.value), _describe(value), value, place)
+        elif isinstance(type_ref, ir.JsonLiterals):  # JSON equality, as the decoders judge
+            if not any(literals.json_equal(freeze_json(value), v) for v in type_ref.values):
+                self._mismatch(label, literals.expected(type_ref), _describe(value), value, place)
         elif isinstance(type_ref, ir.ListOf):
             if self._expect("array", value, place, label):
                 self._check(type_ref.constraints, value, place, label)

@@ -40,6 +40,9 @@ SCHEMA: dict[str, Any] = {
         "array": {"const": [False, 0]},
         "scalars": {"enum": ["x", 1, False, None]},
         "listed": {"type": "array", "items": {"enum": [0.5, "half"]}},
+        # a scalar const stays a literal (what tags are made of); untagged, it takes 1.0 too
+        "one": {"const": 1},
+        "yes": {"enum": [True]},
     },
     "additionalProperties": False,
     "$defs": {

@@ -24,10 +24,6 @@ from . import suite_conformance as suite
 from .conftest import import_file
 
 _INTEGRAL_FLOAT = "1.0 is an integer to JSON Schema; polytype keeps it a float (exact round trip)"
-_CONST_NUMBER = (
-    "a const integer is a literal, what tags are made of, and takes only the integer, not "
-    "the equal float (0.0, 1.0); const of any other value (ir.JsonLiterals) takes both"
-)
 _PREFIX = "prefixItems (a tuple) is typed as free-form JSON"
 _NAMES = "propertyNames is not enforced yet"
 _DEPENDENT = "dependentRequired is not enforced yet"
@@ -35,9 +31,6 @@ _DEPENDENT = "dependentRequired is not enforced yet"
 # group id -> why polytype does not match the suite's verdicts on it yet
 KNOWN_GAPS: dict[str, str] = {
     "type/0": _INTEGRAL_FLOAT,
-    "const/10": _CONST_NUMBER,
-    "const/11": _CONST_NUMBER,
-    "const/13": _CONST_NUMBER,
     "required/3": "refused: keys 'foo\\rbar' and 'foo\\tbar' both become the Elixir field foo_bar",
     "pattern/2": "\\p{Letter} (a Unicode property escape) is not supported by Python's re",
     "uniqueItems/1": _PREFIX,

@@ -504,6 +504,9 @@ class _FileGen:
                 f"defp {name}({_json_scalar(type_ref.value)}), do: {{:ok, {_literal_term(type_ref.value)}}}",
                 f"defp {name}(value), do: {RUNTIME_ALIAS}.literal_error({expected}, value)",
             ]
+            if type(type_ref.value) is int:  # JSON equality: 1.0 is the const 1, kept as read
+                guard = f"defp {name}(value) when is_float(value) and value == {type_ref.value},"
+                clauses.insert(1, f"{guard} do: {{:ok, value}}")
         elif isinstance(type_ref, ir.JsonLiterals):
             allowed = "[" + ", ".join(ex_json_literal(value) for value in type_ref.values) + "]"
             expected = ex_str(literals.expected(type_ref))

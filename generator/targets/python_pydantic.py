@@ -153,9 +153,9 @@ class _Types:
         # tags are checked exactly by the runtime (`_Wire.tags`), other literals here.
         self.uses.add("Literal")
         annotation = f"Literal[{py_literal(value)}]"
-        if isinstance(value, (bool, int)):
-            self.uses.add("exact")
-            return f"Annotated[{annotation}, BeforeValidator(_exactly({py_literal(value)}))]"
+        if isinstance(value, (bool, int)):  # the value as read: pydantic would make 1.0 an int
+            self.uses |= {"exact", "PlainValidator"}
+            return f"Annotated[{annotation}, PlainValidator(_exactly({py_literal(value)}))]"
         return annotation
 
     def json_literals(self, node: ir.JsonLiterals) -> str:

@@ -154,8 +154,8 @@ class Observer:
             expected = {"str": "string", "int": "integer", "float": "number", "bool": "boolean"}
             if self._expect(expected[type_ref.kind], value, place, label):
                 self._check(type_ref.constraints, value, place, label)
-        elif isinstance(type_ref, ir.LiteralValue):
-            if not (type(value) is type(type_ref.value) and value == type_ref.value):
+        elif isinstance(type_ref, ir.LiteralValue):  # JSON equality: 1.0 is the const 1
+            if not literals.json_equal(freeze_json(value), type_ref.value):
                 self._mismatch(label, _json(type_ref.value), _describe(value), value, place)
         elif isinstance(type_ref, ir.JsonLiterals):  # JSON equality, as the decoders judge
             if not any(literals.json_equal(freeze_json(value), v) for v in type_ref.values):
@@ -288,7 +288,13 @@ class Observer:
                 both = " and ".join(repr(spelling) for spelling in present)
                 self._mismatch(where, "one spelling", f"both {both}", None, place)
                 continue
-            self._walk(item.type, value[present[0]], place.at(segment(present[0])), where)
+            found = value[present[0]]
+            if item.is_tag and isinstance(item.type, ir.LiteralValue):  # tags compare exactly
+                if not (type(found) is type(item.type.value) and found == item.type.value):
+                    at = place.at(segment(present[0]))
+                    self._mismatch(where, _json(item.type.value), _describe(found), found, at)
+                continue
+            self._walk(item.type, found, place.at(segment(present[0])), where)
         for key, item_value in value.items():
             if key not in declared:
                 unknown = self.seen.unknown_keys.setdefault((record.name, key), UnknownKey())

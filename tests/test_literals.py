@@ -48,6 +48,15 @@ SCHEMA: dict[str, Any] = {
     "$defs": {
         "Empty": {"enum": []},
         "Level": {"enum": [1, 2, 3]},
+        "Null": {"description": "Nothing.", "type": "null"},
+        # a member of nothing but null, named by its place (jsonapi's `data`)
+        "Data": {
+            "oneOf": [
+                {"type": "array", "items": {"type": "string"}},
+                {"type": "array", "items": {"type": "integer"}},
+                {"description": "none", "type": "null"},
+            ]
+        },
     },
 }
 
@@ -64,6 +73,8 @@ CASES: list[tuple[str, Any]] = [
     ("listed", {"listed": [0.5, 1]}),
     *(("Empty", value) for value in (None, 0, "", [], {})),
     *(("Level", value) for value in (1, 2.0, True, "1", 4)),
+    *(("Null", value) for value in (None, 0, False, "")),
+    *(("Data", value) for value in (None, [], ["a"], [1], 0, ["a", 1])),
 ]
 
 
@@ -174,7 +185,7 @@ def test_empty_enum_is_a_located_warning(
         '[tool.polytype]\nschema-dir = "schema"\ntargets = ["dataclasses"]\n', "utf-8"
     )
     assert main(["--project", str(tmp_path), "generate"]) == 0
-    warnings = [line for line in capsys.readouterr().err.splitlines() if "warning:" in line]
+    warnings = [line for line in capsys.readouterr().err.splitlines() if "/Empty/" in line]
     assert len(warnings) == 1 and "/$defs/Empty/enum: an empty enum accepts nothing" in warnings[0]
 
 

@@ -215,6 +215,8 @@ class Codecs:
         elif isinstance(type_ref, ir.MapOf):
             expression = f"{self.flavor.map_function}(value, {self.decoder(type_ref.value)})"
             body = self._map_constraints(expression, type_ref.constraints)
+        elif isinstance(type_ref, ir.Nullable) and self.null_only(type_ref.inner):
+            body = (f"{self.decoder(type_ref.inner)}(value)", "return None")
         elif isinstance(type_ref, ir.Nullable):
             body = (f"return None if value is None else {self.decoder(type_ref.inner)}(value)",)
         elif isinstance(type_ref, ir.LiteralValue):
@@ -227,6 +229,20 @@ class Codecs:
             body = self._inline_union_body(type_ref)
         self.helpers[name] = HelperView(name, signature, body)
         return name
+
+    def null_only(self, type_ref: ir.TypeRef, seen: frozenset[str] = frozenset()) -> bool:
+        """Whether `type_ref` takes nothing but null (`type: null` alone): its checker is
+        typed `-> None`, which mypy refuses to see used as a value."""
+        if isinstance(type_ref, ir.Ref) and type_ref.name not in seen:
+            named = self.module.types_by_name.get(type_ref.name)
+            return isinstance(named, ir.Alias) and self.null_only(named.type, seen | {named.name})
+        return type_ref == ir.JsonLiterals((None,))
+
+    def returning(self, call: str, type_ref: ir.TypeRef, indent: str = "") -> list[str]:
+        """`return <call>`, or the call and `return None` when `type_ref` is null only."""
+        if self.null_only(type_ref):
+            return [f"{indent}{call}", f"{indent}return None"]
+        return [f"{indent}return {call}"]
 
     def _constrained_prim(self, type_ref: ir.Prim, base: str) -> str:
         constraints = type_ref.constraints
@@ -317,7 +333,7 @@ class Codecs:
         for option in union.options:
             for json_type in sorted(json_type_of(option, self.module.types_by_name)):
                 lines.append(f"if {json_type_check(json_type, 'value')}:")
-                lines.append(f"    return {self.decoder(option)}(value)")
+                lines += self.returning(f"{self.decoder(option)}(value)", option, "    ")
                 expected.append(json_type)
         lines.append(f"raise _type_error({py_str(' or '.join(dedupe(expected)))}, value)")
         return tuple(lines)
@@ -499,7 +515,8 @@ class Codecs:
         expected: list[str] = ["object"] if object_cases else []
         for case in other_cases:
             lines.append(f"if {json_type_check(case.json_type, 'data')}:")
-            lines.append(f"    return {self.checker(case.member)}(data)")
+            call = f"{self.checker(case.member)}(data)"
+            lines += self.returning(call, ir.Ref(case.member), "    ")
             expected.append(case.json_type)
         lines.append(f"raise _type_error({py_str(' or '.join(dedupe(expected)))}, data)")
         return tuple(lines)

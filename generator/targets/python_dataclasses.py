@@ -507,7 +507,7 @@ def _inline_decode(
     item: ir.Field, local: str, default: str, codegen: _Codegen, annotation: str
 ) -> InlineDecode | None:
     """In-place checks for a field (see `_decode_body`), or None to call `_required`/`_optional`."""
-    if item.aliases or item.type == ir.JsonLiterals((None,)):
+    if item.aliases or codegen.null_only(item.type):
         return None  # `type: null` alone: mypy refuses a `-> None` call used as a value
     type_ref, nullable = item.type, False
     if isinstance(type_ref, ir.Nullable):
@@ -741,7 +741,7 @@ def _alias_view(alias: ir.Alias, codegen: _Codegen) -> AliasView:
         doc=with_note(alias.doc or f"The {alias.name} type.", constraint_note(alias.type)),
         alias_value=codegen.annotation(alias.type),
         decoder=codegen.checker(alias.name),
-        decode_body=(f"return {codegen.decoder(alias.type)}(data)",),
+        decode_body=tuple(codegen.returning(f"{codegen.decoder(alias.type)}(data)", alias.type)),
         encode_expr=codegen.encode(alias.type, "value"),
     )
 

@@ -72,6 +72,14 @@ def json_types(node: ir.JsonLiterals) -> frozenset[str]:
     return frozenset(found)
 
 
+def equality_matters(node: ir.JsonLiterals) -> bool:
+    """Whether JSON equality differs from plain comparison here: numbers, arrays, objects."""
+    return any(not isinstance(value, (str, bool)) and value is not None for value in node.values)
+
+
+EQUALITY = "JSON equality: 1 equals 1.0, true does not equal 1, objects in any key order"
+
+
 def thaw(value: ir.JSONData) -> object:
     """IR JSON back to plain JSON data."""
     if isinstance(value, ir.FrozenJSONObject):

@@ -13,7 +13,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from generator import ir, unions
+from generator import ir, literals, unions
 from generator.render import RenderEnv, md_cell, md_code, md_text, mermaid_id, mermaid_text
 from generator.targets import OutputFile
 from generator.targets.elixir import literal_atom, module_file, unknown_module
@@ -202,6 +202,13 @@ def _plain_atom(name: str) -> bool:
 
 def _constraint_text(type_ref: ir.TypeRef) -> str:
     inner = type_ref.inner if isinstance(type_ref, ir.Nullable) else type_ref
+    if isinstance(inner, ir.JsonLiterals) and literals.equality_matters(inner):
+        return (
+            "JSON equality: `1` equals `1.0`, `true` does not equal `1`, objects in any key "
+            "order; the value is kept as read."
+        )
+    if isinstance(inner, ir.JsonLiterals):
+        return ""
     if not isinstance(inner, (ir.Prim, ir.ListOf, ir.MapOf)):
         return ""
     constraints = inner.constraints

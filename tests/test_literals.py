@@ -257,3 +257,28 @@ def test_elixir_agrees_with_jsonschema(project: Path, tmp_path: Path) -> None:
 
 def _frozen(value: Any) -> ir.JSONData:
     return freeze_json(value)
+
+
+def test_drift_judges_as_the_decoders(project: Path) -> None:
+    """`polytype drift` notes a difference exactly where the decoders reject."""
+    from generator.frontend import read_schema
+    from generator.workflow.observe import Observer
+
+    path = project / "schema" / "literals.json"
+    module = read_schema(path, path.name, strict=False).module
+    for type_name, data in CASES:
+        observer = Observer(module)
+        name = "Holder" if type_name in SCHEMA["properties"] else type_name
+        observer.observe(data, name, "recording")
+        assert (observer.seen.differences == 0) == _valid(type_name, data), (type_name, data)
+
+
+def test_diff_knows_fewer_values_narrow() -> None:
+    from generator.workflow.variance import compare
+
+    wide = ir.JsonLiterals((1, 2, None))
+    assert compare(wide, ir.JsonLiterals((2.0, 1)), {}, {}).verdict == "narrowed"
+    assert compare(ir.LiteralValue(1), wide, {}, {}).verdict == "widened"
+    assert compare(wide, ir.JsonLiterals((None, 1.0, 2)), {}, {}).verdict == "same"
+    assert compare(wide, ir.JsonLiterals((True,)), {}, {}).verdict == "changed"
+    assert compare(ir.AnyJSON(), wide, {}, {}).verdict == "narrowed"

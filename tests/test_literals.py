@@ -282,3 +282,11 @@ def test_diff_knows_fewer_values_narrow() -> None:
     assert compare(wide, ir.JsonLiterals((None, 1.0, 2)), {}, {}).verdict == "same"
     assert compare(wide, ir.JsonLiterals((True,)), {}, {}).verdict == "changed"
     assert compare(ir.AnyJSON(), wide, {}, {}).verdict == "narrowed"
+
+
+def test_pydantic_json_schema_states_the_values(project: Path) -> None:
+    pydantic = _load(project, "pydantic_models")
+    assert pydantic.LevelAdapter.json_schema()["enum"] == [1, 2, 3]
+    schema = pydantic.Holder.model_json_schema(by_alias=True)
+    assert schema["properties"]["object"]["enum"] == [{"a": 1, "b": [True, {"c": None}]}]
+    assert schema["properties"]["one"]["const"] == 1

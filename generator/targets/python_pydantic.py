@@ -154,8 +154,10 @@ class _Types:
         self.uses.add("Literal")
         annotation = f"Literal[{py_literal(value)}]"
         if isinstance(value, (bool, int)):  # the value as read: pydantic would make 1.0 an int
-            self.uses |= {"exact", "PlainValidator"}
-            return f"Annotated[{annotation}, PlainValidator(_exactly({py_literal(value)}))]"
+            self.uses |= {"exact", "PlainValidator", "WithJsonSchema"}
+            literal = py_literal(value)
+            schema = f'WithJsonSchema({{"const": {literal}}})'
+            return f"Annotated[{annotation}, PlainValidator(_exactly({literal})), {schema}]"
         return annotation
 
     def json_literals(self, node: ir.JsonLiterals) -> str:
@@ -164,9 +166,11 @@ class _Types:
         annotation = literal_annotation(node).replace("JSONValue", "JsonValue")
         if annotation.startswith("Literal["):
             self.uses.add("Literal")
-        self.uses |= {"json_literals", "PlainValidator"}
+        self.uses |= {"json_literals", "PlainValidator", "WithJsonSchema"}
         allowed, expected = literal_arguments(node)
-        return f"Annotated[{annotation}, PlainValidator(_json_literal({allowed}, {expected}))]"
+        values = ", ".join(py_literal(value) for value in node.values)
+        check = f"PlainValidator(_json_literal({allowed}, {expected}))"
+        return f'Annotated[{annotation}, {check}, WithJsonSchema({{"enum": [{values}]}})]'
 
     def _prim(self, prim: ir.Prim) -> str:
         c = prim.constraints
@@ -886,7 +890,9 @@ _PYDANTIC_ALWAYS = (
     "AfterValidator", "BaseModel", "BeforeValidator", "ConfigDict", "Field", "JsonValue",
     "StrictFloat", "StrictInt", "TypeAdapter", "ValidationError", "model_validator",
 )  # fmt: skip
-_PYDANTIC_WHEN_USED = ("AliasChoices", "PlainValidator", "StrictBool", "StrictStr")
+_PYDANTIC_WHEN_USED = (
+    "AliasChoices", "PlainValidator", "StrictBool", "StrictStr", "WithJsonSchema",
+)  # fmt: skip
 
 
 def _typing_imports(uses: set[str]) -> list[str]:

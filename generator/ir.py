@@ -164,6 +164,26 @@ class LiteralValue:
 
 
 @dataclass(frozen=True)
+class JsonLiterals:
+    """A `const` or `enum` that `LiteralValue` and `EnumType` cannot hold: exactly one of
+    these JSON values (null, numbers with a fraction, arrays, objects, mixed types).
+
+    Membership is JSON equality, as JSON Schema says: `1` equals `1.0`, `true` does not
+    equal `1`, objects compare without key order, arrays item by item. A decoder keeps
+    the value it read (an input `1.0` for a listed `1` stays `1.0`), so it encodes back
+    exactly. `values` in schema order; empty for `enum: []`, which accepts nothing.
+    `type: "null"` alone is `JsonLiterals((None,))`.
+    """
+
+    values: tuple[JSONData, ...]
+
+    @property
+    def scalar(self) -> bool:
+        """Whether every value is a string, integer, boolean or null (a Python `Literal`)."""
+        return all(value is None or isinstance(value, (str, int)) for value in self.values)
+
+
+@dataclass(frozen=True)
 class Nullable:
     inner: TypeRef
 
@@ -186,7 +206,16 @@ class InlineUnion:
 
 
 TypeRef: TypeAlias = (
-    Prim | ListOf | TupleOf | MapOf | Ref | LiteralValue | Nullable | AnyJSON | InlineUnion
+    Prim
+    | ListOf
+    | TupleOf
+    | MapOf
+    | Ref
+    | LiteralValue
+    | JsonLiterals
+    | Nullable
+    | AnyJSON
+    | InlineUnion
 )
 
 
@@ -415,9 +444,9 @@ def open_unions(module: Module, name: str, seen: frozenset[str] = frozenset()) -
 
 def runtime_checks(module: Module) -> frozenset[str]:
     """The runtime helpers a module's types need beyond the common ones: constraint
-    checks (`unique_items`, `multiple_of`, `properties`), `tuples` for positional arrays
-    and `tried_members` for unions
-    that try their members, so that a module without them carries none."""
+    checks (`unique_items`, `multiple_of`, `properties`), `tuples` for positional arrays,
+    `json_literals` for a `const` or `enum` of any JSON value, and `tried_members` for
+    unions that try their members, so that a module without them carries none."""
     found: set[str] = set()
     stack: list[TypeRef] = []
     for named in module.types:
@@ -431,6 +460,8 @@ def runtime_checks(module: Module) -> frozenset[str]:
         node = stack.pop()
         if isinstance(node, Prim) and node.constraints.multiple_of is not None:
             found.add("multiple_of")
+        elif isinstance(node, JsonLiterals):
+            found.add("json_literals")
         elif isinstance(node, ListOf):
             if node.constraints.unique_items:
                 found.add("unique_items")

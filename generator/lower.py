@@ -20,7 +20,7 @@ from typing import Any
 
 import jsonschema
 
-from generator import ir, naming, tuples
+from generator import ir, literals, naming, tuples
 from generator.diagnostics import Diagnostic, InputError, join_pointer
 from generator.loader import Document
 from generator.lowering import Problem, module_checks, python_names, union_dispatch
@@ -623,13 +623,7 @@ class _Lowering:
             name = str(schema["$ref"]).rsplit("/", 1)[-1]
             return ir.Ref(name) if name in self.definitions else ir.AnyJSON()
         if "const" in schema:
-            value = schema["const"]
-            if isinstance(value, (str, int, bool)) and not isinstance(value, float):
-                return ir.LiteralValue(value)
-            self._problem(
-                join_pointer(pointer, "const"), "const must be a string, integer or boolean"
-            )
-            return ir.AnyJSON()
+            return literals.const_type(freeze_json(schema["const"]))
         options = _union_options(schema)
         if options is not None:
             return self._lower_inline_union(
@@ -642,11 +636,7 @@ class _Lowering:
         concrete = [t for t in types if t != "null"]
         if not concrete:
             if nullable:
-                self._problem(
-                    join_pointer(pointer, "type"),
-                    "a value that can only be null carries no data; use a nullable type",
-                )
-                return ir.AnyJSON()
+                return ir.JsonLiterals((None,))
             if _is_record_schema(schema):
                 concrete = ["object"]
             elif "items" in schema or "prefixItems" in schema:
@@ -728,8 +718,12 @@ class _Lowering:
         elif non_null and all(isinstance(v, str) for v in non_null):
             result = self._hoist(hoist_name, {**schema, "enum": non_null}, pointer)
         else:
-            self._problem(join_pointer(pointer, "enum"), "only enums of strings can be generated")
-            result = ir.AnyJSON()
+            if not values:  # a schema the project owns would not mean it: refused there
+                where = join_pointer(pointer, "enum")
+                if not self.generous:
+                    self._problem(where, literals.EMPTY_ENUM)
+                self.warnings.append((where, literals.EMPTY_ENUM))
+            return literals.enum_type(tuple(freeze_json(value) for value in values))
         return ir.Nullable(result) if nullable else result
 
     def _lower_inline_union(
@@ -750,9 +744,8 @@ class _Lowering:
                 nullable = True
                 item = item.inner
             lowered.append(item)
-        if not lowered:
-            self._problem(pointer, "a union of nothing but null carries no data")
-            return ir.AnyJSON()
+        if not lowered:  # nothing but null
+            return ir.JsonLiterals((None,))
         result = lowered[0] if len(lowered) == 1 else ir.InlineUnion(tuple(lowered))
         if isinstance(result, ir.InlineUnion):
             self._check_inline_union(result, pointer)

@@ -30,9 +30,6 @@ from . import suite_conformance as suite
 from .conftest import import_file
 
 _INTEGRAL_FLOAT = "1.0 is an integer to JSON Schema; polytype keeps it a float (exact round trip)"
-_ENUM = "enum values other than strings are typed as free-form JSON (not checked)"
-_CONST = "const of null, a number with a fraction, an array or an object is free-form JSON"
-_CONST_NUMBER = "a const integer takes only the integer, not the equal float (0.0, 1.0)"
 _NAMES = "propertyNames is not enforced yet"
 _FALSE = "a `false` schema (accepts nothing) is typed as free-form JSON"
 _DEPENDENT = "dependentRequired is not enforced yet"
@@ -45,27 +42,6 @@ _DEPENDENCIES = "dependencies (dependentRequired and dependentSchemas) is not en
 # group id -> why polytype does not match the suite's verdicts on it yet
 KNOWN_GAPS: dict[str, str] = {
     "type/0": _INTEGRAL_FLOAT,
-    "type/6": "a value that can only be null is typed as free-form JSON",
-    "enum/0": _ENUM,
-    "enum/1": _ENUM,
-    "enum/6": _ENUM,
-    "enum/8": _ENUM,
-    "enum/9": _ENUM,
-    "enum/10": _ENUM,
-    "enum/11": _ENUM,
-    "enum/12": _ENUM,
-    "enum/14": "an empty enum is typed as free-form JSON (it accepts nothing)",
-    "const/1": _CONST,
-    "const/2": _CONST,
-    "const/3": _CONST,
-    "const/6": _CONST,
-    "const/7": _CONST,
-    "const/8": _CONST,
-    "const/9": _CONST,
-    "const/10": _CONST_NUMBER,
-    "const/11": _CONST_NUMBER,
-    "const/12": _CONST,
-    "const/13": "a const integer above 2**53 does not take the equal float",
     "required/3": "refused: keys 'foo\\rbar' and 'foo\\tbar' both become the Elixir field foo_bar",
     "pattern/2": "\\p{Letter} (a Unicode property escape) is not supported by Python's re",
     "prefixItems/1": _FALSE + " (the second prefix item)",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator import ir
+from generator import ir, literals
 
 
 def json_type_of(
@@ -25,6 +25,8 @@ def json_type_of(
         return frozenset({"object"})
     if isinstance(type_ref, ir.LiteralValue):
         return frozenset({literal_json_type(type_ref.value)})
+    if isinstance(type_ref, ir.JsonLiterals):
+        return literals.json_types(type_ref)
     if isinstance(type_ref, ir.Nullable):
         return json_type_of(type_ref.inner, module_types, seen) | {"null"}
     if isinstance(type_ref, ir.AnyJSON):

@@ -13,10 +13,11 @@ import json
 import re
 from dataclasses import dataclass
 
-from generator import ir, unions
+from generator import ir, literals, unions
 from generator.render import RenderEnv, md_cell, md_code, md_text, mermaid_id, mermaid_text
 from generator.targets import OutputFile
 from generator.targets.elixir import literal_atom, module_file, unknown_module
+from generator.targets.python_codecs import literal_annotation
 
 TARGET = "docs"
 PROJECT_TARGET = "docs-index"
@@ -121,6 +122,12 @@ class _Describer:
             if isinstance(type_ref.value, str):
                 return f"{md_code(literal_atom(type_ref.value))} atom"
             return md_code(json.dumps(type_ref.value))
+        if isinstance(type_ref, ir.JsonLiterals):
+            if not type_ref.values:
+                return "nothing (an empty enum)"
+            # JSON equality: `1` equals `1.0`, not `true`; a value is kept as it was read
+            texts = [md_code(_json_text(value)) for value in type_ref.values]
+            return texts[0] if len(texts) == 1 else "one of " + ", ".join(texts)
         if isinstance(type_ref, ir.Nullable):
             return self.type_text(type_ref.inner, plural) + " or nil"
         if isinstance(type_ref, ir.AnyJSON):
@@ -147,6 +154,8 @@ class _Describer:
             return type_ref.name
         if isinstance(type_ref, ir.LiteralValue):
             return json.dumps(type_ref.value, ensure_ascii=False)
+        if isinstance(type_ref, ir.JsonLiterals):
+            return literal_annotation(type_ref)
         if isinstance(type_ref, ir.Nullable):
             return f"{self.py_annotation(type_ref.inner)} | None"
         if isinstance(type_ref, ir.AnyJSON):
@@ -211,6 +220,13 @@ def _plain_atom(name: str) -> bool:
 
 def _constraint_text(type_ref: ir.TypeRef) -> str:
     inner = type_ref.inner if isinstance(type_ref, ir.Nullable) else type_ref
+    if isinstance(inner, ir.JsonLiterals) and literals.equality_matters(inner):
+        return (
+            "JSON equality: `1` equals `1.0`, `true` does not equal `1`, objects in any key "
+            "order; the value is kept as read."
+        )
+    if isinstance(inner, ir.JsonLiterals):
+        return ""
     if not isinstance(inner, (ir.Prim, ir.ListOf, ir.TupleOf, ir.MapOf)):
         return ""
     constraints = inner.constraints

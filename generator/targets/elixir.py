@@ -25,14 +25,14 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 
-from generator import ir, naming, tuples, unions
+from generator import ir, literals, naming, tuples, unions
 from generator.diagnostics import Diagnostic, InputError, Position
 from generator.lower import json_type_of
 from generator.patterns import pcre_pattern
 from generator.render import RenderEnv, ex_atom, ex_str
 from generator.targets import FileKind, OutputFile, depth
 from generator.targets import elixir_layout as layout
-from generator.targets.python_codecs import BOUND_KEYS
+from generator.targets.python_codecs import BOUND_KEYS, literal_key
 from generator.targets.python_common import function_suffix
 
 TARGET = "elixir"
@@ -158,6 +158,23 @@ def _number_fragment(value: int | float) -> str:
     return re.sub(
         r"[^A-Za-z0-9]", "_", str(value).replace(".", "p").replace("-", "m").replace("+", "")
     )
+
+
+def _literals_typespec(node: ir.JsonLiterals) -> str:
+    """The typespec of a `const`/`enum` of any JSON value (strings are `String.t()`)."""
+    if not node.values:
+        return f"{RUNTIME_ALIAS}.json()"
+    specs: list[str] = []
+    for value in node.values:
+        if value is None or isinstance(value, (bool, int)):
+            specs.append(ex_json_literal(value))
+        elif isinstance(value, float):
+            specs.append("number()")
+        elif isinstance(value, str):
+            specs.append("String.t()")
+        else:
+            specs.append("list()" if isinstance(value, tuple) else "map()")
+    return " | ".join(dict.fromkeys(specs))
 
 
 def _elixir_identity(type_ref: ir.TypeRef) -> ir.TypeRef:
@@ -348,6 +365,8 @@ class _FileGen:
             return f"{self.mod(type_ref.name)}.t()"
         if isinstance(type_ref, ir.LiteralValue):
             return _literal_term(type_ref.value)
+        if isinstance(type_ref, ir.JsonLiterals):
+            return _literals_typespec(type_ref)
         if isinstance(type_ref, ir.Nullable):
             return f"{self.typespec(type_ref.inner)} | nil"
         if isinstance(type_ref, ir.AnyJSON):
@@ -407,6 +426,8 @@ class _FileGen:
         if isinstance(type_ref, ir.LiteralValue):
             kind = {bool: "bool", int: "int", str: "str"}[type(type_ref.value)]
             return f"lit_{kind}_" + _identifier_fragment(str(type_ref.value))
+        if isinstance(type_ref, ir.JsonLiterals):
+            return literal_key(type_ref)
         if isinstance(type_ref, ir.Nullable):
             return "opt_" + self.type_key(type_ref.inner)
         if isinstance(type_ref, ir.AnyJSON):
@@ -502,6 +523,15 @@ class _FileGen:
                 f"defp {name}({_json_scalar(type_ref.value)}), do: {{:ok, {_literal_term(type_ref.value)}}}",
                 f"defp {name}(value), do: {RUNTIME_ALIAS}.literal_error({expected}, value)",
             ]
+            if type(type_ref.value) is int:  # JSON equality: 1.0 is the const 1, kept as read
+                guard = f"defp {name}(value) when is_float(value) and value == {type_ref.value},"
+                clauses.insert(1, f"{guard} do: {{:ok, value}}")
+        elif isinstance(type_ref, ir.JsonLiterals):
+            allowed = "[" + ", ".join(ex_json_literal(value) for value in type_ref.values) + "]"
+            expected = ex_str(literals.expected(type_ref))
+            clauses = [
+                f"defp {name}(value), do: {RUNTIME_ALIAS}.one_of(value, {allowed}, {expected})"
+            ]
         else:
             assert isinstance(type_ref, ir.InlineUnion)
             clauses = self._inline_union_clauses(name, type_ref)
@@ -587,7 +617,7 @@ class _FileGen:
         An alias met again inside itself (`L = list[L]`) adds no work of its own: the
         answer is decided by the rest of the cycle, so it counts as the identity there.
         """
-        if isinstance(type_ref, (ir.Prim, ir.AnyJSON)):
+        if isinstance(type_ref, (ir.Prim, ir.AnyJSON, ir.JsonLiterals)):
             return True
         if isinstance(type_ref, ir.Ref):
             named = self.named(type_ref.name)
@@ -747,6 +777,8 @@ class _FileGen:
             return [_Clause(6, "value when is_list(value)", self.encode(type_ref, "value"))]
         if isinstance(type_ref, ir.MapOf):
             return [_Clause(7, "value when is_map(value)", self.encode(type_ref, "value"))]
+        if isinstance(type_ref, ir.JsonLiterals):  # kept as read: its own JSON
+            return [_Clause(9, "value", "value")]
         assert isinstance(type_ref, ir.AnyJSON)
         if type_ref.object_only:
             return [_Clause(7, "value when is_map(value)", "value")]

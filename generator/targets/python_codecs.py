@@ -15,10 +15,11 @@ TypedDict flavor checks values in place and returns the very same object
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
 
-from generator import ir, tuples
+from generator import ir, literals, tuples
 from generator.lower import json_type_of
 from generator.render import py_str
 from generator.targets.python_common import function_suffix, py_literal
@@ -57,6 +58,54 @@ BOUND_KEYS = {
     "min_properties": "minprops",
     "max_properties": "maxprops",
 }
+
+
+def literal_annotation(node: ir.JsonLiterals) -> str:
+    """The Python type of a `const`/`enum` of any JSON value: `Literal[...]` when every
+    value is a string, integer or boolean (`None` for null), else the JSON value type."""
+    if not node.values or not node.scalar:
+        return "JSONValue"
+    if node.values == (None,):
+        return "None"
+    return f"Literal[{', '.join(py_literal(value) for value in node.values)}]"
+
+
+def literal_arguments(node: ir.JsonLiterals) -> tuple[str, str]:
+    """The allowed values (a Python tuple) and what an error says was expected."""
+    values = [py_literal(value) for value in node.values]
+    allowed = "(" + ", ".join(values) + ("," if len(values) == 1 else "") + ")"
+    return allowed, py_str(literals.expected(node))
+
+
+def literal_key(node: ir.JsonLiterals) -> str:
+    """A helper-name fragment for a `JsonLiterals` (`lits_1_2_3`; a digest when long)."""
+    if not node.values:
+        return "lits_none"
+    text = literals.listed(node).replace("-", "m").replace(".", "p")
+    text = re.sub(r"[^0-9A-Za-z]+", "_", text).strip("_")
+    if len(text) > 40:
+        digest = hashlib.sha256(repr(node.values).encode("utf-8")).hexdigest()[:10]
+        text = text[:30] + "_" + digest
+    return "lits_" + text
+
+
+def literal_classes(node: ir.JsonLiterals) -> list[str]:
+    """The `isinstance` classes of the values a `JsonLiterals` decodes to."""
+    if not node.values:
+        return ["object"]
+    classes: list[str] = []
+    for value in node.values:
+        if value is None:
+            classes.append("type(None)")
+        elif isinstance(value, bool):
+            classes.append("bool")
+        elif isinstance(value, (int, float)):
+            classes += ["int", "float"]
+        elif isinstance(value, str):
+            classes.append("str")
+        else:
+            classes.append("list" if isinstance(value, tuple) else "dict")
+    return classes
 
 
 def _fragment(value: int | float) -> str:
@@ -126,6 +175,10 @@ class Codecs:
         if isinstance(type_ref, ir.LiteralValue):
             self.uses_literal = True
             return f"Literal[{py_literal(type_ref.value)}]"
+        if isinstance(type_ref, ir.JsonLiterals):
+            annotation = literal_annotation(type_ref)
+            self.uses_literal = self.uses_literal or annotation.startswith("Literal[")
+            return annotation
         if isinstance(type_ref, ir.Nullable):
             return f"{self.annotation(type_ref.inner)} | None"
         if isinstance(type_ref, ir.AnyJSON):
@@ -182,15 +235,34 @@ class Codecs:
         elif isinstance(type_ref, ir.MapOf):
             expression = f"{self.flavor.map_function}(value, {self.decoder(type_ref.value)})"
             body = self._map_constraints(expression, type_ref.constraints)
+        elif isinstance(type_ref, ir.Nullable) and self.null_only(type_ref.inner):
+            body = (f"{self.decoder(type_ref.inner)}(value)", "return None")
         elif isinstance(type_ref, ir.Nullable):
             body = (f"return None if value is None else {self.decoder(type_ref.inner)}(value)",)
         elif isinstance(type_ref, ir.LiteralValue):
             body = (f"return cast({annotation}, _literal(value, {py_literal(type_ref.value)}))",)
+        elif isinstance(type_ref, ir.JsonLiterals):
+            allowed, expected = literal_arguments(type_ref)
+            body = (f"return cast({annotation}, _json_literal(value, {allowed}, {expected}))",)
         else:
             assert isinstance(type_ref, ir.InlineUnion)
             body = self._inline_union_body(type_ref)
         self.helpers[name] = HelperView(name, signature, body)
         return name
+
+    def null_only(self, type_ref: ir.TypeRef, seen: frozenset[str] = frozenset()) -> bool:
+        """Whether `type_ref` takes nothing but null (`type: null` alone): its checker is
+        typed `-> None`, which mypy refuses to see used as a value."""
+        if isinstance(type_ref, ir.Ref) and type_ref.name not in seen:
+            named = self.module.types_by_name.get(type_ref.name)
+            return isinstance(named, ir.Alias) and self.null_only(named.type, seen | {named.name})
+        return type_ref == ir.JsonLiterals((None,))
+
+    def returning(self, call: str, type_ref: ir.TypeRef, indent: str = "") -> list[str]:
+        """`return <call>`, or the call and `return None` when `type_ref` is null only."""
+        if self.null_only(type_ref):
+            return [f"{indent}{call}", f"{indent}return None"]
+        return [f"{indent}return {call}"]
 
     def _constrained_prim(self, type_ref: ir.Prim, base: str) -> str:
         constraints = type_ref.constraints
@@ -295,7 +367,7 @@ class Codecs:
         for option in union.options:
             for json_type in sorted(json_type_of(option, self.module.types_by_name)):
                 lines.append(f"if {json_type_check(json_type, 'value')}:")
-                lines.append(f"    return {self.decoder(option)}(value)")
+                lines += self.returning(f"{self.decoder(option)}(value)", option, "    ")
                 expected.append(json_type)
         lines.append(f"raise _type_error({py_str(' or '.join(dedupe(expected)))}, value)")
         return tuple(lines)
@@ -348,6 +420,8 @@ class Codecs:
         if isinstance(type_ref, ir.LiteralValue):
             # ASCII only: Python folds identifiers with NFKC, so `ﬁ` and `fi` would be one name
             return "lit_" + re.sub(r"[^0-9A-Za-z_]", "_", str(type_ref.value))
+        if isinstance(type_ref, ir.JsonLiterals):
+            return literal_key(type_ref)
         if isinstance(type_ref, ir.Nullable):
             return "opt_" + self.type_key(type_ref.inner)
         if isinstance(type_ref, ir.AnyJSON):
@@ -484,7 +558,8 @@ class Codecs:
         expected: list[str] = ["object"] if object_cases else []
         for case in other_cases:
             lines.append(f"if {json_type_check(case.json_type, 'data')}:")
-            lines.append(f"    return {self.checker(case.member)}(data)")
+            call = f"{self.checker(case.member)}(data)"
+            lines += self.returning(call, ir.Ref(case.member), "    ")
             expected.append(case.json_type)
         lines.append(f"raise _type_error({py_str(' or '.join(dedupe(expected)))}, data)")
         return tuple(lines)

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TypedDict
 
-from generator import ir, naming
+from generator import ir, literals, naming
 from generator.render import py_str
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -114,6 +114,11 @@ def constraint_note(type_ref: ir.TypeRef) -> str:
     (`uniqueItems`, a tuple's positions); "" for every other type, so their comments stay as they were.
     """
     inner = type_ref.inner if isinstance(type_ref, ir.Nullable) else type_ref
+    if isinstance(inner, ir.JsonLiterals) and not inner.values:
+        return "Accepts no value (an empty enum)."
+    if isinstance(inner, ir.JsonLiterals) and not inner.scalar:
+        # the annotation is JSONValue: say which values (`Literal[...]` says it itself)
+        return f"Exactly {literals.expected(inner)} ({literals.EQUALITY})."
     if isinstance(inner, ir.ListOf) and inner.constraints.unique_items:
         return "Items are unique (JSON equality: 1 equals 1.0, true does not equal 1)."
     if isinstance(inner, ir.TupleOf):

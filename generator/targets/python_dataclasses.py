@@ -21,6 +21,7 @@ from generator.targets.python_codecs import (
     RecordChecks,
     alias_dependencies,
     alias_order,
+    literal_classes,
 )
 from generator.targets.python_common import (
     EnumView,
@@ -150,7 +151,7 @@ class _Codegen(Codecs):
 
     def encode(self, type_ref: ir.TypeRef, expression: str, depth: int = 0) -> str:
         """An expression turning `expression` (a Python value of `type_ref`) into JSON data."""
-        if isinstance(type_ref, (ir.Prim, ir.LiteralValue, ir.AnyJSON)):
+        if isinstance(type_ref, (ir.Prim, ir.LiteralValue, ir.JsonLiterals, ir.AnyJSON)):
             return expression
         if isinstance(type_ref, ir.Ref):
             named = self.named(type_ref.name)
@@ -277,6 +278,8 @@ class _Codegen(Codecs):
             return ["dict"] if type_ref.object_only else ["object"]
         if isinstance(type_ref, ir.LiteralValue):
             return [type(type_ref.value).__name__]
+        if isinstance(type_ref, ir.JsonLiterals):
+            return literal_classes(type_ref)
         if isinstance(type_ref, ir.Nullable):
             return ["type(None)", *self._classes(type_ref.inner)]
         if isinstance(type_ref, ir.InlineUnion):
@@ -539,8 +542,8 @@ def _inline_decode(
     item: ir.Field, local: str, default: str, codegen: _Codegen, annotation: str
 ) -> InlineDecode | None:
     """In-place checks for a field (see `_decode_body`), or None to call `_required`/`_optional`."""
-    if item.aliases:
-        return None
+    if item.aliases or codegen.null_only(item.type):
+        return None  # `type: null` alone: mypy refuses a `-> None` call used as a value
     type_ref, nullable = item.type, False
     if isinstance(type_ref, ir.Nullable):
         type_ref, nullable = type_ref.inner, True
@@ -618,7 +621,7 @@ def _field_view(item: ir.Field, record: ir.Record, codegen: _Codegen) -> tuple[F
         return view, False
     # optional: absent reads as the default (or None)
     default_python, declaration, comparison = _default_code(item, record, codegen)
-    if item.default is None and not isinstance(item.type, ir.Nullable):
+    if item.default is None and not isinstance(item.type, ir.Nullable) and annotation != "None":
         annotation = f"{annotation} | None"
         encoded = codegen.encode(item.type, attribute)
     decode_arg = f"{item.py_name}={codegen.field_check(item, default_python)}"
@@ -776,7 +779,7 @@ def _alias_view(alias: ir.Alias, codegen: _Codegen) -> AliasView:
         doc=with_note(alias.doc or f"The {alias.name} type.", constraint_note(alias.type)),
         alias_value=codegen.annotation(alias.type),
         decoder=codegen.checker(alias.name),
-        decode_body=(f"return {codegen.decoder(alias.type)}(data)",),
+        decode_body=tuple(codegen.returning(f"{codegen.decoder(alias.type)}(data)", alias.type)),
         encode_expr=codegen.encode(alias.type, "value"),
     )
 

@@ -26,6 +26,7 @@ from generator.diagnostics import Diagnostic, InputError, Position
 from generator.lower import freeze_json, json_type_of
 from generator.render import RenderEnv, py_str
 from generator.targets import OutputFile, depth
+from generator.targets.python_codecs import literal_annotation, literal_arguments
 from generator.targets.python_common import (
     EnumView,
     enum_view_fields,
@@ -141,6 +142,8 @@ class _Types:
             return type_ref.name
         if isinstance(type_ref, ir.LiteralValue):
             return self.literal(type_ref.value)
+        if isinstance(type_ref, ir.JsonLiterals):
+            return self.json_literals(type_ref)
         if isinstance(type_ref, ir.Nullable):
             return f"{self.annotation(type_ref.inner)} | None"
         if isinstance(type_ref, ir.AnyJSON):
@@ -178,10 +181,24 @@ class _Types:
         # tags are checked exactly by the runtime (`_Wire.tags`), other literals here.
         self.uses.add("Literal")
         annotation = f"Literal[{py_literal(value)}]"
-        if isinstance(value, (bool, int)):
-            self.uses.add("exact")
-            return f"Annotated[{annotation}, BeforeValidator(_exactly({py_literal(value)}))]"
+        if isinstance(value, (bool, int)):  # the value as read: pydantic would make 1.0 an int
+            self.uses |= {"exact", "PlainValidator", "WithJsonSchema"}
+            literal = py_literal(value)
+            schema = f'WithJsonSchema({{"const": {literal}}})'
+            return f"Annotated[{annotation}, PlainValidator(_exactly({literal})), {schema}]"
         return annotation
+
+    def json_literals(self, node: ir.JsonLiterals) -> str:
+        """A `const`/`enum` of any JSON value: checked by JSON equality and kept as read
+        (`PlainValidator`: pydantic's own Literal would turn 1.0 into 1 and take True for 1)."""
+        annotation = literal_annotation(node).replace("JSONValue", "JsonValue")
+        if annotation.startswith("Literal["):
+            self.uses.add("Literal")
+        self.uses |= {"json_literals", "PlainValidator", "WithJsonSchema"}
+        allowed, expected = literal_arguments(node)
+        values = ", ".join(py_literal(value) for value in node.values)
+        check = f"PlainValidator(_json_literal({allowed}, {expected}))"
+        return f'Annotated[{annotation}, {check}, WithJsonSchema({{"enum": [{values}]}})]'
 
     def _prim(self, prim: ir.Prim) -> str:
         c = prim.constraints
@@ -907,7 +924,9 @@ _PYDANTIC_ALWAYS = (
     "AfterValidator", "BaseModel", "BeforeValidator", "ConfigDict", "Field", "JsonValue",
     "StrictFloat", "StrictInt", "TypeAdapter", "ValidationError", "model_validator",
 )  # fmt: skip
-_PYDANTIC_WHEN_USED = ("AliasChoices", "StrictBool", "StrictStr")
+_PYDANTIC_WHEN_USED = (
+    "AliasChoices", "PlainValidator", "StrictBool", "StrictStr", "WithJsonSchema",
+)  # fmt: skip
 
 
 def _typing_imports(uses: set[str]) -> list[str]:

@@ -261,7 +261,7 @@ def _alias_view(named: ir.UnionType | ir.Alias, codecs: Codecs, defined: set[str
         value = codecs.annotation(named.type)
         names = refs(named.type)
         doc = with_note(named.doc or f"The {named.name} type.", constraint_note(named.type))
-        body = (f"return {codecs.decoder(named.type)}(data)",)
+        body = tuple(codecs.returning(f"{codecs.decoder(named.type)}(data)", named.type))
     if names - defined:  # a cycle among aliases: let the type checker resolve it
         value = py_str(value)
     return AliasView(named.name, doc, value, codecs.checker(named.name), body)

@@ -16,10 +16,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator import ir
+from generator import ir, literals
 from generator.fastcheck import json_key, multiple_of
 from generator.jsonpos import json_type_name
-from generator.lower import json_type_of
+from generator.lower import freeze_json, json_type_of
 from generator.workflow.classify import NoMember, choose_member, matches_json_type, segment
 
 
@@ -154,9 +154,12 @@ class Observer:
             expected = {"str": "string", "int": "integer", "float": "number", "bool": "boolean"}
             if self._expect(expected[type_ref.kind], value, place, label):
                 self._check(type_ref.constraints, value, place, label)
-        elif isinstance(type_ref, ir.LiteralValue):
-            if not (type(value) is type(type_ref.value) and value == type_ref.value):
+        elif isinstance(type_ref, ir.LiteralValue):  # JSON equality: 1.0 is the const 1
+            if not literals.json_equal(freeze_json(value), type_ref.value):
                 self._mismatch(label, _json(type_ref.value), _describe(value), value, place)
+        elif isinstance(type_ref, ir.JsonLiterals):  # JSON equality, as the decoders judge
+            if not any(literals.json_equal(freeze_json(value), v) for v in type_ref.values):
+                self._mismatch(label, literals.expected(type_ref), _describe(value), value, place)
         elif isinstance(type_ref, ir.ListOf):
             if self._expect("array", value, place, label):
                 self._check(type_ref.constraints, value, place, label)
@@ -300,7 +303,13 @@ class Observer:
                 both = " and ".join(repr(spelling) for spelling in present)
                 self._mismatch(where, "one spelling", f"both {both}", None, place)
                 continue
-            self._walk(item.type, value[present[0]], place.at(segment(present[0])), where)
+            found = value[present[0]]
+            if item.is_tag and isinstance(item.type, ir.LiteralValue):  # tags compare exactly
+                if not (type(found) is type(item.type.value) and found == item.type.value):
+                    at = place.at(segment(present[0]))
+                    self._mismatch(where, _json(item.type.value), _describe(found), found, at)
+                continue
+            self._walk(item.type, found, place.at(segment(present[0])), where)
         for key, item_value in value.items():
             if key not in declared:
                 unknown = self.seen.unknown_keys.setdefault((record.name, key), UnknownKey())

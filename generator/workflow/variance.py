@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, fields
 from typing import Literal
 
-from generator import ir
+from generator import ir, literals
 from generator.lower import json_type_of
 
 Verdict = Literal["same", "narrowed", "widened", "changed"]
@@ -75,6 +75,8 @@ def show(type_ref: ir.TypeRef) -> str:
         return type_ref.name
     if isinstance(type_ref, ir.LiteralValue):
         return json.dumps(type_ref.value)
+    if isinstance(type_ref, ir.JsonLiterals):
+        return literals.expected(type_ref)
     if isinstance(type_ref, ir.Nullable):
         return f"{show(type_ref.inner)} | null"
     if isinstance(type_ref, ir.AnyJSON):
@@ -113,6 +115,9 @@ class _Comparison:
             return self.compare(old.value, new.value)
         if isinstance(old, ir.Ref) and isinstance(new, ir.Ref):
             return self._refs(old, new)
+        old_values, new_values = _literal_values(old), _literal_values(new)
+        if old_values is not None and new_values is not None:
+            return _literals(old, new, old_values, new_values)
         return self._strings(old, new) or _v("changed", f"{show(old)} became {show(new)}")
 
     def _tuple(self, old: ir.TupleOf, new: ir.TupleOf) -> Variance:
@@ -210,6 +215,32 @@ class _Comparison:
         if isinstance(type_ref, ir.Ref):
             return isinstance(types.get(type_ref.name), ir.EnumType)
         return False
+
+
+def _literal_values(type_ref: ir.TypeRef) -> tuple[ir.JSONData, ...] | None:
+    """The values a `const`/`enum` of JSON values takes (a scalar const: one); None otherwise."""
+    if isinstance(type_ref, ir.LiteralValue):
+        return (type_ref.value,)
+    if isinstance(type_ref, ir.JsonLiterals):
+        return type_ref.values
+    return None
+
+
+def _literals(
+    old: ir.TypeRef,
+    new: ir.TypeRef,
+    old_values: tuple[ir.JSONData, ...],
+    new_values: tuple[ir.JSONData, ...],
+) -> Variance:
+    """Fewer allowed values narrow, more widen (JSON equality: `1` is `1.0`)."""
+
+    def within(some: tuple[ir.JSONData, ...], others: tuple[ir.JSONData, ...]) -> bool:
+        return all(any(literals.json_equal(a, b) for b in others) for a in some)
+
+    spelled = f"{show(old)} became {show(new)}"
+    if within(new_values, old_values):
+        return SAME if within(old_values, new_values) else _v("narrowed", spelled)
+    return _v("widened", spelled) if within(old_values, new_values) else _v("changed", spelled)
 
 
 def _is_string(type_ref: ir.TypeRef) -> bool:

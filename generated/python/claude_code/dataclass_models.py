@@ -454,6 +454,8 @@ def _bool(value: object) -> bool:
 def _literal(value: object, expected: str | int | bool) -> object:
     if type(value) is type(expected) and value == expected:
         return value
+    if type(expected) is int and type(value) is float and value == expected:
+        return value  # JSON equality: 1.0 is the const 1 (kept as read, it encodes back exactly)
     if type(value) in (str, int, bool):
         raise DecodeError(f"expected {expected!r}, got {value!r}")
     raise DecodeError(f"expected {expected!r}, got {_json_type(value)}")

@@ -20,6 +20,7 @@ import jsonschema
 from generator import ir, naming, unions
 from generator.diagnostics import Diagnostic, InputError, join_pointer
 from generator.loader import Document
+from generator.object_rules import object_rules
 
 _PRIMITIVES: dict[str, ir.PrimKind] = {
     "string": "str",
@@ -413,13 +414,6 @@ class _Lowering:
                 join_pointer(pointer, "required"),
                 f"required key {key!r} is not among the properties",
             )
-        additional = schema.get("additionalProperties")
-        if additional not in (None, True, False, {}):
-            self._problem(
-                join_pointer(pointer, "additionalProperties"),
-                "a record's additionalProperties can be true or false, not a schema: "
-                "its unknown keys are kept as free-form JSON (or forbidden), never checked",
-            )
         for key, property_schema in properties.items():
             where = join_pointer(join_pointer(pointer, "properties"), key)
             if property_schema is False:
@@ -435,7 +429,8 @@ class _Lowering:
                 self._lower_field(name, key, property_schema, where, key in required, frozen)
             )
         self._check_field_names(fields, pointer)
-        if schema.get("additionalProperties") is False:
+        rules = object_rules(schema, pointer, name, self._lower_type)
+        if schema.get("additionalProperties") is False and not rules.closed:
             extra_policy: ir.ExtraPolicy = "forbid"
         else:
             extra_policy = "ignore" if schema.get("x-extra") == "ignore" else "keep"
@@ -445,6 +440,7 @@ class _Lowering:
             tuple(fields),
             frozen=frozen,
             extra_policy=extra_policy,
+            rules=rules,
             doc=doc,
             notes=notes,
             methods=methods,

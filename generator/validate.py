@@ -48,6 +48,18 @@ UNSUPPORTED_KEYWORDS = {
 COUNTED_ON_MAPS = frozenset({"minProperties", "maxProperties"})
 
 
+# Object keywords the decoders check beside a record's properties (`ir.ObjectRules`).
+CHECKED_ON_RECORDS = frozenset(
+    {
+        "patternProperties",
+        "propertyNames",
+        "dependentRequired",
+        "minProperties",
+        "maxProperties",
+    }
+)
+
+
 def counts_entries(schema: dict[str, Any]) -> bool:
     """Whether `schema` is an object without declared properties (a map, or free-form),
     whose `minProperties`/`maxProperties` the decoders check."""
@@ -291,6 +303,8 @@ def _unsupported_problems(document: Document) -> Iterator[Diagnostic]:
         yield from _shape_problems(document, pointer, schema)
         for key, hint in UNSUPPORTED_KEYWORDS.items():
             if key in COUNTED_ON_MAPS and counts_entries(schema):
+                continue
+            if key in CHECKED_ON_RECORDS and isinstance(schema.get("properties"), dict):
                 continue
             if key in schema:
                 advice = f"; {hint}" if hint else ""

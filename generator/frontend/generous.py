@@ -22,6 +22,7 @@ from generator.diagnostics import Diagnostic, join_pointer
 from generator.frontend.drafts import SCHEMA_LISTS, SCHEMA_MAPS, SINGLE_SCHEMA
 from generator.jsonpos import json_type_name
 from generator.loader import Document
+from generator.object_rules import RULE_KEYWORDS
 from generator.patterns import pcre_problem
 from generator.validate import COUNTED_ON_MAPS, counts_entries, known_keywords
 
@@ -62,6 +63,10 @@ UNENFORCED = {
 }
 
 
+# The object keywords the decoders check beside a record's properties (`ir.ObjectRules`).
+RECORD_RULES = frozenset(RULE_KEYWORDS) - {"patternProperties", "additionalProperties"}
+
+
 # Assertions the decoders check only on a value lowered to their type: on a schema with no
 # `type` (free-form JSON) they would be dropped without a word.
 TYPED_ASSERTIONS = {
@@ -99,6 +104,7 @@ class _Cleaner:
             return node
         out: dict[str, Any] = {}
         late: dict[str, Any] = {}
+        on_record = isinstance(node.get("properties"), dict)  # its object rules are checked
         for key, value in node.items():
             here = join_pointer(pointer, key)
             if key.startswith("x-"):
@@ -108,6 +114,10 @@ class _Cleaner:
                 continue  # an annotation JSON Schema does not define
             elif key in UNENFORCED and _trivial(key, value):
                 continue  # asserts nothing
+            elif key == "patternProperties" and on_record and isinstance(value, dict):
+                out[key] = self._checked_patterns(value, here)  # a record's rules: checked
+            elif key in RECORD_RULES and on_record:
+                out[key] = self.schema(value, here) if key == "propertyNames" else value
             elif key in COUNTED_ON_MAPS and counts_entries(node):
                 out[key] = value  # a map's (or free-form object's) entries: checked
             elif (
@@ -195,6 +205,24 @@ class _Cleaner:
             )
         )
         return {"additionalProperties": True} if additional is not True else {}
+
+    def _checked_patterns(self, patterns: dict[str, Any], pointer: str) -> dict[str, Any]:
+        """A record's patternProperties, less the patterns Elixir's engine cannot run."""
+        kept: dict[str, Any] = {}
+        for pattern, schema in patterns.items():
+            here = join_pointer(pointer, pattern)
+            problem = pcre_problem(pattern)
+            if problem:
+                self.warnings.append(
+                    self.document.warning(
+                        here,
+                        f"pattern {pattern!r} is not checked (Elixir's regex engine cannot run "
+                        f"it: {problem}); keys matching it are kept as free-form JSON",
+                    )
+                )
+                continue
+            kept[pattern] = self.schema(schema, here)
+        return kept
 
     @staticmethod
     def _declare_required(out: dict[str, Any]) -> None:

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from generator import ir, unions
+from generator.object_rules import rules_text
 from generator.render import RenderEnv, md_cell, md_code, md_text, mermaid_id, mermaid_text
 from generator.targets import OutputFile
 from generator.targets.elixir import literal_atom, module_file, unknown_module
@@ -289,6 +290,8 @@ def _record_section(record: ir.Record, describer: _Describer) -> TypeSection:
         "ignore": "Unknown keys are dropped (`x-extra: ignore`).",
         "forbid": "Unknown keys are rejected (`additionalProperties: false`).",
     }[record.extra_policy]
+    if not record.rules.is_empty():
+        footer += " " + rules_text(record.rules)
     kind = "Record" + (" (frozen)" if record.frozen else "")
     return TypeSection(
         anchor(record.name),

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from generator import ir, naming, unions
 from generator.diagnostics import Diagnostic, InputError, Position
 from generator.lower import json_type_of
+from generator.object_rules import rules_text
 from generator.patterns import pcre_pattern
 from generator.render import RenderEnv, ex_atom, ex_str
 from generator.targets import FileKind, OutputFile, depth
@@ -422,6 +423,31 @@ class _FileGen:
             name = f"{name[:100]}_{digest}"
         return name
 
+    def rules(self, rules: ir.ObjectRules) -> str:
+        """The tuple `object_rules/3` of the runtime takes for a record's object rules."""
+
+        def capture(type_ref: ir.TypeRef | None) -> str:
+            return "nil" if type_ref is None else f"&{self.decoder(type_ref)}/1"
+
+        patterns = ", ".join(
+            f"{{{self.pattern_attribute(pattern)}, {capture(type_ref)}}}"
+            for pattern, type_ref in rules.pattern_properties
+        )
+        dependent = ", ".join(
+            f"{{{ex_str(key)}, [{', '.join(ex_str(other) for other in needed)}]}}"
+            for key, needed in rules.dependent_required
+        )
+        parts = [
+            f"[{patterns}]",
+            capture(rules.additional),
+            "true" if rules.closed else "false",
+            capture(rules.property_names),
+            f"[{dependent}]",
+            "nil" if rules.min_properties is None else str(rules.min_properties),
+            "nil" if rules.max_properties is None else str(rules.max_properties),
+        ]
+        return "{" + ", ".join(parts) + "}"
+
     def pattern_attribute(self, pattern: str) -> str:
         compiled = f'Regex.compile!({ex_str(pcre_pattern(pattern))}, "u")'
         for name, value in self.attributes.items():
@@ -803,6 +829,8 @@ def _record_doc(record: ir.Record) -> str:
         ]
     elif record.extra_policy == "forbid":
         lines += ["", "Keys the schema does not declare are rejected."]
+    if not record.rules.is_empty():
+        lines += ["", rules_text(record.rules)]
     return "\n".join(lines)
 
 
@@ -915,11 +943,15 @@ def _record_view(record: ir.Record, module: ir.Module) -> RecordView:
     steps = list(tag_steps)
     keeps_extra = record.extra_policy == "keep"
     all_keys = [spelling for item in record.fields for spelling in (item.json_key, *item.aliases)]
-    if record.extra_policy in ("keep", "forbid"):
+    if record.extra_policy in ("keep", "forbid") or not record.rules.is_empty():
         attributes.append(_attribute("known_keys", [ex_str(key) for key in all_keys]))
     if record.extra_policy == "forbid":
         steps.append(f":ok <- {RUNTIME_ALIAS}.forbid_unknown(data, @known_keys)")
     steps += required_steps + optional_steps
+    if not record.rules.is_empty():
+        steps.append(
+            f":ok <- {RUNTIME_ALIAS}.object_rules(data, @known_keys, {gen.rules(record.rules)})"
+        )
     if keeps_extra:
         steps.append(f"{{:ok, extra}} <- {RUNTIME_ALIAS}.unknown(data, @known_keys)")
         struct_fields.append("extra: %{}")

@@ -353,7 +353,31 @@ class Codecs:
             keys_name=keys_name,
             keys=known,
             alias_pairs=tuple(alias_pairs),
+            rules_check=self.rules_check(record.rules, keys_name),
         )
+
+    def rules_check(self, rules: ir.ObjectRules, keys_name: str) -> str:
+        """The statement checking `obj` against a record's object rules ("" without any)."""
+        if rules.is_empty():
+            return ""
+        patterns = "".join(
+            f"({self.pattern_constant(pattern)}.search, {self.decoder(type_ref)}), "
+            for pattern, type_ref in rules.pattern_properties
+        )
+        dependent = "".join(
+            f"({py_str(key)}, ({''.join(py_str(other) + ', ' for other in needed)})), "
+            for key, needed in rules.dependent_required
+        )
+        parts = [
+            f"({patterns})",
+            "None" if rules.additional is None else self.decoder(rules.additional),
+            str(rules.closed),
+            "None" if rules.property_names is None else self.decoder(rules.property_names),
+            f"({dependent})",
+            str(rules.min_properties),
+            str(rules.max_properties),
+        ]
+        return f"_object_rules(obj, {keys_name}, ({', '.join(parts)}))"
 
     def field_check(self, item: ir.Field, default: str = "None") -> str:
         """The call that checks (and returns) one non-tag field of `obj`; `default` when absent."""
@@ -475,6 +499,7 @@ class RecordChecks:
     keys_name: str
     keys: str  # frozenset literal of every declared key and alias
     alias_pairs: tuple[tuple[str, str], ...]
+    rules_check: str = ""  # statement checking the object rules (`ir.ObjectRules`), if any
 
 
 def dedupe(items: list[str]) -> list[str]:

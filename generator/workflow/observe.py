@@ -286,11 +286,49 @@ class Observer:
                 self._mismatch(where, "one spelling", f"both {both}", None, place)
                 continue
             self._walk(item.type, value[present[0]], place.at(segment(present[0])), where)
+        described = self._rules(record, value, declared, place)
         for key, item_value in value.items():
-            if key not in declared:
+            if key not in declared and key not in described:
                 unknown = self.seen.unknown_keys.setdefault((record.name, key), UnknownKey())
                 unknown.occurrence.add(item_value, str(place.at(segment(key))))
                 unknown.summary.add(item_value)
+
+    def _rules(
+        self, record: ir.Record, value: dict[str, Any], declared: set[str], place: _Place
+    ) -> set[str]:
+        """Note what breaks the record's object rules, as the decoders judge it; return
+        the undeclared keys the rules describe (a pattern's, or additionalProperties')."""
+        rules = record.rules
+        if rules.is_empty():
+            return set()
+        counts = ir.Constraints(
+            min_properties=rules.min_properties, max_properties=rules.max_properties
+        )
+        self._check(counts, value, place, record.name)
+        for key, needed in rules.dependent_required:
+            if key in value and any(other not in value for other in needed):
+                noted = (record.name, "dependentRequired", _json({key: list(needed)}))
+                self.seen.constraints.setdefault(noted, Occurrence()).add(value, str(place))
+        described: set[str] = set()
+        for key, item in value.items():
+            here = place.at(segment(key))
+            if rules.property_names is not None:
+                self._walk(rules.property_names, key, place, f"{record.name} key")
+            matched = False
+            for pattern, type_ref in rules.pattern_properties:
+                if re.search(pattern, key) is not None:
+                    matched = True
+                    self._walk(type_ref, item, here, f"{record.name}[{pattern}]")
+            if matched or key in declared:
+                described.add(key)
+            elif rules.closed:
+                noted = (record.name, "additionalProperties", "false")
+                self.seen.constraints.setdefault(noted, Occurrence()).add(item, str(here))
+                described.add(key)
+            elif rules.additional is not None:
+                self._walk(rules.additional, item, here, f"{record.name}{{}}")
+                described.add(key)
+        return described
 
     def _inline_union(self, union: ir.InlineUnion, value: Any, place: _Place, label: str) -> None:
         kinds: list[str] = []

@@ -1,0 +1,119 @@
+"""Lowering of the object keywords beside a record's `properties`.
+
+`patternProperties`, an `additionalProperties` schema, `propertyNames`,
+`dependentRequired` and `minProperties`/`maxProperties` say what an object's keys
+(declared or not) and the values of its undeclared keys must be. They become one
+`ir.ObjectRules`, which every flavor checks on the JSON object as it arrives; the
+undeclared keys are kept as they were, so the round trip stays exact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from generator import ir
+from generator.diagnostics import join_pointer
+
+# (schema, pointer, hoist name) -> the type of a value there; lowering's `_lower_type`.
+LowerType = Callable[[Any, str, str], ir.TypeRef]
+
+# The keywords that make rules, for the front end and the strict check.
+RULE_KEYWORDS = (
+    "patternProperties",
+    "additionalProperties",
+    "propertyNames",
+    "dependentRequired",
+    "minProperties",
+    "maxProperties",
+)
+
+
+def object_rules(
+    schema: dict[str, Any], pointer: str, hoist_name: str, lower_type: LowerType
+) -> ir.ObjectRules:
+    """The rules of the record `schema` (at `pointer`); value types named after `hoist_name`."""
+    patterns: list[tuple[str, ir.TypeRef]] = []
+    written = schema.get("patternProperties")
+    if isinstance(written, dict):
+        where = join_pointer(pointer, "patternProperties")
+        for index, (pattern, value_schema) in enumerate(written.items()):
+            suffix = "Pattern" if len(written) == 1 else f"Pattern{index + 1}"
+            patterns.append(
+                (
+                    pattern,
+                    lower_type(value_schema, join_pointer(where, pattern), hoist_name + suffix),
+                )
+            )
+    additional_schema = schema.get("additionalProperties")
+    additional: ir.TypeRef | None = None
+    if isinstance(additional_schema, dict) and additional_schema:
+        additional = lower_type(
+            additional_schema,
+            join_pointer(pointer, "additionalProperties"),
+            hoist_name + "Extra",
+        )
+    names_schema = schema.get("propertyNames")
+    names: ir.TypeRef | None = None
+    if isinstance(names_schema, dict) and names_schema:
+        names = lower_type(
+            {"type": "string", **names_schema},
+            join_pointer(pointer, "propertyNames"),
+            hoist_name + "Key",
+        )
+    dependent = schema.get("dependentRequired")
+    required: list[tuple[str, tuple[str, ...]]] = []
+    if isinstance(dependent, dict):
+        for key, keys in dependent.items():
+            if isinstance(keys, list) and keys:
+                required.append((key, tuple(str(item) for item in keys)))
+    return ir.ObjectRules(
+        pattern_properties=tuple(patterns),
+        additional=additional,
+        closed=bool(patterns) and additional_schema is False,
+        property_names=names,
+        dependent_required=tuple(required),
+        min_properties=_count(schema.get("minProperties")),
+        max_properties=_count(schema.get("maxProperties")),
+    )
+
+
+def _count(value: Any) -> int | None:
+    """A count (`2.0` is 2); None when absent or not a count (the meta-schema says which)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if isinstance(value, float) and not value.is_integer():
+        return None
+    return int(value)
+
+
+def rules_text(rules: ir.ObjectRules) -> str:
+    """The rules in words, for docstrings and the docs target ("" without any)."""
+    sentences: list[str] = []
+    for pattern, _ in rules.pattern_properties:
+        sentences.append(
+            f"Keys matching `{pattern}` (patternProperties) hold a value of that pattern's "
+            "schema; undeclared ones are kept as JSON."
+        )
+    if rules.closed:
+        sentences.append("Other undeclared keys are rejected (additionalProperties: false).")
+    elif rules.additional is not None:
+        sentences.append(
+            "Other undeclared keys hold a value of the additionalProperties schema and are "
+            "kept as JSON."
+        )
+    if rules.property_names is not None:
+        sentences.append("Every key matches the propertyNames schema.")
+    for key, needed in rules.dependent_required:
+        listed = ", ".join(f"`{other}`" for other in needed)
+        sentences.append(f"When `{key}` is present, so is {listed} (dependentRequired).")
+    counts = [
+        f"{words} {bound}"
+        for words, bound in (("at least", rules.min_properties), ("at most", rules.max_properties))
+        if bound is not None
+    ]
+    if counts:
+        sentences.append(
+            "Has " + " and ".join(counts) + " keys, declared or not (minProperties/maxProperties)."
+        )
+    return " ".join(sentences)

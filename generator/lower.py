@@ -20,7 +20,7 @@ import jsonschema
 from generator import ir, naming, unions
 from generator.diagnostics import Diagnostic, InputError, join_pointer
 from generator.loader import Document
-from generator.object_rules import object_rules
+from generator.object_rules import map_rules, object_rules
 
 _PRIMITIVES: dict[str, ir.PrimKind] = {
     "string": "str",
@@ -925,16 +925,18 @@ class _Lowering:
         if _is_record_schema(schema):
             return self._hoist(hoist_name, {**schema, "type": "object"}, pointer)
         additional = schema.get("additionalProperties", True)
+        rules = map_rules(schema, pointer, hoist_name, self._lower_type)
         if isinstance(additional, dict) and additional:
             return ir.MapOf(
                 self._lower_type(
                     additional, join_pointer(pointer, "additionalProperties"), hoist_name + "Value"
                 ),
                 _constraints(schema),
+                rules,
             )
         constraints = _constraints(schema)
-        if constraints.checks_entries():  # a free-form object with a count: a map of JSON
-            return ir.MapOf(ir.AnyJSON(), constraints)
+        if constraints.checks_entries() or not rules.is_empty():  # a checked map of JSON
+            return ir.MapOf(ir.AnyJSON(), constraints, rules)
         return ir.AnyJSON(object_only=True)
 
     def _hoist(self, name: str, schema: dict[str, Any], pointer: str) -> ir.TypeRef:

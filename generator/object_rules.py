@@ -9,6 +9,7 @@ undeclared keys are kept as they were, so the round trip stays exact.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
@@ -27,6 +28,9 @@ RULE_KEYWORDS = (
     "minProperties",
     "maxProperties",
 )
+
+# The keywords that make rules on a map or a free-form object.
+MAP_RULES = ("propertyNames", "dependentRequired")
 
 
 def object_rules(
@@ -76,6 +80,22 @@ def object_rules(
         min_properties=_count(schema.get("minProperties")),
         max_properties=_count(schema.get("maxProperties")),
     )
+
+
+def map_rules(
+    schema: dict[str, Any], pointer: str, hoist_name: str, lower_type: LowerType
+) -> ir.ObjectRules:
+    """The rules of a map or free-form object: `propertyNames` and `dependentRequired`
+    (its counts are the map's `Constraints`)."""
+    rules = object_rules(
+        {key: schema[key] for key in MAP_RULES if key in schema}, pointer, hoist_name, lower_type
+    )
+    return rules
+
+
+def rules_digest(rules: ir.ObjectRules) -> str:
+    """A short stable name for a set of rules (generated helper names tell maps apart by it)."""
+    return hashlib.sha256(repr(rules).encode("utf-8")).hexdigest()[:8]
 
 
 def _count(value: Any) -> int | None:

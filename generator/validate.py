@@ -59,6 +59,9 @@ CHECKED_ON_RECORDS = frozenset(
     }
 )
 
+# ... and on a map or a free-form object.
+CHECKED_ON_MAPS = frozenset({"propertyNames", "dependentRequired"})
+
 
 def counts_entries(schema: dict[str, Any]) -> bool:
     """Whether `schema` is an object without declared properties (a map, or free-form),
@@ -305,6 +308,8 @@ def _unsupported_problems(document: Document) -> Iterator[Diagnostic]:
             if key in COUNTED_ON_MAPS and counts_entries(schema):
                 continue
             if key in CHECKED_ON_RECORDS and isinstance(schema.get("properties"), dict):
+                continue
+            if key in CHECKED_ON_MAPS and counts_entries(schema):
                 continue
             if key in schema:
                 advice = f"; {hint}" if hint else ""

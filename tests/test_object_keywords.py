@@ -65,6 +65,18 @@ SCHEMA: dict[str, Any] = {
             "minProperties": 1,
             "maxProperties": 4,
         },
+        # maps and free-form objects: propertyNames and dependentRequired
+        "Labels": {
+            "type": "object",
+            "additionalProperties": {"type": "string"},
+            "propertyNames": {"pattern": "^[a-z]+$"},
+            "maxProperties": 2,
+        },
+        "Loose": {
+            "type": "object",
+            "propertyNames": {"minLength": 2},
+            "dependentRequired": {"bar": ["foo"]},
+        },
         "Keys": {
             "type": "object",
             "properties": {"id": {"type": "string"}},
@@ -102,6 +114,22 @@ VALUES: dict[str, list[Any]] = {
         {"b": 2},
         {"a": 1, "b": 2, "name": "qq", "zz": True},
         {"a": 1, "b": 2, "name": "qq", "zz": True, "x-y": 2},
+    ],
+    "Labels": [
+        {},
+        {"a": "x"},
+        {"a": "x", "b": "y"},
+        {"a": "x", "b": "y", "c": "z"},
+        {"A": "x"},
+        {"a": 1},
+    ],
+    "Loose": [
+        {},
+        {"foo": 1, "bar": [2]},
+        {"bar": 2},
+        {"x": 1},
+        {"xy": None, "foo": {"a": [1]}},
+        "not an object",
     ],
     "Keys": [
         {"id": "a", "kind": 1},
@@ -176,11 +204,18 @@ def test_consumed_schemas_no_longer_warn(tmp_path: Path) -> None:
 def test_python_flavors_agree_with_jsonschema(generated: Path, flavor: str) -> None:
     models = _flavor(generated, flavor)
     for type_name, value, valid in _cases():
+        suffix = elixir.function_suffix(type_name)
         try:
             if flavor == "dataclass_models":
-                encoded = getattr(models, type_name).from_dict(value).to_dict()
+                decoded = getattr(models, "decode_" + suffix)(value)
+                encoded = getattr(models, "encode_" + suffix)(decoded)
             elif flavor == "typed_dicts":
-                encoded = getattr(models, "validate_" + elixir.function_suffix(type_name))(value)
+                encoded = getattr(models, "validate_" + suffix)(value)
+            elif hasattr(models, type_name + "Adapter"):
+                adapter = getattr(models, type_name + "Adapter")
+                encoded = adapter.dump_python(adapter.validate_python(value), **_DUMP)
+                text = adapter.validate_json(json.dumps(value))
+                assert adapter.dump_python(text, **_DUMP) == encoded
             else:
                 model = getattr(models, type_name)
                 encoded = model.model_validate(value).model_dump(**_DUMP)

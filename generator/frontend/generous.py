@@ -22,7 +22,7 @@ from generator.diagnostics import Diagnostic, join_pointer
 from generator.frontend.drafts import SCHEMA_LISTS, SCHEMA_MAPS, SINGLE_SCHEMA
 from generator.jsonpos import json_type_name
 from generator.loader import Document
-from generator.object_rules import RULE_KEYWORDS
+from generator.object_rules import MAP_RULES, RULE_KEYWORDS
 from generator.patterns import pcre_problem
 from generator.validate import COUNTED_ON_MAPS, counts_entries, known_keywords
 
@@ -116,7 +116,7 @@ class _Cleaner:
                 continue  # asserts nothing
             elif key == "patternProperties" and on_record and isinstance(value, dict):
                 out[key] = self._checked_patterns(value, here)  # a record's rules: checked
-            elif key in RECORD_RULES and on_record:
+            elif key in RECORD_RULES and (on_record or key in MAP_RULES and counts_entries(node)):
                 out[key] = self.schema(value, here) if key == "propertyNames" else value
             elif key in COUNTED_ON_MAPS and counts_entries(node):
                 out[key] = value  # a map's (or free-form object's) entries: checked

@@ -207,7 +207,10 @@ def _constraint_text(type_ref: ir.TypeRef) -> str:
         parts.append(f"multiple of {md_code(repr(constraints.multiple_of))}")
     if constraints.unique_items:
         parts.append("unique items (JSON equality: `1` equals `1.0`, not `true`)")
-    return ("Constraints: " + ", ".join(parts) + ".") if parts else ""
+    text = ("Constraints: " + ", ".join(parts) + ".") if parts else ""
+    if isinstance(inner, ir.MapOf) and not inner.rules.is_empty():
+        text = (text + " " + rules_text(inner.rules)).strip()
+    return text
 
 
 def _json_text(value: ir.JSONData) -> str:

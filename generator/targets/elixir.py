@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from generator import ir, naming, unions
 from generator.diagnostics import Diagnostic, InputError, Position
 from generator.lower import json_type_of
-from generator.object_rules import rules_text
+from generator.object_rules import rules_digest, rules_text
 from generator.patterns import pcre_pattern
 from generator.render import RenderEnv, ex_atom, ex_str
 from generator.targets import FileKind, OutputFile, depth
@@ -166,7 +166,7 @@ def _elixir_identity(type_ref: ir.TypeRef) -> ir.TypeRef:
     if isinstance(type_ref, ir.ListOf):
         return ir.ListOf(_elixir_identity(type_ref.item), type_ref.constraints)
     if isinstance(type_ref, ir.MapOf):
-        return ir.MapOf(_elixir_identity(type_ref.value), type_ref.constraints)
+        return ir.MapOf(_elixir_identity(type_ref.value), type_ref.constraints, type_ref.rules)
     if isinstance(type_ref, ir.Nullable):
         return ir.Nullable(_elixir_identity(type_ref.inner))
     if isinstance(type_ref, ir.InlineUnion):
@@ -389,6 +389,8 @@ class _FileGen:
             key = "map_" + self.type_key(type_ref.value)
             if type_ref.constraints.checks_entries():
                 key += "_" + self._constraint_key(type_ref.constraints)
+            if not type_ref.rules.is_empty():
+                key += "_rules" + rules_digest(type_ref.rules)
             return key
         if isinstance(type_ref, ir.Ref):
             return function_suffix(type_ref.name)
@@ -424,7 +426,8 @@ class _FileGen:
         return name
 
     def rules(self, rules: ir.ObjectRules) -> str:
-        """The tuple `object_rules/3` of the runtime takes for a record's object rules."""
+        """The arguments `object_rules/9` of the runtime takes after the object and its
+        declared keys, for an object's rules."""
 
         def capture(type_ref: ir.TypeRef | None) -> str:
             return "nil" if type_ref is None else f"&{self.decoder(type_ref)}/1"
@@ -446,7 +449,7 @@ class _FileGen:
             "nil" if rules.min_properties is None else str(rules.min_properties),
             "nil" if rules.max_properties is None else str(rules.max_properties),
         ]
-        return "{" + ", ".join(parts) + "}"
+        return ", ".join(parts)
 
     def pattern_attribute(self, pattern: str) -> str:
         compiled = f'Regex.compile!({ex_str(pcre_pattern(pattern))}, "u")'
@@ -497,6 +500,10 @@ class _FileGen:
                 )
                 if bound is not None
             ]
+            if not type_ref.rules.is_empty():
+                checks.append(
+                    f"{RUNTIME_ALIAS}.object_rules(entries, [], {self.rules(type_ref.rules)})"
+                )
             clauses = [self._with_checks(name, mapped, "entries", checks)]
         elif isinstance(type_ref, ir.Nullable):
             clauses = [
@@ -561,7 +568,9 @@ class _FileGen:
         lines = [f"defp {name}(value) do", f"  with {{:ok, {variable}}} <- {first},"]
         for index, check in enumerate(checks):
             ending = "," if index < len(checks) - 1 else " do"
-            lines.append(f"       :ok <- {check}{ending}")
+            # laid out at column 9 of the module (this clause is shifted by 2 later)
+            step = _with_step(f":ok <- {check}", ending).replace("\n  ", "\n")
+            lines.append(f"       {step}{ending}")
         lines += [f"    {{:ok, {variable}}}", "  end", "end"]
         return "\n".join(lines)
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from generator import ir
 from generator.lower import json_type_of
+from generator.object_rules import rules_digest
 from generator.render import py_str
 from generator.targets.python_common import function_suffix, py_literal
 
@@ -162,6 +163,9 @@ class Codecs:
         elif isinstance(type_ref, ir.MapOf):
             expression = f"{self.flavor.map_function}(value, {self.decoder(type_ref.value)})"
             body = self._map_constraints(expression, type_ref.constraints)
+            if not type_ref.rules.is_empty():
+                body = (self.rules_check(type_ref.rules, "frozenset[str]()", "_object(value)"),)
+                body += self._map_constraints(expression, type_ref.constraints)
         elif isinstance(type_ref, ir.Nullable):
             body = (f"return None if value is None else {self.decoder(type_ref.inner)}(value)",)
         elif isinstance(type_ref, ir.LiteralValue):
@@ -299,6 +303,8 @@ class Codecs:
             key = "map_" + self.type_key(type_ref.value)
             if type_ref.constraints.checks_entries():
                 key += "_" + self._constraint_key(type_ref.constraints)
+            if not type_ref.rules.is_empty():
+                key += "_rules" + rules_digest(type_ref.rules)
             return key
         if isinstance(type_ref, ir.Ref):
             return function_suffix(type_ref.name)
@@ -356,8 +362,8 @@ class Codecs:
             rules_check=self.rules_check(record.rules, keys_name),
         )
 
-    def rules_check(self, rules: ir.ObjectRules, keys_name: str) -> str:
-        """The statement checking `obj` against a record's object rules ("" without any)."""
+    def rules_check(self, rules: ir.ObjectRules, keys_name: str, obj: str = "obj") -> str:
+        """The statement checking `obj` against an object's rules ("" without any)."""
         if rules.is_empty():
             return ""
         patterns = "".join(
@@ -377,7 +383,7 @@ class Codecs:
             str(rules.min_properties),
             str(rules.max_properties),
         ]
-        return f"_object_rules(obj, {keys_name}, ({', '.join(parts)}))"
+        return f"_object_rules({obj}, {keys_name}, ({', '.join(parts)}))"
 
     def field_check(self, item: ir.Field, default: str = "None") -> str:
         """The call that checks (and returns) one non-tag field of `obj`; `default` when absent."""

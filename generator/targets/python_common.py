@@ -126,8 +126,14 @@ def constraint_note(type_ref: ir.TypeRef) -> str:
             )
             if bound is not None
         ]
-        return "Has " + " and ".join(counts) + " entries."
+        return "Has " + " and ".join(counts) + " entries." + _map_rules(inner)
+    if isinstance(inner, ir.MapOf):
+        return _map_rules(inner).strip()
     return ""
+
+
+def _map_rules(map_of: ir.MapOf) -> str:
+    return " " + rules_text(map_of.rules) if not map_of.rules.is_empty() else ""
 
 
 def with_note(text: str, note: str) -> str:

@@ -24,6 +24,7 @@ from typing import Any
 from generator import ir, unions
 from generator.diagnostics import Diagnostic, InputError, Position
 from generator.lower import freeze_json, json_type_of
+from generator.object_rules import rules_digest
 from generator.render import RenderEnv, py_str
 from generator.targets import OutputFile, depth
 from generator.targets.python_common import (
@@ -108,6 +109,8 @@ class _Types:
 
     module: ir.Module
     uses: set[str] = field(default_factory=set)
+    # constant -> value of the object rules of maps (`propertyNames`, `dependentRequired`)
+    map_rules: dict[str, str] = field(default_factory=dict)
 
     def named(self, name: str) -> ir.NamedType:
         return self.module.get(name)
@@ -137,6 +140,10 @@ class _Types:
                 max_length=type_ref.constraints.max_properties,
             )
             counted = f", Field({args})" if args else ""
+            if not type_ref.rules.is_empty():
+                constant = f"_MAP_RULES_{rules_digest(type_ref.rules).upper()}"
+                self.map_rules[constant] = _rules_value(type_ref.rules, [], self)
+                counted += f', BeforeValidator(lambda data: _object_rules("map", data, {constant}))'
             return f"Annotated[dict[str, {self.annotation(type_ref.value)}], _KEYS{counted}]"
         if isinstance(type_ref, ir.Ref):
             return type_ref.name
@@ -310,9 +317,15 @@ def _record_view(record: ir.Record, types: _Types, env: RenderEnv) -> RecordView
 def _rules(record: ir.Record, types: _Types) -> tuple[str, str]:
     """(constant, value) of a record's object rules, checked by a `mode="before"` validator
     on the JSON object as it arrives; ("", "") without any."""
-    rules = record.rules
-    if rules.is_empty():
+    if record.rules.is_empty():
         return "", ""
+    keys = sorted({key for item in record.fields for key in (item.json_key, *item.aliases)})
+    name = f"_{function_suffix(record.name).upper()}_RULES"
+    return name, _rules_value(record.rules, keys, types)
+
+
+def _rules_value(rules: ir.ObjectRules, keys: list[str], types: _Types) -> str:
+    """The `_Rules` tuple of an object's rules, `keys` its declared keys."""
     types.uses.add("object_rules")
 
     def adapter(type_ref: ir.TypeRef | None) -> str:
@@ -323,7 +336,6 @@ def _rules(record: ir.Record, types: _Types) -> tuple[str, str]:
             return f"TypeAdapter({annotation})"
         return f'TypeAdapter({annotation}, config=ConfigDict(regex_engine="python-re"))'
 
-    keys = sorted({key for item in record.fields for key in (item.json_key, *item.aliases)})
     patterns = "".join(
         f"(re.compile({py_str(pattern)}).search, {adapter(type_ref)}), "
         for pattern, type_ref in rules.pattern_properties
@@ -342,7 +354,7 @@ def _rules(record: ir.Record, types: _Types) -> tuple[str, str]:
         str(rules.min_properties),
         str(rules.max_properties),
     ]
-    return f"_{function_suffix(record.name).upper()}_RULES", f"({', '.join(parts)})"
+    return f"({', '.join(parts)})"
 
 
 def _methods_template(block: str, env: RenderEnv) -> str | None:
@@ -893,6 +905,8 @@ def render_models(module: ir.Module, env: RenderEnv) -> OutputFile:
         keeps_str_enums=any(e.base == "(str, Enum)" for e in enums),
         uses_spellings=uses_spellings,
         uses_checks=uses_checks,
+        object_rules=[(r.rules, r.rules_value) for r in records if r.rules]
+        + sorted(types.map_rules.items()),
         typing_imports=_typing_imports(types.uses),
         typing_extensions_imports=[n for n in _TYPING_EXTENSIONS_WHEN_USED if n in types.uses],
         abc_imports=["Callable", "Iterable"],  # both used by the runtime

@@ -20,7 +20,7 @@ import jsonschema
 from generator import ir, naming, unions
 from generator.diagnostics import Diagnostic, InputError, join_pointer
 from generator.loader import Document
-from generator.object_rules import map_rules, object_rules
+from generator.object_rules import map_rules, object_rules, pattern_map
 
 _PRIMITIVES: dict[str, ir.PrimKind] = {
     "string": "str",
@@ -925,6 +925,8 @@ class _Lowering:
         if _is_record_schema(schema):
             return self._hoist(hoist_name, {**schema, "type": "object"}, pointer)
         additional = schema.get("additionalProperties", True)
+        if schema.get("patternProperties"):  # the values are the patterns' (or additional)
+            return pattern_map(schema, pointer, hoist_name, self._lower_type)
         rules = map_rules(schema, pointer, hoist_name, self._lower_type)
         if isinstance(additional, dict) and additional:
             return ir.MapOf(
@@ -1336,7 +1338,9 @@ def _direct_names(type_ref: ir.TypeRef) -> set[str]:
 
 def _is_record_schema(schema: dict[str, Any]) -> bool:
     """An object with declared properties, or one that allows no keys at all (a record with no fields)."""
-    return "properties" in schema or schema.get("additionalProperties") is False
+    return "properties" in schema or (
+        schema.get("additionalProperties") is False and not schema.get("patternProperties")
+    )
 
 
 def _type_list(schema: dict[str, Any]) -> list[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from generator import ir
@@ -91,6 +92,23 @@ def map_rules(
         {key: schema[key] for key in MAP_RULES if key in schema}, pointer, hoist_name, lower_type
     )
     return rules
+
+
+def pattern_map(
+    schema: dict[str, Any], pointer: str, hoist_name: str, lower_type: LowerType
+) -> ir.MapOf:
+    """An object with `patternProperties` and no `properties`: a map whose rules check
+    every key and value. Its values are typed as the one pattern's when no other key is
+    allowed (`{patternProperties: {"^x-": X}, additionalProperties: false}`), else as JSON."""
+    rules = object_rules(schema, pointer, hoist_name, lower_type)
+    value: ir.TypeRef = ir.AnyJSON()
+    if rules.closed and len(rules.pattern_properties) == 1:
+        value = rules.pattern_properties[0][1]
+    counts = ir.Constraints(
+        min_properties=rules.min_properties, max_properties=rules.max_properties
+    )
+    rules = replace(rules, min_properties=None, max_properties=None)  # the map counts them
+    return ir.MapOf(value, counts if not counts.is_empty() else ir.NO_CONSTRAINTS, rules)
 
 
 def rules_digest(rules: ir.ObjectRules) -> str:

@@ -60,7 +60,7 @@ CHECKED_ON_RECORDS = frozenset(
 )
 
 # ... and on a map or a free-form object.
-CHECKED_ON_MAPS = frozenset({"propertyNames", "dependentRequired"})
+CHECKED_ON_MAPS = frozenset({"propertyNames", "dependentRequired", "patternProperties"})
 
 
 def counts_entries(schema: dict[str, Any]) -> bool:
@@ -70,8 +70,7 @@ def counts_entries(schema: dict[str, Any]) -> bool:
     return (
         declared in ("object", ["object"])
         and "properties" not in schema
-        and "patternProperties" not in schema
-        and schema.get("additionalProperties") is not False
+        and (schema.get("additionalProperties") is not False or "patternProperties" in schema)
     )
 
 

@@ -77,6 +77,18 @@ SCHEMA: dict[str, Any] = {
             "propertyNames": {"minLength": 2},
             "dependentRequired": {"bar": ["foo"]},
         },
+        # patternProperties without properties: maps
+        "Extensions": {
+            "type": "object",
+            "patternProperties": {"^x-": {"$ref": "#/$defs/Item"}},
+            "additionalProperties": False,
+        },
+        "Mixed": {
+            "type": "object",
+            "patternProperties": {"^i": {"type": "integer"}, "^s": {"type": "string"}},
+            "additionalProperties": {"type": "boolean"},
+            "minProperties": 1,
+        },
         "Keys": {
             "type": "object",
             "properties": {"id": {"type": "string"}},
@@ -131,6 +143,8 @@ VALUES: dict[str, list[Any]] = {
         {"xy": None, "foo": {"a": [1]}},
         "not an object",
     ],
+    "Extensions": [{}, {"x-a": {"summary": "s", "k": 1}}, {"x-a": {}}, {"y": {"summary": "s"}}],
+    "Mixed": [{}, {"i1": 1, "s1": "a", "b": True}, {"i1": "a"}, {"s": 1}, {"b": 1}, {"is": 1}],
     "Keys": [
         {"id": "a", "kind": 1},
         {"kind": 1, "size": 2},

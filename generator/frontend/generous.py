@@ -114,8 +114,12 @@ class _Cleaner:
                 continue  # an annotation JSON Schema does not define
             elif key in UNENFORCED and _trivial(key, value):
                 continue  # asserts nothing
-            elif key == "patternProperties" and on_record and isinstance(value, dict):
-                out[key] = self._checked_patterns(value, here)  # a record's rules: checked
+            elif (
+                key == "patternProperties"
+                and (on_record or counts_entries(node))
+                and isinstance(value, dict)
+            ):
+                out[key] = self._checked_patterns(value, here)  # an object's rules: checked
             elif key in RECORD_RULES and (on_record or key in MAP_RULES and counts_entries(node)):
                 out[key] = self.schema(value, here) if key == "propertyNames" else value
             elif key in COUNTED_ON_MAPS and counts_entries(node):
@@ -207,7 +211,7 @@ class _Cleaner:
         return {"additionalProperties": True} if additional is not True else {}
 
     def _checked_patterns(self, patterns: dict[str, Any], pointer: str) -> dict[str, Any]:
-        """A record's patternProperties, less the patterns Elixir's engine cannot run."""
+        """An object's patternProperties, less the patterns Elixir's engine cannot run."""
         kept: dict[str, Any] = {}
         for pattern, schema in patterns.items():
             here = join_pointer(pointer, pattern)

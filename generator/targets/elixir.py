@@ -500,9 +500,9 @@ class _FileGen:
                 )
                 if bound is not None
             ]
-            if not type_ref.rules.is_empty():
+            if not type_ref.rules.is_empty():  # on the JSON: a pattern's decoder reads JSON
                 checks.append(
-                    f"{RUNTIME_ALIAS}.object_rules(entries, [], {self.rules(type_ref.rules)})"
+                    f"{RUNTIME_ALIAS}.object_rules(value, [], {self.rules(type_ref.rules)})"
                 )
             clauses = [self._with_checks(name, mapped, "entries", checks)]
         elif isinstance(type_ref, ir.Nullable):

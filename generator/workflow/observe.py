@@ -165,7 +165,7 @@ class Observer:
         elif isinstance(type_ref, ir.MapOf):
             if self._expect("object", value, place, label):
                 self._check(type_ref.constraints, value, place, label)
-                self._rules(type_ref.rules, label, value, set(value), place)
+                self._rules(type_ref.rules, label, value, set(), place)
                 for key, item in value.items():
                     self._walk(type_ref.value, item, place.at(segment(key)), label + "{}")
         elif isinstance(type_ref, ir.AnyJSON):

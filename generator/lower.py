@@ -20,7 +20,7 @@ import jsonschema
 from generator import ir, naming, unions
 from generator.diagnostics import Diagnostic, InputError, join_pointer
 from generator.loader import Document
-from generator.object_rules import map_rules, object_rules, pattern_map
+from generator.object_rules import map_rules, object_rules, pattern_map, rename_rules
 
 _PRIMITIVES: dict[str, ir.PrimKind] = {
     "string": "str",
@@ -1273,7 +1273,8 @@ def _rename_ref(type_ref: ir.TypeRef, renamed: dict[str, str]) -> ir.TypeRef:
     if isinstance(type_ref, ir.ListOf):
         return replace(type_ref, item=_rename_ref(type_ref.item, renamed))
     if isinstance(type_ref, ir.MapOf):
-        return replace(type_ref, value=_rename_ref(type_ref.value, renamed))
+        rules = rename_rules(type_ref.rules, lambda ref: _rename_ref(ref, renamed))
+        return replace(type_ref, value=_rename_ref(type_ref.value, renamed), rules=rules)
     if isinstance(type_ref, ir.Nullable):
         return replace(type_ref, inner=_rename_ref(type_ref.inner, renamed))
     if isinstance(type_ref, ir.InlineUnion):
@@ -1287,7 +1288,8 @@ def _rename_named(named: ir.NamedType, renamed: dict[str, str]) -> ir.NamedType:
     name = renamed.get(named.name, named.name)
     if isinstance(named, ir.Record):
         fields = tuple(replace(item, type=_rename_ref(item.type, renamed)) for item in named.fields)
-        return replace(named, name=name, fields=fields)
+        rules = rename_rules(named.rules, lambda ref: _rename_ref(ref, renamed))
+        return replace(named, name=name, fields=fields, rules=rules)
     if isinstance(named, ir.EnumType):
         return replace(named, name=name)
     if isinstance(named, ir.Alias):

@@ -111,6 +111,22 @@ def pattern_map(
     return ir.MapOf(value, counts if not counts.is_empty() else ir.NO_CONSTRAINTS, rules)
 
 
+def rename_rules(
+    rules: ir.ObjectRules, rename: Callable[[ir.TypeRef], ir.TypeRef]
+) -> ir.ObjectRules:
+    """`rules` with every type passed through `rename` (lowering renames named types)."""
+    if rules.is_empty():
+        return rules
+    return replace(
+        rules,
+        pattern_properties=tuple(
+            (pattern, rename(type_ref)) for pattern, type_ref in rules.pattern_properties
+        ),
+        additional=None if rules.additional is None else rename(rules.additional),
+        property_names=None if rules.property_names is None else rename(rules.property_names),
+    )
+
+
 def rules_digest(rules: ir.ObjectRules) -> str:
     """A short stable name for a set of rules (generated helper names tell maps apart by it)."""
     return hashlib.sha256(repr(rules).encode("utf-8")).hexdigest()[:8]

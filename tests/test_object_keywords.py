@@ -37,11 +37,13 @@ SCHEMA: dict[str, Any] = {
             "type": "object",
             "properties": {"info": {"type": "string"}},
             "patternProperties": {
-                "^x-": {},
+                "^x-": {"$ref": "#/$defs/vendorExtension"},
                 "^/": {"$ref": "#/$defs/Item"},
             },
             "additionalProperties": False,
         },
+        # renamed (VendorExtension) after lowering: the rules follow
+        "vendorExtension": {"description": "Any JSON."},
         "Item": {
             "type": "object",
             "properties": {"summary": {"type": "string"}},

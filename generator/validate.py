@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 from importlib import resources
@@ -61,6 +62,15 @@ CHECKED_ON_RECORDS = frozenset(
 
 # ... and on a map or a free-form object.
 CHECKED_ON_MAPS = frozenset({"propertyNames", "dependentRequired", "patternProperties"})
+
+
+def key_pattern_problem(pattern: str) -> str:
+    """Why a patternProperties pattern cannot be checked by every flavor ("" when it can)."""
+    try:
+        re.compile(pattern)
+    except re.error as error:
+        return f"Python's re cannot read it ({error})"
+    return pcre_problem(pattern) or ""
 
 
 def counts_entries(schema: dict[str, Any]) -> bool:
@@ -332,6 +342,14 @@ def _unsupported_problems(document: Document) -> Iterator[Diagnostic]:
                 yield document.diagnostic(
                     join_pointer(pointer, "pattern"),
                     f"pattern {pattern!r} cannot be checked in Elixir: {problem}",
+                )
+        patterns = schema.get("patternProperties")
+        for key in patterns if isinstance(patterns, dict) else ():
+            problem = key_pattern_problem(key)
+            if problem:
+                yield document.diagnostic(
+                    join_pointer(join_pointer(pointer, "patternProperties"), key),
+                    f"pattern {key!r} cannot be checked in Elixir: {problem}",
                 )
 
 

@@ -50,6 +50,9 @@ KEYWORDS: dict[str, str | None] = {
     "maxProperties": "object",
     "propertyNames": "object",
     "dependentRequired": "object",
+    "patternProperties": "object",
+    "additionalProperties": "object",
+    "dependentSchemas": "object",
 }
 
 FLAVORS = ("dataclasses", "typeddicts", "pydantic", "elixir")

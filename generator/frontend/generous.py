@@ -24,7 +24,7 @@ from generator.jsonpos import json_type_name
 from generator.loader import Document
 from generator.object_rules import MAP_RULES, RULE_KEYWORDS
 from generator.patterns import pcre_problem
-from generator.validate import COUNTED_ON_MAPS, counts_entries, known_keywords
+from generator.validate import COUNTED_ON_MAPS, counts_entries, key_pattern_problem, known_keywords
 
 # Every keyword of JSON Schema 2020-12 (older drafts are normalised to it first).
 JSON_SCHEMA_KEYWORDS = frozenset(
@@ -215,13 +215,13 @@ class _Cleaner:
         kept: dict[str, Any] = {}
         for pattern, schema in patterns.items():
             here = join_pointer(pointer, pattern)
-            problem = pcre_problem(pattern)
+            problem = key_pattern_problem(pattern)
             if problem:
                 self.warnings.append(
                     self.document.warning(
                         here,
-                        f"pattern {pattern!r} is not checked (Elixir's regex engine cannot run "
-                        f"it: {problem}); keys matching it are kept as free-form JSON",
+                        f"pattern {pattern!r} is not checked ({problem}); keys matching it "
+                        "are kept as free-form JSON",
                     )
                 )
                 continue

@@ -354,3 +354,25 @@ def _freeze(value: Any) -> ir.JSONData:
     if isinstance(value, list):
         return tuple(_freeze(item) for item in value)
     return value  # type: ignore[no-any-return]
+
+
+def test_a_dependent_schema_of_required_keys_is_checked(tmp_path: Path) -> None:
+    """dependentSchemas (draft-07 `dependencies` of schemas): one that only requires keys is
+    a dependentRequired entry; any other is dropped with a located warning."""
+    schema = {
+        "title": "Dependent",
+        "type": "object",
+        "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+        "dependentSchemas": {
+            "a": {"required": ["b"]},
+            "b": {"properties": {"a": {"minimum": 3}}},
+        },
+    }
+    (tmp_path / "schema").mkdir()
+    path = tmp_path / "schema" / "dependent.json"
+    path.write_text(json.dumps(schema), encoding="utf-8")
+    read = read_schema(path, "schema/dependent.json", strict=False)
+    record = read.module.get("Dependent")
+    assert isinstance(record, ir.Record)
+    assert record.rules.dependent_required == (("a", ("b",)),)
+    assert [w.pointer for w in read.warnings] == ["/dependentSchemas/b"]

@@ -120,6 +120,12 @@ class _Cleaner:
                 and isinstance(value, dict)
             ):
                 out[key] = self._checked_patterns(value, here)  # an object's rules: checked
+            elif (
+                key == "dependentSchemas"
+                and (on_record or counts_entries(node))
+                and isinstance(value, dict)
+            ):
+                late.update(self._dependent_schemas(node, value, here))
             elif key in RECORD_RULES and (on_record or key in MAP_RULES and counts_entries(node)):
                 out[key] = self.schema(value, here) if key == "propertyNames" else value
             elif key in COUNTED_ON_MAPS and counts_entries(node):
@@ -210,6 +216,27 @@ class _Cleaner:
         )
         return {"additionalProperties": True} if additional is not True else {}
 
+    def _dependent_schemas(
+        self, node: dict[str, Any], schemas: dict[str, Any], pointer: str
+    ) -> dict[str, Any]:
+        """A dependent schema that only requires keys is a `dependentRequired` entry (checked);
+        any other is dropped with a warning."""
+        required = dict(node.get("dependentRequired") or {})
+        for key, schema in schemas.items():
+            keys = _required_only(schema)
+            if keys is not None:
+                required[key] = list(dict.fromkeys([*required.get(key, []), *keys]))
+                continue
+            self.warnings.append(
+                self.document.warning(
+                    join_pointer(pointer, key),
+                    "'dependentSchemas' is not enforced by the generated decoders (only a "
+                    f"schema of nothing but required keys is): they accept {UNENFORCED['dependentSchemas']} "
+                    "(the types and the round trip are exact)",
+                )
+            )
+        return {"dependentRequired": required} if required else {}
+
     def _checked_patterns(self, patterns: dict[str, Any], pointer: str) -> dict[str, Any]:
         """An object's patternProperties, less the patterns Elixir's engine cannot run."""
         kept: dict[str, Any] = {}
@@ -287,6 +314,22 @@ def _trivial(key: str, value: Any) -> bool:
     if key in ("patternProperties", "dependentRequired", "dependentSchemas"):
         return bool(value == {})
     return False
+
+
+def _required_only(schema: Any) -> list[str] | None:
+    """The keys a schema requires when requiring them is all it asserts (`true`: none)."""
+    if schema is True:
+        return []
+    if not isinstance(schema, dict):
+        return None
+    keys = schema.get("required", [])
+    rest = set(schema) - {"required"} - _ANNOTATIONS
+    if rest or not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
+        return None
+    return keys
+
+
+_ANNOTATIONS = frozenset({"title", "description", "$comment", "examples", "deprecated"})
 
 
 def _alone(node: dict[str, Any]) -> bool:

@@ -142,11 +142,52 @@ class TupleOf:
 
 
 @dataclass(frozen=True)
+class ObjectRules:
+    """What an object schema says about its keys beyond its declared fields' types.
+
+    Every rule is checked on the JSON object as it arrives; kept values stay the JSON
+    they were (the round trip is exact), the checks only accept or reject.
+
+    - `pattern_properties`: (pattern, type) for `patternProperties`. Every key a pattern
+      matches (declared or not; `pattern`'s regex handling, see `generator.patterns`)
+      must hold a value of its type.
+    - `additional`: the `additionalProperties` schema, for the keys that are neither
+      declared nor matched by a pattern; `closed` when it is `false` (with patterns
+      beside it, so those keys stay allowed).
+    - `property_names`: `propertyNames`, the type every key (a string) must be.
+    - `dependent_required`: (key, keys it requires) for `dependentRequired`.
+    - `min_properties` / `max_properties`: counts of every key, declared and not.
+    """
+
+    pattern_properties: tuple[tuple[str, TypeRef], ...] = ()
+    additional: TypeRef | None = None
+    closed: bool = False
+    property_names: TypeRef | None = None
+    dependent_required: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    min_properties: int | None = None
+    max_properties: int | None = None
+
+    def is_empty(self) -> bool:
+        return self == NO_RULES
+
+    def types(self) -> tuple[TypeRef, ...]:
+        """Every type the rules check a key or value against."""
+        found = [type_ref for _, type_ref in self.pattern_properties]
+        found += [t for t in (self.additional, self.property_names) if t is not None]
+        return tuple(found)
+
+
+NO_RULES = ObjectRules()
+
+
+@dataclass(frozen=True)
 class MapOf:
     """A JSON object with arbitrary keys and values of one type."""
 
     value: TypeRef
     constraints: Constraints = NO_CONSTRAINTS
+    # `propertyNames` and `dependentRequired` (counts stay in `constraints`)
+    rules: ObjectRules = NO_RULES
 
 
 @dataclass(frozen=True)
@@ -267,6 +308,9 @@ class Record:
     fields: tuple[Field, ...]
     frozen: bool = False
     extra_policy: ExtraPolicy = "keep"
+    # `patternProperties`, an `additionalProperties` schema, `propertyNames`, ... (checked
+    # on the whole object; undeclared keys are then kept, so `extra_policy` is "keep")
+    rules: ObjectRules = NO_RULES
     doc: str = ""
     notes: str = ""
     methods: str | None = None
@@ -444,9 +488,10 @@ def open_unions(module: Module, name: str, seen: frozenset[str] = frozenset()) -
 
 def runtime_checks(module: Module) -> frozenset[str]:
     """The runtime helpers a module's types need beyond the common ones: constraint
-    checks (`unique_items`, `multiple_of`, `properties`), `tuples` for positional arrays,
-    `json_literals` for a `const` or `enum` of any JSON value, and `tried_members` for
-    unions that try their members, so that a module without them carries none."""
+    checks (`unique_items`, `multiple_of`, `properties`, `object_rules`), `tuples` for
+    positional arrays, `json_literals` for a `const` or `enum` of any JSON value, and
+    `tried_members` for unions that try their members, so that a module without them
+    carries none."""
     found: set[str] = set()
     stack: list[TypeRef] = []
     for named in module.types:
@@ -454,6 +499,9 @@ def runtime_checks(module: Module) -> frozenset[str]:
             found.add("tried_members")
         elif isinstance(named, Record):
             stack.extend(item.type for item in named.fields)
+            if not named.rules.is_empty():
+                found.add("object_rules")
+                stack.extend(named.rules.types())
         elif isinstance(named, Alias):
             stack.append(named.type)
     while stack:
@@ -474,6 +522,9 @@ def runtime_checks(module: Module) -> frozenset[str]:
         elif isinstance(node, MapOf):
             if node.constraints.checks_entries():
                 found.add("properties")
+            if not node.rules.is_empty():
+                found.add("object_rules")
+                stack.extend(node.rules.types())
             stack.append(node.value)
         elif isinstance(node, Nullable):
             stack.append(node.inner)

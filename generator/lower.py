@@ -26,6 +26,7 @@ from generator.loader import Document
 from generator.lowering import Problem, module_checks, python_names, union_dispatch
 from generator.lowering.json_types import freeze_json, json_type_of
 from generator.lowering.module_checks import MAX_REFERENCE_CHAIN
+from generator.object_rules import map_rules, object_rules, pattern_map
 
 __all__ = ["MAX_REFERENCE_CHAIN", "freeze_json", "json_type_of", "lower", "lower_generously"]
 
@@ -378,13 +379,6 @@ class _Lowering:
                 join_pointer(pointer, "required"),
                 f"required key {key!r} is not among the properties",
             )
-        additional = schema.get("additionalProperties")
-        if additional not in (None, True, False, {}):
-            self._problem(
-                join_pointer(pointer, "additionalProperties"),
-                "a record's additionalProperties can be true or false, not a schema: "
-                "its unknown keys are kept as free-form JSON (or forbidden), never checked",
-            )
         for key, property_schema in properties.items():
             where = join_pointer(join_pointer(pointer, "properties"), key)
             if property_schema is False:
@@ -400,7 +394,8 @@ class _Lowering:
                 self._lower_field(name, key, property_schema, where, key in required, frozen)
             )
         self._check_field_names(fields, pointer)
-        if schema.get("additionalProperties") is False:
+        rules = object_rules(schema, pointer, name, self._lower_type)
+        if schema.get("additionalProperties") is False and not rules.closed:
             extra_policy: ir.ExtraPolicy = "forbid"
         else:
             extra_policy = "ignore" if schema.get("x-extra") == "ignore" else "keep"
@@ -410,6 +405,7 @@ class _Lowering:
             tuple(fields),
             frozen=frozen,
             extra_policy=extra_policy,
+            rules=rules,
             doc=doc,
             notes=notes,
             methods=methods,
@@ -666,16 +662,20 @@ class _Lowering:
         if _is_record_schema(schema):
             return self._hoist(hoist_name, {**schema, "type": "object"}, pointer)
         additional = schema.get("additionalProperties", True)
+        if schema.get("patternProperties"):  # the values are the patterns' (or additional)
+            return pattern_map(schema, pointer, hoist_name, self._lower_type)
+        rules = map_rules(schema, pointer, hoist_name, self._lower_type)
         if isinstance(additional, dict) and additional:
             return ir.MapOf(
                 self._lower_type(
                     additional, join_pointer(pointer, "additionalProperties"), hoist_name + "Value"
                 ),
                 _constraints(schema),
+                rules,
             )
         constraints = _constraints(schema)
-        if constraints.checks_entries():  # a free-form object with a count: a map of JSON
-            return ir.MapOf(ir.AnyJSON(), constraints)
+        if constraints.checks_entries() or not rules.is_empty():  # a checked map of JSON
+            return ir.MapOf(ir.AnyJSON(), constraints, rules)
         return ir.AnyJSON(object_only=True)
 
     def _hoist(self, name: str, schema: dict[str, Any], pointer: str) -> ir.TypeRef:
@@ -792,7 +792,9 @@ def _union_options(schema: dict[str, Any]) -> list[Any] | None:
 
 def _is_record_schema(schema: dict[str, Any]) -> bool:
     """An object with declared properties, or one that allows no keys at all (a record with no fields)."""
-    return "properties" in schema or schema.get("additionalProperties") is False
+    return "properties" in schema or (
+        schema.get("additionalProperties") is False and not schema.get("patternProperties")
+    )
 
 
 def _type_list(schema: dict[str, Any]) -> list[str]:

@@ -103,7 +103,9 @@ def _by_type_name(
     module: ir.Module, cases: tuple[fixtures.FixtureCase, ...]
 ) -> tuple[fixtures.FixtureCase, ...]:
     """Fixture folders may be named after the schema's type name (`json`) or the generated
-    one (`json_`, renamed so that it shadows nothing): targets see the generated one."""
+    one (`json_`, renamed so that it shadows nothing): targets see the generated one. A
+    folder that names a generated type is that type (openapi's root `Schema`, beside its
+    `definitions/Schema`, generated as `Schema2`)."""
     renamed: dict[str, str] = {}
     for named in module.types:
         if named.source is not None and named.source.pointer.count("/") == 2:
@@ -112,8 +114,14 @@ def _by_type_name(
                 renamed[schema_name] = named.name
     if not renamed:
         return cases
+    generated = set(module.types_by_name)  # a folder named after a generated type is that type
     return tuple(
-        replace(case, type_name=renamed.get(case.type_name, case.type_name)) for case in cases
+        (
+            case
+            if case.type_name in generated
+            else replace(case, type_name=renamed.get(case.type_name, case.type_name))
+        )
+        for case in cases
     )
 
 

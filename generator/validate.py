@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 from importlib import resources
@@ -47,6 +48,30 @@ UNSUPPORTED_KEYWORDS = {
 COUNTED_ON_MAPS = frozenset({"minProperties", "maxProperties"})
 
 
+# Object keywords the decoders check beside a record's properties (`ir.ObjectRules`).
+CHECKED_ON_RECORDS = frozenset(
+    {
+        "patternProperties",
+        "propertyNames",
+        "dependentRequired",
+        "minProperties",
+        "maxProperties",
+    }
+)
+
+# ... and on a map or a free-form object.
+CHECKED_ON_MAPS = frozenset({"propertyNames", "dependentRequired", "patternProperties"})
+
+
+def key_pattern_problem(pattern: str) -> str:
+    """Why a patternProperties pattern cannot be checked by every flavor ("" when it can)."""
+    try:
+        re.compile(pattern)
+    except re.error as error:
+        return f"Python's re cannot read it ({error})"
+    return pcre_problem(pattern) or ""
+
+
 def counts_entries(schema: dict[str, Any]) -> bool:
     """Whether `schema` is an object without declared properties (a map, or free-form),
     whose `minProperties`/`maxProperties` the decoders check."""
@@ -54,8 +79,7 @@ def counts_entries(schema: dict[str, Any]) -> bool:
     return (
         declared in ("object", ["object"])
         and "properties" not in schema
-        and "patternProperties" not in schema
-        and schema.get("additionalProperties") is not False
+        and (schema.get("additionalProperties") is not False or "patternProperties" in schema)
     )
 
 
@@ -291,6 +315,10 @@ def _unsupported_problems(document: Document) -> Iterator[Diagnostic]:
         for key, hint in UNSUPPORTED_KEYWORDS.items():
             if key in COUNTED_ON_MAPS and counts_entries(schema):
                 continue
+            if key in CHECKED_ON_RECORDS and isinstance(schema.get("properties"), dict):
+                continue
+            if key in CHECKED_ON_MAPS and counts_entries(schema):
+                continue
             if key in schema:
                 advice = f"; {hint}" if hint else ""
                 yield document.diagnostic(
@@ -313,6 +341,14 @@ def _unsupported_problems(document: Document) -> Iterator[Diagnostic]:
                 yield document.diagnostic(
                     join_pointer(pointer, "pattern"),
                     f"pattern {pattern!r} cannot be checked in Elixir: {problem}",
+                )
+        patterns = schema.get("patternProperties")
+        for key in patterns if isinstance(patterns, dict) else ():
+            problem = key_pattern_problem(key)
+            if problem:
+                yield document.diagnostic(
+                    join_pointer(join_pointer(pointer, "patternProperties"), key),
+                    f"pattern {key!r} cannot be checked in Elixir: {problem}",
                 )
 
 

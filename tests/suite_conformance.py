@@ -88,6 +88,9 @@ KEYWORDS: dict[str, str | None] = {
     "dependencies": "object",  # drafts 4 to 7: dependentRequired and dependentSchemas in one
     "prefixItems": "array",
     "items": "array",
+    "patternProperties": "object",
+    "additionalProperties": "object",
+    "dependentSchemas": "object",
 }
 
 FLAVORS = ("dataclasses", "typeddicts", "pydantic", "elixir")

@@ -142,6 +142,16 @@ CASES: list[tuple[str, Edit, Edit]] = [
         [],
     ),
     (
+        "OBJECT_RULES_CHANGED",
+        [],
+        [
+            (
+                "    required: [type, orderId, amount]\n",
+                "    required: [type, orderId, amount]\n    dependentRequired: {note: [giftWrap]}\n",
+            )
+        ],
+    ),
+    (
         "RECORD_FROZEN_CHANGED",
         [],
         [("  Order:\n    type: object\n", "  Order:\n    type: object\n    x-frozen: true\n")],

@@ -22,8 +22,9 @@ from generator.diagnostics import Diagnostic, join_pointer
 from generator.frontend.drafts import SCHEMA_LISTS, SCHEMA_MAPS, SINGLE_SCHEMA
 from generator.jsonpos import json_type_name
 from generator.loader import Document
+from generator.object_rules import MAP_RULES, RULE_KEYWORDS
 from generator.patterns import pcre_problem
-from generator.validate import COUNTED_ON_MAPS, counts_entries, known_keywords
+from generator.validate import COUNTED_ON_MAPS, counts_entries, key_pattern_problem, known_keywords
 
 # Every keyword of JSON Schema 2020-12 (older drafts are normalised to it first).
 JSON_SCHEMA_KEYWORDS = frozenset(
@@ -60,6 +61,10 @@ UNENFORCED = {
     "unevaluatedProperties": "objects with unevaluated keys",
     "contentSchema": "encoded content that breaks its schema",
 }
+
+
+# The object keywords the decoders check beside a record's properties (`ir.ObjectRules`).
+RECORD_RULES = frozenset(RULE_KEYWORDS) - {"patternProperties", "additionalProperties"}
 
 
 # Assertions the decoders check only on a value lowered to their type: on a schema with no
@@ -99,6 +104,7 @@ class _Cleaner:
             return node
         out: dict[str, Any] = {}
         late: dict[str, Any] = {}
+        on_record = isinstance(node.get("properties"), dict)  # its object rules are checked
         for key, value in node.items():
             here = join_pointer(pointer, key)
             if key.startswith("x-"):
@@ -108,6 +114,20 @@ class _Cleaner:
                 continue  # an annotation JSON Schema does not define
             elif key in UNENFORCED and _trivial(key, value):
                 continue  # asserts nothing
+            elif (
+                key == "patternProperties"
+                and (on_record or counts_entries(node))
+                and isinstance(value, dict)
+            ):
+                out[key] = self._checked_patterns(value, here)  # an object's rules: checked
+            elif (
+                key == "dependentSchemas"
+                and (on_record or counts_entries(node))
+                and isinstance(value, dict)
+            ):
+                late.update(self._dependent_schemas(node, value, here))
+            elif key in RECORD_RULES and (on_record or key in MAP_RULES and counts_entries(node)):
+                out[key] = self.schema(value, here) if key == "propertyNames" else value
             elif key in COUNTED_ON_MAPS and counts_entries(node):
                 out[key] = value  # a map's (or free-form object's) entries: checked
             elif (
@@ -196,6 +216,45 @@ class _Cleaner:
         )
         return {"additionalProperties": True} if additional is not True else {}
 
+    def _dependent_schemas(
+        self, node: dict[str, Any], schemas: dict[str, Any], pointer: str
+    ) -> dict[str, Any]:
+        """A dependent schema that only requires keys is a `dependentRequired` entry (checked);
+        any other is dropped with a warning."""
+        required = dict(node.get("dependentRequired") or {})
+        for key, schema in schemas.items():
+            keys = _required_only(schema)
+            if keys is not None:
+                required[key] = list(dict.fromkeys([*required.get(key, []), *keys]))
+                continue
+            self.warnings.append(
+                self.document.warning(
+                    join_pointer(pointer, key),
+                    "'dependentSchemas' is not enforced by the generated decoders (only a "
+                    f"schema of nothing but required keys is): they accept {UNENFORCED['dependentSchemas']} "
+                    "(the types and the round trip are exact)",
+                )
+            )
+        return {"dependentRequired": required} if required else {}
+
+    def _checked_patterns(self, patterns: dict[str, Any], pointer: str) -> dict[str, Any]:
+        """An object's patternProperties, less the patterns Elixir's engine cannot run."""
+        kept: dict[str, Any] = {}
+        for pattern, schema in patterns.items():
+            here = join_pointer(pointer, pattern)
+            problem = key_pattern_problem(pattern)
+            if problem:
+                self.warnings.append(
+                    self.document.warning(
+                        here,
+                        f"pattern {pattern!r} is not checked ({problem}); keys matching it "
+                        "are kept as free-form JSON",
+                    )
+                )
+                continue
+            kept[pattern] = self.schema(schema, here)
+        return kept
+
     @staticmethod
     def _declare_required(out: dict[str, Any]) -> None:
         """`required` keys without `properties` are keys of any value: declare them so."""
@@ -255,6 +314,22 @@ def _trivial(key: str, value: Any) -> bool:
     if key in ("patternProperties", "dependentRequired", "dependentSchemas"):
         return bool(value == {})
     return False
+
+
+def _required_only(schema: Any) -> list[str] | None:
+    """The keys a schema requires when requiring them is all it asserts (`true`: none)."""
+    if schema is True:
+        return []
+    if not isinstance(schema, dict):
+        return None
+    keys = schema.get("required", [])
+    rest = set(schema) - {"required"} - _ANNOTATIONS
+    if rest or not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
+        return None
+    return keys
+
+
+_ANNOTATIONS = frozenset({"title", "description", "$comment", "examples", "deprecated"})
 
 
 def _alone(node: dict[str, Any]) -> bool:

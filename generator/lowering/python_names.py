@@ -14,6 +14,7 @@ from typing import Any
 from generator import ir, naming, tuples
 from generator.diagnostics import join_pointer
 from generator.lowering import Problem
+from generator.object_rules import rename_rules
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,8 @@ def rename_ref(type_ref: ir.TypeRef, renamed: dict[str, str]) -> ir.TypeRef:
     if isinstance(type_ref, ir.TupleOf):
         return tuples.map_items(type_ref, lambda item: rename_ref(item, renamed))
     if isinstance(type_ref, ir.MapOf):
-        return replace(type_ref, value=rename_ref(type_ref.value, renamed))
+        rules = rename_rules(type_ref.rules, lambda ref: rename_ref(ref, renamed))
+        return replace(type_ref, value=rename_ref(type_ref.value, renamed), rules=rules)
     if isinstance(type_ref, ir.Nullable):
         return replace(type_ref, inner=rename_ref(type_ref.inner, renamed))
     if isinstance(type_ref, ir.InlineUnion):
@@ -121,7 +123,8 @@ def rename_named(named: ir.NamedType, renamed: dict[str, str]) -> ir.NamedType:
     name = renamed.get(named.name, named.name)
     if isinstance(named, ir.Record):
         fields = tuple(replace(item, type=rename_ref(item.type, renamed)) for item in named.fields)
-        return replace(named, name=name, fields=fields)
+        rules = rename_rules(named.rules, lambda ref: rename_ref(ref, renamed))
+        return replace(named, name=name, fields=fields, rules=rules)
     if isinstance(named, ir.EnumType):
         return replace(named, name=name)
     if isinstance(named, ir.Alias):

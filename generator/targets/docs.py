@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from generator import ir, literals, unions
+from generator.object_rules import rules_text
 from generator.render import RenderEnv, md_cell, md_code, md_text, mermaid_id, mermaid_text
 from generator.targets import OutputFile
 from generator.targets.elixir import literal_atom, module_file, unknown_module
@@ -240,7 +241,10 @@ def _constraint_text(type_ref: ir.TypeRef) -> str:
         parts.append(f"multiple of {md_code(repr(constraints.multiple_of))}")
     if constraints.unique_items:
         parts.append("unique items (JSON equality: `1` equals `1.0`, not `true`)")
-    return ("Constraints: " + ", ".join(parts) + ".") if parts else ""
+    text = ("Constraints: " + ", ".join(parts) + ".") if parts else ""
+    if isinstance(inner, ir.MapOf) and not inner.rules.is_empty():
+        text = (text + " " + rules_text(inner.rules)).strip()
+    return text
 
 
 def _json_text(value: ir.JSONData) -> str:
@@ -323,6 +327,8 @@ def _record_section(record: ir.Record, describer: _Describer) -> TypeSection:
         "ignore": "Unknown keys are dropped (`x-extra: ignore`).",
         "forbid": "Unknown keys are rejected (`additionalProperties: false`).",
     }[record.extra_policy]
+    if not record.rules.is_empty():
+        footer += " " + rules_text(record.rules)
     kind = "Record" + (" (frozen)" if record.frozen else "")
     return TypeSection(
         anchor(record.name),

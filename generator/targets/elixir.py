@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from generator import ir, literals, naming, tuples, unions
 from generator.diagnostics import Diagnostic, InputError, Position
 from generator.lower import json_type_of
+from generator.object_rules import rules_digest, rules_text
 from generator.patterns import pcre_pattern
 from generator.render import RenderEnv, ex_atom, ex_str
 from generator.targets import FileKind, OutputFile, depth
@@ -184,7 +185,7 @@ def _elixir_identity(type_ref: ir.TypeRef) -> ir.TypeRef:
     if isinstance(type_ref, ir.TupleOf):
         return tuples.map_items(type_ref, _elixir_identity)
     if isinstance(type_ref, ir.MapOf):
-        return ir.MapOf(_elixir_identity(type_ref.value), type_ref.constraints)
+        return ir.MapOf(_elixir_identity(type_ref.value), type_ref.constraints, type_ref.rules)
     if isinstance(type_ref, ir.Nullable):
         return ir.Nullable(_elixir_identity(type_ref.inner))
     if isinstance(type_ref, ir.InlineUnion):
@@ -420,6 +421,8 @@ class _FileGen:
             key = "map_" + self.type_key(type_ref.value)
             if type_ref.constraints.checks_entries():
                 key += "_" + self._constraint_key(type_ref.constraints)
+            if not type_ref.rules.is_empty():
+                key += "_rules" + rules_digest(type_ref.rules)
             return key
         if isinstance(type_ref, ir.Ref):
             return function_suffix(type_ref.name)
@@ -455,6 +458,32 @@ class _FileGen:
             digest = hashlib.sha256(name.encode("utf-8")).hexdigest()[:12]
             name = f"{name[:100]}_{digest}"
         return name
+
+    def rules(self, rules: ir.ObjectRules) -> str:
+        """The arguments `object_rules/9` of the runtime takes after the object and its
+        declared keys, for an object's rules."""
+
+        def capture(type_ref: ir.TypeRef | None) -> str:
+            return "nil" if type_ref is None else f"&{self.decoder(type_ref)}/1"
+
+        patterns = ", ".join(
+            f"{{{self.pattern_attribute(pattern)}, {capture(type_ref)}}}"
+            for pattern, type_ref in rules.pattern_properties
+        )
+        dependent = ", ".join(
+            f"{{{ex_str(key)}, [{', '.join(ex_str(other) for other in needed)}]}}"
+            for key, needed in rules.dependent_required
+        )
+        parts = [
+            f"[{patterns}]",
+            capture(rules.additional),
+            "true" if rules.closed else "false",
+            capture(rules.property_names),
+            f"[{dependent}]",
+            "nil" if rules.min_properties is None else str(rules.min_properties),
+            "nil" if rules.max_properties is None else str(rules.max_properties),
+        ]
+        return ", ".join(parts)
 
     def pattern_attribute(self, pattern: str) -> str:
         compiled = f'Regex.compile!({ex_str(pcre_pattern(pattern))}, "u")'
@@ -511,6 +540,10 @@ class _FileGen:
                 )
                 if bound is not None
             ]
+            if not type_ref.rules.is_empty():  # on the JSON: a pattern's decoder reads JSON
+                checks.append(
+                    f"{RUNTIME_ALIAS}.object_rules(value, [], {self.rules(type_ref.rules)})"
+                )
             clauses = [self._with_checks(name, mapped, "entries", checks)]
         elif isinstance(type_ref, ir.Nullable):
             clauses = [
@@ -584,7 +617,9 @@ class _FileGen:
         lines = [f"defp {name}(value) do", f"  with {{:ok, {variable}}} <- {first},"]
         for index, check in enumerate(checks):
             ending = "," if index < len(checks) - 1 else " do"
-            lines.append(f"       :ok <- {check}{ending}")
+            # laid out at column 9 of the module (this clause is shifted by 2 later)
+            step = _with_step(f":ok <- {check}", ending).replace("\n  ", "\n")
+            lines.append(f"       {step}{ending}")
         lines += [f"    {{:ok, {variable}}}", "  end", "end"]
         return "\n".join(lines)
 
@@ -888,6 +923,8 @@ def _record_doc(record: ir.Record) -> str:
         ]
     elif record.extra_policy == "forbid":
         lines += ["", "Keys the schema does not declare are rejected."]
+    if not record.rules.is_empty():
+        lines += ["", rules_text(record.rules)]
     return "\n".join(lines)
 
 
@@ -1000,11 +1037,15 @@ def _record_view(record: ir.Record, module: ir.Module) -> RecordView:
     steps = list(tag_steps)
     keeps_extra = record.extra_policy == "keep"
     all_keys = [spelling for item in record.fields for spelling in (item.json_key, *item.aliases)]
-    if record.extra_policy in ("keep", "forbid"):
+    if record.extra_policy in ("keep", "forbid") or not record.rules.is_empty():
         attributes.append(_attribute("known_keys", [ex_str(key) for key in all_keys]))
     if record.extra_policy == "forbid":
         steps.append(f":ok <- {RUNTIME_ALIAS}.forbid_unknown(data, @known_keys)")
     steps += required_steps + optional_steps
+    if not record.rules.is_empty():
+        steps.append(
+            f":ok <- {RUNTIME_ALIAS}.object_rules(data, @known_keys, {gen.rules(record.rules)})"
+        )
     if keeps_extra:
         steps.append(f"{{:ok, extra}} <- {RUNTIME_ALIAS}.unknown(data, @known_keys)")
         struct_fields.append("extra: %{}")

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from generator import ir, literals, tuples
 from generator.lower import json_type_of
+from generator.object_rules import rules_digest
 from generator.render import py_str
 from generator.targets.python_common import function_suffix, py_literal
 
@@ -235,6 +236,9 @@ class Codecs:
         elif isinstance(type_ref, ir.MapOf):
             expression = f"{self.flavor.map_function}(value, {self.decoder(type_ref.value)})"
             body = self._map_constraints(expression, type_ref.constraints)
+            if not type_ref.rules.is_empty():
+                body = (self.rules_check(type_ref.rules, "frozenset[str]()", "_object(value)"),)
+                body += self._map_constraints(expression, type_ref.constraints)
         elif isinstance(type_ref, ir.Nullable) and self.null_only(type_ref.inner):
             body = (f"{self.decoder(type_ref.inner)}(value)", "return None")
         elif isinstance(type_ref, ir.Nullable):
@@ -414,6 +418,8 @@ class Codecs:
             key = "map_" + self.type_key(type_ref.value)
             if type_ref.constraints.checks_entries():
                 key += "_" + self._constraint_key(type_ref.constraints)
+            if not type_ref.rules.is_empty():
+                key += "_rules" + rules_digest(type_ref.rules)
             return key
         if isinstance(type_ref, ir.Ref):
             return function_suffix(type_ref.name)
@@ -470,7 +476,31 @@ class Codecs:
             keys_name=keys_name,
             keys=known,
             alias_pairs=tuple(alias_pairs),
+            rules_check=self.rules_check(record.rules, keys_name),
         )
+
+    def rules_check(self, rules: ir.ObjectRules, keys_name: str, obj: str = "obj") -> str:
+        """The statement checking `obj` against an object's rules ("" without any)."""
+        if rules.is_empty():
+            return ""
+        patterns = "".join(
+            f"({self.pattern_constant(pattern)}.search, {self.decoder(type_ref)}), "
+            for pattern, type_ref in rules.pattern_properties
+        )
+        dependent = "".join(
+            f"({py_str(key)}, ({''.join(py_str(other) + ', ' for other in needed)})), "
+            for key, needed in rules.dependent_required
+        )
+        parts = [
+            f"({patterns})",
+            "None" if rules.additional is None else self.decoder(rules.additional),
+            str(rules.closed),
+            "None" if rules.property_names is None else self.decoder(rules.property_names),
+            f"({dependent})",
+            str(rules.min_properties),
+            str(rules.max_properties),
+        ]
+        return f"_object_rules({obj}, {keys_name}, ({', '.join(parts)}))"
 
     def field_check(self, item: ir.Field, default: str = "None") -> str:
         """The call that checks (and returns) one non-tag field of `obj`; `default` when absent."""
@@ -593,6 +623,7 @@ class RecordChecks:
     keys_name: str
     keys: str  # frozenset literal of every declared key and alias
     alias_pairs: tuple[tuple[str, str], ...]
+    rules_check: str = ""  # statement checking the object rules (`ir.ObjectRules`), if any
 
 
 def dedupe(items: list[str]) -> list[str]:

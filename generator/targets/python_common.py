@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import keyword
 import re
+import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TypedDict
 
 from generator import ir, literals, naming
+from generator.object_rules import rules_text
 from generator.render import py_str
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -140,10 +142,25 @@ def constraint_note(type_ref: ir.TypeRef) -> str:
             )
             if bound is not None
         ]
-        return "Has " + " and ".join(counts) + " entries."
+        return "Has " + " and ".join(counts) + " entries." + _map_rules(inner)
+    if isinstance(inner, ir.MapOf):
+        return _map_rules(inner).strip()
     return ""
+
+
+def _map_rules(map_of: ir.MapOf) -> str:
+    return " " + rules_text(map_of.rules) if not map_of.rules.is_empty() else ""
 
 
 def with_note(text: str, note: str) -> str:
     """`text` and `note` as one comment or docstring, either may be empty."""
     return "\n".join(part for part in (text, note) if part)
+
+
+def record_doc(record: ir.Record) -> str:
+    """A record's docstring: its description, and its object rules in words."""
+    doc = record.doc or f"The {record.name} record."
+    if record.rules.is_empty():
+        return doc
+    text = rules_text(record.rules)
+    return doc + "\n\n" + textwrap.fill(text, width=84, break_long_words=False)

@@ -30,6 +30,7 @@ from generator.targets.python_common import (
     function_suffix,
     isort_names,
     py_literal,
+    record_doc,
     unknown_doc,
     with_note,
 )
@@ -331,7 +332,7 @@ def _record_view(record: ir.Record, codegen: _Codegen, methods_template: str | N
     )
     return RecordView(
         name=record.name,
-        doc=record.doc or f"The {record.name} record.",
+        doc=record_doc(record),
         frozen=record.frozen,
         fields=tuple(fields + deferred),
         keeps_extra=checks.keeps_extra,
@@ -419,6 +420,8 @@ def _decode_body(
         if guard:
             lines.append(f"{guard}  # more than the {required} required key(s)")
         lines.extend(body_indent + line for line in tail)
+    if checks.rules_check:
+        lines.append(checks.rules_check)
     if record.frozen:
         keyword = [f"{view.name}={view.local}" for view in fields if view.local]
         if checks.keeps_extra:

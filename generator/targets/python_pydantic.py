@@ -24,6 +24,7 @@ from typing import Any
 from generator import ir, tuples, unions
 from generator.diagnostics import Diagnostic, InputError, Position
 from generator.lower import freeze_json, json_type_of
+from generator.object_rules import rules_digest
 from generator.render import RenderEnv, py_str
 from generator.targets import OutputFile, depth
 from generator.targets.python_codecs import literal_annotation, literal_arguments
@@ -33,6 +34,7 @@ from generator.targets.python_common import (
     function_suffix,
     isort_names,
     py_literal,
+    record_doc,
     unknown_doc,
 )
 
@@ -59,6 +61,8 @@ class RecordView:
     fields: tuple[FieldView, ...]
     methods_template: str | None = None
     checked: bool = False  # a `_CheckedModel`, or a `_SpelledModel` that needs to be one
+    rules: str = ""  # the constant holding the record's object rules (`_object_rules`)
+    rules_value: str = ""  # its value, assigned once every type is defined
     unknown_tag: str = ""  # an open union's Unknown<Union> model: its tag key as a literal
 
 
@@ -106,6 +110,8 @@ class _Types:
 
     module: ir.Module
     uses: set[str] = field(default_factory=set)
+    # constant -> value of the object rules of maps (`propertyNames`, `dependentRequired`)
+    map_rules: dict[str, str] = field(default_factory=dict)
 
     def named(self, name: str) -> ir.NamedType:
         return self.module.get(name)
@@ -137,6 +143,10 @@ class _Types:
                 max_length=type_ref.constraints.max_properties,
             )
             counted = f", Field({args})" if args else ""
+            if not type_ref.rules.is_empty():
+                constant = f"_MAP_RULES_{rules_digest(type_ref.rules).upper()}"
+                self.map_rules[constant] = _rules_value(type_ref.rules, [], self)
+                counted += f', BeforeValidator(lambda data: _object_rules("map", data, {constant}))'
             return f"Annotated[dict[str, {self.annotation(type_ref.value)}], _KEYS{counted}]"
         if isinstance(type_ref, ir.Ref):
             return type_ref.name
@@ -336,16 +346,62 @@ def _record_view(record: ir.Record, types: _Types, env: RenderEnv) -> RecordView
         config.append("frozen=True")
     if any(types.has_pattern(item.type) for item in record.fields):
         config.append('regex_engine="python-re"')
+    rules_name, rules_value = _rules(record, types)
     return RecordView(
         name=record.name,
+        rules=rules_name,
+        rules_value=rules_value,
         base="_SpelledModel" if spelled else "_CheckedModel" if checked else "_Model",
         checked=checked,
-        doc=record.doc or f"The {record.name} record.",
+        doc=record_doc(record),
         config=f"ConfigDict({', '.join(config)})",
         wire=f"_Wire({', '.join(wire_args)})" if wire_args else "",
         fields=fields,
         methods_template=_methods_template(record.methods, env) if record.methods else None,
     )
+
+
+def _rules(record: ir.Record, types: _Types) -> tuple[str, str]:
+    """(constant, value) of a record's object rules, checked by a `mode="before"` validator
+    on the JSON object as it arrives; ("", "") without any."""
+    if record.rules.is_empty():
+        return "", ""
+    keys = sorted({key for item in record.fields for key in (item.json_key, *item.aliases)})
+    name = f"_{function_suffix(record.name).upper()}_RULES"
+    return name, _rules_value(record.rules, keys, types)
+
+
+def _rules_value(rules: ir.ObjectRules, keys: list[str], types: _Types) -> str:
+    """The `_Rules` tuple of an object's rules, `keys` its declared keys."""
+    types.uses.add("object_rules")
+
+    def adapter(type_ref: ir.TypeRef | None) -> str:
+        if type_ref is None:
+            return "None"
+        annotation = types.annotation(type_ref)
+        if isinstance(type_ref, ir.Ref):
+            return f"TypeAdapter({annotation})"
+        return f'TypeAdapter({annotation}, config=ConfigDict(regex_engine="python-re"))'
+
+    patterns = "".join(
+        f"(re.compile({py_str(pattern)}).search, {adapter(type_ref)}), "
+        for pattern, type_ref in rules.pattern_properties
+    )
+    dependent = "".join(
+        f"({py_str(key)}, ({''.join(py_str(other) + ', ' for other in needed)})), "
+        for key, needed in rules.dependent_required
+    )
+    parts = [
+        "frozenset({" + ", ".join(py_str(key) for key in keys) + "})" if keys else "frozenset()",
+        f"({patterns})",
+        adapter(rules.additional),
+        str(rules.closed),
+        adapter(rules.property_names),
+        f"({dependent})",
+        str(rules.min_properties),
+        str(rules.max_properties),
+    ]
+    return f"({', '.join(parts)})"
 
 
 def _methods_template(block: str, env: RenderEnv) -> str | None:
@@ -900,11 +956,13 @@ def render_models(module: ir.Module, env: RenderEnv) -> OutputFile:
         keeps_str_enums=any(e.base == "(str, Enum)" for e in enums),
         uses_spellings=uses_spellings,
         uses_checks=uses_checks,
+        object_rules=[(r.rules, r.rules_value) for r in records if r.rules]
+        + sorted(types.map_rules.items()),
         typing_imports=_typing_imports(types.uses),
         typing_extensions_imports=[n for n in _TYPING_EXTENSIONS_WHEN_USED if n in types.uses],
         abc_imports=["Callable", "Iterable"],  # both used by the runtime
         pydantic_imports=_pydantic_imports(types.uses, uses_spellings, uses_checks),
-        core_imports=_core_imports(uses_spellings, uses_checks),
+        core_imports=_core_imports(uses_spellings, uses_checks or "object_rules" in types.uses),
         **depth.template_values(module),
     )
     return OutputFile(module_path(module), text, TARGET, module.name, "python")

@@ -27,6 +27,7 @@ from generator.fixtures import FixtureCase
 from generator.formatting import LINE_LENGTH
 from generator.jsonpos import json_type_name
 from generator.lower import json_type_of
+from generator.object_rules import rules_text
 from generator.render import RenderEnv, py_str
 from generator.targets import OutputFile, depth, python_typeddict_tests
 from generator.targets.python_codecs import TYPEDDICTS, Codecs, HelperView, alias_order, refs
@@ -208,10 +209,14 @@ def _typed_dict_view(record: ir.Record, codecs: Codecs, defined: set[str]) -> Ty
     checks = codecs.record_checks(record)
     body = list(checks.prelude)
     body.extend(codecs.field_check(item) for item in checks.fields)
+    if checks.rules_check:
+        body.append(checks.rules_check)
     if checks.keeps_extra:
         body.append(checks.extra_check)
     body.append(f"return cast({record.name}, obj)")
     doc = (record.doc or f"The {record.name} object.") + "\n\n" + _extra_note(record, public)
+    if not record.rules.is_empty():
+        doc += "\n\n" + textwrap.fill(rules_text(record.rules), width=84, break_long_words=False)
     return TypedDictView(
         name=record.name,
         doc=doc,

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from generator import ir
 from generator.diagnostics import join_pointer
+from generator.object_rules import rules_text
 from generator.validate import resolve_pointer
 from generator.workflow.rules import Rule, rule
 from generator.workflow.schemas import Schema
@@ -202,6 +203,15 @@ class _Differ:
                 rule_id,
                 new.name,
                 f"unknown keys: {old.extra_policy} → {new.extra_policy}",
+                self.new.of(new),
+                self.old.of(old),
+            )
+        if old.rules != new.rules:
+            self.add(
+                "OBJECT_RULES_CHANGED",
+                new.name,
+                "its object rules changed: "
+                + (rules_text(new.rules) or "none now (every undeclared key is kept)"),
                 self.new.of(new),
                 self.old.of(old),
             )

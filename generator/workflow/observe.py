@@ -172,6 +172,7 @@ class Observer:
         elif isinstance(type_ref, ir.MapOf):
             if self._expect("object", value, place, label):
                 self._check(type_ref.constraints, value, place, label)
+                self._rules(type_ref.rules, label, value, set(), place)
                 for key, item in value.items():
                     self._walk(type_ref.value, item, place.at(segment(key)), label + "{}")
         elif isinstance(type_ref, ir.AnyJSON):
@@ -310,11 +311,54 @@ class Observer:
                     self._mismatch(where, _json(item.type.value), _describe(found), found, at)
                 continue
             self._walk(item.type, found, place.at(segment(present[0])), where)
+        described = self._rules(record.rules, record.name, value, declared, place)
         for key, item_value in value.items():
-            if key not in declared:
+            if key not in declared and key not in described:
                 unknown = self.seen.unknown_keys.setdefault((record.name, key), UnknownKey())
                 unknown.occurrence.add(item_value, str(place.at(segment(key))))
                 unknown.summary.add(item_value)
+
+    def _rules(
+        self,
+        rules: ir.ObjectRules,
+        label: str,
+        value: dict[str, Any],
+        declared: set[str],
+        place: _Place,
+    ) -> set[str]:
+        """Note what breaks an object's rules (of record or map `label`), as the decoders
+        judge it; return the undeclared keys the rules describe (a pattern's, or
+        additionalProperties')."""
+        if rules.is_empty():
+            return set()
+        counts = ir.Constraints(
+            min_properties=rules.min_properties, max_properties=rules.max_properties
+        )
+        self._check(counts, value, place, label)
+        for key, needed in rules.dependent_required:
+            if key in value and any(other not in value for other in needed):
+                noted = (label, "dependentRequired", _json({key: list(needed)}))
+                self.seen.constraints.setdefault(noted, Occurrence()).add(value, str(place))
+        described: set[str] = set()
+        for key, item in value.items():
+            here = place.at(segment(key))
+            if rules.property_names is not None:
+                self._walk(rules.property_names, key, place, f"{label} key")
+            matched = False
+            for pattern, type_ref in rules.pattern_properties:
+                if re.search(pattern, key) is not None:
+                    matched = True
+                    self._walk(type_ref, item, here, f"{label}[{pattern}]")
+            if matched or key in declared:
+                described.add(key)
+            elif rules.closed:
+                noted = (label, "additionalProperties", "false")
+                self.seen.constraints.setdefault(noted, Occurrence()).add(item, str(here))
+                described.add(key)
+            elif rules.additional is not None:
+                self._walk(rules.additional, item, here, f"{label}{{}}")
+                described.add(key)
+        return described
 
     def _inline_union(self, union: ir.InlineUnion, value: Any, place: _Place, label: str) -> None:
         kinds: list[str] = []

@@ -120,6 +120,12 @@ _ALL = (
         "ADDITION",
         "A record keeps unknown keys it used to reject or drop.",
     ),
+    Rule(
+        "OBJECT_RULES_CHANGED",
+        "WIRE",
+        "A record's object rules changed (patternProperties, an additionalProperties schema,"
+        " propertyNames, dependentRequired, min/maxProperties): objects decoded differently.",
+    ),
 )
 
 RULES: dict[str, Rule] = {rule.id: rule for rule in _ALL}

@@ -52,6 +52,17 @@ def _v(verdict: Verdict, reason: str) -> Variance:
     return Variance(verdict, (reason,))
 
 
+def _rules(old: ir.ObjectRules, new: ir.ObjectRules) -> Variance:
+    """How a map's object rules (propertyNames, patternProperties, ...) changed."""
+    if old == new:
+        return SAME
+    if old.is_empty():
+        return _v("narrowed", "object rules added")
+    if new.is_empty():
+        return _v("widened", "object rules removed")
+    return _v("changed", "object rules changed")
+
+
 def compare(old: ir.TypeRef, new: ir.TypeRef, old_types: Types, new_types: Types) -> Variance:
     """How `new` relates to `old` (both resolved against their own module's types)."""
     return _Comparison(old_types, new_types).compare(old, new)
@@ -112,7 +123,7 @@ class _Comparison:
         if isinstance(old, ir.TupleOf) and isinstance(new, ir.TupleOf):
             return self._tuple(old, new)
         if isinstance(old, ir.MapOf) and isinstance(new, ir.MapOf):
-            return self.compare(old.value, new.value)
+            return self.compare(old.value, new.value) + _rules(old.rules, new.rules)
         if isinstance(old, ir.Ref) and isinstance(new, ir.Ref):
             return self._refs(old, new)
         old_values, new_values = _literal_values(old), _literal_values(new)

@@ -607,8 +607,10 @@ class _Lowering:
     def _lower_type(self, schema: Any, pointer: str, hoist_name: str) -> ir.TypeRef:
         if schema is True or schema == {}:
             return ir.AnyJSON()
+        if schema is False:  # accepts nothing: an enum of no values (a decode error, always)
+            return ir.JsonLiterals(())
         if not isinstance(schema, dict):
-            self._problem(pointer, "a schema that accepts nothing cannot be generated")
+            self._problem(pointer, "a schema must be an object or a boolean")
             return ir.AnyJSON()
         if schema.get("nullable") is True:
             inner = self._lower_type(

@@ -30,7 +30,6 @@ from . import suite_conformance as suite
 from .conftest import import_file
 
 _INTEGRAL_FLOAT = "1.0 is an integer to JSON Schema; polytype keeps it a float (exact round trip)"
-_FALSE = "a `false` schema (accepts nothing) is typed as free-form JSON"
 _ROOT_REFS = (
     "the suite's `#/$defs/...` (`#/definitions/...`) references point into the test's own "
     "root, which the wrapping module moves under its definitions as Value: free-form JSON"
@@ -45,16 +44,11 @@ KNOWN_GAPS: dict[str, str] = {
     "type/0": _INTEGRAL_FLOAT,
     "required/3": "refused: keys 'foo\\rbar' and 'foo\\tbar' both become the Elixir field foo_bar",
     "pattern/2": "\\p{Letter} (a Unicode property escape) is not supported by Python's re",
-    "prefixItems/1": _FALSE + " (the second prefix item)",
-    "items/2": _FALSE + " (items: false without prefixItems)",
     "items/3": _ROOT_REFS,
     "items/6": "prefixItems in allOf beside items outside it cannot be merged: free-form JSON",
     "draft4:items/2": _ROOT_REFS,
-    "draft6:items/4": _FALSE + " (the second item of array-form items)",
     "draft6:items/5": _ROOT_REFS,
-    "draft7:items/4": _FALSE + " (the second item of array-form items)",
     "draft7:items/5": _ROOT_REFS,
-    "draft2019-09:items/4": _FALSE + " (the second item of array-form items)",
     "draft2019-09:items/5": _ROOT_REFS,
     "draft4:dependencies/2": _DEPENDENCIES,
     "draft4:dependencies/3": _DEPENDENCIES,
@@ -70,8 +64,6 @@ KNOWN_GAPS: dict[str, str] = {
     "propertyNames/3": "propertyNames: false (no key at all) is not lowered; only a schema is",
     "patternProperties/1": "a pattern's schema without type ({maximum: 20}) is free-form JSON, "
     "its bound unchecked",
-    "patternProperties/3": "a pattern whose schema is false (no such key) is typed as free-form "
-    "JSON, so its keys are accepted",
     "additionalProperties/5": "allOf is merged first, so the additionalProperties beside it "
     "sees the merged properties (JSON Schema: only its own)",
     "dependentSchemas/0": _DEPENDENT_SCHEMAS,

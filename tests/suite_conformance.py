@@ -187,6 +187,12 @@ def wrapped(group: Group) -> dict[str, Any]:
     """The module schema, in the group's draft: `Case {value: Value}` with the group's
     schema as the definition `Value`."""
     draft = DRAFTS_BY_NAME[group.draft]
+    value = group.schema
+    definitions: dict[str, Any] = {}
+    if isinstance(value, dict) and isinstance(value.get(draft.definitions), dict):
+        # the group's own definitions stay where its `#/$defs/...` references look
+        definitions = dict(value[draft.definitions])
+        value = {k: v for k, v in value.items() if k != draft.definitions}
     return {
         "$schema": draft.uri,
         "title": "Case",
@@ -194,7 +200,7 @@ def wrapped(group: Group) -> dict[str, Any]:
         "properties": {"value": {"$ref": f"#/{draft.definitions}/Value"}},
         "required": ["value"],
         "additionalProperties": False,
-        draft.definitions: {"Value": group.schema},
+        draft.definitions: {**definitions, "Value": value},
     }
 
 

@@ -66,6 +66,8 @@ def object_rules(
             join_pointer(pointer, "propertyNames"),
             hoist_name + "Key",
         )
+    elif names_schema is False:  # no key at all: only the empty object
+        names = ir.JsonLiterals(())
     dependent = schema.get("dependentRequired")
     required: list[tuple[str, tuple[str, ...]]] = []
     if isinstance(dependent, dict):

@@ -52,7 +52,6 @@ KNOWN_GAPS: dict[str, str] = {
     "draft7:dependencies/4": _DEPENDENCIES,
     "draft7:dependencies/5": _DEPENDENCIES,
     "draft7:dependencies/6": _DEPENDENCIES,
-    "propertyNames/3": "propertyNames: false (no key at all) is not lowered; only a schema is",
     "patternProperties/1": "a pattern's schema without type ({maximum: 20}) is free-form JSON, "
     "its bound unchecked",
     "additionalProperties/5": "allOf is merged first, so the additionalProperties beside it "

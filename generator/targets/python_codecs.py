@@ -23,7 +23,7 @@ from generator import ir, literals, tuples
 from generator.lower import json_type_of
 from generator.object_rules import rules_digest
 from generator.render import py_str
-from generator.targets.python_common import function_suffix, py_literal
+from generator.targets.python_common import function_suffix, py_literal, rules_parts
 
 
 @dataclass(frozen=True)
@@ -483,23 +483,9 @@ class Codecs:
         """The statement checking `obj` against an object's rules ("" without any)."""
         if rules.is_empty():
             return ""
-        patterns = "".join(
-            f"({self.pattern_constant(pattern)}.search, {self.decoder(type_ref)}), "
-            for pattern, type_ref in rules.pattern_properties
+        parts = rules_parts(
+            rules, lambda pattern: f"{self.pattern_constant(pattern)}.search", self.decoder
         )
-        dependent = "".join(
-            f"({py_str(key)}, ({''.join(py_str(other) + ', ' for other in needed)})), "
-            for key, needed in rules.dependent_required
-        )
-        parts = [
-            f"({patterns})",
-            "None" if rules.additional is None else self.decoder(rules.additional),
-            str(rules.closed),
-            "None" if rules.property_names is None else self.decoder(rules.property_names),
-            f"({dependent})",
-            str(rules.min_properties),
-            str(rules.max_properties),
-        ]
         return f"_object_rules({obj}, {keys_name}, ({', '.join(parts)}))"
 
     def field_check(self, item: ir.Field, default: str = "None") -> str:

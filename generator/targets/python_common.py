@@ -6,7 +6,7 @@ import json
 import keyword
 import re
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TypedDict
 
@@ -164,3 +164,28 @@ def record_doc(record: ir.Record) -> str:
         return doc
     text = rules_text(record.rules)
     return doc + "\n\n" + textwrap.fill(text, width=84, break_long_words=False)
+
+
+def rules_parts(
+    rules: ir.ObjectRules, search: Callable[[str], str], check: Callable[[ir.TypeRef], str]
+) -> list[str]:
+    """The items of the generated `_Rules` tuple of an object's rules, as Python source:
+    `search(pattern)` is a pattern's search function, `check(type)` what checks a value
+    of a type (a decoder, a TypeAdapter). Shared by every Python flavor's runtime."""
+    patterns = "".join(
+        f"({search(pattern)}, {check(type_ref)}), "
+        for pattern, type_ref in rules.pattern_properties
+    )
+    dependent = "".join(
+        f"({py_str(key)}, ({''.join(py_str(other) + ', ' for other in needed)})), "
+        for key, needed in rules.dependent_required
+    )
+    return [
+        f"({patterns})",
+        "None" if rules.additional is None else check(rules.additional),
+        str(rules.closed),
+        "None" if rules.property_names is None else check(rules.property_names),
+        f"({dependent})",
+        str(rules.min_properties),
+        str(rules.max_properties),
+    ]

@@ -35,6 +35,7 @@ from generator.targets.python_common import (
     isort_names,
     py_literal,
     record_doc,
+    rules_parts,
     unknown_doc,
 )
 
@@ -383,24 +384,14 @@ def _rules_value(rules: ir.ObjectRules, keys: list[str], types: _Types) -> str:
             return f"TypeAdapter({annotation})"
         return f'TypeAdapter({annotation}, config=ConfigDict(regex_engine="python-re"))'
 
-    patterns = "".join(
-        f"(re.compile({py_str(pattern)}).search, {adapter(type_ref)}), "
-        for pattern, type_ref in rules.pattern_properties
+    keys_set = (
+        "frozenset({" + ", ".join(py_str(key) for key in keys) + "})" if keys else "frozenset()"
     )
-    dependent = "".join(
-        f"({py_str(key)}, ({''.join(py_str(other) + ', ' for other in needed)})), "
-        for key, needed in rules.dependent_required
-    )
-    parts = [
-        "frozenset({" + ", ".join(py_str(key) for key in keys) + "})" if keys else "frozenset()",
-        f"({patterns})",
-        adapter(rules.additional),
-        str(rules.closed),
-        adapter(rules.property_names),
-        f"({dependent})",
-        str(rules.min_properties),
-        str(rules.max_properties),
-    ]
+
+    def search(pattern: str) -> str:
+        return f"re.compile({py_str(pattern)}).search"
+
+    parts = [keys_set, *rules_parts(rules, search, adapter)]
     return f"({', '.join(parts)})"
 
 

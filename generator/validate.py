@@ -119,12 +119,15 @@ def known_keywords() -> list[str]:
     return sorted(dialect_schema()["$defs"]["schema"]["properties"])
 
 
-def validate(document: Document) -> None:
-    """Raise ``InputError`` listing every problem in `document`; return if it is valid."""
-    problems = list(_dialect_problems(document))
-    problems.extend(_reference_problems(document))
-    problems.extend(_placement_problems(document))
-    problems.extend(_unsupported_problems(document))
+def validate(document: Document, meets_dialect: bool = False) -> None:
+    """Raise ``InputError`` listing every problem in `document`; return if it is valid.
+    `meets_dialect`: `written_for_polytype` already said yes, so the meta-schema check
+    (the costliest part on a large schema) is not run a second time."""
+    problems = [] if meets_dialect else list(_dialect_problems(document))
+    schemas = list(walk_schemas(document.data))  # walked once for the three checks
+    problems.extend(_reference_problems(document, schemas))
+    problems.extend(_placement_problems(document, schemas))
+    problems.extend(_unsupported_problems(document, schemas))
     if problems:
         raise InputError(problems)
 
@@ -253,8 +256,10 @@ _SCHEMA_KEYWORDS = (
 )
 
 
-def _reference_problems(document: Document) -> Iterator[Diagnostic]:
-    for pointer, schema in walk_schemas(document.data):
+def _reference_problems(
+    document: Document, schemas: list[tuple[str, dict[str, Any]]]
+) -> Iterator[Diagnostic]:
+    for pointer, schema in schemas:
         ref = schema.get("$ref")
         if not isinstance(ref, str):
             continue
@@ -300,8 +305,10 @@ def _reference_problems(document: Document) -> Iterator[Diagnostic]:
                 )
 
 
-def _placement_problems(document: Document) -> Iterator[Diagnostic]:
-    for pointer, schema in walk_schemas(document.data):
+def _placement_problems(
+    document: Document, schemas: list[tuple[str, dict[str, Any]]]
+) -> Iterator[Diagnostic]:
+    for pointer, schema in schemas:
         if pointer and "x-polytype" in schema:
             yield document.diagnostic(
                 join_pointer(pointer, "x-polytype"),
@@ -309,8 +316,10 @@ def _placement_problems(document: Document) -> Iterator[Diagnostic]:
             )
 
 
-def _unsupported_problems(document: Document) -> Iterator[Diagnostic]:
-    for pointer, schema in walk_schemas(document.data):
+def _unsupported_problems(
+    document: Document, schemas: list[tuple[str, dict[str, Any]]]
+) -> Iterator[Diagnostic]:
+    for pointer, schema in schemas:
         yield from _shape_problems(document, pointer, schema)
         for key, hint in UNSUPPORTED_KEYWORDS.items():
             if key in COUNTED_ON_MAPS and counts_entries(schema):

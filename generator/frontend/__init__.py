@@ -54,7 +54,7 @@ def read_schema(
         return Read(lower(document, unknown_tags), document)
     if written_for_polytype(document):
         try:  # a schema in polytype's own dialect needs none of the passes
-            validate(document)
+            validate(document, meets_dialect=True)
             return Read(lower(document, unknown_tags), document)
         except InputError:
             pass

@@ -246,6 +246,43 @@ class InlineUnion:
     options: tuple[TypeRef, ...]
 
 
+@dataclass(frozen=True)
+class SchemaCheck:
+    """A part of a consumed schema no type can express (`not`, `if`/`then`/`else`,
+    `dependentSchemas` with more than required keys, an `allOf` part that cannot merge),
+    checked on the JSON value as it arrives: the value must match `schema`.
+
+    `schema` is a JSON Schema 2020-12 fragment as the schema file wrote it (after draft
+    normalisation and reference bundling, never approximated), for example
+    `{"not": {"required": ["a"]}}` or `{"if": ..., "then": ..., "else": ...}`; its
+    `$ref`s are all `#/$defs/Name`, names of `Module.check_defs`. Evaluated with JSON
+    Schema's own semantics (a keyword applies only to its JSON type: `required` says
+    nothing about a string), unlike lowering, which turns keywords into types.
+    `keywords` are the keywords it holds, in order (for messages); `pointer` where they
+    were written in the file, e.g. `/definitions/core/allOf/2/if`'s parent.
+    """
+
+    schema: JSONData
+    keywords: tuple[str, ...]
+    pointer: str
+
+    @property
+    def described(self) -> str:
+        """`'not' at /definitions/Link`: how a DecodeError names the rule broken."""
+        shown = "/".join(self.keywords)
+        return f"'{shown}' at {self.pointer or '/'}"
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A value of `inner` that must also pass `checks` (each run on the JSON value as it
+    arrives, before it is decoded; the value kept is the one `inner` decodes, so the
+    round trip stays exact). Named records and unions carry their own `checks`."""
+
+    inner: TypeRef
+    checks: tuple[SchemaCheck, ...]
+
+
 TypeRef: TypeAlias = (
     Prim
     | ListOf
@@ -257,6 +294,7 @@ TypeRef: TypeAlias = (
     | Nullable
     | AnyJSON
     | InlineUnion
+    | Checked
 )
 
 
@@ -311,6 +349,8 @@ class Record:
     # `patternProperties`, an `additionalProperties` schema, `propertyNames`, ... (checked
     # on the whole object; undeclared keys are then kept, so `extra_policy` is "keep")
     rules: ObjectRules = NO_RULES
+    # what the types cannot express, checked on the whole JSON object first
+    schema_checks: tuple[SchemaCheck, ...] = ()
     doc: str = ""
     notes: str = ""
     methods: str | None = None
@@ -405,6 +445,8 @@ class UnionType:
     unknown: str | None = None
     match: UnionMatch = "structural"
     checks: tuple[MemberCheck, ...] = ()
+    # what the types cannot express, checked on the JSON value before a member is chosen
+    schema_checks: tuple[SchemaCheck, ...] = ()
     doc: str = ""
     notes: str = ""
     elixir_module: str = ""
@@ -460,6 +502,9 @@ class Module:
     # (path from the project root, sha256) of every other file the schema's `$ref`s read:
     # inputs of the build as much as the schema itself
     references: tuple[tuple[str, str], ...] = ()
+    # the definitions (name, JSON Schema as written) the `SchemaCheck`s refer to,
+    # directly or through each other: `#/$defs/Name` in a check is one of these
+    check_defs: tuple[tuple[str, JSONData], ...] = ()
 
     @cached_property
     def types_by_name(self) -> dict[str, NamedType]:
@@ -530,4 +575,7 @@ def runtime_checks(module: Module) -> frozenset[str]:
             stack.append(node.inner)
         elif isinstance(node, InlineUnion):
             stack.extend(node.options)
+        elif isinstance(node, Checked):
+            found.add("schema_checks")
+            stack.append(node.inner)
     return frozenset(found)

@@ -29,6 +29,8 @@ def json_type_of(
         return literals.json_types(type_ref)
     if isinstance(type_ref, ir.Nullable):
         return json_type_of(type_ref.inner, module_types, seen) | {"null"}
+    if isinstance(type_ref, ir.Checked):  # the checks narrow values, never JSON types
+        return json_type_of(type_ref.inner, module_types, seen)
     if isinstance(type_ref, ir.AnyJSON):
         return frozenset({"object"}) if type_ref.object_only else ANY_JSON_TYPE
     if isinstance(type_ref, ir.InlineUnion):

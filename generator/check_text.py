@@ -1,0 +1,94 @@
+"""Schema checks (`ir.SchemaCheck`) as the targets show them: in words, as plain JSON Schema.
+
+A schema check is a fragment of a consumed schema that no type expresses (`not`,
+`if`/`then`/`else`, `dependentSchemas`, an `allOf` part that cannot merge); the
+decoders validate the JSON value against it as it arrives. Docstrings, the mapping
+table's Notes and `polytype drift` say what each one demands with `check_text`; the
+Python flavors hold it as `check_schema`, plain JSON Schema 2020-12.
+"""
+
+from __future__ import annotations
+
+import json
+
+from generator import ir
+
+# A fragment shown in words is cut after this many characters (its pointer says where the
+# rest is).
+_SHOWN = 160
+
+
+def thaw(value: ir.JSONData) -> object:
+    """IR JSON (tuples, `FrozenJSONObject`) back to plain JSON (lists, dicts)."""
+    if isinstance(value, ir.FrozenJSONObject):
+        return {key: thaw(item) for key, item in value.items}
+    if isinstance(value, tuple):
+        return [thaw(item) for item in value]
+    return value
+
+
+def check_schema(check: ir.SchemaCheck) -> ir.FrozenJSONObject:
+    """The check as a JSON Schema object (a boolean schema, `false`, becomes `{allOf: [false]}`)."""
+    if isinstance(check.schema, ir.FrozenJSONObject):
+        return check.schema
+    return ir.FrozenJSONObject((("allOf", (check.schema,)),))
+
+
+def unchecked(type_ref: ir.TypeRef) -> ir.TypeRef:
+    """`type_ref` without the `ir.Checked` around it (the type its values decode to)."""
+    while isinstance(type_ref, ir.Checked):
+        type_ref = type_ref.inner
+    return type_ref
+
+
+def needs_checks(module: ir.Module) -> bool:
+    """Whether any type of `module` runs a schema check (its runtime needs jsonschema)."""
+    if "schema_checks" in ir.runtime_checks(module):
+        return True
+    return any(
+        isinstance(named, (ir.Record, ir.UnionType)) and named.schema_checks
+        for named in module.types
+    )
+
+
+def shown(value: object) -> str:
+    """Compact JSON, cut after `_SHOWN` characters."""
+    text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
+
+
+def demand(check: ir.SchemaCheck) -> str:
+    """What the check demands of a value, in words: `must not match {"required": ["a"]}`."""
+    schema = thaw(check.schema)
+    if not isinstance(schema, dict):
+        return "must match nothing" if schema is False else "accepts any value"
+    keys = set(schema)
+    if keys == {"not"}:
+        return f"must not match `{shown(schema['not'])}`"
+    if "if" in keys and keys <= {"if", "then", "else"}:
+        parts: list[str] = []
+        if "then" in schema:
+            parts.append(
+                f"when it matches `{shown(schema['if'])}`, must match `{shown(schema['then'])}`"
+            )
+        if "else" in schema:
+            start = "otherwise" if parts else f"when it does not match `{shown(schema['if'])}`"
+            parts.append(f"{start} must match `{shown(schema['else'])}`")
+        return "; ".join(parts) or "accepts any value"
+    dependent = schema.get("dependentSchemas")
+    if keys == {"dependentSchemas"} and isinstance(dependent, dict):
+        return "; ".join(
+            f"when key `{key}` is present, must match `{shown(value)}`"
+            for key, value in dependent.items()
+        )
+    return f"must match `{shown(schema)}`"
+
+
+def check_text(check: ir.SchemaCheck) -> str:
+    """One sentence: where the check was written and what it demands."""
+    return f"Checked as JSON Schema ({check.described}): {demand(check)}."
+
+
+def checks_text(checks: tuple[ir.SchemaCheck, ...]) -> str:
+    """Every check of a type in words ("" without any)."""
+    return " ".join(check_text(check) for check in checks)

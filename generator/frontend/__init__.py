@@ -18,6 +18,7 @@ from pathlib import Path
 
 from generator import ir
 from generator.diagnostics import Diagnostic, InputError
+from generator.frontend import checks
 from generator.frontend.approximate import lower_approximating
 from generator.frontend.bundle import bundle
 from generator.frontend.defaults import drop_record_defaults
@@ -63,6 +64,7 @@ def read_schema(
     reshaped = reshape(replace(bundled.document, data=cleaned.data))
     module, approximated = lower_approximating(reshaped.document, unknown_tags)
     module = drop_record_defaults(module)
+    module = replace(module, check_defs=checks.definitions(bundled.document.data, module))
     warnings = sorted(set(bundled.warnings + cleaned.warnings + reshaped.warnings + approximated))
     references = tuple(
         (source.path, hashlib.sha256(source.text.encode("utf-8")).hexdigest())

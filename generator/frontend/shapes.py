@@ -28,6 +28,8 @@ from typing import Any
 
 from generator import naming
 from generator.diagnostics import Diagnostic, InputError, join_pointer
+from generator.frontend import checks
+from generator.frontend.checks import CHECKS_KEY
 from generator.frontend.drafts import (
     POINTER_KEYWORDS,
     SCHEMA_LISTS,
@@ -192,8 +194,10 @@ class _Shaper:
                 raise _CannotMerge("too many combinations")
         if not members:
             raise _Contradiction("no combination of the unions' members accepts a value")
-        shared = {key: value for key, value in base.items() if key in _ANNOTATIONS}
-        siblings = {key: value for key, value in base.items() if key not in _ANNOTATIONS}
+        # annotations and checks hold for the whole union, the rest for each member
+        whole = (*_ANNOTATIONS, CHECKS_KEY)
+        shared = {key: value for key, value in base.items() if key in whole}
+        siblings = {key: value for key, value in base.items() if key not in whole}
         merged_members = [_merge(dict(siblings), member, self._resolved) for member in members]
         return {**shared, keywords.pop(): [m for m in merged_members if not _never(m)]}
 
@@ -482,7 +486,18 @@ def _merge(
     first: dict[str, Any], second: dict[str, Any], resolve: Resolver | None = None
 ) -> dict[str, Any]:
     """One schema that accepts what both accept (raises when that cannot be said exactly).
-    `resolve` inlines a schema's `$ref` where the other side says more than annotations."""
+    `resolve` inlines a schema's `$ref` where the other side says more than annotations.
+    The schema checks of both apply to the merge."""
+    if CHECKS_KEY not in first and CHECKS_KEY not in second:
+        return _merge_typed(first, second, resolve)
+    entries = checks.merged(first.get(CHECKS_KEY), second.get(CHECKS_KEY))
+    merged = _merge_typed(_without(first, (CHECKS_KEY,)), _without(second, (CHECKS_KEY,)), resolve)
+    return {**merged, CHECKS_KEY: checks.merged(merged.get(CHECKS_KEY), entries)}
+
+
+def _merge_typed(
+    first: dict[str, Any], second: dict[str, Any], resolve: Resolver | None = None
+) -> dict[str, Any]:
     if _annotations_only(first) or _annotations_only(second):
         plain, other = (first, second) if _annotations_only(first) else (second, first)
         return {**other, **{k: v for k, v in plain.items() if k not in other}}

@@ -23,7 +23,7 @@ from generator import ir
 from generator.lowering.json_types import freeze_json
 from generator.lowering.schema_checks import CHECKS_KEY
 
-__all__ = ["CHECKS_KEY", "definitions", "fragment", "merged", "module_checks"]
+__all__ = ["CHECKS_KEY", "definitions", "expanded", "fragment", "merged", "module_checks"]
 
 # The keywords moved into a check, in the order a fragment lists them.
 CHECK_KEYWORDS = ("not", "if", "then", "else", "dependentSchemas")
@@ -55,6 +55,27 @@ def merged(first: Any, second: Any) -> list[Any]:
         if entry not in entries:
             entries.append(entry)
     return entries
+
+
+def expanded(schema: dict[str, Any]) -> dict[str, Any]:
+    """A schema the front end has read (its checks moved into `CHECKS_KEY`, at any depth)
+    as a JSON Schema again, for a check of its own: each schema's check entries become
+    `allOf` parts beside its other keywords."""
+
+    def walk(value: Any) -> Any:
+        if isinstance(value, list):
+            return [walk(item) for item in value]
+        if not isinstance(value, dict):
+            return value
+        out = {key: walk(item) for key, item in value.items() if key != CHECKS_KEY}
+        entries = value.get(CHECKS_KEY)
+        if isinstance(entries, list) and entries:
+            parts = [entry["schema"] for entry in entries if isinstance(entry, dict)]
+            out["allOf"] = [*out.get("allOf", []), *parts]
+        return out
+
+    result: dict[str, Any] = walk(schema)
+    return result
 
 
 def definitions(bundled: Any, module: ir.Module) -> tuple[tuple[str, ir.JSONData], ...]:

@@ -211,7 +211,23 @@ def test_a_schema_typed_as_free_form_keeps_its_checks(tmp_path: Path) -> None:
     assert [c.pointer for c in module_checks(module)] == ["/properties/value"]
 
 
-def test_a_strict_project_still_refuses_not(tmp_path: Path) -> None:
-    with pytest.raises(InputError) as raised:
-        _read(tmp_path, {"title": "Own", "type": "integer", "not": {"const": 3}}, strict=True)
-    assert "keyword 'not' is not supported" in str(raised.value.diagnostics[0].message)
+def test_a_project_that_owns_its_schema_writes_checks_too(tmp_path: Path) -> None:
+    """A check approximates nothing, so strict mode takes `not` and `if`/`then`/`else`
+    (in polytype's dialect: references to whole definitions, in either spelling)."""
+    module = _read(
+        tmp_path,
+        {
+            "title": "Own",
+            "type": "object",
+            "properties": {"n": {"type": "integer", "not": {"$ref": "#/definitions/Three"}}},
+            **CONDITION,
+            "definitions": {"Three": {"const": 3}},
+        },
+        strict=True,
+    )
+    own = module.get("Own")
+    assert _checks(own) == [(CONDITION, ("if", "then", "else"), "")]
+    assert [(c.pointer, _thaw(c.schema)) for c in module_checks(module)][1:] == [
+        ("/properties/n", {"not": {"$ref": "#/$defs/Three"}})
+    ]
+    assert module.check_defs == (("Three", ir.FrozenJSONObject((("const", 3),))),)

@@ -51,8 +51,10 @@ def read_schema(
     `unknown_tags` is the project's default for tagged unions without `x-unknown`."""
     document = load(path, display_path)
     if strict:
-        validate(document)
-        return Read(lower(document, unknown_tags), document)
+        owned = replace(document, data=checks.moved(document.data))
+        validate(owned)
+        module = lower(owned, unknown_tags)
+        return Read(replace(module, check_defs=checks.definitions(owned.data, module)), document)
     if written_for_polytype(document):
         try:  # a schema in polytype's own dialect needs none of the passes
             validate(document, meets_dialect=True)

@@ -16,6 +16,7 @@ module's checks reach, raw, for `ir.Module.check_defs`.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 from typing import Any
 
@@ -46,6 +47,26 @@ def fragment(
     if not schema:
         return None
     return {"schema": schema, "keywords": list(schema), "pointer": pointer}
+
+
+def moved(data: Any) -> Any:
+    """A schema a project owns with its check keywords moved into check entries (a copy;
+    `data` itself when it has none). Its references are `#/$defs/Name` already (the
+    dialect allows no other), so the fragments are taken as they stand."""
+    from generator.validate import walk_schemas
+
+    if not any(key in node for _, node in walk_schemas(data) for key in CHECK_KEYWORDS):
+        return data
+    data = copy.deepcopy(data)
+    for pointer, node in walk_schemas(data):  # a node's children are walked after it
+        found = {key: _defs_refs(node.pop(key)) for key in CHECK_KEYWORDS if key in node}
+        if not found:
+            continue
+        dependent = found.pop("dependentSchemas", {})
+        entry = fragment(found, dependent if isinstance(dependent, dict) else {}, pointer)
+        if entry is not None:
+            node[CHECKS_KEY] = merged(node.get(CHECKS_KEY), [entry])
+    return data
 
 
 def merged(first: Any, second: Any) -> list[Any]:
@@ -81,9 +102,14 @@ def expanded(schema: dict[str, Any]) -> dict[str, Any]:
 def definitions(bundled: Any, module: ir.Module) -> tuple[tuple[str, ir.JSONData], ...]:
     """The bundled document's definitions that `module`'s checks refer to, directly or
     through each other, by name in document order."""
-    defs = bundled.get("$defs") if isinstance(bundled, dict) else None
-    if not isinstance(defs, dict):
+    if not isinstance(bundled, dict):
         return ()
+    defs = {
+        name: _defs_refs(schema)
+        for key in ("definitions", "$defs")  # (a bundled document has `$defs` only)
+        if isinstance(bundled.get(key), dict)
+        for name, schema in bundled[key].items()
+    }
     wanted: set[str] = set()
     pending = [name for check in module_checks(module) for name in _references(check.schema)]
     while pending:
@@ -137,3 +163,17 @@ def _references(value: ir.JSONData) -> Iterator[str]:
                     stack.append(item)
         elif isinstance(node, tuple):
             stack.extend(node)
+
+
+def _defs_refs(value: Any) -> Any:
+    """`value` with `#/definitions/Name` references written `#/$defs/Name`, the one form
+    checks resolve."""
+    if isinstance(value, list):
+        return [_defs_refs(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    out = {key: _defs_refs(item) for key, item in value.items()}
+    ref = value.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/definitions/"):
+        out["$ref"] = "#/$defs/" + ref.removeprefix("#/definitions/")
+    return out

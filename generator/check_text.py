@@ -58,30 +58,35 @@ def shown(value: object) -> str:
 
 
 def demand(check: ir.SchemaCheck) -> str:
-    """What the check demands of a value, in words: `must not match {"required": ["a"]}`."""
+    """What the check demands of a value, in words: `must not match {"required": ["a"]}`;
+    a check of several keywords says each part (`not`, `if`/`then`/`else`,
+    `dependentSchemas`, then the rest)."""
     schema = thaw(check.schema)
     if not isinstance(schema, dict):
         return "must match nothing" if schema is False else "accepts any value"
-    keys = set(schema)
-    if keys == {"not"}:
-        return f"must not match `{shown(schema['not'])}`"
-    if "if" in keys and keys <= {"if", "then", "else"}:
-        parts: list[str] = []
-        if "then" in schema:
-            parts.append(
-                f"when it matches `{shown(schema['if'])}`, must match `{shown(schema['then'])}`"
-            )
-        if "else" in schema:
-            start = "otherwise" if parts else f"when it does not match `{shown(schema['if'])}`"
-            parts.append(f"{start} must match `{shown(schema['else'])}`")
-        return "; ".join(parts) or "accepts any value"
-    dependent = schema.get("dependentSchemas")
-    if keys == {"dependentSchemas"} and isinstance(dependent, dict):
-        return "; ".join(
+    rest = dict(schema)
+    parts: list[str] = []
+    if "not" in rest:
+        parts.append(f"must not match `{shown(rest.pop('not'))}`")
+    if "if" in rest:
+        condition = shown(rest.pop("if"))
+        then, otherwise = rest.pop("then", None), rest.pop("else", None)
+        if then is not None:
+            parts.append(f"when it matches `{condition}`, must match `{shown(then)}`")
+        if otherwise is not None:
+            start = "otherwise" if then is not None else f"when it does not match `{condition}`,"
+            parts.append(f"{start} must match `{shown(otherwise)}`")
+    dependent = rest.get("dependentSchemas")
+    if isinstance(dependent, dict):
+        del rest["dependentSchemas"]
+        parts += [
             f"when key `{key}` is present, must match `{shown(value)}`"
             for key, value in dependent.items()
-        )
-    return f"must match `{shown(schema)}`"
+        ]
+    rest.pop("then", None), rest.pop("else", None)  # without `if`, they assert nothing
+    if rest:
+        parts.append(f"must match `{shown(rest)}`")
+    return "; ".join(parts) or "accepts any value"
 
 
 def check_text(check: ir.SchemaCheck) -> str:

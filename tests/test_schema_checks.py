@@ -11,7 +11,6 @@ import json
 import subprocess
 import sys
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -21,11 +20,9 @@ import pytest
 from pydantic import ValidationError
 
 from generator import ir
-from generator.formatting import format_python
+from generator.cli import main
 from generator.frontend import read_schema
 from generator.lower import freeze_json
-from generator.render import make_env
-from generator.targets import docs, python_dataclasses, python_pydantic, python_typeddicts
 from generator.targets.python_common import function_suffix
 from generator.workflow.observe import Observer
 from generator.workflow.variance import compare
@@ -104,34 +101,6 @@ def _check(schema: dict[str, Any], keywords: tuple[str, ...], pointer: str) -> i
     return ir.SchemaCheck(freeze_json(schema), keywords, pointer)
 
 
-def _by_hand(module: ir.Module) -> ir.Module:
-    """The checks lowering makes of SCHEMA, for a front end that drops them (with warnings)."""
-    link = (
-        _check({"not": NOT_BOTH}, ("not",), "/$defs/Link"),
-        _check(
-            {"if": IF_A, "then": THEN_B, "else": ELSE_SHORT_REL},
-            ("if", "then", "else"),
-            "/$defs/Link",
-        ),
-        _check({"dependentSchemas": DEPENDENT}, ("dependentSchemas",), "/$defs/Link"),
-    )
-    name_check = _check({"not": {"pattern": "^x"}}, ("not",), "/$defs/Named/properties/name")
-    pair = _check({"not": {"const": "bad"}}, ("not",), "/$defs/Pair")
-    types: list[ir.NamedType] = []
-    for named in module.types:
-        if isinstance(named, ir.Record) and named.name == "Link":
-            named = replace(named, schema_checks=link)
-        elif isinstance(named, ir.Record) and named.name == "Named":
-            fields = tuple(
-                replace(item, type=ir.Checked(item.type, (name_check,))) for item in named.fields
-            )
-            named = replace(named, fields=fields)
-        elif isinstance(named, ir.UnionType) and named.name == "Pair":
-            named = replace(named, schema_checks=(pair,))
-        types.append(named)
-    return replace(module, types=tuple(types), check_defs=(("Short", freeze_json(SHORT)),))
-
-
 def _has_checks(module: ir.Module) -> bool:
     return "schema_checks" in ir.runtime_checks(module) or any(
         isinstance(named, (ir.Record, ir.UnionType)) and named.schema_checks
@@ -146,33 +115,36 @@ def _read(root: Path, schema: dict[str, Any] = SCHEMA) -> ir.Module:
     return read_schema(path, "schema/checks.json", strict=False).module
 
 
-def _module(root: Path) -> ir.Module:
-    module = _read(root)
-    return module if _has_checks(module) else _by_hand(module)
+def _project(root: Path, schema: dict[str, Any] = SCHEMA) -> Path:
+    """A project of SCHEMA, generated through the CLI as a user would."""
+    _read(root, schema)
+    (root / "pyproject.toml").write_text(
+        '[tool.polytype]\nstrict = true\nschema-dir = "schema"\n'
+        'targets = ["dataclasses", "typeddicts", "pydantic", "docs"]\n',
+        encoding="utf-8",
+    )
+    assert main(["--project", str(root), "generate"]) == 0
+    return root
 
 
-def _render(module: ir.Module, directory: Path) -> dict[str, Path]:
-    """Each flavor's module, formatted as `generate` writes it."""
-    directory.mkdir(parents=True, exist_ok=True)
-    paths: dict[str, Path] = {}
-    env = make_env(fixtures={module.name: ()})
-    for target in (python_dataclasses, python_typeddicts, python_pydantic):
-        output = target.render(module, env)[0]
-        name = output.path.rsplit("/", 1)[-1]
-        path = directory / name
-        path.write_text(format_python(output.text, name), encoding="utf-8")
-        paths[name.removesuffix(".py")] = path
-    return paths
+def _generated(root: Path) -> dict[str, Path]:
+    directory = root / "generated" / "python" / "checks"
+    return {name: directory / f"{name}.py" for name in FLAVORS}
 
 
 @pytest.fixture(scope="module")
 def module(tmp_path_factory: pytest.TempPathFactory) -> ir.Module:
-    return _module(tmp_path_factory.mktemp("schema_checks_ir"))
+    return _read(tmp_path_factory.mktemp("schema_checks_ir"))
 
 
 @pytest.fixture(scope="module")
-def generated(module: ir.Module, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    return _render(module, tmp_path_factory.mktemp("schema_checks"))
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _project(tmp_path_factory.mktemp("schema_checks"))
+
+
+@pytest.fixture(scope="module")
+def generated(project: Path) -> dict[str, Path]:
+    return _generated(project)
 
 
 def _flavor(generated: dict[str, Path], flavor: str) -> ModuleType:
@@ -197,6 +169,15 @@ def _round_trip(models: ModuleType, flavor: str, type_name: str, value: Any) -> 
     encoded = model.model_validate(value).model_dump(**_DUMP)
     assert model.model_validate_json(json.dumps(value)).model_dump(**_DUMP) == encoded
     return encoded
+
+
+def test_lowering_makes_the_checks(module: ir.Module) -> None:
+    link, named, pair = (module.get(name) for name in ("Link", "Named", "Pair"))
+    assert isinstance(link, ir.Record) and isinstance(pair, ir.UnionType)
+    assert {k for check in link.schema_checks for k in check.keywords} == set(_CHECK_KEYWORDS)
+    assert [check.described for check in pair.schema_checks] == ["'not' at /$defs/Pair"]
+    assert isinstance(named, ir.Record) and isinstance(named.fields[0].type, ir.Checked)
+    assert dict(module.check_defs) == {"Short": freeze_json(SHORT)}
 
 
 def test_the_cases_exercise_every_check() -> None:
@@ -289,7 +270,8 @@ def test_the_checks_are_stated_and_need_jsonschema(generated: dict[str, Path]) -
         text = path.read_text(encoding="utf-8")
         assert "import jsonschema" in text and "jsonschema" in text.split('"""')[1], path
         assert "_CHECK_DEFS: dict[str, object] = {" in text
-        assert "must not match" in text  # docstrings and comments say what a check demands
+        words = " ".join(text.split())  # docstrings and comments say what a check demands
+        assert 'must not match `{"required": ["a", "href"]}`' in words, path
 
 
 def test_a_module_without_checks_does_not_import_jsonschema(tmp_path: Path) -> None:
@@ -301,9 +283,8 @@ def test_a_module_without_checks_does_not_import_jsonschema(tmp_path: Path) -> N
         },
     }
     plain["$defs"]["Named"] = {"type": "object", "properties": {"name": {"type": "string"}}}
-    module = _read(tmp_path, plain)
-    assert not _has_checks(module)
-    for path in _render(module, tmp_path / "out").values():
+    assert not _has_checks(_read(tmp_path / "ir", plain))
+    for path in _generated(_project(tmp_path / "project", plain)).values():
         assert "jsonschema" not in path.read_text(encoding="utf-8"), path
 
 
@@ -321,14 +302,15 @@ def test_drift_judges_as_the_decoders_do(module: ir.Module) -> None:
     observer.observe({"a": 5, "b": 3, "href": "x"}, "Link", "sample.jsonl:3")
     [(where, rule, schema)] = observer.seen.constraints
     assert (where, rule) == ("Link", _described(module, "Link", "not"))
-    assert json.loads(schema) == {"not": NOT_BOTH}
+    assert schema.startswith('{"not": {"required": ["a", "href"]}, "if": ')  # cut when long
 
 
-def test_docs_say_what_each_check_demands(module: ir.Module) -> None:
-    [output] = docs.render(module, make_env())
-    assert _described(module, "Link", "not") in output.text
-    assert 'must not match `{"required": ["a", "href"]}`' in output.text
-    assert "when key `b` is present, must match" in output.text
+def test_docs_say_what_each_check_demands(module: ir.Module, project: Path) -> None:
+    text = (project / "generated" / "docs" / "checks.md").read_text(encoding="utf-8")
+    assert _described(module, "Link", "not") in text
+    assert 'must not match `{"required": ["a", "href"]}`' in text
+    assert "when key `b` is present, must match" in text
+    assert 'when it matches `{"required": ["a"]}`, must match `{"required": ["b"]}`' in text
 
 
 def test_diff_sees_a_check_added_as_a_tightening(module: ir.Module) -> None:
@@ -341,3 +323,16 @@ def test_diff_sees_a_check_added_as_a_tightening(module: ir.Module) -> None:
     assert compare(checked, checked.inner, types, types).verdict == "widened"
     other = ir.Checked(checked.inner, (_check({"not": {"const": "x"}}, ("not",), "/x"),))
     assert compare(checked, other, types, types).verdict == "changed"
+
+
+def test_drift_reports_a_value_that_breaks_a_check(
+    project: Path, module: ir.Module, capsys: pytest.CaptureFixture[str]
+) -> None:
+    recorded = project / "recorded.jsonl"
+    recorded.write_text('{"a": 5, "b": 3, "href": "x"}\n{"a": 5, "b": 3}\n', encoding="utf-8")
+    capsys.readouterr()
+    code = main(["--project", str(project), "drift", "--type", "Link", "checks", str(recorded)])
+    out = capsys.readouterr().out
+    assert code == 1, out
+    assert f"Link: breaks {_described(module, 'Link', 'not')}: " in out
+    assert "1 constraint violation(s)" in out

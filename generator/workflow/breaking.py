@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 
 from generator import ir
-from generator.check_text import check_text
+from generator.check_text import demand
 from generator.diagnostics import join_pointer
 from generator.object_rules import rules_text
 from generator.validate import resolve_pointer
@@ -234,8 +234,8 @@ class _Differ:
                 self.add(
                     "SCHEMA_CHECK_ADDED",
                     new.name,
-                    f"now checked: {check_text(check)}",
-                    self.new.at(check.pointer),
+                    f"now checked ({check.described}): {demand(check)}",
+                    self.new.at(join_pointer(check.pointer, check.keywords[0])),
                     self.old.of(old),
                 )
         for check in old.schema_checks:
@@ -243,9 +243,9 @@ class _Differ:
                 self.add(
                     "SCHEMA_CHECK_REMOVED",
                     new.name,
-                    f"no longer checked: {check_text(check)}",
+                    f"no longer checked ({check.described}): {demand(check)}",
                     self.new.of(new),
-                    self.old.at(check.pointer),
+                    self.old.at(join_pointer(check.pointer, check.keywords[0])),
                 )
 
     def _field(

@@ -41,6 +41,60 @@ def unchecked(type_ref: ir.TypeRef) -> ir.TypeRef:
     return type_ref
 
 
+# The type names of JSON Schema; a check naming another (continue-config writes
+# `"type": "str"`) is evaluated with that name matching nothing, as the corpus' oracle does.
+JSON_TYPES = frozenset({"array", "boolean", "integer", "null", "number", "object", "string"})
+
+
+def unknown_types(module: ir.Module) -> tuple[str, ...]:
+    """The `type` names outside JSON Schema's seven that the module's checks and their
+    definitions use (sorted): the validators make each one match nothing."""
+    found: set[str] = set()
+    stack: list[object] = [thaw(ir.FrozenJSONObject(module.check_defs))]
+    stack += [thaw(check.schema) for check in _all_checks(module)]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            kinds = node.get("type")
+            for kind in kinds if isinstance(kinds, list) else [kinds]:
+                if isinstance(kind, str) and kind not in JSON_TYPES:
+                    found.add(kind)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return tuple(sorted(found))
+
+
+def _all_checks(module: ir.Module) -> list[ir.SchemaCheck]:
+    found: list[ir.SchemaCheck] = []
+    stack: list[ir.TypeRef] = []
+    for named in module.types:
+        if isinstance(named, (ir.Record, ir.UnionType)):
+            found.extend(named.schema_checks)
+        if isinstance(named, ir.Record):
+            stack.extend(item.type for item in named.fields)
+            stack.extend(named.rules.types())
+        elif isinstance(named, ir.Alias):
+            stack.append(named.type)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ir.Checked):
+            found.extend(node.checks)
+            stack.append(node.inner)
+        elif isinstance(node, (ir.ListOf,)):
+            stack.append(node.item)
+        elif isinstance(node, ir.TupleOf):
+            stack.extend(node.item_types())
+        elif isinstance(node, ir.MapOf):
+            stack.append(node.value)
+            stack.extend(node.rules.types())
+        elif isinstance(node, ir.Nullable):
+            stack.append(node.inner)
+        elif isinstance(node, ir.InlineUnion):
+            stack.extend(node.options)
+    return found
+
+
 def needs_checks(module: ir.Module) -> bool:
     """Whether any type of `module` runs a schema check (its runtime needs jsonschema)."""
     if "schema_checks" in ir.runtime_checks(module):

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from generator import ir
-from generator.check_text import check_schema, needs_checks
+from generator.check_text import check_schema, needs_checks, unknown_types
 from generator.render import py_str
 from generator.targets.python_common import py_literal
 
@@ -70,6 +70,8 @@ class CheckConstants:
         ]
         defs = ir.FrozenJSONObject(self.module.check_defs)
         lines.append(CheckConstant("_CHECK_DEFS", py_literal(defs)).statement)
+        odd = "".join(f"{py_str(name)}, " for name in unknown_types(self.module))
+        lines.append(f"_CHECK_UNKNOWN_TYPES: tuple[str, ...] = ({odd})")
         return lines
 
 

@@ -14,12 +14,13 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import jsonschema
+import jsonschema.validators
 
 from generator import ir, literals
-from generator.check_text import check_schema, shown, thaw
+from generator.check_text import check_schema, shown, thaw, unknown_types
 from generator.fastcheck import json_key, multiple_of
 from generator.jsonpos import json_type_name
 from generator.lower import freeze_json, json_type_of
@@ -404,7 +405,7 @@ class Observer:
             assert isinstance(schema, dict)
             if self.module.check_defs:
                 schema["$defs"] = thaw(ir.FrozenJSONObject(self.module.check_defs))
-            validator = self._validators[check] = jsonschema.Draft202012Validator(schema)
+            validator = self._validators[check] = _validator_class(self.module)(schema)
         return validator
 
     def _check(self, constraints: ir.Constraints, value: Any, place: _Place, label: str) -> None:
@@ -425,6 +426,21 @@ class Observer:
         self.seen.mismatches.setdefault((label, expected, got), Occurrence()).add(
             example, str(place)
         )
+
+
+def _validator_class(module: ir.Module) -> type[jsonschema.Draft202012Validator]:
+    """jsonschema's 2020-12 validator, with the `type` names JSON Schema does not define
+    that the module's checks use matching nothing (as the generated decoders do)."""
+    odd = unknown_types(module)
+    if not odd:
+        return jsonschema.Draft202012Validator
+    checker = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine_many(
+        dict.fromkeys(odd, lambda checker, instance: False)
+    )
+    extended = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+        jsonschema.Draft202012Validator, type_checker=checker
+    )
+    return cast("type[jsonschema.Draft202012Validator]", extended)
 
 
 @dataclass(frozen=True)

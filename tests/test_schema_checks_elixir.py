@@ -1,0 +1,221 @@
+"""Schema checks in the Elixir flavor: the runtime's JSON Schema evaluator, and the decoders
+that call it.
+
+What a consumed schema says that no type can express (`not`, `if`/`then`/`else`,
+`dependentSchemas` beyond required keys, an `allOf` part that cannot merge) reaches the
+targets as `ir.SchemaCheck`s: the decoder checks the JSON value as it arrives against the
+JSON Schema fragment, with JSON Schema's own semantics. The Elixir runtime carries a small
+2020-12 evaluator for it (`matches?/3`), generated only where a module has checks.
+
+The evaluator is proved on the official JSON-Schema-Test-Suite (every case of the keyword
+files, in one `elixir` run; the groups it does not claim are listed with their reason),
+and the generated decoders against jsonschema on hand-written values.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generator import ir
+from generator.lowering.json_types import freeze_json
+from generator.render import make_env
+from generator.targets import elixir
+from generator.targets.elixir_terms import check_schema
+
+from .conftest import REPO
+
+needs_elixir = pytest.mark.skipif(shutil.which("elixirc") is None, reason="elixir is not installed")
+
+SUITE = REPO.parent / "shared" / "json-schema-test-suite" / "tests" / "draft2020-12"
+
+
+def _thaw(value: ir.JSONData) -> Any:
+    if isinstance(value, ir.FrozenJSONObject):
+        return {key: _thaw(item) for key, item in value.items}
+    if isinstance(value, tuple):
+        return [_thaw(item) for item in value]
+    return value
+
+
+def _jiffy_ebin() -> str:
+    found = sorted(Path("/usr/lib/erlang/lib").glob("jiffy-*/ebin"))
+    if not found:
+        pytest.skip("jiffy is not installed (apt-get install erlang-jiffy)")
+    return str(found[-1])
+
+
+def _compile(sources: list[Path], ebin: Path) -> None:
+    ebin.mkdir(parents=True, exist_ok=True)
+    compiled = subprocess.run(
+        ["elixirc", "--warnings-as-errors", "-o", str(ebin), *map(str, sources)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+
+
+def _runtime_module() -> ir.Module:
+    """The smallest module whose runtime carries the evaluator: one checked alias."""
+    check = ir.SchemaCheck(freeze_json({"not": {"type": "null"}}), ("not",), "/$defs/Value")
+    value = ir.Alias("Value", ir.Checked(ir.AnyJSON(), (check,)), elixir_module="Suite.Value")
+    return ir.Module("suite", "Suite", "", "suite.json", "0" * 64, "Suite", (value,))
+
+
+# --- the JSON-Schema-Test-Suite -----------------------------------------------------
+
+# Whole files about what the evaluator does not do. Schema checks hold 2020-12 fragments
+# whose `$ref`s are all `#/$defs/Name`, bundled by the front end, so identifiers,
+# anchors, dynamic and remote references never reach it; `unevaluated*` are annotations
+# (a gap, documented in the runtime); `format` is an annotation (its file is run: every
+# case there is valid).
+_FILES_NOT_CLAIMED = {
+    "anchor.json": "$anchor (the front end resolves anchors before checks are built)",
+    "dynamicRef.json": "$dynamicRef/$dynamicAnchor (resolved statically by the front end)",
+    "refRemote.json": "remote $refs (bundled into check_defs by the front end)",
+    "defs.json": "validates against the remote 2020-12 meta-schema",
+    "vocabulary.json": "$vocabulary in a custom meta-schema",
+    "unevaluatedItems.json": "unevaluatedItems is not evaluated inside a schema check",
+    "unevaluatedProperties.json": "unevaluatedProperties is not evaluated inside a schema check",
+}
+
+
+def _unclaimed_reason(schema: Any, root: bool = True) -> str | None:
+    """Why a group's schema uses what the evaluator does not do, or None."""
+    if isinstance(schema, list):
+        return next((r for item in schema if (r := _unclaimed_reason(item, False))), None)
+    if not isinstance(schema, dict):
+        return None
+    for key, value in schema.items():
+        if key in ("$anchor", "$dynamicAnchor", "$dynamicRef", "$recursiveRef"):
+            return f"{key}"
+        if key == "$id" and not root:
+            return _EMBEDDED_ID
+        if key in ("unevaluatedProperties", "unevaluatedItems"):
+            return f"{key} (not evaluated inside a schema check)"
+        if key == "$ref" and isinstance(value, str):
+            if value == "#":
+                return "$ref to `#` (the root, not a definition)"
+            if not value.startswith("#/$defs/"):
+                return "$ref to something else than `#/$defs/Name`"
+            if "/" in value[len("#/$defs/") :]:
+                return "$ref into a definition (`#/$defs/a/...`)"
+        if key in ("enum", "const", "default", "examples"):
+            continue  # data, not schemas
+        reason = _unclaimed_reason(value, False)
+        if reason:
+            return reason
+    return None
+
+
+def _suite_cases() -> tuple[list[tuple[str, str, str, Any, Any, bool]], dict[str, str]]:
+    """(file, group, case, schema, data, valid) of every claimed case, and the unclaimed
+    groups (`file: group`) with their reason."""
+    cases: list[tuple[str, str, str, Any, Any, bool]] = []
+    unclaimed: dict[str, str] = {}
+    for path in sorted(SUITE.glob("*.json")):
+        if path.name in _FILES_NOT_CLAIMED:
+            unclaimed[path.name] = _FILES_NOT_CLAIMED[path.name]
+            continue
+        for group in json.loads(path.read_text(encoding="utf-8")):
+            reason = _unclaimed_reason(group["schema"])
+            if reason:
+                unclaimed[f"{path.name}: {group['description']}"] = reason
+                continue
+            for case in group["tests"]:
+                cases.append(
+                    (
+                        path.name,
+                        group["description"],
+                        case["description"],
+                        group["schema"],
+                        case["data"],
+                        case["valid"],
+                    )
+                )
+    return cases, unclaimed
+
+
+_UNEVALUATED = "unevaluatedProperties (not evaluated inside a schema check)"
+_EMBEDDED_ID = "an embedded $id (a new base for the references under it)"
+
+# What the evaluator does not claim, each with its reason (a change here is a change in
+# what it claims: update the list on purpose).
+_EXPECTED_UNCLAIMED = {
+    **_FILES_NOT_CLAIMED,
+    "not.json: collect annotations inside a 'not', even if collection is disabled": _UNEVALUATED,
+    "ref.json: root pointer ref": "$ref to `#` (the root, not a definition)",
+    "ref.json: relative pointer ref to object": "$ref to something else than `#/$defs/Name`",
+    "ref.json: relative pointer ref to array": "$ref to something else than `#/$defs/Name`",
+    "ref.json: remote ref, containing refs itself": "$ref to something else than `#/$defs/Name`",
+    "ref.json: Recursive references between schemas": "$ref to something else than `#/$defs/Name`",
+    "ref.json: ref creates new scope when adjacent to keywords": _UNEVALUATED,
+    "ref.json: refs with relative uris and defs": _EMBEDDED_ID,
+    "ref.json: relative refs with absolute uris and defs": _EMBEDDED_ID,
+    "ref.json: $id must be resolved against nearest parent, not just immediate parent": _EMBEDDED_ID,
+    "ref.json: order of evaluation: $id and $ref": "$ref to something else than `#/$defs/Name`",
+    "ref.json: order of evaluation: $id and $anchor and $ref": "$ref to something else than `#/$defs/Name`",
+    "ref.json: order of evaluation: $id and $ref on nested schema": "$ref to something else than `#/$defs/Name`",
+    "ref.json: simple URN base URI with $ref via the URN": "$ref to something else than `#/$defs/Name`",
+    "ref.json: URN base URI with URN and JSON pointer ref": "$ref to something else than `#/$defs/Name`",
+    "ref.json: URN base URI with URN and anchor ref": "$ref to something else than `#/$defs/Name`",
+    "ref.json: URN ref with nested pointer ref": "$ref to something else than `#/$defs/Name`",
+    "ref.json: ref to if": "$ref to something else than `#/$defs/Name`",
+    "ref.json: ref to then": "$ref to something else than `#/$defs/Name`",
+    "ref.json: ref to else": "$ref to something else than `#/$defs/Name`",
+    "ref.json: ref with absolute-path-reference": _EMBEDDED_ID,
+    "ref.json: empty tokens in $ref json-pointer": "$ref into a definition (`#/$defs/a/...`)",
+}
+
+
+@needs_elixir
+@pytest.mark.skipif(not SUITE.exists(), reason="the JSON-Schema-Test-Suite is not checked out")
+def test_the_evaluator_agrees_with_the_json_schema_test_suite(tmp_path: Path) -> None:
+    cases, unclaimed = _suite_cases()
+    assert unclaimed == _EXPECTED_UNCLAIMED
+    assert len(cases) > 900
+    runtime = next(
+        output
+        for output in elixir.render(_runtime_module(), make_env("fixtures", "generated", {}))
+        if output.path.endswith("polytype_runtime.ex")
+    )
+    source = tmp_path / "polytype_runtime.ex"
+    source.write_text(runtime.text, encoding="utf-8")
+    _compile([source], tmp_path / "ebin")
+    triples = []
+    for _file, _group, _case, schema, data, _valid in cases:
+        prepared = _thaw(check_schema(freeze_json(schema)))
+        defs = prepared.get("$defs", {}) if isinstance(prepared, dict) else {}
+        triples.append([prepared, defs, data])
+    (tmp_path / "cases.json").write_text(json.dumps(triples), encoding="utf-8")
+    script = (
+        f"Code.prepend_path({json.dumps(_jiffy_ebin())})\n"
+        f"cases = File.read!({json.dumps(str(tmp_path / 'cases.json'))}) "
+        "|> :jiffy.decode([:return_maps, {:null_term, nil}])\n"
+        "verdicts = for [schema, defs, data] <- cases, "
+        'do: if(Suite.PolytypeRuntime.matches?(data, schema, defs), do: "1", else: "0")\n'
+        "IO.puts(Enum.join(verdicts))\n"
+    )
+    run = subprocess.run(
+        ["elixir", "-pa", str(tmp_path / "ebin"), "-e", script],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    verdicts = run.stdout.strip()
+    assert len(verdicts) == len(cases)
+    wrong = [
+        f"{file}: {group}: {case} (expected {'valid' if valid else 'invalid'})"
+        for (file, group, case, _, _, valid), verdict in zip(cases, verdicts, strict=True)
+        if (verdict == "1") != valid
+    ]
+    assert not wrong, "\n".join(wrong)

@@ -219,3 +219,204 @@ def test_the_evaluator_agrees_with_the_json_schema_test_suite(tmp_path: Path) ->
         if (verdict == "1") != valid
     ]
     assert not wrong, "\n".join(wrong)
+
+
+# --- generated decoders against jsonschema ----------------------------------------
+
+# The schema as written: `name` has a `not`, the record an `if`/`then`/`else` and a
+# `dependentSchemas` whose subschema refers to a definition, the union a `not` beside it.
+SCHEMA = """\
+title: Checks
+type: object
+properties:
+  name: {type: string, not: {pattern: "^x"}}
+  kind: {type: string}
+  size: {type: integer}
+  shape: {$ref: "#/$defs/Shape"}
+if: {properties: {kind: {const: big}}, required: [kind]}
+then: {required: [size], properties: {size: {minimum: 100000}}}
+else: {properties: {size: {maximum: 10}}}
+dependentSchemas:
+  size: {properties: {name: {$ref: "#/$defs/Short"}}}
+$defs:
+  Short: {maxLength: 3}
+  Circle:
+    type: object
+    properties: {radius: {type: number}}
+    required: [radius]
+  Square:
+    type: object
+    properties: {side: {type: number}}
+    required: [side]
+  Shape:
+    anyOf: [{$ref: "#/$defs/Circle"}, {$ref: "#/$defs/Square"}]
+    not: {required: [radius, side]}
+"""
+
+VALUES: list[Any] = [
+    {},
+    {"kind": "big", "size": 100000},
+    {"kind": "big", "size": 5},
+    {"kind": "big"},
+    {"kind": "small", "size": 5},
+    {"kind": "small", "size": 50},
+    {"size": 1},
+    {"name": "xavier"},
+    {"name": "avier"},
+    {"name": "abc", "size": 3},
+    {"name": "abcd", "size": 3},
+    {"name": "abcd", "kept": [1, {"a": None}]},
+    {"shape": {"radius": 1}},
+    {"shape": {"radius": 1, "side": 2}},
+    {"shape": {"side": 2.5, "kept": True}},
+    {"name": 5},
+    "big",
+]
+
+# Where each rule was written, as the lowering names it.
+_NAME_NOT = ir.SchemaCheck(freeze_json({"not": {"pattern": "^x"}}), ("not",), "/properties/name")
+_CONDITION = ir.SchemaCheck(
+    freeze_json(
+        {
+            "if": {"properties": {"kind": {"const": "big"}}, "required": ["kind"]},
+            "then": {"required": ["size"], "properties": {"size": {"minimum": 100000}}},
+            "else": {"properties": {"size": {"maximum": 10}}},
+        }
+    ),
+    ("if", "then", "else"),
+    "",
+)
+_DEPENDENT = ir.SchemaCheck(
+    freeze_json(
+        {"dependentSchemas": {"size": {"properties": {"name": {"$ref": "#/$defs/Short"}}}}}
+    ),
+    ("dependentSchemas",),
+    "",
+)
+_SHAPE_NOT = ir.SchemaCheck(
+    freeze_json({"not": {"required": ["radius", "side"]}}), ("not",), "/$defs/Shape"
+)
+
+
+def _valid(value: Any) -> bool:
+    import jsonschema
+    import yaml
+
+    return bool(jsonschema.Draft202012Validator(yaml.safe_load(SCHEMA)).is_valid(value))
+
+
+def _hand_built_module(tmp_path: Path) -> ir.Module:
+    """The schema without the keywords no type expresses, lowered, and the checks added
+    to its IR by hand (as the lowering adds them)."""
+    import dataclasses
+
+    import yaml
+
+    from generator.frontend import read_schema
+
+    document = yaml.safe_load(SCHEMA)
+    for keyword in ("if", "then", "else", "dependentSchemas"):
+        del document[keyword]
+    del document["properties"]["name"]["not"]
+    del document["$defs"]["Shape"]["not"]
+    del document["$defs"]["Short"]
+    path = tmp_path / "checks.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    module = read_schema(path, "schema/checks.json", strict=False).module
+    types: list[ir.NamedType] = []
+    for named in module.types:
+        if isinstance(named, ir.Record) and named.name == "Checks":
+            fields = tuple(
+                (
+                    dataclasses.replace(item, type=ir.Checked(item.type, (_NAME_NOT,)))
+                    if item.json_key == "name"
+                    else item
+                )
+                for item in named.fields
+            )
+            named = dataclasses.replace(
+                named, fields=fields, schema_checks=(_CONDITION, _DEPENDENT)
+            )
+        elif isinstance(named, ir.UnionType):
+            named = dataclasses.replace(named, schema_checks=(_SHAPE_NOT,))
+        types.append(named)
+    return dataclasses.replace(
+        module, types=tuple(types), check_defs=(("Short", freeze_json({"maxLength": 3})),)
+    )
+
+
+def _run_probe(lib: Path, tmp_path: Path, module: str, values: list[Any]) -> list[str]:
+    """Each value through `module.from_json/1`: `ok <re-encoded exactly>` or `error <path: reason>`."""
+    ebin = tmp_path / "ebin"
+    _compile(sorted(lib.rglob("*.ex")), ebin)
+    lines = [
+        f"IO.puts(Probe.run({module}, {elixir.ex_json_literal(freeze_json(value))}))"
+        for value in values
+    ]
+    script = (
+        "defmodule Probe do\n"
+        "  def run(module, data) do\n"
+        "    case module.from_json(data) do\n"
+        '      {:ok, value} -> "ok " <> to_string(module.to_json(value) === data)\n'
+        '      {:error, {path, reason}} -> "error " <> inspect(path <> ": " <> reason)\n'
+        "    end\n"
+        "  end\n"
+        "end\n" + "\n".join(lines) + "\n"
+    )
+    run = subprocess.run(
+        ["elixir", "-pa", str(ebin), "-e", script],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    output = run.stdout.splitlines()
+    assert len(output) == len(values)
+    return output
+
+
+def _assert_verdicts(values: list[Any], output: list[str]) -> None:
+    for value, line in zip(values, output, strict=True):
+        if _valid(value):
+            assert line == "ok true", (value, line)
+        else:
+            assert line.startswith("error "), (value, line)
+
+
+@needs_elixir
+def test_hand_built_checks_agree_with_jsonschema(tmp_path: Path) -> None:
+    module = _hand_built_module(tmp_path)
+    assert "schema_checks" in elixir.runtime_checks(module)
+    for output in elixir.render(module, make_env("fixtures", "generated", {})):
+        target = tmp_path / output.path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(output.text, encoding="utf-8")
+    lib = tmp_path / "elixir" / "lib"
+    sources = [str(path) for path in sorted(lib.rglob("*.ex"))]
+    formatted = subprocess.run(
+        ["mix", "format", "--check-formatted", *sources],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert formatted.returncode == 0, formatted.stdout + formatted.stderr
+    output = _run_probe(lib, tmp_path, "Checks.Checks", VALUES)
+    _assert_verdicts(VALUES, output)
+    errors = dict(zip(map(json.dumps, VALUES), output, strict=True))
+    # the error names the value's path and the rule it breaks
+    assert errors['{"name": "xavier"}'] == "error \"$.name: breaks 'not' at /properties/name\""
+    assert errors['{"kind": "big"}'] == "error \"$: breaks 'if/then/else' at /\""
+    assert errors['{"name": "abcd", "size": 3}'] == "error \"$: breaks 'dependentSchemas' at /\""
+    shape = json.dumps({"shape": {"radius": 1, "side": 2}})
+    assert errors[shape] == "error \"$.shape: breaks 'not' at /$defs/Shape\""
+
+
+def test_modules_without_checks_carry_no_evaluator() -> None:
+    """No cost when unused: the shipped schemas have no schema checks, so their runtimes
+    have no evaluator and their decoders call none."""
+    for path in sorted((REPO / "generated" / "elixir" / "lib").rglob("*.ex")):
+        text = path.read_text(encoding="utf-8")
+        assert "schema_check" not in text and "matches?" not in text, path

@@ -23,7 +23,13 @@ import jsonschema
 from generator import ir, literals, naming, tuples
 from generator.diagnostics import Diagnostic, InputError, join_pointer
 from generator.loader import Document
-from generator.lowering import Problem, module_checks, python_names, union_dispatch
+from generator.lowering import (
+    Problem,
+    module_checks,
+    python_names,
+    schema_checks,
+    union_dispatch,
+)
 from generator.lowering.json_types import freeze_json, json_type_of
 from generator.lowering.module_checks import MAX_REFERENCE_CHAIN
 from generator.object_rules import map_rules, object_rules, pattern_map
@@ -258,6 +264,18 @@ class _Lowering:
     # -- named types ---------------------------------------------------------
 
     def _lower_named(self, name: str, schema: dict[str, Any], pointer: str, namespace: str) -> None:
+        schema, found = schema_checks.split(schema)
+        if found:
+            self._lower_named(name, schema, pointer, namespace)
+            named = schema_checks.on_named(self.types[name], found)
+            if named is not None:
+                self.types[name] = named
+            else:
+                self.warnings.extend(
+                    (check.pointer, f"{check.described} is not enforced on the enum {name}")
+                    for check in found
+                )
+            return
         source = self._source(pointer)
         doc = _doc(schema)
         notes = str(schema.get("x-notes", ""))
@@ -612,6 +630,9 @@ class _Lowering:
         if not isinstance(schema, dict):
             self._problem(pointer, "a schema must be an object or a boolean")
             return ir.AnyJSON()
+        if schema_checks.CHECKS_KEY in schema:
+            schema, found = schema_checks.split(schema)
+            return schema_checks.checked(self._lower_type(schema, pointer, hoist_name), found)
         if schema.get("nullable") is True:
             inner = self._lower_type(
                 {k: v for k, v in schema.items() if k != "nullable"}, pointer, hoist_name

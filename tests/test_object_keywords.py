@@ -358,7 +358,7 @@ def _freeze(value: Any) -> ir.JSONData:
 
 def test_a_dependent_schema_of_required_keys_is_checked(tmp_path: Path) -> None:
     """dependentSchemas (draft-07 `dependencies` of schemas): one that only requires keys is
-    a dependentRequired entry; any other is dropped with a located warning."""
+    a dependentRequired entry; any other is a schema check (tests/test_schema_check_lowering.py)."""
     schema = {
         "title": "Dependent",
         "type": "object",
@@ -375,4 +375,5 @@ def test_a_dependent_schema_of_required_keys_is_checked(tmp_path: Path) -> None:
     record = read.module.get("Dependent")
     assert isinstance(record, ir.Record)
     assert record.rules.dependent_required == (("a", ("b",)),)
-    assert [w.pointer for w in read.warnings] == ["/dependentSchemas/b"]
+    assert read.warnings == ()
+    assert [check.keywords for check in record.schema_checks] == [("dependentSchemas",)]

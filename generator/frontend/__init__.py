@@ -18,6 +18,7 @@ from pathlib import Path
 
 from generator import ir
 from generator.diagnostics import Diagnostic, InputError
+from generator.frontend import checks
 from generator.frontend.approximate import lower_approximating
 from generator.frontend.bundle import bundle
 from generator.frontend.defaults import drop_record_defaults
@@ -50,8 +51,10 @@ def read_schema(
     `unknown_tags` is the project's default for tagged unions without `x-unknown`."""
     document = load(path, display_path)
     if strict:
-        validate(document)
-        return Read(lower(document, unknown_tags), document)
+        owned = replace(document, data=checks.moved(document.data))
+        validate(owned)
+        module = lower(owned, unknown_tags)
+        return Read(replace(module, check_defs=checks.definitions(owned.data, module)), document)
     if written_for_polytype(document):
         try:  # a schema in polytype's own dialect needs none of the passes
             validate(document, meets_dialect=True)
@@ -63,6 +66,7 @@ def read_schema(
     reshaped = reshape(replace(bundled.document, data=cleaned.data))
     module, approximated = lower_approximating(reshaped.document, unknown_tags)
     module = drop_record_defaults(module)
+    module = replace(module, check_defs=checks.definitions(bundled.document.data, module))
     warnings = sorted(set(bundled.warnings + cleaned.warnings + reshaped.warnings + approximated))
     references = tuple(
         (source.path, hashlib.sha256(source.text.encode("utf-8")).hexdigest())

@@ -19,13 +19,15 @@ from typing import Any
 
 from generator import ir
 from generator.diagnostics import Diagnostic, InputError
+from generator.frontend.checks import CHECKS_KEY
 from generator.loader import Document
 from generator.lower import lower_generously
 from generator.validate import validate, walk_schemas
 
 # Rounds of lower-and-replace before giving up (each round replaces at least one schema).
 MAX_ROUNDS = 50
-_KEPT = ("description", "title")
+# (a schema typed as free-form keeps its schema checks: they hold on the JSON value as is)
+_KEPT = ("description", "title", CHECKS_KEY)
 # Annotations dropped alone when they are the problem.
 _DROPPABLE = ("default", "examples")
 

@@ -6,10 +6,10 @@ here without a word. Two exceptions keep typos visible: a key that looks like on
 polytype's own `x-` keys (`x-feild`) stays, for the dialect check to answer with
 "did you mean", and in a strict project nothing here runs at all.
 
-Assertion keywords no generated decoder enforces yet (`contains`, `not`,
-`if`/`then`/`else`, `propertyNames`, ...) are dropped with a located warning: the
-types stay exact, and the warning says which values would be accepted that the
-schema rejects.
+Assertion keywords no generated decoder enforces yet (`contains`, `unevaluatedItems`,
+...) are dropped with a located warning: the types stay exact, and the warning says
+which values would be accepted that the schema rejects. `not`, `if`/`then`/`else` and
+`dependentSchemas` become schema checks (`generator.frontend.checks`), as written.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.diagnostics import Diagnostic, join_pointer
+from generator.frontend import checks
 from generator.frontend.drafts import SCHEMA_LISTS, SCHEMA_MAPS, SINGLE_SCHEMA
 from generator.jsonpos import json_type_name
 from generator.loader import Document
@@ -44,10 +45,6 @@ JSON_SCHEMA_KEYWORDS = frozenset(
 
 # Assertions the generated decoders do not enforce yet, and what that lets through.
 UNENFORCED = {
-    "not": "values the `not` schema matches",
-    "if": "values that fail the conditional schemas",
-    "then": "values that fail the conditional schemas",
-    "else": "values that fail the conditional schemas",
     "contains": "arrays without a matching item",
     "minContains": "arrays with too few matching items",
     "maxContains": "arrays with too many matching items",
@@ -56,7 +53,6 @@ UNENFORCED = {
     "propertyNames": "objects whose keys break the rule",
     "patternProperties": "keys matching a pattern whose values break its schema",
     "dependentRequired": "objects missing a dependent key",
-    "dependentSchemas": "objects that fail a dependent schema",
     "unevaluatedItems": "arrays with unevaluated items",
     "unevaluatedProperties": "objects with unevaluated keys",
     "contentSchema": "encoded content that breaks its schema",
@@ -104,6 +100,7 @@ class _Cleaner:
             return node
         out: dict[str, Any] = {}
         late: dict[str, Any] = {}
+        dependent: dict[str, Any] = {}  # dependentSchemas entries checked as schemas
         on_record = isinstance(node.get("properties"), dict)  # its object rules are checked
         for key, value in node.items():
             here = join_pointer(pointer, key)
@@ -120,12 +117,13 @@ class _Cleaner:
                 and isinstance(value, dict)
             ):
                 out[key] = self._checked_patterns(value, here)  # an object's rules: checked
-            elif (
-                key == "dependentSchemas"
-                and (on_record or counts_entries(node))
-                and isinstance(value, dict)
-            ):
-                late.update(self._dependent_schemas(node, value, here))
+            elif key in ("not", "if", "then", "else"):
+                continue  # a schema check (below), as written
+            elif key == "dependentSchemas" and isinstance(value, dict):
+                if on_record or counts_entries(node):
+                    late.update(self._dependent_schemas(node, value, dependent))
+                else:
+                    dependent.update(value)
             elif key in RECORD_RULES and (on_record or key in MAP_RULES and counts_entries(node)):
                 out[key] = self.schema(value, here) if key == "propertyNames" else value
             elif key in COUNTED_ON_MAPS and counts_entries(node):
@@ -169,6 +167,9 @@ class _Cleaner:
             else:
                 out[key] = value
         out.update(late)  # replacements win over what the schema says beside them
+        entry = checks.fragment(node, dependent, self._written(pointer))
+        if entry is not None:
+            out[checks.CHECKS_KEY] = checks.merged(out.get(checks.CHECKS_KEY), [entry])
         self._declare_required(out)
         _drop_impossible_enum_values(out)
         return out
@@ -217,25 +218,24 @@ class _Cleaner:
         return {"additionalProperties": True} if additional is not True else {}
 
     def _dependent_schemas(
-        self, node: dict[str, Any], schemas: dict[str, Any], pointer: str
+        self, node: dict[str, Any], schemas: dict[str, Any], dependent: dict[str, Any]
     ) -> dict[str, Any]:
-        """A dependent schema that only requires keys is a `dependentRequired` entry (checked);
-        any other is dropped with a warning."""
+        """A dependent schema that only requires keys is a `dependentRequired` entry (an
+        object rule); any other goes into `dependent`, for the node's schema check."""
         required = dict(node.get("dependentRequired") or {})
         for key, schema in schemas.items():
             keys = _required_only(schema)
             if keys is not None:
                 required[key] = list(dict.fromkeys([*required.get(key, []), *keys]))
-                continue
-            self.warnings.append(
-                self.document.warning(
-                    join_pointer(pointer, key),
-                    "'dependentSchemas' is not enforced by the generated decoders (only a "
-                    f"schema of nothing but required keys is): they accept {UNENFORCED['dependentSchemas']} "
-                    "(the types and the round trip are exact)",
-                )
-            )
+            else:
+                dependent[key] = schema
         return {"dependentRequired": required} if required else {}
+
+    def _written(self, pointer: str) -> str:
+        """Where the schema at `pointer` was written: its pointer, after the file's name
+        when another file holds it."""
+        file, _, written = self.document.locate(pointer)
+        return written if file == self.document.display_path else f"{file}#{written}"
 
     def _checked_patterns(self, patterns: dict[str, Any], pointer: str) -> dict[str, Any]:
         """An object's patternProperties, less the patterns Elixir's engine cannot run."""

@@ -28,6 +28,8 @@ from typing import Any
 
 from generator import naming
 from generator.diagnostics import Diagnostic, InputError, join_pointer
+from generator.frontend import checks
+from generator.frontend.checks import CHECKS_KEY
 from generator.frontend.drafts import (
     POINTER_KEYWORDS,
     SCHEMA_LISTS,
@@ -143,14 +145,18 @@ class _Shaper:
             # `allOf: [{$ref: X}]` plus a description is X itself: keep the reference, so
             # the property is typed X instead of a copy of X under the property's name
             return {**rest, "$ref": only_reference}
-        pieces = [rest]
+        pieces = [(pointer, rest)]
         if "$ref" in node:
-            pieces.append({"$ref": node["$ref"]})
-        pieces.extend(parts if isinstance(parts, list) else [])
+            pieces.append((join_pointer(pointer, "$ref"), {"$ref": node["$ref"]}))
+        if isinstance(parts, list):
+            base = join_pointer(pointer, "allOf")
+            pieces.extend((join_pointer(base, index), part) for index, part in enumerate(parts))
         try:
-            return self._merge_pieces([self._resolved(piece) for piece in pieces])
-        except _CannotMerge:
-            return node
+            try:
+                merged = self._merge_pieces([self._resolved(piece) for _, piece in pieces])
+            except _CannotMerge:
+                merged = self._merge_some(node, pieces)
+            return merged if merged is node else self._reshape_properties(merged, pointer)
         except _Contradiction as error:
             self.problems.append(
                 self.document.diagnostic(
@@ -159,6 +165,67 @@ class _Shaper:
                 )
             )
             return node
+
+    def _reshape_properties(self, merged: dict[str, Any], pointer: str) -> dict[str, Any]:
+        """`merged` with its properties reshaped again: merging two parts' property schemas
+        can put keywords beside a union (`id: {oneOf: [...]}` and `id: {type: string}`),
+        which only reshaping distributes over the members."""
+        properties = merged.get("properties")
+        if not isinstance(properties, dict):
+            return merged
+        base = join_pointer(pointer, "properties")
+        reshaped = {
+            name: (
+                self._reshape_node(child, join_pointer(base, name))
+                if isinstance(child, dict) and _union_keyword(child) is not None
+                else child
+            )
+            for name, child in properties.items()
+        }
+        return {**merged, "properties": reshaped}
+
+    def _check_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
+        """A reshaped schema as a check's JSON Schema: its check entries expanded, and its
+        references to definitions that reshaping added (hoisted unions and their members,
+        which the document as written does not have: checks resolve references there)
+        replaced by what they name."""
+
+        def inline(value: Any, depth: int) -> Any:
+            if isinstance(value, list):
+                return [inline(item, depth) for item in value]
+            if not isinstance(value, dict):
+                return value
+            out = {key: inline(item, depth) for key, item in value.items()}
+            name = str(value.get("$ref", "")).removeprefix("#/$defs/")
+            if name in self.added and depth < _MAX_INLINED:
+                del out["$ref"]
+                target = inline(checks.expanded(self.added[name]), depth + 1)
+                out["allOf"] = [*out.get("allOf", []), target]
+            return out
+
+        result: dict[str, Any] = inline(checks.expanded(schema), 0)
+        return result
+
+    def _merge_some(self, node: dict[str, Any], pieces: list[tuple[str, Any]]) -> dict[str, Any]:
+        """The merge of the pieces that merge (in order), the others checked as schemas: a
+        value must still match every part, but only the merged ones give the type. `node`
+        itself when nothing merges."""
+        kept: list[dict[str, Any]] = []
+        entries: list[dict[str, Any]] = []
+        for pointer, piece in pieces:
+            try:
+                candidate = [*kept, self._resolved(piece)]
+                self._merge_pieces(candidate)
+            except _CannotMerge:
+                written = self.document.locate(pointer)[2]
+                schema = self._check_schema(piece) if isinstance(piece, dict) else {"not": {}}
+                entries.append({"schema": schema, "keywords": ["allOf"], "pointer": written})
+                continue
+            kept = candidate
+        if not kept or not entries:
+            return node
+        merged = self._merge_pieces(kept)
+        return {**merged, CHECKS_KEY: checks.merged(merged.get(CHECKS_KEY), entries)}
 
     def _merge_pieces(self, pieces: list[dict[str, Any]]) -> dict[str, Any]:
         """The merge of every piece. Pieces that are unions distribute over the rest:
@@ -192,8 +259,10 @@ class _Shaper:
                 raise _CannotMerge("too many combinations")
         if not members:
             raise _Contradiction("no combination of the unions' members accepts a value")
-        shared = {key: value for key, value in base.items() if key in _ANNOTATIONS}
-        siblings = {key: value for key, value in base.items() if key not in _ANNOTATIONS}
+        # annotations and checks hold for the whole union, the rest for each member
+        whole = (*_ANNOTATIONS, CHECKS_KEY)
+        shared = {key: value for key, value in base.items() if key in whole}
+        siblings = {key: value for key, value in base.items() if key not in whole}
         merged_members = [_merge(dict(siblings), member, self._resolved) for member in members]
         return {**shared, keywords.pop(): [m for m in merged_members if not _never(m)]}
 
@@ -252,7 +321,15 @@ class _Shaper:
                 _merge(dict(siblings), self._resolved(member), self._resolved) for member in members
             ]
         except (_CannotMerge, _Contradiction):
-            return node
+            # the keywords beside the union still hold for the whole value: checked as a
+            # schema, where the members give the type
+            kept = {key: value for key, value in node.items() if key not in siblings}
+            entry = {
+                "schema": self._check_schema(siblings),
+                "keywords": list(siblings),
+                "pointer": self.document.locate(pointer)[2],
+            }
+            return {**kept, CHECKS_KEY: checks.merged(kept.get(CHECKS_KEY), [entry])}
         for member, result in zip(members, distributed, strict=True):
             if isinstance(member, dict) and "$ref" in member:
                 self.preferred[id(result)] = str(member["$ref"]).rsplit("/", 1)[-1]
@@ -474,6 +551,10 @@ def _without(schema: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
 
 # -- merging two schemas ------------------------------------------------------
 
+# Definitions inlined into one check at most deep (they come from one schema's inline
+# unions, so deeper means a cycle).
+_MAX_INLINED = 20
+
 
 Resolver = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -482,7 +563,18 @@ def _merge(
     first: dict[str, Any], second: dict[str, Any], resolve: Resolver | None = None
 ) -> dict[str, Any]:
     """One schema that accepts what both accept (raises when that cannot be said exactly).
-    `resolve` inlines a schema's `$ref` where the other side says more than annotations."""
+    `resolve` inlines a schema's `$ref` where the other side says more than annotations.
+    The schema checks of both apply to the merge."""
+    if CHECKS_KEY not in first and CHECKS_KEY not in second:
+        return _merge_typed(first, second, resolve)
+    entries = checks.merged(first.get(CHECKS_KEY), second.get(CHECKS_KEY))
+    merged = _merge_typed(_without(first, (CHECKS_KEY,)), _without(second, (CHECKS_KEY,)), resolve)
+    return {**merged, CHECKS_KEY: checks.merged(merged.get(CHECKS_KEY), entries)}
+
+
+def _merge_typed(
+    first: dict[str, Any], second: dict[str, Any], resolve: Resolver | None = None
+) -> dict[str, Any]:
     if _annotations_only(first) or _annotations_only(second):
         plain, other = (first, second) if _annotations_only(first) else (second, first)
         return {**other, **{k: v for k, v in plain.items() if k not in other}}

@@ -1,0 +1,179 @@
+"""Schema checks: what no type can express, kept as the JSON Schema the file wrote.
+
+`not`, `if`/`then`/`else` and `dependentSchemas` (beyond required keys) say which values
+a schema accepts in terms no generated type can hold: `not: {required: [a]}` accepts
+every string, every array and every object without `a`. Lowering them into types would
+change their meaning (keywords apply to their own JSON type only), so they are not
+lowered: the front end moves each into `CHECKS_KEY` on the schema that holds them, as a
+fragment of the schema as written (after draft normalisation and bundling, before any
+approximation), and lowering turns the entries into `ir.SchemaCheck`s that the decoders
+evaluate on the JSON value with JSON Schema's own semantics.
+
+An entry is `{"schema": fragment, "keywords": [...], "pointer": where}`. The fragment's
+`$ref`s are `#/$defs/Name` of the bundled document; `definitions` collects the ones the
+module's checks reach, raw, for `ir.Module.check_defs`.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from typing import Any
+
+from generator import ir
+from generator.lowering.json_types import freeze_json
+from generator.lowering.schema_checks import CHECKS_KEY
+
+__all__ = ["CHECKS_KEY", "definitions", "expanded", "fragment", "merged", "module_checks"]
+
+# The keywords moved into a check, in the order a fragment lists them.
+CHECK_KEYWORDS = ("not", "if", "then", "else", "dependentSchemas")
+_DEFS_PREFIX = "#/$defs/"
+
+
+def fragment(
+    node: dict[str, Any], dependent: dict[str, Any], pointer: str
+) -> dict[str, Any] | None:
+    """The check entry for `node`'s `not` and `if`/`then`/`else`, with `dependent` (the
+    `dependentSchemas` entries that are more than required keys), or None when they
+    assert nothing (`then` without `if`, `if` without `then` or `else`)."""
+    schema: dict[str, Any] = {}
+    if "not" in node:
+        schema["not"] = node["not"]
+    if "if" in node and ("then" in node or "else" in node):
+        schema.update((key, node[key]) for key in ("if", "then", "else") if key in node)
+    if dependent:
+        schema["dependentSchemas"] = dependent
+    if not schema:
+        return None
+    return {"schema": schema, "keywords": list(schema), "pointer": pointer}
+
+
+def moved(data: Any) -> Any:
+    """A schema a project owns with its check keywords moved into check entries (a copy;
+    `data` itself when it has none). Its references are `#/$defs/Name` already (the
+    dialect allows no other), so the fragments are taken as they stand."""
+    from generator.validate import walk_schemas
+
+    if not any(key in node for _, node in walk_schemas(data) for key in CHECK_KEYWORDS):
+        return data
+    data = copy.deepcopy(data)
+    for pointer, node in walk_schemas(data):  # a node's children are walked after it
+        found = {key: _defs_refs(node.pop(key)) for key in CHECK_KEYWORDS if key in node}
+        if not found:
+            continue
+        dependent = found.pop("dependentSchemas", {})
+        entry = fragment(found, dependent if isinstance(dependent, dict) else {}, pointer)
+        if entry is not None:
+            node[CHECKS_KEY] = merged(node.get(CHECKS_KEY), [entry])
+    return data
+
+
+def merged(first: Any, second: Any) -> list[Any]:
+    """The check entries of two schemas merged by `allOf`: both lists, each entry once."""
+    entries: list[Any] = []
+    for entry in [*(first or []), *(second or [])]:
+        if entry not in entries:
+            entries.append(entry)
+    return entries
+
+
+def expanded(schema: dict[str, Any]) -> dict[str, Any]:
+    """A schema the front end has read (its checks moved into `CHECKS_KEY`, at any depth)
+    as a JSON Schema again, for a check of its own: each schema's check entries become
+    `allOf` parts beside its other keywords."""
+
+    def walk(value: Any) -> Any:
+        if isinstance(value, list):
+            return [walk(item) for item in value]
+        if not isinstance(value, dict):
+            return value
+        out = {key: walk(item) for key, item in value.items() if key != CHECKS_KEY}
+        entries = value.get(CHECKS_KEY)
+        if isinstance(entries, list) and entries:
+            parts = [entry["schema"] for entry in entries if isinstance(entry, dict)]
+            out["allOf"] = [*out.get("allOf", []), *parts]
+        return out
+
+    result: dict[str, Any] = walk(schema)
+    return result
+
+
+def definitions(bundled: Any, module: ir.Module) -> tuple[tuple[str, ir.JSONData], ...]:
+    """The bundled document's definitions that `module`'s checks refer to, directly or
+    through each other, by name in document order."""
+    if not isinstance(bundled, dict):
+        return ()
+    defs = {
+        name: _defs_refs(schema)
+        for key in ("definitions", "$defs")  # (a bundled document has `$defs` only)
+        if isinstance(bundled.get(key), dict)
+        for name, schema in bundled[key].items()
+    }
+    wanted: set[str] = set()
+    pending = [name for check in module_checks(module) for name in _references(check.schema)]
+    while pending:
+        name = pending.pop()
+        if name in wanted or name not in defs:
+            continue
+        wanted.add(name)
+        pending.extend(_references(freeze_json(defs[name])))
+    return tuple((name, freeze_json(schema)) for name, schema in defs.items() if name in wanted)
+
+
+def module_checks(module: ir.Module) -> Iterator[ir.SchemaCheck]:
+    """Every `SchemaCheck` in `module`: on records, unions and wherever a type is `Checked`."""
+    stack: list[ir.TypeRef] = []
+    for named in module.types:
+        if isinstance(named, (ir.Record, ir.UnionType)):
+            yield from named.schema_checks
+        if isinstance(named, ir.Record):
+            stack.extend(item.type for item in named.fields)
+            stack.extend(named.rules.types())
+        elif isinstance(named, ir.Alias):
+            stack.append(named.type)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ir.Checked):
+            yield from node.checks
+            stack.append(node.inner)
+        elif isinstance(node, ir.ListOf):
+            stack.append(node.item)
+        elif isinstance(node, ir.TupleOf):
+            stack.extend(node.item_types())
+        elif isinstance(node, ir.MapOf):
+            stack.append(node.value)
+            stack.extend(node.rules.types())
+        elif isinstance(node, ir.Nullable):
+            stack.append(node.inner)
+        elif isinstance(node, ir.InlineUnion):
+            stack.extend(node.options)
+
+
+def _references(value: ir.JSONData) -> Iterator[str]:
+    """The definition names of every `$ref` in a frozen JSON value."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ir.FrozenJSONObject):
+            for key, item in node.items:
+                if key == "$ref" and isinstance(item, str) and item.startswith(_DEFS_PREFIX):
+                    yield item[len(_DEFS_PREFIX) :].replace("~1", "/").replace("~0", "~")
+                else:
+                    stack.append(item)
+        elif isinstance(node, tuple):
+            stack.extend(node)
+
+
+def _defs_refs(value: Any) -> Any:
+    """`value` with `#/definitions/Name` references written `#/$defs/Name`, the one form
+    checks resolve."""
+    if isinstance(value, list):
+        return [_defs_refs(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    out = {key: _defs_refs(item) for key, item in value.items()}
+    ref = value.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/definitions/"):
+        out["$ref"] = "#/$defs/" + ref.removeprefix("#/definitions/")
+    return out

@@ -419,3 +419,29 @@ def test_modules_without_checks_carry_no_evaluator() -> None:
     for path in sorted((REPO / "generated" / "elixir" / "lib").rglob("*.ex")):
         text = path.read_text(encoding="utf-8")
         assert "schema_check" not in text and "matches?" not in text, path
+
+
+@needs_elixir
+def test_generated_project_agrees_with_jsonschema(tmp_path: Path) -> None:
+    """The schema as written, through `polytype generate`: the lowering makes the checks."""
+    from generator.cli import main
+
+    root = tmp_path / "project"
+    (root / "schema").mkdir(parents=True)
+    (root / "schema" / "checks.yaml").write_text(SCHEMA, encoding="utf-8")
+    (root / "pyproject.toml").write_text(
+        '[tool.polytype]\nschema-dir = "schema"\ntargets = ["elixir"]\n', encoding="utf-8"
+    )
+    assert main(["--project", str(root), "generate"]) == 0
+    lib = root / "generated" / "elixir" / "lib"
+    runtime = (lib / "checks" / "polytype_runtime.ex").read_text(encoding="utf-8")
+    assert '@check_defs %{"Short" => %{"maxLength" => 3}}' in runtime
+    output = _run_probe(lib, tmp_path, "Checks.Checks", VALUES)
+    _assert_verdicts(VALUES, output)
+    errors = dict(zip(map(json.dumps, VALUES), output, strict=True))
+    rules = "'if/then/else/dependentSchemas' at /"
+    assert errors['{"name": "xavier"}'] == "error \"$.name: breaks 'not' at /properties/name\""
+    assert errors['{"kind": "big"}'] == f'error "$: breaks {rules}"'
+    assert errors['{"name": "abcd", "size": 3}'] == f'error "$: breaks {rules}"'
+    shape = json.dumps({"shape": {"radius": 1, "side": 2}})
+    assert errors[shape] == "error \"$.shape: breaks 'not' at /$defs/Shape\""

@@ -413,6 +413,110 @@ def test_hand_built_checks_agree_with_jsonschema(tmp_path: Path) -> None:
     assert errors[shape] == "error \"$.shape: breaks 'not' at /$defs/Shape\""
 
 
+# Checks wherever a type can be: list items, map values, tuple positions, a nullable and an
+# inline union, an alias, a union whose members are told apart by tag and one by JSON type.
+ANYWHERE = """\
+title: Many
+type: object
+properties:
+  tags:
+    type: array
+    items: {type: string, not: {const: forbidden}}
+  scores:
+    type: object
+    additionalProperties: {type: integer, not: {multipleOf: 7}}
+  maybe:
+    type: [string, "null"]
+    not: {const: ""}
+  either:
+    anyOf: [{type: string}, {type: integer}]
+    not: {const: 0}
+  tuple:
+    type: array
+    prefixItems: [{type: string}, {type: integer, not: {const: 1}}]
+  pet: {$ref: "#/$defs/Pet"}
+  thing: {$ref: "#/$defs/Thing"}
+  code: {$ref: "#/$defs/Code"}
+$defs:
+  Code:
+    type: string
+    not: {pattern: "^[A-Z]"}
+  Cat:
+    type: object
+    properties: {kind: {const: cat}, lives: {type: integer}}
+    required: [kind]
+  Dog:
+    type: object
+    properties: {kind: {const: dog}, good: {type: boolean}}
+    required: [kind]
+  Pet:
+    oneOf: [{$ref: "#/$defs/Cat"}, {$ref: "#/$defs/Dog"}]
+    if: {properties: {kind: {const: cat}}}
+    then: {required: [lives]}
+  Thing:
+    oneOf: [{type: string}, {$ref: "#/$defs/Cat"}]
+    not: {const: nothing}
+"""
+
+ANYWHERE_VALUES: list[Any] = [
+    {},
+    {"tags": ["a", "forbidden"]},
+    {"tags": ["a"]},
+    {"scores": {"a": 14}},
+    {"scores": {"a": 15, "b": -1}},
+    {"maybe": ""},
+    {"maybe": None},
+    {"maybe": "x"},
+    {"either": 0},
+    {"either": 0.0},
+    {"either": 1},
+    {"either": "0"},
+    {"tuple": ["a", 1]},
+    {"tuple": ["a", 1.0]},
+    {"tuple": ["a", 2]},
+    {"pet": {"kind": "cat"}},
+    {"pet": {"kind": "cat", "lives": 9}},
+    {"pet": {"kind": "dog"}},
+    {"thing": "nothing"},
+    {"thing": "x"},
+    {"thing": {"kind": "cat", "kept": [None]}},
+    {"code": "Abc"},
+    {"code": "abc"},
+]
+
+
+@needs_elixir
+def test_checks_anywhere_a_type_can_be(tmp_path: Path) -> None:
+    import jsonschema
+    import yaml
+
+    from generator.cli import main
+
+    root = tmp_path / "project"
+    (root / "schema").mkdir(parents=True)
+    (root / "schema" / "many.yaml").write_text(ANYWHERE, encoding="utf-8")
+    (root / "pyproject.toml").write_text(
+        '[tool.polytype]\nschema-dir = "schema"\ntargets = ["elixir"]\n', encoding="utf-8"
+    )
+    assert main(["--project", str(root), "generate"]) == 0
+    lib = root / "generated" / "elixir" / "lib"
+    output = _run_probe(lib, tmp_path, "Many.Many", ANYWHERE_VALUES)
+    validator = jsonschema.Draft202012Validator(yaml.safe_load(ANYWHERE))
+    for value, line in zip(ANYWHERE_VALUES, output, strict=True):
+        if validator.is_valid(value):
+            assert line == "ok true", (value, line)
+        else:
+            assert line.startswith("error "), (value, line)
+    errors = dict(zip(map(json.dumps, ANYWHERE_VALUES), output, strict=True))
+    assert errors['{"tags": ["a", "forbidden"]}'] == (
+        "error \"$.tags[1]: breaks 'not' at /properties/tags/items\""
+    )
+    assert errors['{"scores": {"a": 14}}'] == (
+        "error \"$.scores.a: breaks 'not' at /properties/scores/additionalProperties\""
+    )
+    assert errors['{"pet": {"kind": "cat"}}'] == "error \"$.pet: breaks 'if/then' at /$defs/Pet\""
+
+
 def test_modules_without_checks_carry_no_evaluator() -> None:
     """No cost when unused: the shipped schemas have no schema checks, so their runtimes
     have no evaluator and their decoders call none."""

@@ -549,3 +549,69 @@ def test_generated_project_agrees_with_jsonschema(tmp_path: Path) -> None:
     assert errors['{"name": "abcd", "size": 3}'] == f'error "$: breaks {rules}"'
     shape = json.dumps({"shape": {"radius": 1, "side": 2}})
     assert errors[shape] == "error \"$.shape: breaks 'not' at /$defs/Shape\""
+
+
+def test_unicode_properties_take_pcre_spelling() -> None:
+    """ECMA-262's long General_Category names and `Script=` forms are PCRE's short ones;
+    escaped backslashes and names PCRE knows stay as written."""
+    from generator.patterns import pcre_pattern
+
+    assert pcre_pattern(r"^\p{Letter}+$") == r"^\p{L}+$"
+    assert pcre_pattern(r"\P{Uppercase_Letter}") == r"\P{Lu}"
+    assert pcre_pattern(r"\p{gc=Decimal_Number}") == r"\p{Nd}"
+    assert pcre_pattern(r"\p{Script=Greek}\p{scx=Latin}") == r"\p{Greek}\p{Latin}"
+    assert pcre_pattern(r"\p{Lu}\\p{Letter}") == r"\p{Lu}\\p{Letter}"
+
+
+def test_check_fragments_translate_patterns_only_where_they_are_keywords() -> None:
+    fragment = freeze_json(
+        {
+            "not": {"pattern": r"\u0041", "patternProperties": {r"^\p{Letter}": True}},
+            "properties": {"pattern": {"const": {"pattern": r"\u0041"}}},
+            "enum": [{"pattern": r"\u0041"}],
+        }
+    )
+    assert _thaw(check_schema(fragment)) == {
+        "not": {"pattern": r"\x{41}", "patternProperties": {r"^\p{L}": True}},
+        "properties": {"pattern": {"const": {"pattern": r"\u0041"}}},
+        "enum": [{"pattern": r"\u0041"}],
+    }
+
+
+@pytest.mark.skipif(shutil.which("mix") is None, reason="elixir is not installed")
+def test_fragments_are_laid_out_as_mix_format_lays_them_out(tmp_path: Path) -> None:
+    """Random JSON terms as module attributes: `mix format` leaves every byte as it is."""
+    import random
+
+    from generator.targets.elixir_terms import json_term
+
+    rng = random.Random(7)
+
+    def value(depth: int = 0) -> Any:
+        roll = rng.random()
+        if depth > 3 or roll < 0.35:
+            scalars = [None, True, False, rng.randint(-(10**9), 10**9), rng.randint(0, 99)]
+            scalars += [rng.random() * 1e6, "x" * rng.randint(0, 60), 'q"uo#{te}']
+            return rng.choice(scalars)
+        if roll < 0.65:
+            return [value(depth + 1) for _ in range(rng.randint(0, 6))]
+        return {
+            "key" + "y" * rng.randint(0, 30) + str(index): value(depth + 1)
+            for index in range(rng.randint(0, 6))
+        }
+
+    lines = ["defmodule Terms do"]
+    for index in range(300):
+        name = f"schema_check_{index}"
+        lines.append(f"  @{name} {json_term(freeze_json(value()), 4 + len(name), 2)}")
+    source = tmp_path / "terms.ex"
+    source.write_text("\n".join([*lines, "end", ""]), encoding="utf-8")
+    formatted = subprocess.run(
+        ["mix", "format", "--check-formatted", str(source)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert formatted.returncode == 0, formatted.stdout + formatted.stderr

@@ -116,30 +116,37 @@ _SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "items"})
 _SCHEMA_MAPS = frozenset({"properties", "dependentSchemas", "$defs", "definitions"})
 
 
-def check_schema(schema: ir.JSONData) -> ir.JSONData:
+def check_schema(schema: ir.JSONData, patterns: list[str] | None = None) -> ir.JSONData:
     """A JSON Schema fragment as the runtime's evaluator reads it: every `pattern` and
     `patternProperties` key (ECMA-262) translated for PCRE, everything else as it is.
+    The translated patterns are appended to `patterns` when it is given.
 
     Only schema positions are walked: a `const`, `enum` or `properties` key that happens
     to be spelled `pattern` is data, not a keyword.
     """
     if not isinstance(schema, ir.FrozenJSONObject):
         return schema
+    found = [] if patterns is None else patterns
     entries: list[tuple[str, ir.JSONData]] = []
     for key, value in schema.items:
         if key == "pattern" and isinstance(value, str):
             value = pcre_pattern(value)
+            found.append(value)
         elif key == "patternProperties" and isinstance(value, ir.FrozenJSONObject):
             value = ir.FrozenJSONObject(
-                tuple((pcre_pattern(source), check_schema(item)) for source, item in value.items)
+                tuple(
+                    (pcre_pattern(source), check_schema(item, found))
+                    for source, item in value.items
+                )
             )
+            found.extend(source for source, _ in value.items)
         elif key in _SCHEMA_LISTS and isinstance(value, tuple):
-            value = tuple(check_schema(item) for item in value)
+            value = tuple(check_schema(item, found) for item in value)
         elif key in _SCHEMA_MAPS and isinstance(value, ir.FrozenJSONObject):
             value = ir.FrozenJSONObject(
-                tuple((name, check_schema(item)) for name, item in value.items)
+                tuple((name, check_schema(item, found)) for name, item in value.items)
             )
         elif key in _SCHEMA:
-            value = check_schema(value)
+            value = check_schema(value, found)
         entries.append((key, value))
     return ir.FrozenJSONObject(tuple(entries))

@@ -12,14 +12,64 @@ import unicodedata
 
 _HEX4 = re.compile(r"[0-9A-Fa-f]{4}")
 _HEX8 = re.compile(r"[0-9A-Fa-f]{8}")
+_PROPERTY = re.compile(r"\{(?:(General_Category|gc|Script|sc|Script_Extensions|scx)=)?(\w+)\}")
+
+# ECMA-262's long General_Category names (and aliases), which PCRE knows only by their
+# short names: `\p{Letter}` is `\p{L}`.
+_CATEGORIES = {
+    "Letter": "L",
+    "Cased_Letter": "L&",
+    "Uppercase_Letter": "Lu",
+    "Lowercase_Letter": "Ll",
+    "Titlecase_Letter": "Lt",
+    "Modifier_Letter": "Lm",
+    "Other_Letter": "Lo",
+    "Mark": "M",
+    "Combining_Mark": "M",
+    "Nonspacing_Mark": "Mn",
+    "Spacing_Mark": "Mc",
+    "Enclosing_Mark": "Me",
+    "Number": "N",
+    "Decimal_Number": "Nd",
+    "digit": "Nd",
+    "Letter_Number": "Nl",
+    "Other_Number": "No",
+    "Punctuation": "P",
+    "punct": "P",
+    "Connector_Punctuation": "Pc",
+    "Dash_Punctuation": "Pd",
+    "Open_Punctuation": "Ps",
+    "Close_Punctuation": "Pe",
+    "Initial_Punctuation": "Pi",
+    "Final_Punctuation": "Pf",
+    "Other_Punctuation": "Po",
+    "Symbol": "S",
+    "Math_Symbol": "Sm",
+    "Currency_Symbol": "Sc",
+    "Modifier_Symbol": "Sk",
+    "Other_Symbol": "So",
+    "Separator": "Z",
+    "Space_Separator": "Zs",
+    "Line_Separator": "Zl",
+    "Paragraph_Separator": "Zp",
+    "Other": "C",
+    "Control": "Cc",
+    "cntrl": "Cc",
+    "Format": "Cf",
+    "Surrogate": "Cs",
+    "Private_Use": "Co",
+    "Unassigned": "Cn",
+}
 
 
 def pcre_pattern(pattern: str) -> str:
     """`pattern` (JSON Schema's ECMA-262 regex, as Python's `re` reads it) for PCRE.
 
     PCRE has no `\\uXXXX`, `\\UXXXXXXXX` or `\\N{NAME}` escapes: they become `\\x{...}`
-    (a UTF-16 surrogate pair `\\uD83D\\uDE00` one code point). Everything else is
-    passed through: the two engines read it alike.
+    (a UTF-16 surrogate pair `\\uD83D\\uDE00` one code point). A Unicode property
+    `\\p{...}` by a long General_Category name or as `Script=Name` takes PCRE's
+    spelling (`\\p{L}`, `\\p{Greek}`). Everything else is passed through: the two
+    engines read it alike.
     """
     out: list[str] = []
     index = 0
@@ -49,6 +99,13 @@ def pcre_pattern(pattern: str) -> str:
             except KeyError:
                 code = None
             end = close + 1
+        elif escape in "pP" and (found := _PROPERTY.match(pattern, index + 2)):
+            name = found.group(2)
+            if found.group(1) in (None, "General_Category", "gc"):
+                name = _CATEGORIES.get(name, name)
+            out.append(f"\\{escape}{{{name}}}")
+            index = found.end()
+            continue
         if code is None:
             out.append(pattern[index:end])
         else:

@@ -91,6 +91,18 @@ KEYWORDS: dict[str, str | None] = {
     "patternProperties": "object",
     "additionalProperties": "object",
     "dependentSchemas": "object",
+    "properties": "object",
+    # schema checks (`not`, conditionals, `contains`, `allOf` parts that cannot merge)
+    # apply JSON Schema's applicability rule themselves: every test is judged
+    "not": None,
+    "if-then-else": None,
+    "contains": None,
+    "minContains": None,
+    "maxContains": None,
+    "allOf": None,
+    "anyOf": None,
+    "oneOf": None,
+    "boolean_schema": None,
 }
 
 FLAVORS = ("dataclasses", "typeddicts", "pydantic", "elixir")

@@ -28,7 +28,7 @@ from generator.fixtures import FixtureCase
 from generator.loader import load
 from generator.lower import lower
 from generator.render import make_env
-from generator.targets import elixir, python_dataclasses
+from generator.targets import elixir, elixir_terms, python_dataclasses
 from generator.validate import validate
 from tests.conftest import REPO, SHIPPED_MODULES, load_generated
 
@@ -240,10 +240,14 @@ def test_path_segments_match_the_python_decoders(key: str) -> None:
 
 
 def test_float_literals_are_elixir_floats() -> None:
-    assert elixir.ex_float(0.5) == "0.5"
-    assert elixir.ex_float(1e-05) == "1.0e-05"
-    assert elixir.ex_float(1e16) == "1.0e16"
-    assert elixir.ex_float(2.0) == "2.0"
+    assert elixir_terms.ex_float(0.5) == "0.5"
+    assert elixir_terms.ex_float(1e-05) == "1.0e-05"
+    assert elixir_terms.ex_float(1e16) == "1.0e16"
+    assert elixir_terms.ex_float(2.0) == "2.0"
+    # as `mix format` writes them: digits grouped from six on
+    assert elixir_terms.ex_float(-123456.5) == "-123_456.5"
+    assert elixir_terms.ex_int(12345) == "12345"
+    assert elixir_terms.ex_int(-1234567) == "-1_234_567"
 
 
 # --- generated snippets ----------------------------------------------------

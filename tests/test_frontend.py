@@ -20,7 +20,10 @@ from typing import Any
 
 import pytest
 
+from generator import ir
 from generator.cli import main
+from generator.frontend import read_schema
+from generator.frontend.checks import module_checks
 from generator.frontend.drafts import normalise
 
 from .conftest import REPO, import_file
@@ -97,11 +100,12 @@ def test_a_mistyped_polytype_key_is_still_an_error(
     assert "x-feild" in err and "did you mean 'x-field'" in err
 
 
-def test_typed_assertions_on_an_untyped_schema_are_warned(
+def test_typed_assertions_on_an_untyped_schema_are_schema_checks(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """uniqueItems and multipleOf are checked on arrays and numbers; on a schema with no
-    type (free-form JSON) they would be dropped without a word."""
+    type (free-form JSON) they are schema checks, which apply them where JSON Schema does.
+    A strict project is told to give the type."""
     text = (
         "title: Loose\n"
         "type: object\n"
@@ -111,14 +115,16 @@ def test_typed_assertions_on_an_untyped_schema_are_warned(
         "  kept: {type: array, uniqueItems: true}\n"
         "  plain: {uniqueItems: false}\n"
     )
-    code, err = _generate(_project(tmp_path, {"loose.yaml": text}), capsys)
+    root = _project(tmp_path, {"loose.yaml": text})
+    code, err = _generate(root, capsys)
     assert code == 0, err
-    assert (
-        "/properties/tags/uniqueItems: 'uniqueItems' is not checked: the schema gives no type"
-        in err
-    )
-    assert "/properties/size/multipleOf: 'multipleOf' is not checked" in err
-    assert "/properties/kept/" not in err and "/properties/plain/" not in err
+    assert "warning" not in err
+    read = read_schema(root / "schema" / "loose.yaml", "schema/loose.yaml", strict=False)
+    found = {c.pointer: c.schema for c in module_checks(read.module)}
+    assert found == {
+        "/properties/tags": ir.FrozenJSONObject((("uniqueItems", True),)),
+        "/properties/size": ir.FrozenJSONObject((("multipleOf", 4),)),
+    }
     code, err = _generate(tmp_path, capsys, "--strict")
     assert code == 2 and "'uniqueItems' is checked on arrays only" in err
     assert "'multipleOf' is checked on numbers only" in err
@@ -134,6 +140,7 @@ def test_unenforced_assertions_are_located_warnings(
         "  tags:\n"
         "    type: array\n"
         "    items: {type: string}\n"
+        "    unevaluatedItems: false\n"
         "    contains: {const: x}\n"
         "  size: {type: integer, not: {const: 4}}\n"
     )
@@ -141,14 +148,14 @@ def test_unenforced_assertions_are_located_warnings(
     code, err = _generate(root, capsys)
     assert code == 0, err
     assert (
-        "schema/tagged.yaml:7:5: warning: /properties/tags/contains: 'contains' is not enforced"
-        in err
+        "schema/tagged.yaml:7:5: warning: /properties/tags/unevaluatedItems: "
+        "'unevaluatedItems' is not enforced" in err
     )
-    # `not` is a schema check now: enforced, so not warned about
-    assert "/properties/size/not" not in err
+    # `contains` and `not` are schema checks: enforced, so not warned about
+    assert "/properties/size/not" not in err and "contains" not in err
     assert (root / "generated").is_dir()
     code, err = _generate(root, capsys, "--strict")
-    assert code == 2 and "keyword 'contains' is not supported" in err
+    assert code == 2 and "'unevaluatedItems'" in err and "contains" not in err
 
 
 def test_every_kind_of_reference(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

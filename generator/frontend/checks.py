@@ -27,23 +27,32 @@ from generator.lowering.schema_checks import CHECKS_KEY
 __all__ = ["CHECKS_KEY", "definitions", "expanded", "fragment", "merged", "module_checks"]
 
 # The keywords moved into a check, in the order a fragment lists them.
-CHECK_KEYWORDS = ("not", "if", "then", "else", "dependentSchemas")
+CONTAINS_KEYWORDS = ("contains", "minContains", "maxContains")
+CHECK_KEYWORDS = ("not", "if", "then", "else", "dependentSchemas", *CONTAINS_KEYWORDS)
 _DEFS_PREFIX = "#/$defs/"
 
 
 def fragment(
-    node: dict[str, Any], dependent: dict[str, Any], pointer: str
+    node: dict[str, Any],
+    dependent: dict[str, Any],
+    pointer: str,
+    extra: dict[str, Any] | None = None,
 ) -> dict[str, Any] | None:
-    """The check entry for `node`'s `not` and `if`/`then`/`else`, with `dependent` (the
-    `dependentSchemas` entries that are more than required keys), or None when they
-    assert nothing (`then` without `if`, `if` without `then` or `else`)."""
+    """The check entry for `node`'s `not`, `if`/`then`/`else` and `contains` (with its
+    counts), with `dependent` (the `dependentSchemas` entries that are more than required
+    keys) and `extra` (assertions no type of the node carries), or None when they assert
+    nothing (`then` without `if`, `if` without `then` or `else`, counts without
+    `contains`)."""
     schema: dict[str, Any] = {}
     if "not" in node:
         schema["not"] = node["not"]
     if "if" in node and ("then" in node or "else" in node):
         schema.update((key, node[key]) for key in ("if", "then", "else") if key in node)
+    if "contains" in node:
+        schema.update((key, node[key]) for key in CONTAINS_KEYWORDS if key in node)
     if dependent:
         schema["dependentSchemas"] = dependent
+    schema.update(extra or {})
     if not schema:
         return None
     return {"schema": schema, "keywords": list(schema), "pointer": pointer}

@@ -37,7 +37,7 @@ def _unbuildable(item: ir.Field, module: ir.Module) -> bool:
 
 
 def _holds_records(type_ref: ir.TypeRef, module: ir.Module, seen: frozenset[str]) -> bool:
-    if isinstance(type_ref, ir.Nullable):
+    if isinstance(type_ref, (ir.Nullable, ir.Checked)):
         return _holds_records(type_ref.inner, module, seen)
     if isinstance(type_ref, ir.ListOf):
         return _holds_records(type_ref.item, module, seen)

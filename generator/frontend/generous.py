@@ -6,10 +6,11 @@ here without a word. Two exceptions keep typos visible: a key that looks like on
 polytype's own `x-` keys (`x-feild`) stays, for the dialect check to answer with
 "did you mean", and in a strict project nothing here runs at all.
 
-Assertion keywords no generated decoder enforces yet (`contains`, `unevaluatedItems`,
-...) are dropped with a located warning: the types stay exact, and the warning says
+Assertion keywords no generated decoder enforces yet (`unevaluatedItems`, ...) are dropped with a located warning: the types stay exact, and the warning says
 which values would be accepted that the schema rejects. `not`, `if`/`then`/`else` and
-`dependentSchemas` become schema checks (`generator.frontend.checks`), as written.
+`dependentSchemas`, `contains` and assertions on a value no type carries
+(`uniqueItems` on free-form JSON) become schema checks (`generator.frontend.checks`),
+as written.
 """
 
 from __future__ import annotations
@@ -45,9 +46,6 @@ JSON_SCHEMA_KEYWORDS = frozenset(
 
 # Assertions the generated decoders do not enforce yet, and what that lets through.
 UNENFORCED = {
-    "contains": "arrays without a matching item",
-    "minContains": "arrays with too few matching items",
-    "maxContains": "arrays with too many matching items",
     "minProperties": "objects with too few keys",
     "maxProperties": "objects with too many keys",
     "propertyNames": "objects whose keys break the rule",
@@ -64,11 +62,8 @@ RECORD_RULES = frozenset(RULE_KEYWORDS) - {"patternProperties", "additionalPrope
 
 
 # Assertions the decoders check only on a value lowered to their type: on a schema with no
-# `type` (free-form JSON) they would be dropped without a word.
-TYPED_ASSERTIONS = {
-    "uniqueItems": "arrays with repeated items",
-    "multipleOf": "numbers that are not multiples",
-}
+# `type` (free-form JSON) they become a schema check.
+TYPED_ASSERTIONS = frozenset({"uniqueItems", "multipleOf"})
 
 
 @dataclass(frozen=True)
@@ -101,6 +96,7 @@ class _Cleaner:
         out: dict[str, Any] = {}
         late: dict[str, Any] = {}
         dependent: dict[str, Any] = {}  # dependentSchemas entries checked as schemas
+        typed_elsewhere: dict[str, Any] = {}  # assertions no type here carries
         on_record = isinstance(node.get("properties"), dict)  # its object rules are checked
         for key, value in node.items():
             here = join_pointer(pointer, key)
@@ -117,7 +113,7 @@ class _Cleaner:
                 and isinstance(value, dict)
             ):
                 out[key] = self._checked_patterns(value, here)  # an object's rules: checked
-            elif key in ("not", "if", "then", "else"):
+            elif key in ("not", "if", "then", "else", *checks.CONTAINS_KEYWORDS):
                 continue  # a schema check (below), as written
             elif key == "dependentSchemas" and isinstance(value, dict):
                 if on_record or counts_entries(node):
@@ -134,13 +130,8 @@ class _Cleaner:
                 and "type" not in node
                 and "items" not in node
             ):
-                self.warnings.append(
-                    self.document.warning(
-                        here,
-                        f"{key!r} is not checked: the schema gives no type, so the value is "
-                        f"free-form JSON (it accepts {TYPED_ASSERTIONS[key]})",
-                    )
-                )
+                # the value is free-form JSON: the assertion holds where it applies
+                typed_elsewhere[key] = value
             elif key in UNENFORCED:
                 replacement = self._unenforced(node, key, value, here)
                 if replacement is not None:
@@ -167,7 +158,7 @@ class _Cleaner:
             else:
                 out[key] = value
         out.update(late)  # replacements win over what the schema says beside them
-        entry = checks.fragment(node, dependent, self._written(pointer))
+        entry = checks.fragment(node, dependent, self._written(pointer), typed_elsewhere)
         if entry is not None:
             out[checks.CHECKS_KEY] = checks.merged(out.get(checks.CHECKS_KEY), [entry])
         self._declare_required(out)

@@ -138,6 +138,8 @@ def _constructible(named: ir.NamedType, finite: set[str]) -> bool:
 
 
 def _finite_ref(type_ref: ir.TypeRef, finite: set[str]) -> bool:
+    if isinstance(type_ref, ir.Checked):
+        return _finite_ref(type_ref.inner, finite)
     if isinstance(type_ref, ir.Ref):
         return type_ref.name in finite
     if isinstance(type_ref, ir.InlineUnion):
@@ -154,7 +156,7 @@ def direct_names(type_ref: ir.TypeRef) -> set[str]:
     """Named types `type_ref` stands for directly (not inside a list or map)."""
     if isinstance(type_ref, ir.Ref):
         return {type_ref.name}
-    if isinstance(type_ref, ir.Nullable):
+    if isinstance(type_ref, (ir.Nullable, ir.Checked)):
         return direct_names(type_ref.inner)
     if isinstance(type_ref, ir.InlineUnion):
         return set().union(*(direct_names(option) for option in type_ref.options))
@@ -266,7 +268,7 @@ def _long_string_literal(type_ref: ir.TypeRef) -> bool:
             stack.extend(node.item_types())
         elif isinstance(node, ir.MapOf):
             stack.append(node.value)
-        elif isinstance(node, ir.Nullable):
+        elif isinstance(node, (ir.Nullable, ir.Checked)):
             stack.append(node.inner)
         elif isinstance(node, ir.InlineUnion):
             stack.extend(node.options)

@@ -109,7 +109,7 @@ def rename_ref(type_ref: ir.TypeRef, renamed: dict[str, str]) -> ir.TypeRef:
     if isinstance(type_ref, ir.MapOf):
         rules = rename_rules(type_ref.rules, lambda ref: rename_ref(ref, renamed))
         return replace(type_ref, value=rename_ref(type_ref.value, renamed), rules=rules)
-    if isinstance(type_ref, ir.Nullable):
+    if isinstance(type_ref, (ir.Nullable, ir.Checked)):
         return replace(type_ref, inner=rename_ref(type_ref.inner, renamed))
     if isinstance(type_ref, ir.InlineUnion):
         return replace(

@@ -33,6 +33,13 @@ from generator.patterns import pcre_pattern
 from generator.render import RenderEnv, ex_atom, ex_str
 from generator.targets import FileKind, OutputFile, depth
 from generator.targets import elixir_layout as layout
+from generator.targets.elixir_terms import (
+    check_schema,
+    ex_int,
+    ex_json_literal,
+    ex_number,
+    json_term,
+)
 from generator.targets.python_codecs import BOUND_KEYS, literal_key
 from generator.targets.python_common import function_suffix
 
@@ -92,39 +99,6 @@ def ex_access(variable: str, name: str) -> str:
     return f"Map.fetch!({variable}, {ex_atom(name)})"
 
 
-def ex_float(value: float) -> str:
-    text = repr(value)
-    if "e" in text:
-        mantissa, exponent = text.split("e")
-        if "." not in mantissa:
-            mantissa += ".0"
-        return f"{mantissa}e{exponent.lstrip('+')}"
-    if "." not in text:
-        text += ".0"
-    return text
-
-
-def ex_json_literal(value: ir.JSONData) -> str:
-    """An Elixir term equal to the JSON value as `:jiffy` decodes it (maps with string keys)."""
-    if value is None:
-        return "nil"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return ex_float(value)
-    if isinstance(value, str):
-        return ex_str(value)
-    if isinstance(value, tuple):
-        return "[" + ", ".join(ex_json_literal(item) for item in value) + "]"
-    return (
-        "%{"
-        + ", ".join(f"{ex_str(key)} => {ex_json_literal(item)}" for key, item in value.items)
-        + "}"
-    )
-
-
 def literal_atom(value: str) -> str:
     """The atom a string `const` is held as in a struct (`"tool_use"` → `:tool_use`)."""
     return ex_atom(naming.elixir_atom(value))
@@ -135,7 +109,7 @@ def _literal_term(value: str | int | bool) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
-        return str(value)
+        return ex_int(value)
     return literal_atom(value)
 
 
@@ -143,7 +117,7 @@ def _json_scalar(value: str | int | bool) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
-        return str(value)
+        return ex_int(value)
     return ex_str(value)
 
 
@@ -190,6 +164,8 @@ def _elixir_identity(type_ref: ir.TypeRef) -> ir.TypeRef:
         return ir.Nullable(_elixir_identity(type_ref.inner))
     if isinstance(type_ref, ir.InlineUnion):
         return ir.InlineUnion(tuple(_elixir_identity(option) for option in type_ref.options))
+    if isinstance(type_ref, ir.Checked):
+        return ir.Checked(_elixir_identity(type_ref.inner), type_ref.checks)
     return type_ref
 
 
@@ -332,6 +308,8 @@ class _FileGen:
     module: ir.Module
     helpers: dict[str, HelperView] = field(default_factory=dict)
     attributes: dict[str, str] = field(default_factory=dict)  # name -> value
+    # name -> the JSON Schema fragment of a schema check, as the runtime reads it
+    check_terms: dict[str, ir.JSONData] = field(default_factory=dict)
     # type_key results: identity -> key and key -> identity, so that two different
     # types (a type named `Str` and `string`, `json` and free-form JSON, consts "a-b"
     # and "a_b") never share a helper. The identity is a repr, not the value:
@@ -376,6 +354,8 @@ class _FileGen:
                 if type_ref.object_only
                 else f"{RUNTIME_ALIAS}.json()"
             )
+        if isinstance(type_ref, ir.Checked):  # the checks narrow values, not the type
+            return self.typespec(type_ref.inner)
         return " | ".join(self.typespec(option) for option in type_ref.options)
 
     # keys naming helpers -----------------------------------------------
@@ -435,6 +415,9 @@ class _FileGen:
             return "opt_" + self.type_key(type_ref.inner)
         if isinstance(type_ref, ir.AnyJSON):
             return "json_object" if type_ref.object_only else "json"
+        if isinstance(type_ref, ir.Checked):
+            digest = hashlib.sha256(repr(type_ref.checks).encode("utf-8")).hexdigest()[:8]
+            return f"checked_{digest}_" + self.type_key(type_ref.inner)
         return "union_" + "_or_".join(self.type_key(option) for option in type_ref.options)
 
     def _constraint_key(self, constraints: ir.Constraints) -> str:
@@ -480,8 +463,8 @@ class _FileGen:
             "true" if rules.closed else "false",
             capture(rules.property_names),
             f"[{dependent}]",
-            "nil" if rules.min_properties is None else str(rules.min_properties),
-            "nil" if rules.max_properties is None else str(rules.max_properties),
+            "nil" if rules.min_properties is None else ex_int(rules.min_properties),
+            "nil" if rules.max_properties is None else ex_int(rules.max_properties),
         ]
         return ", ".join(parts)
 
@@ -533,7 +516,7 @@ class _FileGen:
         elif isinstance(type_ref, ir.MapOf):
             mapped = f"{RUNTIME_ALIAS}.map(value, &{self.decoder(type_ref.value)}/1)"
             checks = [
-                f"{RUNTIME_ALIAS}.{attribute}(entries, {bound})"
+                f"{RUNTIME_ALIAS}.{attribute}(entries, {ex_int(bound)})"
                 for attribute, bound in (
                     ("min_properties", type_ref.constraints.min_properties),
                     ("max_properties", type_ref.constraints.max_properties),
@@ -557,7 +540,7 @@ class _FileGen:
                 f"defp {name}(value), do: {RUNTIME_ALIAS}.literal_error({expected}, value)",
             ]
             if type(type_ref.value) is int:  # JSON equality: 1.0 is the const 1, kept as read
-                guard = f"defp {name}(value) when is_float(value) and value == {type_ref.value},"
+                guard = f"defp {name}(value) when is_float(value) and value == {ex_int(type_ref.value)},"
                 clauses.insert(1, f"{guard} do: {{:ok, value}}")
         elif isinstance(type_ref, ir.JsonLiterals):
             allowed = "[" + ", ".join(ex_json_literal(value) for value in type_ref.values) + "]"
@@ -565,6 +548,8 @@ class _FileGen:
             clauses = [
                 f"defp {name}(value), do: {RUNTIME_ALIAS}.one_of(value, {allowed}, {expected})"
             ]
+        elif isinstance(type_ref, ir.Checked):
+            clauses = [self._checked_clause(name, type_ref)]
         else:
             assert isinstance(type_ref, ir.InlineUnion)
             clauses = self._inline_union_clauses(name, type_ref)
@@ -579,9 +564,13 @@ class _FileGen:
         checks: list[str] = []
         if type_ref.kind == "str":
             if constraints.min_length is not None:
-                checks.append(f"{RUNTIME_ALIAS}.min_length(checked, {constraints.min_length})")
+                checks.append(
+                    f"{RUNTIME_ALIAS}.min_length(checked, {ex_int(constraints.min_length)})"
+                )
             if constraints.max_length is not None:
-                checks.append(f"{RUNTIME_ALIAS}.max_length(checked, {constraints.max_length})")
+                checks.append(
+                    f"{RUNTIME_ALIAS}.max_length(checked, {ex_int(constraints.max_length)})"
+                )
             if constraints.pattern is not None:
                 attribute = self.pattern_attribute(constraints.pattern)
                 checks.append(f"{RUNTIME_ALIAS}.pattern(checked, {attribute})")
@@ -589,11 +578,11 @@ class _FileGen:
             for attribute in ("minimum", "maximum", "exclusive_minimum", "exclusive_maximum"):
                 bound = getattr(constraints, attribute)
                 if bound is not None:
-                    literal = ex_float(bound) if isinstance(bound, float) else str(bound)
+                    literal = ex_number(bound)
                     checks.append(f"{RUNTIME_ALIAS}.{attribute}(checked, {literal})")
             divisor = constraints.multiple_of
             if divisor is not None:
-                literal = ex_float(divisor) if isinstance(divisor, float) else str(divisor)
+                literal = ex_number(divisor)
                 checks.append(f"{RUNTIME_ALIAS}.multiple_of(checked, {literal})")
         self.helpers[name] = HelperView(
             name, (self._with_checks(name, f"{base}(value)", "checked", checks),)
@@ -603,9 +592,9 @@ class _FileGen:
     def _items_checks(self, constraints: ir.Constraints) -> list[str]:
         checks = []
         if constraints.min_items is not None:
-            checks.append(f"{RUNTIME_ALIAS}.min_items(items, {constraints.min_items})")
+            checks.append(f"{RUNTIME_ALIAS}.min_items(items, {ex_int(constraints.min_items)})")
         if constraints.max_items is not None:
-            checks.append(f"{RUNTIME_ALIAS}.max_items(items, {constraints.max_items})")
+            checks.append(f"{RUNTIME_ALIAS}.max_items(items, {ex_int(constraints.max_items)})")
         if constraints.unique_items:  # on the JSON input: JSON equality, not the decoded terms
             checks.append(f"{RUNTIME_ALIAS}.unique_items(value)")
         return checks
@@ -622,6 +611,36 @@ class _FileGen:
             lines.append(f"       {step}{ending}")
         lines += [f"    {{:ok, {variable}}}", "  end", "end"]
         return "\n".join(lines)
+
+    def _checked_clause(self, name: str, checked: ir.Checked) -> str:
+        """Each check on the JSON value as it arrives, then the decode of `inner`."""
+        inner = self.decoder(checked.inner)
+        lines = [f"defp {name}(value) do"]
+        for index, call in enumerate(self.check_calls("value", checked.checks)):
+            ending = "," if index < len(checked.checks) - 1 else " do"
+            # laid out at column 9 of the module (this clause is shifted by 2 later)
+            step = _with_step(f":ok <- {call}", ending).replace("\n  ", "\n")
+            lines.append(f"{'  with ' if index == 0 else '       '}{step}{ending}")
+        lines += [f"    {inner}(value)", "  end", "end"]
+        return "\n".join(lines)
+
+    def check_calls(self, variable: str, checks: tuple[ir.SchemaCheck, ...]) -> list[str]:
+        """`R.schema_check(variable, @schema_check_N, "'not' at /x")` for each check."""
+        return [
+            f"{RUNTIME_ALIAS}.schema_check({variable}, {self.check_attribute(check)}, "
+            f"{ex_str(check.described)})"
+            for check in checks
+        ]
+
+    def check_attribute(self, check: ir.SchemaCheck) -> str:
+        """The module attribute holding a check's fragment (one per distinct fragment)."""
+        term = check_schema(check.schema)
+        for name, known in self.check_terms.items():
+            if known == term:
+                return "@" + name
+        name = f"schema_check_{len(self.check_terms)}"
+        self.check_terms[name] = term
+        return "@" + name
 
     def _inline_union_clauses(self, name: str, union: ir.InlineUnion) -> list[str]:
         clauses: list[str] = []
@@ -671,7 +690,7 @@ class _FileGen:
             return all(self.encodes_as_itself(item, seen) for item in type_ref.item_types())
         if isinstance(type_ref, ir.MapOf):
             return self.encodes_as_itself(type_ref.value, seen)
-        if isinstance(type_ref, ir.Nullable):
+        if isinstance(type_ref, (ir.Nullable, ir.Checked)):
             return self.encodes_as_itself(type_ref.inner, seen)
         return all(self.encodes_as_itself(option, seen) for option in type_ref.options)
 
@@ -681,6 +700,8 @@ class _FileGen:
             return None
         if isinstance(type_ref, ir.Ref):
             return f"{self.mod(type_ref.name)}.to_json"
+        if isinstance(type_ref, ir.Checked):  # kept as `inner` decodes it
+            return self.encoder(type_ref.inner)
         if isinstance(type_ref, ir.LiteralValue):
             assert isinstance(type_ref.value, str)
             name = self.helper_name("e", type_ref)
@@ -798,6 +819,8 @@ class _FileGen:
             return [_Clause(1, _literal_term(type_ref.value), _json_scalar(type_ref.value))]
         if isinstance(type_ref, ir.Nullable):
             return [_Clause(1, "nil", "nil"), *self._raw_clauses(type_ref.inner)]
+        if isinstance(type_ref, ir.Checked):
+            return self._raw_clauses(type_ref.inner)
         if isinstance(type_ref, ir.InlineUnion):
             return [clause for option in type_ref.options for clause in self._raw_clauses(option)]
         if isinstance(type_ref, ir.Prim):
@@ -825,7 +848,7 @@ class _FileGen:
         """The Elixir value of a schema default (atoms for atom enums and string consts)."""
         if value is None:
             return "nil"
-        if isinstance(type_ref, ir.Nullable):
+        if isinstance(type_ref, (ir.Nullable, ir.Checked)):
             return self.default_term(type_ref.inner, value)
         if isinstance(type_ref, ir.Ref):
             named = self.named(type_ref.name)
@@ -867,6 +890,9 @@ class _FileGen:
         return tuple(
             f"@{name} {layout.expression(value, 4 + len(name))}"
             for name, value in self.attributes.items()
+        ) + tuple(
+            f"@{name} {json_term(term, 4 + len(name), 2)}"
+            for name, term in self.check_terms.items()
         )
 
 
@@ -925,7 +951,16 @@ def _record_doc(record: ir.Record) -> str:
         lines += ["", "Keys the schema does not declare are rejected."]
     if not record.rules.is_empty():
         lines += ["", rules_text(record.rules)]
+    lines += _checks_doc(record.schema_checks)
     return "\n".join(lines)
+
+
+def _checks_doc(checks: tuple[ir.SchemaCheck, ...]) -> list[str]:
+    """The docstring lines naming the schema checks a decoder runs first."""
+    if not checks:
+        return []
+    lines = ["", "Decoding first checks the JSON value against the schema's rules at:", ""]
+    return lines + [f"  * {check.described}" for check in checks]
 
 
 def _thaw(value: ir.JSONData) -> object:
@@ -1034,7 +1069,9 @@ def _record_view(record: ir.Record, module: ir.Module) -> RecordView:
             )
         )
     attributes: list[str] = []
-    steps = list(tag_steps)
+    # what no type expresses, on the whole JSON object before anything else
+    steps = [f":ok <- {call}" for call in gen.check_calls("data", record.schema_checks)]
+    steps += tag_steps
     keeps_extra = record.extra_policy == "keep"
     all_keys = [spelling for item in record.fields for spelling in (item.json_key, *item.aliases)]
     if record.extra_policy in ("keep", "forbid") or not record.rules.is_empty():
@@ -1190,6 +1227,30 @@ def _enum_view(enum: ir.EnumType) -> EnumView:
 def _union_view(union: ir.UnionType, module: ir.Module) -> UnionView:
     gen = _FileGen(module)
     clauses: list[str] = []
+    # with schema checks, `decode/1` runs them on the JSON value, then chooses the member
+    head = "defp decode_member" if union.schema_checks else "def decode"
+    if union.schema_checks:
+        calls = gen.check_calls("data", union.schema_checks)
+        steps = [
+            _with_step(f":ok <- {call}", "," if index < len(calls) - 1 else " do")
+            for index, call in enumerate(calls)
+        ]
+        clauses.append(
+            "\n".join(
+                [
+                    "def decode(data) do",
+                    *(
+                        ("  with " if index == 0 else "       ")
+                        + step.replace("\n  ", "\n")
+                        + ("," if index < len(steps) - 1 else " do")
+                        for index, step in enumerate(steps)
+                    ),
+                    "    decode_member(data)",
+                    "  end",
+                    "end",
+                ]
+            )
+        )
     if union.tag is not None:
         tag = ex_str(union.tag)
         segment = ex_str(path_segment(union.tag))
@@ -1208,14 +1269,14 @@ def _union_view(union: ir.UnionType, module: ir.Module) -> UnionView:
         arrows.append((":error", f'{{:error, {{{segment}, "missing required key"}}}}'))
         clauses.append(
             _case_clause(
-                "def decode(data) when is_map(data) do", f"case Map.fetch(data, {tag}) do", arrows
+                f"{head}(data) when is_map(data) do", f"case Map.fetch(data, {tag}) do", arrows
             )
         )
-        clauses.append(f'def decode(data), do: {RUNTIME_ALIAS}.type_error("object", data)')
+        clauses.append(f'{head}(data), do: {RUNTIME_ALIAS}.type_error("object", data)')
     elif union.tries_members:
-        clauses.append(_tried_clause(union, gen))
+        clauses.append(_tried_clause(union, gen, head))
     else:
-        clauses.extend(_structural_clauses(union, gen))
+        clauses.extend(_structural_clauses(union, gen, head))
     if union.tries_members and not all(
         isinstance(module.get(member), ir.Record) for member in union.members
     ):  # members of one JSON type: the value says what it is
@@ -1292,10 +1353,11 @@ def _union_doc(union: ir.UnionType, gen: _FileGen) -> str:
             else:
                 rule = f"a JSON {case.json_type}"
             lines.append(f"  * {rule} → `{gen.mod(case.member)}`")
+    lines += _checks_doc(union.schema_checks)
     return "\n".join(lines)
 
 
-def _tried_clause(union: ir.UnionType, gen: _FileGen) -> str:
+def _tried_clause(union: ir.UnionType, gen: _FileGen, head: str) -> str:
     """`decode` of a union that tries its members (oneOf / anyOf), through the runtime."""
     members = [
         f"{{{ex_str(check.member)}, {ex_str_list(check.json_types)}, "
@@ -1304,12 +1366,12 @@ def _tried_clause(union: ir.UnionType, gen: _FileGen) -> str:
     ]
     exactly_one = "true" if union.match == "one_of" else "false"
     return (
-        f"def decode(data), do: {RUNTIME_ALIAS}.try_members(data, {ex_str(union.name)}, "
+        f"{head}(data), do: {RUNTIME_ALIAS}.try_members(data, {ex_str(union.name)}, "
         f"[{', '.join(members)}], {exactly_one})"
     )
 
 
-def _structural_clauses(union: ir.UnionType, gen: _FileGen) -> list[str]:
+def _structural_clauses(union: ir.UnionType, gen: _FileGen, head: str) -> list[str]:
     clauses: list[str] = []
     object_cases = [case for case in union.cases if case.json_type == "object"]
     other_cases = [case for case in union.cases if case.json_type != "object"]
@@ -1317,7 +1379,7 @@ def _structural_clauses(union: ir.UnionType, gen: _FileGen) -> list[str]:
         plain = [case for case in object_cases if case.tag_key is None and case.key is None]
         if len(object_cases) == 1 and plain:
             clauses.append(
-                f"def decode(data) when is_map(data), do: {gen.mod(plain[0].member)}.decode(data)"
+                f"{head}(data) when is_map(data), do: {gen.mod(plain[0].member)}.decode(data)"
             )
         else:
             arrows: list[tuple[str, str]] = []
@@ -1353,15 +1415,15 @@ def _structural_clauses(union: ir.UnionType, gen: _FileGen) -> list[str]:
                 ]
                 message = f"matches no member of {union.name} (expected {', '.join(hints)})"
                 arrows.append(("true", f'{{:error, {{"", {ex_str(message)}}}}}'))
-            clauses.append(_case_clause("def decode(data) when is_map(data) do", "cond do", arrows))
+            clauses.append(_case_clause(f"{head}(data) when is_map(data) do", "cond do", arrows))
     expected: list[str] = ["object"] if object_cases else []
     for case in other_cases:
         clauses.append(
-            f"def decode(data) when {_GUARDS[case.json_type].replace('value', 'data')}, do: {gen.mod(case.member)}.decode(data)"
+            f"{head}(data) when {_GUARDS[case.json_type].replace('value', 'data')}, do: {gen.mod(case.member)}.decode(data)"
         )
         expected.append(case.json_type)
     listed = " or ".join(dict.fromkeys(expected))
-    clauses.append(f"def decode(data), do: {RUNTIME_ALIAS}.type_error({ex_str(listed)}, data)")
+    clauses.append(f"{head}(data), do: {RUNTIME_ALIAS}.type_error({ex_str(listed)}, data)")
     return clauses
 
 
@@ -1482,6 +1544,58 @@ def _check_collisions(module: ir.Module) -> None:
         raise InputError(problems)
 
 
+def schema_checks(module: ir.Module) -> list[ir.SchemaCheck]:
+    """Every schema check of the module's types: records' and unions' own, and those of
+    `ir.Checked` types wherever they are."""
+    found: list[ir.SchemaCheck] = []
+    stack: list[ir.TypeRef] = []
+    for named in module.types:
+        if isinstance(named, (ir.Record, ir.UnionType)):
+            found.extend(named.schema_checks)
+        if isinstance(named, ir.Record):
+            stack.extend(item.type for item in named.fields)
+            stack.extend(named.rules.types())
+        elif isinstance(named, ir.Alias):
+            stack.append(named.type)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ir.Checked):
+            found.extend(node.checks)
+            stack.append(node.inner)
+        elif isinstance(node, (ir.ListOf, ir.Nullable)):
+            stack.append(node.item if isinstance(node, ir.ListOf) else node.inner)
+        elif isinstance(node, ir.TupleOf):
+            stack.extend(node.item_types())
+        elif isinstance(node, ir.MapOf):
+            stack.append(node.value)
+            stack.extend(node.rules.types())
+        elif isinstance(node, ir.InlineUnion):
+            stack.extend(node.options)
+    return found
+
+
+def runtime_checks(module: ir.Module) -> frozenset[str]:
+    """`ir.runtime_checks`, and "schema_checks" where a record or union runs its own."""
+    found = ir.runtime_checks(module)
+    return found | {"schema_checks"} if schema_checks(module) else found
+
+
+def _check_attributes(module: ir.Module) -> dict[str, str]:
+    """The runtime's `@check_defs` (the definitions schema checks refer to) and
+    `@check_patterns` (every pattern in the checks, compiled once), laid out."""
+    patterns: list[str] = []
+    defs = ir.FrozenJSONObject(
+        tuple((name, check_schema(schema, patterns)) for name, schema in module.check_defs)
+    )
+    for check in schema_checks(module):
+        check_schema(check.schema, patterns)
+    sources = tuple(sorted(set(patterns)))
+    return {
+        "check_defs": json_term(defs, 2 + len("@check_defs "), 2),
+        "check_patterns": json_term(sources, 2 + len("@check_patterns "), 2),
+    }
+
+
 def test_path(module: ir.Module) -> str:
     return f"{ROOT}/test/{module.name}_test.exs"
 
@@ -1495,7 +1609,8 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
             f"{ROOT}/{module_file(runtime)}",
             env.render(
                 "elixir/runtime.ex.j2",
-                checks=sorted(ir.runtime_checks(module)),
+                checks=sorted(runtime_checks(module)),
+                **_check_attributes(module),
                 **common,
                 **depth.template_values(module),
             ),

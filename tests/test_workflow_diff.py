@@ -152,6 +152,26 @@ CASES: list[tuple[str, Edit, Edit]] = [
         ],
     ),
     (
+        "SCHEMA_CHECK_ADDED",
+        [],
+        [
+            (
+                "    required: [type, orderId, amount]\n",
+                "    required: [type, orderId, amount]\n    not: {required: [note, giftWrap]}\n",
+            )
+        ],
+    ),
+    (
+        "SCHEMA_CHECK_REMOVED",
+        [
+            (
+                "    required: [type, orderId, amount]\n",
+                "    required: [type, orderId, amount]\n    not: {required: [note, giftWrap]}\n",
+            )
+        ],
+        [],
+    ),
+    (
         "RECORD_FROZEN_CHANGED",
         [],
         [("  Order:\n    type: object\n", "  Order:\n    type: object\n    x-frozen: true\n")],

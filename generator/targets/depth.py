@@ -66,6 +66,8 @@ def static_depth(module: ir.Module) -> int | None:
             return of_type(type_ref.inner)
         if isinstance(type_ref, ir.InlineUnion):
             return max((of_type(option) for option in type_ref.options), default=0)
+        if isinstance(type_ref, ir.Checked):  # checked where it is: no level of its own
+            return of_type(type_ref.inner)
         return 0  # Prim, LiteralValue, AnyJSON (measured as it is read)
 
     def named(name: str) -> int:

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from generator import ir, literals, unions
+from generator.check_text import check_text, checks_text
 from generator.object_rules import rules_text
 from generator.render import RenderEnv, md_cell, md_code, md_text, mermaid_id, mermaid_text
 from generator.targets import OutputFile
@@ -135,6 +136,8 @@ class _Describer:
             if type_ref.object_only:
                 return "maps" if plural else "map"
             return "any JSON values" if plural else "any JSON"
+        if isinstance(type_ref, ir.Checked):  # the checks are in the Notes
+            return self.type_text(type_ref.inner, plural)
         return " or ".join(self.type_text(option, plural) for option in type_ref.options)
 
     def py_annotation(self, type_ref: ir.TypeRef) -> str:
@@ -161,6 +164,8 @@ class _Describer:
             return f"{self.py_annotation(type_ref.inner)} | None"
         if isinstance(type_ref, ir.AnyJSON):
             return "dict" if type_ref.object_only else "JSONValue"
+        if isinstance(type_ref, ir.Checked):
+            return self.py_annotation(type_ref.inner)
         return " | ".join(self.py_annotation(option) for option in type_ref.options)
 
     def enums_in(
@@ -185,6 +190,8 @@ class _Describer:
             return self.enums_in(type_ref.inner, seen)
         if isinstance(type_ref, ir.InlineUnion):
             return [enum for option in type_ref.options for enum in self.enums_in(option, seen)]
+        if isinstance(type_ref, ir.Checked):
+            return self.enums_in(type_ref.inner, seen)
         return []
 
     def refs_in(self, type_ref: ir.TypeRef) -> list[str]:
@@ -200,6 +207,8 @@ class _Describer:
             return self.refs_in(type_ref.inner)
         if isinstance(type_ref, ir.InlineUnion):
             return [name for option in type_ref.options for name in self.refs_in(option)]
+        if isinstance(type_ref, ir.Checked):
+            return self.refs_in(type_ref.inner)
         return []
 
 
@@ -221,6 +230,9 @@ def _plain_atom(name: str) -> bool:
 
 def _constraint_text(type_ref: ir.TypeRef) -> str:
     inner = type_ref.inner if isinstance(type_ref, ir.Nullable) else type_ref
+    if isinstance(inner, ir.Checked):  # what each check demands, after the type's own
+        texts = [_constraint_text(inner.inner), *(md_cell(check_text(c)) for c in inner.checks)]
+        return " ".join(text for text in texts if text)
     if isinstance(inner, ir.JsonLiterals) and literals.equality_matters(inner):
         return (
             "JSON equality: `1` equals `1.0`, `true` does not equal `1`, objects in any key "
@@ -329,6 +341,8 @@ def _record_section(record: ir.Record, describer: _Describer) -> TypeSection:
     }[record.extra_policy]
     if not record.rules.is_empty():
         footer += " " + rules_text(record.rules)
+    if record.schema_checks:
+        footer += " " + md_text(checks_text(record.schema_checks))
     kind = "Record" + (" (frozen)" if record.frozen else "")
     return TypeSection(
         anchor(record.name),
@@ -459,7 +473,7 @@ def _union_section(union: ir.UnionType, describer: _Describer) -> TypeSection:
         _doc(union),
         _notes(union),
         tuple(rows),
-        "",
+        md_text(checks_text(union.schema_checks)),
     )
 
 

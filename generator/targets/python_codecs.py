@@ -20,9 +20,11 @@ import re
 from dataclasses import dataclass, field
 
 from generator import ir, literals, tuples
+from generator.check_text import unchecked
 from generator.lower import json_type_of
 from generator.object_rules import rules_digest
 from generator.render import py_str
+from generator.targets.python_checks import CheckConstants
 from generator.targets.python_common import function_suffix, py_literal, rules_parts
 
 
@@ -151,6 +153,11 @@ class Codecs:
     # share a helper. repr, not the value: LiteralValue(True) == LiteralValue(1).
     _keys: dict[str, str] = field(default_factory=dict)
     _key_owners: dict[str, str] = field(default_factory=dict)
+    # the JSON Schema constants of the schema checks the snippets run
+    check_constants: CheckConstants = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.check_constants = CheckConstants(self.module)
 
     def named(self, name: str) -> ir.NamedType:
         return self.module.get(name)
@@ -184,6 +191,8 @@ class Codecs:
             return f"{self.annotation(type_ref.inner)} | None"
         if isinstance(type_ref, ir.AnyJSON):
             return "dict[str, JSONValue]" if type_ref.object_only else "JSONValue"
+        if isinstance(type_ref, ir.Checked):  # the checks narrow values, not their type
+            return self.annotation(type_ref.inner)
         return " | ".join(self.annotation(option) for option in type_ref.options)
 
     def _as_tuple(self, type_ref: ir.ListOf) -> bool:
@@ -248,6 +257,9 @@ class Codecs:
         elif isinstance(type_ref, ir.JsonLiterals):
             allowed, expected = literal_arguments(type_ref)
             body = (f"return cast({annotation}, _json_literal(value, {allowed}, {expected}))",)
+        elif isinstance(type_ref, ir.Checked):  # the checks on the value as it is, then its type
+            call = f"{self.decoder(type_ref.inner)}(value)"
+            body = (*self.check_lines(type_ref.checks, "value"), *self.returning(call, type_ref))
         else:
             assert isinstance(type_ref, ir.InlineUnion)
             body = self._inline_union_body(type_ref)
@@ -260,7 +272,15 @@ class Codecs:
         if isinstance(type_ref, ir.Ref) and type_ref.name not in seen:
             named = self.module.types_by_name.get(type_ref.name)
             return isinstance(named, ir.Alias) and self.null_only(named.type, seen | {named.name})
-        return type_ref == ir.JsonLiterals((None,))
+        return unchecked(type_ref) == ir.JsonLiterals((None,))
+
+    def check_lines(self, checks: tuple[ir.SchemaCheck, ...], variable: str) -> list[str]:
+        """The statements running `checks` on the JSON value in `variable` (see `_schema_check`)."""
+        return [
+            f"_schema_check({variable}, {self.check_constants.name(check)}, "
+            f"{py_str(check.described)})"
+            for check in checks
+        ]
 
     def returning(self, call: str, type_ref: ir.TypeRef, indent: str = "") -> list[str]:
         """`return <call>`, or the call and `return None` when `type_ref` is null only."""
@@ -432,6 +452,14 @@ class Codecs:
             return "opt_" + self.type_key(type_ref.inner)
         if isinstance(type_ref, ir.AnyJSON):
             return "json_object" if type_ref.object_only else "json"
+        if isinstance(type_ref, ir.Checked):
+            checked = "_".join(self.check_constants.name(check) for check in type_ref.checks)
+            return (
+                "checked"
+                + checked.lower().replace("_check_", "_")
+                + "_"
+                + self.type_key(type_ref.inner)
+            )
         return "union_" + "_or_".join(self.type_key(option) for option in type_ref.options)
 
     def _constraint_key(self, constraints: ir.Constraints) -> str:
@@ -453,7 +481,7 @@ class Codecs:
         """The statements that check a record, in the order every flavor runs them."""
         suffix = function_suffix(record.name)
         keys_name = f"_{suffix.upper()}_KEYS"
-        prelude = ["obj = _object(data)"]
+        prelude = ["obj = _object(data)", *self.check_lines(record.schema_checks, "obj")]
         for item in record.tag_fields:
             assert isinstance(item.type, ir.LiteralValue)
             prelude.append(f"_tag(obj, {py_str(item.json_key)}, {py_literal(item.type.value)})")
@@ -518,8 +546,12 @@ class Codecs:
             (py_literal(value), self.checker(member)) for value, member in union.tag_values
         )
 
-    def union_body(self, union: ir.UnionType) -> tuple[str, ...]:
-        """The body of the union's checker, `data` in, the member's checker's result out."""
+    def union_body(self, union: ir.UnionType, with_checks: bool = True) -> tuple[str, ...]:
+        """The body of the union's checker, `data` in, the member's checker's result out:
+        its schema checks first (unless the caller runs them, `with_checks=False`)."""
+        if with_checks and union.schema_checks:
+            checks = tuple(self.check_lines(union.schema_checks, "data"))
+            return checks + self.union_body(union, with_checks=False)
         if union.tries_members:
             return self._tried_members_body(union)
         if union.tag is not None:
@@ -661,4 +693,6 @@ def refs(type_ref: ir.TypeRef) -> set[str]:
         return refs(type_ref.inner)
     if isinstance(type_ref, ir.InlineUnion):
         return set().union(*(refs(option) for option in type_ref.options))
+    if isinstance(type_ref, ir.Checked):
+        return refs(type_ref.inner)
     return set()

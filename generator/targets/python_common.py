@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TypedDict
 
 from generator import ir, literals, naming
+from generator.check_text import checks_text
 from generator.object_rules import rules_text
 from generator.render import py_str
 
@@ -113,9 +114,12 @@ def unknown_doc(union: ir.UnionType) -> str:
 
 def constraint_note(type_ref: ir.TypeRef) -> str:
     """What a field's or alias's comment says about checks its annotation cannot show
-    (`uniqueItems`, a tuple's positions); "" for every other type, so their comments stay as they were.
+    (`uniqueItems`, a tuple's positions, schema checks); "" for every other type, so their
+    comments stay as they were.
     """
     inner = type_ref.inner if isinstance(type_ref, ir.Nullable) else type_ref
+    if isinstance(inner, ir.Checked):
+        return with_note(constraint_note(inner.inner), checks_text(inner.checks))
     if isinstance(inner, ir.JsonLiterals) and not inner.values:
         return "Accepts no value (an empty enum)."
     if isinstance(inner, ir.JsonLiterals) and not inner.scalar:
@@ -160,10 +164,10 @@ def with_note(text: str, note: str) -> str:
 def record_doc(record: ir.Record) -> str:
     """A record's docstring: its description, and its object rules in words."""
     doc = record.doc or f"The {record.name} record."
-    if record.rules.is_empty():
-        return doc
-    text = rules_text(record.rules)
-    return doc + "\n\n" + textwrap.fill(text, width=84, break_long_words=False)
+    for text in (rules_text(record.rules), checks_text(record.schema_checks)):
+        if text:
+            doc += "\n\n" + textwrap.fill(text, width=84, break_long_words=False)
+    return doc
 
 
 def rules_parts(

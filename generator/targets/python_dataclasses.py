@@ -11,10 +11,12 @@ import re
 from dataclasses import dataclass, field, replace
 
 from generator import ir, unions
+from generator.check_text import checks_text, unchecked
 from generator.diagnostics import Diagnostic, InputError, Position
 from generator.formatting import LINE_LENGTH
 from generator.render import RenderEnv, py_str
 from generator.targets import OutputFile, depth
+from generator.targets.python_checks import runtime_parts
 from generator.targets.python_codecs import (
     Codecs,
     HelperView,
@@ -182,6 +184,8 @@ class _Codegen(Codecs):
             if inner == expression:
                 return expression
             return f"None if {expression} is None else {inner}"
+        if isinstance(type_ref, ir.Checked):  # the value decoded is the inner type's
+            return self.encode(type_ref.inner, expression, depth)
         return f"{self.inline_union_encoder(type_ref)}({expression})"
 
     def _alias_encodes_as_is(self, alias: ir.Alias) -> bool:
@@ -285,6 +289,8 @@ class _Codegen(Codecs):
             return ["type(None)", *self._classes(type_ref.inner)]
         if isinstance(type_ref, ir.InlineUnion):
             return [name for option in type_ref.options for name in self._classes(option)]
+        if isinstance(type_ref, ir.Checked):
+            return self._classes(type_ref.inner)
         named = self.named(type_ref.name)
         if isinstance(named, ir.UnionType):
             classes = [name for member in named.members for name in self._classes(ir.Ref(member))]
@@ -669,7 +675,7 @@ def _default_code(item: ir.Field, record: ir.Record, codegen: _Codegen) -> tuple
     if item.default is None or item.default.value is None:
         return "None", " = None", "is not None"
     value = item.default.value
-    target = item.type.inner if isinstance(item.type, ir.Nullable) else item.type
+    target = unchecked(item.type.inner if isinstance(item.type, ir.Nullable) else item.type)
     if isinstance(target, ir.Ref):
         named = codegen.named(target.name)
         if isinstance(named, ir.EnumType) and isinstance(value, str):
@@ -714,12 +720,16 @@ def _union_view(union: ir.UnionType, codegen: _Codegen) -> UnionView:
     listed = [*union.members, *([union.unknown] if union.unknown else [])]
     members = " | ".join(listed) if listed else "NoReturn"
     encode_body = _union_encode_body(union, codegen)
+    checks = tuple(codegen.check_lines(union.schema_checks, "data"))  # before any dispatch
+    doc = unions.documented(union, union.doc or f"One of: {', '.join(listed)}.")
     return UnionView(
         name=union.name,
-        doc=unions.documented(union, union.doc or f"One of: {', '.join(listed)}."),
+        doc=with_note(doc, checks_text(union.schema_checks)),
         alias_value=members,
         decoder=codegen.checker(union.name),
-        decode_body=_fast_dispatch(union, codegen) + codegen.union_body(union),
+        decode_body=checks
+        + _fast_dispatch(union, codegen)
+        + codegen.union_body(union, with_checks=False),
         table_name=codegen.tag_table_name(union),
         table_entries=codegen.tag_table(union),
         encode_body=encode_body,
@@ -892,7 +902,8 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
             + (["Literal"] if codegen.uses_literal or any(not e.base for e in enums) else [])
         ),
         decode_error_annotation="DecodeError",
-        checks=sorted(ir.runtime_checks(module)),
+        checks=runtime_parts(module),
+        check_constants=codegen.check_constants.statements(),
         **depth.template_values(module),
     )
     return [OutputFile(module_path(module), text, TARGET, module.name, "python")]

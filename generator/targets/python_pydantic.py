@@ -22,11 +22,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from generator import ir, tuples, unions
+from generator.check_text import checks_text, unchecked
 from generator.diagnostics import Diagnostic, InputError, Position
 from generator.lower import freeze_json, json_type_of
 from generator.object_rules import rules_digest
 from generator.render import RenderEnv, py_str
 from generator.targets import OutputFile, depth
+from generator.targets.python_checks import CheckConstants, runtime_parts
 from generator.targets.python_codecs import literal_annotation, literal_arguments
 from generator.targets.python_common import (
     EnumView,
@@ -37,6 +39,7 @@ from generator.targets.python_common import (
     record_doc,
     rules_parts,
     unknown_doc,
+    with_note,
 )
 
 TARGET = "python-pydantic"
@@ -65,6 +68,7 @@ class RecordView:
     rules: str = ""  # the constant holding the record's object rules (`_object_rules`)
     rules_value: str = ""  # its value, assigned once every type is defined
     unknown_tag: str = ""  # an open union's Unknown<Union> model: its tag key as a literal
+    schema_checks: str = ""  # `(_CHECK_X, "'not' at /x"), ...`: run on the JSON object first
 
 
 @dataclass(frozen=True)
@@ -113,6 +117,16 @@ class _Types:
     uses: set[str] = field(default_factory=set)
     # constant -> value of the object rules of maps (`propertyNames`, `dependentRequired`)
     map_rules: dict[str, str] = field(default_factory=dict)
+    # the JSON Schema constants of the schema checks the validators run
+    check_constants: CheckConstants = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.check_constants = CheckConstants(self.module)
+
+    def checks(self, checks: tuple[ir.SchemaCheck, ...]) -> str:
+        """`(_CHECK_X, "'not' at /x"), ...`: the arguments of `_checks`/`_schema_checks`."""
+        self.uses.add("schema_checks")
+        return ", ".join(self.check_constants.call(check) for check in checks)
 
     def named(self, name: str) -> ir.NamedType:
         return self.module.get(name)
@@ -159,6 +173,8 @@ class _Types:
             return f"{self.annotation(type_ref.inner)} | None"
         if isinstance(type_ref, ir.AnyJSON):
             return "Annotated[dict[str, _JSON], _KEYS]" if type_ref.object_only else "_JSON"
+        if isinstance(type_ref, ir.Checked):  # checked on the value as it arrives, then typed
+            return f"Annotated[{self.annotation(type_ref.inner)}, _checks({self.checks(type_ref.checks)})]"
         return " | ".join(self.annotation(option) for option in type_ref.options)
 
     def _tuple(self, node: ir.TupleOf) -> str:
@@ -263,6 +279,8 @@ class _Types:
             return self.has_pattern(type_ref.inner, seen)
         if isinstance(type_ref, ir.InlineUnion):
             return any(self.has_pattern(option, seen) for option in type_ref.options)
+        if isinstance(type_ref, ir.Checked):
+            return self.has_pattern(type_ref.inner, seen)
         if isinstance(type_ref, ir.Ref) and type_ref.name not in seen:
             named = self.named(type_ref.name)
             inside = seen | {named.name}
@@ -350,6 +368,7 @@ def _record_view(record: ir.Record, types: _Types, env: RenderEnv) -> RecordView
     rules_name, rules_value = _rules(record, types)
     return RecordView(
         name=record.name,
+        schema_checks=types.checks(record.schema_checks) if record.schema_checks else "",
         rules=rules_name,
         rules_value=rules_value,
         base="_SpelledModel" if spelled else "_CheckedModel" if checked else "_Model",
@@ -465,7 +484,7 @@ def _accepts_null(type_ref: ir.TypeRef, types: _Types) -> bool:
 
 
 def _default_arg(item: ir.Field, value: ir.JSONData, types: _Types) -> str:
-    target = item.type.inner if isinstance(item.type, ir.Nullable) else item.type
+    target = unchecked(item.type.inner if isinstance(item.type, ir.Nullable) else item.type)
     if value is None:
         return "default=None"
     if isinstance(target, ir.Ref):
@@ -493,6 +512,16 @@ def _enum_view(enum: ir.EnumType) -> EnumView:
 
 
 def _union_view(union: ir.UnionType, types: _Types) -> AliasView:
+    """The union's alias; its schema checks, if any, run on the value before a member is chosen."""
+    view = _union_alias(union, types)
+    if not union.schema_checks or view.value == "NoReturn":
+        return view
+    value = f"Annotated[{view.value}, _checks({types.checks(union.schema_checks)})]"
+    doc = with_note(view.doc, checks_text(union.schema_checks))
+    return replace(view, value=value, doc=doc)
+
+
+def _union_alias(union: ir.UnionType, types: _Types) -> AliasView:
     listed = [*union.members, *([union.unknown] if union.unknown else [])]
     doc = unions.documented(union, union.doc or f"One of: {', '.join(listed)}.")
     if not union.members:
@@ -847,6 +876,8 @@ def _refs(type_ref: ir.TypeRef) -> set[str]:
         return _refs(type_ref.inner)
     if isinstance(type_ref, ir.InlineUnion):
         return set().union(*(_refs(option) for option in type_ref.options))
+    if isinstance(type_ref, ir.Checked):
+        return _refs(type_ref.inner)
     return set()
 
 
@@ -934,6 +965,7 @@ def render_models(module: ir.Module, env: RenderEnv) -> OutputFile:
     exported += [t.unknown for t in module.types if isinstance(t, ir.UnionType) and t.unknown]
     uses_spellings = any(r.base == "_SpelledModel" for r in records)
     uses_checks = any(r.checked for r in records)
+    schema_checks = "schema_checks" in runtime_parts(module)
     text = env.render(
         "python_pydantic/module.py.j2",
         module=module,
@@ -947,6 +979,8 @@ def render_models(module: ir.Module, env: RenderEnv) -> OutputFile:
         keeps_str_enums=any(e.base == "(str, Enum)" for e in enums),
         uses_spellings=uses_spellings,
         uses_checks=uses_checks,
+        schema_checks=schema_checks,
+        check_constants=types.check_constants.statements(),
         object_rules=[(r.rules, r.rules_value) for r in records if r.rules]
         + sorted(types.map_rules.items()),
         typing_imports=_typing_imports(types.uses),
@@ -997,6 +1031,8 @@ def _pydantic_imports(uses: set[str], uses_spellings: bool, uses_checks: bool) -
         names |= set(_PYDANTIC_FOR_WRAP)
     if uses_spellings:
         names |= set(_PYDANTIC_FOR_SPELLINGS)
+    if "schema_checks" in uses:  # the validators of schema checks see the validation context
+        names.add("ValidationInfo")
     return isort_names(names)
 
 

@@ -23,6 +23,7 @@ import textwrap
 from dataclasses import dataclass
 
 from generator import ir, unions
+from generator.check_text import checks_text
 from generator.fixtures import FixtureCase
 from generator.formatting import LINE_LENGTH
 from generator.jsonpos import json_type_name
@@ -30,6 +31,7 @@ from generator.lower import json_type_of
 from generator.object_rules import rules_text
 from generator.render import RenderEnv, py_str
 from generator.targets import OutputFile, depth, python_typeddict_tests
+from generator.targets.python_checks import runtime_parts
 from generator.targets.python_codecs import TYPEDDICTS, Codecs, HelperView, alias_order, refs
 from generator.targets.python_common import (
     constraint_note,
@@ -215,8 +217,9 @@ def _typed_dict_view(record: ir.Record, codecs: Codecs, defined: set[str]) -> Ty
         body.append(checks.extra_check)
     body.append(f"return cast({record.name}, obj)")
     doc = (record.doc or f"The {record.name} object.") + "\n\n" + _extra_note(record, public)
-    if not record.rules.is_empty():
-        doc += "\n\n" + textwrap.fill(rules_text(record.rules), width=84, break_long_words=False)
+    for text in (rules_text(record.rules), checks_text(record.schema_checks)):
+        if text:
+            doc += "\n\n" + textwrap.fill(text, width=84, break_long_words=False)
     return TypedDictView(
         name=record.name,
         doc=doc,
@@ -261,6 +264,7 @@ def _alias_view(named: ir.UnionType | ir.Alias, codecs: Codecs, defined: set[str
         value = " | ".join(listed) if listed else "NoReturn"
         names = set(named.members)
         doc = unions.documented(named, named.doc or f"One of: {', '.join(listed)}.")
+        doc = with_note(doc, checks_text(named.schema_checks))
         body = codecs.union_body(named)
     else:
         value = codecs.annotation(named.type)
@@ -334,7 +338,8 @@ def _render_module(module: ir.Module, env: RenderEnv) -> str:
         typing_names=isort_names(typing_names),
         # no `from __future__ import annotations` here (TypedDict reads NotRequired at run time)
         decode_error_annotation='"DecodeError"',
-        checks=sorted(ir.runtime_checks(module)),
+        checks=runtime_parts(module),
+        check_constants=codecs.check_constants.statements(),
         **depth.template_values(module),
     )
 
@@ -441,6 +446,8 @@ def unknown_keys(
         ]
     if isinstance(type_ref, ir.Nullable):
         return [] if value is None else unknown_keys(module, type_ref.inner, value, path)
+    if isinstance(type_ref, ir.Checked):
+        return unknown_keys(module, type_ref.inner, value, path)
     if isinstance(type_ref, ir.InlineUnion):
         kind = json_type_name(value)
         for option in type_ref.options:

@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass
 
 from generator import ir
+from generator.check_text import demand
 from generator.diagnostics import join_pointer
 from generator.object_rules import rules_text
 from generator.validate import resolve_pointer
@@ -215,6 +216,7 @@ class _Differ:
                 self.new.of(new),
                 self.old.of(old),
             )
+        self._schema_checks(old, new)
         if old.frozen != new.frozen:
             self.add(
                 "RECORD_FROZEN_CHANGED",
@@ -223,6 +225,28 @@ class _Differ:
                 self.new.of(new),
                 self.old.of(old),
             )
+
+    def _schema_checks(self, old: ir.Record | ir.UnionType, new: ir.Record | ir.UnionType) -> None:
+        """A check added tightens (values rejected now), one removed loosens; a changed check
+        is both."""
+        for check in new.schema_checks:
+            if check not in old.schema_checks:
+                self.add(
+                    "SCHEMA_CHECK_ADDED",
+                    new.name,
+                    f"now checked ({check.described}): {demand(check)}",
+                    self.new.at(join_pointer(check.pointer, check.keywords[0])),
+                    self.old.of(old),
+                )
+        for check in old.schema_checks:
+            if check not in new.schema_checks:
+                self.add(
+                    "SCHEMA_CHECK_REMOVED",
+                    new.name,
+                    f"no longer checked ({check.described}): {demand(check)}",
+                    self.new.of(new),
+                    self.old.at(join_pointer(check.pointer, check.keywords[0])),
+                )
 
     def _field(
         self,
@@ -333,6 +357,7 @@ class _Differ:
                 f"unlisted tags now kept in {new.unknown}",
                 self.new.of(new, "x-unknown"),
             )
+        self._schema_checks(old, new)
         keywords = ("oneOf", "anyOf")
         for member in old.members:
             if member not in new.members:

@@ -14,9 +14,13 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
+
+import jsonschema
+import jsonschema.validators
 
 from generator import ir, literals
+from generator.check_text import check_schema, shown, thaw, unknown_types
 from generator.fastcheck import json_key, multiple_of
 from generator.jsonpos import json_type_name
 from generator.lower import freeze_json, json_type_of
@@ -133,10 +137,16 @@ class Observations:
 class Observer:
     """Feeds values through the module's types, accumulating ``Observations``."""
 
-    def __init__(self, module: ir.Module) -> None:
+    def __init__(
+        self,
+        module: ir.Module,
+        validators: dict[ir.SchemaCheck, jsonschema.Draft202012Validator] | None = None,
+    ) -> None:
         self.module = module
         self.types = {named.name: named for named in module.types}
         self.seen = Observations()
+        # each schema check's validator, built on first use (shared with trial walks)
+        self._validators = {} if validators is None else validators
 
     def observe(self, value: Any, type_name: str, source: str) -> None:
         self.seen.values += 1
@@ -178,6 +188,9 @@ class Observer:
         elif isinstance(type_ref, ir.AnyJSON):
             if type_ref.object_only:
                 self._expect("object", value, place, label)
+        elif isinstance(type_ref, ir.Checked):
+            self._schema_checks(type_ref.checks, value, place, label)
+            self._walk(type_ref.inner, value, place, label)
         else:
             self._inline_union(type_ref, value, place, label)
 
@@ -208,6 +221,7 @@ class Observer:
             self._walk(named.type, value, place, label)
 
     def _union(self, union: ir.UnionType, value: Any, place: _Place, label: str) -> None:
+        self._schema_checks(union.schema_checks, value, place, label)
         if union.tries_members:
             self._tried_union(union, value, place, label)
             return
@@ -246,7 +260,7 @@ class Observer:
                 continue
             if isinstance(value, dict) and not all(key in value for key in check.required):
                 continue
-            trial = Observer(self.module)
+            trial = Observer(self.module, self._validators)
             trial._named(self.types[check.member], value, place, label)
             if self._accepted(trial.seen):
                 matching.append(check.member)
@@ -287,6 +301,7 @@ class Observer:
         if not self._expect("object", value, place, label):
             return
         self.seen.type_counts[record.name] += 1
+        self._schema_checks(record.schema_checks, value, place, record.name)
         declared: set[str] = set()
         for item in record.fields:
             spellings = (item.json_key, *item.aliases)
@@ -373,6 +388,26 @@ class Observer:
 
     # -- noting problems -----------------------------------------------------
 
+    def _schema_checks(
+        self, checks: tuple[ir.SchemaCheck, ...], value: Any, place: _Place, label: str
+    ) -> None:
+        """Note every schema check `value` breaks, validated as the decoders do (jsonschema,
+        2020-12, `format` an annotation), under the rule's name and its JSON Schema."""
+        for check in checks:
+            if not self._validator(check).is_valid(value):
+                key = (label, check.described, shown(thaw(check_schema(check))))
+                self.seen.constraints.setdefault(key, Occurrence()).add(value, str(place))
+
+    def _validator(self, check: ir.SchemaCheck) -> jsonschema.Draft202012Validator:
+        validator = self._validators.get(check)
+        if validator is None:
+            schema = thaw(check_schema(check))
+            assert isinstance(schema, dict)
+            if self.module.check_defs:
+                schema["$defs"] = thaw(ir.FrozenJSONObject(self.module.check_defs))
+            validator = self._validators[check] = _validator_class(self.module)(schema)
+        return validator
+
     def _check(self, constraints: ir.Constraints, value: Any, place: _Place, label: str) -> None:
         """Note every constraint `value` breaks, as the generated decoders would judge it."""
         if constraints.is_empty():
@@ -391,6 +426,21 @@ class Observer:
         self.seen.mismatches.setdefault((label, expected, got), Occurrence()).add(
             example, str(place)
         )
+
+
+def _validator_class(module: ir.Module) -> type[jsonschema.Draft202012Validator]:
+    """jsonschema's 2020-12 validator, with the `type` names JSON Schema does not define
+    that the module's checks use matching nothing (as the generated decoders do)."""
+    odd = unknown_types(module)
+    if not odd:
+        return jsonschema.Draft202012Validator
+    checker = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine_many(
+        dict.fromkeys(odd, lambda checker, instance: False)
+    )
+    extended = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+        jsonschema.Draft202012Validator, type_checker=checker
+    )
+    return cast("type[jsonschema.Draft202012Validator]", extended)
 
 
 @dataclass(frozen=True)

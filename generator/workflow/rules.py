@@ -126,6 +126,18 @@ _ALL = (
         "A record's object rules changed (patternProperties, an additionalProperties schema,"
         " propertyNames, dependentRequired, min/maxProperties): objects decoded differently.",
     ),
+    Rule(
+        "SCHEMA_CHECK_ADDED",
+        "WIRE",
+        "A record or union gained a schema check (not, if/then/else, dependentSchemas, an allOf"
+        " part): values that decoded before may be rejected.",
+    ),
+    Rule(
+        "SCHEMA_CHECK_REMOVED",
+        "API",
+        "A record or union lost a schema check: it accepts values it rejected, which readers"
+        " did not handle.",
+    ),
 )
 
 RULES: dict[str, Rule] = {rule.id: rule for rule in _ALL}

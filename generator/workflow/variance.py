@@ -12,6 +12,7 @@ from dataclasses import dataclass, fields
 from typing import Literal
 
 from generator import ir, literals
+from generator.check_text import unchecked
 from generator.lower import json_type_of
 
 Verdict = Literal["same", "narrowed", "widened", "changed"]
@@ -63,6 +64,18 @@ def _rules(old: ir.ObjectRules, new: ir.ObjectRules) -> Variance:
     return _v("changed", "object rules changed")
 
 
+def schema_checks(old: tuple[ir.SchemaCheck, ...], new: tuple[ir.SchemaCheck, ...]) -> Variance:
+    """A check added narrows, one removed widens (both: changed); a check is compared whole."""
+    result = SAME
+    for check in new:
+        if check not in old:
+            result = result + _v("narrowed", f"check {check.described} added")
+    for check in old:
+        if check not in new:
+            result = result + _v("widened", f"check {check.described} removed")
+    return result
+
+
 def compare(old: ir.TypeRef, new: ir.TypeRef, old_types: Types, new_types: Types) -> Variance:
     """How `new` relates to `old` (both resolved against their own module's types)."""
     return _Comparison(old_types, new_types).compare(old, new)
@@ -92,6 +105,9 @@ def show(type_ref: ir.TypeRef) -> str:
         return f"{show(type_ref.inner)} | null"
     if isinstance(type_ref, ir.AnyJSON):
         return "JSON object" if type_ref.object_only else "any JSON"
+    if isinstance(type_ref, ir.Checked):
+        checks = ", ".join(check.described for check in type_ref.checks)
+        return f"{show(type_ref.inner)} checked by {checks}"
     return " | ".join(show(option) for option in type_ref.options)
 
 
@@ -103,6 +119,10 @@ class _Comparison:
     def compare(self, old: ir.TypeRef, new: ir.TypeRef) -> Variance:
         if old == new:
             return SAME
+        if isinstance(old, ir.Checked) or isinstance(new, ir.Checked):
+            before = old.checks if isinstance(old, ir.Checked) else ()
+            after = new.checks if isinstance(new, ir.Checked) else ()
+            return self.compare(unchecked(old), unchecked(new)) + schema_checks(before, after)
         if isinstance(old, ir.Nullable) or isinstance(new, ir.Nullable):
             return self._nullable(old, new)
         if isinstance(old, ir.AnyJSON) or isinstance(new, ir.AnyJSON):

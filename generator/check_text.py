@@ -51,7 +51,7 @@ def unknown_types(module: ir.Module) -> tuple[str, ...]:
     definitions use (sorted): the validators make each one match nothing."""
     found: set[str] = set()
     stack: list[object] = [thaw(ir.FrozenJSONObject(module.check_defs))]
-    stack += [thaw(check.schema) for check in _all_checks(module)]
+    stack += [thaw(check.schema) for check in ir.schema_checks(module)]
     while stack:
         node = stack.pop()
         if isinstance(node, dict):
@@ -63,46 +63,6 @@ def unknown_types(module: ir.Module) -> tuple[str, ...]:
         elif isinstance(node, list):
             stack.extend(node)
     return tuple(sorted(found))
-
-
-def _all_checks(module: ir.Module) -> list[ir.SchemaCheck]:
-    found: list[ir.SchemaCheck] = []
-    stack: list[ir.TypeRef] = []
-    for named in module.types:
-        if isinstance(named, (ir.Record, ir.UnionType)):
-            found.extend(named.schema_checks)
-        if isinstance(named, ir.Record):
-            stack.extend(item.type for item in named.fields)
-            stack.extend(named.rules.types())
-        elif isinstance(named, ir.Alias):
-            stack.append(named.type)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ir.Checked):
-            found.extend(node.checks)
-            stack.append(node.inner)
-        elif isinstance(node, (ir.ListOf,)):
-            stack.append(node.item)
-        elif isinstance(node, ir.TupleOf):
-            stack.extend(node.item_types())
-        elif isinstance(node, ir.MapOf):
-            stack.append(node.value)
-            stack.extend(node.rules.types())
-        elif isinstance(node, ir.Nullable):
-            stack.append(node.inner)
-        elif isinstance(node, ir.InlineUnion):
-            stack.extend(node.options)
-    return found
-
-
-def needs_checks(module: ir.Module) -> bool:
-    """Whether any type of `module` runs a schema check (its runtime needs jsonschema)."""
-    if "schema_checks" in ir.runtime_checks(module):
-        return True
-    return any(
-        isinstance(named, (ir.Record, ir.UnionType)) and named.schema_checks
-        for named in module.types
-    )
 
 
 def shown(value: object) -> str:

@@ -8,6 +8,7 @@ validated schema document; targets turn it into files.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal, TypeAlias, Union
@@ -531,51 +532,79 @@ def open_unions(module: Module, name: str, seen: frozenset[str] = frozenset()) -
     return tuple(dict.fromkeys(found))
 
 
-def runtime_checks(module: Module) -> frozenset[str]:
-    """The runtime helpers a module's types need beyond the common ones: constraint
-    checks (`unique_items`, `multiple_of`, `properties`, `object_rules`), `tuples` for
-    positional arrays, `json_literals` for a `const` or `enum` of any JSON value, and
-    `tried_members` for unions that try their members, so that a module without them
-    carries none."""
-    found: set[str] = set()
+def child_types(type_ref: TypeRef) -> tuple[TypeRef, ...]:
+    """The types `type_ref` is built from, one level down (a map's rules' types too)."""
+    if isinstance(type_ref, ListOf):
+        return (type_ref.item,)
+    if isinstance(type_ref, TupleOf):
+        return type_ref.item_types()
+    if isinstance(type_ref, MapOf):
+        return (type_ref.value, *type_ref.rules.types())
+    if isinstance(type_ref, (Nullable, Checked)):
+        return (type_ref.inner,)
+    if isinstance(type_ref, InlineUnion):
+        return type_ref.options
+    return ()
+
+
+def nested_types(module: Module) -> Iterator[TypeRef]:
+    """Every type written in the module's named types (fields, a record's rules, alias
+    types), nested ones included: references are not followed."""
     stack: list[TypeRef] = []
     for named in module.types:
-        if isinstance(named, UnionType) and named.tries_members:
-            found.add("tried_members")
-        elif isinstance(named, Record):
+        if isinstance(named, Record):
             stack.extend(item.type for item in named.fields)
-            if not named.rules.is_empty():
-                found.add("object_rules")
-                stack.extend(named.rules.types())
+            stack.extend(named.rules.types())
         elif isinstance(named, Alias):
             stack.append(named.type)
     while stack:
         node = stack.pop()
+        yield node
+        stack.extend(child_types(node))
+
+
+def schema_checks(module: Module) -> tuple[SchemaCheck, ...]:
+    """Every schema check of the module: records' and unions' own, then those of
+    `Checked` types wherever they are."""
+    found: list[SchemaCheck] = []
+    for named in module.types:
+        if isinstance(named, (Record, UnionType)):
+            found.extend(named.schema_checks)
+    for node in nested_types(module):
+        if isinstance(node, Checked):
+            found.extend(node.checks)
+    return tuple(found)
+
+
+def runtime_checks(module: Module) -> frozenset[str]:
+    """The runtime helpers a module's types need beyond the common ones: constraint
+    checks (`unique_items`, `multiple_of`, `properties`, `object_rules`), `tuples` for
+    positional arrays, `json_literals` for a `const` or `enum` of any JSON value,
+    `tried_members` for unions that try their members and `schema_checks` for a
+    `SchemaCheck` anywhere, so that a module without them carries none."""
+    found: set[str] = set()
+    for named in module.types:
+        if isinstance(named, UnionType) and named.tries_members:
+            found.add("tried_members")
+        if isinstance(named, Record) and not named.rules.is_empty():
+            found.add("object_rules")
+        if isinstance(named, (Record, UnionType)) and named.schema_checks:
+            found.add("schema_checks")
+    for node in nested_types(module):
         if isinstance(node, Prim) and node.constraints.multiple_of is not None:
             found.add("multiple_of")
         elif isinstance(node, JsonLiterals):
             found.add("json_literals")
-        elif isinstance(node, ListOf):
+        elif isinstance(node, (ListOf, TupleOf)):
             if node.constraints.unique_items:
                 found.add("unique_items")
-            stack.append(node.item)
-        elif isinstance(node, TupleOf):
-            found.add("tuples")
-            if node.constraints.unique_items:
-                found.add("unique_items")
-            stack.extend(node.item_types())
+            if isinstance(node, TupleOf):
+                found.add("tuples")
         elif isinstance(node, MapOf):
             if node.constraints.checks_entries():
                 found.add("properties")
             if not node.rules.is_empty():
                 found.add("object_rules")
-                stack.extend(node.rules.types())
-            stack.append(node.value)
-        elif isinstance(node, Nullable):
-            stack.append(node.inner)
-        elif isinstance(node, InlineUnion):
-            stack.extend(node.options)
         elif isinstance(node, Checked):
             found.add("schema_checks")
-            stack.append(node.inner)
     return frozenset(found)

@@ -23,7 +23,6 @@ import pytest
 from generator import ir
 from generator.cli import main
 from generator.frontend import read_schema
-from generator.frontend.checks import module_checks
 from generator.frontend.drafts import normalise
 
 from .conftest import REPO, import_file
@@ -120,7 +119,7 @@ def test_typed_assertions_on_an_untyped_schema_are_schema_checks(
     assert code == 0, err
     assert "warning" not in err
     read = read_schema(root / "schema" / "loose.yaml", "schema/loose.yaml", strict=False)
-    found = {c.pointer: c.schema for c in module_checks(read.module)}
+    found = {c.pointer: c.schema for c in ir.schema_checks(read.module)}
     assert found == {
         "/properties/tags": ir.FrozenJSONObject((("uniqueItems", True),)),
         "/properties/size": ir.FrozenJSONObject((("multipleOf", 4),)),

@@ -14,12 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-import pytest
 
 from generator import ir
-from generator.diagnostics import InputError
 from generator.frontend import read_schema
-from generator.frontend.checks import module_checks
 
 
 def _read(tmp_path: Path, schema: dict[str, Any], strict: bool = False) -> ir.Module:
@@ -185,7 +182,7 @@ def test_keywords_beside_a_union_that_cannot_take_them_are_checked(tmp_path: Pat
     )
     holder = module.get("Holder")
     assert isinstance(holder, ir.Record)
-    found = sorted((c.pointer, c.keywords, _thaw(c.schema)) for c in module_checks(module))
+    found = sorted((c.pointer, c.keywords, _thaw(c.schema)) for c in ir.schema_checks(module))
     assert found == [
         ("/properties/id", ("not",), {"not": {"const": "none"}}),
         ("/properties/pair", ("items",), {"items": {"type": "string"}}),
@@ -208,7 +205,7 @@ def test_a_schema_typed_as_free_form_keeps_its_checks(tmp_path: Path) -> None:
             },
         },
     )
-    assert [c.pointer for c in module_checks(module)] == ["/properties/value"]
+    assert [c.pointer for c in ir.schema_checks(module)] == ["/properties/value"]
 
 
 def test_a_project_that_owns_its_schema_writes_checks_too(tmp_path: Path) -> None:
@@ -227,7 +224,7 @@ def test_a_project_that_owns_its_schema_writes_checks_too(tmp_path: Path) -> Non
     )
     own = module.get("Own")
     assert _checks(own) == [(CONDITION, ("if", "then", "else"), "")]
-    assert [(c.pointer, _thaw(c.schema)) for c in module_checks(module)][1:] == [
+    assert [(c.pointer, _thaw(c.schema)) for c in ir.schema_checks(module)][1:] == [
         ("/properties/n", {"not": {"$ref": "#/$defs/Three"}})
     ]
     assert module.check_defs == (("Three", ir.FrozenJSONObject((("const", 3),))),)

@@ -392,7 +392,7 @@ def _assert_verdicts(values: list[Any], output: list[str]) -> None:
 @needs_elixir
 def test_hand_built_checks_agree_with_jsonschema(tmp_path: Path) -> None:
     module = _hand_built_module(tmp_path)
-    assert "schema_checks" in elixir.runtime_checks(module)
+    assert "schema_checks" in ir.runtime_checks(module)
     for output in elixir.render(module, make_env("fixtures", "generated", {})):
         target = tmp_path / output.path
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -24,7 +24,7 @@ from generator import ir
 from generator.lowering.json_types import freeze_json
 from generator.lowering.schema_checks import CHECKS_KEY
 
-__all__ = ["CHECKS_KEY", "definitions", "expanded", "fragment", "merged", "module_checks"]
+__all__ = ["CHECKS_KEY", "definitions", "expanded", "fragment", "merged"]
 
 # The keywords moved into a check, in the order a fragment lists them.
 CONTAINS_KEYWORDS = ("contains", "minContains", "maxContains")
@@ -120,7 +120,7 @@ def definitions(bundled: Any, module: ir.Module) -> tuple[tuple[str, ir.JSONData
         for name, schema in bundled[key].items()
     }
     wanted: set[str] = set()
-    pending = [name for check in module_checks(module) for name in _references(check.schema)]
+    pending = [name for check in ir.schema_checks(module) for name in _references(check.schema)]
     while pending:
         name = pending.pop()
         if name in wanted or name not in defs:
@@ -128,35 +128,6 @@ def definitions(bundled: Any, module: ir.Module) -> tuple[tuple[str, ir.JSONData
         wanted.add(name)
         pending.extend(_references(freeze_json(defs[name])))
     return tuple((name, freeze_json(schema)) for name, schema in defs.items() if name in wanted)
-
-
-def module_checks(module: ir.Module) -> Iterator[ir.SchemaCheck]:
-    """Every `SchemaCheck` in `module`: on records, unions and wherever a type is `Checked`."""
-    stack: list[ir.TypeRef] = []
-    for named in module.types:
-        if isinstance(named, (ir.Record, ir.UnionType)):
-            yield from named.schema_checks
-        if isinstance(named, ir.Record):
-            stack.extend(item.type for item in named.fields)
-            stack.extend(named.rules.types())
-        elif isinstance(named, ir.Alias):
-            stack.append(named.type)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ir.Checked):
-            yield from node.checks
-            stack.append(node.inner)
-        elif isinstance(node, ir.ListOf):
-            stack.append(node.item)
-        elif isinstance(node, ir.TupleOf):
-            stack.extend(node.item_types())
-        elif isinstance(node, ir.MapOf):
-            stack.append(node.value)
-            stack.extend(node.rules.types())
-        elif isinstance(node, ir.Nullable):
-            stack.append(node.inner)
-        elif isinstance(node, ir.InlineUnion):
-            stack.extend(node.options)
 
 
 def _references(value: ir.JSONData) -> Iterator[str]:

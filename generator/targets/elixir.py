@@ -1544,42 +1544,6 @@ def _check_collisions(module: ir.Module) -> None:
         raise InputError(problems)
 
 
-def schema_checks(module: ir.Module) -> list[ir.SchemaCheck]:
-    """Every schema check of the module's types: records' and unions' own, and those of
-    `ir.Checked` types wherever they are."""
-    found: list[ir.SchemaCheck] = []
-    stack: list[ir.TypeRef] = []
-    for named in module.types:
-        if isinstance(named, (ir.Record, ir.UnionType)):
-            found.extend(named.schema_checks)
-        if isinstance(named, ir.Record):
-            stack.extend(item.type for item in named.fields)
-            stack.extend(named.rules.types())
-        elif isinstance(named, ir.Alias):
-            stack.append(named.type)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ir.Checked):
-            found.extend(node.checks)
-            stack.append(node.inner)
-        elif isinstance(node, (ir.ListOf, ir.Nullable)):
-            stack.append(node.item if isinstance(node, ir.ListOf) else node.inner)
-        elif isinstance(node, ir.TupleOf):
-            stack.extend(node.item_types())
-        elif isinstance(node, ir.MapOf):
-            stack.append(node.value)
-            stack.extend(node.rules.types())
-        elif isinstance(node, ir.InlineUnion):
-            stack.extend(node.options)
-    return found
-
-
-def runtime_checks(module: ir.Module) -> frozenset[str]:
-    """`ir.runtime_checks`, and "schema_checks" where a record or union runs its own."""
-    found = ir.runtime_checks(module)
-    return found | {"schema_checks"} if schema_checks(module) else found
-
-
 def _check_attributes(module: ir.Module) -> dict[str, str]:
     """The runtime's `@check_defs` (the definitions schema checks refer to) and
     `@check_patterns` (every pattern in the checks, compiled once), laid out."""
@@ -1587,7 +1551,7 @@ def _check_attributes(module: ir.Module) -> dict[str, str]:
     defs = ir.FrozenJSONObject(
         tuple((name, check_schema(schema, patterns)) for name, schema in module.check_defs)
     )
-    for check in schema_checks(module):
+    for check in ir.schema_checks(module):
         check_schema(check.schema, patterns)
     sources = tuple(sorted(set(patterns)))
     return {
@@ -1609,7 +1573,7 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
             f"{ROOT}/{module_file(runtime)}",
             env.render(
                 "elixir/runtime.ex.j2",
-                checks=sorted(runtime_checks(module)),
+                checks=sorted(ir.runtime_checks(module)),
                 **_check_attributes(module),
                 **common,
                 **depth.template_values(module),

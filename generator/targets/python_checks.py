@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from generator import ir
-from generator.check_text import check_schema, needs_checks, unknown_types
+from generator.check_text import check_schema, unknown_types
 from generator.render import py_str
 from generator.targets.python_common import py_literal
 
@@ -76,9 +76,5 @@ class CheckConstants:
 
 
 def runtime_parts(module: ir.Module) -> list[str]:
-    """`ir.runtime_checks`, sorted, with "schema_checks" when a type of `module` runs one
-    (a record's or union's own checks too): the runtime then includes the jsonschema helper."""
-    parts = set(ir.runtime_checks(module))
-    if needs_checks(module):
-        parts.add("schema_checks")
-    return sorted(parts)
+    """`ir.runtime_checks`, sorted: the parts of the runtime the module's types need."""
+    return sorted(ir.runtime_checks(module))

@@ -12,19 +12,11 @@ from __future__ import annotations
 import json
 
 from generator import ir
+from generator.literals import thaw
 
 # A fragment shown in words is cut after this many characters (its pointer says where the
 # rest is).
 _SHOWN = 160
-
-
-def thaw(value: ir.JSONData) -> object:
-    """IR JSON (tuples, `FrozenJSONObject`) back to plain JSON (lists, dicts)."""
-    if isinstance(value, ir.FrozenJSONObject):
-        return {key: thaw(item) for key, item in value.items}
-    if isinstance(value, tuple):
-        return [thaw(item) for item in value]
-    return value
 
 
 def check_schema(check: ir.SchemaCheck) -> ir.FrozenJSONObject:

@@ -24,6 +24,7 @@ import json
 import posixpath
 import re
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from generator import ir, literals, naming, tuples, unions
 from generator.diagnostics import Diagnostic, InputError, Position
@@ -470,12 +471,7 @@ class _FileGen:
 
     def pattern_attribute(self, pattern: str) -> str:
         compiled = f'Regex.compile!({ex_str(pcre_pattern(pattern))}, "u")'
-        for name, value in self.attributes.items():
-            if value == compiled:
-                return "@" + name
-        name = f"pattern_{len(self.attributes)}"
-        self.attributes[name] = compiled
-        return "@" + name
+        return _interned(self.attributes, "pattern", compiled)
 
     # decoders ------------------------------------------------------------
 
@@ -634,13 +630,7 @@ class _FileGen:
 
     def check_attribute(self, check: ir.SchemaCheck) -> str:
         """The module attribute holding a check's fragment (one per distinct fragment)."""
-        term = check_schema(check.schema)
-        for name, known in self.check_terms.items():
-            if known == term:
-                return "@" + name
-        name = f"schema_check_{len(self.check_terms)}"
-        self.check_terms[name] = term
-        return "@" + name
+        return _interned(self.check_terms, "schema_check", check_schema(check.schema))
 
     def _inline_union_clauses(self, name: str, union: ir.InlineUnion) -> list[str]:
         clauses: list[str] = []
@@ -1660,3 +1650,16 @@ def render_project(modules: tuple[ir.Module, ...], env: RenderEnv) -> list[Outpu
         OutputFile(f"{ROOT}/{path}", env.render(template, **context), PROJECT_TARGET, "", kind)
         for path, template, kind in files
     ]
+
+
+_Value = TypeVar("_Value")
+
+
+def _interned(table: dict[str, _Value], prefix: str, value: _Value) -> str:
+    """The module attribute (`@prefix_N`) holding `value` in `table`, added when new."""
+    for name, known in table.items():
+        if known == value:
+            return "@" + name
+    name = f"{prefix}_{len(table)}"
+    table[name] = value
+    return "@" + name

@@ -20,9 +20,10 @@ import jsonschema
 import jsonschema.validators
 
 from generator import ir, literals
-from generator.check_text import check_schema, shown, thaw, unknown_types
+from generator.check_text import check_schema, shown, unknown_types
 from generator.fastcheck import json_key, multiple_of
 from generator.jsonpos import json_type_name
+from generator.literals import thaw
 from generator.lower import freeze_json, json_type_of
 from generator.workflow.classify import NoMember, choose_member, matches_json_type, segment
 

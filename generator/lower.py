@@ -250,6 +250,8 @@ class _Lowering:
                         pointer, f"type {name!r} is defined in both $defs and definitions"
                     )
                     continue
+                if schema is False:  # no value matches: a check that always fails
+                    schema = schema_checks.matching_nothing(pointer)
                 self.definitions[name] = (pointer, schema if isinstance(schema, dict) else {})
         if "properties" in data and data.get("title"):
             name = naming.pascal_case(str(data["title"]))
@@ -633,6 +635,11 @@ class _Lowering:
         if schema_checks.CHECKS_KEY in schema:
             schema, found = schema_checks.split(schema)
             return schema_checks.checked(self._lower_type(schema, pointer, hoist_name), found)
+        loose = schema_checks.untyped_assertions(schema)
+        if loose:
+            rest = {key: value for key, value in schema.items() if key not in loose}
+            check = schema_checks.check_of(loose, self.document.locate(pointer)[2])
+            return schema_checks.checked(self._lower_type(rest, pointer, hoist_name), (check,))
         if schema.get("nullable") is True:
             inner = self._lower_type(
                 {k: v for k, v in schema.items() if k != "nullable"}, pointer, hoist_name

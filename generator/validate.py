@@ -335,14 +335,6 @@ def _unsupported_problems(
                     f"keyword {key!r} is not supported: the generated decoders could not "
                     f"enforce it{advice}",
                 )
-        for key, kind in (("uniqueItems", "arrays"), ("multipleOf", "numbers")):
-            untyped = "type" not in schema and "items" not in schema and "prefixItems" not in schema
-            if untyped and key in schema and schema[key] is not False:
-                yield document.diagnostic(
-                    join_pointer(pointer, key),
-                    f"{key!r} is checked on {kind} only, and this schema gives no type (its "
-                    "value would be free-form JSON, unchecked); add a type",
-                )
         pattern = schema.get("pattern")
         if isinstance(pattern, str):
             problem = pcre_problem(pattern)

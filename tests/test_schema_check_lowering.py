@@ -228,3 +228,41 @@ def test_a_project_that_owns_its_schema_writes_checks_too(tmp_path: Path) -> Non
         ("/properties/n", {"not": {"$ref": "#/$defs/Three"}})
     ]
     assert module.check_defs == (("Three", ir.FrozenJSONObject((("const", 3),))),)
+
+
+def test_assertions_no_type_carries_are_checked(tmp_path: Path) -> None:
+    """`{minimum: 2}` has no type: lowering makes it free-form JSON, which would drop the
+    bound without a word; as a check it holds for numbers, as JSON Schema says. A schema
+    typed by its keywords (`items`: an array) keeps its bounds on that type."""
+    module = _read(
+        tmp_path,
+        {
+            "title": "Loose",
+            "type": "object",
+            "properties": {
+                "either": {"anyOf": [{"type": "integer"}, {"minimum": 2}]},
+                "listed": {"enum": [1, 5, "x"], "minimum": 2, "maxLength": 3},
+                "items": {"items": {"type": "string"}, "minItems": 1, "minLength": 2},
+            },
+        },
+    )
+    found = sorted((c.pointer, _thaw(c.schema)) for c in ir.schema_checks(module))
+    assert found == [
+        ("/properties/either/anyOf/1", {"minimum": 2}),
+        ("/properties/listed", {"minimum": 2, "maxLength": 3}),
+    ]
+
+
+def test_a_definition_false_matches_nothing(tmp_path: Path) -> None:
+    module = _read(
+        tmp_path,
+        {
+            "title": "Holder",
+            "type": "object",
+            "properties": {"never": {"$ref": "#/$defs/Never"}},
+            "$defs": {"Never": False},
+        },
+    )
+    validator_input = [(_thaw(c.schema), c.keywords) for c in ir.schema_checks(module)]
+    assert validator_input == [({"not": {}}, ("false",))]
+    assert not jsonschema.Draft202012Validator(validator_input[0][0]).is_valid(None)

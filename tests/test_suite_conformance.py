@@ -30,10 +30,6 @@ from . import suite_conformance as suite
 from .conftest import import_file
 
 _INTEGRAL_FLOAT = "1.0 is an integer to JSON Schema; polytype keeps it a float (exact round trip)"
-_DEPENDENCIES = (
-    "dependencies given as a schema (dependentSchemas once normalised) is not enforced yet"
-)
-_DEPENDENT_SCHEMAS = "dependentSchemas is not enforced yet (dropped with a warning)"
 
 # group id -> why polytype does not match the suite's verdicts on it yet
 KNOWN_GAPS: dict[str, str] = {
@@ -41,25 +37,10 @@ KNOWN_GAPS: dict[str, str] = {
     "required/3": "refused: keys 'foo\\rbar' and 'foo\\tbar' both become the Elixir field foo_bar",
     "pattern/2": "\\p{Letter} (a Unicode property escape) is not supported by Python's re",
     "items/6": "prefixItems in allOf beside items outside it cannot be merged: free-form JSON",
-    "draft4:dependencies/2": _DEPENDENCIES,
-    "draft4:dependencies/3": _DEPENDENCIES,
-    "draft4:dependencies/4": _DEPENDENCIES,
-    "draft6:dependencies/3": _DEPENDENCIES,
-    "draft6:dependencies/4": _DEPENDENCIES,
-    "draft6:dependencies/5": _DEPENDENCIES,
-    "draft6:dependencies/6": _DEPENDENCIES,
-    "draft7:dependencies/3": _DEPENDENCIES,
-    "draft7:dependencies/4": _DEPENDENCIES,
-    "draft7:dependencies/5": _DEPENDENCIES,
-    "draft7:dependencies/6": _DEPENDENCIES,
     "patternProperties/1": "a pattern's schema without type ({maximum: 20}) is free-form JSON, "
     "its bound unchecked",
     "additionalProperties/5": "allOf is merged first, so the additionalProperties beside it "
     "sees the merged properties (JSON Schema: only its own)",
-    "dependentSchemas/0": _DEPENDENT_SCHEMAS,
-    "dependentSchemas/1": _DEPENDENT_SCHEMAS,
-    "dependentSchemas/2": _DEPENDENT_SCHEMAS,
-    "dependentSchemas/3": _DEPENDENT_SCHEMAS,
 }
 
 GROUPS = suite.groups()

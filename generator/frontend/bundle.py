@@ -108,6 +108,8 @@ class _Bundler:
     used: set[str] = field(default_factory=set)
     # (resource uri, pointer of a $ref) -> target node id (None: unresolvable)
     targets: dict[tuple[int, str], int | None] = field(default_factory=dict)
+    # (resource, pointer) of each reference to the schema `false`
+    rejecting: set[tuple[int, str]] = field(default_factory=set)
     scanned: dict[str, Path] | None = None
     root_name: str = ""
 
@@ -281,6 +283,8 @@ class _Bundler:
             )
             return None
         contents = resolved.contents
+        if contents is False:
+            self.rejecting.add((id(resource), pointer))
         if id(contents) not in self.places:
             return None  # a boolean schema or a value inside a keyword: free-form JSON
         return id(contents)
@@ -389,8 +393,11 @@ class _Bundler:
                 if "$ref" in out:
                     continue
                 target = self.targets.get((id(resource), pointer))
+                if (id(resource), pointer) in self.rejecting:
+                    out["not"] = {}  # a reference to `false`: no value matches
+                    continue
                 if target is None:
-                    continue  # unresolvable (warned) or boolean: no constraint from it
+                    continue  # unresolvable (warned) or `true`: no constraint from it
                 out["$ref"] = f"#/$defs/{self.names[target]}"
                 continue
             here = join_pointer(pointer, key)

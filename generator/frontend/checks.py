@@ -33,16 +33,12 @@ _DEFS_PREFIX = "#/$defs/"
 
 
 def fragment(
-    node: dict[str, Any],
-    dependent: dict[str, Any],
-    pointer: str,
-    extra: dict[str, Any] | None = None,
+    node: dict[str, Any], dependent: dict[str, Any], pointer: str
 ) -> dict[str, Any] | None:
     """The check entry for `node`'s `not`, `if`/`then`/`else` and `contains` (with its
     counts), with `dependent` (the `dependentSchemas` entries that are more than required
-    keys) and `extra` (assertions no type of the node carries), or None when they assert
-    nothing (`then` without `if`, `if` without `then` or `else`, counts without
-    `contains`)."""
+    keys), or None when they assert nothing (`then` without `if`, `if` without `then` or
+    `else`, counts without `contains`)."""
     schema: dict[str, Any] = {}
     if "not" in node:
         schema["not"] = node["not"]
@@ -52,7 +48,6 @@ def fragment(
         schema.update((key, node[key]) for key in CONTAINS_KEYWORDS if key in node)
     if dependent:
         schema["dependentSchemas"] = dependent
-    schema.update(extra or {})
     if not schema:
         return None
     return {"schema": schema, "keywords": list(schema), "pointer": pointer}

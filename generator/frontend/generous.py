@@ -8,8 +8,7 @@ polytype's own `x-` keys (`x-feild`) stays, for the dialect check to answer with
 
 Assertion keywords no generated decoder enforces yet (`unevaluatedItems`, ...) are dropped with a located warning: the types stay exact, and the warning says
 which values would be accepted that the schema rejects. `not`, `if`/`then`/`else` and
-`dependentSchemas`, `contains` and assertions on a value no type carries
-(`uniqueItems` on free-form JSON) become schema checks (`generator.frontend.checks`),
+`dependentSchemas` and `contains` become schema checks (`generator.frontend.checks`),
 as written.
 """
 
@@ -61,11 +60,6 @@ UNENFORCED = {
 RECORD_RULES = frozenset(RULE_KEYWORDS) - {"patternProperties", "additionalProperties"}
 
 
-# Assertions the decoders check only on a value lowered to their type: on a schema with no
-# `type` (free-form JSON) they become a schema check.
-TYPED_ASSERTIONS = frozenset({"uniqueItems", "multipleOf"})
-
-
 @dataclass(frozen=True)
 class Cleaned:
     data: Any
@@ -96,7 +90,6 @@ class _Cleaner:
         out: dict[str, Any] = {}
         late: dict[str, Any] = {}
         dependent: dict[str, Any] = {}  # dependentSchemas entries checked as schemas
-        typed_elsewhere: dict[str, Any] = {}  # assertions no type here carries
         on_record = isinstance(node.get("properties"), dict)  # its object rules are checked
         for key, value in node.items():
             here = join_pointer(pointer, key)
@@ -124,14 +117,6 @@ class _Cleaner:
                 out[key] = self.schema(value, here) if key == "propertyNames" else value
             elif key in COUNTED_ON_MAPS and counts_entries(node):
                 out[key] = value  # a map's (or free-form object's) entries: checked
-            elif (
-                key in TYPED_ASSERTIONS
-                and not _trivial(key, value)
-                and "type" not in node
-                and "items" not in node
-            ):
-                # the value is free-form JSON: the assertion holds where it applies
-                typed_elsewhere[key] = value
             elif key in UNENFORCED:
                 replacement = self._unenforced(node, key, value, here)
                 if replacement is not None:
@@ -158,7 +143,7 @@ class _Cleaner:
             else:
                 out[key] = value
         out.update(late)  # replacements win over what the schema says beside them
-        entry = checks.fragment(node, dependent, self._written(pointer), typed_elsewhere)
+        entry = checks.fragment(node, dependent, self._written(pointer))
         if entry is not None:
             out[checks.CHECKS_KEY] = checks.merged(out.get(checks.CHECKS_KEY), [entry])
         self._declare_required(out)

@@ -19,6 +19,42 @@ from generator.lowering.json_types import freeze_json
 CHECKS_KEY = "x-polytype-checks"
 
 
+# Assertions on one JSON type's values; a type carries them when lowering gives it that
+# JSON type (object keywords have rules of their own, `ir.ObjectRules`).
+TYPED_ASSERTIONS = (
+    "minLength", "maxLength", "pattern",
+    "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+    "minItems", "maxItems", "uniqueItems",
+)  # fmt: skip
+# Keywords that give a schema without `type` a type of its own (lowering: a record, an
+# array, a union, a reference) which rejects every other JSON type.
+_TYPE_GIVING = ("type", "$ref", "allOf", "anyOf", "oneOf", "properties", "items", "prefixItems")
+
+
+def untyped_assertions(schema: dict[str, Any]) -> dict[str, Any]:
+    """The assertions of a schema that lowering types as free-form JSON or as a list of
+    values (`{minimum: 2}`, `{enum: [1, 5], minimum: 2}`): no type carries them, so they
+    are a check, which applies them where JSON Schema does."""
+    if any(key in schema for key in _TYPE_GIVING) or schema.get("additionalProperties") is False:
+        return {}
+    return {
+        key: schema[key]
+        for key in TYPED_ASSERTIONS
+        if key in schema and not (key == "uniqueItems" and schema[key] is False)
+    }
+
+
+def check_of(keywords: dict[str, Any], pointer: str) -> ir.SchemaCheck:
+    """The check that a value meets `keywords` (JSON values, no references)."""
+    return ir.SchemaCheck(freeze_json(keywords), tuple(keywords), pointer)
+
+
+def matching_nothing(pointer: str) -> dict[str, Any]:
+    """A schema for the definition `false` at `pointer`: free-form JSON that no value
+    passes, said as a check (`breaks 'false' at /$defs/Never`)."""
+    return {CHECKS_KEY: [{"schema": {"not": {}}, "keywords": ["false"], "pointer": pointer}]}
+
+
 def split(schema: dict[str, Any]) -> tuple[dict[str, Any], tuple[ir.SchemaCheck, ...]]:
     """`schema` without its check entries, and their IR."""
     entries = schema.get(CHECKS_KEY)

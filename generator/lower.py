@@ -401,7 +401,9 @@ class _Lowering:
             )
         for key, property_schema in properties.items():
             where = join_pointer(join_pointer(pointer, "properties"), key)
-            if property_schema is False:
+            if property_schema is False and self.generous:  # present: never valid
+                property_schema = schema_checks.matching_nothing(where)
+            elif property_schema is False:
                 self._problem(
                     where,
                     "a property whose schema is false can never be present; remove it "

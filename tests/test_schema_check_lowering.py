@@ -14,8 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import pytest
 
 from generator import ir
+from generator.diagnostics import InputError
 from generator.frontend import read_schema
 
 
@@ -266,3 +268,20 @@ def test_a_definition_false_matches_nothing(tmp_path: Path) -> None:
     validator_input = [(_thaw(c.schema), c.keywords) for c in ir.schema_checks(module)]
     assert validator_input == [({"not": {}}, ("false",))]
     assert not jsonschema.Draft202012Validator(validator_input[0][0]).is_valid(None)
+
+
+def test_a_property_false_is_a_check_in_a_consumed_schema(tmp_path: Path) -> None:
+    """`properties: {bar: false}`: the key may not be present. A consumed schema keeps
+    its type (the key is a field no value passes); a strict project is told to remove it."""
+    schema = {
+        "title": "Holder",
+        "type": "object",
+        "properties": {"foo": True, "bar": False},
+    }
+    holder = _read(tmp_path, schema).get("Holder")
+    assert isinstance(holder, ir.Record)
+    bar = {field.json_key: field for field in holder.fields}["bar"]
+    assert not bar.required and isinstance(bar.type, ir.Checked)
+    assert [(_thaw(c.schema), c.keywords) for c in bar.type.checks] == [({"not": {}}, ("false",))]
+    with pytest.raises(InputError):
+        _read(tmp_path, schema, strict=True)

@@ -36,9 +36,8 @@ KNOWN_GAPS: dict[str, str] = {
     "type/0": _INTEGRAL_FLOAT,
     "required/3": "refused: keys 'foo\\rbar' and 'foo\\tbar' both become the Elixir field foo_bar",
     "pattern/2": "\\p{Letter} (a Unicode property escape) is not supported by Python's re",
-    "items/6": "prefixItems in allOf beside items outside it cannot be merged: free-form JSON",
-    "patternProperties/1": "a pattern's schema without type ({maximum: 20}) is free-form JSON, "
-    "its bound unchecked",
+    "properties/3": "refused: keys 'foo\\nbar', 'foo\"bar', ... all become the Elixir field "
+    "foo_bar",
     "additionalProperties/5": "allOf is merged first, so the additionalProperties beside it "
     "sees the merged properties (JSON Schema: only its own)",
 }

@@ -23,6 +23,7 @@ from generator.frontend import checks
 from generator.frontend.drafts import SCHEMA_LISTS, SCHEMA_MAPS, SINGLE_SCHEMA
 from generator.jsonpos import json_type_name
 from generator.loader import Document
+from generator.lowering.schema_checks import untyped_assertions
 from generator.object_rules import MAP_RULES, RULE_KEYWORDS
 from generator.patterns import pcre_problem
 from generator.validate import COUNTED_ON_MAPS, counts_entries, key_pattern_problem, known_keywords
@@ -143,10 +144,19 @@ class _Cleaner:
             else:
                 out[key] = value
         out.update(late)  # replacements win over what the schema says beside them
-        entry = checks.fragment(node, dependent, self._written(pointer))
-        if entry is not None:
-            out[checks.CHECKS_KEY] = checks.merged(out.get(checks.CHECKS_KEY), [entry])
         self._declare_required(out)
+        entries = [checks.fragment(node, dependent, self._written(pointer))]
+        # moved here as well as in lowering: a schema made only of checks merges into
+        # any allOf part and moves into any union member
+        loose = untyped_assertions(out)
+        if loose:
+            out = {key: value for key, value in out.items() if key not in loose}
+            entries.append(
+                {"schema": loose, "keywords": list(loose), "pointer": self._written(pointer)}
+            )
+        found = [entry for entry in entries if entry is not None]
+        if found:
+            out[checks.CHECKS_KEY] = checks.merged(out.get(checks.CHECKS_KEY), found)
         _drop_impossible_enum_values(out)
         return out
 

@@ -727,3 +727,38 @@ def test_a_type_list_with_object_keywords_is_a_union_by_json_type(
     ):
         with pytest.raises(models.DecodeError, match=where):
             models.decode_meta(bad)
+
+
+def test_a_reference_to_an_id_inside_a_file_beside(tmp_path: Path) -> None:
+    """bowtie's matrix refers to `tag:…:implementation:version`, the `$id` of a property
+    schema inside `models/implementation.json`: the files beside the schema are scanned for
+    the `$id`s inside them too, and the reference takes that subschema, not the file."""
+    (tmp_path / "models").mkdir()
+    model = {
+        "$id": "tag:example,2024:models:implementation",
+        "type": "object",
+        "properties": {
+            "version": {
+                "$id": "tag:example,2024:models:implementation:version",
+                "type": "string",
+                "minLength": 1,
+            }
+        },
+    }
+    (tmp_path / "models" / "implementation.json").write_text(json.dumps(model), encoding="utf-8")
+    matrix = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Matrix",
+        "type": "array",
+        "items": {"$ref": "tag:example,2024:models:implementation:version"},
+    }
+    (tmp_path / "matrix.json").write_text(json.dumps(matrix), encoding="utf-8")
+    read = read_schema(tmp_path / "matrix.json", "matrix.json", strict=False)
+    assert read.warnings == ()
+    matrix_type = read.module.get("Matrix")
+    assert isinstance(matrix_type, ir.Alias) and isinstance(matrix_type.type, ir.ListOf)
+    item = matrix_type.type.item
+    assert isinstance(item, ir.Ref)
+    version = read.module.get(item.name)
+    assert isinstance(version, ir.Alias)
+    assert version.type == ir.Prim("str", ir.Constraints(min_length=1))

@@ -182,7 +182,17 @@ class _Bundler:
             except InputError as error:
                 self.problems.extend(error.diagnostics)
                 raise NoSuchResource(ref=uri) from None  # type: ignore[call-arg]
-            resource = self._add(loaded, uri)
+            embedded = (
+                uri.rstrip("#") in set(_embedded_ids(loaded.data))
+                if isinstance(loaded.data, dict)
+                else False
+            )
+            resource = self._add(loaded, self._base_of(loaded) if embedded else uri)
+        for pointer, node, _ in _walk(resource.data, "", resource.uri):
+            # an `$id` inside the file (bowtie's models declare one per property)
+            declared = node.get("$id")
+            if pointer and isinstance(declared, str) and declared.rstrip("#") == uri.rstrip("#"):
+                return DRAFT202012.create_resource(node)
         return DRAFT202012.create_resource(resource.data)
 
     def _local_path(self, uri: str) -> Path | None:
@@ -202,6 +212,7 @@ class _Bundler:
             import json
 
             self.scanned = {}
+            nested: dict[str, Path] = {}
             top = self.document.path.resolve().parent
             files = [p for p in sorted(top.rglob("*")) if p.suffix in (".json", ".yaml", ".yml")]
             for path in files[:MAX_SCANNED_FILES]:
@@ -215,6 +226,11 @@ class _Bundler:
                     for key in ("$id", "id"):
                         if isinstance(data.get(key), str):
                             self.scanned.setdefault(urldefrag(data[key]).url.rstrip("#"), path)
+                    # absolute `$id`s inside the file name its subschemas (after the files')
+                    for embedded in _embedded_ids(data):
+                        nested.setdefault(embedded, path)
+            for embedded, path in nested.items():
+                self.scanned.setdefault(embedded, path)
         return self.scanned
 
     # -- references ----------------------------------------------------------
@@ -461,6 +477,14 @@ def _at(data: Any, pointer: str) -> Any:
         token = raw.replace("~1", "/").replace("~0", "~")
         node = node[int(token)] if isinstance(node, list) else node[token]
     return node
+
+
+def _embedded_ids(data: dict[str, Any]) -> Iterator[str]:
+    """The absolute `$id`s of the subschemas of a file's data (not its own)."""
+    for pointer, node, _ in _walk(data, "", ""):
+        declared = node.get("$id")
+        if pointer and isinstance(declared, str) and ":" in declared:
+            yield urldefrag(declared).url.rstrip("#")
 
 
 def _walk(node: Any, pointer: str, base: str) -> Iterator[tuple[str, dict[str, Any], str]]:

@@ -203,7 +203,9 @@ class _Bundler:
         for prefix, directory in sorted(self.ref_map.items(), key=lambda item: -len(item[0])):
             if uri.startswith(prefix):
                 candidate = directory / unquote(uri[len(prefix) :].lstrip("/"))
-                return candidate if candidate.is_file() else None
+                if candidate.is_file():
+                    return candidate
+                break  # a longer URI than a mapped file's (an `$id` inside it): scanned
         return self._ids().get(uri.rstrip("#"))
 
     def _ids(self) -> dict[str, Path]:

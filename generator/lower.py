@@ -15,7 +15,7 @@ import hashlib
 import keyword
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import jsonschema
@@ -78,7 +78,8 @@ def lower(
     `unknown_tags` is the project's default for tagged unions without `x-unknown`.
     `generous` (a schema the project does not own): enum values whose Python members
     or Elixir atoms would collide are numbered (`ETC_GMT_1`, `ETC_GMT_1_2`) instead of
-    refused, and unions whose members nothing tells apart try each member (see
+    refused, so are the field names of keys that spell the same name (`foo_bar`,
+    `foo_bar_2`), and unions whose members nothing tells apart try each member (see
     `lower_generously` for the warnings that says so).
     """
     return lower_generously(document, unknown_tags, generous=generous)[0]
@@ -415,6 +416,8 @@ class _Lowering:
             fields.append(
                 self._lower_field(name, key, property_schema, where, key in required, frozen)
             )
+        if self.generous:
+            fields = _numbered_fields(fields)
         self._check_field_names(fields, pointer)
         rules = object_rules(schema, pointer, name, self._lower_type)
         if schema.get("additionalProperties") is False and not rules.closed:
@@ -803,6 +806,35 @@ class _Lowering:
                         "name the union in $defs so it can dispatch on tags or keys",
                     )
                 seen[kind] = index
+
+
+def _numbered_fields(fields: list[ir.Field]) -> list[ir.Field]:
+    """`fields`, where a Python or Elixir field name an earlier field already took is
+    numbered (`foo_bar`, `foo_bar_2`): keys such as 'foo\\tbar' and 'foo\\nbar' that
+    spell the same name once converted (generous mode; strict mode refuses them). A
+    number never takes a name another field spells itself."""
+    renamed = {
+        attribute: _numbered_names([getattr(item, attribute) for item in fields])
+        for attribute in ("py_name", "ex_name")
+    }
+    return [
+        replace(item, py_name=renamed["py_name"][index], ex_name=renamed["ex_name"][index])
+        for index, item in enumerate(fields)
+    ]
+
+
+def _numbered_names(names: list[str]) -> list[str]:
+    """`names` with each repeat numbered, avoiding every name in the list."""
+    taken = dict.fromkeys(names, "")
+    claimed: set[str] = set()
+    result: list[str] = []
+    for name in names:
+        if name in claimed:
+            name = _numbered(name, taken)
+            taken[name] = ""
+        claimed.add(name)
+        result.append(name)
+    return result
 
 
 def _numbered(name: str, taken: dict[str, str]) -> str:

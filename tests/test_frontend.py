@@ -565,6 +565,38 @@ def test_enum_values_that_spell_alike_are_numbered_in_a_consumed_schema(
     assert code == 2 and "both become the Python member ETC_GMT_1" in err
 
 
+def test_keys_that_spell_the_same_field_are_numbered_in_a_consumed_schema(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`user_id_2` is a key of its own, so the repeats of `user_id` skip that name."""
+    keys = ["userId", "user_id", "user-id", "user_id_2", "foo\tbar", "foo\nbar"]
+    schema = {
+        "title": "Account",
+        "type": "object",
+        "properties": {key: {"type": "integer"} for key in keys},
+        "required": keys,
+    }
+    root = _project(tmp_path, {"account.json": schema})
+    root.joinpath("pyproject.toml").write_text(
+        '[tool.polytype]\nschema-dir = "schema"\ntargets = ["dataclasses", "elixir"]\n',
+        encoding="utf-8",
+    )
+    code, err = _generate(root, capsys)
+    assert code == 0, err
+    models = _models(root, "account")
+    assert list(models.Account.__dataclass_fields__)[:6] == [
+        "user_id", "user_id_3", "user_id_4", "user_id_2", "foo_bar", "foo_bar_2"
+    ]  # fmt: skip
+    value = {key: number for number, key in enumerate(keys)}
+    assert _round_trip(models, "Account", value) == value
+    assert models.decode_account(value).user_id_4 == 2
+    elixir = root / "generated" / "elixir" / "lib" / "account" / "account.ex"
+    struct = elixir.read_text(encoding="utf-8")
+    assert all(f":{name}" in struct for name in ("user_id_3", "user_id_4", "foo_bar_2"))
+    code, err = _generate(root, capsys, "--strict")
+    assert code == 2 and "both become the Python field 'user_id'" in err
+
+
 def test_x_name_names_an_inline_union_and_its_members(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

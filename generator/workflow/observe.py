@@ -35,11 +35,20 @@ class Occurrence:
     count: int = 0
     example: Any = None
     first: str = ""
+    # For a broken bound: the measure (length, count or number) furthest past it.
+    furthest: int | float | None = None
 
     def add(self, example: Any, where: str) -> None:
         if self.count == 0:
             self.example, self.first = example, where
         self.count += 1
+
+    def measured(self, measure: int | float, lower_bound: bool) -> None:
+        """Note the measure of a value that broke a bound (`lower_bound`: a minimum)."""
+        if self.furthest is None or (
+            measure < self.furthest if lower_bound else measure > self.furthest
+        ):
+            self.furthest = measure
 
 
 @dataclass
@@ -415,7 +424,10 @@ class Observer:
             return
         for keyword, bound in _broken(constraints, value):
             key = (label, keyword, _json(bound))
-            self.seen.constraints.setdefault(key, Occurrence()).add(value, str(place))
+            occurrence = self.seen.constraints.setdefault(key, Occurrence())
+            occurrence.add(value, str(place))
+            if keyword in LOWER_BOUNDS or keyword in UPPER_BOUNDS:
+                occurrence.measured(_measure(value), keyword in LOWER_BOUNDS)
 
     def _expect(self, json_type: str, value: Any, place: _Place, label: str) -> bool:
         if matches_json_type(value, json_type):
@@ -471,10 +483,19 @@ _BOUNDS: dict[str, tuple[str, Any]] = {
 }
 
 
+LOWER_BOUNDS = frozenset({"minLength", "minItems", "minProperties", "minimum", "exclusiveMinimum"})
+UPPER_BOUNDS = frozenset({"maxLength", "maxItems", "maxProperties", "maximum", "exclusiveMaximum"})
+
+
+def _measure(value: Any) -> Any:
+    """What a bound compares: a length in code points, a count of items or entries, a number."""
+    return len(value) if isinstance(value, (str, list, dict)) else value
+
+
 def _broken(constraints: ir.Constraints, value: Any) -> list[tuple[str, Any]]:
     """(keyword, bound) of each constraint `value` breaks: lengths in code points, as decoded."""
     broken: list[tuple[str, Any]] = []
-    measured = len(value) if isinstance(value, (str, list, dict)) else value
+    measured = _measure(value)
     for attribute, bound in constraints.bounds():
         keyword, fails = _BOUNDS[attribute]
         if fails(measured, bound):

@@ -22,7 +22,7 @@ from ruamel.yaml.comments import CommentedSeq
 from generator import ir, naming
 from generator.validate import resolve_pointer
 from generator.workflow.drift import DriftReport
-from generator.workflow.observe import UnlistedTag, ValueSummary
+from generator.workflow.observe import Occurrence, UnlistedTag, ValueSummary
 from generator.workflow.schemas import Schema
 
 
@@ -39,7 +39,7 @@ def suggest(schema: Schema, report: DriftReport) -> str:
     for (where, keyword, bound), occurrence in sorted(report.seen.constraints.items()):
         notes.append(
             f"{where}: {occurrence.count} value(s) break {keyword}: {bound}; "
-            f"drop {keyword} (or relax it) if the data is right"
+            f"{_relaxation(keyword, occurrence)} if the data is right"
         )
     for message in sorted(report.seen.rejections):
         notes.append(f"the generated decoders reject a value: {message}")
@@ -49,6 +49,39 @@ def suggest(schema: Schema, report: DriftReport) -> str:
         *(f"# needs a decision: {note}" for note in notes),
     ]
     return "\n".join(header) + "\n" + _dump(fragment)
+
+
+# a bound's keyword -> (the keyword that takes the values seen, what the measure is)
+_RELAXED = {
+    "minLength": ("minLength", "the shortest seen"),
+    "maxLength": ("maxLength", "the longest seen"),
+    "minItems": ("minItems", "the fewest items seen"),
+    "maxItems": ("maxItems", "the most items seen"),
+    "minProperties": ("minProperties", "the fewest keys seen"),
+    "maxProperties": ("maxProperties", "the most keys seen"),
+    "minimum": ("minimum", "the least seen"),
+    "exclusiveMinimum": ("minimum", "the least seen"),
+    "maximum": ("maximum", "the greatest seen"),
+    "exclusiveMaximum": ("maximum", "the greatest seen"),
+}
+
+
+def _relaxation(keyword: str, occurrence: Occurrence) -> str:
+    """What would accept every value seen: a bound moved to the furthest value, or the
+    rule dropped (a pattern, a format, a schema check)."""
+    relaxed = _RELAXED.get(keyword)
+    if relaxed is None or occurrence.furthest is None:
+        return f"drop {keyword}"
+    replacement, measure = relaxed
+    instead = "" if replacement == keyword else f" instead of {keyword}"
+    return (
+        f"relax it to {replacement}: {_json_number(occurrence.furthest)} ({measure}){instead}, "
+        f"or drop {keyword},"
+    )
+
+
+def _json_number(number: int | float) -> str:
+    return json.dumps(number)
 
 
 def _new_keys(

@@ -97,6 +97,12 @@ def _docstring_char(char: str) -> str:
 _NAMED_ESCAPES = {"\t": "\\t", "\r": "\\r"}
 
 
+def paragraphs(parts: list[str]) -> str:
+    """The parts that are not blank, a blank line between each (a title without a
+    description gives no empty paragraph)."""
+    return "\n\n".join(part for part in parts if part.strip())
+
+
 def py_docstring(text: str, indent: str = "") -> str:
     """A triple-quoted docstring that evaluates to `text` and can never close early or escape.
 
@@ -370,6 +376,7 @@ def make_env(
     jinja.filters["py_str"] = py_str
     jinja.filters["py_comment"] = py_comment
     jinja.filters["py_docstring"] = py_docstring
+    jinja.filters["paragraphs"] = paragraphs
     jinja.filters["ex_str"] = ex_str
     jinja.filters["ex_atom"] = ex_atom
     jinja.filters["ex_doc"] = ex_doc

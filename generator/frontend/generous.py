@@ -261,11 +261,10 @@ class _Cleaner:
                     properties.setdefault(key, {})
 
 
-# Keywords whose value is a schema: `true` or `{}` there asserts nothing (except under `not`).
+# The keywords of `UNENFORCED` whose value is a schema: `true` or `{}` there asserts nothing.
 _SCHEMA_VALUED = frozenset(
-    {"if", "then", "else", "contains", "propertyNames", "unevaluatedItems",
-     "unevaluatedProperties", "contentSchema"}
-)  # fmt: skip
+    {"propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema"}
+)
 
 
 def _drop_impossible_enum_values(out: dict[str, Any]) -> None:
@@ -290,14 +289,12 @@ def _json_type(value: Any) -> str:
 
 
 def _trivial(key: str, value: Any) -> bool:
-    """Assertions that assert nothing (`uniqueItems: false`, `propertyNames: {}`, ...)."""
-    if key == "uniqueItems":
-        return value is False
-    if key in ("minProperties", "minContains"):
+    """Assertions of `UNENFORCED` that assert nothing (`propertyNames: {}`, ...)."""
+    if key == "minProperties":
         return bool(value == 0) and not isinstance(value, bool)
     if key in _SCHEMA_VALUED:
         return value is True or bool(value == {})
-    if key in ("patternProperties", "dependentRequired", "dependentSchemas"):
+    if key in ("patternProperties", "dependentRequired"):
         return bool(value == {})
     return False
 

@@ -427,6 +427,28 @@ def test_all_of_with_a_base_becomes_one_record(
             models.decode_photo(bad)
 
 
+def test_additional_properties_beside_all_of_applies_to_the_parts_properties(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """To the schema beside `allOf`, the parts' properties are additional: `foo` must be a
+    boolean too, and `bar` (own property) need not be."""
+    schema = {
+        "title": "Flags",
+        "allOf": [{"properties": {"foo": {}, "size": {"type": ["integer", "boolean"]}}}],
+        "properties": {"bar": {"type": "integer"}},
+        "additionalProperties": {"type": "boolean"},
+    }
+    root = _project(tmp_path, {"flags.json": schema})
+    code, err = _generate(root, capsys)
+    assert code == 0, err
+    models = _models(root, "flags")
+    for good in ({"foo": True, "bar": 1}, {"size": False, "other": True}, {}):
+        assert _round_trip(models, "Flags", good) == good
+    for bad, where in (({"foo": 1}, r"\$\.foo"), ({"size": 1}, r"\$\.size"), ({"x": 1}, r"\$\.x")):
+        with pytest.raises(models.DecodeError, match=where):
+            models.decode_flags(bad)
+
+
 def test_contradictory_all_of_parts_are_a_located_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

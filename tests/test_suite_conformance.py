@@ -35,8 +35,6 @@ _INTEGRAL_FLOAT = "1.0 is an integer to JSON Schema; polytype keeps it a float (
 KNOWN_GAPS: dict[str, str] = {
     "type/0": _INTEGRAL_FLOAT,
     "pattern/2": "\\p{Letter} (a Unicode property escape) is not supported by Python's re",
-    "additionalProperties/5": "allOf is merged first, so the additionalProperties beside it "
-    "sees the merged properties (JSON Schema: only its own)",
 }
 
 GROUPS = suite.groups()

@@ -596,8 +596,34 @@ def _merge_typed(
         else:
             merged[key] = _merge_keyword(key, merged[key], value, resolve)
     if "additionalProperties" in first or "additionalProperties" in second:
+        _extra_on_other_properties(first, second, merged, resolve)
         merged["additionalProperties"] = _merge_closed(first, second)
     return merged
+
+
+def _extra_on_other_properties(
+    first: dict[str, Any], second: dict[str, Any], merged: dict[str, Any], resolve: Resolver | None
+) -> None:
+    """A part's `additionalProperties` schema also applies to the properties only the other
+    part declares: to that part they are additional (it never looks into its siblings).
+    Merged into those properties of `merged`; `false` is `_merge_closed`'s."""
+    for part, other in ((first, second), (second, first)):
+        extra = part.get("additionalProperties", True)
+        if extra is True or extra is False:
+            continue
+        own = part.get("properties") or {}
+        foreign = [key for key in other.get("properties") or {} if key not in own]
+        if not foreign and not other.get("patternProperties"):
+            continue
+        if part.get("patternProperties") or other.get("patternProperties"):
+            raise _CannotMerge("additionalProperties beside another part's keys and patterns")
+        if not isinstance(extra, dict):
+            raise _CannotMerge("additionalProperties")
+        properties = dict(merged["properties"])
+        for key in foreign:
+            declared = properties[key]
+            properties[key] = _merge(declared if isinstance(declared, dict) else {}, extra, resolve)
+        merged["properties"] = properties
 
 
 # The keywords that apply to one JSON type only; the rest apply to every type.

@@ -155,9 +155,19 @@ class Codecs:
     _key_owners: dict[str, str] = field(default_factory=dict)
     # the JSON Schema constants of the schema checks the snippets run
     check_constants: CheckConstants = field(init=False)
+    # aliases whose value is a string at run time (they name themselves or a later alias)
+    _string_aliases: frozenset[str] = field(init=False)
 
     def __post_init__(self) -> None:
         self.check_constants = CheckConstants(self.module)
+        self._string_aliases = string_aliases(self.module)
+
+    def evaluated_annotation(self, type_ref: ir.TypeRef) -> str:
+        """`type_ref`'s annotation where Python evaluates it (`cast`, and signatures in a
+        module without `from __future__ import annotations`): quoted when it names an alias
+        that is a string at run time, since `float | "..."` raises TypeError."""
+        annotation = self.annotation(type_ref)
+        return py_str(annotation) if refs(type_ref) & self._string_aliases else annotation
 
     def named(self, name: str) -> ir.NamedType:
         return self.module.get(name)
@@ -231,7 +241,7 @@ class Codecs:
         name = f"{self.flavor.helper_prefix}{key}"
         if name in self.helpers:
             return name
-        annotation = self.annotation(type_ref)
+        annotation = self.evaluated_annotation(type_ref)
         signature = f"def {name}(value: object) -> {annotation}:"
         self.helpers[name] = HelperView(name, signature, ())  # reserve before recursing
         if isinstance(type_ref, ir.ListOf):
@@ -670,6 +680,20 @@ def alias_order(module: ir.Module) -> list[ir.NamedType]:
             ordered.extend(pending)
             break
     return ordered
+
+
+def string_aliases(module: ir.Module) -> frozenset[str]:
+    """The unions and aliases that name themselves or an alias defined after them
+    (`alias_order`): the modules write their values as strings."""
+    ordered = alias_order(module)
+    names = {named.name for named in ordered}
+    defined: set[str] = set()
+    quoted: set[str] = set()
+    for named in ordered:
+        if alias_dependencies(named) & names - defined:
+            quoted.add(named.name)
+        defined.add(named.name)
+    return frozenset(quoted)
 
 
 def alias_dependencies(named: ir.NamedType) -> set[str]:

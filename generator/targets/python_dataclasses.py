@@ -245,7 +245,7 @@ class _Codegen(Codecs):
                 )
             # a variable per position (a cast expression is not narrowed by `is None`)
             typed = f"item{number}"
-            lines.append(f"{indent}{typed} = cast({self.annotation(item_type)}, item)")
+            lines.append(f"{indent}{typed} = cast({self.evaluated_annotation(item_type)}, item)")
             lines.append(f"{indent}encoded.append({self.encode(item_type, typed, 1)})")
         lines.append("return encoded")
         self.helpers[name] = HelperView(name, signature, tuple(lines))

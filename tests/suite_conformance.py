@@ -103,6 +103,8 @@ KEYWORDS: dict[str, str | None] = {
     "anyOf": None,
     "oneOf": None,
     "boolean_schema": None,
+    "unevaluatedProperties": "object",  # drafts 2019-09 and 2020-12
+    "unevaluatedItems": "array",
 }
 
 FLAVORS = ("dataclasses", "typeddicts", "pydantic", "elixir")
@@ -205,6 +207,8 @@ def wrapped(group: Group) -> dict[str, Any]:
         # the group's own definitions stay where its `#/$defs/...` references look
         definitions = dict(value[draft.definitions])
         value = {k: v for k, v in value.items() if k != draft.definitions}
+    if not _has_id(value):  # `#` was the group's schema; it is `Value` now
+        value = _rebased(value, f"#/{draft.definitions}/Value", draft.definitions)
     return {
         "$schema": draft.uri,
         "title": "Case",
@@ -214,6 +218,30 @@ def wrapped(group: Group) -> dict[str, Any]:
         "additionalProperties": False,
         draft.definitions: {**definitions, "Value": value},
     }
+
+
+def _has_id(node: Any) -> bool:
+    if isinstance(node, dict):
+        return any(key in ("$id", "id") or _has_id(item) for key, item in node.items())
+    return isinstance(node, list) and any(_has_id(item) for item in node)
+
+
+def _rebased(node: Any, base: str, definitions: str) -> Any:
+    """`node` with each `$ref` into the group's schema itself (`#`, `#/properties/...`)
+    pointing into `base`; references to its definitions stay (they stay in place)."""
+    if isinstance(node, list):
+        return [_rebased(item, base, definitions) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {key: _rebased(item, base, definitions) for key, item in node.items()}
+    reference = node.get("$ref")
+    if isinstance(reference, str) and (
+        reference == "#"
+        or reference.startswith("#/")
+        and not reference.startswith(f"#/{definitions}/")
+    ):
+        out["$ref"] = base + reference[1:]
+    return out
 
 
 @dataclass

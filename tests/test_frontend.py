@@ -130,29 +130,67 @@ def test_typed_assertions_on_an_untyped_schema_are_schema_checks(
 def test_unenforced_assertions_are_located_warnings(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """`unevaluatedItems`, `contains` and `not` are schema checks (enforced, no warning);
+    what is still unenforced (`contentSchema`) is a located warning."""
     text = (
         "title: Tagged\n"
         "type: object\n"
         "properties:\n"
         "  tags:\n"
         "    type: array\n"
-        "    items: {type: string}\n"
+        "    prefixItems: [{type: string}]\n"
         "    unevaluatedItems: false\n"
         "    contains: {const: x}\n"
         "  size: {type: integer, not: {const: 4}}\n"
+        "  body:\n"
+        "    type: string\n"
+        "    contentMediaType: application/json\n"
+        "    contentSchema: {type: object}\n"
     )
     root = _project(tmp_path, {"tagged.yaml": text})
     code, err = _generate(root, capsys)
     assert code == 0, err
     assert (
-        "schema/tagged.yaml:7:5: warning: /properties/tags/unevaluatedItems: "
-        "'unevaluatedItems' is not enforced" in err
+        "schema/tagged.yaml:13:5: warning: /properties/body/contentSchema: "
+        "'contentSchema' is not enforced" in err
     )
-    # `contains` and `not` are schema checks: enforced, so not warned about
-    assert "/properties/size/not" not in err and "contains" not in err
-    assert (root / "generated").is_dir()
+    assert "unevaluatedItems" not in err and "contains" not in err and "/not" not in err
+    models = _models(root, "tagged")
+    assert _round_trip(models, "Tagged", {"tags": ["x"]}) == {"tags": ["x"]}
+    for bad, where in (
+        ({"tags": ["x", "y"]}, r"\$\.tags: breaks 'unevaluatedItems' at /properties/tags"),
+        ({"tags": ["y"]}, r"\$\.tags: breaks 'contains'"),
+        ({"size": 4}, r"\$\.size: breaks 'not'"),
+    ):
+        with pytest.raises(models.DecodeError, match=where):
+            models.decode_tagged(bad)
     code, err = _generate(root, capsys, "--strict")
     assert code == 2 and "'unevaluatedItems'" in err and "contains" not in err
+
+
+def test_unevaluated_properties_beside_a_reference_see_what_it_evaluates(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Arazzo's and OpenAPI 3.1's idiom: properties, a `$ref` to the `^x-` extensions
+    and `unevaluatedProperties: false`, which only the whole schema object can judge."""
+    schema = {
+        "title": "Info",
+        "type": "object",
+        "properties": {"title": {"type": "string"}},
+        "required": ["title"],
+        "$ref": "#/$defs/extensions",
+        "unevaluatedProperties": False,
+        "$defs": {"extensions": {"patternProperties": {"^x-": True}}},
+    }
+    root = _project(tmp_path, {"info.json": schema})
+    code, err = _generate(root, capsys)
+    assert code == 0, err
+    assert "unevaluatedProperties" not in err
+    models = _models(root, "info")
+    for good in ({"title": "t"}, {"title": "t", "x-logo": {"url": "u"}}):
+        assert _round_trip(models, "Info", good) == good
+    with pytest.raises(models.DecodeError, match=r"^\$: breaks 'unevaluatedProperties' at /"):
+        models.decode_info({"title": "t", "summary": "s"})
 
 
 def test_every_kind_of_reference(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -24,7 +24,7 @@ from generator import ir
 from generator.lowering.json_types import freeze_json
 from generator.lowering.schema_checks import CHECKS_KEY
 
-__all__ = ["CHECKS_KEY", "definitions", "expanded", "fragment", "merged"]
+__all__ = ["CHECKS_KEY", "definitions", "expanded", "fragment", "merged", "unevaluated"]
 
 # The keywords moved into a check, in the order a fragment lists them.
 CONTAINS_KEYWORDS = ("contains", "minContains", "maxContains")
@@ -51,6 +51,30 @@ def fragment(
     if not schema:
         return None
     return {"schema": schema, "keywords": list(schema), "pointer": pointer}
+
+
+# What `unevaluatedProperties`/`unevaluatedItems` read: every keyword of their schema
+# object (its in-place applicators, `$ref` among them, say what was evaluated), but not
+# what only names or places definitions.
+UNEVALUATED_KEYWORDS = ("unevaluatedProperties", "unevaluatedItems")
+_NOT_EVALUATED = frozenset(
+    {"$defs", "definitions", "$id", "$schema", "$anchor", "$dynamicAnchor", "$comment",
+     "title", "description", "examples", "default", "deprecated", "readOnly", "writeOnly"}
+)  # fmt: skip
+
+
+def unevaluated(node: dict[str, Any], pointer: str) -> dict[str, Any]:
+    """The check entry for `node`'s `unevaluatedProperties`/`unevaluatedItems`: the whole
+    schema object as written, since which keys or items count as evaluated depends on
+    every applicator beside them (the types check the rest again, which costs time only
+    where the schema says this)."""
+    schema = {
+        key: value
+        for key, value in node.items()
+        if key not in _NOT_EVALUATED and not key.startswith("x-")
+    }
+    keywords = [key for key in UNEVALUATED_KEYWORDS if key in schema]
+    return {"schema": schema, "keywords": keywords, "pointer": pointer}
 
 
 def moved(data: Any) -> Any:

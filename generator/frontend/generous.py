@@ -6,10 +6,12 @@ here without a word. Two exceptions keep typos visible: a key that looks like on
 polytype's own `x-` keys (`x-feild`) stays, for the dialect check to answer with
 "did you mean", and in a strict project nothing here runs at all.
 
-Assertion keywords no generated decoder enforces yet (`unevaluatedItems`, ...) are dropped with a located warning: the types stay exact, and the warning says
-which values would be accepted that the schema rejects. `not`, `if`/`then`/`else` and
-`dependentSchemas` and `contains` become schema checks (`generator.frontend.checks`),
-as written.
+Assertion keywords no generated decoder enforces (`contentSchema`, object rules on a
+schema that is not an object) are dropped with a located warning: the types stay exact,
+and the warning says which values would be accepted that the schema rejects. `not`,
+`if`/`then`/`else`, `dependentSchemas` and `contains` become schema checks
+(`generator.frontend.checks`), as written; `unevaluatedProperties`/`unevaluatedItems`
+a check of the whole schema object that holds them.
 """
 
 from __future__ import annotations
@@ -146,6 +148,8 @@ class _Cleaner:
         out.update(late)  # replacements win over what the schema says beside them
         self._declare_required(out)
         entries = [checks.fragment(node, dependent, self._written(pointer))]
+        if self._reads_unevaluated(node):
+            entries.append(checks.unevaluated(node, self._written(pointer)))
         # moved here as well as in lowering: a schema made only of checks merges into
         # any allOf part and moves into any union member
         loose = untyped_assertions(out)
@@ -160,11 +164,23 @@ class _Cleaner:
         _drop_impossible_enum_values(out)
         return out
 
+    @staticmethod
+    def _reads_unevaluated(node: dict[str, Any]) -> bool:
+        """Whether `node`'s `unevaluatedProperties`/`unevaluatedItems` assert something
+        that `additionalProperties` cannot say instead (see `_unenforced`)."""
+        items = node.get("unevaluatedItems", True)
+        keys = node.get("unevaluatedProperties", True)
+        return not _trivial("unevaluatedItems", items) or not (
+            _trivial("unevaluatedProperties", keys) or keys is False and _alone(node)
+        )
+
     def _unenforced(
         self, node: dict[str, Any], key: str, value: Any, pointer: str
     ) -> dict[str, Any] | None:
         if key == "unevaluatedProperties" and value is False and _alone(node):
             return {"additionalProperties": False}  # the same thing without applicators
+        if key in checks.UNEVALUATED_KEYWORDS:
+            return None  # a schema check of the whole schema object (`schema`)
         if key == "patternProperties" and isinstance(value, dict):
             return self._pattern_properties(node, value, pointer)
         self.warnings.append(
@@ -316,6 +332,8 @@ _ANNOTATIONS = frozenset({"title", "description", "$comment", "examples", "depre
 
 
 def _alone(node: dict[str, Any]) -> bool:
+    """Whether nothing beside `unevaluatedProperties` evaluates keys but `properties`
+    (so that it says what `additionalProperties` would)."""
     return not any(
         key in node
         for key in (
@@ -323,9 +341,11 @@ def _alone(node: dict[str, Any]) -> bool:
             "anyOf",
             "oneOf",
             "$ref",
+            "$dynamicRef",
             "if",
             "dependentSchemas",
             "additionalProperties",
+            "patternProperties",
         )
     )
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from generator.diagnostics import Diagnostic, InputError, join_pointer
 from generator.fastcheck import compile_schema
 from generator.loader import Document
-from generator.patterns import pcre_problem
+from generator.patterns import pcre_problem, python_pattern
 
 if TYPE_CHECKING:  # jsonschema is imported only when a document is not valid (it is slow to import)
     import jsonschema
@@ -66,7 +66,7 @@ CHECKED_ON_MAPS = frozenset({"propertyNames", "dependentRequired", "patternPrope
 def key_pattern_problem(pattern: str) -> str:
     """Why a patternProperties pattern cannot be checked by every flavor ("" when it can)."""
     try:
-        re.compile(pattern)
+        re.compile(python_pattern(pattern))
     except re.error as error:
         return f"Python's re cannot read it ({error})"
     return pcre_problem(pattern) or ""
@@ -112,7 +112,17 @@ def _validator() -> jsonschema.protocols.Validator:
 
     schema = dialect_schema()
     validator_class = jsonschema.validators.validator_for(schema)
-    return validator_class(schema, format_checker=validator_class.FORMAT_CHECKER)
+    formats = jsonschema.FormatChecker(formats=())
+    formats.checkers = dict(validator_class.FORMAT_CHECKER.checkers)
+    # a pattern is ECMA-262: Unicode property escapes are read as the decoders read them
+    formats.checks("regex", raises=re.error)(_python_regex)
+    return validator_class(schema, format_checker=formats)
+
+
+def _python_regex(instance: object) -> bool:
+    if isinstance(instance, str):
+        re.compile(python_pattern(instance))
+    return True
 
 
 def known_keywords() -> list[str]:
@@ -194,7 +204,7 @@ def _is_pattern_allowed(schema: Any, key: str) -> bool:
     import re
 
     patterns = schema.get("patternProperties", {}) if isinstance(schema, dict) else {}
-    return any(re.search(pattern, key) for pattern in patterns)
+    return any(re.search(python_pattern(pattern), key) for pattern in patterns)
 
 
 def _unknown_key_message(key: str, allowed: set[str]) -> str:

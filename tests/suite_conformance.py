@@ -103,8 +103,8 @@ KEYWORDS: dict[str, str | None] = {
     "anyOf": None,
     "oneOf": None,
     "boolean_schema": None,
-    "unevaluatedProperties": "object",  # drafts 2019-09 and 2020-12
-    "unevaluatedItems": "array",
+    "unevaluatedProperties": None,  # drafts 2019-09 and 2020-12; they apply their own rule
+    "unevaluatedItems": None,
 }
 
 FLAVORS = ("dataclasses", "typeddicts", "pydantic", "elixir")

@@ -40,7 +40,6 @@ _STATIC_RECURSIVE_REF = "$recursiveRef is resolved statically, as $dynamicRef"
 # group id -> why polytype does not match the suite's verdicts on it yet
 KNOWN_GAPS: dict[str, str] = {
     "type/0": _INTEGRAL_FLOAT,
-    "pattern/2": "\\p{Letter} (a Unicode property escape) is not supported by Python's re",
     "unevaluatedProperties/21": _STATIC_DYNAMIC_REF,
     "unevaluatedItems/18": _STATIC_DYNAMIC_REF,
     "draft2019-09:unevaluatedProperties/21": _STATIC_RECURSIVE_REF,

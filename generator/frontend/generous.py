@@ -17,6 +17,7 @@ a check of the whole schema object that holds them.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,7 +28,7 @@ from generator.jsonpos import json_type_name
 from generator.loader import Document
 from generator.lowering.schema_checks import untyped_assertions
 from generator.object_rules import MAP_RULES, RULE_KEYWORDS
-from generator.patterns import pcre_problem
+from generator.patterns import pcre_problem, python_pattern
 from generator.validate import COUNTED_ON_MAPS, counts_entries, key_pattern_problem, known_keywords
 
 # Every keyword of JSON Schema 2020-12 (older drafts are normalised to it first).
@@ -124,12 +125,12 @@ class _Cleaner:
                 replacement = self._unenforced(node, key, value, here)
                 if replacement is not None:
                     late.update(replacement)
-            elif key == "pattern" and isinstance(value, str) and pcre_problem(value):
+            elif key == "pattern" and isinstance(value, str) and _pattern_problem(value):
                 self.warnings.append(
                     self.document.warning(
                         here,
-                        f"pattern {value!r} is not checked (Elixir's regex engine cannot run it: "
-                        f"{pcre_problem(value)}); strings that break it are accepted",
+                        f"pattern {value!r} is not checked ({_pattern_problem(value)}); "
+                        "strings that break it are accepted",
                     )
                 )
             elif key in SINGLE_SCHEMA:
@@ -304,6 +305,16 @@ def _json_type(value: Any) -> str:
     return json_type_name(value)
 
 
+def _pattern_problem(pattern: str) -> str | None:
+    """Why a target's regex engine cannot run `pattern`, or None."""
+    try:
+        re.compile(python_pattern(pattern))
+    except re.error as error:
+        return f"Python's re cannot read it: {error}"
+    problem = pcre_problem(pattern)
+    return None if problem is None else f"Elixir's regex engine cannot run it: {problem}"
+
+
 def _trivial(key: str, value: Any) -> bool:
     """Assertions of `UNENFORCED` that assert nothing (`propertyNames: {}`, ...)."""
     if key == "minProperties":
@@ -333,7 +344,10 @@ _ANNOTATIONS = frozenset({"title", "description", "$comment", "examples", "depre
 
 def _alone(node: dict[str, Any]) -> bool:
     """Whether nothing beside `unevaluatedProperties` evaluates keys but `properties`
-    (so that it says what `additionalProperties` would)."""
+    (so that it says what `additionalProperties` would), on a schema that is an object
+    (without `properties` or `type: object` it says nothing about other JSON values)."""
+    if not isinstance(node.get("properties"), dict) and node.get("type") != "object":
+        return False
     return not any(
         key in node
         for key in (

@@ -10,7 +10,7 @@ evaluator: its patterns as PCRE reads them.
 from __future__ import annotations
 
 from generator import ir
-from generator.patterns import pcre_pattern
+from generator.patterns import pcre_pattern, translated
 from generator.render import ex_str
 from generator.targets.elixir_layout import fits
 
@@ -95,58 +95,8 @@ def _entry(key: str, value: ir.JSONData, indent: int, ending: str) -> str:
     return f"{head}\n{' ' * (indent + 2)}{json_term(value, indent + 2, indent + 2, ending)}"
 
 
-# Keywords whose value is a schema, a list of schemas, or a map of schemas (2020-12,
-# and the older spellings a fragment may still hold).
-_SCHEMA = frozenset(
-    {
-        "not",
-        "if",
-        "then",
-        "else",
-        "items",
-        "additionalItems",
-        "contains",
-        "additionalProperties",
-        "propertyNames",
-        "unevaluatedItems",
-        "unevaluatedProperties",
-    }
-)
-_SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "items"})
-_SCHEMA_MAPS = frozenset({"properties", "dependentSchemas", "$defs", "definitions"})
-
-
 def check_schema(schema: ir.JSONData, patterns: list[str] | None = None) -> ir.JSONData:
     """A JSON Schema fragment as the runtime's evaluator reads it: every `pattern` and
-    `patternProperties` key (ECMA-262) translated for PCRE, everything else as it is.
-    The translated patterns are appended to `patterns` when it is given.
-
-    Only schema positions are walked: a `const`, `enum` or `properties` key that happens
-    to be spelled `pattern` is data, not a keyword.
-    """
-    if not isinstance(schema, ir.FrozenJSONObject):
-        return schema
-    found = [] if patterns is None else patterns
-    entries: list[tuple[str, ir.JSONData]] = []
-    for key, value in schema.items:
-        if key == "pattern" and isinstance(value, str):
-            value = pcre_pattern(value)
-            found.append(value)
-        elif key == "patternProperties" and isinstance(value, ir.FrozenJSONObject):
-            value = ir.FrozenJSONObject(
-                tuple(
-                    (pcre_pattern(source), check_schema(item, found))
-                    for source, item in value.items
-                )
-            )
-            found.extend(source for source, _ in value.items)
-        elif key in _SCHEMA_LISTS and isinstance(value, tuple):
-            value = tuple(check_schema(item, found) for item in value)
-        elif key in _SCHEMA_MAPS and isinstance(value, ir.FrozenJSONObject):
-            value = ir.FrozenJSONObject(
-                tuple((name, check_schema(item, found)) for name, item in value.items)
-            )
-        elif key in _SCHEMA:
-            value = check_schema(value, found)
-        entries.append((key, value))
-    return ir.FrozenJSONObject(tuple(entries))
+    `patternProperties` key (ECMA-262) translated for PCRE (`patterns.translated`).
+    The translated patterns are appended to `patterns` when it is given."""
+    return translated(schema, pcre_pattern, patterns)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from generator import ir
 from generator.check_text import check_schema, unknown_types
+from generator.patterns import python_pattern, translated
 from generator.render import py_str
 from generator.targets.python_common import py_literal
 
@@ -65,14 +66,22 @@ class CheckConstants:
         if not self._names:
             return []
         lines = [
-            CheckConstant(name, py_literal(check_schema(check))).statement
+            CheckConstant(name, py_literal(_for_re(check_schema(check)))).statement
             for check, name in self._names.items()
         ]
-        defs = ir.FrozenJSONObject(self.module.check_defs)
+        defs = ir.FrozenJSONObject(
+            tuple((name, _for_re(schema)) for name, schema in self.module.check_defs)
+        )
         lines.append(CheckConstant("_CHECK_DEFS", py_literal(defs)).statement)
         odd = "".join(f"{py_str(name)}, " for name in unknown_types(self.module))
         lines.append(f"_CHECK_UNKNOWN_TYPES: tuple[str, ...] = ({odd})")
         return lines
+
+
+def _for_re(schema: ir.JSONData) -> ir.JSONData:
+    """A fragment whose patterns Python's `re` (jsonschema's engine) can read: Unicode
+    property escapes spelled out (`patterns.python_pattern`)."""
+    return translated(schema, python_pattern)
 
 
 def runtime_parts(module: ir.Module) -> list[str]:

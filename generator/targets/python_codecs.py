@@ -23,6 +23,7 @@ from generator import ir, literals, tuples
 from generator.check_text import unchecked
 from generator.lower import json_type_of
 from generator.object_rules import rules_digest
+from generator.patterns import python_pattern
 from generator.render import py_str
 from generator.targets.python_checks import CheckConstants
 from generator.targets.python_common import function_suffix, py_literal, rules_parts
@@ -318,9 +319,13 @@ class Codecs:
                 if constraints.pattern is not None:
                     pattern = self.pattern_constant(constraints.pattern)
                     lines.append(f"if {pattern}.search(checked) is None:")
-                    lines.append(
-                        f'    raise DecodeError(f"does not match pattern {{{pattern}.pattern!r}}")'
-                    )
+                    if python_pattern(constraints.pattern) == constraints.pattern:
+                        lines.append(
+                            f'    raise DecodeError(f"does not match pattern {{{pattern}.pattern!r}}")'
+                        )
+                    else:  # as the schema wrote it, not with its properties spelled out
+                        message = f"does not match pattern {constraints.pattern!r}"
+                        lines.append(f"    raise DecodeError({py_str(message)})")
             else:
                 for attribute, operator, words in (
                     ("minimum", "<", "at least"),

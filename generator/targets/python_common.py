@@ -13,6 +13,7 @@ from typing import TypedDict
 from generator import ir, literals, naming
 from generator.check_text import checks_text
 from generator.object_rules import rules_text
+from generator.patterns import python_pattern
 from generator.render import py_str
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -193,3 +194,14 @@ def rules_parts(
         str(rules.min_properties),
         str(rules.max_properties),
     ]
+
+
+def python_constants(patterns: dict[str, str]) -> list[tuple[str, str, str]]:
+    """(pattern as Python's `re` reads it, constant name, the pattern as written when
+    that differs, else "") for each schema pattern a module compiles
+    (`_PATTERN_0 = re.compile(...)`), in the order of their names."""
+    constants = []
+    for written, name in patterns.items():
+        pattern = python_pattern(written)
+        constants.append((pattern, name, "" if pattern == written else written))
+    return sorted(constants, key=lambda item: item[1])

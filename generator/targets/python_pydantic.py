@@ -26,6 +26,7 @@ from generator.check_text import checks_text, unchecked
 from generator.diagnostics import Diagnostic, InputError, Position
 from generator.lower import freeze_json, json_type_of
 from generator.object_rules import rules_digest
+from generator.patterns import python_pattern
 from generator.render import RenderEnv, py_str
 from generator.targets import OutputFile, depth
 from generator.targets.python_checks import CheckConstants, runtime_parts
@@ -232,7 +233,8 @@ class _Types:
         if prim.kind == "str":
             if c.pattern is not None:
                 self.uses.add("pattern")
-            args = _field_args(min_length=c.min_length, max_length=c.max_length, pattern=c.pattern)
+            pattern = None if c.pattern is None else python_pattern(c.pattern)
+            args = _field_args(min_length=c.min_length, max_length=c.max_length, pattern=pattern)
             self.uses.add("StrictStr")
             return f"Annotated[StrictStr, Field({args})]" if args else "StrictStr"
         if prim.kind == "bool":
@@ -408,7 +410,7 @@ def _rules_value(rules: ir.ObjectRules, keys: list[str], types: _Types) -> str:
     )
 
     def search(pattern: str) -> str:
-        return f"re.compile({py_str(pattern)}).search"
+        return f"re.compile({py_str(python_pattern(pattern))}).search"
 
     parts = [keys_set, *rules_parts(rules, search, adapter)]
     return f"({', '.join(parts)})"

@@ -39,6 +39,7 @@ from generator.targets.python_common import (
     isort_names,
     path_segment,
     py_literal,
+    python_constants,
     unknown_doc,
     with_note,
 )
@@ -333,7 +334,7 @@ def _render_module(module: ir.Module, env: RenderEnv) -> str:
         tag_tables=tag_tables,
         publics=publics,
         helpers=helpers,
-        patterns=sorted(codecs.patterns.items(), key=lambda item: item[1]),
+        patterns=python_constants(codecs.patterns),
         exported=sorted(exported, key=lambda name: (name.lower(), name)),
         typing_names=isort_names(typing_names),
         # no `from __future__ import annotations` here (TypedDict reads NotRequired at run time)

@@ -25,6 +25,7 @@ from generator.fastcheck import json_key, multiple_of
 from generator.jsonpos import json_type_name
 from generator.literals import thaw
 from generator.lower import freeze_json, json_type_of
+from generator.patterns import python_pattern
 from generator.workflow.classify import NoMember, choose_member, matches_json_type, segment
 
 
@@ -371,7 +372,7 @@ class Observer:
                 self._walk(rules.property_names, key, place, f"{label} key")
             matched = False
             for pattern, type_ref in rules.pattern_properties:
-                if re.search(pattern, key) is not None:
+                if re.search(python_pattern(pattern), key) is not None:
                     matched = True
                     self._walk(type_ref, item, here, f"{label}[{pattern}]")
             if matched or key in declared:
@@ -503,7 +504,7 @@ def _broken(constraints: ir.Constraints, value: Any) -> list[tuple[str, Any]]:
     if (
         constraints.pattern is not None
         and isinstance(value, str)
-        and re.search(constraints.pattern, value) is None
+        and re.search(python_pattern(constraints.pattern), value) is None
     ):
         broken.append(("pattern", constraints.pattern))
     if (

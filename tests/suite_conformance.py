@@ -307,7 +307,7 @@ def _run_exunit(directory: Path, selected: list[Group], built: Built) -> dict[st
         env={**_environ(), "MIX_ENV": "test"},
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=1800,  # every group compiled in one project: minutes on a busy machine
         check=False,
     )
     output = done.stdout + done.stderr

@@ -46,6 +46,8 @@ class Constraints:
     max_properties: int | None = None
     unique_items: bool = False  # JSON equality: 1 and 1.0 equal, true and 1 not
     multiple_of: int | float | None = None  # as jsonschema judges it (`multiple_of` below)
+    # a `format` the project chose to assert (strings only; `generator.formats`)
+    format: str | None = None
 
     def is_empty(self) -> bool:
         return self == NO_CONSTRAINTS
@@ -580,8 +582,9 @@ def runtime_checks(module: Module) -> frozenset[str]:
     """The runtime helpers a module's types need beyond the common ones: constraint
     checks (`unique_items`, `multiple_of`, `properties`, `object_rules`), `tuples` for
     positional arrays, `json_literals` for a `const` or `enum` of any JSON value,
-    `tried_members` for unions that try their members and `schema_checks` for a
-    `SchemaCheck` anywhere, so that a module without them carries none."""
+    `tried_members` for unions that try their members, `schema_checks` for a
+    `SchemaCheck` anywhere and `format_<name>` for each asserted `format` (`date-time`:
+    `format_date_time`), so that a module without them carries none."""
     found: set[str] = set()
     for named in module.types:
         if isinstance(named, UnionType) and named.tries_members:
@@ -591,6 +594,8 @@ def runtime_checks(module: Module) -> frozenset[str]:
         if isinstance(named, (Record, UnionType)) and named.schema_checks:
             found.add("schema_checks")
     for node in nested_types(module):
+        if isinstance(node, Prim) and node.constraints.format is not None:
+            found.add("format_" + node.constraints.format.replace("-", "_"))
         if isinstance(node, Prim) and node.constraints.multiple_of is not None:
             found.add("multiple_of")
         elif isinstance(node, JsonLiterals):

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from generator import ir, tuples, unions
+from generator import formats, ir, tuples, unions
 from generator.check_text import checks_text, unchecked
 from generator.diagnostics import Diagnostic, InputError, Position
 from generator.lower import freeze_json, json_type_of
@@ -234,7 +234,12 @@ class _Types:
                 self.uses.add("pattern")
             args = _field_args(min_length=c.min_length, max_length=c.max_length, pattern=c.pattern)
             self.uses.add("StrictStr")
-            return f"Annotated[StrictStr, Field({args})]" if args else "StrictStr"
+            checks = [f"Field({args})"] if args else []
+            if c.format is not None:
+                self.uses |= {"format", "AfterValidator", formats.runtime_part(c.format)}
+                checker = formats.checker(c.format)
+                checks.append(f"AfterValidator(_format({py_str(c.format)}, {checker}))")
+            return f"Annotated[StrictStr, {', '.join(checks)}]" if checks else "StrictStr"
         if prim.kind == "bool":
             self.uses.add("StrictBool")
             return "StrictBool"

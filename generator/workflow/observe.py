@@ -471,6 +471,10 @@ _BOUNDS: dict[str, tuple[str, Any]] = {
 }
 
 
+# jsonschema's format checkers: the generated decoders judge asserted formats as they do
+_FORMATS = jsonschema.Draft202012Validator.FORMAT_CHECKER
+
+
 def _broken(constraints: ir.Constraints, value: Any) -> list[tuple[str, Any]]:
     """(keyword, bound) of each constraint `value` breaks: lengths in code points, as decoded."""
     broken: list[tuple[str, Any]] = []
@@ -485,6 +489,12 @@ def _broken(constraints: ir.Constraints, value: Any) -> list[tuple[str, Any]]:
         and re.search(constraints.pattern, value) is None
     ):
         broken.append(("pattern", constraints.pattern))
+    if (
+        constraints.format is not None
+        and isinstance(value, str)
+        and not _FORMATS.conforms(value, constraints.format)
+    ):
+        broken.append(("format", constraints.format))
     if (
         constraints.multiple_of is not None
         and isinstance(value, (int, float))

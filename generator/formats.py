@@ -66,8 +66,8 @@ def runtime_part(name: str) -> str:
 
 
 def checker(name: str) -> str:
-    """The Python checker function of `name` (`_is_date_time`); `idn-email` is `email`'s."""
-    return "_is_" + ("email" if name == "idn-email" else name).replace("-", "_")
+    """The Python checker function of `name` (`_is_date_time`)."""
+    return "_is_" + name.replace("-", "_")
 
 
 def failure(name: str) -> str:

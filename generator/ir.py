@@ -508,6 +508,8 @@ class Module:
     # the definitions (name, JSON Schema as written) the `SchemaCheck`s refer to,
     # directly or through each other: `#/$defs/Name` in a check is one of these
     check_defs: tuple[tuple[str, JSONData], ...] = ()
+    # the `format`s this module asserts (`[tool.polytype] formats`; `generator.formats`)
+    formats: tuple[str, ...] = ()
 
     @cached_property
     def types_by_name(self) -> dict[str, NamedType]:
@@ -612,4 +614,26 @@ def runtime_checks(module: Module) -> frozenset[str]:
                 found.add("object_rules")
         elif isinstance(node, Checked):
             found.add("schema_checks")
+    if module.formats and "schema_checks" in found:  # the checks' evaluators assert them too
+        fragments = [check.schema for check in schema_checks(module)]
+        fragments += [schema for _, schema in module.check_defs]
+        for name in _format_values(fragments, frozenset(module.formats)):
+            found.add("format_" + name.replace("-", "_"))
     return frozenset(found)
+
+
+def _format_values(fragments: list[JSONData], asserted: frozenset[str]) -> set[str]:
+    """The asserted names a `format` key holds anywhere in `fragments` (one that is data,
+    not a keyword, at worst costs an unused checker)."""
+    found: set[str] = set()
+    stack = list(fragments)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, FrozenJSONObject):
+            for key, value in node.items:
+                if key == "format" and isinstance(value, str) and value in asserted:
+                    found.add(value)
+                stack.append(value)
+        elif isinstance(node, tuple):
+            stack.extend(node)
+    return found

@@ -190,6 +190,7 @@ class _Lowering:
             elixir_namespace=namespace,
             types=tuple(self.types.values()),
             root=root,
+            formats=tuple(sorted(self.asserted)),
         )
 
     def _problem(self, pointer: str, message: str) -> None:
@@ -650,7 +651,7 @@ class _Lowering:
         if schema_checks.CHECKS_KEY in schema:
             schema, found = schema_checks.split(schema)
             return schema_checks.checked(self._lower_type(schema, pointer, hoist_name), found)
-        loose = schema_checks.untyped_assertions(schema)
+        loose = schema_checks.untyped_assertions(schema, self.asserted)
         if loose:
             rest = {key: value for key, value in schema.items() if key not in loose}
             check = schema_checks.check_of(loose, self.document.locate(pointer)[2])

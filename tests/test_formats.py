@@ -38,21 +38,37 @@ CHECKER = jsonschema.Draft202012Validator.FORMAT_CHECKER
 KNOWN_GAPS: dict[str, str] = {}
 
 
-def _oracle_group(name: str, index: int, group: dict[str, Any]) -> suite.Group:
-    """A suite group of `name`, its string tests judged by jsonschema (not the suite)."""
-    read = suite._group(suite.DRAFTS_BY_NAME[suite.REFERENCE], name, index, group, "string")
+def _oracle_group(name: str, index: int, group: dict[str, Any], typed: bool) -> suite.Group:
+    """A suite group of `name`, its tests judged by jsonschema (not the suite).
+
+    `typed`: the schema gets `type: string` (a string type carries the format) and only
+    the string tests count; else the schema stays as written (`{format: ...}`, free-form
+    JSON: a schema check asserts the format) and every test counts, under the keyword
+    `<name>-untyped`."""
+    reference = suite.DRAFTS_BY_NAME[suite.REFERENCE]
+    read = suite._group(reference, name, index, group, "string" if typed else None)
+    chosen = jsonschema.FormatChecker(())
+    chosen.checkers = {name: CHECKER.checkers[name]}
     judged = tuple(
-        suite.Test(test.description, test.data, CHECKER.conforms(test.data, name))
+        suite.Test(
+            test.description,
+            test.data,
+            jsonschema.Draft202012Validator(read.schema, format_checker=chosen).is_valid(test.data),
+        )
         for test in read.tests
     )
-    return suite.Group(name, index, read.description, read.schema, judged, read.off_type)
+    keyword = name if typed else f"{name}-untyped"
+    return suite.Group(keyword, index, read.description, read.schema, judged, read.off_type)
 
 
 def format_groups() -> list[suite.Group]:
     found = []
-    for name in SUPPORTED:
-        groups = json.loads((FORMAT_DIR / f"{name}.json").read_text(encoding="utf-8"))
-        found.extend(_oracle_group(name, index, group) for index, group in enumerate(groups))
+    for typed in (True, False):
+        for name in SUPPORTED:
+            groups = json.loads((FORMAT_DIR / f"{name}.json").read_text(encoding="utf-8"))
+            found.extend(
+                _oracle_group(name, index, group, typed) for index, group in enumerate(groups)
+            )
     return found
 
 
@@ -420,3 +436,20 @@ def test_a_checked_format_does_not_make_a_union_member_loose(
     union = module.get("Stamp")
     assert isinstance(union, ir.UnionType)
     assert union.match == ("one_of" if chosen else "any_of")
+
+
+def test_drift_judges_a_format_in_a_schema_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`{format: date-time}` without `type` is free-form JSON with a check: strings must be
+    date-times, other values pass (JSON Schema applies `format` to strings only)."""
+    root = _configured(tmp_path, 'strict = true\nformats = ["date-time"]\n')
+    (root / "schema").mkdir()
+    (root / "schema" / "loose.yaml").write_text(
+        "$defs:\n  Loose: {format: date-time}\n", encoding="utf-8"
+    )
+    good = write_lines(tmp_path / "good.jsonl", ['"2024-01-01T00:00:00Z"', 5, None])
+    assert run(root, "drift", "loose", str(good), "--type", "Loose") == 0
+    bad = write_lines(tmp_path / "bad.jsonl", [5, '"yesterday"'])
+    assert run(root, "drift", "loose", str(bad), "--type", "Loose") == 1
+    assert "bad.jsonl:2" in capsys.readouterr().out

@@ -971,6 +971,8 @@ def render_models(module: ir.Module, env: RenderEnv) -> OutputFile:
     uses_spellings = any(r.base == "_SpelledModel" for r in records)
     uses_checks = any(r.checked for r in records)
     schema_checks = "schema_checks" in runtime_parts(module)
+    # the formats the schema checks assert need their checkers as the fields' do
+    types.uses |= {part for part in runtime_parts(module) if part.startswith("format_")}
     text = env.render(
         "python_pydantic/module.py.j2",
         module=module,

@@ -406,7 +406,9 @@ class Observer:
             assert isinstance(schema, dict)
             if self.module.check_defs:
                 schema["$defs"] = thaw(ir.FrozenJSONObject(self.module.check_defs))
-            validator = self._validators[check] = _validator_class(self.module)(schema)
+            validator = self._validators[check] = _validator_class(self.module)(
+                schema, format_checker=_asserted(self.module)
+            )
         return validator
 
     def _check(self, constraints: ir.Constraints, value: Any, place: _Place, label: str) -> None:
@@ -473,6 +475,13 @@ _BOUNDS: dict[str, tuple[str, Any]] = {
 
 # jsonschema's format checkers: the generated decoders judge asserted formats as they do
 _FORMATS = jsonschema.Draft202012Validator.FORMAT_CHECKER
+
+
+def _asserted(module: ir.Module) -> jsonschema.FormatChecker:
+    """jsonschema's checkers of the formats `module` asserts (the others: annotations)."""
+    checker = jsonschema.FormatChecker(())
+    checker.checkers = {name: _FORMATS.checkers[name] for name in module.formats}
+    return checker
 
 
 def _broken(constraints: ir.Constraints, value: Any) -> list[tuple[str, Any]]:

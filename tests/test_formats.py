@@ -453,3 +453,14 @@ def test_drift_judges_a_format_in_a_schema_check(
     bad = write_lines(tmp_path / "bad.jsonl", [5, '"yesterday"'])
     assert run(root, "drift", "loose", str(bad), "--type", "Loose") == 1
     assert "bad.jsonl:2" in capsys.readouterr().out
+
+
+def test_an_asserted_format_added_narrows_a_string() -> None:
+    """`polytype breaking` compares asserted formats as it compares patterns."""
+    from generator.workflow.variance import constraints
+
+    none, stamp = ir.Constraints(), ir.Constraints(format="date-time")
+    assert constraints(none, stamp).verdict == "narrowed"
+    assert constraints(stamp, none).verdict == "widened"
+    assert constraints(stamp, ir.Constraints(format="date")).verdict == "changed"
+    assert constraints(none, stamp).reasons == ('format none → "date-time"',)

@@ -12,13 +12,18 @@ targets = ["dataclasses", "typeddicts", "pydantic", "elixir", "docs"]  # default
 templates = "polytype-templates"   # files here replace built-in templates of the same path
 strict = true                      # refuse what polytype would approximate (default: warn)
 unknown-tags = "keep"              # tagged unions without x-unknown keep unlisted tags (default: "reject")
+formats = ["date-time", "uuid"]    # formats every decoder asserts on strings (default: none)
 
 [tool.polytype.ref-map]            # absolute $ref URLs read from local directories
 "https://example.com/schemas/" = "vendor/schemas"
 
 [tool.polytype.modules.nano_agent]
 targets = ["dataclasses"]          # this module only
+formats = []                       # replaces the project's list for this module
 ```
+
+`formats` names what `format` values the decoders check (`generator.formats.SUPPORTED`);
+any other `format` stays an annotation, as JSON Schema has it by default.
 """
 
 from __future__ import annotations
@@ -31,15 +36,16 @@ from pathlib import Path
 from typing import Any
 
 from generator.diagnostics import UNKNOWN_POSITION, Diagnostic, InputError
+from generator.formats import NO_FORMATS, SUPPORTED, FormatChoice
 from generator.ir import UnknownPolicy
 
 # What a user names in `targets`, in the order outputs are rendered.
 TARGETS = ("dataclasses", "typeddicts", "pydantic", "elixir", "docs")
 
 _PATH_KEYS = {"schema-dir", "output-dir", "fixtures-dir", "templates"}
-_KNOWN_KEYS = _PATH_KEYS | {"targets", "modules", "strict", "ref-map", "unknown-tags"}
+_KNOWN_KEYS = _PATH_KEYS | {"targets", "modules", "strict", "ref-map", "unknown-tags", "formats"}
 UNKNOWN_TAG_POLICIES: tuple[UnknownPolicy, ...] = ("reject", "keep")
-_MODULE_KEYS = {"targets"}
+_MODULE_KEYS = {"targets", "formats"}
 
 
 @dataclass(frozen=True)
@@ -64,6 +70,8 @@ class Project:
     ref_map: Mapping[str, Path] = field(default_factory=dict)
     # `unknown-tags`: what a tagged union without `x-unknown` does with a tag it does not list
     unknown_tags: UnknownPolicy = "reject"
+    # `formats`: the `format` values asserted, the project's and each module's own list
+    formats: FormatChoice = NO_FORMATS
 
     def relative(self, path: Path) -> str:
         """`path` relative to the project root, with forward slashes (stable in output)."""
@@ -194,11 +202,42 @@ def _module_targets(pyproject: Path, value: object) -> dict[str, tuple[str, ...]
         unknown = sorted(set(options) - _MODULE_KEYS)
         if unknown:
             raise _problem(
-                pyproject, pointer, f"unknown setting(s): {', '.join(unknown)} (known: targets)"
+                pyproject,
+                pointer,
+                f"unknown setting(s): {', '.join(unknown)} (known: {', '.join(sorted(_MODULE_KEYS))})",
             )
         if "targets" in options:
             found[module] = _targets(pyproject, f"{pointer}/targets", options["targets"])
     return found
+
+
+def _formats(pyproject: Path, settings: dict[str, Any]) -> FormatChoice:
+    """The project's `formats` and each module's own list, checked."""
+    project = _format_list(pyproject, "/tool/polytype/formats", settings.get("formats", []))
+    modules = settings.get("modules", {})
+    own = {
+        module: _format_list(
+            pyproject, f"/tool/polytype/modules/{module}/formats", options["formats"]
+        )
+        for module, options in sorted(modules.items())
+        if isinstance(options, dict) and "formats" in options
+    }
+    return FormatChoice(project, own)
+
+
+def _format_list(pyproject: Path, pointer: str, value: object) -> frozenset[str]:
+    supported = ", ".join(SUPPORTED)
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise _problem(pyproject, pointer, f"must be a list of format names ({supported})")
+    unknown = [item for item in value if item not in SUPPORTED]
+    if unknown:
+        raise _problem(
+            pyproject,
+            pointer,
+            f"polytype cannot assert the format(s) {', '.join(map(repr, unknown))} "
+            f"(supported: {supported}); leave them out to keep them annotations",
+        )
+    return frozenset(value)
 
 
 def _project(root: Path, settings: dict[str, Any], pyproject: Path) -> Project:
@@ -218,6 +257,7 @@ def _project(root: Path, settings: dict[str, Any], pyproject: Path) -> Project:
         strict=_strict(pyproject, settings.get("strict", False)),
         ref_map=_ref_map(pyproject, root, settings.get("ref-map", {})),
         unknown_tags=settings.get("unknown-tags", "reject"),
+        formats=_formats(pyproject, settings),
     )
 
 

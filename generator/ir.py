@@ -46,6 +46,8 @@ class Constraints:
     max_properties: int | None = None
     unique_items: bool = False  # JSON equality: 1 and 1.0 equal, true and 1 not
     multiple_of: int | float | None = None  # as jsonschema judges it (`multiple_of` below)
+    # a `format` the project chose to assert (strings only; `generator.formats`)
+    format: str | None = None
 
     def is_empty(self) -> bool:
         return self == NO_CONSTRAINTS
@@ -506,6 +508,8 @@ class Module:
     # the definitions (name, JSON Schema as written) the `SchemaCheck`s refer to,
     # directly or through each other: `#/$defs/Name` in a check is one of these
     check_defs: tuple[tuple[str, JSONData], ...] = ()
+    # the `format`s this module asserts (`[tool.polytype] formats`; `generator.formats`)
+    formats: tuple[str, ...] = ()
 
     @cached_property
     def types_by_name(self) -> dict[str, NamedType]:
@@ -580,8 +584,9 @@ def runtime_checks(module: Module) -> frozenset[str]:
     """The runtime helpers a module's types need beyond the common ones: constraint
     checks (`unique_items`, `multiple_of`, `properties`, `object_rules`), `tuples` for
     positional arrays, `json_literals` for a `const` or `enum` of any JSON value,
-    `tried_members` for unions that try their members and `schema_checks` for a
-    `SchemaCheck` anywhere, so that a module without them carries none."""
+    `tried_members` for unions that try their members, `schema_checks` for a
+    `SchemaCheck` anywhere and `format_<name>` for each asserted `format` (`date-time`:
+    `format_date_time`), so that a module without them carries none."""
     found: set[str] = set()
     for named in module.types:
         if isinstance(named, UnionType) and named.tries_members:
@@ -591,6 +596,8 @@ def runtime_checks(module: Module) -> frozenset[str]:
         if isinstance(named, (Record, UnionType)) and named.schema_checks:
             found.add("schema_checks")
     for node in nested_types(module):
+        if isinstance(node, Prim) and node.constraints.format is not None:
+            found.add("format_" + node.constraints.format.replace("-", "_"))
         if isinstance(node, Prim) and node.constraints.multiple_of is not None:
             found.add("multiple_of")
         elif isinstance(node, JsonLiterals):
@@ -607,4 +614,26 @@ def runtime_checks(module: Module) -> frozenset[str]:
                 found.add("object_rules")
         elif isinstance(node, Checked):
             found.add("schema_checks")
+    if module.formats and "schema_checks" in found:  # the checks' evaluators assert them too
+        fragments = [check.schema for check in schema_checks(module)]
+        fragments += [schema for _, schema in module.check_defs]
+        for name in _format_values(fragments, frozenset(module.formats)):
+            found.add("format_" + name.replace("-", "_"))
     return frozenset(found)
+
+
+def _format_values(fragments: list[JSONData], asserted: frozenset[str]) -> set[str]:
+    """The asserted names a `format` key holds anywhere in `fragments` (one that is data,
+    not a keyword, at worst costs an unused checker)."""
+    found: set[str] = set()
+    stack = list(fragments)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, FrozenJSONObject):
+            for key, value in node.items:
+                if key == "format" and isinstance(value, str) and value in asserted:
+                    found.add(value)
+                stack.append(value)
+        elif isinstance(node, tuple):
+            stack.extend(node)
+    return found

@@ -20,7 +20,7 @@ from typing import Any
 
 import jsonschema
 
-from generator import ir, literals, naming, tuples
+from generator import formats, ir, literals, naming, tuples
 from generator.diagnostics import Diagnostic, InputError, join_pointer
 from generator.loader import Document
 from generator.lowering import (
@@ -71,7 +71,10 @@ IMPORTED_PACKAGES = frozenset(
 
 
 def lower(
-    document: Document, unknown_tags: ir.UnknownPolicy = "reject", generous: bool = False
+    document: Document,
+    unknown_tags: ir.UnknownPolicy = "reject",
+    generous: bool = False,
+    chosen: formats.FormatChoice = formats.NO_FORMATS,
 ) -> ir.Module:
     """Build the IR module for a validated document, or raise ``InputError``.
 
@@ -80,9 +83,9 @@ def lower(
     or Elixir atoms would collide are numbered (`ETC_GMT_1`, `ETC_GMT_1_2`) instead of
     refused, so are the field names of keys that spell the same name (`foo_bar`,
     `foo_bar_2`), and unions whose members nothing tells apart try each member (see
-    `lower_generously` for the warnings that says so).
+    `lower_generously` for the warnings that says so). `chosen`: the formats asserted.
     """
-    return lower_generously(document, unknown_tags, generous=generous)[0]
+    return lower_generously(document, unknown_tags, generous=generous, chosen=chosen)[0]
 
 
 def lower_generously(
@@ -90,12 +93,17 @@ def lower_generously(
     unknown_tags: ir.UnknownPolicy = "reject",
     approximated: frozenset[str] = frozenset(),
     generous: bool = True,
+    chosen: formats.FormatChoice = formats.NO_FORMATS,
 ) -> tuple[ir.Module, tuple[tuple[str, str], ...]]:
     """`lower`, and the (pointer, message) of each warning about what was lowered with a
     weaker guarantee than the schema's types (generous mode only). `approximated`: the
     schemas the front end typed as free-form JSON (they match more than the schema says)."""
     lowering = _Lowering(
-        document, unknown_tags=unknown_tags, generous=generous, approximated=approximated
+        document,
+        unknown_tags=unknown_tags,
+        generous=generous,
+        approximated=approximated,
+        chosen=chosen,
     )
     try:
         return lowering.run(), tuple(lowering.warnings)
@@ -127,6 +135,9 @@ class _Lowering:
     approximated: frozenset[str] = frozenset()
     # every union met, for the pass that decides how it dispatches
     union_sites: list[union_dispatch.UnionSite] = field(default_factory=list)
+    # the formats the project asserts, and (once the module's name is known) this module's
+    chosen: formats.FormatChoice = formats.NO_FORMATS
+    asserted: frozenset[str] = frozenset()
 
     # -- entry ---------------------------------------------------------------
 
@@ -144,6 +155,7 @@ class _Lowering:
             )
         else:
             self._check_module_name(module_name, "module" in options)
+        self.asserted = self.chosen.for_module(module_name)
         self._collect_definitions()
         # a snapshot: lowering hoists inline types into `definitions` (already lowered there)
         for name, (pointer, schema) in list(self.definitions.items()):
@@ -179,6 +191,7 @@ class _Lowering:
             elixir_namespace=namespace,
             types=tuple(self.types.values()),
             root=root,
+            formats=tuple(sorted(self.asserted)),
         )
 
     def _problem(self, pointer: str, message: str) -> None:
@@ -604,12 +617,13 @@ class _Lowering:
 
     def _loose(self, member: str) -> bool:
         """Whether `member` matches more than its schema says: the front end typed it, or a
-        schema inside it, as free-form JSON, or it states a `format` (not checked)."""
+        schema inside it, as free-form JSON, or it states a `format` it does not check."""
         where, schema = self.definitions.get(member, ("", {}))
         where = self.pointers.get(member, where)
         return (
             isinstance(schema, dict)
             and "format" in schema
+            and not ("string" in _type_list(schema) and schema["format"] in self.asserted)
             or any(
                 pointer == where or pointer.startswith(where + "/") for pointer in self.approximated
             )
@@ -640,7 +654,7 @@ class _Lowering:
         if schema_checks.CHECKS_KEY in schema:
             schema, found = schema_checks.split(schema)
             return schema_checks.checked(self._lower_type(schema, pointer, hoist_name), found)
-        loose = schema_checks.untyped_assertions(schema)
+        loose = schema_checks.untyped_assertions(schema, self.asserted)
         if loose:
             rest = {key: value for key, value in schema.items() if key not in loose}
             check = schema_checks.check_of(loose, self.document.locate(pointer)[2])
@@ -683,6 +697,8 @@ class _Lowering:
     def _lower_single(
         self, kind: str, schema: dict[str, Any], pointer: str, hoist_name: str
     ) -> ir.TypeRef:
+        if kind == "string":  # `format` applies to strings only
+            return ir.Prim("str", formats.constrain(_constraints(schema), schema, self.asserted))
         if kind in _PRIMITIVES:
             return ir.Prim(_PRIMITIVES[kind], _constraints(schema))
         if kind == "array":

@@ -54,7 +54,12 @@ def read_modules(
     for path in paths if paths is not None else project.schema_files():
         try:
             read = read_schema(
-                path, project.relative(path), project.strict, project.ref_map, project.unknown_tags
+                path,
+                project.relative(path),
+                project.strict,
+                project.ref_map,
+                project.unknown_tags,
+                project.formats,
             )
             references = sorted((project.input_path(p), sha) for p, sha in read.references)
             modules.append(replace(read.module, references=tuple(references)))

@@ -254,9 +254,10 @@ class Built:
     elixir: dict[str, bool] | None = None  # fixture name -> agreed; None: no Elixir
 
 
-def build(root: Path, selected: list[Group], elixir: bool) -> Built:
+def build(root: Path, selected: list[Group], elixir: bool, settings: str = "") -> Built:
     """Write one module per group (the refused ones left out), generate every target
-    once, and run the Elixir suite on the fixtures when `elixir`."""
+    once, and run the Elixir suite on the fixtures when `elixir`. `settings`: more
+    `[tool.polytype]` lines (`formats = [...]`)."""
     from generator.cli import main
     from generator.diagnostics import InputError
     from generator.frontend import read_schema
@@ -265,7 +266,7 @@ def build(root: Path, selected: list[Group], elixir: bool) -> Built:
     schema_dir = root / "schema"
     schema_dir.mkdir(parents=True)
     (root / "pyproject.toml").write_text(
-        '[tool.polytype]\nschema-dir = "schema"\n', encoding="utf-8"
+        f'[tool.polytype]\nschema-dir = "schema"\n{settings}', encoding="utf-8"
     )
     for group in selected:
         path = schema_dir / f"{group.module}.json"

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from generator import ir
 from generator.diagnostics import Diagnostic, InputError
+from generator.formats import NO_FORMATS, FormatChoice
 from generator.frontend import checks
 from generator.frontend.approximate import lower_approximating
 from generator.frontend.bundle import bundle
@@ -46,25 +47,27 @@ def read_schema(
     strict: bool = True,
     ref_map: Mapping[str, Path] | None = None,
     unknown_tags: ir.UnknownPolicy = "reject",
+    chosen: FormatChoice = NO_FORMATS,
 ) -> Read:
     """Load and lower one schema file; raise ``InputError`` with every problem.
-    `unknown_tags` is the project's default for tagged unions without `x-unknown`."""
+    `unknown_tags` is the project's default for tagged unions without `x-unknown`;
+    `chosen` the formats the project asserts."""
     document = load(path, display_path)
     if strict:
         owned = replace(document, data=checks.moved(document.data))
         validate(owned)
-        module = lower(owned, unknown_tags)
+        module = lower(owned, unknown_tags, chosen=chosen)
         return Read(replace(module, check_defs=checks.definitions(owned.data, module)), document)
     if written_for_polytype(document):
         try:  # a schema in polytype's own dialect needs none of the passes
             validate(document, meets_dialect=True)
-            return Read(lower(document, unknown_tags), document)
+            return Read(lower(document, unknown_tags, chosen=chosen), document)
         except InputError:
             pass
     bundled = bundle(document, ref_map)
     cleaned = clean(bundled.document)
     reshaped = reshape(replace(bundled.document, data=cleaned.data))
-    module, approximated = lower_approximating(reshaped.document, unknown_tags)
+    module, approximated = lower_approximating(reshaped.document, unknown_tags, chosen)
     module = drop_record_defaults(module)
     module = replace(module, check_defs=checks.definitions(bundled.document.data, module))
     warnings = sorted(set(bundled.warnings + cleaned.warnings + reshaped.warnings + approximated))

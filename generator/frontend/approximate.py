@@ -19,6 +19,7 @@ from typing import Any
 
 from generator import ir
 from generator.diagnostics import Diagnostic, InputError
+from generator.formats import NO_FORMATS, FormatChoice
 from generator.frontend.checks import CHECKS_KEY
 from generator.loader import Document
 from generator.lower import lower_generously
@@ -33,7 +34,9 @@ _DROPPABLE = ("default", "examples")
 
 
 def lower_approximating(
-    document: Document, unknown_tags: ir.UnknownPolicy = "reject"
+    document: Document,
+    unknown_tags: ir.UnknownPolicy = "reject",
+    chosen: FormatChoice = NO_FORMATS,
 ) -> tuple[ir.Module, tuple[Diagnostic, ...]]:
     """Validate and lower `document`, replacing each schema they refuse with free-form
     JSON; raise ``InputError`` only for problems no replacement can fix."""
@@ -46,7 +49,9 @@ def lower_approximating(
         attempt = replace(document, data=data, data_pointers=True)
         try:
             validate(attempt)
-            module, notes = lower_generously(attempt, unknown_tags, frozenset(replaced))
+            module, notes = lower_generously(
+                attempt, unknown_tags, frozenset(replaced), chosen=chosen
+            )
         except InputError as error:
             data, fixed = _replace(data, error.diagnostics, replaced)
             if not fixed:  # what is left is not approximable: report it (all of it)

@@ -31,17 +31,23 @@ TYPED_ASSERTIONS = (
 _TYPE_GIVING = ("type", "$ref", "allOf", "anyOf", "oneOf", "properties", "items", "prefixItems")
 
 
-def untyped_assertions(schema: dict[str, Any]) -> dict[str, Any]:
+def untyped_assertions(
+    schema: dict[str, Any], formats: frozenset[str] = frozenset()
+) -> dict[str, Any]:
     """The assertions of a schema that lowering types as free-form JSON or as a list of
     values (`{minimum: 2}`, `{enum: [1, 5], minimum: 2}`): no type carries them, so they
-    are a check, which applies them where JSON Schema does."""
+    are a check, which applies them where JSON Schema does. `format` is one when it
+    names one of `formats` (the module's asserted formats)."""
     if any(key in schema for key in _TYPE_GIVING) or schema.get("additionalProperties") is False:
         return {}
-    return {
+    found = {
         key: schema[key]
         for key in TYPED_ASSERTIONS
         if key in schema and not (key == "uniqueItems" and schema[key] is False)
     }
+    if schema.get("format") in formats:
+        found["format"] = schema["format"]
+    return found
 
 
 def check_of(keywords: dict[str, Any], pointer: str) -> ir.SchemaCheck:

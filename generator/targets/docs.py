@@ -249,6 +249,8 @@ def _constraint_text(type_ref: ir.TypeRef) -> str:
     ]
     if constraints.pattern is not None:
         parts.append(f"pattern {md_code(constraints.pattern)}")
+    if constraints.format is not None:
+        parts.append(f"format {md_code(constraints.format)} (asserted)")
     if constraints.multiple_of is not None:
         parts.append(f"multiple of {md_code(repr(constraints.multiple_of))}")
     if constraints.unique_items:

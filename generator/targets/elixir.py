@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from generator import ir, literals, naming, tuples, unions
+from generator import formats, ir, literals, naming, tuples, unions
 from generator.diagnostics import Diagnostic, InputError, Position
 from generator.lower import json_type_of
 from generator.object_rules import rules_digest, rules_text
@@ -434,6 +434,8 @@ class _FileGen:
             parts.append("unique")
         if constraints.multiple_of is not None:
             parts.append("mult" + _number_fragment(constraints.multiple_of))
+        if constraints.format is not None:
+            parts.append(formats.runtime_part(constraints.format))
         return "_".join(parts)
 
     def helper_name(self, prefix: str, type_ref: ir.TypeRef) -> str:
@@ -570,6 +572,8 @@ class _FileGen:
             if constraints.pattern is not None:
                 attribute = self.pattern_attribute(constraints.pattern)
                 checks.append(f"{RUNTIME_ALIAS}.pattern(checked, {attribute})")
+            if constraints.format is not None:
+                checks.append(f"{RUNTIME_ALIAS}.format(checked, {ex_str(constraints.format)})")
         else:
             for attribute in ("minimum", "maximum", "exclusive_minimum", "exclusive_maximum"):
                 bound = getattr(constraints, attribute)

@@ -19,7 +19,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 
-from generator import ir, literals, tuples
+from generator import formats, ir, literals, tuples
 from generator.check_text import unchecked
 from generator.lower import json_type_of
 from generator.object_rules import rules_digest
@@ -326,6 +326,11 @@ class Codecs:
                     else:  # as the schema wrote it, not with its properties spelled out
                         message = f"does not match pattern {constraints.pattern!r}"
                         lines.append(f"    raise DecodeError({py_str(message)})")
+                if constraints.format is not None:
+                    lines.append(f"if not {formats.checker(constraints.format)}(checked):")
+                    lines.append(
+                        f"    raise DecodeError({py_str(formats.failure(constraints.format))})"
+                    )
             else:
                 for attribute, operator, words in (
                     ("minimum", "<", "at least"),
@@ -488,6 +493,8 @@ class Codecs:
             parts.append("unique")
         if constraints.multiple_of is not None:
             parts.append("mult" + _fragment(constraints.multiple_of))
+        if constraints.format is not None:
+            parts.append(formats.runtime_part(constraints.format))
         return "_".join(parts)
 
     # records -----------------------------------------------------------

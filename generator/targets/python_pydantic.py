@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from generator import ir, tuples, unions
+from generator import formats, ir, tuples, unions
 from generator.check_text import checks_text, unchecked
 from generator.diagnostics import Diagnostic, InputError, Position
 from generator.lower import freeze_json, json_type_of
@@ -236,7 +236,12 @@ class _Types:
             pattern = None if c.pattern is None else python_pattern(c.pattern)
             args = _field_args(min_length=c.min_length, max_length=c.max_length, pattern=pattern)
             self.uses.add("StrictStr")
-            return f"Annotated[StrictStr, Field({args})]" if args else "StrictStr"
+            checks = [f"Field({args})"] if args else []
+            if c.format is not None:
+                self.uses |= {"format", "AfterValidator", formats.runtime_part(c.format)}
+                checker = formats.checker(c.format)
+                checks.append(f"AfterValidator(_format({py_str(c.format)}, {checker}))")
+            return f"Annotated[StrictStr, {', '.join(checks)}]" if checks else "StrictStr"
         if prim.kind == "bool":
             self.uses.add("StrictBool")
             return "StrictBool"
@@ -968,6 +973,8 @@ def render_models(module: ir.Module, env: RenderEnv) -> OutputFile:
     uses_spellings = any(r.base == "_SpelledModel" for r in records)
     uses_checks = any(r.checked for r in records)
     schema_checks = "schema_checks" in runtime_parts(module)
+    # the formats the schema checks assert need their checkers as the fields' do
+    types.uses |= {part for part in runtime_parts(module) if part.startswith("format_")}
     text = env.render(
         "python_pydantic/module.py.j2",
         module=module,

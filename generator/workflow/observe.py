@@ -416,7 +416,9 @@ class Observer:
             assert isinstance(schema, dict)
             if self.module.check_defs:
                 schema["$defs"] = thaw(ir.FrozenJSONObject(self.module.check_defs))
-            validator = self._validators[check] = _validator_class(self.module)(schema)
+            validator = self._validators[check] = _validator_class(self.module)(
+                schema, format_checker=_asserted(self.module)
+            )
         return validator
 
     def _check(self, constraints: ir.Constraints, value: Any, place: _Place, label: str) -> None:
@@ -493,6 +495,17 @@ def _measure(value: Any) -> Any:
     return len(value) if isinstance(value, (str, list, dict)) else value
 
 
+# jsonschema's format checkers: the generated decoders judge asserted formats as they do
+_FORMATS = jsonschema.Draft202012Validator.FORMAT_CHECKER
+
+
+def _asserted(module: ir.Module) -> jsonschema.FormatChecker:
+    """jsonschema's checkers of the formats `module` asserts (the others: annotations)."""
+    checker = jsonschema.FormatChecker(())
+    checker.checkers = {name: _FORMATS.checkers[name] for name in module.formats}
+    return checker
+
+
 def _broken(constraints: ir.Constraints, value: Any) -> list[tuple[str, Any]]:
     """(keyword, bound) of each constraint `value` breaks: lengths in code points, as decoded."""
     broken: list[tuple[str, Any]] = []
@@ -507,6 +520,12 @@ def _broken(constraints: ir.Constraints, value: Any) -> list[tuple[str, Any]]:
         and re.search(python_pattern(constraints.pattern), value) is None
     ):
         broken.append(("pattern", constraints.pattern))
+    if (
+        constraints.format is not None
+        and isinstance(value, str)
+        and not _FORMATS.conforms(value, constraints.format)
+    ):
+        broken.append(("format", constraints.format))
     if (
         constraints.multiple_of is not None
         and isinstance(value, (int, float))

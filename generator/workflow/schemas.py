@@ -9,6 +9,7 @@ from pathlib import Path
 from generator import ir
 from generator.config import Project
 from generator.diagnostics import UNKNOWN_POSITION, Diagnostic, InputError
+from generator.formats import NO_FORMATS
 from generator.frontend import read_schema
 from generator.loader import Document
 from generator.workflow.errors import WorkflowError
@@ -65,6 +66,7 @@ def schema_file(path: Path, display_path: str, project: Project | None = None) -
         strict,
         project.ref_map if project else None,
         project.unknown_tags if project else "reject",
+        project.formats if project else NO_FORMATS,
     )
     return Schema(read.module, read.document)
 

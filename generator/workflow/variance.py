@@ -30,6 +30,7 @@ _KEYWORDS = {
     "min_items": "minItems",
     "max_items": "maxItems",
     "pattern": "pattern",
+    "format": "format",  # an asserted one (`[tool.polytype] formats`)
 }
 
 
@@ -279,7 +280,8 @@ def _is_string(type_ref: ir.TypeRef) -> bool:
 
 
 def constraints(old: ir.Constraints, new: ir.Constraints) -> Variance:
-    """Tighter bounds narrow, looser bounds widen, a different pattern changes."""
+    """Tighter bounds narrow, looser bounds widen, a different pattern or asserted format
+    changes."""
     result = SAME
     for item in fields(ir.Constraints):
         before, after = getattr(old, item.name), getattr(new, item.name)
@@ -287,7 +289,7 @@ def constraints(old: ir.Constraints, new: ir.Constraints) -> Variance:
             continue
         keyword = _KEYWORDS[item.name]
         spelled = f"{keyword} {_bound(before)} → {_bound(after)}"
-        if item.name == "pattern":
+        if item.name in ("pattern", "format"):
             verdict: Verdict = (
                 "narrowed" if before is None else "widened" if after is None else "changed"
             )

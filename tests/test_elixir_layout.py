@@ -6,6 +6,9 @@ when Elixir is installed; these cases need no Elixir.
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from generator.targets import elixir_layout as layout
 
 LONG = '"' + "x" * 90 + '"'
@@ -103,3 +106,19 @@ def test_a_broken_defp_head_aligns_after_defp_and_def_after_def() -> None:
     assert layout.definition(f"def {name}({struct}), do: {body}", 2) == (
         f"def {name}(\n        {struct}\n      ),\n      do: {body}"
     )
+
+
+_PIECES = ["a", " ", ",", "(", ")", "[", "]", "{", "}", '"', "\\", "_", "\n"]
+_NEEDLES = [" or ", ", do: ", ", else: ", " = ", " ", " != ", " when "]
+
+
+@given(
+    st.lists(st.sampled_from([*_PIECES, *_NEEDLES]), max_size=30).map("".join),
+    st.sampled_from(_NEEDLES),
+)
+def test_finding_a_top_level_needle_agrees_with_the_character_scan(text: str, needle: str) -> None:
+    """`_find_top` masks strings and counts brackets with `str` methods (it runs on every
+    long line the target lays out); it must find what the scan of `_top_level` finds,
+    unterminated strings and stray backslashes included."""
+    scanned = next((at for at in layout._top_level(text) if text.startswith(needle, at)), -1)
+    assert layout._find_top(text, needle) == scanned

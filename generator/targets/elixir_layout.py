@@ -20,6 +20,7 @@ skipped, which is enough for what the target writes. tests/test_formatting.py ru
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 
 WIDTH = 98
@@ -61,10 +62,30 @@ def _top_level(text: str) -> list[int]:
 
 
 def _find_top(text: str, needle: str) -> int:
-    for position in _top_level(text):
-        if text.startswith(needle, position):
-            return position
+    """The first position of `needle` (no quote, bracket or `_` in it) outside every
+    string and bracket pair, or -1. String contents are masked and depths counted by
+    `str` methods: the target asks this of every long line it lays out."""
+    at = text.find(needle)
+    if at < 0:
+        return -1
+    masked = _STRING.sub(_blank, text) if '"' in text else text
+    at = masked.find(needle)
+    while at >= 0:
+        opened = sum(masked.count(bracket, 0, at) for bracket in _OPEN)
+        if opened == sum(masked.count(bracket, 0, at) for bracket in _CLOSE):
+            return at
+        at = masked.find(needle, at + 1)
     return -1
+
+
+# A string literal (with its escapes) as `_outside_strings` skips it: to its closing
+# quote, or to the end of an unterminated one.
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*(?:"|\\?\Z)', re.DOTALL)
+
+
+def _blank(literal: re.Match[str]) -> str:
+    """A string literal with all but its opening quote replaced, position for position."""
+    return '"' + "_" * (len(literal.group()) - 1)
 
 
 def _split_args(inner: str) -> list[str]:

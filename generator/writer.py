@@ -161,8 +161,9 @@ def plan(build: Build, output_dir: Path, force: bool = False) -> Plan:
                 f"{MANIFEST}) and would be overwritten ({len(clashing)} such file(s)); "
                 "move it away, or pass --force"
             )
+    checked: set[Path] = set()  # folders already known to be folders (or not there yet)
     for path in expected:
-        _check_place(output_dir, path)
+        _check_place(output_dir, path, checked)
     changes: list[Change] = []
     for path in sorted(expected):
         target = output_dir / path
@@ -186,14 +187,18 @@ class WriteRefused(Exception):
     """Writing would overwrite or delete something polytype did not write (exit 2)."""
 
 
-def _check_place(output_dir: Path, path: str) -> None:
+def _check_place(output_dir: Path, path: str, checked: set[Path]) -> None:
     """Refuse when something that is not a directory stands where an output's folder goes,
-    or something that is not a file where the output goes (it would not be replaced)."""
+    or something that is not a file where the output goes (it would not be replaced).
+    `checked`: the folders found fine so far (each is looked at once, not once a file)."""
     target = output_dir / path
     for parent in reversed(target.relative_to(output_dir).parents[:-1]):
         place = output_dir / parent
+        if place in checked:
+            continue
         if place.exists() and not place.is_dir():
             raise WriteRefused(f"{place} is not a directory; {printable(path)} cannot be written")
+        checked.add(place)
     if target.exists() and not target.is_file() or target.is_symlink() and not target.exists():
         raise WriteRefused(f"{target} is not a regular file; {printable(path)} cannot be written")
 

@@ -175,20 +175,28 @@ def _read_settings(pyproject: Path) -> dict[str, Any] | None:
     return settings
 
 
+def _names(
+    pyproject: Path, pointer: str, value: object, kind: str, known: tuple[str, ...]
+) -> tuple[list[str], list[str]]:
+    """A list setting (`targets`, `formats`): its names, and those that are not `known`;
+    a value that is not a list of strings is a located error."""
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise _problem(pyproject, pointer, f"must be a list of {kind} names ({', '.join(known)})")
+    return value, [item for item in value if item not in known]
+
+
 def _targets(pyproject: Path, pointer: str, value: object) -> tuple[str, ...]:
     """A `targets` list, checked and put in rendering order."""
-    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise _problem(pyproject, pointer, f"must be a list of target names ({', '.join(TARGETS)})")
-    unknown = [item for item in value if item not in TARGETS]
+    names, unknown = _names(pyproject, pointer, value, "target", TARGETS)
     if unknown:
         raise _problem(
             pyproject,
             pointer,
             f"unknown target(s): {', '.join(map(repr, unknown))} (known: {', '.join(TARGETS)})",
         )
-    if not value:
+    if not names:
         raise _problem(pyproject, pointer, "names no target; list at least one")
-    return tuple(target for target in TARGETS if target in value)
+    return tuple(target for target in TARGETS if target in names)
 
 
 def _module_targets(pyproject: Path, value: object) -> dict[str, tuple[str, ...]]:
@@ -226,18 +234,15 @@ def _formats(pyproject: Path, settings: dict[str, Any]) -> FormatChoice:
 
 
 def _format_list(pyproject: Path, pointer: str, value: object) -> frozenset[str]:
-    supported = ", ".join(SUPPORTED)
-    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise _problem(pyproject, pointer, f"must be a list of format names ({supported})")
-    unknown = [item for item in value if item not in SUPPORTED]
+    names, unknown = _names(pyproject, pointer, value, "format", tuple(SUPPORTED))
     if unknown:
         raise _problem(
             pyproject,
             pointer,
             f"polytype cannot assert the format(s) {', '.join(map(repr, unknown))} "
-            f"(supported: {supported}); leave them out to keep them annotations",
+            f"(supported: {', '.join(SUPPORTED)}); leave them out to keep them annotations",
         )
-    return frozenset(value)
+    return frozenset(names)
 
 
 def _project(root: Path, settings: dict[str, Any], pyproject: Path) -> Project:

@@ -6,7 +6,6 @@ against the JSON-Schema-Test-Suite; this file pins the messages, paths and docs.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -17,6 +16,7 @@ from pydantic import ValidationError
 from generator.cli import main
 
 from .conftest import import_file
+from .workflow_support import schema_project
 
 SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -53,13 +53,11 @@ SCHEMA = {
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("keywords")
-    (root / "schema").mkdir()
-    (root / "schema" / "toolbox.json").write_text(json.dumps(SCHEMA), encoding="utf-8")
-    (root / "pyproject.toml").write_text(
-        '[tool.polytype]\nstrict = true\nschema-dir = "schema"\ntargets = ["dataclasses",'
-        ' "typeddicts", "pydantic", "docs"]\n',
-        encoding="utf-8",
+    root = schema_project(
+        tmp_path_factory.mktemp("keywords"),
+        "toolbox.json",
+        SCHEMA,
+        'strict = true\ntargets = ["dataclasses", "typeddicts", "pydantic", "docs"]\n',
     )
     assert main(["--project", str(root), "generate"]) == 0
     return root

@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import importlib
 import io
-import json
 import re
 import sys
 import unicodedata
@@ -29,7 +28,7 @@ from pydantic import ValidationError
 from generator.cli import main
 from generator.patterns import python_pattern
 
-from .workflow_support import write_lines
+from .workflow_support import schema_project, write_lines
 
 LETTER = re.compile(python_pattern(r"^\p{Letter}$"))
 NOT_UPPER = re.compile(python_pattern(r"^\P{Lu}$"))
@@ -66,15 +65,12 @@ SCHEMA = {
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("unicode_patterns")
-    (root / "schema").mkdir()
-    (root / "schema" / "person.json").write_text(json.dumps(SCHEMA), encoding="utf-8")
-    (root / "pyproject.toml").write_text(
-        '[tool.polytype]\nschema-dir = "schema"\n'
+    return schema_project(
+        tmp_path_factory.mktemp("unicode_patterns"),
+        "person.json",
+        SCHEMA,
         'targets = ["dataclasses", "typeddicts", "pydantic"]\n',
-        encoding="utf-8",
     )
-    return root
 
 
 @pytest.fixture(scope="module")

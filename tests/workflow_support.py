@@ -39,6 +39,18 @@ def small_project(
     return destination
 
 
+def schema_project(root: Path, name: str, schema: Any, settings: str) -> Path:
+    """A project of one schema file `schema/<name>` (a dict is written as JSON) whose
+    `[tool.polytype]` table holds `schema-dir = "schema"` and then `settings`."""
+    (root / "schema").mkdir(parents=True, exist_ok=True)
+    text = schema if isinstance(schema, str) else json.dumps(schema)
+    (root / "schema" / name).write_text(text, encoding="utf-8")
+    (root / "pyproject.toml").write_text(
+        '[tool.polytype]\nschema-dir = "schema"\n' + settings, encoding="utf-8"
+    )
+    return root
+
+
 def run(project: Path, *args: str) -> int:
     return main(["--project", str(project), *args])
 

@@ -63,8 +63,9 @@ CHECKED_ON_RECORDS = frozenset(
 CHECKED_ON_MAPS = frozenset({"propertyNames", "dependentRequired", "patternProperties"})
 
 
-def key_pattern_problem(pattern: str) -> str:
-    """Why a patternProperties pattern cannot be checked by every flavor ("" when it can)."""
+def pattern_problem(pattern: str) -> str:
+    """Why a pattern (`pattern`, a `patternProperties` key) cannot be checked by every
+    flavor: Python's `re` cannot read it, or PCRE cannot run it ("" when it can)."""
     try:
         re.compile(python_pattern(pattern))
     except re.error as error:
@@ -355,7 +356,7 @@ def _unsupported_problems(
                 )
         patterns = schema.get("patternProperties")
         for key in patterns if isinstance(patterns, dict) else ():
-            problem = key_pattern_problem(key)
+            problem = pattern_problem(key)
             if problem:
                 yield document.diagnostic(
                     join_pointer(join_pointer(pointer, "patternProperties"), key),

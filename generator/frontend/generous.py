@@ -17,7 +17,6 @@ a check of the whole schema object that holds them.
 from __future__ import annotations
 
 import difflib
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,8 +27,7 @@ from generator.jsonpos import json_type_name
 from generator.loader import Document
 from generator.lowering.schema_checks import untyped_assertions
 from generator.object_rules import MAP_RULES, RULE_KEYWORDS
-from generator.patterns import pcre_problem, python_pattern
-from generator.validate import COUNTED_ON_MAPS, counts_entries, key_pattern_problem, known_keywords
+from generator.validate import COUNTED_ON_MAPS, counts_entries, known_keywords, pattern_problem
 
 # Every keyword of JSON Schema 2020-12 (older drafts are normalised to it first).
 JSON_SCHEMA_KEYWORDS = frozenset(
@@ -125,11 +123,11 @@ class _Cleaner:
                 replacement = self._unenforced(node, key, value, here)
                 if replacement is not None:
                     late.update(replacement)
-            elif key == "pattern" and isinstance(value, str) and _pattern_problem(value):
+            elif key == "pattern" and isinstance(value, str) and pattern_problem(value):
                 self.warnings.append(
                     self.document.warning(
                         here,
-                        f"pattern {value!r} is not checked ({_pattern_problem(value)}); "
+                        f"pattern {value!r} is not checked ({pattern_problem(value)}); "
                         "strings that break it are accepted",
                     )
                 )
@@ -245,7 +243,7 @@ class _Cleaner:
         kept: dict[str, Any] = {}
         for pattern, schema in patterns.items():
             here = join_pointer(pointer, pattern)
-            problem = key_pattern_problem(pattern)
+            problem = pattern_problem(pattern)
             if problem:
                 self.warnings.append(
                     self.document.warning(
@@ -303,16 +301,6 @@ def _json_type(value: Any) -> str:
     if isinstance(value, float) and value.is_integer():
         return "integer"
     return json_type_name(value)
-
-
-def _pattern_problem(pattern: str) -> str | None:
-    """Why a target's regex engine cannot run `pattern`, or None."""
-    try:
-        re.compile(python_pattern(pattern))
-    except re.error as error:
-        return f"Python's re cannot read it: {error}"
-    problem = pcre_problem(pattern)
-    return None if problem is None else f"Elixir's regex engine cannot run it: {problem}"
 
 
 def _trivial(key: str, value: Any) -> bool:

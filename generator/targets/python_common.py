@@ -197,11 +197,16 @@ def rules_parts(
 
 
 def python_constants(patterns: dict[str, str]) -> list[tuple[str, str, str]]:
-    """(pattern as Python's `re` reads it, constant name, the pattern as written when
-    that differs, else "") for each schema pattern a module compiles
+    """(pattern as Python's `re` reads it, constant name, a comment giving the pattern as
+    written when the two differ, else "") for each schema pattern a module compiles
     (`_PATTERN_0 = re.compile(...)`), in the order of their names."""
     constants = []
     for written, name in patterns.items():
         pattern = python_pattern(written)
-        constants.append((pattern, name, "" if pattern == written else written))
+        comment = (
+            ""
+            if pattern == written
+            else f"The schema's pattern {written}, its Unicode property escapes spelled out for re:"
+        )
+        constants.append((pattern, name, comment))
     return sorted(constants, key=lambda item: item[1])

@@ -23,15 +23,20 @@ COMMANDS = [
 
 def test_readme_keeps_its_first_two_commands_and_documents_the_workflow() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    assert readme.startswith("# polytype\n\n```sh\n")
-    install, test = (line.split("#")[0].strip() for line in readme.splitlines()[3:5])
+    lines = readme.splitlines()
+    assert lines[0] == "# polytype"
+    # the line above the commands says they assume an activated virtual environment
+    assert "python3 -m venv .venv && . .venv/bin/activate" in lines[2]
+    assert lines[4] == "```sh"
+    install, test = (line.split("#")[0].strip() for line in lines[5:7])
     assert install == 'pip install -c constraints/dev.txt -e ".[dev]" && polytype generate'
     assert test == "nox"
-    # CI installs from the same lock, then runs exactly the README's test command
+    # CI makes a new venv, runs exactly the README's install command in it, then exactly
+    # the README's test command
     ci = (REPO / ".ci/run").read_text(encoding="utf-8").splitlines()
-    assert any(
-        line.endswith('pip install --quiet -c constraints/dev.txt -e ".[dev]"') for line in ci
-    )
+    venv = next(i for i, line in enumerate(ci) if line.startswith("python3 -m venv "))
+    activate = next(i for i, line in enumerate(ci) if line.startswith("source "))
+    assert venv < activate < ci.index(install) < ci.index(test)
     assert ci[-1] == test
     section = readme[readme.index("## Workflow commands") :]
     for command in COMMANDS:

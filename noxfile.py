@@ -52,7 +52,7 @@ def lint(session: nox.Session) -> None:
     `ruff format --check` with the settings polytype passes (not the project's) shows
     that the committed files are what polytype writes.
     """
-    from generator.formatting import RUFF_SETTINGS
+    from polytype.targets.base.formatting import RUFF_SETTINGS
 
     sources = [path for path in PYTHON_SOURCES if os.path.exists(path)]
     generated = [path for path in GENERATED_PYTHON if os.path.exists(path)]
@@ -79,7 +79,7 @@ def elixir(session: nox.Session) -> None:
     """`mix format --check-formatted` and the ExUnit round trips in generated/elixir.
 
     Skipped without elixir, except under CI. polytype writes formatted Elixir without
-    calling `mix format` (see generator/targets/elixir_layout.py); this checks it.
+    calling `mix format` (see generator/polytype/targets/elixir_layout.py); this checks it.
     """
     if not os.path.isdir("generated/elixir"):
         session.skip("generated/elixir does not exist yet")

@@ -116,7 +116,7 @@ def _polytype(schema: CorpusSchema, work: Path) -> Outcome:
 
 
 def _snake(name: str) -> str:
-    from generator import naming
+    from polytype import naming
 
     return naming.snake_case(name)
 

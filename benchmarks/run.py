@@ -110,7 +110,7 @@ def run_child(command: Sequence[str], cwd: Path, timeout: float) -> Sample:
 
 
 def polytype_command(*args: str) -> list[str]:
-    return [sys.executable, "-m", "generator", *args]
+    return [sys.executable, "-m", "polytype", *args]
 
 
 def fresh_project(schema: Path, parent: Path) -> Path:

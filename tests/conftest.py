@@ -101,7 +101,7 @@ def schema_data(module: str) -> dict[str, Any]:
 @functools.cache
 def _parsed_schema(module: str) -> dict[str, Any]:
     """Parsed once per run: thousands of tests ask, and parsing YAML takes a good part of a second."""
-    from generator.loader import load
+    from polytype.reading.loader import load
 
     data = load(REPO / "schema" / f"{module}.yaml").data
     assert isinstance(data, dict)

@@ -318,9 +318,9 @@ def _first_line(text: str) -> str:
 def describe(schema: Path, project: Path) -> dict[str, Any]:
     """The module polytype builds from `schema`: its name, the type generated for each
     `file#pointer`, and the JSON keys that are tags. Raises InputError when refused."""
-    from generator import ir
-    from generator.config import find_project
-    from generator.pipeline import load_modules
+    from polytype import ir
+    from polytype.project.config import find_project
+    from polytype.project.pipeline import load_modules
 
     configured = find_project(project).with_overrides(schemas=(schema,))
     modules = load_modules(configured)
@@ -349,7 +349,7 @@ def _source_file(shown: str, root: Path, beside: Path) -> Path:
 
 
 def _describe_main(schema: str, project: str) -> int:
-    from generator.diagnostics import InputError
+    from polytype.diagnostics import InputError
 
     try:
         described = describe(Path(schema), Path(project))
@@ -401,7 +401,7 @@ def _case_name(index: int, file: str) -> str:
 
 def _pyproject(schema: CorpusSchema) -> str:
     """`[tool.polytype]`, with the index's URL map once polytype reads `ref-map`."""
-    from generator import config
+    from polytype.project import config
 
     lines = ["[tool.polytype]"]
     if "ref-map" in getattr(config, "_KNOWN_KEYS", ()):
@@ -585,7 +585,7 @@ def _measure_root(schema: CorpusSchema, work: Path, elixir: bool) -> Result:
     output = work / "generated"
     step = time.monotonic()
     generated = run(
-        [sys.executable, "-m", "generator", "--project", str(work), "generate",
+        [sys.executable, "-m", "polytype", "--project", str(work), "generate",
          str(schema.path), "--output-dir", str(output)],
         REPO,
     )  # fmt: skip

@@ -458,7 +458,7 @@ def _environment() -> dict[str, str]:
 def polytype(project: Path, *args: str, timeout: float = CASE_TIMEOUT) -> tuple[int | None, str]:
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "generator", "--project", str(project), *args],
+            [sys.executable, "-m", "polytype", "--project", str(project), *args],
             env=_environment(),
             capture_output=True,
             timeout=timeout,

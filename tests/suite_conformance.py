@@ -258,9 +258,9 @@ def build(root: Path, selected: list[Group], elixir: bool, settings: str = "") -
     """Write one module per group (the refused ones left out), generate every target
     once, and run the Elixir suite on the fixtures when `elixir`. `settings`: more
     `[tool.polytype]` lines (`formats = [...]`)."""
-    from generator.cli import main
-    from generator.diagnostics import InputError
-    from generator.frontend import read_schema
+    from polytype.cli import main
+    from polytype.compile import read_schema
+    from polytype.diagnostics import InputError
 
     built = Built(root)
     schema_dir = root / "schema"

@@ -11,9 +11,8 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from polytype.cli import main
 from pydantic import ValidationError
-
-from generator.cli import main
 
 from .conftest import import_file
 from .workflow_support import schema_project
@@ -140,8 +139,8 @@ def test_documented(project: Path) -> None:
 )
 def test_drift_judges_as_the_decoders(project: Path, items: list[Any]) -> None:
     """`polytype drift` reports a uniqueItems violation exactly when the decoders reject."""
-    from generator import ir
-    from generator.workflow.observe import _broken
+    from polytype import ir
+    from polytype.workflow.observe import _broken
 
     models = _load(project, "dataclass_models")
     try:  # the decoders' own check, on any JSON array
@@ -188,8 +187,8 @@ def test_pydantic_multiple_of(project: Path) -> None:
 def test_drift_judges_multiple_of_as_the_decoders(
     project: Path, value: float, divisor: float
 ) -> None:
-    from generator import ir
-    from generator.workflow.observe import _broken
+    from polytype import ir
+    from polytype.workflow.observe import _broken
 
     models = _load(project, "dataclass_models")
     accepted = models._multiple_of(value, divisor)

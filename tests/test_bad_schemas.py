@@ -5,7 +5,7 @@ module; `polytype generate` must exit 2, print only `file:line:col: /pointer:
 message` diagnostics (plus the summary line), include every line of the file's
 `<name>.expected`, never show a traceback, and leave `generated/` byte for byte
 as it was. A sample runs the real command in a subprocess; the rest call
-`generator.cli.main` in-process.
+`polytype.cli.main` in-process.
 
 Recursive types that do terminate (a tree whose children are a list of trees,
 an expression union whose members contain expressions) are valid: the valid
@@ -26,9 +26,8 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-
-from generator.cli import main
-from generator.loader import MAX_SCHEMA_BYTES
+from polytype.cli import main
+from polytype.reading.loader import MAX_SCHEMA_BYTES
 
 from .conftest import REPO, import_file
 
@@ -129,7 +128,7 @@ def generate(
         return code, capsys.readouterr().err
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     done = subprocess.run(
-        [sys.executable, "-m", "generator", "--project", str(project), "generate"],
+        [sys.executable, "-m", "polytype", "--project", str(project), "generate"],
         env=env,
         capture_output=True,
         text=True,

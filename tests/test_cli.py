@@ -9,9 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from generator import __version__
-from generator.cli import main
+from polytype import __version__
+from polytype.cli import main
 
 from .conftest import REPO, copy_project
 
@@ -159,7 +158,7 @@ def test_output_does_not_depend_on_hash_seed(tmp_path: Path) -> None:
         # the generator under test, not whichever one happens to be installed
         env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(REPO)}
         subprocess.run(
-            [sys.executable, "-m", "generator", "generate"],
+            [sys.executable, "-m", "polytype", "generate"],
             cwd=project,
             env=env,
             check=True,

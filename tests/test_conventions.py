@@ -10,9 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from generator import __version__
-from generator.cli import main
+from polytype import __version__
+from polytype.cli import main
 
 from .conftest import REPO, copy_project
 
@@ -234,8 +233,8 @@ def test_python_dash_m_polytype_and_version(tmp_path: Path) -> None:
 
 def test_version_does_not_import_the_cli() -> None:
     probe = (
-        "import sys; from generator.entry import main; main(['--version']); "
-        "assert 'generator.cli' not in sys.modules and 'jinja2' not in sys.modules"
+        "import sys; from polytype.entry import main; main(['--version']); "
+        "assert 'polytype.cli' not in sys.modules and 'jinja2' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, cwd=REPO)
 
@@ -291,8 +290,9 @@ def test_docs_templates_md_lists_what_each_template_receives(
 ) -> None:
     """docs/templates.md's variable table is what the targets really pass: render the shipped
     schemas, record each template's context, and compare."""
-    from generator import pipeline, render
-    from generator.config import find_project
+    from polytype.project import pipeline
+    from polytype.project.config import find_project
+    from polytype.targets.base import render
 
     seen: dict[str, set[str]] = {}
     original = render.RenderEnv.render

@@ -23,8 +23,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from generator.cli import main
+from polytype.cli import main
 
 from .conftest import REPO
 
@@ -111,7 +110,7 @@ def test_real_command_with_output_dir_dot_keeps_the_tree(tmp_path: Path) -> None
     project = user_project(tmp_path / "user", ".")
     before = snapshot(tmp_path)
     done = subprocess.run(
-        [sys.executable, "-c", "import sys; from generator.entry import main; sys.exit(main())",
+        [sys.executable, "-c", "import sys; from polytype.entry import main; sys.exit(main())",
          "generate"],
         cwd=project,
         env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin", "POLYTYPE_NO_CACHE": "1"},

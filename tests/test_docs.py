@@ -6,13 +6,13 @@ import re
 from pathlib import Path
 
 import pytest
+from polytype import ir
+from polytype.dialect.validate import validate
+from polytype.lowering.lower import lower
+from polytype.reading.loader import load
+from polytype.targets import docs
+from polytype.targets.base.render import make_env, md_cell, md_code, md_text, mermaid_text
 
-from generator import ir
-from generator.loader import load
-from generator.lower import lower
-from generator.render import make_env, md_cell, md_code, md_text, mermaid_text
-from generator.targets import docs
-from generator.validate import validate
 from tests.conftest import REPO
 
 SCHEMA = r"""

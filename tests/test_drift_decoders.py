@@ -8,12 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from generator.config import find_project
-from generator.workflow.drift import compare
-from generator.workflow.patch import suggest
-from generator.workflow.recordings import read, recording_files
-from generator.workflow.schemas import project_schema
+from polytype.project.config import find_project
+from polytype.workflow.drift import compare
+from polytype.workflow.patch import suggest
+from polytype.workflow.recordings import read, recording_files
+from polytype.workflow.schemas import project_schema
 
 from .conftest import RECORDED, REPO, load_generated
 from .workflow_support import run, write_lines
@@ -94,7 +93,7 @@ def test_a_value_only_the_decoder_rejects_is_still_drift(
     limits: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The walk may miss a rule the decoders enforce; the decoders' word decides the exit code."""
-    from generator.workflow import observe
+    from polytype.workflow import observe
 
     monkeypatch.setattr(observe, "_broken", lambda constraints, value: [])  # a blind walk
     stream = write_lines(limits / "calls.jsonl", [{"name": ""}])
@@ -140,7 +139,7 @@ def test_no_drift_means_every_generated_decoder_accepts(
 
 
 def _snake(name: str) -> str:
-    from generator.targets.python_common import function_suffix
+    from polytype.targets.base.helper_names import function_suffix
 
     return function_suffix(name)
 

@@ -22,14 +22,15 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from polytype import ir
+from polytype.dialect.validate import validate
+from polytype.ir.fixtures import FixtureCase
+from polytype.lowering.lower import lower
+from polytype.reading.loader import load
+from polytype.targets import elixir, python_dataclasses
+from polytype.targets.base.render import make_env
+from polytype.targets.elixir import terms as elixir_terms
 
-from generator import ir
-from generator.fixtures import FixtureCase
-from generator.loader import load
-from generator.lower import lower
-from generator.render import make_env
-from generator.targets import elixir, elixir_terms, python_dataclasses
-from generator.validate import validate
 from tests.conftest import REPO, SHIPPED_MODULES, load_generated
 
 HOSTILE_SCHEMA = r'''
@@ -349,7 +350,7 @@ $defs:
 
 
 def test_reserved_struct_fields(tmp_path: Path) -> None:
-    from generator.diagnostics import InputError
+    from polytype.diagnostics import InputError
 
     derived = lower_text(
         tmp_path, "$defs:\n  A: {type: object, properties: {extra: {type: string}}}\n", "a.yaml"

@@ -18,8 +18,7 @@ import unicodedata
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from generator.render import ex_atom, ex_doc, ex_str
+from polytype.targets.base.render import ex_atom, ex_doc, ex_str
 
 HOSTILE = [
     "",

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
-
-from generator.targets import elixir_layout as layout
+from polytype.targets.elixir import layout
 
 LONG = '"' + "x" * 90 + '"'
 

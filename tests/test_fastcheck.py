@@ -9,10 +9,9 @@ from typing import Any
 
 import jsonschema
 import pytest
-
-from generator.fastcheck import compile_schema, json_equal
-from generator.loader import load
-from generator.validate import dialect_schema
+from polytype.dialect.fastcheck import compile_schema, json_equal
+from polytype.dialect.keywords import dialect_schema
+from polytype.reading.loader import load
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-
-from generator.export import wire_schema
+from polytype.project.export import wire_schema
 
 from .conftest import REPO, SHIPPED_MODULES, schema_data
 

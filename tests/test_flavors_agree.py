@@ -17,13 +17,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from polytype import ir
+from polytype.lowering.lower import lower
+from polytype.project.fixtures import discover
+from polytype.reading.loader import load
+from polytype.targets.base.helper_names import function_suffix
 from pydantic import ValidationError
-
-from generator import ir
-from generator.fixtures import discover
-from generator.loader import load
-from generator.lower import lower
-from generator.targets.python_common import function_suffix
 
 from .conftest import REPO, SHIPPED_MODULES, load_generated
 

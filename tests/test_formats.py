@@ -20,12 +20,11 @@ from typing import Any
 
 import jsonschema
 import pytest
-
-from generator import ir
-from generator.config import find_project
-from generator.diagnostics import InputError
-from generator.formats import SUPPORTED
-from generator.frontend import read_schema
+from polytype import ir
+from polytype.compile import read_schema
+from polytype.diagnostics import InputError
+from polytype.ir.formats import SUPPORTED
+from polytype.project.config import find_project
 
 from . import suite_conformance as suite
 from .conftest import REPO, import_file
@@ -469,7 +468,7 @@ def test_drift_judges_a_format_in_a_schema_check(
 
 def test_an_asserted_format_added_narrows_a_string() -> None:
     """`polytype breaking` compares asserted formats as it compares patterns."""
-    from generator.workflow.variance import constraints
+    from polytype.workflow.variance import constraints
 
     none, stamp = ir.Constraints(), ir.Constraints(format="date-time")
     assert constraints(none, stamp).verdict == "narrowed"

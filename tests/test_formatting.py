@@ -13,11 +13,15 @@ from pathlib import Path
 
 import black
 import pytest
-
-from generator import fixtures, formatting
-from generator.cli import main
-from generator.config import find_project
-from generator.formatting import (
+from polytype.cli import main
+from polytype.dialect.validate import validate
+from polytype.lowering.lower import lower
+from polytype.project import fixtures
+from polytype.project.config import find_project
+from polytype.reading.loader import load
+from polytype.targets import elixir, module_targets
+from polytype.targets.base import formatting
+from polytype.targets.base.formatting import (
     LINE_LENGTH,
     RUFF_SETTINGS,
     FormattingError,
@@ -25,11 +29,7 @@ from generator.formatting import (
     format_python,
     ruff_command,
 )
-from generator.loader import load
-from generator.lower import lower
-from generator.render import make_env
-from generator.targets import elixir, module_targets
-from generator.validate import validate
+from polytype.targets.base.render import make_env
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -147,7 +147,7 @@ def test_unparsable_output_is_a_polytype_bug_naming_the_file() -> None:
 def test_unparsable_output_exits_3(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    from generator.targets import python_tests
+    from polytype.targets.python_dataclasses import tests as python_tests
 
     shutil.copytree(ROOT / "schema", tmp_path / "schema")
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
@@ -270,7 +270,7 @@ def test_project_settings_match_the_formatter() -> None:
 def test_a_fixture_snippet_too_long_for_one_line_is_declared_apart() -> None:
     """black parenthesises a long annotation and ruff does not: the snippet avoids the
     construct (found on search_agent's long type names)."""
-    from generator.targets.python_typeddicts import SnippetView
+    from polytype.targets.python_typeddicts import SnippetView
 
     long_type = "BashCodeExecutionToolResultContent"
     variable = "bash_code_execution_tool_result_content__error_invalid_tool_input"

@@ -3,7 +3,7 @@ unknown keywords as annotations, located warnings for what it approximates, and 
 strict mode that keeps refusing all of it for projects that own their schemas.
 
 Each test writes a small project in a temporary directory, runs the real CLI
-(`generator.cli.main`), and, where it generates, decodes and re-encodes a value with
+(`polytype.cli.main`), and, where it generates, decodes and re-encodes a value with
 the generated dataclasses to prove the types it claims.
 """
 
@@ -19,11 +19,10 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-
-from generator import ir
-from generator.cli import main
-from generator.frontend import read_schema
-from generator.frontend.drafts import normalise
+from polytype import ir
+from polytype.cli import main
+from polytype.compile import read_schema
+from polytype.frontend.drafts import normalise
 
 from .conftest import REPO, import_file
 
@@ -586,12 +585,12 @@ def test_a_union_with_a_free_form_member_encodes_every_member(
 def test_the_passes_change_nothing_in_a_schema_written_for_polytype(module: str) -> None:
     """Run every front-end pass on a shipped schema (which `read_schema` would not need
     to): the IR equals strict lowering's, and nothing is approximated."""
-    from generator.frontend.approximate import lower_approximating
-    from generator.frontend.bundle import bundle
-    from generator.frontend.generous import clean
-    from generator.frontend.shapes import reshape
-    from generator.loader import load
-    from generator.lower import lower
+    from polytype.frontend.bundle import bundle
+    from polytype.frontend.generous import clean
+    from polytype.frontend.shapes import reshape
+    from polytype.lowering.approximate import lower_approximating
+    from polytype.lowering.lower import lower
+    from polytype.reading.loader import load
 
     document = load(REPO / "schema" / f"{module}.yaml", f"schema/{module}.yaml")
     bundled = bundle(document)

@@ -40,11 +40,10 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-
-from generator import ir, naming
-from generator.cli import main
-from generator.loader import load
-from generator.lower import lower
+from polytype import ir, naming
+from polytype.cli import main
+from polytype.lowering.lower import lower
+from polytype.reading.loader import load
 
 from .conftest import REPO
 

@@ -15,12 +15,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from polytype import ir
+from polytype.project.fixtures import discover
+from polytype.targets.base import depth
+from polytype.targets.base.helper_names import function_suffix
 from pydantic import ValidationError
-
-from generator import ir
-from generator.fixtures import discover
-from generator.targets import depth
-from generator.targets.python_common import function_suffix
 
 from .conftest import SHIPPED_MODULES, load_generated
 from .test_flavors_agree import FIXTURES, _module_ir

@@ -16,12 +16,12 @@ from typing import Any
 
 import jsonschema
 import pytest
+from polytype import ir
+from polytype.cli import main
+from polytype.ir import literals
+from polytype.ir.json_types import freeze_json
+from polytype.targets import elixir
 from pydantic import ValidationError
-
-from generator import ir, literals
-from generator.cli import main
-from generator.lower import freeze_json
-from generator.targets import elixir
 
 from .conftest import import_file
 
@@ -261,8 +261,8 @@ def _frozen(value: Any) -> ir.JSONData:
 
 def test_drift_judges_as_the_decoders(project: Path) -> None:
     """`polytype drift` notes a difference exactly where the decoders reject."""
-    from generator.frontend import read_schema
-    from generator.workflow.observe import Observer
+    from polytype.compile import read_schema
+    from polytype.workflow.observe import Observer
 
     path = project / "schema" / "literals.json"
     module = read_schema(path, path.name, strict=False).module
@@ -274,7 +274,7 @@ def test_drift_judges_as_the_decoders(project: Path) -> None:
 
 
 def test_diff_knows_fewer_values_narrow() -> None:
-    from generator.workflow.variance import compare
+    from polytype.workflow.variance import compare
 
     wide = ir.JsonLiterals((1, 2, None))
     assert compare(wide, ir.JsonLiterals((2.0, 1)), {}, {}).verdict == "narrowed"

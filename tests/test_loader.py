@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from generator.diagnostics import InputError, Position
-from generator.loader import load
+from polytype.diagnostics import InputError, Position
+from polytype.reading.loader import load
 
 
 def write(tmp_path: Path, name: str, content: str | bytes) -> Path:

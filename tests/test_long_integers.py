@@ -15,10 +15,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from polytype import ir
+from polytype.project.fixtures import discover
 from pydantic import ValidationError
-
-from generator import ir
-from generator.fixtures import discover
 
 from .conftest import SHIPPED_MODULES, load_generated
 from .test_flavors_agree import FIXTURES, _module_ir

@@ -1,4 +1,4 @@
-"""Each pass of lowering after the build, on IR values built by hand (`generator.lowering`).
+"""Each pass of lowering after the build, on IR values built by hand (`polytype.lowering`).
 
 The passes are functions of frozen values: the build's named types in, new named types
 and `(pointer, message)` problems out. These tests call each one directly; the last
@@ -11,11 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from generator import ir
-from generator.cli import main
-from generator.lowering import module_checks, python_names, union_dispatch
-from generator.lowering.json_types import ANY_JSON_TYPE, json_type_of
+from polytype import ir
+from polytype.cli import main
+from polytype.ir.json_types import ANY_JSON_TYPE, json_type_of
+from polytype.lowering import module_checks, python_names, union_dispatch
 
 from .conftest import import_file
 

@@ -17,14 +17,13 @@ from typing import Any
 
 import jsonschema
 import pytest
+from polytype import ir
+from polytype.cli import main
+from polytype.compile import read_schema
+from polytype.diagnostics import InputError
+from polytype.targets import elixir
+from polytype.workflow.observe import Observer
 from pydantic import ValidationError
-
-from generator import ir
-from generator.cli import main
-from generator.diagnostics import InputError
-from generator.frontend import read_schema
-from generator.targets import elixir
-from generator.workflow.observe import Observer
 
 from .conftest import import_file
 

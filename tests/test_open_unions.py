@@ -15,17 +15,16 @@ from typing import Any
 
 import jsonschema
 import pytest
+from polytype import ir
+from polytype.diagnostics import InputError
+from polytype.dialect.validate import validate
+from polytype.lowering.lower import lower
+from polytype.project.config import find_project
+from polytype.project.export import wire_schema
+from polytype.reading.loader import load
+from polytype.targets import elixir
+from polytype.workflow.schemas import project_schema
 from pydantic import ValidationError
-
-from generator import ir
-from generator.config import find_project
-from generator.diagnostics import InputError
-from generator.export import wire_schema
-from generator.loader import load
-from generator.lower import lower
-from generator.targets import elixir
-from generator.validate import validate
-from generator.workflow.schemas import project_schema
 
 from .conftest import REPO, load_generated, schema_data
 from .test_elixir import flat_files

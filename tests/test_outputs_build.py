@@ -19,8 +19,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-
-from generator.cli import main
+from polytype.cli import main
 
 from .conftest import import_file
 
@@ -164,10 +163,10 @@ def test_docs_describe_nested_maps_in_linear_work(
 ) -> None:
     """The docs target once took 2^depth calls for nested maps (a hang at depth 28):
     counted, not timed, the work grows with the depth."""
-    from generator.loader import load as load_schema
-    from generator.lower import lower
-    from generator.render import make_env
-    from generator.targets import docs
+    from polytype.lowering.lower import lower
+    from polytype.reading.loader import load as load_schema
+    from polytype.targets import docs
+    from polytype.targets.base.render import make_env
 
     calls = 0
     original = docs._Describer.type_text

@@ -41,8 +41,8 @@ def test_sdist_has_docs_licence_templates_and_sources(built: tuple[Path, Path]) 
         "docs/dialect.md",
         "docs/examples/templates/python_dataclasses/record_extra.py.j2",
         "templates/python_dataclasses/record.py.j2",
-        "generator/cli.py",
-        "polytype/__main__.py",
+        "generator/polytype/cli.py",
+        "generator/polytype/__main__.py",
         ".pre-commit-hooks.yaml",
         "constraints/dev.txt",
     ):
@@ -55,9 +55,13 @@ def test_wheel_ships_templates_licence_and_metadata(built: tuple[Path, Path]) ->
         names = set(archive.namelist())
         metadata_name = next(name for name in names if name.endswith(".dist-info/METADATA"))
         metadata = Parser().parsestr(archive.read(metadata_name).decode("utf-8"))
-    assert "generator/templates/python_common/header.py.j2" in names
-    assert "generator/dialect.schema.json" in names
+    assert "polytype/templates/python_common/header.py.j2" in names
+    assert "polytype/dialect/dialect.schema.json" in names
     assert "polytype/__init__.py" in names and "polytype/__main__.py" in names
+    # one import name: nothing but polytype and its metadata at the top of the wheel
+    assert {
+        name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")
+    } == {"polytype"}
     assert any(name.endswith(".dist-info/licenses/LICENSE") for name in names)
     assert metadata["License-Expression"] == "MIT"
     classifiers = metadata.get_all("Classifier") or []
@@ -87,3 +91,29 @@ def test_installed_wheel_renders_outside_the_repository(
     )
     assert result.returncode == 0, result.stderr.decode()
     assert (tmp_path / "work/out/python/stdin/dataclass_models.py").is_file()
+
+
+def test_python_m_polytype_runs_polytype_beside_a_generator_package(
+    built: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """A user's own `generator/` package in the working folder neither shadows polytype
+    nor is shadowed by it: polytype installs no top-level `generator`."""
+    _, wheel = built
+    site = tmp_path / "site"
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(site)
+    work = tmp_path / "work"
+    (work / "generator").mkdir(parents=True)
+    (work / "generator" / "__init__.py").write_text("MINE = True\n", encoding="utf-8")
+    (work / "generator" / "__main__.py").write_text("print('not polytype')\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(site), "POLYTYPE_NO_CACHE": "1"}
+    version = subprocess.run(
+        [sys.executable, "-m", "polytype", "--version"],
+        cwd=work, capture_output=True, text=True, env=env, timeout=60,
+    )  # fmt: skip
+    assert version.returncode == 0 and version.stdout.startswith("polytype "), version
+    mine = subprocess.run(
+        [sys.executable, "-c", "import generator; print(generator.MINE)"],
+        cwd=work, capture_output=True, text=True, env=env, timeout=60,
+    )  # fmt: skip
+    assert mine.stdout.strip() == "True", mine

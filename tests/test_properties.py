@@ -11,7 +11,7 @@ The flavors (`FLAVORS`), each with its decode, its encode and its rejection:
   and the same dump.
 
 For every type of every shipped module, instances come from hypothesis-jsonschema
-(`from_schema`) on `generator.export.wire_schema(data, type_name)`: the plain JSON
+(`from_schema`) on `polytype.project.export.wire_schema(data, type_name)`: the plain JSON
 Schema the wire format obeys. Drawing from the full wire schema is far too slow
 for big unions, so drawing uses a bounded sub-schema of it (`bounded`: short
 strings and arrays, closed objects, canonical key spellings, free-form JSON reduced
@@ -57,12 +57,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
-
-from generator import ir
-from generator.export import wire_schema
-from generator.loader import load
-from generator.lower import lower
-from generator.targets.python_common import function_suffix
+from polytype import ir
+from polytype.lowering.lower import lower
+from polytype.project.export import wire_schema
+from polytype.reading.loader import load
+from polytype.targets.base.helper_names import function_suffix
 
 from .conftest import REPO, SHIPPED_MODULES, load_generated
 from .conftest import schema_data as _parse_schema

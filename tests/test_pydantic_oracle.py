@@ -31,12 +31,11 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
+from polytype import ir
+from polytype.lowering.lower import lower
+from polytype.project.fixtures import discover
+from polytype.reading.loader import load
 from pydantic import TypeAdapter, ValidationError
-
-from generator import ir
-from generator.fixtures import discover
-from generator.loader import load
-from generator.lower import lower
 
 from .conftest import REPO, SHIPPED_MODULES, load_generated, schema_data
 

@@ -15,11 +15,10 @@ from typing import Any
 
 import jsonschema
 import pytest
-
-from generator import ir
-from generator.fixtures import discover
-from generator.loader import load
-from generator.lower import lower
+from polytype import ir
+from polytype.lowering.lower import lower
+from polytype.project.fixtures import discover
+from polytype.reading.loader import load
 
 from .conftest import REPO, SHIPPED_MODULES, load_generated
 

@@ -21,15 +21,14 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from polytype.cli import main
+from polytype.diagnostics import InputError
+from polytype.dialect.validate import validate
+from polytype.lowering.lower import lower
+from polytype.reading.loader import load
+from polytype.targets import python_pydantic
+from polytype.targets.base.render import make_env
 from pydantic import ValidationError
-
-from generator.cli import main
-from generator.diagnostics import InputError
-from generator.loader import load
-from generator.lower import lower
-from generator.render import make_env
-from generator.targets import python_pydantic
-from generator.validate import validate
 
 HOSTILE = 'quote " triple """ backslash \\ brace #{x} {y} newline\nsecond line \t tab'
 

@@ -12,8 +12,7 @@ import json
 from typing import Any
 
 import pytest
-
-from generator.targets.python_common import function_suffix
+from polytype.targets.base.helper_names import function_suffix
 
 from .conftest import RECORDED, REPO, load_generated
 

@@ -18,9 +18,8 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from polytype.cli import main
 from pydantic import ValidationError
-
-from generator.cli import main
 
 from .conftest import REPO, import_file
 

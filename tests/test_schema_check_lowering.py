@@ -1,4 +1,4 @@
-"""The front end and lowering of schema checks (`generator.frontend.checks`).
+"""The front end and lowering of schema checks (`polytype.frontend.checks`).
 
 `not`, `if`/`then`/`else`, `dependentSchemas` beyond required keys, `allOf` parts that
 cannot merge and keywords that cannot move into a union's members are kept as the JSON
@@ -15,10 +15,9 @@ from typing import Any
 
 import jsonschema
 import pytest
-
-from generator import ir
-from generator.diagnostics import InputError
-from generator.frontend import read_schema
+from polytype import ir
+from polytype.compile import read_schema
+from polytype.diagnostics import InputError
 
 
 def _read(tmp_path: Path, schema: dict[str, Any], strict: bool = False) -> ir.Module:

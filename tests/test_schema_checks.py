@@ -18,15 +18,14 @@ from typing import Any
 import jsonschema
 import jsonschema.validators
 import pytest
+from polytype import ir
+from polytype.cli import main
+from polytype.compile import read_schema
+from polytype.ir.json_types import freeze_json
+from polytype.targets.base.helper_names import function_suffix
+from polytype.workflow.observe import Observer
+from polytype.workflow.variance import compare
 from pydantic import ValidationError
-
-from generator import ir
-from generator.cli import main
-from generator.frontend import read_schema
-from generator.lower import freeze_json
-from generator.targets.python_common import function_suffix
-from generator.workflow.observe import Observer
-from generator.workflow.variance import compare
 
 from .conftest import import_file
 

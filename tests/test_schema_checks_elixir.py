@@ -21,12 +21,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from generator import ir
-from generator.lowering.json_types import freeze_json
-from generator.render import make_env
-from generator.targets import elixir
-from generator.targets.elixir_terms import check_schema
+from polytype import ir
+from polytype.ir.json_types import freeze_json
+from polytype.targets import elixir
+from polytype.targets.base.render import make_env
+from polytype.targets.elixir.terms import check_schema
 
 from .conftest import REPO
 
@@ -316,8 +315,7 @@ def _hand_built_module(tmp_path: Path) -> ir.Module:
     import dataclasses
 
     import yaml
-
-    from generator.frontend import read_schema
+    from polytype.compile import read_schema
 
     document = yaml.safe_load(SCHEMA)
     for keyword in ("if", "then", "else", "dependentSchemas"):
@@ -502,8 +500,7 @@ ANYWHERE_VALUES: list[Any] = [
 def test_checks_anywhere_a_type_can_be(tmp_path: Path) -> None:
     import jsonschema
     import yaml
-
-    from generator.cli import main
+    from polytype.cli import main
 
     root = tmp_path / "project"
     (root / "schema").mkdir(parents=True)
@@ -543,7 +540,7 @@ def test_modules_without_checks_carry_no_evaluator() -> None:
 @needs_elixir
 def test_generated_project_agrees_with_jsonschema(tmp_path: Path) -> None:
     """The schema as written, through `polytype generate`: the lowering makes the checks."""
-    from generator.cli import main
+    from polytype.cli import main
 
     root = tmp_path / "project"
     (root / "schema").mkdir(parents=True)
@@ -571,7 +568,7 @@ def test_generated_project_agrees_with_jsonschema(tmp_path: Path) -> None:
 def test_unicode_properties_take_pcre_spelling() -> None:
     """ECMA-262's long General_Category names and `Script=` forms are PCRE's short ones;
     escaped backslashes and names PCRE knows stay as written."""
-    from generator.patterns import pcre_pattern
+    from polytype.ir.patterns import pcre_pattern
 
     assert pcre_pattern(r"^\p{Letter}+$") == r"^\p{L}+$"
     assert pcre_pattern(r"\P{Uppercase_Letter}") == r"\P{Lu}"
@@ -600,7 +597,7 @@ def test_fragments_are_laid_out_as_mix_format_lays_them_out(tmp_path: Path) -> N
     """Random JSON terms as module attributes: `mix format` leaves every byte as it is."""
     import random
 
-    from generator.targets.elixir_terms import json_term
+    from polytype.targets.elixir.terms import json_term
 
     rng = random.Random(7)
 

@@ -8,9 +8,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from generator import entry, stamp
-from generator.config import find_project
+from polytype import entry
+from polytype.project import stamp
+from polytype.project.config import find_project
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -18,13 +18,12 @@ from typing import Any
 
 import jsonschema
 import pytest
+from polytype import ir
+from polytype.cli import main
+from polytype.compile import read_schema
+from polytype.targets import elixir
+from polytype.workflow.observe import Observer
 from pydantic import ValidationError
-
-from generator import ir
-from generator.cli import main
-from generator.frontend import read_schema
-from generator.targets import elixir
-from generator.workflow.observe import Observer
 
 from .conftest import import_file
 
@@ -284,7 +283,7 @@ def test_pydantic_errors_name_the_item(generated: Path) -> None:
 
 
 def test_diff_knows_tuples() -> None:
-    from generator.workflow.variance import compare, show
+    from polytype.workflow.variance import compare, show
 
     closed = ir.TupleOf((ir.Prim("str"),), None)
     opened = ir.TupleOf((ir.Prim("str"),), ir.Prim("int"))

@@ -21,16 +21,17 @@ from typing import Any
 
 import mypy.api
 import pytest
-
-from generator import fixtures, ir
-from generator.config import find_project
-from generator.formatting import format_python
-from generator.loader import load
-from generator.lower import lower
-from generator.pipeline import load_modules
-from generator.render import make_env
-from generator.targets import depth, module_targets, python_dataclasses, python_typeddicts
-from generator.targets.python_typeddicts import (
+from polytype import ir
+from polytype.lowering.lower import lower
+from polytype.project import fixtures
+from polytype.project.config import find_project
+from polytype.project.pipeline import load_modules
+from polytype.reading.loader import load
+from polytype.targets import module_targets, python_dataclasses, python_typeddicts
+from polytype.targets.base import depth
+from polytype.targets.base.formatting import format_python
+from polytype.targets.base.render import make_env
+from polytype.targets.python_typeddicts import (
     NotRepresentable,
     class_syntax_key,
     python_literal,

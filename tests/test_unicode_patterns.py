@@ -23,10 +23,9 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from polytype.cli import main
+from polytype.ir.patterns import python_pattern
 from pydantic import ValidationError
-
-from generator.cli import main
-from generator.patterns import python_pattern
 
 from .workflow_support import schema_project, write_lines
 

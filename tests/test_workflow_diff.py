@@ -7,10 +7,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
-from generator.workflow.breaking import diff
-from generator.workflow.revisions import load_version
-from generator.workflow.rules import RULES
+from polytype.workflow.breaking import diff
+from polytype.workflow.revisions import load_version
+from polytype.workflow.rules import RULES
 
 from .conftest import REPO
 from .workflow_support import run

@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from polytype.cli import main
 from ruamel.yaml import YAML
-
-from generator.cli import main
 
 from .conftest import REPO
 

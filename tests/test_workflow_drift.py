@@ -8,17 +8,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from polytype import ir
+from polytype.dialect.validate import validate
+from polytype.lowering.lower import lower
+from polytype.project.config import find_project
+from polytype.reading.loader import load
+from polytype.workflow.drift import DriftReport, compare, render
+from polytype.workflow.patch import suggest
+from polytype.workflow.recordings import read, recording_files
+from polytype.workflow.schemas import project_schema
 from ruamel.yaml import YAML
-
-from generator import ir
-from generator.config import find_project
-from generator.loader import load
-from generator.lower import lower
-from generator.validate import validate
-from generator.workflow.drift import DriftReport, compare, render
-from generator.workflow.patch import suggest
-from generator.workflow.recordings import read, recording_files
-from generator.workflow.schemas import project_schema
 
 from .conftest import RECORDED, REPO
 from .workflow_support import fixture, run, small_project, write_lines

@@ -10,9 +10,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-
-from generator.export import wire_schema
-from generator.loader import load
+from polytype.project.export import wire_schema
+from polytype.reading.loader import load
 
 from .conftest import RECORDED, REPO
 from .workflow_support import fixture, run, small_project, tree, write_lines
@@ -161,10 +160,10 @@ def test_existing_fixtures_of_the_same_shape_are_not_duplicated(
 
 
 def test_duplicate_report_names_the_existing_fixture(tmp_path: Path) -> None:
-    from generator.config import find_project
-    from generator.workflow.importer import import_values
-    from generator.workflow.recordings import read
-    from generator.workflow.schemas import project_schema
+    from polytype.project.config import find_project
+    from polytype.workflow.importer import import_values
+    from polytype.workflow.recordings import read
+    from polytype.workflow.schemas import project_schema
 
     project_dir = small_project(tmp_path / "project", "claude_code")
     project = find_project(project_dir)

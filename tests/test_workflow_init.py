@@ -7,12 +7,11 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from polytype.dialect.keywords import dialect_schema
+from polytype.project.config import find_project
+from polytype.project.export import wire_schema
+from polytype.workflow.init import scaffold
 from ruamel.yaml import YAML
-
-from generator.config import find_project
-from generator.export import wire_schema
-from generator.validate import dialect_schema
-from generator.workflow.init import scaffold
 
 from .workflow_support import run, tree
 
@@ -25,7 +24,7 @@ EXPECTED = {
 
 
 def init(*args: str) -> int:
-    from generator.cli import main
+    from polytype.cli import main
 
     return main(["init", *args])
 
@@ -105,7 +104,7 @@ def test_scaffold_is_deterministic() -> None:
 
 
 def test_schema_dialect_prints_the_meta_schema(capsys: pytest.CaptureFixture[str]) -> None:
-    from generator.cli import main
+    from polytype.cli import main
 
     assert main(["schema-dialect"]) == 0
     out = capsys.readouterr().out

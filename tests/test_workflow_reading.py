@@ -6,13 +6,12 @@ import io
 from pathlib import Path
 
 import pytest
-
-from generator.config import find_project
-from generator.workflow.classify import NoMember, concrete_type
-from generator.workflow.progress import Progress
-from generator.workflow.recordings import Recorded, Unreadable, count_units, read, recording_files
-from generator.workflow.schemas import project_schema
-from generator.workflow.shape import shape, shape_id
+from polytype.project.config import find_project
+from polytype.workflow.classify import NoMember, concrete_type
+from polytype.workflow.progress import Progress
+from polytype.workflow.recordings import Recorded, Unreadable, count_units, read, recording_files
+from polytype.workflow.schemas import project_schema
+from polytype.workflow.shape import shape, shape_id
 
 from .workflow_support import run, small_project, write_lines
 

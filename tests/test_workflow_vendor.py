@@ -6,9 +6,8 @@ import hashlib
 from pathlib import Path
 
 import pytest
-
-from generator import __version__, targets
-from generator.cli import _parser
+from polytype import __version__, targets
+from polytype.cli import _parser
 
 from .conftest import import_file
 from .workflow_support import run, small_project, tree
@@ -116,7 +115,7 @@ def test_missing_flavor_fails_clearly(
 ) -> None:
     everything = targets.module_targets()
     without = {name: render for name, render in everything.items() if name != "python-pydantic"}
-    monkeypatch.setattr("generator.pipeline.module_targets", lambda: without)
+    monkeypatch.setattr("polytype.project.pipeline.module_targets", lambda: without)
     dest = tmp_path / "m.py"
     assert run(project, "vendor", "nano_agent", "--flavor", "pydantic", "--dest", str(dest)) == 2
     err = capsys.readouterr().err

@@ -1,6 +1,6 @@
 """Writes: concurrent runs do not interleave, interrupted runs leave whole files, output is stable.
 
-- Two `polytype generate` processes in one tree: the lock in `generator.writer`
+- Two `polytype generate` processes in one tree: the lock in `polytype.writing.writer`
   serialises them (one writes, the other then finds nothing to do), and a run
   waits while another holds the lock.
 - A run killed with SIGKILL in the middle of writing, or failing in the middle
@@ -29,12 +29,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from polytype import ir
+from polytype.cli import main
+from polytype.diagnostics import Diagnostic, InputError, Position
+from polytype.project import pipeline
+from polytype.project.config import Project
+from polytype.writing import writer
 from ruamel.yaml import YAML
-
-from generator import ir, pipeline, writer
-from generator.cli import main
-from generator.config import Project
-from generator.diagnostics import Diagnostic, InputError, Position
 
 from .conftest import REPO
 
@@ -114,8 +115,8 @@ def copy_of(base: Path, destination: Path) -> Path:
 # temporary file but before renaming it into place (optionally slowly).
 WRAPPER = textwrap.dedent("""
     import contextlib, os, sys, time
-    import generator.cli as cli
-    import generator.writer as writer
+    import polytype.cli as cli
+    import polytype.writing.writer as writer
 
     real_locked = writer.locked
     pause = float(os.environ.get("POLYTYPE_TEST_PAUSE", "0"))
@@ -402,7 +403,7 @@ def test_output_is_identical_across_runs_seeds_and_schema_order(
         project = make_project(tmp_path / f"seed{seed}", tuple(reversed(MODULES)))
         env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(REPO)}
         subprocess.run(
-            [sys.executable, "-m", "generator", "--project", str(project), "generate"],
+            [sys.executable, "-m", "polytype", "--project", str(project), "generate"],
             env=env,
             check=True,
             capture_output=True,

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from generator.cli import main
+from polytype.cli import main
 
 from .conftest import REPO
 

@@ -1,0 +1,83 @@
+"""One schema file to the IR: reading, the front end's passes, validation, lowering.
+
+    load → normalise the draft → resolve and bundle references → drop annotations and
+    warn about unenforced assertions → merge allOf, name unions → validate and lower
+    (approximating what cannot be typed exactly) → IR (without defaults that would
+    have to be records)
+
+A strict project (`strict = true`, `--strict`) owns its schemas: its files go straight
+to validation and lowering, and everything the passes would approximate is an error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from polytype import ir
+from polytype.diagnostics import Diagnostic, InputError
+from polytype.dialect.validate import validate, written_for_polytype
+from polytype.frontend import checks
+from polytype.frontend.bundle import bundle
+from polytype.frontend.generous import clean
+from polytype.frontend.shapes import reshape
+from polytype.ir.formats import NO_FORMATS, FormatChoice
+from polytype.lowering import check_definitions
+from polytype.lowering.approximate import lower_approximating
+from polytype.lowering.defaults import drop_record_defaults
+from polytype.lowering.lower import lower
+from polytype.reading.loader import Document, load
+
+
+@dataclass(frozen=True)
+class Read:
+    """A schema file read: its IR, the document as written, and what was approximated."""
+
+    module: ir.Module
+    document: Document
+    warnings: tuple[Diagnostic, ...] = ()
+    # (path, sha256 of its text) of every other file the schema's references read
+    references: tuple[tuple[Path, str], ...] = ()
+
+
+def read_schema(
+    path: Path,
+    display_path: str,
+    strict: bool = True,
+    ref_map: Mapping[str, Path] | None = None,
+    unknown_tags: ir.UnknownPolicy = "reject",
+    chosen: FormatChoice = NO_FORMATS,
+) -> Read:
+    """Load and lower one schema file; raise ``InputError`` with every problem.
+    `unknown_tags` is the project's default for tagged unions without `x-unknown`;
+    `chosen` the formats the project asserts."""
+    document = load(path, display_path)
+    if strict:
+        owned = replace(document, data=checks.moved(document.data))
+        validate(owned)
+        module = lower(owned, unknown_tags, chosen=chosen)
+        return Read(
+            replace(module, check_defs=check_definitions.definitions(owned.data, module)), document
+        )
+    if written_for_polytype(document):
+        try:  # a schema in polytype's own dialect needs none of the passes
+            validate(document, meets_dialect=True)
+            return Read(lower(document, unknown_tags, chosen=chosen), document)
+        except InputError:
+            pass
+    bundled = bundle(document, ref_map)
+    cleaned = clean(bundled.document)
+    reshaped = reshape(replace(bundled.document, data=cleaned.data))
+    module, approximated = lower_approximating(reshaped.document, unknown_tags, chosen)
+    module = drop_record_defaults(module)
+    module = replace(
+        module, check_defs=check_definitions.definitions(bundled.document.data, module)
+    )
+    warnings = sorted(set(bundled.warnings + cleaned.warnings + reshaped.warnings + approximated))
+    references = tuple(
+        (source.path, hashlib.sha256(source.text.encode("utf-8")).hexdigest())
+        for source in bundled.sources
+    )
+    return Read(module, document, tuple(warnings), references)

@@ -1,0 +1,276 @@
+"""Checks of a lowered module as a whole: what no single schema shows.
+
+Each check reads the module's named types (`types`, in output order) and where each
+was written (`pointers`), and returns the problems it finds: names that collide once
+converted for a target, cycles of aliases and unions, types no finite value has,
+names too long or reserved in Elixir.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from polytype import ir, naming
+from polytype.diagnostics import join_pointer
+from polytype.ir import tuples
+from polytype.lowering import Problem
+
+# How many aliases and unions may stand between a use of a type and a concrete shape.
+MAX_REFERENCE_CHAIN = 64
+
+Types = dict[str, ir.NamedType]
+Pointers = dict[str, str]
+
+
+def converted_names(types: Types, pointers: Pointers) -> list[Problem]:
+    """Types whose function suffix or Elixir module segment would be the same."""
+    problems: list[Problem] = []
+    for rule, label in (
+        (naming.snake_case, "function suffix"),
+        (naming.elixir_module_segment, "Elixir module"),
+    ):
+        seen: dict[str, str] = {}
+        for name in types:
+            converted = rule(name).lstrip("_")
+            if converted in seen:
+                problems.append(
+                    (
+                        pointers.get(name, ""),
+                        f"types {seen[converted]!r} and {name!r} both become the {label} {converted!r}",
+                    )
+                )
+            seen[converted] = name
+    return problems
+
+
+def chains(types: Types, pointers: Pointers) -> tuple[list[Problem], set[str]]:
+    """Cycles of aliases and unions (a type that is only itself) and absurdly long chains,
+    and the types on a cycle.
+
+    Every generator walks from an alias or union to what it names; a cycle would never
+    end, and a chain thousands of types long would exhaust the stack.
+    """
+    problems: list[Problem] = []
+    links: dict[str, list[str]] = {}
+    for name, named in types.items():
+        if isinstance(named, ir.UnionType):
+            targets: list[str] = list(named.members)
+        elif isinstance(named, ir.Alias):
+            targets = sorted(direct_names(named.type))
+        else:
+            targets = []
+        links[name] = [target for target in targets if target in types]
+    state: dict[str, int] = {}  # 1: on the current path, 2: finished
+    cyclic: set[str] = set()
+    longest: dict[str, int] = {}
+    for start in types:
+        if start in state:
+            continue
+        state[start] = 1
+        path = [start]
+        stack = [iter(links[start])]
+        while stack:
+            target = next(stack[-1], None)
+            if target is None:
+                node = path.pop()
+                stack.pop()
+                state[node] = 2
+                longest[node] = 1 + max((longest.get(t, 0) for t in links[node]), default=0)
+                continue
+            if state.get(target) == 1:
+                cycle = path[path.index(target) :]
+                cyclic.update(cycle)
+                shown = " -> ".join((*cycle, target))
+                problems.append(
+                    (
+                        pointers.get(target, ""),
+                        f"type {target} is defined only through itself ({shown}); "
+                        "a union or alias cannot contain itself directly",
+                    )
+                )
+                continue
+            if state.get(target) == 2:
+                continue
+            state[target] = 1
+            path.append(target)
+            stack.append(iter(links[target]))
+    deepest = max(types, key=lambda name: longest.get(name, 0), default=None)
+    if deepest is not None and longest.get(deepest, 0) > MAX_REFERENCE_CHAIN:
+        problems.append(
+            (
+                pointers.get(deepest, ""),
+                f"type {deepest} reaches a concrete type only through "
+                f"{longest[deepest] - 1} aliases and unions (at most {MAX_REFERENCE_CHAIN})",
+            )
+        )
+    return problems, cyclic
+
+
+def termination(types: Types, pointers: Pointers, cyclic: set[str]) -> list[Problem]:
+    """Types whose every value would contain itself (no finite JSON exists); the types on
+    a cycle (`chains`) are reported there."""
+    finite: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, named in types.items():
+            if name not in finite and _constructible(named, finite):
+                finite.add(name)
+                changed = True
+    return [
+        (
+            pointers.get(name, ""),
+            f"type {name} can never be finite: every value would contain another {name} "
+            "(make a field optional, nullable or a list)",
+        )
+        for name in types
+        if name not in finite and name not in cyclic
+    ]
+
+
+def _constructible(named: ir.NamedType, finite: set[str]) -> bool:
+    if isinstance(named, ir.Record):
+        return all(_finite_ref(item.type, finite) for item in named.fields if item.required)
+    if isinstance(named, ir.EnumType):
+        return True
+    if isinstance(named, ir.Alias):
+        return _finite_ref(named.type, finite)
+    return any(member in finite for member in named.members)
+
+
+def _finite_ref(type_ref: ir.TypeRef, finite: set[str]) -> bool:
+    if isinstance(type_ref, ir.Checked):
+        return _finite_ref(type_ref.inner, finite)
+    if isinstance(type_ref, ir.Ref):
+        return type_ref.name in finite
+    if isinstance(type_ref, ir.InlineUnion):
+        return any(_finite_ref(option, finite) for option in type_ref.options)
+    if isinstance(type_ref, ir.ListOf):
+        min_items = type_ref.constraints.min_items or 0
+        return min_items == 0 or _finite_ref(type_ref.item, finite)
+    if isinstance(type_ref, ir.TupleOf):
+        return all(_finite_ref(item, finite) for item in tuples.required_items(type_ref))
+    return True
+
+
+def direct_names(type_ref: ir.TypeRef) -> set[str]:
+    """Named types `type_ref` stands for directly (not inside a list or map)."""
+    if isinstance(type_ref, ir.Ref):
+        return {type_ref.name}
+    if isinstance(type_ref, (ir.Nullable, ir.Checked)):
+        return direct_names(type_ref.inner)
+    if isinstance(type_ref, ir.InlineUnion):
+        return set().union(*(direct_names(option) for option in type_ref.options))
+    return set()
+
+
+def elixir_modules(
+    module_name: str, namespace: str, options: dict[str, Any], types: Types, pointers: Pointers
+) -> list[Problem]:
+    """No generated module may be, or live under, one of Elixir's own (`String`, `Elixir.`).
+    `options`: the schema's `x-polytype`, which says where the namespace came from."""
+    if "elixir-namespace" in options:
+        where, origin = "/x-polytype/elixir-namespace", ""
+    else:
+        where = "/x-polytype/module" if "module" in options else ""
+        origin = (
+            f" (from the module name {module_name!r}; set x-polytype: {{elixir-namespace: ...}})"
+        )
+    named_modules = [(where, f"Elixir namespace {namespace!r}{origin}", namespace)]
+    for name, named in types.items():
+        module = getattr(named, "elixir_module", "")
+        if module and not module.startswith(namespace + "."):
+            pointer = join_pointer(pointers.get(name, ""), "x-elixir") + "/module"
+            named_modules.append((pointer, f"Elixir module {module!r}", module))
+    problems: list[Problem] = []
+    for pointer, what, module in named_modules:
+        first = module.split(".")[0]
+        if first in naming.ELIXIR_STANDARD_MODULES:
+            problems.append(
+                (
+                    pointer,
+                    f"{what} would redefine Elixir's standard module {first}; choose another name",
+                )
+            )
+        elif len(module) > naming.MAX_ELIXIR_NAME:
+            problems.append(
+                (pointer, f"{what[:60]} is longer than {naming.MAX_ELIXIR_NAME} characters")
+            )
+    return problems
+
+
+def lengths(module_name: str, explicit: bool, types: Types, pointers: Pointers) -> list[Problem]:
+    """Names too long to be file names or Elixir atoms (each with its location).
+    `explicit`: the module name is the schema's `x-polytype: {module: ...}`."""
+    problems: list[Problem] = []
+    if len(module_name) > naming.MAX_MODULE_NAME:
+        problems.append(
+            (
+                "/x-polytype/module" if explicit else "",
+                f"module name is {len(module_name)} characters; the limit is {naming.MAX_MODULE_NAME}",
+            )
+        )
+    for name, named in types.items():
+        pointer = pointers.get(name, "")
+        if len(name) > naming.MAX_TYPE_NAME:
+            problems.append(
+                (
+                    pointer,
+                    f"type name {name[:40]!r}... is {len(name)} characters; the limit is "
+                    f"{naming.MAX_TYPE_NAME} (name it with `title`, or shorten the key)",
+                )
+            )
+            continue
+        if isinstance(named, ir.Alias) and _long_string_literal(named.type):
+            problems.append((pointer, _LONG_LITERAL))
+        if isinstance(named, ir.Record):
+            for item in named.fields:
+                where = join_pointer(join_pointer(pointer, "properties"), item.json_key)
+                if _long_string_literal(item.type):
+                    problems.append((where, _LONG_LITERAL))
+                if len(item.ex_name) > naming.MAX_ELIXIR_NAME:
+                    problems.append(
+                        (
+                            where,
+                            f"field name {item.ex_name[:40]!r}... is {len(item.ex_name)} characters; "
+                            f"Elixir's limit is {naming.MAX_ELIXIR_NAME} (set x-elixir: {{field: ...}})",
+                        )
+                    )
+        if isinstance(named, ir.EnumType) and named.atoms:
+            for value in named.values:
+                if len(value.ex_atom) > naming.MAX_ELIXIR_NAME:
+                    problems.append(
+                        (
+                            join_pointer(pointer, "enum"),
+                            f"enum value {value.value[:40]!r}... is too long to be an Elixir atom "
+                            f"({naming.MAX_ELIXIR_NAME} characters); drop x-elixir: {{atoms: true}}",
+                        )
+                    )
+    return problems
+
+
+_LONG_LITERAL = (
+    f"a string const longer than {naming.MAX_ELIXIR_NAME} characters cannot be an Elixir atom "
+    "(string consts decode to atoms)"
+)
+
+
+def _long_string_literal(type_ref: ir.TypeRef) -> bool:
+    """Whether `type_ref` holds a string const too long for an Elixir atom."""
+    stack = [type_ref]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ir.LiteralValue):
+            if isinstance(node.value, str) and len(node.value) > naming.MAX_ELIXIR_NAME:
+                return True
+        elif isinstance(node, ir.ListOf):
+            stack.append(node.item)
+        elif isinstance(node, ir.TupleOf):
+            stack.extend(node.item_types())
+        elif isinstance(node, ir.MapOf):
+            stack.append(node.value)
+        elif isinstance(node, (ir.Nullable, ir.Checked)):
+            stack.append(node.inner)
+        elif isinstance(node, ir.InlineUnion):
+            stack.extend(node.options)
+    return False

@@ -1,0 +1,146 @@
+"""Python names for a lowered module's types and fields (a pass after the build).
+
+A type's Python name is its schema name unless that would shadow a builtin, a keyword
+or a name the generated module uses (`naming.python_type_name`); a field named like a
+type would hide that type in the class body, so it gets a trailing `_`. The pass
+renames every reference to a renamed type.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from polytype import ir, naming
+from polytype.diagnostics import join_pointer
+from polytype.ir import tuples
+from polytype.lowering import Problem
+from polytype.lowering.object_rules import rename_rules
+
+
+@dataclass(frozen=True)
+class Named:
+    """The module's types under their Python names, where each was written, and the
+    renames (schema name -> Python name)."""
+
+    types: tuple[ir.NamedType, ...]
+    pointers: tuple[tuple[str, str], ...]
+    renamed: tuple[tuple[str, str], ...]
+    problems: tuple[Problem, ...]
+
+
+def assign(
+    types: dict[str, ir.NamedType], pointers: dict[str, str], schemas: dict[str, Any]
+) -> Named:
+    """Rename what must be renamed. `schemas`: each type's schema, to tell a field the
+    schema names (`x-field`, never renamed) from one polytype named."""
+    problems: list[Problem] = []
+    renamed: dict[str, str] = {}
+    taken: dict[str, str] = {}
+    for name in types:
+        python = naming.python_type_name(name)
+        if python in taken:
+            problems.append(
+                (
+                    pointers.get(name, ""),
+                    f"types {taken[python]!r} and {name!r} both become the Python name {python!r}",
+                )
+            )
+        taken[python] = name
+        if python != name:
+            renamed[name] = python
+    type_names = set(taken)
+    result: list[ir.NamedType] = []
+    for name, named in types.items():
+        named = rename_named(named, renamed)
+        if isinstance(named, ir.Record):
+            fields, found = _unshadow_fields(
+                named, pointers.get(name, ""), schemas.get(name), type_names
+            )
+            named = replace(named, fields=fields)
+            problems.extend(found)
+        result.append(named)
+    return Named(
+        tuple(result),
+        tuple((renamed.get(name, name), pointer) for name, pointer in pointers.items()),
+        tuple(renamed.items()),
+        tuple(problems),
+    )
+
+
+def _unshadow_fields(
+    record: ir.Record, pointer: str, schema: Any, type_names: set[str]
+) -> tuple[tuple[ir.Field, ...], list[Problem]]:
+    """A field named like a type would hide that type in the class body (annotations)."""
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    used = {item.py_name for item in record.fields}
+    fields: list[ir.Field] = []
+    problems: list[Problem] = []
+    for item in record.fields:
+        if item.py_name not in type_names:
+            fields.append(item)
+            continue
+        where = join_pointer(join_pointer(pointer, "properties"), item.json_key)
+        explicit = isinstance(properties, dict) and "x-field" in (
+            properties.get(item.json_key) or {}
+        )
+        new_name = item.py_name + "_"
+        if explicit or new_name in used or new_name in type_names:
+            problems.append(
+                (
+                    join_pointer(where, "x-field") if explicit else where,
+                    f"field name {item.py_name!r} is also the Python name of a type; set x-field",
+                )
+            )
+            fields.append(item)
+            continue
+        used.add(new_name)
+        fields.append(replace(item, py_name=new_name))
+    return tuple(fields), problems
+
+
+def rename_ref(type_ref: ir.TypeRef, renamed: dict[str, str]) -> ir.TypeRef:
+    """`type_ref` with every named type renamed by `renamed`."""
+    if isinstance(type_ref, ir.Ref):
+        return ir.Ref(renamed.get(type_ref.name, type_ref.name))
+    if isinstance(type_ref, ir.ListOf):
+        return replace(type_ref, item=rename_ref(type_ref.item, renamed))
+    if isinstance(type_ref, ir.TupleOf):
+        return tuples.map_items(type_ref, lambda item: rename_ref(item, renamed))
+    if isinstance(type_ref, ir.MapOf):
+        rules = rename_rules(type_ref.rules, lambda ref: rename_ref(ref, renamed))
+        return replace(type_ref, value=rename_ref(type_ref.value, renamed), rules=rules)
+    if isinstance(type_ref, (ir.Nullable, ir.Checked)):
+        return replace(type_ref, inner=rename_ref(type_ref.inner, renamed))
+    if isinstance(type_ref, ir.InlineUnion):
+        return replace(
+            type_ref, options=tuple(rename_ref(option, renamed) for option in type_ref.options)
+        )
+    return type_ref
+
+
+def rename_named(named: ir.NamedType, renamed: dict[str, str]) -> ir.NamedType:
+    """`named` under its new name, every type it refers to renamed by `renamed`."""
+    name = renamed.get(named.name, named.name)
+    if isinstance(named, ir.Record):
+        fields = tuple(replace(item, type=rename_ref(item.type, renamed)) for item in named.fields)
+        rules = rename_rules(named.rules, lambda ref: rename_ref(ref, renamed))
+        return replace(named, name=name, fields=fields, rules=rules)
+    if isinstance(named, ir.EnumType):
+        return replace(named, name=name)
+    if isinstance(named, ir.Alias):
+        return replace(named, name=name, type=rename_ref(named.type, renamed))
+    return replace(
+        named,
+        name=name,
+        members=tuple(renamed.get(member, member) for member in named.members),
+        tag_values=tuple(
+            (value, renamed.get(member, member)) for value, member in named.tag_values
+        ),
+        cases=tuple(
+            replace(case, member=renamed.get(case.member, case.member)) for case in named.cases
+        ),
+        checks=tuple(
+            replace(check, member=renamed.get(check.member, check.member)) for check in named.checks
+        ),
+    )

@@ -1,0 +1,304 @@
+"""The whole run in one place: load → validate → lower → render → format.
+
+Produces every output in memory; writing (or comparing, for `check`) is the
+writer's job. Problems from all schema files are collected before stopping.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+from dataclasses import replace
+from importlib.abc import Traversable
+from pathlib import Path
+
+from polytype import __version__, ir
+from polytype.compile import read_schema
+from polytype.diagnostics import UNKNOWN_POSITION, Diagnostic, InputError, Position
+from polytype.ir.fixtures import FixtureCase
+from polytype.package_data import template_root
+from polytype.project import fixtures
+from polytype.project.config import Project, ProjectError
+from polytype.reading.loader import Document
+from polytype.targets import module_targets, project_targets, rendered_targets
+from polytype.targets.base import OutputFile
+from polytype.targets.base.formatting import format_files
+from polytype.targets.base.render import RenderEnv, make_env
+from polytype.writing.build import Build
+
+
+def load_modules(project: Project, paths: list[Path] | None = None) -> tuple[ir.Module, ...]:
+    """Load, validate and lower every schema; raise ``InputError`` with all problems of all files."""
+    return read_modules(project, paths)[0]
+
+
+def read_modules(
+    project: Project, paths: list[Path] | None = None
+) -> tuple[tuple[ir.Module, ...], tuple[Diagnostic, ...]]:
+    """Every schema's module and the front end's warnings; ``InputError`` with all problems
+    of all files."""
+    problems: list[Diagnostic] = []
+    warnings: list[Diagnostic] = []
+    modules: list[ir.Module] = []
+    documents: dict[str, Document] = {}
+    for path in paths if paths is not None else project.schema_files():
+        try:
+            read = read_schema(
+                path,
+                project.relative(path),
+                project.strict,
+                project.ref_map,
+                project.unknown_tags,
+                project.formats,
+            )
+            references = sorted((project.input_path(p), sha) for p, sha in read.references)
+            modules.append(replace(read.module, references=tuple(references)))
+            warnings.extend(read.warnings)
+            documents[read.document.display_path] = read.document
+        except InputError as error:
+            problems.extend(error.diagnostics)
+    names: dict[str, ir.Module] = {}
+    for module in modules:
+        first = names.setdefault(module.name, module)
+        if first is module:
+            continue
+        # blame the file that sets the name explicitly (its x-polytype: module line)
+        blamed, other = module, first
+        if _names_module(documents[first.schema_path]) and not _names_module(
+            documents[module.schema_path]
+        ):
+            blamed, other = first, module
+        problems.append(
+            documents[blamed.schema_path].diagnostic(
+                "/x-polytype/module" if _names_module(documents[blamed.schema_path]) else "",
+                f"module name {module.name!r} is also used by {other.schema_path}",
+            )
+        )
+    if problems:
+        raise InputError(problems)
+    return tuple(sorted(modules, key=lambda m: m.name)), tuple(warnings)
+
+
+def require_schemas(project: Project) -> None:
+    """A project without a schema directory or without schemas is a mistake, not 0 modules
+    (unless the command line named the schema files)."""
+    if project.explicit_schemas is not None:
+        return
+    shown = project.relative(project.schema_dir)
+    if not project.schema_dir.is_dir():
+        raise ProjectError(
+            f"no schema directory {shown}/ in {project.root} "
+            "(create it, or set schema-dir in [tool.polytype]; `polytype init` scaffolds a project)"
+        )
+    if not project.schema_files():
+        raise ProjectError(f"no schemas (*.yaml, *.yml, *.json) in {shown}/")
+
+
+def _by_type_name(module: ir.Module, cases: tuple[FixtureCase, ...]) -> tuple[FixtureCase, ...]:
+    """Fixture folders may be named after the schema's type name (`json`) or the generated
+    one (`json_`, renamed so that it shadows nothing): targets see the generated one. A
+    folder that names a generated type is that type (openapi's root `Schema`, beside its
+    `definitions/Schema`, generated as `Schema2`)."""
+    renamed: dict[str, str] = {}
+    for named in module.types:
+        if named.source is not None and named.source.pointer.count("/") == 2:
+            schema_name = named.source.pointer.rsplit("/", 1)[-1]
+            if schema_name != named.name:
+                renamed[schema_name] = named.name
+    if not renamed:
+        return cases
+    generated = set(module.types_by_name)  # a folder named after a generated type is that type
+    return tuple(
+        (
+            case
+            if case.type_name in generated
+            else replace(case, type_name=renamed.get(case.type_name, case.type_name))
+        )
+        for case in cases
+    )
+
+
+def _names_module(document: Document) -> bool:
+    options = document.data.get("x-polytype")
+    return isinstance(options, dict) and "module" in options
+
+
+def _first_position() -> Position:
+    return UNKNOWN_POSITION
+
+
+def build(project: Project, selected: list[str] | None = None) -> Build:
+    """Render every output of the selected modules (all when None), formatted, in memory."""
+    require_schemas(project)
+    modules, warnings = read_modules(project)
+    known = {module.name for module in modules}
+    if selected:
+        # a schema file of the project (`generate schema/x.yaml`) selects the module it defines
+        by_path = {module.schema_path: module.name for module in modules}
+        selected = [by_path.get(name, name) for name in selected]
+        unknown = sorted(set(selected) - known)
+        if unknown:
+            raise InputError(
+                [
+                    Diagnostic(
+                        project.relative(project.schema_dir),
+                        _first_position(),
+                        "",
+                        f"no schema defines module {name!r} (known: {', '.join(sorted(known)) or 'none'})",
+                    )
+                    for name in unknown
+                ]
+            )
+    chosen = frozenset(selected) if selected else frozenset(known)
+    fixture_index = {
+        module.name: _by_type_name(module, fixtures.discover(project.fixtures_dir, module.name))
+        for module in modules
+    }
+    env = make_env(
+        project.relative(project.fixtures_dir),
+        project.relative(project.output_dir),
+        fixture_index,
+        user_templates(project),
+    )
+    wanted = {module.name: rendered_targets(project.targets_for(module.name)) for module in modules}
+    outputs = _render_modules([m for m in modules if m.name in chosen], env, wanted)
+    for name, render_project in project_targets().items():
+        # a project file covers the modules rendered into its target (the Mix project
+        # those with Elixir output, the docs index those with docs), and exists only then
+        covered = tuple(m for m in modules if name in wanted[m.name])
+        if covered:
+            outputs.extend(render_project(covered, env))
+    formatted = tuple(sorted(_format_python(outputs), key=lambda o: o.path))
+    inputs = {module.schema_path: module.schema_sha256 for module in modules}
+    for module in modules:
+        inputs[f"{project.relative(project.fixtures_dir)}/{module.name}"] = fixtures.digest(
+            project.fixtures_dir, module.name
+        )
+    inputs["templates"] = templates_digest(project.templates_dir)
+    references = dict(sorted(item for module in modules for item in module.references))
+    return Build(modules, formatted, dict(sorted(inputs.items())), chosen, warnings, references)
+
+
+# Render in a process pool when there are at least this many types in all.
+PARALLEL_MIN_TYPES = 200
+_POOL_JOB: tuple[list[ir.Module], RenderEnv] | None = None
+
+
+def _render_target(module: ir.Module, target: str, env: RenderEnv) -> list[OutputFile]:
+    """One target's files for one module, as the templates rendered them."""
+    return module_targets()[target](module, env)
+
+
+def _render_modules(
+    modules: list[ir.Module], env: RenderEnv, wanted: dict[str, tuple[str, ...]]
+) -> list[OutputFile]:
+    """Every target's files for each module, not yet formatted.
+
+    Each (module, target) pair is independent, so large schema sets render in a pool
+    of forked processes, one a core: a single large module keeps both cores busy too.
+    The workers inherit the IR when they fork; only the rendered text comes back.
+    Outputs are collected in job order, so the result does not depend on scheduling.
+    """
+    global _POOL_JOB
+    jobs = [
+        (index, target)
+        for index, module in enumerate(modules)
+        for target in module_targets()
+        if target in wanted[module.name]
+    ]
+    workers = min(len(jobs), os.cpu_count() or 1)
+    if (
+        workers < 2
+        or sum(len(module.types) for module in modules) < PARALLEL_MIN_TYPES
+        or "fork" not in multiprocessing.get_all_start_methods()
+    ):
+        return [
+            output
+            for index, target in jobs
+            for output in _render_target(modules[index], target, env)
+        ]
+    _POOL_JOB = (modules, env)
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            results = pool.map(_render_in_worker, jobs, chunksize=1)
+    finally:
+        _POOL_JOB = None
+    outputs: list[OutputFile] = []
+    problems: list[Diagnostic] = []
+    for kind, value in results:
+        if kind == "input":
+            problems.extend(value)  # type: ignore[arg-type]
+        else:
+            outputs.extend(value)  # type: ignore[arg-type]
+    if problems:
+        raise InputError(problems)
+    return outputs
+
+
+def _render_in_worker(job: tuple[int, str]) -> tuple[str, list[OutputFile] | list[Diagnostic]]:
+    """In a forked worker: render one (module index, target) of the job set up before forking."""
+    assert _POOL_JOB is not None
+    modules, env = _POOL_JOB
+    index, target = job
+    try:
+        return "outputs", _render_target(modules[index], target, env)
+    except InputError as error:  # its diagnostics travel; the exception would not unpickle
+        return "input", list(error.diagnostics)
+
+
+def _format_python(outputs: list[OutputFile]) -> list[OutputFile]:
+    """The Python outputs through one ruff process (see polytype.targets.base.formatting), the rest as they are."""
+    indexes = [index for index, output in enumerate(outputs) if output.kind == "python"]
+    texts = format_files([(outputs[index].text, outputs[index].path) for index in indexes])
+    result = list(outputs)
+    for index, text in zip(indexes, texts, strict=True):
+        result[index] = replace(outputs[index], text=text)
+    return result
+
+
+def user_templates(project: Project) -> Path | None:
+    """The configured `templates` directory, checked to exist."""
+    if project.templates_dir is None:
+        return None
+    if not project.templates_dir.is_dir():
+        raise InputError(
+            [
+                Diagnostic(
+                    project.relative(project.root / "pyproject.toml"),
+                    UNKNOWN_POSITION,
+                    "/tool/polytype/templates",
+                    f"templates directory {project.relative(project.templates_dir)} does not exist",
+                )
+            ]
+        )
+    return project.templates_dir
+
+
+def templates_digest(user_dir: Path | None = None) -> str:
+    """A hash of every template that can take part in rendering: the built-ins and the
+    user's replacements, so `check` calls output stale when any of them changes."""
+    hasher = hashlib.sha256(__version__.encode())
+    entries: list[tuple[str, bytes]] = []
+    roots: list[tuple[str, Traversable]] = [("", template_root())]
+    if user_dir is not None:
+        roots.append(("user:", user_dir))
+    for root_prefix, root in roots:
+        entries.extend(_template_files(root_prefix, root))
+    for name, data in sorted(entries):
+        hasher.update(name.encode() + b"\0" + data)
+    return hasher.hexdigest()
+
+
+def _template_files(root_prefix: str, root: Traversable) -> list[tuple[str, bytes]]:
+    stack = [(root_prefix, root)]
+    entries: list[tuple[str, bytes]] = []
+    while stack:
+        prefix, node = stack.pop()
+        for child in node.iterdir():
+            name = f"{prefix}/{child.name}" if prefix else child.name
+            if child.is_dir():
+                stack.append((name, child))
+            elif child.is_file():
+                entries.append((name, child.read_bytes()))
+    return entries

@@ -1,0 +1,1669 @@
+"""Target: an Elixir mix project of struct modules with exact, validating JSON codecs.
+
+Output lives under ``generated/elixir/``: one file per named type in ``lib/``
+(path from its module name), one runtime helper module per Elixir namespace,
+one ExUnit file per schema module in ``test/``, and (project target)
+``mix.exs``, ``.formatter.exs``, ``.gitignore`` and ``test/test_helper.exs``.
+
+Everything is decided here and handed to ``templates/elixir/`` as view objects
+holding finished snippets; the templates only loop and print. Every string that
+comes from a schema reaches Elixir source through ``ex_str``/``ex_atom``/``ex_doc``.
+
+The contract mirrors the Python dataclasses: ``from_json/1`` takes decoded JSON
+(maps with string keys, as ``:jiffy`` or ``Jason`` return them) and gives
+``{:ok, struct}`` or ``{:error, {path, reason}}`` with the same ``$.a[0].b``
+paths as the Python ``DecodeError``; ``to_json/1`` gives the map back exactly,
+optional keys present in the input written back even when default or ``nil``.
+Enum strings become atoms through generated function clauses only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import posixpath
+import re
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from polytype import ir, naming
+from polytype.diagnostics import Diagnostic, InputError, Position
+from polytype.ir import formats, literals, tuples, unions
+from polytype.ir.json_types import json_type_of
+from polytype.ir.object_rules import rules_digest, rules_text
+from polytype.ir.patterns import pcre_pattern
+from polytype.targets.base import FileKind, OutputFile, depth
+from polytype.targets.base.helper_names import BOUND_KEYS, function_suffix, literal_key
+from polytype.targets.base.render import RenderEnv, ex_atom, ex_str
+from polytype.targets.elixir import layout
+from polytype.targets.elixir.terms import (
+    check_schema,
+    ex_int,
+    ex_json_literal,
+    ex_number,
+    json_term,
+)
+
+TARGET = "elixir"
+PROJECT_TARGET = "elixir-project"
+APP_NAME = "polytype_generated"
+APP_MODULE = "PolytypeGenerated"
+ROOT = "elixir"
+RUNTIME_ALIAS = "R"
+
+_PLAIN_KEY = re.compile(r"^[a-z_][a-zA-Z0-9_]*[?!]?\Z")
+_PLAIN_VARIABLE = re.compile(r"^[a-z][a-z0-9_]*\Z")
+_RESERVED_VARIABLES = (
+    frozenset({"data", "value", "present", "out", "extra"}) | naming.ELIXIR_RESERVED
+)
+_SEMVER = re.compile(r"^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?\Z")
+
+_GUARDS = {
+    "string": "is_binary(value)",
+    "integer": "is_integer(value)",
+    "number": "is_number(value)",
+    "boolean": "is_boolean(value)",
+    "array": "is_list(value)",
+    "object": "is_map(value)",
+    "null": "is_nil(value)",
+}
+
+
+# --- naming ----------------------------------------------------------------
+
+
+def module_file(module_name: str) -> str:
+    """`ClaudeCode.Message.SystemMessage` → `lib/claude_code/message/system_message.ex` (Macro.underscore)."""
+    return "lib/" + "/".join(naming.snake_case(part) for part in module_name.split(".")) + ".ex"
+
+
+def runtime_module(module: ir.Module) -> str:
+    return f"{module.elixir_namespace}.PolytypeRuntime"
+
+
+def path_segment(key: str) -> str:
+    """How a key appears in an error path: exactly the Python decoders' `_segment`."""
+    if key.isidentifier():
+        return "." + key
+    return "[" + json.dumps(key, ensure_ascii=False) + "]"
+
+
+def ex_key(name: str) -> str:
+    """A keyword/struct key: `session_id:` or `"odd-key":`."""
+    return f"{name}:" if _PLAIN_KEY.match(name) else f"{ex_str(name)}:"
+
+
+def ex_access(variable: str, name: str) -> str:
+    """Reading struct field `name` of `variable`."""
+    if _PLAIN_KEY.match(name):
+        return f"{variable}.{name}"
+    return f"Map.fetch!({variable}, {ex_atom(name)})"
+
+
+def literal_atom(value: str) -> str:
+    """The atom a string `const` is held as in a struct (`"tool_use"` → `:tool_use`)."""
+    return ex_atom(naming.elixir_atom(value))
+
+
+def _literal_term(value: str | int | bool) -> str:
+    """The Elixir value of a `const`: an atom for strings, the value itself otherwise."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return ex_int(value)
+    return literal_atom(value)
+
+
+def _json_scalar(value: str | int | bool) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return ex_int(value)
+    return ex_str(value)
+
+
+def _identifier_fragment(text: str) -> str:
+    fragment = re.sub(r"_+", "_", naming.ascii_identifier(text)).strip("_")
+    if fragment != text or not fragment:
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
+        fragment = f"{fragment}_{digest}".strip("_")
+    return fragment
+
+
+def _number_fragment(value: int | float) -> str:
+    return re.sub(
+        r"[^A-Za-z0-9]", "_", str(value).replace(".", "p").replace("-", "m").replace("+", "")
+    )
+
+
+def _literals_typespec(node: ir.JsonLiterals) -> str:
+    """The typespec of a `const`/`enum` of any JSON value (strings are `String.t()`)."""
+    if not node.values:
+        return f"{RUNTIME_ALIAS}.json()"
+    specs: list[str] = []
+    for value in node.values:
+        if value is None or isinstance(value, (bool, int)):
+            specs.append(ex_json_literal(value))
+        elif isinstance(value, float):
+            specs.append("number()")
+        elif isinstance(value, str):
+            specs.append("String.t()")
+        else:
+            specs.append("list()" if isinstance(value, tuple) else "map()")
+    return " | ".join(dict.fromkeys(specs))
+
+
+def _elixir_identity(type_ref: ir.TypeRef) -> ir.TypeRef:
+    """`type_ref` without what Elixir does not tell apart (`as_tuple`: both are lists)."""
+    if isinstance(type_ref, ir.ListOf):
+        return ir.ListOf(_elixir_identity(type_ref.item), type_ref.constraints)
+    if isinstance(type_ref, ir.TupleOf):
+        return tuples.map_items(type_ref, _elixir_identity)
+    if isinstance(type_ref, ir.MapOf):
+        return ir.MapOf(_elixir_identity(type_ref.value), type_ref.constraints, type_ref.rules)
+    if isinstance(type_ref, ir.Nullable):
+        return ir.Nullable(_elixir_identity(type_ref.inner))
+    if isinstance(type_ref, ir.InlineUnion):
+        return ir.InlineUnion(tuple(_elixir_identity(option) for option in type_ref.options))
+    if isinstance(type_ref, ir.Checked):
+        return ir.Checked(_elixir_identity(type_ref.inner), type_ref.checks)
+    return type_ref
+
+
+# --- views -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HelperView:
+    """A private function: its clauses, each a finished line or block."""
+
+    name: str
+    clauses: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        """The clauses as `mix format` lays them out in a module body."""
+        return layout.block([_clause(clause, 2) for clause in self.clauses], 2)
+
+
+@dataclass(frozen=True)
+class RecordView:
+    module: str
+    doc: str
+    enforce_keys: str  # "" or "@enforce_keys [:a, :b]", laid out
+    defstruct: str  # "defstruct key: default, ...", laid out
+    type_fields: tuple[str, ...]  # "key: spec"
+    attributes: tuple[str, ...]  # "@name value", laid out
+    decode_steps: tuple[str, ...]  # `with` clauses, laid out
+    build_fields: tuple[str, ...]  # "key: expression"
+    encode_body: str  # the body of `to_json/1`, laid out
+    encode_argument: str  # `value`, or `_value` when the body writes only constants
+    helpers: tuple[HelperView, ...]
+
+
+@dataclass(frozen=True)
+class EnumView:
+    module: str
+    doc: str
+    typespec: str  # `@type t :: ...`, laid out
+    values: str  # `def values, do: [...]`, laid out
+    decode_clauses: str  # laid out
+    encode_clauses: str  # laid out
+    encode_spec: str
+
+
+@dataclass(frozen=True)
+class UnionView:
+    module: str
+    doc: str
+    typespec: str  # `@type t :: ...`, laid out
+    decode_clauses: str  # the `def decode` clauses, laid out
+    encode_clauses: str  # laid out
+    attributes: tuple[str, ...]  # "@name value", used by the helpers
+    helpers: tuple[HelperView, ...]
+
+
+@dataclass(frozen=True)
+class AliasView:
+    module: str
+    doc: str
+    typespec: str
+    decode_clause: str  # laid out
+    encode_clauses: str  # laid out
+    attributes: tuple[str, ...]  # "@name value", used by the helpers
+    helpers: tuple[HelperView, ...]
+
+
+@dataclass(frozen=True)
+class CaseView:
+    name: str  # test name
+    module: str  # Elixir module under test
+    path: str  # fixture path relative to the fixtures directory
+    expected_path: str  # "" when the `.path` file is missing
+
+    @property
+    def round_trip(self) -> str:
+        return layout.expression(f"assert_round_trip({self.module}, {ex_str(self.path)})", 6)
+
+    @property
+    def pair(self) -> str:
+        """`{Module, "path"}` in the list of fixtures (column 6, a comma after it)."""
+        pair = f"{{{self.module}, {ex_str(self.path)}}}"
+        return (
+            pair
+            if layout.fits(pair + ",", 6)
+            else f"{{{self.module},\n{' ' * 7}{ex_str(self.path)}}}"
+        )
+
+    @property
+    def rejected(self) -> str:
+        if not self.expected_path:
+            flunk = f"record the expected error path in {self.path[:-5]}.path"
+            return layout.expression(f"flunk({ex_str(flunk)})", 6)
+        call = f"assert_rejected({self.module}, {ex_str(self.path)}, {ex_str(self.expected_path)})"
+        return layout.expression(call, 6)
+
+
+@dataclass(frozen=True)
+class AtomCaseView:
+    name: str
+    module: str
+    json_template: str  # JSON text with __POLYTYPE_UNKNOWN__ where the unknown string goes
+    expected_path: str
+    kept_by: str = ""  # an open union: the Unknown<Union> module that keeps the tag (no error)
+
+    @property
+    def assertion(self) -> str:
+        if self.kept_by:
+            arguments = f"{self.module}, {ex_str(self.json_template)}, {self.kept_by}"
+            return layout.expression(f"assert_kept_without_new_atoms({arguments})", 4)
+        arguments = f"{self.module}, {ex_str(self.json_template)}, {ex_str(self.expected_path)}"
+        return layout.expression(f"assert_no_new_atoms({arguments})", 4)
+
+
+@dataclass(frozen=True)
+class _Clause:
+    priority: int
+    head: str  # pattern (and guard) matching `value`: "value when is_list(value)", "%M{} = value", ":text"
+    body: str  # expression encoding `value`
+
+    def render(self, function: str, keyword: str = "def") -> str:
+        pattern, _, guard = self.head.partition(" when ")
+        when = f" when {guard}" if guard else ""
+        return f"{keyword} {function}({pattern}){when}, do: {self.body}"
+
+
+def _binds_value(head: str) -> bool:
+    """Whether a clause head (`value when ...`, `%M{} = value`, `nil`) binds `value`."""
+    pattern = head.partition(" when ")[0]
+    return pattern == "value" or pattern.endswith("= value")
+
+
+# --- code generation -------------------------------------------------------
+
+
+@dataclass
+class _FileGen:
+    """Snippets for one generated file; collects the private helpers they call."""
+
+    module: ir.Module
+    helpers: dict[str, HelperView] = field(default_factory=dict)
+    attributes: dict[str, str] = field(default_factory=dict)  # name -> value
+    # name -> the JSON Schema fragment of a schema check, as the runtime reads it
+    check_terms: dict[str, ir.JSONData] = field(default_factory=dict)
+    # type_key results: identity -> key and key -> identity, so that two different
+    # types (a type named `Str` and `string`, `json` and free-form JSON, consts "a-b"
+    # and "a_b") never share a helper. The identity is a repr, not the value:
+    # LiteralValue(True) == LiteralValue(1).
+    _keys: dict[str, str] = field(default_factory=dict)
+    _key_owners: dict[str, str] = field(default_factory=dict)
+
+    def named(self, name: str) -> ir.NamedType:
+        return self.module.get(name)
+
+    def mod(self, name: str) -> str:
+        return self.named(name).elixir_module
+
+    # typespecs ---------------------------------------------------------
+
+    def typespec(self, type_ref: ir.TypeRef) -> str:
+        if isinstance(type_ref, ir.Prim):
+            return {
+                "str": "String.t()",
+                "int": "integer()",
+                "float": "number()",
+                "bool": "boolean()",
+            }[type_ref.kind]
+        if isinstance(type_ref, ir.ListOf):
+            return f"[{self.typespec(type_ref.item)}]"
+        if isinstance(type_ref, ir.TupleOf):  # a list, checked by position
+            specs = dict.fromkeys(self.typespec(item) for item in type_ref.item_types())
+            return f"[{' | '.join(specs)}]"
+        if isinstance(type_ref, ir.MapOf):
+            return f"%{{optional(String.t()) => {self.typespec(type_ref.value)}}}"
+        if isinstance(type_ref, ir.Ref):
+            return f"{self.mod(type_ref.name)}.t()"
+        if isinstance(type_ref, ir.LiteralValue):
+            return _literal_term(type_ref.value)
+        if isinstance(type_ref, ir.JsonLiterals):
+            return _literals_typespec(type_ref)
+        if isinstance(type_ref, ir.Nullable):
+            return f"{self.typespec(type_ref.inner)} | nil"
+        if isinstance(type_ref, ir.AnyJSON):
+            return (
+                f"{RUNTIME_ALIAS}.json_object()"
+                if type_ref.object_only
+                else f"{RUNTIME_ALIAS}.json()"
+            )
+        if isinstance(type_ref, ir.Checked):  # the checks narrow values, not the type
+            return self.typespec(type_ref.inner)
+        return " | ".join(self.typespec(option) for option in type_ref.options)
+
+    # keys naming helpers -----------------------------------------------
+
+    def type_key(self, type_ref: ir.TypeRef) -> str:
+        """A stable identifier fragment describing `type_ref` (names helper functions).
+
+        Injective within the file: a fragment already taken by a different type gets
+        a numeric suffix (`list_str_2`), so every helper decodes exactly one type.
+        """
+        identity = repr(_elixir_identity(type_ref))
+        known = self._keys.get(identity)
+        if known is not None:
+            return known
+        base = self._describe(type_ref)
+        key, number = base, 2
+        while self._key_owners.get(key, identity) != identity:
+            key, number = f"{base}_{number}", number + 1
+        self._keys[identity] = key
+        self._key_owners[key] = identity
+        return key
+
+    def _describe(self, type_ref: ir.TypeRef) -> str:
+        if isinstance(type_ref, ir.Prim):
+            key: str = type_ref.kind
+            if not type_ref.constraints.is_empty():
+                key += "_" + self._constraint_key(type_ref.constraints)
+            return key
+        if isinstance(type_ref, ir.ListOf):
+            key = "list_" + self.type_key(type_ref.item)
+            if type_ref.constraints.checks_items():
+                key += "_" + self._constraint_key(type_ref.constraints)
+            return key
+        if isinstance(type_ref, ir.TupleOf):
+            parts = [self.type_key(item) for item in type_ref.prefix]
+            rest = type_ref.rest
+            parts.append("closed" if rest is None else "rest_" + self.type_key(rest))
+            key = "tuple_of_" + "_".join(parts)
+            if type_ref.constraints.checks_items():
+                key += "_" + self._constraint_key(type_ref.constraints)
+            return key
+        if isinstance(type_ref, ir.MapOf):
+            key = "map_" + self.type_key(type_ref.value)
+            if type_ref.constraints.checks_entries():
+                key += "_" + self._constraint_key(type_ref.constraints)
+            if not type_ref.rules.is_empty():
+                key += "_rules" + rules_digest(type_ref.rules)
+            return key
+        if isinstance(type_ref, ir.Ref):
+            return function_suffix(type_ref.name)
+        if isinstance(type_ref, ir.LiteralValue):
+            kind = {bool: "bool", int: "int", str: "str"}[type(type_ref.value)]
+            return f"lit_{kind}_" + _identifier_fragment(str(type_ref.value))
+        if isinstance(type_ref, ir.JsonLiterals):
+            return literal_key(type_ref)
+        if isinstance(type_ref, ir.Nullable):
+            return "opt_" + self.type_key(type_ref.inner)
+        if isinstance(type_ref, ir.AnyJSON):
+            return "json_object" if type_ref.object_only else "json"
+        if isinstance(type_ref, ir.Checked):
+            digest = hashlib.sha256(repr(type_ref.checks).encode("utf-8")).hexdigest()[:8]
+            return f"checked_{digest}_" + self.type_key(type_ref.inner)
+        return "union_" + "_or_".join(self.type_key(option) for option in type_ref.options)
+
+    def _constraint_key(self, constraints: ir.Constraints) -> str:
+        parts = [
+            BOUND_KEYS[attribute] + _number_fragment(value)
+            for attribute, value in constraints.bounds()
+        ]
+        if constraints.pattern is not None:
+            # named by its text, not by its attribute: naming a helper defines nothing
+            digest = hashlib.sha256(constraints.pattern.encode("utf-8")).hexdigest()[:8]
+            parts.append(f"pattern_{digest}")
+        if constraints.unique_items:
+            parts.append("unique")
+        if constraints.multiple_of is not None:
+            parts.append("mult" + _number_fragment(constraints.multiple_of))
+        if constraints.format is not None:
+            parts.append(formats.runtime_part(constraints.format))
+        return "_".join(parts)
+
+    def helper_name(self, prefix: str, type_ref: ir.TypeRef) -> str:
+        name = f"{prefix}_{self.type_key(type_ref)}"
+        if len(name) > 120:
+            digest = hashlib.sha256(name.encode("utf-8")).hexdigest()[:12]
+            name = f"{name[:100]}_{digest}"
+        return name
+
+    def rules(self, rules: ir.ObjectRules) -> str:
+        """The arguments `object_rules/9` of the runtime takes after the object and its
+        declared keys, for an object's rules."""
+
+        def capture(type_ref: ir.TypeRef | None) -> str:
+            return "nil" if type_ref is None else f"&{self.decoder(type_ref)}/1"
+
+        patterns = ", ".join(
+            f"{{{self.pattern_attribute(pattern)}, {capture(type_ref)}}}"
+            for pattern, type_ref in rules.pattern_properties
+        )
+        dependent = ", ".join(
+            f"{{{ex_str(key)}, [{', '.join(ex_str(other) for other in needed)}]}}"
+            for key, needed in rules.dependent_required
+        )
+        parts = [
+            f"[{patterns}]",
+            capture(rules.additional),
+            "true" if rules.closed else "false",
+            capture(rules.property_names),
+            f"[{dependent}]",
+            "nil" if rules.min_properties is None else ex_int(rules.min_properties),
+            "nil" if rules.max_properties is None else ex_int(rules.max_properties),
+        ]
+        return ", ".join(parts)
+
+    def pattern_attribute(self, pattern: str) -> str:
+        compiled = f'Regex.compile!({ex_str(pcre_pattern(pattern))}, "u")'
+        return _interned(self.attributes, "pattern", compiled)
+
+    # decoders ------------------------------------------------------------
+
+    def decoder(self, type_ref: ir.TypeRef) -> str:
+        """The name of a one-argument function returning `{:ok, term} | {:error, {path, reason}}`."""
+        if isinstance(type_ref, ir.Prim):
+            base = {"str": "string", "int": "integer", "float": "number", "bool": "boolean"}[
+                type_ref.kind
+            ]
+            base = f"{RUNTIME_ALIAS}.{base}"
+            if type_ref.constraints.is_empty():
+                return base
+            return self._constrained_prim(type_ref, base)
+        if isinstance(type_ref, ir.Ref):
+            return f"{self.mod(type_ref.name)}.decode"
+        if isinstance(type_ref, ir.AnyJSON):
+            return (
+                f"{RUNTIME_ALIAS}.json_object"
+                if type_ref.object_only
+                else f"{RUNTIME_ALIAS}.json_value"
+            )
+        name = self.helper_name("d", type_ref)
+        if name in self.helpers:
+            return name
+        self.helpers[name] = HelperView(name, ())  # reserve before recursing
+        clauses: list[str]
+        if isinstance(type_ref, ir.ListOf):
+            listed = f"{RUNTIME_ALIAS}.list(value, &{self.decoder(type_ref.item)}/1)"
+            clauses = [
+                self._with_checks(name, listed, "items", self._items_checks(type_ref.constraints))
+            ]
+        elif isinstance(type_ref, ir.TupleOf):
+            prefix = ", ".join(f"&{self.decoder(item)}/1" for item in type_ref.prefix)
+            rest = "nil" if type_ref.rest is None else f"&{self.decoder(type_ref.rest)}/1"
+            positional = f"{RUNTIME_ALIAS}.tuple(value, [{prefix}], {rest})"
+            checks = self._items_checks(type_ref.constraints)
+            clauses = [self._with_checks(name, positional, "items", checks)]
+        elif isinstance(type_ref, ir.MapOf):
+            mapped = f"{RUNTIME_ALIAS}.map(value, &{self.decoder(type_ref.value)}/1)"
+            checks = [
+                f"{RUNTIME_ALIAS}.{attribute}(entries, {ex_int(bound)})"
+                for attribute, bound in (
+                    ("min_properties", type_ref.constraints.min_properties),
+                    ("max_properties", type_ref.constraints.max_properties),
+                )
+                if bound is not None
+            ]
+            if not type_ref.rules.is_empty():  # on the JSON: a pattern's decoder reads JSON
+                checks.append(
+                    f"{RUNTIME_ALIAS}.object_rules(value, [], {self.rules(type_ref.rules)})"
+                )
+            clauses = [self._with_checks(name, mapped, "entries", checks)]
+        elif isinstance(type_ref, ir.Nullable):
+            clauses = [
+                f"defp {name}(nil), do: {{:ok, nil}}",
+                f"defp {name}(value), do: {self.decoder(type_ref.inner)}(value)",
+            ]
+        elif isinstance(type_ref, ir.LiteralValue):
+            expected = ex_str(json.dumps(type_ref.value))
+            clauses = [
+                f"defp {name}({_json_scalar(type_ref.value)}), do: {{:ok, {_literal_term(type_ref.value)}}}",
+                f"defp {name}(value), do: {RUNTIME_ALIAS}.literal_error({expected}, value)",
+            ]
+            if type(type_ref.value) is int:  # JSON equality: 1.0 is the const 1, kept as read
+                guard = f"defp {name}(value) when is_float(value) and value == {ex_int(type_ref.value)},"
+                clauses.insert(1, f"{guard} do: {{:ok, value}}")
+        elif isinstance(type_ref, ir.JsonLiterals):
+            allowed = "[" + ", ".join(ex_json_literal(value) for value in type_ref.values) + "]"
+            expected = ex_str(literals.expected(type_ref))
+            clauses = [
+                f"defp {name}(value), do: {RUNTIME_ALIAS}.one_of(value, {allowed}, {expected})"
+            ]
+        elif isinstance(type_ref, ir.Checked):
+            clauses = [self._checked_clause(name, type_ref)]
+        else:
+            assert isinstance(type_ref, ir.InlineUnion)
+            clauses = self._inline_union_clauses(name, type_ref)
+        self.helpers[name] = HelperView(name, tuple(clauses))
+        return name
+
+    def _constrained_prim(self, type_ref: ir.Prim, base: str) -> str:
+        name = self.helper_name("d", type_ref)
+        if name in self.helpers:
+            return name
+        constraints = type_ref.constraints
+        checks: list[str] = []
+        if type_ref.kind == "str":
+            if constraints.min_length is not None:
+                checks.append(
+                    f"{RUNTIME_ALIAS}.min_length(checked, {ex_int(constraints.min_length)})"
+                )
+            if constraints.max_length is not None:
+                checks.append(
+                    f"{RUNTIME_ALIAS}.max_length(checked, {ex_int(constraints.max_length)})"
+                )
+            if constraints.pattern is not None:
+                attribute = self.pattern_attribute(constraints.pattern)
+                checks.append(f"{RUNTIME_ALIAS}.pattern(checked, {attribute})")
+            if constraints.format is not None:
+                checks.append(f"{RUNTIME_ALIAS}.format(checked, {ex_str(constraints.format)})")
+        else:
+            for attribute in ("minimum", "maximum", "exclusive_minimum", "exclusive_maximum"):
+                bound = getattr(constraints, attribute)
+                if bound is not None:
+                    literal = ex_number(bound)
+                    checks.append(f"{RUNTIME_ALIAS}.{attribute}(checked, {literal})")
+            divisor = constraints.multiple_of
+            if divisor is not None:
+                literal = ex_number(divisor)
+                checks.append(f"{RUNTIME_ALIAS}.multiple_of(checked, {literal})")
+        self.helpers[name] = HelperView(
+            name, (self._with_checks(name, f"{base}(value)", "checked", checks),)
+        )
+        return name
+
+    def _items_checks(self, constraints: ir.Constraints) -> list[str]:
+        checks = []
+        if constraints.min_items is not None:
+            checks.append(f"{RUNTIME_ALIAS}.min_items(items, {ex_int(constraints.min_items)})")
+        if constraints.max_items is not None:
+            checks.append(f"{RUNTIME_ALIAS}.max_items(items, {ex_int(constraints.max_items)})")
+        if constraints.unique_items:  # on the JSON input: JSON equality, not the decoded terms
+            checks.append(f"{RUNTIME_ALIAS}.unique_items(value)")
+        return checks
+
+    @staticmethod
+    def _with_checks(name: str, first: str, variable: str, checks: list[str]) -> str:
+        if not checks:
+            return f"defp {name}(value), do: {first}"
+        lines = [f"defp {name}(value) do", f"  with {{:ok, {variable}}} <- {first},"]
+        for index, check in enumerate(checks):
+            ending = "," if index < len(checks) - 1 else " do"
+            # laid out at column 9 of the module (this clause is shifted by 2 later)
+            step = _with_step(f":ok <- {check}", ending).replace("\n  ", "\n")
+            lines.append(f"       {step}{ending}")
+        lines += [f"    {{:ok, {variable}}}", "  end", "end"]
+        return "\n".join(lines)
+
+    def _checked_clause(self, name: str, checked: ir.Checked) -> str:
+        """Each check on the JSON value as it arrives, then the decode of `inner`."""
+        inner = self.decoder(checked.inner)
+        lines = [f"defp {name}(value) do"]
+        for index, call in enumerate(self.check_calls("value", checked.checks)):
+            ending = "," if index < len(checked.checks) - 1 else " do"
+            # laid out at column 9 of the module (this clause is shifted by 2 later)
+            step = _with_step(f":ok <- {call}", ending).replace("\n  ", "\n")
+            lines.append(f"{'  with ' if index == 0 else '       '}{step}{ending}")
+        lines += [f"    {inner}(value)", "  end", "end"]
+        return "\n".join(lines)
+
+    def check_calls(self, variable: str, checks: tuple[ir.SchemaCheck, ...]) -> list[str]:
+        """`R.schema_check(variable, @schema_check_N, "'not' at /x")` for each check."""
+        return [
+            f"{RUNTIME_ALIAS}.schema_check({variable}, {self.check_attribute(check)}, "
+            f"{ex_str(check.described)})"
+            for check in checks
+        ]
+
+    def check_attribute(self, check: ir.SchemaCheck) -> str:
+        """The module attribute holding a check's fragment (one per distinct fragment)."""
+        return _interned(self.check_terms, "schema_check", check_schema(check.schema))
+
+    def _inline_union_clauses(self, name: str, union: ir.InlineUnion) -> list[str]:
+        clauses: list[str] = []
+        expected: list[str] = []
+        seen: set[str] = set()
+        types = self.module.types_by_name
+        for option in union.options:
+            for json_type in sorted(json_type_of(option, types)):
+                expected.append(json_type)
+                guard = _GUARDS[json_type]
+                if guard in seen:
+                    continue
+                seen.add(guard)
+                clauses.append(
+                    f"defp {name}(value) when {guard}, do: {self.decoder(option)}(value)"
+                )
+        listed = " or ".join(dict.fromkeys(expected))
+        clauses.append(
+            f"defp {name}(value), do: {RUNTIME_ALIAS}.type_error({ex_str(listed)}, value)"
+        )
+        return clauses
+
+    # encoders ------------------------------------------------------------
+
+    def encodes_as_itself(self, type_ref: ir.TypeRef, seen: frozenset[str] = frozenset()) -> bool:
+        """Whether the Elixir value of `type_ref` already is its JSON data (no encoder needed).
+
+        An alias met again inside itself (`L = list[L]`) adds no work of its own: the
+        answer is decided by the rest of the cycle, so it counts as the identity there.
+        """
+        if isinstance(type_ref, (ir.Prim, ir.AnyJSON, ir.JsonLiterals)):
+            return True
+        if isinstance(type_ref, ir.Ref):
+            named = self.named(type_ref.name)
+            if isinstance(named, ir.EnumType):
+                return not named.atoms
+            if isinstance(named, ir.Alias):
+                if named.name in seen:
+                    return True
+                return self.encodes_as_itself(named.type, seen | {named.name})
+            return False
+        if isinstance(type_ref, ir.LiteralValue):
+            return not isinstance(type_ref.value, str)
+        if isinstance(type_ref, ir.ListOf):
+            return self.encodes_as_itself(type_ref.item, seen)
+        if isinstance(type_ref, ir.TupleOf):
+            return all(self.encodes_as_itself(item, seen) for item in type_ref.item_types())
+        if isinstance(type_ref, ir.MapOf):
+            return self.encodes_as_itself(type_ref.value, seen)
+        if isinstance(type_ref, (ir.Nullable, ir.Checked)):
+            return self.encodes_as_itself(type_ref.inner, seen)
+        return all(self.encodes_as_itself(option, seen) for option in type_ref.options)
+
+    def encoder(self, type_ref: ir.TypeRef) -> str | None:
+        """The name of a one-argument function turning the Elixir value into JSON data; None for identity."""
+        if self.encodes_as_itself(type_ref):
+            return None
+        if isinstance(type_ref, ir.Ref):
+            return f"{self.mod(type_ref.name)}.to_json"
+        if isinstance(type_ref, ir.Checked):  # kept as `inner` decodes it
+            return self.encoder(type_ref.inner)
+        if isinstance(type_ref, ir.LiteralValue):
+            assert isinstance(type_ref.value, str)
+            name = self.helper_name("e", type_ref)
+            self.helpers[name] = HelperView(
+                name,
+                (f"defp {name}({literal_atom(type_ref.value)}), do: {ex_str(type_ref.value)}",),
+            )
+            return name
+        if isinstance(type_ref, ir.TupleOf):
+            return self._tuple_encoder(type_ref)
+        if isinstance(type_ref, (ir.ListOf, ir.MapOf, ir.Nullable)):
+            inner_type = (
+                type_ref.item
+                if isinstance(type_ref, ir.ListOf)
+                else (type_ref.value if isinstance(type_ref, ir.MapOf) else type_ref.inner)
+            )
+            inner = self.encoder(inner_type)
+            if inner is None:
+                return None
+            name = self.helper_name("e", type_ref)
+            if isinstance(type_ref, ir.ListOf):
+                clauses: tuple[str, ...] = (f"defp {name}(value), do: Enum.map(value, &{inner}/1)",)
+            elif isinstance(type_ref, ir.MapOf):
+                clauses = (
+                    f"defp {name}(value), do: Map.new(value, fn {{key, item}} -> {{key, {inner}(item)}} end)",
+                )
+            else:
+                clauses = (f"defp {name}(nil), do: nil", f"defp {name}(value), do: {inner}(value)")
+            self.helpers[name] = HelperView(name, clauses)
+            return name
+        assert isinstance(type_ref, ir.InlineUnion)
+        name = self.helper_name("e", type_ref)
+        if name not in self.helpers:
+            self.helpers[name] = HelperView(name, ())
+            clauses_list = self.encode_clauses(type_ref)
+            self.helpers[name] = HelperView(
+                name, tuple(clause.render(name, "defp") for clause in clauses_list)
+            )
+        return name
+
+    def _tuple_encoder(self, node: ir.TupleOf) -> str:
+        """Each item written back by its position's type."""
+        name = self.helper_name("e", node)
+        if name in self.helpers:
+            return name
+        self.helpers[name] = HelperView(name, ())
+        arrows = [
+            (f"{{item, {index}}}", self.encode(item, "item"))
+            for index, item in enumerate(node.prefix)
+        ]
+        if node.rest is not None:
+            arrows.append(("{item, _index}", self.encode(node.rest, "item")))
+        else:
+            arrows[-1] = ("{item, _index}", arrows[-1][1])
+        lines = [f"defp {name}(value) do", "  value", "  |> Enum.with_index()", "  |> Enum.map(fn"]
+        lines += [f"    {head} -> {body}" for head, body in arrows]
+        lines += ["  end)", "end"]
+        self.helpers[name] = HelperView(name, ("\n".join(lines),))
+        return name
+
+    def encode(self, type_ref: ir.TypeRef, expression: str) -> str:
+        function = self.encoder(type_ref)
+        return expression if function is None else f"{function}({expression})"
+
+    def encode_clauses(self, type_ref: ir.TypeRef) -> list[_Clause]:
+        """Clauses (pattern → JSON) telling the values of `type_ref` apart, most specific first."""
+        raw = self._raw_clauses(type_ref)
+        ordered = sorted(raw, key=lambda clause: clause.priority)
+        unique: dict[str, _Clause] = {}
+        for clause in ordered:
+            unique.setdefault(clause.head, clause)
+        result = list(unique.values())
+        # nothing after a catch-all
+        for index, clause in enumerate(result):
+            if clause.head == "value":
+                return result[: index + 1]
+        return result
+
+    def _raw_clauses(self, type_ref: ir.TypeRef) -> list[_Clause]:
+        if isinstance(type_ref, ir.Ref):
+            named = self.named(type_ref.name)
+            module = named.elixir_module
+            if isinstance(named, ir.Record):
+                return [_Clause(0, f"%{module}{{}} = value", f"{module}.to_json(value)")]
+            if isinstance(named, ir.UnionType):
+                kept = unknown_module(self.module, named) if named.unknown else None
+                return [
+                    clause
+                    for member in named.members
+                    for clause in self._raw_clauses(ir.Ref(member))
+                ] + ([_Clause(0, f"%{kept}{{}} = value", f"{kept}.to_json(value)")] if kept else [])
+            if isinstance(named, ir.EnumType):
+                if named.atoms:
+                    atoms = ", ".join(ex_atom(value.ex_atom) for value in named.values)
+                    return [
+                        _Clause(1, f"value when value in [{atoms}]", f"{module}.to_json(value)")
+                    ]
+                return [_Clause(5, "value when is_binary(value)", "value")]
+            body = "value" if self.encodes_as_itself(named.type) else f"{module}.to_json(value)"
+            # only the alias's heads are wanted here (its module encodes): helpers its own
+            # clauses would call are not, and an unused defp is a compile warning
+            before = set(self.helpers)
+            inner = self._raw_clauses(named.type)
+            for helper in set(self.helpers) - before:
+                del self.helpers[helper]
+            # a clause whose head is a literal (`nil`, `:text`) binds no `value`: it keeps
+            # its own body, the literal's JSON
+            return [
+                _Clause(
+                    clause.priority, clause.head, body if _binds_value(clause.head) else clause.body
+                )
+                for clause in inner
+            ]
+        if isinstance(type_ref, ir.LiteralValue):
+            return [_Clause(1, _literal_term(type_ref.value), _json_scalar(type_ref.value))]
+        if isinstance(type_ref, ir.Nullable):
+            return [_Clause(1, "nil", "nil"), *self._raw_clauses(type_ref.inner)]
+        if isinstance(type_ref, ir.Checked):
+            return self._raw_clauses(type_ref.inner)
+        if isinstance(type_ref, ir.InlineUnion):
+            return [clause for option in type_ref.options for clause in self._raw_clauses(option)]
+        if isinstance(type_ref, ir.Prim):
+            priority, guard = {
+                "bool": (2, "is_boolean(value)"),
+                "int": (3, "is_integer(value)"),
+                "float": (4, "is_number(value)"),
+                "str": (5, "is_binary(value)"),
+            }[type_ref.kind]
+            return [_Clause(priority, f"value when {guard}", "value")]
+        if isinstance(type_ref, (ir.ListOf, ir.TupleOf)):
+            return [_Clause(6, "value when is_list(value)", self.encode(type_ref, "value"))]
+        if isinstance(type_ref, ir.MapOf):
+            return [_Clause(7, "value when is_map(value)", self.encode(type_ref, "value"))]
+        if isinstance(type_ref, ir.JsonLiterals):  # kept as read: its own JSON
+            return [_Clause(9, "value", "value")]
+        assert isinstance(type_ref, ir.AnyJSON)
+        if type_ref.object_only:
+            return [_Clause(7, "value when is_map(value)", "value")]
+        return [_Clause(9, "value", "value")]
+
+    # defaults ------------------------------------------------------------
+
+    def default_term(self, type_ref: ir.TypeRef, value: ir.JSONData) -> str:
+        """The Elixir value of a schema default (atoms for atom enums and string consts)."""
+        if value is None:
+            return "nil"
+        if isinstance(type_ref, (ir.Nullable, ir.Checked)):
+            return self.default_term(type_ref.inner, value)
+        if isinstance(type_ref, ir.Ref):
+            named = self.named(type_ref.name)
+            if isinstance(named, ir.EnumType) and isinstance(value, str):
+                if named.atoms:
+                    member = next(v for v in named.values if v.value == value)
+                    return ex_atom(member.ex_atom)
+                return ex_str(value)
+            if isinstance(named, ir.Alias):
+                return self.default_term(named.type, value)
+            if isinstance(named, (ir.Record, ir.UnionType)):
+                return f"{named.elixir_module}.from_json!({ex_json_literal(value)})"
+        if isinstance(type_ref, ir.LiteralValue) and isinstance(value, str):
+            return literal_atom(value)
+        if isinstance(type_ref, ir.ListOf) and isinstance(value, tuple):
+            return "[" + ", ".join(self.default_term(type_ref.item, item) for item in value) + "]"
+        if isinstance(type_ref, ir.TupleOf) and isinstance(value, tuple):
+            terms = []
+            for index, item in enumerate(value):
+                item_type = type_ref.item(index)
+                terms.append(
+                    ex_json_literal(item)
+                    if item_type is None
+                    else self.default_term(item_type, item)
+                )
+            return "[" + ", ".join(terms) + "]"
+        if isinstance(type_ref, ir.MapOf) and isinstance(value, ir.FrozenJSONObject):
+            entries = (
+                f"{ex_str(key)} => {self.default_term(type_ref.value, item)}"
+                for key, item in value.items
+            )
+            return "%{" + ", ".join(entries) + "}"
+        return ex_json_literal(value)
+
+    def finished_helpers(self) -> tuple[HelperView, ...]:
+        return tuple(sorted(self.helpers.values(), key=lambda helper: helper.name))
+
+    def attribute_lines(self) -> tuple[str, ...]:
+        return tuple(
+            f"@{name} {layout.expression(value, 4 + len(name))}"
+            for name, value in self.attributes.items()
+        ) + tuple(
+            f"@{name} {json_term(term, 4 + len(name), 2)}"
+            for name, term in self.check_terms.items()
+        )
+
+
+# --- building views --------------------------------------------------------
+
+
+def _variables(record: ir.Record) -> dict[str, str]:
+    """A local variable per field, never clashing with the decoder's own variables."""
+    taken: set[str] = set(_RESERVED_VARIABLES)
+    result: dict[str, str] = {}
+    for item in record.fields:
+        if item.is_tag:
+            continue
+        candidate = item.ex_name if _PLAIN_VARIABLE.match(item.ex_name) else ""
+        if not candidate or candidate in taken:
+            base = "field_" + (
+                re.sub(r"[^a-z0-9_]", "_", naming.snake_case(item.ex_name).lstrip("_")) or "value"
+            )
+            candidate = base
+            index = 2
+            while candidate in taken:
+                candidate = f"{base}_{index}"
+                index += 1
+        taken.add(candidate)
+        result[item.json_key] = candidate
+    return result
+
+
+def _record_doc(record: ir.Record) -> str:
+    lines = [record.doc or f"The {record.name} record."]
+    if record.fields:
+        lines += ["", "## Fields", ""]
+        for item in record.fields:
+            wire = f"`{item.json_key}`" + "".join(f", `{alias}`" for alias in item.aliases)
+            if item.is_tag:
+                assert isinstance(item.type, ir.LiteralValue)
+                presence = f"always `{json.dumps(item.type.value)}`"
+            elif item.required:
+                presence = "required"
+            elif item.default is not None:
+                presence = f"optional, default `{json.dumps(_thaw(item.default.value), ensure_ascii=False)}`"
+            else:
+                presence = "optional"
+            if item.nullable:
+                presence += ", nullable"
+            text = f"  * `:{item.ex_name}` ({wire}; {presence})"
+            if item.doc:
+                text += " - " + item.doc.replace("\n", "\n    ")
+            lines.append(text)
+    if record.extra_policy == "keep":
+        lines += [
+            "",
+            "Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.",
+        ]
+    elif record.extra_policy == "forbid":
+        lines += ["", "Keys the schema does not declare are rejected."]
+    if not record.rules.is_empty():
+        lines += ["", rules_text(record.rules)]
+    lines += _checks_doc(record.schema_checks)
+    return "\n".join(lines)
+
+
+def _checks_doc(checks: tuple[ir.SchemaCheck, ...]) -> list[str]:
+    """The docstring lines naming the schema checks a decoder runs first."""
+    if not checks:
+        return []
+    lines = ["", "Decoding first checks the JSON value against the schema's rules at:", ""]
+    return lines + [f"  * {check.described}" for check in checks]
+
+
+def _thaw(value: ir.JSONData) -> object:
+    if isinstance(value, ir.FrozenJSONObject):
+        return {key: _thaw(item) for key, item in value.items}
+    if isinstance(value, tuple):
+        return [_thaw(item) for item in value]
+    return value
+
+
+def _spellings_list(item: ir.Field) -> str:
+    return (
+        "["
+        + ", ".join(
+            f"{{{ex_str(s)}, {ex_str(path_segment(s))}}}" for s in (item.json_key, *item.aliases)
+        )
+        + "]"
+    )
+
+
+def _record_view(record: ir.Record, module: ir.Module) -> RecordView:
+    gen = _FileGen(module)
+    variables = _variables(record)
+    struct_fields: list[str] = []
+    type_fields: list[str] = []
+    enforce: list[str] = []
+    tag_steps: list[str] = []
+    required_steps: list[str] = []
+    optional_steps: list[str] = []
+    build: list[str] = []
+    encode_map: list[str] = []
+    encode_optional: list[str] = []
+    optional_keys: list[str] = []
+    alias_pairs: list[tuple[str, str]] = []
+    uses_present_in_encode = False
+    for item in record.fields:
+        key = ex_key(item.ex_name)
+        access = ex_access("value", item.ex_name)
+        alias_pairs.extend((alias, item.json_key) for alias in item.aliases)
+        if item.aliases:
+            spelling = (
+                f"{RUNTIME_ALIAS}.spelling(present, {ex_str_list((item.json_key, *item.aliases))})"
+            )
+            uses_present_in_encode = True
+        else:
+            spelling = ex_str(item.json_key)
+        if item.is_tag:
+            assert isinstance(item.type, ir.LiteralValue)
+            term = _literal_term(item.type.value)
+            struct_fields.append(f"{key} {term}")
+            type_fields.append(f"{key} {term}")
+            segment = ex_str(path_segment(item.json_key))
+            tag_steps.append(
+                f":ok <- {RUNTIME_ALIAS}.tag(data, {ex_str(item.json_key)}, {segment}, {_json_scalar(item.type.value)})"
+            )
+            encode_map.append(f"{spelling} => {_json_scalar(item.type.value)}")
+            continue
+        variable = variables[item.json_key]
+        decoder = gen.decoder(item.type)
+        build.append(f"{key} {variable}")
+        if item.required:
+            enforce.append(ex_atom(item.ex_name))
+            struct_fields.append(f"{key} nil")
+            type_fields.append(f"{key} {gen.typespec(item.type)}")
+            if item.aliases:
+                call = (
+                    f"{RUNTIME_ALIAS}.required_aliased(data, {_spellings_list(item)}, &{decoder}/1)"
+                )
+            else:
+                call = (
+                    f"{RUNTIME_ALIAS}.required(data, {ex_str(item.json_key)}, "
+                    f"{ex_str(path_segment(item.json_key))}, &{decoder}/1)"
+                )
+            required_steps.append(f"{{:ok, {variable}}} <- {call}")
+            encode_map.append(f"{spelling} => {gen.encode(item.type, access)}")
+            continue
+        optional_keys.append(item.json_key)
+        uses_present_in_encode = True
+        if item.default is not None:
+            default = gen.default_term(item.type, item.default.value)
+            spec = gen.typespec(item.type)
+            if item.default.value is None and not item.nullable:
+                spec += " | nil"
+        else:
+            default = "nil"
+            spec = gen.typespec(item.type) if item.nullable else f"{gen.typespec(item.type)} | nil"
+        struct_fields.append(f"{key} {default}")
+        type_fields.append(f"{key} {spec}")
+        if item.aliases:
+            call = f"{RUNTIME_ALIAS}.optional_aliased(data, {_spellings_list(item)}, &{decoder}/1, {default})"
+        else:
+            call = (
+                f"{RUNTIME_ALIAS}.optional(data, {ex_str(item.json_key)}, "
+                f"{ex_str(path_segment(item.json_key))}, &{decoder}/1, {default})"
+            )
+        optional_steps.append(f"{{:ok, {variable}}} <- {call}")
+        if default == "nil":
+            condition = f"{ex_str(item.json_key)} in present or not is_nil({access})"
+            encoded = gen.encode(item.type if item.nullable else ir.Nullable(item.type), access)
+        else:
+            condition = f"{ex_str(item.json_key)} in present or {access} != {default}"
+            encoded = gen.encode(item.type, access)
+        encode_optional.append(
+            layout.assignment(
+                "out", f"if {condition}, do: Map.put(out, {spelling}, {encoded}), else: out", 4
+            )
+        )
+    attributes: list[str] = []
+    # what no type expresses, on the whole JSON object before anything else
+    steps = [f":ok <- {call}" for call in gen.check_calls("data", record.schema_checks)]
+    steps += tag_steps
+    keeps_extra = record.extra_policy == "keep"
+    all_keys = [spelling for item in record.fields for spelling in (item.json_key, *item.aliases)]
+    if record.extra_policy in ("keep", "forbid") or not record.rules.is_empty():
+        attributes.append(_attribute("known_keys", [ex_str(key) for key in all_keys]))
+    if record.extra_policy == "forbid":
+        steps.append(f":ok <- {RUNTIME_ALIAS}.forbid_unknown(data, @known_keys)")
+    steps += required_steps + optional_steps
+    if not record.rules.is_empty():
+        steps.append(
+            f":ok <- {RUNTIME_ALIAS}.object_rules(data, @known_keys, {gen.rules(record.rules)})"
+        )
+    if keeps_extra:
+        steps.append(f"{{:ok, extra}} <- {RUNTIME_ALIAS}.unknown(data, @known_keys)")
+        struct_fields.append("extra: %{}")
+        type_fields.append(f"extra: {RUNTIME_ALIAS}.json_object()")
+        build.append("extra: extra")
+    tracks_presence = bool(optional_keys or alias_pairs)
+    if tracks_presence:
+        attributes.append(_attribute("optional_keys", [ex_str(key) for key in optional_keys]))
+        attributes.append(
+            _attribute(
+                "aliases", [f"{{{ex_str(alias)}, {ex_str(key)}}}" for alias, key in alias_pairs]
+            )
+        )
+        struct_fields.append("__present__: []")
+        type_fields.append("__present__: [String.t()]")
+        build.append(f"__present__: {RUNTIME_ALIAS}.present(data, @optional_keys, @aliases)")
+    attributes.extend(gen.attribute_lines())
+    encode: list[str] = []
+    if uses_present_in_encode and tracks_presence:
+        encode.append("present = value.__present__")
+    if encode_map:
+        entries = (
+            " " * 6 + layout.pair(line, " => ", 6, "," if index < len(encode_map) - 1 else "")
+            for index, line in enumerate(encode_map)
+        )
+        encode.append("out = %{\n" + ",\n".join(entries) + "\n    }")
+    else:
+        encode.append("out = %{}")
+    encode.extend(encode_optional)
+    encode.append("Map.merge(out, value.extra)" if keeps_extra else "out")
+    # a record of tags alone writes constants: an unused `value` fails warnings-as-errors
+    reads_value = (
+        any(not item.is_tag for item in record.fields)
+        or keeps_extra
+        or (uses_present_in_encode and tracks_presence)
+    )
+    last = len(steps) - 1
+    return RecordView(
+        module=record.elixir_module,
+        doc=_record_doc(record),
+        enforce_keys=_attribute("enforce_keys", enforce) if enforce else "",
+        defstruct=(
+            layout.keyword_call("defstruct", struct_fields, 2) if struct_fields else "defstruct []"
+        ),
+        type_fields=tuple(
+            layout.pair(line, ": ", 10, "," if index < len(type_fields) - 1 else "")
+            for index, line in enumerate(type_fields)
+        ),
+        attributes=tuple(attributes),
+        decode_steps=tuple(
+            _with_step(step, "," if index < last else " do") for index, step in enumerate(steps)
+        ),
+        build_fields=tuple(
+            layout.pair(line, ": ", 9 if steps else 7, "," if index < len(build) - 1 else "")
+            for index, line in enumerate(build)
+        ),
+        encode_body=layout.block(encode, 4),
+        encode_argument="value" if reads_value else "_value",
+        helpers=gen.finished_helpers(),
+    )
+
+
+def _with_step(step: str, ending: str) -> str:
+    """`pattern <- call` of a `with` (column 9), the call under it when the line is too long."""
+    if layout.fits(step + ending, 9):
+        return step
+    pattern, _, call = step.partition(" <- ")
+    return f"{pattern} <-\n{' ' * 11}{layout.expression(call, 11)}"
+
+
+def ex_str_list(values: tuple[str, ...] | list[str]) -> str:
+    return "[" + ", ".join(ex_str(value) for value in values) + "]"
+
+
+def _shift(text: str, indent: int) -> str:
+    """A block written from column 0 (its first line aside) moved to column `indent`."""
+    pad = " " * indent
+    first, *rest = text.split("\n")
+    return "\n".join([first, *(pad + line if line else line for line in rest)])
+
+
+def _clause(clause: str, indent: int) -> str:
+    """A `def`/`defp` clause at `indent`: one-liners laid out, blocks moved into place."""
+    if "\n" in clause:
+        return _shift(clause, indent)
+    return layout.definition(clause, indent)
+
+
+def _clauses(clauses: list[str] | tuple[str, ...], indent: int = 2) -> str:
+    return layout.block([_clause(clause, indent) for clause in clauses], indent)
+
+
+def _attribute(name: str, items: list[str], indent: int = 2) -> str:
+    """`@name [items]`, laid out."""
+    return layout.list_literal(items, indent, f"@{name} ")
+
+
+def _enum_view(enum: ir.EnumType) -> EnumView:
+    decode_clauses: list[str] = []
+    encode_clauses: list[str] = []
+    if enum.atoms:
+        atoms = [ex_atom(value.ex_atom) for value in enum.values]
+        for value, atom in zip(enum.values, atoms, strict=True):
+            decode_clauses.append(f"def decode({ex_str(value.value)}), do: {{:ok, {atom}}}")
+            encode_clauses.append(f"def to_json({atom}), do: {ex_str(value.value)}")
+        typespec = layout.union_type("@type t", atoms, 2)
+        values = atoms
+    else:
+        for value in enum.values:
+            decode_clauses.append(f"def decode({ex_str(value.value)} = value), do: {{:ok, value}}")
+            encode_clauses.append(f"def to_json({ex_str(value.value)} = value), do: value")
+        typespec = "@type t :: String.t()"
+        values = [ex_str(value.value) for value in enum.values]
+    expected = ", ".join(json.dumps(value.value, ensure_ascii=False) for value in enum.values)
+    decode_clauses.append(
+        f"def decode(data) when is_binary(data), do: {RUNTIME_ALIAS}.unknown_value(data, {ex_str(expected)})"
+    )
+    decode_clauses.append(f'def decode(data), do: {RUNTIME_ALIAS}.type_error("string", data)')
+    values_clause = f"def values, do: [{', '.join(values)}]"
+    if not layout.fits(values_clause, 2):
+        values_clause = "def values,\n    " + layout.list_literal(values, 4, "do: ")
+    doc = enum.doc or f"The {enum.name} enumeration."
+    if enum.atoms:
+        listing = "\n".join(
+            f"  * `{json.dumps(v.value, ensure_ascii=False)}` ↔ `:{v.ex_atom}`" for v in enum.values
+        )
+        doc += "\n\nJSON strings and the atoms they decode to:\n\n" + listing
+    else:
+        listing = "\n".join(f"  * `{json.dumps(v.value, ensure_ascii=False)}`" for v in enum.values)
+        doc += "\n\nValues (kept as strings):\n\n" + listing
+    return EnumView(
+        module=enum.elixir_module,
+        doc=doc,
+        typespec=typespec,
+        values=values_clause,
+        decode_clauses=_clauses(decode_clauses),
+        encode_clauses=_clauses(encode_clauses),
+        encode_spec="String.t()",
+    )
+
+
+def _union_view(union: ir.UnionType, module: ir.Module) -> UnionView:
+    gen = _FileGen(module)
+    clauses: list[str] = []
+    # with schema checks, `decode/1` runs them on the JSON value, then chooses the member
+    head = "defp decode_member" if union.schema_checks else "def decode"
+    if union.schema_checks:
+        calls = gen.check_calls("data", union.schema_checks)
+        steps = [
+            _with_step(f":ok <- {call}", "," if index < len(calls) - 1 else " do")
+            for index, call in enumerate(calls)
+        ]
+        clauses.append(
+            "\n".join(
+                [
+                    "def decode(data) do",
+                    *(
+                        ("  with " if index == 0 else "       ")
+                        + step.replace("\n  ", "\n")
+                        + ("," if index < len(steps) - 1 else " do")
+                        for index, step in enumerate(steps)
+                    ),
+                    "    decode_member(data)",
+                    "  end",
+                    "end",
+                ]
+            )
+        )
+    if union.tag is not None:
+        tag = ex_str(union.tag)
+        segment = ex_str(path_segment(union.tag))
+        arrows = [
+            (f"{{:ok, {_json_scalar(value)}}}", f"{gen.mod(member)}.decode(data)")
+            for value, member in union.tag_values
+        ]
+        known = ", ".join(json.dumps(value, ensure_ascii=False) for value, _ in union.tag_values)
+        if union.unknown is not None:  # an unlisted string tag is kept whole, never an atom
+            arrows.append(
+                ("{:ok, tag} when is_binary(tag)", f"{unknown_module(module, union)}.decode(data)")
+            )
+        arrows.append(
+            ("{:ok, tag}", f"{RUNTIME_ALIAS}.unknown_tag({segment}, tag, {ex_str(known)})")
+        )
+        arrows.append((":error", f'{{:error, {{{segment}, "missing required key"}}}}'))
+        clauses.append(
+            _case_clause(
+                f"{head}(data) when is_map(data) do", f"case Map.fetch(data, {tag}) do", arrows
+            )
+        )
+        clauses.append(f'{head}(data), do: {RUNTIME_ALIAS}.type_error("object", data)')
+    elif union.tries_members:
+        clauses.append(_tried_clause(union, gen, head))
+    else:
+        clauses.extend(_structural_clauses(union, gen, head))
+    if union.tries_members and not all(
+        isinstance(module.get(member), ir.Record) for member in union.members
+    ):  # members of one JSON type: the value says what it is
+        modules = ", ".join(gen.mod(member) for member in union.members)
+        encode_clauses = [
+            f"def to_json(value), do: {RUNTIME_ALIAS}.encode_tried(value, [{modules}])"
+        ]
+    else:
+        encode_clauses = [
+            clause.render("to_json") for clause in gen.encode_clauses(ir.Ref(union.name))
+        ]
+    members = [f"{gen.mod(member)}.t()" for member in union.members] or ["none()"]
+    if union.unknown is not None:
+        members.append(f"{unknown_module(module, union)}.t()")
+    return UnionView(
+        module=union.elixir_module,
+        doc=_union_doc(union, gen),
+        typespec=layout.union_type("@type t", members, 2),
+        decode_clauses=_clauses(clauses),
+        encode_clauses=_clauses(encode_clauses),
+        attributes=gen.attribute_lines(),
+        helpers=gen.finished_helpers(),
+    )
+
+
+def unknown_module(module: ir.Module, union: ir.UnionType) -> str:
+    """The Elixir module of an open union's Unknown<Union> member: `<Namespace>.Unknown<Union>`."""
+    assert union.unknown is not None
+    return f"{module.elixir_namespace}.{naming.elixir_module_segment(union.unknown)}"
+
+
+@dataclass(frozen=True)
+class UnknownView:
+    module: str
+    doc: str
+    tag_key: str  # an Elixir string literal
+
+
+def _unknown_view(union: ir.UnionType, module: ir.Module) -> UnknownView:
+    assert union.open_tag is not None
+    doc = (
+        f"A value of {union.name} whose `{union.open_tag}` tag is none the schema lists (x-unknown: keep).\n\n"
+        "A newer producer's value, kept whole: `tag` is the tag (a string, never an atom), "
+        "`data` the JSON object as decoded, written back unchanged."
+    )
+    return UnknownView(unknown_module(module, union), doc, ex_str(union.open_tag))
+
+
+def _union_doc(union: ir.UnionType, gen: _FileGen) -> str:
+    doc = union.doc or f"One of: {', '.join(union.members)}."
+    lines = [doc, ""]
+    if union.tag is not None:
+        lines.append(f"Decoding dispatches on the `{union.tag}` key:")
+        lines.append("")
+        for value, member in union.tag_values:
+            lines.append(f"  * `{json.dumps(value, ensure_ascii=False)}` → `{gen.mod(member)}`")
+        if union.unknown is not None:
+            lines.append(
+                f"  * any other string → `{unknown_module(gen.module, union)}` (x-unknown: keep)"
+            )
+    elif union.tries_members:
+        lines.append(f"Decoding tries each member in turn ({unions.RULES[union.match]}):")
+        lines.append("")
+        for check in union.checks:
+            lines.append(f"  * `{gen.mod(check.member)}`")
+    else:
+        lines.append("Decoding recognises the members by shape:")
+        lines.append("")
+        for case in union.cases:
+            if case.tag_key is not None:
+                rule = f"`{case.tag_key}` is `{json.dumps(case.tag_value, ensure_ascii=False)}`"
+            elif case.key is not None:
+                rule = f"has the key `{case.key}`"
+            else:
+                rule = f"a JSON {case.json_type}"
+            lines.append(f"  * {rule} → `{gen.mod(case.member)}`")
+    lines += _checks_doc(union.schema_checks)
+    return "\n".join(lines)
+
+
+def _tried_clause(union: ir.UnionType, gen: _FileGen, head: str) -> str:
+    """`decode` of a union that tries its members (oneOf / anyOf), through the runtime."""
+    members = [
+        f"{{{ex_str(check.member)}, {ex_str_list(check.json_types)}, "
+        f"{ex_str_list(check.required)}, &{gen.mod(check.member)}.decode/1}}"
+        for check in union.checks
+    ]
+    exactly_one = "true" if union.match == "one_of" else "false"
+    return (
+        f"{head}(data), do: {RUNTIME_ALIAS}.try_members(data, {ex_str(union.name)}, "
+        f"[{', '.join(members)}], {exactly_one})"
+    )
+
+
+def _structural_clauses(union: ir.UnionType, gen: _FileGen, head: str) -> list[str]:
+    clauses: list[str] = []
+    object_cases = [case for case in union.cases if case.json_type == "object"]
+    other_cases = [case for case in union.cases if case.json_type != "object"]
+    if object_cases:
+        plain = [case for case in object_cases if case.tag_key is None and case.key is None]
+        if len(object_cases) == 1 and plain:
+            clauses.append(
+                f"{head}(data) when is_map(data), do: {gen.mod(plain[0].member)}.decode(data)"
+            )
+        else:
+            arrows: list[tuple[str, str]] = []
+            for case in object_cases:
+                target = f"{gen.mod(case.member)}.decode(data)"
+                if case.tag_key is not None:
+                    assert case.tag_value is not None
+                    arrows.append(
+                        (
+                            f"Map.get(data, {ex_str(case.tag_key)}) == {_json_scalar(case.tag_value)}",
+                            target,
+                        )
+                    )
+                elif case.key is not None:
+                    arrows.append((f"Map.has_key?(data, {ex_str(case.key)})", target))
+                else:
+                    arrows.append(("true", target))
+            if union.open_tag is not None:  # kept whole, the tag a string: never an atom
+                arrows.append(
+                    (
+                        f"is_binary(Map.get(data, {ex_str(union.open_tag)}))",
+                        f"{unknown_module(gen.module, union)}.decode(data)",
+                    )
+                )
+            if not plain:
+                hints = [
+                    (
+                        f"{case.tag_key}={json.dumps(case.tag_value, ensure_ascii=False)}"
+                        if case.tag_key is not None
+                        else f"key {json.dumps(case.key, ensure_ascii=False)}"
+                    )
+                    for case in object_cases
+                ]
+                message = f"matches no member of {union.name} (expected {', '.join(hints)})"
+                arrows.append(("true", f'{{:error, {{"", {ex_str(message)}}}}}'))
+            clauses.append(_case_clause(f"{head}(data) when is_map(data) do", "cond do", arrows))
+    expected: list[str] = ["object"] if object_cases else []
+    for case in other_cases:
+        clauses.append(
+            f"{head}(data) when {_GUARDS[case.json_type].replace('value', 'data')}, do: {gen.mod(case.member)}.decode(data)"
+        )
+        expected.append(case.json_type)
+    listed = " or ".join(dict.fromkeys(expected))
+    clauses.append(f"{head}(data), do: {RUNTIME_ALIAS}.type_error({ex_str(listed)}, data)")
+    return clauses
+
+
+def _case_clause(head: str, opening: str, arrows: list[tuple[str, str]]) -> str:
+    """`head` / `opening` / the arrow clauses / `end` / `end`, written from column 0."""
+    body = "\n".join(_unshift(line, 2) for line in layout.arrow_clauses(arrows, 6))
+    return "\n".join([head, f"  {opening}", body, "  end", "end"])
+
+
+def _unshift(text: str, indent: int) -> str:
+    """Arrow clauses laid out at column `indent + 4`, written relative to column `indent`."""
+    if not text:
+        return text
+    first, *rest = text.split("\n")
+    return "\n".join(["    " + first, *(line[indent:] for line in rest)])
+
+
+def _alias_view(alias: ir.Alias, module: ir.Module) -> AliasView:
+    gen = _FileGen(module)
+    decoder = gen.decoder(alias.type)
+    encoder = gen.encoder(alias.type)
+    if encoder is None:
+        encode_clauses: tuple[str, ...] = ("def to_json(value), do: value",)
+    else:
+        encode_clauses = (f"def to_json(value), do: {encoder}(value)",)
+    return AliasView(
+        module=alias.elixir_module,
+        doc=alias.doc or f"The {alias.name} type.",
+        typespec=gen.typespec(alias.type),
+        decode_clause=_clauses([f"def decode(data), do: {decoder}(data)"]),
+        encode_clauses=_clauses(encode_clauses),
+        attributes=gen.attribute_lines(),
+        helpers=gen.finished_helpers(),
+    )
+
+
+def _unknown_probe(module: ir.Module) -> list[AtomCaseView]:
+    """Inputs with a string nobody declared: decoding must fail without creating an atom."""
+    cases: list[AtomCaseView] = []
+    for named in module.types:
+        if isinstance(named, ir.EnumType):
+            cases.append(
+                AtomCaseView(
+                    f"unknown {named.name} value",
+                    named.elixir_module,
+                    '"__POLYTYPE_UNKNOWN__"',
+                    "$",
+                )
+            )
+        elif isinstance(named, ir.UnionType) and named.tag is not None:
+            template = json.dumps({named.tag: "__POLYTYPE_UNKNOWN__"}, ensure_ascii=False)
+            cases.append(
+                AtomCaseView(
+                    f"unknown {named.name} tag",
+                    named.elixir_module,
+                    template,
+                    "$" + path_segment(named.tag),
+                    unknown_module(module, named) if named.unknown else "",
+                )
+            )
+        elif isinstance(named, ir.UnionType) and named.open_tag is not None:
+            template = json.dumps({named.open_tag: "__POLYTYPE_UNKNOWN__"}, ensure_ascii=False)
+            cases.append(
+                AtomCaseView(
+                    f"unknown {named.name} tag",
+                    named.elixir_module,
+                    template,
+                    "",
+                    unknown_module(module, named),
+                )
+            )
+    return cases
+
+
+def _check_collisions(module: ir.Module) -> None:
+    """Names the target adds itself (`extra`, `__present__`, the runtime module) must not collide."""
+    problems = []
+    runtime = runtime_module(module)
+    taken = {named.elixir_module: named.name for named in module.types}
+    for named in module.types:
+        source = named.source or ir.SourceRef(module.schema_path, 1, 1, "")
+        if isinstance(named, ir.UnionType) and named.unknown is not None:
+            kept = unknown_module(module, named)
+            if kept in taken or kept == runtime:
+                problems.append(
+                    Diagnostic(
+                        source.file,
+                        Position(source.line, source.column),
+                        source.pointer + "/x-unknown",
+                        f"Elixir module {kept!r} of {named.unknown} collides with "
+                        f"{taken.get(kept, 'the generated runtime')}",
+                    )
+                )
+        if named.elixir_module == runtime or named.elixir_module.startswith(RUNTIME_ALIAS + "."):
+            problems.append(
+                Diagnostic(
+                    source.file,
+                    Position(source.line, source.column),
+                    source.pointer,
+                    f"Elixir module {named.elixir_module!r} collides with the generated runtime",
+                )
+            )
+        if isinstance(named, ir.Record):
+            reserved = {"__present__", "__struct__"} | (
+                {"extra"} if named.extra_policy == "keep" else set()
+            )
+            for item in named.fields:
+                if item.ex_name in reserved:
+                    problems.append(
+                        Diagnostic(
+                            source.file,
+                            Position(source.line, source.column),
+                            f"{source.pointer}/properties/{item.json_key}",
+                            f"Elixir field {item.ex_name!r} is used by the generated struct; set x-elixir field",
+                        )
+                    )
+    if problems:
+        raise InputError(problems)
+
+
+def _check_attributes(module: ir.Module) -> dict[str, str]:
+    """The runtime's `@check_defs` (the definitions schema checks refer to) and
+    `@check_patterns` (every pattern in the checks, compiled once), laid out."""
+    patterns: list[str] = []
+    defs = ir.FrozenJSONObject(
+        tuple((name, check_schema(schema, patterns)) for name, schema in module.check_defs)
+    )
+    for check in ir.schema_checks(module):
+        check_schema(check.schema, patterns)
+    sources = tuple(sorted(set(patterns)))
+    return {
+        "check_defs": json_term(defs, 2 + len("@check_defs "), 2),
+        "check_patterns": json_term(sources, 2 + len("@check_patterns "), 2),
+    }
+
+
+def test_path(module: ir.Module) -> str:
+    return f"{ROOT}/test/{module.name}_test.exs"
+
+
+def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
+    _check_collisions(module)
+    runtime = runtime_module(module)
+    common = {"module": module, "runtime": runtime, "alias": RUNTIME_ALIAS}
+    outputs: list[OutputFile] = [
+        OutputFile(
+            f"{ROOT}/{module_file(runtime)}",
+            env.render(
+                "elixir/runtime.ex.j2",
+                checks=sorted(ir.runtime_checks(module)),
+                **_check_attributes(module),
+                **common,
+                **depth.template_values(module),
+            ),
+            TARGET,
+            module.name,
+            "elixir",
+        )
+    ]
+    for named in module.types:
+        if isinstance(named, ir.Record):
+            text = env.render("elixir/record.ex.j2", record=_record_view(named, module), **common)
+        elif isinstance(named, ir.EnumType):
+            text = env.render("elixir/enum.ex.j2", enum=_enum_view(named), **common)
+        elif isinstance(named, ir.UnionType):
+            text = env.render("elixir/union.ex.j2", union=_union_view(named, module), **common)
+            if named.unknown is not None:
+                kept = _unknown_view(named, module)
+                outputs.append(
+                    OutputFile(
+                        f"{ROOT}/{module_file(kept.module)}",
+                        env.render("elixir/unknown.ex.j2", unknown=kept, **common),
+                        TARGET,
+                        module.name,
+                        "elixir",
+                    )
+                )
+        else:
+            text = env.render("elixir/alias.ex.j2", alias_view=_alias_view(named, module), **common)
+        outputs.append(
+            OutputFile(
+                f"{ROOT}/{module_file(named.elixir_module)}", text, TARGET, module.name, "elixir"
+            )
+        )
+    outputs.append(_render_tests(module, env))
+    return outputs
+
+
+def _render_tests(module: ir.Module, env: RenderEnv) -> OutputFile:
+    by_name = {named.name: named for named in module.types}
+    valid: list[CaseView] = []
+    invalid: list[CaseView] = []
+    for case in env.fixtures_for(module.name):
+        named = by_name.get(case.type_name)
+        if named is None:
+            continue
+        name = case.relative_path.removeprefix(f"{module.name}/")
+        view = CaseView(
+            name, named.elixir_module, case.relative_path, case.expected_error_path or ""
+        )
+        (valid if case.valid else invalid).append(view)
+    text = env.render(
+        "elixir/test_module.exs.j2",
+        module=module,
+        test_module=f"{module.elixir_namespace}.PolytypeRoundTripTest",
+        atom_module=f"{module.elixir_namespace}.PolytypeAtomSafetyTest",
+        support=f"{APP_MODULE}.TestSupport",
+        valid=valid,
+        invalid=invalid,
+        atom_cases=_unknown_probe(module),
+        **depth.template_values(module),
+    )
+    return OutputFile(test_path(module), text, TARGET, module.name, "elixir")
+
+
+def render_project(modules: tuple[ir.Module, ...], env: RenderEnv) -> list[OutputFile]:
+    """mix.exs, .formatter.exs, .gitignore and test/test_helper.exs for the whole mix project."""
+    test_dir = posixpath.join(env.output_dir, ROOT, "test")
+    version = env.version if _SEMVER.match(env.version) else "0.0.0"
+    context = {
+        "app": APP_NAME,
+        "app_module": APP_MODULE,
+        "project_version": version,
+        "fixtures_from_test": posixpath.relpath(env.fixtures_dir, test_dir),
+        "support": f"{APP_MODULE}.TestSupport",
+    }
+    files: list[tuple[str, str, FileKind]] = [
+        ("mix.exs", "elixir/mix.exs.j2", "elixir"),
+        (".formatter.exs", "elixir/formatter.exs.j2", "elixir"),
+        (".gitignore", "elixir/gitignore.j2", "text"),
+        ("test/test_helper.exs", "elixir/test_helper.exs.j2", "elixir"),
+    ]
+    return [
+        OutputFile(f"{ROOT}/{path}", env.render(template, **context), PROJECT_TARGET, "", kind)
+        for path, template, kind in files
+    ]
+
+
+_Value = TypeVar("_Value")
+
+
+def _interned(table: dict[str, _Value], prefix: str, value: _Value) -> str:
+    """The module attribute (`@prefix_N`) holding `value` in `table`, added when new."""
+    for name, known in table.items():
+        if known == value:
+            return "@" + name
+    name = f"{prefix}_{len(table)}"
+    table[name] = value
+    return "@" + name

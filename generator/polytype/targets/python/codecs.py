@@ -1,0 +1,709 @@
+"""Validation rules shared by the stdlib Python flavors (dataclasses and TypedDicts).
+
+Both flavors check JSON data with the same runtime helpers
+(``templates/python_common/runtime.py.j2``) and the same generated checks, so a
+value is accepted or rejected, with the same ``DecodeError`` path and message,
+whichever flavor reads it. This module decides those checks once: helper
+function names and bodies, constraint checks, the statements that validate a
+record, tagged and structural union dispatch, enum value tables.
+
+A `Flavor` says what differs: the dataclass flavor builds new values (`_list`
+makes a new list of decoded items, a record decoder builds a dataclass), the
+TypedDict flavor checks values in place and returns the very same object
+(`_check_list` returns the list it was given).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from polytype import ir
+from polytype.ir import formats, literals, tuples
+from polytype.ir.json_types import json_type_of
+from polytype.ir.object_rules import rules_digest
+from polytype.ir.patterns import python_pattern
+from polytype.ir.wording import unchecked
+from polytype.targets.base.helper_names import BOUND_KEYS, function_suffix, literal_key
+from polytype.targets.base.render import py_str
+from polytype.targets.python.checks import CheckConstants
+from polytype.targets.python.common import py_literal, rules_parts
+
+
+@dataclass(frozen=True)
+class Flavor:
+    """What differs between the flavors in generated validation code."""
+
+    checker_prefix: str  # per named type: `_decode_text_content` / `_validate_text_content`
+    helper_prefix: str  # per anonymous type: `_d_list_str` / `_v_list_str`
+    list_function: str  # runtime helper for arrays
+    map_function: str  # runtime helper for maps
+    tuples: bool  # honour `x-python: {sequence: tuple}` (decode arrays into tuples)
+    # what an open union (`x-unknown: keep`) returns for an unlisted string `tag` of object `obj`
+    keep_unknown: str  # `{name}`: the Unknown<Union> member
+
+
+DATACLASSES = Flavor(
+    "_decode_", "_d_", "_list", "_map", tuples=True, keep_unknown="{name}(tag, _json_object(obj))"
+)
+TYPEDDICTS = Flavor(
+    "_validate_", "_v_", "_check_list", "_check_map", tuples=False, keep_unknown="_json_object(obj)"
+)
+
+
+def literal_annotation(node: ir.JsonLiterals) -> str:
+    """The Python type of a `const`/`enum` of any JSON value: `Literal[...]` when every
+    value is a string, integer or boolean (`None` for null), else the JSON value type."""
+    if not node.values or not node.scalar:
+        return "JSONValue"
+    if node.values == (None,):
+        return "None"
+    return f"Literal[{', '.join(py_literal(value) for value in node.values)}]"
+
+
+def literal_arguments(node: ir.JsonLiterals) -> tuple[str, str]:
+    """The allowed values (a Python tuple) and what an error says was expected."""
+    values = [py_literal(value) for value in node.values]
+    allowed = "(" + ", ".join(values) + ("," if len(values) == 1 else "") + ")"
+    return allowed, py_str(literals.expected(node))
+
+
+def literal_classes(node: ir.JsonLiterals) -> list[str]:
+    """The `isinstance` classes of the values a `JsonLiterals` decodes to."""
+    if not node.values:
+        return ["object"]
+    classes: list[str] = []
+    for value in node.values:
+        if value is None:
+            classes.append("type(None)")
+        elif isinstance(value, bool):
+            classes.append("bool")
+        elif isinstance(value, (int, float)):
+            classes += ["int", "float"]
+        elif isinstance(value, str):
+            classes.append("str")
+        else:
+            classes.append("list" if isinstance(value, tuple) else "dict")
+    return classes
+
+
+def _fragment(value: int | float) -> str:
+    """A number as a fragment of a helper name: `2.5` → `2p5`, `-1e-05` → `m1em05`."""
+    return str(value).replace(".", "p").replace("-", "m").replace("+", "")
+
+
+@dataclass(frozen=True)
+class HelperView:
+    name: str
+    signature: str
+    body: tuple[str, ...]
+
+
+_JSON_TYPE_CHECKS = {
+    "string": "type({0}) is str",
+    "integer": "type({0}) is int",
+    "number": "type({0}) is float or type({0}) is int",
+    "boolean": "type({0}) is bool",
+    "array": "type({0}) is list",
+    "object": "type({0}) is dict",
+    "null": "{0} is None",
+}
+
+
+def json_type_check(json_type: str, variable: str) -> str:
+    """A Python expression that is true when `variable` holds a value of that JSON type."""
+    return _JSON_TYPE_CHECKS[json_type].format(variable)
+
+
+@dataclass
+class Codecs:
+    """Produces validation snippets; collects the helper functions and constants they use."""
+
+    module: ir.Module
+    flavor: Flavor = DATACLASSES
+    helpers: dict[str, HelperView] = field(default_factory=dict)
+    patterns: dict[str, str] = field(default_factory=dict)
+    uses_literal: bool = False  # an annotation says `Literal[...]` (the module imports it)
+    # type_key results: repr(type_ref) -> key and key -> repr(type_ref), so that two
+    # different types (a type named `Str` and `str`, consts "a-b" and "a_b") never
+    # share a helper. repr, not the value: LiteralValue(True) == LiteralValue(1).
+    _keys: dict[str, str] = field(default_factory=dict)
+    _key_owners: dict[str, str] = field(default_factory=dict)
+    # the JSON Schema constants of the schema checks the snippets run
+    check_constants: CheckConstants = field(init=False)
+    # aliases whose value is a string at run time (they name themselves or a later alias)
+    _string_aliases: frozenset[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.check_constants = CheckConstants(self.module)
+        self._string_aliases = string_aliases(self.module)
+
+    def evaluated_annotation(self, type_ref: ir.TypeRef) -> str:
+        """`type_ref`'s annotation where Python evaluates it (`cast`, and signatures in a
+        module without `from __future__ import annotations`): quoted when it names an alias
+        that is a string at run time, since `float | "..."` raises TypeError."""
+        annotation = self.annotation(type_ref)
+        return py_str(annotation) if refs(type_ref) & self._string_aliases else annotation
+
+    def named(self, name: str) -> ir.NamedType:
+        return self.module.get(name)
+
+    def checker(self, name: str) -> str:
+        """The private function that decodes (or validates) the named type `name`."""
+        return f"{self.flavor.checker_prefix}{function_suffix(name)}"
+
+    # annotations -------------------------------------------------------
+
+    def annotation(self, type_ref: ir.TypeRef) -> str:
+        if isinstance(type_ref, ir.Prim):
+            return type_ref.kind
+        if isinstance(type_ref, ir.ListOf):
+            item = self.annotation(type_ref.item)
+            return f"tuple[{item}, ...]" if self._as_tuple(type_ref) else f"list[{item}]"
+        if isinstance(type_ref, ir.TupleOf):
+            return self._tuple_annotation(type_ref)
+        if isinstance(type_ref, ir.MapOf):
+            return f"dict[str, {self.annotation(type_ref.value)}]"
+        if isinstance(type_ref, ir.Ref):
+            return type_ref.name
+        if isinstance(type_ref, ir.LiteralValue):
+            self.uses_literal = True
+            return f"Literal[{py_literal(type_ref.value)}]"
+        if isinstance(type_ref, ir.JsonLiterals):
+            annotation = literal_annotation(type_ref)
+            self.uses_literal = self.uses_literal or annotation.startswith("Literal[")
+            return annotation
+        if isinstance(type_ref, ir.Nullable):
+            return f"{self.annotation(type_ref.inner)} | None"
+        if isinstance(type_ref, ir.AnyJSON):
+            return "dict[str, JSONValue]" if type_ref.object_only else "JSONValue"
+        if isinstance(type_ref, ir.Checked):  # the checks narrow values, not their type
+            return self.annotation(type_ref.inner)
+        return " | ".join(self.annotation(option) for option in type_ref.options)
+
+    def _as_tuple(self, type_ref: ir.ListOf) -> bool:
+        return type_ref.as_tuple and self.flavor.tuples
+
+    def _tuple_annotation(self, type_ref: ir.TupleOf) -> str:
+        """A positional array (`prefixItems`): the JSON list itself where containers are
+        checked in place (TypedDicts: `list[A | B]`); else a Python tuple, exactly typed
+        when it has a few lengths (`tuple[float, float] | tuple[float]`, see
+        `tuples.fixed_shapes`), or else a tuple of the union of the item types."""
+        union = " | ".join(dedupe([self.annotation(item) for item in type_ref.item_types()]))
+        if not self.flavor.tuples:
+            return f"list[{union}]"
+        shapes = tuples.fixed_shapes(type_ref)
+        if shapes is None:
+            return f"tuple[{union}, ...]"
+        return " | ".join(
+            f"tuple[{', '.join(self.annotation(item) for item in shape) or '()'}]"
+            for shape in shapes
+        )
+
+    # decoders ----------------------------------------------------------
+
+    def decoder(self, type_ref: ir.TypeRef) -> str:
+        """The name of a function `(object) -> T` that decodes (or validates) `type_ref`."""
+        if isinstance(type_ref, ir.Prim):
+            base = {"str": "_str", "int": "_int", "float": "_float", "bool": "_bool"}[type_ref.kind]
+            if type_ref.constraints.is_empty():
+                return base
+            return self._constrained_prim(type_ref, base)
+        if isinstance(type_ref, ir.Ref):
+            return self.checker(type_ref.name)
+        if isinstance(type_ref, ir.AnyJSON):
+            return "_json_object" if type_ref.object_only else "_json_value"
+        key = self.type_key(type_ref)
+        name = f"{self.flavor.helper_prefix}{key}"
+        if name in self.helpers:
+            return name
+        annotation = self.evaluated_annotation(type_ref)
+        signature = f"def {name}(value: object) -> {annotation}:"
+        self.helpers[name] = HelperView(name, signature, ())  # reserve before recursing
+        if isinstance(type_ref, ir.ListOf):
+            item = self.decoder(type_ref.item)
+            expression = f"{self.flavor.list_function}(value, {item})"
+            if self._as_tuple(type_ref):
+                expression = f"tuple({expression})"
+            body = self._list_constraints(expression, type_ref.constraints)
+        elif isinstance(type_ref, ir.TupleOf):
+            body = self._tuple_body(type_ref, annotation)
+        elif isinstance(type_ref, ir.MapOf):
+            expression = f"{self.flavor.map_function}(value, {self.decoder(type_ref.value)})"
+            body = self._map_constraints(expression, type_ref.constraints)
+            if not type_ref.rules.is_empty():
+                body = (self.rules_check(type_ref.rules, "frozenset[str]()", "_object(value)"),)
+                body += self._map_constraints(expression, type_ref.constraints)
+        elif isinstance(type_ref, ir.Nullable) and self.null_only(type_ref.inner):
+            body = (f"{self.decoder(type_ref.inner)}(value)", "return None")
+        elif isinstance(type_ref, ir.Nullable):
+            body = (f"return None if value is None else {self.decoder(type_ref.inner)}(value)",)
+        elif isinstance(type_ref, ir.LiteralValue):
+            body = (f"return cast({annotation}, _literal(value, {py_literal(type_ref.value)}))",)
+        elif isinstance(type_ref, ir.JsonLiterals):
+            allowed, expected = literal_arguments(type_ref)
+            body = (f"return cast({annotation}, _json_literal(value, {allowed}, {expected}))",)
+        elif isinstance(type_ref, ir.Checked):  # the checks on the value as it is, then its type
+            call = f"{self.decoder(type_ref.inner)}(value)"
+            body = (*self.check_lines(type_ref.checks, "value"), *self.returning(call, type_ref))
+        else:
+            assert isinstance(type_ref, ir.InlineUnion)
+            body = self._inline_union_body(type_ref)
+        self.helpers[name] = HelperView(name, signature, body)
+        return name
+
+    def null_only(self, type_ref: ir.TypeRef, seen: frozenset[str] = frozenset()) -> bool:
+        """Whether `type_ref` takes nothing but null (`type: null` alone): its checker is
+        typed `-> None`, which mypy refuses to see used as a value."""
+        if isinstance(type_ref, ir.Ref) and type_ref.name not in seen:
+            named = self.module.types_by_name.get(type_ref.name)
+            return isinstance(named, ir.Alias) and self.null_only(named.type, seen | {named.name})
+        return unchecked(type_ref) == ir.JsonLiterals((None,))
+
+    def check_lines(self, checks: tuple[ir.SchemaCheck, ...], variable: str) -> list[str]:
+        """The statements running `checks` on the JSON value in `variable` (see `_schema_check`)."""
+        return [
+            f"_schema_check({variable}, {self.check_constants.name(check)}, "
+            f"{py_str(check.described)})"
+            for check in checks
+        ]
+
+    def returning(self, call: str, type_ref: ir.TypeRef, indent: str = "") -> list[str]:
+        """`return <call>`, or the call and `return None` when `type_ref` is null only."""
+        if self.null_only(type_ref):
+            return [f"{indent}{call}", f"{indent}return None"]
+        return [f"{indent}return {call}"]
+
+    def _constrained_prim(self, type_ref: ir.Prim, base: str) -> str:
+        constraints = type_ref.constraints
+        key = self.type_key(type_ref)
+        name = f"{self.flavor.helper_prefix}{key}"
+        if name not in self.helpers:
+            lines = [f"checked = {base}(value)"]
+            if type_ref.kind == "str":
+                if constraints.min_length is not None:
+                    lines.append(f"if len(checked) < {constraints.min_length}:")
+                    lines.append(
+                        f'    raise DecodeError("must have at least {constraints.min_length} character(s)")'
+                    )
+                if constraints.max_length is not None:
+                    lines.append(f"if len(checked) > {constraints.max_length}:")
+                    lines.append(
+                        f'    raise DecodeError("must have at most {constraints.max_length} character(s)")'
+                    )
+                if constraints.pattern is not None:
+                    pattern = self.pattern_constant(constraints.pattern)
+                    lines.append(f"if {pattern}.search(checked) is None:")
+                    if python_pattern(constraints.pattern) == constraints.pattern:
+                        lines.append(
+                            f'    raise DecodeError(f"does not match pattern {{{pattern}.pattern!r}}")'
+                        )
+                    else:  # as the schema wrote it, not with its properties spelled out
+                        message = f"does not match pattern {constraints.pattern!r}"
+                        lines.append(f"    raise DecodeError({py_str(message)})")
+                if constraints.format is not None:
+                    lines.append(f"if not {formats.checker(constraints.format)}(checked):")
+                    lines.append(
+                        f"    raise DecodeError({py_str(formats.failure(constraints.format))})"
+                    )
+            else:
+                for attribute, operator, words in (
+                    ("minimum", "<", "at least"),
+                    ("maximum", ">", "at most"),
+                    ("exclusive_minimum", "<=", "more than"),
+                    ("exclusive_maximum", ">=", "less than"),
+                ):
+                    bound = getattr(constraints, attribute)
+                    if bound is not None:
+                        lines.append(f"if checked {operator} {bound!r}:")
+                        lines.append(f'    raise DecodeError("must be {words} {bound!r}")')
+                if constraints.multiple_of is not None:
+                    divisor = repr(constraints.multiple_of)
+                    lines.append(f"if not _multiple_of(checked, {divisor}):")
+                    lines.append(f'    raise DecodeError("must be a multiple of {divisor}")')
+            lines.append("return checked")
+            annotation = self.annotation(ir.Prim(type_ref.kind))
+            self.helpers[name] = HelperView(
+                name, f"def {name}(value: object) -> {annotation}:", tuple(lines)
+            )
+        return name
+
+    def _list_constraints(self, expression: str, constraints: ir.Constraints) -> tuple[str, ...]:
+        if not constraints.checks_items():
+            return (f"return {expression}",)
+        lines = [f"items = {expression}"]
+        if constraints.min_items is not None:
+            lines.append(f"if len(items) < {constraints.min_items}:")
+            lines.append(
+                f'    raise DecodeError("must have at least {constraints.min_items} item(s)")'
+            )
+        if constraints.max_items is not None:
+            lines.append(f"if len(items) > {constraints.max_items}:")
+            lines.append(
+                f'    raise DecodeError("must have at most {constraints.max_items} item(s)")'
+            )
+        if constraints.unique_items:  # on the JSON input: JSON equality, not the decoded values'
+            lines.append("_unique_items(value)")
+        lines.append("return items")
+        return tuple(lines)
+
+    def _tuple_body(self, type_ref: ir.TupleOf, annotation: str) -> tuple[str, ...]:
+        """Each item by its position (`_tuple`), then the array's own constraints; the
+        decoded items as a tuple (dataclasses) or the very list given (TypedDicts)."""
+        prefix = "".join(f"{self.decoder(item)}, " for item in type_ref.prefix)
+        rest = "None" if type_ref.rest is None else self.decoder(type_ref.rest)
+        result = "tuple(items)" if self.flavor.tuples else "value"
+        lines = list(
+            self._list_constraints(f"_tuple(value, ({prefix}), {rest})", type_ref.constraints)
+        )
+        lines[-1] = f"return cast({annotation}, {result})"
+        if len(lines) == 1:
+            lines.insert(0, f"items = _tuple(value, ({prefix}), {rest})")
+        return tuple(lines)
+
+    def _map_constraints(self, expression: str, constraints: ir.Constraints) -> tuple[str, ...]:
+        if not constraints.checks_entries():
+            return (f"return {expression}",)
+        lines = [f"entries = {expression}"]
+        for bound, operator, words in (
+            (constraints.min_properties, "<", "at least"),
+            (constraints.max_properties, ">", "at most"),
+        ):
+            if bound is not None:
+                lines.append(f"if len(entries) {operator} {bound}:")
+                lines.append(f'    raise DecodeError("must have {words} {bound} propert(ies)")')
+        lines.append("return entries")
+        return tuple(lines)
+
+    def pattern_constant(self, pattern: str) -> str:
+        if pattern not in self.patterns:
+            self.patterns[pattern] = f"_PATTERN_{len(self.patterns)}"
+        return self.patterns[pattern]
+
+    def _inline_union_body(self, union: ir.InlineUnion) -> tuple[str, ...]:
+        lines: list[str] = []
+        expected: list[str] = []
+        for option in union.options:
+            for json_type in sorted(json_type_of(option, self.module.types_by_name)):
+                lines.append(f"if {json_type_check(json_type, 'value')}:")
+                lines += self.returning(f"{self.decoder(option)}(value)", option, "    ")
+                expected.append(json_type)
+        lines.append(f"raise _type_error({py_str(' or '.join(dedupe(expected)))}, value)")
+        return tuple(lines)
+
+    def type_key(self, type_ref: ir.TypeRef) -> str:
+        """A stable identifier fragment describing `type_ref` (names helper functions).
+
+        Unique within the module: a fragment already taken by a different type gets
+        a numeric suffix (`list_str_2`).
+        """
+        identity = repr(type_ref)
+        known = self._keys.get(identity)
+        if known is not None:
+            return known
+        base = self._describe(type_ref)
+        key, number = base, 2
+        while self._key_owners.get(key, identity) != identity:
+            key, number = f"{base}_{number}", number + 1
+        self._keys[identity] = key
+        self._key_owners[key] = identity
+        return key
+
+    def _describe(self, type_ref: ir.TypeRef) -> str:
+        if isinstance(type_ref, ir.Prim):
+            key: str = type_ref.kind
+            if not type_ref.constraints.is_empty():
+                key += "_" + self._constraint_key(type_ref.constraints)
+            return key
+        if isinstance(type_ref, ir.ListOf):
+            key = ("tuple_" if self._as_tuple(type_ref) else "list_") + self.type_key(type_ref.item)
+            if type_ref.constraints.checks_items():
+                key += "_" + self._constraint_key(type_ref.constraints)
+            return key
+        if isinstance(type_ref, ir.TupleOf):
+            parts = [self.type_key(item) for item in type_ref.prefix]
+            parts.append(
+                "closed" if type_ref.rest is None else "rest_" + self.type_key(type_ref.rest)
+            )
+            key = "tuple_of_" + "_".join(parts)
+            if type_ref.constraints.checks_items():
+                key += "_" + self._constraint_key(type_ref.constraints)
+            return key
+        if isinstance(type_ref, ir.MapOf):
+            key = "map_" + self.type_key(type_ref.value)
+            if type_ref.constraints.checks_entries():
+                key += "_" + self._constraint_key(type_ref.constraints)
+            if not type_ref.rules.is_empty():
+                key += "_rules" + rules_digest(type_ref.rules)
+            return key
+        if isinstance(type_ref, ir.Ref):
+            return function_suffix(type_ref.name)
+        if isinstance(type_ref, ir.LiteralValue):
+            # ASCII only: Python folds identifiers with NFKC, so `ﬁ` and `fi` would be one name
+            return "lit_" + re.sub(r"[^0-9A-Za-z_]", "_", str(type_ref.value))
+        if isinstance(type_ref, ir.JsonLiterals):
+            return literal_key(type_ref)
+        if isinstance(type_ref, ir.Nullable):
+            return "opt_" + self.type_key(type_ref.inner)
+        if isinstance(type_ref, ir.AnyJSON):
+            return "json_object" if type_ref.object_only else "json"
+        if isinstance(type_ref, ir.Checked):
+            checked = "_".join(self.check_constants.name(check) for check in type_ref.checks)
+            return (
+                "checked"
+                + checked.lower().replace("_check_", "_")
+                + "_"
+                + self.type_key(type_ref.inner)
+            )
+        return "union_" + "_or_".join(self.type_key(option) for option in type_ref.options)
+
+    def _constraint_key(self, constraints: ir.Constraints) -> str:
+        parts = [
+            f"{BOUND_KEYS[attribute]}{_fragment(value)}"
+            for attribute, value in constraints.bounds()
+        ]
+        if constraints.pattern is not None:
+            parts.append("re" + self.pattern_constant(constraints.pattern).rsplit("_", 1)[-1])
+        if constraints.unique_items:
+            parts.append("unique")
+        if constraints.multiple_of is not None:
+            parts.append("mult" + _fragment(constraints.multiple_of))
+        if constraints.format is not None:
+            parts.append(formats.runtime_part(constraints.format))
+        return "_".join(parts)
+
+    # records -----------------------------------------------------------
+
+    def record_checks(self, record: ir.Record) -> RecordChecks:
+        """The statements that check a record, in the order every flavor runs them."""
+        suffix = function_suffix(record.name)
+        keys_name = f"_{suffix.upper()}_KEYS"
+        prelude = ["obj = _object(data)", *self.check_lines(record.schema_checks, "obj")]
+        for item in record.tag_fields:
+            assert isinstance(item.type, ir.LiteralValue)
+            prelude.append(f"_tag(obj, {py_str(item.json_key)}, {py_literal(item.type.value)})")
+        if record.extra_policy == "forbid":
+            prelude.append(f"_forbid_unknown(obj, {keys_name})")
+        alias_pairs = [(alias, item.json_key) for item in record.fields for alias in item.aliases]
+        all_keys = [item.json_key for item in record.fields] + [alias for alias, _ in alias_pairs]
+        known = (
+            "frozenset({" + ", ".join(py_str(k) for k in all_keys) + "})"
+            if all_keys
+            else "frozenset[str]()"
+        )
+        required = tuple(item for item in record.fields if item.required and not item.is_tag)
+        optional = tuple(item for item in record.fields if not item.required)
+        return RecordChecks(
+            prelude=tuple(prelude),
+            fields=required + optional,
+            keeps_extra=record.extra_policy == "keep",
+            extra_check=f"_unknown(obj, {keys_name})",
+            keys_name=keys_name,
+            keys=known,
+            alias_pairs=tuple(alias_pairs),
+            rules_check=self.rules_check(record.rules, keys_name),
+        )
+
+    def rules_check(self, rules: ir.ObjectRules, keys_name: str, obj: str = "obj") -> str:
+        """The statement checking `obj` against an object's rules ("" without any)."""
+        if rules.is_empty():
+            return ""
+        parts = rules_parts(
+            rules, lambda pattern: f"{self.pattern_constant(pattern)}.search", self.decoder
+        )
+        return f"_object_rules({obj}, {keys_name}, ({', '.join(parts)}))"
+
+    def field_check(self, item: ir.Field, default: str = "None") -> str:
+        """The call that checks (and returns) one non-tag field of `obj`; `default` when absent."""
+        decoder = self.decoder(item.type)
+        if item.aliases:
+            spellings = "(" + ", ".join(py_str(s) for s in (item.json_key, *item.aliases)) + ")"
+            if item.required:
+                return f"_required_aliased(obj, {spellings}, {decoder})"
+            return f"_optional_aliased(obj, {spellings}, {decoder}, {default})"
+        if item.required:
+            return f"_required(obj, {py_str(item.json_key)}, {decoder})"
+        return f"_optional(obj, {py_str(item.json_key)}, {decoder}, {default})"
+
+    # enums -------------------------------------------------------------
+
+    def enum_values_name(self, enum: ir.EnumType) -> str:
+        return f"_{function_suffix(enum.name).upper()}_VALUES"
+
+    # unions ------------------------------------------------------------
+
+    def tag_table_name(self, union: ir.UnionType) -> str:
+        return f"_{function_suffix(union.name).upper()}_BY_TAG"
+
+    def tag_table(self, union: ir.UnionType) -> tuple[tuple[str, str], ...]:
+        """(tag literal, checker) for a tagged union; empty for a structural one."""
+        if union.tag is None:
+            return ()
+        return tuple(
+            (py_literal(value), self.checker(member)) for value, member in union.tag_values
+        )
+
+    def union_body(self, union: ir.UnionType, with_checks: bool = True) -> tuple[str, ...]:
+        """The body of the union's checker, `data` in, the member's checker's result out:
+        its schema checks first (unless the caller runs them, `with_checks=False`)."""
+        if with_checks and union.schema_checks:
+            checks = tuple(self.check_lines(union.schema_checks, "data"))
+            return checks + self.union_body(union, with_checks=False)
+        if union.tries_members:
+            return self._tried_members_body(union)
+        if union.tag is not None:
+            dispatch = (
+                f"return _dispatch(obj, {py_str(union.tag)}, {self.tag_table_name(union)})(obj)"
+            )
+            if union.unknown is None:
+                return ("obj = _object(data)", dispatch)
+            # an unlisted string tag is kept whole; a missing or non-string one stays an error
+            return (
+                "obj = _object(data)",
+                f"tag = obj.get({py_str(union.tag)})",
+                f"if type(tag) is str and tag not in {self.tag_table_name(union)}:",
+                f"    return {self.flavor.keep_unknown.format(name=union.unknown)}",
+                dispatch,
+            )
+        lines: list[str] = []
+        object_cases = [case for case in union.cases if case.json_type == "object"]
+        other_cases = [case for case in union.cases if case.json_type != "object"]
+        if object_cases:
+            lines.append("if type(data) is dict:")
+            for case in object_cases:
+                checker = self.checker(case.member)
+                if case.tag_key is not None:
+                    lines.append(
+                        f"    if data.get({py_str(case.tag_key)}) == {py_literal(case.tag_value)}:"
+                    )
+                    lines.append(f"        return {checker}(data)")
+                elif case.key is not None:
+                    lines.append(f"    if {py_str(case.key)} in data:")
+                    lines.append(f"        return {checker}(data)")
+                else:
+                    lines.append(f"    return {checker}(data)")
+            if union.open_tag is not None:  # kept whole; `obj` and `tag` as the flavor expects
+                lines.append("    obj = data")
+                lines.append(f"    tag = obj.get({py_str(union.open_tag)})")
+                lines.append("    if type(tag) is str:")
+                lines.append(
+                    f"        return {self.flavor.keep_unknown.format(name=union.unknown)}"
+                )
+            if not any(case.tag_key is None and case.key is None for case in object_cases):
+                hints = [
+                    (
+                        f"{case.tag_key}={case.tag_value!r}"
+                        if case.tag_key is not None
+                        else f"key {case.key!r}"
+                    )
+                    for case in object_cases
+                ]
+                message = f"matches no member of {union.name} (expected {', '.join(hints)})"
+                lines.append(f"    raise DecodeError({py_str(message)})")
+        expected: list[str] = ["object"] if object_cases else []
+        for case in other_cases:
+            lines.append(f"if {json_type_check(case.json_type, 'data')}:")
+            call = f"{self.checker(case.member)}(data)"
+            lines += self.returning(call, ir.Ref(case.member), "    ")
+            expected.append(case.json_type)
+        lines.append(f"raise _type_error({py_str(' or '.join(dedupe(expected)))}, data)")
+        return tuple(lines)
+
+    def _tried_members_body(self, union: ir.UnionType) -> tuple[str, ...]:
+        """`_try_members` over the pre-check of each member, in order (oneOf / anyOf)."""
+        lines = [f"members: tuple[_Member[{union.name}], ...] = ("]
+        for check in union.checks:
+            kinds = "".join(f"{py_str(kind)}, " for kind in check.json_types)
+            required = "".join(f"{py_str(key)}, " for key in check.required)
+            lines.append(
+                f"    ({py_str(check.member)}, ({kinds}), ({required}), "
+                f"{self.checker(check.member)}),"
+            )
+        lines.append(")")
+        exactly_one = union.match == "one_of"
+        lines.append(
+            f"return _try_members(data, {py_str(union.name)}, members, exactly_one={exactly_one})"
+        )
+        return tuple(lines)
+
+
+@dataclass(frozen=True)
+class RecordChecks:
+    """How a record is checked: prelude statements, then each field in `fields` order, then extras."""
+
+    prelude: tuple[str, ...]
+    fields: tuple[ir.Field, ...]  # non-tag fields: required first, then optional, schema order
+    keeps_extra: bool
+    extra_check: str  # statement validating kept unknown keys (only when `keeps_extra`)
+    keys_name: str
+    keys: str  # frozenset literal of every declared key and alias
+    alias_pairs: tuple[tuple[str, str], ...]
+    rules_check: str = ""  # statement checking the object rules (`ir.ObjectRules`), if any
+
+
+def dedupe(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+# --- ordering of named aliases ------------------------------------------------
+
+
+def alias_order(module: ir.Module) -> list[ir.NamedType]:
+    """Unions and aliases in an order where each is defined after the aliases it names."""
+    pending = [t for t in module.types if isinstance(t, (ir.UnionType, ir.Alias))]
+    names = {t.name for t in pending}
+    ordered: list[ir.NamedType] = []
+    done: set[str] = set()
+    while pending:
+        progressed = False
+        for named in list(pending):
+            deps = alias_dependencies(named) & names
+            if deps <= done:
+                ordered.append(named)
+                done.add(named.name)
+                pending.remove(named)
+                progressed = True
+        if not progressed:  # a cycle among aliases: keep source order
+            ordered.extend(pending)
+            break
+    return ordered
+
+
+def string_aliases(module: ir.Module) -> frozenset[str]:
+    """The unions and aliases that name themselves or an alias defined after them
+    (`alias_order`): the modules write their values as strings."""
+    ordered = alias_order(module)
+    names = {named.name for named in ordered}
+    defined: set[str] = set()
+    quoted: set[str] = set()
+    for named in ordered:
+        if alias_dependencies(named) & names - defined:
+            quoted.add(named.name)
+        defined.add(named.name)
+    return frozenset(quoted)
+
+
+def alias_dependencies(named: ir.NamedType) -> set[str]:
+    if isinstance(named, ir.UnionType):
+        return set(named.members)
+    assert isinstance(named, ir.Alias)
+    return refs(named.type)
+
+
+def refs(type_ref: ir.TypeRef) -> set[str]:
+    """Every named type `type_ref` mentions."""
+    if isinstance(type_ref, ir.Ref):
+        return {type_ref.name}
+    if isinstance(type_ref, ir.ListOf):
+        return refs(type_ref.item)
+    if isinstance(type_ref, ir.TupleOf):
+        return set().union(*(refs(item) for item in type_ref.item_types()))
+    if isinstance(type_ref, ir.MapOf):
+        return refs(type_ref.value)
+    if isinstance(type_ref, ir.Nullable):
+        return refs(type_ref.inner)
+    if isinstance(type_ref, ir.InlineUnion):
+        return set().union(*(refs(option) for option in type_ref.options))
+    if isinstance(type_ref, ir.Checked):
+        return refs(type_ref.inner)
+    return set()

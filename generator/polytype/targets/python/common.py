@@ -1,0 +1,208 @@
+"""Python naming and literal rendering shared by the Python targets."""
+
+from __future__ import annotations
+
+import json
+import keyword
+import re
+import textwrap
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TypedDict
+
+from polytype import ir
+from polytype.ir import literals
+from polytype.ir.object_rules import rules_text
+from polytype.ir.patterns import python_pattern
+from polytype.ir.wording import checks_text
+from polytype.targets.base.render import py_str
+
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def isort_names(names: Iterable[str]) -> list[str]:
+    """The names of one `from m import ...`, distinct, in the order isort (and ruff's `I`
+    rules) want: CONSTANTS, then Classes, then the rest, each case-insensitively."""
+
+    def key(name: str) -> tuple[int, str, str]:
+        kind = 0 if len(name) > 1 and name.isupper() else 1 if name[0].isupper() else 2
+        return kind, name.lower(), name
+
+    return sorted(set(names), key=key)
+
+
+def path_segment(key: str | int) -> str:
+    """How a key appears in a `$.a.b[0]` error path."""
+    if isinstance(key, int):
+        return f"[{key}]"
+    if _IDENTIFIER.match(key) and not keyword.iskeyword(key):
+        return f".{key}"
+    return f"[{json.dumps(key, ensure_ascii=False)}]"
+
+
+def py_literal(value: ir.JSONData) -> str:
+    """A Python expression for an IR JSON value."""
+    if isinstance(value, ir.FrozenJSONObject):
+        return "{" + ", ".join(f"{py_str(k)}: {py_literal(v)}" for k, v in value.items) + "}"
+    if isinstance(value, tuple):
+        return "[" + ", ".join(py_literal(v) for v in value) + "]"
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, (int, float)):
+        return repr(value)
+    return py_str(value)
+
+
+def thaw(value: ir.JSONData) -> object:
+    """IR JSON back to plain Python JSON."""
+    if isinstance(value, ir.FrozenJSONObject):
+        return {k: thaw(v) for k, v in value.items}
+    if isinstance(value, tuple):
+        return [thaw(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True)
+class EnumMemberView:
+    name: str
+    value: str  # a Python string literal
+
+
+@dataclass(frozen=True)
+class EnumView:
+    """What every Python flavor's enum template needs; flavors subclass it to add more."""
+
+    name: str
+    doc: str
+    base: str  # "(str, Enum)", "(Enum)", or "" for a Literal alias
+    members: tuple[EnumMemberView, ...]
+    literal_values: str
+
+
+class EnumViewFields(TypedDict):
+    name: str
+    doc: str
+    base: str
+    members: tuple[EnumMemberView, ...]
+    literal_values: str
+
+
+def enum_view_fields(enum: ir.EnumType) -> EnumViewFields:
+    """The `EnumView` fields of `enum`, as keyword arguments for a flavor's subclass."""
+    return {
+        "name": enum.name,
+        "doc": enum.doc or f"The {enum.name} enumeration.",
+        "base": {"str": "(str, Enum)", "plain": "(Enum)", "literal": ""}[enum.style],
+        "members": tuple(
+            EnumMemberView(value.py_name, py_str(value.value)) for value in enum.values
+        ),
+        "literal_values": ", ".join(py_str(value.value) for value in enum.values),
+    }
+
+
+def unknown_doc(union: ir.UnionType) -> str:
+    """What the docstring of an Unknown<Union> member says, in every Python flavor."""
+    return (
+        f"A value of {union.name} whose `{union.open_tag}` tag is none the schema lists (x-unknown: keep).\n\n"
+        "A newer producer's value, kept whole: `tag` is the tag, `data` the JSON object as "
+        "decoded, written back unchanged."
+    )
+
+
+def constraint_note(type_ref: ir.TypeRef) -> str:
+    """What a field's or alias's comment says about checks its annotation cannot show
+    (`uniqueItems`, a tuple's positions, schema checks); "" for every other type, so their
+    comments stay as they were.
+    """
+    inner = type_ref.inner if isinstance(type_ref, ir.Nullable) else type_ref
+    if isinstance(inner, ir.Checked):
+        return with_note(constraint_note(inner.inner), checks_text(inner.checks))
+    if isinstance(inner, ir.JsonLiterals) and not inner.values:
+        return "Accepts no value (an empty enum)."
+    if isinstance(inner, ir.JsonLiterals) and not inner.scalar:
+        # the annotation is JSONValue: say which values (`Literal[...]` says it itself)
+        return f"Exactly {literals.expected(inner)} ({literals.EQUALITY})."
+    if isinstance(inner, ir.ListOf) and inner.constraints.unique_items:
+        return "Items are unique (JSON equality: 1 equals 1.0, true does not equal 1)."
+    if isinstance(inner, ir.TupleOf):
+        count = len(inner.prefix)
+        more = "no more items" if inner.closed else "any number of items of the rest's type"
+        note = (
+            f"Checked by position (prefixItems): {count} item(s), then {more}; "
+            f"valid from {inner.constraints.min_items or 0} item(s)."
+        )
+        if inner.constraints.unique_items:
+            note += " Items are unique (JSON equality: 1 equals 1.0, true does not equal 1)."
+        return note
+    if isinstance(inner, ir.MapOf) and inner.constraints.checks_entries():
+        counts = [
+            f"{words} {bound}"
+            for words, bound in (
+                ("at least", inner.constraints.min_properties),
+                ("at most", inner.constraints.max_properties),
+            )
+            if bound is not None
+        ]
+        return "Has " + " and ".join(counts) + " entries." + _map_rules(inner)
+    if isinstance(inner, ir.MapOf):
+        return _map_rules(inner).strip()
+    return ""
+
+
+def _map_rules(map_of: ir.MapOf) -> str:
+    return " " + rules_text(map_of.rules) if not map_of.rules.is_empty() else ""
+
+
+def with_note(text: str, note: str) -> str:
+    """`text` and `note` as one comment or docstring, either may be empty."""
+    return "\n".join(part for part in (text, note) if part)
+
+
+def record_doc(record: ir.Record) -> str:
+    """A record's docstring: its description, and its object rules in words."""
+    doc = record.doc or f"The {record.name} record."
+    for text in (rules_text(record.rules), checks_text(record.schema_checks)):
+        if text:
+            doc += "\n\n" + textwrap.fill(text, width=84, break_long_words=False)
+    return doc
+
+
+def rules_parts(
+    rules: ir.ObjectRules, search: Callable[[str], str], check: Callable[[ir.TypeRef], str]
+) -> list[str]:
+    """The items of the generated `_Rules` tuple of an object's rules, as Python source:
+    `search(pattern)` is a pattern's search function, `check(type)` what checks a value
+    of a type (a decoder, a TypeAdapter). Shared by every Python flavor's runtime."""
+    patterns = "".join(
+        f"({search(pattern)}, {check(type_ref)}), "
+        for pattern, type_ref in rules.pattern_properties
+    )
+    dependent = "".join(
+        f"({py_str(key)}, ({''.join(py_str(other) + ', ' for other in needed)})), "
+        for key, needed in rules.dependent_required
+    )
+    return [
+        f"({patterns})",
+        "None" if rules.additional is None else check(rules.additional),
+        str(rules.closed),
+        "None" if rules.property_names is None else check(rules.property_names),
+        f"({dependent})",
+        str(rules.min_properties),
+        str(rules.max_properties),
+    ]
+
+
+def python_constants(patterns: dict[str, str]) -> list[tuple[str, str, str]]:
+    """(pattern as Python's `re` reads it, constant name, a comment giving the pattern as
+    written when the two differ, else "") for each schema pattern a module compiles
+    (`_PATTERN_0 = re.compile(...)`), in the order of their names."""
+    constants = []
+    for written, name in patterns.items():
+        pattern = python_pattern(written)
+        comment = (
+            ""
+            if pattern == written
+            else f"The schema's pattern {written}, its Unicode property escapes spelled out for re:"
+        )
+        constants.append((pattern, name, comment))
+    return sorted(constants, key=lambda item: item[1])

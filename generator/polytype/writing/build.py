@@ -1,0 +1,24 @@
+"""What one run of the pipeline hands the writer: the files and the hashes of what they came
+from (`polytype.project.pipeline` builds it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from polytype import ir
+from polytype.diagnostics import Diagnostic
+from polytype.targets.base import OutputFile
+
+
+@dataclass(frozen=True)
+class Build:
+    """Everything one run produced: the files and the hashes of what they came from."""
+
+    modules: tuple[ir.Module, ...]
+    outputs: tuple[OutputFile, ...]
+    inputs: dict[str, str]
+    selected: frozenset[str]
+    # what the front end approximated in consumed schemas (none in a strict project)
+    warnings: tuple[Diagnostic, ...] = ()
+    # path -> sha256 of every other file a schema's `$ref`s read (see ir.Module.references)
+    references: dict[str, str] = field(default_factory=dict)

@@ -1,7 +1,0 @@
-"""`python -m polytype …` runs the `polytype` command."""
-
-import sys
-
-from generator.entry import main
-
-sys.exit(main())

@@ -1,0 +1,1 @@
+"""Writing: the files a build produced, on disk, atomically, under a lock, with a manifest."""

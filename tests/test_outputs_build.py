@@ -169,14 +169,14 @@ def test_docs_describe_nested_maps_in_linear_work(
     from polytype.targets.base.render import make_env
 
     calls = 0
-    original = docs._Describer.type_text
+    original = docs.Describer.type_text
 
-    def counting(self: docs._Describer, type_ref: Any, plural: bool = False) -> str:
+    def counting(self: docs.Describer, type_ref: Any, plural: bool = False) -> str:
         nonlocal calls
         calls += 1
         return original(self, type_ref, plural)
 
-    monkeypatch.setattr(docs._Describer, "type_text", counting)
+    monkeypatch.setattr(docs.Describer, "type_text", counting)
     counts = []
     for depth in (10, 20, 40):
         schema = tmp_path / f"deep{depth}.yaml"

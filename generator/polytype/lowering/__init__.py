@@ -1,7 +1,9 @@
 """The passes of lowering that follow the build.
 
 `polytype.lowering.lower` builds the module's named types from the schema (records, enums,
-aliases, hoisted inline types, unions as their members). Then, each pass a function of
+aliases, hoisted inline types, unions as their members), each kind in a module of its
+own (`lower_records`, `lower_enums`, `lower_unions`, `lower_inline`, on the shared
+`lowering_state`). Then, each pass a function of
 frozen IR values that returns new values and the problems it found, as
 `(JSON pointer, message)`:
 

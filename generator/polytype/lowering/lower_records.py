@@ -1,0 +1,202 @@
+"""Lowering of records: an object schema with properties becomes an `ir.Record`.
+
+Its fields (names, presence, defaults checked against the property's schema,
+aliases, `sequence: tuple`), the names that collide once converted, and its object
+rules and extra-key policy.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jsonschema
+
+from polytype import ir, naming
+from polytype.diagnostics import join_pointer
+from polytype.ir.json_types import freeze_json
+from polytype.lowering import schema_checks
+from polytype.lowering.lowering_state import LoweringState
+from polytype.lowering.numbering import numbered_fields
+from polytype.lowering.object_rules import object_rules
+from polytype.lowering.schema_facts import schema_doc
+
+
+class RecordLowering(LoweringState):
+    """Records and their fields."""
+
+    def _lower_record(
+        self,
+        name: str,
+        schema: dict[str, Any],
+        pointer: str,
+        doc: str,
+        notes: str,
+        elixir_module: str,
+        source: ir.SourceRef,
+    ) -> ir.Record:
+        required = set(schema.get("required", []))
+        properties: dict[str, Any] = schema.get("properties") or {}
+        frozen = bool(schema.get("x-frozen", False))
+        fields: list[ir.Field] = []
+        for key in required - set(properties):
+            self._problem(
+                join_pointer(pointer, "required"),
+                f"required key {key!r} is not among the properties",
+            )
+        for key, property_schema in properties.items():
+            where = join_pointer(join_pointer(pointer, "properties"), key)
+            if property_schema is False and self.generous:  # present: never valid
+                property_schema = schema_checks.matching_nothing(where)
+            elif property_schema is False:
+                self._problem(
+                    where,
+                    "a property whose schema is false can never be present; remove it "
+                    "(additionalProperties: false forbids unknown keys)",
+                )
+                continue
+            if not isinstance(property_schema, dict):
+                property_schema = {}
+            fields.append(
+                self._lower_field(name, key, property_schema, where, key in required, frozen)
+            )
+        if self.generous:
+            fields = numbered_fields(fields)
+        self._check_field_names(fields, pointer)
+        rules = object_rules(schema, pointer, name, self._lower_type)
+        if schema.get("additionalProperties") is False and not rules.closed:
+            extra_policy: ir.ExtraPolicy = "forbid"
+        else:
+            extra_policy = "ignore" if schema.get("x-extra") == "ignore" else "keep"
+        methods = (schema.get("x-python") or {}).get("methods")
+        return ir.Record(
+            name,
+            tuple(fields),
+            frozen=frozen,
+            extra_policy=extra_policy,
+            rules=rules,
+            doc=doc,
+            notes=notes,
+            methods=methods,
+            elixir_module=elixir_module,
+            source=source,
+        )
+
+    def _lower_field(
+        self,
+        owner: str,
+        key: str,
+        schema: dict[str, Any],
+        pointer: str,
+        required: bool,
+        frozen: bool,
+    ) -> ir.Field:
+        hoist_name = owner + naming.pascal_case(key)
+        type_ref = self._lower_type(schema, pointer, hoist_name)
+        python = schema.get("x-python") or {}
+        if python.get("sequence") == "tuple":
+            inner = type_ref.inner if isinstance(type_ref, ir.Nullable) else type_ref
+            if not isinstance(inner, ir.ListOf):
+                self._problem(
+                    join_pointer(pointer, "x-python"),
+                    "sequence: tuple applies to array properties only",
+                )
+            elif not frozen:
+                self._problem(
+                    join_pointer(pointer, "x-python"),
+                    "sequence: tuple applies to properties of x-frozen records only",
+                )
+            else:
+                tuple_list = ir.ListOf(inner.item, inner.constraints, as_tuple=True)
+                type_ref = (
+                    ir.Nullable(tuple_list) if isinstance(type_ref, ir.Nullable) else tuple_list
+                )
+        py_name = schema.get("x-field") or naming.python_field_name(key)
+        if schema.get("x-field") and (
+            py_name
+            in naming.PYTHON_RESERVED
+            | naming.PYTHON_MEMBER_RESERVED
+            | naming.PYTHON_CLASS_BODY_NAMES
+            | naming.PYTHON_MODULE_NAMES
+            or py_name.startswith("_")
+        ):
+            self._problem(
+                join_pointer(pointer, "x-field"),
+                (
+                    f"x-field {py_name!r} is a reserved name in Python"
+                    if not py_name.startswith("_")
+                    else f"x-field {py_name!r} starts with '_' (private in Python and Pydantic)"
+                ),
+            )
+        elixir = schema.get("x-elixir") or {}
+        ex_name = elixir.get("field") or (
+            naming.elixir_field_name(schema["x-field"])
+            if "x-field" in schema
+            else naming.elixir_field_name(key)
+        )
+        default = None
+        if "default" in schema:
+            default = ir.Default(freeze_json(schema["default"]))
+            self._check_default(schema, pointer)
+        if (
+            "const" in schema
+            and required
+            and "default" in schema
+            and schema["default"] != schema["const"]
+        ):
+            self._problem(join_pointer(pointer, "default"), "a tag's default must equal its const")
+        aliases = tuple(schema.get("x-aliases", ()))
+        if key in aliases:
+            self._problem(
+                join_pointer(pointer, "x-aliases"), f"{key!r} is the key itself, not an alias"
+            )
+        return ir.Field(
+            json_key=key,
+            py_name=py_name,
+            ex_name=ex_name,
+            type=type_ref,
+            required=required,
+            default=default,
+            doc=schema_doc(schema),
+            notes=str(schema.get("x-notes", "")),
+            aliases=aliases,
+        )
+
+    def _check_default(self, schema: dict[str, Any], pointer: str) -> None:
+        probe = {
+            key: value
+            for key, value in schema.items()
+            if not key.startswith("x-") and key != "default"
+        }
+        probe["$defs"] = self.document.data.get("$defs", {})
+        if "definitions" in self.document.data:
+            probe["definitions"] = self.document.data["definitions"]
+        validator = jsonschema.Draft202012Validator(probe)
+        error = jsonschema.exceptions.best_match(validator.iter_errors(schema["default"]))
+        if error is not None:
+            self._problem(
+                join_pointer(pointer, "default"),
+                f"default does not match the property's schema: {error.message}",
+            )
+
+    def _check_field_names(self, fields: list[ir.Field], pointer: str) -> None:
+        for attribute, label in (("py_name", "Python field"), ("ex_name", "Elixir field")):
+            seen: dict[str, str] = {}
+            for item in fields:
+                name = getattr(item, attribute)
+                if name in seen:
+                    where = join_pointer(join_pointer(pointer, "properties"), item.json_key)
+                    self._problem(
+                        where,
+                        f"keys {seen[name]!r} and {item.json_key!r} both become the {label} {name!r}; set x-field on one",
+                    )
+                seen[name] = item.json_key
+        spellings: dict[str, str] = {}
+        for item in fields:
+            for spelling in (item.json_key, *item.aliases):
+                if spelling in spellings and spellings[spelling] != item.json_key:
+                    where = join_pointer(join_pointer(pointer, "properties"), item.json_key)
+                    self._problem(
+                        where,
+                        f"the JSON key {spelling!r} belongs to both {spellings[spelling]!r} and {item.json_key!r}",
+                    )
+                spellings[spelling] = item.json_key

@@ -1,0 +1,64 @@
+"""The Mermaid class diagram of a module: one class per named type and the edges
+between them (`DiagramView`)."""
+
+from __future__ import annotations
+
+import re
+
+from polytype import ir
+from polytype.targets.base.render import mermaid_id, mermaid_text
+from polytype.targets.docs.describe import Describer
+from polytype.targets.docs.views import DiagramView, MermaidClass
+
+
+def _field_annotation(item: ir.Field, describer: Describer) -> str:
+    """The dataclass annotation: an optional key without a default reads as None."""
+    annotation = describer.py_annotation(item.type)
+    if not item.required and item.default is None and not item.nullable:
+        annotation += " | None"
+    return annotation
+
+
+def diagram(module: ir.Module, describer: Describer) -> DiagramView:
+    classes: list[MermaidClass] = []
+    edges: list[str] = []
+    for named in module.types:
+        name = mermaid_id(named.name)
+        if isinstance(named, ir.Record):
+            members = tuple(
+                mermaid_text(f"+{item.py_name}: {_field_annotation(item, describer)}")
+                for item in named.fields
+            )
+            classes.append(MermaidClass(name, "", members))
+            targets: dict[str, list[str]] = {}
+            for item in named.fields:
+                for ref in describer.refs_in(item.type):
+                    targets.setdefault(ref, [])
+                    if item.py_name not in targets[ref]:
+                        targets[ref].append(item.py_name)
+            for ref, fields in targets.items():
+                edges.append(f"{name} --> {mermaid_id(ref)} : {mermaid_text(', '.join(fields))}")
+        elif isinstance(named, ir.EnumType):
+            values = tuple(
+                (
+                    mermaid_text(value.value)
+                    if re.fullmatch(r"[A-Za-z0-9_.\-]+", value.value)
+                    else value.py_name
+                )
+                for value in named.values
+            )
+            classes.append(MermaidClass(name, "<<enumeration>>", values))
+        elif isinstance(named, ir.UnionType):
+            classes.append(MermaidClass(name, "<<union>>", ()))
+            edges.extend(f"{name} <|-- {mermaid_id(member)}" for member in named.members)
+        else:
+            classes.append(
+                MermaidClass(
+                    name, "<<alias>>", (mermaid_text(describer.py_annotation(named.type)),)
+                )
+            )
+            edges.extend(
+                f"{name} --> {mermaid_id(ref)}"
+                for ref in dict.fromkeys(describer.refs_in(named.type))
+            )
+    return DiagramView(tuple(classes), tuple(edges))

@@ -1,0 +1,246 @@
+"""One section of a module's page per named type: the rows of its mapping table, its
+heading, kind line, doc, notes and footer (`TypeSection`)."""
+
+from __future__ import annotations
+
+import json
+
+from polytype import ir
+from polytype.ir import unions
+from polytype.ir.object_rules import rules_text
+from polytype.ir.wording import checks_text
+from polytype.targets.base.render import md_cell, md_code, md_text
+from polytype.targets.docs.describe import (
+    Describer,
+    anchor,
+    constraint_text,
+    enum_values_text,
+    json_text,
+    link,
+    plain_atom,
+)
+from polytype.targets.docs.views import RowView, TypeSection
+from polytype.targets.elixir import literal_atom, module_file, unknown_module
+
+
+def _heading(named: ir.NamedType) -> str:
+    return f"{md_text(named.name)} ({md_code(module_file(named.elixir_module))})"
+
+
+def _doc(named: ir.NamedType) -> str:
+    return md_text(named.doc)
+
+
+def _notes(named: ir.NamedType) -> str:
+    return f"**Notes:** {md_text(named.notes)}" if named.notes else ""
+
+
+def field_row(item: ir.Field, describer: Describer) -> RowView:
+    key = md_code(item.json_key)
+    notes: list[str] = []
+    if item.is_tag:
+        assert isinstance(item.type, ir.LiteralValue)
+        notes.append(f"Always {md_code(json.dumps(item.type.value, ensure_ascii=False))}.")
+    elif item.required:
+        notes.append("**required**" + (", nullable." if item.nullable else "."))
+    else:
+        presence = "optional"
+        if item.default is not None:
+            presence += f", default {md_code(json_text(item.default.value))}"
+        else:
+            presence += ", absent reads as nil"
+        notes.append(presence + (", nullable." if item.nullable else "."))
+    if item.doc:
+        notes.append(md_cell(item.doc))
+    if item.aliases:
+        notes.append(
+            "Also accepted as "
+            + ", ".join(md_code(alias) for alias in item.aliases)
+            + " (written back as read)."
+        )
+    for enum in describer.enums_in(item.type):
+        notes.append(f"{'Atoms' if enum.atoms else 'Values'}: {enum_values_text(enum)}.")
+    constraint = constraint_text(item.type)
+    if constraint:
+        notes.append(constraint)
+    if item.notes:
+        notes.append(md_cell(item.notes))
+    type_text = describer.type_text(item.type)
+    if not item.required and item.default is None and not item.nullable:
+        type_text += " or nil"
+    return RowView(
+        (
+            key,
+            md_code(item.py_name),
+            md_code(":" + item.ex_name if plain_atom(item.ex_name) else literal_atom(item.ex_name)),
+            type_text,
+            " ".join(notes),
+        )
+    )
+
+
+def record_section(record: ir.Record, describer: Describer) -> TypeSection:
+    rows = tuple(field_row(item, describer) for item in record.fields)
+    footer = {
+        "keep": "Unknown keys are kept in `extra` (Python) / `:extra` (Elixir) and written back.",
+        "ignore": "Unknown keys are dropped (`x-extra: ignore`).",
+        "forbid": "Unknown keys are rejected (`additionalProperties: false`).",
+    }[record.extra_policy]
+    if not record.rules.is_empty():
+        footer += " " + rules_text(record.rules)
+    if record.schema_checks:
+        footer += " " + md_text(checks_text(record.schema_checks))
+    kind = "Record" + (" (frozen)" if record.frozen else "")
+    return TypeSection(
+        anchor(record.name),
+        _heading(record),
+        f"*{kind}* · Python {md_code(record.name)} · Elixir {md_code(record.elixir_module)}",
+        _doc(record),
+        _notes(record),
+        rows,
+        footer,
+    )
+
+
+def enum_section(enum: ir.EnumType) -> TypeSection:
+    rows = []
+    for value in enum.values:
+        python = (
+            md_code(json.dumps(value.value, ensure_ascii=False))
+            if enum.style == "literal"
+            else md_code(f"{enum.name}.{value.py_name}")
+        )
+        if enum.atoms:
+            elixir = md_code(
+                ":" + value.ex_atom if plain_atom(value.ex_atom) else literal_atom(value.value)
+            )
+        else:
+            elixir = md_code(json.dumps(value.value, ensure_ascii=False))
+        rows.append(
+            RowView(
+                (
+                    md_code(json.dumps(value.value, ensure_ascii=False)),
+                    python,
+                    elixir,
+                    "enum value",
+                    "",
+                )
+            )
+        )
+    decoding = "decodes to atoms (generated clauses only)" if enum.atoms else "strings in Elixir"
+    return TypeSection(
+        anchor(enum.name),
+        _heading(enum),
+        f"*Enum* · Python {md_code(enum.name)} · Elixir {md_code(enum.elixir_module)}, {decoding}",
+        _doc(enum),
+        _notes(enum),
+        tuple(rows),
+        "",
+    )
+
+
+def union_section(union: ir.UnionType, describer: Describer) -> TypeSection:
+    rows = []
+    if union.tag is not None:
+        for value, member in union.tag_values:
+            named = describer.named(member)
+            rows.append(
+                RowView(
+                    (
+                        md_code(f"{union.tag}: {json.dumps(value, ensure_ascii=False)}"),
+                        md_code(member),
+                        md_code(named.elixir_module),
+                        link(member),
+                        f"Dispatch on {md_code(union.tag)}.",
+                    )
+                )
+            )
+        how = f"tagged on {md_code(union.tag)}"
+    elif union.tries_members:
+        rule = unions.RULES[union.match]
+        for check in union.checks:
+            named = describer.named(check.member)
+            shape = " or ".join(check.json_types)
+            if check.required:
+                shape += " with " + ", ".join(md_code(key) for key in check.required)
+            rows.append(
+                RowView(
+                    (
+                        "—",
+                        md_code(check.member),
+                        md_code(named.elixir_module),
+                        link(check.member),
+                        f"Tried in turn ({rule}); pre-check: JSON {shape}.",
+                    )
+                )
+            )
+        how = rule
+    else:
+        for case in union.cases:
+            named = describer.named(case.member)
+            if case.tag_key is not None:
+                key = md_code(f"{case.tag_key}: {json.dumps(case.tag_value, ensure_ascii=False)}")
+                rule = f"Recognised by {md_code(case.tag_key)}."
+            elif case.key is not None:
+                key = md_code(case.key)
+                rule = f"Recognised by the key {md_code(case.key)}."
+            else:
+                key = "—"
+                rule = f"Recognised as a JSON {case.json_type}."
+            rows.append(
+                RowView(
+                    (
+                        key,
+                        md_code(case.member),
+                        md_code(named.elixir_module),
+                        link(case.member),
+                        rule,
+                    )
+                )
+            )
+        how = "structural"
+    if union.unknown is not None and union.open_tag is not None:
+        rows.append(
+            RowView(
+                (
+                    md_code(union.open_tag) + ": any other string",
+                    md_code(union.unknown),
+                    md_code(unknown_module(describer.module, union)),
+                    "—",
+                    "Kept whole (`x-unknown: keep`): the tag and the JSON object as "
+                    "received, written back unchanged.",
+                )
+            )
+        )
+        how += ", open: unknown tags are kept"
+    return TypeSection(
+        anchor(union.name),
+        _heading(union),
+        f"*Union* ({how}) · Python {md_code(union.name)} · Elixir {md_code(union.elixir_module)}",
+        _doc(union),
+        _notes(union),
+        tuple(rows),
+        md_text(checks_text(union.schema_checks)),
+    )
+
+
+def alias_section(alias: ir.Alias, describer: Describer) -> TypeSection:
+    notes = [text for text in (constraint_text(alias.type),) if text]
+    row = RowView(
+        (
+            "—",
+            md_code(alias.name),
+            md_code(alias.elixir_module),
+            describer.type_text(alias.type),
+            " ".join(notes),
+        )
+    )
+    return TypeSection(
+        anchor(alias.name),
+        _heading(alias),
+        f"*Alias* · Python {md_code(alias.name)} · Elixir {md_code(alias.elixir_module)}",
+        _doc(alias),
+        _notes(alias),
+        (row,),
+        "",
+    )

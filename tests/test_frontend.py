@@ -722,6 +722,37 @@ def test_malformed_keyword_values_are_ignored_with_a_warning(
     assert _round_trip(_models(root, "sloppy"), "Sloppy", value) == value
 
 
+def test_malformed_annotations_and_types_are_ignored_with_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`description: null` (published schemas have it), a `title` that is a number and a
+    `type` that names no JSON type (`[[], "object"]`, a fuzz find that crashed the front
+    end) are each a located warning in a consumed schema: the rest of the schema still
+    types, and a strict project still refuses them."""
+    schema = {
+        "title": "Loose",
+        "description": None,
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "title": 7},
+            "odd": {"type": [[], "object", "object"]},
+        },
+        "required": ["name"],
+    }
+    root = _project(tmp_path, {"loose.json": schema})
+    code, err = _generate(root, capsys)
+    assert code == 0, err
+    assert "/description: 'description' must be a string; the annotation is ignored" in err
+    assert "/properties/name/title: 'title' must be a string; the annotation is ignored" in err
+    assert "/properties/odd/type: 'type' must be a JSON type name or a list of them" in err
+    models = _models(root, "loose")
+    value = {"name": "n", "odd": [1, {"a": None}]}
+    assert _round_trip(models, "Loose", value) == value
+    with pytest.raises(ValueError, match=r"\$\.name: expected string"):
+        _round_trip(models, "Loose", {"name": 1})
+    assert _generate(root, capsys, "--strict")[0] == 2
+
+
 def test_diff_reads_consumed_schemas_as_generate_does(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -4,8 +4,9 @@ Published schemas hold mistakes that validators shrug off (continue-config has
 description strings among its `properties`); the passes after this one (and
 `referencing`, which resolves references) rely on every schema keyword holding the
 right kind of value. So a keyword that should hold a schema, a list or a map of them,
-or a string (`$ref`, `$id`, ...) but holds something else is removed here, and a map
-entry that is not a schema likewise, each with a located warning.
+or a string (`$ref`, `$id`, ..., and the text annotations `title`, `description`,
+`$comment`), or a `type` that names no JSON type, but holds something else is removed
+here, and a map entry that is not a schema likewise, each with a located warning.
 """
 
 from __future__ import annotations
@@ -18,6 +19,16 @@ from polytype.diagnostics import join_pointer
 from polytype.frontend.drafts import SCHEMA_LISTS, SCHEMA_MAPS, SINGLE_SCHEMA
 
 _STRINGS = ("$ref", "$dynamicRef", "$recursiveRef", "$id", "$anchor", "$dynamicAnchor", "$schema")
+# Annotations that hold text: any other value (`description: null`) says nothing.
+_TEXTS = ("title", "description", "$comment")
+_JSON_TYPES = frozenset({"array", "boolean", "integer", "null", "number", "object", "string"})
+
+
+def _is_type(value: Any) -> bool:
+    """A JSON type name, or a list of them (what `type` may hold)."""
+    if isinstance(value, list):
+        return all(isinstance(item, str) and item in _JSON_TYPES for item in value)
+    return isinstance(value, str) and value in _JSON_TYPES
 
 
 def _is_schema(value: Any) -> bool:
@@ -46,6 +57,10 @@ def _schema(node: Any, pointer: str, drop: Callable[[tuple[str, str]], None]) ->
         here = join_pointer(pointer, key)
         if key in _STRINGS and not isinstance(value, str):
             drop((here, f"{key!r} must be a string; ignored"))
+        elif key in _TEXTS and not isinstance(value, str):
+            drop((here, f"{key!r} must be a string; the annotation is ignored"))
+        elif key == "type" and not _is_type(value):
+            drop((here, "'type' must be a JSON type name or a list of them; ignored"))
         elif key in SINGLE_SCHEMA and not _is_schema(value):
             drop((here, f"{key!r} must be a schema; ignored"))
         elif key in SCHEMA_LISTS and not (

@@ -27,7 +27,7 @@ from polytype.targets.base.render import (
     mermaid_text,
 )
 from polytype.targets.elixir import literal_atom, module_file, unknown_module
-from polytype.targets.python.codecs import literal_annotation
+from polytype.targets.python.literal_types import literal_annotation
 
 TARGET = "docs"
 PROJECT_TARGET = "docs-index"

@@ -18,15 +18,9 @@ from polytype.targets.base import OutputFile, depth
 from polytype.targets.base.formatting import LINE_LENGTH
 from polytype.targets.base.helper_names import function_suffix
 from polytype.targets.base.render import RenderEnv, py_str
+from polytype.targets.python.alias_order import alias_dependencies, alias_order
 from polytype.targets.python.checks import runtime_parts
-from polytype.targets.python.codecs import (
-    Codecs,
-    HelperView,
-    RecordChecks,
-    alias_dependencies,
-    alias_order,
-    literal_classes,
-)
+from polytype.targets.python.codecs import Codecs
 from polytype.targets.python.common import (
     EnumView,
     constraint_note,
@@ -38,6 +32,8 @@ from polytype.targets.python.common import (
     unknown_doc,
     with_note,
 )
+from polytype.targets.python.literal_types import literal_classes
+from polytype.targets.python.snippet_views import HelperView, RecordChecks
 
 TARGET = "python-dataclasses"
 

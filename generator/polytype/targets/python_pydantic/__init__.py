@@ -32,7 +32,6 @@ from polytype.targets.base import OutputFile, depth
 from polytype.targets.base.helper_names import function_suffix
 from polytype.targets.base.render import RenderEnv, py_str
 from polytype.targets.python.checks import CheckConstants, runtime_parts
-from polytype.targets.python.codecs import literal_annotation, literal_arguments
 from polytype.targets.python.common import (
     EnumView,
     enum_view_fields,
@@ -43,6 +42,7 @@ from polytype.targets.python.common import (
     unknown_doc,
     with_note,
 )
+from polytype.targets.python.literal_types import literal_annotation, literal_arguments
 
 TARGET = "python-pydantic"
 

@@ -33,8 +33,9 @@ from polytype.targets.base import OutputFile, depth
 from polytype.targets.base.formatting import LINE_LENGTH
 from polytype.targets.base.helper_names import function_suffix
 from polytype.targets.base.render import RenderEnv, py_str
+from polytype.targets.python.alias_order import alias_order, refs
 from polytype.targets.python.checks import runtime_parts
-from polytype.targets.python.codecs import TYPEDDICTS, Codecs, HelperView, alias_order, refs
+from polytype.targets.python.codecs import Codecs
 from polytype.targets.python.common import (
     constraint_note,
     isort_names,
@@ -44,6 +45,8 @@ from polytype.targets.python.common import (
     unknown_doc,
     with_note,
 )
+from polytype.targets.python.flavors import TYPEDDICTS
+from polytype.targets.python.snippet_views import HelperView
 from polytype.targets.python_typeddicts import tests as python_typeddict_tests
 
 TARGET = "python-typeddicts"

@@ -270,7 +270,7 @@ def test_project_settings_match_the_formatter() -> None:
 def test_a_fixture_snippet_too_long_for_one_line_is_declared_apart() -> None:
     """black parenthesises a long annotation and ruff does not: the snippet avoids the
     construct (found on search_agent's long type names)."""
-    from polytype.targets.python_typeddicts import SnippetView
+    from polytype.targets.python_typeddicts.typecheck import SnippetView
 
     long_type = "BashCodeExecutionToolResultContent"
     variable = "bash_code_execution_tool_result_content__error_invalid_tool_input"

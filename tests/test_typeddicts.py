@@ -31,12 +31,12 @@ from polytype.targets import module_targets, python_dataclasses, python_typeddic
 from polytype.targets.base import depth
 from polytype.targets.base.formatting import format_python
 from polytype.targets.base.render import make_env
-from polytype.targets.python_typeddicts import (
+from polytype.targets.python_typeddicts.fixture_literals import (
     NotRepresentable,
-    class_syntax_key,
     python_literal,
     unknown_keys,
 )
+from polytype.targets.python_typeddicts.records import class_syntax_key
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -13,7 +13,7 @@ from polytype.ir.object_rules import rules_text
 from polytype.ir.wording import check_text
 from polytype.targets.base.render import md_cell, md_code
 from polytype.targets.elixir import literal_atom
-from polytype.targets.python.codecs import literal_annotation
+from polytype.targets.python.literal_types import literal_annotation
 
 _PLURALS = {
     "string": "strings",

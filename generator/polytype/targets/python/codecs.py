@@ -7,10 +7,11 @@ whichever flavor reads it. This module decides those checks once: helper
 function names and bodies, constraint checks, the statements that validate a
 record, tagged and structural union dispatch, enum value tables.
 
-A `Flavor` says what differs: the dataclass flavor builds new values (`_list`
+A `Flavor` (`flavors`) says what differs: the dataclass flavor builds new values (`_list`
 makes a new list of decoded items, a record decoder builds a dataclass), the
 TypedDict flavor checks values in place and returns the very same object
-(`_check_list` returns the list it was given).
+(`_check_list` returns the list it was given). The snippets come back as
+`snippet_views`; the order of aliases is `alias_order`'s.
 """
 
 from __future__ import annotations
@@ -19,84 +20,24 @@ import re
 from dataclasses import dataclass, field
 
 from polytype import ir
-from polytype.ir import formats, literals, tuples
+from polytype.ir import formats, tuples
 from polytype.ir.json_types import json_type_of
 from polytype.ir.object_rules import rules_digest
 from polytype.ir.patterns import python_pattern
 from polytype.ir.wording import unchecked
 from polytype.targets.base.helper_names import BOUND_KEYS, function_suffix, literal_key
 from polytype.targets.base.render import py_str
+from polytype.targets.python.alias_order import refs, string_aliases
 from polytype.targets.python.checks import CheckConstants
 from polytype.targets.python.common import py_literal, rules_parts
-
-
-@dataclass(frozen=True)
-class Flavor:
-    """What differs between the flavors in generated validation code."""
-
-    checker_prefix: str  # per named type: `_decode_text_content` / `_validate_text_content`
-    helper_prefix: str  # per anonymous type: `_d_list_str` / `_v_list_str`
-    list_function: str  # runtime helper for arrays
-    map_function: str  # runtime helper for maps
-    tuples: bool  # honour `x-python: {sequence: tuple}` (decode arrays into tuples)
-    # what an open union (`x-unknown: keep`) returns for an unlisted string `tag` of object `obj`
-    keep_unknown: str  # `{name}`: the Unknown<Union> member
-
-
-DATACLASSES = Flavor(
-    "_decode_", "_d_", "_list", "_map", tuples=True, keep_unknown="{name}(tag, _json_object(obj))"
-)
-TYPEDDICTS = Flavor(
-    "_validate_", "_v_", "_check_list", "_check_map", tuples=False, keep_unknown="_json_object(obj)"
-)
-
-
-def literal_annotation(node: ir.JsonLiterals) -> str:
-    """The Python type of a `const`/`enum` of any JSON value: `Literal[...]` when every
-    value is a string, integer or boolean (`None` for null), else the JSON value type."""
-    if not node.values or not node.scalar:
-        return "JSONValue"
-    if node.values == (None,):
-        return "None"
-    return f"Literal[{', '.join(py_literal(value) for value in node.values)}]"
-
-
-def literal_arguments(node: ir.JsonLiterals) -> tuple[str, str]:
-    """The allowed values (a Python tuple) and what an error says was expected."""
-    values = [py_literal(value) for value in node.values]
-    allowed = "(" + ", ".join(values) + ("," if len(values) == 1 else "") + ")"
-    return allowed, py_str(literals.expected(node))
-
-
-def literal_classes(node: ir.JsonLiterals) -> list[str]:
-    """The `isinstance` classes of the values a `JsonLiterals` decodes to."""
-    if not node.values:
-        return ["object"]
-    classes: list[str] = []
-    for value in node.values:
-        if value is None:
-            classes.append("type(None)")
-        elif isinstance(value, bool):
-            classes.append("bool")
-        elif isinstance(value, (int, float)):
-            classes += ["int", "float"]
-        elif isinstance(value, str):
-            classes.append("str")
-        else:
-            classes.append("list" if isinstance(value, tuple) else "dict")
-    return classes
+from polytype.targets.python.flavors import DATACLASSES, Flavor
+from polytype.targets.python.literal_types import literal_annotation, literal_arguments
+from polytype.targets.python.snippet_views import HelperView, RecordChecks
 
 
 def _fragment(value: int | float) -> str:
     """A number as a fragment of a helper name: `2.5` → `2p5`, `-1e-05` → `m1em05`."""
     return str(value).replace(".", "p").replace("-", "m").replace("+", "")
-
-
-@dataclass(frozen=True)
-class HelperView:
-    name: str
-    signature: str
-    body: tuple[str, ...]
 
 
 _JSON_TYPE_CHECKS = {
@@ -627,83 +568,5 @@ class Codecs:
         return tuple(lines)
 
 
-@dataclass(frozen=True)
-class RecordChecks:
-    """How a record is checked: prelude statements, then each field in `fields` order, then extras."""
-
-    prelude: tuple[str, ...]
-    fields: tuple[ir.Field, ...]  # non-tag fields: required first, then optional, schema order
-    keeps_extra: bool
-    extra_check: str  # statement validating kept unknown keys (only when `keeps_extra`)
-    keys_name: str
-    keys: str  # frozenset literal of every declared key and alias
-    alias_pairs: tuple[tuple[str, str], ...]
-    rules_check: str = ""  # statement checking the object rules (`ir.ObjectRules`), if any
-
-
 def dedupe(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
-
-
-# --- ordering of named aliases ------------------------------------------------
-
-
-def alias_order(module: ir.Module) -> list[ir.NamedType]:
-    """Unions and aliases in an order where each is defined after the aliases it names."""
-    pending = [t for t in module.types if isinstance(t, (ir.UnionType, ir.Alias))]
-    names = {t.name for t in pending}
-    ordered: list[ir.NamedType] = []
-    done: set[str] = set()
-    while pending:
-        progressed = False
-        for named in list(pending):
-            deps = alias_dependencies(named) & names
-            if deps <= done:
-                ordered.append(named)
-                done.add(named.name)
-                pending.remove(named)
-                progressed = True
-        if not progressed:  # a cycle among aliases: keep source order
-            ordered.extend(pending)
-            break
-    return ordered
-
-
-def string_aliases(module: ir.Module) -> frozenset[str]:
-    """The unions and aliases that name themselves or an alias defined after them
-    (`alias_order`): the modules write their values as strings."""
-    ordered = alias_order(module)
-    names = {named.name for named in ordered}
-    defined: set[str] = set()
-    quoted: set[str] = set()
-    for named in ordered:
-        if alias_dependencies(named) & names - defined:
-            quoted.add(named.name)
-        defined.add(named.name)
-    return frozenset(quoted)
-
-
-def alias_dependencies(named: ir.NamedType) -> set[str]:
-    if isinstance(named, ir.UnionType):
-        return set(named.members)
-    assert isinstance(named, ir.Alias)
-    return refs(named.type)
-
-
-def refs(type_ref: ir.TypeRef) -> set[str]:
-    """Every named type `type_ref` mentions."""
-    if isinstance(type_ref, ir.Ref):
-        return {type_ref.name}
-    if isinstance(type_ref, ir.ListOf):
-        return refs(type_ref.item)
-    if isinstance(type_ref, ir.TupleOf):
-        return set().union(*(refs(item) for item in type_ref.item_types()))
-    if isinstance(type_ref, ir.MapOf):
-        return refs(type_ref.value)
-    if isinstance(type_ref, ir.Nullable):
-        return refs(type_ref.inner)
-    if isinstance(type_ref, ir.InlineUnion):
-        return set().union(*(refs(option) for option in type_ref.options))
-    if isinstance(type_ref, ir.Checked):
-        return refs(type_ref.inner)
-    return set()

@@ -1,0 +1,126 @@
+"""A record as a TypedDict keyed by its JSON keys: each key's annotation and comment,
+the docstring's note on unknown keys, and the validator's body."""
+
+from __future__ import annotations
+
+import json
+import keyword
+import re
+import textwrap
+
+from polytype import ir
+from polytype.ir.object_rules import rules_text
+from polytype.ir.wording import checks_text
+from polytype.targets.base.helper_names import function_suffix
+from polytype.targets.base.render import py_str
+from polytype.targets.python.alias_order import refs
+from polytype.targets.python.codecs import Codecs
+from polytype.targets.python.common import constraint_note, py_literal
+from polytype.targets.python_typeddicts.views import KeyView, TypedDictView
+
+_CLASS_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def class_syntax_key(key: str) -> bool:
+    """Whether `key` can be a TypedDict class attribute as it is.
+
+    Not for keywords (`from`, `class`), keys that are not ASCII identifiers (`a-b`,
+    non-ASCII letters that Python would NFKC-normalise) or that start with two
+    underscores (the class body would mangle them to `_Name__key`).
+    """
+    return bool(_CLASS_KEY.match(key)) and not keyword.iskeyword(key) and not key.startswith("__")
+
+
+def _annotation(codecs: Codecs, type_ref: ir.TypeRef, defined: set[str], required: bool) -> str:
+    """The value annotation of one key, quoted where it names a type defined further down.
+
+    typed_dicts.py does not use `from __future__ import annotations`: with it, Python 3.11
+    cannot see `NotRequired` and reports every key in `__required_keys__`.
+    """
+    text = codecs.annotation(type_ref)
+    if refs(type_ref) - defined:
+        text = py_str(text)
+    return text if required else f"NotRequired[{text}]"
+
+
+def _key_comment(item: ir.Field, alias_of: str | None, validator: str) -> str:
+    lines = [text for text in (item.doc, constraint_note(item.type)) if text]
+    if alias_of is not None:
+        lines.append(
+            f"Alias of {json.dumps(alias_of)} (x-aliases): NotRequired because either spelling may be"
+            f" sent; {validator} rejects both at once"
+            + (" and requires one of them." if item.required else ".")
+        )
+    elif item.aliases:
+        spellings = ", ".join(json.dumps(a) for a in item.aliases)
+        lines.append(
+            f"Also accepted as {spellings} (x-aliases): NotRequired because an alias may stand in for it"
+            + (f"; {validator} requires one spelling." if item.required else ".")
+        )
+    if not item.required and item.default is not None:
+        lines.append(f"Absent means the default: {py_literal(item.default.value)}.")
+    return "\n".join(lines)
+
+
+def _extra_note(record: ir.Record, validator: str) -> str:
+    if record.extra_policy == "keep":
+        note = (
+            "Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a"
+            f" typed literal may not contain them; `{validator}` accepts any other key whose"
+            " value is JSON, and leaves it in place."
+        )
+    elif record.extra_policy == "ignore":
+        note = (
+            "Note: unknown keys are allowed and ignored. A TypedDict cannot declare them;"
+            f" `{validator}` does not look at them."
+        )
+    else:
+        note = f"Unknown keys are rejected by `{validator}` (the schema forbids additional properties)."
+    return textwrap.fill(note, width=84, break_long_words=False, break_on_hyphens=False)
+
+
+def typed_dict_view(record: ir.Record, codecs: Codecs, defined: set[str]) -> TypedDictView:
+    suffix = function_suffix(record.name)
+    public = f"validate_{suffix}"
+    keys: list[KeyView] = []
+    for item in record.fields:
+        is_required = item.required and not item.aliases
+        keys.append(
+            KeyView(
+                py_str(item.json_key),
+                item.json_key,
+                _annotation(codecs, item.type, defined, is_required),
+                _key_comment(item, None, public),
+            )
+        )
+        for alias in item.aliases:
+            keys.append(
+                KeyView(
+                    py_str(alias),
+                    alias,
+                    _annotation(codecs, item.type, defined, False),
+                    _key_comment(item, item.json_key, public),
+                )
+            )
+    checks = codecs.record_checks(record)
+    body = list(checks.prelude)
+    body.extend(codecs.field_check(item) for item in checks.fields)
+    if checks.rules_check:
+        body.append(checks.rules_check)
+    if checks.keeps_extra:
+        body.append(checks.extra_check)
+    body.append(f"return cast({record.name}, obj)")
+    doc = (record.doc or f"The {record.name} object.") + "\n\n" + _extra_note(record, public)
+    for text in (rules_text(record.rules), checks_text(record.schema_checks)):
+        if text:
+            doc += "\n\n" + textwrap.fill(text, width=84, break_long_words=False)
+    return TypedDictView(
+        name=record.name,
+        doc=doc,
+        functional=not all(class_syntax_key(key.name) for key in keys),
+        keys=tuple(keys),
+        validator=codecs.checker(record.name),
+        body=tuple(body),
+        keys_name=checks.keys_name,
+        keys_literal=checks.keys,
+    )

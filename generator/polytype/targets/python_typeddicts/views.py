@@ -1,0 +1,79 @@
+"""The view objects the TypedDict templates print: TypedDicts and their keys,
+Literal aliases of enums, unions and aliases, tag tables, public validators."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class KeyView:
+    key: str  # the JSON key as a Python string literal
+    name: str  # the JSON key itself (class syntax only uses it when it is a plain identifier)
+    annotation: str
+    comment: str
+
+
+@dataclass(frozen=True)
+class TypedDictView:
+    name: str
+    doc: str
+    functional: bool  # `X = TypedDict("X", {...})`: some key is not usable as a class attribute
+    keys: tuple[KeyView, ...]
+    validator: str
+    body: tuple[str, ...]
+    keys_name: str
+    keys_literal: str
+
+    @property
+    def keys_statement(self) -> str:
+        """`_X_KEYS = frozenset({...})`."""
+        return f"{self.keys_name} = {self.keys_literal}"
+
+
+@dataclass(frozen=True)
+class LiteralAliasView:
+    name: str
+    doc: str
+    values: str  # `"a", "b"`
+    entries: str  # `"a": "a", "b": "b"`
+    validator: str
+    values_name: str
+
+    entry_items: tuple[str, ...] = ()  # the entries one by one
+
+    @property
+    def values_statement(self) -> str:
+        """`_X_VALUES: dict[str, X] = {...}`."""
+        return f"{self.values_name}: dict[str, {self.name}] = {{{', '.join(self.entry_items)}}}"
+
+
+@dataclass(frozen=True)
+class AliasView:
+    name: str
+    doc: str
+    value: str
+    validator: str
+    body: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TagTableView:
+    name: str
+    union: str
+    entries: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class PublicView:
+    type_name: str
+    suffix: str
+    validator: str
+
+
+@dataclass(frozen=True)
+class UnknownAliasView:
+    """An open union's Unknown<Union> member: the JSON object itself, typed as such."""
+
+    name: str
+    doc: str

@@ -36,6 +36,19 @@ settings.register_profile("thorough", settings.get_profile("ci"), max_examples=5
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 RECORDED = REPO.parent / "shared" / "recorded"
 
+# The end-to-end cases' expected output holds generated round-trip suites: data to
+# compare byte for byte (tests/test_endtoend.py), not tests of this repository.
+collect_ignore_glob = ["endtoend/*/expected/*"]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-endtoend",
+        action="store_true",
+        default=False,
+        help="rewrite tests/endtoend/*/expected/ from what polytype generates now",
+    )
+
 
 def copy_project(
     destination: Path, with_generated: bool = True, modules: tuple[str, ...] | None = None

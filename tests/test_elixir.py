@@ -254,16 +254,6 @@ def test_float_literals_are_elixir_floats() -> None:
 # --- generated snippets ----------------------------------------------------
 
 
-def test_enum_atoms_come_from_clauses_only(hostile: ir.Module) -> None:
-    text = flat_files(hostile)["elixir/lib/hostile/mode.ex"]
-    assert 'def decode("acceptEdits"), do: {:ok, :accept_edits}' in text
-    assert 'def decode("nil"), do: {:ok, :nil_}' in text
-    assert 'def decode("\\#{x}"), do: {:ok, :x}' in text
-    assert 'def decode("\\"quoted\\""), do: {:ok, :quoted}' in text
-    assert 'def to_json(:with_space), do: "with space"' in text
-    assert "@type t :: :accept_edits | :nil_ | :x | :with_space | :quoted" in text
-
-
 def test_no_atom_is_ever_made_from_input() -> None:
     generated = REPO / "generated" / "elixir"
     texts = [path.read_text(encoding="utf-8") for path in generated.rglob("*.ex")]
@@ -277,76 +267,6 @@ def test_no_atom_is_ever_made_from_input() -> None:
             "Code.eval",
         ):
             assert forbidden not in text
-
-
-def test_string_enums_stay_strings(hostile: ir.Module) -> None:
-    text = flat_files(hostile)["elixir/lib/hostile/plain.ex"]
-    assert 'def decode("a\\"b" = value), do: {:ok, value}' in text
-    assert "@type t :: String.t()" in text
-
-
-def test_record_snippets(hostile: ir.Module) -> None:
-    text = flat_files(hostile)["elixir/lib/hostile/thing.ex"]
-    # aliases: both spellings with their error-path segments, and the spelling that came in is written back
-    assert (
-        'R.required_aliased(data, [{"sessionId", ".sessionId"}, {"session_id", ".session_id"}]'
-        in text
-    )
-    assert 'R.spelling(present, ["sessionId", "session_id"]) => value.session_id' in text
-    # a hostile key: escaped in code, JSON-quoted in the error path
-    assert 'R.required(data, "odd key\\"\\#{k}", "[\\"odd key\\\\\\"\\#{k}\\"]"' in text
-    assert "@enforce_keys [:odd_key_k, :session_id]" in text
-    # the enum default is the atom; the number default is a float literal
-    assert "mode: :accept_edits," in text
-    assert "ratio: 0.5," in text
-    assert '"mode" in present or value.mode != :accept_edits' in text
-    # typespecs
-    assert "type: :thing," in text
-    assert "mode: Hostile.Mode.t()," in text
-    assert "tags: [String.t()] | nil," in text
-    assert "meta: %{optional(String.t()) => integer()} | nil," in text
-    assert "maybe: String.t() | nil," in text
-    assert "extra: R.json_object()," in text
-    assert "__present__: [String.t()]" in text
-    # the pattern goes through ex_str, compiled once as a module attribute
-    assert '@pattern_0 Regex.compile!("^[a-z\\"\\#{}]+$", "u")' in text
-
-
-def test_forbidding_record_checks_unknown_keys_first(hostile: ir.Module) -> None:
-    text = flat_files(hostile)["elixir/lib/hostile/other.ex"]
-    tag = text.index('R.tag(data, "type", ".type", "other")')
-    forbid = text.index("R.forbid_unknown(data, @known_keys)")
-    field = text.index('R.optional(data, "n", ".n"')
-    assert tag < forbid < field
-    assert "extra" not in text.split("defstruct", 1)[1].split("@type", 1)[0]
-
-
-def test_tagged_union_dispatch(hostile: ir.Module) -> None:
-    text = flat_files(hostile)["elixir/lib/hostile/either.ex"]
-    assert '{:ok, "thing"} -> Hostile.Thing.decode(data)' in text
-    assert '{:ok, "other"} -> Hostile.Other.decode(data)' in text
-    assert ':error -> {:error, {".type", "missing required key"}}' in text
-    assert "def to_json(%Hostile.Thing{} = value), do: Hostile.Thing.to_json(value)" in text
-
-
-def test_structural_union_dispatch(tmp_path: Path) -> None:
-    module = lower_text(
-        tmp_path,
-        """
-$defs:
-  A: {type: object, properties: {role: {type: string}}, required: [role]}
-  B: {type: object, properties: {type: {const: b}}, required: [type]}
-  S: {type: string, enum: [x, y]}
-  U: {oneOf: [{$ref: "#/$defs/A"}, {$ref: "#/$defs/B"}, {$ref: "#/$defs/S"}]}
-""",
-        "shapes.yaml",
-    )
-    text = flat_files(module)["elixir/lib/shapes/u.ex"]
-    assert 'Map.get(data, "type") == "b" -> Shapes.B.decode(data)' in text
-    assert 'Map.has_key?(data, "role") -> Shapes.A.decode(data)' in text
-    assert "def decode(data) when is_binary(data), do: Shapes.S.decode(data)" in text
-    assert 'def decode(data), do: R.type_error("object or string", data)' in text
-    assert text.index("Map.get(data") < text.index("Map.has_key?")
 
 
 def test_reserved_struct_fields(tmp_path: Path) -> None:

@@ -331,19 +331,6 @@ def test_without_chosen_formats_nothing_changes(tmp_path: Path) -> None:
             assert "_is_date" not in text and "format?(" not in text, path
 
 
-def test_only_the_checkers_a_module_uses_are_emitted(tmp_path: Path) -> None:
-    _events(tmp_path, 'formats = ["date-time"]\n')
-    assert run(tmp_path, "generate") == 0
-    python = tmp_path / "generated" / "python" / "events"
-    for flavor in ("dataclass_models", "typed_dicts", "pydantic_models"):
-        text = (python / f"{flavor}.py").read_text(encoding="utf-8")
-        assert "def _is_date_time(" in text
-        assert "_is_uuid" not in text and "import uuid" not in text and "def _is_date(" not in text
-    runtime = next((tmp_path / "generated" / "elixir" / "lib").rglob("polytype_runtime.ex"))
-    text = runtime.read_text(encoding="utf-8")
-    assert 'defp format?(text, "date-time")' in text and "uuid?" not in text
-
-
 # --- end to end: the real CLI, every flavor -----------------------------------------
 
 GOOD = {

@@ -162,11 +162,8 @@ def test_long_lists_are_shortened() -> None:
 
 
 def test_python_types_narrow_where_honest(project: Path) -> None:
-    source = (project / "generated" / "python" / "literals" / "dataclass_models.py").read_text()
-    assert 'scalars: Literal["x", 1, False, None]' in source
-    assert "numbers: Literal[1, 2, 3] | None" in source
-    assert "null_type: None = None" in source and "nothing: None = None" in source
-    assert "mixed: JSONValue" in source
+    """The annotations themselves (`Literal[...]` where honest, `JSONValue` where not) are
+    pinned by tests/endtoend/literals; here mypy --strict accepts them."""
     code = subprocess.run(
         ["mypy", "--strict", str(project / "generated" / "python" / "literals")],
         capture_output=True,

@@ -22,12 +22,10 @@ from polytype.lowering.lower import lower
 from polytype.project.config import find_project
 from polytype.project.export import wire_schema
 from polytype.reading.loader import load
-from polytype.targets import elixir
 from polytype.workflow.schemas import project_schema
 from pydantic import ValidationError
 
 from .conftest import REPO, load_generated, schema_data
-from .test_elixir import flat_files
 from .workflow_support import small_project
 
 _DUMP: dict[str, Any] = {"mode": "json", "by_alias": True, "exclude_unset": True}
@@ -185,23 +183,6 @@ def test_the_wire_schema_spells_out_the_kept_member() -> None:
     messages = jsonschema.Draft202012Validator(wire_schema(schema_data("claude_code"), "Message"))
     assert messages.is_valid({"type": "system", "subtype": "teleport_started"})
     assert messages.is_valid({"type": "keep_alive_ping"})
-
-
-def test_elixir_keeps_the_tag_as_a_string() -> None:
-    module = project_schema(find_project(REPO), "ag_ui").module
-    files = flat_files(module)
-    union = files["elixir/lib/ag_ui/event.ex"]
-    assert "{:ok, tag} when is_binary(tag) -> AgUi.UnknownEvent.decode(data)" in union
-    assert (
-        "def to_json(%AgUi.UnknownEvent{} = value), do: AgUi.UnknownEvent.to_json(value)" in union
-    )
-    assert "AgUi.UnknownEvent.t()" in union
-    kept = files["elixir/lib/ag_ui/unknown_event.ex"]
-    assert "@type t :: %__MODULE__{tag: String.t(), data: R.json_object()}" in kept
-    assert "Map.put(data, @tag_key, tag)" in kept
-    assert "String.to_atom" not in kept and "String.to_existing_atom" not in kept
-    test_text = files[elixir.test_path(module)]
-    assert "assert_kept_without_new_atoms(AgUi.Event," in test_text
 
 
 # --- the dialect and the project default ---------------------------------------------

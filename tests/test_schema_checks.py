@@ -317,14 +317,6 @@ def test_drift_judges_as_the_decoders_do(module: ir.Module) -> None:
     assert schema.startswith('{"not": {"required": ["a", "href"]}, "if": ')  # cut when long
 
 
-def test_docs_say_what_each_check_demands(module: ir.Module, project: Path) -> None:
-    text = (project / "generated" / "docs" / "checks.md").read_text(encoding="utf-8")
-    assert _described(module, "Link", "not") in text
-    assert 'must not match `{"required": ["a", "href"]}`' in text
-    assert "when key `b` is present, must match" in text
-    assert 'when it matches `{"required": ["a"]}`, must match `{"required": ["b"]}`' in text
-
-
 def test_diff_sees_a_check_added_as_a_tightening(module: ir.Module) -> None:
     named = module.get("Named")
     assert isinstance(named, ir.Record)

@@ -24,7 +24,6 @@ import sys
 import tempfile
 import textwrap
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -111,15 +110,26 @@ def copy_of(base: Path, destination: Path) -> Path:
 
 
 # A wrapper around the CLI that reports its progress on stdout, so a test can act at
-# the right moment: before taking the lock, after taking it, and after writing each
-# temporary file but before renaming it into place (optionally slowly).
+# the right moment, never after a guessed delay: before taking the lock, each time it finds
+# the lock held by someone else (filelock's own log line), after taking it, and after writing
+# each temporary file but before renaming it into place. In step mode it then waits for a
+# line on stdin, so a test can kill it there; closing stdin lets it run to the end.
 WRAPPER = textwrap.dedent("""
-    import contextlib, os, sys, time
+    import contextlib, logging, os, sys
     import polytype.cli as cli
     import polytype.writing.writer as writer
 
     real_locked = writer.locked
-    pause = float(os.environ.get("POLYTYPE_TEST_PAUSE", "0"))
+    step = os.environ.get("POLYTYPE_TEST_STEP") == "1"
+
+    class Busy(logging.Handler):
+        def emit(self, record):
+            if "not acquired" in record.getMessage():
+                print("lock-busy", flush=True)
+
+    logging.getLogger("filelock").addHandler(Busy())
+    logging.getLogger("filelock").setLevel(logging.DEBUG)
+    logging.getLogger("filelock").propagate = False
 
     @contextlib.contextmanager
     def announced(directory):
@@ -130,54 +140,79 @@ WRAPPER = textwrap.dedent("""
 
     real_replace = os.replace
 
-    def slow_replace(source, target):
+    def stepped_replace(source, target):
         if str(source).endswith(".tmp"):
             print("temp-written " + str(target), flush=True)
-            time.sleep(pause)
+            if step:
+                sys.stdin.readline()
         real_replace(source, target)
 
     cli.locked = announced
-    writer.os.replace = slow_replace
+    writer.os.replace = stepped_replace
     sys.exit(cli.main(sys.argv[1:]))
     """)
 
 
 class Run:
-    """A `polytype generate` subprocess whose stdout lines arrive on a queue."""
+    """A `polytype generate` subprocess whose stdout lines arrive on a queue.
 
-    def __init__(self, project: Path, tmp: Path, pause: float = 0.0) -> None:
+    With `step`, it stops after each temporary file until `step()` (or `release()`, for
+    every remaining file) lets it go on.
+    """
+
+    def __init__(self, project: Path, tmp: Path, step: bool = False) -> None:
         script = tmp / "wrapper.py"
         script.write_text(WRAPPER, encoding="utf-8")
-        env = {**os.environ, "PYTHONPATH": str(REPO), "POLYTYPE_TEST_PAUSE": str(pause)}
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(REPO / "generator"),
+            "POLYTYPE_TEST_STEP": "1" if step else "0",
+        }
         self.process = subprocess.Popen(
             [sys.executable, str(script), "--project", str(project), "generate"],
             env=env,
+            stdin=subprocess.PIPE if step else subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
         )
-        self.lines: queue.Queue[str] = queue.Queue()
+        self.lines: queue.Queue[str | None] = queue.Queue()
         self.seen: list[str] = []
+        self.ended = False
         assert self.process.stdout is not None
-        threading.Thread(target=self._pump, args=(self.process.stdout,), daemon=True).start()
+        self.pump = threading.Thread(target=self._pump, args=(self.process.stdout,), daemon=True)
+        self.pump.start()
 
     def _pump(self, stream: object) -> None:
         for line in iter(stream.readline, ""):  # type: ignore[attr-defined]
             self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)  # end of output
 
     def wait_for(self, prefix: str, timeout: float = 120) -> str:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        """The next line that starts with `prefix` (`timeout` only guards against a hang)."""
+        while not self.ended:
             try:
-                line = self.lines.get(timeout=0.1)
+                line = self.lines.get(timeout=timeout)
             except queue.Empty:
-                if self.process.poll() is not None and self.lines.empty():
-                    break
-                continue
+                break
+            if line is None:
+                self.ended = True
+                break
             self.seen.append(line)
             if line.startswith(prefix):
                 return line
         raise AssertionError(f"never saw {prefix!r}; saw {self.seen}; stderr: {self.stderr()}")
+
+    def step(self) -> None:
+        """Let a stepped run rename the temporary file it stopped after."""
+        assert self.process.stdin is not None
+        self.process.stdin.write("\n")
+        self.process.stdin.flush()
+
+    def release(self) -> None:
+        """Let a stepped run go on to the end without stopping again."""
+        if self.process.stdin is not None:
+            self.process.stdin.close()
 
     def stderr(self) -> str:
         if self.process.poll() is None:
@@ -187,11 +222,11 @@ class Run:
 
     def finish(self, timeout: float = 300) -> tuple[int, list[str]]:
         code = self.process.wait(timeout=timeout)
+        self.pump.join(timeout=timeout)  # the pump has read every line once stdout closes
         while not self.lines.empty():
-            self.seen.append(self.lines.get())
-        time.sleep(0.05)
-        while not self.lines.empty():
-            self.seen.append(self.lines.get())
+            line = self.lines.get()
+            if line is not None:
+                self.seen.append(line)
         return code, self.seen
 
 
@@ -219,7 +254,7 @@ def test_a_run_waits_while_another_holds_the_lock(
         run = Run(project, tmp_path)
         runs.append(run)
         run.wait_for("waiting-for-lock")
-        time.sleep(1.0)
+        run.wait_for("lock-busy")  # it tried the lock, found it held, and waits
         assert run.process.poll() is None  # still waiting
         assert "locked" not in run.seen
         assert tree(project / "generated") == before  # nothing written meanwhile
@@ -235,9 +270,13 @@ def test_two_concurrent_runs_do_not_interleave(
     base, new = generations
     project = copy_of(base, tmp_path / "p")
     change_schemas(project)
-    first = Run(project, tmp_path, pause=0.01)
-    second = Run(project, tmp_path, pause=0.01)
-    runs.extend([first, second])
+    first = Run(project, tmp_path, step=True)
+    runs.append(first)
+    first.wait_for("temp-written")  # holding the lock, halfway through its writes
+    second = Run(project, tmp_path)
+    runs.append(second)
+    second.wait_for("lock-busy")  # the second run reached the lock while the first writes
+    first.release()
     results = [first.finish(), second.finish()]
     assert [code for code, _ in results] == [0, 0], first.stderr() + second.stderr()
     assert tree(project / "generated") == new
@@ -283,9 +322,10 @@ def test_sigkill_mid_write_leaves_old_or_new_files(
     project = copy_of(base, tmp_path / "p")
     old = tree(project / "generated")
     change_schemas(project)
-    run = Run(project, tmp_path, pause=0.3)
+    run = Run(project, tmp_path, step=True)
     runs.append(run)
     run.wait_for("temp-written")
+    run.step()  # the first file goes into place
     run.wait_for("temp-written")  # the second file's temporary copy is complete, not yet renamed
     run.process.send_signal(signal.SIGKILL)
     assert run.process.wait(timeout=30) == -signal.SIGKILL

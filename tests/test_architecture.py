@@ -58,6 +58,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "__main__": frozenset({"entry"}),
 }
 
+
 def _module_name(path: Path) -> str:
     parts = list(path.relative_to(PACKAGE).with_suffix("").parts)
     if parts[-1] == "__init__" and len(parts) > 1:

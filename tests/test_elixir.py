@@ -28,6 +28,7 @@ from polytype.ir.fixtures import FixtureCase
 from polytype.lowering.lower import lower
 from polytype.reading.loader import load
 from polytype.targets import elixir, python_dataclasses
+from polytype.targets.base.helper_names import function_suffix
 from polytype.targets.base.render import make_env
 from polytype.targets.elixir import terms as elixir_terms
 
@@ -432,7 +433,7 @@ def _python_module(module: ir.Module) -> ModuleType:
 
 
 def _python_result(python: ModuleType, type_name: str, data: Any) -> dict[str, Any]:
-    suffix = elixir.function_suffix(type_name)
+    suffix = function_suffix(type_name)
     try:
         return {
             "ok": getattr(python, f"encode_{suffix}")(getattr(python, f"decode_{suffix}")(data))
@@ -443,7 +444,7 @@ def _python_result(python: ModuleType, type_name: str, data: Any) -> dict[str, A
 
 def _elixir_term(value: Any) -> str:
     """An Elixir term for JSON data (what :jiffy would return)."""
-    return elixir.ex_json_literal(_freeze(value))
+    return elixir_terms.ex_json_literal(_freeze(value))
 
 
 def _freeze(value: Any) -> ir.JSONData:

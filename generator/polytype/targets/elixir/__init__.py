@@ -36,6 +36,26 @@ from polytype.targets.base import FileKind, OutputFile, depth
 from polytype.targets.base.helper_names import BOUND_KEYS, function_suffix, literal_key
 from polytype.targets.base.render import RenderEnv, ex_atom, ex_str
 from polytype.targets.elixir import layout
+from polytype.targets.elixir.clauses import clause_at, clause_block, with_step
+from polytype.targets.elixir.names import (
+    APP_MODULE,
+    APP_NAME,
+    GUARDS,
+    PROJECT_TARGET,
+    ROOT,
+    RUNTIME_ALIAS,
+    TARGET,
+    ex_access,
+    ex_key,
+    ex_str_list,
+    json_scalar,
+    literal_atom,
+    literal_term,
+    module_file,
+    path_segment,
+    runtime_module,
+    unknown_module,
+)
 from polytype.targets.elixir.terms import (
     check_schema,
     ex_int,
@@ -44,82 +64,15 @@ from polytype.targets.elixir.terms import (
     json_term,
 )
 
-TARGET = "elixir"
-PROJECT_TARGET = "elixir-project"
-APP_NAME = "polytype_generated"
-APP_MODULE = "PolytypeGenerated"
-ROOT = "elixir"
-RUNTIME_ALIAS = "R"
+# what targets/docs asks of the Elixir target, by name
+__all__ = ["literal_atom", "module_file", "render", "render_project", "unknown_module"]
 
-_PLAIN_KEY = re.compile(r"^[a-z_][a-zA-Z0-9_]*[?!]?\Z")
+
 _PLAIN_VARIABLE = re.compile(r"^[a-z][a-z0-9_]*\Z")
 _RESERVED_VARIABLES = (
     frozenset({"data", "value", "present", "out", "extra"}) | naming.ELIXIR_RESERVED
 )
 _SEMVER = re.compile(r"^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?\Z")
-
-_GUARDS = {
-    "string": "is_binary(value)",
-    "integer": "is_integer(value)",
-    "number": "is_number(value)",
-    "boolean": "is_boolean(value)",
-    "array": "is_list(value)",
-    "object": "is_map(value)",
-    "null": "is_nil(value)",
-}
-
-
-# --- naming ----------------------------------------------------------------
-
-
-def module_file(module_name: str) -> str:
-    """`ClaudeCode.Message.SystemMessage` → `lib/claude_code/message/system_message.ex` (Macro.underscore)."""
-    return "lib/" + "/".join(naming.snake_case(part) for part in module_name.split(".")) + ".ex"
-
-
-def runtime_module(module: ir.Module) -> str:
-    return f"{module.elixir_namespace}.PolytypeRuntime"
-
-
-def path_segment(key: str) -> str:
-    """How a key appears in an error path: exactly the Python decoders' `_segment`."""
-    if key.isidentifier():
-        return "." + key
-    return "[" + json.dumps(key, ensure_ascii=False) + "]"
-
-
-def ex_key(name: str) -> str:
-    """A keyword/struct key: `session_id:` or `"odd-key":`."""
-    return f"{name}:" if _PLAIN_KEY.match(name) else f"{ex_str(name)}:"
-
-
-def ex_access(variable: str, name: str) -> str:
-    """Reading struct field `name` of `variable`."""
-    if _PLAIN_KEY.match(name):
-        return f"{variable}.{name}"
-    return f"Map.fetch!({variable}, {ex_atom(name)})"
-
-
-def literal_atom(value: str) -> str:
-    """The atom a string `const` is held as in a struct (`"tool_use"` → `:tool_use`)."""
-    return ex_atom(naming.elixir_atom(value))
-
-
-def _literal_term(value: str | int | bool) -> str:
-    """The Elixir value of a `const`: an atom for strings, the value itself otherwise."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return ex_int(value)
-    return literal_atom(value)
-
-
-def _json_scalar(value: str | int | bool) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return ex_int(value)
-    return ex_str(value)
 
 
 def _identifier_fragment(text: str) -> str:
@@ -183,7 +136,7 @@ class HelperView:
     @property
     def text(self) -> str:
         """The clauses as `mix format` lays them out in a module body."""
-        return layout.block([_clause(clause, 2) for clause in self.clauses], 2)
+        return layout.block([clause_at(clause, 2) for clause in self.clauses], 2)
 
 
 @dataclass(frozen=True)
@@ -344,7 +297,7 @@ class _FileGen:
         if isinstance(type_ref, ir.Ref):
             return f"{self.mod(type_ref.name)}.t()"
         if isinstance(type_ref, ir.LiteralValue):
-            return _literal_term(type_ref.value)
+            return literal_term(type_ref.value)
         if isinstance(type_ref, ir.JsonLiterals):
             return _literals_typespec(type_ref)
         if isinstance(type_ref, ir.Nullable):
@@ -534,7 +487,7 @@ class _FileGen:
         elif isinstance(type_ref, ir.LiteralValue):
             expected = ex_str(json.dumps(type_ref.value))
             clauses = [
-                f"defp {name}({_json_scalar(type_ref.value)}), do: {{:ok, {_literal_term(type_ref.value)}}}",
+                f"defp {name}({json_scalar(type_ref.value)}), do: {{:ok, {literal_term(type_ref.value)}}}",
                 f"defp {name}(value), do: {RUNTIME_ALIAS}.literal_error({expected}, value)",
             ]
             if type(type_ref.value) is int:  # JSON equality: 1.0 is the const 1, kept as read
@@ -607,7 +560,7 @@ class _FileGen:
         for index, check in enumerate(checks):
             ending = "," if index < len(checks) - 1 else " do"
             # laid out at column 9 of the module (this clause is shifted by 2 later)
-            step = _with_step(f":ok <- {check}", ending).replace("\n  ", "\n")
+            step = with_step(f":ok <- {check}", ending).replace("\n  ", "\n")
             lines.append(f"       {step}{ending}")
         lines += [f"    {{:ok, {variable}}}", "  end", "end"]
         return "\n".join(lines)
@@ -619,7 +572,7 @@ class _FileGen:
         for index, call in enumerate(self.check_calls("value", checked.checks)):
             ending = "," if index < len(checked.checks) - 1 else " do"
             # laid out at column 9 of the module (this clause is shifted by 2 later)
-            step = _with_step(f":ok <- {call}", ending).replace("\n  ", "\n")
+            step = with_step(f":ok <- {call}", ending).replace("\n  ", "\n")
             lines.append(f"{'  with ' if index == 0 else '       '}{step}{ending}")
         lines += [f"    {inner}(value)", "  end", "end"]
         return "\n".join(lines)
@@ -644,7 +597,7 @@ class _FileGen:
         for option in union.options:
             for json_type in sorted(json_type_of(option, types)):
                 expected.append(json_type)
-                guard = _GUARDS[json_type]
+                guard = GUARDS[json_type]
                 if guard in seen:
                     continue
                 seen.add(guard)
@@ -810,7 +763,7 @@ class _FileGen:
                 for clause in inner
             ]
         if isinstance(type_ref, ir.LiteralValue):
-            return [_Clause(1, _literal_term(type_ref.value), _json_scalar(type_ref.value))]
+            return [_Clause(1, literal_term(type_ref.value), json_scalar(type_ref.value))]
         if isinstance(type_ref, ir.Nullable):
             return [_Clause(1, "nil", "nil"), *self._raw_clauses(type_ref.inner)]
         if isinstance(type_ref, ir.Checked):
@@ -1003,14 +956,14 @@ def _record_view(record: ir.Record, module: ir.Module) -> RecordView:
             spelling = ex_str(item.json_key)
         if item.is_tag:
             assert isinstance(item.type, ir.LiteralValue)
-            term = _literal_term(item.type.value)
+            term = literal_term(item.type.value)
             struct_fields.append(f"{key} {term}")
             type_fields.append(f"{key} {term}")
             segment = ex_str(path_segment(item.json_key))
             tag_steps.append(
-                f":ok <- {RUNTIME_ALIAS}.tag(data, {ex_str(item.json_key)}, {segment}, {_json_scalar(item.type.value)})"
+                f":ok <- {RUNTIME_ALIAS}.tag(data, {ex_str(item.json_key)}, {segment}, {json_scalar(item.type.value)})"
             )
-            encode_map.append(f"{spelling} => {_json_scalar(item.type.value)}")
+            encode_map.append(f"{spelling} => {json_scalar(item.type.value)}")
             continue
         variable = variables[item.json_key]
         decoder = gen.decoder(item.type)
@@ -1127,7 +1080,7 @@ def _record_view(record: ir.Record, module: ir.Module) -> RecordView:
         ),
         attributes=tuple(attributes),
         decode_steps=tuple(
-            _with_step(step, "," if index < last else " do") for index, step in enumerate(steps)
+            with_step(step, "," if index < last else " do") for index, step in enumerate(steps)
         ),
         build_fields=tuple(
             layout.pair(line, ": ", 9 if steps else 7, "," if index < len(build) - 1 else "")
@@ -1137,36 +1090,6 @@ def _record_view(record: ir.Record, module: ir.Module) -> RecordView:
         encode_argument="value" if reads_value else "_value",
         helpers=gen.finished_helpers(),
     )
-
-
-def _with_step(step: str, ending: str) -> str:
-    """`pattern <- call` of a `with` (column 9), the call under it when the line is too long."""
-    if layout.fits(step + ending, 9):
-        return step
-    pattern, _, call = step.partition(" <- ")
-    return f"{pattern} <-\n{' ' * 11}{layout.expression(call, 11)}"
-
-
-def ex_str_list(values: tuple[str, ...] | list[str]) -> str:
-    return "[" + ", ".join(ex_str(value) for value in values) + "]"
-
-
-def _shift(text: str, indent: int) -> str:
-    """A block written from column 0 (its first line aside) moved to column `indent`."""
-    pad = " " * indent
-    first, *rest = text.split("\n")
-    return "\n".join([first, *(pad + line if line else line for line in rest)])
-
-
-def _clause(clause: str, indent: int) -> str:
-    """A `def`/`defp` clause at `indent`: one-liners laid out, blocks moved into place."""
-    if "\n" in clause:
-        return _shift(clause, indent)
-    return layout.definition(clause, indent)
-
-
-def _clauses(clauses: list[str] | tuple[str, ...], indent: int = 2) -> str:
-    return layout.block([_clause(clause, indent) for clause in clauses], indent)
 
 
 def _attribute(name: str, items: list[str], indent: int = 2) -> str:
@@ -1212,8 +1135,8 @@ def _enum_view(enum: ir.EnumType) -> EnumView:
         doc=doc,
         typespec=typespec,
         values=values_clause,
-        decode_clauses=_clauses(decode_clauses),
-        encode_clauses=_clauses(encode_clauses),
+        decode_clauses=clause_block(decode_clauses),
+        encode_clauses=clause_block(encode_clauses),
         encode_spec="String.t()",
     )
 
@@ -1226,7 +1149,7 @@ def _union_view(union: ir.UnionType, module: ir.Module) -> UnionView:
     if union.schema_checks:
         calls = gen.check_calls("data", union.schema_checks)
         steps = [
-            _with_step(f":ok <- {call}", "," if index < len(calls) - 1 else " do")
+            with_step(f":ok <- {call}", "," if index < len(calls) - 1 else " do")
             for index, call in enumerate(calls)
         ]
         clauses.append(
@@ -1249,7 +1172,7 @@ def _union_view(union: ir.UnionType, module: ir.Module) -> UnionView:
         tag = ex_str(union.tag)
         segment = ex_str(path_segment(union.tag))
         arrows = [
-            (f"{{:ok, {_json_scalar(value)}}}", f"{gen.mod(member)}.decode(data)")
+            (f"{{:ok, {json_scalar(value)}}}", f"{gen.mod(member)}.decode(data)")
             for value, member in union.tag_values
         ]
         known = ", ".join(json.dumps(value, ensure_ascii=False) for value, _ in union.tag_values)
@@ -1289,17 +1212,11 @@ def _union_view(union: ir.UnionType, module: ir.Module) -> UnionView:
         module=union.elixir_module,
         doc=_union_doc(union, gen),
         typespec=layout.union_type("@type t", members, 2),
-        decode_clauses=_clauses(clauses),
-        encode_clauses=_clauses(encode_clauses),
+        decode_clauses=clause_block(clauses),
+        encode_clauses=clause_block(encode_clauses),
         attributes=gen.attribute_lines(),
         helpers=gen.finished_helpers(),
     )
-
-
-def unknown_module(module: ir.Module, union: ir.UnionType) -> str:
-    """The Elixir module of an open union's Unknown<Union> member: `<Namespace>.Unknown<Union>`."""
-    assert union.unknown is not None
-    return f"{module.elixir_namespace}.{naming.elixir_module_segment(union.unknown)}"
 
 
 @dataclass(frozen=True)
@@ -1383,7 +1300,7 @@ def _structural_clauses(union: ir.UnionType, gen: _FileGen, head: str) -> list[s
                     assert case.tag_value is not None
                     arrows.append(
                         (
-                            f"Map.get(data, {ex_str(case.tag_key)}) == {_json_scalar(case.tag_value)}",
+                            f"Map.get(data, {ex_str(case.tag_key)}) == {json_scalar(case.tag_value)}",
                             target,
                         )
                     )
@@ -1413,7 +1330,7 @@ def _structural_clauses(union: ir.UnionType, gen: _FileGen, head: str) -> list[s
     expected: list[str] = ["object"] if object_cases else []
     for case in other_cases:
         clauses.append(
-            f"{head}(data) when {_GUARDS[case.json_type].replace('value', 'data')}, do: {gen.mod(case.member)}.decode(data)"
+            f"{head}(data) when {GUARDS[case.json_type].replace('value', 'data')}, do: {gen.mod(case.member)}.decode(data)"
         )
         expected.append(case.json_type)
     listed = " or ".join(dict.fromkeys(expected))
@@ -1447,8 +1364,8 @@ def _alias_view(alias: ir.Alias, module: ir.Module) -> AliasView:
         module=alias.elixir_module,
         doc=alias.doc or f"The {alias.name} type.",
         typespec=gen.typespec(alias.type),
-        decode_clause=_clauses([f"def decode(data), do: {decoder}(data)"]),
-        encode_clauses=_clauses(encode_clauses),
+        decode_clause=clause_block([f"def decode(data), do: {decoder}(data)"]),
+        encode_clauses=clause_block(encode_clauses),
         attributes=gen.attribute_lines(),
         helpers=gen.finished_helpers(),
     )

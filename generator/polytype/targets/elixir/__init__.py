@@ -19,24 +19,20 @@ Enum strings become atoms through generated function clauses only.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import posixpath
 import re
-from dataclasses import dataclass, field
-from typing import TypeVar
+from dataclasses import dataclass
 
 from polytype import ir, naming
 from polytype.diagnostics import Diagnostic, InputError, Position
-from polytype.ir import formats, literals, tuples, unions
-from polytype.ir.json_types import json_type_of
-from polytype.ir.object_rules import rules_digest, rules_text
-from polytype.ir.patterns import pcre_pattern
+from polytype.ir import unions
+from polytype.ir.object_rules import rules_text
 from polytype.targets.base import FileKind, OutputFile, depth
-from polytype.targets.base.helper_names import BOUND_KEYS, function_suffix, literal_key
 from polytype.targets.base.render import RenderEnv, ex_atom, ex_str
 from polytype.targets.elixir import layout
-from polytype.targets.elixir.clauses import clause_at, clause_block, with_step
+from polytype.targets.elixir.clauses import clause_block, with_step
+from polytype.targets.elixir.filegen import FileGen
 from polytype.targets.elixir.names import (
     APP_MODULE,
     APP_NAME,
@@ -56,11 +52,9 @@ from polytype.targets.elixir.names import (
     runtime_module,
     unknown_module,
 )
+from polytype.targets.elixir.snippets import HelperView
 from polytype.targets.elixir.terms import (
     check_schema,
-    ex_int,
-    ex_json_literal,
-    ex_number,
     json_term,
 )
 
@@ -75,68 +69,7 @@ _RESERVED_VARIABLES = (
 _SEMVER = re.compile(r"^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?\Z")
 
 
-def _identifier_fragment(text: str) -> str:
-    fragment = re.sub(r"_+", "_", naming.ascii_identifier(text)).strip("_")
-    if fragment != text or not fragment:
-        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
-        fragment = f"{fragment}_{digest}".strip("_")
-    return fragment
-
-
-def _number_fragment(value: int | float) -> str:
-    return re.sub(
-        r"[^A-Za-z0-9]", "_", str(value).replace(".", "p").replace("-", "m").replace("+", "")
-    )
-
-
-def _literals_typespec(node: ir.JsonLiterals) -> str:
-    """The typespec of a `const`/`enum` of any JSON value (strings are `String.t()`)."""
-    if not node.values:
-        return f"{RUNTIME_ALIAS}.json()"
-    specs: list[str] = []
-    for value in node.values:
-        if value is None or isinstance(value, (bool, int)):
-            specs.append(ex_json_literal(value))
-        elif isinstance(value, float):
-            specs.append("number()")
-        elif isinstance(value, str):
-            specs.append("String.t()")
-        else:
-            specs.append("list()" if isinstance(value, tuple) else "map()")
-    return " | ".join(dict.fromkeys(specs))
-
-
-def _elixir_identity(type_ref: ir.TypeRef) -> ir.TypeRef:
-    """`type_ref` without what Elixir does not tell apart (`as_tuple`: both are lists)."""
-    if isinstance(type_ref, ir.ListOf):
-        return ir.ListOf(_elixir_identity(type_ref.item), type_ref.constraints)
-    if isinstance(type_ref, ir.TupleOf):
-        return tuples.map_items(type_ref, _elixir_identity)
-    if isinstance(type_ref, ir.MapOf):
-        return ir.MapOf(_elixir_identity(type_ref.value), type_ref.constraints, type_ref.rules)
-    if isinstance(type_ref, ir.Nullable):
-        return ir.Nullable(_elixir_identity(type_ref.inner))
-    if isinstance(type_ref, ir.InlineUnion):
-        return ir.InlineUnion(tuple(_elixir_identity(option) for option in type_ref.options))
-    if isinstance(type_ref, ir.Checked):
-        return ir.Checked(_elixir_identity(type_ref.inner), type_ref.checks)
-    return type_ref
-
-
 # --- views -----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class HelperView:
-    """A private function: its clauses, each a finished line or block."""
-
-    name: str
-    clauses: tuple[str, ...]
-
-    @property
-    def text(self) -> str:
-        """The clauses as `mix format` lays them out in a module body."""
-        return layout.block([clause_at(clause, 2) for clause in self.clauses], 2)
 
 
 @dataclass(frozen=True)
@@ -234,615 +167,6 @@ class AtomCaseView:
         return layout.expression(f"assert_no_new_atoms({arguments})", 4)
 
 
-@dataclass(frozen=True)
-class _Clause:
-    priority: int
-    head: str  # pattern (and guard) matching `value`: "value when is_list(value)", "%M{} = value", ":text"
-    body: str  # expression encoding `value`
-
-    def render(self, function: str, keyword: str = "def") -> str:
-        pattern, _, guard = self.head.partition(" when ")
-        when = f" when {guard}" if guard else ""
-        return f"{keyword} {function}({pattern}){when}, do: {self.body}"
-
-
-def _binds_value(head: str) -> bool:
-    """Whether a clause head (`value when ...`, `%M{} = value`, `nil`) binds `value`."""
-    pattern = head.partition(" when ")[0]
-    return pattern == "value" or pattern.endswith("= value")
-
-
-# --- code generation -------------------------------------------------------
-
-
-@dataclass
-class _FileGen:
-    """Snippets for one generated file; collects the private helpers they call."""
-
-    module: ir.Module
-    helpers: dict[str, HelperView] = field(default_factory=dict)
-    attributes: dict[str, str] = field(default_factory=dict)  # name -> value
-    # name -> the JSON Schema fragment of a schema check, as the runtime reads it
-    check_terms: dict[str, ir.JSONData] = field(default_factory=dict)
-    # type_key results: identity -> key and key -> identity, so that two different
-    # types (a type named `Str` and `string`, `json` and free-form JSON, consts "a-b"
-    # and "a_b") never share a helper. The identity is a repr, not the value:
-    # LiteralValue(True) == LiteralValue(1).
-    _keys: dict[str, str] = field(default_factory=dict)
-    _key_owners: dict[str, str] = field(default_factory=dict)
-
-    def named(self, name: str) -> ir.NamedType:
-        return self.module.get(name)
-
-    def mod(self, name: str) -> str:
-        return self.named(name).elixir_module
-
-    # typespecs ---------------------------------------------------------
-
-    def typespec(self, type_ref: ir.TypeRef) -> str:
-        if isinstance(type_ref, ir.Prim):
-            return {
-                "str": "String.t()",
-                "int": "integer()",
-                "float": "number()",
-                "bool": "boolean()",
-            }[type_ref.kind]
-        if isinstance(type_ref, ir.ListOf):
-            return f"[{self.typespec(type_ref.item)}]"
-        if isinstance(type_ref, ir.TupleOf):  # a list, checked by position
-            specs = dict.fromkeys(self.typespec(item) for item in type_ref.item_types())
-            return f"[{' | '.join(specs)}]"
-        if isinstance(type_ref, ir.MapOf):
-            return f"%{{optional(String.t()) => {self.typespec(type_ref.value)}}}"
-        if isinstance(type_ref, ir.Ref):
-            return f"{self.mod(type_ref.name)}.t()"
-        if isinstance(type_ref, ir.LiteralValue):
-            return literal_term(type_ref.value)
-        if isinstance(type_ref, ir.JsonLiterals):
-            return _literals_typespec(type_ref)
-        if isinstance(type_ref, ir.Nullable):
-            return f"{self.typespec(type_ref.inner)} | nil"
-        if isinstance(type_ref, ir.AnyJSON):
-            return (
-                f"{RUNTIME_ALIAS}.json_object()"
-                if type_ref.object_only
-                else f"{RUNTIME_ALIAS}.json()"
-            )
-        if isinstance(type_ref, ir.Checked):  # the checks narrow values, not the type
-            return self.typespec(type_ref.inner)
-        return " | ".join(self.typespec(option) for option in type_ref.options)
-
-    # keys naming helpers -----------------------------------------------
-
-    def type_key(self, type_ref: ir.TypeRef) -> str:
-        """A stable identifier fragment describing `type_ref` (names helper functions).
-
-        Injective within the file: a fragment already taken by a different type gets
-        a numeric suffix (`list_str_2`), so every helper decodes exactly one type.
-        """
-        identity = repr(_elixir_identity(type_ref))
-        known = self._keys.get(identity)
-        if known is not None:
-            return known
-        base = self._describe(type_ref)
-        key, number = base, 2
-        while self._key_owners.get(key, identity) != identity:
-            key, number = f"{base}_{number}", number + 1
-        self._keys[identity] = key
-        self._key_owners[key] = identity
-        return key
-
-    def _describe(self, type_ref: ir.TypeRef) -> str:
-        if isinstance(type_ref, ir.Prim):
-            key: str = type_ref.kind
-            if not type_ref.constraints.is_empty():
-                key += "_" + self._constraint_key(type_ref.constraints)
-            return key
-        if isinstance(type_ref, ir.ListOf):
-            key = "list_" + self.type_key(type_ref.item)
-            if type_ref.constraints.checks_items():
-                key += "_" + self._constraint_key(type_ref.constraints)
-            return key
-        if isinstance(type_ref, ir.TupleOf):
-            parts = [self.type_key(item) for item in type_ref.prefix]
-            rest = type_ref.rest
-            parts.append("closed" if rest is None else "rest_" + self.type_key(rest))
-            key = "tuple_of_" + "_".join(parts)
-            if type_ref.constraints.checks_items():
-                key += "_" + self._constraint_key(type_ref.constraints)
-            return key
-        if isinstance(type_ref, ir.MapOf):
-            key = "map_" + self.type_key(type_ref.value)
-            if type_ref.constraints.checks_entries():
-                key += "_" + self._constraint_key(type_ref.constraints)
-            if not type_ref.rules.is_empty():
-                key += "_rules" + rules_digest(type_ref.rules)
-            return key
-        if isinstance(type_ref, ir.Ref):
-            return function_suffix(type_ref.name)
-        if isinstance(type_ref, ir.LiteralValue):
-            kind = {bool: "bool", int: "int", str: "str"}[type(type_ref.value)]
-            return f"lit_{kind}_" + _identifier_fragment(str(type_ref.value))
-        if isinstance(type_ref, ir.JsonLiterals):
-            return literal_key(type_ref)
-        if isinstance(type_ref, ir.Nullable):
-            return "opt_" + self.type_key(type_ref.inner)
-        if isinstance(type_ref, ir.AnyJSON):
-            return "json_object" if type_ref.object_only else "json"
-        if isinstance(type_ref, ir.Checked):
-            digest = hashlib.sha256(repr(type_ref.checks).encode("utf-8")).hexdigest()[:8]
-            return f"checked_{digest}_" + self.type_key(type_ref.inner)
-        return "union_" + "_or_".join(self.type_key(option) for option in type_ref.options)
-
-    def _constraint_key(self, constraints: ir.Constraints) -> str:
-        parts = [
-            BOUND_KEYS[attribute] + _number_fragment(value)
-            for attribute, value in constraints.bounds()
-        ]
-        if constraints.pattern is not None:
-            # named by its text, not by its attribute: naming a helper defines nothing
-            digest = hashlib.sha256(constraints.pattern.encode("utf-8")).hexdigest()[:8]
-            parts.append(f"pattern_{digest}")
-        if constraints.unique_items:
-            parts.append("unique")
-        if constraints.multiple_of is not None:
-            parts.append("mult" + _number_fragment(constraints.multiple_of))
-        if constraints.format is not None:
-            parts.append(formats.runtime_part(constraints.format))
-        return "_".join(parts)
-
-    def helper_name(self, prefix: str, type_ref: ir.TypeRef) -> str:
-        name = f"{prefix}_{self.type_key(type_ref)}"
-        if len(name) > 120:
-            digest = hashlib.sha256(name.encode("utf-8")).hexdigest()[:12]
-            name = f"{name[:100]}_{digest}"
-        return name
-
-    def rules(self, rules: ir.ObjectRules) -> str:
-        """The arguments `object_rules/9` of the runtime takes after the object and its
-        declared keys, for an object's rules."""
-
-        def capture(type_ref: ir.TypeRef | None) -> str:
-            return "nil" if type_ref is None else f"&{self.decoder(type_ref)}/1"
-
-        patterns = ", ".join(
-            f"{{{self.pattern_attribute(pattern)}, {capture(type_ref)}}}"
-            for pattern, type_ref in rules.pattern_properties
-        )
-        dependent = ", ".join(
-            f"{{{ex_str(key)}, [{', '.join(ex_str(other) for other in needed)}]}}"
-            for key, needed in rules.dependent_required
-        )
-        parts = [
-            f"[{patterns}]",
-            capture(rules.additional),
-            "true" if rules.closed else "false",
-            capture(rules.property_names),
-            f"[{dependent}]",
-            "nil" if rules.min_properties is None else ex_int(rules.min_properties),
-            "nil" if rules.max_properties is None else ex_int(rules.max_properties),
-        ]
-        return ", ".join(parts)
-
-    def pattern_attribute(self, pattern: str) -> str:
-        compiled = f'Regex.compile!({ex_str(pcre_pattern(pattern))}, "u")'
-        return _interned(self.attributes, "pattern", compiled)
-
-    # decoders ------------------------------------------------------------
-
-    def decoder(self, type_ref: ir.TypeRef) -> str:
-        """The name of a one-argument function returning `{:ok, term} | {:error, {path, reason}}`."""
-        if isinstance(type_ref, ir.Prim):
-            base = {"str": "string", "int": "integer", "float": "number", "bool": "boolean"}[
-                type_ref.kind
-            ]
-            base = f"{RUNTIME_ALIAS}.{base}"
-            if type_ref.constraints.is_empty():
-                return base
-            return self._constrained_prim(type_ref, base)
-        if isinstance(type_ref, ir.Ref):
-            return f"{self.mod(type_ref.name)}.decode"
-        if isinstance(type_ref, ir.AnyJSON):
-            return (
-                f"{RUNTIME_ALIAS}.json_object"
-                if type_ref.object_only
-                else f"{RUNTIME_ALIAS}.json_value"
-            )
-        name = self.helper_name("d", type_ref)
-        if name in self.helpers:
-            return name
-        self.helpers[name] = HelperView(name, ())  # reserve before recursing
-        clauses: list[str]
-        if isinstance(type_ref, ir.ListOf):
-            listed = f"{RUNTIME_ALIAS}.list(value, &{self.decoder(type_ref.item)}/1)"
-            clauses = [
-                self._with_checks(name, listed, "items", self._items_checks(type_ref.constraints))
-            ]
-        elif isinstance(type_ref, ir.TupleOf):
-            prefix = ", ".join(f"&{self.decoder(item)}/1" for item in type_ref.prefix)
-            rest = "nil" if type_ref.rest is None else f"&{self.decoder(type_ref.rest)}/1"
-            positional = f"{RUNTIME_ALIAS}.tuple(value, [{prefix}], {rest})"
-            checks = self._items_checks(type_ref.constraints)
-            clauses = [self._with_checks(name, positional, "items", checks)]
-        elif isinstance(type_ref, ir.MapOf):
-            mapped = f"{RUNTIME_ALIAS}.map(value, &{self.decoder(type_ref.value)}/1)"
-            checks = [
-                f"{RUNTIME_ALIAS}.{attribute}(entries, {ex_int(bound)})"
-                for attribute, bound in (
-                    ("min_properties", type_ref.constraints.min_properties),
-                    ("max_properties", type_ref.constraints.max_properties),
-                )
-                if bound is not None
-            ]
-            if not type_ref.rules.is_empty():  # on the JSON: a pattern's decoder reads JSON
-                checks.append(
-                    f"{RUNTIME_ALIAS}.object_rules(value, [], {self.rules(type_ref.rules)})"
-                )
-            clauses = [self._with_checks(name, mapped, "entries", checks)]
-        elif isinstance(type_ref, ir.Nullable):
-            clauses = [
-                f"defp {name}(nil), do: {{:ok, nil}}",
-                f"defp {name}(value), do: {self.decoder(type_ref.inner)}(value)",
-            ]
-        elif isinstance(type_ref, ir.LiteralValue):
-            expected = ex_str(json.dumps(type_ref.value))
-            clauses = [
-                f"defp {name}({json_scalar(type_ref.value)}), do: {{:ok, {literal_term(type_ref.value)}}}",
-                f"defp {name}(value), do: {RUNTIME_ALIAS}.literal_error({expected}, value)",
-            ]
-            if type(type_ref.value) is int:  # JSON equality: 1.0 is the const 1, kept as read
-                guard = f"defp {name}(value) when is_float(value) and value == {ex_int(type_ref.value)},"
-                clauses.insert(1, f"{guard} do: {{:ok, value}}")
-        elif isinstance(type_ref, ir.JsonLiterals):
-            allowed = "[" + ", ".join(ex_json_literal(value) for value in type_ref.values) + "]"
-            expected = ex_str(literals.expected(type_ref))
-            clauses = [
-                f"defp {name}(value), do: {RUNTIME_ALIAS}.one_of(value, {allowed}, {expected})"
-            ]
-        elif isinstance(type_ref, ir.Checked):
-            clauses = [self._checked_clause(name, type_ref)]
-        else:
-            assert isinstance(type_ref, ir.InlineUnion)
-            clauses = self._inline_union_clauses(name, type_ref)
-        self.helpers[name] = HelperView(name, tuple(clauses))
-        return name
-
-    def _constrained_prim(self, type_ref: ir.Prim, base: str) -> str:
-        name = self.helper_name("d", type_ref)
-        if name in self.helpers:
-            return name
-        constraints = type_ref.constraints
-        checks: list[str] = []
-        if type_ref.kind == "str":
-            if constraints.min_length is not None:
-                checks.append(
-                    f"{RUNTIME_ALIAS}.min_length(checked, {ex_int(constraints.min_length)})"
-                )
-            if constraints.max_length is not None:
-                checks.append(
-                    f"{RUNTIME_ALIAS}.max_length(checked, {ex_int(constraints.max_length)})"
-                )
-            if constraints.pattern is not None:
-                attribute = self.pattern_attribute(constraints.pattern)
-                checks.append(f"{RUNTIME_ALIAS}.pattern(checked, {attribute})")
-            if constraints.format is not None:
-                checks.append(f"{RUNTIME_ALIAS}.format(checked, {ex_str(constraints.format)})")
-        else:
-            for attribute in ("minimum", "maximum", "exclusive_minimum", "exclusive_maximum"):
-                bound = getattr(constraints, attribute)
-                if bound is not None:
-                    literal = ex_number(bound)
-                    checks.append(f"{RUNTIME_ALIAS}.{attribute}(checked, {literal})")
-            divisor = constraints.multiple_of
-            if divisor is not None:
-                literal = ex_number(divisor)
-                checks.append(f"{RUNTIME_ALIAS}.multiple_of(checked, {literal})")
-        self.helpers[name] = HelperView(
-            name, (self._with_checks(name, f"{base}(value)", "checked", checks),)
-        )
-        return name
-
-    def _items_checks(self, constraints: ir.Constraints) -> list[str]:
-        checks = []
-        if constraints.min_items is not None:
-            checks.append(f"{RUNTIME_ALIAS}.min_items(items, {ex_int(constraints.min_items)})")
-        if constraints.max_items is not None:
-            checks.append(f"{RUNTIME_ALIAS}.max_items(items, {ex_int(constraints.max_items)})")
-        if constraints.unique_items:  # on the JSON input: JSON equality, not the decoded terms
-            checks.append(f"{RUNTIME_ALIAS}.unique_items(value)")
-        return checks
-
-    @staticmethod
-    def _with_checks(name: str, first: str, variable: str, checks: list[str]) -> str:
-        if not checks:
-            return f"defp {name}(value), do: {first}"
-        lines = [f"defp {name}(value) do", f"  with {{:ok, {variable}}} <- {first},"]
-        for index, check in enumerate(checks):
-            ending = "," if index < len(checks) - 1 else " do"
-            # laid out at column 9 of the module (this clause is shifted by 2 later)
-            step = with_step(f":ok <- {check}", ending).replace("\n  ", "\n")
-            lines.append(f"       {step}{ending}")
-        lines += [f"    {{:ok, {variable}}}", "  end", "end"]
-        return "\n".join(lines)
-
-    def _checked_clause(self, name: str, checked: ir.Checked) -> str:
-        """Each check on the JSON value as it arrives, then the decode of `inner`."""
-        inner = self.decoder(checked.inner)
-        lines = [f"defp {name}(value) do"]
-        for index, call in enumerate(self.check_calls("value", checked.checks)):
-            ending = "," if index < len(checked.checks) - 1 else " do"
-            # laid out at column 9 of the module (this clause is shifted by 2 later)
-            step = with_step(f":ok <- {call}", ending).replace("\n  ", "\n")
-            lines.append(f"{'  with ' if index == 0 else '       '}{step}{ending}")
-        lines += [f"    {inner}(value)", "  end", "end"]
-        return "\n".join(lines)
-
-    def check_calls(self, variable: str, checks: tuple[ir.SchemaCheck, ...]) -> list[str]:
-        """`R.schema_check(variable, @schema_check_N, "'not' at /x")` for each check."""
-        return [
-            f"{RUNTIME_ALIAS}.schema_check({variable}, {self.check_attribute(check)}, "
-            f"{ex_str(check.described)})"
-            for check in checks
-        ]
-
-    def check_attribute(self, check: ir.SchemaCheck) -> str:
-        """The module attribute holding a check's fragment (one per distinct fragment)."""
-        return _interned(self.check_terms, "schema_check", check_schema(check.schema))
-
-    def _inline_union_clauses(self, name: str, union: ir.InlineUnion) -> list[str]:
-        clauses: list[str] = []
-        expected: list[str] = []
-        seen: set[str] = set()
-        types = self.module.types_by_name
-        for option in union.options:
-            for json_type in sorted(json_type_of(option, types)):
-                expected.append(json_type)
-                guard = GUARDS[json_type]
-                if guard in seen:
-                    continue
-                seen.add(guard)
-                clauses.append(
-                    f"defp {name}(value) when {guard}, do: {self.decoder(option)}(value)"
-                )
-        listed = " or ".join(dict.fromkeys(expected))
-        clauses.append(
-            f"defp {name}(value), do: {RUNTIME_ALIAS}.type_error({ex_str(listed)}, value)"
-        )
-        return clauses
-
-    # encoders ------------------------------------------------------------
-
-    def encodes_as_itself(self, type_ref: ir.TypeRef, seen: frozenset[str] = frozenset()) -> bool:
-        """Whether the Elixir value of `type_ref` already is its JSON data (no encoder needed).
-
-        An alias met again inside itself (`L = list[L]`) adds no work of its own: the
-        answer is decided by the rest of the cycle, so it counts as the identity there.
-        """
-        if isinstance(type_ref, (ir.Prim, ir.AnyJSON, ir.JsonLiterals)):
-            return True
-        if isinstance(type_ref, ir.Ref):
-            named = self.named(type_ref.name)
-            if isinstance(named, ir.EnumType):
-                return not named.atoms
-            if isinstance(named, ir.Alias):
-                if named.name in seen:
-                    return True
-                return self.encodes_as_itself(named.type, seen | {named.name})
-            return False
-        if isinstance(type_ref, ir.LiteralValue):
-            return not isinstance(type_ref.value, str)
-        if isinstance(type_ref, ir.ListOf):
-            return self.encodes_as_itself(type_ref.item, seen)
-        if isinstance(type_ref, ir.TupleOf):
-            return all(self.encodes_as_itself(item, seen) for item in type_ref.item_types())
-        if isinstance(type_ref, ir.MapOf):
-            return self.encodes_as_itself(type_ref.value, seen)
-        if isinstance(type_ref, (ir.Nullable, ir.Checked)):
-            return self.encodes_as_itself(type_ref.inner, seen)
-        return all(self.encodes_as_itself(option, seen) for option in type_ref.options)
-
-    def encoder(self, type_ref: ir.TypeRef) -> str | None:
-        """The name of a one-argument function turning the Elixir value into JSON data; None for identity."""
-        if self.encodes_as_itself(type_ref):
-            return None
-        if isinstance(type_ref, ir.Ref):
-            return f"{self.mod(type_ref.name)}.to_json"
-        if isinstance(type_ref, ir.Checked):  # kept as `inner` decodes it
-            return self.encoder(type_ref.inner)
-        if isinstance(type_ref, ir.LiteralValue):
-            assert isinstance(type_ref.value, str)
-            name = self.helper_name("e", type_ref)
-            self.helpers[name] = HelperView(
-                name,
-                (f"defp {name}({literal_atom(type_ref.value)}), do: {ex_str(type_ref.value)}",),
-            )
-            return name
-        if isinstance(type_ref, ir.TupleOf):
-            return self._tuple_encoder(type_ref)
-        if isinstance(type_ref, (ir.ListOf, ir.MapOf, ir.Nullable)):
-            inner_type = (
-                type_ref.item
-                if isinstance(type_ref, ir.ListOf)
-                else (type_ref.value if isinstance(type_ref, ir.MapOf) else type_ref.inner)
-            )
-            inner = self.encoder(inner_type)
-            if inner is None:
-                return None
-            name = self.helper_name("e", type_ref)
-            if isinstance(type_ref, ir.ListOf):
-                clauses: tuple[str, ...] = (f"defp {name}(value), do: Enum.map(value, &{inner}/1)",)
-            elif isinstance(type_ref, ir.MapOf):
-                clauses = (
-                    f"defp {name}(value), do: Map.new(value, fn {{key, item}} -> {{key, {inner}(item)}} end)",
-                )
-            else:
-                clauses = (f"defp {name}(nil), do: nil", f"defp {name}(value), do: {inner}(value)")
-            self.helpers[name] = HelperView(name, clauses)
-            return name
-        assert isinstance(type_ref, ir.InlineUnion)
-        name = self.helper_name("e", type_ref)
-        if name not in self.helpers:
-            self.helpers[name] = HelperView(name, ())
-            clauses_list = self.encode_clauses(type_ref)
-            self.helpers[name] = HelperView(
-                name, tuple(clause.render(name, "defp") for clause in clauses_list)
-            )
-        return name
-
-    def _tuple_encoder(self, node: ir.TupleOf) -> str:
-        """Each item written back by its position's type."""
-        name = self.helper_name("e", node)
-        if name in self.helpers:
-            return name
-        self.helpers[name] = HelperView(name, ())
-        arrows = [
-            (f"{{item, {index}}}", self.encode(item, "item"))
-            for index, item in enumerate(node.prefix)
-        ]
-        if node.rest is not None:
-            arrows.append(("{item, _index}", self.encode(node.rest, "item")))
-        else:
-            arrows[-1] = ("{item, _index}", arrows[-1][1])
-        lines = [f"defp {name}(value) do", "  value", "  |> Enum.with_index()", "  |> Enum.map(fn"]
-        lines += [f"    {head} -> {body}" for head, body in arrows]
-        lines += ["  end)", "end"]
-        self.helpers[name] = HelperView(name, ("\n".join(lines),))
-        return name
-
-    def encode(self, type_ref: ir.TypeRef, expression: str) -> str:
-        function = self.encoder(type_ref)
-        return expression if function is None else f"{function}({expression})"
-
-    def encode_clauses(self, type_ref: ir.TypeRef) -> list[_Clause]:
-        """Clauses (pattern → JSON) telling the values of `type_ref` apart, most specific first."""
-        raw = self._raw_clauses(type_ref)
-        ordered = sorted(raw, key=lambda clause: clause.priority)
-        unique: dict[str, _Clause] = {}
-        for clause in ordered:
-            unique.setdefault(clause.head, clause)
-        result = list(unique.values())
-        # nothing after a catch-all
-        for index, clause in enumerate(result):
-            if clause.head == "value":
-                return result[: index + 1]
-        return result
-
-    def _raw_clauses(self, type_ref: ir.TypeRef) -> list[_Clause]:
-        if isinstance(type_ref, ir.Ref):
-            named = self.named(type_ref.name)
-            module = named.elixir_module
-            if isinstance(named, ir.Record):
-                return [_Clause(0, f"%{module}{{}} = value", f"{module}.to_json(value)")]
-            if isinstance(named, ir.UnionType):
-                kept = unknown_module(self.module, named) if named.unknown else None
-                return [
-                    clause
-                    for member in named.members
-                    for clause in self._raw_clauses(ir.Ref(member))
-                ] + ([_Clause(0, f"%{kept}{{}} = value", f"{kept}.to_json(value)")] if kept else [])
-            if isinstance(named, ir.EnumType):
-                if named.atoms:
-                    atoms = ", ".join(ex_atom(value.ex_atom) for value in named.values)
-                    return [
-                        _Clause(1, f"value when value in [{atoms}]", f"{module}.to_json(value)")
-                    ]
-                return [_Clause(5, "value when is_binary(value)", "value")]
-            body = "value" if self.encodes_as_itself(named.type) else f"{module}.to_json(value)"
-            # only the alias's heads are wanted here (its module encodes): helpers its own
-            # clauses would call are not, and an unused defp is a compile warning
-            before = set(self.helpers)
-            inner = self._raw_clauses(named.type)
-            for helper in set(self.helpers) - before:
-                del self.helpers[helper]
-            # a clause whose head is a literal (`nil`, `:text`) binds no `value`: it keeps
-            # its own body, the literal's JSON
-            return [
-                _Clause(
-                    clause.priority, clause.head, body if _binds_value(clause.head) else clause.body
-                )
-                for clause in inner
-            ]
-        if isinstance(type_ref, ir.LiteralValue):
-            return [_Clause(1, literal_term(type_ref.value), json_scalar(type_ref.value))]
-        if isinstance(type_ref, ir.Nullable):
-            return [_Clause(1, "nil", "nil"), *self._raw_clauses(type_ref.inner)]
-        if isinstance(type_ref, ir.Checked):
-            return self._raw_clauses(type_ref.inner)
-        if isinstance(type_ref, ir.InlineUnion):
-            return [clause for option in type_ref.options for clause in self._raw_clauses(option)]
-        if isinstance(type_ref, ir.Prim):
-            priority, guard = {
-                "bool": (2, "is_boolean(value)"),
-                "int": (3, "is_integer(value)"),
-                "float": (4, "is_number(value)"),
-                "str": (5, "is_binary(value)"),
-            }[type_ref.kind]
-            return [_Clause(priority, f"value when {guard}", "value")]
-        if isinstance(type_ref, (ir.ListOf, ir.TupleOf)):
-            return [_Clause(6, "value when is_list(value)", self.encode(type_ref, "value"))]
-        if isinstance(type_ref, ir.MapOf):
-            return [_Clause(7, "value when is_map(value)", self.encode(type_ref, "value"))]
-        if isinstance(type_ref, ir.JsonLiterals):  # kept as read: its own JSON
-            return [_Clause(9, "value", "value")]
-        assert isinstance(type_ref, ir.AnyJSON)
-        if type_ref.object_only:
-            return [_Clause(7, "value when is_map(value)", "value")]
-        return [_Clause(9, "value", "value")]
-
-    # defaults ------------------------------------------------------------
-
-    def default_term(self, type_ref: ir.TypeRef, value: ir.JSONData) -> str:
-        """The Elixir value of a schema default (atoms for atom enums and string consts)."""
-        if value is None:
-            return "nil"
-        if isinstance(type_ref, (ir.Nullable, ir.Checked)):
-            return self.default_term(type_ref.inner, value)
-        if isinstance(type_ref, ir.Ref):
-            named = self.named(type_ref.name)
-            if isinstance(named, ir.EnumType) and isinstance(value, str):
-                if named.atoms:
-                    member = next(v for v in named.values if v.value == value)
-                    return ex_atom(member.ex_atom)
-                return ex_str(value)
-            if isinstance(named, ir.Alias):
-                return self.default_term(named.type, value)
-            if isinstance(named, (ir.Record, ir.UnionType)):
-                return f"{named.elixir_module}.from_json!({ex_json_literal(value)})"
-        if isinstance(type_ref, ir.LiteralValue) and isinstance(value, str):
-            return literal_atom(value)
-        if isinstance(type_ref, ir.ListOf) and isinstance(value, tuple):
-            return "[" + ", ".join(self.default_term(type_ref.item, item) for item in value) + "]"
-        if isinstance(type_ref, ir.TupleOf) and isinstance(value, tuple):
-            terms = []
-            for index, item in enumerate(value):
-                item_type = type_ref.item(index)
-                terms.append(
-                    ex_json_literal(item)
-                    if item_type is None
-                    else self.default_term(item_type, item)
-                )
-            return "[" + ", ".join(terms) + "]"
-        if isinstance(type_ref, ir.MapOf) and isinstance(value, ir.FrozenJSONObject):
-            entries = (
-                f"{ex_str(key)} => {self.default_term(type_ref.value, item)}"
-                for key, item in value.items
-            )
-            return "%{" + ", ".join(entries) + "}"
-        return ex_json_literal(value)
-
-    def finished_helpers(self) -> tuple[HelperView, ...]:
-        return tuple(sorted(self.helpers.values(), key=lambda helper: helper.name))
-
-    def attribute_lines(self) -> tuple[str, ...]:
-        return tuple(
-            f"@{name} {layout.expression(value, 4 + len(name))}"
-            for name, value in self.attributes.items()
-        ) + tuple(
-            f"@{name} {json_term(term, 4 + len(name), 2)}"
-            for name, term in self.check_terms.items()
-        )
-
-
 # --- building views --------------------------------------------------------
 
 
@@ -929,7 +253,7 @@ def _spellings_list(item: ir.Field) -> str:
 
 
 def _record_view(record: ir.Record, module: ir.Module) -> RecordView:
-    gen = _FileGen(module)
+    gen = FileGen(module)
     variables = _variables(record)
     struct_fields: list[str] = []
     type_fields: list[str] = []
@@ -1142,7 +466,7 @@ def _enum_view(enum: ir.EnumType) -> EnumView:
 
 
 def _union_view(union: ir.UnionType, module: ir.Module) -> UnionView:
-    gen = _FileGen(module)
+    gen = FileGen(module)
     clauses: list[str] = []
     # with schema checks, `decode/1` runs them on the JSON value, then chooses the member
     head = "defp decode_member" if union.schema_checks else "def decode"
@@ -1236,7 +560,7 @@ def _unknown_view(union: ir.UnionType, module: ir.Module) -> UnknownView:
     return UnknownView(unknown_module(module, union), doc, ex_str(union.open_tag))
 
 
-def _union_doc(union: ir.UnionType, gen: _FileGen) -> str:
+def _union_doc(union: ir.UnionType, gen: FileGen) -> str:
     doc = union.doc or f"One of: {', '.join(union.members)}."
     lines = [doc, ""]
     if union.tag is not None:
@@ -1268,7 +592,7 @@ def _union_doc(union: ir.UnionType, gen: _FileGen) -> str:
     return "\n".join(lines)
 
 
-def _tried_clause(union: ir.UnionType, gen: _FileGen, head: str) -> str:
+def _tried_clause(union: ir.UnionType, gen: FileGen, head: str) -> str:
     """`decode` of a union that tries its members (oneOf / anyOf), through the runtime."""
     members = [
         f"{{{ex_str(check.member)}, {ex_str_list(check.json_types)}, "
@@ -1282,7 +606,7 @@ def _tried_clause(union: ir.UnionType, gen: _FileGen, head: str) -> str:
     )
 
 
-def _structural_clauses(union: ir.UnionType, gen: _FileGen, head: str) -> list[str]:
+def _structural_clauses(union: ir.UnionType, gen: FileGen, head: str) -> list[str]:
     clauses: list[str] = []
     object_cases = [case for case in union.cases if case.json_type == "object"]
     other_cases = [case for case in union.cases if case.json_type != "object"]
@@ -1353,7 +677,7 @@ def _unshift(text: str, indent: int) -> str:
 
 
 def _alias_view(alias: ir.Alias, module: ir.Module) -> AliasView:
-    gen = _FileGen(module)
+    gen = FileGen(module)
     decoder = gen.decoder(alias.type)
     encoder = gen.encoder(alias.type)
     if encoder is None:
@@ -1571,16 +895,3 @@ def render_project(modules: tuple[ir.Module, ...], env: RenderEnv) -> list[Outpu
         OutputFile(f"{ROOT}/{path}", env.render(template, **context), PROJECT_TARGET, "", kind)
         for path, template, kind in files
     ]
-
-
-_Value = TypeVar("_Value")
-
-
-def _interned(table: dict[str, _Value], prefix: str, value: _Value) -> str:
-    """The module attribute (`@prefix_N`) holding `value` in `table`, added when new."""
-    for name, known in table.items():
-        if known == value:
-            return "@" + name
-    name = f"{prefix}_{len(table)}"
-    table[name] = value
-    return "@" + name

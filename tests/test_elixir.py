@@ -30,6 +30,7 @@ from polytype.reading.loader import load
 from polytype.targets import elixir, python_dataclasses
 from polytype.targets.base.helper_names import function_suffix
 from polytype.targets.base.render import make_env
+from polytype.targets.elixir import names as elixir_names
 from polytype.targets.elixir import terms as elixir_terms
 
 from tests.conftest import REPO, SHIPPED_MODULES, load_generated
@@ -238,7 +239,7 @@ def test_module_file_follows_macro_underscore(module_name: str, path: str) -> No
 )
 def test_path_segments_match_the_python_decoders(key: str) -> None:
     runtime = load_generated("nano_agent")
-    assert elixir.path_segment(key) == runtime._segment(key)
+    assert elixir_names.path_segment(key) == runtime._segment(key)
 
 
 def test_float_literals_are_elixir_floats() -> None:

@@ -22,7 +22,7 @@ from polytype.lowering.lower import lower
 from polytype.project.config import find_project
 from polytype.project.export import wire_schema
 from polytype.reading.loader import load
-from polytype.targets import elixir
+from polytype.targets.elixir import exunit
 from polytype.workflow.schemas import project_schema
 from pydantic import ValidationError
 
@@ -200,7 +200,7 @@ def test_elixir_keeps_the_tag_as_a_string() -> None:
     assert "@type t :: %__MODULE__{tag: String.t(), data: R.json_object()}" in kept
     assert "Map.put(data, @tag_key, tag)" in kept
     assert "String.to_atom" not in kept and "String.to_existing_atom" not in kept
-    test_text = files[elixir.test_path(module)]
+    test_text = files[exunit.test_path(module)]
     assert "assert_kept_without_new_atoms(AgUi.Event," in test_text
 
 

@@ -28,7 +28,9 @@ from polytype.ir.fixtures import FixtureCase
 from polytype.lowering.lower import lower
 from polytype.reading.loader import load
 from polytype.targets import elixir, python_dataclasses
+from polytype.targets.base.helper_names import function_suffix
 from polytype.targets.base.render import make_env
+from polytype.targets.elixir import names as elixir_names
 from polytype.targets.elixir import terms as elixir_terms
 
 from tests.conftest import REPO, SHIPPED_MODULES, load_generated
@@ -237,7 +239,7 @@ def test_module_file_follows_macro_underscore(module_name: str, path: str) -> No
 )
 def test_path_segments_match_the_python_decoders(key: str) -> None:
     runtime = load_generated("nano_agent")
-    assert elixir.path_segment(key) == runtime._segment(key)
+    assert elixir_names.path_segment(key) == runtime._segment(key)
 
 
 def test_float_literals_are_elixir_floats() -> None:
@@ -352,7 +354,7 @@ def _python_module(module: ir.Module) -> ModuleType:
 
 
 def _python_result(python: ModuleType, type_name: str, data: Any) -> dict[str, Any]:
-    suffix = elixir.function_suffix(type_name)
+    suffix = function_suffix(type_name)
     try:
         return {
             "ok": getattr(python, f"encode_{suffix}")(getattr(python, f"decode_{suffix}")(data))
@@ -363,7 +365,7 @@ def _python_result(python: ModuleType, type_name: str, data: Any) -> dict[str, A
 
 def _elixir_term(value: Any) -> str:
     """An Elixir term for JSON data (what :jiffy would return)."""
-    return elixir.ex_json_literal(_freeze(value))
+    return elixir_terms.ex_json_literal(_freeze(value))
 
 
 def _freeze(value: Any) -> ir.JSONData:

@@ -20,7 +20,7 @@ from polytype import ir
 from polytype.cli import main
 from polytype.ir import literals
 from polytype.ir.json_types import freeze_json
-from polytype.targets import elixir
+from polytype.targets.elixir.terms import ex_json_literal
 from pydantic import ValidationError
 
 from .conftest import import_file
@@ -218,7 +218,7 @@ def test_elixir_agrees_with_jsonschema(project: Path, tmp_path: Path) -> None:
     assert compiled.returncode == 0, compiled.stdout + compiled.stderr
     lines = [
         f"IO.puts(Probe.run(Literals.{'Holder' if name in SCHEMA['properties'] else name}, "
-        f"{elixir.ex_json_literal(_frozen(data))}))"
+        f"{ex_json_literal(_frozen(data))}))"
         for name, data in CASES
     ]
     script = (

@@ -21,7 +21,8 @@ from polytype import ir
 from polytype.cli import main
 from polytype.compile import read_schema
 from polytype.diagnostics import InputError
-from polytype.targets import elixir
+from polytype.targets.base.helper_names import function_suffix
+from polytype.targets.elixir.terms import ex_json_literal
 from polytype.workflow.observe import Observer
 from pydantic import ValidationError
 
@@ -219,7 +220,7 @@ def test_consumed_schemas_no_longer_warn(tmp_path: Path) -> None:
 def test_python_flavors_agree_with_jsonschema(generated: Path, flavor: str) -> None:
     models = _flavor(generated, flavor)
     for type_name, value, valid in _cases():
-        suffix = elixir.function_suffix(type_name)
+        suffix = function_suffix(type_name)
         try:
             if flavor == "dataclass_models":
                 decoded = getattr(models, "decode_" + suffix)(value)
@@ -267,7 +268,7 @@ def test_errors_name_the_path_and_the_keyword(generated: Path) -> None:
             getattr(models, type_name).from_json(text)
         assert str(caught.value) == message
         with pytest.raises(ValueError) as caught:
-            getattr(typed, "validate_" + elixir.function_suffix(type_name))(json.loads(text))
+            getattr(typed, "validate_" + function_suffix(type_name))(json.loads(text))
         assert str(caught.value) == message
 
 
@@ -314,7 +315,7 @@ def test_elixir_agrees_with_jsonschema(tmp_path: Path) -> None:
     assert compiled.returncode == 0, compiled.stdout + compiled.stderr
     cases = list(_cases())
     lines = [
-        f"IO.puts(Probe.run(Rules.{type_name}, {elixir.ex_json_literal(_freeze(value))}))"
+        f"IO.puts(Probe.run(Rules.{type_name}, {ex_json_literal(_freeze(value))}))"
         for type_name, value, _ in cases
     ]
     script = (

@@ -25,7 +25,7 @@ from polytype import ir
 from polytype.ir.json_types import freeze_json
 from polytype.targets import elixir
 from polytype.targets.base.render import make_env
-from polytype.targets.elixir.terms import check_schema
+from polytype.targets.elixir.terms import check_schema, ex_json_literal
 
 from .conftest import REPO
 
@@ -353,8 +353,7 @@ def _run_probe(lib: Path, tmp_path: Path, module: str, values: list[Any]) -> lis
     ebin = tmp_path / "ebin"
     _compile(sorted(lib.rglob("*.ex")), ebin)
     lines = [
-        f"IO.puts(Probe.run({module}, {elixir.ex_json_literal(freeze_json(value))}))"
-        for value in values
+        f"IO.puts(Probe.run({module}, {ex_json_literal(freeze_json(value))}))" for value in values
     ]
     script = (
         "defmodule Probe do\n"

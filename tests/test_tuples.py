@@ -21,7 +21,8 @@ import pytest
 from polytype import ir
 from polytype.cli import main
 from polytype.compile import read_schema
-from polytype.targets import elixir
+from polytype.targets.base.helper_names import function_suffix
+from polytype.targets.elixir.terms import ex_json_literal
 from polytype.workflow.observe import Observer
 from pydantic import ValidationError
 
@@ -201,7 +202,7 @@ def test_the_ir_holds_each_position(tmp_path: Path) -> None:
 def test_python_flavors_agree_with_jsonschema(
     generated: Path, type_name: str, value: Any, valid: bool
 ) -> None:
-    suffix = elixir.function_suffix(type_name)
+    suffix = function_suffix(type_name)
     dataclasses = _flavor(generated, "dataclass_models")
     typeddicts = _flavor(generated, "typed_dicts")
     pydantic = _flavor(generated, "pydantic_models")
@@ -331,7 +332,7 @@ def test_elixir_agrees_with_jsonschema(generated: Path, tmp_path: Path) -> None:
     assert compiled.returncode == 0, compiled.stdout + compiled.stderr
     cases = list(_cases())
     lines = [
-        f"IO.puts(Probe.run(Shapes.{type_name}, {elixir.ex_json_literal(_freeze(value))}))"
+        f"IO.puts(Probe.run(Shapes.{type_name}, {ex_json_literal(_freeze(value))}))"
         for type_name, value, _ in cases
     ]
     script = (

@@ -31,7 +31,8 @@ from polytype import ir
 from polytype.cli import main
 from polytype.compile import read_schema
 from polytype.diagnostics import InputError
-from polytype.targets import elixir
+from polytype.targets.base.helper_names import function_suffix
+from polytype.targets.elixir.terms import ex_json_literal
 from polytype.workflow.observe import Observer
 from pydantic import ValidationError
 
@@ -136,7 +137,7 @@ def _project(root: Path, schema: str, settings: str = "") -> Path:
 
 
 def _snake(name: str) -> str:
-    return elixir.function_suffix(name)
+    return function_suffix(name)
 
 
 def _valid(type_name: str, value: Any) -> bool:
@@ -345,7 +346,7 @@ def test_elixir_agrees_with_jsonschema(generated: Path, tmp_path: Path) -> None:
     assert compiled.returncode == 0, compiled.stdout + compiled.stderr
     cases = list(_cases())
     lines = [
-        f"IO.puts(Probe.run(Untagged.{type_name}, {elixir.ex_json_literal(_freeze(value))}))"
+        f"IO.puts(Probe.run(Untagged.{type_name}, {ex_json_literal(_freeze(value))}))"
         for type_name, value, _ in cases
     ]
     script = (

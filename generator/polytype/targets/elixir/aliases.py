@@ -1,0 +1,40 @@
+"""An alias's module: `decode/1` and `to_json/1` delegating to the aliased type's helpers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from polytype import ir
+from polytype.targets.elixir.clauses import clause_block
+from polytype.targets.elixir.filegen import FileGen
+from polytype.targets.elixir.snippets import HelperView
+
+
+@dataclass(frozen=True)
+class AliasView:
+    module: str
+    doc: str
+    typespec: str
+    decode_clause: str  # laid out
+    encode_clauses: str  # laid out
+    attributes: tuple[str, ...]  # "@name value", used by the helpers
+    helpers: tuple[HelperView, ...]
+
+
+def alias_view(alias: ir.Alias, module: ir.Module) -> AliasView:
+    gen = FileGen(module)
+    decoder = gen.decoder(alias.type)
+    encoder = gen.encoder(alias.type)
+    if encoder is None:
+        encode_clauses: tuple[str, ...] = ("def to_json(value), do: value",)
+    else:
+        encode_clauses = (f"def to_json(value), do: {encoder}(value)",)
+    return AliasView(
+        module=alias.elixir_module,
+        doc=alias.doc or f"The {alias.name} type.",
+        typespec=gen.typespec(alias.type),
+        decode_clause=clause_block([f"def decode(data), do: {decoder}(data)"]),
+        encode_clauses=clause_block(encode_clauses),
+        attributes=gen.attribute_lines(),
+        helpers=gen.finished_helpers(),
+    )

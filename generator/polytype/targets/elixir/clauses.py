@@ -1,0 +1,37 @@
+"""Function clauses and `with` steps laid out at their column in a module body.
+
+Snippets are written from column 0 as one line or a block; these place them where
+`mix format` puts them: a one-line `def` broken when too long, a block moved into
+place, a `with` step's call put under its pattern when the line does not fit.
+"""
+
+from __future__ import annotations
+
+from polytype.targets.elixir import layout
+
+
+def with_step(step: str, ending: str) -> str:
+    """`pattern <- call` of a `with` (column 9), the call under it when the line is too long."""
+    if layout.fits(step + ending, 9):
+        return step
+    pattern, _, call = step.partition(" <- ")
+    return f"{pattern} <-\n{' ' * 11}{layout.expression(call, 11)}"
+
+
+def _shift(text: str, indent: int) -> str:
+    """A block written from column 0 (its first line aside) moved to column `indent`."""
+    pad = " " * indent
+    first, *rest = text.split("\n")
+    return "\n".join([first, *(pad + line if line else line for line in rest)])
+
+
+def clause_at(clause: str, indent: int) -> str:
+    """A `def`/`defp` clause at `indent`: one-liners laid out, blocks moved into place."""
+    if "\n" in clause:
+        return _shift(clause, indent)
+    return layout.definition(clause, indent)
+
+
+def clause_block(clauses: list[str] | tuple[str, ...], indent: int = 2) -> str:
+    """Clauses at `indent`, one after another, laid out as a block."""
+    return layout.block([clause_at(clause, indent) for clause in clauses], indent)

@@ -1,0 +1,67 @@
+"""An enumeration's module: decode and encode clauses, its values, typespec and docs."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from polytype import ir
+from polytype.targets.base.render import ex_atom, ex_str
+from polytype.targets.elixir import layout
+from polytype.targets.elixir.clauses import clause_block
+from polytype.targets.elixir.names import RUNTIME_ALIAS
+
+
+@dataclass(frozen=True)
+class EnumView:
+    module: str
+    doc: str
+    typespec: str  # `@type t :: ...`, laid out
+    values: str  # `def values, do: [...]`, laid out
+    decode_clauses: str  # laid out
+    encode_clauses: str  # laid out
+    encode_spec: str
+
+
+def enum_view(enum: ir.EnumType) -> EnumView:
+    decode_clauses: list[str] = []
+    encode_clauses: list[str] = []
+    if enum.atoms:
+        atoms = [ex_atom(value.ex_atom) for value in enum.values]
+        for value, atom in zip(enum.values, atoms, strict=True):
+            decode_clauses.append(f"def decode({ex_str(value.value)}), do: {{:ok, {atom}}}")
+            encode_clauses.append(f"def to_json({atom}), do: {ex_str(value.value)}")
+        typespec = layout.union_type("@type t", atoms, 2)
+        values = atoms
+    else:
+        for value in enum.values:
+            decode_clauses.append(f"def decode({ex_str(value.value)} = value), do: {{:ok, value}}")
+            encode_clauses.append(f"def to_json({ex_str(value.value)} = value), do: value")
+        typespec = "@type t :: String.t()"
+        values = [ex_str(value.value) for value in enum.values]
+    expected = ", ".join(json.dumps(value.value, ensure_ascii=False) for value in enum.values)
+    decode_clauses.append(
+        f"def decode(data) when is_binary(data), do: {RUNTIME_ALIAS}.unknown_value(data, {ex_str(expected)})"
+    )
+    decode_clauses.append(f'def decode(data), do: {RUNTIME_ALIAS}.type_error("string", data)')
+    values_clause = f"def values, do: [{', '.join(values)}]"
+    if not layout.fits(values_clause, 2):
+        values_clause = "def values,\n    " + layout.list_literal(values, 4, "do: ")
+    doc = enum.doc or f"The {enum.name} enumeration."
+    if enum.atoms:
+        listing = "\n".join(
+            f"  * `{json.dumps(v.value, ensure_ascii=False)}` ↔ `:{v.ex_atom}`" for v in enum.values
+        )
+        doc += "\n\nJSON strings and the atoms they decode to:\n\n" + listing
+    else:
+        listing = "\n".join(f"  * `{json.dumps(v.value, ensure_ascii=False)}`" for v in enum.values)
+        doc += "\n\nValues (kept as strings):\n\n" + listing
+    return EnumView(
+        module=enum.elixir_module,
+        doc=doc,
+        typespec=typespec,
+        values=values_clause,
+        decode_clauses=clause_block(decode_clauses),
+        encode_clauses=clause_block(encode_clauses),
+        encode_spec="String.t()",
+    )

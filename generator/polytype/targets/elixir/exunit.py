@@ -1,0 +1,128 @@
+"""The ExUnit file of a schema module: fixture round trips, rejections and atom safety."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from polytype import ir
+from polytype.targets.base import OutputFile, depth
+from polytype.targets.base.render import RenderEnv, ex_str
+from polytype.targets.elixir import layout
+from polytype.targets.elixir.names import APP_MODULE, ROOT, TARGET, path_segment, unknown_module
+
+
+@dataclass(frozen=True)
+class CaseView:
+    name: str  # test name
+    module: str  # Elixir module under test
+    path: str  # fixture path relative to the fixtures directory
+    expected_path: str  # "" when the `.path` file is missing
+
+    @property
+    def round_trip(self) -> str:
+        return layout.expression(f"assert_round_trip({self.module}, {ex_str(self.path)})", 6)
+
+    @property
+    def pair(self) -> str:
+        """`{Module, "path"}` in the list of fixtures (column 6, a comma after it)."""
+        pair = f"{{{self.module}, {ex_str(self.path)}}}"
+        return (
+            pair
+            if layout.fits(pair + ",", 6)
+            else f"{{{self.module},\n{' ' * 7}{ex_str(self.path)}}}"
+        )
+
+    @property
+    def rejected(self) -> str:
+        if not self.expected_path:
+            flunk = f"record the expected error path in {self.path[:-5]}.path"
+            return layout.expression(f"flunk({ex_str(flunk)})", 6)
+        call = f"assert_rejected({self.module}, {ex_str(self.path)}, {ex_str(self.expected_path)})"
+        return layout.expression(call, 6)
+
+
+@dataclass(frozen=True)
+class AtomCaseView:
+    name: str
+    module: str
+    json_template: str  # JSON text with __POLYTYPE_UNKNOWN__ where the unknown string goes
+    expected_path: str
+    kept_by: str = ""  # an open union: the Unknown<Union> module that keeps the tag (no error)
+
+    @property
+    def assertion(self) -> str:
+        if self.kept_by:
+            arguments = f"{self.module}, {ex_str(self.json_template)}, {self.kept_by}"
+            return layout.expression(f"assert_kept_without_new_atoms({arguments})", 4)
+        arguments = f"{self.module}, {ex_str(self.json_template)}, {ex_str(self.expected_path)}"
+        return layout.expression(f"assert_no_new_atoms({arguments})", 4)
+
+
+def _unknown_probe(module: ir.Module) -> list[AtomCaseView]:
+    """Inputs with a string nobody declared: decoding must fail without creating an atom."""
+    cases: list[AtomCaseView] = []
+    for named in module.types:
+        if isinstance(named, ir.EnumType):
+            cases.append(
+                AtomCaseView(
+                    f"unknown {named.name} value",
+                    named.elixir_module,
+                    '"__POLYTYPE_UNKNOWN__"',
+                    "$",
+                )
+            )
+        elif isinstance(named, ir.UnionType) and named.tag is not None:
+            template = json.dumps({named.tag: "__POLYTYPE_UNKNOWN__"}, ensure_ascii=False)
+            cases.append(
+                AtomCaseView(
+                    f"unknown {named.name} tag",
+                    named.elixir_module,
+                    template,
+                    "$" + path_segment(named.tag),
+                    unknown_module(module, named) if named.unknown else "",
+                )
+            )
+        elif isinstance(named, ir.UnionType) and named.open_tag is not None:
+            template = json.dumps({named.open_tag: "__POLYTYPE_UNKNOWN__"}, ensure_ascii=False)
+            cases.append(
+                AtomCaseView(
+                    f"unknown {named.name} tag",
+                    named.elixir_module,
+                    template,
+                    "",
+                    unknown_module(module, named),
+                )
+            )
+    return cases
+
+
+def test_path(module: ir.Module) -> str:
+    return f"{ROOT}/test/{module.name}_test.exs"
+
+
+def render_tests(module: ir.Module, env: RenderEnv) -> OutputFile:
+    by_name = {named.name: named for named in module.types}
+    valid: list[CaseView] = []
+    invalid: list[CaseView] = []
+    for case in env.fixtures_for(module.name):
+        named = by_name.get(case.type_name)
+        if named is None:
+            continue
+        name = case.relative_path.removeprefix(f"{module.name}/")
+        view = CaseView(
+            name, named.elixir_module, case.relative_path, case.expected_error_path or ""
+        )
+        (valid if case.valid else invalid).append(view)
+    text = env.render(
+        "elixir/test_module.exs.j2",
+        module=module,
+        test_module=f"{module.elixir_namespace}.PolytypeRoundTripTest",
+        atom_module=f"{module.elixir_namespace}.PolytypeAtomSafetyTest",
+        support=f"{APP_MODULE}.TestSupport",
+        valid=valid,
+        invalid=invalid,
+        atom_cases=_unknown_probe(module),
+        **depth.template_values(module),
+    )
+    return OutputFile(test_path(module), text, TARGET, module.name, "elixir")

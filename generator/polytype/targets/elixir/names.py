@@ -1,0 +1,99 @@
+"""How the Elixir target spells things: paths, module names, keys, atoms and JSON scalars.
+
+The constants every part of the target shares (the output root, the application and
+the alias the runtime module is known by), the file of a module, the runtime and
+`Unknown<Union>` modules of a schema module, a struct key and how a field is read,
+the term of a `const`, and the guards that tell JSON types apart.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from polytype import ir, naming
+from polytype.targets.base.render import ex_atom, ex_str
+from polytype.targets.elixir.terms import ex_int
+
+TARGET = "elixir"
+PROJECT_TARGET = "elixir-project"
+APP_NAME = "polytype_generated"
+APP_MODULE = "PolytypeGenerated"
+ROOT = "elixir"
+RUNTIME_ALIAS = "R"
+
+_PLAIN_KEY = re.compile(r"^[a-z_][a-zA-Z0-9_]*[?!]?\Z")
+
+# the guard on `value` that holds for each JSON type
+GUARDS = {
+    "string": "is_binary(value)",
+    "integer": "is_integer(value)",
+    "number": "is_number(value)",
+    "boolean": "is_boolean(value)",
+    "array": "is_list(value)",
+    "object": "is_map(value)",
+    "null": "is_nil(value)",
+}
+
+
+def module_file(module_name: str) -> str:
+    """`ClaudeCode.Message.SystemMessage` → `lib/claude_code/message/system_message.ex` (Macro.underscore)."""
+    return "lib/" + "/".join(naming.snake_case(part) for part in module_name.split(".")) + ".ex"
+
+
+def runtime_module(module: ir.Module) -> str:
+    """The runtime helper module of a schema module's Elixir namespace."""
+    return f"{module.elixir_namespace}.PolytypeRuntime"
+
+
+def path_segment(key: str) -> str:
+    """How a key appears in an error path: exactly the Python decoders' `_segment`."""
+    if key.isidentifier():
+        return "." + key
+    return "[" + json.dumps(key, ensure_ascii=False) + "]"
+
+
+def ex_key(name: str) -> str:
+    """A keyword/struct key: `session_id:` or `"odd-key":`."""
+    return f"{name}:" if _PLAIN_KEY.match(name) else f"{ex_str(name)}:"
+
+
+def ex_access(variable: str, name: str) -> str:
+    """Reading struct field `name` of `variable`."""
+    if _PLAIN_KEY.match(name):
+        return f"{variable}.{name}"
+    return f"Map.fetch!({variable}, {ex_atom(name)})"
+
+
+def literal_atom(value: str) -> str:
+    """The atom a string `const` is held as in a struct (`"tool_use"` → `:tool_use`)."""
+    return ex_atom(naming.elixir_atom(value))
+
+
+def literal_term(value: str | int | bool) -> str:
+    """The Elixir value of a `const`: an atom for strings, the value itself otherwise."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return ex_int(value)
+    return literal_atom(value)
+
+
+def json_scalar(value: str | int | bool) -> str:
+    """A JSON scalar as the decoded JSON holds it (a string stays a string)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return ex_int(value)
+    return ex_str(value)
+
+
+def ex_str_list(values: tuple[str, ...] | list[str]) -> str:
+    """A list literal of Elixir strings."""
+    return "[" + ", ".join(ex_str(value) for value in values) + "]"
+
+
+def unknown_module(module: ir.Module, union: ir.UnionType) -> str:
+    """The Elixir module of an open union's Unknown<Union> member: `<Namespace>.Unknown<Union>`."""
+    assert union.unknown is not None
+    return f"{module.elixir_namespace}.{naming.elixir_module_segment(union.unknown)}"

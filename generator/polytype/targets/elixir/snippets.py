@@ -1,0 +1,270 @@
+"""What one generated file's snippets share: its private helpers, module attributes and names.
+
+`FileSnippets` holds the `defp` helpers and module attributes (compiled patterns,
+schema-check fragments) a file collects while its snippets are built, names each
+helper after the type it handles (injective within the file), and writes typespecs.
+The decoders (`decoders.py`) and encoders (`encoders.py`) build on it; `FileGen`
+(`filegen.py`) is the whole.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from polytype import ir, naming
+from polytype.ir import formats, tuples
+from polytype.ir.object_rules import rules_digest
+from polytype.ir.patterns import pcre_pattern
+from polytype.targets.base.helper_names import BOUND_KEYS, function_suffix, literal_key
+from polytype.targets.base.render import ex_str
+from polytype.targets.elixir import layout
+from polytype.targets.elixir.clauses import clause_at
+from polytype.targets.elixir.names import RUNTIME_ALIAS, literal_term
+from polytype.targets.elixir.terms import check_schema, ex_json_literal, json_term
+
+
+def _identifier_fragment(text: str) -> str:
+    fragment = re.sub(r"_+", "_", naming.ascii_identifier(text)).strip("_")
+    if fragment != text or not fragment:
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
+        fragment = f"{fragment}_{digest}".strip("_")
+    return fragment
+
+
+def _number_fragment(value: int | float) -> str:
+    return re.sub(
+        r"[^A-Za-z0-9]", "_", str(value).replace(".", "p").replace("-", "m").replace("+", "")
+    )
+
+
+def _literals_typespec(node: ir.JsonLiterals) -> str:
+    """The typespec of a `const`/`enum` of any JSON value (strings are `String.t()`)."""
+    if not node.values:
+        return f"{RUNTIME_ALIAS}.json()"
+    specs: list[str] = []
+    for value in node.values:
+        if value is None or isinstance(value, (bool, int)):
+            specs.append(ex_json_literal(value))
+        elif isinstance(value, float):
+            specs.append("number()")
+        elif isinstance(value, str):
+            specs.append("String.t()")
+        else:
+            specs.append("list()" if isinstance(value, tuple) else "map()")
+    return " | ".join(dict.fromkeys(specs))
+
+
+def _elixir_identity(type_ref: ir.TypeRef) -> ir.TypeRef:
+    """`type_ref` without what Elixir does not tell apart (`as_tuple`: both are lists)."""
+    if isinstance(type_ref, ir.ListOf):
+        return ir.ListOf(_elixir_identity(type_ref.item), type_ref.constraints)
+    if isinstance(type_ref, ir.TupleOf):
+        return tuples.map_items(type_ref, _elixir_identity)
+    if isinstance(type_ref, ir.MapOf):
+        return ir.MapOf(_elixir_identity(type_ref.value), type_ref.constraints, type_ref.rules)
+    if isinstance(type_ref, ir.Nullable):
+        return ir.Nullable(_elixir_identity(type_ref.inner))
+    if isinstance(type_ref, ir.InlineUnion):
+        return ir.InlineUnion(tuple(_elixir_identity(option) for option in type_ref.options))
+    if isinstance(type_ref, ir.Checked):
+        return ir.Checked(_elixir_identity(type_ref.inner), type_ref.checks)
+    return type_ref
+
+
+@dataclass(frozen=True)
+class HelperView:
+    """A private function: its clauses, each a finished line or block."""
+
+    name: str
+    clauses: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        """The clauses as `mix format` lays them out in a module body."""
+        return layout.block([clause_at(clause, 2) for clause in self.clauses], 2)
+
+
+@dataclass
+class FileSnippets:
+    """Snippets for one generated file; collects the private helpers they call."""
+
+    module: ir.Module
+    helpers: dict[str, HelperView] = field(default_factory=dict)
+    attributes: dict[str, str] = field(default_factory=dict)  # name -> value
+    # name -> the JSON Schema fragment of a schema check, as the runtime reads it
+    check_terms: dict[str, ir.JSONData] = field(default_factory=dict)
+    # type_key results: identity -> key and key -> identity, so that two different
+    # types (a type named `Str` and `string`, `json` and free-form JSON, consts "a-b"
+    # and "a_b") never share a helper. The identity is a repr, not the value:
+    # LiteralValue(True) == LiteralValue(1).
+    _keys: dict[str, str] = field(default_factory=dict)
+    _key_owners: dict[str, str] = field(default_factory=dict)
+
+    def named(self, name: str) -> ir.NamedType:
+        return self.module.get(name)
+
+    def mod(self, name: str) -> str:
+        return self.named(name).elixir_module
+
+    def typespec(self, type_ref: ir.TypeRef) -> str:
+        if isinstance(type_ref, ir.Prim):
+            return {
+                "str": "String.t()",
+                "int": "integer()",
+                "float": "number()",
+                "bool": "boolean()",
+            }[type_ref.kind]
+        if isinstance(type_ref, ir.ListOf):
+            return f"[{self.typespec(type_ref.item)}]"
+        if isinstance(type_ref, ir.TupleOf):  # a list, checked by position
+            specs = dict.fromkeys(self.typespec(item) for item in type_ref.item_types())
+            return f"[{' | '.join(specs)}]"
+        if isinstance(type_ref, ir.MapOf):
+            return f"%{{optional(String.t()) => {self.typespec(type_ref.value)}}}"
+        if isinstance(type_ref, ir.Ref):
+            return f"{self.mod(type_ref.name)}.t()"
+        if isinstance(type_ref, ir.LiteralValue):
+            return literal_term(type_ref.value)
+        if isinstance(type_ref, ir.JsonLiterals):
+            return _literals_typespec(type_ref)
+        if isinstance(type_ref, ir.Nullable):
+            return f"{self.typespec(type_ref.inner)} | nil"
+        if isinstance(type_ref, ir.AnyJSON):
+            return (
+                f"{RUNTIME_ALIAS}.json_object()"
+                if type_ref.object_only
+                else f"{RUNTIME_ALIAS}.json()"
+            )
+        if isinstance(type_ref, ir.Checked):  # the checks narrow values, not the type
+            return self.typespec(type_ref.inner)
+        return " | ".join(self.typespec(option) for option in type_ref.options)
+
+    # keys naming helpers -----------------------------------------------
+
+    def type_key(self, type_ref: ir.TypeRef) -> str:
+        """A stable identifier fragment describing `type_ref` (names helper functions).
+
+        Injective within the file: a fragment already taken by a different type gets
+        a numeric suffix (`list_str_2`), so every helper decodes exactly one type.
+        """
+        identity = repr(_elixir_identity(type_ref))
+        known = self._keys.get(identity)
+        if known is not None:
+            return known
+        base = self._describe(type_ref)
+        key, number = base, 2
+        while self._key_owners.get(key, identity) != identity:
+            key, number = f"{base}_{number}", number + 1
+        self._keys[identity] = key
+        self._key_owners[key] = identity
+        return key
+
+    def _describe(self, type_ref: ir.TypeRef) -> str:
+        if isinstance(type_ref, ir.Prim):
+            key: str = type_ref.kind
+            if not type_ref.constraints.is_empty():
+                key += "_" + self._constraint_key(type_ref.constraints)
+            return key
+        if isinstance(type_ref, ir.ListOf):
+            key = "list_" + self.type_key(type_ref.item)
+            if type_ref.constraints.checks_items():
+                key += "_" + self._constraint_key(type_ref.constraints)
+            return key
+        if isinstance(type_ref, ir.TupleOf):
+            parts = [self.type_key(item) for item in type_ref.prefix]
+            rest = type_ref.rest
+            parts.append("closed" if rest is None else "rest_" + self.type_key(rest))
+            key = "tuple_of_" + "_".join(parts)
+            if type_ref.constraints.checks_items():
+                key += "_" + self._constraint_key(type_ref.constraints)
+            return key
+        if isinstance(type_ref, ir.MapOf):
+            key = "map_" + self.type_key(type_ref.value)
+            if type_ref.constraints.checks_entries():
+                key += "_" + self._constraint_key(type_ref.constraints)
+            if not type_ref.rules.is_empty():
+                key += "_rules" + rules_digest(type_ref.rules)
+            return key
+        if isinstance(type_ref, ir.Ref):
+            return function_suffix(type_ref.name)
+        if isinstance(type_ref, ir.LiteralValue):
+            kind = {bool: "bool", int: "int", str: "str"}[type(type_ref.value)]
+            return f"lit_{kind}_" + _identifier_fragment(str(type_ref.value))
+        if isinstance(type_ref, ir.JsonLiterals):
+            return literal_key(type_ref)
+        if isinstance(type_ref, ir.Nullable):
+            return "opt_" + self.type_key(type_ref.inner)
+        if isinstance(type_ref, ir.AnyJSON):
+            return "json_object" if type_ref.object_only else "json"
+        if isinstance(type_ref, ir.Checked):
+            digest = hashlib.sha256(repr(type_ref.checks).encode("utf-8")).hexdigest()[:8]
+            return f"checked_{digest}_" + self.type_key(type_ref.inner)
+        return "union_" + "_or_".join(self.type_key(option) for option in type_ref.options)
+
+    def _constraint_key(self, constraints: ir.Constraints) -> str:
+        parts = [
+            BOUND_KEYS[attribute] + _number_fragment(value)
+            for attribute, value in constraints.bounds()
+        ]
+        if constraints.pattern is not None:
+            # named by its text, not by its attribute: naming a helper defines nothing
+            digest = hashlib.sha256(constraints.pattern.encode("utf-8")).hexdigest()[:8]
+            parts.append(f"pattern_{digest}")
+        if constraints.unique_items:
+            parts.append("unique")
+        if constraints.multiple_of is not None:
+            parts.append("mult" + _number_fragment(constraints.multiple_of))
+        if constraints.format is not None:
+            parts.append(formats.runtime_part(constraints.format))
+        return "_".join(parts)
+
+    def helper_name(self, prefix: str, type_ref: ir.TypeRef) -> str:
+        name = f"{prefix}_{self.type_key(type_ref)}"
+        if len(name) > 120:
+            digest = hashlib.sha256(name.encode("utf-8")).hexdigest()[:12]
+            name = f"{name[:100]}_{digest}"
+        return name
+
+    def pattern_attribute(self, pattern: str) -> str:
+        compiled = f'Regex.compile!({ex_str(pcre_pattern(pattern))}, "u")'
+        return _interned(self.attributes, "pattern", compiled)
+
+    def check_calls(self, variable: str, checks: tuple[ir.SchemaCheck, ...]) -> list[str]:
+        """`R.schema_check(variable, @schema_check_N, "'not' at /x")` for each check."""
+        return [
+            f"{RUNTIME_ALIAS}.schema_check({variable}, {self.check_attribute(check)}, "
+            f"{ex_str(check.described)})"
+            for check in checks
+        ]
+
+    def check_attribute(self, check: ir.SchemaCheck) -> str:
+        """The module attribute holding a check's fragment (one per distinct fragment)."""
+        return _interned(self.check_terms, "schema_check", check_schema(check.schema))
+
+    def finished_helpers(self) -> tuple[HelperView, ...]:
+        return tuple(sorted(self.helpers.values(), key=lambda helper: helper.name))
+
+    def attribute_lines(self) -> tuple[str, ...]:
+        return tuple(
+            f"@{name} {layout.expression(value, 4 + len(name))}"
+            for name, value in self.attributes.items()
+        ) + tuple(
+            f"@{name} {json_term(term, 4 + len(name), 2)}"
+            for name, term in self.check_terms.items()
+        )
+
+
+_Value = TypeVar("_Value")
+
+
+def _interned(table: dict[str, _Value], prefix: str, value: _Value) -> str:
+    """The module attribute (`@prefix_N`) holding `value` in `table`, added when new."""
+    for name, known in table.items():
+        if known == value:
+            return "@" + name
+    name = f"{prefix}_{len(table)}"
+    table[name] = value
+    return "@" + name

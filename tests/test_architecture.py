@@ -13,6 +13,8 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 from .conftest import REPO
 
 PACKAGE = REPO / "generator" / "polytype"
@@ -57,6 +59,10 @@ ALLOWED: dict[str, frozenset[str]] = {
     "entry": frozenset({"project", "cli"}),
     "__main__": frozenset({"entry"}),
 }
+
+
+# A Python file of the package is at most this long: a room with one job.
+MAX_LINES = 600
 
 
 def _module_name(path: Path) -> str:
@@ -176,3 +182,9 @@ def test_the_documented_layout_is_the_enforced_one() -> None:
     leaves = re.search(r"Leaves[^:]*: (.*)", text)
     assert leaves is not None
     assert frozenset(re.findall(r"`([\w.]+)\.py`", leaves.group(1))) == LEAVES
+
+
+@pytest.mark.parametrize("path", _package_files(), ids=_module_name)
+def test_no_file_is_longer_than_600_lines(path: Path) -> None:
+    lines = path.read_text(encoding="utf-8").count("\n")
+    assert lines <= MAX_LINES, f"{path.relative_to(REPO)} has {lines} lines"

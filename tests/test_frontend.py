@@ -753,6 +753,64 @@ def test_malformed_annotations_and_types_are_ignored_with_a_warning(
     assert _generate(root, capsys, "--strict")[0] == 2
 
 
+ROOTS = {
+    # a plain draft-07 root without a title: named after the file
+    "untitled.json": {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "properties": {"a": {"type": "string"}, "b": {"$ref": "#/definitions/B"}},
+        "required": ["a"],
+        "definitions": {"B": {"type": "integer"}},
+    },
+    # a map root: an alias of a map
+    "tool-map.json": {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "Tool Map",
+        "type": "object",
+        "additionalProperties": {"$ref": "#/definitions/tool"},
+        "definitions": {"tool": {"type": "object", "properties": {"x": {"type": "number"}}}},
+    },
+    # draft-04: keywords beside $ref are ignored, but the definitions stay reachable
+    "referring.schema.json": {
+        "$schema": "http://json-schema.org/draft-04/schema#",
+        "title": "Referring Root",
+        "type": "string",
+        "$ref": "#/definitions/Config",
+        "definitions": {"Config": {"type": "object", "properties": {"name": {"type": "string"}}}},
+    },
+    # free-form by its own schema: no root type
+    "loose.json": {"definitions": {"X": {"type": "string"}}},
+}
+
+
+@pytest.mark.parametrize(
+    ("file", "root", "value"),
+    [
+        ("untitled.json", "Untitled", {"a": "x", "b": 2}),
+        ("tool-map.json", "ToolMap", {"t": {"x": 1.5}, "u": {}}),
+        ("referring.schema.json", "ReferringRoot", {"name": "n"}),
+        ("loose.json", None, None),
+    ],
+)
+def test_the_root_is_a_type_whenever_it_describes_a_value(
+    tmp_path: Path, file: str, root: str | None, value: Any
+) -> None:
+    """The root is a type (named by its title, else the file) and the module's root,
+    whether it is a record without a title, a map, or a `$ref` beside definitions in
+    draft-04 (where every validator resolves the pointer); a root that says nothing
+    about the value has no type."""
+    path = tmp_path / file
+    path.write_text(json.dumps(ROOTS[file]), encoding="utf-8")
+    read = read_schema(path, file, strict=False)
+    assert read.module.root == root
+    assert not any("cannot resolve" in warning.message for warning in read.warnings)
+    if root is not None:
+        project = _project(tmp_path / "project", {file: ROOTS[file]})
+        assert main(["--project", str(project), "generate"]) == 0
+        module = read.module.name
+        assert _round_trip(_models(project, module), root, value) == value
+
+
 def test_diff_reads_consumed_schemas_as_generate_does(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -224,35 +224,35 @@ def test_docstrings_are_the_exact_descriptions(models: ModuleType) -> None:
             assert target.__doc__ == schema["description"], schema_name
             checked += 1
     assert checked >= 7
-    assert NASTY in models.json_.__doc__
+    assert NASTY in models.Json.__doc__
     assert SCHEMA["title"] in (models.__doc__ or "")
 
 
 def test_defaults_tags_and_enum_values_are_literal(models: ModuleType) -> None:
     properties = DEFS["json"]["properties"]
-    value = models.json_(class_="c", type="t")
+    value = models.Json(class_="c", type="t")
     assert value.def_ == properties["def"]["default"] == NASTY
     assert value.do == '"""'  # Elixir keywords are plain names in Python
-    assert value.field__ == "'''"
+    assert value.field_ == "'''"
     assert value.str_ == "\\"
-    assert value.list__ == [NASTY, "#{x}"]
+    assert value.list_ == [NASTY, "#{x}"]
     assert value.from_ == 3 and value.end is False
     assert value.to_dict() == {"class": "c", "type": "t"}
     assert models.Enum_().kind == ENUM_TAG
-    assert models.type_().kind == "t\\2"
-    assert models.type_().items == ("'''",)
-    assert [member.value for member in models.list_] == ENUM_VALUES
-    assert models.decode_init("a") is models.__init___.A
+    assert models.Type_().kind == "t\\2"
+    assert models.Type_().items == ("'''",)
+    assert [member.value for member in models.List] == ENUM_VALUES
+    assert models.decode_init("a") is models.Init.A
 
 
 def test_field_names_are_safe_and_distinct(models: ModuleType) -> None:
     # `_present` is the record's own bookkeeping (which optional keys were present)
-    names = [item.name for item in dataclasses.fields(models.json_) if item.name != "_present"]
+    names = [item.name for item in dataclasses.fields(models.Json) if item.name != "_present"]
     assert len(names) == len(set(names))
     for name in names:
         assert name.isidentifier() and name.isascii(), name
         assert not name.startswith("_"), name
-    for expected in ("class_", "from_", "def_", "field__", "list__", "str_", "init_", "slots_"):
+    for expected in ("class_", "from_", "def_", "field_", "list_", "str_", "init_", "slots_"):
         assert expected in names
     assert {"extra_", "to_dict_", "u65e5_u672c_u8a9e", "u1f600", "empty"} <= set(names)
 

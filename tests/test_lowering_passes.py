@@ -185,16 +185,36 @@ def test_converted_names_and_lengths_are_located() -> None:
 
 
 def test_a_type_named_like_a_builtin_is_renamed_and_so_is_every_reference() -> None:
-    holder = _record("Holder", _field("value", ir.ListOf(ir.Ref("list"))))
-    types = _types(_record("list"), holder)
-    named = python_names.assign(types, {"list": "/$defs/list"}, {})
+    holder = _record("Holder", _field("value", ir.ListOf(ir.Ref("Exception"))))
+    types = _types(_record("Exception"), holder)
+    named = python_names.assign(types, {"Exception": "/$defs/Exception"}, {})
     renamed = dict(named.renamed)
-    assert renamed == {"list": "list_"}
+    assert renamed == {"Exception": "Exception_"}
     result = _types(*named.types)
     holder_after = result["Holder"]
     assert isinstance(holder_after, ir.Record)
-    assert holder_after.fields[0].type == ir.ListOf(ir.Ref("list_"))
-    assert dict(named.pointers) == {"list_": "/$defs/list"}
+    assert holder_after.fields[0].type == ir.ListOf(ir.Ref("Exception_"))
+    assert dict(named.pointers) == {"Exception_": "/$defs/Exception"}
+
+
+@pytest.mark.parametrize(
+    ("key", "python"),
+    [
+        ("list", "List"),
+        ("caps", "Caps"),
+        ("variable_mapValue", "VariableMapValue"),
+        ("key_value_input_", "KeyValueInput"),
+        ("_trim", "Trim"),
+        ("type", "Type_"),  # `TypeAdapter` is Pydantic's
+        ("_TrimState", "_TrimState"),
+        ("Enum", "Enum_"),
+    ],
+)
+def test_type_names_become_pascal_case_class_names(key: str, python: str) -> None:
+    """A `$defs` key written like a variable becomes the class name a person would
+    write; a name that would shadow something still gains a `_`."""
+    named = python_names.assign(_types(_record(key)), {key: f"/$defs/{key}"}, {})
+    assert dict(named.renamed).get(key, key) == python
 
 
 def test_a_field_named_like_a_type_gets_a_trailing_underscore_unless_the_schema_named_it() -> None:

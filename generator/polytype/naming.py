@@ -159,24 +159,22 @@ def python_field_name(json_key: str) -> str:
 def python_type_name(name: str) -> str:
     """The Python class or alias name for the type `name` (a `$defs` key).
 
-    Unchanged unless it would shadow something: a keyword or builtin (`class`,
-    `list`, `object`), a name the generated module imports or defines (`json`,
-    `field`, `Enum`, `cast`, `DecodeError`) or derives from the type's (`Type` and
-    Pydantic's `TypeAdapter`), or it looks like one of the module's
-    helpers (lower-case or private-lower-case names, `_ALL_CAPS` constants). Then
-    it gains a trailing `_`: `list` → `list_`, `Enum` → `Enum_`.
+    A name that reads like a variable (lower-case, `variable_mapValue`, `key_value_input_`)
+    becomes PascalCase, as a person would write a class: `VariableMapValue`. A name is
+    otherwise unchanged unless it would shadow something: a keyword or builtin (`List`
+    stays, `Exception` would not), a name the generated module imports or defines
+    (`Enum`, `DecodeError`) or derives from the type's (`Type` and Pydantic's
+    `TypeAdapter`), or it looks like one of the module's `_ALL_CAPS` constants. Then it
+    gains a trailing `_`: `Enum` → `Enum_`.
     """
-    helper_like = (
-        name[:1].islower()
-        or (name.startswith("_") and not name[1:2].isupper())
-        or re.fullmatch(r"_[A-Z0-9_]+", name) is not None
-    )
+    if name[:1].islower() or (name.startswith("_") and not name[1:2].isupper()):
+        name = pascal_case(name)
     if (
         name in PYTHON_RESERVED
         or name in PYTHON_BUILTINS
         or name in PYTHON_MODULE_NAMES
         or f"{name}Adapter" in PYTHON_MODULE_NAMES  # `Type` would define `TypeAdapter`
-        or (helper_like and not name.endswith("_"))
+        or re.fullmatch(r"_[A-Z0-9_]+", name) is not None
         or re.fullmatch(r"__\w*__", name) is not None
     ):
         return name + "_"

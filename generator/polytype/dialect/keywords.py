@@ -8,8 +8,10 @@ import json
 import re
 from collections.abc import Iterator
 from functools import lru_cache
+from pathlib import PurePath
 from typing import Any
 
+from polytype import naming
 from polytype.diagnostics import join_pointer
 from polytype.ir.patterns import pcre_problem, python_pattern
 from polytype.package_data import dialect_schema_text
@@ -237,3 +239,24 @@ def defs_refs(value: Any) -> Any:
     if isinstance(ref, str) and ref.startswith("#/definitions/"):
         out["$ref"] = "#/$defs/" + ref.removeprefix("#/definitions/")
     return out
+
+
+# Keys of a document's root that say nothing about the value the root describes.
+DOCUMENT_KEYS = frozenset(
+    {"$schema", "$id", "id", "$defs", "definitions", "title", "description", "$comment",
+     "x-polytype", "$vocabulary", "$anchor", "$dynamicAnchor", "$recursiveAnchor"}
+)  # fmt: skip
+
+
+def says_something(root: dict[str, Any]) -> bool:
+    """Whether a document's root describes a value (beyond definitions and annotations):
+    then the root is a type of its own (`{}` beside `$defs` is free-form JSON, no type)."""
+    return any(key not in DOCUMENT_KEYS and not key.startswith("x-") for key in root)
+
+
+def root_type_name(root: dict[str, Any], path: PurePath) -> str:
+    """The root type's name: its `title`, else the file's name before its first dot
+    (`github-workflow.json` → `GithubWorkflow`), in PascalCase."""
+    title = root.get("title")
+    text = title if isinstance(title, str) and title.strip() else path.name.split(".")[0]
+    return naming.pascal_case(text)

@@ -32,6 +32,7 @@ from referencing.jsonschema import DRAFT202012
 
 from polytype import naming
 from polytype.diagnostics import Diagnostic, InputError, join_pointer
+from polytype.dialect.keywords import root_type_name, says_something
 from polytype.frontend.drafts import (
     POINTER_KEYWORDS,
     SCHEMA_LISTS,
@@ -46,10 +47,6 @@ from polytype.reading.loader import Document, Origin, load
 
 DEFINITION_KEYS = ("$defs", "definitions")
 # Root keywords that describe the document rather than the root type.
-_DOCUMENT_KEYS = frozenset(
-    {"$schema", "$id", "id", "$defs", "definitions", "title", "description", "$comment",
-     "x-polytype", "$vocabulary", "$anchor", "$dynamicAnchor", "$recursiveAnchor"}
-)  # fmt: skip
 # Keywords resolution has used up: dropped from the bundled copies.
 _RESOLVED_KEYS = frozenset(
     {"$id", "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$schema", "$vocabulary",
@@ -347,14 +344,12 @@ class _Bundler:
         return _identifier(owner + "".join(naming.pascal_case(word) for word in words) or "T")
 
     def _root_name(self, root: dict[str, Any]) -> str | None:
-        if not any(key not in _DOCUMENT_KEYS and not key.startswith("x-") for key in root):
+        if not says_something(root):
             return None
         options = root.get("x-polytype")
         if isinstance(options, dict) and isinstance(options.get("root"), str):
             return str(options["root"])
-        title = root.get("title")
-        stem = self.document.path.name.split(".")[0]
-        return naming.pascal_case(str(title) if isinstance(title, str) and title.strip() else stem)
+        return root_type_name(root, self.document.path)
 
     # -- the rewritten document ---------------------------------------------
 

@@ -8,7 +8,9 @@ means it:
 - array-form `items` → `prefixItems`, and `additionalItems` → `items` (up to 2019-09);
 - `dependencies` → `dependentRequired` (lists) and `dependentSchemas` (schemas);
 - up to draft-07, everything beside `$ref` is ignored by JSON Schema: dropped here too
-  (only `description` is kept, for documentation);
+  (`title` and `description` are kept, for documentation, and `definitions`/`$defs`, which assert
+  nothing but hold schemas that pointers reach: every validator resolves
+  `{"$ref": "#/definitions/X", "definitions": {...}}`);
 - `$recursiveRef` (2019-09) → `$ref` (resolved statically, like `$dynamicRef`).
 
 The rewrite is functional (the input is not changed); `moves` records every renamed
@@ -39,6 +41,9 @@ SINGLE_SCHEMA = (
 )  # fmt: skip
 SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
 SCHEMA_MAPS = ("$defs", "definitions", "properties", "patternProperties", "dependentSchemas")
+# What survives beside `$ref` up to draft-07: the reference, documentation, and the
+# definitions that pointers reach (they assert nothing).
+_KEPT_BESIDE_REF = frozenset({"$ref", "title", "description", "definitions", "$defs"})
 # Pointer tokens that are keywords, not names: skipped when a place names a type.
 POINTER_KEYWORDS = frozenset({*SINGLE_SCHEMA, *SCHEMA_LISTS, *SCHEMA_MAPS})
 
@@ -88,7 +93,7 @@ class _Normaliser:
         out: dict[str, Any] = {}
         ref_only = "$ref" in node and self.level <= DRAFTS.index("draft-07")
         for key, value in node.items():
-            if ref_only and key not in ("$ref", "description") and not key.startswith("x-"):
+            if ref_only and key not in _KEPT_BESIDE_REF and not key.startswith("x-"):
                 continue
             self._keyword(out, node, key, value, new, old)
         return out

@@ -18,6 +18,7 @@ from typing import Any
 
 from polytype import ir, naming
 from polytype.diagnostics import InputError, join_pointer
+from polytype.dialect import keywords
 from polytype.ir import formats
 from polytype.ir.json_types import freeze_json, json_type_of
 from polytype.lowering import module_checks, python_names, schema_checks, union_dispatch
@@ -122,7 +123,7 @@ class _Lowering(RecordLowering, EnumLowering, UnionLowering, InlineTypeLowering)
         self._dispatch_unions(cyclic)
         self._problems(module_checks.converted_names(self.types, self.pointers))
         self._problems(module_checks.termination(self.types, self.pointers, cyclic))
-        root = options.get("root")
+        root = options.get("root") or self.document_root
         if root is not None and root not in self.types:
             self._problem(join_pointer("/x-polytype", "root"), f"root type {root!r} is not defined")
         if self.problems:
@@ -216,15 +217,19 @@ class _Lowering(RecordLowering, EnumLowering, UnionLowering, InlineTypeLowering)
                 if schema is False:  # no value matches: a check that always fails
                     schema = schema_checks.matching_nothing(pointer)
                 self.definitions[name] = (pointer, schema if isinstance(schema, dict) else {})
-        if "properties" in data and data.get("title"):
-            name = naming.pascal_case(str(data["title"]))
+        if keywords.says_something(data) and "root" not in (data.get("x-polytype") or {}):
+            # the root describes a value: a type of its own, the module's root
+            name = keywords.root_type_name(data, self.document.path)
             if name in self.definitions:
                 self._problem(
-                    "/title",
-                    f"the top-level type {name!r} (from the title) collides with a definition",
+                    "/title" if data.get("title") else "",
+                    f"the root type {name!r} (from the "
+                    f"{'title' if data.get('title') else 'file name'}) collides with a "
+                    "definition; give the root another title",
                 )
             else:
-                self.definitions[name] = ("", data)
+                self.definitions[name] = ("", _root_schema(data))
+                self.document_root = name
 
     def _lower_named(self, name: str, schema: dict[str, Any], pointer: str, namespace: str) -> None:
         schema, found = schema_checks.split(schema)
@@ -287,3 +292,12 @@ class _Lowering(RecordLowering, EnumLowering, UnionLowering, InlineTypeLowering)
             elixir_module=elixir_module,
             source=source,
         )
+
+
+def _root_schema(data: dict[str, Any]) -> dict[str, Any]:
+    """The root's own schema: the document without its definitions and dialect keys."""
+    return {
+        key: value
+        for key, value in data.items()
+        if key not in ("$defs", "definitions", "x-polytype", "$schema", "$id", "id")
+    }

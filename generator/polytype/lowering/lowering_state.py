@@ -41,6 +41,8 @@ class LoweringState(ABC):
     # the formats the project asserts, and (once the module's name is known) this module's
     chosen: formats.FormatChoice = formats.NO_FORMATS
     asserted: frozenset[str] = frozenset()
+    # the root's own type when the document's root describes a value (no x-polytype: root)
+    document_root: str | None = None
 
     def _problem(self, pointer: str, message: str) -> None:
         self.problems.append(self.document.diagnostic(pointer, message))

@@ -811,6 +811,29 @@ def test_the_root_is_a_type_whenever_it_describes_a_value(
         assert _round_trip(_models(project, module), root, value) == value
 
 
+def test_unsafe_module_names_from_file_names_are_made_safe_with_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A consumed schema named like a keyword, a standard-library module or an Elixir
+    module (`global.json`, `mimetypes.json`, `task.json`) generates as `<name>_schema`
+    (Elixir `TaskSchema`), with a warning each; a strict project refuses them."""
+    record = {"type": "object", "properties": {"a": {"type": "string"}}}
+    files = {
+        f"{name}.json": {"title": "Thing", **record} for name in ("global", "mimetypes", "task")
+    }
+    root = _project(tmp_path, files)
+    code, err = _generate(root, capsys)
+    assert code == 0, err
+    assert "module name 'global' (from the file name) is a Python keyword" in err
+    assert "generated as 'mimetypes_schema'" in err
+    assert "the Elixir namespace 'Task' (from the module name) is Elixir's own module" in err
+    python = root / "generated" / "python"
+    assert {path.name for path in python.iterdir()} >= {"global_schema", "mimetypes_schema", "task"}
+    value = {"a": "x"}
+    assert _round_trip(_models(root, "global_schema"), "Thing", value) == value
+    assert _generate(root, capsys, "--strict")[0] == 2
+
+
 def test_diff_reads_consumed_schemas_as_generate_does(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from polytype import ir
+from polytype import ir, naming
 from polytype.cli import main
 from polytype.ir.json_types import ANY_JSON_TYPE, json_type_of
 from polytype.lowering import module_checks, python_names, union_dispatch
@@ -286,3 +286,32 @@ def test_a_member_defined_after_its_union_is_still_decoded_as_itself(tmp_path: P
     assert decoded.session_id == "s-1"
     assert models.encode_notification(decoded) == value
     assert models.decode_notification(["not", "a", "session"]) == ["not", "a", "session"]
+
+
+def test_a_long_type_name_in_a_consumed_schema_is_shortened_deterministically() -> None:
+    """A name past the limit (a long title on a deep path) is shortened with a stable
+    hash in a consumed schema, and references follow; a schema you own keeps it (and
+    `module_checks.lengths` refuses it there)."""
+    long_a = "Workflow" + "Option" * 20 + "TypesItem"
+    long_b = "Workflow" + "Option" * 20 + "NamesItem"
+    holder = _record("Holder", _field("value", ir.Ref(long_a)))
+    types = _types(_record(long_a), _record(long_b), holder)
+    named = python_names.assign(types, {}, {}, generous=True)
+    renamed = dict(named.renamed)
+    assert renamed[long_a] != renamed[long_b]
+    for short in (renamed[long_a], renamed[long_b]):
+        assert len(short) <= naming.SHORTENED_LENGTH and short.startswith("Workflow")
+    assert renamed[long_a].removesuffix(renamed[long_a][-6:]).endswith("TypesItem")
+    assert python_names.assign(types, {}, {}, generous=True).renamed == named.renamed
+    holder_after = _types(*named.types)["Holder"]
+    assert isinstance(holder_after, ir.Record)
+    assert holder_after.fields[0].type == ir.Ref(renamed[long_a])
+    assert len(named.notes) == 2 and "is 137 characters: generated as" in named.notes[0][1]
+    assert python_names.assign(types, {}, {}).renamed == ()
+
+
+@pytest.mark.parametrize("name", ["a" * 200, "very_long_module_name_" * 5, "X" * 61, "AbcDef" * 30])
+def test_shortened_names_fit_and_stay_identifiers(name: str) -> None:
+    short = naming.shortened(name)
+    assert len(short) <= naming.SHORTENED_LENGTH and short.isidentifier()
+    assert short == naming.shortened(name)

@@ -7,6 +7,7 @@ detected once, with a location, instead of being numbered away.
 from __future__ import annotations
 
 import builtins
+import hashlib
 import keyword
 import re
 import unicodedata
@@ -95,6 +96,29 @@ ELIXIR_STANDARD_MODULES = frozenset("""
 MAX_TYPE_NAME = 100
 MAX_MODULE_NAME = 64
 MAX_ELIXIR_NAME = 200
+# What a name longer than its limit is shortened to in a consumed schema, hash included.
+SHORTENED_LENGTH = 60
+
+
+def shortened(name: str, limit: int = SHORTENED_LENGTH) -> str:
+    """`name` cut to at most `limit` characters, deterministically: its first word, the
+    last words that fit, and 6 hex digits of its hash, so two long names that end alike
+    stay apart (`GithubWorkflowOnOption3...TypesItem` → `GithubTypesItem5f3a9c`).
+    Snake_case names stay snake_case (`very_long_module_name…` → `very_module_name_5f3a9c`)."""
+    if len(name) <= limit:
+        return name
+    digest = hashlib.sha256(name.encode("utf-8")).hexdigest()[:6]
+    snake = "_" in name and name == name.lower()
+    words = [w for w in (name.split("_") if snake else re.findall(r"[A-Z]*[a-z0-9]*", name)) if w]
+    budget = limit - len(digest) - len(words[0]) - (2 if snake else 0)
+    tail: list[str] = []
+    for word in reversed(words[1:]):
+        if sum(len(w) + snake for w in tail) + len(word) > budget:
+            break
+        tail.insert(0, word)
+    joiner = "_" if snake else ""
+    head = joiner.join([words[0][: limit - len(digest) - 1], *tail])
+    return f"{head}{joiner}{digest}"[:limit]
 
 
 @lru_cache(maxsize=65536)

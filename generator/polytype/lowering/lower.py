@@ -103,15 +103,31 @@ class _Lowering(RecordLowering, EnumLowering, UnionLowering, InlineTypeLowering)
         options = data.get("x-polytype", {})
         stem = self.document.path.stem
         module_name = options.get("module") or naming.snake_case(stem)
-        namespace = options.get("elixir-namespace") or naming.pascal_case(module_name)
         if "module" not in options and not naming.ascii_identifier(stem).strip("_"):
             self._problem(
                 "",
                 f"cannot derive a module name from the file name {self.document.path.name!r}; "
                 "set x-polytype: {module: ...}",
             )
+        elif self.generous and "module" not in options and self._module_name_problem(module_name):
+            module_name = self._safe_module_name(module_name)
         else:
             self._check_module_name(module_name, "module" in options)
+        namespace = options.get("elixir-namespace") or naming.pascal_case(module_name)
+        if (
+            self.generous
+            and "elixir-namespace" not in options
+            and namespace in naming.ELIXIR_STANDARD_MODULES
+        ):
+            renamed = namespace + "Schema"
+            self.warnings.append(
+                (
+                    "",
+                    f"the Elixir namespace {namespace!r} (from the module name) is Elixir's own "
+                    f"module: generated as {renamed!r}; set x-polytype: {{elixir-namespace: ...}}",
+                )
+            )
+            namespace = renamed
         self.asserted = self.chosen.for_module(module_name)
         self._collect_definitions()
         # a snapshot: lowering hoists inline types into `definitions` (already lowered there)
@@ -169,34 +185,53 @@ class _Lowering(RecordLowering, EnumLowering, UnionLowering, InlineTypeLowering)
         """Give every type a Python name that shadows nothing (`lowering.python_names`);
         returns the renames."""
         schemas = {name: schema for name, (_, schema) in self.definitions.items()}
-        named = python_names.assign(self.types, self.pointers, schemas)
+        named = python_names.assign(self.types, self.pointers, schemas, generous=self.generous)
         self.types = {item.name: item for item in named.types}
         self.pointers = dict(named.pointers)
         self._problems(named.problems)
+        self.warnings.extend(named.notes)
         return dict(named.renamed)
 
     def _check_module_name(self, module_name: str, explicit: bool) -> None:
         where = "/x-polytype/module" if explicit else ""
         origin = "" if explicit else " (from the file name; set x-polytype: {module: ...})"
+        problem = self._module_name_problem(module_name)
+        if problem:
+            self._problem(where, f"module name {module_name!r} {problem}{origin}")
+
+    @staticmethod
+    def _module_name_problem(module_name: str) -> str:
+        """Why `module_name` cannot be a Python package's name ("" when it can)."""
         if not module_name.isidentifier() or not module_name.isascii():
-            self._problem(where, f"module name {module_name!r} is not an identifier{origin}")
-        elif keyword.iskeyword(module_name) or keyword.issoftkeyword(module_name):
-            self._problem(
-                where,
-                f"module name {module_name!r} is a Python keyword and could not be imported{origin}",
+            return "is not an identifier"
+        if keyword.iskeyword(module_name) or keyword.issoftkeyword(module_name):
+            return "is a Python keyword and could not be imported"
+        if module_name in sys.stdlib_module_names:
+            return f"would shadow the standard library module {module_name!r}"
+        if module_name in IMPORTED_PACKAGES:
+            return (
+                f"would shadow the package {module_name!r}, which the generated code, its "
+                "tests or polytype itself import"
             )
-        elif module_name in sys.stdlib_module_names:
-            self._problem(
-                where,
-                f"module name {module_name!r} would shadow the standard library module "
-                f"{module_name!r}{origin}",
+        if len(module_name) > naming.MAX_MODULE_NAME:
+            return f"is {len(module_name)} characters; the limit is {naming.MAX_MODULE_NAME}"
+        return ""
+
+    def _safe_module_name(self, module_name: str) -> str:
+        """A consumed schema's module name derived from its file name, made importable:
+        `<name>_schema`, shortened when long (with a warning saying how to choose one)."""
+        problem = self._module_name_problem(module_name)
+        safe = naming.shortened(f"{module_name}_schema", naming.MAX_MODULE_NAME)
+        if self._module_name_problem(safe):
+            safe = naming.shortened(f"schema_{module_name}", naming.MAX_MODULE_NAME)
+        self.warnings.append(
+            (
+                "",
+                f"module name {module_name!r} (from the file name) {problem}: generated as "
+                f"{safe!r}; set x-polytype: {{module: ...}} to choose another",
             )
-        elif module_name in IMPORTED_PACKAGES:
-            self._problem(
-                where,
-                f"module name {module_name!r} would shadow the package {module_name!r}, which "
-                f"the generated code, its tests or polytype itself import{origin}",
-            )
+        )
+        return safe
 
     def _collect_definitions(self) -> None:
         data = self.document.data

@@ -27,18 +27,35 @@ class Named:
     pointers: tuple[tuple[str, str], ...]
     renamed: tuple[tuple[str, str], ...]
     problems: tuple[Problem, ...]
+    # generous mode: what was renamed to be usable at all (a name too long), as warnings
+    notes: tuple[Problem, ...] = ()
 
 
 def assign(
-    types: dict[str, ir.NamedType], pointers: dict[str, str], schemas: dict[str, Any]
+    types: dict[str, ir.NamedType],
+    pointers: dict[str, str],
+    schemas: dict[str, Any],
+    generous: bool = False,
 ) -> Named:
     """Rename what must be renamed. `schemas`: each type's schema, to tell a field the
-    schema names (`x-field`, never renamed) from one polytype named."""
+    schema names (`x-field`, never renamed) from one polytype named. `generous` (a
+    consumed schema): a name longer than `naming.MAX_TYPE_NAME` (a long title on a deep
+    path) is shortened, with a note, where a schema the project owns is refused."""
     problems: list[Problem] = []
+    notes: list[Problem] = []
     renamed: dict[str, str] = {}
     taken: dict[str, str] = {}
     for name in types:
         python = naming.python_type_name(name)
+        if generous and len(python) > naming.MAX_TYPE_NAME:
+            python = naming.python_type_name(naming.shortened(python))
+            notes.append(
+                (
+                    pointers.get(name, ""),
+                    f"type name {name[:40]!r}... is {len(name)} characters: generated as "
+                    f"{python!r} (name it with `title` or x-name to choose)",
+                )
+            )
         if python in taken:
             problems.append(
                 (
@@ -65,6 +82,7 @@ def assign(
         tuple((renamed.get(name, name), pointer) for name, pointer in pointers.items()),
         tuple(renamed.items()),
         tuple(problems),
+        tuple(notes),
     )
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from polytype import ir
 from polytype.diagnostics import Diagnostic, InputError
+from polytype.dialect.keywords import api_description
 from polytype.dialect.validate import validate, written_for_polytype
 from polytype.frontend import checks
 from polytype.frontend.bundle import bundle
@@ -54,6 +55,19 @@ def read_schema(
     `unknown_tags` is the project's default for tagged unions without `x-unknown`;
     `chosen` the formats the project asserts."""
     document = load(path, display_path)
+    described = api_description(document.data)
+    if described is not None:
+        key, what, schemas = described
+        raise InputError(
+            [
+                document.diagnostic(
+                    f"/{key}",
+                    f"this file is {what}, not a JSON Schema; polytype reads JSON Schema "
+                    "files (point a schema file's $ref at the description's schemas, e.g. "
+                    f"'{path.name}{schemas}Name', kept outside the schema directory)",
+                )
+            ]
+        )
     if strict:
         owned = replace(document, data=checks.moved(document.data))
         validate(owned)

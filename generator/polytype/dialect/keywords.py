@@ -260,3 +260,26 @@ def root_type_name(root: dict[str, Any], path: PurePath) -> str:
     title = root.get("title")
     text = title if isinstance(title, str) and title.strip() else path.name.split(".")[0]
     return naming.pascal_case(text)
+
+
+# Root keys that mark an API description, not a JSON Schema: (key, what the file is,
+# where its schemas are).
+API_DESCRIPTIONS = (
+    ("openapi", "an OpenAPI description", "#/components/schemas/"),
+    ("swagger", "a Swagger (OpenAPI 2) description", "#/definitions/"),
+    ("asyncapi", "an AsyncAPI description", "#/components/schemas/"),
+)
+
+
+def api_description(data: Any) -> tuple[str, str, str] | None:
+    """(root key, what it is, where its schemas are) when `data` is an API description
+    rather than a schema: a
+    root `openapi`/`swagger`/`asyncapi` version string beside the description's own
+    sections. A JSON Schema would read every one of its keys as an unknown keyword."""
+    if not isinstance(data, dict):
+        return None
+    sections = {"info", "paths", "components", "channels", "definitions", "webhooks"}
+    for key, what, schemas in API_DESCRIPTIONS:
+        if isinstance(data.get(key), str) and sections & set(data):
+            return key, what, schemas
+    return None

@@ -486,19 +486,35 @@ def test_additional_properties_beside_all_of_applies_to_the_parts_properties(
             models.decode_flags(bad)
 
 
-def test_contradictory_all_of_parts_are_a_located_error(
+def test_contradictory_all_of_parts_reject_every_value_with_a_warning(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """`allOf` parts that contradict each other make an unsatisfiable schema: every
+    validator rejects every value, and so does the generated code (a located warning
+    says so); a strict project refuses the schema."""
     text = (
         "$defs:\n"
         "  Impossible:\n"
+        "    description: Nothing is both.\n"
         "    allOf:\n"
         "      - {type: string}\n"
         "      - {type: integer}\n"
+        "  Holder:\n"
+        "    type: object\n"
+        "    properties:\n"
+        "      never: {$ref: '#/$defs/Impossible'}\n"
+        "      name: {type: string}\n"
     )
-    code, err = _generate(_project(tmp_path, {"never.yaml": text}), capsys)
-    assert code == 2
-    assert "schema/never.yaml:3:5: /$defs/Impossible/allOf: the parts contradict each other" in err
+    root = _project(tmp_path, {"never.yaml": text})
+    code, err = _generate(root, capsys)
+    assert code == 0, err
+    assert "schema/never.yaml:4:5: warning: /$defs/Impossible/allOf: the parts contradict" in err
+    models = _models(root, "never")
+    assert _round_trip(models, "Holder", {"name": "n"}) == {"name": "n"}
+    for value in ("s", 1, None, {}):
+        with pytest.raises(ValueError, match=r"\$\.never"):
+            _round_trip(models, "Holder", {"never": value})
+    assert _generate(root, capsys, "--strict")[0] == 2
 
 
 def test_inline_unions_are_named_after_their_place(
@@ -744,7 +760,7 @@ def test_malformed_annotations_and_types_are_ignored_with_a_warning(
     assert code == 0, err
     assert "/description: 'description' must be a string; the annotation is ignored" in err
     assert "/properties/name/title: 'title' must be a string; the annotation is ignored" in err
-    assert "/properties/odd/type: 'type' must be a JSON type name or a list of them" in err
+    assert "/properties/odd/type: 'type' must be a type name or a list of them" in err
     models = _models(root, "loose")
     value = {"name": "n", "odd": [1, {"a": None}]}
     assert _round_trip(models, "Loose", value) == value

@@ -283,3 +283,11 @@ def api_description(data: Any) -> tuple[str, str, str] | None:
         if isinstance(data.get(key), str) and sections & set(data):
             return key, what, schemas
     return None
+
+
+def matching_nothing(pointer: str, keyword: str = "false", **annotations: Any) -> dict[str, Any]:
+    """A schema that no value passes, said as a check at `pointer` (`breaks 'false' at
+    /$defs/Never`): the definition `false`, or `allOf` parts that contradict each other.
+    `annotations` (`description`, ...) are kept beside it."""
+    entry = {"schema": {"not": {}}, "keywords": [keyword], "pointer": pointer}
+    return {**annotations, CHECKS_KEY: [entry]}

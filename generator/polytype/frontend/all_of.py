@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from polytype.diagnostics import join_pointer
-from polytype.dialect.keywords import CHECKS_KEY
+from polytype.dialect.keywords import CHECKS_KEY, matching_nothing
 from polytype.frontend import checks
 from polytype.frontend.schema_merge import (
     ANNOTATIONS,
@@ -62,13 +62,17 @@ class AllOfMerging(ShapingState):
                 merged = self._merge_some(node, pieces)
             return merged if merged is node else self._reshape_properties(merged, pointer)
         except Contradiction as error:
-            self.problems.append(
-                self.document.diagnostic(
-                    join_pointer(pointer, "allOf" if "allOf" in node else "$ref"),
-                    f"the parts contradict each other, so no value matches: {error}",
+            # every validator rejects every value here: so does the generated code
+            where = join_pointer(pointer, "allOf" if "allOf" in node else "$ref")
+            self.warnings.append(
+                self.document.warning(
+                    where,
+                    f"the parts contradict each other, so no value matches: {error}; "
+                    "the decoders reject every value here",
                 )
             )
-            return node
+            kept = {key: node[key] for key in ("title", "description") if key in node}
+            return matching_nothing(self.document.locate(where)[2], "allOf", **kept)
 
     def _reshape_properties(self, merged: dict[str, Any], pointer: str) -> dict[str, Any]:
         """`merged` with its properties reshaped again: merging two parts' property schemas

@@ -5,7 +5,7 @@ description strings among its `properties`); the passes after this one (and
 `referencing`, which resolves references) rely on every schema keyword holding the
 right kind of value. So a keyword that should hold a schema, a list or a map of them,
 or a string (`$ref`, `$id`, ..., and the text annotations `title`, `description`,
-`$comment`), or a `type` that names no JSON type, but holds something else is removed
+`$comment`), or a `type` that is not a name or a list of names, but holds something else is removed
 here, and a map entry that is not a schema likewise, each with a located warning.
 """
 
@@ -21,14 +21,14 @@ from polytype.frontend.drafts import SCHEMA_LISTS, SCHEMA_MAPS, SINGLE_SCHEMA
 _STRINGS = ("$ref", "$dynamicRef", "$recursiveRef", "$id", "$anchor", "$dynamicAnchor", "$schema")
 # Annotations that hold text: any other value (`description: null`) says nothing.
 _TEXTS = ("title", "description", "$comment")
-_JSON_TYPES = frozenset({"array", "boolean", "integer", "null", "number", "object", "string"})
 
 
 def _is_type(value: Any) -> bool:
-    """A JSON type name, or a list of them (what `type` may hold)."""
+    """A type name or a list of them (what `type` may hold). A name JSON Schema does not
+    define (`str`) stays: it matches nothing, as the later passes read it."""
     if isinstance(value, list):
-        return all(isinstance(item, str) and item in _JSON_TYPES for item in value)
-    return isinstance(value, str) and value in _JSON_TYPES
+        return all(isinstance(item, str) for item in value)
+    return isinstance(value, str)
 
 
 def _is_schema(value: Any) -> bool:
@@ -60,7 +60,7 @@ def _schema(node: Any, pointer: str, drop: Callable[[tuple[str, str]], None]) ->
         elif key in _TEXTS and not isinstance(value, str):
             drop((here, f"{key!r} must be a string; the annotation is ignored"))
         elif key == "type" and not _is_type(value):
-            drop((here, "'type' must be a JSON type name or a list of them; ignored"))
+            drop((here, "'type' must be a type name or a list of them; ignored"))
         elif key in SINGLE_SCHEMA and not _is_schema(value):
             drop((here, f"{key!r} must be a schema; ignored"))
         elif key in SCHEMA_LISTS and not (

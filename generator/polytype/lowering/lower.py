@@ -19,6 +19,7 @@ from typing import Any
 from polytype import ir, naming
 from polytype.diagnostics import InputError, join_pointer
 from polytype.dialect import keywords
+from polytype.dialect.keywords import matching_nothing
 from polytype.ir import formats
 from polytype.ir.json_types import freeze_json, json_type_of
 from polytype.lowering import module_checks, python_names, schema_checks, union_dispatch
@@ -250,7 +251,7 @@ class _Lowering(RecordLowering, EnumLowering, UnionLowering, InlineTypeLowering)
                     )
                     continue
                 if schema is False:  # no value matches: a check that always fails
-                    schema = schema_checks.matching_nothing(pointer)
+                    schema = matching_nothing(pointer)
                 self.definitions[name] = (pointer, schema if isinstance(schema, dict) else {})
         if keywords.says_something(data) and "root" not in (data.get("x-polytype") or {}):
             # the root describes a value: a type of its own, the module's root

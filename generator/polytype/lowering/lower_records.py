@@ -13,8 +13,8 @@ import jsonschema
 
 from polytype import ir, naming
 from polytype.diagnostics import join_pointer
+from polytype.dialect.keywords import matching_nothing
 from polytype.ir.json_types import freeze_json
-from polytype.lowering import schema_checks
 from polytype.lowering.lowering_state import LoweringState
 from polytype.lowering.numbering import numbered_fields
 from polytype.lowering.object_rules import object_rules
@@ -46,7 +46,7 @@ class RecordLowering(LoweringState):
         for key, property_schema in properties.items():
             where = join_pointer(join_pointer(pointer, "properties"), key)
             if property_schema is False and self.generous:  # present: never valid
-                property_schema = schema_checks.matching_nothing(where)
+                property_schema = matching_nothing(where)
             elif property_schema is False:
                 self._problem(
                     where,

@@ -21,12 +21,6 @@ def check_of(keywords: dict[str, Any], pointer: str) -> ir.SchemaCheck:
     return ir.SchemaCheck(freeze_json(keywords), tuple(keywords), pointer)
 
 
-def matching_nothing(pointer: str) -> dict[str, Any]:
-    """A schema for the definition `false` at `pointer`: free-form JSON that no value
-    passes, said as a check (`breaks 'false' at /$defs/Never`)."""
-    return {CHECKS_KEY: [{"schema": {"not": {}}, "keywords": ["false"], "pointer": pointer}]}
-
-
 def split(schema: dict[str, Any]) -> tuple[dict[str, Any], tuple[ir.SchemaCheck, ...]]:
     """`schema` without its check entries, and their IR."""
     entries = schema.get(CHECKS_KEY)

@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from polytype import ir
 from polytype.dialect.validate import validate
+from polytype.ir import formats
 from polytype.ir.fixtures import FixtureCase
 from polytype.lowering.lower import lower
 from polytype.reading.loader import load
@@ -202,8 +203,10 @@ def hostile(tmp_path: Path) -> ir.Module:
 
 
 def render_files(module: ir.Module) -> dict[str, str]:
+    """The module's files and the project's (the runtime they share among them)."""
     env = make_env(fixtures={module.name: ()})
-    return {output.path: output.text for output in elixir.render(module, env)}
+    outputs = elixir.render(module, env) + elixir.render_project((module,), env)
+    return {output.path: output.text for output in outputs}
 
 
 def flat_files(module: ir.Module) -> dict[str, str]:
@@ -288,6 +291,56 @@ def test_reserved_struct_fields(tmp_path: Path) -> None:
         render_files(forced)
 
 
+@pytest.mark.parametrize(
+    ("module", "clash"),
+    [
+        ("PolytypeGenerated.Runtime", "the generated runtime"),
+        ("PolytypeGenerated.Runtime.DecodeError", "the generated runtime"),
+        ("PolytypeGenerated.RUNTIME", "the generated runtime's file"),
+        ("PolytypeGenerated.TestSupport", "generated PolytypeGenerated.TestSupport"),
+        ("PolytypeGenerated.MixProject", "generated PolytypeGenerated.MixProject"),
+        ("A.PolytypeChecks", "a generated module of schema-check rules"),
+        ("Other.PolytypeChecks", "a generated module of schema-check rules"),
+        ("R.Thing", "the runtime, known as R in every generated module"),
+    ],
+)
+def test_names_the_target_takes_are_refused(tmp_path: Path, module: str, clash: str) -> None:
+    """The project's runtime and other modules, and any namespace's check rules."""
+    from polytype.diagnostics import InputError
+
+    derived = lower_text(
+        tmp_path, f"$defs:\n  T: {{type: string, x-elixir: {{module: {module}}}}}\n", "a.yaml"
+    )
+    with pytest.raises(
+        InputError, match=f"Elixir module '{re.escape(module)}' collides with {clash}"
+    ):
+        render_files(derived)
+
+
+def test_one_runtime_for_the_mix_project(tmp_path: Path) -> None:
+    """No module renders a runtime of its own; the project's holds what any module needs,
+    whatever the order of the modules."""
+    plain = lower_text(
+        tmp_path, "$defs:\n  A: {type: object, properties: {x: {type: string}}}\n", "a.yaml"
+    )
+    unique = lower_text(
+        tmp_path,
+        "$defs:\n  B: {type: array, items: {type: string}, uniqueItems: true}\n",
+        "b.yaml",
+    )
+    env = make_env()
+    for module in (plain, unique):
+        paths = [output.path for output in elixir.render(module, env)]
+        assert not [path for path in paths if "runtime" in path], paths
+    first = elixir.render_project((plain, unique), env)
+    assert first == elixir.render_project((unique, plain), env)
+    runtime = next(output for output in first if output.path.endswith("/runtime.ex"))
+    assert runtime.path == "elixir/lib/polytype_generated/runtime.ex"
+    assert "def unique_items(" in runtime.text
+    alone = elixir.render_project((plain,), env)
+    assert "def unique_items(" not in next(o.text for o in alone if o.path == runtime.path)
+
+
 def test_tests_cover_every_fixture() -> None:
     module = lower_shipped("nano_agent")
     fixtures = (
@@ -312,6 +365,7 @@ def test_project_files() -> None:
     env = make_env(fixtures_dir="tests/fixtures", output_dir="generated")
     files = {o.path: o.text for o in elixir.render_project((), env)}
     assert set(files) == {
+        "elixir/lib/polytype_generated/runtime.ex",
         "elixir/mix.exs",
         "elixir/.formatter.exs",
         "elixir/.gitignore",
@@ -450,6 +504,52 @@ def test_hostile_schema_compiles_and_agrees_with_python(hostile: ir.Module, tmp_
         '""" closes a heredoc if you let it'
     )  # lowering strips descriptions
     assert '`odd key"#{k}`' in thing_doc
+
+
+_RUNTIME_PARTS = (
+    "json_literals",
+    "multiple_of",
+    "object_rules",
+    "properties",
+    "schema_checks",
+    "tried_members",
+    "tuples",
+    "unique_items",
+    *(formats.runtime_part(name) for name in formats.SUPPORTED),
+)
+
+
+@needs_elixir
+@pytest.mark.skipif(shutil.which("mix") is None, reason="elixir is not installed")
+def test_every_runtime_is_mix_formatted_and_compiles(tmp_path: Path) -> None:
+    """Which optional parts the project's runtime has depends on every module of the
+    project: with none, each alone, and all of them, it is laid out as `mix format` lays
+    it out and compiles under warnings as errors."""
+    choices = [(), *((part,) for part in _RUNTIME_PARTS), _RUNTIME_PARTS]
+    sources = []
+    for index, parts in enumerate(choices):
+        text = elixir.render_runtime(frozenset(parts), make_env()).text
+        source = tmp_path / f"runtime_{index}.ex"
+        # one module name each, so that one compiler run takes them all
+        source.write_text(text.replace("PolytypeGenerated.Runtime", f"Runtime{index}"), "utf-8")
+        sources.append(str(source))
+    formatted = subprocess.run(
+        ["mix", "format", "--check-formatted", *sources],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert formatted.returncode == 0, formatted.stdout + formatted.stderr
+    compiled = subprocess.run(
+        ["elixirc", "--warnings-as-errors", "-o", str(tmp_path), *sources],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
 
 
 def test_probe_cases_cover_errors_and_successes(hostile: ir.Module) -> None:

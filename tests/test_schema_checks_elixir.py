@@ -4,8 +4,10 @@ that call it.
 What a consumed schema says that no type can express (`not`, `if`/`then`/`else`,
 `dependentSchemas` beyond required keys, an `allOf` part that cannot merge) reaches the
 targets as `ir.SchemaCheck`s: the decoder checks the JSON value as it arrives against the
-JSON Schema fragment, with JSON Schema's own semantics. The Elixir runtime carries a small
-2020-12 evaluator for it (`matches?/3`), generated only where a module has checks.
+JSON Schema fragment, with JSON Schema's own semantics. The Mix project's runtime carries a
+small 2020-12 evaluator for it (`matches?/3`), generated only where a module has checks;
+each such module's `<Namespace>.PolytypeChecks.rules/0` gives it the module's definitions,
+patterns and asserted formats.
 
 The evaluator is proved on the official JSON-Schema-Test-Suite (every case of the keyword
 files, in one `elixir` run; the groups it does not claim are listed with their reason),
@@ -62,7 +64,7 @@ def _compile(sources: list[Path], ebin: Path) -> None:
 
 
 def _runtime_module() -> ir.Module:
-    """The smallest module whose runtime carries the evaluator: one checked alias."""
+    """The smallest module for which the runtime carries the evaluator: one checked alias."""
     check = ir.SchemaCheck(freeze_json({"not": {"type": "null"}}), ("not",), "/$defs/Value")
     value = ir.Alias("Value", ir.Checked(ir.AnyJSON(), (check,)), elixir_module="Suite.Value")
     return ir.Module("suite", "Suite", "", "suite.json", "0" * 64, "Suite", (value,))
@@ -179,12 +181,13 @@ def test_the_evaluator_agrees_with_the_json_schema_test_suite(tmp_path: Path) ->
     cases, unclaimed = _suite_cases()
     assert unclaimed == _EXPECTED_UNCLAIMED
     assert len(cases) > 1100
+    env = make_env("fixtures", "generated", {})
     runtime = next(
         output
-        for output in elixir.render(_runtime_module(), make_env("fixtures", "generated", {}))
-        if output.path.endswith("polytype_runtime.ex")
+        for output in elixir.render_project((_runtime_module(),), env)
+        if output.path.endswith("/runtime.ex")
     )
-    source = tmp_path / "polytype_runtime.ex"
+    source = tmp_path / "runtime.ex"
     source.write_text(runtime.text, encoding="utf-8")
     _compile([source], tmp_path / "ebin")
     triples = []
@@ -199,8 +202,9 @@ def test_the_evaluator_agrees_with_the_json_schema_test_suite(tmp_path: Path) ->
         "|> :jiffy.decode([:return_maps, {:null_term, nil}])\n"
         "verdicts =\n"
         "  for [schema, defs, data] <- cases do\n"
-        "    matches = Suite.PolytypeRuntime.matches?(data, schema, defs)\n"
-        '    checked = Suite.PolytypeRuntime.schema_check(data, schema, "suite", defs)\n'
+        "    rules = %{defs: defs, regexes: %{}, formats: []}\n"
+        "    matches = PolytypeGenerated.Runtime.matches?(data, schema, rules)\n"
+        '    checked = PolytypeGenerated.Runtime.schema_check(data, schema, "suite", rules)\n'
         "    # the verdict, and a rejection's message (`why/4`) made without failing\n"
         '    if matches != (checked == :ok), do: raise("verdicts differ")\n'
         '    if matches, do: "1", else: "0"\n'
@@ -390,7 +394,8 @@ def _assert_verdicts(values: list[Any], output: list[str]) -> None:
 def test_hand_built_checks_agree_with_jsonschema(tmp_path: Path) -> None:
     module = _hand_built_module(tmp_path)
     assert "schema_checks" in ir.runtime_checks(module)
-    for output in elixir.render(module, make_env("fixtures", "generated", {})):
+    env = make_env("fixtures", "generated", {})
+    for output in elixir.render(module, env) + elixir.render_project((module,), env):
         target = tmp_path / output.path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(output.text, encoding="utf-8")
@@ -529,9 +534,13 @@ def test_checks_anywhere_a_type_can_be(tmp_path: Path) -> None:
 
 
 def test_modules_without_checks_carry_no_evaluator() -> None:
-    """No cost when unused: the shipped schemas have no schema checks, so their runtimes
-    have no evaluator and their decoders call none."""
-    for path in sorted((REPO / "generated" / "elixir" / "lib").rglob("*.ex")):
+    """No cost when unused: the shipped schemas have no schema checks, so the Mix
+    project's runtime has no evaluator, no namespace has check rules and no decoder
+    calls them."""
+    lib = REPO / "generated" / "elixir" / "lib"
+    assert (lib / "polytype_generated" / "runtime.ex").is_file()
+    assert not list(lib.rglob("polytype_checks.ex"))
+    for path in sorted(lib.rglob("*.ex")):
         text = path.read_text(encoding="utf-8")
         assert "schema_check" not in text and "matches?" not in text, path
 
@@ -549,8 +558,8 @@ def test_generated_project_agrees_with_jsonschema(tmp_path: Path) -> None:
     )
     assert main(["--project", str(root), "generate"]) == 0
     lib = root / "generated" / "elixir" / "lib"
-    runtime = (lib / "checks" / "polytype_runtime.ex").read_text(encoding="utf-8")
-    assert '@check_defs %{"Short" => %{"maxLength" => 3}}' in runtime
+    rules = (lib / "checks" / "polytype_checks.ex").read_text(encoding="utf-8")
+    assert '@defs %{"Short" => %{"maxLength" => 3}}' in rules
     output = _run_probe(lib, tmp_path, "Checks.Checks", VALUES)
     _assert_verdicts(VALUES, output)
     errors = dict(zip(map(json.dumps, VALUES), output, strict=True))
@@ -562,6 +571,64 @@ def test_generated_project_agrees_with_jsonschema(tmp_path: Path) -> None:
     )
     shape = json.dumps({"shape": {"radius": 1, "side": 2}})
     assert errors[shape] == "error $.shape: breaks 'not' at /$defs/Shape"
+
+
+# Two modules of one project, with one runtime: `a` asserts `date-time`, `b` does not, so
+# the same check is a format assertion in `a` and an annotation in `b`; only `b` has an
+# array of unique items.
+_SHARED = """\
+$schema: https://json-schema.org/draft/2020-12/schema
+$defs:
+  Thing:
+    type: object
+    properties:
+      when: {type: string, not: {format: date-time}}
+"""
+
+
+@needs_elixir
+def test_modules_share_one_runtime_and_keep_their_own_rules(tmp_path: Path) -> None:
+    """One runtime module for the Mix project; what differs by module (here the formats
+    asserted) comes from each namespace's `PolytypeChecks`. The runtime holds what any
+    module needs, also when `generate` renders only some modules."""
+    from polytype.cli import main
+
+    root = tmp_path / "project"
+    (root / "schema").mkdir(parents=True)
+    (root / "schema" / "a.yaml").write_text(_SHARED, encoding="utf-8")
+    unique = "      tags: {type: array, items: {type: string}, uniqueItems: true}\n"
+    (root / "schema" / "b.yaml").write_text(_SHARED + unique, encoding="utf-8")
+    (root / "pyproject.toml").write_text(
+        '[tool.polytype]\nschema-dir = "schema"\ntargets = ["elixir"]\n'
+        'formats = ["date-time"]\n[tool.polytype.modules.b]\nformats = []\n',
+        encoding="utf-8",
+    )
+    assert main(["--project", str(root), "generate"]) == 0
+    lib = root / "generated" / "elixir" / "lib"
+    runtime = lib / "polytype_generated" / "runtime.ex"
+    text = runtime.read_text(encoding="utf-8")
+    assert "defmodule PolytypeGenerated.Runtime do" in text and "def unique_items(" in text
+    assert sorted(path.relative_to(lib).as_posix() for path in lib.rglob("*.ex")) == [
+        "a/polytype_checks.ex",
+        "a/thing.ex",
+        "b/polytype_checks.ex",
+        "b/thing.ex",
+        "polytype_generated/runtime.ex",
+    ]
+    assert '@formats ["date-time"]' in (lib / "a" / "polytype_checks.ex").read_text("utf-8")
+    assert "@formats []" in (lib / "b" / "polytype_checks.ex").read_text("utf-8")
+    assert main(["--project", str(root), "generate", "a"]) == 0
+    assert runtime.read_text(encoding="utf-8") == text
+    assert main(["--project", str(root), "check"]) == 0
+
+    values = [{"when": "nope"}, {"when": "2020-01-01T00:00:00Z"}]
+    assert _run_probe(lib, tmp_path / "a", "A.Thing", values) == [
+        "ok true",
+        "error $.when: breaks 'not' at /$defs/Thing/properties/when",
+    ]
+    # `format` an annotation: the `not` of an always-valid schema fails every value
+    breaks = "error $.when: breaks 'not' at /$defs/Thing/properties/when"
+    assert _run_probe(lib, tmp_path / "b", "B.Thing", values) == [breaks, breaks]
 
 
 def test_unicode_properties_take_pcre_spelling() -> None:

@@ -15,7 +15,7 @@ defmodule AgUi.CustomEvent do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
-  alias AgUi.PolytypeRuntime, as: R
+  alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:name]
   defstruct type: :custom,
@@ -51,7 +51,7 @@ defmodule AgUi.CustomEvent do
   @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
   def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
 
-  @doc "Like `from_json/1`, but raises `AgUi.PolytypeRuntime.DecodeError`."
+  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
   @spec from_json!(term()) :: t()
   def from_json!(data), do: R.bang(from_json(data))
 

@@ -41,7 +41,7 @@ defmodule AgUi.Event do
     * any other string → `AgUi.UnknownEvent` (x-unknown: keep)
   """
 
-  alias AgUi.PolytypeRuntime, as: R
+  alias PolytypeGenerated.Runtime, as: R
 
   @type t ::
           AgUi.RunStartedEvent.t()
@@ -88,7 +88,7 @@ defmodule AgUi.Event do
   @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
   def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
 
-  @doc "Like `from_json/1`, but raises `AgUi.PolytypeRuntime.DecodeError`."
+  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
   @spec from_json!(term()) :: t()
   def from_json!(data), do: R.bang(from_json(data))
 

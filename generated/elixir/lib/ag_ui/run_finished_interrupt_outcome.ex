@@ -11,7 +11,7 @@ defmodule AgUi.RunFinishedInterruptOutcome do
   Keys the schema does not declare are rejected.
   """
 
-  alias AgUi.PolytypeRuntime, as: R
+  alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:interrupts]
   defstruct type: :interrupt,
@@ -33,7 +33,7 @@ defmodule AgUi.RunFinishedInterruptOutcome do
   @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
   def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
 
-  @doc "Like `from_json/1`, but raises `AgUi.PolytypeRuntime.DecodeError`."
+  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
   @spec from_json!(term()) :: t()
   def from_json!(data), do: R.bang(from_json(data))
 

@@ -4,7 +4,7 @@ defmodule AgUi.State do
   The current state of an agent during execution. Flexible: it can hold any data fields.
   """
 
-  alias AgUi.PolytypeRuntime, as: R
+  alias PolytypeGenerated.Runtime, as: R
 
   @type t :: R.json_object()
 
@@ -17,7 +17,7 @@ defmodule AgUi.State do
   @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
   def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
 
-  @doc "Like `from_json/1`, but raises `AgUi.PolytypeRuntime.DecodeError`."
+  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
   @spec from_json!(term()) :: t()
   def from_json!(data), do: R.bang(from_json(data))
 

@@ -16,7 +16,7 @@ defmodule BedrockSwarm.EventType do
     * `"run_complete"`
   """
 
-  alias BedrockSwarm.PolytypeRuntime, as: R
+  alias PolytypeGenerated.Runtime, as: R
 
   @type t :: String.t()
 
@@ -44,7 +44,7 @@ defmodule BedrockSwarm.EventType do
   @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
   def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
 
-  @doc "Like `from_json/1`, but raises `BedrockSwarm.PolytypeRuntime.DecodeError`."
+  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
   @spec from_json!(term()) :: t()
   def from_json!(data), do: R.bang(from_json(data))
 

@@ -11,7 +11,7 @@ defmodule BedrockSwarm.ToolCallResponse do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
-  alias BedrockSwarm.PolytypeRuntime, as: R
+  alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:tool_calls]
   defstruct type: :tool_call,
@@ -35,7 +35,7 @@ defmodule BedrockSwarm.ToolCallResponse do
   @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
   def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
 
-  @doc "Like `from_json/1`, but raises `BedrockSwarm.PolytypeRuntime.DecodeError`."
+  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
   @spec from_json!(term()) :: t()
   def from_json!(data), do: R.bang(from_json(data))
 

@@ -16,7 +16,7 @@ defmodule ClaudeCode.HookStartedMessage do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
-  alias ClaudeCode.PolytypeRuntime, as: R
+  alias PolytypeGenerated.Runtime, as: R
 
   defstruct type: :system,
             subtype: :hook_started,
@@ -53,7 +53,7 @@ defmodule ClaudeCode.HookStartedMessage do
   @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
   def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
 
-  @doc "Like `from_json/1`, but raises `ClaudeCode.PolytypeRuntime.DecodeError`."
+  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
   @spec from_json!(term()) :: t()
   def from_json!(data), do: R.bang(from_json(data))
 

@@ -12,7 +12,7 @@ defmodule ClaudeCode.ResultSubtype do
     * `"error_max_structured_output_retries"` ↔ `:error_max_structured_output_retries`
   """
 
-  alias ClaudeCode.PolytypeRuntime, as: R
+  alias PolytypeGenerated.Runtime, as: R
 
   @type t ::
           :success
@@ -41,7 +41,7 @@ defmodule ClaudeCode.ResultSubtype do
   @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
   def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
 
-  @doc "Like `from_json/1`, but raises `ClaudeCode.PolytypeRuntime.DecodeError`."
+  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
   @spec from_json!(term()) :: t()
   def from_json!(data), do: R.bang(from_json(data))
 

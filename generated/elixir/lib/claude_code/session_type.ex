@@ -9,7 +9,7 @@ defmodule ClaudeCode.SessionType do
     * `"sdk"` ↔ `:sdk`
   """
 
-  alias ClaudeCode.PolytypeRuntime, as: R
+  alias PolytypeGenerated.Runtime, as: R
 
   @type t :: :cli | :sdk
 
@@ -26,7 +26,7 @@ defmodule ClaudeCode.SessionType do
   @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
   def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
 
-  @doc "Like `from_json/1`, but raises `ClaudeCode.PolytypeRuntime.DecodeError`."
+  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
   @spec from_json!(term()) :: t()
   def from_json!(data), do: R.bang(from_json(data))
 

@@ -30,7 +30,7 @@ defmodule ClaudeCode.SystemEvent do
     * any other string → `ClaudeCode.UnknownSystemEvent` (x-unknown: keep)
   """
 
-  alias ClaudeCode.PolytypeRuntime, as: R
+  alias PolytypeGenerated.Runtime, as: R
 
   @type t ::
           ClaudeCode.Message.SystemMessage.t()
@@ -66,7 +66,7 @@ defmodule ClaudeCode.SystemEvent do
   @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
   def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
 
-  @doc "Like `from_json/1`, but raises `ClaudeCode.PolytypeRuntime.DecodeError`."
+  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
   @spec from_json!(term()) :: t()
   def from_json!(data), do: R.bang(from_json(data))
 

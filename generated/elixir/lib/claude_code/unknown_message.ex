@@ -6,7 +6,7 @@ defmodule ClaudeCode.UnknownMessage do
   A newer producer's value, kept whole: `tag` is the tag (a string, never an atom), `data` the JSON object as decoded, written back unchanged.
   """
 
-  alias ClaudeCode.PolytypeRuntime, as: R
+  alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:tag, :data]
   defstruct [:tag, :data]

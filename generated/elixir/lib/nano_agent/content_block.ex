@@ -16,7 +16,7 @@ defmodule NanoAgent.ContentBlock do
     * any other string → `NanoAgent.UnknownContentBlock` (x-unknown: keep)
   """
 
-  alias NanoAgent.PolytypeRuntime, as: R
+  alias PolytypeGenerated.Runtime, as: R
 
   @type t ::
           NanoAgent.TextContent.t()
@@ -38,7 +38,7 @@ defmodule NanoAgent.ContentBlock do
   @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
   def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
 
-  @doc "Like `from_json/1`, but raises `NanoAgent.PolytypeRuntime.DecodeError`."
+  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
   @spec from_json!(term()) :: t()
   def from_json!(data), do: R.bang(from_json(data))
 

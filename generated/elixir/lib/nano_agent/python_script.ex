@@ -15,7 +15,7 @@ defmodule NanoAgent.PythonScript do
   Keys the schema does not declare are rejected.
   """
 
-  alias NanoAgent.PolytypeRuntime, as: R
+  alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:file_id, :file_path, :content, :created_at]
   defstruct file_id: nil,
@@ -49,7 +49,7 @@ defmodule NanoAgent.PythonScript do
   @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
   def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
 
-  @doc "Like `from_json/1`, but raises `NanoAgent.PolytypeRuntime.DecodeError`."
+  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
   @spec from_json!(term()) :: t()
   def from_json!(data), do: R.bang(from_json(data))
 

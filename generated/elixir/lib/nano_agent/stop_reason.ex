@@ -12,7 +12,7 @@ defmodule NanoAgent.StopReason do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
-  alias NanoAgent.PolytypeRuntime, as: R
+  alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:reason]
   defstruct type: :stop_reason,
@@ -42,7 +42,7 @@ defmodule NanoAgent.StopReason do
   @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
   def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
 
-  @doc "Like `from_json/1`, but raises `NanoAgent.PolytypeRuntime.DecodeError`."
+  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
   @spec from_json!(term()) :: t()
   def from_json!(data), do: R.bang(from_json(data))
 

@@ -14,7 +14,7 @@ defmodule NanoAgent.TruncatedOutput do
   Keys the schema does not declare are rejected.
   """
 
-  alias NanoAgent.PolytypeRuntime, as: R
+  alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:tool_name, :temp_file_path, :original_chars, :original_lines, :created_at]
   defstruct tool_name: nil,
@@ -42,7 +42,7 @@ defmodule NanoAgent.TruncatedOutput do
   @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
   def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
 
-  @doc "Like `from_json/1`, but raises `NanoAgent.PolytypeRuntime.DecodeError`."
+  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
   @spec from_json!(term()) :: t()
   def from_json!(data), do: R.bang(from_json(data))
 

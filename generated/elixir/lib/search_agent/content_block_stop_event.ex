@@ -11,7 +11,7 @@ defmodule SearchAgent.ContentBlockStopEvent do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
-  alias SearchAgent.PolytypeRuntime, as: R
+  alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:index]
   defstruct type: :content_block_stop,
@@ -35,7 +35,7 @@ defmodule SearchAgent.ContentBlockStopEvent do
   @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
   def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
 
-  @doc "Like `from_json/1`, but raises `SearchAgent.PolytypeRuntime.DecodeError`."
+  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
   @spec from_json!(term()) :: t()
   def from_json!(data), do: R.bang(from_json(data))
 

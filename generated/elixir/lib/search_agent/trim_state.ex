@@ -12,7 +12,7 @@ defmodule SearchAgent.TrimState do
   Keys the schema does not declare are rejected.
   """
 
-  alias SearchAgent.PolytypeRuntime, as: R
+  alias PolytypeGenerated.Runtime, as: R
 
   defstruct count: 0,
             original_count: 0,
@@ -39,7 +39,7 @@ defmodule SearchAgent.TrimState do
   @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
   def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
 
-  @doc "Like `from_json/1`, but raises `SearchAgent.PolytypeRuntime.DecodeError`."
+  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
   @spec from_json!(term()) :: t()
   def from_json!(data), do: R.bang(from_json(data))
 

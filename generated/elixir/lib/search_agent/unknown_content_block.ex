@@ -6,7 +6,7 @@ defmodule SearchAgent.UnknownContentBlock do
   A newer producer's value, kept whole: `tag` is the tag (a string, never an atom), `data` the JSON object as decoded, written back unchanged.
   """
 
-  alias SearchAgent.PolytypeRuntime, as: R
+  alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:tag, :data]
   defstruct [:tag, :data]

@@ -19,7 +19,7 @@ defmodule SearchAgent.WebSearchTool20260209 do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
-  alias SearchAgent.PolytypeRuntime, as: R
+  alias PolytypeGenerated.Runtime, as: R
 
   defstruct type: :web_search_20260209,
             name: :web_search,
@@ -82,7 +82,7 @@ defmodule SearchAgent.WebSearchTool20260209 do
   @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
   def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
 
-  @doc "Like `from_json/1`, but raises `SearchAgent.PolytypeRuntime.DecodeError`."
+  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
   @spec from_json!(term()) :: t()
   def from_json!(data), do: R.bang(from_json(data))
 

@@ -13,7 +13,7 @@ defmodule SearchAgent.WebSearchToolResultErrorCode do
     * `"request_too_large"`
   """
 
-  alias SearchAgent.PolytypeRuntime, as: R
+  alias PolytypeGenerated.Runtime, as: R
 
   @type t :: String.t()
 
@@ -38,7 +38,7 @@ defmodule SearchAgent.WebSearchToolResultErrorCode do
   @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
   def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
 
-  @doc "Like `from_json/1`, but raises `SearchAgent.PolytypeRuntime.DecodeError`."
+  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
   @spec from_json!(term()) :: t()
   def from_json!(data), do: R.bang(from_json(data))
 

@@ -1,9 +1,11 @@
 """Target: an Elixir mix project of struct modules with exact, validating JSON codecs.
 
 Output lives under ``generated/elixir/``: one file per named type in ``lib/``
-(path from its module name), one runtime helper module per Elixir namespace,
-one ExUnit file per schema module in ``test/``, and (project target)
-``mix.exs``, ``.formatter.exs``, ``.gitignore`` and ``test/test_helper.exs``.
+(path from its module name), a `<Namespace>.PolytypeChecks` module of check rules for a
+schema module with schema checks, one ExUnit file per schema module in ``test/``, and
+(project target) the one runtime module every namespace uses
+(``lib/polytype_generated/runtime.ex``, `PolytypeGenerated.Runtime`), ``mix.exs``,
+``.formatter.exs``, ``.gitignore`` and ``test/test_helper.exs``.
 
 Everything is decided in this package and handed to ``templates/elixir/`` as view
 objects holding finished snippets; the templates only loop and print. Every string
@@ -21,7 +23,7 @@ layout of `mix format`), `terms` (JSON values as Elixir terms), `clauses` (claus
 and `with` steps at their column); `snippets`, `decoders`, `encoders` and `filegen`
 (one file's helpers, decoders, encoders and defaults); the view of each kind of type
 (`records`, `enums`, `unions`, `aliases`); `exunit` (the ExUnit files),
-`schema_checks` (the runtime's check attributes, the checks' docs) and `collisions`
+`schema_checks` (each namespace's check rules, the checks' docs) and `collisions`
 (names the target takes for itself). This module renders the files from them
 (`render`, `render_project`).
 """
@@ -44,14 +46,15 @@ from polytype.targets.elixir.names import (
     PROJECT_TARGET,
     ROOT,
     RUNTIME_ALIAS,
+    RUNTIME_MODULE,
     TARGET,
+    checks_module,
     literal_atom,
     module_file,
-    runtime_module,
     unknown_module,
 )
 from polytype.targets.elixir.records import record_view
-from polytype.targets.elixir.schema_checks import runtime_check_attributes
+from polytype.targets.elixir.schema_checks import check_rule_attributes
 from polytype.targets.elixir.unions import union_view, unknown_view
 
 # what targets/docs asks of the Elixir target, by name
@@ -61,25 +64,28 @@ _SEMVER = re.compile(r"^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?\Z")
 
 
 def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
-    """The runtime, a file per named type (and `Unknown<Union>` module), and the ExUnit file."""
+    """A file per named type (and `Unknown<Union>` module), the namespace's check rules
+    when it has schema checks, and the ExUnit file. The runtime is the project's."""
     check_collisions(module)
-    runtime = runtime_module(module)
-    common = {"module": module, "runtime": runtime, "alias": RUNTIME_ALIAS}
-    outputs: list[OutputFile] = [
-        OutputFile(
-            f"{ROOT}/{module_file(runtime)}",
-            env.render(
-                "elixir/runtime.ex.j2",
-                checks=sorted(ir.runtime_checks(module)),
-                **runtime_check_attributes(module),
-                **common,
-                **depth.template_values(module),
-            ),
-            TARGET,
-            module.name,
-            "elixir",
+    common = {"module": module, "runtime": RUNTIME_MODULE, "alias": RUNTIME_ALIAS}
+    outputs: list[OutputFile] = []
+    checks = ir.runtime_checks(module)
+    if "schema_checks" in checks:
+        rules = checks_module(module)
+        outputs.append(
+            OutputFile(
+                f"{ROOT}/{module_file(rules)}",
+                env.render(
+                    "elixir/checks.ex.j2",
+                    checks_module=rules,
+                    **check_rule_attributes(module, checks),
+                    **common,
+                ),
+                TARGET,
+                module.name,
+                "elixir",
+            )
         )
-    ]
     for named in module.types:
         if isinstance(named, ir.Record):
             text = env.render("elixir/record.ex.j2", record=record_view(named, module), **common)
@@ -110,7 +116,13 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
 
 
 def render_project(modules: tuple[ir.Module, ...], env: RenderEnv) -> list[OutputFile]:
-    """mix.exs, .formatter.exs, .gitignore and test/test_helper.exs for the whole mix project."""
+    """The runtime every namespace uses, mix.exs, .formatter.exs, .gitignore and
+    test/test_helper.exs for the whole mix project.
+
+    `modules` is every module of the project with Elixir output, also when a run renders
+    only some of them: the runtime carries the optional parts (`ir.runtime_checks`) that
+    any of them needs, so it never depends on which modules a run selects or on their
+    order."""
     test_dir = posixpath.join(env.output_dir, ROOT, "test")
     version = env.version if _SEMVER.match(env.version) else "0.0.0"
     context = {
@@ -126,7 +138,21 @@ def render_project(modules: tuple[ir.Module, ...], env: RenderEnv) -> list[Outpu
         (".gitignore", "elixir/gitignore.j2", "text"),
         ("test/test_helper.exs", "elixir/test_helper.exs.j2", "elixir"),
     ]
-    return [
+    checks = frozenset[str]().union(*(ir.runtime_checks(module) for module in modules))
+    return [render_runtime(checks, env)] + [
         OutputFile(f"{ROOT}/{path}", env.render(template, **context), PROJECT_TARGET, "", kind)
         for path, template, kind in files
     ]
+
+
+def render_runtime(checks: frozenset[str], env: RenderEnv) -> OutputFile:
+    """`PolytypeGenerated.Runtime`, with the optional parts named in `checks` (entries of
+    `ir.runtime_checks`)."""
+    text = env.render(
+        "elixir/runtime.ex.j2",
+        runtime=RUNTIME_MODULE,
+        checks=sorted(checks),
+        depth_limit=depth.MAX_DEPTH,
+        depth_message=depth.DEPTH_MESSAGE,
+    )
+    return OutputFile(f"{ROOT}/{module_file(RUNTIME_MODULE)}", text, PROJECT_TARGET, "", "elixir")

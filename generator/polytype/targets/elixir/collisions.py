@@ -4,35 +4,61 @@ from __future__ import annotations
 
 from polytype import ir
 from polytype.diagnostics import Diagnostic, InputError, Position
-from polytype.targets.elixir.names import RUNTIME_ALIAS, runtime_module, unknown_module
+from polytype.targets.elixir.names import (
+    CHECKS_SEGMENT,
+    PROJECT_MODULES,
+    RUNTIME_ALIAS,
+    RUNTIME_MODULE,
+    module_file,
+    unknown_module,
+)
+
+_RUNTIME_FILE = module_file(RUNTIME_MODULE)
+
+
+def _generated(elixir_module: str) -> str | None:
+    """What the target itself generates under this module name (or in its file), or None."""
+    if elixir_module == RUNTIME_MODULE or elixir_module.startswith(RUNTIME_MODULE + "."):
+        return "the generated runtime"
+    if module_file(elixir_module) == _RUNTIME_FILE:
+        return "the generated runtime's file"
+    for name in PROJECT_MODULES:
+        if elixir_module == name or elixir_module.startswith(name + "."):
+            return f"generated {name}"
+    if elixir_module.split(".")[-1] == CHECKS_SEGMENT:
+        return "a generated module of schema-check rules"
+    return None
 
 
 def check_collisions(module: ir.Module) -> None:
-    """Names the target adds itself (`extra`, `__present__`, the runtime module) must not collide."""
+    """Names the target adds itself (`extra`, `__present__`, the runtime module, the
+    project's other modules and the namespace's check rules) must not collide."""
     problems = []
-    runtime = runtime_module(module)
     taken = {named.elixir_module: named.name for named in module.types}
     for named in module.types:
         source = named.source or ir.SourceRef(module.schema_path, 1, 1, "")
         if isinstance(named, ir.UnionType) and named.unknown is not None:
             kept = unknown_module(module, named)
-            if kept in taken or kept == runtime:
+            clash = taken.get(kept) or _generated(kept)
+            if clash is not None:
                 problems.append(
                     Diagnostic(
                         source.file,
                         Position(source.line, source.column),
                         source.pointer + "/x-unknown",
-                        f"Elixir module {kept!r} of {named.unknown} collides with "
-                        f"{taken.get(kept, 'the generated runtime')}",
+                        f"Elixir module {kept!r} of {named.unknown} collides with {clash}",
                     )
                 )
-        if named.elixir_module == runtime or named.elixir_module.startswith(RUNTIME_ALIAS + "."):
+        clash = _generated(named.elixir_module)
+        if clash is None and named.elixir_module.startswith(RUNTIME_ALIAS + "."):
+            clash = f"the runtime, known as {RUNTIME_ALIAS} in every generated module"
+        if clash is not None:
             problems.append(
                 Diagnostic(
                     source.file,
                     Position(source.line, source.column),
                     source.pointer,
-                    f"Elixir module {named.elixir_module!r} collides with the generated runtime",
+                    f"Elixir module {named.elixir_module!r} collides with {clash}",
                 )
             )
         if isinstance(named, ir.Record):

@@ -1,9 +1,9 @@
 """How the Elixir target spells things: paths, module names, keys, atoms and JSON scalars.
 
-The constants every part of the target shares (the output root, the application and
-the alias the runtime module is known by), the file of a module, the runtime and
-`Unknown<Union>` modules of a schema module, a struct key and how a field is read,
-the term of a `const`, and the guards that tell JSON types apart.
+The constants every part of the target shares (the output root, the application, the
+Mix project's one runtime module and the alias it is known by), the file of a module,
+the check-rules and `Unknown<Union>` modules of a schema module, a struct key and how a
+field is read, the term of a `const`, and the guards that tell JSON types apart.
 """
 
 from __future__ import annotations
@@ -21,6 +21,12 @@ APP_NAME = "polytype_generated"
 APP_MODULE = "PolytypeGenerated"
 ROOT = "elixir"
 RUNTIME_ALIAS = "R"
+# The one runtime module of the Mix project, shared by every schema module's namespace.
+RUNTIME_MODULE = f"{APP_MODULE}.Runtime"
+# The modules the project files define besides the runtime (mix.exs, test_helper.exs).
+PROJECT_MODULES = (f"{APP_MODULE}.MixProject", f"{APP_MODULE}.TestSupport")
+# The last segment of each namespace's check-rules module (`checks_module`).
+CHECKS_SEGMENT = "PolytypeChecks"
 
 _PLAIN_KEY = re.compile(r"^[a-z_][a-zA-Z0-9_]*[?!]?\Z")
 
@@ -41,9 +47,10 @@ def module_file(module_name: str) -> str:
     return "lib/" + "/".join(naming.snake_case(part) for part in module_name.split(".")) + ".ex"
 
 
-def runtime_module(module: ir.Module) -> str:
-    """The runtime helper module of a schema module's Elixir namespace."""
-    return f"{module.elixir_namespace}.PolytypeRuntime"
+def checks_module(module: ir.Module) -> str:
+    """The module holding what a schema module's schema checks read (definitions,
+    patterns, asserted formats): `<Namespace>.PolytypeChecks`."""
+    return f"{module.elixir_namespace}.{CHECKS_SEGMENT}"
 
 
 def path_segment(key: str) -> str:

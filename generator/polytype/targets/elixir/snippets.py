@@ -22,7 +22,7 @@ from polytype.targets.base.helper_names import BOUND_KEYS, function_suffix, lite
 from polytype.targets.base.render import ex_str
 from polytype.targets.elixir import layout
 from polytype.targets.elixir.clauses import clause_at
-from polytype.targets.elixir.names import RUNTIME_ALIAS, literal_term
+from polytype.targets.elixir.names import RUNTIME_ALIAS, checks_module, literal_term
 from polytype.targets.elixir.terms import check_schema, ex_json_literal, json_term
 
 
@@ -233,10 +233,12 @@ class FileSnippets:
         return _interned(self.attributes, "pattern", compiled)
 
     def check_calls(self, variable: str, checks: tuple[ir.SchemaCheck, ...]) -> list[str]:
-        """`R.schema_check(variable, @schema_check_N, "'not' at /x")` for each check."""
+        """`R.schema_check(variable, @schema_check_N, "'not' at /x", Ns.PolytypeChecks.rules())`
+        for each check."""
+        rules = f"{checks_module(self.module)}.rules()"
         return [
             f"{RUNTIME_ALIAS}.schema_check({variable}, {self.check_attribute(check)}, "
-            f"{ex_str(check.described)})"
+            f"{ex_str(check.described)}, {rules})"
             for check in checks
         ]
 

@@ -15,7 +15,7 @@ defmodule Hostile.Mode do
     * `\"\\\"quoted\\\"\"` ↔ `:quoted`
   """
 
-  alias Hostile.PolytypeRuntime, as: R
+  alias PolytypeGenerated.Runtime, as: R
 
   @type t :: :accept_edits | :nil_ | :x | :with_space | :quoted
 
@@ -32,7 +32,7 @@ defmodule Hostile.Mode do
   @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
   def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
 
-  @doc "Like `from_json/1`, but raises `Hostile.PolytypeRuntime.DecodeError`."
+  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
   @spec from_json!(term()) :: t()
   def from_json!(data), do: R.bang(from_json(data))
 

@@ -11,7 +11,7 @@ defmodule Hostile.Other do
   Keys the schema does not declare are rejected.
   """
 
-  alias Hostile.PolytypeRuntime, as: R
+  alias PolytypeGenerated.Runtime, as: R
 
   defstruct type: :other,
             n: nil,
@@ -36,7 +36,7 @@ defmodule Hostile.Other do
   @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
   def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
 
-  @doc "Like `from_json/1`, but raises `Hostile.PolytypeRuntime.DecodeError`."
+  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
   @spec from_json!(term()) :: t()
   def from_json!(data), do: R.bang(from_json(data))
 

@@ -21,7 +21,7 @@ defmodule Hostile.Thing do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
-  alias Hostile.PolytypeRuntime, as: R
+  alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:odd_key_k, :session_id]
   defstruct type: :thing,
@@ -84,7 +84,7 @@ defmodule Hostile.Thing do
   @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
   def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
 
-  @doc "Like `from_json/1`, but raises `Hostile.PolytypeRuntime.DecodeError`."
+  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
   @spec from_json!(term()) :: t()
   def from_json!(data), do: R.bang(from_json(data))
 

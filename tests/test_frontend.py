@@ -850,6 +850,31 @@ def test_unsafe_module_names_from_file_names_are_made_safe_with_a_warning(
     assert _generate(root, capsys, "--strict")[0] == 2
 
 
+def test_union_members_are_named_by_the_key_that_tells_them_apart(tmp_path: Path) -> None:
+    """A member with no title and no tag is named by the one key it alone requires (or
+    declares), before falling back to its position."""
+    schema = {
+        "title": "Workflow",
+        "type": "object",
+        "properties": {
+            "on": {
+                "oneOf": [
+                    {"type": "object", "properties": {"schedule": {}}, "required": ["schedule"]},
+                    {"type": "object", "properties": {"push": {"type": "object"}}},
+                    {"type": "object", "required": ["a", "b"]},
+                    {"type": "string"},
+                ]
+            }
+        },
+    }
+    path = tmp_path / "wf.json"
+    path.write_text(json.dumps(schema), encoding="utf-8")
+    names = [named.name for named in read_schema(path, "wf.json", strict=False).module.types]
+    assert {"WorkflowOnSchedule", "WorkflowOnPush", "WorkflowOnOption3", "WorkflowOnString"} <= set(
+        names
+    )
+
+
 def test_diff_reads_consumed_schemas_as_generate_does(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

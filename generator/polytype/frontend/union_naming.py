@@ -108,7 +108,8 @@ def _given_name(schema: dict[str, Any]) -> str | None:
 def _member_name(union: str, members: list[Any], index: int) -> str:
     """A member's name: its own (`x-name`, `title`), else the union's and its constant
     tag (`EventStart`), else its JSON type when no other member has it (`SchemaBoolean`),
-    else its place (`EventOption2`)."""
+    else the one key that tells it apart (`TriggerSchedule` for the member that alone
+    requires `schedule`), else its place (`EventOption2`)."""
     member = members[index]
     if isinstance(member, dict):
         given = _given_name(member)
@@ -121,7 +122,35 @@ def _member_name(union: str, members: list[Any], index: int) -> str:
         kinds = [other.get("type") if isinstance(other, dict) else None for other in members]
         if isinstance(kind, str) and kind != "null" and kinds.count(kind) == 1:
             return union + naming.pascal_case(kind)
+        key = _distinguishing_key(members, index)
+        if key is not None:
+            return union + naming.pascal_case(key)
     return f"{union}Option{index + 1}"
+
+
+def _keys(member: Any, keyword: str) -> set[str]:
+    """The `required` keys, or the `properties` names, of an object member."""
+    found = member.get(keyword) if isinstance(member, dict) else None
+    if keyword == "properties":
+        found = list(found) if isinstance(found, dict) else None
+    if not isinstance(found, list):
+        return set()
+    return {name for name in found if isinstance(name, str)}
+
+
+def _distinguishing_key(members: list[Any], index: int) -> str | None:
+    """The member's only required key, or its only property, when no other member
+    requires or declares that key: the word a reader would name it by."""
+    others: set[str] = set()
+    for other in (m for i, m in enumerate(members) if i != index):
+        others |= _keys(other, "required") | _keys(other, "properties")
+    for keyword in ("required", "properties"):
+        own = _keys(members[index], keyword)
+        if len(own) == 1:
+            (key,) = own
+            if key not in others and naming.ascii_identifier(key).strip("_"):
+                return key
+    return None
 
 
 def _tag_value(member: dict[str, Any]) -> str | None:

@@ -875,6 +875,27 @@ def test_union_members_are_named_by_the_key_that_tells_them_apart(tmp_path: Path
     )
 
 
+def test_null_defaults_that_change_nothing_are_one_summary_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`default: null` where null does not fit changes no decoding or encoding when
+    dropped: one line per module says how many, while any other wrong default keeps a
+    located warning of its own."""
+    properties = {name: {"type": "string", "default": None} for name in "abcde"}
+    properties["f"] = {"type": "string", "default": 5}
+    root = _project(
+        tmp_path, {"nd.json": {"title": "C", "type": "object", "properties": properties}}
+    )
+    code, err = _generate(root, capsys)
+    assert code == 0, err
+    warnings = [line for line in err.splitlines() if ": warning: " in line]
+    assert len(warnings) == 2, err
+    assert "5 `default: null` ignored where null does not fit the schema" in warnings[0]
+    assert "/properties/a/default, /properties/b/default, /properties/c/default and 2 more" in err
+    assert "/properties/f/default: default ignored: default does not match" in err
+    assert _round_trip(_models(root, "nd"), "C", {}) == {}
+
+
 def test_diff_reads_consumed_schemas_as_generate_does(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

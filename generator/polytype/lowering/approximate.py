@@ -42,6 +42,7 @@ def lower_approximating(
     JSON; raise ``InputError`` only for problems no replacement can fix."""
     data = document.data
     warnings: list[Diagnostic] = []
+    null_defaults: list[str] = []  # `default: null` dropped where null does not fit
     replaced: set[str] = set()  # the schemas typed as free-form so far
     for _ in range(MAX_ROUNDS):
         # diagnostics name pointers into `data`: the place to replace; the warnings are
@@ -58,14 +59,34 @@ def lower_approximating(
                 raise InputError(
                     [document.diagnostic(d.pointer, d.message) for d in error.diagnostics]
                 ) from None
-            warnings.extend(document.warning(d.pointer, f"{how}: {d.message}") for d, how in fixed)
+            for problem, how in fixed:
+                if how == _NULL_DEFAULT:
+                    null_defaults.append(document.locate(problem.pointer)[2])
+                else:
+                    warnings.append(document.warning(problem.pointer, f"{how}: {problem.message}"))
             continue
         warnings.extend(document.warning(pointer, message) for pointer, message in notes)
+        if null_defaults:
+            warnings.append(document.warning("", _null_defaults_summary(null_defaults)))
         return module, tuple(warnings)
     raise InputError([document.diagnostic("", "the schema could not be approximated")])
 
 
 _FREE_FORM = "typed as free-form JSON (kept exactly, not checked)"
+# A `default: null` on a property null does not fit: dropping it changes no decoding or
+# encoding (an absent key stays absent either way), so the module gets one summary line.
+_NULL_DEFAULT = "null default ignored"
+_SHOWN_NULL_DEFAULTS = 3
+
+
+def _null_defaults_summary(pointers: list[str]) -> str:
+    shown = ", ".join(sorted(pointers)[:_SHOWN_NULL_DEFAULTS])
+    more = len(pointers) - _SHOWN_NULL_DEFAULTS
+    return (
+        f"{len(pointers)} `default: null` ignored where null does not fit the schema "
+        f"(an absent key decodes and encodes the same without it): {shown}"
+        + (f" and {more} more" if more > 0 else "")
+    )
 
 
 def _replace(
@@ -79,8 +100,9 @@ def _replace(
         # an annotation that does not fit its schema (a wrong `default`) costs only itself
         parent, _, keyword = problem.pointer.rpartition("/")
         if keyword in _DROPPABLE and parent in schemas and keyword in schemas[parent]:
+            quiet = keyword == "default" and schemas[parent][keyword] is None
             data = _set(data, parent, {k: v for k, v in schemas[parent].items() if k != keyword})
-            fixed.append((problem, f"{keyword} ignored"))
+            fixed.append((problem, _NULL_DEFAULT if quiet else f"{keyword} ignored"))
     if fixed:
         return data, fixed
     chosen: dict[str, Diagnostic] = {}

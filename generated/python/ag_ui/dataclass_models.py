@@ -3854,6 +3854,20 @@ def _decode_run_agent_input(data: object) -> RunAgentInput:
         f_context = [_decode_context(item) for item in v_context]
     except DecodeError:
         raise _item_error(v_context, _decode_context, "context") from None
+    if len(obj) == 5:  # no optional key: every default
+        result = RunAgentInput.__new__(RunAgentInput)
+        result.thread_id = f_thread_id
+        result.run_id = f_run_id
+        result.messages = f_messages
+        result.tools = f_tools
+        result.context = f_context
+        result.parent_run_id = None
+        result.state = None
+        result.forwarded_props = None
+        result.resume = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_parent_run_id = obj.get("parentRunId", _ABSENT)
     if type(f_parent_run_id) is not str:
         if f_parent_run_id is not _ABSENT:
@@ -3924,6 +3938,15 @@ def _decode_resume_entry(data: object) -> ResumeEntry:
         f_status = _decode_resume_status(v_status)
     except DecodeError as error:
         raise error.at(_segment("status")) from None
+    if len(obj) == 2:  # no optional key: every default
+        result = ResumeEntry.__new__(ResumeEntry)
+        result.interrupt_id = f_interrupt_id
+        result.status = f_status
+        result.payload = None
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_payload = obj.get("payload", _ABSENT)
     if v_payload is _ABSENT:
         f_payload: JSONValue | None = None
@@ -3970,6 +3993,18 @@ def _decode_interrupt(data: object) -> Interrupt:
         raise _field_error(f_id, "string", "id")
     if type(f_reason) is not str:
         raise _field_error(f_reason, "string", "reason")
+    if len(obj) == 2:  # no optional key: every default
+        result = Interrupt.__new__(Interrupt)
+        result.id = f_id
+        result.reason = f_reason
+        result.message = None
+        result.tool_call_id = None
+        result.response_schema = None
+        result.expires_at = None
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_message = obj.get("message", _ABSENT)
     if type(f_message) is not str:
         if f_message is not _ABSENT:
@@ -4024,6 +4059,18 @@ def _decode_token_usage(data: object) -> TokenUsage:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
+    if len(obj) == 0:  # no optional key: every default
+        result = TokenUsage.__new__(TokenUsage)
+        result.provider = None
+        result.model = None
+        result.input_tokens = None
+        result.output_tokens = None
+        result.total_tokens = None
+        result.reasoning_tokens = None
+        result.cached_input_tokens = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_provider = obj.get("provider", _ABSENT)
     if type(f_provider) is not str:
         if f_provider is not _ABSENT:
@@ -4172,6 +4219,15 @@ def _decode_tool(data: object) -> Tool:
         raise _field_error(f_name, "string", "name")
     if type(f_description) is not str:
         raise _field_error(f_description, "string", "description")
+    if len(obj) == 2:  # no optional key: every default
+        result = Tool.__new__(Tool)
+        result.name = f_name
+        result.description = f_description
+        result.parameters = None
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_parameters = obj.get("parameters", _ABSENT)
     if v_parameters is _ABSENT:
         f_parameters: dict[str, JSONValue] | None = None
@@ -4249,6 +4305,16 @@ def _decode_tool_call(data: object) -> ToolCall:
         f_function = _decode_function_call(v_function)
     except DecodeError as error:
         raise error.at(_segment("function")) from None
+    if len(obj) == 3:  # no optional key: every default
+        result = ToolCall.__new__(ToolCall)
+        result.id = f_id
+        result.type = "function"
+        result.function = f_function
+        result.encrypted_value = None
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_encrypted_value = obj.get("encryptedValue", _ABSENT)
     if type(f_encrypted_value) is not str:
         if f_encrypted_value is not _ABSENT:
@@ -4295,6 +4361,17 @@ def _decode_developer_message(data: object) -> DeveloperMessage:
         raise _field_error(f_id, "string", "id")
     if type(f_content) is not str:
         raise _field_error(f_content, "string", "content")
+    if len(obj) == 3:  # no optional key: every default
+        result = DeveloperMessage.__new__(DeveloperMessage)
+        result.id = f_id
+        result.role = "developer"
+        result.content = f_content
+        result.name = None
+        result.encrypted_value = None
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_name = obj.get("name", _ABSENT)
     if type(f_name) is not str:
         if f_name is not _ABSENT:
@@ -4347,6 +4424,17 @@ def _decode_system_message(data: object) -> SystemMessage:
         raise _field_error(f_id, "string", "id")
     if type(f_content) is not str:
         raise _field_error(f_content, "string", "content")
+    if len(obj) == 3:  # no optional key: every default
+        result = SystemMessage.__new__(SystemMessage)
+        result.id = f_id
+        result.role = "system"
+        result.content = f_content
+        result.name = None
+        result.encrypted_value = None
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_name = obj.get("name", _ABSENT)
     if type(f_name) is not str:
         if f_name is not _ABSENT:
@@ -4395,6 +4483,18 @@ def _decode_assistant_message(data: object) -> AssistantMessage:
         f_id = obj.get("id", _ABSENT)
     if type(f_id) is not str:
         raise _field_error(f_id, "string", "id")
+    if len(obj) == 2:  # no optional key: every default
+        result = AssistantMessage.__new__(AssistantMessage)
+        result.id = f_id
+        result.role = "assistant"
+        result.content = None
+        result.name = None
+        result.tool_calls = None
+        result.encrypted_value = None
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_content = obj.get("content", _ABSENT)
     if type(f_content) is not str:
         if f_content is not _ABSENT:
@@ -4467,6 +4567,17 @@ def _decode_user_message(data: object) -> UserMessage:
         f_content = _d_union_str_or_list_input_content(v_content)
     except DecodeError as error:
         raise error.at(_segment("content")) from None
+    if len(obj) == 3:  # no optional key: every default
+        result = UserMessage.__new__(UserMessage)
+        result.id = f_id
+        result.role = "user"
+        result.content = f_content
+        result.name = None
+        result.encrypted_value = None
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_name = obj.get("name", _ABSENT)
     if type(f_name) is not str:
         if f_name is not _ABSENT:
@@ -4523,6 +4634,18 @@ def _decode_tool_message(data: object) -> ToolMessage:
         raise _field_error(f_content, "string", "content")
     if type(f_tool_call_id) is not str:
         raise _field_error(f_tool_call_id, "string", "toolCallId")
+    if len(obj) == 4:  # no optional key: every default
+        result = ToolMessage.__new__(ToolMessage)
+        result.id = f_id
+        result.role = "tool"
+        result.content = f_content
+        result.tool_call_id = f_tool_call_id
+        result.error = None
+        result.encrypted_value = None
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_error = obj.get("error")
     if f_error is not None and type(f_error) is not str:
         raise _field_error(f_error, "string", "error")
@@ -4582,6 +4705,16 @@ def _decode_activity_message(data: object) -> ActivityMessage:
         f_content = _json_object(v_content)
     except DecodeError as error:
         raise error.at(_segment("content")) from None
+    if len(obj) == 4:  # no optional key: every default
+        result = ActivityMessage.__new__(ActivityMessage)
+        result.id = f_id
+        result.role = "activity"
+        result.activity_type = f_activity_type
+        result.content = f_content
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_metadata = obj.get("metadata", _ABSENT)
     if v_metadata is _ABSENT:
         f_metadata: dict[str, JSONValue] | None = None
@@ -4623,6 +4756,16 @@ def _decode_reasoning_message(data: object) -> ReasoningMessage:
         raise _field_error(f_id, "string", "id")
     if type(f_content) is not str:
         raise _field_error(f_content, "string", "content")
+    if len(obj) == 3:  # no optional key: every default
+        result = ReasoningMessage.__new__(ReasoningMessage)
+        result.id = f_id
+        result.role = "reasoning"
+        result.content = f_content
+        result.encrypted_value = None
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_encrypted_value = obj.get("encryptedValue", _ABSENT)
     if type(f_encrypted_value) is not str:
         if f_encrypted_value is not _ABSENT:
@@ -4693,6 +4836,14 @@ def _decode_input_content_url_source(data: object) -> InputContentUrlSource:
         f_value = obj.get("value", _ABSENT)
     if type(f_value) is not str:
         raise _field_error(f_value, "string", "value")
+    if len(obj) == 2:  # no optional key: every default
+        result = InputContentUrlSource.__new__(InputContentUrlSource)
+        result.type = "url"
+        result.value = f_value
+        result.mime_type = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_mime_type = obj.get("mimeType", _ABSENT)
     if type(f_mime_type) is not str:
         if f_mime_type is not _ABSENT:
@@ -4729,6 +4880,14 @@ def _decode_image_input_content(data: object) -> ImageInputContent:
         f_source = _decode_input_content_source(v_source)
     except DecodeError as error:
         raise error.at(_segment("source")) from None
+    if len(obj) == 2:  # no optional key: every default
+        result = ImageInputContent.__new__(ImageInputContent)
+        result.type = "image"
+        result.source = f_source
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_metadata = obj.get("metadata", _ABSENT)
     if v_metadata is _ABSENT:
         f_metadata: JSONValue | None = None
@@ -4768,6 +4927,14 @@ def _decode_audio_input_content(data: object) -> AudioInputContent:
         f_source = _decode_input_content_source(v_source)
     except DecodeError as error:
         raise error.at(_segment("source")) from None
+    if len(obj) == 2:  # no optional key: every default
+        result = AudioInputContent.__new__(AudioInputContent)
+        result.type = "audio"
+        result.source = f_source
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_metadata = obj.get("metadata", _ABSENT)
     if v_metadata is _ABSENT:
         f_metadata: JSONValue | None = None
@@ -4807,6 +4974,14 @@ def _decode_video_input_content(data: object) -> VideoInputContent:
         f_source = _decode_input_content_source(v_source)
     except DecodeError as error:
         raise error.at(_segment("source")) from None
+    if len(obj) == 2:  # no optional key: every default
+        result = VideoInputContent.__new__(VideoInputContent)
+        result.type = "video"
+        result.source = f_source
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_metadata = obj.get("metadata", _ABSENT)
     if v_metadata is _ABSENT:
         f_metadata: JSONValue | None = None
@@ -4846,6 +5021,14 @@ def _decode_document_input_content(data: object) -> DocumentInputContent:
         f_source = _decode_input_content_source(v_source)
     except DecodeError as error:
         raise error.at(_segment("source")) from None
+    if len(obj) == 2:  # no optional key: every default
+        result = DocumentInputContent.__new__(DocumentInputContent)
+        result.type = "document"
+        result.source = f_source
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_metadata = obj.get("metadata", _ABSENT)
     if v_metadata is _ABSENT:
         f_metadata: JSONValue | None = None
@@ -4904,6 +5087,17 @@ def _decode_binary_input_content(data: object) -> BinaryInputContent:
         f_mime_type = obj.get("mimeType", _ABSENT)
     if type(f_mime_type) is not str:
         raise _field_error(f_mime_type, "string", "mimeType")
+    if len(obj) == 2:  # no optional key: every default
+        result = BinaryInputContent.__new__(BinaryInputContent)
+        result.type = "binary"
+        result.mime_type = f_mime_type
+        result.id = None
+        result.url = None
+        result.data = None
+        result.filename = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_id = obj.get("id", _ABSENT)
     if type(f_id) is not str:
         if f_id is not _ABSENT:
@@ -4958,6 +5152,19 @@ def _decode_run_started_event(data: object) -> RunStartedEvent:
         raise _field_error(f_thread_id, "string", "threadId")
     if type(f_run_id) is not str:
         raise _field_error(f_run_id, "string", "runId")
+    if len(obj) == 3:  # no optional key: every default
+        result = RunStartedEvent.__new__(RunStartedEvent)
+        result.type = "RUN_STARTED"
+        result.thread_id = f_thread_id
+        result.run_id = f_run_id
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.parent_run_id = None
+        result.input = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
@@ -5028,6 +5235,20 @@ def _decode_run_finished_event(data: object) -> RunFinishedEvent:
         raise _field_error(f_thread_id, "string", "threadId")
     if type(f_run_id) is not str:
         raise _field_error(f_run_id, "string", "runId")
+    if len(obj) == 3:  # no optional key: every default
+        result = RunFinishedEvent.__new__(RunFinishedEvent)
+        result.type = "RUN_FINISHED"
+        result.thread_id = f_thread_id
+        result.run_id = f_run_id
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.result = None
+        result.outcome = None
+        result.usage = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
@@ -5108,6 +5329,18 @@ def _decode_run_error_event(data: object) -> RunErrorEvent:
         f_message = obj.get("message", _ABSENT)
     if type(f_message) is not str:
         raise _field_error(f_message, "string", "message")
+    if len(obj) == 2:  # no optional key: every default
+        result = RunErrorEvent.__new__(RunErrorEvent)
+        result.type = "RUN_ERROR"
+        result.message = f_message
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.code = None
+        result.usage = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
@@ -5175,6 +5408,16 @@ def _decode_step_started_event(data: object) -> StepStartedEvent:
         f_step_name = obj.get("stepName", _ABSENT)
     if type(f_step_name) is not str:
         raise _field_error(f_step_name, "string", "stepName")
+    if len(obj) == 2:  # no optional key: every default
+        result = StepStartedEvent.__new__(StepStartedEvent)
+        result.type = "STEP_STARTED"
+        result.step_name = f_step_name
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
@@ -5225,6 +5468,16 @@ def _decode_step_finished_event(data: object) -> StepFinishedEvent:
         f_step_name = obj.get("stepName", _ABSENT)
     if type(f_step_name) is not str:
         raise _field_error(f_step_name, "string", "stepName")
+    if len(obj) == 2:  # no optional key: every default
+        result = StepFinishedEvent.__new__(StepFinishedEvent)
+        result.type = "STEP_FINISHED"
+        result.step_name = f_step_name
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
@@ -5275,6 +5528,18 @@ def _decode_text_message_start_event(data: object) -> TextMessageStartEvent:
         f_message_id = obj.get("messageId", _ABSENT)
     if type(f_message_id) is not str:
         raise _field_error(f_message_id, "string", "messageId")
+    if len(obj) == 2:  # no optional key: every default
+        result = TextMessageStartEvent.__new__(TextMessageStartEvent)
+        result.type = "TEXT_MESSAGE_START"
+        result.message_id = f_message_id
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.role = TextMessageRole.ASSISTANT
+        result.name = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
@@ -5344,6 +5609,17 @@ def _decode_text_message_content_event(data: object) -> TextMessageContentEvent:
         raise _field_error(f_message_id, "string", "messageId")
     if type(f_delta) is not str:
         raise _field_error(f_delta, "string", "delta")
+    if len(obj) == 3:  # no optional key: every default
+        result = TextMessageContentEvent.__new__(TextMessageContentEvent)
+        result.type = "TEXT_MESSAGE_CONTENT"
+        result.message_id = f_message_id
+        result.delta = f_delta
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
@@ -5395,6 +5671,16 @@ def _decode_text_message_end_event(data: object) -> TextMessageEndEvent:
         f_message_id = obj.get("messageId", _ABSENT)
     if type(f_message_id) is not str:
         raise _field_error(f_message_id, "string", "messageId")
+    if len(obj) == 2:  # no optional key: every default
+        result = TextMessageEndEvent.__new__(TextMessageEndEvent)
+        result.type = "TEXT_MESSAGE_END"
+        result.message_id = f_message_id
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
@@ -5439,6 +5725,19 @@ def _decode_text_message_chunk_event(data: object) -> TextMessageChunkEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "TEXT_MESSAGE_CHUNK":
         _tag(obj, "type", "TEXT_MESSAGE_CHUNK")
+    if len(obj) == 1:  # no optional key: every default
+        result = TextMessageChunkEvent.__new__(TextMessageChunkEvent)
+        result.type = "TEXT_MESSAGE_CHUNK"
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.message_id = None
+        result.role = None
+        result.delta = None
+        result.name = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
@@ -5519,6 +5818,18 @@ def _decode_tool_call_start_event(data: object) -> ToolCallStartEvent:
         raise _field_error(f_tool_call_id, "string", "toolCallId")
     if type(f_tool_call_name) is not str:
         raise _field_error(f_tool_call_name, "string", "toolCallName")
+    if len(obj) == 3:  # no optional key: every default
+        result = ToolCallStartEvent.__new__(ToolCallStartEvent)
+        result.type = "TOOL_CALL_START"
+        result.tool_call_id = f_tool_call_id
+        result.tool_call_name = f_tool_call_name
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.parent_message_id = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
@@ -5578,6 +5889,17 @@ def _decode_tool_call_args_event(data: object) -> ToolCallArgsEvent:
         raise _field_error(f_tool_call_id, "string", "toolCallId")
     if type(f_delta) is not str:
         raise _field_error(f_delta, "string", "delta")
+    if len(obj) == 3:  # no optional key: every default
+        result = ToolCallArgsEvent.__new__(ToolCallArgsEvent)
+        result.type = "TOOL_CALL_ARGS"
+        result.tool_call_id = f_tool_call_id
+        result.delta = f_delta
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
@@ -5629,6 +5951,16 @@ def _decode_tool_call_end_event(data: object) -> ToolCallEndEvent:
         f_tool_call_id = obj.get("toolCallId", _ABSENT)
     if type(f_tool_call_id) is not str:
         raise _field_error(f_tool_call_id, "string", "toolCallId")
+    if len(obj) == 2:  # no optional key: every default
+        result = ToolCallEndEvent.__new__(ToolCallEndEvent)
+        result.type = "TOOL_CALL_END"
+        result.tool_call_id = f_tool_call_id
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
@@ -5673,6 +6005,19 @@ def _decode_tool_call_chunk_event(data: object) -> ToolCallChunkEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "TOOL_CALL_CHUNK":
         _tag(obj, "type", "TOOL_CALL_CHUNK")
+    if len(obj) == 1:  # no optional key: every default
+        result = ToolCallChunkEvent.__new__(ToolCallChunkEvent)
+        result.type = "TOOL_CALL_CHUNK"
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.tool_call_id = None
+        result.tool_call_name = None
+        result.parent_message_id = None
+        result.delta = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
@@ -5752,6 +6097,19 @@ def _decode_tool_call_result_event(data: object) -> ToolCallResultEvent:
         raise _field_error(f_tool_call_id, "string", "toolCallId")
     if type(f_content) is not str:
         raise _field_error(f_content, "string", "content")
+    if len(obj) == 4:  # no optional key: every default
+        result = ToolCallResultEvent.__new__(ToolCallResultEvent)
+        result.type = "TOOL_CALL_RESULT"
+        result.message_id = f_message_id
+        result.tool_call_id = f_tool_call_id
+        result.content = f_content
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.role = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
@@ -5807,6 +6165,16 @@ def _decode_state_snapshot_event(data: object) -> StateSnapshotEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "STATE_SNAPSHOT":
         _tag(obj, "type", "STATE_SNAPSHOT")
+    if len(obj) == 1:  # no optional key: every default
+        result = StateSnapshotEvent.__new__(StateSnapshotEvent)
+        result.type = "STATE_SNAPSHOT"
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.snapshot = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
@@ -5871,6 +6239,16 @@ def _decode_state_delta_event(data: object) -> StateDeltaEvent:
         f_delta = [_json_value(item) for item in v_delta]
     except DecodeError:
         raise _item_error(v_delta, _json_value, "delta") from None
+    if len(obj) == 2:  # no optional key: every default
+        result = StateDeltaEvent.__new__(StateDeltaEvent)
+        result.type = "STATE_DELTA"
+        result.delta = f_delta
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
@@ -5927,6 +6305,16 @@ def _decode_messages_snapshot_event(data: object) -> MessagesSnapshotEvent:
         f_messages = [_decode_message(item) for item in v_messages]
     except DecodeError:
         raise _item_error(v_messages, _decode_message, "messages") from None
+    if len(obj) == 2:  # no optional key: every default
+        result = MessagesSnapshotEvent.__new__(MessagesSnapshotEvent)
+        result.type = "MESSAGES_SNAPSHOT"
+        result.messages = f_messages
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
@@ -5971,6 +6359,17 @@ def _decode_raw_event(data: object) -> RawEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "RAW":
         _tag(obj, "type", "RAW")
+    if len(obj) == 1:  # no optional key: every default
+        result = RawEvent.__new__(RawEvent)
+        result.type = "RAW"
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.event = None
+        result.source = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
@@ -6035,6 +6434,17 @@ def _decode_custom_event(data: object) -> CustomEvent:
         f_name = obj.get("name", _ABSENT)
     if type(f_name) is not str:
         raise _field_error(f_name, "string", "name")
+    if len(obj) == 2:  # no optional key: every default
+        result = CustomEvent.__new__(CustomEvent)
+        result.type = "CUSTOM"
+        result.name = f_name
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.value = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
@@ -6088,6 +6498,15 @@ def _decode_thinking_text_message_start_event(data: object) -> ThinkingTextMessa
     obj: dict[str, object] = data
     if obj.get("type") != "THINKING_TEXT_MESSAGE_START":
         _tag(obj, "type", "THINKING_TEXT_MESSAGE_START")
+    if len(obj) == 1:  # no optional key: every default
+        result = ThinkingTextMessageStartEvent.__new__(ThinkingTextMessageStartEvent)
+        result.type = "THINKING_TEXT_MESSAGE_START"
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
@@ -6137,6 +6556,16 @@ def _decode_thinking_text_message_content_event(data: object) -> ThinkingTextMes
         f_delta = obj.get("delta", _ABSENT)
     if type(f_delta) is not str:
         raise _field_error(f_delta, "string", "delta")
+    if len(obj) == 2:  # no optional key: every default
+        result = ThinkingTextMessageContentEvent.__new__(ThinkingTextMessageContentEvent)
+        result.type = "THINKING_TEXT_MESSAGE_CONTENT"
+        result.delta = f_delta
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
@@ -6181,6 +6610,15 @@ def _decode_thinking_text_message_end_event(data: object) -> ThinkingTextMessage
     obj: dict[str, object] = data
     if obj.get("type") != "THINKING_TEXT_MESSAGE_END":
         _tag(obj, "type", "THINKING_TEXT_MESSAGE_END")
+    if len(obj) == 1:  # no optional key: every default
+        result = ThinkingTextMessageEndEvent.__new__(ThinkingTextMessageEndEvent)
+        result.type = "THINKING_TEXT_MESSAGE_END"
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
@@ -6224,6 +6662,16 @@ def _decode_thinking_start_event(data: object) -> ThinkingStartEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "THINKING_START":
         _tag(obj, "type", "THINKING_START")
+    if len(obj) == 1:  # no optional key: every default
+        result = ThinkingStartEvent.__new__(ThinkingStartEvent)
+        result.type = "THINKING_START"
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.title = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
@@ -6273,6 +6721,15 @@ def _decode_thinking_end_event(data: object) -> ThinkingEndEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "THINKING_END":
         _tag(obj, "type", "THINKING_END")
+    if len(obj) == 1:  # no optional key: every default
+        result = ThinkingEndEvent.__new__(ThinkingEndEvent)
+        result.type = "THINKING_END"
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
@@ -6334,6 +6791,19 @@ def _decode_activity_snapshot_event(data: object) -> ActivitySnapshotEvent:
         f_content = _json_object(v_content)
     except DecodeError as error:
         raise error.at(_segment("content")) from None
+    if len(obj) == 4:  # no optional key: every default
+        result = ActivitySnapshotEvent.__new__(ActivitySnapshotEvent)
+        result.type = "ACTIVITY_SNAPSHOT"
+        result.message_id = f_message_id
+        result.activity_type = f_activity_type
+        result.content = f_content
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.replace = True
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
@@ -6406,6 +6876,18 @@ def _decode_activity_delta_event(data: object) -> ActivityDeltaEvent:
         f_patch = [_json_value(item) for item in v_patch]
     except DecodeError:
         raise _item_error(v_patch, _json_value, "patch") from None
+    if len(obj) == 4:  # no optional key: every default
+        result = ActivityDeltaEvent.__new__(ActivityDeltaEvent)
+        result.type = "ACTIVITY_DELTA"
+        result.message_id = f_message_id
+        result.activity_type = f_activity_type
+        result.patch = f_patch
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
@@ -6458,6 +6940,16 @@ def _decode_reasoning_start_event(data: object) -> ReasoningStartEvent:
         f_message_id = obj.get("messageId", _ABSENT)
     if type(f_message_id) is not str:
         raise _field_error(f_message_id, "string", "messageId")
+    if len(obj) == 2:  # no optional key: every default
+        result = ReasoningStartEvent.__new__(ReasoningStartEvent)
+        result.type = "REASONING_START"
+        result.message_id = f_message_id
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
@@ -6510,6 +7002,17 @@ def _decode_reasoning_message_start_event(data: object) -> ReasoningMessageStart
         f_message_id = obj.get("messageId", _ABSENT)
     if type(f_message_id) is not str:
         raise _field_error(f_message_id, "string", "messageId")
+    if len(obj) == 3:  # no optional key: every default
+        result = ReasoningMessageStartEvent.__new__(ReasoningMessageStartEvent)
+        result.type = "REASONING_MESSAGE_START"
+        result.message_id = f_message_id
+        result.role = "reasoning"
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
@@ -6565,6 +7068,17 @@ def _decode_reasoning_message_content_event(data: object) -> ReasoningMessageCon
         raise _field_error(f_message_id, "string", "messageId")
     if type(f_delta) is not str:
         raise _field_error(f_delta, "string", "delta")
+    if len(obj) == 3:  # no optional key: every default
+        result = ReasoningMessageContentEvent.__new__(ReasoningMessageContentEvent)
+        result.type = "REASONING_MESSAGE_CONTENT"
+        result.message_id = f_message_id
+        result.delta = f_delta
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
@@ -6616,6 +7130,16 @@ def _decode_reasoning_message_end_event(data: object) -> ReasoningMessageEndEven
         f_message_id = obj.get("messageId", _ABSENT)
     if type(f_message_id) is not str:
         raise _field_error(f_message_id, "string", "messageId")
+    if len(obj) == 2:  # no optional key: every default
+        result = ReasoningMessageEndEvent.__new__(ReasoningMessageEndEvent)
+        result.type = "REASONING_MESSAGE_END"
+        result.message_id = f_message_id
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
@@ -6660,6 +7184,17 @@ def _decode_reasoning_message_chunk_event(data: object) -> ReasoningMessageChunk
     obj: dict[str, object] = data
     if obj.get("type") != "REASONING_MESSAGE_CHUNK":
         _tag(obj, "type", "REASONING_MESSAGE_CHUNK")
+    if len(obj) == 1:  # no optional key: every default
+        result = ReasoningMessageChunkEvent.__new__(ReasoningMessageChunkEvent)
+        result.type = "REASONING_MESSAGE_CHUNK"
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.message_id = None
+        result.delta = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
@@ -6721,6 +7256,16 @@ def _decode_reasoning_end_event(data: object) -> ReasoningEndEvent:
         f_message_id = obj.get("messageId", _ABSENT)
     if type(f_message_id) is not str:
         raise _field_error(f_message_id, "string", "messageId")
+    if len(obj) == 2:  # no optional key: every default
+        result = ReasoningEndEvent.__new__(ReasoningEndEvent)
+        result.type = "REASONING_END"
+        result.message_id = f_message_id
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:
@@ -6783,6 +7328,18 @@ def _decode_reasoning_encrypted_value_event(data: object) -> ReasoningEncryptedV
         raise _field_error(f_entity_id, "string", "entityId")
     if type(f_encrypted_value) is not str:
         raise _field_error(f_encrypted_value, "string", "encryptedValue")
+    if len(obj) == 4:  # no optional key: every default
+        result = ReasoningEncryptedValueEvent.__new__(ReasoningEncryptedValueEvent)
+        result.type = "REASONING_ENCRYPTED_VALUE"
+        result.subtype = f_subtype
+        result.entity_id = f_entity_id
+        result.encrypted_value = f_encrypted_value
+        result.timestamp = None
+        result.raw_event = None
+        result.metadata = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_timestamp = obj.get("timestamp", _ABSENT)
     if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
         if f_timestamp is not _ABSENT:

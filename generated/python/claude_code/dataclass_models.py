@@ -5106,6 +5106,19 @@ def _decode_system_status_message(data: object) -> SystemStatusMessage:
         f_status = obj.get("status", _ABSENT)
     if f_status is not None and type(f_status) is not str:
         raise _field_error(f_status, "string", "status")
+    if len(obj) == 3:  # no optional key: every default
+        result = SystemStatusMessage.__new__(SystemStatusMessage)
+        result.type = "system"
+        result.subtype = "status"
+        result.status = f_status
+        result.permission_mode = None
+        result.compact_result = None
+        result.compact_error = None
+        result.session_id = None
+        result.uuid = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_permission_mode = obj.get("permissionMode", _ABSENT)
     if v_permission_mode is _ABSENT:
         f_permission_mode: PermissionMode | None = None
@@ -5165,6 +5178,17 @@ def _decode_system_compact_boundary(data: object) -> SystemCompactBoundary:
         _tag(obj, "type", "system")
     if obj.get("subtype") != "compact_boundary":
         _tag(obj, "subtype", "compact_boundary")
+    if len(obj) == 2:  # no optional key: every default
+        result = SystemCompactBoundary.__new__(SystemCompactBoundary)
+        result.type = "system"
+        result.subtype = "compact_boundary"
+        result.compact_metadata = None
+        result.direction = None
+        result.session_id = None
+        result.uuid = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_compact_metadata = obj.get("compact_metadata", _ABSENT)
     if v_compact_metadata is _ABSENT:
         f_compact_metadata: CompactMetadata | None = None
@@ -5217,6 +5241,18 @@ def _decode_hook_started_message(data: object) -> HookStartedMessage:
         _tag(obj, "type", "system")
     if obj.get("subtype") != "hook_started":
         _tag(obj, "subtype", "hook_started")
+    if len(obj) == 2:  # no optional key: every default
+        result = HookStartedMessage.__new__(HookStartedMessage)
+        result.type = "system"
+        result.subtype = "hook_started"
+        result.hook_id = None
+        result.hook_name = None
+        result.hook_event = None
+        result.uuid = None
+        result.session_id = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_hook_id = obj.get("hook_id", _ABSENT)
     if type(f_hook_id) is not str:
         if f_hook_id is not _ABSENT:
@@ -5295,6 +5331,21 @@ def _decode_hook_progress_message(data: object) -> HookProgressMessage:
         raise _field_error(f_stderr, "string", "stderr")
     if type(f_output) is not str:
         raise _field_error(f_output, "string", "output")
+    if len(obj) == 8:  # no optional key: every default
+        result = HookProgressMessage.__new__(HookProgressMessage)
+        result.type = "system"
+        result.subtype = "hook_progress"
+        result.hook_id = f_hook_id
+        result.hook_name = f_hook_name
+        result.hook_event = f_hook_event
+        result.stdout = f_stdout
+        result.stderr = f_stderr
+        result.output = f_output
+        result.uuid = None
+        result.session_id = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_uuid = obj.get("uuid", _ABSENT)
     if type(f_uuid) is not str:
         if f_uuid is not _ABSENT:
@@ -5335,6 +5386,23 @@ def _decode_hook_response_message(data: object) -> HookResponseMessage:
         _tag(obj, "type", "system")
     if obj.get("subtype") != "hook_response":
         _tag(obj, "subtype", "hook_response")
+    if len(obj) == 2:  # no optional key: every default
+        result = HookResponseMessage.__new__(HookResponseMessage)
+        result.type = "system"
+        result.subtype = "hook_response"
+        result.hook_id = None
+        result.hook_name = None
+        result.hook_event = None
+        result.output = None
+        result.stdout = None
+        result.stderr = None
+        result.exit_code = None
+        result.outcome = None
+        result.uuid = None
+        result.session_id = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_hook_id = obj.get("hook_id", _ABSENT)
     if type(f_hook_id) is not str:
         if f_hook_id is not _ABSENT:
@@ -5430,6 +5498,26 @@ def _decode_task_started_message(data: object) -> TaskStartedMessage:
         raise _field_error(f_task_id, "string", "task_id")
     if type(f_description) is not str:
         raise _field_error(f_description, "string", "description")
+    if len(obj) == 4:  # no optional key: every default
+        result = TaskStartedMessage.__new__(TaskStartedMessage)
+        result.type = "system"
+        result.subtype = "task_started"
+        result.task_id = f_task_id
+        result.description = f_description
+        result.tool_use_id = None
+        result.task_type = None
+        result.subagent_type = None
+        result.is_backgrounded = None
+        result.spawn_depth = None
+        result.workflow_name = None
+        result.prompt = None
+        result.skip_transcript = None
+        result.ambient = None
+        result.uuid = None
+        result.session_id = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_tool_use_id = obj.get("tool_use_id", _ABSENT)
     if type(f_tool_use_id) is not str:
         if f_tool_use_id is not _ABSENT:
@@ -5538,6 +5626,22 @@ def _decode_task_progress_message(data: object) -> TaskProgressMessage:
         f_usage = _decode_task_usage(v_usage)
     except DecodeError as error:
         raise error.at(_segment("usage")) from None
+    if len(obj) == 5:  # no optional key: every default
+        result = TaskProgressMessage.__new__(TaskProgressMessage)
+        result.type = "system"
+        result.subtype = "task_progress"
+        result.task_id = f_task_id
+        result.description = f_description
+        result.usage = f_usage
+        result.tool_use_id = None
+        result.subagent_type = None
+        result.last_tool_name = None
+        result.summary = None
+        result.uuid = None
+        result.session_id = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_tool_use_id = obj.get("tool_use_id", _ABSENT)
     if type(f_tool_use_id) is not str:
         if f_tool_use_id is not _ABSENT:
@@ -5621,6 +5725,25 @@ def _decode_task_notification_message(data: object) -> TaskNotificationMessage:
         raise _field_error(f_output_file, "string", "output_file")
     if type(f_summary) is not str:
         raise _field_error(f_summary, "string", "summary")
+    if len(obj) == 6:  # no optional key: every default
+        result = TaskNotificationMessage.__new__(TaskNotificationMessage)
+        result.type = "system"
+        result.subtype = "task_notification"
+        result.task_id = f_task_id
+        result.status = f_status
+        result.output_file = f_output_file
+        result.summary = f_summary
+        result.tool_use_id = None
+        result.reason = None
+        result.usage = None
+        result.resource_links = None
+        result.skip_transcript = None
+        result.ambient = None
+        result.uuid = None
+        result.session_id = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_tool_use_id = obj.get("tool_use_id", _ABSENT)
     if type(f_tool_use_id) is not str:
         if f_tool_use_id is not _ABSENT:
@@ -5717,6 +5840,17 @@ def _decode_task_updated_message(data: object) -> TaskUpdatedMessage:
         f_patch = _json_object(v_patch)
     except DecodeError as error:
         raise error.at(_segment("patch")) from None
+    if len(obj) == 4:  # no optional key: every default
+        result = TaskUpdatedMessage.__new__(TaskUpdatedMessage)
+        result.type = "system"
+        result.subtype = "task_updated"
+        result.task_id = f_task_id
+        result.patch = f_patch
+        result.uuid = None
+        result.session_id = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_uuid = obj.get("uuid", _ABSENT)
     if type(f_uuid) is not str:
         if f_uuid is not _ABSENT:
@@ -5765,6 +5899,16 @@ def _decode_background_tasks_changed_message(data: object) -> BackgroundTasksCha
         f_tasks = [_decode_background_task(item) for item in v_tasks]
     except DecodeError:
         raise _item_error(v_tasks, _decode_background_task, "tasks") from None
+    if len(obj) == 3:  # no optional key: every default
+        result = BackgroundTasksChangedMessage.__new__(BackgroundTasksChangedMessage)
+        result.type = "system"
+        result.subtype = "background_tasks_changed"
+        result.tasks = f_tasks
+        result.uuid = None
+        result.session_id = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_uuid = obj.get("uuid", _ABSENT)
     if type(f_uuid) is not str:
         if f_uuid is not _ABSENT:
@@ -5826,6 +5970,18 @@ def _decode_files_persisted_event(data: object) -> FilesPersistedEvent:
         raise _item_error(v_failed, _decode_failed_file, "failed") from None
     if type(f_processed_at) is not str:
         raise _field_error(f_processed_at, "string", "processed_at")
+    if len(obj) == 5:  # no optional key: every default
+        result = FilesPersistedEvent.__new__(FilesPersistedEvent)
+        result.type = "system"
+        result.subtype = "files_persisted"
+        result.files = f_files
+        result.failed = f_failed
+        result.processed_at = f_processed_at
+        result.uuid = None
+        result.session_id = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_uuid = obj.get("uuid", _ABSENT)
     if type(f_uuid) is not str:
         if f_uuid is not _ABSENT:
@@ -5887,6 +6043,21 @@ def _decode_api_retry_message(data: object) -> ApiRetryMessage:
         raise _field_error(f_error_status, "integer", "error_status")
     if type(f_error) is not str:
         raise _field_error(f_error, "string", "error")
+    if len(obj) == 7:  # no optional key: every default
+        result = ApiRetryMessage.__new__(ApiRetryMessage)
+        result.type = "system"
+        result.subtype = "api_retry"
+        result.attempt = f_attempt
+        result.max_retries = f_max_retries
+        result.retry_delay_ms = f_retry_delay_ms
+        result.error_status = f_error_status
+        result.error = f_error
+        result.no_response = None
+        result.uuid = None
+        result.session_id = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_no_response = obj.get("no_response", _ABSENT)
     if v_no_response is _ABSENT:
         f_no_response: NoResponse | None = None
@@ -5941,6 +6112,16 @@ def _decode_local_command_output_message(data: object) -> LocalCommandOutputMess
         f_content = obj.get("content", _ABSENT)
     if type(f_content) is not str:
         raise _field_error(f_content, "string", "content")
+    if len(obj) == 3:  # no optional key: every default
+        result = LocalCommandOutputMessage.__new__(LocalCommandOutputMessage)
+        result.type = "system"
+        result.subtype = "local_command_output"
+        result.content = f_content
+        result.uuid = None
+        result.session_id = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_uuid = obj.get("uuid", _ABSENT)
     if type(f_uuid) is not str:
         if f_uuid is not _ABSENT:
@@ -5986,6 +6167,16 @@ def _decode_session_state_changed_message(data: object) -> SessionStateChangedMe
         f_state = _decode_session_state(v_state)
     except DecodeError as error:
         raise error.at(_segment("state")) from None
+    if len(obj) == 3:  # no optional key: every default
+        result = SessionStateChangedMessage.__new__(SessionStateChangedMessage)
+        result.type = "system"
+        result.subtype = "session_state_changed"
+        result.state = f_state
+        result.uuid = None
+        result.session_id = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_uuid = obj.get("uuid", _ABSENT)
     if type(f_uuid) is not str:
         if f_uuid is not _ABSENT:
@@ -6031,6 +6222,17 @@ def _decode_elicitation_complete_message(data: object) -> ElicitationCompleteMes
         raise _field_error(f_mcp_server_name, "string", "mcp_server_name")
     if type(f_elicitation_id) is not str:
         raise _field_error(f_elicitation_id, "string", "elicitation_id")
+    if len(obj) == 4:  # no optional key: every default
+        result = ElicitationCompleteMessage.__new__(ElicitationCompleteMessage)
+        result.type = "system"
+        result.subtype = "elicitation_complete"
+        result.mcp_server_name = f_mcp_server_name
+        result.elicitation_id = f_elicitation_id
+        result.uuid = None
+        result.session_id = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_uuid = obj.get("uuid", _ABSENT)
     if type(f_uuid) is not str:
         if f_uuid is not _ABSENT:
@@ -6081,6 +6283,19 @@ def _decode_informational_message(data: object) -> InformationalMessage:
         f_level = _decode_informational_level(v_level)
     except DecodeError as error:
         raise error.at(_segment("level")) from None
+    if len(obj) == 4:  # no optional key: every default
+        result = InformationalMessage.__new__(InformationalMessage)
+        result.type = "system"
+        result.subtype = "informational"
+        result.content = f_content
+        result.level = f_level
+        result.tool_use_id = None
+        result.prevent_continuation = None
+        result.uuid = None
+        result.session_id = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_tool_use_id = obj.get("tool_use_id", _ABSENT)
     if type(f_tool_use_id) is not str:
         if f_tool_use_id is not _ABSENT:
@@ -6147,6 +6362,20 @@ def _decode_notification_message(data: object) -> NotificationMessage:
         f_priority = _decode_notification_priority(v_priority)
     except DecodeError as error:
         raise error.at(_segment("priority")) from None
+    if len(obj) == 5:  # no optional key: every default
+        result = NotificationMessage.__new__(NotificationMessage)
+        result.type = "system"
+        result.subtype = "notification"
+        result.key = f_key
+        result.text = f_text
+        result.priority = f_priority
+        result.color = None
+        result.timeout_ms = None
+        result.uuid = None
+        result.session_id = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_color = obj.get("color", _ABSENT)
     if type(f_color) is not str:
         if f_color is not _ABSENT:
@@ -6210,6 +6439,21 @@ def _decode_permission_denied_message(data: object) -> PermissionDeniedMessage:
         raise _field_error(f_tool_use_id, "string", "tool_use_id")
     if type(f_message) is not str:
         raise _field_error(f_message, "string", "message")
+    if len(obj) == 5:  # no optional key: every default
+        result = PermissionDeniedMessage.__new__(PermissionDeniedMessage)
+        result.type = "system"
+        result.subtype = "permission_denied"
+        result.tool_name = f_tool_name
+        result.tool_use_id = f_tool_use_id
+        result.message = f_message
+        result.agent_id = None
+        result.decision_reason_type = None
+        result.decision_reason = None
+        result.uuid = None
+        result.session_id = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_agent_id = obj.get("agent_id", _ABSENT)
     if type(f_agent_id) is not str:
         if f_agent_id is not _ABSENT:
@@ -6277,6 +6521,16 @@ def _decode_commands_changed_message(data: object) -> CommandsChangedMessage:
         f_commands = [_json_object(item) for item in v_commands]
     except DecodeError:
         raise _item_error(v_commands, _json_object, "commands") from None
+    if len(obj) == 3:  # no optional key: every default
+        result = CommandsChangedMessage.__new__(CommandsChangedMessage)
+        result.type = "system"
+        result.subtype = "commands_changed"
+        result.commands = f_commands
+        result.uuid = None
+        result.session_id = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_uuid = obj.get("uuid", _ABSENT)
     if type(f_uuid) is not str:
         if f_uuid is not _ABSENT:
@@ -6325,6 +6579,17 @@ def _decode_thinking_tokens_message(data: object) -> ThinkingTokensMessage:
         or not -_INT_BOUND < f_estimated_tokens_delta < _INT_BOUND
     ):
         raise _field_error(f_estimated_tokens_delta, "integer", "estimated_tokens_delta")
+    if len(obj) == 4:  # no optional key: every default
+        result = ThinkingTokensMessage.__new__(ThinkingTokensMessage)
+        result.type = "system"
+        result.subtype = "thinking_tokens"
+        result.estimated_tokens = f_estimated_tokens
+        result.estimated_tokens_delta = f_estimated_tokens_delta
+        result.uuid = None
+        result.session_id = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_uuid = obj.get("uuid", _ABSENT)
     if type(f_uuid) is not str:
         if f_uuid is not _ABSENT:
@@ -6361,6 +6626,17 @@ def _decode_mirror_error_message(data: object) -> MirrorErrorMessage:
         _tag(obj, "type", "system")
     if obj.get("subtype") != "mirror_error":
         _tag(obj, "subtype", "mirror_error")
+    if len(obj) == 2:  # no optional key: every default
+        result = MirrorErrorMessage.__new__(MirrorErrorMessage)
+        result.type = "system"
+        result.subtype = "mirror_error"
+        result.key = None
+        result.error = None
+        result.uuid = None
+        result.session_id = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_key = obj.get("key", _ABSENT)
     if v_key is _ABSENT:
         f_key: dict[str, JSONValue] | None = None
@@ -6418,6 +6694,23 @@ def _decode_assistant_message(data: object) -> AssistantMessage:
         f_message = _decode_assistant_message_body(v_message)
     except DecodeError as error:
         raise error.at(_segment("message")) from None
+    if len(obj) == 2:  # no optional key: every default
+        result = AssistantMessage.__new__(AssistantMessage)
+        result.type = "assistant"
+        result.message = f_message
+        result.parent_tool_use_id = None
+        result.session_id = None
+        result.uuid = None
+        result.timestamp = None
+        result.request_id = None
+        result.aborted = None
+        result.error = None
+        result.wire_tool_inputs = None
+        result.local_command_source = None
+        result.local_command_run = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_parent_tool_use_id = obj.get("parent_tool_use_id")
     if f_parent_tool_use_id is not None and type(f_parent_tool_use_id) is not str:
         raise _field_error(f_parent_tool_use_id, "string", "parent_tool_use_id")
@@ -6512,6 +6805,19 @@ def _decode_user_message(data: object) -> UserMessage:
         f_message = _decode_user_message_body(v_message)
     except DecodeError as error:
         raise error.at(_segment("message")) from None
+    if len(obj) == 2:  # no optional key: every default
+        result = UserMessage.__new__(UserMessage)
+        result.type = "user"
+        result.message = f_message
+        result.parent_tool_use_id = None
+        result.session_id = None
+        result.uuid = None
+        result.timestamp = None
+        result.is_replay = None
+        result.tool_use_result = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_parent_tool_use_id = obj.get("parent_tool_use_id")
     if f_parent_tool_use_id is not None and type(f_parent_tool_use_id) is not str:
         raise _field_error(f_parent_tool_use_id, "string", "parent_tool_use_id")
@@ -6832,6 +7138,17 @@ def _decode_stream_event_message(data: object) -> StreamEventMessage:
         f_event = _json_object(v_event)
     except DecodeError as error:
         raise error.at(_segment("event")) from None
+    if len(obj) == 2:  # no optional key: every default
+        result = StreamEventMessage.__new__(StreamEventMessage)
+        result.type = "stream_event"
+        result.event = f_event
+        result.session_id = None
+        result.parent_tool_use_id = None
+        result.uuid = None
+        result.ttft_ms = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_session_id = obj.get("session_id", _ABSENT)
     if type(f_session_id) is not str:
         if f_session_id is not _ABSENT:
@@ -6884,6 +7201,15 @@ def _decode_rate_limit_event(data: object) -> RateLimitEvent:
         f_rate_limit_info = _decode_rate_limit_info(v_rate_limit_info)
     except DecodeError as error:
         raise error.at(_segment("rate_limit_info")) from None
+    if len(obj) == 2:  # no optional key: every default
+        result = RateLimitEvent.__new__(RateLimitEvent)
+        result.type = "rate_limit_event"
+        result.rate_limit_info = f_rate_limit_info
+        result.uuid = None
+        result.session_id = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_uuid = obj.get("uuid", _ABSENT)
     if type(f_uuid) is not str:
         if f_uuid is not _ABSENT:
@@ -6975,6 +7301,15 @@ def _decode_compact_boundary_marker(data: object) -> CompactBoundaryMarker:
     obj: dict[str, object] = data
     if obj.get("type") != "compact_boundary":
         _tag(obj, "type", "compact_boundary")
+    if len(obj) == 1:  # no optional key: every default
+        result = CompactBoundaryMarker.__new__(CompactBoundaryMarker)
+        result.type = "compact_boundary"
+        result.direction = None
+        result.session_id = None
+        result.uuid = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_direction = obj.get("direction", _ABSENT)
     if v_direction is _ABSENT:
         f_direction: CompactDirection | None = None
@@ -7038,6 +7373,20 @@ def _decode_tool_progress_message(data: object) -> ToolProgressMessage:
         type(f_elapsed_time_seconds) is not float or f_elapsed_time_seconds - f_elapsed_time_seconds
     ):
         raise _field_error(f_elapsed_time_seconds, "number", "elapsed_time_seconds")
+    if len(obj) == 5:  # no optional key: every default
+        result = ToolProgressMessage.__new__(ToolProgressMessage)
+        result.type = "tool_progress"
+        result.tool_use_id = f_tool_use_id
+        result.tool_name = f_tool_name
+        result.parent_tool_use_id = f_parent_tool_use_id
+        result.elapsed_time_seconds = f_elapsed_time_seconds
+        result.task_id = None
+        result.heartbeat = None
+        result.uuid = None
+        result.session_id = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_task_id = obj.get("task_id", _ABSENT)
     if type(f_task_id) is not str:
         if f_task_id is not _ABSENT:
@@ -7101,6 +7450,16 @@ def _decode_tool_use_summary_message(data: object) -> ToolUseSummaryMessage:
         f_preceding_tool_use_ids = [_str(item) for item in v_preceding_tool_use_ids]
     except DecodeError:
         raise _item_error(v_preceding_tool_use_ids, _str, "preceding_tool_use_ids") from None
+    if len(obj) == 3:  # no optional key: every default
+        result = ToolUseSummaryMessage.__new__(ToolUseSummaryMessage)
+        result.type = "tool_use_summary"
+        result.summary = f_summary
+        result.preceding_tool_use_ids = f_preceding_tool_use_ids
+        result.uuid = None
+        result.session_id = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_uuid = obj.get("uuid", _ABSENT)
     if type(f_uuid) is not str:
         if f_uuid is not _ABSENT:
@@ -7150,6 +7509,17 @@ def _decode_auth_status_message(data: object) -> AuthStatusMessage:
         f_output = [_str(item) for item in v_output]
     except DecodeError:
         raise _item_error(v_output, _str, "output") from None
+    if len(obj) == 3:  # no optional key: every default
+        result = AuthStatusMessage.__new__(AuthStatusMessage)
+        result.type = "auth_status"
+        result.is_authenticating = f_is_authenticating
+        result.output = f_output
+        result.error = None
+        result.uuid = None
+        result.session_id = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_error = obj.get("error", _ABSENT)
     if type(f_error) is not str:
         if f_error is not _ABSENT:
@@ -7195,6 +7565,15 @@ def _decode_prompt_suggestion_message(data: object) -> PromptSuggestionMessage:
         f_suggestion = obj.get("suggestion", _ABSENT)
     if type(f_suggestion) is not str:
         raise _field_error(f_suggestion, "string", "suggestion")
+    if len(obj) == 2:  # no optional key: every default
+        result = PromptSuggestionMessage.__new__(PromptSuggestionMessage)
+        result.type = "prompt_suggestion"
+        result.suggestion = f_suggestion
+        result.uuid = None
+        result.session_id = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_uuid = obj.get("uuid", _ABSENT)
     if type(f_uuid) is not str:
         if f_uuid is not _ABSENT:
@@ -7233,6 +7612,18 @@ def _decode_conversation_reset_message(data: object) -> ConversationResetMessage
         f_new_conversation_id = obj.get("new_conversation_id", _ABSENT)
     if type(f_new_conversation_id) is not str:
         raise _field_error(f_new_conversation_id, "string", "new_conversation_id")
+    if len(obj) == 2:  # no optional key: every default
+        result = ConversationResetMessage.__new__(ConversationResetMessage)
+        result.type = "conversation_reset"
+        result.new_conversation_id = f_new_conversation_id
+        result.trigger = None
+        result.user_message_uuid = None
+        result.timestamp = None
+        result.uuid = None
+        result.session_id = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_trigger = obj.get("trigger", _ABSENT)
     if v_trigger is _ABSENT:
         f_trigger: ConversationResetTrigger | None = None
@@ -7327,6 +7718,16 @@ def _decode_tool_use_block(data: object) -> ToolUseBlock:
         f_input = _json_object(v_input)
     except DecodeError as error:
         raise error.at(_segment("input")) from None
+    if len(obj) == 4:  # no optional key: every default
+        result = ToolUseBlock.__new__(ToolUseBlock)
+        result.type = "tool_use"
+        result.id = f_id
+        result.name = f_name
+        result.input = f_input
+        result.caller = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_caller = obj.get("caller", _ABSENT)
     if v_caller is _ABSENT:
         f_caller: dict[str, JSONValue] | None = None
@@ -7364,6 +7765,15 @@ def _decode_tool_result_block(data: object) -> ToolResultBlock:
         f_tool_use_id = obj.get("tool_use_id", _ABSENT)
     if type(f_tool_use_id) is not str:
         raise _field_error(f_tool_use_id, "string", "tool_use_id")
+    if len(obj) == 2:  # no optional key: every default
+        result = ToolResultBlock.__new__(ToolResultBlock)
+        result.type = "tool_result"
+        result.tool_use_id = f_tool_use_id
+        result.content = None
+        result.is_error = False
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_content = obj.get("content", _ABSENT)
     if v_content is _ABSENT:
         f_content: str | list[dict[str, JSONValue]] | None = None
@@ -7405,6 +7815,14 @@ def _decode_thinking_block(data: object) -> ThinkingBlock:
         f_thinking = obj.get("thinking", _ABSENT)
     if type(f_thinking) is not str:
         raise _field_error(f_thinking, "string", "thinking")
+    if len(obj) == 2:  # no optional key: every default
+        result = ThinkingBlock.__new__(ThinkingBlock)
+        result.type = "thinking"
+        result.thinking = f_thinking
+        result.signature = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_signature = obj.get("signature", _ABSENT)
     if type(f_signature) is not str:
         if f_signature is not _ABSENT:
@@ -7461,6 +7879,22 @@ def _decode_control_can_use_tool_request(data: object) -> ControlCanUseToolReque
         f_input = _json_object(v_input)
     except DecodeError as error:
         raise error.at(_segment("input")) from None
+    if len(obj) == 3:  # no optional key: every default
+        result = ControlCanUseToolRequest.__new__(ControlCanUseToolRequest)
+        result.subtype = "can_use_tool"
+        result.tool_name = f_tool_name
+        result.input = f_input
+        result.permission_suggestions = None
+        result.blocked_path = None
+        result.decision_reason = None
+        result.title = None
+        result.display_name = None
+        result.description = None
+        result.tool_use_id = None
+        result.agent_id = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_permission_suggestions = obj.get("permission_suggestions", _ABSENT)
     if v_permission_suggestions is _ABSENT:
         f_permission_suggestions: list[dict[str, JSONValue]] | None = None
@@ -7531,6 +7965,14 @@ def _decode_control_initialize_request(data: object) -> ControlInitializeRequest
     obj: dict[str, object] = data
     if obj.get("subtype") != "initialize":
         _tag(obj, "subtype", "initialize")
+    if len(obj) == 1:  # no optional key: every default
+        result = ControlInitializeRequest.__new__(ControlInitializeRequest)
+        result.subtype = "initialize"
+        result.hooks = None
+        result.agents = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_hooks = obj.get("hooks", _ABSENT)
     if v_hooks is _ABSENT:
         f_hooks: dict[str, JSONValue] | None = None
@@ -7595,6 +8037,13 @@ def _decode_control_set_model_request(data: object) -> ControlSetModelRequest:
     obj: dict[str, object] = data
     if obj.get("subtype") != "set_model":
         _tag(obj, "subtype", "set_model")
+    if len(obj) == 1:  # no optional key: every default
+        result = ControlSetModelRequest.__new__(ControlSetModelRequest)
+        result.subtype = "set_model"
+        result.model = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_model = obj.get("model")
     if f_model is not None and type(f_model) is not str:
         raise _field_error(f_model, "string", "model")
@@ -7624,6 +8073,15 @@ def _decode_control_hook_callback_request(data: object) -> ControlHookCallbackRe
         f_callback_id = obj.get("callback_id", _ABSENT)
     if type(f_callback_id) is not str:
         raise _field_error(f_callback_id, "string", "callback_id")
+    if len(obj) == 2:  # no optional key: every default
+        result = ControlHookCallbackRequest.__new__(ControlHookCallbackRequest)
+        result.subtype = "hook_callback"
+        result.callback_id = f_callback_id
+        result.input = None
+        result.tool_use_id = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_input = obj.get("input", _ABSENT)
     if v_input is _ABSENT:
         f_input: JSONValue | None = None
@@ -7695,6 +8153,14 @@ def _decode_control_success_response(data: object) -> ControlSuccessResponse:
         f_request_id = obj.get("request_id", _ABSENT)
     if type(f_request_id) is not str:
         raise _field_error(f_request_id, "string", "request_id")
+    if len(obj) == 2:  # no optional key: every default
+        result = ControlSuccessResponse.__new__(ControlSuccessResponse)
+        result.subtype = "success"
+        result.request_id = f_request_id
+        result.response = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_response = obj.get("response", _ABSENT)
     if v_response is _ABSENT:
         f_response: dict[str, JSONValue] | None = None
@@ -7760,6 +8226,17 @@ def _decode_compact_metadata(data: object) -> CompactMetadata:
         f_trigger = _decode_compact_trigger(v_trigger)
     except DecodeError as error:
         raise error.at(_segment("trigger")) from None
+    if len(obj) == 1:  # no optional key: every default
+        result = CompactMetadata.__new__(CompactMetadata)
+        result.trigger = f_trigger
+        result.pre_tokens = None
+        result.post_tokens = None
+        result.duration_ms = None
+        result.preserved_segment = None
+        result.preserved_messages = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_pre_tokens = obj.get("pre_tokens", _ABSENT)
     if type(f_pre_tokens) is not int or not -_INT_BOUND < f_pre_tokens < _INT_BOUND:
         if f_pre_tokens is not _ABSENT:
@@ -7857,6 +8334,15 @@ def _decode_background_task(data: object) -> BackgroundTask:
         raise _field_error(f_task_type, "string", "task_type")
     if type(f_description) is not str:
         raise _field_error(f_description, "string", "description")
+    if len(obj) == 3:  # no optional key: every default
+        result = BackgroundTask.__new__(BackgroundTask)
+        result.task_id = f_task_id
+        result.task_type = f_task_type
+        result.description = f_description
+        result.ambient = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_ambient = obj.get("ambient", _ABSENT)
     if type(f_ambient) is not bool:
         if f_ambient is not _ABSENT:
@@ -7969,6 +8455,24 @@ def _decode_assistant_message_body(data: object) -> AssistantMessageBody:
         f_content = [_decode_content_block(item) for item in v_content]
     except DecodeError:
         raise _item_error(v_content, _decode_content_block, "content") from None
+    if len(obj) == 1:  # no optional key: every default
+        result = AssistantMessageBody.__new__(AssistantMessageBody)
+        result.content = f_content
+        result.model = None
+        result.id = None
+        result.type = None
+        result.role = None
+        result.container = None
+        result.stop_reason = None
+        result.stop_sequence = None
+        result.stop_details = None
+        result.usage = None
+        result.input_transformations = None
+        result.diagnostics = None
+        result.context_management = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_model = obj.get("model", _ABSENT)
     if type(f_model) is not str:
         if f_model is not _ABSENT:
@@ -8086,6 +8590,13 @@ def _decode_user_message_body(data: object) -> UserMessageBody:
         f_content = _d_union_str_or_list_content_block(v_content)
     except DecodeError as error:
         raise error.at(_segment("content")) from None
+    if len(obj) == 1:  # no optional key: every default
+        result = UserMessageBody.__new__(UserMessageBody)
+        result.content = f_content
+        result.role = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_role = obj.get("role", _ABSENT)
     if type(f_role) is not str:
         if f_role is not _ABSENT:
@@ -8119,6 +8630,20 @@ def _decode_rate_limit_info(data: object) -> RateLimitInfo:
         f_status = _decode_rate_limit_status(v_status)
     except DecodeError as error:
         raise error.at(_segment("status")) from None
+    if len(obj) == 1:  # no optional key: every default
+        result = RateLimitInfo.__new__(RateLimitInfo)
+        result.status = f_status
+        result.resets_at = None
+        result.rate_limit_type = None
+        result.utilization = None
+        result.overage_status = None
+        result.overage_resets_at = None
+        result.overage_disabled_reason = None
+        result.is_using_overage = None
+        result.unified_windows = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_resets_at = obj.get("resetsAt", _ABSENT)
     if type(f_resets_at) is not int or not -_INT_BOUND < f_resets_at < _INT_BOUND:
         if f_resets_at is not _ABSENT:
@@ -8200,6 +8725,13 @@ def _decode_rate_limit_window(data: object) -> RateLimitWindow:
         type(f_utilization) is not float or f_utilization - f_utilization
     ):
         raise _field_error(f_utilization, "number", "utilization")
+    if len(obj) == 1:  # no optional key: every default
+        result = RateLimitWindow.__new__(RateLimitWindow)
+        result.utilization = f_utilization
+        result.resets_at = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_resets_at = obj.get("resetsAt", _ABSENT)
     if type(f_resets_at) is not int or not -_INT_BOUND < f_resets_at < _INT_BOUND:
         if f_resets_at is not _ABSENT:
@@ -8233,6 +8765,22 @@ def _decode_usage(data: object) -> Usage:
         raise _field_error(f_input_tokens, "integer", "input_tokens")
     if type(f_output_tokens) is not int or not -_INT_BOUND < f_output_tokens < _INT_BOUND:
         raise _field_error(f_output_tokens, "integer", "output_tokens")
+    if len(obj) == 2:  # no optional key: every default
+        result = Usage.__new__(Usage)
+        result.input_tokens = f_input_tokens
+        result.output_tokens = f_output_tokens
+        result.cache_creation_input_tokens = None
+        result.cache_read_input_tokens = None
+        result.cache_creation = None
+        result.output_tokens_details = None
+        result.server_tool_use = None
+        result.service_tier = None
+        result.inference_geo = None
+        result.iterations = None
+        result.speed = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_cache_creation_input_tokens = obj.get("cache_creation_input_tokens", _ABSENT)
     if (
         type(f_cache_creation_input_tokens) is not int
@@ -8359,6 +8907,13 @@ def _decode_server_tool_use(data: object) -> ServerToolUse:
         or not -_INT_BOUND < f_web_search_requests < _INT_BOUND
     ):
         raise _field_error(f_web_search_requests, "integer", "web_search_requests")
+    if len(obj) == 1:  # no optional key: every default
+        result = ServerToolUse.__new__(ServerToolUse)
+        result.web_search_requests = f_web_search_requests
+        result.web_fetch_requests = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_web_fetch_requests = obj.get("web_fetch_requests", _ABSENT)
     if type(f_web_fetch_requests) is not int or not -_INT_BOUND < f_web_fetch_requests < _INT_BOUND:
         if f_web_fetch_requests is not _ABSENT:
@@ -8412,6 +8967,18 @@ def _decode_usage_iteration(data: object) -> UsageIteration:
         raise _field_error(f_input_tokens, "integer", "input_tokens")
     if type(f_output_tokens) is not int or not -_INT_BOUND < f_output_tokens < _INT_BOUND:
         raise _field_error(f_output_tokens, "integer", "output_tokens")
+    if len(obj) == 2:  # no optional key: every default
+        result = UsageIteration.__new__(UsageIteration)
+        result.input_tokens = f_input_tokens
+        result.output_tokens = f_output_tokens
+        result.cache_read_input_tokens = None
+        result.cache_creation_input_tokens = None
+        result.cache_creation = None
+        result.type = None
+        result.model = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_cache_read_input_tokens = obj.get("cache_read_input_tokens", _ABSENT)
     if (
         type(f_cache_read_input_tokens) is not int
@@ -8485,6 +9052,23 @@ def _decode_model_usage(data: object) -> ModelUsage:
         type(f_cost_usd) is not float or f_cost_usd - f_cost_usd
     ):
         raise _field_error(f_cost_usd, "number", "costUSD")
+    if len(obj) == 3:  # no optional key: every default
+        result = ModelUsage.__new__(ModelUsage)
+        result.input_tokens = f_input_tokens
+        result.output_tokens = f_output_tokens
+        result.cost_usd = f_cost_usd
+        result.cache_read_input_tokens = None
+        result.cache_creation_input_tokens = None
+        result.web_search_requests = None
+        result.context_window = None
+        result.max_output_tokens = None
+        result.thinking_tokens = None
+        result.canonical_model = None
+        result.provider = None
+        result.cost_basis = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_cache_read_input_tokens = obj.get("cacheReadInputTokens", _ABSENT)
     if (
         type(f_cache_read_input_tokens) is not int
@@ -8611,6 +9195,14 @@ def _decode_mcp_server_status(data: object) -> McpServerStatus:
         raise _field_error(f_name, "string", "name")
     if type(f_status) is not str:
         raise _field_error(f_status, "string", "status")
+    if len(obj) == 2:  # no optional key: every default
+        result = McpServerStatus.__new__(McpServerStatus)
+        result.name = f_name
+        result.status = f_status
+        result.source = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_source = obj.get("source", _ABSENT)
     if type(f_source) is not str:
         if f_source is not _ABSENT:
@@ -8645,6 +9237,15 @@ def _decode_plugin_info(data: object) -> PluginInfo:
         raise _field_error(f_name, "string", "name")
     if type(f_path) is not str:
         raise _field_error(f_path, "string", "path")
+    if len(obj) == 2:  # no optional key: every default
+        result = PluginInfo.__new__(PluginInfo)
+        result.name = f_name
+        result.path = f_path
+        result.source = None
+        result.version = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_source = obj.get("source", _ABSENT)
     if type(f_source) is not str:
         if f_source is not _ABSENT:
@@ -8681,6 +9282,13 @@ def _decode_local_command_run(data: object) -> LocalCommandRun:
         f_command = obj.get("command", _ABSENT)
     if type(f_command) is not str:
         raise _field_error(f_command, "string", "command")
+    if len(obj) == 1:  # no optional key: every default
+        result = LocalCommandRun.__new__(LocalCommandRun)
+        result.command = f_command
+        result.args = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_args = obj.get("args", _ABSENT)
     if type(f_args) is not str:
         if f_args is not _ABSENT:

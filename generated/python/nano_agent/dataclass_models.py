@@ -2346,6 +2346,15 @@ def _decode_usage(data: object) -> Usage:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
+    if len(obj) == 0:  # no optional key: every default
+        result = Usage.__new__(Usage)
+        result.input_tokens = 0
+        result.output_tokens = 0
+        result.cache_creation_input_tokens = 0
+        result.cache_read_input_tokens = 0
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_input_tokens = obj.get("input_tokens", _ABSENT)
     if type(f_input_tokens) is not int or not -_INT_BOUND < f_input_tokens < _INT_BOUND:
         if f_input_tokens is not _ABSENT:
@@ -2504,6 +2513,19 @@ def _decode_pending_edit(data: object) -> PendingEdit:
         type(f_created_at) is not float or f_created_at - f_created_at
     ):
         raise _field_error(f_created_at, "number", "created_at")
+    if len(obj) == 7:  # no optional key: every default
+        result = PendingEdit.__new__(PendingEdit)
+        result.file_path = f_file_path
+        result.old_string = f_old_string
+        result.new_string = f_new_string
+        result.match_line = f_match_line
+        result.context_before = f_context_before
+        result.context_after = f_context_after
+        result.created_at = f_created_at
+        result.replace_all = False
+        result.match_count = 1
+        result._present = frozenset()
+        return result
     f_replace_all = obj.get("replace_all", _ABSENT)
     if type(f_replace_all) is not bool:
         if f_replace_all is not _ABSENT:
@@ -2537,6 +2559,13 @@ def _decode_truncation_config(data: object) -> TruncationConfig:
     obj: dict[str, object] = data
     if not _TRUNCATION_CONFIG_KEYS.issuperset(obj):
         _forbid_unknown(obj, _TRUNCATION_CONFIG_KEYS)
+    if len(obj) == 0:  # no optional key: every default
+        result = TruncationConfig.__new__(TruncationConfig)
+        result.max_chars = 30000
+        result.max_lines = 1000
+        result.enabled = True
+        result._present = frozenset()
+        return result
     f_max_chars = obj.get("max_chars", _ABSENT)
     if type(f_max_chars) is not int or not -_INT_BOUND < f_max_chars < _INT_BOUND:
         if f_max_chars is not _ABSENT:
@@ -2628,6 +2657,16 @@ def _decode_python_script(data: object) -> PythonScript:
         type(f_created_at) is not float or f_created_at - f_created_at
     ):
         raise _field_error(f_created_at, "number", "created_at")
+    if len(obj) == 4:  # no optional key: every default
+        result = PythonScript.__new__(PythonScript)
+        result.file_id = f_file_id
+        result.file_path = f_file_path
+        result.content = f_content
+        result.created_at = f_created_at
+        result.last_run_at = None
+        result.run_count = 0
+        result._present = frozenset()
+        return result
     f_last_run_at = obj.get("last_run_at")
     if (
         f_last_run_at is not None

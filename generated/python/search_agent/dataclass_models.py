@@ -6613,6 +6613,15 @@ def _decode_text_block_param(data: object) -> TextBlockParam:
         f_text = obj.get("text", _ABSENT)
     if type(f_text) is not str:
         raise _field_error(f_text, "string", "text")
+    if len(obj) == 2:  # no optional key: every default
+        result = TextBlockParam.__new__(TextBlockParam)
+        result.type = "text"
+        result.text = f_text
+        result.citations = None
+        result.cache_control = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_citations = obj.get("citations", _ABSENT)
     if v_citations is _ABSENT:
         f_citations: list[TextCitation] | None = None
@@ -6661,6 +6670,14 @@ def _decode_image_block_param(data: object) -> ImageBlockParam:
         f_source = _decode_image_source(v_source)
     except DecodeError as error:
         raise error.at(_segment("source")) from None
+    if len(obj) == 2:  # no optional key: every default
+        result = ImageBlockParam.__new__(ImageBlockParam)
+        result.type = "image"
+        result.source = f_source
+        result.cache_control = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_cache_control = obj.get("cache_control", _ABSENT)
     if v_cache_control is _ABSENT:
         f_cache_control: CacheControlEphemeral | None = None
@@ -6708,6 +6725,16 @@ def _decode_tool_use_block_param(data: object) -> ToolUseBlockParam:
         f_input = _json_object(v_input)
     except DecodeError as error:
         raise error.at(_segment("input")) from None
+    if len(obj) == 4:  # no optional key: every default
+        result = ToolUseBlockParam.__new__(ToolUseBlockParam)
+        result.type = "tool_use"
+        result.id = f_id
+        result.name = f_name
+        result.input = f_input
+        result.cache_control = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_cache_control = obj.get("cache_control", _ABSENT)
     if v_cache_control is _ABSENT:
         f_cache_control: CacheControlEphemeral | None = None
@@ -6745,6 +6772,16 @@ def _decode_tool_result_block_param(data: object) -> ToolResultBlockParam:
         f_tool_use_id = obj.get("tool_use_id", _ABSENT)
     if type(f_tool_use_id) is not str:
         raise _field_error(f_tool_use_id, "string", "tool_use_id")
+    if len(obj) == 2:  # no optional key: every default
+        result = ToolResultBlockParam.__new__(ToolResultBlockParam)
+        result.type = "tool_result"
+        result.tool_use_id = f_tool_use_id
+        result.content = None
+        result.is_error = None
+        result.cache_control = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_content = obj.get("content", _ABSENT)
     if v_content is _ABSENT:
         f_content: str | list[ToolResultBlockContent] | None = None
@@ -6795,6 +6832,14 @@ def _decode_document(data: object) -> Document:
         f_id = obj.get("id", _ABSENT)
     if type(f_id) is not str:
         raise _field_error(f_id, "string", "id")
+    if len(obj) == 2:  # no optional key: every default
+        result = Document.__new__(Document)
+        result.type = "document"
+        result.id = f_id
+        result.citations = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_citations = obj.get("citations", _ABSENT)
     if v_citations is _ABSENT:
         f_citations: list[Citation] | None = None
@@ -6899,6 +6944,17 @@ def _decode_server_tool_use_block(data: object) -> ServerToolUseBlock:
         f_input = _json_object(v_input)
     except DecodeError as error:
         raise error.at(_segment("input")) from None
+    if len(obj) == 4:  # no optional key: every default
+        result = ServerToolUseBlock.__new__(ServerToolUseBlock)
+        result.type = "server_tool_use"
+        result.id = f_id
+        result.name = f_name
+        result.input = f_input
+        result.caller = None
+        result.cache_control = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_caller = obj.get("caller", _ABSENT)
     if v_caller is _ABSENT:
         f_caller: Caller | None = None
@@ -6953,6 +7009,16 @@ def _decode_web_search_tool_result_block(data: object) -> WebSearchToolResultBlo
         f_content = _d_union_web_search_tool_result_error_or_list_web_search_result_block(v_content)
     except DecodeError as error:
         raise error.at(_segment("content")) from None
+    if len(obj) == 3:  # no optional key: every default
+        result = WebSearchToolResultBlock.__new__(WebSearchToolResultBlock)
+        result.type = "web_search_tool_result"
+        result.tool_use_id = f_tool_use_id
+        result.content = f_content
+        result.caller = None
+        result.cache_control = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_caller = obj.get("caller", _ABSENT)
     if v_caller is _ABSENT:
         f_caller: Caller | None = None
@@ -7019,6 +7085,13 @@ def _decode_cache_control_ephemeral(data: object) -> CacheControlEphemeral:
     obj: dict[str, object] = data
     if obj.get("type") != "ephemeral":
         _tag(obj, "type", "ephemeral")
+    if len(obj) == 1:  # no optional key: every default
+        result = CacheControlEphemeral.__new__(CacheControlEphemeral)
+        result.type = "ephemeral"
+        result.ttl = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_ttl = obj.get("ttl", _ABSENT)
     if type(f_ttl) is not str:
         if f_ttl is not _ABSENT:
@@ -7146,6 +7219,18 @@ def _decode_citation_char_location(data: object) -> CitationCharLocation:
         raise _field_error(f_start_char_index, "integer", "start_char_index")
     if type(f_end_char_index) is not int or not -_INT_BOUND < f_end_char_index < _INT_BOUND:
         raise _field_error(f_end_char_index, "integer", "end_char_index")
+    if len(obj) == 5:  # no optional key: every default
+        result = CitationCharLocation.__new__(CitationCharLocation)
+        result.type = "char_location"
+        result.cited_text = f_cited_text
+        result.document_index = f_document_index
+        result.start_char_index = f_start_char_index
+        result.end_char_index = f_end_char_index
+        result.document_title = None
+        result.file_id = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_document_title = obj.get("document_title")
     if f_document_title is not None and type(f_document_title) is not str:
         raise _field_error(f_document_title, "string", "document_title")
@@ -7195,6 +7280,18 @@ def _decode_citation_page_location(data: object) -> CitationPageLocation:
         raise _field_error(f_start_page_number, "integer", "start_page_number")
     if type(f_end_page_number) is not int or not -_INT_BOUND < f_end_page_number < _INT_BOUND:
         raise _field_error(f_end_page_number, "integer", "end_page_number")
+    if len(obj) == 5:  # no optional key: every default
+        result = CitationPageLocation.__new__(CitationPageLocation)
+        result.type = "page_location"
+        result.cited_text = f_cited_text
+        result.document_index = f_document_index
+        result.start_page_number = f_start_page_number
+        result.end_page_number = f_end_page_number
+        result.document_title = None
+        result.file_id = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_document_title = obj.get("document_title")
     if f_document_title is not None and type(f_document_title) is not str:
         raise _field_error(f_document_title, "string", "document_title")
@@ -7244,6 +7341,18 @@ def _decode_citation_content_block_location(data: object) -> CitationContentBloc
         raise _field_error(f_start_block_index, "integer", "start_block_index")
     if type(f_end_block_index) is not int or not -_INT_BOUND < f_end_block_index < _INT_BOUND:
         raise _field_error(f_end_block_index, "integer", "end_block_index")
+    if len(obj) == 5:  # no optional key: every default
+        result = CitationContentBlockLocation.__new__(CitationContentBlockLocation)
+        result.type = "content_block_location"
+        result.cited_text = f_cited_text
+        result.document_index = f_document_index
+        result.start_block_index = f_start_block_index
+        result.end_block_index = f_end_block_index
+        result.document_title = None
+        result.file_id = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_document_title = obj.get("document_title")
     if f_document_title is not None and type(f_document_title) is not str:
         raise _field_error(f_document_title, "string", "document_title")
@@ -7289,6 +7398,16 @@ def _decode_citations_web_search_result_location(data: object) -> CitationsWebSe
         raise _field_error(f_encrypted_index, "string", "encrypted_index")
     if type(f_url) is not str:
         raise _field_error(f_url, "string", "url")
+    if len(obj) == 4:  # no optional key: every default
+        result = CitationsWebSearchResultLocation.__new__(CitationsWebSearchResultLocation)
+        result.type = "web_search_result_location"
+        result.cited_text = f_cited_text
+        result.encrypted_index = f_encrypted_index
+        result.url = f_url
+        result.title = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_title = obj.get("title")
     if f_title is not None and type(f_title) is not str:
         raise _field_error(f_title, "string", "title")
@@ -7340,6 +7459,18 @@ def _decode_citations_search_result_location(data: object) -> CitationsSearchRes
         raise _field_error(f_start_block_index, "integer", "start_block_index")
     if type(f_end_block_index) is not int or not -_INT_BOUND < f_end_block_index < _INT_BOUND:
         raise _field_error(f_end_block_index, "integer", "end_block_index")
+    if len(obj) == 6:  # no optional key: every default
+        result = CitationsSearchResultLocation.__new__(CitationsSearchResultLocation)
+        result.type = "search_result_location"
+        result.cited_text = f_cited_text
+        result.search_result_index = f_search_result_index
+        result.source = f_source
+        result.start_block_index = f_start_block_index
+        result.end_block_index = f_end_block_index
+        result.title = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_title = obj.get("title")
     if f_title is not None and type(f_title) is not str:
         raise _field_error(f_title, "string", "title")
@@ -7399,6 +7530,14 @@ def _decode_text_block(data: object) -> TextBlock:
         f_text = obj.get("text", _ABSENT)
     if type(f_text) is not str:
         raise _field_error(f_text, "string", "text")
+    if len(obj) == 2:  # no optional key: every default
+        result = TextBlock.__new__(TextBlock)
+        result.type = "text"
+        result.text = f_text
+        result.citations = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_citations = obj.get("citations", _ABSENT)
     if v_citations is _ABSENT:
         f_citations: list[TextCitation] | None = None
@@ -7446,6 +7585,16 @@ def _decode_tool_use_block(data: object) -> ToolUseBlock:
         f_input = _json_object(v_input)
     except DecodeError as error:
         raise error.at(_segment("input")) from None
+    if len(obj) == 4:  # no optional key: every default
+        result = ToolUseBlock.__new__(ToolUseBlock)
+        result.type = "tool_use"
+        result.id = f_id
+        result.name = f_name
+        result.input = f_input
+        result.caller = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_caller = obj.get("caller", _ABSENT)
     if v_caller is _ABSENT:
         f_caller: Caller | None = None
@@ -7553,6 +7702,16 @@ def _decode_web_search_result_block(data: object) -> WebSearchResultBlock:
         raise _field_error(f_title, "string", "title")
     if type(f_url) is not str:
         raise _field_error(f_url, "string", "url")
+    if len(obj) == 4:  # no optional key: every default
+        result = WebSearchResultBlock.__new__(WebSearchResultBlock)
+        result.type = "web_search_result"
+        result.encrypted_content = f_encrypted_content
+        result.title = f_title
+        result.url = f_url
+        result.page_age = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_page_age = obj.get("page_age")
     if f_page_age is not None and type(f_page_age) is not str:
         raise _field_error(f_page_age, "string", "page_age")
@@ -7577,6 +7736,12 @@ def _decode_citations_config(data: object) -> CitationsConfig:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
+    if len(obj) == 0:  # no optional key: every default
+        result = CitationsConfig.__new__(CitationsConfig)
+        result.enabled = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_enabled = obj.get("enabled", _ABSENT)
     if type(f_enabled) is not bool:
         if f_enabled is not _ABSENT:
@@ -7663,6 +7828,15 @@ def _decode_document_block(data: object) -> DocumentBlock:
         f_source = _decode_document_source(v_source)
     except DecodeError as error:
         raise error.at(_segment("source")) from None
+    if len(obj) == 2:  # no optional key: every default
+        result = DocumentBlock.__new__(DocumentBlock)
+        result.type = "document"
+        result.source = f_source
+        result.title = None
+        result.citations = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_title = obj.get("title")
     if f_title is not None and type(f_title) is not str:
         raise _field_error(f_title, "string", "title")
@@ -7710,6 +7884,15 @@ def _decode_web_fetch_block(data: object) -> WebFetchBlock:
         f_content = _decode_document_block(v_content)
     except DecodeError as error:
         raise error.at(_segment("content")) from None
+    if len(obj) == 3:  # no optional key: every default
+        result = WebFetchBlock.__new__(WebFetchBlock)
+        result.type = "web_fetch_result"
+        result.url = f_url
+        result.content = f_content
+        result.retrieved_at = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_retrieved_at = obj.get("retrieved_at")
     if f_retrieved_at is not None and type(f_retrieved_at) is not str:
         raise _field_error(f_retrieved_at, "string", "retrieved_at")
@@ -7776,6 +7959,15 @@ def _decode_web_fetch_tool_result_block(data: object) -> WebFetchToolResultBlock
         f_content = _decode_web_fetch_tool_result_content(v_content)
     except DecodeError as error:
         raise error.at(_segment("content")) from None
+    if len(obj) == 3:  # no optional key: every default
+        result = WebFetchToolResultBlock.__new__(WebFetchToolResultBlock)
+        result.type = "web_fetch_tool_result"
+        result.tool_use_id = f_tool_use_id
+        result.content = f_content
+        result.caller = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_caller = obj.get("caller", _ABSENT)
     if v_caller is _ABSENT:
         f_caller: Caller | None = None
@@ -8116,6 +8308,16 @@ def _decode_text_editor_code_execution_tool_result_error(
         f_error_code = _decode_text_editor_code_execution_tool_result_error_code(v_error_code)
     except DecodeError as error:
         raise error.at(_segment("error_code")) from None
+    if len(obj) == 2:  # no optional key: every default
+        result = TextEditorCodeExecutionToolResultError.__new__(
+            TextEditorCodeExecutionToolResultError
+        )
+        result.type = "text_editor_code_execution_tool_result_error"
+        result.error_code = f_error_code
+        result.error_message = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_error_message = obj.get("error_message")
     if f_error_message is not None and type(f_error_message) is not str:
         raise _field_error(f_error_message, "string", "error_message")
@@ -8156,6 +8358,19 @@ def _decode_text_editor_code_execution_view_result_block(
         f_file_type = _decode_text_editor_file_type(v_file_type)
     except DecodeError as error:
         raise error.at(_segment("file_type")) from None
+    if len(obj) == 3:  # no optional key: every default
+        result = TextEditorCodeExecutionViewResultBlock.__new__(
+            TextEditorCodeExecutionViewResultBlock
+        )
+        result.type = "text_editor_code_execution_view_result"
+        result.content = f_content
+        result.file_type = f_file_type
+        result.num_lines = None
+        result.start_line = None
+        result.total_lines = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_num_lines = obj.get("num_lines")
     if f_num_lines is not None and (
         type(f_num_lines) is not int or not -_INT_BOUND < f_num_lines < _INT_BOUND
@@ -8224,6 +8439,19 @@ def _decode_text_editor_code_execution_str_replace_result_block(
     obj: dict[str, object] = data
     if obj.get("type") != "text_editor_code_execution_str_replace_result":
         _tag(obj, "type", "text_editor_code_execution_str_replace_result")
+    if len(obj) == 1:  # no optional key: every default
+        result = TextEditorCodeExecutionStrReplaceResultBlock.__new__(
+            TextEditorCodeExecutionStrReplaceResultBlock
+        )
+        result.type = "text_editor_code_execution_str_replace_result"
+        result.lines = None
+        result.new_lines = None
+        result.new_start = None
+        result.old_lines = None
+        result.old_start = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_lines = obj.get("lines", _ABSENT)
     if v_lines is _ABSENT:
         f_lines: list[str] | None = None
@@ -8322,6 +8550,14 @@ def _decode_tool_search_tool_result_error(data: object) -> ToolSearchToolResultE
         f_error_code = _decode_tool_search_tool_result_error_code(v_error_code)
     except DecodeError as error:
         raise error.at(_segment("error_code")) from None
+    if len(obj) == 2:  # no optional key: every default
+        result = ToolSearchToolResultError.__new__(ToolSearchToolResultError)
+        result.type = "tool_search_tool_result_error"
+        result.error_code = f_error_code
+        result.error_message = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_error_message = obj.get("error_message")
     if f_error_message is not None and type(f_error_message) is not str:
         raise _field_error(f_error_message, "string", "error_message")
@@ -8493,6 +8729,13 @@ def _decode_server_tool_usage(data: object) -> ServerToolUsage:
         or not -_INT_BOUND < f_web_search_requests < _INT_BOUND
     ):
         raise _field_error(f_web_search_requests, "integer", "web_search_requests")
+    if len(obj) == 1:  # no optional key: every default
+        result = ServerToolUsage.__new__(ServerToolUsage)
+        result.web_search_requests = f_web_search_requests
+        result.web_fetch_requests = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_web_fetch_requests = obj.get("web_fetch_requests", _ABSENT)
     if type(f_web_fetch_requests) is not int or not -_INT_BOUND < f_web_fetch_requests < _INT_BOUND:
         if f_web_fetch_requests is not _ABSENT:
@@ -8538,6 +8781,14 @@ def _decode_refusal_stop_details(data: object) -> RefusalStopDetails:
     obj: dict[str, object] = data
     if obj.get("type") != "refusal":
         _tag(obj, "type", "refusal")
+    if len(obj) == 1:  # no optional key: every default
+        result = RefusalStopDetails.__new__(RefusalStopDetails)
+        result.type = "refusal"
+        result.category = None
+        result.explanation = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_category = obj.get("category", _ABSENT)
     if v_category is _ABSENT:
         f_category: RefusalCategory | None = None
@@ -8578,6 +8829,20 @@ def _decode_usage(data: object) -> Usage:
         raise _field_error(f_input_tokens, "integer", "input_tokens")
     if type(f_output_tokens) is not int or not -_INT_BOUND < f_output_tokens < _INT_BOUND:
         raise _field_error(f_output_tokens, "integer", "output_tokens")
+    if len(obj) == 2:  # no optional key: every default
+        result = Usage.__new__(Usage)
+        result.input_tokens = f_input_tokens
+        result.output_tokens = f_output_tokens
+        result.cache_creation_input_tokens = None
+        result.cache_read_input_tokens = None
+        result.cache_creation = None
+        result.server_tool_use = None
+        result.service_tier = None
+        result.output_tokens_details = None
+        result.inference_geo = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_cache_creation_input_tokens = obj.get("cache_creation_input_tokens")
     if f_cache_creation_input_tokens is not None and (
         type(f_cache_creation_input_tokens) is not int
@@ -8719,6 +8984,21 @@ def _decode_message(data: object) -> Message:
         f_usage = _decode_usage(v_usage)
     except DecodeError as error:
         raise error.at(_segment("usage")) from None
+    if len(obj) == 8:  # no optional key: every default
+        result = Message.__new__(Message)
+        result.id = f_id
+        result.type = "message"
+        result.role = "assistant"
+        result.model = f_model
+        result.content = f_content
+        result.stop_reason = f_stop_reason
+        result.stop_sequence = f_stop_sequence
+        result.usage = f_usage
+        result.stop_details = None
+        result.container = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_stop_details = obj.get("stop_details", _ABSENT)
     if v_stop_details is _ABSENT:
         f_stop_details: RefusalStopDetails | None = None
@@ -8786,6 +9066,14 @@ def _decode_citations_delta(data: object) -> CitationsDelta:
     obj: dict[str, object] = data
     if obj.get("type") != "citations_delta":
         _tag(obj, "type", "citations_delta")
+    if len(obj) == 1:  # no optional key: every default
+        result = CitationsDelta.__new__(CitationsDelta)
+        result.type = "citations_delta"
+        result.citation = None
+        result.citations = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_citation = obj.get("citation", _ABSENT)
     if v_citation is _ABSENT:
         f_citation: TextCitation | None = None
@@ -9020,6 +9308,15 @@ def _decode_message_delta(data: object) -> MessageDelta:
         raise error.at(_segment("stop_reason")) from None
     if f_stop_sequence is not None and type(f_stop_sequence) is not str:
         raise _field_error(f_stop_sequence, "string", "stop_sequence")
+    if len(obj) == 2:  # no optional key: every default
+        result = MessageDelta.__new__(MessageDelta)
+        result.stop_reason = f_stop_reason
+        result.stop_sequence = f_stop_sequence
+        result.stop_details = None
+        result.container = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_stop_details = obj.get("stop_details", _ABSENT)
     if v_stop_details is _ABSENT:
         f_stop_details: RefusalStopDetails | None = None
@@ -9062,6 +9359,17 @@ def _decode_message_delta_usage(data: object) -> MessageDeltaUsage:
         f_output_tokens = obj.get("output_tokens", _ABSENT)
     if type(f_output_tokens) is not int or not -_INT_BOUND < f_output_tokens < _INT_BOUND:
         raise _field_error(f_output_tokens, "integer", "output_tokens")
+    if len(obj) == 1:  # no optional key: every default
+        result = MessageDeltaUsage.__new__(MessageDeltaUsage)
+        result.output_tokens = f_output_tokens
+        result.input_tokens = None
+        result.cache_creation_input_tokens = None
+        result.cache_read_input_tokens = None
+        result.server_tool_use = None
+        result.output_tokens_details = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_input_tokens = obj.get("input_tokens")
     if f_input_tokens is not None and (
         type(f_input_tokens) is not int or not -_INT_BOUND < f_input_tokens < _INT_BOUND
@@ -9251,6 +9559,21 @@ def _decode_tool_param(data: object) -> ToolParam:
         f_input_schema = _json_object(v_input_schema)
     except DecodeError as error:
         raise error.at(_segment("input_schema")) from None
+    if len(obj) == 2:  # no optional key: every default
+        result = ToolParam.__new__(ToolParam)
+        result.name = f_name
+        result.input_schema = f_input_schema
+        result.description = None
+        result.type = None
+        result.cache_control = None
+        result.allowed_callers = None
+        result.defer_loading = None
+        result.eager_input_streaming = None
+        result.input_examples = None
+        result.strict = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_description = obj.get("description", _ABSENT)
     if type(f_description) is not str:
         if f_description is not _ABSENT:
@@ -9335,6 +9658,16 @@ def _decode_user_location(data: object) -> UserLocation:
     obj: dict[str, object] = data
     if obj.get("type") != "approximate":
         _tag(obj, "type", "approximate")
+    if len(obj) == 1:  # no optional key: every default
+        result = UserLocation.__new__(UserLocation)
+        result.type = "approximate"
+        result.city = None
+        result.country = None
+        result.region = None
+        result.timezone = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_city = obj.get("city")
     if f_city is not None and type(f_city) is not str:
         raise _field_error(f_city, "string", "city")
@@ -9372,6 +9705,18 @@ def _decode_tool_bash20250124(data: object) -> ToolBash20250124:
         _tag(obj, "type", "bash_20250124")
     if obj.get("name") != "bash":
         _tag(obj, "name", "bash")
+    if len(obj) == 2:  # no optional key: every default
+        result = ToolBash20250124.__new__(ToolBash20250124)
+        result.type = "bash_20250124"
+        result.name = "bash"
+        result.allowed_callers = None
+        result.cache_control = None
+        result.defer_loading = None
+        result.strict = None
+        result.input_examples = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
         f_allowed_callers: list[AllowedCaller] | None = None
@@ -9439,6 +9784,17 @@ def _decode_code_execution_tool20250522(data: object) -> CodeExecutionTool202505
         _tag(obj, "type", "code_execution_20250522")
     if obj.get("name") != "code_execution":
         _tag(obj, "name", "code_execution")
+    if len(obj) == 2:  # no optional key: every default
+        result = CodeExecutionTool20250522.__new__(CodeExecutionTool20250522)
+        result.type = "code_execution_20250522"
+        result.name = "code_execution"
+        result.allowed_callers = None
+        result.cache_control = None
+        result.defer_loading = None
+        result.strict = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
         f_allowed_callers: list[AllowedCaller] | None = None
@@ -9495,6 +9851,17 @@ def _decode_code_execution_tool20250825(data: object) -> CodeExecutionTool202508
         _tag(obj, "type", "code_execution_20250825")
     if obj.get("name") != "code_execution":
         _tag(obj, "name", "code_execution")
+    if len(obj) == 2:  # no optional key: every default
+        result = CodeExecutionTool20250825.__new__(CodeExecutionTool20250825)
+        result.type = "code_execution_20250825"
+        result.name = "code_execution"
+        result.allowed_callers = None
+        result.cache_control = None
+        result.defer_loading = None
+        result.strict = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
         f_allowed_callers: list[AllowedCaller] | None = None
@@ -9551,6 +9918,17 @@ def _decode_code_execution_tool20260120(data: object) -> CodeExecutionTool202601
         _tag(obj, "type", "code_execution_20260120")
     if obj.get("name") != "code_execution":
         _tag(obj, "name", "code_execution")
+    if len(obj) == 2:  # no optional key: every default
+        result = CodeExecutionTool20260120.__new__(CodeExecutionTool20260120)
+        result.type = "code_execution_20260120"
+        result.name = "code_execution"
+        result.allowed_callers = None
+        result.cache_control = None
+        result.defer_loading = None
+        result.strict = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
         f_allowed_callers: list[AllowedCaller] | None = None
@@ -9607,6 +9985,17 @@ def _decode_code_execution_tool20260521(data: object) -> CodeExecutionTool202605
         _tag(obj, "type", "code_execution_20260521")
     if obj.get("name") != "code_execution":
         _tag(obj, "name", "code_execution")
+    if len(obj) == 2:  # no optional key: every default
+        result = CodeExecutionTool20260521.__new__(CodeExecutionTool20260521)
+        result.type = "code_execution_20260521"
+        result.name = "code_execution"
+        result.allowed_callers = None
+        result.cache_control = None
+        result.defer_loading = None
+        result.strict = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
         f_allowed_callers: list[AllowedCaller] | None = None
@@ -9663,6 +10052,18 @@ def _decode_memory_tool20250818(data: object) -> MemoryTool20250818:
         _tag(obj, "type", "memory_20250818")
     if obj.get("name") != "memory":
         _tag(obj, "name", "memory")
+    if len(obj) == 2:  # no optional key: every default
+        result = MemoryTool20250818.__new__(MemoryTool20250818)
+        result.type = "memory_20250818"
+        result.name = "memory"
+        result.allowed_callers = None
+        result.cache_control = None
+        result.defer_loading = None
+        result.strict = None
+        result.input_examples = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
         f_allowed_callers: list[AllowedCaller] | None = None
@@ -9730,6 +10131,18 @@ def _decode_tool_text_editor20250124(data: object) -> ToolTextEditor20250124:
         _tag(obj, "type", "text_editor_20250124")
     if obj.get("name") != "str_replace_editor":
         _tag(obj, "name", "str_replace_editor")
+    if len(obj) == 2:  # no optional key: every default
+        result = ToolTextEditor20250124.__new__(ToolTextEditor20250124)
+        result.type = "text_editor_20250124"
+        result.name = "str_replace_editor"
+        result.allowed_callers = None
+        result.cache_control = None
+        result.defer_loading = None
+        result.strict = None
+        result.input_examples = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
         f_allowed_callers: list[AllowedCaller] | None = None
@@ -9797,6 +10210,18 @@ def _decode_tool_text_editor20250429(data: object) -> ToolTextEditor20250429:
         _tag(obj, "type", "text_editor_20250429")
     if obj.get("name") != "str_replace_based_edit_tool":
         _tag(obj, "name", "str_replace_based_edit_tool")
+    if len(obj) == 2:  # no optional key: every default
+        result = ToolTextEditor20250429.__new__(ToolTextEditor20250429)
+        result.type = "text_editor_20250429"
+        result.name = "str_replace_based_edit_tool"
+        result.allowed_callers = None
+        result.cache_control = None
+        result.defer_loading = None
+        result.strict = None
+        result.input_examples = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
         f_allowed_callers: list[AllowedCaller] | None = None
@@ -9864,6 +10289,19 @@ def _decode_tool_text_editor20250728(data: object) -> ToolTextEditor20250728:
         _tag(obj, "type", "text_editor_20250728")
     if obj.get("name") != "str_replace_based_edit_tool":
         _tag(obj, "name", "str_replace_based_edit_tool")
+    if len(obj) == 2:  # no optional key: every default
+        result = ToolTextEditor20250728.__new__(ToolTextEditor20250728)
+        result.type = "text_editor_20250728"
+        result.name = "str_replace_based_edit_tool"
+        result.allowed_callers = None
+        result.cache_control = None
+        result.defer_loading = None
+        result.strict = None
+        result.input_examples = None
+        result.max_characters = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
         f_allowed_callers: list[AllowedCaller] | None = None
@@ -9937,6 +10375,21 @@ def _decode_web_search_tool20250305(data: object) -> WebSearchTool20250305:
         _tag(obj, "type", "web_search_20250305")
     if obj.get("name") != "web_search":
         _tag(obj, "name", "web_search")
+    if len(obj) == 2:  # no optional key: every default
+        result = WebSearchTool20250305.__new__(WebSearchTool20250305)
+        result.type = "web_search_20250305"
+        result.name = "web_search"
+        result.allowed_callers = None
+        result.cache_control = None
+        result.defer_loading = None
+        result.strict = None
+        result.allowed_domains = None
+        result.blocked_domains = None
+        result.max_uses = None
+        result.user_location = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
         f_allowed_callers: list[AllowedCaller] | None = None
@@ -10026,6 +10479,22 @@ def _decode_web_fetch_tool20250910(data: object) -> WebFetchTool20250910:
         _tag(obj, "type", "web_fetch_20250910")
     if obj.get("name") != "web_fetch":
         _tag(obj, "name", "web_fetch")
+    if len(obj) == 2:  # no optional key: every default
+        result = WebFetchTool20250910.__new__(WebFetchTool20250910)
+        result.type = "web_fetch_20250910"
+        result.name = "web_fetch"
+        result.allowed_callers = None
+        result.cache_control = None
+        result.defer_loading = None
+        result.strict = None
+        result.allowed_domains = None
+        result.blocked_domains = None
+        result.max_uses = None
+        result.citations = None
+        result.max_content_tokens = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
         f_allowed_callers: list[AllowedCaller] | None = None
@@ -10121,6 +10590,21 @@ def _decode_web_search_tool20260209(data: object) -> WebSearchTool20260209:
         _tag(obj, "type", "web_search_20260209")
     if obj.get("name") != "web_search":
         _tag(obj, "name", "web_search")
+    if len(obj) == 2:  # no optional key: every default
+        result = WebSearchTool20260209.__new__(WebSearchTool20260209)
+        result.type = "web_search_20260209"
+        result.name = "web_search"
+        result.allowed_callers = None
+        result.cache_control = None
+        result.defer_loading = None
+        result.strict = None
+        result.allowed_domains = None
+        result.blocked_domains = None
+        result.max_uses = None
+        result.user_location = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
         f_allowed_callers: list[AllowedCaller] | None = None
@@ -10210,6 +10694,22 @@ def _decode_web_fetch_tool20260209(data: object) -> WebFetchTool20260209:
         _tag(obj, "type", "web_fetch_20260209")
     if obj.get("name") != "web_fetch":
         _tag(obj, "name", "web_fetch")
+    if len(obj) == 2:  # no optional key: every default
+        result = WebFetchTool20260209.__new__(WebFetchTool20260209)
+        result.type = "web_fetch_20260209"
+        result.name = "web_fetch"
+        result.allowed_callers = None
+        result.cache_control = None
+        result.defer_loading = None
+        result.strict = None
+        result.allowed_domains = None
+        result.blocked_domains = None
+        result.max_uses = None
+        result.citations = None
+        result.max_content_tokens = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
         f_allowed_callers: list[AllowedCaller] | None = None
@@ -10305,6 +10805,23 @@ def _decode_web_fetch_tool20260309(data: object) -> WebFetchTool20260309:
         _tag(obj, "type", "web_fetch_20260309")
     if obj.get("name") != "web_fetch":
         _tag(obj, "name", "web_fetch")
+    if len(obj) == 2:  # no optional key: every default
+        result = WebFetchTool20260309.__new__(WebFetchTool20260309)
+        result.type = "web_fetch_20260309"
+        result.name = "web_fetch"
+        result.allowed_callers = None
+        result.cache_control = None
+        result.defer_loading = None
+        result.strict = None
+        result.allowed_domains = None
+        result.blocked_domains = None
+        result.max_uses = None
+        result.citations = None
+        result.max_content_tokens = None
+        result.use_cache = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
         f_allowed_callers: list[AllowedCaller] | None = None
@@ -10406,6 +10923,22 @@ def _decode_web_search_tool20260318(data: object) -> WebSearchTool20260318:
         _tag(obj, "type", "web_search_20260318")
     if obj.get("name") != "web_search":
         _tag(obj, "name", "web_search")
+    if len(obj) == 2:  # no optional key: every default
+        result = WebSearchTool20260318.__new__(WebSearchTool20260318)
+        result.type = "web_search_20260318"
+        result.name = "web_search"
+        result.allowed_callers = None
+        result.cache_control = None
+        result.defer_loading = None
+        result.strict = None
+        result.allowed_domains = None
+        result.blocked_domains = None
+        result.max_uses = None
+        result.user_location = None
+        result.response_inclusion = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
         f_allowed_callers: list[AllowedCaller] | None = None
@@ -10504,6 +11037,24 @@ def _decode_web_fetch_tool20260318(data: object) -> WebFetchTool20260318:
         _tag(obj, "type", "web_fetch_20260318")
     if obj.get("name") != "web_fetch":
         _tag(obj, "name", "web_fetch")
+    if len(obj) == 2:  # no optional key: every default
+        result = WebFetchTool20260318.__new__(WebFetchTool20260318)
+        result.type = "web_fetch_20260318"
+        result.name = "web_fetch"
+        result.allowed_callers = None
+        result.cache_control = None
+        result.defer_loading = None
+        result.strict = None
+        result.allowed_domains = None
+        result.blocked_domains = None
+        result.max_uses = None
+        result.citations = None
+        result.max_content_tokens = None
+        result.response_inclusion = None
+        result.use_cache = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
         f_allowed_callers: list[AllowedCaller] | None = None
@@ -10614,6 +11165,17 @@ def _decode_tool_search_bm25_tool20251119(data: object) -> ToolSearchBm25Tool202
         _tag(obj, "type", "tool_search_tool_bm25_20251119")
     if obj.get("name") != "tool_search_tool_bm25":
         _tag(obj, "name", "tool_search_tool_bm25")
+    if len(obj) == 2:  # no optional key: every default
+        result = ToolSearchBm25Tool20251119.__new__(ToolSearchBm25Tool20251119)
+        result.type = "tool_search_tool_bm25_20251119"
+        result.name = "tool_search_tool_bm25"
+        result.allowed_callers = None
+        result.cache_control = None
+        result.defer_loading = None
+        result.strict = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
         f_allowed_callers: list[AllowedCaller] | None = None
@@ -10670,6 +11232,17 @@ def _decode_tool_search_bm25_tool(data: object) -> ToolSearchBm25Tool:
         _tag(obj, "type", "tool_search_tool_bm25")
     if obj.get("name") != "tool_search_tool_bm25":
         _tag(obj, "name", "tool_search_tool_bm25")
+    if len(obj) == 2:  # no optional key: every default
+        result = ToolSearchBm25Tool.__new__(ToolSearchBm25Tool)
+        result.type = "tool_search_tool_bm25"
+        result.name = "tool_search_tool_bm25"
+        result.allowed_callers = None
+        result.cache_control = None
+        result.defer_loading = None
+        result.strict = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
         f_allowed_callers: list[AllowedCaller] | None = None
@@ -10726,6 +11299,17 @@ def _decode_tool_search_regex_tool20251119(data: object) -> ToolSearchRegexTool2
         _tag(obj, "type", "tool_search_tool_regex_20251119")
     if obj.get("name") != "tool_search_tool_regex":
         _tag(obj, "name", "tool_search_tool_regex")
+    if len(obj) == 2:  # no optional key: every default
+        result = ToolSearchRegexTool20251119.__new__(ToolSearchRegexTool20251119)
+        result.type = "tool_search_tool_regex_20251119"
+        result.name = "tool_search_tool_regex"
+        result.allowed_callers = None
+        result.cache_control = None
+        result.defer_loading = None
+        result.strict = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
         f_allowed_callers: list[AllowedCaller] | None = None
@@ -10782,6 +11366,17 @@ def _decode_tool_search_regex_tool(data: object) -> ToolSearchRegexTool:
         _tag(obj, "type", "tool_search_tool_regex")
     if obj.get("name") != "tool_search_tool_regex":
         _tag(obj, "name", "tool_search_tool_regex")
+    if len(obj) == 2:  # no optional key: every default
+        result = ToolSearchRegexTool.__new__(ToolSearchRegexTool)
+        result.type = "tool_search_tool_regex"
+        result.name = "tool_search_tool_regex"
+        result.allowed_callers = None
+        result.cache_control = None
+        result.defer_loading = None
+        result.strict = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
         f_allowed_callers: list[AllowedCaller] | None = None
@@ -10836,6 +11431,13 @@ def _decode_tool_choice_auto(data: object) -> ToolChoiceAuto:
     obj: dict[str, object] = data
     if obj.get("type") != "auto":
         _tag(obj, "type", "auto")
+    if len(obj) == 1:  # no optional key: every default
+        result = ToolChoiceAuto.__new__(ToolChoiceAuto)
+        result.type = "auto"
+        result.disable_parallel_tool_use = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_disable_parallel_tool_use = obj.get("disable_parallel_tool_use", _ABSENT)
     if type(f_disable_parallel_tool_use) is not bool:
         if f_disable_parallel_tool_use is not _ABSENT:
@@ -10861,6 +11463,13 @@ def _decode_tool_choice_any(data: object) -> ToolChoiceAny:
     obj: dict[str, object] = data
     if obj.get("type") != "any":
         _tag(obj, "type", "any")
+    if len(obj) == 1:  # no optional key: every default
+        result = ToolChoiceAny.__new__(ToolChoiceAny)
+        result.type = "any"
+        result.disable_parallel_tool_use = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_disable_parallel_tool_use = obj.get("disable_parallel_tool_use", _ABSENT)
     if type(f_disable_parallel_tool_use) is not bool:
         if f_disable_parallel_tool_use is not _ABSENT:
@@ -10892,6 +11501,14 @@ def _decode_tool_choice_tool(data: object) -> ToolChoiceTool:
         f_name = obj.get("name", _ABSENT)
     if type(f_name) is not str:
         raise _field_error(f_name, "string", "name")
+    if len(obj) == 2:  # no optional key: every default
+        result = ToolChoiceTool.__new__(ToolChoiceTool)
+        result.type = "tool"
+        result.name = f_name
+        result.disable_parallel_tool_use = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_disable_parallel_tool_use = obj.get("disable_parallel_tool_use", _ABSENT)
     if type(f_disable_parallel_tool_use) is not bool:
         if f_disable_parallel_tool_use is not _ABSENT:
@@ -10975,6 +11592,12 @@ def _decode_metadata(data: object) -> Metadata:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
+    if len(obj) == 0:  # no optional key: every default
+        result = Metadata.__new__(Metadata)
+        result.user_id = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_user_id = obj.get("user_id", _ABSENT)
     if v_user_id is _ABSENT:
         f_user_id: str | None = None
@@ -11024,6 +11647,24 @@ def _decode_message_create_params(data: object) -> MessageCreateParams:
         f_messages = [_decode_message_param(item) for item in v_messages]
     except DecodeError:
         raise _item_error(v_messages, _decode_message_param, "messages") from None
+    if len(obj) == 3:  # no optional key: every default
+        result = MessageCreateParams.__new__(MessageCreateParams)
+        result.model = f_model
+        result.max_tokens = f_max_tokens
+        result.messages = f_messages
+        result.system = None
+        result.tools = None
+        result.tool_choice = None
+        result.thinking = None
+        result.metadata = None
+        result.stop_sequences = None
+        result.stream = None
+        result.temperature = None
+        result.top_k = None
+        result.top_p = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_system = obj.get("system", _ABSENT)
     if v_system is _ABSENT:
         f_system: str | list[TextBlockParam] | None = None
@@ -11214,6 +11855,17 @@ def _decode_tool_definition(data: object) -> ToolDefinition:
         f_input_schema = _json_object(v_input_schema)
     except DecodeError as error:
         raise error.at(_segment("inputSchema")) from None
+    if len(obj) == 2:  # no optional key: every default
+        result = ToolDefinition.__new__(ToolDefinition)
+        result.name = f_name
+        result.input_schema = f_input_schema
+        result.title = None
+        result.description = None
+        result.output_schema = None
+        result.annotations = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_title = obj.get("title", _ABSENT)
     if type(f_title) is not str:
         if f_title is not _ABSENT:
@@ -11274,6 +11926,13 @@ def _decode_tools_list_result(data: object) -> ToolsListResult:
         f_tools = [_decode_tool_definition(item) for item in v_tools]
     except DecodeError:
         raise _item_error(v_tools, _decode_tool_definition, "tools") from None
+    if len(obj) == 1:  # no optional key: every default
+        result = ToolsListResult.__new__(ToolsListResult)
+        result.tools = f_tools
+        result.next_cursor = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_next_cursor = obj.get("nextCursor", _ABSENT)
     if type(f_next_cursor) is not str:
         if f_next_cursor is not _ABSENT:
@@ -11299,6 +11958,13 @@ def _decode_trim_state(data: object) -> _TrimState:
     obj: dict[str, object] = data
     if not _TRIM_STATE_KEYS.issuperset(obj):
         _forbid_unknown(obj, _TRIM_STATE_KEYS)
+    if len(obj) == 0:  # no optional key: every default
+        result = _TrimState.__new__(_TrimState)
+        result.count = 0
+        result.original_count = 0
+        result.max_count = 3
+        result._present = frozenset()
+        return result
     f_count = obj.get("count", _ABSENT)
     if type(f_count) is not int or not -_INT_BOUND < f_count < _INT_BOUND:
         if f_count is not _ABSENT:

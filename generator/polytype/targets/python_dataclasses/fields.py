@@ -212,6 +212,7 @@ def field_view(
         encode_lines=lines,
         decode_lines=decode_lines,
         local=local,
+        default=default_python,
     )
     return view, True
 

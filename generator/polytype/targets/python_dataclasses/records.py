@@ -100,12 +100,26 @@ def _decode_body(
             lines.append(line)
     by_name = {view.name: view for view in fields}
     ordered = [by_name[item.py_name] for item in checks.fields]
+    required = sum(1 for item in record.fields if item.required)
     if aliases:
         for view in ordered:
             lines.extend(view.decode_lines)
     else:
-        lines.extend(_hoist_required_fetches(ordered))
-    required = sum(1 for item in record.fields if item.required)
+        # `checks.fields` holds the required fields first, then the optional ones
+        split = next((i for i, view in enumerate(ordered) if view.default), len(ordered))
+        fast = (
+            not record.frozen
+            and not checks.rules_check
+            and split < len(ordered)
+            and all(view.default for view in ordered[split:])
+        )
+        lines.extend(_hoist_required_fetches(ordered[:split] if fast else ordered))
+        if fast:
+            lines.extend(
+                _only_required(record.name, fields, required, checks.keeps_extra, tracks_presence)
+            )
+            for view in ordered[split:]:
+                lines.extend(view.decode_lines)
     present = ""
     if tracks_presence:
         if aliases:
@@ -160,6 +174,28 @@ def _decode_body(
             lines.append("result._present = f_present")
     lines.append("return result")
     return tuple(lines)
+
+
+def _only_required(
+    name: str, fields: tuple[FieldView, ...], required: int, keeps_extra: bool, presence: bool
+) -> list[str]:
+    """An object of the required keys alone (the common case) skips every optional field.
+
+    Each optional key would cost a lookup and a check to find it absent; here the
+    instance is built at once with every default, as the full path would build it.
+    """
+    lines = [
+        f"if len(obj) == {required}:  # no optional key: every default",
+        f"    result = {name}.__new__({name})",
+    ]
+    for view in fields:
+        lines.append(f"    result.{view.name} = {view.default or view.local or view.tag_literal}")
+    if keeps_extra:
+        lines.append("    result.extra = {}")
+    if presence:
+        lines.append("    result._present = frozenset()")
+    lines.append("    return result")
+    return lines
 
 
 def _hoist_required_fetches(views: list[FieldView]) -> list[str]:

@@ -22,6 +22,7 @@ class FieldView:
     fetch: tuple[str, str] | None = None
     local: str = ""  # the decoder's local variable for this field ("" for tags)
     tag_literal: str = ""  # the fixed value of a tag field
+    default: str = ""  # an optional field's value when its key is absent
 
 
 @dataclass(frozen=True)

@@ -39,8 +39,10 @@ def pydantic_imports(uses: set[str], uses_spellings: bool, uses_checks: bool) ->
     names = set(_PYDANTIC_ALWAYS) | {name for name in _PYDANTIC_WHEN_USED if name in uses}
     if "callable_union" in uses:
         names |= {"Discriminator", "Tag"}
-    if uses_spellings or uses_checks:  # the wrap validators of _SpelledModel, _CheckedModel
+    if uses_spellings:  # the wrap validator of _SpelledModel
         names |= set(_PYDANTIC_FOR_WRAP)
+    if uses_checks:  # the before validator of _CheckedModel
+        names.add("ValidationInfo")
     if uses_spellings:
         names |= set(_PYDANTIC_FOR_SPELLINGS)
     if "schema_checks" in uses:  # the validators of schema checks see the validation context

@@ -702,6 +702,13 @@ def _decode_tool(data: object) -> Tool:
         f_name = obj.get("name", _ABSENT)
     if type(f_name) is not str:
         raise _field_error(f_name, "string", "name")
+    if len(obj) == 1:  # no optional key: every default
+        result = Tool.__new__(Tool)
+        result.name = f_name
+        result.size = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_size = obj.get("size", _ABSENT)
     if (type(f_size) is not int or not -_INT_BOUND < f_size < _INT_BOUND) and (
         type(f_size) is not float or f_size - f_size
@@ -739,6 +746,15 @@ def _decode_toolbox(data: object) -> Toolbox:
         f_tools = _d_list_tool_unique(v_tools)
     except DecodeError as error:
         raise error.at(_segment("tools")) from None
+    if len(obj) == 1:  # no optional key: every default
+        result = Toolbox.__new__(Toolbox)
+        result.tools = f_tools
+        result.tags = None
+        result.size = None
+        result.step = None
+        result.labels = None
+        result._present = frozenset()
+        return result
     v_tags = obj.get("tags", _ABSENT)
     if v_tags is _ABSENT:
         f_tags: list[str] | None = None

@@ -624,6 +624,15 @@ def _decode_event(data: object) -> Event:
         f_created = _d_str_format_date_time(v_created)
     except DecodeError as error:
         raise error.at(_segment("created")) from None
+    if len(obj) == 1:  # no optional key: every default
+        result = Event.__new__(Event)
+        result.created = f_created
+        result.day = None
+        result.id = None
+        result.count = None
+        result.link = None
+        result._present = frozenset()
+        return result
     f_day = obj.get("day")
     if f_day is not None and type(f_day) is not str:
         raise _field_error(f_day, "string", "day")

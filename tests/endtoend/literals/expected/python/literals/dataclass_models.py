@@ -769,6 +769,22 @@ def _decode_holder(data: object) -> Holder:
     obj: dict[str, object] = data
     if not _HOLDER_KEYS.issuperset(obj):
         _forbid_unknown(obj, _HOLDER_KEYS)
+    if len(obj) == 0:  # no optional key: every default
+        result = Holder.__new__(Holder)
+        result.mixed = None
+        result.numbers = None
+        result.nothing = None
+        result.null_type = None
+        result.fraction = None
+        result.whole = None
+        result.object_ = None
+        result.array = None
+        result.scalars = None
+        result.listed = None
+        result.one = None
+        result.yes = None
+        result._present = frozenset()
+        return result
     v_mixed = obj.get("mixed", _ABSENT)
     if v_mixed is _ABSENT:
         f_mixed: JSONValue | None = None

@@ -772,6 +772,15 @@ def _decode_link(data: object) -> Link:
         _CHECK_LINK_NOT_IF_THEN_ELSE_DEPENDENTSCHEMAS,
         "'not/if/then/else/dependentSchemas' at /$defs/Link",
     )
+    if len(obj) == 0:  # no optional key: every default
+        result = Link.__new__(Link)
+        result.href = None
+        result.rel = None
+        result.a = None
+        result.b = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_href = obj.get("href", _ABSENT)
     if type(f_href) is not str:
         if f_href is not _ABSENT:
@@ -812,6 +821,12 @@ def _decode_named(data: object) -> Named:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
+    if len(obj) == 0:  # no optional key: every default
+        result = Named.__new__(Named)
+        result.name = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_name = obj.get("name", _ABSENT)
     if v_name is _ABSENT:
         f_name: str | None = None
@@ -838,6 +853,12 @@ def _decode_odd(data: object) -> Odd:
         raise _type_error("object", data)
     obj: dict[str, object] = data
     _schema_check(obj, _CHECK_ODD_IF_THEN, "'if/then' at /$defs/Odd")
+    if len(obj) == 0:  # no optional key: every default
+        result = Odd.__new__(Odd)
+        result.p = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     f_p = obj.get("p", _ABSENT)
     if type(f_p) is not str:
         if f_p is not _ABSENT:

@@ -640,6 +640,13 @@ def _decode_shapes(data: object) -> Shapes:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
+    if len(obj) == 0:  # no optional key: every default
+        result = Shapes.__new__(Shapes)
+        result.point = None
+        result.label = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_point = obj.get("point", _ABSENT)
     if v_point is _ABSENT:
         f_point: Point | None = None

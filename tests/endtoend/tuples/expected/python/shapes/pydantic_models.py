@@ -448,8 +448,9 @@ class _Model(BaseModel):
     @model_validator(mode="after")
     def _check_kept_keys(self) -> Self:
         """Kept unknown keys hold JSON, as free-form fields do."""
-        if self.__pydantic_extra__:
-            _EXTRA_VALUES.validate_python(self.__pydantic_extra__)
+        extra = self.__pydantic_extra__
+        if extra:
+            _EXTRA_VALUES.validate_python(extra)
         return self
 
 

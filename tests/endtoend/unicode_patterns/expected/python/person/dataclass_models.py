@@ -668,6 +668,13 @@ def _decode_person(data: object) -> Person:
         f_name = _d_str_re0(v_name)
     except DecodeError as error:
         raise error.at(_segment("name")) from None
+    if len(obj) == 1:  # no optional key: every default
+        result = Person.__new__(Person)
+        result.name = f_name
+        result.nick = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
     v_nick = obj.get("nick", _ABSENT)
     if v_nick is _ABSENT:
         f_nick: str | None = None

@@ -416,3 +416,19 @@ def python_models_module(repo: Path) -> ModuleType:
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def test_every_attribute_a_model_reaches_is_a_reserved_field_name() -> None:
+    """Pydantic warns at import (and a catalogue module failed `-W error`) when a field
+    shadows anything `BaseModel` reaches, its metaclass's `register` and `mro` included:
+    every such public name must be one a derived field name avoids."""
+    import pydantic
+    from polytype import naming
+
+    reached = {
+        name
+        for name in (*dir(pydantic.BaseModel), *dir(type(pydantic.BaseModel)))
+        if not name.startswith("_") and hasattr(pydantic.BaseModel, name)
+    }
+    assert reached - naming.PYTHON_CLASS_BODY_NAMES == set()
+    assert naming.python_field_name("register") == "register_"

@@ -39,6 +39,9 @@ PYTHON_CLASS_BODY_NAMES = frozenset(
         "model_extra", "model_fields", "model_fields_set", "model_json_schema",
         "model_parametrized_name", "model_post_init", "model_rebuild", "model_validate",
         "model_validate_json", "model_validate_strings",
+        # reached through BaseModel's metaclass (ABCMeta): Pydantic warns when a field
+        # shadows them
+        "mro", "register",
     }
 )  # fmt: skip
 

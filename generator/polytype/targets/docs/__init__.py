@@ -32,6 +32,9 @@ def module_doc_path(module: ir.Module) -> str:
     return f"docs/{module.name}.md"
 
 
+UNTYPED_ROOT = "none: the root schema accepts any JSON value (free-form)"
+
+
 def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
     describer = Describer(module)
     sections: list[TypeSection] = []
@@ -56,7 +59,8 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
         schema=md_code(module.schema_path),
         python=md_code(f"python/{module.name}/dataclass_models.py"),
         elixir=md_code(f"elixir/{module_file(module.elixir_namespace)[:-3]}/"),
-        root=md_code(module.root) if module.root else "",
+        # a root that says nothing about the value (`{}` beside `$defs`) has no type
+        root=md_code(module.root) if module.root else UNTYPED_ROOT,
         open_unions=", ".join(
             f"[{md_code(named.name)}](#{anchor(named.name)})"
             for named in module.types

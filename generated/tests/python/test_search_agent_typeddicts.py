@@ -43,9 +43,12 @@ def _fixture(path: str) -> Any:
 
 
 VALID = [
+    ("search_agent/AdvisorTool20260301/full.json", "advisor_tool20260301"),
+    ("search_agent/AdvisorTool20260301/minimal.json", "advisor_tool20260301"),
     ("search_agent/AllowedCaller/code_execution_20250825.json", "allowed_caller"),
     ("search_agent/AllowedCaller/code_execution_20260120.json", "allowed_caller"),
     ("search_agent/AllowedCaller/direct.json", "allowed_caller"),
+    ("search_agent/AllowedCaller/unlisted_wrong_case.json", "allowed_caller"),
     ("search_agent/Base64ImageSource/jpeg.json", "base64_image_source"),
     ("search_agent/Base64ImageSource/png.json", "base64_image_source"),
     ("search_agent/Base64ImageSource/webp_empty_data.json", "base64_image_source"),
@@ -104,6 +107,10 @@ VALID = [
     ),
     (
         "search_agent/BashCodeExecutionToolResultErrorCode/unavailable.json",
+        "bash_code_execution_tool_result_error_code",
+    ),
+    (
+        "search_agent/BashCodeExecutionToolResultErrorCode/unlisted_wrong_case.json",
         "bash_code_execution_tool_result_error_code",
     ),
     ("search_agent/CacheControlEphemeral/default_ttl.json", "cache_control_ephemeral"),
@@ -208,6 +215,10 @@ VALID = [
     ),
     (
         "search_agent/CodeExecutionToolResultErrorCode/unavailable.json",
+        "code_execution_tool_result_error_code",
+    ),
+    (
+        "search_agent/CodeExecutionToolResultErrorCode/unlisted_wrong_case.json",
         "code_execution_tool_result_error_code",
     ),
     ("search_agent/Container/offset_timestamp.json", "container"),
@@ -318,6 +329,7 @@ VALID = [
     ("search_agent/Message/thinking_container_null.json", "message"),
     ("search_agent/Message/tool_use.json", "message"),
     ("search_agent/Message/typical.json", "message"),
+    ("search_agent/Message/unlisted_bad_stop_reason.json", "message"),
     ("search_agent/Message/unlisted_block_unknown_tag.json", "message"),
     ("search_agent/Message/web_search.json", "message"),
     (
@@ -334,9 +346,11 @@ VALID = [
     ("search_agent/MessageDelta/refusal.json", "message_delta"),
     ("search_agent/MessageDelta/stop_details_null.json", "message_delta"),
     ("search_agent/MessageDelta/stop_sequence.json", "message_delta"),
+    ("search_agent/MessageDelta/unlisted_bad_stop_reason.json", "message_delta"),
     ("search_agent/MessageDeltaEvent/tool_use_full_usage.json", "message_delta_event"),
     ("search_agent/MessageDeltaEvent/typical.json", "message_delta_event"),
     ("search_agent/MessageDeltaEvent/unknown_key_kept.json", "message_delta_event"),
+    ("search_agent/MessageDeltaEvent/unlisted_bad_stop_reason.json", "message_delta_event"),
     ("search_agent/MessageDeltaUsage/explicit_nulls.json", "message_delta_usage"),
     ("search_agent/MessageDeltaUsage/full_unknown_keys_kept.json", "message_delta_usage"),
     ("search_agent/MessageDeltaUsage/output_only.json", "message_delta_usage"),
@@ -382,9 +396,11 @@ VALID = [
     ("search_agent/RefusalCategory/bio.json", "refusal_category"),
     ("search_agent/RefusalCategory/cyber.json", "refusal_category"),
     ("search_agent/RefusalCategory/frontier_llm.json", "refusal_category"),
+    ("search_agent/RefusalCategory/unlisted_wrong_case.json", "refusal_category"),
     ("search_agent/RefusalStopDetails/minimal.json", "refusal_stop_details"),
     ("search_agent/RefusalStopDetails/no_category.json", "refusal_stop_details"),
     ("search_agent/RefusalStopDetails/partial.json", "refusal_stop_details"),
+    ("search_agent/RefusalStopDetails/unlisted_unknown_category.json", "refusal_stop_details"),
     ("search_agent/ResponseInclusion/excluded.json", "response_inclusion"),
     ("search_agent/ResponseInclusion/full.json", "response_inclusion"),
     ("search_agent/Role/assistant.json", "role"),
@@ -401,21 +417,29 @@ VALID = [
     ("search_agent/ServerToolCaller20260120/full.json", "server_tool_caller20260120"),
     ("search_agent/ServerToolCaller20260120/minimal.json", "server_tool_caller20260120"),
     ("search_agent/ServerToolCaller20260120/partial.json", "server_tool_caller20260120"),
+    ("search_agent/ServerToolName/advisor.json", "server_tool_name"),
     ("search_agent/ServerToolName/code_execution.json", "server_tool_name"),
+    ("search_agent/ServerToolName/unlisted.json", "server_tool_name"),
+    ("search_agent/ServerToolName/unlisted_wrong_case.json", "server_tool_name"),
     ("search_agent/ServerToolName/web_fetch.json", "server_tool_name"),
     ("search_agent/ServerToolName/web_search.json", "server_tool_name"),
     ("search_agent/ServerToolUsage/several.json", "server_tool_usage"),
     ("search_agent/ServerToolUsage/unknown_key_kept.json", "server_tool_usage"),
     ("search_agent/ServerToolUsage/zero.json", "server_tool_usage"),
+    ("search_agent/ServerToolUseBlock/advisor.json", "server_tool_use_block"),
     ("search_agent/ServerToolUseBlock/code_execution_with_caller.json", "server_tool_use_block"),
     ("search_agent/ServerToolUseBlock/full.json", "server_tool_use_block"),
+    ("search_agent/ServerToolUseBlock/unlisted_name.json", "server_tool_use_block"),
+    ("search_agent/ServerToolUseBlock/unlisted_unknown_name.json", "server_tool_use_block"),
     ("search_agent/ServerToolUseBlock/web_search.json", "server_tool_use_block"),
     ("search_agent/ServiceTier/batch.json", "service_tier"),
     ("search_agent/ServiceTier/priority.json", "service_tier"),
     ("search_agent/ServiceTier/standard.json", "service_tier"),
+    ("search_agent/ServiceTier/unlisted_unknown_value.json", "service_tier"),
     ("search_agent/SignatureDelta/empty.json", "signature_delta"),
     ("search_agent/SignatureDelta/symbols.json", "signature_delta"),
     ("search_agent/SignatureDelta/typical.json", "signature_delta"),
+    ("search_agent/StopReason/compaction.json", "stop_reason"),
     ("search_agent/StopReason/end_turn.json", "stop_reason"),
     ("search_agent/StopReason/max_tokens.json", "stop_reason"),
     ("search_agent/StopReason/model_context_window_exceeded.json", "stop_reason"),
@@ -423,6 +447,8 @@ VALID = [
     ("search_agent/StopReason/refusal.json", "stop_reason"),
     ("search_agent/StopReason/stop_sequence.json", "stop_reason"),
     ("search_agent/StopReason/tool_use.json", "stop_reason"),
+    ("search_agent/StopReason/unlisted.json", "stop_reason"),
+    ("search_agent/StopReason/unlisted_unknown_value.json", "stop_reason"),
     ("search_agent/TextBlock/citations_null.json", "text_block"),
     ("search_agent/TextBlock/document_citations.json", "text_block"),
     ("search_agent/TextBlock/empty_stream_start.json", "text_block"),
@@ -479,6 +505,10 @@ VALID = [
         "text_editor_code_execution_tool_result_block",
     ),
     (
+        "search_agent/TextEditorCodeExecutionToolResultBlock/unlisted_bad_file_type.json",
+        "text_editor_code_execution_tool_result_block",
+    ),
+    (
         "search_agent/TextEditorCodeExecutionToolResultBlock/view.json",
         "text_editor_code_execution_tool_result_block",
     ),
@@ -519,6 +549,10 @@ VALID = [
         "text_editor_code_execution_tool_result_error_code",
     ),
     (
+        "search_agent/TextEditorCodeExecutionToolResultErrorCode/unlisted_wrong_case.json",
+        "text_editor_code_execution_tool_result_error_code",
+    ),
+    (
         "search_agent/TextEditorCodeExecutionViewResultBlock/full.json",
         "text_editor_code_execution_view_result_block",
     ),
@@ -533,6 +567,7 @@ VALID = [
     ("search_agent/TextEditorFileType/image.json", "text_editor_file_type"),
     ("search_agent/TextEditorFileType/pdf.json", "text_editor_file_type"),
     ("search_agent/TextEditorFileType/text.json", "text_editor_file_type"),
+    ("search_agent/TextEditorFileType/unlisted_wrong_case.json", "text_editor_file_type"),
     ("search_agent/ThinkingBlock/empty_stream_start.json", "thinking_block"),
     ("search_agent/ThinkingBlock/typical.json", "thinking_block"),
     ("search_agent/ThinkingBlock/unicode.json", "thinking_block"),
@@ -645,6 +680,10 @@ VALID = [
         "tool_search_tool_result_error_code",
     ),
     (
+        "search_agent/ToolSearchToolResultErrorCode/unlisted_wrong_case.json",
+        "tool_search_tool_result_error_code",
+    ),
+    (
         "search_agent/ToolSearchToolSearchResultBlock/full.json",
         "tool_search_tool_search_result_block",
     ),
@@ -665,6 +704,7 @@ VALID = [
     ("search_agent/ToolTextEditor20250728/full.json", "tool_text_editor20250728"),
     ("search_agent/ToolTextEditor20250728/minimal.json", "tool_text_editor20250728"),
     ("search_agent/ToolTextEditor20250728/partial.json", "tool_text_editor20250728"),
+    ("search_agent/ToolUnion/advisor.json", "tool_union"),
     ("search_agent/ToolUnion/bash.json", "tool_union"),
     ("search_agent/ToolUnion/code_execution.json", "tool_union"),
     ("search_agent/ToolUnion/custom_tool.json", "tool_union"),
@@ -697,6 +737,7 @@ VALID = [
     ("search_agent/Usage/minimal.json", "usage"),
     ("search_agent/Usage/output_tokens_details.json", "usage"),
     ("search_agent/Usage/server_tool_use_unknown_key_kept.json", "usage"),
+    ("search_agent/Usage/unlisted_bad_service_tier.json", "usage"),
     ("search_agent/UserLocation/full.json", "user_location"),
     ("search_agent/UserLocation/minimal.json", "user_location"),
     ("search_agent/UserLocation/partial.json", "user_location"),
@@ -735,6 +776,10 @@ VALID = [
         "web_fetch_tool_result_error_code",
     ),
     (
+        "search_agent/WebFetchToolResultErrorCode/unlisted_wrong_case.json",
+        "web_fetch_tool_result_error_code",
+    ),
+    (
         "search_agent/WebFetchToolResultErrorCode/url_not_allowed.json",
         "web_fetch_tool_result_error_code",
     ),
@@ -757,6 +802,10 @@ VALID = [
     ("search_agent/WebSearchToolResultBlock/empty.json", "web_search_tool_result_block"),
     ("search_agent/WebSearchToolResultBlock/error.json", "web_search_tool_result_block"),
     ("search_agent/WebSearchToolResultBlock/results.json", "web_search_tool_result_block"),
+    (
+        "search_agent/WebSearchToolResultBlock/unlisted_bad_error_code.json",
+        "web_search_tool_result_block",
+    ),
     ("search_agent/WebSearchToolResultError/full.json", "web_search_tool_result_error"),
     ("search_agent/WebSearchToolResultError/minimal.json", "web_search_tool_result_error"),
     ("search_agent/WebSearchToolResultError/partial.json", "web_search_tool_result_error"),
@@ -772,13 +821,16 @@ VALID = [
         "search_agent/WebSearchToolResultErrorCode/unavailable.json",
         "web_search_tool_result_error_code",
     ),
+    (
+        "search_agent/WebSearchToolResultErrorCode/unlisted_wrong_case.json",
+        "web_search_tool_result_error_code",
+    ),
     ("search_agent/_TrimState/empty.json", "trim_state"),
     ("search_agent/_TrimState/explicit_defaults.json", "trim_state"),
     ("search_agent/_TrimState/in_progress.json", "trim_state"),
 ]
 
 INVALID = [
-    ("search_agent/AllowedCaller/invalid/wrong_case.json", "allowed_caller", "$"),
     (
         "search_agent/Base64ImageSource/invalid/bad_media_type.json",
         "base64_image_source",
@@ -810,11 +862,6 @@ INVALID = [
         "search_agent/BashCodeExecutionToolResultError/invalid/missing_error_code.json",
         "bash_code_execution_tool_result_error",
         "$.error_code",
-    ),
-    (
-        "search_agent/BashCodeExecutionToolResultErrorCode/invalid/wrong_case.json",
-        "bash_code_execution_tool_result_error_code",
-        "$",
     ),
     (
         "search_agent/CacheControlEphemeral/invalid/ttl_number.json",
@@ -923,11 +970,6 @@ INVALID = [
         "code_execution_tool_result_error",
         "$.error_code",
     ),
-    (
-        "search_agent/CodeExecutionToolResultErrorCode/invalid/wrong_case.json",
-        "code_execution_tool_result_error_code",
-        "$",
-    ),
     ("search_agent/Container/invalid/missing_expires_at.json", "container", "$.expires_at"),
     (
         "search_agent/ContainerUploadBlock/invalid/missing_file_id.json",
@@ -1009,7 +1051,6 @@ INVALID = [
         "memory_tool20250818",
         "$.defer_loading",
     ),
-    ("search_agent/Message/invalid/bad_stop_reason.json", "message", "$.stop_reason"),
     ("search_agent/Message/invalid/missing_stop_sequence.json", "message", "$.stop_sequence"),
     ("search_agent/Message/invalid/role_user.json", "message", "$.role"),
     ("search_agent/Message/invalid/wrong_type.json", "message", "$.type"),
@@ -1048,16 +1089,10 @@ INVALID = [
         "message_create_params",
         "$.tools[0]",
     ),
-    ("search_agent/MessageDelta/invalid/bad_stop_reason.json", "message_delta", "$.stop_reason"),
     (
         "search_agent/MessageDelta/invalid/missing_stop_sequence.json",
         "message_delta",
         "$.stop_sequence",
-    ),
-    (
-        "search_agent/MessageDeltaEvent/invalid/bad_stop_reason.json",
-        "message_delta_event",
-        "$.delta.stop_reason",
     ),
     ("search_agent/MessageDeltaEvent/invalid/missing_usage.json", "message_delta_event", "$.usage"),
     (
@@ -1123,12 +1158,6 @@ INVALID = [
         "redacted_thinking_block",
         "$.data",
     ),
-    ("search_agent/RefusalCategory/invalid/wrong_case.json", "refusal_category", "$"),
-    (
-        "search_agent/RefusalStopDetails/invalid/unknown_category.json",
-        "refusal_stop_details",
-        "$.category",
-    ),
     ("search_agent/ResponseInclusion/invalid/wrong_case.json", "response_inclusion", "$"),
     ("search_agent/Role/invalid/unknown_value.json", "role", "$"),
     ("search_agent/Role/invalid/wrong_case.json", "role", "$"),
@@ -1150,26 +1179,18 @@ INVALID = [
         "server_tool_caller20260120",
         "$.tool_id",
     ),
-    ("search_agent/ServerToolName/invalid/wrong_case.json", "server_tool_name", "$"),
     (
         "search_agent/ServerToolUsage/invalid/string_count.json",
         "server_tool_usage",
         "$.web_search_requests",
     ),
-    (
-        "search_agent/ServerToolUseBlock/invalid/unknown_name.json",
-        "server_tool_use_block",
-        "$.name",
-    ),
     ("search_agent/ServiceTier/invalid/number.json", "service_tier", "$"),
-    ("search_agent/ServiceTier/invalid/unknown_value.json", "service_tier", "$"),
     (
         "search_agent/SignatureDelta/invalid/missing_signature.json",
         "signature_delta",
         "$.signature",
     ),
     ("search_agent/StopReason/invalid/null.json", "stop_reason", "$"),
-    ("search_agent/StopReason/invalid/unknown_value.json", "stop_reason", "$"),
     ("search_agent/TextBlock/invalid/citations_string.json", "text_block", "$.citations"),
     ("search_agent/TextBlock/invalid/missing_text.json", "text_block", "$.text"),
     ("search_agent/TextBlock/invalid/seed_citation.json", "text_block", "$.citations[0].type"),
@@ -1199,11 +1220,6 @@ INVALID = [
         "$.new_lines",
     ),
     (
-        "search_agent/TextEditorCodeExecutionToolResultBlock/invalid/bad_file_type.json",
-        "text_editor_code_execution_tool_result_block",
-        "$.content.file_type",
-    ),
-    (
         "search_agent/TextEditorCodeExecutionToolResultContent/invalid/unknown_type.json",
         "text_editor_code_execution_tool_result_content",
         "$.type",
@@ -1214,16 +1230,10 @@ INVALID = [
         "$.error_code",
     ),
     (
-        "search_agent/TextEditorCodeExecutionToolResultErrorCode/invalid/wrong_case.json",
-        "text_editor_code_execution_tool_result_error_code",
-        "$",
-    ),
-    (
         "search_agent/TextEditorCodeExecutionViewResultBlock/invalid/missing_content.json",
         "text_editor_code_execution_view_result_block",
         "$.content",
     ),
-    ("search_agent/TextEditorFileType/invalid/wrong_case.json", "text_editor_file_type", "$"),
     ("search_agent/ThinkingBlock/invalid/missing_signature.json", "thinking_block", "$.signature"),
     ("search_agent/ThinkingBlock/invalid/thinking_number.json", "thinking_block", "$.thinking"),
     (
@@ -1362,11 +1372,6 @@ INVALID = [
         "$.error_code",
     ),
     (
-        "search_agent/ToolSearchToolResultErrorCode/invalid/wrong_case.json",
-        "tool_search_tool_result_error_code",
-        "$",
-    ),
-    (
         "search_agent/ToolSearchToolSearchResultBlock/invalid/missing_tool_references.json",
         "tool_search_tool_search_result_block",
         "$.tool_references",
@@ -1407,7 +1412,6 @@ INVALID = [
     ),
     ("search_agent/UrlImageSource/invalid/url_null.json", "url_image_source", "$.url"),
     ("search_agent/UrlImageSource/invalid/wrong_tag.json", "url_image_source", "$.type"),
-    ("search_agent/Usage/invalid/bad_service_tier.json", "usage", "$.service_tier"),
     (
         "search_agent/Usage/invalid/cache_creation_bool.json",
         "usage",
@@ -1453,11 +1457,6 @@ INVALID = [
         "$.error_code",
     ),
     (
-        "search_agent/WebFetchToolResultErrorCode/invalid/wrong_case.json",
-        "web_fetch_tool_result_error_code",
-        "$",
-    ),
-    (
         "search_agent/WebSearchResultBlock/invalid/missing_encrypted_content.json",
         "web_search_result_block",
         "$.encrypted_content",
@@ -1478,19 +1477,9 @@ INVALID = [
         "$.defer_loading",
     ),
     (
-        "search_agent/WebSearchToolResultBlock/invalid/bad_error_code.json",
-        "web_search_tool_result_block",
-        "$.content.error_code",
-    ),
-    (
         "search_agent/WebSearchToolResultError/invalid/missing_error_code.json",
         "web_search_tool_result_error",
         "$.error_code",
-    ),
-    (
-        "search_agent/WebSearchToolResultErrorCode/invalid/wrong_case.json",
-        "web_search_tool_result_error_code",
-        "$",
     ),
     ("search_agent/_TrimState/invalid/count_bool.json", "trim_state", "$.count"),
     ("search_agent/_TrimState/invalid/max_count_string.json", "trim_state", "$.max_count"),

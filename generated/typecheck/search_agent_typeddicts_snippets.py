@@ -195,6 +195,14 @@ advisor_tool20260301__minimal: AdvisorTool20260301 = {
     "model": "claude-opus-4-5",
 }
 
+# search_agent/AdvisorTool20260301/with_callers.json
+advisor_tool20260301__with_callers: AdvisorTool20260301 = {
+    "type": "advisor_20260301",
+    "name": "advisor",
+    "model": "claude-opus-4-5",
+    "allowed_callers": ["direct", "code_execution_20260521"],
+}
+
 # search_agent/AllowedCaller/code_execution_20250825.json
 allowed_caller__code_execution_20250825: AllowedCaller = "code_execution_20250825"
 

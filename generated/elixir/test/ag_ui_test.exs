@@ -1448,6 +1448,10 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_rejected(AgUi.Event, "ag_ui/Event/invalid/tag_not_string.json", "$.type")
     end
 
+    test "EventType/invalid/not_a_string.json" do
+      assert_rejected(AgUi.EventType, "ag_ui/EventType/invalid/not_a_string.json", "$")
+    end
+
     test "FunctionCall/invalid/arguments_object.json" do
       assert_rejected(
         AgUi.FunctionCall,
@@ -1532,6 +1536,22 @@ defmodule AgUi.PolytypeRoundTripTest do
       assert_rejected(AgUi.RawEvent, "ag_ui/RawEvent/invalid/source_number.json", "$.source")
     end
 
+    test "ReasoningEncryptedValueEvent/invalid/not_a_string_bad_subtype.json" do
+      assert_rejected(
+        AgUi.ReasoningEncryptedValueEvent,
+        "ag_ui/ReasoningEncryptedValueEvent/invalid/not_a_string_bad_subtype.json",
+        "$.subtype"
+      )
+    end
+
+    test "ReasoningEncryptedValueSubtype/invalid/not_a_string.json" do
+      assert_rejected(
+        AgUi.ReasoningEncryptedValueSubtype,
+        "ag_ui/ReasoningEncryptedValueSubtype/invalid/not_a_string.json",
+        "$"
+      )
+    end
+
     test "ReasoningEndEvent/invalid/missing_messageid.json" do
       assert_rejected(
         AgUi.ReasoningEndEvent,
@@ -1602,6 +1622,10 @@ defmodule AgUi.PolytypeRoundTripTest do
         "ag_ui/ResumeEntry/invalid/missing_interruptid.json",
         "$.interruptId"
       )
+    end
+
+    test "ResumeStatus/invalid/not_a_string.json" do
+      assert_rejected(AgUi.ResumeStatus, "ag_ui/ResumeStatus/invalid/not_a_string.json", "$")
     end
 
     test "RunAgentInput/invalid/snake_case_thread_id.json" do
@@ -1788,6 +1812,14 @@ defmodule AgUi.PolytypeRoundTripTest do
       )
     end
 
+    test "TextMessageChunkEvent/invalid/not_a_string_tool_role.json" do
+      assert_rejected(
+        AgUi.TextMessageChunkEvent,
+        "ag_ui/TextMessageChunkEvent/invalid/not_a_string_tool_role.json",
+        "$.role"
+      )
+    end
+
     test "TextMessageContentEvent/invalid/missing_delta.json" do
       assert_rejected(
         AgUi.TextMessageContentEvent,
@@ -1801,6 +1833,14 @@ defmodule AgUi.PolytypeRoundTripTest do
         AgUi.TextMessageEndEvent,
         "ag_ui/TextMessageEndEvent/invalid/missing_message_id.json",
         "$.messageId"
+      )
+    end
+
+    test "TextMessageRole/invalid/not_a_string.json" do
+      assert_rejected(
+        AgUi.TextMessageRole,
+        "ag_ui/TextMessageRole/invalid/not_a_string.json",
+        "$"
       )
     end
 

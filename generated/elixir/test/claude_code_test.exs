@@ -2430,6 +2430,14 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
+    test "ConversationResetTrigger/invalid/not_a_string.json" do
+      assert_rejected(
+        ClaudeCode.ConversationResetTrigger,
+        "claude_code/ConversationResetTrigger/invalid/not_a_string.json",
+        "$"
+      )
+    end
+
     test "ElicitationCompleteMessage/invalid/missing_mcp_server_name.json" do
       assert_rejected(
         ClaudeCode.ElicitationCompleteMessage,
@@ -2454,6 +2462,14 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
+    test "HookOutcome/invalid/not_a_string.json" do
+      assert_rejected(
+        ClaudeCode.HookOutcome,
+        "claude_code/HookOutcome/invalid/not_a_string.json",
+        "$"
+      )
+    end
+
     test "HookProgressMessage/invalid/missing_stdout.json" do
       assert_rejected(
         ClaudeCode.HookProgressMessage,
@@ -2475,6 +2491,14 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
         ClaudeCode.HookStartedMessage,
         "claude_code/HookStartedMessage/invalid/hook_id_not_string.json",
         "$.hook_id"
+      )
+    end
+
+    test "InformationalLevel/invalid/not_a_string.json" do
+      assert_rejected(
+        ClaudeCode.InformationalLevel,
+        "claude_code/InformationalLevel/invalid/not_a_string.json",
+        "$"
       )
     end
 
@@ -2558,6 +2582,14 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
+    test "MessageType/invalid/not_a_string.json" do
+      assert_rejected(
+        ClaudeCode.MessageType,
+        "claude_code/MessageType/invalid/not_a_string.json",
+        "$"
+      )
+    end
+
     test "MirrorErrorMessage/invalid/key_wrong_type.json" do
       assert_rejected(
         ClaudeCode.MirrorErrorMessage,
@@ -2598,6 +2630,14 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
+    test "NotificationPriority/invalid/not_a_string.json" do
+      assert_rejected(
+        ClaudeCode.NotificationPriority,
+        "claude_code/NotificationPriority/invalid/not_a_string.json",
+        "$"
+      )
+    end
+
     test "OutputTokensDetails/invalid/missing.json" do
       assert_rejected(
         ClaudeCode.OutputTokensDetails,
@@ -2635,6 +2675,14 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
         ClaudeCode.PermissionDeniedMessage,
         "claude_code/PermissionDeniedMessage/invalid/missing_tool_name.json",
         "$.tool_name"
+      )
+    end
+
+    test "PermissionMode/invalid/not_a_string.json" do
+      assert_rejected(
+        ClaudeCode.PermissionMode,
+        "claude_code/PermissionMode/invalid/not_a_string.json",
+        "$"
       )
     end
 
@@ -2694,6 +2742,14 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
+    test "RateLimitStatus/invalid/not_a_string.json" do
+      assert_rejected(
+        ClaudeCode.RateLimitStatus,
+        "claude_code/RateLimitStatus/invalid/not_a_string.json",
+        "$"
+      )
+    end
+
     test "RateLimitWindow/invalid/utilization_string.json" do
       assert_rejected(
         ClaudeCode.RateLimitWindow,
@@ -2734,11 +2790,35 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
+    test "ResultSubtype/invalid/not_a_string.json" do
+      assert_rejected(
+        ClaudeCode.ResultSubtype,
+        "claude_code/ResultSubtype/invalid/not_a_string.json",
+        "$"
+      )
+    end
+
     test "ServerToolUse/invalid/float.json" do
       assert_rejected(
         ClaudeCode.ServerToolUse,
         "claude_code/ServerToolUse/invalid/float.json",
         "$.web_search_requests"
+      )
+    end
+
+    test "SessionState/invalid/not_a_string.json" do
+      assert_rejected(
+        ClaudeCode.SessionState,
+        "claude_code/SessionState/invalid/not_a_string.json",
+        "$"
+      )
+    end
+
+    test "SessionStateChangedMessage/invalid/not_a_string_unknown_state.json" do
+      assert_rejected(
+        ClaudeCode.SessionStateChangedMessage,
+        "claude_code/SessionStateChangedMessage/invalid/not_a_string_unknown_state.json",
+        "$.state"
       )
     end
 
@@ -2839,6 +2919,22 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
         ClaudeCode.SystemStatusMessage,
         "claude_code/SystemStatusMessage/invalid/status_not_string.json",
         "$.status"
+      )
+    end
+
+    test "TaskNotificationMessage/invalid/not_a_string_killed_status.json" do
+      assert_rejected(
+        ClaudeCode.TaskNotificationMessage,
+        "claude_code/TaskNotificationMessage/invalid/not_a_string_killed_status.json",
+        "$.status"
+      )
+    end
+
+    test "TaskNotificationStatus/invalid/not_a_string.json" do
+      assert_rejected(
+        ClaudeCode.TaskNotificationStatus,
+        "claude_code/TaskNotificationStatus/invalid/not_a_string.json",
+        "$"
       )
     end
 

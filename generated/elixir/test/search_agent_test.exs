@@ -8,7 +8,7 @@ defmodule SearchAgent.PolytypeRoundTripTest do
   import PolytypeGenerated.TestSupport
 
   test "the module has fixtures" do
-    assert 542 > 0, "no valid fixtures for search_agent"
+    assert 543 > 0, "no valid fixtures for search_agent"
   end
 
   describe "valid fixtures round-trip" do
@@ -23,6 +23,13 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(
         SearchAgent.AdvisorTool20260301,
         "search_agent/AdvisorTool20260301/minimal.json"
+      )
+    end
+
+    test "AdvisorTool20260301/with_callers.json" do
+      assert_round_trip(
+        SearchAgent.AdvisorTool20260301,
+        "search_agent/AdvisorTool20260301/with_callers.json"
       )
     end
 
@@ -3304,6 +3311,30 @@ defmodule SearchAgent.PolytypeRoundTripTest do
   end
 
   describe "invalid fixtures are rejected at the recorded path" do
+    test "AdvisorTool20260301/invalid/caller_not_a_string.json" do
+      assert_rejected(
+        SearchAgent.AdvisorTool20260301,
+        "search_agent/AdvisorTool20260301/invalid/caller_not_a_string.json",
+        "$.allowed_callers[1]"
+      )
+    end
+
+    test "AdvisorTool20260301/invalid/missing_model.json" do
+      assert_rejected(
+        SearchAgent.AdvisorTool20260301,
+        "search_agent/AdvisorTool20260301/invalid/missing_model.json",
+        "$.model"
+      )
+    end
+
+    test "AllowedCaller/invalid/not_a_string.json" do
+      assert_rejected(
+        SearchAgent.AllowedCaller,
+        "search_agent/AllowedCaller/invalid/not_a_string.json",
+        "$"
+      )
+    end
+
     test "Base64ImageSource/invalid/bad_media_type.json" do
       assert_rejected(
         SearchAgent.Base64ImageSource,
@@ -3365,6 +3396,14 @@ defmodule SearchAgent.PolytypeRoundTripTest do
         SearchAgent.BashCodeExecutionToolResultError,
         "search_agent/BashCodeExecutionToolResultError/invalid/missing_error_code.json",
         "$.error_code"
+      )
+    end
+
+    test "BashCodeExecutionToolResultErrorCode/invalid/not_a_string.json" do
+      assert_rejected(
+        SearchAgent.BashCodeExecutionToolResultErrorCode,
+        "search_agent/BashCodeExecutionToolResultErrorCode/invalid/not_a_string.json",
+        "$"
       )
     end
 
@@ -3581,6 +3620,14 @@ defmodule SearchAgent.PolytypeRoundTripTest do
         SearchAgent.CodeExecutionToolResultError,
         "search_agent/CodeExecutionToolResultError/invalid/missing_error_code.json",
         "$.error_code"
+      )
+    end
+
+    test "CodeExecutionToolResultErrorCode/invalid/not_a_string.json" do
+      assert_rejected(
+        SearchAgent.CodeExecutionToolResultErrorCode,
+        "search_agent/CodeExecutionToolResultErrorCode/invalid/not_a_string.json",
+        "$"
       )
     end
 
@@ -4096,6 +4143,22 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "RefusalCategory/invalid/not_a_string.json" do
+      assert_rejected(
+        SearchAgent.RefusalCategory,
+        "search_agent/RefusalCategory/invalid/not_a_string.json",
+        "$"
+      )
+    end
+
+    test "RefusalStopDetails/invalid/not_a_string_unknown_category.json" do
+      assert_rejected(
+        SearchAgent.RefusalStopDetails,
+        "search_agent/RefusalStopDetails/invalid/not_a_string_unknown_category.json",
+        "$.category"
+      )
+    end
+
     test "ResponseInclusion/invalid/wrong_case.json" do
       assert_rejected(
         SearchAgent.ResponseInclusion,
@@ -4160,11 +4223,27 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "ServerToolName/invalid/not_a_string.json" do
+      assert_rejected(
+        SearchAgent.ServerToolName,
+        "search_agent/ServerToolName/invalid/not_a_string.json",
+        "$"
+      )
+    end
+
     test "ServerToolUsage/invalid/string_count.json" do
       assert_rejected(
         SearchAgent.ServerToolUsage,
         "search_agent/ServerToolUsage/invalid/string_count.json",
         "$.web_search_requests"
+      )
+    end
+
+    test "ServerToolUseBlock/invalid/not_a_string_unknown_name.json" do
+      assert_rejected(
+        SearchAgent.ServerToolUseBlock,
+        "search_agent/ServerToolUseBlock/invalid/not_a_string_unknown_name.json",
+        "$.name"
       )
     end
 
@@ -4284,6 +4363,14 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "TextEditorCodeExecutionToolResultBlock/invalid/not_a_string_bad_file_type.json" do
+      assert_rejected(
+        SearchAgent.TextEditorCodeExecutionToolResultBlock,
+        "search_agent/TextEditorCodeExecutionToolResultBlock/invalid/not_a_string_bad_file_type.json",
+        "$.content.file_type"
+      )
+    end
+
     test "TextEditorCodeExecutionToolResultContent/invalid/unknown_type.json" do
       assert_rejected(
         SearchAgent.TextEditorCodeExecutionToolResultContent,
@@ -4300,11 +4387,27 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "TextEditorCodeExecutionToolResultErrorCode/invalid/not_a_string.json" do
+      assert_rejected(
+        SearchAgent.TextEditorCodeExecutionToolResultErrorCode,
+        "search_agent/TextEditorCodeExecutionToolResultErrorCode/invalid/not_a_string.json",
+        "$"
+      )
+    end
+
     test "TextEditorCodeExecutionViewResultBlock/invalid/missing_content.json" do
       assert_rejected(
         SearchAgent.TextEditorCodeExecutionViewResultBlock,
         "search_agent/TextEditorCodeExecutionViewResultBlock/invalid/missing_content.json",
         "$.content"
+      )
+    end
+
+    test "TextEditorFileType/invalid/not_a_string.json" do
+      assert_rejected(
+        SearchAgent.TextEditorFileType,
+        "search_agent/TextEditorFileType/invalid/not_a_string.json",
+        "$"
       )
     end
 
@@ -4636,6 +4739,14 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "ToolSearchToolResultErrorCode/invalid/not_a_string.json" do
+      assert_rejected(
+        SearchAgent.ToolSearchToolResultErrorCode,
+        "search_agent/ToolSearchToolResultErrorCode/invalid/not_a_string.json",
+        "$"
+      )
+    end
+
     test "ToolSearchToolSearchResultBlock/invalid/missing_tool_references.json" do
       assert_rejected(
         SearchAgent.ToolSearchToolSearchResultBlock,
@@ -4868,6 +4979,14 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "WebFetchToolResultErrorCode/invalid/not_a_string.json" do
+      assert_rejected(
+        SearchAgent.WebFetchToolResultErrorCode,
+        "search_agent/WebFetchToolResultErrorCode/invalid/not_a_string.json",
+        "$"
+      )
+    end
+
     test "WebSearchResultBlock/invalid/missing_encrypted_content.json" do
       assert_rejected(
         SearchAgent.WebSearchResultBlock,
@@ -4900,11 +5019,27 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "WebSearchToolResultBlock/invalid/not_a_string_bad_error_code.json" do
+      assert_rejected(
+        SearchAgent.WebSearchToolResultBlock,
+        "search_agent/WebSearchToolResultBlock/invalid/not_a_string_bad_error_code.json",
+        "$.content.error_code"
+      )
+    end
+
     test "WebSearchToolResultError/invalid/missing_error_code.json" do
       assert_rejected(
         SearchAgent.WebSearchToolResultError,
         "search_agent/WebSearchToolResultError/invalid/missing_error_code.json",
         "$.error_code"
+      )
+    end
+
+    test "WebSearchToolResultErrorCode/invalid/not_a_string.json" do
+      assert_rejected(
+        SearchAgent.WebSearchToolResultErrorCode,
+        "search_agent/WebSearchToolResultErrorCode/invalid/not_a_string.json",
+        "$"
       )
     end
 
@@ -5138,6 +5273,7 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
     cases = [
       {SearchAgent.AdvisorTool20260301, "search_agent/AdvisorTool20260301/full.json"},
       {SearchAgent.AdvisorTool20260301, "search_agent/AdvisorTool20260301/minimal.json"},
+      {SearchAgent.AdvisorTool20260301, "search_agent/AdvisorTool20260301/with_callers.json"},
       {SearchAgent.AllowedCaller, "search_agent/AllowedCaller/code_execution_20250825.json"},
       {SearchAgent.AllowedCaller, "search_agent/AllowedCaller/code_execution_20260120.json"},
       {SearchAgent.AllowedCaller, "search_agent/AllowedCaller/direct.json"},

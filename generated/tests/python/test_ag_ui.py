@@ -370,6 +370,7 @@ INVALID = [
     ("ag_ui/Event/invalid/missing_type.json", "event", "$.type"),
     ("ag_ui/Event/invalid/snake_case_thread_id.json", "event", "$.threadId"),
     ("ag_ui/Event/invalid/tag_not_string.json", "event", "$.type"),
+    ("ag_ui/EventType/invalid/not_a_string.json", "event_type", "$"),
     ("ag_ui/FunctionCall/invalid/arguments_object.json", "function_call", "$.arguments"),
     (
         "ag_ui/ImageInputContent/invalid/data_without_mime_type.json",
@@ -400,6 +401,16 @@ INVALID = [
         "$.messages[0].id",
     ),
     ("ag_ui/RawEvent/invalid/source_number.json", "raw_event", "$.source"),
+    (
+        "ag_ui/ReasoningEncryptedValueEvent/invalid/not_a_string_bad_subtype.json",
+        "reasoning_encrypted_value_event",
+        "$.subtype",
+    ),
+    (
+        "ag_ui/ReasoningEncryptedValueSubtype/invalid/not_a_string.json",
+        "reasoning_encrypted_value_subtype",
+        "$",
+    ),
     (
         "ag_ui/ReasoningEndEvent/invalid/missing_messageid.json",
         "reasoning_end_event",
@@ -437,6 +448,7 @@ INVALID = [
         "$.messageId",
     ),
     ("ag_ui/ResumeEntry/invalid/missing_interruptid.json", "resume_entry", "$.interruptId"),
+    ("ag_ui/ResumeStatus/invalid/not_a_string.json", "resume_status", "$"),
     ("ag_ui/RunAgentInput/invalid/snake_case_thread_id.json", "run_agent_input", "$.threadId"),
     ("ag_ui/RunAgentInput/invalid/thread_id_number.json", "run_agent_input", "$.threadId"),
     (
@@ -498,6 +510,11 @@ INVALID = [
     ("ag_ui/SystemMessage/invalid/missing_content.json", "system_message", "$.content"),
     ("ag_ui/TextInputContent/invalid/missing_text.json", "text_input_content", "$.text"),
     (
+        "ag_ui/TextMessageChunkEvent/invalid/not_a_string_tool_role.json",
+        "text_message_chunk_event",
+        "$.role",
+    ),
+    (
         "ag_ui/TextMessageContentEvent/invalid/missing_delta.json",
         "text_message_content_event",
         "$.delta",
@@ -507,6 +524,7 @@ INVALID = [
         "text_message_end_event",
         "$.messageId",
     ),
+    ("ag_ui/TextMessageRole/invalid/not_a_string.json", "text_message_role", "$"),
     (
         "ag_ui/TextMessageStartEvent/invalid/snake_case_message_id.json",
         "text_message_start_event",

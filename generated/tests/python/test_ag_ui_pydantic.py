@@ -425,6 +425,7 @@ INVALID = [
     ("ag_ui/Event/invalid/missing_type.json", "Event", "$.type"),
     ("ag_ui/Event/invalid/snake_case_thread_id.json", "Event", "$.threadId"),
     ("ag_ui/Event/invalid/tag_not_string.json", "Event", "$.type"),
+    ("ag_ui/EventType/invalid/not_a_string.json", "EventType", "$"),
     ("ag_ui/FunctionCall/invalid/arguments_object.json", "FunctionCall", "$.arguments"),
     (
         "ag_ui/ImageInputContent/invalid/data_without_mime_type.json",
@@ -451,6 +452,16 @@ INVALID = [
         "$.messages[0].id",
     ),
     ("ag_ui/RawEvent/invalid/source_number.json", "RawEvent", "$.source"),
+    (
+        "ag_ui/ReasoningEncryptedValueEvent/invalid/not_a_string_bad_subtype.json",
+        "ReasoningEncryptedValueEvent",
+        "$.subtype",
+    ),
+    (
+        "ag_ui/ReasoningEncryptedValueSubtype/invalid/not_a_string.json",
+        "ReasoningEncryptedValueSubtype",
+        "$",
+    ),
     ("ag_ui/ReasoningEndEvent/invalid/missing_messageid.json", "ReasoningEndEvent", "$.messageId"),
     ("ag_ui/ReasoningMessage/invalid/missing_id.json", "ReasoningMessage", "$.id"),
     (
@@ -484,6 +495,7 @@ INVALID = [
         "$.messageId",
     ),
     ("ag_ui/ResumeEntry/invalid/missing_interruptid.json", "ResumeEntry", "$.interruptId"),
+    ("ag_ui/ResumeStatus/invalid/not_a_string.json", "ResumeStatus", "$"),
     ("ag_ui/RunAgentInput/invalid/snake_case_thread_id.json", "RunAgentInput", "$.threadId"),
     ("ag_ui/RunAgentInput/invalid/thread_id_number.json", "RunAgentInput", "$.threadId"),
     (
@@ -541,6 +553,11 @@ INVALID = [
     ("ag_ui/SystemMessage/invalid/missing_content.json", "SystemMessage", "$.content"),
     ("ag_ui/TextInputContent/invalid/missing_text.json", "TextInputContent", "$.text"),
     (
+        "ag_ui/TextMessageChunkEvent/invalid/not_a_string_tool_role.json",
+        "TextMessageChunkEvent",
+        "$.role",
+    ),
+    (
         "ag_ui/TextMessageContentEvent/invalid/missing_delta.json",
         "TextMessageContentEvent",
         "$.delta",
@@ -550,6 +567,7 @@ INVALID = [
         "TextMessageEndEvent",
         "$.messageId",
     ),
+    ("ag_ui/TextMessageRole/invalid/not_a_string.json", "TextMessageRole", "$"),
     (
         "ag_ui/TextMessageStartEvent/invalid/snake_case_message_id.json",
         "TextMessageStartEvent",

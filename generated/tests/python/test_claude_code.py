@@ -599,6 +599,11 @@ INVALID = [
         "$.new_conversation_id",
     ),
     (
+        "claude_code/ConversationResetTrigger/invalid/not_a_string.json",
+        "conversation_reset_trigger",
+        "$",
+    ),
+    (
         "claude_code/ElicitationCompleteMessage/invalid/missing_mcp_server_name.json",
         "elicitation_complete_message",
         "$.mcp_server_name",
@@ -609,6 +614,7 @@ INVALID = [
         "files_persisted_event",
         "$.files",
     ),
+    ("claude_code/HookOutcome/invalid/not_a_string.json", "hook_outcome", "$"),
     (
         "claude_code/HookProgressMessage/invalid/missing_stdout.json",
         "hook_progress_message",
@@ -624,6 +630,7 @@ INVALID = [
         "hook_started_message",
         "$.hook_id",
     ),
+    ("claude_code/InformationalLevel/invalid/not_a_string.json", "informational_level", "$"),
     (
         "claude_code/InformationalMessage/invalid/missing_content.json",
         "informational_message",
@@ -646,11 +653,13 @@ INVALID = [
         "message",
         "$.parent_tool_use_id",
     ),
+    ("claude_code/MessageType/invalid/not_a_string.json", "message_type", "$"),
     ("claude_code/MirrorErrorMessage/invalid/key_wrong_type.json", "mirror_error_message", "$.key"),
     ("claude_code/ModelUsage/invalid/missing_cost.json", "model_usage", "$.costUSD"),
     ("claude_code/ModelUsage/invalid/snake_case_keys.json", "model_usage", "$.inputTokens"),
     ("claude_code/NoResponse/invalid/missing_waited_ms.json", "no_response", "$.waited_ms"),
     ("claude_code/NotificationMessage/invalid/missing_key.json", "notification_message", "$.key"),
+    ("claude_code/NotificationPriority/invalid/not_a_string.json", "notification_priority", "$"),
     (
         "claude_code/OutputTokensDetails/invalid/missing.json",
         "output_tokens_details",
@@ -676,6 +685,7 @@ INVALID = [
         "permission_denied_message",
         "$.tool_name",
     ),
+    ("claude_code/PermissionMode/invalid/not_a_string.json", "permission_mode", "$"),
     ("claude_code/PersistedFile/invalid/missing_filename.json", "persisted_file", "$.filename"),
     ("claude_code/PluginInfo/invalid/missing_path.json", "plugin_info", "$.path"),
     (
@@ -695,6 +705,7 @@ INVALID = [
         "rate_limit_info",
         "$.unifiedWindows.five_hour.utilization",
     ),
+    ("claude_code/RateLimitStatus/invalid/not_a_string.json", "rate_limit_status", "$"),
     (
         "claude_code/RateLimitWindow/invalid/utilization_string.json",
         "rate_limit_window",
@@ -704,7 +715,14 @@ INVALID = [
     ("claude_code/ResultMessage/invalid/missing_is_error.json", "result_message", "$.is_error"),
     ("claude_code/ResultMessage/invalid/missing_session_id.json", "result_message", "$.session_id"),
     ("claude_code/ResultMessage/invalid/num_turns_string.json", "result_message", "$.num_turns"),
+    ("claude_code/ResultSubtype/invalid/not_a_string.json", "result_subtype", "$"),
     ("claude_code/ServerToolUse/invalid/float.json", "server_tool_use", "$.web_search_requests"),
+    ("claude_code/SessionState/invalid/not_a_string.json", "session_state", "$"),
+    (
+        "claude_code/SessionStateChangedMessage/invalid/not_a_string_unknown_state.json",
+        "session_state_changed_message",
+        "$.state",
+    ),
     ("claude_code/SessionType/invalid/unknown.json", "session_type", "$"),
     (
         "claude_code/StreamEventMessage/invalid/event_not_object.json",
@@ -737,6 +755,16 @@ INVALID = [
         "claude_code/SystemStatusMessage/invalid/status_not_string.json",
         "system_status_message",
         "$.status",
+    ),
+    (
+        "claude_code/TaskNotificationMessage/invalid/not_a_string_killed_status.json",
+        "task_notification_message",
+        "$.status",
+    ),
+    (
+        "claude_code/TaskNotificationStatus/invalid/not_a_string.json",
+        "task_notification_status",
+        "$",
     ),
     (
         "claude_code/TaskProgressMessage/invalid/usage_missing_tool_uses.json",

@@ -662,6 +662,11 @@ INVALID = [
         "$.new_conversation_id",
     ),
     (
+        "claude_code/ConversationResetTrigger/invalid/not_a_string.json",
+        "ConversationResetTrigger",
+        "$",
+    ),
+    (
         "claude_code/ElicitationCompleteMessage/invalid/missing_mcp_server_name.json",
         "ElicitationCompleteMessage",
         "$.mcp_server_name",
@@ -672,6 +677,7 @@ INVALID = [
         "FilesPersistedEvent",
         "$.files",
     ),
+    ("claude_code/HookOutcome/invalid/not_a_string.json", "HookOutcome", "$"),
     (
         "claude_code/HookProgressMessage/invalid/missing_stdout.json",
         "HookProgressMessage",
@@ -687,6 +693,7 @@ INVALID = [
         "HookStartedMessage",
         "$.hook_id",
     ),
+    ("claude_code/InformationalLevel/invalid/not_a_string.json", "InformationalLevel", "$"),
     (
         "claude_code/InformationalMessage/invalid/missing_content.json",
         "InformationalMessage",
@@ -709,11 +716,13 @@ INVALID = [
         "Message",
         "$.parent_tool_use_id",
     ),
+    ("claude_code/MessageType/invalid/not_a_string.json", "MessageType", "$"),
     ("claude_code/MirrorErrorMessage/invalid/key_wrong_type.json", "MirrorErrorMessage", "$.key"),
     ("claude_code/ModelUsage/invalid/missing_cost.json", "ModelUsage", "$.costUSD"),
     ("claude_code/ModelUsage/invalid/snake_case_keys.json", "ModelUsage", "$.inputTokens"),
     ("claude_code/NoResponse/invalid/missing_waited_ms.json", "NoResponse", "$.waited_ms"),
     ("claude_code/NotificationMessage/invalid/missing_key.json", "NotificationMessage", "$.key"),
+    ("claude_code/NotificationPriority/invalid/not_a_string.json", "NotificationPriority", "$"),
     (
         "claude_code/OutputTokensDetails/invalid/missing.json",
         "OutputTokensDetails",
@@ -739,6 +748,7 @@ INVALID = [
         "PermissionDeniedMessage",
         "$.tool_name",
     ),
+    ("claude_code/PermissionMode/invalid/not_a_string.json", "PermissionMode", "$"),
     ("claude_code/PersistedFile/invalid/missing_filename.json", "PersistedFile", "$.filename"),
     ("claude_code/PluginInfo/invalid/missing_path.json", "PluginInfo", "$.path"),
     (
@@ -754,6 +764,7 @@ INVALID = [
         "RateLimitInfo",
         "$.unifiedWindows.five_hour.utilization",
     ),
+    ("claude_code/RateLimitStatus/invalid/not_a_string.json", "RateLimitStatus", "$"),
     (
         "claude_code/RateLimitWindow/invalid/utilization_string.json",
         "RateLimitWindow",
@@ -763,7 +774,14 @@ INVALID = [
     ("claude_code/ResultMessage/invalid/missing_is_error.json", "ResultMessage", "$.is_error"),
     ("claude_code/ResultMessage/invalid/missing_session_id.json", "ResultMessage", "$.session_id"),
     ("claude_code/ResultMessage/invalid/num_turns_string.json", "ResultMessage", "$.num_turns"),
+    ("claude_code/ResultSubtype/invalid/not_a_string.json", "ResultSubtype", "$"),
     ("claude_code/ServerToolUse/invalid/float.json", "ServerToolUse", "$.web_search_requests"),
+    ("claude_code/SessionState/invalid/not_a_string.json", "SessionState", "$"),
+    (
+        "claude_code/SessionStateChangedMessage/invalid/not_a_string_unknown_state.json",
+        "SessionStateChangedMessage",
+        "$.state",
+    ),
     ("claude_code/SessionType/invalid/unknown.json", "SessionType", "$"),
     (
         "claude_code/StreamEventMessage/invalid/event_not_object.json",
@@ -793,6 +811,12 @@ INVALID = [
         "SystemStatusMessage",
         "$.status",
     ),
+    (
+        "claude_code/TaskNotificationMessage/invalid/not_a_string_killed_status.json",
+        "TaskNotificationMessage",
+        "$.status",
+    ),
+    ("claude_code/TaskNotificationStatus/invalid/not_a_string.json", "TaskNotificationStatus", "$"),
     (
         "claude_code/TaskProgressMessage/invalid/usage_missing_tool_uses.json",
         "TaskProgressMessage",

@@ -44,6 +44,7 @@ def _fixture(path: str) -> Any:
 VALID = [
     ("search_agent/AdvisorTool20260301/full.json", "advisor_tool20260301"),
     ("search_agent/AdvisorTool20260301/minimal.json", "advisor_tool20260301"),
+    ("search_agent/AdvisorTool20260301/with_callers.json", "advisor_tool20260301"),
     ("search_agent/AllowedCaller/code_execution_20250825.json", "allowed_caller"),
     ("search_agent/AllowedCaller/code_execution_20260120.json", "allowed_caller"),
     ("search_agent/AllowedCaller/direct.json", "allowed_caller"),
@@ -831,6 +832,17 @@ VALID = [
 
 INVALID = [
     (
+        "search_agent/AdvisorTool20260301/invalid/caller_not_a_string.json",
+        "advisor_tool20260301",
+        "$.allowed_callers[1]",
+    ),
+    (
+        "search_agent/AdvisorTool20260301/invalid/missing_model.json",
+        "advisor_tool20260301",
+        "$.model",
+    ),
+    ("search_agent/AllowedCaller/invalid/not_a_string.json", "allowed_caller", "$"),
+    (
         "search_agent/Base64ImageSource/invalid/bad_media_type.json",
         "base64_image_source",
         "$.media_type",
@@ -861,6 +873,11 @@ INVALID = [
         "search_agent/BashCodeExecutionToolResultError/invalid/missing_error_code.json",
         "bash_code_execution_tool_result_error",
         "$.error_code",
+    ),
+    (
+        "search_agent/BashCodeExecutionToolResultErrorCode/invalid/not_a_string.json",
+        "bash_code_execution_tool_result_error_code",
+        "$",
     ),
     (
         "search_agent/CacheControlEphemeral/invalid/ttl_number.json",
@@ -968,6 +985,11 @@ INVALID = [
         "search_agent/CodeExecutionToolResultError/invalid/missing_error_code.json",
         "code_execution_tool_result_error",
         "$.error_code",
+    ),
+    (
+        "search_agent/CodeExecutionToolResultErrorCode/invalid/not_a_string.json",
+        "code_execution_tool_result_error_code",
+        "$",
     ),
     ("search_agent/Container/invalid/missing_expires_at.json", "container", "$.expires_at"),
     (
@@ -1157,6 +1179,12 @@ INVALID = [
         "redacted_thinking_block",
         "$.data",
     ),
+    ("search_agent/RefusalCategory/invalid/not_a_string.json", "refusal_category", "$"),
+    (
+        "search_agent/RefusalStopDetails/invalid/not_a_string_unknown_category.json",
+        "refusal_stop_details",
+        "$.category",
+    ),
     ("search_agent/ResponseInclusion/invalid/wrong_case.json", "response_inclusion", "$"),
     ("search_agent/Role/invalid/unknown_value.json", "role", "$"),
     ("search_agent/Role/invalid/wrong_case.json", "role", "$"),
@@ -1178,10 +1206,16 @@ INVALID = [
         "server_tool_caller20260120",
         "$.tool_id",
     ),
+    ("search_agent/ServerToolName/invalid/not_a_string.json", "server_tool_name", "$"),
     (
         "search_agent/ServerToolUsage/invalid/string_count.json",
         "server_tool_usage",
         "$.web_search_requests",
+    ),
+    (
+        "search_agent/ServerToolUseBlock/invalid/not_a_string_unknown_name.json",
+        "server_tool_use_block",
+        "$.name",
     ),
     ("search_agent/ServiceTier/invalid/number.json", "service_tier", "$"),
     (
@@ -1219,6 +1253,11 @@ INVALID = [
         "$.new_lines",
     ),
     (
+        "search_agent/TextEditorCodeExecutionToolResultBlock/invalid/not_a_string_bad_file_type.json",
+        "text_editor_code_execution_tool_result_block",
+        "$.content.file_type",
+    ),
+    (
         "search_agent/TextEditorCodeExecutionToolResultContent/invalid/unknown_type.json",
         "text_editor_code_execution_tool_result_content",
         "$.type",
@@ -1229,10 +1268,16 @@ INVALID = [
         "$.error_code",
     ),
     (
+        "search_agent/TextEditorCodeExecutionToolResultErrorCode/invalid/not_a_string.json",
+        "text_editor_code_execution_tool_result_error_code",
+        "$",
+    ),
+    (
         "search_agent/TextEditorCodeExecutionViewResultBlock/invalid/missing_content.json",
         "text_editor_code_execution_view_result_block",
         "$.content",
     ),
+    ("search_agent/TextEditorFileType/invalid/not_a_string.json", "text_editor_file_type", "$"),
     ("search_agent/ThinkingBlock/invalid/missing_signature.json", "thinking_block", "$.signature"),
     ("search_agent/ThinkingBlock/invalid/thinking_number.json", "thinking_block", "$.thinking"),
     (
@@ -1371,6 +1416,11 @@ INVALID = [
         "$.error_code",
     ),
     (
+        "search_agent/ToolSearchToolResultErrorCode/invalid/not_a_string.json",
+        "tool_search_tool_result_error_code",
+        "$",
+    ),
+    (
         "search_agent/ToolSearchToolSearchResultBlock/invalid/missing_tool_references.json",
         "tool_search_tool_search_result_block",
         "$.tool_references",
@@ -1456,6 +1506,11 @@ INVALID = [
         "$.error_code",
     ),
     (
+        "search_agent/WebFetchToolResultErrorCode/invalid/not_a_string.json",
+        "web_fetch_tool_result_error_code",
+        "$",
+    ),
+    (
         "search_agent/WebSearchResultBlock/invalid/missing_encrypted_content.json",
         "web_search_result_block",
         "$.encrypted_content",
@@ -1476,9 +1531,19 @@ INVALID = [
         "$.defer_loading",
     ),
     (
+        "search_agent/WebSearchToolResultBlock/invalid/not_a_string_bad_error_code.json",
+        "web_search_tool_result_block",
+        "$.content.error_code",
+    ),
+    (
         "search_agent/WebSearchToolResultError/invalid/missing_error_code.json",
         "web_search_tool_result_error",
         "$.error_code",
+    ),
+    (
+        "search_agent/WebSearchToolResultErrorCode/invalid/not_a_string.json",
+        "web_search_tool_result_error_code",
+        "$",
     ),
     ("search_agent/_TrimState/invalid/count_bool.json", "trim_state", "$.count"),
     ("search_agent/_TrimState/invalid/max_count_string.json", "trim_state", "$.max_count"),

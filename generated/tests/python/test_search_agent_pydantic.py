@@ -165,6 +165,7 @@ RECORDS = frozenset(
 VALID = [
     ("search_agent/AdvisorTool20260301/full.json", "AdvisorTool20260301"),
     ("search_agent/AdvisorTool20260301/minimal.json", "AdvisorTool20260301"),
+    ("search_agent/AdvisorTool20260301/with_callers.json", "AdvisorTool20260301"),
     ("search_agent/AllowedCaller/code_execution_20250825.json", "AllowedCaller"),
     ("search_agent/AllowedCaller/code_execution_20260120.json", "AllowedCaller"),
     ("search_agent/AllowedCaller/direct.json", "AllowedCaller"),
@@ -919,6 +920,17 @@ VALID = [
 
 INVALID = [
     (
+        "search_agent/AdvisorTool20260301/invalid/caller_not_a_string.json",
+        "AdvisorTool20260301",
+        "$.allowed_callers[1]",
+    ),
+    (
+        "search_agent/AdvisorTool20260301/invalid/missing_model.json",
+        "AdvisorTool20260301",
+        "$.model",
+    ),
+    ("search_agent/AllowedCaller/invalid/not_a_string.json", "AllowedCaller", "$"),
+    (
         "search_agent/Base64ImageSource/invalid/bad_media_type.json",
         "Base64ImageSource",
         "$.media_type",
@@ -949,6 +961,11 @@ INVALID = [
         "search_agent/BashCodeExecutionToolResultError/invalid/missing_error_code.json",
         "BashCodeExecutionToolResultError",
         "$.error_code",
+    ),
+    (
+        "search_agent/BashCodeExecutionToolResultErrorCode/invalid/not_a_string.json",
+        "BashCodeExecutionToolResultErrorCode",
+        "$",
     ),
     (
         "search_agent/CacheControlEphemeral/invalid/ttl_number.json",
@@ -1056,6 +1073,11 @@ INVALID = [
         "search_agent/CodeExecutionToolResultError/invalid/missing_error_code.json",
         "CodeExecutionToolResultError",
         "$.error_code",
+    ),
+    (
+        "search_agent/CodeExecutionToolResultErrorCode/invalid/not_a_string.json",
+        "CodeExecutionToolResultErrorCode",
+        "$",
     ),
     ("search_agent/Container/invalid/missing_expires_at.json", "Container", "$.expires_at"),
     (
@@ -1237,6 +1259,12 @@ INVALID = [
         "RedactedThinkingBlock",
         "$.data",
     ),
+    ("search_agent/RefusalCategory/invalid/not_a_string.json", "RefusalCategory", "$"),
+    (
+        "search_agent/RefusalStopDetails/invalid/not_a_string_unknown_category.json",
+        "RefusalStopDetails",
+        "$.category",
+    ),
     ("search_agent/ResponseInclusion/invalid/wrong_case.json", "ResponseInclusion", "$"),
     ("search_agent/Role/invalid/unknown_value.json", "Role", "$"),
     ("search_agent/Role/invalid/wrong_case.json", "Role", "$"),
@@ -1250,10 +1278,16 @@ INVALID = [
         "ServerToolCaller20260120",
         "$.tool_id",
     ),
+    ("search_agent/ServerToolName/invalid/not_a_string.json", "ServerToolName", "$"),
     (
         "search_agent/ServerToolUsage/invalid/string_count.json",
         "ServerToolUsage",
         "$.web_search_requests",
+    ),
+    (
+        "search_agent/ServerToolUseBlock/invalid/not_a_string_unknown_name.json",
+        "ServerToolUseBlock",
+        "$.name",
     ),
     ("search_agent/ServiceTier/invalid/number.json", "ServiceTier", "$"),
     ("search_agent/SignatureDelta/invalid/missing_signature.json", "SignatureDelta", "$.signature"),
@@ -1287,6 +1321,11 @@ INVALID = [
         "$.new_lines",
     ),
     (
+        "search_agent/TextEditorCodeExecutionToolResultBlock/invalid/not_a_string_bad_file_type.json",
+        "TextEditorCodeExecutionToolResultBlock",
+        "$.content.file_type",
+    ),
+    (
         "search_agent/TextEditorCodeExecutionToolResultContent/invalid/unknown_type.json",
         "TextEditorCodeExecutionToolResultContent",
         "$.type",
@@ -1297,10 +1336,16 @@ INVALID = [
         "$.error_code",
     ),
     (
+        "search_agent/TextEditorCodeExecutionToolResultErrorCode/invalid/not_a_string.json",
+        "TextEditorCodeExecutionToolResultErrorCode",
+        "$",
+    ),
+    (
         "search_agent/TextEditorCodeExecutionViewResultBlock/invalid/missing_content.json",
         "TextEditorCodeExecutionViewResultBlock",
         "$.content",
     ),
+    ("search_agent/TextEditorFileType/invalid/not_a_string.json", "TextEditorFileType", "$"),
     ("search_agent/ThinkingBlock/invalid/missing_signature.json", "ThinkingBlock", "$.signature"),
     ("search_agent/ThinkingBlock/invalid/thinking_number.json", "ThinkingBlock", "$.thinking"),
     (
@@ -1439,6 +1484,11 @@ INVALID = [
         "$.error_code",
     ),
     (
+        "search_agent/ToolSearchToolResultErrorCode/invalid/not_a_string.json",
+        "ToolSearchToolResultErrorCode",
+        "$",
+    ),
+    (
         "search_agent/ToolSearchToolSearchResultBlock/invalid/missing_tool_references.json",
         "ToolSearchToolSearchResultBlock",
         "$.tool_references",
@@ -1524,6 +1574,11 @@ INVALID = [
         "$.error_code",
     ),
     (
+        "search_agent/WebFetchToolResultErrorCode/invalid/not_a_string.json",
+        "WebFetchToolResultErrorCode",
+        "$",
+    ),
+    (
         "search_agent/WebSearchResultBlock/invalid/missing_encrypted_content.json",
         "WebSearchResultBlock",
         "$.encrypted_content",
@@ -1544,9 +1599,19 @@ INVALID = [
         "$.defer_loading",
     ),
     (
+        "search_agent/WebSearchToolResultBlock/invalid/not_a_string_bad_error_code.json",
+        "WebSearchToolResultBlock",
+        "$.content.error_code",
+    ),
+    (
         "search_agent/WebSearchToolResultError/invalid/missing_error_code.json",
         "WebSearchToolResultError",
         "$.error_code",
+    ),
+    (
+        "search_agent/WebSearchToolResultErrorCode/invalid/not_a_string.json",
+        "WebSearchToolResultErrorCode",
+        "$",
     ),
     ("search_agent/_TrimState/invalid/count_bool.json", "_TrimState", "$.count"),
     ("search_agent/_TrimState/invalid/max_count_string.json", "_TrimState", "$.max_count"),

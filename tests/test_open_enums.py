@@ -134,6 +134,18 @@ def test_what_an_open_enum_still_rejects(
     assert invalid.value.errors()[0]["loc"] == loc
 
 
+def test_an_open_enum_as_a_union_member(project: Path) -> None:
+    dataclasses = _flavor(project, "dataclass_models")
+    pydantic = _flavor(project, "pydantic_models")
+    for value in ("end_turn", "stop_reason_from_a_later_release", LISTED):
+        assert dataclasses.encode_signal(dataclasses.decode_signal(copy.deepcopy(value))) == value
+        assert _flavor(project, "typed_dicts").validate_signal(copy.deepcopy(value)) == value
+        model = pydantic.SignalAdapter.validate_python(copy.deepcopy(value))
+        assert pydantic.SignalAdapter.dump_python(model, **_DUMP) == value
+    kept = pydantic.SignalAdapter.validate_python("stop_reason_from_a_later_release")
+    assert kept == pydantic.UnknownStopReason("stop_reason_from_a_later_release")
+
+
 def test_the_generated_code_passes_mypy_strict(project: Path) -> None:
     generated = project / "generated"
     config = ["--config-file", str(REPO / "pyproject.toml")]

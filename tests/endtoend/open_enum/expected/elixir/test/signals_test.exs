@@ -8,7 +8,7 @@ defmodule Signals.PolytypeRoundTripTest do
   import PolytypeGenerated.TestSupport
 
   test "the module has fixtures" do
-    assert 2 > 0, "no valid fixtures for signals"
+    assert 4 > 0, "no valid fixtures for signals"
   end
 
   describe "valid fixtures round-trip" do
@@ -18,6 +18,14 @@ defmodule Signals.PolytypeRoundTripTest do
 
     test "Reply/unlisted.json" do
       assert_round_trip(Signals.Reply, "signals/Reply/unlisted.json")
+    end
+
+    test "Signal/listed.json" do
+      assert_round_trip(Signals.Signal, "signals/Signal/listed.json")
+    end
+
+    test "Signal/unlisted.json" do
+      assert_round_trip(Signals.Signal, "signals/Signal/unlisted.json")
     end
   end
 
@@ -72,7 +80,9 @@ defmodule Signals.PolytypeAtomSafetyTest do
   test "unseen keys and strings in the fixtures create no atoms" do
     cases = [
       {Signals.Reply, "signals/Reply/listed.json"},
-      {Signals.Reply, "signals/Reply/unlisted.json"}
+      {Signals.Reply, "signals/Reply/unlisted.json"},
+      {Signals.Signal, "signals/Signal/listed.json"},
+      {Signals.Signal, "signals/Signal/unlisted.json"}
     ]
 
     for {module, path} <- cases do

@@ -22,6 +22,7 @@ __all__ = [
     "decode_mode",
     "decode_reply",
     "decode_reply_color",
+    "decode_signal",
     "decode_status",
     "decode_stop_reason",
     "DecodeError",
@@ -29,6 +30,7 @@ __all__ = [
     "encode_mode",
     "encode_reply",
     "encode_reply_color",
+    "encode_signal",
     "encode_status",
     "encode_stop_reason",
     "JSONValue",
@@ -36,6 +38,7 @@ __all__ = [
     "Mode",
     "Reply",
     "ReplyColor",
+    "Signal",
     "Status",
     "StopReason",
     "UnknownKind",
@@ -697,6 +700,10 @@ class Reply:
         return _dumps(self.to_dict())
 
 
+Signal: TypeAlias = StopReason | UnknownStopReason | Reply
+"""A reply, or just the reason generation stopped (an open enum as a union member)."""
+
+
 # --- decoders: one per named type; errors carry a path relative to `data` ---
 
 
@@ -811,6 +818,14 @@ def _decode_reply(data: object) -> Reply:
     return result
 
 
+def _decode_signal(data: object) -> Signal:
+    if type(data) is dict:
+        return _decode_reply(data)
+    if type(data) is str:
+        return _decode_stop_reason(data)
+    raise _type_error("object or string", data)
+
+
 def _d_list_status(value: object) -> list[Status | UnknownStatus]:
     return _list(value, _decode_status)
 
@@ -892,3 +907,15 @@ def decode_reply_color(data: object) -> ReplyColor | UnknownReplyColor:
 def encode_reply_color(value: ReplyColor | UnknownReplyColor) -> JSONValue:
     """Encode ReplyColor as JSON data (the inverse of `decode_reply_color`)."""
     return value.value
+
+
+def decode_signal(data: object) -> Signal:
+    """Decode JSON data (as `json.loads` returns it) into Signal; raises DecodeError."""
+    return _guard(_decode_signal, data)
+
+
+def encode_signal(value: Signal) -> JSONValue:
+    """Encode Signal as JSON data (the inverse of `decode_signal`)."""
+    if isinstance(value, (StopReason, UnknownStopReason)):
+        return value.value
+    return value.to_dict()

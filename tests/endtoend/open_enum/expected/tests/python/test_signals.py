@@ -44,6 +44,8 @@ def _fixture(path: str) -> Any:
 VALID = [
     ("signals/Reply/listed.json", "reply"),
     ("signals/Reply/unlisted.json", "reply"),
+    ("signals/Signal/listed.json", "signal"),
+    ("signals/Signal/unlisted.json", "signal"),
 ]
 
 INVALID = [

@@ -213,8 +213,11 @@ def test_plain_and_literal_enums() -> None:
     assert search.TokenStatus.GREEN.value == "green"
     assert not isinstance(search.TokenStatus.GREEN, str), "x-python enum-base: plain"
     assert bedrock.decode_event_type("tool_start") == "tool_start"
-    with pytest.raises(bedrock.DecodeError):
-        bedrock.decode_event_type("tool_started")
+    # an open Literal enum (x-unknown: keep) keeps an unlisted value; a closed one rejects it
+    assert bedrock.decode_event_type("tool_started") == bedrock.UnknownEventType("tool_started")
+    assert bedrock.encode_event_type(bedrock.UnknownEventType("tool_started")) == "tool_started"
+    with pytest.raises(search.DecodeError):
+        search.decode_token_status("blue")
 
 
 def test_required_nullable_keys_must_be_present() -> None:
@@ -226,8 +229,9 @@ def test_required_nullable_keys_must_be_present() -> None:
 
 
 def test_every_named_type_has_decode_and_encode() -> None:
-    # an open union's Unknown<Union> member is no schema type: its union decodes it
-    kept = {"UnknownContentBlock", "UnknownNodeData"}
+    # an open union's Unknown<Union> member and an open enum's Unknown<Enum> value are no
+    # schema types: their union or enum decodes them
+    kept = {"UnknownContentBlock", "UnknownNodeData", "UnknownTaskStatus", "UnknownTodoStatus"}
     assert kept <= set(nano.__all__)
     for name in nano.__all__:
         if name[0].isupper() and name not in ("DecodeError", "JSONValue", *kept):

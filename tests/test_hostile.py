@@ -295,11 +295,12 @@ def generated_python_files(project: Path) -> list[tuple[Path, set[str]]]:
     for root, schema in sources:
         module = lower(load(schema))
         types = {named.name for named in module.types}
-        # an open union's Unknown<Union> member: a type name, refused by lowering when taken
+        # an open union's Unknown<Union> member and an open enum's Unknown<Enum>: type
+        # names, refused by lowering when taken
         types |= {
             named.unknown
             for named in module.types
-            if isinstance(named, ir.UnionType) and named.unknown is not None
+            if isinstance(named, (ir.UnionType, ir.EnumType)) and named.unknown is not None
         }
         for flavor in PYTHON_FLAVORS:
             path = root / "generated" / "python" / module.name / f"{flavor}.py"

@@ -111,6 +111,8 @@ CASES: list[tuple[str, Edit, Edit]] = [
     ("TAG_CHANGED", [], [("const: order}", "const: purchase}")]),
     ("ENUM_VALUE_REMOVED", [], [("enum: [red, green]", "enum: [red, blue]")]),
     ("ENUM_VALUE_ADDED", [], [("enum: [red, green]", "enum: [red, green, blue]")]),
+    ("ENUM_CLOSED", [("  Color:\n", "  Color:\n    x-unknown: keep\n")], []),
+    ("ENUM_OPENED", [], [("  Color:\n", "  Color:\n    x-unknown: keep\n")]),
     ("UNION_MEMBER_REMOVED", [], [('      - $ref: "#/$defs/Refund"\n', "")]),
     ("UNION_CLOSED", [("  Event:\n", "  Event:\n    x-unknown: keep\n")], []),
     ("UNION_OPENED", [], [("  Event:\n", "  Event:\n    x-unknown: keep\n")]),

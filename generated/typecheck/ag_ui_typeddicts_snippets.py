@@ -593,6 +593,12 @@ event_type__thinking_start: EventType = "THINKING_START"
 # ag_ui/EventType/tool_call_result.json
 event_type__tool_call_result: EventType = "TOOL_CALL_RESULT"
 
+# ag_ui/EventType/unlisted_lowercase.json
+event_type__unlisted_lowercase: EventType = "run_started"
+
+# ag_ui/EventType/unlisted_unknown.json
+event_type__unlisted_unknown: EventType = "TOOL_CALL_PROGRESS"
+
 # ag_ui/FunctionCall/empty_arguments.json
 function_call__empty_arguments: FunctionCall = {"name": "now", "arguments": ""}
 
@@ -1042,11 +1048,22 @@ reasoning_encrypted_value_event__partial: ReasoningEncryptedValueEvent = {
     "encryptedValue": "gAAAAABnX2lCbW9yZS1yZWFzb25pbmc=",
 }
 
+# ag_ui/ReasoningEncryptedValueEvent/unlisted_bad_subtype.json
+reasoning_encrypted_value_event__unlisted_bad_subtype: ReasoningEncryptedValueEvent = {
+    "type": "REASONING_ENCRYPTED_VALUE",
+    "subtype": "tool_call",
+    "entityId": "call_1",
+    "encryptedValue": "x",
+}
+
 # ag_ui/ReasoningEncryptedValueSubtype/message.json
 reasoning_encrypted_value_subtype__message: ReasoningEncryptedValueSubtype = "message"
 
 # ag_ui/ReasoningEncryptedValueSubtype/tool_call.json
 reasoning_encrypted_value_subtype__tool_call: ReasoningEncryptedValueSubtype = "tool-call"
+
+# ag_ui/ReasoningEncryptedValueSubtype/unlisted_wrong_case.json
+reasoning_encrypted_value_subtype__unlisted_wrong_case: ReasoningEncryptedValueSubtype = "TOOL-CALL"
 
 # ag_ui/ReasoningEndEvent/full.json
 reasoning_end_event__full: ReasoningEndEvent = {
@@ -1231,6 +1248,9 @@ resume_status__cancelled: ResumeStatus = "cancelled"
 
 # ag_ui/ResumeStatus/resolved.json
 resume_status__resolved: ResumeStatus = "resolved"
+
+# ag_ui/ResumeStatus/unlisted_wrong_case.json
+resume_status__unlisted_wrong_case: ResumeStatus = "RESOLVED"
 
 # ag_ui/RunAgentInput/edge_cases.json
 run_agent_input__edge_cases: RunAgentInput = {
@@ -1760,6 +1780,15 @@ text_message_chunk_event__recorded_llamaindex: TextMessageChunkEvent = {
     "delta": "714",
 }
 
+# ag_ui/TextMessageChunkEvent/unlisted_tool_role.json
+text_message_chunk_event__unlisted_tool_role: TextMessageChunkEvent = {
+    "type": "TEXT_MESSAGE_CHUNK",
+    "timestamp": 1770345753,
+    "messageId": "59e91f10-d4d4-406c-8561-b3bd179b49b5",
+    "role": "tool",
+    "delta": "714",
+}
+
 # ag_ui/TextMessageContentEvent/empty_delta.json
 text_message_content_event__empty_delta: TextMessageContentEvent = {
     "type": "TEXT_MESSAGE_CONTENT",
@@ -1817,6 +1846,12 @@ text_message_role__developer: TextMessageRole = "developer"
 # ag_ui/TextMessageRole/system.json
 text_message_role__system: TextMessageRole = "system"
 
+# ag_ui/TextMessageRole/unlisted.json
+text_message_role__unlisted: TextMessageRole = "reviewer"
+
+# ag_ui/TextMessageRole/unlisted_tool.json
+text_message_role__unlisted_tool: TextMessageRole = "tool"
+
 # ag_ui/TextMessageRole/user.json
 text_message_role__user: TextMessageRole = "user"
 
@@ -1831,6 +1866,13 @@ text_message_start_event__recorded_agno: TextMessageStartEvent = {
 text_message_start_event__role_absent_default: TextMessageStartEvent = {
     "type": "TEXT_MESSAGE_START",
     "messageId": "m-1",
+}
+
+# ag_ui/TextMessageStartEvent/unlisted_tool_role.json
+text_message_start_event__unlisted_tool_role: TextMessageStartEvent = {
+    "type": "TEXT_MESSAGE_START",
+    "messageId": "5c40c3e7-3a39-4d14-8900-09c5ffb2642d",
+    "role": "tool",
 }
 
 # ag_ui/TextMessageStartEvent/user_named.json

@@ -115,6 +115,19 @@ event__seed_example: Event = {
     "metadata": {"duration_ms": 150},
 }
 
+# bedrock_swarm/Event/unlisted_unknown_type.json
+event__unlisted_unknown_type: Event = {
+    "id": "evt_123",
+    "type": "tool_begin",
+    "timestamp": "2024-02-21T14:30:00Z",
+    "agent_name": "calculator",
+    "run_id": "run_456",
+    "thread_id": "thread_789",
+    "parent_event_id": None,
+    "details": {"tool_name": "calculator"},
+    "metadata": {"duration_ms": 150},
+}
+
 # bedrock_swarm/EventType/agent_complete.json
 event_type__agent_complete: EventType = "agent_complete"
 
@@ -141,6 +154,15 @@ event_type__tool_complete: EventType = "tool_complete"
 
 # bedrock_swarm/EventType/tool_start.json
 event_type__tool_start: EventType = "tool_start"
+
+# bedrock_swarm/EventType/unlisted.json
+event_type__unlisted: EventType = "handoff_started"
+
+# bedrock_swarm/EventType/unlisted_unknown_value.json
+event_type__unlisted_unknown_value: EventType = "agent_started"
+
+# bedrock_swarm/EventType/unlisted_wrong_case.json
+event_type__unlisted_wrong_case: EventType = "TOOL_START"
 
 # bedrock_swarm/MessageResponse/empty.json
 message_response__empty: MessageResponse = {"type": "message", "content": ""}

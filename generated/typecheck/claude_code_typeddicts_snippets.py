@@ -773,6 +773,13 @@ control_request__set_permission_mode: ControlRequest = {
     "request": {"subtype": "set_permission_mode", "mode": "acceptEdits"},
 }
 
+# claude_code/ControlRequest/unlisted_seed_atom_mode.json
+control_request__unlisted_seed_atom_mode: ControlRequest = {
+    "type": "control_request",
+    "request_id": "req_2",
+    "request": {"subtype": "set_permission_mode", "mode": "accept_edits"},
+}
+
 # claude_code/ControlRequestBody/can_use_tool.json
 control_request_body__can_use_tool: ControlRequestBody = {
     "subtype": "can_use_tool",
@@ -914,6 +921,12 @@ control_set_permission_mode_request__plan: ControlSetPermissionModeRequest = {
     "mode": "plan",
 }
 
+# claude_code/ControlSetPermissionModeRequest/unlisted_unknown_mode.json
+control_set_permission_mode_request__unlisted_unknown_mode: ControlSetPermissionModeRequest = {
+    "subtype": "set_permission_mode",
+    "mode": "yolo",
+}
+
 # claude_code/ControlSuccessResponse/allow.json
 control_success_response__allow: ControlSuccessResponse = {
     "subtype": "success",
@@ -974,6 +987,9 @@ conversation_reset_trigger__fresh_session: ConversationResetTrigger = "fresh_ses
 
 # claude_code/ConversationResetTrigger/plan_mode_exit.json
 conversation_reset_trigger__plan_mode_exit: ConversationResetTrigger = "plan_mode_exit"
+
+# claude_code/ConversationResetTrigger/unlisted_wrong_case.json
+conversation_reset_trigger__unlisted_wrong_case: ConversationResetTrigger = "CLEAR"
 
 # claude_code/ElicitationCompleteMessage/minimal.json
 elicitation_complete_message__minimal: ElicitationCompleteMessage = {
@@ -1053,6 +1069,9 @@ hook_outcome__error: HookOutcome = "error"
 # claude_code/HookOutcome/success.json
 hook_outcome__success: HookOutcome = "success"
 
+# claude_code/HookOutcome/unlisted_unknown.json
+hook_outcome__unlisted_unknown: HookOutcome = "failed"
+
 # claude_code/HookProgressMessage/minimal.json
 hook_progress_message__minimal: HookProgressMessage = {
     "type": "system",
@@ -1130,6 +1149,22 @@ hook_response_message__recorded_success: HookResponseMessage = {
     "session_id": "180be86c-2552-4676-a118-3ebfe8122940",
 }
 
+# claude_code/HookResponseMessage/unlisted_unknown_outcome.json
+hook_response_message__unlisted_unknown_outcome: HookResponseMessage = {
+    "type": "system",
+    "subtype": "hook_response",
+    "hook_id": "988bd935-709b-4e35-8c82-92f0781c7ae6",
+    "hook_name": "SessionStart:startup",
+    "hook_event": "SessionStart",
+    "output": "",
+    "stdout": "",
+    "stderr": "",
+    "exit_code": 0,
+    "outcome": "failed",
+    "uuid": "94131956-02aa-4005-ba6b-e9614d34449e",
+    "session_id": "180be86c-2552-4676-a118-3ebfe8122940",
+}
+
 # claude_code/HookStartedMessage/minimal.json
 hook_started_message__minimal: HookStartedMessage = {
     "type": "system",
@@ -1156,6 +1191,9 @@ informational_level__notice: InformationalLevel = "notice"
 
 # claude_code/InformationalLevel/suggestion.json
 informational_level__suggestion: InformationalLevel = "suggestion"
+
+# claude_code/InformationalLevel/unlisted_wrong_case.json
+informational_level__unlisted_wrong_case: InformationalLevel = "INFO"
 
 # claude_code/InformationalMessage/full.json
 informational_message__full: InformationalMessage = {
@@ -1551,6 +1589,9 @@ message_type__seed_system: MessageType = "system"
 # claude_code/MessageType/stream_event.json
 message_type__stream_event: MessageType = "stream_event"
 
+# claude_code/MessageType/unlisted_atom_spelling.json
+message_type__unlisted_atom_spelling: MessageType = "partialAssistant"
+
 # claude_code/MirrorErrorMessage/minimal.json
 mirror_error_message__minimal: MirrorErrorMessage = {"type": "system", "subtype": "mirror_error"}
 
@@ -1655,6 +1696,9 @@ notification_priority__low: NotificationPriority = "low"
 
 # claude_code/NotificationPriority/medium.json
 notification_priority__medium: NotificationPriority = "medium"
+
+# claude_code/NotificationPriority/unlisted_wrong_case.json
+notification_priority__unlisted_wrong_case: NotificationPriority = "LOW"
 
 # claude_code/OutputTokensDetails/recorded.json
 output_tokens_details__recorded: OutputTokensDetails = {"thinking_tokens": 40}
@@ -1768,6 +1812,15 @@ permission_mode__plan: PermissionMode = "plan"
 # claude_code/PermissionMode/seed_default.json
 permission_mode__seed_default: PermissionMode = "default"
 
+# claude_code/PermissionMode/unlisted.json
+permission_mode__unlisted: PermissionMode = "permissionModeFromALaterRelease"
+
+# claude_code/PermissionMode/unlisted_seed_atom_spelling.json
+permission_mode__unlisted_seed_atom_spelling: PermissionMode = "accept_edits"
+
+# claude_code/PermissionMode/unlisted_wrong_case.json
+permission_mode__unlisted_wrong_case: PermissionMode = "Default"
+
 # claude_code/PersistedFile/full.json
 persisted_file__full: PersistedFile = {
     "filename": "out/summary.csv",
@@ -1863,6 +1916,12 @@ rate_limit_event__recorded: RateLimitEvent = {
     "session_id": "180be86c-2552-4676-a118-3ebfe8122940",
 }
 
+# claude_code/RateLimitEvent/unlisted_unknown_status.json
+rate_limit_event__unlisted_unknown_status: RateLimitEvent = {
+    "type": "rate_limit_event",
+    "rate_limit_info": {"status": "blocked"},
+}
+
 # claude_code/RateLimitInfo/allowed_warning.json
 rate_limit_info__allowed_warning: RateLimitInfo = {
     "status": "allowed_warning",
@@ -1896,6 +1955,9 @@ rate_limit_status__allowed_warning: RateLimitStatus = "allowed_warning"
 
 # claude_code/RateLimitStatus/rejected.json
 rate_limit_status__rejected: RateLimitStatus = "rejected"
+
+# claude_code/RateLimitStatus/unlisted_unknown.json
+rate_limit_status__unlisted_unknown: RateLimitStatus = "blocked"
 
 # claude_code/RateLimitWindow/integer_utilization.json
 rate_limit_window__integer_utilization: RateLimitWindow = {"utilization": 0, "resetsAt": 1790078400}
@@ -2072,6 +2134,42 @@ result_message__seed_example: ResultMessage = {
     "numTurns": 1,
 }
 
+# claude_code/ResultMessage/unlisted_unknown_subtype.json
+result_message__unlisted_unknown_subtype: ResultMessage = {
+    "duration_api_ms": 0,
+    "stop_reason": None,
+    "session_id": "cc02f732-e80d-40fb-8c78-3b1b3651f810",
+    "total_cost_usd": 0,
+    "usage": {
+        "output_tokens_details": {"thinking_tokens": 0},
+        "input_tokens": 0,
+        "cache_creation_input_tokens": 0,
+        "cache_read_input_tokens": 0,
+        "output_tokens": 0,
+        "server_tool_use": {"web_search_requests": 0, "web_fetch_requests": 0},
+        "service_tier": "standard",
+        "cache_creation": {"ephemeral_1h_input_tokens": 0, "ephemeral_5m_input_tokens": 0},
+        "inference_geo": "",
+        "iterations": [],
+        "speed": "standard",
+    },
+    "modelUsage": {},
+    "permission_denials": [],
+    "terminal_reason": "aborted_streaming",
+    "fast_mode_state": "off",
+    "fast_mode_disabled_reason": "sdk_opt_in_required",
+    "subagent_stats": {"spawned": 0, "completed": 0, "failed": 0, "by_type": {}},
+    "is_error": True,
+    "num_turns": 1,
+    "subtype": "error",
+    "errors": ["[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=null"],
+    "type": "result",
+    "duration_ms": 2871,
+    "uuid": "8e3f4b1c-7a2d-4c59-b0e6-1d2c3b4a5f60",
+    "queued_turn_count": 0,
+    "result_index": 1,
+}
+
 # claude_code/ResultSubtype/error_max_budget_usd.json
 result_subtype__error_max_budget_usd: ResultSubtype = "error_max_budget_usd"
 
@@ -2083,6 +2181,12 @@ result_subtype__seed_error_max_turns: ResultSubtype = "error_max_turns"
 
 # claude_code/ResultSubtype/success.json
 result_subtype__success: ResultSubtype = "success"
+
+# claude_code/ResultSubtype/unlisted.json
+result_subtype__unlisted: ResultSubtype = "error_from_a_later_release"
+
+# claude_code/ResultSubtype/unlisted_unknown.json
+result_subtype__unlisted_unknown: ResultSubtype = "error"
 
 # claude_code/ServerToolUse/recorded.json
 server_tool_use__recorded: ServerToolUse = {"web_search_requests": 0, "web_fetch_requests": 0}
@@ -2101,6 +2205,9 @@ session_state__requires_action: SessionState = "requires_action"
 
 # claude_code/SessionState/running.json
 session_state__running: SessionState = "running"
+
+# claude_code/SessionState/unlisted_wrong_case.json
+session_state__unlisted_wrong_case: SessionState = "IDLE"
 
 # claude_code/SessionStateChangedMessage/idle.json
 session_state_changed_message__idle: SessionStateChangedMessage = {
@@ -2124,6 +2231,13 @@ session_state_changed_message__partial: SessionStateChangedMessage = {
     "subtype": "session_state_changed",
     "state": "requires_action",
     "session_id": "42f2583a-9040-5984-9a79-1171c7d8d553",
+}
+
+# claude_code/SessionStateChangedMessage/unlisted_unknown_state.json
+session_state_changed_message__unlisted_unknown_state: SessionStateChangedMessage = {
+    "type": "system",
+    "subtype": "session_state_changed",
+    "state": "sleeping",
 }
 
 # claude_code/SessionType/seed_cli.json
@@ -2499,6 +2613,18 @@ system_message__seed_example: SystemMessage = {
     "userType": "external",
 }
 
+# claude_code/SystemMessage/unlisted_seed_atom_permission_mode.json
+system_message__unlisted_seed_atom_permission_mode: SystemMessage = {
+    "type": "system",
+    "subtype": "init",
+    "cwd": "/srv/app",
+    "session_id": "sess-1",
+    "tools": [],
+    "model": "claude-sonnet-4-5",
+    "permissionMode": "accept_edits",
+    "apiKeySource": "ANTHROPIC_API_KEY",
+}
+
 # claude_code/SystemStatusMessage/compact_failed.json
 system_status_message__compact_failed: SystemStatusMessage = {
     "type": "system",
@@ -2573,6 +2699,20 @@ task_notification_message__stopped_after_restart: TaskNotificationMessage = {
     "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
 }
 
+# claude_code/TaskNotificationMessage/unlisted_killed_status.json
+task_notification_message__unlisted_killed_status: TaskNotificationMessage = {
+    "type": "system",
+    "subtype": "task_notification",
+    "task_id": "t-1",
+    "tool_use_id": "toolu_01",
+    "status": "killed",
+    "output_file": "/tmp/claude/tasks/t-1.output",
+    "summary": "Config is in pyproject.toml.",
+    "usage": {"total_tokens": 9000, "tool_uses": 5, "duration_ms": 15000},
+    "uuid": "00000000-0000-4000-8000-000000000009",
+    "session_id": "5c3b2f1e-7d2a-4e0b-9a51-2f7f1b0c9d11",
+}
+
 # claude_code/TaskNotificationStatus/completed.json
 task_notification_status__completed: TaskNotificationStatus = "completed"
 
@@ -2581,6 +2721,9 @@ task_notification_status__failed: TaskNotificationStatus = "failed"
 
 # claude_code/TaskNotificationStatus/stopped.json
 task_notification_status__stopped: TaskNotificationStatus = "stopped"
+
+# claude_code/TaskNotificationStatus/unlisted_wrong_case.json
+task_notification_status__unlisted_wrong_case: TaskNotificationStatus = "COMPLETED"
 
 # claude_code/TaskProgressMessage/full.json
 task_progress_message__full: TaskProgressMessage = {

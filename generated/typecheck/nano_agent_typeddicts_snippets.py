@@ -621,6 +621,15 @@ task_status__in_progress: TaskStatus = "in_progress"
 # nano_agent/TaskStatus/pending.json
 task_status__pending: TaskStatus = "pending"
 
+# nano_agent/TaskStatus/unlisted.json
+task_status__unlisted: TaskStatus = "blocked"
+
+# nano_agent/TaskStatus/unlisted_unknown_value.json
+task_status__unlisted_unknown_value: TaskStatus = "done"
+
+# nano_agent/TaskStatus/unlisted_wrong_case.json
+task_status__unlisted_wrong_case: TaskStatus = "IN_PROGRESS"
+
 # nano_agent/TextContent/empty_text.json
 text_content__empty_text: TextContent = {"type": "text", "text": ""}
 
@@ -692,6 +701,9 @@ todo__seed_example: Todo = {
     "active_form": "Running tests",
 }
 
+# nano_agent/Todo/unlisted_unknown_status.json
+todo__unlisted_unknown_status: Todo = {"content": "x", "status": "done", "active_form": "x"}
+
 # nano_agent/TodoItem/completed_unicode.json
 todo_item__completed_unicode: TodoItem = {
     "content": '\u4fee\u590d bug \U0001f41b in "parser\\lexer"',
@@ -713,6 +725,13 @@ todo_item__seed_example: TodoItem = {
     "active_form": "Running tests",
 }
 
+# nano_agent/TodoItem/unlisted_unknown_status.json
+todo_item__unlisted_unknown_status: TodoItem = {
+    "content": "x",
+    "status": "done",
+    "active_form": "x",
+}
+
 # nano_agent/TodoStatus/completed.json
 todo_status__completed: TodoStatus = "completed"
 
@@ -721,6 +740,12 @@ todo_status__in_progress: TodoStatus = "in_progress"
 
 # nano_agent/TodoStatus/pending.json
 todo_status__pending: TodoStatus = "pending"
+
+# nano_agent/TodoStatus/unlisted_unknown_value.json
+todo_status__unlisted_unknown_value: TodoStatus = "done"
+
+# nano_agent/TodoStatus/unlisted_wrong_case.json
+todo_status__unlisted_wrong_case: TodoStatus = "IN_PROGRESS"
 
 # nano_agent/ToolDefinition/empty_schema.json
 tool_definition__empty_schema: ToolDefinition = {

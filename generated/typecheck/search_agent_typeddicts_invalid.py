@@ -7,28 +7,53 @@ unless mypy rejects it with exactly these errors.
 """
 
 from search_agent.typed_dicts import (
-    Base64ImageSource,
+    AdvisorTool20260301,
 )
 
 EXPECTED_ERRORS: list[str] = [
-    'Missing key "media_type" for TypedDict "Base64ImageSource"',
-    'Extra key "__not_in_the_schema__" for TypedDict "Base64ImageSource"',
-    'Incompatible types (expression has type "int", TypedDict item "data" has type "str")',
+    'Missing key "model" for TypedDict "AdvisorTool20260301"',
+    'Extra key "__not_in_the_schema__" for TypedDict "AdvisorTool20260301"',
+    'Incompatible types (expression has type "int", TypedDict item "model" has type "str")',
 ]
 
-# required key 'media_type' left out of search_agent/Base64ImageSource/jpeg.json
-missing_required_key: Base64ImageSource = {
-    "type": "base64",
-    "data": "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAP//",
+# required key 'model' left out of search_agent/AdvisorTool20260301/full.json
+missing_required_key: AdvisorTool20260301 = {
+    "type": "advisor_20260301",
+    "name": "advisor",
+    "allowed_callers": ["direct"],
+    "cache_control": {"type": "ephemeral"},
+    "caching": None,
+    "defer_loading": False,
+    "max_tokens": 2048,
+    "max_uses": 3,
+    "strict": True,
 }
 
-# a key the schema does not declare added to search_agent/Base64ImageSource/jpeg.json
-unknown_key: Base64ImageSource = {
-    "type": "base64",
-    "media_type": "image/jpeg",
-    "data": "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAP//",
+# a key the schema does not declare added to search_agent/AdvisorTool20260301/full.json
+unknown_key: AdvisorTool20260301 = {
+    "type": "advisor_20260301",
+    "name": "advisor",
+    "model": "claude-opus-4-5",
+    "allowed_callers": ["direct"],
+    "cache_control": {"type": "ephemeral"},
+    "caching": None,
+    "defer_loading": False,
+    "max_tokens": 2048,
+    "max_uses": 3,
+    "strict": True,
     "__not_in_the_schema__": 1,
 }
 
-# 'data' given a value of type int in search_agent/Base64ImageSource/jpeg.json
-wrong_value_type: Base64ImageSource = {"type": "base64", "media_type": "image/jpeg", "data": 12345}
+# 'model' given a value of type int in search_agent/AdvisorTool20260301/full.json
+wrong_value_type: AdvisorTool20260301 = {
+    "type": "advisor_20260301",
+    "name": "advisor",
+    "model": 12345,
+    "allowed_callers": ["direct"],
+    "cache_control": {"type": "ephemeral"},
+    "caching": None,
+    "defer_loading": False,
+    "max_tokens": 2048,
+    "max_uses": 3,
+    "strict": True,
+}

@@ -26,6 +26,7 @@ Fixtures left out (18), because a TypedDict literal cannot hold them:
 """
 
 from search_agent.typed_dicts import (
+    AdvisorTool20260301,
     AllowedCaller,
     Base64ImageSource,
     Base64PdfSource,
@@ -173,6 +174,35 @@ from search_agent.typed_dicts import (
     _TrimState,
 )
 
+# search_agent/AdvisorTool20260301/full.json
+advisor_tool20260301__full: AdvisorTool20260301 = {
+    "type": "advisor_20260301",
+    "name": "advisor",
+    "model": "claude-opus-4-5",
+    "allowed_callers": ["direct"],
+    "cache_control": {"type": "ephemeral"},
+    "caching": None,
+    "defer_loading": False,
+    "max_tokens": 2048,
+    "max_uses": 3,
+    "strict": True,
+}
+
+# search_agent/AdvisorTool20260301/minimal.json
+advisor_tool20260301__minimal: AdvisorTool20260301 = {
+    "type": "advisor_20260301",
+    "name": "advisor",
+    "model": "claude-opus-4-5",
+}
+
+# search_agent/AdvisorTool20260301/with_callers.json
+advisor_tool20260301__with_callers: AdvisorTool20260301 = {
+    "type": "advisor_20260301",
+    "name": "advisor",
+    "model": "claude-opus-4-5",
+    "allowed_callers": ["direct", "code_execution_20260521"],
+}
+
 # search_agent/AllowedCaller/code_execution_20250825.json
 allowed_caller__code_execution_20250825: AllowedCaller = "code_execution_20250825"
 
@@ -181,6 +211,9 @@ allowed_caller__code_execution_20260120: AllowedCaller = "code_execution_2026012
 
 # search_agent/AllowedCaller/direct.json
 allowed_caller__direct: AllowedCaller = "direct"
+
+# search_agent/AllowedCaller/unlisted_wrong_case.json
+allowed_caller__unlisted_wrong_case: AllowedCaller = "DIRECT"
 
 # search_agent/Base64ImageSource/jpeg.json
 base64_image_source__jpeg: Base64ImageSource = {
@@ -365,6 +398,12 @@ bash_code_execution_tool_result_error_code__too_many_requests = "too_many_reques
 # search_agent/BashCodeExecutionToolResultErrorCode/unavailable.json
 bash_code_execution_tool_result_error_code__unavailable: BashCodeExecutionToolResultErrorCode
 bash_code_execution_tool_result_error_code__unavailable = "unavailable"
+
+# search_agent/BashCodeExecutionToolResultErrorCode/unlisted_wrong_case.json
+bash_code_execution_tool_result_error_code__unlisted_wrong_case: (
+    BashCodeExecutionToolResultErrorCode
+)
+bash_code_execution_tool_result_error_code__unlisted_wrong_case = "INVALID_TOOL_INPUT"
 
 # search_agent/CacheControlEphemeral/default_ttl.json
 cache_control_ephemeral__default_ttl: CacheControlEphemeral = {"type": "ephemeral"}
@@ -911,6 +950,10 @@ code_execution_tool_result_error_code__too_many_requests = "too_many_requests"
 
 # search_agent/CodeExecutionToolResultErrorCode/unavailable.json
 code_execution_tool_result_error_code__unavailable: CodeExecutionToolResultErrorCode = "unavailable"
+
+# search_agent/CodeExecutionToolResultErrorCode/unlisted_wrong_case.json
+code_execution_tool_result_error_code__unlisted_wrong_case: CodeExecutionToolResultErrorCode
+code_execution_tool_result_error_code__unlisted_wrong_case = "INVALID_TOOL_INPUT"
 
 # search_agent/Container/offset_timestamp.json
 container__offset_timestamp: Container = {"id": "c_2", "expires_at": "2025-08-01T20:30:00+08:00"}
@@ -1638,6 +1681,18 @@ message__typical: Message = {
     "usage": {"input_tokens": 25, "output_tokens": 12},
 }
 
+# search_agent/Message/unlisted_bad_stop_reason.json
+message__unlisted_bad_stop_reason: Message = {
+    "id": "msg_01XFDUDYJgAACzvnptvVoYEL",
+    "type": "message",
+    "role": "assistant",
+    "model": "claude-sonnet-4-5",
+    "content": [{"type": "text", "text": "Python 3.13 is the latest stable release."}],
+    "stop_reason": "stop",
+    "stop_sequence": None,
+    "usage": {"input_tokens": 25, "output_tokens": 12},
+}
+
 # search_agent/Message/unlisted_block_unknown_tag.json
 message__unlisted_block_unknown_tag: Message = {
     "id": "msg_01XFDUDYJgAACzvnptvVoYEL",
@@ -1894,6 +1949,12 @@ message_delta__stop_sequence: MessageDelta = {
     "stop_sequence": "</answer>",
 }
 
+# search_agent/MessageDelta/unlisted_bad_stop_reason.json
+message_delta__unlisted_bad_stop_reason: MessageDelta = {
+    "stop_reason": "done",
+    "stop_sequence": None,
+}
+
 # search_agent/MessageDeltaEvent/tool_use_full_usage.json
 message_delta_event__tool_use_full_usage: MessageDeltaEvent = {
     "type": "message_delta",
@@ -1910,6 +1971,13 @@ message_delta_event__tool_use_full_usage: MessageDeltaEvent = {
 message_delta_event__typical: MessageDeltaEvent = {
     "type": "message_delta",
     "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+    "usage": {"output_tokens": 15},
+}
+
+# search_agent/MessageDeltaEvent/unlisted_bad_stop_reason.json
+message_delta_event__unlisted_bad_stop_reason: MessageDeltaEvent = {
+    "type": "message_delta",
+    "delta": {"stop_reason": "finished", "stop_sequence": None},
     "usage": {"output_tokens": 15},
 }
 
@@ -2232,6 +2300,9 @@ refusal_category__cyber: RefusalCategory = "cyber"
 # search_agent/RefusalCategory/frontier_llm.json
 refusal_category__frontier_llm: RefusalCategory = "frontier_llm"
 
+# search_agent/RefusalCategory/unlisted_wrong_case.json
+refusal_category__unlisted_wrong_case: RefusalCategory = "CYBER"
+
 # search_agent/RefusalStopDetails/minimal.json
 refusal_stop_details__minimal: RefusalStopDetails = {"type": "refusal"}
 
@@ -2244,6 +2315,12 @@ refusal_stop_details__no_category: RefusalStopDetails = {
 
 # search_agent/RefusalStopDetails/partial.json
 refusal_stop_details__partial: RefusalStopDetails = {"type": "refusal", "explanation": None}
+
+# search_agent/RefusalStopDetails/unlisted_unknown_category.json
+refusal_stop_details__unlisted_unknown_category: RefusalStopDetails = {
+    "type": "refusal",
+    "category": "weapons",
+}
 
 # search_agent/ResponseInclusion/excluded.json
 response_inclusion__excluded: ResponseInclusion = "excluded"
@@ -2352,8 +2429,17 @@ server_tool_caller20260120__partial: ServerToolCaller20260120 = {
     "tool_id": "srvtoolu_01Pd4WsK7rJy2NbXe5QmG9Lh",
 }
 
+# search_agent/ServerToolName/advisor.json
+server_tool_name__advisor: ServerToolName = "advisor"
+
 # search_agent/ServerToolName/code_execution.json
 server_tool_name__code_execution: ServerToolName = "code_execution"
+
+# search_agent/ServerToolName/unlisted.json
+server_tool_name__unlisted: ServerToolName = "tool_from_a_later_release"
+
+# search_agent/ServerToolName/unlisted_wrong_case.json
+server_tool_name__unlisted_wrong_case: ServerToolName = "WEB_SEARCH"
 
 # search_agent/ServerToolName/web_fetch.json
 server_tool_name__web_fetch: ServerToolName = "web_fetch"
@@ -2372,6 +2458,15 @@ server_tool_usage__unknown_key_kept: ServerToolUsage = {
 
 # search_agent/ServerToolUsage/zero.json
 server_tool_usage__zero: ServerToolUsage = {"web_search_requests": 0}
+
+# search_agent/ServerToolUseBlock/advisor.json
+server_tool_use_block__advisor: ServerToolUseBlock = {
+    "type": "server_tool_use",
+    "id": "srvtoolu_01AdvIsor",
+    "name": "advisor",
+    "input": {},
+    "caller": {"type": "direct"},
+}
 
 # search_agent/ServerToolUseBlock/code_execution_with_caller.json
 server_tool_use_block__code_execution_with_caller: ServerToolUseBlock = {
@@ -2392,6 +2487,22 @@ server_tool_use_block__full: ServerToolUseBlock = {
     "cache_control": {"type": "ephemeral", "ttl": "1h"},
 }
 
+# search_agent/ServerToolUseBlock/unlisted_name.json
+server_tool_use_block__unlisted_name: ServerToolUseBlock = {
+    "type": "server_tool_use",
+    "id": "srvtoolu_01Later",
+    "name": "tool_from_a_later_release",
+    "input": {"q": 1},
+}
+
+# search_agent/ServerToolUseBlock/unlisted_unknown_name.json
+server_tool_use_block__unlisted_unknown_name: ServerToolUseBlock = {
+    "type": "server_tool_use",
+    "id": "srvtoolu_03",
+    "name": "search_web",
+    "input": {},
+}
+
 # search_agent/ServerToolUseBlock/web_search.json
 server_tool_use_block__web_search: ServerToolUseBlock = {
     "type": "server_tool_use",
@@ -2409,6 +2520,9 @@ service_tier__priority: ServiceTier = "priority"
 # search_agent/ServiceTier/standard.json
 service_tier__standard: ServiceTier = "standard"
 
+# search_agent/ServiceTier/unlisted_unknown_value.json
+service_tier__unlisted_unknown_value: ServiceTier = "premium"
+
 # search_agent/SignatureDelta/empty.json
 signature_delta__empty: SignatureDelta = {"type": "signature_delta", "signature": ""}
 
@@ -2420,6 +2534,9 @@ signature_delta__typical: SignatureDelta = {
     "type": "signature_delta",
     "signature": "EqQBCkYIBxgCKkB1c2VyIHdhbnRz",
 }
+
+# search_agent/StopReason/compaction.json
+stop_reason__compaction: StopReason = "compaction"
 
 # search_agent/StopReason/end_turn.json
 stop_reason__end_turn: StopReason = "end_turn"
@@ -2441,6 +2558,12 @@ stop_reason__stop_sequence: StopReason = "stop_sequence"
 
 # search_agent/StopReason/tool_use.json
 stop_reason__tool_use: StopReason = "tool_use"
+
+# search_agent/StopReason/unlisted.json
+stop_reason__unlisted: StopReason = "stop_reason_from_a_later_release"
+
+# search_agent/StopReason/unlisted_unknown_value.json
+stop_reason__unlisted_unknown_value: StopReason = "stop"
 
 # search_agent/TextBlock/citations_null.json
 text_block__citations_null: TextBlock = {
@@ -2725,6 +2848,20 @@ text_editor_code_execution_tool_result_block__str_replace = {
     },
 }
 
+# search_agent/TextEditorCodeExecutionToolResultBlock/unlisted_bad_file_type.json
+text_editor_code_execution_tool_result_block__unlisted_bad_file_type: (
+    TextEditorCodeExecutionToolResultBlock
+)
+text_editor_code_execution_tool_result_block__unlisted_bad_file_type = {
+    "type": "text_editor_code_execution_tool_result",
+    "tool_use_id": "srvtoolu_14",
+    "content": {
+        "type": "text_editor_code_execution_view_result",
+        "content": "",
+        "file_type": "video",
+    },
+}
+
 # search_agent/TextEditorCodeExecutionToolResultBlock/view.json
 text_editor_code_execution_tool_result_block__view: TextEditorCodeExecutionToolResultBlock = {
     "type": "text_editor_code_execution_tool_result",
@@ -2811,6 +2948,12 @@ text_editor_code_execution_tool_result_error_code__unavailable: (
 )
 text_editor_code_execution_tool_result_error_code__unavailable = "unavailable"
 
+# search_agent/TextEditorCodeExecutionToolResultErrorCode/unlisted_wrong_case.json
+text_editor_code_execution_tool_result_error_code__unlisted_wrong_case: (
+    TextEditorCodeExecutionToolResultErrorCode
+)
+text_editor_code_execution_tool_result_error_code__unlisted_wrong_case = "INVALID_TOOL_INPUT"
+
 # search_agent/TextEditorCodeExecutionViewResultBlock/full.json
 text_editor_code_execution_view_result_block__full: TextEditorCodeExecutionViewResultBlock = {
     "type": "text_editor_code_execution_view_result",
@@ -2844,6 +2987,9 @@ text_editor_file_type__pdf: TextEditorFileType = "pdf"
 
 # search_agent/TextEditorFileType/text.json
 text_editor_file_type__text: TextEditorFileType = "text"
+
+# search_agent/TextEditorFileType/unlisted_wrong_case.json
+text_editor_file_type__unlisted_wrong_case: TextEditorFileType = "TEXT"
 
 # search_agent/ThinkingBlock/empty_stream_start.json
 thinking_block__empty_stream_start: ThinkingBlock = {
@@ -3371,6 +3517,10 @@ tool_search_tool_result_error_code__too_many_requests = "too_many_requests"
 # search_agent/ToolSearchToolResultErrorCode/unavailable.json
 tool_search_tool_result_error_code__unavailable: ToolSearchToolResultErrorCode = "unavailable"
 
+# search_agent/ToolSearchToolResultErrorCode/unlisted_wrong_case.json
+tool_search_tool_result_error_code__unlisted_wrong_case: ToolSearchToolResultErrorCode
+tool_search_tool_result_error_code__unlisted_wrong_case = "INVALID_TOOL_INPUT"
+
 # search_agent/ToolSearchToolSearchResultBlock/full.json
 tool_search_tool_search_result_block__full: ToolSearchToolSearchResultBlock = {
     "type": "tool_search_tool_search_result",
@@ -3493,6 +3643,14 @@ tool_text_editor20250728__partial: ToolTextEditor20250728 = {
     "allowed_callers": ["code_execution_20260120"],
     "defer_loading": False,
     "input_examples": [],
+}
+
+# search_agent/ToolUnion/advisor.json
+tool_union__advisor: ToolUnion = {
+    "type": "advisor_20260301",
+    "name": "advisor",
+    "model": "claude-opus-4-5",
+    "max_uses": 1,
 }
 
 # search_agent/ToolUnion/bash.json
@@ -3746,6 +3904,13 @@ usage__server_tool_use_unknown_key_kept: Usage = {
     "server_tool_use": {"web_search_requests": 2},
     "service_tier": "priority",
     "inference_geo": "not_available",
+}
+
+# search_agent/Usage/unlisted_bad_service_tier.json
+usage__unlisted_bad_service_tier: Usage = {
+    "input_tokens": 25,
+    "output_tokens": 12,
+    "service_tier": "gold",
 }
 
 # search_agent/UserLocation/full.json
@@ -4041,6 +4206,10 @@ web_fetch_tool_result_error_block__partial: WebFetchToolResultErrorBlock = {
 web_fetch_tool_result_error_code__invalid_tool_input: WebFetchToolResultErrorCode
 web_fetch_tool_result_error_code__invalid_tool_input = "invalid_tool_input"
 
+# search_agent/WebFetchToolResultErrorCode/unlisted_wrong_case.json
+web_fetch_tool_result_error_code__unlisted_wrong_case: WebFetchToolResultErrorCode
+web_fetch_tool_result_error_code__unlisted_wrong_case = "INVALID_TOOL_INPUT"
+
 # search_agent/WebFetchToolResultErrorCode/url_not_allowed.json
 web_fetch_tool_result_error_code__url_not_allowed: WebFetchToolResultErrorCode = "url_not_allowed"
 
@@ -4225,6 +4394,13 @@ web_search_tool_result_block__results: WebSearchToolResultBlock = {
     ],
 }
 
+# search_agent/WebSearchToolResultBlock/unlisted_bad_error_code.json
+web_search_tool_result_block__unlisted_bad_error_code: WebSearchToolResultBlock = {
+    "type": "web_search_tool_result",
+    "tool_use_id": "srvtoolu_05",
+    "content": {"type": "web_search_tool_result_error", "error_code": "timeout"},
+}
+
 # search_agent/WebSearchToolResultError/full.json
 web_search_tool_result_error__full: WebSearchToolResultError = {
     "type": "web_search_tool_result_error",
@@ -4253,6 +4429,10 @@ web_search_tool_result_error_code__max_uses_exceeded = "max_uses_exceeded"
 
 # search_agent/WebSearchToolResultErrorCode/unavailable.json
 web_search_tool_result_error_code__unavailable: WebSearchToolResultErrorCode = "unavailable"
+
+# search_agent/WebSearchToolResultErrorCode/unlisted_wrong_case.json
+web_search_tool_result_error_code__unlisted_wrong_case: WebSearchToolResultErrorCode
+web_search_tool_result_error_code__unlisted_wrong_case = "INVALID_TOOL_INPUT"
 
 # search_agent/_TrimState/empty.json
 trim_state__empty: _TrimState = {}

@@ -50,9 +50,12 @@ def read_schema(
     ref_map: Mapping[str, Path] | None = None,
     unknown_tags: ir.UnknownPolicy = "reject",
     chosen: FormatChoice = NO_FORMATS,
+    *,
+    unknown_enum_values: ir.UnknownPolicy = "reject",
 ) -> Read:
     """Load and lower one schema file; raise ``InputError`` with every problem.
-    `unknown_tags` is the project's default for tagged unions without `x-unknown`;
+    `unknown_tags` is the project's default for tagged unions without `x-unknown`,
+    `unknown_enum_values` for string enums without it;
     `chosen` the formats the project asserts."""
     document = load(path, display_path)
     described = api_description(document.data)
@@ -71,20 +74,25 @@ def read_schema(
     if strict:
         owned = replace(document, data=checks.moved(document.data))
         validate(owned)
-        module = lower(owned, unknown_tags, chosen=chosen)
+        module = lower(owned, unknown_tags, chosen=chosen, unknown_enum_values=unknown_enum_values)
         return Read(
             replace(module, check_defs=check_definitions.definitions(owned.data, module)), document
         )
     if written_for_polytype(document):
         try:  # a schema in polytype's own dialect needs none of the passes
             validate(document, meets_dialect=True)
-            return Read(lower(document, unknown_tags, chosen=chosen), document)
+            lowered = lower(
+                document, unknown_tags, chosen=chosen, unknown_enum_values=unknown_enum_values
+            )
+            return Read(lowered, document)
         except InputError:
             pass
     bundled = bundle(document, ref_map)
     cleaned = clean(bundled.document)
     reshaped = reshape(replace(bundled.document, data=cleaned.data))
-    module, approximated = lower_approximating(reshaped.document, unknown_tags, chosen)
+    module, approximated = lower_approximating(
+        reshaped.document, unknown_tags, chosen, unknown_enum_values=unknown_enum_values
+    )
     module = drop_record_defaults(module)
     module = replace(
         module, check_defs=check_definitions.definitions(bundled.document.data, module)

@@ -8,7 +8,7 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
   import PolytypeGenerated.TestSupport
 
   test "the module has fixtures" do
-    assert 326 > 0, "no valid fixtures for claude_code"
+    assert 347 > 0, "no valid fixtures for claude_code"
   end
 
   describe "valid fixtures round-trip" do
@@ -445,6 +445,13 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
+    test "ControlRequest/unlisted_seed_atom_mode.json" do
+      assert_round_trip(
+        ClaudeCode.ControlRequest,
+        "claude_code/ControlRequest/unlisted_seed_atom_mode.json"
+      )
+    end
+
     test "ControlRequestBody/can_use_tool.json" do
       assert_round_trip(
         ClaudeCode.ControlRequestBody,
@@ -572,6 +579,13 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
+    test "ControlSetPermissionModeRequest/unlisted_unknown_mode.json" do
+      assert_round_trip(
+        ClaudeCode.ControlSetPermissionModeRequest,
+        "claude_code/ControlSetPermissionModeRequest/unlisted_unknown_mode.json"
+      )
+    end
+
     test "ControlSuccessResponse/allow.json" do
       assert_round_trip(
         ClaudeCode.ControlSuccessResponse,
@@ -642,6 +656,13 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
+    test "ConversationResetTrigger/unlisted_wrong_case.json" do
+      assert_round_trip(
+        ClaudeCode.ConversationResetTrigger,
+        "claude_code/ConversationResetTrigger/unlisted_wrong_case.json"
+      )
+    end
+
     test "ElicitationCompleteMessage/minimal.json" do
       assert_round_trip(
         ClaudeCode.ElicitationCompleteMessage,
@@ -708,6 +729,10 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.HookOutcome, "claude_code/HookOutcome/success.json")
     end
 
+    test "HookOutcome/unlisted_unknown.json" do
+      assert_round_trip(ClaudeCode.HookOutcome, "claude_code/HookOutcome/unlisted_unknown.json")
+    end
+
     test "HookProgressMessage/minimal.json" do
       assert_round_trip(
         ClaudeCode.HookProgressMessage,
@@ -750,6 +775,13 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
+    test "HookResponseMessage/unlisted_unknown_outcome.json" do
+      assert_round_trip(
+        ClaudeCode.HookResponseMessage,
+        "claude_code/HookResponseMessage/unlisted_unknown_outcome.json"
+      )
+    end
+
     test "HookStartedMessage/minimal.json" do
       assert_round_trip(
         ClaudeCode.HookStartedMessage,
@@ -786,6 +818,13 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(
         ClaudeCode.InformationalLevel,
         "claude_code/InformationalLevel/suggestion.json"
+      )
+    end
+
+    test "InformationalLevel/unlisted_wrong_case.json" do
+      assert_round_trip(
+        ClaudeCode.InformationalLevel,
+        "claude_code/InformationalLevel/unlisted_wrong_case.json"
       )
     end
 
@@ -974,6 +1013,13 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.MessageType, "claude_code/MessageType/stream_event.json")
     end
 
+    test "MessageType/unlisted_atom_spelling.json" do
+      assert_round_trip(
+        ClaudeCode.MessageType,
+        "claude_code/MessageType/unlisted_atom_spelling.json"
+      )
+    end
+
     test "MirrorErrorMessage/minimal.json" do
       assert_round_trip(
         ClaudeCode.MirrorErrorMessage,
@@ -1058,6 +1104,13 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(
         ClaudeCode.NotificationPriority,
         "claude_code/NotificationPriority/medium.json"
+      )
+    end
+
+    test "NotificationPriority/unlisted_wrong_case.json" do
+      assert_round_trip(
+        ClaudeCode.NotificationPriority,
+        "claude_code/NotificationPriority/unlisted_wrong_case.json"
       )
     end
 
@@ -1170,6 +1223,24 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.PermissionMode, "claude_code/PermissionMode/seed_default.json")
     end
 
+    test "PermissionMode/unlisted.json" do
+      assert_round_trip(ClaudeCode.PermissionMode, "claude_code/PermissionMode/unlisted.json")
+    end
+
+    test "PermissionMode/unlisted_seed_atom_spelling.json" do
+      assert_round_trip(
+        ClaudeCode.PermissionMode,
+        "claude_code/PermissionMode/unlisted_seed_atom_spelling.json"
+      )
+    end
+
+    test "PermissionMode/unlisted_wrong_case.json" do
+      assert_round_trip(
+        ClaudeCode.PermissionMode,
+        "claude_code/PermissionMode/unlisted_wrong_case.json"
+      )
+    end
+
     test "PersistedFile/full.json" do
       assert_round_trip(ClaudeCode.PersistedFile, "claude_code/PersistedFile/full.json")
     end
@@ -1233,6 +1304,13 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.RateLimitEvent, "claude_code/RateLimitEvent/recorded.json")
     end
 
+    test "RateLimitEvent/unlisted_unknown_status.json" do
+      assert_round_trip(
+        ClaudeCode.RateLimitEvent,
+        "claude_code/RateLimitEvent/unlisted_unknown_status.json"
+      )
+    end
+
     test "RateLimitInfo/allowed_warning.json" do
       assert_round_trip(
         ClaudeCode.RateLimitInfo,
@@ -1261,6 +1339,13 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
 
     test "RateLimitStatus/rejected.json" do
       assert_round_trip(ClaudeCode.RateLimitStatus, "claude_code/RateLimitStatus/rejected.json")
+    end
+
+    test "RateLimitStatus/unlisted_unknown.json" do
+      assert_round_trip(
+        ClaudeCode.RateLimitStatus,
+        "claude_code/RateLimitStatus/unlisted_unknown.json"
+      )
     end
 
     test "RateLimitWindow/integer_utilization.json" do
@@ -1319,6 +1404,13 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
+    test "ResultMessage/unlisted_unknown_subtype.json" do
+      assert_round_trip(
+        ClaudeCode.Message.ResultMessage,
+        "claude_code/ResultMessage/unlisted_unknown_subtype.json"
+      )
+    end
+
     test "ResultSubtype/error_max_budget_usd.json" do
       assert_round_trip(
         ClaudeCode.ResultSubtype,
@@ -1342,6 +1434,17 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
 
     test "ResultSubtype/success.json" do
       assert_round_trip(ClaudeCode.ResultSubtype, "claude_code/ResultSubtype/success.json")
+    end
+
+    test "ResultSubtype/unlisted.json" do
+      assert_round_trip(ClaudeCode.ResultSubtype, "claude_code/ResultSubtype/unlisted.json")
+    end
+
+    test "ResultSubtype/unlisted_unknown.json" do
+      assert_round_trip(
+        ClaudeCode.ResultSubtype,
+        "claude_code/ResultSubtype/unlisted_unknown.json"
+      )
     end
 
     test "ServerToolUse/recorded.json" do
@@ -1368,6 +1471,13 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(ClaudeCode.SessionState, "claude_code/SessionState/running.json")
     end
 
+    test "SessionState/unlisted_wrong_case.json" do
+      assert_round_trip(
+        ClaudeCode.SessionState,
+        "claude_code/SessionState/unlisted_wrong_case.json"
+      )
+    end
+
     test "SessionStateChangedMessage/idle.json" do
       assert_round_trip(
         ClaudeCode.SessionStateChangedMessage,
@@ -1386,6 +1496,13 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(
         ClaudeCode.SessionStateChangedMessage,
         "claude_code/SessionStateChangedMessage/partial.json"
+      )
+    end
+
+    test "SessionStateChangedMessage/unlisted_unknown_state.json" do
+      assert_round_trip(
+        ClaudeCode.SessionStateChangedMessage,
+        "claude_code/SessionStateChangedMessage/unlisted_unknown_state.json"
       )
     end
 
@@ -1524,6 +1641,13 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
+    test "SystemMessage/unlisted_seed_atom_permission_mode.json" do
+      assert_round_trip(
+        ClaudeCode.Message.SystemMessage,
+        "claude_code/SystemMessage/unlisted_seed_atom_permission_mode.json"
+      )
+    end
+
     test "SystemStatusMessage/compact_failed.json" do
       assert_round_trip(
         ClaudeCode.SystemStatusMessage,
@@ -1573,6 +1697,13 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
+    test "TaskNotificationMessage/unlisted_killed_status.json" do
+      assert_round_trip(
+        ClaudeCode.TaskNotificationMessage,
+        "claude_code/TaskNotificationMessage/unlisted_killed_status.json"
+      )
+    end
+
     test "TaskNotificationStatus/completed.json" do
       assert_round_trip(
         ClaudeCode.TaskNotificationStatus,
@@ -1591,6 +1722,13 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       assert_round_trip(
         ClaudeCode.TaskNotificationStatus,
         "claude_code/TaskNotificationStatus/stopped.json"
+      )
+    end
+
+    test "TaskNotificationStatus/unlisted_wrong_case.json" do
+      assert_round_trip(
+        ClaudeCode.TaskNotificationStatus,
+        "claude_code/TaskNotificationStatus/unlisted_wrong_case.json"
       )
     end
 
@@ -2204,14 +2342,6 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
-    test "ControlRequest/invalid/seed_atom_mode.json" do
-      assert_rejected(
-        ClaudeCode.ControlRequest,
-        "claude_code/ControlRequest/invalid/seed_atom_mode.json",
-        "$.request.mode"
-      )
-    end
-
     test "ControlRequest/invalid/unknown_request_subtype.json" do
       assert_rejected(
         ClaudeCode.ControlRequest,
@@ -2276,14 +2406,6 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
-    test "ControlSetPermissionModeRequest/invalid/unknown_mode.json" do
-      assert_rejected(
-        ClaudeCode.ControlSetPermissionModeRequest,
-        "claude_code/ControlSetPermissionModeRequest/invalid/unknown_mode.json",
-        "$.mode"
-      )
-    end
-
     test "ControlSuccessResponse/invalid/missing_request_id.json" do
       assert_rejected(
         ClaudeCode.ControlSuccessResponse,
@@ -2308,10 +2430,10 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
-    test "ConversationResetTrigger/invalid/wrong_case.json" do
+    test "ConversationResetTrigger/invalid/not_a_string.json" do
       assert_rejected(
         ClaudeCode.ConversationResetTrigger,
-        "claude_code/ConversationResetTrigger/invalid/wrong_case.json",
+        "claude_code/ConversationResetTrigger/invalid/not_a_string.json",
         "$"
       )
     end
@@ -2340,8 +2462,12 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
-    test "HookOutcome/invalid/unknown.json" do
-      assert_rejected(ClaudeCode.HookOutcome, "claude_code/HookOutcome/invalid/unknown.json", "$")
+    test "HookOutcome/invalid/not_a_string.json" do
+      assert_rejected(
+        ClaudeCode.HookOutcome,
+        "claude_code/HookOutcome/invalid/not_a_string.json",
+        "$"
+      )
     end
 
     test "HookProgressMessage/invalid/missing_stdout.json" do
@@ -2360,14 +2486,6 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
-    test "HookResponseMessage/invalid/unknown_outcome.json" do
-      assert_rejected(
-        ClaudeCode.HookResponseMessage,
-        "claude_code/HookResponseMessage/invalid/unknown_outcome.json",
-        "$.outcome"
-      )
-    end
-
     test "HookStartedMessage/invalid/hook_id_not_string.json" do
       assert_rejected(
         ClaudeCode.HookStartedMessage,
@@ -2376,10 +2494,10 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
-    test "InformationalLevel/invalid/wrong_case.json" do
+    test "InformationalLevel/invalid/not_a_string.json" do
       assert_rejected(
         ClaudeCode.InformationalLevel,
-        "claude_code/InformationalLevel/invalid/wrong_case.json",
+        "claude_code/InformationalLevel/invalid/not_a_string.json",
         "$"
       )
     end
@@ -2464,10 +2582,10 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
-    test "MessageType/invalid/atom_spelling.json" do
+    test "MessageType/invalid/not_a_string.json" do
       assert_rejected(
         ClaudeCode.MessageType,
-        "claude_code/MessageType/invalid/atom_spelling.json",
+        "claude_code/MessageType/invalid/not_a_string.json",
         "$"
       )
     end
@@ -2512,10 +2630,10 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
-    test "NotificationPriority/invalid/wrong_case.json" do
+    test "NotificationPriority/invalid/not_a_string.json" do
       assert_rejected(
         ClaudeCode.NotificationPriority,
-        "claude_code/NotificationPriority/invalid/wrong_case.json",
+        "claude_code/NotificationPriority/invalid/not_a_string.json",
         "$"
       )
     end
@@ -2560,18 +2678,10 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
-    test "PermissionMode/invalid/seed_atom_spelling.json" do
+    test "PermissionMode/invalid/not_a_string.json" do
       assert_rejected(
         ClaudeCode.PermissionMode,
-        "claude_code/PermissionMode/invalid/seed_atom_spelling.json",
-        "$"
-      )
-    end
-
-    test "PermissionMode/invalid/wrong_case.json" do
-      assert_rejected(
-        ClaudeCode.PermissionMode,
-        "claude_code/PermissionMode/invalid/wrong_case.json",
+        "claude_code/PermissionMode/invalid/not_a_string.json",
         "$"
       )
     end
@@ -2608,14 +2718,6 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
-    test "RateLimitEvent/invalid/unknown_status.json" do
-      assert_rejected(
-        ClaudeCode.RateLimitEvent,
-        "claude_code/RateLimitEvent/invalid/unknown_status.json",
-        "$.rate_limit_info.status"
-      )
-    end
-
     test "RateLimitInfo/invalid/missing_status.json" do
       assert_rejected(
         ClaudeCode.RateLimitInfo,
@@ -2640,10 +2742,10 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
-    test "RateLimitStatus/invalid/unknown.json" do
+    test "RateLimitStatus/invalid/not_a_string.json" do
       assert_rejected(
         ClaudeCode.RateLimitStatus,
-        "claude_code/RateLimitStatus/invalid/unknown.json",
+        "claude_code/RateLimitStatus/invalid/not_a_string.json",
         "$"
       )
     end
@@ -2688,18 +2790,10 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
-    test "ResultMessage/invalid/unknown_subtype.json" do
-      assert_rejected(
-        ClaudeCode.Message.ResultMessage,
-        "claude_code/ResultMessage/invalid/unknown_subtype.json",
-        "$.subtype"
-      )
-    end
-
-    test "ResultSubtype/invalid/unknown.json" do
+    test "ResultSubtype/invalid/not_a_string.json" do
       assert_rejected(
         ClaudeCode.ResultSubtype,
-        "claude_code/ResultSubtype/invalid/unknown.json",
+        "claude_code/ResultSubtype/invalid/not_a_string.json",
         "$"
       )
     end
@@ -2712,18 +2806,18 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
-    test "SessionState/invalid/wrong_case.json" do
+    test "SessionState/invalid/not_a_string.json" do
       assert_rejected(
         ClaudeCode.SessionState,
-        "claude_code/SessionState/invalid/wrong_case.json",
+        "claude_code/SessionState/invalid/not_a_string.json",
         "$"
       )
     end
 
-    test "SessionStateChangedMessage/invalid/unknown_state.json" do
+    test "SessionStateChangedMessage/invalid/not_a_string_unknown_state.json" do
       assert_rejected(
         ClaudeCode.SessionStateChangedMessage,
-        "claude_code/SessionStateChangedMessage/invalid/unknown_state.json",
+        "claude_code/SessionStateChangedMessage/invalid/not_a_string_unknown_state.json",
         "$.state"
       )
     end
@@ -2796,14 +2890,6 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
-    test "SystemMessage/invalid/seed_atom_permission_mode.json" do
-      assert_rejected(
-        ClaudeCode.Message.SystemMessage,
-        "claude_code/SystemMessage/invalid/seed_atom_permission_mode.json",
-        "$.permissionMode"
-      )
-    end
-
     test "SystemMessage/invalid/tools_not_list.json" do
       assert_rejected(
         ClaudeCode.Message.SystemMessage,
@@ -2836,18 +2922,18 @@ defmodule ClaudeCode.PolytypeRoundTripTest do
       )
     end
 
-    test "TaskNotificationMessage/invalid/killed_status.json" do
+    test "TaskNotificationMessage/invalid/not_a_string_killed_status.json" do
       assert_rejected(
         ClaudeCode.TaskNotificationMessage,
-        "claude_code/TaskNotificationMessage/invalid/killed_status.json",
+        "claude_code/TaskNotificationMessage/invalid/not_a_string_killed_status.json",
         "$.status"
       )
     end
 
-    test "TaskNotificationStatus/invalid/wrong_case.json" do
+    test "TaskNotificationStatus/invalid/not_a_string.json" do
       assert_rejected(
         ClaudeCode.TaskNotificationStatus,
-        "claude_code/TaskNotificationStatus/invalid/wrong_case.json",
+        "claude_code/TaskNotificationStatus/invalid/not_a_string.json",
         "$"
       )
     end
@@ -3068,15 +3154,15 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
   import PolytypeGenerated.TestSupport
 
   test "unknown MessageType value" do
-    assert_no_new_atoms(ClaudeCode.MessageType, "\"__POLYTYPE_UNKNOWN__\"", "$")
+    assert_value_kept_without_new_atoms(ClaudeCode.MessageType, true)
   end
 
   test "unknown PermissionMode value" do
-    assert_no_new_atoms(ClaudeCode.PermissionMode, "\"__POLYTYPE_UNKNOWN__\"", "$")
+    assert_value_kept_without_new_atoms(ClaudeCode.PermissionMode, true)
   end
 
   test "unknown ResultSubtype value" do
-    assert_no_new_atoms(ClaudeCode.ResultSubtype, "\"__POLYTYPE_UNKNOWN__\"", "$")
+    assert_value_kept_without_new_atoms(ClaudeCode.ResultSubtype, true)
   end
 
   test "unknown SessionType value" do
@@ -3096,11 +3182,11 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
   end
 
   test "unknown HookOutcome value" do
-    assert_no_new_atoms(ClaudeCode.HookOutcome, "\"__POLYTYPE_UNKNOWN__\"", "$")
+    assert_value_kept_without_new_atoms(ClaudeCode.HookOutcome, true)
   end
 
   test "unknown RateLimitStatus value" do
-    assert_no_new_atoms(ClaudeCode.RateLimitStatus, "\"__POLYTYPE_UNKNOWN__\"", "$")
+    assert_value_kept_without_new_atoms(ClaudeCode.RateLimitStatus, true)
   end
 
   test "unknown Message tag" do
@@ -3160,23 +3246,23 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
   end
 
   test "unknown TaskNotificationStatus value" do
-    assert_no_new_atoms(ClaudeCode.TaskNotificationStatus, "\"__POLYTYPE_UNKNOWN__\"", "$")
+    assert_value_kept_without_new_atoms(ClaudeCode.TaskNotificationStatus, true)
   end
 
   test "unknown SessionState value" do
-    assert_no_new_atoms(ClaudeCode.SessionState, "\"__POLYTYPE_UNKNOWN__\"", "$")
+    assert_value_kept_without_new_atoms(ClaudeCode.SessionState, true)
   end
 
   test "unknown InformationalLevel value" do
-    assert_no_new_atoms(ClaudeCode.InformationalLevel, "\"__POLYTYPE_UNKNOWN__\"", "$")
+    assert_value_kept_without_new_atoms(ClaudeCode.InformationalLevel, true)
   end
 
   test "unknown NotificationPriority value" do
-    assert_no_new_atoms(ClaudeCode.NotificationPriority, "\"__POLYTYPE_UNKNOWN__\"", "$")
+    assert_value_kept_without_new_atoms(ClaudeCode.NotificationPriority, true)
   end
 
   test "unknown ConversationResetTrigger value" do
-    assert_no_new_atoms(ClaudeCode.ConversationResetTrigger, "\"__POLYTYPE_UNKNOWN__\"", "$")
+    assert_value_kept_without_new_atoms(ClaudeCode.ConversationResetTrigger, true)
   end
 
   test "unseen keys and strings in the fixtures create no atoms" do
@@ -3275,6 +3361,7 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.ControlRequest, "claude_code/ControlRequest/can_use_tool.json"},
       {ClaudeCode.ControlRequest, "claude_code/ControlRequest/recorded_interrupt.json"},
       {ClaudeCode.ControlRequest, "claude_code/ControlRequest/set_permission_mode.json"},
+      {ClaudeCode.ControlRequest, "claude_code/ControlRequest/unlisted_seed_atom_mode.json"},
       {ClaudeCode.ControlRequestBody, "claude_code/ControlRequestBody/can_use_tool.json"},
       {ClaudeCode.ControlRequestBody, "claude_code/ControlRequestBody/hook_callback.json"},
       {ClaudeCode.ControlRequestBody, "claude_code/ControlRequestBody/initialize.json"},
@@ -3298,6 +3385,8 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
        "claude_code/ControlSetPermissionModeRequest/bypass.json"},
       {ClaudeCode.ControlSetPermissionModeRequest,
        "claude_code/ControlSetPermissionModeRequest/plan.json"},
+      {ClaudeCode.ControlSetPermissionModeRequest,
+       "claude_code/ControlSetPermissionModeRequest/unlisted_unknown_mode.json"},
       {ClaudeCode.ControlSuccessResponse, "claude_code/ControlSuccessResponse/allow.json"},
       {ClaudeCode.ControlSuccessResponse, "claude_code/ControlSuccessResponse/bare.json"},
       {ClaudeCode.ControlSuccessResponse,
@@ -3313,6 +3402,8 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
        "claude_code/ConversationResetTrigger/fresh_session.json"},
       {ClaudeCode.ConversationResetTrigger,
        "claude_code/ConversationResetTrigger/plan_mode_exit.json"},
+      {ClaudeCode.ConversationResetTrigger,
+       "claude_code/ConversationResetTrigger/unlisted_wrong_case.json"},
       {ClaudeCode.ElicitationCompleteMessage,
        "claude_code/ElicitationCompleteMessage/minimal.json"},
       {ClaudeCode.ElicitationCompleteMessage,
@@ -3328,12 +3419,15 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.HookOutcome, "claude_code/HookOutcome/cancelled.json"},
       {ClaudeCode.HookOutcome, "claude_code/HookOutcome/error.json"},
       {ClaudeCode.HookOutcome, "claude_code/HookOutcome/success.json"},
+      {ClaudeCode.HookOutcome, "claude_code/HookOutcome/unlisted_unknown.json"},
       {ClaudeCode.HookProgressMessage, "claude_code/HookProgressMessage/minimal.json"},
       {ClaudeCode.HookProgressMessage, "claude_code/HookProgressMessage/partial.json"},
       {ClaudeCode.HookProgressMessage, "claude_code/HookProgressMessage/typical.json"},
       {ClaudeCode.HookResponseMessage, "claude_code/HookResponseMessage/cancelled_minimal.json"},
       {ClaudeCode.HookResponseMessage, "claude_code/HookResponseMessage/error_with_escapes.json"},
       {ClaudeCode.HookResponseMessage, "claude_code/HookResponseMessage/recorded_success.json"},
+      {ClaudeCode.HookResponseMessage,
+       "claude_code/HookResponseMessage/unlisted_unknown_outcome.json"},
       {ClaudeCode.HookStartedMessage, "claude_code/HookStartedMessage/minimal.json"},
       {ClaudeCode.HookStartedMessage,
        "claude_code/HookStartedMessage/pre_tool_use_with_extras.json"},
@@ -3342,6 +3436,7 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.InformationalLevel, "claude_code/InformationalLevel/info.json"},
       {ClaudeCode.InformationalLevel, "claude_code/InformationalLevel/notice.json"},
       {ClaudeCode.InformationalLevel, "claude_code/InformationalLevel/suggestion.json"},
+      {ClaudeCode.InformationalLevel, "claude_code/InformationalLevel/unlisted_wrong_case.json"},
       {ClaudeCode.InformationalMessage, "claude_code/InformationalMessage/full.json"},
       {ClaudeCode.InformationalMessage, "claude_code/InformationalMessage/minimal.json"},
       {ClaudeCode.InformationalMessage, "claude_code/InformationalMessage/warning.json"},
@@ -3382,6 +3477,7 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.MessageType, "claude_code/MessageType/seed_partial_assistant.json"},
       {ClaudeCode.MessageType, "claude_code/MessageType/seed_system.json"},
       {ClaudeCode.MessageType, "claude_code/MessageType/stream_event.json"},
+      {ClaudeCode.MessageType, "claude_code/MessageType/unlisted_atom_spelling.json"},
       {ClaudeCode.MirrorErrorMessage, "claude_code/MirrorErrorMessage/minimal.json"},
       {ClaudeCode.MirrorErrorMessage, "claude_code/MirrorErrorMessage/partial.json"},
       {ClaudeCode.MirrorErrorMessage, "claude_code/MirrorErrorMessage/typical.json"},
@@ -3397,6 +3493,8 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.NotificationPriority, "claude_code/NotificationPriority/high.json"},
       {ClaudeCode.NotificationPriority, "claude_code/NotificationPriority/low.json"},
       {ClaudeCode.NotificationPriority, "claude_code/NotificationPriority/medium.json"},
+      {ClaudeCode.NotificationPriority,
+       "claude_code/NotificationPriority/unlisted_wrong_case.json"},
       {ClaudeCode.OutputTokensDetails, "claude_code/OutputTokensDetails/extra_key.json"},
       {ClaudeCode.OutputTokensDetails, "claude_code/OutputTokensDetails/recorded.json"},
       {ClaudeCode.OutputTokensDetails, "claude_code/OutputTokensDetails/zero.json"},
@@ -3419,6 +3517,9 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.PermissionMode, "claude_code/PermissionMode/dont_ask.json"},
       {ClaudeCode.PermissionMode, "claude_code/PermissionMode/plan.json"},
       {ClaudeCode.PermissionMode, "claude_code/PermissionMode/seed_default.json"},
+      {ClaudeCode.PermissionMode, "claude_code/PermissionMode/unlisted.json"},
+      {ClaudeCode.PermissionMode, "claude_code/PermissionMode/unlisted_seed_atom_spelling.json"},
+      {ClaudeCode.PermissionMode, "claude_code/PermissionMode/unlisted_wrong_case.json"},
       {ClaudeCode.PersistedFile, "claude_code/PersistedFile/full.json"},
       {ClaudeCode.PersistedFile, "claude_code/PersistedFile/minimal.json"},
       {ClaudeCode.PersistedFile, "claude_code/PersistedFile/partial.json"},
@@ -3431,12 +3532,14 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.RateLimitEvent, "claude_code/RateLimitEvent/allowed_warning.json"},
       {ClaudeCode.RateLimitEvent, "claude_code/RateLimitEvent/minimal_rejected.json"},
       {ClaudeCode.RateLimitEvent, "claude_code/RateLimitEvent/recorded.json"},
+      {ClaudeCode.RateLimitEvent, "claude_code/RateLimitEvent/unlisted_unknown_status.json"},
       {ClaudeCode.RateLimitInfo, "claude_code/RateLimitInfo/allowed_warning.json"},
       {ClaudeCode.RateLimitInfo, "claude_code/RateLimitInfo/minimal.json"},
       {ClaudeCode.RateLimitInfo, "claude_code/RateLimitInfo/recorded.json"},
       {ClaudeCode.RateLimitStatus, "claude_code/RateLimitStatus/allowed.json"},
       {ClaudeCode.RateLimitStatus, "claude_code/RateLimitStatus/allowed_warning.json"},
       {ClaudeCode.RateLimitStatus, "claude_code/RateLimitStatus/rejected.json"},
+      {ClaudeCode.RateLimitStatus, "claude_code/RateLimitStatus/unlisted_unknown.json"},
       {ClaudeCode.RateLimitWindow, "claude_code/RateLimitWindow/integer_utilization.json"},
       {ClaudeCode.RateLimitWindow, "claude_code/RateLimitWindow/recorded_five_hour.json"},
       {ClaudeCode.RateLimitWindow, "claude_code/RateLimitWindow/without_reset.json"},
@@ -3446,21 +3549,28 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.Message.ResultMessage, "claude_code/ResultMessage/recorded_local_command.json"},
       {ClaudeCode.Message.ResultMessage, "claude_code/ResultMessage/recorded_success.json"},
       {ClaudeCode.Message.ResultMessage, "claude_code/ResultMessage/seed_example.json"},
+      {ClaudeCode.Message.ResultMessage,
+       "claude_code/ResultMessage/unlisted_unknown_subtype.json"},
       {ClaudeCode.ResultSubtype, "claude_code/ResultSubtype/error_max_budget_usd.json"},
       {ClaudeCode.ResultSubtype, "claude_code/ResultSubtype/seed_error_during_execution.json"},
       {ClaudeCode.ResultSubtype, "claude_code/ResultSubtype/seed_error_max_turns.json"},
       {ClaudeCode.ResultSubtype, "claude_code/ResultSubtype/success.json"},
+      {ClaudeCode.ResultSubtype, "claude_code/ResultSubtype/unlisted.json"},
+      {ClaudeCode.ResultSubtype, "claude_code/ResultSubtype/unlisted_unknown.json"},
       {ClaudeCode.ServerToolUse, "claude_code/ServerToolUse/recorded.json"},
       {ClaudeCode.ServerToolUse, "claude_code/ServerToolUse/searches.json"},
       {ClaudeCode.ServerToolUse, "claude_code/ServerToolUse/without_fetch.json"},
       {ClaudeCode.SessionState, "claude_code/SessionState/idle.json"},
       {ClaudeCode.SessionState, "claude_code/SessionState/requires_action.json"},
       {ClaudeCode.SessionState, "claude_code/SessionState/running.json"},
+      {ClaudeCode.SessionState, "claude_code/SessionState/unlisted_wrong_case.json"},
       {ClaudeCode.SessionStateChangedMessage, "claude_code/SessionStateChangedMessage/idle.json"},
       {ClaudeCode.SessionStateChangedMessage,
        "claude_code/SessionStateChangedMessage/minimal.json"},
       {ClaudeCode.SessionStateChangedMessage,
        "claude_code/SessionStateChangedMessage/partial.json"},
+      {ClaudeCode.SessionStateChangedMessage,
+       "claude_code/SessionStateChangedMessage/unlisted_unknown_state.json"},
       {ClaudeCode.SessionType, "claude_code/SessionType/seed_cli.json"},
       {ClaudeCode.SessionType, "claude_code/SessionType/seed_sdk.json"},
       {ClaudeCode.StreamEventMessage, "claude_code/StreamEventMessage/minimal.json"},
@@ -3488,6 +3598,8 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.Message.SystemMessage, "claude_code/SystemMessage/nulls_and_unicode.json"},
       {ClaudeCode.Message.SystemMessage, "claude_code/SystemMessage/recorded_init.json"},
       {ClaudeCode.Message.SystemMessage, "claude_code/SystemMessage/seed_example.json"},
+      {ClaudeCode.Message.SystemMessage,
+       "claude_code/SystemMessage/unlisted_seed_atom_permission_mode.json"},
       {ClaudeCode.SystemStatusMessage, "claude_code/SystemStatusMessage/compact_failed.json"},
       {ClaudeCode.SystemStatusMessage, "claude_code/SystemStatusMessage/compacting.json"},
       {ClaudeCode.SystemStatusMessage,
@@ -3498,9 +3610,13 @@ defmodule ClaudeCode.PolytypeAtomSafetyTest do
       {ClaudeCode.TaskNotificationMessage, "claude_code/TaskNotificationMessage/minimal.json"},
       {ClaudeCode.TaskNotificationMessage,
        "claude_code/TaskNotificationMessage/stopped_after_restart.json"},
+      {ClaudeCode.TaskNotificationMessage,
+       "claude_code/TaskNotificationMessage/unlisted_killed_status.json"},
       {ClaudeCode.TaskNotificationStatus, "claude_code/TaskNotificationStatus/completed.json"},
       {ClaudeCode.TaskNotificationStatus, "claude_code/TaskNotificationStatus/failed.json"},
       {ClaudeCode.TaskNotificationStatus, "claude_code/TaskNotificationStatus/stopped.json"},
+      {ClaudeCode.TaskNotificationStatus,
+       "claude_code/TaskNotificationStatus/unlisted_wrong_case.json"},
       {ClaudeCode.TaskProgressMessage, "claude_code/TaskProgressMessage/full.json"},
       {ClaudeCode.TaskProgressMessage, "claude_code/TaskProgressMessage/minimal.json"},
       {ClaudeCode.TaskProgressMessage, "claude_code/TaskProgressMessage/typical.json"},

@@ -8,10 +8,31 @@ defmodule SearchAgent.PolytypeRoundTripTest do
   import PolytypeGenerated.TestSupport
 
   test "the module has fixtures" do
-    assert 513 > 0, "no valid fixtures for search_agent"
+    assert 543 > 0, "no valid fixtures for search_agent"
   end
 
   describe "valid fixtures round-trip" do
+    test "AdvisorTool20260301/full.json" do
+      assert_round_trip(
+        SearchAgent.AdvisorTool20260301,
+        "search_agent/AdvisorTool20260301/full.json"
+      )
+    end
+
+    test "AdvisorTool20260301/minimal.json" do
+      assert_round_trip(
+        SearchAgent.AdvisorTool20260301,
+        "search_agent/AdvisorTool20260301/minimal.json"
+      )
+    end
+
+    test "AdvisorTool20260301/with_callers.json" do
+      assert_round_trip(
+        SearchAgent.AdvisorTool20260301,
+        "search_agent/AdvisorTool20260301/with_callers.json"
+      )
+    end
+
     test "AllowedCaller/code_execution_20250825.json" do
       assert_round_trip(
         SearchAgent.AllowedCaller,
@@ -28,6 +49,13 @@ defmodule SearchAgent.PolytypeRoundTripTest do
 
     test "AllowedCaller/direct.json" do
       assert_round_trip(SearchAgent.AllowedCaller, "search_agent/AllowedCaller/direct.json")
+    end
+
+    test "AllowedCaller/unlisted_wrong_case.json" do
+      assert_round_trip(
+        SearchAgent.AllowedCaller,
+        "search_agent/AllowedCaller/unlisted_wrong_case.json"
+      )
     end
 
     test "Base64ImageSource/jpeg.json" do
@@ -189,6 +217,13 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(
         SearchAgent.BashCodeExecutionToolResultErrorCode,
         "search_agent/BashCodeExecutionToolResultErrorCode/unavailable.json"
+      )
+    end
+
+    test "BashCodeExecutionToolResultErrorCode/unlisted_wrong_case.json" do
+      assert_round_trip(
+        SearchAgent.BashCodeExecutionToolResultErrorCode,
+        "search_agent/BashCodeExecutionToolResultErrorCode/unlisted_wrong_case.json"
       )
     end
 
@@ -650,6 +685,13 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(
         SearchAgent.CodeExecutionToolResultErrorCode,
         "search_agent/CodeExecutionToolResultErrorCode/unavailable.json"
+      )
+    end
+
+    test "CodeExecutionToolResultErrorCode/unlisted_wrong_case.json" do
+      assert_round_trip(
+        SearchAgent.CodeExecutionToolResultErrorCode,
+        "search_agent/CodeExecutionToolResultErrorCode/unlisted_wrong_case.json"
       )
     end
 
@@ -1166,6 +1208,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.Message, "search_agent/Message/typical.json")
     end
 
+    test "Message/unlisted_bad_stop_reason.json" do
+      assert_round_trip(SearchAgent.Message, "search_agent/Message/unlisted_bad_stop_reason.json")
+    end
+
     test "Message/unlisted_block_unknown_tag.json" do
       assert_round_trip(
         SearchAgent.Message,
@@ -1242,6 +1288,13 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.MessageDelta, "search_agent/MessageDelta/stop_sequence.json")
     end
 
+    test "MessageDelta/unlisted_bad_stop_reason.json" do
+      assert_round_trip(
+        SearchAgent.MessageDelta,
+        "search_agent/MessageDelta/unlisted_bad_stop_reason.json"
+      )
+    end
+
     test "MessageDeltaEvent/tool_use_full_usage.json" do
       assert_round_trip(
         SearchAgent.MessageDeltaEvent,
@@ -1260,6 +1313,13 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(
         SearchAgent.MessageDeltaEvent,
         "search_agent/MessageDeltaEvent/unknown_key_kept.json"
+      )
+    end
+
+    test "MessageDeltaEvent/unlisted_bad_stop_reason.json" do
+      assert_round_trip(
+        SearchAgent.MessageDeltaEvent,
+        "search_agent/MessageDeltaEvent/unlisted_bad_stop_reason.json"
       )
     end
 
@@ -1533,6 +1593,13 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "RefusalCategory/unlisted_wrong_case.json" do
+      assert_round_trip(
+        SearchAgent.RefusalCategory,
+        "search_agent/RefusalCategory/unlisted_wrong_case.json"
+      )
+    end
+
     test "RefusalStopDetails/minimal.json" do
       assert_round_trip(
         SearchAgent.RefusalStopDetails,
@@ -1551,6 +1618,13 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(
         SearchAgent.RefusalStopDetails,
         "search_agent/RefusalStopDetails/partial.json"
+      )
+    end
+
+    test "RefusalStopDetails/unlisted_unknown_category.json" do
+      assert_round_trip(
+        SearchAgent.RefusalStopDetails,
+        "search_agent/RefusalStopDetails/unlisted_unknown_category.json"
       )
     end
 
@@ -1636,10 +1710,25 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "ServerToolName/advisor.json" do
+      assert_round_trip(SearchAgent.ServerToolName, "search_agent/ServerToolName/advisor.json")
+    end
+
     test "ServerToolName/code_execution.json" do
       assert_round_trip(
         SearchAgent.ServerToolName,
         "search_agent/ServerToolName/code_execution.json"
+      )
+    end
+
+    test "ServerToolName/unlisted.json" do
+      assert_round_trip(SearchAgent.ServerToolName, "search_agent/ServerToolName/unlisted.json")
+    end
+
+    test "ServerToolName/unlisted_wrong_case.json" do
+      assert_round_trip(
+        SearchAgent.ServerToolName,
+        "search_agent/ServerToolName/unlisted_wrong_case.json"
       )
     end
 
@@ -1666,6 +1755,13 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.ServerToolUsage, "search_agent/ServerToolUsage/zero.json")
     end
 
+    test "ServerToolUseBlock/advisor.json" do
+      assert_round_trip(
+        SearchAgent.ServerToolUseBlock,
+        "search_agent/ServerToolUseBlock/advisor.json"
+      )
+    end
+
     test "ServerToolUseBlock/code_execution_with_caller.json" do
       assert_round_trip(
         SearchAgent.ServerToolUseBlock,
@@ -1677,6 +1773,20 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(
         SearchAgent.ServerToolUseBlock,
         "search_agent/ServerToolUseBlock/full.json"
+      )
+    end
+
+    test "ServerToolUseBlock/unlisted_name.json" do
+      assert_round_trip(
+        SearchAgent.ServerToolUseBlock,
+        "search_agent/ServerToolUseBlock/unlisted_name.json"
+      )
+    end
+
+    test "ServerToolUseBlock/unlisted_unknown_name.json" do
+      assert_round_trip(
+        SearchAgent.ServerToolUseBlock,
+        "search_agent/ServerToolUseBlock/unlisted_unknown_name.json"
       )
     end
 
@@ -1699,6 +1809,13 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(SearchAgent.ServiceTier, "search_agent/ServiceTier/standard.json")
     end
 
+    test "ServiceTier/unlisted_unknown_value.json" do
+      assert_round_trip(
+        SearchAgent.ServiceTier,
+        "search_agent/ServiceTier/unlisted_unknown_value.json"
+      )
+    end
+
     test "SignatureDelta/empty.json" do
       assert_round_trip(SearchAgent.SignatureDelta, "search_agent/SignatureDelta/empty.json")
     end
@@ -1709,6 +1826,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
 
     test "SignatureDelta/typical.json" do
       assert_round_trip(SearchAgent.SignatureDelta, "search_agent/SignatureDelta/typical.json")
+    end
+
+    test "StopReason/compaction.json" do
+      assert_round_trip(SearchAgent.StopReason, "search_agent/StopReason/compaction.json")
     end
 
     test "StopReason/end_turn.json" do
@@ -1740,6 +1861,17 @@ defmodule SearchAgent.PolytypeRoundTripTest do
 
     test "StopReason/tool_use.json" do
       assert_round_trip(SearchAgent.StopReason, "search_agent/StopReason/tool_use.json")
+    end
+
+    test "StopReason/unlisted.json" do
+      assert_round_trip(SearchAgent.StopReason, "search_agent/StopReason/unlisted.json")
+    end
+
+    test "StopReason/unlisted_unknown_value.json" do
+      assert_round_trip(
+        SearchAgent.StopReason,
+        "search_agent/StopReason/unlisted_unknown_value.json"
+      )
     end
 
     test "TextBlock/citations_null.json" do
@@ -1905,6 +2037,13 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "TextEditorCodeExecutionToolResultBlock/unlisted_bad_file_type.json" do
+      assert_round_trip(
+        SearchAgent.TextEditorCodeExecutionToolResultBlock,
+        "search_agent/TextEditorCodeExecutionToolResultBlock/unlisted_bad_file_type.json"
+      )
+    end
+
     test "TextEditorCodeExecutionToolResultBlock/view.json" do
       assert_round_trip(
         SearchAgent.TextEditorCodeExecutionToolResultBlock,
@@ -1975,6 +2114,13 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "TextEditorCodeExecutionToolResultErrorCode/unlisted_wrong_case.json" do
+      assert_round_trip(
+        SearchAgent.TextEditorCodeExecutionToolResultErrorCode,
+        "search_agent/TextEditorCodeExecutionToolResultErrorCode/unlisted_wrong_case.json"
+      )
+    end
+
     test "TextEditorCodeExecutionViewResultBlock/full.json" do
       assert_round_trip(
         SearchAgent.TextEditorCodeExecutionViewResultBlock,
@@ -2014,6 +2160,13 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_round_trip(
         SearchAgent.TextEditorFileType,
         "search_agent/TextEditorFileType/text.json"
+      )
+    end
+
+    test "TextEditorFileType/unlisted_wrong_case.json" do
+      assert_round_trip(
+        SearchAgent.TextEditorFileType,
+        "search_agent/TextEditorFileType/unlisted_wrong_case.json"
       )
     end
 
@@ -2542,6 +2695,13 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "ToolSearchToolResultErrorCode/unlisted_wrong_case.json" do
+      assert_round_trip(
+        SearchAgent.ToolSearchToolResultErrorCode,
+        "search_agent/ToolSearchToolResultErrorCode/unlisted_wrong_case.json"
+      )
+    end
+
     test "ToolSearchToolSearchResultBlock/full.json" do
       assert_round_trip(
         SearchAgent.ToolSearchToolSearchResultBlock,
@@ -2624,6 +2784,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
         SearchAgent.ToolTextEditor20250728,
         "search_agent/ToolTextEditor20250728/partial.json"
       )
+    end
+
+    test "ToolUnion/advisor.json" do
+      assert_round_trip(SearchAgent.ToolUnion, "search_agent/ToolUnion/advisor.json")
     end
 
     test "ToolUnion/bash.json" do
@@ -2767,6 +2931,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
         SearchAgent.Usage,
         "search_agent/Usage/server_tool_use_unknown_key_kept.json"
       )
+    end
+
+    test "Usage/unlisted_bad_service_tier.json" do
+      assert_round_trip(SearchAgent.Usage, "search_agent/Usage/unlisted_bad_service_tier.json")
     end
 
     test "UserLocation/full.json" do
@@ -2947,6 +3115,13 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "WebFetchToolResultErrorCode/unlisted_wrong_case.json" do
+      assert_round_trip(
+        SearchAgent.WebFetchToolResultErrorCode,
+        "search_agent/WebFetchToolResultErrorCode/unlisted_wrong_case.json"
+      )
+    end
+
     test "WebFetchToolResultErrorCode/url_not_allowed.json" do
       assert_round_trip(
         SearchAgent.WebFetchToolResultErrorCode,
@@ -3066,6 +3241,13 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "WebSearchToolResultBlock/unlisted_bad_error_code.json" do
+      assert_round_trip(
+        SearchAgent.WebSearchToolResultBlock,
+        "search_agent/WebSearchToolResultBlock/unlisted_bad_error_code.json"
+      )
+    end
+
     test "WebSearchToolResultError/full.json" do
       assert_round_trip(
         SearchAgent.WebSearchToolResultError,
@@ -3108,6 +3290,13 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
+    test "WebSearchToolResultErrorCode/unlisted_wrong_case.json" do
+      assert_round_trip(
+        SearchAgent.WebSearchToolResultErrorCode,
+        "search_agent/WebSearchToolResultErrorCode/unlisted_wrong_case.json"
+      )
+    end
+
     test "_TrimState/empty.json" do
       assert_round_trip(SearchAgent.TrimState, "search_agent/_TrimState/empty.json")
     end
@@ -3122,10 +3311,26 @@ defmodule SearchAgent.PolytypeRoundTripTest do
   end
 
   describe "invalid fixtures are rejected at the recorded path" do
-    test "AllowedCaller/invalid/wrong_case.json" do
+    test "AdvisorTool20260301/invalid/caller_not_a_string.json" do
+      assert_rejected(
+        SearchAgent.AdvisorTool20260301,
+        "search_agent/AdvisorTool20260301/invalid/caller_not_a_string.json",
+        "$.allowed_callers[1]"
+      )
+    end
+
+    test "AdvisorTool20260301/invalid/missing_model.json" do
+      assert_rejected(
+        SearchAgent.AdvisorTool20260301,
+        "search_agent/AdvisorTool20260301/invalid/missing_model.json",
+        "$.model"
+      )
+    end
+
+    test "AllowedCaller/invalid/not_a_string.json" do
       assert_rejected(
         SearchAgent.AllowedCaller,
-        "search_agent/AllowedCaller/invalid/wrong_case.json",
+        "search_agent/AllowedCaller/invalid/not_a_string.json",
         "$"
       )
     end
@@ -3194,10 +3399,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
-    test "BashCodeExecutionToolResultErrorCode/invalid/wrong_case.json" do
+    test "BashCodeExecutionToolResultErrorCode/invalid/not_a_string.json" do
       assert_rejected(
         SearchAgent.BashCodeExecutionToolResultErrorCode,
-        "search_agent/BashCodeExecutionToolResultErrorCode/invalid/wrong_case.json",
+        "search_agent/BashCodeExecutionToolResultErrorCode/invalid/not_a_string.json",
         "$"
       )
     end
@@ -3418,10 +3623,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
-    test "CodeExecutionToolResultErrorCode/invalid/wrong_case.json" do
+    test "CodeExecutionToolResultErrorCode/invalid/not_a_string.json" do
       assert_rejected(
         SearchAgent.CodeExecutionToolResultErrorCode,
-        "search_agent/CodeExecutionToolResultErrorCode/invalid/wrong_case.json",
+        "search_agent/CodeExecutionToolResultErrorCode/invalid/not_a_string.json",
         "$"
       )
     end
@@ -3690,14 +3895,6 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
-    test "Message/invalid/bad_stop_reason.json" do
-      assert_rejected(
-        SearchAgent.Message,
-        "search_agent/Message/invalid/bad_stop_reason.json",
-        "$.stop_reason"
-      )
-    end
-
     test "Message/invalid/missing_stop_sequence.json" do
       assert_rejected(
         SearchAgent.Message,
@@ -3778,27 +3975,11 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
-    test "MessageDelta/invalid/bad_stop_reason.json" do
-      assert_rejected(
-        SearchAgent.MessageDelta,
-        "search_agent/MessageDelta/invalid/bad_stop_reason.json",
-        "$.stop_reason"
-      )
-    end
-
     test "MessageDelta/invalid/missing_stop_sequence.json" do
       assert_rejected(
         SearchAgent.MessageDelta,
         "search_agent/MessageDelta/invalid/missing_stop_sequence.json",
         "$.stop_sequence"
-      )
-    end
-
-    test "MessageDeltaEvent/invalid/bad_stop_reason.json" do
-      assert_rejected(
-        SearchAgent.MessageDeltaEvent,
-        "search_agent/MessageDeltaEvent/invalid/bad_stop_reason.json",
-        "$.delta.stop_reason"
       )
     end
 
@@ -3962,18 +4143,18 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
-    test "RefusalCategory/invalid/wrong_case.json" do
+    test "RefusalCategory/invalid/not_a_string.json" do
       assert_rejected(
         SearchAgent.RefusalCategory,
-        "search_agent/RefusalCategory/invalid/wrong_case.json",
+        "search_agent/RefusalCategory/invalid/not_a_string.json",
         "$"
       )
     end
 
-    test "RefusalStopDetails/invalid/unknown_category.json" do
+    test "RefusalStopDetails/invalid/not_a_string_unknown_category.json" do
       assert_rejected(
         SearchAgent.RefusalStopDetails,
-        "search_agent/RefusalStopDetails/invalid/unknown_category.json",
+        "search_agent/RefusalStopDetails/invalid/not_a_string_unknown_category.json",
         "$.category"
       )
     end
@@ -4042,10 +4223,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
-    test "ServerToolName/invalid/wrong_case.json" do
+    test "ServerToolName/invalid/not_a_string.json" do
       assert_rejected(
         SearchAgent.ServerToolName,
-        "search_agent/ServerToolName/invalid/wrong_case.json",
+        "search_agent/ServerToolName/invalid/not_a_string.json",
         "$"
       )
     end
@@ -4058,10 +4239,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
-    test "ServerToolUseBlock/invalid/unknown_name.json" do
+    test "ServerToolUseBlock/invalid/not_a_string_unknown_name.json" do
       assert_rejected(
         SearchAgent.ServerToolUseBlock,
-        "search_agent/ServerToolUseBlock/invalid/unknown_name.json",
+        "search_agent/ServerToolUseBlock/invalid/not_a_string_unknown_name.json",
         "$.name"
       )
     end
@@ -4070,14 +4251,6 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       assert_rejected(
         SearchAgent.ServiceTier,
         "search_agent/ServiceTier/invalid/number.json",
-        "$"
-      )
-    end
-
-    test "ServiceTier/invalid/unknown_value.json" do
-      assert_rejected(
-        SearchAgent.ServiceTier,
-        "search_agent/ServiceTier/invalid/unknown_value.json",
         "$"
       )
     end
@@ -4092,14 +4265,6 @@ defmodule SearchAgent.PolytypeRoundTripTest do
 
     test "StopReason/invalid/null.json" do
       assert_rejected(SearchAgent.StopReason, "search_agent/StopReason/invalid/null.json", "$")
-    end
-
-    test "StopReason/invalid/unknown_value.json" do
-      assert_rejected(
-        SearchAgent.StopReason,
-        "search_agent/StopReason/invalid/unknown_value.json",
-        "$"
-      )
     end
 
     test "TextBlock/invalid/citations_string.json" do
@@ -4198,10 +4363,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
-    test "TextEditorCodeExecutionToolResultBlock/invalid/bad_file_type.json" do
+    test "TextEditorCodeExecutionToolResultBlock/invalid/not_a_string_bad_file_type.json" do
       assert_rejected(
         SearchAgent.TextEditorCodeExecutionToolResultBlock,
-        "search_agent/TextEditorCodeExecutionToolResultBlock/invalid/bad_file_type.json",
+        "search_agent/TextEditorCodeExecutionToolResultBlock/invalid/not_a_string_bad_file_type.json",
         "$.content.file_type"
       )
     end
@@ -4222,10 +4387,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
-    test "TextEditorCodeExecutionToolResultErrorCode/invalid/wrong_case.json" do
+    test "TextEditorCodeExecutionToolResultErrorCode/invalid/not_a_string.json" do
       assert_rejected(
         SearchAgent.TextEditorCodeExecutionToolResultErrorCode,
-        "search_agent/TextEditorCodeExecutionToolResultErrorCode/invalid/wrong_case.json",
+        "search_agent/TextEditorCodeExecutionToolResultErrorCode/invalid/not_a_string.json",
         "$"
       )
     end
@@ -4238,10 +4403,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
-    test "TextEditorFileType/invalid/wrong_case.json" do
+    test "TextEditorFileType/invalid/not_a_string.json" do
       assert_rejected(
         SearchAgent.TextEditorFileType,
-        "search_agent/TextEditorFileType/invalid/wrong_case.json",
+        "search_agent/TextEditorFileType/invalid/not_a_string.json",
         "$"
       )
     end
@@ -4574,10 +4739,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
-    test "ToolSearchToolResultErrorCode/invalid/wrong_case.json" do
+    test "ToolSearchToolResultErrorCode/invalid/not_a_string.json" do
       assert_rejected(
         SearchAgent.ToolSearchToolResultErrorCode,
-        "search_agent/ToolSearchToolResultErrorCode/invalid/wrong_case.json",
+        "search_agent/ToolSearchToolResultErrorCode/invalid/not_a_string.json",
         "$"
       )
     end
@@ -4718,14 +4883,6 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
-    test "Usage/invalid/bad_service_tier.json" do
-      assert_rejected(
-        SearchAgent.Usage,
-        "search_agent/Usage/invalid/bad_service_tier.json",
-        "$.service_tier"
-      )
-    end
-
     test "Usage/invalid/cache_creation_bool.json" do
       assert_rejected(
         SearchAgent.Usage,
@@ -4822,10 +4979,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
-    test "WebFetchToolResultErrorCode/invalid/wrong_case.json" do
+    test "WebFetchToolResultErrorCode/invalid/not_a_string.json" do
       assert_rejected(
         SearchAgent.WebFetchToolResultErrorCode,
-        "search_agent/WebFetchToolResultErrorCode/invalid/wrong_case.json",
+        "search_agent/WebFetchToolResultErrorCode/invalid/not_a_string.json",
         "$"
       )
     end
@@ -4862,10 +5019,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
-    test "WebSearchToolResultBlock/invalid/bad_error_code.json" do
+    test "WebSearchToolResultBlock/invalid/not_a_string_bad_error_code.json" do
       assert_rejected(
         SearchAgent.WebSearchToolResultBlock,
-        "search_agent/WebSearchToolResultBlock/invalid/bad_error_code.json",
+        "search_agent/WebSearchToolResultBlock/invalid/not_a_string_bad_error_code.json",
         "$.content.error_code"
       )
     end
@@ -4878,10 +5035,10 @@ defmodule SearchAgent.PolytypeRoundTripTest do
       )
     end
 
-    test "WebSearchToolResultErrorCode/invalid/wrong_case.json" do
+    test "WebSearchToolResultErrorCode/invalid/not_a_string.json" do
       assert_rejected(
         SearchAgent.WebSearchToolResultErrorCode,
-        "search_agent/WebSearchToolResultErrorCode/invalid/wrong_case.json",
+        "search_agent/WebSearchToolResultErrorCode/invalid/not_a_string.json",
         "$"
       )
     end
@@ -4913,7 +5070,7 @@ defmodule SearchAgent.PolytypeRoundTripTest do
 
   test "input nested deeper than 100 levels is rejected at $, as in every flavor" do
     assert_depth_limit(
-      SearchAgent.AllowedCaller,
+      SearchAgent.AdvisorTool20260301,
       100,
       "nesting deeper than 100 levels of arrays and objects"
     )
@@ -4970,11 +5127,11 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
   end
 
   test "unknown ServerToolName value" do
-    assert_no_new_atoms(SearchAgent.ServerToolName, "\"__POLYTYPE_UNKNOWN__\"", "$")
+    assert_value_kept_without_new_atoms(SearchAgent.ServerToolName, false)
   end
 
   test "unknown WebSearchToolResultErrorCode value" do
-    assert_no_new_atoms(SearchAgent.WebSearchToolResultErrorCode, "\"__POLYTYPE_UNKNOWN__\"", "$")
+    assert_value_kept_without_new_atoms(SearchAgent.WebSearchToolResultErrorCode, false)
   end
 
   test "unknown DocumentSource tag" do
@@ -4986,7 +5143,7 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
   end
 
   test "unknown WebFetchToolResultErrorCode value" do
-    assert_no_new_atoms(SearchAgent.WebFetchToolResultErrorCode, "\"__POLYTYPE_UNKNOWN__\"", "$")
+    assert_value_kept_without_new_atoms(SearchAgent.WebFetchToolResultErrorCode, false)
   end
 
   test "unknown WebFetchToolResultContent tag" do
@@ -4998,11 +5155,7 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
   end
 
   test "unknown CodeExecutionToolResultErrorCode value" do
-    assert_no_new_atoms(
-      SearchAgent.CodeExecutionToolResultErrorCode,
-      "\"__POLYTYPE_UNKNOWN__\"",
-      "$"
-    )
+    assert_value_kept_without_new_atoms(SearchAgent.CodeExecutionToolResultErrorCode, false)
   end
 
   test "unknown CodeExecutionToolResultContent tag" do
@@ -5014,11 +5167,7 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
   end
 
   test "unknown BashCodeExecutionToolResultErrorCode value" do
-    assert_no_new_atoms(
-      SearchAgent.BashCodeExecutionToolResultErrorCode,
-      "\"__POLYTYPE_UNKNOWN__\"",
-      "$"
-    )
+    assert_value_kept_without_new_atoms(SearchAgent.BashCodeExecutionToolResultErrorCode, false)
   end
 
   test "unknown BashCodeExecutionToolResultContent tag" do
@@ -5030,15 +5179,14 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
   end
 
   test "unknown TextEditorCodeExecutionToolResultErrorCode value" do
-    assert_no_new_atoms(
+    assert_value_kept_without_new_atoms(
       SearchAgent.TextEditorCodeExecutionToolResultErrorCode,
-      "\"__POLYTYPE_UNKNOWN__\"",
-      "$"
+      false
     )
   end
 
   test "unknown TextEditorFileType value" do
-    assert_no_new_atoms(SearchAgent.TextEditorFileType, "\"__POLYTYPE_UNKNOWN__\"", "$")
+    assert_value_kept_without_new_atoms(SearchAgent.TextEditorFileType, false)
   end
 
   test "unknown TextEditorCodeExecutionToolResultContent tag" do
@@ -5050,11 +5198,7 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
   end
 
   test "unknown ToolSearchToolResultErrorCode value" do
-    assert_no_new_atoms(
-      SearchAgent.ToolSearchToolResultErrorCode,
-      "\"__POLYTYPE_UNKNOWN__\"",
-      "$"
-    )
+    assert_value_kept_without_new_atoms(SearchAgent.ToolSearchToolResultErrorCode, false)
   end
 
   test "unknown ToolSearchToolResultContent tag" do
@@ -5074,15 +5218,15 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
   end
 
   test "unknown StopReason value" do
-    assert_no_new_atoms(SearchAgent.StopReason, "\"__POLYTYPE_UNKNOWN__\"", "$")
+    assert_value_kept_without_new_atoms(SearchAgent.StopReason, false)
   end
 
   test "unknown ServiceTier value" do
-    assert_no_new_atoms(SearchAgent.ServiceTier, "\"__POLYTYPE_UNKNOWN__\"", "$")
+    assert_value_kept_without_new_atoms(SearchAgent.ServiceTier, false)
   end
 
   test "unknown RefusalCategory value" do
-    assert_no_new_atoms(SearchAgent.RefusalCategory, "\"__POLYTYPE_UNKNOWN__\"", "$")
+    assert_value_kept_without_new_atoms(SearchAgent.RefusalCategory, false)
   end
 
   test "unknown ContentBlockDelta tag" do
@@ -5102,7 +5246,7 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
   end
 
   test "unknown AllowedCaller value" do
-    assert_no_new_atoms(SearchAgent.AllowedCaller, "\"__POLYTYPE_UNKNOWN__\"", "$")
+    assert_value_kept_without_new_atoms(SearchAgent.AllowedCaller, false)
   end
 
   test "unknown ResponseInclusion value" do
@@ -5127,9 +5271,13 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
 
   test "unseen keys and strings in the fixtures create no atoms" do
     cases = [
+      {SearchAgent.AdvisorTool20260301, "search_agent/AdvisorTool20260301/full.json"},
+      {SearchAgent.AdvisorTool20260301, "search_agent/AdvisorTool20260301/minimal.json"},
+      {SearchAgent.AdvisorTool20260301, "search_agent/AdvisorTool20260301/with_callers.json"},
       {SearchAgent.AllowedCaller, "search_agent/AllowedCaller/code_execution_20250825.json"},
       {SearchAgent.AllowedCaller, "search_agent/AllowedCaller/code_execution_20260120.json"},
       {SearchAgent.AllowedCaller, "search_agent/AllowedCaller/direct.json"},
+      {SearchAgent.AllowedCaller, "search_agent/AllowedCaller/unlisted_wrong_case.json"},
       {SearchAgent.Base64ImageSource, "search_agent/Base64ImageSource/jpeg.json"},
       {SearchAgent.Base64ImageSource, "search_agent/Base64ImageSource/png.json"},
       {SearchAgent.Base64ImageSource, "search_agent/Base64ImageSource/webp_empty_data.json"},
@@ -5172,6 +5320,8 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
        "search_agent/BashCodeExecutionToolResultErrorCode/too_many_requests.json"},
       {SearchAgent.BashCodeExecutionToolResultErrorCode,
        "search_agent/BashCodeExecutionToolResultErrorCode/unavailable.json"},
+      {SearchAgent.BashCodeExecutionToolResultErrorCode,
+       "search_agent/BashCodeExecutionToolResultErrorCode/unlisted_wrong_case.json"},
       {SearchAgent.CacheControlEphemeral, "search_agent/CacheControlEphemeral/default_ttl.json"},
       {SearchAgent.CacheControlEphemeral, "search_agent/CacheControlEphemeral/ttl_1h.json"},
       {SearchAgent.CacheControlEphemeral, "search_agent/CacheControlEphemeral/ttl_5m.json"},
@@ -5277,6 +5427,8 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
        "search_agent/CodeExecutionToolResultErrorCode/too_many_requests.json"},
       {SearchAgent.CodeExecutionToolResultErrorCode,
        "search_agent/CodeExecutionToolResultErrorCode/unavailable.json"},
+      {SearchAgent.CodeExecutionToolResultErrorCode,
+       "search_agent/CodeExecutionToolResultErrorCode/unlisted_wrong_case.json"},
       {SearchAgent.Container, "search_agent/Container/offset_timestamp.json"},
       {SearchAgent.Container, "search_agent/Container/typical.json"},
       {SearchAgent.Container, "search_agent/Container/unknown_key_kept.json"},
@@ -5380,6 +5532,7 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.Message, "search_agent/Message/thinking_container_null.json"},
       {SearchAgent.Message, "search_agent/Message/tool_use.json"},
       {SearchAgent.Message, "search_agent/Message/typical.json"},
+      {SearchAgent.Message, "search_agent/Message/unlisted_bad_stop_reason.json"},
       {SearchAgent.Message, "search_agent/Message/unlisted_block_unknown_tag.json"},
       {SearchAgent.Message, "search_agent/Message/web_search.json"},
       {SearchAgent.MessageCreateParams,
@@ -5395,9 +5548,12 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.MessageDelta, "search_agent/MessageDelta/refusal.json"},
       {SearchAgent.MessageDelta, "search_agent/MessageDelta/stop_details_null.json"},
       {SearchAgent.MessageDelta, "search_agent/MessageDelta/stop_sequence.json"},
+      {SearchAgent.MessageDelta, "search_agent/MessageDelta/unlisted_bad_stop_reason.json"},
       {SearchAgent.MessageDeltaEvent, "search_agent/MessageDeltaEvent/tool_use_full_usage.json"},
       {SearchAgent.MessageDeltaEvent, "search_agent/MessageDeltaEvent/typical.json"},
       {SearchAgent.MessageDeltaEvent, "search_agent/MessageDeltaEvent/unknown_key_kept.json"},
+      {SearchAgent.MessageDeltaEvent,
+       "search_agent/MessageDeltaEvent/unlisted_bad_stop_reason.json"},
       {SearchAgent.MessageDeltaUsage, "search_agent/MessageDeltaUsage/explicit_nulls.json"},
       {SearchAgent.MessageDeltaUsage,
        "search_agent/MessageDeltaUsage/full_unknown_keys_kept.json"},
@@ -5449,9 +5605,12 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.RefusalCategory, "search_agent/RefusalCategory/bio.json"},
       {SearchAgent.RefusalCategory, "search_agent/RefusalCategory/cyber.json"},
       {SearchAgent.RefusalCategory, "search_agent/RefusalCategory/frontier_llm.json"},
+      {SearchAgent.RefusalCategory, "search_agent/RefusalCategory/unlisted_wrong_case.json"},
       {SearchAgent.RefusalStopDetails, "search_agent/RefusalStopDetails/minimal.json"},
       {SearchAgent.RefusalStopDetails, "search_agent/RefusalStopDetails/no_category.json"},
       {SearchAgent.RefusalStopDetails, "search_agent/RefusalStopDetails/partial.json"},
+      {SearchAgent.RefusalStopDetails,
+       "search_agent/RefusalStopDetails/unlisted_unknown_category.json"},
       {SearchAgent.ResponseInclusion, "search_agent/ResponseInclusion/excluded.json"},
       {SearchAgent.ResponseInclusion, "search_agent/ResponseInclusion/full.json"},
       {SearchAgent.Role, "search_agent/Role/assistant.json"},
@@ -5470,22 +5629,31 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
        "search_agent/ServerToolCaller20260120/minimal.json"},
       {SearchAgent.ServerToolCaller20260120,
        "search_agent/ServerToolCaller20260120/partial.json"},
+      {SearchAgent.ServerToolName, "search_agent/ServerToolName/advisor.json"},
       {SearchAgent.ServerToolName, "search_agent/ServerToolName/code_execution.json"},
+      {SearchAgent.ServerToolName, "search_agent/ServerToolName/unlisted.json"},
+      {SearchAgent.ServerToolName, "search_agent/ServerToolName/unlisted_wrong_case.json"},
       {SearchAgent.ServerToolName, "search_agent/ServerToolName/web_fetch.json"},
       {SearchAgent.ServerToolName, "search_agent/ServerToolName/web_search.json"},
       {SearchAgent.ServerToolUsage, "search_agent/ServerToolUsage/several.json"},
       {SearchAgent.ServerToolUsage, "search_agent/ServerToolUsage/unknown_key_kept.json"},
       {SearchAgent.ServerToolUsage, "search_agent/ServerToolUsage/zero.json"},
+      {SearchAgent.ServerToolUseBlock, "search_agent/ServerToolUseBlock/advisor.json"},
       {SearchAgent.ServerToolUseBlock,
        "search_agent/ServerToolUseBlock/code_execution_with_caller.json"},
       {SearchAgent.ServerToolUseBlock, "search_agent/ServerToolUseBlock/full.json"},
+      {SearchAgent.ServerToolUseBlock, "search_agent/ServerToolUseBlock/unlisted_name.json"},
+      {SearchAgent.ServerToolUseBlock,
+       "search_agent/ServerToolUseBlock/unlisted_unknown_name.json"},
       {SearchAgent.ServerToolUseBlock, "search_agent/ServerToolUseBlock/web_search.json"},
       {SearchAgent.ServiceTier, "search_agent/ServiceTier/batch.json"},
       {SearchAgent.ServiceTier, "search_agent/ServiceTier/priority.json"},
       {SearchAgent.ServiceTier, "search_agent/ServiceTier/standard.json"},
+      {SearchAgent.ServiceTier, "search_agent/ServiceTier/unlisted_unknown_value.json"},
       {SearchAgent.SignatureDelta, "search_agent/SignatureDelta/empty.json"},
       {SearchAgent.SignatureDelta, "search_agent/SignatureDelta/symbols.json"},
       {SearchAgent.SignatureDelta, "search_agent/SignatureDelta/typical.json"},
+      {SearchAgent.StopReason, "search_agent/StopReason/compaction.json"},
       {SearchAgent.StopReason, "search_agent/StopReason/end_turn.json"},
       {SearchAgent.StopReason, "search_agent/StopReason/max_tokens.json"},
       {SearchAgent.StopReason, "search_agent/StopReason/model_context_window_exceeded.json"},
@@ -5493,6 +5661,8 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.StopReason, "search_agent/StopReason/refusal.json"},
       {SearchAgent.StopReason, "search_agent/StopReason/stop_sequence.json"},
       {SearchAgent.StopReason, "search_agent/StopReason/tool_use.json"},
+      {SearchAgent.StopReason, "search_agent/StopReason/unlisted.json"},
+      {SearchAgent.StopReason, "search_agent/StopReason/unlisted_unknown_value.json"},
       {SearchAgent.TextBlock, "search_agent/TextBlock/citations_null.json"},
       {SearchAgent.TextBlock, "search_agent/TextBlock/document_citations.json"},
       {SearchAgent.TextBlock, "search_agent/TextBlock/empty_stream_start.json"},
@@ -5531,6 +5701,8 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.TextEditorCodeExecutionToolResultBlock,
        "search_agent/TextEditorCodeExecutionToolResultBlock/str_replace.json"},
       {SearchAgent.TextEditorCodeExecutionToolResultBlock,
+       "search_agent/TextEditorCodeExecutionToolResultBlock/unlisted_bad_file_type.json"},
+      {SearchAgent.TextEditorCodeExecutionToolResultBlock,
        "search_agent/TextEditorCodeExecutionToolResultBlock/view.json"},
       {SearchAgent.TextEditorCodeExecutionToolResultContent,
        "search_agent/TextEditorCodeExecutionToolResultContent/text_editor_code_execution_create_result.json"},
@@ -5550,6 +5722,8 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
        "search_agent/TextEditorCodeExecutionToolResultErrorCode/too_many_requests.json"},
       {SearchAgent.TextEditorCodeExecutionToolResultErrorCode,
        "search_agent/TextEditorCodeExecutionToolResultErrorCode/unavailable.json"},
+      {SearchAgent.TextEditorCodeExecutionToolResultErrorCode,
+       "search_agent/TextEditorCodeExecutionToolResultErrorCode/unlisted_wrong_case.json"},
       {SearchAgent.TextEditorCodeExecutionViewResultBlock,
        "search_agent/TextEditorCodeExecutionViewResultBlock/full.json"},
       {SearchAgent.TextEditorCodeExecutionViewResultBlock,
@@ -5559,6 +5733,8 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.TextEditorFileType, "search_agent/TextEditorFileType/image.json"},
       {SearchAgent.TextEditorFileType, "search_agent/TextEditorFileType/pdf.json"},
       {SearchAgent.TextEditorFileType, "search_agent/TextEditorFileType/text.json"},
+      {SearchAgent.TextEditorFileType,
+       "search_agent/TextEditorFileType/unlisted_wrong_case.json"},
       {SearchAgent.ThinkingBlock, "search_agent/ThinkingBlock/empty_stream_start.json"},
       {SearchAgent.ThinkingBlock, "search_agent/ThinkingBlock/typical.json"},
       {SearchAgent.ThinkingBlock, "search_agent/ThinkingBlock/unicode.json"},
@@ -5666,6 +5842,8 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
        "search_agent/ToolSearchToolResultErrorCode/too_many_requests.json"},
       {SearchAgent.ToolSearchToolResultErrorCode,
        "search_agent/ToolSearchToolResultErrorCode/unavailable.json"},
+      {SearchAgent.ToolSearchToolResultErrorCode,
+       "search_agent/ToolSearchToolResultErrorCode/unlisted_wrong_case.json"},
       {SearchAgent.ToolSearchToolSearchResultBlock,
        "search_agent/ToolSearchToolSearchResultBlock/full.json"},
       {SearchAgent.ToolSearchToolSearchResultBlock,
@@ -5681,6 +5859,7 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.ToolTextEditor20250728, "search_agent/ToolTextEditor20250728/full.json"},
       {SearchAgent.ToolTextEditor20250728, "search_agent/ToolTextEditor20250728/minimal.json"},
       {SearchAgent.ToolTextEditor20250728, "search_agent/ToolTextEditor20250728/partial.json"},
+      {SearchAgent.ToolUnion, "search_agent/ToolUnion/advisor.json"},
       {SearchAgent.ToolUnion, "search_agent/ToolUnion/bash.json"},
       {SearchAgent.ToolUnion, "search_agent/ToolUnion/code_execution.json"},
       {SearchAgent.ToolUnion, "search_agent/ToolUnion/custom_tool.json"},
@@ -5711,6 +5890,7 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.Usage, "search_agent/Usage/minimal.json"},
       {SearchAgent.Usage, "search_agent/Usage/output_tokens_details.json"},
       {SearchAgent.Usage, "search_agent/Usage/server_tool_use_unknown_key_kept.json"},
+      {SearchAgent.Usage, "search_agent/Usage/unlisted_bad_service_tier.json"},
       {SearchAgent.UserLocation, "search_agent/UserLocation/full.json"},
       {SearchAgent.UserLocation, "search_agent/UserLocation/minimal.json"},
       {SearchAgent.UserLocation, "search_agent/UserLocation/partial.json"},
@@ -5749,6 +5929,8 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.WebFetchToolResultErrorCode,
        "search_agent/WebFetchToolResultErrorCode/invalid_tool_input.json"},
       {SearchAgent.WebFetchToolResultErrorCode,
+       "search_agent/WebFetchToolResultErrorCode/unlisted_wrong_case.json"},
+      {SearchAgent.WebFetchToolResultErrorCode,
        "search_agent/WebFetchToolResultErrorCode/url_not_allowed.json"},
       {SearchAgent.WebFetchToolResultErrorCode,
        "search_agent/WebFetchToolResultErrorCode/url_too_long.json"},
@@ -5768,6 +5950,8 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
       {SearchAgent.WebSearchToolResultBlock, "search_agent/WebSearchToolResultBlock/error.json"},
       {SearchAgent.WebSearchToolResultBlock,
        "search_agent/WebSearchToolResultBlock/results.json"},
+      {SearchAgent.WebSearchToolResultBlock,
+       "search_agent/WebSearchToolResultBlock/unlisted_bad_error_code.json"},
       {SearchAgent.WebSearchToolResultError, "search_agent/WebSearchToolResultError/full.json"},
       {SearchAgent.WebSearchToolResultError,
        "search_agent/WebSearchToolResultError/minimal.json"},
@@ -5779,6 +5963,8 @@ defmodule SearchAgent.PolytypeAtomSafetyTest do
        "search_agent/WebSearchToolResultErrorCode/max_uses_exceeded.json"},
       {SearchAgent.WebSearchToolResultErrorCode,
        "search_agent/WebSearchToolResultErrorCode/unavailable.json"},
+      {SearchAgent.WebSearchToolResultErrorCode,
+       "search_agent/WebSearchToolResultErrorCode/unlisted_wrong_case.json"},
       {SearchAgent.TrimState, "search_agent/_TrimState/empty.json"},
       {SearchAgent.TrimState, "search_agent/_TrimState/explicit_defaults.json"},
       {SearchAgent.TrimState, "search_agent/_TrimState/in_progress.json"}

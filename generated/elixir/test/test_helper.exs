@@ -89,6 +89,33 @@ defmodule PolytypeGenerated.TestSupport do
   end
 
   @doc """
+  An open enum (x-unknown: keep) keeps a value nobody declared, as `{:unknown, value}`
+  when its values are atoms (`atoms?`), else as the string; it encodes back to the
+  string, and decoding creates no atom.
+  """
+  def assert_value_kept_without_new_atoms(module, atoms?) do
+    attempt = fn ->
+      value = "polytype_unknown_#{System.unique_integer([:positive])}"
+      before = :erlang.system_info(:atom_count)
+      result = module.from_json(value)
+      grown = :erlang.system_info(:atom_count) - before
+      {value, result, grown}
+    end
+
+    attempt.()
+    results = Enum.map(1..5, fn _ -> attempt.() end)
+
+    for {value, result, _grown} <- results do
+      kept = if atoms?, do: {:unknown, value}, else: value
+      assert result == {:ok, kept}
+      assert module.to_json(kept) === value
+    end
+
+    assert Enum.any?(results, fn {_value, _result, grown} -> grown == 0 end),
+           "keeping an unknown enum value created atoms: #{inspect(results)}"
+  end
+
+  @doc """
   Decoding JSON that holds a string nobody declared fails at `expected_path` and
   creates no atom. Each attempt uses a fresh string, so a decoder that made atoms
   from input would grow the atom table every time; one quiet attempt proves it

@@ -231,7 +231,11 @@ __all__ = [
     "ToolCallStartEvent",
     "ToolMessage",
     "UnknownEvent",
+    "UnknownEventType",
     "UnknownMessage",
+    "UnknownReasoningEncryptedValueSubtype",
+    "UnknownResumeStatus",
+    "UnknownTextMessageRole",
     "UserMessage",
     "VideoInputContent",
 ]
@@ -798,6 +802,16 @@ class EventType(str, Enum):
     REASONING_ENCRYPTED_VALUE = "REASONING_ENCRYPTED_VALUE"
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownEventType:
+    """A value of EventType that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
+
+
 class TextMessageRole(str, Enum):
     """Role of a streamed text message (any role except "tool")."""
 
@@ -807,6 +821,16 @@ class TextMessageRole(str, Enum):
     USER = "user"
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownTextMessageRole:
+    """A value of TextMessageRole that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
+
+
 class ReasoningEncryptedValueSubtype(str, Enum):
     """What a REASONING_ENCRYPTED_VALUE event's encrypted value belongs to."""
 
@@ -814,11 +838,31 @@ class ReasoningEncryptedValueSubtype(str, Enum):
     MESSAGE = "message"
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownReasoningEncryptedValueSubtype:
+    """A value of ReasoningEncryptedValueSubtype that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
+
+
 class ResumeStatus(str, Enum):
     """How the client answered an interrupt."""
 
     RESOLVED = "resolved"
     CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownResumeStatus:
+    """A value of ResumeStatus that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
 
 
 @dataclass(frozen=False, slots=True)
@@ -891,7 +935,7 @@ class ResumeEntry:
     # Identifier of the interrupt this entry answers.
     interrupt_id: str
     # Whether the interrupt was resolved or cancelled.
-    status: ResumeStatus
+    status: ResumeStatus | UnknownResumeStatus
     # The answer the agent asked for (any JSON).
     payload: JSONValue | None = None
     # Envelope data about the response (signatures, routing keys).
@@ -2235,7 +2279,7 @@ class TextMessageStartEvent:
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
     # Role of the message.
-    role: TextMessageRole = TextMessageRole.ASSISTANT
+    role: TextMessageRole | UnknownTextMessageRole = TextMessageRole.ASSISTANT
     # Optional name of the sender.
     name: str | None = None
     # Keys the schema does not declare, written back unchanged by to_dict().
@@ -2390,7 +2434,7 @@ class TextMessageChunkEvent:
     # Identifier of the message.
     message_id: str | None = None
     # Role of the message.
-    role: TextMessageRole | None = None
+    role: TextMessageRole | UnknownTextMessageRole | None = None
     # The text to append.
     delta: str | None = None
     # Optional name of the sender.
@@ -3619,7 +3663,7 @@ class ReasoningEncryptedValueEvent:
         default="REASONING_ENCRYPTED_VALUE", init=False
     )
     # Whether the value belongs to a message or a tool call.
-    subtype: ReasoningEncryptedValueSubtype
+    subtype: ReasoningEncryptedValueSubtype | UnknownReasoningEncryptedValueSubtype
     # Identifier of the message or tool call.
     entity_id: str
     # The encrypted value.
@@ -3794,20 +3838,30 @@ Messages: TypeAlias = list[Message]
 # --- decoders: one per named type; errors carry a path relative to `data` ---
 
 
-def _decode_event_type(data: object) -> EventType:
-    return _enum(data, _EVENT_TYPE_VALUES)
+def _decode_event_type(data: object) -> EventType | UnknownEventType:
+    text = _str(data)
+    member = _EVENT_TYPE_VALUES.get(text)
+    return UnknownEventType(text) if member is None else member
 
 
-def _decode_text_message_role(data: object) -> TextMessageRole:
-    return _enum(data, _TEXT_MESSAGE_ROLE_VALUES)
+def _decode_text_message_role(data: object) -> TextMessageRole | UnknownTextMessageRole:
+    text = _str(data)
+    member = _TEXT_MESSAGE_ROLE_VALUES.get(text)
+    return UnknownTextMessageRole(text) if member is None else member
 
 
-def _decode_reasoning_encrypted_value_subtype(data: object) -> ReasoningEncryptedValueSubtype:
-    return _enum(data, _REASONING_ENCRYPTED_VALUE_SUBTYPE_VALUES)
+def _decode_reasoning_encrypted_value_subtype(
+    data: object,
+) -> ReasoningEncryptedValueSubtype | UnknownReasoningEncryptedValueSubtype:
+    text = _str(data)
+    member = _REASONING_ENCRYPTED_VALUE_SUBTYPE_VALUES.get(text)
+    return UnknownReasoningEncryptedValueSubtype(text) if member is None else member
 
 
-def _decode_resume_status(data: object) -> ResumeStatus:
-    return _enum(data, _RESUME_STATUS_VALUES)
+def _decode_resume_status(data: object) -> ResumeStatus | UnknownResumeStatus:
+    text = _str(data)
+    member = _RESUME_STATUS_VALUES.get(text)
+    return UnknownResumeStatus(text) if member is None else member
 
 
 def _decode_run_agent_input(data: object) -> RunAgentInput:
@@ -5563,7 +5617,7 @@ def _decode_text_message_start_event(data: object) -> TextMessageStartEvent:
             raise error.at(_segment("metadata")) from None
     v_role = obj.get("role", _ABSENT)
     if v_role is _ABSENT:
-        f_role: TextMessageRole = TextMessageRole.ASSISTANT
+        f_role: TextMessageRole | UnknownTextMessageRole = TextMessageRole.ASSISTANT
     else:
         try:
             f_role = _decode_text_message_role(v_role)
@@ -5766,7 +5820,7 @@ def _decode_text_message_chunk_event(data: object) -> TextMessageChunkEvent:
         f_message_id = None
     v_role = obj.get("role", _ABSENT)
     if v_role is _ABSENT:
-        f_role: TextMessageRole | None = None
+        f_role: TextMessageRole | UnknownTextMessageRole | None = None
     else:
         try:
             f_role = _decode_text_message_role(v_role)
@@ -7927,42 +7981,46 @@ _EVENT_BY_TAG: dict[object, Callable[[object], Event]] = {
 # --- public API: decode_<type> validates JSON data, encode_<type> returns it ---
 
 
-def decode_event_type(data: object) -> EventType:
+def decode_event_type(data: object) -> EventType | UnknownEventType:
     """Decode JSON data (as `json.loads` returns it) into EventType; raises DecodeError."""
     return _guard(_decode_event_type, data)
 
 
-def encode_event_type(value: EventType) -> JSONValue:
+def encode_event_type(value: EventType | UnknownEventType) -> JSONValue:
     """Encode EventType as JSON data (the inverse of `decode_event_type`)."""
     return value.value
 
 
-def decode_text_message_role(data: object) -> TextMessageRole:
+def decode_text_message_role(data: object) -> TextMessageRole | UnknownTextMessageRole:
     """Decode JSON data (as `json.loads` returns it) into TextMessageRole; raises DecodeError."""
     return _guard(_decode_text_message_role, data)
 
 
-def encode_text_message_role(value: TextMessageRole) -> JSONValue:
+def encode_text_message_role(value: TextMessageRole | UnknownTextMessageRole) -> JSONValue:
     """Encode TextMessageRole as JSON data (the inverse of `decode_text_message_role`)."""
     return value.value
 
 
-def decode_reasoning_encrypted_value_subtype(data: object) -> ReasoningEncryptedValueSubtype:
+def decode_reasoning_encrypted_value_subtype(
+    data: object,
+) -> ReasoningEncryptedValueSubtype | UnknownReasoningEncryptedValueSubtype:
     """Decode JSON data (as `json.loads` returns it) into ReasoningEncryptedValueSubtype; raises DecodeError."""
     return _guard(_decode_reasoning_encrypted_value_subtype, data)
 
 
-def encode_reasoning_encrypted_value_subtype(value: ReasoningEncryptedValueSubtype) -> JSONValue:
+def encode_reasoning_encrypted_value_subtype(
+    value: ReasoningEncryptedValueSubtype | UnknownReasoningEncryptedValueSubtype,
+) -> JSONValue:
     """Encode ReasoningEncryptedValueSubtype as JSON data (the inverse of `decode_reasoning_encrypted_value_subtype`)."""
     return value.value
 
 
-def decode_resume_status(data: object) -> ResumeStatus:
+def decode_resume_status(data: object) -> ResumeStatus | UnknownResumeStatus:
     """Decode JSON data (as `json.loads` returns it) into ResumeStatus; raises DecodeError."""
     return _guard(_decode_resume_status, data)
 
 
-def encode_resume_status(value: ResumeStatus) -> JSONValue:
+def encode_resume_status(value: ResumeStatus | UnknownResumeStatus) -> JSONValue:
     """Encode ResumeStatus as JSON data (the inverse of `decode_resume_status`)."""
     return value.value
 

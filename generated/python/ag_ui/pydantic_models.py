@@ -122,7 +122,11 @@ __all__ = [
     "ToolCallStartEvent",
     "ToolMessage",
     "UnknownEvent",
+    "UnknownEventType",
     "UnknownMessage",
+    "UnknownReasoningEncryptedValueSubtype",
+    "UnknownResumeStatus",
+    "UnknownTextMessageRole",
     "UserMessage",
     "VideoInputContent",
     "Omittable",
@@ -377,6 +381,39 @@ class _ErrorContext(dict[str, str]):
         return hash(tuple(sorted(self.items())))
 
 
+class _OpenEnum:
+    """An open enum (x-unknown: keep): a listed string validates to the value of `enum` (an
+    Enum class or a Literal alias) it names, any other string to `unknown(string)`, which
+    keeps it; both dump as the string. A value that is not a string is an error."""
+
+    def __init__(self, enum: Any, unknown: type[Any]) -> None:
+        members = getattr(enum, "__members__", None)  # an Enum class; else a Literal alias
+        listed: list[Any] = list(enum.__args__ if members is None else members.values())
+        self.members: dict[str, Any] = {getattr(value, "value", value): value for value in listed}
+        self.enum, self.unknown = enum, unknown
+
+    def validate(self, value: Any) -> Any:
+        if type(value) is str:
+            member = self.members.get(value)
+            return self.unknown(value) if member is None else member
+        if isinstance(value, self.unknown) or (
+            isinstance(self.enum, type) and isinstance(value, self.enum)
+        ):
+            return value  # built in code
+        raise PydanticCustomError("string_type", "Input should be a valid string")
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> Any:
+        from pydantic_core import core_schema
+
+        text = core_schema.plain_serializer_function_ser_schema(
+            lambda value: getattr(value, "value", value), return_schema=core_schema.str_schema()
+        )
+        return core_schema.no_info_plain_validator_function(self.validate, serialization=text)
+
+    def __get_pydantic_json_schema__(self, schema: Any, handler: Any) -> dict[str, Any]:
+        return {"anyOf": [{"enum": list(self.members)}, {"type": "string"}]}
+
+
 @dataclass(frozen=True)
 class _Wire:
     """The JSON rules of one model that its fields and configuration do not state.
@@ -628,6 +665,16 @@ class EventType(str, Enum):
     REASONING_ENCRYPTED_VALUE = "REASONING_ENCRYPTED_VALUE"
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownEventType:
+    """A value of EventType that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
+
+
 class TextMessageRole(str, Enum):
     """Role of a streamed text message (any role except "tool")."""
 
@@ -637,6 +684,16 @@ class TextMessageRole(str, Enum):
     USER = "user"
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownTextMessageRole:
+    """A value of TextMessageRole that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
+
+
 class ReasoningEncryptedValueSubtype(str, Enum):
     """What a REASONING_ENCRYPTED_VALUE event's encrypted value belongs to."""
 
@@ -644,11 +701,31 @@ class ReasoningEncryptedValueSubtype(str, Enum):
     MESSAGE = "message"
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownReasoningEncryptedValueSubtype:
+    """A value of ReasoningEncryptedValueSubtype that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
+
+
 class ResumeStatus(str, Enum):
     """How the client answered an interrupt."""
 
     RESOLVED = "resolved"
     CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownResumeStatus:
+    """A value of ResumeStatus that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
 
 
 class RunAgentInput(_CheckedModel):
@@ -689,7 +766,9 @@ class ResumeEntry(_CheckedModel):
     interrupt_id: StrictStr = Field(
         alias="interruptId", description="Identifier of the interrupt this entry answers."
     )
-    status: ResumeStatus = Field(description="Whether the interrupt was resolved or cancelled.")
+    status: Annotated[
+        ResumeStatus | UnknownResumeStatus, _OpenEnum(ResumeStatus, UnknownResumeStatus)
+    ] = Field(description="Whether the interrupt was resolved or cancelled.")
     payload: _JSON = Field(default=None, description="The answer the agent asked for (any JSON).")
     metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
         default=None, description="Envelope data about the response (signatures, routing keys)."
@@ -1312,9 +1391,9 @@ class TextMessageStartEvent(_CheckedModel):
         default=None, description="Extra information attached to the event."
     )
     message_id: StrictStr = Field(alias="messageId", description="Identifier of the message.")
-    role: TextMessageRole = Field(
-        default=TextMessageRole.ASSISTANT, description="Role of the message."
-    )
+    role: Annotated[
+        TextMessageRole | UnknownTextMessageRole, _OpenEnum(TextMessageRole, UnknownTextMessageRole)
+    ] = Field(default=TextMessageRole.ASSISTANT, description="Role of the message.")
     name: Omittable[StrictStr] = Field(default=None, description="Optional name of the sender.")
 
 
@@ -1392,7 +1471,12 @@ class TextMessageChunkEvent(_CheckedModel):
     message_id: Omittable[StrictStr] = Field(
         default=None, alias="messageId", description="Identifier of the message."
     )
-    role: Omittable[TextMessageRole] = Field(default=None, description="Role of the message.")
+    role: Omittable[
+        Annotated[
+            TextMessageRole | UnknownTextMessageRole,
+            _OpenEnum(TextMessageRole, UnknownTextMessageRole),
+        ]
+    ] = Field(default=None, description="Role of the message.")
     delta: Omittable[StrictStr] = Field(default=None, description="The text to append.")
     name: Omittable[StrictStr] = Field(default=None, description="Optional name of the sender.")
 
@@ -2048,9 +2132,10 @@ class ReasoningEncryptedValueEvent(_CheckedModel):
     metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
         default=None, description="Extra information attached to the event."
     )
-    subtype: ReasoningEncryptedValueSubtype = Field(
-        description="Whether the value belongs to a message or a tool call."
-    )
+    subtype: Annotated[
+        ReasoningEncryptedValueSubtype | UnknownReasoningEncryptedValueSubtype,
+        _OpenEnum(ReasoningEncryptedValueSubtype, UnknownReasoningEncryptedValueSubtype),
+    ] = Field(description="Whether the value belongs to a message or a tool call.")
     entity_id: StrictStr = Field(
         alias="entityId", description="Identifier of the message or tool call."
     )
@@ -2511,15 +2596,28 @@ for _model in (
     _model.model_rebuild()
 
 # --- adapters: validate and dump the types that are not models ---
-EventTypeAdapter: TypeAdapter[EventType] = _Adapter(EventType, config=ConfigDict(title="EventType"))
-TextMessageRoleAdapter: TypeAdapter[TextMessageRole] = _Adapter(
-    TextMessageRole, config=ConfigDict(title="TextMessageRole")
+EventTypeAdapter: TypeAdapter[EventType | UnknownEventType] = _Adapter(
+    Annotated[EventType | UnknownEventType, _OpenEnum(EventType, UnknownEventType)],
+    config=ConfigDict(title="EventType"),
 )
-ReasoningEncryptedValueSubtypeAdapter: TypeAdapter[ReasoningEncryptedValueSubtype] = _Adapter(
-    ReasoningEncryptedValueSubtype, config=ConfigDict(title="ReasoningEncryptedValueSubtype")
+TextMessageRoleAdapter: TypeAdapter[TextMessageRole | UnknownTextMessageRole] = _Adapter(
+    Annotated[
+        TextMessageRole | UnknownTextMessageRole, _OpenEnum(TextMessageRole, UnknownTextMessageRole)
+    ],
+    config=ConfigDict(title="TextMessageRole"),
 )
-ResumeStatusAdapter: TypeAdapter[ResumeStatus] = _Adapter(
-    ResumeStatus, config=ConfigDict(title="ResumeStatus")
+ReasoningEncryptedValueSubtypeAdapter: TypeAdapter[
+    ReasoningEncryptedValueSubtype | UnknownReasoningEncryptedValueSubtype
+] = _Adapter(
+    Annotated[
+        ReasoningEncryptedValueSubtype | UnknownReasoningEncryptedValueSubtype,
+        _OpenEnum(ReasoningEncryptedValueSubtype, UnknownReasoningEncryptedValueSubtype),
+    ],
+    config=ConfigDict(title="ReasoningEncryptedValueSubtype"),
+)
+ResumeStatusAdapter: TypeAdapter[ResumeStatus | UnknownResumeStatus] = _Adapter(
+    Annotated[ResumeStatus | UnknownResumeStatus, _OpenEnum(ResumeStatus, UnknownResumeStatus)],
+    config=ConfigDict(title="ResumeStatus"),
 )
 ToolCallResultRoleAdapter: TypeAdapter[ToolCallResultRole] = _Adapter(
     ToolCallResultRole, config=ConfigDict(title="ToolCallResultRole")

@@ -86,7 +86,11 @@ __all__ = [
     "ToolCallStartEvent",
     "ToolMessage",
     "UnknownEvent",
+    "UnknownEventType",
     "UnknownMessage",
+    "UnknownReasoningEncryptedValueSubtype",
+    "UnknownResumeStatus",
+    "UnknownTextMessageRole",
     "UserMessage",
     "validate_activity_delta_event",
     "validate_activity_message",
@@ -610,16 +614,44 @@ EventType: TypeAlias = Literal[
 """The type of event."""
 
 
+UnknownEventType: TypeAlias = str
+"""A value of EventType that the schema does not list (x-unknown: keep).
+
+A newer producer's value, kept as read (the string itself) and written back unchanged.
+"""
+
+
 TextMessageRole: TypeAlias = Literal["developer", "system", "assistant", "user"]
 """Role of a streamed text message (any role except "tool")."""
+
+
+UnknownTextMessageRole: TypeAlias = str
+"""A value of TextMessageRole that the schema does not list (x-unknown: keep).
+
+A newer producer's value, kept as read (the string itself) and written back unchanged.
+"""
 
 
 ReasoningEncryptedValueSubtype: TypeAlias = Literal["tool-call", "message"]
 """What a REASONING_ENCRYPTED_VALUE event's encrypted value belongs to."""
 
 
+UnknownReasoningEncryptedValueSubtype: TypeAlias = str
+"""A value of ReasoningEncryptedValueSubtype that the schema does not list (x-unknown: keep).
+
+A newer producer's value, kept as read (the string itself) and written back unchanged.
+"""
+
+
 ResumeStatus: TypeAlias = Literal["resolved", "cancelled"]
 """How the client answered an interrupt."""
+
+
+UnknownResumeStatus: TypeAlias = str
+"""A value of ResumeStatus that the schema does not list (x-unknown: keep).
+
+A newer producer's value, kept as read (the string itself) and written back unchanged.
+"""
 
 
 class RunAgentInput(TypedDict):
@@ -661,7 +693,7 @@ class ResumeEntry(TypedDict):
     # Identifier of the interrupt this entry answers.
     interruptId: str
     # Whether the interrupt was resolved or cancelled.
-    status: ResumeStatus
+    status: ResumeStatus | UnknownResumeStatus
     # The answer the agent asked for (any JSON).
     payload: NotRequired[JSONValue]
     # Envelope data about the response (signatures, routing keys).
@@ -1231,7 +1263,7 @@ class TextMessageStartEvent(TypedDict):
     messageId: str
     # Role of the message.
     # Absent means the default: "assistant".
-    role: NotRequired[TextMessageRole]
+    role: NotRequired[TextMessageRole | UnknownTextMessageRole]
     # Optional name of the sender.
     name: NotRequired[str]
 
@@ -1297,7 +1329,7 @@ class TextMessageChunkEvent(TypedDict):
     # Identifier of the message.
     messageId: NotRequired[str]
     # Role of the message.
-    role: NotRequired[TextMessageRole]
+    role: NotRequired[TextMessageRole | UnknownTextMessageRole]
     # The text to append.
     delta: NotRequired[str]
     # Optional name of the sender.
@@ -1814,7 +1846,7 @@ class ReasoningEncryptedValueEvent(TypedDict):
     # Extra information attached to the event.
     metadata: NotRequired[dict[str, JSONValue]]
     # Whether the value belongs to a message or a tool call.
-    subtype: ReasoningEncryptedValueSubtype
+    subtype: ReasoningEncryptedValueSubtype | UnknownReasoningEncryptedValueSubtype
     # Identifier of the message or tool call.
     entityId: str
     # The encrypted value.
@@ -1921,22 +1953,22 @@ Messages: TypeAlias = list[Message]
 # --- validators: one per named type; each returns its input; errors carry a path relative to `data` ---
 
 
-def _validate_event_type(data: object) -> EventType:
-    return cast(EventType, _enum_value(data, _EVENT_TYPE_VALUES))
+def _validate_event_type(data: object) -> EventType | UnknownEventType:
+    return _str(data)
 
 
-def _validate_text_message_role(data: object) -> TextMessageRole:
-    return cast(TextMessageRole, _enum_value(data, _TEXT_MESSAGE_ROLE_VALUES))
+def _validate_text_message_role(data: object) -> TextMessageRole | UnknownTextMessageRole:
+    return _str(data)
 
 
-def _validate_reasoning_encrypted_value_subtype(data: object) -> ReasoningEncryptedValueSubtype:
-    return cast(
-        ReasoningEncryptedValueSubtype, _enum_value(data, _REASONING_ENCRYPTED_VALUE_SUBTYPE_VALUES)
-    )
+def _validate_reasoning_encrypted_value_subtype(
+    data: object,
+) -> ReasoningEncryptedValueSubtype | UnknownReasoningEncryptedValueSubtype:
+    return _str(data)
 
 
-def _validate_resume_status(data: object) -> ResumeStatus:
-    return cast(ResumeStatus, _enum_value(data, _RESUME_STATUS_VALUES))
+def _validate_resume_status(data: object) -> ResumeStatus | UnknownResumeStatus:
+    return _str(data)
 
 
 def _validate_run_agent_input(data: object) -> RunAgentInput:
@@ -3065,22 +3097,24 @@ _EVENT_BY_TAG: dict[object, Callable[[object], Event]] = {
 # --- public API: validate_<type> checks JSON data and returns it, typed ---
 
 
-def validate_event_type(data: object) -> EventType:
+def validate_event_type(data: object) -> EventType | UnknownEventType:
     """Check `data` (as `json.loads` returns it) against EventType; return it unchanged, or raise DecodeError."""
     return _guard(_validate_event_type, data)
 
 
-def validate_text_message_role(data: object) -> TextMessageRole:
+def validate_text_message_role(data: object) -> TextMessageRole | UnknownTextMessageRole:
     """Check `data` (as `json.loads` returns it) against TextMessageRole; return it unchanged, or raise DecodeError."""
     return _guard(_validate_text_message_role, data)
 
 
-def validate_reasoning_encrypted_value_subtype(data: object) -> ReasoningEncryptedValueSubtype:
+def validate_reasoning_encrypted_value_subtype(
+    data: object,
+) -> ReasoningEncryptedValueSubtype | UnknownReasoningEncryptedValueSubtype:
     """Check `data` (as `json.loads` returns it) against ReasoningEncryptedValueSubtype; return it unchanged, or raise DecodeError."""
     return _guard(_validate_reasoning_encrypted_value_subtype, data)
 
 
-def validate_resume_status(data: object) -> ResumeStatus:
+def validate_resume_status(data: object) -> ResumeStatus | UnknownResumeStatus:
     """Check `data` (as `json.loads` returns it) against ResumeStatus; return it unchanged, or raise DecodeError."""
     return _guard(_validate_resume_status, data)
 

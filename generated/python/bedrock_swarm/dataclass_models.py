@@ -45,6 +45,7 @@ __all__ = [
     "ToolCallResponse",
     "ToolOutput",
     "ToolResult",
+    "UnknownEventType",
 ]
 
 JSONValue: TypeAlias = None | bool | int | float | str | list["JSONValue"] | dict[str, "JSONValue"]
@@ -585,6 +586,16 @@ EventType: TypeAlias = Literal[
 """Literal type for all possible event types: agent_start (agent begins processing), agent_complete (agent completes processing), tool_start (tool execution begins), tool_complete (tool execution completes), message_sent (message sent between agents), message_received (message received by agent), error (error occurred), run_start (run begins), run_complete (run completes)."""
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownEventType:
+    """A value of EventType that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
+
+
 @dataclass(frozen=False, slots=True)
 class ToolCallFunction:
     """Structure for tool function calls."""
@@ -802,7 +813,7 @@ class Event:
     # Unique event ID.
     id: str
     # Type of event.
-    type: EventType
+    type: EventType | UnknownEventType
     # ISO format timestamp.
     timestamp: str
     # Name of agent involved.
@@ -834,7 +845,7 @@ class Event:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
-        out["type"] = self.type
+        out["type"] = self.type if isinstance(self.type, str) else self.type.value
         out["timestamp"] = self.timestamp
         out["agent_name"] = self.agent_name
         out["run_id"] = self.run_id
@@ -857,8 +868,10 @@ AgentResponse: TypeAlias = MessageResponse | ToolCallResponse
 # --- decoders: one per named type; errors carry a path relative to `data` ---
 
 
-def _decode_event_type(data: object) -> EventType:
-    return cast(EventType, _enum_value(data, _EVENT_TYPE_VALUES))
+def _decode_event_type(data: object) -> EventType | UnknownEventType:
+    text = _str(data)
+    member = _EVENT_TYPE_VALUES.get(text)
+    return UnknownEventType(text) if member is None else member
 
 
 def _decode_tool_call_function(data: object) -> ToolCallFunction:
@@ -1241,14 +1254,14 @@ def encode_agent_response(value: AgentResponse) -> JSONValue:
     return value.to_dict()
 
 
-def decode_event_type(data: object) -> EventType:
+def decode_event_type(data: object) -> EventType | UnknownEventType:
     """Decode JSON data (as `json.loads` returns it) into EventType; raises DecodeError."""
     return _guard(_decode_event_type, data)
 
 
-def encode_event_type(value: EventType) -> JSONValue:
+def encode_event_type(value: EventType | UnknownEventType) -> JSONValue:
     """Encode EventType as JSON data (the inverse of `decode_event_type`)."""
-    return value
+    return value if isinstance(value, str) else value.value
 
 
 def decode_event(data: object) -> Event:

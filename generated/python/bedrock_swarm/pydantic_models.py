@@ -45,6 +45,7 @@ __all__ = [
     "ToolCallResponse",
     "ToolOutput",
     "ToolResult",
+    "UnknownEventType",
     "Omittable",
 ]
 
@@ -286,6 +287,39 @@ _JSON: TypeAlias = Annotated[JsonValue, BeforeValidator(_finite)]
 _EXTRA_VALUES: TypeAdapter[dict[str, JsonValue]] = TypeAdapter(dict[str, _JSON])
 
 
+class _OpenEnum:
+    """An open enum (x-unknown: keep): a listed string validates to the value of `enum` (an
+    Enum class or a Literal alias) it names, any other string to `unknown(string)`, which
+    keeps it; both dump as the string. A value that is not a string is an error."""
+
+    def __init__(self, enum: Any, unknown: type[Any]) -> None:
+        members = getattr(enum, "__members__", None)  # an Enum class; else a Literal alias
+        listed: list[Any] = list(enum.__args__ if members is None else members.values())
+        self.members: dict[str, Any] = {getattr(value, "value", value): value for value in listed}
+        self.enum, self.unknown = enum, unknown
+
+    def validate(self, value: Any) -> Any:
+        if type(value) is str:
+            member = self.members.get(value)
+            return self.unknown(value) if member is None else member
+        if isinstance(value, self.unknown) or (
+            isinstance(self.enum, type) and isinstance(value, self.enum)
+        ):
+            return value  # built in code
+        raise PydanticCustomError("string_type", "Input should be a valid string")
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> Any:
+        from pydantic_core import core_schema
+
+        text = core_schema.plain_serializer_function_ser_schema(
+            lambda value: getattr(value, "value", value), return_schema=core_schema.str_schema()
+        )
+        return core_schema.no_info_plain_validator_function(self.validate, serialization=text)
+
+    def __get_pydantic_json_schema__(self, schema: Any, handler: Any) -> dict[str, Any]:
+        return {"anyOf": [{"enum": list(self.members)}, {"type": "string"}]}
+
+
 @dataclass(frozen=True)
 class _Wire:
     """The JSON rules of one model that its fields and configuration do not state.
@@ -442,6 +476,16 @@ EventType: TypeAlias = Literal[
 """Literal type for all possible event types: agent_start (agent begins processing), agent_complete (agent completes processing), tool_start (tool execution begins), tool_complete (tool execution completes), message_sent (message sent between agents), message_received (message received by agent), error (error occurred), run_start (run begins), run_complete (run completes)."""
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownEventType:
+    """A value of EventType that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
+
+
 class ToolCallFunction(_Model):
     """Structure for tool function calls."""
 
@@ -516,7 +560,9 @@ class Event(_Model):
     model_config = ConfigDict(extra="allow")
 
     id: StrictStr = Field(description="Unique event ID.")
-    type: EventType = Field(description="Type of event.")
+    type: Annotated[EventType | UnknownEventType, _OpenEnum(EventType, UnknownEventType)] = Field(
+        description="Type of event."
+    )
     timestamp: StrictStr = Field(description="ISO format timestamp.")
     agent_name: StrictStr = Field(description="Name of agent involved.")
     run_id: StrictStr = Field(description="ID of the run.")
@@ -546,4 +592,7 @@ for _model in (
 AgentResponseAdapter: TypeAdapter[AgentResponse] = _Adapter(
     AgentResponse, config=ConfigDict(title="AgentResponse")
 )
-EventTypeAdapter: TypeAdapter[EventType] = _Adapter(EventType, config=ConfigDict(title="EventType"))
+EventTypeAdapter: TypeAdapter[EventType | UnknownEventType] = _Adapter(
+    Annotated[EventType | UnknownEventType, _OpenEnum(EventType, UnknownEventType)],
+    config=ConfigDict(title="EventType"),
+)

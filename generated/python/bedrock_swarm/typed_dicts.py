@@ -26,6 +26,7 @@ __all__ = [
     "ToolCallResponse",
     "ToolOutput",
     "ToolResult",
+    "UnknownEventType",
     "validate_agent_response",
     "validate_event",
     "validate_event_type",
@@ -462,6 +463,13 @@ EventType: TypeAlias = Literal[
 """Literal type for all possible event types: agent_start (agent begins processing), agent_complete (agent completes processing), tool_start (tool execution begins), tool_complete (tool execution completes), message_sent (message sent between agents), message_received (message received by agent), error (error occurred), run_start (run begins), run_complete (run completes)."""
 
 
+UnknownEventType: TypeAlias = str
+"""A value of EventType that the schema does not list (x-unknown: keep).
+
+A newer producer's value, kept as read (the string itself) and written back unchanged.
+"""
+
+
 class ToolCallFunction(TypedDict):
     """Structure for tool function calls.
 
@@ -561,7 +569,7 @@ class Event(TypedDict):
     # Unique event ID.
     id: str
     # Type of event.
-    type: EventType
+    type: EventType | UnknownEventType
     # ISO format timestamp.
     timestamp: str
     # Name of agent involved.
@@ -585,8 +593,8 @@ AgentResponse: TypeAlias = MessageResponse | ToolCallResponse
 # --- validators: one per named type; each returns its input; errors carry a path relative to `data` ---
 
 
-def _validate_event_type(data: object) -> EventType:
-    return cast(EventType, _enum_value(data, _EVENT_TYPE_VALUES))
+def _validate_event_type(data: object) -> EventType | UnknownEventType:
+    return _str(data)
 
 
 def _validate_tool_call_function(data: object) -> ToolCallFunction:
@@ -753,7 +761,7 @@ def validate_agent_response(data: object) -> AgentResponse:
     return _guard(_validate_agent_response, data)
 
 
-def validate_event_type(data: object) -> EventType:
+def validate_event_type(data: object) -> EventType | UnknownEventType:
     """Check `data` (as `json.loads` returns it) against EventType; return it unchanged, or raise DecodeError."""
     return _guard(_validate_event_type, data)
 

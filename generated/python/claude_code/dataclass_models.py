@@ -288,8 +288,18 @@ __all__ = [
     "ToolUseBlock",
     "ToolUseSummaryMessage",
     "UnknownContentBlock",
+    "UnknownConversationResetTrigger",
+    "UnknownHookOutcome",
+    "UnknownInformationalLevel",
     "UnknownMessage",
+    "UnknownMessageType",
+    "UnknownNotificationPriority",
+    "UnknownPermissionMode",
+    "UnknownRateLimitStatus",
+    "UnknownResultSubtype",
+    "UnknownSessionState",
     "UnknownSystemEvent",
+    "UnknownTaskNotificationStatus",
     "Usage",
     "UsageIteration",
     "UserMessage",
@@ -841,6 +851,16 @@ class MessageType(str, Enum):
     CONVERSATION_RESET = "conversation_reset"
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownMessageType:
+    """A value of MessageType that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
+
+
 class PermissionMode(str, Enum):
     """How tool permission requests are handled in the session."""
 
@@ -853,6 +873,16 @@ class PermissionMode(str, Enum):
     AUTO = "auto"
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownPermissionMode:
+    """A value of PermissionMode that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
+
+
 class ResultSubtype(str, Enum):
     """Outcome of a turn, carried in the result message's subtype."""
 
@@ -861,6 +891,16 @@ class ResultSubtype(str, Enum):
     ERROR_DURING_EXECUTION = "error_during_execution"
     ERROR_MAX_BUDGET_USD = "error_max_budget_usd"
     ERROR_MAX_STRUCTURED_OUTPUT_RETRIES = "error_max_structured_output_retries"
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownResultSubtype:
+    """A value of ResultSubtype that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
 
 
 class SessionType(str, Enum):
@@ -899,12 +939,32 @@ class HookOutcome(str, Enum):
     CANCELLED = "cancelled"
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownHookOutcome:
+    """A value of HookOutcome that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
+
+
 class RateLimitStatus(str, Enum):
     """Rate limit state of the account."""
 
     ALLOWED = "allowed"
     ALLOWED_WARNING = "allowed_warning"
     REJECTED = "rejected"
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownRateLimitStatus:
+    """A value of RateLimitStatus that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
 
 
 class SystemStatusMessageCompactResult(str, Enum):
@@ -922,12 +982,32 @@ class TaskNotificationStatus(str, Enum):
     STOPPED = "stopped"
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownTaskNotificationStatus:
+    """A value of TaskNotificationStatus that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
+
+
 class SessionState(str, Enum):
     """Run state of the session."""
 
     IDLE = "idle"
     RUNNING = "running"
     REQUIRES_ACTION = "requires_action"
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownSessionState:
+    """A value of SessionState that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
 
 
 class InformationalLevel(str, Enum):
@@ -939,6 +1019,16 @@ class InformationalLevel(str, Enum):
     WARNING = "warning"
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownInformationalLevel:
+    """A value of InformationalLevel that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
+
+
 class NotificationPriority(str, Enum):
     """Priority of a loop-side notification."""
 
@@ -948,6 +1038,16 @@ class NotificationPriority(str, Enum):
     IMMEDIATE = "immediate"
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownNotificationPriority:
+    """A value of NotificationPriority that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
+
+
 class ConversationResetTrigger(str, Enum):
     """What discarded the conversation."""
 
@@ -955,6 +1055,16 @@ class ConversationResetTrigger(str, Enum):
     PLAN_MODE_EXIT = "plan_mode_exit"
     FRESH_SESSION = "fresh_session"
     ONBOARDING = "onboarding"
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownConversationResetTrigger:
+    """A value of ConversationResetTrigger that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
 
 
 @dataclass(frozen=False, slots=True)
@@ -974,7 +1084,7 @@ class SystemMessage:
     # Model identifier.
     model: str
     # Permission mode of the session.
-    permission_mode: PermissionMode
+    permission_mode: PermissionMode | UnknownPermissionMode
     # Source of API key.
     api_key_source: str
     # MCP server configs.
@@ -1139,7 +1249,7 @@ class SystemStatusMessage:
     # Current status, or null when the session is idle.
     status: str | None
     # New permission mode, when the status change is a mode change.
-    permission_mode: PermissionMode | None = None
+    permission_mode: PermissionMode | UnknownPermissionMode | None = None
     # Outcome of the compaction that just ended.
     compact_result: SystemStatusMessageCompactResult | None = None
     # Why the compaction failed.
@@ -1386,7 +1496,7 @@ class HookResponseMessage:
     # Exit code of the hook process.
     exit_code: int | None = None
     # How the hook run ended.
-    outcome: HookOutcome | None = None
+    outcome: HookOutcome | UnknownHookOutcome | None = None
     # Unique ID of this message.
     uuid: str | None = None
     # Session identifier.
@@ -1605,7 +1715,7 @@ class TaskNotificationMessage:
     # Task identifier.
     task_id: str
     # How the task ended.
-    status: TaskNotificationStatus
+    status: TaskNotificationStatus | UnknownTaskNotificationStatus
     # Path of the task's output file.
     output_file: str
     # The task's final report.
@@ -1947,7 +2057,7 @@ class SessionStateChangedMessage:
     # System message subtype.
     subtype: Literal["session_state_changed"] = field(default="session_state_changed", init=False)
     # New state.
-    state: SessionState
+    state: SessionState | UnknownSessionState
     # Unique ID of this message.
     uuid: str | None = None
     # Session identifier.
@@ -2046,7 +2156,7 @@ class InformationalMessage:
     # Plain text to show.
     content: str
     # Render level.
-    level: InformationalLevel
+    level: InformationalLevel | UnknownInformationalLevel
     # Tool call the message belongs to.
     tool_use_id: str | None = None
     # Execution stops after this message.
@@ -2106,7 +2216,7 @@ class NotificationMessage:
     # Notification text.
     text: str
     # Priority.
-    priority: NotificationPriority
+    priority: NotificationPriority | UnknownNotificationPriority
     # Display colour.
     color: str | None = None
     # How long to show it.
@@ -2516,7 +2626,7 @@ class ResultMessage:
     # Message type.
     type: Literal["result"] = field(default="result", init=False)
     # Result kind.
-    subtype: ResultSubtype
+    subtype: ResultSubtype | UnknownResultSubtype
     # Error occurred flag.
     is_error: bool
     # Query duration.
@@ -3140,7 +3250,7 @@ class ConversationResetMessage:
     # Identifier of the fresh conversation.
     new_conversation_id: str
     # What discarded the conversation.
-    trigger: ConversationResetTrigger | None = None
+    trigger: ConversationResetTrigger | UnknownConversationResetTrigger | None = None
     # The /clear user message (trigger clear only).
     user_message_uuid: str | None = None
     # When the reset happened (ISO 8601).
@@ -3505,7 +3615,7 @@ class ControlSetPermissionModeRequest:
     # Request kind.
     subtype: Literal["set_permission_mode"] = field(default="set_permission_mode", init=False)
     # New permission mode.
-    mode: PermissionMode
+    mode: PermissionMode | UnknownPermissionMode
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
@@ -4087,7 +4197,7 @@ class RateLimitInfo:
     """Rate limit details of a rate_limit_event."""
 
     # Current rate limit status.
-    status: RateLimitStatus
+    status: RateLimitStatus | UnknownRateLimitStatus
     # Unix time (seconds) when the window resets.
     resets_at: int | None = None
     # Which window applies (five_hour, seven_day, ...).
@@ -4095,7 +4205,7 @@ class RateLimitInfo:
     # Fraction of the limit consumed (0.0 - 1.0).
     utilization: float | None = None
     # Status of overage (pay-as-you-go) usage.
-    overage_status: RateLimitStatus | None = None
+    overage_status: RateLimitStatus | UnknownRateLimitStatus | None = None
     # Unix time (seconds) when the overage window resets.
     overage_resets_at: int | None = None
     # Why overage is unavailable.
@@ -4813,16 +4923,22 @@ Message: TypeAlias = (
 # --- decoders: one per named type; errors carry a path relative to `data` ---
 
 
-def _decode_message_type(data: object) -> MessageType:
-    return _enum(data, _MESSAGE_TYPE_VALUES)
+def _decode_message_type(data: object) -> MessageType | UnknownMessageType:
+    text = _str(data)
+    member = _MESSAGE_TYPE_VALUES.get(text)
+    return UnknownMessageType(text) if member is None else member
 
 
-def _decode_permission_mode(data: object) -> PermissionMode:
-    return _enum(data, _PERMISSION_MODE_VALUES)
+def _decode_permission_mode(data: object) -> PermissionMode | UnknownPermissionMode:
+    text = _str(data)
+    member = _PERMISSION_MODE_VALUES.get(text)
+    return UnknownPermissionMode(text) if member is None else member
 
 
-def _decode_result_subtype(data: object) -> ResultSubtype:
-    return _enum(data, _RESULT_SUBTYPE_VALUES)
+def _decode_result_subtype(data: object) -> ResultSubtype | UnknownResultSubtype:
+    text = _str(data)
+    member = _RESULT_SUBTYPE_VALUES.get(text)
+    return UnknownResultSubtype(text) if member is None else member
 
 
 def _decode_session_type(data: object) -> SessionType:
@@ -4841,36 +4957,56 @@ def _decode_compact_trigger(data: object) -> CompactTrigger:
     return _enum(data, _COMPACT_TRIGGER_VALUES)
 
 
-def _decode_hook_outcome(data: object) -> HookOutcome:
-    return _enum(data, _HOOK_OUTCOME_VALUES)
+def _decode_hook_outcome(data: object) -> HookOutcome | UnknownHookOutcome:
+    text = _str(data)
+    member = _HOOK_OUTCOME_VALUES.get(text)
+    return UnknownHookOutcome(text) if member is None else member
 
 
-def _decode_rate_limit_status(data: object) -> RateLimitStatus:
-    return _enum(data, _RATE_LIMIT_STATUS_VALUES)
+def _decode_rate_limit_status(data: object) -> RateLimitStatus | UnknownRateLimitStatus:
+    text = _str(data)
+    member = _RATE_LIMIT_STATUS_VALUES.get(text)
+    return UnknownRateLimitStatus(text) if member is None else member
 
 
 def _decode_system_status_message_compact_result(data: object) -> SystemStatusMessageCompactResult:
     return _enum(data, _SYSTEM_STATUS_MESSAGE_COMPACT_RESULT_VALUES)
 
 
-def _decode_task_notification_status(data: object) -> TaskNotificationStatus:
-    return _enum(data, _TASK_NOTIFICATION_STATUS_VALUES)
+def _decode_task_notification_status(
+    data: object,
+) -> TaskNotificationStatus | UnknownTaskNotificationStatus:
+    text = _str(data)
+    member = _TASK_NOTIFICATION_STATUS_VALUES.get(text)
+    return UnknownTaskNotificationStatus(text) if member is None else member
 
 
-def _decode_session_state(data: object) -> SessionState:
-    return _enum(data, _SESSION_STATE_VALUES)
+def _decode_session_state(data: object) -> SessionState | UnknownSessionState:
+    text = _str(data)
+    member = _SESSION_STATE_VALUES.get(text)
+    return UnknownSessionState(text) if member is None else member
 
 
-def _decode_informational_level(data: object) -> InformationalLevel:
-    return _enum(data, _INFORMATIONAL_LEVEL_VALUES)
+def _decode_informational_level(data: object) -> InformationalLevel | UnknownInformationalLevel:
+    text = _str(data)
+    member = _INFORMATIONAL_LEVEL_VALUES.get(text)
+    return UnknownInformationalLevel(text) if member is None else member
 
 
-def _decode_notification_priority(data: object) -> NotificationPriority:
-    return _enum(data, _NOTIFICATION_PRIORITY_VALUES)
+def _decode_notification_priority(
+    data: object,
+) -> NotificationPriority | UnknownNotificationPriority:
+    text = _str(data)
+    member = _NOTIFICATION_PRIORITY_VALUES.get(text)
+    return UnknownNotificationPriority(text) if member is None else member
 
 
-def _decode_conversation_reset_trigger(data: object) -> ConversationResetTrigger:
-    return _enum(data, _CONVERSATION_RESET_TRIGGER_VALUES)
+def _decode_conversation_reset_trigger(
+    data: object,
+) -> ConversationResetTrigger | UnknownConversationResetTrigger:
+    text = _str(data)
+    member = _CONVERSATION_RESET_TRIGGER_VALUES.get(text)
+    return UnknownConversationResetTrigger(text) if member is None else member
 
 
 def _decode_system_message(data: object) -> SystemMessage:
@@ -5121,7 +5257,7 @@ def _decode_system_status_message(data: object) -> SystemStatusMessage:
         return result
     v_permission_mode = obj.get("permissionMode", _ABSENT)
     if v_permission_mode is _ABSENT:
-        f_permission_mode: PermissionMode | None = None
+        f_permission_mode: PermissionMode | UnknownPermissionMode | None = None
     else:
         try:
             f_permission_mode = _decode_permission_mode(v_permission_mode)
@@ -5440,7 +5576,7 @@ def _decode_hook_response_message(data: object) -> HookResponseMessage:
         f_exit_code = None
     v_outcome = obj.get("outcome", _ABSENT)
     if v_outcome is _ABSENT:
-        f_outcome: HookOutcome | None = None
+        f_outcome: HookOutcome | UnknownHookOutcome | None = None
     else:
         try:
             f_outcome = _decode_hook_outcome(v_outcome)
@@ -7626,7 +7762,7 @@ def _decode_conversation_reset_message(data: object) -> ConversationResetMessage
         return result
     v_trigger = obj.get("trigger", _ABSENT)
     if v_trigger is _ABSENT:
-        f_trigger: ConversationResetTrigger | None = None
+        f_trigger: ConversationResetTrigger | UnknownConversationResetTrigger | None = None
     else:
         try:
             f_trigger = _decode_conversation_reset_trigger(v_trigger)
@@ -8663,7 +8799,7 @@ def _decode_rate_limit_info(data: object) -> RateLimitInfo:
         f_utilization = None
     v_overage_status = obj.get("overageStatus", _ABSENT)
     if v_overage_status is _ABSENT:
-        f_overage_status: RateLimitStatus | None = None
+        f_overage_status: RateLimitStatus | UnknownRateLimitStatus | None = None
     else:
         try:
             f_overage_status = _decode_rate_limit_status(v_overage_status)
@@ -10417,32 +10553,32 @@ _MESSAGE_BY_TAG: dict[object, Callable[[object], Message]] = {
 # --- public API: decode_<type> validates JSON data, encode_<type> returns it ---
 
 
-def decode_message_type(data: object) -> MessageType:
+def decode_message_type(data: object) -> MessageType | UnknownMessageType:
     """Decode JSON data (as `json.loads` returns it) into MessageType; raises DecodeError."""
     return _guard(_decode_message_type, data)
 
 
-def encode_message_type(value: MessageType) -> JSONValue:
+def encode_message_type(value: MessageType | UnknownMessageType) -> JSONValue:
     """Encode MessageType as JSON data (the inverse of `decode_message_type`)."""
     return value.value
 
 
-def decode_permission_mode(data: object) -> PermissionMode:
+def decode_permission_mode(data: object) -> PermissionMode | UnknownPermissionMode:
     """Decode JSON data (as `json.loads` returns it) into PermissionMode; raises DecodeError."""
     return _guard(_decode_permission_mode, data)
 
 
-def encode_permission_mode(value: PermissionMode) -> JSONValue:
+def encode_permission_mode(value: PermissionMode | UnknownPermissionMode) -> JSONValue:
     """Encode PermissionMode as JSON data (the inverse of `decode_permission_mode`)."""
     return value.value
 
 
-def decode_result_subtype(data: object) -> ResultSubtype:
+def decode_result_subtype(data: object) -> ResultSubtype | UnknownResultSubtype:
     """Decode JSON data (as `json.loads` returns it) into ResultSubtype; raises DecodeError."""
     return _guard(_decode_result_subtype, data)
 
 
-def encode_result_subtype(value: ResultSubtype) -> JSONValue:
+def encode_result_subtype(value: ResultSubtype | UnknownResultSubtype) -> JSONValue:
     """Encode ResultSubtype as JSON data (the inverse of `decode_result_subtype`)."""
     return value.value
 
@@ -10487,22 +10623,22 @@ def encode_compact_trigger(value: CompactTrigger) -> JSONValue:
     return value.value
 
 
-def decode_hook_outcome(data: object) -> HookOutcome:
+def decode_hook_outcome(data: object) -> HookOutcome | UnknownHookOutcome:
     """Decode JSON data (as `json.loads` returns it) into HookOutcome; raises DecodeError."""
     return _guard(_decode_hook_outcome, data)
 
 
-def encode_hook_outcome(value: HookOutcome) -> JSONValue:
+def encode_hook_outcome(value: HookOutcome | UnknownHookOutcome) -> JSONValue:
     """Encode HookOutcome as JSON data (the inverse of `decode_hook_outcome`)."""
     return value.value
 
 
-def decode_rate_limit_status(data: object) -> RateLimitStatus:
+def decode_rate_limit_status(data: object) -> RateLimitStatus | UnknownRateLimitStatus:
     """Decode JSON data (as `json.loads` returns it) into RateLimitStatus; raises DecodeError."""
     return _guard(_decode_rate_limit_status, data)
 
 
-def encode_rate_limit_status(value: RateLimitStatus) -> JSONValue:
+def encode_rate_limit_status(value: RateLimitStatus | UnknownRateLimitStatus) -> JSONValue:
     """Encode RateLimitStatus as JSON data (the inverse of `decode_rate_limit_status`)."""
     return value.value
 
@@ -11079,52 +11215,64 @@ def encode_compact_metadata(value: CompactMetadata) -> JSONValue:
     return value.to_dict()
 
 
-def decode_task_notification_status(data: object) -> TaskNotificationStatus:
+def decode_task_notification_status(
+    data: object,
+) -> TaskNotificationStatus | UnknownTaskNotificationStatus:
     """Decode JSON data (as `json.loads` returns it) into TaskNotificationStatus; raises DecodeError."""
     return _guard(_decode_task_notification_status, data)
 
 
-def encode_task_notification_status(value: TaskNotificationStatus) -> JSONValue:
+def encode_task_notification_status(
+    value: TaskNotificationStatus | UnknownTaskNotificationStatus,
+) -> JSONValue:
     """Encode TaskNotificationStatus as JSON data (the inverse of `decode_task_notification_status`)."""
     return value.value
 
 
-def decode_session_state(data: object) -> SessionState:
+def decode_session_state(data: object) -> SessionState | UnknownSessionState:
     """Decode JSON data (as `json.loads` returns it) into SessionState; raises DecodeError."""
     return _guard(_decode_session_state, data)
 
 
-def encode_session_state(value: SessionState) -> JSONValue:
+def encode_session_state(value: SessionState | UnknownSessionState) -> JSONValue:
     """Encode SessionState as JSON data (the inverse of `decode_session_state`)."""
     return value.value
 
 
-def decode_informational_level(data: object) -> InformationalLevel:
+def decode_informational_level(data: object) -> InformationalLevel | UnknownInformationalLevel:
     """Decode JSON data (as `json.loads` returns it) into InformationalLevel; raises DecodeError."""
     return _guard(_decode_informational_level, data)
 
 
-def encode_informational_level(value: InformationalLevel) -> JSONValue:
+def encode_informational_level(value: InformationalLevel | UnknownInformationalLevel) -> JSONValue:
     """Encode InformationalLevel as JSON data (the inverse of `decode_informational_level`)."""
     return value.value
 
 
-def decode_notification_priority(data: object) -> NotificationPriority:
+def decode_notification_priority(
+    data: object,
+) -> NotificationPriority | UnknownNotificationPriority:
     """Decode JSON data (as `json.loads` returns it) into NotificationPriority; raises DecodeError."""
     return _guard(_decode_notification_priority, data)
 
 
-def encode_notification_priority(value: NotificationPriority) -> JSONValue:
+def encode_notification_priority(
+    value: NotificationPriority | UnknownNotificationPriority,
+) -> JSONValue:
     """Encode NotificationPriority as JSON data (the inverse of `decode_notification_priority`)."""
     return value.value
 
 
-def decode_conversation_reset_trigger(data: object) -> ConversationResetTrigger:
+def decode_conversation_reset_trigger(
+    data: object,
+) -> ConversationResetTrigger | UnknownConversationResetTrigger:
     """Decode JSON data (as `json.loads` returns it) into ConversationResetTrigger; raises DecodeError."""
     return _guard(_decode_conversation_reset_trigger, data)
 
 
-def encode_conversation_reset_trigger(value: ConversationResetTrigger) -> JSONValue:
+def encode_conversation_reset_trigger(
+    value: ConversationResetTrigger | UnknownConversationResetTrigger,
+) -> JSONValue:
     """Encode ConversationResetTrigger as JSON data (the inverse of `decode_conversation_reset_trigger`)."""
     return value.value
 

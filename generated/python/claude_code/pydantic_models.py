@@ -153,8 +153,18 @@ __all__ = [
     "ToolUseBlock",
     "ToolUseSummaryMessage",
     "UnknownContentBlock",
+    "UnknownConversationResetTrigger",
+    "UnknownHookOutcome",
+    "UnknownInformationalLevel",
     "UnknownMessage",
+    "UnknownMessageType",
+    "UnknownNotificationPriority",
+    "UnknownPermissionMode",
+    "UnknownRateLimitStatus",
+    "UnknownResultSubtype",
+    "UnknownSessionState",
     "UnknownSystemEvent",
+    "UnknownTaskNotificationStatus",
     "Usage",
     "UsageIteration",
     "UserMessage",
@@ -411,6 +421,39 @@ class _ErrorContext(dict[str, str]):
 
     def __hash__(self) -> int:  # type: ignore[override]
         return hash(tuple(sorted(self.items())))
+
+
+class _OpenEnum:
+    """An open enum (x-unknown: keep): a listed string validates to the value of `enum` (an
+    Enum class or a Literal alias) it names, any other string to `unknown(string)`, which
+    keeps it; both dump as the string. A value that is not a string is an error."""
+
+    def __init__(self, enum: Any, unknown: type[Any]) -> None:
+        members = getattr(enum, "__members__", None)  # an Enum class; else a Literal alias
+        listed: list[Any] = list(enum.__args__ if members is None else members.values())
+        self.members: dict[str, Any] = {getattr(value, "value", value): value for value in listed}
+        self.enum, self.unknown = enum, unknown
+
+    def validate(self, value: Any) -> Any:
+        if type(value) is str:
+            member = self.members.get(value)
+            return self.unknown(value) if member is None else member
+        if isinstance(value, self.unknown) or (
+            isinstance(self.enum, type) and isinstance(value, self.enum)
+        ):
+            return value  # built in code
+        raise PydanticCustomError("string_type", "Input should be a valid string")
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> Any:
+        from pydantic_core import core_schema
+
+        text = core_schema.plain_serializer_function_ser_schema(
+            lambda value: getattr(value, "value", value), return_schema=core_schema.str_schema()
+        )
+        return core_schema.no_info_plain_validator_function(self.validate, serialization=text)
+
+    def __get_pydantic_json_schema__(self, schema: Any, handler: Any) -> dict[str, Any]:
+        return {"anyOf": [{"enum": list(self.members)}, {"type": "string"}]}
 
 
 @dataclass(frozen=True)
@@ -690,6 +733,16 @@ class MessageType(str, Enum):
     CONVERSATION_RESET = "conversation_reset"
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownMessageType:
+    """A value of MessageType that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
+
+
 class PermissionMode(str, Enum):
     """How tool permission requests are handled in the session."""
 
@@ -702,6 +755,16 @@ class PermissionMode(str, Enum):
     AUTO = "auto"
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownPermissionMode:
+    """A value of PermissionMode that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
+
+
 class ResultSubtype(str, Enum):
     """Outcome of a turn, carried in the result message's subtype."""
 
@@ -710,6 +773,16 @@ class ResultSubtype(str, Enum):
     ERROR_DURING_EXECUTION = "error_during_execution"
     ERROR_MAX_BUDGET_USD = "error_max_budget_usd"
     ERROR_MAX_STRUCTURED_OUTPUT_RETRIES = "error_max_structured_output_retries"
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownResultSubtype:
+    """A value of ResultSubtype that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
 
 
 class SessionType(str, Enum):
@@ -748,12 +821,32 @@ class HookOutcome(str, Enum):
     CANCELLED = "cancelled"
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownHookOutcome:
+    """A value of HookOutcome that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
+
+
 class RateLimitStatus(str, Enum):
     """Rate limit state of the account."""
 
     ALLOWED = "allowed"
     ALLOWED_WARNING = "allowed_warning"
     REJECTED = "rejected"
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownRateLimitStatus:
+    """A value of RateLimitStatus that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
 
 
 class SystemStatusMessageCompactResult(str, Enum):
@@ -771,12 +864,32 @@ class TaskNotificationStatus(str, Enum):
     STOPPED = "stopped"
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownTaskNotificationStatus:
+    """A value of TaskNotificationStatus that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
+
+
 class SessionState(str, Enum):
     """Run state of the session."""
 
     IDLE = "idle"
     RUNNING = "running"
     REQUIRES_ACTION = "requires_action"
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownSessionState:
+    """A value of SessionState that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
 
 
 class InformationalLevel(str, Enum):
@@ -788,6 +901,16 @@ class InformationalLevel(str, Enum):
     WARNING = "warning"
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownInformationalLevel:
+    """A value of InformationalLevel that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
+
+
 class NotificationPriority(str, Enum):
     """Priority of a loop-side notification."""
 
@@ -797,6 +920,16 @@ class NotificationPriority(str, Enum):
     IMMEDIATE = "immediate"
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownNotificationPriority:
+    """A value of NotificationPriority that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
+
+
 class ConversationResetTrigger(str, Enum):
     """What discarded the conversation."""
 
@@ -804,6 +937,16 @@ class ConversationResetTrigger(str, Enum):
     PLAN_MODE_EXIT = "plan_mode_exit"
     FRESH_SESSION = "fresh_session"
     ONBOARDING = "onboarding"
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownConversationResetTrigger:
+    """A value of ConversationResetTrigger that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
 
 
 class SystemMessage(_SpelledModel):
@@ -845,9 +988,9 @@ class SystemMessage(_SpelledModel):
         description="MCP server configs.",
     )
     model: StrictStr = Field(description="Model identifier.")
-    permission_mode: PermissionMode = Field(
-        alias="permissionMode", description="Permission mode of the session."
-    )
+    permission_mode: Annotated[
+        PermissionMode | UnknownPermissionMode, _OpenEnum(PermissionMode, UnknownPermissionMode)
+    ] = Field(alias="permissionMode", description="Permission mode of the session.")
     slash_commands: Omittable[list[StrictStr]] = Field(
         default=None, description="Slash commands available in the session."
     )
@@ -946,7 +1089,11 @@ class SystemStatusMessage(_CheckedModel):
     status: StrictStr | None = Field(
         description="Current status, or null when the session is idle."
     )
-    permission_mode: Omittable[PermissionMode] = Field(
+    permission_mode: Omittable[
+        Annotated[
+            PermissionMode | UnknownPermissionMode, _OpenEnum(PermissionMode, UnknownPermissionMode)
+        ]
+    ] = Field(
         default=None,
         alias="permissionMode",
         description="New permission mode, when the status change is a mode change.",
@@ -1073,7 +1220,9 @@ class HookResponseMessage(_Model):
     stdout: Omittable[StrictStr] = Field(default=None, description="Standard output of the hook.")
     stderr: Omittable[StrictStr] = Field(default=None, description="Standard error of the hook.")
     exit_code: Omittable[_Int] = Field(default=None, description="Exit code of the hook process.")
-    outcome: Omittable[HookOutcome] = Field(default=None, description="How the hook run ended.")
+    outcome: Omittable[
+        Annotated[HookOutcome | UnknownHookOutcome, _OpenEnum(HookOutcome, UnknownHookOutcome)]
+    ] = Field(default=None, description="How the hook run ended.")
     uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
     session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
 
@@ -1180,7 +1329,10 @@ class TaskNotificationMessage(_Model):
     tool_use_id: Omittable[StrictStr] = Field(
         default=None, description="Tool call that started the task."
     )
-    status: TaskNotificationStatus = Field(description="How the task ended.")
+    status: Annotated[
+        TaskNotificationStatus | UnknownTaskNotificationStatus,
+        _OpenEnum(TaskNotificationStatus, UnknownTaskNotificationStatus),
+    ] = Field(description="How the task ended.")
     reason: Omittable[StrictStr] = Field(
         default=None, description="Why, when the CLI knows (e.g. worker_restart)."
     )
@@ -1337,7 +1489,9 @@ class SessionStateChangedMessage(_Model):
         subtype: Literal["session_state_changed"] = "session_state_changed"
     else:
         subtype: Literal["session_state_changed"] = Field(description="System message subtype.")
-    state: SessionState = Field(description="New state.")
+    state: Annotated[
+        SessionState | UnknownSessionState, _OpenEnum(SessionState, UnknownSessionState)
+    ] = Field(description="New state.")
     uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
     session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
 
@@ -1381,7 +1535,10 @@ class InformationalMessage(_Model):
     else:
         subtype: Literal["informational"] = Field(description="System message subtype.")
     content: StrictStr = Field(description="Plain text to show.")
-    level: InformationalLevel = Field(description="Render level.")
+    level: Annotated[
+        InformationalLevel | UnknownInformationalLevel,
+        _OpenEnum(InformationalLevel, UnknownInformationalLevel),
+    ] = Field(description="Render level.")
     tool_use_id: Omittable[StrictStr] = Field(
         default=None, description="Tool call the message belongs to."
     )
@@ -1410,7 +1567,10 @@ class NotificationMessage(_Model):
         subtype: Literal["notification"] = Field(description="System message subtype.")
     key: StrictStr = Field(description="Notification key.")
     text: StrictStr = Field(description="Notification text.")
-    priority: NotificationPriority = Field(description="Priority.")
+    priority: Annotated[
+        NotificationPriority | UnknownNotificationPriority,
+        _OpenEnum(NotificationPriority, UnknownNotificationPriority),
+    ] = Field(description="Priority.")
     color: Omittable[StrictStr] = Field(default=None, description="Display colour.")
     timeout_ms: Omittable[_Int] = Field(default=None, description="How long to show it.")
     uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
@@ -1609,7 +1769,9 @@ class ResultMessage(_SpelledModel):
         type: Literal["result"] = "result"
     else:
         type: Literal["result"] = Field(description="Message type.")
-    subtype: ResultSubtype = Field(description="Result kind.")
+    subtype: Annotated[
+        ResultSubtype | UnknownResultSubtype, _OpenEnum(ResultSubtype, UnknownResultSubtype)
+    ] = Field(description="Result kind.")
     result: Omittable[StrictStr] = Field(default=None, description="Final response text.")
     is_error: StrictBool = Field(
         validation_alias=AliasChoices("is_error", "isError"), description="Error occurred flag."
@@ -1883,9 +2045,12 @@ class ConversationResetMessage(_Model):
     else:
         type: Literal["conversation_reset"] = Field(description="Message type.")
     new_conversation_id: StrictStr = Field(description="Identifier of the fresh conversation.")
-    trigger: Omittable[ConversationResetTrigger] = Field(
-        default=None, description="What discarded the conversation."
-    )
+    trigger: Omittable[
+        Annotated[
+            ConversationResetTrigger | UnknownConversationResetTrigger,
+            _OpenEnum(ConversationResetTrigger, UnknownConversationResetTrigger),
+        ]
+    ] = Field(default=None, description="What discarded the conversation.")
     user_message_uuid: Omittable[StrictStr] = Field(
         default=None, description="The /clear user message (trigger clear only)."
     )
@@ -2034,7 +2199,9 @@ class ControlSetPermissionModeRequest(_Model):
         subtype: Literal["set_permission_mode"] = "set_permission_mode"
     else:
         subtype: Literal["set_permission_mode"] = Field(description="Request kind.")
-    mode: PermissionMode = Field(description="New permission mode.")
+    mode: Annotated[
+        PermissionMode | UnknownPermissionMode, _OpenEnum(PermissionMode, UnknownPermissionMode)
+    ] = Field(description="New permission mode.")
 
 
 class ControlSetModelRequest(_Model):
@@ -2247,7 +2414,9 @@ class RateLimitInfo(_CheckedModel):
         )
     )
 
-    status: RateLimitStatus = Field(description="Current rate limit status.")
+    status: Annotated[
+        RateLimitStatus | UnknownRateLimitStatus, _OpenEnum(RateLimitStatus, UnknownRateLimitStatus)
+    ] = Field(description="Current rate limit status.")
     resets_at: Omittable[_Int] = Field(
         default=None, alias="resetsAt", description="Unix time (seconds) when the window resets."
     )
@@ -2259,7 +2428,12 @@ class RateLimitInfo(_CheckedModel):
     utilization: Omittable[_Int | _Float] = Field(
         default=None, description="Fraction of the limit consumed (0.0 - 1.0)."
     )
-    overage_status: Omittable[RateLimitStatus] = Field(
+    overage_status: Omittable[
+        Annotated[
+            RateLimitStatus | UnknownRateLimitStatus,
+            _OpenEnum(RateLimitStatus, UnknownRateLimitStatus),
+        ]
+    ] = Field(
         default=None, alias="overageStatus", description="Status of overage (pay-as-you-go) usage."
     )
     overage_resets_at: Omittable[_Int] = Field(
@@ -3019,14 +3193,19 @@ for _model in (
     _model.model_rebuild()
 
 # --- adapters: validate and dump the types that are not models ---
-MessageTypeAdapter: TypeAdapter[MessageType] = _Adapter(
-    MessageType, config=ConfigDict(title="MessageType")
+MessageTypeAdapter: TypeAdapter[MessageType | UnknownMessageType] = _Adapter(
+    Annotated[MessageType | UnknownMessageType, _OpenEnum(MessageType, UnknownMessageType)],
+    config=ConfigDict(title="MessageType"),
 )
-PermissionModeAdapter: TypeAdapter[PermissionMode] = _Adapter(
-    PermissionMode, config=ConfigDict(title="PermissionMode")
+PermissionModeAdapter: TypeAdapter[PermissionMode | UnknownPermissionMode] = _Adapter(
+    Annotated[
+        PermissionMode | UnknownPermissionMode, _OpenEnum(PermissionMode, UnknownPermissionMode)
+    ],
+    config=ConfigDict(title="PermissionMode"),
 )
-ResultSubtypeAdapter: TypeAdapter[ResultSubtype] = _Adapter(
-    ResultSubtype, config=ConfigDict(title="ResultSubtype")
+ResultSubtypeAdapter: TypeAdapter[ResultSubtype | UnknownResultSubtype] = _Adapter(
+    Annotated[ResultSubtype | UnknownResultSubtype, _OpenEnum(ResultSubtype, UnknownResultSubtype)],
+    config=ConfigDict(title="ResultSubtype"),
 )
 SessionTypeAdapter: TypeAdapter[SessionType] = _Adapter(
     SessionType, config=ConfigDict(title="SessionType")
@@ -3038,11 +3217,15 @@ CompactDirectionAdapter: TypeAdapter[CompactDirection] = _Adapter(
 CompactTriggerAdapter: TypeAdapter[CompactTrigger] = _Adapter(
     CompactTrigger, config=ConfigDict(title="CompactTrigger")
 )
-HookOutcomeAdapter: TypeAdapter[HookOutcome] = _Adapter(
-    HookOutcome, config=ConfigDict(title="HookOutcome")
+HookOutcomeAdapter: TypeAdapter[HookOutcome | UnknownHookOutcome] = _Adapter(
+    Annotated[HookOutcome | UnknownHookOutcome, _OpenEnum(HookOutcome, UnknownHookOutcome)],
+    config=ConfigDict(title="HookOutcome"),
 )
-RateLimitStatusAdapter: TypeAdapter[RateLimitStatus] = _Adapter(
-    RateLimitStatus, config=ConfigDict(title="RateLimitStatus")
+RateLimitStatusAdapter: TypeAdapter[RateLimitStatus | UnknownRateLimitStatus] = _Adapter(
+    Annotated[
+        RateLimitStatus | UnknownRateLimitStatus, _OpenEnum(RateLimitStatus, UnknownRateLimitStatus)
+    ],
+    config=ConfigDict(title="RateLimitStatus"),
 )
 MessageAdapter: TypeAdapter[Message] = _Adapter(Message, config=ConfigDict(title="Message"))
 SystemEventAdapter: TypeAdapter[SystemEvent] = _Adapter(
@@ -3063,18 +3246,41 @@ ControlResponseBodyAdapter: TypeAdapter[ControlResponseBody] = _Adapter(
 CompactBoundaryMessageAdapter: TypeAdapter[CompactBoundaryMessage] = _Adapter(
     CompactBoundaryMessage, config=ConfigDict(title="CompactBoundaryMessage")
 )
-TaskNotificationStatusAdapter: TypeAdapter[TaskNotificationStatus] = _Adapter(
-    TaskNotificationStatus, config=ConfigDict(title="TaskNotificationStatus")
+TaskNotificationStatusAdapter: TypeAdapter[
+    TaskNotificationStatus | UnknownTaskNotificationStatus
+] = _Adapter(
+    Annotated[
+        TaskNotificationStatus | UnknownTaskNotificationStatus,
+        _OpenEnum(TaskNotificationStatus, UnknownTaskNotificationStatus),
+    ],
+    config=ConfigDict(title="TaskNotificationStatus"),
 )
-SessionStateAdapter: TypeAdapter[SessionState] = _Adapter(
-    SessionState, config=ConfigDict(title="SessionState")
+SessionStateAdapter: TypeAdapter[SessionState | UnknownSessionState] = _Adapter(
+    Annotated[SessionState | UnknownSessionState, _OpenEnum(SessionState, UnknownSessionState)],
+    config=ConfigDict(title="SessionState"),
 )
-InformationalLevelAdapter: TypeAdapter[InformationalLevel] = _Adapter(
-    InformationalLevel, config=ConfigDict(title="InformationalLevel")
+InformationalLevelAdapter: TypeAdapter[InformationalLevel | UnknownInformationalLevel] = _Adapter(
+    Annotated[
+        InformationalLevel | UnknownInformationalLevel,
+        _OpenEnum(InformationalLevel, UnknownInformationalLevel),
+    ],
+    config=ConfigDict(title="InformationalLevel"),
 )
-NotificationPriorityAdapter: TypeAdapter[NotificationPriority] = _Adapter(
-    NotificationPriority, config=ConfigDict(title="NotificationPriority")
+NotificationPriorityAdapter: TypeAdapter[NotificationPriority | UnknownNotificationPriority] = (
+    _Adapter(
+        Annotated[
+            NotificationPriority | UnknownNotificationPriority,
+            _OpenEnum(NotificationPriority, UnknownNotificationPriority),
+        ],
+        config=ConfigDict(title="NotificationPriority"),
+    )
 )
-ConversationResetTriggerAdapter: TypeAdapter[ConversationResetTrigger] = _Adapter(
-    ConversationResetTrigger, config=ConfigDict(title="ConversationResetTrigger")
+ConversationResetTriggerAdapter: TypeAdapter[
+    ConversationResetTrigger | UnknownConversationResetTrigger
+] = _Adapter(
+    Annotated[
+        ConversationResetTrigger | UnknownConversationResetTrigger,
+        _OpenEnum(ConversationResetTrigger, UnknownConversationResetTrigger),
+    ],
+    config=ConfigDict(title="ConversationResetTrigger"),
 )

@@ -103,8 +103,18 @@ __all__ = [
     "ToolUseBlock",
     "ToolUseSummaryMessage",
     "UnknownContentBlock",
+    "UnknownConversationResetTrigger",
+    "UnknownHookOutcome",
+    "UnknownInformationalLevel",
     "UnknownMessage",
+    "UnknownMessageType",
+    "UnknownNotificationPriority",
+    "UnknownPermissionMode",
+    "UnknownRateLimitStatus",
+    "UnknownResultSubtype",
+    "UnknownSessionState",
     "UnknownSystemEvent",
+    "UnknownTaskNotificationStatus",
     "Usage",
     "UsageIteration",
     "UserMessage",
@@ -633,10 +643,24 @@ MessageType: TypeAlias = Literal[
 """Top-level message type of a stream-json line (ClaudeCode.Types message_type)."""
 
 
+UnknownMessageType: TypeAlias = str
+"""A value of MessageType that the schema does not list (x-unknown: keep).
+
+A newer producer's value, kept as read (the string itself) and written back unchanged.
+"""
+
+
 PermissionMode: TypeAlias = Literal[
     "default", "acceptEdits", "bypassPermissions", "delegate", "dontAsk", "plan", "auto"
 ]
 """How tool permission requests are handled in the session."""
+
+
+UnknownPermissionMode: TypeAlias = str
+"""A value of PermissionMode that the schema does not list (x-unknown: keep).
+
+A newer producer's value, kept as read (the string itself) and written back unchanged.
+"""
 
 
 ResultSubtype: TypeAlias = Literal[
@@ -647,6 +671,13 @@ ResultSubtype: TypeAlias = Literal[
     "error_max_structured_output_retries",
 ]
 """Outcome of a turn, carried in the result message's subtype."""
+
+
+UnknownResultSubtype: TypeAlias = str
+"""A value of ResultSubtype that the schema does not list (x-unknown: keep).
+
+A newer producer's value, kept as read (the string itself) and written back unchanged.
+"""
 
 
 SessionType: TypeAlias = Literal["cli", "sdk"]
@@ -669,8 +700,22 @@ HookOutcome: TypeAlias = Literal["success", "error", "cancelled"]
 """How a hook run ended."""
 
 
+UnknownHookOutcome: TypeAlias = str
+"""A value of HookOutcome that the schema does not list (x-unknown: keep).
+
+A newer producer's value, kept as read (the string itself) and written back unchanged.
+"""
+
+
 RateLimitStatus: TypeAlias = Literal["allowed", "allowed_warning", "rejected"]
 """Rate limit state of the account."""
+
+
+UnknownRateLimitStatus: TypeAlias = str
+"""A value of RateLimitStatus that the schema does not list (x-unknown: keep).
+
+A newer producer's value, kept as read (the string itself) and written back unchanged.
+"""
 
 
 SystemStatusMessageCompactResult: TypeAlias = Literal["success", "failed"]
@@ -681,22 +726,57 @@ TaskNotificationStatus: TypeAlias = Literal["completed", "failed", "stopped"]
 """How a background task ended."""
 
 
+UnknownTaskNotificationStatus: TypeAlias = str
+"""A value of TaskNotificationStatus that the schema does not list (x-unknown: keep).
+
+A newer producer's value, kept as read (the string itself) and written back unchanged.
+"""
+
+
 SessionState: TypeAlias = Literal["idle", "running", "requires_action"]
 """Run state of the session."""
+
+
+UnknownSessionState: TypeAlias = str
+"""A value of SessionState that the schema does not list (x-unknown: keep).
+
+A newer producer's value, kept as read (the string itself) and written back unchanged.
+"""
 
 
 InformationalLevel: TypeAlias = Literal["info", "notice", "suggestion", "warning"]
 """Render level of an informational message."""
 
 
+UnknownInformationalLevel: TypeAlias = str
+"""A value of InformationalLevel that the schema does not list (x-unknown: keep).
+
+A newer producer's value, kept as read (the string itself) and written back unchanged.
+"""
+
+
 NotificationPriority: TypeAlias = Literal["low", "medium", "high", "immediate"]
 """Priority of a loop-side notification."""
+
+
+UnknownNotificationPriority: TypeAlias = str
+"""A value of NotificationPriority that the schema does not list (x-unknown: keep).
+
+A newer producer's value, kept as read (the string itself) and written back unchanged.
+"""
 
 
 ConversationResetTrigger: TypeAlias = Literal[
     "clear", "plan_mode_exit", "fresh_session", "onboarding"
 ]
 """What discarded the conversation."""
+
+
+UnknownConversationResetTrigger: TypeAlias = str
+"""A value of ConversationResetTrigger that the schema does not list (x-unknown: keep).
+
+A newer producer's value, kept as read (the string itself) and written back unchanged.
+"""
 
 
 class SystemMessage(TypedDict):
@@ -734,7 +814,7 @@ class SystemMessage(TypedDict):
     # Model identifier.
     model: str
     # Permission mode of the session.
-    permissionMode: PermissionMode
+    permissionMode: PermissionMode | UnknownPermissionMode
     # Slash commands available in the session.
     slash_commands: NotRequired[list[str]]
     # Slash commands that only work in the interactive terminal.
@@ -840,7 +920,7 @@ class SystemStatusMessage(TypedDict):
     # Current status, or null when the session is idle.
     status: str | None
     # New permission mode, when the status change is a mode change.
-    permissionMode: NotRequired[PermissionMode]
+    permissionMode: NotRequired[PermissionMode | UnknownPermissionMode]
     # Outcome of the compaction that just ended.
     compact_result: NotRequired[SystemStatusMessageCompactResult]
     # Why the compaction failed.
@@ -954,7 +1034,7 @@ class HookResponseMessage(TypedDict):
     # Exit code of the hook process.
     exit_code: NotRequired[int]
     # How the hook run ended.
-    outcome: NotRequired[HookOutcome]
+    outcome: NotRequired[HookOutcome | UnknownHookOutcome]
     # Unique ID of this message.
     uuid: NotRequired[str]
     # Session identifier.
@@ -1050,7 +1130,7 @@ class TaskNotificationMessage(TypedDict):
     # Tool call that started the task.
     tool_use_id: NotRequired[str]
     # How the task ended.
-    status: TaskNotificationStatus
+    status: TaskNotificationStatus | UnknownTaskNotificationStatus
     # Why, when the CLI knows (e.g. worker_restart).
     reason: NotRequired[str]
     # Path of the task's output file.
@@ -1200,7 +1280,7 @@ class SessionStateChangedMessage(TypedDict):
     # System message subtype.
     subtype: Literal["session_state_changed"]
     # New state.
-    state: SessionState
+    state: SessionState | UnknownSessionState
     # Unique ID of this message.
     uuid: NotRequired[str]
     # Session identifier.
@@ -1244,7 +1324,7 @@ class InformationalMessage(TypedDict):
     # Plain text to show.
     content: str
     # Render level.
-    level: InformationalLevel
+    level: InformationalLevel | UnknownInformationalLevel
     # Tool call the message belongs to.
     tool_use_id: NotRequired[str]
     # Execution stops after this message.
@@ -1272,7 +1352,7 @@ class NotificationMessage(TypedDict):
     # Notification text.
     text: str
     # Priority.
-    priority: NotificationPriority
+    priority: NotificationPriority | UnknownNotificationPriority
     # Display colour.
     color: NotRequired[str]
     # How long to show it.
@@ -1449,7 +1529,7 @@ class ResultMessage(TypedDict):
     # Message type.
     type: Literal["result"]
     # Result kind.
-    subtype: ResultSubtype
+    subtype: ResultSubtype | UnknownResultSubtype
     # Final response text.
     result: NotRequired[str]
     # Error occurred flag.
@@ -1760,7 +1840,7 @@ class ConversationResetMessage(TypedDict):
     # Identifier of the fresh conversation.
     new_conversation_id: str
     # What discarded the conversation.
-    trigger: NotRequired[ConversationResetTrigger]
+    trigger: NotRequired[ConversationResetTrigger | UnknownConversationResetTrigger]
     # The /clear user message (trigger clear only).
     user_message_uuid: NotRequired[str]
     # When the reset happened (ISO 8601).
@@ -1911,7 +1991,7 @@ class ControlSetPermissionModeRequest(TypedDict):
     # Request kind.
     subtype: Literal["set_permission_mode"]
     # New permission mode.
-    mode: PermissionMode
+    mode: PermissionMode | UnknownPermissionMode
 
 
 class ControlSetModelRequest(TypedDict):
@@ -2151,7 +2231,7 @@ class RateLimitInfo(TypedDict):
     """
 
     # Current rate limit status.
-    status: RateLimitStatus
+    status: RateLimitStatus | UnknownRateLimitStatus
     # Unix time (seconds) when the window resets.
     resetsAt: NotRequired[int]
     # Which window applies (five_hour, seven_day, ...).
@@ -2159,7 +2239,7 @@ class RateLimitInfo(TypedDict):
     # Fraction of the limit consumed (0.0 - 1.0).
     utilization: NotRequired[float]
     # Status of overage (pay-as-you-go) usage.
-    overageStatus: NotRequired[RateLimitStatus]
+    overageStatus: NotRequired[RateLimitStatus | UnknownRateLimitStatus]
     # Unix time (seconds) when the overage window resets.
     overageResetsAt: NotRequired[int]
     # Why overage is unavailable.
@@ -2477,16 +2557,16 @@ Message: TypeAlias = (
 # --- validators: one per named type; each returns its input; errors carry a path relative to `data` ---
 
 
-def _validate_message_type(data: object) -> MessageType:
-    return cast(MessageType, _enum_value(data, _MESSAGE_TYPE_VALUES))
+def _validate_message_type(data: object) -> MessageType | UnknownMessageType:
+    return _str(data)
 
 
-def _validate_permission_mode(data: object) -> PermissionMode:
-    return cast(PermissionMode, _enum_value(data, _PERMISSION_MODE_VALUES))
+def _validate_permission_mode(data: object) -> PermissionMode | UnknownPermissionMode:
+    return _str(data)
 
 
-def _validate_result_subtype(data: object) -> ResultSubtype:
-    return cast(ResultSubtype, _enum_value(data, _RESULT_SUBTYPE_VALUES))
+def _validate_result_subtype(data: object) -> ResultSubtype | UnknownResultSubtype:
+    return _str(data)
 
 
 def _validate_session_type(data: object) -> SessionType:
@@ -2505,12 +2585,12 @@ def _validate_compact_trigger(data: object) -> CompactTrigger:
     return cast(CompactTrigger, _enum_value(data, _COMPACT_TRIGGER_VALUES))
 
 
-def _validate_hook_outcome(data: object) -> HookOutcome:
-    return cast(HookOutcome, _enum_value(data, _HOOK_OUTCOME_VALUES))
+def _validate_hook_outcome(data: object) -> HookOutcome | UnknownHookOutcome:
+    return _str(data)
 
 
-def _validate_rate_limit_status(data: object) -> RateLimitStatus:
-    return cast(RateLimitStatus, _enum_value(data, _RATE_LIMIT_STATUS_VALUES))
+def _validate_rate_limit_status(data: object) -> RateLimitStatus | UnknownRateLimitStatus:
+    return _str(data)
 
 
 def _validate_system_status_message_compact_result(
@@ -2522,24 +2602,30 @@ def _validate_system_status_message_compact_result(
     )
 
 
-def _validate_task_notification_status(data: object) -> TaskNotificationStatus:
-    return cast(TaskNotificationStatus, _enum_value(data, _TASK_NOTIFICATION_STATUS_VALUES))
+def _validate_task_notification_status(
+    data: object,
+) -> TaskNotificationStatus | UnknownTaskNotificationStatus:
+    return _str(data)
 
 
-def _validate_session_state(data: object) -> SessionState:
-    return cast(SessionState, _enum_value(data, _SESSION_STATE_VALUES))
+def _validate_session_state(data: object) -> SessionState | UnknownSessionState:
+    return _str(data)
 
 
-def _validate_informational_level(data: object) -> InformationalLevel:
-    return cast(InformationalLevel, _enum_value(data, _INFORMATIONAL_LEVEL_VALUES))
+def _validate_informational_level(data: object) -> InformationalLevel | UnknownInformationalLevel:
+    return _str(data)
 
 
-def _validate_notification_priority(data: object) -> NotificationPriority:
-    return cast(NotificationPriority, _enum_value(data, _NOTIFICATION_PRIORITY_VALUES))
+def _validate_notification_priority(
+    data: object,
+) -> NotificationPriority | UnknownNotificationPriority:
+    return _str(data)
 
 
-def _validate_conversation_reset_trigger(data: object) -> ConversationResetTrigger:
-    return cast(ConversationResetTrigger, _enum_value(data, _CONVERSATION_RESET_TRIGGER_VALUES))
+def _validate_conversation_reset_trigger(
+    data: object,
+) -> ConversationResetTrigger | UnknownConversationResetTrigger:
+    return _str(data)
 
 
 def _validate_system_message(data: object) -> SystemMessage:
@@ -4266,17 +4352,17 @@ _COMPACT_BOUNDARY_MESSAGE_BY_TAG: dict[object, Callable[[object], CompactBoundar
 # --- public API: validate_<type> checks JSON data and returns it, typed ---
 
 
-def validate_message_type(data: object) -> MessageType:
+def validate_message_type(data: object) -> MessageType | UnknownMessageType:
     """Check `data` (as `json.loads` returns it) against MessageType; return it unchanged, or raise DecodeError."""
     return _guard(_validate_message_type, data)
 
 
-def validate_permission_mode(data: object) -> PermissionMode:
+def validate_permission_mode(data: object) -> PermissionMode | UnknownPermissionMode:
     """Check `data` (as `json.loads` returns it) against PermissionMode; return it unchanged, or raise DecodeError."""
     return _guard(_validate_permission_mode, data)
 
 
-def validate_result_subtype(data: object) -> ResultSubtype:
+def validate_result_subtype(data: object) -> ResultSubtype | UnknownResultSubtype:
     """Check `data` (as `json.loads` returns it) against ResultSubtype; return it unchanged, or raise DecodeError."""
     return _guard(_validate_result_subtype, data)
 
@@ -4301,12 +4387,12 @@ def validate_compact_trigger(data: object) -> CompactTrigger:
     return _guard(_validate_compact_trigger, data)
 
 
-def validate_hook_outcome(data: object) -> HookOutcome:
+def validate_hook_outcome(data: object) -> HookOutcome | UnknownHookOutcome:
     """Check `data` (as `json.loads` returns it) against HookOutcome; return it unchanged, or raise DecodeError."""
     return _guard(_validate_hook_outcome, data)
 
 
-def validate_rate_limit_status(data: object) -> RateLimitStatus:
+def validate_rate_limit_status(data: object) -> RateLimitStatus | UnknownRateLimitStatus:
     """Check `data` (as `json.loads` returns it) against RateLimitStatus; return it unchanged, or raise DecodeError."""
     return _guard(_validate_rate_limit_status, data)
 
@@ -4596,27 +4682,33 @@ def validate_compact_metadata(data: object) -> CompactMetadata:
     return _guard(_validate_compact_metadata, data)
 
 
-def validate_task_notification_status(data: object) -> TaskNotificationStatus:
+def validate_task_notification_status(
+    data: object,
+) -> TaskNotificationStatus | UnknownTaskNotificationStatus:
     """Check `data` (as `json.loads` returns it) against TaskNotificationStatus; return it unchanged, or raise DecodeError."""
     return _guard(_validate_task_notification_status, data)
 
 
-def validate_session_state(data: object) -> SessionState:
+def validate_session_state(data: object) -> SessionState | UnknownSessionState:
     """Check `data` (as `json.loads` returns it) against SessionState; return it unchanged, or raise DecodeError."""
     return _guard(_validate_session_state, data)
 
 
-def validate_informational_level(data: object) -> InformationalLevel:
+def validate_informational_level(data: object) -> InformationalLevel | UnknownInformationalLevel:
     """Check `data` (as `json.loads` returns it) against InformationalLevel; return it unchanged, or raise DecodeError."""
     return _guard(_validate_informational_level, data)
 
 
-def validate_notification_priority(data: object) -> NotificationPriority:
+def validate_notification_priority(
+    data: object,
+) -> NotificationPriority | UnknownNotificationPriority:
     """Check `data` (as `json.loads` returns it) against NotificationPriority; return it unchanged, or raise DecodeError."""
     return _guard(_validate_notification_priority, data)
 
 
-def validate_conversation_reset_trigger(data: object) -> ConversationResetTrigger:
+def validate_conversation_reset_trigger(
+    data: object,
+) -> ConversationResetTrigger | UnknownConversationResetTrigger:
     """Check `data` (as `json.loads` returns it) against ConversationResetTrigger; return it unchanged, or raise DecodeError."""
     return _guard(_validate_conversation_reset_trigger, data)
 

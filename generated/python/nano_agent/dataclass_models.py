@@ -113,6 +113,8 @@ __all__ = [
     "TruncationConfig",
     "UnknownContentBlock",
     "UnknownNodeData",
+    "UnknownTaskStatus",
+    "UnknownTodoStatus",
     "Usage",
 ]
 
@@ -655,12 +657,32 @@ class TaskStatus(str, Enum):
     COMPLETED = "completed"
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownTaskStatus:
+    """A value of TaskStatus that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
+
+
 class TodoStatus(str, Enum):
     """Status of a Todo (tool state); same values as TaskStatus."""
 
     PENDING = "pending"
     IN_PROGRESS = "in_progress"
     COMPLETED = "completed"
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownTodoStatus:
+    """A value of TodoStatus that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -1414,7 +1436,7 @@ class TodoItem:
     # What has to be done.
     content: str
     # Current status of the task.
-    status: TaskStatus
+    status: TaskStatus | UnknownTaskStatus
     # Present continuous, e.g., "Running tests".
     active_form: str
     # Keys the schema does not declare, written back unchanged by to_dict().
@@ -1451,7 +1473,7 @@ class Todo:
     # What has to be done.
     content: str
     # Current status of the todo.
-    status: TodoStatus
+    status: TodoStatus | UnknownTodoStatus
     # Present continuous, e.g., "Running tests".
     active_form: str
     # Keys the schema does not declare, written back unchanged by to_dict().
@@ -1742,12 +1764,16 @@ def _decode_role(data: object) -> Role:
     return _enum(data, _ROLE_VALUES)
 
 
-def _decode_task_status(data: object) -> TaskStatus:
-    return _enum(data, _TASK_STATUS_VALUES)
+def _decode_task_status(data: object) -> TaskStatus | UnknownTaskStatus:
+    text = _str(data)
+    member = _TASK_STATUS_VALUES.get(text)
+    return UnknownTaskStatus(text) if member is None else member
 
 
-def _decode_todo_status(data: object) -> TodoStatus:
-    return _enum(data, _TODO_STATUS_VALUES)
+def _decode_todo_status(data: object) -> TodoStatus | UnknownTodoStatus:
+    text = _str(data)
+    member = _TODO_STATUS_VALUES.get(text)
+    return UnknownTodoStatus(text) if member is None else member
 
 
 def _decode_text_content(data: object) -> TextContent:
@@ -3149,12 +3175,12 @@ def encode_todo_item(value: TodoItem) -> JSONValue:
     return value.to_dict()
 
 
-def decode_task_status(data: object) -> TaskStatus:
+def decode_task_status(data: object) -> TaskStatus | UnknownTaskStatus:
     """Decode JSON data (as `json.loads` returns it) into TaskStatus; raises DecodeError."""
     return _guard(_decode_task_status, data)
 
 
-def encode_task_status(value: TaskStatus) -> JSONValue:
+def encode_task_status(value: TaskStatus | UnknownTaskStatus) -> JSONValue:
     """Encode TaskStatus as JSON data (the inverse of `decode_task_status`)."""
     return value.value
 
@@ -3169,12 +3195,12 @@ def encode_todo(value: Todo) -> JSONValue:
     return value.to_dict()
 
 
-def decode_todo_status(data: object) -> TodoStatus:
+def decode_todo_status(data: object) -> TodoStatus | UnknownTodoStatus:
     """Decode JSON data (as `json.loads` returns it) into TodoStatus; raises DecodeError."""
     return _guard(_decode_todo_status, data)
 
 
-def encode_todo_status(value: TodoStatus) -> JSONValue:
+def encode_todo_status(value: TodoStatus | UnknownTodoStatus) -> JSONValue:
     """Encode TodoStatus as JSON data (the inverse of `decode_todo_status`)."""
     return value.value
 

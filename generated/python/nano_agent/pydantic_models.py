@@ -77,6 +77,8 @@ __all__ = [
     "TruncationConfig",
     "UnknownContentBlock",
     "UnknownNodeData",
+    "UnknownTaskStatus",
+    "UnknownTodoStatus",
     "Usage",
     "Omittable",
 ]
@@ -330,6 +332,39 @@ class _ErrorContext(dict[str, str]):
         return hash(tuple(sorted(self.items())))
 
 
+class _OpenEnum:
+    """An open enum (x-unknown: keep): a listed string validates to the value of `enum` (an
+    Enum class or a Literal alias) it names, any other string to `unknown(string)`, which
+    keeps it; both dump as the string. A value that is not a string is an error."""
+
+    def __init__(self, enum: Any, unknown: type[Any]) -> None:
+        members = getattr(enum, "__members__", None)  # an Enum class; else a Literal alias
+        listed: list[Any] = list(enum.__args__ if members is None else members.values())
+        self.members: dict[str, Any] = {getattr(value, "value", value): value for value in listed}
+        self.enum, self.unknown = enum, unknown
+
+    def validate(self, value: Any) -> Any:
+        if type(value) is str:
+            member = self.members.get(value)
+            return self.unknown(value) if member is None else member
+        if isinstance(value, self.unknown) or (
+            isinstance(self.enum, type) and isinstance(value, self.enum)
+        ):
+            return value  # built in code
+        raise PydanticCustomError("string_type", "Input should be a valid string")
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> Any:
+        from pydantic_core import core_schema
+
+        text = core_schema.plain_serializer_function_ser_schema(
+            lambda value: getattr(value, "value", value), return_schema=core_schema.str_schema()
+        )
+        return core_schema.no_info_plain_validator_function(self.validate, serialization=text)
+
+    def __get_pydantic_json_schema__(self, schema: Any, handler: Any) -> dict[str, Any]:
+        return {"anyOf": [{"enum": list(self.members)}, {"type": "string"}]}
+
+
 @dataclass(frozen=True)
 class _Wire:
     """The JSON rules of one model that its fields and configuration do not state.
@@ -487,12 +522,32 @@ class TaskStatus(str, Enum):
     COMPLETED = "completed"
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownTaskStatus:
+    """A value of TaskStatus that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
+
+
 class TodoStatus(str, Enum):
     """Status of a Todo (tool state); same values as TaskStatus."""
 
     PENDING = "pending"
     IN_PROGRESS = "in_progress"
     COMPLETED = "completed"
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownTodoStatus:
+    """A value of TodoStatus that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
 
 
 class TextContent(_Model):
@@ -788,7 +843,9 @@ class TodoItem(_Model):
     model_config = ConfigDict(extra="allow", frozen=True)
 
     content: StrictStr = Field(description="What has to be done.")
-    status: TaskStatus = Field(description="Current status of the task.")
+    status: Annotated[TaskStatus | UnknownTaskStatus, _OpenEnum(TaskStatus, UnknownTaskStatus)] = (
+        Field(description="Current status of the task.")
+    )
     active_form: StrictStr = Field(description='Present continuous, e.g., "Running tests".')
 
 
@@ -798,7 +855,9 @@ class Todo(_Model):
     model_config = ConfigDict(extra="allow")
 
     content: StrictStr = Field(description="What has to be done.")
-    status: TodoStatus = Field(description="Current status of the todo.")
+    status: Annotated[TodoStatus | UnknownTodoStatus, _OpenEnum(TodoStatus, UnknownTodoStatus)] = (
+        Field(description="Current status of the todo.")
+    )
     active_form: StrictStr = Field(description='Present continuous, e.g., "Running tests".')
 
 
@@ -1091,9 +1150,11 @@ ContentBlockAdapter: TypeAdapter[ContentBlock] = _Adapter(
 )
 RoleAdapter: TypeAdapter[Role] = _Adapter(Role, config=ConfigDict(title="Role"))
 NodeDataAdapter: TypeAdapter[NodeData] = _Adapter(NodeData, config=ConfigDict(title="NodeData"))
-TaskStatusAdapter: TypeAdapter[TaskStatus] = _Adapter(
-    TaskStatus, config=ConfigDict(title="TaskStatus")
+TaskStatusAdapter: TypeAdapter[TaskStatus | UnknownTaskStatus] = _Adapter(
+    Annotated[TaskStatus | UnknownTaskStatus, _OpenEnum(TaskStatus, UnknownTaskStatus)],
+    config=ConfigDict(title="TaskStatus"),
 )
-TodoStatusAdapter: TypeAdapter[TodoStatus] = _Adapter(
-    TodoStatus, config=ConfigDict(title="TodoStatus")
+TodoStatusAdapter: TypeAdapter[TodoStatus | UnknownTodoStatus] = _Adapter(
+    Annotated[TodoStatus | UnknownTodoStatus, _OpenEnum(TodoStatus, UnknownTodoStatus)],
+    config=ConfigDict(title="TodoStatus"),
 )

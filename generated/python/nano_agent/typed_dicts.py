@@ -48,6 +48,8 @@ __all__ = [
     "TruncationConfig",
     "UnknownContentBlock",
     "UnknownNodeData",
+    "UnknownTaskStatus",
+    "UnknownTodoStatus",
     "Usage",
     "validate_compaction_content",
     "validate_compaction_summary_content",
@@ -500,8 +502,22 @@ TaskStatus: TypeAlias = Literal["pending", "in_progress", "completed"]
 """Status of a TodoItem."""
 
 
+UnknownTaskStatus: TypeAlias = str
+"""A value of TaskStatus that the schema does not list (x-unknown: keep).
+
+A newer producer's value, kept as read (the string itself) and written back unchanged.
+"""
+
+
 TodoStatus: TypeAlias = Literal["pending", "in_progress", "completed"]
 """Status of a Todo (tool state); same values as TaskStatus."""
+
+
+UnknownTodoStatus: TypeAlias = str
+"""A value of TodoStatus that the schema does not list (x-unknown: keep).
+
+A newer producer's value, kept as read (the string itself) and written back unchanged.
+"""
 
 
 class TextContent(TypedDict):
@@ -842,7 +858,7 @@ class TodoItem(TypedDict):
     # What has to be done.
     content: str
     # Current status of the task.
-    status: TaskStatus
+    status: TaskStatus | UnknownTaskStatus
     # Present continuous, e.g., "Running tests".
     active_form: str
 
@@ -858,7 +874,7 @@ class Todo(TypedDict):
     # What has to be done.
     content: str
     # Current status of the todo.
-    status: TodoStatus
+    status: TodoStatus | UnknownTodoStatus
     # Present continuous, e.g., "Running tests".
     active_form: str
 
@@ -1003,12 +1019,12 @@ def _validate_role(data: object) -> Role:
     return cast(Role, _enum_value(data, _ROLE_VALUES))
 
 
-def _validate_task_status(data: object) -> TaskStatus:
-    return cast(TaskStatus, _enum_value(data, _TASK_STATUS_VALUES))
+def _validate_task_status(data: object) -> TaskStatus | UnknownTaskStatus:
+    return _str(data)
 
 
-def _validate_todo_status(data: object) -> TodoStatus:
-    return cast(TodoStatus, _enum_value(data, _TODO_STATUS_VALUES))
+def _validate_todo_status(data: object) -> TodoStatus | UnknownTodoStatus:
+    return _str(data)
 
 
 def _validate_text_content(data: object) -> TextContent:
@@ -1567,7 +1583,7 @@ def validate_todo_item(data: object) -> TodoItem:
     return _guard(_validate_todo_item, data)
 
 
-def validate_task_status(data: object) -> TaskStatus:
+def validate_task_status(data: object) -> TaskStatus | UnknownTaskStatus:
     """Check `data` (as `json.loads` returns it) against TaskStatus; return it unchanged, or raise DecodeError."""
     return _guard(_validate_task_status, data)
 
@@ -1577,7 +1593,7 @@ def validate_todo(data: object) -> Todo:
     return _guard(_validate_todo, data)
 
 
-def validate_todo_status(data: object) -> TodoStatus:
+def validate_todo_status(data: object) -> TodoStatus | UnknownTodoStatus:
     """Check `data` (as `json.loads` returns it) against TodoStatus; return it unchanged, or raise DecodeError."""
     return _guard(_validate_todo_status, data)
 

@@ -21,6 +21,7 @@ from typing import Literal, NoReturn, TypeAlias, TypeVar, cast
 
 __all__ = [
     "_TrimState",
+    "AdvisorTool20260301",
     "AllowedCaller",
     "Base64ImageSource",
     "Base64PdfSource",
@@ -60,6 +61,7 @@ __all__ = [
     "ContentBlockParam",
     "ContentBlockStartEvent",
     "ContentBlockStopEvent",
+    "decode_advisor_tool20260301",
     "decode_allowed_caller",
     "decode_base64_image_source",
     "decode_base64_pdf_source",
@@ -210,6 +212,7 @@ __all__ = [
     "Document",
     "DocumentBlock",
     "DocumentSource",
+    "encode_advisor_tool20260301",
     "encode_allowed_caller",
     "encode_base64_image_source",
     "encode_base64_pdf_source",
@@ -438,9 +441,21 @@ __all__ = [
     "ToolUnion",
     "ToolUseBlock",
     "ToolUseBlockParam",
+    "UnknownAllowedCaller",
+    "UnknownBashCodeExecutionToolResultErrorCode",
+    "UnknownCodeExecutionToolResultErrorCode",
     "UnknownContentBlock",
     "UnknownContentBlockDelta",
     "UnknownMessageStreamEvent",
+    "UnknownRefusalCategory",
+    "UnknownServerToolName",
+    "UnknownServiceTier",
+    "UnknownStopReason",
+    "UnknownTextEditorCodeExecutionToolResultErrorCode",
+    "UnknownTextEditorFileType",
+    "UnknownToolSearchToolResultErrorCode",
+    "UnknownWebFetchToolResultErrorCode",
+    "UnknownWebSearchToolResultErrorCode",
     "UrlImageSource",
     "Usage",
     "UserLocation",
@@ -1005,6 +1020,7 @@ class ImageMediaType(str, Enum):
 class ServerToolName(str, Enum):
     """Name of a server tool in a server_tool_use block."""
 
+    ADVISOR = "advisor"
     WEB_SEARCH = "web_search"
     WEB_FETCH = "web_fetch"
     CODE_EXECUTION = "code_execution"
@@ -1012,6 +1028,16 @@ class ServerToolName(str, Enum):
     TEXT_EDITOR_CODE_EXECUTION = "text_editor_code_execution"
     TOOL_SEARCH_TOOL_REGEX = "tool_search_tool_regex"
     TOOL_SEARCH_TOOL_BM25 = "tool_search_tool_bm25"
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownServerToolName:
+    """A value of ServerToolName that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
 
 
 class WebSearchToolResultErrorCode(str, Enum):
@@ -1023,6 +1049,16 @@ class WebSearchToolResultErrorCode(str, Enum):
     TOO_MANY_REQUESTS = "too_many_requests"
     QUERY_TOO_LONG = "query_too_long"
     REQUEST_TOO_LARGE = "request_too_large"
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownWebSearchToolResultErrorCode:
+    """A value of WebSearchToolResultErrorCode that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
 
 
 class WebFetchToolResultErrorCode(str, Enum):
@@ -1039,6 +1075,16 @@ class WebFetchToolResultErrorCode(str, Enum):
     UNAVAILABLE = "unavailable"
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownWebFetchToolResultErrorCode:
+    """A value of WebFetchToolResultErrorCode that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
+
+
 class CodeExecutionToolResultErrorCode(str, Enum):
     """Why code execution failed."""
 
@@ -1046,6 +1092,16 @@ class CodeExecutionToolResultErrorCode(str, Enum):
     UNAVAILABLE = "unavailable"
     TOO_MANY_REQUESTS = "too_many_requests"
     EXECUTION_TIME_EXCEEDED = "execution_time_exceeded"
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownCodeExecutionToolResultErrorCode:
+    """A value of CodeExecutionToolResultErrorCode that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
 
 
 class BashCodeExecutionToolResultErrorCode(str, Enum):
@@ -1058,6 +1114,16 @@ class BashCodeExecutionToolResultErrorCode(str, Enum):
     OUTPUT_FILE_TOO_LARGE = "output_file_too_large"
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownBashCodeExecutionToolResultErrorCode:
+    """A value of BashCodeExecutionToolResultErrorCode that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
+
+
 class TextEditorCodeExecutionToolResultErrorCode(str, Enum):
     """Why a text editor command failed."""
 
@@ -1068,12 +1134,32 @@ class TextEditorCodeExecutionToolResultErrorCode(str, Enum):
     FILE_NOT_FOUND = "file_not_found"
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownTextEditorCodeExecutionToolResultErrorCode:
+    """A value of TextEditorCodeExecutionToolResultErrorCode that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
+
+
 class TextEditorFileType(str, Enum):
     """Kind of file a view command showed."""
 
     TEXT = "text"
     IMAGE = "image"
     PDF = "pdf"
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownTextEditorFileType:
+    """A value of TextEditorFileType that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
 
 
 class ToolSearchToolResultErrorCode(str, Enum):
@@ -1085,6 +1171,16 @@ class ToolSearchToolResultErrorCode(str, Enum):
     EXECUTION_TIME_EXCEEDED = "execution_time_exceeded"
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownToolSearchToolResultErrorCode:
+    """A value of ToolSearchToolResultErrorCode that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
+
+
 class StopReason(str, Enum):
     """Why the model stopped generating."""
 
@@ -1093,8 +1189,19 @@ class StopReason(str, Enum):
     STOP_SEQUENCE = "stop_sequence"
     TOOL_USE = "tool_use"
     PAUSE_TURN = "pause_turn"
+    COMPACTION = "compaction"
     REFUSAL = "refusal"
     MODEL_CONTEXT_WINDOW_EXCEEDED = "model_context_window_exceeded"
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownStopReason:
+    """A value of StopReason that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
 
 
 class ServiceTier(str, Enum):
@@ -1103,6 +1210,16 @@ class ServiceTier(str, Enum):
     STANDARD = "standard"
     PRIORITY = "priority"
     BATCH = "batch"
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownServiceTier:
+    """A value of ServiceTier that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
 
 
 class RefusalCategory(str, Enum):
@@ -1115,6 +1232,16 @@ class RefusalCategory(str, Enum):
     GENERAL_HARMS = "general_harms"
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownRefusalCategory:
+    """A value of RefusalCategory that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
+
+
 class AllowedCaller(str, Enum):
     """Who may call a tool."""
 
@@ -1122,6 +1249,16 @@ class AllowedCaller(str, Enum):
     CODE_EXECUTION_20250825 = "code_execution_20250825"
     CODE_EXECUTION_20260120 = "code_execution_20260120"
     CODE_EXECUTION_20260521 = "code_execution_20260521"
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownAllowedCaller:
+    """A value of AllowedCaller that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
 
 
 class ResponseInclusion(str, Enum):
@@ -1490,7 +1627,7 @@ class ServerToolUseBlock:
     # Server tool call id (srvtoolu_...).
     id: str
     # Server tool called.
-    name: ServerToolName
+    name: ServerToolName | UnknownServerToolName
     # Tool input.
     input: dict[str, JSONValue]
     # Who invoked the tool.
@@ -1593,7 +1730,7 @@ class WebSearchToolResultError:
         default="web_search_tool_result_error", init=False
     )
     # Why it failed.
-    error_code: WebSearchToolResultErrorCode
+    error_code: WebSearchToolResultErrorCode | UnknownWebSearchToolResultErrorCode
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
@@ -2494,7 +2631,7 @@ class WebFetchToolResultErrorBlock:
         default="web_fetch_tool_result_error", init=False
     )
     # Why it failed.
-    error_code: WebFetchToolResultErrorCode
+    error_code: WebFetchToolResultErrorCode | UnknownWebFetchToolResultErrorCode
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
@@ -2695,7 +2832,7 @@ class CodeExecutionToolResultError:
         default="code_execution_tool_result_error", init=False
     )
     # Why it failed.
-    error_code: CodeExecutionToolResultErrorCode
+    error_code: CodeExecutionToolResultErrorCode | UnknownCodeExecutionToolResultErrorCode
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
@@ -2851,7 +2988,7 @@ class BashCodeExecutionToolResultError:
         default="bash_code_execution_tool_result_error", init=False
     )
     # Why it failed.
-    error_code: BashCodeExecutionToolResultErrorCode
+    error_code: BashCodeExecutionToolResultErrorCode | UnknownBashCodeExecutionToolResultErrorCode
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
@@ -2926,7 +3063,10 @@ class TextEditorCodeExecutionToolResultError:
         default="text_editor_code_execution_tool_result_error", init=False
     )
     # Why it failed.
-    error_code: TextEditorCodeExecutionToolResultErrorCode
+    error_code: (
+        TextEditorCodeExecutionToolResultErrorCode
+        | UnknownTextEditorCodeExecutionToolResultErrorCode
+    )
     # Details of the failure.
     error_message: str | None = None
     # Keys the schema does not declare, written back unchanged by to_dict().
@@ -2970,7 +3110,7 @@ class TextEditorCodeExecutionViewResultBlock:
     # File content.
     content: str
     # Kind of file.
-    file_type: TextEditorFileType
+    file_type: TextEditorFileType | UnknownTextEditorFileType
     # Lines shown.
     num_lines: int | None = None
     # First line shown.
@@ -3151,7 +3291,7 @@ class ToolSearchToolResultError:
         default="tool_search_tool_result_error", init=False
     )
     # Why it failed.
-    error_code: ToolSearchToolResultErrorCode
+    error_code: ToolSearchToolResultErrorCode | UnknownToolSearchToolResultErrorCode
     # Details of the failure.
     error_message: str | None = None
     # Keys the schema does not declare, written back unchanged by to_dict().
@@ -3434,7 +3574,7 @@ class RefusalStopDetails:
     # Always "refusal".
     type: Literal["refusal"] = field(default="refusal", init=False)
     # Policy area, if known.
-    category: RefusalCategory | None = None
+    category: RefusalCategory | UnknownRefusalCategory | None = None
     # Human-readable explanation (display only).
     explanation: str | None = None
     # Keys the schema does not declare, written back unchanged by to_dict().
@@ -3485,7 +3625,7 @@ class Usage:
     # Server tool requests made.
     server_tool_use: ServerToolUsage | None = None
     # Service tier used for the request.
-    service_tier: ServiceTier | None = None
+    service_tier: ServiceTier | UnknownServiceTier | None = None
     # Breakdown of the output tokens.
     output_tokens_details: OutputTokensDetails | None = None
     # Where inference ran.
@@ -3590,7 +3730,7 @@ class Message:
     # Content generated by the model.
     content: list[ContentBlock]
     # Why the model stopped; null in message_start.
-    stop_reason: StopReason | None
+    stop_reason: StopReason | UnknownStopReason | None
     # The custom stop sequence that was hit, if any.
     stop_sequence: str | None
     # Token usage.
@@ -3964,7 +4104,7 @@ class MessageDelta:
     """Top-level changes to the message in a message_delta event."""
 
     # Why the model stopped.
-    stop_reason: StopReason | None
+    stop_reason: StopReason | UnknownStopReason | None
     # The custom stop sequence that was hit, if any.
     stop_sequence: str | None
     # Details of a refusal, when stop_reason is "refusal".
@@ -4245,7 +4385,7 @@ class ToolParam:
     # Prompt-cache breakpoint.
     cache_control: CacheControlEphemeral | None = None
     # Who may call the tool.
-    allowed_callers: list[AllowedCaller] | None = None
+    allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     # Load the tool only when tool search returns it.
     defer_loading: bool | None = None
     # Stream tool input incrementally (null uses the default).
@@ -4364,7 +4504,7 @@ class ToolBash20250124:
     # Always "bash".
     name: Literal["bash"] = field(default="bash", init=False)
     # Who may call the tool.
-    allowed_callers: list[AllowedCaller] | None = None
+    allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     # Prompt-cache breakpoint.
     cache_control: CacheControlEphemeral | None = None
     # Load the tool only when tool search returns it.
@@ -4428,7 +4568,7 @@ class CodeExecutionTool20250522:
     # Always "code_execution".
     name: Literal["code_execution"] = field(default="code_execution", init=False)
     # Who may call the tool.
-    allowed_callers: list[AllowedCaller] | None = None
+    allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     # Prompt-cache breakpoint.
     cache_control: CacheControlEphemeral | None = None
     # Load the tool only when tool search returns it.
@@ -4486,7 +4626,7 @@ class CodeExecutionTool20250825:
     # Always "code_execution".
     name: Literal["code_execution"] = field(default="code_execution", init=False)
     # Who may call the tool.
-    allowed_callers: list[AllowedCaller] | None = None
+    allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     # Prompt-cache breakpoint.
     cache_control: CacheControlEphemeral | None = None
     # Load the tool only when tool search returns it.
@@ -4544,7 +4684,7 @@ class CodeExecutionTool20260120:
     # Always "code_execution".
     name: Literal["code_execution"] = field(default="code_execution", init=False)
     # Who may call the tool.
-    allowed_callers: list[AllowedCaller] | None = None
+    allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     # Prompt-cache breakpoint.
     cache_control: CacheControlEphemeral | None = None
     # Load the tool only when tool search returns it.
@@ -4602,7 +4742,7 @@ class CodeExecutionTool20260521:
     # Always "code_execution".
     name: Literal["code_execution"] = field(default="code_execution", init=False)
     # Who may call the tool.
-    allowed_callers: list[AllowedCaller] | None = None
+    allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     # Prompt-cache breakpoint.
     cache_control: CacheControlEphemeral | None = None
     # Load the tool only when tool search returns it.
@@ -4660,7 +4800,7 @@ class MemoryTool20250818:
     # Always "memory".
     name: Literal["memory"] = field(default="memory", init=False)
     # Who may call the tool.
-    allowed_callers: list[AllowedCaller] | None = None
+    allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     # Prompt-cache breakpoint.
     cache_control: CacheControlEphemeral | None = None
     # Load the tool only when tool search returns it.
@@ -4716,6 +4856,79 @@ class MemoryTool20250818:
 
 
 @dataclass(frozen=False, slots=True)
+class AdvisorTool20260301:
+    """The advisor server tool (advisor_20260301): a second model the API consults; it has no input_schema."""
+
+    # Always "advisor_20260301".
+    type: Literal["advisor_20260301"] = field(default="advisor_20260301", init=False)
+    # Always "advisor".
+    name: Literal["advisor"] = field(default="advisor", init=False)
+    # The model that advises.
+    model: str
+    # Who may call the tool.
+    allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
+    # Prompt-cache breakpoint.
+    cache_control: CacheControlEphemeral | None = None
+    # Caching of the advisor's own prompt.
+    caching: CacheControlEphemeral | None = None
+    # Load the tool only when tool search returns it.
+    defer_loading: bool | None = None
+    # Bound on the advisor's output per call.
+    max_tokens: int | None = None
+    # Maximum number of uses in one request.
+    max_uses: int | None = None
+    # Guarantee schema validation on tool names and inputs.
+    strict: bool | None = None
+    # Keys the schema does not declare, written back unchanged by to_dict().
+    extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
+    # Optional keys (and alias spellings) present in decoded input: written back even when default.
+    _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> AdvisorTool20260301:
+        """Decode and validate JSON data; raises DecodeError."""
+        return decode_advisor_tool20260301(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> AdvisorTool20260301:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return _parse_then_decode(decode_advisor_tool20260301, text)
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        out: dict[str, JSONValue] = {}
+        out["type"] = "advisor_20260301"
+        out["name"] = "advisor"
+        out["model"] = self.model
+        if "allowed_callers" in self._present or self.allowed_callers is not None:
+            out["allowed_callers"] = (
+                None
+                if self.allowed_callers is None
+                else [item0.value for item0 in self.allowed_callers]
+            )
+        if "cache_control" in self._present or self.cache_control is not None:
+            out["cache_control"] = (
+                None if self.cache_control is None else self.cache_control.to_dict()
+            )
+        if "caching" in self._present or self.caching is not None:
+            out["caching"] = None if self.caching is None else self.caching.to_dict()
+        if "defer_loading" in self._present or self.defer_loading is not None:
+            out["defer_loading"] = self.defer_loading
+        if "max_tokens" in self._present or self.max_tokens is not None:
+            out["max_tokens"] = self.max_tokens
+        if "max_uses" in self._present or self.max_uses is not None:
+            out["max_uses"] = self.max_uses
+        if "strict" in self._present or self.strict is not None:
+            out["strict"] = self.strict
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
+
+
+@dataclass(frozen=False, slots=True)
 class ToolTextEditor20250124:
     """The str_replace_editor server tool (text_editor_20250124): the API runs it, so it has no input_schema."""
 
@@ -4724,7 +4937,7 @@ class ToolTextEditor20250124:
     # Always "str_replace_editor".
     name: Literal["str_replace_editor"] = field(default="str_replace_editor", init=False)
     # Who may call the tool.
-    allowed_callers: list[AllowedCaller] | None = None
+    allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     # Prompt-cache breakpoint.
     cache_control: CacheControlEphemeral | None = None
     # Load the tool only when tool search returns it.
@@ -4790,7 +5003,7 @@ class ToolTextEditor20250429:
         default="str_replace_based_edit_tool", init=False
     )
     # Who may call the tool.
-    allowed_callers: list[AllowedCaller] | None = None
+    allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     # Prompt-cache breakpoint.
     cache_control: CacheControlEphemeral | None = None
     # Load the tool only when tool search returns it.
@@ -4856,7 +5069,7 @@ class ToolTextEditor20250728:
         default="str_replace_based_edit_tool", init=False
     )
     # Who may call the tool.
-    allowed_callers: list[AllowedCaller] | None = None
+    allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     # Prompt-cache breakpoint.
     cache_control: CacheControlEphemeral | None = None
     # Load the tool only when tool search returns it.
@@ -4924,7 +5137,7 @@ class WebSearchTool20250305:
     # Always "web_search".
     name: Literal["web_search"] = field(default="web_search", init=False)
     # Who may call the tool.
-    allowed_callers: list[AllowedCaller] | None = None
+    allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     # Prompt-cache breakpoint.
     cache_control: CacheControlEphemeral | None = None
     # Load the tool only when tool search returns it.
@@ -5004,7 +5217,7 @@ class WebFetchTool20250910:
     # Always "web_fetch".
     name: Literal["web_fetch"] = field(default="web_fetch", init=False)
     # Who may call the tool.
-    allowed_callers: list[AllowedCaller] | None = None
+    allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     # Prompt-cache breakpoint.
     cache_control: CacheControlEphemeral | None = None
     # Load the tool only when tool search returns it.
@@ -5086,7 +5299,7 @@ class WebSearchTool20260209:
     # Always "web_search".
     name: Literal["web_search"] = field(default="web_search", init=False)
     # Who may call the tool.
-    allowed_callers: list[AllowedCaller] | None = None
+    allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     # Prompt-cache breakpoint.
     cache_control: CacheControlEphemeral | None = None
     # Load the tool only when tool search returns it.
@@ -5166,7 +5379,7 @@ class WebFetchTool20260209:
     # Always "web_fetch".
     name: Literal["web_fetch"] = field(default="web_fetch", init=False)
     # Who may call the tool.
-    allowed_callers: list[AllowedCaller] | None = None
+    allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     # Prompt-cache breakpoint.
     cache_control: CacheControlEphemeral | None = None
     # Load the tool only when tool search returns it.
@@ -5248,7 +5461,7 @@ class WebFetchTool20260309:
     # Always "web_fetch".
     name: Literal["web_fetch"] = field(default="web_fetch", init=False)
     # Who may call the tool.
-    allowed_callers: list[AllowedCaller] | None = None
+    allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     # Prompt-cache breakpoint.
     cache_control: CacheControlEphemeral | None = None
     # Load the tool only when tool search returns it.
@@ -5334,7 +5547,7 @@ class WebSearchTool20260318:
     # Always "web_search".
     name: Literal["web_search"] = field(default="web_search", init=False)
     # Who may call the tool.
-    allowed_callers: list[AllowedCaller] | None = None
+    allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     # Prompt-cache breakpoint.
     cache_control: CacheControlEphemeral | None = None
     # Load the tool only when tool search returns it.
@@ -5420,7 +5633,7 @@ class WebFetchTool20260318:
     # Always "web_fetch".
     name: Literal["web_fetch"] = field(default="web_fetch", init=False)
     # Who may call the tool.
-    allowed_callers: list[AllowedCaller] | None = None
+    allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     # Prompt-cache breakpoint.
     cache_control: CacheControlEphemeral | None = None
     # Load the tool only when tool search returns it.
@@ -5514,7 +5727,7 @@ class ToolSearchBm25Tool20251119:
     # Always "tool_search_tool_bm25".
     name: Literal["tool_search_tool_bm25"] = field(default="tool_search_tool_bm25", init=False)
     # Who may call the tool.
-    allowed_callers: list[AllowedCaller] | None = None
+    allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     # Prompt-cache breakpoint.
     cache_control: CacheControlEphemeral | None = None
     # Load the tool only when tool search returns it.
@@ -5572,7 +5785,7 @@ class ToolSearchBm25Tool:
     # Always "tool_search_tool_bm25".
     name: Literal["tool_search_tool_bm25"] = field(default="tool_search_tool_bm25", init=False)
     # Who may call the tool.
-    allowed_callers: list[AllowedCaller] | None = None
+    allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     # Prompt-cache breakpoint.
     cache_control: CacheControlEphemeral | None = None
     # Load the tool only when tool search returns it.
@@ -5632,7 +5845,7 @@ class ToolSearchRegexTool20251119:
     # Always "tool_search_tool_regex".
     name: Literal["tool_search_tool_regex"] = field(default="tool_search_tool_regex", init=False)
     # Who may call the tool.
-    allowed_callers: list[AllowedCaller] | None = None
+    allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     # Prompt-cache breakpoint.
     cache_control: CacheControlEphemeral | None = None
     # Load the tool only when tool search returns it.
@@ -5690,7 +5903,7 @@ class ToolSearchRegexTool:
     # Always "tool_search_tool_regex".
     name: Literal["tool_search_tool_regex"] = field(default="tool_search_tool_regex", init=False)
     # Who may call the tool.
-    allowed_callers: list[AllowedCaller] | None = None
+    allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     # Prompt-cache breakpoint.
     cache_control: CacheControlEphemeral | None = None
     # Load the tool only when tool search returns it.
@@ -6467,6 +6680,7 @@ ToolUnion: TypeAlias = (
     | CodeExecutionTool20260120
     | CodeExecutionTool20260521
     | MemoryTool20250818
+    | AdvisorTool20260301
     | ToolTextEditor20250124
     | ToolTextEditor20250429
     | ToolTextEditor20250728
@@ -6508,56 +6722,88 @@ def _decode_image_media_type(data: object) -> ImageMediaType:
     return _enum(data, _IMAGE_MEDIA_TYPE_VALUES)
 
 
-def _decode_server_tool_name(data: object) -> ServerToolName:
-    return _enum(data, _SERVER_TOOL_NAME_VALUES)
+def _decode_server_tool_name(data: object) -> ServerToolName | UnknownServerToolName:
+    text = _str(data)
+    member = _SERVER_TOOL_NAME_VALUES.get(text)
+    return UnknownServerToolName(text) if member is None else member
 
 
-def _decode_web_search_tool_result_error_code(data: object) -> WebSearchToolResultErrorCode:
-    return _enum(data, _WEB_SEARCH_TOOL_RESULT_ERROR_CODE_VALUES)
+def _decode_web_search_tool_result_error_code(
+    data: object,
+) -> WebSearchToolResultErrorCode | UnknownWebSearchToolResultErrorCode:
+    text = _str(data)
+    member = _WEB_SEARCH_TOOL_RESULT_ERROR_CODE_VALUES.get(text)
+    return UnknownWebSearchToolResultErrorCode(text) if member is None else member
 
 
-def _decode_web_fetch_tool_result_error_code(data: object) -> WebFetchToolResultErrorCode:
-    return _enum(data, _WEB_FETCH_TOOL_RESULT_ERROR_CODE_VALUES)
+def _decode_web_fetch_tool_result_error_code(
+    data: object,
+) -> WebFetchToolResultErrorCode | UnknownWebFetchToolResultErrorCode:
+    text = _str(data)
+    member = _WEB_FETCH_TOOL_RESULT_ERROR_CODE_VALUES.get(text)
+    return UnknownWebFetchToolResultErrorCode(text) if member is None else member
 
 
-def _decode_code_execution_tool_result_error_code(data: object) -> CodeExecutionToolResultErrorCode:
-    return _enum(data, _CODE_EXECUTION_TOOL_RESULT_ERROR_CODE_VALUES)
+def _decode_code_execution_tool_result_error_code(
+    data: object,
+) -> CodeExecutionToolResultErrorCode | UnknownCodeExecutionToolResultErrorCode:
+    text = _str(data)
+    member = _CODE_EXECUTION_TOOL_RESULT_ERROR_CODE_VALUES.get(text)
+    return UnknownCodeExecutionToolResultErrorCode(text) if member is None else member
 
 
 def _decode_bash_code_execution_tool_result_error_code(
     data: object,
-) -> BashCodeExecutionToolResultErrorCode:
-    return _enum(data, _BASH_CODE_EXECUTION_TOOL_RESULT_ERROR_CODE_VALUES)
+) -> BashCodeExecutionToolResultErrorCode | UnknownBashCodeExecutionToolResultErrorCode:
+    text = _str(data)
+    member = _BASH_CODE_EXECUTION_TOOL_RESULT_ERROR_CODE_VALUES.get(text)
+    return UnknownBashCodeExecutionToolResultErrorCode(text) if member is None else member
 
 
 def _decode_text_editor_code_execution_tool_result_error_code(
     data: object,
-) -> TextEditorCodeExecutionToolResultErrorCode:
-    return _enum(data, _TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_ERROR_CODE_VALUES)
+) -> TextEditorCodeExecutionToolResultErrorCode | UnknownTextEditorCodeExecutionToolResultErrorCode:
+    text = _str(data)
+    member = _TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_ERROR_CODE_VALUES.get(text)
+    return UnknownTextEditorCodeExecutionToolResultErrorCode(text) if member is None else member
 
 
-def _decode_text_editor_file_type(data: object) -> TextEditorFileType:
-    return _enum(data, _TEXT_EDITOR_FILE_TYPE_VALUES)
+def _decode_text_editor_file_type(data: object) -> TextEditorFileType | UnknownTextEditorFileType:
+    text = _str(data)
+    member = _TEXT_EDITOR_FILE_TYPE_VALUES.get(text)
+    return UnknownTextEditorFileType(text) if member is None else member
 
 
-def _decode_tool_search_tool_result_error_code(data: object) -> ToolSearchToolResultErrorCode:
-    return _enum(data, _TOOL_SEARCH_TOOL_RESULT_ERROR_CODE_VALUES)
+def _decode_tool_search_tool_result_error_code(
+    data: object,
+) -> ToolSearchToolResultErrorCode | UnknownToolSearchToolResultErrorCode:
+    text = _str(data)
+    member = _TOOL_SEARCH_TOOL_RESULT_ERROR_CODE_VALUES.get(text)
+    return UnknownToolSearchToolResultErrorCode(text) if member is None else member
 
 
-def _decode_stop_reason(data: object) -> StopReason:
-    return _enum(data, _STOP_REASON_VALUES)
+def _decode_stop_reason(data: object) -> StopReason | UnknownStopReason:
+    text = _str(data)
+    member = _STOP_REASON_VALUES.get(text)
+    return UnknownStopReason(text) if member is None else member
 
 
-def _decode_service_tier(data: object) -> ServiceTier:
-    return _enum(data, _SERVICE_TIER_VALUES)
+def _decode_service_tier(data: object) -> ServiceTier | UnknownServiceTier:
+    text = _str(data)
+    member = _SERVICE_TIER_VALUES.get(text)
+    return UnknownServiceTier(text) if member is None else member
 
 
-def _decode_refusal_category(data: object) -> RefusalCategory:
-    return _enum(data, _REFUSAL_CATEGORY_VALUES)
+def _decode_refusal_category(data: object) -> RefusalCategory | UnknownRefusalCategory:
+    text = _str(data)
+    member = _REFUSAL_CATEGORY_VALUES.get(text)
+    return UnknownRefusalCategory(text) if member is None else member
 
 
-def _decode_allowed_caller(data: object) -> AllowedCaller:
-    return _enum(data, _ALLOWED_CALLER_VALUES)
+def _decode_allowed_caller(data: object) -> AllowedCaller | UnknownAllowedCaller:
+    text = _str(data)
+    member = _ALLOWED_CALLER_VALUES.get(text)
+    return UnknownAllowedCaller(text) if member is None else member
 
 
 def _decode_response_inclusion(data: object) -> ResponseInclusion:
@@ -8791,7 +9037,7 @@ def _decode_refusal_stop_details(data: object) -> RefusalStopDetails:
         return result
     v_category = obj.get("category", _ABSENT)
     if v_category is _ABSENT:
-        f_category: RefusalCategory | None = None
+        f_category: RefusalCategory | UnknownRefusalCategory | None = None
     else:
         try:
             f_category = _d_opt_refusal_category(v_category)
@@ -8873,7 +9119,7 @@ def _decode_usage(data: object) -> Usage:
             raise error.at(_segment("server_tool_use")) from None
     v_service_tier = obj.get("service_tier", _ABSENT)
     if v_service_tier is _ABSENT:
-        f_service_tier: ServiceTier | None = None
+        f_service_tier: ServiceTier | UnknownServiceTier | None = None
     else:
         try:
             f_service_tier = _d_opt_service_tier(v_service_tier)
@@ -9597,7 +9843,7 @@ def _decode_tool_param(data: object) -> ToolParam:
             raise error.at(_segment("cache_control")) from None
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller] | None = None
+        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     elif type(v_allowed_callers) is not list:
         raise _field_error(v_allowed_callers, "array", "allowed_callers")
     else:
@@ -9719,7 +9965,7 @@ def _decode_tool_bash20250124(data: object) -> ToolBash20250124:
         return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller] | None = None
+        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     elif type(v_allowed_callers) is not list:
         raise _field_error(v_allowed_callers, "array", "allowed_callers")
     else:
@@ -9797,7 +10043,7 @@ def _decode_code_execution_tool20250522(data: object) -> CodeExecutionTool202505
         return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller] | None = None
+        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     elif type(v_allowed_callers) is not list:
         raise _field_error(v_allowed_callers, "array", "allowed_callers")
     else:
@@ -9864,7 +10110,7 @@ def _decode_code_execution_tool20250825(data: object) -> CodeExecutionTool202508
         return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller] | None = None
+        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     elif type(v_allowed_callers) is not list:
         raise _field_error(v_allowed_callers, "array", "allowed_callers")
     else:
@@ -9931,7 +10177,7 @@ def _decode_code_execution_tool20260120(data: object) -> CodeExecutionTool202601
         return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller] | None = None
+        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     elif type(v_allowed_callers) is not list:
         raise _field_error(v_allowed_callers, "array", "allowed_callers")
     else:
@@ -9998,7 +10244,7 @@ def _decode_code_execution_tool20260521(data: object) -> CodeExecutionTool202605
         return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller] | None = None
+        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     elif type(v_allowed_callers) is not list:
         raise _field_error(v_allowed_callers, "array", "allowed_callers")
     else:
@@ -10066,7 +10312,7 @@ def _decode_memory_tool20250818(data: object) -> MemoryTool20250818:
         return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller] | None = None
+        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     elif type(v_allowed_callers) is not list:
         raise _field_error(v_allowed_callers, "array", "allowed_callers")
     else:
@@ -10123,6 +10369,105 @@ def _decode_memory_tool20250818(data: object) -> MemoryTool20250818:
     return result
 
 
+def _decode_advisor_tool20260301(data: object) -> AdvisorTool20260301:
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "advisor_20260301":
+        _tag(obj, "type", "advisor_20260301")
+    if obj.get("name") != "advisor":
+        _tag(obj, "name", "advisor")
+    try:
+        f_model = obj["model"]
+    except KeyError:  # one is missing: the checks below tell which
+        f_model = obj.get("model", _ABSENT)
+    if type(f_model) is not str:
+        raise _field_error(f_model, "string", "model")
+    if len(obj) == 3:  # no optional key: every default
+        result = AdvisorTool20260301.__new__(AdvisorTool20260301)
+        result.type = "advisor_20260301"
+        result.name = "advisor"
+        result.model = f_model
+        result.allowed_callers = None
+        result.cache_control = None
+        result.caching = None
+        result.defer_loading = None
+        result.max_tokens = None
+        result.max_uses = None
+        result.strict = None
+        result.extra = {}
+        result._present = frozenset()
+        return result
+    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+    if v_allowed_callers is _ABSENT:
+        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
+    elif type(v_allowed_callers) is not list:
+        raise _field_error(v_allowed_callers, "array", "allowed_callers")
+    else:
+        try:
+            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+        except DecodeError:
+            raise _item_error(
+                v_allowed_callers, _decode_allowed_caller, "allowed_callers"
+            ) from None
+    v_cache_control = obj.get("cache_control", _ABSENT)
+    if v_cache_control is _ABSENT:
+        f_cache_control: CacheControlEphemeral | None = None
+    else:
+        try:
+            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    v_caching = obj.get("caching", _ABSENT)
+    if v_caching is _ABSENT:
+        f_caching: CacheControlEphemeral | None = None
+    else:
+        try:
+            f_caching = _d_opt_cache_control_ephemeral(v_caching)
+        except DecodeError as error:
+            raise error.at(_segment("caching")) from None
+    f_defer_loading = obj.get("defer_loading", _ABSENT)
+    if type(f_defer_loading) is not bool:
+        if f_defer_loading is not _ABSENT:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+        f_defer_loading = None
+    f_max_tokens = obj.get("max_tokens")
+    if f_max_tokens is not None and (
+        type(f_max_tokens) is not int or not -_INT_BOUND < f_max_tokens < _INT_BOUND
+    ):
+        raise _field_error(f_max_tokens, "integer", "max_tokens")
+    f_max_uses = obj.get("max_uses")
+    if f_max_uses is not None and (
+        type(f_max_uses) is not int or not -_INT_BOUND < f_max_uses < _INT_BOUND
+    ):
+        raise _field_error(f_max_uses, "integer", "max_uses")
+    f_strict = obj.get("strict", _ABSENT)
+    if type(f_strict) is not bool:
+        if f_strict is not _ABSENT:
+            raise _field_error(f_strict, "boolean", "strict")
+        f_strict = None
+    f_present: frozenset[str] = frozenset()
+    f_extra: dict[str, JSONValue] = {}
+    if len(obj) != 3:  # more than the 3 required key(s)
+        f_present = _ADVISOR_TOOL20260301_OPTIONAL.intersection(obj)
+        if len(obj) != 3 + len(f_present):  # undeclared keys
+            f_extra = _unknown(obj, _ADVISOR_TOOL20260301_KEYS)
+    result = AdvisorTool20260301.__new__(AdvisorTool20260301)
+    result.type = "advisor_20260301"
+    result.name = "advisor"
+    result.model = f_model
+    result.allowed_callers = f_allowed_callers
+    result.cache_control = f_cache_control
+    result.caching = f_caching
+    result.defer_loading = f_defer_loading
+    result.max_tokens = f_max_tokens
+    result.max_uses = f_max_uses
+    result.strict = f_strict
+    result.extra = f_extra
+    result._present = f_present
+    return result
+
+
 def _decode_tool_text_editor20250124(data: object) -> ToolTextEditor20250124:
     if type(data) is not dict:
         raise _type_error("object", data)
@@ -10145,7 +10490,7 @@ def _decode_tool_text_editor20250124(data: object) -> ToolTextEditor20250124:
         return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller] | None = None
+        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     elif type(v_allowed_callers) is not list:
         raise _field_error(v_allowed_callers, "array", "allowed_callers")
     else:
@@ -10224,7 +10569,7 @@ def _decode_tool_text_editor20250429(data: object) -> ToolTextEditor20250429:
         return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller] | None = None
+        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     elif type(v_allowed_callers) is not list:
         raise _field_error(v_allowed_callers, "array", "allowed_callers")
     else:
@@ -10304,7 +10649,7 @@ def _decode_tool_text_editor20250728(data: object) -> ToolTextEditor20250728:
         return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller] | None = None
+        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     elif type(v_allowed_callers) is not list:
         raise _field_error(v_allowed_callers, "array", "allowed_callers")
     else:
@@ -10392,7 +10737,7 @@ def _decode_web_search_tool20250305(data: object) -> WebSearchTool20250305:
         return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller] | None = None
+        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     elif type(v_allowed_callers) is not list:
         raise _field_error(v_allowed_callers, "array", "allowed_callers")
     else:
@@ -10497,7 +10842,7 @@ def _decode_web_fetch_tool20250910(data: object) -> WebFetchTool20250910:
         return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller] | None = None
+        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     elif type(v_allowed_callers) is not list:
         raise _field_error(v_allowed_callers, "array", "allowed_callers")
     else:
@@ -10607,7 +10952,7 @@ def _decode_web_search_tool20260209(data: object) -> WebSearchTool20260209:
         return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller] | None = None
+        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     elif type(v_allowed_callers) is not list:
         raise _field_error(v_allowed_callers, "array", "allowed_callers")
     else:
@@ -10712,7 +11057,7 @@ def _decode_web_fetch_tool20260209(data: object) -> WebFetchTool20260209:
         return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller] | None = None
+        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     elif type(v_allowed_callers) is not list:
         raise _field_error(v_allowed_callers, "array", "allowed_callers")
     else:
@@ -10824,7 +11169,7 @@ def _decode_web_fetch_tool20260309(data: object) -> WebFetchTool20260309:
         return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller] | None = None
+        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     elif type(v_allowed_callers) is not list:
         raise _field_error(v_allowed_callers, "array", "allowed_callers")
     else:
@@ -10941,7 +11286,7 @@ def _decode_web_search_tool20260318(data: object) -> WebSearchTool20260318:
         return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller] | None = None
+        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     elif type(v_allowed_callers) is not list:
         raise _field_error(v_allowed_callers, "array", "allowed_callers")
     else:
@@ -11057,7 +11402,7 @@ def _decode_web_fetch_tool20260318(data: object) -> WebFetchTool20260318:
         return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller] | None = None
+        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     elif type(v_allowed_callers) is not list:
         raise _field_error(v_allowed_callers, "array", "allowed_callers")
     else:
@@ -11178,7 +11523,7 @@ def _decode_tool_search_bm25_tool20251119(data: object) -> ToolSearchBm25Tool202
         return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller] | None = None
+        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     elif type(v_allowed_callers) is not list:
         raise _field_error(v_allowed_callers, "array", "allowed_callers")
     else:
@@ -11245,7 +11590,7 @@ def _decode_tool_search_bm25_tool(data: object) -> ToolSearchBm25Tool:
         return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller] | None = None
+        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     elif type(v_allowed_callers) is not list:
         raise _field_error(v_allowed_callers, "array", "allowed_callers")
     else:
@@ -11312,7 +11657,7 @@ def _decode_tool_search_regex_tool20251119(data: object) -> ToolSearchRegexTool2
         return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller] | None = None
+        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     elif type(v_allowed_callers) is not list:
         raise _field_error(v_allowed_callers, "array", "allowed_callers")
     else:
@@ -11379,7 +11724,7 @@ def _decode_tool_search_regex_tool(data: object) -> ToolSearchRegexTool:
         return result
     v_allowed_callers = obj.get("allowed_callers", _ABSENT)
     if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller] | None = None
+        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
     elif type(v_allowed_callers) is not list:
         raise _field_error(v_allowed_callers, "array", "allowed_callers")
     else:
@@ -12172,6 +12517,8 @@ def _decode_tool_union(data: object) -> ToolUnion:
             return _decode_code_execution_tool20260521(data)
         if data.get("type") == "memory_20250818":
             return _decode_memory_tool20250818(data)
+        if data.get("type") == "advisor_20260301":
+            return _decode_advisor_tool20260301(data)
         if data.get("type") == "text_editor_20250124":
             return _decode_tool_text_editor20250124(data)
         if data.get("type") == "text_editor_20250429":
@@ -12203,7 +12550,7 @@ def _decode_tool_union(data: object) -> ToolUnion:
         if "input_schema" in data:
             return _decode_tool_param(data)
         raise DecodeError(
-            "matches no member of ToolUnion (expected type='bash_20250124', type='code_execution_20250522', type='code_execution_20250825', type='code_execution_20260120', type='code_execution_20260521', type='memory_20250818', type='text_editor_20250124', type='text_editor_20250429', type='text_editor_20250728', type='web_search_20250305', type='web_fetch_20250910', type='web_search_20260209', type='web_fetch_20260209', type='web_fetch_20260309', type='web_search_20260318', type='web_fetch_20260318', type='tool_search_tool_bm25_20251119', type='tool_search_tool_bm25', type='tool_search_tool_regex_20251119', type='tool_search_tool_regex', key 'input_schema')"
+            "matches no member of ToolUnion (expected type='bash_20250124', type='code_execution_20250522', type='code_execution_20250825', type='code_execution_20260120', type='code_execution_20260521', type='memory_20250818', type='advisor_20260301', type='text_editor_20250124', type='text_editor_20250429', type='text_editor_20250728', type='web_search_20250305', type='web_fetch_20250910', type='web_search_20260209', type='web_fetch_20260209', type='web_fetch_20260309', type='web_search_20260318', type='web_fetch_20260318', type='tool_search_tool_bm25_20251119', type='tool_search_tool_bm25', type='tool_search_tool_regex_20251119', type='tool_search_tool_regex', key 'input_schema')"
         )
     raise _type_error("object", data)
 
@@ -12264,7 +12611,7 @@ def _d_int_min1024(value: object) -> int:
     return checked
 
 
-def _d_list_allowed_caller(value: object) -> list[AllowedCaller]:
+def _d_list_allowed_caller(value: object) -> list[AllowedCaller | UnknownAllowedCaller]:
     return _list(value, _decode_allowed_caller)
 
 
@@ -12376,7 +12723,7 @@ def _d_opt_output_tokens_details(value: object) -> OutputTokensDetails | None:
     return None if value is None else _decode_output_tokens_details(value)
 
 
-def _d_opt_refusal_category(value: object) -> RefusalCategory | None:
+def _d_opt_refusal_category(value: object) -> RefusalCategory | UnknownRefusalCategory | None:
     return None if value is None else _decode_refusal_category(value)
 
 
@@ -12388,11 +12735,11 @@ def _d_opt_server_tool_usage(value: object) -> ServerToolUsage | None:
     return None if value is None else _decode_server_tool_usage(value)
 
 
-def _d_opt_service_tier(value: object) -> ServiceTier | None:
+def _d_opt_service_tier(value: object) -> ServiceTier | UnknownServiceTier | None:
     return None if value is None else _decode_service_tier(value)
 
 
-def _d_opt_stop_reason(value: object) -> StopReason | None:
+def _d_opt_stop_reason(value: object) -> StopReason | UnknownStopReason | None:
     return None if value is None else _decode_stop_reason(value)
 
 
@@ -12945,6 +13292,33 @@ _MEMORY_TOOL20250818_KEYS = frozenset(
 )
 _MEMORY_TOOL20250818_OPTIONAL = frozenset(
     {"allowed_callers", "cache_control", "defer_loading", "strict", "input_examples"}
+)
+
+
+_ADVISOR_TOOL20260301_KEYS = frozenset(
+    {
+        "type",
+        "name",
+        "model",
+        "allowed_callers",
+        "cache_control",
+        "caching",
+        "defer_loading",
+        "max_tokens",
+        "max_uses",
+        "strict",
+    }
+)
+_ADVISOR_TOOL20260301_OPTIONAL = frozenset(
+    {
+        "allowed_callers",
+        "cache_control",
+        "caching",
+        "defer_loading",
+        "max_tokens",
+        "max_uses",
+        "strict",
+    }
 )
 
 
@@ -13810,22 +14184,26 @@ def encode_caller(value: Caller) -> JSONValue:
     return value.to_dict()
 
 
-def decode_server_tool_name(data: object) -> ServerToolName:
+def decode_server_tool_name(data: object) -> ServerToolName | UnknownServerToolName:
     """Decode JSON data (as `json.loads` returns it) into ServerToolName; raises DecodeError."""
     return _guard(_decode_server_tool_name, data)
 
 
-def encode_server_tool_name(value: ServerToolName) -> JSONValue:
+def encode_server_tool_name(value: ServerToolName | UnknownServerToolName) -> JSONValue:
     """Encode ServerToolName as JSON data (the inverse of `decode_server_tool_name`)."""
     return value.value
 
 
-def decode_web_search_tool_result_error_code(data: object) -> WebSearchToolResultErrorCode:
+def decode_web_search_tool_result_error_code(
+    data: object,
+) -> WebSearchToolResultErrorCode | UnknownWebSearchToolResultErrorCode:
     """Decode JSON data (as `json.loads` returns it) into WebSearchToolResultErrorCode; raises DecodeError."""
     return _guard(_decode_web_search_tool_result_error_code, data)
 
 
-def encode_web_search_tool_result_error_code(value: WebSearchToolResultErrorCode) -> JSONValue:
+def encode_web_search_tool_result_error_code(
+    value: WebSearchToolResultErrorCode | UnknownWebSearchToolResultErrorCode,
+) -> JSONValue:
     """Encode WebSearchToolResultErrorCode as JSON data (the inverse of `decode_web_search_tool_result_error_code`)."""
     return value.value
 
@@ -13900,12 +14278,16 @@ def encode_web_fetch_block(value: WebFetchBlock) -> JSONValue:
     return value.to_dict()
 
 
-def decode_web_fetch_tool_result_error_code(data: object) -> WebFetchToolResultErrorCode:
+def decode_web_fetch_tool_result_error_code(
+    data: object,
+) -> WebFetchToolResultErrorCode | UnknownWebFetchToolResultErrorCode:
     """Decode JSON data (as `json.loads` returns it) into WebFetchToolResultErrorCode; raises DecodeError."""
     return _guard(_decode_web_fetch_tool_result_error_code, data)
 
 
-def encode_web_fetch_tool_result_error_code(value: WebFetchToolResultErrorCode) -> JSONValue:
+def encode_web_fetch_tool_result_error_code(
+    value: WebFetchToolResultErrorCode | UnknownWebFetchToolResultErrorCode,
+) -> JSONValue:
     """Encode WebFetchToolResultErrorCode as JSON data (the inverse of `decode_web_fetch_tool_result_error_code`)."""
     return value.value
 
@@ -13972,13 +14354,15 @@ def encode_encrypted_code_execution_result_block(
     return value.to_dict()
 
 
-def decode_code_execution_tool_result_error_code(data: object) -> CodeExecutionToolResultErrorCode:
+def decode_code_execution_tool_result_error_code(
+    data: object,
+) -> CodeExecutionToolResultErrorCode | UnknownCodeExecutionToolResultErrorCode:
     """Decode JSON data (as `json.loads` returns it) into CodeExecutionToolResultErrorCode; raises DecodeError."""
     return _guard(_decode_code_execution_tool_result_error_code, data)
 
 
 def encode_code_execution_tool_result_error_code(
-    value: CodeExecutionToolResultErrorCode,
+    value: CodeExecutionToolResultErrorCode | UnknownCodeExecutionToolResultErrorCode,
 ) -> JSONValue:
     """Encode CodeExecutionToolResultErrorCode as JSON data (the inverse of `decode_code_execution_tool_result_error_code`)."""
     return value.value
@@ -14036,13 +14420,13 @@ def encode_bash_code_execution_result_block(value: BashCodeExecutionResultBlock)
 
 def decode_bash_code_execution_tool_result_error_code(
     data: object,
-) -> BashCodeExecutionToolResultErrorCode:
+) -> BashCodeExecutionToolResultErrorCode | UnknownBashCodeExecutionToolResultErrorCode:
     """Decode JSON data (as `json.loads` returns it) into BashCodeExecutionToolResultErrorCode; raises DecodeError."""
     return _guard(_decode_bash_code_execution_tool_result_error_code, data)
 
 
 def encode_bash_code_execution_tool_result_error_code(
-    value: BashCodeExecutionToolResultErrorCode,
+    value: BashCodeExecutionToolResultErrorCode | UnknownBashCodeExecutionToolResultErrorCode,
 ) -> JSONValue:
     """Encode BashCodeExecutionToolResultErrorCode as JSON data (the inverse of `decode_bash_code_execution_tool_result_error_code`)."""
     return value.value
@@ -14088,13 +14472,14 @@ def encode_bash_code_execution_tool_result_block(
 
 def decode_text_editor_code_execution_tool_result_error_code(
     data: object,
-) -> TextEditorCodeExecutionToolResultErrorCode:
+) -> TextEditorCodeExecutionToolResultErrorCode | UnknownTextEditorCodeExecutionToolResultErrorCode:
     """Decode JSON data (as `json.loads` returns it) into TextEditorCodeExecutionToolResultErrorCode; raises DecodeError."""
     return _guard(_decode_text_editor_code_execution_tool_result_error_code, data)
 
 
 def encode_text_editor_code_execution_tool_result_error_code(
-    value: TextEditorCodeExecutionToolResultErrorCode,
+    value: TextEditorCodeExecutionToolResultErrorCode
+    | UnknownTextEditorCodeExecutionToolResultErrorCode,
 ) -> JSONValue:
     """Encode TextEditorCodeExecutionToolResultErrorCode as JSON data (the inverse of `decode_text_editor_code_execution_tool_result_error_code`)."""
     return value.value
@@ -14114,12 +14499,14 @@ def encode_text_editor_code_execution_tool_result_error(
     return value.to_dict()
 
 
-def decode_text_editor_file_type(data: object) -> TextEditorFileType:
+def decode_text_editor_file_type(data: object) -> TextEditorFileType | UnknownTextEditorFileType:
     """Decode JSON data (as `json.loads` returns it) into TextEditorFileType; raises DecodeError."""
     return _guard(_decode_text_editor_file_type, data)
 
 
-def encode_text_editor_file_type(value: TextEditorFileType) -> JSONValue:
+def encode_text_editor_file_type(
+    value: TextEditorFileType | UnknownTextEditorFileType,
+) -> JSONValue:
     """Encode TextEditorFileType as JSON data (the inverse of `decode_text_editor_file_type`)."""
     return value.value
 
@@ -14194,12 +14581,16 @@ def encode_text_editor_code_execution_tool_result_block(
     return value.to_dict()
 
 
-def decode_tool_search_tool_result_error_code(data: object) -> ToolSearchToolResultErrorCode:
+def decode_tool_search_tool_result_error_code(
+    data: object,
+) -> ToolSearchToolResultErrorCode | UnknownToolSearchToolResultErrorCode:
     """Decode JSON data (as `json.loads` returns it) into ToolSearchToolResultErrorCode; raises DecodeError."""
     return _guard(_decode_tool_search_tool_result_error_code, data)
 
 
-def encode_tool_search_tool_result_error_code(value: ToolSearchToolResultErrorCode) -> JSONValue:
+def encode_tool_search_tool_result_error_code(
+    value: ToolSearchToolResultErrorCode | UnknownToolSearchToolResultErrorCode,
+) -> JSONValue:
     """Encode ToolSearchToolResultErrorCode as JSON data (the inverse of `decode_tool_search_tool_result_error_code`)."""
     return value.value
 
@@ -14276,22 +14667,22 @@ def encode_content_block(value: ContentBlock) -> JSONValue:
     return value.to_dict()
 
 
-def decode_stop_reason(data: object) -> StopReason:
+def decode_stop_reason(data: object) -> StopReason | UnknownStopReason:
     """Decode JSON data (as `json.loads` returns it) into StopReason; raises DecodeError."""
     return _guard(_decode_stop_reason, data)
 
 
-def encode_stop_reason(value: StopReason) -> JSONValue:
+def encode_stop_reason(value: StopReason | UnknownStopReason) -> JSONValue:
     """Encode StopReason as JSON data (the inverse of `decode_stop_reason`)."""
     return value.value
 
 
-def decode_service_tier(data: object) -> ServiceTier:
+def decode_service_tier(data: object) -> ServiceTier | UnknownServiceTier:
     """Decode JSON data (as `json.loads` returns it) into ServiceTier; raises DecodeError."""
     return _guard(_decode_service_tier, data)
 
 
-def encode_service_tier(value: ServiceTier) -> JSONValue:
+def encode_service_tier(value: ServiceTier | UnknownServiceTier) -> JSONValue:
     """Encode ServiceTier as JSON data (the inverse of `decode_service_tier`)."""
     return value.value
 
@@ -14326,12 +14717,12 @@ def encode_output_tokens_details(value: OutputTokensDetails) -> JSONValue:
     return value.to_dict()
 
 
-def decode_refusal_category(data: object) -> RefusalCategory:
+def decode_refusal_category(data: object) -> RefusalCategory | UnknownRefusalCategory:
     """Decode JSON data (as `json.loads` returns it) into RefusalCategory; raises DecodeError."""
     return _guard(_decode_refusal_category, data)
 
 
-def encode_refusal_category(value: RefusalCategory) -> JSONValue:
+def encode_refusal_category(value: RefusalCategory | UnknownRefusalCategory) -> JSONValue:
     """Encode RefusalCategory as JSON data (the inverse of `decode_refusal_category`)."""
     return value.value
 
@@ -14566,12 +14957,12 @@ def encode_tool_param(value: ToolParam) -> JSONValue:
     return value.to_dict()
 
 
-def decode_allowed_caller(data: object) -> AllowedCaller:
+def decode_allowed_caller(data: object) -> AllowedCaller | UnknownAllowedCaller:
     """Decode JSON data (as `json.loads` returns it) into AllowedCaller; raises DecodeError."""
     return _guard(_decode_allowed_caller, data)
 
 
-def encode_allowed_caller(value: AllowedCaller) -> JSONValue:
+def encode_allowed_caller(value: AllowedCaller | UnknownAllowedCaller) -> JSONValue:
     """Encode AllowedCaller as JSON data (the inverse of `decode_allowed_caller`)."""
     return value.value
 
@@ -14653,6 +15044,16 @@ def decode_memory_tool20250818(data: object) -> MemoryTool20250818:
 
 def encode_memory_tool20250818(value: MemoryTool20250818) -> JSONValue:
     """Encode MemoryTool20250818 as JSON data (the inverse of `decode_memory_tool20250818`)."""
+    return value.to_dict()
+
+
+def decode_advisor_tool20260301(data: object) -> AdvisorTool20260301:
+    """Decode JSON data (as `json.loads` returns it) into AdvisorTool20260301; raises DecodeError."""
+    return _guard(_decode_advisor_tool20260301, data)
+
+
+def encode_advisor_tool20260301(value: AdvisorTool20260301) -> JSONValue:
+    """Encode AdvisorTool20260301 as JSON data (the inverse of `decode_advisor_tool20260301`)."""
     return value.to_dict()
 
 

@@ -42,6 +42,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError, from_json
 
 __all__ = [
     "_TrimState",
+    "AdvisorTool20260301",
     "AllowedCaller",
     "AllowedCallerAdapter",
     "Base64ImageSource",
@@ -198,9 +199,21 @@ __all__ = [
     "ToolUnionAdapter",
     "ToolUseBlock",
     "ToolUseBlockParam",
+    "UnknownAllowedCaller",
+    "UnknownBashCodeExecutionToolResultErrorCode",
+    "UnknownCodeExecutionToolResultErrorCode",
     "UnknownContentBlock",
     "UnknownContentBlockDelta",
     "UnknownMessageStreamEvent",
+    "UnknownRefusalCategory",
+    "UnknownServerToolName",
+    "UnknownServiceTier",
+    "UnknownStopReason",
+    "UnknownTextEditorCodeExecutionToolResultErrorCode",
+    "UnknownTextEditorFileType",
+    "UnknownToolSearchToolResultErrorCode",
+    "UnknownWebFetchToolResultErrorCode",
+    "UnknownWebSearchToolResultErrorCode",
     "UrlImageSource",
     "Usage",
     "UserLocation",
@@ -475,6 +488,39 @@ class _ErrorContext(dict[str, str]):
         return hash(tuple(sorted(self.items())))
 
 
+class _OpenEnum:
+    """An open enum (x-unknown: keep): a listed string validates to the value of `enum` (an
+    Enum class or a Literal alias) it names, any other string to `unknown(string)`, which
+    keeps it; both dump as the string. A value that is not a string is an error."""
+
+    def __init__(self, enum: Any, unknown: type[Any]) -> None:
+        members = getattr(enum, "__members__", None)  # an Enum class; else a Literal alias
+        listed: list[Any] = list(enum.__args__ if members is None else members.values())
+        self.members: dict[str, Any] = {getattr(value, "value", value): value for value in listed}
+        self.enum, self.unknown = enum, unknown
+
+    def validate(self, value: Any) -> Any:
+        if type(value) is str:
+            member = self.members.get(value)
+            return self.unknown(value) if member is None else member
+        if isinstance(value, self.unknown) or (
+            isinstance(self.enum, type) and isinstance(value, self.enum)
+        ):
+            return value  # built in code
+        raise PydanticCustomError("string_type", "Input should be a valid string")
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> Any:
+        from pydantic_core import core_schema
+
+        text = core_schema.plain_serializer_function_ser_schema(
+            lambda value: getattr(value, "value", value), return_schema=core_schema.str_schema()
+        )
+        return core_schema.no_info_plain_validator_function(self.validate, serialization=text)
+
+    def __get_pydantic_json_schema__(self, schema: Any, handler: Any) -> dict[str, Any]:
+        return {"anyOf": [{"enum": list(self.members)}, {"type": "string"}]}
+
+
 @dataclass(frozen=True)
 class _Wire:
     """The JSON rules of one model that its fields and configuration do not state.
@@ -707,6 +753,7 @@ class ImageMediaType(str, Enum):
 class ServerToolName(str, Enum):
     """Name of a server tool in a server_tool_use block."""
 
+    ADVISOR = "advisor"
     WEB_SEARCH = "web_search"
     WEB_FETCH = "web_fetch"
     CODE_EXECUTION = "code_execution"
@@ -714,6 +761,16 @@ class ServerToolName(str, Enum):
     TEXT_EDITOR_CODE_EXECUTION = "text_editor_code_execution"
     TOOL_SEARCH_TOOL_REGEX = "tool_search_tool_regex"
     TOOL_SEARCH_TOOL_BM25 = "tool_search_tool_bm25"
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownServerToolName:
+    """A value of ServerToolName that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
 
 
 class WebSearchToolResultErrorCode(str, Enum):
@@ -725,6 +782,16 @@ class WebSearchToolResultErrorCode(str, Enum):
     TOO_MANY_REQUESTS = "too_many_requests"
     QUERY_TOO_LONG = "query_too_long"
     REQUEST_TOO_LARGE = "request_too_large"
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownWebSearchToolResultErrorCode:
+    """A value of WebSearchToolResultErrorCode that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
 
 
 class WebFetchToolResultErrorCode(str, Enum):
@@ -741,6 +808,16 @@ class WebFetchToolResultErrorCode(str, Enum):
     UNAVAILABLE = "unavailable"
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownWebFetchToolResultErrorCode:
+    """A value of WebFetchToolResultErrorCode that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
+
+
 class CodeExecutionToolResultErrorCode(str, Enum):
     """Why code execution failed."""
 
@@ -748,6 +825,16 @@ class CodeExecutionToolResultErrorCode(str, Enum):
     UNAVAILABLE = "unavailable"
     TOO_MANY_REQUESTS = "too_many_requests"
     EXECUTION_TIME_EXCEEDED = "execution_time_exceeded"
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownCodeExecutionToolResultErrorCode:
+    """A value of CodeExecutionToolResultErrorCode that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
 
 
 class BashCodeExecutionToolResultErrorCode(str, Enum):
@@ -760,6 +847,16 @@ class BashCodeExecutionToolResultErrorCode(str, Enum):
     OUTPUT_FILE_TOO_LARGE = "output_file_too_large"
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownBashCodeExecutionToolResultErrorCode:
+    """A value of BashCodeExecutionToolResultErrorCode that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
+
+
 class TextEditorCodeExecutionToolResultErrorCode(str, Enum):
     """Why a text editor command failed."""
 
@@ -770,12 +867,32 @@ class TextEditorCodeExecutionToolResultErrorCode(str, Enum):
     FILE_NOT_FOUND = "file_not_found"
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownTextEditorCodeExecutionToolResultErrorCode:
+    """A value of TextEditorCodeExecutionToolResultErrorCode that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
+
+
 class TextEditorFileType(str, Enum):
     """Kind of file a view command showed."""
 
     TEXT = "text"
     IMAGE = "image"
     PDF = "pdf"
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownTextEditorFileType:
+    """A value of TextEditorFileType that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
 
 
 class ToolSearchToolResultErrorCode(str, Enum):
@@ -787,6 +904,16 @@ class ToolSearchToolResultErrorCode(str, Enum):
     EXECUTION_TIME_EXCEEDED = "execution_time_exceeded"
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownToolSearchToolResultErrorCode:
+    """A value of ToolSearchToolResultErrorCode that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
+
+
 class StopReason(str, Enum):
     """Why the model stopped generating."""
 
@@ -795,8 +922,19 @@ class StopReason(str, Enum):
     STOP_SEQUENCE = "stop_sequence"
     TOOL_USE = "tool_use"
     PAUSE_TURN = "pause_turn"
+    COMPACTION = "compaction"
     REFUSAL = "refusal"
     MODEL_CONTEXT_WINDOW_EXCEEDED = "model_context_window_exceeded"
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownStopReason:
+    """A value of StopReason that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
 
 
 class ServiceTier(str, Enum):
@@ -805,6 +943,16 @@ class ServiceTier(str, Enum):
     STANDARD = "standard"
     PRIORITY = "priority"
     BATCH = "batch"
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownServiceTier:
+    """A value of ServiceTier that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
 
 
 class RefusalCategory(str, Enum):
@@ -817,6 +965,16 @@ class RefusalCategory(str, Enum):
     GENERAL_HARMS = "general_harms"
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownRefusalCategory:
+    """A value of RefusalCategory that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
+
+
 class AllowedCaller(str, Enum):
     """Who may call a tool."""
 
@@ -824,6 +982,16 @@ class AllowedCaller(str, Enum):
     CODE_EXECUTION_20250825 = "code_execution_20250825"
     CODE_EXECUTION_20260120 = "code_execution_20260120"
     CODE_EXECUTION_20260521 = "code_execution_20260521"
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownAllowedCaller:
+    """A value of AllowedCaller that the schema does not list (x-unknown: keep).
+
+    A newer producer's value, kept as read (`value`) and written back unchanged.
+    """
+
+    value: str
 
 
 class ResponseInclusion(str, Enum):
@@ -986,7 +1154,9 @@ class ServerToolUseBlock(_Model):
     else:
         type: Literal["server_tool_use"] = Field(description='Always "server_tool_use".')
     id: StrictStr = Field(description="Server tool call id (srvtoolu_...).")
-    name: ServerToolName = Field(description="Server tool called.")
+    name: Annotated[
+        ServerToolName | UnknownServerToolName, _OpenEnum(ServerToolName, UnknownServerToolName)
+    ] = Field(description="Server tool called.")
     input: Annotated[dict[str, _JSON], _KEYS] = Field(description="Tool input.")
     caller: Omittable[Caller] = Field(default=None, description="Who invoked the tool.")
     cache_control: CacheControlEphemeral | None = Field(
@@ -1028,7 +1198,10 @@ class WebSearchToolResultError(_Model):
         type: Literal["web_search_tool_result_error"] = Field(
             description='Always "web_search_tool_result_error".'
         )
-    error_code: WebSearchToolResultErrorCode = Field(description="Why it failed.")
+    error_code: Annotated[
+        WebSearchToolResultErrorCode | UnknownWebSearchToolResultErrorCode,
+        _OpenEnum(WebSearchToolResultErrorCode, UnknownWebSearchToolResultErrorCode),
+    ] = Field(description="Why it failed.")
 
 
 class CacheControlEphemeral(_Model):
@@ -1387,7 +1560,10 @@ class WebFetchToolResultErrorBlock(_Model):
         type: Literal["web_fetch_tool_result_error"] = Field(
             description='Always "web_fetch_tool_result_error".'
         )
-    error_code: WebFetchToolResultErrorCode = Field(description="Why it failed.")
+    error_code: Annotated[
+        WebFetchToolResultErrorCode | UnknownWebFetchToolResultErrorCode,
+        _OpenEnum(WebFetchToolResultErrorCode, UnknownWebFetchToolResultErrorCode),
+    ] = Field(description="Why it failed.")
 
 
 class WebFetchToolResultBlock(_Model):
@@ -1470,7 +1646,10 @@ class CodeExecutionToolResultError(_Model):
         type: Literal["code_execution_tool_result_error"] = Field(
             description='Always "code_execution_tool_result_error".'
         )
-    error_code: CodeExecutionToolResultErrorCode = Field(description="Why it failed.")
+    error_code: Annotated[
+        CodeExecutionToolResultErrorCode | UnknownCodeExecutionToolResultErrorCode,
+        _OpenEnum(CodeExecutionToolResultErrorCode, UnknownCodeExecutionToolResultErrorCode),
+    ] = Field(description="Why it failed.")
 
 
 class CodeExecutionToolResultBlock(_Model):
@@ -1538,7 +1717,12 @@ class BashCodeExecutionToolResultError(_Model):
         type: Literal["bash_code_execution_tool_result_error"] = Field(
             description='Always "bash_code_execution_tool_result_error".'
         )
-    error_code: BashCodeExecutionToolResultErrorCode = Field(description="Why it failed.")
+    error_code: Annotated[
+        BashCodeExecutionToolResultErrorCode | UnknownBashCodeExecutionToolResultErrorCode,
+        _OpenEnum(
+            BashCodeExecutionToolResultErrorCode, UnknownBashCodeExecutionToolResultErrorCode
+        ),
+    ] = Field(description="Why it failed.")
 
 
 class BashCodeExecutionToolResultBlock(_Model):
@@ -1573,7 +1757,14 @@ class TextEditorCodeExecutionToolResultError(_Model):
         type: Literal["text_editor_code_execution_tool_result_error"] = Field(
             description='Always "text_editor_code_execution_tool_result_error".'
         )
-    error_code: TextEditorCodeExecutionToolResultErrorCode = Field(description="Why it failed.")
+    error_code: Annotated[
+        TextEditorCodeExecutionToolResultErrorCode
+        | UnknownTextEditorCodeExecutionToolResultErrorCode,
+        _OpenEnum(
+            TextEditorCodeExecutionToolResultErrorCode,
+            UnknownTextEditorCodeExecutionToolResultErrorCode,
+        ),
+    ] = Field(description="Why it failed.")
     error_message: StrictStr | None = Field(default=None, description="Details of the failure.")
 
 
@@ -1594,7 +1785,10 @@ class TextEditorCodeExecutionViewResultBlock(_Model):
             description='Always "text_editor_code_execution_view_result".'
         )
     content: StrictStr = Field(description="File content.")
-    file_type: TextEditorFileType = Field(description="Kind of file.")
+    file_type: Annotated[
+        TextEditorFileType | UnknownTextEditorFileType,
+        _OpenEnum(TextEditorFileType, UnknownTextEditorFileType),
+    ] = Field(description="Kind of file.")
     num_lines: _Int | None = Field(default=None, description="Lines shown.")
     start_line: _Int | None = Field(default=None, description="First line shown.")
     total_lines: _Int | None = Field(default=None, description="Lines in the file.")
@@ -1676,7 +1870,10 @@ class ToolSearchToolResultError(_Model):
         type: Literal["tool_search_tool_result_error"] = Field(
             description='Always "tool_search_tool_result_error".'
         )
-    error_code: ToolSearchToolResultErrorCode = Field(description="Why it failed.")
+    error_code: Annotated[
+        ToolSearchToolResultErrorCode | UnknownToolSearchToolResultErrorCode,
+        _OpenEnum(ToolSearchToolResultErrorCode, UnknownToolSearchToolResultErrorCode),
+    ] = Field(description="Why it failed.")
     error_message: StrictStr | None = Field(default=None, description="Details of the failure.")
 
 
@@ -1779,7 +1976,13 @@ class RefusalStopDetails(_Model):
         type: Literal["refusal"] = "refusal"
     else:
         type: Literal["refusal"] = Field(description='Always "refusal".')
-    category: RefusalCategory | None = Field(default=None, description="Policy area, if known.")
+    category: (
+        Annotated[
+            RefusalCategory | UnknownRefusalCategory,
+            _OpenEnum(RefusalCategory, UnknownRefusalCategory),
+        ]
+        | None
+    ) = Field(default=None, description="Policy area, if known.")
     explanation: StrictStr | None = Field(
         default=None, description="Human-readable explanation (display only)."
     )
@@ -1804,9 +2007,10 @@ class Usage(_Model):
     server_tool_use: ServerToolUsage | None = Field(
         default=None, description="Server tool requests made."
     )
-    service_tier: ServiceTier | None = Field(
-        default=None, description="Service tier used for the request."
-    )
+    service_tier: (
+        Annotated[ServiceTier | UnknownServiceTier, _OpenEnum(ServiceTier, UnknownServiceTier)]
+        | None
+    ) = Field(default=None, description="Service tier used for the request.")
     output_tokens_details: OutputTokensDetails | None = Field(
         default=None, description="Breakdown of the output tokens."
     )
@@ -1841,9 +2045,9 @@ class Message(_Model):
         role: Literal["assistant"] = Field(description='Always "assistant".')
     model: StrictStr = Field(description="Model that handled the request.")
     content: list[ContentBlock] = Field(description="Content generated by the model.")
-    stop_reason: StopReason | None = Field(
-        description="Why the model stopped; null in message_start."
-    )
+    stop_reason: (
+        Annotated[StopReason | UnknownStopReason, _OpenEnum(StopReason, UnknownStopReason)] | None
+    ) = Field(description="Why the model stopped; null in message_start.")
     stop_sequence: StrictStr | None = Field(
         description="The custom stop sequence that was hit, if any."
     )
@@ -1990,7 +2194,9 @@ class MessageDelta(_Model):
 
     model_config = ConfigDict(extra="allow")
 
-    stop_reason: StopReason | None = Field(description="Why the model stopped.")
+    stop_reason: (
+        Annotated[StopReason | UnknownStopReason, _OpenEnum(StopReason, UnknownStopReason)] | None
+    ) = Field(description="Why the model stopped.")
     stop_sequence: StrictStr | None = Field(
         description="The custom stop sequence that was hit, if any."
     )
@@ -2101,9 +2307,13 @@ class ToolParam(_Model):
     cache_control: CacheControlEphemeral | None = Field(
         default=None, description="Prompt-cache breakpoint."
     )
-    allowed_callers: Omittable[list[AllowedCaller]] = Field(
-        default=None, description="Who may call the tool."
-    )
+    allowed_callers: Omittable[
+        list[
+            Annotated[
+                AllowedCaller | UnknownAllowedCaller, _OpenEnum(AllowedCaller, UnknownAllowedCaller)
+            ]
+        ]
+    ] = Field(default=None, description="Who may call the tool.")
     defer_loading: Omittable[StrictBool] = Field(
         default=None, description="Load the tool only when tool search returns it."
     )
@@ -2150,9 +2360,13 @@ class ToolBash20250124(_Model):
         name: Literal["bash"] = "bash"
     else:
         name: Literal["bash"] = Field(description='Always "bash".')
-    allowed_callers: Omittable[list[AllowedCaller]] = Field(
-        default=None, description="Who may call the tool."
-    )
+    allowed_callers: Omittable[
+        list[
+            Annotated[
+                AllowedCaller | UnknownAllowedCaller, _OpenEnum(AllowedCaller, UnknownAllowedCaller)
+            ]
+        ]
+    ] = Field(default=None, description="Who may call the tool.")
     cache_control: CacheControlEphemeral | None = Field(
         default=None, description="Prompt-cache breakpoint."
     )
@@ -2185,9 +2399,13 @@ class CodeExecutionTool20250522(_Model):
         name: Literal["code_execution"] = "code_execution"
     else:
         name: Literal["code_execution"] = Field(description='Always "code_execution".')
-    allowed_callers: Omittable[list[AllowedCaller]] = Field(
-        default=None, description="Who may call the tool."
-    )
+    allowed_callers: Omittable[
+        list[
+            Annotated[
+                AllowedCaller | UnknownAllowedCaller, _OpenEnum(AllowedCaller, UnknownAllowedCaller)
+            ]
+        ]
+    ] = Field(default=None, description="Who may call the tool.")
     cache_control: CacheControlEphemeral | None = Field(
         default=None, description="Prompt-cache breakpoint."
     )
@@ -2217,9 +2435,13 @@ class CodeExecutionTool20250825(_Model):
         name: Literal["code_execution"] = "code_execution"
     else:
         name: Literal["code_execution"] = Field(description='Always "code_execution".')
-    allowed_callers: Omittable[list[AllowedCaller]] = Field(
-        default=None, description="Who may call the tool."
-    )
+    allowed_callers: Omittable[
+        list[
+            Annotated[
+                AllowedCaller | UnknownAllowedCaller, _OpenEnum(AllowedCaller, UnknownAllowedCaller)
+            ]
+        ]
+    ] = Field(default=None, description="Who may call the tool.")
     cache_control: CacheControlEphemeral | None = Field(
         default=None, description="Prompt-cache breakpoint."
     )
@@ -2249,9 +2471,13 @@ class CodeExecutionTool20260120(_Model):
         name: Literal["code_execution"] = "code_execution"
     else:
         name: Literal["code_execution"] = Field(description='Always "code_execution".')
-    allowed_callers: Omittable[list[AllowedCaller]] = Field(
-        default=None, description="Who may call the tool."
-    )
+    allowed_callers: Omittable[
+        list[
+            Annotated[
+                AllowedCaller | UnknownAllowedCaller, _OpenEnum(AllowedCaller, UnknownAllowedCaller)
+            ]
+        ]
+    ] = Field(default=None, description="Who may call the tool.")
     cache_control: CacheControlEphemeral | None = Field(
         default=None, description="Prompt-cache breakpoint."
     )
@@ -2281,9 +2507,13 @@ class CodeExecutionTool20260521(_Model):
         name: Literal["code_execution"] = "code_execution"
     else:
         name: Literal["code_execution"] = Field(description='Always "code_execution".')
-    allowed_callers: Omittable[list[AllowedCaller]] = Field(
-        default=None, description="Who may call the tool."
-    )
+    allowed_callers: Omittable[
+        list[
+            Annotated[
+                AllowedCaller | UnknownAllowedCaller, _OpenEnum(AllowedCaller, UnknownAllowedCaller)
+            ]
+        ]
+    ] = Field(default=None, description="Who may call the tool.")
     cache_control: CacheControlEphemeral | None = Field(
         default=None, description="Prompt-cache breakpoint."
     )
@@ -2311,9 +2541,13 @@ class MemoryTool20250818(_Model):
         name: Literal["memory"] = "memory"
     else:
         name: Literal["memory"] = Field(description='Always "memory".')
-    allowed_callers: Omittable[list[AllowedCaller]] = Field(
-        default=None, description="Who may call the tool."
-    )
+    allowed_callers: Omittable[
+        list[
+            Annotated[
+                AllowedCaller | UnknownAllowedCaller, _OpenEnum(AllowedCaller, UnknownAllowedCaller)
+            ]
+        ]
+    ] = Field(default=None, description="Who may call the tool.")
     cache_control: CacheControlEphemeral | None = Field(
         default=None, description="Prompt-cache breakpoint."
     )
@@ -2325,6 +2559,50 @@ class MemoryTool20250818(_Model):
     )
     input_examples: Omittable[list[Annotated[dict[str, _JSON], _KEYS]]] = Field(
         default=None, description="Example inputs."
+    )
+
+
+class AdvisorTool20260301(_Model):
+    """The advisor server tool (advisor_20260301): a second model the API consults; it has no input_schema."""
+
+    model_config = ConfigDict(extra="allow")
+    _wire: ClassVar[_Wire] = _Wire(
+        tags=(("type", "type", "advisor_20260301"), ("name", "name", "advisor"))
+    )
+
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        type: Literal["advisor_20260301"] = "advisor_20260301"
+    else:
+        type: Literal["advisor_20260301"] = Field(description='Always "advisor_20260301".')
+    if TYPE_CHECKING:  # filled in when built in code; required in JSON data
+        name: Literal["advisor"] = "advisor"
+    else:
+        name: Literal["advisor"] = Field(description='Always "advisor".')
+    model: StrictStr = Field(description="The model that advises.")
+    allowed_callers: Omittable[
+        list[
+            Annotated[
+                AllowedCaller | UnknownAllowedCaller, _OpenEnum(AllowedCaller, UnknownAllowedCaller)
+            ]
+        ]
+    ] = Field(default=None, description="Who may call the tool.")
+    cache_control: CacheControlEphemeral | None = Field(
+        default=None, description="Prompt-cache breakpoint."
+    )
+    caching: CacheControlEphemeral | None = Field(
+        default=None, description="Caching of the advisor's own prompt."
+    )
+    defer_loading: Omittable[StrictBool] = Field(
+        default=None, description="Load the tool only when tool search returns it."
+    )
+    max_tokens: _Int | None = Field(
+        default=None, description="Bound on the advisor's output per call."
+    )
+    max_uses: _Int | None = Field(
+        default=None, description="Maximum number of uses in one request."
+    )
+    strict: Omittable[StrictBool] = Field(
+        default=None, description="Guarantee schema validation on tool names and inputs."
     )
 
 
@@ -2344,9 +2622,13 @@ class ToolTextEditor20250124(_Model):
         name: Literal["str_replace_editor"] = "str_replace_editor"
     else:
         name: Literal["str_replace_editor"] = Field(description='Always "str_replace_editor".')
-    allowed_callers: Omittable[list[AllowedCaller]] = Field(
-        default=None, description="Who may call the tool."
-    )
+    allowed_callers: Omittable[
+        list[
+            Annotated[
+                AllowedCaller | UnknownAllowedCaller, _OpenEnum(AllowedCaller, UnknownAllowedCaller)
+            ]
+        ]
+    ] = Field(default=None, description="Who may call the tool.")
     cache_control: CacheControlEphemeral | None = Field(
         default=None, description="Prompt-cache breakpoint."
     )
@@ -2382,9 +2664,13 @@ class ToolTextEditor20250429(_Model):
         name: Literal["str_replace_based_edit_tool"] = Field(
             description='Always "str_replace_based_edit_tool".'
         )
-    allowed_callers: Omittable[list[AllowedCaller]] = Field(
-        default=None, description="Who may call the tool."
-    )
+    allowed_callers: Omittable[
+        list[
+            Annotated[
+                AllowedCaller | UnknownAllowedCaller, _OpenEnum(AllowedCaller, UnknownAllowedCaller)
+            ]
+        ]
+    ] = Field(default=None, description="Who may call the tool.")
     cache_control: CacheControlEphemeral | None = Field(
         default=None, description="Prompt-cache breakpoint."
     )
@@ -2420,9 +2706,13 @@ class ToolTextEditor20250728(_Model):
         name: Literal["str_replace_based_edit_tool"] = Field(
             description='Always "str_replace_based_edit_tool".'
         )
-    allowed_callers: Omittable[list[AllowedCaller]] = Field(
-        default=None, description="Who may call the tool."
-    )
+    allowed_callers: Omittable[
+        list[
+            Annotated[
+                AllowedCaller | UnknownAllowedCaller, _OpenEnum(AllowedCaller, UnknownAllowedCaller)
+            ]
+        ]
+    ] = Field(default=None, description="Who may call the tool.")
     cache_control: CacheControlEphemeral | None = Field(
         default=None, description="Prompt-cache breakpoint."
     )
@@ -2456,9 +2746,13 @@ class WebSearchTool20250305(_Model):
         name: Literal["web_search"] = "web_search"
     else:
         name: Literal["web_search"] = Field(description='Always "web_search".')
-    allowed_callers: Omittable[list[AllowedCaller]] = Field(
-        default=None, description="Who may call the tool."
-    )
+    allowed_callers: Omittable[
+        list[
+            Annotated[
+                AllowedCaller | UnknownAllowedCaller, _OpenEnum(AllowedCaller, UnknownAllowedCaller)
+            ]
+        ]
+    ] = Field(default=None, description="Who may call the tool.")
     cache_control: CacheControlEphemeral | None = Field(
         default=None, description="Prompt-cache breakpoint."
     )
@@ -2496,9 +2790,13 @@ class WebFetchTool20250910(_Model):
         name: Literal["web_fetch"] = "web_fetch"
     else:
         name: Literal["web_fetch"] = Field(description='Always "web_fetch".')
-    allowed_callers: Omittable[list[AllowedCaller]] = Field(
-        default=None, description="Who may call the tool."
-    )
+    allowed_callers: Omittable[
+        list[
+            Annotated[
+                AllowedCaller | UnknownAllowedCaller, _OpenEnum(AllowedCaller, UnknownAllowedCaller)
+            ]
+        ]
+    ] = Field(default=None, description="Who may call the tool.")
     cache_control: CacheControlEphemeral | None = Field(
         default=None, description="Prompt-cache breakpoint."
     )
@@ -2539,9 +2837,13 @@ class WebSearchTool20260209(_Model):
         name: Literal["web_search"] = "web_search"
     else:
         name: Literal["web_search"] = Field(description='Always "web_search".')
-    allowed_callers: Omittable[list[AllowedCaller]] = Field(
-        default=None, description="Who may call the tool."
-    )
+    allowed_callers: Omittable[
+        list[
+            Annotated[
+                AllowedCaller | UnknownAllowedCaller, _OpenEnum(AllowedCaller, UnknownAllowedCaller)
+            ]
+        ]
+    ] = Field(default=None, description="Who may call the tool.")
     cache_control: CacheControlEphemeral | None = Field(
         default=None, description="Prompt-cache breakpoint."
     )
@@ -2579,9 +2881,13 @@ class WebFetchTool20260209(_Model):
         name: Literal["web_fetch"] = "web_fetch"
     else:
         name: Literal["web_fetch"] = Field(description='Always "web_fetch".')
-    allowed_callers: Omittable[list[AllowedCaller]] = Field(
-        default=None, description="Who may call the tool."
-    )
+    allowed_callers: Omittable[
+        list[
+            Annotated[
+                AllowedCaller | UnknownAllowedCaller, _OpenEnum(AllowedCaller, UnknownAllowedCaller)
+            ]
+        ]
+    ] = Field(default=None, description="Who may call the tool.")
     cache_control: CacheControlEphemeral | None = Field(
         default=None, description="Prompt-cache breakpoint."
     )
@@ -2622,9 +2928,13 @@ class WebFetchTool20260309(_Model):
         name: Literal["web_fetch"] = "web_fetch"
     else:
         name: Literal["web_fetch"] = Field(description='Always "web_fetch".')
-    allowed_callers: Omittable[list[AllowedCaller]] = Field(
-        default=None, description="Who may call the tool."
-    )
+    allowed_callers: Omittable[
+        list[
+            Annotated[
+                AllowedCaller | UnknownAllowedCaller, _OpenEnum(AllowedCaller, UnknownAllowedCaller)
+            ]
+        ]
+    ] = Field(default=None, description="Who may call the tool.")
     cache_control: CacheControlEphemeral | None = Field(
         default=None, description="Prompt-cache breakpoint."
     )
@@ -2666,9 +2976,13 @@ class WebSearchTool20260318(_Model):
         name: Literal["web_search"] = "web_search"
     else:
         name: Literal["web_search"] = Field(description='Always "web_search".')
-    allowed_callers: Omittable[list[AllowedCaller]] = Field(
-        default=None, description="Who may call the tool."
-    )
+    allowed_callers: Omittable[
+        list[
+            Annotated[
+                AllowedCaller | UnknownAllowedCaller, _OpenEnum(AllowedCaller, UnknownAllowedCaller)
+            ]
+        ]
+    ] = Field(default=None, description="Who may call the tool.")
     cache_control: CacheControlEphemeral | None = Field(
         default=None, description="Prompt-cache breakpoint."
     )
@@ -2709,9 +3023,13 @@ class WebFetchTool20260318(_Model):
         name: Literal["web_fetch"] = "web_fetch"
     else:
         name: Literal["web_fetch"] = Field(description='Always "web_fetch".')
-    allowed_callers: Omittable[list[AllowedCaller]] = Field(
-        default=None, description="Who may call the tool."
-    )
+    allowed_callers: Omittable[
+        list[
+            Annotated[
+                AllowedCaller | UnknownAllowedCaller, _OpenEnum(AllowedCaller, UnknownAllowedCaller)
+            ]
+        ]
+    ] = Field(default=None, description="Who may call the tool.")
     cache_control: CacheControlEphemeral | None = Field(
         default=None, description="Prompt-cache breakpoint."
     )
@@ -2763,9 +3081,13 @@ class ToolSearchBm25Tool20251119(_Model):
         name: Literal["tool_search_tool_bm25"] = Field(
             description='Always "tool_search_tool_bm25".'
         )
-    allowed_callers: Omittable[list[AllowedCaller]] = Field(
-        default=None, description="Who may call the tool."
-    )
+    allowed_callers: Omittable[
+        list[
+            Annotated[
+                AllowedCaller | UnknownAllowedCaller, _OpenEnum(AllowedCaller, UnknownAllowedCaller)
+            ]
+        ]
+    ] = Field(default=None, description="Who may call the tool.")
     cache_control: CacheControlEphemeral | None = Field(
         default=None, description="Prompt-cache breakpoint."
     )
@@ -2797,9 +3119,13 @@ class ToolSearchBm25Tool(_Model):
         name: Literal["tool_search_tool_bm25"] = Field(
             description='Always "tool_search_tool_bm25".'
         )
-    allowed_callers: Omittable[list[AllowedCaller]] = Field(
-        default=None, description="Who may call the tool."
-    )
+    allowed_callers: Omittable[
+        list[
+            Annotated[
+                AllowedCaller | UnknownAllowedCaller, _OpenEnum(AllowedCaller, UnknownAllowedCaller)
+            ]
+        ]
+    ] = Field(default=None, description="Who may call the tool.")
     cache_control: CacheControlEphemeral | None = Field(
         default=None, description="Prompt-cache breakpoint."
     )
@@ -2834,9 +3160,13 @@ class ToolSearchRegexTool20251119(_Model):
         name: Literal["tool_search_tool_regex"] = Field(
             description='Always "tool_search_tool_regex".'
         )
-    allowed_callers: Omittable[list[AllowedCaller]] = Field(
-        default=None, description="Who may call the tool."
-    )
+    allowed_callers: Omittable[
+        list[
+            Annotated[
+                AllowedCaller | UnknownAllowedCaller, _OpenEnum(AllowedCaller, UnknownAllowedCaller)
+            ]
+        ]
+    ] = Field(default=None, description="Who may call the tool.")
     cache_control: CacheControlEphemeral | None = Field(
         default=None, description="Prompt-cache breakpoint."
     )
@@ -2871,9 +3201,13 @@ class ToolSearchRegexTool(_Model):
         name: Literal["tool_search_tool_regex"] = Field(
             description='Always "tool_search_tool_regex".'
         )
-    allowed_callers: Omittable[list[AllowedCaller]] = Field(
-        default=None, description="Who may call the tool."
-    )
+    allowed_callers: Omittable[
+        list[
+            Annotated[
+                AllowedCaller | UnknownAllowedCaller, _OpenEnum(AllowedCaller, UnknownAllowedCaller)
+            ]
+        ]
+    ] = Field(default=None, description="Who may call the tool.")
     cache_control: CacheControlEphemeral | None = Field(
         default=None, description="Prompt-cache breakpoint."
     )
@@ -3514,6 +3848,8 @@ def _tool_union_member(value: Any) -> str | None:
             return "CodeExecutionTool20260521"
         if value.get("type") == "memory_20250818":
             return "MemoryTool20250818"
+        if value.get("type") == "advisor_20260301":
+            return "AdvisorTool20260301"
         if value.get("type") == "text_editor_20250124":
             return "ToolTextEditor20250124"
         if value.get("type") == "text_editor_20250429":
@@ -3559,6 +3895,8 @@ def _tool_union_member(value: Any) -> str | None:
         return "CodeExecutionTool20260521"
     if isinstance(value, MemoryTool20250818):
         return "MemoryTool20250818"
+    if isinstance(value, AdvisorTool20260301):
+        return "AdvisorTool20260301"
     if isinstance(value, ToolTextEditor20250124):
         return "ToolTextEditor20250124"
     if isinstance(value, ToolTextEditor20250429):
@@ -3598,6 +3936,7 @@ ToolUnion: TypeAlias = Annotated[
     | Annotated[CodeExecutionTool20260120, Tag("CodeExecutionTool20260120")]
     | Annotated[CodeExecutionTool20260521, Tag("CodeExecutionTool20260521")]
     | Annotated[MemoryTool20250818, Tag("MemoryTool20250818")]
+    | Annotated[AdvisorTool20260301, Tag("AdvisorTool20260301")]
     | Annotated[ToolTextEditor20250124, Tag("ToolTextEditor20250124")]
     | Annotated[ToolTextEditor20250429, Tag("ToolTextEditor20250429")]
     | Annotated[ToolTextEditor20250728, Tag("ToolTextEditor20250728")]
@@ -3615,7 +3954,7 @@ ToolUnion: TypeAlias = Annotated[
     Discriminator(
         _tool_union_member,
         custom_error_type="union_no_match",
-        custom_error_message="matches no member of ToolUnion (expected type='bash_20250124', type='code_execution_20250522', type='code_execution_20250825', type='code_execution_20260120', type='code_execution_20260521', type='memory_20250818', type='text_editor_20250124', type='text_editor_20250429', type='text_editor_20250728', type='web_search_20250305', type='web_fetch_20250910', type='web_search_20260209', type='web_fetch_20260209', type='web_fetch_20260309', type='web_search_20260318', type='web_fetch_20260318', type='tool_search_tool_bm25_20251119', type='tool_search_tool_bm25', type='tool_search_tool_regex_20251119', type='tool_search_tool_regex', key 'input_schema')",
+        custom_error_message="matches no member of ToolUnion (expected type='bash_20250124', type='code_execution_20250522', type='code_execution_20250825', type='code_execution_20260120', type='code_execution_20260521', type='memory_20250818', type='advisor_20260301', type='text_editor_20250124', type='text_editor_20250429', type='text_editor_20250728', type='web_search_20250305', type='web_fetch_20250910', type='web_search_20260209', type='web_fetch_20260209', type='web_fetch_20260309', type='web_search_20260318', type='web_fetch_20260318', type='tool_search_tool_bm25_20251119', type='tool_search_tool_bm25', type='tool_search_tool_regex_20251119', type='tool_search_tool_regex', key 'input_schema')",
     ),
 ]
 """A tool in a request: a custom tool (with input_schema) or a server tool (told apart by "type")."""
@@ -3721,6 +4060,7 @@ for _model in (
     CodeExecutionTool20260120,
     CodeExecutionTool20260521,
     MemoryTool20250818,
+    AdvisorTool20260301,
     ToolTextEditor20250124,
     ToolTextEditor20250429,
     ToolTextEditor20250728,
@@ -3772,32 +4112,58 @@ TextCitationAdapter: TypeAdapter[TextCitation] = _Adapter(
     TextCitation, config=ConfigDict(title="TextCitation")
 )
 CallerAdapter: TypeAdapter[Caller] = _Adapter(Caller, config=ConfigDict(title="Caller"))
-ServerToolNameAdapter: TypeAdapter[ServerToolName] = _Adapter(
-    ServerToolName, config=ConfigDict(title="ServerToolName")
+ServerToolNameAdapter: TypeAdapter[ServerToolName | UnknownServerToolName] = _Adapter(
+    Annotated[
+        ServerToolName | UnknownServerToolName, _OpenEnum(ServerToolName, UnknownServerToolName)
+    ],
+    config=ConfigDict(title="ServerToolName"),
 )
-WebSearchToolResultErrorCodeAdapter: TypeAdapter[WebSearchToolResultErrorCode] = _Adapter(
-    WebSearchToolResultErrorCode, config=ConfigDict(title="WebSearchToolResultErrorCode")
+WebSearchToolResultErrorCodeAdapter: TypeAdapter[
+    WebSearchToolResultErrorCode | UnknownWebSearchToolResultErrorCode
+] = _Adapter(
+    Annotated[
+        WebSearchToolResultErrorCode | UnknownWebSearchToolResultErrorCode,
+        _OpenEnum(WebSearchToolResultErrorCode, UnknownWebSearchToolResultErrorCode),
+    ],
+    config=ConfigDict(title="WebSearchToolResultErrorCode"),
 )
 DocumentSourceAdapter: TypeAdapter[DocumentSource] = _Adapter(
     DocumentSource, config=ConfigDict(title="DocumentSource")
 )
-WebFetchToolResultErrorCodeAdapter: TypeAdapter[WebFetchToolResultErrorCode] = _Adapter(
-    WebFetchToolResultErrorCode, config=ConfigDict(title="WebFetchToolResultErrorCode")
+WebFetchToolResultErrorCodeAdapter: TypeAdapter[
+    WebFetchToolResultErrorCode | UnknownWebFetchToolResultErrorCode
+] = _Adapter(
+    Annotated[
+        WebFetchToolResultErrorCode | UnknownWebFetchToolResultErrorCode,
+        _OpenEnum(WebFetchToolResultErrorCode, UnknownWebFetchToolResultErrorCode),
+    ],
+    config=ConfigDict(title="WebFetchToolResultErrorCode"),
 )
 WebFetchToolResultContentAdapter: TypeAdapter[WebFetchToolResultContent] = _Adapter(
     WebFetchToolResultContent, config=ConfigDict(title="WebFetchToolResultContent")
 )
-CodeExecutionToolResultErrorCodeAdapter: TypeAdapter[CodeExecutionToolResultErrorCode] = _Adapter(
-    CodeExecutionToolResultErrorCode, config=ConfigDict(title="CodeExecutionToolResultErrorCode")
+CodeExecutionToolResultErrorCodeAdapter: TypeAdapter[
+    CodeExecutionToolResultErrorCode | UnknownCodeExecutionToolResultErrorCode
+] = _Adapter(
+    Annotated[
+        CodeExecutionToolResultErrorCode | UnknownCodeExecutionToolResultErrorCode,
+        _OpenEnum(CodeExecutionToolResultErrorCode, UnknownCodeExecutionToolResultErrorCode),
+    ],
+    config=ConfigDict(title="CodeExecutionToolResultErrorCode"),
 )
 CodeExecutionToolResultContentAdapter: TypeAdapter[CodeExecutionToolResultContent] = _Adapter(
     CodeExecutionToolResultContent, config=ConfigDict(title="CodeExecutionToolResultContent")
 )
-BashCodeExecutionToolResultErrorCodeAdapter: TypeAdapter[BashCodeExecutionToolResultErrorCode] = (
-    _Adapter(
-        BashCodeExecutionToolResultErrorCode,
-        config=ConfigDict(title="BashCodeExecutionToolResultErrorCode"),
-    )
+BashCodeExecutionToolResultErrorCodeAdapter: TypeAdapter[
+    BashCodeExecutionToolResultErrorCode | UnknownBashCodeExecutionToolResultErrorCode
+] = _Adapter(
+    Annotated[
+        BashCodeExecutionToolResultErrorCode | UnknownBashCodeExecutionToolResultErrorCode,
+        _OpenEnum(
+            BashCodeExecutionToolResultErrorCode, UnknownBashCodeExecutionToolResultErrorCode
+        ),
+    ],
+    config=ConfigDict(title="BashCodeExecutionToolResultErrorCode"),
 )
 BashCodeExecutionToolResultContentAdapter: TypeAdapter[BashCodeExecutionToolResultContent] = (
     _Adapter(
@@ -3806,13 +4172,24 @@ BashCodeExecutionToolResultContentAdapter: TypeAdapter[BashCodeExecutionToolResu
     )
 )
 TextEditorCodeExecutionToolResultErrorCodeAdapter: TypeAdapter[
-    TextEditorCodeExecutionToolResultErrorCode
+    TextEditorCodeExecutionToolResultErrorCode | UnknownTextEditorCodeExecutionToolResultErrorCode
 ] = _Adapter(
-    TextEditorCodeExecutionToolResultErrorCode,
+    Annotated[
+        TextEditorCodeExecutionToolResultErrorCode
+        | UnknownTextEditorCodeExecutionToolResultErrorCode,
+        _OpenEnum(
+            TextEditorCodeExecutionToolResultErrorCode,
+            UnknownTextEditorCodeExecutionToolResultErrorCode,
+        ),
+    ],
     config=ConfigDict(title="TextEditorCodeExecutionToolResultErrorCode"),
 )
-TextEditorFileTypeAdapter: TypeAdapter[TextEditorFileType] = _Adapter(
-    TextEditorFileType, config=ConfigDict(title="TextEditorFileType")
+TextEditorFileTypeAdapter: TypeAdapter[TextEditorFileType | UnknownTextEditorFileType] = _Adapter(
+    Annotated[
+        TextEditorFileType | UnknownTextEditorFileType,
+        _OpenEnum(TextEditorFileType, UnknownTextEditorFileType),
+    ],
+    config=ConfigDict(title="TextEditorFileType"),
 )
 TextEditorCodeExecutionToolResultContentAdapter: TypeAdapter[
     TextEditorCodeExecutionToolResultContent
@@ -3820,8 +4197,14 @@ TextEditorCodeExecutionToolResultContentAdapter: TypeAdapter[
     TextEditorCodeExecutionToolResultContent,
     config=ConfigDict(title="TextEditorCodeExecutionToolResultContent"),
 )
-ToolSearchToolResultErrorCodeAdapter: TypeAdapter[ToolSearchToolResultErrorCode] = _Adapter(
-    ToolSearchToolResultErrorCode, config=ConfigDict(title="ToolSearchToolResultErrorCode")
+ToolSearchToolResultErrorCodeAdapter: TypeAdapter[
+    ToolSearchToolResultErrorCode | UnknownToolSearchToolResultErrorCode
+] = _Adapter(
+    Annotated[
+        ToolSearchToolResultErrorCode | UnknownToolSearchToolResultErrorCode,
+        _OpenEnum(ToolSearchToolResultErrorCode, UnknownToolSearchToolResultErrorCode),
+    ],
+    config=ConfigDict(title="ToolSearchToolResultErrorCode"),
 )
 ToolSearchToolResultContentAdapter: TypeAdapter[ToolSearchToolResultContent] = _Adapter(
     ToolSearchToolResultContent, config=ConfigDict(title="ToolSearchToolResultContent")
@@ -3829,14 +4212,19 @@ ToolSearchToolResultContentAdapter: TypeAdapter[ToolSearchToolResultContent] = _
 ContentBlockAdapter: TypeAdapter[ContentBlock] = _Adapter(
     ContentBlock, config=ConfigDict(title="ContentBlock")
 )
-StopReasonAdapter: TypeAdapter[StopReason] = _Adapter(
-    StopReason, config=ConfigDict(title="StopReason")
+StopReasonAdapter: TypeAdapter[StopReason | UnknownStopReason] = _Adapter(
+    Annotated[StopReason | UnknownStopReason, _OpenEnum(StopReason, UnknownStopReason)],
+    config=ConfigDict(title="StopReason"),
 )
-ServiceTierAdapter: TypeAdapter[ServiceTier] = _Adapter(
-    ServiceTier, config=ConfigDict(title="ServiceTier")
+ServiceTierAdapter: TypeAdapter[ServiceTier | UnknownServiceTier] = _Adapter(
+    Annotated[ServiceTier | UnknownServiceTier, _OpenEnum(ServiceTier, UnknownServiceTier)],
+    config=ConfigDict(title="ServiceTier"),
 )
-RefusalCategoryAdapter: TypeAdapter[RefusalCategory] = _Adapter(
-    RefusalCategory, config=ConfigDict(title="RefusalCategory")
+RefusalCategoryAdapter: TypeAdapter[RefusalCategory | UnknownRefusalCategory] = _Adapter(
+    Annotated[
+        RefusalCategory | UnknownRefusalCategory, _OpenEnum(RefusalCategory, UnknownRefusalCategory)
+    ],
+    config=ConfigDict(title="RefusalCategory"),
 )
 ContentBlockDeltaAdapter: TypeAdapter[ContentBlockDelta] = _Adapter(
     ContentBlockDelta, config=ConfigDict(title="ContentBlockDelta")
@@ -3844,8 +4232,9 @@ ContentBlockDeltaAdapter: TypeAdapter[ContentBlockDelta] = _Adapter(
 MessageStreamEventAdapter: TypeAdapter[MessageStreamEvent] = _Adapter(
     MessageStreamEvent, config=ConfigDict(title="MessageStreamEvent")
 )
-AllowedCallerAdapter: TypeAdapter[AllowedCaller] = _Adapter(
-    AllowedCaller, config=ConfigDict(title="AllowedCaller")
+AllowedCallerAdapter: TypeAdapter[AllowedCaller | UnknownAllowedCaller] = _Adapter(
+    Annotated[AllowedCaller | UnknownAllowedCaller, _OpenEnum(AllowedCaller, UnknownAllowedCaller)],
+    config=ConfigDict(title="AllowedCaller"),
 )
 ResponseInclusionAdapter: TypeAdapter[ResponseInclusion] = _Adapter(
     ResponseInclusion, config=ConfigDict(title="ResponseInclusion")

@@ -16,6 +16,7 @@ from typing import Literal, NotRequired, TypeAlias, TypedDict, TypeVar, cast
 
 __all__ = [
     "_TrimState",
+    "AdvisorTool20260301",
     "AllowedCaller",
     "Base64ImageSource",
     "Base64PdfSource",
@@ -143,12 +144,25 @@ __all__ = [
     "ToolUnion",
     "ToolUseBlock",
     "ToolUseBlockParam",
+    "UnknownAllowedCaller",
+    "UnknownBashCodeExecutionToolResultErrorCode",
+    "UnknownCodeExecutionToolResultErrorCode",
     "UnknownContentBlock",
     "UnknownContentBlockDelta",
     "UnknownMessageStreamEvent",
+    "UnknownRefusalCategory",
+    "UnknownServerToolName",
+    "UnknownServiceTier",
+    "UnknownStopReason",
+    "UnknownTextEditorCodeExecutionToolResultErrorCode",
+    "UnknownTextEditorFileType",
+    "UnknownToolSearchToolResultErrorCode",
+    "UnknownWebFetchToolResultErrorCode",
+    "UnknownWebSearchToolResultErrorCode",
     "UrlImageSource",
     "Usage",
     "UserLocation",
+    "validate_advisor_tool20260301",
     "validate_allowed_caller",
     "validate_base64_image_source",
     "validate_base64_pdf_source",
@@ -732,6 +746,7 @@ ImageMediaType: TypeAlias = Literal["image/jpeg", "image/png", "image/gif", "ima
 
 
 ServerToolName: TypeAlias = Literal[
+    "advisor",
     "web_search",
     "web_fetch",
     "code_execution",
@@ -743,6 +758,13 @@ ServerToolName: TypeAlias = Literal[
 """Name of a server tool in a server_tool_use block."""
 
 
+UnknownServerToolName: TypeAlias = str
+"""A value of ServerToolName that the schema does not list (x-unknown: keep).
+
+A newer producer's value, kept as read (the string itself) and written back unchanged.
+"""
+
+
 WebSearchToolResultErrorCode: TypeAlias = Literal[
     "invalid_tool_input",
     "unavailable",
@@ -752,6 +774,13 @@ WebSearchToolResultErrorCode: TypeAlias = Literal[
     "request_too_large",
 ]
 """Why a web search failed."""
+
+
+UnknownWebSearchToolResultErrorCode: TypeAlias = str
+"""A value of WebSearchToolResultErrorCode that the schema does not list (x-unknown: keep).
+
+A newer producer's value, kept as read (the string itself) and written back unchanged.
+"""
 
 
 WebFetchToolResultErrorCode: TypeAlias = Literal[
@@ -768,10 +797,24 @@ WebFetchToolResultErrorCode: TypeAlias = Literal[
 """Why a web fetch failed."""
 
 
+UnknownWebFetchToolResultErrorCode: TypeAlias = str
+"""A value of WebFetchToolResultErrorCode that the schema does not list (x-unknown: keep).
+
+A newer producer's value, kept as read (the string itself) and written back unchanged.
+"""
+
+
 CodeExecutionToolResultErrorCode: TypeAlias = Literal[
     "invalid_tool_input", "unavailable", "too_many_requests", "execution_time_exceeded"
 ]
 """Why code execution failed."""
+
+
+UnknownCodeExecutionToolResultErrorCode: TypeAlias = str
+"""A value of CodeExecutionToolResultErrorCode that the schema does not list (x-unknown: keep).
+
+A newer producer's value, kept as read (the string itself) and written back unchanged.
+"""
 
 
 BashCodeExecutionToolResultErrorCode: TypeAlias = Literal[
@@ -784,6 +827,13 @@ BashCodeExecutionToolResultErrorCode: TypeAlias = Literal[
 """Why a bash command failed."""
 
 
+UnknownBashCodeExecutionToolResultErrorCode: TypeAlias = str
+"""A value of BashCodeExecutionToolResultErrorCode that the schema does not list (x-unknown: keep).
+
+A newer producer's value, kept as read (the string itself) and written back unchanged.
+"""
+
+
 TextEditorCodeExecutionToolResultErrorCode: TypeAlias = Literal[
     "invalid_tool_input",
     "unavailable",
@@ -794,8 +844,22 @@ TextEditorCodeExecutionToolResultErrorCode: TypeAlias = Literal[
 """Why a text editor command failed."""
 
 
+UnknownTextEditorCodeExecutionToolResultErrorCode: TypeAlias = str
+"""A value of TextEditorCodeExecutionToolResultErrorCode that the schema does not list (x-unknown: keep).
+
+A newer producer's value, kept as read (the string itself) and written back unchanged.
+"""
+
+
 TextEditorFileType: TypeAlias = Literal["text", "image", "pdf"]
 """Kind of file a view command showed."""
+
+
+UnknownTextEditorFileType: TypeAlias = str
+"""A value of TextEditorFileType that the schema does not list (x-unknown: keep).
+
+A newer producer's value, kept as read (the string itself) and written back unchanged.
+"""
 
 
 ToolSearchToolResultErrorCode: TypeAlias = Literal[
@@ -804,20 +868,42 @@ ToolSearchToolResultErrorCode: TypeAlias = Literal[
 """Why a tool search failed."""
 
 
+UnknownToolSearchToolResultErrorCode: TypeAlias = str
+"""A value of ToolSearchToolResultErrorCode that the schema does not list (x-unknown: keep).
+
+A newer producer's value, kept as read (the string itself) and written back unchanged.
+"""
+
+
 StopReason: TypeAlias = Literal[
     "end_turn",
     "max_tokens",
     "stop_sequence",
     "tool_use",
     "pause_turn",
+    "compaction",
     "refusal",
     "model_context_window_exceeded",
 ]
 """Why the model stopped generating."""
 
 
+UnknownStopReason: TypeAlias = str
+"""A value of StopReason that the schema does not list (x-unknown: keep).
+
+A newer producer's value, kept as read (the string itself) and written back unchanged.
+"""
+
+
 ServiceTier: TypeAlias = Literal["standard", "priority", "batch"]
 """Service tier that handled the request."""
+
+
+UnknownServiceTier: TypeAlias = str
+"""A value of ServiceTier that the schema does not list (x-unknown: keep).
+
+A newer producer's value, kept as read (the string itself) and written back unchanged.
+"""
 
 
 RefusalCategory: TypeAlias = Literal[
@@ -826,10 +912,24 @@ RefusalCategory: TypeAlias = Literal[
 """Policy area of a refusal."""
 
 
+UnknownRefusalCategory: TypeAlias = str
+"""A value of RefusalCategory that the schema does not list (x-unknown: keep).
+
+A newer producer's value, kept as read (the string itself) and written back unchanged.
+"""
+
+
 AllowedCaller: TypeAlias = Literal[
     "direct", "code_execution_20250825", "code_execution_20260120", "code_execution_20260521"
 ]
 """Who may call a tool."""
+
+
+UnknownAllowedCaller: TypeAlias = str
+"""A value of AllowedCaller that the schema does not list (x-unknown: keep).
+
+A newer producer's value, kept as read (the string itself) and written back unchanged.
+"""
 
 
 ResponseInclusion: TypeAlias = Literal["full", "excluded"]
@@ -988,7 +1088,7 @@ class ServerToolUseBlock(TypedDict):
     # Server tool call id (srvtoolu_...).
     id: str
     # Server tool called.
-    name: ServerToolName
+    name: ServerToolName | UnknownServerToolName
     # Tool input.
     input: dict[str, JSONValue]
     # Who invoked the tool.
@@ -1028,7 +1128,7 @@ class WebSearchToolResultError(TypedDict):
     # Always "web_search_tool_result_error".
     type: Literal["web_search_tool_result_error"]
     # Why it failed.
-    error_code: WebSearchToolResultErrorCode
+    error_code: WebSearchToolResultErrorCode | UnknownWebSearchToolResultErrorCode
 
 
 class CacheControlEphemeral(TypedDict):
@@ -1406,7 +1506,7 @@ class WebFetchToolResultErrorBlock(TypedDict):
     # Always "web_fetch_tool_result_error".
     type: Literal["web_fetch_tool_result_error"]
     # Why it failed.
-    error_code: WebFetchToolResultErrorCode
+    error_code: WebFetchToolResultErrorCode | UnknownWebFetchToolResultErrorCode
 
 
 class WebFetchToolResultBlock(TypedDict):
@@ -1492,7 +1592,7 @@ class CodeExecutionToolResultError(TypedDict):
     # Always "code_execution_tool_result_error".
     type: Literal["code_execution_tool_result_error"]
     # Why it failed.
-    error_code: CodeExecutionToolResultErrorCode
+    error_code: CodeExecutionToolResultErrorCode | UnknownCodeExecutionToolResultErrorCode
 
 
 class CodeExecutionToolResultBlock(TypedDict):
@@ -1556,7 +1656,7 @@ class BashCodeExecutionToolResultError(TypedDict):
     # Always "bash_code_execution_tool_result_error".
     type: Literal["bash_code_execution_tool_result_error"]
     # Why it failed.
-    error_code: BashCodeExecutionToolResultErrorCode
+    error_code: BashCodeExecutionToolResultErrorCode | UnknownBashCodeExecutionToolResultErrorCode
 
 
 class BashCodeExecutionToolResultBlock(TypedDict):
@@ -1587,7 +1687,10 @@ class TextEditorCodeExecutionToolResultError(TypedDict):
     # Always "text_editor_code_execution_tool_result_error".
     type: Literal["text_editor_code_execution_tool_result_error"]
     # Why it failed.
-    error_code: TextEditorCodeExecutionToolResultErrorCode
+    error_code: (
+        TextEditorCodeExecutionToolResultErrorCode
+        | UnknownTextEditorCodeExecutionToolResultErrorCode
+    )
     # Details of the failure.
     error_message: NotRequired[str | None]
 
@@ -1606,7 +1709,7 @@ class TextEditorCodeExecutionViewResultBlock(TypedDict):
     # File content.
     content: str
     # Kind of file.
-    file_type: TextEditorFileType
+    file_type: TextEditorFileType | UnknownTextEditorFileType
     # Lines shown.
     num_lines: NotRequired[int | None]
     # First line shown.
@@ -1681,7 +1784,7 @@ class ToolSearchToolResultError(TypedDict):
     # Always "tool_search_tool_result_error".
     type: Literal["tool_search_tool_result_error"]
     # Why it failed.
-    error_code: ToolSearchToolResultErrorCode
+    error_code: ToolSearchToolResultErrorCode | UnknownToolSearchToolResultErrorCode
     # Details of the failure.
     error_message: NotRequired[str | None]
 
@@ -1795,7 +1898,7 @@ class RefusalStopDetails(TypedDict):
     # Always "refusal".
     type: Literal["refusal"]
     # Policy area, if known.
-    category: NotRequired[RefusalCategory | None]
+    category: NotRequired[RefusalCategory | UnknownRefusalCategory | None]
     # Human-readable explanation (display only).
     explanation: NotRequired[str | None]
 
@@ -1821,7 +1924,7 @@ class Usage(TypedDict):
     # Server tool requests made.
     server_tool_use: NotRequired[ServerToolUsage | None]
     # Service tier used for the request.
-    service_tier: NotRequired[ServiceTier | None]
+    service_tier: NotRequired[ServiceTier | UnknownServiceTier | None]
     # Breakdown of the output tokens.
     output_tokens_details: NotRequired[OutputTokensDetails | None]
     # Where inference ran.
@@ -1861,7 +1964,7 @@ class Message(TypedDict):
     # Content generated by the model.
     content: "list[ContentBlock]"
     # Why the model stopped; null in message_start.
-    stop_reason: StopReason | None
+    stop_reason: StopReason | UnknownStopReason | None
     # The custom stop sequence that was hit, if any.
     stop_sequence: str | None
     # Details of a refusal, when stop_reason is "refusal".
@@ -2014,7 +2117,7 @@ class MessageDelta(TypedDict):
     """
 
     # Why the model stopped.
-    stop_reason: StopReason | None
+    stop_reason: StopReason | UnknownStopReason | None
     # The custom stop sequence that was hit, if any.
     stop_sequence: str | None
     # Details of a refusal, when stop_reason is "refusal".
@@ -2132,7 +2235,7 @@ class ToolParam(TypedDict):
     # Prompt-cache breakpoint.
     cache_control: NotRequired[CacheControlEphemeral | None]
     # Who may call the tool.
-    allowed_callers: NotRequired[list[AllowedCaller]]
+    allowed_callers: NotRequired[list[AllowedCaller | UnknownAllowedCaller]]
     # Load the tool only when tool search returns it.
     defer_loading: NotRequired[bool]
     # Stream tool input incrementally (null uses the default).
@@ -2176,7 +2279,7 @@ class ToolBash20250124(TypedDict):
     # Always "bash".
     name: Literal["bash"]
     # Who may call the tool.
-    allowed_callers: NotRequired[list[AllowedCaller]]
+    allowed_callers: NotRequired[list[AllowedCaller | UnknownAllowedCaller]]
     # Prompt-cache breakpoint.
     cache_control: NotRequired[CacheControlEphemeral | None]
     # Load the tool only when tool search returns it.
@@ -2200,7 +2303,7 @@ class CodeExecutionTool20250522(TypedDict):
     # Always "code_execution".
     name: Literal["code_execution"]
     # Who may call the tool.
-    allowed_callers: NotRequired[list[AllowedCaller]]
+    allowed_callers: NotRequired[list[AllowedCaller | UnknownAllowedCaller]]
     # Prompt-cache breakpoint.
     cache_control: NotRequired[CacheControlEphemeral | None]
     # Load the tool only when tool search returns it.
@@ -2222,7 +2325,7 @@ class CodeExecutionTool20250825(TypedDict):
     # Always "code_execution".
     name: Literal["code_execution"]
     # Who may call the tool.
-    allowed_callers: NotRequired[list[AllowedCaller]]
+    allowed_callers: NotRequired[list[AllowedCaller | UnknownAllowedCaller]]
     # Prompt-cache breakpoint.
     cache_control: NotRequired[CacheControlEphemeral | None]
     # Load the tool only when tool search returns it.
@@ -2244,7 +2347,7 @@ class CodeExecutionTool20260120(TypedDict):
     # Always "code_execution".
     name: Literal["code_execution"]
     # Who may call the tool.
-    allowed_callers: NotRequired[list[AllowedCaller]]
+    allowed_callers: NotRequired[list[AllowedCaller | UnknownAllowedCaller]]
     # Prompt-cache breakpoint.
     cache_control: NotRequired[CacheControlEphemeral | None]
     # Load the tool only when tool search returns it.
@@ -2266,7 +2369,7 @@ class CodeExecutionTool20260521(TypedDict):
     # Always "code_execution".
     name: Literal["code_execution"]
     # Who may call the tool.
-    allowed_callers: NotRequired[list[AllowedCaller]]
+    allowed_callers: NotRequired[list[AllowedCaller | UnknownAllowedCaller]]
     # Prompt-cache breakpoint.
     cache_control: NotRequired[CacheControlEphemeral | None]
     # Load the tool only when tool search returns it.
@@ -2288,7 +2391,7 @@ class MemoryTool20250818(TypedDict):
     # Always "memory".
     name: Literal["memory"]
     # Who may call the tool.
-    allowed_callers: NotRequired[list[AllowedCaller]]
+    allowed_callers: NotRequired[list[AllowedCaller | UnknownAllowedCaller]]
     # Prompt-cache breakpoint.
     cache_control: NotRequired[CacheControlEphemeral | None]
     # Load the tool only when tool search returns it.
@@ -2297,6 +2400,36 @@ class MemoryTool20250818(TypedDict):
     strict: NotRequired[bool]
     # Example inputs.
     input_examples: NotRequired[list[dict[str, JSONValue]]]
+
+
+class AdvisorTool20260301(TypedDict):
+    """The advisor server tool (advisor_20260301): a second model the API consults; it has no input_schema.
+
+    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
+    literal may not contain them; `validate_advisor_tool20260301` accepts any other key
+    whose value is JSON, and leaves it in place.
+    """
+
+    # Always "advisor_20260301".
+    type: Literal["advisor_20260301"]
+    # Always "advisor".
+    name: Literal["advisor"]
+    # The model that advises.
+    model: str
+    # Who may call the tool.
+    allowed_callers: NotRequired[list[AllowedCaller | UnknownAllowedCaller]]
+    # Prompt-cache breakpoint.
+    cache_control: NotRequired[CacheControlEphemeral | None]
+    # Caching of the advisor's own prompt.
+    caching: NotRequired[CacheControlEphemeral | None]
+    # Load the tool only when tool search returns it.
+    defer_loading: NotRequired[bool]
+    # Bound on the advisor's output per call.
+    max_tokens: NotRequired[int | None]
+    # Maximum number of uses in one request.
+    max_uses: NotRequired[int | None]
+    # Guarantee schema validation on tool names and inputs.
+    strict: NotRequired[bool]
 
 
 class ToolTextEditor20250124(TypedDict):
@@ -2312,7 +2445,7 @@ class ToolTextEditor20250124(TypedDict):
     # Always "str_replace_editor".
     name: Literal["str_replace_editor"]
     # Who may call the tool.
-    allowed_callers: NotRequired[list[AllowedCaller]]
+    allowed_callers: NotRequired[list[AllowedCaller | UnknownAllowedCaller]]
     # Prompt-cache breakpoint.
     cache_control: NotRequired[CacheControlEphemeral | None]
     # Load the tool only when tool search returns it.
@@ -2336,7 +2469,7 @@ class ToolTextEditor20250429(TypedDict):
     # Always "str_replace_based_edit_tool".
     name: Literal["str_replace_based_edit_tool"]
     # Who may call the tool.
-    allowed_callers: NotRequired[list[AllowedCaller]]
+    allowed_callers: NotRequired[list[AllowedCaller | UnknownAllowedCaller]]
     # Prompt-cache breakpoint.
     cache_control: NotRequired[CacheControlEphemeral | None]
     # Load the tool only when tool search returns it.
@@ -2360,7 +2493,7 @@ class ToolTextEditor20250728(TypedDict):
     # Always "str_replace_based_edit_tool".
     name: Literal["str_replace_based_edit_tool"]
     # Who may call the tool.
-    allowed_callers: NotRequired[list[AllowedCaller]]
+    allowed_callers: NotRequired[list[AllowedCaller | UnknownAllowedCaller]]
     # Prompt-cache breakpoint.
     cache_control: NotRequired[CacheControlEphemeral | None]
     # Load the tool only when tool search returns it.
@@ -2386,7 +2519,7 @@ class WebSearchTool20250305(TypedDict):
     # Always "web_search".
     name: Literal["web_search"]
     # Who may call the tool.
-    allowed_callers: NotRequired[list[AllowedCaller]]
+    allowed_callers: NotRequired[list[AllowedCaller | UnknownAllowedCaller]]
     # Prompt-cache breakpoint.
     cache_control: NotRequired[CacheControlEphemeral | None]
     # Load the tool only when tool search returns it.
@@ -2416,7 +2549,7 @@ class WebFetchTool20250910(TypedDict):
     # Always "web_fetch".
     name: Literal["web_fetch"]
     # Who may call the tool.
-    allowed_callers: NotRequired[list[AllowedCaller]]
+    allowed_callers: NotRequired[list[AllowedCaller | UnknownAllowedCaller]]
     # Prompt-cache breakpoint.
     cache_control: NotRequired[CacheControlEphemeral | None]
     # Load the tool only when tool search returns it.
@@ -2448,7 +2581,7 @@ class WebSearchTool20260209(TypedDict):
     # Always "web_search".
     name: Literal["web_search"]
     # Who may call the tool.
-    allowed_callers: NotRequired[list[AllowedCaller]]
+    allowed_callers: NotRequired[list[AllowedCaller | UnknownAllowedCaller]]
     # Prompt-cache breakpoint.
     cache_control: NotRequired[CacheControlEphemeral | None]
     # Load the tool only when tool search returns it.
@@ -2478,7 +2611,7 @@ class WebFetchTool20260209(TypedDict):
     # Always "web_fetch".
     name: Literal["web_fetch"]
     # Who may call the tool.
-    allowed_callers: NotRequired[list[AllowedCaller]]
+    allowed_callers: NotRequired[list[AllowedCaller | UnknownAllowedCaller]]
     # Prompt-cache breakpoint.
     cache_control: NotRequired[CacheControlEphemeral | None]
     # Load the tool only when tool search returns it.
@@ -2510,7 +2643,7 @@ class WebFetchTool20260309(TypedDict):
     # Always "web_fetch".
     name: Literal["web_fetch"]
     # Who may call the tool.
-    allowed_callers: NotRequired[list[AllowedCaller]]
+    allowed_callers: NotRequired[list[AllowedCaller | UnknownAllowedCaller]]
     # Prompt-cache breakpoint.
     cache_control: NotRequired[CacheControlEphemeral | None]
     # Load the tool only when tool search returns it.
@@ -2544,7 +2677,7 @@ class WebSearchTool20260318(TypedDict):
     # Always "web_search".
     name: Literal["web_search"]
     # Who may call the tool.
-    allowed_callers: NotRequired[list[AllowedCaller]]
+    allowed_callers: NotRequired[list[AllowedCaller | UnknownAllowedCaller]]
     # Prompt-cache breakpoint.
     cache_control: NotRequired[CacheControlEphemeral | None]
     # Load the tool only when tool search returns it.
@@ -2576,7 +2709,7 @@ class WebFetchTool20260318(TypedDict):
     # Always "web_fetch".
     name: Literal["web_fetch"]
     # Who may call the tool.
-    allowed_callers: NotRequired[list[AllowedCaller]]
+    allowed_callers: NotRequired[list[AllowedCaller | UnknownAllowedCaller]]
     # Prompt-cache breakpoint.
     cache_control: NotRequired[CacheControlEphemeral | None]
     # Load the tool only when tool search returns it.
@@ -2612,7 +2745,7 @@ class ToolSearchBm25Tool20251119(TypedDict):
     # Always "tool_search_tool_bm25".
     name: Literal["tool_search_tool_bm25"]
     # Who may call the tool.
-    allowed_callers: NotRequired[list[AllowedCaller]]
+    allowed_callers: NotRequired[list[AllowedCaller | UnknownAllowedCaller]]
     # Prompt-cache breakpoint.
     cache_control: NotRequired[CacheControlEphemeral | None]
     # Load the tool only when tool search returns it.
@@ -2634,7 +2767,7 @@ class ToolSearchBm25Tool(TypedDict):
     # Always "tool_search_tool_bm25".
     name: Literal["tool_search_tool_bm25"]
     # Who may call the tool.
-    allowed_callers: NotRequired[list[AllowedCaller]]
+    allowed_callers: NotRequired[list[AllowedCaller | UnknownAllowedCaller]]
     # Prompt-cache breakpoint.
     cache_control: NotRequired[CacheControlEphemeral | None]
     # Load the tool only when tool search returns it.
@@ -2656,7 +2789,7 @@ class ToolSearchRegexTool20251119(TypedDict):
     # Always "tool_search_tool_regex".
     name: Literal["tool_search_tool_regex"]
     # Who may call the tool.
-    allowed_callers: NotRequired[list[AllowedCaller]]
+    allowed_callers: NotRequired[list[AllowedCaller | UnknownAllowedCaller]]
     # Prompt-cache breakpoint.
     cache_control: NotRequired[CacheControlEphemeral | None]
     # Load the tool only when tool search returns it.
@@ -2678,7 +2811,7 @@ class ToolSearchRegexTool(TypedDict):
     # Always "tool_search_tool_regex".
     name: Literal["tool_search_tool_regex"]
     # Who may call the tool.
-    allowed_callers: NotRequired[list[AllowedCaller]]
+    allowed_callers: NotRequired[list[AllowedCaller | UnknownAllowedCaller]]
     # Prompt-cache breakpoint.
     cache_control: NotRequired[CacheControlEphemeral | None]
     # Load the tool only when tool search returns it.
@@ -3045,6 +3178,7 @@ ToolUnion: TypeAlias = (
     | CodeExecutionTool20260120
     | CodeExecutionTool20260521
     | MemoryTool20250818
+    | AdvisorTool20260301
     | ToolTextEditor20250124
     | ToolTextEditor20250429
     | ToolTextEditor20250728
@@ -3086,73 +3220,64 @@ def _validate_image_media_type(data: object) -> ImageMediaType:
     return cast(ImageMediaType, _enum_value(data, _IMAGE_MEDIA_TYPE_VALUES))
 
 
-def _validate_server_tool_name(data: object) -> ServerToolName:
-    return cast(ServerToolName, _enum_value(data, _SERVER_TOOL_NAME_VALUES))
+def _validate_server_tool_name(data: object) -> ServerToolName | UnknownServerToolName:
+    return _str(data)
 
 
-def _validate_web_search_tool_result_error_code(data: object) -> WebSearchToolResultErrorCode:
-    return cast(
-        WebSearchToolResultErrorCode, _enum_value(data, _WEB_SEARCH_TOOL_RESULT_ERROR_CODE_VALUES)
-    )
+def _validate_web_search_tool_result_error_code(
+    data: object,
+) -> WebSearchToolResultErrorCode | UnknownWebSearchToolResultErrorCode:
+    return _str(data)
 
 
-def _validate_web_fetch_tool_result_error_code(data: object) -> WebFetchToolResultErrorCode:
-    return cast(
-        WebFetchToolResultErrorCode, _enum_value(data, _WEB_FETCH_TOOL_RESULT_ERROR_CODE_VALUES)
-    )
+def _validate_web_fetch_tool_result_error_code(
+    data: object,
+) -> WebFetchToolResultErrorCode | UnknownWebFetchToolResultErrorCode:
+    return _str(data)
 
 
 def _validate_code_execution_tool_result_error_code(
     data: object,
-) -> CodeExecutionToolResultErrorCode:
-    return cast(
-        CodeExecutionToolResultErrorCode,
-        _enum_value(data, _CODE_EXECUTION_TOOL_RESULT_ERROR_CODE_VALUES),
-    )
+) -> CodeExecutionToolResultErrorCode | UnknownCodeExecutionToolResultErrorCode:
+    return _str(data)
 
 
 def _validate_bash_code_execution_tool_result_error_code(
     data: object,
-) -> BashCodeExecutionToolResultErrorCode:
-    return cast(
-        BashCodeExecutionToolResultErrorCode,
-        _enum_value(data, _BASH_CODE_EXECUTION_TOOL_RESULT_ERROR_CODE_VALUES),
-    )
+) -> BashCodeExecutionToolResultErrorCode | UnknownBashCodeExecutionToolResultErrorCode:
+    return _str(data)
 
 
 def _validate_text_editor_code_execution_tool_result_error_code(
     data: object,
-) -> TextEditorCodeExecutionToolResultErrorCode:
-    return cast(
-        TextEditorCodeExecutionToolResultErrorCode,
-        _enum_value(data, _TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_ERROR_CODE_VALUES),
-    )
+) -> TextEditorCodeExecutionToolResultErrorCode | UnknownTextEditorCodeExecutionToolResultErrorCode:
+    return _str(data)
 
 
-def _validate_text_editor_file_type(data: object) -> TextEditorFileType:
-    return cast(TextEditorFileType, _enum_value(data, _TEXT_EDITOR_FILE_TYPE_VALUES))
+def _validate_text_editor_file_type(data: object) -> TextEditorFileType | UnknownTextEditorFileType:
+    return _str(data)
 
 
-def _validate_tool_search_tool_result_error_code(data: object) -> ToolSearchToolResultErrorCode:
-    return cast(
-        ToolSearchToolResultErrorCode, _enum_value(data, _TOOL_SEARCH_TOOL_RESULT_ERROR_CODE_VALUES)
-    )
+def _validate_tool_search_tool_result_error_code(
+    data: object,
+) -> ToolSearchToolResultErrorCode | UnknownToolSearchToolResultErrorCode:
+    return _str(data)
 
 
-def _validate_stop_reason(data: object) -> StopReason:
-    return cast(StopReason, _enum_value(data, _STOP_REASON_VALUES))
+def _validate_stop_reason(data: object) -> StopReason | UnknownStopReason:
+    return _str(data)
 
 
-def _validate_service_tier(data: object) -> ServiceTier:
-    return cast(ServiceTier, _enum_value(data, _SERVICE_TIER_VALUES))
+def _validate_service_tier(data: object) -> ServiceTier | UnknownServiceTier:
+    return _str(data)
 
 
-def _validate_refusal_category(data: object) -> RefusalCategory:
-    return cast(RefusalCategory, _enum_value(data, _REFUSAL_CATEGORY_VALUES))
+def _validate_refusal_category(data: object) -> RefusalCategory | UnknownRefusalCategory:
+    return _str(data)
 
 
-def _validate_allowed_caller(data: object) -> AllowedCaller:
-    return cast(AllowedCaller, _enum_value(data, _ALLOWED_CALLER_VALUES))
+def _validate_allowed_caller(data: object) -> AllowedCaller | UnknownAllowedCaller:
+    return _str(data)
 
 
 def _validate_response_inclusion(data: object) -> ResponseInclusion:
@@ -3991,6 +4116,22 @@ def _validate_memory_tool20250818(data: object) -> MemoryTool20250818:
     return cast(MemoryTool20250818, obj)
 
 
+def _validate_advisor_tool20260301(data: object) -> AdvisorTool20260301:
+    obj = _object(data)
+    _tag(obj, "type", "advisor_20260301")
+    _tag(obj, "name", "advisor")
+    _required(obj, "model", _str)
+    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
+    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
+    _optional(obj, "caching", _v_opt_cache_control_ephemeral, None)
+    _optional(obj, "defer_loading", _bool, None)
+    _optional(obj, "max_tokens", _v_opt_int, None)
+    _optional(obj, "max_uses", _v_opt_int, None)
+    _optional(obj, "strict", _bool, None)
+    _unknown(obj, _ADVISOR_TOOL20260301_KEYS)
+    return cast(AdvisorTool20260301, obj)
+
+
 def _validate_tool_text_editor20250124(data: object) -> ToolTextEditor20250124:
     obj = _object(data)
     _tag(obj, "type", "text_editor_20250124")
@@ -4416,6 +4557,8 @@ def _validate_tool_union(data: object) -> ToolUnion:
             return _validate_code_execution_tool20260521(data)
         if data.get("type") == "memory_20250818":
             return _validate_memory_tool20250818(data)
+        if data.get("type") == "advisor_20260301":
+            return _validate_advisor_tool20260301(data)
         if data.get("type") == "text_editor_20250124":
             return _validate_tool_text_editor20250124(data)
         if data.get("type") == "text_editor_20250429":
@@ -4447,7 +4590,7 @@ def _validate_tool_union(data: object) -> ToolUnion:
         if "input_schema" in data:
             return _validate_tool_param(data)
         raise DecodeError(
-            "matches no member of ToolUnion (expected type='bash_20250124', type='code_execution_20250522', type='code_execution_20250825', type='code_execution_20260120', type='code_execution_20260521', type='memory_20250818', type='text_editor_20250124', type='text_editor_20250429', type='text_editor_20250728', type='web_search_20250305', type='web_fetch_20250910', type='web_search_20260209', type='web_fetch_20260209', type='web_fetch_20260309', type='web_search_20260318', type='web_fetch_20260318', type='tool_search_tool_bm25_20251119', type='tool_search_tool_bm25', type='tool_search_tool_regex_20251119', type='tool_search_tool_regex', key 'input_schema')"
+            "matches no member of ToolUnion (expected type='bash_20250124', type='code_execution_20250522', type='code_execution_20250825', type='code_execution_20260120', type='code_execution_20260521', type='memory_20250818', type='advisor_20260301', type='text_editor_20250124', type='text_editor_20250429', type='text_editor_20250728', type='web_search_20250305', type='web_fetch_20250910', type='web_search_20260209', type='web_fetch_20260209', type='web_fetch_20260309', type='web_search_20260318', type='web_fetch_20260318', type='tool_search_tool_bm25_20251119', type='tool_search_tool_bm25', type='tool_search_tool_regex_20251119', type='tool_search_tool_regex', key 'input_schema')"
         )
     raise _type_error("object", data)
 
@@ -4496,7 +4639,7 @@ def _v_int_min1024(value: object) -> int:
     return checked
 
 
-def _v_list_allowed_caller(value: object) -> list[AllowedCaller]:
+def _v_list_allowed_caller(value: object) -> list[AllowedCaller | UnknownAllowedCaller]:
     return _check_list(value, _validate_allowed_caller)
 
 
@@ -4608,7 +4751,7 @@ def _v_opt_output_tokens_details(value: object) -> OutputTokensDetails | None:
     return None if value is None else _validate_output_tokens_details(value)
 
 
-def _v_opt_refusal_category(value: object) -> RefusalCategory | None:
+def _v_opt_refusal_category(value: object) -> RefusalCategory | UnknownRefusalCategory | None:
     return None if value is None else _validate_refusal_category(value)
 
 
@@ -4620,11 +4763,11 @@ def _v_opt_server_tool_usage(value: object) -> ServerToolUsage | None:
     return None if value is None else _validate_server_tool_usage(value)
 
 
-def _v_opt_service_tier(value: object) -> ServiceTier | None:
+def _v_opt_service_tier(value: object) -> ServiceTier | UnknownServiceTier | None:
     return None if value is None else _validate_service_tier(value)
 
 
-def _v_opt_stop_reason(value: object) -> StopReason | None:
+def _v_opt_stop_reason(value: object) -> StopReason | UnknownStopReason | None:
     return None if value is None else _validate_stop_reason(value)
 
 
@@ -5068,6 +5211,22 @@ _MEMORY_TOOL20250818_KEYS = frozenset(
 )
 
 
+_ADVISOR_TOOL20260301_KEYS = frozenset(
+    {
+        "type",
+        "name",
+        "model",
+        "allowed_callers",
+        "cache_control",
+        "caching",
+        "defer_loading",
+        "max_tokens",
+        "max_uses",
+        "strict",
+    }
+)
+
+
 _TOOL_TEXT_EDITOR20250124_KEYS = frozenset(
     {
         "type",
@@ -5311,6 +5470,7 @@ _IMAGE_MEDIA_TYPE_VALUES: dict[str, ImageMediaType] = {
     "image/webp": "image/webp",
 }
 _SERVER_TOOL_NAME_VALUES: dict[str, ServerToolName] = {
+    "advisor": "advisor",
     "web_search": "web_search",
     "web_fetch": "web_fetch",
     "code_execution": "code_execution",
@@ -5379,6 +5539,7 @@ _STOP_REASON_VALUES: dict[str, StopReason] = {
     "stop_sequence": "stop_sequence",
     "tool_use": "tool_use",
     "pause_turn": "pause_turn",
+    "compaction": "compaction",
     "refusal": "refusal",
     "model_context_window_exceeded": "model_context_window_exceeded",
 }
@@ -5681,12 +5842,14 @@ def validate_caller(data: object) -> Caller:
     return _guard(_validate_caller, data)
 
 
-def validate_server_tool_name(data: object) -> ServerToolName:
+def validate_server_tool_name(data: object) -> ServerToolName | UnknownServerToolName:
     """Check `data` (as `json.loads` returns it) against ServerToolName; return it unchanged, or raise DecodeError."""
     return _guard(_validate_server_tool_name, data)
 
 
-def validate_web_search_tool_result_error_code(data: object) -> WebSearchToolResultErrorCode:
+def validate_web_search_tool_result_error_code(
+    data: object,
+) -> WebSearchToolResultErrorCode | UnknownWebSearchToolResultErrorCode:
     """Check `data` (as `json.loads` returns it) against WebSearchToolResultErrorCode; return it unchanged, or raise DecodeError."""
     return _guard(_validate_web_search_tool_result_error_code, data)
 
@@ -5726,7 +5889,9 @@ def validate_web_fetch_block(data: object) -> WebFetchBlock:
     return _guard(_validate_web_fetch_block, data)
 
 
-def validate_web_fetch_tool_result_error_code(data: object) -> WebFetchToolResultErrorCode:
+def validate_web_fetch_tool_result_error_code(
+    data: object,
+) -> WebFetchToolResultErrorCode | UnknownWebFetchToolResultErrorCode:
     """Check `data` (as `json.loads` returns it) against WebFetchToolResultErrorCode; return it unchanged, or raise DecodeError."""
     return _guard(_validate_web_fetch_tool_result_error_code, data)
 
@@ -5765,7 +5930,7 @@ def validate_encrypted_code_execution_result_block(
 
 def validate_code_execution_tool_result_error_code(
     data: object,
-) -> CodeExecutionToolResultErrorCode:
+) -> CodeExecutionToolResultErrorCode | UnknownCodeExecutionToolResultErrorCode:
     """Check `data` (as `json.loads` returns it) against CodeExecutionToolResultErrorCode; return it unchanged, or raise DecodeError."""
     return _guard(_validate_code_execution_tool_result_error_code, data)
 
@@ -5797,7 +5962,7 @@ def validate_bash_code_execution_result_block(data: object) -> BashCodeExecution
 
 def validate_bash_code_execution_tool_result_error_code(
     data: object,
-) -> BashCodeExecutionToolResultErrorCode:
+) -> BashCodeExecutionToolResultErrorCode | UnknownBashCodeExecutionToolResultErrorCode:
     """Check `data` (as `json.loads` returns it) against BashCodeExecutionToolResultErrorCode; return it unchanged, or raise DecodeError."""
     return _guard(_validate_bash_code_execution_tool_result_error_code, data)
 
@@ -5825,7 +5990,7 @@ def validate_bash_code_execution_tool_result_block(
 
 def validate_text_editor_code_execution_tool_result_error_code(
     data: object,
-) -> TextEditorCodeExecutionToolResultErrorCode:
+) -> TextEditorCodeExecutionToolResultErrorCode | UnknownTextEditorCodeExecutionToolResultErrorCode:
     """Check `data` (as `json.loads` returns it) against TextEditorCodeExecutionToolResultErrorCode; return it unchanged, or raise DecodeError."""
     return _guard(_validate_text_editor_code_execution_tool_result_error_code, data)
 
@@ -5837,7 +6002,7 @@ def validate_text_editor_code_execution_tool_result_error(
     return _guard(_validate_text_editor_code_execution_tool_result_error, data)
 
 
-def validate_text_editor_file_type(data: object) -> TextEditorFileType:
+def validate_text_editor_file_type(data: object) -> TextEditorFileType | UnknownTextEditorFileType:
     """Check `data` (as `json.loads` returns it) against TextEditorFileType; return it unchanged, or raise DecodeError."""
     return _guard(_validate_text_editor_file_type, data)
 
@@ -5877,7 +6042,9 @@ def validate_text_editor_code_execution_tool_result_block(
     return _guard(_validate_text_editor_code_execution_tool_result_block, data)
 
 
-def validate_tool_search_tool_result_error_code(data: object) -> ToolSearchToolResultErrorCode:
+def validate_tool_search_tool_result_error_code(
+    data: object,
+) -> ToolSearchToolResultErrorCode | UnknownToolSearchToolResultErrorCode:
     """Check `data` (as `json.loads` returns it) against ToolSearchToolResultErrorCode; return it unchanged, or raise DecodeError."""
     return _guard(_validate_tool_search_tool_result_error_code, data)
 
@@ -5917,12 +6084,12 @@ def validate_content_block(data: object) -> ContentBlock:
     return _guard(_validate_content_block, data)
 
 
-def validate_stop_reason(data: object) -> StopReason:
+def validate_stop_reason(data: object) -> StopReason | UnknownStopReason:
     """Check `data` (as `json.loads` returns it) against StopReason; return it unchanged, or raise DecodeError."""
     return _guard(_validate_stop_reason, data)
 
 
-def validate_service_tier(data: object) -> ServiceTier:
+def validate_service_tier(data: object) -> ServiceTier | UnknownServiceTier:
     """Check `data` (as `json.loads` returns it) against ServiceTier; return it unchanged, or raise DecodeError."""
     return _guard(_validate_service_tier, data)
 
@@ -5942,7 +6109,7 @@ def validate_output_tokens_details(data: object) -> OutputTokensDetails:
     return _guard(_validate_output_tokens_details, data)
 
 
-def validate_refusal_category(data: object) -> RefusalCategory:
+def validate_refusal_category(data: object) -> RefusalCategory | UnknownRefusalCategory:
     """Check `data` (as `json.loads` returns it) against RefusalCategory; return it unchanged, or raise DecodeError."""
     return _guard(_validate_refusal_category, data)
 
@@ -6062,7 +6229,7 @@ def validate_tool_param(data: object) -> ToolParam:
     return _guard(_validate_tool_param, data)
 
 
-def validate_allowed_caller(data: object) -> AllowedCaller:
+def validate_allowed_caller(data: object) -> AllowedCaller | UnknownAllowedCaller:
     """Check `data` (as `json.loads` returns it) against AllowedCaller; return it unchanged, or raise DecodeError."""
     return _guard(_validate_allowed_caller, data)
 
@@ -6105,6 +6272,11 @@ def validate_code_execution_tool20260521(data: object) -> CodeExecutionTool20260
 def validate_memory_tool20250818(data: object) -> MemoryTool20250818:
     """Check `data` (as `json.loads` returns it) against MemoryTool20250818; return it unchanged, or raise DecodeError."""
     return _guard(_validate_memory_tool20250818, data)
+
+
+def validate_advisor_tool20260301(data: object) -> AdvisorTool20260301:
+    """Check `data` (as `json.loads` returns it) against AdvisorTool20260301; return it unchanged, or raise DecodeError."""
+    return _guard(_validate_advisor_tool20260301, data)
 
 
 def validate_tool_text_editor20250124(data: object) -> ToolTextEditor20250124:

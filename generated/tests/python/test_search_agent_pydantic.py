@@ -47,6 +47,7 @@ models = _load("pydantic_models")
 
 RECORDS = frozenset(
     {
+        "AdvisorTool20260301",
         "Base64ImageSource",
         "Base64PdfSource",
         "BashCodeExecutionOutputBlock",
@@ -162,9 +163,13 @@ RECORDS = frozenset(
 )
 
 VALID = [
+    ("search_agent/AdvisorTool20260301/full.json", "AdvisorTool20260301"),
+    ("search_agent/AdvisorTool20260301/minimal.json", "AdvisorTool20260301"),
+    ("search_agent/AdvisorTool20260301/with_callers.json", "AdvisorTool20260301"),
     ("search_agent/AllowedCaller/code_execution_20250825.json", "AllowedCaller"),
     ("search_agent/AllowedCaller/code_execution_20260120.json", "AllowedCaller"),
     ("search_agent/AllowedCaller/direct.json", "AllowedCaller"),
+    ("search_agent/AllowedCaller/unlisted_wrong_case.json", "AllowedCaller"),
     ("search_agent/Base64ImageSource/jpeg.json", "Base64ImageSource"),
     ("search_agent/Base64ImageSource/png.json", "Base64ImageSource"),
     ("search_agent/Base64ImageSource/webp_empty_data.json", "Base64ImageSource"),
@@ -220,6 +225,10 @@ VALID = [
     ),
     (
         "search_agent/BashCodeExecutionToolResultErrorCode/unavailable.json",
+        "BashCodeExecutionToolResultErrorCode",
+    ),
+    (
+        "search_agent/BashCodeExecutionToolResultErrorCode/unlisted_wrong_case.json",
         "BashCodeExecutionToolResultErrorCode",
     ),
     ("search_agent/CacheControlEphemeral/default_ttl.json", "CacheControlEphemeral"),
@@ -321,6 +330,10 @@ VALID = [
     ),
     (
         "search_agent/CodeExecutionToolResultErrorCode/unavailable.json",
+        "CodeExecutionToolResultErrorCode",
+    ),
+    (
+        "search_agent/CodeExecutionToolResultErrorCode/unlisted_wrong_case.json",
         "CodeExecutionToolResultErrorCode",
     ),
     ("search_agent/Container/offset_timestamp.json", "Container"),
@@ -428,6 +441,7 @@ VALID = [
     ("search_agent/Message/thinking_container_null.json", "Message"),
     ("search_agent/Message/tool_use.json", "Message"),
     ("search_agent/Message/typical.json", "Message"),
+    ("search_agent/Message/unlisted_bad_stop_reason.json", "Message"),
     ("search_agent/Message/unlisted_block_unknown_tag.json", "Message"),
     ("search_agent/Message/web_search.json", "Message"),
     ("search_agent/MessageCreateParams/empty_lists_thinking_disabled.json", "MessageCreateParams"),
@@ -441,9 +455,11 @@ VALID = [
     ("search_agent/MessageDelta/refusal.json", "MessageDelta"),
     ("search_agent/MessageDelta/stop_details_null.json", "MessageDelta"),
     ("search_agent/MessageDelta/stop_sequence.json", "MessageDelta"),
+    ("search_agent/MessageDelta/unlisted_bad_stop_reason.json", "MessageDelta"),
     ("search_agent/MessageDeltaEvent/tool_use_full_usage.json", "MessageDeltaEvent"),
     ("search_agent/MessageDeltaEvent/typical.json", "MessageDeltaEvent"),
     ("search_agent/MessageDeltaEvent/unknown_key_kept.json", "MessageDeltaEvent"),
+    ("search_agent/MessageDeltaEvent/unlisted_bad_stop_reason.json", "MessageDeltaEvent"),
     ("search_agent/MessageDeltaUsage/explicit_nulls.json", "MessageDeltaUsage"),
     ("search_agent/MessageDeltaUsage/full_unknown_keys_kept.json", "MessageDeltaUsage"),
     ("search_agent/MessageDeltaUsage/output_only.json", "MessageDeltaUsage"),
@@ -489,9 +505,11 @@ VALID = [
     ("search_agent/RefusalCategory/bio.json", "RefusalCategory"),
     ("search_agent/RefusalCategory/cyber.json", "RefusalCategory"),
     ("search_agent/RefusalCategory/frontier_llm.json", "RefusalCategory"),
+    ("search_agent/RefusalCategory/unlisted_wrong_case.json", "RefusalCategory"),
     ("search_agent/RefusalStopDetails/minimal.json", "RefusalStopDetails"),
     ("search_agent/RefusalStopDetails/no_category.json", "RefusalStopDetails"),
     ("search_agent/RefusalStopDetails/partial.json", "RefusalStopDetails"),
+    ("search_agent/RefusalStopDetails/unlisted_unknown_category.json", "RefusalStopDetails"),
     ("search_agent/ResponseInclusion/excluded.json", "ResponseInclusion"),
     ("search_agent/ResponseInclusion/full.json", "ResponseInclusion"),
     ("search_agent/Role/assistant.json", "Role"),
@@ -508,21 +526,29 @@ VALID = [
     ("search_agent/ServerToolCaller20260120/full.json", "ServerToolCaller20260120"),
     ("search_agent/ServerToolCaller20260120/minimal.json", "ServerToolCaller20260120"),
     ("search_agent/ServerToolCaller20260120/partial.json", "ServerToolCaller20260120"),
+    ("search_agent/ServerToolName/advisor.json", "ServerToolName"),
     ("search_agent/ServerToolName/code_execution.json", "ServerToolName"),
+    ("search_agent/ServerToolName/unlisted.json", "ServerToolName"),
+    ("search_agent/ServerToolName/unlisted_wrong_case.json", "ServerToolName"),
     ("search_agent/ServerToolName/web_fetch.json", "ServerToolName"),
     ("search_agent/ServerToolName/web_search.json", "ServerToolName"),
     ("search_agent/ServerToolUsage/several.json", "ServerToolUsage"),
     ("search_agent/ServerToolUsage/unknown_key_kept.json", "ServerToolUsage"),
     ("search_agent/ServerToolUsage/zero.json", "ServerToolUsage"),
+    ("search_agent/ServerToolUseBlock/advisor.json", "ServerToolUseBlock"),
     ("search_agent/ServerToolUseBlock/code_execution_with_caller.json", "ServerToolUseBlock"),
     ("search_agent/ServerToolUseBlock/full.json", "ServerToolUseBlock"),
+    ("search_agent/ServerToolUseBlock/unlisted_name.json", "ServerToolUseBlock"),
+    ("search_agent/ServerToolUseBlock/unlisted_unknown_name.json", "ServerToolUseBlock"),
     ("search_agent/ServerToolUseBlock/web_search.json", "ServerToolUseBlock"),
     ("search_agent/ServiceTier/batch.json", "ServiceTier"),
     ("search_agent/ServiceTier/priority.json", "ServiceTier"),
     ("search_agent/ServiceTier/standard.json", "ServiceTier"),
+    ("search_agent/ServiceTier/unlisted_unknown_value.json", "ServiceTier"),
     ("search_agent/SignatureDelta/empty.json", "SignatureDelta"),
     ("search_agent/SignatureDelta/symbols.json", "SignatureDelta"),
     ("search_agent/SignatureDelta/typical.json", "SignatureDelta"),
+    ("search_agent/StopReason/compaction.json", "StopReason"),
     ("search_agent/StopReason/end_turn.json", "StopReason"),
     ("search_agent/StopReason/max_tokens.json", "StopReason"),
     ("search_agent/StopReason/model_context_window_exceeded.json", "StopReason"),
@@ -530,6 +556,8 @@ VALID = [
     ("search_agent/StopReason/refusal.json", "StopReason"),
     ("search_agent/StopReason/stop_sequence.json", "StopReason"),
     ("search_agent/StopReason/tool_use.json", "StopReason"),
+    ("search_agent/StopReason/unlisted.json", "StopReason"),
+    ("search_agent/StopReason/unlisted_unknown_value.json", "StopReason"),
     ("search_agent/TextBlock/citations_null.json", "TextBlock"),
     ("search_agent/TextBlock/document_citations.json", "TextBlock"),
     ("search_agent/TextBlock/empty_stream_start.json", "TextBlock"),
@@ -586,6 +614,10 @@ VALID = [
         "TextEditorCodeExecutionToolResultBlock",
     ),
     (
+        "search_agent/TextEditorCodeExecutionToolResultBlock/unlisted_bad_file_type.json",
+        "TextEditorCodeExecutionToolResultBlock",
+    ),
+    (
         "search_agent/TextEditorCodeExecutionToolResultBlock/view.json",
         "TextEditorCodeExecutionToolResultBlock",
     ),
@@ -626,6 +658,10 @@ VALID = [
         "TextEditorCodeExecutionToolResultErrorCode",
     ),
     (
+        "search_agent/TextEditorCodeExecutionToolResultErrorCode/unlisted_wrong_case.json",
+        "TextEditorCodeExecutionToolResultErrorCode",
+    ),
+    (
         "search_agent/TextEditorCodeExecutionViewResultBlock/full.json",
         "TextEditorCodeExecutionViewResultBlock",
     ),
@@ -640,6 +676,7 @@ VALID = [
     ("search_agent/TextEditorFileType/image.json", "TextEditorFileType"),
     ("search_agent/TextEditorFileType/pdf.json", "TextEditorFileType"),
     ("search_agent/TextEditorFileType/text.json", "TextEditorFileType"),
+    ("search_agent/TextEditorFileType/unlisted_wrong_case.json", "TextEditorFileType"),
     ("search_agent/ThinkingBlock/empty_stream_start.json", "ThinkingBlock"),
     ("search_agent/ThinkingBlock/typical.json", "ThinkingBlock"),
     ("search_agent/ThinkingBlock/unicode.json", "ThinkingBlock"),
@@ -745,6 +782,10 @@ VALID = [
         "search_agent/ToolSearchToolResultErrorCode/unavailable.json",
         "ToolSearchToolResultErrorCode",
     ),
+    (
+        "search_agent/ToolSearchToolResultErrorCode/unlisted_wrong_case.json",
+        "ToolSearchToolResultErrorCode",
+    ),
     ("search_agent/ToolSearchToolSearchResultBlock/full.json", "ToolSearchToolSearchResultBlock"),
     (
         "search_agent/ToolSearchToolSearchResultBlock/minimal.json",
@@ -763,6 +804,7 @@ VALID = [
     ("search_agent/ToolTextEditor20250728/full.json", "ToolTextEditor20250728"),
     ("search_agent/ToolTextEditor20250728/minimal.json", "ToolTextEditor20250728"),
     ("search_agent/ToolTextEditor20250728/partial.json", "ToolTextEditor20250728"),
+    ("search_agent/ToolUnion/advisor.json", "ToolUnion"),
     ("search_agent/ToolUnion/bash.json", "ToolUnion"),
     ("search_agent/ToolUnion/code_execution.json", "ToolUnion"),
     ("search_agent/ToolUnion/custom_tool.json", "ToolUnion"),
@@ -792,6 +834,7 @@ VALID = [
     ("search_agent/Usage/minimal.json", "Usage"),
     ("search_agent/Usage/output_tokens_details.json", "Usage"),
     ("search_agent/Usage/server_tool_use_unknown_key_kept.json", "Usage"),
+    ("search_agent/Usage/unlisted_bad_service_tier.json", "Usage"),
     ("search_agent/UserLocation/full.json", "UserLocation"),
     ("search_agent/UserLocation/minimal.json", "UserLocation"),
     ("search_agent/UserLocation/partial.json", "UserLocation"),
@@ -827,6 +870,10 @@ VALID = [
         "WebFetchToolResultErrorCode",
     ),
     (
+        "search_agent/WebFetchToolResultErrorCode/unlisted_wrong_case.json",
+        "WebFetchToolResultErrorCode",
+    ),
+    (
         "search_agent/WebFetchToolResultErrorCode/url_not_allowed.json",
         "WebFetchToolResultErrorCode",
     ),
@@ -846,6 +893,10 @@ VALID = [
     ("search_agent/WebSearchToolResultBlock/empty.json", "WebSearchToolResultBlock"),
     ("search_agent/WebSearchToolResultBlock/error.json", "WebSearchToolResultBlock"),
     ("search_agent/WebSearchToolResultBlock/results.json", "WebSearchToolResultBlock"),
+    (
+        "search_agent/WebSearchToolResultBlock/unlisted_bad_error_code.json",
+        "WebSearchToolResultBlock",
+    ),
     ("search_agent/WebSearchToolResultError/full.json", "WebSearchToolResultError"),
     ("search_agent/WebSearchToolResultError/minimal.json", "WebSearchToolResultError"),
     ("search_agent/WebSearchToolResultError/partial.json", "WebSearchToolResultError"),
@@ -858,13 +909,27 @@ VALID = [
         "WebSearchToolResultErrorCode",
     ),
     ("search_agent/WebSearchToolResultErrorCode/unavailable.json", "WebSearchToolResultErrorCode"),
+    (
+        "search_agent/WebSearchToolResultErrorCode/unlisted_wrong_case.json",
+        "WebSearchToolResultErrorCode",
+    ),
     ("search_agent/_TrimState/empty.json", "_TrimState"),
     ("search_agent/_TrimState/explicit_defaults.json", "_TrimState"),
     ("search_agent/_TrimState/in_progress.json", "_TrimState"),
 ]
 
 INVALID = [
-    ("search_agent/AllowedCaller/invalid/wrong_case.json", "AllowedCaller", "$"),
+    (
+        "search_agent/AdvisorTool20260301/invalid/caller_not_a_string.json",
+        "AdvisorTool20260301",
+        "$.allowed_callers[1]",
+    ),
+    (
+        "search_agent/AdvisorTool20260301/invalid/missing_model.json",
+        "AdvisorTool20260301",
+        "$.model",
+    ),
+    ("search_agent/AllowedCaller/invalid/not_a_string.json", "AllowedCaller", "$"),
     (
         "search_agent/Base64ImageSource/invalid/bad_media_type.json",
         "Base64ImageSource",
@@ -898,7 +963,7 @@ INVALID = [
         "$.error_code",
     ),
     (
-        "search_agent/BashCodeExecutionToolResultErrorCode/invalid/wrong_case.json",
+        "search_agent/BashCodeExecutionToolResultErrorCode/invalid/not_a_string.json",
         "BashCodeExecutionToolResultErrorCode",
         "$",
     ),
@@ -1010,7 +1075,7 @@ INVALID = [
         "$.error_code",
     ),
     (
-        "search_agent/CodeExecutionToolResultErrorCode/invalid/wrong_case.json",
+        "search_agent/CodeExecutionToolResultErrorCode/invalid/not_a_string.json",
         "CodeExecutionToolResultErrorCode",
         "$",
     ),
@@ -1095,7 +1160,6 @@ INVALID = [
         "MemoryTool20250818",
         "$.defer_loading",
     ),
-    ("search_agent/Message/invalid/bad_stop_reason.json", "Message", "$.stop_reason"),
     ("search_agent/Message/invalid/missing_stop_sequence.json", "Message", "$.stop_sequence"),
     ("search_agent/Message/invalid/role_user.json", "Message", "$.role"),
     ("search_agent/Message/invalid/wrong_type.json", "Message", "$.type"),
@@ -1134,16 +1198,10 @@ INVALID = [
         "MessageCreateParams",
         "$.tools[0]",
     ),
-    ("search_agent/MessageDelta/invalid/bad_stop_reason.json", "MessageDelta", "$.stop_reason"),
     (
         "search_agent/MessageDelta/invalid/missing_stop_sequence.json",
         "MessageDelta",
         "$.stop_sequence",
-    ),
-    (
-        "search_agent/MessageDeltaEvent/invalid/bad_stop_reason.json",
-        "MessageDeltaEvent",
-        "$.delta.stop_reason",
     ),
     ("search_agent/MessageDeltaEvent/invalid/missing_usage.json", "MessageDeltaEvent", "$.usage"),
     (
@@ -1201,9 +1259,9 @@ INVALID = [
         "RedactedThinkingBlock",
         "$.data",
     ),
-    ("search_agent/RefusalCategory/invalid/wrong_case.json", "RefusalCategory", "$"),
+    ("search_agent/RefusalCategory/invalid/not_a_string.json", "RefusalCategory", "$"),
     (
-        "search_agent/RefusalStopDetails/invalid/unknown_category.json",
+        "search_agent/RefusalStopDetails/invalid/not_a_string_unknown_category.json",
         "RefusalStopDetails",
         "$.category",
     ),
@@ -1220,18 +1278,20 @@ INVALID = [
         "ServerToolCaller20260120",
         "$.tool_id",
     ),
-    ("search_agent/ServerToolName/invalid/wrong_case.json", "ServerToolName", "$"),
+    ("search_agent/ServerToolName/invalid/not_a_string.json", "ServerToolName", "$"),
     (
         "search_agent/ServerToolUsage/invalid/string_count.json",
         "ServerToolUsage",
         "$.web_search_requests",
     ),
-    ("search_agent/ServerToolUseBlock/invalid/unknown_name.json", "ServerToolUseBlock", "$.name"),
+    (
+        "search_agent/ServerToolUseBlock/invalid/not_a_string_unknown_name.json",
+        "ServerToolUseBlock",
+        "$.name",
+    ),
     ("search_agent/ServiceTier/invalid/number.json", "ServiceTier", "$"),
-    ("search_agent/ServiceTier/invalid/unknown_value.json", "ServiceTier", "$"),
     ("search_agent/SignatureDelta/invalid/missing_signature.json", "SignatureDelta", "$.signature"),
     ("search_agent/StopReason/invalid/null.json", "StopReason", "$"),
-    ("search_agent/StopReason/invalid/unknown_value.json", "StopReason", "$"),
     ("search_agent/TextBlock/invalid/citations_string.json", "TextBlock", "$.citations"),
     ("search_agent/TextBlock/invalid/missing_text.json", "TextBlock", "$.text"),
     ("search_agent/TextBlock/invalid/seed_citation.json", "TextBlock", "$.citations[0].type"),
@@ -1261,7 +1321,7 @@ INVALID = [
         "$.new_lines",
     ),
     (
-        "search_agent/TextEditorCodeExecutionToolResultBlock/invalid/bad_file_type.json",
+        "search_agent/TextEditorCodeExecutionToolResultBlock/invalid/not_a_string_bad_file_type.json",
         "TextEditorCodeExecutionToolResultBlock",
         "$.content.file_type",
     ),
@@ -1276,7 +1336,7 @@ INVALID = [
         "$.error_code",
     ),
     (
-        "search_agent/TextEditorCodeExecutionToolResultErrorCode/invalid/wrong_case.json",
+        "search_agent/TextEditorCodeExecutionToolResultErrorCode/invalid/not_a_string.json",
         "TextEditorCodeExecutionToolResultErrorCode",
         "$",
     ),
@@ -1285,7 +1345,7 @@ INVALID = [
         "TextEditorCodeExecutionViewResultBlock",
         "$.content",
     ),
-    ("search_agent/TextEditorFileType/invalid/wrong_case.json", "TextEditorFileType", "$"),
+    ("search_agent/TextEditorFileType/invalid/not_a_string.json", "TextEditorFileType", "$"),
     ("search_agent/ThinkingBlock/invalid/missing_signature.json", "ThinkingBlock", "$.signature"),
     ("search_agent/ThinkingBlock/invalid/thinking_number.json", "ThinkingBlock", "$.thinking"),
     (
@@ -1424,7 +1484,7 @@ INVALID = [
         "$.error_code",
     ),
     (
-        "search_agent/ToolSearchToolResultErrorCode/invalid/wrong_case.json",
+        "search_agent/ToolSearchToolResultErrorCode/invalid/not_a_string.json",
         "ToolSearchToolResultErrorCode",
         "$",
     ),
@@ -1469,7 +1529,6 @@ INVALID = [
     ),
     ("search_agent/UrlImageSource/invalid/url_null.json", "UrlImageSource", "$.url"),
     ("search_agent/UrlImageSource/invalid/wrong_tag.json", "UrlImageSource", "$.type"),
-    ("search_agent/Usage/invalid/bad_service_tier.json", "Usage", "$.service_tier"),
     (
         "search_agent/Usage/invalid/cache_creation_bool.json",
         "Usage",
@@ -1515,7 +1574,7 @@ INVALID = [
         "$.error_code",
     ),
     (
-        "search_agent/WebFetchToolResultErrorCode/invalid/wrong_case.json",
+        "search_agent/WebFetchToolResultErrorCode/invalid/not_a_string.json",
         "WebFetchToolResultErrorCode",
         "$",
     ),
@@ -1540,7 +1599,7 @@ INVALID = [
         "$.defer_loading",
     ),
     (
-        "search_agent/WebSearchToolResultBlock/invalid/bad_error_code.json",
+        "search_agent/WebSearchToolResultBlock/invalid/not_a_string_bad_error_code.json",
         "WebSearchToolResultBlock",
         "$.content.error_code",
     ),
@@ -1550,7 +1609,7 @@ INVALID = [
         "$.error_code",
     ),
     (
-        "search_agent/WebSearchToolResultErrorCode/invalid/wrong_case.json",
+        "search_agent/WebSearchToolResultErrorCode/invalid/not_a_string.json",
         "WebSearchToolResultErrorCode",
         "$",
     ),

@@ -107,7 +107,8 @@ __all__ = [
 
 
 def unknown_member_name(union_name: str) -> str:
-    """The generated member of an open union (`x-unknown: keep`): `Unknown<Union>`."""
+    """What an open union or enum (`x-unknown: keep`) keeps an unlisted tag or value in:
+    `Unknown<Union>`, `Unknown<Enum>`."""
     return f"Unknown{union_name}"
 
 

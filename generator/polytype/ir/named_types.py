@@ -94,10 +94,20 @@ class EnumValue:
 
 @dataclass(frozen=True)
 class EnumType:
+    """A string enumeration.
+
+    `unknown` (under `x-unknown: keep`, or the project's `unknown-enum-values`) names
+    what a string the schema does not list decodes to, `Unknown<Enum>`: it keeps the
+    string and encodes back to exactly it, so a consumer survives a producer that
+    learned a new stop reason or status. It is not a named type of the module; every
+    target renders it with the enum. A value that is not a string is still an error.
+    """
+
     name: str
     values: tuple[EnumValue, ...]
     style: EnumStyle = "str"
     atoms: bool = False
+    unknown: str | None = None
     doc: str = ""
     notes: str = ""
     elixir_module: str = ""

@@ -37,6 +37,8 @@ def lower_approximating(
     document: Document,
     unknown_tags: ir.UnknownPolicy = "reject",
     chosen: FormatChoice = NO_FORMATS,
+    *,
+    unknown_enum_values: ir.UnknownPolicy = "reject",
 ) -> tuple[ir.Module, tuple[Diagnostic, ...]]:
     """Validate and lower `document`, replacing each schema they refuse with free-form
     JSON; raise ``InputError`` only for problems no replacement can fix."""
@@ -51,7 +53,11 @@ def lower_approximating(
         try:
             validate(attempt)
             module, notes = lower_generously(
-                attempt, unknown_tags, frozenset(replaced), chosen=chosen
+                attempt,
+                unknown_tags,
+                frozenset(replaced),
+                chosen=chosen,
+                unknown_enum_values=unknown_enum_values,
             )
         except InputError as error:
             data, fixed = _replace(data, error.diagnostics, replaced)

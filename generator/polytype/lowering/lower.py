@@ -50,17 +50,26 @@ def lower(
     unknown_tags: ir.UnknownPolicy = "reject",
     generous: bool = False,
     chosen: formats.FormatChoice = formats.NO_FORMATS,
+    *,
+    unknown_enum_values: ir.UnknownPolicy = "reject",
 ) -> ir.Module:
     """Build the IR module for a validated document, or raise ``InputError``.
 
-    `unknown_tags` is the project's default for tagged unions without `x-unknown`.
+    `unknown_tags` is the project's default for tagged unions without `x-unknown`,
+    `unknown_enum_values` for string enums without it.
     `generous` (a schema the project does not own): enum values whose Python members
     or Elixir atoms would collide are numbered (`ETC_GMT_1`, `ETC_GMT_1_2`) instead of
     refused, so are the field names of keys that spell the same name (`foo_bar`,
     `foo_bar_2`), and unions whose members nothing tells apart try each member (see
     `lower_generously` for the warnings that says so). `chosen`: the formats asserted.
     """
-    return lower_generously(document, unknown_tags, generous=generous, chosen=chosen)[0]
+    return lower_generously(
+        document,
+        unknown_tags,
+        generous=generous,
+        chosen=chosen,
+        unknown_enum_values=unknown_enum_values,
+    )[0]
 
 
 def lower_generously(
@@ -69,6 +78,8 @@ def lower_generously(
     approximated: frozenset[str] = frozenset(),
     generous: bool = True,
     chosen: formats.FormatChoice = formats.NO_FORMATS,
+    *,
+    unknown_enum_values: ir.UnknownPolicy = "reject",
 ) -> tuple[ir.Module, tuple[tuple[str, str], ...]]:
     """`lower`, and the (pointer, message) of each warning about what was lowered with a
     weaker guarantee than the schema's types (generous mode only). `approximated`: the
@@ -76,6 +87,7 @@ def lower_generously(
     lowering = _Lowering(
         document,
         unknown_tags=unknown_tags,
+        unknown_enum_values=unknown_enum_values,
         generous=generous,
         approximated=approximated,
         chosen=chosen,
@@ -139,6 +151,7 @@ class _Lowering(RecordLowering, EnumLowering, UnionLowering, InlineTypeLowering)
         self._problems(chain_problems)
         self._dispatch_unions(cyclic)
         self._problems(module_checks.converted_names(self.types, self.pointers))
+        self._problems(module_checks.open_enum_names(self.types, self.pointers))
         self._problems(module_checks.termination(self.types, self.pointers, cyclic))
         root = options.get("root") or self.document_root
         if root is not None and root not in self.types:

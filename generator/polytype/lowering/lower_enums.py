@@ -54,11 +54,14 @@ class EnumLowering(LoweringState):
             values.append(ir.EnumValue(value, py_name, atom))
         python = schema.get("x-python") or {}
         elixir = schema.get("x-elixir") or {}
+        # open (`x-unknown: keep`, else the project's default): an unlisted string is kept
+        kept = (schema.get("x-unknown") or self.unknown_enum_values) == "keep"
         return ir.EnumType(
             name,
             tuple(values),
             style=python.get("enum-base", "str"),
             atoms=bool(elixir.get("atoms", False)),
+            unknown=ir.unknown_member_name(name) if kept else None,
             doc=doc,
             notes=notes,
             elixir_module=elixir_module,

@@ -32,6 +32,8 @@ class LoweringState(ABC):
     pointers: dict[str, str] = field(default_factory=dict)
     definitions: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
     unknown_tags: ir.UnknownPolicy = "reject"
+    # `unknown-enum-values`: what a string enum without `x-unknown` does with an unlisted value
+    unknown_enum_values: ir.UnknownPolicy = "reject"
     # generous mode: (pointer, message) of what was lowered with a weaker guarantee
     warnings: list[tuple[str, str]] = field(default_factory=list)
     # generous mode: the schemas typed as free-form JSON by the front end

@@ -43,6 +43,19 @@ def converted_names(types: Types, pointers: Pointers) -> list[Problem]:
     return problems
 
 
+def open_enum_names(types: Types, pointers: Pointers) -> list[Problem]:
+    """An open enum's `Unknown<Enum>` must not be a type name already (as with unions)."""
+    return [
+        (
+            join_pointer(pointers.get(name, ""), "x-unknown"),
+            f"x-unknown: keep generates {named.unknown!r} for the enum's unlisted values, "
+            "which is already a type name",
+        )
+        for name, named in types.items()
+        if isinstance(named, ir.EnumType) and named.unknown is not None and named.unknown in types
+    ]
+
+
 def chains(types: Types, pointers: Pointers) -> tuple[list[Problem], set[str]]:
     """Cycles of aliases and unions (a type that is only itself) and absurdly long chains,
     and the types on a cycle.

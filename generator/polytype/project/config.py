@@ -12,6 +12,7 @@ targets = ["dataclasses", "typeddicts", "pydantic", "elixir", "docs"]  # default
 templates = "polytype-templates"   # files here replace built-in templates of the same path
 strict = true                      # refuse what polytype would approximate (default: warn)
 unknown-tags = "keep"              # tagged unions without x-unknown keep unlisted tags (default: "reject")
+unknown-enum-values = "keep"       # string enums without x-unknown keep unlisted values (default: "reject")
 formats = ["date-time", "uuid"]    # formats every decoder asserts on strings (default: none)
 
 [tool.polytype.ref-map]            # absolute $ref URLs read from local directories
@@ -43,7 +44,8 @@ from polytype.ir.formats import NO_FORMATS, SUPPORTED, FormatChoice
 TARGETS = ("dataclasses", "typeddicts", "pydantic", "elixir", "docs")
 
 _PATH_KEYS = {"schema-dir", "output-dir", "fixtures-dir", "templates"}
-_KNOWN_KEYS = _PATH_KEYS | {"targets", "modules", "strict", "ref-map", "unknown-tags", "formats"}
+_POLICY_KEYS = ("unknown-tags", "unknown-enum-values")
+_KNOWN_KEYS = _PATH_KEYS | {"targets", "modules", "strict", "ref-map", "formats", *_POLICY_KEYS}
 UNKNOWN_TAG_POLICIES: tuple[UnknownPolicy, ...] = ("reject", "keep")
 _MODULE_KEYS = {"targets", "formats"}
 
@@ -70,6 +72,9 @@ class Project:
     ref_map: Mapping[str, Path] = field(default_factory=dict)
     # `unknown-tags`: what a tagged union without `x-unknown` does with a tag it does not list
     unknown_tags: UnknownPolicy = "reject"
+    # `unknown-enum-values`: what a string enum without `x-unknown` does with a value it does
+    # not list
+    unknown_enum_values: UnknownPolicy = "reject"
     # `formats`: the `format` values asserted, the project's and each module's own list
     formats: FormatChoice = NO_FORMATS
 
@@ -166,12 +171,13 @@ def _read_settings(pyproject: Path) -> dict[str, Any] | None:
     for key in sorted(_PATH_KEYS & set(settings)):
         if not isinstance(settings[key], str) or not settings[key]:
             raise _problem(pyproject, f"/tool/polytype/{key}", "must be a non-empty path string")
-    if "unknown-tags" in settings and settings["unknown-tags"] not in UNKNOWN_TAG_POLICIES:
-        raise _problem(
-            pyproject,
-            "/tool/polytype/unknown-tags",
-            f"must be one of {', '.join(map(repr, UNKNOWN_TAG_POLICIES))}",
-        )
+    for key in _POLICY_KEYS:
+        if key in settings and settings[key] not in UNKNOWN_TAG_POLICIES:
+            raise _problem(
+                pyproject,
+                f"/tool/polytype/{key}",
+                f"must be one of {', '.join(map(repr, UNKNOWN_TAG_POLICIES))}",
+            )
     return settings
 
 
@@ -262,6 +268,7 @@ def _project(root: Path, settings: dict[str, Any], pyproject: Path) -> Project:
         strict=_strict(pyproject, settings.get("strict", False)),
         ref_map=_ref_map(pyproject, root, settings.get("ref-map", {})),
         unknown_tags=settings.get("unknown-tags", "reject"),
+        unknown_enum_values=settings.get("unknown-enum-values", "reject"),
         formats=_formats(pyproject, settings),
     )
 

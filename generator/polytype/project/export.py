@@ -13,14 +13,19 @@ from typing import Any
 
 
 def wire_schema(
-    data: dict[str, Any], type_name: str | None = None, unknown_tags: str = "reject"
+    data: dict[str, Any],
+    type_name: str | None = None,
+    unknown_tags: str = "reject",
+    unknown_enum_values: str = "reject",
 ) -> dict[str, Any]:
     """The exported document; with `type_name`, a document whose root is that type.
 
-    `unknown_tags` is the project's default for tagged unions without `x-unknown`.
+    `unknown_tags` is the project's default for tagged unions without `x-unknown`,
+    `unknown_enum_values` for string enums without it.
     """
     copied = copy.deepcopy(data)
     _open_unions(copied, unknown_tags)
+    _open_enums(copied, unknown_enum_values)
     exported = _export(copied)
     assert isinstance(exported, dict)
     if type_name is None:
@@ -119,6 +124,29 @@ def _open_unions(data: dict[str, Any], unknown_tags: str) -> None:
                 prefix = "#/definitions/" if key == "definitions" else "#/$defs/"
                 kept["not"] = {"anyOf": [{"$ref": prefix + name} for name in untagged]}
             options.append(kept)
+
+
+_VALUES = ("const", "enum", "default", "examples")  # JSON values, not schemas
+
+
+def _open_enums(node: Any, unknown_enum_values: str) -> None:
+    """Spell out `x-unknown: keep` on a string enum: any other string is valid too
+    (`anyOf: [{enum: [...]}, {type: string}]`, the listed values kept for readers)."""
+    if isinstance(node, list):
+        for item in node:
+            _open_enums(item, unknown_enum_values)
+        return
+    if not isinstance(node, dict):
+        return
+    for key, child in node.items():
+        if key not in _VALUES:
+            _open_enums(child, unknown_enum_values)
+    values = node.get("enum")
+    if not isinstance(values, list) or node.get("x-unknown", unknown_enum_values) != "keep":
+        return
+    listed = [value for value in values if value is not None]
+    if len(listed) > 1 and all(isinstance(value, str) for value in listed):
+        node["anyOf"] = [{"enum": node.pop("enum")}, {"type": "string"}]
 
 
 def _member_names(options: list[Any]) -> list[str] | None:

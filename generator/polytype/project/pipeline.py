@@ -51,6 +51,7 @@ def read_modules(
                 project.ref_map,
                 project.unknown_tags,
                 project.formats,
+                unknown_enum_values=project.unknown_enum_values,
             )
             references = sorted((project.input_path(p), sha) for p, sha in read.references)
             modules.append(replace(read.module, references=tuple(references)))

@@ -313,6 +313,21 @@ class _Differ:
     # -- enums and unions ------------------------------------------------------
 
     def _enum(self, old: ir.EnumType, new: ir.EnumType) -> None:
+        if old.unknown is not None and new.unknown is None:
+            self.add(
+                "ENUM_CLOSED",
+                new.name,
+                f"unlisted values no longer kept as {old.unknown}",
+                self.new.of(new),
+                self.old.of(old, "x-unknown"),
+            )
+        elif old.unknown is None and new.unknown is not None:
+            self.add(
+                "ENUM_OPENED",
+                new.name,
+                f"unlisted values now kept as {new.unknown}",
+                self.new.of(new, "x-unknown"),
+            )
         old_values = [item.value for item in old.values]
         new_values = [item.value for item in new.values]
         for value in old_values:

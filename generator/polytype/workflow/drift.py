@@ -129,11 +129,14 @@ def _mismatches(seen: Observations) -> list[str]:
 
 
 def _enum_values(seen: Observations) -> list[str]:
-    return [
-        f"{enum}: {json.dumps(value, ensure_ascii=False)} ({occurrence.count}x)\n"
-        f"    first at {occurrence.first}"
-        for (enum, value), occurrence in sorted(seen.enum_values.items())
-    ]
+    entries = []
+    for (enum, value), occurrence in sorted(seen.enum_values.items()):
+        shown = f"{enum}: {json.dumps(value, ensure_ascii=False)} ({occurrence.count}x)"
+        kept = seen.kept_enums.get(enum)
+        if kept is not None:  # an open enum's decoders accept it; the schema does not list it
+            shown += f"; unlisted enum value, kept as {kept} (x-unknown: keep)"
+        entries.append(f"{shown}\n    first at {occurrence.first}")
+    return entries
 
 
 def _unknown_tags(seen: Observations) -> list[str]:

@@ -65,7 +65,9 @@ def import_values(
 ) -> ImportReport:
     """Place every reading; write one fixture per new shape. Never stops at a bad line."""
     report = ImportReport()
-    validators = _Validators(schema.document.data, project.unknown_tags)
+    validators = _Validators(
+        schema.document.data, project.unknown_tags, project.unknown_enum_values
+    )
     base = project.fixtures_dir / schema.module.name
     directories: dict[str, _FixtureDirectory] = {}
     for reading in readings:
@@ -105,15 +107,18 @@ def import_values(
 class _Validators:
     """One jsonschema validator per type, on the wire schema (x-aliases spelled out)."""
 
-    def __init__(self, data: dict[str, Any], unknown_tags: str) -> None:
+    def __init__(self, data: dict[str, Any], unknown_tags: str, unknown_enum_values: str) -> None:
         self.data = data
         self.unknown_tags = unknown_tags
+        self.unknown_enum_values = unknown_enum_values
         self.cache: dict[str, jsonschema.protocols.Validator] = {}
 
     def problem(self, type_name: str, value: Any) -> str | None:
         validator = self.cache.get(type_name)
         if validator is None:
-            exported = wire_schema(self.data, type_name, self.unknown_tags)
+            exported = wire_schema(
+                self.data, type_name, self.unknown_tags, self.unknown_enum_values
+            )
             validator_class = jsonschema.validators.validator_for(
                 exported, default=jsonschema.Draft202012Validator
             )

@@ -108,6 +108,8 @@ class Observations:
     # (where in the schema, expected, got) -> occurrences
     mismatches: dict[tuple[str, str, str], Occurrence] = field(default_factory=dict)
     enum_values: dict[tuple[str, str], Occurrence] = field(default_factory=dict)
+    # open enums (`x-unknown: keep`) among them -> the Unknown<Enum> that keeps their values
+    kept_enums: dict[str, str] = field(default_factory=dict)
     # (union, tag key, tag value as JSON) -> the values that carried it
     unknown_tags: dict[tuple[str, str, str], UnlistedTag] = field(default_factory=dict)
     # (where in the schema, JSON Schema keyword, its value as JSON) -> occurrences
@@ -227,6 +229,8 @@ class Observer:
                 self.seen.enum_values.setdefault((named.name, value), Occurrence()).add(
                     value, str(place)
                 )
+                if named.unknown is not None:  # the decoders keep it: drift all the same
+                    self.seen.kept_enums[named.name] = named.unknown
         elif isinstance(named, ir.UnionType):
             self._union(named, value, place, label)
         else:
@@ -304,7 +308,7 @@ class Observer:
             refused_keys
             or seen.missing
             or seen.mismatches
-            or seen.enum_values
+            or any(enum not in seen.kept_enums for enum, _ in seen.enum_values)
             or seen.constraints
             or any(unlisted.kept is None for unlisted in seen.unknown_tags.values())
         )

@@ -79,6 +79,11 @@ _ALL = (
         "dispatch.",
     ),
     Rule("ENUM_VALUE_REMOVED", "WIRE", "An enum value was removed: data using it is rejected."),
+    Rule(
+        "ENUM_CLOSED",
+        "WIRE",
+        "An enum no longer keeps unlisted values (x-unknown): values it kept are now rejected.",
+    ),
     Rule("UNION_MEMBER_REMOVED", "WIRE", "A member was removed from a union."),
     Rule(
         "UNION_CLOSED",
@@ -109,6 +114,11 @@ _ALL = (
     ),
     Rule("ALIAS_ADDED", "ADDITION", "A spelling was added to x-aliases."),
     Rule("ENUM_VALUE_ADDED", "ADDITION", "An enum value was added."),
+    Rule(
+        "ENUM_OPENED",
+        "ADDITION",
+        "An enum now keeps unlisted values (x-unknown: keep) as its Unknown<Enum> value.",
+    ),
     Rule("UNION_MEMBER_ADDED", "ADDITION", "A member was added to a union."),
     Rule(
         "UNION_OPENED",

@@ -58,7 +58,8 @@ def project_schema(project: Project, name: str) -> Schema:
 
 def schema_file(path: Path, display_path: str, project: Project | None = None) -> Schema:
     """Load, validate and lower one schema file (``InputError`` if invalid); strict unless
-    the project says otherwise, with the project's `unknown-tags` default."""
+    the project says otherwise, with the project's `unknown-tags` and
+    `unknown-enum-values` defaults."""
     strict = project.strict if project is not None else True
     read = read_schema(
         path,
@@ -67,6 +68,7 @@ def schema_file(path: Path, display_path: str, project: Project | None = None) -
         project.ref_map if project else None,
         project.unknown_tags if project else "reject",
         project.formats if project else NO_FORMATS,
+        unknown_enum_values=project.unknown_enum_values if project else "reject",
     )
     return Schema(read.module, read.document)
 

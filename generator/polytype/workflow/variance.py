@@ -234,7 +234,12 @@ class _Comparison:
         return _v("changed", spelled)
 
     def _strings(self, old: ir.TypeRef, new: ir.TypeRef) -> Variance | None:
-        """string ↔ enum or string literal: narrowed one way, widened the other."""
+        """string ↔ enum or string literal: narrowed one way, widened the other; string ↔
+        open enum (`x-unknown: keep`): every string still decodes, the type is new."""
+        if (_is_string(old) and _open_enum(new, self.new_types)) or (
+            _is_string(new) and _open_enum(old, self.old_types)
+        ):
+            return _v("widened", f"{show(old)} became {show(new)}")
         if _is_string(old) and self._string_subset(new, self.new_types):
             return _v("narrowed", f"{show(old)} became {show(new)}")
         if _is_string(new) and self._string_subset(old, self.old_types):
@@ -246,8 +251,14 @@ class _Comparison:
         if isinstance(type_ref, ir.LiteralValue):
             return isinstance(type_ref.value, str)
         if isinstance(type_ref, ir.Ref):
-            return isinstance(types.get(type_ref.name), ir.EnumType)
+            named = types.get(type_ref.name)
+            return isinstance(named, ir.EnumType) and named.unknown is None
         return False
+
+
+def _open_enum(type_ref: ir.TypeRef, types: Types) -> bool:
+    named = types.get(type_ref.name) if isinstance(type_ref, ir.Ref) else None
+    return isinstance(named, ir.EnumType) and named.unknown is not None
 
 
 def _literal_values(type_ref: ir.TypeRef) -> tuple[ir.JSONData, ...] | None:

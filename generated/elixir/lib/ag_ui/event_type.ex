@@ -38,6 +38,7 @@ defmodule AgUi.EventType do
     * `"REASONING_MESSAGE_CHUNK"`
     * `"REASONING_END"`
     * `"REASONING_ENCRYPTED_VALUE"`
+    * any other string, kept as it is (x-unknown: keep)
   """
 
   alias PolytypeGenerated.Runtime, as: R
@@ -131,14 +132,7 @@ defmodule AgUi.EventType do
   def decode("REASONING_MESSAGE_CHUNK" = value), do: {:ok, value}
   def decode("REASONING_END" = value), do: {:ok, value}
   def decode("REASONING_ENCRYPTED_VALUE" = value), do: {:ok, value}
-
-  def decode(data) when is_binary(data),
-    do:
-      R.unknown_value(
-        data,
-        "\"TEXT_MESSAGE_START\", \"TEXT_MESSAGE_CONTENT\", \"TEXT_MESSAGE_END\", \"TEXT_MESSAGE_CHUNK\", \"THINKING_TEXT_MESSAGE_START\", \"THINKING_TEXT_MESSAGE_CONTENT\", \"THINKING_TEXT_MESSAGE_END\", \"TOOL_CALL_START\", \"TOOL_CALL_ARGS\", \"TOOL_CALL_END\", \"TOOL_CALL_CHUNK\", \"TOOL_CALL_RESULT\", \"THINKING_START\", \"THINKING_END\", \"STATE_SNAPSHOT\", \"STATE_DELTA\", \"MESSAGES_SNAPSHOT\", \"ACTIVITY_SNAPSHOT\", \"ACTIVITY_DELTA\", \"RAW\", \"CUSTOM\", \"RUN_STARTED\", \"RUN_FINISHED\", \"RUN_ERROR\", \"STEP_STARTED\", \"STEP_FINISHED\", \"REASONING_START\", \"REASONING_MESSAGE_START\", \"REASONING_MESSAGE_CONTENT\", \"REASONING_MESSAGE_END\", \"REASONING_MESSAGE_CHUNK\", \"REASONING_END\", \"REASONING_ENCRYPTED_VALUE\""
-      )
-
+  def decode(data) when is_binary(data), do: {:ok, data}
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."
@@ -176,4 +170,5 @@ defmodule AgUi.EventType do
   def to_json("REASONING_MESSAGE_CHUNK" = value), do: value
   def to_json("REASONING_END" = value), do: value
   def to_json("REASONING_ENCRYPTED_VALUE" = value), do: value
+  def to_json(value) when is_binary(value), do: value
 end

@@ -7,6 +7,7 @@ defmodule AgUi.ResumeStatus do
 
     * `"resolved"`
     * `"cancelled"`
+    * any other string, kept as it is (x-unknown: keep)
   """
 
   alias PolytypeGenerated.Runtime, as: R
@@ -34,11 +35,12 @@ defmodule AgUi.ResumeStatus do
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode("resolved" = value), do: {:ok, value}
   def decode("cancelled" = value), do: {:ok, value}
-  def decode(data) when is_binary(data), do: R.unknown_value(data, "\"resolved\", \"cancelled\"")
+  def decode(data) when is_binary(data), do: {:ok, data}
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."
   @spec to_json(t()) :: String.t()
   def to_json("resolved" = value), do: value
   def to_json("cancelled" = value), do: value
+  def to_json(value) when is_binary(value), do: value
 end

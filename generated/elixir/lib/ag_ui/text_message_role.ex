@@ -9,6 +9,7 @@ defmodule AgUi.TextMessageRole do
     * `"system"`
     * `"assistant"`
     * `"user"`
+    * any other string, kept as it is (x-unknown: keep)
   """
 
   alias PolytypeGenerated.Runtime, as: R
@@ -38,10 +39,7 @@ defmodule AgUi.TextMessageRole do
   def decode("system" = value), do: {:ok, value}
   def decode("assistant" = value), do: {:ok, value}
   def decode("user" = value), do: {:ok, value}
-
-  def decode(data) when is_binary(data),
-    do: R.unknown_value(data, "\"developer\", \"system\", \"assistant\", \"user\"")
-
+  def decode(data) when is_binary(data), do: {:ok, data}
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."
@@ -50,4 +48,5 @@ defmodule AgUi.TextMessageRole do
   def to_json("system" = value), do: value
   def to_json("assistant" = value), do: value
   def to_json("user" = value), do: value
+  def to_json(value) when is_binary(value), do: value
 end

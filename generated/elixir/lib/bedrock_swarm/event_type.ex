@@ -14,6 +14,7 @@ defmodule BedrockSwarm.EventType do
     * `"error"`
     * `"run_start"`
     * `"run_complete"`
+    * any other string, kept as it is (x-unknown: keep)
   """
 
   alias PolytypeGenerated.Runtime, as: R
@@ -59,14 +60,7 @@ defmodule BedrockSwarm.EventType do
   def decode("error" = value), do: {:ok, value}
   def decode("run_start" = value), do: {:ok, value}
   def decode("run_complete" = value), do: {:ok, value}
-
-  def decode(data) when is_binary(data),
-    do:
-      R.unknown_value(
-        data,
-        "\"agent_start\", \"agent_complete\", \"tool_start\", \"tool_complete\", \"message_sent\", \"message_received\", \"error\", \"run_start\", \"run_complete\""
-      )
-
+  def decode(data) when is_binary(data), do: {:ok, data}
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."
@@ -80,4 +74,5 @@ defmodule BedrockSwarm.EventType do
   def to_json("error" = value), do: value
   def to_json("run_start" = value), do: value
   def to_json("run_complete" = value), do: value
+  def to_json(value) when is_binary(value), do: value
 end

@@ -9,11 +9,12 @@ defmodule ClaudeCode.ConversationResetTrigger do
     * `"plan_mode_exit"` ↔ `:plan_mode_exit`
     * `"fresh_session"` ↔ `:fresh_session`
     * `"onboarding"` ↔ `:onboarding`
+    * any other string ↔ `{:unknown, string}` (x-unknown: keep; no atom is made from input)
   """
 
   alias PolytypeGenerated.Runtime, as: R
 
-  @type t :: :clear | :plan_mode_exit | :fresh_session | :onboarding
+  @type t :: :clear | :plan_mode_exit | :fresh_session | :onboarding | {:unknown, String.t()}
 
   @doc "Every value, in schema order."
   @spec values() :: [t()]
@@ -38,10 +39,7 @@ defmodule ClaudeCode.ConversationResetTrigger do
   def decode("plan_mode_exit"), do: {:ok, :plan_mode_exit}
   def decode("fresh_session"), do: {:ok, :fresh_session}
   def decode("onboarding"), do: {:ok, :onboarding}
-
-  def decode(data) when is_binary(data),
-    do: R.unknown_value(data, "\"clear\", \"plan_mode_exit\", \"fresh_session\", \"onboarding\"")
-
+  def decode(data) when is_binary(data), do: {:ok, {:unknown, data}}
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."
@@ -50,4 +48,5 @@ defmodule ClaudeCode.ConversationResetTrigger do
   def to_json(:plan_mode_exit), do: "plan_mode_exit"
   def to_json(:fresh_session), do: "fresh_session"
   def to_json(:onboarding), do: "onboarding"
+  def to_json({:unknown, value}) when is_binary(value), do: value
 end

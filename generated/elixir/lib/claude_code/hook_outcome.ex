@@ -8,11 +8,12 @@ defmodule ClaudeCode.HookOutcome do
     * `"success"` ↔ `:success`
     * `"error"` ↔ `:error`
     * `"cancelled"` ↔ `:cancelled`
+    * any other string ↔ `{:unknown, string}` (x-unknown: keep; no atom is made from input)
   """
 
   alias PolytypeGenerated.Runtime, as: R
 
-  @type t :: :success | :error | :cancelled
+  @type t :: :success | :error | :cancelled | {:unknown, String.t()}
 
   @doc "Every value, in schema order."
   @spec values() :: [t()]
@@ -36,10 +37,7 @@ defmodule ClaudeCode.HookOutcome do
   def decode("success"), do: {:ok, :success}
   def decode("error"), do: {:ok, :error}
   def decode("cancelled"), do: {:ok, :cancelled}
-
-  def decode(data) when is_binary(data),
-    do: R.unknown_value(data, "\"success\", \"error\", \"cancelled\"")
-
+  def decode(data) when is_binary(data), do: {:ok, {:unknown, data}}
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."
@@ -47,4 +45,5 @@ defmodule ClaudeCode.HookOutcome do
   def to_json(:success), do: "success"
   def to_json(:error), do: "error"
   def to_json(:cancelled), do: "cancelled"
+  def to_json({:unknown, value}) when is_binary(value), do: value
 end

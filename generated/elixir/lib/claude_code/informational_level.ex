@@ -9,11 +9,12 @@ defmodule ClaudeCode.InformationalLevel do
     * `"notice"` ↔ `:notice`
     * `"suggestion"` ↔ `:suggestion`
     * `"warning"` ↔ `:warning`
+    * any other string ↔ `{:unknown, string}` (x-unknown: keep; no atom is made from input)
   """
 
   alias PolytypeGenerated.Runtime, as: R
 
-  @type t :: :info | :notice | :suggestion | :warning
+  @type t :: :info | :notice | :suggestion | :warning | {:unknown, String.t()}
 
   @doc "Every value, in schema order."
   @spec values() :: [t()]
@@ -38,10 +39,7 @@ defmodule ClaudeCode.InformationalLevel do
   def decode("notice"), do: {:ok, :notice}
   def decode("suggestion"), do: {:ok, :suggestion}
   def decode("warning"), do: {:ok, :warning}
-
-  def decode(data) when is_binary(data),
-    do: R.unknown_value(data, "\"info\", \"notice\", \"suggestion\", \"warning\"")
-
+  def decode(data) when is_binary(data), do: {:ok, {:unknown, data}}
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."
@@ -50,4 +48,5 @@ defmodule ClaudeCode.InformationalLevel do
   def to_json(:notice), do: "notice"
   def to_json(:suggestion), do: "suggestion"
   def to_json(:warning), do: "warning"
+  def to_json({:unknown, value}) when is_binary(value), do: value
 end

@@ -20,6 +20,7 @@ defmodule ClaudeCode.MessageType do
     * `"auth_status"` ↔ `:auth_status`
     * `"prompt_suggestion"` ↔ `:prompt_suggestion`
     * `"conversation_reset"` ↔ `:conversation_reset`
+    * any other string ↔ `{:unknown, string}` (x-unknown: keep; no atom is made from input)
   """
 
   alias PolytypeGenerated.Runtime, as: R
@@ -40,6 +41,7 @@ defmodule ClaudeCode.MessageType do
           | :auth_status
           | :prompt_suggestion
           | :conversation_reset
+          | {:unknown, String.t()}
 
   @doc "Every value, in schema order."
   @spec values() :: [t()]
@@ -92,14 +94,7 @@ defmodule ClaudeCode.MessageType do
   def decode("auth_status"), do: {:ok, :auth_status}
   def decode("prompt_suggestion"), do: {:ok, :prompt_suggestion}
   def decode("conversation_reset"), do: {:ok, :conversation_reset}
-
-  def decode(data) when is_binary(data),
-    do:
-      R.unknown_value(
-        data,
-        "\"system\", \"assistant\", \"user\", \"result\", \"partial_assistant\", \"compact_boundary\", \"stream_event\", \"rate_limit_event\", \"control_request\", \"control_response\", \"tool_progress\", \"tool_use_summary\", \"auth_status\", \"prompt_suggestion\", \"conversation_reset\""
-      )
-
+  def decode(data) when is_binary(data), do: {:ok, {:unknown, data}}
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."
@@ -119,4 +114,5 @@ defmodule ClaudeCode.MessageType do
   def to_json(:auth_status), do: "auth_status"
   def to_json(:prompt_suggestion), do: "prompt_suggestion"
   def to_json(:conversation_reset), do: "conversation_reset"
+  def to_json({:unknown, value}) when is_binary(value), do: value
 end

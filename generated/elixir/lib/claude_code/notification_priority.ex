@@ -9,11 +9,12 @@ defmodule ClaudeCode.NotificationPriority do
     * `"medium"` ↔ `:medium`
     * `"high"` ↔ `:high`
     * `"immediate"` ↔ `:immediate`
+    * any other string ↔ `{:unknown, string}` (x-unknown: keep; no atom is made from input)
   """
 
   alias PolytypeGenerated.Runtime, as: R
 
-  @type t :: :low | :medium | :high | :immediate
+  @type t :: :low | :medium | :high | :immediate | {:unknown, String.t()}
 
   @doc "Every value, in schema order."
   @spec values() :: [t()]
@@ -38,10 +39,7 @@ defmodule ClaudeCode.NotificationPriority do
   def decode("medium"), do: {:ok, :medium}
   def decode("high"), do: {:ok, :high}
   def decode("immediate"), do: {:ok, :immediate}
-
-  def decode(data) when is_binary(data),
-    do: R.unknown_value(data, "\"low\", \"medium\", \"high\", \"immediate\"")
-
+  def decode(data) when is_binary(data), do: {:ok, {:unknown, data}}
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."
@@ -50,4 +48,5 @@ defmodule ClaudeCode.NotificationPriority do
   def to_json(:medium), do: "medium"
   def to_json(:high), do: "high"
   def to_json(:immediate), do: "immediate"
+  def to_json({:unknown, value}) when is_binary(value), do: value
 end

@@ -12,12 +12,20 @@ defmodule ClaudeCode.PermissionMode do
     * `"dontAsk"` ↔ `:dont_ask`
     * `"plan"` ↔ `:plan`
     * `"auto"` ↔ `:auto`
+    * any other string ↔ `{:unknown, string}` (x-unknown: keep; no atom is made from input)
   """
 
   alias PolytypeGenerated.Runtime, as: R
 
   @type t ::
-          :default | :accept_edits | :bypass_permissions | :delegate | :dont_ask | :plan | :auto
+          :default
+          | :accept_edits
+          | :bypass_permissions
+          | :delegate
+          | :dont_ask
+          | :plan
+          | :auto
+          | {:unknown, String.t()}
 
   @doc "Every value, in schema order."
   @spec values() :: [t()]
@@ -46,14 +54,7 @@ defmodule ClaudeCode.PermissionMode do
   def decode("dontAsk"), do: {:ok, :dont_ask}
   def decode("plan"), do: {:ok, :plan}
   def decode("auto"), do: {:ok, :auto}
-
-  def decode(data) when is_binary(data),
-    do:
-      R.unknown_value(
-        data,
-        "\"default\", \"acceptEdits\", \"bypassPermissions\", \"delegate\", \"dontAsk\", \"plan\", \"auto\""
-      )
-
+  def decode(data) when is_binary(data), do: {:ok, {:unknown, data}}
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."
@@ -65,4 +66,5 @@ defmodule ClaudeCode.PermissionMode do
   def to_json(:dont_ask), do: "dontAsk"
   def to_json(:plan), do: "plan"
   def to_json(:auto), do: "auto"
+  def to_json({:unknown, value}) when is_binary(value), do: value
 end

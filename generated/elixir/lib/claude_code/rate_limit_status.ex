@@ -8,11 +8,12 @@ defmodule ClaudeCode.RateLimitStatus do
     * `"allowed"` ↔ `:allowed`
     * `"allowed_warning"` ↔ `:allowed_warning`
     * `"rejected"` ↔ `:rejected`
+    * any other string ↔ `{:unknown, string}` (x-unknown: keep; no atom is made from input)
   """
 
   alias PolytypeGenerated.Runtime, as: R
 
-  @type t :: :allowed | :allowed_warning | :rejected
+  @type t :: :allowed | :allowed_warning | :rejected | {:unknown, String.t()}
 
   @doc "Every value, in schema order."
   @spec values() :: [t()]
@@ -36,10 +37,7 @@ defmodule ClaudeCode.RateLimitStatus do
   def decode("allowed"), do: {:ok, :allowed}
   def decode("allowed_warning"), do: {:ok, :allowed_warning}
   def decode("rejected"), do: {:ok, :rejected}
-
-  def decode(data) when is_binary(data),
-    do: R.unknown_value(data, "\"allowed\", \"allowed_warning\", \"rejected\"")
-
+  def decode(data) when is_binary(data), do: {:ok, {:unknown, data}}
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."
@@ -47,4 +45,5 @@ defmodule ClaudeCode.RateLimitStatus do
   def to_json(:allowed), do: "allowed"
   def to_json(:allowed_warning), do: "allowed_warning"
   def to_json(:rejected), do: "rejected"
+  def to_json({:unknown, value}) when is_binary(value), do: value
 end

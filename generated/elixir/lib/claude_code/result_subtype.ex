@@ -10,6 +10,7 @@ defmodule ClaudeCode.ResultSubtype do
     * `"error_during_execution"` ↔ `:error_during_execution`
     * `"error_max_budget_usd"` ↔ `:error_max_budget_usd`
     * `"error_max_structured_output_retries"` ↔ `:error_max_structured_output_retries`
+    * any other string ↔ `{:unknown, string}` (x-unknown: keep; no atom is made from input)
   """
 
   alias PolytypeGenerated.Runtime, as: R
@@ -20,6 +21,7 @@ defmodule ClaudeCode.ResultSubtype do
           | :error_during_execution
           | :error_max_budget_usd
           | :error_max_structured_output_retries
+          | {:unknown, String.t()}
 
   @doc "Every value, in schema order."
   @spec values() :: [t()]
@@ -55,13 +57,7 @@ defmodule ClaudeCode.ResultSubtype do
   def decode("error_max_structured_output_retries"),
     do: {:ok, :error_max_structured_output_retries}
 
-  def decode(data) when is_binary(data),
-    do:
-      R.unknown_value(
-        data,
-        "\"success\", \"error_max_turns\", \"error_during_execution\", \"error_max_budget_usd\", \"error_max_structured_output_retries\""
-      )
-
+  def decode(data) when is_binary(data), do: {:ok, {:unknown, data}}
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."
@@ -71,4 +67,5 @@ defmodule ClaudeCode.ResultSubtype do
   def to_json(:error_during_execution), do: "error_during_execution"
   def to_json(:error_max_budget_usd), do: "error_max_budget_usd"
   def to_json(:error_max_structured_output_retries), do: "error_max_structured_output_retries"
+  def to_json({:unknown, value}) when is_binary(value), do: value
 end

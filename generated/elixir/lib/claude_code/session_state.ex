@@ -8,11 +8,12 @@ defmodule ClaudeCode.SessionState do
     * `"idle"` ↔ `:idle`
     * `"running"` ↔ `:running`
     * `"requires_action"` ↔ `:requires_action`
+    * any other string ↔ `{:unknown, string}` (x-unknown: keep; no atom is made from input)
   """
 
   alias PolytypeGenerated.Runtime, as: R
 
-  @type t :: :idle | :running | :requires_action
+  @type t :: :idle | :running | :requires_action | {:unknown, String.t()}
 
   @doc "Every value, in schema order."
   @spec values() :: [t()]
@@ -36,10 +37,7 @@ defmodule ClaudeCode.SessionState do
   def decode("idle"), do: {:ok, :idle}
   def decode("running"), do: {:ok, :running}
   def decode("requires_action"), do: {:ok, :requires_action}
-
-  def decode(data) when is_binary(data),
-    do: R.unknown_value(data, "\"idle\", \"running\", \"requires_action\"")
-
+  def decode(data) when is_binary(data), do: {:ok, {:unknown, data}}
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."
@@ -47,4 +45,5 @@ defmodule ClaudeCode.SessionState do
   def to_json(:idle), do: "idle"
   def to_json(:running), do: "running"
   def to_json(:requires_action), do: "requires_action"
+  def to_json({:unknown, value}) when is_binary(value), do: value
 end

@@ -8,11 +8,12 @@ defmodule ClaudeCode.TaskNotificationStatus do
     * `"completed"` ↔ `:completed`
     * `"failed"` ↔ `:failed`
     * `"stopped"` ↔ `:stopped`
+    * any other string ↔ `{:unknown, string}` (x-unknown: keep; no atom is made from input)
   """
 
   alias PolytypeGenerated.Runtime, as: R
 
-  @type t :: :completed | :failed | :stopped
+  @type t :: :completed | :failed | :stopped | {:unknown, String.t()}
 
   @doc "Every value, in schema order."
   @spec values() :: [t()]
@@ -36,10 +37,7 @@ defmodule ClaudeCode.TaskNotificationStatus do
   def decode("completed"), do: {:ok, :completed}
   def decode("failed"), do: {:ok, :failed}
   def decode("stopped"), do: {:ok, :stopped}
-
-  def decode(data) when is_binary(data),
-    do: R.unknown_value(data, "\"completed\", \"failed\", \"stopped\"")
-
+  def decode(data) when is_binary(data), do: {:ok, {:unknown, data}}
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."
@@ -47,4 +45,5 @@ defmodule ClaudeCode.TaskNotificationStatus do
   def to_json(:completed), do: "completed"
   def to_json(:failed), do: "failed"
   def to_json(:stopped), do: "stopped"
+  def to_json({:unknown, value}) when is_binary(value), do: value
 end

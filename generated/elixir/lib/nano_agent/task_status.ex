@@ -8,6 +8,7 @@ defmodule NanoAgent.TaskStatus do
     * `"pending"`
     * `"in_progress"`
     * `"completed"`
+    * any other string, kept as it is (x-unknown: keep)
   """
 
   alias PolytypeGenerated.Runtime, as: R
@@ -36,10 +37,7 @@ defmodule NanoAgent.TaskStatus do
   def decode("pending" = value), do: {:ok, value}
   def decode("in_progress" = value), do: {:ok, value}
   def decode("completed" = value), do: {:ok, value}
-
-  def decode(data) when is_binary(data),
-    do: R.unknown_value(data, "\"pending\", \"in_progress\", \"completed\"")
-
+  def decode(data) when is_binary(data), do: {:ok, data}
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."
@@ -47,4 +45,5 @@ defmodule NanoAgent.TaskStatus do
   def to_json("pending" = value), do: value
   def to_json("in_progress" = value), do: value
   def to_json("completed" = value), do: value
+  def to_json(value) when is_binary(value), do: value
 end

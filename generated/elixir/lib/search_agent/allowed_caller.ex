@@ -9,6 +9,7 @@ defmodule SearchAgent.AllowedCaller do
     * `"code_execution_20250825"`
     * `"code_execution_20260120"`
     * `"code_execution_20260521"`
+    * any other string, kept as it is (x-unknown: keep)
   """
 
   alias PolytypeGenerated.Runtime, as: R
@@ -44,14 +45,7 @@ defmodule SearchAgent.AllowedCaller do
   def decode("code_execution_20250825" = value), do: {:ok, value}
   def decode("code_execution_20260120" = value), do: {:ok, value}
   def decode("code_execution_20260521" = value), do: {:ok, value}
-
-  def decode(data) when is_binary(data),
-    do:
-      R.unknown_value(
-        data,
-        "\"direct\", \"code_execution_20250825\", \"code_execution_20260120\", \"code_execution_20260521\""
-      )
-
+  def decode(data) when is_binary(data), do: {:ok, data}
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."
@@ -60,4 +54,5 @@ defmodule SearchAgent.AllowedCaller do
   def to_json("code_execution_20250825" = value), do: value
   def to_json("code_execution_20260120" = value), do: value
   def to_json("code_execution_20260521" = value), do: value
+  def to_json(value) when is_binary(value), do: value
 end

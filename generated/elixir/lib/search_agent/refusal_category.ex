@@ -10,6 +10,7 @@ defmodule SearchAgent.RefusalCategory do
     * `"frontier_llm"`
     * `"reasoning_extraction"`
     * `"general_harms"`
+    * any other string, kept as it is (x-unknown: keep)
   """
 
   alias PolytypeGenerated.Runtime, as: R
@@ -40,14 +41,7 @@ defmodule SearchAgent.RefusalCategory do
   def decode("frontier_llm" = value), do: {:ok, value}
   def decode("reasoning_extraction" = value), do: {:ok, value}
   def decode("general_harms" = value), do: {:ok, value}
-
-  def decode(data) when is_binary(data),
-    do:
-      R.unknown_value(
-        data,
-        "\"cyber\", \"bio\", \"frontier_llm\", \"reasoning_extraction\", \"general_harms\""
-      )
-
+  def decode(data) when is_binary(data), do: {:ok, data}
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."
@@ -57,4 +51,5 @@ defmodule SearchAgent.RefusalCategory do
   def to_json("frontier_llm" = value), do: value
   def to_json("reasoning_extraction" = value), do: value
   def to_json("general_harms" = value), do: value
+  def to_json(value) when is_binary(value), do: value
 end

@@ -5,6 +5,7 @@ defmodule SearchAgent.ServerToolName do
 
   Values (kept as strings):
 
+    * `"advisor"`
     * `"web_search"`
     * `"web_fetch"`
     * `"code_execution"`
@@ -12,6 +13,7 @@ defmodule SearchAgent.ServerToolName do
     * `"text_editor_code_execution"`
     * `"tool_search_tool_regex"`
     * `"tool_search_tool_bm25"`
+    * any other string, kept as it is (x-unknown: keep)
   """
 
   alias PolytypeGenerated.Runtime, as: R
@@ -22,6 +24,7 @@ defmodule SearchAgent.ServerToolName do
   @spec values() :: [t()]
   def values,
     do: [
+      "advisor",
       "web_search",
       "web_fetch",
       "code_execution",
@@ -46,6 +49,7 @@ defmodule SearchAgent.ServerToolName do
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
+  def decode("advisor" = value), do: {:ok, value}
   def decode("web_search" = value), do: {:ok, value}
   def decode("web_fetch" = value), do: {:ok, value}
   def decode("code_execution" = value), do: {:ok, value}
@@ -53,18 +57,12 @@ defmodule SearchAgent.ServerToolName do
   def decode("text_editor_code_execution" = value), do: {:ok, value}
   def decode("tool_search_tool_regex" = value), do: {:ok, value}
   def decode("tool_search_tool_bm25" = value), do: {:ok, value}
-
-  def decode(data) when is_binary(data),
-    do:
-      R.unknown_value(
-        data,
-        "\"web_search\", \"web_fetch\", \"code_execution\", \"bash_code_execution\", \"text_editor_code_execution\", \"tool_search_tool_regex\", \"tool_search_tool_bm25\""
-      )
-
+  def decode(data) when is_binary(data), do: {:ok, data}
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."
   @spec to_json(t()) :: String.t()
+  def to_json("advisor" = value), do: value
   def to_json("web_search" = value), do: value
   def to_json("web_fetch" = value), do: value
   def to_json("code_execution" = value), do: value
@@ -72,4 +70,5 @@ defmodule SearchAgent.ServerToolName do
   def to_json("text_editor_code_execution" = value), do: value
   def to_json("tool_search_tool_regex" = value), do: value
   def to_json("tool_search_tool_bm25" = value), do: value
+  def to_json(value) when is_binary(value), do: value
 end

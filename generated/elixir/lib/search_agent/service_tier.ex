@@ -8,6 +8,7 @@ defmodule SearchAgent.ServiceTier do
     * `"standard"`
     * `"priority"`
     * `"batch"`
+    * any other string, kept as it is (x-unknown: keep)
   """
 
   alias PolytypeGenerated.Runtime, as: R
@@ -36,10 +37,7 @@ defmodule SearchAgent.ServiceTier do
   def decode("standard" = value), do: {:ok, value}
   def decode("priority" = value), do: {:ok, value}
   def decode("batch" = value), do: {:ok, value}
-
-  def decode(data) when is_binary(data),
-    do: R.unknown_value(data, "\"standard\", \"priority\", \"batch\"")
-
+  def decode(data) when is_binary(data), do: {:ok, data}
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."
@@ -47,4 +45,5 @@ defmodule SearchAgent.ServiceTier do
   def to_json("standard" = value), do: value
   def to_json("priority" = value), do: value
   def to_json("batch" = value), do: value
+  def to_json(value) when is_binary(value), do: value
 end

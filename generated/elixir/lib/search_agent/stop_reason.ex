@@ -10,8 +10,10 @@ defmodule SearchAgent.StopReason do
     * `"stop_sequence"`
     * `"tool_use"`
     * `"pause_turn"`
+    * `"compaction"`
     * `"refusal"`
     * `"model_context_window_exceeded"`
+    * any other string, kept as it is (x-unknown: keep)
   """
 
   alias PolytypeGenerated.Runtime, as: R
@@ -27,6 +29,7 @@ defmodule SearchAgent.StopReason do
       "stop_sequence",
       "tool_use",
       "pause_turn",
+      "compaction",
       "refusal",
       "model_context_window_exceeded"
     ]
@@ -51,16 +54,10 @@ defmodule SearchAgent.StopReason do
   def decode("stop_sequence" = value), do: {:ok, value}
   def decode("tool_use" = value), do: {:ok, value}
   def decode("pause_turn" = value), do: {:ok, value}
+  def decode("compaction" = value), do: {:ok, value}
   def decode("refusal" = value), do: {:ok, value}
   def decode("model_context_window_exceeded" = value), do: {:ok, value}
-
-  def decode(data) when is_binary(data),
-    do:
-      R.unknown_value(
-        data,
-        "\"end_turn\", \"max_tokens\", \"stop_sequence\", \"tool_use\", \"pause_turn\", \"refusal\", \"model_context_window_exceeded\""
-      )
-
+  def decode(data) when is_binary(data), do: {:ok, data}
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."
@@ -70,6 +67,8 @@ defmodule SearchAgent.StopReason do
   def to_json("stop_sequence" = value), do: value
   def to_json("tool_use" = value), do: value
   def to_json("pause_turn" = value), do: value
+  def to_json("compaction" = value), do: value
   def to_json("refusal" = value), do: value
   def to_json("model_context_window_exceeded" = value), do: value
+  def to_json(value) when is_binary(value), do: value
 end

@@ -10,6 +10,7 @@ defmodule SearchAgent.TextEditorCodeExecutionToolResultErrorCode do
     * `"too_many_requests"`
     * `"execution_time_exceeded"`
     * `"file_not_found"`
+    * any other string, kept as it is (x-unknown: keep)
   """
 
   alias PolytypeGenerated.Runtime, as: R
@@ -47,14 +48,7 @@ defmodule SearchAgent.TextEditorCodeExecutionToolResultErrorCode do
   def decode("too_many_requests" = value), do: {:ok, value}
   def decode("execution_time_exceeded" = value), do: {:ok, value}
   def decode("file_not_found" = value), do: {:ok, value}
-
-  def decode(data) when is_binary(data),
-    do:
-      R.unknown_value(
-        data,
-        "\"invalid_tool_input\", \"unavailable\", \"too_many_requests\", \"execution_time_exceeded\", \"file_not_found\""
-      )
-
+  def decode(data) when is_binary(data), do: {:ok, data}
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."
@@ -64,4 +58,5 @@ defmodule SearchAgent.TextEditorCodeExecutionToolResultErrorCode do
   def to_json("too_many_requests" = value), do: value
   def to_json("execution_time_exceeded" = value), do: value
   def to_json("file_not_found" = value), do: value
+  def to_json(value) when is_binary(value), do: value
 end

@@ -8,6 +8,7 @@ defmodule SearchAgent.TextEditorFileType do
     * `"text"`
     * `"image"`
     * `"pdf"`
+    * any other string, kept as it is (x-unknown: keep)
   """
 
   alias PolytypeGenerated.Runtime, as: R
@@ -36,7 +37,7 @@ defmodule SearchAgent.TextEditorFileType do
   def decode("text" = value), do: {:ok, value}
   def decode("image" = value), do: {:ok, value}
   def decode("pdf" = value), do: {:ok, value}
-  def decode(data) when is_binary(data), do: R.unknown_value(data, "\"text\", \"image\", \"pdf\"")
+  def decode(data) when is_binary(data), do: {:ok, data}
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."
@@ -44,4 +45,5 @@ defmodule SearchAgent.TextEditorFileType do
   def to_json("text" = value), do: value
   def to_json("image" = value), do: value
   def to_json("pdf" = value), do: value
+  def to_json(value) when is_binary(value), do: value
 end

@@ -9,6 +9,7 @@ defmodule SearchAgent.ToolSearchToolResultErrorCode do
     * `"unavailable"`
     * `"too_many_requests"`
     * `"execution_time_exceeded"`
+    * any other string, kept as it is (x-unknown: keep)
   """
 
   alias PolytypeGenerated.Runtime, as: R
@@ -39,14 +40,7 @@ defmodule SearchAgent.ToolSearchToolResultErrorCode do
   def decode("unavailable" = value), do: {:ok, value}
   def decode("too_many_requests" = value), do: {:ok, value}
   def decode("execution_time_exceeded" = value), do: {:ok, value}
-
-  def decode(data) when is_binary(data),
-    do:
-      R.unknown_value(
-        data,
-        "\"invalid_tool_input\", \"unavailable\", \"too_many_requests\", \"execution_time_exceeded\""
-      )
-
+  def decode(data) when is_binary(data), do: {:ok, data}
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."
@@ -55,4 +49,5 @@ defmodule SearchAgent.ToolSearchToolResultErrorCode do
   def to_json("unavailable" = value), do: value
   def to_json("too_many_requests" = value), do: value
   def to_json("execution_time_exceeded" = value), do: value
+  def to_json(value) when is_binary(value), do: value
 end

@@ -11,6 +11,7 @@ defmodule SearchAgent.ToolUnion do
     * `type` is `"code_execution_20260120"` → `SearchAgent.CodeExecutionTool20260120`
     * `type` is `"code_execution_20260521"` → `SearchAgent.CodeExecutionTool20260521`
     * `type` is `"memory_20250818"` → `SearchAgent.MemoryTool20250818`
+    * `type` is `"advisor_20260301"` → `SearchAgent.AdvisorTool20260301`
     * `type` is `"text_editor_20250124"` → `SearchAgent.ToolTextEditor20250124`
     * `type` is `"text_editor_20250429"` → `SearchAgent.ToolTextEditor20250429`
     * `type` is `"text_editor_20250728"` → `SearchAgent.ToolTextEditor20250728`
@@ -38,6 +39,7 @@ defmodule SearchAgent.ToolUnion do
           | SearchAgent.CodeExecutionTool20260120.t()
           | SearchAgent.CodeExecutionTool20260521.t()
           | SearchAgent.MemoryTool20250818.t()
+          | SearchAgent.AdvisorTool20260301.t()
           | SearchAgent.ToolTextEditor20250124.t()
           | SearchAgent.ToolTextEditor20250429.t()
           | SearchAgent.ToolTextEditor20250728.t()
@@ -88,6 +90,9 @@ defmodule SearchAgent.ToolUnion do
       Map.get(data, "type") == "memory_20250818" ->
         SearchAgent.MemoryTool20250818.decode(data)
 
+      Map.get(data, "type") == "advisor_20260301" ->
+        SearchAgent.AdvisorTool20260301.decode(data)
+
       Map.get(data, "type") == "text_editor_20250124" ->
         SearchAgent.ToolTextEditor20250124.decode(data)
 
@@ -136,7 +141,7 @@ defmodule SearchAgent.ToolUnion do
       true ->
         {:error,
          {"",
-          "matches no member of ToolUnion (expected type=\"bash_20250124\", type=\"code_execution_20250522\", type=\"code_execution_20250825\", type=\"code_execution_20260120\", type=\"code_execution_20260521\", type=\"memory_20250818\", type=\"text_editor_20250124\", type=\"text_editor_20250429\", type=\"text_editor_20250728\", type=\"web_search_20250305\", type=\"web_fetch_20250910\", type=\"web_search_20260209\", type=\"web_fetch_20260209\", type=\"web_fetch_20260309\", type=\"web_search_20260318\", type=\"web_fetch_20260318\", type=\"tool_search_tool_bm25_20251119\", type=\"tool_search_tool_bm25\", type=\"tool_search_tool_regex_20251119\", type=\"tool_search_tool_regex\", key \"input_schema\")"}}
+          "matches no member of ToolUnion (expected type=\"bash_20250124\", type=\"code_execution_20250522\", type=\"code_execution_20250825\", type=\"code_execution_20260120\", type=\"code_execution_20260521\", type=\"memory_20250818\", type=\"advisor_20260301\", type=\"text_editor_20250124\", type=\"text_editor_20250429\", type=\"text_editor_20250728\", type=\"web_search_20250305\", type=\"web_fetch_20250910\", type=\"web_search_20260209\", type=\"web_fetch_20260209\", type=\"web_fetch_20260309\", type=\"web_search_20260318\", type=\"web_fetch_20260318\", type=\"tool_search_tool_bm25_20251119\", type=\"tool_search_tool_bm25\", type=\"tool_search_tool_regex_20251119\", type=\"tool_search_tool_regex\", key \"input_schema\")"}}
     end
   end
 
@@ -163,6 +168,9 @@ defmodule SearchAgent.ToolUnion do
 
   def to_json(%SearchAgent.MemoryTool20250818{} = value),
     do: SearchAgent.MemoryTool20250818.to_json(value)
+
+  def to_json(%SearchAgent.AdvisorTool20260301{} = value),
+    do: SearchAgent.AdvisorTool20260301.to_json(value)
 
   def to_json(%SearchAgent.ToolTextEditor20250124{} = value),
     do: SearchAgent.ToolTextEditor20250124.to_json(value)

@@ -14,6 +14,7 @@ defmodule SearchAgent.WebFetchToolResultErrorCode do
     * `"too_many_requests"`
     * `"max_uses_exceeded"`
     * `"unavailable"`
+    * any other string, kept as it is (x-unknown: keep)
   """
 
   alias PolytypeGenerated.Runtime, as: R
@@ -59,14 +60,7 @@ defmodule SearchAgent.WebFetchToolResultErrorCode do
   def decode("too_many_requests" = value), do: {:ok, value}
   def decode("max_uses_exceeded" = value), do: {:ok, value}
   def decode("unavailable" = value), do: {:ok, value}
-
-  def decode(data) when is_binary(data),
-    do:
-      R.unknown_value(
-        data,
-        "\"invalid_tool_input\", \"url_too_long\", \"url_not_allowed\", \"url_not_in_prior_context\", \"url_not_accessible\", \"unsupported_content_type\", \"too_many_requests\", \"max_uses_exceeded\", \"unavailable\""
-      )
-
+  def decode(data) when is_binary(data), do: {:ok, data}
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."
@@ -80,4 +74,5 @@ defmodule SearchAgent.WebFetchToolResultErrorCode do
   def to_json("too_many_requests" = value), do: value
   def to_json("max_uses_exceeded" = value), do: value
   def to_json("unavailable" = value), do: value
+  def to_json(value) when is_binary(value), do: value
 end

@@ -11,6 +11,7 @@ defmodule SearchAgent.WebSearchToolResultErrorCode do
     * `"too_many_requests"`
     * `"query_too_long"`
     * `"request_too_large"`
+    * any other string, kept as it is (x-unknown: keep)
   """
 
   alias PolytypeGenerated.Runtime, as: R
@@ -50,14 +51,7 @@ defmodule SearchAgent.WebSearchToolResultErrorCode do
   def decode("too_many_requests" = value), do: {:ok, value}
   def decode("query_too_long" = value), do: {:ok, value}
   def decode("request_too_large" = value), do: {:ok, value}
-
-  def decode(data) when is_binary(data),
-    do:
-      R.unknown_value(
-        data,
-        "\"invalid_tool_input\", \"unavailable\", \"max_uses_exceeded\", \"too_many_requests\", \"query_too_long\", \"request_too_large\""
-      )
-
+  def decode(data) when is_binary(data), do: {:ok, data}
   def decode(data), do: R.type_error("string", data)
 
   @doc "The JSON string of a value."
@@ -68,4 +62,5 @@ defmodule SearchAgent.WebSearchToolResultErrorCode do
   def to_json("too_many_requests" = value), do: value
   def to_json("query_too_long" = value), do: value
   def to_json("request_too_large" = value), do: value
+  def to_json(value) when is_binary(value), do: value
 end

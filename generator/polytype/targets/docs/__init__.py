@@ -66,6 +66,11 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
             for named in module.types
             if isinstance(named, ir.UnionType) and named.unknown is not None
         ),
+        open_enums=", ".join(
+            f"[{md_code(named.name)}](#{anchor(named.name)})"
+            for named in module.types
+            if isinstance(named, ir.EnumType) and named.unknown is not None
+        ),
     )
     return [OutputFile(module_doc_path(module), text, TARGET, module.name, "markdown")]
 

@@ -128,6 +128,20 @@ def enum_section(enum: ir.EnumType) -> TypeSection:
             )
         )
     decoding = "decodes to atoms (generated clauses only)" if enum.atoms else "strings in Elixir"
+    if enum.unknown is not None:
+        elixir = "`{:unknown, string}`" if enum.atoms else "the string"
+        rows.append(
+            RowView(
+                (
+                    "any other string",
+                    md_code(f"{enum.unknown}(value)"),
+                    elixir,
+                    "—",
+                    "Kept (`x-unknown: keep`): the string as received, written back unchanged.",
+                )
+            )
+        )
+        decoding += ", open: unknown values are kept"
     return TypeSection(
         anchor(enum.name),
         _heading(enum),

@@ -131,6 +131,12 @@ def render_project(modules: tuple[ir.Module, ...], env: RenderEnv) -> list[Outpu
         "project_version": version,
         "fixtures_from_test": posixpath.relpath(env.fixtures_dir, test_dir),
         "support": f"{APP_MODULE}.TestSupport",
+        # the ExUnit helper that probes open enums, only where there is one
+        "open_enums": any(
+            isinstance(named, ir.EnumType) and named.unknown
+            for module in modules
+            for named in module.types
+        ),
     }
     files: list[tuple[str, str, FileKind]] = [
         ("mix.exs", "elixir/mix.exs.j2", "elixir"),

@@ -174,11 +174,15 @@ class Encoders(FileSnippets):
             if isinstance(named, ir.EnumType):
                 if named.atoms:
                     atoms = ", ".join(ex_atom(value.ex_atom) for value in named.values)
-                    return [
+                    clauses = [
                         EncodeClause(
                             1, f"value when value in [{atoms}]", f"{module}.to_json(value)"
                         )
                     ]
+                    if named.unknown:  # `{:unknown, string}`: a value the enum does not list
+                        head = "{:unknown, _} = value"
+                        clauses.append(EncodeClause(1, head, f"{module}.to_json(value)"))
+                    return clauses
                 return [EncodeClause(5, "value when is_binary(value)", "value")]
             body = "value" if self.encodes_as_itself(named.type) else f"{module}.to_json(value)"
             # only the alias's heads are wanted here (its module encodes): helpers its own

@@ -31,18 +31,28 @@ def enum_view(enum: ir.EnumType) -> EnumView:
         for value, atom in zip(enum.values, atoms, strict=True):
             decode_clauses.append(f"def decode({ex_str(value.value)}), do: {{:ok, {atom}}}")
             encode_clauses.append(f"def to_json({atom}), do: {ex_str(value.value)}")
-        typespec = layout.union_type("@type t", atoms, 2)
+        kept = ["{:unknown, String.t()}"] if enum.unknown else []
+        typespec = layout.union_type("@type t", atoms + kept, 2)
         values = atoms
+        if enum.unknown:  # an unlisted string stays a string: never an atom from input
+            decode_clauses.append(
+                "def decode(data) when is_binary(data), do: {:ok, {:unknown, data}}"
+            )
+            encode_clauses.append("def to_json({:unknown, value}) when is_binary(value), do: value")
     else:
         for value in enum.values:
             decode_clauses.append(f"def decode({ex_str(value.value)} = value), do: {{:ok, value}}")
             encode_clauses.append(f"def to_json({ex_str(value.value)} = value), do: value")
         typespec = "@type t :: String.t()"
+        if enum.unknown:  # strings stay strings: an unlisted one is kept as it is
+            decode_clauses.append("def decode(data) when is_binary(data), do: {:ok, data}")
+            encode_clauses.append("def to_json(value) when is_binary(value), do: value")
         values = [ex_str(value.value) for value in enum.values]
     expected = ", ".join(json.dumps(value.value, ensure_ascii=False) for value in enum.values)
-    decode_clauses.append(
-        f"def decode(data) when is_binary(data), do: {RUNTIME_ALIAS}.unknown_value(data, {ex_str(expected)})"
-    )
+    if enum.unknown is None:
+        decode_clauses.append(
+            f"def decode(data) when is_binary(data), do: {RUNTIME_ALIAS}.unknown_value(data, {ex_str(expected)})"
+        )
     decode_clauses.append(f'def decode(data), do: {RUNTIME_ALIAS}.type_error("string", data)')
     values_clause = f"def values, do: [{', '.join(values)}]"
     if not layout.fits(values_clause, 2):
@@ -53,9 +63,16 @@ def enum_view(enum: ir.EnumType) -> EnumView:
             f"  * `{json.dumps(v.value, ensure_ascii=False)}` ↔ `:{v.ex_atom}`" for v in enum.values
         )
         doc += "\n\nJSON strings and the atoms they decode to:\n\n" + listing
+        if enum.unknown:
+            doc += (
+                "\n  * any other string ↔ `{:unknown, string}` (x-unknown: keep; "
+                "no atom is made from input)"
+            )
     else:
         listing = "\n".join(f"  * `{json.dumps(v.value, ensure_ascii=False)}`" for v in enum.values)
         doc += "\n\nValues (kept as strings):\n\n" + listing
+        if enum.unknown:
+            doc += "\n  * any other string, kept as it is (x-unknown: keep)"
     return EnumView(
         module=enum.elixir_module,
         doc=doc,

@@ -49,9 +49,14 @@ class AtomCaseView:
     json_template: str  # JSON text with __POLYTYPE_UNKNOWN__ where the unknown string goes
     expected_path: str
     kept_by: str = ""  # an open union: the Unknown<Union> module that keeps the tag (no error)
+    # an open enum keeps the value: "true" as `{:unknown, value}` (atom enums), "false" as is
+    kept_value: str = ""
 
     @property
     def assertion(self) -> str:
+        if self.kept_value:
+            arguments = f"{self.module}, {self.kept_value}"
+            return layout.expression(f"assert_value_kept_without_new_atoms({arguments})", 4)
         if self.kept_by:
             arguments = f"{self.module}, {ex_str(self.json_template)}, {self.kept_by}"
             return layout.expression(f"assert_kept_without_new_atoms({arguments})", 4)
@@ -70,6 +75,7 @@ def _unknown_probe(module: ir.Module) -> list[AtomCaseView]:
                     named.elixir_module,
                     '"__POLYTYPE_UNKNOWN__"',
                     "$",
+                    kept_value=("true" if named.atoms else "false") if named.unknown else "",
                 )
             )
         elif isinstance(named, ir.UnionType) and named.tag is not None:

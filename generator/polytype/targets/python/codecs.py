@@ -29,7 +29,7 @@ from polytype.targets.base.helper_names import BOUND_KEYS, function_suffix, lite
 from polytype.targets.base.render import py_str
 from polytype.targets.python.alias_order import refs, string_aliases
 from polytype.targets.python.checks import CheckConstants
-from polytype.targets.python.common import py_literal, rules_parts
+from polytype.targets.python.common import named_annotation, py_literal, rules_parts
 from polytype.targets.python.flavors import DATACLASSES, Flavor
 from polytype.targets.python.literal_types import literal_annotation, literal_arguments
 from polytype.targets.python.snippet_views import HelperView, RecordChecks
@@ -106,7 +106,7 @@ class Codecs:
         if isinstance(type_ref, ir.MapOf):
             return f"dict[str, {self.annotation(type_ref.value)}]"
         if isinstance(type_ref, ir.Ref):
-            return type_ref.name
+            return named_annotation(self.module, type_ref.name)
         if isinstance(type_ref, ir.LiteralValue):
             self.uses_literal = True
             return f"Literal[{py_literal(type_ref.value)}]"

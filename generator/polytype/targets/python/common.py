@@ -77,6 +77,13 @@ class EnumView:
     base: str  # "(str, Enum)", "(Enum)", or "" for a Literal alias
     members: tuple[EnumMemberView, ...]
     literal_values: str
+    unknown: str  # an open enum's Unknown<Enum>, "" when the enum is closed
+    unknown_doc: str
+
+    @property
+    def annotation(self) -> str:
+        """What a decoded value is: `X`, or `X | UnknownX` for an open enum."""
+        return f"{self.name} | {self.unknown}" if self.unknown else self.name
 
 
 class EnumViewFields(TypedDict):
@@ -85,6 +92,8 @@ class EnumViewFields(TypedDict):
     base: str
     members: tuple[EnumMemberView, ...]
     literal_values: str
+    unknown: str
+    unknown_doc: str
 
 
 def enum_view_fields(enum: ir.EnumType) -> EnumViewFields:
@@ -97,7 +106,25 @@ def enum_view_fields(enum: ir.EnumType) -> EnumViewFields:
             EnumMemberView(value.py_name, py_str(value.value)) for value in enum.values
         ),
         "literal_values": ", ".join(py_str(value.value) for value in enum.values),
+        "unknown": enum.unknown or "",
+        "unknown_doc": unknown_enum_doc(enum) if enum.unknown else "",
     }
+
+
+def unknown_enum_doc(enum: ir.EnumType, kept_as: str = "`value`") -> str:
+    """What the docstring of an open enum's Unknown<Enum> says (`kept_as`: where the string is)."""
+    return (
+        f"A value of {enum.name} that the schema does not list (x-unknown: keep).\n\n"
+        f"A newer producer's value, kept as read ({kept_as}) and written back unchanged."
+    )
+
+
+def named_annotation(module: ir.Module, name: str) -> str:
+    """A named type's annotation: its name, or `X | UnknownX` for an open enum."""
+    named = module.types_by_name.get(name)
+    if isinstance(named, ir.EnumType) and named.unknown is not None:
+        return f"{name} | {named.unknown}"
+    return name
 
 
 def unknown_doc(union: ir.UnionType) -> str:

@@ -13,9 +13,14 @@ from polytype.targets.base.helper_names import function_suffix
 from polytype.targets.base.render import RenderEnv
 from polytype.targets.python.alias_order import alias_order
 from polytype.targets.python.checks import runtime_parts
-from polytype.targets.python.common import enum_view_fields, isort_names, python_constants
+from polytype.targets.python.common import (
+    enum_view_fields,
+    isort_names,
+    named_annotation,
+    python_constants,
+)
 from polytype.targets.python_dataclasses.aliases import alias_view, quote_forward
-from polytype.targets.python_dataclasses.encoders import DataclassCodecs
+from polytype.targets.python_dataclasses.encoders import DataclassCodecs, enum_encoding
 from polytype.targets.python_dataclasses.method_blocks import (
     check_method_blocks,
     methods_template_path,
@@ -40,13 +45,18 @@ def _public_view(named: ir.NamedType, codegen: DataclassCodecs) -> PublicView:
     if isinstance(named, ir.Record):
         encode_expr = "value.to_dict()"
     elif isinstance(named, ir.EnumType):
-        encode_expr = "value" if named.style == "literal" else "value.value"
+        encode_expr = enum_encoding(named, "value")
     elif isinstance(named, ir.UnionType):
         encode_expr = ""
     else:
         encode_expr = codegen.encode(named.type, "value")
     return PublicView(
-        named.name, suffix, codegen.checker(named.name), encode_expr, isinstance(named, ir.Record)
+        named.name,
+        suffix,
+        codegen.checker(named.name),
+        encode_expr,
+        isinstance(named, ir.Record),
+        named_annotation(codegen.module, named.name),
     )
 
 
@@ -76,6 +86,7 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
     }
     exported = ["DecodeError", "JSONValue"] + [t.name for t in module.types]
     exported += [unknown.name for unknown in unknowns]
+    exported += [enum.unknown for enum in enums if enum.unknown]
     exported += [f"decode_{p.suffix}" for p in publics] + [f"encode_{p.suffix}" for p in publics]
     text = env.render(
         "python_dataclasses/module.py.j2",

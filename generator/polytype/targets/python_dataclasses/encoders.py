@@ -12,6 +12,16 @@ from polytype.targets.python.literal_types import literal_classes
 from polytype.targets.python.snippet_views import HelperView
 
 
+def enum_encoding(enum: ir.EnumType, expression: str) -> str:
+    """The JSON string of an enum value: `.value` of a member and of an open enum's
+    Unknown<Enum>; a `Literal` enum's value is the string itself."""
+    if enum.style != "literal":
+        return f"{expression}.value"
+    if enum.unknown is None:
+        return expression
+    return f"{expression} if isinstance({expression}, str) else {expression}.value"
+
+
 @dataclass
 class DataclassCodecs(Codecs):
     """The shared decoding rules plus the dataclass flavor's encoders."""
@@ -29,7 +39,7 @@ class DataclassCodecs(Codecs):
             if isinstance(named, ir.Record):
                 return f"{expression}.to_dict()"
             if isinstance(named, ir.EnumType):
-                return expression if named.style == "literal" else f"{expression}.value"
+                return enum_encoding(named, expression)
             if isinstance(named, ir.Alias) and self._alias_encodes_as_is(named):
                 return expression
             return f"encode_{function_suffix(named.name)}({expression})"
@@ -165,6 +175,7 @@ class DataclassCodecs(Codecs):
             return classes + ([named.unknown] if named.unknown else [])
         if isinstance(named, ir.Alias):
             return self._classes(named.type)
-        if isinstance(named, ir.EnumType) and named.style == "literal":
-            return ["str"]
+        if isinstance(named, ir.EnumType):
+            listed = ["str"] if named.style == "literal" else [named.name]
+            return listed + ([named.unknown] if named.unknown else [])
         return [named.name]

@@ -7,7 +7,7 @@ from polytype import ir
 from polytype.ir import unions
 from polytype.ir.wording import checks_text
 from polytype.targets.base.render import py_str
-from polytype.targets.python.common import unknown_doc, with_note
+from polytype.targets.python.common import named_annotation, unknown_doc, with_note
 from polytype.targets.python_dataclasses.encoders import DataclassCodecs
 from polytype.targets.python_dataclasses.views import UnionView, UnknownView
 
@@ -19,7 +19,8 @@ def unknown_view(union: ir.UnionType) -> UnknownView:
 
 def union_view(union: ir.UnionType, codegen: DataclassCodecs) -> UnionView:
     listed = [*union.members, *([union.unknown] if union.unknown else [])]
-    members = " | ".join(listed) if listed else "NoReturn"
+    annotations = [named_annotation(codegen.module, name) for name in listed]
+    members = " | ".join(annotations) if listed else "NoReturn"
     encode_body = _union_encode_body(union, codegen)
     checks = tuple(codegen.check_lines(union.schema_checks, "data"))  # before any dispatch
     doc = unions.documented(union, union.doc or f"One of: {', '.join(listed)}.")

@@ -108,3 +108,4 @@ class PublicView:
     private_decoder: str
     encode_expr: str
     is_record: bool
+    annotation: str  # what decoding returns: the type, or `X | UnknownX` for an open enum

@@ -84,12 +84,24 @@ def render_models(module: ir.Module, env: RenderEnv) -> OutputFile:
             aliases.append(alias_view(named, types, defined))
         defined.add(named.name)
     adapters = [
-        AdapterView(f"{t.name}Adapter", t.name, _adapter_config(t, types))
+        (
+            AdapterView(f"{t.name}Adapter", t.name, _adapter_config(t, types))
+            if not isinstance(t, ir.EnumType) or t.unknown is None
+            else AdapterView(
+                f"{t.name}Adapter",
+                t.name,
+                _adapter_config(t, types),
+                types.named_annotation(t.name),
+                f"{t.name} | {t.unknown}",
+            )
+        )
         for t in module.types
         if not isinstance(t, ir.Record)
     ]
     exported = [t.name for t in module.types] + [a.name for a in adapters]
-    exported += [t.unknown for t in module.types if isinstance(t, ir.UnionType) and t.unknown]
+    exported += [
+        t.unknown for t in module.types if isinstance(t, (ir.UnionType, ir.EnumType)) and t.unknown
+    ]
     uses_spellings = any(r.base == "_SpelledModel" for r in records)
     uses_checks = any(r.checked for r in records)
     schema_checks = "schema_checks" in runtime_parts(module)

@@ -72,7 +72,7 @@ class Annotations:
                 counted += f', BeforeValidator(lambda data: _object_rules("map", data, {constant}))'
             return f"Annotated[dict[str, {self.annotation(type_ref.value)}], _KEYS{counted}]"
         if isinstance(type_ref, ir.Ref):
-            return type_ref.name
+            return self.named_annotation(type_ref.name)
         if isinstance(type_ref, ir.LiteralValue):
             return self.literal(type_ref.value)
         if isinstance(type_ref, ir.JsonLiterals):
@@ -84,6 +84,16 @@ class Annotations:
         if isinstance(type_ref, ir.Checked):  # checked on the value as it arrives, then typed
             return f"Annotated[{self.annotation(type_ref.inner)}, _checks({self.checks(type_ref.checks)})]"
         return " | ".join(self.annotation(option) for option in type_ref.options)
+
+    def named_annotation(self, name: str) -> str:
+        """A named type; an open enum (`x-unknown: keep`) is its members or its Unknown<Enum>,
+        validated and dumped by the runtime's `_OpenEnum` (a string either way)."""
+        named = self.module.types_by_name.get(name)
+        if not isinstance(named, ir.EnumType) or named.unknown is None:
+            return name
+        self.uses.add("open_enums")
+        both = f"{name} | {named.unknown}"
+        return f"Annotated[{both}, _OpenEnum({name}, {named.unknown})]"
 
     def _tuple(self, node: ir.TupleOf) -> str:
         """A positional array: a union of Pydantic's fixed-length tuples when it has a few

@@ -47,7 +47,7 @@ def _union_alias(union: ir.UnionType, types: Annotations) -> AliasView:
     if len(union.members) == 1:
         # `Union[X]` is X: a discriminator over it would see X's own choices (`int | float`)
         # untagged, and the member's validation is the union's
-        return AliasView(union.name, doc, union.members[0])
+        return AliasView(union.name, doc, types.named_annotation(union.members[0]))
     if union.tag is not None:
         field_name = _shared_tag_field(union, types)
         if field_name is not None:
@@ -148,7 +148,9 @@ def _callable_union(
         body=body,
     )
     listed = [*union.members, *([union.unknown] if union.unknown else [])]
-    members = " | ".join(f"Annotated[{member}, Tag({py_str(member)})]" for member in listed)
+    members = " | ".join(
+        f"Annotated[{types.named_annotation(member)}, Tag({py_str(member)})]" for member in listed
+    )
     arguments = [
         function,
         f"custom_error_type={py_str(error_type)}",

@@ -123,6 +123,9 @@ def _instance_checks(union: ir.UnionType, types: Annotations) -> list[str]:
 
 def _classes(name: str, types: Annotations) -> str:
     named = types.named(name)
+    if isinstance(named, ir.EnumType) and named.unknown is not None:
+        listed = [name] if named.style != "literal" else []
+        return "(" + ", ".join([*listed, named.unknown]) + ",)"
     if isinstance(named, ir.Record) or (
         isinstance(named, ir.EnumType) and named.style != "literal"
     ):

@@ -56,10 +56,13 @@ class AdapterView:
     name: str
     type_name: str
     config: str  # "" or ", config=ConfigDict(...)"
+    # what the adapter validates when it is not just the type (an open enum's annotation)
+    annotation: str = ""
+    python_type: str = ""  # ... and what it returns then (`X | UnknownX`)
 
     @property
     def statement(self) -> str:
         """`XAdapter: TypeAdapter[X] = _Adapter(X, ...)` (the runtime's depth-checking adapter)."""
-        return (
-            f"{self.name}: TypeAdapter[{self.type_name}] = _Adapter({self.type_name}{self.config})"
-        )
+        adapted = self.annotation or self.type_name
+        returned = self.python_type or self.type_name
+        return f"{self.name}: TypeAdapter[{returned}] = _Adapter({adapted}{self.config})"

@@ -24,7 +24,7 @@ from polytype.targets.base.render import RenderEnv
 from polytype.targets.python.alias_order import alias_order
 from polytype.targets.python.checks import runtime_parts
 from polytype.targets.python.codecs import Codecs
-from polytype.targets.python.common import isort_names, python_constants
+from polytype.targets.python.common import isort_names, named_annotation, python_constants
 from polytype.targets.python.flavors import TYPEDDICTS
 from polytype.targets.python.snippet_views import HelperView
 from polytype.targets.python_typeddicts import tests as python_typeddict_tests
@@ -71,7 +71,13 @@ def _render_module(module: ir.Module, env: RenderEnv) -> str:
         if isinstance(t, ir.UnionType) and t.tag is not None
     ]
     publics = [
-        PublicView(t.name, function_suffix(t.name), codecs.checker(t.name)) for t in module.types
+        PublicView(
+            t.name,
+            function_suffix(t.name),
+            codecs.checker(t.name),
+            named_annotation(module, t.name),
+        )
+        for t in module.types
     ]
     unknowns = [
         UnknownAliasView(t.unknown, unknown_alias_doc(t))
@@ -80,6 +86,7 @@ def _render_module(module: ir.Module, env: RenderEnv) -> str:
     ]
     exported = ["DecodeError", "JSONValue"] + [t.name for t in module.types]
     exported += [unknown.name for unknown in unknowns]
+    exported += [enum.unknown for enum in enums if enum.unknown]
     exported += [f"validate_{p.suffix}" for p in publics]
     helpers: list[HelperView] = sorted(codecs.helpers.values(), key=lambda h: h.name)
     code = [key.annotation for view in typed_dicts for key in view.keys] + [

@@ -9,7 +9,13 @@ from polytype.ir.wording import checks_text
 from polytype.targets.base.render import py_str
 from polytype.targets.python.alias_order import refs
 from polytype.targets.python.codecs import Codecs
-from polytype.targets.python.common import constraint_note, unknown_doc, with_note
+from polytype.targets.python.common import (
+    constraint_note,
+    named_annotation,
+    unknown_doc,
+    unknown_enum_doc,
+    with_note,
+)
 from polytype.targets.python_typeddicts.views import AliasView, LiteralAliasView
 
 
@@ -22,6 +28,8 @@ def literal_alias_view(enum: ir.EnumType, codecs: Codecs) -> LiteralAliasView:
         entry_items=tuple(f"{py_str(value.value)}: {py_str(value.value)}" for value in enum.values),
         validator=codecs.checker(enum.name),
         values_name=codecs.enum_values_name(enum),
+        unknown=enum.unknown or "",
+        unknown_doc=unknown_enum_doc(enum, "the string itself") if enum.unknown else "",
     )
 
 
@@ -34,7 +42,7 @@ def unknown_alias_doc(union: ir.UnionType) -> str:
 def alias_view(named: ir.UnionType | ir.Alias, codecs: Codecs, defined: set[str]) -> AliasView:
     if isinstance(named, ir.UnionType):
         listed = [*named.members, *([named.unknown] if named.unknown else [])]
-        value = " | ".join(listed) if listed else "NoReturn"
+        value = " | ".join(named_annotation(codecs.module, name) for name in listed) or "NoReturn"
         names = set(named.members)
         doc = unions.documented(named, named.doc or f"One of: {', '.join(listed)}.")
         doc = with_note(doc, checks_text(named.schema_checks))

@@ -41,6 +41,13 @@ class LiteralAliasView:
     values_name: str
 
     entry_items: tuple[str, ...] = ()  # the entries one by one
+    unknown: str = ""  # an open enum's Unknown<Enum> alias of `str`, "" when closed
+    unknown_doc: str = ""
+
+    @property
+    def annotation(self) -> str:
+        """What the validator returns: `X`, or `X | UnknownX` (any string) when open."""
+        return f"{self.name} | {self.unknown}" if self.unknown else self.name
 
     @property
     def values_statement(self) -> str:
@@ -69,6 +76,7 @@ class PublicView:
     type_name: str
     suffix: str
     validator: str
+    annotation: str  # what validating returns: the type, or `X | UnknownX` for an open enum
 
 
 @dataclass(frozen=True)

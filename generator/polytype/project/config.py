@@ -72,6 +72,9 @@ class Project:
     unknown_tags: UnknownPolicy = "reject"
     # `formats`: the `format` values asserted, the project's and each module's own list
     formats: FormatChoice = NO_FORMATS
+    # `python-package`: the one package all generated Python goes under (None: each
+    # schema module is a top-level package)
+    python_package: str | None = None
 
     def relative(self, path: Path) -> str:
         """`path` relative to the project root, with forward slashes (stable in output)."""

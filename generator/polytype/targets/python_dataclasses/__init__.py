@@ -14,6 +14,9 @@ from polytype.targets.base.render import RenderEnv
 from polytype.targets.python.alias_order import alias_order
 from polytype.targets.python.checks import runtime_parts
 from polytype.targets.python.common import enum_view_fields, isort_names, python_constants
+from polytype.targets.python.imports import prune_imports
+from polytype.targets.python.packages import module_dir
+from polytype.targets.python.runtime import stdlib_import
 from polytype.targets.python_dataclasses.aliases import alias_view, quote_forward
 from polytype.targets.python_dataclasses.encoders import DataclassCodecs
 from polytype.targets.python_dataclasses.method_blocks import (
@@ -50,8 +53,8 @@ def _public_view(named: ir.NamedType, codegen: DataclassCodecs) -> PublicView:
     )
 
 
-def module_path(module: ir.Module) -> str:
-    return f"python/{module.name}/dataclass_models.py"
+def module_path(module: ir.Module, env: RenderEnv) -> str:
+    return f"{module_dir(module.name, env)}/dataclass_models.py"
 
 
 def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
@@ -100,6 +103,9 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
         decode_error_annotation="DecodeError",
         checks=runtime_parts(module),
         check_constants=codegen.check_constants.statements(),
+        runtime=stdlib_import(module, env) if env.shared_runtime else None,
         **depth.template_values(module),
     )
-    return [OutputFile(module_path(module), text, TARGET, module.name, "python")]
+    if env.shared_runtime:
+        text = prune_imports(text)
+    return [OutputFile(module_path(module, env), text, TARGET, module.name, "python")]

@@ -13,6 +13,7 @@ templates = "polytype-templates"   # files here replace built-in templates of th
 strict = true                      # refuse what polytype would approximate (default: warn)
 unknown-tags = "keep"              # tagged unions without x-unknown keep unlisted tags (default: "reject")
 formats = ["date-time", "uuid"]    # formats every decoder asserts on strings (default: none)
+python-package = "contracts"       # all generated Python under one package (default: none)
 
 [tool.polytype.ref-map]            # absolute $ref URLs read from local directories
 "https://example.com/schemas/" = "vendor/schemas"
@@ -28,7 +29,9 @@ any other `format` stays an annotation, as JSON Schema has it by default.
 
 from __future__ import annotations
 
+import keyword
 import os
+import sys
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -38,12 +41,21 @@ from typing import Any
 from polytype.diagnostics import UNKNOWN_POSITION, Diagnostic, InputError
 from polytype.ir import UnknownPolicy
 from polytype.ir.formats import NO_FORMATS, SUPPORTED, FormatChoice
+from polytype.lowering.lower import IMPORTED_PACKAGES
 
 # What a user names in `targets`, in the order outputs are rendered.
 TARGETS = ("dataclasses", "typeddicts", "pydantic", "elixir", "docs")
 
 _PATH_KEYS = {"schema-dir", "output-dir", "fixtures-dir", "templates"}
-_KNOWN_KEYS = _PATH_KEYS | {"targets", "modules", "strict", "ref-map", "unknown-tags", "formats"}
+_KNOWN_KEYS = _PATH_KEYS | {
+    "targets",
+    "modules",
+    "strict",
+    "ref-map",
+    "unknown-tags",
+    "formats",
+    "python-package",
+}
 UNKNOWN_TAG_POLICIES: tuple[UnknownPolicy, ...] = ("reject", "keep")
 _MODULE_KEYS = {"targets", "formats"}
 
@@ -266,7 +278,25 @@ def _project(root: Path, settings: dict[str, Any], pyproject: Path) -> Project:
         ref_map=_ref_map(pyproject, root, settings.get("ref-map", {})),
         unknown_tags=settings.get("unknown-tags", "reject"),
         formats=_formats(pyproject, settings),
+        python_package=_python_package(pyproject, settings.get("python-package")),
     )
+
+
+def _python_package(pyproject: Path, value: object) -> str | None:
+    """`python-package`: an identifier that shadows nothing the generated code imports."""
+    if value is None:
+        return None
+    pointer = "/tool/polytype/python-package"
+    if not isinstance(value, str) or not value.isidentifier() or keyword.iskeyword(value):
+        raise _problem(pyproject, pointer, f"must be a Python identifier, not {value!r}")
+    if value in sys.stdlib_module_names or value in IMPORTED_PACKAGES:
+        raise _problem(
+            pyproject,
+            pointer,
+            f"{value!r} is a package the generated code or its tests import "
+            "(the standard library, pydantic, pytest, polytype, ...); choose another name",
+        )
+    return value
 
 
 def _ref_map(pyproject: Path, root: Path, value: object) -> dict[str, Path]:

@@ -89,21 +89,62 @@ def project(tmp_path: Path) -> Path:
 
 def import_file(path: Path, name: str) -> ModuleType:
     """Import the Python file at `path` as module `name` (registered in sys.modules, which
-    dataclasses and Pydantic need while the module's classes are built)."""
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    loaded = importlib.util.module_from_spec(spec)
+    dataclasses and Pydantic need while the module's classes are built).
+
+    A file of a generated package (an `__init__.py` beside it) imports its runtime from
+    the package: it is imported as a submodule of its package, under a root package of
+    its own per directory, and registered as `name` too."""
+    packages: list[str] = []
+    folder = path.parent
+    while (folder / "__init__.py").is_file():
+        packages.insert(0, folder.name)
+        folder = folder.parent
+    if not packages:
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        loaded = importlib.util.module_from_spec(spec)
+        sys.modules[name] = loaded
+        spec.loader.exec_module(loaded)
+        return loaded
+    root = _package_root(folder, path.parent)
+    dotted = ".".join([root, *packages, path.stem])
+    sys.modules.pop(dotted, None)  # a file imported again may have been regenerated
+    loaded = importlib.import_module(dotted)
     sys.modules[name] = loaded
-    spec.loader.exec_module(loaded)
     return loaded
 
 
+_ROOTS: dict[tuple[str, bytes], str] = {}
+
+
+def _package_root(folder: Path, package: Path) -> str:
+    """A root package whose path is `folder`: one per folder and runtime, so that the
+    flavors of one package share its runtime and a regenerated runtime is imported anew."""
+    runtime = b"".join(
+        candidate.read_bytes()
+        for directory in (package, package.parent)
+        for candidate in sorted(directory.glob("_*runtime.py"))
+    )
+    key = (str(folder.resolve()), runtime)
+    if key not in _ROOTS:
+        _ROOTS[key] = root = f"_polytype_generated_{len(_ROOTS)}"
+        module = ModuleType(root)
+        module.__path__ = [str(folder)]
+        sys.modules[root] = module
+    return _ROOTS[key]
+
+
 def load_generated(module: str, flavor: str = "dataclass_models") -> ModuleType:
-    """Import a generated module from generated/python/<module>/<flavor>.py by path."""
-    name = f"polytype_generated.{module}.{flavor}"
-    if name in sys.modules:
-        return sys.modules[name]
-    return import_file(REPO / "generated" / "python" / module / f"{flavor}.py", name)
+    """Import a generated module of generated/python/<module>/ as
+    `polytype_generated.<module>.<flavor>`, as the generated suites do."""
+    root = sys.modules.get("polytype_generated")
+    if root is None:
+        root = sys.modules["polytype_generated"] = ModuleType("polytype_generated")
+        root.__path__ = []
+    python = str(REPO / "generated" / "python")
+    if python not in root.__path__:
+        root.__path__.append(python)
+    return importlib.import_module(f"polytype_generated.{module}.{flavor}")
 
 
 def schema_data(module: str) -> dict[str, Any]:

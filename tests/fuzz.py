@@ -489,18 +489,22 @@ def base_project(work: Path) -> Path:
 
 
 IMPORT_SCRIPT = """
-import importlib.util, sys
-for index, path in enumerate(sys.argv[1:]):
-    spec = importlib.util.spec_from_file_location(f"fuzzed_{index}", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
+import importlib, sys, types
+root = sys.modules["polytype_fuzzed"] = types.ModuleType("polytype_fuzzed")
+root.__path__ = [sys.argv[1]]
+for name in sys.argv[2:]:
+    importlib.import_module("polytype_fuzzed." + name)
 """
 
 
 def python_imports(project: Path) -> str | None:
     """None when every generated Python module imports; else what went wrong."""
-    files = sorted(str(p) for p in (project / "generated" / "python").rglob("*.py"))
+    python = project / "generated" / "python"
+    files = [str(python)] + sorted(
+        ".".join(p.relative_to(python).with_suffix("").parts)
+        for p in python.rglob("*.py")
+        if p.name != "__init__.py"
+    )
     try:
         done = subprocess.run(
             [sys.executable, "-c", IMPORT_SCRIPT, *files],

@@ -43,6 +43,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "targets": frozenset(
         {
             "targets.base",
+            "targets.python",
             "targets.python_dataclasses",
             "targets.python_typeddicts",
             "targets.python_pydantic",

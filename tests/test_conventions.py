@@ -56,6 +56,8 @@ def test_only_typeddicts_gives_no_elixir_project_and_no_pydantic(tmp_path: Path)
     assert main(["--project", str(project), "generate"]) == 0
     written = sorted(path for path in tree(project / "generated") if path != "manifest.json")
     assert written == [
+        "python/nano_agent/__init__.py",
+        "python/nano_agent/_runtime.py",
         "python/nano_agent/typed_dicts.py",
         "tests/python/test_nano_agent_typeddicts.py",
         "typecheck/nano_agent_typeddicts_invalid.py",
@@ -142,7 +144,7 @@ def test_documented_example_template_adds_a_method_to_every_record(tmp_path: Pat
     text = models.read_text(encoding="utf-8")
     assert text.startswith("# Copyright ACME Corp. Licensed under MIT.\n")
     probe = (
-        "import sys; sys.path.insert(0, 'generated/python/nano_agent'); import dataclass_models as m; "
+        "import sys; sys.path.insert(0, 'generated/python'); from nano_agent import dataclass_models as m; "
         "block = m.decode_text_content({'type': 'text', 'text': 'hi'}); print(block.json_keys())"
     )
     out = subprocess.run(

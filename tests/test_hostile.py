@@ -26,7 +26,6 @@ import ast
 import copy
 import dataclasses
 import enum
-import importlib.util
 import json
 import os
 import re
@@ -45,7 +44,7 @@ from polytype.cli import main
 from polytype.lowering.lower import lower
 from polytype.reading.loader import load
 
-from .conftest import REPO
+from .conftest import REPO, import_file
 
 HOSTILE = Path(__file__).resolve().parent / "hostile" / "hostile.yaml"
 SCHEMA: dict[str, Any] = load(HOSTILE).data
@@ -181,14 +180,7 @@ def load_flavor(project: Path, flavor: str) -> ModuleType:
     name = f"polytype_hostile_{abs(hash(str(project)))}.{flavor}"
     if name in sys.modules:
         return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(
-        name, project / "generated" / "python" / "hostile" / f"{flavor}.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return import_file(project / "generated" / "python" / "hostile" / f"{flavor}.py", name)
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,6 @@ which must agree; built-in-code semantics are checked on the Pydantic models.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -28,7 +27,9 @@ from polytype.lowering.lower import lower
 from polytype.reading.loader import load
 from polytype.targets import python_pydantic
 from polytype.targets.base.render import make_env
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
+
+from .conftest import import_file
 
 HOSTILE = 'quote " triple """ backslash \\ brace #{x} {y} newline\nsecond line \t tab'
 
@@ -177,12 +178,7 @@ INVALID: list[tuple[str, Any, str]] = [
 
 
 def _import(path: Path, name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return import_file(path, name)
 
 
 @pytest.fixture(scope="module")
@@ -208,7 +204,7 @@ def _suffix(name: str) -> str:
 def _pydantic(models: ModuleType, name: str, data: Any, json_mode: bool = False) -> Any:
     dump: dict[str, Any] = {"mode": "json", "by_alias": True, "exclude_unset": True}
     model = getattr(models, name)
-    if isinstance(model, type) and issubclass(model, models.BaseModel):
+    if isinstance(model, type) and issubclass(model, BaseModel):
         value = (
             model.model_validate_json(json.dumps(data)) if json_mode else model.model_validate(data)
         )
@@ -407,15 +403,8 @@ def test_models_built_in_code_type_check_by_field_name(tmp_path: Path) -> None:
 
 
 def python_models_module(repo: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "polytype_ag_ui_models_for_typing",
-        repo / "generated" / "python" / "ag_ui" / "pydantic_models.py",
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    path = repo / "generated" / "python" / "ag_ui" / "pydantic_models.py"
+    return import_file(path, "polytype_ag_ui_models_for_typing")
 
 
 def test_every_attribute_a_model_reaches_is_a_reserved_field_name() -> None:

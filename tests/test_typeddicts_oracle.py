@@ -20,9 +20,7 @@ wrappers, else the class's totality).
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 import typing
 import warnings
 from dataclasses import dataclass
@@ -31,6 +29,8 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+
+from .conftest import import_file
 
 REPO = Path(__file__).resolve().parents[1]
 SCHEMAS = sorted(
@@ -139,12 +139,7 @@ def _module_name(path: Path, schema: Any) -> str:
 
 
 def _import(path: Path, name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # typing.get_type_hints resolves names through sys.modules
-    spec.loader.exec_module(module)
-    return module
+    return import_file(path, name)
 
 
 def _typed_dicts(module: ModuleType) -> dict[str, type]:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -105,6 +108,49 @@ def test_other_flavors_into_a_directory(
         run(project, "vendor", "nano_agent", "--flavor", flavor, "--dest", f"{dest}/", "--check")
         == 0
     )
+
+
+@pytest.mark.parametrize("flavor", ["dataclasses", "typeddicts", "pydantic"])
+def test_the_vendored_file_imports_alone(project: Path, tmp_path: Path, flavor: str) -> None:
+    """The project's flavor files import their package's runtime; the vendored file carries
+    it: in a fresh interpreter with only the vendored file's folder on the path (and the
+    standard library, and pydantic installed), it imports and decodes."""
+    dest = tmp_path / "elsewhere"
+    dest.mkdir()
+    assert run(project, "vendor", "nano_agent", "--flavor", flavor, "--dest", str(dest)) == 0
+    [written] = list(dest.iterdir())
+    text = written.read_text(encoding="utf-8")
+    assert "from ." not in text and text.count("class DecodeError(ValueError):") == (
+        0 if flavor == "pydantic" else 1
+    )
+    decode = {
+        "dataclasses": "m.encode_message(m.decode_message(data))",
+        "typeddicts": "m.validate_message(data)",
+        "pydantic": "m.Message.model_validate(data).model_dump(mode='json', by_alias=True, "
+        "exclude_unset=True)",
+    }[flavor]
+    script = (
+        "import sys, sysconfig\n"
+        "kept = [sysconfig.get_paths()[key] for key in ('stdlib', 'platstdlib', 'purelib', "
+        "'platlib')]\n"
+        f"sys.path[:] = [{str(dest)!r}] + [path for path in sys.path "
+        "if any(path == root or path.startswith(root + '/') for root in kept)]\n"
+        f"import {written.stem} as m\n"
+        "data = {'role': 'user', 'content': 'Hello'}\n"
+        f"assert {decode} == data\n"
+        "assert not any(name.startswith(('polytype', 'nano_agent')) for name in sys.modules "
+        f"if name != {written.stem!r}), sorted(sys.modules)\n"
+    )
+    environment = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", script],
+        cwd=tmp_path,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
 
 
 def test_missing_flavor_fails_clearly(

@@ -16,7 +16,7 @@ must end at the error's own input. Errors about a union's tag point at the tag k
 from __future__ import annotations
 
 import copy
-import importlib.util
+import importlib
 import json
 import sys
 from pathlib import Path
@@ -28,19 +28,19 @@ from pydantic import ValidationError
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = (HERE / "../../../tests/fixtures").resolve()
-MODELS = (HERE / "../../python/nano_agent").resolve()
+PYTHON = (HERE / "../../python").resolve()
 
 
 def _load(flavor: str) -> ModuleType:
-    name = f"polytype_generated.nano_agent.{flavor}"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, MODELS / f"{flavor}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    """The flavor's module as `polytype_generated.nano_agent.<flavor>`, from the generated
+    `python/` directory whatever else is installed under its own name."""
+    root = sys.modules.get("polytype_generated")
+    if root is None:
+        root = sys.modules["polytype_generated"] = ModuleType("polytype_generated")
+        root.__path__ = []
+    if str(PYTHON) not in root.__path__:
+        root.__path__.append(str(PYTHON))
+    return importlib.import_module(f"polytype_generated.nano_agent.{flavor}")
 
 
 models = _load("pydantic_models")

@@ -14,6 +14,7 @@ strict = true                      # refuse what polytype would approximate (def
 unknown-tags = "keep"              # tagged unions without x-unknown keep unlisted tags (default: "reject")
 unknown-enum-values = "keep"       # string enums without x-unknown keep unlisted values (default: "reject")
 formats = ["date-time", "uuid"]    # formats every decoder asserts on strings (default: none)
+python-package = "contracts"       # all generated Python under one package (default: none)
 
 [tool.polytype.ref-map]            # absolute $ref URLs read from local directories
 "https://example.com/schemas/" = "vendor/schemas"
@@ -29,7 +30,9 @@ any other `format` stays an annotation, as JSON Schema has it by default.
 
 from __future__ import annotations
 
+import keyword
 import os
+import sys
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -39,13 +42,22 @@ from typing import Any
 from polytype.diagnostics import UNKNOWN_POSITION, Diagnostic, InputError
 from polytype.ir import UnknownPolicy
 from polytype.ir.formats import NO_FORMATS, SUPPORTED, FormatChoice
+from polytype.lowering.lower import IMPORTED_PACKAGES
 
 # What a user names in `targets`, in the order outputs are rendered.
 TARGETS = ("dataclasses", "typeddicts", "pydantic", "elixir", "docs")
 
 _PATH_KEYS = {"schema-dir", "output-dir", "fixtures-dir", "templates"}
 _POLICY_KEYS = ("unknown-tags", "unknown-enum-values")
-_KNOWN_KEYS = _PATH_KEYS | {"targets", "modules", "strict", "ref-map", "formats", *_POLICY_KEYS}
+_KNOWN_KEYS = _PATH_KEYS | {
+    "targets",
+    "modules",
+    "strict",
+    "ref-map",
+    "formats",
+    "python-package",
+    *_POLICY_KEYS,
+}
 UNKNOWN_TAG_POLICIES: tuple[UnknownPolicy, ...] = ("reject", "keep")
 _MODULE_KEYS = {"targets", "formats"}
 
@@ -77,6 +89,9 @@ class Project:
     unknown_enum_values: UnknownPolicy = "reject"
     # `formats`: the `format` values asserted, the project's and each module's own list
     formats: FormatChoice = NO_FORMATS
+    # `python-package`: the one package all generated Python goes under (None: each
+    # schema module is a top-level package)
+    python_package: str | None = None
 
     def relative(self, path: Path) -> str:
         """`path` relative to the project root, with forward slashes (stable in output)."""
@@ -270,7 +285,25 @@ def _project(root: Path, settings: dict[str, Any], pyproject: Path) -> Project:
         unknown_tags=settings.get("unknown-tags", "reject"),
         unknown_enum_values=settings.get("unknown-enum-values", "reject"),
         formats=_formats(pyproject, settings),
+        python_package=_python_package(pyproject, settings.get("python-package")),
     )
+
+
+def _python_package(pyproject: Path, value: object) -> str | None:
+    """`python-package`: an identifier that shadows nothing the generated code imports."""
+    if value is None:
+        return None
+    pointer = "/tool/polytype/python-package"
+    if not isinstance(value, str) or not value.isidentifier() or keyword.iskeyword(value):
+        raise _problem(pyproject, pointer, f"must be a Python identifier, not {value!r}")
+    if value in sys.stdlib_module_names or value in IMPORTED_PACKAGES:
+        raise _problem(
+            pyproject,
+            pointer,
+            f"{value!r} is a package the generated code or its tests import "
+            "(the standard library, pydantic, pytest, polytype, ...); choose another name",
+        )
+    return value
 
 
 def _ref_map(pyproject: Path, root: Path, value: object) -> dict[str, Path]:

@@ -129,8 +129,13 @@ def _first_position() -> Position:
     return UNKNOWN_POSITION
 
 
-def build(project: Project, selected: list[str] | None = None) -> Build:
-    """Render every output of the selected modules (all when None), formatted, in memory."""
+def build(
+    project: Project, selected: list[str] | None = None, inline_runtime: bool = False
+) -> Build:
+    """Render every output of the selected modules (all when None), formatted, in memory.
+
+    The Python flavor files import their output package's runtime; with `inline_runtime`
+    (`polytype vendor`) each carries its own and imports nothing generated."""
     require_schemas(project)
     modules, warnings = read_modules(project)
     known = {module.name for module in modules}
@@ -156,13 +161,17 @@ def build(project: Project, selected: list[str] | None = None) -> Build:
         module.name: _by_type_name(module, fixtures.discover(project.fixtures_dir, module.name))
         for module in modules
     }
+    _check_package_names(project, modules)
+    wanted = {module.name: rendered_targets(project.targets_for(module.name)) for module in modules}
     env = make_env(
         project.relative(project.fixtures_dir),
         project.relative(project.output_dir),
         fixture_index,
         user_templates(project),
+        python_package=project.python_package,
+        shared_runtime=not inline_runtime,
+        renderers=wanted,
     )
-    wanted = {module.name: rendered_targets(project.targets_for(module.name)) for module in modules}
     outputs = _render_modules([m for m in modules if m.name in chosen], env, wanted)
     for name, render_project in project_targets().items():
         # a project file covers the modules rendered into its target (the Mix project
@@ -179,6 +188,31 @@ def build(project: Project, selected: list[str] | None = None) -> Build:
     inputs["templates"] = templates_digest(project.templates_dir)
     references = dict(sorted(item for module in modules for item in module.references))
     return Build(modules, formatted, dict(sorted(inputs.items())), chosen, warnings, references)
+
+
+# The modules beside the flavors' subpackages in a `python-package`.
+_PACKAGE_MODULES = frozenset({"_runtime", "_pydantic_runtime", "__init__"})
+
+
+def _check_package_names(project: Project, modules: tuple[ir.Module, ...]) -> None:
+    """A schema module named like a module of the `python-package` itself is refused."""
+    if project.python_package is None:
+        return
+    clashing = [module for module in modules if module.name in _PACKAGE_MODULES]
+    if clashing:
+        raise InputError(
+            [
+                Diagnostic(
+                    module.schema_path,
+                    _first_position(),
+                    "",
+                    f"module name {module.name!r} is taken by the runtime of "
+                    f"python-package {project.python_package!r}; name the module otherwise "
+                    "(x-polytype: module)",
+                )
+                for module in clashing
+            ]
+        )
 
 
 # Render in a process pool when there are at least this many types in all.

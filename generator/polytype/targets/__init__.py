@@ -32,9 +32,9 @@ def module_targets() -> dict[str, ModuleTarget]:
 
 # The targets a user names in `[tool.polytype] targets`, and the renderers behind each.
 _RENDERERS: dict[str, tuple[str, ...]] = {
-    "dataclasses": ("python-dataclasses", "python-tests"),
-    "typeddicts": ("python-typeddicts",),
-    "pydantic": ("python-pydantic",),
+    "dataclasses": ("python-dataclasses", "python-tests", "python-package"),
+    "typeddicts": ("python-typeddicts", "python-package"),
+    "pydantic": ("python-pydantic", "python-package", "pydantic-runtime"),
     "elixir": ("elixir", "elixir-project"),
     "docs": ("docs", "docs-index"),
 }
@@ -47,6 +47,12 @@ def rendered_targets(chosen: tuple[str, ...]) -> tuple[str, ...]:
 
 def project_targets() -> dict[str, ProjectTarget]:
     """Targets rendered once for the whole project."""
-    from polytype.targets import docs, elixir
+    from polytype.targets import docs, elixir, python_pydantic
+    from polytype.targets.python import runtime as python_runtime
 
-    return {"elixir-project": elixir.render_project, "docs-index": docs.render_index}
+    return {
+        "python-package": python_runtime.render_project,
+        "pydantic-runtime": python_pydantic.render_project,
+        "elixir-project": elixir.render_project,
+        "docs-index": docs.render_index,
+    }

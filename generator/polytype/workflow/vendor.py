@@ -1,7 +1,9 @@
 """`polytype vendor`: copy one generated Python file into another repository.
 
 The file is rendered in memory from the current schema (never copied from
-`generated/`, which may be stale) and gets a provenance header naming the
+`generated/`, which may be stale), with its runtime inlined (the project's own flavor
+files import theirs from the package's `_runtime.py`), so it imports with the standard
+library alone (plus pydantic for that flavor), and gets a provenance header naming the
 polytype version, schema path and sha256, and flavor. `--check` compares the
 vendored copy with what would be written now, so the other repository's CI
 can fail when the schema moved on.
@@ -40,8 +42,10 @@ def render(project: Project, module: str, flavor: str, dest: str) -> Vendored:
     """The vendored file for `module`/`flavor`, with its header, and its path under `dest`."""
     if flavor not in FLAVORS:
         raise WorkflowError(f"unknown flavor {flavor!r} (known: {', '.join(FLAVORS)})")
-    result = build(project, [module])
-    wanted = f"python/{module}/{FLAVORS[flavor]}"
+    # inlined: the vendored file carries its runtime and imports nothing generated
+    result = build(project, [module], inline_runtime=True)
+    package = f"{project.python_package}/{module}" if project.python_package else module
+    wanted = f"python/{package}/{FLAVORS[flavor]}"
     output = next((o for o in result.outputs if o.path == wanted), None)
     if output is None:
         raise WorkflowError(

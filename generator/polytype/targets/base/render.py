@@ -312,6 +312,13 @@ class RenderEnv:
     fixtures_dir: str
     output_dir: str
     fixtures: Mapping[str, tuple[FixtureCase, ...]] = field(default_factory=dict)
+    # `[tool.polytype] python-package`: the package every module's Python goes under
+    python_package: str | None = None
+    # A project's Python modules import their runtime from the package's `_runtime.py`
+    # (and `_pydantic_runtime.py`); without it (vendoring, drift) each file carries its own.
+    shared_runtime: bool = False
+    # The renderers each module of the project is rendered into (`targets.rendered_targets`)
+    renderers: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def fixtures_for(self, module: str) -> tuple[FixtureCase, ...]:
         return self.fixtures.get(module, ())
@@ -356,6 +363,9 @@ def make_env(
     output_dir: str = "generated",
     fixtures: Mapping[str, tuple[FixtureCase, ...]] | None = None,
     user_templates: Path | None = None,
+    python_package: str | None = None,
+    shared_runtime: bool = False,
+    renderers: Mapping[str, tuple[str, ...]] | None = None,
 ) -> RenderEnv:
     jinja = jinja2.Environment(
         loader=template_loader(user_templates),
@@ -378,4 +388,13 @@ def make_env(
     jinja.filters["mermaid_text"] = mermaid_text
     jinja.filters["mermaid_id"] = mermaid_id
     jinja.filters["provenance"] = provenance
-    return RenderEnv(jinja, __version__, fixtures_dir, output_dir, dict(fixtures or {}))
+    return RenderEnv(
+        jinja,
+        __version__,
+        fixtures_dir,
+        output_dir,
+        dict(fixtures or {}),
+        python_package,
+        shared_runtime,
+        dict(renderers or {}),
+    )

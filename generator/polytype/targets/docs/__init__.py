@@ -22,6 +22,7 @@ from polytype.targets.docs.sections import (
 )
 from polytype.targets.docs.views import IndexRow, TypeSection
 from polytype.targets.elixir import module_file
+from polytype.targets.python.packages import module_dir
 
 TARGET = "docs"
 PROJECT_TARGET = "docs-index"
@@ -57,7 +58,7 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
         sections=sections,
         diagram=diagram(module, describer),
         schema=md_code(module.schema_path),
-        python=md_code(f"python/{module.name}/dataclass_models.py"),
+        python=md_code(f"{module_dir(module.name, env)}/dataclass_models.py"),
         elixir=md_code(f"elixir/{module_file(module.elixir_namespace)[:-3]}/"),
         # a root that says nothing about the value (`{}` beside `$defs`) has no type
         root=md_code(module.root) if module.root else UNTYPED_ROOT,

@@ -15,6 +15,7 @@ from polytype import ir
 from polytype.targets.base import OutputFile
 from polytype.targets.base.helper_names import function_suffix
 from polytype.targets.base.render import RenderEnv
+from polytype.targets.python.packages import import_path
 
 
 @dataclass(frozen=True)
@@ -57,9 +58,8 @@ def render_suite(
         valid=valid,
         invalid=invalid,
         fixtures_from_test=posixpath.relpath(env.fixtures_dir, test_dir),
-        models_from_test=posixpath.relpath(
-            posixpath.join(env.output_dir, "python", module.name), test_dir
-        ),
+        python_from_test=posixpath.relpath(posixpath.join(env.output_dir, "python"), test_dir),
+        package=import_path(module.name, env),
         **context,
     )
     return [OutputFile(test_path, text, target, module.name, "python")]

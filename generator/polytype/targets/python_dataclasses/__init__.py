@@ -19,6 +19,9 @@ from polytype.targets.python.common import (
     named_annotation,
     python_constants,
 )
+from polytype.targets.python.imports import prune_imports
+from polytype.targets.python.packages import module_dir
+from polytype.targets.python.runtime import stdlib_import
 from polytype.targets.python_dataclasses.aliases import alias_view, quote_forward
 from polytype.targets.python_dataclasses.encoders import DataclassCodecs, enum_encoding
 from polytype.targets.python_dataclasses.method_blocks import (
@@ -60,8 +63,8 @@ def _public_view(named: ir.NamedType, codegen: DataclassCodecs) -> PublicView:
     )
 
 
-def module_path(module: ir.Module) -> str:
-    return f"python/{module.name}/dataclass_models.py"
+def module_path(module: ir.Module, env: RenderEnv) -> str:
+    return f"{module_dir(module.name, env)}/dataclass_models.py"
 
 
 def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
@@ -111,6 +114,9 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
         decode_error_annotation="DecodeError",
         checks=runtime_parts(module),
         check_constants=codegen.check_constants.statements(),
+        runtime=stdlib_import(module, env) if env.shared_runtime else None,
         **depth.template_values(module),
     )
-    return [OutputFile(module_path(module), text, TARGET, module.name, "python")]
+    if env.shared_runtime:
+        text = prune_imports(text)
+    return [OutputFile(module_path(module, env), text, TARGET, module.name, "python")]

@@ -16,11 +16,16 @@ exclude_unset=True) == d`` for every valid ``d``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from polytype import ir
 from polytype.targets.base import OutputFile, depth
 from polytype.targets.base.render import RenderEnv, py_str
 from polytype.targets.python.checks import runtime_parts
 from polytype.targets.python.common import EnumView, enum_view_fields
+from polytype.targets.python.imports import prune_imports
+from polytype.targets.python.packages import module_dir
+from polytype.targets.python.runtime import package_groups
 from polytype.targets.python_pydantic.aliases import alias_order_by_rounds, alias_view
 from polytype.targets.python_pydantic.annotations import Annotations
 from polytype.targets.python_pydantic.imports import (
@@ -31,6 +36,7 @@ from polytype.targets.python_pydantic.imports import (
 )
 from polytype.targets.python_pydantic.name_checks import check_adapter_names
 from polytype.targets.python_pydantic.records import record_view
+from polytype.targets.python_pydantic.runtime import render_runtime, runtime_import
 from polytype.targets.python_pydantic.union_aliases import union_view, unknown_view
 from polytype.targets.python_pydantic.views import AdapterView, AliasView
 
@@ -59,11 +65,21 @@ def _adapter_config(named: ir.NamedType, types: Annotations) -> str:
     return f", config=ConfigDict({', '.join(settings)})"
 
 
-def module_path(module: ir.Module) -> str:
-    return f"python/{module.name}/pydantic_models.py"
+def module_path(module: ir.Module, env: RenderEnv) -> str:
+    return f"{module_dir(module.name, env)}/pydantic_models.py"
 
 
 def render_models(module: ir.Module, env: RenderEnv) -> OutputFile:
+    context = module_context(module, env)
+    runtime = runtime_import(module, env, context) if env.shared_runtime else None
+    text = env.render("python_pydantic/module.py.j2", runtime=runtime, **context)
+    if env.shared_runtime:
+        text = prune_imports(text)
+    return OutputFile(module_path(module, env), text, TARGET, module.name, "python")
+
+
+def module_context(module: ir.Module, env: RenderEnv) -> dict[str, Any]:
+    """What `python_pydantic/module.py.j2` prints for `module` (its runtime's parts too)."""
     check_adapter_names(module)
     types = Annotations(module)
     enums = [_enum_view(t) for t in module.types if isinstance(t, ir.EnumType)]
@@ -107,8 +123,7 @@ def render_models(module: ir.Module, env: RenderEnv) -> OutputFile:
     schema_checks = "schema_checks" in runtime_parts(module)
     # the formats the schema checks assert need their checkers as the fields' do
     types.uses |= {part for part in runtime_parts(module) if part.startswith("format_")}
-    text = env.render(
-        "python_pydantic/module.py.j2",
+    return dict(
         module=module,
         enums=enums,
         records=records,
@@ -131,7 +146,6 @@ def render_models(module: ir.Module, env: RenderEnv) -> OutputFile:
         core_imports=core_imports(uses_spellings, uses_checks or "object_rules" in types.uses),
         **depth.template_values(module),
     )
-    return OutputFile(module_path(module), text, TARGET, module.name, "python")
 
 
 def _enum_view(enum: ir.EnumType) -> EnumView:
@@ -143,3 +157,11 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
     from polytype.targets.python_pydantic import tests as python_pydantic_tests
 
     return [render_models(module, env), *python_pydantic_tests.render(module, env)]
+
+
+def render_project(modules: tuple[ir.Module, ...], env: RenderEnv) -> list[OutputFile]:
+    """Each output package's `_pydantic_runtime.py`, from every module with Pydantic output."""
+    return [
+        render_runtime(directory, members, [module_context(m, env) for m in members], env)
+        for directory, members in package_groups(modules, env).items()
+    ]

@@ -26,6 +26,9 @@ from polytype.targets.python.checks import runtime_parts
 from polytype.targets.python.codecs import Codecs
 from polytype.targets.python.common import isort_names, named_annotation, python_constants
 from polytype.targets.python.flavors import TYPEDDICTS
+from polytype.targets.python.imports import prune_imports
+from polytype.targets.python.packages import module_dir
+from polytype.targets.python.runtime import stdlib_import
 from polytype.targets.python.snippet_views import HelperView
 from polytype.targets.python_typeddicts import tests as python_typeddict_tests
 from polytype.targets.python_typeddicts.aliases import (
@@ -46,8 +49,8 @@ from polytype.targets.python_typeddicts.views import (
 TARGET = "python-typeddicts"
 
 
-def module_path(module: ir.Module) -> str:
-    return f"python/{module.name}/typed_dicts.py"
+def module_path(module: ir.Module, env: RenderEnv) -> str:
+    return f"{module_dir(module.name, env)}/typed_dicts.py"
 
 
 def _render_module(module: ir.Module, env: RenderEnv) -> str:
@@ -104,7 +107,7 @@ def _render_module(module: ir.Module, env: RenderEnv) -> str:
         typing_names.append("NotRequired")
     if any(re.search(r"\bNoReturn\b", text) for text in code):
         typing_names.append("NoReturn")
-    return env.render(
+    text = env.render(
         "python_typeddicts/module.py.j2",
         module=module,
         literal_aliases=literal_aliases,
@@ -121,14 +124,18 @@ def _render_module(module: ir.Module, env: RenderEnv) -> str:
         decode_error_annotation='"DecodeError"',
         checks=runtime_parts(module),
         check_constants=codecs.check_constants.statements(),
+        runtime=stdlib_import(module, env) if env.shared_runtime else None,
         **depth.template_values(module),
     )
+    return prune_imports(text) if env.shared_runtime else text
 
 
 def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
     """typed_dicts.py, its static checks and its generated pytest suite."""
     outputs = [
-        OutputFile(module_path(module), _render_module(module, env), TARGET, module.name, "python")
+        OutputFile(
+            module_path(module, env), _render_module(module, env), TARGET, module.name, "python"
+        )
     ]
     outputs.extend(typecheck_files(module, env))
     outputs.extend(python_typeddict_tests.render(module, env))

@@ -15,6 +15,7 @@ from polytype.targets.base.formatting import LINE_LENGTH
 from polytype.targets.base.helper_names import function_suffix
 from polytype.targets.base.render import RenderEnv
 from polytype.targets.python.common import isort_names
+from polytype.targets.python.packages import import_path
 from polytype.targets.python_typeddicts.fixture_literals import (
     NotRepresentable,
     python_literal,
@@ -189,7 +190,7 @@ def typecheck_files(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
     snippets, skipped, usable = _snippets(module, env)
     invalid = _invalid_snippets(module, usable)
     valid_path, invalid_path = typecheck_paths(module)
-    common = {"module": module, "import_from": f"{module.name}.typed_dicts"}
+    common = {"module": module, "import_from": f"{import_path(module.name, env)}.typed_dicts"}
     valid_doc = (
         f"Static check of {module.name}/typed_dicts.py: every valid fixture, written as a typed literal.\n\n"
         "`nox -s typecheck` runs `mypy --strict` on this file (with MYPYPATH set to the generated\n"

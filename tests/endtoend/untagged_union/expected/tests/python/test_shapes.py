@@ -7,7 +7,7 @@ Valid fixtures: `encode(decode(d)) == d`. Invalid fixtures: decoding raises
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import json
 import sys
 from pathlib import Path
@@ -16,19 +16,19 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = (HERE / "../../../tests/fixtures").resolve()
-MODELS = (HERE / "../../python/shapes").resolve()
+PYTHON = (HERE / "../../python").resolve()
 
 
 def _load(flavor: str) -> ModuleType:
-    name = f"polytype_generated.shapes.{flavor}"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, MODELS / f"{flavor}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    """The flavor's module as `polytype_generated.shapes.<flavor>`, from the generated
+    `python/` directory whatever else is installed under its own name."""
+    root = sys.modules.get("polytype_generated")
+    if root is None:
+        root = sys.modules["polytype_generated"] = ModuleType("polytype_generated")
+        root.__path__ = []
+    if str(PYTHON) not in root.__path__:
+        root.__path__.append(str(PYTHON))
+    return importlib.import_module(f"polytype_generated.shapes.{flavor}")
 
 
 dataclasses = _load("dataclass_models")

@@ -1,0 +1,147 @@
+"""One runtime per output package: the stdlib flavors' `_runtime.py` and the packages'
+`__init__.py` files (the project target `python-package`).
+
+The dataclass and TypedDict modules of a project import `DecodeError`, `JSONValue`
+and the checking rules from their output package's `_runtime.py` instead of each
+carrying a copy (`polytype vendor` still inlines it: `RenderEnv.shared_runtime`
+off). The runtime is rendered from every module of the package with such a flavor,
+also when a run renders only some of them, so it never depends on which modules a
+run selects: it holds the optional parts (`ir.runtime_checks`) any of them needs and
+the most careful depth plan among theirs (`combined_plan`). What is a module's own,
+its schema checks (which read its check constants and asserted formats), stays in
+the module (`templates/python_common/module_checks.py.j2`).
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+from typing import Any
+
+from polytype import ir
+from polytype.targets.base import OutputFile, depth
+from polytype.targets.base.render import RenderEnv
+from polytype.targets.python.common import isort_names
+from polytype.targets.python.imports import prune_imports, top_level_names
+from polytype.targets.python.packages import (
+    RUNTIME,
+    module_dir,
+    runtime_dir,
+    runtime_import,
+)
+
+TARGET = "python-package"
+DATACLASSES = "python-dataclasses"
+TYPEDDICTS = "python-typeddicts"
+PYDANTIC = "python-pydantic"
+_TEMPLATE = "python_common/shared_runtime.py.j2"
+# a module the env has no renderers for (a target rendered on its own) has every flavor
+_ALL = (DATACLASSES, TYPEDDICTS, PYDANTIC)
+
+
+@dataclass(frozen=True)
+class RuntimeImport:
+    """`from <module> import <names>`: what a flavor file may take from its runtime (the
+    names it does not use are dropped after rendering, `imports.prune_imports`)."""
+
+    module: str
+    names: list[str]
+
+
+def shared_parts(module: ir.Module) -> frozenset[str]:
+    """The optional runtime parts a module needs from the shared runtime: its
+    `ir.runtime_checks` but the schema checks, which stay in the module."""
+    return ir.runtime_checks(module) - {"schema_checks"}
+
+
+def combined_plan(modules: list[ir.Module]) -> depth.DepthPlan:
+    """The depth plan that is right for every module of a package: a free-form value
+    measured at the smallest budget, every input measured first if one module needs it."""
+    plans = [depth.plan(module) for module in modules]
+    return depth.DepthPlan(
+        free_depth=min(plan.free_depth for plan in plans),
+        check_first=any(plan.check_first for plan in plans),
+    )
+
+
+# per Jinja environment (user templates may change a runtime): context -> names
+_NAMES: weakref.WeakKeyDictionary[Any, dict[tuple[str, frozenset[tuple[str, str]]], list[str]]]
+_NAMES = weakref.WeakKeyDictionary()
+
+
+def runtime_names(env: RenderEnv, template: str, context: dict[str, object]) -> list[str]:
+    """The top-level names the runtime `template` defines for `context` (isort's order)."""
+    known = _NAMES.setdefault(env.jinja, {})
+    key = (template, frozenset((name, repr(value)) for name, value in context.items()))
+    if key not in known:
+        text = env.render(template, where="", **context)
+        known[key] = isort_names(top_level_names(text))
+    return known[key]
+
+
+def stdlib_import(module: ir.Module, env: RenderEnv) -> RuntimeImport:
+    """What a dataclass or TypedDict file of `module` may import from `_runtime.py`."""
+    context: dict[str, object] = {
+        "checks": sorted(shared_parts(module)),
+        "dataclasses": True,
+        "typeddicts": True,
+        "decode_error_annotation": "DecodeError",
+        **depth.template_values(module),
+    }
+    return RuntimeImport(runtime_import(env, RUNTIME), runtime_names(env, _TEMPLATE, context))
+
+
+def package_groups(modules: tuple[ir.Module, ...], env: RenderEnv) -> dict[str, list[ir.Module]]:
+    """The modules of each output package, by its directory."""
+    groups: dict[str, list[ir.Module]] = {}
+    for module in modules:
+        groups.setdefault(runtime_dir(module.name, env), []).append(module)
+    return groups
+
+
+def where(directory: str, env: RenderEnv) -> str:
+    """How a runtime's docstring names the modules that import it."""
+    package = directory.removeprefix("python/").replace("/", ".")
+    return f"of `{package}`" + (" (every schema module's)" if env.python_package else "")
+
+
+def render_project(modules: tuple[ir.Module, ...], env: RenderEnv) -> list[OutputFile]:
+    """Each output package's `__init__.py` files and its `_runtime.py` (when a module of it
+    has a dataclass or TypedDict file). `modules` is every module with Python output."""
+    outputs: list[OutputFile] = []
+    for directory, members in package_groups(modules, env).items():
+        if env.python_package:
+            doc = (
+                "Generated Python, one subpackage per schema module (polytype's `python-package`)."
+            )
+            outputs.append(_init(f"{directory}/__init__.py", doc, env))
+        for module in members:
+            doc = f"The generated Python of schema module {module.name}."
+            outputs.append(_init(f"{module_dir(module.name, env)}/__init__.py", doc, env))
+        stdlib = [
+            m for m in members if {DATACLASSES, TYPEDDICTS} & set(env.renderers.get(m.name, _ALL))
+        ]
+        if not stdlib:
+            continue
+        renderers = {r for m in stdlib for r in env.renderers.get(m.name, _ALL)}
+        text = env.render(
+            _TEMPLATE,
+            where=where(directory, env),
+            checks=sorted(frozenset[str]().union(*(shared_parts(m) for m in stdlib))),
+            dataclasses=DATACLASSES in renderers,
+            typeddicts=TYPEDDICTS in renderers,
+            decode_error_annotation="DecodeError",
+            depth_limit=depth.MAX_DEPTH,
+            depth_message=depth.DEPTH_MESSAGE,
+            depth=combined_plan(stdlib),
+        )
+        outputs.append(
+            OutputFile(f"{directory}/{RUNTIME}.py", prune_imports(text), TARGET, "", "python")
+        )
+    return outputs
+
+
+def _init(path: str, doc: str, env: RenderEnv) -> OutputFile:
+    return OutputFile(
+        path, env.render("python_common/package_init.py.j2", doc=doc), TARGET, "", "python"
+    )

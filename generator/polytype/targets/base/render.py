@@ -270,15 +270,21 @@ _MD_ESCAPES = {
 }
 
 
+_MD_TABLE = str.maketrans(_MD_ESCAPES)
+_MD_SPECIAL = re.compile(r"[&<>\\*_\[\]`]")
+
+
 def _md_inline(text: str) -> str:
     """Schema prose as inert Markdown: code spans kept, HTML, emphasis and link syntax escaped elsewhere."""
+    if _MD_SPECIAL.search(text) is None:  # most prose: nothing to escape, no code span
+        return text
     out: list[str] = []
     position = 0
     for match in _MD_CODE_SPAN.finditer(text):
-        out.append("".join(_MD_ESCAPES.get(char, char) for char in text[position : match.start()]))
+        out.append(text[position : match.start()].translate(_MD_TABLE))
         out.append(match.group(0))
         position = match.end()
-    out.append("".join(_MD_ESCAPES.get(char, char) for char in text[position:]))
+    out.append(text[position:].translate(_MD_TABLE))
     return "".join(out)
 
 
@@ -305,8 +311,12 @@ def md_text(text: str) -> str:
     lines = _safe_text(text).strip().split("\n")
     escaped = [_md_inline(line) for line in lines]
     # a line starting with `#`, `>`, `-`, `+`, `=` or `1.` would change the block structure
-    escaped = [re.sub(r"^(\s*)(\d+)([.)])", r"\1\2\\\3", line) for line in escaped]
-    return "\n".join(re.sub(r"^(\s*)([#>+=-])", r"\1\\\2", line) for line in escaped)
+    escaped = [_MD_NUMBERED.sub(r"\1\2\\\3", line) for line in escaped]
+    return "\n".join(_MD_BLOCK_MARK.sub(r"\1\\\2", line) for line in escaped)
+
+
+_MD_NUMBERED = re.compile(r"^(\s*)(\d+)([.)])")
+_MD_BLOCK_MARK = re.compile(r"^(\s*)([#>+=-])")
 
 
 _MERMAID_UNSAFE = re.compile(r"[^A-Za-z0-9_ .,:|\[\]\"'()\-+*/=?!@$%^&]")

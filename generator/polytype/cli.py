@@ -24,13 +24,11 @@ from polytype.project.config import Project, ProjectError, find_project
 from polytype.project.pipeline import build
 from polytype.project.sources import schema_sources, scoped, split_modules_and_paths
 from polytype.targets.base.formatting import FormattingError
-from polytype.workflow import breaking, drift, importer, patch, recordings, vendor
-from polytype.workflow.dialect import dialect_text
+
+# The other workflow commands are imported when they run: `generate` and `check` need
+# none of them (several import jsonschema, slow to import).
+from polytype.workflow import vendor
 from polytype.workflow.errors import WorkflowError
-from polytype.workflow.init import init
-from polytype.workflow.progress import Progress
-from polytype.workflow.revisions import load_version
-from polytype.workflow.schemas import project_schema, record_type
 from polytype.writing.writer import (
     OutputError,
     WriteRefused,
@@ -316,6 +314,10 @@ def _check(args: argparse.Namespace, project: Project) -> int:
 
 
 def _fixtures_import(args: argparse.Namespace, project: Project) -> int:
+    from polytype.workflow import importer, recordings
+    from polytype.workflow.progress import Progress
+    from polytype.workflow.schemas import project_schema, record_type
+
     schema = project_schema(project, args.module)
     type_name = record_type(schema.module, args.type_name)
     files = recordings.recording_files(args.recording)
@@ -336,6 +338,10 @@ def _fixtures_import(args: argparse.Namespace, project: Project) -> int:
 
 
 def _drift(args: argparse.Namespace, project: Project) -> int:
+    from polytype.workflow import drift, patch, recordings
+    from polytype.workflow.progress import Progress
+    from polytype.workflow.schemas import project_schema, record_type
+
     schema = project_schema(project, args.module)
     type_name = record_type(schema.module, args.type_name)
     files = recordings.recording_files(args.recording)
@@ -369,6 +375,8 @@ def _vendor(args: argparse.Namespace, project: Project) -> int:
 
 
 def _init(args: argparse.Namespace) -> int:
+    from polytype.workflow.init import init
+
     directory: Path = args.directory
     for name in init(directory):
         print(f"created {(directory / name).as_posix()}")
@@ -377,11 +385,16 @@ def _init(args: argparse.Namespace) -> int:
 
 
 def _schema_dialect(args: argparse.Namespace) -> int:
+    from polytype.workflow.dialect import dialect_text
+
     sys.stdout.write(dialect_text())
     return EXIT_OK
 
 
 def _diff(args: argparse.Namespace, project: Project) -> int:
+    from polytype.workflow import breaking
+    from polytype.workflow.revisions import load_version
+
     old = load_version(args.old, project.root, project)
     new = load_version(args.new, project.root, project)
     findings = breaking.diff(old, new)

@@ -21,7 +21,6 @@ from polytype.diagnostics import Diagnostic, InputError
 from polytype.dialect.keywords import api_description
 from polytype.dialect.validate import validate, written_for_polytype
 from polytype.frontend import checks
-from polytype.frontend.bundle import bundle
 from polytype.frontend.generous import clean
 from polytype.frontend.shapes import reshape
 from polytype.ir.formats import NO_FORMATS, FormatChoice
@@ -87,6 +86,8 @@ def read_schema(
             return Read(lowered, document)
         except InputError:
             pass
+    from polytype.frontend.bundle import bundle  # (referencing: slow to import, only needed here)
+
     bundled = bundle(document, ref_map)
     cleaned = clean(bundled.document)
     reshaped = reshape(replace(bundled.document, data=cleaned.data))

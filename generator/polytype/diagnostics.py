@@ -58,6 +58,8 @@ class InputError(Exception):
 
 def escape_pointer_token(token: str | int) -> str:
     """Escape one JSON pointer reference token (RFC 6901)."""
+    if type(token) is str and "~" not in token and "/" not in token:  # noqa: E721
+        return token  # most keys: nothing to escape (and no copy)
     return str(token).replace("~", "~0").replace("/", "~1")
 
 

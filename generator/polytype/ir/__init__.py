@@ -168,6 +168,18 @@ def schema_checks(module: Module) -> tuple[SchemaCheck, ...]:
 
 
 def runtime_checks(module: Module) -> frozenset[str]:
+    """`module_runtime_checks`, computed once a module (every target asks; a module is
+    immutable, so the answer is kept with it, as `Module.types_by_name` is)."""
+    found = module.__dict__.get(_RUNTIME_CHECKS)
+    if found is None:
+        found = module.__dict__[_RUNTIME_CHECKS] = module_runtime_checks(module)
+    return found
+
+
+_RUNTIME_CHECKS = "_runtime_checks"
+
+
+def module_runtime_checks(module: Module) -> frozenset[str]:
     """The runtime helpers a module's types need beyond the common ones: constraint
     checks (`unique_items`, `multiple_of`, `properties`, `object_rules`), `tuples` for
     positional arrays, `json_literals` for a `const` or `enum` of any JSON value,

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import jsonschema
-
 from polytype import ir, naming
 from polytype.diagnostics import join_pointer
 from polytype.dialect.keywords import matching_nothing
@@ -170,6 +168,8 @@ class RecordLowering(LoweringState):
         probe["$defs"] = self.document.data.get("$defs", {})
         if "definitions" in self.document.data:
             probe["definitions"] = self.document.data["definitions"]
+        import jsonschema  # only for a default to check (jsonschema is slow to import)
+
         validator = jsonschema.Draft202012Validator(probe)
         error = jsonschema.exceptions.best_match(validator.iter_errors(schema["default"]))
         if error is not None:

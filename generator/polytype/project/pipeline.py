@@ -6,9 +6,11 @@ writer's job. Problems from all schema files are collected before stopping.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import multiprocessing
 import os
+from collections.abc import Iterator
 from dataclasses import replace
 from importlib.abc import Traversable
 from pathlib import Path
@@ -23,7 +25,7 @@ from polytype.project.config import Project, ProjectError
 from polytype.reading.loader import Document
 from polytype.targets import module_targets, project_targets, rendered_targets
 from polytype.targets.base import OutputFile
-from polytype.targets.base.formatting import format_files
+from polytype.targets.base.formatting import PendingFormat, start_formatting
 from polytype.targets.base.render import RenderEnv, make_env
 from polytype.writing.build import Build
 
@@ -172,14 +174,22 @@ def build(
         shared_runtime=not inline_runtime,
         renderers=wanted,
     )
-    outputs = _render_modules([m for m in modules if m.name in chosen], env, wanted)
-    for name, render_project in project_targets().items():
-        # a project file covers the modules rendered into its target (the Mix project
-        # those with Elixir output, the docs index those with docs), and exists only then
-        covered = tuple(m for m in modules if name in wanted[m.name])
-        if covered:
-            outputs.extend(render_project(covered, env))
-    formatted = tuple(sorted(_format_python(outputs), key=lambda o: o.path))
+    # What was read lives until the end of the run: the collector need not walk it again
+    # each time rendering's many short-lived objects trigger a full collection.
+    gc.freeze()
+    outputs, pending = _render_modules([m for m in modules if m.name in chosen], env, wanted)
+    try:
+        for name, render_project in project_targets().items():
+            # a project file covers the modules rendered into its target (the Mix project
+            # those with Elixir output, the docs index those with docs), and exists only then
+            covered = tuple(m for m in modules if name in wanted[m.name])
+            if covered:
+                outputs.extend(render_project(covered, env))
+    except BaseException:
+        if pending is not None:
+            pending[1].cancel()
+        raise
+    formatted = tuple(sorted(_format_python(outputs, pending), key=lambda o: o.path))
     inputs = {module.schema_path: module.schema_sha256 for module in modules}
     for module in modules:
         inputs[f"{project.relative(project.fixtures_dir)}/{module.name}"] = fixtures.digest(
@@ -215,7 +225,7 @@ def _check_package_names(project: Project, modules: tuple[ir.Module, ...]) -> No
         )
 
 
-# Render in a process pool when there are at least this many types in all.
+# Render several modules in a process pool when there are at least this many types in all.
 PARALLEL_MIN_TYPES = 200
 _POOL_JOB: tuple[list[ir.Module], RenderEnv] | None = None
 
@@ -227,13 +237,18 @@ def _render_target(module: ir.Module, target: str, env: RenderEnv) -> list[Outpu
 
 def _render_modules(
     modules: list[ir.Module], env: RenderEnv, wanted: dict[str, tuple[str, ...]]
-) -> list[OutputFile]:
-    """Every target's files for each module, not yet formatted.
+) -> tuple[list[OutputFile], tuple[int, PendingFormat] | None]:
+    """Every target's files for each module, not yet formatted, and ruff formatting the
+    Python ones among the first of them: (how many outputs it was given, the formatting).
 
-    Each (module, target) pair is independent, so large schema sets render in a pool
-    of forked processes, one a core: a single large module keeps both cores busy too.
-    The workers inherit the IR when they fork; only the rendered text comes back.
-    Outputs are collected in job order, so the result does not depend on scheduling.
+    The Python targets render first; ruff then formats their files in its own process
+    while the other targets render, so a build keeps two cores busy without paying for
+    workers (forking, copying pages the workers touch, sending the text back: about 8 %
+    more CPU on a 1,000-type module, for no shorter a run on two cores, ruff being the
+    other process). Each (module, target) pair is independent, so large sets of
+    modules also render in a pool of forked processes, one a core: the workers inherit
+    the IR when they fork; only the rendered text comes back. Outputs are collected in
+    job order, so the result does not depend on scheduling.
     """
     global _POOL_JOB
     jobs = [
@@ -242,33 +257,51 @@ def _render_modules(
         for target in module_targets()
         if target in wanted[module.name]
     ]
+    jobs.sort(key=lambda job: not job[1].startswith("python"))  # stable: Python first
+    python_jobs = sum(1 for _, target in jobs if target.startswith("python"))
     workers = min(len(jobs), os.cpu_count() or 1)
     if (
         workers < 2
+        or len(modules) < 2  # one module's targets: rendering beside ruff pays, workers not
         or sum(len(module.types) for module in modules) < PARALLEL_MIN_TYPES
         or "fork" not in multiprocessing.get_all_start_methods()
     ):
-        return [
-            output
-            for index, target in jobs
-            for output in _render_target(modules[index], target, env)
-        ]
+        serial = (
+            ("outputs", _render_target(modules[index], target, env)) for index, target in jobs
+        )
+        return _collect(serial, python_jobs)
     _POOL_JOB = (modules, env)
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
-            results = pool.map(_render_in_worker, jobs, chunksize=1)
+            return _collect(pool.imap(_render_in_worker, jobs, chunksize=1), python_jobs)
     finally:
         _POOL_JOB = None
+
+
+def _collect(
+    results: Iterator[tuple[str, list[OutputFile] | list[Diagnostic]]], python_jobs: int
+) -> tuple[list[OutputFile], tuple[int, PendingFormat] | None]:
+    """The outputs of `results` (in job order), ruff started on the Python files once the
+    first `python_jobs` results are in; every problem of every job raised together."""
     outputs: list[OutputFile] = []
     problems: list[Diagnostic] = []
-    for kind, value in results:
-        if kind == "input":
-            problems.extend(value)  # type: ignore[arg-type]
-        else:
-            outputs.extend(value)  # type: ignore[arg-type]
-    if problems:
-        raise InputError(problems)
-    return outputs
+    pending: tuple[int, PendingFormat] | None = None
+    try:
+        for done, (kind, value) in enumerate(results, start=1):
+            if kind == "input":
+                problems.extend(value)  # type: ignore[arg-type]
+            else:
+                outputs.extend(value)  # type: ignore[arg-type]
+            if done == python_jobs and not problems:
+                python = [(o.text, o.path) for o in outputs if o.kind == "python"]
+                pending = (len(outputs), start_formatting(python))
+        if problems:
+            raise InputError(problems)
+    except BaseException:
+        if pending is not None:
+            pending[1].cancel()
+        raise
+    return outputs, pending
 
 
 def _render_in_worker(job: tuple[int, str]) -> tuple[str, list[OutputFile] | list[Diagnostic]]:
@@ -282,12 +315,24 @@ def _render_in_worker(job: tuple[int, str]) -> tuple[str, list[OutputFile] | lis
         return "input", list(error.diagnostics)
 
 
-def _format_python(outputs: list[OutputFile]) -> list[OutputFile]:
-    """The Python outputs through one ruff process (see polytype.targets.base.formatting), the rest as they are."""
-    indexes = [index for index, output in enumerate(outputs) if output.kind == "python"]
-    texts = format_files([(outputs[index].text, outputs[index].path) for index in indexes])
+def _format_python(
+    outputs: list[OutputFile], pending: tuple[int, PendingFormat] | None
+) -> list[OutputFile]:
+    """The Python outputs formatted by ruff (see polytype.targets.base.formatting), the
+    rest as they are: those among the first `pending[0]` outputs by the formatting
+    already under way, any later ones by a second ruff process."""
+    started, formatting = pending if pending is not None else (0, None)
+    early = [index for index in range(started) if outputs[index].kind == "python"]
+    late = [index for index in range(started, len(outputs)) if outputs[index].kind == "python"]
+    try:
+        rest = start_formatting([(outputs[index].text, outputs[index].path) for index in late])
+    except BaseException:
+        if formatting is not None:
+            formatting.cancel()
+        raise
+    texts = (formatting.result() if formatting is not None else []) + rest.result()
     result = list(outputs)
-    for index, text in zip(indexes, texts, strict=True):
+    for index, text in zip(early + late, texts, strict=True):
         result[index] = replace(outputs[index], text=text)
     return result
 

@@ -160,7 +160,11 @@ def load(path: Path, display_path: str | None = None) -> Document:
         raise InputError(
             [Diagnostic(shown, UNKNOWN_POSITION, "", "file is empty: expected a schema object")]
         )
-    if path.suffix == ".json":
+    plain = jsonpos.parse_plain(text, MAX_NESTING) if path.suffix == ".json" else None
+    positions: Mapping[str, Position]
+    if plain is not None:  # valid, and none of the problems below (see parse_plain)
+        data, positions = plain
+    elif path.suffix == ".json":
         try:
             data, positions = jsonpos.parse(text, max_depth=MAX_NESTING)
         except jsonpos.JSONSyntaxError as error:
@@ -170,7 +174,7 @@ def load(path: Path, display_path: str | None = None) -> Document:
     else:
         data, positions = _load_yaml(text, shown)
     document = Document(path, shown, text, data, positions)
-    problems = list(_value_problems(document))
+    problems = [] if plain is not None else list(_value_problems(document))
     if problems:
         raise InputError(problems)
     if not isinstance(data, dict):

@@ -63,25 +63,78 @@ def ruff_command() -> list[str]:
 
 def format_files(files: Sequence[tuple[str, str]]) -> list[str]:
     """Each (text, path) formatted by ruff; `path` is relative (where the file goes)."""
-    if not files:
-        return []
-    with tempfile.TemporaryDirectory(prefix="polytype-format-") as scratch:
-        root = Path(scratch)
-        names: list[list[str]] = []  # per file, the names of its pieces
-        for index, (text, path) in enumerate(files):
-            names.append(_write_pieces(root, f"{index}/{path}", _pieces(text)))
+    return start_formatting(files).result()
+
+
+class PendingFormat:
+    """ruff formatting files in the background (`start_formatting`); `result` waits for it,
+    so the caller renders its other targets meanwhile, on the other core."""
+
+    def __init__(self, files: Sequence[tuple[str, str]]) -> None:
+        self._files = list(files)
+        self._scratch: tempfile.TemporaryDirectory[str] | None = None
+        self._names: list[list[str]] = []  # per file, the names of its pieces
+        self._running: list[subprocess.Popen[str]] = []  # one ruff a batch
+        if not self._files:
+            return
+        self._scratch = tempfile.TemporaryDirectory(prefix="polytype-format-")
+        root = Path(self._scratch.name)
         try:
-            for batch in _batches([name for pieces in names for name in pieces]):
-                _run_ruff(batch, root)
-        except FormattingError:
-            # a cut in the wrong place (inside a string the cheap check missed): whole files
-            names = [
-                _write_pieces(root, f"{index}/{path}", [text]) if len(pieces) > 1 else pieces
-                for index, ((text, path), pieces) in enumerate(zip(files, names, strict=True))
+            for index, (text, path) in enumerate(self._files):
+                self._names.append(_write_pieces(root, f"{index}/{path}", _pieces(text)))
+            for batch in _batches([name for pieces in self._names for name in pieces]):
+                self._running.append(_start_ruff(batch, root))
+        except BaseException:
+            self._stop()
+            raise
+
+    def result(self) -> list[str]:
+        """The formatted texts, in the order of the files."""
+        if self._scratch is None:
+            return []
+        try:
+            root = Path(self._scratch.name)
+            try:
+                while self._running:
+                    _finish_ruff(self._running[0])
+                    del self._running[0]
+            except FormattingError:
+                self._kill()
+                # a cut in the wrong place (inside a string the cheap check missed): whole files
+                self._names = [
+                    _write_pieces(root, f"{index}/{path}", [text]) if len(pieces) > 1 else pieces
+                    for index, ((text, path), pieces) in enumerate(
+                        zip(self._files, self._names, strict=True)
+                    )
+                ]
+                for batch in _batches([name for pieces in self._names for name in pieces]):
+                    _finish_ruff(_start_ruff(batch, root))
+            return [
+                "\n\n\n".join(_read(root, name) for name in pieces) + "\n" for pieces in self._names
             ]
-            for batch in _batches([name for pieces in names for name in pieces]):
-                _run_ruff(batch, root)
-        return ["\n\n\n".join(_read(root, name) for name in pieces) + "\n" for pieces in names]
+        finally:
+            self._stop()
+
+    def cancel(self) -> None:
+        """Stop formatting (the build failed): no process or scratch file is left."""
+        self._stop()
+
+    def _kill(self) -> None:
+        for process in self._running:
+            process.kill()
+            process.communicate()
+        self._running = []
+
+    def _stop(self) -> None:
+        self._kill()
+        if self._scratch is not None:
+            self._scratch.cleanup()
+            self._scratch = None
+
+
+def start_formatting(files: Sequence[tuple[str, str]]) -> PendingFormat:
+    """Start formatting each (text, path) with ruff; `.result()` gives the texts."""
+    return PendingFormat(files)
 
 
 def _write_pieces(root: Path, stem: str, pieces: list[str]) -> list[str]:
@@ -140,16 +193,22 @@ def _batches(names: list[str]) -> list[list[str]]:
     return batches
 
 
-def _run_ruff(names: list[str], cwd: Path) -> None:
+def _start_ruff(names: list[str], cwd: Path) -> subprocess.Popen[str]:
     # Paths named on the command line are formatted even where ruff's default excludes
     # (`build`, `dist`, `.git`, ...) or a .gitignore would skip them.
     command = [*ruff_command(), "format", "--no-cache", *RUFF_SETTINGS, "--", *names]
     try:
-        result = subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=False)
+        return subprocess.Popen(
+            command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
     except OSError as error:
         raise FormattingError(f"could not run ruff: {error}") from None
-    if result.returncode != 0:
-        message = result.stderr.strip() or result.stdout.strip()
+
+
+def _finish_ruff(process: subprocess.Popen[str]) -> None:
+    stdout, stderr = process.communicate()
+    if process.returncode != 0:
+        message = stderr.strip() or stdout.strip()
         # `0/python/x.py:3:1: ...` -> `python/x.py:3:1: ...`: the path the file was to have
         lines = [_strip_index(line) for line in message.splitlines()]
         raise FormattingError(

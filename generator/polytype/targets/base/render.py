@@ -12,7 +12,9 @@ import textwrap
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib.abc import Traversable
+from json.encoder import encode_basestring_ascii
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +61,19 @@ def py_str(value: str) -> str:
     U+FFFF becomes `\\U0001f600` (Python reads JSON's surrogate pair as two
     separate, unencodable surrogates).
     """
+    if type(value) is str:  # noqa: E721 (a str subclass, or any other JSON value, below)
+        return _py_str(value)
     return _JSON_SURROGATE_PAIR.sub(_join_surrogates, json.dumps(value, ensure_ascii=True))
+
+
+@lru_cache(maxsize=65536)
+def _py_str(value: str) -> str:
+    """`py_str` of a string: what `json.dumps` prints for one (its ASCII encoder), cached,
+    since a module prints the same names and keys many times."""
+    literal: str = encode_basestring_ascii(value)
+    if value.isascii():
+        return literal
+    return _JSON_SURROGATE_PAIR.sub(_join_surrogates, literal)
 
 
 def py_comment(text: str, width: int = 88, prefix: str = "# ") -> str:
@@ -87,6 +101,9 @@ def _docstring_char(char: str) -> str:
 
 
 _NAMED_ESCAPES = {"\t": "\\t", "\r": "\\r"}
+# The ASCII characters `_docstring_char` escapes besides the backslash: every control
+# character but the line feed.
+_DOCSTRING_ASCII_ESCAPES = re.compile("[\x00-\x09\x0b-\x1f\x7f]")
 
 
 def paragraphs(parts: list[str]) -> str:
@@ -105,7 +122,11 @@ def py_docstring(text: str, indent: str = "") -> str:
     either end and a trailing space on a line are written `\\x22` and `\\x20` so
     that formatters keep them as they are.
     """
-    body = "".join(_docstring_char(char) for char in text).replace('"""', '\\"\\"\\"')
+    if text.isascii() and _DOCSTRING_ASCII_ESCAPES.search(text) is None:
+        body = text.replace("\\", "\\\\")  # the only ASCII character left to escape
+    else:
+        body = "".join(_docstring_char(char) for char in text)
+    body = body.replace('"""', '\\"\\"\\"')
     # a quote at either end, even an escaped one, makes formatters pad the docstring with a space
     if body.startswith('"'):
         body = "\\x22" + body[1:]
@@ -249,15 +270,21 @@ _MD_ESCAPES = {
 }
 
 
+_MD_TABLE = str.maketrans(_MD_ESCAPES)
+_MD_SPECIAL = re.compile(r"[&<>\\*_\[\]`]")
+
+
 def _md_inline(text: str) -> str:
     """Schema prose as inert Markdown: code spans kept, HTML, emphasis and link syntax escaped elsewhere."""
+    if _MD_SPECIAL.search(text) is None:  # most prose: nothing to escape, no code span
+        return text
     out: list[str] = []
     position = 0
     for match in _MD_CODE_SPAN.finditer(text):
-        out.append("".join(_MD_ESCAPES.get(char, char) for char in text[position : match.start()]))
+        out.append(text[position : match.start()].translate(_MD_TABLE))
         out.append(match.group(0))
         position = match.end()
-    out.append("".join(_MD_ESCAPES.get(char, char) for char in text[position:]))
+    out.append(text[position:].translate(_MD_TABLE))
     return "".join(out)
 
 
@@ -271,6 +298,8 @@ def md_cell(text: str) -> str:
 def md_code(text: str) -> str:
     """`text` as an inline code span that survives a table cell (backticks, `|`, newlines)."""
     text = _safe_text(text).replace("\n", " ").replace("\t", " ")
+    if "`" not in text and "|" not in text:  # the common case: nothing to fence or escape
+        return f"`{text}`" if text.strip() else f"` {text} `"
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
@@ -282,8 +311,12 @@ def md_text(text: str) -> str:
     lines = _safe_text(text).strip().split("\n")
     escaped = [_md_inline(line) for line in lines]
     # a line starting with `#`, `>`, `-`, `+`, `=` or `1.` would change the block structure
-    escaped = [re.sub(r"^(\s*)(\d+)([.)])", r"\1\2\\\3", line) for line in escaped]
-    return "\n".join(re.sub(r"^(\s*)([#>+=-])", r"\1\\\2", line) for line in escaped)
+    escaped = [_MD_NUMBERED.sub(r"\1\2\\\3", line) for line in escaped]
+    return "\n".join(_MD_BLOCK_MARK.sub(r"\1\\\2", line) for line in escaped)
+
+
+_MD_NUMBERED = re.compile(r"^(\s*)(\d+)([.)])")
+_MD_BLOCK_MARK = re.compile(r"^(\s*)([#>+=-])")
 
 
 _MERMAID_UNSAFE = re.compile(r"[^A-Za-z0-9_ .,:|\[\]\"'()\-+*/=?!@$%^&]")

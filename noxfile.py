@@ -117,6 +117,20 @@ def corpus(session: nox.Session) -> None:
 
 
 @nox.session
+def schemastore(session: nox.Session) -> None:
+    """polytype on every SchemaStore schema of ../shared/schemastore, read in place, as the
+    modules of one project: the table of what generates, imports, type-checks, compiles,
+    round-trips and rejects per flavor, and the ratchet against
+    tests/schemastore_expected.json (`nox -s schemastore -- --update` raises it; `--only
+    NAME,NAME`, `--sample K`, `--slice N/M`). The whole catalogue takes long on two cores.
+
+    tests/test_schemastore.py runs CI's fixed slice (`--sample 25`) in `tests`, so this
+    session is not among the defaults.
+    """
+    session.run("python", "-m", "tests.schemastore", *session.posargs)
+
+
+@nox.session
 def bench(session: nox.Session) -> None:
     """Generation and runtime benchmarks against peers (not part of the default run)."""
     session.run("python", "benchmarks/run.py", *session.posargs)

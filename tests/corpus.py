@@ -290,7 +290,12 @@ class Run:
     stderr: str
 
 
-def run(command: Sequence[str], cwd: Path, env: Mapping[str, str] | None = None) -> Run:
+def run(
+    command: Sequence[str],
+    cwd: Path,
+    env: Mapping[str, str] | None = None,
+    timeout: float = TIMEOUT,
+) -> Run:
     """`command` under the memory cap and the timeout."""
     try:
         done = subprocess.run(
@@ -299,12 +304,12 @@ def run(command: Sequence[str], cwd: Path, env: Mapping[str, str] | None = None)
             env={**os.environ, "PYTHONPATH": str(REPO), **(env or {})},
             capture_output=True,
             text=True,
-            timeout=TIMEOUT,
+            timeout=timeout,
             preexec_fn=_cap_memory,
             check=False,
         )
     except subprocess.TimeoutExpired:
-        return Run(None, "", f"timed out after {TIMEOUT:.0f} s")
+        return Run(None, "", f"timed out after {timeout:.0f} s")
     return Run(done.returncode, done.stdout, done.stderr)
 
 
@@ -462,21 +467,31 @@ def _pytest_outcomes(junit: Path, module: str) -> dict[tuple[str, str], bool]:
     A rejection test that failed only because the error is at another path than the
     one guessed still agrees with jsonschema's verdict; one that saw no error does not.
     """
-    outcomes: dict[tuple[str, str], bool] = {}
+    prefix = module + "/"
+    return {
+        (flavor, fixture[len(prefix) :]): agreed
+        for (flavor, fixture), (agreed, _) in pytest_verdicts(junit).items()
+        if fixture.startswith(prefix)
+    }
+
+
+def pytest_verdicts(junit: Path) -> dict[tuple[str, str], tuple[bool, str]]:
+    """(flavor, fixture relative to the fixtures folder) -> (the flavor agreed with the
+    fixture, the failure's message) from the junit report of generated pytest suites."""
+    outcomes: dict[tuple[str, str], tuple[bool, str]] = {}
     if not junit.is_file():
         return outcomes
     for case in ElementTree.parse(junit).getroot().iter("testcase"):
         name = case.get("name", "")
         function, _, parameter = name.partition("[")
         flavor = _PYTEST_TESTS.get(function)
-        if flavor is None or not parameter.startswith(module + "/"):
+        if flavor is None:
             continue
-        relative = parameter[len(module) + 1 : -1]
         problems = [child for child in case if child.tag in ("failure", "error", "skipped")]
+        message = problems[0].get("message", "") if problems else ""
         if not problems:
             agreed = True
         elif function.endswith("_rejects"):
-            message = problems[0].get("message", "")
             agreed = (
                 problems[0].tag == "failure"
                 and message.startswith("AssertionError")
@@ -484,7 +499,7 @@ def _pytest_outcomes(junit: Path, module: str) -> dict[tuple[str, str], bool]:
             )
         else:
             agreed = False
-        outcomes[(flavor, relative)] = agreed
+        outcomes[(flavor, parameter.removesuffix("]"))] = (agreed, message)  # ids: the paths
     return outcomes
 
 

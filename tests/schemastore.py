@@ -610,7 +610,10 @@ def compile_elixir(work: Path, generated: Sequence[Measured], log: Any) -> bool:
             ["mix", "compile", "--warnings-as-errors", *force], mix, {"MIX_ENV": "test"}, LONG
         )
         if done.code == 0:
-            alive = {folders[folder.name] for folder in (mix / "lib").iterdir()}
+            # (lib/ also holds the project's shared runtime, which is no module's own)
+            alive = {
+                folders[folder.name] for folder in (mix / "lib").iterdir() if folder.name in folders
+            }
             for measured in generated:
                 measured.elixir_compiles = measured.module in alive
             return True

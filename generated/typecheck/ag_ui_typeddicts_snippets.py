@@ -78,6 +78,10 @@ from ag_ui.typed_dicts import (
     ToolCallResultRole,
     ToolCallStartEvent,
     ToolMessage,
+    UnknownEventType,
+    UnknownReasoningEncryptedValueSubtype,
+    UnknownResumeStatus,
+    UnknownTextMessageRole,
     UserMessage,
     VideoInputContent,
 )
@@ -576,28 +580,28 @@ event__unlisted_lowercase_type: Event = {
 event__unlisted_unknown_type: Event = {"type": "TOOL_CALL_PROGRESS", "toolCallId": "c"}
 
 # ag_ui/EventType/custom.json
-event_type__custom: EventType = "CUSTOM"
+event_type__custom: EventType | UnknownEventType = "CUSTOM"
 
 # ag_ui/EventType/messages_snapshot.json
-event_type__messages_snapshot: EventType = "MESSAGES_SNAPSHOT"
+event_type__messages_snapshot: EventType | UnknownEventType = "MESSAGES_SNAPSHOT"
 
 # ag_ui/EventType/run_started.json
-event_type__run_started: EventType = "RUN_STARTED"
+event_type__run_started: EventType | UnknownEventType = "RUN_STARTED"
 
 # ag_ui/EventType/text_message_content.json
-event_type__text_message_content: EventType = "TEXT_MESSAGE_CONTENT"
+event_type__text_message_content: EventType | UnknownEventType = "TEXT_MESSAGE_CONTENT"
 
 # ag_ui/EventType/thinking_start.json
-event_type__thinking_start: EventType = "THINKING_START"
+event_type__thinking_start: EventType | UnknownEventType = "THINKING_START"
 
 # ag_ui/EventType/tool_call_result.json
-event_type__tool_call_result: EventType = "TOOL_CALL_RESULT"
+event_type__tool_call_result: EventType | UnknownEventType = "TOOL_CALL_RESULT"
 
 # ag_ui/EventType/unlisted_lowercase.json
-event_type__unlisted_lowercase: EventType = "run_started"
+event_type__unlisted_lowercase: EventType | UnknownEventType = "run_started"
 
 # ag_ui/EventType/unlisted_unknown.json
-event_type__unlisted_unknown: EventType = "TOOL_CALL_PROGRESS"
+event_type__unlisted_unknown: EventType | UnknownEventType = "TOOL_CALL_PROGRESS"
 
 # ag_ui/FunctionCall/empty_arguments.json
 function_call__empty_arguments: FunctionCall = {"name": "now", "arguments": ""}
@@ -1057,13 +1061,22 @@ reasoning_encrypted_value_event__unlisted_bad_subtype: ReasoningEncryptedValueEv
 }
 
 # ag_ui/ReasoningEncryptedValueSubtype/message.json
-reasoning_encrypted_value_subtype__message: ReasoningEncryptedValueSubtype = "message"
+reasoning_encrypted_value_subtype__message: (
+    ReasoningEncryptedValueSubtype | UnknownReasoningEncryptedValueSubtype
+)
+reasoning_encrypted_value_subtype__message = "message"
 
 # ag_ui/ReasoningEncryptedValueSubtype/tool_call.json
-reasoning_encrypted_value_subtype__tool_call: ReasoningEncryptedValueSubtype = "tool-call"
+reasoning_encrypted_value_subtype__tool_call: (
+    ReasoningEncryptedValueSubtype | UnknownReasoningEncryptedValueSubtype
+)
+reasoning_encrypted_value_subtype__tool_call = "tool-call"
 
 # ag_ui/ReasoningEncryptedValueSubtype/unlisted_wrong_case.json
-reasoning_encrypted_value_subtype__unlisted_wrong_case: ReasoningEncryptedValueSubtype = "TOOL-CALL"
+reasoning_encrypted_value_subtype__unlisted_wrong_case: (
+    ReasoningEncryptedValueSubtype | UnknownReasoningEncryptedValueSubtype
+)
+reasoning_encrypted_value_subtype__unlisted_wrong_case = "TOOL-CALL"
 
 # ag_ui/ReasoningEndEvent/full.json
 reasoning_end_event__full: ReasoningEndEvent = {
@@ -1244,13 +1257,13 @@ resume_entry__partial: ResumeEntry = {
 }
 
 # ag_ui/ResumeStatus/cancelled.json
-resume_status__cancelled: ResumeStatus = "cancelled"
+resume_status__cancelled: ResumeStatus | UnknownResumeStatus = "cancelled"
 
 # ag_ui/ResumeStatus/resolved.json
-resume_status__resolved: ResumeStatus = "resolved"
+resume_status__resolved: ResumeStatus | UnknownResumeStatus = "resolved"
 
 # ag_ui/ResumeStatus/unlisted_wrong_case.json
-resume_status__unlisted_wrong_case: ResumeStatus = "RESOLVED"
+resume_status__unlisted_wrong_case: ResumeStatus | UnknownResumeStatus = "RESOLVED"
 
 # ag_ui/RunAgentInput/edge_cases.json
 run_agent_input__edge_cases: RunAgentInput = {
@@ -1838,22 +1851,22 @@ text_message_end_event__with_extra_metadata: TextMessageEndEvent = {
 }
 
 # ag_ui/TextMessageRole/assistant.json
-text_message_role__assistant: TextMessageRole = "assistant"
+text_message_role__assistant: TextMessageRole | UnknownTextMessageRole = "assistant"
 
 # ag_ui/TextMessageRole/developer.json
-text_message_role__developer: TextMessageRole = "developer"
+text_message_role__developer: TextMessageRole | UnknownTextMessageRole = "developer"
 
 # ag_ui/TextMessageRole/system.json
-text_message_role__system: TextMessageRole = "system"
+text_message_role__system: TextMessageRole | UnknownTextMessageRole = "system"
 
 # ag_ui/TextMessageRole/unlisted.json
-text_message_role__unlisted: TextMessageRole = "reviewer"
+text_message_role__unlisted: TextMessageRole | UnknownTextMessageRole = "reviewer"
 
 # ag_ui/TextMessageRole/unlisted_tool.json
-text_message_role__unlisted_tool: TextMessageRole = "tool"
+text_message_role__unlisted_tool: TextMessageRole | UnknownTextMessageRole = "tool"
 
 # ag_ui/TextMessageRole/user.json
-text_message_role__user: TextMessageRole = "user"
+text_message_role__user: TextMessageRole | UnknownTextMessageRole = "user"
 
 # ag_ui/TextMessageStartEvent/recorded_agno.json
 text_message_start_event__recorded_agno: TextMessageStartEvent = {

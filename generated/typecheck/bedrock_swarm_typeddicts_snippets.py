@@ -17,6 +17,7 @@ from bedrock_swarm.typed_dicts import (
     ToolCallResponse,
     ToolOutput,
     ToolResult,
+    UnknownEventType,
 )
 
 # bedrock_swarm/AgentResponse/message_unicode.json
@@ -129,40 +130,40 @@ event__unlisted_unknown_type: Event = {
 }
 
 # bedrock_swarm/EventType/agent_complete.json
-event_type__agent_complete: EventType = "agent_complete"
+event_type__agent_complete: EventType | UnknownEventType = "agent_complete"
 
 # bedrock_swarm/EventType/agent_start.json
-event_type__agent_start: EventType = "agent_start"
+event_type__agent_start: EventType | UnknownEventType = "agent_start"
 
 # bedrock_swarm/EventType/error.json
-event_type__error: EventType = "error"
+event_type__error: EventType | UnknownEventType = "error"
 
 # bedrock_swarm/EventType/message_received.json
-event_type__message_received: EventType = "message_received"
+event_type__message_received: EventType | UnknownEventType = "message_received"
 
 # bedrock_swarm/EventType/message_sent.json
-event_type__message_sent: EventType = "message_sent"
+event_type__message_sent: EventType | UnknownEventType = "message_sent"
 
 # bedrock_swarm/EventType/run_complete.json
-event_type__run_complete: EventType = "run_complete"
+event_type__run_complete: EventType | UnknownEventType = "run_complete"
 
 # bedrock_swarm/EventType/run_start.json
-event_type__run_start: EventType = "run_start"
+event_type__run_start: EventType | UnknownEventType = "run_start"
 
 # bedrock_swarm/EventType/tool_complete.json
-event_type__tool_complete: EventType = "tool_complete"
+event_type__tool_complete: EventType | UnknownEventType = "tool_complete"
 
 # bedrock_swarm/EventType/tool_start.json
-event_type__tool_start: EventType = "tool_start"
+event_type__tool_start: EventType | UnknownEventType = "tool_start"
 
 # bedrock_swarm/EventType/unlisted.json
-event_type__unlisted: EventType = "handoff_started"
+event_type__unlisted: EventType | UnknownEventType = "handoff_started"
 
 # bedrock_swarm/EventType/unlisted_unknown_value.json
-event_type__unlisted_unknown_value: EventType = "agent_started"
+event_type__unlisted_unknown_value: EventType | UnknownEventType = "agent_started"
 
 # bedrock_swarm/EventType/unlisted_wrong_case.json
-event_type__unlisted_wrong_case: EventType = "TOOL_START"
+event_type__unlisted_wrong_case: EventType | UnknownEventType = "TOOL_START"
 
 # bedrock_swarm/MessageResponse/empty.json
 message_response__empty: MessageResponse = {"type": "message", "content": ""}

@@ -98,6 +98,16 @@ from claude_code.typed_dicts import (
     ToolResultBlock,
     ToolUseBlock,
     ToolUseSummaryMessage,
+    UnknownConversationResetTrigger,
+    UnknownHookOutcome,
+    UnknownInformationalLevel,
+    UnknownMessageType,
+    UnknownNotificationPriority,
+    UnknownPermissionMode,
+    UnknownRateLimitStatus,
+    UnknownResultSubtype,
+    UnknownSessionState,
+    UnknownTaskNotificationStatus,
     Usage,
     UsageIteration,
     UserMessage,
@@ -980,16 +990,26 @@ conversation_reset_message__older_emitter: ConversationResetMessage = {
 }
 
 # claude_code/ConversationResetTrigger/clear.json
-conversation_reset_trigger__clear: ConversationResetTrigger = "clear"
+conversation_reset_trigger__clear: ConversationResetTrigger | UnknownConversationResetTrigger
+conversation_reset_trigger__clear = "clear"
 
 # claude_code/ConversationResetTrigger/fresh_session.json
-conversation_reset_trigger__fresh_session: ConversationResetTrigger = "fresh_session"
+conversation_reset_trigger__fresh_session: (
+    ConversationResetTrigger | UnknownConversationResetTrigger
+)
+conversation_reset_trigger__fresh_session = "fresh_session"
 
 # claude_code/ConversationResetTrigger/plan_mode_exit.json
-conversation_reset_trigger__plan_mode_exit: ConversationResetTrigger = "plan_mode_exit"
+conversation_reset_trigger__plan_mode_exit: (
+    ConversationResetTrigger | UnknownConversationResetTrigger
+)
+conversation_reset_trigger__plan_mode_exit = "plan_mode_exit"
 
 # claude_code/ConversationResetTrigger/unlisted_wrong_case.json
-conversation_reset_trigger__unlisted_wrong_case: ConversationResetTrigger = "CLEAR"
+conversation_reset_trigger__unlisted_wrong_case: (
+    ConversationResetTrigger | UnknownConversationResetTrigger
+)
+conversation_reset_trigger__unlisted_wrong_case = "CLEAR"
 
 # claude_code/ElicitationCompleteMessage/minimal.json
 elicitation_complete_message__minimal: ElicitationCompleteMessage = {
@@ -1061,16 +1081,16 @@ files_persisted_event__typical: FilesPersistedEvent = {
 }
 
 # claude_code/HookOutcome/cancelled.json
-hook_outcome__cancelled: HookOutcome = "cancelled"
+hook_outcome__cancelled: HookOutcome | UnknownHookOutcome = "cancelled"
 
 # claude_code/HookOutcome/error.json
-hook_outcome__error: HookOutcome = "error"
+hook_outcome__error: HookOutcome | UnknownHookOutcome = "error"
 
 # claude_code/HookOutcome/success.json
-hook_outcome__success: HookOutcome = "success"
+hook_outcome__success: HookOutcome | UnknownHookOutcome = "success"
 
 # claude_code/HookOutcome/unlisted_unknown.json
-hook_outcome__unlisted_unknown: HookOutcome = "failed"
+hook_outcome__unlisted_unknown: HookOutcome | UnknownHookOutcome = "failed"
 
 # claude_code/HookProgressMessage/minimal.json
 hook_progress_message__minimal: HookProgressMessage = {
@@ -1184,16 +1204,16 @@ hook_started_message__recorded_session_start: HookStartedMessage = {
 }
 
 # claude_code/InformationalLevel/info.json
-informational_level__info: InformationalLevel = "info"
+informational_level__info: InformationalLevel | UnknownInformationalLevel = "info"
 
 # claude_code/InformationalLevel/notice.json
-informational_level__notice: InformationalLevel = "notice"
+informational_level__notice: InformationalLevel | UnknownInformationalLevel = "notice"
 
 # claude_code/InformationalLevel/suggestion.json
-informational_level__suggestion: InformationalLevel = "suggestion"
+informational_level__suggestion: InformationalLevel | UnknownInformationalLevel = "suggestion"
 
 # claude_code/InformationalLevel/unlisted_wrong_case.json
-informational_level__unlisted_wrong_case: InformationalLevel = "INFO"
+informational_level__unlisted_wrong_case: InformationalLevel | UnknownInformationalLevel = "INFO"
 
 # claude_code/InformationalMessage/full.json
 informational_message__full: InformationalMessage = {
@@ -1572,25 +1592,25 @@ message__user_stdin: Message = {
 }
 
 # claude_code/MessageType/control_response.json
-message_type__control_response: MessageType = "control_response"
+message_type__control_response: MessageType | UnknownMessageType = "control_response"
 
 # claude_code/MessageType/rate_limit_event.json
-message_type__rate_limit_event: MessageType = "rate_limit_event"
+message_type__rate_limit_event: MessageType | UnknownMessageType = "rate_limit_event"
 
 # claude_code/MessageType/seed_compact_boundary.json
-message_type__seed_compact_boundary: MessageType = "compact_boundary"
+message_type__seed_compact_boundary: MessageType | UnknownMessageType = "compact_boundary"
 
 # claude_code/MessageType/seed_partial_assistant.json
-message_type__seed_partial_assistant: MessageType = "partial_assistant"
+message_type__seed_partial_assistant: MessageType | UnknownMessageType = "partial_assistant"
 
 # claude_code/MessageType/seed_system.json
-message_type__seed_system: MessageType = "system"
+message_type__seed_system: MessageType | UnknownMessageType = "system"
 
 # claude_code/MessageType/stream_event.json
-message_type__stream_event: MessageType = "stream_event"
+message_type__stream_event: MessageType | UnknownMessageType = "stream_event"
 
 # claude_code/MessageType/unlisted_atom_spelling.json
-message_type__unlisted_atom_spelling: MessageType = "partialAssistant"
+message_type__unlisted_atom_spelling: MessageType | UnknownMessageType = "partialAssistant"
 
 # claude_code/MirrorErrorMessage/minimal.json
 mirror_error_message__minimal: MirrorErrorMessage = {"type": "system", "subtype": "mirror_error"}
@@ -1689,16 +1709,17 @@ notification_message__typical: NotificationMessage = {
 }
 
 # claude_code/NotificationPriority/high.json
-notification_priority__high: NotificationPriority = "high"
+notification_priority__high: NotificationPriority | UnknownNotificationPriority = "high"
 
 # claude_code/NotificationPriority/low.json
-notification_priority__low: NotificationPriority = "low"
+notification_priority__low: NotificationPriority | UnknownNotificationPriority = "low"
 
 # claude_code/NotificationPriority/medium.json
-notification_priority__medium: NotificationPriority = "medium"
+notification_priority__medium: NotificationPriority | UnknownNotificationPriority = "medium"
 
 # claude_code/NotificationPriority/unlisted_wrong_case.json
-notification_priority__unlisted_wrong_case: NotificationPriority = "LOW"
+notification_priority__unlisted_wrong_case: NotificationPriority | UnknownNotificationPriority
+notification_priority__unlisted_wrong_case = "LOW"
 
 # claude_code/OutputTokensDetails/recorded.json
 output_tokens_details__recorded: OutputTokensDetails = {"thinking_tokens": 40}
@@ -1792,34 +1813,36 @@ permission_denied_message__typical: PermissionDeniedMessage = {
 }
 
 # claude_code/PermissionMode/accept_edits.json
-permission_mode__accept_edits: PermissionMode = "acceptEdits"
+permission_mode__accept_edits: PermissionMode | UnknownPermissionMode = "acceptEdits"
 
 # claude_code/PermissionMode/auto.json
-permission_mode__auto: PermissionMode = "auto"
+permission_mode__auto: PermissionMode | UnknownPermissionMode = "auto"
 
 # claude_code/PermissionMode/bypass_permissions.json
-permission_mode__bypass_permissions: PermissionMode = "bypassPermissions"
+permission_mode__bypass_permissions: PermissionMode | UnknownPermissionMode = "bypassPermissions"
 
 # claude_code/PermissionMode/delegate.json
-permission_mode__delegate: PermissionMode = "delegate"
+permission_mode__delegate: PermissionMode | UnknownPermissionMode = "delegate"
 
 # claude_code/PermissionMode/dont_ask.json
-permission_mode__dont_ask: PermissionMode = "dontAsk"
+permission_mode__dont_ask: PermissionMode | UnknownPermissionMode = "dontAsk"
 
 # claude_code/PermissionMode/plan.json
-permission_mode__plan: PermissionMode = "plan"
+permission_mode__plan: PermissionMode | UnknownPermissionMode = "plan"
 
 # claude_code/PermissionMode/seed_default.json
-permission_mode__seed_default: PermissionMode = "default"
+permission_mode__seed_default: PermissionMode | UnknownPermissionMode = "default"
 
 # claude_code/PermissionMode/unlisted.json
-permission_mode__unlisted: PermissionMode = "permissionModeFromALaterRelease"
+permission_mode__unlisted: PermissionMode | UnknownPermissionMode
+permission_mode__unlisted = "permissionModeFromALaterRelease"
 
 # claude_code/PermissionMode/unlisted_seed_atom_spelling.json
-permission_mode__unlisted_seed_atom_spelling: PermissionMode = "accept_edits"
+permission_mode__unlisted_seed_atom_spelling: PermissionMode | UnknownPermissionMode
+permission_mode__unlisted_seed_atom_spelling = "accept_edits"
 
 # claude_code/PermissionMode/unlisted_wrong_case.json
-permission_mode__unlisted_wrong_case: PermissionMode = "Default"
+permission_mode__unlisted_wrong_case: PermissionMode | UnknownPermissionMode = "Default"
 
 # claude_code/PersistedFile/full.json
 persisted_file__full: PersistedFile = {
@@ -1948,16 +1971,16 @@ rate_limit_info__recorded: RateLimitInfo = {
 }
 
 # claude_code/RateLimitStatus/allowed.json
-rate_limit_status__allowed: RateLimitStatus = "allowed"
+rate_limit_status__allowed: RateLimitStatus | UnknownRateLimitStatus = "allowed"
 
 # claude_code/RateLimitStatus/allowed_warning.json
-rate_limit_status__allowed_warning: RateLimitStatus = "allowed_warning"
+rate_limit_status__allowed_warning: RateLimitStatus | UnknownRateLimitStatus = "allowed_warning"
 
 # claude_code/RateLimitStatus/rejected.json
-rate_limit_status__rejected: RateLimitStatus = "rejected"
+rate_limit_status__rejected: RateLimitStatus | UnknownRateLimitStatus = "rejected"
 
 # claude_code/RateLimitStatus/unlisted_unknown.json
-rate_limit_status__unlisted_unknown: RateLimitStatus = "blocked"
+rate_limit_status__unlisted_unknown: RateLimitStatus | UnknownRateLimitStatus = "blocked"
 
 # claude_code/RateLimitWindow/integer_utilization.json
 rate_limit_window__integer_utilization: RateLimitWindow = {"utilization": 0, "resetsAt": 1790078400}
@@ -2171,22 +2194,23 @@ result_message__unlisted_unknown_subtype: ResultMessage = {
 }
 
 # claude_code/ResultSubtype/error_max_budget_usd.json
-result_subtype__error_max_budget_usd: ResultSubtype = "error_max_budget_usd"
+result_subtype__error_max_budget_usd: ResultSubtype | UnknownResultSubtype = "error_max_budget_usd"
 
 # claude_code/ResultSubtype/seed_error_during_execution.json
-result_subtype__seed_error_during_execution: ResultSubtype = "error_during_execution"
+result_subtype__seed_error_during_execution: ResultSubtype | UnknownResultSubtype
+result_subtype__seed_error_during_execution = "error_during_execution"
 
 # claude_code/ResultSubtype/seed_error_max_turns.json
-result_subtype__seed_error_max_turns: ResultSubtype = "error_max_turns"
+result_subtype__seed_error_max_turns: ResultSubtype | UnknownResultSubtype = "error_max_turns"
 
 # claude_code/ResultSubtype/success.json
-result_subtype__success: ResultSubtype = "success"
+result_subtype__success: ResultSubtype | UnknownResultSubtype = "success"
 
 # claude_code/ResultSubtype/unlisted.json
-result_subtype__unlisted: ResultSubtype = "error_from_a_later_release"
+result_subtype__unlisted: ResultSubtype | UnknownResultSubtype = "error_from_a_later_release"
 
 # claude_code/ResultSubtype/unlisted_unknown.json
-result_subtype__unlisted_unknown: ResultSubtype = "error"
+result_subtype__unlisted_unknown: ResultSubtype | UnknownResultSubtype = "error"
 
 # claude_code/ServerToolUse/recorded.json
 server_tool_use__recorded: ServerToolUse = {"web_search_requests": 0, "web_fetch_requests": 0}
@@ -2198,16 +2222,16 @@ server_tool_use__searches: ServerToolUse = {"web_search_requests": 3, "web_fetch
 server_tool_use__without_fetch: ServerToolUse = {"web_search_requests": 2}
 
 # claude_code/SessionState/idle.json
-session_state__idle: SessionState = "idle"
+session_state__idle: SessionState | UnknownSessionState = "idle"
 
 # claude_code/SessionState/requires_action.json
-session_state__requires_action: SessionState = "requires_action"
+session_state__requires_action: SessionState | UnknownSessionState = "requires_action"
 
 # claude_code/SessionState/running.json
-session_state__running: SessionState = "running"
+session_state__running: SessionState | UnknownSessionState = "running"
 
 # claude_code/SessionState/unlisted_wrong_case.json
-session_state__unlisted_wrong_case: SessionState = "IDLE"
+session_state__unlisted_wrong_case: SessionState | UnknownSessionState = "IDLE"
 
 # claude_code/SessionStateChangedMessage/idle.json
 session_state_changed_message__idle: SessionStateChangedMessage = {
@@ -2714,16 +2738,21 @@ task_notification_message__unlisted_killed_status: TaskNotificationMessage = {
 }
 
 # claude_code/TaskNotificationStatus/completed.json
-task_notification_status__completed: TaskNotificationStatus = "completed"
+task_notification_status__completed: TaskNotificationStatus | UnknownTaskNotificationStatus
+task_notification_status__completed = "completed"
 
 # claude_code/TaskNotificationStatus/failed.json
-task_notification_status__failed: TaskNotificationStatus = "failed"
+task_notification_status__failed: TaskNotificationStatus | UnknownTaskNotificationStatus = "failed"
 
 # claude_code/TaskNotificationStatus/stopped.json
-task_notification_status__stopped: TaskNotificationStatus = "stopped"
+task_notification_status__stopped: TaskNotificationStatus | UnknownTaskNotificationStatus
+task_notification_status__stopped = "stopped"
 
 # claude_code/TaskNotificationStatus/unlisted_wrong_case.json
-task_notification_status__unlisted_wrong_case: TaskNotificationStatus = "COMPLETED"
+task_notification_status__unlisted_wrong_case: (
+    TaskNotificationStatus | UnknownTaskNotificationStatus
+)
+task_notification_status__unlisted_wrong_case = "COMPLETED"
 
 # claude_code/TaskProgressMessage/full.json
 task_progress_message__full: TaskProgressMessage = {

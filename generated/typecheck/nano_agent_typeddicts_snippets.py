@@ -39,6 +39,8 @@ from nano_agent.typed_dicts import (
     ToolUseContent,
     TruncatedOutput,
     TruncationConfig,
+    UnknownTaskStatus,
+    UnknownTodoStatus,
     Usage,
 )
 
@@ -613,22 +615,22 @@ system_prompt__unicode_multiline: SystemPrompt = {
 }
 
 # nano_agent/TaskStatus/completed.json
-task_status__completed: TaskStatus = "completed"
+task_status__completed: TaskStatus | UnknownTaskStatus = "completed"
 
 # nano_agent/TaskStatus/in_progress.json
-task_status__in_progress: TaskStatus = "in_progress"
+task_status__in_progress: TaskStatus | UnknownTaskStatus = "in_progress"
 
 # nano_agent/TaskStatus/pending.json
-task_status__pending: TaskStatus = "pending"
+task_status__pending: TaskStatus | UnknownTaskStatus = "pending"
 
 # nano_agent/TaskStatus/unlisted.json
-task_status__unlisted: TaskStatus = "blocked"
+task_status__unlisted: TaskStatus | UnknownTaskStatus = "blocked"
 
 # nano_agent/TaskStatus/unlisted_unknown_value.json
-task_status__unlisted_unknown_value: TaskStatus = "done"
+task_status__unlisted_unknown_value: TaskStatus | UnknownTaskStatus = "done"
 
 # nano_agent/TaskStatus/unlisted_wrong_case.json
-task_status__unlisted_wrong_case: TaskStatus = "IN_PROGRESS"
+task_status__unlisted_wrong_case: TaskStatus | UnknownTaskStatus = "IN_PROGRESS"
 
 # nano_agent/TextContent/empty_text.json
 text_content__empty_text: TextContent = {"type": "text", "text": ""}
@@ -733,19 +735,19 @@ todo_item__unlisted_unknown_status: TodoItem = {
 }
 
 # nano_agent/TodoStatus/completed.json
-todo_status__completed: TodoStatus = "completed"
+todo_status__completed: TodoStatus | UnknownTodoStatus = "completed"
 
 # nano_agent/TodoStatus/in_progress.json
-todo_status__in_progress: TodoStatus = "in_progress"
+todo_status__in_progress: TodoStatus | UnknownTodoStatus = "in_progress"
 
 # nano_agent/TodoStatus/pending.json
-todo_status__pending: TodoStatus = "pending"
+todo_status__pending: TodoStatus | UnknownTodoStatus = "pending"
 
 # nano_agent/TodoStatus/unlisted_unknown_value.json
-todo_status__unlisted_unknown_value: TodoStatus = "done"
+todo_status__unlisted_unknown_value: TodoStatus | UnknownTodoStatus = "done"
 
 # nano_agent/TodoStatus/unlisted_wrong_case.json
-todo_status__unlisted_wrong_case: TodoStatus = "IN_PROGRESS"
+todo_status__unlisted_wrong_case: TodoStatus | UnknownTodoStatus = "IN_PROGRESS"
 
 # nano_agent/ToolDefinition/empty_schema.json
 tool_definition__empty_schema: ToolDefinition = {

@@ -152,6 +152,18 @@ from search_agent.typed_dicts import (
     ToolUnion,
     ToolUseBlock,
     ToolUseBlockParam,
+    UnknownAllowedCaller,
+    UnknownBashCodeExecutionToolResultErrorCode,
+    UnknownCodeExecutionToolResultErrorCode,
+    UnknownRefusalCategory,
+    UnknownServerToolName,
+    UnknownServiceTier,
+    UnknownStopReason,
+    UnknownTextEditorCodeExecutionToolResultErrorCode,
+    UnknownTextEditorFileType,
+    UnknownToolSearchToolResultErrorCode,
+    UnknownWebFetchToolResultErrorCode,
+    UnknownWebSearchToolResultErrorCode,
     UrlImageSource,
     Usage,
     UserLocation,
@@ -204,16 +216,18 @@ advisor_tool20260301__with_callers: AdvisorTool20260301 = {
 }
 
 # search_agent/AllowedCaller/code_execution_20250825.json
-allowed_caller__code_execution_20250825: AllowedCaller = "code_execution_20250825"
+allowed_caller__code_execution_20250825: AllowedCaller | UnknownAllowedCaller
+allowed_caller__code_execution_20250825 = "code_execution_20250825"
 
 # search_agent/AllowedCaller/code_execution_20260120.json
-allowed_caller__code_execution_20260120: AllowedCaller = "code_execution_20260120"
+allowed_caller__code_execution_20260120: AllowedCaller | UnknownAllowedCaller
+allowed_caller__code_execution_20260120 = "code_execution_20260120"
 
 # search_agent/AllowedCaller/direct.json
-allowed_caller__direct: AllowedCaller = "direct"
+allowed_caller__direct: AllowedCaller | UnknownAllowedCaller = "direct"
 
 # search_agent/AllowedCaller/unlisted_wrong_case.json
-allowed_caller__unlisted_wrong_case: AllowedCaller = "DIRECT"
+allowed_caller__unlisted_wrong_case: AllowedCaller | UnknownAllowedCaller = "DIRECT"
 
 # search_agent/Base64ImageSource/jpeg.json
 base64_image_source__jpeg: Base64ImageSource = {
@@ -388,20 +402,26 @@ bash_code_execution_tool_result_error__partial: BashCodeExecutionToolResultError
 }
 
 # search_agent/BashCodeExecutionToolResultErrorCode/invalid_tool_input.json
-bash_code_execution_tool_result_error_code__invalid_tool_input: BashCodeExecutionToolResultErrorCode
+bash_code_execution_tool_result_error_code__invalid_tool_input: (
+    BashCodeExecutionToolResultErrorCode | UnknownBashCodeExecutionToolResultErrorCode
+)
 bash_code_execution_tool_result_error_code__invalid_tool_input = "invalid_tool_input"
 
 # search_agent/BashCodeExecutionToolResultErrorCode/too_many_requests.json
-bash_code_execution_tool_result_error_code__too_many_requests: BashCodeExecutionToolResultErrorCode
+bash_code_execution_tool_result_error_code__too_many_requests: (
+    BashCodeExecutionToolResultErrorCode | UnknownBashCodeExecutionToolResultErrorCode
+)
 bash_code_execution_tool_result_error_code__too_many_requests = "too_many_requests"
 
 # search_agent/BashCodeExecutionToolResultErrorCode/unavailable.json
-bash_code_execution_tool_result_error_code__unavailable: BashCodeExecutionToolResultErrorCode
+bash_code_execution_tool_result_error_code__unavailable: (
+    BashCodeExecutionToolResultErrorCode | UnknownBashCodeExecutionToolResultErrorCode
+)
 bash_code_execution_tool_result_error_code__unavailable = "unavailable"
 
 # search_agent/BashCodeExecutionToolResultErrorCode/unlisted_wrong_case.json
 bash_code_execution_tool_result_error_code__unlisted_wrong_case: (
-    BashCodeExecutionToolResultErrorCode
+    BashCodeExecutionToolResultErrorCode | UnknownBashCodeExecutionToolResultErrorCode
 )
 bash_code_execution_tool_result_error_code__unlisted_wrong_case = "INVALID_TOOL_INPUT"
 
@@ -941,18 +961,27 @@ code_execution_tool_result_error__partial: CodeExecutionToolResultError = {
 }
 
 # search_agent/CodeExecutionToolResultErrorCode/invalid_tool_input.json
-code_execution_tool_result_error_code__invalid_tool_input: CodeExecutionToolResultErrorCode
+code_execution_tool_result_error_code__invalid_tool_input: (
+    CodeExecutionToolResultErrorCode | UnknownCodeExecutionToolResultErrorCode
+)
 code_execution_tool_result_error_code__invalid_tool_input = "invalid_tool_input"
 
 # search_agent/CodeExecutionToolResultErrorCode/too_many_requests.json
-code_execution_tool_result_error_code__too_many_requests: CodeExecutionToolResultErrorCode
+code_execution_tool_result_error_code__too_many_requests: (
+    CodeExecutionToolResultErrorCode | UnknownCodeExecutionToolResultErrorCode
+)
 code_execution_tool_result_error_code__too_many_requests = "too_many_requests"
 
 # search_agent/CodeExecutionToolResultErrorCode/unavailable.json
-code_execution_tool_result_error_code__unavailable: CodeExecutionToolResultErrorCode = "unavailable"
+code_execution_tool_result_error_code__unavailable: (
+    CodeExecutionToolResultErrorCode | UnknownCodeExecutionToolResultErrorCode
+)
+code_execution_tool_result_error_code__unavailable = "unavailable"
 
 # search_agent/CodeExecutionToolResultErrorCode/unlisted_wrong_case.json
-code_execution_tool_result_error_code__unlisted_wrong_case: CodeExecutionToolResultErrorCode
+code_execution_tool_result_error_code__unlisted_wrong_case: (
+    CodeExecutionToolResultErrorCode | UnknownCodeExecutionToolResultErrorCode
+)
 code_execution_tool_result_error_code__unlisted_wrong_case = "INVALID_TOOL_INPUT"
 
 # search_agent/Container/offset_timestamp.json
@@ -2292,16 +2321,16 @@ redacted_thinking_block__typical: RedactedThinkingBlock = {
 }
 
 # search_agent/RefusalCategory/bio.json
-refusal_category__bio: RefusalCategory = "bio"
+refusal_category__bio: RefusalCategory | UnknownRefusalCategory = "bio"
 
 # search_agent/RefusalCategory/cyber.json
-refusal_category__cyber: RefusalCategory = "cyber"
+refusal_category__cyber: RefusalCategory | UnknownRefusalCategory = "cyber"
 
 # search_agent/RefusalCategory/frontier_llm.json
-refusal_category__frontier_llm: RefusalCategory = "frontier_llm"
+refusal_category__frontier_llm: RefusalCategory | UnknownRefusalCategory = "frontier_llm"
 
 # search_agent/RefusalCategory/unlisted_wrong_case.json
-refusal_category__unlisted_wrong_case: RefusalCategory = "CYBER"
+refusal_category__unlisted_wrong_case: RefusalCategory | UnknownRefusalCategory = "CYBER"
 
 # search_agent/RefusalStopDetails/minimal.json
 refusal_stop_details__minimal: RefusalStopDetails = {"type": "refusal"}
@@ -2430,22 +2459,22 @@ server_tool_caller20260120__partial: ServerToolCaller20260120 = {
 }
 
 # search_agent/ServerToolName/advisor.json
-server_tool_name__advisor: ServerToolName = "advisor"
+server_tool_name__advisor: ServerToolName | UnknownServerToolName = "advisor"
 
 # search_agent/ServerToolName/code_execution.json
-server_tool_name__code_execution: ServerToolName = "code_execution"
+server_tool_name__code_execution: ServerToolName | UnknownServerToolName = "code_execution"
 
 # search_agent/ServerToolName/unlisted.json
-server_tool_name__unlisted: ServerToolName = "tool_from_a_later_release"
+server_tool_name__unlisted: ServerToolName | UnknownServerToolName = "tool_from_a_later_release"
 
 # search_agent/ServerToolName/unlisted_wrong_case.json
-server_tool_name__unlisted_wrong_case: ServerToolName = "WEB_SEARCH"
+server_tool_name__unlisted_wrong_case: ServerToolName | UnknownServerToolName = "WEB_SEARCH"
 
 # search_agent/ServerToolName/web_fetch.json
-server_tool_name__web_fetch: ServerToolName = "web_fetch"
+server_tool_name__web_fetch: ServerToolName | UnknownServerToolName = "web_fetch"
 
 # search_agent/ServerToolName/web_search.json
-server_tool_name__web_search: ServerToolName = "web_search"
+server_tool_name__web_search: ServerToolName | UnknownServerToolName = "web_search"
 
 # search_agent/ServerToolUsage/several.json
 server_tool_usage__several: ServerToolUsage = {"web_search_requests": 3}
@@ -2512,16 +2541,16 @@ server_tool_use_block__web_search: ServerToolUseBlock = {
 }
 
 # search_agent/ServiceTier/batch.json
-service_tier__batch: ServiceTier = "batch"
+service_tier__batch: ServiceTier | UnknownServiceTier = "batch"
 
 # search_agent/ServiceTier/priority.json
-service_tier__priority: ServiceTier = "priority"
+service_tier__priority: ServiceTier | UnknownServiceTier = "priority"
 
 # search_agent/ServiceTier/standard.json
-service_tier__standard: ServiceTier = "standard"
+service_tier__standard: ServiceTier | UnknownServiceTier = "standard"
 
 # search_agent/ServiceTier/unlisted_unknown_value.json
-service_tier__unlisted_unknown_value: ServiceTier = "premium"
+service_tier__unlisted_unknown_value: ServiceTier | UnknownServiceTier = "premium"
 
 # search_agent/SignatureDelta/empty.json
 signature_delta__empty: SignatureDelta = {"type": "signature_delta", "signature": ""}
@@ -2536,34 +2565,35 @@ signature_delta__typical: SignatureDelta = {
 }
 
 # search_agent/StopReason/compaction.json
-stop_reason__compaction: StopReason = "compaction"
+stop_reason__compaction: StopReason | UnknownStopReason = "compaction"
 
 # search_agent/StopReason/end_turn.json
-stop_reason__end_turn: StopReason = "end_turn"
+stop_reason__end_turn: StopReason | UnknownStopReason = "end_turn"
 
 # search_agent/StopReason/max_tokens.json
-stop_reason__max_tokens: StopReason = "max_tokens"
+stop_reason__max_tokens: StopReason | UnknownStopReason = "max_tokens"
 
 # search_agent/StopReason/model_context_window_exceeded.json
-stop_reason__model_context_window_exceeded: StopReason = "model_context_window_exceeded"
+stop_reason__model_context_window_exceeded: StopReason | UnknownStopReason
+stop_reason__model_context_window_exceeded = "model_context_window_exceeded"
 
 # search_agent/StopReason/pause_turn.json
-stop_reason__pause_turn: StopReason = "pause_turn"
+stop_reason__pause_turn: StopReason | UnknownStopReason = "pause_turn"
 
 # search_agent/StopReason/refusal.json
-stop_reason__refusal: StopReason = "refusal"
+stop_reason__refusal: StopReason | UnknownStopReason = "refusal"
 
 # search_agent/StopReason/stop_sequence.json
-stop_reason__stop_sequence: StopReason = "stop_sequence"
+stop_reason__stop_sequence: StopReason | UnknownStopReason = "stop_sequence"
 
 # search_agent/StopReason/tool_use.json
-stop_reason__tool_use: StopReason = "tool_use"
+stop_reason__tool_use: StopReason | UnknownStopReason = "tool_use"
 
 # search_agent/StopReason/unlisted.json
-stop_reason__unlisted: StopReason = "stop_reason_from_a_later_release"
+stop_reason__unlisted: StopReason | UnknownStopReason = "stop_reason_from_a_later_release"
 
 # search_agent/StopReason/unlisted_unknown_value.json
-stop_reason__unlisted_unknown_value: StopReason = "stop"
+stop_reason__unlisted_unknown_value: StopReason | UnknownStopReason = "stop"
 
 # search_agent/TextBlock/citations_null.json
 text_block__citations_null: TextBlock = {
@@ -2932,25 +2962,25 @@ text_editor_code_execution_tool_result_error__partial: TextEditorCodeExecutionTo
 
 # search_agent/TextEditorCodeExecutionToolResultErrorCode/invalid_tool_input.json
 text_editor_code_execution_tool_result_error_code__invalid_tool_input: (
-    TextEditorCodeExecutionToolResultErrorCode
+    TextEditorCodeExecutionToolResultErrorCode | UnknownTextEditorCodeExecutionToolResultErrorCode
 )
 text_editor_code_execution_tool_result_error_code__invalid_tool_input = "invalid_tool_input"
 
 # search_agent/TextEditorCodeExecutionToolResultErrorCode/too_many_requests.json
 text_editor_code_execution_tool_result_error_code__too_many_requests: (
-    TextEditorCodeExecutionToolResultErrorCode
+    TextEditorCodeExecutionToolResultErrorCode | UnknownTextEditorCodeExecutionToolResultErrorCode
 )
 text_editor_code_execution_tool_result_error_code__too_many_requests = "too_many_requests"
 
 # search_agent/TextEditorCodeExecutionToolResultErrorCode/unavailable.json
 text_editor_code_execution_tool_result_error_code__unavailable: (
-    TextEditorCodeExecutionToolResultErrorCode
+    TextEditorCodeExecutionToolResultErrorCode | UnknownTextEditorCodeExecutionToolResultErrorCode
 )
 text_editor_code_execution_tool_result_error_code__unavailable = "unavailable"
 
 # search_agent/TextEditorCodeExecutionToolResultErrorCode/unlisted_wrong_case.json
 text_editor_code_execution_tool_result_error_code__unlisted_wrong_case: (
-    TextEditorCodeExecutionToolResultErrorCode
+    TextEditorCodeExecutionToolResultErrorCode | UnknownTextEditorCodeExecutionToolResultErrorCode
 )
 text_editor_code_execution_tool_result_error_code__unlisted_wrong_case = "INVALID_TOOL_INPUT"
 
@@ -2980,16 +3010,16 @@ text_editor_code_execution_view_result_block__partial: TextEditorCodeExecutionVi
 }
 
 # search_agent/TextEditorFileType/image.json
-text_editor_file_type__image: TextEditorFileType = "image"
+text_editor_file_type__image: TextEditorFileType | UnknownTextEditorFileType = "image"
 
 # search_agent/TextEditorFileType/pdf.json
-text_editor_file_type__pdf: TextEditorFileType = "pdf"
+text_editor_file_type__pdf: TextEditorFileType | UnknownTextEditorFileType = "pdf"
 
 # search_agent/TextEditorFileType/text.json
-text_editor_file_type__text: TextEditorFileType = "text"
+text_editor_file_type__text: TextEditorFileType | UnknownTextEditorFileType = "text"
 
 # search_agent/TextEditorFileType/unlisted_wrong_case.json
-text_editor_file_type__unlisted_wrong_case: TextEditorFileType = "TEXT"
+text_editor_file_type__unlisted_wrong_case: TextEditorFileType | UnknownTextEditorFileType = "TEXT"
 
 # search_agent/ThinkingBlock/empty_stream_start.json
 thinking_block__empty_stream_start: ThinkingBlock = {
@@ -3507,18 +3537,27 @@ tool_search_tool_result_error__partial: ToolSearchToolResultError = {
 }
 
 # search_agent/ToolSearchToolResultErrorCode/invalid_tool_input.json
-tool_search_tool_result_error_code__invalid_tool_input: ToolSearchToolResultErrorCode
+tool_search_tool_result_error_code__invalid_tool_input: (
+    ToolSearchToolResultErrorCode | UnknownToolSearchToolResultErrorCode
+)
 tool_search_tool_result_error_code__invalid_tool_input = "invalid_tool_input"
 
 # search_agent/ToolSearchToolResultErrorCode/too_many_requests.json
-tool_search_tool_result_error_code__too_many_requests: ToolSearchToolResultErrorCode
+tool_search_tool_result_error_code__too_many_requests: (
+    ToolSearchToolResultErrorCode | UnknownToolSearchToolResultErrorCode
+)
 tool_search_tool_result_error_code__too_many_requests = "too_many_requests"
 
 # search_agent/ToolSearchToolResultErrorCode/unavailable.json
-tool_search_tool_result_error_code__unavailable: ToolSearchToolResultErrorCode = "unavailable"
+tool_search_tool_result_error_code__unavailable: (
+    ToolSearchToolResultErrorCode | UnknownToolSearchToolResultErrorCode
+)
+tool_search_tool_result_error_code__unavailable = "unavailable"
 
 # search_agent/ToolSearchToolResultErrorCode/unlisted_wrong_case.json
-tool_search_tool_result_error_code__unlisted_wrong_case: ToolSearchToolResultErrorCode
+tool_search_tool_result_error_code__unlisted_wrong_case: (
+    ToolSearchToolResultErrorCode | UnknownToolSearchToolResultErrorCode
+)
 tool_search_tool_result_error_code__unlisted_wrong_case = "INVALID_TOOL_INPUT"
 
 # search_agent/ToolSearchToolSearchResultBlock/full.json
@@ -4203,18 +4242,28 @@ web_fetch_tool_result_error_block__partial: WebFetchToolResultErrorBlock = {
 }
 
 # search_agent/WebFetchToolResultErrorCode/invalid_tool_input.json
-web_fetch_tool_result_error_code__invalid_tool_input: WebFetchToolResultErrorCode
+web_fetch_tool_result_error_code__invalid_tool_input: (
+    WebFetchToolResultErrorCode | UnknownWebFetchToolResultErrorCode
+)
 web_fetch_tool_result_error_code__invalid_tool_input = "invalid_tool_input"
 
 # search_agent/WebFetchToolResultErrorCode/unlisted_wrong_case.json
-web_fetch_tool_result_error_code__unlisted_wrong_case: WebFetchToolResultErrorCode
+web_fetch_tool_result_error_code__unlisted_wrong_case: (
+    WebFetchToolResultErrorCode | UnknownWebFetchToolResultErrorCode
+)
 web_fetch_tool_result_error_code__unlisted_wrong_case = "INVALID_TOOL_INPUT"
 
 # search_agent/WebFetchToolResultErrorCode/url_not_allowed.json
-web_fetch_tool_result_error_code__url_not_allowed: WebFetchToolResultErrorCode = "url_not_allowed"
+web_fetch_tool_result_error_code__url_not_allowed: (
+    WebFetchToolResultErrorCode | UnknownWebFetchToolResultErrorCode
+)
+web_fetch_tool_result_error_code__url_not_allowed = "url_not_allowed"
 
 # search_agent/WebFetchToolResultErrorCode/url_too_long.json
-web_fetch_tool_result_error_code__url_too_long: WebFetchToolResultErrorCode = "url_too_long"
+web_fetch_tool_result_error_code__url_too_long: (
+    WebFetchToolResultErrorCode | UnknownWebFetchToolResultErrorCode
+)
+web_fetch_tool_result_error_code__url_too_long = "url_too_long"
 
 # search_agent/WebSearchResultBlock/full.json
 web_search_result_block__full: WebSearchResultBlock = {
@@ -4420,18 +4469,27 @@ web_search_tool_result_error__partial: WebSearchToolResultError = {
 }
 
 # search_agent/WebSearchToolResultErrorCode/invalid_tool_input.json
-web_search_tool_result_error_code__invalid_tool_input: WebSearchToolResultErrorCode
+web_search_tool_result_error_code__invalid_tool_input: (
+    WebSearchToolResultErrorCode | UnknownWebSearchToolResultErrorCode
+)
 web_search_tool_result_error_code__invalid_tool_input = "invalid_tool_input"
 
 # search_agent/WebSearchToolResultErrorCode/max_uses_exceeded.json
-web_search_tool_result_error_code__max_uses_exceeded: WebSearchToolResultErrorCode
+web_search_tool_result_error_code__max_uses_exceeded: (
+    WebSearchToolResultErrorCode | UnknownWebSearchToolResultErrorCode
+)
 web_search_tool_result_error_code__max_uses_exceeded = "max_uses_exceeded"
 
 # search_agent/WebSearchToolResultErrorCode/unavailable.json
-web_search_tool_result_error_code__unavailable: WebSearchToolResultErrorCode = "unavailable"
+web_search_tool_result_error_code__unavailable: (
+    WebSearchToolResultErrorCode | UnknownWebSearchToolResultErrorCode
+)
+web_search_tool_result_error_code__unavailable = "unavailable"
 
 # search_agent/WebSearchToolResultErrorCode/unlisted_wrong_case.json
-web_search_tool_result_error_code__unlisted_wrong_case: WebSearchToolResultErrorCode
+web_search_tool_result_error_code__unlisted_wrong_case: (
+    WebSearchToolResultErrorCode | UnknownWebSearchToolResultErrorCode
+)
 web_search_tool_result_error_code__unlisted_wrong_case = "INVALID_TOOL_INPUT"
 
 # search_agent/_TrimState/empty.json

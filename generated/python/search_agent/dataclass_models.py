@@ -13980,8 +13980,10 @@ def decode_text_editor_code_execution_tool_result_error_code(
 
 
 def encode_text_editor_code_execution_tool_result_error_code(
-    value: TextEditorCodeExecutionToolResultErrorCode
-    | UnknownTextEditorCodeExecutionToolResultErrorCode,
+    value: (
+        TextEditorCodeExecutionToolResultErrorCode
+        | UnknownTextEditorCodeExecutionToolResultErrorCode
+    ),
 ) -> JSONValue:
     """Encode TextEditorCodeExecutionToolResultErrorCode as JSON data (the inverse of `decode_text_editor_code_execution_tool_result_error_code`)."""
     return value.value

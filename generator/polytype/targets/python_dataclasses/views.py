@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from polytype.targets.base.formatting import LINE_LENGTH
 from polytype.targets.python.common import EnumView
 
 
@@ -109,3 +110,11 @@ class PublicView:
     encode_expr: str
     is_record: bool
     annotation: str  # what decoding returns: the type, or `X | UnknownX` for an open enum
+
+    @property
+    def parameter_annotation(self) -> str:
+        """`encode_x`'s parameter type, parenthesized when a union would not fit on the
+        parameter's own line: black then splits inside the parentheses and ruff keeps
+        them, so the two formatters agree (without them each splits the union its way)."""
+        too_long = len(f"    value: {self.annotation},") > LINE_LENGTH
+        return f"({self.annotation})" if " | " in self.annotation and too_long else self.annotation

@@ -39,6 +39,17 @@ class SnippetView:
     type_name: str
     fixture: str
     literal: str
+    # an open enum (`x-unknown: keep`) also takes its `Unknown<Enum>` (any string)
+    unknown: str | None = None
+
+    @property
+    def annotation(self) -> str:
+        """The variable's type: the named type, or an open enum's `T | UnknownT`."""
+        return self.type_name if self.unknown is None else f"{self.type_name} | {self.unknown}"
+
+    @property
+    def imported(self) -> tuple[str, ...]:
+        return (self.type_name,) if self.unknown is None else (self.type_name, self.unknown)
 
     @property
     def declared_apart(self) -> bool:
@@ -46,7 +57,7 @@ class SnippetView:
         black then wraps the annotation in parentheses and ruff does not, so the generated
         file would satisfy only one of them."""
         opening = self.literal[0] if self.literal[:1] in ("{", "[") else self.literal
-        return len(f"{self.variable}: {self.type_name} = {opening}") > LINE_LENGTH
+        return len(f"{self.variable}: {self.annotation} = {opening}") > LINE_LENGTH
 
 
 @dataclass(frozen=True)
@@ -107,8 +118,12 @@ def _snippets(
                 )
             )
             continue
+        named = module.get(case.type_name)
+        unknown = named.unknown if isinstance(named, ir.EnumType) else None
         snippets.append(
-            SnippetView(_variable(case, taken), case.type_name, case.relative_path, literal)
+            SnippetView(
+                _variable(case, taken), case.type_name, case.relative_path, literal, unknown
+            )
         )
         usable.append((case, data))
     return snippets, skipped, usable
@@ -216,7 +231,7 @@ def typecheck_files(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
                 "python_typeddicts/snippets.py.j2",
                 doc=valid_doc,
                 snippets=snippets,
-                imported=isort_names(snippet.type_name for snippet in snippets),
+                imported=isort_names(name for snippet in snippets for name in snippet.imported),
                 **common,
             ),
             TYPECHECK_TARGET,

@@ -277,9 +277,9 @@ def mutations(data: Any, tag_keys: frozenset[str], judge: Callable[[Any], bool])
 # --- child processes, capped -------------------------------------------------------------
 
 
-def _cap_memory() -> None:
+def _cap_memory(memory: int = MEMORY_LIMIT) -> None:
     _, hard = resource.getrlimit(resource.RLIMIT_AS)
-    limit = MEMORY_LIMIT if hard == resource.RLIM_INFINITY else min(MEMORY_LIMIT, hard)
+    limit = memory if hard == resource.RLIM_INFINITY else min(memory, hard)
     resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
@@ -295,8 +295,9 @@ def run(
     cwd: Path,
     env: Mapping[str, str] | None = None,
     timeout: float = TIMEOUT,
+    memory: int = MEMORY_LIMIT,
 ) -> Run:
-    """`command` under the memory cap and the timeout."""
+    """`command` under the memory cap (`memory` bytes of address space) and the timeout."""
     try:
         done = subprocess.run(
             list(command),
@@ -305,7 +306,7 @@ def run(
             capture_output=True,
             text=True,
             timeout=timeout,
-            preexec_fn=_cap_memory,
+            preexec_fn=functools.partial(_cap_memory, memory),
             check=False,
         )
     except subprocess.TimeoutExpired:

@@ -10,12 +10,12 @@ from __future__ import annotations
 from polytype.targets.elixir import layout
 
 
-def with_step(step: str, ending: str) -> str:
+def with_step(pattern: str, call: layout.Code, ending: str) -> str:
     """`pattern <- call` of a `with` (column 9), the call under it when the line is too long."""
+    step = f"{pattern} <- {layout.flat(call)}"
     if layout.fits(step + ending, 9):
         return step
-    pattern, _, call = step.partition(" <- ")
-    return f"{pattern} <-\n{' ' * 11}{layout.expression(call, 11)}"
+    return f"{pattern} <-\n{' ' * 11}{layout.laid(call, 11)}"
 
 
 def _shift(text: str, indent: int) -> str:

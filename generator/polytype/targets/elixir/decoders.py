@@ -14,6 +14,7 @@ from polytype import ir
 from polytype.ir import literals
 from polytype.ir.json_types import json_type_of
 from polytype.targets.base.render import ex_str
+from polytype.targets.elixir import layout
 from polytype.targets.elixir.clauses import with_step
 from polytype.targets.elixir.names import GUARDS, RUNTIME_ALIAS, json_scalar, literal_term
 from polytype.targets.elixir.snippets import FileSnippets, HelperView
@@ -23,31 +24,32 @@ from polytype.targets.elixir.terms import ex_int, ex_json_literal, ex_number
 class Decoders(FileSnippets):
     """The decoder of each type a file's snippets read, with the helpers it needs."""
 
-    def rules(self, rules: ir.ObjectRules) -> str:
+    def rules(self, rules: ir.ObjectRules) -> tuple[layout.Code, ...]:
         """The arguments `object_rules/9` of the runtime takes after the object and its
         declared keys, for an object's rules."""
 
         def capture(type_ref: ir.TypeRef | None) -> str:
             return "nil" if type_ref is None else f"&{self.decoder(type_ref)}/1"
 
-        patterns = ", ".join(
-            f"{{{self.pattern_attribute(pattern)}, {capture(type_ref)}}}"
+        patterns = tuple(
+            layout.Items("{", (self.pattern_attribute(pattern), capture(type_ref)))
             for pattern, type_ref in rules.pattern_properties
         )
-        dependent = ", ".join(
-            f"{{{ex_str(key)}, [{', '.join(ex_str(other) for other in needed)}]}}"
+        dependent = tuple(
+            layout.Items(
+                "{", (ex_str(key), layout.Items("[", tuple(ex_str(other) for other in needed)))
+            )
             for key, needed in rules.dependent_required
         )
-        parts = [
-            f"[{patterns}]",
+        return (
+            layout.Items("[", patterns),
             capture(rules.additional),
             "true" if rules.closed else "false",
             capture(rules.property_names),
-            f"[{dependent}]",
+            layout.Items("[", dependent),
             "nil" if rules.min_properties is None else ex_int(rules.min_properties),
             "nil" if rules.max_properties is None else ex_int(rules.max_properties),
-        ]
-        return ", ".join(parts)
+        )
 
     def decoder(self, type_ref: ir.TypeRef) -> str:
         """The name of a one-argument function returning `{:ok, term} | {:error, {path, reason}}`."""
@@ -85,8 +87,8 @@ class Decoders(FileSnippets):
             clauses = [self._with_checks(name, positional, "items", checks)]
         elif isinstance(type_ref, ir.MapOf):
             mapped = f"{RUNTIME_ALIAS}.map(value, &{self.decoder(type_ref.value)}/1)"
-            checks = [
-                f"{RUNTIME_ALIAS}.{attribute}(entries, {ex_int(bound)})"
+            checks: list[layout.Code] = [
+                layout.call(f"{RUNTIME_ALIAS}.{attribute}", "entries", ex_int(bound))
                 for attribute, bound in (
                     ("min_properties", type_ref.constraints.min_properties),
                     ("max_properties", type_ref.constraints.max_properties),
@@ -95,7 +97,9 @@ class Decoders(FileSnippets):
             ]
             if not type_ref.rules.is_empty():  # on the JSON: a pattern's decoder reads JSON
                 checks.append(
-                    f"{RUNTIME_ALIAS}.object_rules(value, [], {self.rules(type_ref.rules)})"
+                    layout.call(
+                        f"{RUNTIME_ALIAS}.object_rules", "value", "[]", *self.rules(type_ref.rules)
+                    )
                 )
             clauses = [self._with_checks(name, mapped, "entries", checks)]
         elif isinstance(type_ref, ir.Nullable):
@@ -131,55 +135,65 @@ class Decoders(FileSnippets):
         if name in self.helpers:
             return name
         constraints = type_ref.constraints
-        checks: list[str] = []
+        checks: list[layout.Code] = []
         if type_ref.kind == "str":
             if constraints.min_length is not None:
                 checks.append(
-                    f"{RUNTIME_ALIAS}.min_length(checked, {ex_int(constraints.min_length)})"
+                    layout.call(
+                        f"{RUNTIME_ALIAS}.min_length", "checked", ex_int(constraints.min_length)
+                    )
                 )
             if constraints.max_length is not None:
                 checks.append(
-                    f"{RUNTIME_ALIAS}.max_length(checked, {ex_int(constraints.max_length)})"
+                    layout.call(
+                        f"{RUNTIME_ALIAS}.max_length", "checked", ex_int(constraints.max_length)
+                    )
                 )
             if constraints.pattern is not None:
                 attribute = self.pattern_attribute(constraints.pattern)
-                checks.append(f"{RUNTIME_ALIAS}.pattern(checked, {attribute})")
+                checks.append(layout.call(f"{RUNTIME_ALIAS}.pattern", "checked", attribute))
             if constraints.format is not None:
-                checks.append(f"{RUNTIME_ALIAS}.format(checked, {ex_str(constraints.format)})")
+                checks.append(
+                    layout.call(f"{RUNTIME_ALIAS}.format", "checked", ex_str(constraints.format))
+                )
         else:
             for attribute in ("minimum", "maximum", "exclusive_minimum", "exclusive_maximum"):
                 bound = getattr(constraints, attribute)
                 if bound is not None:
                     literal = ex_number(bound)
-                    checks.append(f"{RUNTIME_ALIAS}.{attribute}(checked, {literal})")
+                    checks.append(layout.call(f"{RUNTIME_ALIAS}.{attribute}", "checked", literal))
             divisor = constraints.multiple_of
             if divisor is not None:
                 literal = ex_number(divisor)
-                checks.append(f"{RUNTIME_ALIAS}.multiple_of(checked, {literal})")
+                checks.append(layout.call(f"{RUNTIME_ALIAS}.multiple_of", "checked", literal))
         self.helpers[name] = HelperView(
             name, (self._with_checks(name, f"{base}(value)", "checked", checks),)
         )
         return name
 
-    def _items_checks(self, constraints: ir.Constraints) -> list[str]:
-        checks = []
+    def _items_checks(self, constraints: ir.Constraints) -> list[layout.Code]:
+        checks: list[layout.Code] = []
         if constraints.min_items is not None:
-            checks.append(f"{RUNTIME_ALIAS}.min_items(items, {ex_int(constraints.min_items)})")
+            checks.append(
+                layout.call(f"{RUNTIME_ALIAS}.min_items", "items", ex_int(constraints.min_items))
+            )
         if constraints.max_items is not None:
-            checks.append(f"{RUNTIME_ALIAS}.max_items(items, {ex_int(constraints.max_items)})")
+            checks.append(
+                layout.call(f"{RUNTIME_ALIAS}.max_items", "items", ex_int(constraints.max_items))
+            )
         if constraints.unique_items:  # on the JSON input: JSON equality, not the decoded terms
-            checks.append(f"{RUNTIME_ALIAS}.unique_items(value)")
+            checks.append(layout.call(f"{RUNTIME_ALIAS}.unique_items", "value"))
         return checks
 
     @staticmethod
-    def _with_checks(name: str, first: str, variable: str, checks: list[str]) -> str:
+    def _with_checks(name: str, first: str, variable: str, checks: list[layout.Code]) -> str:
         if not checks:
             return f"defp {name}(value), do: {first}"
         lines = [f"defp {name}(value) do", f"  with {{:ok, {variable}}} <- {first},"]
         for index, check in enumerate(checks):
             ending = "," if index < len(checks) - 1 else " do"
             # laid out at column 9 of the module (this clause is shifted by 2 later)
-            step = with_step(f":ok <- {check}", ending).replace("\n  ", "\n")
+            step = with_step(":ok", check, ending).replace("\n  ", "\n")
             lines.append(f"       {step}{ending}")
         lines += [f"    {{:ok, {variable}}}", "  end", "end"]
         return "\n".join(lines)
@@ -191,7 +205,7 @@ class Decoders(FileSnippets):
         for index, call in enumerate(self.check_calls("value", checked.checks)):
             ending = "," if index < len(checked.checks) - 1 else " do"
             # laid out at column 9 of the module (this clause is shifted by 2 later)
-            step = with_step(f":ok <- {call}", ending).replace("\n  ", "\n")
+            step = with_step(":ok", call, ending).replace("\n  ", "\n")
             lines.append(f"{'  with ' if index == 0 else '       '}{step}{ending}")
         lines += [f"    {inner}(value)", "  end", "end"]
         return "\n".join(lines)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 WIDTH = 98
 _OPEN = {"(": ")", "[": "]", "{": "}"}
@@ -30,6 +31,70 @@ _CLOSE = {")", "]", "}"}
 
 def fits(line: str, indent: int) -> bool:
     return indent + len(line) <= WIDTH and "\n" not in line
+
+
+@dataclass(frozen=True)
+class Call:
+    """`name(arg, ...)` as a view builds it: the arguments are known, never re-read."""
+
+    name: str
+    args: tuple[Code, ...]
+
+    def __str__(self) -> str:
+        return flat(self)
+
+
+@dataclass(frozen=True)
+class Items:
+    """`[a, b]` (`opening` "[") or `{a, b}` (`opening` "{") as a view builds it."""
+
+    opening: str
+    items: tuple[Code, ...]
+
+    def __str__(self) -> str:
+        return flat(self)
+
+
+# What a view hands the layout: a call or a list/tuple with its parts, or a term that
+# `mix format` never breaks (a name, a number, a string literal, an atom).
+Code = str | Call | Items
+
+
+def call(name: str, *args: Code) -> Call:
+    return Call(name, args)
+
+
+def flat(code: Code) -> str:
+    """`code` on one line."""
+    if isinstance(code, Call):
+        return f"{code.name}(" + ", ".join(flat(arg) for arg in code.args) + ")"
+    if isinstance(code, Items):
+        closing = "]" if code.opening == "[" else "}"
+        return code.opening + ", ".join(flat(item) for item in code.items) + closing
+    return code
+
+
+def laid(code: Code, indent: int) -> str:
+    """`code` at column `indent`, broken as `mix format` breaks it where it does not fit:
+    a call or a list one element a line, a tuple one element a line aligned after `{`.
+    Continuation lines carry their indentation; the first line has none. A `str` is a
+    term that never breaks."""
+    one_line = flat(code)
+    if fits(one_line, indent) or isinstance(code, str):
+        return one_line
+    if isinstance(code, Items) and code.opening == "{":
+        if len(code.items) < 2:
+            return one_line
+        pad = " " * (indent + 1)
+        return "{" + (",\n" + pad).join(laid(item, indent + 1) for item in code.items) + "}"
+    parts = code.args if isinstance(code, Call) else code.items
+    if not parts:
+        return one_line
+    pad = " " * (indent + 2)
+    head = f"{code.name}(" if isinstance(code, Call) else "["
+    closing = ")" if isinstance(code, Call) else "]"
+    inner = (",\n" + pad).join(laid(part, indent + 2) for part in parts)
+    return f"{head}\n{pad}{inner}\n{' ' * indent}{closing}"
 
 
 def _outside_strings(text: str, start: int = 0) -> Iterator[tuple[int, int]]:

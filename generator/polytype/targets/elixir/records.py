@@ -109,13 +109,13 @@ def _thaw(value: ir.JSONData) -> object:
     return value
 
 
-def _spellings_list(item: ir.Field) -> str:
-    return (
-        "["
-        + ", ".join(
-            f"{{{ex_str(s)}, {ex_str(path_segment(s))}}}" for s in (item.json_key, *item.aliases)
-        )
-        + "]"
+def _spellings_list(item: ir.Field) -> layout.Items:
+    return layout.Items(
+        "[",
+        tuple(
+            layout.Items("{", (ex_str(s), ex_str(path_segment(s))))
+            for s in (item.json_key, *item.aliases)
+        ),
     )
 
 
@@ -125,9 +125,9 @@ def record_view(record: ir.Record, module: ir.Module) -> RecordView:
     struct_fields: list[str] = []
     type_fields: list[str] = []
     enforce: list[str] = []
-    tag_steps: list[str] = []
-    required_steps: list[str] = []
-    optional_steps: list[str] = []
+    tag_steps: list[tuple[str, layout.Code]] = []
+    required_steps: list[tuple[str, layout.Code]] = []
+    optional_steps: list[tuple[str, layout.Code]] = []
     build: list[str] = []
     encode_map: list[str] = []
     encode_optional: list[str] = []
@@ -152,7 +152,16 @@ def record_view(record: ir.Record, module: ir.Module) -> RecordView:
             type_fields.append(f"{key} {term}")
             segment = ex_str(path_segment(item.json_key))
             tag_steps.append(
-                f":ok <- {RUNTIME_ALIAS}.tag(data, {ex_str(item.json_key)}, {segment}, {json_scalar(item.type.value)})"
+                (
+                    ":ok",
+                    layout.call(
+                        f"{RUNTIME_ALIAS}.tag",
+                        "data",
+                        ex_str(item.json_key),
+                        segment,
+                        json_scalar(item.type.value),
+                    ),
+                )
             )
             encode_map.append(f"{spelling} => {json_scalar(item.type.value)}")
             continue
@@ -164,15 +173,21 @@ def record_view(record: ir.Record, module: ir.Module) -> RecordView:
             struct_fields.append(f"{key} nil")
             type_fields.append(f"{key} {gen.typespec(item.type)}")
             if item.aliases:
-                call = (
-                    f"{RUNTIME_ALIAS}.required_aliased(data, {_spellings_list(item)}, &{decoder}/1)"
+                call = layout.call(
+                    f"{RUNTIME_ALIAS}.required_aliased",
+                    "data",
+                    _spellings_list(item),
+                    f"&{decoder}/1",
                 )
             else:
-                call = (
-                    f"{RUNTIME_ALIAS}.required(data, {ex_str(item.json_key)}, "
-                    f"{ex_str(path_segment(item.json_key))}, &{decoder}/1)"
+                call = layout.call(
+                    f"{RUNTIME_ALIAS}.required",
+                    "data",
+                    ex_str(item.json_key),
+                    ex_str(path_segment(item.json_key)),
+                    f"&{decoder}/1",
                 )
-            required_steps.append(f"{{:ok, {variable}}} <- {call}")
+            required_steps.append((f"{{:ok, {variable}}}", call))
             encode_map.append(f"{spelling} => {gen.encode(item.type, access)}")
             continue
         optional_keys.append(item.json_key)
@@ -188,13 +203,23 @@ def record_view(record: ir.Record, module: ir.Module) -> RecordView:
         struct_fields.append(f"{key} {default}")
         type_fields.append(f"{key} {spec}")
         if item.aliases:
-            call = f"{RUNTIME_ALIAS}.optional_aliased(data, {_spellings_list(item)}, &{decoder}/1, {default})"
-        else:
-            call = (
-                f"{RUNTIME_ALIAS}.optional(data, {ex_str(item.json_key)}, "
-                f"{ex_str(path_segment(item.json_key))}, &{decoder}/1, {default})"
+            call = layout.call(
+                f"{RUNTIME_ALIAS}.optional_aliased",
+                "data",
+                _spellings_list(item),
+                f"&{decoder}/1",
+                default,
             )
-        optional_steps.append(f"{{:ok, {variable}}} <- {call}")
+        else:
+            call = layout.call(
+                f"{RUNTIME_ALIAS}.optional",
+                "data",
+                ex_str(item.json_key),
+                ex_str(path_segment(item.json_key)),
+                f"&{decoder}/1",
+                default,
+            )
+        optional_steps.append((f"{{:ok, {variable}}}", call))
         if default == "nil":
             condition = f"{ex_str(item.json_key)} in present or not is_nil({access})"
             encoded = gen.encode(item.type if item.nullable else ir.Nullable(item.type), access)
@@ -208,21 +233,30 @@ def record_view(record: ir.Record, module: ir.Module) -> RecordView:
         )
     attributes: list[str] = []
     # what no type expresses, on the whole JSON object before anything else
-    steps = [f":ok <- {call}" for call in gen.check_calls("data", record.schema_checks)]
+    steps: list[tuple[str, layout.Code]] = [
+        (":ok", call) for call in gen.check_calls("data", record.schema_checks)
+    ]
     steps += tag_steps
     keeps_extra = record.extra_policy == "keep"
     all_keys = [spelling for item in record.fields for spelling in (item.json_key, *item.aliases)]
     if record.extra_policy in ("keep", "forbid") or not record.rules.is_empty():
         attributes.append(_attribute("known_keys", [ex_str(key) for key in all_keys]))
     if record.extra_policy == "forbid":
-        steps.append(f":ok <- {RUNTIME_ALIAS}.forbid_unknown(data, @known_keys)")
+        steps.append((":ok", layout.call(f"{RUNTIME_ALIAS}.forbid_unknown", "data", "@known_keys")))
     steps += required_steps + optional_steps
     if not record.rules.is_empty():
         steps.append(
-            f":ok <- {RUNTIME_ALIAS}.object_rules(data, @known_keys, {gen.rules(record.rules)})"
+            (
+                ":ok",
+                layout.call(
+                    f"{RUNTIME_ALIAS}.object_rules", "data", "@known_keys", *gen.rules(record.rules)
+                ),
+            )
         )
     if keeps_extra:
-        steps.append(f"{{:ok, extra}} <- {RUNTIME_ALIAS}.unknown(data, @known_keys)")
+        steps.append(
+            ("{:ok, extra}", layout.call(f"{RUNTIME_ALIAS}.unknown", "data", "@known_keys"))
+        )
         struct_fields.append("extra: %{}")
         type_fields.append(f"extra: {RUNTIME_ALIAS}.json_object()")
         build.append("extra: extra")
@@ -271,7 +305,8 @@ def record_view(record: ir.Record, module: ir.Module) -> RecordView:
         ),
         attributes=tuple(attributes),
         decode_steps=tuple(
-            with_step(step, "," if index < last else " do") for index, step in enumerate(steps)
+            with_step(pattern, call, "," if index < last else " do")
+            for index, (pattern, call) in enumerate(steps)
         ),
         build_fields=tuple(
             layout.pair(line, ": ", 9 if steps else 7, "," if index < len(build) - 1 else "")

@@ -232,13 +232,18 @@ class FileSnippets:
         compiled = f'Regex.compile!({ex_str(pcre_pattern(pattern))}, "u")'
         return _interned(self.attributes, "pattern", compiled)
 
-    def check_calls(self, variable: str, checks: tuple[ir.SchemaCheck, ...]) -> list[str]:
+    def check_calls(self, variable: str, checks: tuple[ir.SchemaCheck, ...]) -> list[layout.Call]:
         """`R.schema_check(variable, @schema_check_N, "'not' at /x", Ns.PolytypeChecks.rules())`
         for each check."""
         rules = f"{checks_module(self.module)}.rules()"
         return [
-            f"{RUNTIME_ALIAS}.schema_check({variable}, {self.check_attribute(check)}, "
-            f"{ex_str(check.described)}, {rules})"
+            layout.call(
+                f"{RUNTIME_ALIAS}.schema_check",
+                variable,
+                self.check_attribute(check),
+                ex_str(check.described),
+                rules,
+            )
             for check in checks
         ]
 

@@ -47,7 +47,7 @@ def union_view(union: ir.UnionType, module: ir.Module) -> UnionView:
     if union.schema_checks:
         calls = gen.check_calls("data", union.schema_checks)
         steps = [
-            with_step(f":ok <- {call}", "," if index < len(calls) - 1 else " do")
+            with_step(":ok", call, "," if index < len(calls) - 1 else " do")
             for index, call in enumerate(calls)
         ]
         clauses.append(

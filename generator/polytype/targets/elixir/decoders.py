@@ -15,7 +15,7 @@ from polytype.ir import literals
 from polytype.ir.json_types import json_type_of
 from polytype.targets.base.render import ex_str
 from polytype.targets.elixir import layout
-from polytype.targets.elixir.clauses import with_step
+from polytype.targets.elixir.clauses import Block, with_step
 from polytype.targets.elixir.names import GUARDS, RUNTIME_ALIAS, json_scalar, literal_term
 from polytype.targets.elixir.snippets import FileSnippets, HelperView
 from polytype.targets.elixir.terms import ex_int, ex_json_literal, ex_number
@@ -73,21 +73,27 @@ class Decoders(FileSnippets):
         if name in self.helpers:
             return name
         self.helpers[name] = HelperView(name, ())  # reserve before recursing
-        clauses: list[str]
+        clauses: list[Block]
         if isinstance(type_ref, ir.ListOf):
-            listed = f"{RUNTIME_ALIAS}.list(value, &{self.decoder(type_ref.item)}/1)"
+            listed = layout.call(
+                f"{RUNTIME_ALIAS}.list", "value", f"&{self.decoder(type_ref.item)}/1"
+            )
             clauses = [
                 self._with_checks(name, listed, "items", self._items_checks(type_ref.constraints))
             ]
         elif isinstance(type_ref, ir.TupleOf):
-            prefix = ", ".join(f"&{self.decoder(item)}/1" for item in type_ref.prefix)
+            prefix = layout.Items(
+                "[", tuple(f"&{self.decoder(item)}/1" for item in type_ref.prefix)
+            )
             rest = "nil" if type_ref.rest is None else f"&{self.decoder(type_ref.rest)}/1"
-            positional = f"{RUNTIME_ALIAS}.tuple(value, [{prefix}], {rest})"
+            positional = layout.call(f"{RUNTIME_ALIAS}.tuple", "value", prefix, rest)
             checks = self._items_checks(type_ref.constraints)
             clauses = [self._with_checks(name, positional, "items", checks)]
         elif isinstance(type_ref, ir.MapOf):
-            mapped = f"{RUNTIME_ALIAS}.map(value, &{self.decoder(type_ref.value)}/1)"
-            checks: list[layout.Code] = [
+            mapped = layout.call(
+                f"{RUNTIME_ALIAS}.map", "value", f"&{self.decoder(type_ref.value)}/1"
+            )
+            checks = [
                 layout.call(f"{RUNTIME_ALIAS}.{attribute}", "entries", ex_int(bound))
                 for attribute, bound in (
                     ("min_properties", type_ref.constraints.min_properties),
@@ -104,24 +110,32 @@ class Decoders(FileSnippets):
             clauses = [self._with_checks(name, mapped, "entries", checks)]
         elif isinstance(type_ref, ir.Nullable):
             clauses = [
-                f"defp {name}(nil), do: {{:ok, nil}}",
-                f"defp {name}(value), do: {self.decoder(type_ref.inner)}(value)",
+                layout.clause("defp", name, "nil", layout.Items("{", (":ok", "nil"))),
+                layout.clause(
+                    "defp", name, "value", layout.call(self.decoder(type_ref.inner), "value")
+                ),
             ]
         elif isinstance(type_ref, ir.LiteralValue):
             expected = ex_str(json.dumps(type_ref.value))
+            ok = layout.Items("{", (":ok", literal_term(type_ref.value)))
             clauses = [
-                f"defp {name}({json_scalar(type_ref.value)}), do: {{:ok, {literal_term(type_ref.value)}}}",
-                f"defp {name}(value), do: {RUNTIME_ALIAS}.literal_error({expected}, value)",
+                layout.clause("defp", name, json_scalar(type_ref.value), ok),
+                layout.clause(
+                    "defp",
+                    name,
+                    "value",
+                    layout.call(f"{RUNTIME_ALIAS}.literal_error", expected, "value"),
+                ),
             ]
             if type(type_ref.value) is int:  # JSON equality: 1.0 is the const 1, kept as read
-                guard = f"defp {name}(value) when is_float(value) and value == {ex_int(type_ref.value)},"
-                clauses.insert(1, f"{guard} do: {{:ok, value}}")
+                guard = f"is_float(value) and value == {ex_int(type_ref.value)}"
+                kept = layout.Items("{", (":ok", "value"))
+                clauses.insert(1, layout.clause("defp", name, "value", kept, guard))
         elif isinstance(type_ref, ir.JsonLiterals):
-            allowed = "[" + ", ".join(ex_json_literal(value) for value in type_ref.values) + "]"
+            allowed = layout.Items("[", tuple(ex_json_literal(value) for value in type_ref.values))
             expected = ex_str(literals.expected(type_ref))
-            clauses = [
-                f"defp {name}(value), do: {RUNTIME_ALIAS}.one_of(value, {allowed}, {expected})"
-            ]
+            call = layout.call(f"{RUNTIME_ALIAS}.one_of", "value", allowed, expected)
+            clauses = [layout.clause("defp", name, "value", call)]
         elif isinstance(type_ref, ir.Checked):
             clauses = [self._checked_clause(name, type_ref)]
         else:
@@ -167,7 +181,7 @@ class Decoders(FileSnippets):
                 literal = ex_number(divisor)
                 checks.append(layout.call(f"{RUNTIME_ALIAS}.multiple_of", "checked", literal))
         self.helpers[name] = HelperView(
-            name, (self._with_checks(name, f"{base}(value)", "checked", checks),)
+            name, (self._with_checks(name, layout.call(base, "value"), "checked", checks),)
         )
         return name
 
@@ -186,9 +200,11 @@ class Decoders(FileSnippets):
         return checks
 
     @staticmethod
-    def _with_checks(name: str, first: str, variable: str, checks: list[layout.Code]) -> str:
+    def _with_checks(
+        name: str, first: layout.Call, variable: str, checks: list[layout.Code]
+    ) -> Block:
         if not checks:
-            return f"defp {name}(value), do: {first}"
+            return layout.clause("defp", name, "value", first)
         lines = [f"defp {name}(value) do", f"  with {{:ok, {variable}}} <- {first},"]
         for index, check in enumerate(checks):
             ending = "," if index < len(checks) - 1 else " do"
@@ -210,8 +226,8 @@ class Decoders(FileSnippets):
         lines += [f"    {inner}(value)", "  end", "end"]
         return "\n".join(lines)
 
-    def _inline_union_clauses(self, name: str, union: ir.InlineUnion) -> list[str]:
-        clauses: list[str] = []
+    def _inline_union_clauses(self, name: str, union: ir.InlineUnion) -> list[Block]:
+        clauses: list[Block] = []
         expected: list[str] = []
         seen: set[str] = set()
         types = self.module.types_by_name
@@ -222,11 +238,9 @@ class Decoders(FileSnippets):
                 if guard in seen:
                     continue
                 seen.add(guard)
-                clauses.append(
-                    f"defp {name}(value) when {guard}, do: {self.decoder(option)}(value)"
-                )
+                decode = layout.call(self.decoder(option), "value")
+                clauses.append(layout.clause("defp", name, "value", decode, guard))
         listed = " or ".join(dict.fromkeys(expected))
-        clauses.append(
-            f"defp {name}(value), do: {RUNTIME_ALIAS}.type_error({ex_str(listed)}, value)"
-        )
+        error = layout.call(f"{RUNTIME_ALIAS}.type_error", ex_str(listed), "value")
+        clauses.append(layout.clause("defp", name, "value", error))
         return clauses

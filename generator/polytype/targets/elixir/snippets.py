@@ -21,7 +21,7 @@ from polytype.ir.patterns import pcre_pattern
 from polytype.targets.base.helper_names import BOUND_KEYS, function_suffix, literal_key
 from polytype.targets.base.render import ex_str
 from polytype.targets.elixir import layout
-from polytype.targets.elixir.clauses import clause_at
+from polytype.targets.elixir.clauses import Block, clause_at
 from polytype.targets.elixir.names import RUNTIME_ALIAS, checks_module, literal_term
 from polytype.targets.elixir.terms import check_schema, ex_json_literal, json_term
 
@@ -79,7 +79,7 @@ class HelperView:
     """A private function: its clauses, each a finished line or block."""
 
     name: str
-    clauses: tuple[str, ...]
+    clauses: tuple[Block, ...]
 
     @property
     def text(self) -> str:
@@ -93,7 +93,7 @@ class FileSnippets:
 
     module: ir.Module
     helpers: dict[str, HelperView] = field(default_factory=dict)
-    attributes: dict[str, str] = field(default_factory=dict)  # name -> value
+    attributes: dict[str, layout.Call] = field(default_factory=dict)  # name -> value
     # name -> the JSON Schema fragment of a schema check, as the runtime reads it
     check_terms: dict[str, ir.JSONData] = field(default_factory=dict)
     # type_key results: identity -> key and key -> identity, so that two different
@@ -108,6 +108,19 @@ class FileSnippets:
 
     def mod(self, name: str) -> str:
         return self.named(name).elixir_module
+
+    def typespec_code(self, type_ref: ir.TypeRef) -> layout.Code:
+        """`typespec(type_ref)` with its list brackets as parts (a list type breaks)."""
+        if isinstance(type_ref, ir.ListOf):
+            return layout.Items("[", (self.typespec_code(type_ref.item),))
+        if isinstance(type_ref, ir.TupleOf):
+            specs = {self.typespec(item): item for item in type_ref.item_types()}
+            if len(specs) == 1:
+                return layout.Items("[", tuple(map(self.typespec_code, specs.values())))
+            return layout.Items("[", (" | ".join(specs),))
+        if isinstance(type_ref, ir.Checked):
+            return self.typespec_code(type_ref.inner)
+        return self.typespec(type_ref)
 
     def typespec(self, type_ref: ir.TypeRef) -> str:
         if isinstance(type_ref, ir.Prim):
@@ -229,7 +242,7 @@ class FileSnippets:
         return name
 
     def pattern_attribute(self, pattern: str) -> str:
-        compiled = f'Regex.compile!({ex_str(pcre_pattern(pattern))}, "u")'
+        compiled = layout.call("Regex.compile!", ex_str(pcre_pattern(pattern)), '"u"')
         return _interned(self.attributes, "pattern", compiled)
 
     def check_calls(self, variable: str, checks: tuple[ir.SchemaCheck, ...]) -> list[layout.Call]:
@@ -256,7 +269,7 @@ class FileSnippets:
 
     def attribute_lines(self) -> tuple[str, ...]:
         return tuple(
-            f"@{name} {layout.expression(value, 4 + len(name))}"
+            f"@{name} {layout.laid(value, 4 + len(name))}"
             for name, value in self.attributes.items()
         ) + tuple(
             f"@{name} {json_term(term, 4 + len(name), 2)}"

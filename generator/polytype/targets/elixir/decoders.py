@@ -205,7 +205,9 @@ class Decoders(FileSnippets):
     ) -> Block:
         if not checks:
             return layout.clause("defp", name, "value", first)
-        lines = [f"defp {name}(value) do", f"  with {{:ok, {variable}}} <- {first},"]
+        # laid out at column 9 of the module (this clause is shifted by 2 later)
+        step = with_step(f"{{:ok, {variable}}}", first, ",").replace("\n  ", "\n")
+        lines = [f"defp {name}(value) do", f"  with {step},"]
         for index, check in enumerate(checks):
             ending = "," if index < len(checks) - 1 else " do"
             # laid out at column 9 of the module (this clause is shifted by 2 later)

@@ -57,7 +57,25 @@ class Items:
 
 # What a view hands the layout: a call or a list/tuple with its parts, or a term that
 # `mix format` never breaks (a name, a number, a string literal, an atom).
-Code = str | Call | Items
+@dataclass(frozen=True)
+class Alternatives:
+    """`a | b | c` (a typespec) as a view builds it."""
+
+    members: tuple[Code, ...]
+
+    def __str__(self) -> str:
+        return flat(self)
+
+
+def alternatives(*members: Code) -> Alternatives:
+    """`a | b`, nested alternatives flattened into one."""
+    flattened: list[Code] = []
+    for member in members:
+        flattened.extend(member.members if isinstance(member, Alternatives) else (member,))
+    return Alternatives(tuple(flattened))
+
+
+Code = str | Call | Items | Alternatives
 
 
 def call(name: str, *args: Code) -> Call:
@@ -71,6 +89,8 @@ def flat(code: Code) -> str:
     if isinstance(code, Items):
         closing = "]" if code.opening == "[" else "}"
         return code.opening + ", ".join(flat(item) for item in code.items) + closing
+    if isinstance(code, Alternatives):
+        return " | ".join(flat(member) for member in code.members)
     return code
 
 
@@ -82,6 +102,10 @@ def laid(code: Code, indent: int) -> str:
     one_line = flat(code)
     if fits(one_line, indent) or isinstance(code, str):
         return one_line
+    if isinstance(code, Alternatives):  # one a line, each after the first behind a `|`
+        first, *rest = code.members
+        pad = "\n" + " " * indent + "| "
+        return laid(first, indent) + "".join(pad + laid(member, indent + 2) for member in rest)
     if isinstance(code, Items) and code.opening == "{":
         if len(code.items) < 2:
             return one_line

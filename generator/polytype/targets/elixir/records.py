@@ -200,14 +200,12 @@ def record_view(record: ir.Record, module: ir.Module) -> RecordView:
             default = gen.default_term(item.type, item.default.value)
             spec = gen.typespec_code(item.type)
             if item.default.value is None and not item.nullable:
-                spec = f"{layout.flat(spec)} | nil"
+                spec = layout.alternatives(spec, "nil")
         else:
             default = "nil"
-            spec = (
-                gen.typespec_code(item.type)
-                if item.nullable
-                else f"{gen.typespec(item.type)} | nil"
-            )
+            spec = gen.typespec_code(item.type)
+            if not item.nullable:
+                spec = layout.alternatives(spec, "nil")
         struct_fields.append((key, default))
         type_fields.append((key, spec))
         if item.aliases:

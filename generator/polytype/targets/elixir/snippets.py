@@ -115,11 +115,16 @@ class FileSnippets:
             return layout.Items("[", (self.typespec_code(type_ref.item),))
         if isinstance(type_ref, ir.TupleOf):
             specs = {self.typespec(item): item for item in type_ref.item_types()}
-            if len(specs) == 1:
-                return layout.Items("[", tuple(map(self.typespec_code, specs.values())))
-            return layout.Items("[", (" | ".join(specs),))
+            codes = tuple(map(self.typespec_code, specs.values()))
+            return layout.Items(
+                "[", (codes[0] if len(codes) == 1 else layout.alternatives(*codes),)
+            )
         if isinstance(type_ref, ir.Checked):
             return self.typespec_code(type_ref.inner)
+        if isinstance(type_ref, ir.Nullable):
+            return layout.alternatives(self.typespec_code(type_ref.inner), "nil")
+        if isinstance(type_ref, ir.InlineUnion):
+            return layout.alternatives(*map(self.typespec_code, type_ref.options))
         return self.typespec(type_ref)
 
     def typespec(self, type_ref: ir.TypeRef) -> str:

@@ -160,6 +160,9 @@ _CODE = st.recursive(
             st.sampled_from(["[", "{"]),
             st.lists(inner, max_size=4),
         ),
+        st.builds(
+            lambda members: layout.alternatives(*members), st.lists(inner, min_size=1, max_size=4)
+        ),
     ),
     max_leaves=12,
 )
@@ -173,3 +176,47 @@ def test_laying_out_only_adds_line_breaks_and_indentation(code: layout.Code, ind
     assert re.sub(r"\s", "", text) == re.sub(r"\s", "", one_line)
     if layout.fits(one_line, indent):
         assert text == one_line
+
+
+_VERY_LONG = (
+    "d_union_all_rules_at_rule_empty_line_before_option2_or_list_union_all_rules_at_rule_empty"
+)
+
+
+def test_a_head_too_long_by_itself_breaks_its_argument_then_the_guard() -> None:
+    """From mix format: the argument on its own line, `when` and `do` aligned after `defp `."""
+    body = call("Schema.Rule.decode", "value")
+    text = layout.definition(clause("defp", _VERY_LONG, "value", body, "is_binary(value)"), 2)
+    assert text == (
+        f"defp {_VERY_LONG}(\n         value\n       )\n"
+        "       when is_binary(value),\n       do: Schema.Rule.decode(value)"
+    )
+    assert layout.block_head("defp", _VERY_LONG, "data", "is_map(data)", 2) == (
+        f"defp {_VERY_LONG}(\n         data\n       )\n       when is_map(data) do"
+    )
+    assert layout.block_head("defp", _VERY_LONG, "data", "", 2) == (
+        f"defp {_VERY_LONG}(\n         data\n       ) do"
+    )
+    assert layout.block_head("def", "decode", "data", "is_map(data)", 2) == (
+        "def decode(data) when is_map(data) do"
+    )
+
+
+def test_a_long_union_type_puts_each_member_behind_a_bar() -> None:
+    """From mix format on a record field typespec (stylelintrc)."""
+    first = "Schema.AllRulesAtRuleEmptyLineBeforeOption2.t()"
+    inner = (
+        "Schema.AllRulesAtRuleEmptyLineBeforeOption3ItemOption1.t()",
+        "Schema.AllRulesAtRuleEmptyLineBeforeOption3ItemOption2.t()",
+    )
+    spec = layout.alternatives(first, Items("[", (layout.alternatives(*inner),)), "nil")
+    assert layout.pair("at_rule_empty_line_before:", spec, 10, ",") == (
+        "at_rule_empty_line_before:\n"
+        f"            {first}\n"
+        "            | [\n"
+        f"                {inner[0]}\n"
+        f"                | {inner[1]}\n"
+        "              ]\n"
+        "            | nil"
+    )
+    assert layout.flat(spec) == f"{first} | [{inner[0]} | {inner[1]}] | nil"

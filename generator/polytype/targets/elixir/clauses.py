@@ -24,6 +24,16 @@ def with_step(pattern: str, call: layout.Code, ending: str) -> str:
     return f"{pattern} <-\n{' ' * 11}{layout.laid(call, 11)}"
 
 
+def block_head(keyword: str, name: str, argument: str, guard: str = "") -> str:
+    """The first line(s) of a block clause of a module body, written from column 0."""
+    return _unshift(layout.block_head(keyword, name, argument, guard, 2))
+
+
+def _unshift(text: str) -> str:
+    """Lines laid out at column 2, written from column 0 (`_shift` moves them back)."""
+    return text.replace("\n  ", "\n")
+
+
 def _shift(text: str, indent: int) -> str:
     """A block written from column 0 (its first line aside) moved to column `indent`."""
     pad = " " * indent

@@ -15,7 +15,7 @@ from polytype.ir import literals
 from polytype.ir.json_types import json_type_of
 from polytype.targets.base.render import ex_str
 from polytype.targets.elixir import layout
-from polytype.targets.elixir.clauses import Block, with_step
+from polytype.targets.elixir.clauses import Block, block_head, with_step
 from polytype.targets.elixir.names import GUARDS, RUNTIME_ALIAS, json_scalar, literal_term
 from polytype.targets.elixir.snippets import FileSnippets, HelperView
 from polytype.targets.elixir.terms import ex_int, ex_json_literal, ex_number
@@ -207,7 +207,7 @@ class Decoders(FileSnippets):
             return layout.clause("defp", name, "value", first)
         # laid out at column 9 of the module (this clause is shifted by 2 later)
         step = with_step(f"{{:ok, {variable}}}", first, ",").replace("\n  ", "\n")
-        lines = [f"defp {name}(value) do", f"  with {step},"]
+        lines = [block_head("defp", name, "value"), f"  with {step},"]
         for index, check in enumerate(checks):
             ending = "," if index < len(checks) - 1 else " do"
             # laid out at column 9 of the module (this clause is shifted by 2 later)
@@ -219,7 +219,7 @@ class Decoders(FileSnippets):
     def _checked_clause(self, name: str, checked: ir.Checked) -> str:
         """Each check on the JSON value as it arrives, then the decode of `inner`."""
         inner = self.decoder(checked.inner)
-        lines = [f"defp {name}(value) do"]
+        lines = [block_head("defp", name, "value")]
         for index, call in enumerate(self.check_calls("value", checked.checks)):
             ending = "," if index < len(checked.checks) - 1 else " do"
             # laid out at column 9 of the module (this clause is shifted by 2 later)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from polytype import ir
 from polytype.targets.base.render import ex_atom, ex_str
 from polytype.targets.elixir import layout
-from polytype.targets.elixir.clauses import Block
+from polytype.targets.elixir.clauses import Block, block_head
 from polytype.targets.elixir.names import json_scalar, literal_atom, literal_term, unknown_module
 from polytype.targets.elixir.snippets import FileSnippets, HelperView
 
@@ -139,7 +139,8 @@ class Encoders(FileSnippets):
             arrows.append(("{item, _index}", self.encode(node.rest, "item")))
         else:
             arrows[-1] = ("{item, _index}", arrows[-1][1])
-        lines = [f"defp {name}(value) do", "  value", "  |> Enum.with_index()", "  |> Enum.map(fn"]
+        lines = [block_head("defp", name, "value"), "  value", "  |> Enum.with_index()"]
+        lines.append("  |> Enum.map(fn")
         lines += [f"    {head} -> {body}" for head, body in arrows]
         lines += ["  end)", "end"]
         self.helpers[name] = HelperView(name, ("\n".join(lines),))

@@ -157,11 +157,24 @@ def definition(clause: Clause, indent: int) -> str:
         bare = f"{clause.keyword} {flat(clause.head)}"
         if clause.guard and fits(bare, indent):
             return f"{bare}\n{aligned}when {clause.guard},\n{aligned}do: {body}"
-        if not clause.guard and clause.head.args:
-            return f"{_broken_head(clause, indent)},\n{aligned}do: {body}"
+        if clause.head.args:
+            guard = f"\n{aligned}when {clause.guard}" if clause.guard else ""
+            return f"{_broken_head(clause, indent)}{guard},\n{aligned}do: {body}"
     if fits("do: " + body, indent + 2):
         return f"{head},\n{pad}do: {body}"
     return f"{head},\n{pad}do:\n{pad}  {laid(clause.body, indent + 4)}"
+
+
+def block_head(keyword: str, name: str, argument: str, guard: str, indent: int) -> str:
+    """`keyword name(argument) when guard do` opening a block at column `indent`; a head
+    too long by itself breaks its argument, `when` then under it."""
+    head = clause(keyword, name, argument, "", guard)
+    text = head.head_text() + " do"
+    if fits(text, indent) or fits(f"{keyword} {flat(head.head)}", indent):
+        return text
+    aligned = " " * (indent + len(keyword) + 1)
+    when = f"\n{aligned}when {guard}" if guard else ""
+    return f"{_broken_head(head, indent)}{when} do"
 
 
 def _broken_head(clause: Clause, indent: int) -> str:

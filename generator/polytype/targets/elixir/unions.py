@@ -14,7 +14,7 @@ from polytype import ir
 from polytype.ir import unions
 from polytype.targets.base.render import ex_str
 from polytype.targets.elixir import layout
-from polytype.targets.elixir.clauses import Block, clause_block, with_step
+from polytype.targets.elixir.clauses import Block, block_head, clause_block, with_step
 from polytype.targets.elixir.filegen import FileGen
 from polytype.targets.elixir.names import (
     GUARDS,
@@ -86,7 +86,7 @@ def union_view(union: ir.UnionType, module: ir.Module) -> UnionView:
         arrows.append((":error", layout.Items("{", (":error", missing))))
         clauses.append(
             _case_clause(
-                f"{head[0]} {head[1]}(data) when is_map(data) do",
+                block_head(*head, "data", "is_map(data)"),
                 f"case Map.fetch(data, {tag}) do",
                 arrows,
             )
@@ -245,7 +245,7 @@ def _structural_clauses(union: ir.UnionType, gen: FileGen, head: tuple[str, str]
                 reason = layout.Items("{", ('""', ex_str(message)))
                 arrows.append(("true", layout.Items("{", (":error", reason))))
             clauses.append(
-                _case_clause(f"{head[0]} {head[1]}(data) when is_map(data) do", "cond do", arrows)
+                _case_clause(block_head(*head, "data", "is_map(data)"), "cond do", arrows)
             )
     expected: list[str] = ["object"] if object_cases else []
     for case in other_cases:

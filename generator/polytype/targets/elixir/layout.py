@@ -55,8 +55,6 @@ class Items:
         return flat(self)
 
 
-# What a view hands the layout: a call or a list/tuple with its parts, or a term that
-# `mix format` never breaks (a name, a number, a string literal, an atom).
 @dataclass(frozen=True)
 class Alternatives:
     """`a | b | c` (a typespec) as a view builds it."""
@@ -75,6 +73,8 @@ def alternatives(*members: Code) -> Alternatives:
     return Alternatives(tuple(flattened))
 
 
+# What a view hands the layout: a call, a list/tuple or a typespec union with its parts,
+# or a term that `mix format` never breaks (a name, a number, a string literal, an atom).
 Code = str | Call | Items | Alternatives
 
 

@@ -4,6 +4,8 @@ built in code are recognised by their class."""
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from polytype import ir
 from polytype.ir import unions
 from polytype.targets.base.helper_names import function_suffix
@@ -123,15 +125,19 @@ def _instance_checks(union: ir.UnionType, types: Annotations) -> list[str]:
 
 def _classes(name: str, types: Annotations) -> str:
     named = types.named(name)
-    if isinstance(named, ir.EnumType) and named.unknown is not None:
-        listed = [name] if named.style != "literal" else []
-        return "(" + ", ".join([*listed, named.unknown]) + ",)"
-    if isinstance(named, ir.Record) or (
-        isinstance(named, ir.EnumType) and named.style != "literal"
-    ):
-        return name
-    if isinstance(named, ir.UnionType):
-        leaves = [_classes(member, types) for member in named.members]
-        leaves = [leaf for leaf in leaves if leaf] + ([named.unknown] if named.unknown else [])
-        return "(" + ", ".join(leaves) + ",)" if leaves else ""
-    return ""
+    match named:
+        case ir.EnumType() if named.unknown is not None:
+            listed = [name] if named.style != "literal" else []
+            return "(" + ", ".join([*listed, named.unknown]) + ",)"
+        case ir.EnumType():
+            return name if named.style != "literal" else ""
+        case ir.Record():
+            return name
+        case ir.UnionType():
+            leaves = [_classes(member, types) for member in named.members]
+            leaves = [leaf for leaf in leaves if leaf] + ([named.unknown] if named.unknown else [])
+            return "(" + ", ".join(leaves) + ",)" if leaves else ""
+        case ir.Alias():
+            return ""
+        case _ as unreachable:
+            assert_never(unreachable)

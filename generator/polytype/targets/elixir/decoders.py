@@ -14,23 +14,12 @@ from typing import assert_never
 from polytype import ir
 from polytype.ir import literals
 from polytype.ir.json_types import json_type_of
+from polytype.targets.base.helper_names import HelperKind
 from polytype.targets.base.render import ex_str
 from polytype.targets.elixir.clauses import with_step
 from polytype.targets.elixir.names import GUARDS, RUNTIME_ALIAS, json_scalar, literal_term
 from polytype.targets.elixir.snippets import FileSnippets, HelperView
 from polytype.targets.elixir.terms import ex_int, ex_json_literal, ex_number
-
-# the type references that get a private decoder of their own (`Decoders._helper`)
-HelperKind = (
-    ir.ListOf
-    | ir.TupleOf
-    | ir.MapOf
-    | ir.LiteralValue
-    | ir.JsonLiterals
-    | ir.Nullable
-    | ir.InlineUnion
-    | ir.Checked
-)
 
 
 class Decoders(FileSnippets):

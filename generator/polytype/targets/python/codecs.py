@@ -26,7 +26,12 @@ from polytype.ir.json_types import json_type_of
 from polytype.ir.object_rules import rules_digest
 from polytype.ir.patterns import python_pattern
 from polytype.ir.wording import unchecked
-from polytype.targets.base.helper_names import BOUND_KEYS, function_suffix, literal_key
+from polytype.targets.base.helper_names import (
+    BOUND_KEYS,
+    HelperKind,
+    function_suffix,
+    literal_key,
+)
 from polytype.targets.base.render import py_str
 from polytype.targets.python.alias_order import refs, string_aliases
 from polytype.targets.python.checks import CheckConstants
@@ -37,26 +42,17 @@ from polytype.targets.python.common import (
     rules_parts,
 )
 from polytype.targets.python.flavors import DATACLASSES, Flavor
-from polytype.targets.python.literal_types import literal_annotation, literal_arguments
-from polytype.targets.python.snippet_views import HelperView, RecordChecks
+from polytype.targets.python.literal_types import (
+    is_literal_type,
+    literal_annotation,
+    literal_arguments,
+)
+from polytype.targets.python.snippet_views import HelperView, RecordChecks, TagCheck
 
 
 def _fragment(value: int | float) -> str:
     """A number as a fragment of a helper name: `2.5` → `2p5`, `-1e-05` → `m1em05`."""
     return str(value).replace(".", "p").replace("-", "m").replace("+", "")
-
-
-# the type references that get a private decoder of their own (`Codecs._helper`)
-HelperKind = (
-    ir.ListOf
-    | ir.TupleOf
-    | ir.MapOf
-    | ir.LiteralValue
-    | ir.JsonLiterals
-    | ir.Nullable
-    | ir.InlineUnion
-    | ir.Checked
-)
 
 
 @dataclass
@@ -115,9 +111,8 @@ class Codecs:
                 self.uses_literal = True
                 return f"Literal[{py_literal(type_ref.value)}]"
             case ir.JsonLiterals():
-                annotation = literal_annotation(type_ref)
-                self.uses_literal = self.uses_literal or annotation.startswith("Literal[")
-                return annotation
+                self.uses_literal = self.uses_literal or is_literal_type(type_ref)
+                return literal_annotation(type_ref)
             case ir.Nullable():
                 return f"{self.annotation(type_ref.inner)} | None"
             case ir.AnyJSON():
@@ -445,12 +440,11 @@ class Codecs:
         """The statements that check a record, in the order every flavor runs them."""
         suffix = function_suffix(record.name)
         keys_name = f"_{suffix.upper()}_KEYS"
-        prelude = ["obj = _object(data)", *self.check_lines(record.schema_checks, "obj")]
+        tags = []
         for item in record.tag_fields:
             assert isinstance(item.type, ir.LiteralValue)
-            prelude.append(f"_tag(obj, {py_str(item.json_key)}, {py_literal(item.type.value)})")
-        if record.extra_policy == "forbid":
-            prelude.append(f"_forbid_unknown(obj, {keys_name})")
+            value = item.type.value
+            tags.append(TagCheck(py_str(item.json_key), py_literal(value), isinstance(value, str)))
         alias_pairs = [(alias, item.json_key) for item in record.fields for alias in item.aliases]
         all_keys = [item.json_key for item in record.fields] + [alias for alias, _ in alias_pairs]
         known = (
@@ -461,7 +455,11 @@ class Codecs:
         required = tuple(item for item in record.fields if item.required and not item.is_tag)
         optional = tuple(item for item in record.fields if not item.required)
         return RecordChecks(
-            prelude=tuple(prelude),
+            schema_checks=tuple(self.check_lines(record.schema_checks, "obj")),
+            tags=tuple(tags),
+            forbid_check=(
+                f"_forbid_unknown(obj, {keys_name})" if record.extra_policy == "forbid" else ""
+            ),
             fields=required + optional,
             keeps_extra=record.extra_policy == "keep",
             extra_check=f"_unknown(obj, {keys_name})",

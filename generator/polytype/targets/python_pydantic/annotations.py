@@ -15,7 +15,11 @@ from polytype.ir.patterns import python_pattern
 from polytype.targets.base.render import py_str
 from polytype.targets.python.checks import CheckConstants
 from polytype.targets.python.common import py_literal, rules_parts
-from polytype.targets.python.literal_types import literal_annotation, literal_arguments
+from polytype.targets.python.literal_types import (
+    is_literal_type,
+    literal_annotation,
+    literal_arguments,
+)
 
 
 @dataclass
@@ -144,8 +148,8 @@ class Annotations:
     def json_literals(self, node: ir.JsonLiterals) -> str:
         """A `const`/`enum` of any JSON value: checked by JSON equality and kept as read
         (`PlainValidator`: pydantic's own Literal would turn 1.0 into 1 and take True for 1)."""
-        annotation = literal_annotation(node).replace("JSONValue", "JsonValue")
-        if annotation.startswith("Literal["):
+        annotation = literal_annotation(node, json_value="JsonValue")
+        if is_literal_type(node):
             self.uses.add("Literal")
         self.uses |= {"json_literals", "PlainValidator", "WithJsonSchema"}
         allowed, expected = literal_arguments(node)

@@ -1,6 +1,7 @@
 """The bodies of the callable discriminators: which member of a union a value is,
 by its tag, by its keys and JSON type, or by trying the members in order; values
-built in code are recognised by their class."""
+built in code are recognised by their class. Each gives a whole function body (it ends
+in a return), the error message and the error context."""
 
 from __future__ import annotations
 
@@ -50,6 +51,8 @@ def tagged_dispatch(
         # not an object: the fallback model reports it as one ("$: not an object"), as a
         # union on Field(discriminator=...) does, rather than a tag error under its key
         lines.append(f"return {py_str(union.unknown)}")
+    else:
+        lines.append("return None")
     known = ", ".join(repr(value) for value, _ in union.tag_values)
     message = f"unknown or missing tag {union.tag!r}; expected one of {known}"
     return lines, message, {"discriminator": repr(union.tag)}
@@ -84,6 +87,7 @@ def structural_dispatch(
         if case.json_type != "object":
             lines.append(f"if {_JSON_TYPE_CHECKS[case.json_type]}:")
             lines.append(f"    return {py_str(case.member)}")
+    lines.append("return None")
     hints = [
         (
             f"{case.tag_key}={case.tag_value!r}"

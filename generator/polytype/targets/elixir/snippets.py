@@ -114,22 +114,23 @@ class FileSnippets:
         return self.named(name).elixir_module
 
     def typespec_code(self, type_ref: ir.TypeRef) -> layout.Code:
-        """`typespec(type_ref)` with its list brackets as parts (a list type breaks)."""
-        if isinstance(type_ref, ir.ListOf):
-            return layout.Items("[", (self.typespec_code(type_ref.item),))
-        if isinstance(type_ref, ir.TupleOf):
-            specs = {self.typespec(item): item for item in type_ref.item_types()}
-            codes = tuple(map(self.typespec_code, specs.values()))
-            return layout.Items(
-                "[", (codes[0] if len(codes) == 1 else layout.alternatives(*codes),)
-            )
-        if isinstance(type_ref, ir.Checked):
-            return self.typespec_code(type_ref.inner)
-        if isinstance(type_ref, ir.Nullable):
-            return layout.alternatives(self.typespec_code(type_ref.inner), "nil")
-        if isinstance(type_ref, ir.InlineUnion):
-            return layout.alternatives(*map(self.typespec_code, type_ref.options))
-        return self.typespec(type_ref)
+        """`typespec(type_ref)` with its lists and alternatives as parts (they break)."""
+        match type_ref:
+            case ir.ListOf():
+                return layout.Items("[", (self.typespec_code(type_ref.item),))
+            case ir.TupleOf():
+                specs = {self.typespec(item): item for item in type_ref.item_types()}
+                codes = tuple(map(self.typespec_code, specs.values()))
+                only = codes[0] if len(codes) == 1 else layout.alternatives(*codes)
+                return layout.Items("[", (only,))
+            case ir.Checked():
+                return self.typespec_code(type_ref.inner)
+            case ir.Nullable():
+                return layout.alternatives(self.typespec_code(type_ref.inner), "nil")
+            case ir.InlineUnion():
+                return layout.alternatives(*map(self.typespec_code, type_ref.options))
+            case _:  # the rest never breaks
+                return self.typespec(type_ref)
 
     def typespec(self, type_ref: ir.TypeRef) -> str:
         match type_ref:

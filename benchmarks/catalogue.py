@@ -99,10 +99,15 @@ def written(directory: Path) -> Written:
 
 
 def time_polytype(
-    schemas: Sequence[schemastore.CatalogueSchema], work: Path
+    schemas: Sequence[schemastore.CatalogueSchema], work: Path, project: Path | None = None
 ) -> tuple[Sample, Written]:
-    """One cold `polytype generate` of every schema in a fresh project."""
-    project = Path(tempfile.mkdtemp(prefix="catalogue-", dir=work))
+    """One cold `polytype generate` of every schema in a fresh project (at `project`,
+    made anew, when given)."""
+    if project is None:
+        project = Path(tempfile.mkdtemp(prefix="catalogue-", dir=work))
+    else:
+        shutil.rmtree(project, ignore_errors=True)
+        project.mkdir(parents=True)
     schemastore.write_project(project, schemas, PACKAGE)
     command = [sys.executable, "-m", "polytype", "generate"]
     sample = run_child(command, project, LONG, tree=True)
@@ -133,12 +138,14 @@ def time_peer(
     return samples, total
 
 
-def bench(work: Path, every: int = EVERY, keep: Path | None = None) -> CatalogueResult:
+def bench(
+    work: Path, every: int = EVERY, keep: Path | None = None, project: Path | None = None
+) -> CatalogueResult:
     prepared = keep if keep is not None else work / "prepared"
     prepared.mkdir(parents=True, exist_ok=True)
     schemas = prepare(prepared.resolve())
     print(f"catalogue: {len(schemas)} schemas generate; timing …", file=sys.stderr, flush=True)
-    sample, output = time_polytype(schemas, work)
+    sample, output = time_polytype(schemas, work, project)
     chosen = schemas[::every]
     print(f"catalogue: datamodel-codegen on {len(chosen)} …", file=sys.stderr, flush=True)
     peer, peer_output = time_peer(chosen, work)
@@ -198,12 +205,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--keep", type=Path, help="prepare the project here once; later runs reuse it"
     )
+    parser.add_argument(
+        "--project", type=Path, help="the timed project here (kept, to compare its output)"
+    )
     args = parser.parse_args(argv)
     if not (schemastore.CATALOGUE / "index.json").is_file():
         print(f"catalogue: {schemastore.CATALOGUE}/index.json not found; row skipped")
         return 0
     with tempfile.TemporaryDirectory(prefix="polytype-catalogue-") as directory:
-        result = bench(Path(directory), args.every, args.keep)
+        result = bench(Path(directory), args.every, args.keep, args.project)
     print(f"## Generation: the SchemaStore catalogue as one project ({result.modules} modules)\n")
     print(table(result, args.every))
     return 0

@@ -69,10 +69,12 @@ def _prune_parsed(text: str) -> str:
 
 # What is not code: a comment, or a triple-quoted string (polytype's only multi-line
 # strings are docstrings). A one-line string is kept (group `kept`): it may be a type.
+# Each pattern reads a string's plain run at once; its prefix (`f`, `rb`) is left as a
+# name that no import has.
 _NOT_CODE = re.compile(
-    r"""(?P<kept>[rRbBuUfF]{0,2}(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')(?!["']))"""
-    r'''|[rRbBuUfF]{0,2}(?:"""(?:[^"\\]|\\.|"(?!""))*"""'''
-    r"""|'''(?:[^'\\]|\\.|'(?!''))*''')"""
+    r"""(?P<kept>"[^"\\\n]*(?:\\.[^"\\\n]*)*"(?!")|'[^'\\\n]*(?:\\.[^'\\\n]*)*'(?!'))"""
+    r'''|"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*"""'''
+    r"""|'''[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*'''"""
     r"|#[^\n]*"
 )
 _TOP_LEVEL_IF = re.compile(r"^(?:if|elif|else)\b", re.M)
@@ -81,7 +83,7 @@ _TOP_LEVEL_DEFINED = re.compile(
     r"^(?:(?:async[ \t]+)?def[ \t]+(\w+)|class[ \t]+(\w+)|(\w+)[ \t]*(?::|=(?!=)))", re.M
 )
 _IMPORT_START = re.compile(r"(?:import|from)[ \t]")
-_STRING = re.compile(r"""[rRbBuUfF]{0,2}(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')""")
+_STRING = re.compile(r"""(?:"[^"\\\n]*(?:\\.[^"\\\n]*)*"|'[^'\\\n]*(?:\\.[^'\\\n]*)*')""")
 _ALL = re.compile(r"^__all__(?:[ \t]*:[^=\n]*)?[ \t]*=[ \t]*(\[[^\]]*\])", re.M)
 
 

@@ -77,7 +77,10 @@ class Record:
     doc: str = ""
     notes: str = ""
     methods: str | None = None
-    elixir_module: str = ""
+    # the schema's `x-elixir: {module: ...}`, when it names the type's Elixir module
+    x_elixir_module: str | None = None
+    # the name the schema gives the type, when `name` (its Python name) differs from it
+    schema_name: str = ""
     source: SourceRef | None = field(default=None, compare=False)
 
     @property
@@ -110,7 +113,10 @@ class EnumType:
     unknown: str | None = None
     doc: str = ""
     notes: str = ""
-    elixir_module: str = ""
+    # the schema's `x-elixir: {module: ...}`, when it names the type's Elixir module
+    x_elixir_module: str | None = None
+    # the name the schema gives the type, when `name` (its Python name) differs from it
+    schema_name: str = ""
     source: SourceRef | None = field(default=None, compare=False)
 
 
@@ -182,7 +188,10 @@ class UnionType:
     schema_checks: tuple[SchemaCheck, ...] = ()
     doc: str = ""
     notes: str = ""
-    elixir_module: str = ""
+    # the schema's `x-elixir: {module: ...}`, when it names the type's Elixir module
+    x_elixir_module: str | None = None
+    # the name the schema gives the type, when `name` (its Python name) differs from it
+    schema_name: str = ""
     source: SourceRef | None = field(default=None, compare=False)
 
     @property
@@ -213,7 +222,10 @@ class Alias:
     type: TypeRef
     doc: str = ""
     notes: str = ""
-    elixir_module: str = ""
+    # the schema's `x-elixir: {module: ...}`, when it names the type's Elixir module
+    x_elixir_module: str | None = None
+    # the name the schema gives the type, when `name` (its Python name) differs from it
+    schema_name: str = ""
     source: SourceRef | None = field(default=None, compare=False)
 
 
@@ -229,7 +241,8 @@ class Module:
     doc: str
     schema_path: str
     schema_sha256: str
-    elixir_namespace: str
+    # the schema's `x-polytype: {elixir-namespace: ...}`, when it names one
+    x_elixir_namespace: str | None
     types: tuple[NamedType, ...]
     root: str | None = None
     # (path from the project root, sha256) of every other file the schema's `$ref`s read:

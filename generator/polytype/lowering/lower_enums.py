@@ -23,7 +23,7 @@ class EnumLowering(LoweringState):
         pointer: str,
         doc: str,
         notes: str,
-        elixir_module: str,
+        x_elixir_module: str | None,
         source: ir.SourceRef,
     ) -> ir.EnumType:
         values: list[ir.EnumValue] = []
@@ -64,7 +64,7 @@ class EnumLowering(LoweringState):
             unknown=ir.unknown_member_name(name) if kept else None,
             doc=doc,
             notes=notes,
-            elixir_module=elixir_module,
+            x_elixir_module=x_elixir_module,
             source=source,
         )
 

@@ -29,7 +29,7 @@ class RecordLowering(LoweringState):
         pointer: str,
         doc: str,
         notes: str,
-        elixir_module: str,
+        x_elixir_module: str | None,
         source: ir.SourceRef,
     ) -> ir.Record:
         required = set(schema.get("required", []))
@@ -75,7 +75,7 @@ class RecordLowering(LoweringState):
             doc=doc,
             notes=notes,
             methods=methods,
-            elixir_module=elixir_module,
+            x_elixir_module=x_elixir_module,
             source=source,
         )
 

@@ -191,7 +191,7 @@ def elixir_modules(
         )
     named_modules = [(where, f"Elixir namespace {namespace!r}{origin}", namespace)]
     for name, named in types.items():
-        module = getattr(named, "elixir_module", "")
+        module = getattr(named, "x_elixir_module", None)
         if module and not module.startswith(namespace + "."):
             pointer = join_pointer(pointers.get(name, ""), "x-elixir") + "/module"
             named_modules.append((pointer, f"Elixir module {module!r}", module))

@@ -72,8 +72,8 @@ def assign(
     result: list[ir.NamedType] = []
     for name, named in types.items():
         named = rename_named(named, renamed)
-        if name in shortened:
-            named = _shorten_elixir_module(named, name)
+        if name not in shortened and named.name != name:
+            named = replace(named, schema_name=name)
         if isinstance(named, ir.Record):
             fields, found = _unshadow_fields(
                 named, pointers.get(name, ""), schemas.get(name), type_names
@@ -166,14 +166,3 @@ def rename_named(named: ir.NamedType, renamed: dict[str, str]) -> ir.NamedType:
             replace(check, member=renamed.get(check.member, check.member)) for check in named.checks
         ),
     )
-
-
-def _shorten_elixir_module(named: ir.NamedType, long_name: str) -> ir.NamedType:
-    """A shortened type's Elixir module follows its new name when it was derived from the
-    long one (`<Namespace>.<LongName>`); a module the schema names stays."""
-    derived = "." + naming.elixir_module_segment(long_name)
-    module = getattr(named, "elixir_module", "")
-    if not module.endswith(derived):
-        return named
-    shorter = module.removesuffix(derived) + "." + naming.elixir_module_segment(named.name)
-    return replace(named, elixir_module=shorter)

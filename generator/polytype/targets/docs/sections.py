@@ -21,10 +21,11 @@ from polytype.targets.docs.describe import (
 )
 from polytype.targets.docs.views import RowView, TypeSection
 from polytype.targets.elixir import literal_atom, module_file, unknown_module
+from polytype.targets.elixir.names import type_module
 
 
-def _heading(named: ir.NamedType) -> str:
-    return f"{md_text(named.name)} ({md_code(module_file(named.elixir_module))})"
+def _heading(named: ir.NamedType, module: ir.Module) -> str:
+    return f"{md_text(named.name)} ({md_code(module_file(type_module(module, named)))})"
 
 
 def _doc(named: ir.NamedType) -> str:
@@ -93,8 +94,8 @@ def record_section(record: ir.Record, describer: Describer) -> TypeSection:
     kind = "Record" + (" (frozen)" if record.frozen else "")
     return TypeSection(
         anchor(record.name),
-        _heading(record),
-        f"*{kind}* · Python {md_code(record.name)} · Elixir {md_code(record.elixir_module)}",
+        _heading(record, describer.module),
+        f"*{kind}* · Python {md_code(record.name)} · Elixir {md_code(type_module(describer.module, record))}",
         _doc(record),
         _notes(record),
         rows,
@@ -102,7 +103,7 @@ def record_section(record: ir.Record, describer: Describer) -> TypeSection:
     )
 
 
-def enum_section(enum: ir.EnumType) -> TypeSection:
+def enum_section(enum: ir.EnumType, module: ir.Module) -> TypeSection:
     rows = []
     for value in enum.values:
         python = (
@@ -144,8 +145,8 @@ def enum_section(enum: ir.EnumType) -> TypeSection:
         decoding += ", open: unknown values are kept"
     return TypeSection(
         anchor(enum.name),
-        _heading(enum),
-        f"*Enum* · Python {md_code(enum.name)} · Elixir {md_code(enum.elixir_module)}, {decoding}",
+        _heading(enum, module),
+        f"*Enum* · Python {md_code(enum.name)} · Elixir {md_code(type_module(module, enum))}, {decoding}",
         _doc(enum),
         _notes(enum),
         tuple(rows),
@@ -163,7 +164,7 @@ def union_section(union: ir.UnionType, describer: Describer) -> TypeSection:
                     (
                         md_code(f"{union.tag}: {json.dumps(value, ensure_ascii=False)}"),
                         md_code(member),
-                        md_code(named.elixir_module),
+                        md_code(type_module(describer.module, named)),
                         link(member),
                         f"Dispatch on {md_code(union.tag)}.",
                     )
@@ -182,7 +183,7 @@ def union_section(union: ir.UnionType, describer: Describer) -> TypeSection:
                     (
                         "—",
                         md_code(check.member),
-                        md_code(named.elixir_module),
+                        md_code(type_module(describer.module, named)),
                         link(check.member),
                         f"Tried in turn ({rule}); pre-check: JSON {shape}.",
                     )
@@ -206,7 +207,7 @@ def union_section(union: ir.UnionType, describer: Describer) -> TypeSection:
                     (
                         key,
                         md_code(case.member),
-                        md_code(named.elixir_module),
+                        md_code(type_module(describer.module, named)),
                         link(case.member),
                         rule,
                     )
@@ -229,8 +230,8 @@ def union_section(union: ir.UnionType, describer: Describer) -> TypeSection:
         how += ", open: unknown tags are kept"
     return TypeSection(
         anchor(union.name),
-        _heading(union),
-        f"*Union* ({how}) · Python {md_code(union.name)} · Elixir {md_code(union.elixir_module)}",
+        _heading(union, describer.module),
+        f"*Union* ({how}) · Python {md_code(union.name)} · Elixir {md_code(type_module(describer.module, union))}",
         _doc(union),
         _notes(union),
         tuple(rows),
@@ -244,15 +245,15 @@ def alias_section(alias: ir.Alias, describer: Describer) -> TypeSection:
         (
             "—",
             md_code(alias.name),
-            md_code(alias.elixir_module),
+            md_code(type_module(describer.module, alias)),
             describer.type_text(alias.type),
             " ".join(notes),
         )
     )
     return TypeSection(
         anchor(alias.name),
-        _heading(alias),
-        f"*Alias* · Python {md_code(alias.name)} · Elixir {md_code(alias.elixir_module)}",
+        _heading(alias, describer.module),
+        f"*Alias* · Python {md_code(alias.name)} · Elixir {md_code(type_module(describer.module, alias))}",
         _doc(alias),
         _notes(alias),
         (row,),

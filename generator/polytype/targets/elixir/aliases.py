@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from polytype import ir
 from polytype.targets.elixir.clauses import clause_block
 from polytype.targets.elixir.filegen import FileGen
+from polytype.targets.elixir.names import type_module
 from polytype.targets.elixir.snippets import HelperView
 
 
@@ -30,7 +31,7 @@ def alias_view(alias: ir.Alias, module: ir.Module) -> AliasView:
     else:
         encode_clauses = (f"def to_json(value), do: {encoder}(value)",)
     return AliasView(
-        module=alias.elixir_module,
+        module=type_module(module, alias),
         doc=alias.doc or f"The {alias.name} type.",
         typespec=gen.typespec(alias.type),
         decode_clause=clause_block([f"def decode(data), do: {decoder}(data)"]),

@@ -12,7 +12,13 @@ from dataclasses import dataclass
 
 from polytype import ir
 from polytype.targets.base.render import ex_atom, ex_str
-from polytype.targets.elixir.names import json_scalar, literal_atom, literal_term, unknown_module
+from polytype.targets.elixir.names import (
+    json_scalar,
+    literal_atom,
+    literal_term,
+    type_module,
+    unknown_module,
+)
 from polytype.targets.elixir.snippets import FileSnippets, HelperView
 
 
@@ -157,7 +163,7 @@ class Encoders(FileSnippets):
     def _raw_clauses(self, type_ref: ir.TypeRef) -> list[EncodeClause]:
         if isinstance(type_ref, ir.Ref):
             named = self.named(type_ref.name)
-            module = named.elixir_module
+            module = type_module(self.module, named)
             if isinstance(named, ir.Record):
                 return [EncodeClause(0, f"%{module}{{}} = value", f"{module}.to_json(value)")]
             if isinstance(named, ir.UnionType):

@@ -9,7 +9,7 @@ from polytype import ir
 from polytype.targets.base.render import ex_atom, ex_str
 from polytype.targets.elixir import layout
 from polytype.targets.elixir.clauses import clause_block
-from polytype.targets.elixir.names import RUNTIME_ALIAS
+from polytype.targets.elixir.names import RUNTIME_ALIAS, type_module
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,7 @@ class EnumView:
     encode_spec: str
 
 
-def enum_view(enum: ir.EnumType) -> EnumView:
+def enum_view(enum: ir.EnumType, module: ir.Module) -> EnumView:
     decode_clauses: list[str] = []
     encode_clauses: list[str] = []
     if enum.atoms:
@@ -74,7 +74,7 @@ def enum_view(enum: ir.EnumType) -> EnumView:
         if enum.unknown:
             doc += "\n  * any other string, kept as it is (x-unknown: keep)"
     return EnumView(
-        module=enum.elixir_module,
+        module=type_module(module, enum),
         doc=doc,
         typespec=typespec,
         values=values_clause,

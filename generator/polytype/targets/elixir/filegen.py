@@ -6,7 +6,7 @@ from polytype import ir
 from polytype.targets.base.render import ex_atom, ex_str
 from polytype.targets.elixir.decoders import Decoders
 from polytype.targets.elixir.encoders import Encoders
-from polytype.targets.elixir.names import literal_atom
+from polytype.targets.elixir.names import literal_atom, type_module
 from polytype.targets.elixir.terms import ex_json_literal
 
 
@@ -29,7 +29,7 @@ class FileGen(Decoders, Encoders):
             if isinstance(named, ir.Alias):
                 return self.default_term(named.type, value)
             if isinstance(named, (ir.Record, ir.UnionType)):
-                return f"{named.elixir_module}.from_json!({ex_json_literal(value)})"
+                return f"{type_module(self.module, named)}.from_json!({ex_json_literal(value)})"
         if isinstance(type_ref, ir.LiteralValue) and isinstance(value, str):
             return literal_atom(value)
         if isinstance(type_ref, ir.ListOf) and isinstance(value, tuple):

@@ -20,6 +20,7 @@ from polytype.targets.elixir.names import (
     json_scalar,
     literal_term,
     path_segment,
+    type_module,
 )
 from polytype.targets.elixir.schema_checks import checks_doc
 from polytype.targets.elixir.snippets import HelperView
@@ -259,7 +260,7 @@ def record_view(record: ir.Record, module: ir.Module) -> RecordView:
     )
     last = len(steps) - 1
     return RecordView(
-        module=record.elixir_module,
+        module=type_module(module, record),
         doc=_record_doc(record),
         enforce_keys=_attribute("enforce_keys", enforce) if enforce else "",
         defstruct=(

@@ -240,3 +240,40 @@ def elixir_atom(value: str) -> str:
 def elixir_module_segment(name: str) -> str:
     """`_TrimState` → `TrimState`: a valid Elixir alias segment."""
     return pascal_case(name)
+
+
+def numbered(name: str, taken: dict[str, str] | set[str]) -> str:
+    """`name`, or `name_2`, `name_3`, ... : the first that is not taken."""
+    number, candidate = 1, name
+    while candidate in taken:
+        number += 1
+        candidate = f"{name}_{number}"
+    return candidate
+
+
+def numbered_in_turn(names: list[str]) -> list[str]:
+    """`names` with each repeat numbered after the names before it (`ETC_GMT_1`,
+    `ETC_GMT_1_2`): a consumed schema's enum members and atoms that spell alike."""
+    taken: set[str] = set()
+    result: list[str] = []
+    for name in names:
+        name = numbered(name, taken)
+        taken.add(name)
+        result.append(name)
+    return result
+
+
+def numbered_repeats(names: list[str]) -> list[str]:
+    """`names` with each repeat numbered (`foo_bar`, `foo_bar_2`), never into a name
+    another item of the list spells itself: a consumed schema's field names of keys
+    such as 'foo\\tbar' and 'foo\\nbar'."""
+    taken = set(names)
+    claimed: set[str] = set()
+    result: list[str] = []
+    for name in names:
+        if name in claimed:
+            name = numbered(name, taken)
+            taken.add(name)
+        claimed.add(name)
+        result.append(name)
+    return result

@@ -90,9 +90,9 @@ class Record:
 
 @dataclass(frozen=True)
 class EnumValue:
+    """One value of a string enum, as the schema lists it (each target names its member)."""
+
     value: str
-    py_name: str
-    ex_atom: str
 
 
 @dataclass(frozen=True)

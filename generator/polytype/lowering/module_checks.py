@@ -250,8 +250,9 @@ def lengths(module_name: str, explicit: bool, types: Types, pointers: Pointers) 
                         )
                     )
         if isinstance(named, ir.EnumType) and named.atoms:
-            for value in named.values:
-                if len(value.ex_atom) > naming.MAX_ELIXIR_NAME:
+            atoms = naming.numbered_in_turn([naming.elixir_atom(v.value) for v in named.values])
+            for value, atom in zip(named.values, atoms, strict=True):
+                if len(atom) > naming.MAX_ELIXIR_NAME:
                     problems.append(
                         (
                             join_pointer(pointer, "enum"),

@@ -9,6 +9,7 @@ from polytype import ir
 from polytype.targets.base.render import mermaid_id, mermaid_text
 from polytype.targets.docs.describe import Describer
 from polytype.targets.docs.views import DiagramView, MermaidClass
+from polytype.targets.python.names import enum_member
 
 
 def _field_annotation(item: ir.Field, describer: Describer) -> str:
@@ -43,7 +44,7 @@ def diagram(module: ir.Module, describer: Describer) -> DiagramView:
                 (
                     mermaid_text(value.value)
                     if re.fullmatch(r"[A-Za-z0-9_.\-]+", value.value)
-                    else value.py_name
+                    else enum_member(named, value.value)
                 )
                 for value in named.values
             )

@@ -21,7 +21,9 @@ from polytype.targets.docs.describe import (
 )
 from polytype.targets.docs.views import RowView, TypeSection
 from polytype.targets.elixir import literal_atom, module_file, unknown_module
+from polytype.targets.elixir import names as elixir_names
 from polytype.targets.elixir.names import type_module
+from polytype.targets.python import names as python_names
 
 
 def _heading(named: ir.NamedType, module: ir.Module) -> str:
@@ -109,11 +111,13 @@ def enum_section(enum: ir.EnumType, module: ir.Module) -> TypeSection:
         python = (
             md_code(json.dumps(value.value, ensure_ascii=False))
             if enum.style == "literal"
-            else md_code(f"{enum.name}.{value.py_name}")
+            else md_code(f"{enum.name}.{python_names.enum_member(enum, value.value)}")
         )
         if enum.atoms:
             elixir = md_code(
-                ":" + value.ex_atom if plain_atom(value.ex_atom) else literal_atom(value.value)
+                ":" + atom
+                if plain_atom(atom := elixir_names.enum_atom(enum, value.value))
+                else literal_atom(value.value)
             )
         else:
             elixir = md_code(json.dumps(value.value, ensure_ascii=False))

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from polytype import ir
 from polytype.targets.base.render import ex_atom, ex_str
 from polytype.targets.elixir.names import (
+    enum_atoms,
     json_scalar,
     literal_atom,
     literal_term,
@@ -179,7 +180,7 @@ class Encoders(FileSnippets):
                 )
             if isinstance(named, ir.EnumType):
                 if named.atoms:
-                    atoms = ", ".join(ex_atom(value.ex_atom) for value in named.values)
+                    atoms = ", ".join(ex_atom(atom) for atom in enum_atoms(named))
                     clauses = [
                         EncodeClause(
                             1, f"value when value in [{atoms}]", f"{module}.to_json(value)"

@@ -9,7 +9,7 @@ from polytype import ir
 from polytype.targets.base.render import ex_atom, ex_str
 from polytype.targets.elixir import layout
 from polytype.targets.elixir.clauses import clause_block
-from polytype.targets.elixir.names import RUNTIME_ALIAS, type_module
+from polytype.targets.elixir.names import RUNTIME_ALIAS, enum_atoms, type_module
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ def enum_view(enum: ir.EnumType, module: ir.Module) -> EnumView:
     decode_clauses: list[str] = []
     encode_clauses: list[str] = []
     if enum.atoms:
-        atoms = [ex_atom(value.ex_atom) for value in enum.values]
+        atoms = [ex_atom(atom) for atom in enum_atoms(enum)]
         for value, atom in zip(enum.values, atoms, strict=True):
             decode_clauses.append(f"def decode({ex_str(value.value)}), do: {{:ok, {atom}}}")
             encode_clauses.append(f"def to_json({atom}), do: {ex_str(value.value)}")
@@ -60,7 +60,8 @@ def enum_view(enum: ir.EnumType, module: ir.Module) -> EnumView:
     doc = enum.doc or f"The {enum.name} enumeration."
     if enum.atoms:
         listing = "\n".join(
-            f"  * `{json.dumps(v.value, ensure_ascii=False)}` ↔ `:{v.ex_atom}`" for v in enum.values
+            f"  * `{json.dumps(v.value, ensure_ascii=False)}` ↔ `:{atom}`"
+            for v, atom in zip(enum.values, enum_atoms(enum), strict=True)
         )
         doc += "\n\nJSON strings and the atoms they decode to:\n\n" + listing
         if enum.unknown:

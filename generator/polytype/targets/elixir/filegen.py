@@ -6,7 +6,7 @@ from polytype import ir
 from polytype.targets.base.render import ex_atom, ex_str
 from polytype.targets.elixir.decoders import Decoders
 from polytype.targets.elixir.encoders import Encoders
-from polytype.targets.elixir.names import literal_atom, type_module
+from polytype.targets.elixir.names import enum_atom, literal_atom, type_module
 from polytype.targets.elixir.terms import ex_json_literal
 
 
@@ -23,8 +23,7 @@ class FileGen(Decoders, Encoders):
             named = self.named(type_ref.name)
             if isinstance(named, ir.EnumType) and isinstance(value, str):
                 if named.atoms:
-                    member = next(v for v in named.values if v.value == value)
-                    return ex_atom(member.ex_atom)
+                    return ex_atom(enum_atom(named, value))
                 return ex_str(value)
             if isinstance(named, ir.Alias):
                 return self.default_term(named.type, value)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import cache
 
 from polytype import ir, naming
 from polytype.targets.base.render import ex_atom, ex_str
@@ -123,3 +124,17 @@ def unknown_module(module: ir.Module, union: ir.UnionType) -> str:
     """The Elixir module of an open union's Unknown<Union> member: `<Namespace>.Unknown<Union>`."""
     assert union.unknown is not None
     return f"{namespace(module)}.{naming.elixir_module_segment(union.unknown)}"
+
+
+@cache
+def enum_atoms(enum: ir.EnumType) -> tuple[str, ...]:
+    """The atom (without its `:`) each value of `enum` decodes to, in order."""
+    return tuple(
+        naming.numbered_in_turn([naming.elixir_atom(value.value) for value in enum.values])
+    )
+
+
+def enum_atom(enum: ir.EnumType, value: str) -> str:
+    """The atom (without its `:`) the value `value` of `enum` decodes to."""
+    atoms = enum_atoms(enum)
+    return next(atom for item, atom in zip(enum.values, atoms, strict=True) if item.value == value)

@@ -10,6 +10,7 @@ from polytype.ir.wording import unchecked
 from polytype.targets.base.formatting import LINE_LENGTH
 from polytype.targets.base.render import py_str
 from polytype.targets.python.common import constraint_note, py_literal, with_note
+from polytype.targets.python.names import enum_member
 from polytype.targets.python_dataclasses.encoders import DataclassCodecs
 from polytype.targets.python_dataclasses.views import FieldView
 
@@ -228,9 +229,10 @@ def _default_code(
     if isinstance(target, ir.Ref):
         named = codegen.named(target.name)
         if isinstance(named, ir.EnumType) and isinstance(value, str):
-            member = next(v for v in named.values if v.value == value)
             expression = (
-                py_literal(value) if named.style == "literal" else f"{named.name}.{member.py_name}"
+                py_literal(value)
+                if named.style == "literal"
+                else f"{named.name}.{enum_member(named, value)}"
             )
             return expression, f" = {expression}", f"!= {expression}"
         if isinstance(named, ir.Record):

@@ -11,6 +11,7 @@ from polytype.ir.wording import unchecked
 from polytype.targets.base.helper_names import function_suffix
 from polytype.targets.base.render import RenderEnv, py_str
 from polytype.targets.python.common import py_literal, record_doc
+from polytype.targets.python.names import enum_member
 from polytype.targets.python_pydantic.annotations import Annotations, rules_value
 from polytype.targets.python_pydantic.views import FieldView, RecordView
 
@@ -155,8 +156,7 @@ def _default_arg(item: ir.Field, value: ir.JSONData, types: Annotations) -> str:
     if isinstance(target, ir.Ref):
         named = types.named(target.name)
         if isinstance(named, ir.EnumType) and isinstance(value, str) and named.style != "literal":
-            member = next(v for v in named.values if v.value == value)
-            return f"default={named.name}.{member.py_name}"
+            return f"default={named.name}.{enum_member(named, value)}"
         if isinstance(named, ir.Record):
             return f"default_factory=lambda: {named.name}.model_validate({py_literal(value)})"
     if isinstance(target, ir.TupleOf) and isinstance(value, tuple):  # validated as a field is

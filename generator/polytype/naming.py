@@ -217,6 +217,18 @@ def python_enum_member(value: str) -> str:
     return name
 
 
+def python_field(json_key: str, x_field: str | None) -> str:
+    """The Python attribute of a property before numbering and unshadowing: the
+    schema's `x-field`, else `python_field_name` of its key."""
+    return x_field or python_field_name(json_key)
+
+
+def elixir_field(json_key: str, x_field: str | None, x_elixir_field: str | None) -> str:
+    """The Elixir struct key of a property before numbering: the schema's
+    `x-elixir: {field: ...}`, else `elixir_field_name` of its `x-field` or its key."""
+    return x_elixir_field or elixir_field_name(json_key if x_field is None else x_field)
+
+
 # Struct keys a generated Elixir struct uses for itself (unknown keys, presence tracking).
 ELIXIR_MEMBER_RESERVED = frozenset({"extra"})
 

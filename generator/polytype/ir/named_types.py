@@ -43,15 +43,18 @@ class Default:
 
 @dataclass(frozen=True)
 class Field:
+    """One property of a record. Each target names it (`json_key` and the schema's
+    `x-field` / `x-elixir: {field: ...}`, when it states them, are what they start from)."""
+
     json_key: str
-    py_name: str
-    ex_name: str
     type: TypeRef
     required: bool
     default: Default | None = None
     doc: str = ""
     notes: str = ""
     aliases: tuple[str, ...] = ()
+    x_field: str | None = None
+    x_elixir_field: str | None = None
 
     @property
     def is_tag(self) -> bool:

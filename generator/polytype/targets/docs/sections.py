@@ -38,7 +38,8 @@ def _notes(named: ir.NamedType) -> str:
     return f"**Notes:** {md_text(named.notes)}" if named.notes else ""
 
 
-def field_row(item: ir.Field, describer: Describer) -> RowView:
+def field_row(item: ir.Field, python: str, elixir: str, describer: Describer) -> RowView:
+    """The row of one field (`python`, `elixir`: its names in each target)."""
     key = md_code(item.json_key)
     notes: list[str] = []
     if item.is_tag:
@@ -74,8 +75,8 @@ def field_row(item: ir.Field, describer: Describer) -> RowView:
     return RowView(
         (
             key,
-            md_code(item.py_name),
-            md_code(":" + item.ex_name if plain_atom(item.ex_name) else literal_atom(item.ex_name)),
+            md_code(python),
+            md_code(":" + elixir if plain_atom(elixir) else literal_atom(elixir)),
             type_text,
             " ".join(notes),
         )
@@ -83,7 +84,15 @@ def field_row(item: ir.Field, describer: Describer) -> RowView:
 
 
 def record_section(record: ir.Record, describer: Describer) -> TypeSection:
-    rows = tuple(field_row(item, describer) for item in record.fields)
+    rows = tuple(
+        field_row(item, python, elixir, describer)
+        for item, python, elixir in zip(
+            record.fields,
+            python_names.field_names(record, describer.module.types_by_name),
+            elixir_names.field_names(record),
+            strict=True,
+        )
+    )
     footer = {
         "keep": "Unknown keys are kept in `extra` (Python) / `:extra` (Elixir) and written back.",
         "ignore": "Unknown keys are dropped (`x-extra: ignore`).",

@@ -9,6 +9,7 @@ from polytype.targets.elixir.names import (
     PROJECT_MODULES,
     RUNTIME_ALIAS,
     RUNTIME_MODULE,
+    field_names,
     module_file,
     type_module,
     unknown_module,
@@ -68,14 +69,14 @@ def check_collisions(module: ir.Module) -> None:
             reserved = {"__present__", "__struct__"} | (
                 {"extra"} if named.extra_policy == "keep" else set()
             )
-            for item in named.fields:
-                if item.ex_name in reserved:
+            for item, name in zip(named.fields, field_names(named), strict=True):
+                if name in reserved:
                     problems.append(
                         Diagnostic(
                             source.file,
                             Position(source.line, source.column),
                             f"{source.pointer}/properties/{item.json_key}",
-                            f"Elixir field {item.ex_name!r} is used by the generated struct; set x-elixir field",
+                            f"Elixir field {name!r} is used by the generated struct; set x-elixir field",
                         )
                     )
     if problems:

@@ -138,3 +138,22 @@ def enum_atom(enum: ir.EnumType, value: str) -> str:
     """The atom (without its `:`) the value `value` of `enum` decodes to."""
     atoms = enum_atoms(enum)
     return next(atom for item, atom in zip(enum.values, atoms, strict=True) if item.value == value)
+
+
+def field_names(record: ir.Record) -> tuple[str, ...]:
+    """The struct key of each field of `record`, in order: the schema's `x-elixir:
+    {field: ...}`, else its `x-field` or key in snake_case (`naming.elixir_field_name`);
+    keys of a consumed schema that spell one name are numbered (`foo_bar`, `foo_bar_2`)."""
+    return tuple(
+        naming.numbered_repeats(
+            [
+                naming.elixir_field(item.json_key, item.x_field, item.x_elixir_field)
+                for item in record.fields
+            ]
+        )
+    )
+
+
+def field_name(record: ir.Record, item: ir.Field) -> str:
+    """The struct key of the field `item` of `record`."""
+    return field_names(record)[record.fields.index(item)]

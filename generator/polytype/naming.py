@@ -1,7 +1,8 @@
-"""Every naming rule in one place: case conversion and reserved words.
+"""Every naming rule in one place: case conversion, reserved words, numbering.
 
-Targets never invent names; lowering asks this module, so a collision is
-detected once, with a location, instead of being numbered away.
+The targets' namers (`targets.python.names`, `targets.elixir.names`) name by these
+rules, and lowering refuses, with a location, an owned schema whose names would
+collide or be reserved by the same rules; a consumed schema's collisions are numbered.
 """
 
 from __future__ import annotations

@@ -33,6 +33,7 @@ from polytype.targets.base.helper_names import function_suffix
 from polytype.targets.base.render import make_env
 from polytype.targets.elixir import names as elixir_names
 from polytype.targets.elixir import terms as elixir_terms
+from polytype.targets.elixir.names import type_module
 
 from tests.conftest import REPO, SHIPPED_MODULES, load_generated
 
@@ -454,7 +455,7 @@ def test_hostile_schema_compiles_and_agrees_with_python(hostile: ir.Module, tmp_
 
     lines = []
     for type_name, data in CASES:
-        module_name = hostile.get(type_name).elixir_module
+        module_name = type_module(hostile, hostile.get(type_name))
         lines.append(f"IO.puts(Probe.run({module_name}, {_elixir_term(data)}))")
     script = (
         "defmodule Probe do\n"

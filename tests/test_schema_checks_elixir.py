@@ -66,8 +66,8 @@ def _compile(sources: list[Path], ebin: Path) -> None:
 def _runtime_module() -> ir.Module:
     """The smallest module for which the runtime carries the evaluator: one checked alias."""
     check = ir.SchemaCheck(freeze_json({"not": {"type": "null"}}), ("not",), "/$defs/Value")
-    value = ir.Alias("Value", ir.Checked(ir.AnyJSON(), (check,)), elixir_module="Suite.Value")
-    return ir.Module("suite", "Suite", "", "suite.json", "0" * 64, "Suite", (value,))
+    value = ir.Alias("Value", ir.Checked(ir.AnyJSON(), (check,)))
+    return ir.Module("suite", "Suite", "", "suite.json", "0" * 64, None, (value,))
 
 
 # --- the JSON-Schema-Test-Suite -----------------------------------------------------

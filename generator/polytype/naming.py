@@ -1,7 +1,8 @@
-"""Every naming rule in one place: case conversion and reserved words.
+"""Every naming rule in one place: case conversion, reserved words, numbering.
 
-Targets never invent names; lowering asks this module, so a collision is
-detected once, with a location, instead of being numbered away.
+The targets' namers (`targets.python.names`, `targets.elixir.names`) name by these
+rules, and lowering refuses, with a location, an owned schema whose names would
+collide or be reserved by the same rules; a consumed schema's collisions are numbered.
 """
 
 from __future__ import annotations
@@ -217,6 +218,18 @@ def python_enum_member(value: str) -> str:
     return name
 
 
+def python_field(json_key: str, x_field: str | None) -> str:
+    """The Python attribute of a property before numbering and unshadowing: the
+    schema's `x-field`, else `python_field_name` of its key."""
+    return x_field or python_field_name(json_key)
+
+
+def elixir_field(json_key: str, x_field: str | None, x_elixir_field: str | None) -> str:
+    """The Elixir struct key of a property before numbering: the schema's
+    `x-elixir: {field: ...}`, else `elixir_field_name` of its `x-field` or its key."""
+    return x_elixir_field or elixir_field_name(json_key if x_field is None else x_field)
+
+
 # Struct keys a generated Elixir struct uses for itself (unknown keys, presence tracking).
 ELIXIR_MEMBER_RESERVED = frozenset({"extra"})
 
@@ -240,3 +253,40 @@ def elixir_atom(value: str) -> str:
 def elixir_module_segment(name: str) -> str:
     """`_TrimState` → `TrimState`: a valid Elixir alias segment."""
     return pascal_case(name)
+
+
+def numbered(name: str, taken: dict[str, str] | set[str]) -> str:
+    """`name`, or `name_2`, `name_3`, ... : the first that is not taken."""
+    number, candidate = 1, name
+    while candidate in taken:
+        number += 1
+        candidate = f"{name}_{number}"
+    return candidate
+
+
+def numbered_in_turn(names: list[str]) -> list[str]:
+    """`names` with each repeat numbered after the names before it (`ETC_GMT_1`,
+    `ETC_GMT_1_2`): a consumed schema's enum members and atoms that spell alike."""
+    taken: set[str] = set()
+    result: list[str] = []
+    for name in names:
+        name = numbered(name, taken)
+        taken.add(name)
+        result.append(name)
+    return result
+
+
+def numbered_repeats(names: list[str]) -> list[str]:
+    """`names` with each repeat numbered (`foo_bar`, `foo_bar_2`), never into a name
+    another item of the list spells itself: a consumed schema's field names of keys
+    such as 'foo\\tbar' and 'foo\\nbar'."""
+    taken = set(names)
+    claimed: set[str] = set()
+    result: list[str] = []
+    for name in names:
+        if name in claimed:
+            name = numbered(name, taken)
+            taken.add(name)
+        claimed.add(name)
+        result.append(name)
+    return result

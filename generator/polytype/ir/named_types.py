@@ -43,15 +43,18 @@ class Default:
 
 @dataclass(frozen=True)
 class Field:
+    """One property of a record. Each target names it (`json_key` and the schema's
+    `x-field` / `x-elixir: {field: ...}`, when it states them, are what they start from)."""
+
     json_key: str
-    py_name: str
-    ex_name: str
     type: TypeRef
     required: bool
     default: Default | None = None
     doc: str = ""
     notes: str = ""
     aliases: tuple[str, ...] = ()
+    x_field: str | None = None
+    x_elixir_field: str | None = None
 
     @property
     def is_tag(self) -> bool:
@@ -77,7 +80,10 @@ class Record:
     doc: str = ""
     notes: str = ""
     methods: str | None = None
-    elixir_module: str = ""
+    # the schema's `x-elixir: {module: ...}`, when it names the type's Elixir module
+    x_elixir_module: str | None = None
+    # the name the schema gives the type, when `name` (its Python name) differs from it
+    schema_name: str = ""
     source: SourceRef | None = field(default=None, compare=False)
 
     @property
@@ -87,9 +93,9 @@ class Record:
 
 @dataclass(frozen=True)
 class EnumValue:
+    """One value of a string enum, as the schema lists it (each target names its member)."""
+
     value: str
-    py_name: str
-    ex_atom: str
 
 
 @dataclass(frozen=True)
@@ -110,7 +116,10 @@ class EnumType:
     unknown: str | None = None
     doc: str = ""
     notes: str = ""
-    elixir_module: str = ""
+    # the schema's `x-elixir: {module: ...}`, when it names the type's Elixir module
+    x_elixir_module: str | None = None
+    # the name the schema gives the type, when `name` (its Python name) differs from it
+    schema_name: str = ""
     source: SourceRef | None = field(default=None, compare=False)
 
 
@@ -182,7 +191,10 @@ class UnionType:
     schema_checks: tuple[SchemaCheck, ...] = ()
     doc: str = ""
     notes: str = ""
-    elixir_module: str = ""
+    # the schema's `x-elixir: {module: ...}`, when it names the type's Elixir module
+    x_elixir_module: str | None = None
+    # the name the schema gives the type, when `name` (its Python name) differs from it
+    schema_name: str = ""
     source: SourceRef | None = field(default=None, compare=False)
 
     @property
@@ -213,7 +225,10 @@ class Alias:
     type: TypeRef
     doc: str = ""
     notes: str = ""
-    elixir_module: str = ""
+    # the schema's `x-elixir: {module: ...}`, when it names the type's Elixir module
+    x_elixir_module: str | None = None
+    # the name the schema gives the type, when `name` (its Python name) differs from it
+    schema_name: str = ""
     source: SourceRef | None = field(default=None, compare=False)
 
 
@@ -229,7 +244,8 @@ class Module:
     doc: str
     schema_path: str
     schema_sha256: str
-    elixir_namespace: str
+    # the schema's `x-polytype: {elixir-namespace: ...}`, when it names one
+    x_elixir_namespace: str | None
     types: tuple[NamedType, ...]
     root: str | None = None
     # (path from the project root, sha256) of every other file the schema's `$ref`s read:

@@ -146,7 +146,7 @@ class _Lowering(RecordLowering, EnumLowering, UnionLowering, InlineTypeLowering)
         # a snapshot: lowering hoists inline types into `definitions` (already lowered there)
         for name, (pointer, schema) in list(self.definitions.items()):
             if name not in self.types:
-                self._lower_named(name, schema, pointer, namespace)
+                self._lower_named(name, schema, pointer)
         chain_problems, cyclic = module_checks.chains(self.types, self.pointers)
         self._problems(chain_problems)
         self._dispatch_unions(cyclic)
@@ -175,7 +175,7 @@ class _Lowering(RecordLowering, EnumLowering, UnionLowering, InlineTypeLowering)
             doc=schema_doc(data),
             schema_path=self.document.display_path,
             schema_sha256=hashlib.sha256(self.document.text.encode("utf-8")).hexdigest(),
-            elixir_namespace=namespace,
+            x_elixir_namespace=options.get("elixir-namespace") or None,
             types=tuple(self.types.values()),
             root=root,
             formats=tuple(sorted(self.asserted)),
@@ -280,10 +280,10 @@ class _Lowering(RecordLowering, EnumLowering, UnionLowering, InlineTypeLowering)
                 self.definitions[name] = ("", _root_schema(data))
                 self.document_root = name
 
-    def _lower_named(self, name: str, schema: dict[str, Any], pointer: str, namespace: str) -> None:
+    def _lower_named(self, name: str, schema: dict[str, Any], pointer: str) -> None:
         schema, found = schema_checks.split(schema)
         if found:
-            self._lower_named(name, schema, pointer, namespace)
+            self._lower_named(name, schema, pointer)
             named = schema_checks.on_named(self.types[name], found)
             if named is not None:
                 self.types[name] = named
@@ -296,9 +296,7 @@ class _Lowering(RecordLowering, EnumLowering, UnionLowering, InlineTypeLowering)
         source = self._source(pointer)
         doc = schema_doc(schema)
         notes = str(schema.get("x-notes", ""))
-        elixir_module = (schema.get("x-elixir") or {}).get(
-            "module"
-        ) or f"{namespace}.{naming.elixir_module_segment(name)}"
+        x_elixir_module = (schema.get("x-elixir") or {}).get("module") or None
         self.pointers[name] = pointer
         options = union_options(schema)
         if (
@@ -308,10 +306,10 @@ class _Lowering(RecordLowering, EnumLowering, UnionLowering, InlineTypeLowering)
         ):
             # register first so members can refer back (recursive unions)
             self.types[name] = ir.UnionType(
-                name, (), doc=doc, notes=notes, elixir_module=elixir_module, source=source
+                name, (), doc=doc, notes=notes, x_elixir_module=x_elixir_module, source=source
             )
             self.types[name] = self._lower_union(
-                name, schema, pointer, options, doc, notes, elixir_module, source
+                name, schema, pointer, options, doc, notes, x_elixir_module, source
             )
             return
         enum_values = schema.get("enum")
@@ -321,7 +319,7 @@ class _Lowering(RecordLowering, EnumLowering, UnionLowering, InlineTypeLowering)
             and len(enum_values) > 1
         ):
             self.types[name] = self._lower_enum(
-                name, schema, pointer, doc, notes, elixir_module, source
+                name, schema, pointer, doc, notes, x_elixir_module, source
             )
             return
         if is_record_schema(schema) and types_of(schema) <= {"object"}:
@@ -329,7 +327,7 @@ class _Lowering(RecordLowering, EnumLowering, UnionLowering, InlineTypeLowering)
                 name, (), source=source
             )  # placeholder keeps definition order
             self.types[name] = self._lower_record(
-                name, schema, pointer, doc, notes, elixir_module, source
+                name, schema, pointer, doc, notes, x_elixir_module, source
             )
             return
         self.types[name] = ir.Alias(name, ir.AnyJSON(), source=source)
@@ -338,7 +336,7 @@ class _Lowering(RecordLowering, EnumLowering, UnionLowering, InlineTypeLowering)
             self._lower_type(schema, pointer, name),
             doc=doc,
             notes=notes,
-            elixir_module=elixir_module,
+            x_elixir_module=x_elixir_module,
             source=source,
         )
 

@@ -10,7 +10,6 @@ from polytype.diagnostics import join_pointer
 from polytype.ir import literals
 from polytype.ir.json_types import freeze_json
 from polytype.lowering.lowering_state import LoweringState
-from polytype.lowering.numbering import numbered
 
 
 class EnumLowering(LoweringState):
@@ -23,10 +22,13 @@ class EnumLowering(LoweringState):
         pointer: str,
         doc: str,
         notes: str,
-        elixir_module: str,
+        x_elixir_module: str | None,
         source: ir.SourceRef,
     ) -> ir.EnumType:
         values: list[ir.EnumValue] = []
+        # what each value becomes in Python and Elixir (`naming`'s rules, as the targets'
+        # namers apply them): spelled alike, they are numbered in a consumed schema and
+        # refused in an owned one
         seen_py: dict[str, str] = {}
         seen_atoms: dict[str, str] = {}
         for index, value in enumerate(schema["enum"]):
@@ -37,8 +39,8 @@ class EnumLowering(LoweringState):
                 self._problem(where, f"enum value {value!r} is listed twice")
                 continue
             if self.generous:
-                py_name = numbered(py_name, seen_py)
-                atom = numbered(atom, seen_atoms)
+                py_name = naming.numbered(py_name, seen_py)
+                atom = naming.numbered(atom, seen_atoms)
             if py_name in seen_py:
                 self._problem(
                     where,
@@ -51,7 +53,7 @@ class EnumLowering(LoweringState):
                 )
             seen_py[py_name] = value
             seen_atoms[atom] = value
-            values.append(ir.EnumValue(value, py_name, atom))
+            values.append(ir.EnumValue(value))
         python = schema.get("x-python") or {}
         elixir = schema.get("x-elixir") or {}
         # open (`x-unknown: keep`, else the project's default): an unlisted string is kept
@@ -64,7 +66,7 @@ class EnumLowering(LoweringState):
             unknown=ir.unknown_member_name(name) if kept else None,
             doc=doc,
             notes=notes,
-            elixir_module=elixir_module,
+            x_elixir_module=x_elixir_module,
             source=source,
         )
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from polytype import ir, naming
+from polytype import ir
 from polytype.diagnostics import join_pointer
 from polytype.dialect import keywords
 from polytype.ir import formats, literals
@@ -152,13 +152,7 @@ class InlineTypeLowering(LoweringState):
             )
             return ir.AnyJSON()
         self.definitions[name] = (pointer, schema)
-        namespace = self.document.data.get("x-polytype", {}).get(
-            "elixir-namespace"
-        ) or naming.pascal_case(
-            self.document.data.get("x-polytype", {}).get("module")
-            or naming.snake_case(self.document.path.stem)
-        )
-        self._lower_named(name, schema, pointer, namespace)
+        self._lower_named(name, schema, pointer)
         return ir.Ref(name)
 
 

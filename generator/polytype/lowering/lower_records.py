@@ -14,7 +14,6 @@ from polytype.diagnostics import join_pointer
 from polytype.dialect.keywords import matching_nothing
 from polytype.ir.json_types import freeze_json
 from polytype.lowering.lowering_state import LoweringState
-from polytype.lowering.numbering import numbered_fields
 from polytype.lowering.object_rules import object_rules
 from polytype.lowering.schema_facts import schema_doc
 
@@ -29,7 +28,7 @@ class RecordLowering(LoweringState):
         pointer: str,
         doc: str,
         notes: str,
-        elixir_module: str,
+        x_elixir_module: str | None,
         source: ir.SourceRef,
     ) -> ir.Record:
         required = set(schema.get("required", []))
@@ -57,8 +56,6 @@ class RecordLowering(LoweringState):
             fields.append(
                 self._lower_field(name, key, property_schema, where, key in required, frozen)
             )
-        if self.generous:
-            fields = numbered_fields(fields)
         self._check_field_names(fields, pointer)
         rules = object_rules(schema, pointer, name, self._lower_type)
         if schema.get("additionalProperties") is False and not rules.closed:
@@ -75,7 +72,7 @@ class RecordLowering(LoweringState):
             doc=doc,
             notes=notes,
             methods=methods,
-            elixir_module=elixir_module,
+            x_elixir_module=x_elixir_module,
             source=source,
         )
 
@@ -108,8 +105,9 @@ class RecordLowering(LoweringState):
                 type_ref = (
                     ir.Nullable(tuple_list) if isinstance(type_ref, ir.Nullable) else tuple_list
                 )
-        py_name = schema.get("x-field") or naming.python_field_name(key)
-        if schema.get("x-field") and (
+        x_field = schema.get("x-field")
+        py_name = naming.python_field(key, x_field)
+        if x_field and (
             py_name
             in naming.PYTHON_RESERVED
             | naming.PYTHON_MEMBER_RESERVED
@@ -125,12 +123,6 @@ class RecordLowering(LoweringState):
                     else f"x-field {py_name!r} starts with '_' (private in Python and Pydantic)"
                 ),
             )
-        elixir = schema.get("x-elixir") or {}
-        ex_name = elixir.get("field") or (
-            naming.elixir_field_name(schema["x-field"])
-            if "x-field" in schema
-            else naming.elixir_field_name(key)
-        )
         default = None
         if "default" in schema:
             default = ir.Default(freeze_json(schema["default"]))
@@ -149,14 +141,14 @@ class RecordLowering(LoweringState):
             )
         return ir.Field(
             json_key=key,
-            py_name=py_name,
-            ex_name=ex_name,
             type=type_ref,
             required=required,
             default=default,
             doc=schema_doc(schema),
             notes=str(schema.get("x-notes", "")),
             aliases=aliases,
+            x_field=x_field,
+            x_elixir_field=(schema.get("x-elixir") or {}).get("field"),
         )
 
     def _check_default(self, schema: dict[str, Any], pointer: str) -> None:
@@ -179,10 +171,17 @@ class RecordLowering(LoweringState):
             )
 
     def _check_field_names(self, fields: list[ir.Field], pointer: str) -> None:
-        for attribute, label in (("py_name", "Python field"), ("ex_name", "Elixir field")):
+        """Keys that spell one field name once converted (`naming`'s rules, as the
+        targets' namers apply them): numbered in a consumed schema, refused in an owned one."""
+        python = [naming.python_field(item.json_key, item.x_field) for item in fields]
+        elixir = [
+            naming.elixir_field(item.json_key, item.x_field, item.x_elixir_field) for item in fields
+        ]
+        for names, label in ((python, "Python field"), (elixir, "Elixir field")):
+            if self.generous:
+                names = naming.numbered_repeats(names)
             seen: dict[str, str] = {}
-            for item in fields:
-                name = getattr(item, attribute)
+            for item, name in zip(fields, names, strict=True):
                 if name in seen:
                     where = join_pointer(join_pointer(pointer, "properties"), item.json_key)
                     self._problem(

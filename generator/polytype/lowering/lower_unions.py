@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from polytype import ir, naming
+from polytype import ir
 from polytype.diagnostics import join_pointer
 from polytype.ir.json_types import json_type_of
 from polytype.lowering import union_dispatch
@@ -26,7 +26,7 @@ class UnionLowering(LoweringState):
         options: list[dict[str, Any]],
         doc: str,
         notes: str,
-        elixir_module: str,
+        x_elixir_module: str | None,
         source: ir.SourceRef,
     ) -> ir.UnionType:
         """The union as its members; how it dispatches is decided once every type is
@@ -56,7 +56,7 @@ class UnionLowering(LoweringState):
             tuple(members),
             doc=doc,
             notes=notes,
-            elixir_module=elixir_module,
+            x_elixir_module=x_elixir_module,
             source=source,
         )
 
@@ -75,16 +75,10 @@ class UnionLowering(LoweringState):
         )
 
     def _ensure_lowered(self, names: Iterable[str]) -> None:
-        namespace = self.document.data.get("x-polytype", {}).get(
-            "elixir-namespace"
-        ) or naming.pascal_case(
-            self.document.data.get("x-polytype", {}).get("module")
-            or naming.snake_case(self.document.path.stem)
-        )
         for member in names:
             if member not in self.types:
                 member_pointer, member_schema = self.definitions[member]
-                self._lower_named(member, member_schema, member_pointer, namespace)
+                self._lower_named(member, member_schema, member_pointer)
 
     def _lower_inline_union(
         self, options: list[Any], pointer: str, hoist_name: str, keyword: str

@@ -58,7 +58,7 @@ class LoweringState(ABC):
         return ir.SourceRef(file, position.line, position.column, written)
 
     @abstractmethod
-    def _lower_named(self, name: str, schema: dict[str, Any], pointer: str, namespace: str) -> None:
+    def _lower_named(self, name: str, schema: dict[str, Any], pointer: str) -> None:
         """Lower definition `name` into `types` (the builder, `lower`)."""
 
     @abstractmethod

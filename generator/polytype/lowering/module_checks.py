@@ -218,7 +218,7 @@ def elixir_modules(
         )
     named_modules = [(where, f"Elixir namespace {namespace!r}{origin}", namespace)]
     for name, named in types.items():
-        module = getattr(named, "elixir_module", "")
+        module = getattr(named, "x_elixir_module", None)
         if module and not module.startswith(namespace + "."):
             pointer = join_pointer(pointers.get(name, ""), "x-elixir") + "/module"
             named_modules.append((pointer, f"Elixir module {module!r}", module))
@@ -264,21 +264,28 @@ def lengths(module_name: str, explicit: bool, types: Types, pointers: Pointers) 
         if isinstance(named, ir.Alias) and _long_string_literal(named.type):
             problems.append((pointer, _LONG_LITERAL))
         if isinstance(named, ir.Record):
-            for item in named.fields:
+            ex_names = naming.numbered_repeats(
+                [
+                    naming.elixir_field(item.json_key, item.x_field, item.x_elixir_field)
+                    for item in named.fields
+                ]
+            )
+            for item, ex_name in zip(named.fields, ex_names, strict=True):
                 where = join_pointer(join_pointer(pointer, "properties"), item.json_key)
                 if _long_string_literal(item.type):
                     problems.append((where, _LONG_LITERAL))
-                if len(item.ex_name) > naming.MAX_ELIXIR_NAME:
+                if len(ex_name) > naming.MAX_ELIXIR_NAME:
                     problems.append(
                         (
                             where,
-                            f"field name {item.ex_name[:40]!r}... is {len(item.ex_name)} characters; "
+                            f"field name {ex_name[:40]!r}... is {len(ex_name)} characters; "
                             f"Elixir's limit is {naming.MAX_ELIXIR_NAME} (set x-elixir: {{field: ...}})",
                         )
                     )
         if isinstance(named, ir.EnumType) and named.atoms:
-            for value in named.values:
-                if len(value.ex_atom) > naming.MAX_ELIXIR_NAME:
+            atoms = naming.numbered_in_turn([naming.elixir_atom(v.value) for v in named.values])
+            for value, atom in zip(named.values, atoms, strict=True):
+                if len(atom) > naming.MAX_ELIXIR_NAME:
                     problems.append(
                         (
                             join_pointer(pointer, "enum"),

@@ -1,9 +1,10 @@
 """Python names for a lowered module's types and fields (a pass after the build).
 
 A type's Python name is its schema name unless that would shadow a builtin, a keyword
-or a name the generated module uses (`naming.python_type_name`); a field named like a
-type would hide that type in the class body, so it gets a trailing `_`. The pass
-renames every reference to a renamed type.
+or a name the generated module uses (`naming.python_type_name`); the pass renames every
+reference to a renamed type, and keeps the schema's name (`schema_name`) for the other
+targets. A field named like a type would hide that type in the class body: the Python
+namer gives it a trailing `_`, and this pass refuses the fields it cannot rename so.
 """
 
 from __future__ import annotations
@@ -72,14 +73,12 @@ def assign(
     result: list[ir.NamedType] = []
     for name, named in types.items():
         named = rename_named(named, renamed)
-        if name in shortened:
-            named = _shorten_elixir_module(named, name)
+        if name not in shortened and named.name != name:
+            named = replace(named, schema_name=name)
         if isinstance(named, ir.Record):
-            fields, found = _unshadow_fields(
-                named, pointers.get(name, ""), schemas.get(name), type_names
+            problems.extend(
+                _shadowing_fields(named, pointers.get(name, ""), schemas.get(name), type_names)
             )
-            named = replace(named, fields=fields)
-            problems.extend(found)
         result.append(named)
     return Named(
         tuple(result),
@@ -90,35 +89,36 @@ def assign(
     )
 
 
-def _unshadow_fields(
+def _shadowing_fields(
     record: ir.Record, pointer: str, schema: Any, type_names: set[str]
-) -> tuple[tuple[ir.Field, ...], list[Problem]]:
-    """A field named like a type would hide that type in the class body (annotations)."""
+) -> list[Problem]:
+    """A field named like a type would hide that type in the class body (annotations):
+    the Python namer (`targets.python.names`) gives it a trailing `_`, unless the schema
+    named it (`x-field`) or that name is taken too."""
     properties = schema.get("properties") if isinstance(schema, dict) else None
-    used = {item.py_name for item in record.fields}
-    fields: list[ir.Field] = []
+    names = naming.numbered_repeats(
+        [naming.python_field(item.json_key, item.x_field) for item in record.fields]
+    )
+    used = set(names)
     problems: list[Problem] = []
-    for item in record.fields:
-        if item.py_name not in type_names:
-            fields.append(item)
+    for item, name in zip(record.fields, names, strict=True):
+        if name not in type_names:
             continue
         where = join_pointer(join_pointer(pointer, "properties"), item.json_key)
         explicit = isinstance(properties, dict) and "x-field" in (
             properties.get(item.json_key) or {}
         )
-        new_name = item.py_name + "_"
+        new_name = name + "_"
         if explicit or new_name in used or new_name in type_names:
             problems.append(
                 (
                     join_pointer(where, "x-field") if explicit else where,
-                    f"field name {item.py_name!r} is also the Python name of a type; set x-field",
+                    f"field name {name!r} is also the Python name of a type; set x-field",
                 )
             )
-            fields.append(item)
             continue
         used.add(new_name)
-        fields.append(replace(item, py_name=new_name))
-    return tuple(fields), problems
+    return problems
 
 
 def rename_ref(type_ref: ir.TypeRef, renamed: dict[str, str]) -> ir.TypeRef:
@@ -178,14 +178,3 @@ def rename_named(named: ir.NamedType, renamed: dict[str, str]) -> ir.NamedType:
             )
         case _ as unreachable:
             assert_never(unreachable)
-
-
-def _shorten_elixir_module(named: ir.NamedType, long_name: str) -> ir.NamedType:
-    """A shortened type's Elixir module follows its new name when it was derived from the
-    long one (`<Namespace>.<LongName>`); a module the schema names stays."""
-    derived = "." + naming.elixir_module_segment(long_name)
-    module = getattr(named, "elixir_module", "")
-    if not module.endswith(derived):
-        return named
-    shorter = module.removesuffix(derived) + "." + naming.elixir_module_segment(named.name)
-    return replace(named, elixir_module=shorter)

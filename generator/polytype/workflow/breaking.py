@@ -16,6 +16,8 @@ from polytype.diagnostics import join_pointer
 from polytype.dialect.keywords import resolve_pointer
 from polytype.ir.object_rules import rules_text
 from polytype.ir.wording import demand
+from polytype.targets.elixir import names as elixir_names
+from polytype.targets.python import names as python_names
 from polytype.workflow.rules import Rule, rule
 from polytype.workflow.schemas import Schema
 from polytype.workflow.variance import compare as compare_types
@@ -52,6 +54,13 @@ class _Side:
     def __init__(self, schema: Schema) -> None:
         self.schema = schema
         self.types = {named.name: named for named in schema.module.types}
+
+    def field_names(self, record: ir.Record, item: ir.Field) -> tuple[str, str]:
+        """What the Python and Elixir namers call the field `item` of `record`."""
+        return (
+            python_names.field_name(record, item, self.types),
+            elixir_names.field_name(record, item),
+        )
 
     def at(self, pointer: str) -> Location:
         position = self.schema.document.position(pointer)
@@ -155,7 +164,15 @@ class _Differ:
             if key in new_fields:
                 self._field(old, new, item, new_fields[key])
                 continue
-            successor = _successor(item, [f for k, f in new_fields.items() if k not in old_fields])
+            successor = _successor(
+                item,
+                python_names.field_name(old, item, self.old.types),
+                [
+                    (f, python_names.field_name(new, f, self.new.types))
+                    for k, f in new_fields.items()
+                    if k not in old_fields
+                ],
+            )
             where_old = self.old.of(old, "properties", key)
             subject = f"{new.name}.{key}"
             if successor is None:
@@ -294,11 +311,13 @@ class _Differ:
                 here,
                 there,
             )
-        if (old.py_name, old.ex_name) != (new.py_name, new.ex_name):
+        old_python, old_elixir = self.old.field_names(owner_old, old)
+        new_python, new_elixir = self.new.field_names(owner_new, new)
+        if (old_python, old_elixir) != (new_python, new_elixir):
             self.add(
                 "FIELD_NAME_CHANGED",
                 subject,
-                f"Python {old.py_name} → {new.py_name}, Elixir {old.ex_name} → {new.ex_name}",
+                f"Python {old_python} → {new_python}, Elixir {old_elixir} → {new_elixir}",
                 here,
                 there,
             )
@@ -400,14 +419,17 @@ def _change(old: ir.TypeRef, new: ir.TypeRef, reasons: tuple[str, ...]) -> str:
     return f"{spelled} ({'; '.join(extra)})" if extra else spelled
 
 
-def _successor(old: ir.Field, candidates: list[ir.Field]) -> ir.Field | None:
+def _successor(
+    old: ir.Field, old_python: str, candidates: list[tuple[ir.Field, str]]
+) -> ir.Field | None:
     """The new field that looks like `old` renamed: it lists the old key as an alias, keeps
-    the Python name (x-field), or is spelled the same but for case and underscores."""
-    for candidate in candidates:
+    the Python name (`old_python`; x-field), or is spelled the same but for case and
+    underscores. `candidates`: each new field with its Python name."""
+    for candidate, _ in candidates:
         if old.json_key in candidate.aliases:
             return candidate
-    for candidate in candidates:
-        if candidate.py_name == old.py_name or _folded(candidate.json_key) == _folded(old.json_key):
+    for candidate, python in candidates:
+        if python == old_python or _folded(candidate.json_key) == _folded(old.json_key):
             return candidate
     return None
 

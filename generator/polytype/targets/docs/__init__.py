@@ -24,6 +24,7 @@ from polytype.targets.docs.sections import (
 )
 from polytype.targets.docs.views import IndexRow, TypeSection
 from polytype.targets.elixir import module_file
+from polytype.targets.elixir.names import namespace
 from polytype.targets.python.packages import module_dir
 
 TARGET = "docs"
@@ -46,7 +47,7 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
             case ir.Record():
                 sections.append(record_section(named, describer))
             case ir.EnumType():
-                sections.append(enum_section(named))
+                sections.append(enum_section(named, module))
             case ir.UnionType():
                 sections.append(union_section(named, describer))
             case ir.Alias():
@@ -64,7 +65,7 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
         diagram=diagram(module, describer),
         schema=md_code(module.schema_path),
         python=md_code(f"{module_dir(module.name, env)}/dataclass_models.py"),
-        elixir=md_code(f"elixir/{module_file(module.elixir_namespace)[:-3]}/"),
+        elixir=md_code(f"elixir/{module_file(namespace(module))[:-3]}/"),
         # a root that says nothing about the value (`{}` beside `$defs`) has no type
         root=md_code(module.root) if module.root else UNTYPED_ROOT,
         open_unions=", ".join(
@@ -105,7 +106,7 @@ def render_index(modules: tuple[ir.Module, ...], env: RenderEnv) -> list[OutputF
                     f"[{md_cell(module.name)}]({module.name}.md)",
                     md_cell(module.title or ""),
                     f"{len(module.types)} ({_kind_counts(module)})" if module.types else "0",
-                    md_code(module.elixir_namespace),
+                    md_code(namespace(module)),
                     md_code(module.schema_path),
                 )
             )

@@ -14,6 +14,7 @@ from polytype.ir.object_rules import rules_text
 from polytype.ir.wording import check_text
 from polytype.targets.base.render import md_cell, md_code
 from polytype.targets.elixir import literal_atom
+from polytype.targets.elixir.names import enum_atoms
 from polytype.targets.python.literal_types import literal_annotation
 
 _PLURALS = {
@@ -181,8 +182,8 @@ def enum_values_text(enum: ir.EnumType) -> str:
     """`:default`, `:accept_edits` … for atom enums, the JSON strings otherwise."""
     if enum.atoms:
         return ", ".join(
-            md_code(":" + value.ex_atom if plain_atom(value.ex_atom) else literal_atom(value.value))
-            for value in enum.values
+            md_code(":" + atom if plain_atom(atom) else literal_atom(value.value))
+            for value, atom in zip(enum.values, enum_atoms(enum), strict=True)
         )
     return ", ".join(md_code(json.dumps(value.value, ensure_ascii=False)) for value in enum.values)
 

@@ -10,6 +10,7 @@ from polytype import ir
 from polytype.targets.base.render import mermaid_id, mermaid_text
 from polytype.targets.docs.describe import Describer
 from polytype.targets.docs.views import DiagramView, MermaidClass
+from polytype.targets.python.names import enum_member, field_names
 
 
 def _field_annotation(item: ir.Field, describer: Describer) -> str:
@@ -27,17 +28,18 @@ def diagram(module: ir.Module, describer: Describer) -> DiagramView:
         name = mermaid_id(named.name)
         match named:
             case ir.Record():
+                names = field_names(named, module.types_by_name)
                 members = tuple(
-                    mermaid_text(f"+{item.py_name}: {_field_annotation(item, describer)}")
-                    for item in named.fields
+                    mermaid_text(f"+{python}: {_field_annotation(item, describer)}")
+                    for item, python in zip(named.fields, names, strict=True)
                 )
                 classes.append(MermaidClass(name, "", members))
                 targets: dict[str, list[str]] = {}
-                for item in named.fields:
+                for item, python in zip(named.fields, names, strict=True):
                     for ref in describer.refs_in(item.type):
                         targets.setdefault(ref, [])
-                        if item.py_name not in targets[ref]:
-                            targets[ref].append(item.py_name)
+                        if python not in targets[ref]:
+                            targets[ref].append(python)
                 for ref, fields in targets.items():
                     edges.append(
                         f"{name} --> {mermaid_id(ref)} : {mermaid_text(', '.join(fields))}"
@@ -47,7 +49,7 @@ def diagram(module: ir.Module, describer: Describer) -> DiagramView:
                     (
                         mermaid_text(value.value)
                         if re.fullmatch(r"[A-Za-z0-9_.\-]+", value.value)
-                        else value.py_name
+                        else enum_member(named, value.value)
                     )
                     for value in named.values
                 )

@@ -21,10 +21,13 @@ from polytype.targets.docs.describe import (
 )
 from polytype.targets.docs.views import RowView, TypeSection
 from polytype.targets.elixir import literal_atom, module_file, unknown_module
+from polytype.targets.elixir import names as elixir_names
+from polytype.targets.elixir.names import type_module
+from polytype.targets.python import names as python_names
 
 
-def _heading(named: ir.NamedType) -> str:
-    return f"{md_text(named.name)} ({md_code(module_file(named.elixir_module))})"
+def _heading(named: ir.NamedType, module: ir.Module) -> str:
+    return f"{md_text(named.name)} ({md_code(module_file(type_module(module, named)))})"
 
 
 def _doc(named: ir.NamedType) -> str:
@@ -35,7 +38,8 @@ def _notes(named: ir.NamedType) -> str:
     return f"**Notes:** {md_text(named.notes)}" if named.notes else ""
 
 
-def field_row(item: ir.Field, describer: Describer) -> RowView:
+def field_row(item: ir.Field, python: str, elixir: str, describer: Describer) -> RowView:
+    """The row of one field (`python`, `elixir`: its names in each target)."""
     key = md_code(item.json_key)
     notes: list[str] = []
     if item.is_tag:
@@ -71,8 +75,8 @@ def field_row(item: ir.Field, describer: Describer) -> RowView:
     return RowView(
         (
             key,
-            md_code(item.py_name),
-            md_code(":" + item.ex_name if plain_atom(item.ex_name) else literal_atom(item.ex_name)),
+            md_code(python),
+            md_code(":" + elixir if plain_atom(elixir) else literal_atom(elixir)),
             type_text,
             " ".join(notes),
         )
@@ -80,7 +84,15 @@ def field_row(item: ir.Field, describer: Describer) -> RowView:
 
 
 def record_section(record: ir.Record, describer: Describer) -> TypeSection:
-    rows = tuple(field_row(item, describer) for item in record.fields)
+    rows = tuple(
+        field_row(item, python, elixir, describer)
+        for item, python, elixir in zip(
+            record.fields,
+            python_names.field_names(record, describer.module.types_by_name),
+            elixir_names.field_names(record),
+            strict=True,
+        )
+    )
     footer = {
         "keep": "Unknown keys are kept in `extra` (Python) / `:extra` (Elixir) and written back.",
         "ignore": "Unknown keys are dropped (`x-extra: ignore`).",
@@ -93,8 +105,8 @@ def record_section(record: ir.Record, describer: Describer) -> TypeSection:
     kind = "Record" + (" (frozen)" if record.frozen else "")
     return TypeSection(
         anchor(record.name),
-        _heading(record),
-        f"*{kind}* · Python {md_code(record.name)} · Elixir {md_code(record.elixir_module)}",
+        _heading(record, describer.module),
+        f"*{kind}* · Python {md_code(record.name)} · Elixir {md_code(type_module(describer.module, record))}",
         _doc(record),
         _notes(record),
         rows,
@@ -102,17 +114,19 @@ def record_section(record: ir.Record, describer: Describer) -> TypeSection:
     )
 
 
-def enum_section(enum: ir.EnumType) -> TypeSection:
+def enum_section(enum: ir.EnumType, module: ir.Module) -> TypeSection:
     rows = []
     for value in enum.values:
         python = (
             md_code(json.dumps(value.value, ensure_ascii=False))
             if enum.style == "literal"
-            else md_code(f"{enum.name}.{value.py_name}")
+            else md_code(f"{enum.name}.{python_names.enum_member(enum, value.value)}")
         )
         if enum.atoms:
             elixir = md_code(
-                ":" + value.ex_atom if plain_atom(value.ex_atom) else literal_atom(value.value)
+                ":" + atom
+                if plain_atom(atom := elixir_names.enum_atom(enum, value.value))
+                else literal_atom(value.value)
             )
         else:
             elixir = md_code(json.dumps(value.value, ensure_ascii=False))
@@ -144,8 +158,8 @@ def enum_section(enum: ir.EnumType) -> TypeSection:
         decoding += ", open: unknown values are kept"
     return TypeSection(
         anchor(enum.name),
-        _heading(enum),
-        f"*Enum* · Python {md_code(enum.name)} · Elixir {md_code(enum.elixir_module)}, {decoding}",
+        _heading(enum, module),
+        f"*Enum* · Python {md_code(enum.name)} · Elixir {md_code(type_module(module, enum))}, {decoding}",
         _doc(enum),
         _notes(enum),
         tuple(rows),
@@ -163,7 +177,7 @@ def union_section(union: ir.UnionType, describer: Describer) -> TypeSection:
                     (
                         md_code(f"{union.tag}: {json.dumps(value, ensure_ascii=False)}"),
                         md_code(member),
-                        md_code(named.elixir_module),
+                        md_code(type_module(describer.module, named)),
                         link(member),
                         f"Dispatch on {md_code(union.tag)}.",
                     )
@@ -182,7 +196,7 @@ def union_section(union: ir.UnionType, describer: Describer) -> TypeSection:
                     (
                         "—",
                         md_code(check.member),
-                        md_code(named.elixir_module),
+                        md_code(type_module(describer.module, named)),
                         link(check.member),
                         f"Tried in turn ({rule}); pre-check: JSON {shape}.",
                     )
@@ -206,7 +220,7 @@ def union_section(union: ir.UnionType, describer: Describer) -> TypeSection:
                     (
                         key,
                         md_code(case.member),
-                        md_code(named.elixir_module),
+                        md_code(type_module(describer.module, named)),
                         link(case.member),
                         rule,
                     )
@@ -229,8 +243,8 @@ def union_section(union: ir.UnionType, describer: Describer) -> TypeSection:
         how += ", open: unknown tags are kept"
     return TypeSection(
         anchor(union.name),
-        _heading(union),
-        f"*Union* ({how}) · Python {md_code(union.name)} · Elixir {md_code(union.elixir_module)}",
+        _heading(union, describer.module),
+        f"*Union* ({how}) · Python {md_code(union.name)} · Elixir {md_code(type_module(describer.module, union))}",
         _doc(union),
         _notes(union),
         tuple(rows),
@@ -244,15 +258,15 @@ def alias_section(alias: ir.Alias, describer: Describer) -> TypeSection:
         (
             "—",
             md_code(alias.name),
-            md_code(alias.elixir_module),
+            md_code(type_module(describer.module, alias)),
             describer.type_text(alias.type),
             " ".join(notes),
         )
     )
     return TypeSection(
         anchor(alias.name),
-        _heading(alias),
-        f"*Alias* · Python {md_code(alias.name)} · Elixir {md_code(alias.elixir_module)}",
+        _heading(alias, describer.module),
+        f"*Alias* · Python {md_code(alias.name)} · Elixir {md_code(type_module(describer.module, alias))}",
         _doc(alias),
         _notes(alias),
         (row,),

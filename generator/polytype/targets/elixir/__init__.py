@@ -52,6 +52,8 @@ from polytype.targets.elixir.names import (
     checks_module,
     literal_atom,
     module_file,
+    namespace,
+    type_module,
     unknown_module,
 )
 from polytype.targets.elixir.records import record_view
@@ -79,6 +81,7 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
                 env.render(
                     "elixir/checks.ex.j2",
                     checks_module=rules,
+                    namespace=namespace(module),
                     **check_rule_attributes(module, checks),
                     **common,
                 ),
@@ -94,7 +97,7 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
                     "elixir/record.ex.j2", record=record_view(named, module), **common
                 )
             case ir.EnumType():
-                text = env.render("elixir/enum.ex.j2", enum=enum_view(named), **common)
+                text = env.render("elixir/enum.ex.j2", enum=enum_view(named, module), **common)
             case ir.UnionType():
                 text = env.render("elixir/union.ex.j2", union=union_view(named, module), **common)
                 if named.unknown is not None:
@@ -116,7 +119,11 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
                 assert_never(unreachable)
         outputs.append(
             OutputFile(
-                f"{ROOT}/{module_file(named.elixir_module)}", text, TARGET, module.name, "elixir"
+                f"{ROOT}/{module_file(type_module(module, named))}",
+                text,
+                TARGET,
+                module.name,
+                "elixir",
             )
         )
     outputs.append(render_tests(module, env))

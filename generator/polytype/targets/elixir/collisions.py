@@ -9,7 +9,9 @@ from polytype.targets.elixir.names import (
     PROJECT_MODULES,
     RUNTIME_ALIAS,
     RUNTIME_MODULE,
+    field_names,
     module_file,
+    type_module,
     unknown_module,
 )
 
@@ -34,8 +36,10 @@ def check_collisions(module: ir.Module) -> None:
     """Names the target adds itself (`extra`, `__present__`, the runtime module, the
     project's other modules and the namespace's check rules) must not collide."""
     problems = []
-    taken = {named.elixir_module: named.name for named in module.types}
+    modules = {named.name: type_module(module, named) for named in module.types}
+    taken = {elixir_module: name for name, elixir_module in modules.items()}
     for named in module.types:
+        elixir_module = modules[named.name]
         source = named.source or ir.SourceRef(module.schema_path, 1, 1, "")
         if isinstance(named, ir.UnionType) and named.unknown is not None:
             kept = unknown_module(module, named)
@@ -49,8 +53,8 @@ def check_collisions(module: ir.Module) -> None:
                         f"Elixir module {kept!r} of {named.unknown} collides with {clash}",
                     )
                 )
-        clash = _generated(named.elixir_module)
-        if clash is None and named.elixir_module.startswith(RUNTIME_ALIAS + "."):
+        clash = _generated(elixir_module)
+        if clash is None and elixir_module.startswith(RUNTIME_ALIAS + "."):
             clash = f"the runtime, known as {RUNTIME_ALIAS} in every generated module"
         if clash is not None:
             problems.append(
@@ -58,21 +62,21 @@ def check_collisions(module: ir.Module) -> None:
                     source.file,
                     Position(source.line, source.column),
                     source.pointer,
-                    f"Elixir module {named.elixir_module!r} collides with {clash}",
+                    f"Elixir module {elixir_module!r} collides with {clash}",
                 )
             )
         if isinstance(named, ir.Record):
             reserved = {"__present__", "__struct__"} | (
                 {"extra"} if named.extra_policy == "keep" else set()
             )
-            for item in named.fields:
-                if item.ex_name in reserved:
+            for item, name in zip(named.fields, field_names(named), strict=True):
+                if name in reserved:
                     problems.append(
                         Diagnostic(
                             source.file,
                             Position(source.line, source.column),
                             f"{source.pointer}/properties/{item.json_key}",
-                            f"Elixir field {item.ex_name!r} is used by the generated struct; set x-elixir field",
+                            f"Elixir field {name!r} is used by the generated struct; set x-elixir field",
                         )
                     )
     if problems:

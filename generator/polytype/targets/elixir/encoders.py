@@ -15,7 +15,14 @@ from polytype import ir
 from polytype.targets.base.render import ex_atom, ex_str
 from polytype.targets.elixir import layout
 from polytype.targets.elixir.clauses import Block, block_head
-from polytype.targets.elixir.names import json_scalar, literal_atom, literal_term, unknown_module
+from polytype.targets.elixir.names import (
+    enum_atoms,
+    json_scalar,
+    literal_atom,
+    literal_term,
+    type_module,
+    unknown_module,
+)
 from polytype.targets.elixir.snippets import FileSnippets, HelperView
 
 
@@ -178,7 +185,7 @@ class Encoders(FileSnippets):
         match type_ref:
             case ir.Ref():
                 named = self.named(type_ref.name)
-                module = named.elixir_module
+                module = type_module(self.module, named)
                 match named:
                     case ir.Record():
                         return [
@@ -207,7 +214,7 @@ class Encoders(FileSnippets):
                         )
                     case ir.EnumType():
                         if named.atoms:
-                            atoms = ", ".join(ex_atom(value.ex_atom) for value in named.values)
+                            atoms = ", ".join(ex_atom(atom) for atom in enum_atoms(named))
                             clauses = [
                                 EncodeClause(
                                     1,

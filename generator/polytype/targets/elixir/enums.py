@@ -9,7 +9,7 @@ from polytype import ir
 from polytype.targets.base.render import ex_atom, ex_str
 from polytype.targets.elixir import layout
 from polytype.targets.elixir.clauses import clause_block
-from polytype.targets.elixir.names import RUNTIME_ALIAS
+from polytype.targets.elixir.names import RUNTIME_ALIAS, enum_atoms, type_module
 
 
 @dataclass(frozen=True)
@@ -23,11 +23,11 @@ class EnumView:
     encode_spec: str
 
 
-def enum_view(enum: ir.EnumType) -> EnumView:
+def enum_view(enum: ir.EnumType, module: ir.Module) -> EnumView:
     decode_clauses: list[layout.Clause] = []
     encode_clauses: list[layout.Clause] = []
     if enum.atoms:
-        atoms = [ex_atom(value.ex_atom) for value in enum.values]
+        atoms = [ex_atom(atom) for atom in enum_atoms(enum)]
         for value, atom in zip(enum.values, atoms, strict=True):
             ok = layout.Items("{", (":ok", atom))
             decode_clauses.append(layout.clause("def", "decode", ex_str(value.value), ok))
@@ -72,7 +72,8 @@ def enum_view(enum: ir.EnumType) -> EnumView:
     doc = enum.doc or f"The {enum.name} enumeration."
     if enum.atoms:
         listing = "\n".join(
-            f"  * `{json.dumps(v.value, ensure_ascii=False)}` ↔ `:{v.ex_atom}`" for v in enum.values
+            f"  * `{json.dumps(v.value, ensure_ascii=False)}` ↔ `:{atom}`"
+            for v, atom in zip(enum.values, enum_atoms(enum), strict=True)
         )
         doc += "\n\nJSON strings and the atoms they decode to:\n\n" + listing
         if enum.unknown:
@@ -86,7 +87,7 @@ def enum_view(enum: ir.EnumType) -> EnumView:
         if enum.unknown:
             doc += "\n  * any other string, kept as it is (x-unknown: keep)"
     return EnumView(
-        module=enum.elixir_module,
+        module=type_module(module, enum),
         doc=doc,
         typespec=typespec,
         values=values_clause,

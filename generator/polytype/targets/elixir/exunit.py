@@ -10,7 +10,15 @@ from polytype import ir
 from polytype.targets.base import OutputFile, depth
 from polytype.targets.base.render import RenderEnv, ex_str
 from polytype.targets.elixir import layout
-from polytype.targets.elixir.names import APP_MODULE, ROOT, TARGET, path_segment, unknown_module
+from polytype.targets.elixir.names import (
+    APP_MODULE,
+    ROOT,
+    TARGET,
+    namespace,
+    path_segment,
+    type_module,
+    unknown_module,
+)
 
 
 @dataclass(frozen=True)
@@ -88,7 +96,7 @@ def _unknown_probe(module: ir.Module) -> list[AtomCaseView]:
                 cases.append(
                     AtomCaseView(
                         f"unknown {named.name} value",
-                        named.elixir_module,
+                        type_module(module, named),
                         '"__POLYTYPE_UNKNOWN__"',
                         "$",
                         kept_value=("true" if named.atoms else "false") if named.unknown else "",
@@ -99,7 +107,7 @@ def _unknown_probe(module: ir.Module) -> list[AtomCaseView]:
                 cases.append(
                     AtomCaseView(
                         f"unknown {named.name} tag",
-                        named.elixir_module,
+                        type_module(module, named),
                         template,
                         "$" + path_segment(named.tag),
                         unknown_module(module, named) if named.unknown else "",
@@ -110,7 +118,7 @@ def _unknown_probe(module: ir.Module) -> list[AtomCaseView]:
                 cases.append(
                     AtomCaseView(
                         f"unknown {named.name} tag",
-                        named.elixir_module,
+                        type_module(module, named),
                         template,
                         "",
                         unknown_module(module, named),
@@ -137,14 +145,14 @@ def render_tests(module: ir.Module, env: RenderEnv) -> OutputFile:
             continue
         name = case.relative_path.removeprefix(f"{module.name}/")
         view = CaseView(
-            name, named.elixir_module, case.relative_path, case.expected_error_path or ""
+            name, type_module(module, named), case.relative_path, case.expected_error_path or ""
         )
         (valid if case.valid else invalid).append(view)
     text = env.render(
         "elixir/test_module.exs.j2",
         module=module,
-        test_module=f"{module.elixir_namespace}.PolytypeRoundTripTest",
-        atom_module=f"{module.elixir_namespace}.PolytypeAtomSafetyTest",
+        test_module=f"{namespace(module)}.PolytypeRoundTripTest",
+        atom_module=f"{namespace(module)}.PolytypeAtomSafetyTest",
         support=f"{APP_MODULE}.TestSupport",
         valid=valid,
         invalid=invalid,

@@ -9,7 +9,7 @@ from polytype.targets.base.render import ex_atom, ex_str
 from polytype.targets.elixir import layout
 from polytype.targets.elixir.decoders import Decoders
 from polytype.targets.elixir.encoders import Encoders
-from polytype.targets.elixir.names import literal_atom
+from polytype.targets.elixir.names import enum_atom, literal_atom, type_module
 from polytype.targets.elixir.terms import json_code
 
 
@@ -28,13 +28,14 @@ class FileGen(Decoders, Encoders):
                 match named:
                     case ir.EnumType() if isinstance(value, str):
                         if named.atoms:
-                            member = next(v for v in named.values if v.value == value)
-                            return ex_atom(member.ex_atom)
+                            return ex_atom(enum_atom(named, value))
                         return ex_str(value)
                     case ir.Alias():
                         return self.default_term(named.type, value)
                     case ir.Record() | ir.UnionType():
-                        return layout.call(f"{named.elixir_module}.from_json!", json_code(value))
+                        return layout.call(
+                            f"{type_module(self.module, named)}.from_json!", json_code(value)
+                        )
                     case ir.EnumType():
                         return json_code(value)
                     case _ as unreachable:

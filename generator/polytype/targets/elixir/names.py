@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import cache
 
 from polytype import ir, naming
 from polytype.targets.base.render import ex_atom, ex_str
@@ -47,10 +48,29 @@ def module_file(module_name: str) -> str:
     return "lib/" + "/".join(naming.snake_case(part) for part in module_name.split(".")) + ".ex"
 
 
+def namespace(module: ir.Module) -> str:
+    """The Elixir namespace of a schema module: the schema's `elixir-namespace`, else the
+    module name in PascalCase, with `Schema` after it where that is Elixir's own module
+    (`String` → `StringSchema`; lowering refuses such a name in a schema the project owns)."""
+    if module.x_elixir_namespace:
+        return module.x_elixir_namespace
+    derived = naming.pascal_case(module.name)
+    return derived + "Schema" if derived in naming.ELIXIR_STANDARD_MODULES else derived
+
+
+def type_module(module: ir.Module, named: ir.NamedType) -> str:
+    """The Elixir module of a named type: the schema's `x-elixir: {module: ...}`, else
+    `<Namespace>.<Name>` from the name the schema gives the type."""
+    if named.x_elixir_module:
+        return named.x_elixir_module
+    segment = naming.elixir_module_segment(named.schema_name or named.name)
+    return f"{namespace(module)}.{segment}"
+
+
 def checks_module(module: ir.Module) -> str:
     """The module holding what a schema module's schema checks read (definitions,
     patterns, asserted formats): `<Namespace>.PolytypeChecks`."""
-    return f"{module.elixir_namespace}.{CHECKS_SEGMENT}"
+    return f"{namespace(module)}.{CHECKS_SEGMENT}"
 
 
 def path_segment(key: str) -> str:
@@ -103,4 +123,37 @@ def ex_str_list(values: tuple[str, ...] | list[str]) -> str:
 def unknown_module(module: ir.Module, union: ir.UnionType) -> str:
     """The Elixir module of an open union's Unknown<Union> member: `<Namespace>.Unknown<Union>`."""
     assert union.unknown is not None
-    return f"{module.elixir_namespace}.{naming.elixir_module_segment(union.unknown)}"
+    return f"{namespace(module)}.{naming.elixir_module_segment(union.unknown)}"
+
+
+@cache
+def enum_atoms(enum: ir.EnumType) -> tuple[str, ...]:
+    """The atom (without its `:`) each value of `enum` decodes to, in order."""
+    return tuple(
+        naming.numbered_in_turn([naming.elixir_atom(value.value) for value in enum.values])
+    )
+
+
+def enum_atom(enum: ir.EnumType, value: str) -> str:
+    """The atom (without its `:`) the value `value` of `enum` decodes to."""
+    atoms = enum_atoms(enum)
+    return next(atom for item, atom in zip(enum.values, atoms, strict=True) if item.value == value)
+
+
+def field_names(record: ir.Record) -> tuple[str, ...]:
+    """The struct key of each field of `record`, in order: the schema's `x-elixir:
+    {field: ...}`, else its `x-field` or key in snake_case (`naming.elixir_field_name`);
+    keys of a consumed schema that spell one name are numbered (`foo_bar`, `foo_bar_2`)."""
+    return tuple(
+        naming.numbered_repeats(
+            [
+                naming.elixir_field(item.json_key, item.x_field, item.x_elixir_field)
+                for item in record.fields
+            ]
+        )
+    )
+
+
+def field_name(record: ir.Record, item: ir.Field) -> str:
+    """The struct key of the field `item` of `record`."""
+    return field_names(record)[record.fields.index(item)]

@@ -17,9 +17,11 @@ from polytype.targets.elixir.names import (
     RUNTIME_ALIAS,
     ex_access,
     ex_key,
+    field_names,
     json_scalar,
     literal_term,
     path_segment,
+    type_module,
 )
 from polytype.targets.elixir.schema_checks import checks_doc
 from polytype.targets.elixir.snippets import HelperView
@@ -49,13 +51,13 @@ def _variables(record: ir.Record) -> dict[str, str]:
     """A local variable per field, never clashing with the decoder's own variables."""
     taken: set[str] = set(_RESERVED_VARIABLES)
     result: dict[str, str] = {}
-    for item in record.fields:
+    for item, name in zip(record.fields, field_names(record), strict=True):
         if item.is_tag:
             continue
-        candidate = item.ex_name if _PLAIN_VARIABLE.match(item.ex_name) else ""
+        candidate = name if _PLAIN_VARIABLE.match(name) else ""
         if not candidate or candidate in taken:
             base = "field_" + (
-                re.sub(r"[^a-z0-9_]", "_", naming.snake_case(item.ex_name).lstrip("_")) or "value"
+                re.sub(r"[^a-z0-9_]", "_", naming.snake_case(name).lstrip("_")) or "value"
             )
             candidate = base
             index = 2
@@ -71,7 +73,7 @@ def _record_doc(record: ir.Record) -> str:
     lines = [record.doc or f"The {record.name} record."]
     if record.fields:
         lines += ["", "## Fields", ""]
-        for item in record.fields:
+        for item, name in zip(record.fields, field_names(record), strict=True):
             wire = f"`{item.json_key}`" + "".join(f", `{alias}`" for alias in item.aliases)
             if item.is_tag:
                 assert isinstance(item.type, ir.LiteralValue)
@@ -84,7 +86,7 @@ def _record_doc(record: ir.Record) -> str:
                 presence = "optional"
             if item.nullable:
                 presence += ", nullable"
-            text = f"  * `:{item.ex_name}` ({wire}; {presence})"
+            text = f"  * `:{name}` ({wire}; {presence})"
             if item.doc:
                 text += " - " + item.doc.replace("\n", "\n    ")
             lines.append(text)
@@ -134,9 +136,9 @@ def record_view(record: ir.Record, module: ir.Module) -> RecordView:
     optional_keys: list[str] = []
     alias_pairs: list[tuple[str, str]] = []
     uses_present_in_encode = False
-    for item in record.fields:
-        key = ex_key(item.ex_name)
-        access = ex_access("value", item.ex_name)
+    for item, name in zip(record.fields, field_names(record), strict=True):
+        key = ex_key(name)
+        access = ex_access("value", name)
         alias_pairs.extend((alias, item.json_key) for alias in item.aliases)
         spelling: layout.Code
         if item.aliases:
@@ -171,7 +173,7 @@ def record_view(record: ir.Record, module: ir.Module) -> RecordView:
         decoder = gen.decoder(item.type)
         build.append((key, variable))
         if item.required:
-            enforce.append(ex_atom(item.ex_name))
+            enforce.append(ex_atom(name))
             struct_fields.append((key, "nil"))
             type_fields.append((key, gen.typespec_code(item.type)))
             if item.aliases:
@@ -305,7 +307,7 @@ def record_view(record: ir.Record, module: ir.Module) -> RecordView:
     )
     last = len(steps) - 1
     return RecordView(
-        module=record.elixir_module,
+        module=type_module(module, record),
         doc=_record_doc(record),
         enforce_keys=_attribute("enforce_keys", enforce) if enforce else "",
         defstruct=(

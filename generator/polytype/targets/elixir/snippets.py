@@ -22,7 +22,12 @@ from polytype.targets.base.helper_names import BOUND_KEYS, function_suffix, lite
 from polytype.targets.base.render import ex_str
 from polytype.targets.elixir import layout
 from polytype.targets.elixir.clauses import Block, clause_at
-from polytype.targets.elixir.names import RUNTIME_ALIAS, checks_module, literal_term
+from polytype.targets.elixir.names import (
+    RUNTIME_ALIAS,
+    checks_module,
+    literal_term,
+    type_module,
+)
 from polytype.targets.elixir.terms import check_schema, ex_json_literal, json_term
 
 
@@ -111,7 +116,7 @@ class FileSnippets:
         return self.module.get(name)
 
     def mod(self, name: str) -> str:
-        return self.named(name).elixir_module
+        return type_module(self.module, self.named(name))
 
     def typespec_code(self, type_ref: ir.TypeRef) -> layout.Code:
         """`typespec(type_ref)` with its lists and alternatives as parts (they break)."""

@@ -21,6 +21,7 @@ from polytype.targets.elixir.names import (
     RUNTIME_ALIAS,
     json_scalar,
     path_segment,
+    type_module,
     unknown_module,
 )
 from polytype.targets.elixir.schema_checks import checks_doc
@@ -111,7 +112,7 @@ def union_view(union: ir.UnionType, module: ir.Module) -> UnionView:
     if union.unknown is not None:
         members.append(f"{unknown_module(module, union)}.t()")
     return UnionView(
-        module=union.elixir_module,
+        module=type_module(module, union),
         doc=_union_doc(union, gen),
         typespec=layout.union_type("@type t", members, 2),
         decode_clauses=clause_block(clauses),

@@ -16,6 +16,7 @@ from polytype.ir.object_rules import rules_text
 from polytype.ir.patterns import python_pattern
 from polytype.ir.wording import checks_text
 from polytype.targets.base.render import py_str
+from polytype.targets.python.names import enum_members
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
 
@@ -103,7 +104,8 @@ def enum_view_fields(enum: ir.EnumType) -> EnumViewFields:
         "doc": enum.doc or f"The {enum.name} enumeration.",
         "base": {"str": "(str, Enum)", "plain": "(Enum)", "literal": ""}[enum.style],
         "members": tuple(
-            EnumMemberView(value.py_name, py_str(value.value)) for value in enum.values
+            EnumMemberView(member, py_str(value.value))
+            for value, member in zip(enum.values, enum_members(enum), strict=True)
         ),
         "literal_values": ", ".join(py_str(value.value) for value in enum.values),
         "unknown": enum.unknown or "",

@@ -11,6 +11,7 @@ from polytype.ir.wording import unchecked
 from polytype.targets.base.formatting import LINE_LENGTH
 from polytype.targets.base.render import py_str
 from polytype.targets.python.common import constraint_note, py_literal, with_note
+from polytype.targets.python.names import enum_member
 from polytype.targets.python_dataclasses.encoders import DataclassCodecs
 from polytype.targets.python_dataclasses.views import FieldView
 
@@ -128,19 +129,20 @@ def _inline_decode(
 
 
 def field_view(
-    item: ir.Field, record: ir.Record, codegen: DataclassCodecs
+    item: ir.Field, name: str, record: ir.Record, codegen: DataclassCodecs
 ) -> tuple[FieldView, bool]:
-    """The declaration, decode argument and encode statements of one field."""
+    """The declaration, decode argument and encode statements of one field (`name`:
+    its Python attribute)."""
     annotation = codegen.annotation(item.type)
     comment = with_note(item.doc, constraint_note(item.type))
     key = py_str(item.json_key)
-    attribute = f"self.{item.py_name}"
+    attribute = f"self.{name}"
     if item.is_tag:
         assert isinstance(item.type, ir.LiteralValue)
         literal = py_literal(item.type.value)
         return (
             FieldView(
-                name=item.py_name,
+                name=name,
                 annotation=annotation,
                 declaration_default=f" = field(default={literal}, init=False)",
                 comment=comment,
@@ -159,12 +161,12 @@ def field_view(
         choose = (f"spelling = _spelling(self._present, ({spellings}))",)
         spelling = "spelling"
     encoded = codegen.encode(item.type, attribute)
-    local = f"f_{item.py_name}"
+    local = f"f_{name}"
     if item.required:
-        decode_arg = f"{item.py_name}={codegen.field_check(item)}"
+        decode_arg = f"{name}={codegen.field_check(item)}"
         inline = _inline_decode(item, local, "None", codegen, annotation)
         view = FieldView(
-            name=item.py_name,
+            name=name,
             annotation=annotation,
             declaration_default="",
             comment=comment,
@@ -180,12 +182,12 @@ def field_view(
     if item.default is None and not isinstance(item.type, ir.Nullable) and annotation != "None":
         annotation = f"{annotation} | None"
         encoded = codegen.encode(item.type, attribute)
-    decode_arg = f"{item.py_name}={codegen.field_check(item, default_python)}"
+    decode_arg = f"{name}={codegen.field_check(item, default_python)}"
     if item.default is None and not isinstance(item.type, ir.Nullable) and encoded != attribute:
         # the attribute is `T | None`; None only when absent, which the condition excludes
         encoded = codegen.encode(ir.Nullable(item.type), attribute)
     if not declaration.startswith(" = field(") and (
-        len(f"    {item.py_name}: {annotation}{declaration}") > LINE_LENGTH
+        len(f"    {name}: {annotation}{declaration}") > LINE_LENGTH
     ):
         # `name: T = <long literal>`: black wraps the literal in parentheses, ruff does not;
         # both lay out a call the same way
@@ -205,7 +207,7 @@ def field_view(
         else (f"{local}{declared} = {codegen.field_check(item, default_python)}",)
     )
     view = FieldView(
-        name=item.py_name,
+        name=name,
         annotation=annotation,
         declaration_default=declaration,
         comment=comment,
@@ -230,11 +232,10 @@ def _default_code(
         case ir.Ref():
             named = codegen.named(target.name)
             if isinstance(named, ir.EnumType) and isinstance(value, str):
-                member = next(v for v in named.values if v.value == value)
                 expression = (
                     py_literal(value)
                     if named.style == "literal"
-                    else f"{named.name}.{member.py_name}"
+                    else f"{named.name}.{enum_member(named, value)}"
                 )
                 return expression, f" = {expression}", f"!= {expression}"
             if isinstance(named, ir.Record):

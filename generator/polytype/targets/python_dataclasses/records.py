@@ -7,6 +7,7 @@ from polytype import ir
 from polytype.targets.base.helper_names import function_suffix
 from polytype.targets.base.render import py_str
 from polytype.targets.python.common import record_doc
+from polytype.targets.python.names import field_names
 from polytype.targets.python.snippet_views import RecordChecks
 from polytype.targets.python_dataclasses.encoders import DataclassCodecs
 from polytype.targets.python_dataclasses.fields import field_view
@@ -21,8 +22,9 @@ def record_view(
     fields: list[FieldView] = []
     deferred: list[FieldView] = []
     optional_keys: list[str] = []
-    for item in record.fields:
-        view, is_optional = field_view(item, record, codegen)
+    names = field_names(record, codegen.module.types_by_name)
+    for item, name in zip(record.fields, names, strict=True):
+        view, is_optional = field_view(item, name, record, codegen)
         if not item.required:
             optional_keys.append(item.json_key)
         (deferred if is_optional else fields).append(view)
@@ -42,6 +44,7 @@ def record_view(
         record,
         checks,
         tuple(fields + deferred),
+        dict(zip((item.json_key for item in record.fields), names, strict=True)),
         optional_keys_name,
         aliases_literal if alias_pairs else "",
         tracks_presence,
@@ -71,6 +74,7 @@ def _decode_body(
     record: ir.Record,
     checks: RecordChecks,
     fields: tuple[FieldView, ...],
+    names: dict[str, str],
     optional_name: str,
     aliases: str,
     tracks_presence: bool,
@@ -97,7 +101,7 @@ def _decode_body(
         lines.append(f"if not {checks.keys_name}.issuperset(obj):")
         lines.append(f"    {checks.forbid_check}")
     by_name = {view.name: view for view in fields}
-    ordered = [by_name[item.py_name] for item in checks.fields]
+    ordered = [by_name[names[item.json_key]] for item in checks.fields]
     required = sum(1 for item in record.fields if item.required)
     if aliases:
         for view in ordered:

@@ -12,36 +12,46 @@ from polytype.ir.wording import unchecked
 from polytype.targets.base.helper_names import function_suffix
 from polytype.targets.base.render import RenderEnv, py_str
 from polytype.targets.python.common import py_literal, record_doc
+from polytype.targets.python.names import enum_member, field_names
 from polytype.targets.python_pydantic.annotations import Annotations, rules_value
 from polytype.targets.python_pydantic.views import FieldView, RecordView
 
 
 def record_view(record: ir.Record, types: Annotations, env: RenderEnv) -> RecordView:
-    fields = tuple(_field_view(item, types) for item in record.fields)
+    names = dict(
+        zip(
+            (item.json_key for item in record.fields),
+            field_names(record, types.module.types_by_name),
+            strict=True,
+        )
+    )
+    fields = tuple(_field_view(item, names[item.json_key], types) for item in record.fields)
     spelled = [item for item in record.fields if item.aliases]
     wire_args: list[str] = []
     tags = [item for item in record.fields if item.is_tag]
     if tags:
         triples = (
-            _tuple([py_str(f.py_name), py_str(f.json_key), py_literal(tag_value(f))]) for f in tags
+            _tuple([py_str(names[f.json_key]), py_str(f.json_key), py_literal(tag_value(f))])
+            for f in tags
         )
         wire_args.append("tags=" + _tuple(triples))
     exact = [item for item in tags if not isinstance(tag_value(item), str)]
     if exact:
         triples = (
-            _tuple([py_str(f.py_name), py_str(f.json_key), py_literal(tag_value(f))]) for f in exact
+            _tuple([py_str(names[f.json_key]), py_str(f.json_key), py_literal(tag_value(f))])
+            for f in exact
         )
         wire_args.append("exact_tags=" + _tuple(triples))
     if spelled:
         entries = (
-            _tuple([py_str(f.py_name), _tuple(py_str(s) for s in (f.json_key, *f.aliases))])
+            _tuple([py_str(names[f.json_key]), _tuple(py_str(s) for s in (f.json_key, *f.aliases))])
             for f in spelled
         )
         wire_args.append("spellings=" + _tuple(entries))
     # names that are not JSON keys matter where unknown keys are kept or refused (see
     # `_CheckedModel`); where they are ignored, Pydantic ignores them as any unknown key
     wire_keys = {key for item in record.fields for key in (item.json_key, *item.aliases)}
-    names_only = sorted({item.py_name for item in record.fields} - wire_keys)
+    names_only = sorted(set(names.values()) - wire_keys)
     checks_names = bool(names_only) and record.extra_policy != "ignore"
     if checks_names:
         wire_args.append(
@@ -108,7 +118,7 @@ def _tuple(items: Iterable[str]) -> str:
     return f"({listed[0]},)" if len(listed) == 1 else f"({', '.join(listed)})"
 
 
-def _field_view(item: ir.Field, types: Annotations) -> FieldView:
+def _field_view(item: ir.Field, name: str, types: Annotations) -> FieldView:
     args: list[str] = []
     tag_value = ""
     if item.is_tag:
@@ -131,7 +141,7 @@ def _field_view(item: ir.Field, types: Annotations) -> FieldView:
     else:
         annotation = types.annotation(item.type)
         args.append(_default_arg(item, item.default.value, types))
-    if item.py_name != item.json_key:
+    if name != item.json_key:
         args.append(f"alias={py_str(item.json_key)}")
     if item.aliases:
         spellings = ", ".join(py_str(s) for s in (item.json_key, *item.aliases))
@@ -139,9 +149,7 @@ def _field_view(item: ir.Field, types: Annotations) -> FieldView:
         args.append(f"validation_alias=AliasChoices({spellings})")
     if item.doc:
         args.append(f"description={py_str(item.doc)}")
-    return FieldView(
-        item.py_name, annotation, f"Field({', '.join(args)})" if args else "", tag_value
-    )
+    return FieldView(name, annotation, f"Field({', '.join(args)})" if args else "", tag_value)
 
 
 def _accepts_null(type_ref: ir.TypeRef, types: Annotations) -> bool:
@@ -161,8 +169,7 @@ def _default_arg(item: ir.Field, value: ir.JSONData, types: Annotations) -> str:
                 and isinstance(value, str)
                 and named.style != "literal"
             ):
-                member = next(v for v in named.values if v.value == value)
-                return f"default={named.name}.{member.py_name}"
+                return f"default={named.name}.{enum_member(named, value)}"
             if isinstance(named, ir.Record):
                 return f"default_factory=lambda: {named.name}.model_validate({py_literal(value)})"
         case ir.TupleOf() if isinstance(value, tuple):  # validated as a field is

@@ -14,6 +14,7 @@ from polytype.ir.wording import checks_text
 from polytype.targets.base.helper_names import function_suffix
 from polytype.targets.base.render import RenderEnv, py_str
 from polytype.targets.python.common import py_literal, unknown_doc, with_note
+from polytype.targets.python.names import field_name
 from polytype.targets.python_pydantic.annotations import Annotations
 from polytype.targets.python_pydantic.records import record_view, tag_value
 from polytype.targets.python_pydantic.union_dispatch import (
@@ -113,7 +114,7 @@ def _shared_tag_field(union: ir.UnionType, types: Annotations) -> str | None:
                 return None
             if type(tag.type.value) is not type(value):
                 return None
-            names.add(tag.py_name)
+            names.add(field_name(record, tag, types.module.types_by_name))
     covered = {member for _, member in union.tag_values}
     if len(names) != 1 or covered != set(union.members):
         return None

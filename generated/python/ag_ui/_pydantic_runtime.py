@@ -238,6 +238,8 @@ def _json_value(value: _T) -> _T:
     """Free-form JSON, checked in one pass and kept as read."""
     problem = _not_json(value, 0)
     if problem is not None:
+        if type(value) is _SetAside:  # kept keys `_check_wire` has checked, travelling
+            return value
         raise PydanticCustomError("json_value", problem)
     return value
 
@@ -299,8 +301,6 @@ else:
     _JSONObject = Annotated[Any, _FreeForm(_json_object, {"type": "object"})]
 # `_JSON`: free-form JSON (Pydantic's `JsonValue` without NaN, infinity, integers too long
 # to write and lone surrogates in keys); `_JSONObject`: a free-form JSON object.
-
-_EXTRA_VALUES: TypeAdapter[dict[str, JsonValue]] = TypeAdapter(dict[str, _JSON])
 
 
 class _Dumped:
@@ -418,8 +418,8 @@ class _Model(BaseModel):
     x-alias) only, never under its Python name, which is an unknown key there. Unknown
     keys kept (`extra="allow"`) must hold JSON. `Model(field=...)` builds a value in
     code: fields by name or JSON key, tags filled in. Nearly all of it is Pydantic's
-    own validation; Python runs per model only to check kept unknown keys, where there
-    are any, and in the two subclasses below.
+    own validation; Python runs per free-form value (a kept unknown key's too), and per
+    model only in the two subclasses below.
     """
 
     # Field names never equal a BaseModel attribute (lowering renames those with a trailing
@@ -488,20 +488,8 @@ class _Model(BaseModel):
         validate = super().model_validate_json
         return _within_depth(cls.__name__, json_data, True, validate, json_data, **options)
 
-    # Not `__pydantic_extra__: dict[str, _JSON]`: typed extras make every model_dump about
-    # twice as slow, kept keys or not.
-    @model_validator(mode="after")
-    def _check_kept_keys(self) -> Self:
-        """Kept unknown keys hold JSON, as free-form fields do."""
-        extra = self.__pydantic_extra__
-        if extra:
-            aside = extra.get(_ASIDE)
-            if type(aside) is _SetAside:  # unknown keys `_check_wire` kept from Pydantic
-                del extra[_ASIDE]
-                self.__pydantic_fields_set__.discard(_ASIDE)
-                extra.update(aside)
-            _EXTRA_VALUES.validate_python(extra)
-        return self
+    if not TYPE_CHECKING:  # kept unknown keys hold JSON, checked as free-form fields are
+        __pydantic_extra__: dict[str, _JSON]
 
 
 _Model.model_config["validate_by_name"] = False
@@ -511,7 +499,7 @@ class _SetAside(dict[str, Any]):
     """Unknown keys that are field names, set aside by `_CheckedModel` while the rest validates."""
 
 
-# The key they travel under, among the kept keys, until `_check_kept_keys` puts them back.
+# The key they travel under, among the kept keys, until `_put_back` adds them to the rest.
 _ASIDE = "\x00polytype: keys set aside"
 
 
@@ -564,10 +552,34 @@ class _CheckedModel(_Model):
             raise ValidationError.from_exception_data(cls.__name__, errors)
         if extra != "allow":
             return data
-        # set aside while the rest validates; `_check_kept_keys` adds them to the kept keys
+        # set aside while the rest validates; `_put_back` adds them to the kept keys
         aside = _SetAside(
             {key: value for key, value in data.items() if key in present or key == _ASIDE}
         )
+        for key, value in aside.items():
+            problem = _not_json(value, 0)
+            if problem is not None:
+                errors.append(
+                    {
+                        "type": PydanticCustomError("json_value", problem),
+                        "loc": (key,),
+                        "input": value,
+                    }
+                )
+        if errors:
+            raise ValidationError.from_exception_data(cls.__name__, errors)
         kept: dict[Any, Any] = {key: value for key, value in data.items() if key not in aside}
         kept[_ASIDE] = aside
         return kept
+
+    @model_validator(mode="after")
+    def _put_back(self) -> Self:
+        """The unknown keys `_check_wire` set aside join the kept keys (and not the fields set)."""
+        extra = self.__pydantic_extra__
+        if extra:
+            aside = extra.get(_ASIDE)
+            if type(aside) is _SetAside:
+                del extra[_ASIDE]
+                self.__pydantic_fields_set__.discard(_ASIDE)
+                extra.update(aside)
+        return self

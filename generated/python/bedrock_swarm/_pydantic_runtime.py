@@ -22,7 +22,6 @@ from pydantic import (
     StrictInt,
     TypeAdapter,
     ValidationError,
-    model_validator,
 )
 from pydantic_core import PydanticCustomError, from_json
 
@@ -299,8 +298,6 @@ else:
 # `_JSON`: free-form JSON (Pydantic's `JsonValue` without NaN, infinity, integers too long
 # to write and lone surrogates in keys); `_JSONObject`: a free-form JSON object.
 
-_EXTRA_VALUES: TypeAdapter[dict[str, JsonValue]] = TypeAdapter(dict[str, _JSON])
-
 
 class _OpenEnum:
     """An open enum (x-unknown: keep): a listed string validates to the value of `enum` (an
@@ -393,8 +390,8 @@ class _Model(BaseModel):
     x-alias) only, never under its Python name, which is an unknown key there. Unknown
     keys kept (`extra="allow"`) must hold JSON. `Model(field=...)` builds a value in
     code: fields by name or JSON key, tags filled in. Nearly all of it is Pydantic's
-    own validation; Python runs per model only to check kept unknown keys, where there
-    are any, and in the two subclasses below.
+    own validation; Python runs per free-form value (a kept unknown key's too), and per
+    model only in the two subclasses below.
     """
 
     # Field names never equal a BaseModel attribute (lowering renames those with a trailing
@@ -463,15 +460,8 @@ class _Model(BaseModel):
         validate = super().model_validate_json
         return _within_depth(cls.__name__, json_data, True, validate, json_data, **options)
 
-    # Not `__pydantic_extra__: dict[str, _JSON]`: typed extras make every model_dump about
-    # twice as slow, kept keys or not.
-    @model_validator(mode="after")
-    def _check_kept_keys(self) -> Self:
-        """Kept unknown keys hold JSON, as free-form fields do."""
-        extra = self.__pydantic_extra__
-        if extra:
-            _EXTRA_VALUES.validate_python(extra)
-        return self
+    if not TYPE_CHECKING:  # kept unknown keys hold JSON, checked as free-form fields are
+        __pydantic_extra__: dict[str, _JSON]
 
 
 _Model.model_config["validate_by_name"] = False

@@ -33,6 +33,7 @@ from pydantic import (
 from ._pydantic_runtime import (
     _DUMPED,
     _JSON,
+    _JSON_OBJECT,
     _KEYS,
     Omittable,
     _Adapter,
@@ -40,7 +41,6 @@ from ._pydantic_runtime import (
     _ErrorContext,
     _Float,
     _Int,
-    _JSONObject,
     _Model,
     _OpenEnum,
     _SpelledModel,
@@ -520,7 +520,7 @@ class SystemMessage(_SpelledModel):
         validation_alias=AliasChoices("effective_git_root", "effectiveGitRoot"),
         description="Git repository root.",
     )
-    environment_plan: Omittable[_JSONObject] = Field(
+    environment_plan: Omittable[_JSON_OBJECT] = Field(
         default=None,
         validation_alias=AliasChoices("environment_plan", "environmentPlan"),
         description="Plan configuration.",
@@ -802,7 +802,7 @@ class TaskNotificationMessage(_Model):
     output_file: StrictStr = Field(description="Path of the task's output file.")
     summary: StrictStr = Field(description="The task's final report.")
     usage: Omittable[TaskUsage] = Field(default=None, description="Final usage.")
-    resource_links: Omittable[list[_JSONObject]] = Field(
+    resource_links: Omittable[list[_JSON_OBJECT]] = Field(
         default=None, description="Files a backgrounded MCP task returned by reference."
     )
     skip_transcript: Omittable[StrictBool] = Field(
@@ -832,7 +832,7 @@ class TaskUpdatedMessage(_Model):
     else:
         subtype: Literal["task_updated"] = Field(description="System message subtype.")
     task_id: StrictStr = Field(description="Task identifier.")
-    patch: _JSONObject = Field(
+    patch: _JSON_OBJECT = Field(
         description="The changed fields (e.g. status, end_time, is_backgrounded)."
     )
     uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
@@ -1084,7 +1084,7 @@ class CommandsChangedMessage(_Model):
         subtype: Literal["commands_changed"] = "commands_changed"
     else:
         subtype: Literal["commands_changed"] = Field(description="System message subtype.")
-    commands: list[_JSONObject] = Field(description="The full new list of slash commands.")
+    commands: list[_JSON_OBJECT] = Field(description="The full new list of slash commands.")
     uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
     session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
 
@@ -1127,7 +1127,7 @@ class MirrorErrorMessage(_Model):
         subtype: Literal["mirror_error"] = "mirror_error"
     else:
         subtype: Literal["mirror_error"] = Field(description="System message subtype.")
-    key: _JSONObject | None = Field(default=None, description="Session key of the failed append.")
+    key: _JSON_OBJECT | None = Field(default=None, description="Session key of the failed append.")
     error: Omittable[StrictStr] = Field(default=None, description="What went wrong.")
     uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
     session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
@@ -1163,7 +1163,7 @@ class AssistantMessage(_Model):
         default=None,
         description="Error category when the API call failed (e.g. rate_limit, authentication_failed).",
     )
-    wire_tool_inputs: Omittable[Annotated[dict[str, _JSONObject], _KEYS]] = Field(
+    wire_tool_inputs: Omittable[Annotated[dict[str, _JSON_OBJECT], _KEYS]] = Field(
         default=None, description="Tool inputs as sent by the model, by tool use ID."
     )
     local_command_source: Omittable[StrictStr] = Field(
@@ -1285,7 +1285,7 @@ class ResultMessage(_SpelledModel):
     fast_mode_disabled_reason: Omittable[StrictStr] = Field(
         default=None, description="Why fast mode is unavailable."
     )
-    subagent_stats: Omittable[_JSONObject] = Field(
+    subagent_stats: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Counters about subagents spawned during the turn (free-form)."
     )
     api_error_status: _Int | None = Field(
@@ -1333,7 +1333,7 @@ class PartialAssistantMessage(_Model):
         type: Literal["partial_assistant"] = Field(description="Message type.")
     content: list[ContentBlock] = Field(description="Partial content blocks.")
     index: _Int = Field(description="Block index being updated.")
-    delta: _JSONObject = Field(description="The delta/change content.")
+    delta: _JSON_OBJECT = Field(description="The delta/change content.")
 
 
 class StreamEventMessage(_Model):
@@ -1346,7 +1346,7 @@ class StreamEventMessage(_Model):
         type: Literal["stream_event"] = "stream_event"
     else:
         type: Literal["stream_event"] = Field(description="Message type.")
-    event: _JSONObject = Field(
+    event: _JSON_OBJECT = Field(
         description="The API stream event (message_start, content_block_start, content_block_delta, content_block_stop, message_delta, message_stop), as free-form JSON."
     )
     session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
@@ -1545,8 +1545,8 @@ class ToolUseBlock(_Model):
         type: Literal["tool_use"] = Field(description="Block type identifier.")
     id: StrictStr = Field(description="Tool use ID for correlation.")
     name: StrictStr = Field(description="Tool name.")
-    input: _JSONObject = Field(description="Tool input parameters.")
-    caller: Omittable[_JSONObject] = Field(
+    input: _JSON_OBJECT = Field(description="Tool input parameters.")
+    caller: Omittable[_JSON_OBJECT] = Field(
         default=None, description='Who made the call (e.g. {"type":"direct"}).'
     )
 
@@ -1562,7 +1562,7 @@ class ToolResultBlock(_Model):
     else:
         type: Literal["tool_result"] = Field(description="Block type identifier.")
     tool_use_id: StrictStr = Field(description="Correlates to ToolUseBlock.")
-    content: Omittable[StrictStr | list[_JSONObject]] = Field(
+    content: Omittable[StrictStr | list[_JSON_OBJECT]] = Field(
         default=None, description="Tool output."
     )
     is_error: StrictBool = Field(default=False, description="Tool error flag.")
@@ -1605,8 +1605,8 @@ class ControlCanUseToolRequest(_Model):
     else:
         subtype: Literal["can_use_tool"] = Field(description="Request kind.")
     tool_name: StrictStr = Field(description="Tool the model wants to call.")
-    input: _JSONObject = Field(description="Tool input parameters.")
-    permission_suggestions: list[_JSONObject] | None = Field(
+    input: _JSON_OBJECT = Field(description="Tool input parameters.")
+    permission_suggestions: list[_JSON_OBJECT] | None = Field(
         default=None, description="Permission updates the user could apply."
     )
     blocked_path: StrictStr | None = Field(
@@ -1640,10 +1640,10 @@ class ControlInitializeRequest(_Model):
         subtype: Literal["initialize"] = "initialize"
     else:
         subtype: Literal["initialize"] = Field(description="Request kind.")
-    hooks: _JSONObject | None = Field(
+    hooks: _JSON_OBJECT | None = Field(
         default=None, description="Hook callback registrations by hook event."
     )
-    agents: Omittable[_JSONObject] = Field(
+    agents: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Subagent definitions by name."
     )
 
@@ -1718,7 +1718,7 @@ class ControlSuccessResponse(_Model):
     else:
         subtype: Literal["success"] = Field(description="Response kind.")
     request_id: StrictStr = Field(description="ID of the request this answers.")
-    response: _JSONObject | None = Field(
+    response: _JSON_OBJECT | None = Field(
         default=None, description='Response payload (e.g. {"still_queued":[]} for interrupt).'
     )
 
@@ -1752,11 +1752,11 @@ class CompactMetadata(_Model):
         default=None, description="Context size in tokens after compaction."
     )
     duration_ms: Omittable[_Int] = Field(default=None, description="How long the compaction took.")
-    preserved_segment: Omittable[_JSONObject] = Field(
+    preserved_segment: Omittable[_JSON_OBJECT] = Field(
         default=None,
         description="Relink info for kept messages (head_uuid, anchor_uuid, tail_uuid).",
     )
-    preserved_messages: Omittable[_JSONObject] = Field(
+    preserved_messages: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Ordered uuids of kept messages (anchor_uuid, uuids)."
     )
 
@@ -1839,7 +1839,7 @@ class AssistantMessageBody(_Model):
         default=None, description="Transformations applied to the input (usually empty)."
     )
     diagnostics: _JSON = Field(default=None, description="Diagnostics (usually null).")
-    context_management: _JSONObject | None = Field(
+    context_management: _JSON_OBJECT | None = Field(
         default=None, description="Context management info."
     )
 
@@ -2074,7 +2074,7 @@ class PermissionDenial(_Model):
 
     tool_name: StrictStr = Field(description="Tool that was denied.")
     tool_use_id: StrictStr = Field(description="Tool use ID of the denied call.")
-    tool_input: _JSONObject = Field(description="Input of the denied call.")
+    tool_input: _JSON_OBJECT = Field(description="Input of the denied call.")
 
 
 class McpServerStatus(_Model):

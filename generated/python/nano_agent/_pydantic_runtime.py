@@ -291,12 +291,12 @@ _Float: TypeAlias = Annotated[StrictFloat, Field(allow_inf_nan=False)]
 
 if TYPE_CHECKING:
     _JSON: TypeAlias = JsonValue
-    _JSONObject: TypeAlias = dict[str, JsonValue]
+    _JSON_OBJECT: TypeAlias = dict[str, JsonValue]
 else:
     _JSON = Annotated[Any, _FreeForm(_json_value, {})]
-    _JSONObject = Annotated[Any, _FreeForm(_json_object, {"type": "object"})]
+    _JSON_OBJECT = Annotated[Any, _FreeForm(_json_object, {"type": "object"})]
 # `_JSON`: free-form JSON (Pydantic's `JsonValue` without NaN, infinity, integers too long
-# to write and lone surrogates in keys); `_JSONObject`: a free-form JSON object.
+# to write and lone surrogates in keys); `_JSON_OBJECT`: a free-form JSON object.
 
 
 class _Dumped:

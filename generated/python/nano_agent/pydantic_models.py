@@ -31,13 +31,13 @@ from pydantic import (
 
 from ._pydantic_runtime import (
     _DUMPED,
+    _JSON_OBJECT,
     _KEYS,
     Omittable,
     _Adapter,
     _ErrorContext,
     _Float,
     _Int,
-    _JSONObject,
     _Model,
     _OpenEnum,
     _Wire,
@@ -160,7 +160,7 @@ class ThinkingContent(_Model):
     encrypted_content: StrictStr = Field(
         default="", description="OpenAI-specific encrypted reasoning content."
     )
-    summary: tuple[_JSONObject, ...] = Field(
+    summary: tuple[_JSON_OBJECT, ...] = Field(
         default=(), description="OpenAI-specific reasoning summary parts (free-form objects)."
     )
 
@@ -177,7 +177,7 @@ class ToolUseContent(_Model):
         type: Literal["tool_use"] = Field(description='Always "tool_use".')
     id: StrictStr = Field(description="Unique call ID.")
     name: StrictStr = Field(description="Tool name.")
-    input: _JSONObject | None = Field(description="Tool parameters.")
+    input: _JSON_OBJECT | None = Field(description="Tool parameters.")
     item_id: StrictStr | None = Field(default=None, description="OpenAI-specific output item id.")
 
 
@@ -263,7 +263,7 @@ class ReasoningContent(_Model):
         type: Literal["reasoning"] = Field(description='Always "reasoning".')
     id: StrictStr = Field(default="", description="Reasoning item id.")
     encrypted_content: StrictStr = Field(description="Encrypted reasoning content.")
-    summary: tuple[_JSONObject, ...] = Field(
+    summary: tuple[_JSON_OBJECT, ...] = Field(
         default=(), description="Reasoning summary parts (e.g. {type: summary_text, text})."
     )
 
@@ -299,7 +299,7 @@ class ToolDefinition(_Model):
 
     name: StrictStr = Field(description="Tool name.")
     description: StrictStr = Field(description="What the tool does.")
-    input_schema: _JSONObject = Field(description="JSON Schema of the tool's parameters.")
+    input_schema: _JSON_OBJECT = Field(description="JSON Schema of the tool's parameters.")
 
 
 class ToolDefinitions(_Model):
@@ -368,7 +368,7 @@ class SubGraph(_Model):
     system_prompt: StrictStr = Field(
         description='The sub-agent\'s system prompt ("" when its graph is empty).'
     )
-    nodes: _JSONObject = Field(
+    nodes: _JSON_OBJECT = Field(
         description="The sub-agent's serialized nodes by node id (each as Node.to_dict writes it: id, parent_ids, data, timestamp, metadata)."
     )
     head_ids: list[StrictStr] = Field(description="Ids of the sub-agent graph's head nodes.")

@@ -31,13 +31,13 @@ from pydantic import (
 
 from ._pydantic_runtime import (
     _DUMPED,
+    _JSON_OBJECT,
     Omittable,
     _Adapter,
     _CheckedModel,
     _ErrorContext,
     _Float,
     _Int,
-    _JSONObject,
     _Model,
     _OpenEnum,
     _Wire,
@@ -578,7 +578,7 @@ class ToolUseBlockParam(_Model):
         type: Literal["tool_use"] = Field(description='Always "tool_use".')
     id: StrictStr = Field(description="Unique tool call id (toolu_...).")
     name: StrictStr = Field(description="Name of the tool called.")
-    input: _JSONObject = Field(
+    input: _JSON_OBJECT = Field(
         description="Tool input, an object matching the tool's input_schema."
     )
     cache_control: CacheControlEphemeral | None = Field(
@@ -666,7 +666,7 @@ class ServerToolUseBlock(_Model):
     name: Annotated[
         ServerToolName | UnknownServerToolName, _OpenEnum(ServerToolName, UnknownServerToolName)
     ] = Field(description="Server tool called.")
-    input: _JSONObject = Field(description="Tool input.")
+    input: _JSON_OBJECT = Field(description="Tool input.")
     caller: Omittable[Caller] = Field(default=None, description="Who invoked the tool.")
     cache_control: CacheControlEphemeral | None = Field(
         default=None, description="Prompt-cache breakpoint (request side)."
@@ -909,7 +909,7 @@ class ToolUseBlock(_Model):
         type: Literal["tool_use"] = Field(description='Always "tool_use".')
     id: StrictStr = Field(description='Tool call id (e.g. "toolu_xxx").')
     name: StrictStr = Field(description='Tool name (e.g. "search_web").')
-    input: _JSONObject = Field(
+    input: _JSON_OBJECT = Field(
         description='Tool input (e.g. {"query": "\u6d4b\u8bd5", "max_results": 5}).'
     )
     caller: Omittable[Caller] = Field(
@@ -1807,7 +1807,7 @@ class ToolParam(_Model):
     description: Omittable[StrictStr] = Field(
         default=None, description="What the tool does; helps the model decide when to call it."
     )
-    input_schema: _JSONObject = Field(description="JSON Schema of the tool input.")
+    input_schema: _JSON_OBJECT = Field(description="JSON Schema of the tool input.")
     type: Literal["custom"] | None = Field(
         default=None, description='Always "custom" when present.'
     )
@@ -1827,7 +1827,7 @@ class ToolParam(_Model):
     eager_input_streaming: StrictBool | None = Field(
         default=None, description="Stream tool input incrementally (null uses the default)."
     )
-    input_examples: Omittable[list[_JSONObject]] = Field(
+    input_examples: Omittable[list[_JSON_OBJECT]] = Field(
         default=None, description="Example inputs."
     )
     strict: Omittable[StrictBool] = Field(
@@ -1883,7 +1883,7 @@ class ToolBash20250124(_Model):
     strict: Omittable[StrictBool] = Field(
         default=None, description="Enforce the tool's input schema strictly."
     )
-    input_examples: Omittable[list[_JSONObject]] = Field(
+    input_examples: Omittable[list[_JSON_OBJECT]] = Field(
         default=None, description="Example inputs."
     )
 
@@ -2064,7 +2064,7 @@ class MemoryTool20250818(_Model):
     strict: Omittable[StrictBool] = Field(
         default=None, description="Enforce the tool's input schema strictly."
     )
-    input_examples: Omittable[list[_JSONObject]] = Field(
+    input_examples: Omittable[list[_JSON_OBJECT]] = Field(
         default=None, description="Example inputs."
     )
 
@@ -2145,7 +2145,7 @@ class ToolTextEditor20250124(_Model):
     strict: Omittable[StrictBool] = Field(
         default=None, description="Enforce the tool's input schema strictly."
     )
-    input_examples: Omittable[list[_JSONObject]] = Field(
+    input_examples: Omittable[list[_JSON_OBJECT]] = Field(
         default=None, description="Example inputs."
     )
 
@@ -2187,7 +2187,7 @@ class ToolTextEditor20250429(_Model):
     strict: Omittable[StrictBool] = Field(
         default=None, description="Enforce the tool's input schema strictly."
     )
-    input_examples: Omittable[list[_JSONObject]] = Field(
+    input_examples: Omittable[list[_JSON_OBJECT]] = Field(
         default=None, description="Example inputs."
     )
 
@@ -2229,7 +2229,7 @@ class ToolTextEditor20250728(_Model):
     strict: Omittable[StrictBool] = Field(
         default=None, description="Enforce the tool's input schema strictly."
     )
-    input_examples: Omittable[list[_JSONObject]] = Field(
+    input_examples: Omittable[list[_JSON_OBJECT]] = Field(
         default=None, description="Example inputs."
     )
     max_characters: _Int | None = Field(
@@ -2896,15 +2896,15 @@ class ToolDefinition(_CheckedModel):
     description: Omittable[StrictStr] = Field(
         default=None, description='Tool description (e.g. "\u7f51\u7edc\u641c\u7d22").'
     )
-    input_schema: _JSONObject = Field(
+    input_schema: _JSON_OBJECT = Field(
         alias="inputSchema", description="JSON Schema of the tool input."
     )
-    output_schema: Omittable[_JSONObject] = Field(
+    output_schema: Omittable[_JSON_OBJECT] = Field(
         default=None,
         alias="outputSchema",
         description="JSON Schema of the tool's structured output (MCP, optional).",
     )
-    annotations: Omittable[_JSONObject] = Field(
+    annotations: Omittable[_JSON_OBJECT] = Field(
         default=None,
         description="Behaviour hints (readOnlyHint, destructiveHint, idempotentHint, openWorldHint, title).",
     )

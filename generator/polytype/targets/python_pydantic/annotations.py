@@ -68,7 +68,7 @@ class Annotations:
             counted = f", Field({args})" if args else ""
             free_form = isinstance(type_ref.value, ir.AnyJSON) and not type_ref.value.object_only
             if free_form and not counted and type_ref.rules.is_empty():
-                return "_JSONObject"  # one check of the whole object, keys included
+                return "_JSON_OBJECT"  # one check of the whole object, keys included
             if not type_ref.rules.is_empty():
                 constant = f"_MAP_RULES_{rules_digest(type_ref.rules).upper()}"
                 self.map_rules[constant] = rules_value(type_ref.rules, [], self)
@@ -83,7 +83,7 @@ class Annotations:
         if isinstance(type_ref, ir.Nullable):
             return f"{self.annotation(type_ref.inner)} | None"
         if isinstance(type_ref, ir.AnyJSON):
-            return "_JSONObject" if type_ref.object_only else "_JSON"
+            return "_JSON_OBJECT" if type_ref.object_only else "_JSON"
         if isinstance(type_ref, ir.Checked):  # checked on the value as it arrives, then typed
             return f"Annotated[{self.annotation(type_ref.inner)}, _checks({self.checks(type_ref.checks)})]"
         return " | ".join(self.annotation(option) for option in type_ref.options)

@@ -239,13 +239,19 @@ def _not_json(value: object, depth: int) -> str | None:
     return f"a {kind.__name__} is not a JSON value"
 
 
+def _json_error(problem: str) -> PydanticCustomError:
+    """The error for what `_not_json` found (a key that is not a string: `invalid_key`)."""
+    kind = "invalid_key" if problem.endswith("is not a string") else "json_value"
+    return PydanticCustomError(kind, problem)
+
+
 def _json_value(value: _T) -> _T:
     """Free-form JSON, checked in one pass and kept as read."""
     problem = _not_json(value, 0)
     if problem is not None:
         if type(value) is _SetAside:  # kept keys `_check_wire` has checked, travelling
             return value
-        raise PydanticCustomError("json_value", problem)
+        raise _json_error(problem)
     return value
 
 
@@ -564,13 +570,7 @@ class _CheckedModel(_Model):
         for key, value in aside.items():
             problem = _not_json(value, 0)
             if problem is not None:
-                errors.append(
-                    {
-                        "type": PydanticCustomError("json_value", problem),
-                        "loc": (key,),
-                        "input": value,
-                    }
-                )
+                errors.append({"type": _json_error(problem), "loc": (key,), "input": value})
         if errors:
             raise ValidationError.from_exception_data(cls.__name__, errors)
         kept: dict[Any, Any] = {key: value for key, value in data.items() if key not in aside}

@@ -232,11 +232,17 @@ def _not_json(value: object, depth: int) -> str | None:
     return f"a {kind.__name__} is not a JSON value"
 
 
+def _json_error(problem: str) -> PydanticCustomError:
+    """The error for what `_not_json` found (a key that is not a string: `invalid_key`)."""
+    kind = "invalid_key" if problem.endswith("is not a string") else "json_value"
+    return PydanticCustomError(kind, problem)
+
+
 def _json_value(value: _T) -> _T:
     """Free-form JSON, checked in one pass and kept as read."""
     problem = _not_json(value, 0)
     if problem is not None:
-        raise PydanticCustomError("json_value", problem)
+        raise _json_error(problem)
     return value
 
 

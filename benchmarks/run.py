@@ -3,7 +3,9 @@
     python benchmarks/run.py            # N = 100, 1,000, 5,000; then the runtime benchmark
     python benchmarks/run.py --quick    # N = 100, 1,000; fewer repeats, peers capped at 60 s
 
-After the synthetic tables it prints the published-schema table of
+After the synthetic tables it prints the catalogue row of benchmarks/catalogue.py
+(every SchemaStore schema as a module of one project, beside datamodel-code-generator
+on a fixed sample of them; `--catalogue-only` runs only that), the published-schema table of
 benchmarks/corpus.py (polytype vs datamodel-code-generator on ../shared/corpus)
 and the runtime benchmark (benchmarks/runtime.py).
 
@@ -24,12 +26,9 @@ import json
 import os
 import platform
 import shutil
-import signal
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,6 +38,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 import synthetic  # noqa: E402
+from children import Sample, run_child  # noqa: E402
 
 PYPROJECT = """\
 [tool.polytype]
@@ -46,14 +46,6 @@ schema-dir = "schema"
 output-dir = "generated"
 fixtures-dir = "fixtures"
 """
-
-
-@dataclass(frozen=True)
-class Sample:
-    wall: float
-    cpu: float
-    peak_mb: float
-    timed_out: bool = False
 
 
 @dataclass(frozen=True)
@@ -74,39 +66,6 @@ class Result:
         if self.timed_out:
             return f">{self.timeout:.0f} s"
         return f"{self.median(attribute):.2f} s"
-
-
-def run_child(command: Sequence[str], cwd: Path, timeout: float) -> Sample:
-    """Run `command`; wall time, CPU time and peak RSS of it and its children.
-
-    The disk is flushed first, so no run pays for writing back the previous run's files.
-    """
-    os.sync()
-    time.sleep(0.5)
-    started = time.perf_counter()
-    process = subprocess.Popen(
-        command,
-        cwd=cwd,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
-    deadline = started + timeout
-    while True:
-        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
-        if pid:
-            break
-        if time.perf_counter() > deadline:
-            os.killpg(process.pid, signal.SIGKILL)
-            _, status, usage = os.wait4(process.pid, 0)
-            return Sample(timeout, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, True)
-        time.sleep(0.005)
-    wall = time.perf_counter() - started
-    process.returncode = os.waitstatus_to_exitcode(status)
-    errors = process.stderr.read().decode(errors="replace") if process.stderr else ""
-    if process.returncode != 0:
-        raise RuntimeError(f"{' '.join(command)} failed ({process.returncode}):\n{errors[-3000:]}")
-    return Sample(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
 
 
 def polytype_command(*args: str) -> list[str]:
@@ -283,6 +242,16 @@ def growth(results: list[Result], sizes: Sequence[int]) -> str:
     return "\n".join(rows)
 
 
+def catalogue_row() -> int:
+    """The catalogue project beside datamodel-code-generator (benchmarks/catalogue.py)."""
+    sys.stdout.flush()
+    import catalogue
+
+    status = catalogue.main([])
+    print()
+    return status
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -301,8 +270,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--no-corpus", action="store_true", help="skip benchmarks/corpus.py (published schemas)"
     )
+    parser.add_argument(
+        "--no-catalogue",
+        action="store_true",
+        help="skip benchmarks/catalogue.py (the SchemaStore catalogue as one project)",
+    )
+    parser.add_argument("--catalogue-only", action="store_true", help="run only the catalogue row")
     parser.add_argument("--json", type=Path, help="also write the raw samples here")
     args = parser.parse_args(argv)
+    if args.catalogue_only:
+        return catalogue_row()
     sizes = args.sizes or ([100, 1000] if args.quick else [100, 1000, 5000])
     repeats = args.repeats or (2 if args.quick else 3)
     timeout = args.timeout or (60.0 if args.quick else 300.0)
@@ -341,6 +318,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             "shipped": {k: [s.__dict__ for s in v] for k, v in shipped.items()},
         }
         args.json.write_text(json.dumps(raw, indent=2) + "\n", encoding="utf-8")
+    if not args.no_catalogue:
+        catalogue_row()
     if not args.no_corpus:
         sys.stdout.flush()
         import corpus

@@ -342,14 +342,18 @@ def _measured(schema: CatalogueSchema, entry: Mapping[str, Any]) -> Measured:
 # --- the scratch project --------------------------------------------------------------------
 
 
-def write_project(work: Path, schemas: Iterable[CatalogueSchema]) -> None:
-    """`work` as a project: `[tool.polytype]` and the schema directory of links."""
+def write_project(
+    work: Path, schemas: Iterable[CatalogueSchema], python_package: str | None = None
+) -> None:
+    """`work` as a project: `[tool.polytype]` and the schema directory of links (every
+    module's Python under one `python_package`, sharing its runtime, when given)."""
     lines = [
         "[tool.polytype]",
         'schema-dir = "schema"',
         'output-dir = "generated"',
         'fixtures-dir = "fixtures"',
         "strict = false",
+        *([f"python-package = {json.dumps(python_package)}"] if python_package else []),
         "[tool.polytype.ref-map]",
     ]
     for url, local in sorted(ref_map().items()):
@@ -406,7 +410,8 @@ def count_documents(schema: CatalogueSchema, measured: Measured) -> None:
 
 # --- step 2: generate ------------------------------------------------------------------------
 
-_DIAGNOSTIC = re.compile(r"^schema/(?P<file>[^:]+):\d+:\d+: (?P<rest>.*)$", re.M)
+# (polytype names the file relative to the working directory, absolute outside it)
+_DIAGNOSTIC = re.compile(r"^(?:\S*/)?schema/(?P<file>[^/:]+):\d+:\d+: (?P<rest>.*)$", re.M)
 
 
 def generate(

@@ -258,7 +258,7 @@ def _generate(args: argparse.Namespace, project: Project) -> int:
         print(f"{verb} {shown}/{printable(change.path)}")
     unchanged = len(changes.expected) - counts["write"] - counts["update"]
     print(
-        f"polytype: {len(result.modules)} module(s); {counts['write']} new, {counts['update']} updated, "
+        f"polytype: {len(result.schema_paths)} module(s); {counts['write']} new, {counts['update']} updated, "
         f"{counts['remove']} removed, {unchanged} unchanged"
     )
     return EXIT_OK

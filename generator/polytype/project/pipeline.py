@@ -132,12 +132,17 @@ def _first_position() -> Position:
 
 
 def build(
-    project: Project, selected: list[str] | None = None, inline_runtime: bool = False
+    project: Project,
+    selected: list[str] | None = None,
+    inline_runtime: bool = False,
+    keep_modules: bool = False,
 ) -> Build:
     """Render every output of the selected modules (all when None), formatted, in memory.
 
     The Python flavor files import their output package's runtime; with `inline_runtime`
-    (`polytype vendor`) each carries its own and imports nothing generated."""
+    (`polytype vendor`) each carries its own and imports nothing generated. The modules'
+    IR is let go once rendered (writing needs their names and schema paths only): the
+    Build holds it only with `keep_modules`."""
     require_schemas(project)
     modules, warnings = read_modules(project)
     known = {module.name for module in modules}
@@ -182,14 +187,12 @@ def build(
         for name, render_project in project_targets().items():
             # a project file covers the modules rendered into its target (the Mix project
             # those with Elixir output, the docs index those with docs), and exists only then
-            covered = tuple(m for m in modules if name in wanted[m.name])
-            if covered:
-                outputs.extend(render_project(covered, env))
+            if any(name in wanted[m.name] for m in modules):
+                outputs.extend(render_project(_covered(modules, name, wanted), env))
     except BaseException:
         if pending is not None:
             pending[1].cancel()
         raise
-    formatted = tuple(sorted(_format_python(outputs, pending), key=lambda o: o.path))
     inputs = {module.schema_path: module.schema_sha256 for module in modules}
     for module in modules:
         inputs[f"{project.relative(project.fixtures_dir)}/{module.name}"] = fixtures.digest(
@@ -197,7 +200,21 @@ def build(
         )
     inputs["templates"] = templates_digest(project.templates_dir)
     references = dict(sorted(item for module in modules for item in module.references))
-    return Build(modules, formatted, dict(sorted(inputs.items())), chosen, warnings, references)
+    schema_paths = {module.name: module.schema_path for module in modules}
+    kept = modules if keep_modules else ()
+    # the IR of a large project is as large as its output: gone before the formatted
+    # texts come back, so that the two are never held together
+    del modules
+    formatted = tuple(sorted(_format_python(outputs, pending), key=lambda o: o.path))
+    return Build(
+        kept, formatted, dict(sorted(inputs.items())), chosen, warnings, references, schema_paths
+    )
+
+
+def _covered(
+    modules: tuple[ir.Module, ...], target: str, wanted: dict[str, tuple[str, ...]]
+) -> tuple[ir.Module, ...]:
+    return tuple(m for m in modules if target in wanted[m.name])
 
 
 # The modules beside the flavors' subpackages in a `python-package`.
@@ -295,6 +312,9 @@ def _collect(
             if done == python_jobs and not problems:
                 python = [(o.text, o.path) for o in outputs if o.kind == "python"]
                 pending = (len(outputs), start_formatting(python))
+                # ruff has them on disk: the unformatted texts need not be held meanwhile
+                del python
+                outputs = [replace(o, text="") if o.kind == "python" else o for o in outputs]
         if problems:
             raise InputError(problems)
     except BaseException:

@@ -43,7 +43,7 @@ def render(project: Project, module: str, flavor: str, dest: str) -> Vendored:
     if flavor not in FLAVORS:
         raise WorkflowError(f"unknown flavor {flavor!r} (known: {', '.join(FLAVORS)})")
     # inlined: the vendored file carries its runtime and imports nothing generated
-    result = build(project, [module], inline_runtime=True)
+    result = build(project, [module], inline_runtime=True, keep_modules=True)
     package = f"{project.python_package}/{module}" if project.python_package else module
     wanted = f"python/{package}/{FLAVORS[flavor]}"
     output = next((o for o in result.outputs if o.path == wanted), None)

@@ -14,6 +14,7 @@ from polytype.targets.base import OutputFile
 class Build:
     """Everything one run produced: the files and the hashes of what they came from."""
 
+    # the modules' IR: only when asked for (`build(keep_modules=True)`, `polytype vendor`)
     modules: tuple[ir.Module, ...]
     outputs: tuple[OutputFile, ...]
     inputs: dict[str, str]
@@ -22,3 +23,5 @@ class Build:
     warnings: tuple[Diagnostic, ...] = ()
     # path -> sha256 of every other file a schema's `$ref`s read (see ir.Module.references)
     references: dict[str, str] = field(default_factory=dict)
+    # module name -> its schema file, for every module of the project
+    schema_paths: dict[str, str] = field(default_factory=dict)

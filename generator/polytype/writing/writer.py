@@ -101,10 +101,10 @@ def plan(build: Build, output_dir: Path, force: bool = False) -> Plan:
     owners = _previous_owners(previous)
     recorded = _recorded_hashes(previous)
     expected: dict[str, str] = {output.path: output.text for output in build.outputs}
-    schema_of = {module.name: module.schema_path for module in build.modules}
+    schema_of = build.schema_paths
     entries = [_entry(output, schema_of.get(output.module, "")) for output in build.outputs]
     # Outputs of modules this run did not select are kept as they are.
-    module_names = {module.name for module in build.modules}
+    module_names = set(build.schema_paths)
     for path, module in owners.items():
         if path in expected or module in build.selected or module not in module_names:
             continue

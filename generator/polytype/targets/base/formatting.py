@@ -42,6 +42,8 @@ PIECE_CHARS = 512 * 1024
 # lines are what the formatter writes there in any case, and nothing before them changes
 # how the statement after them is laid out (or the other way round).
 _CUT = re.compile(r"\n\n\n(?=class |def |async def |@)")
+# beside the pieces of file N in the scratch directory: its whole text (never a .py name)
+_WHOLE = ".whole.txt"
 
 
 class FormattingError(Exception):
@@ -71,17 +73,22 @@ class PendingFormat:
     so the caller renders its other targets meanwhile, on the other core."""
 
     def __init__(self, files: Sequence[tuple[str, str]]) -> None:
-        self._files = list(files)
+        # The texts are on disk once written there: the caller may let go of them, and a
+        # file cut in pieces keeps its whole text beside them (`_WHOLE`) for the fallback.
+        self._paths = [path for _, path in files]
         self._scratch: tempfile.TemporaryDirectory[str] | None = None
         self._names: list[list[str]] = []  # per file, the names of its pieces
         self._running: list[subprocess.Popen[str]] = []  # one ruff a batch
-        if not self._files:
+        if not files:
             return
         self._scratch = tempfile.TemporaryDirectory(prefix="polytype-format-")
         root = Path(self._scratch.name)
         try:
-            for index, (text, path) in enumerate(self._files):
-                self._names.append(_write_pieces(root, f"{index}/{path}", _pieces(text)))
+            for index, (text, path) in enumerate(files):
+                pieces = _pieces(text)
+                if len(pieces) > 1:
+                    _write_text(root / f"{index}{_WHOLE}", text)
+                self._names.append(_write_pieces(root, f"{index}/{path}", pieces))
             for batch in _batches([name for pieces in self._names for name in pieces]):
                 self._running.append(_start_ruff(batch, root))
         except BaseException:
@@ -102,9 +109,15 @@ class PendingFormat:
                 self._kill()
                 # a cut in the wrong place (inside a string the cheap check missed): whole files
                 self._names = [
-                    _write_pieces(root, f"{index}/{path}", [text]) if len(pieces) > 1 else pieces
-                    for index, ((text, path), pieces) in enumerate(
-                        zip(self._files, self._names, strict=True)
+                    (
+                        _write_pieces(
+                            root, f"{index}/{path}", [_read_text(root / f"{index}{_WHOLE}")]
+                        )
+                        if len(pieces) > 1
+                        else pieces
+                    )
+                    for index, (path, pieces) in enumerate(
+                        zip(self._paths, self._names, strict=True)
                     )
                 ]
                 for batch in _batches([name for pieces in self._names for name in pieces]):
@@ -142,14 +155,21 @@ def _write_pieces(root: Path, stem: str, pieces: list[str]) -> list[str]:
     stem = stem if stem.endswith(".py") else stem + ".py"
     names = [stem] if len(pieces) == 1 else [f"{stem[:-3]}.{n}.py" for n in range(len(pieces))]
     for name, piece in zip(names, pieces, strict=True):
-        target = root / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(piece.encode("utf-8"))
+        _write_text(root / name, piece)
     return names
 
 
+def _write_text(target: Path, text: str) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(text.encode("utf-8"))
+
+
+def _read_text(target: Path) -> str:
+    return target.read_bytes().decode("utf-8")
+
+
 def _read(root: Path, name: str) -> str:
-    return (root / name).read_bytes().decode("utf-8").removesuffix("\n")
+    return _read_text(root / name).removesuffix("\n")
 
 
 def _pieces(text: str) -> list[str]:

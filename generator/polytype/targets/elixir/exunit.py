@@ -4,12 +4,27 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import assert_never
 
 from polytype import ir
 from polytype.targets.base import OutputFile, depth
 from polytype.targets.base.render import RenderEnv, ex_str
 from polytype.targets.elixir import layout
 from polytype.targets.elixir.names import APP_MODULE, ROOT, TARGET, path_segment, unknown_module
+
+
+@dataclass(frozen=True)
+class CallView:
+    """A test's one call, its arguments terms that never break: on one line when it fits
+    at column `indent`, else one argument a line (the template writes either shape)."""
+
+    function: str
+    arguments: tuple[str, ...]
+    indent: int
+
+    @property
+    def fits(self) -> bool:
+        return layout.fits(f"{self.function}({', '.join(self.arguments)})", self.indent)
 
 
 @dataclass(frozen=True)
@@ -20,8 +35,8 @@ class CaseView:
     expected_path: str  # "" when the `.path` file is missing
 
     @property
-    def round_trip(self) -> str:
-        return layout.expression(f"assert_round_trip({self.module}, {ex_str(self.path)})", 6)
+    def round_trip(self) -> CallView:
+        return CallView("assert_round_trip", (self.module, ex_str(self.path)), 6)
 
     @property
     def pair(self) -> str:
@@ -34,12 +49,12 @@ class CaseView:
         )
 
     @property
-    def rejected(self) -> str:
+    def rejected(self) -> CallView:
         if not self.expected_path:
             flunk = f"record the expected error path in {self.path[:-5]}.path"
-            return layout.expression(f"flunk({ex_str(flunk)})", 6)
-        call = f"assert_rejected({self.module}, {ex_str(self.path)}, {ex_str(self.expected_path)})"
-        return layout.expression(call, 6)
+            return CallView("flunk", (ex_str(flunk),), 6)
+        arguments = (self.module, ex_str(self.path), ex_str(self.expected_path))
+        return CallView("assert_rejected", arguments, 6)
 
 
 @dataclass(frozen=True)
@@ -53,53 +68,58 @@ class AtomCaseView:
     kept_value: str = ""
 
     @property
-    def assertion(self) -> str:
+    def assertion(self) -> CallView:
         if self.kept_value:
-            arguments = f"{self.module}, {self.kept_value}"
-            return layout.expression(f"assert_value_kept_without_new_atoms({arguments})", 4)
+            arguments: tuple[str, ...] = (self.module, self.kept_value)
+            return CallView("assert_value_kept_without_new_atoms", arguments, 4)
         if self.kept_by:
-            arguments = f"{self.module}, {ex_str(self.json_template)}, {self.kept_by}"
-            return layout.expression(f"assert_kept_without_new_atoms({arguments})", 4)
-        arguments = f"{self.module}, {ex_str(self.json_template)}, {ex_str(self.expected_path)}"
-        return layout.expression(f"assert_no_new_atoms({arguments})", 4)
+            arguments = (self.module, ex_str(self.json_template), self.kept_by)
+            return CallView("assert_kept_without_new_atoms", arguments, 4)
+        arguments = (self.module, ex_str(self.json_template), ex_str(self.expected_path))
+        return CallView("assert_no_new_atoms", arguments, 4)
 
 
 def _unknown_probe(module: ir.Module) -> list[AtomCaseView]:
     """Inputs with a string nobody declared: decoding must fail without creating an atom."""
     cases: list[AtomCaseView] = []
     for named in module.types:
-        if isinstance(named, ir.EnumType):
-            cases.append(
-                AtomCaseView(
-                    f"unknown {named.name} value",
-                    named.elixir_module,
-                    '"__POLYTYPE_UNKNOWN__"',
-                    "$",
-                    kept_value=("true" if named.atoms else "false") if named.unknown else "",
+        match named:
+            case ir.EnumType():
+                cases.append(
+                    AtomCaseView(
+                        f"unknown {named.name} value",
+                        named.elixir_module,
+                        '"__POLYTYPE_UNKNOWN__"',
+                        "$",
+                        kept_value=("true" if named.atoms else "false") if named.unknown else "",
+                    )
                 )
-            )
-        elif isinstance(named, ir.UnionType) and named.tag is not None:
-            template = json.dumps({named.tag: "__POLYTYPE_UNKNOWN__"}, ensure_ascii=False)
-            cases.append(
-                AtomCaseView(
-                    f"unknown {named.name} tag",
-                    named.elixir_module,
-                    template,
-                    "$" + path_segment(named.tag),
-                    unknown_module(module, named) if named.unknown else "",
+            case ir.UnionType() if named.tag is not None:
+                template = json.dumps({named.tag: "__POLYTYPE_UNKNOWN__"}, ensure_ascii=False)
+                cases.append(
+                    AtomCaseView(
+                        f"unknown {named.name} tag",
+                        named.elixir_module,
+                        template,
+                        "$" + path_segment(named.tag),
+                        unknown_module(module, named) if named.unknown else "",
+                    )
                 )
-            )
-        elif isinstance(named, ir.UnionType) and named.open_tag is not None:
-            template = json.dumps({named.open_tag: "__POLYTYPE_UNKNOWN__"}, ensure_ascii=False)
-            cases.append(
-                AtomCaseView(
-                    f"unknown {named.name} tag",
-                    named.elixir_module,
-                    template,
-                    "",
-                    unknown_module(module, named),
+            case ir.UnionType() if named.open_tag is not None:
+                template = json.dumps({named.open_tag: "__POLYTYPE_UNKNOWN__"}, ensure_ascii=False)
+                cases.append(
+                    AtomCaseView(
+                        f"unknown {named.name} tag",
+                        named.elixir_module,
+                        template,
+                        "",
+                        unknown_module(module, named),
+                    )
                 )
-            )
+            case ir.Record() | ir.UnionType() | ir.Alias():
+                pass
+            case _ as unreachable:
+                assert_never(unreachable)
     return cases
 
 

@@ -8,7 +8,7 @@ import re
 import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TypedDict
+from typing import TypedDict, assert_never
 
 from polytype import ir
 from polytype.ir import literals
@@ -142,38 +142,51 @@ def constraint_note(type_ref: ir.TypeRef) -> str:
     comments stay as they were.
     """
     inner = type_ref.inner if isinstance(type_ref, ir.Nullable) else type_ref
-    if isinstance(inner, ir.Checked):
-        return with_note(constraint_note(inner.inner), checks_text(inner.checks))
-    if isinstance(inner, ir.JsonLiterals) and not inner.values:
-        return "Accepts no value (an empty enum)."
-    if isinstance(inner, ir.JsonLiterals) and not inner.scalar:
-        # the annotation is JSONValue: say which values (`Literal[...]` says it itself)
-        return f"Exactly {literals.expected(inner)} ({literals.EQUALITY})."
-    if isinstance(inner, ir.ListOf) and inner.constraints.unique_items:
-        return "Items are unique (JSON equality: 1 equals 1.0, true does not equal 1)."
-    if isinstance(inner, ir.TupleOf):
-        count = len(inner.prefix)
-        more = "no more items" if inner.closed else "any number of items of the rest's type"
-        note = (
-            f"Checked by position (prefixItems): {count} item(s), then {more}; "
-            f"valid from {inner.constraints.min_items or 0} item(s)."
-        )
-        if inner.constraints.unique_items:
-            note += " Items are unique (JSON equality: 1 equals 1.0, true does not equal 1)."
-        return note
-    if isinstance(inner, ir.MapOf) and inner.constraints.checks_entries():
-        counts = [
-            f"{words} {bound}"
-            for words, bound in (
-                ("at least", inner.constraints.min_properties),
-                ("at most", inner.constraints.max_properties),
+    match inner:
+        case ir.Checked():
+            return with_note(constraint_note(inner.inner), checks_text(inner.checks))
+        case ir.JsonLiterals() if not inner.values:
+            return "Accepts no value (an empty enum)."
+        case ir.JsonLiterals() if not inner.scalar:
+            # the annotation is JSONValue: say which values (`Literal[...]` says it itself)
+            return f"Exactly {literals.expected(inner)} ({literals.EQUALITY})."
+        case ir.ListOf() if inner.constraints.unique_items:
+            return "Items are unique (JSON equality: 1 equals 1.0, true does not equal 1)."
+        case ir.TupleOf():
+            count = len(inner.prefix)
+            more = "no more items" if inner.closed else "any number of items of the rest's type"
+            note = (
+                f"Checked by position (prefixItems): {count} item(s), then {more}; "
+                f"valid from {inner.constraints.min_items or 0} item(s)."
             )
-            if bound is not None
-        ]
-        return "Has " + " and ".join(counts) + " entries." + _map_rules(inner)
-    if isinstance(inner, ir.MapOf):
-        return _map_rules(inner).strip()
-    return ""
+            if inner.constraints.unique_items:
+                note += " Items are unique (JSON equality: 1 equals 1.0, true does not equal 1)."
+            return note
+        case ir.MapOf() if inner.constraints.checks_entries():
+            counts = [
+                f"{words} {bound}"
+                for words, bound in (
+                    ("at least", inner.constraints.min_properties),
+                    ("at most", inner.constraints.max_properties),
+                )
+                if bound is not None
+            ]
+            return "Has " + " and ".join(counts) + " entries." + _map_rules(inner)
+        case ir.MapOf():
+            return _map_rules(inner).strip()
+        case (
+            ir.Prim()
+            | ir.ListOf()
+            | ir.Ref()
+            | ir.LiteralValue()
+            | ir.JsonLiterals()
+            | ir.Nullable()
+            | ir.AnyJSON()
+            | ir.InlineUnion()
+        ):
+            return ""
+        case _ as unreachable:
+            assert_never(unreachable)
 
 
 def _map_rules(map_of: ir.MapOf) -> str:
@@ -233,3 +246,19 @@ def python_constants(patterns: dict[str, str]) -> list[tuple[str, str, str]]:
         )
         constants.append((pattern, name, comment))
     return sorted(constants, key=lambda item: item[1])
+
+
+_JSON_TYPE_CHECKS = {
+    "string": "type({0}) is str",
+    "integer": "type({0}) is int",
+    "number": "type({0}) is float or type({0}) is int",
+    "boolean": "type({0}) is bool",
+    "array": "type({0}) is list",
+    "object": "type({0}) is dict",
+    "null": "{0} is None",
+}
+
+
+def json_type_check(json_type: str, variable: str) -> str:
+    """A Python expression that is true when `variable` holds a value of that JSON type."""
+    return _JSON_TYPE_CHECKS[json_type].format(variable)

@@ -10,7 +10,9 @@ annotation, `cast`'s first argument, a subscript, `TypeAliasType`'s value) or in
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 _TYPE_CALLS = {"cast": 0, "TypeAliasType": 1}
 
@@ -21,7 +23,36 @@ def top_level_names(text: str) -> set[str]:
 
 
 def prune_imports(text: str) -> str:
-    """`text` with the top-level imports it does not use removed (`__future__` stays)."""
+    """`text` with the top-level imports it does not use removed (`__future__` stays).
+
+    A generated module is too large to parse for this (parsing and walking it cost as
+    much as rendering it): the names it uses are read off its text (`_used_in_text`),
+    comments and docstrings aside. Where the text cannot tell (an imported name only a
+    string holds, which may be a type or a value; a top-level `if`, which may define
+    names), the syntax tree decides, as it did for every module before."""
+    code = _code_only(text)
+    if _TOP_LEVEL_IF.search(code):
+        return _prune_parsed(text)
+    lines = code.split("\n")
+    imports = [
+        node
+        for node in _import_statements(lines)
+        if isinstance(node, ast.Import)
+        or (isinstance(node, ast.ImportFrom) and node.module != "__future__")
+    ]
+    if not imports:
+        return text
+    skipped = {number for node in imports for number in range(node.lineno - 1, _end(node))}
+    rest = "\n".join(line for number, line in enumerate(lines) if number not in skipped)
+    used = _used_in_text(rest)
+    if used is None or _imported(imports) & used.in_strings:
+        # a name only a string holds may be a type or a value: as the syntax tree says
+        return _prune_parsed(text)
+    return _rewrite(text, imports, used.in_code - _defined_in_text(code))
+
+
+def _prune_parsed(text: str) -> str:
+    """`prune_imports` on the module's syntax tree."""
     tree = ast.parse(text)
     imports = [
         node
@@ -33,8 +64,102 @@ def prune_imports(text: str) -> str:
         return text
     used = _used(node for node in tree.body if node not in imports)
     used -= _defined(tree)
+    return _rewrite(text, imports, used)
+
+
+# What is not code: a comment, or a triple-quoted string (polytype's only multi-line
+# strings are docstrings). A one-line string is kept (group `kept`): it may be a type.
+# Each pattern reads a string's plain run at once; its prefix (`f`, `rb`) is left as a
+# name that no import has.
+_NOT_CODE = re.compile(
+    r"""(?P<kept>"[^"\\\n]*(?:\\.[^"\\\n]*)*"(?!")|'[^'\\\n]*(?:\\.[^'\\\n]*)*'(?!'))"""
+    r'''|"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*"""'''
+    r"""|'''[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*'''"""
+    r"|#[^\n]*"
+)
+_TOP_LEVEL_IF = re.compile(r"^(?:if|elif|else)\b", re.M)
+_IDENTIFIER = re.compile(r"(?<![\w.])[A-Za-z_]\w*")
+_TOP_LEVEL_DEFINED = re.compile(
+    r"^(?:(?:async[ \t]+)?def[ \t]+(\w+)|class[ \t]+(\w+)|(\w+)[ \t]*(?::|=(?!=)))", re.M
+)
+_IMPORT_START = re.compile(r"(?:import|from)[ \t]")
+_STRING = re.compile(r"""(?:"[^"\\\n]*(?:\\.[^"\\\n]*)*"|'[^'\\\n]*(?:\\.[^'\\\n]*)*')""")
+_ALL = re.compile(r"^__all__(?:[ \t]*:[^=\n]*)?[ \t]*=[ \t]*(\[[^\]]*\])", re.M)
+
+
+def _code_only(text: str) -> str:
+    """`text` with its comments and triple-quoted strings blanked, each line in its place."""
+    return _NOT_CODE.sub(_blank, text)
+
+
+def _blank(match: re.Match[str]) -> str:
+    kept = match.group("kept")
+    return kept if kept is not None else "\n" * match.group().count("\n")
+
+
+def _import_statements(lines: list[str]) -> list[ast.stmt]:
+    """The top-level import statements among `lines` (comments and docstrings blanked),
+    each parsed on its own and numbered where it stands in the module."""
+    statements: list[ast.stmt] = []
+    number = 0
+    while number < len(lines):
+        if not _IMPORT_START.match(lines[number]):
+            number += 1
+            continue
+        end = number
+        if "(" in lines[number]:
+            while ")" not in lines[end]:
+                end += 1
+        node = ast.parse("\n".join(lines[number : end + 1])).body[0]
+        node.lineno, node.end_lineno = number + 1, end + 1
+        statements.append(node)
+        number = end + 1
+    return statements
+
+
+def _end(node: ast.stmt) -> int:
+    return node.end_lineno or node.lineno
+
+
+@dataclass(frozen=True)
+class _TextNames:
+    in_code: set[str]  # identifiers in code, and the names `__all__` exports
+    in_strings: set[str]  # identifiers only the other one-line strings hold
+
+
+def _used_in_text(code: str) -> _TextNames | None:
+    """The names `code` (comments and docstrings blanked) uses: each identifier that is
+    not an attribute, in code or in `__all__`; apart, those found only in other strings
+    (which the syntax tree counts as names where they are types: `_names_in_strings`).
+    None when `__all__` is not one list the text can delimit."""
+    bare = _STRING.sub('""', code)
+    in_code = set(_IDENTIFIER.findall(bare))
+    exported = _ALL.search(code)
+    if "__all__" in in_code and exported is None:
+        return None
+    if exported is not None:
+        in_code.update(_IDENTIFIER.findall(exported.group(1)))
+    return _TextNames(in_code, set(_IDENTIFIER.findall(code)) - in_code)
+
+
+def _imported(imports: list[ast.Import | ast.ImportFrom]) -> set[str]:
+    names: set[str] = set()
+    for node in imports:
+        for alias in node.names:
+            names.add(alias.asname or alias.name.split(".")[0])
+    return names
+
+
+def _defined_in_text(code: str) -> set[str]:
+    """The names the top level of `code` defines (functions, classes, assignments); only
+    asked when no top-level `if` defines more (`_TOP_LEVEL_IF`)."""
+    return {next(name for name in found if name) for found in _TOP_LEVEL_DEFINED.findall(code)}
+
+
+def _rewrite(text: str, imports: list[ast.Import | ast.ImportFrom], used: set[str]) -> str:
+    """`text` with each of its top-level `imports` cut to the names in `used`."""
     lines = text.split("\n")
-    first, last = imports[0].lineno - 1, imports[-1].end_lineno or imports[-1].lineno
+    first, last = imports[0].lineno - 1, _end(imports[-1])
     region: list[str] = []
     cursor = first
     for node in imports:

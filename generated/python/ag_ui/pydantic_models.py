@@ -30,8 +30,9 @@ from pydantic import (
 )
 
 from ._pydantic_runtime import (
+    _DUMPED,
     _JSON,
-    _KEYS,
+    _JSON_OBJECT,
     Omittable,
     _Adapter,
     _CheckedModel,
@@ -278,7 +279,7 @@ class ResumeEntry(_CheckedModel):
         ResumeStatus | UnknownResumeStatus, _OpenEnum(ResumeStatus, UnknownResumeStatus)
     ] = Field(description="Whether the interrupt was resolved or cancelled.")
     payload: _JSON = Field(default=None, description="The answer the agent asked for (any JSON).")
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Envelope data about the response (signatures, routing keys)."
     )
 
@@ -297,13 +298,13 @@ class Interrupt(_CheckedModel):
     tool_call_id: Omittable[StrictStr] = Field(
         default=None, alias="toolCallId", description="Tool call the interrupt belongs to, if any."
     )
-    response_schema: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    response_schema: Omittable[_JSON_OBJECT] = Field(
         default=None, alias="responseSchema", description="JSON Schema of the expected answer."
     )
     expires_at: Omittable[StrictStr] = Field(
         default=None, alias="expiresAt", description="When the interrupt expires (timestamp text)."
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Arbitrary interrupt metadata."
     )
 
@@ -386,12 +387,10 @@ class Tool(_Model):
 
     name: StrictStr = Field(description="Tool name.")
     description: StrictStr = Field(description="What the tool does.")
-    parameters: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    parameters: Omittable[_JSON_OBJECT] = Field(
         default=None, description="JSON Schema of the tool parameters."
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
-        default=None, description="Arbitrary tool metadata."
-    )
+    metadata: Omittable[_JSON_OBJECT] = Field(default=None, description="Arbitrary tool metadata.")
 
 
 class FunctionCall(_Model):
@@ -422,7 +421,7 @@ class ToolCall(_CheckedModel):
         alias="encryptedValue",
         description="Encrypted reasoning attached to the tool call.",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the tool call."
     )
 
@@ -447,7 +446,7 @@ class DeveloperMessage(_CheckedModel):
         alias="encryptedValue",
         description="Encrypted reasoning attached to the message.",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the message."
     )
 
@@ -472,7 +471,7 @@ class SystemMessage(_CheckedModel):
         alias="encryptedValue",
         description="Encrypted reasoning attached to the message.",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the message."
     )
 
@@ -500,7 +499,7 @@ class AssistantMessage(_CheckedModel):
         alias="encryptedValue",
         description="Encrypted reasoning attached to the message.",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the message."
     )
 
@@ -527,7 +526,7 @@ class UserMessage(_CheckedModel):
         alias="encryptedValue",
         description="Encrypted reasoning attached to the message.",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the message."
     )
 
@@ -555,7 +554,7 @@ class ToolMessage(_CheckedModel):
         alias="encryptedValue",
         description="Encrypted reasoning attached to the message.",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the message."
     )
 
@@ -576,10 +575,8 @@ class ActivityMessage(_CheckedModel):
     activity_type: StrictStr = Field(
         alias="activityType", description="Kind of activity (application-defined)."
     )
-    content: Annotated[dict[str, _JSON], _KEYS] = Field(
-        description="Activity state (any JSON object)."
-    )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    content: _JSON_OBJECT = Field(description="Activity state (any JSON object).")
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the message."
     )
 
@@ -603,7 +600,7 @@ class ReasoningMessage(_CheckedModel):
         alias="encryptedValue",
         description="Encrypted reasoning attached to the message.",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the message."
     )
 
@@ -753,7 +750,7 @@ class RunStartedEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
     thread_id: StrictStr = Field(alias="threadId", description="Conversation thread identifier.")
@@ -787,7 +784,7 @@ class RunFinishedEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
     thread_id: StrictStr = Field(alias="threadId", description="Conversation thread identifier.")
@@ -819,7 +816,7 @@ class RunErrorEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
     message: StrictStr = Field(description="Error message.")
@@ -847,7 +844,7 @@ class StepStartedEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
     step_name: StrictStr = Field(alias="stepName", description="Name of the step.")
@@ -871,7 +868,7 @@ class StepFinishedEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
     step_name: StrictStr = Field(alias="stepName", description="Name of the step.")
@@ -895,7 +892,7 @@ class TextMessageStartEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
     message_id: StrictStr = Field(alias="messageId", description="Identifier of the message.")
@@ -924,7 +921,7 @@ class TextMessageContentEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
     message_id: StrictStr = Field(alias="messageId", description="Identifier of the message.")
@@ -949,7 +946,7 @@ class TextMessageEndEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
     message_id: StrictStr = Field(alias="messageId", description="Identifier of the message.")
@@ -973,7 +970,7 @@ class TextMessageChunkEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
     message_id: Omittable[StrictStr] = Field(
@@ -1008,7 +1005,7 @@ class ToolCallStartEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
     tool_call_id: StrictStr = Field(alias="toolCallId", description="Identifier of the tool call.")
@@ -1040,7 +1037,7 @@ class ToolCallArgsEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
     tool_call_id: StrictStr = Field(alias="toolCallId", description="Identifier of the tool call.")
@@ -1065,7 +1062,7 @@ class ToolCallEndEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
     tool_call_id: StrictStr = Field(alias="toolCallId", description="Identifier of the tool call.")
@@ -1090,7 +1087,7 @@ class ToolCallChunkEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
     tool_call_id: Omittable[StrictStr] = Field(
@@ -1128,7 +1125,7 @@ class ToolCallResultEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
     message_id: StrictStr = Field(
@@ -1159,7 +1156,7 @@ class StateSnapshotEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
     snapshot: _JSON = Field(
@@ -1185,7 +1182,7 @@ class StateDeltaEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
     delta: list[_JSON] = Field(
@@ -1211,7 +1208,7 @@ class MessagesSnapshotEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
     messages: list[Message] = Field(description="All messages of the conversation.")
@@ -1233,7 +1230,7 @@ class RawEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
     event: _JSON = Field(default=None, description="The raw event (any JSON).")
@@ -1258,7 +1255,7 @@ class CustomEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
     name: StrictStr = Field(description="Name of the custom event.")
@@ -1283,7 +1280,7 @@ class ThinkingTextMessageStartEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
 
@@ -1306,7 +1303,7 @@ class ThinkingTextMessageContentEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
     delta: StrictStr = Field(description="The text to append.")
@@ -1330,7 +1327,7 @@ class ThinkingTextMessageEndEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
 
@@ -1353,7 +1350,7 @@ class ThinkingStartEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
     title: Omittable[StrictStr] = Field(default=None, description="Title of the thinking step.")
@@ -1377,7 +1374,7 @@ class ThinkingEndEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
 
@@ -1401,7 +1398,7 @@ class ActivitySnapshotEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
     message_id: StrictStr = Field(
@@ -1410,9 +1407,7 @@ class ActivitySnapshotEvent(_CheckedModel):
     activity_type: StrictStr = Field(
         alias="activityType", description="Kind of activity (application-defined)."
     )
-    content: Annotated[dict[str, _JSON], _KEYS] = Field(
-        description="The activity state (any JSON object)."
-    )
+    content: _JSON_OBJECT = Field(description="The activity state (any JSON object).")
     replace: StrictBool = Field(
         default=True,
         description="Replace an existing activity message with this id (default) or keep it.",
@@ -1438,7 +1433,7 @@ class ActivityDeltaEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
     message_id: StrictStr = Field(
@@ -1470,7 +1465,7 @@ class ReasoningStartEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
     message_id: StrictStr = Field(
@@ -1497,7 +1492,7 @@ class ReasoningMessageStartEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
     message_id: StrictStr = Field(
@@ -1528,7 +1523,7 @@ class ReasoningMessageContentEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
     message_id: StrictStr = Field(
@@ -1556,7 +1551,7 @@ class ReasoningMessageEndEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
     message_id: StrictStr = Field(
@@ -1583,7 +1578,7 @@ class ReasoningMessageChunkEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
     message_id: Omittable[StrictStr] = Field(
@@ -1610,7 +1605,7 @@ class ReasoningEndEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
     message_id: StrictStr = Field(
@@ -1637,7 +1632,7 @@ class ReasoningEncryptedValueEvent(_CheckedModel):
         alias="rawEvent",
         description="The original event this one was derived from (any JSON).",
     )
-    metadata: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    metadata: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Extra information attached to the event."
     )
     subtype: Annotated[
@@ -1760,7 +1755,7 @@ ToolCallResultRole: TypeAlias = Literal["tool"]
 """Role of a tool call result message."""
 
 
-State: TypeAlias = Annotated[dict[str, _JSON], _KEYS]
+State: TypeAlias = _JSON_OBJECT
 """The current state of an agent during execution. Flexible: it can hold any data fields."""
 
 
@@ -1825,6 +1820,7 @@ Message: TypeAlias = Annotated[
         custom_error_message="unknown or missing tag 'role'; expected one of 'developer', 'system', 'assistant', 'user', 'tool', 'activity', 'reasoning'",
         custom_error_context=_ErrorContext({"discriminator": "'role'"}),
     ),
+    _DUMPED,
 ]
 """A conversation message, discriminated by role."""
 
@@ -2032,6 +2028,7 @@ Event: TypeAlias = Annotated[
         custom_error_message="unknown or missing tag 'type'; expected one of 'RUN_STARTED', 'RUN_FINISHED', 'RUN_ERROR', 'STEP_STARTED', 'STEP_FINISHED', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END', 'TEXT_MESSAGE_CHUNK', 'TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END', 'TOOL_CALL_CHUNK', 'TOOL_CALL_RESULT', 'STATE_SNAPSHOT', 'STATE_DELTA', 'MESSAGES_SNAPSHOT', 'RAW', 'CUSTOM', 'THINKING_TEXT_MESSAGE_START', 'THINKING_TEXT_MESSAGE_CONTENT', 'THINKING_TEXT_MESSAGE_END', 'THINKING_START', 'THINKING_END', 'ACTIVITY_SNAPSHOT', 'ACTIVITY_DELTA', 'REASONING_START', 'REASONING_MESSAGE_START', 'REASONING_MESSAGE_CONTENT', 'REASONING_MESSAGE_END', 'REASONING_MESSAGE_CHUNK', 'REASONING_END', 'REASONING_ENCRYPTED_VALUE'",
         custom_error_context=_ErrorContext({"discriminator": "'type'"}),
     ),
+    _DUMPED,
 ]
 """An event streamed from an agent to the frontend, discriminated by type."""
 

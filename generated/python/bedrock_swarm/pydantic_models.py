@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, TypeAlias
 
 from pydantic import ConfigDict, Field, StrictBool, StrictStr, TypeAdapter
 
-from ._pydantic_runtime import _JSON, _KEYS, Omittable, _Adapter, _Model, _OpenEnum, _Wire
+from ._pydantic_runtime import _JSON_OBJECT, Omittable, _Adapter, _Model, _OpenEnum, _Wire
 
 __all__ = [
     "AgentResponse",
@@ -65,7 +65,7 @@ class ToolCallFunction(_Model):
     model_config = ConfigDict(extra="allow")
 
     name: StrictStr = Field(description="Name of the tool to call.")
-    arguments: Annotated[dict[str, _JSON], _KEYS] = Field(description="Arguments for the tool.")
+    arguments: _JSON_OBJECT = Field(description="Arguments for the tool.")
 
 
 class ToolCall(_Model):
@@ -141,8 +141,8 @@ class Event(_Model):
     run_id: StrictStr = Field(description="ID of the run.")
     thread_id: StrictStr = Field(description="ID of the thread.")
     parent_event_id: StrictStr | None = Field(description="ID of parent event.")
-    details: Annotated[dict[str, _JSON], _KEYS] = Field(description="Event-specific details.")
-    metadata: Annotated[dict[str, _JSON], _KEYS] = Field(description="Additional metadata.")
+    details: _JSON_OBJECT = Field(description="Event-specific details.")
+    metadata: _JSON_OBJECT = Field(description="Additional metadata.")
 
 
 AgentResponse: TypeAlias = Annotated[

@@ -179,30 +179,6 @@ def _title(adapter: TypeAdapter[Any]) -> str:
     return str(config.get("title") or getattr(kind, "__name__", None) or kind)
 
 
-def _finite(value: _T) -> _T:
-    """Reject NaN and infinity anywhere in a JSON value: Python's `json` reads them, JSON has none.
-
-    Also reject an object key holding a lone surrogate (`"\\ud800"`): Pydantic would
-    write it back as U+FFFD, a different key.
-    """
-    if not _all_finite(value, 0):
-        if _has_long_int(value):
-            raise ValueError(_INT_TOO_LONG)
-        raise ValueError("NaN and infinity are not JSON numbers")
-    return value
-
-
-def _has_long_int(value: object) -> bool:
-    """Whether `value` holds an integer Python's json cannot write (words `_finite`'s error)."""
-    if type(value) is int:
-        return not -_INT_BOUND < value < _INT_BOUND
-    if type(value) is dict:
-        value = cast("dict[object, object]", value).values()
-    elif type(value) is not list:
-        return False
-    return any(_has_long_int(item) for item in cast("Iterable[object]", value))
-
-
 def _lone_surrogate_key(keys: Iterable[object]) -> None:
     for key in keys:
         if type(key) is str and not key.isascii():
@@ -214,30 +190,95 @@ def _lone_surrogate_key(keys: Iterable[object]) -> None:
                 ) from None
 
 
-def _all_finite(value: object, depth: int) -> bool:
-    """No NaN, infinity or integer too long to write in `value`; past `_FREE_DEPTH` levels
-    the whole input is measured."""
+def _not_json(value: object, depth: int) -> str | None:
+    """What makes `value` other than JSON data Pydantic writes back as read, or None.
+
+    One pass over a free-form value: only dicts with string keys (no lone surrogate, which
+    Pydantic would write as U+FFFD), lists, strings, booleans, None, integers Python's json
+    can write and finite floats. Past `_FREE_DEPTH` levels the whole input is measured.
+    """
     kind = type(value)
-    if kind is float:
-        return value == value and value not in _INFINITIES
+    if kind is dict or kind is list:
+        if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
+            raise _MaybeTooDeep
+        items: Iterable[object]
+        if kind is dict:
+            for key in cast("dict[object, object]", value):
+                if type(key) is not str:
+                    return f"object key {key!r} is not a string"
+                if not key.isascii():
+                    try:
+                        key.encode("utf-8")
+                    except UnicodeEncodeError:
+                        return (
+                            f"object key {key!r} holds a lone surrogate, which Pydantic cannot keep"
+                        )
+            items = cast("dict[str, object]", value).values()
+        else:
+            items = cast("list[object]", value)
+        for item in items:
+            kind = type(item)
+            if kind is str or kind is bool or item is None:
+                continue
+            if type(item) is int and -_INT_BOUND < item < _INT_BOUND:
+                continue
+            if kind is float and item == item and item not in _INFINITIES:
+                continue
+            problem = _not_json(item, depth + 1)
+            if problem is not None:
+                return problem
+        return None
+    if kind is str or kind is bool or value is None:
+        return None
     if type(value) is int:  # `type(...) is` narrows the type, `kind is` does not
-        return -_INT_BOUND < value < _INT_BOUND
-    if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
-        raise _MaybeTooDeep
-    if kind is dict:
-        _lone_surrogate_key(cast("dict[object, object]", value))
-        value = cast("dict[object, object]", value).values()
-    elif kind is not list:
-        return True
-    for item in cast("Iterable[object]", value):
-        kind = type(item)
-        if kind is str or kind is bool or item is None:
-            continue
-        if type(item) is int and -_INT_BOUND < item < _INT_BOUND:
-            continue
-        if not _all_finite(item, depth + 1):
-            return False
-    return True
+        return None if -_INT_BOUND < value < _INT_BOUND else _INT_TOO_LONG
+    if kind is float:
+        if value == value and value not in _INFINITIES:
+            return None
+        return "NaN and infinity are not JSON numbers"
+    return f"a {kind.__name__} is not a JSON value"
+
+
+def _json_error(problem: str) -> PydanticCustomError:
+    """The error for what `_not_json` found (a key that is not a string: `invalid_key`)."""
+    kind = "invalid_key" if problem.endswith("is not a string") else "json_value"
+    return PydanticCustomError(kind, problem)
+
+
+def _json_value(value: _T) -> _T:
+    """Free-form JSON, checked in one pass and kept as read."""
+    problem = _not_json(value, 0)
+    if problem is not None:
+        if type(value) is _SetAside:  # kept keys `_check_wire` has checked, travelling
+            return value
+        raise _json_error(problem)
+    return value
+
+
+def _json_object(value: _T) -> _T:
+    """A free-form JSON object, checked in one pass and kept as read."""
+    if type(value) is not dict:
+        raise PydanticCustomError("dict_type", "Input should be a valid dictionary")
+    return _json_value(value)
+
+
+class _FreeForm:
+    """Free-form JSON in one Python call per value: Pydantic's `JsonValue` would pick each
+    node's type with a Python discriminator, validating and dumping alike. Dumped as it is
+    (JSON data needs no serializer); described as `{}`, or an object, in a JSON Schema."""
+
+    def __init__(self, check: Callable[[Any], Any], json_schema: dict[str, Any]) -> None:
+        self.check, self.json_schema = check, json_schema
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> Any:
+        from pydantic_core import core_schema
+
+        return core_schema.no_info_plain_validator_function(
+            self.check, serialization=core_schema.simple_ser_schema("any")
+        )
+
+    def __get_pydantic_json_schema__(self, schema: Any, handler: Any) -> dict[str, Any]:
+        return dict(self.json_schema)
 
 
 def _string_keys(value: _T) -> _T:
@@ -263,10 +304,27 @@ _Int: TypeAlias = Annotated[StrictInt, AfterValidator(_writable_int)]
 _Float: TypeAlias = Annotated[StrictFloat, Field(allow_inf_nan=False)]
 """A float of a `number` field: NaN and infinity (`1e400` reads as one) are not JSON numbers."""
 
-_JSON: TypeAlias = Annotated[JsonValue, BeforeValidator(_finite)]
-"""Free-form JSON: Pydantic's `JsonValue` without NaN and infinity (not JSON numbers)."""
+if TYPE_CHECKING:
+    _JSON: TypeAlias = JsonValue
+    _JSON_OBJECT: TypeAlias = dict[str, JsonValue]
+else:
+    _JSON = Annotated[Any, _FreeForm(_json_value, {})]
+    _JSON_OBJECT = Annotated[Any, _FreeForm(_json_object, {"type": "object"})]
+# `_JSON`: free-form JSON (Pydantic's `JsonValue` without NaN, infinity, integers too long
+# to write and lone surrogates in keys); `_JSON_OBJECT`: a free-form JSON object.
 
-_EXTRA_VALUES: TypeAdapter[dict[str, JsonValue]] = TypeAdapter(dict[str, _JSON])
+
+class _Dumped:
+    """A union of models picked by a Python discriminator, dumped by the member's own
+    serializer: Pydantic would call the discriminator again for every value it dumps."""
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> Any:
+        schema = handler(source)
+        schema["serialization"] = {"type": "any"}
+        return schema
+
+
+_DUMPED = _Dumped()
 
 
 class _ErrorContext(dict[str, str]):
@@ -371,8 +429,8 @@ class _Model(BaseModel):
     x-alias) only, never under its Python name, which is an unknown key there. Unknown
     keys kept (`extra="allow"`) must hold JSON. `Model(field=...)` builds a value in
     code: fields by name or JSON key, tags filled in. Nearly all of it is Pydantic's
-    own validation; Python runs per model only to check kept unknown keys, where there
-    are any, and in the two subclasses below.
+    own validation; Python runs per free-form value (a kept unknown key's too), and per
+    model only in the two subclasses below.
     """
 
     # Field names never equal a BaseModel attribute (lowering renames those with a trailing
@@ -441,20 +499,8 @@ class _Model(BaseModel):
         validate = super().model_validate_json
         return _within_depth(cls.__name__, json_data, True, validate, json_data, **options)
 
-    # Not `__pydantic_extra__: dict[str, _JSON]`: typed extras make every model_dump about
-    # twice as slow, kept keys or not.
-    @model_validator(mode="after")
-    def _check_kept_keys(self) -> Self:
-        """Kept unknown keys hold JSON, as free-form fields do."""
-        extra = self.__pydantic_extra__
-        if extra:
-            aside = extra.get(_ASIDE)
-            if type(aside) is _SetAside:  # unknown keys `_check_wire` kept from Pydantic
-                del extra[_ASIDE]
-                self.__pydantic_fields_set__.discard(_ASIDE)
-                extra.update(aside)
-            _EXTRA_VALUES.validate_python(extra)
-        return self
+    if not TYPE_CHECKING:  # kept unknown keys hold JSON, checked as free-form fields are
+        __pydantic_extra__: dict[str, _JSON]
 
 
 _Model.model_config["validate_by_name"] = False
@@ -464,7 +510,7 @@ class _SetAside(dict[str, Any]):
     """Unknown keys that are field names, set aside by `_CheckedModel` while the rest validates."""
 
 
-# The key they travel under, among the kept keys, until `_check_kept_keys` puts them back.
+# The key they travel under, among the kept keys, until `_put_back` adds them to the rest.
 _ASIDE = "\x00polytype: keys set aside"
 
 
@@ -517,13 +563,31 @@ class _CheckedModel(_Model):
             raise ValidationError.from_exception_data(cls.__name__, errors)
         if extra != "allow":
             return data
-        # set aside while the rest validates; `_check_kept_keys` adds them to the kept keys
+        # set aside while the rest validates; `_put_back` adds them to the kept keys
         aside = _SetAside(
             {key: value for key, value in data.items() if key in present or key == _ASIDE}
         )
+        for key, value in aside.items():
+            problem = _not_json(value, 0)
+            if problem is not None:
+                errors.append({"type": _json_error(problem), "loc": (key,), "input": value})
+        if errors:
+            raise ValidationError.from_exception_data(cls.__name__, errors)
         kept: dict[Any, Any] = {key: value for key, value in data.items() if key not in aside}
         kept[_ASIDE] = aside
         return kept
+
+    @model_validator(mode="after")
+    def _put_back(self) -> Self:
+        """The unknown keys `_check_wire` set aside join the kept keys (and not the fields set)."""
+        extra = self.__pydantic_extra__
+        if extra:
+            aside = extra.get(_ASIDE)
+            if type(aside) is _SetAside:
+                del extra[_ASIDE]
+                self.__pydantic_fields_set__.discard(_ASIDE)
+                extra.update(aside)
+        return self
 
 
 class _SpelledModel(_CheckedModel):

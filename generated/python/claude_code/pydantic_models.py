@@ -31,7 +31,9 @@ from pydantic import (
 )
 
 from ._pydantic_runtime import (
+    _DUMPED,
     _JSON,
+    _JSON_OBJECT,
     _KEYS,
     Omittable,
     _Adapter,
@@ -518,7 +520,7 @@ class SystemMessage(_SpelledModel):
         validation_alias=AliasChoices("effective_git_root", "effectiveGitRoot"),
         description="Git repository root.",
     )
-    environment_plan: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    environment_plan: Omittable[_JSON_OBJECT] = Field(
         default=None,
         validation_alias=AliasChoices("environment_plan", "environmentPlan"),
         description="Plan configuration.",
@@ -800,7 +802,7 @@ class TaskNotificationMessage(_Model):
     output_file: StrictStr = Field(description="Path of the task's output file.")
     summary: StrictStr = Field(description="The task's final report.")
     usage: Omittable[TaskUsage] = Field(default=None, description="Final usage.")
-    resource_links: Omittable[list[Annotated[dict[str, _JSON], _KEYS]]] = Field(
+    resource_links: Omittable[list[_JSON_OBJECT]] = Field(
         default=None, description="Files a backgrounded MCP task returned by reference."
     )
     skip_transcript: Omittable[StrictBool] = Field(
@@ -830,7 +832,7 @@ class TaskUpdatedMessage(_Model):
     else:
         subtype: Literal["task_updated"] = Field(description="System message subtype.")
     task_id: StrictStr = Field(description="Task identifier.")
-    patch: Annotated[dict[str, _JSON], _KEYS] = Field(
+    patch: _JSON_OBJECT = Field(
         description="The changed fields (e.g. status, end_time, is_backgrounded)."
     )
     uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
@@ -1082,9 +1084,7 @@ class CommandsChangedMessage(_Model):
         subtype: Literal["commands_changed"] = "commands_changed"
     else:
         subtype: Literal["commands_changed"] = Field(description="System message subtype.")
-    commands: list[Annotated[dict[str, _JSON], _KEYS]] = Field(
-        description="The full new list of slash commands."
-    )
+    commands: list[_JSON_OBJECT] = Field(description="The full new list of slash commands.")
     uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
     session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
 
@@ -1127,9 +1127,7 @@ class MirrorErrorMessage(_Model):
         subtype: Literal["mirror_error"] = "mirror_error"
     else:
         subtype: Literal["mirror_error"] = Field(description="System message subtype.")
-    key: Annotated[dict[str, _JSON], _KEYS] | None = Field(
-        default=None, description="Session key of the failed append."
-    )
+    key: _JSON_OBJECT | None = Field(default=None, description="Session key of the failed append.")
     error: Omittable[StrictStr] = Field(default=None, description="What went wrong.")
     uuid: Omittable[StrictStr] = Field(default=None, description="Unique ID of this message.")
     session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
@@ -1165,8 +1163,8 @@ class AssistantMessage(_Model):
         default=None,
         description="Error category when the API call failed (e.g. rate_limit, authentication_failed).",
     )
-    wire_tool_inputs: Omittable[Annotated[dict[str, Annotated[dict[str, _JSON], _KEYS]], _KEYS]] = (
-        Field(default=None, description="Tool inputs as sent by the model, by tool use ID.")
+    wire_tool_inputs: Omittable[Annotated[dict[str, _JSON_OBJECT], _KEYS]] = Field(
+        default=None, description="Tool inputs as sent by the model, by tool use ID."
     )
     local_command_source: Omittable[StrictStr] = Field(
         default=None,
@@ -1287,7 +1285,7 @@ class ResultMessage(_SpelledModel):
     fast_mode_disabled_reason: Omittable[StrictStr] = Field(
         default=None, description="Why fast mode is unavailable."
     )
-    subagent_stats: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    subagent_stats: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Counters about subagents spawned during the turn (free-form)."
     )
     api_error_status: _Int | None = Field(
@@ -1335,7 +1333,7 @@ class PartialAssistantMessage(_Model):
         type: Literal["partial_assistant"] = Field(description="Message type.")
     content: list[ContentBlock] = Field(description="Partial content blocks.")
     index: _Int = Field(description="Block index being updated.")
-    delta: Annotated[dict[str, _JSON], _KEYS] = Field(description="The delta/change content.")
+    delta: _JSON_OBJECT = Field(description="The delta/change content.")
 
 
 class StreamEventMessage(_Model):
@@ -1348,7 +1346,7 @@ class StreamEventMessage(_Model):
         type: Literal["stream_event"] = "stream_event"
     else:
         type: Literal["stream_event"] = Field(description="Message type.")
-    event: Annotated[dict[str, _JSON], _KEYS] = Field(
+    event: _JSON_OBJECT = Field(
         description="The API stream event (message_start, content_block_start, content_block_delta, content_block_stop, message_delta, message_stop), as free-form JSON."
     )
     session_id: Omittable[StrictStr] = Field(default=None, description="Session identifier.")
@@ -1547,8 +1545,8 @@ class ToolUseBlock(_Model):
         type: Literal["tool_use"] = Field(description="Block type identifier.")
     id: StrictStr = Field(description="Tool use ID for correlation.")
     name: StrictStr = Field(description="Tool name.")
-    input: Annotated[dict[str, _JSON], _KEYS] = Field(description="Tool input parameters.")
-    caller: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    input: _JSON_OBJECT = Field(description="Tool input parameters.")
+    caller: Omittable[_JSON_OBJECT] = Field(
         default=None, description='Who made the call (e.g. {"type":"direct"}).'
     )
 
@@ -1564,7 +1562,7 @@ class ToolResultBlock(_Model):
     else:
         type: Literal["tool_result"] = Field(description="Block type identifier.")
     tool_use_id: StrictStr = Field(description="Correlates to ToolUseBlock.")
-    content: Omittable[StrictStr | list[Annotated[dict[str, _JSON], _KEYS]]] = Field(
+    content: Omittable[StrictStr | list[_JSON_OBJECT]] = Field(
         default=None, description="Tool output."
     )
     is_error: StrictBool = Field(default=False, description="Tool error flag.")
@@ -1607,8 +1605,8 @@ class ControlCanUseToolRequest(_Model):
     else:
         subtype: Literal["can_use_tool"] = Field(description="Request kind.")
     tool_name: StrictStr = Field(description="Tool the model wants to call.")
-    input: Annotated[dict[str, _JSON], _KEYS] = Field(description="Tool input parameters.")
-    permission_suggestions: list[Annotated[dict[str, _JSON], _KEYS]] | None = Field(
+    input: _JSON_OBJECT = Field(description="Tool input parameters.")
+    permission_suggestions: list[_JSON_OBJECT] | None = Field(
         default=None, description="Permission updates the user could apply."
     )
     blocked_path: StrictStr | None = Field(
@@ -1642,10 +1640,10 @@ class ControlInitializeRequest(_Model):
         subtype: Literal["initialize"] = "initialize"
     else:
         subtype: Literal["initialize"] = Field(description="Request kind.")
-    hooks: Annotated[dict[str, _JSON], _KEYS] | None = Field(
+    hooks: _JSON_OBJECT | None = Field(
         default=None, description="Hook callback registrations by hook event."
     )
-    agents: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    agents: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Subagent definitions by name."
     )
 
@@ -1720,7 +1718,7 @@ class ControlSuccessResponse(_Model):
     else:
         subtype: Literal["success"] = Field(description="Response kind.")
     request_id: StrictStr = Field(description="ID of the request this answers.")
-    response: Annotated[dict[str, _JSON], _KEYS] | None = Field(
+    response: _JSON_OBJECT | None = Field(
         default=None, description='Response payload (e.g. {"still_queued":[]} for interrupt).'
     )
 
@@ -1754,11 +1752,11 @@ class CompactMetadata(_Model):
         default=None, description="Context size in tokens after compaction."
     )
     duration_ms: Omittable[_Int] = Field(default=None, description="How long the compaction took.")
-    preserved_segment: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    preserved_segment: Omittable[_JSON_OBJECT] = Field(
         default=None,
         description="Relink info for kept messages (head_uuid, anchor_uuid, tail_uuid).",
     )
-    preserved_messages: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    preserved_messages: Omittable[_JSON_OBJECT] = Field(
         default=None, description="Ordered uuids of kept messages (anchor_uuid, uuids)."
     )
 
@@ -1841,7 +1839,7 @@ class AssistantMessageBody(_Model):
         default=None, description="Transformations applied to the input (usually empty)."
     )
     diagnostics: _JSON = Field(default=None, description="Diagnostics (usually null).")
-    context_management: Annotated[dict[str, _JSON], _KEYS] | None = Field(
+    context_management: _JSON_OBJECT | None = Field(
         default=None, description="Context management info."
     )
 
@@ -2076,7 +2074,7 @@ class PermissionDenial(_Model):
 
     tool_name: StrictStr = Field(description="Tool that was denied.")
     tool_use_id: StrictStr = Field(description="Tool use ID of the denied call.")
-    tool_input: Annotated[dict[str, _JSON], _KEYS] = Field(description="Input of the denied call.")
+    tool_input: _JSON_OBJECT = Field(description="Input of the denied call.")
 
 
 class McpServerStatus(_Model):
@@ -2379,6 +2377,7 @@ SystemEvent: TypeAlias = Annotated[
         custom_error_message="unknown or missing tag 'subtype'; expected one of 'init', 'status', 'compact_boundary', 'hook_started', 'hook_progress', 'hook_response', 'task_started', 'task_progress', 'task_notification', 'task_updated', 'background_tasks_changed', 'files_persisted', 'api_retry', 'local_command_output', 'session_state_changed', 'elicitation_complete', 'informational', 'notification', 'permission_denied', 'commands_changed', 'thinking_tokens', 'mirror_error'",
         custom_error_context=_ErrorContext({"discriminator": "'subtype'"}),
     ),
+    _DUMPED,
 ]
 """A message with type "system", dispatched on `subtype` (init, status, compact_boundary, hook_*, task_*, and the other CLI subtypes)."""
 
@@ -2423,6 +2422,7 @@ ContentBlock: TypeAlias = Annotated[
         custom_error_message="unknown or missing tag 'type'; expected one of 'text', 'tool_use', 'tool_result', 'thinking'",
         custom_error_context=_ErrorContext({"discriminator": "'type'"}),
     ),
+    _DUMPED,
 ]
 """A content block of an assistant or user message."""
 
@@ -2574,6 +2574,7 @@ Message: TypeAlias = Annotated[
         custom_error_message="unknown or missing tag 'type'; expected one of 'system', 'assistant', 'user', 'result', 'partial_assistant', 'stream_event', 'rate_limit_event', 'control_request', 'control_response', 'compact_boundary', 'tool_progress', 'tool_use_summary', 'auth_status', 'prompt_suggestion', 'conversation_reset'",
         custom_error_context=_ErrorContext({"discriminator": "'type'"}),
     ),
+    _DUMPED,
 ]
 """One line of the stream-json protocol. Dispatch on `type`; lines with type "system" are further dispatched on `subtype` (SystemEvent)."""
 

@@ -30,7 +30,8 @@ from pydantic import (
 )
 
 from ._pydantic_runtime import (
-    _JSON,
+    _DUMPED,
+    _JSON_OBJECT,
     _KEYS,
     Omittable,
     _Adapter,
@@ -159,7 +160,7 @@ class ThinkingContent(_Model):
     encrypted_content: StrictStr = Field(
         default="", description="OpenAI-specific encrypted reasoning content."
     )
-    summary: tuple[Annotated[dict[str, _JSON], _KEYS], ...] = Field(
+    summary: tuple[_JSON_OBJECT, ...] = Field(
         default=(), description="OpenAI-specific reasoning summary parts (free-form objects)."
     )
 
@@ -176,7 +177,7 @@ class ToolUseContent(_Model):
         type: Literal["tool_use"] = Field(description='Always "tool_use".')
     id: StrictStr = Field(description="Unique call ID.")
     name: StrictStr = Field(description="Tool name.")
-    input: Annotated[dict[str, _JSON], _KEYS] | None = Field(description="Tool parameters.")
+    input: _JSON_OBJECT | None = Field(description="Tool parameters.")
     item_id: StrictStr | None = Field(default=None, description="OpenAI-specific output item id.")
 
 
@@ -262,7 +263,7 @@ class ReasoningContent(_Model):
         type: Literal["reasoning"] = Field(description='Always "reasoning".')
     id: StrictStr = Field(default="", description="Reasoning item id.")
     encrypted_content: StrictStr = Field(description="Encrypted reasoning content.")
-    summary: tuple[Annotated[dict[str, _JSON], _KEYS], ...] = Field(
+    summary: tuple[_JSON_OBJECT, ...] = Field(
         default=(), description="Reasoning summary parts (e.g. {type: summary_text, text})."
     )
 
@@ -298,9 +299,7 @@ class ToolDefinition(_Model):
 
     name: StrictStr = Field(description="Tool name.")
     description: StrictStr = Field(description="What the tool does.")
-    input_schema: Annotated[dict[str, _JSON], _KEYS] = Field(
-        description="JSON Schema of the tool's parameters."
-    )
+    input_schema: _JSON_OBJECT = Field(description="JSON Schema of the tool's parameters.")
 
 
 class ToolDefinitions(_Model):
@@ -369,7 +368,7 @@ class SubGraph(_Model):
     system_prompt: StrictStr = Field(
         description='The sub-agent\'s system prompt ("" when its graph is empty).'
     )
-    nodes: Annotated[dict[str, _JSON], _KEYS] = Field(
+    nodes: _JSON_OBJECT = Field(
         description="The sub-agent's serialized nodes by node id (each as Node.to_dict writes it: id, parent_ids, data, timestamp, metadata)."
     )
     head_ids: list[StrictStr] = Field(description="Ids of the sub-agent graph's head nodes.")
@@ -636,6 +635,7 @@ ContentBlock: TypeAlias = Annotated[
         custom_error_message="unknown or missing tag 'type'; expected one of 'text', 'thinking', 'tool_use', 'tool_result', 'image', 'compaction', 'compaction_summary', 'reasoning'",
         custom_error_context=_ErrorContext({"discriminator": "'type'"}),
     ),
+    _DUMPED,
 ]
 """Content blocks represent the building blocks of message content; a union of text, thinking, tool use, tool result, image and compaction blocks, told apart by "type"."""
 
@@ -688,6 +688,7 @@ NodeData: TypeAlias = Annotated[
         custom_error_type="union_no_match",
         custom_error_message="matches no member of NodeData (expected type='system_prompt', type='tool_definitions', type='tool_execution', type='stop_reason', type='sub_graph', key 'role')",
     ),
+    _DUMPED,
 ]
 """Node data represents what a node contains: a message, the system prompt, the tool definitions, a tool execution record, the stop reason or a sub-agent's graph."""
 

@@ -30,8 +30,8 @@ from pydantic import (
 )
 
 from ._pydantic_runtime import (
-    _JSON,
-    _KEYS,
+    _DUMPED,
+    _JSON_OBJECT,
     Omittable,
     _Adapter,
     _CheckedModel,
@@ -578,7 +578,7 @@ class ToolUseBlockParam(_Model):
         type: Literal["tool_use"] = Field(description='Always "tool_use".')
     id: StrictStr = Field(description="Unique tool call id (toolu_...).")
     name: StrictStr = Field(description="Name of the tool called.")
-    input: Annotated[dict[str, _JSON], _KEYS] = Field(
+    input: _JSON_OBJECT = Field(
         description="Tool input, an object matching the tool's input_schema."
     )
     cache_control: CacheControlEphemeral | None = Field(
@@ -666,7 +666,7 @@ class ServerToolUseBlock(_Model):
     name: Annotated[
         ServerToolName | UnknownServerToolName, _OpenEnum(ServerToolName, UnknownServerToolName)
     ] = Field(description="Server tool called.")
-    input: Annotated[dict[str, _JSON], _KEYS] = Field(description="Tool input.")
+    input: _JSON_OBJECT = Field(description="Tool input.")
     caller: Omittable[Caller] = Field(default=None, description="Who invoked the tool.")
     cache_control: CacheControlEphemeral | None = Field(
         default=None, description="Prompt-cache breakpoint (request side)."
@@ -909,7 +909,7 @@ class ToolUseBlock(_Model):
         type: Literal["tool_use"] = Field(description='Always "tool_use".')
     id: StrictStr = Field(description='Tool call id (e.g. "toolu_xxx").')
     name: StrictStr = Field(description='Tool name (e.g. "search_web").')
-    input: Annotated[dict[str, _JSON], _KEYS] = Field(
+    input: _JSON_OBJECT = Field(
         description='Tool input (e.g. {"query": "\u6d4b\u8bd5", "max_results": 5}).'
     )
     caller: Omittable[Caller] = Field(
@@ -1807,9 +1807,7 @@ class ToolParam(_Model):
     description: Omittable[StrictStr] = Field(
         default=None, description="What the tool does; helps the model decide when to call it."
     )
-    input_schema: Annotated[dict[str, _JSON], _KEYS] = Field(
-        description="JSON Schema of the tool input."
-    )
+    input_schema: _JSON_OBJECT = Field(description="JSON Schema of the tool input.")
     type: Literal["custom"] | None = Field(
         default=None, description='Always "custom" when present.'
     )
@@ -1829,7 +1827,7 @@ class ToolParam(_Model):
     eager_input_streaming: StrictBool | None = Field(
         default=None, description="Stream tool input incrementally (null uses the default)."
     )
-    input_examples: Omittable[list[Annotated[dict[str, _JSON], _KEYS]]] = Field(
+    input_examples: Omittable[list[_JSON_OBJECT]] = Field(
         default=None, description="Example inputs."
     )
     strict: Omittable[StrictBool] = Field(
@@ -1885,7 +1883,7 @@ class ToolBash20250124(_Model):
     strict: Omittable[StrictBool] = Field(
         default=None, description="Enforce the tool's input schema strictly."
     )
-    input_examples: Omittable[list[Annotated[dict[str, _JSON], _KEYS]]] = Field(
+    input_examples: Omittable[list[_JSON_OBJECT]] = Field(
         default=None, description="Example inputs."
     )
 
@@ -2066,7 +2064,7 @@ class MemoryTool20250818(_Model):
     strict: Omittable[StrictBool] = Field(
         default=None, description="Enforce the tool's input schema strictly."
     )
-    input_examples: Omittable[list[Annotated[dict[str, _JSON], _KEYS]]] = Field(
+    input_examples: Omittable[list[_JSON_OBJECT]] = Field(
         default=None, description="Example inputs."
     )
 
@@ -2147,7 +2145,7 @@ class ToolTextEditor20250124(_Model):
     strict: Omittable[StrictBool] = Field(
         default=None, description="Enforce the tool's input schema strictly."
     )
-    input_examples: Omittable[list[Annotated[dict[str, _JSON], _KEYS]]] = Field(
+    input_examples: Omittable[list[_JSON_OBJECT]] = Field(
         default=None, description="Example inputs."
     )
 
@@ -2189,7 +2187,7 @@ class ToolTextEditor20250429(_Model):
     strict: Omittable[StrictBool] = Field(
         default=None, description="Enforce the tool's input schema strictly."
     )
-    input_examples: Omittable[list[Annotated[dict[str, _JSON], _KEYS]]] = Field(
+    input_examples: Omittable[list[_JSON_OBJECT]] = Field(
         default=None, description="Example inputs."
     )
 
@@ -2231,7 +2229,7 @@ class ToolTextEditor20250728(_Model):
     strict: Omittable[StrictBool] = Field(
         default=None, description="Enforce the tool's input schema strictly."
     )
-    input_examples: Omittable[list[Annotated[dict[str, _JSON], _KEYS]]] = Field(
+    input_examples: Omittable[list[_JSON_OBJECT]] = Field(
         default=None, description="Example inputs."
     )
     max_characters: _Int | None = Field(
@@ -2898,15 +2896,15 @@ class ToolDefinition(_CheckedModel):
     description: Omittable[StrictStr] = Field(
         default=None, description='Tool description (e.g. "\u7f51\u7edc\u641c\u7d22").'
     )
-    input_schema: Annotated[dict[str, _JSON], _KEYS] = Field(
+    input_schema: _JSON_OBJECT = Field(
         alias="inputSchema", description="JSON Schema of the tool input."
     )
-    output_schema: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    output_schema: Omittable[_JSON_OBJECT] = Field(
         default=None,
         alias="outputSchema",
         description="JSON Schema of the tool's structured output (MCP, optional).",
     )
-    annotations: Omittable[Annotated[dict[str, _JSON], _KEYS]] = Field(
+    annotations: Omittable[_JSON_OBJECT] = Field(
         default=None,
         description="Behaviour hints (readOnlyHint, destructiveHint, idempotentHint, openWorldHint, title).",
     )
@@ -3225,6 +3223,7 @@ ContentBlock: TypeAlias = Annotated[
         custom_error_message="unknown or missing tag 'type'; expected one of 'text', 'thinking', 'redacted_thinking', 'tool_use', 'server_tool_use', 'web_search_tool_result', 'web_fetch_tool_result', 'code_execution_tool_result', 'bash_code_execution_tool_result', 'text_editor_code_execution_tool_result', 'tool_search_tool_result', 'container_upload'",
         custom_error_context=_ErrorContext({"discriminator": "'type'"}),
     ),
+    _DUMPED,
 ]
 """A content block of a response message, told apart by "type"."""
 
@@ -3274,6 +3273,7 @@ ContentBlockDelta: TypeAlias = Annotated[
         custom_error_message="unknown or missing tag 'type'; expected one of 'text_delta', 'input_json_delta', 'citations_delta', 'thinking_delta', 'signature_delta'",
         custom_error_context=_ErrorContext({"discriminator": "'type'"}),
     ),
+    _DUMPED,
 ]
 """The delta carried by a content_block_delta event, told apart by "type"."""
 
@@ -3338,6 +3338,7 @@ MessageStreamEvent: TypeAlias = Annotated[
         custom_error_message="unknown or missing tag 'type'; expected one of 'ping', 'error', 'message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop'",
         custom_error_context=_ErrorContext({"discriminator": "'type'"}),
     ),
+    _DUMPED,
 ]
 """One server-sent event of a streamed message, told apart by "type"."""
 
@@ -3465,6 +3466,7 @@ ToolUnion: TypeAlias = Annotated[
         custom_error_type="union_no_match",
         custom_error_message="matches no member of ToolUnion (expected type='bash_20250124', type='code_execution_20250522', type='code_execution_20250825', type='code_execution_20260120', type='code_execution_20260521', type='memory_20250818', type='advisor_20260301', type='text_editor_20250124', type='text_editor_20250429', type='text_editor_20250728', type='web_search_20250305', type='web_fetch_20250910', type='web_search_20260209', type='web_fetch_20260209', type='web_fetch_20260309', type='web_search_20260318', type='web_fetch_20260318', type='tool_search_tool_bm25_20251119', type='tool_search_tool_bm25', type='tool_search_tool_regex_20251119', type='tool_search_tool_regex', key 'input_schema')",
     ),
+    _DUMPED,
 ]
 """A tool in a request: a custom tool (with input_schema) or a server tool (told apart by "type")."""
 

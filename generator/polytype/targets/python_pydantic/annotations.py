@@ -73,6 +73,11 @@ class Annotations:
                     max_length=type_ref.constraints.max_properties,
                 )
                 counted = f", Field({args})" if args else ""
+                free_form = (
+                    isinstance(type_ref.value, ir.AnyJSON) and not type_ref.value.object_only
+                )
+                if free_form and not counted and type_ref.rules.is_empty():
+                    return "_JSON_OBJECT"  # one check of the whole object, keys included
                 if not type_ref.rules.is_empty():
                     constant = f"_MAP_RULES_{rules_digest(type_ref.rules).upper()}"
                     self.map_rules[constant] = rules_value(type_ref.rules, [], self)
@@ -89,7 +94,7 @@ class Annotations:
             case ir.Nullable():
                 return f"{self.annotation(type_ref.inner)} | None"
             case ir.AnyJSON():
-                return "Annotated[dict[str, _JSON], _KEYS]" if type_ref.object_only else "_JSON"
+                return "_JSON_OBJECT" if type_ref.object_only else "_JSON"
             case ir.Checked():  # checked on the value as it arrives, then typed
                 return f"Annotated[{self.annotation(type_ref.inner)}, _checks({self.checks(type_ref.checks)})]"
             case ir.InlineUnion():

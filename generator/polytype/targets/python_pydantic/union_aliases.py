@@ -172,8 +172,21 @@ def _callable_union(
         if union.match == "one_of":
             functions += (_only_view(union),)
             validators += f", BeforeValidator({functions[-1].name})"
+    if all(_only_models(member, types) for member in union.members):
+        types.uses.add("dumped_union")
+        validators += ", _DUMPED"  # dumped by each model's serializer, not the discriminator
     value = f"Annotated[{members}, {validators}]"
     return AliasView(union.name, doc, value, functions)
+
+
+def _only_models(name: str, types: Annotations) -> bool:
+    """Whether every value of `name` is a model (a record, or a union of them)."""
+    named = types.named(name)
+    if isinstance(named, ir.Record):
+        return True
+    if isinstance(named, ir.UnionType):
+        return all(_only_models(member, types) for member in named.members)
+    return False
 
 
 def unknown_view(union: ir.UnionType, types: Annotations, env: RenderEnv) -> RecordView:

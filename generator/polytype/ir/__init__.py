@@ -56,6 +56,7 @@ from polytype.ir.type_refs import (
     TupleOf,
     TypeRef,
     UnknownPolicy,
+    nullable,
 )
 
 __all__ = [
@@ -99,6 +100,7 @@ __all__ = [
     "UnknownPolicy",
     "child_types",
     "nested_types",
+    "nullable",
     "open_unions",
     "runtime_checks",
     "schema_checks",

@@ -39,11 +39,6 @@ class Annotations:
     def named(self, name: str) -> ir.NamedType:
         return self.module.get(name)
 
-    @property
-    def alias_names(self) -> set[str]:
-        """The unions and aliases: the types written as module-level aliases, in order."""
-        return {t.name for t in self.module.types if isinstance(t, (ir.UnionType, ir.Alias))}
-
     def annotation(self, type_ref: ir.TypeRef) -> str:
         if isinstance(type_ref, ir.Prim):
             return self._prim(type_ref)

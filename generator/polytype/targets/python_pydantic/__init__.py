@@ -47,19 +47,10 @@ TARGET = "python-pydantic"
 def _adapter_config(named: ir.NamedType, types: Annotations) -> str:
     """`, config=...` for a TypeAdapter: errors titled after the type; Python regexes if needed.
 
-    A type that is a model itself (an alias of a record) brings its own config.
+    A type that is a model itself (an alias of a record, a union of one) brings its own config.
     """
-    target: ir.NamedType = named
-    while isinstance(target, ir.Alias) and isinstance(target.type, ir.Ref):
-        target = types.named(target.type.name)
-    if isinstance(target, ir.Record):
+    if types.is_model(ir.Ref(named.name)):
         return ""
-    if isinstance(target, ir.UnionType) and len(target.members) == 1:
-        # `Union[X]` is X itself: a union of one model is that model, which brings its own
-        # config (pydantic refuses one on a TypeAdapter of a BaseModel)
-        member = types.named(target.members[0])
-        if _adapter_config(member, types) == "":
-            return ""
     settings = [f"title={py_str(named.name)}"]
     if types.has_pattern(ir.Ref(named.name)):  # an alias's own, or a union member's
         settings.append('regex_engine="python-re"')

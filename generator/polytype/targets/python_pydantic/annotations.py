@@ -180,6 +180,21 @@ class Annotations:
             return f"{int_member} | Annotated[_Float, Field({args})]"
         return "_Int | _Float"
 
+    def is_model(self, type_ref: ir.TypeRef, seen: frozenset[str] = frozenset()) -> bool:
+        """Whether `type_ref` is a model (a record, through checks, aliases of it and unions
+        of it alone): it brings its own config, and Pydantic refuses one on its TypeAdapter."""
+        if isinstance(type_ref, ir.Checked):
+            return self.is_model(type_ref.inner, seen)
+        if not isinstance(type_ref, ir.Ref) or type_ref.name in seen:
+            return False
+        named = self.named(type_ref.name)
+        if isinstance(named, ir.Alias):
+            return self.is_model(named.type, seen | {named.name})
+        if isinstance(named, ir.UnionType) and len(named.members) == 1:
+            # `Union[X]` is X itself
+            return self.is_model(ir.Ref(named.members[0]), seen | {named.name})
+        return isinstance(named, ir.Record)
+
     def has_pattern(self, type_ref: ir.TypeRef, seen: frozenset[str] = frozenset()) -> bool:
         """Whether `type_ref` itself (not through a named record) carries a `pattern`.
 
@@ -250,7 +265,7 @@ def rules_value(rules: ir.ObjectRules, keys: list[str], types: Annotations) -> s
         if type_ref is None:
             return "None"
         annotation = types.annotation(type_ref)
-        if isinstance(type_ref, ir.Ref):
+        if isinstance(type_ref, ir.Ref) or types.is_model(type_ref):
             return f"TypeAdapter({annotation})"
         return f'TypeAdapter({annotation}, config=ConfigDict(regex_engine="python-re"))'
 

@@ -137,6 +137,17 @@ class InlineTypeLowering(LoweringState):
         return ir.AnyJSON(object_only=True)
 
     def _hoist(self, name: str, schema: dict[str, Any], pointer: str) -> ir.TypeRef:
+        own = f"{name}{'Enum' if 'enum' in schema else 'Object'}"
+        if (
+            self.pointers.get(name) == pointer
+            and self.generous
+            and own not in self.definitions
+            and own not in self.types
+        ):
+            # a consumed schema's named object (or enum) that also takes other types
+            # (`type: [object, "null"]`): the object under a name of its own, and `name`
+            # its alias with the other types (`Loki = LokiObject | None`)
+            name = own
         if self.pointers.get(name) == pointer:
             self._problem(
                 pointer,

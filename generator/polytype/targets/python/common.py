@@ -233,3 +233,32 @@ def python_constants(patterns: dict[str, str]) -> list[tuple[str, str, str]]:
         )
         constants.append((pattern, name, comment))
     return sorted(constants, key=lambda item: item[1])
+
+
+def literal_fits(
+    type_ref: ir.TypeRef, module: ir.Module, seen: frozenset[str] = frozenset()
+) -> bool:
+    """Whether a default written as a plain Python literal (`"posix"`, `["a", "b"]`) is a
+    value of `type_ref` as annotated: not where a string stands for an `Enum` member or an
+    object for a record, anywhere inside (`X | list[X]`, `list[Kind]`), which the type
+    checker rejects; such a default is decoded instead."""
+    if isinstance(type_ref, (ir.ListOf, ir.MapOf)):
+        inner = type_ref.item if isinstance(type_ref, ir.ListOf) else type_ref.value
+        return literal_fits(inner, module, seen)
+    if isinstance(type_ref, (ir.Nullable, ir.Checked)):
+        return literal_fits(type_ref.inner, module, seen)
+    if isinstance(type_ref, ir.InlineUnion):
+        return all(literal_fits(option, module, seen) for option in type_ref.options)
+    if isinstance(type_ref, ir.TupleOf):
+        return all(literal_fits(item, module, seen) for item in type_ref.item_types())
+    if not isinstance(type_ref, ir.Ref) or type_ref.name in seen:
+        return True
+    named = module.get(type_ref.name)
+    inside = seen | {named.name}
+    if isinstance(named, ir.EnumType):
+        return named.style == "literal"
+    if isinstance(named, ir.Alias):
+        return literal_fits(named.type, module, inside)
+    if isinstance(named, ir.UnionType):
+        return all(literal_fits(ir.Ref(member), module, inside) for member in named.members)
+    return False  # a record

@@ -9,7 +9,7 @@ from polytype import ir
 from polytype.ir.wording import unchecked
 from polytype.targets.base.formatting import LINE_LENGTH
 from polytype.targets.base.render import py_str
-from polytype.targets.python.common import constraint_note, py_literal, with_note
+from polytype.targets.python.common import constraint_note, literal_fits, py_literal, with_note
 from polytype.targets.python_dataclasses.encoders import DataclassCodecs
 from polytype.targets.python_dataclasses.views import FieldView
 
@@ -236,7 +236,9 @@ def _default_code(
         if isinstance(named, ir.Record):
             expression = f"{codegen.decoder(target)}({py_literal(value)})"
             return expression, f" = field(default_factory=lambda: {expression})", f"!= {expression}"
-    if isinstance(target, ir.TupleOf) and isinstance(value, tuple):
+    if (isinstance(target, ir.TupleOf) and isinstance(value, tuple)) or not literal_fits(
+        target, codegen.module
+    ):
         expression = f"{codegen.decoder(target)}({py_literal(value)})"
         return expression, f" = field(default_factory=lambda: {expression})", f"!= {expression}"
     if isinstance(target, ir.ListOf) and target.as_tuple:

@@ -10,7 +10,7 @@ from polytype.ir.json_types import json_type_of
 from polytype.ir.wording import unchecked
 from polytype.targets.base.helper_names import function_suffix
 from polytype.targets.base.render import RenderEnv, py_str
-from polytype.targets.python.common import py_literal, record_doc
+from polytype.targets.python.common import literal_fits, py_literal, record_doc
 from polytype.targets.python_pydantic.annotations import Annotations, rules_value
 from polytype.targets.python_pydantic.views import FieldView, RecordView
 
@@ -159,7 +159,9 @@ def _default_arg(item: ir.Field, value: ir.JSONData, types: Annotations) -> str:
             return f"default={named.name}.{member.py_name}"
         if isinstance(named, ir.Record):
             return f"default_factory=lambda: {named.name}.model_validate({py_literal(value)})"
-    if isinstance(target, ir.TupleOf) and isinstance(value, tuple):  # validated as a field is
+    if (isinstance(target, ir.TupleOf) and isinstance(value, tuple)) or not literal_fits(
+        target, types.module
+    ):  # validated as a field is
         return f"default_factory=lambda: TypeAdapter({types.annotation(target)}).validate_python({py_literal(value)})"
     if isinstance(target, ir.ListOf) and target.as_tuple and isinstance(value, tuple):
         return f"default=({''.join(py_literal(v) + ', ' for v in value)})"

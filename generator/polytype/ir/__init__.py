@@ -14,6 +14,7 @@ module that targets share (`nested_types`, `schema_checks`, `runtime_checks`, ..
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import assert_never
 
 from polytype.ir.named_types import (
     Alias,
@@ -127,17 +128,21 @@ def open_unions(module: Module, name: str, seen: frozenset[str] = frozenset()) -
 
 def child_types(type_ref: TypeRef) -> tuple[TypeRef, ...]:
     """The types `type_ref` is built from, one level down (a map's rules' types too)."""
-    if isinstance(type_ref, ListOf):
-        return (type_ref.item,)
-    if isinstance(type_ref, TupleOf):
-        return type_ref.item_types()
-    if isinstance(type_ref, MapOf):
-        return (type_ref.value, *type_ref.rules.types())
-    if isinstance(type_ref, (Nullable, Checked)):
-        return (type_ref.inner,)
-    if isinstance(type_ref, InlineUnion):
-        return type_ref.options
-    return ()
+    match type_ref:
+        case ListOf():
+            return (type_ref.item,)
+        case TupleOf():
+            return type_ref.item_types()
+        case MapOf():
+            return (type_ref.value, *type_ref.rules.types())
+        case Nullable() | Checked():
+            return (type_ref.inner,)
+        case InlineUnion():
+            return type_ref.options
+        case Prim() | Ref() | LiteralValue() | JsonLiterals() | AnyJSON():
+            return ()
+        case _ as unreachable:
+            assert_never(unreachable)
 
 
 def nested_types(module: Module) -> Iterator[TypeRef]:
@@ -190,31 +195,45 @@ def module_runtime_checks(module: Module) -> frozenset[str]:
     `format_date_time`), so that a module without them carries none."""
     found: set[str] = set()
     for named in module.types:
-        if isinstance(named, UnionType) and named.tries_members:
-            found.add("tried_members")
-        if isinstance(named, Record) and not named.rules.is_empty():
-            found.add("object_rules")
-        if isinstance(named, (Record, UnionType)) and named.schema_checks:
-            found.add("schema_checks")
+        match named:
+            case UnionType():
+                if named.tries_members:
+                    found.add("tried_members")
+                if named.schema_checks:
+                    found.add("schema_checks")
+            case Record():
+                if not named.rules.is_empty():
+                    found.add("object_rules")
+                if named.schema_checks:
+                    found.add("schema_checks")
+            case EnumType() | Alias():
+                pass
+            case _ as unknown_named:
+                assert_never(unknown_named)
     for node in nested_types(module):
         if isinstance(node, Prim) and node.constraints.format is not None:
             found.add("format_" + node.constraints.format.replace("-", "_"))
-        if isinstance(node, Prim) and node.constraints.multiple_of is not None:
-            found.add("multiple_of")
-        elif isinstance(node, JsonLiterals):
-            found.add("json_literals")
-        elif isinstance(node, (ListOf, TupleOf)):
-            if node.constraints.unique_items:
-                found.add("unique_items")
-            if isinstance(node, TupleOf):
-                found.add("tuples")
-        elif isinstance(node, MapOf):
-            if node.constraints.checks_entries():
-                found.add("properties")
-            if not node.rules.is_empty():
-                found.add("object_rules")
-        elif isinstance(node, Checked):
-            found.add("schema_checks")
+        match node:
+            case Prim() if node.constraints.multiple_of is not None:
+                found.add("multiple_of")
+            case JsonLiterals():
+                found.add("json_literals")
+            case ListOf() | TupleOf():
+                if node.constraints.unique_items:
+                    found.add("unique_items")
+                if isinstance(node, TupleOf):
+                    found.add("tuples")
+            case MapOf():
+                if node.constraints.checks_entries():
+                    found.add("properties")
+                if not node.rules.is_empty():
+                    found.add("object_rules")
+            case Checked():
+                found.add("schema_checks")
+            case Prim() | Ref() | LiteralValue() | Nullable() | AnyJSON() | InlineUnion():
+                pass
+            case _ as unreachable:
+                assert_never(unreachable)
     if module.formats and "schema_checks" in found:  # the checks' evaluators assert them too
         fragments = [check.schema for check in schema_checks(module)]
         fragments += [schema for _, schema in module.check_defs]

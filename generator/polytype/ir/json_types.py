@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, assert_never
 
 from polytype import ir
 from polytype.ir import literals
@@ -18,39 +18,48 @@ def json_type_of(
     A named type already being looked at (`seen`: a cycle of aliases and unions,
     which lowering reports) contributes nothing.
     """
-    if isinstance(type_ref, ir.Prim):
-        return _PRIM_JSON_TYPES[type_ref.kind]
-    if isinstance(type_ref, (ir.ListOf, ir.TupleOf)):
-        return frozenset({"array"})
-    if isinstance(type_ref, ir.MapOf):
-        return frozenset({"object"})
-    if isinstance(type_ref, ir.LiteralValue):
-        return frozenset({literal_json_type(type_ref.value)})
-    if isinstance(type_ref, ir.JsonLiterals):
-        return literals.json_types(type_ref)
-    if isinstance(type_ref, ir.Nullable):
-        return json_type_of(type_ref.inner, module_types, seen) | {"null"}
-    if isinstance(type_ref, ir.Checked):  # the checks narrow values, never JSON types
-        return json_type_of(type_ref.inner, module_types, seen)
-    if isinstance(type_ref, ir.AnyJSON):
-        return frozenset({"object"}) if type_ref.object_only else ANY_JSON_TYPE
-    if isinstance(type_ref, ir.InlineUnion):
-        return frozenset().union(
-            *(json_type_of(option, module_types, seen) for option in type_ref.options)
-        )
-    named = module_types.get(type_ref.name)
-    if named is None or type_ref.name in seen:
-        return frozenset()
-    if isinstance(named, ir.Record):
-        return frozenset({"object"})
-    if isinstance(named, ir.EnumType):
-        return frozenset({"string"})
-    inner_seen = seen | {type_ref.name}
-    if isinstance(named, ir.Alias):
-        return json_type_of(named.type, module_types, inner_seen)
-    return frozenset().union(
-        *(json_type_of(ir.Ref(member), module_types, inner_seen) for member in named.members)
-    )
+    match type_ref:
+        case ir.Prim():
+            return _PRIM_JSON_TYPES[type_ref.kind]
+        case ir.ListOf() | ir.TupleOf():
+            return frozenset({"array"})
+        case ir.MapOf():
+            return frozenset({"object"})
+        case ir.LiteralValue():
+            return frozenset({literal_json_type(type_ref.value)})
+        case ir.JsonLiterals():
+            return literals.json_types(type_ref)
+        case ir.Nullable():
+            return json_type_of(type_ref.inner, module_types, seen) | {"null"}
+        case ir.Checked():  # the checks narrow values, never JSON types
+            return json_type_of(type_ref.inner, module_types, seen)
+        case ir.AnyJSON():
+            return frozenset({"object"}) if type_ref.object_only else ANY_JSON_TYPE
+        case ir.InlineUnion():
+            return frozenset().union(
+                *(json_type_of(option, module_types, seen) for option in type_ref.options)
+            )
+        case ir.Ref():
+            named = module_types.get(type_ref.name)
+            if named is None or type_ref.name in seen:
+                return frozenset()
+            inner_seen = seen | {type_ref.name}
+            match named:
+                case ir.Record():
+                    return frozenset({"object"})
+                case ir.EnumType():
+                    return frozenset({"string"})
+                case ir.Alias():
+                    return json_type_of(named.type, module_types, inner_seen)
+                case ir.UnionType():
+                    members = named.members
+                    return frozenset().union(
+                        *(json_type_of(ir.Ref(m), module_types, inner_seen) for m in members)
+                    )
+                case _ as unreachable:
+                    assert_never(unreachable)
+        case _ as unreachable:
+            assert_never(unreachable)
 
 
 ANY_JSON_TYPE = frozenset({"object", "array", "string", "integer", "number", "boolean", "null"})

@@ -11,6 +11,7 @@ nothing about the data changes).
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import assert_never
 
 from polytype import ir
 
@@ -37,21 +38,25 @@ def _unbuildable(item: ir.Field, module: ir.Module) -> bool:
 
 
 def _holds_records(type_ref: ir.TypeRef, module: ir.Module, seen: frozenset[str]) -> bool:
-    if isinstance(type_ref, (ir.Nullable, ir.Checked)):
-        return _holds_records(type_ref.inner, module, seen)
-    if isinstance(type_ref, ir.ListOf):
-        return _holds_records(type_ref.item, module, seen)
-    if isinstance(type_ref, ir.TupleOf):
-        return any(_holds_records(item, module, seen) for item in type_ref.item_types())
-    if isinstance(type_ref, ir.MapOf):
-        return _holds_records(type_ref.value, module, seen)
-    if isinstance(type_ref, ir.InlineUnion):
-        return any(_holds_records(option, module, seen) for option in type_ref.options)
-    if not isinstance(type_ref, ir.Ref) or type_ref.name in seen:
-        return False
-    named = module.types_by_name.get(type_ref.name)
-    if isinstance(named, (ir.Record, ir.UnionType)):
-        return True
-    if isinstance(named, ir.Alias):
-        return _holds_records(named.type, module, seen | {type_ref.name})
-    return False
+    match type_ref:
+        case ir.Nullable() | ir.Checked():
+            return _holds_records(type_ref.inner, module, seen)
+        case ir.ListOf():
+            return _holds_records(type_ref.item, module, seen)
+        case ir.TupleOf():
+            return any(_holds_records(item, module, seen) for item in type_ref.item_types())
+        case ir.MapOf():
+            return _holds_records(type_ref.value, module, seen)
+        case ir.InlineUnion():
+            return any(_holds_records(option, module, seen) for option in type_ref.options)
+        case ir.Prim() | ir.Ref() | ir.LiteralValue() | ir.JsonLiterals() | ir.AnyJSON():
+            if not isinstance(type_ref, ir.Ref) or type_ref.name in seen:
+                return False
+            named = module.types_by_name.get(type_ref.name)
+            if isinstance(named, (ir.Record, ir.UnionType)):
+                return True
+            if isinstance(named, ir.Alias):
+                return _holds_records(named.type, module, seen | {type_ref.name})
+            return False
+        case _ as unreachable:
+            assert_never(unreachable)

@@ -8,7 +8,7 @@ names too long or reserved in Elixir.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, assert_never
 
 from polytype import ir, naming
 from polytype.diagnostics import join_pointer
@@ -142,39 +142,66 @@ def termination(types: Types, pointers: Pointers, cyclic: set[str]) -> list[Prob
 
 
 def _constructible(named: ir.NamedType, finite: set[str]) -> bool:
-    if isinstance(named, ir.Record):
-        return all(_finite_ref(item.type, finite) for item in named.fields if item.required)
-    if isinstance(named, ir.EnumType):
-        return True
-    if isinstance(named, ir.Alias):
-        return _finite_ref(named.type, finite)
-    return any(member in finite for member in named.members)
+    match named:
+        case ir.Record():
+            return all(_finite_ref(item.type, finite) for item in named.fields if item.required)
+        case ir.EnumType():
+            return True
+        case ir.Alias():
+            return _finite_ref(named.type, finite)
+        case ir.UnionType():
+            return any(member in finite for member in named.members)
+        case _ as unreachable:
+            assert_never(unreachable)
 
 
 def _finite_ref(type_ref: ir.TypeRef, finite: set[str]) -> bool:
-    if isinstance(type_ref, ir.Checked):
-        return _finite_ref(type_ref.inner, finite)
-    if isinstance(type_ref, ir.Ref):
-        return type_ref.name in finite
-    if isinstance(type_ref, ir.InlineUnion):
-        return any(_finite_ref(option, finite) for option in type_ref.options)
-    if isinstance(type_ref, ir.ListOf):
-        min_items = type_ref.constraints.min_items or 0
-        return min_items == 0 or _finite_ref(type_ref.item, finite)
-    if isinstance(type_ref, ir.TupleOf):
-        return all(_finite_ref(item, finite) for item in tuples.required_items(type_ref))
-    return True
+    match type_ref:
+        case ir.Checked():
+            return _finite_ref(type_ref.inner, finite)
+        case ir.Ref():
+            return type_ref.name in finite
+        case ir.InlineUnion():
+            return any(_finite_ref(option, finite) for option in type_ref.options)
+        case ir.ListOf():
+            min_items = type_ref.constraints.min_items or 0
+            return min_items == 0 or _finite_ref(type_ref.item, finite)
+        case ir.TupleOf():
+            return all(_finite_ref(item, finite) for item in tuples.required_items(type_ref))
+        case (
+            ir.Prim()
+            | ir.MapOf()
+            | ir.LiteralValue()
+            | ir.JsonLiterals()
+            | ir.Nullable()
+            | ir.AnyJSON()
+        ):
+            return True
+        case _ as unreachable:
+            assert_never(unreachable)
 
 
 def direct_names(type_ref: ir.TypeRef) -> set[str]:
     """Named types `type_ref` stands for directly (not inside a list or map)."""
-    if isinstance(type_ref, ir.Ref):
-        return {type_ref.name}
-    if isinstance(type_ref, (ir.Nullable, ir.Checked)):
-        return direct_names(type_ref.inner)
-    if isinstance(type_ref, ir.InlineUnion):
-        return set().union(*(direct_names(option) for option in type_ref.options))
-    return set()
+    match type_ref:
+        case ir.Ref():
+            return {type_ref.name}
+        case ir.Nullable() | ir.Checked():
+            return direct_names(type_ref.inner)
+        case ir.InlineUnion():
+            return set().union(*(direct_names(option) for option in type_ref.options))
+        case (
+            ir.Prim()
+            | ir.ListOf()
+            | ir.TupleOf()
+            | ir.MapOf()
+            | ir.LiteralValue()
+            | ir.JsonLiterals()
+            | ir.AnyJSON()
+        ):
+            return set()
+        case _ as unreachable:
+            assert_never(unreachable)
 
 
 def elixir_modules(
@@ -273,17 +300,22 @@ def _long_string_literal(type_ref: ir.TypeRef) -> bool:
     stack = [type_ref]
     while stack:
         node = stack.pop()
-        if isinstance(node, ir.LiteralValue):
-            if isinstance(node.value, str) and len(node.value) > naming.MAX_ELIXIR_NAME:
-                return True
-        elif isinstance(node, ir.ListOf):
-            stack.append(node.item)
-        elif isinstance(node, ir.TupleOf):
-            stack.extend(node.item_types())
-        elif isinstance(node, ir.MapOf):
-            stack.append(node.value)
-        elif isinstance(node, (ir.Nullable, ir.Checked)):
-            stack.append(node.inner)
-        elif isinstance(node, ir.InlineUnion):
-            stack.extend(node.options)
+        match node:
+            case ir.LiteralValue():
+                if isinstance(node.value, str) and len(node.value) > naming.MAX_ELIXIR_NAME:
+                    return True
+            case ir.ListOf():
+                stack.append(node.item)
+            case ir.TupleOf():
+                stack.extend(node.item_types())
+            case ir.MapOf():
+                stack.append(node.value)
+            case ir.Nullable() | ir.Checked():
+                stack.append(node.inner)
+            case ir.InlineUnion():
+                stack.extend(node.options)
+            case ir.Prim() | ir.Ref() | ir.JsonLiterals() | ir.AnyJSON():
+                pass
+            case _ as unreachable:
+                assert_never(unreachable)
     return False

@@ -18,6 +18,7 @@ input (`check_first`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import assert_never
 
 from polytype import ir
 
@@ -54,21 +55,25 @@ def static_depth(module: ir.Module) -> int | None:
         pass
 
     def of_type(type_ref: ir.TypeRef) -> int:
-        if isinstance(type_ref, ir.Ref):
-            return named(type_ref.name)
-        if isinstance(type_ref, ir.ListOf):
-            return 1 + of_type(type_ref.item)
-        if isinstance(type_ref, ir.TupleOf):
-            return 1 + max((of_type(item) for item in type_ref.item_types()), default=0)
-        if isinstance(type_ref, ir.MapOf):
-            return 1 + of_type(type_ref.value)
-        if isinstance(type_ref, ir.Nullable):
-            return of_type(type_ref.inner)
-        if isinstance(type_ref, ir.InlineUnion):
-            return max((of_type(option) for option in type_ref.options), default=0)
-        if isinstance(type_ref, ir.Checked):  # checked where it is: no level of its own
-            return of_type(type_ref.inner)
-        return 0  # Prim, LiteralValue, AnyJSON (measured as it is read)
+        match type_ref:
+            case ir.Ref():
+                return named(type_ref.name)
+            case ir.ListOf():
+                return 1 + of_type(type_ref.item)
+            case ir.TupleOf():
+                return 1 + max((of_type(item) for item in type_ref.item_types()), default=0)
+            case ir.MapOf():
+                return 1 + of_type(type_ref.value)
+            case ir.Nullable():
+                return of_type(type_ref.inner)
+            case ir.InlineUnion():
+                return max((of_type(option) for option in type_ref.options), default=0)
+            case ir.Checked():  # checked where it is: no level of its own
+                return of_type(type_ref.inner)
+            case ir.Prim() | ir.LiteralValue() | ir.JsonLiterals() | ir.AnyJSON():
+                return 0  # Prim, LiteralValue, AnyJSON (measured as it is read)
+            case _ as unreachable:
+                assert_never(unreachable)
 
     def named(name: str) -> int:
         if name in known:
@@ -77,14 +82,17 @@ def static_depth(module: ir.Module) -> int | None:
             raise Recursive
         visiting.add(name)
         target = types[name]
-        if isinstance(target, ir.Record):
-            depth = 1 + max((of_type(item.type) for item in target.fields), default=0)
-        elif isinstance(target, ir.UnionType):
-            depth = max((named(member) for member in target.members), default=0)
-        elif isinstance(target, ir.Alias):
-            depth = of_type(target.type)
-        else:
-            depth = 0  # enums
+        match target:
+            case ir.Record():
+                depth = 1 + max((of_type(item.type) for item in target.fields), default=0)
+            case ir.UnionType():
+                depth = max((named(member) for member in target.members), default=0)
+            case ir.Alias():
+                depth = of_type(target.type)
+            case ir.EnumType():
+                depth = 0  # enums
+            case _ as unreachable:
+                assert_never(unreachable)
         visiting.discard(name)
         known[name] = depth
         return depth

@@ -9,6 +9,20 @@ import re
 from polytype import ir, naming
 from polytype.ir import literals
 
+# The type references that get a private decoder of their own in every flavor (lists,
+# tuples, maps, nullable values, consts, schema checks, inline unions): plain scalars use
+# the runtime's, a reference its named type's. A function over them matches exhaustively.
+HelperKind = (
+    ir.ListOf
+    | ir.TupleOf
+    | ir.MapOf
+    | ir.LiteralValue
+    | ir.JsonLiterals
+    | ir.Nullable
+    | ir.InlineUnion
+    | ir.Checked
+)
+
 # Short names of the constraint bounds in helper names (`_d_str_minlen1_maxlen5`).
 BOUND_KEYS = {
     "min_length": "minlen",

@@ -9,6 +9,8 @@ templates only loop and print.
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from polytype import ir
 from polytype.targets.base import OutputFile
 from polytype.targets.base.render import RenderEnv, md_cell, md_code, md_text
@@ -40,14 +42,17 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
     describer = Describer(module)
     sections: list[TypeSection] = []
     for named in module.types:
-        if isinstance(named, ir.Record):
-            sections.append(record_section(named, describer))
-        elif isinstance(named, ir.EnumType):
-            sections.append(enum_section(named))
-        elif isinstance(named, ir.UnionType):
-            sections.append(union_section(named, describer))
-        else:
-            sections.append(alias_section(named, describer))
+        match named:
+            case ir.Record():
+                sections.append(record_section(named, describer))
+            case ir.EnumType():
+                sections.append(enum_section(named))
+            case ir.UnionType():
+                sections.append(union_section(named, describer))
+            case ir.Alias():
+                sections.append(alias_section(named, describer))
+            case _ as unreachable:
+                assert_never(unreachable)
     text = env.render(
         "docs/module.md.j2",
         module=module,

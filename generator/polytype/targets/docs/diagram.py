@@ -4,6 +4,7 @@ between them (`DiagramView`)."""
 from __future__ import annotations
 
 import re
+from typing import assert_never
 
 from polytype import ir
 from polytype.targets.base.render import mermaid_id, mermaid_text
@@ -24,41 +25,46 @@ def diagram(module: ir.Module, describer: Describer) -> DiagramView:
     edges: list[str] = []
     for named in module.types:
         name = mermaid_id(named.name)
-        if isinstance(named, ir.Record):
-            members = tuple(
-                mermaid_text(f"+{item.py_name}: {_field_annotation(item, describer)}")
-                for item in named.fields
-            )
-            classes.append(MermaidClass(name, "", members))
-            targets: dict[str, list[str]] = {}
-            for item in named.fields:
-                for ref in describer.refs_in(item.type):
-                    targets.setdefault(ref, [])
-                    if item.py_name not in targets[ref]:
-                        targets[ref].append(item.py_name)
-            for ref, fields in targets.items():
-                edges.append(f"{name} --> {mermaid_id(ref)} : {mermaid_text(', '.join(fields))}")
-        elif isinstance(named, ir.EnumType):
-            values = tuple(
-                (
-                    mermaid_text(value.value)
-                    if re.fullmatch(r"[A-Za-z0-9_.\-]+", value.value)
-                    else value.py_name
+        match named:
+            case ir.Record():
+                members = tuple(
+                    mermaid_text(f"+{item.py_name}: {_field_annotation(item, describer)}")
+                    for item in named.fields
                 )
-                for value in named.values
-            )
-            classes.append(MermaidClass(name, "<<enumeration>>", values))
-        elif isinstance(named, ir.UnionType):
-            classes.append(MermaidClass(name, "<<union>>", ()))
-            edges.extend(f"{name} <|-- {mermaid_id(member)}" for member in named.members)
-        else:
-            classes.append(
-                MermaidClass(
-                    name, "<<alias>>", (mermaid_text(describer.py_annotation(named.type)),)
+                classes.append(MermaidClass(name, "", members))
+                targets: dict[str, list[str]] = {}
+                for item in named.fields:
+                    for ref in describer.refs_in(item.type):
+                        targets.setdefault(ref, [])
+                        if item.py_name not in targets[ref]:
+                            targets[ref].append(item.py_name)
+                for ref, fields in targets.items():
+                    edges.append(
+                        f"{name} --> {mermaid_id(ref)} : {mermaid_text(', '.join(fields))}"
+                    )
+            case ir.EnumType():
+                values = tuple(
+                    (
+                        mermaid_text(value.value)
+                        if re.fullmatch(r"[A-Za-z0-9_.\-]+", value.value)
+                        else value.py_name
+                    )
+                    for value in named.values
                 )
-            )
-            edges.extend(
-                f"{name} --> {mermaid_id(ref)}"
-                for ref in dict.fromkeys(describer.refs_in(named.type))
-            )
+                classes.append(MermaidClass(name, "<<enumeration>>", values))
+            case ir.UnionType():
+                classes.append(MermaidClass(name, "<<union>>", ()))
+                edges.extend(f"{name} <|-- {mermaid_id(member)}" for member in named.members)
+            case ir.Alias():
+                classes.append(
+                    MermaidClass(
+                        name, "<<alias>>", (mermaid_text(describer.py_annotation(named.type)),)
+                    )
+                )
+                edges.extend(
+                    f"{name} --> {mermaid_id(ref)}"
+                    for ref in dict.fromkeys(describer.refs_in(named.type))
+                )
+            case _ as unreachable:
+                assert_never(unreachable)
     return DiagramView(tuple(classes), tuple(edges))

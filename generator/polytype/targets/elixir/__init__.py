@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from typing import assert_never
 
 from polytype import ir
 from polytype.targets.base import FileKind, OutputFile, depth
@@ -87,25 +88,32 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
             )
         )
     for named in module.types:
-        if isinstance(named, ir.Record):
-            text = env.render("elixir/record.ex.j2", record=record_view(named, module), **common)
-        elif isinstance(named, ir.EnumType):
-            text = env.render("elixir/enum.ex.j2", enum=enum_view(named), **common)
-        elif isinstance(named, ir.UnionType):
-            text = env.render("elixir/union.ex.j2", union=union_view(named, module), **common)
-            if named.unknown is not None:
-                kept = unknown_view(named, module)
-                outputs.append(
-                    OutputFile(
-                        f"{ROOT}/{module_file(kept.module)}",
-                        env.render("elixir/unknown.ex.j2", unknown=kept, **common),
-                        TARGET,
-                        module.name,
-                        "elixir",
-                    )
+        match named:
+            case ir.Record():
+                text = env.render(
+                    "elixir/record.ex.j2", record=record_view(named, module), **common
                 )
-        else:
-            text = env.render("elixir/alias.ex.j2", alias_view=alias_view(named, module), **common)
+            case ir.EnumType():
+                text = env.render("elixir/enum.ex.j2", enum=enum_view(named), **common)
+            case ir.UnionType():
+                text = env.render("elixir/union.ex.j2", union=union_view(named, module), **common)
+                if named.unknown is not None:
+                    kept = unknown_view(named, module)
+                    outputs.append(
+                        OutputFile(
+                            f"{ROOT}/{module_file(kept.module)}",
+                            env.render("elixir/unknown.ex.j2", unknown=kept, **common),
+                            TARGET,
+                            module.name,
+                            "elixir",
+                        )
+                    )
+            case ir.Alias():
+                text = env.render(
+                    "elixir/alias.ex.j2", alias_view=alias_view(named, module), **common
+                )
+            case _ as unreachable:
+                assert_never(unreachable)
         outputs.append(
             OutputFile(
                 f"{ROOT}/{module_file(named.elixir_module)}", text, TARGET, module.name, "elixir"

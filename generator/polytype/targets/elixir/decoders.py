@@ -9,10 +9,12 @@ nullable values, consts, enums of any JSON, schema checks, inline unions).
 from __future__ import annotations
 
 import json
+from typing import assert_never
 
 from polytype import ir
 from polytype.ir import literals
 from polytype.ir.json_types import json_type_of
+from polytype.targets.base.helper_names import HelperKind
 from polytype.targets.base.render import ex_str
 from polytype.targets.elixir.clauses import with_step
 from polytype.targets.elixir.names import GUARDS, RUNTIME_ALIAS, json_scalar, literal_term
@@ -51,80 +53,88 @@ class Decoders(FileSnippets):
 
     def decoder(self, type_ref: ir.TypeRef) -> str:
         """The name of a one-argument function returning `{:ok, term} | {:error, {path, reason}}`."""
-        if isinstance(type_ref, ir.Prim):
-            base = {"str": "string", "int": "integer", "float": "number", "bool": "boolean"}[
-                type_ref.kind
-            ]
-            base = f"{RUNTIME_ALIAS}.{base}"
-            if type_ref.constraints.is_empty():
-                return base
-            return self._constrained_prim(type_ref, base)
-        if isinstance(type_ref, ir.Ref):
-            return f"{self.mod(type_ref.name)}.decode"
-        if isinstance(type_ref, ir.AnyJSON):
-            return (
-                f"{RUNTIME_ALIAS}.json_object"
-                if type_ref.object_only
-                else f"{RUNTIME_ALIAS}.json_value"
-            )
+        match type_ref:
+            case ir.Prim():
+                base = {"str": "string", "int": "integer", "float": "number", "bool": "boolean"}[
+                    type_ref.kind
+                ]
+                base = f"{RUNTIME_ALIAS}.{base}"
+                if type_ref.constraints.is_empty():
+                    return base
+                return self._constrained_prim(type_ref, base)
+            case ir.Ref():
+                return f"{self.mod(type_ref.name)}.decode"
+            case ir.AnyJSON():
+                return (
+                    f"{RUNTIME_ALIAS}.json_object"
+                    if type_ref.object_only
+                    else f"{RUNTIME_ALIAS}.json_value"
+                )
+            case _:
+                return self._helper(type_ref)
+
+    def _helper(self, type_ref: HelperKind) -> str:
+        """A private decoder of its own for `type_ref`, written once per type."""
         name = self.helper_name("d", type_ref)
         if name in self.helpers:
             return name
         self.helpers[name] = HelperView(name, ())  # reserve before recursing
-        clauses: list[str]
-        if isinstance(type_ref, ir.ListOf):
-            listed = f"{RUNTIME_ALIAS}.list(value, &{self.decoder(type_ref.item)}/1)"
-            clauses = [
-                self._with_checks(name, listed, "items", self._items_checks(type_ref.constraints))
-            ]
-        elif isinstance(type_ref, ir.TupleOf):
-            prefix = ", ".join(f"&{self.decoder(item)}/1" for item in type_ref.prefix)
-            rest = "nil" if type_ref.rest is None else f"&{self.decoder(type_ref.rest)}/1"
-            positional = f"{RUNTIME_ALIAS}.tuple(value, [{prefix}], {rest})"
-            checks = self._items_checks(type_ref.constraints)
-            clauses = [self._with_checks(name, positional, "items", checks)]
-        elif isinstance(type_ref, ir.MapOf):
-            mapped = f"{RUNTIME_ALIAS}.map(value, &{self.decoder(type_ref.value)}/1)"
-            checks = [
-                f"{RUNTIME_ALIAS}.{attribute}(entries, {ex_int(bound)})"
-                for attribute, bound in (
-                    ("min_properties", type_ref.constraints.min_properties),
-                    ("max_properties", type_ref.constraints.max_properties),
-                )
-                if bound is not None
-            ]
-            if not type_ref.rules.is_empty():  # on the JSON: a pattern's decoder reads JSON
-                checks.append(
-                    f"{RUNTIME_ALIAS}.object_rules(value, [], {self.rules(type_ref.rules)})"
-                )
-            clauses = [self._with_checks(name, mapped, "entries", checks)]
-        elif isinstance(type_ref, ir.Nullable):
-            clauses = [
-                f"defp {name}(nil), do: {{:ok, nil}}",
-                f"defp {name}(value), do: {self.decoder(type_ref.inner)}(value)",
-            ]
-        elif isinstance(type_ref, ir.LiteralValue):
-            expected = ex_str(json.dumps(type_ref.value))
-            clauses = [
-                f"defp {name}({json_scalar(type_ref.value)}), do: {{:ok, {literal_term(type_ref.value)}}}",
-                f"defp {name}(value), do: {RUNTIME_ALIAS}.literal_error({expected}, value)",
-            ]
-            if type(type_ref.value) is int:  # JSON equality: 1.0 is the const 1, kept as read
-                guard = f"defp {name}(value) when is_float(value) and value == {ex_int(type_ref.value)},"
-                clauses.insert(1, f"{guard} do: {{:ok, value}}")
-        elif isinstance(type_ref, ir.JsonLiterals):
-            allowed = "[" + ", ".join(ex_json_literal(value) for value in type_ref.values) + "]"
-            expected = ex_str(literals.expected(type_ref))
-            clauses = [
-                f"defp {name}(value), do: {RUNTIME_ALIAS}.one_of(value, {allowed}, {expected})"
-            ]
-        elif isinstance(type_ref, ir.Checked):
-            clauses = [self._checked_clause(name, type_ref)]
-        else:
-            assert isinstance(type_ref, ir.InlineUnion)
-            clauses = self._inline_union_clauses(name, type_ref)
-        self.helpers[name] = HelperView(name, tuple(clauses))
+        self.helpers[name] = HelperView(name, tuple(self._helper_clauses(name, type_ref)))
         return name
+
+    def _helper_clauses(self, name: str, type_ref: HelperKind) -> list[str]:
+        match type_ref:
+            case ir.ListOf():
+                listed = f"{RUNTIME_ALIAS}.list(value, &{self.decoder(type_ref.item)}/1)"
+                checks = self._items_checks(type_ref.constraints)
+                return [self._with_checks(name, listed, "items", checks)]
+            case ir.TupleOf():
+                prefix = ", ".join(f"&{self.decoder(item)}/1" for item in type_ref.prefix)
+                rest = "nil" if type_ref.rest is None else f"&{self.decoder(type_ref.rest)}/1"
+                positional = f"{RUNTIME_ALIAS}.tuple(value, [{prefix}], {rest})"
+                checks = self._items_checks(type_ref.constraints)
+                return [self._with_checks(name, positional, "items", checks)]
+            case ir.MapOf():
+                mapped = f"{RUNTIME_ALIAS}.map(value, &{self.decoder(type_ref.value)}/1)"
+                checks = [
+                    f"{RUNTIME_ALIAS}.{attribute}(entries, {ex_int(bound)})"
+                    for attribute, bound in (
+                        ("min_properties", type_ref.constraints.min_properties),
+                        ("max_properties", type_ref.constraints.max_properties),
+                    )
+                    if bound is not None
+                ]
+                if not type_ref.rules.is_empty():  # on the JSON: a pattern's decoder reads JSON
+                    rules = self.rules(type_ref.rules)
+                    checks.append(f"{RUNTIME_ALIAS}.object_rules(value, [], {rules})")
+                return [self._with_checks(name, mapped, "entries", checks)]
+            case ir.Nullable():
+                return [
+                    f"defp {name}(nil), do: {{:ok, nil}}",
+                    f"defp {name}(value), do: {self.decoder(type_ref.inner)}(value)",
+                ]
+            case ir.LiteralValue():
+                expected = ex_str(json.dumps(type_ref.value))
+                clauses = [
+                    f"defp {name}({json_scalar(type_ref.value)}), do: {{:ok, {literal_term(type_ref.value)}}}",
+                    f"defp {name}(value), do: {RUNTIME_ALIAS}.literal_error({expected}, value)",
+                ]
+                if type(type_ref.value) is int:  # JSON equality: 1.0 is the const 1, kept as read
+                    guard = f"defp {name}(value) when is_float(value) and value == {ex_int(type_ref.value)},"
+                    clauses.insert(1, f"{guard} do: {{:ok, value}}")
+                return clauses
+            case ir.JsonLiterals():
+                allowed = "[" + ", ".join(ex_json_literal(value) for value in type_ref.values) + "]"
+                expected = ex_str(literals.expected(type_ref))
+                return [
+                    f"defp {name}(value), do: {RUNTIME_ALIAS}.one_of(value, {allowed}, {expected})"
+                ]
+            case ir.Checked():
+                return [self._checked_clause(name, type_ref)]
+            case ir.InlineUnion():
+                return self._inline_union_clauses(name, type_ref)
+            case _ as unreachable:
+                assert_never(unreachable)
 
     def _constrained_prim(self, type_ref: ir.Prim, base: str) -> str:
         name = self.helper_name("d", type_ref)

@@ -9,6 +9,7 @@ specific first.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import assert_never
 
 from polytype import ir
 from polytype.targets.base.render import ex_atom, ex_str
@@ -45,76 +46,90 @@ class Encoders(FileSnippets):
         An alias met again inside itself (`L = list[L]`) adds no work of its own: the
         answer is decided by the rest of the cycle, so it counts as the identity there.
         """
-        if isinstance(type_ref, (ir.Prim, ir.AnyJSON, ir.JsonLiterals)):
-            return True
-        if isinstance(type_ref, ir.Ref):
-            named = self.named(type_ref.name)
-            if isinstance(named, ir.EnumType):
-                return not named.atoms
-            if isinstance(named, ir.Alias):
-                if named.name in seen:
-                    return True
-                return self.encodes_as_itself(named.type, seen | {named.name})
-            return False
-        if isinstance(type_ref, ir.LiteralValue):
-            return not isinstance(type_ref.value, str)
-        if isinstance(type_ref, ir.ListOf):
-            return self.encodes_as_itself(type_ref.item, seen)
-        if isinstance(type_ref, ir.TupleOf):
-            return all(self.encodes_as_itself(item, seen) for item in type_ref.item_types())
-        if isinstance(type_ref, ir.MapOf):
-            return self.encodes_as_itself(type_ref.value, seen)
-        if isinstance(type_ref, (ir.Nullable, ir.Checked)):
-            return self.encodes_as_itself(type_ref.inner, seen)
-        return all(self.encodes_as_itself(option, seen) for option in type_ref.options)
+        match type_ref:
+            case ir.Prim() | ir.AnyJSON() | ir.JsonLiterals():
+                return True
+            case ir.Ref():
+                named = self.named(type_ref.name)
+                if isinstance(named, ir.EnumType):
+                    return not named.atoms
+                if isinstance(named, ir.Alias):
+                    if named.name in seen:
+                        return True
+                    return self.encodes_as_itself(named.type, seen | {named.name})
+                return False
+            case ir.LiteralValue():
+                return not isinstance(type_ref.value, str)
+            case ir.ListOf():
+                return self.encodes_as_itself(type_ref.item, seen)
+            case ir.TupleOf():
+                return all(self.encodes_as_itself(item, seen) for item in type_ref.item_types())
+            case ir.MapOf():
+                return self.encodes_as_itself(type_ref.value, seen)
+            case ir.Nullable() | ir.Checked():
+                return self.encodes_as_itself(type_ref.inner, seen)
+            case ir.InlineUnion():
+                return all(self.encodes_as_itself(option, seen) for option in type_ref.options)
+            case _ as unreachable:
+                assert_never(unreachable)
 
     def encoder(self, type_ref: ir.TypeRef) -> str | None:
         """The name of a one-argument function turning the Elixir value into JSON data; None for identity."""
         if self.encodes_as_itself(type_ref):
             return None
-        if isinstance(type_ref, ir.Ref):
-            return f"{self.mod(type_ref.name)}.to_json"
-        if isinstance(type_ref, ir.Checked):  # kept as `inner` decodes it
-            return self.encoder(type_ref.inner)
-        if isinstance(type_ref, ir.LiteralValue):
-            assert isinstance(type_ref.value, str)
-            name = self.helper_name("e", type_ref)
-            self.helpers[name] = HelperView(
-                name,
-                (f"defp {name}({literal_atom(type_ref.value)}), do: {ex_str(type_ref.value)}",),
-            )
-            return name
-        if isinstance(type_ref, ir.TupleOf):
-            return self._tuple_encoder(type_ref)
-        if isinstance(type_ref, (ir.ListOf, ir.MapOf, ir.Nullable)):
-            inner_type = (
-                type_ref.item
-                if isinstance(type_ref, ir.ListOf)
-                else (type_ref.value if isinstance(type_ref, ir.MapOf) else type_ref.inner)
-            )
-            inner = self.encoder(inner_type)
-            if inner is None:
-                return None
-            name = self.helper_name("e", type_ref)
-            if isinstance(type_ref, ir.ListOf):
-                clauses: tuple[str, ...] = (f"defp {name}(value), do: Enum.map(value, &{inner}/1)",)
-            elif isinstance(type_ref, ir.MapOf):
-                clauses = (
-                    f"defp {name}(value), do: Map.new(value, fn {{key, item}} -> {{key, {inner}(item)}} end)",
+        match type_ref:
+            case ir.Ref():
+                return f"{self.mod(type_ref.name)}.to_json"
+            case ir.Checked():  # kept as `inner` decodes it
+                return self.encoder(type_ref.inner)
+            case ir.LiteralValue():
+                assert isinstance(type_ref.value, str)
+                name = self.helper_name("e", type_ref)
+                self.helpers[name] = HelperView(
+                    name,
+                    (f"defp {name}({literal_atom(type_ref.value)}), do: {ex_str(type_ref.value)}",),
                 )
-            else:
-                clauses = (f"defp {name}(nil), do: nil", f"defp {name}(value), do: {inner}(value)")
-            self.helpers[name] = HelperView(name, clauses)
-            return name
-        assert isinstance(type_ref, ir.InlineUnion)
-        name = self.helper_name("e", type_ref)
-        if name not in self.helpers:
-            self.helpers[name] = HelperView(name, ())
-            clauses_list = self.encode_clauses(type_ref)
-            self.helpers[name] = HelperView(
-                name, tuple(clause.render(name, "defp") for clause in clauses_list)
-            )
-        return name
+                return name
+            case ir.TupleOf():
+                return self._tuple_encoder(type_ref)
+            case ir.ListOf() | ir.MapOf() | ir.Nullable():
+                inner_type = (
+                    type_ref.item
+                    if isinstance(type_ref, ir.ListOf)
+                    else (type_ref.value if isinstance(type_ref, ir.MapOf) else type_ref.inner)
+                )
+                inner = self.encoder(inner_type)
+                if inner is None:
+                    return None
+                name = self.helper_name("e", type_ref)
+                if isinstance(type_ref, ir.ListOf):
+                    clauses: tuple[str, ...] = (
+                        f"defp {name}(value), do: Enum.map(value, &{inner}/1)",
+                    )
+                elif isinstance(type_ref, ir.MapOf):
+                    clauses = (
+                        f"defp {name}(value), do: Map.new(value, fn {{key, item}} -> {{key, {inner}(item)}} end)",
+                    )
+                else:
+                    clauses = (
+                        f"defp {name}(nil), do: nil",
+                        f"defp {name}(value), do: {inner}(value)",
+                    )
+                self.helpers[name] = HelperView(name, clauses)
+                return name
+            case ir.Prim() | ir.JsonLiterals() | ir.AnyJSON():  # always their own JSON (above)
+                raise AssertionError(type_ref)
+            case ir.InlineUnion():
+                name = self.helper_name("e", type_ref)
+                if name not in self.helpers:
+                    self.helpers[name] = HelperView(name, ())
+                    clauses_list = self.encode_clauses(type_ref)
+                    self.helpers[name] = HelperView(
+                        name, tuple(clause.render(name, "defp") for clause in clauses_list)
+                    )
+                return name
+            case _ as unreachable:
+                assert_never(unreachable)
 
     def _tuple_encoder(self, node: ir.TupleOf) -> str:
         """Each item written back by its position's type."""
@@ -155,73 +170,95 @@ class Encoders(FileSnippets):
         return result
 
     def _raw_clauses(self, type_ref: ir.TypeRef) -> list[EncodeClause]:
-        if isinstance(type_ref, ir.Ref):
-            named = self.named(type_ref.name)
-            module = named.elixir_module
-            if isinstance(named, ir.Record):
-                return [EncodeClause(0, f"%{module}{{}} = value", f"{module}.to_json(value)")]
-            if isinstance(named, ir.UnionType):
-                kept = unknown_module(self.module, named) if named.unknown else None
-                return [
-                    clause
-                    for member in named.members
-                    for clause in self._raw_clauses(ir.Ref(member))
-                ] + (
-                    [EncodeClause(0, f"%{kept}{{}} = value", f"{kept}.to_json(value)")]
-                    if kept
-                    else []
-                )
-            if isinstance(named, ir.EnumType):
-                if named.atoms:
-                    atoms = ", ".join(ex_atom(value.ex_atom) for value in named.values)
-                    clauses = [
-                        EncodeClause(
-                            1, f"value when value in [{atoms}]", f"{module}.to_json(value)"
+        match type_ref:
+            case ir.Ref():
+                named = self.named(type_ref.name)
+                module = named.elixir_module
+                match named:
+                    case ir.Record():
+                        return [
+                            EncodeClause(0, f"%{module}{{}} = value", f"{module}.to_json(value)")
+                        ]
+                    case ir.UnionType():
+                        kept = unknown_module(self.module, named) if named.unknown else None
+                        return [
+                            clause
+                            for member in named.members
+                            for clause in self._raw_clauses(ir.Ref(member))
+                        ] + (
+                            [EncodeClause(0, f"%{kept}{{}} = value", f"{kept}.to_json(value)")]
+                            if kept
+                            else []
                         )
-                    ]
-                    if named.unknown:  # `{:unknown, string}`: a value the enum does not list
-                        head = "{:unknown, _} = value"
-                        clauses.append(EncodeClause(1, head, f"{module}.to_json(value)"))
-                    return clauses
-                return [EncodeClause(5, "value when is_binary(value)", "value")]
-            body = "value" if self.encodes_as_itself(named.type) else f"{module}.to_json(value)"
-            # only the alias's heads are wanted here (its module encodes): helpers its own
-            # clauses would call are not, and an unused defp is a compile warning
-            before = set(self.helpers)
-            inner = self._raw_clauses(named.type)
-            for helper in set(self.helpers) - before:
-                del self.helpers[helper]
-            # a clause whose head is a literal (`nil`, `:text`) binds no `value`: it keeps
-            # its own body, the literal's JSON
-            return [
-                EncodeClause(
-                    clause.priority, clause.head, body if _binds_value(clause.head) else clause.body
-                )
-                for clause in inner
-            ]
-        if isinstance(type_ref, ir.LiteralValue):
-            return [EncodeClause(1, literal_term(type_ref.value), json_scalar(type_ref.value))]
-        if isinstance(type_ref, ir.Nullable):
-            return [EncodeClause(1, "nil", "nil"), *self._raw_clauses(type_ref.inner)]
-        if isinstance(type_ref, ir.Checked):
-            return self._raw_clauses(type_ref.inner)
-        if isinstance(type_ref, ir.InlineUnion):
-            return [clause for option in type_ref.options for clause in self._raw_clauses(option)]
-        if isinstance(type_ref, ir.Prim):
-            priority, guard = {
-                "bool": (2, "is_boolean(value)"),
-                "int": (3, "is_integer(value)"),
-                "float": (4, "is_number(value)"),
-                "str": (5, "is_binary(value)"),
-            }[type_ref.kind]
-            return [EncodeClause(priority, f"value when {guard}", "value")]
-        if isinstance(type_ref, (ir.ListOf, ir.TupleOf)):
-            return [EncodeClause(6, "value when is_list(value)", self.encode(type_ref, "value"))]
-        if isinstance(type_ref, ir.MapOf):
-            return [EncodeClause(7, "value when is_map(value)", self.encode(type_ref, "value"))]
-        if isinstance(type_ref, ir.JsonLiterals):  # kept as read: its own JSON
-            return [EncodeClause(9, "value", "value")]
-        assert isinstance(type_ref, ir.AnyJSON)
-        if type_ref.object_only:
-            return [EncodeClause(7, "value when is_map(value)", "value")]
-        return [EncodeClause(9, "value", "value")]
+                    case ir.EnumType():
+                        if named.atoms:
+                            atoms = ", ".join(ex_atom(value.ex_atom) for value in named.values)
+                            clauses = [
+                                EncodeClause(
+                                    1, f"value when value in [{atoms}]", f"{module}.to_json(value)"
+                                )
+                            ]
+                            if (
+                                named.unknown
+                            ):  # `{:unknown, string}`: a value the enum does not list
+                                head = "{:unknown, _} = value"
+                                clauses.append(EncodeClause(1, head, f"{module}.to_json(value)"))
+                            return clauses
+                        return [EncodeClause(5, "value when is_binary(value)", "value")]
+                    case ir.Alias():
+                        body = (
+                            "value"
+                            if self.encodes_as_itself(named.type)
+                            else f"{module}.to_json(value)"
+                        )
+                        # only the alias's heads are wanted here (its module encodes): helpers its own
+                        # clauses would call are not, and an unused defp is a compile warning
+                        before = set(self.helpers)
+                        inner = self._raw_clauses(named.type)
+                        for helper in set(self.helpers) - before:
+                            del self.helpers[helper]
+                        # a clause whose head is a literal (`nil`, `:text`) binds no `value`: it keeps
+                        # its own body, the literal's JSON
+                        return [
+                            EncodeClause(
+                                clause.priority,
+                                clause.head,
+                                body if _binds_value(clause.head) else clause.body,
+                            )
+                            for clause in inner
+                        ]
+                    case _ as unreachable:
+                        assert_never(unreachable)
+            case ir.LiteralValue():
+                return [EncodeClause(1, literal_term(type_ref.value), json_scalar(type_ref.value))]
+            case ir.Nullable():
+                return [EncodeClause(1, "nil", "nil"), *self._raw_clauses(type_ref.inner)]
+            case ir.Checked():
+                return self._raw_clauses(type_ref.inner)
+            case ir.InlineUnion():
+                return [
+                    clause for option in type_ref.options for clause in self._raw_clauses(option)
+                ]
+            case ir.Prim():
+                priority, guard = {
+                    "bool": (2, "is_boolean(value)"),
+                    "int": (3, "is_integer(value)"),
+                    "float": (4, "is_number(value)"),
+                    "str": (5, "is_binary(value)"),
+                }[type_ref.kind]
+                return [EncodeClause(priority, f"value when {guard}", "value")]
+            case ir.ListOf() | ir.TupleOf():
+                return [
+                    EncodeClause(6, "value when is_list(value)", self.encode(type_ref, "value"))
+                ]
+            case ir.MapOf():
+                return [EncodeClause(7, "value when is_map(value)", self.encode(type_ref, "value"))]
+            case ir.JsonLiterals():  # kept as read: its own JSON
+                return [EncodeClause(9, "value", "value")]
+            case ir.AnyJSON():
+                assert isinstance(type_ref, ir.AnyJSON)
+                if type_ref.object_only:
+                    return [EncodeClause(7, "value when is_map(value)", "value")]
+                return [EncodeClause(9, "value", "value")]
+            case _ as unreachable:
+                assert_never(unreachable)

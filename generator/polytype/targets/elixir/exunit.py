@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import assert_never
 
 from polytype import ir
 from polytype.targets.base import OutputFile, depth
@@ -68,38 +69,43 @@ def _unknown_probe(module: ir.Module) -> list[AtomCaseView]:
     """Inputs with a string nobody declared: decoding must fail without creating an atom."""
     cases: list[AtomCaseView] = []
     for named in module.types:
-        if isinstance(named, ir.EnumType):
-            cases.append(
-                AtomCaseView(
-                    f"unknown {named.name} value",
-                    named.elixir_module,
-                    '"__POLYTYPE_UNKNOWN__"',
-                    "$",
-                    kept_value=("true" if named.atoms else "false") if named.unknown else "",
+        match named:
+            case ir.EnumType():
+                cases.append(
+                    AtomCaseView(
+                        f"unknown {named.name} value",
+                        named.elixir_module,
+                        '"__POLYTYPE_UNKNOWN__"',
+                        "$",
+                        kept_value=("true" if named.atoms else "false") if named.unknown else "",
+                    )
                 )
-            )
-        elif isinstance(named, ir.UnionType) and named.tag is not None:
-            template = json.dumps({named.tag: "__POLYTYPE_UNKNOWN__"}, ensure_ascii=False)
-            cases.append(
-                AtomCaseView(
-                    f"unknown {named.name} tag",
-                    named.elixir_module,
-                    template,
-                    "$" + path_segment(named.tag),
-                    unknown_module(module, named) if named.unknown else "",
+            case ir.UnionType() if named.tag is not None:
+                template = json.dumps({named.tag: "__POLYTYPE_UNKNOWN__"}, ensure_ascii=False)
+                cases.append(
+                    AtomCaseView(
+                        f"unknown {named.name} tag",
+                        named.elixir_module,
+                        template,
+                        "$" + path_segment(named.tag),
+                        unknown_module(module, named) if named.unknown else "",
+                    )
                 )
-            )
-        elif isinstance(named, ir.UnionType) and named.open_tag is not None:
-            template = json.dumps({named.open_tag: "__POLYTYPE_UNKNOWN__"}, ensure_ascii=False)
-            cases.append(
-                AtomCaseView(
-                    f"unknown {named.name} tag",
-                    named.elixir_module,
-                    template,
-                    "",
-                    unknown_module(module, named),
+            case ir.UnionType() if named.open_tag is not None:
+                template = json.dumps({named.open_tag: "__POLYTYPE_UNKNOWN__"}, ensure_ascii=False)
+                cases.append(
+                    AtomCaseView(
+                        f"unknown {named.name} tag",
+                        named.elixir_module,
+                        template,
+                        "",
+                        unknown_module(module, named),
+                    )
                 )
-            )
+            case ir.Record() | ir.UnionType() | ir.Alias():
+                pass
+            case _ as unreachable:
+                assert_never(unreachable)
     return cases
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from polytype import ir
 from polytype.targets.base.render import ex_atom, ex_str
 from polytype.targets.elixir.decoders import Decoders
@@ -17,37 +19,57 @@ class FileGen(Decoders, Encoders):
         """The Elixir value of a schema default (atoms for atom enums and string consts)."""
         if value is None:
             return "nil"
-        if isinstance(type_ref, (ir.Nullable, ir.Checked)):
-            return self.default_term(type_ref.inner, value)
-        if isinstance(type_ref, ir.Ref):
-            named = self.named(type_ref.name)
-            if isinstance(named, ir.EnumType) and isinstance(value, str):
-                if named.atoms:
-                    member = next(v for v in named.values if v.value == value)
-                    return ex_atom(member.ex_atom)
-                return ex_str(value)
-            if isinstance(named, ir.Alias):
-                return self.default_term(named.type, value)
-            if isinstance(named, (ir.Record, ir.UnionType)):
-                return f"{named.elixir_module}.from_json!({ex_json_literal(value)})"
-        if isinstance(type_ref, ir.LiteralValue) and isinstance(value, str):
-            return literal_atom(value)
-        if isinstance(type_ref, ir.ListOf) and isinstance(value, tuple):
-            return "[" + ", ".join(self.default_term(type_ref.item, item) for item in value) + "]"
-        if isinstance(type_ref, ir.TupleOf) and isinstance(value, tuple):
-            terms = []
-            for index, item in enumerate(value):
-                item_type = type_ref.item(index)
-                terms.append(
-                    ex_json_literal(item)
-                    if item_type is None
-                    else self.default_term(item_type, item)
+        match type_ref:
+            case ir.Nullable() | ir.Checked():
+                return self.default_term(type_ref.inner, value)
+            case ir.Ref():
+                named = self.named(type_ref.name)
+                match named:
+                    case ir.EnumType() if isinstance(value, str):
+                        if named.atoms:
+                            member = next(v for v in named.values if v.value == value)
+                            return ex_atom(member.ex_atom)
+                        return ex_str(value)
+                    case ir.Alias():
+                        return self.default_term(named.type, value)
+                    case ir.Record() | ir.UnionType():
+                        return f"{named.elixir_module}.from_json!({ex_json_literal(value)})"
+                    case ir.EnumType():
+                        return ex_json_literal(value)
+                    case _ as unreachable:
+                        assert_never(unreachable)
+            case ir.LiteralValue() if isinstance(value, str):
+                return literal_atom(value)
+            case ir.ListOf() if isinstance(value, tuple):
+                return (
+                    "[" + ", ".join(self.default_term(type_ref.item, item) for item in value) + "]"
                 )
-            return "[" + ", ".join(terms) + "]"
-        if isinstance(type_ref, ir.MapOf) and isinstance(value, ir.FrozenJSONObject):
-            entries = (
-                f"{ex_str(key)} => {self.default_term(type_ref.value, item)}"
-                for key, item in value.items
-            )
-            return "%{" + ", ".join(entries) + "}"
-        return ex_json_literal(value)
+            case ir.TupleOf() if isinstance(value, tuple):
+                terms = []
+                for index, item in enumerate(value):
+                    item_type = type_ref.item(index)
+                    terms.append(
+                        ex_json_literal(item)
+                        if item_type is None
+                        else self.default_term(item_type, item)
+                    )
+                return "[" + ", ".join(terms) + "]"
+            case ir.MapOf() if isinstance(value, ir.FrozenJSONObject):
+                entries = (
+                    f"{ex_str(key)} => {self.default_term(type_ref.value, item)}"
+                    for key, item in value.items
+                )
+                return "%{" + ", ".join(entries) + "}"
+            case (
+                ir.Prim()
+                | ir.ListOf()
+                | ir.TupleOf()
+                | ir.MapOf()
+                | ir.LiteralValue()
+                | ir.JsonLiterals()
+                | ir.AnyJSON()
+                | ir.InlineUnion()
+            ):
+                return ex_json_literal(value)
+            case _ as unreachable:
+                assert_never(unreachable)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import TypeVar, assert_never
 
 from polytype import ir, naming
 from polytype.ir import formats, tuples
@@ -59,19 +59,23 @@ def _literals_typespec(node: ir.JsonLiterals) -> str:
 
 def _elixir_identity(type_ref: ir.TypeRef) -> ir.TypeRef:
     """`type_ref` without what Elixir does not tell apart (`as_tuple`: both are lists)."""
-    if isinstance(type_ref, ir.ListOf):
-        return ir.ListOf(_elixir_identity(type_ref.item), type_ref.constraints)
-    if isinstance(type_ref, ir.TupleOf):
-        return tuples.map_items(type_ref, _elixir_identity)
-    if isinstance(type_ref, ir.MapOf):
-        return ir.MapOf(_elixir_identity(type_ref.value), type_ref.constraints, type_ref.rules)
-    if isinstance(type_ref, ir.Nullable):
-        return ir.Nullable(_elixir_identity(type_ref.inner))
-    if isinstance(type_ref, ir.InlineUnion):
-        return ir.InlineUnion(tuple(_elixir_identity(option) for option in type_ref.options))
-    if isinstance(type_ref, ir.Checked):
-        return ir.Checked(_elixir_identity(type_ref.inner), type_ref.checks)
-    return type_ref
+    match type_ref:
+        case ir.ListOf():
+            return ir.ListOf(_elixir_identity(type_ref.item), type_ref.constraints)
+        case ir.TupleOf():
+            return tuples.map_items(type_ref, _elixir_identity)
+        case ir.MapOf():
+            return ir.MapOf(_elixir_identity(type_ref.value), type_ref.constraints, type_ref.rules)
+        case ir.Nullable():
+            return ir.Nullable(_elixir_identity(type_ref.inner))
+        case ir.InlineUnion():
+            return ir.InlineUnion(tuple(_elixir_identity(option) for option in type_ref.options))
+        case ir.Checked():
+            return ir.Checked(_elixir_identity(type_ref.inner), type_ref.checks)
+        case ir.Prim() | ir.Ref() | ir.LiteralValue() | ir.JsonLiterals() | ir.AnyJSON():
+            return type_ref
+        case _ as unreachable:
+            assert_never(unreachable)
 
 
 @dataclass(frozen=True)
@@ -110,37 +114,41 @@ class FileSnippets:
         return self.named(name).elixir_module
 
     def typespec(self, type_ref: ir.TypeRef) -> str:
-        if isinstance(type_ref, ir.Prim):
-            return {
-                "str": "String.t()",
-                "int": "integer()",
-                "float": "number()",
-                "bool": "boolean()",
-            }[type_ref.kind]
-        if isinstance(type_ref, ir.ListOf):
-            return f"[{self.typespec(type_ref.item)}]"
-        if isinstance(type_ref, ir.TupleOf):  # a list, checked by position
-            specs = dict.fromkeys(self.typespec(item) for item in type_ref.item_types())
-            return f"[{' | '.join(specs)}]"
-        if isinstance(type_ref, ir.MapOf):
-            return f"%{{optional(String.t()) => {self.typespec(type_ref.value)}}}"
-        if isinstance(type_ref, ir.Ref):
-            return f"{self.mod(type_ref.name)}.t()"
-        if isinstance(type_ref, ir.LiteralValue):
-            return literal_term(type_ref.value)
-        if isinstance(type_ref, ir.JsonLiterals):
-            return _literals_typespec(type_ref)
-        if isinstance(type_ref, ir.Nullable):
-            return f"{self.typespec(type_ref.inner)} | nil"
-        if isinstance(type_ref, ir.AnyJSON):
-            return (
-                f"{RUNTIME_ALIAS}.json_object()"
-                if type_ref.object_only
-                else f"{RUNTIME_ALIAS}.json()"
-            )
-        if isinstance(type_ref, ir.Checked):  # the checks narrow values, not the type
-            return self.typespec(type_ref.inner)
-        return " | ".join(self.typespec(option) for option in type_ref.options)
+        match type_ref:
+            case ir.Prim():
+                return {
+                    "str": "String.t()",
+                    "int": "integer()",
+                    "float": "number()",
+                    "bool": "boolean()",
+                }[type_ref.kind]
+            case ir.ListOf():
+                return f"[{self.typespec(type_ref.item)}]"
+            case ir.TupleOf():  # a list, checked by position
+                specs = dict.fromkeys(self.typespec(item) for item in type_ref.item_types())
+                return f"[{' | '.join(specs)}]"
+            case ir.MapOf():
+                return f"%{{optional(String.t()) => {self.typespec(type_ref.value)}}}"
+            case ir.Ref():
+                return f"{self.mod(type_ref.name)}.t()"
+            case ir.LiteralValue():
+                return literal_term(type_ref.value)
+            case ir.JsonLiterals():
+                return _literals_typespec(type_ref)
+            case ir.Nullable():
+                return f"{self.typespec(type_ref.inner)} | nil"
+            case ir.AnyJSON():
+                return (
+                    f"{RUNTIME_ALIAS}.json_object()"
+                    if type_ref.object_only
+                    else f"{RUNTIME_ALIAS}.json()"
+                )
+            case ir.Checked():  # the checks narrow values, not the type
+                return self.typespec(type_ref.inner)
+            case ir.InlineUnion():
+                return " | ".join(self.typespec(option) for option in type_ref.options)
+            case _ as unreachable:
+                assert_never(unreachable)
 
     # keys naming helpers -----------------------------------------------
 
@@ -163,46 +171,50 @@ class FileSnippets:
         return key
 
     def _describe(self, type_ref: ir.TypeRef) -> str:
-        if isinstance(type_ref, ir.Prim):
-            key: str = type_ref.kind
-            if not type_ref.constraints.is_empty():
-                key += "_" + self._constraint_key(type_ref.constraints)
-            return key
-        if isinstance(type_ref, ir.ListOf):
-            key = "list_" + self.type_key(type_ref.item)
-            if type_ref.constraints.checks_items():
-                key += "_" + self._constraint_key(type_ref.constraints)
-            return key
-        if isinstance(type_ref, ir.TupleOf):
-            parts = [self.type_key(item) for item in type_ref.prefix]
-            rest = type_ref.rest
-            parts.append("closed" if rest is None else "rest_" + self.type_key(rest))
-            key = "tuple_of_" + "_".join(parts)
-            if type_ref.constraints.checks_items():
-                key += "_" + self._constraint_key(type_ref.constraints)
-            return key
-        if isinstance(type_ref, ir.MapOf):
-            key = "map_" + self.type_key(type_ref.value)
-            if type_ref.constraints.checks_entries():
-                key += "_" + self._constraint_key(type_ref.constraints)
-            if not type_ref.rules.is_empty():
-                key += "_rules" + rules_digest(type_ref.rules)
-            return key
-        if isinstance(type_ref, ir.Ref):
-            return function_suffix(type_ref.name)
-        if isinstance(type_ref, ir.LiteralValue):
-            kind = {bool: "bool", int: "int", str: "str"}[type(type_ref.value)]
-            return f"lit_{kind}_" + _identifier_fragment(str(type_ref.value))
-        if isinstance(type_ref, ir.JsonLiterals):
-            return literal_key(type_ref)
-        if isinstance(type_ref, ir.Nullable):
-            return "opt_" + self.type_key(type_ref.inner)
-        if isinstance(type_ref, ir.AnyJSON):
-            return "json_object" if type_ref.object_only else "json"
-        if isinstance(type_ref, ir.Checked):
-            digest = hashlib.sha256(repr(type_ref.checks).encode("utf-8")).hexdigest()[:8]
-            return f"checked_{digest}_" + self.type_key(type_ref.inner)
-        return "union_" + "_or_".join(self.type_key(option) for option in type_ref.options)
+        match type_ref:
+            case ir.Prim():
+                key: str = type_ref.kind
+                if not type_ref.constraints.is_empty():
+                    key += "_" + self._constraint_key(type_ref.constraints)
+                return key
+            case ir.ListOf():
+                key = "list_" + self.type_key(type_ref.item)
+                if type_ref.constraints.checks_items():
+                    key += "_" + self._constraint_key(type_ref.constraints)
+                return key
+            case ir.TupleOf():
+                parts = [self.type_key(item) for item in type_ref.prefix]
+                rest = type_ref.rest
+                parts.append("closed" if rest is None else "rest_" + self.type_key(rest))
+                key = "tuple_of_" + "_".join(parts)
+                if type_ref.constraints.checks_items():
+                    key += "_" + self._constraint_key(type_ref.constraints)
+                return key
+            case ir.MapOf():
+                key = "map_" + self.type_key(type_ref.value)
+                if type_ref.constraints.checks_entries():
+                    key += "_" + self._constraint_key(type_ref.constraints)
+                if not type_ref.rules.is_empty():
+                    key += "_rules" + rules_digest(type_ref.rules)
+                return key
+            case ir.Ref():
+                return function_suffix(type_ref.name)
+            case ir.LiteralValue():
+                kind = {bool: "bool", int: "int", str: "str"}[type(type_ref.value)]
+                return f"lit_{kind}_" + _identifier_fragment(str(type_ref.value))
+            case ir.JsonLiterals():
+                return literal_key(type_ref)
+            case ir.Nullable():
+                return "opt_" + self.type_key(type_ref.inner)
+            case ir.AnyJSON():
+                return "json_object" if type_ref.object_only else "json"
+            case ir.Checked():
+                digest = hashlib.sha256(repr(type_ref.checks).encode("utf-8")).hexdigest()[:8]
+                return f"checked_{digest}_" + self.type_key(type_ref.inner)
+            case ir.InlineUnion():
+                return "union_" + "_or_".join(self.type_key(option) for option in type_ref.options)
+            case _ as unreachable:
+                assert_never(unreachable)
 
     def _constraint_key(self, constraints: ir.Constraints) -> str:
         parts = [

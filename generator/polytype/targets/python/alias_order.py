@@ -11,6 +11,7 @@ name before it exists. `refs` lists the named types a type mentions.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import assert_never
 
 from polytype import ir
 
@@ -100,18 +101,22 @@ def alias_dependencies(named: ir.NamedType) -> set[str]:
 
 def refs(type_ref: ir.TypeRef) -> set[str]:
     """Every named type `type_ref` mentions."""
-    if isinstance(type_ref, ir.Ref):
-        return {type_ref.name}
-    if isinstance(type_ref, ir.ListOf):
-        return refs(type_ref.item)
-    if isinstance(type_ref, ir.TupleOf):
-        return set().union(*(refs(item) for item in type_ref.item_types()))
-    if isinstance(type_ref, ir.MapOf):
-        return refs(type_ref.value)
-    if isinstance(type_ref, ir.Nullable):
-        return refs(type_ref.inner)
-    if isinstance(type_ref, ir.InlineUnion):
-        return set().union(*(refs(option) for option in type_ref.options))
-    if isinstance(type_ref, ir.Checked):
-        return refs(type_ref.inner)
-    return set()
+    match type_ref:
+        case ir.Ref():
+            return {type_ref.name}
+        case ir.ListOf():
+            return refs(type_ref.item)
+        case ir.TupleOf():
+            return set().union(*(refs(item) for item in type_ref.item_types()))
+        case ir.MapOf():
+            return refs(type_ref.value)
+        case ir.Nullable():
+            return refs(type_ref.inner)
+        case ir.InlineUnion():
+            return set().union(*(refs(option) for option in type_ref.options))
+        case ir.Checked():
+            return refs(type_ref.inner)
+        case ir.Prim() | ir.LiteralValue() | ir.JsonLiterals() | ir.AnyJSON():
+            return set()
+        case _ as unreachable:
+            assert_never(unreachable)

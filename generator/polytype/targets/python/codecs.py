@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import assert_never
 
 from polytype import ir
 from polytype.ir import formats, tuples
@@ -25,35 +26,33 @@ from polytype.ir.json_types import json_type_of
 from polytype.ir.object_rules import rules_digest
 from polytype.ir.patterns import python_pattern
 from polytype.ir.wording import unchecked
-from polytype.targets.base.helper_names import BOUND_KEYS, function_suffix, literal_key
+from polytype.targets.base.helper_names import (
+    BOUND_KEYS,
+    HelperKind,
+    function_suffix,
+    literal_key,
+)
 from polytype.targets.base.render import py_str
 from polytype.targets.python.alias_order import refs, string_aliases
 from polytype.targets.python.checks import CheckConstants
-from polytype.targets.python.common import named_annotation, py_literal, rules_parts
+from polytype.targets.python.common import (
+    json_type_check,
+    named_annotation,
+    py_literal,
+    rules_parts,
+)
 from polytype.targets.python.flavors import DATACLASSES, Flavor
-from polytype.targets.python.literal_types import literal_annotation, literal_arguments
-from polytype.targets.python.snippet_views import HelperView, RecordChecks
+from polytype.targets.python.literal_types import (
+    is_literal_type,
+    literal_annotation,
+    literal_arguments,
+)
+from polytype.targets.python.snippet_views import HelperView, RecordChecks, TagCheck
 
 
 def _fragment(value: int | float) -> str:
     """A number as a fragment of a helper name: `2.5` → `2p5`, `-1e-05` → `m1em05`."""
     return str(value).replace(".", "p").replace("-", "m").replace("+", "")
-
-
-_JSON_TYPE_CHECKS = {
-    "string": "type({0}) is str",
-    "integer": "type({0}) is int",
-    "number": "type({0}) is float or type({0}) is int",
-    "boolean": "type({0}) is bool",
-    "array": "type({0}) is list",
-    "object": "type({0}) is dict",
-    "null": "{0} is None",
-}
-
-
-def json_type_check(json_type: str, variable: str) -> str:
-    """A Python expression that is true when `variable` holds a value of that JSON type."""
-    return _JSON_TYPE_CHECKS[json_type].format(variable)
 
 
 @dataclass
@@ -96,31 +95,34 @@ class Codecs:
     # annotations -------------------------------------------------------
 
     def annotation(self, type_ref: ir.TypeRef) -> str:
-        if isinstance(type_ref, ir.Prim):
-            return type_ref.kind
-        if isinstance(type_ref, ir.ListOf):
-            item = self.annotation(type_ref.item)
-            return f"tuple[{item}, ...]" if self._as_tuple(type_ref) else f"list[{item}]"
-        if isinstance(type_ref, ir.TupleOf):
-            return self._tuple_annotation(type_ref)
-        if isinstance(type_ref, ir.MapOf):
-            return f"dict[str, {self.annotation(type_ref.value)}]"
-        if isinstance(type_ref, ir.Ref):
-            return named_annotation(self.module, type_ref.name)
-        if isinstance(type_ref, ir.LiteralValue):
-            self.uses_literal = True
-            return f"Literal[{py_literal(type_ref.value)}]"
-        if isinstance(type_ref, ir.JsonLiterals):
-            annotation = literal_annotation(type_ref)
-            self.uses_literal = self.uses_literal or annotation.startswith("Literal[")
-            return annotation
-        if isinstance(type_ref, ir.Nullable):
-            return f"{self.annotation(type_ref.inner)} | None"
-        if isinstance(type_ref, ir.AnyJSON):
-            return "dict[str, JSONValue]" if type_ref.object_only else "JSONValue"
-        if isinstance(type_ref, ir.Checked):  # the checks narrow values, not their type
-            return self.annotation(type_ref.inner)
-        return " | ".join(self.annotation(option) for option in type_ref.options)
+        match type_ref:
+            case ir.Prim():
+                return type_ref.kind
+            case ir.ListOf():
+                item = self.annotation(type_ref.item)
+                return f"tuple[{item}, ...]" if self._as_tuple(type_ref) else f"list[{item}]"
+            case ir.TupleOf():
+                return self._tuple_annotation(type_ref)
+            case ir.MapOf():
+                return f"dict[str, {self.annotation(type_ref.value)}]"
+            case ir.Ref():
+                return named_annotation(self.module, type_ref.name)
+            case ir.LiteralValue():
+                self.uses_literal = True
+                return f"Literal[{py_literal(type_ref.value)}]"
+            case ir.JsonLiterals():
+                self.uses_literal = self.uses_literal or is_literal_type(type_ref)
+                return literal_annotation(type_ref)
+            case ir.Nullable():
+                return f"{self.annotation(type_ref.inner)} | None"
+            case ir.AnyJSON():
+                return "dict[str, JSONValue]" if type_ref.object_only else "JSONValue"
+            case ir.Checked():  # the checks narrow values, not their type
+                return self.annotation(type_ref.inner)
+            case ir.InlineUnion():
+                return " | ".join(self.annotation(option) for option in type_ref.options)
+            case _ as unreachable:
+                assert_never(unreachable)
 
     def _as_tuple(self, type_ref: ir.ListOf) -> bool:
         return type_ref.as_tuple and self.flavor.tuples
@@ -145,15 +147,23 @@ class Codecs:
 
     def decoder(self, type_ref: ir.TypeRef) -> str:
         """The name of a function `(object) -> T` that decodes (or validates) `type_ref`."""
-        if isinstance(type_ref, ir.Prim):
-            base = {"str": "_str", "int": "_int", "float": "_float", "bool": "_bool"}[type_ref.kind]
-            if type_ref.constraints.is_empty():
-                return base
-            return self._constrained_prim(type_ref, base)
-        if isinstance(type_ref, ir.Ref):
-            return self.checker(type_ref.name)
-        if isinstance(type_ref, ir.AnyJSON):
-            return "_json_object" if type_ref.object_only else "_json_value"
+        match type_ref:
+            case ir.Prim():
+                base = {"str": "_str", "int": "_int", "float": "_float", "bool": "_bool"}[
+                    type_ref.kind
+                ]
+                if type_ref.constraints.is_empty():
+                    return base
+                return self._constrained_prim(type_ref, base)
+            case ir.Ref():
+                return self.checker(type_ref.name)
+            case ir.AnyJSON():
+                return "_json_object" if type_ref.object_only else "_json_value"
+            case _:
+                return self._helper(type_ref)
+
+    def _helper(self, type_ref: HelperKind) -> str:
+        """A private decoder of its own for `type_ref`, rendered once per type."""
         key = self.type_key(type_ref)
         name = f"{self.flavor.helper_prefix}{key}"
         if name in self.helpers:
@@ -161,37 +171,47 @@ class Codecs:
         annotation = self.evaluated_annotation(type_ref)
         signature = f"def {name}(value: object) -> {annotation}:"
         self.helpers[name] = HelperView(name, signature, ())  # reserve before recursing
-        if isinstance(type_ref, ir.ListOf):
-            item = self.decoder(type_ref.item)
-            expression = f"{self.flavor.list_function}(value, {item})"
-            if self._as_tuple(type_ref):
-                expression = f"tuple({expression})"
-            body = self._list_constraints(expression, type_ref.constraints)
-        elif isinstance(type_ref, ir.TupleOf):
-            body = self._tuple_body(type_ref, annotation)
-        elif isinstance(type_ref, ir.MapOf):
-            expression = f"{self.flavor.map_function}(value, {self.decoder(type_ref.value)})"
-            body = self._map_constraints(expression, type_ref.constraints)
-            if not type_ref.rules.is_empty():
-                body = (self.rules_check(type_ref.rules, "frozenset[str]()", "_object(value)"),)
-                body += self._map_constraints(expression, type_ref.constraints)
-        elif isinstance(type_ref, ir.Nullable) and self.null_only(type_ref.inner):
-            body = (f"{self.decoder(type_ref.inner)}(value)", "return None")
-        elif isinstance(type_ref, ir.Nullable):
-            body = (f"return None if value is None else {self.decoder(type_ref.inner)}(value)",)
-        elif isinstance(type_ref, ir.LiteralValue):
-            body = (f"return cast({annotation}, _literal(value, {py_literal(type_ref.value)}))",)
-        elif isinstance(type_ref, ir.JsonLiterals):
-            allowed, expected = literal_arguments(type_ref)
-            body = (f"return cast({annotation}, _json_literal(value, {allowed}, {expected}))",)
-        elif isinstance(type_ref, ir.Checked):  # the checks on the value as it is, then its type
-            call = f"{self.decoder(type_ref.inner)}(value)"
-            body = (*self.check_lines(type_ref.checks, "value"), *self.returning(call, type_ref))
-        else:
-            assert isinstance(type_ref, ir.InlineUnion)
-            body = self._inline_union_body(type_ref)
-        self.helpers[name] = HelperView(name, signature, body)
+        self.helpers[name] = HelperView(name, signature, self._helper_body(type_ref, annotation))
         return name
+
+    def _helper_body(self, type_ref: HelperKind, annotation: str) -> tuple[str, ...]:
+        match type_ref:
+            case ir.ListOf():
+                item = self.decoder(type_ref.item)
+                expression = f"{self.flavor.list_function}(value, {item})"
+                if self._as_tuple(type_ref):
+                    expression = f"tuple({expression})"
+                return self._list_constraints(expression, type_ref.constraints)
+            case ir.TupleOf():
+                return self._tuple_body(type_ref, annotation)
+            case ir.MapOf():
+                expression = f"{self.flavor.map_function}(value, {self.decoder(type_ref.value)})"
+                body = self._map_constraints(expression, type_ref.constraints)
+                if not type_ref.rules.is_empty():
+                    body = (self.rules_check(type_ref.rules, "frozenset[str]()", "_object(value)"),)
+                    body += self._map_constraints(expression, type_ref.constraints)
+                return body
+            case ir.Nullable() if self.null_only(type_ref.inner):
+                return (f"{self.decoder(type_ref.inner)}(value)", "return None")
+            case ir.Nullable():
+                return (f"return None if value is None else {self.decoder(type_ref.inner)}(value)",)
+            case ir.LiteralValue():
+                return (
+                    f"return cast({annotation}, _literal(value, {py_literal(type_ref.value)}))",
+                )
+            case ir.JsonLiterals():
+                allowed, expected = literal_arguments(type_ref)
+                return (f"return cast({annotation}, _json_literal(value, {allowed}, {expected}))",)
+            case ir.Checked():  # the checks on the value as it is, then its type
+                call = f"{self.decoder(type_ref.inner)}(value)"
+                return (
+                    *self.check_lines(type_ref.checks, "value"),
+                    *self.returning(call, type_ref),
+                )
+            case ir.InlineUnion():
+                return self._inline_union_body(type_ref)
+            case _ as unreachable:
+                assert_never(unreachable)
 
     def null_only(self, type_ref: ir.TypeRef, seen: frozenset[str] = frozenset()) -> bool:
         """Whether `type_ref` takes nothing but null (`type: null` alone): its checker is
@@ -351,52 +371,53 @@ class Codecs:
         return key
 
     def _describe(self, type_ref: ir.TypeRef) -> str:
-        if isinstance(type_ref, ir.Prim):
-            key: str = type_ref.kind
-            if not type_ref.constraints.is_empty():
-                key += "_" + self._constraint_key(type_ref.constraints)
-            return key
-        if isinstance(type_ref, ir.ListOf):
-            key = ("tuple_" if self._as_tuple(type_ref) else "list_") + self.type_key(type_ref.item)
-            if type_ref.constraints.checks_items():
-                key += "_" + self._constraint_key(type_ref.constraints)
-            return key
-        if isinstance(type_ref, ir.TupleOf):
-            parts = [self.type_key(item) for item in type_ref.prefix]
-            parts.append(
-                "closed" if type_ref.rest is None else "rest_" + self.type_key(type_ref.rest)
-            )
-            key = "tuple_of_" + "_".join(parts)
-            if type_ref.constraints.checks_items():
-                key += "_" + self._constraint_key(type_ref.constraints)
-            return key
-        if isinstance(type_ref, ir.MapOf):
-            key = "map_" + self.type_key(type_ref.value)
-            if type_ref.constraints.checks_entries():
-                key += "_" + self._constraint_key(type_ref.constraints)
-            if not type_ref.rules.is_empty():
-                key += "_rules" + rules_digest(type_ref.rules)
-            return key
-        if isinstance(type_ref, ir.Ref):
-            return function_suffix(type_ref.name)
-        if isinstance(type_ref, ir.LiteralValue):
-            # ASCII only: Python folds identifiers with NFKC, so `ﬁ` and `fi` would be one name
-            return "lit_" + re.sub(r"[^0-9A-Za-z_]", "_", str(type_ref.value))
-        if isinstance(type_ref, ir.JsonLiterals):
-            return literal_key(type_ref)
-        if isinstance(type_ref, ir.Nullable):
-            return "opt_" + self.type_key(type_ref.inner)
-        if isinstance(type_ref, ir.AnyJSON):
-            return "json_object" if type_ref.object_only else "json"
-        if isinstance(type_ref, ir.Checked):
-            checked = "_".join(self.check_constants.name(check) for check in type_ref.checks)
-            return (
-                "checked"
-                + checked.lower().replace("_check_", "_")
-                + "_"
-                + self.type_key(type_ref.inner)
-            )
-        return "union_" + "_or_".join(self.type_key(option) for option in type_ref.options)
+        match type_ref:
+            case ir.Prim():
+                key: str = type_ref.kind
+                if not type_ref.constraints.is_empty():
+                    key += "_" + self._constraint_key(type_ref.constraints)
+                return key
+            case ir.ListOf():
+                kind = "tuple_" if self._as_tuple(type_ref) else "list_"
+                key = kind + self.type_key(type_ref.item)
+                if type_ref.constraints.checks_items():
+                    key += "_" + self._constraint_key(type_ref.constraints)
+                return key
+            case ir.TupleOf():
+                parts = [self.type_key(item) for item in type_ref.prefix]
+                parts.append(
+                    "closed" if type_ref.rest is None else "rest_" + self.type_key(type_ref.rest)
+                )
+                key = "tuple_of_" + "_".join(parts)
+                if type_ref.constraints.checks_items():
+                    key += "_" + self._constraint_key(type_ref.constraints)
+                return key
+            case ir.MapOf():
+                key = "map_" + self.type_key(type_ref.value)
+                if type_ref.constraints.checks_entries():
+                    key += "_" + self._constraint_key(type_ref.constraints)
+                if not type_ref.rules.is_empty():
+                    key += "_rules" + rules_digest(type_ref.rules)
+                return key
+            case ir.Ref():
+                return function_suffix(type_ref.name)
+            case ir.LiteralValue():
+                # ASCII only: Python folds identifiers with NFKC, so `ﬁ` and `fi` would be one name
+                return "lit_" + re.sub(r"[^0-9A-Za-z_]", "_", str(type_ref.value))
+            case ir.JsonLiterals():
+                return literal_key(type_ref)
+            case ir.Nullable():
+                return "opt_" + self.type_key(type_ref.inner)
+            case ir.AnyJSON():
+                return "json_object" if type_ref.object_only else "json"
+            case ir.Checked():
+                checked = "_".join(self.check_constants.name(check) for check in type_ref.checks)
+                checked = checked.lower().replace("_check_", "_")
+                return f"checked{checked}_{self.type_key(type_ref.inner)}"
+            case ir.InlineUnion():
+                return "union_" + "_or_".join(self.type_key(option) for option in type_ref.options)
+            case _ as unreachable:
+                assert_never(unreachable)
 
     def _constraint_key(self, constraints: ir.Constraints) -> str:
         parts = [
@@ -419,12 +440,11 @@ class Codecs:
         """The statements that check a record, in the order every flavor runs them."""
         suffix = function_suffix(record.name)
         keys_name = f"_{suffix.upper()}_KEYS"
-        prelude = ["obj = _object(data)", *self.check_lines(record.schema_checks, "obj")]
+        tags = []
         for item in record.tag_fields:
             assert isinstance(item.type, ir.LiteralValue)
-            prelude.append(f"_tag(obj, {py_str(item.json_key)}, {py_literal(item.type.value)})")
-        if record.extra_policy == "forbid":
-            prelude.append(f"_forbid_unknown(obj, {keys_name})")
+            value = item.type.value
+            tags.append(TagCheck(py_str(item.json_key), py_literal(value), isinstance(value, str)))
         alias_pairs = [(alias, item.json_key) for item in record.fields for alias in item.aliases]
         all_keys = [item.json_key for item in record.fields] + [alias for alias, _ in alias_pairs]
         known = (
@@ -435,7 +455,11 @@ class Codecs:
         required = tuple(item for item in record.fields if item.required and not item.is_tag)
         optional = tuple(item for item in record.fields if not item.required)
         return RecordChecks(
-            prelude=tuple(prelude),
+            schema_checks=tuple(self.check_lines(record.schema_checks, "obj")),
+            tags=tuple(tags),
+            forbid_check=(
+                f"_forbid_unknown(obj, {keys_name})" if record.extra_policy == "forbid" else ""
+            ),
             fields=required + optional,
             keeps_extra=record.extra_policy == "keep",
             extra_check=f"_unknown(obj, {keys_name})",

@@ -8,7 +8,7 @@ import re
 import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TypedDict
+from typing import TypedDict, assert_never
 
 from polytype import ir
 from polytype.ir import literals
@@ -142,38 +142,51 @@ def constraint_note(type_ref: ir.TypeRef) -> str:
     comments stay as they were.
     """
     inner = type_ref.inner if isinstance(type_ref, ir.Nullable) else type_ref
-    if isinstance(inner, ir.Checked):
-        return with_note(constraint_note(inner.inner), checks_text(inner.checks))
-    if isinstance(inner, ir.JsonLiterals) and not inner.values:
-        return "Accepts no value (an empty enum)."
-    if isinstance(inner, ir.JsonLiterals) and not inner.scalar:
-        # the annotation is JSONValue: say which values (`Literal[...]` says it itself)
-        return f"Exactly {literals.expected(inner)} ({literals.EQUALITY})."
-    if isinstance(inner, ir.ListOf) and inner.constraints.unique_items:
-        return "Items are unique (JSON equality: 1 equals 1.0, true does not equal 1)."
-    if isinstance(inner, ir.TupleOf):
-        count = len(inner.prefix)
-        more = "no more items" if inner.closed else "any number of items of the rest's type"
-        note = (
-            f"Checked by position (prefixItems): {count} item(s), then {more}; "
-            f"valid from {inner.constraints.min_items or 0} item(s)."
-        )
-        if inner.constraints.unique_items:
-            note += " Items are unique (JSON equality: 1 equals 1.0, true does not equal 1)."
-        return note
-    if isinstance(inner, ir.MapOf) and inner.constraints.checks_entries():
-        counts = [
-            f"{words} {bound}"
-            for words, bound in (
-                ("at least", inner.constraints.min_properties),
-                ("at most", inner.constraints.max_properties),
+    match inner:
+        case ir.Checked():
+            return with_note(constraint_note(inner.inner), checks_text(inner.checks))
+        case ir.JsonLiterals() if not inner.values:
+            return "Accepts no value (an empty enum)."
+        case ir.JsonLiterals() if not inner.scalar:
+            # the annotation is JSONValue: say which values (`Literal[...]` says it itself)
+            return f"Exactly {literals.expected(inner)} ({literals.EQUALITY})."
+        case ir.ListOf() if inner.constraints.unique_items:
+            return "Items are unique (JSON equality: 1 equals 1.0, true does not equal 1)."
+        case ir.TupleOf():
+            count = len(inner.prefix)
+            more = "no more items" if inner.closed else "any number of items of the rest's type"
+            note = (
+                f"Checked by position (prefixItems): {count} item(s), then {more}; "
+                f"valid from {inner.constraints.min_items or 0} item(s)."
             )
-            if bound is not None
-        ]
-        return "Has " + " and ".join(counts) + " entries." + _map_rules(inner)
-    if isinstance(inner, ir.MapOf):
-        return _map_rules(inner).strip()
-    return ""
+            if inner.constraints.unique_items:
+                note += " Items are unique (JSON equality: 1 equals 1.0, true does not equal 1)."
+            return note
+        case ir.MapOf() if inner.constraints.checks_entries():
+            counts = [
+                f"{words} {bound}"
+                for words, bound in (
+                    ("at least", inner.constraints.min_properties),
+                    ("at most", inner.constraints.max_properties),
+                )
+                if bound is not None
+            ]
+            return "Has " + " and ".join(counts) + " entries." + _map_rules(inner)
+        case ir.MapOf():
+            return _map_rules(inner).strip()
+        case (
+            ir.Prim()
+            | ir.ListOf()
+            | ir.Ref()
+            | ir.LiteralValue()
+            | ir.JsonLiterals()
+            | ir.Nullable()
+            | ir.AnyJSON()
+            | ir.InlineUnion()
+        ):
+            return ""
+        case _ as unreachable:
+            assert_never(unreachable)
 
 
 def _map_rules(map_of: ir.MapOf) -> str:
@@ -235,6 +248,22 @@ def python_constants(patterns: dict[str, str]) -> list[tuple[str, str, str]]:
     return sorted(constants, key=lambda item: item[1])
 
 
+_JSON_TYPE_CHECKS = {
+    "string": "type({0}) is str",
+    "integer": "type({0}) is int",
+    "number": "type({0}) is float or type({0}) is int",
+    "boolean": "type({0}) is bool",
+    "array": "type({0}) is list",
+    "object": "type({0}) is dict",
+    "null": "{0} is None",
+}
+
+
+def json_type_check(json_type: str, variable: str) -> str:
+    """A Python expression that is true when `variable` holds a value of that JSON type."""
+    return _JSON_TYPE_CHECKS[json_type].format(variable)
+
+
 def literal_fits(
     type_ref: ir.TypeRef, module: ir.Module, seen: frozenset[str] = frozenset()
 ) -> bool:
@@ -242,23 +271,36 @@ def literal_fits(
     value of `type_ref` as annotated: not where a string stands for an `Enum` member or an
     object for a record, anywhere inside (`X | list[X]`, `list[Kind]`), which the type
     checker rejects; such a default is decoded instead."""
-    if isinstance(type_ref, (ir.ListOf, ir.MapOf)):
-        inner = type_ref.item if isinstance(type_ref, ir.ListOf) else type_ref.value
-        return literal_fits(inner, module, seen)
-    if isinstance(type_ref, (ir.Nullable, ir.Checked)):
-        return literal_fits(type_ref.inner, module, seen)
-    if isinstance(type_ref, ir.InlineUnion):
-        return all(literal_fits(option, module, seen) for option in type_ref.options)
-    if isinstance(type_ref, ir.TupleOf):
-        return all(literal_fits(item, module, seen) for item in type_ref.item_types())
-    if not isinstance(type_ref, ir.Ref) or type_ref.name in seen:
-        return True
-    named = module.get(type_ref.name)
-    inside = seen | {named.name}
-    if isinstance(named, ir.EnumType):
-        return named.style == "literal"
-    if isinstance(named, ir.Alias):
-        return literal_fits(named.type, module, inside)
-    if isinstance(named, ir.UnionType):
-        return all(literal_fits(ir.Ref(member), module, inside) for member in named.members)
-    return False  # a record
+    match type_ref:
+        case ir.ListOf():
+            return literal_fits(type_ref.item, module, seen)
+        case ir.MapOf():
+            return literal_fits(type_ref.value, module, seen)
+        case ir.Nullable() | ir.Checked():
+            return literal_fits(type_ref.inner, module, seen)
+        case ir.InlineUnion():
+            return all(literal_fits(option, module, seen) for option in type_ref.options)
+        case ir.TupleOf():
+            return all(literal_fits(item, module, seen) for item in type_ref.item_types())
+        case ir.Ref():
+            return type_ref.name in seen or _named_literal_fits(
+                module.get(type_ref.name), module, seen | {type_ref.name}
+            )
+        case ir.Prim() | ir.LiteralValue() | ir.JsonLiterals() | ir.AnyJSON():
+            return True
+        case _ as unreachable:
+            assert_never(unreachable)
+
+
+def _named_literal_fits(named: ir.NamedType, module: ir.Module, seen: frozenset[str]) -> bool:
+    match named:
+        case ir.EnumType():
+            return named.style == "literal"
+        case ir.Alias():
+            return literal_fits(named.type, module, seen)
+        case ir.UnionType():
+            return all(literal_fits(ir.Ref(member), module, seen) for member in named.members)
+        case ir.Record():
+            return False
+        case _ as unreachable:
+            assert_never(unreachable)

@@ -9,14 +9,20 @@ from polytype.targets.base.render import py_str
 from polytype.targets.python.common import py_literal
 
 
-def literal_annotation(node: ir.JsonLiterals) -> str:
+def literal_annotation(node: ir.JsonLiterals, json_value: str = "JSONValue") -> str:
     """The Python type of a `const`/`enum` of any JSON value: `Literal[...]` when every
-    value is a string, integer or boolean (`None` for null), else the JSON value type."""
-    if not node.values or not node.scalar:
-        return "JSONValue"
+    value is a string, integer or boolean (`None` for null), else the JSON value type
+    (`json_value`, the flavor's name for it)."""
     if node.values == (None,):
         return "None"
+    if not is_literal_type(node):
+        return json_value
     return f"Literal[{', '.join(py_literal(value) for value in node.values)}]"
+
+
+def is_literal_type(node: ir.JsonLiterals) -> bool:
+    """Whether `literal_annotation(node)` is a `Literal[...]` (the module imports `Literal`)."""
+    return bool(node.values) and node.scalar and node.values != (None,)
 
 
 def literal_arguments(node: ir.JsonLiterals) -> tuple[str, str]:

@@ -16,10 +16,25 @@ class HelperView:
 
 
 @dataclass(frozen=True)
+class TagCheck:
+    """A tag field's check: its statement raises unless `obj[key] == value`."""
+
+    key: str  # the tag's JSON key, a Python literal
+    value: str  # the tag's value, a Python literal
+    string: bool  # the value is a string (so `!=` cannot take `True` for `1`)
+
+    @property
+    def statement(self) -> str:
+        return f"_tag(obj, {self.key}, {self.value})"
+
+
+@dataclass(frozen=True)
 class RecordChecks:
     """How a record is checked: prelude statements, then each field in `fields` order, then extras."""
 
-    prelude: tuple[str, ...]
+    schema_checks: tuple[str, ...]  # statements running the record's schema checks on `obj`
+    tags: tuple[TagCheck, ...]
+    forbid_check: str  # the statement rejecting undeclared keys; "" when they are allowed
     fields: tuple[ir.Field, ...]  # non-tag fields: required first, then optional, schema order
     keeps_extra: bool
     extra_check: str  # statement validating kept unknown keys (only when `keeps_extra`)
@@ -27,3 +42,10 @@ class RecordChecks:
     keys: str  # frozenset literal of every declared key and alias
     alias_pairs: tuple[tuple[str, str], ...]
     rules_check: str = ""  # statement checking the object rules (`ir.ObjectRules`), if any
+
+    @property
+    def prelude(self) -> tuple[str, ...]:
+        """The statements that check the object before its fields, in order."""
+        tags = tuple(tag.statement for tag in self.tags)
+        forbid = (self.forbid_check,) if self.forbid_check else ()
+        return ("obj = _object(data)", *self.schema_checks, *tags, *forbid)

@@ -7,6 +7,8 @@ snippets; the templates only loop and print.
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from polytype import ir
 from polytype.targets.base import OutputFile, depth
 from polytype.targets.base.helper_names import function_suffix
@@ -45,14 +47,17 @@ def _enum_view(enum: ir.EnumType, codegen: DataclassCodecs) -> DataclassEnumView
 
 def _public_view(named: ir.NamedType, codegen: DataclassCodecs) -> PublicView:
     suffix = function_suffix(named.name)
-    if isinstance(named, ir.Record):
-        encode_expr = "value.to_dict()"
-    elif isinstance(named, ir.EnumType):
-        encode_expr = enum_encoding(named, "value")
-    elif isinstance(named, ir.UnionType):
-        encode_expr = ""
-    else:
-        encode_expr = codegen.encode(named.type, "value")
+    match named:
+        case ir.Record():
+            encode_expr = "value.to_dict()"
+        case ir.EnumType():
+            encode_expr = enum_encoding(named, "value")
+        case ir.UnionType():
+            encode_expr = ""
+        case ir.Alias():
+            encode_expr = codegen.encode(named.type, "value")
+        case _ as unreachable:
+            assert_never(unreachable)
     return PublicView(
         named.name,
         suffix,

@@ -4,6 +4,7 @@ encoders that write a decoded value back as JSON data."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import assert_never
 
 from polytype import ir
 from polytype.targets.base.helper_names import function_suffix
@@ -32,39 +33,47 @@ class DataclassCodecs(Codecs):
 
     def encode(self, type_ref: ir.TypeRef, expression: str, depth: int = 0) -> str:
         """An expression turning `expression` (a Python value of `type_ref`) into JSON data."""
-        if isinstance(type_ref, (ir.Prim, ir.LiteralValue, ir.JsonLiterals, ir.AnyJSON)):
-            return expression
-        if isinstance(type_ref, ir.Ref):
-            named = self.named(type_ref.name)
-            if isinstance(named, ir.Record):
-                return f"{expression}.to_dict()"
-            if isinstance(named, ir.EnumType):
-                return enum_encoding(named, expression)
-            if isinstance(named, ir.Alias) and self._alias_encodes_as_is(named):
+        match type_ref:
+            case ir.Prim() | ir.LiteralValue() | ir.JsonLiterals() | ir.AnyJSON():
                 return expression
-            return f"encode_{function_suffix(named.name)}({expression})"
-        if isinstance(type_ref, ir.ListOf):
-            item = f"item{depth}"
-            inner = self.encode(type_ref.item, item, depth + 1)
-            if inner == item:
-                return f"list({expression})"
-            return f"[{inner} for {item} in {expression}]"
-        if isinstance(type_ref, ir.TupleOf):
-            return f"{self.tuple_encoder(type_ref)}({expression})"
-        if isinstance(type_ref, ir.MapOf):
-            item = f"value{depth}"
-            inner = self.encode(type_ref.value, item, depth + 1)
-            if inner == item:
-                return f"dict({expression})"
-            return f"{{key{depth}: {inner} for key{depth}, {item} in {expression}.items()}}"
-        if isinstance(type_ref, ir.Nullable):
-            inner = self.encode(type_ref.inner, expression, depth)
-            if inner == expression:
-                return expression
-            return f"None if {expression} is None else {inner}"
-        if isinstance(type_ref, ir.Checked):  # the value decoded is the inner type's
-            return self.encode(type_ref.inner, expression, depth)
-        return f"{self.inline_union_encoder(type_ref)}({expression})"
+            case ir.Ref():
+                named = self.named(type_ref.name)
+                match named:
+                    case ir.Record():
+                        return f"{expression}.to_dict()"
+                    case ir.EnumType():
+                        return enum_encoding(named, expression)
+                    case ir.Alias() if self._alias_encodes_as_is(named):
+                        return expression
+                    case ir.UnionType() | ir.Alias():
+                        return f"encode_{function_suffix(named.name)}({expression})"
+                    case _ as unreachable:
+                        assert_never(unreachable)
+            case ir.ListOf():
+                item = f"item{depth}"
+                inner = self.encode(type_ref.item, item, depth + 1)
+                if inner == item:
+                    return f"list({expression})"
+                return f"[{inner} for {item} in {expression}]"
+            case ir.TupleOf():
+                return f"{self.tuple_encoder(type_ref)}({expression})"
+            case ir.MapOf():
+                item = f"value{depth}"
+                inner = self.encode(type_ref.value, item, depth + 1)
+                if inner == item:
+                    return f"dict({expression})"
+                return f"{{key{depth}: {inner} for key{depth}, {item} in {expression}.items()}}"
+            case ir.Nullable():
+                inner = self.encode(type_ref.inner, expression, depth)
+                if inner == expression:
+                    return expression
+                return f"None if {expression} is None else {inner}"
+            case ir.Checked():  # the value decoded is the inner type's
+                return self.encode(type_ref.inner, expression, depth)
+            case ir.InlineUnion():
+                return f"{self.inline_union_encoder(type_ref)}({expression})"
+            case _ as unreachable:
+                assert_never(unreachable)
 
     def _alias_encodes_as_is(self, alias: ir.Alias) -> bool:
         """Whether the alias's values are already JSON data (its encoder is the identity).
@@ -147,35 +156,50 @@ class DataclassCodecs(Codecs):
         return unique[0] if len(unique) == 1 else "(" + ", ".join(unique) + ")"
 
     def _classes(self, type_ref: ir.TypeRef) -> list[str]:
-        if isinstance(type_ref, ir.Prim):
-            return {"str": ["str"], "int": ["int"], "float": ["int", "float"], "bool": ["bool"]}[
-                type_ref.kind
-            ]
-        if isinstance(type_ref, ir.ListOf):
-            return ["tuple" if type_ref.as_tuple else "list"]
-        if isinstance(type_ref, ir.TupleOf):
-            return ["tuple"]
-        if isinstance(type_ref, ir.MapOf):
-            return ["dict"]
-        if isinstance(type_ref, ir.AnyJSON):
-            return ["dict"] if type_ref.object_only else ["object"]
-        if isinstance(type_ref, ir.LiteralValue):
-            return [type(type_ref.value).__name__]
-        if isinstance(type_ref, ir.JsonLiterals):
-            return literal_classes(type_ref)
-        if isinstance(type_ref, ir.Nullable):
-            return ["type(None)", *self._classes(type_ref.inner)]
-        if isinstance(type_ref, ir.InlineUnion):
-            return [name for option in type_ref.options for name in self._classes(option)]
-        if isinstance(type_ref, ir.Checked):
-            return self._classes(type_ref.inner)
-        named = self.named(type_ref.name)
-        if isinstance(named, ir.UnionType):
-            classes = [name for member in named.members for name in self._classes(ir.Ref(member))]
-            return classes + ([named.unknown] if named.unknown else [])
-        if isinstance(named, ir.Alias):
-            return self._classes(named.type)
-        if isinstance(named, ir.EnumType):
-            listed = ["str"] if named.style == "literal" else [named.name]
-            return listed + ([named.unknown] if named.unknown else [])
-        return [named.name]
+        match type_ref:
+            case ir.Prim():
+                return {
+                    "str": ["str"],
+                    "int": ["int"],
+                    "float": ["int", "float"],
+                    "bool": ["bool"],
+                }[type_ref.kind]
+            case ir.ListOf():
+                return ["tuple" if type_ref.as_tuple else "list"]
+            case ir.TupleOf():
+                return ["tuple"]
+            case ir.MapOf():
+                return ["dict"]
+            case ir.AnyJSON():
+                return ["dict"] if type_ref.object_only else ["object"]
+            case ir.LiteralValue():
+                return [type(type_ref.value).__name__]
+            case ir.JsonLiterals():
+                return literal_classes(type_ref)
+            case ir.Nullable():
+                return ["type(None)", *self._classes(type_ref.inner)]
+            case ir.InlineUnion():
+                return [name for option in type_ref.options for name in self._classes(option)]
+            case ir.Checked():
+                return self._classes(type_ref.inner)
+            case ir.Ref():
+                named = self.named(type_ref.name)
+                match named:
+                    case ir.UnionType():
+                        classes = [
+                            name
+                            for member in named.members
+                            for name in self._classes(ir.Ref(member))
+                        ]
+                        return classes + ([named.unknown] if named.unknown else [])
+                    case ir.Alias():
+                        return self._classes(named.type)
+                    case ir.EnumType():
+                        listed = ["str"] if named.style == "literal" else [named.name]
+                        return listed + ([named.unknown] if named.unknown else [])
+                    case ir.Record():
+                        return [named.name]
+                    case _ as unreachable:
+                        assert_never(unreachable)
+            case _ as unreachable:
+                assert_never(unreachable)

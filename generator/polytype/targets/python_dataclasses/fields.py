@@ -4,6 +4,7 @@ decode it in place (scalars checked with `type(...) is ...`), and its encoder.""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import assert_never
 
 from polytype import ir
 from polytype.ir.wording import unchecked
@@ -225,25 +226,39 @@ def _default_code(
         return "None", " = None", "is not None"
     value = item.default.value
     target = unchecked(item.type.inner if isinstance(item.type, ir.Nullable) else item.type)
-    if isinstance(target, ir.Ref):
-        named = codegen.named(target.name)
-        if isinstance(named, ir.EnumType) and isinstance(value, str):
-            member = next(v for v in named.values if v.value == value)
-            expression = (
-                py_literal(value) if named.style == "literal" else f"{named.name}.{member.py_name}"
-            )
-            return expression, f" = {expression}", f"!= {expression}"
-        if isinstance(named, ir.Record):
+    match target:
+        case ir.Ref():
+            named = codegen.named(target.name)
+            if isinstance(named, ir.EnumType) and isinstance(value, str):
+                member = next(v for v in named.values if v.value == value)
+                expression = (
+                    py_literal(value)
+                    if named.style == "literal"
+                    else f"{named.name}.{member.py_name}"
+                )
+                return expression, f" = {expression}", f"!= {expression}"
+            if isinstance(named, ir.Record):
+                expression = f"{codegen.decoder(target)}({py_literal(value)})"
+                return (
+                    expression,
+                    f" = field(default_factory=lambda: {expression})",
+                    f"!= {expression}",
+                )
+        case ir.TupleOf() if isinstance(value, tuple):
             expression = f"{codegen.decoder(target)}({py_literal(value)})"
             return expression, f" = field(default_factory=lambda: {expression})", f"!= {expression}"
-    if (isinstance(target, ir.TupleOf) and isinstance(value, tuple)) or not literal_fits(
-        target, codegen.module
-    ):
+        case ir.ListOf() if target.as_tuple:
+            expression = f"tuple({py_literal(value)})" if value != () else "()"
+            return expression, f" = {expression}", f"!= {expression}"
+        case ir.Prim() | ir.ListOf() | ir.TupleOf() | ir.MapOf() | ir.LiteralValue():
+            pass  # the default's JSON as a Python literal (below)
+        case ir.JsonLiterals() | ir.Nullable() | ir.AnyJSON() | ir.InlineUnion() | ir.Checked():
+            pass
+        case _ as unreachable:
+            assert_never(unreachable)
+    if not literal_fits(target, codegen.module):  # an Enum member or a record inside
         expression = f"{codegen.decoder(target)}({py_literal(value)})"
         return expression, f" = field(default_factory=lambda: {expression})", f"!= {expression}"
-    if isinstance(target, ir.ListOf) and target.as_tuple:
-        expression = f"tuple({py_literal(value)})" if value != () else "()"
-        return expression, f" = {expression}", f"!= {expression}"
     if isinstance(value, (tuple, ir.FrozenJSONObject)):
         literal = py_literal(value)
         factory = {"[]": "list", "{}": "dict"}.get(literal, f"lambda: {literal}")

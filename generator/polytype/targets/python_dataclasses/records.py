@@ -3,8 +3,6 @@ constructor call (or one store per slot); and the record's view."""
 
 from __future__ import annotations
 
-import re
-
 from polytype import ir
 from polytype.targets.base.helper_names import function_suffix
 from polytype.targets.base.render import py_str
@@ -88,16 +86,16 @@ def _decode_body(
     """
     lines = ["if type(data) is not dict:", '    raise _type_error("object", data)']
     lines.append("obj: dict[str, object] = data")
-    for line in checks.prelude[1:]:
-        match = _STRING_TAG.fullmatch(line)
-        if match:
-            lines.append(f"if obj.get({match['key']}) != {match['value']}:")
-            lines.append(f"    {line}")
-        elif line.startswith("_forbid_unknown("):
-            lines.append(f"if not {checks.keys_name}.issuperset(obj):")
-            lines.append(f"    {line}")
-        else:
-            lines.append(line)
+    lines.extend(checks.schema_checks)
+    for tag in checks.tags:  # a string compares in place; the call only builds the error
+        lines.extend(
+            [f"if obj.get({tag.key}) != {tag.value}:", f"    {tag.statement}"]
+            if tag.string
+            else [tag.statement]
+        )
+    if checks.forbid_check:
+        lines.append(f"if not {checks.keys_name}.issuperset(obj):")
+        lines.append(f"    {checks.forbid_check}")
     by_name = {view.name: view for view in fields}
     ordered = [by_name[item.py_name] for item in checks.fields]
     required = sum(1 for item in record.fields if item.required)
@@ -215,6 +213,3 @@ def _hoist_required_fetches(views: list[FieldView]) -> list[str]:
     for view in views:
         lines.extend(view.decode_lines[1:] if view.fetch is not None else view.decode_lines)
     return lines
-
-
-_STRING_TAG = re.compile(r'_tag\(obj, (?P<key>"(?:[^"\\]|\\.)*"), (?P<value>"(?:[^"\\]|\\.)*")\)')

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import assert_never
 
 from polytype import ir
 from polytype.ir import formats, tuples
@@ -14,7 +15,11 @@ from polytype.ir.patterns import python_pattern
 from polytype.targets.base.render import py_str
 from polytype.targets.python.checks import CheckConstants
 from polytype.targets.python.common import py_literal, rules_parts
-from polytype.targets.python.literal_types import literal_annotation, literal_arguments
+from polytype.targets.python.literal_types import (
+    is_literal_type,
+    literal_annotation,
+    literal_arguments,
+)
 
 
 @dataclass
@@ -40,45 +45,52 @@ class Annotations:
         return self.module.get(name)
 
     def annotation(self, type_ref: ir.TypeRef) -> str:
-        if isinstance(type_ref, ir.Prim):
-            return self._prim(type_ref)
-        if isinstance(type_ref, ir.ListOf):
-            item = self.annotation(type_ref.item)
-            container = f"tuple[{item}, ...]" if type_ref.as_tuple else f"list[{item}]"
-            args = _field_args(
-                min_length=type_ref.constraints.min_items, max_length=type_ref.constraints.max_items
-            )
-            metadata = [f"Field({args})"] if args else []
-            if type_ref.constraints.unique_items:
-                self.uses.add("unique_items")
-                metadata.append("BeforeValidator(_unique_items)")
-            return f"Annotated[{container}, {', '.join(metadata)}]" if metadata else container
-        if isinstance(type_ref, ir.TupleOf):
-            return self._tuple(type_ref)
-        if isinstance(type_ref, ir.MapOf):  # _KEYS: no lone surrogate (Pydantic writes U+FFFD)
-            args = _field_args(
-                min_length=type_ref.constraints.min_properties,
-                max_length=type_ref.constraints.max_properties,
-            )
-            counted = f", Field({args})" if args else ""
-            if not type_ref.rules.is_empty():
-                constant = f"_MAP_RULES_{rules_digest(type_ref.rules).upper()}"
-                self.map_rules[constant] = rules_value(type_ref.rules, [], self)
-                counted += f', BeforeValidator(lambda data: _object_rules("map", data, {constant}))'
-            return f"Annotated[dict[str, {self.annotation(type_ref.value)}], _KEYS{counted}]"
-        if isinstance(type_ref, ir.Ref):
-            return self.named_annotation(type_ref.name)
-        if isinstance(type_ref, ir.LiteralValue):
-            return self.literal(type_ref.value)
-        if isinstance(type_ref, ir.JsonLiterals):
-            return self.json_literals(type_ref)
-        if isinstance(type_ref, ir.Nullable):
-            return f"{self.annotation(type_ref.inner)} | None"
-        if isinstance(type_ref, ir.AnyJSON):
-            return "Annotated[dict[str, _JSON], _KEYS]" if type_ref.object_only else "_JSON"
-        if isinstance(type_ref, ir.Checked):  # checked on the value as it arrives, then typed
-            return f"Annotated[{self.annotation(type_ref.inner)}, _checks({self.checks(type_ref.checks)})]"
-        return " | ".join(self.annotation(option) for option in type_ref.options)
+        match type_ref:
+            case ir.Prim():
+                return self._prim(type_ref)
+            case ir.ListOf():
+                item = self.annotation(type_ref.item)
+                container = f"tuple[{item}, ...]" if type_ref.as_tuple else f"list[{item}]"
+                args = _field_args(
+                    min_length=type_ref.constraints.min_items,
+                    max_length=type_ref.constraints.max_items,
+                )
+                metadata = [f"Field({args})"] if args else []
+                if type_ref.constraints.unique_items:
+                    self.uses.add("unique_items")
+                    metadata.append("BeforeValidator(_unique_items)")
+                return f"Annotated[{container}, {', '.join(metadata)}]" if metadata else container
+            case ir.TupleOf():
+                return self._tuple(type_ref)
+            case ir.MapOf():  # _KEYS: no lone surrogate (Pydantic writes U+FFFD)
+                args = _field_args(
+                    min_length=type_ref.constraints.min_properties,
+                    max_length=type_ref.constraints.max_properties,
+                )
+                counted = f", Field({args})" if args else ""
+                if not type_ref.rules.is_empty():
+                    constant = f"_MAP_RULES_{rules_digest(type_ref.rules).upper()}"
+                    self.map_rules[constant] = rules_value(type_ref.rules, [], self)
+                    counted += (
+                        f', BeforeValidator(lambda data: _object_rules("map", data, {constant}))'
+                    )
+                return f"Annotated[dict[str, {self.annotation(type_ref.value)}], _KEYS{counted}]"
+            case ir.Ref():
+                return self.named_annotation(type_ref.name)
+            case ir.LiteralValue():
+                return self.literal(type_ref.value)
+            case ir.JsonLiterals():
+                return self.json_literals(type_ref)
+            case ir.Nullable():
+                return f"{self.annotation(type_ref.inner)} | None"
+            case ir.AnyJSON():
+                return "Annotated[dict[str, _JSON], _KEYS]" if type_ref.object_only else "_JSON"
+            case ir.Checked():  # checked on the value as it arrives, then typed
+                return f"Annotated[{self.annotation(type_ref.inner)}, _checks({self.checks(type_ref.checks)})]"
+            case ir.InlineUnion():
+                return " | ".join(self.annotation(option) for option in type_ref.options)
+            case _ as unreachable:
+                assert_never(unreachable)
 
     def named_annotation(self, name: str) -> str:
         """A named type; an open enum (`x-unknown: keep`) is its members or its Unknown<Enum>,
@@ -131,8 +143,8 @@ class Annotations:
     def json_literals(self, node: ir.JsonLiterals) -> str:
         """A `const`/`enum` of any JSON value: checked by JSON equality and kept as read
         (`PlainValidator`: pydantic's own Literal would turn 1.0 into 1 and take True for 1)."""
-        annotation = literal_annotation(node).replace("JSONValue", "JsonValue")
-        if annotation.startswith("Literal["):
+        annotation = literal_annotation(node, json_value="JsonValue")
+        if is_literal_type(node):
             self.uses.add("Literal")
         self.uses |= {"json_literals", "PlainValidator", "WithJsonSchema"}
         allowed, expected = literal_arguments(node)
@@ -183,17 +195,26 @@ class Annotations:
     def is_model(self, type_ref: ir.TypeRef, seen: frozenset[str] = frozenset()) -> bool:
         """Whether `type_ref` is a model (a record, through checks, aliases of it and unions
         of it alone): it brings its own config, and Pydantic refuses one on its TypeAdapter."""
-        if isinstance(type_ref, ir.Checked):
-            return self.is_model(type_ref.inner, seen)
-        if not isinstance(type_ref, ir.Ref) or type_ref.name in seen:
-            return False
+        match type_ref:
+            case ir.Checked():
+                return self.is_model(type_ref.inner, seen)
+            case ir.Ref() if type_ref.name not in seen:
+                pass
+            case _:
+                return False
         named = self.named(type_ref.name)
-        if isinstance(named, ir.Alias):
-            return self.is_model(named.type, seen | {named.name})
-        if isinstance(named, ir.UnionType) and len(named.members) == 1:
-            # `Union[X]` is X itself
-            return self.is_model(ir.Ref(named.members[0]), seen | {named.name})
-        return isinstance(named, ir.Record)
+        match named:
+            case ir.Alias():
+                return self.is_model(named.type, seen | {named.name})
+            case ir.UnionType():  # `Union[X]` is X itself
+                only = len(named.members) == 1
+                return only and self.is_model(ir.Ref(named.members[0]), seen | {named.name})
+            case ir.Record():
+                return True
+            case ir.EnumType():
+                return False
+            case _ as unreachable:
+                assert_never(unreachable)
 
     def has_pattern(self, type_ref: ir.TypeRef, seen: frozenset[str] = frozenset()) -> bool:
         """Whether `type_ref` itself (not through a named record) carries a `pattern`.
@@ -201,27 +222,32 @@ class Annotations:
         `seen` holds the aliases and unions already being looked through, so that one
         that contains itself (`L = list[L]`) is looked at once.
         """
-        if isinstance(type_ref, ir.Prim):
-            return type_ref.constraints.pattern is not None
-        if isinstance(type_ref, ir.ListOf):
-            return self.has_pattern(type_ref.item, seen)
-        if isinstance(type_ref, ir.TupleOf):
-            return any(self.has_pattern(item, seen) for item in type_ref.item_types())
-        if isinstance(type_ref, ir.MapOf):
-            return self.has_pattern(type_ref.value, seen)
-        if isinstance(type_ref, ir.Nullable):
-            return self.has_pattern(type_ref.inner, seen)
-        if isinstance(type_ref, ir.InlineUnion):
-            return any(self.has_pattern(option, seen) for option in type_ref.options)
-        if isinstance(type_ref, ir.Checked):
-            return self.has_pattern(type_ref.inner, seen)
-        if isinstance(type_ref, ir.Ref) and type_ref.name not in seen:
-            named = self.named(type_ref.name)
-            inside = seen | {named.name}
-            if isinstance(named, ir.Alias):
-                return self.has_pattern(named.type, inside)
-            if isinstance(named, ir.UnionType):
-                return any(self.has_pattern(ir.Ref(member), inside) for member in named.members)
+        match type_ref:
+            case ir.Prim():
+                return type_ref.constraints.pattern is not None
+            case ir.ListOf():
+                return self.has_pattern(type_ref.item, seen)
+            case ir.TupleOf():
+                return any(self.has_pattern(item, seen) for item in type_ref.item_types())
+            case ir.MapOf():
+                return self.has_pattern(type_ref.value, seen)
+            case ir.Nullable():
+                return self.has_pattern(type_ref.inner, seen)
+            case ir.InlineUnion():
+                return any(self.has_pattern(option, seen) for option in type_ref.options)
+            case ir.Checked():
+                return self.has_pattern(type_ref.inner, seen)
+            case ir.Ref() if type_ref.name not in seen:
+                named = self.named(type_ref.name)
+                inside = seen | {named.name}
+                if isinstance(named, ir.Alias):
+                    return self.has_pattern(named.type, inside)
+                if isinstance(named, ir.UnionType):
+                    return any(self.has_pattern(ir.Ref(member), inside) for member in named.members)
+            case ir.Ref() | ir.LiteralValue() | ir.JsonLiterals() | ir.AnyJSON():
+                pass
+            case _ as unreachable:
+                assert_never(unreachable)
         return False
 
 

@@ -4,6 +4,7 @@ spellings), its config, and the wire rules Pydantic has no switch for (`_Wire`).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import assert_never
 
 from polytype import ir
 from polytype.ir.json_types import json_type_of
@@ -152,19 +153,30 @@ def _default_arg(item: ir.Field, value: ir.JSONData, types: Annotations) -> str:
     target = unchecked(item.type.inner if isinstance(item.type, ir.Nullable) else item.type)
     if value is None:
         return "default=None"
-    if isinstance(target, ir.Ref):
-        named = types.named(target.name)
-        if isinstance(named, ir.EnumType) and isinstance(value, str) and named.style != "literal":
-            member = next(v for v in named.values if v.value == value)
-            return f"default={named.name}.{member.py_name}"
-        if isinstance(named, ir.Record):
-            return f"default_factory=lambda: {named.name}.model_validate({py_literal(value)})"
-    if (isinstance(target, ir.TupleOf) and isinstance(value, tuple)) or not literal_fits(
-        target, types.module
-    ):  # validated as a field is
+    match target:
+        case ir.Ref():
+            named = types.named(target.name)
+            if (
+                isinstance(named, ir.EnumType)
+                and isinstance(value, str)
+                and named.style != "literal"
+            ):
+                member = next(v for v in named.values if v.value == value)
+                return f"default={named.name}.{member.py_name}"
+            if isinstance(named, ir.Record):
+                return f"default_factory=lambda: {named.name}.model_validate({py_literal(value)})"
+        case ir.TupleOf() if isinstance(value, tuple):  # validated as a field is
+            return f"default_factory=lambda: TypeAdapter({types.annotation(target)}).validate_python({py_literal(value)})"
+        case ir.ListOf() if target.as_tuple and isinstance(value, tuple):
+            return f"default=({''.join(py_literal(v) + ', ' for v in value)})"
+        case ir.Prim() | ir.ListOf() | ir.TupleOf() | ir.MapOf() | ir.LiteralValue():
+            pass  # the default's JSON as a Python literal (below)
+        case ir.JsonLiterals() | ir.Nullable() | ir.AnyJSON() | ir.InlineUnion() | ir.Checked():
+            pass
+        case _ as unreachable:
+            assert_never(unreachable)
+    if not literal_fits(target, types.module):  # an Enum member or a model inside
         return f"default_factory=lambda: TypeAdapter({types.annotation(target)}).validate_python({py_literal(value)})"
-    if isinstance(target, ir.ListOf) and target.as_tuple and isinstance(value, tuple):
-        return f"default=({''.join(py_literal(v) + ', ' for v in value)})"
     if isinstance(value, (tuple, ir.FrozenJSONObject)):
         literal = py_literal(value)
         return "default_factory=" + {"[]": "list", "{}": "dict"}.get(literal, f"lambda: {literal}")

@@ -140,7 +140,7 @@ def _callable_union(
 ) -> AliasView:
     lines, message, context = dispatch
     function = f"_{function_suffix(union.name)}_member"
-    body = tuple(lines) + (() if lines and lines[-1].startswith("return ") else ("return None",))
+    body = tuple(lines)  # each dispatch ends in a return
     view = FunctionView(
         name=function,
         signature=f"def {function}(value: Any) -> str | None:",

@@ -1,8 +1,11 @@
 """The bodies of the callable discriminators: which member of a union a value is,
 by its tag, by its keys and JSON type, or by trying the members in order; values
-built in code are recognised by their class."""
+built in code are recognised by their class. Each gives a whole function body (it ends
+in a return), the error message and the error context."""
 
 from __future__ import annotations
+
+from typing import assert_never
 
 from polytype import ir
 from polytype.ir import unions
@@ -48,6 +51,8 @@ def tagged_dispatch(
         # not an object: the fallback model reports it as one ("$: not an object"), as a
         # union on Field(discriminator=...) does, rather than a tag error under its key
         lines.append(f"return {py_str(union.unknown)}")
+    else:
+        lines.append("return None")
     known = ", ".join(repr(value) for value, _ in union.tag_values)
     message = f"unknown or missing tag {union.tag!r}; expected one of {known}"
     return lines, message, {"discriminator": repr(union.tag)}
@@ -82,6 +87,7 @@ def structural_dispatch(
         if case.json_type != "object":
             lines.append(f"if {_JSON_TYPE_CHECKS[case.json_type]}:")
             lines.append(f"    return {py_str(case.member)}")
+    lines.append("return None")
     hints = [
         (
             f"{case.tag_key}={case.tag_value!r}"
@@ -125,15 +131,19 @@ def _instance_checks(union: ir.UnionType, types: Annotations) -> list[str]:
 
 def _classes(name: str, types: Annotations) -> str:
     named = types.named(name)
-    if isinstance(named, ir.EnumType) and named.unknown is not None:
-        listed = [name] if named.style != "literal" else []
-        return "(" + ", ".join([*listed, named.unknown]) + ",)"
-    if isinstance(named, ir.Record) or (
-        isinstance(named, ir.EnumType) and named.style != "literal"
-    ):
-        return name
-    if isinstance(named, ir.UnionType):
-        leaves = [_classes(member, types) for member in named.members]
-        leaves = [leaf for leaf in leaves if leaf] + ([named.unknown] if named.unknown else [])
-        return "(" + ", ".join(leaves) + ",)" if leaves else ""
-    return ""
+    match named:
+        case ir.EnumType() if named.unknown is not None:
+            listed = [name] if named.style != "literal" else []
+            return "(" + ", ".join([*listed, named.unknown]) + ",)"
+        case ir.EnumType():
+            return name if named.style != "literal" else ""
+        case ir.Record():
+            return name
+        case ir.UnionType():
+            leaves = [_classes(member, types) for member in named.members]
+            leaves = [leaf for leaf in leaves if leaf] + ([named.unknown] if named.unknown else [])
+            return "(" + ", ".join(leaves) + ",)" if leaves else ""
+        case ir.Alias():
+            return ""
+        case _ as unreachable:
+            assert_never(unreachable)

@@ -15,8 +15,6 @@ The same render also writes the static checks of this flavor (see
 
 from __future__ import annotations
 
-import re
-
 from polytype import ir
 from polytype.targets.base import OutputFile, depth
 from polytype.targets.base.helper_names import function_suffix
@@ -92,20 +90,14 @@ def _render_module(module: ir.Module, env: RenderEnv) -> str:
     exported += [enum.unknown for enum in enums if enum.unknown]
     exported += [f"validate_{p.suffix}" for p in publics]
     helpers: list[HelperView] = sorted(codecs.helpers.values(), key=lambda h: h.name)
-    code = [key.annotation for view in typed_dicts for key in view.keys] + [
-        a.value for a in aliases
-    ]
-    code += [helper.signature for helper in helpers] + [
-        line for helper in helpers for line in helper.body
-    ]
     typing_names = ["TypeAlias", "TypeVar", "cast"]
     if typed_dicts:
         typing_names.append("TypedDict")
-    if literal_aliases or any("Literal[" in text for text in code):
+    if literal_aliases or codecs.uses_literal:
         typing_names.append("Literal")
-    if any("NotRequired[" in text for text in code):
+    if any(not key.required for view in typed_dicts for key in view.keys):
         typing_names.append("NotRequired")
-    if any(re.search(r"\bNoReturn\b", text) for text in code):
+    if any(alias.empty for alias in aliases):
         typing_names.append("NoReturn")
     text = env.render(
         "python_typeddicts/module.py.j2",

@@ -40,6 +40,7 @@ def unknown_alias_doc(union: ir.UnionType) -> str:
 
 
 def alias_view(named: ir.UnionType | ir.Alias, codecs: Codecs, defined: set[str]) -> AliasView:
+    listed: list[str] = []
     if isinstance(named, ir.UnionType):
         listed = [*named.members, *([named.unknown] if named.unknown else [])]
         value = " | ".join(named_annotation(codecs.module, name) for name in listed) or "NoReturn"
@@ -54,4 +55,5 @@ def alias_view(named: ir.UnionType | ir.Alias, codecs: Codecs, defined: set[str]
         body = tuple(codecs.returning(f"{codecs.decoder(named.type)}(data)", named.type))
     if names - defined or named.name in codecs.string_aliases:
         value = py_str(value)  # evaluated lazily (`alias_order.string_aliases`)
-    return AliasView(named.name, doc, value, codecs.checker(named.name), body)
+    empty = isinstance(named, ir.UnionType) and not listed
+    return AliasView(named.name, doc, value, codecs.checker(named.name), body, empty)

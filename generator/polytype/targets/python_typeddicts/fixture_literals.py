@@ -4,6 +4,7 @@ the keys of a value no TypedDict declares (mypy rejects them in a literal)."""
 from __future__ import annotations
 
 import math
+from typing import assert_never
 
 from polytype import ir
 from polytype.diagnostics import json_type_name
@@ -47,70 +48,80 @@ def unknown_keys(
     and JSON types. Raises `NotRepresentable` when `value` does not fit `type_ref`.
     """
     types = module.types_by_name
-    if isinstance(type_ref, ir.Ref):
-        named = types[type_ref.name]
-        if isinstance(named, ir.Record):
-            if not isinstance(value, dict):
-                raise NotRepresentable(f"{path}: expected an object for {named.name}")
-            found: list[str] = []
-            declared = {item.json_key: item for item in named.fields}
-            declared.update({alias: item for item in named.fields for alias in item.aliases})
-            for key, item_value in value.items():
-                if key not in declared:
-                    found.append(path + path_segment(key))
-                else:
-                    found.extend(
-                        unknown_keys(
-                            module, declared[key].type, item_value, path + path_segment(key)
-                        )
+    match type_ref:
+        case ir.Ref():
+            named = types[type_ref.name]
+            match named:
+                case ir.Record():
+                    if not isinstance(value, dict):
+                        raise NotRepresentable(f"{path}: expected an object for {named.name}")
+                    found: list[str] = []
+                    declared = {item.json_key: item for item in named.fields}
+                    declared.update(
+                        {alias: item for item in named.fields for alias in item.aliases}
                     )
-            return found
-        if isinstance(named, ir.Alias):
-            return unknown_keys(module, named.type, value, path)
-        if isinstance(named, ir.UnionType) and named.tries_members:
-            return _tried_unknown_keys(module, named, value, path)
-        if isinstance(named, ir.UnionType):
-            member = _union_member(named, value, types, path)
-            if member == named.unknown:
-                return []  # the kept member is `dict[str, JSONValue]`: any key
-            return unknown_keys(module, ir.Ref(member), value, path)
-        return []
-    if isinstance(type_ref, ir.ListOf):
-        if not isinstance(value, list):
-            raise NotRepresentable(f"{path}: expected an array")
-        return [
-            p
-            for index, item in enumerate(value)
-            for p in unknown_keys(module, type_ref.item, item, f"{path}[{index}]")
-        ]
-    if isinstance(type_ref, ir.TupleOf):
-        if not isinstance(value, list):
-            raise NotRepresentable(f"{path}: expected an array")
-        inside: list[str] = []
-        for index, item in enumerate(value):
-            item_type = type_ref.item(index)
-            if item_type is not None:
-                inside.extend(unknown_keys(module, item_type, item, f"{path}[{index}]"))
-        return inside
-    if isinstance(type_ref, ir.MapOf):
-        if not isinstance(value, dict):
-            raise NotRepresentable(f"{path}: expected an object")
-        return [
-            p
-            for key, item in value.items()
-            for p in unknown_keys(module, type_ref.value, item, path + path_segment(key))
-        ]
-    if isinstance(type_ref, ir.Nullable):
-        return [] if value is None else unknown_keys(module, type_ref.inner, value, path)
-    if isinstance(type_ref, ir.Checked):
-        return unknown_keys(module, type_ref.inner, value, path)
-    if isinstance(type_ref, ir.InlineUnion):
-        kind = json_type_name(value)
-        for option in type_ref.options:
-            if kind in json_type_of(option, types):
-                return unknown_keys(module, option, value, path)
-        raise NotRepresentable(f"{path}: no option of the inline union takes {kind}")
-    return []
+                    for key, item_value in value.items():
+                        if key not in declared:
+                            found.append(path + path_segment(key))
+                        else:
+                            found.extend(
+                                unknown_keys(
+                                    module, declared[key].type, item_value, path + path_segment(key)
+                                )
+                            )
+                    return found
+                case ir.Alias():
+                    return unknown_keys(module, named.type, value, path)
+                case ir.UnionType() if named.tries_members:
+                    return _tried_unknown_keys(module, named, value, path)
+                case ir.UnionType():
+                    member = _union_member(named, value, types, path)
+                    if member == named.unknown:
+                        return []  # the kept member is `dict[str, JSONValue]`: any key
+                    return unknown_keys(module, ir.Ref(member), value, path)
+                case ir.EnumType():
+                    return []
+                case _ as unreachable:
+                    assert_never(unreachable)
+        case ir.ListOf():
+            if not isinstance(value, list):
+                raise NotRepresentable(f"{path}: expected an array")
+            return [
+                p
+                for index, item in enumerate(value)
+                for p in unknown_keys(module, type_ref.item, item, f"{path}[{index}]")
+            ]
+        case ir.TupleOf():
+            if not isinstance(value, list):
+                raise NotRepresentable(f"{path}: expected an array")
+            inside: list[str] = []
+            for index, item in enumerate(value):
+                item_type = type_ref.item(index)
+                if item_type is not None:
+                    inside.extend(unknown_keys(module, item_type, item, f"{path}[{index}]"))
+            return inside
+        case ir.MapOf():
+            if not isinstance(value, dict):
+                raise NotRepresentable(f"{path}: expected an object")
+            return [
+                p
+                for key, item in value.items()
+                for p in unknown_keys(module, type_ref.value, item, path + path_segment(key))
+            ]
+        case ir.Nullable():
+            return [] if value is None else unknown_keys(module, type_ref.inner, value, path)
+        case ir.Checked():
+            return unknown_keys(module, type_ref.inner, value, path)
+        case ir.InlineUnion():
+            kind = json_type_name(value)
+            for option in type_ref.options:
+                if kind in json_type_of(option, types):
+                    return unknown_keys(module, option, value, path)
+            raise NotRepresentable(f"{path}: no option of the inline union takes {kind}")
+        case ir.Prim() | ir.LiteralValue() | ir.JsonLiterals() | ir.AnyJSON():
+            return []
+        case _ as unreachable:
+            assert_never(unreachable)
 
 
 def _tried_unknown_keys(

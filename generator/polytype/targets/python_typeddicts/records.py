@@ -91,6 +91,7 @@ def typed_dict_view(record: ir.Record, codecs: Codecs, defined: set[str]) -> Typ
                 item.json_key,
                 _annotation(codecs, item.type, defined, is_required),
                 _key_comment(item, None, public),
+                is_required,
             )
         )
         for alias in item.aliases:
@@ -100,6 +101,7 @@ def typed_dict_view(record: ir.Record, codecs: Codecs, defined: set[str]) -> Typ
                     alias,
                     _annotation(codecs, item.type, defined, False),
                     _key_comment(item, item.json_key, public),
+                    False,
                 )
             )
     checks = codecs.record_checks(record)

@@ -10,8 +10,9 @@ from dataclasses import dataclass
 class KeyView:
     key: str  # the JSON key as a Python string literal
     name: str  # the JSON key itself (class syntax only uses it when it is a plain identifier)
-    annotation: str
+    annotation: str  # `NotRequired[...]` around the value's type unless `required`
     comment: str
+    required: bool
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,7 @@ class AliasView:
     value: str
     validator: str
     body: tuple[str, ...]
+    empty: bool = False  # a union of no members: its value is `NoReturn`
 
 
 @dataclass(frozen=True)

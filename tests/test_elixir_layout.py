@@ -68,7 +68,7 @@ def test_conditional_assignment_breaks_like_mix_format() -> None:
     condition = 'if "cache_creation_input_tokens" in present or not is_nil(value.cache_tokens)'
     text = layout.assignment("out", f'{condition}, do: Map.put(out, "k", 1), else: out', 4)
     assert text == (
-        f'out =\n      {condition},\n        do: Map.put(out, "k", 1),\n        else: out'
+        "out =\n" f"      {condition},\n" '        do: Map.put(out, "k", 1),\n' "        else: out"
     )
 
 

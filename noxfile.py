@@ -81,7 +81,7 @@ def elixir(session: nox.Session) -> None:
     """`mix format --check-formatted` and the ExUnit round trips in generated/elixir.
 
     Skipped without elixir, except under CI. polytype writes formatted Elixir without
-    calling `mix format` (see generator/polytype/targets/elixir_layout.py); this checks it.
+    calling `mix format` (see generator/polytype/targets/elixir/layout.py); this checks it.
     """
     if not os.path.isdir("generated/elixir"):
         session.skip("generated/elixir does not exist yet")

@@ -441,7 +441,7 @@ def test_output_is_identical_across_runs_seeds_and_schema_order(
     # from scratch in other processes, with other hash seeds, files created in reverse order
     for seed in ("0", "1", "4242"):
         project = make_project(tmp_path / f"seed{seed}", tuple(reversed(MODULES)))
-        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(REPO)}
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(REPO / "generator")}
         subprocess.run(
             [sys.executable, "-m", "polytype", "--project", str(project), "generate"],
             env=env,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from polytype import ir
+from polytype.targets.elixir import layout
 from polytype.targets.elixir.clauses import clause_block
 from polytype.targets.elixir.filegen import FileGen
 from polytype.targets.elixir.snippets import HelperView
@@ -25,15 +26,15 @@ def alias_view(alias: ir.Alias, module: ir.Module) -> AliasView:
     gen = FileGen(module)
     decoder = gen.decoder(alias.type)
     encoder = gen.encoder(alias.type)
-    if encoder is None:
-        encode_clauses: tuple[str, ...] = ("def to_json(value), do: value",)
-    else:
-        encode_clauses = (f"def to_json(value), do: {encoder}(value)",)
+    body: layout.Code = "value" if encoder is None else layout.call(encoder, "value")
+    encode_clauses = (layout.clause("def", "to_json", "value", body),)
     return AliasView(
         module=alias.elixir_module,
         doc=alias.doc or f"The {alias.name} type.",
         typespec=gen.typespec(alias.type),
-        decode_clause=clause_block([f"def decode(data), do: {decoder}(data)"]),
+        decode_clause=clause_block(
+            [layout.clause("def", "decode", "data", layout.call(decoder, "data"))]
+        ),
         encode_clauses=clause_block(encode_clauses),
         attributes=gen.attribute_lines(),
         helpers=gen.finished_helpers(),

@@ -13,6 +13,8 @@ from typing import assert_never
 
 from polytype import ir
 from polytype.targets.base.render import ex_atom, ex_str
+from polytype.targets.elixir import layout
+from polytype.targets.elixir.clauses import Block, block_head
 from polytype.targets.elixir.names import json_scalar, literal_atom, literal_term, unknown_module
 from polytype.targets.elixir.snippets import FileSnippets, HelperView
 
@@ -23,12 +25,11 @@ class EncodeClause:
 
     priority: int
     head: str  # pattern (and guard) matching `value`: "value when is_list(value)", "%M{} = value", ":text"
-    body: str  # expression encoding `value`
+    body: layout.Code  # expression encoding `value`
 
-    def render(self, function: str, keyword: str = "def") -> str:
+    def render(self, function: str, keyword: str = "def") -> layout.Clause:
         pattern, _, guard = self.head.partition(" when ")
-        when = f" when {guard}" if guard else ""
-        return f"{keyword} {function}({pattern}){when}, do: {self.body}"
+        return layout.clause(keyword, function, pattern, self.body, guard)
 
 
 def _binds_value(head: str) -> bool:
@@ -87,7 +88,11 @@ class Encoders(FileSnippets):
                 name = self.helper_name("e", type_ref)
                 self.helpers[name] = HelperView(
                     name,
-                    (f"defp {name}({literal_atom(type_ref.value)}), do: {ex_str(type_ref.value)}",),
+                    (
+                        layout.clause(
+                            "defp", name, literal_atom(type_ref.value), ex_str(type_ref.value)
+                        ),
+                    ),
                 )
                 return name
             case ir.TupleOf():
@@ -103,17 +108,16 @@ class Encoders(FileSnippets):
                     return None
                 name = self.helper_name("e", type_ref)
                 if isinstance(type_ref, ir.ListOf):
-                    clauses: tuple[str, ...] = (
-                        f"defp {name}(value), do: Enum.map(value, &{inner}/1)",
-                    )
+                    body = layout.call("Enum.map", "value", f"&{inner}/1")
+                    clauses: tuple[Block, ...] = (layout.clause("defp", name, "value", body),)
                 elif isinstance(type_ref, ir.MapOf):
-                    clauses = (
-                        f"defp {name}(value), do: Map.new(value, fn {{key, item}} -> {{key, {inner}(item)}} end)",
-                    )
+                    function = f"fn {{key, item}} -> {{key, {inner}(item)}} end"
+                    body = layout.call("Map.new", "value", function)
+                    clauses = (layout.clause("defp", name, "value", body),)
                 else:
                     clauses = (
-                        f"defp {name}(nil), do: nil",
-                        f"defp {name}(value), do: {inner}(value)",
+                        layout.clause("defp", name, "nil", "nil"),
+                        layout.clause("defp", name, "value", layout.call(inner, "value")),
                     )
                 self.helpers[name] = HelperView(name, clauses)
                 return name
@@ -145,15 +149,16 @@ class Encoders(FileSnippets):
             arrows.append(("{item, _index}", self.encode(node.rest, "item")))
         else:
             arrows[-1] = ("{item, _index}", arrows[-1][1])
-        lines = [f"defp {name}(value) do", "  value", "  |> Enum.with_index()", "  |> Enum.map(fn"]
+        lines = [block_head("defp", name, "value"), "  value", "  |> Enum.with_index()"]
+        lines.append("  |> Enum.map(fn")
         lines += [f"    {head} -> {body}" for head, body in arrows]
         lines += ["  end)", "end"]
         self.helpers[name] = HelperView(name, ("\n".join(lines),))
         return name
 
-    def encode(self, type_ref: ir.TypeRef, expression: str) -> str:
+    def encode(self, type_ref: ir.TypeRef, expression: str) -> layout.Code:
         function = self.encoder(type_ref)
-        return expression if function is None else f"{function}({expression})"
+        return expression if function is None else layout.call(function, expression)
 
     def encode_clauses(self, type_ref: ir.TypeRef) -> list[EncodeClause]:
         """Clauses (pattern → JSON) telling the values of `type_ref` apart, most specific first."""
@@ -177,7 +182,11 @@ class Encoders(FileSnippets):
                 match named:
                     case ir.Record():
                         return [
-                            EncodeClause(0, f"%{module}{{}} = value", f"{module}.to_json(value)")
+                            EncodeClause(
+                                0,
+                                f"%{module}{{}} = value",
+                                layout.call(f"{module}.to_json", "value"),
+                            )
                         ]
                     case ir.UnionType():
                         kept = unknown_module(self.module, named) if named.unknown else None
@@ -186,7 +195,13 @@ class Encoders(FileSnippets):
                             for member in named.members
                             for clause in self._raw_clauses(ir.Ref(member))
                         ] + (
-                            [EncodeClause(0, f"%{kept}{{}} = value", f"{kept}.to_json(value)")]
+                            [
+                                EncodeClause(
+                                    0,
+                                    f"%{kept}{{}} = value",
+                                    layout.call(f"{kept}.to_json", "value"),
+                                )
+                            ]
                             if kept
                             else []
                         )
@@ -195,21 +210,25 @@ class Encoders(FileSnippets):
                             atoms = ", ".join(ex_atom(value.ex_atom) for value in named.values)
                             clauses = [
                                 EncodeClause(
-                                    1, f"value when value in [{atoms}]", f"{module}.to_json(value)"
+                                    1,
+                                    f"value when value in [{atoms}]",
+                                    layout.call(f"{module}.to_json", "value"),
                                 )
                             ]
                             if (
                                 named.unknown
                             ):  # `{:unknown, string}`: a value the enum does not list
                                 head = "{:unknown, _} = value"
-                                clauses.append(EncodeClause(1, head, f"{module}.to_json(value)"))
+                                clauses.append(
+                                    EncodeClause(1, head, layout.call(f"{module}.to_json", "value"))
+                                )
                             return clauses
                         return [EncodeClause(5, "value when is_binary(value)", "value")]
                     case ir.Alias():
-                        body = (
+                        body: layout.Code = (
                             "value"
                             if self.encodes_as_itself(named.type)
-                            else f"{module}.to_json(value)"
+                            else layout.call(f"{module}.to_json", "value")
                         )
                         # only the alias's heads are wanted here (its module encodes): helpers its own
                         # clauses would call are not, and an unused defp is a compile warning

@@ -24,36 +24,48 @@ class EnumView:
 
 
 def enum_view(enum: ir.EnumType) -> EnumView:
-    decode_clauses: list[str] = []
-    encode_clauses: list[str] = []
+    decode_clauses: list[layout.Clause] = []
+    encode_clauses: list[layout.Clause] = []
     if enum.atoms:
         atoms = [ex_atom(value.ex_atom) for value in enum.values]
         for value, atom in zip(enum.values, atoms, strict=True):
-            decode_clauses.append(f"def decode({ex_str(value.value)}), do: {{:ok, {atom}}}")
-            encode_clauses.append(f"def to_json({atom}), do: {ex_str(value.value)}")
+            ok = layout.Items("{", (":ok", atom))
+            decode_clauses.append(layout.clause("def", "decode", ex_str(value.value), ok))
+            encode_clauses.append(layout.clause("def", "to_json", atom, ex_str(value.value)))
         kept = ["{:unknown, String.t()}"] if enum.unknown else []
         typespec = layout.union_type("@type t", atoms + kept, 2)
         values = atoms
         if enum.unknown:  # an unlisted string stays a string: never an atom from input
+            unknown = layout.Items("{", (":ok", layout.Items("{", (":unknown", "data"))))
             decode_clauses.append(
-                "def decode(data) when is_binary(data), do: {:ok, {:unknown, data}}"
+                layout.clause("def", "decode", "data", unknown, "is_binary(data)")
             )
-            encode_clauses.append("def to_json({:unknown, value}) when is_binary(value), do: value")
+            encode_clauses.append(
+                layout.clause("def", "to_json", "{:unknown, value}", "value", "is_binary(value)")
+            )
     else:
         for value in enum.values:
-            decode_clauses.append(f"def decode({ex_str(value.value)} = value), do: {{:ok, value}}")
-            encode_clauses.append(f"def to_json({ex_str(value.value)} = value), do: value")
+            ok = layout.Items("{", (":ok", "value"))
+            decode_clauses.append(
+                layout.clause("def", "decode", f"{ex_str(value.value)} = value", ok)
+            )
+            encode_clauses.append(
+                layout.clause("def", "to_json", f"{ex_str(value.value)} = value", "value")
+            )
         typespec = "@type t :: String.t()"
         if enum.unknown:  # strings stay strings: an unlisted one is kept as it is
-            decode_clauses.append("def decode(data) when is_binary(data), do: {:ok, data}")
-            encode_clauses.append("def to_json(value) when is_binary(value), do: value")
+            ok = layout.Items("{", (":ok", "data"))
+            decode_clauses.append(layout.clause("def", "decode", "data", ok, "is_binary(data)"))
+            encode_clauses.append(
+                layout.clause("def", "to_json", "value", "value", "is_binary(value)")
+            )
         values = [ex_str(value.value) for value in enum.values]
     expected = ", ".join(json.dumps(value.value, ensure_ascii=False) for value in enum.values)
     if enum.unknown is None:
-        decode_clauses.append(
-            f"def decode(data) when is_binary(data), do: {RUNTIME_ALIAS}.unknown_value(data, {ex_str(expected)})"
-        )
-    decode_clauses.append(f'def decode(data), do: {RUNTIME_ALIAS}.type_error("string", data)')
+        refused = layout.call(f"{RUNTIME_ALIAS}.unknown_value", "data", ex_str(expected))
+        decode_clauses.append(layout.clause("def", "decode", "data", refused, "is_binary(data)"))
+    error = layout.call(f"{RUNTIME_ALIAS}.type_error", '"string"', "data")
+    decode_clauses.append(layout.clause("def", "decode", "data", error))
     values_clause = f"def values, do: [{', '.join(values)}]"
     if not layout.fits(values_clause, 2):
         values_clause = "def values,\n    " + layout.list_literal(values, 4, "do: ")

@@ -14,6 +14,20 @@ from polytype.targets.elixir.names import APP_MODULE, ROOT, TARGET, path_segment
 
 
 @dataclass(frozen=True)
+class CallView:
+    """A test's one call, its arguments terms that never break: on one line when it fits
+    at column `indent`, else one argument a line (the template writes either shape)."""
+
+    function: str
+    arguments: tuple[str, ...]
+    indent: int
+
+    @property
+    def fits(self) -> bool:
+        return layout.fits(f"{self.function}({', '.join(self.arguments)})", self.indent)
+
+
+@dataclass(frozen=True)
 class CaseView:
     name: str  # test name
     module: str  # Elixir module under test
@@ -21,8 +35,8 @@ class CaseView:
     expected_path: str  # "" when the `.path` file is missing
 
     @property
-    def round_trip(self) -> str:
-        return layout.expression(f"assert_round_trip({self.module}, {ex_str(self.path)})", 6)
+    def round_trip(self) -> CallView:
+        return CallView("assert_round_trip", (self.module, ex_str(self.path)), 6)
 
     @property
     def pair(self) -> str:
@@ -35,12 +49,12 @@ class CaseView:
         )
 
     @property
-    def rejected(self) -> str:
+    def rejected(self) -> CallView:
         if not self.expected_path:
             flunk = f"record the expected error path in {self.path[:-5]}.path"
-            return layout.expression(f"flunk({ex_str(flunk)})", 6)
-        call = f"assert_rejected({self.module}, {ex_str(self.path)}, {ex_str(self.expected_path)})"
-        return layout.expression(call, 6)
+            return CallView("flunk", (ex_str(flunk),), 6)
+        arguments = (self.module, ex_str(self.path), ex_str(self.expected_path))
+        return CallView("assert_rejected", arguments, 6)
 
 
 @dataclass(frozen=True)
@@ -54,15 +68,15 @@ class AtomCaseView:
     kept_value: str = ""
 
     @property
-    def assertion(self) -> str:
+    def assertion(self) -> CallView:
         if self.kept_value:
-            arguments = f"{self.module}, {self.kept_value}"
-            return layout.expression(f"assert_value_kept_without_new_atoms({arguments})", 4)
+            arguments: tuple[str, ...] = (self.module, self.kept_value)
+            return CallView("assert_value_kept_without_new_atoms", arguments, 4)
         if self.kept_by:
-            arguments = f"{self.module}, {ex_str(self.json_template)}, {self.kept_by}"
-            return layout.expression(f"assert_kept_without_new_atoms({arguments})", 4)
-        arguments = f"{self.module}, {ex_str(self.json_template)}, {ex_str(self.expected_path)}"
-        return layout.expression(f"assert_no_new_atoms({arguments})", 4)
+            arguments = (self.module, ex_str(self.json_template), self.kept_by)
+            return CallView("assert_kept_without_new_atoms", arguments, 4)
+        arguments = (self.module, ex_str(self.json_template), ex_str(self.expected_path))
+        return CallView("assert_no_new_atoms", arguments, 4)
 
 
 def _unknown_probe(module: ir.Module) -> list[AtomCaseView]:

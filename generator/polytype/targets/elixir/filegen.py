@@ -6,16 +6,17 @@ from typing import assert_never
 
 from polytype import ir
 from polytype.targets.base.render import ex_atom, ex_str
+from polytype.targets.elixir import layout
 from polytype.targets.elixir.decoders import Decoders
 from polytype.targets.elixir.encoders import Encoders
 from polytype.targets.elixir.names import literal_atom
-from polytype.targets.elixir.terms import ex_json_literal
+from polytype.targets.elixir.terms import json_code
 
 
 class FileGen(Decoders, Encoders):
     """Snippets for one generated file: what its views ask of decoders, encoders and defaults."""
 
-    def default_term(self, type_ref: ir.TypeRef, value: ir.JSONData) -> str:
+    def default_term(self, type_ref: ir.TypeRef, value: ir.JSONData) -> layout.Code:
         """The Elixir value of a schema default (atoms for atom enums and string consts)."""
         if value is None:
             return "nil"
@@ -33,30 +34,28 @@ class FileGen(Decoders, Encoders):
                     case ir.Alias():
                         return self.default_term(named.type, value)
                     case ir.Record() | ir.UnionType():
-                        return f"{named.elixir_module}.from_json!({ex_json_literal(value)})"
+                        return layout.call(f"{named.elixir_module}.from_json!", json_code(value))
                     case ir.EnumType():
-                        return ex_json_literal(value)
+                        return json_code(value)
                     case _ as unreachable:
                         assert_never(unreachable)
             case ir.LiteralValue() if isinstance(value, str):
                 return literal_atom(value)
             case ir.ListOf() if isinstance(value, tuple):
-                return (
-                    "[" + ", ".join(self.default_term(type_ref.item, item) for item in value) + "]"
+                return layout.Items(
+                    "[", tuple(self.default_term(type_ref.item, item) for item in value)
                 )
             case ir.TupleOf() if isinstance(value, tuple):
-                terms = []
+                terms: list[layout.Code] = []
                 for index, item in enumerate(value):
                     item_type = type_ref.item(index)
                     terms.append(
-                        ex_json_literal(item)
-                        if item_type is None
-                        else self.default_term(item_type, item)
+                        json_code(item) if item_type is None else self.default_term(item_type, item)
                     )
-                return "[" + ", ".join(terms) + "]"
+                return layout.Items("[", tuple(terms))
             case ir.MapOf() if isinstance(value, ir.FrozenJSONObject):
                 entries = (
-                    f"{ex_str(key)} => {self.default_term(type_ref.value, item)}"
+                    f"{ex_str(key)} => {layout.flat(self.default_term(type_ref.value, item))}"
                     for key, item in value.items
                 )
                 return "%{" + ", ".join(entries) + "}"
@@ -70,6 +69,6 @@ class FileGen(Decoders, Encoders):
                 | ir.AnyJSON()
                 | ir.InlineUnion()
             ):
-                return ex_json_literal(value)
+                return json_code(value)
             case _ as unreachable:
                 assert_never(unreachable)

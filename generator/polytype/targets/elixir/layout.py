@@ -1,274 +1,297 @@
 """Elixir laid out as `mix format` lays it out, for the constructs the Elixir target emits.
 
-Elixir may be missing where polytype runs, so the formatter cannot be called; the
-target builds one-line snippets and these functions break the ones that do not fit
-in `mix format`'s 98 columns the way it does:
+Elixir may be missing where polytype runs, so the formatter cannot be called. The
+views build code with its parts (a `Call` and its arguments, `Items` of a list or
+tuple, a `Clause` with its head, guard and body, a `Conditional`), never text to be
+read again, and the only thing left to decide here is what depends on widths: whether
+a line fits in `mix format`'s 98 columns at the column it starts, and if not:
 
-- a call: one argument a line (`mix format` keeps a call broken that way even when
-  it would fit, so a broken call is stable);
+- a call or a list: one argument a line (`mix format` keeps a call broken that way
+  even when it would fit, so a broken call is stable);
 - a tuple: one element a line, aligned after the `{`;
-- `def head, do: body`: `do:` on the next line, then the body on a line of its own;
+- `def head, do: body`: `do:` on the next line, then the body on a line of its own
+  (a head too long by itself breaks first: the guard, else the argument);
 - a block of statements or clauses: a blank line around every multi-line one,
   except right after a module attribute (`@doc false`);
 - `case`/`cond` clauses: all on one line each, or all broken after `->` with blank
   lines between them.
 
-Snippets are scanned, not parsed: strings (with their escapes) and brackets are
-skipped, which is enough for what the target writes. tests/test_formatting.py runs
-`mix format --check-formatted` over the generated project when Elixir is installed.
+A plain `str` is a term that never breaks (a name, a number, a string or an atom).
+tests/test_formatting.py runs `mix format --check-formatted` over the generated
+project when Elixir is installed.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 WIDTH = 98
-_OPEN = {"(": ")", "[": "]", "{": "}"}
-_CLOSE = {")", "]", "}"}
 
 
 def fits(line: str, indent: int) -> bool:
     return indent + len(line) <= WIDTH and "\n" not in line
 
 
-def _outside_strings(text: str, start: int = 0) -> Iterator[tuple[int, int]]:
-    """(index, bracket depth before it) of every character from `start` that is not inside
-    a string literal (the quotes themselves included)."""
-    depth = 0
-    index = start
-    while index < len(text):
-        char = text[index]
-        if char == '"':
-            index += 1
-            while index < len(text) and text[index] != '"':
-                index += 2 if text[index] == "\\" else 1
-        else:
-            yield index, depth
-            if char in _OPEN:
-                depth += 1
-            elif char in _CLOSE:
-                depth -= 1
-        index += 1
+@dataclass(frozen=True)
+class Call:
+    """`name(arg, ...)` as a view builds it: the arguments are known, never re-read."""
+
+    name: str
+    args: tuple[Code, ...]
+
+    def __str__(self) -> str:
+        return flat(self)
 
 
-def _top_level(text: str) -> list[int]:
-    """Positions in `text` outside every string and bracket pair (depth 0)."""
-    return [
-        index
-        for index, depth in _outside_strings(text)
-        if depth == 0 and text[index] not in _OPEN and text[index] not in _CLOSE
-    ]
+@dataclass(frozen=True)
+class Items:
+    """`[a, b]` (`opening` "[") or `{a, b}` (`opening` "{") as a view builds it."""
+
+    opening: str
+    items: tuple[Code, ...]
+
+    def __str__(self) -> str:
+        return flat(self)
 
 
-def _find_top(text: str, needle: str) -> int:
-    """The first position of `needle` (no quote, bracket or `_` in it) outside every
-    string and bracket pair, or -1. String contents are masked and depths counted by
-    `str` methods: the target asks this of every long line it lays out."""
-    at = text.find(needle)
-    if at < 0:
-        return -1
-    masked = _STRING.sub(_blank, text) if '"' in text else text
-    at = masked.find(needle)
-    while at >= 0:
-        opened = sum(masked.count(bracket, 0, at) for bracket in _OPEN)
-        if opened == sum(masked.count(bracket, 0, at) for bracket in _CLOSE):
-            return at
-        at = masked.find(needle, at + 1)
-    return -1
+@dataclass(frozen=True)
+class Alternatives:
+    """`a | b | c` (a typespec) as a view builds it."""
+
+    members: tuple[Code, ...]
+
+    def __str__(self) -> str:
+        return flat(self)
 
 
-# A string literal (with its escapes) as `_outside_strings` skips it: to its closing
-# quote, or to the end of an unterminated one.
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*(?:"|\\?\Z)', re.DOTALL)
+def alternatives(*members: Code) -> Alternatives:
+    """`a | b`, nested alternatives flattened into one."""
+    flattened: list[Code] = []
+    for member in members:
+        flattened.extend(member.members if isinstance(member, Alternatives) else (member,))
+    return Alternatives(tuple(flattened))
 
 
-def _blank(literal: re.Match[str]) -> str:
-    """A string literal with all but its opening quote replaced, position for position."""
-    return '"' + "_" * (len(literal.group()) - 1)
+# What a view hands the layout: a call, a list/tuple or a typespec union with its parts,
+# or a term that `mix format` never breaks (a name, a number, a string literal, an atom).
+Code = str | Call | Items | Alternatives
 
 
-def _split_args(inner: str) -> list[str]:
-    """`a, f(b, c), "d, e"` -> [`a`, `f(b, c)`, `"d, e"`]."""
-    args: list[str] = []
-    start = 0
-    for position in _top_level(inner):
-        if inner[position] == ",":
-            args.append(inner[start:position].strip())
-            start = position + 1
-    args.append(inner[start:].strip())
-    return [arg for arg in args if arg]
+def call(name: str, *args: Code) -> Call:
+    return Call(name, args)
 
 
-def _closing(text: str, opening: int) -> int:
-    """The index of the bracket closing the one at `opening`."""
-    for index, depth in _outside_strings(text, opening):
-        if depth == 1 and text[index] in _CLOSE:
-            return index
-    return -1
+def flat(code: Code) -> str:
+    """`code` on one line."""
+    if isinstance(code, Call):
+        return f"{code.name}(" + ", ".join(flat(arg) for arg in code.args) + ")"
+    if isinstance(code, Items):
+        closing = "]" if code.opening == "[" else "}"
+        return code.opening + ", ".join(flat(item) for item in code.items) + closing
+    if isinstance(code, Alternatives):
+        return " | ".join(flat(member) for member in code.members)
+    return code
 
 
-def expression(text: str, indent: int, force: bool = False) -> str:
-    """`text` (one line) at column `indent`, broken where it does not fit (or `force`d to).
-
-    Continuation lines carry their indentation; the first line has none.
-    """
-    if fits(text, indent) and not force:
-        return text
-    if text.startswith("[") and _closing(text, 0) == len(text) - 1:
-        items = _split_args(text[1:-1])
-        if items:
-            pad = " " * (indent + 2)
-            laid = [expression(item, indent + 2) for item in items]
-            return "[\n" + pad + (",\n" + pad).join(laid) + "\n" + " " * indent + "]"
-        return text
-    if text.startswith("{") and _closing(text, 0) == len(text) - 1:
-        items = _split_args(text[1:-1])
-        if len(items) > 1:
-            pad = " " * (indent + 1)
-            laid = [expression(item, indent + 1) for item in items]
-            return "{" + (",\n" + pad).join(laid) + "}"
-        return text
-    opening = text.find("(")
-    if opening > 0 and _closing(text, opening) == len(text) - 1 and _find_top(text, " ") < 0:
-        args = _split_args(text[opening + 1 : -1])
-        if args:
-            pad = " " * (indent + 2)
-            laid = [expression(arg, indent + 2) for arg in args]
-            return (
-                text[: opening + 1]
-                + "\n"
-                + pad
-                + (",\n" + pad).join(laid)
-                + "\n"
-                + " " * indent
-                + ")"
-            )
-    return text
+def laid(code: Code, indent: int) -> str:
+    """`code` at column `indent`, broken as `mix format` breaks it where it does not fit:
+    a call or a list one element a line, a tuple one element a line aligned after `{`.
+    Continuation lines carry their indentation; the first line has none. A `str` is a
+    term that never breaks."""
+    one_line = flat(code)
+    if fits(one_line, indent) or isinstance(code, str):
+        return one_line
+    if isinstance(code, Alternatives):  # one a line, each after the first behind a `|`
+        first, *rest = code.members
+        pad = "\n" + " " * indent + "| "
+        return laid(first, indent) + "".join(pad + laid(member, indent + 2) for member in rest)
+    if isinstance(code, Items) and code.opening == "{":
+        if len(code.items) < 2:
+            return one_line
+        pad = " " * (indent + 1)
+        return "{" + (",\n" + pad).join(laid(item, indent + 1) for item in code.items) + "}"
+    parts = code.args if isinstance(code, Call) else code.items
+    if not parts:
+        return one_line
+    pad = " " * (indent + 2)
+    head = f"{code.name}(" if isinstance(code, Call) else "["
+    closing = ")" if isinstance(code, Call) else "]"
+    inner = (",\n" + pad).join(laid(part, indent + 2) for part in parts)
+    return f"{head}\n{pad}{inner}\n{' ' * indent}{closing}"
 
 
-def definition(text: str, indent: int) -> str:
-    """`def head, do: body` (or `defp`, or a `test` call) at column `indent`."""
+@dataclass(frozen=True)
+class Clause:
+    """`keyword name(argument) when guard, do: body`: a one-line function clause as a
+    view builds it (`guard` "" for none)."""
+
+    keyword: str  # "def" or "defp"
+    head: Call
+    guard: str
+    body: Code
+
+    def head_text(self) -> str:
+        when = f" when {self.guard}" if self.guard else ""
+        return f"{self.keyword} {flat(self.head)}{when}"
+
+    def __str__(self) -> str:
+        return f"{self.head_text()}, do: {flat(self.body)}"
+
+
+def clause(keyword: str, name: str, argument: str, body: Code, guard: str = "") -> Clause:
+    return Clause(keyword, Call(name, (argument,)), guard, body)
+
+
+def definition(clause: Clause, indent: int) -> str:
+    """`clause` at column `indent`: on one line when it fits, else `do:` under the head
+    (the head broken first when it does not fit on its own), then the body under `do:`."""
+    text = str(clause)
     if fits(text, indent):
         return text
-    at = _find_top(text, ", do: ")
-    if at < 0:
-        return expression(text, indent)
-    head, body = text[:at], text[at + len(", do: ") :]
+    head, body = clause.head_text(), flat(clause.body)
     pad = " " * (indent + 2)
     if not fits(head + ",", indent):
         # continuation lines align after the keyword: `def ` is 4 columns, `defp ` 5
-        aligned = " " * (indent + len(head.partition(" ")[0]) + 1)
-        guard = _find_top(head, " when ")
-        if guard > 0 and fits(head[:guard], indent):
-            return f"{head[:guard]}\n{aligned}when {head[guard + 6 :]},\n{aligned}do: {body}"
-        broken = _broken_head(head, indent)
-        if broken is not None:
-            return f"{broken},\n{aligned}do: {body}"
+        aligned = " " * (indent + len(clause.keyword) + 1)
+        bare = f"{clause.keyword} {flat(clause.head)}"
+        if clause.guard and fits(bare, indent):
+            return f"{bare}\n{aligned}when {clause.guard},\n{aligned}do: {body}"
+        if clause.head.args:
+            guard = f"\n{aligned}when {clause.guard}" if clause.guard else ""
+            return f"{_broken_head(clause, indent)}{guard},\n{aligned}do: {body}"
     if fits("do: " + body, indent + 2):
         return f"{head},\n{pad}do: {body}"
-    return f"{head},\n{pad}do:\n{pad}  {expression(body, indent + 4)}"
+    return f"{head},\n{pad}do:\n{pad}  {laid(clause.body, indent + 4)}"
 
 
-def _broken_head(head: str, indent: int) -> str | None:
-    """`def name(arg, ...)` too long for its line: one argument a line, as in a def head."""
-    keyword, _, call = head.partition(" ")
-    opening = call.find("(")
-    if opening <= 0 or _closing(call, opening) != len(call) - 1:
-        return None  # a guard, or no arguments
-    args = _split_args(call[opening + 1 : -1])
-    aligned = indent + len(keyword) + 1  # continuation lines align after `def `/`defp `
+def block_head(keyword: str, name: str, argument: str, guard: str, indent: int) -> str:
+    """`keyword name(argument) when guard do` opening a block at column `indent`; a head
+    too long by itself breaks its argument, `when` then under it."""
+    head = clause(keyword, name, argument, "", guard)
+    text = head.head_text() + " do"
+    if fits(text, indent) or fits(f"{keyword} {flat(head.head)}", indent):
+        return text
+    aligned = " " * (indent + len(keyword) + 1)
+    when = f"\n{aligned}when {guard}" if guard else ""
+    return f"{_broken_head(head, indent)}{when} do"
+
+
+def _broken_head(clause: Clause, indent: int) -> str:
+    """`def name(arg, ...)` too long for its line: one argument a line, as in a def head;
+    an argument `pattern = variable` that does not fit breaks after its `=`."""
+    aligned = indent + len(clause.keyword) + 1  # continuation lines align after `def `
     pad = " " * (aligned + 2)
-    laid: list[str] = []
-    for arg in args:
-        at = _find_top(arg, " = ")
-        if not fits(arg, aligned + 2) and at > 0:
-            arg = f"{arg[:at]} =\n{' ' * (aligned + 4)}{arg[at + 3 :]}"
-        laid.append(arg)
+    laid_args: list[str] = []
+    for argument in map(flat, clause.head.args):
+        pattern, equals, variable = argument.rpartition(" = ")
+        if not fits(argument, aligned + 2) and equals:
+            argument = f"{pattern} =\n{' ' * (aligned + 4)}{variable}"
+        laid_args.append(argument)
     closing = " " * aligned + ")"
-    return f"{keyword} {call[: opening + 1]}\n{pad}" + f",\n{pad}".join(laid) + f"\n{closing}"
+    return (
+        f"{clause.keyword} {clause.head.name}(\n{pad}"
+        + f",\n{pad}".join(laid_args)
+        + f"\n{closing}"
+    )
 
 
-def _comparison(text: str, indent: int, ending: str) -> str:
-    """`a != b` (column `indent`) too long: a list hugs the operator, anything else goes under."""
-    if fits(text + ending, indent):
+@dataclass(frozen=True)
+class Conditional:
+    """`if left or right, do: then, else: otherwise`, `right` either `not is_nil(x)`
+    (`compared` "") or `x != compared`."""
+
+    left: str
+    checked: str  # the value `right` looks at
+    compared: Code  # what it must differ from; "" for `not is_nil(checked)`
+    then: Code
+    otherwise: Code
+
+    def right(self) -> str:
+        if self.compared == "":
+            return f"not is_nil({self.checked})"
+        return f"{self.checked} != {flat(self.compared)}"
+
+    def __str__(self) -> str:
+        condition = f"{self.left} or {self.right()}"
+        return f"if {condition}, do: {flat(self.then)}, else: {flat(self.otherwise)}"
+
+
+def _right(conditional: Conditional, indent: int) -> str:
+    """The right of `or` at column `indent`, too long: a list hugs the `!=`, anything else
+    goes under it; `not is_nil(x)` breaks the call, lined up with `not`."""
+    text = conditional.right()
+    if fits(text, indent):
         return text
-    at = _find_top(text, " != ")
-    if at < 0:
-        if text.startswith("not "):  # `not is_nil(x)`: the call breaks, lined up with `not`
-            return "not " + expression(text[4:], indent, force=True)
-        return text
-    left, right = text[:at], text[at + 4 :]
-    if right.startswith("[") and _closing(right, 0) == len(right) - 1:
-        return f"{left} != {expression(right, indent)}"
-    return f"{left} !=\n{' ' * (indent + 2)}{right}"
+    compared = conditional.compared
+    if compared == "":
+        return "not " + _forced(call("is_nil", conditional.checked), indent)
+    if isinstance(compared, Items) and compared.opening == "[":
+        return f"{conditional.checked} != {laid(compared, indent)}"
+    return f"{conditional.checked} !=\n{' ' * (indent + 2)}{flat(compared)}"
 
 
-def assignment(variable: str, text: str, indent: int) -> str:
-    """`variable = text`; a conditional that does not fit goes under it, keywords broken."""
-    one_line = f"{variable} = {text}"
+def _forced(code: Call, indent: int) -> str:
+    """A call broken one argument a line even where it would fit."""
+    pad = " " * (indent + 2)
+    inner = (",\n" + pad).join(laid(arg, indent + 2) for arg in code.args)
+    return f"{code.name}(\n{pad}{inner}\n{' ' * indent})"
+
+
+def assignment(variable: str, conditional: Conditional, indent: int) -> str:
+    """`variable = conditional`; one that does not fit goes under it, keywords broken."""
+    one_line = f"{variable} = {conditional}"
     if fits(one_line, indent):
         return one_line
     pad = " " * (indent + 2)
-    if text.startswith("if "):
-        condition_end = _find_top(text, ", do: ")
-        else_at = _find_top(text, ", else: ")
-        if 0 < condition_end < else_at:
-            condition = text[:condition_end]
-            then = text[condition_end + len(", do: ") : else_at]
-            otherwise = text[else_at + len(", else: ") :]
-            keywords = indent + 4
-            if not fits(condition + ",", indent + 2) and _find_top(condition, " or ") > 0:
-                # `if a or\n b,`: the keywords then line up with the condition's first word
-                at = _find_top(condition, " or ")
-                right = _comparison(condition[at + 4 :], indent + 7, "")
-                condition = f"{condition[:at]} or\n{' ' * (indent + 7)}{right}"
-                keywords = indent + 5
-            return (
-                f"{variable} =\n{pad}{condition},\n"
-                + _keyword_value("do", then, keywords, ",")
-                + "\n"
-                + _keyword_value("else", otherwise, keywords, "")
-            )
-    return f"{variable} =\n{pad}{expression(text, indent + 2)}"
+    condition = f"if {conditional.left} or {conditional.right()}"
+    keywords = indent + 4
+    if not fits(condition + ",", indent + 2):
+        # `if a or\n b,`: the keywords then line up with the condition's first word
+        right = _right(conditional, indent + 7)
+        condition = f"if {conditional.left} or\n{' ' * (indent + 7)}{right}"
+        keywords = indent + 5
+    return (
+        f"{variable} =\n{pad}{condition},\n"
+        + _keyword_value("do", conditional.then, keywords, ",")
+        + "\n"
+        + _keyword_value("else", conditional.otherwise, keywords, "")
+    )
 
 
-def _keyword_value(key: str, value: str, indent: int, ending: str) -> str:
+def _keyword_value(key: str, value: Code, indent: int, ending: str) -> str:
     """`key: value` of a keyword list broken one pair a line (column `indent`)."""
     pad = " " * indent
-    if fits(f"{key}: {value}{ending}", indent):
-        return f"{pad}{key}: {value}{ending}"
-    return f"{pad}{key}:\n{pad}  {expression(value, indent + 2)}{ending}"
+    if fits(f"{key}: {flat(value)}{ending}", indent):
+        return f"{pad}{key}: {flat(value)}{ending}"
+    return f"{pad}{key}:\n{pad}  {laid(value, indent + 2)}{ending}"
 
 
-def pair(text: str, separator: str, indent: int, ending: str) -> str:
-    """`key: value` or `"key" => value` in a broken map or struct type (column `indent`):
-    the value goes under the key when the line is too long."""
+def pair(key: str, value: Code, indent: int, ending: str) -> str:
+    """`key: value` or `"key" => value` (`key` with its `:` or ` =>`) in a broken map or
+    struct type (column `indent`): the value goes under the key when the line is too long."""
+    text = f"{key} {flat(value)}"
     if fits(text + ending, indent):
         return text
-    at = _find_top(text, separator)
-    if at < 0:
-        return text
-    key, value = text[: at + len(separator)].rstrip(), text[at + len(separator) :]
-    return f"{key}\n{' ' * (indent + 2)}{expression(value, indent + 2)}"
+    return f"{key}\n{' ' * (indent + 2)}{laid(value, indent + 2)}"
 
 
-def arrow_clause(pattern: str, body: str, indent: int, broken: bool) -> str:
+def arrow_clause(pattern: str, body: Code, indent: int, broken: bool) -> str:
     """`pattern -> body` of a `case`/`cond`; `broken` puts the body under the pattern."""
     if not broken:
-        return f"{pattern} -> {body}"
+        return f"{pattern} -> {flat(body)}"
     pad = " " * (indent + 2)
-    return f"{pattern} ->\n{pad}{expression(body, indent + 2)}"
+    return f"{pattern} ->\n{pad}{laid(body, indent + 2)}"
 
 
-def arrow_clauses(clauses: Sequence[tuple[str, str]], indent: int) -> list[str]:
+def arrow_clauses(clauses: Sequence[tuple[str, Code]], indent: int) -> list[str]:
     """The clauses of one `case`/`cond`: one line each when all fit, else all broken."""
-    broken = not all(fits(f"{pattern} -> {body}", indent) for pattern, body in clauses)
-    laid = [arrow_clause(pattern, body, indent, broken) for pattern, body in clauses]
+    broken = not all(fits(f"{pattern} -> {flat(body)}", indent) for pattern, body in clauses)
+    laid_clauses = [arrow_clause(pattern, body, indent, broken) for pattern, body in clauses]
     if not broken:
-        return laid
+        return laid_clauses
     result: list[str] = []
-    for index, clause in enumerate(laid):
+    for index, clause in enumerate(laid_clauses):
         if index:
             result.append("")
         result.append(clause)
@@ -304,34 +327,37 @@ def block(statements: Sequence[str], indent: int) -> str:
     return "\n".join(lines)
 
 
-def keyword_call(head: str, pairs: Sequence[str], indent: int) -> str:
-    """`defstruct a: nil, b: 1`: broken one pair a line, aligned after `head `."""
-    one_line = f"{head} " + ", ".join(pairs)
+def keyword_call(head: str, pairs: Sequence[tuple[str, Code]], indent: int) -> str:
+    """`defstruct a: nil, b: 1` (each key with its `:`): broken one pair a line, aligned
+    after `head `."""
+    one_line = f"{head} " + ", ".join(f"{key} {flat(value)}" for key, value in pairs)
     if fits(one_line, indent) and len(pairs) <= 1:
         return one_line
     column = indent + len(head) + 1
     pad = " " * column
-    laid: list[str] = []
-    for index, pair in enumerate(pairs):
+    laid_pairs: list[str] = []
+    for index, (key, value) in enumerate(pairs):
         ending = "," if index < len(pairs) - 1 else ""
-        key, _, value = pair.partition(": ")
-        if not fits(pair + ending, column) and value:
-            if value.startswith("[") and _closing(value, 0) == len(value) - 1:
-                pair = f"{key}: {expression(value, column)}"
+        text = f"{key} {flat(value)}"
+        if not fits(text + ending, column):
+            if isinstance(value, Items) and value.opening == "[":
+                text = f"{key} {laid(value, column)}"
             else:
-                pair = f"{key}:\n{pad}  {value}"
-        laid.append(pair)
-    return f"{head} " + (",\n" + pad).join(laid)
+                text = f"{key}\n{pad}  {flat(value)}"
+        laid_pairs.append(text)
+    return f"{head} " + (",\n" + pad).join(laid_pairs)
 
 
-def list_literal(items: Sequence[str], indent: int, prefix: str = "") -> str:
+def list_literal(items: Sequence[Code], indent: int, prefix: str = "") -> str:
     """`prefix[a, b]`, one item a line (closing bracket under `prefix`) when it does not fit."""
-    one_line = prefix + "[" + ", ".join(items) + "]"
+    one_line = prefix + flat(Items("[", tuple(items)))
     if fits(one_line, indent) or not items:
         return one_line
     pad = " " * (indent + 2)
-    laid = [expression(item, indent + 2) for item in items]
-    return prefix + "[\n" + ",\n".join(pad + item for item in laid) + "\n" + " " * indent + "]"
+    laid_items = [laid(item, indent + 2) for item in items]
+    return (
+        prefix + "[\n" + ",\n".join(pad + item for item in laid_items) + "\n" + " " * indent + "]"
+    )
 
 
 def union_type(head: str, members: Sequence[str], indent: int) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from polytype import ir, naming
@@ -16,7 +17,6 @@ from polytype.targets.elixir.names import (
     RUNTIME_ALIAS,
     ex_access,
     ex_key,
-    ex_str_list,
     json_scalar,
     literal_term,
     path_segment,
@@ -109,27 +109,27 @@ def _thaw(value: ir.JSONData) -> object:
     return value
 
 
-def _spellings_list(item: ir.Field) -> str:
-    return (
-        "["
-        + ", ".join(
-            f"{{{ex_str(s)}, {ex_str(path_segment(s))}}}" for s in (item.json_key, *item.aliases)
-        )
-        + "]"
+def _spellings_list(item: ir.Field) -> layout.Items:
+    return layout.Items(
+        "[",
+        tuple(
+            layout.Items("{", (ex_str(s), ex_str(path_segment(s))))
+            for s in (item.json_key, *item.aliases)
+        ),
     )
 
 
 def record_view(record: ir.Record, module: ir.Module) -> RecordView:
     gen = FileGen(module)
     variables = _variables(record)
-    struct_fields: list[str] = []
-    type_fields: list[str] = []
+    struct_fields: list[tuple[str, layout.Code]] = []
+    type_fields: list[tuple[str, layout.Code]] = []
     enforce: list[str] = []
-    tag_steps: list[str] = []
-    required_steps: list[str] = []
-    optional_steps: list[str] = []
-    build: list[str] = []
-    encode_map: list[str] = []
+    tag_steps: list[tuple[str, layout.Code]] = []
+    required_steps: list[tuple[str, layout.Code]] = []
+    optional_steps: list[tuple[str, layout.Code]] = []
+    build: list[tuple[str, layout.Code]] = []
+    encode_map: list[tuple[str, layout.Code]] = []
     encode_optional: list[str] = []
     optional_keys: list[str] = []
     alias_pairs: list[tuple[str, str]] = []
@@ -138,9 +138,11 @@ def record_view(record: ir.Record, module: ir.Module) -> RecordView:
         key = ex_key(item.ex_name)
         access = ex_access("value", item.ex_name)
         alias_pairs.extend((alias, item.json_key) for alias in item.aliases)
+        spelling: layout.Code
         if item.aliases:
-            spelling = (
-                f"{RUNTIME_ALIAS}.spelling(present, {ex_str_list((item.json_key, *item.aliases))})"
+            spellings = tuple(ex_str(s) for s in (item.json_key, *item.aliases))
+            spelling = layout.call(
+                f"{RUNTIME_ALIAS}.spelling", "present", layout.Items("[", spellings)
             )
             uses_present_in_encode = True
         else:
@@ -148,103 +150,147 @@ def record_view(record: ir.Record, module: ir.Module) -> RecordView:
         if item.is_tag:
             assert isinstance(item.type, ir.LiteralValue)
             term = literal_term(item.type.value)
-            struct_fields.append(f"{key} {term}")
-            type_fields.append(f"{key} {term}")
+            struct_fields.append((key, term))
+            type_fields.append((key, term))
             segment = ex_str(path_segment(item.json_key))
             tag_steps.append(
-                f":ok <- {RUNTIME_ALIAS}.tag(data, {ex_str(item.json_key)}, {segment}, {json_scalar(item.type.value)})"
+                (
+                    ":ok",
+                    layout.call(
+                        f"{RUNTIME_ALIAS}.tag",
+                        "data",
+                        ex_str(item.json_key),
+                        segment,
+                        json_scalar(item.type.value),
+                    ),
+                )
             )
-            encode_map.append(f"{spelling} => {json_scalar(item.type.value)}")
+            encode_map.append((f"{layout.flat(spelling)} =>", json_scalar(item.type.value)))
             continue
         variable = variables[item.json_key]
         decoder = gen.decoder(item.type)
-        build.append(f"{key} {variable}")
+        build.append((key, variable))
         if item.required:
             enforce.append(ex_atom(item.ex_name))
-            struct_fields.append(f"{key} nil")
-            type_fields.append(f"{key} {gen.typespec(item.type)}")
+            struct_fields.append((key, "nil"))
+            type_fields.append((key, gen.typespec_code(item.type)))
             if item.aliases:
-                call = (
-                    f"{RUNTIME_ALIAS}.required_aliased(data, {_spellings_list(item)}, &{decoder}/1)"
+                call = layout.call(
+                    f"{RUNTIME_ALIAS}.required_aliased",
+                    "data",
+                    _spellings_list(item),
+                    f"&{decoder}/1",
                 )
             else:
-                call = (
-                    f"{RUNTIME_ALIAS}.required(data, {ex_str(item.json_key)}, "
-                    f"{ex_str(path_segment(item.json_key))}, &{decoder}/1)"
+                call = layout.call(
+                    f"{RUNTIME_ALIAS}.required",
+                    "data",
+                    ex_str(item.json_key),
+                    ex_str(path_segment(item.json_key)),
+                    f"&{decoder}/1",
                 )
-            required_steps.append(f"{{:ok, {variable}}} <- {call}")
-            encode_map.append(f"{spelling} => {gen.encode(item.type, access)}")
+            required_steps.append((f"{{:ok, {variable}}}", call))
+            encode_map.append((f"{layout.flat(spelling)} =>", gen.encode(item.type, access)))
             continue
         optional_keys.append(item.json_key)
         uses_present_in_encode = True
+        spec: layout.Code
+        default: layout.Code
         if item.default is not None:
             default = gen.default_term(item.type, item.default.value)
-            spec = gen.typespec(item.type)
+            spec = gen.typespec_code(item.type)
             if item.default.value is None and not item.nullable:
-                spec += " | nil"
+                spec = layout.alternatives(spec, "nil")
         else:
             default = "nil"
-            spec = gen.typespec(item.type) if item.nullable else f"{gen.typespec(item.type)} | nil"
-        struct_fields.append(f"{key} {default}")
-        type_fields.append(f"{key} {spec}")
+            spec = gen.typespec_code(item.type)
+            if not item.nullable:
+                spec = layout.alternatives(spec, "nil")
+        struct_fields.append((key, default))
+        type_fields.append((key, spec))
         if item.aliases:
-            call = f"{RUNTIME_ALIAS}.optional_aliased(data, {_spellings_list(item)}, &{decoder}/1, {default})"
-        else:
-            call = (
-                f"{RUNTIME_ALIAS}.optional(data, {ex_str(item.json_key)}, "
-                f"{ex_str(path_segment(item.json_key))}, &{decoder}/1, {default})"
+            call = layout.call(
+                f"{RUNTIME_ALIAS}.optional_aliased",
+                "data",
+                _spellings_list(item),
+                f"&{decoder}/1",
+                default,
             )
-        optional_steps.append(f"{{:ok, {variable}}} <- {call}")
+        else:
+            call = layout.call(
+                f"{RUNTIME_ALIAS}.optional",
+                "data",
+                ex_str(item.json_key),
+                ex_str(path_segment(item.json_key)),
+                f"&{decoder}/1",
+                default,
+            )
+        optional_steps.append((f"{{:ok, {variable}}}", call))
         if default == "nil":
-            condition = f"{ex_str(item.json_key)} in present or not is_nil({access})"
+            compared: layout.Code = ""
             encoded = gen.encode(item.type if item.nullable else ir.Nullable(item.type), access)
         else:
-            condition = f"{ex_str(item.json_key)} in present or {access} != {default}"
+            compared = default
             encoded = gen.encode(item.type, access)
-        encode_optional.append(
-            layout.assignment(
-                "out", f"if {condition}, do: Map.put(out, {spelling}, {encoded}), else: out", 4
-            )
+        put = layout.call("Map.put", "out", spelling, encoded)
+        conditional = layout.Conditional(
+            f"{ex_str(item.json_key)} in present", access, compared, put, "out"
         )
+        encode_optional.append(layout.assignment("out", conditional, 4))
     attributes: list[str] = []
     # what no type expresses, on the whole JSON object before anything else
-    steps = [f":ok <- {call}" for call in gen.check_calls("data", record.schema_checks)]
+    steps: list[tuple[str, layout.Code]] = [
+        (":ok", call) for call in gen.check_calls("data", record.schema_checks)
+    ]
     steps += tag_steps
     keeps_extra = record.extra_policy == "keep"
     all_keys = [spelling for item in record.fields for spelling in (item.json_key, *item.aliases)]
     if record.extra_policy in ("keep", "forbid") or not record.rules.is_empty():
         attributes.append(_attribute("known_keys", [ex_str(key) for key in all_keys]))
     if record.extra_policy == "forbid":
-        steps.append(f":ok <- {RUNTIME_ALIAS}.forbid_unknown(data, @known_keys)")
+        steps.append((":ok", layout.call(f"{RUNTIME_ALIAS}.forbid_unknown", "data", "@known_keys")))
     steps += required_steps + optional_steps
     if not record.rules.is_empty():
         steps.append(
-            f":ok <- {RUNTIME_ALIAS}.object_rules(data, @known_keys, {gen.rules(record.rules)})"
+            (
+                ":ok",
+                layout.call(
+                    f"{RUNTIME_ALIAS}.object_rules", "data", "@known_keys", *gen.rules(record.rules)
+                ),
+            )
         )
     if keeps_extra:
-        steps.append(f"{{:ok, extra}} <- {RUNTIME_ALIAS}.unknown(data, @known_keys)")
-        struct_fields.append("extra: %{}")
-        type_fields.append(f"extra: {RUNTIME_ALIAS}.json_object()")
-        build.append("extra: extra")
+        steps.append(
+            ("{:ok, extra}", layout.call(f"{RUNTIME_ALIAS}.unknown", "data", "@known_keys"))
+        )
+        struct_fields.append(("extra:", "%{}"))
+        type_fields.append(("extra:", f"{RUNTIME_ALIAS}.json_object()"))
+        build.append(("extra:", "extra"))
     tracks_presence = bool(optional_keys or alias_pairs)
     if tracks_presence:
         attributes.append(_attribute("optional_keys", [ex_str(key) for key in optional_keys]))
         attributes.append(
             _attribute(
-                "aliases", [f"{{{ex_str(alias)}, {ex_str(key)}}}" for alias, key in alias_pairs]
+                "aliases",
+                [layout.Items("{", (ex_str(alias), ex_str(key))) for alias, key in alias_pairs],
             )
         )
-        struct_fields.append("__present__: []")
-        type_fields.append("__present__: [String.t()]")
-        build.append(f"__present__: {RUNTIME_ALIAS}.present(data, @optional_keys, @aliases)")
+        struct_fields.append(("__present__:", "[]"))
+        type_fields.append(("__present__:", layout.Items("[", ("String.t()",))))
+        build.append(
+            (
+                "__present__:",
+                layout.call(f"{RUNTIME_ALIAS}.present", "data", "@optional_keys", "@aliases"),
+            )
+        )
     attributes.extend(gen.attribute_lines())
     encode: list[str] = []
     if uses_present_in_encode and tracks_presence:
         encode.append("present = value.__present__")
     if encode_map:
         entries = (
-            " " * 6 + layout.pair(line, " => ", 6, "," if index < len(encode_map) - 1 else "")
-            for index, line in enumerate(encode_map)
+            " " * 6 + layout.pair(key, value, 6, "," if index < len(encode_map) - 1 else "")
+            for index, (key, value) in enumerate(encode_map)
         )
         encode.append("out = %{\n" + ",\n".join(entries) + "\n    }")
     else:
@@ -266,16 +312,17 @@ def record_view(record: ir.Record, module: ir.Module) -> RecordView:
             layout.keyword_call("defstruct", struct_fields, 2) if struct_fields else "defstruct []"
         ),
         type_fields=tuple(
-            layout.pair(line, ": ", 10, "," if index < len(type_fields) - 1 else "")
-            for index, line in enumerate(type_fields)
+            layout.pair(key, spec, 10, "," if index < len(type_fields) - 1 else "")
+            for index, (key, spec) in enumerate(type_fields)
         ),
         attributes=tuple(attributes),
         decode_steps=tuple(
-            with_step(step, "," if index < last else " do") for index, step in enumerate(steps)
+            with_step(pattern, call, "," if index < last else " do")
+            for index, (pattern, call) in enumerate(steps)
         ),
         build_fields=tuple(
-            layout.pair(line, ": ", 9 if steps else 7, "," if index < len(build) - 1 else "")
-            for index, line in enumerate(build)
+            layout.pair(key, value, 9 if steps else 7, "," if index < len(build) - 1 else "")
+            for index, (key, value) in enumerate(build)
         ),
         encode_body=layout.block(encode, 4),
         encode_argument="value" if reads_value else "_value",
@@ -283,6 +330,6 @@ def record_view(record: ir.Record, module: ir.Module) -> RecordView:
     )
 
 
-def _attribute(name: str, items: list[str], indent: int = 2) -> str:
+def _attribute(name: str, items: Sequence[layout.Code], indent: int = 2) -> str:
     """`@name [items]`, laid out."""
     return layout.list_literal(items, indent, f"@{name} ")

@@ -21,7 +21,7 @@ from polytype.ir.patterns import pcre_pattern
 from polytype.targets.base.helper_names import BOUND_KEYS, function_suffix, literal_key
 from polytype.targets.base.render import ex_str
 from polytype.targets.elixir import layout
-from polytype.targets.elixir.clauses import clause_at
+from polytype.targets.elixir.clauses import Block, clause_at
 from polytype.targets.elixir.names import RUNTIME_ALIAS, checks_module, literal_term
 from polytype.targets.elixir.terms import check_schema, ex_json_literal, json_term
 
@@ -83,7 +83,7 @@ class HelperView:
     """A private function: its clauses, each a finished line or block."""
 
     name: str
-    clauses: tuple[str, ...]
+    clauses: tuple[Block, ...]
 
     @property
     def text(self) -> str:
@@ -97,7 +97,7 @@ class FileSnippets:
 
     module: ir.Module
     helpers: dict[str, HelperView] = field(default_factory=dict)
-    attributes: dict[str, str] = field(default_factory=dict)  # name -> value
+    attributes: dict[str, layout.Call] = field(default_factory=dict)  # name -> value
     # name -> the JSON Schema fragment of a schema check, as the runtime reads it
     check_terms: dict[str, ir.JSONData] = field(default_factory=dict)
     # type_key results: identity -> key and key -> identity, so that two different
@@ -112,6 +112,25 @@ class FileSnippets:
 
     def mod(self, name: str) -> str:
         return self.named(name).elixir_module
+
+    def typespec_code(self, type_ref: ir.TypeRef) -> layout.Code:
+        """`typespec(type_ref)` with its lists and alternatives as parts (they break)."""
+        match type_ref:
+            case ir.ListOf():
+                return layout.Items("[", (self.typespec_code(type_ref.item),))
+            case ir.TupleOf():
+                specs = {self.typespec(item): item for item in type_ref.item_types()}
+                codes = tuple(map(self.typespec_code, specs.values()))
+                only = codes[0] if len(codes) == 1 else layout.alternatives(*codes)
+                return layout.Items("[", (only,))
+            case ir.Checked():
+                return self.typespec_code(type_ref.inner)
+            case ir.Nullable():
+                return layout.alternatives(self.typespec_code(type_ref.inner), "nil")
+            case ir.InlineUnion():
+                return layout.alternatives(*map(self.typespec_code, type_ref.options))
+            case _:  # the rest never breaks
+                return self.typespec(type_ref)
 
     def typespec(self, type_ref: ir.TypeRef) -> str:
         match type_ref:
@@ -241,16 +260,21 @@ class FileSnippets:
         return name
 
     def pattern_attribute(self, pattern: str) -> str:
-        compiled = f'Regex.compile!({ex_str(pcre_pattern(pattern))}, "u")'
+        compiled = layout.call("Regex.compile!", ex_str(pcre_pattern(pattern)), '"u"')
         return _interned(self.attributes, "pattern", compiled)
 
-    def check_calls(self, variable: str, checks: tuple[ir.SchemaCheck, ...]) -> list[str]:
+    def check_calls(self, variable: str, checks: tuple[ir.SchemaCheck, ...]) -> list[layout.Call]:
         """`R.schema_check(variable, @schema_check_N, "'not' at /x", Ns.PolytypeChecks.rules())`
         for each check."""
         rules = f"{checks_module(self.module)}.rules()"
         return [
-            f"{RUNTIME_ALIAS}.schema_check({variable}, {self.check_attribute(check)}, "
-            f"{ex_str(check.described)}, {rules})"
+            layout.call(
+                f"{RUNTIME_ALIAS}.schema_check",
+                variable,
+                self.check_attribute(check),
+                ex_str(check.described),
+                rules,
+            )
             for check in checks
         ]
 
@@ -263,7 +287,7 @@ class FileSnippets:
 
     def attribute_lines(self) -> tuple[str, ...]:
         return tuple(
-            f"@{name} {layout.expression(value, 4 + len(name))}"
+            f"@{name} {layout.laid(value, 4 + len(name))}"
             for name, value in self.attributes.items()
         ) + tuple(
             f"@{name} {json_term(term, 4 + len(name), 2)}"

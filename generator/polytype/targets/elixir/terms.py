@@ -12,7 +12,7 @@ from __future__ import annotations
 from polytype import ir
 from polytype.ir.patterns import pcre_pattern, translated
 from polytype.targets.base.render import ex_str
-from polytype.targets.elixir.layout import fits
+from polytype.targets.elixir.layout import Code, Items, fits
 
 
 def ex_int(value: int) -> str:
@@ -57,6 +57,14 @@ def ex_json_literal(value: ir.JSONData) -> str:
         + ", ".join(f"{ex_str(key)} => {ex_json_literal(item)}" for key, item in value.items)
         + "}"
     )
+
+
+def json_code(value: ir.JSONData) -> Code:
+    """`ex_json_literal(value)` with its lists as parts (a list breaks; a map, as the
+    target writes it on one line, does not)."""
+    if isinstance(value, tuple):
+        return Items("[", tuple(json_code(item) for item in value))
+    return ex_json_literal(value)
 
 
 def json_term(value: ir.JSONData, start: int, indent: int, ending: str = "") -> str:

@@ -14,12 +14,11 @@ from polytype import ir
 from polytype.ir import unions
 from polytype.targets.base.render import ex_str
 from polytype.targets.elixir import layout
-from polytype.targets.elixir.clauses import clause_block, with_step
+from polytype.targets.elixir.clauses import Block, block_head, clause_block, with_step
 from polytype.targets.elixir.filegen import FileGen
 from polytype.targets.elixir.names import (
     GUARDS,
     RUNTIME_ALIAS,
-    ex_str_list,
     json_scalar,
     path_segment,
     unknown_module,
@@ -41,13 +40,13 @@ class UnionView:
 
 def union_view(union: ir.UnionType, module: ir.Module) -> UnionView:
     gen = FileGen(module)
-    clauses: list[str] = []
+    clauses: list[Block] = []
     # with schema checks, `decode/1` runs them on the JSON value, then chooses the member
-    head = "defp decode_member" if union.schema_checks else "def decode"
+    head = ("defp", "decode_member") if union.schema_checks else ("def", "decode")
     if union.schema_checks:
         calls = gen.check_calls("data", union.schema_checks)
         steps = [
-            with_step(f":ok <- {call}", "," if index < len(calls) - 1 else " do")
+            with_step(":ok", call, "," if index < len(calls) - 1 else " do")
             for index, call in enumerate(calls)
         ]
         clauses.append(
@@ -69,25 +68,31 @@ def union_view(union: ir.UnionType, module: ir.Module) -> UnionView:
     if union.tag is not None:
         tag = ex_str(union.tag)
         segment = ex_str(path_segment(union.tag))
-        arrows = [
-            (f"{{:ok, {json_scalar(value)}}}", f"{gen.mod(member)}.decode(data)")
+        arrows: list[tuple[str, layout.Code]] = [
+            (f"{{:ok, {json_scalar(value)}}}", layout.call(f"{gen.mod(member)}.decode", "data"))
             for value, member in union.tag_values
         ]
         known = ", ".join(json.dumps(value, ensure_ascii=False) for value, _ in union.tag_values)
         if union.unknown is not None:  # an unlisted string tag is kept whole, never an atom
             arrows.append(
-                ("{:ok, tag} when is_binary(tag)", f"{unknown_module(module, union)}.decode(data)")
+                (
+                    "{:ok, tag} when is_binary(tag)",
+                    layout.call(f"{unknown_module(module, union)}.decode", "data"),
+                )
             )
-        arrows.append(
-            ("{:ok, tag}", f"{RUNTIME_ALIAS}.unknown_tag({segment}, tag, {ex_str(known)})")
-        )
-        arrows.append((":error", f'{{:error, {{{segment}, "missing required key"}}}}'))
+        unknown_tag = layout.call(f"{RUNTIME_ALIAS}.unknown_tag", segment, "tag", ex_str(known))
+        arrows.append(("{:ok, tag}", unknown_tag))
+        missing = layout.Items("{", (segment, '"missing required key"'))
+        arrows.append((":error", layout.Items("{", (":error", missing))))
         clauses.append(
             _case_clause(
-                f"{head}(data) when is_map(data) do", f"case Map.fetch(data, {tag}) do", arrows
+                block_head(*head, "data", "is_map(data)"),
+                f"case Map.fetch(data, {tag}) do",
+                arrows,
             )
         )
-        clauses.append(f'{head}(data), do: {RUNTIME_ALIAS}.type_error("object", data)')
+        error = layout.call(f"{RUNTIME_ALIAS}.type_error", '"object"', "data")
+        clauses.append(layout.clause(*head, "data", error))
     elif union.tries_members:
         clauses.append(_tried_clause(union, gen, head))
     else:
@@ -95,10 +100,9 @@ def union_view(union: ir.UnionType, module: ir.Module) -> UnionView:
     if union.tries_members and not all(
         isinstance(module.get(member), ir.Record) for member in union.members
     ):  # members of one JSON type: the value says what it is
-        modules = ", ".join(gen.mod(member) for member in union.members)
-        encode_clauses = [
-            f"def to_json(value), do: {RUNTIME_ALIAS}.encode_tried(value, [{modules}])"
-        ]
+        modules = layout.Items("[", tuple(gen.mod(member) for member in union.members))
+        encoded = layout.call(f"{RUNTIME_ALIAS}.encode_tried", "value", modules)
+        encode_clauses = [layout.clause("def", "to_json", "value", encoded)]
     else:
         encode_clauses = [
             clause.render("to_json") for clause in gen.encode_clauses(ir.Ref(union.name))
@@ -166,34 +170,49 @@ def _union_doc(union: ir.UnionType, gen: FileGen) -> str:
     return "\n".join(lines)
 
 
-def _tried_clause(union: ir.UnionType, gen: FileGen, head: str) -> str:
+def _tried_clause(union: ir.UnionType, gen: FileGen, head: tuple[str, str]) -> layout.Clause:
     """`decode` of a union that tries its members (oneOf / anyOf), through the runtime."""
-    members = [
-        f"{{{ex_str(check.member)}, {ex_str_list(check.json_types)}, "
-        f"{ex_str_list(check.required)}, &{gen.mod(check.member)}.decode/1}}"
+    members = tuple(
+        layout.Items(
+            "{",
+            (
+                ex_str(check.member),
+                _strings(check.json_types),
+                _strings(check.required),
+                f"&{gen.mod(check.member)}.decode/1",
+            ),
+        )
         for check in union.checks
-    ]
-    exactly_one = "true" if union.match == "one_of" else "false"
-    return (
-        f"{head}(data), do: {RUNTIME_ALIAS}.try_members(data, {ex_str(union.name)}, "
-        f"[{', '.join(members)}], {exactly_one})"
     )
+    exactly_one = "true" if union.match == "one_of" else "false"
+    tried = layout.call(
+        f"{RUNTIME_ALIAS}.try_members",
+        "data",
+        ex_str(union.name),
+        layout.Items("[", members),
+        exactly_one,
+    )
+    return layout.clause(*head, "data", tried)
 
 
-def _structural_clauses(union: ir.UnionType, gen: FileGen, head: str) -> list[str]:
-    clauses: list[str] = []
+def _strings(values: tuple[str, ...]) -> layout.Items:
+    """A list of Elixir strings."""
+    return layout.Items("[", tuple(ex_str(value) for value in values))
+
+
+def _structural_clauses(union: ir.UnionType, gen: FileGen, head: tuple[str, str]) -> list[Block]:
+    clauses: list[Block] = []
     object_cases = [case for case in union.cases if case.json_type == "object"]
     other_cases = [case for case in union.cases if case.json_type != "object"]
     if object_cases:
         plain = [case for case in object_cases if case.tag_key is None and case.key is None]
         if len(object_cases) == 1 and plain:
-            clauses.append(
-                f"{head}(data) when is_map(data), do: {gen.mod(plain[0].member)}.decode(data)"
-            )
+            decode = layout.call(f"{gen.mod(plain[0].member)}.decode", "data")
+            clauses.append(layout.clause(*head, "data", decode, "is_map(data)"))
         else:
-            arrows: list[tuple[str, str]] = []
+            arrows: list[tuple[str, layout.Code]] = []
             for case in object_cases:
-                target = f"{gen.mod(case.member)}.decode(data)"
+                target = layout.call(f"{gen.mod(case.member)}.decode", "data")
                 if case.tag_key is not None:
                     assert case.tag_value is not None
                     arrows.append(
@@ -210,7 +229,7 @@ def _structural_clauses(union: ir.UnionType, gen: FileGen, head: str) -> list[st
                 arrows.append(
                     (
                         f"is_binary(Map.get(data, {ex_str(union.open_tag)}))",
-                        f"{unknown_module(gen.module, union)}.decode(data)",
+                        layout.call(f"{unknown_module(gen.module, union)}.decode", "data"),
                     )
                 )
             if not plain:
@@ -223,20 +242,24 @@ def _structural_clauses(union: ir.UnionType, gen: FileGen, head: str) -> list[st
                     for case in object_cases
                 ]
                 message = f"matches no member of {union.name} (expected {', '.join(hints)})"
-                arrows.append(("true", f'{{:error, {{"", {ex_str(message)}}}}}'))
-            clauses.append(_case_clause(f"{head}(data) when is_map(data) do", "cond do", arrows))
+                reason = layout.Items("{", ('""', ex_str(message)))
+                arrows.append(("true", layout.Items("{", (":error", reason))))
+            clauses.append(
+                _case_clause(block_head(*head, "data", "is_map(data)"), "cond do", arrows)
+            )
     expected: list[str] = ["object"] if object_cases else []
     for case in other_cases:
-        clauses.append(
-            f"{head}(data) when {GUARDS[case.json_type].replace('value', 'data')}, do: {gen.mod(case.member)}.decode(data)"
-        )
+        guard = GUARDS[case.json_type].replace("value", "data")
+        decode = layout.call(f"{gen.mod(case.member)}.decode", "data")
+        clauses.append(layout.clause(*head, "data", decode, guard))
         expected.append(case.json_type)
     listed = " or ".join(dict.fromkeys(expected))
-    clauses.append(f"{head}(data), do: {RUNTIME_ALIAS}.type_error({ex_str(listed)}, data)")
+    error = layout.call(f"{RUNTIME_ALIAS}.type_error", ex_str(listed), "data")
+    clauses.append(layout.clause(*head, "data", error))
     return clauses
 
 
-def _case_clause(head: str, opening: str, arrows: list[tuple[str, str]]) -> str:
+def _case_clause(head: str, opening: str, arrows: list[tuple[str, layout.Code]]) -> str:
     """`head` / `opening` / the arrow clauses / `end` / `end`, written from column 0."""
     body = "\n".join(_unshift(line, 2) for line in layout.arrow_clauses(arrows, 6))
     return "\n".join([head, f"  {opening}", body, "  end", "end"])

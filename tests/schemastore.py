@@ -10,7 +10,8 @@
 The catalogue (`../shared/schemastore`, or `$POLYTYPE_SCHEMASTORE`) is read in place: its
 `index.json` names each schema file, its draft, its valid documents (`instances/`) and its
 invalid ones (`negative/`), all of the schema's root, and the `ref_map` that resolves the
-catalogue's URLs. In one scratch project (`strict = false`, that `ref-map`), whose schema
+catalogue's URLs. In one scratch project (`strict = false`, that `ref-map`, every module's
+Python under the one package `PACKAGE` with `python-package`), whose schema
 directory links every chosen schema under its own file name (so its module is named as
 polytype names it):
 
@@ -71,6 +72,9 @@ PYTHONPATH = os.pathsep.join([str(REPO), str(REPO / "generator")])
 # recorded beside each invalid fixture: the suites then decode it, and a rejection at any
 # path (this one is never reported) is counted as agreeing with jsonschema
 ANY_PATH = "$.polytype_catalogue_records_no_path"
+# every module's Python under one parent package (`[tool.polytype] python-package`), so
+# that a schema named like an installed package (`ruff`, `uv`, `setuptools`) imports as ours
+PACKAGE = "catalogue_models"
 FLAVOR_FILES = {
     "dataclasses": "dataclass_models",
     "typeddicts": "typed_dicts",
@@ -352,6 +356,7 @@ def write_project(
         'schema-dir = "schema"',
         'output-dir = "generated"',
         'fixtures-dir = "fixtures"',
+        f'python-package = "{PACKAGE}"',
         "strict = false",
         *([f"python-package = {json.dumps(python_package)}"] if python_package else []),
         "[tool.polytype.ref-map]",
@@ -505,7 +510,7 @@ sys.path.insert(0, sys.argv[1])
 for module in sys.argv[2:]:
     for flavor, file in FLAVOR_FILES.items():
         try:
-            importlib.import_module(f"{module}.{file}")
+            importlib.import_module(f"{PACKAGE}.{module}.{file}")
         except BaseException as error:
             text = f"{type(error).__name__}: {error}".splitlines()[0][:300]
         else:
@@ -516,7 +521,7 @@ for module in sys.argv[2:]:
 
 def check_imports(output: Path, generated: Sequence[Measured], jobs: int) -> None:
     """Each module's flavors imported with warnings as errors, `BATCH` modules a child."""
-    script = f"FLAVOR_FILES = {FLAVOR_FILES!r}\n{_IMPORTS}"
+    script = f"FLAVOR_FILES = {FLAVOR_FILES!r}\nPACKAGE = {PACKAGE!r}\n{_IMPORTS}"
     by_module = {measured.module: measured for measured in generated}
 
     def batch(modules: Sequence[str]) -> None:
@@ -540,10 +545,12 @@ def check_imports(output: Path, generated: Sequence[Measured], jobs: int) -> Non
         list(pool.map(batch, chunks))
 
 
-_MYPY_LINE = re.compile(r"^(?:[^\s:]*/)?python/(?P<module>[^/]+)/[^:]+:\d+: error: .*$", re.M)
+_MYPY_LINE = re.compile(
+    rf"^(?:[^\s:]*/)?python/{PACKAGE}/(?P<module>[^/]+)/[^:]+:\d+: error: .*$", re.M
+)
 
 
-_MYPY_BLOCKER = re.compile(r"python/(?P<module>[^/:\s]+)[/:]")
+_MYPY_BLOCKER = re.compile(rf"python/{PACKAGE}/(?P<module>[^/:\s]+)[/:]")
 
 
 def check_types(work: Path, generated: Sequence[Measured]) -> str:
@@ -559,7 +566,7 @@ def check_types(work: Path, generated: Sequence[Measured]) -> str:
         done = corpus.run(
             [sys.executable, "-m", "mypy", "--strict", "--no-incremental",
              "--explicit-package-bases", "--cache-dir", str(work / ".mypy_cache"),
-             *[str(python / module) for module in left]],
+             *[str(python / PACKAGE / module) for module in left]],
             work,
             {"PYTHONPATH": PYTHONPATH, "MYPYPATH": str(python)},
             LONG,

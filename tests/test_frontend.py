@@ -796,6 +796,30 @@ ROOTS = {
     },
     # free-form by its own schema: no root type
     "loose.json": {"definitions": {"X": {"type": "string"}}},
+    # a pointer into a definition's own keys (not a keyword): every validator resolves it
+    "nested-ref.json": {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "Nested Ref",
+        "$ref": "#/definitions/a1/full",
+        "definitions": {
+            "a1": {
+                "full": {
+                    "type": "object",
+                    "properties": {"v": {"$ref": "#/definitions/b2/full"}},
+                    "required": ["v"],
+                }
+            },
+            "b2": {"full": {"type": "string", "minLength": 1}},
+        },
+    },
+    # an object or null: the record under a name of its own, the root an alias of it or null
+    "nullable-root.json": {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "Nullable Root",
+        "type": ["object", "null"],
+        "properties": {"a": {"type": "integer"}},
+        "additionalProperties": False,
+    },
 }
 
 
@@ -804,6 +828,9 @@ ROOTS = {
     [
         ("untitled.json", "Untitled", {"a": "x", "b": 2}),
         ("tool-map.json", "ToolMap", {"t": {"x": 1.5}, "u": {}}),
+        ("nested-ref.json", "NestedRef", {"v": "x"}),
+        ("nullable-root.json", "NullableRoot", {"a": 1}),
+        ("nullable-root.json", "NullableRoot", None),
         ("referring.schema.json", "ReferringRoot", {"name": "n"}),
         ("loose.json", None, None),
     ],
@@ -820,11 +847,16 @@ def test_the_root_is_a_type_whenever_it_describes_a_value(
     read = read_schema(path, file, strict=False)
     assert read.module.root == root
     assert not any("cannot resolve" in warning.message for warning in read.warnings)
+    assert not any("free-form" in warning.message for warning in read.warnings)
     if root is not None:
+        assert read.module.get(root) != ir.Alias(root, ir.AnyJSON()), "typed"
         project = _project(tmp_path / "project", {file: ROOTS[file]})
         assert main(["--project", str(project), "generate"]) == 0
         module = read.module.name
-        assert _round_trip(_models(project, module), root, value) == value
+        models = _models(project, module)
+        assert _round_trip(models, root, value) == value
+        with pytest.raises(models.DecodeError):
+            _round_trip(models, root, [])
 
 
 def test_unsafe_module_names_from_file_names_are_made_safe_with_a_warning(

@@ -309,7 +309,12 @@ def test_a_long_type_name_in_a_consumed_schema_is_shortened_deterministically() 
     holder_after = _types(*named.types)["Holder"]
     assert isinstance(holder_after, ir.Record)
     assert holder_after.fields[0].type == ir.Ref(renamed[long_a])
-    assert len(named.notes) == 2 and "is 137 characters: generated as" in named.notes[0][1]
+    # one note for the module, at the first, naming what each became
+    [(_, note)] = named.notes
+    assert note.startswith("2 type names are longer than 100 characters and were shortened")
+    assert all(repr(short) in note for short in (renamed[long_a], renamed[long_b]))
+    single = python_names.assign(_types(_record(long_a)), {}, {}, generous=True)
+    assert "is 137 characters: generated as" in single.notes[0][1]
     assert python_names.assign(types, {}, {}).renamed == ()
 
 

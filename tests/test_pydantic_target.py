@@ -421,3 +421,44 @@ def test_every_attribute_a_model_reaches_is_a_reserved_field_name() -> None:
     }
     assert reached - naming.PYTHON_CLASS_BODY_NAMES == set()
     assert naming.python_field_name("register") == "register_"
+
+
+def test_a_checked_model_under_a_pattern_has_an_adapter_without_config(tmp_path: Path) -> None:
+    """The value of a `patternProperties` key that is a model with schema checks beside it
+    (`Annotated[Model, _checks(...)]`) brings its own config: Pydantic refuses one on its
+    TypeAdapter (`PydanticUserError` at import, an openHAB catalogue schema)."""
+    schema = {
+        "title": "Rules",
+        "type": "object",
+        "properties": {"name": {"type": "string"}},
+        "patternProperties": {
+            "^x-": {
+                "type": "object",
+                "properties": {"kind": {"type": "string"}, "n": {"type": "integer"}},
+                "if": {"properties": {"kind": {"const": "a"}}, "required": ["kind"]},
+                "then": {"required": ["n"]},
+            }
+        },
+    }
+    (tmp_path / "schema").mkdir()
+    (tmp_path / "schema" / "rules.json").write_text(json.dumps(schema), encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.polytype]\nschema-dir = "schema"\nstrict = false\ntargets = ["pydantic"]\n',
+        encoding="utf-8",
+    )
+    assert main(["--project", str(tmp_path), "generate"]) == 0
+    script = (
+        "import rules.pydantic_models as m\n"
+        "assert m.Rules.model_validate({'x-1': {'kind': 'b'}}).model_dump("
+        "mode='json', by_alias=True, exclude_unset=True) == {'x-1': {'kind': 'b'}}\n"
+        "try:\n    m.Rules.model_validate({'x-1': {'kind': 'a'}})\n"
+        "except ValueError:\n    pass\nelse:\n    raise AssertionError('accepted')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-W", "error", "-c", script],
+        cwd=tmp_path / "generated" / "python",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr

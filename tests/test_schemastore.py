@@ -87,4 +87,6 @@ def test_the_harness_names_modules_as_polytype_does(tmp_path: Path) -> None:
     schemastore.write_project(tmp_path, [schema])
     link = tmp_path / "schema" / schema.file
     assert link.is_symlink() and link.resolve() == schema.path.resolve()
-    assert "strict = false" in (tmp_path / "pyproject.toml").read_text(encoding="utf-8")
+    settings = (tmp_path / "pyproject.toml").read_text(encoding="utf-8")
+    assert "strict = false" in settings
+    assert f'python-package = "{schemastore.PACKAGE}"' in settings

@@ -337,3 +337,49 @@ def test_rejections_point_where_the_decoders_do(
             line,
             path,
         )
+
+
+def test_a_consumed_schema_checks_each_type_where_it_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A consumed schema's types are named by lowering (the root after its title, an inline
+    type after its place, a definition in PascalCase), and the schema refers to another
+    file through the ref-map: each value is checked against its type's own place in the
+    schema as written, and a reference that leads nowhere is a line not placed (exit 1),
+    never an internal error."""
+    project = tmp_path / "project"
+    (project / "schema").mkdir(parents=True)
+    (project / "vendor").mkdir()
+    (project / "pyproject.toml").write_text(
+        '[tool.polytype]\nstrict = false\n[tool.polytype.ref-map]\n"https://example.com/" = "vendor"\n',
+        encoding="utf-8",
+    )
+    (project / "vendor" / "unit.json").write_text('{"enum": ["m", "km"]}', encoding="utf-8")
+    schema = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "My Config",
+        "type": "object",
+        "properties": {
+            "size": {"$ref": "#/definitions/size_spec"},
+            "unit": {"$ref": "https://example.com/unit.json"},
+            "gone": {"$ref": "https://nowhere.example/gone.json"},
+            "inner": {"type": "object", "properties": {"n": {"type": "integer"}}},
+        },
+        "definitions": {"size_spec": {"type": "integer", "minimum": 0}},
+    }
+    (project / "schema" / "conf.json").write_text(json.dumps(schema), encoding="utf-8")
+    values = [{"size": 1, "unit": "km"}, {"size": -1}, {"unit": "mile"}, {"gone": 1}]
+    stream = write_lines(tmp_path / "conf.jsonl", values)
+    assert run(project, "fixtures", "import", "conf", str(stream)) == 1
+    err = capsys.readouterr().err
+    assert f"{stream}:2: not a valid MyConfig: $.size: -1 is less than the minimum of 0" in err
+    assert f"{stream}:3: not a valid MyConfig: $.unit: 'mile' is not one of ['m', 'km']" in err
+    assert f"{stream}:4: MyConfig: cannot be checked against the schema" in err
+    assert "internal error" not in err
+    inner = write_lines(tmp_path / "inner.jsonl", [{"n": 1}, {"n": "one"}])
+    assert run(project, "fixtures", "import", "conf", str(inner), "--type", "MyConfigInner") == 1
+    assert "not a valid MyConfigInner: $.n: 'one' is not of type 'integer'" in (
+        capsys.readouterr().err
+    )
+    written = sorted(p.parent.name for p in (project / "tests/fixtures/conf").glob("*/*.json"))
+    assert written == ["MyConfig", "MyConfigInner"]

@@ -109,6 +109,11 @@ class _Bundler:
     rejecting: set[tuple[int, str]] = field(default_factory=set)
     scanned: dict[str, Path] | None = None
     root_name: str = ""
+    # every object in the resources (schema or not) by id, for targets no keyword reaches
+    anywhere: dict[int, tuple[_Resource, str]] = field(default_factory=dict)
+    indexed: set[str] = field(default_factory=set)
+    # targets found only there: their references are collected from them
+    located: set[int] = field(default_factory=set)
 
     def run(self) -> Bundled:
         main = self._add(self.document, self._base_of(self.document))
@@ -257,7 +262,7 @@ class _Bundler:
                 self.targets[(id(place.resource), pointer)] = target
                 if target is not None and target not in self.names:
                     self._name(self._node(target), self._derived_name(target))
-                    if self.places[target].resource is not main:
+                    if self.places[target].resource is not main or target in self.located:
                         pending.append((self.places[target].resource, target))
 
     def _resolve(
@@ -300,9 +305,37 @@ class _Bundler:
         contents = resolved.contents
         if contents is False:
             self.rejecting.add((id(resource), pointer))
+        if id(contents) not in self.places and isinstance(contents, dict):
+            self._locate(contents)
         if id(contents) not in self.places:
-            return None  # a boolean schema or a value inside a keyword: free-form JSON
+            if not isinstance(contents, bool):
+                self.warnings.append(
+                    where.warning(
+                        written,
+                        f"cannot resolve {ref!r}: it points at a value that is not a schema "
+                        f"({type(contents).__name__}); the value there is typed as "
+                        "free-form JSON",
+                    )
+                )
+            return None  # `true`: free-form JSON by its own schema
         return id(contents)
+
+    def _locate(self, node: dict[str, Any]) -> None:
+        """Make `node`, a schema reached under a key that is no keyword
+        (`#/definitions/x/full`, where `x` holds schemas under names of its own), a place:
+        every validator resolves such a pointer."""
+        for resource in list(self.resources.values()):
+            if resource.uri not in self.indexed:
+                self.indexed.add(resource.uri)
+                for pointer, value in _every_object(resource.data, ""):
+                    self.anywhere.setdefault(id(value), (resource, pointer))
+        found = self.anywhere.get(id(node))
+        if found is None:
+            return
+        resource, pointer = found
+        for here, child, base in _walk(node, pointer, resource.uri):
+            self.places.setdefault(id(child), _Place(resource, here, base))
+        self.located.add(id(node))
 
     def _node(self, node_id: int) -> Any:
         place = self.places[node_id]
@@ -482,6 +515,18 @@ def _embedded_ids(data: dict[str, Any]) -> Iterator[str]:
         declared = node.get("$id")
         if pointer and isinstance(declared, str) and ":" in declared:
             yield urldefrag(declared).url.rstrip("#")
+
+
+def _every_object(node: Any, pointer: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every object under `node` (keyword or not) with its pointer."""
+    stack: list[tuple[str, Any]] = [(pointer, node)]
+    while stack:
+        pointer, node = stack.pop()
+        if isinstance(node, dict):
+            yield pointer, node
+            stack.extend((join_pointer(pointer, key), value) for key, value in node.items())
+        elif isinstance(node, list):
+            stack.extend((join_pointer(pointer, index), item) for index, item in enumerate(node))
 
 
 def _walk(node: Any, pointer: str, base: str) -> Iterator[tuple[str, dict[str, Any], str]]:

@@ -57,6 +57,7 @@ from polytype.ir.type_refs import (
     TupleOf,
     TypeRef,
     UnknownPolicy,
+    nullable,
 )
 
 __all__ = [
@@ -100,6 +101,7 @@ __all__ = [
     "UnknownPolicy",
     "child_types",
     "nested_types",
+    "nullable",
     "open_unions",
     "runtime_checks",
     "schema_checks",

@@ -230,6 +230,14 @@ class Nullable:
     inner: TypeRef
 
 
+def nullable(inner: TypeRef) -> TypeRef:
+    """`inner` or null: `inner` itself when it already takes null (`{type: null, nullable:
+    true}` is null, not `None | None`)."""
+    if isinstance(inner, Nullable) or (isinstance(inner, JsonLiterals) and None in inner.values):
+        return inner
+    return Nullable(inner)
+
+
 @dataclass(frozen=True)
 class AnyJSON:
     """Free-form JSON; `object_only` when it must be a JSON object."""

@@ -91,4 +91,4 @@ class EnumLowering(LoweringState):
                     self._problem(where, literals.EMPTY_ENUM)
                 self.warnings.append((where, literals.EMPTY_ENUM))
             return literals.enum_type(tuple(freeze_json(value) for value in values))
-        return ir.Nullable(result) if nullable else result
+        return ir.nullable(result) if nullable else result

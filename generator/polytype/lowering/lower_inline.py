@@ -70,7 +70,7 @@ class InlineTypeLowering(LoweringState):
             inner = self._lower_type(
                 {k: v for k, v in schema.items() if k != "nullable"}, pointer, hoist_name
             )
-            return inner if isinstance(inner, ir.Nullable) else ir.Nullable(inner)
+            return ir.nullable(inner)
         if "$ref" in schema:
             name = str(schema["$ref"]).rsplit("/", 1)[-1]
             return ir.Ref(name) if name in self.definitions else ir.AnyJSON()
@@ -99,7 +99,7 @@ class InlineTypeLowering(LoweringState):
         result = lowered[0] if len(lowered) == 1 else ir.InlineUnion(tuple(lowered))
         if isinstance(result, ir.InlineUnion):
             self._check_inline_union(result, pointer)
-        return ir.Nullable(result) if nullable else result
+        return ir.nullable(result) if nullable else result
 
     def _lower_single(
         self, kind: str, schema: dict[str, Any], pointer: str, hoist_name: str
@@ -137,6 +137,17 @@ class InlineTypeLowering(LoweringState):
         return ir.AnyJSON(object_only=True)
 
     def _hoist(self, name: str, schema: dict[str, Any], pointer: str) -> ir.TypeRef:
+        own = f"{name}{'Enum' if 'enum' in schema else 'Object'}"
+        if (
+            self.pointers.get(name) == pointer
+            and self.generous
+            and own not in self.definitions
+            and own not in self.types
+        ):
+            # a consumed schema's named object (or enum) that also takes other types
+            # (`type: [object, "null"]`): the object under a name of its own, and `name`
+            # its alias with the other types (`Loki = LokiObject | None`)
+            name = own
         if self.pointers.get(name) == pointer:
             self._problem(
                 pointer,

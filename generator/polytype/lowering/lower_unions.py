@@ -103,7 +103,7 @@ class UnionLowering(LoweringState):
         result = lowered[0] if len(lowered) == 1 else ir.InlineUnion(tuple(lowered))
         if isinstance(result, ir.InlineUnion):
             self._check_inline_union(result, pointer)
-        return ir.Nullable(result) if nullable else result
+        return ir.nullable(result) if nullable else result
 
     def _check_inline_union(self, union: ir.InlineUnion, pointer: str) -> None:
         seen: dict[str, int] = {}

@@ -45,6 +45,7 @@ def assign(
     problems: list[Problem] = []
     notes: list[Problem] = []
     shortened: set[str] = set()
+    long_names: list[tuple[str, str, str]] = []  # (pointer, name, shortened name)
     renamed: dict[str, str] = {}
     taken: dict[str, str] = {}
     for name in types:
@@ -52,13 +53,7 @@ def assign(
         if generous and len(python) > naming.MAX_TYPE_NAME:
             python = naming.python_type_name(naming.shortened(python))
             shortened.add(name)
-            notes.append(
-                (
-                    pointers.get(name, ""),
-                    f"type name {name[:40]!r}... is {len(name)} characters: generated as "
-                    f"{python!r} (name it with `title` or x-name to choose)",
-                )
-            )
+            long_names.append((pointers.get(name, ""), name, python))
         if python in taken:
             problems.append(
                 (
@@ -69,6 +64,8 @@ def assign(
         taken[python] = name
         if python != name:
             renamed[name] = python
+    if long_names:
+        notes.append(_shortened_note(long_names))
     type_names = set(taken)
     result: list[ir.NamedType] = []
     for name, named in types.items():
@@ -86,6 +83,29 @@ def assign(
         tuple(renamed.items()),
         tuple(problems),
         tuple(notes),
+    )
+
+
+_SHOWN_SHORTENED = 3
+
+
+def _shortened_note(long_names: list[tuple[str, str, str]]) -> Problem:
+    """One note for every name a module shortened, located at the first: a long title on a
+    deep path shortens the names of every type under it, and a line each buries the rest."""
+    pointer, name, python = long_names[0]
+    if len(long_names) == 1:
+        return (
+            pointer,
+            f"type name {name[:40]!r}... is {len(name)} characters: generated as "
+            f"{python!r} (name it with `title` or x-name to choose)",
+        )
+    shown = ", ".join(f"{name[:40]!r}... as {python!r}" for _, name, python in long_names[:3])
+    more = len(long_names) - _SHOWN_SHORTENED
+    return (
+        pointer,
+        f"{len(long_names)} type names are longer than {naming.MAX_TYPE_NAME} characters and "
+        f"were shortened (name them with `title` or x-name to choose): {shown}"
+        + (f" and {more} more" if more > 0 else ""),
     )
 
 

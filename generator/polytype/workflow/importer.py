@@ -13,18 +13,16 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-import jsonschema
 from jsonschema.exceptions import ValidationError
 
 from polytype.project.config import Project
-from polytype.project.export import wire_schema
 from polytype.workflow.classify import NoMember, concrete_type, kept_by, segment
 from polytype.workflow.files import create_new, json_text
 from polytype.workflow.recordings import Reading, Unreadable
 from polytype.workflow.schemas import Schema
 from polytype.workflow.shape import shape_id
+from polytype.workflow.wire_check import WireCheck
 
 PREFIX = "imported_"
 
@@ -65,8 +63,12 @@ def import_values(
 ) -> ImportReport:
     """Place every reading; write one fixture per new shape. Never stops at a bad line."""
     report = ImportReport()
-    validators = _Validators(
-        schema.document.data, project.unknown_tags, project.unknown_enum_values
+    validators = WireCheck(
+        schema.module,
+        schema.document,
+        project.ref_map,
+        project.unknown_tags,
+        project.unknown_enum_values,
     )
     base = project.fixtures_dir / schema.module.name
     directories: dict[str, _FixtureDirectory] = {}
@@ -84,8 +86,12 @@ def import_values(
                 continue
             concrete = kept
         problem = validators.problem(concrete, reading.value)
+        if isinstance(problem, str):
+            report.not_placed.append(NotPlaced(reading.where, f"{concrete}: {problem}"))
+            continue
         if problem is not None:
-            report.not_placed.append(NotPlaced(reading.where, f"not a valid {concrete}: {problem}"))
+            message = f"not a valid {concrete}: {_describe(problem)}"
+            report.not_placed.append(NotPlaced(reading.where, message))
             continue
         directory = directories.get(concrete)
         if directory is None:
@@ -102,29 +108,6 @@ def import_values(
         directory.shapes[identity] = target
         report.written.append(Written(reading.where, concrete, project.relative(target)))
     return report
-
-
-class _Validators:
-    """One jsonschema validator per type, on the wire schema (x-aliases spelled out)."""
-
-    def __init__(self, data: dict[str, Any], unknown_tags: str, unknown_enum_values: str) -> None:
-        self.data = data
-        self.unknown_tags = unknown_tags
-        self.unknown_enum_values = unknown_enum_values
-        self.cache: dict[str, jsonschema.protocols.Validator] = {}
-
-    def problem(self, type_name: str, value: Any) -> str | None:
-        validator = self.cache.get(type_name)
-        if validator is None:
-            exported = wire_schema(
-                self.data, type_name, self.unknown_tags, self.unknown_enum_values
-            )
-            validator_class = jsonschema.validators.validator_for(
-                exported, default=jsonschema.Draft202012Validator
-            )
-            validator = self.cache[type_name] = validator_class(exported)
-        error = jsonschema.exceptions.best_match(validator.iter_errors(value))
-        return None if error is None else _describe(error)
 
 
 def _describe(error: ValidationError) -> str:

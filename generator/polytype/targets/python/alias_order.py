@@ -1,19 +1,24 @@
-"""The order of a module's unions and aliases, and which of them name one defined later.
+"""The order of a module's unions and aliases, and which of them must be written lazily.
 
 Every Python flavor writes unions and aliases as module-level aliases, each after the
-aliases it names (`alias_order`); one that names itself or a later alias (a cycle) is
-written as a string (`string_aliases`). `refs` lists the named types a type mentions.
+aliases it names (`alias_order`). A cycle among aliases (`L = list[L]`, or A names B names
+A) is broken at the first alias of the cycle in source order, which is then defined
+before what it names: the module writes it lazily (`string_aliases`: a string in
+dataclasses and TypedDicts, `TypeAliasType` in Pydantic), so that no flavor evaluates a
+name before it exists. `refs` lists the named types a type mentions.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import assert_never
 
 from polytype import ir
 
 
 def alias_order(module: ir.Module) -> list[ir.NamedType]:
-    """Unions and aliases in an order where each is defined after the aliases it names."""
+    """Unions and aliases in an order where each is defined after the aliases it names,
+    cycles apart (`break_cycle`)."""
     pending = [t for t in module.types if isinstance(t, (ir.UnionType, ir.Alias))]
     names = {t.name for t in pending}
     ordered: list[ir.NamedType] = []
@@ -27,24 +32,64 @@ def alias_order(module: ir.Module) -> list[ir.NamedType]:
                 done.add(named.name)
                 pending.remove(named)
                 progressed = True
-        if not progressed:  # a cycle among aliases: keep source order
-            ordered.extend(pending)
-            break
+        if not progressed:
+            named = break_cycle(pending, names)
+            ordered.append(named)
+            done.add(named.name)
+            pending.remove(named)
     return ordered
 
 
-def string_aliases(module: ir.Module) -> frozenset[str]:
-    """The unions and aliases that name themselves or an alias defined after them
-    (`alias_order`): the modules write their values as strings."""
-    ordered = alias_order(module)
+def break_cycle(
+    pending: Sequence[ir.UnionType | ir.Alias], names: set[str]
+) -> ir.UnionType | ir.Alias:
+    """The first of `pending` (in source order) on a cycle of aliases: what is written
+    before the aliases it names once no alias is ready. Only an alias on the cycle, not
+    one that merely names a cycle, so that the rest keeps its order and is written eagerly."""
+    by_name = {named.name: named for named in pending}
+
+    def deps(name: str) -> set[str]:
+        return alias_dependencies(by_name[name]) & names & by_name.keys()
+
+    for named in pending:
+        seen: set[str] = set()
+        stack = list(deps(named.name))
+        while stack:
+            name = stack.pop()
+            if name == named.name:
+                return named
+            if name not in seen:
+                seen.add(name)
+                stack.extend(deps(name))
+    return pending[0]  # unreachable: nothing ready means a cycle among the pending
+
+
+def string_aliases(
+    module: ir.Module, order: Callable[[ir.Module], list[ir.NamedType]] = alias_order
+) -> frozenset[str]:
+    """The unions and aliases written lazily: those that name themselves or an alias defined
+    after them in `order`, and (in dataclasses and TypedDicts, where a lazy alias is a
+    string at run time and `"A" | B` fails) those that name a lazy one."""
+    return lazy_aliases(module, order, through_lazy=True)
+
+
+def lazy_aliases(
+    module: ir.Module,
+    order: Callable[[ir.Module], list[ir.NamedType]] = alias_order,
+    through_lazy: bool = False,
+) -> frozenset[str]:
+    """The unions and aliases that name one not yet defined where `order` writes them (and,
+    `through_lazy`, one that is itself lazy)."""
+    ordered = order(module)
     names = {named.name for named in ordered}
     defined: set[str] = set()
-    quoted: set[str] = set()
+    lazy: set[str] = set()
     for named in ordered:
-        if alias_dependencies(named) & names - defined:
-            quoted.add(named.name)
+        deps = alias_dependencies(named) & names
+        if deps - defined or (through_lazy and deps & lazy):
+            lazy.add(named.name)
         defined.add(named.name)
-    return frozenset(quoted)
+    return frozenset(lazy)
 
 
 def alias_dependencies(named: ir.NamedType) -> set[str]:

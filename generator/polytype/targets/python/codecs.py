@@ -71,19 +71,19 @@ class Codecs:
     _key_owners: dict[str, str] = field(default_factory=dict)
     # the JSON Schema constants of the schema checks the snippets run
     check_constants: CheckConstants = field(init=False)
-    # aliases whose value is a string at run time (they name themselves or a later alias)
-    _string_aliases: frozenset[str] = field(init=False)
+    # aliases whose value is a string at run time (`alias_order.string_aliases`)
+    string_aliases: frozenset[str] = field(init=False)
 
     def __post_init__(self) -> None:
         self.check_constants = CheckConstants(self.module)
-        self._string_aliases = string_aliases(self.module)
+        self.string_aliases = string_aliases(self.module)
 
     def evaluated_annotation(self, type_ref: ir.TypeRef) -> str:
         """`type_ref`'s annotation where Python evaluates it (`cast`, and signatures in a
         module without `from __future__ import annotations`): quoted when it names an alias
         that is a string at run time, since `float | "..."` raises TypeError."""
         annotation = self.annotation(type_ref)
-        return py_str(annotation) if refs(type_ref) & self._string_aliases else annotation
+        return py_str(annotation) if refs(type_ref) & self.string_aliases else annotation
 
     def named(self, name: str) -> ir.NamedType:
         return self.module.get(name)

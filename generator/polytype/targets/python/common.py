@@ -264,3 +264,45 @@ _JSON_TYPE_CHECKS = {
 def json_type_check(json_type: str, variable: str) -> str:
     """A Python expression that is true when `variable` holds a value of that JSON type."""
     return _JSON_TYPE_CHECKS[json_type].format(variable)
+
+
+def literal_fits(
+    type_ref: ir.TypeRef, module: ir.Module, seen: frozenset[str] = frozenset()
+) -> bool:
+    """Whether a default written as a plain Python literal (`"posix"`, `["a", "b"]`) is a
+    value of `type_ref` as annotated: not where a string stands for an `Enum` member or an
+    object for a record, anywhere inside (`X | list[X]`, `list[Kind]`), which the type
+    checker rejects; such a default is decoded instead."""
+    match type_ref:
+        case ir.ListOf():
+            return literal_fits(type_ref.item, module, seen)
+        case ir.MapOf():
+            return literal_fits(type_ref.value, module, seen)
+        case ir.Nullable() | ir.Checked():
+            return literal_fits(type_ref.inner, module, seen)
+        case ir.InlineUnion():
+            return all(literal_fits(option, module, seen) for option in type_ref.options)
+        case ir.TupleOf():
+            return all(literal_fits(item, module, seen) for item in type_ref.item_types())
+        case ir.Ref():
+            return type_ref.name in seen or _named_literal_fits(
+                module.get(type_ref.name), module, seen | {type_ref.name}
+            )
+        case ir.Prim() | ir.LiteralValue() | ir.JsonLiterals() | ir.AnyJSON():
+            return True
+        case _ as unreachable:
+            assert_never(unreachable)
+
+
+def _named_literal_fits(named: ir.NamedType, module: ir.Module, seen: frozenset[str]) -> bool:
+    match named:
+        case ir.EnumType():
+            return named.style == "literal"
+        case ir.Alias():
+            return literal_fits(named.type, module, seen)
+        case ir.UnionType():
+            return all(literal_fits(ir.Ref(member), module, seen) for member in named.members)
+        case ir.Record():
+            return False
+        case _ as unreachable:
+            assert_never(unreachable)

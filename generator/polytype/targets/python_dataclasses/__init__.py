@@ -86,7 +86,7 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
         t.name: union_view(t, codegen) for t in aliases_in_order if isinstance(t, ir.UnionType)
     }
     aliases = {t.name: alias_view(t, codegen) for t in aliases_in_order if isinstance(t, ir.Alias)}
-    ordered_aliases = quote_forward(aliases_in_order, unions, aliases)
+    ordered_aliases = quote_forward(aliases_in_order, unions, aliases, codegen.string_aliases)
     unknowns = [unknown_view(t) for t in module.types if isinstance(t, ir.UnionType) and t.unknown]
     publics = [_public_view(t, codegen) for t in module.types]
     union_encoders = {

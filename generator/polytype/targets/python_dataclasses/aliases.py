@@ -7,7 +7,6 @@ from dataclasses import replace
 
 from polytype import ir
 from polytype.targets.base.render import py_str
-from polytype.targets.python.alias_order import alias_dependencies
 from polytype.targets.python.common import constraint_note, with_note
 from polytype.targets.python_dataclasses.encoders import DataclassCodecs
 from polytype.targets.python_dataclasses.views import AliasView, UnionView
@@ -25,17 +24,17 @@ def alias_view(alias: ir.Alias, codegen: DataclassCodecs) -> AliasView:
 
 
 def quote_forward(
-    in_order: list[ir.NamedType], unions: dict[str, UnionView], aliases: dict[str, AliasView]
+    in_order: list[ir.NamedType],
+    unions: dict[str, UnionView],
+    aliases: dict[str, AliasView],
+    quoted: frozenset[str],
 ) -> list[tuple[UnionView | AliasView, bool]]:
-    """(view, is_union) in order; a value naming an alias not yet defined (itself, in
-    `L = list[L]`, or a later one in a cycle) is quoted, so the module still imports."""
-    names = {named.name for named in in_order}
-    defined: set[str] = set()
+    """(view, is_union) in order; the `quoted` ones (`alias_order.string_aliases`: naming an
+    alias not yet defined, or a quoted one) as strings, so the module still imports."""
     ordered: list[tuple[UnionView | AliasView, bool]] = []
     for named in in_order:
         view: UnionView | AliasView = unions.get(named.name) or aliases[named.name]
-        if alias_dependencies(named) & names - defined:
+        if named.name in quoted:
             view = replace(view, alias_value=py_str(view.alias_value))
         ordered.append((view, isinstance(named, ir.UnionType)))
-        defined.add(named.name)
     return ordered

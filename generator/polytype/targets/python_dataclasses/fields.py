@@ -10,7 +10,7 @@ from polytype import ir
 from polytype.ir.wording import unchecked
 from polytype.targets.base.formatting import LINE_LENGTH
 from polytype.targets.base.render import py_str
-from polytype.targets.python.common import constraint_note, py_literal, with_note
+from polytype.targets.python.common import constraint_note, literal_fits, py_literal, with_note
 from polytype.targets.python.names import enum_member
 from polytype.targets.python_dataclasses.encoders import DataclassCodecs
 from polytype.targets.python_dataclasses.views import FieldView
@@ -257,6 +257,9 @@ def _default_code(
             pass
         case _ as unreachable:
             assert_never(unreachable)
+    if not literal_fits(target, codegen.module):  # an Enum member or a record inside
+        expression = f"{codegen.decoder(target)}({py_literal(value)})"
+        return expression, f" = field(default_factory=lambda: {expression})", f"!= {expression}"
     if isinstance(value, (tuple, ir.FrozenJSONObject)):
         literal = py_literal(value)
         factory = {"[]": "list", "{}": "dict"}.get(literal, f"lambda: {literal}")

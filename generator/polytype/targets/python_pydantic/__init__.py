@@ -21,12 +21,13 @@ from typing import Any
 from polytype import ir
 from polytype.targets.base import OutputFile, depth
 from polytype.targets.base.render import RenderEnv, py_str
+from polytype.targets.python.alias_order import lazy_aliases
 from polytype.targets.python.checks import runtime_parts
 from polytype.targets.python.common import EnumView, enum_view_fields
 from polytype.targets.python.imports import prune_imports
 from polytype.targets.python.packages import module_dir
 from polytype.targets.python.runtime import package_groups
-from polytype.targets.python_pydantic.aliases import alias_order_by_rounds, alias_view
+from polytype.targets.python_pydantic.aliases import alias_order_by_rounds, alias_view, lazy
 from polytype.targets.python_pydantic.annotations import Annotations
 from polytype.targets.python_pydantic.imports import (
     TYPING_EXTENSIONS_WHEN_USED,
@@ -46,19 +47,10 @@ TARGET = "python-pydantic"
 def _adapter_config(named: ir.NamedType, types: Annotations) -> str:
     """`, config=...` for a TypeAdapter: errors titled after the type; Python regexes if needed.
 
-    A type that is a model itself (an alias of a record) brings its own config.
+    A type that is a model itself (an alias of a record, a union of one) brings its own config.
     """
-    target: ir.NamedType = named
-    while isinstance(target, ir.Alias) and isinstance(target.type, ir.Ref):
-        target = types.named(target.type.name)
-    if isinstance(target, ir.Record):
+    if types.is_model(ir.Ref(named.name)):
         return ""
-    if isinstance(target, ir.UnionType) and len(target.members) == 1:
-        # `Union[X]` is X itself: a union of one model is that model, which brings its own
-        # config (pydantic refuses one on a TypeAdapter of a BaseModel)
-        member = types.named(target.members[0])
-        if _adapter_config(member, types) == "":
-            return ""
     settings = [f"title={py_str(named.name)}"]
     if types.has_pattern(ir.Ref(named.name)):  # an alias's own, or a union member's
         settings.append('regex_engine="python-re"')
@@ -92,13 +84,14 @@ def module_context(module: ir.Module, env: RenderEnv) -> dict[str, Any]:
         if isinstance(t, ir.UnionType) and t.unknown is not None
     ]
     aliases: list[AliasView] = []
-    defined: set[str] = set()
+    deferred = lazy_aliases(module, alias_order_by_rounds)
     for named in alias_order_by_rounds(module):
         if isinstance(named, ir.UnionType):
-            aliases.append(union_view(named, types))
-        elif isinstance(named, ir.Alias):
-            aliases.append(alias_view(named, types, defined))
-        defined.add(named.name)
+            view = union_view(named, types)
+        else:
+            assert isinstance(named, ir.Alias)
+            view = alias_view(named, types)
+        aliases.append(lazy(view, types) if named.name in deferred else view)
     adapters = [
         (
             AdapterView(f"{t.name}Adapter", t.name, _adapter_config(t, types))

@@ -3,23 +3,25 @@ written in."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from polytype import ir
-from polytype.targets.python.alias_order import alias_dependencies, refs
+from polytype.targets.python.alias_order import alias_dependencies, break_cycle
 from polytype.targets.python_pydantic.annotations import Annotations
 from polytype.targets.python_pydantic.views import AliasView
 
 
-def alias_view(alias: ir.Alias, types: Annotations, defined: set[str]) -> AliasView:
-    """`defined`: the unions and aliases written before this one."""
-    recursive = bool(refs(alias.type) & types.alias_names - defined)
-    if recursive:
-        types.uses.add("TypeAliasType")
+def alias_view(alias: ir.Alias, types: Annotations) -> AliasView:
     return AliasView(
-        alias.name,
-        alias.doc or f"The {alias.name} type.",
-        types.annotation(alias.type),
-        recursive=recursive,
+        alias.name, alias.doc or f"The {alias.name} type.", types.annotation(alias.type)
     )
+
+
+def lazy(view: AliasView, types: Annotations) -> AliasView:
+    """`view` as a `TypeAliasType` of a string: it names an alias defined after it (a cycle,
+    `python.alias_order`), which Python must not evaluate before it exists."""
+    types.uses.add("TypeAliasType")
+    return replace(view, recursive=True)
 
 
 def alias_order_by_rounds(module: ir.Module) -> list[ir.NamedType]:
@@ -37,9 +39,8 @@ def alias_order_by_rounds(module: ir.Module) -> list[ir.NamedType]:
     done: set[str] = set()
     while pending:
         ready = [t for t in pending if (alias_dependencies(t) & names) <= done]
-        if not ready:  # a cycle through aliases alone: keep source order
-            ordered.extend(pending)
-            break
+        if not ready:  # a cycle through aliases alone: its first alias is written lazily
+            ready = [break_cycle(pending, names)]
         for named in ready:
             ordered.append(named)
             done.add(named.name)

@@ -44,11 +44,6 @@ class Annotations:
     def named(self, name: str) -> ir.NamedType:
         return self.module.get(name)
 
-    @property
-    def alias_names(self) -> set[str]:
-        """The unions and aliases: the types written as module-level aliases, in order."""
-        return {t.name for t in self.module.types if isinstance(t, (ir.UnionType, ir.Alias))}
-
     def annotation(self, type_ref: ir.TypeRef) -> str:
         match type_ref:
             case ir.Prim():
@@ -202,6 +197,30 @@ class Annotations:
             return f"{int_member} | Annotated[_Float, Field({args})]"
         return "_Int | _Float"
 
+    def is_model(self, type_ref: ir.TypeRef, seen: frozenset[str] = frozenset()) -> bool:
+        """Whether `type_ref` is a model (a record, through checks, aliases of it and unions
+        of it alone): it brings its own config, and Pydantic refuses one on its TypeAdapter."""
+        match type_ref:
+            case ir.Checked():
+                return self.is_model(type_ref.inner, seen)
+            case ir.Ref() if type_ref.name not in seen:
+                pass
+            case _:
+                return False
+        named = self.named(type_ref.name)
+        match named:
+            case ir.Alias():
+                return self.is_model(named.type, seen | {named.name})
+            case ir.UnionType():  # `Union[X]` is X itself
+                only = len(named.members) == 1
+                return only and self.is_model(ir.Ref(named.members[0]), seen | {named.name})
+            case ir.Record():
+                return True
+            case ir.EnumType():
+                return False
+            case _ as unreachable:
+                assert_never(unreachable)
+
     def has_pattern(self, type_ref: ir.TypeRef, seen: frozenset[str] = frozenset()) -> bool:
         """Whether `type_ref` itself (not through a named record) carries a `pattern`.
 
@@ -277,7 +296,7 @@ def rules_value(rules: ir.ObjectRules, keys: list[str], types: Annotations) -> s
         if type_ref is None:
             return "None"
         annotation = types.annotation(type_ref)
-        if isinstance(type_ref, ir.Ref):
+        if isinstance(type_ref, ir.Ref) or types.is_model(type_ref):
             return f"TypeAdapter({annotation})"
         return f'TypeAdapter({annotation}, config=ConfigDict(regex_engine="python-re"))'
 

@@ -11,7 +11,7 @@ from polytype.ir.json_types import json_type_of
 from polytype.ir.wording import unchecked
 from polytype.targets.base.helper_names import function_suffix
 from polytype.targets.base.render import RenderEnv, py_str
-from polytype.targets.python.common import py_literal, record_doc
+from polytype.targets.python.common import literal_fits, py_literal, record_doc
 from polytype.targets.python.names import enum_member, field_names
 from polytype.targets.python_pydantic.annotations import Annotations, rules_value
 from polytype.targets.python_pydantic.views import FieldView, RecordView
@@ -182,6 +182,8 @@ def _default_arg(item: ir.Field, value: ir.JSONData, types: Annotations) -> str:
             pass
         case _ as unreachable:
             assert_never(unreachable)
+    if not literal_fits(target, types.module):  # an Enum member or a model inside
+        return f"default_factory=lambda: TypeAdapter({types.annotation(target)}).validate_python({py_literal(value)})"
     if isinstance(value, (tuple, ir.FrozenJSONObject)):
         literal = py_literal(value)
         return "default_factory=" + {"[]": "list", "{}": "dict"}.get(literal, f"lambda: {literal}")

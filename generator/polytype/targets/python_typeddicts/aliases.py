@@ -53,7 +53,7 @@ def alias_view(named: ir.UnionType | ir.Alias, codecs: Codecs, defined: set[str]
         names = refs(named.type)
         doc = with_note(named.doc or f"The {named.name} type.", constraint_note(named.type))
         body = tuple(codecs.returning(f"{codecs.decoder(named.type)}(data)", named.type))
-    if names - defined:  # a cycle among aliases: let the type checker resolve it
-        value = py_str(value)
+    if names - defined or named.name in codecs.string_aliases:
+        value = py_str(value)  # evaluated lazily (`alias_order.string_aliases`)
     empty = isinstance(named, ir.UnionType) and not listed
     return AliasView(named.name, doc, value, codecs.checker(named.name), body, empty)

@@ -15,11 +15,10 @@ from dataclasses import dataclass, field
 from typing import TypeVar, assert_never
 
 from polytype import ir, naming
-from polytype.ir import formats, tuples
-from polytype.ir.object_rules import rules_digest
+from polytype.ir import tuples
 from polytype.ir.patterns import pcre_pattern
-from polytype.targets.base.helper_names import BOUND_KEYS, function_suffix, literal_key
 from polytype.targets.base.render import ex_str
+from polytype.targets.base.type_keys import TypeKeys
 from polytype.targets.elixir import layout
 from polytype.targets.elixir.clauses import Block, clause_at
 from polytype.targets.elixir.names import (
@@ -37,12 +36,6 @@ def _identifier_fragment(text: str) -> str:
         digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
         fragment = f"{fragment}_{digest}".strip("_")
     return fragment
-
-
-def _number_fragment(value: int | float) -> str:
-    return re.sub(
-        r"[^A-Za-z0-9]", "_", str(value).replace(".", "p").replace("-", "m").replace("+", "")
-    )
 
 
 def _literals_typespec(node: ir.JsonLiterals) -> str:
@@ -105,12 +98,12 @@ class FileSnippets:
     attributes: dict[str, layout.Call] = field(default_factory=dict)  # name -> value
     # name -> the JSON Schema fragment of a schema check, as the runtime reads it
     check_terms: dict[str, ir.JSONData] = field(default_factory=dict)
-    # type_key results: identity -> key and key -> identity, so that two different
-    # types (a type named `Str` and `string`, `json` and free-form JSON, consts "a-b"
-    # and "a_b") never share a helper. The identity is a repr, not the value:
-    # LiteralValue(True) == LiteralValue(1).
-    _keys: dict[str, str] = field(default_factory=dict)
-    _key_owners: dict[str, str] = field(default_factory=dict)
+    # helper-name fragments, so that two different types (a type named `Str` and
+    # `string`, `json` and free-form JSON, consts "a-b" and "a_b") never share a helper
+    _type_keys: TypeKeys = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._type_keys = TypeKeys(self)
 
     def named(self, name: str) -> ir.NamedType:
         return self.module.get(name)
@@ -177,85 +170,35 @@ class FileSnippets:
     # keys naming helpers -----------------------------------------------
 
     def type_key(self, type_ref: ir.TypeRef) -> str:
-        """A stable identifier fragment describing `type_ref` (names helper functions).
+        """A stable identifier fragment describing `type_ref` (names helper functions),
+        injective within the file (`type_keys.TypeKeys`), so every helper decodes
+        exactly one type."""
+        return self._type_keys.key(type_ref)
 
-        Injective within the file: a fragment already taken by a different type gets
-        a numeric suffix (`list_str_2`), so every helper decodes exactly one type.
-        """
-        identity = repr(_elixir_identity(type_ref))
-        known = self._keys.get(identity)
-        if known is not None:
-            return known
-        base = self._describe(type_ref)
-        key, number = base, 2
-        while self._key_owners.get(key, identity) != identity:
-            key, number = f"{base}_{number}", number + 1
-        self._keys[identity] = key
-        self._key_owners[key] = identity
-        return key
+    # how this file spells its helper-name fragments (`type_keys.KeySpelling`)
 
-    def _describe(self, type_ref: ir.TypeRef) -> str:
-        match type_ref:
-            case ir.Prim():
-                key: str = type_ref.kind
-                if not type_ref.constraints.is_empty():
-                    key += "_" + self._constraint_key(type_ref.constraints)
-                return key
-            case ir.ListOf():
-                key = "list_" + self.type_key(type_ref.item)
-                if type_ref.constraints.checks_items():
-                    key += "_" + self._constraint_key(type_ref.constraints)
-                return key
-            case ir.TupleOf():
-                parts = [self.type_key(item) for item in type_ref.prefix]
-                rest = type_ref.rest
-                parts.append("closed" if rest is None else "rest_" + self.type_key(rest))
-                key = "tuple_of_" + "_".join(parts)
-                if type_ref.constraints.checks_items():
-                    key += "_" + self._constraint_key(type_ref.constraints)
-                return key
-            case ir.MapOf():
-                key = "map_" + self.type_key(type_ref.value)
-                if type_ref.constraints.checks_entries():
-                    key += "_" + self._constraint_key(type_ref.constraints)
-                if not type_ref.rules.is_empty():
-                    key += "_rules" + rules_digest(type_ref.rules)
-                return key
-            case ir.Ref():
-                return function_suffix(type_ref.name)
-            case ir.LiteralValue():
-                kind = {bool: "bool", int: "int", str: "str"}[type(type_ref.value)]
-                return f"lit_{kind}_" + _identifier_fragment(str(type_ref.value))
-            case ir.JsonLiterals():
-                return literal_key(type_ref)
-            case ir.Nullable():
-                return "opt_" + self.type_key(type_ref.inner)
-            case ir.AnyJSON():
-                return "json_object" if type_ref.object_only else "json"
-            case ir.Checked():
-                digest = hashlib.sha256(repr(type_ref.checks).encode("utf-8")).hexdigest()[:8]
-                return f"checked_{digest}_" + self.type_key(type_ref.inner)
-            case ir.InlineUnion():
-                return "union_" + "_or_".join(self.type_key(option) for option in type_ref.options)
-            case _ as unreachable:
-                assert_never(unreachable)
+    def key_identity(self, type_ref: ir.TypeRef) -> str:
+        return repr(_elixir_identity(type_ref))
 
-    def _constraint_key(self, constraints: ir.Constraints) -> str:
-        parts = [
-            BOUND_KEYS[attribute] + _number_fragment(value)
-            for attribute, value in constraints.bounds()
-        ]
-        if constraints.pattern is not None:
-            # named by its text, not by its attribute: naming a helper defines nothing
-            digest = hashlib.sha256(constraints.pattern.encode("utf-8")).hexdigest()[:8]
-            parts.append(f"pattern_{digest}")
-        if constraints.unique_items:
-            parts.append("unique")
-        if constraints.multiple_of is not None:
-            parts.append("mult" + _number_fragment(constraints.multiple_of))
-        if constraints.format is not None:
-            parts.append(formats.runtime_part(constraints.format))
-        return "_".join(parts)
+    def list_prefix(self, type_ref: ir.ListOf) -> str:
+        return "list_"
+
+    def literal_fragment(self, type_ref: ir.LiteralValue) -> str:
+        kind = {bool: "bool", int: "int", str: "str"}[type(type_ref.value)]
+        return f"lit_{kind}_" + _identifier_fragment(str(type_ref.value))
+
+    def checked_prefix(self, type_ref: ir.Checked) -> str:
+        digest = hashlib.sha256(repr(type_ref.checks).encode("utf-8")).hexdigest()[:8]
+        return f"checked_{digest}_"
+
+    def number_fragment(self, value: int | float) -> str:
+        return re.sub(
+            r"[^A-Za-z0-9]", "_", str(value).replace(".", "p").replace("-", "m").replace("+", "")
+        )
+
+    def pattern_fragment(self, pattern: str) -> str:
+        # named by its text, not by its attribute: naming a helper defines nothing
+        return "pattern_" + hashlib.sha256(pattern.encode("utf-8")).hexdigest()[:8]
 
     def helper_name(self, prefix: str, type_ref: ir.TypeRef) -> str:
         name = f"{prefix}_{self.type_key(type_ref)}"

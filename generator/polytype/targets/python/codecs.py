@@ -23,16 +23,14 @@ from typing import assert_never
 from polytype import ir
 from polytype.ir import formats, tuples
 from polytype.ir.json_types import json_type_of
-from polytype.ir.object_rules import rules_digest
 from polytype.ir.patterns import python_pattern
 from polytype.ir.wording import unchecked
 from polytype.targets.base.helper_names import (
-    BOUND_KEYS,
     HelperKind,
     function_suffix,
-    literal_key,
 )
 from polytype.targets.base.render import py_str
+from polytype.targets.base.type_keys import TypeKeys
 from polytype.targets.python.alias_order import refs, string_aliases
 from polytype.targets.python.checks import CheckConstants
 from polytype.targets.python.common import (
@@ -50,11 +48,6 @@ from polytype.targets.python.literal_types import (
 from polytype.targets.python.snippet_views import HelperView, RecordChecks, TagCheck
 
 
-def _fragment(value: int | float) -> str:
-    """A number as a fragment of a helper name: `2.5` → `2p5`, `-1e-05` → `m1em05`."""
-    return str(value).replace(".", "p").replace("-", "m").replace("+", "")
-
-
 @dataclass
 class Codecs:
     """Produces validation snippets; collects the helper functions and constants they use."""
@@ -64,11 +57,9 @@ class Codecs:
     helpers: dict[str, HelperView] = field(default_factory=dict)
     patterns: dict[str, str] = field(default_factory=dict)
     uses_literal: bool = False  # an annotation says `Literal[...]` (the module imports it)
-    # type_key results: repr(type_ref) -> key and key -> repr(type_ref), so that two
-    # different types (a type named `Str` and `str`, consts "a-b" and "a_b") never
-    # share a helper. repr, not the value: LiteralValue(True) == LiteralValue(1).
-    _keys: dict[str, str] = field(default_factory=dict)
-    _key_owners: dict[str, str] = field(default_factory=dict)
+    # helper-name fragments, so that two different types (a type named `Str` and `str`,
+    # consts "a-b" and "a_b") never share a helper
+    _type_keys: TypeKeys = field(init=False)
     # the JSON Schema constants of the schema checks the snippets run
     check_constants: CheckConstants = field(init=False)
     # aliases whose value is a string at run time (`alias_order.string_aliases`)
@@ -77,6 +68,7 @@ class Codecs:
     def __post_init__(self) -> None:
         self.check_constants = CheckConstants(self.module)
         self.string_aliases = string_aliases(self.module)
+        self._type_keys = TypeKeys(self)
 
     def evaluated_annotation(self, type_ref: ir.TypeRef) -> str:
         """`type_ref`'s annotation where Python evaluates it (`cast`, and signatures in a
@@ -353,86 +345,32 @@ class Codecs:
         return tuple(lines)
 
     def type_key(self, type_ref: ir.TypeRef) -> str:
-        """A stable identifier fragment describing `type_ref` (names helper functions).
+        """A stable identifier fragment describing `type_ref` (names helper functions),
+        unique within the module (`type_keys.TypeKeys`)."""
+        return self._type_keys.key(type_ref)
 
-        Unique within the module: a fragment already taken by a different type gets
-        a numeric suffix (`list_str_2`).
-        """
-        identity = repr(type_ref)
-        known = self._keys.get(identity)
-        if known is not None:
-            return known
-        base = self._describe(type_ref)
-        key, number = base, 2
-        while self._key_owners.get(key, identity) != identity:
-            key, number = f"{base}_{number}", number + 1
-        self._keys[identity] = key
-        self._key_owners[key] = identity
-        return key
+    # how this module spells its helper-name fragments (`type_keys.KeySpelling`)
 
-    def _describe(self, type_ref: ir.TypeRef) -> str:
-        match type_ref:
-            case ir.Prim():
-                key: str = type_ref.kind
-                if not type_ref.constraints.is_empty():
-                    key += "_" + self._constraint_key(type_ref.constraints)
-                return key
-            case ir.ListOf():
-                kind = "tuple_" if self._as_tuple(type_ref) else "list_"
-                key = kind + self.type_key(type_ref.item)
-                if type_ref.constraints.checks_items():
-                    key += "_" + self._constraint_key(type_ref.constraints)
-                return key
-            case ir.TupleOf():
-                parts = [self.type_key(item) for item in type_ref.prefix]
-                parts.append(
-                    "closed" if type_ref.rest is None else "rest_" + self.type_key(type_ref.rest)
-                )
-                key = "tuple_of_" + "_".join(parts)
-                if type_ref.constraints.checks_items():
-                    key += "_" + self._constraint_key(type_ref.constraints)
-                return key
-            case ir.MapOf():
-                key = "map_" + self.type_key(type_ref.value)
-                if type_ref.constraints.checks_entries():
-                    key += "_" + self._constraint_key(type_ref.constraints)
-                if not type_ref.rules.is_empty():
-                    key += "_rules" + rules_digest(type_ref.rules)
-                return key
-            case ir.Ref():
-                return function_suffix(type_ref.name)
-            case ir.LiteralValue():
-                # ASCII only: Python folds identifiers with NFKC, so `ﬁ` and `fi` would be one name
-                return "lit_" + re.sub(r"[^0-9A-Za-z_]", "_", str(type_ref.value))
-            case ir.JsonLiterals():
-                return literal_key(type_ref)
-            case ir.Nullable():
-                return "opt_" + self.type_key(type_ref.inner)
-            case ir.AnyJSON():
-                return "json_object" if type_ref.object_only else "json"
-            case ir.Checked():
-                checked = "_".join(self.check_constants.name(check) for check in type_ref.checks)
-                checked = checked.lower().replace("_check_", "_")
-                return f"checked{checked}_{self.type_key(type_ref.inner)}"
-            case ir.InlineUnion():
-                return "union_" + "_or_".join(self.type_key(option) for option in type_ref.options)
-            case _ as unreachable:
-                assert_never(unreachable)
+    def key_identity(self, type_ref: ir.TypeRef) -> str:
+        return repr(type_ref)
 
-    def _constraint_key(self, constraints: ir.Constraints) -> str:
-        parts = [
-            f"{BOUND_KEYS[attribute]}{_fragment(value)}"
-            for attribute, value in constraints.bounds()
-        ]
-        if constraints.pattern is not None:
-            parts.append("re" + self.pattern_constant(constraints.pattern).rsplit("_", 1)[-1])
-        if constraints.unique_items:
-            parts.append("unique")
-        if constraints.multiple_of is not None:
-            parts.append("mult" + _fragment(constraints.multiple_of))
-        if constraints.format is not None:
-            parts.append(formats.runtime_part(constraints.format))
-        return "_".join(parts)
+    def list_prefix(self, type_ref: ir.ListOf) -> str:
+        return "tuple_" if self._as_tuple(type_ref) else "list_"
+
+    def literal_fragment(self, type_ref: ir.LiteralValue) -> str:
+        # ASCII only: Python folds identifiers with NFKC, so `ﬁ` and `fi` would be one name
+        return "lit_" + re.sub(r"[^0-9A-Za-z_]", "_", str(type_ref.value))
+
+    def checked_prefix(self, type_ref: ir.Checked) -> str:
+        checked = "_".join(self.check_constants.name(check) for check in type_ref.checks)
+        return "checked" + checked.lower().replace("_check_", "_") + "_"
+
+    def number_fragment(self, value: int | float) -> str:
+        """A number as a fragment of a helper name: `2.5` → `2p5`, `-1e-05` → `m1em05`."""
+        return str(value).replace(".", "p").replace("-", "m").replace("+", "")
+
+    def pattern_fragment(self, pattern: str) -> str:
+        return "re" + self.pattern_constant(pattern).rsplit("_", 1)[-1]
 
     # records -----------------------------------------------------------
 

@@ -897,9 +897,7 @@ def mypy_clean(result: Measured, flavor: str) -> bool:
     blocking error or a mypy that died counts against every flavor)."""
     files = {f"/{file}.py:" for file in FLAVOR_FILES.values()}
     mine = f"/{FLAVOR_FILES[flavor]}.py:"
-    return not any(
-        mine in line or not any(file in line for file in files) for line in result.mypy
-    )
+    return not any(mine in line or not any(file in line for file in files) for line in result.mypy)
 
 
 # Lower is better for these; higher for every other number. Warnings by kind are shown,

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from polytype.cli import main
+from pydantic import ValidationError
 
 from .conftest import import_file
 
@@ -31,6 +32,35 @@ properties:
   maybe: {type: [object, "null"], default: {a: [b]}}
   anything: {default: {nested: [x, {y: 1}]}}
   empty: {type: object, default: {}}
+""",
+    "container_definitions": """\
+$schema: http://json-schema.org/draft-07/schema#
+description: >-
+  Schemas kept in containers under definitions (`definitions/fixture/full`, `full` no
+  keyword): the draft-07 `dependencies` there were not read as `dependentSchemas`, and
+  were silently not checked.
+type: object
+properties:
+  elements: {type: array, items: {$ref: "#/definitions/element/full"}}
+definitions:
+  element:
+    full:
+      oneOf: [{$ref: "#/definitions/case/full"}, {$ref: "#/definitions/fixture/full"}]
+  case:
+    full:
+      type: object
+      required: [case]
+      additionalProperties: false
+      properties: {case: {type: string}}
+  fixture:
+    full:
+      type: object
+      required: [fixture]
+      additionalProperties: false
+      properties: {fixture: {type: string}, before: {type: string}, after: {type: string}}
+      dependencies:
+        before: {allOf: [{not: {required: [after]}}]}
+        after: {allOf: [{not: {required: [before]}}]}
 """,
 }
 
@@ -71,3 +101,23 @@ def test_free_json_defaults_are_the_documented_values(project: Path) -> None:
     first, second = pydantic.Settings(), pydantic.Settings()
     first.headings["Age"] = "changed"
     assert second.headings["Age"] != "changed"  # each instance has its own copy
+
+
+def test_dependencies_in_definition_containers_are_checked(project: Path) -> None:
+    folder = project / "generated" / "python" / "container_definitions"
+    dataclasses = import_file(folder / "dataclass_models.py", "catalogue_build_containers_dc")
+    pydantic = import_file(folder / "pydantic_models.py", "catalogue_build_containers_pd")
+    both = {"elements": [{"fixture": "f", "before": "x", "after": "y"}]}
+    one = {"elements": [{"fixture": "f", "before": "x"}]}
+    decode = dataclasses.decode_container_definitions
+    with pytest.raises(dataclasses.DecodeError, match="dependentSchemas"):
+        decode(both)
+    assert dataclasses.encode_container_definitions(decode(one)) == one
+    with pytest.raises(ValidationError):
+        pydantic.ContainerDefinitions.model_validate(both)
+    assert (
+        pydantic.ContainerDefinitions.model_validate(one).model_dump(
+            mode="json", by_alias=True, exclude_unset=True
+        )
+        == one
+    )

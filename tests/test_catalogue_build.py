@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from polytype.cli import main
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from .conftest import import_file
 
@@ -61,6 +61,28 @@ definitions:
       dependencies:
         before: {allOf: [{not: {required: [after]}}]}
         after: {allOf: [{not: {required: [before]}}]}
+""",
+    "narrowed_union_property": """\
+$schema: http://json-schema.org/draft-07/schema#
+description: >-
+  An object whose property is a nullable union, narrowed by each `anyOf` member of the
+  object to one value (`const`): the narrowing was kept beside the union, where it would
+  be ignored, so the property became free-form JSON and accepted anything.
+title: Option
+type: object
+properties:
+  kind:
+    anyOf:
+      - {const: text}
+      - {const: number}
+      - {type: string, pattern: "^[A-Z][a-zA-Z]*$"}
+      - {type: array, items: {const: text}}
+      - {type: "null"}
+  value: {}
+anyOf:
+  - properties: {kind: {const: text}, value: {type: string}}
+  - properties: {kind: {const: number}, value: {type: number}}
+  - properties: {kind: {type: string, pattern: "^[A-Z][a-zA-Z]*$"}, value: {type: object}}
 """,
 }
 
@@ -121,3 +143,28 @@ def test_dependencies_in_definition_containers_are_checked(project: Path) -> Non
         )
         == one
     )
+
+
+def test_a_union_property_narrowed_by_object_members_is_checked(project: Path) -> None:
+    folder = project / "generated" / "python" / "narrowed_union_property"
+    dataclasses = import_file(folder / "dataclass_models.py", "catalogue_build_narrowed_dc")
+    pydantic = import_file(folder / "pydantic_models.py", "catalogue_build_narrowed_pd")
+    good = [
+        {"kind": "text", "value": "a"},
+        {"kind": "number", "value": 2},
+        {"kind": "Named", "value": {}},
+    ]
+    bad = [{"kind": "lowercase"}, {"kind": "text", "value": 2}, {"kind": ["text"]}]
+    for document in good:
+        decoded = dataclasses.decode_option(document)
+        assert dataclasses.encode_option(decoded) == document
+        adapter = TypeAdapter(pydantic.Option)
+        dumped = adapter.validate_python(document)
+        assert adapter.dump_python(dumped, mode="json", by_alias=True, exclude_unset=True) == (
+            document
+        )
+    for document in bad:
+        with pytest.raises(dataclasses.DecodeError):
+            dataclasses.decode_option(document)
+        with pytest.raises(ValidationError):
+            TypeAdapter(pydantic.Option).validate_python(document)

@@ -84,6 +84,22 @@ anyOf:
   - properties: {kind: {const: number}, value: {type: number}}
   - properties: {kind: {type: string, pattern: "^[A-Z][a-zA-Z]*$"}, value: {type: object}}
 """,
+    "documented_enum": """\
+description: >-
+  An enum whose values are documented by a oneOf of consts: each member was the enum
+  and its const together, the decoder read the enum, and every value matched both
+  members of a oneOf (exactly one must), so no value decoded.
+title: Stack
+type: object
+properties:
+  server:
+    type: string
+    enum: [system, local]
+    oneOf:
+      - {const: system, description: The system's server.}
+      - {const: local, description: A server of its own.}
+      - {const: remote, description: Not among the enum values, so it matches nothing.}
+""",
 }
 
 
@@ -168,3 +184,18 @@ def test_a_union_property_narrowed_by_object_members_is_checked(project: Path) -
             dataclasses.decode_option(document)
         with pytest.raises(ValidationError):
             TypeAdapter(pydantic.Option).validate_python(document)
+
+
+def test_an_enum_documented_by_a_one_of_of_consts_decodes(project: Path) -> None:
+    folder = project / "generated" / "python" / "documented_enum"
+    dataclasses = import_file(folder / "dataclass_models.py", "catalogue_build_enum_dc")
+    pydantic = import_file(folder / "pydantic_models.py", "catalogue_build_enum_pd")
+    for document in ({"server": "system"}, {"server": "local"}):
+        assert dataclasses.encode_stack(dataclasses.decode_stack(document)) == document
+        built = pydantic.Stack.model_validate(document)
+        assert built.model_dump(mode="json", by_alias=True, exclude_unset=True) == document
+    for document in ({"server": "remote"}, {"server": "other"}):
+        with pytest.raises(dataclasses.DecodeError):
+            dataclasses.decode_stack(document)
+        with pytest.raises(ValidationError):
+            pydantic.Stack.model_validate(document)

@@ -94,7 +94,28 @@ def _merge_typed(
     if "additionalProperties" in first or "additionalProperties" in second:
         _extra_on_other_properties(first, second, merged, resolve)
         merged["additionalProperties"] = _merge_closed(first, second)
+    if (
+        "const" in merged
+        and isinstance(merged.get("enum"), list)
+        and merged["enum"] != [merged["const"]]
+    ):  # one part's const among the other's enum: the const alone says it
+        if not any(_json_equal(merged["const"], value) for value in merged["enum"]):
+            raise Contradiction(f"const {merged['const']!r} is not in enum {merged['enum']!r}")
+        del merged["enum"]
     return merged
+
+
+def _json_equal(first: Any, second: Any) -> bool:
+    """Equal as JSON values (`true` is not `1`; `1` is `1.0`)."""
+    if isinstance(first, bool) or isinstance(second, bool):
+        return first is second
+    if isinstance(first, dict) and isinstance(second, dict):
+        return first.keys() == second.keys() and all(
+            _json_equal(value, second[key]) for key, value in first.items()
+        )
+    if isinstance(first, (list, tuple)) and isinstance(second, (list, tuple)):
+        return len(first) == len(second) and all(map(_json_equal, first, second))
+    return bool(first == second)
 
 
 def _merge_into_members(

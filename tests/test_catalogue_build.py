@@ -100,6 +100,24 @@ properties:
       - {const: local, description: A server of its own.}
       - {const: remote, description: Not among the enum values, so it matches nothing.}
 """,
+    "refs_into_item_lists": """\
+$schema: http://json-schema.org/draft-07/schema#
+description: >-
+  References into a draft-07 array-form `items` (`options/items/0`), which polytype reads
+  as 2020-12 `prefixItems`: they pointed nowhere, became free-form JSON, and a oneOf of
+  the list and its first item then matched a number twice.
+title: Rule
+type: object
+definitions:
+  options:
+    type: array
+    items: [{type: number, minimum: 1}, {type: string, enum: [exclude]}]
+    additionalItems: false
+properties:
+  options:
+    oneOf: [{$ref: "#/definitions/options"}, {$ref: "#/definitions/options/items/0"}]
+  first: {$ref: "#/definitions/options/items/0"}
+""",
 }
 
 
@@ -199,3 +217,18 @@ def test_an_enum_documented_by_a_one_of_of_consts_decodes(project: Path) -> None
             dataclasses.decode_stack(document)
         with pytest.raises(ValidationError):
             pydantic.Stack.model_validate(document)
+
+
+def test_references_into_an_array_form_items_resolve(project: Path) -> None:
+    folder = project / "generated" / "python" / "refs_into_item_lists"
+    dataclasses = import_file(folder / "dataclass_models.py", "catalogue_build_items_dc")
+    pydantic = import_file(folder / "pydantic_models.py", "catalogue_build_items_pd")
+    for document in ({"options": 3}, {"options": [3, "exclude"]}, {"first": 2}):
+        assert dataclasses.encode_rule(dataclasses.decode_rule(document)) == document
+        built = pydantic.Rule.model_validate(document)
+        assert built.model_dump(mode="json", by_alias=True, exclude_unset=True) == document
+    for document in ({"options": 0}, {"first": "x"}, {"options": [3, "other"]}):
+        with pytest.raises(dataclasses.DecodeError):
+            dataclasses.decode_rule(document)
+        with pytest.raises(ValidationError):
+            pydantic.Rule.model_validate(document)

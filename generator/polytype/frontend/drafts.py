@@ -11,7 +11,8 @@ means it:
   (`title` and `description` are kept, for documentation, and `definitions`/`$defs`, which assert
   nothing but hold schemas that pointers reach: every validator resolves
   `{"$ref": "#/definitions/X", "definitions": {...}}`);
-- `$recursiveRef` (2019-09) → `$ref` (resolved statically, like `$dynamicRef`).
+- `$recursiveRef` (2019-09) → `$ref` (resolved statically, like `$dynamicRef`);
+- a `#/…` reference into a renamed place follows it (`items/0` → `prefixItems/0`).
 
 The rewrite is functional (the input is not changed); `moves` records every renamed
 schema location (new pointer → old pointer) so diagnostics point at what was written.
@@ -22,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 from polytype import naming
 from polytype.diagnostics import join_pointer
@@ -86,7 +87,35 @@ def normalise(data: Any, draft: str) -> Normalised:
         DRAFTS.index(draft), result.moves, frozenset(referenced), frozenset(inside)
     )
     result.data = normaliser.schema(data, "", "")
+    if result.moves:
+        renamed = {old: new for new, old in result.moves.items()}
+        result.data = _follow_moves(result.data, renamed)
     return result
+
+
+def _follow_moves(node: Any, renamed: dict[str, str]) -> Any:
+    """`node` with each `#/…` reference into a renamed place (`items/0` of an array-form
+    `items`, now `prefixItems/0`) pointing where that place now is."""
+    if isinstance(node, list):
+        return [_follow_moves(value, renamed) for value in node]
+    if not isinstance(node, dict):
+        return node
+    out = {key: _follow_moves(value, renamed) for key, value in node.items()}
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/"):
+        pointer = unquote(ref[1:])
+        tokens = pointer.split("/")
+        for end in range(len(tokens), 1, -1):
+            moved = renamed.get("/".join(tokens[:end]))
+            if moved is not None:
+                rest = "/".join(tokens[end:])
+                out["$ref"] = "#" + quote(moved + ("/" + rest if rest else ""), safe=_FRAGMENT)
+                break
+    return out
+
+
+# what a URI fragment keeps unescaped (RFC 3986 pchar, and "/")
+_FRAGMENT = "/~-._!$&'()*+,;=:@"
 
 
 def _local_refs(node: Any) -> Iterator[str]:

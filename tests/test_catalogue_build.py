@@ -118,6 +118,28 @@ properties:
     oneOf: [{$ref: "#/definitions/options"}, {$ref: "#/definitions/options/items/0"}]
   first: {$ref: "#/definitions/options/items/0"}
 """,
+    "shared_tag": """\
+$schema: http://json-schema.org/draft-07/schema#
+description: >-
+  A oneOf whose members both get `version: "4"` from beside it: the first member took
+  `version = "4"` as its tag, so every document decoded as that member.
+title: Manifest
+type: object
+properties: {version: {const: "4"}}
+required: [version]
+oneOf:
+  - {$ref: "#/definitions/Mini"}
+  - {$ref: "#/definitions/Full"}
+definitions:
+  Mini:
+    type: object
+    properties: {detached: {type: string}}
+    required: [detached]
+  Full:
+    type: object
+    properties: {steps: {type: array, items: {type: string}}}
+    required: [steps]
+""",
 }
 
 
@@ -232,3 +254,21 @@ def test_references_into_an_array_form_items_resolve(project: Path) -> None:
             dataclasses.decode_rule(document)
         with pytest.raises(ValidationError):
             pydantic.Rule.model_validate(document)
+
+
+def test_a_key_value_every_member_has_is_no_tag(project: Path) -> None:
+    folder = project / "generated" / "python" / "shared_tag"
+    dataclasses = import_file(folder / "dataclass_models.py", "catalogue_build_tag_dc")
+    pydantic = import_file(folder / "pydantic_models.py", "catalogue_build_tag_pd")
+    adapter = TypeAdapter(pydantic.Manifest)
+    for document in ({"version": "4", "detached": "a"}, {"version": "4", "steps": ["x"]}):
+        assert dataclasses.encode_manifest(dataclasses.decode_manifest(document)) == document
+        built = adapter.validate_python(document)
+        assert adapter.dump_python(built, mode="json", by_alias=True, exclude_unset=True) == (
+            document
+        )
+    for document in ({"version": "3", "steps": []}, {"version": "4"}):
+        with pytest.raises(dataclasses.DecodeError):
+            dataclasses.decode_manifest(document)
+        with pytest.raises(ValidationError):
+            adapter.validate_python(document)

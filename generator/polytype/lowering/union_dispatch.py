@@ -260,7 +260,15 @@ class _Classifier:
         keyed: list[ir.StructuralCase] = []
         ambiguities: list[Problem] = []
         declared = {member: self._declared_keys(member) for member in members}
-        used_tags: dict[tuple[str, TagValue], str] = {}
+        # a key = value that two members both have tells neither (`manifestVersion: "4"`
+        # beside a oneOf, merged into every member): it is no member's tag
+        holders: dict[tuple[str, TagValue], list[str]] = {}
+        for member in members:
+            for key in self._tag_keys(member):
+                values = self.tag_values(member, key)
+                if values and len(values) == 1:
+                    holders.setdefault((key, values[0]), []).append(member)
+        used_tags = {tag: owners[0] for tag, owners in holders.items() if len(owners) > 1}
         for member in members:
             case = None
             for key in self._tag_keys(member):
@@ -288,6 +296,8 @@ class _Classifier:
             )
             if clash is not None:
                 key, value, other = clash
+                if other == member:  # shared by several members, this one first
+                    other = next(o for o in holders[(key, value)] if o != member)
                 message = (
                     f"union {name} cannot tell {member} from {other}: both have "
                     f"{key!r} = {value!r}, and {member} has no required key that the others "

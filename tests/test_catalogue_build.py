@@ -140,6 +140,18 @@ definitions:
     properties: {steps: {type: array, items: {type: string}}}
     required: [steps]
 """,
+    "bookkeeping_names": """\
+description: >-
+  Properties named like the dataclass decoder's own locals (`present` decoded into
+  `f_present`, the set of keys present): the set overwrote the field, which mypy
+  rejected and which wrote the set back as the property.
+title: Rule
+type: object
+properties:
+  present: {type: boolean, default: true}
+  extra: {type: string}
+  level: {enum: [error, warning], default: error}
+""",
 }
 
 
@@ -272,3 +284,16 @@ def test_a_key_value_every_member_has_is_no_tag(project: Path) -> None:
             dataclasses.decode_manifest(document)
         with pytest.raises(ValidationError):
             adapter.validate_python(document)
+
+
+def test_properties_named_like_decoder_locals_round_trip(project: Path) -> None:
+    folder = project / "generated" / "python" / "bookkeeping_names"
+    dataclasses = import_file(folder / "dataclass_models.py", "catalogue_build_locals_dc")
+    for document in (
+        {"level": "warning"},
+        {"present": False, "extra": "x"},
+        {"present": True, "other": 1},
+    ):
+        decoded = dataclasses.decode_rule(document)
+        assert dataclasses.encode_rule(decoded) == document
+    assert dataclasses.decode_rule({"level": "warning"}).present is True

@@ -7,6 +7,8 @@ catalogue is `nox -s schemastore`, not part of the default run.
 
 from __future__ import annotations
 
+import argparse
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -90,3 +92,28 @@ def test_the_harness_names_modules_as_polytype_does(tmp_path: Path) -> None:
     settings = (tmp_path / "pyproject.toml").read_text(encoding="utf-8")
     assert "strict = false" in settings
     assert f'python-package = "{schemastore.PACKAGE}"' in settings
+
+
+def test_each_slice_is_a_ratchet_of_its_own(tmp_path: Path) -> None:
+    """`--slice N/M` is recorded under `slices` by its key; a figure the run did not
+    measure keeps the recorded one."""
+    parse = lambda **given: schemastore.ratchet_key(  # noqa: E731
+        argparse.Namespace(**{"only": None, "sample": None, "slice": None, **given})
+    )
+    assert parse(slice=(3, 12)) == "slice 3/12"
+    assert parse(slice=(3, 12), sample=25) is None
+    assert parse() == "full"
+    path = tmp_path / "expected.json"
+    measured = {"type_checking": 4, "compiling": 3, "exact": {"pydantic": 2, "elixir": 1}}
+    schemastore.write_expected("slice 2/10", measured, path)
+    schemastore.write_expected("slice 10/10", measured, path)
+    unmeasured = {"type_checking": 0, "compiling": 0, "exact": {"pydantic": 3, "elixir": 0}}
+    schemastore.write_expected("slice 2/10", unmeasured, path, elixir=False, mypy=False)
+    document = json.loads(path.read_text(encoding="utf-8"))
+    assert list(document["slices"]) == ["2/10", "10/10"]
+    assert document["slices"]["2/10"] == {
+        "type_checking": 4,
+        "compiling": 3,
+        "exact": {"pydantic": 3, "elixir": 1},
+    }
+    assert schemastore.read_expected(path)["slice 10/10"] == measured

@@ -11,7 +11,8 @@ means it:
   (`title` and `description` are kept, for documentation, and `definitions`/`$defs`, which assert
   nothing but hold schemas that pointers reach: every validator resolves
   `{"$ref": "#/definitions/X", "definitions": {...}}`);
-- `$recursiveRef` (2019-09) → `$ref` (resolved statically, like `$dynamicRef`).
+- `$recursiveRef` (2019-09) → `$ref` (resolved statically, like `$dynamicRef`);
+- a `#/…` reference into a renamed place follows it (`items/0` → `prefixItems/0`).
 
 The rewrite is functional (the input is not changed); `moves` records every renamed
 schema location (new pointer → old pointer) so diagnostics point at what was written.
@@ -19,8 +20,10 @@ schema location (new pointer → old pointer) so diagnostics point at what was w
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote, unquote
 
 from polytype import naming
 from polytype.diagnostics import join_pointer
@@ -78,14 +81,64 @@ class Normalised:
 def normalise(data: Any, draft: str) -> Normalised:
     """`data` rewritten into the 2020-12 form (see the module docstring)."""
     result = Normalised(None)
-    result.data = _Normaliser(DRAFTS.index(draft), result.moves).schema(data, "", "")
+    referenced = set(_local_refs(data))
+    inside = {ref[:end] for ref in referenced for end, char in enumerate(ref) if char == "/"}
+    normaliser = _Normaliser(
+        DRAFTS.index(draft), result.moves, frozenset(referenced), frozenset(inside)
+    )
+    result.data = normaliser.schema(data, "", "")
+    if result.moves:
+        renamed = {old: new for new, old in result.moves.items()}
+        result.data = _follow_moves(result.data, renamed)
     return result
+
+
+def _follow_moves(node: Any, renamed: dict[str, str]) -> Any:
+    """`node` with each `#/…` reference into a renamed place (`items/0` of an array-form
+    `items`, now `prefixItems/0`) pointing where that place now is."""
+    if isinstance(node, list):
+        return [_follow_moves(value, renamed) for value in node]
+    if not isinstance(node, dict):
+        return node
+    out = {key: _follow_moves(value, renamed) for key, value in node.items()}
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/"):
+        pointer = unquote(ref[1:])
+        tokens = pointer.split("/")
+        for end in range(len(tokens), 1, -1):
+            moved = renamed.get("/".join(tokens[:end]))
+            if moved is not None:
+                rest = "/".join(tokens[end:])
+                out["$ref"] = "#" + quote(moved + ("/" + rest if rest else ""), safe=_FRAGMENT)
+                break
+    return out
+
+
+# what a URI fragment keeps unescaped (RFC 3986 pchar, and "/")
+_FRAGMENT = "/~-._!$&'()*+,;=:@"
+
+
+def _local_refs(node: Any) -> Iterator[str]:
+    """The JSON pointers this document's `#/…` references name (percent-decoded)."""
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/"):
+            yield unquote(ref[1:])
+        for value in node.values():
+            yield from _local_refs(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _local_refs(value)
 
 
 @dataclass
 class _Normaliser:
     level: int  # index into DRAFTS
     moves: dict[str, str]
+    # Places references name: a schema under a keyword that is not one (`definitions/x/full`,
+    # `full` a mere container) is still a schema there, and is normalised as one.
+    referenced: frozenset[str] = frozenset()
+    inside: frozenset[str] = frozenset()  # the pointers that contain a referenced place
 
     def schema(self, node: Any, new: str, old: str) -> Any:
         if not isinstance(node, dict):
@@ -141,7 +194,26 @@ class _Normaliser:
                 for name, child in value.items()
             }
         else:
-            out[key] = value
+            out[key] = self._beside(value, join_pointer(new, key), here_old)
+
+    def _beside(self, value: Any, new: str, old: str) -> Any:
+        """The value of a keyword that holds no schema: kept as written, except where a
+        reference reaches into it (a container of schemas under a name of its own)."""
+        if old in self.referenced:
+            return self.schema(value, new, old)
+        if old not in self.inside:
+            return value
+        if isinstance(value, dict):
+            return {
+                name: self._beside(child, join_pointer(new, name), join_pointer(old, name))
+                for name, child in value.items()
+            }
+        if isinstance(value, list):
+            return [
+                self._beside(child, join_pointer(new, index), join_pointer(old, index))
+                for index, child in enumerate(value)
+            ]
+        return value
 
     def _list(self, items: list[Any], new: str, old: str) -> list[Any]:
         if new != old:

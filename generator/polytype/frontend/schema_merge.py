@@ -20,6 +20,7 @@ ANNOTATIONS = frozenset(
 )  # fmt: skip
 _LOWER_BOUNDS = ("minimum", "exclusiveMinimum", "minLength", "minItems")
 _UPPER_BOUNDS = ("maximum", "exclusiveMaximum", "maxLength", "maxItems")
+_UNIONS = ("anyOf", "oneOf")
 _JSON_TYPES = ("object", "array", "string", "integer", "number", "boolean", "null")
 
 
@@ -75,6 +76,9 @@ def _merge_typed(
         second = resolve(second) if "$ref" in second else second
     if "allOf" in second or "$ref" in second or "$ref" in first:
         raise CannotMerge("nested allOf or reference")
+    unions = [key for key in _UNIONS if key in first or key in second]
+    if len(unions) == 1 and not (unions[0] in first and unions[0] in second):
+        return _merge_into_members(unions[0], first, second, resolve)
     if ("prefixItems" in first) != ("prefixItems" in second) and (
         "items" in first or "items" in second
     ):  # `items` means "past the prefix" only beside its own `prefixItems`
@@ -90,7 +94,83 @@ def _merge_typed(
     if "additionalProperties" in first or "additionalProperties" in second:
         _extra_on_other_properties(first, second, merged, resolve)
         merged["additionalProperties"] = _merge_closed(first, second)
+    if (
+        "const" in merged
+        and isinstance(merged.get("enum"), list)
+        and merged["enum"] != [merged["const"]]
+    ):  # one part's const among the other's enum: the const alone says it
+        if not any(_json_equal(merged["const"], value) for value in merged["enum"]):
+            raise Contradiction(f"const {merged['const']!r} is not in enum {merged['enum']!r}")
+        del merged["enum"]
     return merged
+
+
+def _json_equal(first: Any, second: Any) -> bool:
+    """Equal as JSON values (`true` is not `1`; `1` is `1.0`)."""
+    if isinstance(first, bool) or isinstance(second, bool):
+        return first is second
+    if isinstance(first, dict) and isinstance(second, dict):
+        return first.keys() == second.keys() and all(
+            _json_equal(value, second[key]) for key, value in first.items()
+        )
+    if isinstance(first, (list, tuple)) and isinstance(second, (list, tuple)):
+        return len(first) == len(second) and all(map(_json_equal, first, second))
+    return bool(first == second)
+
+
+def _merge_into_members(
+    keyword: str, first: dict[str, Any], second: dict[str, Any], resolve: Resolver | None
+) -> dict[str, Any]:
+    """A union merged with a schema that is none (a property a union, narrowed to one
+    `const` by an `anyOf` member of its object): the schema holds for every member, so it
+    is merged into each (as keywords beside a union are), and the members it contradicts
+    are dropped. Kept beside the union it would be ignored."""
+    union, other = (first, second) if keyword in first else (second, first)
+    rest = {key: value for key, value in other.items() if key not in ANNOTATIONS}
+    members: list[Any] = []
+    for member in union[keyword]:
+        if not isinstance(member, dict):
+            raise CannotMerge(keyword)
+        try:
+            merged = merge(dict(rest), member, resolve)
+        except Contradiction:
+            continue
+        if not _values_fit_type(merged):
+            continue
+        members.append(merged)
+    if not members:
+        raise Contradiction(f"no member of the {keyword} matches beside it")
+    out = {key: value for key, value in union.items() if key != keyword}
+    out.update(
+        (key, value) for key, value in other.items() if key in ANNOTATIONS and key not in out
+    )
+    out[keyword] = members
+    return out
+
+
+def _values_fit_type(schema: dict[str, Any]) -> bool:
+    """False where `const`/`enum` name no value of the declared `type` (no value matches)."""
+    if "type" not in schema:
+        return True
+    kinds = type_set(schema["type"])
+    values = [schema["const"]] if "const" in schema else schema.get("enum")
+    if not isinstance(values, list):
+        return True
+    return any(_json_kind(value) in kinds for value in values)
+
+
+def _json_kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "integer" if value.is_integer() else "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, (list, tuple)) else "object"
 
 
 def _extra_on_other_properties(

@@ -260,7 +260,17 @@ class _Classifier:
         keyed: list[ir.StructuralCase] = []
         ambiguities: list[Problem] = []
         declared = {member: self._declared_keys(member) for member in members}
-        used_tags: dict[tuple[str, TagValue], str] = {}
+        # a key = value that two members both have tells neither (`manifestVersion: "4"`
+        # beside a oneOf, merged into every member): it is no member's tag
+        holders: dict[tuple[str, TagValue], list[str]] = {}
+        for member in members:
+            for key in self._tag_keys(member):
+                values = self.tag_values(member, key)
+                if values and len(values) == 1:
+                    holders.setdefault((key, values[0]), []).append(member)
+        used_tags = {tag: owners[0] for tag, owners in holders.items() if len(owners) > 1}
+        pending: list[tuple[str, str, TagValue]] = []
+        unclear: set[str] = set()
         for member in members:
             case = None
             for key in self._tag_keys(member):
@@ -288,6 +298,10 @@ class _Classifier:
             )
             if clash is not None:
                 key, value, other = clash
+                if other == member:  # the first of several members with this key = value:
+                    # said once, by the next one, unless that one is told apart otherwise
+                    pending.append((member, key, value))
+                    continue
                 message = (
                     f"union {name} cannot tell {member} from {other}: both have "
                     f"{key!r} = {value!r}, and {member} has no required key that the others "
@@ -299,6 +313,16 @@ class _Classifier:
                     "it has no tag and no required key that the others do not declare"
                 )
             ambiguities.append((pointer, message))
+            unclear.add(member)
+        for member, key, value in pending:
+            sharing = [other for other in holders[(key, value)] if other != member]
+            if not any(other in unclear for other in sharing):
+                message = (
+                    f"union {name} cannot tell {member} from {sharing[0]}: both have "
+                    f"{key!r} = {value!r}, and {member} has no required key that the others "
+                    "do not declare"
+                )
+                ambiguities.append((pointer, message))
         return tagged + keyed, ambiguities
 
     def _declared_keys(self, member: str, seen: frozenset[str] = frozenset()) -> set[str]:

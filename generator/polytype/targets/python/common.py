@@ -306,3 +306,35 @@ def _named_literal_fits(named: ir.NamedType, module: ir.Module, seen: frozenset[
             return False
         case _ as unreachable:
             assert_never(unreachable)
+
+
+def holds_free_json(
+    type_ref: ir.TypeRef, module: ir.Module, seen: frozenset[str] = frozenset()
+) -> bool:
+    """Whether free-form JSON (`JsonValue`) is inside `type_ref`, through containers and
+    aliases: a container literal's inferred type (`dict[str, str]`) is then not the
+    annotated one (`dict[str, JsonValue]`, invariant) unless the checker is told."""
+    match type_ref:
+        case ir.AnyJSON():
+            return True
+        case ir.ListOf():
+            return holds_free_json(type_ref.item, module, seen)
+        case ir.MapOf():
+            return holds_free_json(type_ref.value, module, seen)
+        case ir.Nullable() | ir.Checked():
+            return holds_free_json(type_ref.inner, module, seen)
+        case ir.InlineUnion():
+            return any(holds_free_json(option, module, seen) for option in type_ref.options)
+        case ir.TupleOf():
+            return any(holds_free_json(item, module, seen) for item in type_ref.item_types())
+        case ir.Ref():
+            named = module.get(type_ref.name)
+            return (
+                type_ref.name not in seen
+                and isinstance(named, ir.Alias)
+                and holds_free_json(named.type, module, seen | {type_ref.name})
+            )
+        case ir.Prim() | ir.LiteralValue() | ir.JsonLiterals():
+            return False
+        case _ as unreachable:
+            assert_never(unreachable)

@@ -10,7 +10,13 @@ from polytype import ir
 from polytype.ir.wording import unchecked
 from polytype.targets.base.formatting import LINE_LENGTH
 from polytype.targets.base.render import py_str
-from polytype.targets.python.common import constraint_note, literal_fits, py_literal, with_note
+from polytype.targets.python.common import (
+    constraint_note,
+    holds_free_json,
+    literal_fits,
+    py_literal,
+    with_note,
+)
 from polytype.targets.python.names import enum_member
 from polytype.targets.python_dataclasses.encoders import DataclassCodecs
 from polytype.targets.python_dataclasses.views import FieldView
@@ -263,6 +269,10 @@ def _default_code(
     if isinstance(value, (tuple, ir.FrozenJSONObject)):
         literal = py_literal(value)
         factory = {"[]": "list", "{}": "dict"}.get(literal, f"lambda: {literal}")
+        if factory.startswith("lambda") and holds_free_json(item.type, codegen.module):
+            # against a union (`JSONValue`, `X | None`) mypy infers the lambda alone
+            # (`dict[str, list[str]]`), which is not the field's type (invariant)
+            factory = f"lambda: cast({py_str(codegen.annotation(item.type))}, {literal})"
         return literal, f" = field(default_factory={factory})", f"!= {literal}"
     literal = py_literal(value)
     if isinstance(value, bool):

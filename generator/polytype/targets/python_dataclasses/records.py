@@ -135,21 +135,25 @@ def _decode_body(
     guard = f"if len(obj) != {required}:" if not aliases else ""
     body_indent = "    " if guard else ""
     tail: list[str] = []
+    # the keys present and the unknown ones, in locals no field's own can be (a property
+    # named `present` decodes into `f_present`)
+    taken = {view.local for view in fields} | {f"v_{view.name}" for view in fields}
+    f_present, f_extra = _unused("f_present", taken), _unused("f_extra", taken)
     if present:
         if guard:
-            lines.append("f_present: frozenset[str] = frozenset()")
-            tail.append(f"f_present = {present}")
+            lines.append(f"{f_present}: frozenset[str] = frozenset()")
+            tail.append(f"{f_present} = {present}")
         else:
-            tail.append(f"f_present: frozenset[str] = {present}")
+            tail.append(f"{f_present}: frozenset[str] = {present}")
     if checks.keeps_extra:
         keys = checks.keys_name
-        lines.append("f_extra: dict[str, JSONValue] = {}")
+        lines.append(f"{f_extra}: dict[str, JSONValue] = {{}}")
         if present and guard:
             # required, optional and unknown keys are disjoint: a count tells if any is unknown
-            tail.append(f"if len(obj) != {required} + len(f_present):  # undeclared keys")
+            tail.append(f"if len(obj) != {required} + len({f_present}):  # undeclared keys")
         else:
             tail.append(f"if not {keys}.issuperset(obj):")
-        tail.append(f"    f_extra = _unknown(obj, {keys})")
+        tail.append(f"    {f_extra} = _unknown(obj, {keys})")
     if tail:
         if guard:
             lines.append(f"{guard}  # more than the {required} required key(s)")
@@ -159,7 +163,7 @@ def _decode_body(
     if record.frozen:
         keyword = [f"{view.name}={view.local}" for view in fields if view.local]
         if checks.keeps_extra:
-            keyword.append("extra=f_extra")
+            keyword.append(f"extra={f_extra}")
         lines.append(f"result = {record.name}({', '.join(keyword)})")
     else:
         # Not frozen: a bare instance and one store per slot (~2.5x faster than __init__,
@@ -168,14 +172,21 @@ def _decode_body(
         for view in fields:
             lines.append(f"result.{view.name} = {view.local or view.tag_literal}")
         if checks.keeps_extra:
-            lines.append("result.extra = f_extra")
+            lines.append(f"result.extra = {f_extra}")
     if present:
         if record.frozen:
-            lines.append('object.__setattr__(result, "_present", f_present)')
+            lines.append(f'object.__setattr__(result, "_present", {f_present})')
         else:
-            lines.append("result._present = f_present")
+            lines.append(f"result._present = {f_present}")
     lines.append("return result")
     return tuple(lines)
+
+
+def _unused(name: str, taken: set[str]) -> str:
+    """`name`, or `name` with trailing underscores where that is taken."""
+    while name in taken:
+        name += "_"
+    return name
 
 
 def _only_required(

@@ -210,6 +210,16 @@ def python_type_name(name: str) -> str:
     return name
 
 
+def shortened_type_name(name: str) -> str:
+    """A consumed schema's type name that is too long (over `MAX_TYPE_NAME` characters once
+    spelled as a class name): its shortened replacement, spelled as a class name so that
+    every target takes it as it is; any other name unchanged."""
+    spelled = python_type_name(name)
+    if len(spelled) <= MAX_TYPE_NAME:
+        return name
+    return python_type_name(shortened(spelled))
+
+
 def python_enum_member(value: str) -> str:
     """`in_progress` → `IN_PROGRESS`, `acceptEdits` → `ACCEPT_EDITS`, `😀` → `U1F600`."""
     name = _words(value).upper()

@@ -12,6 +12,7 @@ from polytype.diagnostics import UNKNOWN_POSITION, Diagnostic, InputError
 from polytype.ir.formats import NO_FORMATS
 from polytype.project.config import Project
 from polytype.reading.loader import Document
+from polytype.targets import name_checks
 from polytype.workflow.errors import WorkflowError
 
 
@@ -69,6 +70,7 @@ def schema_file(path: Path, display_path: str, project: Project | None = None) -
         project.unknown_tags if project else "reject",
         project.formats if project else NO_FORMATS,
         unknown_enum_values=project.unknown_enum_values if project else "reject",
+        name_checks=name_checks(),
     )
     return Schema(read.module, read.document)
 

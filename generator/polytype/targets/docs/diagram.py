@@ -10,7 +10,7 @@ from polytype import ir
 from polytype.targets.base.render import mermaid_id, mermaid_text
 from polytype.targets.docs.describe import Describer
 from polytype.targets.docs.views import DiagramView, MermaidClass
-from polytype.targets.python.names import enum_member, field_names
+from polytype.targets.python.names import enum_member, field_names, type_names
 
 
 def _field_annotation(item: ir.Field, describer: Describer) -> str:
@@ -28,7 +28,7 @@ def diagram(module: ir.Module, describer: Describer) -> DiagramView:
         name = mermaid_id(named.name)
         match named:
             case ir.Record():
-                names = field_names(named, module.types_by_name)
+                names = field_names(named, set(type_names(module).values()))
                 members = tuple(
                     mermaid_text(f"+{python}: {_field_annotation(item, describer)}")
                     for item, python in zip(named.fields, names, strict=True)

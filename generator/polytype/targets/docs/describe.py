@@ -16,6 +16,7 @@ from polytype.targets.base.render import md_cell, md_code
 from polytype.targets.elixir import literal_atom
 from polytype.targets.elixir.names import enum_atoms
 from polytype.targets.python.literal_types import literal_annotation
+from polytype.targets.python.names import type_name
 
 _PLURALS = {
     "string": "strings",
@@ -108,7 +109,7 @@ class Describer:
             case ir.MapOf():
                 return f"dict[str, {self.py_annotation(type_ref.value)}]"
             case ir.Ref():
-                return type_ref.name
+                return type_name(type_ref.name)
             case ir.LiteralValue():
                 return json.dumps(type_ref.value, ensure_ascii=False)
             case ir.JsonLiterals():

@@ -183,7 +183,7 @@ def union_section(union: ir.UnionType, describer: Describer) -> TypeSection:
                 RowView(
                     (
                         md_code(f"{union.tag}: {json.dumps(value, ensure_ascii=False)}"),
-                        md_code(member),
+                        md_code(python_names.type_name(member)),
                         md_code(type_module(describer.module, named)),
                         link(member),
                         f"Dispatch on {md_code(union.tag)}.",
@@ -202,7 +202,7 @@ def union_section(union: ir.UnionType, describer: Describer) -> TypeSection:
                 RowView(
                     (
                         "—",
-                        md_code(check.member),
+                        md_code(python_names.type_name(check.member)),
                         md_code(type_module(describer.module, named)),
                         link(check.member),
                         f"Tried in turn ({rule}); pre-check: JSON {shape}.",
@@ -226,7 +226,7 @@ def union_section(union: ir.UnionType, describer: Describer) -> TypeSection:
                 RowView(
                     (
                         key,
-                        md_code(case.member),
+                        md_code(python_names.type_name(case.member)),
                         md_code(type_module(describer.module, named)),
                         link(case.member),
                         rule,

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import assert_never
 
-from polytype import ir
+from polytype import ir, naming
 from polytype.ir import literals
 from polytype.ir.object_rules import rules_text
 from polytype.ir.wording import check_text
@@ -27,12 +27,19 @@ _PLURALS = {
 }
 
 
+def label(name: str) -> str:
+    """What the docs call the type `name`: the name as a class reads
+    (`naming.class_name`), as the Elixir docs and messages do."""
+    return naming.class_name(name)
+
+
 def anchor(name: str) -> str:
-    return "type-" + re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+    """The anchor of the section of the type `name`."""
+    return "type-" + re.sub(r"[^a-z0-9]+", "-", label(name).lower()).strip("-")
 
 
 def link(name: str) -> str:
-    return f"[{md_code(name)}](#{anchor(name)})"
+    return f"[{md_code(label(name))}](#{anchor(name)})"
 
 
 @dataclass

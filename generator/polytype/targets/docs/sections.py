@@ -16,6 +16,7 @@ from polytype.targets.docs.describe import (
     constraint_text,
     enum_values_text,
     json_text,
+    label,
     link,
     plain_atom,
 )
@@ -27,7 +28,7 @@ from polytype.targets.python import names as python_names
 
 
 def _heading(named: ir.NamedType, module: ir.Module) -> str:
-    return f"{md_text(named.name)} ({md_code(module_file(type_module(module, named)))})"
+    return f"{md_text(label(named.name))} ({md_code(module_file(type_module(module, named)))})"
 
 
 def _doc(named: ir.NamedType) -> str:

@@ -73,6 +73,12 @@ def type_module(module: ir.Module, named: ir.NamedType) -> str:
     return f"{namespace(module)}.{segment}"
 
 
+def type_label(name: str) -> str:
+    """What the Elixir docs and error messages call the type `name`: the name as a
+    class or module reads (`naming.class_name`: `stringArray` → `StringArray`)."""
+    return naming.class_name(name)
+
+
 def checks_module(module: ir.Module) -> str:
     """The module holding what a schema module's schema checks read (definitions,
     patterns, asserted formats): `<Namespace>.PolytypeChecks`."""

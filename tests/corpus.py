@@ -59,6 +59,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = Path(os.environ.get("POLYTYPE_CORPUS") or REPO.parent / "shared" / "corpus")
 EXPECTED = REPO / "tests" / "corpus_expected.json"
+PYTHONPATH = os.pathsep.join([str(REPO), str(REPO / "generator")])
 # Address-space cap for everything polytype and the checks run on a corpus schema: a
 # recursive meta-schema once took 24 GB and the kernel killed the whole run.
 MEMORY_LIMIT = 6 * 1024**3
@@ -302,7 +303,8 @@ def run(
         done = subprocess.run(
             list(command),
             cwd=cwd,
-            env={**os.environ, "PYTHONPATH": str(REPO), **(env or {})},
+            # the checkout's own code (generator/ holds the package), whatever is installed
+            env={**os.environ, "PYTHONPATH": PYTHONPATH, **(env or {})},
             capture_output=True,
             text=True,
             timeout=timeout,

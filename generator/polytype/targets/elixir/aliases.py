@@ -8,7 +8,7 @@ from polytype import ir
 from polytype.targets.elixir import layout
 from polytype.targets.elixir.clauses import clause_block
 from polytype.targets.elixir.filegen import FileGen
-from polytype.targets.elixir.names import type_module
+from polytype.targets.elixir.names import type_label, type_module
 from polytype.targets.elixir.snippets import HelperView
 
 
@@ -31,7 +31,7 @@ def alias_view(alias: ir.Alias, module: ir.Module) -> AliasView:
     encode_clauses = (layout.clause("def", "to_json", "value", body),)
     return AliasView(
         module=type_module(module, alias),
-        doc=alias.doc or f"The {alias.name} type.",
+        doc=alias.doc or f"The {type_label(alias.name)} type.",
         typespec=gen.typespec(alias.type),
         decode_clause=clause_block(
             [layout.clause("def", "decode", "data", layout.call(decoder, "data"))]

@@ -16,6 +16,7 @@ from polytype.targets.elixir.names import (
     TARGET,
     namespace,
     path_segment,
+    type_label,
     type_module,
     unknown_module,
 )
@@ -95,7 +96,7 @@ def _unknown_probe(module: ir.Module) -> list[AtomCaseView]:
             case ir.EnumType():
                 cases.append(
                     AtomCaseView(
-                        f"unknown {named.name} value",
+                        f"unknown {type_label(named.name)} value",
                         type_module(module, named),
                         '"__POLYTYPE_UNKNOWN__"',
                         "$",
@@ -106,7 +107,7 @@ def _unknown_probe(module: ir.Module) -> list[AtomCaseView]:
                 template = json.dumps({named.tag: "__POLYTYPE_UNKNOWN__"}, ensure_ascii=False)
                 cases.append(
                     AtomCaseView(
-                        f"unknown {named.name} tag",
+                        f"unknown {type_label(named.name)} tag",
                         type_module(module, named),
                         template,
                         "$" + path_segment(named.tag),
@@ -117,7 +118,7 @@ def _unknown_probe(module: ir.Module) -> list[AtomCaseView]:
                 template = json.dumps({named.open_tag: "__POLYTYPE_UNKNOWN__"}, ensure_ascii=False)
                 cases.append(
                     AtomCaseView(
-                        f"unknown {named.name} tag",
+                        f"unknown {type_label(named.name)} tag",
                         type_module(module, named),
                         template,
                         "",

@@ -21,6 +21,7 @@ from polytype.targets.elixir.names import (
     json_scalar,
     literal_term,
     path_segment,
+    type_label,
     type_module,
 )
 from polytype.targets.elixir.schema_checks import checks_doc
@@ -70,7 +71,7 @@ def _variables(record: ir.Record) -> dict[str, str]:
 
 
 def _record_doc(record: ir.Record) -> str:
-    lines = [record.doc or f"The {record.name} record."]
+    lines = [record.doc or f"The {type_label(record.name)} record."]
     if record.fields:
         lines += ["", "## Fields", ""]
         for item, name in zip(record.fields, field_names(record), strict=True):

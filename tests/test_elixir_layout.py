@@ -98,11 +98,17 @@ def test_a_long_or_condition_breaks_after_or_and_a_list_hugs_its_operator() -> N
     )
 
 
-def test_pairs_put_a_long_value_under_the_key() -> None:
+def test_pairs_put_a_long_value_under_the_key_but_break_a_list_after_it() -> None:
+    """From mix format on a struct typespec: a list or a map stays on the key's line."""
     assert layout.pair("name:", "String.t()", 10, ",") == "name: String.t()"
-    long_list = Items("[", (f"Namespace.{'Module' * 14}.t()",))
+    long_type = f"Namespace.{'Module' * 14}.t()"
+    long_list = Items("[", (long_type,))
     assert layout.pair("items:", long_list, 10, "") == (
-        f"items:\n            [\n              {long_list.items[0]}\n            ]"
+        f"items: [\n            {long_type}\n          ]"
+    )
+    nullable = layout.alternatives(long_list, "nil")
+    assert layout.pair("b:", nullable, 10, ",") == (
+        f"b:\n            [\n              {long_type}\n            ]\n            | nil"
     )
 
 

@@ -301,14 +301,14 @@ def _right(conditional: Conditional, indent: int) -> str:
     """The right of `or` at column `indent`, too long: a list hugs the `!=`, anything else
     goes under it; `not is_nil(x)` breaks the call, lined up with `not`."""
     text = conditional.right()
-    if fits(text + ",", indent):
+    if fits(text, indent):  # `mix format` does not count the `,` after the condition
         return text
     compared = conditional.compared
     if compared == "":
         return "not " + _forced(call("is_nil", conditional.checked), indent)
     if isinstance(compared, Items) and compared.opening == "[":
         start = indent + len(conditional.checked) + 4
-        return f"{conditional.checked} != {laid(compared, indent, start, 1)}"
+        return f"{conditional.checked} != {laid(compared, indent, start)}"
     return f"{conditional.checked} !=\n{' ' * (indent + 2)}{flat(compared)}"
 
 

@@ -226,3 +226,27 @@ def test_a_long_union_type_puts_each_member_behind_a_bar() -> None:
         "            | nil"
     )
     assert layout.flat(spec) == f"{first} | [{inner[0]} | {inner[1]}] | nil"
+
+
+def test_a_with_pattern_too_long_for_its_line_fills_it_as_a_tuple() -> None:
+    """From mix format on a catalogue schema: `{:ok,` then the variable aligned after `{`."""
+    from polytype.targets.elixir.clauses import with_step
+
+    variable = "local_security_options_" * 3 + "allow_remote_calls"
+    step = with_step(Items("{", (":ok", variable)), call("R.optional", "data"), ",")
+    assert step == f"{{:ok,\n          {variable}}} <-\n           R.optional(data)"
+
+
+def test_a_map_entry_breaks_after_its_key_only_when_the_bracket_fits() -> None:
+    """From mix format on a catalogue schema: a key too long for `key => %{` puts the map
+    under it."""
+    from polytype import ir
+    from polytype.targets.elixir.terms import json_term
+
+    key = "Block" + "Credential" * 9
+    value = ir.FrozenJSONObject(((key, ir.FrozenJSONObject((("type", "array"),))),))
+    assert json_term(value, 98, 6) == (
+        f'%{{\n        "{key}" =>\n          %{{"type" => "array"}}\n      }}'
+    )
+    entry = layout.Arrow(f'"{key}"', Items("%{", ('"type" => "array"',)))
+    assert layout.laid(entry, 8) == f'"{key}" =>\n          %{{"type" => "array"}}'

@@ -249,7 +249,8 @@ def test_hostile_and_synthetic_elixir_is_mix_formatted(tmp_path: Path) -> None:
 # shipped ones lack, each once laid out other than `mix format` lays it out: decoding
 # tables of long tuples (filled element by element), a long list default (after its key
 # and after `!=`), map typespecs and `fn`s too long for a line, `do:` bodies under a
-# broken head, long union and list-of-union typespecs.
+# broken head, long union and list-of-union typespecs, a `with` pattern too long for its
+# line.
 UNTUNED = """\
 $schema: https://json-schema.org/draft/2020-12/schema
 $defs:
@@ -285,6 +286,8 @@ $defs:
           oneOf:
             - {$ref: "#/$defs/PermissionRequestWithAnExtraordinarilyLongNameThatGoesOnAndOn"}
             - {$ref: "#/$defs/TerminalRequestWithAnExtraordinarilyLongNameToo"}
+      aPropertyWhoseNameIsSoLongThatItsVariableDoesNotFitInAWithStepPatternOfItsOwn:
+        type: boolean
       optionalListOfPermissionRequestsWithAnExtraordinarilyLongName:
         type: array
         items: {$ref: "#/$defs/PermissionRequestWithAnExtraordinarilyLongNameThatGoesOnAndOn"}

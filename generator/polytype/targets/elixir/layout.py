@@ -4,11 +4,15 @@ Elixir may be missing where polytype runs, so the formatter cannot be called. Th
 views build code with its parts (a `Call` and its arguments, `Items` of a list or
 tuple, a `Clause` with its head, guard and body, a `Conditional`), never text to be
 read again, and the only thing left to decide here is what depends on widths: whether
-a line fits in `mix format`'s 98 columns at the column it starts, and if not:
+a line fits in `mix format`'s 98 columns, counting what precedes the code on its line (a
+key, `!=`, `::`) and what follows it (a `,` or closing bracket), and if not:
 
-- a call or a list: one argument a line (`mix format` keeps a call broken that way
-  even when it would fit, so a broken call is stable);
-- a tuple: one element a line, aligned after the `{`;
+- a call, a list or a map: one element a line (`mix format` keeps a call broken that
+  way even when it would fit, so a broken call is stable); a list or a map stays on the
+  line of its key, `=>` or `::`, a map entry's other values go under the key;
+- a tuple: filled element by element, each on the line so far when it fits there, else
+  on a line of its own aligned after the `{`;
+- `fn head -> body end`: the body under the head, `end` on a line of its own;
 - `def head, do: body`: `do:` on the next line, then the body on a line of its own
   (a head too long by itself breaks first: the guard, else the argument);
 - a block of statements or clauses: a blank line around every multi-line one,
@@ -122,10 +126,14 @@ def flat(code: Code) -> str:
     return code
 
 
-def hugs(code: Code) -> bool:
-    """A list or a map stays on the line of what precedes it (`key: [`, `=> %{`,
-    `:: [`), broken inside."""
-    return isinstance(code, Items) and code.opening in ("[", "%{")
+def hugs(code: Code, before: str = "", column: int = 0) -> bool:
+    """A list or a map stays on the line of what precedes it (`before`, from `column`:
+    `key: [`, `=> %{`, `:: [`) when that much fits, broken inside."""
+    return (
+        isinstance(code, Items)
+        and code.opening in ("[", "%{")
+        and column + len(before) + len(code.opening) <= WIDTH
+    )
 
 
 def laid(code: Code, indent: int, start: int | None = None, tail: int = 0) -> str:
@@ -151,7 +159,7 @@ def laid(code: Code, indent: int, start: int | None = None, tail: int = 0) -> st
             pad + member for member in laid_rest
         )
     if isinstance(code, Arrow):
-        if hugs(code.value):
+        if hugs(code.value, f"{code.key} => ", column):
             return f"{code.key} => " + laid(code.value, indent, column + len(code.key) + 4, tail)
         return f"{code.key} =>\n{' ' * (indent + 2)}{laid(code.value, indent + 2, tail=tail)}"
     if isinstance(code, Fn):
@@ -223,7 +231,7 @@ def definition(clause: Clause, indent: int) -> str:
     text = str(clause)
     if fits(text, indent):
         return text
-    head, body = clause.head_text(), flat(clause.body)
+    head = clause.head_text()
     pad = " " * (indent + 2)
     if not fits(head + ",", indent):
         # continuation lines align after the keyword: `def ` is 4 columns, `defp ` 5
@@ -355,7 +363,7 @@ def pair(key: str, value: Code, indent: int, ending: str) -> str:
     text = f"{key} {flat(value)}"
     if fits(text + ending, indent):
         return text
-    if hugs(value):
+    if hugs(value, f"{key} ", indent):
         return f"{key} {laid(value, indent, indent + len(key) + 1, len(ending))}"
     return f"{key}\n{' ' * (indent + 2)}{laid(value, indent + 2, tail=len(ending))}"
 
@@ -447,7 +455,7 @@ def type_spec(head: str, code: Code, indent: int) -> str:
     one_line = f"{head} :: {flat(code)}"
     if fits(one_line, indent):
         return one_line
-    if hugs(code):
+    if hugs(code, f"{head} :: ", indent):
         return f"{head} :: " + laid(code, indent + 6, indent + len(head) + 4)
     return f"{head} ::\n{' ' * (indent + 8)}{laid(code, indent + 8)}"
 

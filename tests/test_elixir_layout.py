@@ -250,3 +250,14 @@ def test_a_map_entry_breaks_after_its_key_only_when_the_bracket_fits() -> None:
     )
     entry = layout.Arrow(f'"{key}"', Items("%{", ('"type" => "array"',)))
     assert layout.laid(entry, 8) == f'"{key}" =>\n          %{{"type" => "array"}}'
+
+
+def test_the_last_fixture_pair_has_no_comma_to_fit() -> None:
+    """From mix format on dependabot's ExUnit suite: the last `{Module, "path"}` of the
+    list is followed by no comma, so 92 columns at column 6 fit."""
+    from polytype.targets.elixir.exunit import CaseView
+
+    path = "schema/GitHubDependabotV2Config/i019_target_branch.json"
+    case = CaseView("i019", "Schema.GitHubDependabotV2Config", path, "")
+    assert case.pair("") == f'{{Schema.GitHubDependabotV2Config, "{path}"}}'
+    assert case.pair(",") == f'{{Schema.GitHubDependabotV2Config,\n       "{path}"}},'

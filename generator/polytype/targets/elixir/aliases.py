@@ -16,7 +16,7 @@ from polytype.targets.elixir.snippets import HelperView
 class AliasView:
     module: str
     doc: str
-    typespec: str
+    typespec: str  # `@type t :: ...`, laid out
     decode_clause: str  # laid out
     encode_clauses: str  # laid out
     attributes: tuple[str, ...]  # "@name value", used by the helpers
@@ -32,7 +32,7 @@ def alias_view(alias: ir.Alias, module: ir.Module) -> AliasView:
     return AliasView(
         module=type_module(module, alias),
         doc=alias.doc or f"The {type_label(alias.name)} type.",
-        typespec=gen.typespec(alias.type),
+        typespec=layout.type_spec("@type t", gen.typespec_code(alias.type), 2),
         decode_clause=clause_block(
             [layout.clause("def", "decode", "data", layout.call(decoder, "data"))]
         ),

@@ -47,15 +47,11 @@ class CaseView:
     def round_trip(self) -> CallView:
         return CallView("assert_round_trip", (self.module, ex_str(self.path)), 6)
 
-    @property
-    def pair(self) -> str:
-        """`{Module, "path"}` in the list of fixtures (column 6, a comma after it)."""
-        pair = f"{{{self.module}, {ex_str(self.path)}}}"
-        return (
-            pair
-            if layout.fits(pair + ",", 6)
-            else f"{{{self.module},\n{' ' * 7}{ex_str(self.path)}}}"
-        )
+    def pair(self, ending: str) -> str:
+        """`{Module, "path"}` and its `ending` (`,` or none, the last) in the list of
+        fixtures (column 6), laid out."""
+        pair = layout.Items("{", (self.module, ex_str(self.path)))
+        return layout.laid(pair, 6, tail=len(ending)) + ending
 
     @property
     def rejected(self) -> CallView:
@@ -156,6 +152,9 @@ def render_tests(module: ir.Module, env: RenderEnv) -> OutputFile:
         atom_module=f"{namespace(module)}.PolytypeAtomSafetyTest",
         support=f"{APP_MODULE}.TestSupport",
         valid=valid,
+        unseen_pairs=[
+            case.pair("," if index < len(valid) - 1 else "") for index, case in enumerate(valid)
+        ],
         invalid=invalid,
         atom_cases=_unknown_probe(module),
         **depth.template_values(module),

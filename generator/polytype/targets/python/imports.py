@@ -84,7 +84,8 @@ _TOP_LEVEL_DEFINED = re.compile(
     r"^(?:(?:async[ \t]+)?def[ \t]+(\w+)|class[ \t]+(\w+)|(\w+)[ \t]*(?::|=(?!=)))", re.M
 )
 _IMPORT_START = re.compile(r"(?:import|from)[ \t]")
-_STRING = re.compile(r"""(?:"[^"\\\n]*(?:\\.[^"\\\n]*)*"|'[^'\\\n]*(?:\\.[^'\\\n]*)*')""")
+# a one-line string, as a group: `split` hands back the code around the strings and them
+_STRING = re.compile(r"""("[^"\\\n]*(?:\\.[^"\\\n]*)*"|'[^'\\\n]*(?:\\.[^'\\\n]*)*')""")
 _ALL = re.compile(r"^__all__(?:[ \t]*:[^=\n]*)?[ \t]*=[ \t]*(\[[^\]]*\])", re.M)
 
 
@@ -135,14 +136,16 @@ def _used_in_text(code: str, names: set[str]) -> _TextNames | None:
     are types: `_names_in_strings`). None when `__all__` is not one list the text can
     delimit. Only the imported names matter, so each is looked for (a substring search,
     done at the first use) rather than every identifier of a large module collected."""
-    bare = _STRING.sub('""', code)
+    pieces = _STRING.split(code)  # code, string, code, ..., code
+    bare = '""'.join(pieces[0::2])
     in_code = {name for name in names if _stands(name, bare)}
     exported = _ALL.search(code)
     if exported is None and _stands("__all__", bare):
         return None
     if exported is not None:
         in_code.update(names.intersection(_IDENTIFIER.findall(exported.group(1))))
-    return _TextNames(in_code, {name for name in names - in_code if _stands(name, code)})
+    strings = "\n".join(pieces[1::2])  # with their quotes: each identifier stands as in `code`
+    return _TextNames(in_code, {name for name in names - in_code if _stands(name, strings)})
 
 
 def _stands(name: str, text: str) -> bool:

@@ -51,11 +51,13 @@ def read_schema(
     chosen: FormatChoice = NO_FORMATS,
     *,
     unknown_enum_values: ir.UnknownPolicy = "reject",
+    scans: dict[Path, dict[str, Path]] | None = None,
 ) -> Read:
     """Load and lower one schema file; raise ``InputError`` with every problem.
     `unknown_tags` is the project's default for tagged unions without `x-unknown`,
     `unknown_enum_values` for string enums without it;
-    `chosen` the formats the project asserts."""
+    `chosen` the formats the project asserts; `scans` the schema directories' `$id`s
+    (frontend.bundle.IdScans), one dict shared by every schema of a build."""
     document = load(path, display_path)
     described = api_description(document.data)
     if described is not None:
@@ -88,7 +90,7 @@ def read_schema(
             pass
     from polytype.frontend.bundle import bundle  # (referencing: slow to import, only needed here)
 
-    bundled = bundle(document, ref_map)
+    bundled = bundle(document, ref_map, scans)
     cleaned = clean(bundled.document)
     reshaped = reshape(replace(bundled.document, data=cleaned.data))
     module, approximated = lower_approximating(

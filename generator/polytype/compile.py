@@ -52,12 +52,15 @@ def read_schema(
     *,
     unknown_enum_values: ir.UnknownPolicy = "reject",
     name_checks: Sequence[NameCheck] = (),
+    scans: dict[Path, dict[str, Path]] | None = None,
 ) -> Read:
     """Load and lower one schema file; raise ``InputError`` with every problem.
     `unknown_tags` is the project's default for tagged unions without `x-unknown`,
     `unknown_enum_values` for string enums without it;
     `chosen` the formats the project asserts; `name_checks` the targets' namers' checks
-    (`targets.name_checks()`), whose problems are reported with every other."""
+    (`targets.name_checks()`), whose problems are reported with every other; `scans` the
+    schema directories' `$id`s (frontend.bundle.IdScans), one dict shared by every schema of a
+    build."""
     document = load(path, display_path)
     described = api_description(document.data)
     if described is not None:
@@ -100,7 +103,7 @@ def read_schema(
             pass
     from polytype.frontend.bundle import bundle  # (referencing: slow to import, only needed here)
 
-    bundled = bundle(document, ref_map)
+    bundled = bundle(document, ref_map, scans)
     cleaned = clean(bundled.document)
     reshaped = reshape(replace(bundled.document, data=cleaned.data))
     module, approximated = lower_approximating(

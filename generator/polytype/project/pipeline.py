@@ -45,6 +45,7 @@ def read_modules(
     warnings: list[Diagnostic] = []
     modules: list[ir.Module] = []
     documents: dict[str, Document] = {}
+    scans: dict[Path, dict[str, Path]] = {}  # each schema directory's `$id`s, read once
     for path in paths if paths is not None else project.schema_files():
         try:
             read = read_schema(
@@ -56,6 +57,7 @@ def read_modules(
                 project.formats,
                 unknown_enum_values=project.unknown_enum_values,
                 name_checks=name_checks(),
+                scans=scans,
             )
             references = sorted((project.input_path(p), sha) for p, sha in read.references)
             modules.append(replace(read.module, references=tuple(references)))

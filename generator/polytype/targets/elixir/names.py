@@ -19,6 +19,7 @@ from typing import assert_never
 
 from polytype import ir, naming
 from polytype.diagnostics import NameProblems, join_pointer
+from polytype.targets.base.name_checks import Problem, colliding_fields, field_pointer
 from polytype.targets.base.render import ex_atom, ex_str
 from polytype.targets.elixir.terms import ex_int
 
@@ -173,9 +174,6 @@ def field_name(record: ir.Record, item: ir.Field) -> str:
 
 # -- what the Elixir spelling makes impossible -----------------------------------------
 
-# A problem this namer finds: the JSON pointer it is about, and what is wrong there.
-Problem = tuple[str, str]
-
 
 def check(module: ir.Module, pointers: Mapping[str, str], generous: bool) -> NameProblems:
     """What is wrong with `module`'s names in Elixir. `pointers`: where each type was
@@ -202,7 +200,16 @@ def check(module: ir.Module, pointers: Mapping[str, str], generous: bool) -> Nam
         match named:
             case ir.Record():
                 if not generous:
-                    first.extend(_colliding_fields(named, pointer))
+                    first.extend(
+                        colliding_fields(
+                            named,
+                            pointer,
+                            lambda item: naming.elixir_field(
+                                item.json_key, item.x_field, item.x_elixir_field
+                            ),
+                            "Elixir",
+                        )
+                    )
                 then.extend(_long_fields(named, pointer))
             case ir.Alias():
                 if _long_string_literal(named.type):
@@ -264,33 +271,11 @@ def _named_modules(
     return problems, warnings
 
 
-def _field_pointer(pointer: str, item: ir.Field) -> str:
-    return join_pointer(join_pointer(pointer, "properties"), item.json_key)
-
-
-def _colliding_fields(record: ir.Record, pointer: str) -> list[Problem]:
-    """Keys of a schema the project owns that spell one struct key."""
-    problems: list[Problem] = []
-    seen: dict[str, str] = {}
-    for item in record.fields:
-        name = naming.elixir_field(item.json_key, item.x_field, item.x_elixir_field)
-        if name in seen:
-            problems.append(
-                (
-                    _field_pointer(pointer, item),
-                    f"keys {seen[name]!r} and {item.json_key!r} both become the Elixir field "
-                    f"{name!r}; set x-field on one",
-                )
-            )
-        seen[name] = item.json_key
-    return problems
-
-
 def _long_fields(record: ir.Record, pointer: str) -> list[Problem]:
     """Struct keys, and string consts (atoms when decoded), longer than an atom may be."""
     problems: list[Problem] = []
     for item, name in zip(record.fields, field_names(record), strict=True):
-        where = _field_pointer(pointer, item)
+        where = field_pointer(pointer, item)
         if _long_string_literal(item.type):
             problems.append((where, _LONG_LITERAL))
         if len(name) > naming.MAX_ELIXIR_NAME:

@@ -19,9 +19,7 @@ from polytype import ir, naming
 from polytype.diagnostics import NameProblems, join_pointer
 from polytype.ir.renaming import rename_named
 from polytype.targets.base.helper_names import function_suffix
-
-# A problem this namer finds: the JSON pointer it is about, and what is wrong there.
-Problem = tuple[str, str]
+from polytype.targets.base.name_checks import Problem, colliding_fields, field_pointer
 
 
 def type_name(name: str) -> str:
@@ -101,7 +99,14 @@ def check(module: ir.Module, pointers: Mapping[str, str], generous: bool) -> Nam
             pointer = pointers.get(named.name, "")
             first.extend(_reserved_fields(named, pointer))
             if not generous:
-                first.extend(_colliding_fields(named, pointer))
+                first.extend(
+                    colliding_fields(
+                        named,
+                        pointer,
+                        lambda item: naming.python_field(item.json_key, item.x_field),
+                        "Python",
+                    )
+                )
             then.extend(_shadowing_fields(named, pointer, python_types))
     return NameProblems(tuple(first), tuple(then))
 
@@ -126,10 +131,6 @@ def _converted_types(
     return problems
 
 
-def _field_pointer(pointer: str, item: ir.Field) -> str:
-    return join_pointer(join_pointer(pointer, "properties"), item.json_key)
-
-
 def _reserved_fields(record: ir.Record, pointer: str) -> list[Problem]:
     """An `x-field` Python reserves (a keyword, a name the class body or module uses) or
     makes private (a leading `_`)."""
@@ -138,7 +139,7 @@ def _reserved_fields(record: ir.Record, pointer: str) -> list[Problem]:
         if not item.x_field:
             continue
         name = naming.python_field(item.json_key, item.x_field)
-        where = join_pointer(_field_pointer(pointer, item), "x-field")
+        where = join_pointer(field_pointer(pointer, item), "x-field")
         if name.startswith("_"):
             problems.append(
                 (where, f"x-field {name!r} starts with '_' (private in Python and Pydantic)")
@@ -150,24 +151,6 @@ def _reserved_fields(record: ir.Record, pointer: str) -> list[Problem]:
             | naming.PYTHON_MODULE_NAMES
         ):
             problems.append((where, f"x-field {name!r} is a reserved name in Python"))
-    return problems
-
-
-def _colliding_fields(record: ir.Record, pointer: str) -> list[Problem]:
-    """Keys of a schema the project owns that spell one Python attribute."""
-    problems: list[Problem] = []
-    seen: dict[str, str] = {}
-    for item in record.fields:
-        name = naming.python_field(item.json_key, item.x_field)
-        if name in seen:
-            problems.append(
-                (
-                    _field_pointer(pointer, item),
-                    f"keys {seen[name]!r} and {item.json_key!r} both become the Python field "
-                    f"{name!r}; set x-field on one",
-                )
-            )
-        seen[name] = item.json_key
     return problems
 
 
@@ -185,7 +168,7 @@ def _shadowing_fields(record: ir.Record, pointer: str, python_types: set[str]) -
             continue
         new_name = name + "_"
         if item.x_field is not None or new_name in used or new_name in python_types:
-            where = _field_pointer(pointer, item)
+            where = field_pointer(pointer, item)
             problems.append(
                 (
                     join_pointer(where, "x-field") if item.x_field is not None else where,

@@ -16,6 +16,10 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 REPO = Path(__file__).resolve().parents[1]
+# PYTHONPATH for a child process that runs polytype: this checkout's own code first
+# (generator/ holds the package), whatever polytype is installed, then the repository
+# root for `tests.*`.
+CHECKOUT_PATH = os.pathsep.join((str(REPO / "generator"), str(REPO)))
 
 # Property tests (tests/test_properties.py and others without their own settings) run
 # under a bounded, reproducible profile so the suite stays within minutes on two cores.

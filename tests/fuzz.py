@@ -449,7 +449,8 @@ def _shown(path: Path) -> str:
 def _environment() -> dict[str, str]:
     return {
         **os.environ,
-        "PYTHONPATH": str(REPO),
+        # this checkout's polytype (generator/), whatever is installed, then `tests.*`
+        "PYTHONPATH": os.pathsep.join((str(REPO / "generator"), str(REPO))),
         "POLYTYPE_NO_CACHE": "1",
         "PYTHONDONTWRITEBYTECODE": "1",
     }

@@ -12,7 +12,7 @@ import pytest
 from polytype import __version__
 from polytype.cli import main
 
-from .conftest import REPO, copy_project
+from .conftest import CHECKOUT_PATH, copy_project
 
 
 def tree_hash(directory: Path) -> dict[str, str]:
@@ -156,7 +156,7 @@ def test_output_does_not_depend_on_hash_seed(tmp_path: Path) -> None:
     for seed in ("0", "12345"):
         project = copy_project(tmp_path / f"p{seed}", modules=("bedrock_swarm", "nano_agent"))
         # the generator under test, not whichever one happens to be installed
-        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(REPO)}
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": CHECKOUT_PATH}
         subprocess.run(
             [sys.executable, "-m", "polytype", "generate"],
             cwd=project,

@@ -13,7 +13,7 @@ import pytest
 from polytype import __version__
 from polytype.cli import main
 
-from .conftest import REPO, copy_project
+from .conftest import CHECKOUT_PATH, REPO, copy_project
 
 NANO_SCHEMA = REPO / "schema" / "nano_agent.yaml"
 
@@ -28,7 +28,7 @@ def tree(directory: Path) -> dict[str, str]:
 
 def polytype(*args: str, cwd: Path, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
     """The installed command as a user runs it, in a fresh process."""
-    environment = {**os.environ, "POLYTYPE_NO_CACHE": "1", "PYTHONPATH": str(REPO)}
+    environment = {**os.environ, "POLYTYPE_NO_CACHE": "1", "PYTHONPATH": CHECKOUT_PATH}
     return subprocess.run(
         [sys.executable, "-m", "polytype", *args],
         cwd=cwd,

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from polytype.cli import main
 
-from .conftest import REPO
+from .conftest import CHECKOUT_PATH
 
 SCHEMA = """\
 $schema: https://json-schema.org/draft/2020-12/schema
@@ -113,7 +113,7 @@ def test_real_command_with_output_dir_dot_keeps_the_tree(tmp_path: Path) -> None
         [sys.executable, "-c", "import sys; from polytype.entry import main; sys.exit(main())",
          "generate"],
         cwd=project,
-        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin", "POLYTYPE_NO_CACHE": "1"},
+        env={"PYTHONPATH": CHECKOUT_PATH, "PATH": "/usr/bin:/bin", "POLYTYPE_NO_CACHE": "1"},
         capture_output=True,
         text=True,
         timeout=120,

@@ -27,7 +27,7 @@ from polytype.ir.formats import SUPPORTED
 from polytype.project.config import find_project
 
 from . import suite_conformance as suite
-from .conftest import REPO, import_file
+from .conftest import CHECKOUT_PATH, REPO, import_file
 from .test_suite_conformance import _disagreements
 from .workflow_support import run, write_lines
 
@@ -360,7 +360,7 @@ def test_generate_then_decode_in_every_flavor(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "polytype", "generate"],
         cwd=root,
-        env={**suite._environ(), "PYTHONPATH": str(REPO)},
+        env={**suite._environ(), "PYTHONPATH": CHECKOUT_PATH},
         capture_output=True,
         text=True,
         timeout=300,

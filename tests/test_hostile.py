@@ -45,7 +45,7 @@ from polytype.lowering.lower import lower
 from polytype.reading.loader import load
 from polytype.targets.python import names as python_names
 
-from .conftest import REPO, import_file
+from .conftest import CHECKOUT_PATH, REPO, import_file
 
 HOSTILE = Path(__file__).resolve().parent / "hostile" / "hostile.yaml"
 SCHEMA: dict[str, Any] = load(HOSTILE).data
@@ -413,7 +413,7 @@ def test_no_raw_control_or_invisible_characters_in_output(project: Path) -> None
 
 
 def run(command: list[str], cwd: Path, timeout: int = 600) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    env = {**os.environ, "PYTHONPATH": CHECKOUT_PATH}
     return subprocess.run(
         command, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
     )

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import importlib
 import importlib.util
 import json
 import pstats
@@ -36,13 +37,22 @@ import runtime  # noqa: E402
 
 
 def load(directory: Path, flavor: str, label: str) -> ModuleType:
-    path = directory / "agui_plain" / f"{flavor}.py"
-    spec = importlib.util.spec_from_file_location(f"_{label}_{flavor}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    """One flavor of the `agui_plain` package in `directory`, imported as a submodule of
+    that package under a name of its own (`_<label>_agui_plain`), so that two versions can
+    sit side by side and the flavor's relative import of its package runtime resolves."""
+    package_dir = directory / "agui_plain"
+    package_name = f"_{label}_agui_plain"
+    if package_name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(
+            package_name,
+            package_dir / "__init__.py",
+            submodule_search_locations=[str(package_dir)],
+        )
+        assert spec is not None and spec.loader is not None
+        package = importlib.util.module_from_spec(spec)
+        sys.modules[package_name] = package
+        spec.loader.exec_module(package)
+    return importlib.import_module(f"{package_name}.{flavor}")
 
 
 def operations(

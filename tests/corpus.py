@@ -18,8 +18,9 @@ For each schema, in a fresh temporary project:
    tag): a mutation jsonschema rejects is an `invalid/` fixture, one it accepts a valid one.
 3. `polytype generate` writes every target with the round-trip tests it generates for those
    fixtures; `mypy --strict` checks the Python, pytest runs the Python suites (dataclasses,
-   TypedDicts, Pydantic) and `mix test` compiles the Elixir with warnings as errors and
-   runs ExUnit.
+   TypedDicts, Pydantic), `mix format --check-formatted` checks the Elixir is laid out as
+   `mix format` lays it out, and `mix test` compiles it with warnings as errors and runs
+   ExUnit.
 4. Per flavor: how many instances round-trip exactly, and on how many mutations the flavor's
    verdict is jsonschema's (a rejection at another path than the one guessed still agrees).
 
@@ -59,6 +60,8 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = Path(os.environ.get("POLYTYPE_CORPUS") or REPO.parent / "shared" / "corpus")
 EXPECTED = REPO / "tests" / "corpus_expected.json"
+# Children import this checkout's polytype (not an installed one) and `tests.corpus`.
+PYTHONPATH = os.pathsep.join((str(REPO / "generator"), str(REPO)))
 # Address-space cap for everything polytype and the checks run on a corpus schema: a
 # recursive meta-schema once took 24 GB and the kernel killed the whole run.
 MEMORY_LIMIT = 6 * 1024**3
@@ -302,7 +305,7 @@ def run(
         done = subprocess.run(
             list(command),
             cwd=cwd,
-            env={**os.environ, "PYTHONPATH": str(REPO), **(env or {})},
+            env={**os.environ, "PYTHONPATH": PYTHONPATH, **(env or {})},
             capture_output=True,
             text=True,
             timeout=timeout,
@@ -381,6 +384,7 @@ class Result:
     typed: int = 0  # instances whose root pointer names a generated type
     mypy: bool = False
     elixir_compiles: bool = False
+    elixir_formatted: bool = False  # `mix format --check-formatted` accepts the Elixir
     round_trip: dict[str, int] = field(default_factory=lambda: dict.fromkeys(FLAVORS, 0))
     mutations: int = 0
     verdicts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(FLAVORS, 0))
@@ -633,6 +637,14 @@ def _measure_root(schema: CorpusSchema, work: Path, elixir: bool) -> Result:
     elixir_outcomes: dict[str, bool] = {}
     if elixir and (output / "elixir" / "mix.exs").is_file():
         step = time.monotonic()
+        formatted = run(["mix", "format", "--check-formatted"], output / "elixir")
+        result.elixir_formatted = formatted.code == 0
+        if not result.elixir_formatted:
+            unformatted = formatted.stderr.count("\n  * ")
+            note = f"mix format: {unformatted} file(s) not formatted"
+            result.note = "; ".join(part for part in (result.note, note) if part)
+        result.timed("mix format", step)
+        step = time.monotonic()
         tested = run(["mix", "test"], output / "elixir", env={"MIX_ENV": "test"})
         result.timed("mix test", step)
         result.elixir_compiles, elixir_outcomes = _exunit_outcomes(
@@ -692,7 +704,7 @@ def _summary(result: Result) -> str:
 def table(results: Sequence[Result]) -> str:
     """Markdown: one row per schema, then the totals and why the refused ones were refused."""
     short = {"dataclasses": "dc", "typeddicts": "td", "pydantic": "pyd", "elixir": "ex"}
-    head = ["schema", "generates", "mypy", "elixirc", "typed"]
+    head = ["schema", "generates", "mypy", "elixirc", "mix format", "typed"]
     head += [f"round trip {short[f]}" for f in FLAVORS]
     head += [f"verdicts {short[f]}" for f in FLAVORS]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -702,6 +714,7 @@ def table(results: Sequence[Result]) -> str:
             "yes" if result.generates else "no",
             "ok" if result.mypy else "-",
             "ok" if result.elixir_compiles else "-",
+            "ok" if result.elixir_formatted else "-",
             f"{result.typed}/{result.instances}",
         ]
         cells += [f"{result.round_trip[f]}/{result.instances}" for f in FLAVORS]
@@ -718,6 +731,7 @@ def _total(results: Sequence[Result]) -> Result:
     total.generates = bool(results) and all(r.generates for r in results)
     total.mypy = bool(results) and all(r.mypy for r in results)
     total.elixir_compiles = bool(results) and all(r.elixir_compiles for r in results)
+    total.elixir_formatted = bool(results) and all(r.elixir_formatted for r in results)
     for result in results:
         total.instances += result.instances
         total.typed += result.typed
@@ -779,7 +793,7 @@ def compare(
     improved: list[str] = []
     now, then = _flatten(measured), _flatten(expected)
     for key in sorted(set(now) | set(then)):
-        if not elixir and (key.endswith(".elixir") or key == "elixir_compiles"):
+        if not elixir and (key.endswith(".elixir") or key.startswith("elixir_")):
             continue
         got, wanted = now.get(key, 0), then.get(key, 0)
         if got == wanted:

@@ -353,15 +353,15 @@ def write_project(
     work: Path, schemas: Iterable[CatalogueSchema], python_package: str | None = None
 ) -> None:
     """`work` as a project: `[tool.polytype]` and the schema directory of links (every
-    module's Python under one `python_package`, sharing its runtime, when given)."""
+    module's Python under one `python_package`, `PACKAGE` unless given, sharing its
+    runtime)."""
     lines = [
         "[tool.polytype]",
         'schema-dir = "schema"',
         'output-dir = "generated"',
         'fixtures-dir = "fixtures"',
-        f'python-package = "{PACKAGE}"',
+        f"python-package = {json.dumps(python_package or PACKAGE)}",
         "strict = false",
-        *([f"python-package = {json.dumps(python_package)}"] if python_package else []),
         "[tool.polytype.ref-map]",
     ]
     for url, local in sorted(ref_map().items()):

@@ -94,6 +94,9 @@ def test_the_corpus_counts_must_match_exactly_and_elixir_counts_only_with_elixir
     no_elixir = _numbers(round_trip={**_numbers()["round_trip"], "elixir": 3})
     assert corpus.compare("s", _numbers(), no_elixir, elixir=False) == ([], [])
     assert corpus.compare("s", _numbers(), no_elixir, elixir=True)[0]
+    unformatted = _numbers(elixir_formatted=True)
+    assert corpus.compare("s", _numbers(), unformatted, elixir=False) == ([], [])
+    assert corpus.compare("s", _numbers(), unformatted, elixir=True)[0]
 
 
 # --- mutations ---------------------------------------------------------------------------
@@ -202,6 +205,7 @@ def test_the_harness_counts_every_flavor_on_a_schema_polytype_takes(
     assert result.typed == result.instances == 4
     flavors = corpus.FLAVORS if ELIXIR else corpus.PYTHON_FLAVORS
     assert result.elixir_compiles == ELIXIR
+    assert result.elixir_formatted == ELIXIR
     for flavor in flavors:
         assert result.round_trip[flavor] == 4, (flavor, result)
         assert result.verdicts[flavor] == result.mutations, (flavor, result)

@@ -98,11 +98,17 @@ def test_a_long_or_condition_breaks_after_or_and_a_list_hugs_its_operator() -> N
     )
 
 
-def test_pairs_put_a_long_value_under_the_key() -> None:
+def test_pairs_put_a_long_value_under_the_key_but_break_a_list_after_it() -> None:
+    """From mix format on a struct typespec: a list or a map stays on the key's line."""
     assert layout.pair("name:", "String.t()", 10, ",") == "name: String.t()"
-    long_list = Items("[", (f"Namespace.{'Module' * 14}.t()",))
+    long_type = f"Namespace.{'Module' * 14}.t()"
+    long_list = Items("[", (long_type,))
     assert layout.pair("items:", long_list, 10, "") == (
-        f"items:\n            [\n              {long_list.items[0]}\n            ]"
+        f"items: [\n            {long_type}\n          ]"
+    )
+    nullable = layout.alternatives(long_list, "nil")
+    assert layout.pair("b:", nullable, 10, ",") == (
+        f"b:\n            [\n              {long_type}\n            ]\n            | nil"
     )
 
 
@@ -220,3 +226,38 @@ def test_a_long_union_type_puts_each_member_behind_a_bar() -> None:
         "            | nil"
     )
     assert layout.flat(spec) == f"{first} | [{inner[0]} | {inner[1]}] | nil"
+
+
+def test_a_with_pattern_too_long_for_its_line_fills_it_as_a_tuple() -> None:
+    """From mix format on a catalogue schema: `{:ok,` then the variable aligned after `{`."""
+    from polytype.targets.elixir.clauses import with_step
+
+    variable = "local_security_options_" * 3 + "allow_remote_calls"
+    step = with_step(Items("{", (":ok", variable)), call("R.optional", "data"), ",")
+    assert step == f"{{:ok,\n          {variable}}} <-\n           R.optional(data)"
+
+
+def test_a_map_entry_breaks_after_its_key_only_when_the_bracket_fits() -> None:
+    """From mix format on a catalogue schema: a key too long for `key => %{` puts the map
+    under it."""
+    from polytype import ir
+    from polytype.targets.elixir.terms import json_term
+
+    key = "Block" + "Credential" * 9
+    value = ir.FrozenJSONObject(((key, ir.FrozenJSONObject((("type", "array"),))),))
+    assert json_term(value, 98, 6) == (
+        f'%{{\n        "{key}" =>\n          %{{"type" => "array"}}\n      }}'
+    )
+    entry = layout.Arrow(f'"{key}"', Items("%{", ('"type" => "array"',)))
+    assert layout.laid(entry, 8) == f'"{key}" =>\n          %{{"type" => "array"}}'
+
+
+def test_the_last_fixture_pair_has_no_comma_to_fit() -> None:
+    """From mix format on dependabot's ExUnit suite: the last `{Module, "path"}` of the
+    list is followed by no comma, so 92 columns at column 6 fit."""
+    from polytype.targets.elixir.exunit import CaseView
+
+    path = "schema/GitHubDependabotV2Config/i019_target_branch.json"
+    case = CaseView("i019", "Schema.GitHubDependabotV2Config", path, "")
+    assert case.pair("") == f'{{Schema.GitHubDependabotV2Config, "{path}"}}'
+    assert case.pair(",") == f'{{Schema.GitHubDependabotV2Config,\n       "{path}"}},'

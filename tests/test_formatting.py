@@ -245,6 +245,111 @@ def test_hostile_and_synthetic_elixir_is_mix_formatted(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+# A JSON Schema (not polytype's dialect) with the shapes published schemas have and the
+# shipped ones lack, each once laid out other than `mix format` lays it out: decoding
+# tables of long tuples (filled element by element), a long list default (after its key
+# and after `!=`), map typespecs and `fn`s too long for a line, `do:` bodies under a
+# broken head, long union and list-of-union typespecs, a `with` pattern too long for its
+# line.
+UNTUNED = """\
+$schema: https://json-schema.org/draft/2020-12/schema
+$defs:
+  PermissionRequestWithAnExtraordinarilyLongNameThatGoesOnAndOn:
+    type: object
+    properties:
+      sessionIdentifier: {type: string}
+      toolCallIdentifier: {type: string}
+    required: [sessionIdentifier, toolCallIdentifier]
+  TerminalRequestWithAnExtraordinarilyLongNameToo:
+    type: object
+    properties:
+      terminalIdentifier: {type: string}
+    required: [terminalIdentifier]
+  AgentRequest:
+    oneOf:
+      - {$ref: "#/$defs/PermissionRequestWithAnExtraordinarilyLongNameThatGoesOnAndOn"}
+      - {$ref: "#/$defs/TerminalRequestWithAnExtraordinarilyLongNameToo"}
+      - {type: [array, boolean, integer, "null", number, string]}
+  NodeWithDefaultsAndCollections:
+    type: object
+    properties:
+      matrix:
+        type: array
+        items: {type: number}
+        default: [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0]
+      requestsByName:
+        type: object
+        additionalProperties: {$ref: "#/$defs/PermissionRequestWithAnExtraordinarilyLongNameThatGoesOnAndOn"}
+      eitherRequestByName:
+        type: object
+        additionalProperties:
+          oneOf:
+            - {$ref: "#/$defs/PermissionRequestWithAnExtraordinarilyLongNameThatGoesOnAndOn"}
+            - {$ref: "#/$defs/TerminalRequestWithAnExtraordinarilyLongNameToo"}
+      aPropertyWhoseNameIsSoLongThatItsVariableDoesNotFitInAWithStepPatternOfItsOwn:
+        type: boolean
+      optionalListOfPermissionRequestsWithAnExtraordinarilyLongName:
+        type: array
+        items: {$ref: "#/$defs/PermissionRequestWithAnExtraordinarilyLongNameThatGoesOnAndOn"}
+  ListOfEitherRequestWithAnExtraordinarilyLongName:
+    type: array
+    items:
+      oneOf:
+        - {$ref: "#/$defs/PermissionRequestWithAnExtraordinarilyLongNameThatGoesOnAndOn"}
+        - {$ref: "#/$defs/TerminalRequestWithAnExtraordinarilyLongNameToo"}
+  EitherRequestOrNothingWithAnExtraordinarilyLongName:
+    oneOf:
+      - {$ref: "#/$defs/PermissionRequestWithAnExtraordinarilyLongNameThatGoesOnAndOn"}
+      - {$ref: "#/$defs/TerminalRequestWithAnExtraordinarilyLongNameToo"}
+      - {type: "null"}
+  ListOfRequestsOrNamesWithAnExtraordinarilyLongName:
+    type: array
+    items:
+      oneOf:
+        - {$ref: "#/$defs/PermissionRequestWithAnExtraordinarilyLongNameThatGoesOnAndOn"}
+        - {type: string}
+        - {type: array, items: {$ref: "#/$defs/TerminalRequestWithAnExtraordinarilyLongNameToo"}}
+  RequestOrNamesOrNothing:
+    oneOf:
+      - {$ref: "#/$defs/PermissionRequestWithAnExtraordinarilyLongNameThatGoesOnAndOn"}
+      - {type: array, items: {$ref: "#/$defs/TerminalRequestWithAnExtraordinarilyLongNameToo"}}
+      - {type: "null"}
+  NodeWithDependencies:
+    type: object
+    properties:
+      dependencies:
+        type: object
+        additionalProperties:
+          oneOf:
+            - {$ref: "#/$defs/PermissionRequestWithAnExtraordinarilyLongNameThatGoesOnAndOn"}
+            - {type: array, items: {type: string}}
+"""
+
+
+@pytest.mark.skipif(shutil.which("mix") is None, reason="elixir is not installed")
+def test_elixir_of_untuned_shapes_is_mix_formatted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.polytype]\ntargets = ["elixir"]\n', encoding="utf-8"
+    )
+    (tmp_path / "untuned.yaml").write_text(UNTUNED, encoding="utf-8")
+    monkeypatch.setenv("POLYTYPE_NO_CACHE", "1")
+    out = tmp_path / "out"
+    project = ["--project", str(tmp_path)]
+    assert (
+        main([*project, "generate", str(tmp_path / "untuned.yaml"), "--output-dir", str(out)]) == 0
+    )
+    result = subprocess.run(
+        ["mix", "format", "--check-formatted"],
+        cwd=out / "elixir",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 @pytest.mark.skipif(shutil.which("mix") is None, reason="elixir is not installed")
 def test_generated_elixir_is_mix_formatted() -> None:
     result = subprocess.run(

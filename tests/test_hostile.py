@@ -43,6 +43,7 @@ from polytype import ir, naming
 from polytype.cli import main
 from polytype.lowering.lower import lower
 from polytype.reading.loader import load
+from polytype.targets.python import names as python_names
 
 from .conftest import REPO, import_file
 
@@ -285,7 +286,7 @@ def generated_python_files(project: Path) -> list[tuple[Path, set[str]]]:
         (REPO, path) for path in sorted((REPO / "schema").glob("*.yaml"))
     ]
     for root, schema in sources:
-        module = lower(load(schema))
+        module = python_names.python_module(lower(load(schema)))  # as the flavors name it
         types = {named.name for named in module.types}
         # an open union's Unknown<Union> member and an open enum's Unknown<Enum>: type
         # names, refused by lowering when taken

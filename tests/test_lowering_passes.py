@@ -13,8 +13,10 @@ from pathlib import Path
 import pytest
 from polytype import ir, naming
 from polytype.cli import main
+from polytype.diagnostics import NameProblems
 from polytype.ir.json_types import ANY_JSON_TYPE, json_type_of
-from polytype.lowering import module_checks, python_names, union_dispatch
+from polytype.lowering import long_names, module_checks, union_dispatch
+from polytype.targets.python import names as python_names
 from polytype.targets.python.names import field_names as python_field_names
 
 from .conftest import import_file
@@ -32,6 +34,10 @@ def _field(key: str, type_ref: ir.TypeRef, required: bool = True) -> ir.Field:
 
 def _types(*named: ir.NamedType) -> dict[str, ir.NamedType]:
     return {item.name: item for item in named}
+
+
+def _module(*named: ir.NamedType) -> ir.Module:
+    return ir.Module("m", "m", "", "schema/m.json", "", None, named)
 
 
 def _classify(
@@ -173,8 +179,8 @@ def test_termination_reports_a_record_every_value_of_which_contains_itself() -> 
 
 def test_converted_names_and_lengths_are_located() -> None:
     types = _types(_record("FooBar"), _record("Foo_Bar"), _record("X" * 200))
-    collisions = module_checks.converted_names(types, {"Foo_Bar": "/$defs/Foo_Bar"})
-    assert collisions[0] == (
+    found = python_names.check(_module(*types.values()), {"Foo_Bar": "/$defs/Foo_Bar"}, False)
+    assert found.first[0] == (
         "/$defs/Foo_Bar",
         "types 'FooBar' and 'Foo_Bar' both become the function suffix 'foo_bar'",
     )
@@ -182,20 +188,19 @@ def test_converted_names_and_lengths_are_located() -> None:
     assert len(too_long) == 1 and "characters; the limit is" in too_long[0][1]
 
 
-# --- python_names -----------------------------------------------------------------
+# --- the Python namer's type names --------------------------------------------------
 
 
-def test_a_type_named_like_a_builtin_is_renamed_and_so_is_every_reference() -> None:
+def test_a_type_named_like_a_builtin_is_respelled_and_so_is_every_reference() -> None:
     holder = _record("Holder", _field("value", ir.ListOf(ir.Ref("Exception"))))
-    types = _types(_record("Exception"), holder)
-    named = python_names.assign(types, {"Exception": "/$defs/Exception"}, {})
-    renamed = dict(named.renamed)
-    assert renamed == {"Exception": "Exception_"}
-    result = _types(*named.types)
-    holder_after = result["Holder"]
+    module = _module(_record("Exception"), holder)
+    assert python_names.type_names(module) == {"Exception": "Exception_", "Holder": "Holder"}
+    respelled = python_names.python_module(module)
+    holder_after = respelled.get("Holder")
     assert isinstance(holder_after, ir.Record)
     assert holder_after.fields[0].type == ir.ListOf(ir.Ref("Exception_"))
-    assert dict(named.pointers) == {"Exception_": "/$defs/Exception"}
+    assert [named.name for named in respelled.types] == ["Exception_", "Holder"]
+    assert python_names.python_module(respelled) is respelled
 
 
 @pytest.mark.parametrize(
@@ -214,21 +219,21 @@ def test_a_type_named_like_a_builtin_is_renamed_and_so_is_every_reference() -> N
 def test_type_names_become_pascal_case_class_names(key: str, python: str) -> None:
     """A `$defs` key written like a variable becomes the class name a person would
     write; a name that would shadow something still gains a `_`."""
-    named = python_names.assign(_types(_record(key)), {key: f"/$defs/{key}"}, {})
-    assert dict(named.renamed).get(key, key) == python
+    assert python_names.type_name(key) == python
 
 
 def test_a_field_named_like_a_type_gets_a_trailing_underscore_unless_the_schema_named_it() -> None:
     record = _record("Holder", _field("Item", ir.Ref("Item")))
-    types = _types(_record("Item"), record)
-    named = python_names.assign(types, {}, {})
-    renamed = _types(*named.types)
-    holder = renamed["Holder"]
-    assert isinstance(holder, ir.Record) and not named.problems
-    assert python_field_names(holder, renamed) == ("Item_",)
-    explicit = {"Holder": {"properties": {"Item": {"x-field": "Item"}}}}
-    refused = python_names.assign(types, {"Holder": "/$defs/Holder"}, explicit)
-    assert refused.problems == (
+    module = _module(
+        _record("Item"), ir.Record("Holder", (ir.Field("Item", ir.Ref("Item"), True),))
+    )
+    assert python_names.check(module, {}, False) == NameProblems()
+    assert python_field_names(module.get("Holder"), module.types_by_name) == ("item",)
+    assert python_field_names(record, {"Item"}) == ("Item_",)
+    refused = python_names.check(
+        _module(_record("Item"), record), {"Holder": "/$defs/Holder"}, False
+    )
+    assert refused.then == (
         (
             "/$defs/Holder/properties/Item/x-field",
             "field name 'Item' is also the Python name of a type; set x-field",
@@ -299,13 +304,13 @@ def test_a_long_type_name_in_a_consumed_schema_is_shortened_deterministically() 
     long_b = "Workflow" + "Option" * 20 + "NamesItem"
     holder = _record("Holder", _field("value", ir.Ref(long_a)))
     types = _types(_record(long_a), _record(long_b), holder)
-    named = python_names.assign(types, {}, {}, generous=True)
+    named = long_names.shorten(types, {})
     renamed = dict(named.renamed)
     assert renamed[long_a] != renamed[long_b]
     for short in (renamed[long_a], renamed[long_b]):
         assert len(short) <= naming.SHORTENED_LENGTH and short.startswith("Workflow")
     assert renamed[long_a].removesuffix(renamed[long_a][-6:]).endswith("TypesItem")
-    assert python_names.assign(types, {}, {}, generous=True).renamed == named.renamed
+    assert long_names.shorten(types, {}).renamed == named.renamed
     holder_after = _types(*named.types)["Holder"]
     assert isinstance(holder_after, ir.Record)
     assert holder_after.fields[0].type == ir.Ref(renamed[long_a])
@@ -313,9 +318,9 @@ def test_a_long_type_name_in_a_consumed_schema_is_shortened_deterministically() 
     [(_, note)] = named.notes
     assert note.startswith("2 type names are longer than 100 characters and were shortened")
     assert all(repr(short) in note for short in (renamed[long_a], renamed[long_b]))
-    single = python_names.assign(_types(_record(long_a)), {}, {}, generous=True)
+    single = long_names.shorten(_types(_record(long_a)), {})
     assert "is 137 characters: generated as" in single.notes[0][1]
-    assert python_names.assign(types, {}, {}).renamed == ()
+    assert long_names.shorten(_types(holder), {}).renamed == ()
 
 
 @pytest.mark.parametrize("name", ["a" * 200, "very_long_module_name_" * 5, "X" * 61, "AbcDef" * 30])

@@ -12,7 +12,7 @@ to validation and lowering, and everything the passes would approximate is an er
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -24,7 +24,7 @@ from polytype.frontend import checks
 from polytype.frontend.generous import clean
 from polytype.frontend.shapes import reshape
 from polytype.ir.formats import NO_FORMATS, FormatChoice
-from polytype.lowering import check_definitions
+from polytype.lowering import NameCheck, check_definitions
 from polytype.lowering.approximate import lower_approximating
 from polytype.lowering.defaults import drop_record_defaults
 from polytype.lowering.lower import lower
@@ -51,11 +51,16 @@ def read_schema(
     chosen: FormatChoice = NO_FORMATS,
     *,
     unknown_enum_values: ir.UnknownPolicy = "reject",
+    name_checks: Sequence[NameCheck] = (),
+    scans: dict[Path, dict[str, Path]] | None = None,
 ) -> Read:
     """Load and lower one schema file; raise ``InputError`` with every problem.
     `unknown_tags` is the project's default for tagged unions without `x-unknown`,
     `unknown_enum_values` for string enums without it;
-    `chosen` the formats the project asserts."""
+    `chosen` the formats the project asserts; `name_checks` the targets' namers' checks
+    (`targets.name_checks()`), whose problems are reported with every other; `scans` the
+    schema directories' `$id`s (frontend.bundle.IdScans), one dict shared by every schema of a
+    build."""
     document = load(path, display_path)
     described = api_description(document.data)
     if described is not None:
@@ -73,7 +78,13 @@ def read_schema(
     if strict:
         owned = replace(document, data=checks.moved(document.data))
         validate(owned)
-        module = lower(owned, unknown_tags, chosen=chosen, unknown_enum_values=unknown_enum_values)
+        module = lower(
+            owned,
+            unknown_tags,
+            chosen=chosen,
+            unknown_enum_values=unknown_enum_values,
+            name_checks=name_checks,
+        )
         return Read(
             replace(module, check_defs=check_definitions.definitions(owned.data, module)), document
         )
@@ -81,18 +92,26 @@ def read_schema(
         try:  # a schema in polytype's own dialect needs none of the passes
             validate(document, meets_dialect=True)
             lowered = lower(
-                document, unknown_tags, chosen=chosen, unknown_enum_values=unknown_enum_values
+                document,
+                unknown_tags,
+                chosen=chosen,
+                unknown_enum_values=unknown_enum_values,
+                name_checks=name_checks,
             )
             return Read(lowered, document)
         except InputError:
             pass
     from polytype.frontend.bundle import bundle  # (referencing: slow to import, only needed here)
 
-    bundled = bundle(document, ref_map)
+    bundled = bundle(document, ref_map, scans)
     cleaned = clean(bundled.document)
     reshaped = reshape(replace(bundled.document, data=cleaned.data))
     module, approximated = lower_approximating(
-        reshaped.document, unknown_tags, chosen, unknown_enum_values=unknown_enum_values
+        reshaped.document,
+        unknown_tags,
+        chosen,
+        unknown_enum_values=unknown_enum_values,
+        name_checks=name_checks,
     )
     module = drop_record_defaults(module)
     module = replace(

@@ -41,6 +41,22 @@ class Diagnostic:
         return Diagnostic(self.file, self.position, self.pointer, self.message, "warning")
 
 
+@dataclass(frozen=True)
+class NameProblems:
+    """What a target's namer finds wrong with a module's names: (JSON pointer, message)
+    pairs, which the build locates and reports with every other problem of the schema.
+
+    `first` is reported with the schema's own problems (names that collide once
+    converted, reserved names); `then` only for a module that has none, since it judges
+    the names the target would give a sound module (a class name two types would take,
+    a name too long for an atom); `warnings` say what a consumed schema had renamed.
+    """
+
+    first: tuple[tuple[str, str], ...] = ()
+    then: tuple[tuple[str, str], ...] = ()
+    warnings: tuple[tuple[str, str], ...] = ()
+
+
 def printable(text: str) -> str:
     """`text` on one line, with every non-printable character written as its Python escape."""
     if text.isprintable():

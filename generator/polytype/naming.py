@@ -185,19 +185,26 @@ def python_field_name(json_key: str) -> str:
     return name
 
 
+def class_name(name: str) -> str:
+    """The type `name` (a `$defs` key) as a class or module name reads, in any language:
+    a name that reads like a variable (lower-case, `variable_mapValue`, `key_value_input_`)
+    becomes PascalCase, as a person would write it (`VariableMapValue`); any other name is
+    itself. What the targets' docs and messages call a type."""
+    if name[:1].islower() or (name.startswith("_") and not name[1:2].isupper()):
+        return pascal_case(name)
+    return name
+
+
 def python_type_name(name: str) -> str:
     """The Python class or alias name for the type `name` (a `$defs` key).
 
-    A name that reads like a variable (lower-case, `variable_mapValue`, `key_value_input_`)
-    becomes PascalCase, as a person would write a class: `VariableMapValue`. A name is
-    otherwise unchanged unless it would shadow something: a keyword or builtin (`List`
+    Its `class_name`, unless that would shadow something: a keyword or builtin (`List`
     stays, `Exception` would not), a name the generated module imports or defines
     (`Enum`, `DecodeError`) or derives from the type's (`Type` and Pydantic's
     `TypeAdapter`), or it looks like one of the module's `_ALL_CAPS` constants. Then it
     gains a trailing `_`: `Enum` → `Enum_`.
     """
-    if name[:1].islower() or (name.startswith("_") and not name[1:2].isupper()):
-        name = pascal_case(name)
+    name = class_name(name)
     if (
         name in PYTHON_RESERVED
         or name in PYTHON_BUILTINS
@@ -208,6 +215,16 @@ def python_type_name(name: str) -> str:
     ):
         return name + "_"
     return name
+
+
+def shortened_type_name(name: str) -> str:
+    """A consumed schema's type name that is too long (over `MAX_TYPE_NAME` characters once
+    spelled as a class name): its shortened replacement, spelled as a class name so that
+    every target takes it as it is; any other name unchanged."""
+    spelled = python_type_name(name)
+    if len(spelled) <= MAX_TYPE_NAME:
+        return name
+    return python_type_name(shortened(spelled))
 
 
 def python_enum_member(value: str) -> str:

@@ -25,7 +25,7 @@ from pydantic import (
     ValidationInfo,
     model_validator,
 )
-from pydantic_core import InitErrorDetails, PydanticCustomError, from_json
+from pydantic_core import InitErrorDetails, PydanticCustomError, SchemaValidator, from_json
 
 # --- runtime: the wire rules Pydantic's configuration cannot state -----------
 
@@ -136,6 +136,200 @@ def _within_depth(
         _DEPTH_CHECKED.reset(token)
 
 
+# --- the fast path: Pydantic's own validation wherever the wire rules are not in play ----
+#
+# `model_validate`, `model_validate_json` and the adapters first run a second validator,
+# built once from the full one's core schema, without what only rare input needs: the
+# checks of `_CheckedModel` (a field's name as a key, which this validator refuses
+# instead) and the Python discriminator of a union tagged by a string (the unknown member
+# left out, so an unlisted tag is refused). Every value it accepts the full validator
+# accepts as the same value; whatever it refuses is validated again by the full one,
+# whose verdict and errors stand. Valid input therefore costs Pydantic's own validation.
+
+_FAST: dict[object, tuple[SchemaValidator, bool] | None] = {}
+
+
+def _fast(owner: object, schema: Callable[[], Any]) -> tuple[SchemaValidator, bool] | None:
+    """The fast validator of `owner` (a model class or an adapter) and whether it may read
+    JSON text itself, or None when it would be the full one."""
+    try:
+        return _FAST[owner]
+    except KeyError:
+        pass
+    lighter = _Lighter()
+    try:
+        full = schema()
+        lightened = lighter.schema(full, _definitions(full, {}))
+        built = (SchemaValidator(lightened), not lighter.names) if lighter.changed else None
+    except Exception:  # a schema shaped otherwise than expected: the full validator only
+        built = None
+    _FAST[owner] = built
+    return built
+
+
+def _definitions(node: Any, found: dict[str, Any]) -> dict[str, Any]:
+    """Every schema in `node` with a `ref`, by ref."""
+    if type(node) is list:
+        for item in node:
+            _definitions(item, found)
+    elif type(node) is dict:
+        ref = node.get("ref")
+        if type(ref) is str:
+            found[ref] = node
+        for value in node.values():
+            if type(value) is dict or type(value) is list:
+                _definitions(value, found)
+    return found
+
+
+def _model_class(node: Any, definitions: dict[str, Any]) -> Any:
+    """The model class a union member's schema validates, or None."""
+    while type(node) is dict:
+        kind = node.get("type")
+        if kind == "definition-ref":
+            node = definitions.get(node.get("schema_ref", ""))
+        elif kind == "model":
+            return node.get("cls")
+        elif kind in ("function-after", "function-before", "function-wrap"):
+            node = node.get("schema")
+        else:
+            return None
+    return None
+
+
+class _KeyCheck:
+    """Kept keys of a fast validator's model: a field's name (or a key that is not a string)
+    is refused, and validated again by the full validator."""
+
+    def __init__(self, names: frozenset[str]) -> None:
+        self.names = names
+
+    def __call__(self, key: Any) -> Any:
+        if type(key) is str and key not in self.names:
+            return key
+        raise PydanticCustomError("field_name_key", "a field name as a key")
+
+
+class _Lighter:
+    """A copy of a core schema without the Python checks only rare input needs."""
+
+    def __init__(self) -> None:
+        self.changed = False  # the copy differs from the full schema
+        self.names = False  # a model of it refuses field names as keys (not in JSON text)
+
+    def schema(self, node: Any, definitions: dict[str, Any]) -> Any:
+        if type(node) is list:
+            return [self.schema(item, definitions) for item in node]
+        if type(node) is not dict:
+            return node
+        kind = node.get("type")
+        if kind == "function-after" and _function(node) is _PUT_BACK and _light(node["schema"]):
+            self.changed = True
+            return {**self.schema(node["schema"], definitions), "ref": node.get("ref")}
+        if kind == "model" and _function(node.get("schema")) is _CHECK_WIRE:
+            lightened = self._model(node, definitions)
+            if lightened is not None:
+                return lightened
+        if kind == "tagged-union" and callable(node.get("discriminator")):
+            tagged = self._tagged(node, definitions)
+            if tagged is not None:
+                return tagged
+        return {key: self.schema(value, definitions) for key, value in node.items()}
+
+    def _model(self, node: dict[str, Any], definitions: dict[str, Any]) -> Any:
+        """A `_CheckedModel` without `_check_wire`: field names refused as kept keys."""
+        if not _light(node):
+            return None
+        cls = node["cls"]
+        wire: _Wire = cls._wire
+        fields = self.schema(node["schema"]["schema"], definitions)
+        extra = cls.model_config.get("extra")
+        if extra == "allow":
+            check = _KeyCheck(wire.names | {_ASIDE})
+            fields["extras_keys_schema"] = {
+                "type": "function-plain",
+                "function": {"type": "no-info", "function": check},
+            }
+        if wire.names and extra in ("allow", "forbid"):
+            self.names = True  # Pydantic before 2.14 drops them from JSON text, unseen
+        self.changed = True
+        rest = {
+            key: self.schema(value, definitions) for key, value in node.items() if key != "schema"
+        }
+        return {**rest, "schema": fields}
+
+    def _tagged(self, node: dict[str, Any], definitions: dict[str, Any]) -> Any:
+        """A union whose Python discriminator reads a string tag, on the tag itself: members
+        by their tag value, the unknown member left out."""
+        context = node.get("custom_error_context") or {}
+        quoted = context.get("discriminator")
+        key: str | None = None
+        choices: dict[str, Any] = {}
+        for choice in node["choices"].values():
+            cls = _model_class(choice, definitions)
+            if cls is None:
+                return None
+            tags = [tag for tag in getattr(cls, "_wire", _Wire()).tags if repr(tag[1]) == quoted]
+            if not tags:
+                continue  # the unknown member: an unlisted tag is refused, then validated again
+            _, key, value = tags[0]
+            if type(value) is not str or value in choices:
+                return None
+            choices[value] = self.schema(choice, definitions)
+        if key is None:
+            return None
+        self.changed = True
+        lightened = {name: self.schema(value, definitions) for name, value in node.items()}
+        return {**lightened, "discriminator": key, "choices": choices}
+
+
+def _light(model: Any) -> bool:
+    """Whether the model schema `model` may lose `_check_wire` (and `_put_back`): it has no
+    tag that is an integer or a boolean and no x-alias, which only those validators check."""
+    if type(model) is not dict or model.get("type") != "model":
+        return False
+    wire: _Wire = getattr(model.get("cls"), "_wire", _Wire())
+    return not wire.exact_tags and not wire.spellings
+
+
+def _function(node: Any) -> Any:
+    """The function of a validator schema, unbound."""
+    if type(node) is not dict or type(node.get("function")) is not dict:
+        return None
+    function = node["function"].get("function")
+    return getattr(function, "__func__", function)
+
+
+def _validate_fast(owner: object, schema: Callable[[], Any], data: Any) -> Any:
+    """`data` validated by the fast validator of `owner`, or `_FULL` if it refuses it."""
+    fast = _fast(owner, schema)
+    if fast is not None:
+        try:
+            return fast[0].validate_python(data)
+        except ValidationError:
+            pass
+    return _FULL
+
+
+def _validate_fast_json(owner: object, schema: Callable[[], Any], data: Any) -> Any:
+    """JSON text validated by the fast validator of `owner`, or `_FULL` if it refuses it."""
+    fast = _fast(owner, schema)
+    if fast is not None:
+        validator, reads_text = fast
+        try:
+            return (
+                validator.validate_json(data)
+                if reads_text
+                else validator.validate_python(from_json(data))
+            )
+        except (ValueError, TypeError):  # refused, or not JSON text: the full validator says
+            pass
+    return _FULL
+
+
+_FULL: Any = object()  # the fast validator refused: validate with the full one
+
+
 # TypeAdapter is final for type checkers only; a subclass that wraps the two validate methods
 # keeps every other method and the `TypeAdapter[X]` type users see.
 class _Adapter(TypeAdapter[_T]):  # type: ignore[misc]
@@ -146,6 +340,9 @@ class _Adapter(TypeAdapter[_T]):  # type: ignore[misc]
             try:
                 if options:
                     return super().validate_python(object, **options)
+                fast = _validate_fast(self, lambda: self.core_schema, object)
+                if fast is not _FULL:
+                    return cast(_T, fast)
                 return cast(_T, self.validator.validate_python(object))  # what the above runs
             except _MaybeTooDeep:
                 pass
@@ -157,6 +354,9 @@ class _Adapter(TypeAdapter[_T]):  # type: ignore[misc]
             try:
                 if options:
                     return super().validate_json(data, **options)
+                fast = _validate_fast_json(self, lambda: self.core_schema, data)
+                if fast is not _FULL:
+                    return cast(_T, fast)
                 return cast(_T, self.validator.validate_json(data))  # what the above runs
             except _MaybeTooDeep:
                 pass
@@ -471,6 +671,9 @@ class _Model(BaseModel):
             try:
                 if options:
                     return super().model_validate(obj, **options)
+                fast = _validate_fast(cls, lambda: cls.__pydantic_core_schema__, obj)
+                if fast is not _FULL:
+                    return cast(Self, fast)
                 return cast(
                     Self, cls.__pydantic_validator__.validate_python(obj)
                 )  # what the above runs
@@ -484,6 +687,9 @@ class _Model(BaseModel):
             try:
                 if options:
                     return super().model_validate_json(json_data, **options)
+                fast = _validate_fast_json(cls, lambda: cls.__pydantic_core_schema__, json_data)
+                if fast is not _FULL:
+                    return cast(Self, fast)
                 return cast(Self, cls.__pydantic_validator__.validate_json(json_data))
             except _MaybeTooDeep:
                 pass
@@ -583,3 +789,8 @@ class _CheckedModel(_Model):
                 self.__pydantic_fields_set__.discard(_ASIDE)
                 extra.update(aside)
         return self
+
+
+# the two validators the fast path leaves out
+_CHECK_WIRE = _CheckedModel._check_wire.__func__
+_PUT_BACK = _CheckedModel._put_back

@@ -82,9 +82,17 @@ class _Place:
     base: str  # base URI in effect at the node
 
 
-def bundle(document: Document, ref_map: Mapping[str, Path] | None = None) -> Bundled:
-    """`document` with every reference resolved into its own `$defs` (see the module docs)."""
-    return _Bundler(document, dict(ref_map or {})).run()
+# The `$id`s of the schema files of a directory (`_Bundler._ids`), by directory: the
+# schemas one build reads share it, where each would read every file of it again.
+IdScans = dict[Path, dict[str, Path]]
+
+
+def bundle(
+    document: Document, ref_map: Mapping[str, Path] | None = None, scans: IdScans | None = None
+) -> Bundled:
+    """`document` with every reference resolved into its own `$defs` (see the module docs).
+    `scans`: the directories' `$id`s found so far, shared by the calls of one build."""
+    return _Bundler(document, dict(ref_map or {}), scans=scans if scans is not None else {}).run()
 
 
 def file_uri(path: Path) -> str:
@@ -107,7 +115,9 @@ class _Bundler:
     targets: dict[tuple[int, str], int | None] = field(default_factory=dict)
     # (resource, pointer) of each reference to the schema `false`
     rejecting: set[tuple[int, str]] = field(default_factory=set)
-    scanned: dict[str, Path] | None = None
+    scans: IdScans = field(default_factory=dict)
+    # per resource (by id of its data): its subschemas by their `$id`, first one first
+    declared: dict[int, dict[str, Any]] = field(default_factory=dict)
     root_name: str = ""
     # every object in the resources (schema or not) by id, for targets no keyword reaches
     anywhere: dict[int, tuple[_Resource, str]] = field(default_factory=dict)
@@ -190,12 +200,11 @@ class _Bundler:
                 else False
             )
             resource = self._add(loaded, self._base_of(loaded) if embedded else uri)
-        for pointer, node, _ in _walk(resource.data, "", resource.uri):
-            # an `$id` inside the file (bowtie's models declare one per property)
-            declared = node.get("$id")
-            if pointer and isinstance(declared, str) and declared.rstrip("#") == uri.rstrip("#"):
-                return DRAFT202012.create_resource(node)
-        return DRAFT202012.create_resource(resource.data)
+        # an `$id` inside the file (bowtie's models declare one per property)
+        inside = self.declared.get(id(resource.data))
+        if inside is None:
+            inside = self.declared[id(resource.data)] = _declared_ids(resource.data)
+        return DRAFT202012.create_resource(inside.get(uri.rstrip("#"), resource.data))
 
     def _local_path(self, uri: str) -> Path | None:
         parsed = urlparse(uri)
@@ -211,31 +220,12 @@ class _Bundler:
         return self._ids().get(uri.rstrip("#"))
 
     def _ids(self) -> dict[str, Path]:
-        """The `$id` of every schema file beside the main one (read once, lazily)."""
-        if self.scanned is None:
-            import json
-
-            self.scanned = {}
-            nested: dict[str, Path] = {}
-            top = self.document.path.resolve().parent
-            files = [p for p in sorted(top.rglob("*")) if p.suffix in (".json", ".yaml", ".yml")]
-            for path in files[:MAX_SCANNED_FILES]:
-                if path.suffix != ".json":
-                    continue
-                try:
-                    data = json.loads(path.read_text(encoding="utf-8-sig"))
-                except (OSError, ValueError):
-                    continue
-                if isinstance(data, dict):
-                    for key in ("$id", "id"):
-                        if isinstance(data.get(key), str):
-                            self.scanned.setdefault(urldefrag(data[key]).url.rstrip("#"), path)
-                    # absolute `$id`s inside the file name its subschemas (after the files')
-                    for embedded in _embedded_ids(data):
-                        nested.setdefault(embedded, path)
-            for embedded, path in nested.items():
-                self.scanned.setdefault(embedded, path)
-        return self.scanned
+        """The `$id` of every schema file beside the main one (read once a build, lazily)."""
+        top = self.document.path.resolve().parent
+        scanned = self.scans.get(top)
+        if scanned is None:
+            scanned = self.scans[top] = _scan_ids(top)
+        return scanned
 
     # -- references ----------------------------------------------------------
 
@@ -507,6 +497,44 @@ def _at(data: Any, pointer: str) -> Any:
         token = raw.replace("~1", "/").replace("~0", "~")
         node = node[int(token)] if isinstance(node, list) else node[token]
     return node
+
+
+def _scan_ids(top: Path) -> dict[str, Path]:
+    """The `$id` of every JSON schema file under `top` (the first `MAX_SCANNED_FILES`
+    schema files by path), then the absolute `$id`s inside them, each naming its file."""
+    import json
+
+    scanned: dict[str, Path] = {}
+    nested: dict[str, Path] = {}
+    files = [p for p in sorted(top.rglob("*")) if p.suffix in (".json", ".yaml", ".yml")]
+    for path in files[:MAX_SCANNED_FILES]:
+        if path.suffix != ".json":
+            continue
+        try:
+            data = json.loads(path.read_text(encoding="utf-8-sig"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict):
+            for key in ("$id", "id"):
+                if isinstance(data.get(key), str):
+                    scanned.setdefault(urldefrag(data[key]).url.rstrip("#"), path)
+            # absolute `$id`s inside the file name its subschemas (after the files')
+            for embedded in _embedded_ids(data):
+                nested.setdefault(embedded, path)
+    for embedded, path in nested.items():
+        scanned.setdefault(embedded, path)
+    return scanned
+
+
+def _declared_ids(data: Any) -> dict[str, Any]:
+    """The subschemas of a resource's `data` (not its root) by their `$id` (without `#`),
+    the first in walking order where several declare one."""
+    found: dict[str, Any] = {}
+    for pointer, node, _ in _walk(data, "", ""):
+        declared = node.get("$id")
+        if pointer and isinstance(declared, str):
+            found.setdefault(declared.rstrip("#"), node)
+    return found
 
 
 def _embedded_ids(data: dict[str, Any]) -> Iterator[str]:

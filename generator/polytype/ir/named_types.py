@@ -3,6 +3,11 @@
 `Record` (and its `Field`s), `EnumType`, `UnionType` (with how it dispatches) and
 `Alias`, the members of `NamedType`; where each came from (`SourceRef`); and `Module`,
 one schema file lowered. Re-exported by `polytype.ir`.
+
+A named type's `name` is schema-level: the definition key, the title, or the name
+derived from where an inline schema sits. It is what every reference (`Ref`, a union's
+members) holds; no target's spelling is stored here (`targets.python.names` turns it
+into a Python class name, `targets.elixir.names` into an Elixir module).
 """
 
 from __future__ import annotations
@@ -68,6 +73,8 @@ class Field:
 
 @dataclass(frozen=True)
 class Record:
+    # the schema-level name (definition key, title or the path it was hoisted from): the
+    # module's reference identity; each target's namer spells it (`Ref.name` is one)
     name: str
     fields: tuple[Field, ...]
     frozen: bool = False
@@ -82,8 +89,6 @@ class Record:
     methods: str | None = None
     # the schema's `x-elixir: {module: ...}`, when it names the type's Elixir module
     x_elixir_module: str | None = None
-    # the name the schema gives the type, when `name` (its Python name) differs from it
-    schema_name: str = ""
     source: SourceRef | None = field(default=None, compare=False)
 
     @property
@@ -118,8 +123,6 @@ class EnumType:
     notes: str = ""
     # the schema's `x-elixir: {module: ...}`, when it names the type's Elixir module
     x_elixir_module: str | None = None
-    # the name the schema gives the type, when `name` (its Python name) differs from it
-    schema_name: str = ""
     source: SourceRef | None = field(default=None, compare=False)
 
 
@@ -193,8 +196,6 @@ class UnionType:
     notes: str = ""
     # the schema's `x-elixir: {module: ...}`, when it names the type's Elixir module
     x_elixir_module: str | None = None
-    # the name the schema gives the type, when `name` (its Python name) differs from it
-    schema_name: str = ""
     source: SourceRef | None = field(default=None, compare=False)
 
     @property
@@ -227,8 +228,6 @@ class Alias:
     notes: str = ""
     # the schema's `x-elixir: {module: ...}`, when it names the type's Elixir module
     x_elixir_module: str | None = None
-    # the name the schema gives the type, when `name` (its Python name) differs from it
-    schema_name: str = ""
     source: SourceRef | None = field(default=None, compare=False)
 
 
@@ -256,6 +255,9 @@ class Module:
     check_defs: tuple[tuple[str, JSONData], ...] = ()
     # the `format`s this module asserts (`[tool.polytype] formats`; `polytype.ir.formats`)
     formats: tuple[str, ...] = ()
+    # the schema's `x-polytype: {module: ...}`, when it names the module (else `name`
+    # comes from the file name)
+    x_module: str | None = None
 
     @cached_property
     def types_by_name(self) -> dict[str, NamedType]:

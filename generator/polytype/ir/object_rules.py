@@ -4,6 +4,8 @@ the lowering of the object keywords is `polytype.lowering.object_rules`)."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from polytype import ir
@@ -53,3 +55,19 @@ def rules_text(rules: ir.ObjectRules) -> str:
             "Has " + " and ".join(counts) + " keys, declared or not (minProperties/maxProperties)."
         )
     return " ".join(sentences)
+
+
+def rename_rules(
+    rules: ir.ObjectRules, rename: Callable[[ir.TypeRef], ir.TypeRef]
+) -> ir.ObjectRules:
+    """`rules` with every type passed through `rename` (a target respelling named types)."""
+    if rules.is_empty():
+        return rules
+    return replace(
+        rules,
+        pattern_properties=tuple(
+            (pattern, rename(type_ref)) for pattern, type_ref in rules.pattern_properties
+        ),
+        additional=None if rules.additional is None else rename(rules.additional),
+        property_names=None if rules.property_names is None else rename(rules.property_names),
+    )

@@ -14,6 +14,7 @@ never approximated: they stay errors.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -22,6 +23,7 @@ from polytype.diagnostics import Diagnostic, InputError
 from polytype.dialect.keywords import CHECKS_KEY, walk_schemas
 from polytype.dialect.validate import validate
 from polytype.ir.formats import NO_FORMATS, FormatChoice
+from polytype.lowering import NameCheck
 from polytype.lowering.lower import lower_generously
 from polytype.reading.loader import Document
 
@@ -39,9 +41,11 @@ def lower_approximating(
     chosen: FormatChoice = NO_FORMATS,
     *,
     unknown_enum_values: ir.UnknownPolicy = "reject",
+    name_checks: Sequence[NameCheck] = (),
 ) -> tuple[ir.Module, tuple[Diagnostic, ...]]:
     """Validate and lower `document`, replacing each schema they refuse with free-form
-    JSON; raise ``InputError`` only for problems no replacement can fix."""
+    JSON; raise ``InputError`` only for problems no replacement can fix. `name_checks`:
+    the targets' namers' checks, whose problems are approximated as lowering's are."""
     data = document.data
     warnings: list[Diagnostic] = []
     null_defaults: list[str] = []  # `default: null` dropped where null does not fit
@@ -58,6 +62,7 @@ def lower_approximating(
                 frozenset(replaced),
                 chosen=chosen,
                 unknown_enum_values=unknown_enum_values,
+                name_checks=name_checks,
             )
         except InputError as error:
             data, fixed = _replace(data, error.diagnostics, replaced)

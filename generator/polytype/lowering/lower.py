@@ -3,7 +3,8 @@
 This is where schema shapes get their meaning: records, enums, unions,
 aliases, hoisted inline types, tags, defaults. The build here turns each definition
 into a named type; the passes in `polytype.lowering` then decide how unions
-dispatch, check the module as a whole and give everything its Python name.
+dispatch and check the module as a whole; each target's namer checks the names it
+derives (`name_checks`).
 Structural problems the meta-schema cannot see (ambiguous unions, colliding names,
 recursion that never terminates, defaults of the wrong type) are collected, from the
 build and every pass, as located diagnostics.
@@ -14,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import keyword
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from polytype import ir, naming
@@ -22,7 +24,7 @@ from polytype.dialect import keywords
 from polytype.dialect.keywords import matching_nothing
 from polytype.ir import formats
 from polytype.ir.json_types import freeze_json, json_type_of
-from polytype.lowering import module_checks, python_names, schema_checks, union_dispatch
+from polytype.lowering import NameCheck, long_names, module_checks, schema_checks, union_dispatch
 from polytype.lowering.lower_enums import EnumLowering
 from polytype.lowering.lower_inline import InlineTypeLowering
 from polytype.lowering.lower_records import RecordLowering
@@ -52,6 +54,7 @@ def lower(
     chosen: formats.FormatChoice = formats.NO_FORMATS,
     *,
     unknown_enum_values: ir.UnknownPolicy = "reject",
+    name_checks: Sequence[NameCheck] = (),
 ) -> ir.Module:
     """Build the IR module for a validated document, or raise ``InputError``.
 
@@ -62,6 +65,8 @@ def lower(
     refused, so are the field names of keys that spell the same name (`foo_bar`,
     `foo_bar_2`), and unions whose members nothing tells apart try each member (see
     `lower_generously` for the warnings that says so). `chosen`: the formats asserted.
+    `name_checks`: the targets' namers' checks of the module's names (`targets.name_checks`),
+    whose problems are reported with lowering's own.
     """
     return lower_generously(
         document,
@@ -69,6 +74,7 @@ def lower(
         generous=generous,
         chosen=chosen,
         unknown_enum_values=unknown_enum_values,
+        name_checks=name_checks,
     )[0]
 
 
@@ -80,6 +86,7 @@ def lower_generously(
     chosen: formats.FormatChoice = formats.NO_FORMATS,
     *,
     unknown_enum_values: ir.UnknownPolicy = "reject",
+    name_checks: Sequence[NameCheck] = (),
 ) -> tuple[ir.Module, tuple[tuple[str, str], ...]]:
     """`lower`, and the (pointer, message) of each warning about what was lowered with a
     weaker guarantee than the schema's types (generous mode only). `approximated`: the
@@ -91,6 +98,7 @@ def lower_generously(
         generous=generous,
         approximated=approximated,
         chosen=chosen,
+        name_checks=tuple(name_checks),
     )
     try:
         return lowering.run(), tuple(lowering.warnings)
@@ -126,21 +134,6 @@ class _Lowering(RecordLowering, EnumLowering, UnionLowering, InlineTypeLowering)
             module_name = self._safe_module_name(module_name)
         else:
             self._check_module_name(module_name, "module" in options)
-        namespace = options.get("elixir-namespace") or naming.pascal_case(module_name)
-        if (
-            self.generous
-            and "elixir-namespace" not in options
-            and namespace in naming.ELIXIR_STANDARD_MODULES
-        ):
-            renamed = namespace + "Schema"
-            self.warnings.append(
-                (
-                    "",
-                    f"the Elixir namespace {namespace!r} (from the module name) is Elixir's own "
-                    f"module: generated as {renamed!r}; set x-polytype: {{elixir-namespace: ...}}",
-                )
-            )
-            namespace = renamed
         self.asserted = self.chosen.for_module(module_name)
         self._collect_definitions()
         # a snapshot: lowering hoists inline types into `definitions` (already lowered there)
@@ -150,26 +143,14 @@ class _Lowering(RecordLowering, EnumLowering, UnionLowering, InlineTypeLowering)
         chain_problems, cyclic = module_checks.chains(self.types, self.pointers)
         self._problems(chain_problems)
         self._dispatch_unions(cyclic)
-        self._problems(module_checks.converted_names(self.types, self.pointers))
         self._problems(module_checks.open_enum_names(self.types, self.pointers))
         self._problems(module_checks.termination(self.types, self.pointers, cyclic))
         root = options.get("root") or self.document_root
         if root is not None and root not in self.types:
             self._problem(join_pointer("/x-polytype", "root"), f"root type {root!r} is not defined")
-        if self.problems:
-            raise InputError(self.problems)
-        renamed = self._python_names()
-        self._problems(
-            module_checks.elixir_modules(module_name, namespace, options, self.types, self.pointers)
-        )
-        self._problems(
-            module_checks.lengths(module_name, "module" in options, self.types, self.pointers)
-        )
-        if self.problems:
-            raise InputError(self.problems)
-        if root is not None:
-            root = renamed.get(root, root)
-        return ir.Module(
+        if self.generous:
+            root = self._shorten_long_names(root)
+        module = ir.Module(
             name=module_name,
             title=str(options.get("title") or data.get("title") or module_name),
             doc=schema_doc(data),
@@ -179,7 +160,22 @@ class _Lowering(RecordLowering, EnumLowering, UnionLowering, InlineTypeLowering)
             types=tuple(self.types.values()),
             root=root,
             formats=tuple(sorted(self.asserted)),
+            x_module=options.get("module") or None,
         )
+        found = [check(module, self.pointers, self.generous) for check in self.name_checks]
+        for names in found:
+            self._problems(names.first)
+            self.warnings.extend(names.warnings)
+        if self.problems:
+            raise InputError(self.problems)
+        for names in found:
+            self._problems(names.then)
+        self._problems(
+            module_checks.lengths(module_name, "module" in options, self.types, self.pointers)
+        )
+        if self.problems:
+            raise InputError(self.problems)
+        return module
 
     def _dispatch_unions(self, cyclic: set[str]) -> None:
         """Decide how every union finds its member, now that every type is lowered; a
@@ -195,16 +191,14 @@ class _Lowering(RecordLowering, EnumLowering, UnionLowering, InlineTypeLowering)
         self._problems(dispatch.problems)
         self.warnings.extend(dispatch.warnings)
 
-    def _python_names(self) -> dict[str, str]:
-        """Give every type a Python name that shadows nothing (`lowering.python_names`);
-        returns the renames."""
-        schemas = {name: schema for name, (_, schema) in self.definitions.items()}
-        named = python_names.assign(self.types, self.pointers, schemas, generous=self.generous)
-        self.types = {item.name: item for item in named.types}
-        self.pointers = dict(named.pointers)
-        self._problems(named.problems)
-        self.warnings.extend(named.notes)
-        return dict(named.renamed)
+    def _shorten_long_names(self, root: str | None) -> str | None:
+        """Shorten a consumed schema's over-long type names (`lowering.long_names`);
+        returns the root's name after it."""
+        shortened = long_names.shorten(self.types, self.pointers)
+        self.types = {item.name: item for item in shortened.types}
+        self.pointers = dict(shortened.pointers)
+        self.warnings.extend(shortened.notes)
+        return None if root is None else dict(shortened.renamed).get(root, root)
 
     def _check_module_name(self, module_name: str, explicit: bool) -> None:
         where = "/x-polytype/module" if explicit else ""

@@ -31,13 +31,15 @@ class EnumLowering(LoweringState):
         # refused in an owned one
         seen_py: dict[str, str] = {}
         seen_atoms: dict[str, str] = {}
+        listed: set[str] = set()  # (a string enum's values: a set, not a scan of `values`)
         for index, value in enumerate(schema["enum"]):
             py_name = naming.python_enum_member(value)
             atom = naming.elixir_atom(value)
             where = join_pointer(join_pointer(pointer, "enum"), index)
-            if value in (v.value for v in values):
+            if value in listed:
                 self._problem(where, f"enum value {value!r} is listed twice")
                 continue
+            listed.add(value)
             if self.generous:
                 py_name = naming.numbered(py_name, seen_py)
                 atom = naming.numbered(atom, seen_atoms)

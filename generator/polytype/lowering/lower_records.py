@@ -1,8 +1,8 @@
 """Lowering of records: an object schema with properties becomes an `ir.Record`.
 
 Its fields (names, presence, defaults checked against the property's schema,
-aliases, `sequence: tuple`), the names that collide once converted, and its object
-rules and extra-key policy.
+aliases, `sequence: tuple`), JSON keys two fields read, and its object rules and
+extra-key policy.
 """
 
 from __future__ import annotations
@@ -105,24 +105,6 @@ class RecordLowering(LoweringState):
                 type_ref = (
                     ir.Nullable(tuple_list) if isinstance(type_ref, ir.Nullable) else tuple_list
                 )
-        x_field = schema.get("x-field")
-        py_name = naming.python_field(key, x_field)
-        if x_field and (
-            py_name
-            in naming.PYTHON_RESERVED
-            | naming.PYTHON_MEMBER_RESERVED
-            | naming.PYTHON_CLASS_BODY_NAMES
-            | naming.PYTHON_MODULE_NAMES
-            or py_name.startswith("_")
-        ):
-            self._problem(
-                join_pointer(pointer, "x-field"),
-                (
-                    f"x-field {py_name!r} is a reserved name in Python"
-                    if not py_name.startswith("_")
-                    else f"x-field {py_name!r} starts with '_' (private in Python and Pydantic)"
-                ),
-            )
         default = None
         if "default" in schema:
             default = ir.Default(freeze_json(schema["default"]))
@@ -147,7 +129,7 @@ class RecordLowering(LoweringState):
             doc=schema_doc(schema),
             notes=str(schema.get("x-notes", "")),
             aliases=aliases,
-            x_field=x_field,
+            x_field=schema.get("x-field"),
             x_elixir_field=(schema.get("x-elixir") or {}).get("field"),
         )
 
@@ -171,24 +153,8 @@ class RecordLowering(LoweringState):
             )
 
     def _check_field_names(self, fields: list[ir.Field], pointer: str) -> None:
-        """Keys that spell one field name once converted (`naming`'s rules, as the
-        targets' namers apply them): numbered in a consumed schema, refused in an owned one."""
-        python = [naming.python_field(item.json_key, item.x_field) for item in fields]
-        elixir = [
-            naming.elixir_field(item.json_key, item.x_field, item.x_elixir_field) for item in fields
-        ]
-        for names, label in ((python, "Python field"), (elixir, "Elixir field")):
-            if self.generous:
-                names = naming.numbered_repeats(names)
-            seen: dict[str, str] = {}
-            for item, name in zip(fields, names, strict=True):
-                if name in seen:
-                    where = join_pointer(join_pointer(pointer, "properties"), item.json_key)
-                    self._problem(
-                        where,
-                        f"keys {seen[name]!r} and {item.json_key!r} both become the {label} {name!r}; set x-field on one",
-                    )
-                seen[name] = item.json_key
+        """A JSON key that two fields read (a key of one, an alias of another). (Keys that
+        spell one name once converted are the targets' namers' to refuse.)"""
         spellings: dict[str, str] = {}
         for item in fields:
             for spelling in (item.json_key, *item.aliases):

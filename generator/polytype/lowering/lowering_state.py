@@ -16,7 +16,7 @@ from typing import Any
 from polytype import ir
 from polytype.diagnostics import Diagnostic
 from polytype.ir import formats
-from polytype.lowering import Problem, union_dispatch
+from polytype.lowering import NameCheck, Problem, union_dispatch
 from polytype.reading.loader import Document
 
 
@@ -45,6 +45,8 @@ class LoweringState(ABC):
     asserted: frozenset[str] = frozenset()
     # the root's own type when the document's root describes a value (no x-polytype: root)
     document_root: str | None = None
+    # the targets' namers' checks of the module's names (`targets.name_checks`)
+    name_checks: tuple[NameCheck, ...] = ()
 
     def _problem(self, pointer: str, message: str) -> None:
         self.problems.append(self.document.diagnostic(pointer, message))

@@ -1,14 +1,15 @@
 """Checks of a lowered module as a whole: what no single schema shows.
 
 Each check reads the module's named types (`types`, in output order) and where each
-was written (`pointers`), and returns the problems it finds: names that collide once
-converted for a target, cycles of aliases and unions, types no finite value has,
-names too long or reserved in Elixir.
+was written (`pointers`), and returns the problems it finds: an open enum's generated
+name taken, cycles of aliases and unions, types no finite value has, names too long
+to be file names. (What a target's spelling makes impossible is that target namer's
+check: `targets.python.names`, `targets.elixir.names`.)
 """
 
 from __future__ import annotations
 
-from typing import Any, assert_never
+from typing import assert_never
 
 from polytype import ir, naming
 from polytype.diagnostics import join_pointer
@@ -20,27 +21,6 @@ MAX_REFERENCE_CHAIN = 64
 
 Types = dict[str, ir.NamedType]
 Pointers = dict[str, str]
-
-
-def converted_names(types: Types, pointers: Pointers) -> list[Problem]:
-    """Types whose function suffix or Elixir module segment would be the same."""
-    problems: list[Problem] = []
-    for rule, label in (
-        (naming.snake_case, "function suffix"),
-        (naming.elixir_module_segment, "Elixir module"),
-    ):
-        seen: dict[str, str] = {}
-        for name in types:
-            converted = rule(name).lstrip("_")
-            if converted in seen:
-                problems.append(
-                    (
-                        pointers.get(name, ""),
-                        f"types {seen[converted]!r} and {name!r} both become the {label} {converted!r}",
-                    )
-                )
-            seen[converted] = name
-    return problems
 
 
 def open_enum_names(types: Types, pointers: Pointers) -> list[Problem]:
@@ -204,44 +184,9 @@ def direct_names(type_ref: ir.TypeRef) -> set[str]:
             assert_never(unreachable)
 
 
-def elixir_modules(
-    module_name: str, namespace: str, options: dict[str, Any], types: Types, pointers: Pointers
-) -> list[Problem]:
-    """No generated module may be, or live under, one of Elixir's own (`String`, `Elixir.`).
-    `options`: the schema's `x-polytype`, which says where the namespace came from."""
-    if "elixir-namespace" in options:
-        where, origin = "/x-polytype/elixir-namespace", ""
-    else:
-        where = "/x-polytype/module" if "module" in options else ""
-        origin = (
-            f" (from the module name {module_name!r}; set x-polytype: {{elixir-namespace: ...}})"
-        )
-    named_modules = [(where, f"Elixir namespace {namespace!r}{origin}", namespace)]
-    for name, named in types.items():
-        module = getattr(named, "x_elixir_module", None)
-        if module and not module.startswith(namespace + "."):
-            pointer = join_pointer(pointers.get(name, ""), "x-elixir") + "/module"
-            named_modules.append((pointer, f"Elixir module {module!r}", module))
-    problems: list[Problem] = []
-    for pointer, what, module in named_modules:
-        first = module.split(".")[0]
-        if first in naming.ELIXIR_STANDARD_MODULES:
-            problems.append(
-                (
-                    pointer,
-                    f"{what} would redefine Elixir's standard module {first}; choose another name",
-                )
-            )
-        elif len(module) > naming.MAX_ELIXIR_NAME:
-            problems.append(
-                (pointer, f"{what[:60]} is longer than {naming.MAX_ELIXIR_NAME} characters")
-            )
-    return problems
-
-
 def lengths(module_name: str, explicit: bool, types: Types, pointers: Pointers) -> list[Problem]:
-    """Names too long to be file names or Elixir atoms (each with its location).
-    `explicit`: the module name is the schema's `x-polytype: {module: ...}`."""
+    """Names too long to be file names (each with its location): the module's and the
+    types'. `explicit`: the module name is the schema's `x-polytype: {module: ...}`."""
     problems: list[Problem] = []
     if len(module_name) > naming.MAX_MODULE_NAME:
         problems.append(
@@ -250,79 +195,13 @@ def lengths(module_name: str, explicit: bool, types: Types, pointers: Pointers) 
                 f"module name is {len(module_name)} characters; the limit is {naming.MAX_MODULE_NAME}",
             )
         )
-    for name, named in types.items():
-        pointer = pointers.get(name, "")
+    for name in types:
         if len(name) > naming.MAX_TYPE_NAME:
             problems.append(
                 (
-                    pointer,
+                    pointers.get(name, ""),
                     f"type name {name[:40]!r}... is {len(name)} characters; the limit is "
                     f"{naming.MAX_TYPE_NAME} (name it with `title`, or shorten the key)",
                 )
             )
-            continue
-        if isinstance(named, ir.Alias) and _long_string_literal(named.type):
-            problems.append((pointer, _LONG_LITERAL))
-        if isinstance(named, ir.Record):
-            ex_names = naming.numbered_repeats(
-                [
-                    naming.elixir_field(item.json_key, item.x_field, item.x_elixir_field)
-                    for item in named.fields
-                ]
-            )
-            for item, ex_name in zip(named.fields, ex_names, strict=True):
-                where = join_pointer(join_pointer(pointer, "properties"), item.json_key)
-                if _long_string_literal(item.type):
-                    problems.append((where, _LONG_LITERAL))
-                if len(ex_name) > naming.MAX_ELIXIR_NAME:
-                    problems.append(
-                        (
-                            where,
-                            f"field name {ex_name[:40]!r}... is {len(ex_name)} characters; "
-                            f"Elixir's limit is {naming.MAX_ELIXIR_NAME} (set x-elixir: {{field: ...}})",
-                        )
-                    )
-        if isinstance(named, ir.EnumType) and named.atoms:
-            atoms = naming.numbered_in_turn([naming.elixir_atom(v.value) for v in named.values])
-            for value, atom in zip(named.values, atoms, strict=True):
-                if len(atom) > naming.MAX_ELIXIR_NAME:
-                    problems.append(
-                        (
-                            join_pointer(pointer, "enum"),
-                            f"enum value {value.value[:40]!r}... is too long to be an Elixir atom "
-                            f"({naming.MAX_ELIXIR_NAME} characters); drop x-elixir: {{atoms: true}}",
-                        )
-                    )
     return problems
-
-
-_LONG_LITERAL = (
-    f"a string const longer than {naming.MAX_ELIXIR_NAME} characters cannot be an Elixir atom "
-    "(string consts decode to atoms)"
-)
-
-
-def _long_string_literal(type_ref: ir.TypeRef) -> bool:
-    """Whether `type_ref` holds a string const too long for an Elixir atom."""
-    stack = [type_ref]
-    while stack:
-        node = stack.pop()
-        match node:
-            case ir.LiteralValue():
-                if isinstance(node.value, str) and len(node.value) > naming.MAX_ELIXIR_NAME:
-                    return True
-            case ir.ListOf():
-                stack.append(node.item)
-            case ir.TupleOf():
-                stack.extend(node.item_types())
-            case ir.MapOf():
-                stack.append(node.value)
-            case ir.Nullable() | ir.Checked():
-                stack.append(node.inner)
-            case ir.InlineUnion():
-                stack.extend(node.options)
-            case ir.Prim() | ir.Ref() | ir.JsonLiterals() | ir.AnyJSON():
-                pass
-            case _ as unreachable:
-                assert_never(unreachable)
-    return False

@@ -99,19 +99,3 @@ def pattern_map(
     )
     rules = replace(rules, min_properties=None, max_properties=None)  # the map counts them
     return ir.MapOf(value, counts if not counts.is_empty() else ir.NO_CONSTRAINTS, rules)
-
-
-def rename_rules(
-    rules: ir.ObjectRules, rename: Callable[[ir.TypeRef], ir.TypeRef]
-) -> ir.ObjectRules:
-    """`rules` with every type passed through `rename` (lowering renames named types)."""
-    if rules.is_empty():
-        return rules
-    return replace(
-        rules,
-        pattern_properties=tuple(
-            (pattern, rename(type_ref)) for pattern, type_ref in rules.pattern_properties
-        ),
-        additional=None if rules.additional is None else rename(rules.additional),
-        property_names=None if rules.property_names is None else rename(rules.property_names),
-    )

@@ -23,10 +23,11 @@ from polytype.package_data import template_root
 from polytype.project import fixtures
 from polytype.project.config import Project, ProjectError
 from polytype.reading.loader import Document
-from polytype.targets import module_targets, project_targets, rendered_targets
+from polytype.targets import module_targets, name_checks, project_targets, rendered_targets
 from polytype.targets.base import OutputFile
 from polytype.targets.base.formatting import PendingFormat, start_formatting
 from polytype.targets.base.render import RenderEnv, make_env
+from polytype.targets.python import names as python_names
 from polytype.writing.build import Build
 
 
@@ -44,6 +45,7 @@ def read_modules(
     warnings: list[Diagnostic] = []
     modules: list[ir.Module] = []
     documents: dict[str, Document] = {}
+    scans: dict[Path, dict[str, Path]] = {}  # each schema directory's `$id`s, read once
     for path in paths if paths is not None else project.schema_files():
         try:
             read = read_schema(
@@ -54,6 +56,8 @@ def read_modules(
                 project.unknown_tags,
                 project.formats,
                 unknown_enum_values=project.unknown_enum_values,
+                name_checks=name_checks(),
+                scans=scans,
             )
             references = sorted((project.input_path(p), sha) for p, sha in read.references)
             modules.append(replace(read.module, references=tuple(references)))
@@ -99,12 +103,16 @@ def require_schemas(project: Project) -> None:
 
 
 def _by_type_name(module: ir.Module, cases: tuple[FixtureCase, ...]) -> tuple[FixtureCase, ...]:
-    """Fixture folders may be named after the schema's type name (`json`) or the generated
-    one (`json_`, renamed so that it shadows nothing): targets see the generated one. A
-    folder that names a generated type is that type (openapi's root `Schema`, beside its
-    `definitions/Schema`, generated as `Schema2`)."""
+    """Fixture folders may be named after the schema's type name (`json`), its definition
+    key (a long one, shortened) or its Python class (`json_`, renamed so that it shadows
+    nothing): targets see the module's name for it (and each spells it its own way). A
+    folder that names a type of the module is that type (openapi's root `Schema`, beside
+    its `definitions/Schema`, generated as `Schema2`)."""
     renamed: dict[str, str] = {}
     for named in module.types:
+        python = python_names.type_name(named.name)
+        if python != named.name:
+            renamed.setdefault(python, named.name)
         if named.source is not None and named.source.pointer.count("/") == 2:
             schema_name = named.source.pointer.rsplit("/", 1)[-1]
             if schema_name != named.name:

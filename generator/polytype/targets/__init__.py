@@ -6,7 +6,16 @@ run for the target names a user chooses.
 
 from __future__ import annotations
 
-from polytype.targets.base import ModuleTarget, ProjectTarget
+from polytype.targets.base import ModuleTarget, NameCheck, ProjectTarget
+
+
+def name_checks() -> tuple[NameCheck, ...]:
+    """Each target namer's check of a module's names (every target's, whichever a run
+    renders: a schema is refused or approximated the same way for every target)."""
+    from polytype.targets.elixir import names as elixir_names
+    from polytype.targets.python import names as python_names
+
+    return (python_names.check, elixir_names.check)
 
 
 def module_targets() -> dict[str, ModuleTarget]:

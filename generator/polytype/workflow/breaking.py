@@ -54,11 +54,13 @@ class _Side:
     def __init__(self, schema: Schema) -> None:
         self.schema = schema
         self.types = {named.name: named for named in schema.module.types}
+        # the module's Python class names (a field named like one is renamed)
+        self.python_types = set(python_names.type_names(schema.module).values())
 
     def field_names(self, record: ir.Record, item: ir.Field) -> tuple[str, str]:
         """What the Python and Elixir namers call the field `item` of `record`."""
         return (
-            python_names.field_name(record, item, self.types),
+            python_names.field_name(record, item, self.python_types),
             elixir_names.field_name(record, item),
         )
 
@@ -166,9 +168,9 @@ class _Differ:
                 continue
             successor = _successor(
                 item,
-                python_names.field_name(old, item, self.old.types),
+                python_names.field_name(old, item, self.old.python_types),
                 [
-                    (f, python_names.field_name(new, f, self.new.types))
+                    (f, python_names.field_name(new, f, self.new.python_types))
                     for k, f in new_fields.items()
                     if k not in old_fields
                 ],

@@ -18,6 +18,7 @@ from polytype import ir
 from polytype.targets import python_dataclasses
 from polytype.targets.base.helper_names import function_suffix
 from polytype.targets.base.render import make_env
+from polytype.targets.python import names as python_names
 
 _counter = itertools.count()
 
@@ -41,8 +42,9 @@ def load(module: ir.Module) -> ModuleType:
 
 
 def verdict(loaded: ModuleType, type_name: str) -> Verdict:
-    """The public decoder of `type_name`, as a function that reports instead of raising."""
-    decode = getattr(loaded, f"decode_{function_suffix(type_name)}")
+    """The public decoder of `type_name` (as the module names it), as a function that
+    reports instead of raising."""
+    decode = getattr(loaded, f"decode_{function_suffix(python_names.type_name(type_name))}")
     decode_error: type[Exception] = loaded.DecodeError
 
     def judge(value: Any) -> str | None:

@@ -12,6 +12,8 @@ from polytype.diagnostics import UNKNOWN_POSITION, Diagnostic, InputError
 from polytype.ir.formats import NO_FORMATS
 from polytype.project.config import Project
 from polytype.reading.loader import Document
+from polytype.targets import name_checks
+from polytype.targets.python import names as python_names
 from polytype.workflow.errors import WorkflowError
 
 
@@ -69,12 +71,14 @@ def schema_file(path: Path, display_path: str, project: Project | None = None) -
         project.unknown_tags if project else "reject",
         project.formats if project else NO_FORMATS,
         unknown_enum_values=project.unknown_enum_values if project else "reject",
+        name_checks=name_checks(),
     )
     return Schema(read.module, read.document)
 
 
 def record_type(module: ir.Module, requested: str | None) -> str:
-    """The type recorded values are read as: `requested`, else the module's root type."""
+    """The type recorded values are read as: `requested` (the schema's name for it, or
+    its Python class), else the module's root type."""
     if requested is None:
         if module.root is None:
             raise WorkflowError(
@@ -82,6 +86,9 @@ def record_type(module: ir.Module, requested: str | None) -> str:
             )
         return module.root
     names = [named.name for named in module.types]
+    by_class = {python: name for name, python in python_names.type_names(module).items()}
+    if requested not in names and requested in by_class:
+        return by_class[requested]
     if requested not in names:
         close = difflib.get_close_matches(requested, names, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""

@@ -8,11 +8,12 @@ A target imports the IR and this base, nothing else of polytype.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
 from polytype import ir
+from polytype.diagnostics import NameProblems
 from polytype.targets.base.render import RenderEnv
 
 FileKind = Literal["python", "elixir", "markdown", "text"]
@@ -32,3 +33,9 @@ class OutputFile:
 # The target protocol: a module target renders one IR module, a project target all of them.
 ModuleTarget = Callable[[ir.Module, RenderEnv], list[OutputFile]]
 ProjectTarget = Callable[[tuple[ir.Module, ...], RenderEnv], list[OutputFile]]
+
+# A target namer's check of a lowered module's names (`check` in `targets.python.names`
+# and `targets.elixir.names`): given the module, where each type was written (JSON
+# pointers) and whether the schema is consumed (generous), what it finds wrong. Lowering
+# locates and reports it with its own problems.
+NameCheck = Callable[[ir.Module, Mapping[str, str], bool], NameProblems]

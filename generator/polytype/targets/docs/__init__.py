@@ -14,7 +14,7 @@ from typing import assert_never
 from polytype import ir
 from polytype.targets.base import OutputFile
 from polytype.targets.base.render import RenderEnv, md_cell, md_code, md_text
-from polytype.targets.docs.describe import Describer, anchor
+from polytype.targets.docs.describe import Describer, label, link
 from polytype.targets.docs.diagram import diagram
 from polytype.targets.docs.sections import (
     alias_section,
@@ -67,14 +67,14 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
         python=md_code(f"{module_dir(module.name, env)}/dataclass_models.py"),
         elixir=md_code(f"elixir/{module_file(namespace(module))[:-3]}/"),
         # a root that says nothing about the value (`{}` beside `$defs`) has no type
-        root=md_code(module.root) if module.root else UNTYPED_ROOT,
+        root=md_code(label(module.root)) if module.root else UNTYPED_ROOT,
         open_unions=", ".join(
-            f"[{md_code(named.name)}](#{anchor(named.name)})"
+            link(named.name)
             for named in module.types
             if isinstance(named, ir.UnionType) and named.unknown is not None
         ),
         open_enums=", ".join(
-            f"[{md_code(named.name)}](#{anchor(named.name)})"
+            link(named.name)
             for named in module.types
             if isinstance(named, ir.EnumType) and named.unknown is not None
         ),

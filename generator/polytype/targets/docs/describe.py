@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import assert_never
 
-from polytype import ir
+from polytype import ir, naming
 from polytype.ir import literals
 from polytype.ir.object_rules import rules_text
 from polytype.ir.wording import check_text
@@ -16,6 +16,7 @@ from polytype.targets.base.render import md_cell, md_code
 from polytype.targets.elixir import literal_atom
 from polytype.targets.elixir.names import enum_atoms
 from polytype.targets.python.literal_types import literal_annotation
+from polytype.targets.python.names import type_name
 
 _PLURALS = {
     "string": "strings",
@@ -26,12 +27,19 @@ _PLURALS = {
 }
 
 
+def label(name: str) -> str:
+    """What the docs call the type `name`: the name as a class reads
+    (`naming.class_name`), as the Elixir docs and messages do."""
+    return naming.class_name(name)
+
+
 def anchor(name: str) -> str:
-    return "type-" + re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+    """The anchor of the section of the type `name`."""
+    return "type-" + re.sub(r"[^a-z0-9]+", "-", label(name).lower()).strip("-")
 
 
 def link(name: str) -> str:
-    return f"[{md_code(name)}](#{anchor(name)})"
+    return f"[{md_code(label(name))}](#{anchor(name)})"
 
 
 @dataclass
@@ -108,7 +116,7 @@ class Describer:
             case ir.MapOf():
                 return f"dict[str, {self.py_annotation(type_ref.value)}]"
             case ir.Ref():
-                return type_ref.name
+                return type_name(type_ref.name)
             case ir.LiteralValue():
                 return json.dumps(type_ref.value, ensure_ascii=False)
             case ir.JsonLiterals():

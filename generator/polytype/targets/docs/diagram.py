@@ -10,7 +10,7 @@ from polytype import ir
 from polytype.targets.base.render import mermaid_id, mermaid_text
 from polytype.targets.docs.describe import Describer
 from polytype.targets.docs.views import DiagramView, MermaidClass
-from polytype.targets.python.names import enum_member, field_names
+from polytype.targets.python.names import enum_member, field_names, type_name, type_names
 
 
 def _field_annotation(item: ir.Field, describer: Describer) -> str:
@@ -21,14 +21,21 @@ def _field_annotation(item: ir.Field, describer: Describer) -> str:
     return annotation
 
 
+def _class(name: str) -> str:
+    """The diagram's class of the type `name`: its Python class."""
+    return mermaid_id(type_name(name))
+
+
 def diagram(module: ir.Module, describer: Describer) -> DiagramView:
+    """The module's Python classes and how they refer to each other."""
     classes: list[MermaidClass] = []
     edges: list[str] = []
+    python_types = set(type_names(module).values())
     for named in module.types:
-        name = mermaid_id(named.name)
+        name = _class(named.name)
         match named:
             case ir.Record():
-                names = field_names(named, module.types_by_name)
+                names = field_names(named, python_types)
                 members = tuple(
                     mermaid_text(f"+{python}: {_field_annotation(item, describer)}")
                     for item, python in zip(named.fields, names, strict=True)
@@ -41,9 +48,7 @@ def diagram(module: ir.Module, describer: Describer) -> DiagramView:
                         if python not in targets[ref]:
                             targets[ref].append(python)
                 for ref, fields in targets.items():
-                    edges.append(
-                        f"{name} --> {mermaid_id(ref)} : {mermaid_text(', '.join(fields))}"
-                    )
+                    edges.append(f"{name} --> {_class(ref)} : {mermaid_text(', '.join(fields))}")
             case ir.EnumType():
                 values = tuple(
                     (
@@ -56,7 +61,7 @@ def diagram(module: ir.Module, describer: Describer) -> DiagramView:
                 classes.append(MermaidClass(name, "<<enumeration>>", values))
             case ir.UnionType():
                 classes.append(MermaidClass(name, "<<union>>", ()))
-                edges.extend(f"{name} <|-- {mermaid_id(member)}" for member in named.members)
+                edges.extend(f"{name} <|-- {_class(member)}" for member in named.members)
             case ir.Alias():
                 classes.append(
                     MermaidClass(
@@ -64,7 +69,7 @@ def diagram(module: ir.Module, describer: Describer) -> DiagramView:
                     )
                 )
                 edges.extend(
-                    f"{name} --> {mermaid_id(ref)}"
+                    f"{name} --> {_class(ref)}"
                     for ref in dict.fromkeys(describer.refs_in(named.type))
                 )
             case _ as unreachable:

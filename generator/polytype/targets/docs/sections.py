@@ -16,6 +16,7 @@ from polytype.targets.docs.describe import (
     constraint_text,
     enum_values_text,
     json_text,
+    label,
     link,
     plain_atom,
 )
@@ -27,7 +28,7 @@ from polytype.targets.python import names as python_names
 
 
 def _heading(named: ir.NamedType, module: ir.Module) -> str:
-    return f"{md_text(named.name)} ({md_code(module_file(type_module(module, named)))})"
+    return f"{md_text(label(named.name))} ({md_code(module_file(type_module(module, named)))})"
 
 
 def _doc(named: ir.NamedType) -> str:
@@ -83,12 +84,17 @@ def field_row(item: ir.Field, python: str, elixir: str, describer: Describer) ->
     )
 
 
+def _python_types(module: ir.Module) -> set[str]:
+    """The module's Python class names (a field named like one is renamed)."""
+    return set(python_names.type_names(module).values())
+
+
 def record_section(record: ir.Record, describer: Describer) -> TypeSection:
     rows = tuple(
         field_row(item, python, elixir, describer)
         for item, python, elixir in zip(
             record.fields,
-            python_names.field_names(record, describer.module.types_by_name),
+            python_names.field_names(record, _python_types(describer.module)),
             elixir_names.field_names(record),
             strict=True,
         )
@@ -106,7 +112,7 @@ def record_section(record: ir.Record, describer: Describer) -> TypeSection:
     return TypeSection(
         anchor(record.name),
         _heading(record, describer.module),
-        f"*{kind}* · Python {md_code(record.name)} · Elixir {md_code(type_module(describer.module, record))}",
+        f"*{kind}* · Python {md_code(python_names.type_name(record.name))} · Elixir {md_code(type_module(describer.module, record))}",
         _doc(record),
         _notes(record),
         rows,
@@ -120,7 +126,9 @@ def enum_section(enum: ir.EnumType, module: ir.Module) -> TypeSection:
         python = (
             md_code(json.dumps(value.value, ensure_ascii=False))
             if enum.style == "literal"
-            else md_code(f"{enum.name}.{python_names.enum_member(enum, value.value)}")
+            else md_code(
+                f"{python_names.type_name(enum.name)}.{python_names.enum_member(enum, value.value)}"
+            )
         )
         if enum.atoms:
             elixir = md_code(
@@ -159,7 +167,7 @@ def enum_section(enum: ir.EnumType, module: ir.Module) -> TypeSection:
     return TypeSection(
         anchor(enum.name),
         _heading(enum, module),
-        f"*Enum* · Python {md_code(enum.name)} · Elixir {md_code(type_module(module, enum))}, {decoding}",
+        f"*Enum* · Python {md_code(python_names.type_name(enum.name))} · Elixir {md_code(type_module(module, enum))}, {decoding}",
         _doc(enum),
         _notes(enum),
         tuple(rows),
@@ -176,7 +184,7 @@ def union_section(union: ir.UnionType, describer: Describer) -> TypeSection:
                 RowView(
                     (
                         md_code(f"{union.tag}: {json.dumps(value, ensure_ascii=False)}"),
-                        md_code(member),
+                        md_code(python_names.type_name(member)),
                         md_code(type_module(describer.module, named)),
                         link(member),
                         f"Dispatch on {md_code(union.tag)}.",
@@ -195,7 +203,7 @@ def union_section(union: ir.UnionType, describer: Describer) -> TypeSection:
                 RowView(
                     (
                         "—",
-                        md_code(check.member),
+                        md_code(python_names.type_name(check.member)),
                         md_code(type_module(describer.module, named)),
                         link(check.member),
                         f"Tried in turn ({rule}); pre-check: JSON {shape}.",
@@ -219,7 +227,7 @@ def union_section(union: ir.UnionType, describer: Describer) -> TypeSection:
                 RowView(
                     (
                         key,
-                        md_code(case.member),
+                        md_code(python_names.type_name(case.member)),
                         md_code(type_module(describer.module, named)),
                         link(case.member),
                         rule,
@@ -244,7 +252,7 @@ def union_section(union: ir.UnionType, describer: Describer) -> TypeSection:
     return TypeSection(
         anchor(union.name),
         _heading(union, describer.module),
-        f"*Union* ({how}) · Python {md_code(union.name)} · Elixir {md_code(type_module(describer.module, union))}",
+        f"*Union* ({how}) · Python {md_code(python_names.type_name(union.name))} · Elixir {md_code(type_module(describer.module, union))}",
         _doc(union),
         _notes(union),
         tuple(rows),
@@ -257,7 +265,7 @@ def alias_section(alias: ir.Alias, describer: Describer) -> TypeSection:
     row = RowView(
         (
             "—",
-            md_code(alias.name),
+            md_code(python_names.type_name(alias.name)),
             md_code(type_module(describer.module, alias)),
             describer.type_text(alias.type),
             " ".join(notes),
@@ -266,7 +274,7 @@ def alias_section(alias: ir.Alias, describer: Describer) -> TypeSection:
     return TypeSection(
         anchor(alias.name),
         _heading(alias, describer.module),
-        f"*Alias* · Python {md_code(alias.name)} · Elixir {md_code(type_module(describer.module, alias))}",
+        f"*Alias* · Python {md_code(python_names.type_name(alias.name))} · Elixir {md_code(type_module(describer.module, alias))}",
         _doc(alias),
         _notes(alias),
         (row,),

@@ -8,7 +8,7 @@ from polytype import ir
 from polytype.targets.elixir import layout
 from polytype.targets.elixir.clauses import clause_block
 from polytype.targets.elixir.filegen import FileGen
-from polytype.targets.elixir.names import type_module
+from polytype.targets.elixir.names import type_label, type_module
 from polytype.targets.elixir.snippets import HelperView
 
 
@@ -16,7 +16,7 @@ from polytype.targets.elixir.snippets import HelperView
 class AliasView:
     module: str
     doc: str
-    typespec: str
+    typespec: str  # `@type t :: ...`, laid out
     decode_clause: str  # laid out
     encode_clauses: str  # laid out
     attributes: tuple[str, ...]  # "@name value", used by the helpers
@@ -31,8 +31,8 @@ def alias_view(alias: ir.Alias, module: ir.Module) -> AliasView:
     encode_clauses = (layout.clause("def", "to_json", "value", body),)
     return AliasView(
         module=type_module(module, alias),
-        doc=alias.doc or f"The {alias.name} type.",
-        typespec=gen.typespec(alias.type),
+        doc=alias.doc or f"The {type_label(alias.name)} type.",
+        typespec=layout.type_spec("@type t", gen.typespec_code(alias.type), 2),
         decode_clause=clause_block(
             [layout.clause("def", "decode", "data", layout.call(decoder, "data"))]
         ),

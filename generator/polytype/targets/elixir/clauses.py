@@ -16,12 +16,14 @@ from polytype.targets.elixir import layout
 Block = layout.Clause | str
 
 
-def with_step(pattern: str, call: layout.Code, ending: str) -> str:
-    """`pattern <- call` of a `with` (column 9), the call under it when the line is too long."""
-    step = f"{pattern} <- {layout.flat(call)}"
+def with_step(pattern: layout.Code, call: layout.Code, ending: str) -> str:
+    """`pattern <- call` of a `with` (column 9), the call under it when the line is too long
+    (a `{:ok, variable}` pattern too long for its line is filled as a tuple is; `mix format`
+    does not count the ` <-` after it)."""
+    step = f"{layout.flat(pattern)} <- {layout.flat(call)}"
     if layout.fits(step + ending, 9):
         return step
-    return f"{pattern} <-\n{' ' * 11}{layout.laid(call, 11)}"
+    return f"{layout.laid(pattern, 9)} <-\n{' ' * 11}{layout.laid(call, 11)}"
 
 
 def block_head(keyword: str, name: str, argument: str, guard: str = "") -> str:

@@ -118,7 +118,8 @@ class Encoders(FileSnippets):
                     body = layout.call("Enum.map", "value", f"&{inner}/1")
                     clauses: tuple[Block, ...] = (layout.clause("defp", name, "value", body),)
                 elif isinstance(type_ref, ir.MapOf):
-                    function = f"fn {{key, item}} -> {{key, {inner}(item)}} end"
+                    entry = layout.Items("{", ("key", layout.call(inner, "item")))
+                    function = layout.Fn("{key, item}", entry)
                     body = layout.call("Map.new", "value", function)
                     clauses = (layout.clause("defp", name, "value", body),)
                 else:

@@ -9,7 +9,7 @@ from polytype import ir
 from polytype.targets.base.render import ex_atom, ex_str
 from polytype.targets.elixir import layout
 from polytype.targets.elixir.clauses import clause_block
-from polytype.targets.elixir.names import RUNTIME_ALIAS, enum_atoms, type_module
+from polytype.targets.elixir.names import RUNTIME_ALIAS, enum_atoms, type_label, type_module
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ def enum_view(enum: ir.EnumType, module: ir.Module) -> EnumView:
     values_clause = f"def values, do: [{', '.join(values)}]"
     if not layout.fits(values_clause, 2):
         values_clause = "def values,\n    " + layout.list_literal(values, 4, "do: ")
-    doc = enum.doc or f"The {enum.name} enumeration."
+    doc = enum.doc or f"The {type_label(enum.name)} enumeration."
     if enum.atoms:
         listing = "\n".join(
             f"  * `{json.dumps(v.value, ensure_ascii=False)}` ↔ `:{atom}`"

@@ -16,6 +16,7 @@ from polytype.targets.elixir.names import (
     TARGET,
     namespace,
     path_segment,
+    type_label,
     type_module,
     unknown_module,
 )
@@ -46,15 +47,11 @@ class CaseView:
     def round_trip(self) -> CallView:
         return CallView("assert_round_trip", (self.module, ex_str(self.path)), 6)
 
-    @property
-    def pair(self) -> str:
-        """`{Module, "path"}` in the list of fixtures (column 6, a comma after it)."""
-        pair = f"{{{self.module}, {ex_str(self.path)}}}"
-        return (
-            pair
-            if layout.fits(pair + ",", 6)
-            else f"{{{self.module},\n{' ' * 7}{ex_str(self.path)}}}"
-        )
+    def pair(self, ending: str) -> str:
+        """`{Module, "path"}` and its `ending` (`,` or none, the last) in the list of
+        fixtures (column 6), laid out."""
+        pair = layout.Items("{", (self.module, ex_str(self.path)))
+        return layout.laid(pair, 6, tail=len(ending)) + ending
 
     @property
     def rejected(self) -> CallView:
@@ -95,7 +92,7 @@ def _unknown_probe(module: ir.Module) -> list[AtomCaseView]:
             case ir.EnumType():
                 cases.append(
                     AtomCaseView(
-                        f"unknown {named.name} value",
+                        f"unknown {type_label(named.name)} value",
                         type_module(module, named),
                         '"__POLYTYPE_UNKNOWN__"',
                         "$",
@@ -106,7 +103,7 @@ def _unknown_probe(module: ir.Module) -> list[AtomCaseView]:
                 template = json.dumps({named.tag: "__POLYTYPE_UNKNOWN__"}, ensure_ascii=False)
                 cases.append(
                     AtomCaseView(
-                        f"unknown {named.name} tag",
+                        f"unknown {type_label(named.name)} tag",
                         type_module(module, named),
                         template,
                         "$" + path_segment(named.tag),
@@ -117,7 +114,7 @@ def _unknown_probe(module: ir.Module) -> list[AtomCaseView]:
                 template = json.dumps({named.open_tag: "__POLYTYPE_UNKNOWN__"}, ensure_ascii=False)
                 cases.append(
                     AtomCaseView(
-                        f"unknown {named.name} tag",
+                        f"unknown {type_label(named.name)} tag",
                         type_module(module, named),
                         template,
                         "",
@@ -155,6 +152,9 @@ def render_tests(module: ir.Module, env: RenderEnv) -> OutputFile:
         atom_module=f"{namespace(module)}.PolytypeAtomSafetyTest",
         support=f"{APP_MODULE}.TestSupport",
         valid=valid,
+        unseen_pairs=[
+            case.pair("," if index < len(valid) - 1 else "") for index, case in enumerate(valid)
+        ],
         invalid=invalid,
         atom_cases=_unknown_probe(module),
         **depth.template_values(module),

@@ -4,11 +4,15 @@ Elixir may be missing where polytype runs, so the formatter cannot be called. Th
 views build code with its parts (a `Call` and its arguments, `Items` of a list or
 tuple, a `Clause` with its head, guard and body, a `Conditional`), never text to be
 read again, and the only thing left to decide here is what depends on widths: whether
-a line fits in `mix format`'s 98 columns at the column it starts, and if not:
+a line fits in `mix format`'s 98 columns, counting what precedes the code on its line (a
+key, `!=`, `::`) and what follows it (a `,` or closing bracket), and if not:
 
-- a call or a list: one argument a line (`mix format` keeps a call broken that way
-  even when it would fit, so a broken call is stable);
-- a tuple: one element a line, aligned after the `{`;
+- a call, a list or a map: one element a line (`mix format` keeps a call broken that
+  way even when it would fit, so a broken call is stable); a list or a map stays on the
+  line of its key, `=>` or `::`, a map entry's other values go under the key;
+- a tuple: filled element by element, each on the line so far when it fits there, else
+  on a line of its own aligned after the `{`;
+- `fn head -> body end`: the body under the head, `end` on a line of its own;
 - `def head, do: body`: `do:` on the next line, then the body on a line of its own
   (a head too long by itself breaks first: the guard, else the argument);
 - a block of statements or clauses: a blank line around every multi-line one,
@@ -73,9 +77,34 @@ def alternatives(*members: Code) -> Alternatives:
     return Alternatives(tuple(flattened))
 
 
-# What a view hands the layout: a call, a list/tuple or a typespec union with its parts,
-# or a term that `mix format` never breaks (a name, a number, a string literal, an atom).
-Code = str | Call | Items | Alternatives
+@dataclass(frozen=True)
+class Arrow:
+    """`key => value`, an entry of a map (a map typespec's `optional(K) => V`)."""
+
+    key: str
+    value: Code
+
+    def __str__(self) -> str:
+        return flat(self)
+
+
+@dataclass(frozen=True)
+class Fn:
+    """`fn head -> body end`, an anonymous function of one clause."""
+
+    head: str
+    body: Code
+
+    def __str__(self) -> str:
+        return flat(self)
+
+
+# What a view hands the layout: a call, a list/tuple/map, a typespec union, a map entry or
+# an anonymous function with its parts, or a term that `mix format` never breaks (a name,
+# a number, a string literal, an atom).
+Code = str | Call | Items | Alternatives | Arrow | Fn
+
+_CLOSING = {"[": "]", "{": "}", "%{": "}"}
 
 
 def call(name: str, *args: Code) -> Call:
@@ -87,38 +116,91 @@ def flat(code: Code) -> str:
     if isinstance(code, Call):
         return f"{code.name}(" + ", ".join(flat(arg) for arg in code.args) + ")"
     if isinstance(code, Items):
-        closing = "]" if code.opening == "[" else "}"
-        return code.opening + ", ".join(flat(item) for item in code.items) + closing
+        return code.opening + ", ".join(map(flat, code.items)) + _CLOSING[code.opening]
     if isinstance(code, Alternatives):
         return " | ".join(flat(member) for member in code.members)
+    if isinstance(code, Arrow):
+        return f"{code.key} => {flat(code.value)}"
+    if isinstance(code, Fn):
+        return f"fn {code.head} -> {flat(code.body)} end"
     return code
 
 
-def laid(code: Code, indent: int) -> str:
-    """`code` at column `indent`, broken as `mix format` breaks it where it does not fit:
-    a call or a list one element a line, a tuple one element a line aligned after `{`.
-    Continuation lines carry their indentation; the first line has none. A `str` is a
-    term that never breaks."""
+def hugs(code: Code, before: str = "", column: int = 0) -> bool:
+    """A list or a map stays on the line of what precedes it (`before`, from `column`:
+    `key: [`, `=> %{`, `:: [`) when that much fits, broken inside."""
+    return (
+        isinstance(code, Items)
+        and code.opening in ("[", "%{")
+        and column + len(before) + len(code.opening) <= WIDTH
+    )
+
+
+def laid(code: Code, indent: int, start: int | None = None, tail: int = 0) -> str:
+    """`code` starting at column `start` (default `indent`) with `tail` columns after it on
+    its last line (a `,`, a closing bracket, ` do`), broken as `mix format` breaks it where
+    it does not fit: a call, list or map one element a line (at `indent` + 2, the closing
+    bracket at `indent`), a tuple filled element by element aligned after its `{`, a union
+    one member a line behind `|`, a map entry's value under its key unless it is a list or
+    a map, an `fn`'s body under its head. Continuation lines carry their indentation; the
+    first line has none. A `str` is a term that never breaks."""
+    column = indent if start is None else start
     one_line = flat(code)
-    if fits(one_line, indent) or isinstance(code, str):
+    if isinstance(code, str) or column + len(one_line) + tail <= WIDTH:
         return one_line
     if isinstance(code, Alternatives):  # one a line, each after the first behind a `|`
         first, *rest = code.members
         pad = "\n" + " " * indent + "| "
-        return laid(first, indent) + "".join(pad + laid(member, indent + 2) for member in rest)
+        laid_rest = [
+            laid(member, indent + 2, tail=tail if index == len(rest) - 1 else 0)
+            for index, member in enumerate(rest)
+        ]
+        return laid(first, indent, column, 0 if rest else tail) + "".join(
+            pad + member for member in laid_rest
+        )
+    if isinstance(code, Arrow):
+        if hugs(code.value, f"{code.key} => ", column):
+            return f"{code.key} => " + laid(code.value, indent, column + len(code.key) + 4, tail)
+        return f"{code.key} =>\n{' ' * (indent + 2)}{laid(code.value, indent + 2, tail=tail)}"
+    if isinstance(code, Fn):
+        body = laid(code.body, indent + 2)
+        return f"fn {code.head} ->\n{' ' * (indent + 2)}{body}\n{' ' * indent}end"
     if isinstance(code, Items) and code.opening == "{":
-        if len(code.items) < 2:
-            return one_line
-        pad = " " * (indent + 1)
-        return "{" + (",\n" + pad).join(laid(item, indent + 1) for item in code.items) + "}"
+        return _filled(code.items, indent, column, tail)
     parts = code.args if isinstance(code, Call) else code.items
     if not parts:
         return one_line
     pad = " " * (indent + 2)
-    head = f"{code.name}(" if isinstance(code, Call) else "["
-    closing = ")" if isinstance(code, Call) else "]"
-    inner = (",\n" + pad).join(laid(part, indent + 2) for part in parts)
+    head = f"{code.name}(" if isinstance(code, Call) else code.opening
+    closing = ")" if isinstance(code, Call) else _CLOSING[code.opening]
+    inner = (",\n" + pad).join(
+        laid(part, indent + 2, tail=1 if index < len(parts) - 1 else 0)
+        for index, part in enumerate(parts)
+    )
     return f"{head}\n{pad}{inner}\n{' ' * indent}{closing}"
+
+
+def _filled(items: Sequence[Code], indent: int, column: int, tail: int) -> str:
+    """A tuple too long for one line, `{` at `column`: each element goes on the line so far
+    when it fits there (with its `,`, or the `}` and `tail` after the last), else on a line
+    of its own aligned after the `{`; an element too long by itself breaks."""
+    text = "{"
+    column += 1
+    for index, item in enumerate(items):
+        last = index == len(items) - 1
+        after = tail + 1 if last else 1
+        if index:
+            if column + 1 + len(flat(item)) + after <= WIDTH:
+                text += " "
+                column += 1
+            else:
+                text += "\n" + " " * (indent + 1)
+                column = indent + 1
+        laid_item = laid(item, indent + 1, column, after)
+        text += laid_item + ("}" if last else ",")
+        line = laid_item.rpartition("\n")
+        column = (len(line[2]) if line[1] else column + len(laid_item)) + 1
+    return text
 
 
 @dataclass(frozen=True)
@@ -149,20 +231,26 @@ def definition(clause: Clause, indent: int) -> str:
     text = str(clause)
     if fits(text, indent):
         return text
-    head, body = clause.head_text(), flat(clause.body)
+    head = clause.head_text()
     pad = " " * (indent + 2)
     if not fits(head + ",", indent):
         # continuation lines align after the keyword: `def ` is 4 columns, `defp ` 5
         aligned = " " * (indent + len(clause.keyword) + 1)
         bare = f"{clause.keyword} {flat(clause.head)}"
+        do = _do(clause.body, len(aligned))
         if clause.guard and fits(bare, indent):
-            return f"{bare}\n{aligned}when {clause.guard},\n{aligned}do: {body}"
+            return f"{bare}\n{aligned}when {clause.guard},\n{aligned}{do}"
         if clause.head.args:
             guard = f"\n{aligned}when {clause.guard}" if clause.guard else ""
-            return f"{_broken_head(clause, indent)}{guard},\n{aligned}do: {body}"
-    if fits("do: " + body, indent + 2):
-        return f"{head},\n{pad}do: {body}"
-    return f"{head},\n{pad}do:\n{pad}  {laid(clause.body, indent + 4)}"
+            return f"{_broken_head(clause, indent)}{guard},\n{aligned}{do}"
+    return f"{head},\n{pad}{_do(clause.body, indent + 2)}"
+
+
+def _do(body: Code, indent: int) -> str:
+    """`do: body` at column `indent`, the body under `do:` when the line is too long."""
+    if fits("do: " + flat(body), indent):
+        return "do: " + flat(body)
+    return f"do:\n{' ' * (indent + 2)}{laid(body, indent + 2)}"
 
 
 def block_head(keyword: str, name: str, argument: str, guard: str, indent: int) -> str:
@@ -221,13 +309,14 @@ def _right(conditional: Conditional, indent: int) -> str:
     """The right of `or` at column `indent`, too long: a list hugs the `!=`, anything else
     goes under it; `not is_nil(x)` breaks the call, lined up with `not`."""
     text = conditional.right()
-    if fits(text, indent):
+    if fits(text, indent):  # `mix format` does not count the `,` after the condition
         return text
     compared = conditional.compared
     if compared == "":
         return "not " + _forced(call("is_nil", conditional.checked), indent)
     if isinstance(compared, Items) and compared.opening == "[":
-        return f"{conditional.checked} != {laid(compared, indent)}"
+        start = indent + len(conditional.checked) + 4
+        return f"{conditional.checked} != {laid(compared, indent, start)}"
     return f"{conditional.checked} !=\n{' ' * (indent + 2)}{flat(compared)}"
 
 
@@ -264,16 +353,19 @@ def _keyword_value(key: str, value: Code, indent: int, ending: str) -> str:
     pad = " " * indent
     if fits(f"{key}: {flat(value)}{ending}", indent):
         return f"{pad}{key}: {flat(value)}{ending}"
-    return f"{pad}{key}:\n{pad}  {laid(value, indent + 2)}{ending}"
+    return f"{pad}{key}:\n{pad}  {laid(value, indent + 2, tail=len(ending))}{ending}"
 
 
 def pair(key: str, value: Code, indent: int, ending: str) -> str:
     """`key: value` or `"key" => value` (`key` with its `:` or ` =>`) in a broken map or
-    struct type (column `indent`): the value goes under the key when the line is too long."""
+    struct type (column `indent`): when the line is too long, a list or a map breaks after
+    the key, anything else goes under it."""
     text = f"{key} {flat(value)}"
     if fits(text + ending, indent):
         return text
-    return f"{key}\n{' ' * (indent + 2)}{laid(value, indent + 2)}"
+    if hugs(value, f"{key} ", indent):
+        return f"{key} {laid(value, indent, indent + len(key) + 1, len(ending))}"
+    return f"{key}\n{' ' * (indent + 2)}{laid(value, indent + 2, tail=len(ending))}"
 
 
 def arrow_clause(pattern: str, body: Code, indent: int, broken: bool) -> str:
@@ -338,13 +430,7 @@ def keyword_call(head: str, pairs: Sequence[tuple[str, Code]], indent: int) -> s
     laid_pairs: list[str] = []
     for index, (key, value) in enumerate(pairs):
         ending = "," if index < len(pairs) - 1 else ""
-        text = f"{key} {flat(value)}"
-        if not fits(text + ending, column):
-            if isinstance(value, Items) and value.opening == "[":
-                text = f"{key} {laid(value, column)}"
-            else:
-                text = f"{key}\n{pad}  {flat(value)}"
-        laid_pairs.append(text)
+        laid_pairs.append(pair(key, value, column, ending))
     return f"{head} " + (",\n" + pad).join(laid_pairs)
 
 
@@ -354,18 +440,26 @@ def list_literal(items: Sequence[Code], indent: int, prefix: str = "") -> str:
     if fits(one_line, indent) or not items:
         return one_line
     pad = " " * (indent + 2)
-    laid_items = [laid(item, indent + 2) for item in items]
+    laid_items = [
+        laid(item, indent + 2, tail=1 if index < len(items) - 1 else 0)
+        for index, item in enumerate(items)
+    ]
     return (
         prefix + "[\n" + ",\n".join(pad + item for item in laid_items) + "\n" + " " * indent + "]"
     )
 
 
-def union_type(head: str, members: Sequence[str], indent: int) -> str:
-    """`@type t :: A | B`, one member a line under `::` when it does not fit."""
-    one_line = f"{head} :: " + " | ".join(members)
+def type_spec(head: str, code: Code, indent: int) -> str:
+    """`@type t :: code` at column `indent`; too long, a list or a map breaks after `::`
+    (its elements at `indent` + 8), anything else goes under `::` at `indent` + 8."""
+    one_line = f"{head} :: {flat(code)}"
     if fits(one_line, indent):
         return one_line
-    pad = " " * (indent + 8)
-    if fits(" | ".join(members), indent + 8):
-        return f"{head} ::\n{pad}" + " | ".join(members)
-    return f"{head} ::\n{pad}" + f"\n{pad}| ".join(members)
+    if hugs(code, f"{head} :: ", indent):
+        return f"{head} :: " + laid(code, indent + 6, indent + len(head) + 4)
+    return f"{head} ::\n{' ' * (indent + 8)}{laid(code, indent + 8)}"
+
+
+def union_type(head: str, members: Sequence[str], indent: int) -> str:
+    """`@type t :: A | B`, one member a line under `::` when it does not fit."""
+    return type_spec(head, alternatives(*members), indent)

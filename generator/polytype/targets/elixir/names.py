@@ -3,16 +3,22 @@
 The constants every part of the target shares (the output root, the application, the
 Mix project's one runtime module and the alias it is known by), the file of a module,
 the check-rules and `Unknown<Union>` modules of a schema module, a struct key and how a
-field is read, the term of a `const`, and the guards that tell JSON types apart.
+field is read, the term of a `const`, and the guards that tell JSON types apart; and
+`check`, this namer's refusal of what its spelling makes impossible (types that become
+one module, struct keys that collide, Elixir's own modules, names too long for an atom),
+as located problems the build reports with every other problem of the schema.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from functools import cache
+from typing import assert_never
 
 from polytype import ir, naming
+from polytype.diagnostics import NameProblems, join_pointer
 from polytype.targets.base.render import ex_atom, ex_str
 from polytype.targets.elixir.terms import ex_int
 
@@ -51,7 +57,7 @@ def module_file(module_name: str) -> str:
 def namespace(module: ir.Module) -> str:
     """The Elixir namespace of a schema module: the schema's `elixir-namespace`, else the
     module name in PascalCase, with `Schema` after it where that is Elixir's own module
-    (`String` → `StringSchema`; lowering refuses such a name in a schema the project owns)."""
+    (`String` → `StringSchema`; `check` refuses such a name in a schema the project owns)."""
     if module.x_elixir_namespace:
         return module.x_elixir_namespace
     derived = naming.pascal_case(module.name)
@@ -63,8 +69,14 @@ def type_module(module: ir.Module, named: ir.NamedType) -> str:
     `<Namespace>.<Name>` from the name the schema gives the type."""
     if named.x_elixir_module:
         return named.x_elixir_module
-    segment = naming.elixir_module_segment(named.schema_name or named.name)
+    segment = naming.elixir_module_segment(named.name)
     return f"{namespace(module)}.{segment}"
+
+
+def type_label(name: str) -> str:
+    """What the Elixir docs and error messages call the type `name`: the name as a
+    class or module reads (`naming.class_name`: `stringArray` → `StringArray`)."""
+    return naming.class_name(name)
 
 
 def checks_module(module: ir.Module) -> str:
@@ -157,3 +169,183 @@ def field_names(record: ir.Record) -> tuple[str, ...]:
 def field_name(record: ir.Record, item: ir.Field) -> str:
     """The struct key of the field `item` of `record`."""
     return field_names(record)[record.fields.index(item)]
+
+
+# -- what the Elixir spelling makes impossible -----------------------------------------
+
+# A problem this namer finds: the JSON pointer it is about, and what is wrong there.
+Problem = tuple[str, str]
+
+
+def check(module: ir.Module, pointers: Mapping[str, str], generous: bool) -> NameProblems:
+    """What is wrong with `module`'s names in Elixir. `pointers`: where each type was
+    written; `generous` (a consumed schema): colliding struct keys are numbered, not
+    refused, and a namespace that is Elixir's own gains `Schema` (a warning). First types
+    that become one module and struct keys that collide; then, for a module without other
+    problems, Elixir's own modules redefined and names too long for an atom."""
+    first: list[Problem] = []
+    seen: dict[str, str] = {}
+    for named in module.types:
+        segment = naming.elixir_module_segment(named.name).lstrip("_")
+        if segment in seen:
+            first.append(
+                (
+                    pointers.get(named.name, ""),
+                    f"types {seen[segment]!r} and {named.name!r} both become the Elixir module "
+                    f"{segment!r}",
+                )
+            )
+        seen[segment] = named.name
+    then, warnings = _named_modules(module, pointers, generous)
+    for named in module.types:
+        pointer = pointers.get(named.name, "")
+        match named:
+            case ir.Record():
+                if not generous:
+                    first.extend(_colliding_fields(named, pointer))
+                then.extend(_long_fields(named, pointer))
+            case ir.Alias():
+                if _long_string_literal(named.type):
+                    then.append((pointer, _LONG_LITERAL))
+            case ir.EnumType():
+                then.extend(_long_atoms(named, pointer))
+            case ir.UnionType():
+                pass
+            case _ as unreachable:
+                assert_never(unreachable)
+    return NameProblems(tuple(first), tuple(then), tuple(warnings))
+
+
+def _named_modules(
+    module: ir.Module, pointers: Mapping[str, str], generous: bool
+) -> tuple[list[Problem], list[Problem]]:
+    """No generated module may be, or live under, one of Elixir's own (`String`,
+    `Elixir.`); a consumed schema's namespace derived so gains `Schema` (a warning)."""
+    warnings: list[Problem] = []
+    if module.x_elixir_namespace:
+        where, origin = "/x-polytype/elixir-namespace", ""
+        name_space = module.x_elixir_namespace
+    else:
+        where = "/x-polytype/module" if module.x_module else ""
+        origin = (
+            f" (from the module name {module.name!r}; set x-polytype: {{elixir-namespace: ...}})"
+        )
+        name_space = naming.pascal_case(module.name)
+        if generous and name_space in naming.ELIXIR_STANDARD_MODULES:
+            warnings.append(
+                (
+                    "",
+                    f"the Elixir namespace {name_space!r} (from the module name) is Elixir's "
+                    f"own module: generated as {namespace(module)!r}; set x-polytype: "
+                    "{elixir-namespace: ...}",
+                )
+            )
+            name_space = namespace(module)
+    named_modules = [(where, f"Elixir namespace {name_space!r}{origin}", name_space)]
+    for named in module.types:
+        written = named.x_elixir_module
+        if written and not written.startswith(name_space + "."):
+            pointer = join_pointer(pointers.get(named.name, ""), "x-elixir") + "/module"
+            named_modules.append((pointer, f"Elixir module {written!r}", written))
+    problems: list[Problem] = []
+    for pointer, what, name in named_modules:
+        first = name.split(".")[0]
+        if first in naming.ELIXIR_STANDARD_MODULES:
+            problems.append(
+                (
+                    pointer,
+                    f"{what} would redefine Elixir's standard module {first}; choose another name",
+                )
+            )
+        elif len(name) > naming.MAX_ELIXIR_NAME:
+            problems.append(
+                (pointer, f"{what[:60]} is longer than {naming.MAX_ELIXIR_NAME} characters")
+            )
+    return problems, warnings
+
+
+def _field_pointer(pointer: str, item: ir.Field) -> str:
+    return join_pointer(join_pointer(pointer, "properties"), item.json_key)
+
+
+def _colliding_fields(record: ir.Record, pointer: str) -> list[Problem]:
+    """Keys of a schema the project owns that spell one struct key."""
+    problems: list[Problem] = []
+    seen: dict[str, str] = {}
+    for item in record.fields:
+        name = naming.elixir_field(item.json_key, item.x_field, item.x_elixir_field)
+        if name in seen:
+            problems.append(
+                (
+                    _field_pointer(pointer, item),
+                    f"keys {seen[name]!r} and {item.json_key!r} both become the Elixir field "
+                    f"{name!r}; set x-field on one",
+                )
+            )
+        seen[name] = item.json_key
+    return problems
+
+
+def _long_fields(record: ir.Record, pointer: str) -> list[Problem]:
+    """Struct keys, and string consts (atoms when decoded), longer than an atom may be."""
+    problems: list[Problem] = []
+    for item, name in zip(record.fields, field_names(record), strict=True):
+        where = _field_pointer(pointer, item)
+        if _long_string_literal(item.type):
+            problems.append((where, _LONG_LITERAL))
+        if len(name) > naming.MAX_ELIXIR_NAME:
+            problems.append(
+                (
+                    where,
+                    f"field name {name[:40]!r}... is {len(name)} characters; Elixir's limit "
+                    f"is {naming.MAX_ELIXIR_NAME} (set x-elixir: {{field: ...}})",
+                )
+            )
+    return problems
+
+
+def _long_atoms(enum: ir.EnumType, pointer: str) -> list[Problem]:
+    """Enum values decoded to atoms (`x-elixir: {atoms: true}`) too long to be atoms."""
+    if not enum.atoms:
+        return []
+    return [
+        (
+            join_pointer(pointer, "enum"),
+            f"enum value {value.value[:40]!r}... is too long to be an Elixir atom "
+            f"({naming.MAX_ELIXIR_NAME} characters); drop x-elixir: {{atoms: true}}",
+        )
+        for value, atom in zip(enum.values, enum_atoms(enum), strict=True)
+        if len(atom) > naming.MAX_ELIXIR_NAME
+    ]
+
+
+_LONG_LITERAL = (
+    f"a string const longer than {naming.MAX_ELIXIR_NAME} characters cannot be an Elixir atom "
+    "(string consts decode to atoms)"
+)
+
+
+def _long_string_literal(type_ref: ir.TypeRef) -> bool:
+    """Whether `type_ref` holds a string const too long for an Elixir atom."""
+    stack = [type_ref]
+    while stack:
+        node = stack.pop()
+        match node:
+            case ir.LiteralValue():
+                if isinstance(node.value, str) and len(node.value) > naming.MAX_ELIXIR_NAME:
+                    return True
+            case ir.ListOf():
+                stack.append(node.item)
+            case ir.TupleOf():
+                stack.extend(node.item_types())
+            case ir.MapOf():
+                stack.append(node.value)
+            case ir.Nullable() | ir.Checked():
+                stack.append(node.inner)
+            case ir.InlineUnion():
+                stack.extend(node.options)
+            case ir.Prim() | ir.Ref() | ir.JsonLiterals() | ir.AnyJSON():
+                pass
+            case _ as unreachable:
+                assert_never(unreachable)
+    return False

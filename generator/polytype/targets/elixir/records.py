@@ -21,6 +21,7 @@ from polytype.targets.elixir.names import (
     json_scalar,
     literal_term,
     path_segment,
+    type_label,
     type_module,
 )
 from polytype.targets.elixir.schema_checks import checks_doc
@@ -70,7 +71,7 @@ def _variables(record: ir.Record) -> dict[str, str]:
 
 
 def _record_doc(record: ir.Record) -> str:
-    lines = [record.doc or f"The {record.name} record."]
+    lines = [record.doc or f"The {type_label(record.name)} record."]
     if record.fields:
         lines += ["", "## Fields", ""]
         for item, name in zip(record.fields, field_names(record), strict=True):
@@ -127,9 +128,9 @@ def record_view(record: ir.Record, module: ir.Module) -> RecordView:
     struct_fields: list[tuple[str, layout.Code]] = []
     type_fields: list[tuple[str, layout.Code]] = []
     enforce: list[str] = []
-    tag_steps: list[tuple[str, layout.Code]] = []
-    required_steps: list[tuple[str, layout.Code]] = []
-    optional_steps: list[tuple[str, layout.Code]] = []
+    tag_steps: list[tuple[layout.Code, layout.Code]] = []
+    required_steps: list[tuple[layout.Code, layout.Code]] = []
+    optional_steps: list[tuple[layout.Code, layout.Code]] = []
     build: list[tuple[str, layout.Code]] = []
     encode_map: list[tuple[str, layout.Code]] = []
     encode_optional: list[str] = []
@@ -191,7 +192,7 @@ def record_view(record: ir.Record, module: ir.Module) -> RecordView:
                     ex_str(path_segment(item.json_key)),
                     f"&{decoder}/1",
                 )
-            required_steps.append((f"{{:ok, {variable}}}", call))
+            required_steps.append((layout.Items("{", (":ok", variable)), call))
             encode_map.append((f"{layout.flat(spelling)} =>", gen.encode(item.type, access)))
             continue
         optional_keys.append(item.json_key)
@@ -227,7 +228,7 @@ def record_view(record: ir.Record, module: ir.Module) -> RecordView:
                 f"&{decoder}/1",
                 default,
             )
-        optional_steps.append((f"{{:ok, {variable}}}", call))
+        optional_steps.append((layout.Items("{", (":ok", variable)), call))
         if default == "nil":
             compared: layout.Code = ""
             encoded = gen.encode(item.type if item.nullable else ir.Nullable(item.type), access)
@@ -241,7 +242,7 @@ def record_view(record: ir.Record, module: ir.Module) -> RecordView:
         encode_optional.append(layout.assignment("out", conditional, 4))
     attributes: list[str] = []
     # what no type expresses, on the whole JSON object before anything else
-    steps: list[tuple[str, layout.Code]] = [
+    steps: list[tuple[layout.Code, layout.Code]] = [
         (":ok", call) for call in gen.check_calls("data", record.schema_checks)
     ]
     steps += tag_steps

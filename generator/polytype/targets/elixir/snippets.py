@@ -121,6 +121,9 @@ class FileSnippets:
                 codes = tuple(map(self.typespec_code, specs.values()))
                 only = codes[0] if len(codes) == 1 else layout.alternatives(*codes)
                 return layout.Items("[", (only,))
+            case ir.MapOf():
+                entry = layout.Arrow("optional(String.t())", self.typespec_code(type_ref.value))
+                return layout.Items("%{", (entry,))
             case ir.Checked():
                 return self.typespec_code(type_ref.inner)
             case ir.Nullable():

@@ -71,7 +71,8 @@ def json_term(value: ir.JSONData, start: int, indent: int, ending: str = "") -> 
     """`ex_json_literal(value)` beginning at column `start` of a line indented `indent`,
     followed by `ending`: on one line when it fits, else a map or list broken one entry a
     line (entries at `indent + 2`, the closing bracket at `indent`); an entry whose value
-    does not fit keeps a map or list after its `=>` and moves anything else under it."""
+    does not fit keeps a map or list after its `=>` (when `key => [` fits) and moves
+    anything else under it."""
     one_line = ex_json_literal(value)
     if (
         start + len(one_line + ending) <= 98
@@ -98,7 +99,12 @@ def _entry(key: str, value: ir.JSONData, indent: int, ending: str) -> str:
     one_line = f"{head} {ex_json_literal(value)}"
     if fits(one_line + ending, indent):
         return one_line
-    if value and isinstance(value, (tuple, ir.FrozenJSONObject)):
+    opening = "[" if isinstance(value, tuple) else "%{"
+    if (
+        value
+        and isinstance(value, (tuple, ir.FrozenJSONObject))
+        and fits(f"{head} {opening}", indent)
+    ):
         return f"{head} {json_term(value, 98, indent, ending)}"
     return f"{head}\n{' ' * (indent + 2)}{json_term(value, indent + 2, indent + 2, ending)}"
 

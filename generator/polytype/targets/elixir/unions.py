@@ -21,6 +21,7 @@ from polytype.targets.elixir.names import (
     RUNTIME_ALIAS,
     json_scalar,
     path_segment,
+    type_label,
     type_module,
     unknown_module,
 )
@@ -132,7 +133,7 @@ class UnknownView:
 def unknown_view(union: ir.UnionType, module: ir.Module) -> UnknownView:
     assert union.open_tag is not None
     doc = (
-        f"A value of {union.name} whose `{union.open_tag}` tag is none the schema lists (x-unknown: keep).\n\n"
+        f"A value of {type_label(union.name)} whose `{union.open_tag}` tag is none the schema lists (x-unknown: keep).\n\n"
         "A newer producer's value, kept whole: `tag` is the tag (a string, never an atom), "
         "`data` the JSON object as decoded, written back unchanged."
     )
@@ -140,7 +141,7 @@ def unknown_view(union: ir.UnionType, module: ir.Module) -> UnknownView:
 
 
 def _union_doc(union: ir.UnionType, gen: FileGen) -> str:
-    doc = union.doc or f"One of: {', '.join(union.members)}."
+    doc = union.doc or f"One of: {', '.join(type_label(member) for member in union.members)}."
     lines = [doc, ""]
     if union.tag is not None:
         lines.append(f"Decoding dispatches on the `{union.tag}` key:")
@@ -177,7 +178,7 @@ def _tried_clause(union: ir.UnionType, gen: FileGen, head: tuple[str, str]) -> l
         layout.Items(
             "{",
             (
-                ex_str(check.member),
+                ex_str(type_label(check.member)),
                 _strings(check.json_types),
                 _strings(check.required),
                 f"&{gen.mod(check.member)}.decode/1",
@@ -189,7 +190,7 @@ def _tried_clause(union: ir.UnionType, gen: FileGen, head: tuple[str, str]) -> l
     tried = layout.call(
         f"{RUNTIME_ALIAS}.try_members",
         "data",
-        ex_str(union.name),
+        ex_str(type_label(union.name)),
         layout.Items("[", members),
         exactly_one,
     )
@@ -242,7 +243,9 @@ def _structural_clauses(union: ir.UnionType, gen: FileGen, head: tuple[str, str]
                     )
                     for case in object_cases
                 ]
-                message = f"matches no member of {union.name} (expected {', '.join(hints)})"
+                message = (
+                    f"matches no member of {type_label(union.name)} (expected {', '.join(hints)})"
+                )
                 reason = layout.Items("{", ('""', ex_str(message)))
                 arrows.append(("true", layout.Items("{", (":error", reason))))
             clauses.append(

@@ -15,6 +15,7 @@ from polytype import ir
 from polytype.targets.base import OutputFile
 from polytype.targets.base.helper_names import function_suffix
 from polytype.targets.base.render import RenderEnv
+from polytype.targets.python.names import type_name
 from polytype.targets.python.packages import import_path
 
 
@@ -37,18 +38,17 @@ def render_suite(
     test_path: str,
     **context: Any,
 ) -> list[OutputFile]:
-    """Render `template` to `test_path` (under the output directory) with the module's fixtures."""
+    """Render `template` to `test_path` (under the output directory) with the module's
+    fixtures. `module`: respelled with the Python names (`names.python_module`)."""
     names = {named.name for named in module.types}
     valid: list[CaseView] = []
     invalid: list[CaseView] = []
     for case in env.fixtures_for(module.name):
-        if case.type_name not in names:
+        python = type_name(case.type_name)  # the case names the type as the module does
+        if python not in names:
             continue
         view = CaseView(
-            case.relative_path,
-            case.type_name,
-            function_suffix(case.type_name),
-            case.expected_error_path,
+            case.relative_path, python, function_suffix(python), case.expected_error_path
         )
         (valid if case.valid else invalid).append(view)
     test_dir = posixpath.dirname(posixpath.join(env.output_dir, test_path))

@@ -44,8 +44,9 @@ def prune_imports(text: str) -> str:
         return text
     skipped = {number for node in imports for number in range(node.lineno - 1, _end(node))}
     rest = "\n".join(line for number, line in enumerate(lines) if number not in skipped)
-    used = _used_in_text(rest)
-    if used is None or _imported(imports) & used.in_strings:
+    imported = _imported(imports)
+    used = _used_in_text(rest, imported)
+    if used is None or used.in_strings:
         # a name only a string holds may be a type or a value: as the syntax tree says
         return _prune_parsed(text)
     return _rewrite(text, imports, used.in_code - _defined_in_text(code))
@@ -83,7 +84,8 @@ _TOP_LEVEL_DEFINED = re.compile(
     r"^(?:(?:async[ \t]+)?def[ \t]+(\w+)|class[ \t]+(\w+)|(\w+)[ \t]*(?::|=(?!=)))", re.M
 )
 _IMPORT_START = re.compile(r"(?:import|from)[ \t]")
-_STRING = re.compile(r"""(?:"[^"\\\n]*(?:\\.[^"\\\n]*)*"|'[^'\\\n]*(?:\\.[^'\\\n]*)*')""")
+# a one-line string, as a group: `split` hands back the code around the strings and them
+_STRING = re.compile(r"""("[^"\\\n]*(?:\\.[^"\\\n]*)*"|'[^'\\\n]*(?:\\.[^'\\\n]*)*')""")
 _ALL = re.compile(r"^__all__(?:[ \t]*:[^=\n]*)?[ \t]*=[ \t]*(\[[^\]]*\])", re.M)
 
 
@@ -127,19 +129,43 @@ class _TextNames:
     in_strings: set[str]  # identifiers only the other one-line strings hold
 
 
-def _used_in_text(code: str) -> _TextNames | None:
-    """The names `code` (comments and docstrings blanked) uses: each identifier that is
-    not an attribute, in code or in `__all__`; apart, those found only in other strings
-    (which the syntax tree counts as names where they are types: `_names_in_strings`).
-    None when `__all__` is not one list the text can delimit."""
-    bare = _STRING.sub('""', code)
-    in_code = set(_IDENTIFIER.findall(bare))
+def _used_in_text(code: str, names: set[str]) -> _TextNames | None:
+    """Which of `names` `code` (comments and docstrings blanked) uses: each one that
+    stands as an identifier that is not an attribute, in code or in `__all__`; apart,
+    those found only in other strings (which the syntax tree counts as names where they
+    are types: `_names_in_strings`). None when `__all__` is not one list the text can
+    delimit. Only the imported names matter, so each is looked for (a substring search,
+    done at the first use) rather than every identifier of a large module collected."""
+    pieces = _STRING.split(code)  # code, string, code, ..., code
+    bare = '""'.join(pieces[0::2])
+    in_code = {name for name in names if _stands(name, bare)}
     exported = _ALL.search(code)
-    if "__all__" in in_code and exported is None:
+    if exported is None and _stands("__all__", bare):
         return None
     if exported is not None:
-        in_code.update(_IDENTIFIER.findall(exported.group(1)))
-    return _TextNames(in_code, set(_IDENTIFIER.findall(code)) - in_code)
+        in_code.update(names.intersection(_IDENTIFIER.findall(exported.group(1))))
+    strings = "\n".join(pieces[1::2])  # with their quotes: each identifier stands as in `code`
+    return _TextNames(in_code, {name for name in names - in_code if _stands(name, strings)})
+
+
+def _stands(name: str, text: str) -> bool:
+    """Whether identifier `name` occurs in `text` as an identifier of its own that is not
+    an attribute, as `_IDENTIFIER` would find it: no word character or dot before it, no
+    word character after it (a word character: `_` or one `str.isalnum` accepts, as in
+    regular expressions)."""
+    end = len(name)
+    index = text.find(name)
+    while index >= 0:
+        before = text[index - 1] if index else " "
+        after = text[index + end] if index + end < len(text) else " "
+        if before != "." and not _is_word(before) and not _is_word(after):
+            return True
+        index = text.find(name, index + 1)
+    return False
+
+
+def _is_word(character: str) -> bool:
+    return character == "_" or character.isalnum()
 
 
 def _imported(imports: list[ast.Import | ast.ImportFrom]) -> set[str]:

@@ -23,6 +23,7 @@ from polytype.targets.base import OutputFile, depth
 from polytype.targets.base.render import RenderEnv
 from polytype.targets.python.common import isort_names
 from polytype.targets.python.imports import prune_imports, top_level_names
+from polytype.targets.python.names import python_module
 from polytype.targets.python.packages import (
     RUNTIME,
     module_dir,
@@ -108,6 +109,7 @@ def where(directory: str, env: RenderEnv) -> str:
 def render_project(modules: tuple[ir.Module, ...], env: RenderEnv) -> list[OutputFile]:
     """Each output package's `__init__.py` files and its `_runtime.py` (when a module of it
     has a dataclass or TypedDict file). `modules` is every module with Python output."""
+    modules = tuple(python_module(module) for module in modules)
     outputs: list[OutputFile] = []
     for directory, members in package_groups(modules, env).items():
         if env.python_package:

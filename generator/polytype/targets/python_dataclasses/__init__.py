@@ -22,6 +22,7 @@ from polytype.targets.python.common import (
     python_constants,
 )
 from polytype.targets.python.imports import prune_imports
+from polytype.targets.python.names import python_module
 from polytype.targets.python.packages import module_dir
 from polytype.targets.python.runtime import stdlib_import
 from polytype.targets.python_dataclasses.aliases import alias_view, quote_forward
@@ -73,6 +74,7 @@ def module_path(module: ir.Module, env: RenderEnv) -> str:
 
 
 def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
+    module = python_module(module)
     check_method_blocks(module, env)
     codegen = DataclassCodecs(module)
     enums = [_enum_view(t, codegen) for t in module.types if isinstance(t, ir.EnumType)]

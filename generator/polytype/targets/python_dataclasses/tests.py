@@ -6,13 +6,14 @@ from polytype import ir
 from polytype.targets.base import OutputFile
 from polytype.targets.base.render import RenderEnv
 from polytype.targets.python.fixture_suites import render_suite
+from polytype.targets.python.names import python_module
 
 TARGET = "python-tests"
 
 
 def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
     return render_suite(
-        module,
+        python_module(module),
         env,
         target=TARGET,
         template="tests/test_module.py.j2",

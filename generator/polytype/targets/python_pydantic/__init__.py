@@ -25,6 +25,7 @@ from polytype.targets.python.alias_order import lazy_aliases
 from polytype.targets.python.checks import runtime_parts
 from polytype.targets.python.common import EnumView, enum_view_fields
 from polytype.targets.python.imports import prune_imports
+from polytype.targets.python.names import python_module
 from polytype.targets.python.packages import module_dir
 from polytype.targets.python.runtime import package_groups
 from polytype.targets.python_pydantic.aliases import alias_order_by_rounds, alias_view, lazy
@@ -62,6 +63,7 @@ def module_path(module: ir.Module, env: RenderEnv) -> str:
 
 
 def render_models(module: ir.Module, env: RenderEnv) -> OutputFile:
+    module = python_module(module)
     context = module_context(module, env)
     runtime = runtime_import(module, env, context) if env.shared_runtime else None
     text = env.render("python_pydantic/module.py.j2", runtime=runtime, **context)
@@ -147,6 +149,7 @@ def _enum_view(enum: ir.EnumType) -> EnumView:
 
 def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
     """The models, and their generated pytest suite (``python_pydantic_tests``)."""
+    module = python_module(module)
     from polytype.targets.python_pydantic import tests as python_pydantic_tests
 
     return [render_models(module, env), *python_pydantic_tests.render(module, env)]
@@ -154,6 +157,7 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
 
 def render_project(modules: tuple[ir.Module, ...], env: RenderEnv) -> list[OutputFile]:
     """Each output package's `_pydantic_runtime.py`, from every module with Pydantic output."""
+    modules = tuple(python_module(module) for module in modules)
     return [
         render_runtime(directory, members, [module_context(m, env) for m in members], env)
         for directory, members in package_groups(modules, env).items()

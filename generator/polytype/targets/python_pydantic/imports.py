@@ -52,7 +52,8 @@ def pydantic_imports(uses: set[str], uses_spellings: bool, uses_checks: bool) ->
 
 def core_imports(uses_spellings: bool, uses_checks: bool) -> list[str]:
     """The names imported from pydantic_core: error details built by the wrap validators."""
-    names = ["PydanticCustomError", "from_json"]  # the depth limit's error and its parser
+    # the depth limit's error and its parser; the fast path's validator (pruned when unused)
+    names = ["PydanticCustomError", "SchemaValidator", "from_json"]
     if uses_spellings or uses_checks:
         names.append("InitErrorDetails")
     return isort_names(names)

@@ -11,11 +11,13 @@ from polytype import ir
 from polytype.targets.base import OutputFile
 from polytype.targets.base.render import RenderEnv
 from polytype.targets.python.fixture_suites import render_suite
+from polytype.targets.python.names import python_module
 
 TARGET = "python-pydantic-tests"
 
 
 def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
+    module = python_module(module)
     return render_suite(
         module,
         env,

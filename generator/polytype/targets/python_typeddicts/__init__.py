@@ -25,6 +25,7 @@ from polytype.targets.python.codecs import Codecs
 from polytype.targets.python.common import isort_names, named_annotation, python_constants
 from polytype.targets.python.flavors import TYPEDDICTS
 from polytype.targets.python.imports import prune_imports
+from polytype.targets.python.names import python_module
 from polytype.targets.python.packages import module_dir
 from polytype.targets.python.runtime import stdlib_import
 from polytype.targets.python.snippet_views import HelperView
@@ -124,6 +125,7 @@ def _render_module(module: ir.Module, env: RenderEnv) -> str:
 
 def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
     """typed_dicts.py, its static checks and its generated pytest suite."""
+    module = python_module(module)
     outputs = [
         OutputFile(
             module_path(module, env), _render_module(module, env), TARGET, module.name, "python"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import keyword
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from polytype import ir
 from polytype.ir.fixtures import FixtureCase
@@ -15,6 +15,7 @@ from polytype.targets.base.formatting import LINE_LENGTH
 from polytype.targets.base.helper_names import function_suffix
 from polytype.targets.base.render import RenderEnv
 from polytype.targets.python.common import isort_names
+from polytype.targets.python.names import python_module, type_name
 from polytype.targets.python.packages import import_path
 from polytype.targets.python_typeddicts.fixture_literals import (
     NotRepresentable,
@@ -99,6 +100,7 @@ def _snippets(
     usable: list[tuple[FixtureCase, object]] = []
     taken: set[str] = set()
     for case in env.fixtures_for(module.name):
+        case = replace(case, type_name=type_name(case.type_name))  # as the module names it
         if not case.valid or case.type_name not in names:
             continue
         try:
@@ -202,6 +204,7 @@ def _invalid_snippets(
 
 
 def typecheck_files(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
+    module = python_module(module)
     snippets, skipped, usable = _snippets(module, env)
     invalid = _invalid_snippets(module, usable)
     valid_path, invalid_path = typecheck_paths(module)

@@ -1,0 +1,111 @@
+"""The Pydantic models' fast path keeps every wire rule it leaves to the full validator.
+
+`model_validate`, `model_validate_json` and the adapters first try a validator without
+`_CheckedModel`'s checks and with a string tag read by Pydantic itself; whatever it
+refuses is validated again by the full one. So a field's Python name used as a JSON key
+must still be an unknown key (kept, not the field, and not counted as set), a tag the
+schema does not list must still decode to the unknown member, and errors must still be
+the full validator's.
+"""
+
+from __future__ import annotations
+
+import json
+from types import ModuleType
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from .conftest import load_generated
+
+DUMP: dict[str, Any] = {"mode": "json", "by_alias": True, "exclude_unset": True}
+
+
+@pytest.fixture(scope="module")
+def models() -> ModuleType:
+    return load_generated("ag_ui", "pydantic_models")
+
+
+def _run_input(**extra: Any) -> dict[str, Any]:
+    message = {"id": "t-1", "role": "tool", "content": "ok", "toolCallId": "c-1"}
+    return {
+        "threadId": "t",
+        "runId": "r",
+        "messages": [message],
+        "tools": [],
+        "context": [],
+        "forwardedProps": None,
+        **extra,
+    }
+
+
+def _both(models: ModuleType, data: dict[str, Any]) -> list[Any]:
+    adapter = models.RunAgentInput
+    return [adapter.model_validate(data), adapter.model_validate_json(json.dumps(data))]
+
+
+def test_the_fast_path_leaves_out_the_python_checks(models: ModuleType) -> None:
+    runtime = __import__(models.__package__ + "._pydantic_runtime", fromlist=["_fast"])
+    models.RunAgentInput.model_validate(_run_input())
+    fast = runtime._fast(models.RunAgentInput, lambda: None)
+    assert fast is not None
+    text = repr(fast[0])
+    assert "_check_wire" not in text and "_put_back" not in text
+    assert "_message_member" not in text  # the role tag is read by Pydantic
+
+
+@pytest.mark.parametrize("name", ["parent_run_id", "thread_id"])
+def test_a_field_name_as_a_key_is_an_unknown_key(models: ModuleType, name: str) -> None:
+    data = _run_input(**{name: "by name"})
+    for model in _both(models, data):
+        assert model.__pydantic_extra__ == {name: "by name"}
+        assert name not in model.model_fields_set or name == "thread_id"
+        assert model.model_dump(**DUMP) == data
+        assert model.thread_id == "t" and model.parent_run_id is None
+
+
+def test_a_field_name_in_a_nested_model_is_an_unknown_key(models: ModuleType) -> None:
+    data = _run_input()
+    data["messages"][0]["tool_call_id"] = "by name"
+    for model in _both(models, data):
+        message = model.messages[0]
+        assert message.tool_call_id == "c-1"
+        assert message.__pydantic_extra__ == {"tool_call_id": "by name"}
+        assert model.model_dump(**DUMP) == data
+
+
+def test_a_field_name_alone_does_not_fill_the_field(models: ModuleType) -> None:
+    data = _run_input()
+    del data["threadId"]
+    data["thread_id"] = "t"
+    for validate, given in (
+        (models.RunAgentInput.model_validate, data),
+        (models.RunAgentInput.model_validate_json, json.dumps(data)),
+    ):
+        with pytest.raises(ValidationError) as caught:
+            validate(given)
+        assert [error["loc"] for error in caught.value.errors()] == [("threadId",)]
+
+
+def test_an_unlisted_tag_is_the_unknown_member(models: ModuleType) -> None:
+    message = {"id": "n-1", "role": "newcomer", "mood": "curious"}
+    data = _run_input(messages=[message])
+    for model in _both(models, data):
+        assert type(model.messages[0]) is models.UnknownMessage
+        assert model.model_dump(**DUMP) == data
+    assert type(models.MessageAdapter.validate_python(message)) is models.UnknownMessage
+    assert type(models.MessageAdapter.validate_json(json.dumps(message))) is models.UnknownMessage
+
+
+def test_errors_are_the_full_validators(models: ModuleType) -> None:
+    data = _run_input()
+    data["messages"][0]["content"] = 7
+    for validate, given in (
+        (models.RunAgentInput.model_validate, data),
+        (models.RunAgentInput.model_validate_json, json.dumps(data)),
+    ):
+        with pytest.raises(ValidationError) as caught:
+            validate(given)
+        [error] = caught.value.errors()
+        assert error["loc"] == ("messages", 0, "ToolMessage", "content")

@@ -21,6 +21,7 @@ import pytest
 from polytype.cli import main
 
 from .conftest import import_file
+from .workflow_support import schema_project
 
 MODULE = "polytype_cycles"
 FLAVORS = ("dataclass_models", "typed_dicts", "pydantic_models")
@@ -71,13 +72,11 @@ VALID: list[dict[str, Any]] = [
 
 @pytest.fixture(scope="module")
 def python(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("cycles")
-    (root / "schema").mkdir()
-    (root / "schema" / f"{MODULE}.yaml").write_text(SCHEMA, encoding="utf-8")
-    (root / "pyproject.toml").write_text(
-        '[tool.polytype]\nschema-dir = "schema"\nstrict = false\n'
-        'targets = ["dataclasses", "typeddicts", "pydantic"]\n',
-        encoding="utf-8",
+    root = schema_project(
+        tmp_path_factory.mktemp("cycles"),
+        f"{MODULE}.yaml",
+        SCHEMA,
+        'strict = false\ntargets = ["dataclasses", "typeddicts", "pydantic"]\n',
     )
     assert main(["--project", str(root), "generate"]) == 0
     return root / "generated" / "python"

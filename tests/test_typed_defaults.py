@@ -18,6 +18,7 @@ import pytest
 from polytype.cli import main
 
 from .conftest import import_file
+from .workflow_support import schema_project
 
 MODULE = "polytype_defaults"
 SCHEMA = """\
@@ -48,13 +49,11 @@ $defs:
 
 @pytest.fixture(scope="module")
 def python(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("defaults")
-    (root / "schema").mkdir()
-    (root / "schema" / f"{MODULE}.yaml").write_text(SCHEMA, encoding="utf-8")
-    (root / "pyproject.toml").write_text(
-        '[tool.polytype]\nschema-dir = "schema"\nstrict = false\n'
-        'targets = ["dataclasses", "typeddicts", "pydantic"]\n',
-        encoding="utf-8",
+    root = schema_project(
+        tmp_path_factory.mktemp("defaults"),
+        f"{MODULE}.yaml",
+        SCHEMA,
+        'strict = false\ntargets = ["dataclasses", "typeddicts", "pydantic"]\n',
     )
     assert main(["--project", str(root), "generate"]) == 0
     return root / "generated" / "python"

@@ -152,6 +152,18 @@ properties:
   extra: {type: string}
   level: {enum: [error, warning], default: error}
 """,
+    "number_list_defaults": """\
+description: >-
+  Container defaults whose items are a union (a JSON number is `int | float`, a nullable
+  string): Pydantic's factory is a union of callables, so mypy inferred `[1]` alone as
+  `list[int]`, which is not the field's `list[int | float]` (invariant).
+title: Icon
+type: object
+properties:
+  scale: {type: array, items: {type: number}, default: [1, 2.5]}
+  labels: {type: array, items: {type: [string, "null"]}, default: [a]}
+  sizes: {type: object, additionalProperties: {type: number}, default: {small: 1}}
+""",
 }
 
 
@@ -297,3 +309,11 @@ def test_properties_named_like_decoder_locals_round_trip(project: Path) -> None:
         decoded = dataclasses.decode_rule(document)
         assert dataclasses.encode_rule(decoded) == document
     assert dataclasses.decode_rule({"level": "warning"}).present is True
+
+
+def test_number_list_defaults_are_the_documented_values(project: Path) -> None:
+    folder = project / "generated" / "python" / "number_list_defaults"
+    pydantic = import_file(folder / "pydantic_models.py", "catalogue_build_numbers_pd")
+    dataclasses = import_file(folder / "dataclass_models.py", "catalogue_build_numbers_dc")
+    for built in (pydantic.Icon(), dataclasses.Icon()):
+        assert built.scale == [1, 2.5] and built.labels == ["a"] and built.sizes == {"small": 1}

@@ -338,3 +338,39 @@ def holds_free_json(
             return False
         case _ as unreachable:
             assert_never(unreachable)
+
+
+def literal_is_annotated_type(
+    type_ref: ir.TypeRef, module: ir.Module, seen: frozenset[str] = frozenset()
+) -> bool:
+    """Whether the type a checker infers for a container literal on its own (`[1]` is
+    `list[int]`) is the annotated `type_ref`: only plain containers of strings, integers
+    and booleans. A union inside (`list[int | float]` for JSON numbers, `list[str | None]`,
+    `JsonValue`) or a literal type is not, and containers are invariant."""
+    match type_ref:
+        case ir.ListOf():
+            return not type_ref.as_tuple and literal_is_annotated_type(type_ref.item, module, seen)
+        case ir.MapOf():
+            return literal_is_annotated_type(type_ref.value, module, seen)
+        case ir.Checked():
+            return literal_is_annotated_type(type_ref.inner, module, seen)
+        case ir.Prim():
+            return type_ref.kind != "float"
+        case ir.Ref():
+            named = module.get(type_ref.name)
+            return (
+                type_ref.name not in seen
+                and isinstance(named, ir.Alias)
+                and literal_is_annotated_type(named.type, module, seen | {type_ref.name})
+            )
+        case (
+            ir.Nullable()
+            | ir.InlineUnion()
+            | ir.TupleOf()
+            | ir.LiteralValue()
+            | ir.JsonLiterals()
+            | ir.AnyJSON()
+        ):
+            return False
+        case _ as unreachable:
+            assert_never(unreachable)

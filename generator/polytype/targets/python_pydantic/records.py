@@ -12,8 +12,8 @@ from polytype.ir.wording import unchecked
 from polytype.targets.base.helper_names import function_suffix
 from polytype.targets.base.render import RenderEnv, py_str
 from polytype.targets.python.common import (
-    holds_free_json,
     literal_fits,
+    literal_is_annotated_type,
     py_literal,
     record_doc,
 )
@@ -191,9 +191,10 @@ def _default_arg(item: ir.Field, value: ir.JSONData, types: Annotations) -> str:
         return f"default_factory=lambda: TypeAdapter({types.annotation(target)}).validate_python({py_literal(value)})"
     if isinstance(value, (tuple, ir.FrozenJSONObject)):
         literal = py_literal(value)
-        if literal not in ("[]", "{}") and holds_free_json(target, types.module):
+        if literal not in ("[]", "{}") and not literal_is_annotated_type(target, types.module):
             # Field's factory is a union of callables, so mypy infers the lambda alone
-            # (`dict[str, str]`), which is not the field's `dict[str, JsonValue]`
+            # (`dict[str, str]`, `list[int]`), which is not the field's `dict[str, JsonValue]`
+            # or `list[int | float]` (invariant)
             annotation = types.annotation(item.type)
             return f"default_factory=lambda: cast({py_str(annotation)}, {literal})"
         return "default_factory=" + {"[]": "list", "{}": "dict"}.get(literal, f"lambda: {literal}")

@@ -9,12 +9,15 @@ and imported, and the behaviour each fix is about is checked.
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from polytype.cli import main
+from polytype.ir.json_types import freeze_json
+from polytype.targets.elixir.terms import ex_json_literal
 from pydantic import TypeAdapter, ValidationError
 
 from .conftest import import_file
@@ -163,6 +166,35 @@ properties:
   scale: {type: array, items: {type: number}, default: [1, 2.5]}
   labels: {type: array, items: {type: [string, "null"]}, default: [a]}
   sizes: {type: object, additionalProperties: {type: number}, default: {small: 1}}
+""",
+    "look_alike_members": """\
+$schema: http://json-schema.org/draft-07/schema#
+description: >-
+  A number, a string or a named union of two arrays, one holding an object: the Elixir
+  encoder told the union's members apart by their patterns (both lists), kept the first,
+  whose items encode as themselves, and wrote the object back as a struct.
+title: Rules
+type: object
+properties:
+  quotes:
+    oneOf:
+      - {type: integer}
+      - {type: string}
+      - $ref: "#/definitions/quoted"
+definitions:
+  quoted:
+    oneOf:
+      - type: array
+        items: [{type: string}, {enum: [single, double]}]
+        additionalItems: false
+        minItems: 2
+      - type: array
+        items:
+          - {type: string}
+          - {enum: [single, double]}
+          - {type: object, properties: {avoidEscape: {type: boolean}}, additionalProperties: false}
+        additionalItems: false
+        minItems: 3
 """,
 }
 
@@ -317,3 +349,38 @@ def test_number_list_defaults_are_the_documented_values(project: Path) -> None:
     dataclasses = import_file(folder / "dataclass_models.py", "catalogue_build_numbers_dc")
     for built in (pydantic.Icon(), dataclasses.Icon()):
         assert built.scale == [1, 2.5] and built.labels == ["a"] and built.sizes == {"small": 1}
+
+
+needs_elixir = pytest.mark.skipif(shutil.which("elixirc") is None, reason="elixir is not installed")
+
+
+@needs_elixir
+def test_elixir_compiles_and_encodes_look_alike_members(project: Path, tmp_path: Path) -> None:
+    lib = project / "generated" / "elixir" / "lib"
+    sources = sorted(str(path) for path in lib.rglob("*.ex"))
+    compiled = subprocess.run(
+        ["elixirc", "--warnings-as-errors", "-o", str(tmp_path), *sources],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+    documents = [
+        {"quotes": 2},
+        {"quotes": ["error", "single"]},
+        {"quotes": ["error", "double", {"avoidEscape": True}]},
+    ]
+    lines = [
+        "IO.puts(to_string(LookAlikeMembers.Rules.to_json("
+        f"LookAlikeMembers.Rules.from_json!({ex_json_literal(freeze_json(document))})) === "
+        f"{ex_json_literal(freeze_json(document))}))"
+        for document in documents
+    ]
+    run = subprocess.run(
+        ["elixir", "-pa", str(tmp_path), "-e", "\n".join(lines)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["true"] * len(documents)

@@ -198,11 +198,27 @@ class Encoders(FileSnippets):
                         ]
                     case ir.UnionType():
                         kept = unknown_module(self.module, named) if named.unknown else None
-                        return [
+                        members = [
                             clause
                             for member in named.members
                             for clause in self._raw_clauses(ir.Ref(member))
-                        ] + (
+                        ]
+                        bodies: dict[str, set[str]] = {}
+                        for clause in members:
+                            bodies.setdefault(clause.head, set()).add(repr(clause.body))
+                        if any(len(found) > 1 for found in bodies.values()):
+                            # two members' values look alike (both lists) but encode apart: a
+                            # head cannot choose, the union's own module can (it tries each)
+                            encoded = layout.call(f"{module}.to_json", "value")
+                            members = [
+                                EncodeClause(
+                                    clause.priority,
+                                    clause.head,
+                                    encoded if _binds_value(clause.head) else clause.body,
+                                )
+                                for clause in members
+                            ]
+                        return members + (
                             [
                                 EncodeClause(
                                     0,

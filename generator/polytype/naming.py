@@ -185,6 +185,7 @@ def python_field_name(json_key: str) -> str:
     return name
 
 
+@lru_cache(maxsize=65536)
 def class_name(name: str) -> str:
     """The type `name` (a `$defs` key) as a class or module name reads, in any language:
     a name that reads like a variable (lower-case, `variable_mapValue`, `key_value_input_`)
@@ -195,6 +196,7 @@ def class_name(name: str) -> str:
     return name
 
 
+@lru_cache(maxsize=65536)
 def python_type_name(name: str) -> str:
     """The Python class or alias name for the type `name` (a `$defs` key).
 

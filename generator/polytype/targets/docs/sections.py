@@ -84,17 +84,12 @@ def field_row(item: ir.Field, python: str, elixir: str, describer: Describer) ->
     )
 
 
-def _python_types(module: ir.Module) -> set[str]:
-    """The module's Python class names (a field named like one is renamed)."""
-    return set(python_names.type_names(module).values())
-
-
 def record_section(record: ir.Record, describer: Describer) -> TypeSection:
     rows = tuple(
         field_row(item, python, elixir, describer)
         for item, python, elixir in zip(
             record.fields,
-            python_names.field_names(record, _python_types(describer.module)),
+            python_names.field_names(record, describer.python_types),
             elixir_names.field_names(record),
             strict=True,
         )

@@ -67,6 +67,7 @@ PYTHON_MODULE_NAMES = frozenset(
         "DecodeError", "JSONValue", "_T", "_Model", "_SpelledModel", "_CheckedModel", "_Wire",
         "_SetAside", "_FreeForm", "_Dumped",
         "_Building", "_Omittable", "_Float", "_Int", "_NotANumber", "_Adapter", "_MaybeTooDeep", "from_json",
+        "VERSION", "_DEEP",
         "_KEYS", "_ErrorContext", "_OpenEnum", "_Member", "_Candidates", "_NotUnique", "_Rules",
     }
 )  # fmt: skip

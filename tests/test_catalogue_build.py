@@ -196,6 +196,29 @@ definitions:
         additionalItems: false
         minItems: 3
 """,
+    "manager_aliases": """\
+$schema: http://json-schema.org/draft-07/schema#
+description: >-
+  A recursive configuration whose keys are named definitions that are only the
+  configuration again (`ansible: {$ref: "#"}`, as each package manager's section of a
+  bot's configuration is): the TypedDict keys named those aliases, and mypy, which walks
+  every path of aliases through the TypedDicts a recursive alias reaches, took time
+  exponential in their number.
+title: Config
+type: object
+properties:
+  name: {type: string}
+  ansible: {$ref: "#/definitions/ansible"}
+  cargo: {$ref: "#/definitions/cargo"}
+  npm: {$ref: "#/definitions/npm"}
+  pip: {$ref: "#/definitions/pip"}
+  rules: {type: array, items: {$ref: "#/definitions/npm"}}
+definitions:
+  ansible: {$ref: "#", description: The Ansible manager's settings.}
+  cargo: {$ref: "#", description: The Cargo manager's settings.}
+  npm: {$ref: "#/definitions/ansible", description: The npm manager's settings.}
+  pip: {$ref: "#/definitions/cargo"}
+""",
 }
 
 
@@ -384,3 +407,17 @@ def test_elixir_compiles_and_encodes_look_alike_members(project: Path, tmp_path:
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["true"] * len(documents)
+
+
+def test_typed_dict_keys_name_what_a_renaming_alias_stands_for(project: Path) -> None:
+    folder = project / "generated" / "python" / "manager_aliases"
+    text = (folder / "typed_dicts.py").read_text(encoding="utf-8")
+    for key in ("ansible", "cargo", "npm", "pip"):
+        assert f'    {key}: NotRequired["Config"]' in text
+    assert 'rules: NotRequired["list[Config]"]' in text
+    assert "Npm: TypeAlias = Ansible" in text  # the aliases themselves stay
+    typed_dicts = import_file(folder / "typed_dicts.py", "catalogue_build_aliases_td")
+    document = {"name": "a", "npm": {"pip": {"name": "b"}}, "rules": [{"cargo": {}}]}
+    assert typed_dicts.validate_config(document) == document
+    with pytest.raises(typed_dicts.DecodeError):
+        typed_dicts.validate_config({"npm": {"pip": {"name": 1}}})

@@ -67,6 +67,7 @@ PYTHON_MODULE_NAMES = frozenset(
         "DecodeError", "JSONValue", "_T", "_Model", "_SpelledModel", "_CheckedModel", "_Wire",
         "_SetAside", "_FreeForm", "_Dumped",
         "_Building", "_Omittable", "_Float", "_Int", "_NotANumber", "_Adapter", "_MaybeTooDeep", "from_json",
+        "VERSION", "_DEEP",
         "_KEYS", "_ErrorContext", "_OpenEnum", "_Member", "_Candidates", "_NotUnique", "_Rules",
     }
 )  # fmt: skip
@@ -185,6 +186,7 @@ def python_field_name(json_key: str) -> str:
     return name
 
 
+@lru_cache(maxsize=65536)
 def class_name(name: str) -> str:
     """The type `name` (a `$defs` key) as a class or module name reads, in any language:
     a name that reads like a variable (lower-case, `variable_mapValue`, `key_value_input_`)
@@ -195,6 +197,7 @@ def class_name(name: str) -> str:
     return name
 
 
+@lru_cache(maxsize=65536)
 def python_type_name(name: str) -> str:
     """The Python class or alias name for the type `name` (a `$defs` key).
 

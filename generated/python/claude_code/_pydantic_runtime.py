@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Self, TypeAlias, TypeVar, cast
 
 from pydantic import (
+    VERSION,
     AfterValidator,
     BaseModel,
     BeforeValidator,
@@ -83,6 +84,12 @@ class _MaybeTooDeep(Exception):
     """A free-form value nests deep enough that the whole input may pass the limit."""
 
 
+# What validating Python data raises when the input may nest past the limit, which is then
+# measured: a free-form value's check, or Python's recursion limit (from Pydantic 2.14 an
+# enum's validator writes the value it refuses into its error, and a deep value's repr fails).
+_DEEP = (_MaybeTooDeep, RecursionError)
+
+
 def _too_deep(value: object, levels: int) -> bool:
     """Whether `value` nests more than `levels` arrays and objects."""
     kind = type(value)
@@ -151,21 +158,26 @@ def _within_depth(
 # accepts as the same value; whatever it refuses is validated again by the full one,
 # whose verdict and errors stand. Valid input therefore costs Pydantic's own validation.
 
-_FAST: dict[object, tuple[SchemaValidator, bool] | None] = {}
+_Owner: TypeAlias = "type[BaseModel] | TypeAdapter[Any]"
+_FAST: dict[_Owner, tuple[SchemaValidator, bool] | None] = {}
+
+# From 2.14 on, Pydantic hands a field's name found in JSON text to the kept keys' check;
+# before, it drops the key unseen, so a fast validator refusing such keys cannot read the
+# text itself and validates it parsed instead (parsing it twice).
+_NAMES_IN_TEXT = tuple(int(part) for part in VERSION.split(".")[:2]) >= (2, 14)
 
 
-def _fast(owner: object, schema: Callable[[], Any]) -> tuple[SchemaValidator, bool] | None:
+def _fast(owner: _Owner) -> tuple[SchemaValidator, bool] | None:
     """The fast validator of `owner` (a model class or an adapter) and whether it may read
-    JSON text itself, or None when it would be the full one."""
-    try:
-        return _FAST[owner]
-    except KeyError:
-        pass
+    JSON text itself, or None when it would be the full one: built on first use."""
     lighter = _Lighter()
     try:
-        full = schema()
+        full = (
+            owner.core_schema if isinstance(owner, TypeAdapter) else owner.__pydantic_core_schema__
+        )
         lightened = lighter.schema(full, _definitions(full, {}))
-        built = (SchemaValidator(lightened), not lighter.names) if lighter.changed else None
+        reads_text = _NAMES_IN_TEXT or not lighter.names
+        built = (SchemaValidator(lightened), reads_text) if lighter.changed else None
     except Exception:  # a schema shaped otherwise than expected: the full validator only
         built = None
     _FAST[owner] = built
@@ -256,7 +268,7 @@ class _Lighter:
                 "function": {"type": "no-info", "function": check},
             }
         if wire.names and extra in ("allow", "forbid"):
-            self.names = True  # Pydantic before 2.14 drops them from JSON text, unseen
+            self.names = True  # see `_NAMES_IN_TEXT`
         self.changed = True
         rest = {
             key: self.schema(value, definitions) for key, value in node.items() if key != "schema"
@@ -305,9 +317,12 @@ def _function(node: Any) -> Any:
     return getattr(function, "__func__", function)
 
 
-def _validate_fast(owner: object, schema: Callable[[], Any], data: Any) -> Any:
+def _validate_fast(owner: _Owner, data: Any) -> Any:
     """`data` validated by the fast validator of `owner`, or `_FULL` if it refuses it."""
-    fast = _fast(owner, schema)
+    try:
+        fast = _FAST[owner]
+    except KeyError:
+        fast = _fast(owner)
     if fast is not None:
         try:
             return fast[0].validate_python(data)
@@ -316,9 +331,12 @@ def _validate_fast(owner: object, schema: Callable[[], Any], data: Any) -> Any:
     return _FULL
 
 
-def _validate_fast_json(owner: object, schema: Callable[[], Any], data: Any) -> Any:
+def _validate_fast_json(owner: _Owner, data: Any) -> Any:
     """JSON text validated by the fast validator of `owner`, or `_FULL` if it refuses it."""
-    fast = _fast(owner, schema)
+    try:
+        fast = _FAST[owner]
+    except KeyError:
+        fast = _fast(owner)
     if fast is not None:
         validator, reads_text = fast
         try:
@@ -345,11 +363,11 @@ class _Adapter(TypeAdapter[_T]):  # type: ignore[misc]
             try:
                 if options:
                     return super().validate_python(object, **options)
-                fast = _validate_fast(self, lambda: self.core_schema, object)
+                fast = _validate_fast(self, object)
                 if fast is not _FULL:
                     return cast(_T, fast)
                 return cast(_T, self.validator.validate_python(object))  # what the above runs
-            except _MaybeTooDeep:
+            except _DEEP:
                 pass
         validate = super().validate_python
         return _within_depth(_title(self), object, False, validate, object, **options)
@@ -359,7 +377,7 @@ class _Adapter(TypeAdapter[_T]):  # type: ignore[misc]
             try:
                 if options:
                     return super().validate_json(data, **options)
-                fast = _validate_fast_json(self, lambda: self.core_schema, data)
+                fast = _validate_fast_json(self, data)
                 if fast is not _FULL:
                     return cast(_T, fast)
                 return cast(_T, self.validator.validate_json(data))  # what the above runs
@@ -659,7 +677,7 @@ class _Model(BaseModel):
             try:
                 validate(data, self_instance=self, context=_BUILDING)
                 return
-            except _MaybeTooDeep:
+            except _DEEP:
                 pass
         _within_depth(
             type(self).__name__, data, False, validate, data, self_instance=self, context=_BUILDING
@@ -676,13 +694,13 @@ class _Model(BaseModel):
             try:
                 if options:
                     return super().model_validate(obj, **options)
-                fast = _validate_fast(cls, lambda: cls.__pydantic_core_schema__, obj)
+                fast = _validate_fast(cls, obj)
                 if fast is not _FULL:
                     return cast(Self, fast)
                 return cast(
                     Self, cls.__pydantic_validator__.validate_python(obj)
                 )  # what the above runs
-            except _MaybeTooDeep:
+            except _DEEP:
                 pass
         return _within_depth(cls.__name__, obj, False, super().model_validate, obj, **options)
 
@@ -692,7 +710,7 @@ class _Model(BaseModel):
             try:
                 if options:
                     return super().model_validate_json(json_data, **options)
-                fast = _validate_fast_json(cls, lambda: cls.__pydantic_core_schema__, json_data)
+                fast = _validate_fast_json(cls, json_data)
                 if fast is not _FULL:
                     return cast(Self, fast)
                 return cast(Self, cls.__pydantic_validator__.validate_json(json_data))

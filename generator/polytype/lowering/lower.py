@@ -24,7 +24,14 @@ from polytype.dialect import keywords
 from polytype.dialect.keywords import matching_nothing
 from polytype.ir import formats
 from polytype.ir.json_types import freeze_json, json_type_of
-from polytype.lowering import NameCheck, long_names, module_checks, schema_checks, union_dispatch
+from polytype.lowering import (
+    NameCheck,
+    long_names,
+    module_checks,
+    schema_checks,
+    union_dispatch,
+    unions,
+)
 from polytype.lowering.lower_enums import EnumLowering
 from polytype.lowering.lower_inline import InlineTypeLowering
 from polytype.lowering.lower_records import RecordLowering
@@ -190,6 +197,15 @@ class _Lowering(RecordLowering, EnumLowering, UnionLowering, InlineTypeLowering)
         self.types = {named.name: named for named in dispatch.types}
         self._problems(dispatch.problems)
         self.warnings.extend(dispatch.warnings)
+        if dispatch.tried:
+            places = sorted(
+                (self.document.locate(pointer), name) for pointer, name in dispatch.tried
+            )
+            tried = tuple(
+                (written if file == self.document.display_path else f"{file}#{written}", name)
+                for (file, _, written), name in places
+            )  # in the order they were written, each where it was written
+            self.warnings.append(("", unions.tried_summary(tried)))
 
     def _shorten_long_names(self, root: str | None) -> str | None:
         """Shorten a consumed schema's over-long type names (`lowering.long_names`);

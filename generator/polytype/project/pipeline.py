@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from importlib.abc import Traversable
 from pathlib import Path
+from typing import cast
 
 from polytype import __version__, ir
 from polytype.compile import read_schema
@@ -311,24 +312,31 @@ def _collect(
     outputs: list[OutputFile] = []
     problems: list[Diagnostic] = []
     pending: tuple[int, PendingFormat] | None = None
+    # The Python files go to ruff's scratch directory as they come: a large build need
+    # not hold every unformatted text until the last Python job is in.
+    formatting = PendingFormat()
     try:
         for done, (kind, value) in enumerate(results, start=1):
             if kind == "input":
-                problems.extend(value)  # type: ignore[arg-type]
+                problems.extend(cast(list[Diagnostic], value))
+            elif done <= python_jobs and not problems:
+                for output in cast(list[OutputFile], value):
+                    if output.kind == "python":
+                        formatting.add(output.text, output.path)
+                        output = replace(output, text="")
+                    outputs.append(output)
             else:
-                outputs.extend(value)  # type: ignore[arg-type]
+                outputs.extend(cast(list[OutputFile], value))
             if done == python_jobs and not problems:
-                python = [(o.text, o.path) for o in outputs if o.kind == "python"]
-                pending = (len(outputs), start_formatting(python))
-                # ruff has them on disk: the unformatted texts need not be held meanwhile
-                del python
-                outputs = [replace(o, text="") if o.kind == "python" else o for o in outputs]
+                formatting.start()
+                pending = (len(outputs), formatting)
         if problems:
             raise InputError(problems)
     except BaseException:
-        if pending is not None:
-            pending[1].cancel()
+        formatting.cancel()
         raise
+    if pending is None:
+        formatting.cancel()
     return outputs, pending
 
 

@@ -70,25 +70,47 @@ def format_files(files: Sequence[tuple[str, str]]) -> list[str]:
 
 class PendingFormat:
     """ruff formatting files in the background (`start_formatting`); `result` waits for it,
-    so the caller renders its other targets meanwhile, on the other core."""
+    so the caller renders its other targets meanwhile, on the other core. Files may also
+    be handed over one by one as they are rendered (`add`, then `start`): each goes to
+    disk at once, so the caller need not hold the texts of a large build meanwhile."""
 
-    def __init__(self, files: Sequence[tuple[str, str]]) -> None:
+    def __init__(self, files: Sequence[tuple[str, str]] = ()) -> None:
         # The texts are on disk once written there: the caller may let go of them, and a
         # file cut in pieces keeps its whole text beside them (`_WHOLE`) for the fallback.
-        self._paths = [path for _, path in files]
+        self._paths: list[str] = []
         self._scratch: tempfile.TemporaryDirectory[str] | None = None
         self._names: list[list[str]] = []  # per file, the names of its pieces
         self._running: list[subprocess.Popen[str]] = []  # one ruff a batch
-        if not files:
-            return
-        self._scratch = tempfile.TemporaryDirectory(prefix="polytype-format-")
-        root = Path(self._scratch.name)
+        self._started = False
+        for text, path in files:
+            self.add(text, path)
+
+    def add(self, text: str, path: str) -> None:
+        """Write one more file to be formatted (before `start`)."""
+        assert not self._started, "files are added before formatting starts"
         try:
-            for index, (text, path) in enumerate(files):
-                pieces = _pieces(text)
-                if len(pieces) > 1:
-                    _write_text(root / f"{index}{_WHOLE}", text)
-                self._names.append(_write_pieces(root, f"{index}/{path}", pieces))
+            if self._scratch is None:
+                self._scratch = tempfile.TemporaryDirectory(prefix="polytype-format-")
+            root = Path(self._scratch.name)
+            index = len(self._paths)
+            pieces = _pieces(text)
+            if len(pieces) > 1:
+                _write_text(root / f"{index}{_WHOLE}", text)
+            self._names.append(_write_pieces(root, f"{index}/{path}", pieces))
+            self._paths.append(path)
+        except BaseException:
+            self._stop()
+            raise
+
+    def start(self) -> None:
+        """Start ruff on every file added (once)."""
+        if self._started:
+            return
+        self._started = True
+        if self._scratch is None:
+            return
+        try:
+            root = Path(self._scratch.name)
             for batch in _batches([name for pieces in self._names for name in pieces]):
                 self._running.append(_start_ruff(batch, root))
         except BaseException:
@@ -97,6 +119,7 @@ class PendingFormat:
 
     def result(self) -> list[str]:
         """The formatted texts, in the order of the files."""
+        self.start()
         if self._scratch is None:
             return []
         try:
@@ -147,7 +170,9 @@ class PendingFormat:
 
 def start_formatting(files: Sequence[tuple[str, str]]) -> PendingFormat:
     """Start formatting each (text, path) with ruff; `.result()` gives the texts."""
-    return PendingFormat(files)
+    pending = PendingFormat(files)
+    pending.start()
+    return pending
 
 
 def _write_pieces(root: Path, stem: str, pieces: list[str]) -> list[str]:

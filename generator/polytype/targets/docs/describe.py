@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from typing import assert_never
 
 from polytype import ir, naming
@@ -16,7 +17,7 @@ from polytype.targets.base.render import md_cell, md_code
 from polytype.targets.elixir import literal_atom
 from polytype.targets.elixir.names import enum_atoms
 from polytype.targets.python.literal_types import literal_annotation
-from polytype.targets.python.names import type_name
+from polytype.targets.python.names import type_name, type_names
 
 _PLURALS = {
     "string": "strings",
@@ -45,6 +46,12 @@ def link(name: str) -> str:
 @dataclass
 class Describer:
     module: ir.Module
+
+    @cached_property
+    def python_types(self) -> frozenset[str]:
+        """The module's Python class names (a field named like one is renamed): asked for
+        once, not once a record."""
+        return frozenset(type_names(self.module).values())
 
     def named(self, name: str) -> ir.NamedType:
         return self.module.get(name)

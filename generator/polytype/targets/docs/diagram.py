@@ -10,7 +10,7 @@ from polytype import ir
 from polytype.targets.base.render import mermaid_id, mermaid_text
 from polytype.targets.docs.describe import Describer
 from polytype.targets.docs.views import DiagramView, MermaidClass
-from polytype.targets.python.names import enum_member, field_names, type_name, type_names
+from polytype.targets.python.names import enum_members, field_names, type_name, type_names
 
 
 def _field_annotation(item: ir.Field, describer: Describer) -> str:
@@ -54,9 +54,9 @@ def diagram(module: ir.Module, describer: Describer) -> DiagramView:
                     (
                         mermaid_text(value.value)
                         if re.fullmatch(r"[A-Za-z0-9_.\-]+", value.value)
-                        else enum_member(named, value.value)
+                        else member
                     )
-                    for value in named.values
+                    for value, member in zip(named.values, enum_members(named), strict=True)
                 )
                 classes.append(MermaidClass(name, "<<enumeration>>", values))
             case ir.UnionType():

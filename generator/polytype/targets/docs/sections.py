@@ -84,17 +84,12 @@ def field_row(item: ir.Field, python: str, elixir: str, describer: Describer) ->
     )
 
 
-def _python_types(module: ir.Module) -> set[str]:
-    """The module's Python class names (a field named like one is renamed)."""
-    return set(python_names.type_names(module).values())
-
-
 def record_section(record: ir.Record, describer: Describer) -> TypeSection:
     rows = tuple(
         field_row(item, python, elixir, describer)
         for item, python, elixir in zip(
             record.fields,
-            python_names.field_names(record, _python_types(describer.module)),
+            python_names.field_names(record, describer.python_types),
             elixir_names.field_names(record),
             strict=True,
         )
@@ -122,20 +117,18 @@ def record_section(record: ir.Record, describer: Describer) -> TypeSection:
 
 def enum_section(enum: ir.EnumType, module: ir.Module) -> TypeSection:
     rows = []
-    for value in enum.values:
+    # each value's member and atom, asked for once (asking per value hashed the enum
+    # and searched its values each time: quadratic in a large enum)
+    members = python_names.enum_members(enum)
+    atoms = elixir_names.enum_atoms(enum) if enum.atoms else ("",) * len(enum.values)
+    for value, member, atom in zip(enum.values, members, atoms, strict=True):
         python = (
             md_code(json.dumps(value.value, ensure_ascii=False))
             if enum.style == "literal"
-            else md_code(
-                f"{python_names.type_name(enum.name)}.{python_names.enum_member(enum, value.value)}"
-            )
+            else md_code(f"{python_names.type_name(enum.name)}.{member}")
         )
         if enum.atoms:
-            elixir = md_code(
-                ":" + atom
-                if plain_atom(atom := elixir_names.enum_atom(enum, value.value))
-                else literal_atom(value.value)
-            )
+            elixir = md_code(":" + atom if plain_atom(atom) else literal_atom(value.value))
         else:
             elixir = md_code(json.dumps(value.value, ensure_ascii=False))
         rows.append(

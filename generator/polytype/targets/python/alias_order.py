@@ -5,7 +5,8 @@ aliases it names (`alias_order`). A cycle among aliases (`L = list[L]`, or A nam
 A) is broken at the first alias of the cycle in source order, which is then defined
 before what it names: the module writes it lazily (`string_aliases`: a string in
 dataclasses and TypedDicts, `TypeAliasType` in Pydantic), so that no flavor evaluates a
-name before it exists. `refs` lists the named types a type mentions.
+name before it exists. `refs` lists the named types a type mentions;
+`plain_alias_targets` what an alias that only renames another named type stands for.
 """
 
 from __future__ import annotations
@@ -90,6 +91,32 @@ def lazy_aliases(
             lazy.add(named.name)
         defined.add(named.name)
     return frozenset(lazy)
+
+
+def plain_alias_targets(module: ir.Module) -> dict[str, str]:
+    """Each alias that is only another name for a named type (`Ansible = Config`, checks
+    aside: they stay the alias's decoder's), mapped to the named type at the end of the
+    chain. mypy checks every recursive alias by walking each path of aliases through the
+    TypedDicts it reaches (exponential in how many such aliases one TypedDict names), so
+    the TypedDict flavor writes the named type itself where a key names such an alias."""
+    aliases = {t.name: t.type for t in module.types if isinstance(t, ir.Alias)}
+    targets: dict[str, str] = {}
+    for name in aliases:
+        seen = {name}
+        target = _renamed(aliases[name])
+        while target is not None and target in aliases and target not in seen:
+            seen.add(target)
+            target = _renamed(aliases[target])
+        if target is not None and target not in seen:
+            targets[name] = target
+    return targets
+
+
+def _renamed(type_ref: ir.TypeRef) -> str | None:
+    """The named type an alias's type is, checks aside; None when it is anything else."""
+    while isinstance(type_ref, ir.Checked):
+        type_ref = type_ref.inner
+    return type_ref.name if isinstance(type_ref, ir.Ref) else None
 
 
 def alias_dependencies(named: ir.NamedType) -> set[str]:

@@ -39,6 +39,8 @@ def pydantic_imports(uses: set[str], uses_spellings: bool, uses_checks: bool) ->
     names = set(_PYDANTIC_ALWAYS) | {name for name in _PYDANTIC_WHEN_USED if name in uses}
     if "callable_union" in uses:
         names |= {"Discriminator", "Tag"}
+    if uses_checks or "callable_union" in uses:  # the fast path's reading of JSON text
+        names.add("VERSION")
     if uses_spellings:  # the wrap validator of _SpelledModel
         names |= set(_PYDANTIC_FOR_WRAP)
     if uses_checks:  # the before validator of _CheckedModel

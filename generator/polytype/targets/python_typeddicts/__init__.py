@@ -19,7 +19,7 @@ from polytype import ir
 from polytype.targets.base import OutputFile, depth
 from polytype.targets.base.helper_names import function_suffix
 from polytype.targets.base.render import RenderEnv
-from polytype.targets.python.alias_order import alias_order
+from polytype.targets.python.alias_order import alias_order, plain_alias_targets
 from polytype.targets.python.checks import runtime_parts
 from polytype.targets.python.codecs import Codecs
 from polytype.targets.python.common import isort_names, named_annotation, python_constants
@@ -58,9 +58,10 @@ def _render_module(module: ir.Module, env: RenderEnv) -> str:
     defined = {"JSONValue"} | {t.name for t in enums}
     literal_aliases = [literal_alias_view(t, codecs) for t in enums]
     typed_dicts: list[TypedDictView] = []
+    renames = plain_alias_targets(module)
     for named in module.types:
         if isinstance(named, ir.Record):
-            typed_dicts.append(typed_dict_view(named, codecs, defined))
+            typed_dicts.append(typed_dict_view(named, codecs, defined, renames))
             defined.add(named.name)
     aliases: list[AliasView] = []
     for named in alias_order(module):

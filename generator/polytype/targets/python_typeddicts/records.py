@@ -10,6 +10,7 @@ import textwrap
 
 from polytype import ir
 from polytype.ir.object_rules import rules_text
+from polytype.ir.renaming import rename_ref
 from polytype.ir.wording import checks_text
 from polytype.targets.base.helper_names import function_suffix
 from polytype.targets.base.render import py_str
@@ -31,12 +32,21 @@ def class_syntax_key(key: str) -> bool:
     return bool(_CLASS_KEY.match(key)) and not keyword.iskeyword(key) and not key.startswith("__")
 
 
-def _annotation(codecs: Codecs, type_ref: ir.TypeRef, defined: set[str], required: bool) -> str:
-    """The value annotation of one key, quoted where it names a type defined further down.
+def _annotation(
+    codecs: Codecs,
+    type_ref: ir.TypeRef,
+    defined: set[str],
+    required: bool,
+    renames: dict[str, str],
+) -> str:
+    """The value annotation of one key, quoted where it names a type defined further down;
+    an alias that only renames a named type is written as that type (`renames`,
+    `alias_order.plain_alias_targets`).
 
     typed_dicts.py does not use `from __future__ import annotations`: with it, Python 3.11
     cannot see `NotRequired` and reports every key in `__required_keys__`.
     """
+    type_ref = rename_ref(type_ref, renames)
     text = codecs.annotation(type_ref)
     if refs(type_ref) - defined:
         text = py_str(text)
@@ -79,7 +89,9 @@ def _extra_note(record: ir.Record, validator: str) -> str:
     return textwrap.fill(note, width=84, break_long_words=False, break_on_hyphens=False)
 
 
-def typed_dict_view(record: ir.Record, codecs: Codecs, defined: set[str]) -> TypedDictView:
+def typed_dict_view(
+    record: ir.Record, codecs: Codecs, defined: set[str], renames: dict[str, str]
+) -> TypedDictView:
     suffix = function_suffix(record.name)
     public = f"validate_{suffix}"
     keys: list[KeyView] = []
@@ -89,7 +101,7 @@ def typed_dict_view(record: ir.Record, codecs: Codecs, defined: set[str]) -> Typ
             KeyView(
                 py_str(item.json_key),
                 item.json_key,
-                _annotation(codecs, item.type, defined, is_required),
+                _annotation(codecs, item.type, defined, is_required, renames),
                 _key_comment(item, None, public),
                 is_required,
             )
@@ -99,7 +111,7 @@ def typed_dict_view(record: ir.Record, codecs: Codecs, defined: set[str]) -> Typ
                 KeyView(
                     py_str(alias),
                     alias,
-                    _annotation(codecs, item.type, defined, False),
+                    _annotation(codecs, item.type, defined, False, renames),
                     _key_comment(item, item.json_key, public),
                     False,
                 )

@@ -76,6 +76,12 @@ class _MaybeTooDeep(Exception):
     """A free-form value nests deep enough that the whole input may pass the limit."""
 
 
+# What validating Python data raises when the input may nest past the limit, which is then
+# measured: a free-form value's check, or Python's recursion limit (from Pydantic 2.14 an
+# enum's validator writes the value it refuses into its error, and a deep value's repr fails).
+_DEEP = (_MaybeTooDeep, RecursionError)
+
+
 def _too_deep(value: object, levels: int) -> bool:
     """Whether `value` nests more than `levels` arrays and objects."""
     kind = type(value)
@@ -145,7 +151,7 @@ class _Adapter(TypeAdapter[_T]):  # type: ignore[misc]
                 if options:
                     return super().validate_python(object, **options)
                 return cast(_T, self.validator.validate_python(object))  # what the above runs
-            except _MaybeTooDeep:
+            except _DEEP:
                 pass
         validate = super().validate_python
         return _within_depth(_title(self), object, False, validate, object, **options)
@@ -429,7 +435,7 @@ class _Model(BaseModel):
             try:
                 validate(data, self_instance=self, context=_BUILDING)
                 return
-            except _MaybeTooDeep:
+            except _DEEP:
                 pass
         _within_depth(
             type(self).__name__, data, False, validate, data, self_instance=self, context=_BUILDING
@@ -449,7 +455,7 @@ class _Model(BaseModel):
                 return cast(
                     Self, cls.__pydantic_validator__.validate_python(obj)
                 )  # what the above runs
-            except _MaybeTooDeep:
+            except _DEEP:
                 pass
         return _within_depth(cls.__name__, obj, False, super().model_validate, obj, **options)
 

@@ -7071,7 +7071,7 @@ def _d_opt_str(value: object) -> str | None:
 
 def _d_union_str_or_list_input_content(value: object) -> str | list[InputContent]:
     if type(value) is str:
-        return _str(value)
+        return value
     if type(value) is list:
         return _d_list_input_content(value)
     raise _type_error("string or array", value)

@@ -13,20 +13,22 @@ from collections.abc import Callable
 from typing import Literal, NotRequired, TypeAlias, TypedDict, cast
 
 from ._runtime import (
+    _ABSENT,
+    _INT_BOUND,
     DecodeError,
     JSONValue,
-    _bool,
     _check_list,
     _dispatch,
+    _field_error,
     _forbid_unknown,
     _guard,
     _int,
+    _item_error,
     _json_object,
     _json_value,
     _literal,
     _object,
-    _optional,
-    _required,
+    _segment,
     _str,
     _tag,
     _type_error,
@@ -1581,659 +1583,2106 @@ def _validate_resume_status(data: object) -> ResumeStatus | UnknownResumeStatus:
 
 
 def _validate_run_agent_input(data: object) -> RunAgentInput:
-    obj = _object(data)
-    _required(obj, "threadId", _str)
-    _required(obj, "runId", _str)
-    _required(obj, "messages", _v_list_message)
-    _required(obj, "tools", _v_list_tool)
-    _required(obj, "context", _v_list_context)
-    _optional(obj, "parentRunId", _str, None)
-    _optional(obj, "state", _v_opt_state, None)
-    _optional(obj, "forwardedProps", _json_value, None)
-    _optional(obj, "resume", _v_list_resume_entry, None)
-    _unknown(obj, _RUN_AGENT_INPUT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_thread_id = obj["threadId"]
+        v_run_id = obj["runId"]
+        v_messages = obj["messages"]
+        v_tools = obj["tools"]
+        v_context = obj["context"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_thread_id = obj.get("threadId", _ABSENT)
+        v_run_id = obj.get("runId", _ABSENT)
+        v_messages = obj.get("messages", _ABSENT)
+        v_tools = obj.get("tools", _ABSENT)
+        v_context = obj.get("context", _ABSENT)
+    if type(v_thread_id) is not str:
+        raise _field_error(v_thread_id, "string", "threadId")
+    if type(v_run_id) is not str:
+        raise _field_error(v_run_id, "string", "runId")
+    if v_messages is _ABSENT:
+        raise _field_error(v_messages, "", "messages")
+    if type(v_messages) is not list:
+        raise _field_error(v_messages, "array", "messages")
+    try:
+        for item in v_messages:
+            _validate_message(item)
+    except DecodeError:
+        raise _item_error(v_messages, _validate_message, "messages") from None
+    if v_tools is _ABSENT:
+        raise _field_error(v_tools, "", "tools")
+    if type(v_tools) is not list:
+        raise _field_error(v_tools, "array", "tools")
+    try:
+        for item in v_tools:
+            _validate_tool(item)
+    except DecodeError:
+        raise _item_error(v_tools, _validate_tool, "tools") from None
+    if v_context is _ABSENT:
+        raise _field_error(v_context, "", "context")
+    if type(v_context) is not list:
+        raise _field_error(v_context, "array", "context")
+    try:
+        for item in v_context:
+            _validate_context(item)
+    except DecodeError:
+        raise _item_error(v_context, _validate_context, "context") from None
+    if len(obj) != 5:  # more than the 5 required key(s)
+        v_parent_run_id = obj.get("parentRunId", _ABSENT)
+        if v_parent_run_id is not _ABSENT and type(v_parent_run_id) is not str:
+            raise _field_error(v_parent_run_id, "string", "parentRunId")
+        v_state = obj.get("state", _ABSENT)
+        if v_state is not _ABSENT:
+            try:
+                _v_opt_state(v_state)
+            except DecodeError as error:
+                raise error.at(_segment("state")) from None
+        v_forwarded_props = obj.get("forwardedProps", _ABSENT)
+        if v_forwarded_props is not _ABSENT:
+            try:
+                _json_value(v_forwarded_props)
+            except DecodeError as error:
+                raise error.at(_segment("forwardedProps")) from None
+        v_resume = obj.get("resume", _ABSENT)
+        if v_resume is not _ABSENT:
+            if type(v_resume) is not list:
+                raise _field_error(v_resume, "array", "resume")
+            try:
+                for item in v_resume:
+                    _validate_resume_entry(item)
+            except DecodeError:
+                raise _item_error(v_resume, _validate_resume_entry, "resume") from None
+        if not _RUN_AGENT_INPUT_KEYS.issuperset(obj):
+            _unknown(obj, _RUN_AGENT_INPUT_KEYS)
     return cast(RunAgentInput, obj)
 
 
 def _validate_resume_entry(data: object) -> ResumeEntry:
-    obj = _object(data)
-    _required(obj, "interruptId", _str)
-    _required(obj, "status", _validate_resume_status)
-    _optional(obj, "payload", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _unknown(obj, _RESUME_ENTRY_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_interrupt_id = obj["interruptId"]
+        v_status = obj["status"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_interrupt_id = obj.get("interruptId", _ABSENT)
+        v_status = obj.get("status", _ABSENT)
+    if type(v_interrupt_id) is not str:
+        raise _field_error(v_interrupt_id, "string", "interruptId")
+    if v_status is _ABSENT:
+        raise _field_error(v_status, "", "status")
+    try:
+        _validate_resume_status(v_status)
+    except DecodeError as error:
+        raise error.at(_segment("status")) from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_payload = obj.get("payload", _ABSENT)
+        if v_payload is not _ABSENT:
+            try:
+                _json_value(v_payload)
+            except DecodeError as error:
+                raise error.at(_segment("payload")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _RESUME_ENTRY_KEYS.issuperset(obj):
+            _unknown(obj, _RESUME_ENTRY_KEYS)
     return cast(ResumeEntry, obj)
 
 
 def _validate_interrupt(data: object) -> Interrupt:
-    obj = _object(data)
-    _required(obj, "id", _str)
-    _required(obj, "reason", _str)
-    _optional(obj, "message", _str, None)
-    _optional(obj, "toolCallId", _str, None)
-    _optional(obj, "responseSchema", _json_object, None)
-    _optional(obj, "expiresAt", _str, None)
-    _optional(obj, "metadata", _json_object, None)
-    _unknown(obj, _INTERRUPT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_id = obj["id"]
+        v_reason = obj["reason"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_id = obj.get("id", _ABSENT)
+        v_reason = obj.get("reason", _ABSENT)
+    if type(v_id) is not str:
+        raise _field_error(v_id, "string", "id")
+    if type(v_reason) is not str:
+        raise _field_error(v_reason, "string", "reason")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_message = obj.get("message", _ABSENT)
+        if v_message is not _ABSENT and type(v_message) is not str:
+            raise _field_error(v_message, "string", "message")
+        v_tool_call_id = obj.get("toolCallId", _ABSENT)
+        if v_tool_call_id is not _ABSENT and type(v_tool_call_id) is not str:
+            raise _field_error(v_tool_call_id, "string", "toolCallId")
+        v_response_schema = obj.get("responseSchema", _ABSENT)
+        if v_response_schema is not _ABSENT:
+            try:
+                _json_object(v_response_schema)
+            except DecodeError as error:
+                raise error.at(_segment("responseSchema")) from None
+        v_expires_at = obj.get("expiresAt", _ABSENT)
+        if v_expires_at is not _ABSENT and type(v_expires_at) is not str:
+            raise _field_error(v_expires_at, "string", "expiresAt")
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _INTERRUPT_KEYS.issuperset(obj):
+            _unknown(obj, _INTERRUPT_KEYS)
     return cast(Interrupt, obj)
 
 
 def _validate_token_usage(data: object) -> TokenUsage:
-    obj = _object(data)
-    _optional(obj, "provider", _str, None)
-    _optional(obj, "model", _str, None)
-    _optional(obj, "inputTokens", _v_int_min0, None)
-    _optional(obj, "outputTokens", _v_int_min0, None)
-    _optional(obj, "totalTokens", _v_int_min0, None)
-    _optional(obj, "reasoningTokens", _v_int_min0, None)
-    _optional(obj, "cachedInputTokens", _v_int_min0, None)
-    _unknown(obj, _TOKEN_USAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj:  # no key is required
+        v_provider = obj.get("provider", _ABSENT)
+        if v_provider is not _ABSENT and type(v_provider) is not str:
+            raise _field_error(v_provider, "string", "provider")
+        v_model = obj.get("model", _ABSENT)
+        if v_model is not _ABSENT and type(v_model) is not str:
+            raise _field_error(v_model, "string", "model")
+        v_input_tokens = obj.get("inputTokens", _ABSENT)
+        if v_input_tokens is not _ABSENT:
+            try:
+                _v_int_min0(v_input_tokens)
+            except DecodeError as error:
+                raise error.at(_segment("inputTokens")) from None
+        v_output_tokens = obj.get("outputTokens", _ABSENT)
+        if v_output_tokens is not _ABSENT:
+            try:
+                _v_int_min0(v_output_tokens)
+            except DecodeError as error:
+                raise error.at(_segment("outputTokens")) from None
+        v_total_tokens = obj.get("totalTokens", _ABSENT)
+        if v_total_tokens is not _ABSENT:
+            try:
+                _v_int_min0(v_total_tokens)
+            except DecodeError as error:
+                raise error.at(_segment("totalTokens")) from None
+        v_reasoning_tokens = obj.get("reasoningTokens", _ABSENT)
+        if v_reasoning_tokens is not _ABSENT:
+            try:
+                _v_int_min0(v_reasoning_tokens)
+            except DecodeError as error:
+                raise error.at(_segment("reasoningTokens")) from None
+        v_cached_input_tokens = obj.get("cachedInputTokens", _ABSENT)
+        if v_cached_input_tokens is not _ABSENT:
+            try:
+                _v_int_min0(v_cached_input_tokens)
+            except DecodeError as error:
+                raise error.at(_segment("cachedInputTokens")) from None
+        if not _TOKEN_USAGE_KEYS.issuperset(obj):
+            _unknown(obj, _TOKEN_USAGE_KEYS)
     return cast(TokenUsage, obj)
 
 
 def _validate_run_finished_success_outcome(data: object) -> RunFinishedSuccessOutcome:
-    obj = _object(data)
-    _tag(obj, "type", "success")
-    _unknown(obj, _RUN_FINISHED_SUCCESS_OUTCOME_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "success":
+        _tag(obj, "type", "success")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        if not _RUN_FINISHED_SUCCESS_OUTCOME_KEYS.issuperset(obj):
+            _unknown(obj, _RUN_FINISHED_SUCCESS_OUTCOME_KEYS)
     return cast(RunFinishedSuccessOutcome, obj)
 
 
 def _validate_run_finished_interrupt_outcome(data: object) -> RunFinishedInterruptOutcome:
-    obj = _object(data)
-    _tag(obj, "type", "interrupt")
-    _forbid_unknown(obj, _RUN_FINISHED_INTERRUPT_OUTCOME_KEYS)
-    _required(obj, "interrupts", _v_list_interrupt_minitems1)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "interrupt":
+        _tag(obj, "type", "interrupt")
+    if not _RUN_FINISHED_INTERRUPT_OUTCOME_KEYS.issuperset(obj):
+        _forbid_unknown(obj, _RUN_FINISHED_INTERRUPT_OUTCOME_KEYS)
+    try:
+        v_interrupts = obj["interrupts"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_interrupts = obj.get("interrupts", _ABSENT)
+    if v_interrupts is _ABSENT:
+        raise _field_error(v_interrupts, "", "interrupts")
+    try:
+        _v_list_interrupt_minitems1(v_interrupts)
+    except DecodeError as error:
+        raise error.at(_segment("interrupts")) from None
     return cast(RunFinishedInterruptOutcome, obj)
 
 
 def _validate_context(data: object) -> Context:
-    obj = _object(data)
-    _required(obj, "description", _str)
-    _required(obj, "value", _str)
-    _unknown(obj, _CONTEXT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_description = obj["description"]
+        v_value = obj["value"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_description = obj.get("description", _ABSENT)
+        v_value = obj.get("value", _ABSENT)
+    if type(v_description) is not str:
+        raise _field_error(v_description, "string", "description")
+    if type(v_value) is not str:
+        raise _field_error(v_value, "string", "value")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _CONTEXT_KEYS.issuperset(obj):
+            _unknown(obj, _CONTEXT_KEYS)
     return cast(Context, obj)
 
 
 def _validate_tool(data: object) -> Tool:
-    obj = _object(data)
-    _required(obj, "name", _str)
-    _required(obj, "description", _str)
-    _optional(obj, "parameters", _json_object, None)
-    _optional(obj, "metadata", _json_object, None)
-    _unknown(obj, _TOOL_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_name = obj["name"]
+        v_description = obj["description"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_name = obj.get("name", _ABSENT)
+        v_description = obj.get("description", _ABSENT)
+    if type(v_name) is not str:
+        raise _field_error(v_name, "string", "name")
+    if type(v_description) is not str:
+        raise _field_error(v_description, "string", "description")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_parameters = obj.get("parameters", _ABSENT)
+        if v_parameters is not _ABSENT:
+            try:
+                _json_object(v_parameters)
+            except DecodeError as error:
+                raise error.at(_segment("parameters")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _TOOL_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_KEYS)
     return cast(Tool, obj)
 
 
 def _validate_function_call(data: object) -> FunctionCall:
-    obj = _object(data)
-    _required(obj, "name", _str)
-    _required(obj, "arguments", _str)
-    _unknown(obj, _FUNCTION_CALL_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_name = obj["name"]
+        v_arguments = obj["arguments"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_name = obj.get("name", _ABSENT)
+        v_arguments = obj.get("arguments", _ABSENT)
+    if type(v_name) is not str:
+        raise _field_error(v_name, "string", "name")
+    if type(v_arguments) is not str:
+        raise _field_error(v_arguments, "string", "arguments")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _FUNCTION_CALL_KEYS.issuperset(obj):
+            _unknown(obj, _FUNCTION_CALL_KEYS)
     return cast(FunctionCall, obj)
 
 
 def _validate_tool_call(data: object) -> ToolCall:
-    obj = _object(data)
-    _tag(obj, "type", "function")
-    _required(obj, "id", _str)
-    _required(obj, "function", _validate_function_call)
-    _optional(obj, "encryptedValue", _str, None)
-    _optional(obj, "metadata", _json_object, None)
-    _unknown(obj, _TOOL_CALL_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "function":
+        _tag(obj, "type", "function")
+    try:
+        v_id = obj["id"]
+        v_function = obj["function"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_id = obj.get("id", _ABSENT)
+        v_function = obj.get("function", _ABSENT)
+    if type(v_id) is not str:
+        raise _field_error(v_id, "string", "id")
+    if v_function is _ABSENT:
+        raise _field_error(v_function, "", "function")
+    try:
+        _validate_function_call(v_function)
+    except DecodeError as error:
+        raise error.at(_segment("function")) from None
+    if len(obj) != 3:  # more than the 3 required key(s)
+        v_encrypted_value = obj.get("encryptedValue", _ABSENT)
+        if v_encrypted_value is not _ABSENT and type(v_encrypted_value) is not str:
+            raise _field_error(v_encrypted_value, "string", "encryptedValue")
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _TOOL_CALL_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_CALL_KEYS)
     return cast(ToolCall, obj)
 
 
 def _validate_developer_message(data: object) -> DeveloperMessage:
-    obj = _object(data)
-    _tag(obj, "role", "developer")
-    _required(obj, "id", _str)
-    _required(obj, "content", _str)
-    _optional(obj, "name", _str, None)
-    _optional(obj, "encryptedValue", _str, None)
-    _optional(obj, "metadata", _json_object, None)
-    _unknown(obj, _DEVELOPER_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("role") != "developer":
+        _tag(obj, "role", "developer")
+    try:
+        v_id = obj["id"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_id = obj.get("id", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+    if type(v_id) is not str:
+        raise _field_error(v_id, "string", "id")
+    if type(v_content) is not str:
+        raise _field_error(v_content, "string", "content")
+    if len(obj) != 3:  # more than the 3 required key(s)
+        v_name = obj.get("name", _ABSENT)
+        if v_name is not _ABSENT and type(v_name) is not str:
+            raise _field_error(v_name, "string", "name")
+        v_encrypted_value = obj.get("encryptedValue", _ABSENT)
+        if v_encrypted_value is not _ABSENT and type(v_encrypted_value) is not str:
+            raise _field_error(v_encrypted_value, "string", "encryptedValue")
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _DEVELOPER_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _DEVELOPER_MESSAGE_KEYS)
     return cast(DeveloperMessage, obj)
 
 
 def _validate_system_message(data: object) -> SystemMessage:
-    obj = _object(data)
-    _tag(obj, "role", "system")
-    _required(obj, "id", _str)
-    _required(obj, "content", _str)
-    _optional(obj, "name", _str, None)
-    _optional(obj, "encryptedValue", _str, None)
-    _optional(obj, "metadata", _json_object, None)
-    _unknown(obj, _SYSTEM_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("role") != "system":
+        _tag(obj, "role", "system")
+    try:
+        v_id = obj["id"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_id = obj.get("id", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+    if type(v_id) is not str:
+        raise _field_error(v_id, "string", "id")
+    if type(v_content) is not str:
+        raise _field_error(v_content, "string", "content")
+    if len(obj) != 3:  # more than the 3 required key(s)
+        v_name = obj.get("name", _ABSENT)
+        if v_name is not _ABSENT and type(v_name) is not str:
+            raise _field_error(v_name, "string", "name")
+        v_encrypted_value = obj.get("encryptedValue", _ABSENT)
+        if v_encrypted_value is not _ABSENT and type(v_encrypted_value) is not str:
+            raise _field_error(v_encrypted_value, "string", "encryptedValue")
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _SYSTEM_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _SYSTEM_MESSAGE_KEYS)
     return cast(SystemMessage, obj)
 
 
 def _validate_assistant_message(data: object) -> AssistantMessage:
-    obj = _object(data)
-    _tag(obj, "role", "assistant")
-    _required(obj, "id", _str)
-    _optional(obj, "content", _str, None)
-    _optional(obj, "name", _str, None)
-    _optional(obj, "toolCalls", _v_list_tool_call, None)
-    _optional(obj, "encryptedValue", _str, None)
-    _optional(obj, "metadata", _json_object, None)
-    _unknown(obj, _ASSISTANT_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("role") != "assistant":
+        _tag(obj, "role", "assistant")
+    try:
+        v_id = obj["id"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_id = obj.get("id", _ABSENT)
+    if type(v_id) is not str:
+        raise _field_error(v_id, "string", "id")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_content = obj.get("content", _ABSENT)
+        if v_content is not _ABSENT and type(v_content) is not str:
+            raise _field_error(v_content, "string", "content")
+        v_name = obj.get("name", _ABSENT)
+        if v_name is not _ABSENT and type(v_name) is not str:
+            raise _field_error(v_name, "string", "name")
+        v_tool_calls = obj.get("toolCalls", _ABSENT)
+        if v_tool_calls is not _ABSENT:
+            if type(v_tool_calls) is not list:
+                raise _field_error(v_tool_calls, "array", "toolCalls")
+            try:
+                for item in v_tool_calls:
+                    _validate_tool_call(item)
+            except DecodeError:
+                raise _item_error(v_tool_calls, _validate_tool_call, "toolCalls") from None
+        v_encrypted_value = obj.get("encryptedValue", _ABSENT)
+        if v_encrypted_value is not _ABSENT and type(v_encrypted_value) is not str:
+            raise _field_error(v_encrypted_value, "string", "encryptedValue")
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _ASSISTANT_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _ASSISTANT_MESSAGE_KEYS)
     return cast(AssistantMessage, obj)
 
 
 def _validate_user_message(data: object) -> UserMessage:
-    obj = _object(data)
-    _tag(obj, "role", "user")
-    _required(obj, "id", _str)
-    _required(obj, "content", _v_union_str_or_list_input_content)
-    _optional(obj, "name", _str, None)
-    _optional(obj, "encryptedValue", _str, None)
-    _optional(obj, "metadata", _json_object, None)
-    _unknown(obj, _USER_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("role") != "user":
+        _tag(obj, "role", "user")
+    try:
+        v_id = obj["id"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_id = obj.get("id", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+    if type(v_id) is not str:
+        raise _field_error(v_id, "string", "id")
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    try:
+        _v_union_str_or_list_input_content(v_content)
+    except DecodeError as error:
+        raise error.at(_segment("content")) from None
+    if len(obj) != 3:  # more than the 3 required key(s)
+        v_name = obj.get("name", _ABSENT)
+        if v_name is not _ABSENT and type(v_name) is not str:
+            raise _field_error(v_name, "string", "name")
+        v_encrypted_value = obj.get("encryptedValue", _ABSENT)
+        if v_encrypted_value is not _ABSENT and type(v_encrypted_value) is not str:
+            raise _field_error(v_encrypted_value, "string", "encryptedValue")
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _USER_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _USER_MESSAGE_KEYS)
     return cast(UserMessage, obj)
 
 
 def _validate_tool_message(data: object) -> ToolMessage:
-    obj = _object(data)
-    _tag(obj, "role", "tool")
-    _required(obj, "id", _str)
-    _required(obj, "content", _str)
-    _required(obj, "toolCallId", _str)
-    _optional(obj, "error", _v_opt_str, None)
-    _optional(obj, "encryptedValue", _str, None)
-    _optional(obj, "metadata", _json_object, None)
-    _unknown(obj, _TOOL_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("role") != "tool":
+        _tag(obj, "role", "tool")
+    try:
+        v_id = obj["id"]
+        v_content = obj["content"]
+        v_tool_call_id = obj["toolCallId"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_id = obj.get("id", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+        v_tool_call_id = obj.get("toolCallId", _ABSENT)
+    if type(v_id) is not str:
+        raise _field_error(v_id, "string", "id")
+    if type(v_content) is not str:
+        raise _field_error(v_content, "string", "content")
+    if type(v_tool_call_id) is not str:
+        raise _field_error(v_tool_call_id, "string", "toolCallId")
+    if len(obj) != 4:  # more than the 4 required key(s)
+        v_error = obj.get("error")
+        if v_error is not None and type(v_error) is not str:
+            raise _field_error(v_error, "string", "error")
+        v_encrypted_value = obj.get("encryptedValue", _ABSENT)
+        if v_encrypted_value is not _ABSENT and type(v_encrypted_value) is not str:
+            raise _field_error(v_encrypted_value, "string", "encryptedValue")
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _TOOL_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_MESSAGE_KEYS)
     return cast(ToolMessage, obj)
 
 
 def _validate_activity_message(data: object) -> ActivityMessage:
-    obj = _object(data)
-    _tag(obj, "role", "activity")
-    _required(obj, "id", _str)
-    _required(obj, "activityType", _str)
-    _required(obj, "content", _json_object)
-    _optional(obj, "metadata", _json_object, None)
-    _unknown(obj, _ACTIVITY_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("role") != "activity":
+        _tag(obj, "role", "activity")
+    try:
+        v_id = obj["id"]
+        v_activity_type = obj["activityType"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_id = obj.get("id", _ABSENT)
+        v_activity_type = obj.get("activityType", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+    if type(v_id) is not str:
+        raise _field_error(v_id, "string", "id")
+    if type(v_activity_type) is not str:
+        raise _field_error(v_activity_type, "string", "activityType")
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    try:
+        _json_object(v_content)
+    except DecodeError as error:
+        raise error.at(_segment("content")) from None
+    if len(obj) != 4:  # more than the 4 required key(s)
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _ACTIVITY_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _ACTIVITY_MESSAGE_KEYS)
     return cast(ActivityMessage, obj)
 
 
 def _validate_reasoning_message(data: object) -> ReasoningMessage:
-    obj = _object(data)
-    _tag(obj, "role", "reasoning")
-    _required(obj, "id", _str)
-    _required(obj, "content", _str)
-    _optional(obj, "encryptedValue", _str, None)
-    _optional(obj, "metadata", _json_object, None)
-    _unknown(obj, _REASONING_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("role") != "reasoning":
+        _tag(obj, "role", "reasoning")
+    try:
+        v_id = obj["id"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_id = obj.get("id", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+    if type(v_id) is not str:
+        raise _field_error(v_id, "string", "id")
+    if type(v_content) is not str:
+        raise _field_error(v_content, "string", "content")
+    if len(obj) != 3:  # more than the 3 required key(s)
+        v_encrypted_value = obj.get("encryptedValue", _ABSENT)
+        if v_encrypted_value is not _ABSENT and type(v_encrypted_value) is not str:
+            raise _field_error(v_encrypted_value, "string", "encryptedValue")
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _REASONING_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _REASONING_MESSAGE_KEYS)
     return cast(ReasoningMessage, obj)
 
 
 def _validate_input_content_data_source(data: object) -> InputContentDataSource:
-    obj = _object(data)
-    _tag(obj, "type", "data")
-    _required(obj, "value", _str)
-    _required(obj, "mimeType", _str)
-    _unknown(obj, _INPUT_CONTENT_DATA_SOURCE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "data":
+        _tag(obj, "type", "data")
+    try:
+        v_value = obj["value"]
+        v_mime_type = obj["mimeType"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_value = obj.get("value", _ABSENT)
+        v_mime_type = obj.get("mimeType", _ABSENT)
+    if type(v_value) is not str:
+        raise _field_error(v_value, "string", "value")
+    if type(v_mime_type) is not str:
+        raise _field_error(v_mime_type, "string", "mimeType")
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _INPUT_CONTENT_DATA_SOURCE_KEYS.issuperset(obj):
+            _unknown(obj, _INPUT_CONTENT_DATA_SOURCE_KEYS)
     return cast(InputContentDataSource, obj)
 
 
 def _validate_input_content_url_source(data: object) -> InputContentUrlSource:
-    obj = _object(data)
-    _tag(obj, "type", "url")
-    _required(obj, "value", _str)
-    _optional(obj, "mimeType", _str, None)
-    _unknown(obj, _INPUT_CONTENT_URL_SOURCE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "url":
+        _tag(obj, "type", "url")
+    try:
+        v_value = obj["value"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_value = obj.get("value", _ABSENT)
+    if type(v_value) is not str:
+        raise _field_error(v_value, "string", "value")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_mime_type = obj.get("mimeType", _ABSENT)
+        if v_mime_type is not _ABSENT and type(v_mime_type) is not str:
+            raise _field_error(v_mime_type, "string", "mimeType")
+        if not _INPUT_CONTENT_URL_SOURCE_KEYS.issuperset(obj):
+            _unknown(obj, _INPUT_CONTENT_URL_SOURCE_KEYS)
     return cast(InputContentUrlSource, obj)
 
 
 def _validate_image_input_content(data: object) -> ImageInputContent:
-    obj = _object(data)
-    _tag(obj, "type", "image")
-    _required(obj, "source", _validate_input_content_source)
-    _optional(obj, "metadata", _json_value, None)
-    _unknown(obj, _IMAGE_INPUT_CONTENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "image":
+        _tag(obj, "type", "image")
+    try:
+        v_source = obj["source"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_source = obj.get("source", _ABSENT)
+    if v_source is _ABSENT:
+        raise _field_error(v_source, "", "source")
+    try:
+        _validate_input_content_source(v_source)
+    except DecodeError as error:
+        raise error.at(_segment("source")) from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_value(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _IMAGE_INPUT_CONTENT_KEYS.issuperset(obj):
+            _unknown(obj, _IMAGE_INPUT_CONTENT_KEYS)
     return cast(ImageInputContent, obj)
 
 
 def _validate_audio_input_content(data: object) -> AudioInputContent:
-    obj = _object(data)
-    _tag(obj, "type", "audio")
-    _required(obj, "source", _validate_input_content_source)
-    _optional(obj, "metadata", _json_value, None)
-    _unknown(obj, _AUDIO_INPUT_CONTENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "audio":
+        _tag(obj, "type", "audio")
+    try:
+        v_source = obj["source"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_source = obj.get("source", _ABSENT)
+    if v_source is _ABSENT:
+        raise _field_error(v_source, "", "source")
+    try:
+        _validate_input_content_source(v_source)
+    except DecodeError as error:
+        raise error.at(_segment("source")) from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_value(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _AUDIO_INPUT_CONTENT_KEYS.issuperset(obj):
+            _unknown(obj, _AUDIO_INPUT_CONTENT_KEYS)
     return cast(AudioInputContent, obj)
 
 
 def _validate_video_input_content(data: object) -> VideoInputContent:
-    obj = _object(data)
-    _tag(obj, "type", "video")
-    _required(obj, "source", _validate_input_content_source)
-    _optional(obj, "metadata", _json_value, None)
-    _unknown(obj, _VIDEO_INPUT_CONTENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "video":
+        _tag(obj, "type", "video")
+    try:
+        v_source = obj["source"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_source = obj.get("source", _ABSENT)
+    if v_source is _ABSENT:
+        raise _field_error(v_source, "", "source")
+    try:
+        _validate_input_content_source(v_source)
+    except DecodeError as error:
+        raise error.at(_segment("source")) from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_value(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _VIDEO_INPUT_CONTENT_KEYS.issuperset(obj):
+            _unknown(obj, _VIDEO_INPUT_CONTENT_KEYS)
     return cast(VideoInputContent, obj)
 
 
 def _validate_document_input_content(data: object) -> DocumentInputContent:
-    obj = _object(data)
-    _tag(obj, "type", "document")
-    _required(obj, "source", _validate_input_content_source)
-    _optional(obj, "metadata", _json_value, None)
-    _unknown(obj, _DOCUMENT_INPUT_CONTENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "document":
+        _tag(obj, "type", "document")
+    try:
+        v_source = obj["source"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_source = obj.get("source", _ABSENT)
+    if v_source is _ABSENT:
+        raise _field_error(v_source, "", "source")
+    try:
+        _validate_input_content_source(v_source)
+    except DecodeError as error:
+        raise error.at(_segment("source")) from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_value(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _DOCUMENT_INPUT_CONTENT_KEYS.issuperset(obj):
+            _unknown(obj, _DOCUMENT_INPUT_CONTENT_KEYS)
     return cast(DocumentInputContent, obj)
 
 
 def _validate_text_input_content(data: object) -> TextInputContent:
-    obj = _object(data)
-    _tag(obj, "type", "text")
-    _required(obj, "text", _str)
-    _unknown(obj, _TEXT_INPUT_CONTENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "text":
+        _tag(obj, "type", "text")
+    try:
+        v_text = obj["text"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_text = obj.get("text", _ABSENT)
+    if type(v_text) is not str:
+        raise _field_error(v_text, "string", "text")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _TEXT_INPUT_CONTENT_KEYS.issuperset(obj):
+            _unknown(obj, _TEXT_INPUT_CONTENT_KEYS)
     return cast(TextInputContent, obj)
 
 
 def _validate_binary_input_content(data: object) -> BinaryInputContent:
-    obj = _object(data)
-    _tag(obj, "type", "binary")
-    _required(obj, "mimeType", _str)
-    _optional(obj, "id", _str, None)
-    _optional(obj, "url", _str, None)
-    _optional(obj, "data", _str, None)
-    _optional(obj, "filename", _str, None)
-    _unknown(obj, _BINARY_INPUT_CONTENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "binary":
+        _tag(obj, "type", "binary")
+    try:
+        v_mime_type = obj["mimeType"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_mime_type = obj.get("mimeType", _ABSENT)
+    if type(v_mime_type) is not str:
+        raise _field_error(v_mime_type, "string", "mimeType")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_id = obj.get("id", _ABSENT)
+        if v_id is not _ABSENT and type(v_id) is not str:
+            raise _field_error(v_id, "string", "id")
+        v_url = obj.get("url", _ABSENT)
+        if v_url is not _ABSENT and type(v_url) is not str:
+            raise _field_error(v_url, "string", "url")
+        v_data = obj.get("data", _ABSENT)
+        if v_data is not _ABSENT and type(v_data) is not str:
+            raise _field_error(v_data, "string", "data")
+        v_filename = obj.get("filename", _ABSENT)
+        if v_filename is not _ABSENT and type(v_filename) is not str:
+            raise _field_error(v_filename, "string", "filename")
+        if not _BINARY_INPUT_CONTENT_KEYS.issuperset(obj):
+            _unknown(obj, _BINARY_INPUT_CONTENT_KEYS)
     return cast(BinaryInputContent, obj)
 
 
 def _validate_run_started_event(data: object) -> RunStartedEvent:
-    obj = _object(data)
-    _tag(obj, "type", "RUN_STARTED")
-    _required(obj, "threadId", _str)
-    _required(obj, "runId", _str)
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _optional(obj, "parentRunId", _str, None)
-    _optional(obj, "input", _validate_run_agent_input, None)
-    _unknown(obj, _RUN_STARTED_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "RUN_STARTED":
+        _tag(obj, "type", "RUN_STARTED")
+    try:
+        v_thread_id = obj["threadId"]
+        v_run_id = obj["runId"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_thread_id = obj.get("threadId", _ABSENT)
+        v_run_id = obj.get("runId", _ABSENT)
+    if type(v_thread_id) is not str:
+        raise _field_error(v_thread_id, "string", "threadId")
+    if type(v_run_id) is not str:
+        raise _field_error(v_run_id, "string", "runId")
+    if len(obj) != 3:  # more than the 3 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        v_parent_run_id = obj.get("parentRunId", _ABSENT)
+        if v_parent_run_id is not _ABSENT and type(v_parent_run_id) is not str:
+            raise _field_error(v_parent_run_id, "string", "parentRunId")
+        v_input = obj.get("input", _ABSENT)
+        if v_input is not _ABSENT:
+            try:
+                _validate_run_agent_input(v_input)
+            except DecodeError as error:
+                raise error.at(_segment("input")) from None
+        if not _RUN_STARTED_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _RUN_STARTED_EVENT_KEYS)
     return cast(RunStartedEvent, obj)
 
 
 def _validate_run_finished_event(data: object) -> RunFinishedEvent:
-    obj = _object(data)
-    _tag(obj, "type", "RUN_FINISHED")
-    _required(obj, "threadId", _str)
-    _required(obj, "runId", _str)
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _optional(obj, "result", _json_value, None)
-    _optional(obj, "outcome", _v_opt_run_finished_outcome, None)
-    _optional(obj, "usage", _v_list_token_usage, None)
-    _unknown(obj, _RUN_FINISHED_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "RUN_FINISHED":
+        _tag(obj, "type", "RUN_FINISHED")
+    try:
+        v_thread_id = obj["threadId"]
+        v_run_id = obj["runId"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_thread_id = obj.get("threadId", _ABSENT)
+        v_run_id = obj.get("runId", _ABSENT)
+    if type(v_thread_id) is not str:
+        raise _field_error(v_thread_id, "string", "threadId")
+    if type(v_run_id) is not str:
+        raise _field_error(v_run_id, "string", "runId")
+    if len(obj) != 3:  # more than the 3 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        v_result = obj.get("result", _ABSENT)
+        if v_result is not _ABSENT:
+            try:
+                _json_value(v_result)
+            except DecodeError as error:
+                raise error.at(_segment("result")) from None
+        v_outcome = obj.get("outcome", _ABSENT)
+        if v_outcome is not _ABSENT:
+            try:
+                _v_opt_run_finished_outcome(v_outcome)
+            except DecodeError as error:
+                raise error.at(_segment("outcome")) from None
+        v_usage = obj.get("usage", _ABSENT)
+        if v_usage is not _ABSENT:
+            if type(v_usage) is not list:
+                raise _field_error(v_usage, "array", "usage")
+            try:
+                for item in v_usage:
+                    _validate_token_usage(item)
+            except DecodeError:
+                raise _item_error(v_usage, _validate_token_usage, "usage") from None
+        if not _RUN_FINISHED_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _RUN_FINISHED_EVENT_KEYS)
     return cast(RunFinishedEvent, obj)
 
 
 def _validate_run_error_event(data: object) -> RunErrorEvent:
-    obj = _object(data)
-    _tag(obj, "type", "RUN_ERROR")
-    _required(obj, "message", _str)
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _optional(obj, "code", _str, None)
-    _optional(obj, "usage", _v_list_token_usage, None)
-    _unknown(obj, _RUN_ERROR_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "RUN_ERROR":
+        _tag(obj, "type", "RUN_ERROR")
+    try:
+        v_message = obj["message"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_message = obj.get("message", _ABSENT)
+    if type(v_message) is not str:
+        raise _field_error(v_message, "string", "message")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        v_code = obj.get("code", _ABSENT)
+        if v_code is not _ABSENT and type(v_code) is not str:
+            raise _field_error(v_code, "string", "code")
+        v_usage = obj.get("usage", _ABSENT)
+        if v_usage is not _ABSENT:
+            if type(v_usage) is not list:
+                raise _field_error(v_usage, "array", "usage")
+            try:
+                for item in v_usage:
+                    _validate_token_usage(item)
+            except DecodeError:
+                raise _item_error(v_usage, _validate_token_usage, "usage") from None
+        if not _RUN_ERROR_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _RUN_ERROR_EVENT_KEYS)
     return cast(RunErrorEvent, obj)
 
 
 def _validate_step_started_event(data: object) -> StepStartedEvent:
-    obj = _object(data)
-    _tag(obj, "type", "STEP_STARTED")
-    _required(obj, "stepName", _str)
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _unknown(obj, _STEP_STARTED_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "STEP_STARTED":
+        _tag(obj, "type", "STEP_STARTED")
+    try:
+        v_step_name = obj["stepName"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_step_name = obj.get("stepName", _ABSENT)
+    if type(v_step_name) is not str:
+        raise _field_error(v_step_name, "string", "stepName")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _STEP_STARTED_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _STEP_STARTED_EVENT_KEYS)
     return cast(StepStartedEvent, obj)
 
 
 def _validate_step_finished_event(data: object) -> StepFinishedEvent:
-    obj = _object(data)
-    _tag(obj, "type", "STEP_FINISHED")
-    _required(obj, "stepName", _str)
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _unknown(obj, _STEP_FINISHED_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "STEP_FINISHED":
+        _tag(obj, "type", "STEP_FINISHED")
+    try:
+        v_step_name = obj["stepName"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_step_name = obj.get("stepName", _ABSENT)
+    if type(v_step_name) is not str:
+        raise _field_error(v_step_name, "string", "stepName")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _STEP_FINISHED_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _STEP_FINISHED_EVENT_KEYS)
     return cast(StepFinishedEvent, obj)
 
 
 def _validate_text_message_start_event(data: object) -> TextMessageStartEvent:
-    obj = _object(data)
-    _tag(obj, "type", "TEXT_MESSAGE_START")
-    _required(obj, "messageId", _str)
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _optional(obj, "role", _validate_text_message_role, None)
-    _optional(obj, "name", _str, None)
-    _unknown(obj, _TEXT_MESSAGE_START_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "TEXT_MESSAGE_START":
+        _tag(obj, "type", "TEXT_MESSAGE_START")
+    try:
+        v_message_id = obj["messageId"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_message_id = obj.get("messageId", _ABSENT)
+    if type(v_message_id) is not str:
+        raise _field_error(v_message_id, "string", "messageId")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        v_role = obj.get("role", _ABSENT)
+        if v_role is not _ABSENT:
+            try:
+                _validate_text_message_role(v_role)
+            except DecodeError as error:
+                raise error.at(_segment("role")) from None
+        v_name = obj.get("name", _ABSENT)
+        if v_name is not _ABSENT and type(v_name) is not str:
+            raise _field_error(v_name, "string", "name")
+        if not _TEXT_MESSAGE_START_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _TEXT_MESSAGE_START_EVENT_KEYS)
     return cast(TextMessageStartEvent, obj)
 
 
 def _validate_text_message_content_event(data: object) -> TextMessageContentEvent:
-    obj = _object(data)
-    _tag(obj, "type", "TEXT_MESSAGE_CONTENT")
-    _required(obj, "messageId", _str)
-    _required(obj, "delta", _str)
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _unknown(obj, _TEXT_MESSAGE_CONTENT_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "TEXT_MESSAGE_CONTENT":
+        _tag(obj, "type", "TEXT_MESSAGE_CONTENT")
+    try:
+        v_message_id = obj["messageId"]
+        v_delta = obj["delta"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_message_id = obj.get("messageId", _ABSENT)
+        v_delta = obj.get("delta", _ABSENT)
+    if type(v_message_id) is not str:
+        raise _field_error(v_message_id, "string", "messageId")
+    if type(v_delta) is not str:
+        raise _field_error(v_delta, "string", "delta")
+    if len(obj) != 3:  # more than the 3 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _TEXT_MESSAGE_CONTENT_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _TEXT_MESSAGE_CONTENT_EVENT_KEYS)
     return cast(TextMessageContentEvent, obj)
 
 
 def _validate_text_message_end_event(data: object) -> TextMessageEndEvent:
-    obj = _object(data)
-    _tag(obj, "type", "TEXT_MESSAGE_END")
-    _required(obj, "messageId", _str)
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _unknown(obj, _TEXT_MESSAGE_END_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "TEXT_MESSAGE_END":
+        _tag(obj, "type", "TEXT_MESSAGE_END")
+    try:
+        v_message_id = obj["messageId"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_message_id = obj.get("messageId", _ABSENT)
+    if type(v_message_id) is not str:
+        raise _field_error(v_message_id, "string", "messageId")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _TEXT_MESSAGE_END_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _TEXT_MESSAGE_END_EVENT_KEYS)
     return cast(TextMessageEndEvent, obj)
 
 
 def _validate_text_message_chunk_event(data: object) -> TextMessageChunkEvent:
-    obj = _object(data)
-    _tag(obj, "type", "TEXT_MESSAGE_CHUNK")
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _optional(obj, "messageId", _str, None)
-    _optional(obj, "role", _validate_text_message_role, None)
-    _optional(obj, "delta", _str, None)
-    _optional(obj, "name", _str, None)
-    _unknown(obj, _TEXT_MESSAGE_CHUNK_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "TEXT_MESSAGE_CHUNK":
+        _tag(obj, "type", "TEXT_MESSAGE_CHUNK")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        v_message_id = obj.get("messageId", _ABSENT)
+        if v_message_id is not _ABSENT and type(v_message_id) is not str:
+            raise _field_error(v_message_id, "string", "messageId")
+        v_role = obj.get("role", _ABSENT)
+        if v_role is not _ABSENT:
+            try:
+                _validate_text_message_role(v_role)
+            except DecodeError as error:
+                raise error.at(_segment("role")) from None
+        v_delta = obj.get("delta", _ABSENT)
+        if v_delta is not _ABSENT and type(v_delta) is not str:
+            raise _field_error(v_delta, "string", "delta")
+        v_name = obj.get("name", _ABSENT)
+        if v_name is not _ABSENT and type(v_name) is not str:
+            raise _field_error(v_name, "string", "name")
+        if not _TEXT_MESSAGE_CHUNK_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _TEXT_MESSAGE_CHUNK_EVENT_KEYS)
     return cast(TextMessageChunkEvent, obj)
 
 
 def _validate_tool_call_start_event(data: object) -> ToolCallStartEvent:
-    obj = _object(data)
-    _tag(obj, "type", "TOOL_CALL_START")
-    _required(obj, "toolCallId", _str)
-    _required(obj, "toolCallName", _str)
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _optional(obj, "parentMessageId", _v_opt_str, None)
-    _unknown(obj, _TOOL_CALL_START_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "TOOL_CALL_START":
+        _tag(obj, "type", "TOOL_CALL_START")
+    try:
+        v_tool_call_id = obj["toolCallId"]
+        v_tool_call_name = obj["toolCallName"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tool_call_id = obj.get("toolCallId", _ABSENT)
+        v_tool_call_name = obj.get("toolCallName", _ABSENT)
+    if type(v_tool_call_id) is not str:
+        raise _field_error(v_tool_call_id, "string", "toolCallId")
+    if type(v_tool_call_name) is not str:
+        raise _field_error(v_tool_call_name, "string", "toolCallName")
+    if len(obj) != 3:  # more than the 3 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        v_parent_message_id = obj.get("parentMessageId")
+        if v_parent_message_id is not None and type(v_parent_message_id) is not str:
+            raise _field_error(v_parent_message_id, "string", "parentMessageId")
+        if not _TOOL_CALL_START_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_CALL_START_EVENT_KEYS)
     return cast(ToolCallStartEvent, obj)
 
 
 def _validate_tool_call_args_event(data: object) -> ToolCallArgsEvent:
-    obj = _object(data)
-    _tag(obj, "type", "TOOL_CALL_ARGS")
-    _required(obj, "toolCallId", _str)
-    _required(obj, "delta", _str)
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _unknown(obj, _TOOL_CALL_ARGS_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "TOOL_CALL_ARGS":
+        _tag(obj, "type", "TOOL_CALL_ARGS")
+    try:
+        v_tool_call_id = obj["toolCallId"]
+        v_delta = obj["delta"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tool_call_id = obj.get("toolCallId", _ABSENT)
+        v_delta = obj.get("delta", _ABSENT)
+    if type(v_tool_call_id) is not str:
+        raise _field_error(v_tool_call_id, "string", "toolCallId")
+    if type(v_delta) is not str:
+        raise _field_error(v_delta, "string", "delta")
+    if len(obj) != 3:  # more than the 3 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _TOOL_CALL_ARGS_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_CALL_ARGS_EVENT_KEYS)
     return cast(ToolCallArgsEvent, obj)
 
 
 def _validate_tool_call_end_event(data: object) -> ToolCallEndEvent:
-    obj = _object(data)
-    _tag(obj, "type", "TOOL_CALL_END")
-    _required(obj, "toolCallId", _str)
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _unknown(obj, _TOOL_CALL_END_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "TOOL_CALL_END":
+        _tag(obj, "type", "TOOL_CALL_END")
+    try:
+        v_tool_call_id = obj["toolCallId"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tool_call_id = obj.get("toolCallId", _ABSENT)
+    if type(v_tool_call_id) is not str:
+        raise _field_error(v_tool_call_id, "string", "toolCallId")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _TOOL_CALL_END_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_CALL_END_EVENT_KEYS)
     return cast(ToolCallEndEvent, obj)
 
 
 def _validate_tool_call_chunk_event(data: object) -> ToolCallChunkEvent:
-    obj = _object(data)
-    _tag(obj, "type", "TOOL_CALL_CHUNK")
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _optional(obj, "toolCallId", _str, None)
-    _optional(obj, "toolCallName", _str, None)
-    _optional(obj, "parentMessageId", _v_opt_str, None)
-    _optional(obj, "delta", _str, None)
-    _unknown(obj, _TOOL_CALL_CHUNK_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "TOOL_CALL_CHUNK":
+        _tag(obj, "type", "TOOL_CALL_CHUNK")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        v_tool_call_id = obj.get("toolCallId", _ABSENT)
+        if v_tool_call_id is not _ABSENT and type(v_tool_call_id) is not str:
+            raise _field_error(v_tool_call_id, "string", "toolCallId")
+        v_tool_call_name = obj.get("toolCallName", _ABSENT)
+        if v_tool_call_name is not _ABSENT and type(v_tool_call_name) is not str:
+            raise _field_error(v_tool_call_name, "string", "toolCallName")
+        v_parent_message_id = obj.get("parentMessageId")
+        if v_parent_message_id is not None and type(v_parent_message_id) is not str:
+            raise _field_error(v_parent_message_id, "string", "parentMessageId")
+        v_delta = obj.get("delta", _ABSENT)
+        if v_delta is not _ABSENT and type(v_delta) is not str:
+            raise _field_error(v_delta, "string", "delta")
+        if not _TOOL_CALL_CHUNK_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_CALL_CHUNK_EVENT_KEYS)
     return cast(ToolCallChunkEvent, obj)
 
 
 def _validate_tool_call_result_event(data: object) -> ToolCallResultEvent:
-    obj = _object(data)
-    _tag(obj, "type", "TOOL_CALL_RESULT")
-    _required(obj, "messageId", _str)
-    _required(obj, "toolCallId", _str)
-    _required(obj, "content", _str)
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _optional(obj, "role", _validate_tool_call_result_role, None)
-    _unknown(obj, _TOOL_CALL_RESULT_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "TOOL_CALL_RESULT":
+        _tag(obj, "type", "TOOL_CALL_RESULT")
+    try:
+        v_message_id = obj["messageId"]
+        v_tool_call_id = obj["toolCallId"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_message_id = obj.get("messageId", _ABSENT)
+        v_tool_call_id = obj.get("toolCallId", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+    if type(v_message_id) is not str:
+        raise _field_error(v_message_id, "string", "messageId")
+    if type(v_tool_call_id) is not str:
+        raise _field_error(v_tool_call_id, "string", "toolCallId")
+    if type(v_content) is not str:
+        raise _field_error(v_content, "string", "content")
+    if len(obj) != 4:  # more than the 4 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        v_role = obj.get("role", _ABSENT)
+        if v_role is not _ABSENT:
+            try:
+                _validate_tool_call_result_role(v_role)
+            except DecodeError as error:
+                raise error.at(_segment("role")) from None
+        if not _TOOL_CALL_RESULT_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_CALL_RESULT_EVENT_KEYS)
     return cast(ToolCallResultEvent, obj)
 
 
 def _validate_state_snapshot_event(data: object) -> StateSnapshotEvent:
-    obj = _object(data)
-    _tag(obj, "type", "STATE_SNAPSHOT")
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _optional(obj, "snapshot", _json_value, None)
-    _unknown(obj, _STATE_SNAPSHOT_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "STATE_SNAPSHOT":
+        _tag(obj, "type", "STATE_SNAPSHOT")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        v_snapshot = obj.get("snapshot", _ABSENT)
+        if v_snapshot is not _ABSENT:
+            try:
+                _json_value(v_snapshot)
+            except DecodeError as error:
+                raise error.at(_segment("snapshot")) from None
+        if not _STATE_SNAPSHOT_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _STATE_SNAPSHOT_EVENT_KEYS)
     return cast(StateSnapshotEvent, obj)
 
 
 def _validate_state_delta_event(data: object) -> StateDeltaEvent:
-    obj = _object(data)
-    _tag(obj, "type", "STATE_DELTA")
-    _required(obj, "delta", _v_list_json)
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _unknown(obj, _STATE_DELTA_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "STATE_DELTA":
+        _tag(obj, "type", "STATE_DELTA")
+    try:
+        v_delta = obj["delta"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_delta = obj.get("delta", _ABSENT)
+    if v_delta is _ABSENT:
+        raise _field_error(v_delta, "", "delta")
+    if type(v_delta) is not list:
+        raise _field_error(v_delta, "array", "delta")
+    try:
+        for item in v_delta:
+            _json_value(item)
+    except DecodeError:
+        raise _item_error(v_delta, _json_value, "delta") from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _STATE_DELTA_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _STATE_DELTA_EVENT_KEYS)
     return cast(StateDeltaEvent, obj)
 
 
 def _validate_messages_snapshot_event(data: object) -> MessagesSnapshotEvent:
-    obj = _object(data)
-    _tag(obj, "type", "MESSAGES_SNAPSHOT")
-    _required(obj, "messages", _v_list_message)
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _unknown(obj, _MESSAGES_SNAPSHOT_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "MESSAGES_SNAPSHOT":
+        _tag(obj, "type", "MESSAGES_SNAPSHOT")
+    try:
+        v_messages = obj["messages"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_messages = obj.get("messages", _ABSENT)
+    if v_messages is _ABSENT:
+        raise _field_error(v_messages, "", "messages")
+    if type(v_messages) is not list:
+        raise _field_error(v_messages, "array", "messages")
+    try:
+        for item in v_messages:
+            _validate_message(item)
+    except DecodeError:
+        raise _item_error(v_messages, _validate_message, "messages") from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _MESSAGES_SNAPSHOT_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _MESSAGES_SNAPSHOT_EVENT_KEYS)
     return cast(MessagesSnapshotEvent, obj)
 
 
 def _validate_raw_event(data: object) -> RawEvent:
-    obj = _object(data)
-    _tag(obj, "type", "RAW")
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _optional(obj, "event", _json_value, None)
-    _optional(obj, "source", _str, None)
-    _unknown(obj, _RAW_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "RAW":
+        _tag(obj, "type", "RAW")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        v_event = obj.get("event", _ABSENT)
+        if v_event is not _ABSENT:
+            try:
+                _json_value(v_event)
+            except DecodeError as error:
+                raise error.at(_segment("event")) from None
+        v_source = obj.get("source", _ABSENT)
+        if v_source is not _ABSENT and type(v_source) is not str:
+            raise _field_error(v_source, "string", "source")
+        if not _RAW_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _RAW_EVENT_KEYS)
     return cast(RawEvent, obj)
 
 
 def _validate_custom_event(data: object) -> CustomEvent:
-    obj = _object(data)
-    _tag(obj, "type", "CUSTOM")
-    _required(obj, "name", _str)
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _optional(obj, "value", _json_value, None)
-    _unknown(obj, _CUSTOM_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "CUSTOM":
+        _tag(obj, "type", "CUSTOM")
+    try:
+        v_name = obj["name"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_name = obj.get("name", _ABSENT)
+    if type(v_name) is not str:
+        raise _field_error(v_name, "string", "name")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        v_value = obj.get("value", _ABSENT)
+        if v_value is not _ABSENT:
+            try:
+                _json_value(v_value)
+            except DecodeError as error:
+                raise error.at(_segment("value")) from None
+        if not _CUSTOM_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _CUSTOM_EVENT_KEYS)
     return cast(CustomEvent, obj)
 
 
 def _validate_thinking_text_message_start_event(data: object) -> ThinkingTextMessageStartEvent:
-    obj = _object(data)
-    _tag(obj, "type", "THINKING_TEXT_MESSAGE_START")
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _unknown(obj, _THINKING_TEXT_MESSAGE_START_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "THINKING_TEXT_MESSAGE_START":
+        _tag(obj, "type", "THINKING_TEXT_MESSAGE_START")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _THINKING_TEXT_MESSAGE_START_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _THINKING_TEXT_MESSAGE_START_EVENT_KEYS)
     return cast(ThinkingTextMessageStartEvent, obj)
 
 
 def _validate_thinking_text_message_content_event(data: object) -> ThinkingTextMessageContentEvent:
-    obj = _object(data)
-    _tag(obj, "type", "THINKING_TEXT_MESSAGE_CONTENT")
-    _required(obj, "delta", _str)
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _unknown(obj, _THINKING_TEXT_MESSAGE_CONTENT_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "THINKING_TEXT_MESSAGE_CONTENT":
+        _tag(obj, "type", "THINKING_TEXT_MESSAGE_CONTENT")
+    try:
+        v_delta = obj["delta"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_delta = obj.get("delta", _ABSENT)
+    if type(v_delta) is not str:
+        raise _field_error(v_delta, "string", "delta")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _THINKING_TEXT_MESSAGE_CONTENT_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _THINKING_TEXT_MESSAGE_CONTENT_EVENT_KEYS)
     return cast(ThinkingTextMessageContentEvent, obj)
 
 
 def _validate_thinking_text_message_end_event(data: object) -> ThinkingTextMessageEndEvent:
-    obj = _object(data)
-    _tag(obj, "type", "THINKING_TEXT_MESSAGE_END")
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _unknown(obj, _THINKING_TEXT_MESSAGE_END_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "THINKING_TEXT_MESSAGE_END":
+        _tag(obj, "type", "THINKING_TEXT_MESSAGE_END")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _THINKING_TEXT_MESSAGE_END_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _THINKING_TEXT_MESSAGE_END_EVENT_KEYS)
     return cast(ThinkingTextMessageEndEvent, obj)
 
 
 def _validate_thinking_start_event(data: object) -> ThinkingStartEvent:
-    obj = _object(data)
-    _tag(obj, "type", "THINKING_START")
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _optional(obj, "title", _str, None)
-    _unknown(obj, _THINKING_START_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "THINKING_START":
+        _tag(obj, "type", "THINKING_START")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        v_title = obj.get("title", _ABSENT)
+        if v_title is not _ABSENT and type(v_title) is not str:
+            raise _field_error(v_title, "string", "title")
+        if not _THINKING_START_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _THINKING_START_EVENT_KEYS)
     return cast(ThinkingStartEvent, obj)
 
 
 def _validate_thinking_end_event(data: object) -> ThinkingEndEvent:
-    obj = _object(data)
-    _tag(obj, "type", "THINKING_END")
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _unknown(obj, _THINKING_END_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "THINKING_END":
+        _tag(obj, "type", "THINKING_END")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _THINKING_END_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _THINKING_END_EVENT_KEYS)
     return cast(ThinkingEndEvent, obj)
 
 
 def _validate_activity_snapshot_event(data: object) -> ActivitySnapshotEvent:
-    obj = _object(data)
-    _tag(obj, "type", "ACTIVITY_SNAPSHOT")
-    _required(obj, "messageId", _str)
-    _required(obj, "activityType", _str)
-    _required(obj, "content", _json_object)
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _optional(obj, "replace", _bool, None)
-    _unknown(obj, _ACTIVITY_SNAPSHOT_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "ACTIVITY_SNAPSHOT":
+        _tag(obj, "type", "ACTIVITY_SNAPSHOT")
+    try:
+        v_message_id = obj["messageId"]
+        v_activity_type = obj["activityType"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_message_id = obj.get("messageId", _ABSENT)
+        v_activity_type = obj.get("activityType", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+    if type(v_message_id) is not str:
+        raise _field_error(v_message_id, "string", "messageId")
+    if type(v_activity_type) is not str:
+        raise _field_error(v_activity_type, "string", "activityType")
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    try:
+        _json_object(v_content)
+    except DecodeError as error:
+        raise error.at(_segment("content")) from None
+    if len(obj) != 4:  # more than the 4 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        v_replace = obj.get("replace", _ABSENT)
+        if v_replace is not _ABSENT and type(v_replace) is not bool:
+            raise _field_error(v_replace, "boolean", "replace")
+        if not _ACTIVITY_SNAPSHOT_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _ACTIVITY_SNAPSHOT_EVENT_KEYS)
     return cast(ActivitySnapshotEvent, obj)
 
 
 def _validate_activity_delta_event(data: object) -> ActivityDeltaEvent:
-    obj = _object(data)
-    _tag(obj, "type", "ACTIVITY_DELTA")
-    _required(obj, "messageId", _str)
-    _required(obj, "activityType", _str)
-    _required(obj, "patch", _v_list_json)
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _unknown(obj, _ACTIVITY_DELTA_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "ACTIVITY_DELTA":
+        _tag(obj, "type", "ACTIVITY_DELTA")
+    try:
+        v_message_id = obj["messageId"]
+        v_activity_type = obj["activityType"]
+        v_patch = obj["patch"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_message_id = obj.get("messageId", _ABSENT)
+        v_activity_type = obj.get("activityType", _ABSENT)
+        v_patch = obj.get("patch", _ABSENT)
+    if type(v_message_id) is not str:
+        raise _field_error(v_message_id, "string", "messageId")
+    if type(v_activity_type) is not str:
+        raise _field_error(v_activity_type, "string", "activityType")
+    if v_patch is _ABSENT:
+        raise _field_error(v_patch, "", "patch")
+    if type(v_patch) is not list:
+        raise _field_error(v_patch, "array", "patch")
+    try:
+        for item in v_patch:
+            _json_value(item)
+    except DecodeError:
+        raise _item_error(v_patch, _json_value, "patch") from None
+    if len(obj) != 4:  # more than the 4 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _ACTIVITY_DELTA_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _ACTIVITY_DELTA_EVENT_KEYS)
     return cast(ActivityDeltaEvent, obj)
 
 
 def _validate_reasoning_start_event(data: object) -> ReasoningStartEvent:
-    obj = _object(data)
-    _tag(obj, "type", "REASONING_START")
-    _required(obj, "messageId", _str)
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _unknown(obj, _REASONING_START_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "REASONING_START":
+        _tag(obj, "type", "REASONING_START")
+    try:
+        v_message_id = obj["messageId"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_message_id = obj.get("messageId", _ABSENT)
+    if type(v_message_id) is not str:
+        raise _field_error(v_message_id, "string", "messageId")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _REASONING_START_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _REASONING_START_EVENT_KEYS)
     return cast(ReasoningStartEvent, obj)
 
 
 def _validate_reasoning_message_start_event(data: object) -> ReasoningMessageStartEvent:
-    obj = _object(data)
-    _tag(obj, "type", "REASONING_MESSAGE_START")
-    _tag(obj, "role", "reasoning")
-    _required(obj, "messageId", _str)
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _unknown(obj, _REASONING_MESSAGE_START_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "REASONING_MESSAGE_START":
+        _tag(obj, "type", "REASONING_MESSAGE_START")
+    if obj.get("role") != "reasoning":
+        _tag(obj, "role", "reasoning")
+    try:
+        v_message_id = obj["messageId"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_message_id = obj.get("messageId", _ABSENT)
+    if type(v_message_id) is not str:
+        raise _field_error(v_message_id, "string", "messageId")
+    if len(obj) != 3:  # more than the 3 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _REASONING_MESSAGE_START_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _REASONING_MESSAGE_START_EVENT_KEYS)
     return cast(ReasoningMessageStartEvent, obj)
 
 
 def _validate_reasoning_message_content_event(data: object) -> ReasoningMessageContentEvent:
-    obj = _object(data)
-    _tag(obj, "type", "REASONING_MESSAGE_CONTENT")
-    _required(obj, "messageId", _str)
-    _required(obj, "delta", _str)
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _unknown(obj, _REASONING_MESSAGE_CONTENT_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "REASONING_MESSAGE_CONTENT":
+        _tag(obj, "type", "REASONING_MESSAGE_CONTENT")
+    try:
+        v_message_id = obj["messageId"]
+        v_delta = obj["delta"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_message_id = obj.get("messageId", _ABSENT)
+        v_delta = obj.get("delta", _ABSENT)
+    if type(v_message_id) is not str:
+        raise _field_error(v_message_id, "string", "messageId")
+    if type(v_delta) is not str:
+        raise _field_error(v_delta, "string", "delta")
+    if len(obj) != 3:  # more than the 3 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _REASONING_MESSAGE_CONTENT_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _REASONING_MESSAGE_CONTENT_EVENT_KEYS)
     return cast(ReasoningMessageContentEvent, obj)
 
 
 def _validate_reasoning_message_end_event(data: object) -> ReasoningMessageEndEvent:
-    obj = _object(data)
-    _tag(obj, "type", "REASONING_MESSAGE_END")
-    _required(obj, "messageId", _str)
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _unknown(obj, _REASONING_MESSAGE_END_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "REASONING_MESSAGE_END":
+        _tag(obj, "type", "REASONING_MESSAGE_END")
+    try:
+        v_message_id = obj["messageId"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_message_id = obj.get("messageId", _ABSENT)
+    if type(v_message_id) is not str:
+        raise _field_error(v_message_id, "string", "messageId")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _REASONING_MESSAGE_END_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _REASONING_MESSAGE_END_EVENT_KEYS)
     return cast(ReasoningMessageEndEvent, obj)
 
 
 def _validate_reasoning_message_chunk_event(data: object) -> ReasoningMessageChunkEvent:
-    obj = _object(data)
-    _tag(obj, "type", "REASONING_MESSAGE_CHUNK")
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _optional(obj, "messageId", _str, None)
-    _optional(obj, "delta", _str, None)
-    _unknown(obj, _REASONING_MESSAGE_CHUNK_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "REASONING_MESSAGE_CHUNK":
+        _tag(obj, "type", "REASONING_MESSAGE_CHUNK")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        v_message_id = obj.get("messageId", _ABSENT)
+        if v_message_id is not _ABSENT and type(v_message_id) is not str:
+            raise _field_error(v_message_id, "string", "messageId")
+        v_delta = obj.get("delta", _ABSENT)
+        if v_delta is not _ABSENT and type(v_delta) is not str:
+            raise _field_error(v_delta, "string", "delta")
+        if not _REASONING_MESSAGE_CHUNK_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _REASONING_MESSAGE_CHUNK_EVENT_KEYS)
     return cast(ReasoningMessageChunkEvent, obj)
 
 
 def _validate_reasoning_end_event(data: object) -> ReasoningEndEvent:
-    obj = _object(data)
-    _tag(obj, "type", "REASONING_END")
-    _required(obj, "messageId", _str)
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _unknown(obj, _REASONING_END_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "REASONING_END":
+        _tag(obj, "type", "REASONING_END")
+    try:
+        v_message_id = obj["messageId"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_message_id = obj.get("messageId", _ABSENT)
+    if type(v_message_id) is not str:
+        raise _field_error(v_message_id, "string", "messageId")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _REASONING_END_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _REASONING_END_EVENT_KEYS)
     return cast(ReasoningEndEvent, obj)
 
 
 def _validate_reasoning_encrypted_value_event(data: object) -> ReasoningEncryptedValueEvent:
-    obj = _object(data)
-    _tag(obj, "type", "REASONING_ENCRYPTED_VALUE")
-    _required(obj, "subtype", _validate_reasoning_encrypted_value_subtype)
-    _required(obj, "entityId", _str)
-    _required(obj, "encryptedValue", _str)
-    _optional(obj, "timestamp", _int, None)
-    _optional(obj, "rawEvent", _json_value, None)
-    _optional(obj, "metadata", _json_object, None)
-    _unknown(obj, _REASONING_ENCRYPTED_VALUE_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "REASONING_ENCRYPTED_VALUE":
+        _tag(obj, "type", "REASONING_ENCRYPTED_VALUE")
+    try:
+        v_subtype = obj["subtype"]
+        v_entity_id = obj["entityId"]
+        v_encrypted_value = obj["encryptedValue"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_subtype = obj.get("subtype", _ABSENT)
+        v_entity_id = obj.get("entityId", _ABSENT)
+        v_encrypted_value = obj.get("encryptedValue", _ABSENT)
+    if v_subtype is _ABSENT:
+        raise _field_error(v_subtype, "", "subtype")
+    try:
+        _validate_reasoning_encrypted_value_subtype(v_subtype)
+    except DecodeError as error:
+        raise error.at(_segment("subtype")) from None
+    if type(v_entity_id) is not str:
+        raise _field_error(v_entity_id, "string", "entityId")
+    if type(v_encrypted_value) is not str:
+        raise _field_error(v_encrypted_value, "string", "encryptedValue")
+    if len(obj) != 4:  # more than the 4 required key(s)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and (
+            type(v_timestamp) is not int or not -_INT_BOUND < v_timestamp < _INT_BOUND
+        ):
+            raise _field_error(v_timestamp, "integer", "timestamp")
+        v_raw_event = obj.get("rawEvent", _ABSENT)
+        if v_raw_event is not _ABSENT:
+            try:
+                _json_value(v_raw_event)
+            except DecodeError as error:
+                raise error.at(_segment("rawEvent")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _json_object(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        if not _REASONING_ENCRYPTED_VALUE_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _REASONING_ENCRYPTED_VALUE_EVENT_KEYS)
     return cast(ReasoningEncryptedValueEvent, obj)
 
 
@@ -2246,11 +3695,23 @@ def _validate_state(data: object) -> State:
 
 
 def _validate_run_finished_outcome(data: object) -> RunFinishedOutcome:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _RUN_FINISHED_OUTCOME_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _RUN_FINISHED_OUTCOME_BY_TAG)(obj)
 
 
 def _validate_message(data: object) -> Message:
+    if type(data) is dict:
+        tag = data.get("role")
+        if type(tag) is str:
+            decode = _MESSAGE_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     tag = obj.get("role")
     if type(tag) is str and tag not in _MESSAGE_BY_TAG:
@@ -2259,16 +3720,34 @@ def _validate_message(data: object) -> Message:
 
 
 def _validate_input_content_source(data: object) -> InputContentSource:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _INPUT_CONTENT_SOURCE_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _INPUT_CONTENT_SOURCE_BY_TAG)(obj)
 
 
 def _validate_input_content(data: object) -> InputContent:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _INPUT_CONTENT_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _INPUT_CONTENT_BY_TAG)(obj)
 
 
 def _validate_event(data: object) -> Event:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _EVENT_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     tag = obj.get("type")
     if type(tag) is str and tag not in _EVENT_BY_TAG:
@@ -2287,10 +3766,6 @@ def _v_int_min0(value: object) -> int:
     return checked
 
 
-def _v_list_context(value: object) -> list[Context]:
-    return _check_list(value, _validate_context)
-
-
 def _v_list_input_content(value: object) -> list[InputContent]:
     return _check_list(value, _validate_input_content)
 
@@ -2302,28 +3777,8 @@ def _v_list_interrupt_minitems1(value: object) -> list[Interrupt]:
     return items
 
 
-def _v_list_json(value: object) -> list[JSONValue]:
-    return _check_list(value, _json_value)
-
-
 def _v_list_message(value: object) -> list[Message]:
     return _check_list(value, _validate_message)
-
-
-def _v_list_resume_entry(value: object) -> list[ResumeEntry]:
-    return _check_list(value, _validate_resume_entry)
-
-
-def _v_list_token_usage(value: object) -> list[TokenUsage]:
-    return _check_list(value, _validate_token_usage)
-
-
-def _v_list_tool(value: object) -> list[Tool]:
-    return _check_list(value, _validate_tool)
-
-
-def _v_list_tool_call(value: object) -> list[ToolCall]:
-    return _check_list(value, _validate_tool_call)
 
 
 def _v_lit_tool(value: object) -> Literal["tool"]:
@@ -2338,13 +3793,9 @@ def _v_opt_state(value: object) -> State | None:
     return None if value is None else _validate_state(value)
 
 
-def _v_opt_str(value: object) -> str | None:
-    return None if value is None else _str(value)
-
-
 def _v_union_str_or_list_input_content(value: object) -> str | list[InputContent]:
     if type(value) is str:
-        return _str(value)
+        return value
     if type(value) is list:
         return _v_list_input_content(value)
     raise _type_error("string or array", value)

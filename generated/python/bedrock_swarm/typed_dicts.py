@@ -13,17 +13,19 @@ from collections.abc import Callable
 from typing import Literal, TypeAlias, TypedDict, cast
 
 from ._runtime import (
+    _ABSENT,
     DecodeError,
     JSONValue,
-    _bool,
-    _check_list,
     _dispatch,
+    _field_error,
     _guard,
+    _item_error,
     _json_object,
     _object,
-    _required,
+    _segment,
     _str,
     _tag,
+    _type_error,
     _unknown,
 )
 
@@ -201,81 +203,211 @@ def _validate_event_type(data: object) -> EventType | UnknownEventType:
 
 
 def _validate_tool_call_function(data: object) -> ToolCallFunction:
-    obj = _object(data)
-    _required(obj, "name", _str)
-    _required(obj, "arguments", _json_object)
-    _unknown(obj, _TOOL_CALL_FUNCTION_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_name = obj["name"]
+        v_arguments = obj["arguments"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_name = obj.get("name", _ABSENT)
+        v_arguments = obj.get("arguments", _ABSENT)
+    if type(v_name) is not str:
+        raise _field_error(v_name, "string", "name")
+    if v_arguments is _ABSENT:
+        raise _field_error(v_arguments, "", "arguments")
+    try:
+        _json_object(v_arguments)
+    except DecodeError as error:
+        raise error.at(_segment("arguments")) from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _TOOL_CALL_FUNCTION_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_CALL_FUNCTION_KEYS)
     return cast(ToolCallFunction, obj)
 
 
 def _validate_tool_call(data: object) -> ToolCall:
-    obj = _object(data)
-    _tag(obj, "type", "function")
-    _required(obj, "id", _str)
-    _required(obj, "function", _validate_tool_call_function)
-    _unknown(obj, _TOOL_CALL_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "function":
+        _tag(obj, "type", "function")
+    try:
+        v_id = obj["id"]
+        v_function = obj["function"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_id = obj.get("id", _ABSENT)
+        v_function = obj.get("function", _ABSENT)
+    if type(v_id) is not str:
+        raise _field_error(v_id, "string", "id")
+    if v_function is _ABSENT:
+        raise _field_error(v_function, "", "function")
+    try:
+        _validate_tool_call_function(v_function)
+    except DecodeError as error:
+        raise error.at(_segment("function")) from None
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _TOOL_CALL_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_CALL_KEYS)
     return cast(ToolCall, obj)
 
 
 def _validate_tool_output(data: object) -> ToolOutput:
-    obj = _object(data)
-    _required(obj, "tool_call_id", _str)
-    _required(obj, "output", _str)
-    _unknown(obj, _TOOL_OUTPUT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_tool_call_id = obj["tool_call_id"]
+        v_output = obj["output"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tool_call_id = obj.get("tool_call_id", _ABSENT)
+        v_output = obj.get("output", _ABSENT)
+    if type(v_tool_call_id) is not str:
+        raise _field_error(v_tool_call_id, "string", "tool_call_id")
+    if type(v_output) is not str:
+        raise _field_error(v_output, "string", "output")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _TOOL_OUTPUT_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_OUTPUT_KEYS)
     return cast(ToolOutput, obj)
 
 
 def _validate_tool_result(data: object) -> ToolResult:
-    obj = _object(data)
-    _required(obj, "success", _bool)
-    _required(obj, "result", _str)
-    _required(obj, "error", _v_opt_str)
-    _unknown(obj, _TOOL_RESULT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_success = obj["success"]
+        v_result = obj["result"]
+        v_error = obj["error"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_success = obj.get("success", _ABSENT)
+        v_result = obj.get("result", _ABSENT)
+        v_error = obj.get("error", _ABSENT)
+    if type(v_success) is not bool:
+        raise _field_error(v_success, "boolean", "success")
+    if type(v_result) is not str:
+        raise _field_error(v_result, "string", "result")
+    if v_error is not None and type(v_error) is not str:
+        raise _field_error(v_error, "string", "error")
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _TOOL_RESULT_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_RESULT_KEYS)
     return cast(ToolResult, obj)
 
 
 def _validate_message_response(data: object) -> MessageResponse:
-    obj = _object(data)
-    _tag(obj, "type", "message")
-    _required(obj, "content", _str)
-    _unknown(obj, _MESSAGE_RESPONSE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "message":
+        _tag(obj, "type", "message")
+    try:
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_content = obj.get("content", _ABSENT)
+    if type(v_content) is not str:
+        raise _field_error(v_content, "string", "content")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _MESSAGE_RESPONSE_KEYS.issuperset(obj):
+            _unknown(obj, _MESSAGE_RESPONSE_KEYS)
     return cast(MessageResponse, obj)
 
 
 def _validate_tool_call_response(data: object) -> ToolCallResponse:
-    obj = _object(data)
-    _tag(obj, "type", "tool_call")
-    _required(obj, "tool_calls", _v_list_tool_call)
-    _unknown(obj, _TOOL_CALL_RESPONSE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_call":
+        _tag(obj, "type", "tool_call")
+    try:
+        v_tool_calls = obj["tool_calls"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tool_calls = obj.get("tool_calls", _ABSENT)
+    if v_tool_calls is _ABSENT:
+        raise _field_error(v_tool_calls, "", "tool_calls")
+    if type(v_tool_calls) is not list:
+        raise _field_error(v_tool_calls, "array", "tool_calls")
+    try:
+        for item in v_tool_calls:
+            _validate_tool_call(item)
+    except DecodeError:
+        raise _item_error(v_tool_calls, _validate_tool_call, "tool_calls") from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _TOOL_CALL_RESPONSE_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_CALL_RESPONSE_KEYS)
     return cast(ToolCallResponse, obj)
 
 
 def _validate_event(data: object) -> Event:
-    obj = _object(data)
-    _required(obj, "id", _str)
-    _required(obj, "type", _validate_event_type)
-    _required(obj, "timestamp", _str)
-    _required(obj, "agent_name", _str)
-    _required(obj, "run_id", _str)
-    _required(obj, "thread_id", _str)
-    _required(obj, "parent_event_id", _v_opt_str)
-    _required(obj, "details", _json_object)
-    _required(obj, "metadata", _json_object)
-    _unknown(obj, _EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_id = obj["id"]
+        v_type = obj["type"]
+        v_timestamp = obj["timestamp"]
+        v_agent_name = obj["agent_name"]
+        v_run_id = obj["run_id"]
+        v_thread_id = obj["thread_id"]
+        v_parent_event_id = obj["parent_event_id"]
+        v_details = obj["details"]
+        v_metadata = obj["metadata"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_id = obj.get("id", _ABSENT)
+        v_type = obj.get("type", _ABSENT)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        v_agent_name = obj.get("agent_name", _ABSENT)
+        v_run_id = obj.get("run_id", _ABSENT)
+        v_thread_id = obj.get("thread_id", _ABSENT)
+        v_parent_event_id = obj.get("parent_event_id", _ABSENT)
+        v_details = obj.get("details", _ABSENT)
+        v_metadata = obj.get("metadata", _ABSENT)
+    if type(v_id) is not str:
+        raise _field_error(v_id, "string", "id")
+    if v_type is _ABSENT:
+        raise _field_error(v_type, "", "type")
+    try:
+        _validate_event_type(v_type)
+    except DecodeError as error:
+        raise error.at(_segment("type")) from None
+    if type(v_timestamp) is not str:
+        raise _field_error(v_timestamp, "string", "timestamp")
+    if type(v_agent_name) is not str:
+        raise _field_error(v_agent_name, "string", "agent_name")
+    if type(v_run_id) is not str:
+        raise _field_error(v_run_id, "string", "run_id")
+    if type(v_thread_id) is not str:
+        raise _field_error(v_thread_id, "string", "thread_id")
+    if v_parent_event_id is not None and type(v_parent_event_id) is not str:
+        raise _field_error(v_parent_event_id, "string", "parent_event_id")
+    if v_details is _ABSENT:
+        raise _field_error(v_details, "", "details")
+    try:
+        _json_object(v_details)
+    except DecodeError as error:
+        raise error.at(_segment("details")) from None
+    if v_metadata is _ABSENT:
+        raise _field_error(v_metadata, "", "metadata")
+    try:
+        _json_object(v_metadata)
+    except DecodeError as error:
+        raise error.at(_segment("metadata")) from None
+    if len(obj) != 9:  # more than the 9 required key(s)
+        if not _EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _EVENT_KEYS)
     return cast(Event, obj)
 
 
 def _validate_agent_response(data: object) -> AgentResponse:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _AGENT_RESPONSE_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _AGENT_RESPONSE_BY_TAG)(obj)
-
-
-def _v_list_tool_call(value: object) -> list[ToolCall]:
-    return _check_list(value, _validate_tool_call)
-
-
-def _v_opt_str(value: object) -> str | None:
-    return None if value is None else _str(value)
 
 
 _TOOL_CALL_FUNCTION_KEYS = frozenset({"name", "arguments"})

@@ -9115,7 +9115,7 @@ def _d_opt_str(value: object) -> str | None:
 
 def _d_union_str_or_list_content_block(value: object) -> str | list[ContentBlock]:
     if type(value) is str:
-        return _str(value)
+        return value
     if type(value) is list:
         return _d_list_content_block(value)
     raise _type_error("string or array", value)
@@ -9123,7 +9123,7 @@ def _d_union_str_or_list_content_block(value: object) -> str | list[ContentBlock
 
 def _d_union_str_or_list_json_object(value: object) -> str | list[dict[str, JSONValue]]:
     if type(value) is str:
-        return _str(value)
+        return value
     if type(value) is list:
         return _d_list_json_object(value)
     raise _type_error("string or array", value)

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from typing import Literal, NotRequired, TypeAlias, TypedDict, cast
 
 from ._runtime import (
+    _ABSENT,
+    _INT_BOUND,
     DecodeError,
     JSONValue,
     _bool,
@@ -20,9 +22,11 @@ from ._runtime import (
     _check_map,
     _dispatch,
     _enum_value,
+    _field_error,
     _float,
     _guard,
     _int,
+    _item_error,
     _json_object,
     _json_value,
     _object,
@@ -30,6 +34,7 @@ from ._runtime import (
     _optional_aliased,
     _required,
     _required_aliased,
+    _segment,
     _str,
     _tag,
     _type_error,
@@ -2278,331 +2283,953 @@ def _validate_system_message(data: object) -> SystemMessage:
 
 
 def _validate_system_status_message(data: object) -> SystemStatusMessage:
-    obj = _object(data)
-    _tag(obj, "type", "system")
-    _tag(obj, "subtype", "status")
-    _required(obj, "status", _v_opt_str)
-    _optional(obj, "permissionMode", _validate_permission_mode, None)
-    _optional(obj, "compact_result", _validate_system_status_message_compact_result, None)
-    _optional(obj, "compact_error", _str, None)
-    _optional(obj, "session_id", _str, None)
-    _optional(obj, "uuid", _str, None)
-    _unknown(obj, _SYSTEM_STATUS_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "status":
+        _tag(obj, "subtype", "status")
+    try:
+        v_status = obj["status"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_status = obj.get("status", _ABSENT)
+    if v_status is not None and type(v_status) is not str:
+        raise _field_error(v_status, "string", "status")
+    if len(obj) != 3:  # more than the 3 required key(s)
+        v_permission_mode = obj.get("permissionMode", _ABSENT)
+        if v_permission_mode is not _ABSENT:
+            try:
+                _validate_permission_mode(v_permission_mode)
+            except DecodeError as error:
+                raise error.at(_segment("permissionMode")) from None
+        v_compact_result = obj.get("compact_result", _ABSENT)
+        if v_compact_result is not _ABSENT:
+            try:
+                _validate_system_status_message_compact_result(v_compact_result)
+            except DecodeError as error:
+                raise error.at(_segment("compact_result")) from None
+        v_compact_error = obj.get("compact_error", _ABSENT)
+        if v_compact_error is not _ABSENT and type(v_compact_error) is not str:
+            raise _field_error(v_compact_error, "string", "compact_error")
+        v_session_id = obj.get("session_id", _ABSENT)
+        if v_session_id is not _ABSENT and type(v_session_id) is not str:
+            raise _field_error(v_session_id, "string", "session_id")
+        v_uuid = obj.get("uuid", _ABSENT)
+        if v_uuid is not _ABSENT and type(v_uuid) is not str:
+            raise _field_error(v_uuid, "string", "uuid")
+        if not _SYSTEM_STATUS_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _SYSTEM_STATUS_MESSAGE_KEYS)
     return cast(SystemStatusMessage, obj)
 
 
 def _validate_system_compact_boundary(data: object) -> SystemCompactBoundary:
-    obj = _object(data)
-    _tag(obj, "type", "system")
-    _tag(obj, "subtype", "compact_boundary")
-    _optional(obj, "compact_metadata", _validate_compact_metadata, None)
-    _optional(obj, "direction", _validate_compact_direction, None)
-    _optional(obj, "session_id", _str, None)
-    _optional(obj, "uuid", _str, None)
-    _unknown(obj, _SYSTEM_COMPACT_BOUNDARY_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "compact_boundary":
+        _tag(obj, "subtype", "compact_boundary")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_compact_metadata = obj.get("compact_metadata", _ABSENT)
+        if v_compact_metadata is not _ABSENT:
+            try:
+                _validate_compact_metadata(v_compact_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("compact_metadata")) from None
+        v_direction = obj.get("direction", _ABSENT)
+        if v_direction is not _ABSENT:
+            try:
+                _validate_compact_direction(v_direction)
+            except DecodeError as error:
+                raise error.at(_segment("direction")) from None
+        v_session_id = obj.get("session_id", _ABSENT)
+        if v_session_id is not _ABSENT and type(v_session_id) is not str:
+            raise _field_error(v_session_id, "string", "session_id")
+        v_uuid = obj.get("uuid", _ABSENT)
+        if v_uuid is not _ABSENT and type(v_uuid) is not str:
+            raise _field_error(v_uuid, "string", "uuid")
+        if not _SYSTEM_COMPACT_BOUNDARY_KEYS.issuperset(obj):
+            _unknown(obj, _SYSTEM_COMPACT_BOUNDARY_KEYS)
     return cast(SystemCompactBoundary, obj)
 
 
 def _validate_hook_started_message(data: object) -> HookStartedMessage:
-    obj = _object(data)
-    _tag(obj, "type", "system")
-    _tag(obj, "subtype", "hook_started")
-    _optional(obj, "hook_id", _str, None)
-    _optional(obj, "hook_name", _str, None)
-    _optional(obj, "hook_event", _str, None)
-    _optional(obj, "uuid", _str, None)
-    _optional(obj, "session_id", _str, None)
-    _unknown(obj, _HOOK_STARTED_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "hook_started":
+        _tag(obj, "subtype", "hook_started")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_hook_id = obj.get("hook_id", _ABSENT)
+        if v_hook_id is not _ABSENT and type(v_hook_id) is not str:
+            raise _field_error(v_hook_id, "string", "hook_id")
+        v_hook_name = obj.get("hook_name", _ABSENT)
+        if v_hook_name is not _ABSENT and type(v_hook_name) is not str:
+            raise _field_error(v_hook_name, "string", "hook_name")
+        v_hook_event = obj.get("hook_event", _ABSENT)
+        if v_hook_event is not _ABSENT and type(v_hook_event) is not str:
+            raise _field_error(v_hook_event, "string", "hook_event")
+        v_uuid = obj.get("uuid", _ABSENT)
+        if v_uuid is not _ABSENT and type(v_uuid) is not str:
+            raise _field_error(v_uuid, "string", "uuid")
+        v_session_id = obj.get("session_id", _ABSENT)
+        if v_session_id is not _ABSENT and type(v_session_id) is not str:
+            raise _field_error(v_session_id, "string", "session_id")
+        if not _HOOK_STARTED_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _HOOK_STARTED_MESSAGE_KEYS)
     return cast(HookStartedMessage, obj)
 
 
 def _validate_hook_progress_message(data: object) -> HookProgressMessage:
-    obj = _object(data)
-    _tag(obj, "type", "system")
-    _tag(obj, "subtype", "hook_progress")
-    _required(obj, "hook_id", _str)
-    _required(obj, "hook_name", _str)
-    _required(obj, "hook_event", _str)
-    _required(obj, "stdout", _str)
-    _required(obj, "stderr", _str)
-    _required(obj, "output", _str)
-    _optional(obj, "uuid", _str, None)
-    _optional(obj, "session_id", _str, None)
-    _unknown(obj, _HOOK_PROGRESS_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "hook_progress":
+        _tag(obj, "subtype", "hook_progress")
+    try:
+        v_hook_id = obj["hook_id"]
+        v_hook_name = obj["hook_name"]
+        v_hook_event = obj["hook_event"]
+        v_stdout = obj["stdout"]
+        v_stderr = obj["stderr"]
+        v_output = obj["output"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_hook_id = obj.get("hook_id", _ABSENT)
+        v_hook_name = obj.get("hook_name", _ABSENT)
+        v_hook_event = obj.get("hook_event", _ABSENT)
+        v_stdout = obj.get("stdout", _ABSENT)
+        v_stderr = obj.get("stderr", _ABSENT)
+        v_output = obj.get("output", _ABSENT)
+    if type(v_hook_id) is not str:
+        raise _field_error(v_hook_id, "string", "hook_id")
+    if type(v_hook_name) is not str:
+        raise _field_error(v_hook_name, "string", "hook_name")
+    if type(v_hook_event) is not str:
+        raise _field_error(v_hook_event, "string", "hook_event")
+    if type(v_stdout) is not str:
+        raise _field_error(v_stdout, "string", "stdout")
+    if type(v_stderr) is not str:
+        raise _field_error(v_stderr, "string", "stderr")
+    if type(v_output) is not str:
+        raise _field_error(v_output, "string", "output")
+    if len(obj) != 8:  # more than the 8 required key(s)
+        v_uuid = obj.get("uuid", _ABSENT)
+        if v_uuid is not _ABSENT and type(v_uuid) is not str:
+            raise _field_error(v_uuid, "string", "uuid")
+        v_session_id = obj.get("session_id", _ABSENT)
+        if v_session_id is not _ABSENT and type(v_session_id) is not str:
+            raise _field_error(v_session_id, "string", "session_id")
+        if not _HOOK_PROGRESS_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _HOOK_PROGRESS_MESSAGE_KEYS)
     return cast(HookProgressMessage, obj)
 
 
 def _validate_hook_response_message(data: object) -> HookResponseMessage:
-    obj = _object(data)
-    _tag(obj, "type", "system")
-    _tag(obj, "subtype", "hook_response")
-    _optional(obj, "hook_id", _str, None)
-    _optional(obj, "hook_name", _str, None)
-    _optional(obj, "hook_event", _str, None)
-    _optional(obj, "output", _str, None)
-    _optional(obj, "stdout", _str, None)
-    _optional(obj, "stderr", _str, None)
-    _optional(obj, "exit_code", _int, None)
-    _optional(obj, "outcome", _validate_hook_outcome, None)
-    _optional(obj, "uuid", _str, None)
-    _optional(obj, "session_id", _str, None)
-    _unknown(obj, _HOOK_RESPONSE_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "hook_response":
+        _tag(obj, "subtype", "hook_response")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_hook_id = obj.get("hook_id", _ABSENT)
+        if v_hook_id is not _ABSENT and type(v_hook_id) is not str:
+            raise _field_error(v_hook_id, "string", "hook_id")
+        v_hook_name = obj.get("hook_name", _ABSENT)
+        if v_hook_name is not _ABSENT and type(v_hook_name) is not str:
+            raise _field_error(v_hook_name, "string", "hook_name")
+        v_hook_event = obj.get("hook_event", _ABSENT)
+        if v_hook_event is not _ABSENT and type(v_hook_event) is not str:
+            raise _field_error(v_hook_event, "string", "hook_event")
+        v_output = obj.get("output", _ABSENT)
+        if v_output is not _ABSENT and type(v_output) is not str:
+            raise _field_error(v_output, "string", "output")
+        v_stdout = obj.get("stdout", _ABSENT)
+        if v_stdout is not _ABSENT and type(v_stdout) is not str:
+            raise _field_error(v_stdout, "string", "stdout")
+        v_stderr = obj.get("stderr", _ABSENT)
+        if v_stderr is not _ABSENT and type(v_stderr) is not str:
+            raise _field_error(v_stderr, "string", "stderr")
+        v_exit_code = obj.get("exit_code", _ABSENT)
+        if v_exit_code is not _ABSENT and (
+            type(v_exit_code) is not int or not -_INT_BOUND < v_exit_code < _INT_BOUND
+        ):
+            raise _field_error(v_exit_code, "integer", "exit_code")
+        v_outcome = obj.get("outcome", _ABSENT)
+        if v_outcome is not _ABSENT:
+            try:
+                _validate_hook_outcome(v_outcome)
+            except DecodeError as error:
+                raise error.at(_segment("outcome")) from None
+        v_uuid = obj.get("uuid", _ABSENT)
+        if v_uuid is not _ABSENT and type(v_uuid) is not str:
+            raise _field_error(v_uuid, "string", "uuid")
+        v_session_id = obj.get("session_id", _ABSENT)
+        if v_session_id is not _ABSENT and type(v_session_id) is not str:
+            raise _field_error(v_session_id, "string", "session_id")
+        if not _HOOK_RESPONSE_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _HOOK_RESPONSE_MESSAGE_KEYS)
     return cast(HookResponseMessage, obj)
 
 
 def _validate_task_started_message(data: object) -> TaskStartedMessage:
-    obj = _object(data)
-    _tag(obj, "type", "system")
-    _tag(obj, "subtype", "task_started")
-    _required(obj, "task_id", _str)
-    _required(obj, "description", _str)
-    _optional(obj, "tool_use_id", _str, None)
-    _optional(obj, "task_type", _str, None)
-    _optional(obj, "subagent_type", _str, None)
-    _optional(obj, "is_backgrounded", _bool, None)
-    _optional(obj, "spawn_depth", _int, None)
-    _optional(obj, "workflow_name", _str, None)
-    _optional(obj, "prompt", _str, None)
-    _optional(obj, "skip_transcript", _bool, None)
-    _optional(obj, "ambient", _bool, None)
-    _optional(obj, "uuid", _str, None)
-    _optional(obj, "session_id", _str, None)
-    _unknown(obj, _TASK_STARTED_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "task_started":
+        _tag(obj, "subtype", "task_started")
+    try:
+        v_task_id = obj["task_id"]
+        v_description = obj["description"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_task_id = obj.get("task_id", _ABSENT)
+        v_description = obj.get("description", _ABSENT)
+    if type(v_task_id) is not str:
+        raise _field_error(v_task_id, "string", "task_id")
+    if type(v_description) is not str:
+        raise _field_error(v_description, "string", "description")
+    if len(obj) != 4:  # more than the 4 required key(s)
+        v_tool_use_id = obj.get("tool_use_id", _ABSENT)
+        if v_tool_use_id is not _ABSENT and type(v_tool_use_id) is not str:
+            raise _field_error(v_tool_use_id, "string", "tool_use_id")
+        v_task_type = obj.get("task_type", _ABSENT)
+        if v_task_type is not _ABSENT and type(v_task_type) is not str:
+            raise _field_error(v_task_type, "string", "task_type")
+        v_subagent_type = obj.get("subagent_type", _ABSENT)
+        if v_subagent_type is not _ABSENT and type(v_subagent_type) is not str:
+            raise _field_error(v_subagent_type, "string", "subagent_type")
+        v_is_backgrounded = obj.get("is_backgrounded", _ABSENT)
+        if v_is_backgrounded is not _ABSENT and type(v_is_backgrounded) is not bool:
+            raise _field_error(v_is_backgrounded, "boolean", "is_backgrounded")
+        v_spawn_depth = obj.get("spawn_depth", _ABSENT)
+        if v_spawn_depth is not _ABSENT and (
+            type(v_spawn_depth) is not int or not -_INT_BOUND < v_spawn_depth < _INT_BOUND
+        ):
+            raise _field_error(v_spawn_depth, "integer", "spawn_depth")
+        v_workflow_name = obj.get("workflow_name", _ABSENT)
+        if v_workflow_name is not _ABSENT and type(v_workflow_name) is not str:
+            raise _field_error(v_workflow_name, "string", "workflow_name")
+        v_prompt = obj.get("prompt", _ABSENT)
+        if v_prompt is not _ABSENT and type(v_prompt) is not str:
+            raise _field_error(v_prompt, "string", "prompt")
+        v_skip_transcript = obj.get("skip_transcript", _ABSENT)
+        if v_skip_transcript is not _ABSENT and type(v_skip_transcript) is not bool:
+            raise _field_error(v_skip_transcript, "boolean", "skip_transcript")
+        v_ambient = obj.get("ambient", _ABSENT)
+        if v_ambient is not _ABSENT and type(v_ambient) is not bool:
+            raise _field_error(v_ambient, "boolean", "ambient")
+        v_uuid = obj.get("uuid", _ABSENT)
+        if v_uuid is not _ABSENT and type(v_uuid) is not str:
+            raise _field_error(v_uuid, "string", "uuid")
+        v_session_id = obj.get("session_id", _ABSENT)
+        if v_session_id is not _ABSENT and type(v_session_id) is not str:
+            raise _field_error(v_session_id, "string", "session_id")
+        if not _TASK_STARTED_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _TASK_STARTED_MESSAGE_KEYS)
     return cast(TaskStartedMessage, obj)
 
 
 def _validate_task_progress_message(data: object) -> TaskProgressMessage:
-    obj = _object(data)
-    _tag(obj, "type", "system")
-    _tag(obj, "subtype", "task_progress")
-    _required(obj, "task_id", _str)
-    _required(obj, "description", _str)
-    _required(obj, "usage", _validate_task_usage)
-    _optional(obj, "tool_use_id", _str, None)
-    _optional(obj, "subagent_type", _str, None)
-    _optional(obj, "last_tool_name", _str, None)
-    _optional(obj, "summary", _str, None)
-    _optional(obj, "uuid", _str, None)
-    _optional(obj, "session_id", _str, None)
-    _unknown(obj, _TASK_PROGRESS_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "task_progress":
+        _tag(obj, "subtype", "task_progress")
+    try:
+        v_task_id = obj["task_id"]
+        v_description = obj["description"]
+        v_usage = obj["usage"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_task_id = obj.get("task_id", _ABSENT)
+        v_description = obj.get("description", _ABSENT)
+        v_usage = obj.get("usage", _ABSENT)
+    if type(v_task_id) is not str:
+        raise _field_error(v_task_id, "string", "task_id")
+    if type(v_description) is not str:
+        raise _field_error(v_description, "string", "description")
+    if v_usage is _ABSENT:
+        raise _field_error(v_usage, "", "usage")
+    try:
+        _validate_task_usage(v_usage)
+    except DecodeError as error:
+        raise error.at(_segment("usage")) from None
+    if len(obj) != 5:  # more than the 5 required key(s)
+        v_tool_use_id = obj.get("tool_use_id", _ABSENT)
+        if v_tool_use_id is not _ABSENT and type(v_tool_use_id) is not str:
+            raise _field_error(v_tool_use_id, "string", "tool_use_id")
+        v_subagent_type = obj.get("subagent_type", _ABSENT)
+        if v_subagent_type is not _ABSENT and type(v_subagent_type) is not str:
+            raise _field_error(v_subagent_type, "string", "subagent_type")
+        v_last_tool_name = obj.get("last_tool_name", _ABSENT)
+        if v_last_tool_name is not _ABSENT and type(v_last_tool_name) is not str:
+            raise _field_error(v_last_tool_name, "string", "last_tool_name")
+        v_summary = obj.get("summary", _ABSENT)
+        if v_summary is not _ABSENT and type(v_summary) is not str:
+            raise _field_error(v_summary, "string", "summary")
+        v_uuid = obj.get("uuid", _ABSENT)
+        if v_uuid is not _ABSENT and type(v_uuid) is not str:
+            raise _field_error(v_uuid, "string", "uuid")
+        v_session_id = obj.get("session_id", _ABSENT)
+        if v_session_id is not _ABSENT and type(v_session_id) is not str:
+            raise _field_error(v_session_id, "string", "session_id")
+        if not _TASK_PROGRESS_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _TASK_PROGRESS_MESSAGE_KEYS)
     return cast(TaskProgressMessage, obj)
 
 
 def _validate_task_notification_message(data: object) -> TaskNotificationMessage:
-    obj = _object(data)
-    _tag(obj, "type", "system")
-    _tag(obj, "subtype", "task_notification")
-    _required(obj, "task_id", _str)
-    _required(obj, "status", _validate_task_notification_status)
-    _required(obj, "output_file", _str)
-    _required(obj, "summary", _str)
-    _optional(obj, "tool_use_id", _str, None)
-    _optional(obj, "reason", _str, None)
-    _optional(obj, "usage", _validate_task_usage, None)
-    _optional(obj, "resource_links", _v_list_json_object, None)
-    _optional(obj, "skip_transcript", _bool, None)
-    _optional(obj, "ambient", _bool, None)
-    _optional(obj, "uuid", _str, None)
-    _optional(obj, "session_id", _str, None)
-    _unknown(obj, _TASK_NOTIFICATION_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "task_notification":
+        _tag(obj, "subtype", "task_notification")
+    try:
+        v_task_id = obj["task_id"]
+        v_status = obj["status"]
+        v_output_file = obj["output_file"]
+        v_summary = obj["summary"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_task_id = obj.get("task_id", _ABSENT)
+        v_status = obj.get("status", _ABSENT)
+        v_output_file = obj.get("output_file", _ABSENT)
+        v_summary = obj.get("summary", _ABSENT)
+    if type(v_task_id) is not str:
+        raise _field_error(v_task_id, "string", "task_id")
+    if v_status is _ABSENT:
+        raise _field_error(v_status, "", "status")
+    try:
+        _validate_task_notification_status(v_status)
+    except DecodeError as error:
+        raise error.at(_segment("status")) from None
+    if type(v_output_file) is not str:
+        raise _field_error(v_output_file, "string", "output_file")
+    if type(v_summary) is not str:
+        raise _field_error(v_summary, "string", "summary")
+    if len(obj) != 6:  # more than the 6 required key(s)
+        v_tool_use_id = obj.get("tool_use_id", _ABSENT)
+        if v_tool_use_id is not _ABSENT and type(v_tool_use_id) is not str:
+            raise _field_error(v_tool_use_id, "string", "tool_use_id")
+        v_reason = obj.get("reason", _ABSENT)
+        if v_reason is not _ABSENT and type(v_reason) is not str:
+            raise _field_error(v_reason, "string", "reason")
+        v_usage = obj.get("usage", _ABSENT)
+        if v_usage is not _ABSENT:
+            try:
+                _validate_task_usage(v_usage)
+            except DecodeError as error:
+                raise error.at(_segment("usage")) from None
+        v_resource_links = obj.get("resource_links", _ABSENT)
+        if v_resource_links is not _ABSENT:
+            if type(v_resource_links) is not list:
+                raise _field_error(v_resource_links, "array", "resource_links")
+            try:
+                for item in v_resource_links:
+                    _json_object(item)
+            except DecodeError:
+                raise _item_error(v_resource_links, _json_object, "resource_links") from None
+        v_skip_transcript = obj.get("skip_transcript", _ABSENT)
+        if v_skip_transcript is not _ABSENT and type(v_skip_transcript) is not bool:
+            raise _field_error(v_skip_transcript, "boolean", "skip_transcript")
+        v_ambient = obj.get("ambient", _ABSENT)
+        if v_ambient is not _ABSENT and type(v_ambient) is not bool:
+            raise _field_error(v_ambient, "boolean", "ambient")
+        v_uuid = obj.get("uuid", _ABSENT)
+        if v_uuid is not _ABSENT and type(v_uuid) is not str:
+            raise _field_error(v_uuid, "string", "uuid")
+        v_session_id = obj.get("session_id", _ABSENT)
+        if v_session_id is not _ABSENT and type(v_session_id) is not str:
+            raise _field_error(v_session_id, "string", "session_id")
+        if not _TASK_NOTIFICATION_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _TASK_NOTIFICATION_MESSAGE_KEYS)
     return cast(TaskNotificationMessage, obj)
 
 
 def _validate_task_updated_message(data: object) -> TaskUpdatedMessage:
-    obj = _object(data)
-    _tag(obj, "type", "system")
-    _tag(obj, "subtype", "task_updated")
-    _required(obj, "task_id", _str)
-    _required(obj, "patch", _json_object)
-    _optional(obj, "uuid", _str, None)
-    _optional(obj, "session_id", _str, None)
-    _unknown(obj, _TASK_UPDATED_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "task_updated":
+        _tag(obj, "subtype", "task_updated")
+    try:
+        v_task_id = obj["task_id"]
+        v_patch = obj["patch"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_task_id = obj.get("task_id", _ABSENT)
+        v_patch = obj.get("patch", _ABSENT)
+    if type(v_task_id) is not str:
+        raise _field_error(v_task_id, "string", "task_id")
+    if v_patch is _ABSENT:
+        raise _field_error(v_patch, "", "patch")
+    try:
+        _json_object(v_patch)
+    except DecodeError as error:
+        raise error.at(_segment("patch")) from None
+    if len(obj) != 4:  # more than the 4 required key(s)
+        v_uuid = obj.get("uuid", _ABSENT)
+        if v_uuid is not _ABSENT and type(v_uuid) is not str:
+            raise _field_error(v_uuid, "string", "uuid")
+        v_session_id = obj.get("session_id", _ABSENT)
+        if v_session_id is not _ABSENT and type(v_session_id) is not str:
+            raise _field_error(v_session_id, "string", "session_id")
+        if not _TASK_UPDATED_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _TASK_UPDATED_MESSAGE_KEYS)
     return cast(TaskUpdatedMessage, obj)
 
 
 def _validate_background_tasks_changed_message(data: object) -> BackgroundTasksChangedMessage:
-    obj = _object(data)
-    _tag(obj, "type", "system")
-    _tag(obj, "subtype", "background_tasks_changed")
-    _required(obj, "tasks", _v_list_background_task)
-    _optional(obj, "uuid", _str, None)
-    _optional(obj, "session_id", _str, None)
-    _unknown(obj, _BACKGROUND_TASKS_CHANGED_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "background_tasks_changed":
+        _tag(obj, "subtype", "background_tasks_changed")
+    try:
+        v_tasks = obj["tasks"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tasks = obj.get("tasks", _ABSENT)
+    if v_tasks is _ABSENT:
+        raise _field_error(v_tasks, "", "tasks")
+    if type(v_tasks) is not list:
+        raise _field_error(v_tasks, "array", "tasks")
+    try:
+        for item in v_tasks:
+            _validate_background_task(item)
+    except DecodeError:
+        raise _item_error(v_tasks, _validate_background_task, "tasks") from None
+    if len(obj) != 3:  # more than the 3 required key(s)
+        v_uuid = obj.get("uuid", _ABSENT)
+        if v_uuid is not _ABSENT and type(v_uuid) is not str:
+            raise _field_error(v_uuid, "string", "uuid")
+        v_session_id = obj.get("session_id", _ABSENT)
+        if v_session_id is not _ABSENT and type(v_session_id) is not str:
+            raise _field_error(v_session_id, "string", "session_id")
+        if not _BACKGROUND_TASKS_CHANGED_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _BACKGROUND_TASKS_CHANGED_MESSAGE_KEYS)
     return cast(BackgroundTasksChangedMessage, obj)
 
 
 def _validate_files_persisted_event(data: object) -> FilesPersistedEvent:
-    obj = _object(data)
-    _tag(obj, "type", "system")
-    _tag(obj, "subtype", "files_persisted")
-    _required(obj, "files", _v_list_persisted_file)
-    _required(obj, "failed", _v_list_failed_file)
-    _required(obj, "processed_at", _str)
-    _optional(obj, "uuid", _str, None)
-    _optional(obj, "session_id", _str, None)
-    _unknown(obj, _FILES_PERSISTED_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "files_persisted":
+        _tag(obj, "subtype", "files_persisted")
+    try:
+        v_files = obj["files"]
+        v_failed = obj["failed"]
+        v_processed_at = obj["processed_at"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_files = obj.get("files", _ABSENT)
+        v_failed = obj.get("failed", _ABSENT)
+        v_processed_at = obj.get("processed_at", _ABSENT)
+    if v_files is _ABSENT:
+        raise _field_error(v_files, "", "files")
+    if type(v_files) is not list:
+        raise _field_error(v_files, "array", "files")
+    try:
+        for item in v_files:
+            _validate_persisted_file(item)
+    except DecodeError:
+        raise _item_error(v_files, _validate_persisted_file, "files") from None
+    if v_failed is _ABSENT:
+        raise _field_error(v_failed, "", "failed")
+    if type(v_failed) is not list:
+        raise _field_error(v_failed, "array", "failed")
+    try:
+        for item in v_failed:
+            _validate_failed_file(item)
+    except DecodeError:
+        raise _item_error(v_failed, _validate_failed_file, "failed") from None
+    if type(v_processed_at) is not str:
+        raise _field_error(v_processed_at, "string", "processed_at")
+    if len(obj) != 5:  # more than the 5 required key(s)
+        v_uuid = obj.get("uuid", _ABSENT)
+        if v_uuid is not _ABSENT and type(v_uuid) is not str:
+            raise _field_error(v_uuid, "string", "uuid")
+        v_session_id = obj.get("session_id", _ABSENT)
+        if v_session_id is not _ABSENT and type(v_session_id) is not str:
+            raise _field_error(v_session_id, "string", "session_id")
+        if not _FILES_PERSISTED_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _FILES_PERSISTED_EVENT_KEYS)
     return cast(FilesPersistedEvent, obj)
 
 
 def _validate_api_retry_message(data: object) -> ApiRetryMessage:
-    obj = _object(data)
-    _tag(obj, "type", "system")
-    _tag(obj, "subtype", "api_retry")
-    _required(obj, "attempt", _int)
-    _required(obj, "max_retries", _int)
-    _required(obj, "retry_delay_ms", _int)
-    _required(obj, "error_status", _v_opt_int)
-    _required(obj, "error", _str)
-    _optional(obj, "no_response", _validate_no_response, None)
-    _optional(obj, "uuid", _str, None)
-    _optional(obj, "session_id", _str, None)
-    _unknown(obj, _API_RETRY_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "api_retry":
+        _tag(obj, "subtype", "api_retry")
+    try:
+        v_attempt = obj["attempt"]
+        v_max_retries = obj["max_retries"]
+        v_retry_delay_ms = obj["retry_delay_ms"]
+        v_error_status = obj["error_status"]
+        v_error = obj["error"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_attempt = obj.get("attempt", _ABSENT)
+        v_max_retries = obj.get("max_retries", _ABSENT)
+        v_retry_delay_ms = obj.get("retry_delay_ms", _ABSENT)
+        v_error_status = obj.get("error_status", _ABSENT)
+        v_error = obj.get("error", _ABSENT)
+    if type(v_attempt) is not int or not -_INT_BOUND < v_attempt < _INT_BOUND:
+        raise _field_error(v_attempt, "integer", "attempt")
+    if type(v_max_retries) is not int or not -_INT_BOUND < v_max_retries < _INT_BOUND:
+        raise _field_error(v_max_retries, "integer", "max_retries")
+    if type(v_retry_delay_ms) is not int or not -_INT_BOUND < v_retry_delay_ms < _INT_BOUND:
+        raise _field_error(v_retry_delay_ms, "integer", "retry_delay_ms")
+    if v_error_status is not None and (
+        type(v_error_status) is not int or not -_INT_BOUND < v_error_status < _INT_BOUND
+    ):
+        raise _field_error(v_error_status, "integer", "error_status")
+    if type(v_error) is not str:
+        raise _field_error(v_error, "string", "error")
+    if len(obj) != 7:  # more than the 7 required key(s)
+        v_no_response = obj.get("no_response", _ABSENT)
+        if v_no_response is not _ABSENT:
+            try:
+                _validate_no_response(v_no_response)
+            except DecodeError as error:
+                raise error.at(_segment("no_response")) from None
+        v_uuid = obj.get("uuid", _ABSENT)
+        if v_uuid is not _ABSENT and type(v_uuid) is not str:
+            raise _field_error(v_uuid, "string", "uuid")
+        v_session_id = obj.get("session_id", _ABSENT)
+        if v_session_id is not _ABSENT and type(v_session_id) is not str:
+            raise _field_error(v_session_id, "string", "session_id")
+        if not _API_RETRY_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _API_RETRY_MESSAGE_KEYS)
     return cast(ApiRetryMessage, obj)
 
 
 def _validate_local_command_output_message(data: object) -> LocalCommandOutputMessage:
-    obj = _object(data)
-    _tag(obj, "type", "system")
-    _tag(obj, "subtype", "local_command_output")
-    _required(obj, "content", _str)
-    _optional(obj, "uuid", _str, None)
-    _optional(obj, "session_id", _str, None)
-    _unknown(obj, _LOCAL_COMMAND_OUTPUT_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "local_command_output":
+        _tag(obj, "subtype", "local_command_output")
+    try:
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_content = obj.get("content", _ABSENT)
+    if type(v_content) is not str:
+        raise _field_error(v_content, "string", "content")
+    if len(obj) != 3:  # more than the 3 required key(s)
+        v_uuid = obj.get("uuid", _ABSENT)
+        if v_uuid is not _ABSENT and type(v_uuid) is not str:
+            raise _field_error(v_uuid, "string", "uuid")
+        v_session_id = obj.get("session_id", _ABSENT)
+        if v_session_id is not _ABSENT and type(v_session_id) is not str:
+            raise _field_error(v_session_id, "string", "session_id")
+        if not _LOCAL_COMMAND_OUTPUT_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _LOCAL_COMMAND_OUTPUT_MESSAGE_KEYS)
     return cast(LocalCommandOutputMessage, obj)
 
 
 def _validate_session_state_changed_message(data: object) -> SessionStateChangedMessage:
-    obj = _object(data)
-    _tag(obj, "type", "system")
-    _tag(obj, "subtype", "session_state_changed")
-    _required(obj, "state", _validate_session_state)
-    _optional(obj, "uuid", _str, None)
-    _optional(obj, "session_id", _str, None)
-    _unknown(obj, _SESSION_STATE_CHANGED_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "session_state_changed":
+        _tag(obj, "subtype", "session_state_changed")
+    try:
+        v_state = obj["state"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_state = obj.get("state", _ABSENT)
+    if v_state is _ABSENT:
+        raise _field_error(v_state, "", "state")
+    try:
+        _validate_session_state(v_state)
+    except DecodeError as error:
+        raise error.at(_segment("state")) from None
+    if len(obj) != 3:  # more than the 3 required key(s)
+        v_uuid = obj.get("uuid", _ABSENT)
+        if v_uuid is not _ABSENT and type(v_uuid) is not str:
+            raise _field_error(v_uuid, "string", "uuid")
+        v_session_id = obj.get("session_id", _ABSENT)
+        if v_session_id is not _ABSENT and type(v_session_id) is not str:
+            raise _field_error(v_session_id, "string", "session_id")
+        if not _SESSION_STATE_CHANGED_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _SESSION_STATE_CHANGED_MESSAGE_KEYS)
     return cast(SessionStateChangedMessage, obj)
 
 
 def _validate_elicitation_complete_message(data: object) -> ElicitationCompleteMessage:
-    obj = _object(data)
-    _tag(obj, "type", "system")
-    _tag(obj, "subtype", "elicitation_complete")
-    _required(obj, "mcp_server_name", _str)
-    _required(obj, "elicitation_id", _str)
-    _optional(obj, "uuid", _str, None)
-    _optional(obj, "session_id", _str, None)
-    _unknown(obj, _ELICITATION_COMPLETE_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "elicitation_complete":
+        _tag(obj, "subtype", "elicitation_complete")
+    try:
+        v_mcp_server_name = obj["mcp_server_name"]
+        v_elicitation_id = obj["elicitation_id"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_mcp_server_name = obj.get("mcp_server_name", _ABSENT)
+        v_elicitation_id = obj.get("elicitation_id", _ABSENT)
+    if type(v_mcp_server_name) is not str:
+        raise _field_error(v_mcp_server_name, "string", "mcp_server_name")
+    if type(v_elicitation_id) is not str:
+        raise _field_error(v_elicitation_id, "string", "elicitation_id")
+    if len(obj) != 4:  # more than the 4 required key(s)
+        v_uuid = obj.get("uuid", _ABSENT)
+        if v_uuid is not _ABSENT and type(v_uuid) is not str:
+            raise _field_error(v_uuid, "string", "uuid")
+        v_session_id = obj.get("session_id", _ABSENT)
+        if v_session_id is not _ABSENT and type(v_session_id) is not str:
+            raise _field_error(v_session_id, "string", "session_id")
+        if not _ELICITATION_COMPLETE_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _ELICITATION_COMPLETE_MESSAGE_KEYS)
     return cast(ElicitationCompleteMessage, obj)
 
 
 def _validate_informational_message(data: object) -> InformationalMessage:
-    obj = _object(data)
-    _tag(obj, "type", "system")
-    _tag(obj, "subtype", "informational")
-    _required(obj, "content", _str)
-    _required(obj, "level", _validate_informational_level)
-    _optional(obj, "tool_use_id", _str, None)
-    _optional(obj, "prevent_continuation", _bool, None)
-    _optional(obj, "uuid", _str, None)
-    _optional(obj, "session_id", _str, None)
-    _unknown(obj, _INFORMATIONAL_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "informational":
+        _tag(obj, "subtype", "informational")
+    try:
+        v_content = obj["content"]
+        v_level = obj["level"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_content = obj.get("content", _ABSENT)
+        v_level = obj.get("level", _ABSENT)
+    if type(v_content) is not str:
+        raise _field_error(v_content, "string", "content")
+    if v_level is _ABSENT:
+        raise _field_error(v_level, "", "level")
+    try:
+        _validate_informational_level(v_level)
+    except DecodeError as error:
+        raise error.at(_segment("level")) from None
+    if len(obj) != 4:  # more than the 4 required key(s)
+        v_tool_use_id = obj.get("tool_use_id", _ABSENT)
+        if v_tool_use_id is not _ABSENT and type(v_tool_use_id) is not str:
+            raise _field_error(v_tool_use_id, "string", "tool_use_id")
+        v_prevent_continuation = obj.get("prevent_continuation", _ABSENT)
+        if v_prevent_continuation is not _ABSENT and type(v_prevent_continuation) is not bool:
+            raise _field_error(v_prevent_continuation, "boolean", "prevent_continuation")
+        v_uuid = obj.get("uuid", _ABSENT)
+        if v_uuid is not _ABSENT and type(v_uuid) is not str:
+            raise _field_error(v_uuid, "string", "uuid")
+        v_session_id = obj.get("session_id", _ABSENT)
+        if v_session_id is not _ABSENT and type(v_session_id) is not str:
+            raise _field_error(v_session_id, "string", "session_id")
+        if not _INFORMATIONAL_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _INFORMATIONAL_MESSAGE_KEYS)
     return cast(InformationalMessage, obj)
 
 
 def _validate_notification_message(data: object) -> NotificationMessage:
-    obj = _object(data)
-    _tag(obj, "type", "system")
-    _tag(obj, "subtype", "notification")
-    _required(obj, "key", _str)
-    _required(obj, "text", _str)
-    _required(obj, "priority", _validate_notification_priority)
-    _optional(obj, "color", _str, None)
-    _optional(obj, "timeout_ms", _int, None)
-    _optional(obj, "uuid", _str, None)
-    _optional(obj, "session_id", _str, None)
-    _unknown(obj, _NOTIFICATION_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "notification":
+        _tag(obj, "subtype", "notification")
+    try:
+        v_key = obj["key"]
+        v_text = obj["text"]
+        v_priority = obj["priority"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_key = obj.get("key", _ABSENT)
+        v_text = obj.get("text", _ABSENT)
+        v_priority = obj.get("priority", _ABSENT)
+    if type(v_key) is not str:
+        raise _field_error(v_key, "string", "key")
+    if type(v_text) is not str:
+        raise _field_error(v_text, "string", "text")
+    if v_priority is _ABSENT:
+        raise _field_error(v_priority, "", "priority")
+    try:
+        _validate_notification_priority(v_priority)
+    except DecodeError as error:
+        raise error.at(_segment("priority")) from None
+    if len(obj) != 5:  # more than the 5 required key(s)
+        v_color = obj.get("color", _ABSENT)
+        if v_color is not _ABSENT and type(v_color) is not str:
+            raise _field_error(v_color, "string", "color")
+        v_timeout_ms = obj.get("timeout_ms", _ABSENT)
+        if v_timeout_ms is not _ABSENT and (
+            type(v_timeout_ms) is not int or not -_INT_BOUND < v_timeout_ms < _INT_BOUND
+        ):
+            raise _field_error(v_timeout_ms, "integer", "timeout_ms")
+        v_uuid = obj.get("uuid", _ABSENT)
+        if v_uuid is not _ABSENT and type(v_uuid) is not str:
+            raise _field_error(v_uuid, "string", "uuid")
+        v_session_id = obj.get("session_id", _ABSENT)
+        if v_session_id is not _ABSENT and type(v_session_id) is not str:
+            raise _field_error(v_session_id, "string", "session_id")
+        if not _NOTIFICATION_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _NOTIFICATION_MESSAGE_KEYS)
     return cast(NotificationMessage, obj)
 
 
 def _validate_permission_denied_message(data: object) -> PermissionDeniedMessage:
-    obj = _object(data)
-    _tag(obj, "type", "system")
-    _tag(obj, "subtype", "permission_denied")
-    _required(obj, "tool_name", _str)
-    _required(obj, "tool_use_id", _str)
-    _required(obj, "message", _str)
-    _optional(obj, "agent_id", _str, None)
-    _optional(obj, "decision_reason_type", _str, None)
-    _optional(obj, "decision_reason", _str, None)
-    _optional(obj, "uuid", _str, None)
-    _optional(obj, "session_id", _str, None)
-    _unknown(obj, _PERMISSION_DENIED_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "permission_denied":
+        _tag(obj, "subtype", "permission_denied")
+    try:
+        v_tool_name = obj["tool_name"]
+        v_tool_use_id = obj["tool_use_id"]
+        v_message = obj["message"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tool_name = obj.get("tool_name", _ABSENT)
+        v_tool_use_id = obj.get("tool_use_id", _ABSENT)
+        v_message = obj.get("message", _ABSENT)
+    if type(v_tool_name) is not str:
+        raise _field_error(v_tool_name, "string", "tool_name")
+    if type(v_tool_use_id) is not str:
+        raise _field_error(v_tool_use_id, "string", "tool_use_id")
+    if type(v_message) is not str:
+        raise _field_error(v_message, "string", "message")
+    if len(obj) != 5:  # more than the 5 required key(s)
+        v_agent_id = obj.get("agent_id", _ABSENT)
+        if v_agent_id is not _ABSENT and type(v_agent_id) is not str:
+            raise _field_error(v_agent_id, "string", "agent_id")
+        v_decision_reason_type = obj.get("decision_reason_type", _ABSENT)
+        if v_decision_reason_type is not _ABSENT and type(v_decision_reason_type) is not str:
+            raise _field_error(v_decision_reason_type, "string", "decision_reason_type")
+        v_decision_reason = obj.get("decision_reason", _ABSENT)
+        if v_decision_reason is not _ABSENT and type(v_decision_reason) is not str:
+            raise _field_error(v_decision_reason, "string", "decision_reason")
+        v_uuid = obj.get("uuid", _ABSENT)
+        if v_uuid is not _ABSENT and type(v_uuid) is not str:
+            raise _field_error(v_uuid, "string", "uuid")
+        v_session_id = obj.get("session_id", _ABSENT)
+        if v_session_id is not _ABSENT and type(v_session_id) is not str:
+            raise _field_error(v_session_id, "string", "session_id")
+        if not _PERMISSION_DENIED_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _PERMISSION_DENIED_MESSAGE_KEYS)
     return cast(PermissionDeniedMessage, obj)
 
 
 def _validate_commands_changed_message(data: object) -> CommandsChangedMessage:
-    obj = _object(data)
-    _tag(obj, "type", "system")
-    _tag(obj, "subtype", "commands_changed")
-    _required(obj, "commands", _v_list_json_object)
-    _optional(obj, "uuid", _str, None)
-    _optional(obj, "session_id", _str, None)
-    _unknown(obj, _COMMANDS_CHANGED_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "commands_changed":
+        _tag(obj, "subtype", "commands_changed")
+    try:
+        v_commands = obj["commands"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_commands = obj.get("commands", _ABSENT)
+    if v_commands is _ABSENT:
+        raise _field_error(v_commands, "", "commands")
+    if type(v_commands) is not list:
+        raise _field_error(v_commands, "array", "commands")
+    try:
+        for item in v_commands:
+            _json_object(item)
+    except DecodeError:
+        raise _item_error(v_commands, _json_object, "commands") from None
+    if len(obj) != 3:  # more than the 3 required key(s)
+        v_uuid = obj.get("uuid", _ABSENT)
+        if v_uuid is not _ABSENT and type(v_uuid) is not str:
+            raise _field_error(v_uuid, "string", "uuid")
+        v_session_id = obj.get("session_id", _ABSENT)
+        if v_session_id is not _ABSENT and type(v_session_id) is not str:
+            raise _field_error(v_session_id, "string", "session_id")
+        if not _COMMANDS_CHANGED_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _COMMANDS_CHANGED_MESSAGE_KEYS)
     return cast(CommandsChangedMessage, obj)
 
 
 def _validate_thinking_tokens_message(data: object) -> ThinkingTokensMessage:
-    obj = _object(data)
-    _tag(obj, "type", "system")
-    _tag(obj, "subtype", "thinking_tokens")
-    _required(obj, "estimated_tokens", _int)
-    _required(obj, "estimated_tokens_delta", _int)
-    _optional(obj, "uuid", _str, None)
-    _optional(obj, "session_id", _str, None)
-    _unknown(obj, _THINKING_TOKENS_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "thinking_tokens":
+        _tag(obj, "subtype", "thinking_tokens")
+    try:
+        v_estimated_tokens = obj["estimated_tokens"]
+        v_estimated_tokens_delta = obj["estimated_tokens_delta"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_estimated_tokens = obj.get("estimated_tokens", _ABSENT)
+        v_estimated_tokens_delta = obj.get("estimated_tokens_delta", _ABSENT)
+    if type(v_estimated_tokens) is not int or not -_INT_BOUND < v_estimated_tokens < _INT_BOUND:
+        raise _field_error(v_estimated_tokens, "integer", "estimated_tokens")
+    if (
+        type(v_estimated_tokens_delta) is not int
+        or not -_INT_BOUND < v_estimated_tokens_delta < _INT_BOUND
+    ):
+        raise _field_error(v_estimated_tokens_delta, "integer", "estimated_tokens_delta")
+    if len(obj) != 4:  # more than the 4 required key(s)
+        v_uuid = obj.get("uuid", _ABSENT)
+        if v_uuid is not _ABSENT and type(v_uuid) is not str:
+            raise _field_error(v_uuid, "string", "uuid")
+        v_session_id = obj.get("session_id", _ABSENT)
+        if v_session_id is not _ABSENT and type(v_session_id) is not str:
+            raise _field_error(v_session_id, "string", "session_id")
+        if not _THINKING_TOKENS_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _THINKING_TOKENS_MESSAGE_KEYS)
     return cast(ThinkingTokensMessage, obj)
 
 
 def _validate_mirror_error_message(data: object) -> MirrorErrorMessage:
-    obj = _object(data)
-    _tag(obj, "type", "system")
-    _tag(obj, "subtype", "mirror_error")
-    _optional(obj, "key", _v_opt_json_object, None)
-    _optional(obj, "error", _str, None)
-    _optional(obj, "uuid", _str, None)
-    _optional(obj, "session_id", _str, None)
-    _unknown(obj, _MIRROR_ERROR_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system":
+        _tag(obj, "type", "system")
+    if obj.get("subtype") != "mirror_error":
+        _tag(obj, "subtype", "mirror_error")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_key = obj.get("key", _ABSENT)
+        if v_key is not _ABSENT:
+            try:
+                _v_opt_json_object(v_key)
+            except DecodeError as error:
+                raise error.at(_segment("key")) from None
+        v_error = obj.get("error", _ABSENT)
+        if v_error is not _ABSENT and type(v_error) is not str:
+            raise _field_error(v_error, "string", "error")
+        v_uuid = obj.get("uuid", _ABSENT)
+        if v_uuid is not _ABSENT and type(v_uuid) is not str:
+            raise _field_error(v_uuid, "string", "uuid")
+        v_session_id = obj.get("session_id", _ABSENT)
+        if v_session_id is not _ABSENT and type(v_session_id) is not str:
+            raise _field_error(v_session_id, "string", "session_id")
+        if not _MIRROR_ERROR_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _MIRROR_ERROR_MESSAGE_KEYS)
     return cast(MirrorErrorMessage, obj)
 
 
 def _validate_assistant_message(data: object) -> AssistantMessage:
-    obj = _object(data)
-    _tag(obj, "type", "assistant")
-    _required(obj, "message", _validate_assistant_message_body)
-    _optional(obj, "parent_tool_use_id", _v_opt_str, None)
-    _optional(obj, "session_id", _str, None)
-    _optional(obj, "uuid", _str, None)
-    _optional(obj, "timestamp", _str, None)
-    _optional(obj, "request_id", _str, None)
-    _optional(obj, "aborted", _bool, None)
-    _optional(obj, "error", _str, None)
-    _optional(obj, "wire_tool_inputs", _v_map_json_object, None)
-    _optional(obj, "local_command_source", _str, None)
-    _optional(obj, "local_command_run", _validate_local_command_run, None)
-    _unknown(obj, _ASSISTANT_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "assistant":
+        _tag(obj, "type", "assistant")
+    try:
+        v_message = obj["message"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_message = obj.get("message", _ABSENT)
+    if v_message is _ABSENT:
+        raise _field_error(v_message, "", "message")
+    try:
+        _validate_assistant_message_body(v_message)
+    except DecodeError as error:
+        raise error.at(_segment("message")) from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_parent_tool_use_id = obj.get("parent_tool_use_id")
+        if v_parent_tool_use_id is not None and type(v_parent_tool_use_id) is not str:
+            raise _field_error(v_parent_tool_use_id, "string", "parent_tool_use_id")
+        v_session_id = obj.get("session_id", _ABSENT)
+        if v_session_id is not _ABSENT and type(v_session_id) is not str:
+            raise _field_error(v_session_id, "string", "session_id")
+        v_uuid = obj.get("uuid", _ABSENT)
+        if v_uuid is not _ABSENT and type(v_uuid) is not str:
+            raise _field_error(v_uuid, "string", "uuid")
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and type(v_timestamp) is not str:
+            raise _field_error(v_timestamp, "string", "timestamp")
+        v_request_id = obj.get("request_id", _ABSENT)
+        if v_request_id is not _ABSENT and type(v_request_id) is not str:
+            raise _field_error(v_request_id, "string", "request_id")
+        v_aborted = obj.get("aborted", _ABSENT)
+        if v_aborted is not _ABSENT and type(v_aborted) is not bool:
+            raise _field_error(v_aborted, "boolean", "aborted")
+        v_error = obj.get("error", _ABSENT)
+        if v_error is not _ABSENT and type(v_error) is not str:
+            raise _field_error(v_error, "string", "error")
+        v_wire_tool_inputs = obj.get("wire_tool_inputs", _ABSENT)
+        if v_wire_tool_inputs is not _ABSENT:
+            try:
+                _v_map_json_object(v_wire_tool_inputs)
+            except DecodeError as error:
+                raise error.at(_segment("wire_tool_inputs")) from None
+        v_local_command_source = obj.get("local_command_source", _ABSENT)
+        if v_local_command_source is not _ABSENT and type(v_local_command_source) is not str:
+            raise _field_error(v_local_command_source, "string", "local_command_source")
+        v_local_command_run = obj.get("local_command_run", _ABSENT)
+        if v_local_command_run is not _ABSENT:
+            try:
+                _validate_local_command_run(v_local_command_run)
+            except DecodeError as error:
+                raise error.at(_segment("local_command_run")) from None
+        if not _ASSISTANT_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _ASSISTANT_MESSAGE_KEYS)
     return cast(AssistantMessage, obj)
 
 
 def _validate_user_message(data: object) -> UserMessage:
-    obj = _object(data)
-    _tag(obj, "type", "user")
-    _required(obj, "message", _validate_user_message_body)
-    _optional(obj, "parent_tool_use_id", _v_opt_str, None)
-    _optional(obj, "session_id", _str, None)
-    _optional(obj, "uuid", _str, None)
-    _optional(obj, "timestamp", _str, None)
-    _optional(obj, "isReplay", _bool, None)
-    _optional(obj, "tool_use_result", _json_value, None)
-    _unknown(obj, _USER_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "user":
+        _tag(obj, "type", "user")
+    try:
+        v_message = obj["message"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_message = obj.get("message", _ABSENT)
+    if v_message is _ABSENT:
+        raise _field_error(v_message, "", "message")
+    try:
+        _validate_user_message_body(v_message)
+    except DecodeError as error:
+        raise error.at(_segment("message")) from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_parent_tool_use_id = obj.get("parent_tool_use_id")
+        if v_parent_tool_use_id is not None and type(v_parent_tool_use_id) is not str:
+            raise _field_error(v_parent_tool_use_id, "string", "parent_tool_use_id")
+        v_session_id = obj.get("session_id", _ABSENT)
+        if v_session_id is not _ABSENT and type(v_session_id) is not str:
+            raise _field_error(v_session_id, "string", "session_id")
+        v_uuid = obj.get("uuid", _ABSENT)
+        if v_uuid is not _ABSENT and type(v_uuid) is not str:
+            raise _field_error(v_uuid, "string", "uuid")
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and type(v_timestamp) is not str:
+            raise _field_error(v_timestamp, "string", "timestamp")
+        v_is_replay = obj.get("isReplay", _ABSENT)
+        if v_is_replay is not _ABSENT and type(v_is_replay) is not bool:
+            raise _field_error(v_is_replay, "boolean", "isReplay")
+        v_tool_use_result = obj.get("tool_use_result", _ABSENT)
+        if v_tool_use_result is not _ABSENT:
+            try:
+                _json_value(v_tool_use_result)
+            except DecodeError as error:
+                raise error.at(_segment("tool_use_result")) from None
+        if not _USER_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _USER_MESSAGE_KEYS)
     return cast(UserMessage, obj)
 
 
@@ -2644,462 +3271,1382 @@ def _validate_result_message(data: object) -> ResultMessage:
 
 
 def _validate_partial_assistant_message(data: object) -> PartialAssistantMessage:
-    obj = _object(data)
-    _tag(obj, "type", "partial_assistant")
-    _required(obj, "content", _v_list_content_block)
-    _required(obj, "index", _int)
-    _required(obj, "delta", _json_object)
-    _unknown(obj, _PARTIAL_ASSISTANT_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "partial_assistant":
+        _tag(obj, "type", "partial_assistant")
+    try:
+        v_content = obj["content"]
+        v_index = obj["index"]
+        v_delta = obj["delta"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_content = obj.get("content", _ABSENT)
+        v_index = obj.get("index", _ABSENT)
+        v_delta = obj.get("delta", _ABSENT)
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    if type(v_content) is not list:
+        raise _field_error(v_content, "array", "content")
+    try:
+        for item in v_content:
+            _validate_content_block(item)
+    except DecodeError:
+        raise _item_error(v_content, _validate_content_block, "content") from None
+    if type(v_index) is not int or not -_INT_BOUND < v_index < _INT_BOUND:
+        raise _field_error(v_index, "integer", "index")
+    if v_delta is _ABSENT:
+        raise _field_error(v_delta, "", "delta")
+    try:
+        _json_object(v_delta)
+    except DecodeError as error:
+        raise error.at(_segment("delta")) from None
+    if len(obj) != 4:  # more than the 4 required key(s)
+        if not _PARTIAL_ASSISTANT_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _PARTIAL_ASSISTANT_MESSAGE_KEYS)
     return cast(PartialAssistantMessage, obj)
 
 
 def _validate_stream_event_message(data: object) -> StreamEventMessage:
-    obj = _object(data)
-    _tag(obj, "type", "stream_event")
-    _required(obj, "event", _json_object)
-    _optional(obj, "session_id", _str, None)
-    _optional(obj, "parent_tool_use_id", _v_opt_str, None)
-    _optional(obj, "uuid", _str, None)
-    _optional(obj, "ttft_ms", _int, None)
-    _unknown(obj, _STREAM_EVENT_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "stream_event":
+        _tag(obj, "type", "stream_event")
+    try:
+        v_event = obj["event"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_event = obj.get("event", _ABSENT)
+    if v_event is _ABSENT:
+        raise _field_error(v_event, "", "event")
+    try:
+        _json_object(v_event)
+    except DecodeError as error:
+        raise error.at(_segment("event")) from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_session_id = obj.get("session_id", _ABSENT)
+        if v_session_id is not _ABSENT and type(v_session_id) is not str:
+            raise _field_error(v_session_id, "string", "session_id")
+        v_parent_tool_use_id = obj.get("parent_tool_use_id")
+        if v_parent_tool_use_id is not None and type(v_parent_tool_use_id) is not str:
+            raise _field_error(v_parent_tool_use_id, "string", "parent_tool_use_id")
+        v_uuid = obj.get("uuid", _ABSENT)
+        if v_uuid is not _ABSENT and type(v_uuid) is not str:
+            raise _field_error(v_uuid, "string", "uuid")
+        v_ttft_ms = obj.get("ttft_ms", _ABSENT)
+        if v_ttft_ms is not _ABSENT and (
+            type(v_ttft_ms) is not int or not -_INT_BOUND < v_ttft_ms < _INT_BOUND
+        ):
+            raise _field_error(v_ttft_ms, "integer", "ttft_ms")
+        if not _STREAM_EVENT_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _STREAM_EVENT_MESSAGE_KEYS)
     return cast(StreamEventMessage, obj)
 
 
 def _validate_rate_limit_event(data: object) -> RateLimitEvent:
-    obj = _object(data)
-    _tag(obj, "type", "rate_limit_event")
-    _required(obj, "rate_limit_info", _validate_rate_limit_info)
-    _optional(obj, "uuid", _str, None)
-    _optional(obj, "session_id", _str, None)
-    _unknown(obj, _RATE_LIMIT_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "rate_limit_event":
+        _tag(obj, "type", "rate_limit_event")
+    try:
+        v_rate_limit_info = obj["rate_limit_info"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_rate_limit_info = obj.get("rate_limit_info", _ABSENT)
+    if v_rate_limit_info is _ABSENT:
+        raise _field_error(v_rate_limit_info, "", "rate_limit_info")
+    try:
+        _validate_rate_limit_info(v_rate_limit_info)
+    except DecodeError as error:
+        raise error.at(_segment("rate_limit_info")) from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_uuid = obj.get("uuid", _ABSENT)
+        if v_uuid is not _ABSENT and type(v_uuid) is not str:
+            raise _field_error(v_uuid, "string", "uuid")
+        v_session_id = obj.get("session_id", _ABSENT)
+        if v_session_id is not _ABSENT and type(v_session_id) is not str:
+            raise _field_error(v_session_id, "string", "session_id")
+        if not _RATE_LIMIT_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _RATE_LIMIT_EVENT_KEYS)
     return cast(RateLimitEvent, obj)
 
 
 def _validate_control_request(data: object) -> ControlRequest:
-    obj = _object(data)
-    _tag(obj, "type", "control_request")
-    _required(obj, "request_id", _str)
-    _required(obj, "request", _validate_control_request_body)
-    _unknown(obj, _CONTROL_REQUEST_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "control_request":
+        _tag(obj, "type", "control_request")
+    try:
+        v_request_id = obj["request_id"]
+        v_request = obj["request"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_request_id = obj.get("request_id", _ABSENT)
+        v_request = obj.get("request", _ABSENT)
+    if type(v_request_id) is not str:
+        raise _field_error(v_request_id, "string", "request_id")
+    if v_request is _ABSENT:
+        raise _field_error(v_request, "", "request")
+    try:
+        _validate_control_request_body(v_request)
+    except DecodeError as error:
+        raise error.at(_segment("request")) from None
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _CONTROL_REQUEST_KEYS.issuperset(obj):
+            _unknown(obj, _CONTROL_REQUEST_KEYS)
     return cast(ControlRequest, obj)
 
 
 def _validate_control_response(data: object) -> ControlResponse:
-    obj = _object(data)
-    _tag(obj, "type", "control_response")
-    _required(obj, "response", _validate_control_response_body)
-    _unknown(obj, _CONTROL_RESPONSE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "control_response":
+        _tag(obj, "type", "control_response")
+    try:
+        v_response = obj["response"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_response = obj.get("response", _ABSENT)
+    if v_response is _ABSENT:
+        raise _field_error(v_response, "", "response")
+    try:
+        _validate_control_response_body(v_response)
+    except DecodeError as error:
+        raise error.at(_segment("response")) from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _CONTROL_RESPONSE_KEYS.issuperset(obj):
+            _unknown(obj, _CONTROL_RESPONSE_KEYS)
     return cast(ControlResponse, obj)
 
 
 def _validate_compact_boundary_marker(data: object) -> CompactBoundaryMarker:
-    obj = _object(data)
-    _tag(obj, "type", "compact_boundary")
-    _optional(obj, "direction", _validate_compact_direction, None)
-    _optional(obj, "session_id", _str, None)
-    _optional(obj, "uuid", _str, None)
-    _unknown(obj, _COMPACT_BOUNDARY_MARKER_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "compact_boundary":
+        _tag(obj, "type", "compact_boundary")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_direction = obj.get("direction", _ABSENT)
+        if v_direction is not _ABSENT:
+            try:
+                _validate_compact_direction(v_direction)
+            except DecodeError as error:
+                raise error.at(_segment("direction")) from None
+        v_session_id = obj.get("session_id", _ABSENT)
+        if v_session_id is not _ABSENT and type(v_session_id) is not str:
+            raise _field_error(v_session_id, "string", "session_id")
+        v_uuid = obj.get("uuid", _ABSENT)
+        if v_uuid is not _ABSENT and type(v_uuid) is not str:
+            raise _field_error(v_uuid, "string", "uuid")
+        if not _COMPACT_BOUNDARY_MARKER_KEYS.issuperset(obj):
+            _unknown(obj, _COMPACT_BOUNDARY_MARKER_KEYS)
     return cast(CompactBoundaryMarker, obj)
 
 
 def _validate_tool_progress_message(data: object) -> ToolProgressMessage:
-    obj = _object(data)
-    _tag(obj, "type", "tool_progress")
-    _required(obj, "tool_use_id", _str)
-    _required(obj, "tool_name", _str)
-    _required(obj, "parent_tool_use_id", _v_opt_str)
-    _required(obj, "elapsed_time_seconds", _float)
-    _optional(obj, "task_id", _str, None)
-    _optional(obj, "heartbeat", _bool, None)
-    _optional(obj, "uuid", _str, None)
-    _optional(obj, "session_id", _str, None)
-    _unknown(obj, _TOOL_PROGRESS_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_progress":
+        _tag(obj, "type", "tool_progress")
+    try:
+        v_tool_use_id = obj["tool_use_id"]
+        v_tool_name = obj["tool_name"]
+        v_parent_tool_use_id = obj["parent_tool_use_id"]
+        v_elapsed_time_seconds = obj["elapsed_time_seconds"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tool_use_id = obj.get("tool_use_id", _ABSENT)
+        v_tool_name = obj.get("tool_name", _ABSENT)
+        v_parent_tool_use_id = obj.get("parent_tool_use_id", _ABSENT)
+        v_elapsed_time_seconds = obj.get("elapsed_time_seconds", _ABSENT)
+    if type(v_tool_use_id) is not str:
+        raise _field_error(v_tool_use_id, "string", "tool_use_id")
+    if type(v_tool_name) is not str:
+        raise _field_error(v_tool_name, "string", "tool_name")
+    if v_parent_tool_use_id is not None and type(v_parent_tool_use_id) is not str:
+        raise _field_error(v_parent_tool_use_id, "string", "parent_tool_use_id")
+    if (
+        type(v_elapsed_time_seconds) is not int
+        or not -_INT_BOUND < v_elapsed_time_seconds < _INT_BOUND
+    ) and (
+        type(v_elapsed_time_seconds) is not float or v_elapsed_time_seconds - v_elapsed_time_seconds
+    ):
+        raise _field_error(v_elapsed_time_seconds, "number", "elapsed_time_seconds")
+    if len(obj) != 5:  # more than the 5 required key(s)
+        v_task_id = obj.get("task_id", _ABSENT)
+        if v_task_id is not _ABSENT and type(v_task_id) is not str:
+            raise _field_error(v_task_id, "string", "task_id")
+        v_heartbeat = obj.get("heartbeat", _ABSENT)
+        if v_heartbeat is not _ABSENT and type(v_heartbeat) is not bool:
+            raise _field_error(v_heartbeat, "boolean", "heartbeat")
+        v_uuid = obj.get("uuid", _ABSENT)
+        if v_uuid is not _ABSENT and type(v_uuid) is not str:
+            raise _field_error(v_uuid, "string", "uuid")
+        v_session_id = obj.get("session_id", _ABSENT)
+        if v_session_id is not _ABSENT and type(v_session_id) is not str:
+            raise _field_error(v_session_id, "string", "session_id")
+        if not _TOOL_PROGRESS_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_PROGRESS_MESSAGE_KEYS)
     return cast(ToolProgressMessage, obj)
 
 
 def _validate_tool_use_summary_message(data: object) -> ToolUseSummaryMessage:
-    obj = _object(data)
-    _tag(obj, "type", "tool_use_summary")
-    _required(obj, "summary", _str)
-    _required(obj, "preceding_tool_use_ids", _v_list_str)
-    _optional(obj, "uuid", _str, None)
-    _optional(obj, "session_id", _str, None)
-    _unknown(obj, _TOOL_USE_SUMMARY_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_use_summary":
+        _tag(obj, "type", "tool_use_summary")
+    try:
+        v_summary = obj["summary"]
+        v_preceding_tool_use_ids = obj["preceding_tool_use_ids"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_summary = obj.get("summary", _ABSENT)
+        v_preceding_tool_use_ids = obj.get("preceding_tool_use_ids", _ABSENT)
+    if type(v_summary) is not str:
+        raise _field_error(v_summary, "string", "summary")
+    if v_preceding_tool_use_ids is _ABSENT:
+        raise _field_error(v_preceding_tool_use_ids, "", "preceding_tool_use_ids")
+    if type(v_preceding_tool_use_ids) is not list:
+        raise _field_error(v_preceding_tool_use_ids, "array", "preceding_tool_use_ids")
+    try:
+        for item in v_preceding_tool_use_ids:
+            _str(item)
+    except DecodeError:
+        raise _item_error(v_preceding_tool_use_ids, _str, "preceding_tool_use_ids") from None
+    if len(obj) != 3:  # more than the 3 required key(s)
+        v_uuid = obj.get("uuid", _ABSENT)
+        if v_uuid is not _ABSENT and type(v_uuid) is not str:
+            raise _field_error(v_uuid, "string", "uuid")
+        v_session_id = obj.get("session_id", _ABSENT)
+        if v_session_id is not _ABSENT and type(v_session_id) is not str:
+            raise _field_error(v_session_id, "string", "session_id")
+        if not _TOOL_USE_SUMMARY_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_USE_SUMMARY_MESSAGE_KEYS)
     return cast(ToolUseSummaryMessage, obj)
 
 
 def _validate_auth_status_message(data: object) -> AuthStatusMessage:
-    obj = _object(data)
-    _tag(obj, "type", "auth_status")
-    _required(obj, "isAuthenticating", _bool)
-    _required(obj, "output", _v_list_str)
-    _optional(obj, "error", _str, None)
-    _optional(obj, "uuid", _str, None)
-    _optional(obj, "session_id", _str, None)
-    _unknown(obj, _AUTH_STATUS_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "auth_status":
+        _tag(obj, "type", "auth_status")
+    try:
+        v_is_authenticating = obj["isAuthenticating"]
+        v_output = obj["output"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_is_authenticating = obj.get("isAuthenticating", _ABSENT)
+        v_output = obj.get("output", _ABSENT)
+    if type(v_is_authenticating) is not bool:
+        raise _field_error(v_is_authenticating, "boolean", "isAuthenticating")
+    if v_output is _ABSENT:
+        raise _field_error(v_output, "", "output")
+    if type(v_output) is not list:
+        raise _field_error(v_output, "array", "output")
+    try:
+        for item in v_output:
+            _str(item)
+    except DecodeError:
+        raise _item_error(v_output, _str, "output") from None
+    if len(obj) != 3:  # more than the 3 required key(s)
+        v_error = obj.get("error", _ABSENT)
+        if v_error is not _ABSENT and type(v_error) is not str:
+            raise _field_error(v_error, "string", "error")
+        v_uuid = obj.get("uuid", _ABSENT)
+        if v_uuid is not _ABSENT and type(v_uuid) is not str:
+            raise _field_error(v_uuid, "string", "uuid")
+        v_session_id = obj.get("session_id", _ABSENT)
+        if v_session_id is not _ABSENT and type(v_session_id) is not str:
+            raise _field_error(v_session_id, "string", "session_id")
+        if not _AUTH_STATUS_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _AUTH_STATUS_MESSAGE_KEYS)
     return cast(AuthStatusMessage, obj)
 
 
 def _validate_prompt_suggestion_message(data: object) -> PromptSuggestionMessage:
-    obj = _object(data)
-    _tag(obj, "type", "prompt_suggestion")
-    _required(obj, "suggestion", _str)
-    _optional(obj, "uuid", _str, None)
-    _optional(obj, "session_id", _str, None)
-    _unknown(obj, _PROMPT_SUGGESTION_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "prompt_suggestion":
+        _tag(obj, "type", "prompt_suggestion")
+    try:
+        v_suggestion = obj["suggestion"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_suggestion = obj.get("suggestion", _ABSENT)
+    if type(v_suggestion) is not str:
+        raise _field_error(v_suggestion, "string", "suggestion")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_uuid = obj.get("uuid", _ABSENT)
+        if v_uuid is not _ABSENT and type(v_uuid) is not str:
+            raise _field_error(v_uuid, "string", "uuid")
+        v_session_id = obj.get("session_id", _ABSENT)
+        if v_session_id is not _ABSENT and type(v_session_id) is not str:
+            raise _field_error(v_session_id, "string", "session_id")
+        if not _PROMPT_SUGGESTION_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _PROMPT_SUGGESTION_MESSAGE_KEYS)
     return cast(PromptSuggestionMessage, obj)
 
 
 def _validate_conversation_reset_message(data: object) -> ConversationResetMessage:
-    obj = _object(data)
-    _tag(obj, "type", "conversation_reset")
-    _required(obj, "new_conversation_id", _str)
-    _optional(obj, "trigger", _validate_conversation_reset_trigger, None)
-    _optional(obj, "user_message_uuid", _str, None)
-    _optional(obj, "timestamp", _str, None)
-    _optional(obj, "uuid", _str, None)
-    _optional(obj, "session_id", _str, None)
-    _unknown(obj, _CONVERSATION_RESET_MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "conversation_reset":
+        _tag(obj, "type", "conversation_reset")
+    try:
+        v_new_conversation_id = obj["new_conversation_id"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_new_conversation_id = obj.get("new_conversation_id", _ABSENT)
+    if type(v_new_conversation_id) is not str:
+        raise _field_error(v_new_conversation_id, "string", "new_conversation_id")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_trigger = obj.get("trigger", _ABSENT)
+        if v_trigger is not _ABSENT:
+            try:
+                _validate_conversation_reset_trigger(v_trigger)
+            except DecodeError as error:
+                raise error.at(_segment("trigger")) from None
+        v_user_message_uuid = obj.get("user_message_uuid", _ABSENT)
+        if v_user_message_uuid is not _ABSENT and type(v_user_message_uuid) is not str:
+            raise _field_error(v_user_message_uuid, "string", "user_message_uuid")
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        if v_timestamp is not _ABSENT and type(v_timestamp) is not str:
+            raise _field_error(v_timestamp, "string", "timestamp")
+        v_uuid = obj.get("uuid", _ABSENT)
+        if v_uuid is not _ABSENT and type(v_uuid) is not str:
+            raise _field_error(v_uuid, "string", "uuid")
+        v_session_id = obj.get("session_id", _ABSENT)
+        if v_session_id is not _ABSENT and type(v_session_id) is not str:
+            raise _field_error(v_session_id, "string", "session_id")
+        if not _CONVERSATION_RESET_MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _CONVERSATION_RESET_MESSAGE_KEYS)
     return cast(ConversationResetMessage, obj)
 
 
 def _validate_text_block(data: object) -> TextBlock:
-    obj = _object(data)
-    _tag(obj, "type", "text")
-    _required(obj, "text", _str)
-    _unknown(obj, _TEXT_BLOCK_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "text":
+        _tag(obj, "type", "text")
+    try:
+        v_text = obj["text"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_text = obj.get("text", _ABSENT)
+    if type(v_text) is not str:
+        raise _field_error(v_text, "string", "text")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _TEXT_BLOCK_KEYS.issuperset(obj):
+            _unknown(obj, _TEXT_BLOCK_KEYS)
     return cast(TextBlock, obj)
 
 
 def _validate_tool_use_block(data: object) -> ToolUseBlock:
-    obj = _object(data)
-    _tag(obj, "type", "tool_use")
-    _required(obj, "id", _str)
-    _required(obj, "name", _str)
-    _required(obj, "input", _json_object)
-    _optional(obj, "caller", _json_object, None)
-    _unknown(obj, _TOOL_USE_BLOCK_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_use":
+        _tag(obj, "type", "tool_use")
+    try:
+        v_id = obj["id"]
+        v_name = obj["name"]
+        v_input = obj["input"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_id = obj.get("id", _ABSENT)
+        v_name = obj.get("name", _ABSENT)
+        v_input = obj.get("input", _ABSENT)
+    if type(v_id) is not str:
+        raise _field_error(v_id, "string", "id")
+    if type(v_name) is not str:
+        raise _field_error(v_name, "string", "name")
+    if v_input is _ABSENT:
+        raise _field_error(v_input, "", "input")
+    try:
+        _json_object(v_input)
+    except DecodeError as error:
+        raise error.at(_segment("input")) from None
+    if len(obj) != 4:  # more than the 4 required key(s)
+        v_caller = obj.get("caller", _ABSENT)
+        if v_caller is not _ABSENT:
+            try:
+                _json_object(v_caller)
+            except DecodeError as error:
+                raise error.at(_segment("caller")) from None
+        if not _TOOL_USE_BLOCK_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_USE_BLOCK_KEYS)
     return cast(ToolUseBlock, obj)
 
 
 def _validate_tool_result_block(data: object) -> ToolResultBlock:
-    obj = _object(data)
-    _tag(obj, "type", "tool_result")
-    _required(obj, "tool_use_id", _str)
-    _optional(obj, "content", _v_union_str_or_list_json_object, None)
-    _optional(obj, "is_error", _bool, None)
-    _unknown(obj, _TOOL_RESULT_BLOCK_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_result":
+        _tag(obj, "type", "tool_result")
+    try:
+        v_tool_use_id = obj["tool_use_id"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tool_use_id = obj.get("tool_use_id", _ABSENT)
+    if type(v_tool_use_id) is not str:
+        raise _field_error(v_tool_use_id, "string", "tool_use_id")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_content = obj.get("content", _ABSENT)
+        if v_content is not _ABSENT:
+            try:
+                _v_union_str_or_list_json_object(v_content)
+            except DecodeError as error:
+                raise error.at(_segment("content")) from None
+        v_is_error = obj.get("is_error", _ABSENT)
+        if v_is_error is not _ABSENT and type(v_is_error) is not bool:
+            raise _field_error(v_is_error, "boolean", "is_error")
+        if not _TOOL_RESULT_BLOCK_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_RESULT_BLOCK_KEYS)
     return cast(ToolResultBlock, obj)
 
 
 def _validate_thinking_block(data: object) -> ThinkingBlock:
-    obj = _object(data)
-    _tag(obj, "type", "thinking")
-    _required(obj, "thinking", _str)
-    _optional(obj, "signature", _str, None)
-    _unknown(obj, _THINKING_BLOCK_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "thinking":
+        _tag(obj, "type", "thinking")
+    try:
+        v_thinking = obj["thinking"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_thinking = obj.get("thinking", _ABSENT)
+    if type(v_thinking) is not str:
+        raise _field_error(v_thinking, "string", "thinking")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_signature = obj.get("signature", _ABSENT)
+        if v_signature is not _ABSENT and type(v_signature) is not str:
+            raise _field_error(v_signature, "string", "signature")
+        if not _THINKING_BLOCK_KEYS.issuperset(obj):
+            _unknown(obj, _THINKING_BLOCK_KEYS)
     return cast(ThinkingBlock, obj)
 
 
 def _validate_control_interrupt_request(data: object) -> ControlInterruptRequest:
-    obj = _object(data)
-    _tag(obj, "subtype", "interrupt")
-    _unknown(obj, _CONTROL_INTERRUPT_REQUEST_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("subtype") != "interrupt":
+        _tag(obj, "subtype", "interrupt")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        if not _CONTROL_INTERRUPT_REQUEST_KEYS.issuperset(obj):
+            _unknown(obj, _CONTROL_INTERRUPT_REQUEST_KEYS)
     return cast(ControlInterruptRequest, obj)
 
 
 def _validate_control_can_use_tool_request(data: object) -> ControlCanUseToolRequest:
-    obj = _object(data)
-    _tag(obj, "subtype", "can_use_tool")
-    _required(obj, "tool_name", _str)
-    _required(obj, "input", _json_object)
-    _optional(obj, "permission_suggestions", _v_opt_list_json_object, None)
-    _optional(obj, "blocked_path", _v_opt_str, None)
-    _optional(obj, "decision_reason", _str, None)
-    _optional(obj, "title", _str, None)
-    _optional(obj, "display_name", _str, None)
-    _optional(obj, "description", _str, None)
-    _optional(obj, "tool_use_id", _str, None)
-    _optional(obj, "agent_id", _str, None)
-    _unknown(obj, _CONTROL_CAN_USE_TOOL_REQUEST_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("subtype") != "can_use_tool":
+        _tag(obj, "subtype", "can_use_tool")
+    try:
+        v_tool_name = obj["tool_name"]
+        v_input = obj["input"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tool_name = obj.get("tool_name", _ABSENT)
+        v_input = obj.get("input", _ABSENT)
+    if type(v_tool_name) is not str:
+        raise _field_error(v_tool_name, "string", "tool_name")
+    if v_input is _ABSENT:
+        raise _field_error(v_input, "", "input")
+    try:
+        _json_object(v_input)
+    except DecodeError as error:
+        raise error.at(_segment("input")) from None
+    if len(obj) != 3:  # more than the 3 required key(s)
+        v_permission_suggestions = obj.get("permission_suggestions", _ABSENT)
+        if v_permission_suggestions is not _ABSENT:
+            try:
+                _v_opt_list_json_object(v_permission_suggestions)
+            except DecodeError as error:
+                raise error.at(_segment("permission_suggestions")) from None
+        v_blocked_path = obj.get("blocked_path")
+        if v_blocked_path is not None and type(v_blocked_path) is not str:
+            raise _field_error(v_blocked_path, "string", "blocked_path")
+        v_decision_reason = obj.get("decision_reason", _ABSENT)
+        if v_decision_reason is not _ABSENT and type(v_decision_reason) is not str:
+            raise _field_error(v_decision_reason, "string", "decision_reason")
+        v_title = obj.get("title", _ABSENT)
+        if v_title is not _ABSENT and type(v_title) is not str:
+            raise _field_error(v_title, "string", "title")
+        v_display_name = obj.get("display_name", _ABSENT)
+        if v_display_name is not _ABSENT and type(v_display_name) is not str:
+            raise _field_error(v_display_name, "string", "display_name")
+        v_description = obj.get("description", _ABSENT)
+        if v_description is not _ABSENT and type(v_description) is not str:
+            raise _field_error(v_description, "string", "description")
+        v_tool_use_id = obj.get("tool_use_id", _ABSENT)
+        if v_tool_use_id is not _ABSENT and type(v_tool_use_id) is not str:
+            raise _field_error(v_tool_use_id, "string", "tool_use_id")
+        v_agent_id = obj.get("agent_id", _ABSENT)
+        if v_agent_id is not _ABSENT and type(v_agent_id) is not str:
+            raise _field_error(v_agent_id, "string", "agent_id")
+        if not _CONTROL_CAN_USE_TOOL_REQUEST_KEYS.issuperset(obj):
+            _unknown(obj, _CONTROL_CAN_USE_TOOL_REQUEST_KEYS)
     return cast(ControlCanUseToolRequest, obj)
 
 
 def _validate_control_initialize_request(data: object) -> ControlInitializeRequest:
-    obj = _object(data)
-    _tag(obj, "subtype", "initialize")
-    _optional(obj, "hooks", _v_opt_json_object, None)
-    _optional(obj, "agents", _json_object, None)
-    _unknown(obj, _CONTROL_INITIALIZE_REQUEST_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("subtype") != "initialize":
+        _tag(obj, "subtype", "initialize")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_hooks = obj.get("hooks", _ABSENT)
+        if v_hooks is not _ABSENT:
+            try:
+                _v_opt_json_object(v_hooks)
+            except DecodeError as error:
+                raise error.at(_segment("hooks")) from None
+        v_agents = obj.get("agents", _ABSENT)
+        if v_agents is not _ABSENT:
+            try:
+                _json_object(v_agents)
+            except DecodeError as error:
+                raise error.at(_segment("agents")) from None
+        if not _CONTROL_INITIALIZE_REQUEST_KEYS.issuperset(obj):
+            _unknown(obj, _CONTROL_INITIALIZE_REQUEST_KEYS)
     return cast(ControlInitializeRequest, obj)
 
 
 def _validate_control_set_permission_mode_request(data: object) -> ControlSetPermissionModeRequest:
-    obj = _object(data)
-    _tag(obj, "subtype", "set_permission_mode")
-    _required(obj, "mode", _validate_permission_mode)
-    _unknown(obj, _CONTROL_SET_PERMISSION_MODE_REQUEST_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("subtype") != "set_permission_mode":
+        _tag(obj, "subtype", "set_permission_mode")
+    try:
+        v_mode = obj["mode"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_mode = obj.get("mode", _ABSENT)
+    if v_mode is _ABSENT:
+        raise _field_error(v_mode, "", "mode")
+    try:
+        _validate_permission_mode(v_mode)
+    except DecodeError as error:
+        raise error.at(_segment("mode")) from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _CONTROL_SET_PERMISSION_MODE_REQUEST_KEYS.issuperset(obj):
+            _unknown(obj, _CONTROL_SET_PERMISSION_MODE_REQUEST_KEYS)
     return cast(ControlSetPermissionModeRequest, obj)
 
 
 def _validate_control_set_model_request(data: object) -> ControlSetModelRequest:
-    obj = _object(data)
-    _tag(obj, "subtype", "set_model")
-    _optional(obj, "model", _v_opt_str, None)
-    _unknown(obj, _CONTROL_SET_MODEL_REQUEST_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("subtype") != "set_model":
+        _tag(obj, "subtype", "set_model")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_model = obj.get("model")
+        if v_model is not None and type(v_model) is not str:
+            raise _field_error(v_model, "string", "model")
+        if not _CONTROL_SET_MODEL_REQUEST_KEYS.issuperset(obj):
+            _unknown(obj, _CONTROL_SET_MODEL_REQUEST_KEYS)
     return cast(ControlSetModelRequest, obj)
 
 
 def _validate_control_hook_callback_request(data: object) -> ControlHookCallbackRequest:
-    obj = _object(data)
-    _tag(obj, "subtype", "hook_callback")
-    _required(obj, "callback_id", _str)
-    _optional(obj, "input", _json_value, None)
-    _optional(obj, "tool_use_id", _v_opt_str, None)
-    _unknown(obj, _CONTROL_HOOK_CALLBACK_REQUEST_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("subtype") != "hook_callback":
+        _tag(obj, "subtype", "hook_callback")
+    try:
+        v_callback_id = obj["callback_id"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_callback_id = obj.get("callback_id", _ABSENT)
+    if type(v_callback_id) is not str:
+        raise _field_error(v_callback_id, "string", "callback_id")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_input = obj.get("input", _ABSENT)
+        if v_input is not _ABSENT:
+            try:
+                _json_value(v_input)
+            except DecodeError as error:
+                raise error.at(_segment("input")) from None
+        v_tool_use_id = obj.get("tool_use_id")
+        if v_tool_use_id is not None and type(v_tool_use_id) is not str:
+            raise _field_error(v_tool_use_id, "string", "tool_use_id")
+        if not _CONTROL_HOOK_CALLBACK_REQUEST_KEYS.issuperset(obj):
+            _unknown(obj, _CONTROL_HOOK_CALLBACK_REQUEST_KEYS)
     return cast(ControlHookCallbackRequest, obj)
 
 
 def _validate_control_mcp_message_request(data: object) -> ControlMcpMessageRequest:
-    obj = _object(data)
-    _tag(obj, "subtype", "mcp_message")
-    _required(obj, "server_name", _str)
-    _required(obj, "message", _json_value)
-    _unknown(obj, _CONTROL_MCP_MESSAGE_REQUEST_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("subtype") != "mcp_message":
+        _tag(obj, "subtype", "mcp_message")
+    try:
+        v_server_name = obj["server_name"]
+        v_message = obj["message"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_server_name = obj.get("server_name", _ABSENT)
+        v_message = obj.get("message", _ABSENT)
+    if type(v_server_name) is not str:
+        raise _field_error(v_server_name, "string", "server_name")
+    if v_message is _ABSENT:
+        raise _field_error(v_message, "", "message")
+    try:
+        _json_value(v_message)
+    except DecodeError as error:
+        raise error.at(_segment("message")) from None
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _CONTROL_MCP_MESSAGE_REQUEST_KEYS.issuperset(obj):
+            _unknown(obj, _CONTROL_MCP_MESSAGE_REQUEST_KEYS)
     return cast(ControlMcpMessageRequest, obj)
 
 
 def _validate_control_success_response(data: object) -> ControlSuccessResponse:
-    obj = _object(data)
-    _tag(obj, "subtype", "success")
-    _required(obj, "request_id", _str)
-    _optional(obj, "response", _v_opt_json_object, None)
-    _unknown(obj, _CONTROL_SUCCESS_RESPONSE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("subtype") != "success":
+        _tag(obj, "subtype", "success")
+    try:
+        v_request_id = obj["request_id"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_request_id = obj.get("request_id", _ABSENT)
+    if type(v_request_id) is not str:
+        raise _field_error(v_request_id, "string", "request_id")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_response = obj.get("response", _ABSENT)
+        if v_response is not _ABSENT:
+            try:
+                _v_opt_json_object(v_response)
+            except DecodeError as error:
+                raise error.at(_segment("response")) from None
+        if not _CONTROL_SUCCESS_RESPONSE_KEYS.issuperset(obj):
+            _unknown(obj, _CONTROL_SUCCESS_RESPONSE_KEYS)
     return cast(ControlSuccessResponse, obj)
 
 
 def _validate_control_error_response(data: object) -> ControlErrorResponse:
-    obj = _object(data)
-    _tag(obj, "subtype", "error")
-    _required(obj, "request_id", _str)
-    _required(obj, "error", _str)
-    _unknown(obj, _CONTROL_ERROR_RESPONSE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("subtype") != "error":
+        _tag(obj, "subtype", "error")
+    try:
+        v_request_id = obj["request_id"]
+        v_error = obj["error"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_request_id = obj.get("request_id", _ABSENT)
+        v_error = obj.get("error", _ABSENT)
+    if type(v_request_id) is not str:
+        raise _field_error(v_request_id, "string", "request_id")
+    if type(v_error) is not str:
+        raise _field_error(v_error, "string", "error")
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _CONTROL_ERROR_RESPONSE_KEYS.issuperset(obj):
+            _unknown(obj, _CONTROL_ERROR_RESPONSE_KEYS)
     return cast(ControlErrorResponse, obj)
 
 
 def _validate_compact_metadata(data: object) -> CompactMetadata:
-    obj = _object(data)
-    _required(obj, "trigger", _validate_compact_trigger)
-    _optional(obj, "pre_tokens", _int, None)
-    _optional(obj, "post_tokens", _int, None)
-    _optional(obj, "duration_ms", _int, None)
-    _optional(obj, "preserved_segment", _json_object, None)
-    _optional(obj, "preserved_messages", _json_object, None)
-    _unknown(obj, _COMPACT_METADATA_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_trigger = obj["trigger"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_trigger = obj.get("trigger", _ABSENT)
+    if v_trigger is _ABSENT:
+        raise _field_error(v_trigger, "", "trigger")
+    try:
+        _validate_compact_trigger(v_trigger)
+    except DecodeError as error:
+        raise error.at(_segment("trigger")) from None
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_pre_tokens = obj.get("pre_tokens", _ABSENT)
+        if v_pre_tokens is not _ABSENT and (
+            type(v_pre_tokens) is not int or not -_INT_BOUND < v_pre_tokens < _INT_BOUND
+        ):
+            raise _field_error(v_pre_tokens, "integer", "pre_tokens")
+        v_post_tokens = obj.get("post_tokens", _ABSENT)
+        if v_post_tokens is not _ABSENT and (
+            type(v_post_tokens) is not int or not -_INT_BOUND < v_post_tokens < _INT_BOUND
+        ):
+            raise _field_error(v_post_tokens, "integer", "post_tokens")
+        v_duration_ms = obj.get("duration_ms", _ABSENT)
+        if v_duration_ms is not _ABSENT and (
+            type(v_duration_ms) is not int or not -_INT_BOUND < v_duration_ms < _INT_BOUND
+        ):
+            raise _field_error(v_duration_ms, "integer", "duration_ms")
+        v_preserved_segment = obj.get("preserved_segment", _ABSENT)
+        if v_preserved_segment is not _ABSENT:
+            try:
+                _json_object(v_preserved_segment)
+            except DecodeError as error:
+                raise error.at(_segment("preserved_segment")) from None
+        v_preserved_messages = obj.get("preserved_messages", _ABSENT)
+        if v_preserved_messages is not _ABSENT:
+            try:
+                _json_object(v_preserved_messages)
+            except DecodeError as error:
+                raise error.at(_segment("preserved_messages")) from None
+        if not _COMPACT_METADATA_KEYS.issuperset(obj):
+            _unknown(obj, _COMPACT_METADATA_KEYS)
     return cast(CompactMetadata, obj)
 
 
 def _validate_task_usage(data: object) -> TaskUsage:
-    obj = _object(data)
-    _required(obj, "total_tokens", _int)
-    _required(obj, "tool_uses", _int)
-    _required(obj, "duration_ms", _int)
-    _unknown(obj, _TASK_USAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_total_tokens = obj["total_tokens"]
+        v_tool_uses = obj["tool_uses"]
+        v_duration_ms = obj["duration_ms"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_total_tokens = obj.get("total_tokens", _ABSENT)
+        v_tool_uses = obj.get("tool_uses", _ABSENT)
+        v_duration_ms = obj.get("duration_ms", _ABSENT)
+    if type(v_total_tokens) is not int or not -_INT_BOUND < v_total_tokens < _INT_BOUND:
+        raise _field_error(v_total_tokens, "integer", "total_tokens")
+    if type(v_tool_uses) is not int or not -_INT_BOUND < v_tool_uses < _INT_BOUND:
+        raise _field_error(v_tool_uses, "integer", "tool_uses")
+    if type(v_duration_ms) is not int or not -_INT_BOUND < v_duration_ms < _INT_BOUND:
+        raise _field_error(v_duration_ms, "integer", "duration_ms")
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _TASK_USAGE_KEYS.issuperset(obj):
+            _unknown(obj, _TASK_USAGE_KEYS)
     return cast(TaskUsage, obj)
 
 
 def _validate_background_task(data: object) -> BackgroundTask:
-    obj = _object(data)
-    _required(obj, "task_id", _str)
-    _required(obj, "task_type", _str)
-    _required(obj, "description", _str)
-    _optional(obj, "ambient", _bool, None)
-    _unknown(obj, _BACKGROUND_TASK_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_task_id = obj["task_id"]
+        v_task_type = obj["task_type"]
+        v_description = obj["description"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_task_id = obj.get("task_id", _ABSENT)
+        v_task_type = obj.get("task_type", _ABSENT)
+        v_description = obj.get("description", _ABSENT)
+    if type(v_task_id) is not str:
+        raise _field_error(v_task_id, "string", "task_id")
+    if type(v_task_type) is not str:
+        raise _field_error(v_task_type, "string", "task_type")
+    if type(v_description) is not str:
+        raise _field_error(v_description, "string", "description")
+    if len(obj) != 3:  # more than the 3 required key(s)
+        v_ambient = obj.get("ambient", _ABSENT)
+        if v_ambient is not _ABSENT and type(v_ambient) is not bool:
+            raise _field_error(v_ambient, "boolean", "ambient")
+        if not _BACKGROUND_TASK_KEYS.issuperset(obj):
+            _unknown(obj, _BACKGROUND_TASK_KEYS)
     return cast(BackgroundTask, obj)
 
 
 def _validate_persisted_file(data: object) -> PersistedFile:
-    obj = _object(data)
-    _required(obj, "filename", _str)
-    _required(obj, "file_id", _str)
-    _unknown(obj, _PERSISTED_FILE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_filename = obj["filename"]
+        v_file_id = obj["file_id"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_filename = obj.get("filename", _ABSENT)
+        v_file_id = obj.get("file_id", _ABSENT)
+    if type(v_filename) is not str:
+        raise _field_error(v_filename, "string", "filename")
+    if type(v_file_id) is not str:
+        raise _field_error(v_file_id, "string", "file_id")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _PERSISTED_FILE_KEYS.issuperset(obj):
+            _unknown(obj, _PERSISTED_FILE_KEYS)
     return cast(PersistedFile, obj)
 
 
 def _validate_failed_file(data: object) -> FailedFile:
-    obj = _object(data)
-    _required(obj, "filename", _str)
-    _required(obj, "error", _str)
-    _unknown(obj, _FAILED_FILE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_filename = obj["filename"]
+        v_error = obj["error"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_filename = obj.get("filename", _ABSENT)
+        v_error = obj.get("error", _ABSENT)
+    if type(v_filename) is not str:
+        raise _field_error(v_filename, "string", "filename")
+    if type(v_error) is not str:
+        raise _field_error(v_error, "string", "error")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _FAILED_FILE_KEYS.issuperset(obj):
+            _unknown(obj, _FAILED_FILE_KEYS)
     return cast(FailedFile, obj)
 
 
 def _validate_no_response(data: object) -> NoResponse:
-    obj = _object(data)
-    _required(obj, "waited_ms", _int)
-    _required(obj, "retry_wait_ms", _int)
-    _unknown(obj, _NO_RESPONSE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_waited_ms = obj["waited_ms"]
+        v_retry_wait_ms = obj["retry_wait_ms"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_waited_ms = obj.get("waited_ms", _ABSENT)
+        v_retry_wait_ms = obj.get("retry_wait_ms", _ABSENT)
+    if type(v_waited_ms) is not int or not -_INT_BOUND < v_waited_ms < _INT_BOUND:
+        raise _field_error(v_waited_ms, "integer", "waited_ms")
+    if type(v_retry_wait_ms) is not int or not -_INT_BOUND < v_retry_wait_ms < _INT_BOUND:
+        raise _field_error(v_retry_wait_ms, "integer", "retry_wait_ms")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _NO_RESPONSE_KEYS.issuperset(obj):
+            _unknown(obj, _NO_RESPONSE_KEYS)
     return cast(NoResponse, obj)
 
 
 def _validate_assistant_message_body(data: object) -> AssistantMessageBody:
-    obj = _object(data)
-    _required(obj, "content", _v_list_content_block)
-    _optional(obj, "model", _str, None)
-    _optional(obj, "id", _str, None)
-    _optional(obj, "type", _str, None)
-    _optional(obj, "role", _str, None)
-    _optional(obj, "container", _json_value, None)
-    _optional(obj, "stop_reason", _v_opt_str, None)
-    _optional(obj, "stop_sequence", _v_opt_str, None)
-    _optional(obj, "stop_details", _json_value, None)
-    _optional(obj, "usage", _validate_usage, None)
-    _optional(obj, "input_transformations", _v_list_json, None)
-    _optional(obj, "diagnostics", _json_value, None)
-    _optional(obj, "context_management", _v_opt_json_object, None)
-    _unknown(obj, _ASSISTANT_MESSAGE_BODY_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_content = obj.get("content", _ABSENT)
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    if type(v_content) is not list:
+        raise _field_error(v_content, "array", "content")
+    try:
+        for item in v_content:
+            _validate_content_block(item)
+    except DecodeError:
+        raise _item_error(v_content, _validate_content_block, "content") from None
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_model = obj.get("model", _ABSENT)
+        if v_model is not _ABSENT and type(v_model) is not str:
+            raise _field_error(v_model, "string", "model")
+        v_id = obj.get("id", _ABSENT)
+        if v_id is not _ABSENT and type(v_id) is not str:
+            raise _field_error(v_id, "string", "id")
+        v_type = obj.get("type", _ABSENT)
+        if v_type is not _ABSENT and type(v_type) is not str:
+            raise _field_error(v_type, "string", "type")
+        v_role = obj.get("role", _ABSENT)
+        if v_role is not _ABSENT and type(v_role) is not str:
+            raise _field_error(v_role, "string", "role")
+        v_container = obj.get("container", _ABSENT)
+        if v_container is not _ABSENT:
+            try:
+                _json_value(v_container)
+            except DecodeError as error:
+                raise error.at(_segment("container")) from None
+        v_stop_reason = obj.get("stop_reason")
+        if v_stop_reason is not None and type(v_stop_reason) is not str:
+            raise _field_error(v_stop_reason, "string", "stop_reason")
+        v_stop_sequence = obj.get("stop_sequence")
+        if v_stop_sequence is not None and type(v_stop_sequence) is not str:
+            raise _field_error(v_stop_sequence, "string", "stop_sequence")
+        v_stop_details = obj.get("stop_details", _ABSENT)
+        if v_stop_details is not _ABSENT:
+            try:
+                _json_value(v_stop_details)
+            except DecodeError as error:
+                raise error.at(_segment("stop_details")) from None
+        v_usage = obj.get("usage", _ABSENT)
+        if v_usage is not _ABSENT:
+            try:
+                _validate_usage(v_usage)
+            except DecodeError as error:
+                raise error.at(_segment("usage")) from None
+        v_input_transformations = obj.get("input_transformations", _ABSENT)
+        if v_input_transformations is not _ABSENT:
+            if type(v_input_transformations) is not list:
+                raise _field_error(v_input_transformations, "array", "input_transformations")
+            try:
+                for item in v_input_transformations:
+                    _json_value(item)
+            except DecodeError:
+                raise _item_error(
+                    v_input_transformations, _json_value, "input_transformations"
+                ) from None
+        v_diagnostics = obj.get("diagnostics", _ABSENT)
+        if v_diagnostics is not _ABSENT:
+            try:
+                _json_value(v_diagnostics)
+            except DecodeError as error:
+                raise error.at(_segment("diagnostics")) from None
+        v_context_management = obj.get("context_management", _ABSENT)
+        if v_context_management is not _ABSENT:
+            try:
+                _v_opt_json_object(v_context_management)
+            except DecodeError as error:
+                raise error.at(_segment("context_management")) from None
+        if not _ASSISTANT_MESSAGE_BODY_KEYS.issuperset(obj):
+            _unknown(obj, _ASSISTANT_MESSAGE_BODY_KEYS)
     return cast(AssistantMessageBody, obj)
 
 
 def _validate_user_message_body(data: object) -> UserMessageBody:
-    obj = _object(data)
-    _required(obj, "content", _v_union_str_or_list_content_block)
-    _optional(obj, "role", _str, None)
-    _unknown(obj, _USER_MESSAGE_BODY_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_content = obj.get("content", _ABSENT)
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    try:
+        _v_union_str_or_list_content_block(v_content)
+    except DecodeError as error:
+        raise error.at(_segment("content")) from None
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_role = obj.get("role", _ABSENT)
+        if v_role is not _ABSENT and type(v_role) is not str:
+            raise _field_error(v_role, "string", "role")
+        if not _USER_MESSAGE_BODY_KEYS.issuperset(obj):
+            _unknown(obj, _USER_MESSAGE_BODY_KEYS)
     return cast(UserMessageBody, obj)
 
 
 def _validate_rate_limit_info(data: object) -> RateLimitInfo:
-    obj = _object(data)
-    _required(obj, "status", _validate_rate_limit_status)
-    _optional(obj, "resetsAt", _int, None)
-    _optional(obj, "rateLimitType", _str, None)
-    _optional(obj, "utilization", _float, None)
-    _optional(obj, "overageStatus", _validate_rate_limit_status, None)
-    _optional(obj, "overageResetsAt", _int, None)
-    _optional(obj, "overageDisabledReason", _str, None)
-    _optional(obj, "isUsingOverage", _bool, None)
-    _optional(obj, "unifiedWindows", _v_map_rate_limit_window, None)
-    _unknown(obj, _RATE_LIMIT_INFO_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_status = obj["status"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_status = obj.get("status", _ABSENT)
+    if v_status is _ABSENT:
+        raise _field_error(v_status, "", "status")
+    try:
+        _validate_rate_limit_status(v_status)
+    except DecodeError as error:
+        raise error.at(_segment("status")) from None
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_resets_at = obj.get("resetsAt", _ABSENT)
+        if v_resets_at is not _ABSENT and (
+            type(v_resets_at) is not int or not -_INT_BOUND < v_resets_at < _INT_BOUND
+        ):
+            raise _field_error(v_resets_at, "integer", "resetsAt")
+        v_rate_limit_type = obj.get("rateLimitType", _ABSENT)
+        if v_rate_limit_type is not _ABSENT and type(v_rate_limit_type) is not str:
+            raise _field_error(v_rate_limit_type, "string", "rateLimitType")
+        v_utilization = obj.get("utilization", _ABSENT)
+        if (
+            v_utilization is not _ABSENT
+            and (type(v_utilization) is not int or not -_INT_BOUND < v_utilization < _INT_BOUND)
+            and (type(v_utilization) is not float or v_utilization - v_utilization)
+        ):
+            raise _field_error(v_utilization, "number", "utilization")
+        v_overage_status = obj.get("overageStatus", _ABSENT)
+        if v_overage_status is not _ABSENT:
+            try:
+                _validate_rate_limit_status(v_overage_status)
+            except DecodeError as error:
+                raise error.at(_segment("overageStatus")) from None
+        v_overage_resets_at = obj.get("overageResetsAt", _ABSENT)
+        if v_overage_resets_at is not _ABSENT and (
+            type(v_overage_resets_at) is not int
+            or not -_INT_BOUND < v_overage_resets_at < _INT_BOUND
+        ):
+            raise _field_error(v_overage_resets_at, "integer", "overageResetsAt")
+        v_overage_disabled_reason = obj.get("overageDisabledReason", _ABSENT)
+        if v_overage_disabled_reason is not _ABSENT and type(v_overage_disabled_reason) is not str:
+            raise _field_error(v_overage_disabled_reason, "string", "overageDisabledReason")
+        v_is_using_overage = obj.get("isUsingOverage", _ABSENT)
+        if v_is_using_overage is not _ABSENT and type(v_is_using_overage) is not bool:
+            raise _field_error(v_is_using_overage, "boolean", "isUsingOverage")
+        v_unified_windows = obj.get("unifiedWindows", _ABSENT)
+        if v_unified_windows is not _ABSENT:
+            try:
+                _v_map_rate_limit_window(v_unified_windows)
+            except DecodeError as error:
+                raise error.at(_segment("unifiedWindows")) from None
+        if not _RATE_LIMIT_INFO_KEYS.issuperset(obj):
+            _unknown(obj, _RATE_LIMIT_INFO_KEYS)
     return cast(RateLimitInfo, obj)
 
 
 def _validate_rate_limit_window(data: object) -> RateLimitWindow:
-    obj = _object(data)
-    _required(obj, "utilization", _float)
-    _optional(obj, "resetsAt", _int, None)
-    _unknown(obj, _RATE_LIMIT_WINDOW_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_utilization = obj["utilization"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_utilization = obj.get("utilization", _ABSENT)
+    if (type(v_utilization) is not int or not -_INT_BOUND < v_utilization < _INT_BOUND) and (
+        type(v_utilization) is not float or v_utilization - v_utilization
+    ):
+        raise _field_error(v_utilization, "number", "utilization")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_resets_at = obj.get("resetsAt", _ABSENT)
+        if v_resets_at is not _ABSENT and (
+            type(v_resets_at) is not int or not -_INT_BOUND < v_resets_at < _INT_BOUND
+        ):
+            raise _field_error(v_resets_at, "integer", "resetsAt")
+        if not _RATE_LIMIT_WINDOW_KEYS.issuperset(obj):
+            _unknown(obj, _RATE_LIMIT_WINDOW_KEYS)
     return cast(RateLimitWindow, obj)
 
 
 def _validate_usage(data: object) -> Usage:
-    obj = _object(data)
-    _required(obj, "input_tokens", _int)
-    _required(obj, "output_tokens", _int)
-    _optional(obj, "cache_creation_input_tokens", _int, None)
-    _optional(obj, "cache_read_input_tokens", _int, None)
-    _optional(obj, "cache_creation", _validate_cache_creation, None)
-    _optional(obj, "output_tokens_details", _v_opt_output_tokens_details, None)
-    _optional(obj, "server_tool_use", _validate_server_tool_use, None)
-    _optional(obj, "service_tier", _v_opt_str, None)
-    _optional(obj, "inference_geo", _v_opt_str, None)
-    _optional(obj, "iterations", _v_opt_list_usage_iteration, None)
-    _optional(obj, "speed", _v_opt_str, None)
-    _unknown(obj, _USAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_input_tokens = obj["input_tokens"]
+        v_output_tokens = obj["output_tokens"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_input_tokens = obj.get("input_tokens", _ABSENT)
+        v_output_tokens = obj.get("output_tokens", _ABSENT)
+    if type(v_input_tokens) is not int or not -_INT_BOUND < v_input_tokens < _INT_BOUND:
+        raise _field_error(v_input_tokens, "integer", "input_tokens")
+    if type(v_output_tokens) is not int or not -_INT_BOUND < v_output_tokens < _INT_BOUND:
+        raise _field_error(v_output_tokens, "integer", "output_tokens")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_cache_creation_input_tokens = obj.get("cache_creation_input_tokens", _ABSENT)
+        if v_cache_creation_input_tokens is not _ABSENT and (
+            type(v_cache_creation_input_tokens) is not int
+            or not -_INT_BOUND < v_cache_creation_input_tokens < _INT_BOUND
+        ):
+            raise _field_error(
+                v_cache_creation_input_tokens, "integer", "cache_creation_input_tokens"
+            )
+        v_cache_read_input_tokens = obj.get("cache_read_input_tokens", _ABSENT)
+        if v_cache_read_input_tokens is not _ABSENT and (
+            type(v_cache_read_input_tokens) is not int
+            or not -_INT_BOUND < v_cache_read_input_tokens < _INT_BOUND
+        ):
+            raise _field_error(v_cache_read_input_tokens, "integer", "cache_read_input_tokens")
+        v_cache_creation = obj.get("cache_creation", _ABSENT)
+        if v_cache_creation is not _ABSENT:
+            try:
+                _validate_cache_creation(v_cache_creation)
+            except DecodeError as error:
+                raise error.at(_segment("cache_creation")) from None
+        v_output_tokens_details = obj.get("output_tokens_details", _ABSENT)
+        if v_output_tokens_details is not _ABSENT:
+            try:
+                _v_opt_output_tokens_details(v_output_tokens_details)
+            except DecodeError as error:
+                raise error.at(_segment("output_tokens_details")) from None
+        v_server_tool_use = obj.get("server_tool_use", _ABSENT)
+        if v_server_tool_use is not _ABSENT:
+            try:
+                _validate_server_tool_use(v_server_tool_use)
+            except DecodeError as error:
+                raise error.at(_segment("server_tool_use")) from None
+        v_service_tier = obj.get("service_tier")
+        if v_service_tier is not None and type(v_service_tier) is not str:
+            raise _field_error(v_service_tier, "string", "service_tier")
+        v_inference_geo = obj.get("inference_geo")
+        if v_inference_geo is not None and type(v_inference_geo) is not str:
+            raise _field_error(v_inference_geo, "string", "inference_geo")
+        v_iterations = obj.get("iterations", _ABSENT)
+        if v_iterations is not _ABSENT:
+            try:
+                _v_opt_list_usage_iteration(v_iterations)
+            except DecodeError as error:
+                raise error.at(_segment("iterations")) from None
+        v_speed = obj.get("speed")
+        if v_speed is not None and type(v_speed) is not str:
+            raise _field_error(v_speed, "string", "speed")
+        if not _USAGE_KEYS.issuperset(obj):
+            _unknown(obj, _USAGE_KEYS)
     return cast(Usage, obj)
 
 
 def _validate_cache_creation(data: object) -> CacheCreation:
-    obj = _object(data)
-    _required(obj, "ephemeral_5m_input_tokens", _int)
-    _required(obj, "ephemeral_1h_input_tokens", _int)
-    _unknown(obj, _CACHE_CREATION_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_ephemeral_5m_input_tokens = obj["ephemeral_5m_input_tokens"]
+        v_ephemeral_1h_input_tokens = obj["ephemeral_1h_input_tokens"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_ephemeral_5m_input_tokens = obj.get("ephemeral_5m_input_tokens", _ABSENT)
+        v_ephemeral_1h_input_tokens = obj.get("ephemeral_1h_input_tokens", _ABSENT)
+    if (
+        type(v_ephemeral_5m_input_tokens) is not int
+        or not -_INT_BOUND < v_ephemeral_5m_input_tokens < _INT_BOUND
+    ):
+        raise _field_error(v_ephemeral_5m_input_tokens, "integer", "ephemeral_5m_input_tokens")
+    if (
+        type(v_ephemeral_1h_input_tokens) is not int
+        or not -_INT_BOUND < v_ephemeral_1h_input_tokens < _INT_BOUND
+    ):
+        raise _field_error(v_ephemeral_1h_input_tokens, "integer", "ephemeral_1h_input_tokens")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _CACHE_CREATION_KEYS.issuperset(obj):
+            _unknown(obj, _CACHE_CREATION_KEYS)
     return cast(CacheCreation, obj)
 
 
 def _validate_server_tool_use(data: object) -> ServerToolUse:
-    obj = _object(data)
-    _required(obj, "web_search_requests", _int)
-    _optional(obj, "web_fetch_requests", _int, None)
-    _unknown(obj, _SERVER_TOOL_USE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_web_search_requests = obj["web_search_requests"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_web_search_requests = obj.get("web_search_requests", _ABSENT)
+    if (
+        type(v_web_search_requests) is not int
+        or not -_INT_BOUND < v_web_search_requests < _INT_BOUND
+    ):
+        raise _field_error(v_web_search_requests, "integer", "web_search_requests")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_web_fetch_requests = obj.get("web_fetch_requests", _ABSENT)
+        if v_web_fetch_requests is not _ABSENT and (
+            type(v_web_fetch_requests) is not int
+            or not -_INT_BOUND < v_web_fetch_requests < _INT_BOUND
+        ):
+            raise _field_error(v_web_fetch_requests, "integer", "web_fetch_requests")
+        if not _SERVER_TOOL_USE_KEYS.issuperset(obj):
+            _unknown(obj, _SERVER_TOOL_USE_KEYS)
     return cast(ServerToolUse, obj)
 
 
 def _validate_output_tokens_details(data: object) -> OutputTokensDetails:
-    obj = _object(data)
-    _required(obj, "thinking_tokens", _int)
-    _unknown(obj, _OUTPUT_TOKENS_DETAILS_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_thinking_tokens = obj["thinking_tokens"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_thinking_tokens = obj.get("thinking_tokens", _ABSENT)
+    if type(v_thinking_tokens) is not int or not -_INT_BOUND < v_thinking_tokens < _INT_BOUND:
+        raise _field_error(v_thinking_tokens, "integer", "thinking_tokens")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        if not _OUTPUT_TOKENS_DETAILS_KEYS.issuperset(obj):
+            _unknown(obj, _OUTPUT_TOKENS_DETAILS_KEYS)
     return cast(OutputTokensDetails, obj)
 
 
 def _validate_usage_iteration(data: object) -> UsageIteration:
-    obj = _object(data)
-    _required(obj, "input_tokens", _int)
-    _required(obj, "output_tokens", _int)
-    _optional(obj, "cache_read_input_tokens", _int, None)
-    _optional(obj, "cache_creation_input_tokens", _int, None)
-    _optional(obj, "cache_creation", _validate_cache_creation, None)
-    _optional(obj, "type", _str, None)
-    _optional(obj, "model", _v_opt_str, None)
-    _unknown(obj, _USAGE_ITERATION_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_input_tokens = obj["input_tokens"]
+        v_output_tokens = obj["output_tokens"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_input_tokens = obj.get("input_tokens", _ABSENT)
+        v_output_tokens = obj.get("output_tokens", _ABSENT)
+    if type(v_input_tokens) is not int or not -_INT_BOUND < v_input_tokens < _INT_BOUND:
+        raise _field_error(v_input_tokens, "integer", "input_tokens")
+    if type(v_output_tokens) is not int or not -_INT_BOUND < v_output_tokens < _INT_BOUND:
+        raise _field_error(v_output_tokens, "integer", "output_tokens")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_cache_read_input_tokens = obj.get("cache_read_input_tokens", _ABSENT)
+        if v_cache_read_input_tokens is not _ABSENT and (
+            type(v_cache_read_input_tokens) is not int
+            or not -_INT_BOUND < v_cache_read_input_tokens < _INT_BOUND
+        ):
+            raise _field_error(v_cache_read_input_tokens, "integer", "cache_read_input_tokens")
+        v_cache_creation_input_tokens = obj.get("cache_creation_input_tokens", _ABSENT)
+        if v_cache_creation_input_tokens is not _ABSENT and (
+            type(v_cache_creation_input_tokens) is not int
+            or not -_INT_BOUND < v_cache_creation_input_tokens < _INT_BOUND
+        ):
+            raise _field_error(
+                v_cache_creation_input_tokens, "integer", "cache_creation_input_tokens"
+            )
+        v_cache_creation = obj.get("cache_creation", _ABSENT)
+        if v_cache_creation is not _ABSENT:
+            try:
+                _validate_cache_creation(v_cache_creation)
+            except DecodeError as error:
+                raise error.at(_segment("cache_creation")) from None
+        v_type = obj.get("type", _ABSENT)
+        if v_type is not _ABSENT and type(v_type) is not str:
+            raise _field_error(v_type, "string", "type")
+        v_model = obj.get("model")
+        if v_model is not None and type(v_model) is not str:
+            raise _field_error(v_model, "string", "model")
+        if not _USAGE_ITERATION_KEYS.issuperset(obj):
+            _unknown(obj, _USAGE_ITERATION_KEYS)
     return cast(UsageIteration, obj)
 
 
 def _validate_model_usage(data: object) -> ModelUsage:
-    obj = _object(data)
-    _required(obj, "inputTokens", _int)
-    _required(obj, "outputTokens", _int)
-    _required(obj, "costUSD", _float)
-    _optional(obj, "cacheReadInputTokens", _int, None)
-    _optional(obj, "cacheCreationInputTokens", _int, None)
-    _optional(obj, "webSearchRequests", _int, None)
-    _optional(obj, "contextWindow", _int, None)
-    _optional(obj, "maxOutputTokens", _int, None)
-    _optional(obj, "thinkingTokens", _int, None)
-    _optional(obj, "canonicalModel", _str, None)
-    _optional(obj, "provider", _str, None)
-    _optional(obj, "costBasis", _str, None)
-    _unknown(obj, _MODEL_USAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_input_tokens = obj["inputTokens"]
+        v_output_tokens = obj["outputTokens"]
+        v_cost_usd = obj["costUSD"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_input_tokens = obj.get("inputTokens", _ABSENT)
+        v_output_tokens = obj.get("outputTokens", _ABSENT)
+        v_cost_usd = obj.get("costUSD", _ABSENT)
+    if type(v_input_tokens) is not int or not -_INT_BOUND < v_input_tokens < _INT_BOUND:
+        raise _field_error(v_input_tokens, "integer", "inputTokens")
+    if type(v_output_tokens) is not int or not -_INT_BOUND < v_output_tokens < _INT_BOUND:
+        raise _field_error(v_output_tokens, "integer", "outputTokens")
+    if (type(v_cost_usd) is not int or not -_INT_BOUND < v_cost_usd < _INT_BOUND) and (
+        type(v_cost_usd) is not float or v_cost_usd - v_cost_usd
+    ):
+        raise _field_error(v_cost_usd, "number", "costUSD")
+    if len(obj) != 3:  # more than the 3 required key(s)
+        v_cache_read_input_tokens = obj.get("cacheReadInputTokens", _ABSENT)
+        if v_cache_read_input_tokens is not _ABSENT and (
+            type(v_cache_read_input_tokens) is not int
+            or not -_INT_BOUND < v_cache_read_input_tokens < _INT_BOUND
+        ):
+            raise _field_error(v_cache_read_input_tokens, "integer", "cacheReadInputTokens")
+        v_cache_creation_input_tokens = obj.get("cacheCreationInputTokens", _ABSENT)
+        if v_cache_creation_input_tokens is not _ABSENT and (
+            type(v_cache_creation_input_tokens) is not int
+            or not -_INT_BOUND < v_cache_creation_input_tokens < _INT_BOUND
+        ):
+            raise _field_error(v_cache_creation_input_tokens, "integer", "cacheCreationInputTokens")
+        v_web_search_requests = obj.get("webSearchRequests", _ABSENT)
+        if v_web_search_requests is not _ABSENT and (
+            type(v_web_search_requests) is not int
+            or not -_INT_BOUND < v_web_search_requests < _INT_BOUND
+        ):
+            raise _field_error(v_web_search_requests, "integer", "webSearchRequests")
+        v_context_window = obj.get("contextWindow", _ABSENT)
+        if v_context_window is not _ABSENT and (
+            type(v_context_window) is not int or not -_INT_BOUND < v_context_window < _INT_BOUND
+        ):
+            raise _field_error(v_context_window, "integer", "contextWindow")
+        v_max_output_tokens = obj.get("maxOutputTokens", _ABSENT)
+        if v_max_output_tokens is not _ABSENT and (
+            type(v_max_output_tokens) is not int
+            or not -_INT_BOUND < v_max_output_tokens < _INT_BOUND
+        ):
+            raise _field_error(v_max_output_tokens, "integer", "maxOutputTokens")
+        v_thinking_tokens = obj.get("thinkingTokens", _ABSENT)
+        if v_thinking_tokens is not _ABSENT and (
+            type(v_thinking_tokens) is not int or not -_INT_BOUND < v_thinking_tokens < _INT_BOUND
+        ):
+            raise _field_error(v_thinking_tokens, "integer", "thinkingTokens")
+        v_canonical_model = obj.get("canonicalModel", _ABSENT)
+        if v_canonical_model is not _ABSENT and type(v_canonical_model) is not str:
+            raise _field_error(v_canonical_model, "string", "canonicalModel")
+        v_provider = obj.get("provider", _ABSENT)
+        if v_provider is not _ABSENT and type(v_provider) is not str:
+            raise _field_error(v_provider, "string", "provider")
+        v_cost_basis = obj.get("costBasis", _ABSENT)
+        if v_cost_basis is not _ABSENT and type(v_cost_basis) is not str:
+            raise _field_error(v_cost_basis, "string", "costBasis")
+        if not _MODEL_USAGE_KEYS.issuperset(obj):
+            _unknown(obj, _MODEL_USAGE_KEYS)
     return cast(ModelUsage, obj)
 
 
 def _validate_permission_denial(data: object) -> PermissionDenial:
-    obj = _object(data)
-    _required(obj, "tool_name", _str)
-    _required(obj, "tool_use_id", _str)
-    _required(obj, "tool_input", _json_object)
-    _unknown(obj, _PERMISSION_DENIAL_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_tool_name = obj["tool_name"]
+        v_tool_use_id = obj["tool_use_id"]
+        v_tool_input = obj["tool_input"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tool_name = obj.get("tool_name", _ABSENT)
+        v_tool_use_id = obj.get("tool_use_id", _ABSENT)
+        v_tool_input = obj.get("tool_input", _ABSENT)
+    if type(v_tool_name) is not str:
+        raise _field_error(v_tool_name, "string", "tool_name")
+    if type(v_tool_use_id) is not str:
+        raise _field_error(v_tool_use_id, "string", "tool_use_id")
+    if v_tool_input is _ABSENT:
+        raise _field_error(v_tool_input, "", "tool_input")
+    try:
+        _json_object(v_tool_input)
+    except DecodeError as error:
+        raise error.at(_segment("tool_input")) from None
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _PERMISSION_DENIAL_KEYS.issuperset(obj):
+            _unknown(obj, _PERMISSION_DENIAL_KEYS)
     return cast(PermissionDenial, obj)
 
 
 def _validate_mcp_server_status(data: object) -> McpServerStatus:
-    obj = _object(data)
-    _required(obj, "name", _str)
-    _required(obj, "status", _str)
-    _optional(obj, "source", _str, None)
-    _unknown(obj, _MCP_SERVER_STATUS_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_name = obj["name"]
+        v_status = obj["status"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_name = obj.get("name", _ABSENT)
+        v_status = obj.get("status", _ABSENT)
+    if type(v_name) is not str:
+        raise _field_error(v_name, "string", "name")
+    if type(v_status) is not str:
+        raise _field_error(v_status, "string", "status")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_source = obj.get("source", _ABSENT)
+        if v_source is not _ABSENT and type(v_source) is not str:
+            raise _field_error(v_source, "string", "source")
+        if not _MCP_SERVER_STATUS_KEYS.issuperset(obj):
+            _unknown(obj, _MCP_SERVER_STATUS_KEYS)
     return cast(McpServerStatus, obj)
 
 
 def _validate_plugin_info(data: object) -> PluginInfo:
-    obj = _object(data)
-    _required(obj, "name", _str)
-    _required(obj, "path", _str)
-    _optional(obj, "source", _str, None)
-    _optional(obj, "version", _str, None)
-    _unknown(obj, _PLUGIN_INFO_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_name = obj["name"]
+        v_path = obj["path"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_name = obj.get("name", _ABSENT)
+        v_path = obj.get("path", _ABSENT)
+    if type(v_name) is not str:
+        raise _field_error(v_name, "string", "name")
+    if type(v_path) is not str:
+        raise _field_error(v_path, "string", "path")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_source = obj.get("source", _ABSENT)
+        if v_source is not _ABSENT and type(v_source) is not str:
+            raise _field_error(v_source, "string", "source")
+        v_version = obj.get("version", _ABSENT)
+        if v_version is not _ABSENT and type(v_version) is not str:
+            raise _field_error(v_version, "string", "version")
+        if not _PLUGIN_INFO_KEYS.issuperset(obj):
+            _unknown(obj, _PLUGIN_INFO_KEYS)
     return cast(PluginInfo, obj)
 
 
 def _validate_local_command_run(data: object) -> LocalCommandRun:
-    obj = _object(data)
-    _required(obj, "command", _str)
-    _optional(obj, "args", _str, None)
-    _unknown(obj, _LOCAL_COMMAND_RUN_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_command = obj["command"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_command = obj.get("command", _ABSENT)
+    if type(v_command) is not str:
+        raise _field_error(v_command, "string", "command")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_args = obj.get("args", _ABSENT)
+        if v_args is not _ABSENT and type(v_args) is not str:
+            raise _field_error(v_args, "string", "args")
+        if not _LOCAL_COMMAND_RUN_KEYS.issuperset(obj):
+            _unknown(obj, _LOCAL_COMMAND_RUN_KEYS)
     return cast(LocalCommandRun, obj)
 
 
 def _validate_system_event(data: object) -> SystemEvent:
+    if type(data) is dict:
+        tag = data.get("subtype")
+        if type(tag) is str:
+            decode = _SYSTEM_EVENT_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     tag = obj.get("subtype")
     if type(tag) is str and tag not in _SYSTEM_EVENT_BY_TAG:
@@ -3108,6 +4655,12 @@ def _validate_system_event(data: object) -> SystemEvent:
 
 
 def _validate_content_block(data: object) -> ContentBlock:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _CONTENT_BLOCK_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     tag = obj.get("type")
     if type(tag) is str and tag not in _CONTENT_BLOCK_BY_TAG:
@@ -3116,21 +4669,45 @@ def _validate_content_block(data: object) -> ContentBlock:
 
 
 def _validate_control_request_body(data: object) -> ControlRequestBody:
+    if type(data) is dict:
+        tag = data.get("subtype")
+        if type(tag) is str:
+            decode = _CONTROL_REQUEST_BODY_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "subtype", _CONTROL_REQUEST_BODY_BY_TAG)(obj)
 
 
 def _validate_control_response_body(data: object) -> ControlResponseBody:
+    if type(data) is dict:
+        tag = data.get("subtype")
+        if type(tag) is str:
+            decode = _CONTROL_RESPONSE_BODY_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "subtype", _CONTROL_RESPONSE_BODY_BY_TAG)(obj)
 
 
 def _validate_compact_boundary_message(data: object) -> CompactBoundaryMessage:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _COMPACT_BOUNDARY_MESSAGE_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _COMPACT_BOUNDARY_MESSAGE_BY_TAG)(obj)
 
 
 def _validate_message(data: object) -> Message:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _MESSAGE_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     tag = obj.get("type")
     if type(tag) is str and tag not in _MESSAGE_BY_TAG:
@@ -3138,20 +4715,8 @@ def _validate_message(data: object) -> Message:
     return _dispatch(obj, "type", _MESSAGE_BY_TAG)(obj)
 
 
-def _v_list_background_task(value: object) -> list[BackgroundTask]:
-    return _check_list(value, _validate_background_task)
-
-
 def _v_list_content_block(value: object) -> list[ContentBlock]:
     return _check_list(value, _validate_content_block)
-
-
-def _v_list_failed_file(value: object) -> list[FailedFile]:
-    return _check_list(value, _validate_failed_file)
-
-
-def _v_list_json(value: object) -> list[JSONValue]:
-    return _check_list(value, _json_value)
 
 
 def _v_list_json_object(value: object) -> list[dict[str, JSONValue]]:
@@ -3164,10 +4729,6 @@ def _v_list_mcp_server_status(value: object) -> list[McpServerStatus]:
 
 def _v_list_permission_denial(value: object) -> list[PermissionDenial]:
     return _check_list(value, _validate_permission_denial)
-
-
-def _v_list_persisted_file(value: object) -> list[PersistedFile]:
-    return _check_list(value, _validate_persisted_file)
 
 
 def _v_list_plugin_info(value: object) -> list[PluginInfo]:
@@ -3228,7 +4789,7 @@ def _v_opt_str(value: object) -> str | None:
 
 def _v_union_str_or_list_content_block(value: object) -> str | list[ContentBlock]:
     if type(value) is str:
-        return _str(value)
+        return value
     if type(value) is list:
         return _v_list_content_block(value)
     raise _type_error("string or array", value)
@@ -3236,7 +4797,7 @@ def _v_union_str_or_list_content_block(value: object) -> str | list[ContentBlock
 
 def _v_union_str_or_list_json_object(value: object) -> str | list[dict[str, JSONValue]]:
     if type(value) is str:
-        return _str(value)
+        return value
     if type(value) is list:
         return _v_list_json_object(value)
     raise _type_error("string or array", value)

@@ -2307,7 +2307,7 @@ def _d_tuple_json_object(value: object) -> tuple[dict[str, JSONValue], ...]:
 
 def _d_union_str_or_list_content_block(value: object) -> str | list[ContentBlock]:
     if type(value) is str:
-        return _str(value)
+        return value
     if type(value) is list:
         return _d_list_content_block(value)
     raise _type_error("string or array", value)

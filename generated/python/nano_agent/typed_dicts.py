@@ -13,21 +13,22 @@ from collections.abc import Callable
 from typing import Literal, NotRequired, TypeAlias, TypedDict, cast
 
 from ._runtime import (
+    _ABSENT,
+    _INT_BOUND,
     DecodeError,
     JSONValue,
-    _bool,
     _check_list,
     _check_map,
     _dispatch,
     _enum_value,
-    _float,
+    _field_error,
     _forbid_unknown,
     _guard,
     _int,
+    _item_error,
     _json_object,
     _object,
-    _optional,
-    _required,
+    _segment,
     _str,
     _tag,
     _type_error,
@@ -638,249 +639,767 @@ def _validate_todo_status(data: object) -> TodoStatus | UnknownTodoStatus:
 
 
 def _validate_text_content(data: object) -> TextContent:
-    obj = _object(data)
-    _tag(obj, "type", "text")
-    _required(obj, "text", _str)
-    _unknown(obj, _TEXT_CONTENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "text":
+        _tag(obj, "type", "text")
+    try:
+        v_text = obj["text"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_text = obj.get("text", _ABSENT)
+    if type(v_text) is not str:
+        raise _field_error(v_text, "string", "text")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _TEXT_CONTENT_KEYS.issuperset(obj):
+            _unknown(obj, _TEXT_CONTENT_KEYS)
     return cast(TextContent, obj)
 
 
 def _validate_thinking_content(data: object) -> ThinkingContent:
-    obj = _object(data)
-    _tag(obj, "type", "thinking")
-    _required(obj, "thinking", _str)
-    _optional(obj, "signature", _str, None)
-    _optional(obj, "id", _str, None)
-    _optional(obj, "encrypted_content", _str, None)
-    _optional(obj, "summary", _v_list_json_object, None)
-    _unknown(obj, _THINKING_CONTENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "thinking":
+        _tag(obj, "type", "thinking")
+    try:
+        v_thinking = obj["thinking"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_thinking = obj.get("thinking", _ABSENT)
+    if type(v_thinking) is not str:
+        raise _field_error(v_thinking, "string", "thinking")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_signature = obj.get("signature", _ABSENT)
+        if v_signature is not _ABSENT and type(v_signature) is not str:
+            raise _field_error(v_signature, "string", "signature")
+        v_id = obj.get("id", _ABSENT)
+        if v_id is not _ABSENT and type(v_id) is not str:
+            raise _field_error(v_id, "string", "id")
+        v_encrypted_content = obj.get("encrypted_content", _ABSENT)
+        if v_encrypted_content is not _ABSENT and type(v_encrypted_content) is not str:
+            raise _field_error(v_encrypted_content, "string", "encrypted_content")
+        v_summary = obj.get("summary", _ABSENT)
+        if v_summary is not _ABSENT:
+            if type(v_summary) is not list:
+                raise _field_error(v_summary, "array", "summary")
+            try:
+                for item in v_summary:
+                    _json_object(item)
+            except DecodeError:
+                raise _item_error(v_summary, _json_object, "summary") from None
+        if not _THINKING_CONTENT_KEYS.issuperset(obj):
+            _unknown(obj, _THINKING_CONTENT_KEYS)
     return cast(ThinkingContent, obj)
 
 
 def _validate_tool_use_content(data: object) -> ToolUseContent:
-    obj = _object(data)
-    _tag(obj, "type", "tool_use")
-    _required(obj, "id", _str)
-    _required(obj, "name", _str)
-    _required(obj, "input", _v_opt_json_object)
-    _optional(obj, "item_id", _v_opt_str, None)
-    _unknown(obj, _TOOL_USE_CONTENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_use":
+        _tag(obj, "type", "tool_use")
+    try:
+        v_id = obj["id"]
+        v_name = obj["name"]
+        v_input = obj["input"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_id = obj.get("id", _ABSENT)
+        v_name = obj.get("name", _ABSENT)
+        v_input = obj.get("input", _ABSENT)
+    if type(v_id) is not str:
+        raise _field_error(v_id, "string", "id")
+    if type(v_name) is not str:
+        raise _field_error(v_name, "string", "name")
+    if v_input is _ABSENT:
+        raise _field_error(v_input, "", "input")
+    try:
+        _v_opt_json_object(v_input)
+    except DecodeError as error:
+        raise error.at(_segment("input")) from None
+    if len(obj) != 4:  # more than the 4 required key(s)
+        v_item_id = obj.get("item_id")
+        if v_item_id is not None and type(v_item_id) is not str:
+            raise _field_error(v_item_id, "string", "item_id")
+        if not _TOOL_USE_CONTENT_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_USE_CONTENT_KEYS)
     return cast(ToolUseContent, obj)
 
 
 def _validate_tool_result_content(data: object) -> ToolResultContent:
-    obj = _object(data)
-    _tag(obj, "type", "tool_result")
-    _required(obj, "tool_use_id", _str)
-    _required(obj, "content", _v_list_tool_output_content)
-    _optional(obj, "is_error", _bool, None)
-    _unknown(obj, _TOOL_RESULT_CONTENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_result":
+        _tag(obj, "type", "tool_result")
+    try:
+        v_tool_use_id = obj["tool_use_id"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tool_use_id = obj.get("tool_use_id", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+    if type(v_tool_use_id) is not str:
+        raise _field_error(v_tool_use_id, "string", "tool_use_id")
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    if type(v_content) is not list:
+        raise _field_error(v_content, "array", "content")
+    try:
+        for item in v_content:
+            _validate_tool_output_content(item)
+    except DecodeError:
+        raise _item_error(v_content, _validate_tool_output_content, "content") from None
+    if len(obj) != 3:  # more than the 3 required key(s)
+        v_is_error = obj.get("is_error", _ABSENT)
+        if v_is_error is not _ABSENT and type(v_is_error) is not bool:
+            raise _field_error(v_is_error, "boolean", "is_error")
+        if not _TOOL_RESULT_CONTENT_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_RESULT_CONTENT_KEYS)
     return cast(ToolResultContent, obj)
 
 
 def _validate_image_source(data: object) -> ImageSource:
-    obj = _object(data)
-    _tag(obj, "type", "base64")
-    _required(obj, "media_type", _str)
-    _required(obj, "data", _str)
-    _unknown(obj, _IMAGE_SOURCE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "base64":
+        _tag(obj, "type", "base64")
+    try:
+        v_media_type = obj["media_type"]
+        v_data = obj["data"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_media_type = obj.get("media_type", _ABSENT)
+        v_data = obj.get("data", _ABSENT)
+    if type(v_media_type) is not str:
+        raise _field_error(v_media_type, "string", "media_type")
+    if type(v_data) is not str:
+        raise _field_error(v_data, "string", "data")
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _IMAGE_SOURCE_KEYS.issuperset(obj):
+            _unknown(obj, _IMAGE_SOURCE_KEYS)
     return cast(ImageSource, obj)
 
 
 def _validate_image_content(data: object) -> ImageContent:
-    obj = _object(data)
-    _tag(obj, "type", "image")
-    _required(obj, "source", _validate_image_source)
-    _unknown(obj, _IMAGE_CONTENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "image":
+        _tag(obj, "type", "image")
+    try:
+        v_source = obj["source"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_source = obj.get("source", _ABSENT)
+    if v_source is _ABSENT:
+        raise _field_error(v_source, "", "source")
+    try:
+        _validate_image_source(v_source)
+    except DecodeError as error:
+        raise error.at(_segment("source")) from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _IMAGE_CONTENT_KEYS.issuperset(obj):
+            _unknown(obj, _IMAGE_CONTENT_KEYS)
     return cast(ImageContent, obj)
 
 
 def _validate_compaction_content(data: object) -> CompactionContent:
-    obj = _object(data)
-    _tag(obj, "type", "compaction")
-    _required(obj, "encrypted_content", _str)
-    _unknown(obj, _COMPACTION_CONTENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "compaction":
+        _tag(obj, "type", "compaction")
+    try:
+        v_encrypted_content = obj["encrypted_content"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_encrypted_content = obj.get("encrypted_content", _ABSENT)
+    if type(v_encrypted_content) is not str:
+        raise _field_error(v_encrypted_content, "string", "encrypted_content")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _COMPACTION_CONTENT_KEYS.issuperset(obj):
+            _unknown(obj, _COMPACTION_CONTENT_KEYS)
     return cast(CompactionContent, obj)
 
 
 def _validate_compaction_summary_content(data: object) -> CompactionSummaryContent:
-    obj = _object(data)
-    _tag(obj, "type", "compaction_summary")
-    _required(obj, "encrypted_content", _str)
-    _unknown(obj, _COMPACTION_SUMMARY_CONTENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "compaction_summary":
+        _tag(obj, "type", "compaction_summary")
+    try:
+        v_encrypted_content = obj["encrypted_content"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_encrypted_content = obj.get("encrypted_content", _ABSENT)
+    if type(v_encrypted_content) is not str:
+        raise _field_error(v_encrypted_content, "string", "encrypted_content")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _COMPACTION_SUMMARY_CONTENT_KEYS.issuperset(obj):
+            _unknown(obj, _COMPACTION_SUMMARY_CONTENT_KEYS)
     return cast(CompactionSummaryContent, obj)
 
 
 def _validate_reasoning_content(data: object) -> ReasoningContent:
-    obj = _object(data)
-    _tag(obj, "type", "reasoning")
-    _required(obj, "encrypted_content", _str)
-    _optional(obj, "id", _str, None)
-    _optional(obj, "summary", _v_list_json_object, None)
-    _unknown(obj, _REASONING_CONTENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "reasoning":
+        _tag(obj, "type", "reasoning")
+    try:
+        v_encrypted_content = obj["encrypted_content"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_encrypted_content = obj.get("encrypted_content", _ABSENT)
+    if type(v_encrypted_content) is not str:
+        raise _field_error(v_encrypted_content, "string", "encrypted_content")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_id = obj.get("id", _ABSENT)
+        if v_id is not _ABSENT and type(v_id) is not str:
+            raise _field_error(v_id, "string", "id")
+        v_summary = obj.get("summary", _ABSENT)
+        if v_summary is not _ABSENT:
+            if type(v_summary) is not list:
+                raise _field_error(v_summary, "array", "summary")
+            try:
+                for item in v_summary:
+                    _json_object(item)
+            except DecodeError:
+                raise _item_error(v_summary, _json_object, "summary") from None
+        if not _REASONING_CONTENT_KEYS.issuperset(obj):
+            _unknown(obj, _REASONING_CONTENT_KEYS)
     return cast(ReasoningContent, obj)
 
 
 def _validate_message(data: object) -> Message:
-    obj = _object(data)
-    _required(obj, "role", _validate_role)
-    _required(obj, "content", _v_union_str_or_list_content_block)
-    _unknown(obj, _MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_role = obj["role"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_role = obj.get("role", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+    if v_role is _ABSENT:
+        raise _field_error(v_role, "", "role")
+    try:
+        _validate_role(v_role)
+    except DecodeError as error:
+        raise error.at(_segment("role")) from None
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    try:
+        _v_union_str_or_list_content_block(v_content)
+    except DecodeError as error:
+        raise error.at(_segment("content")) from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _MESSAGE_KEYS)
     return cast(Message, obj)
 
 
 def _validate_system_prompt(data: object) -> SystemPrompt:
-    obj = _object(data)
-    _tag(obj, "type", "system_prompt")
-    _required(obj, "content", _str)
-    _unknown(obj, _SYSTEM_PROMPT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "system_prompt":
+        _tag(obj, "type", "system_prompt")
+    try:
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_content = obj.get("content", _ABSENT)
+    if type(v_content) is not str:
+        raise _field_error(v_content, "string", "content")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _SYSTEM_PROMPT_KEYS.issuperset(obj):
+            _unknown(obj, _SYSTEM_PROMPT_KEYS)
     return cast(SystemPrompt, obj)
 
 
 def _validate_tool_definition(data: object) -> ToolDefinition:
-    obj = _object(data)
-    _required(obj, "name", _str)
-    _required(obj, "description", _str)
-    _required(obj, "input_schema", _json_object)
-    _unknown(obj, _TOOL_DEFINITION_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_name = obj["name"]
+        v_description = obj["description"]
+        v_input_schema = obj["input_schema"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_name = obj.get("name", _ABSENT)
+        v_description = obj.get("description", _ABSENT)
+        v_input_schema = obj.get("input_schema", _ABSENT)
+    if type(v_name) is not str:
+        raise _field_error(v_name, "string", "name")
+    if type(v_description) is not str:
+        raise _field_error(v_description, "string", "description")
+    if v_input_schema is _ABSENT:
+        raise _field_error(v_input_schema, "", "input_schema")
+    try:
+        _json_object(v_input_schema)
+    except DecodeError as error:
+        raise error.at(_segment("input_schema")) from None
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _TOOL_DEFINITION_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_DEFINITION_KEYS)
     return cast(ToolDefinition, obj)
 
 
 def _validate_tool_definitions(data: object) -> ToolDefinitions:
-    obj = _object(data)
-    _tag(obj, "type", "tool_definitions")
-    _required(obj, "tools", _v_list_tool_definition)
-    _unknown(obj, _TOOL_DEFINITIONS_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_definitions":
+        _tag(obj, "type", "tool_definitions")
+    try:
+        v_tools = obj["tools"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tools = obj.get("tools", _ABSENT)
+    if v_tools is _ABSENT:
+        raise _field_error(v_tools, "", "tools")
+    if type(v_tools) is not list:
+        raise _field_error(v_tools, "array", "tools")
+    try:
+        for item in v_tools:
+            _validate_tool_definition(item)
+    except DecodeError:
+        raise _item_error(v_tools, _validate_tool_definition, "tools") from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _TOOL_DEFINITIONS_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_DEFINITIONS_KEYS)
     return cast(ToolDefinitions, obj)
 
 
 def _validate_tool_execution(data: object) -> ToolExecution:
-    obj = _object(data)
-    _tag(obj, "type", "tool_execution")
-    _required(obj, "tool_name", _str)
-    _required(obj, "tool_use_id", _str)
-    _required(obj, "result", _v_list_tool_output_content)
-    _optional(obj, "is_error", _bool, None)
-    _unknown(obj, _TOOL_EXECUTION_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_execution":
+        _tag(obj, "type", "tool_execution")
+    try:
+        v_tool_name = obj["tool_name"]
+        v_tool_use_id = obj["tool_use_id"]
+        v_result = obj["result"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tool_name = obj.get("tool_name", _ABSENT)
+        v_tool_use_id = obj.get("tool_use_id", _ABSENT)
+        v_result = obj.get("result", _ABSENT)
+    if type(v_tool_name) is not str:
+        raise _field_error(v_tool_name, "string", "tool_name")
+    if type(v_tool_use_id) is not str:
+        raise _field_error(v_tool_use_id, "string", "tool_use_id")
+    if v_result is _ABSENT:
+        raise _field_error(v_result, "", "result")
+    if type(v_result) is not list:
+        raise _field_error(v_result, "array", "result")
+    try:
+        for item in v_result:
+            _validate_tool_output_content(item)
+    except DecodeError:
+        raise _item_error(v_result, _validate_tool_output_content, "result") from None
+    if len(obj) != 4:  # more than the 4 required key(s)
+        v_is_error = obj.get("is_error", _ABSENT)
+        if v_is_error is not _ABSENT and type(v_is_error) is not bool:
+            raise _field_error(v_is_error, "boolean", "is_error")
+        if not _TOOL_EXECUTION_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_EXECUTION_KEYS)
     return cast(ToolExecution, obj)
 
 
 def _validate_stop_reason(data: object) -> StopReason:
-    obj = _object(data)
-    _tag(obj, "type", "stop_reason")
-    _required(obj, "reason", _str)
-    _optional(obj, "usage", _v_map_int, None)
-    _unknown(obj, _STOP_REASON_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "stop_reason":
+        _tag(obj, "type", "stop_reason")
+    try:
+        v_reason = obj["reason"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_reason = obj.get("reason", _ABSENT)
+    if type(v_reason) is not str:
+        raise _field_error(v_reason, "string", "reason")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_usage = obj.get("usage", _ABSENT)
+        if v_usage is not _ABSENT:
+            try:
+                _v_map_int(v_usage)
+            except DecodeError as error:
+                raise error.at(_segment("usage")) from None
+        if not _STOP_REASON_KEYS.issuperset(obj):
+            _unknown(obj, _STOP_REASON_KEYS)
     return cast(StopReason, obj)
 
 
 def _validate_sub_graph(data: object) -> SubGraph:
-    obj = _object(data)
-    _tag(obj, "type", "sub_graph")
-    _required(obj, "tool_name", _str)
-    _required(obj, "tool_use_id", _str)
-    _required(obj, "system_prompt", _str)
-    _required(obj, "nodes", _json_object)
-    _required(obj, "head_ids", _v_list_str)
-    _optional(obj, "summary", _str, None)
-    _optional(obj, "depth", _int, None)
-    _unknown(obj, _SUB_GRAPH_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "sub_graph":
+        _tag(obj, "type", "sub_graph")
+    try:
+        v_tool_name = obj["tool_name"]
+        v_tool_use_id = obj["tool_use_id"]
+        v_system_prompt = obj["system_prompt"]
+        v_nodes = obj["nodes"]
+        v_head_ids = obj["head_ids"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tool_name = obj.get("tool_name", _ABSENT)
+        v_tool_use_id = obj.get("tool_use_id", _ABSENT)
+        v_system_prompt = obj.get("system_prompt", _ABSENT)
+        v_nodes = obj.get("nodes", _ABSENT)
+        v_head_ids = obj.get("head_ids", _ABSENT)
+    if type(v_tool_name) is not str:
+        raise _field_error(v_tool_name, "string", "tool_name")
+    if type(v_tool_use_id) is not str:
+        raise _field_error(v_tool_use_id, "string", "tool_use_id")
+    if type(v_system_prompt) is not str:
+        raise _field_error(v_system_prompt, "string", "system_prompt")
+    if v_nodes is _ABSENT:
+        raise _field_error(v_nodes, "", "nodes")
+    try:
+        _json_object(v_nodes)
+    except DecodeError as error:
+        raise error.at(_segment("nodes")) from None
+    if v_head_ids is _ABSENT:
+        raise _field_error(v_head_ids, "", "head_ids")
+    if type(v_head_ids) is not list:
+        raise _field_error(v_head_ids, "array", "head_ids")
+    try:
+        for item in v_head_ids:
+            _str(item)
+    except DecodeError:
+        raise _item_error(v_head_ids, _str, "head_ids") from None
+    if len(obj) != 6:  # more than the 6 required key(s)
+        v_summary = obj.get("summary", _ABSENT)
+        if v_summary is not _ABSENT and type(v_summary) is not str:
+            raise _field_error(v_summary, "string", "summary")
+        v_depth = obj.get("depth", _ABSENT)
+        if v_depth is not _ABSENT and (
+            type(v_depth) is not int or not -_INT_BOUND < v_depth < _INT_BOUND
+        ):
+            raise _field_error(v_depth, "integer", "depth")
+        if not _SUB_GRAPH_KEYS.issuperset(obj):
+            _unknown(obj, _SUB_GRAPH_KEYS)
     return cast(SubGraph, obj)
 
 
 def _validate_response(data: object) -> Response:
-    obj = _object(data)
-    _required(obj, "id", _str)
-    _required(obj, "model", _str)
-    _required(obj, "role", _validate_role)
-    _required(obj, "content", _v_list_content_block)
-    _required(obj, "stop_reason", _v_opt_str)
-    _required(obj, "usage", _validate_usage)
-    _unknown(obj, _RESPONSE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_id = obj["id"]
+        v_model = obj["model"]
+        v_role = obj["role"]
+        v_content = obj["content"]
+        v_stop_reason = obj["stop_reason"]
+        v_usage = obj["usage"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_id = obj.get("id", _ABSENT)
+        v_model = obj.get("model", _ABSENT)
+        v_role = obj.get("role", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+        v_stop_reason = obj.get("stop_reason", _ABSENT)
+        v_usage = obj.get("usage", _ABSENT)
+    if type(v_id) is not str:
+        raise _field_error(v_id, "string", "id")
+    if type(v_model) is not str:
+        raise _field_error(v_model, "string", "model")
+    if v_role is _ABSENT:
+        raise _field_error(v_role, "", "role")
+    try:
+        _validate_role(v_role)
+    except DecodeError as error:
+        raise error.at(_segment("role")) from None
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    if type(v_content) is not list:
+        raise _field_error(v_content, "array", "content")
+    try:
+        for item in v_content:
+            _validate_content_block(item)
+    except DecodeError:
+        raise _item_error(v_content, _validate_content_block, "content") from None
+    if v_stop_reason is not None and type(v_stop_reason) is not str:
+        raise _field_error(v_stop_reason, "string", "stop_reason")
+    if v_usage is _ABSENT:
+        raise _field_error(v_usage, "", "usage")
+    try:
+        _validate_usage(v_usage)
+    except DecodeError as error:
+        raise error.at(_segment("usage")) from None
+    if len(obj) != 6:  # more than the 6 required key(s)
+        if not _RESPONSE_KEYS.issuperset(obj):
+            _unknown(obj, _RESPONSE_KEYS)
     return cast(Response, obj)
 
 
 def _validate_usage(data: object) -> Usage:
-    obj = _object(data)
-    _optional(obj, "input_tokens", _int, None)
-    _optional(obj, "output_tokens", _int, None)
-    _optional(obj, "cache_creation_input_tokens", _int, None)
-    _optional(obj, "cache_read_input_tokens", _int, None)
-    _unknown(obj, _USAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj:  # no key is required
+        v_input_tokens = obj.get("input_tokens", _ABSENT)
+        if v_input_tokens is not _ABSENT and (
+            type(v_input_tokens) is not int or not -_INT_BOUND < v_input_tokens < _INT_BOUND
+        ):
+            raise _field_error(v_input_tokens, "integer", "input_tokens")
+        v_output_tokens = obj.get("output_tokens", _ABSENT)
+        if v_output_tokens is not _ABSENT and (
+            type(v_output_tokens) is not int or not -_INT_BOUND < v_output_tokens < _INT_BOUND
+        ):
+            raise _field_error(v_output_tokens, "integer", "output_tokens")
+        v_cache_creation_input_tokens = obj.get("cache_creation_input_tokens", _ABSENT)
+        if v_cache_creation_input_tokens is not _ABSENT and (
+            type(v_cache_creation_input_tokens) is not int
+            or not -_INT_BOUND < v_cache_creation_input_tokens < _INT_BOUND
+        ):
+            raise _field_error(
+                v_cache_creation_input_tokens, "integer", "cache_creation_input_tokens"
+            )
+        v_cache_read_input_tokens = obj.get("cache_read_input_tokens", _ABSENT)
+        if v_cache_read_input_tokens is not _ABSENT and (
+            type(v_cache_read_input_tokens) is not int
+            or not -_INT_BOUND < v_cache_read_input_tokens < _INT_BOUND
+        ):
+            raise _field_error(v_cache_read_input_tokens, "integer", "cache_read_input_tokens")
+        if not _USAGE_KEYS.issuperset(obj):
+            _unknown(obj, _USAGE_KEYS)
     return cast(Usage, obj)
 
 
 def _validate_todo_item(data: object) -> TodoItem:
-    obj = _object(data)
-    _required(obj, "content", _str)
-    _required(obj, "status", _validate_task_status)
-    _required(obj, "active_form", _str)
-    _unknown(obj, _TODO_ITEM_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_content = obj["content"]
+        v_status = obj["status"]
+        v_active_form = obj["active_form"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_content = obj.get("content", _ABSENT)
+        v_status = obj.get("status", _ABSENT)
+        v_active_form = obj.get("active_form", _ABSENT)
+    if type(v_content) is not str:
+        raise _field_error(v_content, "string", "content")
+    if v_status is _ABSENT:
+        raise _field_error(v_status, "", "status")
+    try:
+        _validate_task_status(v_status)
+    except DecodeError as error:
+        raise error.at(_segment("status")) from None
+    if type(v_active_form) is not str:
+        raise _field_error(v_active_form, "string", "active_form")
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _TODO_ITEM_KEYS.issuperset(obj):
+            _unknown(obj, _TODO_ITEM_KEYS)
     return cast(TodoItem, obj)
 
 
 def _validate_todo(data: object) -> Todo:
-    obj = _object(data)
-    _required(obj, "content", _str)
-    _required(obj, "status", _validate_todo_status)
-    _required(obj, "active_form", _str)
-    _unknown(obj, _TODO_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_content = obj["content"]
+        v_status = obj["status"]
+        v_active_form = obj["active_form"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_content = obj.get("content", _ABSENT)
+        v_status = obj.get("status", _ABSENT)
+        v_active_form = obj.get("active_form", _ABSENT)
+    if type(v_content) is not str:
+        raise _field_error(v_content, "string", "content")
+    if v_status is _ABSENT:
+        raise _field_error(v_status, "", "status")
+    try:
+        _validate_todo_status(v_status)
+    except DecodeError as error:
+        raise error.at(_segment("status")) from None
+    if type(v_active_form) is not str:
+        raise _field_error(v_active_form, "string", "active_form")
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _TODO_KEYS.issuperset(obj):
+            _unknown(obj, _TODO_KEYS)
     return cast(Todo, obj)
 
 
 def _validate_pending_edit(data: object) -> PendingEdit:
-    obj = _object(data)
-    _forbid_unknown(obj, _PENDING_EDIT_KEYS)
-    _required(obj, "file_path", _str)
-    _required(obj, "old_string", _str)
-    _required(obj, "new_string", _str)
-    _required(obj, "match_line", _int)
-    _required(obj, "context_before", _v_list_str)
-    _required(obj, "context_after", _v_list_str)
-    _required(obj, "created_at", _float)
-    _optional(obj, "replace_all", _bool, None)
-    _optional(obj, "match_count", _int, None)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if not _PENDING_EDIT_KEYS.issuperset(obj):
+        _forbid_unknown(obj, _PENDING_EDIT_KEYS)
+    try:
+        v_file_path = obj["file_path"]
+        v_old_string = obj["old_string"]
+        v_new_string = obj["new_string"]
+        v_match_line = obj["match_line"]
+        v_context_before = obj["context_before"]
+        v_context_after = obj["context_after"]
+        v_created_at = obj["created_at"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_file_path = obj.get("file_path", _ABSENT)
+        v_old_string = obj.get("old_string", _ABSENT)
+        v_new_string = obj.get("new_string", _ABSENT)
+        v_match_line = obj.get("match_line", _ABSENT)
+        v_context_before = obj.get("context_before", _ABSENT)
+        v_context_after = obj.get("context_after", _ABSENT)
+        v_created_at = obj.get("created_at", _ABSENT)
+    if type(v_file_path) is not str:
+        raise _field_error(v_file_path, "string", "file_path")
+    if type(v_old_string) is not str:
+        raise _field_error(v_old_string, "string", "old_string")
+    if type(v_new_string) is not str:
+        raise _field_error(v_new_string, "string", "new_string")
+    if type(v_match_line) is not int or not -_INT_BOUND < v_match_line < _INT_BOUND:
+        raise _field_error(v_match_line, "integer", "match_line")
+    if v_context_before is _ABSENT:
+        raise _field_error(v_context_before, "", "context_before")
+    if type(v_context_before) is not list:
+        raise _field_error(v_context_before, "array", "context_before")
+    try:
+        for item in v_context_before:
+            _str(item)
+    except DecodeError:
+        raise _item_error(v_context_before, _str, "context_before") from None
+    if v_context_after is _ABSENT:
+        raise _field_error(v_context_after, "", "context_after")
+    if type(v_context_after) is not list:
+        raise _field_error(v_context_after, "array", "context_after")
+    try:
+        for item in v_context_after:
+            _str(item)
+    except DecodeError:
+        raise _item_error(v_context_after, _str, "context_after") from None
+    if (type(v_created_at) is not int or not -_INT_BOUND < v_created_at < _INT_BOUND) and (
+        type(v_created_at) is not float or v_created_at - v_created_at
+    ):
+        raise _field_error(v_created_at, "number", "created_at")
+    if len(obj) != 7:  # more than the 7 required key(s)
+        v_replace_all = obj.get("replace_all", _ABSENT)
+        if v_replace_all is not _ABSENT and type(v_replace_all) is not bool:
+            raise _field_error(v_replace_all, "boolean", "replace_all")
+        v_match_count = obj.get("match_count", _ABSENT)
+        if v_match_count is not _ABSENT and (
+            type(v_match_count) is not int or not -_INT_BOUND < v_match_count < _INT_BOUND
+        ):
+            raise _field_error(v_match_count, "integer", "match_count")
     return cast(PendingEdit, obj)
 
 
 def _validate_truncation_config(data: object) -> TruncationConfig:
-    obj = _object(data)
-    _forbid_unknown(obj, _TRUNCATION_CONFIG_KEYS)
-    _optional(obj, "max_chars", _int, None)
-    _optional(obj, "max_lines", _int, None)
-    _optional(obj, "enabled", _bool, None)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if not _TRUNCATION_CONFIG_KEYS.issuperset(obj):
+        _forbid_unknown(obj, _TRUNCATION_CONFIG_KEYS)
+    if obj:  # no key is required
+        v_max_chars = obj.get("max_chars", _ABSENT)
+        if v_max_chars is not _ABSENT and (
+            type(v_max_chars) is not int or not -_INT_BOUND < v_max_chars < _INT_BOUND
+        ):
+            raise _field_error(v_max_chars, "integer", "max_chars")
+        v_max_lines = obj.get("max_lines", _ABSENT)
+        if v_max_lines is not _ABSENT and (
+            type(v_max_lines) is not int or not -_INT_BOUND < v_max_lines < _INT_BOUND
+        ):
+            raise _field_error(v_max_lines, "integer", "max_lines")
+        v_enabled = obj.get("enabled", _ABSENT)
+        if v_enabled is not _ABSENT and type(v_enabled) is not bool:
+            raise _field_error(v_enabled, "boolean", "enabled")
     return cast(TruncationConfig, obj)
 
 
 def _validate_truncated_output(data: object) -> TruncatedOutput:
-    obj = _object(data)
-    _forbid_unknown(obj, _TRUNCATED_OUTPUT_KEYS)
-    _required(obj, "tool_name", _str)
-    _required(obj, "temp_file_path", _str)
-    _required(obj, "original_chars", _int)
-    _required(obj, "original_lines", _int)
-    _required(obj, "created_at", _float)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if not _TRUNCATED_OUTPUT_KEYS.issuperset(obj):
+        _forbid_unknown(obj, _TRUNCATED_OUTPUT_KEYS)
+    try:
+        v_tool_name = obj["tool_name"]
+        v_temp_file_path = obj["temp_file_path"]
+        v_original_chars = obj["original_chars"]
+        v_original_lines = obj["original_lines"]
+        v_created_at = obj["created_at"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tool_name = obj.get("tool_name", _ABSENT)
+        v_temp_file_path = obj.get("temp_file_path", _ABSENT)
+        v_original_chars = obj.get("original_chars", _ABSENT)
+        v_original_lines = obj.get("original_lines", _ABSENT)
+        v_created_at = obj.get("created_at", _ABSENT)
+    if type(v_tool_name) is not str:
+        raise _field_error(v_tool_name, "string", "tool_name")
+    if type(v_temp_file_path) is not str:
+        raise _field_error(v_temp_file_path, "string", "temp_file_path")
+    if type(v_original_chars) is not int or not -_INT_BOUND < v_original_chars < _INT_BOUND:
+        raise _field_error(v_original_chars, "integer", "original_chars")
+    if type(v_original_lines) is not int or not -_INT_BOUND < v_original_lines < _INT_BOUND:
+        raise _field_error(v_original_lines, "integer", "original_lines")
+    if (type(v_created_at) is not int or not -_INT_BOUND < v_created_at < _INT_BOUND) and (
+        type(v_created_at) is not float or v_created_at - v_created_at
+    ):
+        raise _field_error(v_created_at, "number", "created_at")
     return cast(TruncatedOutput, obj)
 
 
 def _validate_python_script(data: object) -> PythonScript:
-    obj = _object(data)
-    _forbid_unknown(obj, _PYTHON_SCRIPT_KEYS)
-    _required(obj, "file_id", _str)
-    _required(obj, "file_path", _str)
-    _required(obj, "content", _str)
-    _required(obj, "created_at", _float)
-    _optional(obj, "last_run_at", _v_opt_float, None)
-    _optional(obj, "run_count", _int, None)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if not _PYTHON_SCRIPT_KEYS.issuperset(obj):
+        _forbid_unknown(obj, _PYTHON_SCRIPT_KEYS)
+    try:
+        v_file_id = obj["file_id"]
+        v_file_path = obj["file_path"]
+        v_content = obj["content"]
+        v_created_at = obj["created_at"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_file_id = obj.get("file_id", _ABSENT)
+        v_file_path = obj.get("file_path", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+        v_created_at = obj.get("created_at", _ABSENT)
+    if type(v_file_id) is not str:
+        raise _field_error(v_file_id, "string", "file_id")
+    if type(v_file_path) is not str:
+        raise _field_error(v_file_path, "string", "file_path")
+    if type(v_content) is not str:
+        raise _field_error(v_content, "string", "content")
+    if (type(v_created_at) is not int or not -_INT_BOUND < v_created_at < _INT_BOUND) and (
+        type(v_created_at) is not float or v_created_at - v_created_at
+    ):
+        raise _field_error(v_created_at, "number", "created_at")
+    if len(obj) != 4:  # more than the 4 required key(s)
+        v_last_run_at = obj.get("last_run_at")
+        if (
+            v_last_run_at is not None
+            and (type(v_last_run_at) is not int or not -_INT_BOUND < v_last_run_at < _INT_BOUND)
+            and (type(v_last_run_at) is not float or v_last_run_at - v_last_run_at)
+        ):
+            raise _field_error(v_last_run_at, "number", "last_run_at")
+        v_run_count = obj.get("run_count", _ABSENT)
+        if v_run_count is not _ABSENT and (
+            type(v_run_count) is not int or not -_INT_BOUND < v_run_count < _INT_BOUND
+        ):
+            raise _field_error(v_run_count, "integer", "run_count")
     return cast(PythonScript, obj)
 
 
 def _validate_tool_output_content(data: object) -> ToolOutputContent:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _TOOL_OUTPUT_CONTENT_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _TOOL_OUTPUT_CONTENT_BY_TAG)(obj)
 
 
 def _validate_content_block(data: object) -> ContentBlock:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _CONTENT_BLOCK_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     tag = obj.get("type")
     if type(tag) is str and tag not in _CONTENT_BLOCK_BY_TAG:
@@ -916,41 +1435,17 @@ def _v_list_content_block(value: object) -> list[ContentBlock]:
     return _check_list(value, _validate_content_block)
 
 
-def _v_list_json_object(value: object) -> list[dict[str, JSONValue]]:
-    return _check_list(value, _json_object)
-
-
-def _v_list_str(value: object) -> list[str]:
-    return _check_list(value, _str)
-
-
-def _v_list_tool_definition(value: object) -> list[ToolDefinition]:
-    return _check_list(value, _validate_tool_definition)
-
-
-def _v_list_tool_output_content(value: object) -> list[ToolOutputContent]:
-    return _check_list(value, _validate_tool_output_content)
-
-
 def _v_map_int(value: object) -> dict[str, int]:
     return _check_map(value, _int)
-
-
-def _v_opt_float(value: object) -> float | None:
-    return None if value is None else _float(value)
 
 
 def _v_opt_json_object(value: object) -> dict[str, JSONValue] | None:
     return None if value is None else _json_object(value)
 
 
-def _v_opt_str(value: object) -> str | None:
-    return None if value is None else _str(value)
-
-
 def _v_union_str_or_list_content_block(value: object) -> str | list[ContentBlock]:
     if type(value) is str:
-        return _str(value)
+        return value
     if type(value) is list:
         return _v_list_content_block(value)
     raise _type_error("string or array", value)

@@ -12266,7 +12266,7 @@ def _d_str_maxlen256(value: object) -> str:
 
 def _d_union_str_or_list_content_block_param(value: object) -> str | list[ContentBlockParam]:
     if type(value) is str:
-        return _str(value)
+        return value
     if type(value) is list:
         return _d_list_content_block_param(value)
     raise _type_error("string or array", value)
@@ -12274,7 +12274,7 @@ def _d_union_str_or_list_content_block_param(value: object) -> str | list[Conten
 
 def _d_union_str_or_list_text_block_param(value: object) -> str | list[TextBlockParam]:
     if type(value) is str:
-        return _str(value)
+        return value
     if type(value) is list:
         return _d_list_text_block_param(value)
     raise _type_error("string or array", value)
@@ -12284,7 +12284,7 @@ def _d_union_str_or_list_tool_result_block_content(
     value: object,
 ) -> str | list[ToolResultBlockContent]:
     if type(value) is str:
-        return _str(value)
+        return value
     if type(value) is list:
         return _d_list_tool_result_block_content(value)
     raise _type_error("string or array", value)

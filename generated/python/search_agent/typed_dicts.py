@@ -13,21 +13,23 @@ from collections.abc import Callable
 from typing import Literal, NotRequired, TypeAlias, TypedDict, cast
 
 from ._runtime import (
+    _ABSENT,
+    _INT_BOUND,
     DecodeError,
     JSONValue,
-    _bool,
     _check_list,
     _dispatch,
     _enum_value,
+    _field_error,
     _float,
     _forbid_unknown,
     _guard,
     _int,
+    _item_error,
     _json_object,
     _literal,
     _object,
-    _optional,
-    _required,
+    _segment,
     _str,
     _tag,
     _type_error,
@@ -2899,1213 +2901,3644 @@ def _validate_token_status(data: object) -> TokenStatus:
 
 
 def _validate_message_param(data: object) -> MessageParam:
-    obj = _object(data)
-    _required(obj, "role", _validate_role)
-    _required(obj, "content", _v_union_str_or_list_content_block_param)
-    _unknown(obj, _MESSAGE_PARAM_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_role = obj["role"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_role = obj.get("role", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+    if v_role is _ABSENT:
+        raise _field_error(v_role, "", "role")
+    try:
+        _validate_role(v_role)
+    except DecodeError as error:
+        raise error.at(_segment("role")) from None
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    try:
+        _v_union_str_or_list_content_block_param(v_content)
+    except DecodeError as error:
+        raise error.at(_segment("content")) from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _MESSAGE_PARAM_KEYS.issuperset(obj):
+            _unknown(obj, _MESSAGE_PARAM_KEYS)
     return cast(MessageParam, obj)
 
 
 def _validate_text_block_param(data: object) -> TextBlockParam:
-    obj = _object(data)
-    _tag(obj, "type", "text")
-    _required(obj, "text", _str)
-    _optional(obj, "citations", _v_opt_list_text_citation, None)
-    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
-    _unknown(obj, _TEXT_BLOCK_PARAM_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "text":
+        _tag(obj, "type", "text")
+    try:
+        v_text = obj["text"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_text = obj.get("text", _ABSENT)
+    if type(v_text) is not str:
+        raise _field_error(v_text, "string", "text")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_citations = obj.get("citations", _ABSENT)
+        if v_citations is not _ABSENT:
+            try:
+                _v_opt_list_text_citation(v_citations)
+            except DecodeError as error:
+                raise error.at(_segment("citations")) from None
+        v_cache_control = obj.get("cache_control", _ABSENT)
+        if v_cache_control is not _ABSENT:
+            try:
+                _v_opt_cache_control_ephemeral(v_cache_control)
+            except DecodeError as error:
+                raise error.at(_segment("cache_control")) from None
+        if not _TEXT_BLOCK_PARAM_KEYS.issuperset(obj):
+            _unknown(obj, _TEXT_BLOCK_PARAM_KEYS)
     return cast(TextBlockParam, obj)
 
 
 def _validate_image_block_param(data: object) -> ImageBlockParam:
-    obj = _object(data)
-    _tag(obj, "type", "image")
-    _required(obj, "source", _validate_image_source)
-    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
-    _unknown(obj, _IMAGE_BLOCK_PARAM_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "image":
+        _tag(obj, "type", "image")
+    try:
+        v_source = obj["source"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_source = obj.get("source", _ABSENT)
+    if v_source is _ABSENT:
+        raise _field_error(v_source, "", "source")
+    try:
+        _validate_image_source(v_source)
+    except DecodeError as error:
+        raise error.at(_segment("source")) from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_cache_control = obj.get("cache_control", _ABSENT)
+        if v_cache_control is not _ABSENT:
+            try:
+                _v_opt_cache_control_ephemeral(v_cache_control)
+            except DecodeError as error:
+                raise error.at(_segment("cache_control")) from None
+        if not _IMAGE_BLOCK_PARAM_KEYS.issuperset(obj):
+            _unknown(obj, _IMAGE_BLOCK_PARAM_KEYS)
     return cast(ImageBlockParam, obj)
 
 
 def _validate_tool_use_block_param(data: object) -> ToolUseBlockParam:
-    obj = _object(data)
-    _tag(obj, "type", "tool_use")
-    _required(obj, "id", _str)
-    _required(obj, "name", _str)
-    _required(obj, "input", _json_object)
-    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
-    _unknown(obj, _TOOL_USE_BLOCK_PARAM_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_use":
+        _tag(obj, "type", "tool_use")
+    try:
+        v_id = obj["id"]
+        v_name = obj["name"]
+        v_input = obj["input"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_id = obj.get("id", _ABSENT)
+        v_name = obj.get("name", _ABSENT)
+        v_input = obj.get("input", _ABSENT)
+    if type(v_id) is not str:
+        raise _field_error(v_id, "string", "id")
+    if type(v_name) is not str:
+        raise _field_error(v_name, "string", "name")
+    if v_input is _ABSENT:
+        raise _field_error(v_input, "", "input")
+    try:
+        _json_object(v_input)
+    except DecodeError as error:
+        raise error.at(_segment("input")) from None
+    if len(obj) != 4:  # more than the 4 required key(s)
+        v_cache_control = obj.get("cache_control", _ABSENT)
+        if v_cache_control is not _ABSENT:
+            try:
+                _v_opt_cache_control_ephemeral(v_cache_control)
+            except DecodeError as error:
+                raise error.at(_segment("cache_control")) from None
+        if not _TOOL_USE_BLOCK_PARAM_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_USE_BLOCK_PARAM_KEYS)
     return cast(ToolUseBlockParam, obj)
 
 
 def _validate_tool_result_block_param(data: object) -> ToolResultBlockParam:
-    obj = _object(data)
-    _tag(obj, "type", "tool_result")
-    _required(obj, "tool_use_id", _str)
-    _optional(obj, "content", _v_union_str_or_list_tool_result_block_content, None)
-    _optional(obj, "is_error", _bool, None)
-    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
-    _unknown(obj, _TOOL_RESULT_BLOCK_PARAM_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_result":
+        _tag(obj, "type", "tool_result")
+    try:
+        v_tool_use_id = obj["tool_use_id"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tool_use_id = obj.get("tool_use_id", _ABSENT)
+    if type(v_tool_use_id) is not str:
+        raise _field_error(v_tool_use_id, "string", "tool_use_id")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_content = obj.get("content", _ABSENT)
+        if v_content is not _ABSENT:
+            try:
+                _v_union_str_or_list_tool_result_block_content(v_content)
+            except DecodeError as error:
+                raise error.at(_segment("content")) from None
+        v_is_error = obj.get("is_error", _ABSENT)
+        if v_is_error is not _ABSENT and type(v_is_error) is not bool:
+            raise _field_error(v_is_error, "boolean", "is_error")
+        v_cache_control = obj.get("cache_control", _ABSENT)
+        if v_cache_control is not _ABSENT:
+            try:
+                _v_opt_cache_control_ephemeral(v_cache_control)
+            except DecodeError as error:
+                raise error.at(_segment("cache_control")) from None
+        if not _TOOL_RESULT_BLOCK_PARAM_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_RESULT_BLOCK_PARAM_KEYS)
     return cast(ToolResultBlockParam, obj)
 
 
 def _validate_document(data: object) -> Document:
-    obj = _object(data)
-    _tag(obj, "type", "document")
-    _required(obj, "id", _str)
-    _optional(obj, "citations", _v_list_citation, None)
-    _unknown(obj, _DOCUMENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "document":
+        _tag(obj, "type", "document")
+    try:
+        v_id = obj["id"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_id = obj.get("id", _ABSENT)
+    if type(v_id) is not str:
+        raise _field_error(v_id, "string", "id")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_citations = obj.get("citations", _ABSENT)
+        if v_citations is not _ABSENT:
+            if type(v_citations) is not list:
+                raise _field_error(v_citations, "array", "citations")
+            try:
+                for item in v_citations:
+                    _validate_citation(item)
+            except DecodeError:
+                raise _item_error(v_citations, _validate_citation, "citations") from None
+        if not _DOCUMENT_KEYS.issuperset(obj):
+            _unknown(obj, _DOCUMENT_KEYS)
     return cast(Document, obj)
 
 
 def _validate_thinking_block(data: object) -> ThinkingBlock:
-    obj = _object(data)
-    _tag(obj, "type", "thinking")
-    _required(obj, "thinking", _str)
-    _required(obj, "signature", _str)
-    _unknown(obj, _THINKING_BLOCK_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "thinking":
+        _tag(obj, "type", "thinking")
+    try:
+        v_thinking = obj["thinking"]
+        v_signature = obj["signature"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_thinking = obj.get("thinking", _ABSENT)
+        v_signature = obj.get("signature", _ABSENT)
+    if type(v_thinking) is not str:
+        raise _field_error(v_thinking, "string", "thinking")
+    if type(v_signature) is not str:
+        raise _field_error(v_signature, "string", "signature")
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _THINKING_BLOCK_KEYS.issuperset(obj):
+            _unknown(obj, _THINKING_BLOCK_KEYS)
     return cast(ThinkingBlock, obj)
 
 
 def _validate_redacted_thinking_block(data: object) -> RedactedThinkingBlock:
-    obj = _object(data)
-    _tag(obj, "type", "redacted_thinking")
-    _required(obj, "data", _str)
-    _unknown(obj, _REDACTED_THINKING_BLOCK_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "redacted_thinking":
+        _tag(obj, "type", "redacted_thinking")
+    try:
+        v_data = obj["data"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_data = obj.get("data", _ABSENT)
+    if type(v_data) is not str:
+        raise _field_error(v_data, "string", "data")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _REDACTED_THINKING_BLOCK_KEYS.issuperset(obj):
+            _unknown(obj, _REDACTED_THINKING_BLOCK_KEYS)
     return cast(RedactedThinkingBlock, obj)
 
 
 def _validate_server_tool_use_block(data: object) -> ServerToolUseBlock:
-    obj = _object(data)
-    _tag(obj, "type", "server_tool_use")
-    _required(obj, "id", _str)
-    _required(obj, "name", _validate_server_tool_name)
-    _required(obj, "input", _json_object)
-    _optional(obj, "caller", _validate_caller, None)
-    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
-    _unknown(obj, _SERVER_TOOL_USE_BLOCK_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "server_tool_use":
+        _tag(obj, "type", "server_tool_use")
+    try:
+        v_id = obj["id"]
+        v_name = obj["name"]
+        v_input = obj["input"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_id = obj.get("id", _ABSENT)
+        v_name = obj.get("name", _ABSENT)
+        v_input = obj.get("input", _ABSENT)
+    if type(v_id) is not str:
+        raise _field_error(v_id, "string", "id")
+    if v_name is _ABSENT:
+        raise _field_error(v_name, "", "name")
+    try:
+        _validate_server_tool_name(v_name)
+    except DecodeError as error:
+        raise error.at(_segment("name")) from None
+    if v_input is _ABSENT:
+        raise _field_error(v_input, "", "input")
+    try:
+        _json_object(v_input)
+    except DecodeError as error:
+        raise error.at(_segment("input")) from None
+    if len(obj) != 4:  # more than the 4 required key(s)
+        v_caller = obj.get("caller", _ABSENT)
+        if v_caller is not _ABSENT:
+            try:
+                _validate_caller(v_caller)
+            except DecodeError as error:
+                raise error.at(_segment("caller")) from None
+        v_cache_control = obj.get("cache_control", _ABSENT)
+        if v_cache_control is not _ABSENT:
+            try:
+                _v_opt_cache_control_ephemeral(v_cache_control)
+            except DecodeError as error:
+                raise error.at(_segment("cache_control")) from None
+        if not _SERVER_TOOL_USE_BLOCK_KEYS.issuperset(obj):
+            _unknown(obj, _SERVER_TOOL_USE_BLOCK_KEYS)
     return cast(ServerToolUseBlock, obj)
 
 
 def _validate_web_search_tool_result_block(data: object) -> WebSearchToolResultBlock:
-    obj = _object(data)
-    _tag(obj, "type", "web_search_tool_result")
-    _required(obj, "tool_use_id", _str)
-    _required(obj, "content", _v_union_web_search_tool_result_error_or_list_web_search_result_block)
-    _optional(obj, "caller", _validate_caller, None)
-    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
-    _unknown(obj, _WEB_SEARCH_TOOL_RESULT_BLOCK_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "web_search_tool_result":
+        _tag(obj, "type", "web_search_tool_result")
+    try:
+        v_tool_use_id = obj["tool_use_id"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tool_use_id = obj.get("tool_use_id", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+    if type(v_tool_use_id) is not str:
+        raise _field_error(v_tool_use_id, "string", "tool_use_id")
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    try:
+        _v_union_web_search_tool_result_error_or_list_web_search_result_block(v_content)
+    except DecodeError as error:
+        raise error.at(_segment("content")) from None
+    if len(obj) != 3:  # more than the 3 required key(s)
+        v_caller = obj.get("caller", _ABSENT)
+        if v_caller is not _ABSENT:
+            try:
+                _validate_caller(v_caller)
+            except DecodeError as error:
+                raise error.at(_segment("caller")) from None
+        v_cache_control = obj.get("cache_control", _ABSENT)
+        if v_cache_control is not _ABSENT:
+            try:
+                _v_opt_cache_control_ephemeral(v_cache_control)
+            except DecodeError as error:
+                raise error.at(_segment("cache_control")) from None
+        if not _WEB_SEARCH_TOOL_RESULT_BLOCK_KEYS.issuperset(obj):
+            _unknown(obj, _WEB_SEARCH_TOOL_RESULT_BLOCK_KEYS)
     return cast(WebSearchToolResultBlock, obj)
 
 
 def _validate_web_search_tool_result_error(data: object) -> WebSearchToolResultError:
-    obj = _object(data)
-    _tag(obj, "type", "web_search_tool_result_error")
-    _required(obj, "error_code", _validate_web_search_tool_result_error_code)
-    _unknown(obj, _WEB_SEARCH_TOOL_RESULT_ERROR_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "web_search_tool_result_error":
+        _tag(obj, "type", "web_search_tool_result_error")
+    try:
+        v_error_code = obj["error_code"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_error_code = obj.get("error_code", _ABSENT)
+    if v_error_code is _ABSENT:
+        raise _field_error(v_error_code, "", "error_code")
+    try:
+        _validate_web_search_tool_result_error_code(v_error_code)
+    except DecodeError as error:
+        raise error.at(_segment("error_code")) from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _WEB_SEARCH_TOOL_RESULT_ERROR_KEYS.issuperset(obj):
+            _unknown(obj, _WEB_SEARCH_TOOL_RESULT_ERROR_KEYS)
     return cast(WebSearchToolResultError, obj)
 
 
 def _validate_cache_control_ephemeral(data: object) -> CacheControlEphemeral:
-    obj = _object(data)
-    _tag(obj, "type", "ephemeral")
-    _optional(obj, "ttl", _str, None)
-    _unknown(obj, _CACHE_CONTROL_EPHEMERAL_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "ephemeral":
+        _tag(obj, "type", "ephemeral")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_ttl = obj.get("ttl", _ABSENT)
+        if v_ttl is not _ABSENT and type(v_ttl) is not str:
+            raise _field_error(v_ttl, "string", "ttl")
+        if not _CACHE_CONTROL_EPHEMERAL_KEYS.issuperset(obj):
+            _unknown(obj, _CACHE_CONTROL_EPHEMERAL_KEYS)
     return cast(CacheControlEphemeral, obj)
 
 
 def _validate_base64_image_source(data: object) -> Base64ImageSource:
-    obj = _object(data)
-    _tag(obj, "type", "base64")
-    _required(obj, "media_type", _validate_image_media_type)
-    _required(obj, "data", _str)
-    _unknown(obj, _BASE64_IMAGE_SOURCE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "base64":
+        _tag(obj, "type", "base64")
+    try:
+        v_media_type = obj["media_type"]
+        v_data = obj["data"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_media_type = obj.get("media_type", _ABSENT)
+        v_data = obj.get("data", _ABSENT)
+    if v_media_type is _ABSENT:
+        raise _field_error(v_media_type, "", "media_type")
+    try:
+        _validate_image_media_type(v_media_type)
+    except DecodeError as error:
+        raise error.at(_segment("media_type")) from None
+    if type(v_data) is not str:
+        raise _field_error(v_data, "string", "data")
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _BASE64_IMAGE_SOURCE_KEYS.issuperset(obj):
+            _unknown(obj, _BASE64_IMAGE_SOURCE_KEYS)
     return cast(Base64ImageSource, obj)
 
 
 def _validate_url_image_source(data: object) -> UrlImageSource:
-    obj = _object(data)
-    _tag(obj, "type", "url")
-    _required(obj, "url", _str)
-    _unknown(obj, _URL_IMAGE_SOURCE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "url":
+        _tag(obj, "type", "url")
+    try:
+        v_url = obj["url"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_url = obj.get("url", _ABSENT)
+    if type(v_url) is not str:
+        raise _field_error(v_url, "string", "url")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _URL_IMAGE_SOURCE_KEYS.issuperset(obj):
+            _unknown(obj, _URL_IMAGE_SOURCE_KEYS)
     return cast(UrlImageSource, obj)
 
 
 def _validate_citation(data: object) -> Citation:
-    obj = _object(data)
-    _required(obj, "text", _str)
-    _required(obj, "source", _validate_citation_source)
-    _unknown(obj, _CITATION_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_text = obj["text"]
+        v_source = obj["source"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_text = obj.get("text", _ABSENT)
+        v_source = obj.get("source", _ABSENT)
+    if type(v_text) is not str:
+        raise _field_error(v_text, "string", "text")
+    if v_source is _ABSENT:
+        raise _field_error(v_source, "", "source")
+    try:
+        _validate_citation_source(v_source)
+    except DecodeError as error:
+        raise error.at(_segment("source")) from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _CITATION_KEYS.issuperset(obj):
+            _unknown(obj, _CITATION_KEYS)
     return cast(Citation, obj)
 
 
 def _validate_citation_char_location(data: object) -> CitationCharLocation:
-    obj = _object(data)
-    _tag(obj, "type", "char_location")
-    _required(obj, "cited_text", _str)
-    _required(obj, "document_index", _int)
-    _required(obj, "start_char_index", _int)
-    _required(obj, "end_char_index", _int)
-    _optional(obj, "document_title", _v_opt_str, None)
-    _optional(obj, "file_id", _v_opt_str, None)
-    _unknown(obj, _CITATION_CHAR_LOCATION_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "char_location":
+        _tag(obj, "type", "char_location")
+    try:
+        v_cited_text = obj["cited_text"]
+        v_document_index = obj["document_index"]
+        v_start_char_index = obj["start_char_index"]
+        v_end_char_index = obj["end_char_index"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_cited_text = obj.get("cited_text", _ABSENT)
+        v_document_index = obj.get("document_index", _ABSENT)
+        v_start_char_index = obj.get("start_char_index", _ABSENT)
+        v_end_char_index = obj.get("end_char_index", _ABSENT)
+    if type(v_cited_text) is not str:
+        raise _field_error(v_cited_text, "string", "cited_text")
+    if type(v_document_index) is not int or not -_INT_BOUND < v_document_index < _INT_BOUND:
+        raise _field_error(v_document_index, "integer", "document_index")
+    if type(v_start_char_index) is not int or not -_INT_BOUND < v_start_char_index < _INT_BOUND:
+        raise _field_error(v_start_char_index, "integer", "start_char_index")
+    if type(v_end_char_index) is not int or not -_INT_BOUND < v_end_char_index < _INT_BOUND:
+        raise _field_error(v_end_char_index, "integer", "end_char_index")
+    if len(obj) != 5:  # more than the 5 required key(s)
+        v_document_title = obj.get("document_title")
+        if v_document_title is not None and type(v_document_title) is not str:
+            raise _field_error(v_document_title, "string", "document_title")
+        v_file_id = obj.get("file_id")
+        if v_file_id is not None and type(v_file_id) is not str:
+            raise _field_error(v_file_id, "string", "file_id")
+        if not _CITATION_CHAR_LOCATION_KEYS.issuperset(obj):
+            _unknown(obj, _CITATION_CHAR_LOCATION_KEYS)
     return cast(CitationCharLocation, obj)
 
 
 def _validate_citation_page_location(data: object) -> CitationPageLocation:
-    obj = _object(data)
-    _tag(obj, "type", "page_location")
-    _required(obj, "cited_text", _str)
-    _required(obj, "document_index", _int)
-    _required(obj, "start_page_number", _int)
-    _required(obj, "end_page_number", _int)
-    _optional(obj, "document_title", _v_opt_str, None)
-    _optional(obj, "file_id", _v_opt_str, None)
-    _unknown(obj, _CITATION_PAGE_LOCATION_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "page_location":
+        _tag(obj, "type", "page_location")
+    try:
+        v_cited_text = obj["cited_text"]
+        v_document_index = obj["document_index"]
+        v_start_page_number = obj["start_page_number"]
+        v_end_page_number = obj["end_page_number"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_cited_text = obj.get("cited_text", _ABSENT)
+        v_document_index = obj.get("document_index", _ABSENT)
+        v_start_page_number = obj.get("start_page_number", _ABSENT)
+        v_end_page_number = obj.get("end_page_number", _ABSENT)
+    if type(v_cited_text) is not str:
+        raise _field_error(v_cited_text, "string", "cited_text")
+    if type(v_document_index) is not int or not -_INT_BOUND < v_document_index < _INT_BOUND:
+        raise _field_error(v_document_index, "integer", "document_index")
+    if type(v_start_page_number) is not int or not -_INT_BOUND < v_start_page_number < _INT_BOUND:
+        raise _field_error(v_start_page_number, "integer", "start_page_number")
+    if type(v_end_page_number) is not int or not -_INT_BOUND < v_end_page_number < _INT_BOUND:
+        raise _field_error(v_end_page_number, "integer", "end_page_number")
+    if len(obj) != 5:  # more than the 5 required key(s)
+        v_document_title = obj.get("document_title")
+        if v_document_title is not None and type(v_document_title) is not str:
+            raise _field_error(v_document_title, "string", "document_title")
+        v_file_id = obj.get("file_id")
+        if v_file_id is not None and type(v_file_id) is not str:
+            raise _field_error(v_file_id, "string", "file_id")
+        if not _CITATION_PAGE_LOCATION_KEYS.issuperset(obj):
+            _unknown(obj, _CITATION_PAGE_LOCATION_KEYS)
     return cast(CitationPageLocation, obj)
 
 
 def _validate_citation_content_block_location(data: object) -> CitationContentBlockLocation:
-    obj = _object(data)
-    _tag(obj, "type", "content_block_location")
-    _required(obj, "cited_text", _str)
-    _required(obj, "document_index", _int)
-    _required(obj, "start_block_index", _int)
-    _required(obj, "end_block_index", _int)
-    _optional(obj, "document_title", _v_opt_str, None)
-    _optional(obj, "file_id", _v_opt_str, None)
-    _unknown(obj, _CITATION_CONTENT_BLOCK_LOCATION_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "content_block_location":
+        _tag(obj, "type", "content_block_location")
+    try:
+        v_cited_text = obj["cited_text"]
+        v_document_index = obj["document_index"]
+        v_start_block_index = obj["start_block_index"]
+        v_end_block_index = obj["end_block_index"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_cited_text = obj.get("cited_text", _ABSENT)
+        v_document_index = obj.get("document_index", _ABSENT)
+        v_start_block_index = obj.get("start_block_index", _ABSENT)
+        v_end_block_index = obj.get("end_block_index", _ABSENT)
+    if type(v_cited_text) is not str:
+        raise _field_error(v_cited_text, "string", "cited_text")
+    if type(v_document_index) is not int or not -_INT_BOUND < v_document_index < _INT_BOUND:
+        raise _field_error(v_document_index, "integer", "document_index")
+    if type(v_start_block_index) is not int or not -_INT_BOUND < v_start_block_index < _INT_BOUND:
+        raise _field_error(v_start_block_index, "integer", "start_block_index")
+    if type(v_end_block_index) is not int or not -_INT_BOUND < v_end_block_index < _INT_BOUND:
+        raise _field_error(v_end_block_index, "integer", "end_block_index")
+    if len(obj) != 5:  # more than the 5 required key(s)
+        v_document_title = obj.get("document_title")
+        if v_document_title is not None and type(v_document_title) is not str:
+            raise _field_error(v_document_title, "string", "document_title")
+        v_file_id = obj.get("file_id")
+        if v_file_id is not None and type(v_file_id) is not str:
+            raise _field_error(v_file_id, "string", "file_id")
+        if not _CITATION_CONTENT_BLOCK_LOCATION_KEYS.issuperset(obj):
+            _unknown(obj, _CITATION_CONTENT_BLOCK_LOCATION_KEYS)
     return cast(CitationContentBlockLocation, obj)
 
 
 def _validate_citations_web_search_result_location(
     data: object,
 ) -> CitationsWebSearchResultLocation:
-    obj = _object(data)
-    _tag(obj, "type", "web_search_result_location")
-    _required(obj, "cited_text", _str)
-    _required(obj, "encrypted_index", _str)
-    _required(obj, "url", _str)
-    _optional(obj, "title", _v_opt_str, None)
-    _unknown(obj, _CITATIONS_WEB_SEARCH_RESULT_LOCATION_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "web_search_result_location":
+        _tag(obj, "type", "web_search_result_location")
+    try:
+        v_cited_text = obj["cited_text"]
+        v_encrypted_index = obj["encrypted_index"]
+        v_url = obj["url"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_cited_text = obj.get("cited_text", _ABSENT)
+        v_encrypted_index = obj.get("encrypted_index", _ABSENT)
+        v_url = obj.get("url", _ABSENT)
+    if type(v_cited_text) is not str:
+        raise _field_error(v_cited_text, "string", "cited_text")
+    if type(v_encrypted_index) is not str:
+        raise _field_error(v_encrypted_index, "string", "encrypted_index")
+    if type(v_url) is not str:
+        raise _field_error(v_url, "string", "url")
+    if len(obj) != 4:  # more than the 4 required key(s)
+        v_title = obj.get("title")
+        if v_title is not None and type(v_title) is not str:
+            raise _field_error(v_title, "string", "title")
+        if not _CITATIONS_WEB_SEARCH_RESULT_LOCATION_KEYS.issuperset(obj):
+            _unknown(obj, _CITATIONS_WEB_SEARCH_RESULT_LOCATION_KEYS)
     return cast(CitationsWebSearchResultLocation, obj)
 
 
 def _validate_citations_search_result_location(data: object) -> CitationsSearchResultLocation:
-    obj = _object(data)
-    _tag(obj, "type", "search_result_location")
-    _required(obj, "cited_text", _str)
-    _required(obj, "search_result_index", _int)
-    _required(obj, "source", _str)
-    _required(obj, "start_block_index", _int)
-    _required(obj, "end_block_index", _int)
-    _optional(obj, "title", _v_opt_str, None)
-    _unknown(obj, _CITATIONS_SEARCH_RESULT_LOCATION_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "search_result_location":
+        _tag(obj, "type", "search_result_location")
+    try:
+        v_cited_text = obj["cited_text"]
+        v_search_result_index = obj["search_result_index"]
+        v_source = obj["source"]
+        v_start_block_index = obj["start_block_index"]
+        v_end_block_index = obj["end_block_index"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_cited_text = obj.get("cited_text", _ABSENT)
+        v_search_result_index = obj.get("search_result_index", _ABSENT)
+        v_source = obj.get("source", _ABSENT)
+        v_start_block_index = obj.get("start_block_index", _ABSENT)
+        v_end_block_index = obj.get("end_block_index", _ABSENT)
+    if type(v_cited_text) is not str:
+        raise _field_error(v_cited_text, "string", "cited_text")
+    if (
+        type(v_search_result_index) is not int
+        or not -_INT_BOUND < v_search_result_index < _INT_BOUND
+    ):
+        raise _field_error(v_search_result_index, "integer", "search_result_index")
+    if type(v_source) is not str:
+        raise _field_error(v_source, "string", "source")
+    if type(v_start_block_index) is not int or not -_INT_BOUND < v_start_block_index < _INT_BOUND:
+        raise _field_error(v_start_block_index, "integer", "start_block_index")
+    if type(v_end_block_index) is not int or not -_INT_BOUND < v_end_block_index < _INT_BOUND:
+        raise _field_error(v_end_block_index, "integer", "end_block_index")
+    if len(obj) != 6:  # more than the 6 required key(s)
+        v_title = obj.get("title")
+        if v_title is not None and type(v_title) is not str:
+            raise _field_error(v_title, "string", "title")
+        if not _CITATIONS_SEARCH_RESULT_LOCATION_KEYS.issuperset(obj):
+            _unknown(obj, _CITATIONS_SEARCH_RESULT_LOCATION_KEYS)
     return cast(CitationsSearchResultLocation, obj)
 
 
 def _validate_citation_source(data: object) -> CitationSource:
-    obj = _object(data)
-    _required(obj, "id", _str)
-    _required(obj, "dataset", _str)
-    _unknown(obj, _CITATION_SOURCE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_id = obj["id"]
+        v_dataset = obj["dataset"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_id = obj.get("id", _ABSENT)
+        v_dataset = obj.get("dataset", _ABSENT)
+    if type(v_id) is not str:
+        raise _field_error(v_id, "string", "id")
+    if type(v_dataset) is not str:
+        raise _field_error(v_dataset, "string", "dataset")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _CITATION_SOURCE_KEYS.issuperset(obj):
+            _unknown(obj, _CITATION_SOURCE_KEYS)
     return cast(CitationSource, obj)
 
 
 def _validate_text_block(data: object) -> TextBlock:
-    obj = _object(data)
-    _tag(obj, "type", "text")
-    _required(obj, "text", _str)
-    _optional(obj, "citations", _v_opt_list_text_citation, None)
-    _unknown(obj, _TEXT_BLOCK_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "text":
+        _tag(obj, "type", "text")
+    try:
+        v_text = obj["text"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_text = obj.get("text", _ABSENT)
+    if type(v_text) is not str:
+        raise _field_error(v_text, "string", "text")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_citations = obj.get("citations", _ABSENT)
+        if v_citations is not _ABSENT:
+            try:
+                _v_opt_list_text_citation(v_citations)
+            except DecodeError as error:
+                raise error.at(_segment("citations")) from None
+        if not _TEXT_BLOCK_KEYS.issuperset(obj):
+            _unknown(obj, _TEXT_BLOCK_KEYS)
     return cast(TextBlock, obj)
 
 
 def _validate_tool_use_block(data: object) -> ToolUseBlock:
-    obj = _object(data)
-    _tag(obj, "type", "tool_use")
-    _required(obj, "id", _str)
-    _required(obj, "name", _str)
-    _required(obj, "input", _json_object)
-    _optional(obj, "caller", _validate_caller, None)
-    _unknown(obj, _TOOL_USE_BLOCK_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_use":
+        _tag(obj, "type", "tool_use")
+    try:
+        v_id = obj["id"]
+        v_name = obj["name"]
+        v_input = obj["input"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_id = obj.get("id", _ABSENT)
+        v_name = obj.get("name", _ABSENT)
+        v_input = obj.get("input", _ABSENT)
+    if type(v_id) is not str:
+        raise _field_error(v_id, "string", "id")
+    if type(v_name) is not str:
+        raise _field_error(v_name, "string", "name")
+    if v_input is _ABSENT:
+        raise _field_error(v_input, "", "input")
+    try:
+        _json_object(v_input)
+    except DecodeError as error:
+        raise error.at(_segment("input")) from None
+    if len(obj) != 4:  # more than the 4 required key(s)
+        v_caller = obj.get("caller", _ABSENT)
+        if v_caller is not _ABSENT:
+            try:
+                _validate_caller(v_caller)
+            except DecodeError as error:
+                raise error.at(_segment("caller")) from None
+        if not _TOOL_USE_BLOCK_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_USE_BLOCK_KEYS)
     return cast(ToolUseBlock, obj)
 
 
 def _validate_direct_caller(data: object) -> DirectCaller:
-    obj = _object(data)
-    _tag(obj, "type", "direct")
-    _unknown(obj, _DIRECT_CALLER_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "direct":
+        _tag(obj, "type", "direct")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        if not _DIRECT_CALLER_KEYS.issuperset(obj):
+            _unknown(obj, _DIRECT_CALLER_KEYS)
     return cast(DirectCaller, obj)
 
 
 def _validate_server_tool_caller(data: object) -> ServerToolCaller:
-    obj = _object(data)
-    _tag(obj, "type", "code_execution_20250825")
-    _required(obj, "tool_id", _str)
-    _unknown(obj, _SERVER_TOOL_CALLER_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "code_execution_20250825":
+        _tag(obj, "type", "code_execution_20250825")
+    try:
+        v_tool_id = obj["tool_id"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tool_id = obj.get("tool_id", _ABSENT)
+    if type(v_tool_id) is not str:
+        raise _field_error(v_tool_id, "string", "tool_id")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _SERVER_TOOL_CALLER_KEYS.issuperset(obj):
+            _unknown(obj, _SERVER_TOOL_CALLER_KEYS)
     return cast(ServerToolCaller, obj)
 
 
 def _validate_server_tool_caller20260120(data: object) -> ServerToolCaller20260120:
-    obj = _object(data)
-    _tag(obj, "type", "code_execution_20260120")
-    _required(obj, "tool_id", _str)
-    _unknown(obj, _SERVER_TOOL_CALLER20260120_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "code_execution_20260120":
+        _tag(obj, "type", "code_execution_20260120")
+    try:
+        v_tool_id = obj["tool_id"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tool_id = obj.get("tool_id", _ABSENT)
+    if type(v_tool_id) is not str:
+        raise _field_error(v_tool_id, "string", "tool_id")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _SERVER_TOOL_CALLER20260120_KEYS.issuperset(obj):
+            _unknown(obj, _SERVER_TOOL_CALLER20260120_KEYS)
     return cast(ServerToolCaller20260120, obj)
 
 
 def _validate_web_search_result_block(data: object) -> WebSearchResultBlock:
-    obj = _object(data)
-    _tag(obj, "type", "web_search_result")
-    _required(obj, "encrypted_content", _str)
-    _required(obj, "title", _str)
-    _required(obj, "url", _str)
-    _optional(obj, "page_age", _v_opt_str, None)
-    _unknown(obj, _WEB_SEARCH_RESULT_BLOCK_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "web_search_result":
+        _tag(obj, "type", "web_search_result")
+    try:
+        v_encrypted_content = obj["encrypted_content"]
+        v_title = obj["title"]
+        v_url = obj["url"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_encrypted_content = obj.get("encrypted_content", _ABSENT)
+        v_title = obj.get("title", _ABSENT)
+        v_url = obj.get("url", _ABSENT)
+    if type(v_encrypted_content) is not str:
+        raise _field_error(v_encrypted_content, "string", "encrypted_content")
+    if type(v_title) is not str:
+        raise _field_error(v_title, "string", "title")
+    if type(v_url) is not str:
+        raise _field_error(v_url, "string", "url")
+    if len(obj) != 4:  # more than the 4 required key(s)
+        v_page_age = obj.get("page_age")
+        if v_page_age is not None and type(v_page_age) is not str:
+            raise _field_error(v_page_age, "string", "page_age")
+        if not _WEB_SEARCH_RESULT_BLOCK_KEYS.issuperset(obj):
+            _unknown(obj, _WEB_SEARCH_RESULT_BLOCK_KEYS)
     return cast(WebSearchResultBlock, obj)
 
 
 def _validate_citations_config(data: object) -> CitationsConfig:
-    obj = _object(data)
-    _optional(obj, "enabled", _bool, None)
-    _unknown(obj, _CITATIONS_CONFIG_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj:  # no key is required
+        v_enabled = obj.get("enabled", _ABSENT)
+        if v_enabled is not _ABSENT and type(v_enabled) is not bool:
+            raise _field_error(v_enabled, "boolean", "enabled")
+        if not _CITATIONS_CONFIG_KEYS.issuperset(obj):
+            _unknown(obj, _CITATIONS_CONFIG_KEYS)
     return cast(CitationsConfig, obj)
 
 
 def _validate_base64_pdf_source(data: object) -> Base64PdfSource:
-    obj = _object(data)
-    _tag(obj, "type", "base64")
-    _tag(obj, "media_type", "application/pdf")
-    _required(obj, "data", _str)
-    _unknown(obj, _BASE64_PDF_SOURCE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "base64":
+        _tag(obj, "type", "base64")
+    if obj.get("media_type") != "application/pdf":
+        _tag(obj, "media_type", "application/pdf")
+    try:
+        v_data = obj["data"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_data = obj.get("data", _ABSENT)
+    if type(v_data) is not str:
+        raise _field_error(v_data, "string", "data")
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _BASE64_PDF_SOURCE_KEYS.issuperset(obj):
+            _unknown(obj, _BASE64_PDF_SOURCE_KEYS)
     return cast(Base64PdfSource, obj)
 
 
 def _validate_plain_text_source(data: object) -> PlainTextSource:
-    obj = _object(data)
-    _tag(obj, "type", "text")
-    _tag(obj, "media_type", "text/plain")
-    _required(obj, "data", _str)
-    _unknown(obj, _PLAIN_TEXT_SOURCE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "text":
+        _tag(obj, "type", "text")
+    if obj.get("media_type") != "text/plain":
+        _tag(obj, "media_type", "text/plain")
+    try:
+        v_data = obj["data"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_data = obj.get("data", _ABSENT)
+    if type(v_data) is not str:
+        raise _field_error(v_data, "string", "data")
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _PLAIN_TEXT_SOURCE_KEYS.issuperset(obj):
+            _unknown(obj, _PLAIN_TEXT_SOURCE_KEYS)
     return cast(PlainTextSource, obj)
 
 
 def _validate_document_block(data: object) -> DocumentBlock:
-    obj = _object(data)
-    _tag(obj, "type", "document")
-    _required(obj, "source", _validate_document_source)
-    _optional(obj, "title", _v_opt_str, None)
-    _optional(obj, "citations", _v_opt_citations_config, None)
-    _unknown(obj, _DOCUMENT_BLOCK_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "document":
+        _tag(obj, "type", "document")
+    try:
+        v_source = obj["source"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_source = obj.get("source", _ABSENT)
+    if v_source is _ABSENT:
+        raise _field_error(v_source, "", "source")
+    try:
+        _validate_document_source(v_source)
+    except DecodeError as error:
+        raise error.at(_segment("source")) from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_title = obj.get("title")
+        if v_title is not None and type(v_title) is not str:
+            raise _field_error(v_title, "string", "title")
+        v_citations = obj.get("citations", _ABSENT)
+        if v_citations is not _ABSENT:
+            try:
+                _v_opt_citations_config(v_citations)
+            except DecodeError as error:
+                raise error.at(_segment("citations")) from None
+        if not _DOCUMENT_BLOCK_KEYS.issuperset(obj):
+            _unknown(obj, _DOCUMENT_BLOCK_KEYS)
     return cast(DocumentBlock, obj)
 
 
 def _validate_web_fetch_block(data: object) -> WebFetchBlock:
-    obj = _object(data)
-    _tag(obj, "type", "web_fetch_result")
-    _required(obj, "url", _str)
-    _required(obj, "content", _validate_document_block)
-    _optional(obj, "retrieved_at", _v_opt_str, None)
-    _unknown(obj, _WEB_FETCH_BLOCK_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "web_fetch_result":
+        _tag(obj, "type", "web_fetch_result")
+    try:
+        v_url = obj["url"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_url = obj.get("url", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+    if type(v_url) is not str:
+        raise _field_error(v_url, "string", "url")
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    try:
+        _validate_document_block(v_content)
+    except DecodeError as error:
+        raise error.at(_segment("content")) from None
+    if len(obj) != 3:  # more than the 3 required key(s)
+        v_retrieved_at = obj.get("retrieved_at")
+        if v_retrieved_at is not None and type(v_retrieved_at) is not str:
+            raise _field_error(v_retrieved_at, "string", "retrieved_at")
+        if not _WEB_FETCH_BLOCK_KEYS.issuperset(obj):
+            _unknown(obj, _WEB_FETCH_BLOCK_KEYS)
     return cast(WebFetchBlock, obj)
 
 
 def _validate_web_fetch_tool_result_error_block(data: object) -> WebFetchToolResultErrorBlock:
-    obj = _object(data)
-    _tag(obj, "type", "web_fetch_tool_result_error")
-    _required(obj, "error_code", _validate_web_fetch_tool_result_error_code)
-    _unknown(obj, _WEB_FETCH_TOOL_RESULT_ERROR_BLOCK_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "web_fetch_tool_result_error":
+        _tag(obj, "type", "web_fetch_tool_result_error")
+    try:
+        v_error_code = obj["error_code"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_error_code = obj.get("error_code", _ABSENT)
+    if v_error_code is _ABSENT:
+        raise _field_error(v_error_code, "", "error_code")
+    try:
+        _validate_web_fetch_tool_result_error_code(v_error_code)
+    except DecodeError as error:
+        raise error.at(_segment("error_code")) from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _WEB_FETCH_TOOL_RESULT_ERROR_BLOCK_KEYS.issuperset(obj):
+            _unknown(obj, _WEB_FETCH_TOOL_RESULT_ERROR_BLOCK_KEYS)
     return cast(WebFetchToolResultErrorBlock, obj)
 
 
 def _validate_web_fetch_tool_result_block(data: object) -> WebFetchToolResultBlock:
-    obj = _object(data)
-    _tag(obj, "type", "web_fetch_tool_result")
-    _required(obj, "tool_use_id", _str)
-    _required(obj, "content", _validate_web_fetch_tool_result_content)
-    _optional(obj, "caller", _validate_caller, None)
-    _unknown(obj, _WEB_FETCH_TOOL_RESULT_BLOCK_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "web_fetch_tool_result":
+        _tag(obj, "type", "web_fetch_tool_result")
+    try:
+        v_tool_use_id = obj["tool_use_id"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tool_use_id = obj.get("tool_use_id", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+    if type(v_tool_use_id) is not str:
+        raise _field_error(v_tool_use_id, "string", "tool_use_id")
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    try:
+        _validate_web_fetch_tool_result_content(v_content)
+    except DecodeError as error:
+        raise error.at(_segment("content")) from None
+    if len(obj) != 3:  # more than the 3 required key(s)
+        v_caller = obj.get("caller", _ABSENT)
+        if v_caller is not _ABSENT:
+            try:
+                _validate_caller(v_caller)
+            except DecodeError as error:
+                raise error.at(_segment("caller")) from None
+        if not _WEB_FETCH_TOOL_RESULT_BLOCK_KEYS.issuperset(obj):
+            _unknown(obj, _WEB_FETCH_TOOL_RESULT_BLOCK_KEYS)
     return cast(WebFetchToolResultBlock, obj)
 
 
 def _validate_code_execution_output_block(data: object) -> CodeExecutionOutputBlock:
-    obj = _object(data)
-    _tag(obj, "type", "code_execution_output")
-    _required(obj, "file_id", _str)
-    _unknown(obj, _CODE_EXECUTION_OUTPUT_BLOCK_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "code_execution_output":
+        _tag(obj, "type", "code_execution_output")
+    try:
+        v_file_id = obj["file_id"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_file_id = obj.get("file_id", _ABSENT)
+    if type(v_file_id) is not str:
+        raise _field_error(v_file_id, "string", "file_id")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _CODE_EXECUTION_OUTPUT_BLOCK_KEYS.issuperset(obj):
+            _unknown(obj, _CODE_EXECUTION_OUTPUT_BLOCK_KEYS)
     return cast(CodeExecutionOutputBlock, obj)
 
 
 def _validate_code_execution_result_block(data: object) -> CodeExecutionResultBlock:
-    obj = _object(data)
-    _tag(obj, "type", "code_execution_result")
-    _required(obj, "stdout", _str)
-    _required(obj, "stderr", _str)
-    _required(obj, "return_code", _int)
-    _required(obj, "content", _v_list_code_execution_output_block)
-    _unknown(obj, _CODE_EXECUTION_RESULT_BLOCK_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "code_execution_result":
+        _tag(obj, "type", "code_execution_result")
+    try:
+        v_stdout = obj["stdout"]
+        v_stderr = obj["stderr"]
+        v_return_code = obj["return_code"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_stdout = obj.get("stdout", _ABSENT)
+        v_stderr = obj.get("stderr", _ABSENT)
+        v_return_code = obj.get("return_code", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+    if type(v_stdout) is not str:
+        raise _field_error(v_stdout, "string", "stdout")
+    if type(v_stderr) is not str:
+        raise _field_error(v_stderr, "string", "stderr")
+    if type(v_return_code) is not int or not -_INT_BOUND < v_return_code < _INT_BOUND:
+        raise _field_error(v_return_code, "integer", "return_code")
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    if type(v_content) is not list:
+        raise _field_error(v_content, "array", "content")
+    try:
+        for item in v_content:
+            _validate_code_execution_output_block(item)
+    except DecodeError:
+        raise _item_error(v_content, _validate_code_execution_output_block, "content") from None
+    if len(obj) != 5:  # more than the 5 required key(s)
+        if not _CODE_EXECUTION_RESULT_BLOCK_KEYS.issuperset(obj):
+            _unknown(obj, _CODE_EXECUTION_RESULT_BLOCK_KEYS)
     return cast(CodeExecutionResultBlock, obj)
 
 
 def _validate_encrypted_code_execution_result_block(
     data: object,
 ) -> EncryptedCodeExecutionResultBlock:
-    obj = _object(data)
-    _tag(obj, "type", "encrypted_code_execution_result")
-    _required(obj, "encrypted_stdout", _str)
-    _required(obj, "stderr", _str)
-    _required(obj, "return_code", _int)
-    _required(obj, "content", _v_list_code_execution_output_block)
-    _unknown(obj, _ENCRYPTED_CODE_EXECUTION_RESULT_BLOCK_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "encrypted_code_execution_result":
+        _tag(obj, "type", "encrypted_code_execution_result")
+    try:
+        v_encrypted_stdout = obj["encrypted_stdout"]
+        v_stderr = obj["stderr"]
+        v_return_code = obj["return_code"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_encrypted_stdout = obj.get("encrypted_stdout", _ABSENT)
+        v_stderr = obj.get("stderr", _ABSENT)
+        v_return_code = obj.get("return_code", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+    if type(v_encrypted_stdout) is not str:
+        raise _field_error(v_encrypted_stdout, "string", "encrypted_stdout")
+    if type(v_stderr) is not str:
+        raise _field_error(v_stderr, "string", "stderr")
+    if type(v_return_code) is not int or not -_INT_BOUND < v_return_code < _INT_BOUND:
+        raise _field_error(v_return_code, "integer", "return_code")
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    if type(v_content) is not list:
+        raise _field_error(v_content, "array", "content")
+    try:
+        for item in v_content:
+            _validate_code_execution_output_block(item)
+    except DecodeError:
+        raise _item_error(v_content, _validate_code_execution_output_block, "content") from None
+    if len(obj) != 5:  # more than the 5 required key(s)
+        if not _ENCRYPTED_CODE_EXECUTION_RESULT_BLOCK_KEYS.issuperset(obj):
+            _unknown(obj, _ENCRYPTED_CODE_EXECUTION_RESULT_BLOCK_KEYS)
     return cast(EncryptedCodeExecutionResultBlock, obj)
 
 
 def _validate_code_execution_tool_result_error(data: object) -> CodeExecutionToolResultError:
-    obj = _object(data)
-    _tag(obj, "type", "code_execution_tool_result_error")
-    _required(obj, "error_code", _validate_code_execution_tool_result_error_code)
-    _unknown(obj, _CODE_EXECUTION_TOOL_RESULT_ERROR_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "code_execution_tool_result_error":
+        _tag(obj, "type", "code_execution_tool_result_error")
+    try:
+        v_error_code = obj["error_code"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_error_code = obj.get("error_code", _ABSENT)
+    if v_error_code is _ABSENT:
+        raise _field_error(v_error_code, "", "error_code")
+    try:
+        _validate_code_execution_tool_result_error_code(v_error_code)
+    except DecodeError as error:
+        raise error.at(_segment("error_code")) from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _CODE_EXECUTION_TOOL_RESULT_ERROR_KEYS.issuperset(obj):
+            _unknown(obj, _CODE_EXECUTION_TOOL_RESULT_ERROR_KEYS)
     return cast(CodeExecutionToolResultError, obj)
 
 
 def _validate_code_execution_tool_result_block(data: object) -> CodeExecutionToolResultBlock:
-    obj = _object(data)
-    _tag(obj, "type", "code_execution_tool_result")
-    _required(obj, "tool_use_id", _str)
-    _required(obj, "content", _validate_code_execution_tool_result_content)
-    _unknown(obj, _CODE_EXECUTION_TOOL_RESULT_BLOCK_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "code_execution_tool_result":
+        _tag(obj, "type", "code_execution_tool_result")
+    try:
+        v_tool_use_id = obj["tool_use_id"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tool_use_id = obj.get("tool_use_id", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+    if type(v_tool_use_id) is not str:
+        raise _field_error(v_tool_use_id, "string", "tool_use_id")
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    try:
+        _validate_code_execution_tool_result_content(v_content)
+    except DecodeError as error:
+        raise error.at(_segment("content")) from None
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _CODE_EXECUTION_TOOL_RESULT_BLOCK_KEYS.issuperset(obj):
+            _unknown(obj, _CODE_EXECUTION_TOOL_RESULT_BLOCK_KEYS)
     return cast(CodeExecutionToolResultBlock, obj)
 
 
 def _validate_bash_code_execution_output_block(data: object) -> BashCodeExecutionOutputBlock:
-    obj = _object(data)
-    _tag(obj, "type", "bash_code_execution_output")
-    _required(obj, "file_id", _str)
-    _unknown(obj, _BASH_CODE_EXECUTION_OUTPUT_BLOCK_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "bash_code_execution_output":
+        _tag(obj, "type", "bash_code_execution_output")
+    try:
+        v_file_id = obj["file_id"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_file_id = obj.get("file_id", _ABSENT)
+    if type(v_file_id) is not str:
+        raise _field_error(v_file_id, "string", "file_id")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _BASH_CODE_EXECUTION_OUTPUT_BLOCK_KEYS.issuperset(obj):
+            _unknown(obj, _BASH_CODE_EXECUTION_OUTPUT_BLOCK_KEYS)
     return cast(BashCodeExecutionOutputBlock, obj)
 
 
 def _validate_bash_code_execution_result_block(data: object) -> BashCodeExecutionResultBlock:
-    obj = _object(data)
-    _tag(obj, "type", "bash_code_execution_result")
-    _required(obj, "stdout", _str)
-    _required(obj, "stderr", _str)
-    _required(obj, "return_code", _int)
-    _required(obj, "content", _v_list_bash_code_execution_output_block)
-    _unknown(obj, _BASH_CODE_EXECUTION_RESULT_BLOCK_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "bash_code_execution_result":
+        _tag(obj, "type", "bash_code_execution_result")
+    try:
+        v_stdout = obj["stdout"]
+        v_stderr = obj["stderr"]
+        v_return_code = obj["return_code"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_stdout = obj.get("stdout", _ABSENT)
+        v_stderr = obj.get("stderr", _ABSENT)
+        v_return_code = obj.get("return_code", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+    if type(v_stdout) is not str:
+        raise _field_error(v_stdout, "string", "stdout")
+    if type(v_stderr) is not str:
+        raise _field_error(v_stderr, "string", "stderr")
+    if type(v_return_code) is not int or not -_INT_BOUND < v_return_code < _INT_BOUND:
+        raise _field_error(v_return_code, "integer", "return_code")
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    if type(v_content) is not list:
+        raise _field_error(v_content, "array", "content")
+    try:
+        for item in v_content:
+            _validate_bash_code_execution_output_block(item)
+    except DecodeError:
+        raise _item_error(
+            v_content, _validate_bash_code_execution_output_block, "content"
+        ) from None
+    if len(obj) != 5:  # more than the 5 required key(s)
+        if not _BASH_CODE_EXECUTION_RESULT_BLOCK_KEYS.issuperset(obj):
+            _unknown(obj, _BASH_CODE_EXECUTION_RESULT_BLOCK_KEYS)
     return cast(BashCodeExecutionResultBlock, obj)
 
 
 def _validate_bash_code_execution_tool_result_error(
     data: object,
 ) -> BashCodeExecutionToolResultError:
-    obj = _object(data)
-    _tag(obj, "type", "bash_code_execution_tool_result_error")
-    _required(obj, "error_code", _validate_bash_code_execution_tool_result_error_code)
-    _unknown(obj, _BASH_CODE_EXECUTION_TOOL_RESULT_ERROR_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "bash_code_execution_tool_result_error":
+        _tag(obj, "type", "bash_code_execution_tool_result_error")
+    try:
+        v_error_code = obj["error_code"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_error_code = obj.get("error_code", _ABSENT)
+    if v_error_code is _ABSENT:
+        raise _field_error(v_error_code, "", "error_code")
+    try:
+        _validate_bash_code_execution_tool_result_error_code(v_error_code)
+    except DecodeError as error:
+        raise error.at(_segment("error_code")) from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _BASH_CODE_EXECUTION_TOOL_RESULT_ERROR_KEYS.issuperset(obj):
+            _unknown(obj, _BASH_CODE_EXECUTION_TOOL_RESULT_ERROR_KEYS)
     return cast(BashCodeExecutionToolResultError, obj)
 
 
 def _validate_bash_code_execution_tool_result_block(
     data: object,
 ) -> BashCodeExecutionToolResultBlock:
-    obj = _object(data)
-    _tag(obj, "type", "bash_code_execution_tool_result")
-    _required(obj, "tool_use_id", _str)
-    _required(obj, "content", _validate_bash_code_execution_tool_result_content)
-    _unknown(obj, _BASH_CODE_EXECUTION_TOOL_RESULT_BLOCK_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "bash_code_execution_tool_result":
+        _tag(obj, "type", "bash_code_execution_tool_result")
+    try:
+        v_tool_use_id = obj["tool_use_id"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tool_use_id = obj.get("tool_use_id", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+    if type(v_tool_use_id) is not str:
+        raise _field_error(v_tool_use_id, "string", "tool_use_id")
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    try:
+        _validate_bash_code_execution_tool_result_content(v_content)
+    except DecodeError as error:
+        raise error.at(_segment("content")) from None
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _BASH_CODE_EXECUTION_TOOL_RESULT_BLOCK_KEYS.issuperset(obj):
+            _unknown(obj, _BASH_CODE_EXECUTION_TOOL_RESULT_BLOCK_KEYS)
     return cast(BashCodeExecutionToolResultBlock, obj)
 
 
 def _validate_text_editor_code_execution_tool_result_error(
     data: object,
 ) -> TextEditorCodeExecutionToolResultError:
-    obj = _object(data)
-    _tag(obj, "type", "text_editor_code_execution_tool_result_error")
-    _required(obj, "error_code", _validate_text_editor_code_execution_tool_result_error_code)
-    _optional(obj, "error_message", _v_opt_str, None)
-    _unknown(obj, _TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_ERROR_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "text_editor_code_execution_tool_result_error":
+        _tag(obj, "type", "text_editor_code_execution_tool_result_error")
+    try:
+        v_error_code = obj["error_code"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_error_code = obj.get("error_code", _ABSENT)
+    if v_error_code is _ABSENT:
+        raise _field_error(v_error_code, "", "error_code")
+    try:
+        _validate_text_editor_code_execution_tool_result_error_code(v_error_code)
+    except DecodeError as error:
+        raise error.at(_segment("error_code")) from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_error_message = obj.get("error_message")
+        if v_error_message is not None and type(v_error_message) is not str:
+            raise _field_error(v_error_message, "string", "error_message")
+        if not _TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_ERROR_KEYS.issuperset(obj):
+            _unknown(obj, _TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_ERROR_KEYS)
     return cast(TextEditorCodeExecutionToolResultError, obj)
 
 
 def _validate_text_editor_code_execution_view_result_block(
     data: object,
 ) -> TextEditorCodeExecutionViewResultBlock:
-    obj = _object(data)
-    _tag(obj, "type", "text_editor_code_execution_view_result")
-    _required(obj, "content", _str)
-    _required(obj, "file_type", _validate_text_editor_file_type)
-    _optional(obj, "num_lines", _v_opt_int, None)
-    _optional(obj, "start_line", _v_opt_int, None)
-    _optional(obj, "total_lines", _v_opt_int, None)
-    _unknown(obj, _TEXT_EDITOR_CODE_EXECUTION_VIEW_RESULT_BLOCK_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "text_editor_code_execution_view_result":
+        _tag(obj, "type", "text_editor_code_execution_view_result")
+    try:
+        v_content = obj["content"]
+        v_file_type = obj["file_type"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_content = obj.get("content", _ABSENT)
+        v_file_type = obj.get("file_type", _ABSENT)
+    if type(v_content) is not str:
+        raise _field_error(v_content, "string", "content")
+    if v_file_type is _ABSENT:
+        raise _field_error(v_file_type, "", "file_type")
+    try:
+        _validate_text_editor_file_type(v_file_type)
+    except DecodeError as error:
+        raise error.at(_segment("file_type")) from None
+    if len(obj) != 3:  # more than the 3 required key(s)
+        v_num_lines = obj.get("num_lines")
+        if v_num_lines is not None and (
+            type(v_num_lines) is not int or not -_INT_BOUND < v_num_lines < _INT_BOUND
+        ):
+            raise _field_error(v_num_lines, "integer", "num_lines")
+        v_start_line = obj.get("start_line")
+        if v_start_line is not None and (
+            type(v_start_line) is not int or not -_INT_BOUND < v_start_line < _INT_BOUND
+        ):
+            raise _field_error(v_start_line, "integer", "start_line")
+        v_total_lines = obj.get("total_lines")
+        if v_total_lines is not None and (
+            type(v_total_lines) is not int or not -_INT_BOUND < v_total_lines < _INT_BOUND
+        ):
+            raise _field_error(v_total_lines, "integer", "total_lines")
+        if not _TEXT_EDITOR_CODE_EXECUTION_VIEW_RESULT_BLOCK_KEYS.issuperset(obj):
+            _unknown(obj, _TEXT_EDITOR_CODE_EXECUTION_VIEW_RESULT_BLOCK_KEYS)
     return cast(TextEditorCodeExecutionViewResultBlock, obj)
 
 
 def _validate_text_editor_code_execution_create_result_block(
     data: object,
 ) -> TextEditorCodeExecutionCreateResultBlock:
-    obj = _object(data)
-    _tag(obj, "type", "text_editor_code_execution_create_result")
-    _required(obj, "is_file_update", _bool)
-    _unknown(obj, _TEXT_EDITOR_CODE_EXECUTION_CREATE_RESULT_BLOCK_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "text_editor_code_execution_create_result":
+        _tag(obj, "type", "text_editor_code_execution_create_result")
+    try:
+        v_is_file_update = obj["is_file_update"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_is_file_update = obj.get("is_file_update", _ABSENT)
+    if type(v_is_file_update) is not bool:
+        raise _field_error(v_is_file_update, "boolean", "is_file_update")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _TEXT_EDITOR_CODE_EXECUTION_CREATE_RESULT_BLOCK_KEYS.issuperset(obj):
+            _unknown(obj, _TEXT_EDITOR_CODE_EXECUTION_CREATE_RESULT_BLOCK_KEYS)
     return cast(TextEditorCodeExecutionCreateResultBlock, obj)
 
 
 def _validate_text_editor_code_execution_str_replace_result_block(
     data: object,
 ) -> TextEditorCodeExecutionStrReplaceResultBlock:
-    obj = _object(data)
-    _tag(obj, "type", "text_editor_code_execution_str_replace_result")
-    _optional(obj, "lines", _v_opt_list_str, None)
-    _optional(obj, "new_lines", _v_opt_int, None)
-    _optional(obj, "new_start", _v_opt_int, None)
-    _optional(obj, "old_lines", _v_opt_int, None)
-    _optional(obj, "old_start", _v_opt_int, None)
-    _unknown(obj, _TEXT_EDITOR_CODE_EXECUTION_STR_REPLACE_RESULT_BLOCK_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "text_editor_code_execution_str_replace_result":
+        _tag(obj, "type", "text_editor_code_execution_str_replace_result")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_lines = obj.get("lines", _ABSENT)
+        if v_lines is not _ABSENT:
+            try:
+                _v_opt_list_str(v_lines)
+            except DecodeError as error:
+                raise error.at(_segment("lines")) from None
+        v_new_lines = obj.get("new_lines")
+        if v_new_lines is not None and (
+            type(v_new_lines) is not int or not -_INT_BOUND < v_new_lines < _INT_BOUND
+        ):
+            raise _field_error(v_new_lines, "integer", "new_lines")
+        v_new_start = obj.get("new_start")
+        if v_new_start is not None and (
+            type(v_new_start) is not int or not -_INT_BOUND < v_new_start < _INT_BOUND
+        ):
+            raise _field_error(v_new_start, "integer", "new_start")
+        v_old_lines = obj.get("old_lines")
+        if v_old_lines is not None and (
+            type(v_old_lines) is not int or not -_INT_BOUND < v_old_lines < _INT_BOUND
+        ):
+            raise _field_error(v_old_lines, "integer", "old_lines")
+        v_old_start = obj.get("old_start")
+        if v_old_start is not None and (
+            type(v_old_start) is not int or not -_INT_BOUND < v_old_start < _INT_BOUND
+        ):
+            raise _field_error(v_old_start, "integer", "old_start")
+        if not _TEXT_EDITOR_CODE_EXECUTION_STR_REPLACE_RESULT_BLOCK_KEYS.issuperset(obj):
+            _unknown(obj, _TEXT_EDITOR_CODE_EXECUTION_STR_REPLACE_RESULT_BLOCK_KEYS)
     return cast(TextEditorCodeExecutionStrReplaceResultBlock, obj)
 
 
 def _validate_text_editor_code_execution_tool_result_block(
     data: object,
 ) -> TextEditorCodeExecutionToolResultBlock:
-    obj = _object(data)
-    _tag(obj, "type", "text_editor_code_execution_tool_result")
-    _required(obj, "tool_use_id", _str)
-    _required(obj, "content", _validate_text_editor_code_execution_tool_result_content)
-    _unknown(obj, _TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_BLOCK_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "text_editor_code_execution_tool_result":
+        _tag(obj, "type", "text_editor_code_execution_tool_result")
+    try:
+        v_tool_use_id = obj["tool_use_id"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tool_use_id = obj.get("tool_use_id", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+    if type(v_tool_use_id) is not str:
+        raise _field_error(v_tool_use_id, "string", "tool_use_id")
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    try:
+        _validate_text_editor_code_execution_tool_result_content(v_content)
+    except DecodeError as error:
+        raise error.at(_segment("content")) from None
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_BLOCK_KEYS.issuperset(obj):
+            _unknown(obj, _TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_BLOCK_KEYS)
     return cast(TextEditorCodeExecutionToolResultBlock, obj)
 
 
 def _validate_tool_search_tool_result_error(data: object) -> ToolSearchToolResultError:
-    obj = _object(data)
-    _tag(obj, "type", "tool_search_tool_result_error")
-    _required(obj, "error_code", _validate_tool_search_tool_result_error_code)
-    _optional(obj, "error_message", _v_opt_str, None)
-    _unknown(obj, _TOOL_SEARCH_TOOL_RESULT_ERROR_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_search_tool_result_error":
+        _tag(obj, "type", "tool_search_tool_result_error")
+    try:
+        v_error_code = obj["error_code"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_error_code = obj.get("error_code", _ABSENT)
+    if v_error_code is _ABSENT:
+        raise _field_error(v_error_code, "", "error_code")
+    try:
+        _validate_tool_search_tool_result_error_code(v_error_code)
+    except DecodeError as error:
+        raise error.at(_segment("error_code")) from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_error_message = obj.get("error_message")
+        if v_error_message is not None and type(v_error_message) is not str:
+            raise _field_error(v_error_message, "string", "error_message")
+        if not _TOOL_SEARCH_TOOL_RESULT_ERROR_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_SEARCH_TOOL_RESULT_ERROR_KEYS)
     return cast(ToolSearchToolResultError, obj)
 
 
 def _validate_tool_reference_block(data: object) -> ToolReferenceBlock:
-    obj = _object(data)
-    _tag(obj, "type", "tool_reference")
-    _required(obj, "tool_name", _str)
-    _unknown(obj, _TOOL_REFERENCE_BLOCK_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_reference":
+        _tag(obj, "type", "tool_reference")
+    try:
+        v_tool_name = obj["tool_name"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tool_name = obj.get("tool_name", _ABSENT)
+    if type(v_tool_name) is not str:
+        raise _field_error(v_tool_name, "string", "tool_name")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _TOOL_REFERENCE_BLOCK_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_REFERENCE_BLOCK_KEYS)
     return cast(ToolReferenceBlock, obj)
 
 
 def _validate_tool_search_tool_search_result_block(data: object) -> ToolSearchToolSearchResultBlock:
-    obj = _object(data)
-    _tag(obj, "type", "tool_search_tool_search_result")
-    _required(obj, "tool_references", _v_list_tool_reference_block)
-    _unknown(obj, _TOOL_SEARCH_TOOL_SEARCH_RESULT_BLOCK_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_search_tool_search_result":
+        _tag(obj, "type", "tool_search_tool_search_result")
+    try:
+        v_tool_references = obj["tool_references"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tool_references = obj.get("tool_references", _ABSENT)
+    if v_tool_references is _ABSENT:
+        raise _field_error(v_tool_references, "", "tool_references")
+    if type(v_tool_references) is not list:
+        raise _field_error(v_tool_references, "array", "tool_references")
+    try:
+        for item in v_tool_references:
+            _validate_tool_reference_block(item)
+    except DecodeError:
+        raise _item_error(
+            v_tool_references, _validate_tool_reference_block, "tool_references"
+        ) from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _TOOL_SEARCH_TOOL_SEARCH_RESULT_BLOCK_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_SEARCH_TOOL_SEARCH_RESULT_BLOCK_KEYS)
     return cast(ToolSearchToolSearchResultBlock, obj)
 
 
 def _validate_tool_search_tool_result_block(data: object) -> ToolSearchToolResultBlock:
-    obj = _object(data)
-    _tag(obj, "type", "tool_search_tool_result")
-    _required(obj, "tool_use_id", _str)
-    _required(obj, "content", _validate_tool_search_tool_result_content)
-    _unknown(obj, _TOOL_SEARCH_TOOL_RESULT_BLOCK_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_search_tool_result":
+        _tag(obj, "type", "tool_search_tool_result")
+    try:
+        v_tool_use_id = obj["tool_use_id"]
+        v_content = obj["content"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tool_use_id = obj.get("tool_use_id", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+    if type(v_tool_use_id) is not str:
+        raise _field_error(v_tool_use_id, "string", "tool_use_id")
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    try:
+        _validate_tool_search_tool_result_content(v_content)
+    except DecodeError as error:
+        raise error.at(_segment("content")) from None
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _TOOL_SEARCH_TOOL_RESULT_BLOCK_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_SEARCH_TOOL_RESULT_BLOCK_KEYS)
     return cast(ToolSearchToolResultBlock, obj)
 
 
 def _validate_container_upload_block(data: object) -> ContainerUploadBlock:
-    obj = _object(data)
-    _tag(obj, "type", "container_upload")
-    _required(obj, "file_id", _str)
-    _unknown(obj, _CONTAINER_UPLOAD_BLOCK_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "container_upload":
+        _tag(obj, "type", "container_upload")
+    try:
+        v_file_id = obj["file_id"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_file_id = obj.get("file_id", _ABSENT)
+    if type(v_file_id) is not str:
+        raise _field_error(v_file_id, "string", "file_id")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _CONTAINER_UPLOAD_BLOCK_KEYS.issuperset(obj):
+            _unknown(obj, _CONTAINER_UPLOAD_BLOCK_KEYS)
     return cast(ContainerUploadBlock, obj)
 
 
 def _validate_cache_creation(data: object) -> CacheCreation:
-    obj = _object(data)
-    _required(obj, "ephemeral_5m_input_tokens", _int)
-    _required(obj, "ephemeral_1h_input_tokens", _int)
-    _unknown(obj, _CACHE_CREATION_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_ephemeral_5m_input_tokens = obj["ephemeral_5m_input_tokens"]
+        v_ephemeral_1h_input_tokens = obj["ephemeral_1h_input_tokens"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_ephemeral_5m_input_tokens = obj.get("ephemeral_5m_input_tokens", _ABSENT)
+        v_ephemeral_1h_input_tokens = obj.get("ephemeral_1h_input_tokens", _ABSENT)
+    if (
+        type(v_ephemeral_5m_input_tokens) is not int
+        or not -_INT_BOUND < v_ephemeral_5m_input_tokens < _INT_BOUND
+    ):
+        raise _field_error(v_ephemeral_5m_input_tokens, "integer", "ephemeral_5m_input_tokens")
+    if (
+        type(v_ephemeral_1h_input_tokens) is not int
+        or not -_INT_BOUND < v_ephemeral_1h_input_tokens < _INT_BOUND
+    ):
+        raise _field_error(v_ephemeral_1h_input_tokens, "integer", "ephemeral_1h_input_tokens")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _CACHE_CREATION_KEYS.issuperset(obj):
+            _unknown(obj, _CACHE_CREATION_KEYS)
     return cast(CacheCreation, obj)
 
 
 def _validate_server_tool_usage(data: object) -> ServerToolUsage:
-    obj = _object(data)
-    _required(obj, "web_search_requests", _int)
-    _optional(obj, "web_fetch_requests", _int, None)
-    _unknown(obj, _SERVER_TOOL_USAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_web_search_requests = obj["web_search_requests"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_web_search_requests = obj.get("web_search_requests", _ABSENT)
+    if (
+        type(v_web_search_requests) is not int
+        or not -_INT_BOUND < v_web_search_requests < _INT_BOUND
+    ):
+        raise _field_error(v_web_search_requests, "integer", "web_search_requests")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_web_fetch_requests = obj.get("web_fetch_requests", _ABSENT)
+        if v_web_fetch_requests is not _ABSENT and (
+            type(v_web_fetch_requests) is not int
+            or not -_INT_BOUND < v_web_fetch_requests < _INT_BOUND
+        ):
+            raise _field_error(v_web_fetch_requests, "integer", "web_fetch_requests")
+        if not _SERVER_TOOL_USAGE_KEYS.issuperset(obj):
+            _unknown(obj, _SERVER_TOOL_USAGE_KEYS)
     return cast(ServerToolUsage, obj)
 
 
 def _validate_output_tokens_details(data: object) -> OutputTokensDetails:
-    obj = _object(data)
-    _required(obj, "thinking_tokens", _int)
-    _unknown(obj, _OUTPUT_TOKENS_DETAILS_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_thinking_tokens = obj["thinking_tokens"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_thinking_tokens = obj.get("thinking_tokens", _ABSENT)
+    if type(v_thinking_tokens) is not int or not -_INT_BOUND < v_thinking_tokens < _INT_BOUND:
+        raise _field_error(v_thinking_tokens, "integer", "thinking_tokens")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        if not _OUTPUT_TOKENS_DETAILS_KEYS.issuperset(obj):
+            _unknown(obj, _OUTPUT_TOKENS_DETAILS_KEYS)
     return cast(OutputTokensDetails, obj)
 
 
 def _validate_refusal_stop_details(data: object) -> RefusalStopDetails:
-    obj = _object(data)
-    _tag(obj, "type", "refusal")
-    _optional(obj, "category", _v_opt_refusal_category, None)
-    _optional(obj, "explanation", _v_opt_str, None)
-    _unknown(obj, _REFUSAL_STOP_DETAILS_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "refusal":
+        _tag(obj, "type", "refusal")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_category = obj.get("category", _ABSENT)
+        if v_category is not _ABSENT:
+            try:
+                _v_opt_refusal_category(v_category)
+            except DecodeError as error:
+                raise error.at(_segment("category")) from None
+        v_explanation = obj.get("explanation")
+        if v_explanation is not None and type(v_explanation) is not str:
+            raise _field_error(v_explanation, "string", "explanation")
+        if not _REFUSAL_STOP_DETAILS_KEYS.issuperset(obj):
+            _unknown(obj, _REFUSAL_STOP_DETAILS_KEYS)
     return cast(RefusalStopDetails, obj)
 
 
 def _validate_usage(data: object) -> Usage:
-    obj = _object(data)
-    _required(obj, "input_tokens", _int)
-    _required(obj, "output_tokens", _int)
-    _optional(obj, "cache_creation_input_tokens", _v_opt_int, None)
-    _optional(obj, "cache_read_input_tokens", _v_opt_int, None)
-    _optional(obj, "cache_creation", _v_opt_cache_creation, None)
-    _optional(obj, "server_tool_use", _v_opt_server_tool_usage, None)
-    _optional(obj, "service_tier", _v_opt_service_tier, None)
-    _optional(obj, "output_tokens_details", _v_opt_output_tokens_details, None)
-    _optional(obj, "inference_geo", _v_opt_str, None)
-    _unknown(obj, _USAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_input_tokens = obj["input_tokens"]
+        v_output_tokens = obj["output_tokens"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_input_tokens = obj.get("input_tokens", _ABSENT)
+        v_output_tokens = obj.get("output_tokens", _ABSENT)
+    if type(v_input_tokens) is not int or not -_INT_BOUND < v_input_tokens < _INT_BOUND:
+        raise _field_error(v_input_tokens, "integer", "input_tokens")
+    if type(v_output_tokens) is not int or not -_INT_BOUND < v_output_tokens < _INT_BOUND:
+        raise _field_error(v_output_tokens, "integer", "output_tokens")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_cache_creation_input_tokens = obj.get("cache_creation_input_tokens")
+        if v_cache_creation_input_tokens is not None and (
+            type(v_cache_creation_input_tokens) is not int
+            or not -_INT_BOUND < v_cache_creation_input_tokens < _INT_BOUND
+        ):
+            raise _field_error(
+                v_cache_creation_input_tokens, "integer", "cache_creation_input_tokens"
+            )
+        v_cache_read_input_tokens = obj.get("cache_read_input_tokens")
+        if v_cache_read_input_tokens is not None and (
+            type(v_cache_read_input_tokens) is not int
+            or not -_INT_BOUND < v_cache_read_input_tokens < _INT_BOUND
+        ):
+            raise _field_error(v_cache_read_input_tokens, "integer", "cache_read_input_tokens")
+        v_cache_creation = obj.get("cache_creation", _ABSENT)
+        if v_cache_creation is not _ABSENT:
+            try:
+                _v_opt_cache_creation(v_cache_creation)
+            except DecodeError as error:
+                raise error.at(_segment("cache_creation")) from None
+        v_server_tool_use = obj.get("server_tool_use", _ABSENT)
+        if v_server_tool_use is not _ABSENT:
+            try:
+                _v_opt_server_tool_usage(v_server_tool_use)
+            except DecodeError as error:
+                raise error.at(_segment("server_tool_use")) from None
+        v_service_tier = obj.get("service_tier", _ABSENT)
+        if v_service_tier is not _ABSENT:
+            try:
+                _v_opt_service_tier(v_service_tier)
+            except DecodeError as error:
+                raise error.at(_segment("service_tier")) from None
+        v_output_tokens_details = obj.get("output_tokens_details", _ABSENT)
+        if v_output_tokens_details is not _ABSENT:
+            try:
+                _v_opt_output_tokens_details(v_output_tokens_details)
+            except DecodeError as error:
+                raise error.at(_segment("output_tokens_details")) from None
+        v_inference_geo = obj.get("inference_geo")
+        if v_inference_geo is not None and type(v_inference_geo) is not str:
+            raise _field_error(v_inference_geo, "string", "inference_geo")
+        if not _USAGE_KEYS.issuperset(obj):
+            _unknown(obj, _USAGE_KEYS)
     return cast(Usage, obj)
 
 
 def _validate_container(data: object) -> Container:
-    obj = _object(data)
-    _required(obj, "id", _str)
-    _required(obj, "expires_at", _str)
-    _unknown(obj, _CONTAINER_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_id = obj["id"]
+        v_expires_at = obj["expires_at"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_id = obj.get("id", _ABSENT)
+        v_expires_at = obj.get("expires_at", _ABSENT)
+    if type(v_id) is not str:
+        raise _field_error(v_id, "string", "id")
+    if type(v_expires_at) is not str:
+        raise _field_error(v_expires_at, "string", "expires_at")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _CONTAINER_KEYS.issuperset(obj):
+            _unknown(obj, _CONTAINER_KEYS)
     return cast(Container, obj)
 
 
 def _validate_message(data: object) -> Message:
-    obj = _object(data)
-    _tag(obj, "type", "message")
-    _tag(obj, "role", "assistant")
-    _required(obj, "id", _str)
-    _required(obj, "model", _str)
-    _required(obj, "content", _v_list_content_block)
-    _required(obj, "stop_reason", _v_opt_stop_reason)
-    _required(obj, "stop_sequence", _v_opt_str)
-    _required(obj, "usage", _validate_usage)
-    _optional(obj, "stop_details", _v_opt_refusal_stop_details, None)
-    _optional(obj, "container", _v_opt_container, None)
-    _unknown(obj, _MESSAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "message":
+        _tag(obj, "type", "message")
+    if obj.get("role") != "assistant":
+        _tag(obj, "role", "assistant")
+    try:
+        v_id = obj["id"]
+        v_model = obj["model"]
+        v_content = obj["content"]
+        v_stop_reason = obj["stop_reason"]
+        v_stop_sequence = obj["stop_sequence"]
+        v_usage = obj["usage"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_id = obj.get("id", _ABSENT)
+        v_model = obj.get("model", _ABSENT)
+        v_content = obj.get("content", _ABSENT)
+        v_stop_reason = obj.get("stop_reason", _ABSENT)
+        v_stop_sequence = obj.get("stop_sequence", _ABSENT)
+        v_usage = obj.get("usage", _ABSENT)
+    if type(v_id) is not str:
+        raise _field_error(v_id, "string", "id")
+    if type(v_model) is not str:
+        raise _field_error(v_model, "string", "model")
+    if v_content is _ABSENT:
+        raise _field_error(v_content, "", "content")
+    if type(v_content) is not list:
+        raise _field_error(v_content, "array", "content")
+    try:
+        for item in v_content:
+            _validate_content_block(item)
+    except DecodeError:
+        raise _item_error(v_content, _validate_content_block, "content") from None
+    if v_stop_reason is _ABSENT:
+        raise _field_error(v_stop_reason, "", "stop_reason")
+    try:
+        _v_opt_stop_reason(v_stop_reason)
+    except DecodeError as error:
+        raise error.at(_segment("stop_reason")) from None
+    if v_stop_sequence is not None and type(v_stop_sequence) is not str:
+        raise _field_error(v_stop_sequence, "string", "stop_sequence")
+    if v_usage is _ABSENT:
+        raise _field_error(v_usage, "", "usage")
+    try:
+        _validate_usage(v_usage)
+    except DecodeError as error:
+        raise error.at(_segment("usage")) from None
+    if len(obj) != 8:  # more than the 8 required key(s)
+        v_stop_details = obj.get("stop_details", _ABSENT)
+        if v_stop_details is not _ABSENT:
+            try:
+                _v_opt_refusal_stop_details(v_stop_details)
+            except DecodeError as error:
+                raise error.at(_segment("stop_details")) from None
+        v_container = obj.get("container", _ABSENT)
+        if v_container is not _ABSENT:
+            try:
+                _v_opt_container(v_container)
+            except DecodeError as error:
+                raise error.at(_segment("container")) from None
+        if not _MESSAGE_KEYS.issuperset(obj):
+            _unknown(obj, _MESSAGE_KEYS)
     return cast(Message, obj)
 
 
 def _validate_text_delta(data: object) -> TextDelta:
-    obj = _object(data)
-    _tag(obj, "type", "text_delta")
-    _required(obj, "text", _str)
-    _unknown(obj, _TEXT_DELTA_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "text_delta":
+        _tag(obj, "type", "text_delta")
+    try:
+        v_text = obj["text"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_text = obj.get("text", _ABSENT)
+    if type(v_text) is not str:
+        raise _field_error(v_text, "string", "text")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _TEXT_DELTA_KEYS.issuperset(obj):
+            _unknown(obj, _TEXT_DELTA_KEYS)
     return cast(TextDelta, obj)
 
 
 def _validate_citations_delta(data: object) -> CitationsDelta:
-    obj = _object(data)
-    _tag(obj, "type", "citations_delta")
-    _optional(obj, "citation", _validate_text_citation, None)
-    _optional(obj, "citations", _v_list_citation, None)
-    _unknown(obj, _CITATIONS_DELTA_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "citations_delta":
+        _tag(obj, "type", "citations_delta")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_citation = obj.get("citation", _ABSENT)
+        if v_citation is not _ABSENT:
+            try:
+                _validate_text_citation(v_citation)
+            except DecodeError as error:
+                raise error.at(_segment("citation")) from None
+        v_citations = obj.get("citations", _ABSENT)
+        if v_citations is not _ABSENT:
+            if type(v_citations) is not list:
+                raise _field_error(v_citations, "array", "citations")
+            try:
+                for item in v_citations:
+                    _validate_citation(item)
+            except DecodeError:
+                raise _item_error(v_citations, _validate_citation, "citations") from None
+        if not _CITATIONS_DELTA_KEYS.issuperset(obj):
+            _unknown(obj, _CITATIONS_DELTA_KEYS)
     return cast(CitationsDelta, obj)
 
 
 def _validate_input_json_delta(data: object) -> InputJsonDelta:
-    obj = _object(data)
-    _tag(obj, "type", "input_json_delta")
-    _required(obj, "partial_json", _str)
-    _unknown(obj, _INPUT_JSON_DELTA_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "input_json_delta":
+        _tag(obj, "type", "input_json_delta")
+    try:
+        v_partial_json = obj["partial_json"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_partial_json = obj.get("partial_json", _ABSENT)
+    if type(v_partial_json) is not str:
+        raise _field_error(v_partial_json, "string", "partial_json")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _INPUT_JSON_DELTA_KEYS.issuperset(obj):
+            _unknown(obj, _INPUT_JSON_DELTA_KEYS)
     return cast(InputJsonDelta, obj)
 
 
 def _validate_thinking_delta(data: object) -> ThinkingDelta:
-    obj = _object(data)
-    _tag(obj, "type", "thinking_delta")
-    _required(obj, "thinking", _str)
-    _unknown(obj, _THINKING_DELTA_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "thinking_delta":
+        _tag(obj, "type", "thinking_delta")
+    try:
+        v_thinking = obj["thinking"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_thinking = obj.get("thinking", _ABSENT)
+    if type(v_thinking) is not str:
+        raise _field_error(v_thinking, "string", "thinking")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _THINKING_DELTA_KEYS.issuperset(obj):
+            _unknown(obj, _THINKING_DELTA_KEYS)
     return cast(ThinkingDelta, obj)
 
 
 def _validate_signature_delta(data: object) -> SignatureDelta:
-    obj = _object(data)
-    _tag(obj, "type", "signature_delta")
-    _required(obj, "signature", _str)
-    _unknown(obj, _SIGNATURE_DELTA_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "signature_delta":
+        _tag(obj, "type", "signature_delta")
+    try:
+        v_signature = obj["signature"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_signature = obj.get("signature", _ABSENT)
+    if type(v_signature) is not str:
+        raise _field_error(v_signature, "string", "signature")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _SIGNATURE_DELTA_KEYS.issuperset(obj):
+            _unknown(obj, _SIGNATURE_DELTA_KEYS)
     return cast(SignatureDelta, obj)
 
 
 def _validate_message_start_event(data: object) -> MessageStartEvent:
-    obj = _object(data)
-    _tag(obj, "type", "message_start")
-    _required(obj, "message", _validate_message)
-    _unknown(obj, _MESSAGE_START_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "message_start":
+        _tag(obj, "type", "message_start")
+    try:
+        v_message = obj["message"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_message = obj.get("message", _ABSENT)
+    if v_message is _ABSENT:
+        raise _field_error(v_message, "", "message")
+    try:
+        _validate_message(v_message)
+    except DecodeError as error:
+        raise error.at(_segment("message")) from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _MESSAGE_START_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _MESSAGE_START_EVENT_KEYS)
     return cast(MessageStartEvent, obj)
 
 
 def _validate_content_block_start_event(data: object) -> ContentBlockStartEvent:
-    obj = _object(data)
-    _tag(obj, "type", "content_block_start")
-    _required(obj, "index", _int)
-    _required(obj, "content_block", _validate_content_block)
-    _unknown(obj, _CONTENT_BLOCK_START_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "content_block_start":
+        _tag(obj, "type", "content_block_start")
+    try:
+        v_index = obj["index"]
+        v_content_block = obj["content_block"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_index = obj.get("index", _ABSENT)
+        v_content_block = obj.get("content_block", _ABSENT)
+    if type(v_index) is not int or not -_INT_BOUND < v_index < _INT_BOUND:
+        raise _field_error(v_index, "integer", "index")
+    if v_content_block is _ABSENT:
+        raise _field_error(v_content_block, "", "content_block")
+    try:
+        _validate_content_block(v_content_block)
+    except DecodeError as error:
+        raise error.at(_segment("content_block")) from None
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _CONTENT_BLOCK_START_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _CONTENT_BLOCK_START_EVENT_KEYS)
     return cast(ContentBlockStartEvent, obj)
 
 
 def _validate_content_block_delta_event(data: object) -> ContentBlockDeltaEvent:
-    obj = _object(data)
-    _tag(obj, "type", "content_block_delta")
-    _required(obj, "index", _int)
-    _required(obj, "delta", _validate_content_block_delta)
-    _unknown(obj, _CONTENT_BLOCK_DELTA_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "content_block_delta":
+        _tag(obj, "type", "content_block_delta")
+    try:
+        v_index = obj["index"]
+        v_delta = obj["delta"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_index = obj.get("index", _ABSENT)
+        v_delta = obj.get("delta", _ABSENT)
+    if type(v_index) is not int or not -_INT_BOUND < v_index < _INT_BOUND:
+        raise _field_error(v_index, "integer", "index")
+    if v_delta is _ABSENT:
+        raise _field_error(v_delta, "", "delta")
+    try:
+        _validate_content_block_delta(v_delta)
+    except DecodeError as error:
+        raise error.at(_segment("delta")) from None
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _CONTENT_BLOCK_DELTA_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _CONTENT_BLOCK_DELTA_EVENT_KEYS)
     return cast(ContentBlockDeltaEvent, obj)
 
 
 def _validate_content_block_stop_event(data: object) -> ContentBlockStopEvent:
-    obj = _object(data)
-    _tag(obj, "type", "content_block_stop")
-    _required(obj, "index", _int)
-    _unknown(obj, _CONTENT_BLOCK_STOP_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "content_block_stop":
+        _tag(obj, "type", "content_block_stop")
+    try:
+        v_index = obj["index"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_index = obj.get("index", _ABSENT)
+    if type(v_index) is not int or not -_INT_BOUND < v_index < _INT_BOUND:
+        raise _field_error(v_index, "integer", "index")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _CONTENT_BLOCK_STOP_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _CONTENT_BLOCK_STOP_EVENT_KEYS)
     return cast(ContentBlockStopEvent, obj)
 
 
 def _validate_message_delta(data: object) -> MessageDelta:
-    obj = _object(data)
-    _required(obj, "stop_reason", _v_opt_stop_reason)
-    _required(obj, "stop_sequence", _v_opt_str)
-    _optional(obj, "stop_details", _v_opt_refusal_stop_details, None)
-    _optional(obj, "container", _v_opt_container, None)
-    _unknown(obj, _MESSAGE_DELTA_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_stop_reason = obj["stop_reason"]
+        v_stop_sequence = obj["stop_sequence"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_stop_reason = obj.get("stop_reason", _ABSENT)
+        v_stop_sequence = obj.get("stop_sequence", _ABSENT)
+    if v_stop_reason is _ABSENT:
+        raise _field_error(v_stop_reason, "", "stop_reason")
+    try:
+        _v_opt_stop_reason(v_stop_reason)
+    except DecodeError as error:
+        raise error.at(_segment("stop_reason")) from None
+    if v_stop_sequence is not None and type(v_stop_sequence) is not str:
+        raise _field_error(v_stop_sequence, "string", "stop_sequence")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_stop_details = obj.get("stop_details", _ABSENT)
+        if v_stop_details is not _ABSENT:
+            try:
+                _v_opt_refusal_stop_details(v_stop_details)
+            except DecodeError as error:
+                raise error.at(_segment("stop_details")) from None
+        v_container = obj.get("container", _ABSENT)
+        if v_container is not _ABSENT:
+            try:
+                _v_opt_container(v_container)
+            except DecodeError as error:
+                raise error.at(_segment("container")) from None
+        if not _MESSAGE_DELTA_KEYS.issuperset(obj):
+            _unknown(obj, _MESSAGE_DELTA_KEYS)
     return cast(MessageDelta, obj)
 
 
 def _validate_message_delta_usage(data: object) -> MessageDeltaUsage:
-    obj = _object(data)
-    _required(obj, "output_tokens", _int)
-    _optional(obj, "input_tokens", _v_opt_int, None)
-    _optional(obj, "cache_creation_input_tokens", _v_opt_int, None)
-    _optional(obj, "cache_read_input_tokens", _v_opt_int, None)
-    _optional(obj, "server_tool_use", _v_opt_server_tool_usage, None)
-    _optional(obj, "output_tokens_details", _v_opt_output_tokens_details, None)
-    _unknown(obj, _MESSAGE_DELTA_USAGE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_output_tokens = obj["output_tokens"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_output_tokens = obj.get("output_tokens", _ABSENT)
+    if type(v_output_tokens) is not int or not -_INT_BOUND < v_output_tokens < _INT_BOUND:
+        raise _field_error(v_output_tokens, "integer", "output_tokens")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_input_tokens = obj.get("input_tokens")
+        if v_input_tokens is not None and (
+            type(v_input_tokens) is not int or not -_INT_BOUND < v_input_tokens < _INT_BOUND
+        ):
+            raise _field_error(v_input_tokens, "integer", "input_tokens")
+        v_cache_creation_input_tokens = obj.get("cache_creation_input_tokens")
+        if v_cache_creation_input_tokens is not None and (
+            type(v_cache_creation_input_tokens) is not int
+            or not -_INT_BOUND < v_cache_creation_input_tokens < _INT_BOUND
+        ):
+            raise _field_error(
+                v_cache_creation_input_tokens, "integer", "cache_creation_input_tokens"
+            )
+        v_cache_read_input_tokens = obj.get("cache_read_input_tokens")
+        if v_cache_read_input_tokens is not None and (
+            type(v_cache_read_input_tokens) is not int
+            or not -_INT_BOUND < v_cache_read_input_tokens < _INT_BOUND
+        ):
+            raise _field_error(v_cache_read_input_tokens, "integer", "cache_read_input_tokens")
+        v_server_tool_use = obj.get("server_tool_use", _ABSENT)
+        if v_server_tool_use is not _ABSENT:
+            try:
+                _v_opt_server_tool_usage(v_server_tool_use)
+            except DecodeError as error:
+                raise error.at(_segment("server_tool_use")) from None
+        v_output_tokens_details = obj.get("output_tokens_details", _ABSENT)
+        if v_output_tokens_details is not _ABSENT:
+            try:
+                _v_opt_output_tokens_details(v_output_tokens_details)
+            except DecodeError as error:
+                raise error.at(_segment("output_tokens_details")) from None
+        if not _MESSAGE_DELTA_USAGE_KEYS.issuperset(obj):
+            _unknown(obj, _MESSAGE_DELTA_USAGE_KEYS)
     return cast(MessageDeltaUsage, obj)
 
 
 def _validate_message_delta_event(data: object) -> MessageDeltaEvent:
-    obj = _object(data)
-    _tag(obj, "type", "message_delta")
-    _required(obj, "delta", _validate_message_delta)
-    _required(obj, "usage", _validate_message_delta_usage)
-    _unknown(obj, _MESSAGE_DELTA_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "message_delta":
+        _tag(obj, "type", "message_delta")
+    try:
+        v_delta = obj["delta"]
+        v_usage = obj["usage"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_delta = obj.get("delta", _ABSENT)
+        v_usage = obj.get("usage", _ABSENT)
+    if v_delta is _ABSENT:
+        raise _field_error(v_delta, "", "delta")
+    try:
+        _validate_message_delta(v_delta)
+    except DecodeError as error:
+        raise error.at(_segment("delta")) from None
+    if v_usage is _ABSENT:
+        raise _field_error(v_usage, "", "usage")
+    try:
+        _validate_message_delta_usage(v_usage)
+    except DecodeError as error:
+        raise error.at(_segment("usage")) from None
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _MESSAGE_DELTA_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _MESSAGE_DELTA_EVENT_KEYS)
     return cast(MessageDeltaEvent, obj)
 
 
 def _validate_message_stop_event(data: object) -> MessageStopEvent:
-    obj = _object(data)
-    _tag(obj, "type", "message_stop")
-    _unknown(obj, _MESSAGE_STOP_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "message_stop":
+        _tag(obj, "type", "message_stop")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        if not _MESSAGE_STOP_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _MESSAGE_STOP_EVENT_KEYS)
     return cast(MessageStopEvent, obj)
 
 
 def _validate_ping_event(data: object) -> PingEvent:
-    obj = _object(data)
-    _tag(obj, "type", "ping")
-    _unknown(obj, _PING_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "ping":
+        _tag(obj, "type", "ping")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        if not _PING_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _PING_EVENT_KEYS)
     return cast(PingEvent, obj)
 
 
 def _validate_error_detail(data: object) -> ErrorDetail:
-    obj = _object(data)
-    _required(obj, "type", _str)
-    _required(obj, "message", _str)
-    _unknown(obj, _ERROR_DETAIL_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_type = obj["type"]
+        v_message = obj["message"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_type = obj.get("type", _ABSENT)
+        v_message = obj.get("message", _ABSENT)
+    if type(v_type) is not str:
+        raise _field_error(v_type, "string", "type")
+    if type(v_message) is not str:
+        raise _field_error(v_message, "string", "message")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _ERROR_DETAIL_KEYS.issuperset(obj):
+            _unknown(obj, _ERROR_DETAIL_KEYS)
     return cast(ErrorDetail, obj)
 
 
 def _validate_error_event(data: object) -> ErrorEvent:
-    obj = _object(data)
-    _tag(obj, "type", "error")
-    _required(obj, "error", _validate_error_detail)
-    _unknown(obj, _ERROR_EVENT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "error":
+        _tag(obj, "type", "error")
+    try:
+        v_error = obj["error"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_error = obj.get("error", _ABSENT)
+    if v_error is _ABSENT:
+        raise _field_error(v_error, "", "error")
+    try:
+        _validate_error_detail(v_error)
+    except DecodeError as error:
+        raise error.at(_segment("error")) from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _ERROR_EVENT_KEYS.issuperset(obj):
+            _unknown(obj, _ERROR_EVENT_KEYS)
     return cast(ErrorEvent, obj)
 
 
 def _validate_tool_param(data: object) -> ToolParam:
-    obj = _object(data)
-    _required(obj, "name", _str)
-    _required(obj, "input_schema", _json_object)
-    _optional(obj, "description", _str, None)
-    _optional(obj, "type", _v_opt_lit_custom, None)
-    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
-    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
-    _optional(obj, "defer_loading", _bool, None)
-    _optional(obj, "eager_input_streaming", _v_opt_bool, None)
-    _optional(obj, "input_examples", _v_list_json_object, None)
-    _optional(obj, "strict", _bool, None)
-    _unknown(obj, _TOOL_PARAM_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_name = obj["name"]
+        v_input_schema = obj["input_schema"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_name = obj.get("name", _ABSENT)
+        v_input_schema = obj.get("input_schema", _ABSENT)
+    if type(v_name) is not str:
+        raise _field_error(v_name, "string", "name")
+    if v_input_schema is _ABSENT:
+        raise _field_error(v_input_schema, "", "input_schema")
+    try:
+        _json_object(v_input_schema)
+    except DecodeError as error:
+        raise error.at(_segment("input_schema")) from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_description = obj.get("description", _ABSENT)
+        if v_description is not _ABSENT and type(v_description) is not str:
+            raise _field_error(v_description, "string", "description")
+        v_type = obj.get("type", _ABSENT)
+        if v_type is not _ABSENT:
+            try:
+                _v_opt_lit_custom(v_type)
+            except DecodeError as error:
+                raise error.at(_segment("type")) from None
+        v_cache_control = obj.get("cache_control", _ABSENT)
+        if v_cache_control is not _ABSENT:
+            try:
+                _v_opt_cache_control_ephemeral(v_cache_control)
+            except DecodeError as error:
+                raise error.at(_segment("cache_control")) from None
+        v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+        if v_allowed_callers is not _ABSENT:
+            if type(v_allowed_callers) is not list:
+                raise _field_error(v_allowed_callers, "array", "allowed_callers")
+            try:
+                for item in v_allowed_callers:
+                    _validate_allowed_caller(item)
+            except DecodeError:
+                raise _item_error(
+                    v_allowed_callers, _validate_allowed_caller, "allowed_callers"
+                ) from None
+        v_defer_loading = obj.get("defer_loading", _ABSENT)
+        if v_defer_loading is not _ABSENT and type(v_defer_loading) is not bool:
+            raise _field_error(v_defer_loading, "boolean", "defer_loading")
+        v_eager_input_streaming = obj.get("eager_input_streaming")
+        if v_eager_input_streaming is not None and type(v_eager_input_streaming) is not bool:
+            raise _field_error(v_eager_input_streaming, "boolean", "eager_input_streaming")
+        v_input_examples = obj.get("input_examples", _ABSENT)
+        if v_input_examples is not _ABSENT:
+            if type(v_input_examples) is not list:
+                raise _field_error(v_input_examples, "array", "input_examples")
+            try:
+                for item in v_input_examples:
+                    _json_object(item)
+            except DecodeError:
+                raise _item_error(v_input_examples, _json_object, "input_examples") from None
+        v_strict = obj.get("strict", _ABSENT)
+        if v_strict is not _ABSENT and type(v_strict) is not bool:
+            raise _field_error(v_strict, "boolean", "strict")
+        if not _TOOL_PARAM_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_PARAM_KEYS)
     return cast(ToolParam, obj)
 
 
 def _validate_user_location(data: object) -> UserLocation:
-    obj = _object(data)
-    _tag(obj, "type", "approximate")
-    _optional(obj, "city", _v_opt_str, None)
-    _optional(obj, "country", _v_opt_str, None)
-    _optional(obj, "region", _v_opt_str, None)
-    _optional(obj, "timezone", _v_opt_str, None)
-    _unknown(obj, _USER_LOCATION_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "approximate":
+        _tag(obj, "type", "approximate")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_city = obj.get("city")
+        if v_city is not None and type(v_city) is not str:
+            raise _field_error(v_city, "string", "city")
+        v_country = obj.get("country")
+        if v_country is not None and type(v_country) is not str:
+            raise _field_error(v_country, "string", "country")
+        v_region = obj.get("region")
+        if v_region is not None and type(v_region) is not str:
+            raise _field_error(v_region, "string", "region")
+        v_timezone = obj.get("timezone")
+        if v_timezone is not None and type(v_timezone) is not str:
+            raise _field_error(v_timezone, "string", "timezone")
+        if not _USER_LOCATION_KEYS.issuperset(obj):
+            _unknown(obj, _USER_LOCATION_KEYS)
     return cast(UserLocation, obj)
 
 
 def _validate_tool_bash20250124(data: object) -> ToolBash20250124:
-    obj = _object(data)
-    _tag(obj, "type", "bash_20250124")
-    _tag(obj, "name", "bash")
-    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
-    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
-    _optional(obj, "defer_loading", _bool, None)
-    _optional(obj, "strict", _bool, None)
-    _optional(obj, "input_examples", _v_list_json_object, None)
-    _unknown(obj, _TOOL_BASH20250124_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "bash_20250124":
+        _tag(obj, "type", "bash_20250124")
+    if obj.get("name") != "bash":
+        _tag(obj, "name", "bash")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+        if v_allowed_callers is not _ABSENT:
+            if type(v_allowed_callers) is not list:
+                raise _field_error(v_allowed_callers, "array", "allowed_callers")
+            try:
+                for item in v_allowed_callers:
+                    _validate_allowed_caller(item)
+            except DecodeError:
+                raise _item_error(
+                    v_allowed_callers, _validate_allowed_caller, "allowed_callers"
+                ) from None
+        v_cache_control = obj.get("cache_control", _ABSENT)
+        if v_cache_control is not _ABSENT:
+            try:
+                _v_opt_cache_control_ephemeral(v_cache_control)
+            except DecodeError as error:
+                raise error.at(_segment("cache_control")) from None
+        v_defer_loading = obj.get("defer_loading", _ABSENT)
+        if v_defer_loading is not _ABSENT and type(v_defer_loading) is not bool:
+            raise _field_error(v_defer_loading, "boolean", "defer_loading")
+        v_strict = obj.get("strict", _ABSENT)
+        if v_strict is not _ABSENT and type(v_strict) is not bool:
+            raise _field_error(v_strict, "boolean", "strict")
+        v_input_examples = obj.get("input_examples", _ABSENT)
+        if v_input_examples is not _ABSENT:
+            if type(v_input_examples) is not list:
+                raise _field_error(v_input_examples, "array", "input_examples")
+            try:
+                for item in v_input_examples:
+                    _json_object(item)
+            except DecodeError:
+                raise _item_error(v_input_examples, _json_object, "input_examples") from None
+        if not _TOOL_BASH20250124_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_BASH20250124_KEYS)
     return cast(ToolBash20250124, obj)
 
 
 def _validate_code_execution_tool20250522(data: object) -> CodeExecutionTool20250522:
-    obj = _object(data)
-    _tag(obj, "type", "code_execution_20250522")
-    _tag(obj, "name", "code_execution")
-    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
-    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
-    _optional(obj, "defer_loading", _bool, None)
-    _optional(obj, "strict", _bool, None)
-    _unknown(obj, _CODE_EXECUTION_TOOL20250522_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "code_execution_20250522":
+        _tag(obj, "type", "code_execution_20250522")
+    if obj.get("name") != "code_execution":
+        _tag(obj, "name", "code_execution")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+        if v_allowed_callers is not _ABSENT:
+            if type(v_allowed_callers) is not list:
+                raise _field_error(v_allowed_callers, "array", "allowed_callers")
+            try:
+                for item in v_allowed_callers:
+                    _validate_allowed_caller(item)
+            except DecodeError:
+                raise _item_error(
+                    v_allowed_callers, _validate_allowed_caller, "allowed_callers"
+                ) from None
+        v_cache_control = obj.get("cache_control", _ABSENT)
+        if v_cache_control is not _ABSENT:
+            try:
+                _v_opt_cache_control_ephemeral(v_cache_control)
+            except DecodeError as error:
+                raise error.at(_segment("cache_control")) from None
+        v_defer_loading = obj.get("defer_loading", _ABSENT)
+        if v_defer_loading is not _ABSENT and type(v_defer_loading) is not bool:
+            raise _field_error(v_defer_loading, "boolean", "defer_loading")
+        v_strict = obj.get("strict", _ABSENT)
+        if v_strict is not _ABSENT and type(v_strict) is not bool:
+            raise _field_error(v_strict, "boolean", "strict")
+        if not _CODE_EXECUTION_TOOL20250522_KEYS.issuperset(obj):
+            _unknown(obj, _CODE_EXECUTION_TOOL20250522_KEYS)
     return cast(CodeExecutionTool20250522, obj)
 
 
 def _validate_code_execution_tool20250825(data: object) -> CodeExecutionTool20250825:
-    obj = _object(data)
-    _tag(obj, "type", "code_execution_20250825")
-    _tag(obj, "name", "code_execution")
-    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
-    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
-    _optional(obj, "defer_loading", _bool, None)
-    _optional(obj, "strict", _bool, None)
-    _unknown(obj, _CODE_EXECUTION_TOOL20250825_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "code_execution_20250825":
+        _tag(obj, "type", "code_execution_20250825")
+    if obj.get("name") != "code_execution":
+        _tag(obj, "name", "code_execution")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+        if v_allowed_callers is not _ABSENT:
+            if type(v_allowed_callers) is not list:
+                raise _field_error(v_allowed_callers, "array", "allowed_callers")
+            try:
+                for item in v_allowed_callers:
+                    _validate_allowed_caller(item)
+            except DecodeError:
+                raise _item_error(
+                    v_allowed_callers, _validate_allowed_caller, "allowed_callers"
+                ) from None
+        v_cache_control = obj.get("cache_control", _ABSENT)
+        if v_cache_control is not _ABSENT:
+            try:
+                _v_opt_cache_control_ephemeral(v_cache_control)
+            except DecodeError as error:
+                raise error.at(_segment("cache_control")) from None
+        v_defer_loading = obj.get("defer_loading", _ABSENT)
+        if v_defer_loading is not _ABSENT and type(v_defer_loading) is not bool:
+            raise _field_error(v_defer_loading, "boolean", "defer_loading")
+        v_strict = obj.get("strict", _ABSENT)
+        if v_strict is not _ABSENT and type(v_strict) is not bool:
+            raise _field_error(v_strict, "boolean", "strict")
+        if not _CODE_EXECUTION_TOOL20250825_KEYS.issuperset(obj):
+            _unknown(obj, _CODE_EXECUTION_TOOL20250825_KEYS)
     return cast(CodeExecutionTool20250825, obj)
 
 
 def _validate_code_execution_tool20260120(data: object) -> CodeExecutionTool20260120:
-    obj = _object(data)
-    _tag(obj, "type", "code_execution_20260120")
-    _tag(obj, "name", "code_execution")
-    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
-    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
-    _optional(obj, "defer_loading", _bool, None)
-    _optional(obj, "strict", _bool, None)
-    _unknown(obj, _CODE_EXECUTION_TOOL20260120_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "code_execution_20260120":
+        _tag(obj, "type", "code_execution_20260120")
+    if obj.get("name") != "code_execution":
+        _tag(obj, "name", "code_execution")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+        if v_allowed_callers is not _ABSENT:
+            if type(v_allowed_callers) is not list:
+                raise _field_error(v_allowed_callers, "array", "allowed_callers")
+            try:
+                for item in v_allowed_callers:
+                    _validate_allowed_caller(item)
+            except DecodeError:
+                raise _item_error(
+                    v_allowed_callers, _validate_allowed_caller, "allowed_callers"
+                ) from None
+        v_cache_control = obj.get("cache_control", _ABSENT)
+        if v_cache_control is not _ABSENT:
+            try:
+                _v_opt_cache_control_ephemeral(v_cache_control)
+            except DecodeError as error:
+                raise error.at(_segment("cache_control")) from None
+        v_defer_loading = obj.get("defer_loading", _ABSENT)
+        if v_defer_loading is not _ABSENT and type(v_defer_loading) is not bool:
+            raise _field_error(v_defer_loading, "boolean", "defer_loading")
+        v_strict = obj.get("strict", _ABSENT)
+        if v_strict is not _ABSENT and type(v_strict) is not bool:
+            raise _field_error(v_strict, "boolean", "strict")
+        if not _CODE_EXECUTION_TOOL20260120_KEYS.issuperset(obj):
+            _unknown(obj, _CODE_EXECUTION_TOOL20260120_KEYS)
     return cast(CodeExecutionTool20260120, obj)
 
 
 def _validate_code_execution_tool20260521(data: object) -> CodeExecutionTool20260521:
-    obj = _object(data)
-    _tag(obj, "type", "code_execution_20260521")
-    _tag(obj, "name", "code_execution")
-    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
-    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
-    _optional(obj, "defer_loading", _bool, None)
-    _optional(obj, "strict", _bool, None)
-    _unknown(obj, _CODE_EXECUTION_TOOL20260521_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "code_execution_20260521":
+        _tag(obj, "type", "code_execution_20260521")
+    if obj.get("name") != "code_execution":
+        _tag(obj, "name", "code_execution")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+        if v_allowed_callers is not _ABSENT:
+            if type(v_allowed_callers) is not list:
+                raise _field_error(v_allowed_callers, "array", "allowed_callers")
+            try:
+                for item in v_allowed_callers:
+                    _validate_allowed_caller(item)
+            except DecodeError:
+                raise _item_error(
+                    v_allowed_callers, _validate_allowed_caller, "allowed_callers"
+                ) from None
+        v_cache_control = obj.get("cache_control", _ABSENT)
+        if v_cache_control is not _ABSENT:
+            try:
+                _v_opt_cache_control_ephemeral(v_cache_control)
+            except DecodeError as error:
+                raise error.at(_segment("cache_control")) from None
+        v_defer_loading = obj.get("defer_loading", _ABSENT)
+        if v_defer_loading is not _ABSENT and type(v_defer_loading) is not bool:
+            raise _field_error(v_defer_loading, "boolean", "defer_loading")
+        v_strict = obj.get("strict", _ABSENT)
+        if v_strict is not _ABSENT and type(v_strict) is not bool:
+            raise _field_error(v_strict, "boolean", "strict")
+        if not _CODE_EXECUTION_TOOL20260521_KEYS.issuperset(obj):
+            _unknown(obj, _CODE_EXECUTION_TOOL20260521_KEYS)
     return cast(CodeExecutionTool20260521, obj)
 
 
 def _validate_memory_tool20250818(data: object) -> MemoryTool20250818:
-    obj = _object(data)
-    _tag(obj, "type", "memory_20250818")
-    _tag(obj, "name", "memory")
-    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
-    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
-    _optional(obj, "defer_loading", _bool, None)
-    _optional(obj, "strict", _bool, None)
-    _optional(obj, "input_examples", _v_list_json_object, None)
-    _unknown(obj, _MEMORY_TOOL20250818_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "memory_20250818":
+        _tag(obj, "type", "memory_20250818")
+    if obj.get("name") != "memory":
+        _tag(obj, "name", "memory")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+        if v_allowed_callers is not _ABSENT:
+            if type(v_allowed_callers) is not list:
+                raise _field_error(v_allowed_callers, "array", "allowed_callers")
+            try:
+                for item in v_allowed_callers:
+                    _validate_allowed_caller(item)
+            except DecodeError:
+                raise _item_error(
+                    v_allowed_callers, _validate_allowed_caller, "allowed_callers"
+                ) from None
+        v_cache_control = obj.get("cache_control", _ABSENT)
+        if v_cache_control is not _ABSENT:
+            try:
+                _v_opt_cache_control_ephemeral(v_cache_control)
+            except DecodeError as error:
+                raise error.at(_segment("cache_control")) from None
+        v_defer_loading = obj.get("defer_loading", _ABSENT)
+        if v_defer_loading is not _ABSENT and type(v_defer_loading) is not bool:
+            raise _field_error(v_defer_loading, "boolean", "defer_loading")
+        v_strict = obj.get("strict", _ABSENT)
+        if v_strict is not _ABSENT and type(v_strict) is not bool:
+            raise _field_error(v_strict, "boolean", "strict")
+        v_input_examples = obj.get("input_examples", _ABSENT)
+        if v_input_examples is not _ABSENT:
+            if type(v_input_examples) is not list:
+                raise _field_error(v_input_examples, "array", "input_examples")
+            try:
+                for item in v_input_examples:
+                    _json_object(item)
+            except DecodeError:
+                raise _item_error(v_input_examples, _json_object, "input_examples") from None
+        if not _MEMORY_TOOL20250818_KEYS.issuperset(obj):
+            _unknown(obj, _MEMORY_TOOL20250818_KEYS)
     return cast(MemoryTool20250818, obj)
 
 
 def _validate_advisor_tool20260301(data: object) -> AdvisorTool20260301:
-    obj = _object(data)
-    _tag(obj, "type", "advisor_20260301")
-    _tag(obj, "name", "advisor")
-    _required(obj, "model", _str)
-    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
-    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
-    _optional(obj, "caching", _v_opt_cache_control_ephemeral, None)
-    _optional(obj, "defer_loading", _bool, None)
-    _optional(obj, "max_tokens", _v_opt_int, None)
-    _optional(obj, "max_uses", _v_opt_int, None)
-    _optional(obj, "strict", _bool, None)
-    _unknown(obj, _ADVISOR_TOOL20260301_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "advisor_20260301":
+        _tag(obj, "type", "advisor_20260301")
+    if obj.get("name") != "advisor":
+        _tag(obj, "name", "advisor")
+    try:
+        v_model = obj["model"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_model = obj.get("model", _ABSENT)
+    if type(v_model) is not str:
+        raise _field_error(v_model, "string", "model")
+    if len(obj) != 3:  # more than the 3 required key(s)
+        v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+        if v_allowed_callers is not _ABSENT:
+            if type(v_allowed_callers) is not list:
+                raise _field_error(v_allowed_callers, "array", "allowed_callers")
+            try:
+                for item in v_allowed_callers:
+                    _validate_allowed_caller(item)
+            except DecodeError:
+                raise _item_error(
+                    v_allowed_callers, _validate_allowed_caller, "allowed_callers"
+                ) from None
+        v_cache_control = obj.get("cache_control", _ABSENT)
+        if v_cache_control is not _ABSENT:
+            try:
+                _v_opt_cache_control_ephemeral(v_cache_control)
+            except DecodeError as error:
+                raise error.at(_segment("cache_control")) from None
+        v_caching = obj.get("caching", _ABSENT)
+        if v_caching is not _ABSENT:
+            try:
+                _v_opt_cache_control_ephemeral(v_caching)
+            except DecodeError as error:
+                raise error.at(_segment("caching")) from None
+        v_defer_loading = obj.get("defer_loading", _ABSENT)
+        if v_defer_loading is not _ABSENT and type(v_defer_loading) is not bool:
+            raise _field_error(v_defer_loading, "boolean", "defer_loading")
+        v_max_tokens = obj.get("max_tokens")
+        if v_max_tokens is not None and (
+            type(v_max_tokens) is not int or not -_INT_BOUND < v_max_tokens < _INT_BOUND
+        ):
+            raise _field_error(v_max_tokens, "integer", "max_tokens")
+        v_max_uses = obj.get("max_uses")
+        if v_max_uses is not None and (
+            type(v_max_uses) is not int or not -_INT_BOUND < v_max_uses < _INT_BOUND
+        ):
+            raise _field_error(v_max_uses, "integer", "max_uses")
+        v_strict = obj.get("strict", _ABSENT)
+        if v_strict is not _ABSENT and type(v_strict) is not bool:
+            raise _field_error(v_strict, "boolean", "strict")
+        if not _ADVISOR_TOOL20260301_KEYS.issuperset(obj):
+            _unknown(obj, _ADVISOR_TOOL20260301_KEYS)
     return cast(AdvisorTool20260301, obj)
 
 
 def _validate_tool_text_editor20250124(data: object) -> ToolTextEditor20250124:
-    obj = _object(data)
-    _tag(obj, "type", "text_editor_20250124")
-    _tag(obj, "name", "str_replace_editor")
-    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
-    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
-    _optional(obj, "defer_loading", _bool, None)
-    _optional(obj, "strict", _bool, None)
-    _optional(obj, "input_examples", _v_list_json_object, None)
-    _unknown(obj, _TOOL_TEXT_EDITOR20250124_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "text_editor_20250124":
+        _tag(obj, "type", "text_editor_20250124")
+    if obj.get("name") != "str_replace_editor":
+        _tag(obj, "name", "str_replace_editor")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+        if v_allowed_callers is not _ABSENT:
+            if type(v_allowed_callers) is not list:
+                raise _field_error(v_allowed_callers, "array", "allowed_callers")
+            try:
+                for item in v_allowed_callers:
+                    _validate_allowed_caller(item)
+            except DecodeError:
+                raise _item_error(
+                    v_allowed_callers, _validate_allowed_caller, "allowed_callers"
+                ) from None
+        v_cache_control = obj.get("cache_control", _ABSENT)
+        if v_cache_control is not _ABSENT:
+            try:
+                _v_opt_cache_control_ephemeral(v_cache_control)
+            except DecodeError as error:
+                raise error.at(_segment("cache_control")) from None
+        v_defer_loading = obj.get("defer_loading", _ABSENT)
+        if v_defer_loading is not _ABSENT and type(v_defer_loading) is not bool:
+            raise _field_error(v_defer_loading, "boolean", "defer_loading")
+        v_strict = obj.get("strict", _ABSENT)
+        if v_strict is not _ABSENT and type(v_strict) is not bool:
+            raise _field_error(v_strict, "boolean", "strict")
+        v_input_examples = obj.get("input_examples", _ABSENT)
+        if v_input_examples is not _ABSENT:
+            if type(v_input_examples) is not list:
+                raise _field_error(v_input_examples, "array", "input_examples")
+            try:
+                for item in v_input_examples:
+                    _json_object(item)
+            except DecodeError:
+                raise _item_error(v_input_examples, _json_object, "input_examples") from None
+        if not _TOOL_TEXT_EDITOR20250124_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_TEXT_EDITOR20250124_KEYS)
     return cast(ToolTextEditor20250124, obj)
 
 
 def _validate_tool_text_editor20250429(data: object) -> ToolTextEditor20250429:
-    obj = _object(data)
-    _tag(obj, "type", "text_editor_20250429")
-    _tag(obj, "name", "str_replace_based_edit_tool")
-    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
-    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
-    _optional(obj, "defer_loading", _bool, None)
-    _optional(obj, "strict", _bool, None)
-    _optional(obj, "input_examples", _v_list_json_object, None)
-    _unknown(obj, _TOOL_TEXT_EDITOR20250429_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "text_editor_20250429":
+        _tag(obj, "type", "text_editor_20250429")
+    if obj.get("name") != "str_replace_based_edit_tool":
+        _tag(obj, "name", "str_replace_based_edit_tool")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+        if v_allowed_callers is not _ABSENT:
+            if type(v_allowed_callers) is not list:
+                raise _field_error(v_allowed_callers, "array", "allowed_callers")
+            try:
+                for item in v_allowed_callers:
+                    _validate_allowed_caller(item)
+            except DecodeError:
+                raise _item_error(
+                    v_allowed_callers, _validate_allowed_caller, "allowed_callers"
+                ) from None
+        v_cache_control = obj.get("cache_control", _ABSENT)
+        if v_cache_control is not _ABSENT:
+            try:
+                _v_opt_cache_control_ephemeral(v_cache_control)
+            except DecodeError as error:
+                raise error.at(_segment("cache_control")) from None
+        v_defer_loading = obj.get("defer_loading", _ABSENT)
+        if v_defer_loading is not _ABSENT and type(v_defer_loading) is not bool:
+            raise _field_error(v_defer_loading, "boolean", "defer_loading")
+        v_strict = obj.get("strict", _ABSENT)
+        if v_strict is not _ABSENT and type(v_strict) is not bool:
+            raise _field_error(v_strict, "boolean", "strict")
+        v_input_examples = obj.get("input_examples", _ABSENT)
+        if v_input_examples is not _ABSENT:
+            if type(v_input_examples) is not list:
+                raise _field_error(v_input_examples, "array", "input_examples")
+            try:
+                for item in v_input_examples:
+                    _json_object(item)
+            except DecodeError:
+                raise _item_error(v_input_examples, _json_object, "input_examples") from None
+        if not _TOOL_TEXT_EDITOR20250429_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_TEXT_EDITOR20250429_KEYS)
     return cast(ToolTextEditor20250429, obj)
 
 
 def _validate_tool_text_editor20250728(data: object) -> ToolTextEditor20250728:
-    obj = _object(data)
-    _tag(obj, "type", "text_editor_20250728")
-    _tag(obj, "name", "str_replace_based_edit_tool")
-    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
-    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
-    _optional(obj, "defer_loading", _bool, None)
-    _optional(obj, "strict", _bool, None)
-    _optional(obj, "input_examples", _v_list_json_object, None)
-    _optional(obj, "max_characters", _v_opt_int, None)
-    _unknown(obj, _TOOL_TEXT_EDITOR20250728_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "text_editor_20250728":
+        _tag(obj, "type", "text_editor_20250728")
+    if obj.get("name") != "str_replace_based_edit_tool":
+        _tag(obj, "name", "str_replace_based_edit_tool")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+        if v_allowed_callers is not _ABSENT:
+            if type(v_allowed_callers) is not list:
+                raise _field_error(v_allowed_callers, "array", "allowed_callers")
+            try:
+                for item in v_allowed_callers:
+                    _validate_allowed_caller(item)
+            except DecodeError:
+                raise _item_error(
+                    v_allowed_callers, _validate_allowed_caller, "allowed_callers"
+                ) from None
+        v_cache_control = obj.get("cache_control", _ABSENT)
+        if v_cache_control is not _ABSENT:
+            try:
+                _v_opt_cache_control_ephemeral(v_cache_control)
+            except DecodeError as error:
+                raise error.at(_segment("cache_control")) from None
+        v_defer_loading = obj.get("defer_loading", _ABSENT)
+        if v_defer_loading is not _ABSENT and type(v_defer_loading) is not bool:
+            raise _field_error(v_defer_loading, "boolean", "defer_loading")
+        v_strict = obj.get("strict", _ABSENT)
+        if v_strict is not _ABSENT and type(v_strict) is not bool:
+            raise _field_error(v_strict, "boolean", "strict")
+        v_input_examples = obj.get("input_examples", _ABSENT)
+        if v_input_examples is not _ABSENT:
+            if type(v_input_examples) is not list:
+                raise _field_error(v_input_examples, "array", "input_examples")
+            try:
+                for item in v_input_examples:
+                    _json_object(item)
+            except DecodeError:
+                raise _item_error(v_input_examples, _json_object, "input_examples") from None
+        v_max_characters = obj.get("max_characters")
+        if v_max_characters is not None and (
+            type(v_max_characters) is not int or not -_INT_BOUND < v_max_characters < _INT_BOUND
+        ):
+            raise _field_error(v_max_characters, "integer", "max_characters")
+        if not _TOOL_TEXT_EDITOR20250728_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_TEXT_EDITOR20250728_KEYS)
     return cast(ToolTextEditor20250728, obj)
 
 
 def _validate_web_search_tool20250305(data: object) -> WebSearchTool20250305:
-    obj = _object(data)
-    _tag(obj, "type", "web_search_20250305")
-    _tag(obj, "name", "web_search")
-    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
-    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
-    _optional(obj, "defer_loading", _bool, None)
-    _optional(obj, "strict", _bool, None)
-    _optional(obj, "allowed_domains", _v_opt_list_str, None)
-    _optional(obj, "blocked_domains", _v_opt_list_str, None)
-    _optional(obj, "max_uses", _v_opt_int, None)
-    _optional(obj, "user_location", _v_opt_user_location, None)
-    _unknown(obj, _WEB_SEARCH_TOOL20250305_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "web_search_20250305":
+        _tag(obj, "type", "web_search_20250305")
+    if obj.get("name") != "web_search":
+        _tag(obj, "name", "web_search")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+        if v_allowed_callers is not _ABSENT:
+            if type(v_allowed_callers) is not list:
+                raise _field_error(v_allowed_callers, "array", "allowed_callers")
+            try:
+                for item in v_allowed_callers:
+                    _validate_allowed_caller(item)
+            except DecodeError:
+                raise _item_error(
+                    v_allowed_callers, _validate_allowed_caller, "allowed_callers"
+                ) from None
+        v_cache_control = obj.get("cache_control", _ABSENT)
+        if v_cache_control is not _ABSENT:
+            try:
+                _v_opt_cache_control_ephemeral(v_cache_control)
+            except DecodeError as error:
+                raise error.at(_segment("cache_control")) from None
+        v_defer_loading = obj.get("defer_loading", _ABSENT)
+        if v_defer_loading is not _ABSENT and type(v_defer_loading) is not bool:
+            raise _field_error(v_defer_loading, "boolean", "defer_loading")
+        v_strict = obj.get("strict", _ABSENT)
+        if v_strict is not _ABSENT and type(v_strict) is not bool:
+            raise _field_error(v_strict, "boolean", "strict")
+        v_allowed_domains = obj.get("allowed_domains", _ABSENT)
+        if v_allowed_domains is not _ABSENT:
+            try:
+                _v_opt_list_str(v_allowed_domains)
+            except DecodeError as error:
+                raise error.at(_segment("allowed_domains")) from None
+        v_blocked_domains = obj.get("blocked_domains", _ABSENT)
+        if v_blocked_domains is not _ABSENT:
+            try:
+                _v_opt_list_str(v_blocked_domains)
+            except DecodeError as error:
+                raise error.at(_segment("blocked_domains")) from None
+        v_max_uses = obj.get("max_uses")
+        if v_max_uses is not None and (
+            type(v_max_uses) is not int or not -_INT_BOUND < v_max_uses < _INT_BOUND
+        ):
+            raise _field_error(v_max_uses, "integer", "max_uses")
+        v_user_location = obj.get("user_location", _ABSENT)
+        if v_user_location is not _ABSENT:
+            try:
+                _v_opt_user_location(v_user_location)
+            except DecodeError as error:
+                raise error.at(_segment("user_location")) from None
+        if not _WEB_SEARCH_TOOL20250305_KEYS.issuperset(obj):
+            _unknown(obj, _WEB_SEARCH_TOOL20250305_KEYS)
     return cast(WebSearchTool20250305, obj)
 
 
 def _validate_web_fetch_tool20250910(data: object) -> WebFetchTool20250910:
-    obj = _object(data)
-    _tag(obj, "type", "web_fetch_20250910")
-    _tag(obj, "name", "web_fetch")
-    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
-    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
-    _optional(obj, "defer_loading", _bool, None)
-    _optional(obj, "strict", _bool, None)
-    _optional(obj, "allowed_domains", _v_opt_list_str, None)
-    _optional(obj, "blocked_domains", _v_opt_list_str, None)
-    _optional(obj, "max_uses", _v_opt_int, None)
-    _optional(obj, "citations", _v_opt_citations_config, None)
-    _optional(obj, "max_content_tokens", _v_opt_int, None)
-    _unknown(obj, _WEB_FETCH_TOOL20250910_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "web_fetch_20250910":
+        _tag(obj, "type", "web_fetch_20250910")
+    if obj.get("name") != "web_fetch":
+        _tag(obj, "name", "web_fetch")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+        if v_allowed_callers is not _ABSENT:
+            if type(v_allowed_callers) is not list:
+                raise _field_error(v_allowed_callers, "array", "allowed_callers")
+            try:
+                for item in v_allowed_callers:
+                    _validate_allowed_caller(item)
+            except DecodeError:
+                raise _item_error(
+                    v_allowed_callers, _validate_allowed_caller, "allowed_callers"
+                ) from None
+        v_cache_control = obj.get("cache_control", _ABSENT)
+        if v_cache_control is not _ABSENT:
+            try:
+                _v_opt_cache_control_ephemeral(v_cache_control)
+            except DecodeError as error:
+                raise error.at(_segment("cache_control")) from None
+        v_defer_loading = obj.get("defer_loading", _ABSENT)
+        if v_defer_loading is not _ABSENT and type(v_defer_loading) is not bool:
+            raise _field_error(v_defer_loading, "boolean", "defer_loading")
+        v_strict = obj.get("strict", _ABSENT)
+        if v_strict is not _ABSENT and type(v_strict) is not bool:
+            raise _field_error(v_strict, "boolean", "strict")
+        v_allowed_domains = obj.get("allowed_domains", _ABSENT)
+        if v_allowed_domains is not _ABSENT:
+            try:
+                _v_opt_list_str(v_allowed_domains)
+            except DecodeError as error:
+                raise error.at(_segment("allowed_domains")) from None
+        v_blocked_domains = obj.get("blocked_domains", _ABSENT)
+        if v_blocked_domains is not _ABSENT:
+            try:
+                _v_opt_list_str(v_blocked_domains)
+            except DecodeError as error:
+                raise error.at(_segment("blocked_domains")) from None
+        v_max_uses = obj.get("max_uses")
+        if v_max_uses is not None and (
+            type(v_max_uses) is not int or not -_INT_BOUND < v_max_uses < _INT_BOUND
+        ):
+            raise _field_error(v_max_uses, "integer", "max_uses")
+        v_citations = obj.get("citations", _ABSENT)
+        if v_citations is not _ABSENT:
+            try:
+                _v_opt_citations_config(v_citations)
+            except DecodeError as error:
+                raise error.at(_segment("citations")) from None
+        v_max_content_tokens = obj.get("max_content_tokens")
+        if v_max_content_tokens is not None and (
+            type(v_max_content_tokens) is not int
+            or not -_INT_BOUND < v_max_content_tokens < _INT_BOUND
+        ):
+            raise _field_error(v_max_content_tokens, "integer", "max_content_tokens")
+        if not _WEB_FETCH_TOOL20250910_KEYS.issuperset(obj):
+            _unknown(obj, _WEB_FETCH_TOOL20250910_KEYS)
     return cast(WebFetchTool20250910, obj)
 
 
 def _validate_web_search_tool20260209(data: object) -> WebSearchTool20260209:
-    obj = _object(data)
-    _tag(obj, "type", "web_search_20260209")
-    _tag(obj, "name", "web_search")
-    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
-    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
-    _optional(obj, "defer_loading", _bool, None)
-    _optional(obj, "strict", _bool, None)
-    _optional(obj, "allowed_domains", _v_opt_list_str, None)
-    _optional(obj, "blocked_domains", _v_opt_list_str, None)
-    _optional(obj, "max_uses", _v_opt_int, None)
-    _optional(obj, "user_location", _v_opt_user_location, None)
-    _unknown(obj, _WEB_SEARCH_TOOL20260209_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "web_search_20260209":
+        _tag(obj, "type", "web_search_20260209")
+    if obj.get("name") != "web_search":
+        _tag(obj, "name", "web_search")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+        if v_allowed_callers is not _ABSENT:
+            if type(v_allowed_callers) is not list:
+                raise _field_error(v_allowed_callers, "array", "allowed_callers")
+            try:
+                for item in v_allowed_callers:
+                    _validate_allowed_caller(item)
+            except DecodeError:
+                raise _item_error(
+                    v_allowed_callers, _validate_allowed_caller, "allowed_callers"
+                ) from None
+        v_cache_control = obj.get("cache_control", _ABSENT)
+        if v_cache_control is not _ABSENT:
+            try:
+                _v_opt_cache_control_ephemeral(v_cache_control)
+            except DecodeError as error:
+                raise error.at(_segment("cache_control")) from None
+        v_defer_loading = obj.get("defer_loading", _ABSENT)
+        if v_defer_loading is not _ABSENT and type(v_defer_loading) is not bool:
+            raise _field_error(v_defer_loading, "boolean", "defer_loading")
+        v_strict = obj.get("strict", _ABSENT)
+        if v_strict is not _ABSENT and type(v_strict) is not bool:
+            raise _field_error(v_strict, "boolean", "strict")
+        v_allowed_domains = obj.get("allowed_domains", _ABSENT)
+        if v_allowed_domains is not _ABSENT:
+            try:
+                _v_opt_list_str(v_allowed_domains)
+            except DecodeError as error:
+                raise error.at(_segment("allowed_domains")) from None
+        v_blocked_domains = obj.get("blocked_domains", _ABSENT)
+        if v_blocked_domains is not _ABSENT:
+            try:
+                _v_opt_list_str(v_blocked_domains)
+            except DecodeError as error:
+                raise error.at(_segment("blocked_domains")) from None
+        v_max_uses = obj.get("max_uses")
+        if v_max_uses is not None and (
+            type(v_max_uses) is not int or not -_INT_BOUND < v_max_uses < _INT_BOUND
+        ):
+            raise _field_error(v_max_uses, "integer", "max_uses")
+        v_user_location = obj.get("user_location", _ABSENT)
+        if v_user_location is not _ABSENT:
+            try:
+                _v_opt_user_location(v_user_location)
+            except DecodeError as error:
+                raise error.at(_segment("user_location")) from None
+        if not _WEB_SEARCH_TOOL20260209_KEYS.issuperset(obj):
+            _unknown(obj, _WEB_SEARCH_TOOL20260209_KEYS)
     return cast(WebSearchTool20260209, obj)
 
 
 def _validate_web_fetch_tool20260209(data: object) -> WebFetchTool20260209:
-    obj = _object(data)
-    _tag(obj, "type", "web_fetch_20260209")
-    _tag(obj, "name", "web_fetch")
-    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
-    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
-    _optional(obj, "defer_loading", _bool, None)
-    _optional(obj, "strict", _bool, None)
-    _optional(obj, "allowed_domains", _v_opt_list_str, None)
-    _optional(obj, "blocked_domains", _v_opt_list_str, None)
-    _optional(obj, "max_uses", _v_opt_int, None)
-    _optional(obj, "citations", _v_opt_citations_config, None)
-    _optional(obj, "max_content_tokens", _v_opt_int, None)
-    _unknown(obj, _WEB_FETCH_TOOL20260209_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "web_fetch_20260209":
+        _tag(obj, "type", "web_fetch_20260209")
+    if obj.get("name") != "web_fetch":
+        _tag(obj, "name", "web_fetch")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+        if v_allowed_callers is not _ABSENT:
+            if type(v_allowed_callers) is not list:
+                raise _field_error(v_allowed_callers, "array", "allowed_callers")
+            try:
+                for item in v_allowed_callers:
+                    _validate_allowed_caller(item)
+            except DecodeError:
+                raise _item_error(
+                    v_allowed_callers, _validate_allowed_caller, "allowed_callers"
+                ) from None
+        v_cache_control = obj.get("cache_control", _ABSENT)
+        if v_cache_control is not _ABSENT:
+            try:
+                _v_opt_cache_control_ephemeral(v_cache_control)
+            except DecodeError as error:
+                raise error.at(_segment("cache_control")) from None
+        v_defer_loading = obj.get("defer_loading", _ABSENT)
+        if v_defer_loading is not _ABSENT and type(v_defer_loading) is not bool:
+            raise _field_error(v_defer_loading, "boolean", "defer_loading")
+        v_strict = obj.get("strict", _ABSENT)
+        if v_strict is not _ABSENT and type(v_strict) is not bool:
+            raise _field_error(v_strict, "boolean", "strict")
+        v_allowed_domains = obj.get("allowed_domains", _ABSENT)
+        if v_allowed_domains is not _ABSENT:
+            try:
+                _v_opt_list_str(v_allowed_domains)
+            except DecodeError as error:
+                raise error.at(_segment("allowed_domains")) from None
+        v_blocked_domains = obj.get("blocked_domains", _ABSENT)
+        if v_blocked_domains is not _ABSENT:
+            try:
+                _v_opt_list_str(v_blocked_domains)
+            except DecodeError as error:
+                raise error.at(_segment("blocked_domains")) from None
+        v_max_uses = obj.get("max_uses")
+        if v_max_uses is not None and (
+            type(v_max_uses) is not int or not -_INT_BOUND < v_max_uses < _INT_BOUND
+        ):
+            raise _field_error(v_max_uses, "integer", "max_uses")
+        v_citations = obj.get("citations", _ABSENT)
+        if v_citations is not _ABSENT:
+            try:
+                _v_opt_citations_config(v_citations)
+            except DecodeError as error:
+                raise error.at(_segment("citations")) from None
+        v_max_content_tokens = obj.get("max_content_tokens")
+        if v_max_content_tokens is not None and (
+            type(v_max_content_tokens) is not int
+            or not -_INT_BOUND < v_max_content_tokens < _INT_BOUND
+        ):
+            raise _field_error(v_max_content_tokens, "integer", "max_content_tokens")
+        if not _WEB_FETCH_TOOL20260209_KEYS.issuperset(obj):
+            _unknown(obj, _WEB_FETCH_TOOL20260209_KEYS)
     return cast(WebFetchTool20260209, obj)
 
 
 def _validate_web_fetch_tool20260309(data: object) -> WebFetchTool20260309:
-    obj = _object(data)
-    _tag(obj, "type", "web_fetch_20260309")
-    _tag(obj, "name", "web_fetch")
-    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
-    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
-    _optional(obj, "defer_loading", _bool, None)
-    _optional(obj, "strict", _bool, None)
-    _optional(obj, "allowed_domains", _v_opt_list_str, None)
-    _optional(obj, "blocked_domains", _v_opt_list_str, None)
-    _optional(obj, "max_uses", _v_opt_int, None)
-    _optional(obj, "citations", _v_opt_citations_config, None)
-    _optional(obj, "max_content_tokens", _v_opt_int, None)
-    _optional(obj, "use_cache", _bool, None)
-    _unknown(obj, _WEB_FETCH_TOOL20260309_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "web_fetch_20260309":
+        _tag(obj, "type", "web_fetch_20260309")
+    if obj.get("name") != "web_fetch":
+        _tag(obj, "name", "web_fetch")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+        if v_allowed_callers is not _ABSENT:
+            if type(v_allowed_callers) is not list:
+                raise _field_error(v_allowed_callers, "array", "allowed_callers")
+            try:
+                for item in v_allowed_callers:
+                    _validate_allowed_caller(item)
+            except DecodeError:
+                raise _item_error(
+                    v_allowed_callers, _validate_allowed_caller, "allowed_callers"
+                ) from None
+        v_cache_control = obj.get("cache_control", _ABSENT)
+        if v_cache_control is not _ABSENT:
+            try:
+                _v_opt_cache_control_ephemeral(v_cache_control)
+            except DecodeError as error:
+                raise error.at(_segment("cache_control")) from None
+        v_defer_loading = obj.get("defer_loading", _ABSENT)
+        if v_defer_loading is not _ABSENT and type(v_defer_loading) is not bool:
+            raise _field_error(v_defer_loading, "boolean", "defer_loading")
+        v_strict = obj.get("strict", _ABSENT)
+        if v_strict is not _ABSENT and type(v_strict) is not bool:
+            raise _field_error(v_strict, "boolean", "strict")
+        v_allowed_domains = obj.get("allowed_domains", _ABSENT)
+        if v_allowed_domains is not _ABSENT:
+            try:
+                _v_opt_list_str(v_allowed_domains)
+            except DecodeError as error:
+                raise error.at(_segment("allowed_domains")) from None
+        v_blocked_domains = obj.get("blocked_domains", _ABSENT)
+        if v_blocked_domains is not _ABSENT:
+            try:
+                _v_opt_list_str(v_blocked_domains)
+            except DecodeError as error:
+                raise error.at(_segment("blocked_domains")) from None
+        v_max_uses = obj.get("max_uses")
+        if v_max_uses is not None and (
+            type(v_max_uses) is not int or not -_INT_BOUND < v_max_uses < _INT_BOUND
+        ):
+            raise _field_error(v_max_uses, "integer", "max_uses")
+        v_citations = obj.get("citations", _ABSENT)
+        if v_citations is not _ABSENT:
+            try:
+                _v_opt_citations_config(v_citations)
+            except DecodeError as error:
+                raise error.at(_segment("citations")) from None
+        v_max_content_tokens = obj.get("max_content_tokens")
+        if v_max_content_tokens is not None and (
+            type(v_max_content_tokens) is not int
+            or not -_INT_BOUND < v_max_content_tokens < _INT_BOUND
+        ):
+            raise _field_error(v_max_content_tokens, "integer", "max_content_tokens")
+        v_use_cache = obj.get("use_cache", _ABSENT)
+        if v_use_cache is not _ABSENT and type(v_use_cache) is not bool:
+            raise _field_error(v_use_cache, "boolean", "use_cache")
+        if not _WEB_FETCH_TOOL20260309_KEYS.issuperset(obj):
+            _unknown(obj, _WEB_FETCH_TOOL20260309_KEYS)
     return cast(WebFetchTool20260309, obj)
 
 
 def _validate_web_search_tool20260318(data: object) -> WebSearchTool20260318:
-    obj = _object(data)
-    _tag(obj, "type", "web_search_20260318")
-    _tag(obj, "name", "web_search")
-    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
-    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
-    _optional(obj, "defer_loading", _bool, None)
-    _optional(obj, "strict", _bool, None)
-    _optional(obj, "allowed_domains", _v_opt_list_str, None)
-    _optional(obj, "blocked_domains", _v_opt_list_str, None)
-    _optional(obj, "max_uses", _v_opt_int, None)
-    _optional(obj, "user_location", _v_opt_user_location, None)
-    _optional(obj, "response_inclusion", _validate_response_inclusion, None)
-    _unknown(obj, _WEB_SEARCH_TOOL20260318_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "web_search_20260318":
+        _tag(obj, "type", "web_search_20260318")
+    if obj.get("name") != "web_search":
+        _tag(obj, "name", "web_search")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+        if v_allowed_callers is not _ABSENT:
+            if type(v_allowed_callers) is not list:
+                raise _field_error(v_allowed_callers, "array", "allowed_callers")
+            try:
+                for item in v_allowed_callers:
+                    _validate_allowed_caller(item)
+            except DecodeError:
+                raise _item_error(
+                    v_allowed_callers, _validate_allowed_caller, "allowed_callers"
+                ) from None
+        v_cache_control = obj.get("cache_control", _ABSENT)
+        if v_cache_control is not _ABSENT:
+            try:
+                _v_opt_cache_control_ephemeral(v_cache_control)
+            except DecodeError as error:
+                raise error.at(_segment("cache_control")) from None
+        v_defer_loading = obj.get("defer_loading", _ABSENT)
+        if v_defer_loading is not _ABSENT and type(v_defer_loading) is not bool:
+            raise _field_error(v_defer_loading, "boolean", "defer_loading")
+        v_strict = obj.get("strict", _ABSENT)
+        if v_strict is not _ABSENT and type(v_strict) is not bool:
+            raise _field_error(v_strict, "boolean", "strict")
+        v_allowed_domains = obj.get("allowed_domains", _ABSENT)
+        if v_allowed_domains is not _ABSENT:
+            try:
+                _v_opt_list_str(v_allowed_domains)
+            except DecodeError as error:
+                raise error.at(_segment("allowed_domains")) from None
+        v_blocked_domains = obj.get("blocked_domains", _ABSENT)
+        if v_blocked_domains is not _ABSENT:
+            try:
+                _v_opt_list_str(v_blocked_domains)
+            except DecodeError as error:
+                raise error.at(_segment("blocked_domains")) from None
+        v_max_uses = obj.get("max_uses")
+        if v_max_uses is not None and (
+            type(v_max_uses) is not int or not -_INT_BOUND < v_max_uses < _INT_BOUND
+        ):
+            raise _field_error(v_max_uses, "integer", "max_uses")
+        v_user_location = obj.get("user_location", _ABSENT)
+        if v_user_location is not _ABSENT:
+            try:
+                _v_opt_user_location(v_user_location)
+            except DecodeError as error:
+                raise error.at(_segment("user_location")) from None
+        v_response_inclusion = obj.get("response_inclusion", _ABSENT)
+        if v_response_inclusion is not _ABSENT:
+            try:
+                _validate_response_inclusion(v_response_inclusion)
+            except DecodeError as error:
+                raise error.at(_segment("response_inclusion")) from None
+        if not _WEB_SEARCH_TOOL20260318_KEYS.issuperset(obj):
+            _unknown(obj, _WEB_SEARCH_TOOL20260318_KEYS)
     return cast(WebSearchTool20260318, obj)
 
 
 def _validate_web_fetch_tool20260318(data: object) -> WebFetchTool20260318:
-    obj = _object(data)
-    _tag(obj, "type", "web_fetch_20260318")
-    _tag(obj, "name", "web_fetch")
-    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
-    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
-    _optional(obj, "defer_loading", _bool, None)
-    _optional(obj, "strict", _bool, None)
-    _optional(obj, "allowed_domains", _v_opt_list_str, None)
-    _optional(obj, "blocked_domains", _v_opt_list_str, None)
-    _optional(obj, "max_uses", _v_opt_int, None)
-    _optional(obj, "citations", _v_opt_citations_config, None)
-    _optional(obj, "max_content_tokens", _v_opt_int, None)
-    _optional(obj, "response_inclusion", _validate_response_inclusion, None)
-    _optional(obj, "use_cache", _bool, None)
-    _unknown(obj, _WEB_FETCH_TOOL20260318_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "web_fetch_20260318":
+        _tag(obj, "type", "web_fetch_20260318")
+    if obj.get("name") != "web_fetch":
+        _tag(obj, "name", "web_fetch")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+        if v_allowed_callers is not _ABSENT:
+            if type(v_allowed_callers) is not list:
+                raise _field_error(v_allowed_callers, "array", "allowed_callers")
+            try:
+                for item in v_allowed_callers:
+                    _validate_allowed_caller(item)
+            except DecodeError:
+                raise _item_error(
+                    v_allowed_callers, _validate_allowed_caller, "allowed_callers"
+                ) from None
+        v_cache_control = obj.get("cache_control", _ABSENT)
+        if v_cache_control is not _ABSENT:
+            try:
+                _v_opt_cache_control_ephemeral(v_cache_control)
+            except DecodeError as error:
+                raise error.at(_segment("cache_control")) from None
+        v_defer_loading = obj.get("defer_loading", _ABSENT)
+        if v_defer_loading is not _ABSENT and type(v_defer_loading) is not bool:
+            raise _field_error(v_defer_loading, "boolean", "defer_loading")
+        v_strict = obj.get("strict", _ABSENT)
+        if v_strict is not _ABSENT and type(v_strict) is not bool:
+            raise _field_error(v_strict, "boolean", "strict")
+        v_allowed_domains = obj.get("allowed_domains", _ABSENT)
+        if v_allowed_domains is not _ABSENT:
+            try:
+                _v_opt_list_str(v_allowed_domains)
+            except DecodeError as error:
+                raise error.at(_segment("allowed_domains")) from None
+        v_blocked_domains = obj.get("blocked_domains", _ABSENT)
+        if v_blocked_domains is not _ABSENT:
+            try:
+                _v_opt_list_str(v_blocked_domains)
+            except DecodeError as error:
+                raise error.at(_segment("blocked_domains")) from None
+        v_max_uses = obj.get("max_uses")
+        if v_max_uses is not None and (
+            type(v_max_uses) is not int or not -_INT_BOUND < v_max_uses < _INT_BOUND
+        ):
+            raise _field_error(v_max_uses, "integer", "max_uses")
+        v_citations = obj.get("citations", _ABSENT)
+        if v_citations is not _ABSENT:
+            try:
+                _v_opt_citations_config(v_citations)
+            except DecodeError as error:
+                raise error.at(_segment("citations")) from None
+        v_max_content_tokens = obj.get("max_content_tokens")
+        if v_max_content_tokens is not None and (
+            type(v_max_content_tokens) is not int
+            or not -_INT_BOUND < v_max_content_tokens < _INT_BOUND
+        ):
+            raise _field_error(v_max_content_tokens, "integer", "max_content_tokens")
+        v_response_inclusion = obj.get("response_inclusion", _ABSENT)
+        if v_response_inclusion is not _ABSENT:
+            try:
+                _validate_response_inclusion(v_response_inclusion)
+            except DecodeError as error:
+                raise error.at(_segment("response_inclusion")) from None
+        v_use_cache = obj.get("use_cache", _ABSENT)
+        if v_use_cache is not _ABSENT and type(v_use_cache) is not bool:
+            raise _field_error(v_use_cache, "boolean", "use_cache")
+        if not _WEB_FETCH_TOOL20260318_KEYS.issuperset(obj):
+            _unknown(obj, _WEB_FETCH_TOOL20260318_KEYS)
     return cast(WebFetchTool20260318, obj)
 
 
 def _validate_tool_search_bm25_tool20251119(data: object) -> ToolSearchBm25Tool20251119:
-    obj = _object(data)
-    _tag(obj, "type", "tool_search_tool_bm25_20251119")
-    _tag(obj, "name", "tool_search_tool_bm25")
-    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
-    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
-    _optional(obj, "defer_loading", _bool, None)
-    _optional(obj, "strict", _bool, None)
-    _unknown(obj, _TOOL_SEARCH_BM25_TOOL20251119_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_search_tool_bm25_20251119":
+        _tag(obj, "type", "tool_search_tool_bm25_20251119")
+    if obj.get("name") != "tool_search_tool_bm25":
+        _tag(obj, "name", "tool_search_tool_bm25")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+        if v_allowed_callers is not _ABSENT:
+            if type(v_allowed_callers) is not list:
+                raise _field_error(v_allowed_callers, "array", "allowed_callers")
+            try:
+                for item in v_allowed_callers:
+                    _validate_allowed_caller(item)
+            except DecodeError:
+                raise _item_error(
+                    v_allowed_callers, _validate_allowed_caller, "allowed_callers"
+                ) from None
+        v_cache_control = obj.get("cache_control", _ABSENT)
+        if v_cache_control is not _ABSENT:
+            try:
+                _v_opt_cache_control_ephemeral(v_cache_control)
+            except DecodeError as error:
+                raise error.at(_segment("cache_control")) from None
+        v_defer_loading = obj.get("defer_loading", _ABSENT)
+        if v_defer_loading is not _ABSENT and type(v_defer_loading) is not bool:
+            raise _field_error(v_defer_loading, "boolean", "defer_loading")
+        v_strict = obj.get("strict", _ABSENT)
+        if v_strict is not _ABSENT and type(v_strict) is not bool:
+            raise _field_error(v_strict, "boolean", "strict")
+        if not _TOOL_SEARCH_BM25_TOOL20251119_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_SEARCH_BM25_TOOL20251119_KEYS)
     return cast(ToolSearchBm25Tool20251119, obj)
 
 
 def _validate_tool_search_bm25_tool(data: object) -> ToolSearchBm25Tool:
-    obj = _object(data)
-    _tag(obj, "type", "tool_search_tool_bm25")
-    _tag(obj, "name", "tool_search_tool_bm25")
-    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
-    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
-    _optional(obj, "defer_loading", _bool, None)
-    _optional(obj, "strict", _bool, None)
-    _unknown(obj, _TOOL_SEARCH_BM25_TOOL_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_search_tool_bm25":
+        _tag(obj, "type", "tool_search_tool_bm25")
+    if obj.get("name") != "tool_search_tool_bm25":
+        _tag(obj, "name", "tool_search_tool_bm25")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+        if v_allowed_callers is not _ABSENT:
+            if type(v_allowed_callers) is not list:
+                raise _field_error(v_allowed_callers, "array", "allowed_callers")
+            try:
+                for item in v_allowed_callers:
+                    _validate_allowed_caller(item)
+            except DecodeError:
+                raise _item_error(
+                    v_allowed_callers, _validate_allowed_caller, "allowed_callers"
+                ) from None
+        v_cache_control = obj.get("cache_control", _ABSENT)
+        if v_cache_control is not _ABSENT:
+            try:
+                _v_opt_cache_control_ephemeral(v_cache_control)
+            except DecodeError as error:
+                raise error.at(_segment("cache_control")) from None
+        v_defer_loading = obj.get("defer_loading", _ABSENT)
+        if v_defer_loading is not _ABSENT and type(v_defer_loading) is not bool:
+            raise _field_error(v_defer_loading, "boolean", "defer_loading")
+        v_strict = obj.get("strict", _ABSENT)
+        if v_strict is not _ABSENT and type(v_strict) is not bool:
+            raise _field_error(v_strict, "boolean", "strict")
+        if not _TOOL_SEARCH_BM25_TOOL_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_SEARCH_BM25_TOOL_KEYS)
     return cast(ToolSearchBm25Tool, obj)
 
 
 def _validate_tool_search_regex_tool20251119(data: object) -> ToolSearchRegexTool20251119:
-    obj = _object(data)
-    _tag(obj, "type", "tool_search_tool_regex_20251119")
-    _tag(obj, "name", "tool_search_tool_regex")
-    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
-    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
-    _optional(obj, "defer_loading", _bool, None)
-    _optional(obj, "strict", _bool, None)
-    _unknown(obj, _TOOL_SEARCH_REGEX_TOOL20251119_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_search_tool_regex_20251119":
+        _tag(obj, "type", "tool_search_tool_regex_20251119")
+    if obj.get("name") != "tool_search_tool_regex":
+        _tag(obj, "name", "tool_search_tool_regex")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+        if v_allowed_callers is not _ABSENT:
+            if type(v_allowed_callers) is not list:
+                raise _field_error(v_allowed_callers, "array", "allowed_callers")
+            try:
+                for item in v_allowed_callers:
+                    _validate_allowed_caller(item)
+            except DecodeError:
+                raise _item_error(
+                    v_allowed_callers, _validate_allowed_caller, "allowed_callers"
+                ) from None
+        v_cache_control = obj.get("cache_control", _ABSENT)
+        if v_cache_control is not _ABSENT:
+            try:
+                _v_opt_cache_control_ephemeral(v_cache_control)
+            except DecodeError as error:
+                raise error.at(_segment("cache_control")) from None
+        v_defer_loading = obj.get("defer_loading", _ABSENT)
+        if v_defer_loading is not _ABSENT and type(v_defer_loading) is not bool:
+            raise _field_error(v_defer_loading, "boolean", "defer_loading")
+        v_strict = obj.get("strict", _ABSENT)
+        if v_strict is not _ABSENT and type(v_strict) is not bool:
+            raise _field_error(v_strict, "boolean", "strict")
+        if not _TOOL_SEARCH_REGEX_TOOL20251119_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_SEARCH_REGEX_TOOL20251119_KEYS)
     return cast(ToolSearchRegexTool20251119, obj)
 
 
 def _validate_tool_search_regex_tool(data: object) -> ToolSearchRegexTool:
-    obj = _object(data)
-    _tag(obj, "type", "tool_search_tool_regex")
-    _tag(obj, "name", "tool_search_tool_regex")
-    _optional(obj, "allowed_callers", _v_list_allowed_caller, None)
-    _optional(obj, "cache_control", _v_opt_cache_control_ephemeral, None)
-    _optional(obj, "defer_loading", _bool, None)
-    _optional(obj, "strict", _bool, None)
-    _unknown(obj, _TOOL_SEARCH_REGEX_TOOL_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool_search_tool_regex":
+        _tag(obj, "type", "tool_search_tool_regex")
+    if obj.get("name") != "tool_search_tool_regex":
+        _tag(obj, "name", "tool_search_tool_regex")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_allowed_callers = obj.get("allowed_callers", _ABSENT)
+        if v_allowed_callers is not _ABSENT:
+            if type(v_allowed_callers) is not list:
+                raise _field_error(v_allowed_callers, "array", "allowed_callers")
+            try:
+                for item in v_allowed_callers:
+                    _validate_allowed_caller(item)
+            except DecodeError:
+                raise _item_error(
+                    v_allowed_callers, _validate_allowed_caller, "allowed_callers"
+                ) from None
+        v_cache_control = obj.get("cache_control", _ABSENT)
+        if v_cache_control is not _ABSENT:
+            try:
+                _v_opt_cache_control_ephemeral(v_cache_control)
+            except DecodeError as error:
+                raise error.at(_segment("cache_control")) from None
+        v_defer_loading = obj.get("defer_loading", _ABSENT)
+        if v_defer_loading is not _ABSENT and type(v_defer_loading) is not bool:
+            raise _field_error(v_defer_loading, "boolean", "defer_loading")
+        v_strict = obj.get("strict", _ABSENT)
+        if v_strict is not _ABSENT and type(v_strict) is not bool:
+            raise _field_error(v_strict, "boolean", "strict")
+        if not _TOOL_SEARCH_REGEX_TOOL_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_SEARCH_REGEX_TOOL_KEYS)
     return cast(ToolSearchRegexTool, obj)
 
 
 def _validate_tool_choice_auto(data: object) -> ToolChoiceAuto:
-    obj = _object(data)
-    _tag(obj, "type", "auto")
-    _optional(obj, "disable_parallel_tool_use", _bool, None)
-    _unknown(obj, _TOOL_CHOICE_AUTO_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "auto":
+        _tag(obj, "type", "auto")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_disable_parallel_tool_use = obj.get("disable_parallel_tool_use", _ABSENT)
+        if (
+            v_disable_parallel_tool_use is not _ABSENT
+            and type(v_disable_parallel_tool_use) is not bool
+        ):
+            raise _field_error(v_disable_parallel_tool_use, "boolean", "disable_parallel_tool_use")
+        if not _TOOL_CHOICE_AUTO_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_CHOICE_AUTO_KEYS)
     return cast(ToolChoiceAuto, obj)
 
 
 def _validate_tool_choice_any(data: object) -> ToolChoiceAny:
-    obj = _object(data)
-    _tag(obj, "type", "any")
-    _optional(obj, "disable_parallel_tool_use", _bool, None)
-    _unknown(obj, _TOOL_CHOICE_ANY_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "any":
+        _tag(obj, "type", "any")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_disable_parallel_tool_use = obj.get("disable_parallel_tool_use", _ABSENT)
+        if (
+            v_disable_parallel_tool_use is not _ABSENT
+            and type(v_disable_parallel_tool_use) is not bool
+        ):
+            raise _field_error(v_disable_parallel_tool_use, "boolean", "disable_parallel_tool_use")
+        if not _TOOL_CHOICE_ANY_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_CHOICE_ANY_KEYS)
     return cast(ToolChoiceAny, obj)
 
 
 def _validate_tool_choice_tool(data: object) -> ToolChoiceTool:
-    obj = _object(data)
-    _tag(obj, "type", "tool")
-    _required(obj, "name", _str)
-    _optional(obj, "disable_parallel_tool_use", _bool, None)
-    _unknown(obj, _TOOL_CHOICE_TOOL_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "tool":
+        _tag(obj, "type", "tool")
+    try:
+        v_name = obj["name"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_name = obj.get("name", _ABSENT)
+    if type(v_name) is not str:
+        raise _field_error(v_name, "string", "name")
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_disable_parallel_tool_use = obj.get("disable_parallel_tool_use", _ABSENT)
+        if (
+            v_disable_parallel_tool_use is not _ABSENT
+            and type(v_disable_parallel_tool_use) is not bool
+        ):
+            raise _field_error(v_disable_parallel_tool_use, "boolean", "disable_parallel_tool_use")
+        if not _TOOL_CHOICE_TOOL_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_CHOICE_TOOL_KEYS)
     return cast(ToolChoiceTool, obj)
 
 
 def _validate_tool_choice_none(data: object) -> ToolChoiceNone:
-    obj = _object(data)
-    _tag(obj, "type", "none")
-    _unknown(obj, _TOOL_CHOICE_NONE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "none":
+        _tag(obj, "type", "none")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        if not _TOOL_CHOICE_NONE_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_CHOICE_NONE_KEYS)
     return cast(ToolChoiceNone, obj)
 
 
 def _validate_thinking_config_enabled(data: object) -> ThinkingConfigEnabled:
-    obj = _object(data)
-    _tag(obj, "type", "enabled")
-    _required(obj, "budget_tokens", _v_int_min1024)
-    _unknown(obj, _THINKING_CONFIG_ENABLED_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "enabled":
+        _tag(obj, "type", "enabled")
+    try:
+        v_budget_tokens = obj["budget_tokens"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_budget_tokens = obj.get("budget_tokens", _ABSENT)
+    if v_budget_tokens is _ABSENT:
+        raise _field_error(v_budget_tokens, "", "budget_tokens")
+    try:
+        _v_int_min1024(v_budget_tokens)
+    except DecodeError as error:
+        raise error.at(_segment("budget_tokens")) from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        if not _THINKING_CONFIG_ENABLED_KEYS.issuperset(obj):
+            _unknown(obj, _THINKING_CONFIG_ENABLED_KEYS)
     return cast(ThinkingConfigEnabled, obj)
 
 
 def _validate_thinking_config_disabled(data: object) -> ThinkingConfigDisabled:
-    obj = _object(data)
-    _tag(obj, "type", "disabled")
-    _unknown(obj, _THINKING_CONFIG_DISABLED_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("type") != "disabled":
+        _tag(obj, "type", "disabled")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        if not _THINKING_CONFIG_DISABLED_KEYS.issuperset(obj):
+            _unknown(obj, _THINKING_CONFIG_DISABLED_KEYS)
     return cast(ThinkingConfigDisabled, obj)
 
 
 def _validate_metadata(data: object) -> Metadata:
-    obj = _object(data)
-    _optional(obj, "user_id", _v_opt_str_maxlen256, None)
-    _unknown(obj, _METADATA_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj:  # no key is required
+        v_user_id = obj.get("user_id", _ABSENT)
+        if v_user_id is not _ABSENT:
+            try:
+                _v_opt_str_maxlen256(v_user_id)
+            except DecodeError as error:
+                raise error.at(_segment("user_id")) from None
+        if not _METADATA_KEYS.issuperset(obj):
+            _unknown(obj, _METADATA_KEYS)
     return cast(Metadata, obj)
 
 
 def _validate_message_create_params(data: object) -> MessageCreateParams:
-    obj = _object(data)
-    _required(obj, "model", _str)
-    _required(obj, "max_tokens", _v_int_min1)
-    _required(obj, "messages", _v_list_message_param)
-    _optional(obj, "system", _v_union_str_or_list_text_block_param, None)
-    _optional(obj, "tools", _v_list_tool_union, None)
-    _optional(obj, "tool_choice", _validate_tool_choice, None)
-    _optional(obj, "thinking", _validate_thinking_config, None)
-    _optional(obj, "metadata", _validate_metadata, None)
-    _optional(obj, "stop_sequences", _v_list_str, None)
-    _optional(obj, "stream", _bool, None)
-    _optional(obj, "temperature", _v_float_min0_max1, None)
-    _optional(obj, "top_k", _v_int_min0, None)
-    _optional(obj, "top_p", _v_float_min0_max1, None)
-    _unknown(obj, _MESSAGE_CREATE_PARAMS_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_model = obj["model"]
+        v_max_tokens = obj["max_tokens"]
+        v_messages = obj["messages"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_model = obj.get("model", _ABSENT)
+        v_max_tokens = obj.get("max_tokens", _ABSENT)
+        v_messages = obj.get("messages", _ABSENT)
+    if type(v_model) is not str:
+        raise _field_error(v_model, "string", "model")
+    if v_max_tokens is _ABSENT:
+        raise _field_error(v_max_tokens, "", "max_tokens")
+    try:
+        _v_int_min1(v_max_tokens)
+    except DecodeError as error:
+        raise error.at(_segment("max_tokens")) from None
+    if v_messages is _ABSENT:
+        raise _field_error(v_messages, "", "messages")
+    if type(v_messages) is not list:
+        raise _field_error(v_messages, "array", "messages")
+    try:
+        for item in v_messages:
+            _validate_message_param(item)
+    except DecodeError:
+        raise _item_error(v_messages, _validate_message_param, "messages") from None
+    if len(obj) != 3:  # more than the 3 required key(s)
+        v_system = obj.get("system", _ABSENT)
+        if v_system is not _ABSENT:
+            try:
+                _v_union_str_or_list_text_block_param(v_system)
+            except DecodeError as error:
+                raise error.at(_segment("system")) from None
+        v_tools = obj.get("tools", _ABSENT)
+        if v_tools is not _ABSENT:
+            if type(v_tools) is not list:
+                raise _field_error(v_tools, "array", "tools")
+            try:
+                for item in v_tools:
+                    _validate_tool_union(item)
+            except DecodeError:
+                raise _item_error(v_tools, _validate_tool_union, "tools") from None
+        v_tool_choice = obj.get("tool_choice", _ABSENT)
+        if v_tool_choice is not _ABSENT:
+            try:
+                _validate_tool_choice(v_tool_choice)
+            except DecodeError as error:
+                raise error.at(_segment("tool_choice")) from None
+        v_thinking = obj.get("thinking", _ABSENT)
+        if v_thinking is not _ABSENT:
+            try:
+                _validate_thinking_config(v_thinking)
+            except DecodeError as error:
+                raise error.at(_segment("thinking")) from None
+        v_metadata = obj.get("metadata", _ABSENT)
+        if v_metadata is not _ABSENT:
+            try:
+                _validate_metadata(v_metadata)
+            except DecodeError as error:
+                raise error.at(_segment("metadata")) from None
+        v_stop_sequences = obj.get("stop_sequences", _ABSENT)
+        if v_stop_sequences is not _ABSENT:
+            if type(v_stop_sequences) is not list:
+                raise _field_error(v_stop_sequences, "array", "stop_sequences")
+            try:
+                for item in v_stop_sequences:
+                    _str(item)
+            except DecodeError:
+                raise _item_error(v_stop_sequences, _str, "stop_sequences") from None
+        v_stream = obj.get("stream", _ABSENT)
+        if v_stream is not _ABSENT and type(v_stream) is not bool:
+            raise _field_error(v_stream, "boolean", "stream")
+        v_temperature = obj.get("temperature", _ABSENT)
+        if v_temperature is not _ABSENT:
+            try:
+                _v_float_min0_max1(v_temperature)
+            except DecodeError as error:
+                raise error.at(_segment("temperature")) from None
+        v_top_k = obj.get("top_k", _ABSENT)
+        if v_top_k is not _ABSENT:
+            try:
+                _v_int_min0(v_top_k)
+            except DecodeError as error:
+                raise error.at(_segment("top_k")) from None
+        v_top_p = obj.get("top_p", _ABSENT)
+        if v_top_p is not _ABSENT:
+            try:
+                _v_float_min0_max1(v_top_p)
+            except DecodeError as error:
+                raise error.at(_segment("top_p")) from None
+        if not _MESSAGE_CREATE_PARAMS_KEYS.issuperset(obj):
+            _unknown(obj, _MESSAGE_CREATE_PARAMS_KEYS)
     return cast(MessageCreateParams, obj)
 
 
 def _validate_search_result(data: object) -> SearchResult:
-    obj = _object(data)
-    _required(obj, "title", _str)
-    _required(obj, "url", _str)
-    _required(obj, "body", _str)
-    _unknown(obj, _SEARCH_RESULT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_title = obj["title"]
+        v_url = obj["url"]
+        v_body = obj["body"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_title = obj.get("title", _ABSENT)
+        v_url = obj.get("url", _ABSENT)
+        v_body = obj.get("body", _ABSENT)
+    if type(v_title) is not str:
+        raise _field_error(v_title, "string", "title")
+    if type(v_url) is not str:
+        raise _field_error(v_url, "string", "url")
+    if type(v_body) is not str:
+        raise _field_error(v_body, "string", "body")
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _SEARCH_RESULT_KEYS.issuperset(obj):
+            _unknown(obj, _SEARCH_RESULT_KEYS)
     return cast(SearchResult, obj)
 
 
 def _validate_search_entry(data: object) -> SearchEntry:
-    obj = _object(data)
-    _required(obj, "query", _str)
-    _required(obj, "timestamp", _str)
-    _required(obj, "results", _v_list_search_result)
-    _unknown(obj, _SEARCH_ENTRY_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_query = obj["query"]
+        v_timestamp = obj["timestamp"]
+        v_results = obj["results"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_query = obj.get("query", _ABSENT)
+        v_timestamp = obj.get("timestamp", _ABSENT)
+        v_results = obj.get("results", _ABSENT)
+    if type(v_query) is not str:
+        raise _field_error(v_query, "string", "query")
+    if type(v_timestamp) is not str:
+        raise _field_error(v_timestamp, "string", "timestamp")
+    if v_results is _ABSENT:
+        raise _field_error(v_results, "", "results")
+    if type(v_results) is not list:
+        raise _field_error(v_results, "array", "results")
+    try:
+        for item in v_results:
+            _validate_search_result(item)
+    except DecodeError:
+        raise _item_error(v_results, _validate_search_result, "results") from None
+    if len(obj) != 3:  # more than the 3 required key(s)
+        if not _SEARCH_ENTRY_KEYS.issuperset(obj):
+            _unknown(obj, _SEARCH_ENTRY_KEYS)
     return cast(SearchEntry, obj)
 
 
 def _validate_tool_definition(data: object) -> ToolDefinition:
-    obj = _object(data)
-    _required(obj, "name", _str)
-    _required(obj, "inputSchema", _json_object)
-    _optional(obj, "title", _str, None)
-    _optional(obj, "description", _str, None)
-    _optional(obj, "outputSchema", _json_object, None)
-    _optional(obj, "annotations", _json_object, None)
-    _unknown(obj, _TOOL_DEFINITION_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_name = obj["name"]
+        v_input_schema = obj["inputSchema"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_name = obj.get("name", _ABSENT)
+        v_input_schema = obj.get("inputSchema", _ABSENT)
+    if type(v_name) is not str:
+        raise _field_error(v_name, "string", "name")
+    if v_input_schema is _ABSENT:
+        raise _field_error(v_input_schema, "", "inputSchema")
+    try:
+        _json_object(v_input_schema)
+    except DecodeError as error:
+        raise error.at(_segment("inputSchema")) from None
+    if len(obj) != 2:  # more than the 2 required key(s)
+        v_title = obj.get("title", _ABSENT)
+        if v_title is not _ABSENT and type(v_title) is not str:
+            raise _field_error(v_title, "string", "title")
+        v_description = obj.get("description", _ABSENT)
+        if v_description is not _ABSENT and type(v_description) is not str:
+            raise _field_error(v_description, "string", "description")
+        v_output_schema = obj.get("outputSchema", _ABSENT)
+        if v_output_schema is not _ABSENT:
+            try:
+                _json_object(v_output_schema)
+            except DecodeError as error:
+                raise error.at(_segment("outputSchema")) from None
+        v_annotations = obj.get("annotations", _ABSENT)
+        if v_annotations is not _ABSENT:
+            try:
+                _json_object(v_annotations)
+            except DecodeError as error:
+                raise error.at(_segment("annotations")) from None
+        if not _TOOL_DEFINITION_KEYS.issuperset(obj):
+            _unknown(obj, _TOOL_DEFINITION_KEYS)
     return cast(ToolDefinition, obj)
 
 
 def _validate_tools_list_result(data: object) -> ToolsListResult:
-    obj = _object(data)
-    _required(obj, "tools", _v_list_tool_definition)
-    _optional(obj, "nextCursor", _str, None)
-    _unknown(obj, _TOOLS_LIST_RESULT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_tools = obj["tools"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_tools = obj.get("tools", _ABSENT)
+    if v_tools is _ABSENT:
+        raise _field_error(v_tools, "", "tools")
+    if type(v_tools) is not list:
+        raise _field_error(v_tools, "array", "tools")
+    try:
+        for item in v_tools:
+            _validate_tool_definition(item)
+    except DecodeError:
+        raise _item_error(v_tools, _validate_tool_definition, "tools") from None
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_next_cursor = obj.get("nextCursor", _ABSENT)
+        if v_next_cursor is not _ABSENT and type(v_next_cursor) is not str:
+            raise _field_error(v_next_cursor, "string", "nextCursor")
+        if not _TOOLS_LIST_RESULT_KEYS.issuperset(obj):
+            _unknown(obj, _TOOLS_LIST_RESULT_KEYS)
     return cast(ToolsListResult, obj)
 
 
 def _validate_trim_state(data: object) -> _TrimState:
-    obj = _object(data)
-    _forbid_unknown(obj, _TRIM_STATE_KEYS)
-    _optional(obj, "count", _int, None)
-    _optional(obj, "original_count", _int, None)
-    _optional(obj, "max_count", _int, None)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if not _TRIM_STATE_KEYS.issuperset(obj):
+        _forbid_unknown(obj, _TRIM_STATE_KEYS)
+    if obj:  # no key is required
+        v_count = obj.get("count", _ABSENT)
+        if v_count is not _ABSENT and (
+            type(v_count) is not int or not -_INT_BOUND < v_count < _INT_BOUND
+        ):
+            raise _field_error(v_count, "integer", "count")
+        v_original_count = obj.get("original_count", _ABSENT)
+        if v_original_count is not _ABSENT and (
+            type(v_original_count) is not int or not -_INT_BOUND < v_original_count < _INT_BOUND
+        ):
+            raise _field_error(v_original_count, "integer", "original_count")
+        v_max_count = obj.get("max_count", _ABSENT)
+        if v_max_count is not _ABSENT and (
+            type(v_max_count) is not int or not -_INT_BOUND < v_max_count < _INT_BOUND
+        ):
+            raise _field_error(v_max_count, "integer", "max_count")
     return cast(_TrimState, obj)
 
 
 def _validate_content_block_param(data: object) -> ContentBlockParam:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _CONTENT_BLOCK_PARAM_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _CONTENT_BLOCK_PARAM_BY_TAG)(obj)
 
 
 def _validate_image_source(data: object) -> ImageSource:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _IMAGE_SOURCE_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _IMAGE_SOURCE_BY_TAG)(obj)
 
 
 def _validate_tool_result_block_content(data: object) -> ToolResultBlockContent:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _TOOL_RESULT_BLOCK_CONTENT_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _TOOL_RESULT_BLOCK_CONTENT_BY_TAG)(obj)
 
 
 def _validate_text_citation(data: object) -> TextCitation:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _TEXT_CITATION_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _TEXT_CITATION_BY_TAG)(obj)
 
 
 def _validate_caller(data: object) -> Caller:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _CALLER_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _CALLER_BY_TAG)(obj)
 
 
 def _validate_document_source(data: object) -> DocumentSource:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _DOCUMENT_SOURCE_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _DOCUMENT_SOURCE_BY_TAG)(obj)
 
 
 def _validate_web_fetch_tool_result_content(data: object) -> WebFetchToolResultContent:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _WEB_FETCH_TOOL_RESULT_CONTENT_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _WEB_FETCH_TOOL_RESULT_CONTENT_BY_TAG)(obj)
 
 
 def _validate_code_execution_tool_result_content(data: object) -> CodeExecutionToolResultContent:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _CODE_EXECUTION_TOOL_RESULT_CONTENT_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _CODE_EXECUTION_TOOL_RESULT_CONTENT_BY_TAG)(obj)
 
@@ -4113,6 +6546,12 @@ def _validate_code_execution_tool_result_content(data: object) -> CodeExecutionT
 def _validate_bash_code_execution_tool_result_content(
     data: object,
 ) -> BashCodeExecutionToolResultContent:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _BASH_CODE_EXECUTION_TOOL_RESULT_CONTENT_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _BASH_CODE_EXECUTION_TOOL_RESULT_CONTENT_BY_TAG)(obj)
 
@@ -4120,16 +6559,34 @@ def _validate_bash_code_execution_tool_result_content(
 def _validate_text_editor_code_execution_tool_result_content(
     data: object,
 ) -> TextEditorCodeExecutionToolResultContent:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_CONTENT_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_CONTENT_BY_TAG)(obj)
 
 
 def _validate_tool_search_tool_result_content(data: object) -> ToolSearchToolResultContent:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _TOOL_SEARCH_TOOL_RESULT_CONTENT_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _TOOL_SEARCH_TOOL_RESULT_CONTENT_BY_TAG)(obj)
 
 
 def _validate_content_block(data: object) -> ContentBlock:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _CONTENT_BLOCK_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     tag = obj.get("type")
     if type(tag) is str and tag not in _CONTENT_BLOCK_BY_TAG:
@@ -4138,6 +6595,12 @@ def _validate_content_block(data: object) -> ContentBlock:
 
 
 def _validate_content_block_delta(data: object) -> ContentBlockDelta:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _CONTENT_BLOCK_DELTA_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     tag = obj.get("type")
     if type(tag) is str and tag not in _CONTENT_BLOCK_DELTA_BY_TAG:
@@ -4146,6 +6609,12 @@ def _validate_content_block_delta(data: object) -> ContentBlockDelta:
 
 
 def _validate_message_stream_event(data: object) -> MessageStreamEvent:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _MESSAGE_STREAM_EVENT_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     tag = obj.get("type")
     if type(tag) is str and tag not in _MESSAGE_STREAM_EVENT_BY_TAG:
@@ -4206,11 +6675,23 @@ def _validate_tool_union(data: object) -> ToolUnion:
 
 
 def _validate_tool_choice(data: object) -> ToolChoice:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _TOOL_CHOICE_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _TOOL_CHOICE_BY_TAG)(obj)
 
 
 def _validate_thinking_config(data: object) -> ThinkingConfig:
+    if type(data) is dict:
+        tag = data.get("type")
+        if type(tag) is str:
+            decode = _THINKING_CONFIG_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "type", _THINKING_CONFIG_BY_TAG)(obj)
 
@@ -4249,40 +6730,8 @@ def _v_int_min1024(value: object) -> int:
     return checked
 
 
-def _v_list_allowed_caller(value: object) -> list[AllowedCaller | UnknownAllowedCaller]:
-    return _check_list(value, _validate_allowed_caller)
-
-
-def _v_list_bash_code_execution_output_block(value: object) -> list[BashCodeExecutionOutputBlock]:
-    return _check_list(value, _validate_bash_code_execution_output_block)
-
-
-def _v_list_citation(value: object) -> list[Citation]:
-    return _check_list(value, _validate_citation)
-
-
-def _v_list_code_execution_output_block(value: object) -> list[CodeExecutionOutputBlock]:
-    return _check_list(value, _validate_code_execution_output_block)
-
-
-def _v_list_content_block(value: object) -> list[ContentBlock]:
-    return _check_list(value, _validate_content_block)
-
-
 def _v_list_content_block_param(value: object) -> list[ContentBlockParam]:
     return _check_list(value, _validate_content_block_param)
-
-
-def _v_list_json_object(value: object) -> list[dict[str, JSONValue]]:
-    return _check_list(value, _json_object)
-
-
-def _v_list_message_param(value: object) -> list[MessageParam]:
-    return _check_list(value, _validate_message_param)
-
-
-def _v_list_search_result(value: object) -> list[SearchResult]:
-    return _check_list(value, _validate_search_result)
 
 
 def _v_list_str(value: object) -> list[str]:
@@ -4301,16 +6750,8 @@ def _v_list_tool_definition(value: object) -> list[ToolDefinition]:
     return _check_list(value, _validate_tool_definition)
 
 
-def _v_list_tool_reference_block(value: object) -> list[ToolReferenceBlock]:
-    return _check_list(value, _validate_tool_reference_block)
-
-
 def _v_list_tool_result_block_content(value: object) -> list[ToolResultBlockContent]:
     return _check_list(value, _validate_tool_result_block_content)
-
-
-def _v_list_tool_union(value: object) -> list[ToolUnion]:
-    return _check_list(value, _validate_tool_union)
 
 
 def _v_list_web_search_result_block(value: object) -> list[WebSearchResultBlock]:
@@ -4319,10 +6760,6 @@ def _v_list_web_search_result_block(value: object) -> list[WebSearchResultBlock]
 
 def _v_lit_custom(value: object) -> Literal["custom"]:
     return cast(Literal["custom"], _literal(value, "custom"))
-
-
-def _v_opt_bool(value: object) -> bool | None:
-    return None if value is None else _bool(value)
 
 
 def _v_opt_cache_control_ephemeral(value: object) -> CacheControlEphemeral | None:
@@ -4339,10 +6776,6 @@ def _v_opt_citations_config(value: object) -> CitationsConfig | None:
 
 def _v_opt_container(value: object) -> Container | None:
     return None if value is None else _validate_container(value)
-
-
-def _v_opt_int(value: object) -> int | None:
-    return None if value is None else _int(value)
 
 
 def _v_opt_list_str(value: object) -> list[str] | None:
@@ -4381,10 +6814,6 @@ def _v_opt_stop_reason(value: object) -> StopReason | UnknownStopReason | None:
     return None if value is None else _validate_stop_reason(value)
 
 
-def _v_opt_str(value: object) -> str | None:
-    return None if value is None else _str(value)
-
-
 def _v_opt_str_maxlen256(value: object) -> str | None:
     return None if value is None else _v_str_maxlen256(value)
 
@@ -4402,7 +6831,7 @@ def _v_str_maxlen256(value: object) -> str:
 
 def _v_union_str_or_list_content_block_param(value: object) -> str | list[ContentBlockParam]:
     if type(value) is str:
-        return _str(value)
+        return value
     if type(value) is list:
         return _v_list_content_block_param(value)
     raise _type_error("string or array", value)
@@ -4410,7 +6839,7 @@ def _v_union_str_or_list_content_block_param(value: object) -> str | list[Conten
 
 def _v_union_str_or_list_text_block_param(value: object) -> str | list[TextBlockParam]:
     if type(value) is str:
-        return _str(value)
+        return value
     if type(value) is list:
         return _v_list_text_block_param(value)
     raise _type_error("string or array", value)
@@ -4420,7 +6849,7 @@ def _v_union_str_or_list_tool_result_block_content(
     value: object,
 ) -> str | list[ToolResultBlockContent]:
     if type(value) is str:
-        return _str(value)
+        return value
     if type(value) is list:
         return _v_list_tool_result_block_content(value)
     raise _type_error("string or array", value)

@@ -339,7 +339,10 @@ class Codecs:
         for option in union.options:
             for json_type in sorted(json_type_of(option, self.module.types_by_name)):
                 lines.append(f"if {json_type_check(json_type, 'value')}:")
-                lines += self.returning(f"{self.decoder(option)}(value)", option, "    ")
+                if _checked_by_type(option):  # the test above is the whole check
+                    lines.append("    return value")
+                else:
+                    lines += self.returning(f"{self.decoder(option)}(value)", option, "    ")
                 expected.append(json_type)
         lines.append(f"raise _type_error({py_str(' or '.join(dedupe(expected)))}, value)")
         return tuple(lines)
@@ -528,6 +531,16 @@ class Codecs:
             f"return _try_members(data, {py_str(union.name)}, members, exactly_one={exactly_one})"
         )
         return tuple(lines)
+
+
+def _checked_by_type(option: ir.TypeRef) -> bool:
+    """Whether a JSON type test alone checks `option`: a string or a boolean (an integer
+    has a size limit, a number may be NaN)."""
+    return (
+        isinstance(option, ir.Prim)
+        and option.kind in ("str", "bool")
+        and option.constraints.is_empty()
+    )
 
 
 def dedupe(items: list[str]) -> list[str]:

@@ -17,6 +17,7 @@ from polytype.targets.python.common import (
     py_literal,
     with_note,
 )
+from polytype.targets.python.inline_checks import scalar_check
 from polytype.targets.python.names import enum_member
 from polytype.targets.python_dataclasses.encoders import DataclassCodecs
 from polytype.targets.python_dataclasses.views import FieldView
@@ -84,36 +85,17 @@ def _inline_call(
     return InlineDecode(tuple(lines), raw if item.required else "")
 
 
-# Scalars checked in place: (test that the value is NOT of the type, expected type name)
-_INLINE_CHECKS = {
-    "str": ("type({v}) is not str", "string"),
-    # an int past Python's json limit (4,300 digits) could not be written back
-    "int": ("(type({v}) is not int or not -_INT_BOUND < {v} < _INT_BOUND)", "integer"),
-    "bool": ("type({v}) is not bool", "boolean"),
-    # `v - v` is 0.0 (false) for a finite float, NaN (true) for NaN and infinity
-    "float": (
-        "(type({v}) is not int or not -_INT_BOUND < {v} < _INT_BOUND)"
-        " and (type({v}) is not float or {v} - {v})",
-        "number",
-    ),
-}
-
-
 def _inline_decode(
     item: ir.Field, local: str, default: str, codegen: DataclassCodecs, annotation: str
 ) -> InlineDecode | None:
     """In-place checks for a field (see `records._decode_body`), or None to call `_required`/`_optional`."""
     if item.aliases or codegen.null_only(item.type):
         return None  # `type: null` alone: mypy refuses a `-> None` call used as a value
-    type_ref, nullable = item.type, False
-    if isinstance(type_ref, ir.Nullable):
-        type_ref, nullable = type_ref.inner, True
-    if not isinstance(type_ref, ir.Prim) or not type_ref.constraints.is_empty():
+    nullable = isinstance(item.type, ir.Nullable)
+    check = scalar_check(item.type, local)
+    if check is None:
         return _inline_call(item, local, default, codegen, annotation)
-    template, expected = _INLINE_CHECKS[type_ref.kind]
-    wrong = template.format(v=local)
-    if nullable:
-        wrong = f"{local} is not None and {wrong}"
+    wrong, expected = check
     key = py_str(item.json_key)
     error = f'raise _field_error({local}, "{expected}", {key})'
     if item.required:

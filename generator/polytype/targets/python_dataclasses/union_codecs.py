@@ -8,6 +8,7 @@ from polytype.ir import unions
 from polytype.ir.wording import checks_text
 from polytype.targets.base.render import py_str
 from polytype.targets.python.common import named_annotation, unknown_doc, with_note
+from polytype.targets.python.inline_checks import tag_lookup
 from polytype.targets.python_dataclasses.encoders import DataclassCodecs
 from polytype.targets.python_dataclasses.views import UnionView, UnknownView
 
@@ -30,25 +31,11 @@ def union_view(union: ir.UnionType, codegen: DataclassCodecs) -> UnionView:
         alias_value=members,
         decoder=codegen.checker(union.name),
         decode_body=checks
-        + _fast_dispatch(union, codegen)
+        + tag_lookup(union, codegen.tag_table_name(union))
         + codegen.union_body(union, with_checks=False),
         table_name=codegen.tag_table_name(union),
         table_entries=codegen.tag_table(union),
         encode_body=encode_body,
-    )
-
-
-def _fast_dispatch(union: ir.UnionType, codegen: DataclassCodecs) -> tuple[str, ...]:
-    """For a union tagged with strings: one table lookup, no calls, before the checked path."""
-    if union.tag is None or not all(isinstance(value, str) for value, _ in union.tag_values):
-        return ()
-    return (
-        "if type(data) is dict:",
-        f"    tag = data.get({py_str(union.tag)})",
-        "    if type(tag) is str:",
-        f"        decode = {codegen.tag_table_name(union)}.get(tag)",
-        "        if decode is not None:",
-        "            return decode(data)",
     )
 
 

@@ -16,6 +16,7 @@ from polytype.targets.python.common import (
     unknown_enum_doc,
     with_note,
 )
+from polytype.targets.python.inline_checks import tag_lookup
 from polytype.targets.python_typeddicts.views import AliasView, LiteralAliasView
 
 
@@ -47,7 +48,9 @@ def alias_view(named: ir.UnionType | ir.Alias, codecs: Codecs, defined: set[str]
         names = set(named.members)
         doc = unions.documented(named, named.doc or f"One of: {', '.join(listed)}.")
         doc = with_note(doc, checks_text(named.schema_checks))
-        body = codecs.union_body(named)
+        checks = tuple(codecs.check_lines(named.schema_checks, "data"))  # before any dispatch
+        lookup = tag_lookup(named, codecs.tag_table_name(named))
+        body = checks + lookup + codecs.union_body(named, with_checks=False)
     else:
         value = codecs.annotation(named.type)
         names = refs(named.type)

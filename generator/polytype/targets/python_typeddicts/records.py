@@ -17,6 +17,7 @@ from polytype.targets.base.render import py_str
 from polytype.targets.python.alias_order import refs
 from polytype.targets.python.codecs import Codecs
 from polytype.targets.python.common import constraint_note, py_literal
+from polytype.targets.python_typeddicts.validator_body import inlines, validator_body
 from polytype.targets.python_typeddicts.views import KeyView, TypedDictView
 
 _CLASS_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -117,12 +118,15 @@ def typed_dict_view(
                 )
             )
     checks = codecs.record_checks(record)
-    body = list(checks.prelude)
-    body.extend(codecs.field_check(item) for item in checks.fields)
-    if checks.rules_check:
-        body.append(checks.rules_check)
-    if checks.keeps_extra:
-        body.append(checks.extra_check)
+    if inlines(record, checks):
+        body = list(validator_body(record, checks, codecs))
+    else:
+        body = list(checks.prelude)
+        body.extend(codecs.field_check(item) for item in checks.fields)
+        if checks.rules_check:
+            body.append(checks.rules_check)
+        if checks.keeps_extra:
+            body.append(checks.extra_check)
     body.append(f"return cast({record.name}, obj)")
     doc = (record.doc or f"The {record.name} object.") + "\n\n" + _extra_note(record, public)
     for text in (rules_text(record.rules), checks_text(record.schema_checks)):

@@ -10,16 +10,17 @@ Standard library only; `polytype vendor` writes it as one file with its runtime.
 from typing import NotRequired, TypedDict, cast
 
 from ._runtime import (
+    _ABSENT,
+    _INT_BOUND,
     DecodeError,
     JSONValue,
+    _field_error,
     _forbid_unknown,
     _guard,
-    _int,
     _is_date_time,
-    _object,
-    _optional,
-    _required,
+    _segment,
     _str,
+    _type_error,
 )
 
 __all__ = [
@@ -48,18 +49,40 @@ class Event(TypedDict):
 
 
 def _validate_event(data: object) -> Event:
-    obj = _object(data)
-    _forbid_unknown(obj, _EVENT_KEYS)
-    _required(obj, "created", _v_str_format_date_time)
-    _optional(obj, "day", _v_opt_str, None)
-    _optional(obj, "id", _v_str_minlen36, None)
-    _optional(obj, "count", _int, None)
-    _optional(obj, "link", _str, None)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if not _EVENT_KEYS.issuperset(obj):
+        _forbid_unknown(obj, _EVENT_KEYS)
+    try:
+        v_created = obj["created"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_created = obj.get("created", _ABSENT)
+    if v_created is _ABSENT:
+        raise _field_error(v_created, "", "created")
+    try:
+        _v_str_format_date_time(v_created)
+    except DecodeError as error:
+        raise error.at(_segment("created")) from None
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_day = obj.get("day")
+        if v_day is not None and type(v_day) is not str:
+            raise _field_error(v_day, "string", "day")
+        v_id = obj.get("id", _ABSENT)
+        if v_id is not _ABSENT:
+            try:
+                _v_str_minlen36(v_id)
+            except DecodeError as error:
+                raise error.at(_segment("id")) from None
+        v_count = obj.get("count", _ABSENT)
+        if v_count is not _ABSENT and (
+            type(v_count) is not int or not -_INT_BOUND < v_count < _INT_BOUND
+        ):
+            raise _field_error(v_count, "integer", "count")
+        v_link = obj.get("link", _ABSENT)
+        if v_link is not _ABSENT and type(v_link) is not str:
+            raise _field_error(v_link, "string", "link")
     return cast(Event, obj)
-
-
-def _v_opt_str(value: object) -> str | None:
-    return None if value is None else _str(value)
 
 
 def _v_str_format_date_time(value: object) -> str:

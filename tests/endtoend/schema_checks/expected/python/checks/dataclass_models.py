@@ -398,7 +398,7 @@ def _d_union_link_or_str(value: object) -> Link | str:
     if type(value) is dict:
         return _decode_link(value)
     if type(value) is str:
-        return _str(value)
+        return value
     raise _type_error("object or string", value)
 
 

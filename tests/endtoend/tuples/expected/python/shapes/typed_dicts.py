@@ -10,15 +10,17 @@ Standard library only; `polytype vendor` writes it as one file with its runtime.
 from typing import NotRequired, TypeAlias, TypedDict, cast
 
 from ._runtime import (
+    _ABSENT,
     DecodeError,
     JSONValue,
+    _field_error,
     _float,
     _guard,
     _int,
-    _object,
-    _optional,
+    _segment,
     _str,
     _tuple,
+    _type_error,
     _unknown,
 )
 
@@ -70,10 +72,21 @@ Checked by position (prefixItems): 1 item(s), then any number of items of the re
 
 
 def _validate_shapes(data: object) -> Shapes:
-    obj = _object(data)
-    _optional(obj, "point", _validate_point, None)
-    _optional(obj, "label", _str, None)
-    _unknown(obj, _SHAPES_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj:  # no key is required
+        v_point = obj.get("point", _ABSENT)
+        if v_point is not _ABSENT:
+            try:
+                _validate_point(v_point)
+            except DecodeError as error:
+                raise error.at(_segment("point")) from None
+        v_label = obj.get("label", _ABSENT)
+        if v_label is not _ABSENT and type(v_label) is not str:
+            raise _field_error(v_label, "string", "label")
+        if not _SHAPES_KEYS.issuperset(obj):
+            _unknown(obj, _SHAPES_KEYS)
     return cast(Shapes, obj)
 
 

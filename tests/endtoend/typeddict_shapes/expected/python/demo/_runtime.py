@@ -374,6 +374,29 @@ def _dispatch(
     return decode
 
 
+# --- the checks both flavors write in place: they build an error only to raise it ---
+
+# What `obj.get(key, _ABSENT)` returns for a key that is not there.
+_ABSENT = object()
+
+
+def _field_error(value: object, expected: str, key: str) -> DecodeError:
+    """The error for a field that is missing (`_ABSENT`) or not of the `expected` JSON type."""
+    if value is _ABSENT:
+        return DecodeError("missing required key").at(_segment(key))
+    return _type_error(expected, value).at(_segment(key))
+
+
+def _item_error(items: list[object], decode: Callable[[object], object], key: str) -> DecodeError:
+    """The error of the first item of `items` that fails (decoding it again), under `key`."""
+    for index, item in enumerate(items):
+        try:
+            decode(item)
+        except DecodeError as error:
+            return error.at(f"[{index}]").at(_segment(key))
+    raise AssertionError("unreachable: the item that failed decodes now")
+
+
 def _unknown(obj: dict[str, object], known: frozenset[str]) -> dict[str, JSONValue]:
     """Keys the schema does not declare, kept so that nothing a newer producer sent is lost."""
     if known.issuperset(obj):
@@ -401,11 +424,17 @@ def _forbid_unknown(obj: dict[str, object], known: frozenset[str]) -> None:
 def _check_list(value: object, check: Callable[[object], _T]) -> list[_T]:
     if type(value) is not list:
         raise _type_error("array", value)
-    for index, item in enumerate(value):
-        try:
+    try:
+        for item in value:
             check(item)
-        except DecodeError as error:
-            raise error.at(f"[{index}]") from None
+    except DecodeError:
+        # Checks never change their input, so checking again finds the failing item's index.
+        for index, item in enumerate(value):
+            try:
+                check(item)
+            except DecodeError as error:
+                raise error.at(f"[{index}]") from None
+        raise
     return cast("list[_T]", value)
 
 

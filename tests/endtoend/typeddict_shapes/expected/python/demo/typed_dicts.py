@@ -14,6 +14,8 @@ from collections.abc import Callable
 from typing import Literal, NotRequired, TypeAlias, TypedDict, cast
 
 from ._runtime import (
+    _ABSENT,
+    _INT_BOUND,
     DecodeError,
     JSONValue,
     _bool,
@@ -21,6 +23,7 @@ from ._runtime import (
     _check_map,
     _dispatch,
     _enum_value,
+    _field_error,
     _float,
     _forbid_unknown,
     _guard,
@@ -31,6 +34,7 @@ from ._runtime import (
     _optional,
     _required,
     _required_aliased,
+    _segment,
     _str,
     _tag,
     _type_error,
@@ -152,11 +156,34 @@ def _validate_color(data: object) -> Color:
 
 
 def _validate_tree(data: object) -> Tree:
-    obj = _object(data)
-    _required(obj, "name", _v_str_minlen1_re0)
-    _optional(obj, "children", _v_list_tree_maxitems3, None)
-    _optional(obj, "color", _validate_color, None)
-    _unknown(obj, _TREE_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    try:
+        v_name = obj["name"]
+    except KeyError:  # one is missing: the checks below tell which
+        v_name = obj.get("name", _ABSENT)
+    if v_name is _ABSENT:
+        raise _field_error(v_name, "", "name")
+    try:
+        _v_str_minlen1_re0(v_name)
+    except DecodeError as error:
+        raise error.at(_segment("name")) from None
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_children = obj.get("children", _ABSENT)
+        if v_children is not _ABSENT:
+            try:
+                _v_list_tree_maxitems3(v_children)
+            except DecodeError as error:
+                raise error.at(_segment("children")) from None
+        v_color = obj.get("color", _ABSENT)
+        if v_color is not _ABSENT:
+            try:
+                _validate_color(v_color)
+            except DecodeError as error:
+                raise error.at(_segment("color")) from None
+        if not _TREE_KEYS.issuperset(obj):
+            _unknown(obj, _TREE_KEYS)
     return cast(Tree, obj)
 
 
@@ -173,23 +200,57 @@ def _validate_weird(data: object) -> Weird:
 
 
 def _validate_ignored(data: object) -> Ignored:
-    obj = _object(data)
-    _tag(obj, "kind", "ignored")
-    _optional(obj, "size", _int, None)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("kind") != "ignored":
+        _tag(obj, "kind", "ignored")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_size = obj.get("size", _ABSENT)
+        if v_size is not _ABSENT and (
+            type(v_size) is not int or not -_INT_BOUND < v_size < _INT_BOUND
+        ):
+            raise _field_error(v_size, "integer", "size")
     return cast(Ignored, obj)
 
 
 def _validate_kept(data: object) -> Kept:
-    obj = _object(data)
-    _tag(obj, "kind", "kept")
-    _optional(obj, "value", _json_value, None)
-    _optional(obj, "map", _v_map_int, None)
-    _optional(obj, "either", _v_union_str_or_list_int, None)
-    _unknown(obj, _KEPT_KEYS)
+    if type(data) is not dict:
+        raise _type_error("object", data)
+    obj: dict[str, object] = data
+    if obj.get("kind") != "kept":
+        _tag(obj, "kind", "kept")
+    if len(obj) != 1:  # more than the 1 required key(s)
+        v_value = obj.get("value", _ABSENT)
+        if v_value is not _ABSENT:
+            try:
+                _json_value(v_value)
+            except DecodeError as error:
+                raise error.at(_segment("value")) from None
+        v_map = obj.get("map", _ABSENT)
+        if v_map is not _ABSENT:
+            try:
+                _v_map_int(v_map)
+            except DecodeError as error:
+                raise error.at(_segment("map")) from None
+        v_either = obj.get("either", _ABSENT)
+        if v_either is not _ABSENT:
+            try:
+                _v_union_str_or_list_int(v_either)
+            except DecodeError as error:
+                raise error.at(_segment("either")) from None
+        if not _KEPT_KEYS.issuperset(obj):
+            _unknown(obj, _KEPT_KEYS)
     return cast(Kept, obj)
 
 
 def _validate_node(data: object) -> Node:
+    if type(data) is dict:
+        tag = data.get("kind")
+        if type(tag) is str:
+            decode = _NODE_BY_TAG.get(tag)
+            if decode is not None:
+                return decode(data)
     obj = _object(data)
     return _dispatch(obj, "kind", _NODE_BY_TAG)(obj)
 
@@ -249,7 +310,7 @@ def _v_str_minlen1_re0(value: object) -> str:
 
 def _v_union_str_or_list_int(value: object) -> str | list[int]:
     if type(value) is str:
-        return _str(value)
+        return value
     if type(value) is list:
         return _v_list_int(value)
     raise _type_error("string or array", value)

@@ -24,7 +24,14 @@ from polytype.dialect import keywords
 from polytype.dialect.keywords import matching_nothing
 from polytype.ir import formats
 from polytype.ir.json_types import freeze_json, json_type_of
-from polytype.lowering import NameCheck, long_names, module_checks, schema_checks, union_dispatch
+from polytype.lowering import (
+    NameCheck,
+    long_names,
+    module_checks,
+    schema_checks,
+    union_dispatch,
+    untyped,
+)
 from polytype.lowering.lower_enums import EnumLowering
 from polytype.lowering.lower_inline import InlineTypeLowering
 from polytype.lowering.lower_records import RecordLowering
@@ -150,6 +157,7 @@ class _Lowering(RecordLowering, EnumLowering, UnionLowering, InlineTypeLowering)
             self._problem(join_pointer("/x-polytype", "root"), f"root type {root!r} is not defined")
         if self.generous:
             root = self._shorten_long_names(root)
+            self._report_untyped()
         module = ir.Module(
             name=module_name,
             title=str(options.get("title") or data.get("title") or module_name),
@@ -190,6 +198,12 @@ class _Lowering(RecordLowering, EnumLowering, UnionLowering, InlineTypeLowering)
         self.types = {named.name: named for named in dispatch.types}
         self._problems(dispatch.problems)
         self.warnings.extend(dispatch.warnings)
+
+    def _report_untyped(self) -> None:
+        """One warning for every schema without `type` typed as what it accepts."""
+        if self.untyped_places:
+            places = [self.document.locate(pointer)[2] for pointer in self.untyped_places]
+            self.warnings.append((min(self.untyped_places), untyped.summary(places)))
 
     def _shorten_long_names(self, root: str | None) -> str | None:
         """Shorten a consumed schema's over-long type names (`lowering.long_names`);
@@ -316,7 +330,13 @@ class _Lowering(RecordLowering, EnumLowering, UnionLowering, InlineTypeLowering)
                 name, schema, pointer, doc, notes, x_elixir_module, source
             )
             return
-        if is_record_schema(schema) and types_of(schema) <= {"object"}:
+        if (
+            is_record_schema(schema)
+            and types_of(schema) <= {"object"}
+            and not (self.generous and "type" not in schema)  # `untyped`: an alias of more
+        ):
+            if "type" not in schema:
+                self._problem(pointer, untyped.refusal("object"))
             self.types[name] = ir.Record(
                 name, (), source=source
             )  # placeholder keeps definition order

@@ -34,6 +34,15 @@ SCHEMA = {
         "children": {"properties": {"depth": {"type": "integer"}}},
         "tags": {"items": {"type": "string"}},
         "name": {"type": "string"},
+        # every other value matches both members: rejected
+        "one": {
+            "oneOf": [
+                {"properties": {"a": {"type": "integer"}}, "required": ["a"]},
+                {"properties": {"b": {"type": "integer"}}, "required": ["b"]},
+            ]
+        },
+        # every other value matches a member: accepted
+        "any": {"anyOf": [{"properties": {"a": {"type": "integer"}}, "required": ["a"]}]},
     },
     "definitions": {
         "permission": {
@@ -53,6 +62,9 @@ VALID = [
     {"permission": 1.5, "children": [1, 2], "tags": "x", "name": "n"},
     {"permission": None, "children": None, "tags": 3},
     {"permission": {"description": "d"}, "children": {"depth": 2}, "tags": ["a"]},
+    {"one": {"a": 1}, "any": {"a": 2}},
+    {"one": {"b": 1}, "any": "x"},
+    {"any": [None]},
 ]
 # Values of the implied type that break it: still rejected.
 INVALID = {
@@ -61,6 +73,9 @@ INVALID = {
     "children": ({"children": {"depth": "deep"}}, "$.children.depth"),
     "tags": ({"tags": ["a", 2]}, "$.tags[1]"),
     "name": ({"name": 2}, "$.name"),
+    "one-string": ({"one": "x"}, "$.one"),
+    "one-both": ({"one": {"a": 1, "b": 2}}, "$.one"),
+    "any-key": ({"any": {"b": 1}}, "$.any.a"),
 }
 
 
@@ -133,6 +148,7 @@ def test_the_types_say_what_is_accepted(consumed: Path) -> None:
         in text
     )
     assert "tags: list[str] | dict[str, JSONValue] | str | float | bool | None = None" in text
+    assert "PluginOne: TypeAlias = PluginOneA | PluginOneB" in text
 
 
 @pytest.mark.skipif(shutil.which("mix") is None, reason="needs Elixir")

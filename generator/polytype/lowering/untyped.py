@@ -12,23 +12,14 @@ there instead, so its author adds the `type` they almost certainly meant.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from polytype.lowering.schema_facts import is_record_schema
+from polytype.dialect.keywords import implied_type
 
 # Every JSON type but `null` (which lowering adds as nullable), `integer` within `number`.
+__all__ = ["JSON_TYPES", "implied_type", "open_types", "refusal", "summary"]
+
 JSON_TYPES = ("object", "array", "string", "number", "boolean")
 _SHOWN = 3
-
-
-def implied_type(schema: dict[str, Any]) -> str | None:
-    """The JSON type an untyped schema's keywords give it (lowering types it so): `object`
-    for a record's keywords, `array` for `items`/`prefixItems`; None for any other."""
-    if is_record_schema(schema):
-        return "object"
-    if "items" in schema or "prefixItems" in schema:
-        return "array"
-    return None
 
 
 def open_types(implied: str) -> list[str]:

@@ -363,7 +363,7 @@ def test_what_cannot_be_typed_becomes_free_form_json_with_a_warning(
     assert "/properties/meta: typed as free-form JSON (kept exactly, not checked)" in err
     assert "/properties/version" not in err
     # members nothing tells apart are no longer free-form: each is tried (tests/test_untagged_unions.py)
-    assert "the decoder tries each member (anyOf: first member that matches)" in err
+    assert "1 union whose members no tag, JSON type or required key tells apart" in err
     models = _models(root, "message")
     value = {
         "id": "1",
@@ -926,6 +926,25 @@ def test_null_defaults_that_change_nothing_are_one_summary_line(
     assert "/properties/a/default, /properties/b/default, /properties/c/default and 2 more" in err
     assert "/properties/f/default: default ignored: default does not match" in err
     assert _round_trip(_models(root, "nd"), "C", {}) == {}
+
+
+def test_malformed_examples_are_one_summary_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`examples` that are not a list (`examples: "Yes"`) are documentation gone wrong:
+    dropping them changes no decoding or encoding, so the module gets one line."""
+    properties = {name: {"type": "string", "examples": "Yes"} for name in "abcd"}
+    root = _project(
+        tmp_path, {"ex.json": {"title": "E", "type": "object", "properties": properties}}
+    )
+    code, err = _generate(root, capsys)
+    assert code == 0, err
+    [warning] = [line for line in err.splitlines() if ": warning: " in line]
+    assert warning.startswith("schema/ex.json:1:1: warning: /: 4 `examples` ignored"), err
+    assert warning.endswith(
+        "/properties/a/examples, /properties/b/examples, /properties/c/examples and 1 more"
+    )
+    assert _round_trip(_models(root, "ex"), "E", {"a": "x"}) == {"a": "x"}
 
 
 def test_diff_reads_consumed_schemas_as_generate_does(

@@ -48,7 +48,7 @@ def lower_approximating(
     the targets' namers' checks, whose problems are approximated as lowering's are."""
     data = document.data
     warnings: list[Diagnostic] = []
-    null_defaults: list[str] = []  # `default: null` dropped where null does not fit
+    summarised: dict[str, list[str]] = {}  # quiet drops by kind: the pointers dropped
     replaced: set[str] = set()  # the schemas typed as free-form so far
     for _ in range(MAX_ROUNDS):
         # diagnostics name pointers into `data`: the place to replace; the warnings are
@@ -71,33 +71,39 @@ def lower_approximating(
                     [document.diagnostic(d.pointer, d.message) for d in error.diagnostics]
                 ) from None
             for problem, how in fixed:
-                if how == _NULL_DEFAULT:
-                    null_defaults.append(document.locate(problem.pointer)[2])
+                if how in _SUMMARIES:
+                    summarised.setdefault(how, []).append(document.locate(problem.pointer)[2])
                 else:
                     warnings.append(document.warning(problem.pointer, f"{how}: {problem.message}"))
             continue
         warnings.extend(document.warning(pointer, message) for pointer, message in notes)
-        if null_defaults:
-            warnings.append(document.warning("", _null_defaults_summary(null_defaults)))
+        warnings.extend(
+            document.warning("", _summary(how, pointers))
+            for how, pointers in sorted(summarised.items())
+        )
         return module, tuple(warnings)
     raise InputError([document.diagnostic("", "the schema could not be approximated")])
 
 
 _FREE_FORM = "typed as free-form JSON (kept exactly, not checked)"
-# A `default: null` on a property null does not fit: dropping it changes no decoding or
-# encoding (an absent key stays absent either way), so the module gets one summary line.
+# Dropped annotations that change no decoding or encoding get one summary line per
+# module: a `default: null` where null does not fit (an absent key stays absent either
+# way), and `examples` that are malformed or do not fit (they are documentation only).
 _NULL_DEFAULT = "null default ignored"
-_SHOWN_NULL_DEFAULTS = 3
+_EXAMPLES = "examples ignored"
+_SUMMARIES = {
+    _NULL_DEFAULT: "`default: null` ignored where null does not fit the schema "
+    "(an absent key decodes and encodes the same without it)",
+    _EXAMPLES: "`examples` ignored that are not a list of values the schema accepts "
+    "(examples are documentation; decoding and encoding are the same without them)",
+}
+_SHOWN = 3
 
 
-def _null_defaults_summary(pointers: list[str]) -> str:
-    shown = ", ".join(sorted(pointers)[:_SHOWN_NULL_DEFAULTS])
-    more = len(pointers) - _SHOWN_NULL_DEFAULTS
-    return (
-        f"{len(pointers)} `default: null` ignored where null does not fit the schema "
-        f"(an absent key decodes and encodes the same without it): {shown}"
-        + (f" and {more} more" if more > 0 else "")
-    )
+def _summary(how: str, pointers: list[str]) -> str:
+    shown = ", ".join(sorted(pointers)[:_SHOWN])
+    more = len(pointers) - _SHOWN
+    return f"{len(pointers)} {_SUMMARIES[how]}: {shown}" + (f" and {more} more" if more > 0 else "")
 
 
 def _replace(
@@ -111,9 +117,9 @@ def _replace(
         # an annotation that does not fit its schema (a wrong `default`) costs only itself
         parent, _, keyword = problem.pointer.rpartition("/")
         if keyword in _DROPPABLE and parent in schemas and keyword in schemas[parent]:
-            quiet = keyword == "default" and schemas[parent][keyword] is None
+            null_default = keyword == "default" and schemas[parent][keyword] is None
             data = _set(data, parent, {k: v for k, v in schemas[parent].items() if k != keyword})
-            fixed.append((problem, _NULL_DEFAULT if quiet else f"{keyword} ignored"))
+            fixed.append((problem, _NULL_DEFAULT if null_default else f"{keyword} ignored"))
     if fixed:
         return data, fixed
     chosen: dict[str, Diagnostic] = {}

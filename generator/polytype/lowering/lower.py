@@ -30,6 +30,7 @@ from polytype.lowering import (
     module_checks,
     schema_checks,
     union_dispatch,
+    unions,
     untyped,
 )
 from polytype.lowering.lower_enums import EnumLowering
@@ -198,6 +199,15 @@ class _Lowering(RecordLowering, EnumLowering, UnionLowering, InlineTypeLowering)
         self.types = {named.name: named for named in dispatch.types}
         self._problems(dispatch.problems)
         self.warnings.extend(dispatch.warnings)
+        if dispatch.tried:
+            places = sorted(
+                (self.document.locate(pointer), name) for pointer, name in dispatch.tried
+            )
+            tried = tuple(
+                (written if file == self.document.display_path else f"{file}#{written}", name)
+                for (file, _, written), name in places
+            )  # in the order they were written, each where it was written
+            self.warnings.append(("", unions.tried_summary(tried)))
 
     def _report_untyped(self) -> None:
         """One warning for every schema without `type` typed as what it accepts."""

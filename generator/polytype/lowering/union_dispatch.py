@@ -8,8 +8,10 @@ types alone, the union's `match`:
 - "structural": the members are told apart by JSON type and, for objects, by a tag
   or a required key no other member declares;
 - "one_of" / "any_of" (generous mode only): nothing proves the members distinct, so
-  the decoder tries each member as JSON Schema says, and a warning says so. A
-  project's own schema (strict) gets the problem instead.
+  the decoder tries each member as JSON Schema says. No check is lost, so such unions
+  are listed in one summary line per module (`tried`); a union that tries a member
+  checked less than its schema says loses one (oneOf's "exactly one") and gets a
+  located warning of its own. A project's own schema (strict) gets the problem instead.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ class Dispatch:
     types: tuple[ir.NamedType, ...]
     problems: tuple[Problem, ...]
     warnings: tuple[Problem, ...]
+    tried: tuple[Problem, ...] = ()  # (pointer, union name): exact unions that try members
 
 
 def classify(
@@ -63,6 +66,7 @@ def classify(
         tuple(decided.get(name, named) for name, named in types.items()),
         tuple(classifier.problems),
         tuple(classifier.warnings),
+        tuple(classifier.tried),
     )
 
 
@@ -80,6 +84,7 @@ class _Classifier:
         self.loose = loose
         self.problems: list[Problem] = []
         self.warnings: list[Problem] = []
+        self.tried: list[Problem] = []
 
     def classify(self, site: UnionSite) -> ir.UnionType:
         union = self.types[site.name]
@@ -105,8 +110,9 @@ class _Classifier:
         self, union: ir.UnionType, site: UnionSite, ambiguities: list[Problem]
     ) -> ir.UnionType:
         """Nothing proves the members distinct: the decoder tries them as JSON Schema says
-        (warned when no structural case could be found at all; a required key that other
-        members may carry as an unknown key is exact when tried, and quiet)."""
+        (listed in the module's summary when no structural case could be found at all,
+        warned when a member is checked less than its schema says; a required key that
+        other members may carry as an unknown key is exact when tried, and quiet)."""
         match = unions.match_of(site.keyword)
         checks = unions.member_checks(
             union.members,
@@ -119,13 +125,15 @@ class _Classifier:
             # valid values, so the exact members are tried first and the first match wins
             match = "any_of"
             checks = tuple(sorted(checks, key=lambda check: check.member in loose))
-        if ambiguities or loose:
+        if loose:
             reason = (
                 ambiguities[0][1]
                 if ambiguities
                 else f"union {union.name} has members told apart by keys others may carry"
             )
             self.warnings.append((site.pointer, unions.warning_text(reason, match, loose)))
+        elif ambiguities:
+            self.tried.append((site.pointer, union.name))
         return replace(union, match=match, checks=checks)
 
     # -- tags ----------------------------------------------------------------

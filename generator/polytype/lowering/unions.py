@@ -95,3 +95,23 @@ def warning_text(reason: str, match: ir.UnionMatch, loose: list[str] | None = No
             "is not checked)"
         )
     return f"{reason}; the decoder tries each member ({RULES[match]})"
+
+
+# Unions listed by name in the summary line; the rest are counted.
+_SHOWN_TRIED = 3
+
+
+def tried_summary(tried: tuple[tuple[str, str], ...]) -> str:
+    """The module's one line about the unions that try each member and lose no check
+    (`tried`: pointer and name of each, in schema order): said once, not once per union,
+    because nothing the schema checks is lost; which member a value decodes as is the
+    only thing a reader may want to know."""
+    shown = ", ".join(f"{name} ({pointer})" for pointer, name in tried[:_SHOWN_TRIED])
+    more = len(tried) - _SHOWN_TRIED
+    count = "1 union" if len(tried) == 1 else f"{len(tried)} unions"
+    return (
+        f"{count} whose members no tag, JSON type or required key tells apart: the "
+        "decoder tries each member as JSON Schema says (oneOf: exactly one must match; "
+        f"anyOf: the first that matches), so nothing is left unchecked: {shown}"
+        + (f" and {more} more" if more > 0 else "")
+    )

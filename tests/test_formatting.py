@@ -323,6 +323,12 @@ $defs:
           oneOf:
             - {$ref: "#/$defs/PermissionRequestWithAnExtraordinarilyLongNameThatGoesOnAndOn"}
             - {type: array, items: {type: string}}
+  PairWithAnExtraordinarilyLongItemName:
+    # a tuple whose item's encoder call does not fit its clause's line
+    type: array
+    prefixItems:
+      - {type: boolean}
+      - {$ref: "#/$defs/PermissionRequestWithAnExtraordinarilyLongNameThatGoesOnAndOn"}
 """
 
 

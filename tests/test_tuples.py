@@ -60,7 +60,7 @@ SCHEMA: dict[str, Any] = {
             "prefixItems": [{"type": "string"}],
             "items": {"type": "integer"},
         },
-        "Loose": {"prefixItems": [{"type": "boolean"}]},
+        "Loose": {"type": "array", "prefixItems": [{"type": "boolean"}]},
         "Nested": {
             "type": "array",
             "prefixItems": [

@@ -188,6 +188,20 @@ TYPED_ASSERTIONS = (
 )  # fmt: skip
 
 
+def implied_type(schema: dict[str, Any]) -> str | None:
+    """The JSON type the keywords of a schema without `type` belong to, where lowering
+    types it so: `object` for a record's (`properties`, `additionalProperties: false`),
+    `array` for `items`/`prefixItems`; None for any other schema. Such a schema accepts
+    every value of another JSON type too (`lowering.untyped`)."""
+    if "properties" in schema or (
+        schema.get("additionalProperties") is False and not schema.get("patternProperties")
+    ):
+        return "object"
+    if "items" in schema or "prefixItems" in schema:
+        return "array"
+    return None
+
+
 # Keywords that give a schema without `type` a type of its own (lowering: a record, an
 # array, a union, a reference) which rejects every other JSON type.
 _TYPE_GIVING = ("type", "$ref", "allOf", "anyOf", "oneOf", "properties", "items", "prefixItems")

@@ -11,6 +11,9 @@ Runs on a bundled document (every reference is `#/$defs/Name`), after the cleane
 - **Keywords beside `oneOf`/`anyOf`** apply to every member: they are dropped when the
   members already say them (`type: object` beside object members), else merged into
   each member.
+- **Unions of schemas without `type`** that all constrain one JSON type (`oneOf` of
+  `properties` schemas) are of that type (`oneOf`: a value of another type matches
+  every member) or of it and every other (`anyOf`).
 - **anyOf members subsumed by another** (`anyOf: [{enum: [a, b]}, {type: string}]`) are
   dropped: the plain `string` accepts them all.
 - **Unions that cannot stay inline** (two members of one JSON type) and unions among
@@ -30,7 +33,11 @@ from polytype.diagnostics import Diagnostic, InputError, join_pointer
 from polytype.frontend.all_of import AllOfMerging
 from polytype.frontend.drafts import SCHEMA_LISTS, SCHEMA_MAPS, SINGLE_SCHEMA
 from polytype.frontend.union_naming import UnionNaming
-from polytype.frontend.union_rewrites import drop_subsumed, split_mixed_types
+from polytype.frontend.union_rewrites import (
+    close_untyped_members,
+    drop_subsumed,
+    split_mixed_types,
+)
 from polytype.frontend.union_siblings import UnionSiblings
 from polytype.reading.loader import Document
 
@@ -92,7 +99,7 @@ class _Shaper(AllOfMerging, UnionSiblings, UnionNaming):
         node = self._merge_all_of(node, pointer)
         node = split_mixed_types(node)
         node = self._distribute_union_siblings(node, pointer)
-        node = drop_subsumed(node)
+        node = drop_subsumed(close_untyped_members(node))
         return self._hoist_inline_union(node, pointer)
 
 

@@ -2,7 +2,9 @@
 
 A `type` list mixing `object` with other types (and object keywords) becomes an
 `anyOf` with one member per type; anyOf members that a plain member of their JSON
-type already accepts are dropped. Also which union keyword a node uses.
+type already accepts are dropped. A union of schemas without `type` that all constrain
+one JSON type says which values of other types it takes. Also which union keyword a
+node uses.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from polytype.diagnostics import json_type_name
+from polytype.dialect.keywords import CHECKS_KEY, implied_type
 from polytype.frontend.schema_merge import ANNOTATIONS
 
 
@@ -18,6 +21,38 @@ def union_keyword(node: dict[str, Any]) -> str | None:
         if isinstance(node.get(keyword), list) and node[keyword]:
             return keyword
     return None
+
+
+# Keywords that make a schema without `type` more than its object or array keywords.
+_NOT_OPEN = frozenset(
+    {"type", "$ref", "enum", "const", "oneOf", "anyOf", "allOf", "nullable", CHECKS_KEY}
+)
+_JSON_TYPES = ("object", "array", "string", "number", "boolean", "null")
+
+
+def close_untyped_members(node: dict[str, Any]) -> dict[str, Any]:
+    """A union whose members are all schemas without `type` constraining one JSON type T
+    (`oneOf: [{properties: .., required: [a]}, {properties: .., required: [b]}]`). Each
+    member accepts every value that is not a T, so under `oneOf` (two members or more)
+    such a value matches them all and is rejected: the members are of type T; under
+    `anyOf` every such value is accepted: the members are of type T, beside one member
+    of every other type. (Lowering would otherwise type each member as T or anything
+    else, and find members it cannot tell apart.)"""
+    keyword = union_keyword(node)
+    if keyword is None:
+        return node
+    members = node[keyword]
+    kinds = {
+        implied_type(member) if isinstance(member, dict) and not _NOT_OPEN & set(member) else None
+        for member in members
+    }
+    if len(kinds) != 1 or None in kinds or keyword == "oneOf" and len(members) < 2:
+        return node
+    [kind] = kinds
+    closed = [{**member, "type": kind} for member in members]
+    if keyword == "anyOf":
+        closed.append({"type": [other for other in _JSON_TYPES if other != kind]})
+    return {**node, keyword: closed}
 
 
 def drop_subsumed(node: dict[str, Any]) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from polytype.lowering import (
     schema_checks,
     union_dispatch,
     unions,
+    untyped,
 )
 from polytype.lowering.lower_enums import EnumLowering
 from polytype.lowering.lower_inline import InlineTypeLowering
@@ -157,6 +158,7 @@ class _Lowering(RecordLowering, EnumLowering, UnionLowering, InlineTypeLowering)
             self._problem(join_pointer("/x-polytype", "root"), f"root type {root!r} is not defined")
         if self.generous:
             root = self._shorten_long_names(root)
+            self._report_untyped()
         module = ir.Module(
             name=module_name,
             title=str(options.get("title") or data.get("title") or module_name),
@@ -206,6 +208,12 @@ class _Lowering(RecordLowering, EnumLowering, UnionLowering, InlineTypeLowering)
                 for (file, _, written), name in places
             )  # in the order they were written, each where it was written
             self.warnings.append(("", unions.tried_summary(tried)))
+
+    def _report_untyped(self) -> None:
+        """One warning for every schema without `type` typed as what it accepts."""
+        if self.untyped_places:
+            places = [self.document.locate(pointer)[2] for pointer in self.untyped_places]
+            self.warnings.append((min(self.untyped_places), untyped.summary(places)))
 
     def _shorten_long_names(self, root: str | None) -> str | None:
         """Shorten a consumed schema's over-long type names (`lowering.long_names`);
@@ -332,7 +340,13 @@ class _Lowering(RecordLowering, EnumLowering, UnionLowering, InlineTypeLowering)
                 name, schema, pointer, doc, notes, x_elixir_module, source
             )
             return
-        if is_record_schema(schema) and types_of(schema) <= {"object"}:
+        if (
+            is_record_schema(schema)
+            and types_of(schema) <= {"object"}
+            and not (self.generous and "type" not in schema)  # `untyped`: an alias of more
+        ):
+            if "type" not in schema:
+                self._problem(pointer, untyped.refusal("object"))
             self.types[name] = ir.Record(
                 name, (), source=source
             )  # placeholder keeps definition order

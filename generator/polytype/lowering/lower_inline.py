@@ -14,7 +14,7 @@ from polytype.diagnostics import join_pointer
 from polytype.dialect import keywords
 from polytype.ir import formats, literals
 from polytype.ir.json_types import freeze_json
-from polytype.lowering import schema_checks, tuples
+from polytype.lowering import schema_checks, tuples, untyped
 from polytype.lowering.lowering_state import LoweringState
 from polytype.lowering.object_rules import map_rules, pattern_map
 from polytype.lowering.schema_facts import is_record_schema, type_list, union_options
@@ -89,12 +89,15 @@ class InlineTypeLowering(LoweringState):
         if not concrete:
             if nullable:
                 return ir.JsonLiterals((None,))
-            if is_record_schema(schema):
-                concrete = ["object"]
-            elif "items" in schema or "prefixItems" in schema:
-                concrete = ["array"]
-            else:
+            implied = untyped.implied_type(schema)
+            if implied is None:
                 return ir.AnyJSON()
+            concrete = [implied]
+            if self.generous:  # the implied type, or any value of another JSON type
+                concrete, nullable = untyped.open_types(implied), True
+                self.untyped_places.append(pointer)
+            else:
+                self._problem(pointer, untyped.refusal(implied))
         lowered = [self._lower_single(kind, schema, pointer, hoist_name) for kind in concrete]
         result = lowered[0] if len(lowered) == 1 else ir.InlineUnion(tuple(lowered))
         if isinstance(result, ir.InlineUnion):

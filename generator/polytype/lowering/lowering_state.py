@@ -36,6 +36,8 @@ class LoweringState(ABC):
     unknown_enum_values: ir.UnknownPolicy = "reject"
     # generous mode: (pointer, message) of what was lowered with a weaker guarantee
     warnings: list[tuple[str, str]] = field(default_factory=list)
+    # generous mode: where a schema without `type` was typed as what it accepts (`untyped`)
+    untyped_places: list[str] = field(default_factory=list)
     # generous mode: the schemas typed as free-form JSON by the front end
     approximated: frozenset[str] = frozenset()
     # every union met, for the pass that decides how it dispatches

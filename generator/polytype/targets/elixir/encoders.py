@@ -159,7 +159,12 @@ class Encoders(FileSnippets):
             arrows[-1] = ("{item, _index}", arrows[-1][1])
         lines = [block_head("defp", name, "value"), "  value", "  |> Enum.with_index()"]
         lines.append("  |> Enum.map(fn")
-        lines += [f"    {head} -> {body}" for head, body in arrows]
+        # laid out as `mix format` lays out clauses: all on one line each, or all broken
+        # laid out at column 6 (the helper is indented by 2 in its module), as `mix format`
+        # lays out clauses: all on one line each, or all broken after `->`
+        for clause in layout.arrow_clauses(arrows, 6):
+            first, *rest = clause.split("\n") if clause else [""]
+            lines += ["    " + first if first else first, *(line[2:] for line in rest)]
         lines += ["  end)", "end"]
         self.helpers[name] = HelperView(name, ("\n".join(lines),))
         return name

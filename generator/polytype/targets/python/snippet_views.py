@@ -49,3 +49,22 @@ class RecordChecks:
         tags = tuple(tag.statement for tag in self.tags)
         forbid = (self.forbid_check,) if self.forbid_check else ()
         return ("obj = _object(data)", *self.schema_checks, *tags, *forbid)
+
+    @property
+    def inline_prelude(self) -> tuple[str, ...]:
+        """`prelude` written in place, for a decoder that checks its fields in place:
+        the object test and a string tag's comparison inline (the calls only build the
+        errors)."""
+        lines = ["if type(data) is not dict:", '    raise _type_error("object", data)']
+        lines.append("obj: dict[str, object] = data")
+        lines.extend(self.schema_checks)
+        for tag in self.tags:
+            lines.extend(
+                [f"if obj.get({tag.key}) != {tag.value}:", f"    {tag.statement}"]
+                if tag.string
+                else [tag.statement]
+            )
+        if self.forbid_check:
+            lines.append(f"if not {self.keys_name}.issuperset(obj):")
+            lines.append(f"    {self.forbid_check}")
+        return tuple(lines)

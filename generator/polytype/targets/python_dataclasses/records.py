@@ -88,18 +88,7 @@ def _decode_body(
     Fields are checked in the same order as before (required, then optional), so
     the first problem reported is the same.
     """
-    lines = ["if type(data) is not dict:", '    raise _type_error("object", data)']
-    lines.append("obj: dict[str, object] = data")
-    lines.extend(checks.schema_checks)
-    for tag in checks.tags:  # a string compares in place; the call only builds the error
-        lines.extend(
-            [f"if obj.get({tag.key}) != {tag.value}:", f"    {tag.statement}"]
-            if tag.string
-            else [tag.statement]
-        )
-    if checks.forbid_check:
-        lines.append(f"if not {checks.keys_name}.issuperset(obj):")
-        lines.append(f"    {checks.forbid_check}")
+    lines = list(checks.inline_prelude)
     by_name = {view.name: view for view in fields}
     ordered = [by_name[names[item.json_key]] for item in checks.fields]
     required = sum(1 for item in record.fields if item.required)

@@ -20,18 +20,7 @@ from polytype.targets.python.snippet_views import RecordChecks
 
 def validator_body(record: ir.Record, checks: RecordChecks, codecs: Codecs) -> tuple[str, ...]:
     """The statements of `record`'s validator, `data` in, `obj` returned by the caller."""
-    lines = ["if type(data) is not dict:", '    raise _type_error("object", data)']
-    lines.append("obj: dict[str, object] = data")
-    lines.extend(checks.schema_checks)
-    for tag in checks.tags:  # a string compares in place; the call only builds the error
-        lines.extend(
-            [f"if obj.get({tag.key}) != {tag.value}:", f"    {tag.statement}"]
-            if tag.string
-            else [tag.statement]
-        )
-    if checks.forbid_check:
-        lines.append(f"if not {checks.keys_name}.issuperset(obj):")
-        lines.append(f"    {checks.forbid_check}")
+    lines = list(checks.inline_prelude)
     names = _local_names(checks.fields)
     required = [item for item in checks.fields if item.required]
     optional = [item for item in checks.fields if not item.required]

@@ -219,6 +219,19 @@ definitions:
   npm: {$ref: "#/definitions/ansible", description: The npm manager's settings.}
   pip: {$ref: "#/definitions/cargo"}
 """,
+    "null_items": """\
+description: >-
+  Lists whose items can only be null (a linter's ignored warnings): the dataclass
+  decoder called a `-> None` item decoder in a comprehension, which mypy refuses
+  (func-returns-value).
+title: Lint
+type: object
+required: [seen]
+properties:
+  seen: {type: array, items: {type: "null"}}
+  ignored: {type: array, items: {type: "null"}}
+  blanks: {type: array, items: {enum: [null]}}
+""",
 }
 
 
@@ -421,3 +434,14 @@ def test_typed_dict_keys_name_what_a_renaming_alias_stands_for(project: Path) ->
     assert typed_dicts.validate_config(document) == document
     with pytest.raises(typed_dicts.DecodeError):
         typed_dicts.validate_config({"npm": {"pip": {"name": 1}}})
+
+
+def test_lists_of_nulls_decode_and_refuse_other_items(project: Path) -> None:
+    folder = project / "generated" / "python" / "null_items"
+    models = import_file(folder / "dataclass_models.py", "catalogue_build_null_items_dc")
+    document = {"seen": [None, None], "ignored": [], "blanks": [None]}
+    assert models.decode_lint(document).to_dict() == document
+    with pytest.raises(models.DecodeError, match=r"\$\.seen\[1\]"):
+        models.decode_lint({"seen": [None, 1]})
+    with pytest.raises(models.DecodeError, match=r"\$\.ignored\[0\]"):
+        models.decode_lint({"seen": [], "ignored": ["x"]})

@@ -50,6 +50,9 @@ def _inline_call(
         isinstance(type_ref, ir.ListOf)
         and not type_ref.as_tuple
         and not type_ref.constraints.checks_items()
+        # items that can only be null: a checker refuses the value of a call typed
+        # `-> None` in a comprehension, so such a list takes the generic decoder
+        and codegen.annotation(type_ref.item) != "None"
     ):
         decode = codegen.decoder(type_ref.item)
         if first == "if":

@@ -232,6 +232,16 @@ properties:
   ignored: {type: array, items: {type: "null"}}
   blanks: {type: array, items: {enum: [null]}}
 """,
+    "nul_pattern": """\
+description: >-
+  A pattern holding a NUL character (a path with no NUL in it): PCRE reads a pattern as
+  a C string, so the Elixir module's Regex.compile! stopped at the NUL and the module
+  did not compile.
+title: Paths
+type: object
+patternProperties:
+  "^.+$": {type: string, pattern: "^(/)?([^/\\0]+(/)?)+$"}
+""",
 }
 
 
@@ -445,3 +455,13 @@ def test_lists_of_nulls_decode_and_refuse_other_items(project: Path) -> None:
         models.decode_lint({"seen": [None, 1]})
     with pytest.raises(models.DecodeError, match=r"\$\.ignored\[0\]"):
         models.decode_lint({"seen": [], "ignored": ["x"]})
+
+
+def test_a_pattern_holding_a_nul_checks_strings(project: Path) -> None:
+    schema = (project / "schema" / "nul_pattern.yaml").read_text(encoding="utf-8")
+    assert "\\0" in schema  # YAML's escape: the pattern itself holds the NUL
+    folder = project / "generated" / "python" / "nul_pattern"
+    models = import_file(folder / "dataclass_models.py", "catalogue_build_nul_pattern_dc")
+    assert models.decode_paths({"src": "a/b/"}) == {"src": "a/b/"}  # a map of paths
+    with pytest.raises(models.DecodeError, match=r"\$\.src"):
+        models.decode_paths({"src": "a\0b"})

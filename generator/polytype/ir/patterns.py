@@ -75,15 +75,16 @@ def pcre_pattern(pattern: str) -> str:
     PCRE has no `\\uXXXX`, `\\UXXXXXXXX` or `\\N{NAME}` escapes: they become `\\x{...}`
     (a UTF-16 surrogate pair `\\uD83D\\uDE00` one code point). A Unicode property
     `\\p{...}` by a long General_Category name or as `Script=Name` takes PCRE's
-    spelling (`\\p{L}`, `\\p{Greek}`). Everything else is passed through: the two
-    engines read it alike.
+    spelling (`\\p{L}`, `\\p{Greek}`). A NUL character, which ends a pattern for PCRE,
+    becomes `\\x{0}`. Everything else is passed through: the two engines read it alike.
     """
     out: list[str] = []
     index = 0
     while index < len(pattern):
         char = pattern[index]
         if char != "\\" or index + 1 >= len(pattern):
-            out.append(char)
+            # a NUL in the pattern ends it for PCRE (a C string): written as its escape
+            out.append("\\x{0}" if char == "\0" else char)
             index += 1
             continue
         escape = pattern[index + 1]
@@ -106,6 +107,8 @@ def pcre_pattern(pattern: str) -> str:
             except KeyError:
                 code = None
             end = close + 1
+        elif escape == "\0":  # an escaped NUL is the NUL itself
+            code = 0
         elif escape in "pP" and (found := _PROPERTY.match(pattern, index + 2)):
             name = found.group(2)
             if found.group(1) in (None, "General_Category", "gc"):

@@ -4,7 +4,7 @@ called; the pointer and the wording are the same for every target."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from polytype import ir
 from polytype.diagnostics import join_pointer
@@ -35,4 +35,24 @@ def colliding_fields(
                 )
             )
         seen[name] = item.json_key
+    return problems
+
+
+def colliding_types(
+    module: ir.Module, pointers: Mapping[str, str], rule: Callable[[str], str], label: str
+) -> list[Problem]:
+    """Types whose name, converted by `rule` (`label` says to what), is another's."""
+    problems: list[Problem] = []
+    seen: dict[str, str] = {}
+    for named in module.types:
+        converted = rule(named.name)
+        if converted in seen:
+            problems.append(
+                (
+                    pointers.get(named.name, ""),
+                    f"types {seen[converted]!r} and {named.name!r} both become the "
+                    f"{label} {converted!r}",
+                )
+            )
+        seen[converted] = named.name
     return problems

@@ -19,7 +19,12 @@ from typing import assert_never
 
 from polytype import ir, naming
 from polytype.diagnostics import NameProblems, join_pointer
-from polytype.targets.base.name_checks import Problem, colliding_fields, field_pointer
+from polytype.targets.base.name_checks import (
+    Problem,
+    colliding_fields,
+    colliding_types,
+    field_pointer,
+)
 from polytype.targets.base.render import ex_atom, ex_str
 from polytype.targets.elixir.terms import ex_int
 
@@ -181,19 +186,12 @@ def check(module: ir.Module, pointers: Mapping[str, str], generous: bool) -> Nam
     refused, and a namespace that is Elixir's own gains `Schema` (a warning). First types
     that become one module and struct keys that collide; then, for a module without other
     problems, Elixir's own modules redefined and names too long for an atom."""
-    first: list[Problem] = []
-    seen: dict[str, str] = {}
-    for named in module.types:
-        segment = naming.elixir_module_segment(named.name).lstrip("_")
-        if segment in seen:
-            first.append(
-                (
-                    pointers.get(named.name, ""),
-                    f"types {seen[segment]!r} and {named.name!r} both become the Elixir module "
-                    f"{segment!r}",
-                )
-            )
-        seen[segment] = named.name
+    first = colliding_types(
+        module,
+        pointers,
+        lambda name: naming.elixir_module_segment(name).lstrip("_"),
+        "Elixir module",
+    )
     then, warnings = _named_modules(module, pointers, generous)
     for named in module.types:
         pointer = pointers.get(named.name, "")

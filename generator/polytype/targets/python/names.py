@@ -11,7 +11,7 @@ collisions are numbered (`ETC_GMT_1`, `ETC_GMT_1_2`) instead.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Mapping
+from collections.abc import Container, Mapping
 from dataclasses import replace
 from functools import cache
 
@@ -19,7 +19,12 @@ from polytype import ir, naming
 from polytype.diagnostics import NameProblems, join_pointer
 from polytype.ir.renaming import rename_named
 from polytype.targets.base.helper_names import function_suffix
-from polytype.targets.base.name_checks import Problem, colliding_fields, field_pointer
+from polytype.targets.base.name_checks import (
+    Problem,
+    colliding_fields,
+    colliding_types,
+    field_pointer,
+)
 
 
 def type_name(name: str) -> str:
@@ -91,8 +96,8 @@ def check(module: ir.Module, pointers: Mapping[str, str], generous: bool) -> Nam
     refused. First types whose functions' suffix would be one, reserved `x-field`s and
     keys that spell one attribute; then, for a module without other problems, types that
     take one class name and fields that would hide a class."""
-    first = _converted_types(module, pointers, function_suffix, "function suffix")
-    then = _converted_types(module, pointers, type_name, "Python name")
+    first = colliding_types(module, pointers, function_suffix, "function suffix")
+    then = colliding_types(module, pointers, type_name, "Python name")
     python_types = set(type_names(module).values())
     for named in module.types:
         if isinstance(named, ir.Record):
@@ -109,26 +114,6 @@ def check(module: ir.Module, pointers: Mapping[str, str], generous: bool) -> Nam
                 )
             then.extend(_shadowing_fields(named, pointer, python_types))
     return NameProblems(tuple(first), tuple(then))
-
-
-def _converted_types(
-    module: ir.Module, pointers: Mapping[str, str], rule: Callable[[str], str], label: str
-) -> list[Problem]:
-    """Types whose name, converted by `rule` (`label` says to what), is another's."""
-    problems: list[Problem] = []
-    seen: dict[str, str] = {}
-    for named in module.types:
-        converted = rule(named.name)
-        if converted in seen:
-            problems.append(
-                (
-                    pointers.get(named.name, ""),
-                    f"types {seen[converted]!r} and {named.name!r} both become the "
-                    f"{label} {converted!r}",
-                )
-            )
-        seen[converted] = named.name
-    return problems
 
 
 def _reserved_fields(record: ir.Record, pointer: str) -> list[Problem]:

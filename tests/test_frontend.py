@@ -846,7 +846,7 @@ def test_the_root_is_a_type_whenever_it_describes_a_value(
     path.write_text(json.dumps(ROOTS[file]), encoding="utf-8")
     read = read_schema(path, file, strict=False)
     assert read.module.root == root
-    assert ("no type here is its root" in read.module.doc) == (root is None)
+    assert ("no type here is the module's root" in read.module.doc) == (root is None)
     assert not any("cannot resolve" in warning.message for warning in read.warnings)
     assert not any("free-form" in warning.message for warning in read.warnings)
     if root is not None:

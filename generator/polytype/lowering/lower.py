@@ -125,8 +125,8 @@ def lower_generously(
 # What a module without a root type says of its documents (a root of only definitions and
 # annotations, `{}` or `true`, is free-form JSON by its own schema).
 FREE_FORM_ROOT = (
-    "The schema's root says nothing about a document beyond its definitions:\n"
-    "a document of this module is free-form JSON, and no type here is its root."
+    "The schema's root only holds definitions, so no type here is the module's root\n"
+    "(a document of it is free-form JSON); `x-polytype: {root: Name}` names one."
 )
 
 

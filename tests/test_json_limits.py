@@ -99,7 +99,7 @@ def test_non_finite_python_numbers_are_rejected_at_their_field(
 
 @pytest.mark.parametrize(("module", "record", "key", "fixture"), NUMBER_FIELDS)
 def test_non_finite_numbers_in_json_text_are_rejected_at_their_field(
-    module: str, record: str, key: str, fixture: str
+    module: str, record: str, key: str, fixture: str, json_parser: str
 ) -> None:
     data = json.loads((FIXTURES / fixture).read_text(encoding="utf-8"))
     dataclass = getattr(load_generated(module, "dataclass_models"), record)
@@ -203,7 +203,9 @@ FREE_FORM_FIELDS = list(_free_form_fields())
 
 
 @pytest.mark.parametrize(("module", "record", "key", "fixture"), FREE_FORM_FIELDS)
-def test_one_depth_limit_in_every_flavor(module: str, record: str, key: str, fixture: str) -> None:
+def test_one_depth_limit_in_every_flavor(
+    module: str, record: str, key: str, fixture: str, json_parser: str
+) -> None:
     """100 levels of arrays and objects are read; 101 are refused at `$`, from data and text."""
     limit, message = depth.MAX_DEPTH, depth.DEPTH_MESSAGE
     data = json.loads((FIXTURES / fixture).read_text(encoding="utf-8"))

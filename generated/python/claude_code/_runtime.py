@@ -205,16 +205,11 @@ def _is_json(value: object, depth: int = 0) -> bool:
 
     Past `_FREE_DEPTH` levels the input as a whole is measured (`_guard`).
     """
-    kind = type(value)
-    if kind is str or kind is bool or value is None:
-        return True
-    if type(value) is int:  # `type(...) is` narrows the type, `kind is` does not
-        return -_INT_BOUND < value < _INT_BOUND
-    if kind is float:
-        return value == value and value not in _INFINITIES
-    if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
-        raise _MaybeTooDeep
+    # Containers first: a free-form value is mostly an object, and an item is passed on
+    # only when it is not a string, a boolean, null or an integer.
     if type(value) is dict:
+        if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
+            raise _MaybeTooDeep
         for key, item in value.items():
             if type(key) is not str:
                 return False
@@ -230,6 +225,8 @@ def _is_json(value: object, depth: int = 0) -> bool:
                     return False
         return True
     if type(value) is list:
+        if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
+            raise _MaybeTooDeep
         for item in value:
             kind = type(item)
             if not (
@@ -242,6 +239,15 @@ def _is_json(value: object, depth: int = 0) -> bool:
                 if not _is_json(item, depth + 1):
                     return False
         return True
+    kind = type(value)
+    if kind is str or kind is bool or value is None:
+        return True
+    if type(value) is int:  # `type(...) is` narrows the type, `kind is` does not
+        return -_INT_BOUND < value < _INT_BOUND
+    if kind is float:
+        return value == value and value not in _INFINITIES
+    if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
+        raise _MaybeTooDeep  # as for a container: whether the input is too deep comes first
     return False
 
 
@@ -295,14 +301,14 @@ def _json_value(value: object) -> JSONValue:
 
 
 def _json_object(value: object) -> dict[str, JSONValue]:
-    if type(value) is dict:
+    if type(value) is dict:  # narrowed to `dict[Any, Any]`: returned without a `cast` call
         parsed = _PARSED_JSON.get()
         if parsed:
             if parsed == _PARSED_TEXT:
                 _measure_parsed(value)
-            return cast("dict[str, JSONValue]", value)
+            return value
         if _is_json(value):
-            return cast("dict[str, JSONValue]", value)
+            return value
     obj = _object(value)
     for key, item in obj.items():
         if type(key) is not str:

@@ -84,17 +84,19 @@ _DEEP = (_MaybeTooDeep, RecursionError)
 
 def _too_deep(value: object, levels: int) -> bool:
     """Whether `value` nests more than `levels` arrays and objects."""
-    kind = type(value)
-    if kind is not dict and kind is not list:
+    # `type(...) is` narrows without a call (`cast` is one, per container)
+    items: Iterable[object]
+    if type(value) is dict:
+        items = value.values()
+    elif type(value) is list:
+        items = value
+    else:
         return False
     if levels == 0:
         return True
-    for item in (
-        cast("dict[object, object]", value).values()
-        if kind is dict
-        else cast("list[object]", value)
-    ):
-        if (type(item) is dict or type(item) is list) and _too_deep(item, levels - 1):
+    for item in items:
+        kind = type(item)
+        if (kind is dict or kind is list) and _too_deep(item, levels - 1):
             return True
     return False
 
@@ -197,12 +199,13 @@ def _not_json(value: object, depth: int) -> str | None:
     can write and finite floats. Past `_FREE_DEPTH` levels the whole input is measured.
     """
     kind = type(value)
-    if kind is dict or kind is list:
+    # `type(...) is` narrows the type without a call (`cast` is one, per container)
+    if type(value) is dict or type(value) is list:
         if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
             raise _MaybeTooDeep
         items: Iterable[object]
-        if kind is dict:
-            for key in cast("dict[object, object]", value):
+        if type(value) is dict:
+            for key in value:
                 if type(key) is not str:
                     return f"object key {key!r} is not a string"
                 if not key.isascii():
@@ -212,9 +215,9 @@ def _not_json(value: object, depth: int) -> str | None:
                         return (
                             f"object key {key!r} holds a lone surrogate, which Pydantic cannot keep"
                         )
-            items = cast("dict[str, object]", value).values()
+            items = value.values()
         else:
-            items = cast("list[object]", value)
+            items = value
         for item in items:
             kind = type(item)
             if kind is str or kind is bool or item is None:

@@ -75,7 +75,8 @@ class A:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["role"] = self.role
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -105,7 +106,8 @@ class B:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "b"
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:

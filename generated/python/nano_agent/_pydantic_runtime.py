@@ -24,6 +24,7 @@ from pydantic import (
     StrictInt,
     TypeAdapter,
     ValidationError,
+    ValidationInfo,
 )
 from pydantic_core import PydanticCustomError, SchemaValidator, from_json
 
@@ -447,34 +448,58 @@ def _json_error(problem: str) -> PydanticCustomError:
     return PydanticCustomError(kind, problem)
 
 
-def _json_value(value: _T) -> _T:
-    """Free-form JSON, checked in one pass and kept as read."""
-    problem = _not_json(value, 0)
-    if problem is not None:
-        raise _json_error(problem)
-    return value
-
-
-def _json_object(value: _T) -> _T:
-    """A free-form JSON object, checked in one pass and kept as read."""
-    if type(value) is not dict:
-        raise PydanticCustomError("dict_type", "Input should be a valid dictionary")
-    return _json_value(value)
+def _finite(value: object, depth: int) -> bool:
+    """Whether `value`, read by Pydantic's JSON parser, holds no NaN or infinity: the
+    parser reads `NaN`, `Infinity` and `1e400`, but refuses lone surrogates and integers
+    too long to write, and its keys are strings, so nothing else is left to check (its
+    depth is, as in `_not_json`)."""
+    items: Iterable[object]
+    if type(value) is dict:
+        items = value.values()
+    elif type(value) is list:
+        items = value
+    else:
+        return type(value) is not float or value - value == 0
+    if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
+        raise _MaybeTooDeep
+    for item in items:
+        kind = type(item)
+        if kind is dict or kind is list:
+            if not _finite(item, depth + 1):
+                return False
+        elif kind is float and item - item != 0:
+            return False
+    return True
 
 
 class _FreeForm:
     """Free-form JSON in one Python call per value: Pydantic's `JsonValue` would pick each
     node's type with a Python discriminator, validating and dumping alike. Dumped as it is
-    (JSON data needs no serializer); described as `{}`, or an object, in a JSON Schema."""
+    (JSON data needs no serializer); described as `{}`, or an object, in a JSON Schema.
+    From JSON text only NaN and infinity can be other than JSON data (`_finite`)."""
 
-    def __init__(self, check: Callable[[Any], Any], json_schema: dict[str, Any]) -> None:
-        self.check, self.json_schema = check, json_schema
+    def __init__(self, json_schema: dict[str, Any]) -> None:
+        self.json_schema = json_schema
+        self.object_only = json_schema.get("type") == "object"  # else any JSON value
+
+    def validate(self, value: Any, info: ValidationInfo) -> Any:
+        """`value` checked in one pass and kept as read."""
+        if self.object_only and type(value) is not dict:
+            raise PydanticCustomError("dict_type", "Input should be a valid dictionary")
+        if info.mode == "json":
+            if not _finite(value, 0):
+                raise PydanticCustomError("json_value", "NaN and infinity are not JSON numbers")
+            return value
+        problem = _not_json(value, 0)
+        if problem is not None:
+            raise _json_error(problem)
+        return value
 
     def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> Any:
         from pydantic_core import core_schema
 
-        return core_schema.no_info_plain_validator_function(
-            self.check, serialization=core_schema.simple_ser_schema("any")
+        return core_schema.with_info_plain_validator_function(
+            self.validate, serialization=core_schema.simple_ser_schema("any")
         )
 
     def __get_pydantic_json_schema__(self, schema: Any, handler: Any) -> dict[str, Any]:
@@ -508,8 +533,8 @@ if TYPE_CHECKING:
     _JSON: TypeAlias = JsonValue
     _JSON_OBJECT: TypeAlias = dict[str, JsonValue]
 else:
-    _JSON = Annotated[Any, _FreeForm(_json_value, {})]
-    _JSON_OBJECT = Annotated[Any, _FreeForm(_json_object, {"type": "object"})]
+    _JSON = Annotated[Any, _FreeForm({})]
+    _JSON_OBJECT = Annotated[Any, _FreeForm({"type": "object"})]
 # `_JSON`: free-form JSON (Pydantic's `JsonValue` without NaN, infinity, integers too long
 # to write and lone surrogates in keys); `_JSON_OBJECT`: a free-form JSON object.
 

@@ -550,6 +550,10 @@ def _parse(text: str | bytes) -> object:
     return _loads(text)
 
 
+# The longest JSON text whose brackets `_parse_then_decode` counts.
+_COUNTED_TEXT = 1024
+
+
 def _parse_then_decode(decode: Callable[[object], _T], text: str | bytes) -> _T:
     """`decode` the JSON document `text`, skipping the free-form checks it cannot fail.
 
@@ -561,11 +565,15 @@ def _parse_then_decode(decode: Callable[[object], _T], text: str | bytes) -> _T:
     except _NotANumber as error:
         decode(_loads(text, _LENIENT_JSON_DECODER))  # raises with the path of the number
         raise error from None  # in a key the schema drops: still not JSON text
-    if isinstance(text, str):
-        containers = text.count("[") + text.count("{")
-    else:
-        containers = text.count(b"[") + text.count(b"{")
-    # with no more brackets than _FREE_DEPTH, no free-form value can nest past the limit
+    # With no more brackets than _FREE_DEPTH, no free-form value can nest past the limit.
+    # Counting them pays only in a short text: a long one has more, almost always, and
+    # measuring free-form values costs no more than their brackets.
+    containers = _FREE_DEPTH + 1
+    if len(text) <= _COUNTED_TEXT:
+        if isinstance(text, str):
+            containers = text.count("[") + text.count("{")
+        else:
+            containers = text.count(b"[") + text.count(b"{")
     token = _PARSED_JSON.set(_PARSED_TEXT if containers > _FREE_DEPTH else _SHALLOW_TEXT)
     try:
         return decode(data)

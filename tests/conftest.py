@@ -167,3 +167,16 @@ def _parsed_schema(module: str) -> dict[str, Any]:
 
 
 SHIPPED_MODULES = sorted(path.stem for path in (REPO / "schema").glob("*.yaml"))
+
+
+@pytest.fixture(params=["msgspec", "json"])
+def json_parser(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run a test once with msgspec parsing JSON text for the generated dataclasses (the
+    optional accelerator, installed with the dev dependencies) and once with json alone,
+    as where msgspec is not installed."""
+    for module in SHIPPED_MODULES:
+        runtime = load_generated(module, "_runtime")
+        assert runtime._FAST_LOADS is not None, "msgspec is a dev dependency"
+        if request.param == "json":
+            monkeypatch.setattr(runtime, "_FAST_LOADS", None)
+    return str(request.param)

@@ -99,7 +99,7 @@ def test_non_finite_python_numbers_are_rejected_at_their_field(
 
 @pytest.mark.parametrize(("module", "record", "key", "fixture"), NUMBER_FIELDS)
 def test_non_finite_numbers_in_json_text_are_rejected_at_their_field(
-    module: str, record: str, key: str, fixture: str
+    module: str, record: str, key: str, fixture: str, json_parser: str
 ) -> None:
     data = json.loads((FIXTURES / fixture).read_text(encoding="utf-8"))
     dataclass = getattr(load_generated(module, "dataclass_models"), record)
@@ -203,7 +203,9 @@ FREE_FORM_FIELDS = list(_free_form_fields())
 
 
 @pytest.mark.parametrize(("module", "record", "key", "fixture"), FREE_FORM_FIELDS)
-def test_one_depth_limit_in_every_flavor(module: str, record: str, key: str, fixture: str) -> None:
+def test_one_depth_limit_in_every_flavor(
+    module: str, record: str, key: str, fixture: str, json_parser: str
+) -> None:
     """100 levels of arrays and objects are read; 101 are refused at `$`, from data and text."""
     limit, message = depth.MAX_DEPTH, depth.DEPTH_MESSAGE
     data = json.loads((FIXTURES / fixture).read_text(encoding="utf-8"))
@@ -230,3 +232,24 @@ def test_one_depth_limit_in_every_flavor(module: str, record: str, key: str, fix
                 ], flavor
             else:
                 assert str(caught.value) == f"$: {message}", flavor
+
+
+@pytest.mark.parametrize(("module", "record", "key", "fixture"), FREE_FORM_FIELDS)
+def test_non_finite_numbers_deep_in_free_form_text_are_rejected_at_their_field(
+    module: str, record: str, key: str, fixture: str, json_parser: str
+) -> None:
+    """From JSON text the Pydantic models check a free-form value for NaN and infinity
+    alone (their parser refuses the rest), at any depth."""
+    data = json.loads((FIXTURES / fixture).read_text(encoding="utf-8"))
+    dataclass = getattr(load_generated(module, "dataclass_models"), record)
+    model = getattr(load_generated(module, "pydantic_models"), record)
+    for literal in NON_FINITE_TEXT:
+        value = {"a": [1, {"b": [0.5]}], "c": "0.5"}
+        text = json.dumps(dict(data, **{key: value})).replace("[0.5]", f"[{literal}]")
+        with pytest.raises(ValueError) as caught:
+            dataclass.from_json(text)
+        assert caught.value.path.startswith(f"$.{key}"), caught.value
+        with pytest.raises(ValidationError) as refused:
+            model.model_validate_json(text)
+        assert [(e["type"], e["loc"]) for e in refused.value.errors()] == [("json_value", (key,))]
+    assert model.model_validate_json(json.dumps(dict(data, **{key: {"k": [1.5, {"x": None}]}})))

@@ -134,7 +134,7 @@ def test_too_long_integers_in_free_form_values_are_rejected(module: str) -> None
 
 @pytest.mark.parametrize(("module", "record", "key", "fixture"), INTEGER_FIELDS)
 def test_too_long_integers_in_json_text_are_refused(
-    module: str, record: str, key: str, fixture: str
+    module: str, record: str, key: str, fixture: str, json_parser: str
 ) -> None:
     sentinel = "918273645546372819"
     text = json.dumps(dict(_fixture(fixture), **{key: int(sentinel)}))

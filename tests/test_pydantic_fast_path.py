@@ -42,7 +42,15 @@ def _run_input(**extra: Any) -> dict[str, Any]:
 
 def _both(models: ModuleType, data: dict[str, Any]) -> list[Any]:
     adapter = models.RunAgentInput
-    return [adapter.model_validate(data), adapter.model_validate_json(json.dumps(data))]
+    text = json.dumps(data)
+    return [
+        adapter.model_validate(data),
+        adapter.model_validate_json(text),
+        adapter.model_validate_json(text.encode()),
+        adapter.model_validate_json(json.dumps(data, indent=1)),  # `"thread_id": ` spaced
+        adapter.model_validate_json(text.replace("_", "\\u005f")),  # `"thread\\u005fid"`
+        adapter.model_validate_json(text.replace("_", "\\u005F")),
+    ]
 
 
 def test_the_fast_path_leaves_out_the_python_checks(models: ModuleType) -> None:
@@ -54,8 +62,8 @@ def test_the_fast_path_leaves_out_the_python_checks(models: ModuleType) -> None:
     assert "_check_wire" not in text and "_put_back" not in text
     assert "_message_member" not in text  # the role tag is read by Pydantic
     # JSON text is read by the fast validator itself where Pydantic shows it the field
-    # names among the keys (2.14 and later), and parsed first otherwise
-    assert fast[1] is runtime._NAMES_IN_TEXT
+    # names among the keys (2.14 and later), else where a search finds none there
+    assert (fast[1] is None) is runtime._NAMES_IN_TEXT
 
 
 @pytest.mark.parametrize("name", ["parent_run_id", "thread_id"])
@@ -112,3 +120,42 @@ def test_errors_are_the_full_validators(models: ModuleType) -> None:
             validate(given)
         [error] = caught.value.errors()
         assert error["loc"] == ("messages", 0, "ToolMessage", "content")
+
+
+def test_names_in_json_text_are_found_by_the_search(models: ModuleType) -> None:
+    """Before Pydantic 2.14 the fast validator reads JSON text itself only where no field
+    name can be a key; the search may say yes where none is, never no where one is."""
+    runtime = __import__(models.__package__ + "._pydantic_runtime", fromlist=["_NameKeys"])
+    names = runtime._NameKeys(frozenset({"thread_id", "class_", "kind"}))
+    for text in (
+        '{"thread_id": 1}',
+        '{"a": {"thread_id"\n:1}}',
+        '{"class_":1}',
+        '{"kind" :1}',
+        '{"thread\\u005fid": 1}',
+        '{"\\u0074hread_id": 1}',
+        '{"x_y": 1}',  # not a name, but a key with `_`: parsed first, which is only slower
+    ):
+        assert names(text) and names(text.encode()) and names(bytearray(text.encode())), text
+    for text in ('{"threadId": "thread_id", "kinds": "kind"}', '["class_", "\\u00e9"]'):
+        assert not names(text) and not names(text.encode()), text
+    assert names(memoryview(b"{}"))  # not text it knows: parsed first
+    assert runtime._NameKeys(frozenset({"caf\u00e9"}))("{}")  # not an ASCII identifier
+
+
+def test_text_without_names_is_read_by_the_fast_validator(
+    models: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runtime = __import__(models.__package__ + "._pydantic_runtime", fromlist=["from_json"])
+    parsed: list[object] = []
+    real = runtime.from_json
+    monkeypatch.setattr(runtime, "from_json", lambda data: parsed.append(data) or real(data))
+    data = _run_input(state={"snake": "thread_id"})
+    text = json.dumps(data)
+    assert models.RunAgentInput.model_validate_json(text).model_dump(**DUMP) == data
+    assert parsed == []  # read by the fast validator itself
+    named = json.dumps(_run_input(thread_id="by name"))
+    assert models.RunAgentInput.model_validate_json(named).__pydantic_extra__ == {
+        "thread_id": "by name"
+    }
+    assert parsed == ([] if runtime._NAMES_IN_TEXT else [named])

@@ -407,7 +407,7 @@ class RunAgentInput:
         out: dict[str, JSONValue] = {}
         out["threadId"] = self.thread_id
         out["runId"] = self.run_id
-        out["messages"] = [encode_message(item0) for item0 in self.messages]
+        out["messages"] = [item0.to_dict() for item0 in self.messages]
         out["tools"] = [item0.to_dict() for item0 in self.tools]
         out["context"] = [item0.to_dict() for item0 in self.context]
         if "parentRunId" in self._present or self.parent_run_id is not None:
@@ -420,7 +420,8 @@ class RunAgentInput:
             out["resume"] = (
                 None if self.resume is None else [item0.to_dict() for item0 in self.resume]
             )
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -464,7 +465,8 @@ class ResumeEntry:
             out["payload"] = self.payload
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -520,7 +522,8 @@ class Interrupt:
             out["expiresAt"] = self.expires_at
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -578,7 +581,8 @@ class TokenUsage:
             out["reasoningTokens"] = self.reasoning_tokens
         if "cachedInputTokens" in self._present or self.cached_input_tokens is not None:
             out["cachedInputTokens"] = self.cached_input_tokens
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -609,7 +613,8 @@ class RunFinishedSuccessOutcome:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "success"
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -674,7 +679,8 @@ class Context:
         out: dict[str, JSONValue] = {}
         out["description"] = self.description
         out["value"] = self.value
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -718,7 +724,8 @@ class Tool:
             out["parameters"] = self.parameters
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -752,7 +759,8 @@ class FunctionCall:
         out: dict[str, JSONValue] = {}
         out["name"] = self.name
         out["arguments"] = self.arguments
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -799,7 +807,8 @@ class ToolCall:
             out["encryptedValue"] = self.encrypted_value
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -850,7 +859,8 @@ class DeveloperMessage:
             out["encryptedValue"] = self.encrypted_value
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -901,7 +911,8 @@ class SystemMessage:
             out["encryptedValue"] = self.encrypted_value
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -959,7 +970,8 @@ class AssistantMessage:
             out["encryptedValue"] = self.encrypted_value
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1010,7 +1022,8 @@ class UserMessage:
             out["encryptedValue"] = self.encrypted_value
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1064,7 +1077,8 @@ class ToolMessage:
             out["encryptedValue"] = self.encrypted_value
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1110,7 +1124,8 @@ class ActivityMessage:
         out["content"] = self.content
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1157,7 +1172,8 @@ class ReasoningMessage:
             out["encryptedValue"] = self.encrypted_value
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1194,7 +1210,8 @@ class InputContentDataSource:
         out["type"] = "data"
         out["value"] = self.value
         out["mimeType"] = self.mime_type
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1234,7 +1251,8 @@ class InputContentUrlSource:
         out["value"] = self.value
         if "mimeType" in self._present or self.mime_type is not None:
             out["mimeType"] = self.mime_type
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1271,10 +1289,11 @@ class ImageInputContent:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "image"
-        out["source"] = encode_input_content_source(self.source)
+        out["source"] = self.source.to_dict()
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1311,10 +1330,11 @@ class AudioInputContent:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "audio"
-        out["source"] = encode_input_content_source(self.source)
+        out["source"] = self.source.to_dict()
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1351,10 +1371,11 @@ class VideoInputContent:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "video"
-        out["source"] = encode_input_content_source(self.source)
+        out["source"] = self.source.to_dict()
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1391,10 +1412,11 @@ class DocumentInputContent:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "document"
-        out["source"] = encode_input_content_source(self.source)
+        out["source"] = self.source.to_dict()
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1428,7 +1450,8 @@ class TextInputContent:
         out: dict[str, JSONValue] = {}
         out["type"] = "text"
         out["text"] = self.text
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1480,7 +1503,8 @@ class BinaryInputContent:
             out["data"] = self.data
         if "filename" in self._present or self.filename is not None:
             out["filename"] = self.filename
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1539,7 +1563,8 @@ class RunStartedEvent:
             out["parentRunId"] = self.parent_run_id
         if "input" in self._present or self.input is not None:
             out["input"] = None if self.input is None else self.input.to_dict()
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1599,12 +1624,11 @@ class RunFinishedEvent:
         if "result" in self._present or self.result is not None:
             out["result"] = self.result
         if "outcome" in self._present or self.outcome is not None:
-            out["outcome"] = (
-                None if self.outcome is None else encode_run_finished_outcome(self.outcome)
-            )
+            out["outcome"] = None if self.outcome is None else self.outcome.to_dict()
         if "usage" in self._present or self.usage is not None:
             out["usage"] = None if self.usage is None else [item0.to_dict() for item0 in self.usage]
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1660,7 +1684,8 @@ class RunErrorEvent:
             out["code"] = self.code
         if "usage" in self._present or self.usage is not None:
             out["usage"] = None if self.usage is None else [item0.to_dict() for item0 in self.usage]
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1708,7 +1733,8 @@ class StepStartedEvent:
             out["rawEvent"] = self.raw_event
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1756,7 +1782,8 @@ class StepFinishedEvent:
             out["rawEvent"] = self.raw_event
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1812,7 +1839,8 @@ class TextMessageStartEvent:
             out["role"] = self.role.value
         if "name" in self._present or self.name is not None:
             out["name"] = self.name
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1863,7 +1891,8 @@ class TextMessageContentEvent:
             out["rawEvent"] = self.raw_event
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1911,7 +1940,8 @@ class TextMessageEndEvent:
             out["rawEvent"] = self.raw_event
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1972,7 +2002,8 @@ class TextMessageChunkEvent:
             out["delta"] = self.delta
         if "name" in self._present or self.name is not None:
             out["name"] = self.name
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2027,7 +2058,8 @@ class ToolCallStartEvent:
             out["metadata"] = self.metadata
         if "parentMessageId" in self._present or self.parent_message_id is not None:
             out["parentMessageId"] = self.parent_message_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2078,7 +2110,8 @@ class ToolCallArgsEvent:
             out["rawEvent"] = self.raw_event
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2126,7 +2159,8 @@ class ToolCallEndEvent:
             out["rawEvent"] = self.raw_event
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2187,7 +2221,8 @@ class ToolCallChunkEvent:
             out["parentMessageId"] = self.parent_message_id
         if "delta" in self._present or self.delta is not None:
             out["delta"] = self.delta
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2245,7 +2280,8 @@ class ToolCallResultEvent:
             out["metadata"] = self.metadata
         if "role" in self._present or self.role is not None:
             out["role"] = self.role
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2294,7 +2330,8 @@ class StateSnapshotEvent:
             out["metadata"] = self.metadata
         if "snapshot" in self._present or self.snapshot is not None:
             out["snapshot"] = self.snapshot
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2342,7 +2379,8 @@ class StateDeltaEvent:
             out["rawEvent"] = self.raw_event
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2383,14 +2421,15 @@ class MessagesSnapshotEvent:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "MESSAGES_SNAPSHOT"
-        out["messages"] = [encode_message(item0) for item0 in self.messages]
+        out["messages"] = [item0.to_dict() for item0 in self.messages]
         if "timestamp" in self._present or self.timestamp is not None:
             out["timestamp"] = self.timestamp
         if "rawEvent" in self._present or self.raw_event is not None:
             out["rawEvent"] = self.raw_event
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2443,7 +2482,8 @@ class RawEvent:
             out["event"] = self.event
         if "source" in self._present or self.source is not None:
             out["source"] = self.source
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2495,7 +2535,8 @@ class CustomEvent:
             out["metadata"] = self.metadata
         if "value" in self._present or self.value is not None:
             out["value"] = self.value
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2542,7 +2583,8 @@ class ThinkingTextMessageStartEvent:
             out["rawEvent"] = self.raw_event
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2592,7 +2634,8 @@ class ThinkingTextMessageContentEvent:
             out["rawEvent"] = self.raw_event
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2639,7 +2682,8 @@ class ThinkingTextMessageEndEvent:
             out["rawEvent"] = self.raw_event
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2688,7 +2732,8 @@ class ThinkingStartEvent:
             out["metadata"] = self.metadata
         if "title" in self._present or self.title is not None:
             out["title"] = self.title
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2733,7 +2778,8 @@ class ThinkingEndEvent:
             out["rawEvent"] = self.raw_event
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2791,7 +2837,8 @@ class ActivitySnapshotEvent:
             out["metadata"] = self.metadata
         if "replace" in self._present or self.replace is not True:
             out["replace"] = self.replace
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2845,7 +2892,8 @@ class ActivityDeltaEvent:
             out["rawEvent"] = self.raw_event
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2893,7 +2941,8 @@ class ReasoningStartEvent:
             out["rawEvent"] = self.raw_event
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2944,7 +2993,8 @@ class ReasoningMessageStartEvent:
             out["rawEvent"] = self.raw_event
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2997,7 +3047,8 @@ class ReasoningMessageContentEvent:
             out["rawEvent"] = self.raw_event
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3045,7 +3096,8 @@ class ReasoningMessageEndEvent:
             out["rawEvent"] = self.raw_event
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3098,7 +3150,8 @@ class ReasoningMessageChunkEvent:
             out["messageId"] = self.message_id
         if "delta" in self._present or self.delta is not None:
             out["delta"] = self.delta
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3146,7 +3199,8 @@ class ReasoningEndEvent:
             out["rawEvent"] = self.raw_event
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3202,7 +3256,8 @@ class ReasoningEncryptedValueEvent:
             out["rawEvent"] = self.raw_event
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3422,43 +3477,40 @@ def _decode_run_agent_input(data: object) -> RunAgentInput:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_parent_run_id = obj.get("parentRunId", _ABSENT)
-    if type(f_parent_run_id) is not str:
-        if f_parent_run_id is not _ABSENT:
+    f_present: frozenset[str] = _RUN_AGENT_INPUT_OPTIONAL.intersection(obj)
+    if "parentRunId" in f_present:
+        f_parent_run_id = obj["parentRunId"]
+        if type(f_parent_run_id) is not str:
             raise _field_error(f_parent_run_id, "string", "parentRunId")
-        f_parent_run_id = None
-    v_state = obj.get("state", _ABSENT)
-    if v_state is _ABSENT:
-        f_state: State | None = None
     else:
+        f_parent_run_id = None
+    if "state" in f_present:
         try:
-            f_state = _d_opt_state(v_state)
+            f_state: State | None = _d_opt_state(obj["state"])
         except DecodeError as error:
             raise error.at(_segment("state")) from None
-    v_forwarded_props = obj.get("forwardedProps", _ABSENT)
-    if v_forwarded_props is _ABSENT:
-        f_forwarded_props: JSONValue | None = None
     else:
+        f_state = None
+    if "forwardedProps" in f_present:
         try:
-            f_forwarded_props = _json_value(v_forwarded_props)
+            f_forwarded_props: JSONValue | None = _json_value(obj["forwardedProps"])
         except DecodeError as error:
             raise error.at(_segment("forwardedProps")) from None
-    v_resume = obj.get("resume", _ABSENT)
-    if v_resume is _ABSENT:
-        f_resume: list[ResumeEntry] | None = None
-    elif type(v_resume) is not list:
-        raise _field_error(v_resume, "array", "resume")
     else:
+        f_forwarded_props = None
+    if "resume" in f_present:
+        v_resume = obj["resume"]
+        if type(v_resume) is not list:
+            raise _field_error(v_resume, "array", "resume")
         try:
-            f_resume = [_decode_resume_entry(item) for item in v_resume]
+            f_resume: list[ResumeEntry] | None = [_decode_resume_entry(item) for item in v_resume]
         except DecodeError:
             raise _item_error(v_resume, _decode_resume_entry, "resume") from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_resume = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 5:  # more than the 5 required key(s)
-        f_present = _RUN_AGENT_INPUT_OPTIONAL.intersection(obj)
-        if len(obj) != 5 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _RUN_AGENT_INPUT_KEYS)
+    if len(obj) != 5 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _RUN_AGENT_INPUT_KEYS)
     result = RunAgentInput.__new__(RunAgentInput)
     result.thread_id = f_thread_id
     result.run_id = f_run_id
@@ -3501,28 +3553,24 @@ def _decode_resume_entry(data: object) -> ResumeEntry:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_payload = obj.get("payload", _ABSENT)
-    if v_payload is _ABSENT:
-        f_payload: JSONValue | None = None
-    else:
+    f_present: frozenset[str] = _RESUME_ENTRY_OPTIONAL.intersection(obj)
+    if "payload" in f_present:
         try:
-            f_payload = _json_value(v_payload)
+            f_payload: JSONValue | None = _json_value(obj["payload"])
         except DecodeError as error:
             raise error.at(_segment("payload")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_payload = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _RESUME_ENTRY_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _RESUME_ENTRY_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _RESUME_ENTRY_KEYS)
     result = ResumeEntry.__new__(ResumeEntry)
     result.interrupt_id = f_interrupt_id
     result.status = f_status
@@ -3559,43 +3607,42 @@ def _decode_interrupt(data: object) -> Interrupt:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_message = obj.get("message", _ABSENT)
-    if type(f_message) is not str:
-        if f_message is not _ABSENT:
+    f_present: frozenset[str] = _INTERRUPT_OPTIONAL.intersection(obj)
+    if "message" in f_present:
+        f_message = obj["message"]
+        if type(f_message) is not str:
             raise _field_error(f_message, "string", "message")
-        f_message = None
-    f_tool_call_id = obj.get("toolCallId", _ABSENT)
-    if type(f_tool_call_id) is not str:
-        if f_tool_call_id is not _ABSENT:
-            raise _field_error(f_tool_call_id, "string", "toolCallId")
-        f_tool_call_id = None
-    v_response_schema = obj.get("responseSchema", _ABSENT)
-    if v_response_schema is _ABSENT:
-        f_response_schema: dict[str, JSONValue] | None = None
     else:
+        f_message = None
+    if "toolCallId" in f_present:
+        f_tool_call_id = obj["toolCallId"]
+        if type(f_tool_call_id) is not str:
+            raise _field_error(f_tool_call_id, "string", "toolCallId")
+    else:
+        f_tool_call_id = None
+    if "responseSchema" in f_present:
         try:
-            f_response_schema = _json_object(v_response_schema)
+            f_response_schema: dict[str, JSONValue] | None = _json_object(obj["responseSchema"])
         except DecodeError as error:
             raise error.at(_segment("responseSchema")) from None
-    f_expires_at = obj.get("expiresAt", _ABSENT)
-    if type(f_expires_at) is not str:
-        if f_expires_at is not _ABSENT:
-            raise _field_error(f_expires_at, "string", "expiresAt")
-        f_expires_at = None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_response_schema = None
+    if "expiresAt" in f_present:
+        f_expires_at = obj["expiresAt"]
+        if type(f_expires_at) is not str:
+            raise _field_error(f_expires_at, "string", "expiresAt")
+    else:
+        f_expires_at = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _INTERRUPT_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _INTERRUPT_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _INTERRUPT_KEYS)
     result = Interrupt.__new__(Interrupt)
     result.id = f_id
     result.reason = f_reason
@@ -3625,62 +3672,57 @@ def _decode_token_usage(data: object) -> TokenUsage:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_provider = obj.get("provider", _ABSENT)
-    if type(f_provider) is not str:
-        if f_provider is not _ABSENT:
+    f_present: frozenset[str] = _TOKEN_USAGE_OPTIONAL.intersection(obj)
+    if "provider" in f_present:
+        f_provider = obj["provider"]
+        if type(f_provider) is not str:
             raise _field_error(f_provider, "string", "provider")
-        f_provider = None
-    f_model = obj.get("model", _ABSENT)
-    if type(f_model) is not str:
-        if f_model is not _ABSENT:
-            raise _field_error(f_model, "string", "model")
-        f_model = None
-    v_input_tokens = obj.get("inputTokens", _ABSENT)
-    if v_input_tokens is _ABSENT:
-        f_input_tokens: int | None = None
     else:
+        f_provider = None
+    if "model" in f_present:
+        f_model = obj["model"]
+        if type(f_model) is not str:
+            raise _field_error(f_model, "string", "model")
+    else:
+        f_model = None
+    if "inputTokens" in f_present:
         try:
-            f_input_tokens = _d_int_min0(v_input_tokens)
+            f_input_tokens: int | None = _d_int_min0(obj["inputTokens"])
         except DecodeError as error:
             raise error.at(_segment("inputTokens")) from None
-    v_output_tokens = obj.get("outputTokens", _ABSENT)
-    if v_output_tokens is _ABSENT:
-        f_output_tokens: int | None = None
     else:
+        f_input_tokens = None
+    if "outputTokens" in f_present:
         try:
-            f_output_tokens = _d_int_min0(v_output_tokens)
+            f_output_tokens: int | None = _d_int_min0(obj["outputTokens"])
         except DecodeError as error:
             raise error.at(_segment("outputTokens")) from None
-    v_total_tokens = obj.get("totalTokens", _ABSENT)
-    if v_total_tokens is _ABSENT:
-        f_total_tokens: int | None = None
     else:
+        f_output_tokens = None
+    if "totalTokens" in f_present:
         try:
-            f_total_tokens = _d_int_min0(v_total_tokens)
+            f_total_tokens: int | None = _d_int_min0(obj["totalTokens"])
         except DecodeError as error:
             raise error.at(_segment("totalTokens")) from None
-    v_reasoning_tokens = obj.get("reasoningTokens", _ABSENT)
-    if v_reasoning_tokens is _ABSENT:
-        f_reasoning_tokens: int | None = None
     else:
+        f_total_tokens = None
+    if "reasoningTokens" in f_present:
         try:
-            f_reasoning_tokens = _d_int_min0(v_reasoning_tokens)
+            f_reasoning_tokens: int | None = _d_int_min0(obj["reasoningTokens"])
         except DecodeError as error:
             raise error.at(_segment("reasoningTokens")) from None
-    v_cached_input_tokens = obj.get("cachedInputTokens", _ABSENT)
-    if v_cached_input_tokens is _ABSENT:
-        f_cached_input_tokens: int | None = None
     else:
+        f_reasoning_tokens = None
+    if "cachedInputTokens" in f_present:
         try:
-            f_cached_input_tokens = _d_int_min0(v_cached_input_tokens)
+            f_cached_input_tokens: int | None = _d_int_min0(obj["cachedInputTokens"])
         except DecodeError as error:
             raise error.at(_segment("cachedInputTokens")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_cached_input_tokens = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 0:  # more than the 0 required key(s)
-        f_present = _TOKEN_USAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 0 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TOKEN_USAGE_KEYS)
+    if len(obj) != 0 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TOKEN_USAGE_KEYS)
     result = TokenUsage.__new__(TokenUsage)
     result.provider = f_provider
     result.model = f_model
@@ -3782,28 +3824,24 @@ def _decode_tool(data: object) -> Tool:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_parameters = obj.get("parameters", _ABSENT)
-    if v_parameters is _ABSENT:
-        f_parameters: dict[str, JSONValue] | None = None
-    else:
+    f_present: frozenset[str] = _TOOL_OPTIONAL.intersection(obj)
+    if "parameters" in f_present:
         try:
-            f_parameters = _json_object(v_parameters)
+            f_parameters: dict[str, JSONValue] | None = _json_object(obj["parameters"])
         except DecodeError as error:
             raise error.at(_segment("parameters")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_parameters = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _TOOL_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TOOL_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TOOL_KEYS)
     result = Tool.__new__(Tool)
     result.name = f_name
     result.description = f_description
@@ -3869,25 +3907,23 @@ def _decode_tool_call(data: object) -> ToolCall:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_encrypted_value = obj.get("encryptedValue", _ABSENT)
-    if type(f_encrypted_value) is not str:
-        if f_encrypted_value is not _ABSENT:
+    f_present: frozenset[str] = _TOOL_CALL_OPTIONAL.intersection(obj)
+    if "encryptedValue" in f_present:
+        f_encrypted_value = obj["encryptedValue"]
+        if type(f_encrypted_value) is not str:
             raise _field_error(f_encrypted_value, "string", "encryptedValue")
-        f_encrypted_value = None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_encrypted_value = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3:  # more than the 3 required key(s)
-        f_present = _TOOL_CALL_OPTIONAL.intersection(obj)
-        if len(obj) != 3 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TOOL_CALL_KEYS)
+    if len(obj) != 3 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TOOL_CALL_KEYS)
     result = ToolCall.__new__(ToolCall)
     result.id = f_id
     result.type = "function"
@@ -3926,30 +3962,29 @@ def _decode_developer_message(data: object) -> DeveloperMessage:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_name = obj.get("name", _ABSENT)
-    if type(f_name) is not str:
-        if f_name is not _ABSENT:
+    f_present: frozenset[str] = _DEVELOPER_MESSAGE_OPTIONAL.intersection(obj)
+    if "name" in f_present:
+        f_name = obj["name"]
+        if type(f_name) is not str:
             raise _field_error(f_name, "string", "name")
-        f_name = None
-    f_encrypted_value = obj.get("encryptedValue", _ABSENT)
-    if type(f_encrypted_value) is not str:
-        if f_encrypted_value is not _ABSENT:
-            raise _field_error(f_encrypted_value, "string", "encryptedValue")
-        f_encrypted_value = None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_name = None
+    if "encryptedValue" in f_present:
+        f_encrypted_value = obj["encryptedValue"]
+        if type(f_encrypted_value) is not str:
+            raise _field_error(f_encrypted_value, "string", "encryptedValue")
+    else:
+        f_encrypted_value = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3:  # more than the 3 required key(s)
-        f_present = _DEVELOPER_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 3 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _DEVELOPER_MESSAGE_KEYS)
+    if len(obj) != 3 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _DEVELOPER_MESSAGE_KEYS)
     result = DeveloperMessage.__new__(DeveloperMessage)
     result.id = f_id
     result.role = "developer"
@@ -3989,30 +4024,29 @@ def _decode_system_message(data: object) -> SystemMessage:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_name = obj.get("name", _ABSENT)
-    if type(f_name) is not str:
-        if f_name is not _ABSENT:
+    f_present: frozenset[str] = _SYSTEM_MESSAGE_OPTIONAL.intersection(obj)
+    if "name" in f_present:
+        f_name = obj["name"]
+        if type(f_name) is not str:
             raise _field_error(f_name, "string", "name")
-        f_name = None
-    f_encrypted_value = obj.get("encryptedValue", _ABSENT)
-    if type(f_encrypted_value) is not str:
-        if f_encrypted_value is not _ABSENT:
-            raise _field_error(f_encrypted_value, "string", "encryptedValue")
-        f_encrypted_value = None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_name = None
+    if "encryptedValue" in f_present:
+        f_encrypted_value = obj["encryptedValue"]
+        if type(f_encrypted_value) is not str:
+            raise _field_error(f_encrypted_value, "string", "encryptedValue")
+    else:
+        f_encrypted_value = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3:  # more than the 3 required key(s)
-        f_present = _SYSTEM_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 3 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _SYSTEM_MESSAGE_KEYS)
+    if len(obj) != 3 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _SYSTEM_MESSAGE_KEYS)
     result = SystemMessage.__new__(SystemMessage)
     result.id = f_id
     result.role = "system"
@@ -4049,45 +4083,45 @@ def _decode_assistant_message(data: object) -> AssistantMessage:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_content = obj.get("content", _ABSENT)
-    if type(f_content) is not str:
-        if f_content is not _ABSENT:
+    f_present: frozenset[str] = _ASSISTANT_MESSAGE_OPTIONAL.intersection(obj)
+    if "content" in f_present:
+        f_content = obj["content"]
+        if type(f_content) is not str:
             raise _field_error(f_content, "string", "content")
-        f_content = None
-    f_name = obj.get("name", _ABSENT)
-    if type(f_name) is not str:
-        if f_name is not _ABSENT:
-            raise _field_error(f_name, "string", "name")
-        f_name = None
-    v_tool_calls = obj.get("toolCalls", _ABSENT)
-    if v_tool_calls is _ABSENT:
-        f_tool_calls: list[ToolCall] | None = None
-    elif type(v_tool_calls) is not list:
-        raise _field_error(v_tool_calls, "array", "toolCalls")
     else:
+        f_content = None
+    if "name" in f_present:
+        f_name = obj["name"]
+        if type(f_name) is not str:
+            raise _field_error(f_name, "string", "name")
+    else:
+        f_name = None
+    if "toolCalls" in f_present:
+        v_tool_calls = obj["toolCalls"]
+        if type(v_tool_calls) is not list:
+            raise _field_error(v_tool_calls, "array", "toolCalls")
         try:
-            f_tool_calls = [_decode_tool_call(item) for item in v_tool_calls]
+            f_tool_calls: list[ToolCall] | None = [_decode_tool_call(item) for item in v_tool_calls]
         except DecodeError:
             raise _item_error(v_tool_calls, _decode_tool_call, "toolCalls") from None
-    f_encrypted_value = obj.get("encryptedValue", _ABSENT)
-    if type(f_encrypted_value) is not str:
-        if f_encrypted_value is not _ABSENT:
-            raise _field_error(f_encrypted_value, "string", "encryptedValue")
-        f_encrypted_value = None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_tool_calls = None
+    if "encryptedValue" in f_present:
+        f_encrypted_value = obj["encryptedValue"]
+        if type(f_encrypted_value) is not str:
+            raise _field_error(f_encrypted_value, "string", "encryptedValue")
+    else:
+        f_encrypted_value = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _ASSISTANT_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _ASSISTANT_MESSAGE_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _ASSISTANT_MESSAGE_KEYS)
     result = AssistantMessage.__new__(AssistantMessage)
     result.id = f_id
     result.role = "assistant"
@@ -4132,30 +4166,29 @@ def _decode_user_message(data: object) -> UserMessage:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_name = obj.get("name", _ABSENT)
-    if type(f_name) is not str:
-        if f_name is not _ABSENT:
+    f_present: frozenset[str] = _USER_MESSAGE_OPTIONAL.intersection(obj)
+    if "name" in f_present:
+        f_name = obj["name"]
+        if type(f_name) is not str:
             raise _field_error(f_name, "string", "name")
-        f_name = None
-    f_encrypted_value = obj.get("encryptedValue", _ABSENT)
-    if type(f_encrypted_value) is not str:
-        if f_encrypted_value is not _ABSENT:
-            raise _field_error(f_encrypted_value, "string", "encryptedValue")
-        f_encrypted_value = None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_name = None
+    if "encryptedValue" in f_present:
+        f_encrypted_value = obj["encryptedValue"]
+        if type(f_encrypted_value) is not str:
+            raise _field_error(f_encrypted_value, "string", "encryptedValue")
+    else:
+        f_encrypted_value = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3:  # more than the 3 required key(s)
-        f_present = _USER_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 3 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _USER_MESSAGE_KEYS)
+    if len(obj) != 3 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _USER_MESSAGE_KEYS)
     result = UserMessage.__new__(UserMessage)
     result.id = f_id
     result.role = "user"
@@ -4200,28 +4233,29 @@ def _decode_tool_message(data: object) -> ToolMessage:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_error = obj.get("error")
-    if f_error is not None and type(f_error) is not str:
-        raise _field_error(f_error, "string", "error")
-    f_encrypted_value = obj.get("encryptedValue", _ABSENT)
-    if type(f_encrypted_value) is not str:
-        if f_encrypted_value is not _ABSENT:
-            raise _field_error(f_encrypted_value, "string", "encryptedValue")
-        f_encrypted_value = None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
+    f_present: frozenset[str] = _TOOL_MESSAGE_OPTIONAL.intersection(obj)
+    if "error" in f_present:
+        f_error = obj["error"]
+        if f_error is not None and type(f_error) is not str:
+            raise _field_error(f_error, "string", "error")
     else:
+        f_error = None
+    if "encryptedValue" in f_present:
+        f_encrypted_value = obj["encryptedValue"]
+        if type(f_encrypted_value) is not str:
+            raise _field_error(f_encrypted_value, "string", "encryptedValue")
+    else:
+        f_encrypted_value = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4:  # more than the 4 required key(s)
-        f_present = _TOOL_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 4 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TOOL_MESSAGE_KEYS)
+    if len(obj) != 4 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TOOL_MESSAGE_KEYS)
     result = ToolMessage.__new__(ToolMessage)
     result.id = f_id
     result.role = "tool"
@@ -4269,20 +4303,17 @@ def _decode_activity_message(data: object) -> ActivityMessage:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
-    else:
+    f_present: frozenset[str] = _ACTIVITY_MESSAGE_OPTIONAL.intersection(obj)
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4:  # more than the 4 required key(s)
-        f_present = _ACTIVITY_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 4 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _ACTIVITY_MESSAGE_KEYS)
+    if len(obj) != 4 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _ACTIVITY_MESSAGE_KEYS)
     result = ActivityMessage.__new__(ActivityMessage)
     result.id = f_id
     result.role = "activity"
@@ -4320,25 +4351,23 @@ def _decode_reasoning_message(data: object) -> ReasoningMessage:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_encrypted_value = obj.get("encryptedValue", _ABSENT)
-    if type(f_encrypted_value) is not str:
-        if f_encrypted_value is not _ABSENT:
+    f_present: frozenset[str] = _REASONING_MESSAGE_OPTIONAL.intersection(obj)
+    if "encryptedValue" in f_present:
+        f_encrypted_value = obj["encryptedValue"]
+        if type(f_encrypted_value) is not str:
             raise _field_error(f_encrypted_value, "string", "encryptedValue")
-        f_encrypted_value = None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_encrypted_value = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3:  # more than the 3 required key(s)
-        f_present = _REASONING_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 3 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _REASONING_MESSAGE_KEYS)
+    if len(obj) != 3 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _REASONING_MESSAGE_KEYS)
     result = ReasoningMessage.__new__(ReasoningMessage)
     result.id = f_id
     result.role = "reasoning"
@@ -4398,17 +4427,16 @@ def _decode_input_content_url_source(data: object) -> InputContentUrlSource:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_mime_type = obj.get("mimeType", _ABSENT)
-    if type(f_mime_type) is not str:
-        if f_mime_type is not _ABSENT:
+    f_present: frozenset[str] = _INPUT_CONTENT_URL_SOURCE_OPTIONAL.intersection(obj)
+    if "mimeType" in f_present:
+        f_mime_type = obj["mimeType"]
+        if type(f_mime_type) is not str:
             raise _field_error(f_mime_type, "string", "mimeType")
+    else:
         f_mime_type = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _INPUT_CONTENT_URL_SOURCE_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _INPUT_CONTENT_URL_SOURCE_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _INPUT_CONTENT_URL_SOURCE_KEYS)
     result = InputContentUrlSource.__new__(InputContentUrlSource)
     result.type = "url"
     result.value = f_value
@@ -4442,20 +4470,17 @@ def _decode_image_input_content(data: object) -> ImageInputContent:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: JSONValue | None = None
-    else:
+    f_present: frozenset[str] = _IMAGE_INPUT_CONTENT_OPTIONAL.intersection(obj)
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_value(v_metadata)
+            f_metadata: JSONValue | None = _json_value(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _IMAGE_INPUT_CONTENT_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _IMAGE_INPUT_CONTENT_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _IMAGE_INPUT_CONTENT_KEYS)
     result = ImageInputContent.__new__(ImageInputContent)
     result.type = "image"
     result.source = f_source
@@ -4489,20 +4514,17 @@ def _decode_audio_input_content(data: object) -> AudioInputContent:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: JSONValue | None = None
-    else:
+    f_present: frozenset[str] = _AUDIO_INPUT_CONTENT_OPTIONAL.intersection(obj)
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_value(v_metadata)
+            f_metadata: JSONValue | None = _json_value(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _AUDIO_INPUT_CONTENT_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _AUDIO_INPUT_CONTENT_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _AUDIO_INPUT_CONTENT_KEYS)
     result = AudioInputContent.__new__(AudioInputContent)
     result.type = "audio"
     result.source = f_source
@@ -4536,20 +4558,17 @@ def _decode_video_input_content(data: object) -> VideoInputContent:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: JSONValue | None = None
-    else:
+    f_present: frozenset[str] = _VIDEO_INPUT_CONTENT_OPTIONAL.intersection(obj)
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_value(v_metadata)
+            f_metadata: JSONValue | None = _json_value(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _VIDEO_INPUT_CONTENT_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _VIDEO_INPUT_CONTENT_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _VIDEO_INPUT_CONTENT_KEYS)
     result = VideoInputContent.__new__(VideoInputContent)
     result.type = "video"
     result.source = f_source
@@ -4583,20 +4602,17 @@ def _decode_document_input_content(data: object) -> DocumentInputContent:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: JSONValue | None = None
-    else:
+    f_present: frozenset[str] = _DOCUMENT_INPUT_CONTENT_OPTIONAL.intersection(obj)
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_value(v_metadata)
+            f_metadata: JSONValue | None = _json_value(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _DOCUMENT_INPUT_CONTENT_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _DOCUMENT_INPUT_CONTENT_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _DOCUMENT_INPUT_CONTENT_KEYS)
     result = DocumentInputContent.__new__(DocumentInputContent)
     result.type = "document"
     result.source = f_source
@@ -4652,32 +4668,34 @@ def _decode_binary_input_content(data: object) -> BinaryInputContent:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_id = obj.get("id", _ABSENT)
-    if type(f_id) is not str:
-        if f_id is not _ABSENT:
+    f_present: frozenset[str] = _BINARY_INPUT_CONTENT_OPTIONAL.intersection(obj)
+    if "id" in f_present:
+        f_id = obj["id"]
+        if type(f_id) is not str:
             raise _field_error(f_id, "string", "id")
+    else:
         f_id = None
-    f_url = obj.get("url", _ABSENT)
-    if type(f_url) is not str:
-        if f_url is not _ABSENT:
+    if "url" in f_present:
+        f_url = obj["url"]
+        if type(f_url) is not str:
             raise _field_error(f_url, "string", "url")
+    else:
         f_url = None
-    f_data = obj.get("data", _ABSENT)
-    if type(f_data) is not str:
-        if f_data is not _ABSENT:
+    if "data" in f_present:
+        f_data = obj["data"]
+        if type(f_data) is not str:
             raise _field_error(f_data, "string", "data")
+    else:
         f_data = None
-    f_filename = obj.get("filename", _ABSENT)
-    if type(f_filename) is not str:
-        if f_filename is not _ABSENT:
+    if "filename" in f_present:
+        f_filename = obj["filename"]
+        if type(f_filename) is not str:
             raise _field_error(f_filename, "string", "filename")
+    else:
         f_filename = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _BINARY_INPUT_CONTENT_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _BINARY_INPUT_CONTENT_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _BINARY_INPUT_CONTENT_KEYS)
     result = BinaryInputContent.__new__(BinaryInputContent)
     result.type = "binary"
     result.mime_type = f_mime_type
@@ -4719,46 +4737,43 @@ def _decode_run_started_event(data: object) -> RunStartedEvent:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _RUN_STARTED_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_parent_run_id = obj.get("parentRunId", _ABSENT)
-    if type(f_parent_run_id) is not str:
-        if f_parent_run_id is not _ABSENT:
-            raise _field_error(f_parent_run_id, "string", "parentRunId")
-        f_parent_run_id = None
-    v_input = obj.get("input", _ABSENT)
-    if v_input is _ABSENT:
-        f_input: RunAgentInput | None = None
     else:
+        f_metadata = None
+    if "parentRunId" in f_present:
+        f_parent_run_id = obj["parentRunId"]
+        if type(f_parent_run_id) is not str:
+            raise _field_error(f_parent_run_id, "string", "parentRunId")
+    else:
+        f_parent_run_id = None
+    if "input" in f_present:
         try:
-            f_input = _decode_run_agent_input(v_input)
+            f_input: RunAgentInput | None = _decode_run_agent_input(obj["input"])
         except DecodeError as error:
             raise error.at(_segment("input")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_input = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3:  # more than the 3 required key(s)
-        f_present = _RUN_STARTED_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 3 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _RUN_STARTED_EVENT_KEYS)
+    if len(obj) != 3 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _RUN_STARTED_EVENT_KEYS)
     result = RunStartedEvent.__new__(RunStartedEvent)
     result.type = "RUN_STARTED"
     result.thread_id = f_thread_id
@@ -4803,59 +4818,54 @@ def _decode_run_finished_event(data: object) -> RunFinishedEvent:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _RUN_FINISHED_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    v_result = obj.get("result", _ABSENT)
-    if v_result is _ABSENT:
-        f_result: JSONValue | None = None
     else:
+        f_metadata = None
+    if "result" in f_present:
         try:
-            f_result = _json_value(v_result)
+            f_result: JSONValue | None = _json_value(obj["result"])
         except DecodeError as error:
             raise error.at(_segment("result")) from None
-    v_outcome = obj.get("outcome", _ABSENT)
-    if v_outcome is _ABSENT:
-        f_outcome: RunFinishedOutcome | None = None
     else:
+        f_result = None
+    if "outcome" in f_present:
         try:
-            f_outcome = _d_opt_run_finished_outcome(v_outcome)
+            f_outcome: RunFinishedOutcome | None = _d_opt_run_finished_outcome(obj["outcome"])
         except DecodeError as error:
             raise error.at(_segment("outcome")) from None
-    v_usage = obj.get("usage", _ABSENT)
-    if v_usage is _ABSENT:
-        f_usage: list[TokenUsage] | None = None
-    elif type(v_usage) is not list:
-        raise _field_error(v_usage, "array", "usage")
     else:
+        f_outcome = None
+    if "usage" in f_present:
+        v_usage = obj["usage"]
+        if type(v_usage) is not list:
+            raise _field_error(v_usage, "array", "usage")
         try:
-            f_usage = [_decode_token_usage(item) for item in v_usage]
+            f_usage: list[TokenUsage] | None = [_decode_token_usage(item) for item in v_usage]
         except DecodeError:
             raise _item_error(v_usage, _decode_token_usage, "usage") from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_usage = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3:  # more than the 3 required key(s)
-        f_present = _RUN_FINISHED_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 3 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _RUN_FINISHED_EVENT_KEYS)
+    if len(obj) != 3 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _RUN_FINISHED_EVENT_KEYS)
     result = RunFinishedEvent.__new__(RunFinishedEvent)
     result.type = "RUN_FINISHED"
     result.thread_id = f_thread_id
@@ -4895,48 +4905,46 @@ def _decode_run_error_event(data: object) -> RunErrorEvent:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _RUN_ERROR_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_code = obj.get("code", _ABSENT)
-    if type(f_code) is not str:
-        if f_code is not _ABSENT:
-            raise _field_error(f_code, "string", "code")
-        f_code = None
-    v_usage = obj.get("usage", _ABSENT)
-    if v_usage is _ABSENT:
-        f_usage: list[TokenUsage] | None = None
-    elif type(v_usage) is not list:
-        raise _field_error(v_usage, "array", "usage")
     else:
+        f_metadata = None
+    if "code" in f_present:
+        f_code = obj["code"]
+        if type(f_code) is not str:
+            raise _field_error(f_code, "string", "code")
+    else:
+        f_code = None
+    if "usage" in f_present:
+        v_usage = obj["usage"]
+        if type(v_usage) is not list:
+            raise _field_error(v_usage, "array", "usage")
         try:
-            f_usage = [_decode_token_usage(item) for item in v_usage]
+            f_usage: list[TokenUsage] | None = [_decode_token_usage(item) for item in v_usage]
         except DecodeError:
             raise _item_error(v_usage, _decode_token_usage, "usage") from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_usage = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _RUN_ERROR_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _RUN_ERROR_EVENT_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _RUN_ERROR_EVENT_KEYS)
     result = RunErrorEvent.__new__(RunErrorEvent)
     result.type = "RUN_ERROR"
     result.message = f_message
@@ -4972,33 +4980,30 @@ def _decode_step_started_event(data: object) -> StepStartedEvent:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _STEP_STARTED_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _STEP_STARTED_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _STEP_STARTED_EVENT_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _STEP_STARTED_EVENT_KEYS)
     result = StepStartedEvent.__new__(StepStartedEvent)
     result.type = "STEP_STARTED"
     result.step_name = f_step_name
@@ -5032,33 +5037,30 @@ def _decode_step_finished_event(data: object) -> StepFinishedEvent:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _STEP_FINISHED_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _STEP_FINISHED_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _STEP_FINISHED_EVENT_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _STEP_FINISHED_EVENT_KEYS)
     result = StepFinishedEvent.__new__(StepFinishedEvent)
     result.type = "STEP_FINISHED"
     result.step_name = f_step_name
@@ -5094,46 +5096,45 @@ def _decode_text_message_start_event(data: object) -> TextMessageStartEvent:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _TEXT_MESSAGE_START_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    v_role = obj.get("role", _ABSENT)
-    if v_role is _ABSENT:
-        f_role: TextMessageRole | UnknownTextMessageRole = TextMessageRole.ASSISTANT
     else:
+        f_metadata = None
+    if "role" in f_present:
         try:
-            f_role = _decode_text_message_role(v_role)
+            f_role: TextMessageRole | UnknownTextMessageRole = _decode_text_message_role(
+                obj["role"]
+            )
         except DecodeError as error:
             raise error.at(_segment("role")) from None
-    f_name = obj.get("name", _ABSENT)
-    if type(f_name) is not str:
-        if f_name is not _ABSENT:
+    else:
+        f_role = TextMessageRole.ASSISTANT
+    if "name" in f_present:
+        f_name = obj["name"]
+        if type(f_name) is not str:
             raise _field_error(f_name, "string", "name")
+    else:
         f_name = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _TEXT_MESSAGE_START_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TEXT_MESSAGE_START_EVENT_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TEXT_MESSAGE_START_EVENT_KEYS)
     result = TextMessageStartEvent.__new__(TextMessageStartEvent)
     result.type = "TEXT_MESSAGE_START"
     result.message_id = f_message_id
@@ -5174,33 +5175,30 @@ def _decode_text_message_content_event(data: object) -> TextMessageContentEvent:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _TEXT_MESSAGE_CONTENT_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3:  # more than the 3 required key(s)
-        f_present = _TEXT_MESSAGE_CONTENT_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 3 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TEXT_MESSAGE_CONTENT_EVENT_KEYS)
+    if len(obj) != 3 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TEXT_MESSAGE_CONTENT_EVENT_KEYS)
     result = TextMessageContentEvent.__new__(TextMessageContentEvent)
     result.type = "TEXT_MESSAGE_CONTENT"
     result.message_id = f_message_id
@@ -5235,33 +5233,30 @@ def _decode_text_message_end_event(data: object) -> TextMessageEndEvent:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _TEXT_MESSAGE_END_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _TEXT_MESSAGE_END_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TEXT_MESSAGE_END_EVENT_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TEXT_MESSAGE_END_EVENT_KEYS)
     result = TextMessageEndEvent.__new__(TextMessageEndEvent)
     result.type = "TEXT_MESSAGE_END"
     result.message_id = f_message_id
@@ -5292,56 +5287,57 @@ def _decode_text_message_chunk_event(data: object) -> TextMessageChunkEvent:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _TEXT_MESSAGE_CHUNK_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_message_id = obj.get("messageId", _ABSENT)
-    if type(f_message_id) is not str:
-        if f_message_id is not _ABSENT:
-            raise _field_error(f_message_id, "string", "messageId")
-        f_message_id = None
-    v_role = obj.get("role", _ABSENT)
-    if v_role is _ABSENT:
-        f_role: TextMessageRole | UnknownTextMessageRole | None = None
     else:
+        f_metadata = None
+    if "messageId" in f_present:
+        f_message_id = obj["messageId"]
+        if type(f_message_id) is not str:
+            raise _field_error(f_message_id, "string", "messageId")
+    else:
+        f_message_id = None
+    if "role" in f_present:
         try:
-            f_role = _decode_text_message_role(v_role)
+            f_role: TextMessageRole | UnknownTextMessageRole | None = _decode_text_message_role(
+                obj["role"]
+            )
         except DecodeError as error:
             raise error.at(_segment("role")) from None
-    f_delta = obj.get("delta", _ABSENT)
-    if type(f_delta) is not str:
-        if f_delta is not _ABSENT:
+    else:
+        f_role = None
+    if "delta" in f_present:
+        f_delta = obj["delta"]
+        if type(f_delta) is not str:
             raise _field_error(f_delta, "string", "delta")
+    else:
         f_delta = None
-    f_name = obj.get("name", _ABSENT)
-    if type(f_name) is not str:
-        if f_name is not _ABSENT:
+    if "name" in f_present:
+        f_name = obj["name"]
+        if type(f_name) is not str:
             raise _field_error(f_name, "string", "name")
+    else:
         f_name = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _TEXT_MESSAGE_CHUNK_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 1 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TEXT_MESSAGE_CHUNK_EVENT_KEYS)
+    if len(obj) != 1 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TEXT_MESSAGE_CHUNK_EVENT_KEYS)
     result = TextMessageChunkEvent.__new__(TextMessageChunkEvent)
     result.type = "TEXT_MESSAGE_CHUNK"
     result.timestamp = f_timestamp
@@ -5384,36 +5380,36 @@ def _decode_tool_call_start_event(data: object) -> ToolCallStartEvent:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _TOOL_CALL_START_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_parent_message_id = obj.get("parentMessageId")
-    if f_parent_message_id is not None and type(f_parent_message_id) is not str:
-        raise _field_error(f_parent_message_id, "string", "parentMessageId")
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
+    if "parentMessageId" in f_present:
+        f_parent_message_id = obj["parentMessageId"]
+        if f_parent_message_id is not None and type(f_parent_message_id) is not str:
+            raise _field_error(f_parent_message_id, "string", "parentMessageId")
+    else:
+        f_parent_message_id = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3:  # more than the 3 required key(s)
-        f_present = _TOOL_CALL_START_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 3 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TOOL_CALL_START_EVENT_KEYS)
+    if len(obj) != 3 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TOOL_CALL_START_EVENT_KEYS)
     result = ToolCallStartEvent.__new__(ToolCallStartEvent)
     result.type = "TOOL_CALL_START"
     result.tool_call_id = f_tool_call_id
@@ -5454,33 +5450,30 @@ def _decode_tool_call_args_event(data: object) -> ToolCallArgsEvent:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _TOOL_CALL_ARGS_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3:  # more than the 3 required key(s)
-        f_present = _TOOL_CALL_ARGS_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 3 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TOOL_CALL_ARGS_EVENT_KEYS)
+    if len(obj) != 3 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TOOL_CALL_ARGS_EVENT_KEYS)
     result = ToolCallArgsEvent.__new__(ToolCallArgsEvent)
     result.type = "TOOL_CALL_ARGS"
     result.tool_call_id = f_tool_call_id
@@ -5515,33 +5508,30 @@ def _decode_tool_call_end_event(data: object) -> ToolCallEndEvent:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _TOOL_CALL_END_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _TOOL_CALL_END_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TOOL_CALL_END_EVENT_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TOOL_CALL_END_EVENT_KEYS)
     result = ToolCallEndEvent.__new__(ToolCallEndEvent)
     result.type = "TOOL_CALL_END"
     result.tool_call_id = f_tool_call_id
@@ -5572,51 +5562,54 @@ def _decode_tool_call_chunk_event(data: object) -> ToolCallChunkEvent:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _TOOL_CALL_CHUNK_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_tool_call_id = obj.get("toolCallId", _ABSENT)
-    if type(f_tool_call_id) is not str:
-        if f_tool_call_id is not _ABSENT:
+    else:
+        f_metadata = None
+    if "toolCallId" in f_present:
+        f_tool_call_id = obj["toolCallId"]
+        if type(f_tool_call_id) is not str:
             raise _field_error(f_tool_call_id, "string", "toolCallId")
+    else:
         f_tool_call_id = None
-    f_tool_call_name = obj.get("toolCallName", _ABSENT)
-    if type(f_tool_call_name) is not str:
-        if f_tool_call_name is not _ABSENT:
+    if "toolCallName" in f_present:
+        f_tool_call_name = obj["toolCallName"]
+        if type(f_tool_call_name) is not str:
             raise _field_error(f_tool_call_name, "string", "toolCallName")
+    else:
         f_tool_call_name = None
-    f_parent_message_id = obj.get("parentMessageId")
-    if f_parent_message_id is not None and type(f_parent_message_id) is not str:
-        raise _field_error(f_parent_message_id, "string", "parentMessageId")
-    f_delta = obj.get("delta", _ABSENT)
-    if type(f_delta) is not str:
-        if f_delta is not _ABSENT:
+    if "parentMessageId" in f_present:
+        f_parent_message_id = obj["parentMessageId"]
+        if f_parent_message_id is not None and type(f_parent_message_id) is not str:
+            raise _field_error(f_parent_message_id, "string", "parentMessageId")
+    else:
+        f_parent_message_id = None
+    if "delta" in f_present:
+        f_delta = obj["delta"]
+        if type(f_delta) is not str:
             raise _field_error(f_delta, "string", "delta")
+    else:
         f_delta = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _TOOL_CALL_CHUNK_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 1 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TOOL_CALL_CHUNK_EVENT_KEYS)
+    if len(obj) != 1 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TOOL_CALL_CHUNK_EVENT_KEYS)
     result = ToolCallChunkEvent.__new__(ToolCallChunkEvent)
     result.type = "TOOL_CALL_CHUNK"
     result.timestamp = f_timestamp
@@ -5664,41 +5657,37 @@ def _decode_tool_call_result_event(data: object) -> ToolCallResultEvent:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _TOOL_CALL_RESULT_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    v_role = obj.get("role", _ABSENT)
-    if v_role is _ABSENT:
-        f_role: ToolCallResultRole | None = None
     else:
+        f_metadata = None
+    if "role" in f_present:
         try:
-            f_role = _decode_tool_call_result_role(v_role)
+            f_role: ToolCallResultRole | None = _decode_tool_call_result_role(obj["role"])
         except DecodeError as error:
             raise error.at(_segment("role")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_role = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4:  # more than the 4 required key(s)
-        f_present = _TOOL_CALL_RESULT_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 4 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TOOL_CALL_RESULT_EVENT_KEYS)
+    if len(obj) != 4 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TOOL_CALL_RESULT_EVENT_KEYS)
     result = ToolCallResultEvent.__new__(ToolCallResultEvent)
     result.type = "TOOL_CALL_RESULT"
     result.message_id = f_message_id
@@ -5729,41 +5718,37 @@ def _decode_state_snapshot_event(data: object) -> StateSnapshotEvent:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _STATE_SNAPSHOT_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    v_snapshot = obj.get("snapshot", _ABSENT)
-    if v_snapshot is _ABSENT:
-        f_snapshot: JSONValue | None = None
     else:
+        f_metadata = None
+    if "snapshot" in f_present:
         try:
-            f_snapshot = _json_value(v_snapshot)
+            f_snapshot: JSONValue | None = _json_value(obj["snapshot"])
         except DecodeError as error:
             raise error.at(_segment("snapshot")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_snapshot = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _STATE_SNAPSHOT_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 1 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _STATE_SNAPSHOT_EVENT_KEYS)
+    if len(obj) != 1 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _STATE_SNAPSHOT_EVENT_KEYS)
     result = StateSnapshotEvent.__new__(StateSnapshotEvent)
     result.type = "STATE_SNAPSHOT"
     result.timestamp = f_timestamp
@@ -5803,33 +5788,30 @@ def _decode_state_delta_event(data: object) -> StateDeltaEvent:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _STATE_DELTA_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _STATE_DELTA_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _STATE_DELTA_EVENT_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _STATE_DELTA_EVENT_KEYS)
     result = StateDeltaEvent.__new__(StateDeltaEvent)
     result.type = "STATE_DELTA"
     result.delta = f_delta
@@ -5869,33 +5851,30 @@ def _decode_messages_snapshot_event(data: object) -> MessagesSnapshotEvent:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _MESSAGES_SNAPSHOT_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _MESSAGES_SNAPSHOT_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _MESSAGES_SNAPSHOT_EVENT_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _MESSAGES_SNAPSHOT_EVENT_KEYS)
     result = MessagesSnapshotEvent.__new__(MessagesSnapshotEvent)
     result.type = "MESSAGES_SNAPSHOT"
     result.messages = f_messages
@@ -5924,46 +5903,43 @@ def _decode_raw_event(data: object) -> RawEvent:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _RAW_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    v_event = obj.get("event", _ABSENT)
-    if v_event is _ABSENT:
-        f_event: JSONValue | None = None
     else:
+        f_metadata = None
+    if "event" in f_present:
         try:
-            f_event = _json_value(v_event)
+            f_event: JSONValue | None = _json_value(obj["event"])
         except DecodeError as error:
             raise error.at(_segment("event")) from None
-    f_source = obj.get("source", _ABSENT)
-    if type(f_source) is not str:
-        if f_source is not _ABSENT:
+    else:
+        f_event = None
+    if "source" in f_present:
+        f_source = obj["source"]
+        if type(f_source) is not str:
             raise _field_error(f_source, "string", "source")
+    else:
         f_source = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _RAW_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 1 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _RAW_EVENT_KEYS)
+    if len(obj) != 1 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _RAW_EVENT_KEYS)
     result = RawEvent.__new__(RawEvent)
     result.type = "RAW"
     result.timestamp = f_timestamp
@@ -5999,41 +5975,37 @@ def _decode_custom_event(data: object) -> CustomEvent:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _CUSTOM_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    v_value = obj.get("value", _ABSENT)
-    if v_value is _ABSENT:
-        f_value: JSONValue | None = None
     else:
+        f_metadata = None
+    if "value" in f_present:
         try:
-            f_value = _json_value(v_value)
+            f_value: JSONValue | None = _json_value(obj["value"])
         except DecodeError as error:
             raise error.at(_segment("value")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_value = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _CUSTOM_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _CUSTOM_EVENT_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _CUSTOM_EVENT_KEYS)
     result = CustomEvent.__new__(CustomEvent)
     result.type = "CUSTOM"
     result.name = f_name
@@ -6061,33 +6033,30 @@ def _decode_thinking_text_message_start_event(data: object) -> ThinkingTextMessa
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _THINKING_TEXT_MESSAGE_START_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _THINKING_TEXT_MESSAGE_START_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 1 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _THINKING_TEXT_MESSAGE_START_EVENT_KEYS)
+    if len(obj) != 1 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _THINKING_TEXT_MESSAGE_START_EVENT_KEYS)
     result = ThinkingTextMessageStartEvent.__new__(ThinkingTextMessageStartEvent)
     result.type = "THINKING_TEXT_MESSAGE_START"
     result.timestamp = f_timestamp
@@ -6120,33 +6089,30 @@ def _decode_thinking_text_message_content_event(data: object) -> ThinkingTextMes
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _THINKING_TEXT_MESSAGE_CONTENT_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _THINKING_TEXT_MESSAGE_CONTENT_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _THINKING_TEXT_MESSAGE_CONTENT_EVENT_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _THINKING_TEXT_MESSAGE_CONTENT_EVENT_KEYS)
     result = ThinkingTextMessageContentEvent.__new__(ThinkingTextMessageContentEvent)
     result.type = "THINKING_TEXT_MESSAGE_CONTENT"
     result.delta = f_delta
@@ -6173,33 +6139,30 @@ def _decode_thinking_text_message_end_event(data: object) -> ThinkingTextMessage
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _THINKING_TEXT_MESSAGE_END_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _THINKING_TEXT_MESSAGE_END_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 1 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _THINKING_TEXT_MESSAGE_END_EVENT_KEYS)
+    if len(obj) != 1 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _THINKING_TEXT_MESSAGE_END_EVENT_KEYS)
     result = ThinkingTextMessageEndEvent.__new__(ThinkingTextMessageEndEvent)
     result.type = "THINKING_TEXT_MESSAGE_END"
     result.timestamp = f_timestamp
@@ -6226,38 +6189,36 @@ def _decode_thinking_start_event(data: object) -> ThinkingStartEvent:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _THINKING_START_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_title = obj.get("title", _ABSENT)
-    if type(f_title) is not str:
-        if f_title is not _ABSENT:
+    else:
+        f_metadata = None
+    if "title" in f_present:
+        f_title = obj["title"]
+        if type(f_title) is not str:
             raise _field_error(f_title, "string", "title")
+    else:
         f_title = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _THINKING_START_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 1 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _THINKING_START_EVENT_KEYS)
+    if len(obj) != 1 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _THINKING_START_EVENT_KEYS)
     result = ThinkingStartEvent.__new__(ThinkingStartEvent)
     result.type = "THINKING_START"
     result.timestamp = f_timestamp
@@ -6284,33 +6245,30 @@ def _decode_thinking_end_event(data: object) -> ThinkingEndEvent:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _THINKING_END_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _THINKING_END_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 1 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _THINKING_END_EVENT_KEYS)
+    if len(obj) != 1 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _THINKING_END_EVENT_KEYS)
     result = ThinkingEndEvent.__new__(ThinkingEndEvent)
     result.type = "THINKING_END"
     result.timestamp = f_timestamp
@@ -6358,38 +6316,36 @@ def _decode_activity_snapshot_event(data: object) -> ActivitySnapshotEvent:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _ACTIVITY_SNAPSHOT_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_replace = obj.get("replace", _ABSENT)
-    if type(f_replace) is not bool:
-        if f_replace is not _ABSENT:
+    else:
+        f_metadata = None
+    if "replace" in f_present:
+        f_replace = obj["replace"]
+        if type(f_replace) is not bool:
             raise _field_error(f_replace, "boolean", "replace")
+    else:
         f_replace = True
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4:  # more than the 4 required key(s)
-        f_present = _ACTIVITY_SNAPSHOT_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 4 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _ACTIVITY_SNAPSHOT_EVENT_KEYS)
+    if len(obj) != 4 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _ACTIVITY_SNAPSHOT_EVENT_KEYS)
     result = ActivitySnapshotEvent.__new__(ActivitySnapshotEvent)
     result.type = "ACTIVITY_SNAPSHOT"
     result.message_id = f_message_id
@@ -6442,33 +6398,30 @@ def _decode_activity_delta_event(data: object) -> ActivityDeltaEvent:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _ACTIVITY_DELTA_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4:  # more than the 4 required key(s)
-        f_present = _ACTIVITY_DELTA_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 4 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _ACTIVITY_DELTA_EVENT_KEYS)
+    if len(obj) != 4 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _ACTIVITY_DELTA_EVENT_KEYS)
     result = ActivityDeltaEvent.__new__(ActivityDeltaEvent)
     result.type = "ACTIVITY_DELTA"
     result.message_id = f_message_id
@@ -6504,33 +6457,30 @@ def _decode_reasoning_start_event(data: object) -> ReasoningStartEvent:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _REASONING_START_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _REASONING_START_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _REASONING_START_EVENT_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _REASONING_START_EVENT_KEYS)
     result = ReasoningStartEvent.__new__(ReasoningStartEvent)
     result.type = "REASONING_START"
     result.message_id = f_message_id
@@ -6567,33 +6517,30 @@ def _decode_reasoning_message_start_event(data: object) -> ReasoningMessageStart
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _REASONING_MESSAGE_START_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3:  # more than the 3 required key(s)
-        f_present = _REASONING_MESSAGE_START_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 3 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _REASONING_MESSAGE_START_EVENT_KEYS)
+    if len(obj) != 3 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _REASONING_MESSAGE_START_EVENT_KEYS)
     result = ReasoningMessageStartEvent.__new__(ReasoningMessageStartEvent)
     result.type = "REASONING_MESSAGE_START"
     result.message_id = f_message_id
@@ -6633,33 +6580,30 @@ def _decode_reasoning_message_content_event(data: object) -> ReasoningMessageCon
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _REASONING_MESSAGE_CONTENT_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3:  # more than the 3 required key(s)
-        f_present = _REASONING_MESSAGE_CONTENT_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 3 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _REASONING_MESSAGE_CONTENT_EVENT_KEYS)
+    if len(obj) != 3 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _REASONING_MESSAGE_CONTENT_EVENT_KEYS)
     result = ReasoningMessageContentEvent.__new__(ReasoningMessageContentEvent)
     result.type = "REASONING_MESSAGE_CONTENT"
     result.message_id = f_message_id
@@ -6694,33 +6638,30 @@ def _decode_reasoning_message_end_event(data: object) -> ReasoningMessageEndEven
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _REASONING_MESSAGE_END_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _REASONING_MESSAGE_END_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _REASONING_MESSAGE_END_EVENT_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _REASONING_MESSAGE_END_EVENT_KEYS)
     result = ReasoningMessageEndEvent.__new__(ReasoningMessageEndEvent)
     result.type = "REASONING_MESSAGE_END"
     result.message_id = f_message_id
@@ -6749,43 +6690,42 @@ def _decode_reasoning_message_chunk_event(data: object) -> ReasoningMessageChunk
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _REASONING_MESSAGE_CHUNK_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_message_id = obj.get("messageId", _ABSENT)
-    if type(f_message_id) is not str:
-        if f_message_id is not _ABSENT:
+    else:
+        f_metadata = None
+    if "messageId" in f_present:
+        f_message_id = obj["messageId"]
+        if type(f_message_id) is not str:
             raise _field_error(f_message_id, "string", "messageId")
+    else:
         f_message_id = None
-    f_delta = obj.get("delta", _ABSENT)
-    if type(f_delta) is not str:
-        if f_delta is not _ABSENT:
+    if "delta" in f_present:
+        f_delta = obj["delta"]
+        if type(f_delta) is not str:
             raise _field_error(f_delta, "string", "delta")
+    else:
         f_delta = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _REASONING_MESSAGE_CHUNK_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 1 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _REASONING_MESSAGE_CHUNK_EVENT_KEYS)
+    if len(obj) != 1 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _REASONING_MESSAGE_CHUNK_EVENT_KEYS)
     result = ReasoningMessageChunkEvent.__new__(ReasoningMessageChunkEvent)
     result.type = "REASONING_MESSAGE_CHUNK"
     result.timestamp = f_timestamp
@@ -6820,33 +6760,30 @@ def _decode_reasoning_end_event(data: object) -> ReasoningEndEvent:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _REASONING_END_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _REASONING_END_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _REASONING_END_EVENT_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _REASONING_END_EVENT_KEYS)
     result = ReasoningEndEvent.__new__(ReasoningEndEvent)
     result.type = "REASONING_END"
     result.message_id = f_message_id
@@ -6894,33 +6831,30 @@ def _decode_reasoning_encrypted_value_event(data: object) -> ReasoningEncryptedV
         result.extra = {}
         result._present = frozenset()
         return result
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-        if f_timestamp is not _ABSENT:
+    f_present: frozenset[str] = _REASONING_ENCRYPTED_VALUE_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-        f_timestamp = None
-    v_raw_event = obj.get("rawEvent", _ABSENT)
-    if v_raw_event is _ABSENT:
-        f_raw_event: JSONValue | None = None
     else:
+        f_timestamp = None
+    if "rawEvent" in f_present:
         try:
-            f_raw_event = _json_value(v_raw_event)
+            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: dict[str, JSONValue] | None = None
     else:
+        f_raw_event = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _json_object(v_metadata)
+            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_metadata = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4:  # more than the 4 required key(s)
-        f_present = _REASONING_ENCRYPTED_VALUE_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 4 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _REASONING_ENCRYPTED_VALUE_EVENT_KEYS)
+    if len(obj) != 4 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _REASONING_ENCRYPTED_VALUE_EVENT_KEYS)
     result = ReasoningEncryptedValueEvent.__new__(ReasoningEncryptedValueEvent)
     result.type = "REASONING_ENCRYPTED_VALUE"
     result.subtype = f_subtype
@@ -7080,7 +7014,7 @@ def _d_union_str_or_list_input_content(value: object) -> str | list[InputContent
 def _e_union_str_or_list_input_content(value: str | list[InputContent]) -> JSONValue:
     if isinstance(value, str):
         return value
-    return [encode_input_content(item1) for item1 in value]
+    return [item1.to_dict() for item1 in value]
 
 
 _RUN_AGENT_INPUT_KEYS = frozenset(
@@ -7552,7 +7486,7 @@ def decode_messages(data: object) -> Messages:
 
 def encode_messages(value: Messages) -> JSONValue:
     """Encode Messages as JSON data (the inverse of `decode_messages`)."""
-    return [encode_message(item0) for item0 in value]
+    return [item0.to_dict() for item0 in value]
 
 
 def decode_run_agent_input(data: object) -> RunAgentInput:

@@ -22,6 +22,7 @@ from pydantic import (
     StrictInt,
     TypeAdapter,
     ValidationError,
+    ValidationInfo,
 )
 from pydantic_core import PydanticCustomError, from_json
 
@@ -84,17 +85,19 @@ _DEEP = (_MaybeTooDeep, RecursionError)
 
 def _too_deep(value: object, levels: int) -> bool:
     """Whether `value` nests more than `levels` arrays and objects."""
-    kind = type(value)
-    if kind is not dict and kind is not list:
+    # `type(...) is` narrows without a call (`cast` is one, per container)
+    items: Iterable[object]
+    if type(value) is dict:
+        items = value.values()
+    elif type(value) is list:
+        items = value
+    else:
         return False
     if levels == 0:
         return True
-    for item in (
-        cast("dict[object, object]", value).values()
-        if kind is dict
-        else cast("list[object]", value)
-    ):
-        if (type(item) is dict or type(item) is list) and _too_deep(item, levels - 1):
+    for item in items:
+        kind = type(item)
+        if (kind is dict or kind is list) and _too_deep(item, levels - 1):
             return True
     return False
 
@@ -197,12 +200,13 @@ def _not_json(value: object, depth: int) -> str | None:
     can write and finite floats. Past `_FREE_DEPTH` levels the whole input is measured.
     """
     kind = type(value)
-    if kind is dict or kind is list:
+    # `type(...) is` narrows the type without a call (`cast` is one, per container)
+    if type(value) is dict or type(value) is list:
         if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
             raise _MaybeTooDeep
         items: Iterable[object]
-        if kind is dict:
-            for key in cast("dict[object, object]", value):
+        if type(value) is dict:
+            for key in value:
                 if type(key) is not str:
                     return f"object key {key!r} is not a string"
                 if not key.isascii():
@@ -212,9 +216,9 @@ def _not_json(value: object, depth: int) -> str | None:
                         return (
                             f"object key {key!r} holds a lone surrogate, which Pydantic cannot keep"
                         )
-            items = cast("dict[str, object]", value).values()
+            items = value.values()
         else:
-            items = cast("list[object]", value)
+            items = value
         for item in items:
             kind = type(item)
             if kind is str or kind is bool or item is None:
@@ -244,34 +248,58 @@ def _json_error(problem: str) -> PydanticCustomError:
     return PydanticCustomError(kind, problem)
 
 
-def _json_value(value: _T) -> _T:
-    """Free-form JSON, checked in one pass and kept as read."""
-    problem = _not_json(value, 0)
-    if problem is not None:
-        raise _json_error(problem)
-    return value
-
-
-def _json_object(value: _T) -> _T:
-    """A free-form JSON object, checked in one pass and kept as read."""
-    if type(value) is not dict:
-        raise PydanticCustomError("dict_type", "Input should be a valid dictionary")
-    return _json_value(value)
+def _finite(value: object, depth: int) -> bool:
+    """Whether `value`, read by Pydantic's JSON parser, holds no NaN or infinity: the
+    parser reads `NaN`, `Infinity` and `1e400`, but refuses lone surrogates and integers
+    too long to write, and its keys are strings, so nothing else is left to check (its
+    depth is, as in `_not_json`)."""
+    items: Iterable[object]
+    if type(value) is dict:
+        items = value.values()
+    elif type(value) is list:
+        items = value
+    else:
+        return type(value) is not float or value - value == 0
+    if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
+        raise _MaybeTooDeep
+    for item in items:
+        kind = type(item)
+        if kind is dict or kind is list:
+            if not _finite(item, depth + 1):
+                return False
+        elif kind is float and item - item != 0:
+            return False
+    return True
 
 
 class _FreeForm:
     """Free-form JSON in one Python call per value: Pydantic's `JsonValue` would pick each
     node's type with a Python discriminator, validating and dumping alike. Dumped as it is
-    (JSON data needs no serializer); described as `{}`, or an object, in a JSON Schema."""
+    (JSON data needs no serializer); described as `{}`, or an object, in a JSON Schema.
+    From JSON text only NaN and infinity can be other than JSON data (`_finite`)."""
 
-    def __init__(self, check: Callable[[Any], Any], json_schema: dict[str, Any]) -> None:
-        self.check, self.json_schema = check, json_schema
+    def __init__(self, json_schema: dict[str, Any]) -> None:
+        self.json_schema = json_schema
+        self.object_only = json_schema.get("type") == "object"  # else any JSON value
+
+    def validate(self, value: Any, info: ValidationInfo) -> Any:
+        """`value` checked in one pass and kept as read."""
+        if self.object_only and type(value) is not dict:
+            raise PydanticCustomError("dict_type", "Input should be a valid dictionary")
+        if info.mode == "json":
+            if not _finite(value, 0):
+                raise PydanticCustomError("json_value", "NaN and infinity are not JSON numbers")
+            return value
+        problem = _not_json(value, 0)
+        if problem is not None:
+            raise _json_error(problem)
+        return value
 
     def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> Any:
         from pydantic_core import core_schema
 
-        return core_schema.no_info_plain_validator_function(
-            self.check, serialization=core_schema.simple_ser_schema("any")
+        return core_schema.with_info_plain_validator_function(
+            self.validate, serialization=core_schema.simple_ser_schema("any")
         )
 
     def __get_pydantic_json_schema__(self, schema: Any, handler: Any) -> dict[str, Any]:
@@ -305,8 +333,8 @@ if TYPE_CHECKING:
     _JSON: TypeAlias = JsonValue
     _JSON_OBJECT: TypeAlias = dict[str, JsonValue]
 else:
-    _JSON = Annotated[Any, _FreeForm(_json_value, {})]
-    _JSON_OBJECT = Annotated[Any, _FreeForm(_json_object, {"type": "object"})]
+    _JSON = Annotated[Any, _FreeForm({})]
+    _JSON_OBJECT = Annotated[Any, _FreeForm({"type": "object"})]
 # `_JSON`: free-form JSON (Pydantic's `JsonValue` without NaN, infinity, integers too long
 # to write and lone surrogates in keys); `_JSON_OBJECT`: a free-form JSON object.
 

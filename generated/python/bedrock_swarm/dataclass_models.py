@@ -117,7 +117,8 @@ class ToolCallFunction:
         out: dict[str, JSONValue] = {}
         out["name"] = self.name
         out["arguments"] = self.arguments
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -154,7 +155,8 @@ class ToolCall:
         out["id"] = self.id
         out["type"] = "function"
         out["function"] = self.function.to_dict()
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -188,7 +190,8 @@ class ToolOutput:
         out: dict[str, JSONValue] = {}
         out["tool_call_id"] = self.tool_call_id
         out["output"] = self.output
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -225,7 +228,8 @@ class ToolResult:
         out["success"] = self.success
         out["result"] = self.result
         out["error"] = self.error
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -259,7 +263,8 @@ class MessageResponse:
         out: dict[str, JSONValue] = {}
         out["type"] = "message"
         out["content"] = self.content
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -293,7 +298,8 @@ class ToolCallResponse:
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_call"
         out["tool_calls"] = [item0.to_dict() for item0 in self.tool_calls]
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -348,7 +354,8 @@ class Event:
         out["parent_event_id"] = self.parent_event_id
         out["details"] = self.details
         out["metadata"] = self.metadata
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:

@@ -6,6 +6,7 @@ Needs pydantic>=2.11.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -92,17 +93,19 @@ _DEEP = (_MaybeTooDeep, RecursionError)
 
 def _too_deep(value: object, levels: int) -> bool:
     """Whether `value` nests more than `levels` arrays and objects."""
-    kind = type(value)
-    if kind is not dict and kind is not list:
+    # `type(...) is` narrows without a call (`cast` is one, per container)
+    items: Iterable[object]
+    if type(value) is dict:
+        items = value.values()
+    elif type(value) is list:
+        items = value
+    else:
         return False
     if levels == 0:
         return True
-    for item in (
-        cast("dict[object, object]", value).values()
-        if kind is dict
-        else cast("list[object]", value)
-    ):
-        if (type(item) is dict or type(item) is list) and _too_deep(item, levels - 1):
+    for item in items:
+        kind = type(item)
+        if (kind is dict or kind is list) and _too_deep(item, levels - 1):
             return True
     return False
 
@@ -159,25 +162,60 @@ def _within_depth(
 # whose verdict and errors stand. Valid input therefore costs Pydantic's own validation.
 
 _Owner: TypeAlias = "type[BaseModel] | TypeAdapter[Any]"
-_FAST: dict[_Owner, tuple[SchemaValidator, bool] | None] = {}
+_FAST: dict[_Owner, tuple[SchemaValidator, _NameKeys | None] | None] = {}
 
 # From 2.14 on, Pydantic hands a field's name found in JSON text to the kept keys' check;
-# before, it drops the key unseen, so a fast validator refusing such keys cannot read the
-# text itself and validates it parsed instead (parsing it twice).
+# before, it drops the key unseen, so a fast validator refusing such keys reads the text
+# itself only where a search finds none there (`_NameKeys`), and the rest parsed.
 _NAMES_IN_TEXT = tuple(int(part) for part in VERSION.split(".")[:2]) >= (2, 14)
 
 
-def _fast(owner: _Owner) -> tuple[SchemaValidator, bool] | None:
-    """The fast validator of `owner` (a model class or an adapter) and whether it may read
-    JSON text itself, or None when it would be the full one: built on first use."""
+class _NameKeys:
+    """Whether JSON text may hold a key that is one of `names` (field names that are not
+    JSON keys), by a search far cheaper than parsing it: a key ending in an identifier
+    with `_` (`"thread_id":`, `"class_":`), a name without `_` as a key, or an escaped
+    character a name could hold (`\\u005f`). Any text it is not sure of may."""
+
+    _IDENTIFIER = re.compile("[0-9A-Za-z_]+")
+
+    def __init__(self, names: frozenset[str]) -> None:
+        self.unsure = not all(self._IDENTIFIER.fullmatch(name) for name in names)
+        patterns = [r"\\u00[3-7][0-9A-Fa-f]"]
+        if any("_" in name for name in names):
+            patterns.append(r'_[0-9A-Za-z_]*"[ \t\n\r]*:')
+        plain = sorted(name for name in names if "_" not in name)
+        if plain:
+            patterns.append('"(?:' + "|".join(plain) + ')"[ \t\n\r]*:')
+        self.text = [re.compile(pattern) for pattern in patterns]
+        self.binary = [re.compile(pattern.encode()) for pattern in patterns]
+
+    def __call__(self, data: Any) -> bool:
+        if self.unsure:
+            return True
+        if type(data) is str:
+            patterns: list[re.Pattern[Any]] = self.text
+        elif type(data) is bytes or type(data) is bytearray:
+            patterns = self.binary
+        else:
+            return True
+        for pattern in patterns:
+            if pattern.search(data):
+                return True
+        return False
+
+
+def _fast(owner: _Owner) -> tuple[SchemaValidator, _NameKeys | None] | None:
+    """The fast validator of `owner` (a model class or an adapter) and what tells whether
+    it may read JSON text itself (None: always), or None when it would be the full one:
+    built on first use."""
     lighter = _Lighter()
     try:
         full = (
             owner.core_schema if isinstance(owner, TypeAdapter) else owner.__pydantic_core_schema__
         )
         lightened = lighter.schema(full, _definitions(full, {}))
-        reads_text = _NAMES_IN_TEXT or not lighter.names
-        built = (SchemaValidator(lightened), reads_text) if lighter.changed else None
+        names = None if _NAMES_IN_TEXT or not lighter.names else _NameKeys(lighter.names)
+        built = (SchemaValidator(lightened), names) if lighter.changed else None
     except Exception:  # a schema shaped otherwise than expected: the full validator only
         built = None
     _FAST[owner] = built
@@ -232,7 +270,7 @@ class _Lighter:
 
     def __init__(self) -> None:
         self.changed = False  # the copy differs from the full schema
-        self.names = False  # a model of it refuses field names as keys (not in JSON text)
+        self.names: frozenset[str] = frozenset()  # refused as keys (not in JSON text)
 
     def schema(self, node: Any, definitions: dict[str, Any]) -> Any:
         if type(node) is list:
@@ -268,7 +306,7 @@ class _Lighter:
                 "function": {"type": "no-info", "function": check},
             }
         if wire.names and extra in ("allow", "forbid"):
-            self.names = True  # see `_NAMES_IN_TEXT`
+            self.names |= wire.names  # see `_NAMES_IN_TEXT`
         self.changed = True
         rest = {
             key: self.schema(value, definitions) for key, value in node.items() if key != "schema"
@@ -338,13 +376,11 @@ def _validate_fast_json(owner: _Owner, data: Any) -> Any:
     except KeyError:
         fast = _fast(owner)
     if fast is not None:
-        validator, reads_text = fast
+        validator, names = fast
         try:
-            return (
-                validator.validate_json(data)
-                if reads_text
-                else validator.validate_python(from_json(data))
-            )
+            if names is None or not names(data):
+                return validator.validate_json(data)
+            return validator.validate_python(from_json(data))
         except (ValueError, TypeError):  # refused, or not JSON text: the full validator says
             pass
     return _FULL
@@ -416,12 +452,13 @@ def _not_json(value: object, depth: int) -> str | None:
     can write and finite floats. Past `_FREE_DEPTH` levels the whole input is measured.
     """
     kind = type(value)
-    if kind is dict or kind is list:
+    # `type(...) is` narrows the type without a call (`cast` is one, per container)
+    if type(value) is dict or type(value) is list:
         if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
             raise _MaybeTooDeep
         items: Iterable[object]
-        if kind is dict:
-            for key in cast("dict[object, object]", value):
+        if type(value) is dict:
+            for key in value:
                 if type(key) is not str:
                     return f"object key {key!r} is not a string"
                 if not key.isascii():
@@ -431,9 +468,9 @@ def _not_json(value: object, depth: int) -> str | None:
                         return (
                             f"object key {key!r} holds a lone surrogate, which Pydantic cannot keep"
                         )
-            items = cast("dict[str, object]", value).values()
+            items = value.values()
         else:
-            items = cast("list[object]", value)
+            items = value
         for item in items:
             kind = type(item)
             if kind is str or kind is bool or item is None:
@@ -463,36 +500,60 @@ def _json_error(problem: str) -> PydanticCustomError:
     return PydanticCustomError(kind, problem)
 
 
-def _json_value(value: _T) -> _T:
-    """Free-form JSON, checked in one pass and kept as read."""
-    problem = _not_json(value, 0)
-    if problem is not None:
-        if type(value) is _SetAside:  # kept keys `_check_wire` has checked, travelling
-            return value
-        raise _json_error(problem)
-    return value
-
-
-def _json_object(value: _T) -> _T:
-    """A free-form JSON object, checked in one pass and kept as read."""
-    if type(value) is not dict:
-        raise PydanticCustomError("dict_type", "Input should be a valid dictionary")
-    return _json_value(value)
+def _finite(value: object, depth: int) -> bool:
+    """Whether `value`, read by Pydantic's JSON parser, holds no NaN or infinity: the
+    parser reads `NaN`, `Infinity` and `1e400`, but refuses lone surrogates and integers
+    too long to write, and its keys are strings, so nothing else is left to check (its
+    depth is, as in `_not_json`)."""
+    items: Iterable[object]
+    if type(value) is dict:
+        items = value.values()
+    elif type(value) is list:
+        items = value
+    else:
+        return type(value) is not float or value - value == 0
+    if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
+        raise _MaybeTooDeep
+    for item in items:
+        kind = type(item)
+        if kind is dict or kind is list:
+            if not _finite(item, depth + 1):
+                return False
+        elif kind is float and item - item != 0:
+            return False
+    return True
 
 
 class _FreeForm:
     """Free-form JSON in one Python call per value: Pydantic's `JsonValue` would pick each
     node's type with a Python discriminator, validating and dumping alike. Dumped as it is
-    (JSON data needs no serializer); described as `{}`, or an object, in a JSON Schema."""
+    (JSON data needs no serializer); described as `{}`, or an object, in a JSON Schema.
+    From JSON text only NaN and infinity can be other than JSON data (`_finite`)."""
 
-    def __init__(self, check: Callable[[Any], Any], json_schema: dict[str, Any]) -> None:
-        self.check, self.json_schema = check, json_schema
+    def __init__(self, json_schema: dict[str, Any]) -> None:
+        self.json_schema = json_schema
+        self.object_only = json_schema.get("type") == "object"  # else any JSON value
+
+    def validate(self, value: Any, info: ValidationInfo) -> Any:
+        """`value` checked in one pass and kept as read."""
+        if self.object_only and type(value) is not dict:
+            raise PydanticCustomError("dict_type", "Input should be a valid dictionary")
+        if info.mode == "json":
+            if not _finite(value, 0):
+                raise PydanticCustomError("json_value", "NaN and infinity are not JSON numbers")
+            return value
+        problem = _not_json(value, 0)
+        if problem is not None:
+            if type(value) is _SetAside:  # kept keys `_check_wire` has checked, travelling
+                return value
+            raise _json_error(problem)
+        return value
 
     def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> Any:
         from pydantic_core import core_schema
 
-        return core_schema.no_info_plain_validator_function(
-            self.check, serialization=core_schema.simple_ser_schema("any")
+        return core_schema.with_info_plain_validator_function(
+            self.validate, serialization=core_schema.simple_ser_schema("any")
         )
 
     def __get_pydantic_json_schema__(self, schema: Any, handler: Any) -> dict[str, Any]:
@@ -526,8 +587,8 @@ if TYPE_CHECKING:
     _JSON: TypeAlias = JsonValue
     _JSON_OBJECT: TypeAlias = dict[str, JsonValue]
 else:
-    _JSON = Annotated[Any, _FreeForm(_json_value, {})]
-    _JSON_OBJECT = Annotated[Any, _FreeForm(_json_object, {"type": "object"})]
+    _JSON = Annotated[Any, _FreeForm({})]
+    _JSON_OBJECT = Annotated[Any, _FreeForm({"type": "object"})]
 # `_JSON`: free-form JSON (Pydantic's `JsonValue` without NaN, infinity, integers too long
 # to write and lone surrogates in keys); `_JSON_OBJECT`: a free-form JSON object.
 

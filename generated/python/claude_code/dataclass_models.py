@@ -736,7 +736,8 @@ class SystemMessage:
         if "user_type" in self._present or self.user_type is not None:
             spelling = _spelling(self._present, ("user_type", "userType"))
             out[spelling] = None if self.user_type is None else self.user_type.value
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -799,7 +800,8 @@ class SystemStatusMessage:
             out["session_id"] = self.session_id
         if "uuid" in self._present or self.uuid is not None:
             out["uuid"] = self.uuid
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -853,7 +855,8 @@ class SystemCompactBoundary:
             out["session_id"] = self.session_id
         if "uuid" in self._present or self.uuid is not None:
             out["uuid"] = self.uuid
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -909,7 +912,8 @@ class HookStartedMessage:
             out["uuid"] = self.uuid
         if "session_id" in self._present or self.session_id is not None:
             out["session_id"] = self.session_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -971,7 +975,8 @@ class HookProgressMessage:
             out["uuid"] = self.uuid
         if "session_id" in self._present or self.session_id is not None:
             out["session_id"] = self.session_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1047,7 +1052,8 @@ class HookResponseMessage:
             out["uuid"] = self.uuid
         if "session_id" in self._present or self.session_id is not None:
             out["session_id"] = self.session_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1133,7 +1139,8 @@ class TaskStartedMessage:
             out["uuid"] = self.uuid
         if "session_id" in self._present or self.session_id is not None:
             out["session_id"] = self.session_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1202,7 +1209,8 @@ class TaskProgressMessage:
             out["uuid"] = self.uuid
         if "session_id" in self._present or self.session_id is not None:
             out["session_id"] = self.session_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1284,7 +1292,8 @@ class TaskNotificationMessage:
             out["uuid"] = self.uuid
         if "session_id" in self._present or self.session_id is not None:
             out["session_id"] = self.session_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1334,7 +1343,8 @@ class TaskUpdatedMessage:
             out["uuid"] = self.uuid
         if "session_id" in self._present or self.session_id is not None:
             out["session_id"] = self.session_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1383,7 +1393,8 @@ class BackgroundTasksChangedMessage:
             out["uuid"] = self.uuid
         if "session_id" in self._present or self.session_id is not None:
             out["session_id"] = self.session_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1436,7 +1447,8 @@ class FilesPersistedEvent:
             out["uuid"] = self.uuid
         if "session_id" in self._present or self.session_id is not None:
             out["session_id"] = self.session_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1499,7 +1511,8 @@ class ApiRetryMessage:
             out["uuid"] = self.uuid
         if "session_id" in self._present or self.session_id is not None:
             out["session_id"] = self.session_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1546,7 +1559,8 @@ class LocalCommandOutputMessage:
             out["uuid"] = self.uuid
         if "session_id" in self._present or self.session_id is not None:
             out["session_id"] = self.session_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1593,7 +1607,8 @@ class SessionStateChangedMessage:
             out["uuid"] = self.uuid
         if "session_id" in self._present or self.session_id is not None:
             out["session_id"] = self.session_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1643,7 +1658,8 @@ class ElicitationCompleteMessage:
             out["uuid"] = self.uuid
         if "session_id" in self._present or self.session_id is not None:
             out["session_id"] = self.session_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1701,7 +1717,8 @@ class InformationalMessage:
             out["uuid"] = self.uuid
         if "session_id" in self._present or self.session_id is not None:
             out["session_id"] = self.session_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1762,7 +1779,8 @@ class NotificationMessage:
             out["uuid"] = self.uuid
         if "session_id" in self._present or self.session_id is not None:
             out["session_id"] = self.session_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1827,7 +1845,8 @@ class PermissionDeniedMessage:
             out["uuid"] = self.uuid
         if "session_id" in self._present or self.session_id is not None:
             out["session_id"] = self.session_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1874,7 +1893,8 @@ class CommandsChangedMessage:
             out["uuid"] = self.uuid
         if "session_id" in self._present or self.session_id is not None:
             out["session_id"] = self.session_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1924,7 +1944,8 @@ class ThinkingTokensMessage:
             out["uuid"] = self.uuid
         if "session_id" in self._present or self.session_id is not None:
             out["session_id"] = self.session_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1976,7 +1997,8 @@ class MirrorErrorMessage:
             out["uuid"] = self.uuid
         if "session_id" in self._present or self.session_id is not None:
             out["session_id"] = self.session_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2057,7 +2079,8 @@ class AssistantMessage:
             out["local_command_run"] = (
                 None if self.local_command_run is None else self.local_command_run.to_dict()
             )
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2117,7 +2140,8 @@ class UserMessage:
             out["isReplay"] = self.is_replay
         if "tool_use_result" in self._present or self.tool_use_result is not None:
             out["tool_use_result"] = self.tool_use_result
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2283,7 +2307,8 @@ class ResultMessage:
             out["queued_turn_count"] = self.queued_turn_count
         if "result_index" in self._present or self.result_index is not None:
             out["result_index"] = self.result_index
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2320,10 +2345,11 @@ class PartialAssistantMessage:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "partial_assistant"
-        out["content"] = [encode_content_block(item0) for item0 in self.content]
+        out["content"] = [item0.to_dict() for item0 in self.content]
         out["index"] = self.index
         out["delta"] = self.delta
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2376,7 +2402,8 @@ class StreamEventMessage:
             out["uuid"] = self.uuid
         if "ttft_ms" in self._present or self.ttft_ms is not None:
             out["ttft_ms"] = self.ttft_ms
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2420,7 +2447,8 @@ class RateLimitEvent:
             out["uuid"] = self.uuid
         if "session_id" in self._present or self.session_id is not None:
             out["session_id"] = self.session_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2456,8 +2484,9 @@ class ControlRequest:
         out: dict[str, JSONValue] = {}
         out["type"] = "control_request"
         out["request_id"] = self.request_id
-        out["request"] = encode_control_request_body(self.request)
-        out.update(self.extra)
+        out["request"] = self.request.to_dict()
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2490,8 +2519,9 @@ class ControlResponse:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "control_response"
-        out["response"] = encode_control_response_body(self.response)
-        out.update(self.extra)
+        out["response"] = self.response.to_dict()
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2536,7 +2566,8 @@ class CompactBoundaryMarker:
             out["session_id"] = self.session_id
         if "uuid" in self._present or self.uuid is not None:
             out["uuid"] = self.uuid
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2597,7 +2628,8 @@ class ToolProgressMessage:
             out["uuid"] = self.uuid
         if "session_id" in self._present or self.session_id is not None:
             out["session_id"] = self.session_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2644,7 +2676,8 @@ class ToolUseSummaryMessage:
             out["uuid"] = self.uuid
         if "session_id" in self._present or self.session_id is not None:
             out["session_id"] = self.session_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2695,7 +2728,8 @@ class AuthStatusMessage:
             out["uuid"] = self.uuid
         if "session_id" in self._present or self.session_id is not None:
             out["session_id"] = self.session_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2739,7 +2773,8 @@ class PromptSuggestionMessage:
             out["uuid"] = self.uuid
         if "session_id" in self._present or self.session_id is not None:
             out["session_id"] = self.session_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2795,7 +2830,8 @@ class ConversationResetMessage:
             out["uuid"] = self.uuid
         if "session_id" in self._present or self.session_id is not None:
             out["session_id"] = self.session_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2829,7 +2865,8 @@ class TextBlock:
         out: dict[str, JSONValue] = {}
         out["type"] = "text"
         out["text"] = self.text
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2875,7 +2912,8 @@ class ToolUseBlock:
         out["input"] = self.input
         if "caller" in self._present or self.caller is not None:
             out["caller"] = self.caller
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2921,7 +2959,8 @@ class ToolResultBlock:
             )
         if "is_error" in self._present or self.is_error is not False:
             out["is_error"] = self.is_error
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2961,7 +3000,8 @@ class ThinkingBlock:
         out["thinking"] = self.thinking
         if "signature" in self._present or self.signature is not None:
             out["signature"] = self.signature
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2992,7 +3032,8 @@ class ControlInterruptRequest:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["subtype"] = "interrupt"
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3065,7 +3106,8 @@ class ControlCanUseToolRequest:
             out["tool_use_id"] = self.tool_use_id
         if "agent_id" in self._present or self.agent_id is not None:
             out["agent_id"] = self.agent_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3106,7 +3148,8 @@ class ControlInitializeRequest:
             out["hooks"] = self.hooks
         if "agents" in self._present or self.agents is not None:
             out["agents"] = self.agents
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3140,7 +3183,8 @@ class ControlSetPermissionModeRequest:
         out: dict[str, JSONValue] = {}
         out["subtype"] = "set_permission_mode"
         out["mode"] = self.mode.value
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3177,7 +3221,8 @@ class ControlSetModelRequest:
         out["subtype"] = "set_model"
         if "model" in self._present or self.model is not None:
             out["model"] = self.model
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3221,7 +3266,8 @@ class ControlHookCallbackRequest:
             out["input"] = self.input
         if "tool_use_id" in self._present or self.tool_use_id is not None:
             out["tool_use_id"] = self.tool_use_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3258,7 +3304,8 @@ class ControlMcpMessageRequest:
         out["subtype"] = "mcp_message"
         out["server_name"] = self.server_name
         out["message"] = self.message
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3298,7 +3345,8 @@ class ControlSuccessResponse:
         out["request_id"] = self.request_id
         if "response" in self._present or self.response is not None:
             out["response"] = self.response
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3335,7 +3383,8 @@ class ControlErrorResponse:
         out["subtype"] = "error"
         out["request_id"] = self.request_id
         out["error"] = self.error
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3388,7 +3437,8 @@ class CompactMetadata:
             out["preserved_segment"] = self.preserved_segment
         if "preserved_messages" in self._present or self.preserved_messages is not None:
             out["preserved_messages"] = self.preserved_messages
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3425,7 +3475,8 @@ class TaskUsage:
         out["total_tokens"] = self.total_tokens
         out["tool_uses"] = self.tool_uses
         out["duration_ms"] = self.duration_ms
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3468,7 +3519,8 @@ class BackgroundTask:
         out["description"] = self.description
         if "ambient" in self._present or self.ambient is not None:
             out["ambient"] = self.ambient
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3502,7 +3554,8 @@ class PersistedFile:
         out: dict[str, JSONValue] = {}
         out["filename"] = self.filename
         out["file_id"] = self.file_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3536,7 +3589,8 @@ class FailedFile:
         out: dict[str, JSONValue] = {}
         out["filename"] = self.filename
         out["error"] = self.error
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3570,7 +3624,8 @@ class NoResponse:
         out: dict[str, JSONValue] = {}
         out["waited_ms"] = self.waited_ms
         out["retry_wait_ms"] = self.retry_wait_ms
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3626,7 +3681,7 @@ class AssistantMessageBody:
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
-        out["content"] = [encode_content_block(item0) for item0 in self.content]
+        out["content"] = [item0.to_dict() for item0 in self.content]
         if "model" in self._present or self.model is not None:
             out["model"] = self.model
         if "id" in self._present or self.id is not None:
@@ -3653,7 +3708,8 @@ class AssistantMessageBody:
             out["diagnostics"] = self.diagnostics
         if "context_management" in self._present or self.context_management is not None:
             out["context_management"] = self.context_management
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3690,7 +3746,8 @@ class UserMessageBody:
         out["content"] = _e_union_str_or_list_content_block(self.content)
         if "role" in self._present or self.role is not None:
             out["role"] = self.role
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3761,7 +3818,8 @@ class RateLimitInfo:
                 if self.unified_windows is None
                 else {key0: value0.to_dict() for key0, value0 in self.unified_windows.items()}
             )
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3798,7 +3856,8 @@ class RateLimitWindow:
         out["utilization"] = self.utilization
         if "resetsAt" in self._present or self.resets_at is not None:
             out["resetsAt"] = self.resets_at
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3881,7 +3940,8 @@ class Usage:
             )
         if "speed" in self._present or self.speed is not None:
             out["speed"] = self.speed
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3915,7 +3975,8 @@ class CacheCreation:
         out: dict[str, JSONValue] = {}
         out["ephemeral_5m_input_tokens"] = self.ephemeral_5m_input_tokens
         out["ephemeral_1h_input_tokens"] = self.ephemeral_1h_input_tokens
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3952,7 +4013,8 @@ class ServerToolUse:
         out["web_search_requests"] = self.web_search_requests
         if "web_fetch_requests" in self._present or self.web_fetch_requests is not None:
             out["web_fetch_requests"] = self.web_fetch_requests
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3983,7 +4045,8 @@ class OutputTokensDetails:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["thinking_tokens"] = self.thinking_tokens
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -4044,7 +4107,8 @@ class UsageIteration:
             out["type"] = self.type
         if "model" in self._present or self.model is not None:
             out["model"] = self.model
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -4122,7 +4186,8 @@ class ModelUsage:
             out["provider"] = self.provider
         if "costBasis" in self._present or self.cost_basis is not None:
             out["costBasis"] = self.cost_basis
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -4159,7 +4224,8 @@ class PermissionDenial:
         out["tool_name"] = self.tool_name
         out["tool_use_id"] = self.tool_use_id
         out["tool_input"] = self.tool_input
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -4199,7 +4265,8 @@ class McpServerStatus:
         out["status"] = self.status
         if "source" in self._present or self.source is not None:
             out["source"] = self.source
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -4243,7 +4310,8 @@ class PluginInfo:
             out["source"] = self.source
         if "version" in self._present or self.version is not None:
             out["version"] = self.version
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -4280,7 +4348,8 @@ class LocalCommandRun:
         out["command"] = self.command
         if "args" in self._present or self.args is not None:
             out["args"] = self.args
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -4761,43 +4830,46 @@ def _decode_system_status_message(data: object) -> SystemStatusMessage:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_permission_mode = obj.get("permissionMode", _ABSENT)
-    if v_permission_mode is _ABSENT:
-        f_permission_mode: PermissionMode | UnknownPermissionMode | None = None
-    else:
+    f_present: frozenset[str] = _SYSTEM_STATUS_MESSAGE_OPTIONAL.intersection(obj)
+    if "permissionMode" in f_present:
         try:
-            f_permission_mode = _decode_permission_mode(v_permission_mode)
+            f_permission_mode: PermissionMode | UnknownPermissionMode | None = (
+                _decode_permission_mode(obj["permissionMode"])
+            )
         except DecodeError as error:
             raise error.at(_segment("permissionMode")) from None
-    v_compact_result = obj.get("compact_result", _ABSENT)
-    if v_compact_result is _ABSENT:
-        f_compact_result: SystemStatusMessageCompactResult | None = None
     else:
+        f_permission_mode = None
+    if "compact_result" in f_present:
         try:
-            f_compact_result = _decode_system_status_message_compact_result(v_compact_result)
+            f_compact_result: SystemStatusMessageCompactResult | None = (
+                _decode_system_status_message_compact_result(obj["compact_result"])
+            )
         except DecodeError as error:
             raise error.at(_segment("compact_result")) from None
-    f_compact_error = obj.get("compact_error", _ABSENT)
-    if type(f_compact_error) is not str:
-        if f_compact_error is not _ABSENT:
+    else:
+        f_compact_result = None
+    if "compact_error" in f_present:
+        f_compact_error = obj["compact_error"]
+        if type(f_compact_error) is not str:
             raise _field_error(f_compact_error, "string", "compact_error")
+    else:
         f_compact_error = None
-    f_session_id = obj.get("session_id", _ABSENT)
-    if type(f_session_id) is not str:
-        if f_session_id is not _ABSENT:
+    if "session_id" in f_present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
             raise _field_error(f_session_id, "string", "session_id")
+    else:
         f_session_id = None
-    f_uuid = obj.get("uuid", _ABSENT)
-    if type(f_uuid) is not str:
-        if f_uuid is not _ABSENT:
+    if "uuid" in f_present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
             raise _field_error(f_uuid, "string", "uuid")
+    else:
         f_uuid = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3:  # more than the 3 required key(s)
-        f_present = _SYSTEM_STATUS_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 3 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _SYSTEM_STATUS_MESSAGE_KEYS)
+    if len(obj) != 3 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _SYSTEM_STATUS_MESSAGE_KEYS)
     result = SystemStatusMessage.__new__(SystemStatusMessage)
     result.type = "system"
     result.subtype = "status"
@@ -4831,38 +4903,38 @@ def _decode_system_compact_boundary(data: object) -> SystemCompactBoundary:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_compact_metadata = obj.get("compact_metadata", _ABSENT)
-    if v_compact_metadata is _ABSENT:
-        f_compact_metadata: CompactMetadata | None = None
-    else:
+    f_present: frozenset[str] = _SYSTEM_COMPACT_BOUNDARY_OPTIONAL.intersection(obj)
+    if "compact_metadata" in f_present:
         try:
-            f_compact_metadata = _decode_compact_metadata(v_compact_metadata)
+            f_compact_metadata: CompactMetadata | None = _decode_compact_metadata(
+                obj["compact_metadata"]
+            )
         except DecodeError as error:
             raise error.at(_segment("compact_metadata")) from None
-    v_direction = obj.get("direction", _ABSENT)
-    if v_direction is _ABSENT:
-        f_direction: CompactDirection | None = None
     else:
+        f_compact_metadata = None
+    if "direction" in f_present:
         try:
-            f_direction = _decode_compact_direction(v_direction)
+            f_direction: CompactDirection | None = _decode_compact_direction(obj["direction"])
         except DecodeError as error:
             raise error.at(_segment("direction")) from None
-    f_session_id = obj.get("session_id", _ABSENT)
-    if type(f_session_id) is not str:
-        if f_session_id is not _ABSENT:
+    else:
+        f_direction = None
+    if "session_id" in f_present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
             raise _field_error(f_session_id, "string", "session_id")
+    else:
         f_session_id = None
-    f_uuid = obj.get("uuid", _ABSENT)
-    if type(f_uuid) is not str:
-        if f_uuid is not _ABSENT:
+    if "uuid" in f_present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
             raise _field_error(f_uuid, "string", "uuid")
+    else:
         f_uuid = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _SYSTEM_COMPACT_BOUNDARY_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _SYSTEM_COMPACT_BOUNDARY_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _SYSTEM_COMPACT_BOUNDARY_KEYS)
     result = SystemCompactBoundary.__new__(SystemCompactBoundary)
     result.type = "system"
     result.subtype = "compact_boundary"
@@ -4895,37 +4967,40 @@ def _decode_hook_started_message(data: object) -> HookStartedMessage:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_hook_id = obj.get("hook_id", _ABSENT)
-    if type(f_hook_id) is not str:
-        if f_hook_id is not _ABSENT:
+    f_present: frozenset[str] = _HOOK_STARTED_MESSAGE_OPTIONAL.intersection(obj)
+    if "hook_id" in f_present:
+        f_hook_id = obj["hook_id"]
+        if type(f_hook_id) is not str:
             raise _field_error(f_hook_id, "string", "hook_id")
+    else:
         f_hook_id = None
-    f_hook_name = obj.get("hook_name", _ABSENT)
-    if type(f_hook_name) is not str:
-        if f_hook_name is not _ABSENT:
+    if "hook_name" in f_present:
+        f_hook_name = obj["hook_name"]
+        if type(f_hook_name) is not str:
             raise _field_error(f_hook_name, "string", "hook_name")
+    else:
         f_hook_name = None
-    f_hook_event = obj.get("hook_event", _ABSENT)
-    if type(f_hook_event) is not str:
-        if f_hook_event is not _ABSENT:
+    if "hook_event" in f_present:
+        f_hook_event = obj["hook_event"]
+        if type(f_hook_event) is not str:
             raise _field_error(f_hook_event, "string", "hook_event")
+    else:
         f_hook_event = None
-    f_uuid = obj.get("uuid", _ABSENT)
-    if type(f_uuid) is not str:
-        if f_uuid is not _ABSENT:
+    if "uuid" in f_present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
             raise _field_error(f_uuid, "string", "uuid")
+    else:
         f_uuid = None
-    f_session_id = obj.get("session_id", _ABSENT)
-    if type(f_session_id) is not str:
-        if f_session_id is not _ABSENT:
+    if "session_id" in f_present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
             raise _field_error(f_session_id, "string", "session_id")
+    else:
         f_session_id = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _HOOK_STARTED_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _HOOK_STARTED_MESSAGE_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _HOOK_STARTED_MESSAGE_KEYS)
     result = HookStartedMessage.__new__(HookStartedMessage)
     result.type = "system"
     result.subtype = "hook_started"
@@ -4988,22 +5063,22 @@ def _decode_hook_progress_message(data: object) -> HookProgressMessage:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_uuid = obj.get("uuid", _ABSENT)
-    if type(f_uuid) is not str:
-        if f_uuid is not _ABSENT:
+    f_present: frozenset[str] = _HOOK_PROGRESS_MESSAGE_OPTIONAL.intersection(obj)
+    if "uuid" in f_present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
             raise _field_error(f_uuid, "string", "uuid")
+    else:
         f_uuid = None
-    f_session_id = obj.get("session_id", _ABSENT)
-    if type(f_session_id) is not str:
-        if f_session_id is not _ABSENT:
+    if "session_id" in f_present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
             raise _field_error(f_session_id, "string", "session_id")
+    else:
         f_session_id = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 8:  # more than the 8 required key(s)
-        f_present = _HOOK_PROGRESS_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 8 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _HOOK_PROGRESS_MESSAGE_KEYS)
+    if len(obj) != 8 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _HOOK_PROGRESS_MESSAGE_KEYS)
     result = HookProgressMessage.__new__(HookProgressMessage)
     result.type = "system"
     result.subtype = "hook_progress"
@@ -5045,65 +5120,73 @@ def _decode_hook_response_message(data: object) -> HookResponseMessage:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_hook_id = obj.get("hook_id", _ABSENT)
-    if type(f_hook_id) is not str:
-        if f_hook_id is not _ABSENT:
+    f_present: frozenset[str] = _HOOK_RESPONSE_MESSAGE_OPTIONAL.intersection(obj)
+    if "hook_id" in f_present:
+        f_hook_id = obj["hook_id"]
+        if type(f_hook_id) is not str:
             raise _field_error(f_hook_id, "string", "hook_id")
-        f_hook_id = None
-    f_hook_name = obj.get("hook_name", _ABSENT)
-    if type(f_hook_name) is not str:
-        if f_hook_name is not _ABSENT:
-            raise _field_error(f_hook_name, "string", "hook_name")
-        f_hook_name = None
-    f_hook_event = obj.get("hook_event", _ABSENT)
-    if type(f_hook_event) is not str:
-        if f_hook_event is not _ABSENT:
-            raise _field_error(f_hook_event, "string", "hook_event")
-        f_hook_event = None
-    f_output = obj.get("output", _ABSENT)
-    if type(f_output) is not str:
-        if f_output is not _ABSENT:
-            raise _field_error(f_output, "string", "output")
-        f_output = None
-    f_stdout = obj.get("stdout", _ABSENT)
-    if type(f_stdout) is not str:
-        if f_stdout is not _ABSENT:
-            raise _field_error(f_stdout, "string", "stdout")
-        f_stdout = None
-    f_stderr = obj.get("stderr", _ABSENT)
-    if type(f_stderr) is not str:
-        if f_stderr is not _ABSENT:
-            raise _field_error(f_stderr, "string", "stderr")
-        f_stderr = None
-    f_exit_code = obj.get("exit_code", _ABSENT)
-    if type(f_exit_code) is not int or not -_INT_BOUND < f_exit_code < _INT_BOUND:
-        if f_exit_code is not _ABSENT:
-            raise _field_error(f_exit_code, "integer", "exit_code")
-        f_exit_code = None
-    v_outcome = obj.get("outcome", _ABSENT)
-    if v_outcome is _ABSENT:
-        f_outcome: HookOutcome | UnknownHookOutcome | None = None
     else:
+        f_hook_id = None
+    if "hook_name" in f_present:
+        f_hook_name = obj["hook_name"]
+        if type(f_hook_name) is not str:
+            raise _field_error(f_hook_name, "string", "hook_name")
+    else:
+        f_hook_name = None
+    if "hook_event" in f_present:
+        f_hook_event = obj["hook_event"]
+        if type(f_hook_event) is not str:
+            raise _field_error(f_hook_event, "string", "hook_event")
+    else:
+        f_hook_event = None
+    if "output" in f_present:
+        f_output = obj["output"]
+        if type(f_output) is not str:
+            raise _field_error(f_output, "string", "output")
+    else:
+        f_output = None
+    if "stdout" in f_present:
+        f_stdout = obj["stdout"]
+        if type(f_stdout) is not str:
+            raise _field_error(f_stdout, "string", "stdout")
+    else:
+        f_stdout = None
+    if "stderr" in f_present:
+        f_stderr = obj["stderr"]
+        if type(f_stderr) is not str:
+            raise _field_error(f_stderr, "string", "stderr")
+    else:
+        f_stderr = None
+    if "exit_code" in f_present:
+        f_exit_code = obj["exit_code"]
+        if type(f_exit_code) is not int or not -_INT_BOUND < f_exit_code < _INT_BOUND:
+            raise _field_error(f_exit_code, "integer", "exit_code")
+    else:
+        f_exit_code = None
+    if "outcome" in f_present:
         try:
-            f_outcome = _decode_hook_outcome(v_outcome)
+            f_outcome: HookOutcome | UnknownHookOutcome | None = _decode_hook_outcome(
+                obj["outcome"]
+            )
         except DecodeError as error:
             raise error.at(_segment("outcome")) from None
-    f_uuid = obj.get("uuid", _ABSENT)
-    if type(f_uuid) is not str:
-        if f_uuid is not _ABSENT:
+    else:
+        f_outcome = None
+    if "uuid" in f_present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
             raise _field_error(f_uuid, "string", "uuid")
+    else:
         f_uuid = None
-    f_session_id = obj.get("session_id", _ABSENT)
-    if type(f_session_id) is not str:
-        if f_session_id is not _ABSENT:
+    if "session_id" in f_present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
             raise _field_error(f_session_id, "string", "session_id")
+    else:
         f_session_id = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _HOOK_RESPONSE_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _HOOK_RESPONSE_MESSAGE_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _HOOK_RESPONSE_MESSAGE_KEYS)
     result = HookResponseMessage.__new__(HookResponseMessage)
     result.type = "system"
     result.subtype = "hook_response"
@@ -5160,67 +5243,76 @@ def _decode_task_started_message(data: object) -> TaskStartedMessage:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_tool_use_id = obj.get("tool_use_id", _ABSENT)
-    if type(f_tool_use_id) is not str:
-        if f_tool_use_id is not _ABSENT:
+    f_present: frozenset[str] = _TASK_STARTED_MESSAGE_OPTIONAL.intersection(obj)
+    if "tool_use_id" in f_present:
+        f_tool_use_id = obj["tool_use_id"]
+        if type(f_tool_use_id) is not str:
             raise _field_error(f_tool_use_id, "string", "tool_use_id")
+    else:
         f_tool_use_id = None
-    f_task_type = obj.get("task_type", _ABSENT)
-    if type(f_task_type) is not str:
-        if f_task_type is not _ABSENT:
+    if "task_type" in f_present:
+        f_task_type = obj["task_type"]
+        if type(f_task_type) is not str:
             raise _field_error(f_task_type, "string", "task_type")
+    else:
         f_task_type = None
-    f_subagent_type = obj.get("subagent_type", _ABSENT)
-    if type(f_subagent_type) is not str:
-        if f_subagent_type is not _ABSENT:
+    if "subagent_type" in f_present:
+        f_subagent_type = obj["subagent_type"]
+        if type(f_subagent_type) is not str:
             raise _field_error(f_subagent_type, "string", "subagent_type")
+    else:
         f_subagent_type = None
-    f_is_backgrounded = obj.get("is_backgrounded", _ABSENT)
-    if type(f_is_backgrounded) is not bool:
-        if f_is_backgrounded is not _ABSENT:
+    if "is_backgrounded" in f_present:
+        f_is_backgrounded = obj["is_backgrounded"]
+        if type(f_is_backgrounded) is not bool:
             raise _field_error(f_is_backgrounded, "boolean", "is_backgrounded")
+    else:
         f_is_backgrounded = None
-    f_spawn_depth = obj.get("spawn_depth", _ABSENT)
-    if type(f_spawn_depth) is not int or not -_INT_BOUND < f_spawn_depth < _INT_BOUND:
-        if f_spawn_depth is not _ABSENT:
+    if "spawn_depth" in f_present:
+        f_spawn_depth = obj["spawn_depth"]
+        if type(f_spawn_depth) is not int or not -_INT_BOUND < f_spawn_depth < _INT_BOUND:
             raise _field_error(f_spawn_depth, "integer", "spawn_depth")
+    else:
         f_spawn_depth = None
-    f_workflow_name = obj.get("workflow_name", _ABSENT)
-    if type(f_workflow_name) is not str:
-        if f_workflow_name is not _ABSENT:
+    if "workflow_name" in f_present:
+        f_workflow_name = obj["workflow_name"]
+        if type(f_workflow_name) is not str:
             raise _field_error(f_workflow_name, "string", "workflow_name")
+    else:
         f_workflow_name = None
-    f_prompt = obj.get("prompt", _ABSENT)
-    if type(f_prompt) is not str:
-        if f_prompt is not _ABSENT:
+    if "prompt" in f_present:
+        f_prompt = obj["prompt"]
+        if type(f_prompt) is not str:
             raise _field_error(f_prompt, "string", "prompt")
+    else:
         f_prompt = None
-    f_skip_transcript = obj.get("skip_transcript", _ABSENT)
-    if type(f_skip_transcript) is not bool:
-        if f_skip_transcript is not _ABSENT:
+    if "skip_transcript" in f_present:
+        f_skip_transcript = obj["skip_transcript"]
+        if type(f_skip_transcript) is not bool:
             raise _field_error(f_skip_transcript, "boolean", "skip_transcript")
+    else:
         f_skip_transcript = None
-    f_ambient = obj.get("ambient", _ABSENT)
-    if type(f_ambient) is not bool:
-        if f_ambient is not _ABSENT:
+    if "ambient" in f_present:
+        f_ambient = obj["ambient"]
+        if type(f_ambient) is not bool:
             raise _field_error(f_ambient, "boolean", "ambient")
+    else:
         f_ambient = None
-    f_uuid = obj.get("uuid", _ABSENT)
-    if type(f_uuid) is not str:
-        if f_uuid is not _ABSENT:
+    if "uuid" in f_present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
             raise _field_error(f_uuid, "string", "uuid")
+    else:
         f_uuid = None
-    f_session_id = obj.get("session_id", _ABSENT)
-    if type(f_session_id) is not str:
-        if f_session_id is not _ABSENT:
+    if "session_id" in f_present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
             raise _field_error(f_session_id, "string", "session_id")
+    else:
         f_session_id = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4:  # more than the 4 required key(s)
-        f_present = _TASK_STARTED_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 4 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TASK_STARTED_MESSAGE_KEYS)
+    if len(obj) != 4 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TASK_STARTED_MESSAGE_KEYS)
     result = TaskStartedMessage.__new__(TaskStartedMessage)
     result.type = "system"
     result.subtype = "task_started"
@@ -5284,42 +5376,46 @@ def _decode_task_progress_message(data: object) -> TaskProgressMessage:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_tool_use_id = obj.get("tool_use_id", _ABSENT)
-    if type(f_tool_use_id) is not str:
-        if f_tool_use_id is not _ABSENT:
+    f_present: frozenset[str] = _TASK_PROGRESS_MESSAGE_OPTIONAL.intersection(obj)
+    if "tool_use_id" in f_present:
+        f_tool_use_id = obj["tool_use_id"]
+        if type(f_tool_use_id) is not str:
             raise _field_error(f_tool_use_id, "string", "tool_use_id")
+    else:
         f_tool_use_id = None
-    f_subagent_type = obj.get("subagent_type", _ABSENT)
-    if type(f_subagent_type) is not str:
-        if f_subagent_type is not _ABSENT:
+    if "subagent_type" in f_present:
+        f_subagent_type = obj["subagent_type"]
+        if type(f_subagent_type) is not str:
             raise _field_error(f_subagent_type, "string", "subagent_type")
+    else:
         f_subagent_type = None
-    f_last_tool_name = obj.get("last_tool_name", _ABSENT)
-    if type(f_last_tool_name) is not str:
-        if f_last_tool_name is not _ABSENT:
+    if "last_tool_name" in f_present:
+        f_last_tool_name = obj["last_tool_name"]
+        if type(f_last_tool_name) is not str:
             raise _field_error(f_last_tool_name, "string", "last_tool_name")
+    else:
         f_last_tool_name = None
-    f_summary = obj.get("summary", _ABSENT)
-    if type(f_summary) is not str:
-        if f_summary is not _ABSENT:
+    if "summary" in f_present:
+        f_summary = obj["summary"]
+        if type(f_summary) is not str:
             raise _field_error(f_summary, "string", "summary")
+    else:
         f_summary = None
-    f_uuid = obj.get("uuid", _ABSENT)
-    if type(f_uuid) is not str:
-        if f_uuid is not _ABSENT:
+    if "uuid" in f_present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
             raise _field_error(f_uuid, "string", "uuid")
+    else:
         f_uuid = None
-    f_session_id = obj.get("session_id", _ABSENT)
-    if type(f_session_id) is not str:
-        if f_session_id is not _ABSENT:
+    if "session_id" in f_present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
             raise _field_error(f_session_id, "string", "session_id")
+    else:
         f_session_id = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 5:  # more than the 5 required key(s)
-        f_present = _TASK_PROGRESS_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 5 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TASK_PROGRESS_MESSAGE_KEYS)
+    if len(obj) != 5 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TASK_PROGRESS_MESSAGE_KEYS)
     result = TaskProgressMessage.__new__(TaskProgressMessage)
     result.type = "system"
     result.subtype = "task_progress"
@@ -5386,60 +5482,65 @@ def _decode_task_notification_message(data: object) -> TaskNotificationMessage:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_tool_use_id = obj.get("tool_use_id", _ABSENT)
-    if type(f_tool_use_id) is not str:
-        if f_tool_use_id is not _ABSENT:
+    f_present: frozenset[str] = _TASK_NOTIFICATION_MESSAGE_OPTIONAL.intersection(obj)
+    if "tool_use_id" in f_present:
+        f_tool_use_id = obj["tool_use_id"]
+        if type(f_tool_use_id) is not str:
             raise _field_error(f_tool_use_id, "string", "tool_use_id")
-        f_tool_use_id = None
-    f_reason = obj.get("reason", _ABSENT)
-    if type(f_reason) is not str:
-        if f_reason is not _ABSENT:
-            raise _field_error(f_reason, "string", "reason")
-        f_reason = None
-    v_usage = obj.get("usage", _ABSENT)
-    if v_usage is _ABSENT:
-        f_usage: TaskUsage | None = None
     else:
+        f_tool_use_id = None
+    if "reason" in f_present:
+        f_reason = obj["reason"]
+        if type(f_reason) is not str:
+            raise _field_error(f_reason, "string", "reason")
+    else:
+        f_reason = None
+    if "usage" in f_present:
         try:
-            f_usage = _decode_task_usage(v_usage)
+            f_usage: TaskUsage | None = _decode_task_usage(obj["usage"])
         except DecodeError as error:
             raise error.at(_segment("usage")) from None
-    v_resource_links = obj.get("resource_links", _ABSENT)
-    if v_resource_links is _ABSENT:
-        f_resource_links: list[dict[str, JSONValue]] | None = None
-    elif type(v_resource_links) is not list:
-        raise _field_error(v_resource_links, "array", "resource_links")
     else:
+        f_usage = None
+    if "resource_links" in f_present:
+        v_resource_links = obj["resource_links"]
+        if type(v_resource_links) is not list:
+            raise _field_error(v_resource_links, "array", "resource_links")
         try:
-            f_resource_links = [_json_object(item) for item in v_resource_links]
+            f_resource_links: list[dict[str, JSONValue]] | None = [
+                _json_object(item) for item in v_resource_links
+            ]
         except DecodeError:
             raise _item_error(v_resource_links, _json_object, "resource_links") from None
-    f_skip_transcript = obj.get("skip_transcript", _ABSENT)
-    if type(f_skip_transcript) is not bool:
-        if f_skip_transcript is not _ABSENT:
+    else:
+        f_resource_links = None
+    if "skip_transcript" in f_present:
+        f_skip_transcript = obj["skip_transcript"]
+        if type(f_skip_transcript) is not bool:
             raise _field_error(f_skip_transcript, "boolean", "skip_transcript")
+    else:
         f_skip_transcript = None
-    f_ambient = obj.get("ambient", _ABSENT)
-    if type(f_ambient) is not bool:
-        if f_ambient is not _ABSENT:
+    if "ambient" in f_present:
+        f_ambient = obj["ambient"]
+        if type(f_ambient) is not bool:
             raise _field_error(f_ambient, "boolean", "ambient")
+    else:
         f_ambient = None
-    f_uuid = obj.get("uuid", _ABSENT)
-    if type(f_uuid) is not str:
-        if f_uuid is not _ABSENT:
+    if "uuid" in f_present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
             raise _field_error(f_uuid, "string", "uuid")
+    else:
         f_uuid = None
-    f_session_id = obj.get("session_id", _ABSENT)
-    if type(f_session_id) is not str:
-        if f_session_id is not _ABSENT:
+    if "session_id" in f_present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
             raise _field_error(f_session_id, "string", "session_id")
+    else:
         f_session_id = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 6:  # more than the 6 required key(s)
-        f_present = _TASK_NOTIFICATION_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 6 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TASK_NOTIFICATION_MESSAGE_KEYS)
+    if len(obj) != 6 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TASK_NOTIFICATION_MESSAGE_KEYS)
     result = TaskNotificationMessage.__new__(TaskNotificationMessage)
     result.type = "system"
     result.subtype = "task_notification"
@@ -5493,22 +5594,22 @@ def _decode_task_updated_message(data: object) -> TaskUpdatedMessage:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_uuid = obj.get("uuid", _ABSENT)
-    if type(f_uuid) is not str:
-        if f_uuid is not _ABSENT:
+    f_present: frozenset[str] = _TASK_UPDATED_MESSAGE_OPTIONAL.intersection(obj)
+    if "uuid" in f_present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
             raise _field_error(f_uuid, "string", "uuid")
+    else:
         f_uuid = None
-    f_session_id = obj.get("session_id", _ABSENT)
-    if type(f_session_id) is not str:
-        if f_session_id is not _ABSENT:
+    if "session_id" in f_present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
             raise _field_error(f_session_id, "string", "session_id")
+    else:
         f_session_id = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4:  # more than the 4 required key(s)
-        f_present = _TASK_UPDATED_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 4 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TASK_UPDATED_MESSAGE_KEYS)
+    if len(obj) != 4 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TASK_UPDATED_MESSAGE_KEYS)
     result = TaskUpdatedMessage.__new__(TaskUpdatedMessage)
     result.type = "system"
     result.subtype = "task_updated"
@@ -5551,22 +5652,22 @@ def _decode_background_tasks_changed_message(data: object) -> BackgroundTasksCha
         result.extra = {}
         result._present = frozenset()
         return result
-    f_uuid = obj.get("uuid", _ABSENT)
-    if type(f_uuid) is not str:
-        if f_uuid is not _ABSENT:
+    f_present: frozenset[str] = _BACKGROUND_TASKS_CHANGED_MESSAGE_OPTIONAL.intersection(obj)
+    if "uuid" in f_present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
             raise _field_error(f_uuid, "string", "uuid")
+    else:
         f_uuid = None
-    f_session_id = obj.get("session_id", _ABSENT)
-    if type(f_session_id) is not str:
-        if f_session_id is not _ABSENT:
+    if "session_id" in f_present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
             raise _field_error(f_session_id, "string", "session_id")
+    else:
         f_session_id = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3:  # more than the 3 required key(s)
-        f_present = _BACKGROUND_TASKS_CHANGED_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 3 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _BACKGROUND_TASKS_CHANGED_MESSAGE_KEYS)
+    if len(obj) != 3 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _BACKGROUND_TASKS_CHANGED_MESSAGE_KEYS)
     result = BackgroundTasksChangedMessage.__new__(BackgroundTasksChangedMessage)
     result.type = "system"
     result.subtype = "background_tasks_changed"
@@ -5624,22 +5725,22 @@ def _decode_files_persisted_event(data: object) -> FilesPersistedEvent:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_uuid = obj.get("uuid", _ABSENT)
-    if type(f_uuid) is not str:
-        if f_uuid is not _ABSENT:
+    f_present: frozenset[str] = _FILES_PERSISTED_EVENT_OPTIONAL.intersection(obj)
+    if "uuid" in f_present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
             raise _field_error(f_uuid, "string", "uuid")
+    else:
         f_uuid = None
-    f_session_id = obj.get("session_id", _ABSENT)
-    if type(f_session_id) is not str:
-        if f_session_id is not _ABSENT:
+    if "session_id" in f_present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
             raise _field_error(f_session_id, "string", "session_id")
+    else:
         f_session_id = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 5:  # more than the 5 required key(s)
-        f_present = _FILES_PERSISTED_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 5 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _FILES_PERSISTED_EVENT_KEYS)
+    if len(obj) != 5 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _FILES_PERSISTED_EVENT_KEYS)
     result = FilesPersistedEvent.__new__(FilesPersistedEvent)
     result.type = "system"
     result.subtype = "files_persisted"
@@ -5700,30 +5801,29 @@ def _decode_api_retry_message(data: object) -> ApiRetryMessage:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_no_response = obj.get("no_response", _ABSENT)
-    if v_no_response is _ABSENT:
-        f_no_response: NoResponse | None = None
-    else:
+    f_present: frozenset[str] = _API_RETRY_MESSAGE_OPTIONAL.intersection(obj)
+    if "no_response" in f_present:
         try:
-            f_no_response = _decode_no_response(v_no_response)
+            f_no_response: NoResponse | None = _decode_no_response(obj["no_response"])
         except DecodeError as error:
             raise error.at(_segment("no_response")) from None
-    f_uuid = obj.get("uuid", _ABSENT)
-    if type(f_uuid) is not str:
-        if f_uuid is not _ABSENT:
+    else:
+        f_no_response = None
+    if "uuid" in f_present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
             raise _field_error(f_uuid, "string", "uuid")
+    else:
         f_uuid = None
-    f_session_id = obj.get("session_id", _ABSENT)
-    if type(f_session_id) is not str:
-        if f_session_id is not _ABSENT:
+    if "session_id" in f_present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
             raise _field_error(f_session_id, "string", "session_id")
+    else:
         f_session_id = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 7:  # more than the 7 required key(s)
-        f_present = _API_RETRY_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 7 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _API_RETRY_MESSAGE_KEYS)
+    if len(obj) != 7 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _API_RETRY_MESSAGE_KEYS)
     result = ApiRetryMessage.__new__(ApiRetryMessage)
     result.type = "system"
     result.subtype = "api_retry"
@@ -5764,22 +5864,22 @@ def _decode_local_command_output_message(data: object) -> LocalCommandOutputMess
         result.extra = {}
         result._present = frozenset()
         return result
-    f_uuid = obj.get("uuid", _ABSENT)
-    if type(f_uuid) is not str:
-        if f_uuid is not _ABSENT:
+    f_present: frozenset[str] = _LOCAL_COMMAND_OUTPUT_MESSAGE_OPTIONAL.intersection(obj)
+    if "uuid" in f_present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
             raise _field_error(f_uuid, "string", "uuid")
+    else:
         f_uuid = None
-    f_session_id = obj.get("session_id", _ABSENT)
-    if type(f_session_id) is not str:
-        if f_session_id is not _ABSENT:
+    if "session_id" in f_present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
             raise _field_error(f_session_id, "string", "session_id")
+    else:
         f_session_id = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3:  # more than the 3 required key(s)
-        f_present = _LOCAL_COMMAND_OUTPUT_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 3 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _LOCAL_COMMAND_OUTPUT_MESSAGE_KEYS)
+    if len(obj) != 3 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _LOCAL_COMMAND_OUTPUT_MESSAGE_KEYS)
     result = LocalCommandOutputMessage.__new__(LocalCommandOutputMessage)
     result.type = "system"
     result.subtype = "local_command_output"
@@ -5819,22 +5919,22 @@ def _decode_session_state_changed_message(data: object) -> SessionStateChangedMe
         result.extra = {}
         result._present = frozenset()
         return result
-    f_uuid = obj.get("uuid", _ABSENT)
-    if type(f_uuid) is not str:
-        if f_uuid is not _ABSENT:
+    f_present: frozenset[str] = _SESSION_STATE_CHANGED_MESSAGE_OPTIONAL.intersection(obj)
+    if "uuid" in f_present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
             raise _field_error(f_uuid, "string", "uuid")
+    else:
         f_uuid = None
-    f_session_id = obj.get("session_id", _ABSENT)
-    if type(f_session_id) is not str:
-        if f_session_id is not _ABSENT:
+    if "session_id" in f_present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
             raise _field_error(f_session_id, "string", "session_id")
+    else:
         f_session_id = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3:  # more than the 3 required key(s)
-        f_present = _SESSION_STATE_CHANGED_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 3 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _SESSION_STATE_CHANGED_MESSAGE_KEYS)
+    if len(obj) != 3 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _SESSION_STATE_CHANGED_MESSAGE_KEYS)
     result = SessionStateChangedMessage.__new__(SessionStateChangedMessage)
     result.type = "system"
     result.subtype = "session_state_changed"
@@ -5875,22 +5975,22 @@ def _decode_elicitation_complete_message(data: object) -> ElicitationCompleteMes
         result.extra = {}
         result._present = frozenset()
         return result
-    f_uuid = obj.get("uuid", _ABSENT)
-    if type(f_uuid) is not str:
-        if f_uuid is not _ABSENT:
+    f_present: frozenset[str] = _ELICITATION_COMPLETE_MESSAGE_OPTIONAL.intersection(obj)
+    if "uuid" in f_present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
             raise _field_error(f_uuid, "string", "uuid")
+    else:
         f_uuid = None
-    f_session_id = obj.get("session_id", _ABSENT)
-    if type(f_session_id) is not str:
-        if f_session_id is not _ABSENT:
+    if "session_id" in f_present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
             raise _field_error(f_session_id, "string", "session_id")
+    else:
         f_session_id = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4:  # more than the 4 required key(s)
-        f_present = _ELICITATION_COMPLETE_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 4 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _ELICITATION_COMPLETE_MESSAGE_KEYS)
+    if len(obj) != 4 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _ELICITATION_COMPLETE_MESSAGE_KEYS)
     result = ElicitationCompleteMessage.__new__(ElicitationCompleteMessage)
     result.type = "system"
     result.subtype = "elicitation_complete"
@@ -5938,32 +6038,34 @@ def _decode_informational_message(data: object) -> InformationalMessage:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_tool_use_id = obj.get("tool_use_id", _ABSENT)
-    if type(f_tool_use_id) is not str:
-        if f_tool_use_id is not _ABSENT:
+    f_present: frozenset[str] = _INFORMATIONAL_MESSAGE_OPTIONAL.intersection(obj)
+    if "tool_use_id" in f_present:
+        f_tool_use_id = obj["tool_use_id"]
+        if type(f_tool_use_id) is not str:
             raise _field_error(f_tool_use_id, "string", "tool_use_id")
+    else:
         f_tool_use_id = None
-    f_prevent_continuation = obj.get("prevent_continuation", _ABSENT)
-    if type(f_prevent_continuation) is not bool:
-        if f_prevent_continuation is not _ABSENT:
+    if "prevent_continuation" in f_present:
+        f_prevent_continuation = obj["prevent_continuation"]
+        if type(f_prevent_continuation) is not bool:
             raise _field_error(f_prevent_continuation, "boolean", "prevent_continuation")
+    else:
         f_prevent_continuation = None
-    f_uuid = obj.get("uuid", _ABSENT)
-    if type(f_uuid) is not str:
-        if f_uuid is not _ABSENT:
+    if "uuid" in f_present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
             raise _field_error(f_uuid, "string", "uuid")
+    else:
         f_uuid = None
-    f_session_id = obj.get("session_id", _ABSENT)
-    if type(f_session_id) is not str:
-        if f_session_id is not _ABSENT:
+    if "session_id" in f_present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
             raise _field_error(f_session_id, "string", "session_id")
+    else:
         f_session_id = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4:  # more than the 4 required key(s)
-        f_present = _INFORMATIONAL_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 4 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _INFORMATIONAL_MESSAGE_KEYS)
+    if len(obj) != 4 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _INFORMATIONAL_MESSAGE_KEYS)
     result = InformationalMessage.__new__(InformationalMessage)
     result.type = "system"
     result.subtype = "informational"
@@ -6018,32 +6120,34 @@ def _decode_notification_message(data: object) -> NotificationMessage:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_color = obj.get("color", _ABSENT)
-    if type(f_color) is not str:
-        if f_color is not _ABSENT:
+    f_present: frozenset[str] = _NOTIFICATION_MESSAGE_OPTIONAL.intersection(obj)
+    if "color" in f_present:
+        f_color = obj["color"]
+        if type(f_color) is not str:
             raise _field_error(f_color, "string", "color")
+    else:
         f_color = None
-    f_timeout_ms = obj.get("timeout_ms", _ABSENT)
-    if type(f_timeout_ms) is not int or not -_INT_BOUND < f_timeout_ms < _INT_BOUND:
-        if f_timeout_ms is not _ABSENT:
+    if "timeout_ms" in f_present:
+        f_timeout_ms = obj["timeout_ms"]
+        if type(f_timeout_ms) is not int or not -_INT_BOUND < f_timeout_ms < _INT_BOUND:
             raise _field_error(f_timeout_ms, "integer", "timeout_ms")
+    else:
         f_timeout_ms = None
-    f_uuid = obj.get("uuid", _ABSENT)
-    if type(f_uuid) is not str:
-        if f_uuid is not _ABSENT:
+    if "uuid" in f_present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
             raise _field_error(f_uuid, "string", "uuid")
+    else:
         f_uuid = None
-    f_session_id = obj.get("session_id", _ABSENT)
-    if type(f_session_id) is not str:
-        if f_session_id is not _ABSENT:
+    if "session_id" in f_present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
             raise _field_error(f_session_id, "string", "session_id")
+    else:
         f_session_id = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 5:  # more than the 5 required key(s)
-        f_present = _NOTIFICATION_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 5 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _NOTIFICATION_MESSAGE_KEYS)
+    if len(obj) != 5 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _NOTIFICATION_MESSAGE_KEYS)
     result = NotificationMessage.__new__(NotificationMessage)
     result.type = "system"
     result.subtype = "notification"
@@ -6096,37 +6200,40 @@ def _decode_permission_denied_message(data: object) -> PermissionDeniedMessage:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_agent_id = obj.get("agent_id", _ABSENT)
-    if type(f_agent_id) is not str:
-        if f_agent_id is not _ABSENT:
+    f_present: frozenset[str] = _PERMISSION_DENIED_MESSAGE_OPTIONAL.intersection(obj)
+    if "agent_id" in f_present:
+        f_agent_id = obj["agent_id"]
+        if type(f_agent_id) is not str:
             raise _field_error(f_agent_id, "string", "agent_id")
+    else:
         f_agent_id = None
-    f_decision_reason_type = obj.get("decision_reason_type", _ABSENT)
-    if type(f_decision_reason_type) is not str:
-        if f_decision_reason_type is not _ABSENT:
+    if "decision_reason_type" in f_present:
+        f_decision_reason_type = obj["decision_reason_type"]
+        if type(f_decision_reason_type) is not str:
             raise _field_error(f_decision_reason_type, "string", "decision_reason_type")
+    else:
         f_decision_reason_type = None
-    f_decision_reason = obj.get("decision_reason", _ABSENT)
-    if type(f_decision_reason) is not str:
-        if f_decision_reason is not _ABSENT:
+    if "decision_reason" in f_present:
+        f_decision_reason = obj["decision_reason"]
+        if type(f_decision_reason) is not str:
             raise _field_error(f_decision_reason, "string", "decision_reason")
+    else:
         f_decision_reason = None
-    f_uuid = obj.get("uuid", _ABSENT)
-    if type(f_uuid) is not str:
-        if f_uuid is not _ABSENT:
+    if "uuid" in f_present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
             raise _field_error(f_uuid, "string", "uuid")
+    else:
         f_uuid = None
-    f_session_id = obj.get("session_id", _ABSENT)
-    if type(f_session_id) is not str:
-        if f_session_id is not _ABSENT:
+    if "session_id" in f_present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
             raise _field_error(f_session_id, "string", "session_id")
+    else:
         f_session_id = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 5:  # more than the 5 required key(s)
-        f_present = _PERMISSION_DENIED_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 5 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _PERMISSION_DENIED_MESSAGE_KEYS)
+    if len(obj) != 5 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _PERMISSION_DENIED_MESSAGE_KEYS)
     result = PermissionDeniedMessage.__new__(PermissionDeniedMessage)
     result.type = "system"
     result.subtype = "permission_denied"
@@ -6173,22 +6280,22 @@ def _decode_commands_changed_message(data: object) -> CommandsChangedMessage:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_uuid = obj.get("uuid", _ABSENT)
-    if type(f_uuid) is not str:
-        if f_uuid is not _ABSENT:
+    f_present: frozenset[str] = _COMMANDS_CHANGED_MESSAGE_OPTIONAL.intersection(obj)
+    if "uuid" in f_present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
             raise _field_error(f_uuid, "string", "uuid")
+    else:
         f_uuid = None
-    f_session_id = obj.get("session_id", _ABSENT)
-    if type(f_session_id) is not str:
-        if f_session_id is not _ABSENT:
+    if "session_id" in f_present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
             raise _field_error(f_session_id, "string", "session_id")
+    else:
         f_session_id = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3:  # more than the 3 required key(s)
-        f_present = _COMMANDS_CHANGED_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 3 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _COMMANDS_CHANGED_MESSAGE_KEYS)
+    if len(obj) != 3 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _COMMANDS_CHANGED_MESSAGE_KEYS)
     result = CommandsChangedMessage.__new__(CommandsChangedMessage)
     result.type = "system"
     result.subtype = "commands_changed"
@@ -6232,22 +6339,22 @@ def _decode_thinking_tokens_message(data: object) -> ThinkingTokensMessage:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_uuid = obj.get("uuid", _ABSENT)
-    if type(f_uuid) is not str:
-        if f_uuid is not _ABSENT:
+    f_present: frozenset[str] = _THINKING_TOKENS_MESSAGE_OPTIONAL.intersection(obj)
+    if "uuid" in f_present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
             raise _field_error(f_uuid, "string", "uuid")
+    else:
         f_uuid = None
-    f_session_id = obj.get("session_id", _ABSENT)
-    if type(f_session_id) is not str:
-        if f_session_id is not _ABSENT:
+    if "session_id" in f_present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
             raise _field_error(f_session_id, "string", "session_id")
+    else:
         f_session_id = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4:  # more than the 4 required key(s)
-        f_present = _THINKING_TOKENS_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 4 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _THINKING_TOKENS_MESSAGE_KEYS)
+    if len(obj) != 4 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _THINKING_TOKENS_MESSAGE_KEYS)
     result = ThinkingTokensMessage.__new__(ThinkingTokensMessage)
     result.type = "system"
     result.subtype = "thinking_tokens"
@@ -6279,35 +6386,35 @@ def _decode_mirror_error_message(data: object) -> MirrorErrorMessage:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_key = obj.get("key", _ABSENT)
-    if v_key is _ABSENT:
-        f_key: dict[str, JSONValue] | None = None
-    else:
+    f_present: frozenset[str] = _MIRROR_ERROR_MESSAGE_OPTIONAL.intersection(obj)
+    if "key" in f_present:
         try:
-            f_key = _d_opt_json_object(v_key)
+            f_key: dict[str, JSONValue] | None = _d_opt_json_object(obj["key"])
         except DecodeError as error:
             raise error.at(_segment("key")) from None
-    f_error = obj.get("error", _ABSENT)
-    if type(f_error) is not str:
-        if f_error is not _ABSENT:
+    else:
+        f_key = None
+    if "error" in f_present:
+        f_error = obj["error"]
+        if type(f_error) is not str:
             raise _field_error(f_error, "string", "error")
+    else:
         f_error = None
-    f_uuid = obj.get("uuid", _ABSENT)
-    if type(f_uuid) is not str:
-        if f_uuid is not _ABSENT:
+    if "uuid" in f_present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
             raise _field_error(f_uuid, "string", "uuid")
+    else:
         f_uuid = None
-    f_session_id = obj.get("session_id", _ABSENT)
-    if type(f_session_id) is not str:
-        if f_session_id is not _ABSENT:
+    if "session_id" in f_present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
             raise _field_error(f_session_id, "string", "session_id")
+    else:
         f_session_id = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _MIRROR_ERROR_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _MIRROR_ERROR_MESSAGE_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _MIRROR_ERROR_MESSAGE_KEYS)
     result = MirrorErrorMessage.__new__(MirrorErrorMessage)
     result.type = "system"
     result.subtype = "mirror_error"
@@ -6353,66 +6460,76 @@ def _decode_assistant_message(data: object) -> AssistantMessage:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_parent_tool_use_id = obj.get("parent_tool_use_id")
-    if f_parent_tool_use_id is not None and type(f_parent_tool_use_id) is not str:
-        raise _field_error(f_parent_tool_use_id, "string", "parent_tool_use_id")
-    f_session_id = obj.get("session_id", _ABSENT)
-    if type(f_session_id) is not str:
-        if f_session_id is not _ABSENT:
-            raise _field_error(f_session_id, "string", "session_id")
-        f_session_id = None
-    f_uuid = obj.get("uuid", _ABSENT)
-    if type(f_uuid) is not str:
-        if f_uuid is not _ABSENT:
-            raise _field_error(f_uuid, "string", "uuid")
-        f_uuid = None
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not str:
-        if f_timestamp is not _ABSENT:
-            raise _field_error(f_timestamp, "string", "timestamp")
-        f_timestamp = None
-    f_request_id = obj.get("request_id", _ABSENT)
-    if type(f_request_id) is not str:
-        if f_request_id is not _ABSENT:
-            raise _field_error(f_request_id, "string", "request_id")
-        f_request_id = None
-    f_aborted = obj.get("aborted", _ABSENT)
-    if type(f_aborted) is not bool:
-        if f_aborted is not _ABSENT:
-            raise _field_error(f_aborted, "boolean", "aborted")
-        f_aborted = None
-    f_error = obj.get("error", _ABSENT)
-    if type(f_error) is not str:
-        if f_error is not _ABSENT:
-            raise _field_error(f_error, "string", "error")
-        f_error = None
-    v_wire_tool_inputs = obj.get("wire_tool_inputs", _ABSENT)
-    if v_wire_tool_inputs is _ABSENT:
-        f_wire_tool_inputs: dict[str, dict[str, JSONValue]] | None = None
+    f_present: frozenset[str] = _ASSISTANT_MESSAGE_OPTIONAL.intersection(obj)
+    if "parent_tool_use_id" in f_present:
+        f_parent_tool_use_id = obj["parent_tool_use_id"]
+        if f_parent_tool_use_id is not None and type(f_parent_tool_use_id) is not str:
+            raise _field_error(f_parent_tool_use_id, "string", "parent_tool_use_id")
     else:
+        f_parent_tool_use_id = None
+    if "session_id" in f_present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
+            raise _field_error(f_session_id, "string", "session_id")
+    else:
+        f_session_id = None
+    if "uuid" in f_present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
+            raise _field_error(f_uuid, "string", "uuid")
+    else:
+        f_uuid = None
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not str:
+            raise _field_error(f_timestamp, "string", "timestamp")
+    else:
+        f_timestamp = None
+    if "request_id" in f_present:
+        f_request_id = obj["request_id"]
+        if type(f_request_id) is not str:
+            raise _field_error(f_request_id, "string", "request_id")
+    else:
+        f_request_id = None
+    if "aborted" in f_present:
+        f_aborted = obj["aborted"]
+        if type(f_aborted) is not bool:
+            raise _field_error(f_aborted, "boolean", "aborted")
+    else:
+        f_aborted = None
+    if "error" in f_present:
+        f_error = obj["error"]
+        if type(f_error) is not str:
+            raise _field_error(f_error, "string", "error")
+    else:
+        f_error = None
+    if "wire_tool_inputs" in f_present:
         try:
-            f_wire_tool_inputs = _d_map_json_object(v_wire_tool_inputs)
+            f_wire_tool_inputs: dict[str, dict[str, JSONValue]] | None = _d_map_json_object(
+                obj["wire_tool_inputs"]
+            )
         except DecodeError as error:
             raise error.at(_segment("wire_tool_inputs")) from None
-    f_local_command_source = obj.get("local_command_source", _ABSENT)
-    if type(f_local_command_source) is not str:
-        if f_local_command_source is not _ABSENT:
-            raise _field_error(f_local_command_source, "string", "local_command_source")
-        f_local_command_source = None
-    v_local_command_run = obj.get("local_command_run", _ABSENT)
-    if v_local_command_run is _ABSENT:
-        f_local_command_run: LocalCommandRun | None = None
     else:
+        f_wire_tool_inputs = None
+    if "local_command_source" in f_present:
+        f_local_command_source = obj["local_command_source"]
+        if type(f_local_command_source) is not str:
+            raise _field_error(f_local_command_source, "string", "local_command_source")
+    else:
+        f_local_command_source = None
+    if "local_command_run" in f_present:
         try:
-            f_local_command_run = _decode_local_command_run(v_local_command_run)
+            f_local_command_run: LocalCommandRun | None = _decode_local_command_run(
+                obj["local_command_run"]
+            )
         except DecodeError as error:
             raise error.at(_segment("local_command_run")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_local_command_run = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _ASSISTANT_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _ASSISTANT_MESSAGE_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _ASSISTANT_MESSAGE_KEYS)
     result = AssistantMessage.__new__(AssistantMessage)
     result.type = "assistant"
     result.message = f_message
@@ -6460,43 +6577,47 @@ def _decode_user_message(data: object) -> UserMessage:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_parent_tool_use_id = obj.get("parent_tool_use_id")
-    if f_parent_tool_use_id is not None and type(f_parent_tool_use_id) is not str:
-        raise _field_error(f_parent_tool_use_id, "string", "parent_tool_use_id")
-    f_session_id = obj.get("session_id", _ABSENT)
-    if type(f_session_id) is not str:
-        if f_session_id is not _ABSENT:
-            raise _field_error(f_session_id, "string", "session_id")
-        f_session_id = None
-    f_uuid = obj.get("uuid", _ABSENT)
-    if type(f_uuid) is not str:
-        if f_uuid is not _ABSENT:
-            raise _field_error(f_uuid, "string", "uuid")
-        f_uuid = None
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not str:
-        if f_timestamp is not _ABSENT:
-            raise _field_error(f_timestamp, "string", "timestamp")
-        f_timestamp = None
-    f_is_replay = obj.get("isReplay", _ABSENT)
-    if type(f_is_replay) is not bool:
-        if f_is_replay is not _ABSENT:
-            raise _field_error(f_is_replay, "boolean", "isReplay")
-        f_is_replay = None
-    v_tool_use_result = obj.get("tool_use_result", _ABSENT)
-    if v_tool_use_result is _ABSENT:
-        f_tool_use_result: JSONValue | None = None
+    f_present: frozenset[str] = _USER_MESSAGE_OPTIONAL.intersection(obj)
+    if "parent_tool_use_id" in f_present:
+        f_parent_tool_use_id = obj["parent_tool_use_id"]
+        if f_parent_tool_use_id is not None and type(f_parent_tool_use_id) is not str:
+            raise _field_error(f_parent_tool_use_id, "string", "parent_tool_use_id")
     else:
+        f_parent_tool_use_id = None
+    if "session_id" in f_present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
+            raise _field_error(f_session_id, "string", "session_id")
+    else:
+        f_session_id = None
+    if "uuid" in f_present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
+            raise _field_error(f_uuid, "string", "uuid")
+    else:
+        f_uuid = None
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not str:
+            raise _field_error(f_timestamp, "string", "timestamp")
+    else:
+        f_timestamp = None
+    if "isReplay" in f_present:
+        f_is_replay = obj["isReplay"]
+        if type(f_is_replay) is not bool:
+            raise _field_error(f_is_replay, "boolean", "isReplay")
+    else:
+        f_is_replay = None
+    if "tool_use_result" in f_present:
         try:
-            f_tool_use_result = _json_value(v_tool_use_result)
+            f_tool_use_result: JSONValue | None = _json_value(obj["tool_use_result"])
         except DecodeError as error:
             raise error.at(_segment("tool_use_result")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_tool_use_result = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _USER_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _USER_MESSAGE_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _USER_MESSAGE_KEYS)
     result = UserMessage.__new__(UserMessage)
     result.type = "user"
     result.message = f_message
@@ -6791,30 +6912,34 @@ def _decode_stream_event_message(data: object) -> StreamEventMessage:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_session_id = obj.get("session_id", _ABSENT)
-    if type(f_session_id) is not str:
-        if f_session_id is not _ABSENT:
+    f_present: frozenset[str] = _STREAM_EVENT_MESSAGE_OPTIONAL.intersection(obj)
+    if "session_id" in f_present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
             raise _field_error(f_session_id, "string", "session_id")
+    else:
         f_session_id = None
-    f_parent_tool_use_id = obj.get("parent_tool_use_id")
-    if f_parent_tool_use_id is not None and type(f_parent_tool_use_id) is not str:
-        raise _field_error(f_parent_tool_use_id, "string", "parent_tool_use_id")
-    f_uuid = obj.get("uuid", _ABSENT)
-    if type(f_uuid) is not str:
-        if f_uuid is not _ABSENT:
+    if "parent_tool_use_id" in f_present:
+        f_parent_tool_use_id = obj["parent_tool_use_id"]
+        if f_parent_tool_use_id is not None and type(f_parent_tool_use_id) is not str:
+            raise _field_error(f_parent_tool_use_id, "string", "parent_tool_use_id")
+    else:
+        f_parent_tool_use_id = None
+    if "uuid" in f_present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
             raise _field_error(f_uuid, "string", "uuid")
+    else:
         f_uuid = None
-    f_ttft_ms = obj.get("ttft_ms", _ABSENT)
-    if type(f_ttft_ms) is not int or not -_INT_BOUND < f_ttft_ms < _INT_BOUND:
-        if f_ttft_ms is not _ABSENT:
+    if "ttft_ms" in f_present:
+        f_ttft_ms = obj["ttft_ms"]
+        if type(f_ttft_ms) is not int or not -_INT_BOUND < f_ttft_ms < _INT_BOUND:
             raise _field_error(f_ttft_ms, "integer", "ttft_ms")
+    else:
         f_ttft_ms = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _STREAM_EVENT_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _STREAM_EVENT_MESSAGE_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _STREAM_EVENT_MESSAGE_KEYS)
     result = StreamEventMessage.__new__(StreamEventMessage)
     result.type = "stream_event"
     result.event = f_event
@@ -6852,22 +6977,22 @@ def _decode_rate_limit_event(data: object) -> RateLimitEvent:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_uuid = obj.get("uuid", _ABSENT)
-    if type(f_uuid) is not str:
-        if f_uuid is not _ABSENT:
+    f_present: frozenset[str] = _RATE_LIMIT_EVENT_OPTIONAL.intersection(obj)
+    if "uuid" in f_present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
             raise _field_error(f_uuid, "string", "uuid")
+    else:
         f_uuid = None
-    f_session_id = obj.get("session_id", _ABSENT)
-    if type(f_session_id) is not str:
-        if f_session_id is not _ABSENT:
+    if "session_id" in f_present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
             raise _field_error(f_session_id, "string", "session_id")
+    else:
         f_session_id = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _RATE_LIMIT_EVENT_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _RATE_LIMIT_EVENT_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _RATE_LIMIT_EVENT_KEYS)
     result = RateLimitEvent.__new__(RateLimitEvent)
     result.type = "rate_limit_event"
     result.rate_limit_info = f_rate_limit_info
@@ -6952,30 +7077,29 @@ def _decode_compact_boundary_marker(data: object) -> CompactBoundaryMarker:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_direction = obj.get("direction", _ABSENT)
-    if v_direction is _ABSENT:
-        f_direction: CompactDirection | None = None
-    else:
+    f_present: frozenset[str] = _COMPACT_BOUNDARY_MARKER_OPTIONAL.intersection(obj)
+    if "direction" in f_present:
         try:
-            f_direction = _decode_compact_direction(v_direction)
+            f_direction: CompactDirection | None = _decode_compact_direction(obj["direction"])
         except DecodeError as error:
             raise error.at(_segment("direction")) from None
-    f_session_id = obj.get("session_id", _ABSENT)
-    if type(f_session_id) is not str:
-        if f_session_id is not _ABSENT:
+    else:
+        f_direction = None
+    if "session_id" in f_present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
             raise _field_error(f_session_id, "string", "session_id")
+    else:
         f_session_id = None
-    f_uuid = obj.get("uuid", _ABSENT)
-    if type(f_uuid) is not str:
-        if f_uuid is not _ABSENT:
+    if "uuid" in f_present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
             raise _field_error(f_uuid, "string", "uuid")
+    else:
         f_uuid = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _COMPACT_BOUNDARY_MARKER_OPTIONAL.intersection(obj)
-        if len(obj) != 1 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _COMPACT_BOUNDARY_MARKER_KEYS)
+    if len(obj) != 1 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _COMPACT_BOUNDARY_MARKER_KEYS)
     result = CompactBoundaryMarker.__new__(CompactBoundaryMarker)
     result.type = "compact_boundary"
     result.direction = f_direction
@@ -7029,32 +7153,34 @@ def _decode_tool_progress_message(data: object) -> ToolProgressMessage:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_task_id = obj.get("task_id", _ABSENT)
-    if type(f_task_id) is not str:
-        if f_task_id is not _ABSENT:
+    f_present: frozenset[str] = _TOOL_PROGRESS_MESSAGE_OPTIONAL.intersection(obj)
+    if "task_id" in f_present:
+        f_task_id = obj["task_id"]
+        if type(f_task_id) is not str:
             raise _field_error(f_task_id, "string", "task_id")
+    else:
         f_task_id = None
-    f_heartbeat = obj.get("heartbeat", _ABSENT)
-    if type(f_heartbeat) is not bool:
-        if f_heartbeat is not _ABSENT:
+    if "heartbeat" in f_present:
+        f_heartbeat = obj["heartbeat"]
+        if type(f_heartbeat) is not bool:
             raise _field_error(f_heartbeat, "boolean", "heartbeat")
+    else:
         f_heartbeat = None
-    f_uuid = obj.get("uuid", _ABSENT)
-    if type(f_uuid) is not str:
-        if f_uuid is not _ABSENT:
+    if "uuid" in f_present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
             raise _field_error(f_uuid, "string", "uuid")
+    else:
         f_uuid = None
-    f_session_id = obj.get("session_id", _ABSENT)
-    if type(f_session_id) is not str:
-        if f_session_id is not _ABSENT:
+    if "session_id" in f_present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
             raise _field_error(f_session_id, "string", "session_id")
+    else:
         f_session_id = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 5:  # more than the 5 required key(s)
-        f_present = _TOOL_PROGRESS_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 5 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TOOL_PROGRESS_MESSAGE_KEYS)
+    if len(obj) != 5 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TOOL_PROGRESS_MESSAGE_KEYS)
     result = ToolProgressMessage.__new__(ToolProgressMessage)
     result.type = "tool_progress"
     result.tool_use_id = f_tool_use_id
@@ -7102,22 +7228,22 @@ def _decode_tool_use_summary_message(data: object) -> ToolUseSummaryMessage:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_uuid = obj.get("uuid", _ABSENT)
-    if type(f_uuid) is not str:
-        if f_uuid is not _ABSENT:
+    f_present: frozenset[str] = _TOOL_USE_SUMMARY_MESSAGE_OPTIONAL.intersection(obj)
+    if "uuid" in f_present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
             raise _field_error(f_uuid, "string", "uuid")
+    else:
         f_uuid = None
-    f_session_id = obj.get("session_id", _ABSENT)
-    if type(f_session_id) is not str:
-        if f_session_id is not _ABSENT:
+    if "session_id" in f_present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
             raise _field_error(f_session_id, "string", "session_id")
+    else:
         f_session_id = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3:  # more than the 3 required key(s)
-        f_present = _TOOL_USE_SUMMARY_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 3 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TOOL_USE_SUMMARY_MESSAGE_KEYS)
+    if len(obj) != 3 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TOOL_USE_SUMMARY_MESSAGE_KEYS)
     result = ToolUseSummaryMessage.__new__(ToolUseSummaryMessage)
     result.type = "tool_use_summary"
     result.summary = f_summary
@@ -7162,27 +7288,28 @@ def _decode_auth_status_message(data: object) -> AuthStatusMessage:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_error = obj.get("error", _ABSENT)
-    if type(f_error) is not str:
-        if f_error is not _ABSENT:
+    f_present: frozenset[str] = _AUTH_STATUS_MESSAGE_OPTIONAL.intersection(obj)
+    if "error" in f_present:
+        f_error = obj["error"]
+        if type(f_error) is not str:
             raise _field_error(f_error, "string", "error")
+    else:
         f_error = None
-    f_uuid = obj.get("uuid", _ABSENT)
-    if type(f_uuid) is not str:
-        if f_uuid is not _ABSENT:
+    if "uuid" in f_present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
             raise _field_error(f_uuid, "string", "uuid")
+    else:
         f_uuid = None
-    f_session_id = obj.get("session_id", _ABSENT)
-    if type(f_session_id) is not str:
-        if f_session_id is not _ABSENT:
+    if "session_id" in f_present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
             raise _field_error(f_session_id, "string", "session_id")
+    else:
         f_session_id = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3:  # more than the 3 required key(s)
-        f_present = _AUTH_STATUS_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 3 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _AUTH_STATUS_MESSAGE_KEYS)
+    if len(obj) != 3 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _AUTH_STATUS_MESSAGE_KEYS)
     result = AuthStatusMessage.__new__(AuthStatusMessage)
     result.type = "auth_status"
     result.is_authenticating = f_is_authenticating
@@ -7216,22 +7343,22 @@ def _decode_prompt_suggestion_message(data: object) -> PromptSuggestionMessage:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_uuid = obj.get("uuid", _ABSENT)
-    if type(f_uuid) is not str:
-        if f_uuid is not _ABSENT:
+    f_present: frozenset[str] = _PROMPT_SUGGESTION_MESSAGE_OPTIONAL.intersection(obj)
+    if "uuid" in f_present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
             raise _field_error(f_uuid, "string", "uuid")
+    else:
         f_uuid = None
-    f_session_id = obj.get("session_id", _ABSENT)
-    if type(f_session_id) is not str:
-        if f_session_id is not _ABSENT:
+    if "session_id" in f_present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
             raise _field_error(f_session_id, "string", "session_id")
+    else:
         f_session_id = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _PROMPT_SUGGESTION_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _PROMPT_SUGGESTION_MESSAGE_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _PROMPT_SUGGESTION_MESSAGE_KEYS)
     result = PromptSuggestionMessage.__new__(PromptSuggestionMessage)
     result.type = "prompt_suggestion"
     result.suggestion = f_suggestion
@@ -7266,40 +7393,43 @@ def _decode_conversation_reset_message(data: object) -> ConversationResetMessage
         result.extra = {}
         result._present = frozenset()
         return result
-    v_trigger = obj.get("trigger", _ABSENT)
-    if v_trigger is _ABSENT:
-        f_trigger: ConversationResetTrigger | UnknownConversationResetTrigger | None = None
-    else:
+    f_present: frozenset[str] = _CONVERSATION_RESET_MESSAGE_OPTIONAL.intersection(obj)
+    if "trigger" in f_present:
         try:
-            f_trigger = _decode_conversation_reset_trigger(v_trigger)
+            f_trigger: ConversationResetTrigger | UnknownConversationResetTrigger | None = (
+                _decode_conversation_reset_trigger(obj["trigger"])
+            )
         except DecodeError as error:
             raise error.at(_segment("trigger")) from None
-    f_user_message_uuid = obj.get("user_message_uuid", _ABSENT)
-    if type(f_user_message_uuid) is not str:
-        if f_user_message_uuid is not _ABSENT:
+    else:
+        f_trigger = None
+    if "user_message_uuid" in f_present:
+        f_user_message_uuid = obj["user_message_uuid"]
+        if type(f_user_message_uuid) is not str:
             raise _field_error(f_user_message_uuid, "string", "user_message_uuid")
+    else:
         f_user_message_uuid = None
-    f_timestamp = obj.get("timestamp", _ABSENT)
-    if type(f_timestamp) is not str:
-        if f_timestamp is not _ABSENT:
+    if "timestamp" in f_present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not str:
             raise _field_error(f_timestamp, "string", "timestamp")
+    else:
         f_timestamp = None
-    f_uuid = obj.get("uuid", _ABSENT)
-    if type(f_uuid) is not str:
-        if f_uuid is not _ABSENT:
+    if "uuid" in f_present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
             raise _field_error(f_uuid, "string", "uuid")
+    else:
         f_uuid = None
-    f_session_id = obj.get("session_id", _ABSENT)
-    if type(f_session_id) is not str:
-        if f_session_id is not _ABSENT:
+    if "session_id" in f_present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
             raise _field_error(f_session_id, "string", "session_id")
+    else:
         f_session_id = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _CONVERSATION_RESET_MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _CONVERSATION_RESET_MESSAGE_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _CONVERSATION_RESET_MESSAGE_KEYS)
     result = ConversationResetMessage.__new__(ConversationResetMessage)
     result.type = "conversation_reset"
     result.new_conversation_id = f_new_conversation_id
@@ -7370,20 +7500,17 @@ def _decode_tool_use_block(data: object) -> ToolUseBlock:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_caller = obj.get("caller", _ABSENT)
-    if v_caller is _ABSENT:
-        f_caller: dict[str, JSONValue] | None = None
-    else:
+    f_present: frozenset[str] = _TOOL_USE_BLOCK_OPTIONAL.intersection(obj)
+    if "caller" in f_present:
         try:
-            f_caller = _json_object(v_caller)
+            f_caller: dict[str, JSONValue] | None = _json_object(obj["caller"])
         except DecodeError as error:
             raise error.at(_segment("caller")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_caller = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4:  # more than the 4 required key(s)
-        f_present = _TOOL_USE_BLOCK_OPTIONAL.intersection(obj)
-        if len(obj) != 4 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TOOL_USE_BLOCK_KEYS)
+    if len(obj) != 4 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TOOL_USE_BLOCK_KEYS)
     result = ToolUseBlock.__new__(ToolUseBlock)
     result.type = "tool_use"
     result.id = f_id
@@ -7416,25 +7543,25 @@ def _decode_tool_result_block(data: object) -> ToolResultBlock:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_content = obj.get("content", _ABSENT)
-    if v_content is _ABSENT:
-        f_content: str | list[dict[str, JSONValue]] | None = None
-    else:
+    f_present: frozenset[str] = _TOOL_RESULT_BLOCK_OPTIONAL.intersection(obj)
+    if "content" in f_present:
         try:
-            f_content = _d_union_str_or_list_json_object(v_content)
+            f_content: str | list[dict[str, JSONValue]] | None = _d_union_str_or_list_json_object(
+                obj["content"]
+            )
         except DecodeError as error:
             raise error.at(_segment("content")) from None
-    f_is_error = obj.get("is_error", _ABSENT)
-    if type(f_is_error) is not bool:
-        if f_is_error is not _ABSENT:
+    else:
+        f_content = None
+    if "is_error" in f_present:
+        f_is_error = obj["is_error"]
+        if type(f_is_error) is not bool:
             raise _field_error(f_is_error, "boolean", "is_error")
+    else:
         f_is_error = False
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _TOOL_RESULT_BLOCK_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TOOL_RESULT_BLOCK_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TOOL_RESULT_BLOCK_KEYS)
     result = ToolResultBlock.__new__(ToolResultBlock)
     result.type = "tool_result"
     result.tool_use_id = f_tool_use_id
@@ -7465,17 +7592,16 @@ def _decode_thinking_block(data: object) -> ThinkingBlock:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_signature = obj.get("signature", _ABSENT)
-    if type(f_signature) is not str:
-        if f_signature is not _ABSENT:
+    f_present: frozenset[str] = _THINKING_BLOCK_OPTIONAL.intersection(obj)
+    if "signature" in f_present:
+        f_signature = obj["signature"]
+        if type(f_signature) is not str:
             raise _field_error(f_signature, "string", "signature")
+    else:
         f_signature = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _THINKING_BLOCK_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _THINKING_BLOCK_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _THINKING_BLOCK_KEYS)
     result = ThinkingBlock.__new__(ThinkingBlock)
     result.type = "thinking"
     result.thinking = f_thinking
@@ -7537,53 +7663,61 @@ def _decode_control_can_use_tool_request(data: object) -> ControlCanUseToolReque
         result.extra = {}
         result._present = frozenset()
         return result
-    v_permission_suggestions = obj.get("permission_suggestions", _ABSENT)
-    if v_permission_suggestions is _ABSENT:
-        f_permission_suggestions: list[dict[str, JSONValue]] | None = None
-    else:
+    f_present: frozenset[str] = _CONTROL_CAN_USE_TOOL_REQUEST_OPTIONAL.intersection(obj)
+    if "permission_suggestions" in f_present:
         try:
-            f_permission_suggestions = _d_opt_list_json_object(v_permission_suggestions)
+            f_permission_suggestions: list[dict[str, JSONValue]] | None = _d_opt_list_json_object(
+                obj["permission_suggestions"]
+            )
         except DecodeError as error:
             raise error.at(_segment("permission_suggestions")) from None
-    f_blocked_path = obj.get("blocked_path")
-    if f_blocked_path is not None and type(f_blocked_path) is not str:
-        raise _field_error(f_blocked_path, "string", "blocked_path")
-    f_decision_reason = obj.get("decision_reason", _ABSENT)
-    if type(f_decision_reason) is not str:
-        if f_decision_reason is not _ABSENT:
+    else:
+        f_permission_suggestions = None
+    if "blocked_path" in f_present:
+        f_blocked_path = obj["blocked_path"]
+        if f_blocked_path is not None and type(f_blocked_path) is not str:
+            raise _field_error(f_blocked_path, "string", "blocked_path")
+    else:
+        f_blocked_path = None
+    if "decision_reason" in f_present:
+        f_decision_reason = obj["decision_reason"]
+        if type(f_decision_reason) is not str:
             raise _field_error(f_decision_reason, "string", "decision_reason")
+    else:
         f_decision_reason = None
-    f_title = obj.get("title", _ABSENT)
-    if type(f_title) is not str:
-        if f_title is not _ABSENT:
+    if "title" in f_present:
+        f_title = obj["title"]
+        if type(f_title) is not str:
             raise _field_error(f_title, "string", "title")
+    else:
         f_title = None
-    f_display_name = obj.get("display_name", _ABSENT)
-    if type(f_display_name) is not str:
-        if f_display_name is not _ABSENT:
+    if "display_name" in f_present:
+        f_display_name = obj["display_name"]
+        if type(f_display_name) is not str:
             raise _field_error(f_display_name, "string", "display_name")
+    else:
         f_display_name = None
-    f_description = obj.get("description", _ABSENT)
-    if type(f_description) is not str:
-        if f_description is not _ABSENT:
+    if "description" in f_present:
+        f_description = obj["description"]
+        if type(f_description) is not str:
             raise _field_error(f_description, "string", "description")
+    else:
         f_description = None
-    f_tool_use_id = obj.get("tool_use_id", _ABSENT)
-    if type(f_tool_use_id) is not str:
-        if f_tool_use_id is not _ABSENT:
+    if "tool_use_id" in f_present:
+        f_tool_use_id = obj["tool_use_id"]
+        if type(f_tool_use_id) is not str:
             raise _field_error(f_tool_use_id, "string", "tool_use_id")
+    else:
         f_tool_use_id = None
-    f_agent_id = obj.get("agent_id", _ABSENT)
-    if type(f_agent_id) is not str:
-        if f_agent_id is not _ABSENT:
+    if "agent_id" in f_present:
+        f_agent_id = obj["agent_id"]
+        if type(f_agent_id) is not str:
             raise _field_error(f_agent_id, "string", "agent_id")
+    else:
         f_agent_id = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3:  # more than the 3 required key(s)
-        f_present = _CONTROL_CAN_USE_TOOL_REQUEST_OPTIONAL.intersection(obj)
-        if len(obj) != 3 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _CONTROL_CAN_USE_TOOL_REQUEST_KEYS)
+    if len(obj) != 3 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _CONTROL_CAN_USE_TOOL_REQUEST_KEYS)
     result = ControlCanUseToolRequest.__new__(ControlCanUseToolRequest)
     result.subtype = "can_use_tool"
     result.tool_name = f_tool_name
@@ -7615,28 +7749,24 @@ def _decode_control_initialize_request(data: object) -> ControlInitializeRequest
         result.extra = {}
         result._present = frozenset()
         return result
-    v_hooks = obj.get("hooks", _ABSENT)
-    if v_hooks is _ABSENT:
-        f_hooks: dict[str, JSONValue] | None = None
-    else:
+    f_present: frozenset[str] = _CONTROL_INITIALIZE_REQUEST_OPTIONAL.intersection(obj)
+    if "hooks" in f_present:
         try:
-            f_hooks = _d_opt_json_object(v_hooks)
+            f_hooks: dict[str, JSONValue] | None = _d_opt_json_object(obj["hooks"])
         except DecodeError as error:
             raise error.at(_segment("hooks")) from None
-    v_agents = obj.get("agents", _ABSENT)
-    if v_agents is _ABSENT:
-        f_agents: dict[str, JSONValue] | None = None
     else:
+        f_hooks = None
+    if "agents" in f_present:
         try:
-            f_agents = _json_object(v_agents)
+            f_agents: dict[str, JSONValue] | None = _json_object(obj["agents"])
         except DecodeError as error:
             raise error.at(_segment("agents")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_agents = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _CONTROL_INITIALIZE_REQUEST_OPTIONAL.intersection(obj)
-        if len(obj) != 1 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _CONTROL_INITIALIZE_REQUEST_KEYS)
+    if len(obj) != 1 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _CONTROL_INITIALIZE_REQUEST_KEYS)
     result = ControlInitializeRequest.__new__(ControlInitializeRequest)
     result.subtype = "initialize"
     result.hooks = f_hooks
@@ -7686,15 +7816,16 @@ def _decode_control_set_model_request(data: object) -> ControlSetModelRequest:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_model = obj.get("model")
-    if f_model is not None and type(f_model) is not str:
-        raise _field_error(f_model, "string", "model")
-    f_present: frozenset[str] = frozenset()
+    f_present: frozenset[str] = _CONTROL_SET_MODEL_REQUEST_OPTIONAL.intersection(obj)
+    if "model" in f_present:
+        f_model = obj["model"]
+        if f_model is not None and type(f_model) is not str:
+            raise _field_error(f_model, "string", "model")
+    else:
+        f_model = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _CONTROL_SET_MODEL_REQUEST_OPTIONAL.intersection(obj)
-        if len(obj) != 1 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _CONTROL_SET_MODEL_REQUEST_KEYS)
+    if len(obj) != 1 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _CONTROL_SET_MODEL_REQUEST_KEYS)
     result = ControlSetModelRequest.__new__(ControlSetModelRequest)
     result.subtype = "set_model"
     result.model = f_model
@@ -7724,23 +7855,23 @@ def _decode_control_hook_callback_request(data: object) -> ControlHookCallbackRe
         result.extra = {}
         result._present = frozenset()
         return result
-    v_input = obj.get("input", _ABSENT)
-    if v_input is _ABSENT:
-        f_input: JSONValue | None = None
-    else:
+    f_present: frozenset[str] = _CONTROL_HOOK_CALLBACK_REQUEST_OPTIONAL.intersection(obj)
+    if "input" in f_present:
         try:
-            f_input = _json_value(v_input)
+            f_input: JSONValue | None = _json_value(obj["input"])
         except DecodeError as error:
             raise error.at(_segment("input")) from None
-    f_tool_use_id = obj.get("tool_use_id")
-    if f_tool_use_id is not None and type(f_tool_use_id) is not str:
-        raise _field_error(f_tool_use_id, "string", "tool_use_id")
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_input = None
+    if "tool_use_id" in f_present:
+        f_tool_use_id = obj["tool_use_id"]
+        if f_tool_use_id is not None and type(f_tool_use_id) is not str:
+            raise _field_error(f_tool_use_id, "string", "tool_use_id")
+    else:
+        f_tool_use_id = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _CONTROL_HOOK_CALLBACK_REQUEST_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _CONTROL_HOOK_CALLBACK_REQUEST_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _CONTROL_HOOK_CALLBACK_REQUEST_KEYS)
     result = ControlHookCallbackRequest.__new__(ControlHookCallbackRequest)
     result.subtype = "hook_callback"
     result.callback_id = f_callback_id
@@ -7803,20 +7934,17 @@ def _decode_control_success_response(data: object) -> ControlSuccessResponse:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_response = obj.get("response", _ABSENT)
-    if v_response is _ABSENT:
-        f_response: dict[str, JSONValue] | None = None
-    else:
+    f_present: frozenset[str] = _CONTROL_SUCCESS_RESPONSE_OPTIONAL.intersection(obj)
+    if "response" in f_present:
         try:
-            f_response = _d_opt_json_object(v_response)
+            f_response: dict[str, JSONValue] | None = _d_opt_json_object(obj["response"])
         except DecodeError as error:
             raise error.at(_segment("response")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_response = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _CONTROL_SUCCESS_RESPONSE_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _CONTROL_SUCCESS_RESPONSE_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _CONTROL_SUCCESS_RESPONSE_KEYS)
     result = ControlSuccessResponse.__new__(ControlSuccessResponse)
     result.subtype = "success"
     result.request_id = f_request_id
@@ -7879,43 +8007,46 @@ def _decode_compact_metadata(data: object) -> CompactMetadata:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_pre_tokens = obj.get("pre_tokens", _ABSENT)
-    if type(f_pre_tokens) is not int or not -_INT_BOUND < f_pre_tokens < _INT_BOUND:
-        if f_pre_tokens is not _ABSENT:
+    f_present: frozenset[str] = _COMPACT_METADATA_OPTIONAL.intersection(obj)
+    if "pre_tokens" in f_present:
+        f_pre_tokens = obj["pre_tokens"]
+        if type(f_pre_tokens) is not int or not -_INT_BOUND < f_pre_tokens < _INT_BOUND:
             raise _field_error(f_pre_tokens, "integer", "pre_tokens")
-        f_pre_tokens = None
-    f_post_tokens = obj.get("post_tokens", _ABSENT)
-    if type(f_post_tokens) is not int or not -_INT_BOUND < f_post_tokens < _INT_BOUND:
-        if f_post_tokens is not _ABSENT:
-            raise _field_error(f_post_tokens, "integer", "post_tokens")
-        f_post_tokens = None
-    f_duration_ms = obj.get("duration_ms", _ABSENT)
-    if type(f_duration_ms) is not int or not -_INT_BOUND < f_duration_ms < _INT_BOUND:
-        if f_duration_ms is not _ABSENT:
-            raise _field_error(f_duration_ms, "integer", "duration_ms")
-        f_duration_ms = None
-    v_preserved_segment = obj.get("preserved_segment", _ABSENT)
-    if v_preserved_segment is _ABSENT:
-        f_preserved_segment: dict[str, JSONValue] | None = None
     else:
+        f_pre_tokens = None
+    if "post_tokens" in f_present:
+        f_post_tokens = obj["post_tokens"]
+        if type(f_post_tokens) is not int or not -_INT_BOUND < f_post_tokens < _INT_BOUND:
+            raise _field_error(f_post_tokens, "integer", "post_tokens")
+    else:
+        f_post_tokens = None
+    if "duration_ms" in f_present:
+        f_duration_ms = obj["duration_ms"]
+        if type(f_duration_ms) is not int or not -_INT_BOUND < f_duration_ms < _INT_BOUND:
+            raise _field_error(f_duration_ms, "integer", "duration_ms")
+    else:
+        f_duration_ms = None
+    if "preserved_segment" in f_present:
         try:
-            f_preserved_segment = _json_object(v_preserved_segment)
+            f_preserved_segment: dict[str, JSONValue] | None = _json_object(
+                obj["preserved_segment"]
+            )
         except DecodeError as error:
             raise error.at(_segment("preserved_segment")) from None
-    v_preserved_messages = obj.get("preserved_messages", _ABSENT)
-    if v_preserved_messages is _ABSENT:
-        f_preserved_messages: dict[str, JSONValue] | None = None
     else:
+        f_preserved_segment = None
+    if "preserved_messages" in f_present:
         try:
-            f_preserved_messages = _json_object(v_preserved_messages)
+            f_preserved_messages: dict[str, JSONValue] | None = _json_object(
+                obj["preserved_messages"]
+            )
         except DecodeError as error:
             raise error.at(_segment("preserved_messages")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_preserved_messages = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _COMPACT_METADATA_OPTIONAL.intersection(obj)
-        if len(obj) != 1 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _COMPACT_METADATA_KEYS)
+    if len(obj) != 1 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _COMPACT_METADATA_KEYS)
     result = CompactMetadata.__new__(CompactMetadata)
     result.trigger = f_trigger
     result.pre_tokens = f_pre_tokens
@@ -7985,17 +8116,16 @@ def _decode_background_task(data: object) -> BackgroundTask:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_ambient = obj.get("ambient", _ABSENT)
-    if type(f_ambient) is not bool:
-        if f_ambient is not _ABSENT:
+    f_present: frozenset[str] = _BACKGROUND_TASK_OPTIONAL.intersection(obj)
+    if "ambient" in f_present:
+        f_ambient = obj["ambient"]
+        if type(f_ambient) is not bool:
             raise _field_error(f_ambient, "boolean", "ambient")
+    else:
         f_ambient = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3:  # more than the 3 required key(s)
-        f_present = _BACKGROUND_TASK_OPTIONAL.intersection(obj)
-        if len(obj) != 3 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _BACKGROUND_TASK_KEYS)
+    if len(obj) != 3 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _BACKGROUND_TASK_KEYS)
     result = BackgroundTask.__new__(BackgroundTask)
     result.task_id = f_task_id
     result.task_type = f_task_type
@@ -8115,90 +8245,97 @@ def _decode_assistant_message_body(data: object) -> AssistantMessageBody:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_model = obj.get("model", _ABSENT)
-    if type(f_model) is not str:
-        if f_model is not _ABSENT:
+    f_present: frozenset[str] = _ASSISTANT_MESSAGE_BODY_OPTIONAL.intersection(obj)
+    if "model" in f_present:
+        f_model = obj["model"]
+        if type(f_model) is not str:
             raise _field_error(f_model, "string", "model")
-        f_model = None
-    f_id = obj.get("id", _ABSENT)
-    if type(f_id) is not str:
-        if f_id is not _ABSENT:
-            raise _field_error(f_id, "string", "id")
-        f_id = None
-    f_type = obj.get("type", _ABSENT)
-    if type(f_type) is not str:
-        if f_type is not _ABSENT:
-            raise _field_error(f_type, "string", "type")
-        f_type = None
-    f_role = obj.get("role", _ABSENT)
-    if type(f_role) is not str:
-        if f_role is not _ABSENT:
-            raise _field_error(f_role, "string", "role")
-        f_role = None
-    v_container = obj.get("container", _ABSENT)
-    if v_container is _ABSENT:
-        f_container: JSONValue | None = None
     else:
+        f_model = None
+    if "id" in f_present:
+        f_id = obj["id"]
+        if type(f_id) is not str:
+            raise _field_error(f_id, "string", "id")
+    else:
+        f_id = None
+    if "type" in f_present:
+        f_type = obj["type"]
+        if type(f_type) is not str:
+            raise _field_error(f_type, "string", "type")
+    else:
+        f_type = None
+    if "role" in f_present:
+        f_role = obj["role"]
+        if type(f_role) is not str:
+            raise _field_error(f_role, "string", "role")
+    else:
+        f_role = None
+    if "container" in f_present:
         try:
-            f_container = _json_value(v_container)
+            f_container: JSONValue | None = _json_value(obj["container"])
         except DecodeError as error:
             raise error.at(_segment("container")) from None
-    f_stop_reason = obj.get("stop_reason")
-    if f_stop_reason is not None and type(f_stop_reason) is not str:
-        raise _field_error(f_stop_reason, "string", "stop_reason")
-    f_stop_sequence = obj.get("stop_sequence")
-    if f_stop_sequence is not None and type(f_stop_sequence) is not str:
-        raise _field_error(f_stop_sequence, "string", "stop_sequence")
-    v_stop_details = obj.get("stop_details", _ABSENT)
-    if v_stop_details is _ABSENT:
-        f_stop_details: JSONValue | None = None
     else:
+        f_container = None
+    if "stop_reason" in f_present:
+        f_stop_reason = obj["stop_reason"]
+        if f_stop_reason is not None and type(f_stop_reason) is not str:
+            raise _field_error(f_stop_reason, "string", "stop_reason")
+    else:
+        f_stop_reason = None
+    if "stop_sequence" in f_present:
+        f_stop_sequence = obj["stop_sequence"]
+        if f_stop_sequence is not None and type(f_stop_sequence) is not str:
+            raise _field_error(f_stop_sequence, "string", "stop_sequence")
+    else:
+        f_stop_sequence = None
+    if "stop_details" in f_present:
         try:
-            f_stop_details = _json_value(v_stop_details)
+            f_stop_details: JSONValue | None = _json_value(obj["stop_details"])
         except DecodeError as error:
             raise error.at(_segment("stop_details")) from None
-    v_usage = obj.get("usage", _ABSENT)
-    if v_usage is _ABSENT:
-        f_usage: Usage | None = None
     else:
+        f_stop_details = None
+    if "usage" in f_present:
         try:
-            f_usage = _decode_usage(v_usage)
+            f_usage: Usage | None = _decode_usage(obj["usage"])
         except DecodeError as error:
             raise error.at(_segment("usage")) from None
-    v_input_transformations = obj.get("input_transformations", _ABSENT)
-    if v_input_transformations is _ABSENT:
-        f_input_transformations: list[JSONValue] | None = None
-    elif type(v_input_transformations) is not list:
-        raise _field_error(v_input_transformations, "array", "input_transformations")
     else:
+        f_usage = None
+    if "input_transformations" in f_present:
+        v_input_transformations = obj["input_transformations"]
+        if type(v_input_transformations) is not list:
+            raise _field_error(v_input_transformations, "array", "input_transformations")
         try:
-            f_input_transformations = [_json_value(item) for item in v_input_transformations]
+            f_input_transformations: list[JSONValue] | None = [
+                _json_value(item) for item in v_input_transformations
+            ]
         except DecodeError:
             raise _item_error(
                 v_input_transformations, _json_value, "input_transformations"
             ) from None
-    v_diagnostics = obj.get("diagnostics", _ABSENT)
-    if v_diagnostics is _ABSENT:
-        f_diagnostics: JSONValue | None = None
     else:
+        f_input_transformations = None
+    if "diagnostics" in f_present:
         try:
-            f_diagnostics = _json_value(v_diagnostics)
+            f_diagnostics: JSONValue | None = _json_value(obj["diagnostics"])
         except DecodeError as error:
             raise error.at(_segment("diagnostics")) from None
-    v_context_management = obj.get("context_management", _ABSENT)
-    if v_context_management is _ABSENT:
-        f_context_management: dict[str, JSONValue] | None = None
     else:
+        f_diagnostics = None
+    if "context_management" in f_present:
         try:
-            f_context_management = _d_opt_json_object(v_context_management)
+            f_context_management: dict[str, JSONValue] | None = _d_opt_json_object(
+                obj["context_management"]
+            )
         except DecodeError as error:
             raise error.at(_segment("context_management")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_context_management = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _ASSISTANT_MESSAGE_BODY_OPTIONAL.intersection(obj)
-        if len(obj) != 1 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _ASSISTANT_MESSAGE_BODY_KEYS)
+    if len(obj) != 1 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _ASSISTANT_MESSAGE_BODY_KEYS)
     result = AssistantMessageBody.__new__(AssistantMessageBody)
     result.content = f_content
     result.model = f_model
@@ -8239,17 +8376,16 @@ def _decode_user_message_body(data: object) -> UserMessageBody:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_role = obj.get("role", _ABSENT)
-    if type(f_role) is not str:
-        if f_role is not _ABSENT:
+    f_present: frozenset[str] = _USER_MESSAGE_BODY_OPTIONAL.intersection(obj)
+    if "role" in f_present:
+        f_role = obj["role"]
+        if type(f_role) is not str:
             raise _field_error(f_role, "string", "role")
+    else:
         f_role = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _USER_MESSAGE_BODY_OPTIONAL.intersection(obj)
-        if len(obj) != 1 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _USER_MESSAGE_BODY_KEYS)
+    if len(obj) != 1 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _USER_MESSAGE_BODY_KEYS)
     result = UserMessageBody.__new__(UserMessageBody)
     result.content = f_content
     result.role = f_role
@@ -8286,60 +8422,69 @@ def _decode_rate_limit_info(data: object) -> RateLimitInfo:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_resets_at = obj.get("resetsAt", _ABSENT)
-    if type(f_resets_at) is not int or not -_INT_BOUND < f_resets_at < _INT_BOUND:
-        if f_resets_at is not _ABSENT:
+    f_present: frozenset[str] = _RATE_LIMIT_INFO_OPTIONAL.intersection(obj)
+    if "resetsAt" in f_present:
+        f_resets_at = obj["resetsAt"]
+        if type(f_resets_at) is not int or not -_INT_BOUND < f_resets_at < _INT_BOUND:
             raise _field_error(f_resets_at, "integer", "resetsAt")
-        f_resets_at = None
-    f_rate_limit_type = obj.get("rateLimitType", _ABSENT)
-    if type(f_rate_limit_type) is not str:
-        if f_rate_limit_type is not _ABSENT:
-            raise _field_error(f_rate_limit_type, "string", "rateLimitType")
-        f_rate_limit_type = None
-    f_utilization = obj.get("utilization", _ABSENT)
-    if (type(f_utilization) is not int or not -_INT_BOUND < f_utilization < _INT_BOUND) and (
-        type(f_utilization) is not float or f_utilization - f_utilization
-    ):
-        if f_utilization is not _ABSENT:
-            raise _field_error(f_utilization, "number", "utilization")
-        f_utilization = None
-    v_overage_status = obj.get("overageStatus", _ABSENT)
-    if v_overage_status is _ABSENT:
-        f_overage_status: RateLimitStatus | UnknownRateLimitStatus | None = None
     else:
+        f_resets_at = None
+    if "rateLimitType" in f_present:
+        f_rate_limit_type = obj["rateLimitType"]
+        if type(f_rate_limit_type) is not str:
+            raise _field_error(f_rate_limit_type, "string", "rateLimitType")
+    else:
+        f_rate_limit_type = None
+    if "utilization" in f_present:
+        f_utilization = obj["utilization"]
+        if (type(f_utilization) is not int or not -_INT_BOUND < f_utilization < _INT_BOUND) and (
+            type(f_utilization) is not float or f_utilization - f_utilization
+        ):
+            raise _field_error(f_utilization, "number", "utilization")
+    else:
+        f_utilization = None
+    if "overageStatus" in f_present:
         try:
-            f_overage_status = _decode_rate_limit_status(v_overage_status)
+            f_overage_status: RateLimitStatus | UnknownRateLimitStatus | None = (
+                _decode_rate_limit_status(obj["overageStatus"])
+            )
         except DecodeError as error:
             raise error.at(_segment("overageStatus")) from None
-    f_overage_resets_at = obj.get("overageResetsAt", _ABSENT)
-    if type(f_overage_resets_at) is not int or not -_INT_BOUND < f_overage_resets_at < _INT_BOUND:
-        if f_overage_resets_at is not _ABSENT:
-            raise _field_error(f_overage_resets_at, "integer", "overageResetsAt")
-        f_overage_resets_at = None
-    f_overage_disabled_reason = obj.get("overageDisabledReason", _ABSENT)
-    if type(f_overage_disabled_reason) is not str:
-        if f_overage_disabled_reason is not _ABSENT:
-            raise _field_error(f_overage_disabled_reason, "string", "overageDisabledReason")
-        f_overage_disabled_reason = None
-    f_is_using_overage = obj.get("isUsingOverage", _ABSENT)
-    if type(f_is_using_overage) is not bool:
-        if f_is_using_overage is not _ABSENT:
-            raise _field_error(f_is_using_overage, "boolean", "isUsingOverage")
-        f_is_using_overage = None
-    v_unified_windows = obj.get("unifiedWindows", _ABSENT)
-    if v_unified_windows is _ABSENT:
-        f_unified_windows: dict[str, RateLimitWindow] | None = None
     else:
+        f_overage_status = None
+    if "overageResetsAt" in f_present:
+        f_overage_resets_at = obj["overageResetsAt"]
+        if (
+            type(f_overage_resets_at) is not int
+            or not -_INT_BOUND < f_overage_resets_at < _INT_BOUND
+        ):
+            raise _field_error(f_overage_resets_at, "integer", "overageResetsAt")
+    else:
+        f_overage_resets_at = None
+    if "overageDisabledReason" in f_present:
+        f_overage_disabled_reason = obj["overageDisabledReason"]
+        if type(f_overage_disabled_reason) is not str:
+            raise _field_error(f_overage_disabled_reason, "string", "overageDisabledReason")
+    else:
+        f_overage_disabled_reason = None
+    if "isUsingOverage" in f_present:
+        f_is_using_overage = obj["isUsingOverage"]
+        if type(f_is_using_overage) is not bool:
+            raise _field_error(f_is_using_overage, "boolean", "isUsingOverage")
+    else:
+        f_is_using_overage = None
+    if "unifiedWindows" in f_present:
         try:
-            f_unified_windows = _d_map_rate_limit_window(v_unified_windows)
+            f_unified_windows: dict[str, RateLimitWindow] | None = _d_map_rate_limit_window(
+                obj["unifiedWindows"]
+            )
         except DecodeError as error:
             raise error.at(_segment("unifiedWindows")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_unified_windows = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _RATE_LIMIT_INFO_OPTIONAL.intersection(obj)
-        if len(obj) != 1 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _RATE_LIMIT_INFO_KEYS)
+    if len(obj) != 1 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _RATE_LIMIT_INFO_KEYS)
     result = RateLimitInfo.__new__(RateLimitInfo)
     result.status = f_status
     result.resets_at = f_resets_at
@@ -8374,17 +8519,16 @@ def _decode_rate_limit_window(data: object) -> RateLimitWindow:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_resets_at = obj.get("resetsAt", _ABSENT)
-    if type(f_resets_at) is not int or not -_INT_BOUND < f_resets_at < _INT_BOUND:
-        if f_resets_at is not _ABSENT:
+    f_present: frozenset[str] = _RATE_LIMIT_WINDOW_OPTIONAL.intersection(obj)
+    if "resetsAt" in f_present:
+        f_resets_at = obj["resetsAt"]
+        if type(f_resets_at) is not int or not -_INT_BOUND < f_resets_at < _INT_BOUND:
             raise _field_error(f_resets_at, "integer", "resetsAt")
+    else:
         f_resets_at = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _RATE_LIMIT_WINDOW_OPTIONAL.intersection(obj)
-        if len(obj) != 1 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _RATE_LIMIT_WINDOW_KEYS)
+    if len(obj) != 1 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _RATE_LIMIT_WINDOW_KEYS)
     result = RateLimitWindow.__new__(RateLimitWindow)
     result.utilization = f_utilization
     result.resets_at = f_resets_at
@@ -8423,71 +8567,82 @@ def _decode_usage(data: object) -> Usage:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_cache_creation_input_tokens = obj.get("cache_creation_input_tokens", _ABSENT)
-    if (
-        type(f_cache_creation_input_tokens) is not int
-        or not -_INT_BOUND < f_cache_creation_input_tokens < _INT_BOUND
-    ):
-        if f_cache_creation_input_tokens is not _ABSENT:
+    f_present: frozenset[str] = _USAGE_OPTIONAL.intersection(obj)
+    if "cache_creation_input_tokens" in f_present:
+        f_cache_creation_input_tokens = obj["cache_creation_input_tokens"]
+        if (
+            type(f_cache_creation_input_tokens) is not int
+            or not -_INT_BOUND < f_cache_creation_input_tokens < _INT_BOUND
+        ):
             raise _field_error(
                 f_cache_creation_input_tokens, "integer", "cache_creation_input_tokens"
             )
-        f_cache_creation_input_tokens = None
-    f_cache_read_input_tokens = obj.get("cache_read_input_tokens", _ABSENT)
-    if (
-        type(f_cache_read_input_tokens) is not int
-        or not -_INT_BOUND < f_cache_read_input_tokens < _INT_BOUND
-    ):
-        if f_cache_read_input_tokens is not _ABSENT:
-            raise _field_error(f_cache_read_input_tokens, "integer", "cache_read_input_tokens")
-        f_cache_read_input_tokens = None
-    v_cache_creation = obj.get("cache_creation", _ABSENT)
-    if v_cache_creation is _ABSENT:
-        f_cache_creation: CacheCreation | None = None
     else:
+        f_cache_creation_input_tokens = None
+    if "cache_read_input_tokens" in f_present:
+        f_cache_read_input_tokens = obj["cache_read_input_tokens"]
+        if (
+            type(f_cache_read_input_tokens) is not int
+            or not -_INT_BOUND < f_cache_read_input_tokens < _INT_BOUND
+        ):
+            raise _field_error(f_cache_read_input_tokens, "integer", "cache_read_input_tokens")
+    else:
+        f_cache_read_input_tokens = None
+    if "cache_creation" in f_present:
         try:
-            f_cache_creation = _decode_cache_creation(v_cache_creation)
+            f_cache_creation: CacheCreation | None = _decode_cache_creation(obj["cache_creation"])
         except DecodeError as error:
             raise error.at(_segment("cache_creation")) from None
-    v_output_tokens_details = obj.get("output_tokens_details", _ABSENT)
-    if v_output_tokens_details is _ABSENT:
-        f_output_tokens_details: OutputTokensDetails | None = None
     else:
+        f_cache_creation = None
+    if "output_tokens_details" in f_present:
         try:
-            f_output_tokens_details = _d_opt_output_tokens_details(v_output_tokens_details)
+            f_output_tokens_details: OutputTokensDetails | None = _d_opt_output_tokens_details(
+                obj["output_tokens_details"]
+            )
         except DecodeError as error:
             raise error.at(_segment("output_tokens_details")) from None
-    v_server_tool_use = obj.get("server_tool_use", _ABSENT)
-    if v_server_tool_use is _ABSENT:
-        f_server_tool_use: ServerToolUse | None = None
     else:
+        f_output_tokens_details = None
+    if "server_tool_use" in f_present:
         try:
-            f_server_tool_use = _decode_server_tool_use(v_server_tool_use)
+            f_server_tool_use: ServerToolUse | None = _decode_server_tool_use(
+                obj["server_tool_use"]
+            )
         except DecodeError as error:
             raise error.at(_segment("server_tool_use")) from None
-    f_service_tier = obj.get("service_tier")
-    if f_service_tier is not None and type(f_service_tier) is not str:
-        raise _field_error(f_service_tier, "string", "service_tier")
-    f_inference_geo = obj.get("inference_geo")
-    if f_inference_geo is not None and type(f_inference_geo) is not str:
-        raise _field_error(f_inference_geo, "string", "inference_geo")
-    v_iterations = obj.get("iterations", _ABSENT)
-    if v_iterations is _ABSENT:
-        f_iterations: list[UsageIteration] | None = None
     else:
+        f_server_tool_use = None
+    if "service_tier" in f_present:
+        f_service_tier = obj["service_tier"]
+        if f_service_tier is not None and type(f_service_tier) is not str:
+            raise _field_error(f_service_tier, "string", "service_tier")
+    else:
+        f_service_tier = None
+    if "inference_geo" in f_present:
+        f_inference_geo = obj["inference_geo"]
+        if f_inference_geo is not None and type(f_inference_geo) is not str:
+            raise _field_error(f_inference_geo, "string", "inference_geo")
+    else:
+        f_inference_geo = None
+    if "iterations" in f_present:
         try:
-            f_iterations = _d_opt_list_usage_iteration(v_iterations)
+            f_iterations: list[UsageIteration] | None = _d_opt_list_usage_iteration(
+                obj["iterations"]
+            )
         except DecodeError as error:
             raise error.at(_segment("iterations")) from None
-    f_speed = obj.get("speed")
-    if f_speed is not None and type(f_speed) is not str:
-        raise _field_error(f_speed, "string", "speed")
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_iterations = None
+    if "speed" in f_present:
+        f_speed = obj["speed"]
+        if f_speed is not None and type(f_speed) is not str:
+            raise _field_error(f_speed, "string", "speed")
+    else:
+        f_speed = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _USAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _USAGE_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _USAGE_KEYS)
     result = Usage.__new__(Usage)
     result.input_tokens = f_input_tokens
     result.output_tokens = f_output_tokens
@@ -8556,17 +8711,19 @@ def _decode_server_tool_use(data: object) -> ServerToolUse:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_web_fetch_requests = obj.get("web_fetch_requests", _ABSENT)
-    if type(f_web_fetch_requests) is not int or not -_INT_BOUND < f_web_fetch_requests < _INT_BOUND:
-        if f_web_fetch_requests is not _ABSENT:
+    f_present: frozenset[str] = _SERVER_TOOL_USE_OPTIONAL.intersection(obj)
+    if "web_fetch_requests" in f_present:
+        f_web_fetch_requests = obj["web_fetch_requests"]
+        if (
+            type(f_web_fetch_requests) is not int
+            or not -_INT_BOUND < f_web_fetch_requests < _INT_BOUND
+        ):
             raise _field_error(f_web_fetch_requests, "integer", "web_fetch_requests")
+    else:
         f_web_fetch_requests = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _SERVER_TOOL_USE_OPTIONAL.intersection(obj)
-        if len(obj) != 1 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _SERVER_TOOL_USE_KEYS)
+    if len(obj) != 1 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _SERVER_TOOL_USE_KEYS)
     result = ServerToolUse.__new__(ServerToolUse)
     result.web_search_requests = f_web_search_requests
     result.web_fetch_requests = f_web_fetch_requests
@@ -8621,46 +8778,49 @@ def _decode_usage_iteration(data: object) -> UsageIteration:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_cache_read_input_tokens = obj.get("cache_read_input_tokens", _ABSENT)
-    if (
-        type(f_cache_read_input_tokens) is not int
-        or not -_INT_BOUND < f_cache_read_input_tokens < _INT_BOUND
-    ):
-        if f_cache_read_input_tokens is not _ABSENT:
+    f_present: frozenset[str] = _USAGE_ITERATION_OPTIONAL.intersection(obj)
+    if "cache_read_input_tokens" in f_present:
+        f_cache_read_input_tokens = obj["cache_read_input_tokens"]
+        if (
+            type(f_cache_read_input_tokens) is not int
+            or not -_INT_BOUND < f_cache_read_input_tokens < _INT_BOUND
+        ):
             raise _field_error(f_cache_read_input_tokens, "integer", "cache_read_input_tokens")
+    else:
         f_cache_read_input_tokens = None
-    f_cache_creation_input_tokens = obj.get("cache_creation_input_tokens", _ABSENT)
-    if (
-        type(f_cache_creation_input_tokens) is not int
-        or not -_INT_BOUND < f_cache_creation_input_tokens < _INT_BOUND
-    ):
-        if f_cache_creation_input_tokens is not _ABSENT:
+    if "cache_creation_input_tokens" in f_present:
+        f_cache_creation_input_tokens = obj["cache_creation_input_tokens"]
+        if (
+            type(f_cache_creation_input_tokens) is not int
+            or not -_INT_BOUND < f_cache_creation_input_tokens < _INT_BOUND
+        ):
             raise _field_error(
                 f_cache_creation_input_tokens, "integer", "cache_creation_input_tokens"
             )
-        f_cache_creation_input_tokens = None
-    v_cache_creation = obj.get("cache_creation", _ABSENT)
-    if v_cache_creation is _ABSENT:
-        f_cache_creation: CacheCreation | None = None
     else:
+        f_cache_creation_input_tokens = None
+    if "cache_creation" in f_present:
         try:
-            f_cache_creation = _decode_cache_creation(v_cache_creation)
+            f_cache_creation: CacheCreation | None = _decode_cache_creation(obj["cache_creation"])
         except DecodeError as error:
             raise error.at(_segment("cache_creation")) from None
-    f_type = obj.get("type", _ABSENT)
-    if type(f_type) is not str:
-        if f_type is not _ABSENT:
+    else:
+        f_cache_creation = None
+    if "type" in f_present:
+        f_type = obj["type"]
+        if type(f_type) is not str:
             raise _field_error(f_type, "string", "type")
+    else:
         f_type = None
-    f_model = obj.get("model")
-    if f_model is not None and type(f_model) is not str:
-        raise _field_error(f_model, "string", "model")
-    f_present: frozenset[str] = frozenset()
+    if "model" in f_present:
+        f_model = obj["model"]
+        if f_model is not None and type(f_model) is not str:
+            raise _field_error(f_model, "string", "model")
+    else:
+        f_model = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _USAGE_ITERATION_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _USAGE_ITERATION_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _USAGE_ITERATION_KEYS)
     result = UsageIteration.__new__(UsageIteration)
     result.input_tokens = f_input_tokens
     result.output_tokens = f_output_tokens
@@ -8711,66 +8871,76 @@ def _decode_model_usage(data: object) -> ModelUsage:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_cache_read_input_tokens = obj.get("cacheReadInputTokens", _ABSENT)
-    if (
-        type(f_cache_read_input_tokens) is not int
-        or not -_INT_BOUND < f_cache_read_input_tokens < _INT_BOUND
-    ):
-        if f_cache_read_input_tokens is not _ABSENT:
+    f_present: frozenset[str] = _MODEL_USAGE_OPTIONAL.intersection(obj)
+    if "cacheReadInputTokens" in f_present:
+        f_cache_read_input_tokens = obj["cacheReadInputTokens"]
+        if (
+            type(f_cache_read_input_tokens) is not int
+            or not -_INT_BOUND < f_cache_read_input_tokens < _INT_BOUND
+        ):
             raise _field_error(f_cache_read_input_tokens, "integer", "cacheReadInputTokens")
+    else:
         f_cache_read_input_tokens = None
-    f_cache_creation_input_tokens = obj.get("cacheCreationInputTokens", _ABSENT)
-    if (
-        type(f_cache_creation_input_tokens) is not int
-        or not -_INT_BOUND < f_cache_creation_input_tokens < _INT_BOUND
-    ):
-        if f_cache_creation_input_tokens is not _ABSENT:
+    if "cacheCreationInputTokens" in f_present:
+        f_cache_creation_input_tokens = obj["cacheCreationInputTokens"]
+        if (
+            type(f_cache_creation_input_tokens) is not int
+            or not -_INT_BOUND < f_cache_creation_input_tokens < _INT_BOUND
+        ):
             raise _field_error(f_cache_creation_input_tokens, "integer", "cacheCreationInputTokens")
+    else:
         f_cache_creation_input_tokens = None
-    f_web_search_requests = obj.get("webSearchRequests", _ABSENT)
-    if (
-        type(f_web_search_requests) is not int
-        or not -_INT_BOUND < f_web_search_requests < _INT_BOUND
-    ):
-        if f_web_search_requests is not _ABSENT:
+    if "webSearchRequests" in f_present:
+        f_web_search_requests = obj["webSearchRequests"]
+        if (
+            type(f_web_search_requests) is not int
+            or not -_INT_BOUND < f_web_search_requests < _INT_BOUND
+        ):
             raise _field_error(f_web_search_requests, "integer", "webSearchRequests")
+    else:
         f_web_search_requests = None
-    f_context_window = obj.get("contextWindow", _ABSENT)
-    if type(f_context_window) is not int or not -_INT_BOUND < f_context_window < _INT_BOUND:
-        if f_context_window is not _ABSENT:
+    if "contextWindow" in f_present:
+        f_context_window = obj["contextWindow"]
+        if type(f_context_window) is not int or not -_INT_BOUND < f_context_window < _INT_BOUND:
             raise _field_error(f_context_window, "integer", "contextWindow")
+    else:
         f_context_window = None
-    f_max_output_tokens = obj.get("maxOutputTokens", _ABSENT)
-    if type(f_max_output_tokens) is not int or not -_INT_BOUND < f_max_output_tokens < _INT_BOUND:
-        if f_max_output_tokens is not _ABSENT:
+    if "maxOutputTokens" in f_present:
+        f_max_output_tokens = obj["maxOutputTokens"]
+        if (
+            type(f_max_output_tokens) is not int
+            or not -_INT_BOUND < f_max_output_tokens < _INT_BOUND
+        ):
             raise _field_error(f_max_output_tokens, "integer", "maxOutputTokens")
+    else:
         f_max_output_tokens = None
-    f_thinking_tokens = obj.get("thinkingTokens", _ABSENT)
-    if type(f_thinking_tokens) is not int or not -_INT_BOUND < f_thinking_tokens < _INT_BOUND:
-        if f_thinking_tokens is not _ABSENT:
+    if "thinkingTokens" in f_present:
+        f_thinking_tokens = obj["thinkingTokens"]
+        if type(f_thinking_tokens) is not int or not -_INT_BOUND < f_thinking_tokens < _INT_BOUND:
             raise _field_error(f_thinking_tokens, "integer", "thinkingTokens")
+    else:
         f_thinking_tokens = None
-    f_canonical_model = obj.get("canonicalModel", _ABSENT)
-    if type(f_canonical_model) is not str:
-        if f_canonical_model is not _ABSENT:
+    if "canonicalModel" in f_present:
+        f_canonical_model = obj["canonicalModel"]
+        if type(f_canonical_model) is not str:
             raise _field_error(f_canonical_model, "string", "canonicalModel")
+    else:
         f_canonical_model = None
-    f_provider = obj.get("provider", _ABSENT)
-    if type(f_provider) is not str:
-        if f_provider is not _ABSENT:
+    if "provider" in f_present:
+        f_provider = obj["provider"]
+        if type(f_provider) is not str:
             raise _field_error(f_provider, "string", "provider")
+    else:
         f_provider = None
-    f_cost_basis = obj.get("costBasis", _ABSENT)
-    if type(f_cost_basis) is not str:
-        if f_cost_basis is not _ABSENT:
+    if "costBasis" in f_present:
+        f_cost_basis = obj["costBasis"]
+        if type(f_cost_basis) is not str:
             raise _field_error(f_cost_basis, "string", "costBasis")
+    else:
         f_cost_basis = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3:  # more than the 3 required key(s)
-        f_present = _MODEL_USAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 3 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _MODEL_USAGE_KEYS)
+    if len(obj) != 3 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _MODEL_USAGE_KEYS)
     result = ModelUsage.__new__(ModelUsage)
     result.input_tokens = f_input_tokens
     result.output_tokens = f_output_tokens
@@ -8845,17 +9015,16 @@ def _decode_mcp_server_status(data: object) -> McpServerStatus:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_source = obj.get("source", _ABSENT)
-    if type(f_source) is not str:
-        if f_source is not _ABSENT:
+    f_present: frozenset[str] = _MCP_SERVER_STATUS_OPTIONAL.intersection(obj)
+    if "source" in f_present:
+        f_source = obj["source"]
+        if type(f_source) is not str:
             raise _field_error(f_source, "string", "source")
+    else:
         f_source = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _MCP_SERVER_STATUS_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _MCP_SERVER_STATUS_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _MCP_SERVER_STATUS_KEYS)
     result = McpServerStatus.__new__(McpServerStatus)
     result.name = f_name
     result.status = f_status
@@ -8888,22 +9057,22 @@ def _decode_plugin_info(data: object) -> PluginInfo:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_source = obj.get("source", _ABSENT)
-    if type(f_source) is not str:
-        if f_source is not _ABSENT:
+    f_present: frozenset[str] = _PLUGIN_INFO_OPTIONAL.intersection(obj)
+    if "source" in f_present:
+        f_source = obj["source"]
+        if type(f_source) is not str:
             raise _field_error(f_source, "string", "source")
+    else:
         f_source = None
-    f_version = obj.get("version", _ABSENT)
-    if type(f_version) is not str:
-        if f_version is not _ABSENT:
+    if "version" in f_present:
+        f_version = obj["version"]
+        if type(f_version) is not str:
             raise _field_error(f_version, "string", "version")
+    else:
         f_version = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _PLUGIN_INFO_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _PLUGIN_INFO_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _PLUGIN_INFO_KEYS)
     result = PluginInfo.__new__(PluginInfo)
     result.name = f_name
     result.path = f_path
@@ -8931,17 +9100,16 @@ def _decode_local_command_run(data: object) -> LocalCommandRun:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_args = obj.get("args", _ABSENT)
-    if type(f_args) is not str:
-        if f_args is not _ABSENT:
+    f_present: frozenset[str] = _LOCAL_COMMAND_RUN_OPTIONAL.intersection(obj)
+    if "args" in f_present:
+        f_args = obj["args"]
+        if type(f_args) is not str:
             raise _field_error(f_args, "string", "args")
+    else:
         f_args = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _LOCAL_COMMAND_RUN_OPTIONAL.intersection(obj)
-        if len(obj) != 1 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _LOCAL_COMMAND_RUN_KEYS)
+    if len(obj) != 1 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _LOCAL_COMMAND_RUN_KEYS)
     result = LocalCommandRun.__new__(LocalCommandRun)
     result.command = f_command
     result.args = f_args
@@ -9132,7 +9300,7 @@ def _d_union_str_or_list_json_object(value: object) -> str | list[dict[str, JSON
 def _e_union_str_or_list_content_block(value: str | list[ContentBlock]) -> JSONValue:
     if isinstance(value, str):
         return value
-    return [encode_content_block(item1) for item1 in value]
+    return [item1.to_dict() for item1 in value]
 
 
 def _e_union_str_or_list_json_object(value: str | list[dict[str, JSONValue]]) -> JSONValue:

@@ -212,7 +212,8 @@ class TextContent:
         out: dict[str, JSONValue] = {}
         out["type"] = "text"
         out["text"] = self.text
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -264,7 +265,8 @@ class ThinkingContent:
             out["encrypted_content"] = self.encrypted_content
         if "summary" in self._present or self.summary != ():
             out["summary"] = list(self.summary)
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -310,7 +312,8 @@ class ToolUseContent:
         out["input"] = self.input
         if "item_id" in self._present or self.item_id is not None:
             out["item_id"] = self.item_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -350,10 +353,11 @@ class ToolResultContent:
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_result"
         out["tool_use_id"] = self.tool_use_id
-        out["content"] = [encode_tool_output_content(item0) for item0 in self.content]
+        out["content"] = [item0.to_dict() for item0 in self.content]
         if "is_error" in self._present or self.is_error is not False:
             out["is_error"] = self.is_error
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -390,7 +394,8 @@ class ImageSource:
         out["type"] = "base64"
         out["media_type"] = self.media_type
         out["data"] = self.data
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -424,7 +429,8 @@ class ImageContent:
         out: dict[str, JSONValue] = {}
         out["type"] = "image"
         out["source"] = self.source.to_dict()
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -458,7 +464,8 @@ class CompactionContent:
         out: dict[str, JSONValue] = {}
         out["type"] = "compaction"
         out["encrypted_content"] = self.encrypted_content
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -492,7 +499,8 @@ class CompactionSummaryContent:
         out: dict[str, JSONValue] = {}
         out["type"] = "compaction_summary"
         out["encrypted_content"] = self.encrypted_content
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -536,7 +544,8 @@ class ReasoningContent:
             out["id"] = self.id
         if "summary" in self._present or self.summary != ():
             out["summary"] = list(self.summary)
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -570,7 +579,8 @@ class Message:
         out: dict[str, JSONValue] = {}
         out["role"] = self.role.value
         out["content"] = _e_union_str_or_list_content_block(self.content)
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -604,7 +614,8 @@ class SystemPrompt:
         out: dict[str, JSONValue] = {}
         out["type"] = "system_prompt"
         out["content"] = self.content
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -641,7 +652,8 @@ class ToolDefinition:
         out["name"] = self.name
         out["description"] = self.description
         out["input_schema"] = self.input_schema
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -675,7 +687,8 @@ class ToolDefinitions:
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_definitions"
         out["tools"] = [item0.to_dict() for item0 in self.tools]
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -718,10 +731,11 @@ class ToolExecution:
         out["type"] = "tool_execution"
         out["tool_name"] = self.tool_name
         out["tool_use_id"] = self.tool_use_id
-        out["result"] = [encode_tool_output_content(item0) for item0 in self.result]
+        out["result"] = [item0.to_dict() for item0 in self.result]
         if "is_error" in self._present or self.is_error is not False:
             out["is_error"] = self.is_error
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -761,7 +775,8 @@ class StopReason:
         out["reason"] = self.reason
         if "usage" in self._present or self.usage != {}:
             out["usage"] = dict(self.usage)
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -818,7 +833,8 @@ class SubGraph:
             out["summary"] = self.summary
         if "depth" in self._present or self.depth != 0:
             out["depth"] = self.depth
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -861,10 +877,11 @@ class Response:
         out["id"] = self.id
         out["model"] = self.model
         out["role"] = self.role.value
-        out["content"] = [encode_content_block(item0) for item0 in self.content]
+        out["content"] = [item0.to_dict() for item0 in self.content]
         out["stop_reason"] = self.stop_reason
         out["usage"] = self.usage.to_dict()
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -922,7 +939,8 @@ class Usage:
             out["cache_creation_input_tokens"] = self.cache_creation_input_tokens
         if "cache_read_input_tokens" in self._present or self.cache_read_input_tokens != 0:
             out["cache_read_input_tokens"] = self.cache_read_input_tokens
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -959,7 +977,8 @@ class TodoItem:
         out["content"] = self.content
         out["status"] = self.status.value
         out["active_form"] = self.active_form
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -996,7 +1015,8 @@ class Todo:
         out["content"] = self.content
         out["status"] = self.status.value
         out["active_form"] = self.active_form
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1882,40 +1902,42 @@ def _decode_usage(data: object) -> Usage:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_input_tokens = obj.get("input_tokens", _ABSENT)
-    if type(f_input_tokens) is not int or not -_INT_BOUND < f_input_tokens < _INT_BOUND:
-        if f_input_tokens is not _ABSENT:
+    f_present: frozenset[str] = _USAGE_OPTIONAL.intersection(obj)
+    if "input_tokens" in f_present:
+        f_input_tokens = obj["input_tokens"]
+        if type(f_input_tokens) is not int or not -_INT_BOUND < f_input_tokens < _INT_BOUND:
             raise _field_error(f_input_tokens, "integer", "input_tokens")
+    else:
         f_input_tokens = 0
-    f_output_tokens = obj.get("output_tokens", _ABSENT)
-    if type(f_output_tokens) is not int or not -_INT_BOUND < f_output_tokens < _INT_BOUND:
-        if f_output_tokens is not _ABSENT:
+    if "output_tokens" in f_present:
+        f_output_tokens = obj["output_tokens"]
+        if type(f_output_tokens) is not int or not -_INT_BOUND < f_output_tokens < _INT_BOUND:
             raise _field_error(f_output_tokens, "integer", "output_tokens")
+    else:
         f_output_tokens = 0
-    f_cache_creation_input_tokens = obj.get("cache_creation_input_tokens", _ABSENT)
-    if (
-        type(f_cache_creation_input_tokens) is not int
-        or not -_INT_BOUND < f_cache_creation_input_tokens < _INT_BOUND
-    ):
-        if f_cache_creation_input_tokens is not _ABSENT:
+    if "cache_creation_input_tokens" in f_present:
+        f_cache_creation_input_tokens = obj["cache_creation_input_tokens"]
+        if (
+            type(f_cache_creation_input_tokens) is not int
+            or not -_INT_BOUND < f_cache_creation_input_tokens < _INT_BOUND
+        ):
             raise _field_error(
                 f_cache_creation_input_tokens, "integer", "cache_creation_input_tokens"
             )
+    else:
         f_cache_creation_input_tokens = 0
-    f_cache_read_input_tokens = obj.get("cache_read_input_tokens", _ABSENT)
-    if (
-        type(f_cache_read_input_tokens) is not int
-        or not -_INT_BOUND < f_cache_read_input_tokens < _INT_BOUND
-    ):
-        if f_cache_read_input_tokens is not _ABSENT:
+    if "cache_read_input_tokens" in f_present:
+        f_cache_read_input_tokens = obj["cache_read_input_tokens"]
+        if (
+            type(f_cache_read_input_tokens) is not int
+            or not -_INT_BOUND < f_cache_read_input_tokens < _INT_BOUND
+        ):
             raise _field_error(f_cache_read_input_tokens, "integer", "cache_read_input_tokens")
+    else:
         f_cache_read_input_tokens = 0
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 0:  # more than the 0 required key(s)
-        f_present = _USAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 0 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _USAGE_KEYS)
+    if len(obj) != 0 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _USAGE_KEYS)
     result = Usage.__new__(Usage)
     result.input_tokens = f_input_tokens
     result.output_tokens = f_output_tokens
@@ -2053,19 +2075,19 @@ def _decode_pending_edit(data: object) -> PendingEdit:
         result.match_count = 1
         result._present = frozenset()
         return result
-    f_replace_all = obj.get("replace_all", _ABSENT)
-    if type(f_replace_all) is not bool:
-        if f_replace_all is not _ABSENT:
+    f_present: frozenset[str] = _PENDING_EDIT_OPTIONAL.intersection(obj)
+    if "replace_all" in f_present:
+        f_replace_all = obj["replace_all"]
+        if type(f_replace_all) is not bool:
             raise _field_error(f_replace_all, "boolean", "replace_all")
+    else:
         f_replace_all = False
-    f_match_count = obj.get("match_count", _ABSENT)
-    if type(f_match_count) is not int or not -_INT_BOUND < f_match_count < _INT_BOUND:
-        if f_match_count is not _ABSENT:
+    if "match_count" in f_present:
+        f_match_count = obj["match_count"]
+        if type(f_match_count) is not int or not -_INT_BOUND < f_match_count < _INT_BOUND:
             raise _field_error(f_match_count, "integer", "match_count")
+    else:
         f_match_count = 1
-    f_present: frozenset[str] = frozenset()
-    if len(obj) != 7:  # more than the 7 required key(s)
-        f_present = _PENDING_EDIT_OPTIONAL.intersection(obj)
     result = PendingEdit.__new__(PendingEdit)
     result.file_path = f_file_path
     result.old_string = f_old_string
@@ -2093,24 +2115,25 @@ def _decode_truncation_config(data: object) -> TruncationConfig:
         result.enabled = True
         result._present = frozenset()
         return result
-    f_max_chars = obj.get("max_chars", _ABSENT)
-    if type(f_max_chars) is not int or not -_INT_BOUND < f_max_chars < _INT_BOUND:
-        if f_max_chars is not _ABSENT:
+    f_present: frozenset[str] = _TRUNCATION_CONFIG_OPTIONAL.intersection(obj)
+    if "max_chars" in f_present:
+        f_max_chars = obj["max_chars"]
+        if type(f_max_chars) is not int or not -_INT_BOUND < f_max_chars < _INT_BOUND:
             raise _field_error(f_max_chars, "integer", "max_chars")
+    else:
         f_max_chars = 30000
-    f_max_lines = obj.get("max_lines", _ABSENT)
-    if type(f_max_lines) is not int or not -_INT_BOUND < f_max_lines < _INT_BOUND:
-        if f_max_lines is not _ABSENT:
+    if "max_lines" in f_present:
+        f_max_lines = obj["max_lines"]
+        if type(f_max_lines) is not int or not -_INT_BOUND < f_max_lines < _INT_BOUND:
             raise _field_error(f_max_lines, "integer", "max_lines")
+    else:
         f_max_lines = 1000
-    f_enabled = obj.get("enabled", _ABSENT)
-    if type(f_enabled) is not bool:
-        if f_enabled is not _ABSENT:
+    if "enabled" in f_present:
+        f_enabled = obj["enabled"]
+        if type(f_enabled) is not bool:
             raise _field_error(f_enabled, "boolean", "enabled")
+    else:
         f_enabled = True
-    f_present: frozenset[str] = frozenset()
-    if len(obj) != 0:  # more than the 0 required key(s)
-        f_present = _TRUNCATION_CONFIG_OPTIONAL.intersection(obj)
     result = TruncationConfig.__new__(TruncationConfig)
     result.max_chars = f_max_chars
     result.max_lines = f_max_lines
@@ -2194,21 +2217,23 @@ def _decode_python_script(data: object) -> PythonScript:
         result.run_count = 0
         result._present = frozenset()
         return result
-    f_last_run_at = obj.get("last_run_at")
-    if (
-        f_last_run_at is not None
-        and (type(f_last_run_at) is not int or not -_INT_BOUND < f_last_run_at < _INT_BOUND)
-        and (type(f_last_run_at) is not float or f_last_run_at - f_last_run_at)
-    ):
-        raise _field_error(f_last_run_at, "number", "last_run_at")
-    f_run_count = obj.get("run_count", _ABSENT)
-    if type(f_run_count) is not int or not -_INT_BOUND < f_run_count < _INT_BOUND:
-        if f_run_count is not _ABSENT:
+    f_present: frozenset[str] = _PYTHON_SCRIPT_OPTIONAL.intersection(obj)
+    if "last_run_at" in f_present:
+        f_last_run_at = obj["last_run_at"]
+        if (
+            f_last_run_at is not None
+            and (type(f_last_run_at) is not int or not -_INT_BOUND < f_last_run_at < _INT_BOUND)
+            and (type(f_last_run_at) is not float or f_last_run_at - f_last_run_at)
+        ):
+            raise _field_error(f_last_run_at, "number", "last_run_at")
+    else:
+        f_last_run_at = None
+    if "run_count" in f_present:
+        f_run_count = obj["run_count"]
+        if type(f_run_count) is not int or not -_INT_BOUND < f_run_count < _INT_BOUND:
             raise _field_error(f_run_count, "integer", "run_count")
+    else:
         f_run_count = 0
-    f_present: frozenset[str] = frozenset()
-    if len(obj) != 4:  # more than the 4 required key(s)
-        f_present = _PYTHON_SCRIPT_OPTIONAL.intersection(obj)
     result = PythonScript.__new__(PythonScript)
     result.file_id = f_file_id
     result.file_path = f_file_path
@@ -2316,7 +2341,7 @@ def _d_union_str_or_list_content_block(value: object) -> str | list[ContentBlock
 def _e_union_str_or_list_content_block(value: str | list[ContentBlock]) -> JSONValue:
     if isinstance(value, str):
         return value
-    return [encode_content_block(item1) for item1 in value]
+    return [item1.to_dict() for item1 in value]
 
 
 _TEXT_CONTENT_KEYS = frozenset({"type", "text"})

@@ -805,7 +805,8 @@ class MessageParam:
         out: dict[str, JSONValue] = {}
         out["role"] = self.role.value
         out["content"] = _e_union_str_or_list_content_block_param(self.content)
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -847,15 +848,14 @@ class TextBlockParam:
         out["text"] = self.text
         if "citations" in self._present or self.citations is not None:
             out["citations"] = (
-                None
-                if self.citations is None
-                else [encode_text_citation(item0) for item0 in self.citations]
+                None if self.citations is None else [item0.to_dict() for item0 in self.citations]
             )
         if "cache_control" in self._present or self.cache_control is not None:
             out["cache_control"] = (
                 None if self.cache_control is None else self.cache_control.to_dict()
             )
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -892,12 +892,13 @@ class ImageBlockParam:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "image"
-        out["source"] = encode_image_source(self.source)
+        out["source"] = self.source.to_dict()
         if "cache_control" in self._present or self.cache_control is not None:
             out["cache_control"] = (
                 None if self.cache_control is None else self.cache_control.to_dict()
             )
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -945,7 +946,8 @@ class ToolUseBlockParam:
             out["cache_control"] = (
                 None if self.cache_control is None else self.cache_control.to_dict()
             )
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -999,7 +1001,8 @@ class ToolResultBlockParam:
             out["cache_control"] = (
                 None if self.cache_control is None else self.cache_control.to_dict()
             )
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1041,7 +1044,8 @@ class Document:
             out["citations"] = (
                 None if self.citations is None else [item0.to_dict() for item0 in self.citations]
             )
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1078,7 +1082,8 @@ class ThinkingBlock:
         out["type"] = "thinking"
         out["thinking"] = self.thinking
         out["signature"] = self.signature
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1112,7 +1117,8 @@ class RedactedThinkingBlock:
         out: dict[str, JSONValue] = {}
         out["type"] = "redacted_thinking"
         out["data"] = self.data
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1159,12 +1165,13 @@ class ServerToolUseBlock:
         out["name"] = self.name.value
         out["input"] = self.input
         if "caller" in self._present or self.caller is not None:
-            out["caller"] = None if self.caller is None else encode_caller(self.caller)
+            out["caller"] = None if self.caller is None else self.caller.to_dict()
         if "cache_control" in self._present or self.cache_control is not None:
             out["cache_control"] = (
                 None if self.cache_control is None else self.cache_control.to_dict()
             )
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1210,12 +1217,13 @@ class WebSearchToolResultBlock:
             self.content
         )
         if "caller" in self._present or self.caller is not None:
-            out["caller"] = None if self.caller is None else encode_caller(self.caller)
+            out["caller"] = None if self.caller is None else self.caller.to_dict()
         if "cache_control" in self._present or self.cache_control is not None:
             out["cache_control"] = (
                 None if self.cache_control is None else self.cache_control.to_dict()
             )
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1251,7 +1259,8 @@ class WebSearchToolResultError:
         out: dict[str, JSONValue] = {}
         out["type"] = "web_search_tool_result_error"
         out["error_code"] = self.error_code.value
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1288,7 +1297,8 @@ class CacheControlEphemeral:
         out["type"] = "ephemeral"
         if "ttl" in self._present or self.ttl is not None:
             out["ttl"] = self.ttl
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1325,7 +1335,8 @@ class Base64ImageSource:
         out["type"] = "base64"
         out["media_type"] = self.media_type.value
         out["data"] = self.data
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1359,7 +1370,8 @@ class UrlImageSource:
         out: dict[str, JSONValue] = {}
         out["type"] = "url"
         out["url"] = self.url
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1393,7 +1405,8 @@ class Citation:
         out: dict[str, JSONValue] = {}
         out["text"] = self.text
         out["source"] = self.source.to_dict()
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1446,7 +1459,8 @@ class CitationCharLocation:
             out["document_title"] = self.document_title
         if "file_id" in self._present or self.file_id is not None:
             out["file_id"] = self.file_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1499,7 +1513,8 @@ class CitationPageLocation:
             out["document_title"] = self.document_title
         if "file_id" in self._present or self.file_id is not None:
             out["file_id"] = self.file_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1552,7 +1567,8 @@ class CitationContentBlockLocation:
             out["document_title"] = self.document_title
         if "file_id" in self._present or self.file_id is not None:
             out["file_id"] = self.file_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1600,7 +1616,8 @@ class CitationsWebSearchResultLocation:
         out["url"] = self.url
         if "title" in self._present or self.title is not None:
             out["title"] = self.title
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1652,7 +1669,8 @@ class CitationsSearchResultLocation:
         out["end_block_index"] = self.end_block_index
         if "title" in self._present or self.title is not None:
             out["title"] = self.title
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1686,7 +1704,8 @@ class CitationSource:
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
         out["dataset"] = self.dataset
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1726,11 +1745,10 @@ class TextBlock:
         out["text"] = self.text
         if "citations" in self._present or self.citations is not None:
             out["citations"] = (
-                None
-                if self.citations is None
-                else [encode_text_citation(item0) for item0 in self.citations]
+                None if self.citations is None else [item0.to_dict() for item0 in self.citations]
             )
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1775,8 +1793,9 @@ class ToolUseBlock:
         out["name"] = self.name
         out["input"] = self.input
         if "caller" in self._present or self.caller is not None:
-            out["caller"] = None if self.caller is None else encode_caller(self.caller)
-        out.update(self.extra)
+            out["caller"] = None if self.caller is None else self.caller.to_dict()
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1807,7 +1826,8 @@ class DirectCaller:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "direct"
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1841,7 +1861,8 @@ class ServerToolCaller:
         out: dict[str, JSONValue] = {}
         out["type"] = "code_execution_20250825"
         out["tool_id"] = self.tool_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1875,7 +1896,8 @@ class ServerToolCaller20260120:
         out: dict[str, JSONValue] = {}
         out["type"] = "code_execution_20260120"
         out["tool_id"] = self.tool_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1921,7 +1943,8 @@ class WebSearchResultBlock:
         out["url"] = self.url
         if "page_age" in self._present or self.page_age is not None:
             out["page_age"] = self.page_age
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1955,7 +1978,8 @@ class CitationsConfig:
         out: dict[str, JSONValue] = {}
         if "enabled" in self._present or self.enabled is not None:
             out["enabled"] = self.enabled
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -1992,7 +2016,8 @@ class Base64PdfSource:
         out["type"] = "base64"
         out["media_type"] = "application/pdf"
         out["data"] = self.data
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2029,7 +2054,8 @@ class PlainTextSource:
         out["type"] = "text"
         out["media_type"] = "text/plain"
         out["data"] = self.data
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2068,12 +2094,13 @@ class DocumentBlock:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "document"
-        out["source"] = encode_document_source(self.source)
+        out["source"] = self.source.to_dict()
         if "title" in self._present or self.title is not None:
             out["title"] = self.title
         if "citations" in self._present or self.citations is not None:
             out["citations"] = None if self.citations is None else self.citations.to_dict()
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2116,7 +2143,8 @@ class WebFetchBlock:
         out["content"] = self.content.to_dict()
         if "retrieved_at" in self._present or self.retrieved_at is not None:
             out["retrieved_at"] = self.retrieved_at
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2152,7 +2180,8 @@ class WebFetchToolResultErrorBlock:
         out: dict[str, JSONValue] = {}
         out["type"] = "web_fetch_tool_result_error"
         out["error_code"] = self.error_code.value
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2192,10 +2221,11 @@ class WebFetchToolResultBlock:
         out: dict[str, JSONValue] = {}
         out["type"] = "web_fetch_tool_result"
         out["tool_use_id"] = self.tool_use_id
-        out["content"] = encode_web_fetch_tool_result_content(self.content)
+        out["content"] = self.content.to_dict()
         if "caller" in self._present or self.caller is not None:
-            out["caller"] = None if self.caller is None else encode_caller(self.caller)
-        out.update(self.extra)
+            out["caller"] = None if self.caller is None else self.caller.to_dict()
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2229,7 +2259,8 @@ class CodeExecutionOutputBlock:
         out: dict[str, JSONValue] = {}
         out["type"] = "code_execution_output"
         out["file_id"] = self.file_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2272,7 +2303,8 @@ class CodeExecutionResultBlock:
         out["stderr"] = self.stderr
         out["return_code"] = self.return_code
         out["content"] = [item0.to_dict() for item0 in self.content]
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2317,7 +2349,8 @@ class EncryptedCodeExecutionResultBlock:
         out["stderr"] = self.stderr
         out["return_code"] = self.return_code
         out["content"] = [item0.to_dict() for item0 in self.content]
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2353,7 +2386,8 @@ class CodeExecutionToolResultError:
         out: dict[str, JSONValue] = {}
         out["type"] = "code_execution_tool_result_error"
         out["error_code"] = self.error_code.value
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2391,8 +2425,9 @@ class CodeExecutionToolResultBlock:
         out: dict[str, JSONValue] = {}
         out["type"] = "code_execution_tool_result"
         out["tool_use_id"] = self.tool_use_id
-        out["content"] = encode_code_execution_tool_result_content(self.content)
-        out.update(self.extra)
+        out["content"] = self.content.to_dict()
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2428,7 +2463,8 @@ class BashCodeExecutionOutputBlock:
         out: dict[str, JSONValue] = {}
         out["type"] = "bash_code_execution_output"
         out["file_id"] = self.file_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2473,7 +2509,8 @@ class BashCodeExecutionResultBlock:
         out["stderr"] = self.stderr
         out["return_code"] = self.return_code
         out["content"] = [item0.to_dict() for item0 in self.content]
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2509,7 +2546,8 @@ class BashCodeExecutionToolResultError:
         out: dict[str, JSONValue] = {}
         out["type"] = "bash_code_execution_tool_result_error"
         out["error_code"] = self.error_code.value
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2547,8 +2585,9 @@ class BashCodeExecutionToolResultBlock:
         out: dict[str, JSONValue] = {}
         out["type"] = "bash_code_execution_tool_result"
         out["tool_use_id"] = self.tool_use_id
-        out["content"] = encode_bash_code_execution_tool_result_content(self.content)
-        out.update(self.extra)
+        out["content"] = self.content.to_dict()
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2593,7 +2632,8 @@ class TextEditorCodeExecutionToolResultError:
         out["error_code"] = self.error_code.value
         if "error_message" in self._present or self.error_message is not None:
             out["error_message"] = self.error_message
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2646,7 +2686,8 @@ class TextEditorCodeExecutionViewResultBlock:
             out["start_line"] = self.start_line
         if "total_lines" in self._present or self.total_lines is not None:
             out["total_lines"] = self.total_lines
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2682,7 +2723,8 @@ class TextEditorCodeExecutionCreateResultBlock:
         out: dict[str, JSONValue] = {}
         out["type"] = "text_editor_code_execution_create_result"
         out["is_file_update"] = self.is_file_update
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2737,7 +2779,8 @@ class TextEditorCodeExecutionStrReplaceResultBlock:
             out["old_lines"] = self.old_lines
         if "old_start" in self._present or self.old_start is not None:
             out["old_start"] = self.old_start
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2775,8 +2818,9 @@ class TextEditorCodeExecutionToolResultBlock:
         out: dict[str, JSONValue] = {}
         out["type"] = "text_editor_code_execution_tool_result"
         out["tool_use_id"] = self.tool_use_id
-        out["content"] = encode_text_editor_code_execution_tool_result_content(self.content)
-        out.update(self.extra)
+        out["content"] = self.content.to_dict()
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2818,7 +2862,8 @@ class ToolSearchToolResultError:
         out["error_code"] = self.error_code.value
         if "error_message" in self._present or self.error_message is not None:
             out["error_message"] = self.error_message
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2852,7 +2897,8 @@ class ToolReferenceBlock:
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_reference"
         out["tool_name"] = self.tool_name
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2888,7 +2934,8 @@ class ToolSearchToolSearchResultBlock:
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_search_tool_search_result"
         out["tool_references"] = [item0.to_dict() for item0 in self.tool_references]
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2924,8 +2971,9 @@ class ToolSearchToolResultBlock:
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_search_tool_result"
         out["tool_use_id"] = self.tool_use_id
-        out["content"] = encode_tool_search_tool_result_content(self.content)
-        out.update(self.extra)
+        out["content"] = self.content.to_dict()
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2959,7 +3007,8 @@ class ContainerUploadBlock:
         out: dict[str, JSONValue] = {}
         out["type"] = "container_upload"
         out["file_id"] = self.file_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -2993,7 +3042,8 @@ class CacheCreation:
         out: dict[str, JSONValue] = {}
         out["ephemeral_5m_input_tokens"] = self.ephemeral_5m_input_tokens
         out["ephemeral_1h_input_tokens"] = self.ephemeral_1h_input_tokens
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3030,7 +3080,8 @@ class ServerToolUsage:
         out["web_search_requests"] = self.web_search_requests
         if "web_fetch_requests" in self._present or self.web_fetch_requests is not None:
             out["web_fetch_requests"] = self.web_fetch_requests
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3061,7 +3112,8 @@ class OutputTokensDetails:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["thinking_tokens"] = self.thinking_tokens
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3102,7 +3154,8 @@ class RefusalStopDetails:
             out["category"] = None if self.category is None else self.category.value
         if "explanation" in self._present or self.explanation is not None:
             out["explanation"] = self.explanation
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3175,7 +3228,8 @@ class Usage:
             )
         if "inference_geo" in self._present or self.inference_geo is not None:
             out["inference_geo"] = self.inference_geo
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3209,7 +3263,8 @@ class Container:
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
         out["expires_at"] = self.expires_at
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3263,7 +3318,7 @@ class Message:
         out["type"] = "message"
         out["role"] = "assistant"
         out["model"] = self.model
-        out["content"] = [encode_content_block(item0) for item0 in self.content]
+        out["content"] = [item0.to_dict() for item0 in self.content]
         out["stop_reason"] = None if self.stop_reason is None else self.stop_reason.value
         out["stop_sequence"] = self.stop_sequence
         out["usage"] = self.usage.to_dict()
@@ -3271,7 +3326,8 @@ class Message:
             out["stop_details"] = None if self.stop_details is None else self.stop_details.to_dict()
         if "container" in self._present or self.container is not None:
             out["container"] = None if self.container is None else self.container.to_dict()
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3305,7 +3361,8 @@ class TextDelta:
         out: dict[str, JSONValue] = {}
         out["type"] = "text_delta"
         out["text"] = self.text
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3344,12 +3401,13 @@ class CitationsDelta:
         out: dict[str, JSONValue] = {}
         out["type"] = "citations_delta"
         if "citation" in self._present or self.citation is not None:
-            out["citation"] = None if self.citation is None else encode_text_citation(self.citation)
+            out["citation"] = None if self.citation is None else self.citation.to_dict()
         if "citations" in self._present or self.citations is not None:
             out["citations"] = (
                 None if self.citations is None else [item0.to_dict() for item0 in self.citations]
             )
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3383,7 +3441,8 @@ class InputJsonDelta:
         out: dict[str, JSONValue] = {}
         out["type"] = "input_json_delta"
         out["partial_json"] = self.partial_json
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3417,7 +3476,8 @@ class ThinkingDelta:
         out: dict[str, JSONValue] = {}
         out["type"] = "thinking_delta"
         out["thinking"] = self.thinking
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3451,7 +3511,8 @@ class SignatureDelta:
         out: dict[str, JSONValue] = {}
         out["type"] = "signature_delta"
         out["signature"] = self.signature
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3485,7 +3546,8 @@ class MessageStartEvent:
         out: dict[str, JSONValue] = {}
         out["type"] = "message_start"
         out["message"] = self.message.to_dict()
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3521,8 +3583,9 @@ class ContentBlockStartEvent:
         out: dict[str, JSONValue] = {}
         out["type"] = "content_block_start"
         out["index"] = self.index
-        out["content_block"] = encode_content_block(self.content_block)
-        out.update(self.extra)
+        out["content_block"] = self.content_block.to_dict()
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3558,8 +3621,9 @@ class ContentBlockDeltaEvent:
         out: dict[str, JSONValue] = {}
         out["type"] = "content_block_delta"
         out["index"] = self.index
-        out["delta"] = encode_content_block_delta(self.delta)
-        out.update(self.extra)
+        out["delta"] = self.delta.to_dict()
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3593,7 +3657,8 @@ class ContentBlockStopEvent:
         out: dict[str, JSONValue] = {}
         out["type"] = "content_block_stop"
         out["index"] = self.index
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3637,7 +3702,8 @@ class MessageDelta:
             out["stop_details"] = None if self.stop_details is None else self.stop_details.to_dict()
         if "container" in self._present or self.container is not None:
             out["container"] = None if self.container is None else self.container.to_dict()
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3697,7 +3763,8 @@ class MessageDeltaUsage:
             out["output_tokens_details"] = (
                 None if self.output_tokens_details is None else self.output_tokens_details.to_dict()
             )
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3734,7 +3801,8 @@ class MessageDeltaEvent:
         out["type"] = "message_delta"
         out["delta"] = self.delta.to_dict()
         out["usage"] = self.usage.to_dict()
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3765,7 +3833,8 @@ class MessageStopEvent:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "message_stop"
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3796,7 +3865,8 @@ class PingEvent:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "ping"
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3830,7 +3900,8 @@ class ErrorDetail:
         out: dict[str, JSONValue] = {}
         out["type"] = self.type
         out["message"] = self.message
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3864,7 +3935,8 @@ class ErrorEvent:
         out: dict[str, JSONValue] = {}
         out["type"] = "error"
         out["error"] = self.error.to_dict()
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3940,7 +4012,8 @@ class ToolParam:
             )
         if "strict" in self._present or self.strict is not None:
             out["strict"] = self.strict
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -3989,7 +4062,8 @@ class UserLocation:
             out["region"] = self.region
         if "timezone" in self._present or self.timezone is not None:
             out["timezone"] = self.timezone
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -4053,7 +4127,8 @@ class ToolBash20250124:
             out["input_examples"] = (
                 None if self.input_examples is None else list(self.input_examples)
             )
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -4111,7 +4186,8 @@ class CodeExecutionTool20250522:
             out["defer_loading"] = self.defer_loading
         if "strict" in self._present or self.strict is not None:
             out["strict"] = self.strict
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -4169,7 +4245,8 @@ class CodeExecutionTool20250825:
             out["defer_loading"] = self.defer_loading
         if "strict" in self._present or self.strict is not None:
             out["strict"] = self.strict
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -4227,7 +4304,8 @@ class CodeExecutionTool20260120:
             out["defer_loading"] = self.defer_loading
         if "strict" in self._present or self.strict is not None:
             out["strict"] = self.strict
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -4285,7 +4363,8 @@ class CodeExecutionTool20260521:
             out["defer_loading"] = self.defer_loading
         if "strict" in self._present or self.strict is not None:
             out["strict"] = self.strict
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -4349,7 +4428,8 @@ class MemoryTool20250818:
             out["input_examples"] = (
                 None if self.input_examples is None else list(self.input_examples)
             )
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -4422,7 +4502,8 @@ class AdvisorTool20260301:
             out["max_uses"] = self.max_uses
         if "strict" in self._present or self.strict is not None:
             out["strict"] = self.strict
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -4486,7 +4567,8 @@ class ToolTextEditor20250124:
             out["input_examples"] = (
                 None if self.input_examples is None else list(self.input_examples)
             )
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -4552,7 +4634,8 @@ class ToolTextEditor20250429:
             out["input_examples"] = (
                 None if self.input_examples is None else list(self.input_examples)
             )
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -4622,7 +4705,8 @@ class ToolTextEditor20250728:
             )
         if "max_characters" in self._present or self.max_characters is not None:
             out["max_characters"] = self.max_characters
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -4702,7 +4786,8 @@ class WebSearchTool20250305:
             out["user_location"] = (
                 None if self.user_location is None else self.user_location.to_dict()
             )
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -4784,7 +4869,8 @@ class WebFetchTool20250910:
             out["citations"] = None if self.citations is None else self.citations.to_dict()
         if "max_content_tokens" in self._present or self.max_content_tokens is not None:
             out["max_content_tokens"] = self.max_content_tokens
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -4864,7 +4950,8 @@ class WebSearchTool20260209:
             out["user_location"] = (
                 None if self.user_location is None else self.user_location.to_dict()
             )
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -4946,7 +5033,8 @@ class WebFetchTool20260209:
             out["citations"] = None if self.citations is None else self.citations.to_dict()
         if "max_content_tokens" in self._present or self.max_content_tokens is not None:
             out["max_content_tokens"] = self.max_content_tokens
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -5032,7 +5120,8 @@ class WebFetchTool20260309:
             out["max_content_tokens"] = self.max_content_tokens
         if "use_cache" in self._present or self.use_cache is not None:
             out["use_cache"] = self.use_cache
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -5118,7 +5207,8 @@ class WebSearchTool20260318:
             out["response_inclusion"] = (
                 None if self.response_inclusion is None else self.response_inclusion.value
             )
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -5210,7 +5300,8 @@ class WebFetchTool20260318:
             )
         if "use_cache" in self._present or self.use_cache is not None:
             out["use_cache"] = self.use_cache
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -5270,7 +5361,8 @@ class ToolSearchBm25Tool20251119:
             out["defer_loading"] = self.defer_loading
         if "strict" in self._present or self.strict is not None:
             out["strict"] = self.strict
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -5328,7 +5420,8 @@ class ToolSearchBm25Tool:
             out["defer_loading"] = self.defer_loading
         if "strict" in self._present or self.strict is not None:
             out["strict"] = self.strict
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -5388,7 +5481,8 @@ class ToolSearchRegexTool20251119:
             out["defer_loading"] = self.defer_loading
         if "strict" in self._present or self.strict is not None:
             out["strict"] = self.strict
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -5446,7 +5540,8 @@ class ToolSearchRegexTool:
             out["defer_loading"] = self.defer_loading
         if "strict" in self._present or self.strict is not None:
             out["strict"] = self.strict
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -5486,7 +5581,8 @@ class ToolChoiceAuto:
             or self.disable_parallel_tool_use is not None
         ):
             out["disable_parallel_tool_use"] = self.disable_parallel_tool_use
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -5526,7 +5622,8 @@ class ToolChoiceAny:
             or self.disable_parallel_tool_use is not None
         ):
             out["disable_parallel_tool_use"] = self.disable_parallel_tool_use
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -5569,7 +5666,8 @@ class ToolChoiceTool:
             or self.disable_parallel_tool_use is not None
         ):
             out["disable_parallel_tool_use"] = self.disable_parallel_tool_use
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -5600,7 +5698,8 @@ class ToolChoiceNone:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "none"
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -5634,7 +5733,8 @@ class ThinkingConfigEnabled:
         out: dict[str, JSONValue] = {}
         out["type"] = "enabled"
         out["budget_tokens"] = self.budget_tokens
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -5665,7 +5765,8 @@ class ThinkingConfigDisabled:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "disabled"
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -5699,7 +5800,8 @@ class Metadata:
         out: dict[str, JSONValue] = {}
         if "user_id" in self._present or self.user_id is not None:
             out["user_id"] = self.user_id
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -5763,17 +5865,11 @@ class MessageCreateParams:
                 None if self.system is None else _e_union_str_or_list_text_block_param(self.system)
             )
         if "tools" in self._present or self.tools is not None:
-            out["tools"] = (
-                None if self.tools is None else [encode_tool_union(item0) for item0 in self.tools]
-            )
+            out["tools"] = None if self.tools is None else [item0.to_dict() for item0 in self.tools]
         if "tool_choice" in self._present or self.tool_choice is not None:
-            out["tool_choice"] = (
-                None if self.tool_choice is None else encode_tool_choice(self.tool_choice)
-            )
+            out["tool_choice"] = None if self.tool_choice is None else self.tool_choice.to_dict()
         if "thinking" in self._present or self.thinking is not None:
-            out["thinking"] = (
-                None if self.thinking is None else encode_thinking_config(self.thinking)
-            )
+            out["thinking"] = None if self.thinking is None else self.thinking.to_dict()
         if "metadata" in self._present or self.metadata is not None:
             out["metadata"] = None if self.metadata is None else self.metadata.to_dict()
         if "stop_sequences" in self._present or self.stop_sequences is not None:
@@ -5788,7 +5884,8 @@ class MessageCreateParams:
             out["top_k"] = self.top_k
         if "top_p" in self._present or self.top_p is not None:
             out["top_p"] = self.top_p
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -5825,7 +5922,8 @@ class SearchResult:
         out["title"] = self.title
         out["url"] = self.url
         out["body"] = self.body
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -5862,7 +5960,8 @@ class SearchEntry:
         out["query"] = self.query
         out["timestamp"] = self.timestamp
         out["results"] = [item0.to_dict() for item0 in self.results]
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -5915,7 +6014,8 @@ class ToolDefinition:
             out["outputSchema"] = self.output_schema
         if "annotations" in self._present or self.annotations is not None:
             out["annotations"] = self.annotations
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -5952,7 +6052,8 @@ class ToolsListResult:
         out["tools"] = [item0.to_dict() for item0 in self.tools]
         if "nextCursor" in self._present or self.next_cursor is not None:
             out["nextCursor"] = self.next_cursor
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -6370,28 +6471,26 @@ def _decode_text_block_param(data: object) -> TextBlockParam:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_citations = obj.get("citations", _ABSENT)
-    if v_citations is _ABSENT:
-        f_citations: list[TextCitation] | None = None
-    else:
+    f_present: frozenset[str] = _TEXT_BLOCK_PARAM_OPTIONAL.intersection(obj)
+    if "citations" in f_present:
         try:
-            f_citations = _d_opt_list_text_citation(v_citations)
+            f_citations: list[TextCitation] | None = _d_opt_list_text_citation(obj["citations"])
         except DecodeError as error:
             raise error.at(_segment("citations")) from None
-    v_cache_control = obj.get("cache_control", _ABSENT)
-    if v_cache_control is _ABSENT:
-        f_cache_control: CacheControlEphemeral | None = None
     else:
+        f_citations = None
+    if "cache_control" in f_present:
         try:
-            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
+                obj["cache_control"]
+            )
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_cache_control = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _TEXT_BLOCK_PARAM_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TEXT_BLOCK_PARAM_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TEXT_BLOCK_PARAM_KEYS)
     result = TextBlockParam.__new__(TextBlockParam)
     result.type = "text"
     result.text = f_text
@@ -6426,20 +6525,19 @@ def _decode_image_block_param(data: object) -> ImageBlockParam:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_cache_control = obj.get("cache_control", _ABSENT)
-    if v_cache_control is _ABSENT:
-        f_cache_control: CacheControlEphemeral | None = None
-    else:
+    f_present: frozenset[str] = _IMAGE_BLOCK_PARAM_OPTIONAL.intersection(obj)
+    if "cache_control" in f_present:
         try:
-            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
+                obj["cache_control"]
+            )
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_cache_control = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _IMAGE_BLOCK_PARAM_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _IMAGE_BLOCK_PARAM_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _IMAGE_BLOCK_PARAM_KEYS)
     result = ImageBlockParam.__new__(ImageBlockParam)
     result.type = "image"
     result.source = f_source
@@ -6483,20 +6581,19 @@ def _decode_tool_use_block_param(data: object) -> ToolUseBlockParam:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_cache_control = obj.get("cache_control", _ABSENT)
-    if v_cache_control is _ABSENT:
-        f_cache_control: CacheControlEphemeral | None = None
-    else:
+    f_present: frozenset[str] = _TOOL_USE_BLOCK_PARAM_OPTIONAL.intersection(obj)
+    if "cache_control" in f_present:
         try:
-            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
+                obj["cache_control"]
+            )
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_cache_control = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4:  # more than the 4 required key(s)
-        f_present = _TOOL_USE_BLOCK_PARAM_OPTIONAL.intersection(obj)
-        if len(obj) != 4 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TOOL_USE_BLOCK_PARAM_KEYS)
+    if len(obj) != 4 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TOOL_USE_BLOCK_PARAM_KEYS)
     result = ToolUseBlockParam.__new__(ToolUseBlockParam)
     result.type = "tool_use"
     result.id = f_id
@@ -6530,33 +6627,34 @@ def _decode_tool_result_block_param(data: object) -> ToolResultBlockParam:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_content = obj.get("content", _ABSENT)
-    if v_content is _ABSENT:
-        f_content: str | list[ToolResultBlockContent] | None = None
-    else:
+    f_present: frozenset[str] = _TOOL_RESULT_BLOCK_PARAM_OPTIONAL.intersection(obj)
+    if "content" in f_present:
         try:
-            f_content = _d_union_str_or_list_tool_result_block_content(v_content)
+            f_content: str | list[ToolResultBlockContent] | None = (
+                _d_union_str_or_list_tool_result_block_content(obj["content"])
+            )
         except DecodeError as error:
             raise error.at(_segment("content")) from None
-    f_is_error = obj.get("is_error", _ABSENT)
-    if type(f_is_error) is not bool:
-        if f_is_error is not _ABSENT:
-            raise _field_error(f_is_error, "boolean", "is_error")
-        f_is_error = None
-    v_cache_control = obj.get("cache_control", _ABSENT)
-    if v_cache_control is _ABSENT:
-        f_cache_control: CacheControlEphemeral | None = None
     else:
+        f_content = None
+    if "is_error" in f_present:
+        f_is_error = obj["is_error"]
+        if type(f_is_error) is not bool:
+            raise _field_error(f_is_error, "boolean", "is_error")
+    else:
+        f_is_error = None
+    if "cache_control" in f_present:
         try:
-            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
+                obj["cache_control"]
+            )
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_cache_control = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _TOOL_RESULT_BLOCK_PARAM_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TOOL_RESULT_BLOCK_PARAM_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TOOL_RESULT_BLOCK_PARAM_KEYS)
     result = ToolResultBlockParam.__new__(ToolResultBlockParam)
     result.type = "tool_result"
     result.tool_use_id = f_tool_use_id
@@ -6588,22 +6686,20 @@ def _decode_document(data: object) -> Document:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_citations = obj.get("citations", _ABSENT)
-    if v_citations is _ABSENT:
-        f_citations: list[Citation] | None = None
-    elif type(v_citations) is not list:
-        raise _field_error(v_citations, "array", "citations")
-    else:
+    f_present: frozenset[str] = _DOCUMENT_OPTIONAL.intersection(obj)
+    if "citations" in f_present:
+        v_citations = obj["citations"]
+        if type(v_citations) is not list:
+            raise _field_error(v_citations, "array", "citations")
         try:
-            f_citations = [_decode_citation(item) for item in v_citations]
+            f_citations: list[Citation] | None = [_decode_citation(item) for item in v_citations]
         except DecodeError:
             raise _item_error(v_citations, _decode_citation, "citations") from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_citations = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _DOCUMENT_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _DOCUMENT_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _DOCUMENT_KEYS)
     result = Document.__new__(Document)
     result.type = "document"
     result.id = f_id
@@ -6703,28 +6799,26 @@ def _decode_server_tool_use_block(data: object) -> ServerToolUseBlock:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_caller = obj.get("caller", _ABSENT)
-    if v_caller is _ABSENT:
-        f_caller: Caller | None = None
-    else:
+    f_present: frozenset[str] = _SERVER_TOOL_USE_BLOCK_OPTIONAL.intersection(obj)
+    if "caller" in f_present:
         try:
-            f_caller = _decode_caller(v_caller)
+            f_caller: Caller | None = _decode_caller(obj["caller"])
         except DecodeError as error:
             raise error.at(_segment("caller")) from None
-    v_cache_control = obj.get("cache_control", _ABSENT)
-    if v_cache_control is _ABSENT:
-        f_cache_control: CacheControlEphemeral | None = None
     else:
+        f_caller = None
+    if "cache_control" in f_present:
         try:
-            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
+                obj["cache_control"]
+            )
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_cache_control = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4:  # more than the 4 required key(s)
-        f_present = _SERVER_TOOL_USE_BLOCK_OPTIONAL.intersection(obj)
-        if len(obj) != 4 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _SERVER_TOOL_USE_BLOCK_KEYS)
+    if len(obj) != 4 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _SERVER_TOOL_USE_BLOCK_KEYS)
     result = ServerToolUseBlock.__new__(ServerToolUseBlock)
     result.type = "server_tool_use"
     result.id = f_id
@@ -6767,28 +6861,26 @@ def _decode_web_search_tool_result_block(data: object) -> WebSearchToolResultBlo
         result.extra = {}
         result._present = frozenset()
         return result
-    v_caller = obj.get("caller", _ABSENT)
-    if v_caller is _ABSENT:
-        f_caller: Caller | None = None
-    else:
+    f_present: frozenset[str] = _WEB_SEARCH_TOOL_RESULT_BLOCK_OPTIONAL.intersection(obj)
+    if "caller" in f_present:
         try:
-            f_caller = _decode_caller(v_caller)
+            f_caller: Caller | None = _decode_caller(obj["caller"])
         except DecodeError as error:
             raise error.at(_segment("caller")) from None
-    v_cache_control = obj.get("cache_control", _ABSENT)
-    if v_cache_control is _ABSENT:
-        f_cache_control: CacheControlEphemeral | None = None
     else:
+        f_caller = None
+    if "cache_control" in f_present:
         try:
-            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
+                obj["cache_control"]
+            )
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_cache_control = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3:  # more than the 3 required key(s)
-        f_present = _WEB_SEARCH_TOOL_RESULT_BLOCK_OPTIONAL.intersection(obj)
-        if len(obj) != 3 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _WEB_SEARCH_TOOL_RESULT_BLOCK_KEYS)
+    if len(obj) != 3 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _WEB_SEARCH_TOOL_RESULT_BLOCK_KEYS)
     result = WebSearchToolResultBlock.__new__(WebSearchToolResultBlock)
     result.type = "web_search_tool_result"
     result.tool_use_id = f_tool_use_id
@@ -6840,17 +6932,16 @@ def _decode_cache_control_ephemeral(data: object) -> CacheControlEphemeral:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_ttl = obj.get("ttl", _ABSENT)
-    if type(f_ttl) is not str:
-        if f_ttl is not _ABSENT:
+    f_present: frozenset[str] = _CACHE_CONTROL_EPHEMERAL_OPTIONAL.intersection(obj)
+    if "ttl" in f_present:
+        f_ttl = obj["ttl"]
+        if type(f_ttl) is not str:
             raise _field_error(f_ttl, "string", "ttl")
+    else:
         f_ttl = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _CACHE_CONTROL_EPHEMERAL_OPTIONAL.intersection(obj)
-        if len(obj) != 1 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _CACHE_CONTROL_EPHEMERAL_KEYS)
+    if len(obj) != 1 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _CACHE_CONTROL_EPHEMERAL_KEYS)
     result = CacheControlEphemeral.__new__(CacheControlEphemeral)
     result.type = "ephemeral"
     result.ttl = f_ttl
@@ -6979,18 +7070,22 @@ def _decode_citation_char_location(data: object) -> CitationCharLocation:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_document_title = obj.get("document_title")
-    if f_document_title is not None and type(f_document_title) is not str:
-        raise _field_error(f_document_title, "string", "document_title")
-    f_file_id = obj.get("file_id")
-    if f_file_id is not None and type(f_file_id) is not str:
-        raise _field_error(f_file_id, "string", "file_id")
-    f_present: frozenset[str] = frozenset()
+    f_present: frozenset[str] = _CITATION_CHAR_LOCATION_OPTIONAL.intersection(obj)
+    if "document_title" in f_present:
+        f_document_title = obj["document_title"]
+        if f_document_title is not None and type(f_document_title) is not str:
+            raise _field_error(f_document_title, "string", "document_title")
+    else:
+        f_document_title = None
+    if "file_id" in f_present:
+        f_file_id = obj["file_id"]
+        if f_file_id is not None and type(f_file_id) is not str:
+            raise _field_error(f_file_id, "string", "file_id")
+    else:
+        f_file_id = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 5:  # more than the 5 required key(s)
-        f_present = _CITATION_CHAR_LOCATION_OPTIONAL.intersection(obj)
-        if len(obj) != 5 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _CITATION_CHAR_LOCATION_KEYS)
+    if len(obj) != 5 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _CITATION_CHAR_LOCATION_KEYS)
     result = CitationCharLocation.__new__(CitationCharLocation)
     result.type = "char_location"
     result.cited_text = f_cited_text
@@ -7040,18 +7135,22 @@ def _decode_citation_page_location(data: object) -> CitationPageLocation:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_document_title = obj.get("document_title")
-    if f_document_title is not None and type(f_document_title) is not str:
-        raise _field_error(f_document_title, "string", "document_title")
-    f_file_id = obj.get("file_id")
-    if f_file_id is not None and type(f_file_id) is not str:
-        raise _field_error(f_file_id, "string", "file_id")
-    f_present: frozenset[str] = frozenset()
+    f_present: frozenset[str] = _CITATION_PAGE_LOCATION_OPTIONAL.intersection(obj)
+    if "document_title" in f_present:
+        f_document_title = obj["document_title"]
+        if f_document_title is not None and type(f_document_title) is not str:
+            raise _field_error(f_document_title, "string", "document_title")
+    else:
+        f_document_title = None
+    if "file_id" in f_present:
+        f_file_id = obj["file_id"]
+        if f_file_id is not None and type(f_file_id) is not str:
+            raise _field_error(f_file_id, "string", "file_id")
+    else:
+        f_file_id = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 5:  # more than the 5 required key(s)
-        f_present = _CITATION_PAGE_LOCATION_OPTIONAL.intersection(obj)
-        if len(obj) != 5 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _CITATION_PAGE_LOCATION_KEYS)
+    if len(obj) != 5 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _CITATION_PAGE_LOCATION_KEYS)
     result = CitationPageLocation.__new__(CitationPageLocation)
     result.type = "page_location"
     result.cited_text = f_cited_text
@@ -7101,18 +7200,22 @@ def _decode_citation_content_block_location(data: object) -> CitationContentBloc
         result.extra = {}
         result._present = frozenset()
         return result
-    f_document_title = obj.get("document_title")
-    if f_document_title is not None and type(f_document_title) is not str:
-        raise _field_error(f_document_title, "string", "document_title")
-    f_file_id = obj.get("file_id")
-    if f_file_id is not None and type(f_file_id) is not str:
-        raise _field_error(f_file_id, "string", "file_id")
-    f_present: frozenset[str] = frozenset()
+    f_present: frozenset[str] = _CITATION_CONTENT_BLOCK_LOCATION_OPTIONAL.intersection(obj)
+    if "document_title" in f_present:
+        f_document_title = obj["document_title"]
+        if f_document_title is not None and type(f_document_title) is not str:
+            raise _field_error(f_document_title, "string", "document_title")
+    else:
+        f_document_title = None
+    if "file_id" in f_present:
+        f_file_id = obj["file_id"]
+        if f_file_id is not None and type(f_file_id) is not str:
+            raise _field_error(f_file_id, "string", "file_id")
+    else:
+        f_file_id = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 5:  # more than the 5 required key(s)
-        f_present = _CITATION_CONTENT_BLOCK_LOCATION_OPTIONAL.intersection(obj)
-        if len(obj) != 5 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _CITATION_CONTENT_BLOCK_LOCATION_KEYS)
+    if len(obj) != 5 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _CITATION_CONTENT_BLOCK_LOCATION_KEYS)
     result = CitationContentBlockLocation.__new__(CitationContentBlockLocation)
     result.type = "content_block_location"
     result.cited_text = f_cited_text
@@ -7156,15 +7259,16 @@ def _decode_citations_web_search_result_location(data: object) -> CitationsWebSe
         result.extra = {}
         result._present = frozenset()
         return result
-    f_title = obj.get("title")
-    if f_title is not None and type(f_title) is not str:
-        raise _field_error(f_title, "string", "title")
-    f_present: frozenset[str] = frozenset()
+    f_present: frozenset[str] = _CITATIONS_WEB_SEARCH_RESULT_LOCATION_OPTIONAL.intersection(obj)
+    if "title" in f_present:
+        f_title = obj["title"]
+        if f_title is not None and type(f_title) is not str:
+            raise _field_error(f_title, "string", "title")
+    else:
+        f_title = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4:  # more than the 4 required key(s)
-        f_present = _CITATIONS_WEB_SEARCH_RESULT_LOCATION_OPTIONAL.intersection(obj)
-        if len(obj) != 4 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _CITATIONS_WEB_SEARCH_RESULT_LOCATION_KEYS)
+    if len(obj) != 4 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _CITATIONS_WEB_SEARCH_RESULT_LOCATION_KEYS)
     result = CitationsWebSearchResultLocation.__new__(CitationsWebSearchResultLocation)
     result.type = "web_search_result_location"
     result.cited_text = f_cited_text
@@ -7219,15 +7323,16 @@ def _decode_citations_search_result_location(data: object) -> CitationsSearchRes
         result.extra = {}
         result._present = frozenset()
         return result
-    f_title = obj.get("title")
-    if f_title is not None and type(f_title) is not str:
-        raise _field_error(f_title, "string", "title")
-    f_present: frozenset[str] = frozenset()
+    f_present: frozenset[str] = _CITATIONS_SEARCH_RESULT_LOCATION_OPTIONAL.intersection(obj)
+    if "title" in f_present:
+        f_title = obj["title"]
+        if f_title is not None and type(f_title) is not str:
+            raise _field_error(f_title, "string", "title")
+    else:
+        f_title = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 6:  # more than the 6 required key(s)
-        f_present = _CITATIONS_SEARCH_RESULT_LOCATION_OPTIONAL.intersection(obj)
-        if len(obj) != 6 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _CITATIONS_SEARCH_RESULT_LOCATION_KEYS)
+    if len(obj) != 6 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _CITATIONS_SEARCH_RESULT_LOCATION_KEYS)
     result = CitationsSearchResultLocation.__new__(CitationsSearchResultLocation)
     result.type = "search_result_location"
     result.cited_text = f_cited_text
@@ -7286,20 +7391,17 @@ def _decode_text_block(data: object) -> TextBlock:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_citations = obj.get("citations", _ABSENT)
-    if v_citations is _ABSENT:
-        f_citations: list[TextCitation] | None = None
-    else:
+    f_present: frozenset[str] = _TEXT_BLOCK_OPTIONAL.intersection(obj)
+    if "citations" in f_present:
         try:
-            f_citations = _d_opt_list_text_citation(v_citations)
+            f_citations: list[TextCitation] | None = _d_opt_list_text_citation(obj["citations"])
         except DecodeError as error:
             raise error.at(_segment("citations")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_citations = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _TEXT_BLOCK_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TEXT_BLOCK_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TEXT_BLOCK_KEYS)
     result = TextBlock.__new__(TextBlock)
     result.type = "text"
     result.text = f_text
@@ -7343,20 +7445,17 @@ def _decode_tool_use_block(data: object) -> ToolUseBlock:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_caller = obj.get("caller", _ABSENT)
-    if v_caller is _ABSENT:
-        f_caller: Caller | None = None
-    else:
+    f_present: frozenset[str] = _TOOL_USE_BLOCK_OPTIONAL.intersection(obj)
+    if "caller" in f_present:
         try:
-            f_caller = _decode_caller(v_caller)
+            f_caller: Caller | None = _decode_caller(obj["caller"])
         except DecodeError as error:
             raise error.at(_segment("caller")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_caller = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4:  # more than the 4 required key(s)
-        f_present = _TOOL_USE_BLOCK_OPTIONAL.intersection(obj)
-        if len(obj) != 4 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TOOL_USE_BLOCK_KEYS)
+    if len(obj) != 4 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TOOL_USE_BLOCK_KEYS)
     result = ToolUseBlock.__new__(ToolUseBlock)
     result.type = "tool_use"
     result.id = f_id
@@ -7460,15 +7559,16 @@ def _decode_web_search_result_block(data: object) -> WebSearchResultBlock:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_page_age = obj.get("page_age")
-    if f_page_age is not None and type(f_page_age) is not str:
-        raise _field_error(f_page_age, "string", "page_age")
-    f_present: frozenset[str] = frozenset()
+    f_present: frozenset[str] = _WEB_SEARCH_RESULT_BLOCK_OPTIONAL.intersection(obj)
+    if "page_age" in f_present:
+        f_page_age = obj["page_age"]
+        if f_page_age is not None and type(f_page_age) is not str:
+            raise _field_error(f_page_age, "string", "page_age")
+    else:
+        f_page_age = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4:  # more than the 4 required key(s)
-        f_present = _WEB_SEARCH_RESULT_BLOCK_OPTIONAL.intersection(obj)
-        if len(obj) != 4 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _WEB_SEARCH_RESULT_BLOCK_KEYS)
+    if len(obj) != 4 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _WEB_SEARCH_RESULT_BLOCK_KEYS)
     result = WebSearchResultBlock.__new__(WebSearchResultBlock)
     result.type = "web_search_result"
     result.encrypted_content = f_encrypted_content
@@ -7490,17 +7590,16 @@ def _decode_citations_config(data: object) -> CitationsConfig:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_enabled = obj.get("enabled", _ABSENT)
-    if type(f_enabled) is not bool:
-        if f_enabled is not _ABSENT:
+    f_present: frozenset[str] = _CITATIONS_CONFIG_OPTIONAL.intersection(obj)
+    if "enabled" in f_present:
+        f_enabled = obj["enabled"]
+        if type(f_enabled) is not bool:
             raise _field_error(f_enabled, "boolean", "enabled")
+    else:
         f_enabled = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 0:  # more than the 0 required key(s)
-        f_present = _CITATIONS_CONFIG_OPTIONAL.intersection(obj)
-        if len(obj) != 0 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _CITATIONS_CONFIG_KEYS)
+    if len(obj) != 0 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _CITATIONS_CONFIG_KEYS)
     result = CitationsConfig.__new__(CitationsConfig)
     result.enabled = f_enabled
     result.extra = f_extra
@@ -7585,23 +7684,23 @@ def _decode_document_block(data: object) -> DocumentBlock:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_title = obj.get("title")
-    if f_title is not None and type(f_title) is not str:
-        raise _field_error(f_title, "string", "title")
-    v_citations = obj.get("citations", _ABSENT)
-    if v_citations is _ABSENT:
-        f_citations: CitationsConfig | None = None
+    f_present: frozenset[str] = _DOCUMENT_BLOCK_OPTIONAL.intersection(obj)
+    if "title" in f_present:
+        f_title = obj["title"]
+        if f_title is not None and type(f_title) is not str:
+            raise _field_error(f_title, "string", "title")
     else:
+        f_title = None
+    if "citations" in f_present:
         try:
-            f_citations = _d_opt_citations_config(v_citations)
+            f_citations: CitationsConfig | None = _d_opt_citations_config(obj["citations"])
         except DecodeError as error:
             raise error.at(_segment("citations")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_citations = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _DOCUMENT_BLOCK_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _DOCUMENT_BLOCK_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _DOCUMENT_BLOCK_KEYS)
     result = DocumentBlock.__new__(DocumentBlock)
     result.type = "document"
     result.source = f_source
@@ -7641,15 +7740,16 @@ def _decode_web_fetch_block(data: object) -> WebFetchBlock:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_retrieved_at = obj.get("retrieved_at")
-    if f_retrieved_at is not None and type(f_retrieved_at) is not str:
-        raise _field_error(f_retrieved_at, "string", "retrieved_at")
-    f_present: frozenset[str] = frozenset()
+    f_present: frozenset[str] = _WEB_FETCH_BLOCK_OPTIONAL.intersection(obj)
+    if "retrieved_at" in f_present:
+        f_retrieved_at = obj["retrieved_at"]
+        if f_retrieved_at is not None and type(f_retrieved_at) is not str:
+            raise _field_error(f_retrieved_at, "string", "retrieved_at")
+    else:
+        f_retrieved_at = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3:  # more than the 3 required key(s)
-        f_present = _WEB_FETCH_BLOCK_OPTIONAL.intersection(obj)
-        if len(obj) != 3 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _WEB_FETCH_BLOCK_KEYS)
+    if len(obj) != 3 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _WEB_FETCH_BLOCK_KEYS)
     result = WebFetchBlock.__new__(WebFetchBlock)
     result.type = "web_fetch_result"
     result.url = f_url
@@ -7716,20 +7816,17 @@ def _decode_web_fetch_tool_result_block(data: object) -> WebFetchToolResultBlock
         result.extra = {}
         result._present = frozenset()
         return result
-    v_caller = obj.get("caller", _ABSENT)
-    if v_caller is _ABSENT:
-        f_caller: Caller | None = None
-    else:
+    f_present: frozenset[str] = _WEB_FETCH_TOOL_RESULT_BLOCK_OPTIONAL.intersection(obj)
+    if "caller" in f_present:
         try:
-            f_caller = _decode_caller(v_caller)
+            f_caller: Caller | None = _decode_caller(obj["caller"])
         except DecodeError as error:
             raise error.at(_segment("caller")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_caller = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3:  # more than the 3 required key(s)
-        f_present = _WEB_FETCH_TOOL_RESULT_BLOCK_OPTIONAL.intersection(obj)
-        if len(obj) != 3 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _WEB_FETCH_TOOL_RESULT_BLOCK_KEYS)
+    if len(obj) != 3 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _WEB_FETCH_TOOL_RESULT_BLOCK_KEYS)
     result = WebFetchToolResultBlock.__new__(WebFetchToolResultBlock)
     result.type = "web_fetch_tool_result"
     result.tool_use_id = f_tool_use_id
@@ -8066,15 +8163,18 @@ def _decode_text_editor_code_execution_tool_result_error(
         result.extra = {}
         result._present = frozenset()
         return result
-    f_error_message = obj.get("error_message")
-    if f_error_message is not None and type(f_error_message) is not str:
-        raise _field_error(f_error_message, "string", "error_message")
-    f_present: frozenset[str] = frozenset()
+    f_present: frozenset[str] = _TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_ERROR_OPTIONAL.intersection(
+        obj
+    )
+    if "error_message" in f_present:
+        f_error_message = obj["error_message"]
+        if f_error_message is not None and type(f_error_message) is not str:
+            raise _field_error(f_error_message, "string", "error_message")
+    else:
+        f_error_message = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_ERROR_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_ERROR_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_ERROR_KEYS)
     result = TextEditorCodeExecutionToolResultError.__new__(TextEditorCodeExecutionToolResultError)
     result.type = "text_editor_code_execution_tool_result_error"
     result.error_code = f_error_code
@@ -8119,27 +8219,36 @@ def _decode_text_editor_code_execution_view_result_block(
         result.extra = {}
         result._present = frozenset()
         return result
-    f_num_lines = obj.get("num_lines")
-    if f_num_lines is not None and (
-        type(f_num_lines) is not int or not -_INT_BOUND < f_num_lines < _INT_BOUND
-    ):
-        raise _field_error(f_num_lines, "integer", "num_lines")
-    f_start_line = obj.get("start_line")
-    if f_start_line is not None and (
-        type(f_start_line) is not int or not -_INT_BOUND < f_start_line < _INT_BOUND
-    ):
-        raise _field_error(f_start_line, "integer", "start_line")
-    f_total_lines = obj.get("total_lines")
-    if f_total_lines is not None and (
-        type(f_total_lines) is not int or not -_INT_BOUND < f_total_lines < _INT_BOUND
-    ):
-        raise _field_error(f_total_lines, "integer", "total_lines")
-    f_present: frozenset[str] = frozenset()
+    f_present: frozenset[str] = _TEXT_EDITOR_CODE_EXECUTION_VIEW_RESULT_BLOCK_OPTIONAL.intersection(
+        obj
+    )
+    if "num_lines" in f_present:
+        f_num_lines = obj["num_lines"]
+        if f_num_lines is not None and (
+            type(f_num_lines) is not int or not -_INT_BOUND < f_num_lines < _INT_BOUND
+        ):
+            raise _field_error(f_num_lines, "integer", "num_lines")
+    else:
+        f_num_lines = None
+    if "start_line" in f_present:
+        f_start_line = obj["start_line"]
+        if f_start_line is not None and (
+            type(f_start_line) is not int or not -_INT_BOUND < f_start_line < _INT_BOUND
+        ):
+            raise _field_error(f_start_line, "integer", "start_line")
+    else:
+        f_start_line = None
+    if "total_lines" in f_present:
+        f_total_lines = obj["total_lines"]
+        if f_total_lines is not None and (
+            type(f_total_lines) is not int or not -_INT_BOUND < f_total_lines < _INT_BOUND
+        ):
+            raise _field_error(f_total_lines, "integer", "total_lines")
+    else:
+        f_total_lines = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3:  # more than the 3 required key(s)
-        f_present = _TEXT_EDITOR_CODE_EXECUTION_VIEW_RESULT_BLOCK_OPTIONAL.intersection(obj)
-        if len(obj) != 3 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TEXT_EDITOR_CODE_EXECUTION_VIEW_RESULT_BLOCK_KEYS)
+    if len(obj) != 3 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TEXT_EDITOR_CODE_EXECUTION_VIEW_RESULT_BLOCK_KEYS)
     result = TextEditorCodeExecutionViewResultBlock.__new__(TextEditorCodeExecutionViewResultBlock)
     result.type = "text_editor_code_execution_view_result"
     result.content = f_content
@@ -8200,40 +8309,51 @@ def _decode_text_editor_code_execution_str_replace_result_block(
         result.extra = {}
         result._present = frozenset()
         return result
-    v_lines = obj.get("lines", _ABSENT)
-    if v_lines is _ABSENT:
-        f_lines: list[str] | None = None
-    else:
+    f_present: frozenset[str] = (
+        _TEXT_EDITOR_CODE_EXECUTION_STR_REPLACE_RESULT_BLOCK_OPTIONAL.intersection(obj)
+    )
+    if "lines" in f_present:
         try:
-            f_lines = _d_opt_list_str(v_lines)
+            f_lines: list[str] | None = _d_opt_list_str(obj["lines"])
         except DecodeError as error:
             raise error.at(_segment("lines")) from None
-    f_new_lines = obj.get("new_lines")
-    if f_new_lines is not None and (
-        type(f_new_lines) is not int or not -_INT_BOUND < f_new_lines < _INT_BOUND
-    ):
-        raise _field_error(f_new_lines, "integer", "new_lines")
-    f_new_start = obj.get("new_start")
-    if f_new_start is not None and (
-        type(f_new_start) is not int or not -_INT_BOUND < f_new_start < _INT_BOUND
-    ):
-        raise _field_error(f_new_start, "integer", "new_start")
-    f_old_lines = obj.get("old_lines")
-    if f_old_lines is not None and (
-        type(f_old_lines) is not int or not -_INT_BOUND < f_old_lines < _INT_BOUND
-    ):
-        raise _field_error(f_old_lines, "integer", "old_lines")
-    f_old_start = obj.get("old_start")
-    if f_old_start is not None and (
-        type(f_old_start) is not int or not -_INT_BOUND < f_old_start < _INT_BOUND
-    ):
-        raise _field_error(f_old_start, "integer", "old_start")
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_lines = None
+    if "new_lines" in f_present:
+        f_new_lines = obj["new_lines"]
+        if f_new_lines is not None and (
+            type(f_new_lines) is not int or not -_INT_BOUND < f_new_lines < _INT_BOUND
+        ):
+            raise _field_error(f_new_lines, "integer", "new_lines")
+    else:
+        f_new_lines = None
+    if "new_start" in f_present:
+        f_new_start = obj["new_start"]
+        if f_new_start is not None and (
+            type(f_new_start) is not int or not -_INT_BOUND < f_new_start < _INT_BOUND
+        ):
+            raise _field_error(f_new_start, "integer", "new_start")
+    else:
+        f_new_start = None
+    if "old_lines" in f_present:
+        f_old_lines = obj["old_lines"]
+        if f_old_lines is not None and (
+            type(f_old_lines) is not int or not -_INT_BOUND < f_old_lines < _INT_BOUND
+        ):
+            raise _field_error(f_old_lines, "integer", "old_lines")
+    else:
+        f_old_lines = None
+    if "old_start" in f_present:
+        f_old_start = obj["old_start"]
+        if f_old_start is not None and (
+            type(f_old_start) is not int or not -_INT_BOUND < f_old_start < _INT_BOUND
+        ):
+            raise _field_error(f_old_start, "integer", "old_start")
+    else:
+        f_old_start = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _TEXT_EDITOR_CODE_EXECUTION_STR_REPLACE_RESULT_BLOCK_OPTIONAL.intersection(obj)
-        if len(obj) != 1 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TEXT_EDITOR_CODE_EXECUTION_STR_REPLACE_RESULT_BLOCK_KEYS)
+    if len(obj) != 1 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TEXT_EDITOR_CODE_EXECUTION_STR_REPLACE_RESULT_BLOCK_KEYS)
     result = TextEditorCodeExecutionStrReplaceResultBlock.__new__(
         TextEditorCodeExecutionStrReplaceResultBlock
     )
@@ -8306,15 +8426,16 @@ def _decode_tool_search_tool_result_error(data: object) -> ToolSearchToolResultE
         result.extra = {}
         result._present = frozenset()
         return result
-    f_error_message = obj.get("error_message")
-    if f_error_message is not None and type(f_error_message) is not str:
-        raise _field_error(f_error_message, "string", "error_message")
-    f_present: frozenset[str] = frozenset()
+    f_present: frozenset[str] = _TOOL_SEARCH_TOOL_RESULT_ERROR_OPTIONAL.intersection(obj)
+    if "error_message" in f_present:
+        f_error_message = obj["error_message"]
+        if f_error_message is not None and type(f_error_message) is not str:
+            raise _field_error(f_error_message, "string", "error_message")
+    else:
+        f_error_message = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _TOOL_SEARCH_TOOL_RESULT_ERROR_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TOOL_SEARCH_TOOL_RESULT_ERROR_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TOOL_SEARCH_TOOL_RESULT_ERROR_KEYS)
     result = ToolSearchToolResultError.__new__(ToolSearchToolResultError)
     result.type = "tool_search_tool_result_error"
     result.error_code = f_error_code
@@ -8484,17 +8605,19 @@ def _decode_server_tool_usage(data: object) -> ServerToolUsage:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_web_fetch_requests = obj.get("web_fetch_requests", _ABSENT)
-    if type(f_web_fetch_requests) is not int or not -_INT_BOUND < f_web_fetch_requests < _INT_BOUND:
-        if f_web_fetch_requests is not _ABSENT:
+    f_present: frozenset[str] = _SERVER_TOOL_USAGE_OPTIONAL.intersection(obj)
+    if "web_fetch_requests" in f_present:
+        f_web_fetch_requests = obj["web_fetch_requests"]
+        if (
+            type(f_web_fetch_requests) is not int
+            or not -_INT_BOUND < f_web_fetch_requests < _INT_BOUND
+        ):
             raise _field_error(f_web_fetch_requests, "integer", "web_fetch_requests")
+    else:
         f_web_fetch_requests = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _SERVER_TOOL_USAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 1 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _SERVER_TOOL_USAGE_KEYS)
+    if len(obj) != 1 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _SERVER_TOOL_USAGE_KEYS)
     result = ServerToolUsage.__new__(ServerToolUsage)
     result.web_search_requests = f_web_search_requests
     result.web_fetch_requests = f_web_fetch_requests
@@ -8537,23 +8660,25 @@ def _decode_refusal_stop_details(data: object) -> RefusalStopDetails:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_category = obj.get("category", _ABSENT)
-    if v_category is _ABSENT:
-        f_category: RefusalCategory | UnknownRefusalCategory | None = None
-    else:
+    f_present: frozenset[str] = _REFUSAL_STOP_DETAILS_OPTIONAL.intersection(obj)
+    if "category" in f_present:
         try:
-            f_category = _d_opt_refusal_category(v_category)
+            f_category: RefusalCategory | UnknownRefusalCategory | None = _d_opt_refusal_category(
+                obj["category"]
+            )
         except DecodeError as error:
             raise error.at(_segment("category")) from None
-    f_explanation = obj.get("explanation")
-    if f_explanation is not None and type(f_explanation) is not str:
-        raise _field_error(f_explanation, "string", "explanation")
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_category = None
+    if "explanation" in f_present:
+        f_explanation = obj["explanation"]
+        if f_explanation is not None and type(f_explanation) is not str:
+            raise _field_error(f_explanation, "string", "explanation")
+    else:
+        f_explanation = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _REFUSAL_STOP_DETAILS_OPTIONAL.intersection(obj)
-        if len(obj) != 1 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _REFUSAL_STOP_DETAILS_KEYS)
+    if len(obj) != 1 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _REFUSAL_STOP_DETAILS_KEYS)
     result = RefusalStopDetails.__new__(RefusalStopDetails)
     result.type = "refusal"
     result.category = f_category
@@ -8591,59 +8716,70 @@ def _decode_usage(data: object) -> Usage:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_cache_creation_input_tokens = obj.get("cache_creation_input_tokens")
-    if f_cache_creation_input_tokens is not None and (
-        type(f_cache_creation_input_tokens) is not int
-        or not -_INT_BOUND < f_cache_creation_input_tokens < _INT_BOUND
-    ):
-        raise _field_error(f_cache_creation_input_tokens, "integer", "cache_creation_input_tokens")
-    f_cache_read_input_tokens = obj.get("cache_read_input_tokens")
-    if f_cache_read_input_tokens is not None and (
-        type(f_cache_read_input_tokens) is not int
-        or not -_INT_BOUND < f_cache_read_input_tokens < _INT_BOUND
-    ):
-        raise _field_error(f_cache_read_input_tokens, "integer", "cache_read_input_tokens")
-    v_cache_creation = obj.get("cache_creation", _ABSENT)
-    if v_cache_creation is _ABSENT:
-        f_cache_creation: CacheCreation | None = None
+    f_present: frozenset[str] = _USAGE_OPTIONAL.intersection(obj)
+    if "cache_creation_input_tokens" in f_present:
+        f_cache_creation_input_tokens = obj["cache_creation_input_tokens"]
+        if f_cache_creation_input_tokens is not None and (
+            type(f_cache_creation_input_tokens) is not int
+            or not -_INT_BOUND < f_cache_creation_input_tokens < _INT_BOUND
+        ):
+            raise _field_error(
+                f_cache_creation_input_tokens, "integer", "cache_creation_input_tokens"
+            )
     else:
+        f_cache_creation_input_tokens = None
+    if "cache_read_input_tokens" in f_present:
+        f_cache_read_input_tokens = obj["cache_read_input_tokens"]
+        if f_cache_read_input_tokens is not None and (
+            type(f_cache_read_input_tokens) is not int
+            or not -_INT_BOUND < f_cache_read_input_tokens < _INT_BOUND
+        ):
+            raise _field_error(f_cache_read_input_tokens, "integer", "cache_read_input_tokens")
+    else:
+        f_cache_read_input_tokens = None
+    if "cache_creation" in f_present:
         try:
-            f_cache_creation = _d_opt_cache_creation(v_cache_creation)
+            f_cache_creation: CacheCreation | None = _d_opt_cache_creation(obj["cache_creation"])
         except DecodeError as error:
             raise error.at(_segment("cache_creation")) from None
-    v_server_tool_use = obj.get("server_tool_use", _ABSENT)
-    if v_server_tool_use is _ABSENT:
-        f_server_tool_use: ServerToolUsage | None = None
     else:
+        f_cache_creation = None
+    if "server_tool_use" in f_present:
         try:
-            f_server_tool_use = _d_opt_server_tool_usage(v_server_tool_use)
+            f_server_tool_use: ServerToolUsage | None = _d_opt_server_tool_usage(
+                obj["server_tool_use"]
+            )
         except DecodeError as error:
             raise error.at(_segment("server_tool_use")) from None
-    v_service_tier = obj.get("service_tier", _ABSENT)
-    if v_service_tier is _ABSENT:
-        f_service_tier: ServiceTier | UnknownServiceTier | None = None
     else:
+        f_server_tool_use = None
+    if "service_tier" in f_present:
         try:
-            f_service_tier = _d_opt_service_tier(v_service_tier)
+            f_service_tier: ServiceTier | UnknownServiceTier | None = _d_opt_service_tier(
+                obj["service_tier"]
+            )
         except DecodeError as error:
             raise error.at(_segment("service_tier")) from None
-    v_output_tokens_details = obj.get("output_tokens_details", _ABSENT)
-    if v_output_tokens_details is _ABSENT:
-        f_output_tokens_details: OutputTokensDetails | None = None
     else:
+        f_service_tier = None
+    if "output_tokens_details" in f_present:
         try:
-            f_output_tokens_details = _d_opt_output_tokens_details(v_output_tokens_details)
+            f_output_tokens_details: OutputTokensDetails | None = _d_opt_output_tokens_details(
+                obj["output_tokens_details"]
+            )
         except DecodeError as error:
             raise error.at(_segment("output_tokens_details")) from None
-    f_inference_geo = obj.get("inference_geo")
-    if f_inference_geo is not None and type(f_inference_geo) is not str:
-        raise _field_error(f_inference_geo, "string", "inference_geo")
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_output_tokens_details = None
+    if "inference_geo" in f_present:
+        f_inference_geo = obj["inference_geo"]
+        if f_inference_geo is not None and type(f_inference_geo) is not str:
+            raise _field_error(f_inference_geo, "string", "inference_geo")
+    else:
+        f_inference_geo = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _USAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _USAGE_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _USAGE_KEYS)
     result = Usage.__new__(Usage)
     result.input_tokens = f_input_tokens
     result.output_tokens = f_output_tokens
@@ -8747,28 +8883,26 @@ def _decode_message(data: object) -> Message:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_stop_details = obj.get("stop_details", _ABSENT)
-    if v_stop_details is _ABSENT:
-        f_stop_details: RefusalStopDetails | None = None
-    else:
+    f_present: frozenset[str] = _MESSAGE_OPTIONAL.intersection(obj)
+    if "stop_details" in f_present:
         try:
-            f_stop_details = _d_opt_refusal_stop_details(v_stop_details)
+            f_stop_details: RefusalStopDetails | None = _d_opt_refusal_stop_details(
+                obj["stop_details"]
+            )
         except DecodeError as error:
             raise error.at(_segment("stop_details")) from None
-    v_container = obj.get("container", _ABSENT)
-    if v_container is _ABSENT:
-        f_container: Container | None = None
     else:
+        f_stop_details = None
+    if "container" in f_present:
         try:
-            f_container = _d_opt_container(v_container)
+            f_container: Container | None = _d_opt_container(obj["container"])
         except DecodeError as error:
             raise error.at(_segment("container")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_container = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 8:  # more than the 8 required key(s)
-        f_present = _MESSAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 8 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _MESSAGE_KEYS)
+    if len(obj) != 8 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _MESSAGE_KEYS)
     result = Message.__new__(Message)
     result.id = f_id
     result.type = "message"
@@ -8822,30 +8956,27 @@ def _decode_citations_delta(data: object) -> CitationsDelta:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_citation = obj.get("citation", _ABSENT)
-    if v_citation is _ABSENT:
-        f_citation: TextCitation | None = None
-    else:
+    f_present: frozenset[str] = _CITATIONS_DELTA_OPTIONAL.intersection(obj)
+    if "citation" in f_present:
         try:
-            f_citation = _decode_text_citation(v_citation)
+            f_citation: TextCitation | None = _decode_text_citation(obj["citation"])
         except DecodeError as error:
             raise error.at(_segment("citation")) from None
-    v_citations = obj.get("citations", _ABSENT)
-    if v_citations is _ABSENT:
-        f_citations: list[Citation] | None = None
-    elif type(v_citations) is not list:
-        raise _field_error(v_citations, "array", "citations")
     else:
+        f_citation = None
+    if "citations" in f_present:
+        v_citations = obj["citations"]
+        if type(v_citations) is not list:
+            raise _field_error(v_citations, "array", "citations")
         try:
-            f_citations = [_decode_citation(item) for item in v_citations]
+            f_citations: list[Citation] | None = [_decode_citation(item) for item in v_citations]
         except DecodeError:
             raise _item_error(v_citations, _decode_citation, "citations") from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_citations = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _CITATIONS_DELTA_OPTIONAL.intersection(obj)
-        if len(obj) != 1 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _CITATIONS_DELTA_KEYS)
+    if len(obj) != 1 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _CITATIONS_DELTA_KEYS)
     result = CitationsDelta.__new__(CitationsDelta)
     result.type = "citations_delta"
     result.citation = f_citation
@@ -9065,28 +9196,26 @@ def _decode_message_delta(data: object) -> MessageDelta:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_stop_details = obj.get("stop_details", _ABSENT)
-    if v_stop_details is _ABSENT:
-        f_stop_details: RefusalStopDetails | None = None
-    else:
+    f_present: frozenset[str] = _MESSAGE_DELTA_OPTIONAL.intersection(obj)
+    if "stop_details" in f_present:
         try:
-            f_stop_details = _d_opt_refusal_stop_details(v_stop_details)
+            f_stop_details: RefusalStopDetails | None = _d_opt_refusal_stop_details(
+                obj["stop_details"]
+            )
         except DecodeError as error:
             raise error.at(_segment("stop_details")) from None
-    v_container = obj.get("container", _ABSENT)
-    if v_container is _ABSENT:
-        f_container: Container | None = None
     else:
+        f_stop_details = None
+    if "container" in f_present:
         try:
-            f_container = _d_opt_container(v_container)
+            f_container: Container | None = _d_opt_container(obj["container"])
         except DecodeError as error:
             raise error.at(_segment("container")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_container = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _MESSAGE_DELTA_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _MESSAGE_DELTA_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _MESSAGE_DELTA_KEYS)
     result = MessageDelta.__new__(MessageDelta)
     result.stop_reason = f_stop_reason
     result.stop_sequence = f_stop_sequence
@@ -9118,45 +9247,56 @@ def _decode_message_delta_usage(data: object) -> MessageDeltaUsage:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_input_tokens = obj.get("input_tokens")
-    if f_input_tokens is not None and (
-        type(f_input_tokens) is not int or not -_INT_BOUND < f_input_tokens < _INT_BOUND
-    ):
-        raise _field_error(f_input_tokens, "integer", "input_tokens")
-    f_cache_creation_input_tokens = obj.get("cache_creation_input_tokens")
-    if f_cache_creation_input_tokens is not None and (
-        type(f_cache_creation_input_tokens) is not int
-        or not -_INT_BOUND < f_cache_creation_input_tokens < _INT_BOUND
-    ):
-        raise _field_error(f_cache_creation_input_tokens, "integer", "cache_creation_input_tokens")
-    f_cache_read_input_tokens = obj.get("cache_read_input_tokens")
-    if f_cache_read_input_tokens is not None and (
-        type(f_cache_read_input_tokens) is not int
-        or not -_INT_BOUND < f_cache_read_input_tokens < _INT_BOUND
-    ):
-        raise _field_error(f_cache_read_input_tokens, "integer", "cache_read_input_tokens")
-    v_server_tool_use = obj.get("server_tool_use", _ABSENT)
-    if v_server_tool_use is _ABSENT:
-        f_server_tool_use: ServerToolUsage | None = None
+    f_present: frozenset[str] = _MESSAGE_DELTA_USAGE_OPTIONAL.intersection(obj)
+    if "input_tokens" in f_present:
+        f_input_tokens = obj["input_tokens"]
+        if f_input_tokens is not None and (
+            type(f_input_tokens) is not int or not -_INT_BOUND < f_input_tokens < _INT_BOUND
+        ):
+            raise _field_error(f_input_tokens, "integer", "input_tokens")
     else:
+        f_input_tokens = None
+    if "cache_creation_input_tokens" in f_present:
+        f_cache_creation_input_tokens = obj["cache_creation_input_tokens"]
+        if f_cache_creation_input_tokens is not None and (
+            type(f_cache_creation_input_tokens) is not int
+            or not -_INT_BOUND < f_cache_creation_input_tokens < _INT_BOUND
+        ):
+            raise _field_error(
+                f_cache_creation_input_tokens, "integer", "cache_creation_input_tokens"
+            )
+    else:
+        f_cache_creation_input_tokens = None
+    if "cache_read_input_tokens" in f_present:
+        f_cache_read_input_tokens = obj["cache_read_input_tokens"]
+        if f_cache_read_input_tokens is not None and (
+            type(f_cache_read_input_tokens) is not int
+            or not -_INT_BOUND < f_cache_read_input_tokens < _INT_BOUND
+        ):
+            raise _field_error(f_cache_read_input_tokens, "integer", "cache_read_input_tokens")
+    else:
+        f_cache_read_input_tokens = None
+    if "server_tool_use" in f_present:
         try:
-            f_server_tool_use = _d_opt_server_tool_usage(v_server_tool_use)
+            f_server_tool_use: ServerToolUsage | None = _d_opt_server_tool_usage(
+                obj["server_tool_use"]
+            )
         except DecodeError as error:
             raise error.at(_segment("server_tool_use")) from None
-    v_output_tokens_details = obj.get("output_tokens_details", _ABSENT)
-    if v_output_tokens_details is _ABSENT:
-        f_output_tokens_details: OutputTokensDetails | None = None
     else:
+        f_server_tool_use = None
+    if "output_tokens_details" in f_present:
         try:
-            f_output_tokens_details = _d_opt_output_tokens_details(v_output_tokens_details)
+            f_output_tokens_details: OutputTokensDetails | None = _d_opt_output_tokens_details(
+                obj["output_tokens_details"]
+            )
         except DecodeError as error:
             raise error.at(_segment("output_tokens_details")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_output_tokens_details = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _MESSAGE_DELTA_USAGE_OPTIONAL.intersection(obj)
-        if len(obj) != 1 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _MESSAGE_DELTA_USAGE_KEYS)
+    if len(obj) != 1 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _MESSAGE_DELTA_USAGE_KEYS)
     result = MessageDeltaUsage.__new__(MessageDeltaUsage)
     result.output_tokens = f_output_tokens
     result.input_tokens = f_input_tokens
@@ -9322,68 +9462,76 @@ def _decode_tool_param(data: object) -> ToolParam:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_description = obj.get("description", _ABSENT)
-    if type(f_description) is not str:
-        if f_description is not _ABSENT:
+    f_present: frozenset[str] = _TOOL_PARAM_OPTIONAL.intersection(obj)
+    if "description" in f_present:
+        f_description = obj["description"]
+        if type(f_description) is not str:
             raise _field_error(f_description, "string", "description")
-        f_description = None
-    v_type = obj.get("type", _ABSENT)
-    if v_type is _ABSENT:
-        f_type: Literal["custom"] | None = None
     else:
+        f_description = None
+    if "type" in f_present:
         try:
-            f_type = _d_opt_lit_custom(v_type)
+            f_type: Literal["custom"] | None = _d_opt_lit_custom(obj["type"])
         except DecodeError as error:
             raise error.at(_segment("type")) from None
-    v_cache_control = obj.get("cache_control", _ABSENT)
-    if v_cache_control is _ABSENT:
-        f_cache_control: CacheControlEphemeral | None = None
     else:
+        f_type = None
+    if "cache_control" in f_present:
         try:
-            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
+                obj["cache_control"]
+            )
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
-    if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
-    elif type(v_allowed_callers) is not list:
-        raise _field_error(v_allowed_callers, "array", "allowed_callers")
     else:
+        f_cache_control = None
+    if "allowed_callers" in f_present:
+        v_allowed_callers = obj["allowed_callers"]
+        if type(v_allowed_callers) is not list:
+            raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
+                _decode_allowed_caller(item) for item in v_allowed_callers
+            ]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    f_defer_loading = obj.get("defer_loading", _ABSENT)
-    if type(f_defer_loading) is not bool:
-        if f_defer_loading is not _ABSENT:
-            raise _field_error(f_defer_loading, "boolean", "defer_loading")
-        f_defer_loading = None
-    f_eager_input_streaming = obj.get("eager_input_streaming")
-    if f_eager_input_streaming is not None and type(f_eager_input_streaming) is not bool:
-        raise _field_error(f_eager_input_streaming, "boolean", "eager_input_streaming")
-    v_input_examples = obj.get("input_examples", _ABSENT)
-    if v_input_examples is _ABSENT:
-        f_input_examples: list[dict[str, JSONValue]] | None = None
-    elif type(v_input_examples) is not list:
-        raise _field_error(v_input_examples, "array", "input_examples")
     else:
+        f_allowed_callers = None
+    if "defer_loading" in f_present:
+        f_defer_loading = obj["defer_loading"]
+        if type(f_defer_loading) is not bool:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+    else:
+        f_defer_loading = None
+    if "eager_input_streaming" in f_present:
+        f_eager_input_streaming = obj["eager_input_streaming"]
+        if f_eager_input_streaming is not None and type(f_eager_input_streaming) is not bool:
+            raise _field_error(f_eager_input_streaming, "boolean", "eager_input_streaming")
+    else:
+        f_eager_input_streaming = None
+    if "input_examples" in f_present:
+        v_input_examples = obj["input_examples"]
+        if type(v_input_examples) is not list:
+            raise _field_error(v_input_examples, "array", "input_examples")
         try:
-            f_input_examples = [_json_object(item) for item in v_input_examples]
+            f_input_examples: list[dict[str, JSONValue]] | None = [
+                _json_object(item) for item in v_input_examples
+            ]
         except DecodeError:
             raise _item_error(v_input_examples, _json_object, "input_examples") from None
-    f_strict = obj.get("strict", _ABSENT)
-    if type(f_strict) is not bool:
-        if f_strict is not _ABSENT:
+    else:
+        f_input_examples = None
+    if "strict" in f_present:
+        f_strict = obj["strict"]
+        if type(f_strict) is not bool:
             raise _field_error(f_strict, "boolean", "strict")
+    else:
         f_strict = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _TOOL_PARAM_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TOOL_PARAM_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TOOL_PARAM_KEYS)
     result = ToolParam.__new__(ToolParam)
     result.name = f_name
     result.input_schema = f_input_schema
@@ -9416,24 +9564,34 @@ def _decode_user_location(data: object) -> UserLocation:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_city = obj.get("city")
-    if f_city is not None and type(f_city) is not str:
-        raise _field_error(f_city, "string", "city")
-    f_country = obj.get("country")
-    if f_country is not None and type(f_country) is not str:
-        raise _field_error(f_country, "string", "country")
-    f_region = obj.get("region")
-    if f_region is not None and type(f_region) is not str:
-        raise _field_error(f_region, "string", "region")
-    f_timezone = obj.get("timezone")
-    if f_timezone is not None and type(f_timezone) is not str:
-        raise _field_error(f_timezone, "string", "timezone")
-    f_present: frozenset[str] = frozenset()
+    f_present: frozenset[str] = _USER_LOCATION_OPTIONAL.intersection(obj)
+    if "city" in f_present:
+        f_city = obj["city"]
+        if f_city is not None and type(f_city) is not str:
+            raise _field_error(f_city, "string", "city")
+    else:
+        f_city = None
+    if "country" in f_present:
+        f_country = obj["country"]
+        if f_country is not None and type(f_country) is not str:
+            raise _field_error(f_country, "string", "country")
+    else:
+        f_country = None
+    if "region" in f_present:
+        f_region = obj["region"]
+        if f_region is not None and type(f_region) is not str:
+            raise _field_error(f_region, "string", "region")
+    else:
+        f_region = None
+    if "timezone" in f_present:
+        f_timezone = obj["timezone"]
+        if f_timezone is not None and type(f_timezone) is not str:
+            raise _field_error(f_timezone, "string", "timezone")
+    else:
+        f_timezone = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _USER_LOCATION_OPTIONAL.intersection(obj)
-        if len(obj) != 1 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _USER_LOCATION_KEYS)
+    if len(obj) != 1 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _USER_LOCATION_KEYS)
     result = UserLocation.__new__(UserLocation)
     result.type = "approximate"
     result.city = f_city
@@ -9465,52 +9623,57 @@ def _decode_tool_bash20250124(data: object) -> ToolBash20250124:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
-    if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
-    elif type(v_allowed_callers) is not list:
-        raise _field_error(v_allowed_callers, "array", "allowed_callers")
-    else:
+    f_present: frozenset[str] = _TOOL_BASH20250124_OPTIONAL.intersection(obj)
+    if "allowed_callers" in f_present:
+        v_allowed_callers = obj["allowed_callers"]
+        if type(v_allowed_callers) is not list:
+            raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
+                _decode_allowed_caller(item) for item in v_allowed_callers
+            ]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    v_cache_control = obj.get("cache_control", _ABSENT)
-    if v_cache_control is _ABSENT:
-        f_cache_control: CacheControlEphemeral | None = None
     else:
+        f_allowed_callers = None
+    if "cache_control" in f_present:
         try:
-            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
+                obj["cache_control"]
+            )
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    f_defer_loading = obj.get("defer_loading", _ABSENT)
-    if type(f_defer_loading) is not bool:
-        if f_defer_loading is not _ABSENT:
-            raise _field_error(f_defer_loading, "boolean", "defer_loading")
-        f_defer_loading = None
-    f_strict = obj.get("strict", _ABSENT)
-    if type(f_strict) is not bool:
-        if f_strict is not _ABSENT:
-            raise _field_error(f_strict, "boolean", "strict")
-        f_strict = None
-    v_input_examples = obj.get("input_examples", _ABSENT)
-    if v_input_examples is _ABSENT:
-        f_input_examples: list[dict[str, JSONValue]] | None = None
-    elif type(v_input_examples) is not list:
-        raise _field_error(v_input_examples, "array", "input_examples")
     else:
+        f_cache_control = None
+    if "defer_loading" in f_present:
+        f_defer_loading = obj["defer_loading"]
+        if type(f_defer_loading) is not bool:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+    else:
+        f_defer_loading = None
+    if "strict" in f_present:
+        f_strict = obj["strict"]
+        if type(f_strict) is not bool:
+            raise _field_error(f_strict, "boolean", "strict")
+    else:
+        f_strict = None
+    if "input_examples" in f_present:
+        v_input_examples = obj["input_examples"]
+        if type(v_input_examples) is not list:
+            raise _field_error(v_input_examples, "array", "input_examples")
         try:
-            f_input_examples = [_json_object(item) for item in v_input_examples]
+            f_input_examples: list[dict[str, JSONValue]] | None = [
+                _json_object(item) for item in v_input_examples
+            ]
         except DecodeError:
             raise _item_error(v_input_examples, _json_object, "input_examples") from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_input_examples = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _TOOL_BASH20250124_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TOOL_BASH20250124_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TOOL_BASH20250124_KEYS)
     result = ToolBash20250124.__new__(ToolBash20250124)
     result.type = "bash_20250124"
     result.name = "bash"
@@ -9543,42 +9706,45 @@ def _decode_code_execution_tool20250522(data: object) -> CodeExecutionTool202505
         result.extra = {}
         result._present = frozenset()
         return result
-    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
-    if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
-    elif type(v_allowed_callers) is not list:
-        raise _field_error(v_allowed_callers, "array", "allowed_callers")
-    else:
+    f_present: frozenset[str] = _CODE_EXECUTION_TOOL20250522_OPTIONAL.intersection(obj)
+    if "allowed_callers" in f_present:
+        v_allowed_callers = obj["allowed_callers"]
+        if type(v_allowed_callers) is not list:
+            raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
+                _decode_allowed_caller(item) for item in v_allowed_callers
+            ]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    v_cache_control = obj.get("cache_control", _ABSENT)
-    if v_cache_control is _ABSENT:
-        f_cache_control: CacheControlEphemeral | None = None
     else:
+        f_allowed_callers = None
+    if "cache_control" in f_present:
         try:
-            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
+                obj["cache_control"]
+            )
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    f_defer_loading = obj.get("defer_loading", _ABSENT)
-    if type(f_defer_loading) is not bool:
-        if f_defer_loading is not _ABSENT:
+    else:
+        f_cache_control = None
+    if "defer_loading" in f_present:
+        f_defer_loading = obj["defer_loading"]
+        if type(f_defer_loading) is not bool:
             raise _field_error(f_defer_loading, "boolean", "defer_loading")
+    else:
         f_defer_loading = None
-    f_strict = obj.get("strict", _ABSENT)
-    if type(f_strict) is not bool:
-        if f_strict is not _ABSENT:
+    if "strict" in f_present:
+        f_strict = obj["strict"]
+        if type(f_strict) is not bool:
             raise _field_error(f_strict, "boolean", "strict")
+    else:
         f_strict = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _CODE_EXECUTION_TOOL20250522_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _CODE_EXECUTION_TOOL20250522_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _CODE_EXECUTION_TOOL20250522_KEYS)
     result = CodeExecutionTool20250522.__new__(CodeExecutionTool20250522)
     result.type = "code_execution_20250522"
     result.name = "code_execution"
@@ -9610,42 +9776,45 @@ def _decode_code_execution_tool20250825(data: object) -> CodeExecutionTool202508
         result.extra = {}
         result._present = frozenset()
         return result
-    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
-    if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
-    elif type(v_allowed_callers) is not list:
-        raise _field_error(v_allowed_callers, "array", "allowed_callers")
-    else:
+    f_present: frozenset[str] = _CODE_EXECUTION_TOOL20250825_OPTIONAL.intersection(obj)
+    if "allowed_callers" in f_present:
+        v_allowed_callers = obj["allowed_callers"]
+        if type(v_allowed_callers) is not list:
+            raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
+                _decode_allowed_caller(item) for item in v_allowed_callers
+            ]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    v_cache_control = obj.get("cache_control", _ABSENT)
-    if v_cache_control is _ABSENT:
-        f_cache_control: CacheControlEphemeral | None = None
     else:
+        f_allowed_callers = None
+    if "cache_control" in f_present:
         try:
-            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
+                obj["cache_control"]
+            )
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    f_defer_loading = obj.get("defer_loading", _ABSENT)
-    if type(f_defer_loading) is not bool:
-        if f_defer_loading is not _ABSENT:
+    else:
+        f_cache_control = None
+    if "defer_loading" in f_present:
+        f_defer_loading = obj["defer_loading"]
+        if type(f_defer_loading) is not bool:
             raise _field_error(f_defer_loading, "boolean", "defer_loading")
+    else:
         f_defer_loading = None
-    f_strict = obj.get("strict", _ABSENT)
-    if type(f_strict) is not bool:
-        if f_strict is not _ABSENT:
+    if "strict" in f_present:
+        f_strict = obj["strict"]
+        if type(f_strict) is not bool:
             raise _field_error(f_strict, "boolean", "strict")
+    else:
         f_strict = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _CODE_EXECUTION_TOOL20250825_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _CODE_EXECUTION_TOOL20250825_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _CODE_EXECUTION_TOOL20250825_KEYS)
     result = CodeExecutionTool20250825.__new__(CodeExecutionTool20250825)
     result.type = "code_execution_20250825"
     result.name = "code_execution"
@@ -9677,42 +9846,45 @@ def _decode_code_execution_tool20260120(data: object) -> CodeExecutionTool202601
         result.extra = {}
         result._present = frozenset()
         return result
-    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
-    if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
-    elif type(v_allowed_callers) is not list:
-        raise _field_error(v_allowed_callers, "array", "allowed_callers")
-    else:
+    f_present: frozenset[str] = _CODE_EXECUTION_TOOL20260120_OPTIONAL.intersection(obj)
+    if "allowed_callers" in f_present:
+        v_allowed_callers = obj["allowed_callers"]
+        if type(v_allowed_callers) is not list:
+            raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
+                _decode_allowed_caller(item) for item in v_allowed_callers
+            ]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    v_cache_control = obj.get("cache_control", _ABSENT)
-    if v_cache_control is _ABSENT:
-        f_cache_control: CacheControlEphemeral | None = None
     else:
+        f_allowed_callers = None
+    if "cache_control" in f_present:
         try:
-            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
+                obj["cache_control"]
+            )
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    f_defer_loading = obj.get("defer_loading", _ABSENT)
-    if type(f_defer_loading) is not bool:
-        if f_defer_loading is not _ABSENT:
+    else:
+        f_cache_control = None
+    if "defer_loading" in f_present:
+        f_defer_loading = obj["defer_loading"]
+        if type(f_defer_loading) is not bool:
             raise _field_error(f_defer_loading, "boolean", "defer_loading")
+    else:
         f_defer_loading = None
-    f_strict = obj.get("strict", _ABSENT)
-    if type(f_strict) is not bool:
-        if f_strict is not _ABSENT:
+    if "strict" in f_present:
+        f_strict = obj["strict"]
+        if type(f_strict) is not bool:
             raise _field_error(f_strict, "boolean", "strict")
+    else:
         f_strict = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _CODE_EXECUTION_TOOL20260120_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _CODE_EXECUTION_TOOL20260120_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _CODE_EXECUTION_TOOL20260120_KEYS)
     result = CodeExecutionTool20260120.__new__(CodeExecutionTool20260120)
     result.type = "code_execution_20260120"
     result.name = "code_execution"
@@ -9744,42 +9916,45 @@ def _decode_code_execution_tool20260521(data: object) -> CodeExecutionTool202605
         result.extra = {}
         result._present = frozenset()
         return result
-    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
-    if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
-    elif type(v_allowed_callers) is not list:
-        raise _field_error(v_allowed_callers, "array", "allowed_callers")
-    else:
+    f_present: frozenset[str] = _CODE_EXECUTION_TOOL20260521_OPTIONAL.intersection(obj)
+    if "allowed_callers" in f_present:
+        v_allowed_callers = obj["allowed_callers"]
+        if type(v_allowed_callers) is not list:
+            raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
+                _decode_allowed_caller(item) for item in v_allowed_callers
+            ]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    v_cache_control = obj.get("cache_control", _ABSENT)
-    if v_cache_control is _ABSENT:
-        f_cache_control: CacheControlEphemeral | None = None
     else:
+        f_allowed_callers = None
+    if "cache_control" in f_present:
         try:
-            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
+                obj["cache_control"]
+            )
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    f_defer_loading = obj.get("defer_loading", _ABSENT)
-    if type(f_defer_loading) is not bool:
-        if f_defer_loading is not _ABSENT:
+    else:
+        f_cache_control = None
+    if "defer_loading" in f_present:
+        f_defer_loading = obj["defer_loading"]
+        if type(f_defer_loading) is not bool:
             raise _field_error(f_defer_loading, "boolean", "defer_loading")
+    else:
         f_defer_loading = None
-    f_strict = obj.get("strict", _ABSENT)
-    if type(f_strict) is not bool:
-        if f_strict is not _ABSENT:
+    if "strict" in f_present:
+        f_strict = obj["strict"]
+        if type(f_strict) is not bool:
             raise _field_error(f_strict, "boolean", "strict")
+    else:
         f_strict = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _CODE_EXECUTION_TOOL20260521_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _CODE_EXECUTION_TOOL20260521_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _CODE_EXECUTION_TOOL20260521_KEYS)
     result = CodeExecutionTool20260521.__new__(CodeExecutionTool20260521)
     result.type = "code_execution_20260521"
     result.name = "code_execution"
@@ -9812,52 +9987,57 @@ def _decode_memory_tool20250818(data: object) -> MemoryTool20250818:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
-    if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
-    elif type(v_allowed_callers) is not list:
-        raise _field_error(v_allowed_callers, "array", "allowed_callers")
-    else:
+    f_present: frozenset[str] = _MEMORY_TOOL20250818_OPTIONAL.intersection(obj)
+    if "allowed_callers" in f_present:
+        v_allowed_callers = obj["allowed_callers"]
+        if type(v_allowed_callers) is not list:
+            raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
+                _decode_allowed_caller(item) for item in v_allowed_callers
+            ]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    v_cache_control = obj.get("cache_control", _ABSENT)
-    if v_cache_control is _ABSENT:
-        f_cache_control: CacheControlEphemeral | None = None
     else:
+        f_allowed_callers = None
+    if "cache_control" in f_present:
         try:
-            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
+                obj["cache_control"]
+            )
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    f_defer_loading = obj.get("defer_loading", _ABSENT)
-    if type(f_defer_loading) is not bool:
-        if f_defer_loading is not _ABSENT:
-            raise _field_error(f_defer_loading, "boolean", "defer_loading")
-        f_defer_loading = None
-    f_strict = obj.get("strict", _ABSENT)
-    if type(f_strict) is not bool:
-        if f_strict is not _ABSENT:
-            raise _field_error(f_strict, "boolean", "strict")
-        f_strict = None
-    v_input_examples = obj.get("input_examples", _ABSENT)
-    if v_input_examples is _ABSENT:
-        f_input_examples: list[dict[str, JSONValue]] | None = None
-    elif type(v_input_examples) is not list:
-        raise _field_error(v_input_examples, "array", "input_examples")
     else:
+        f_cache_control = None
+    if "defer_loading" in f_present:
+        f_defer_loading = obj["defer_loading"]
+        if type(f_defer_loading) is not bool:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+    else:
+        f_defer_loading = None
+    if "strict" in f_present:
+        f_strict = obj["strict"]
+        if type(f_strict) is not bool:
+            raise _field_error(f_strict, "boolean", "strict")
+    else:
+        f_strict = None
+    if "input_examples" in f_present:
+        v_input_examples = obj["input_examples"]
+        if type(v_input_examples) is not list:
+            raise _field_error(v_input_examples, "array", "input_examples")
         try:
-            f_input_examples = [_json_object(item) for item in v_input_examples]
+            f_input_examples: list[dict[str, JSONValue]] | None = [
+                _json_object(item) for item in v_input_examples
+            ]
         except DecodeError:
             raise _item_error(v_input_examples, _json_object, "input_examples") from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_input_examples = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _MEMORY_TOOL20250818_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _MEMORY_TOOL20250818_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _MEMORY_TOOL20250818_KEYS)
     result = MemoryTool20250818.__new__(MemoryTool20250818)
     result.type = "memory_20250818"
     result.name = "memory"
@@ -9900,60 +10080,68 @@ def _decode_advisor_tool20260301(data: object) -> AdvisorTool20260301:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
-    if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
-    elif type(v_allowed_callers) is not list:
-        raise _field_error(v_allowed_callers, "array", "allowed_callers")
-    else:
+    f_present: frozenset[str] = _ADVISOR_TOOL20260301_OPTIONAL.intersection(obj)
+    if "allowed_callers" in f_present:
+        v_allowed_callers = obj["allowed_callers"]
+        if type(v_allowed_callers) is not list:
+            raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
+                _decode_allowed_caller(item) for item in v_allowed_callers
+            ]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    v_cache_control = obj.get("cache_control", _ABSENT)
-    if v_cache_control is _ABSENT:
-        f_cache_control: CacheControlEphemeral | None = None
     else:
+        f_allowed_callers = None
+    if "cache_control" in f_present:
         try:
-            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
+                obj["cache_control"]
+            )
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    v_caching = obj.get("caching", _ABSENT)
-    if v_caching is _ABSENT:
-        f_caching: CacheControlEphemeral | None = None
     else:
+        f_cache_control = None
+    if "caching" in f_present:
         try:
-            f_caching = _d_opt_cache_control_ephemeral(v_caching)
+            f_caching: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(obj["caching"])
         except DecodeError as error:
             raise error.at(_segment("caching")) from None
-    f_defer_loading = obj.get("defer_loading", _ABSENT)
-    if type(f_defer_loading) is not bool:
-        if f_defer_loading is not _ABSENT:
+    else:
+        f_caching = None
+    if "defer_loading" in f_present:
+        f_defer_loading = obj["defer_loading"]
+        if type(f_defer_loading) is not bool:
             raise _field_error(f_defer_loading, "boolean", "defer_loading")
+    else:
         f_defer_loading = None
-    f_max_tokens = obj.get("max_tokens")
-    if f_max_tokens is not None and (
-        type(f_max_tokens) is not int or not -_INT_BOUND < f_max_tokens < _INT_BOUND
-    ):
-        raise _field_error(f_max_tokens, "integer", "max_tokens")
-    f_max_uses = obj.get("max_uses")
-    if f_max_uses is not None and (
-        type(f_max_uses) is not int or not -_INT_BOUND < f_max_uses < _INT_BOUND
-    ):
-        raise _field_error(f_max_uses, "integer", "max_uses")
-    f_strict = obj.get("strict", _ABSENT)
-    if type(f_strict) is not bool:
-        if f_strict is not _ABSENT:
+    if "max_tokens" in f_present:
+        f_max_tokens = obj["max_tokens"]
+        if f_max_tokens is not None and (
+            type(f_max_tokens) is not int or not -_INT_BOUND < f_max_tokens < _INT_BOUND
+        ):
+            raise _field_error(f_max_tokens, "integer", "max_tokens")
+    else:
+        f_max_tokens = None
+    if "max_uses" in f_present:
+        f_max_uses = obj["max_uses"]
+        if f_max_uses is not None and (
+            type(f_max_uses) is not int or not -_INT_BOUND < f_max_uses < _INT_BOUND
+        ):
+            raise _field_error(f_max_uses, "integer", "max_uses")
+    else:
+        f_max_uses = None
+    if "strict" in f_present:
+        f_strict = obj["strict"]
+        if type(f_strict) is not bool:
             raise _field_error(f_strict, "boolean", "strict")
+    else:
         f_strict = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3:  # more than the 3 required key(s)
-        f_present = _ADVISOR_TOOL20260301_OPTIONAL.intersection(obj)
-        if len(obj) != 3 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _ADVISOR_TOOL20260301_KEYS)
+    if len(obj) != 3 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _ADVISOR_TOOL20260301_KEYS)
     result = AdvisorTool20260301.__new__(AdvisorTool20260301)
     result.type = "advisor_20260301"
     result.name = "advisor"
@@ -9990,52 +10178,57 @@ def _decode_tool_text_editor20250124(data: object) -> ToolTextEditor20250124:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
-    if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
-    elif type(v_allowed_callers) is not list:
-        raise _field_error(v_allowed_callers, "array", "allowed_callers")
-    else:
+    f_present: frozenset[str] = _TOOL_TEXT_EDITOR20250124_OPTIONAL.intersection(obj)
+    if "allowed_callers" in f_present:
+        v_allowed_callers = obj["allowed_callers"]
+        if type(v_allowed_callers) is not list:
+            raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
+                _decode_allowed_caller(item) for item in v_allowed_callers
+            ]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    v_cache_control = obj.get("cache_control", _ABSENT)
-    if v_cache_control is _ABSENT:
-        f_cache_control: CacheControlEphemeral | None = None
     else:
+        f_allowed_callers = None
+    if "cache_control" in f_present:
         try:
-            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
+                obj["cache_control"]
+            )
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    f_defer_loading = obj.get("defer_loading", _ABSENT)
-    if type(f_defer_loading) is not bool:
-        if f_defer_loading is not _ABSENT:
-            raise _field_error(f_defer_loading, "boolean", "defer_loading")
-        f_defer_loading = None
-    f_strict = obj.get("strict", _ABSENT)
-    if type(f_strict) is not bool:
-        if f_strict is not _ABSENT:
-            raise _field_error(f_strict, "boolean", "strict")
-        f_strict = None
-    v_input_examples = obj.get("input_examples", _ABSENT)
-    if v_input_examples is _ABSENT:
-        f_input_examples: list[dict[str, JSONValue]] | None = None
-    elif type(v_input_examples) is not list:
-        raise _field_error(v_input_examples, "array", "input_examples")
     else:
+        f_cache_control = None
+    if "defer_loading" in f_present:
+        f_defer_loading = obj["defer_loading"]
+        if type(f_defer_loading) is not bool:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+    else:
+        f_defer_loading = None
+    if "strict" in f_present:
+        f_strict = obj["strict"]
+        if type(f_strict) is not bool:
+            raise _field_error(f_strict, "boolean", "strict")
+    else:
+        f_strict = None
+    if "input_examples" in f_present:
+        v_input_examples = obj["input_examples"]
+        if type(v_input_examples) is not list:
+            raise _field_error(v_input_examples, "array", "input_examples")
         try:
-            f_input_examples = [_json_object(item) for item in v_input_examples]
+            f_input_examples: list[dict[str, JSONValue]] | None = [
+                _json_object(item) for item in v_input_examples
+            ]
         except DecodeError:
             raise _item_error(v_input_examples, _json_object, "input_examples") from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_input_examples = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _TOOL_TEXT_EDITOR20250124_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TOOL_TEXT_EDITOR20250124_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TOOL_TEXT_EDITOR20250124_KEYS)
     result = ToolTextEditor20250124.__new__(ToolTextEditor20250124)
     result.type = "text_editor_20250124"
     result.name = "str_replace_editor"
@@ -10069,52 +10262,57 @@ def _decode_tool_text_editor20250429(data: object) -> ToolTextEditor20250429:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
-    if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
-    elif type(v_allowed_callers) is not list:
-        raise _field_error(v_allowed_callers, "array", "allowed_callers")
-    else:
+    f_present: frozenset[str] = _TOOL_TEXT_EDITOR20250429_OPTIONAL.intersection(obj)
+    if "allowed_callers" in f_present:
+        v_allowed_callers = obj["allowed_callers"]
+        if type(v_allowed_callers) is not list:
+            raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
+                _decode_allowed_caller(item) for item in v_allowed_callers
+            ]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    v_cache_control = obj.get("cache_control", _ABSENT)
-    if v_cache_control is _ABSENT:
-        f_cache_control: CacheControlEphemeral | None = None
     else:
+        f_allowed_callers = None
+    if "cache_control" in f_present:
         try:
-            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
+                obj["cache_control"]
+            )
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    f_defer_loading = obj.get("defer_loading", _ABSENT)
-    if type(f_defer_loading) is not bool:
-        if f_defer_loading is not _ABSENT:
-            raise _field_error(f_defer_loading, "boolean", "defer_loading")
-        f_defer_loading = None
-    f_strict = obj.get("strict", _ABSENT)
-    if type(f_strict) is not bool:
-        if f_strict is not _ABSENT:
-            raise _field_error(f_strict, "boolean", "strict")
-        f_strict = None
-    v_input_examples = obj.get("input_examples", _ABSENT)
-    if v_input_examples is _ABSENT:
-        f_input_examples: list[dict[str, JSONValue]] | None = None
-    elif type(v_input_examples) is not list:
-        raise _field_error(v_input_examples, "array", "input_examples")
     else:
+        f_cache_control = None
+    if "defer_loading" in f_present:
+        f_defer_loading = obj["defer_loading"]
+        if type(f_defer_loading) is not bool:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+    else:
+        f_defer_loading = None
+    if "strict" in f_present:
+        f_strict = obj["strict"]
+        if type(f_strict) is not bool:
+            raise _field_error(f_strict, "boolean", "strict")
+    else:
+        f_strict = None
+    if "input_examples" in f_present:
+        v_input_examples = obj["input_examples"]
+        if type(v_input_examples) is not list:
+            raise _field_error(v_input_examples, "array", "input_examples")
         try:
-            f_input_examples = [_json_object(item) for item in v_input_examples]
+            f_input_examples: list[dict[str, JSONValue]] | None = [
+                _json_object(item) for item in v_input_examples
+            ]
         except DecodeError:
             raise _item_error(v_input_examples, _json_object, "input_examples") from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_input_examples = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _TOOL_TEXT_EDITOR20250429_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TOOL_TEXT_EDITOR20250429_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TOOL_TEXT_EDITOR20250429_KEYS)
     result = ToolTextEditor20250429.__new__(ToolTextEditor20250429)
     result.type = "text_editor_20250429"
     result.name = "str_replace_based_edit_tool"
@@ -10149,57 +10347,65 @@ def _decode_tool_text_editor20250728(data: object) -> ToolTextEditor20250728:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
-    if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
-    elif type(v_allowed_callers) is not list:
-        raise _field_error(v_allowed_callers, "array", "allowed_callers")
-    else:
+    f_present: frozenset[str] = _TOOL_TEXT_EDITOR20250728_OPTIONAL.intersection(obj)
+    if "allowed_callers" in f_present:
+        v_allowed_callers = obj["allowed_callers"]
+        if type(v_allowed_callers) is not list:
+            raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
+                _decode_allowed_caller(item) for item in v_allowed_callers
+            ]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    v_cache_control = obj.get("cache_control", _ABSENT)
-    if v_cache_control is _ABSENT:
-        f_cache_control: CacheControlEphemeral | None = None
     else:
+        f_allowed_callers = None
+    if "cache_control" in f_present:
         try:
-            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
+                obj["cache_control"]
+            )
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    f_defer_loading = obj.get("defer_loading", _ABSENT)
-    if type(f_defer_loading) is not bool:
-        if f_defer_loading is not _ABSENT:
-            raise _field_error(f_defer_loading, "boolean", "defer_loading")
-        f_defer_loading = None
-    f_strict = obj.get("strict", _ABSENT)
-    if type(f_strict) is not bool:
-        if f_strict is not _ABSENT:
-            raise _field_error(f_strict, "boolean", "strict")
-        f_strict = None
-    v_input_examples = obj.get("input_examples", _ABSENT)
-    if v_input_examples is _ABSENT:
-        f_input_examples: list[dict[str, JSONValue]] | None = None
-    elif type(v_input_examples) is not list:
-        raise _field_error(v_input_examples, "array", "input_examples")
     else:
+        f_cache_control = None
+    if "defer_loading" in f_present:
+        f_defer_loading = obj["defer_loading"]
+        if type(f_defer_loading) is not bool:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+    else:
+        f_defer_loading = None
+    if "strict" in f_present:
+        f_strict = obj["strict"]
+        if type(f_strict) is not bool:
+            raise _field_error(f_strict, "boolean", "strict")
+    else:
+        f_strict = None
+    if "input_examples" in f_present:
+        v_input_examples = obj["input_examples"]
+        if type(v_input_examples) is not list:
+            raise _field_error(v_input_examples, "array", "input_examples")
         try:
-            f_input_examples = [_json_object(item) for item in v_input_examples]
+            f_input_examples: list[dict[str, JSONValue]] | None = [
+                _json_object(item) for item in v_input_examples
+            ]
         except DecodeError:
             raise _item_error(v_input_examples, _json_object, "input_examples") from None
-    f_max_characters = obj.get("max_characters")
-    if f_max_characters is not None and (
-        type(f_max_characters) is not int or not -_INT_BOUND < f_max_characters < _INT_BOUND
-    ):
-        raise _field_error(f_max_characters, "integer", "max_characters")
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_input_examples = None
+    if "max_characters" in f_present:
+        f_max_characters = obj["max_characters"]
+        if f_max_characters is not None and (
+            type(f_max_characters) is not int or not -_INT_BOUND < f_max_characters < _INT_BOUND
+        ):
+            raise _field_error(f_max_characters, "integer", "max_characters")
+    else:
+        f_max_characters = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _TOOL_TEXT_EDITOR20250728_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TOOL_TEXT_EDITOR20250728_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TOOL_TEXT_EDITOR20250728_KEYS)
     result = ToolTextEditor20250728.__new__(ToolTextEditor20250728)
     result.type = "text_editor_20250728"
     result.name = "str_replace_based_edit_tool"
@@ -10237,71 +10443,74 @@ def _decode_web_search_tool20250305(data: object) -> WebSearchTool20250305:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
-    if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
-    elif type(v_allowed_callers) is not list:
-        raise _field_error(v_allowed_callers, "array", "allowed_callers")
-    else:
+    f_present: frozenset[str] = _WEB_SEARCH_TOOL20250305_OPTIONAL.intersection(obj)
+    if "allowed_callers" in f_present:
+        v_allowed_callers = obj["allowed_callers"]
+        if type(v_allowed_callers) is not list:
+            raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
+                _decode_allowed_caller(item) for item in v_allowed_callers
+            ]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    v_cache_control = obj.get("cache_control", _ABSENT)
-    if v_cache_control is _ABSENT:
-        f_cache_control: CacheControlEphemeral | None = None
     else:
+        f_allowed_callers = None
+    if "cache_control" in f_present:
         try:
-            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
+                obj["cache_control"]
+            )
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    f_defer_loading = obj.get("defer_loading", _ABSENT)
-    if type(f_defer_loading) is not bool:
-        if f_defer_loading is not _ABSENT:
-            raise _field_error(f_defer_loading, "boolean", "defer_loading")
-        f_defer_loading = None
-    f_strict = obj.get("strict", _ABSENT)
-    if type(f_strict) is not bool:
-        if f_strict is not _ABSENT:
-            raise _field_error(f_strict, "boolean", "strict")
-        f_strict = None
-    v_allowed_domains = obj.get("allowed_domains", _ABSENT)
-    if v_allowed_domains is _ABSENT:
-        f_allowed_domains: list[str] | None = None
     else:
+        f_cache_control = None
+    if "defer_loading" in f_present:
+        f_defer_loading = obj["defer_loading"]
+        if type(f_defer_loading) is not bool:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+    else:
+        f_defer_loading = None
+    if "strict" in f_present:
+        f_strict = obj["strict"]
+        if type(f_strict) is not bool:
+            raise _field_error(f_strict, "boolean", "strict")
+    else:
+        f_strict = None
+    if "allowed_domains" in f_present:
         try:
-            f_allowed_domains = _d_opt_list_str(v_allowed_domains)
+            f_allowed_domains: list[str] | None = _d_opt_list_str(obj["allowed_domains"])
         except DecodeError as error:
             raise error.at(_segment("allowed_domains")) from None
-    v_blocked_domains = obj.get("blocked_domains", _ABSENT)
-    if v_blocked_domains is _ABSENT:
-        f_blocked_domains: list[str] | None = None
     else:
+        f_allowed_domains = None
+    if "blocked_domains" in f_present:
         try:
-            f_blocked_domains = _d_opt_list_str(v_blocked_domains)
+            f_blocked_domains: list[str] | None = _d_opt_list_str(obj["blocked_domains"])
         except DecodeError as error:
             raise error.at(_segment("blocked_domains")) from None
-    f_max_uses = obj.get("max_uses")
-    if f_max_uses is not None and (
-        type(f_max_uses) is not int or not -_INT_BOUND < f_max_uses < _INT_BOUND
-    ):
-        raise _field_error(f_max_uses, "integer", "max_uses")
-    v_user_location = obj.get("user_location", _ABSENT)
-    if v_user_location is _ABSENT:
-        f_user_location: UserLocation | None = None
     else:
+        f_blocked_domains = None
+    if "max_uses" in f_present:
+        f_max_uses = obj["max_uses"]
+        if f_max_uses is not None and (
+            type(f_max_uses) is not int or not -_INT_BOUND < f_max_uses < _INT_BOUND
+        ):
+            raise _field_error(f_max_uses, "integer", "max_uses")
+    else:
+        f_max_uses = None
+    if "user_location" in f_present:
         try:
-            f_user_location = _d_opt_user_location(v_user_location)
+            f_user_location: UserLocation | None = _d_opt_user_location(obj["user_location"])
         except DecodeError as error:
             raise error.at(_segment("user_location")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_user_location = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _WEB_SEARCH_TOOL20250305_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _WEB_SEARCH_TOOL20250305_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _WEB_SEARCH_TOOL20250305_KEYS)
     result = WebSearchTool20250305.__new__(WebSearchTool20250305)
     result.type = "web_search_20250305"
     result.name = "web_search"
@@ -10342,76 +10551,83 @@ def _decode_web_fetch_tool20250910(data: object) -> WebFetchTool20250910:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
-    if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
-    elif type(v_allowed_callers) is not list:
-        raise _field_error(v_allowed_callers, "array", "allowed_callers")
-    else:
+    f_present: frozenset[str] = _WEB_FETCH_TOOL20250910_OPTIONAL.intersection(obj)
+    if "allowed_callers" in f_present:
+        v_allowed_callers = obj["allowed_callers"]
+        if type(v_allowed_callers) is not list:
+            raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
+                _decode_allowed_caller(item) for item in v_allowed_callers
+            ]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    v_cache_control = obj.get("cache_control", _ABSENT)
-    if v_cache_control is _ABSENT:
-        f_cache_control: CacheControlEphemeral | None = None
     else:
+        f_allowed_callers = None
+    if "cache_control" in f_present:
         try:
-            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
+                obj["cache_control"]
+            )
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    f_defer_loading = obj.get("defer_loading", _ABSENT)
-    if type(f_defer_loading) is not bool:
-        if f_defer_loading is not _ABSENT:
-            raise _field_error(f_defer_loading, "boolean", "defer_loading")
-        f_defer_loading = None
-    f_strict = obj.get("strict", _ABSENT)
-    if type(f_strict) is not bool:
-        if f_strict is not _ABSENT:
-            raise _field_error(f_strict, "boolean", "strict")
-        f_strict = None
-    v_allowed_domains = obj.get("allowed_domains", _ABSENT)
-    if v_allowed_domains is _ABSENT:
-        f_allowed_domains: list[str] | None = None
     else:
+        f_cache_control = None
+    if "defer_loading" in f_present:
+        f_defer_loading = obj["defer_loading"]
+        if type(f_defer_loading) is not bool:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+    else:
+        f_defer_loading = None
+    if "strict" in f_present:
+        f_strict = obj["strict"]
+        if type(f_strict) is not bool:
+            raise _field_error(f_strict, "boolean", "strict")
+    else:
+        f_strict = None
+    if "allowed_domains" in f_present:
         try:
-            f_allowed_domains = _d_opt_list_str(v_allowed_domains)
+            f_allowed_domains: list[str] | None = _d_opt_list_str(obj["allowed_domains"])
         except DecodeError as error:
             raise error.at(_segment("allowed_domains")) from None
-    v_blocked_domains = obj.get("blocked_domains", _ABSENT)
-    if v_blocked_domains is _ABSENT:
-        f_blocked_domains: list[str] | None = None
     else:
+        f_allowed_domains = None
+    if "blocked_domains" in f_present:
         try:
-            f_blocked_domains = _d_opt_list_str(v_blocked_domains)
+            f_blocked_domains: list[str] | None = _d_opt_list_str(obj["blocked_domains"])
         except DecodeError as error:
             raise error.at(_segment("blocked_domains")) from None
-    f_max_uses = obj.get("max_uses")
-    if f_max_uses is not None and (
-        type(f_max_uses) is not int or not -_INT_BOUND < f_max_uses < _INT_BOUND
-    ):
-        raise _field_error(f_max_uses, "integer", "max_uses")
-    v_citations = obj.get("citations", _ABSENT)
-    if v_citations is _ABSENT:
-        f_citations: CitationsConfig | None = None
     else:
+        f_blocked_domains = None
+    if "max_uses" in f_present:
+        f_max_uses = obj["max_uses"]
+        if f_max_uses is not None and (
+            type(f_max_uses) is not int or not -_INT_BOUND < f_max_uses < _INT_BOUND
+        ):
+            raise _field_error(f_max_uses, "integer", "max_uses")
+    else:
+        f_max_uses = None
+    if "citations" in f_present:
         try:
-            f_citations = _d_opt_citations_config(v_citations)
+            f_citations: CitationsConfig | None = _d_opt_citations_config(obj["citations"])
         except DecodeError as error:
             raise error.at(_segment("citations")) from None
-    f_max_content_tokens = obj.get("max_content_tokens")
-    if f_max_content_tokens is not None and (
-        type(f_max_content_tokens) is not int or not -_INT_BOUND < f_max_content_tokens < _INT_BOUND
-    ):
-        raise _field_error(f_max_content_tokens, "integer", "max_content_tokens")
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_citations = None
+    if "max_content_tokens" in f_present:
+        f_max_content_tokens = obj["max_content_tokens"]
+        if f_max_content_tokens is not None and (
+            type(f_max_content_tokens) is not int
+            or not -_INT_BOUND < f_max_content_tokens < _INT_BOUND
+        ):
+            raise _field_error(f_max_content_tokens, "integer", "max_content_tokens")
+    else:
+        f_max_content_tokens = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _WEB_FETCH_TOOL20250910_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _WEB_FETCH_TOOL20250910_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _WEB_FETCH_TOOL20250910_KEYS)
     result = WebFetchTool20250910.__new__(WebFetchTool20250910)
     result.type = "web_fetch_20250910"
     result.name = "web_fetch"
@@ -10452,71 +10668,74 @@ def _decode_web_search_tool20260209(data: object) -> WebSearchTool20260209:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
-    if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
-    elif type(v_allowed_callers) is not list:
-        raise _field_error(v_allowed_callers, "array", "allowed_callers")
-    else:
+    f_present: frozenset[str] = _WEB_SEARCH_TOOL20260209_OPTIONAL.intersection(obj)
+    if "allowed_callers" in f_present:
+        v_allowed_callers = obj["allowed_callers"]
+        if type(v_allowed_callers) is not list:
+            raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
+                _decode_allowed_caller(item) for item in v_allowed_callers
+            ]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    v_cache_control = obj.get("cache_control", _ABSENT)
-    if v_cache_control is _ABSENT:
-        f_cache_control: CacheControlEphemeral | None = None
     else:
+        f_allowed_callers = None
+    if "cache_control" in f_present:
         try:
-            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
+                obj["cache_control"]
+            )
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    f_defer_loading = obj.get("defer_loading", _ABSENT)
-    if type(f_defer_loading) is not bool:
-        if f_defer_loading is not _ABSENT:
-            raise _field_error(f_defer_loading, "boolean", "defer_loading")
-        f_defer_loading = None
-    f_strict = obj.get("strict", _ABSENT)
-    if type(f_strict) is not bool:
-        if f_strict is not _ABSENT:
-            raise _field_error(f_strict, "boolean", "strict")
-        f_strict = None
-    v_allowed_domains = obj.get("allowed_domains", _ABSENT)
-    if v_allowed_domains is _ABSENT:
-        f_allowed_domains: list[str] | None = None
     else:
+        f_cache_control = None
+    if "defer_loading" in f_present:
+        f_defer_loading = obj["defer_loading"]
+        if type(f_defer_loading) is not bool:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+    else:
+        f_defer_loading = None
+    if "strict" in f_present:
+        f_strict = obj["strict"]
+        if type(f_strict) is not bool:
+            raise _field_error(f_strict, "boolean", "strict")
+    else:
+        f_strict = None
+    if "allowed_domains" in f_present:
         try:
-            f_allowed_domains = _d_opt_list_str(v_allowed_domains)
+            f_allowed_domains: list[str] | None = _d_opt_list_str(obj["allowed_domains"])
         except DecodeError as error:
             raise error.at(_segment("allowed_domains")) from None
-    v_blocked_domains = obj.get("blocked_domains", _ABSENT)
-    if v_blocked_domains is _ABSENT:
-        f_blocked_domains: list[str] | None = None
     else:
+        f_allowed_domains = None
+    if "blocked_domains" in f_present:
         try:
-            f_blocked_domains = _d_opt_list_str(v_blocked_domains)
+            f_blocked_domains: list[str] | None = _d_opt_list_str(obj["blocked_domains"])
         except DecodeError as error:
             raise error.at(_segment("blocked_domains")) from None
-    f_max_uses = obj.get("max_uses")
-    if f_max_uses is not None and (
-        type(f_max_uses) is not int or not -_INT_BOUND < f_max_uses < _INT_BOUND
-    ):
-        raise _field_error(f_max_uses, "integer", "max_uses")
-    v_user_location = obj.get("user_location", _ABSENT)
-    if v_user_location is _ABSENT:
-        f_user_location: UserLocation | None = None
     else:
+        f_blocked_domains = None
+    if "max_uses" in f_present:
+        f_max_uses = obj["max_uses"]
+        if f_max_uses is not None and (
+            type(f_max_uses) is not int or not -_INT_BOUND < f_max_uses < _INT_BOUND
+        ):
+            raise _field_error(f_max_uses, "integer", "max_uses")
+    else:
+        f_max_uses = None
+    if "user_location" in f_present:
         try:
-            f_user_location = _d_opt_user_location(v_user_location)
+            f_user_location: UserLocation | None = _d_opt_user_location(obj["user_location"])
         except DecodeError as error:
             raise error.at(_segment("user_location")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_user_location = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _WEB_SEARCH_TOOL20260209_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _WEB_SEARCH_TOOL20260209_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _WEB_SEARCH_TOOL20260209_KEYS)
     result = WebSearchTool20260209.__new__(WebSearchTool20260209)
     result.type = "web_search_20260209"
     result.name = "web_search"
@@ -10557,76 +10776,83 @@ def _decode_web_fetch_tool20260209(data: object) -> WebFetchTool20260209:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
-    if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
-    elif type(v_allowed_callers) is not list:
-        raise _field_error(v_allowed_callers, "array", "allowed_callers")
-    else:
+    f_present: frozenset[str] = _WEB_FETCH_TOOL20260209_OPTIONAL.intersection(obj)
+    if "allowed_callers" in f_present:
+        v_allowed_callers = obj["allowed_callers"]
+        if type(v_allowed_callers) is not list:
+            raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
+                _decode_allowed_caller(item) for item in v_allowed_callers
+            ]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    v_cache_control = obj.get("cache_control", _ABSENT)
-    if v_cache_control is _ABSENT:
-        f_cache_control: CacheControlEphemeral | None = None
     else:
+        f_allowed_callers = None
+    if "cache_control" in f_present:
         try:
-            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
+                obj["cache_control"]
+            )
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    f_defer_loading = obj.get("defer_loading", _ABSENT)
-    if type(f_defer_loading) is not bool:
-        if f_defer_loading is not _ABSENT:
-            raise _field_error(f_defer_loading, "boolean", "defer_loading")
-        f_defer_loading = None
-    f_strict = obj.get("strict", _ABSENT)
-    if type(f_strict) is not bool:
-        if f_strict is not _ABSENT:
-            raise _field_error(f_strict, "boolean", "strict")
-        f_strict = None
-    v_allowed_domains = obj.get("allowed_domains", _ABSENT)
-    if v_allowed_domains is _ABSENT:
-        f_allowed_domains: list[str] | None = None
     else:
+        f_cache_control = None
+    if "defer_loading" in f_present:
+        f_defer_loading = obj["defer_loading"]
+        if type(f_defer_loading) is not bool:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+    else:
+        f_defer_loading = None
+    if "strict" in f_present:
+        f_strict = obj["strict"]
+        if type(f_strict) is not bool:
+            raise _field_error(f_strict, "boolean", "strict")
+    else:
+        f_strict = None
+    if "allowed_domains" in f_present:
         try:
-            f_allowed_domains = _d_opt_list_str(v_allowed_domains)
+            f_allowed_domains: list[str] | None = _d_opt_list_str(obj["allowed_domains"])
         except DecodeError as error:
             raise error.at(_segment("allowed_domains")) from None
-    v_blocked_domains = obj.get("blocked_domains", _ABSENT)
-    if v_blocked_domains is _ABSENT:
-        f_blocked_domains: list[str] | None = None
     else:
+        f_allowed_domains = None
+    if "blocked_domains" in f_present:
         try:
-            f_blocked_domains = _d_opt_list_str(v_blocked_domains)
+            f_blocked_domains: list[str] | None = _d_opt_list_str(obj["blocked_domains"])
         except DecodeError as error:
             raise error.at(_segment("blocked_domains")) from None
-    f_max_uses = obj.get("max_uses")
-    if f_max_uses is not None and (
-        type(f_max_uses) is not int or not -_INT_BOUND < f_max_uses < _INT_BOUND
-    ):
-        raise _field_error(f_max_uses, "integer", "max_uses")
-    v_citations = obj.get("citations", _ABSENT)
-    if v_citations is _ABSENT:
-        f_citations: CitationsConfig | None = None
     else:
+        f_blocked_domains = None
+    if "max_uses" in f_present:
+        f_max_uses = obj["max_uses"]
+        if f_max_uses is not None and (
+            type(f_max_uses) is not int or not -_INT_BOUND < f_max_uses < _INT_BOUND
+        ):
+            raise _field_error(f_max_uses, "integer", "max_uses")
+    else:
+        f_max_uses = None
+    if "citations" in f_present:
         try:
-            f_citations = _d_opt_citations_config(v_citations)
+            f_citations: CitationsConfig | None = _d_opt_citations_config(obj["citations"])
         except DecodeError as error:
             raise error.at(_segment("citations")) from None
-    f_max_content_tokens = obj.get("max_content_tokens")
-    if f_max_content_tokens is not None and (
-        type(f_max_content_tokens) is not int or not -_INT_BOUND < f_max_content_tokens < _INT_BOUND
-    ):
-        raise _field_error(f_max_content_tokens, "integer", "max_content_tokens")
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_citations = None
+    if "max_content_tokens" in f_present:
+        f_max_content_tokens = obj["max_content_tokens"]
+        if f_max_content_tokens is not None and (
+            type(f_max_content_tokens) is not int
+            or not -_INT_BOUND < f_max_content_tokens < _INT_BOUND
+        ):
+            raise _field_error(f_max_content_tokens, "integer", "max_content_tokens")
+    else:
+        f_max_content_tokens = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _WEB_FETCH_TOOL20260209_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _WEB_FETCH_TOOL20260209_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _WEB_FETCH_TOOL20260209_KEYS)
     result = WebFetchTool20260209.__new__(WebFetchTool20260209)
     result.type = "web_fetch_20260209"
     result.name = "web_fetch"
@@ -10669,81 +10895,89 @@ def _decode_web_fetch_tool20260309(data: object) -> WebFetchTool20260309:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
-    if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
-    elif type(v_allowed_callers) is not list:
-        raise _field_error(v_allowed_callers, "array", "allowed_callers")
-    else:
+    f_present: frozenset[str] = _WEB_FETCH_TOOL20260309_OPTIONAL.intersection(obj)
+    if "allowed_callers" in f_present:
+        v_allowed_callers = obj["allowed_callers"]
+        if type(v_allowed_callers) is not list:
+            raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
+                _decode_allowed_caller(item) for item in v_allowed_callers
+            ]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    v_cache_control = obj.get("cache_control", _ABSENT)
-    if v_cache_control is _ABSENT:
-        f_cache_control: CacheControlEphemeral | None = None
     else:
+        f_allowed_callers = None
+    if "cache_control" in f_present:
         try:
-            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
+                obj["cache_control"]
+            )
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    f_defer_loading = obj.get("defer_loading", _ABSENT)
-    if type(f_defer_loading) is not bool:
-        if f_defer_loading is not _ABSENT:
-            raise _field_error(f_defer_loading, "boolean", "defer_loading")
-        f_defer_loading = None
-    f_strict = obj.get("strict", _ABSENT)
-    if type(f_strict) is not bool:
-        if f_strict is not _ABSENT:
-            raise _field_error(f_strict, "boolean", "strict")
-        f_strict = None
-    v_allowed_domains = obj.get("allowed_domains", _ABSENT)
-    if v_allowed_domains is _ABSENT:
-        f_allowed_domains: list[str] | None = None
     else:
+        f_cache_control = None
+    if "defer_loading" in f_present:
+        f_defer_loading = obj["defer_loading"]
+        if type(f_defer_loading) is not bool:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+    else:
+        f_defer_loading = None
+    if "strict" in f_present:
+        f_strict = obj["strict"]
+        if type(f_strict) is not bool:
+            raise _field_error(f_strict, "boolean", "strict")
+    else:
+        f_strict = None
+    if "allowed_domains" in f_present:
         try:
-            f_allowed_domains = _d_opt_list_str(v_allowed_domains)
+            f_allowed_domains: list[str] | None = _d_opt_list_str(obj["allowed_domains"])
         except DecodeError as error:
             raise error.at(_segment("allowed_domains")) from None
-    v_blocked_domains = obj.get("blocked_domains", _ABSENT)
-    if v_blocked_domains is _ABSENT:
-        f_blocked_domains: list[str] | None = None
     else:
+        f_allowed_domains = None
+    if "blocked_domains" in f_present:
         try:
-            f_blocked_domains = _d_opt_list_str(v_blocked_domains)
+            f_blocked_domains: list[str] | None = _d_opt_list_str(obj["blocked_domains"])
         except DecodeError as error:
             raise error.at(_segment("blocked_domains")) from None
-    f_max_uses = obj.get("max_uses")
-    if f_max_uses is not None and (
-        type(f_max_uses) is not int or not -_INT_BOUND < f_max_uses < _INT_BOUND
-    ):
-        raise _field_error(f_max_uses, "integer", "max_uses")
-    v_citations = obj.get("citations", _ABSENT)
-    if v_citations is _ABSENT:
-        f_citations: CitationsConfig | None = None
     else:
+        f_blocked_domains = None
+    if "max_uses" in f_present:
+        f_max_uses = obj["max_uses"]
+        if f_max_uses is not None and (
+            type(f_max_uses) is not int or not -_INT_BOUND < f_max_uses < _INT_BOUND
+        ):
+            raise _field_error(f_max_uses, "integer", "max_uses")
+    else:
+        f_max_uses = None
+    if "citations" in f_present:
         try:
-            f_citations = _d_opt_citations_config(v_citations)
+            f_citations: CitationsConfig | None = _d_opt_citations_config(obj["citations"])
         except DecodeError as error:
             raise error.at(_segment("citations")) from None
-    f_max_content_tokens = obj.get("max_content_tokens")
-    if f_max_content_tokens is not None and (
-        type(f_max_content_tokens) is not int or not -_INT_BOUND < f_max_content_tokens < _INT_BOUND
-    ):
-        raise _field_error(f_max_content_tokens, "integer", "max_content_tokens")
-    f_use_cache = obj.get("use_cache", _ABSENT)
-    if type(f_use_cache) is not bool:
-        if f_use_cache is not _ABSENT:
+    else:
+        f_citations = None
+    if "max_content_tokens" in f_present:
+        f_max_content_tokens = obj["max_content_tokens"]
+        if f_max_content_tokens is not None and (
+            type(f_max_content_tokens) is not int
+            or not -_INT_BOUND < f_max_content_tokens < _INT_BOUND
+        ):
+            raise _field_error(f_max_content_tokens, "integer", "max_content_tokens")
+    else:
+        f_max_content_tokens = None
+    if "use_cache" in f_present:
+        f_use_cache = obj["use_cache"]
+        if type(f_use_cache) is not bool:
             raise _field_error(f_use_cache, "boolean", "use_cache")
+    else:
         f_use_cache = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _WEB_FETCH_TOOL20260309_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _WEB_FETCH_TOOL20260309_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _WEB_FETCH_TOOL20260309_KEYS)
     result = WebFetchTool20260309.__new__(WebFetchTool20260309)
     result.type = "web_fetch_20260309"
     result.name = "web_fetch"
@@ -10786,79 +11020,83 @@ def _decode_web_search_tool20260318(data: object) -> WebSearchTool20260318:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
-    if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
-    elif type(v_allowed_callers) is not list:
-        raise _field_error(v_allowed_callers, "array", "allowed_callers")
-    else:
+    f_present: frozenset[str] = _WEB_SEARCH_TOOL20260318_OPTIONAL.intersection(obj)
+    if "allowed_callers" in f_present:
+        v_allowed_callers = obj["allowed_callers"]
+        if type(v_allowed_callers) is not list:
+            raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
+                _decode_allowed_caller(item) for item in v_allowed_callers
+            ]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    v_cache_control = obj.get("cache_control", _ABSENT)
-    if v_cache_control is _ABSENT:
-        f_cache_control: CacheControlEphemeral | None = None
     else:
+        f_allowed_callers = None
+    if "cache_control" in f_present:
         try:
-            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
+                obj["cache_control"]
+            )
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    f_defer_loading = obj.get("defer_loading", _ABSENT)
-    if type(f_defer_loading) is not bool:
-        if f_defer_loading is not _ABSENT:
-            raise _field_error(f_defer_loading, "boolean", "defer_loading")
-        f_defer_loading = None
-    f_strict = obj.get("strict", _ABSENT)
-    if type(f_strict) is not bool:
-        if f_strict is not _ABSENT:
-            raise _field_error(f_strict, "boolean", "strict")
-        f_strict = None
-    v_allowed_domains = obj.get("allowed_domains", _ABSENT)
-    if v_allowed_domains is _ABSENT:
-        f_allowed_domains: list[str] | None = None
     else:
+        f_cache_control = None
+    if "defer_loading" in f_present:
+        f_defer_loading = obj["defer_loading"]
+        if type(f_defer_loading) is not bool:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+    else:
+        f_defer_loading = None
+    if "strict" in f_present:
+        f_strict = obj["strict"]
+        if type(f_strict) is not bool:
+            raise _field_error(f_strict, "boolean", "strict")
+    else:
+        f_strict = None
+    if "allowed_domains" in f_present:
         try:
-            f_allowed_domains = _d_opt_list_str(v_allowed_domains)
+            f_allowed_domains: list[str] | None = _d_opt_list_str(obj["allowed_domains"])
         except DecodeError as error:
             raise error.at(_segment("allowed_domains")) from None
-    v_blocked_domains = obj.get("blocked_domains", _ABSENT)
-    if v_blocked_domains is _ABSENT:
-        f_blocked_domains: list[str] | None = None
     else:
+        f_allowed_domains = None
+    if "blocked_domains" in f_present:
         try:
-            f_blocked_domains = _d_opt_list_str(v_blocked_domains)
+            f_blocked_domains: list[str] | None = _d_opt_list_str(obj["blocked_domains"])
         except DecodeError as error:
             raise error.at(_segment("blocked_domains")) from None
-    f_max_uses = obj.get("max_uses")
-    if f_max_uses is not None and (
-        type(f_max_uses) is not int or not -_INT_BOUND < f_max_uses < _INT_BOUND
-    ):
-        raise _field_error(f_max_uses, "integer", "max_uses")
-    v_user_location = obj.get("user_location", _ABSENT)
-    if v_user_location is _ABSENT:
-        f_user_location: UserLocation | None = None
     else:
+        f_blocked_domains = None
+    if "max_uses" in f_present:
+        f_max_uses = obj["max_uses"]
+        if f_max_uses is not None and (
+            type(f_max_uses) is not int or not -_INT_BOUND < f_max_uses < _INT_BOUND
+        ):
+            raise _field_error(f_max_uses, "integer", "max_uses")
+    else:
+        f_max_uses = None
+    if "user_location" in f_present:
         try:
-            f_user_location = _d_opt_user_location(v_user_location)
+            f_user_location: UserLocation | None = _d_opt_user_location(obj["user_location"])
         except DecodeError as error:
             raise error.at(_segment("user_location")) from None
-    v_response_inclusion = obj.get("response_inclusion", _ABSENT)
-    if v_response_inclusion is _ABSENT:
-        f_response_inclusion: ResponseInclusion | None = None
     else:
+        f_user_location = None
+    if "response_inclusion" in f_present:
         try:
-            f_response_inclusion = _decode_response_inclusion(v_response_inclusion)
+            f_response_inclusion: ResponseInclusion | None = _decode_response_inclusion(
+                obj["response_inclusion"]
+            )
         except DecodeError as error:
             raise error.at(_segment("response_inclusion")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_response_inclusion = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _WEB_SEARCH_TOOL20260318_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _WEB_SEARCH_TOOL20260318_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _WEB_SEARCH_TOOL20260318_KEYS)
     result = WebSearchTool20260318.__new__(WebSearchTool20260318)
     result.type = "web_search_20260318"
     result.name = "web_search"
@@ -10902,89 +11140,98 @@ def _decode_web_fetch_tool20260318(data: object) -> WebFetchTool20260318:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
-    if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
-    elif type(v_allowed_callers) is not list:
-        raise _field_error(v_allowed_callers, "array", "allowed_callers")
-    else:
+    f_present: frozenset[str] = _WEB_FETCH_TOOL20260318_OPTIONAL.intersection(obj)
+    if "allowed_callers" in f_present:
+        v_allowed_callers = obj["allowed_callers"]
+        if type(v_allowed_callers) is not list:
+            raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
+                _decode_allowed_caller(item) for item in v_allowed_callers
+            ]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    v_cache_control = obj.get("cache_control", _ABSENT)
-    if v_cache_control is _ABSENT:
-        f_cache_control: CacheControlEphemeral | None = None
     else:
+        f_allowed_callers = None
+    if "cache_control" in f_present:
         try:
-            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
+                obj["cache_control"]
+            )
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    f_defer_loading = obj.get("defer_loading", _ABSENT)
-    if type(f_defer_loading) is not bool:
-        if f_defer_loading is not _ABSENT:
-            raise _field_error(f_defer_loading, "boolean", "defer_loading")
-        f_defer_loading = None
-    f_strict = obj.get("strict", _ABSENT)
-    if type(f_strict) is not bool:
-        if f_strict is not _ABSENT:
-            raise _field_error(f_strict, "boolean", "strict")
-        f_strict = None
-    v_allowed_domains = obj.get("allowed_domains", _ABSENT)
-    if v_allowed_domains is _ABSENT:
-        f_allowed_domains: list[str] | None = None
     else:
+        f_cache_control = None
+    if "defer_loading" in f_present:
+        f_defer_loading = obj["defer_loading"]
+        if type(f_defer_loading) is not bool:
+            raise _field_error(f_defer_loading, "boolean", "defer_loading")
+    else:
+        f_defer_loading = None
+    if "strict" in f_present:
+        f_strict = obj["strict"]
+        if type(f_strict) is not bool:
+            raise _field_error(f_strict, "boolean", "strict")
+    else:
+        f_strict = None
+    if "allowed_domains" in f_present:
         try:
-            f_allowed_domains = _d_opt_list_str(v_allowed_domains)
+            f_allowed_domains: list[str] | None = _d_opt_list_str(obj["allowed_domains"])
         except DecodeError as error:
             raise error.at(_segment("allowed_domains")) from None
-    v_blocked_domains = obj.get("blocked_domains", _ABSENT)
-    if v_blocked_domains is _ABSENT:
-        f_blocked_domains: list[str] | None = None
     else:
+        f_allowed_domains = None
+    if "blocked_domains" in f_present:
         try:
-            f_blocked_domains = _d_opt_list_str(v_blocked_domains)
+            f_blocked_domains: list[str] | None = _d_opt_list_str(obj["blocked_domains"])
         except DecodeError as error:
             raise error.at(_segment("blocked_domains")) from None
-    f_max_uses = obj.get("max_uses")
-    if f_max_uses is not None and (
-        type(f_max_uses) is not int or not -_INT_BOUND < f_max_uses < _INT_BOUND
-    ):
-        raise _field_error(f_max_uses, "integer", "max_uses")
-    v_citations = obj.get("citations", _ABSENT)
-    if v_citations is _ABSENT:
-        f_citations: CitationsConfig | None = None
     else:
+        f_blocked_domains = None
+    if "max_uses" in f_present:
+        f_max_uses = obj["max_uses"]
+        if f_max_uses is not None and (
+            type(f_max_uses) is not int or not -_INT_BOUND < f_max_uses < _INT_BOUND
+        ):
+            raise _field_error(f_max_uses, "integer", "max_uses")
+    else:
+        f_max_uses = None
+    if "citations" in f_present:
         try:
-            f_citations = _d_opt_citations_config(v_citations)
+            f_citations: CitationsConfig | None = _d_opt_citations_config(obj["citations"])
         except DecodeError as error:
             raise error.at(_segment("citations")) from None
-    f_max_content_tokens = obj.get("max_content_tokens")
-    if f_max_content_tokens is not None and (
-        type(f_max_content_tokens) is not int or not -_INT_BOUND < f_max_content_tokens < _INT_BOUND
-    ):
-        raise _field_error(f_max_content_tokens, "integer", "max_content_tokens")
-    v_response_inclusion = obj.get("response_inclusion", _ABSENT)
-    if v_response_inclusion is _ABSENT:
-        f_response_inclusion: ResponseInclusion | None = None
     else:
+        f_citations = None
+    if "max_content_tokens" in f_present:
+        f_max_content_tokens = obj["max_content_tokens"]
+        if f_max_content_tokens is not None and (
+            type(f_max_content_tokens) is not int
+            or not -_INT_BOUND < f_max_content_tokens < _INT_BOUND
+        ):
+            raise _field_error(f_max_content_tokens, "integer", "max_content_tokens")
+    else:
+        f_max_content_tokens = None
+    if "response_inclusion" in f_present:
         try:
-            f_response_inclusion = _decode_response_inclusion(v_response_inclusion)
+            f_response_inclusion: ResponseInclusion | None = _decode_response_inclusion(
+                obj["response_inclusion"]
+            )
         except DecodeError as error:
             raise error.at(_segment("response_inclusion")) from None
-    f_use_cache = obj.get("use_cache", _ABSENT)
-    if type(f_use_cache) is not bool:
-        if f_use_cache is not _ABSENT:
+    else:
+        f_response_inclusion = None
+    if "use_cache" in f_present:
+        f_use_cache = obj["use_cache"]
+        if type(f_use_cache) is not bool:
             raise _field_error(f_use_cache, "boolean", "use_cache")
+    else:
         f_use_cache = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _WEB_FETCH_TOOL20260318_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _WEB_FETCH_TOOL20260318_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _WEB_FETCH_TOOL20260318_KEYS)
     result = WebFetchTool20260318.__new__(WebFetchTool20260318)
     result.type = "web_fetch_20260318"
     result.name = "web_fetch"
@@ -11023,42 +11270,45 @@ def _decode_tool_search_bm25_tool20251119(data: object) -> ToolSearchBm25Tool202
         result.extra = {}
         result._present = frozenset()
         return result
-    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
-    if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
-    elif type(v_allowed_callers) is not list:
-        raise _field_error(v_allowed_callers, "array", "allowed_callers")
-    else:
+    f_present: frozenset[str] = _TOOL_SEARCH_BM25_TOOL20251119_OPTIONAL.intersection(obj)
+    if "allowed_callers" in f_present:
+        v_allowed_callers = obj["allowed_callers"]
+        if type(v_allowed_callers) is not list:
+            raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
+                _decode_allowed_caller(item) for item in v_allowed_callers
+            ]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    v_cache_control = obj.get("cache_control", _ABSENT)
-    if v_cache_control is _ABSENT:
-        f_cache_control: CacheControlEphemeral | None = None
     else:
+        f_allowed_callers = None
+    if "cache_control" in f_present:
         try:
-            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
+                obj["cache_control"]
+            )
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    f_defer_loading = obj.get("defer_loading", _ABSENT)
-    if type(f_defer_loading) is not bool:
-        if f_defer_loading is not _ABSENT:
+    else:
+        f_cache_control = None
+    if "defer_loading" in f_present:
+        f_defer_loading = obj["defer_loading"]
+        if type(f_defer_loading) is not bool:
             raise _field_error(f_defer_loading, "boolean", "defer_loading")
+    else:
         f_defer_loading = None
-    f_strict = obj.get("strict", _ABSENT)
-    if type(f_strict) is not bool:
-        if f_strict is not _ABSENT:
+    if "strict" in f_present:
+        f_strict = obj["strict"]
+        if type(f_strict) is not bool:
             raise _field_error(f_strict, "boolean", "strict")
+    else:
         f_strict = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _TOOL_SEARCH_BM25_TOOL20251119_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TOOL_SEARCH_BM25_TOOL20251119_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TOOL_SEARCH_BM25_TOOL20251119_KEYS)
     result = ToolSearchBm25Tool20251119.__new__(ToolSearchBm25Tool20251119)
     result.type = "tool_search_tool_bm25_20251119"
     result.name = "tool_search_tool_bm25"
@@ -11090,42 +11340,45 @@ def _decode_tool_search_bm25_tool(data: object) -> ToolSearchBm25Tool:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
-    if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
-    elif type(v_allowed_callers) is not list:
-        raise _field_error(v_allowed_callers, "array", "allowed_callers")
-    else:
+    f_present: frozenset[str] = _TOOL_SEARCH_BM25_TOOL_OPTIONAL.intersection(obj)
+    if "allowed_callers" in f_present:
+        v_allowed_callers = obj["allowed_callers"]
+        if type(v_allowed_callers) is not list:
+            raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
+                _decode_allowed_caller(item) for item in v_allowed_callers
+            ]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    v_cache_control = obj.get("cache_control", _ABSENT)
-    if v_cache_control is _ABSENT:
-        f_cache_control: CacheControlEphemeral | None = None
     else:
+        f_allowed_callers = None
+    if "cache_control" in f_present:
         try:
-            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
+                obj["cache_control"]
+            )
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    f_defer_loading = obj.get("defer_loading", _ABSENT)
-    if type(f_defer_loading) is not bool:
-        if f_defer_loading is not _ABSENT:
+    else:
+        f_cache_control = None
+    if "defer_loading" in f_present:
+        f_defer_loading = obj["defer_loading"]
+        if type(f_defer_loading) is not bool:
             raise _field_error(f_defer_loading, "boolean", "defer_loading")
+    else:
         f_defer_loading = None
-    f_strict = obj.get("strict", _ABSENT)
-    if type(f_strict) is not bool:
-        if f_strict is not _ABSENT:
+    if "strict" in f_present:
+        f_strict = obj["strict"]
+        if type(f_strict) is not bool:
             raise _field_error(f_strict, "boolean", "strict")
+    else:
         f_strict = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _TOOL_SEARCH_BM25_TOOL_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TOOL_SEARCH_BM25_TOOL_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TOOL_SEARCH_BM25_TOOL_KEYS)
     result = ToolSearchBm25Tool.__new__(ToolSearchBm25Tool)
     result.type = "tool_search_tool_bm25"
     result.name = "tool_search_tool_bm25"
@@ -11157,42 +11410,45 @@ def _decode_tool_search_regex_tool20251119(data: object) -> ToolSearchRegexTool2
         result.extra = {}
         result._present = frozenset()
         return result
-    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
-    if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
-    elif type(v_allowed_callers) is not list:
-        raise _field_error(v_allowed_callers, "array", "allowed_callers")
-    else:
+    f_present: frozenset[str] = _TOOL_SEARCH_REGEX_TOOL20251119_OPTIONAL.intersection(obj)
+    if "allowed_callers" in f_present:
+        v_allowed_callers = obj["allowed_callers"]
+        if type(v_allowed_callers) is not list:
+            raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
+                _decode_allowed_caller(item) for item in v_allowed_callers
+            ]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    v_cache_control = obj.get("cache_control", _ABSENT)
-    if v_cache_control is _ABSENT:
-        f_cache_control: CacheControlEphemeral | None = None
     else:
+        f_allowed_callers = None
+    if "cache_control" in f_present:
         try:
-            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
+                obj["cache_control"]
+            )
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    f_defer_loading = obj.get("defer_loading", _ABSENT)
-    if type(f_defer_loading) is not bool:
-        if f_defer_loading is not _ABSENT:
+    else:
+        f_cache_control = None
+    if "defer_loading" in f_present:
+        f_defer_loading = obj["defer_loading"]
+        if type(f_defer_loading) is not bool:
             raise _field_error(f_defer_loading, "boolean", "defer_loading")
+    else:
         f_defer_loading = None
-    f_strict = obj.get("strict", _ABSENT)
-    if type(f_strict) is not bool:
-        if f_strict is not _ABSENT:
+    if "strict" in f_present:
+        f_strict = obj["strict"]
+        if type(f_strict) is not bool:
             raise _field_error(f_strict, "boolean", "strict")
+    else:
         f_strict = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _TOOL_SEARCH_REGEX_TOOL20251119_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TOOL_SEARCH_REGEX_TOOL20251119_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TOOL_SEARCH_REGEX_TOOL20251119_KEYS)
     result = ToolSearchRegexTool20251119.__new__(ToolSearchRegexTool20251119)
     result.type = "tool_search_tool_regex_20251119"
     result.name = "tool_search_tool_regex"
@@ -11224,42 +11480,45 @@ def _decode_tool_search_regex_tool(data: object) -> ToolSearchRegexTool:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_allowed_callers = obj.get("allowed_callers", _ABSENT)
-    if v_allowed_callers is _ABSENT:
-        f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = None
-    elif type(v_allowed_callers) is not list:
-        raise _field_error(v_allowed_callers, "array", "allowed_callers")
-    else:
+    f_present: frozenset[str] = _TOOL_SEARCH_REGEX_TOOL_OPTIONAL.intersection(obj)
+    if "allowed_callers" in f_present:
+        v_allowed_callers = obj["allowed_callers"]
+        if type(v_allowed_callers) is not list:
+            raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
+            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
+                _decode_allowed_caller(item) for item in v_allowed_callers
+            ]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    v_cache_control = obj.get("cache_control", _ABSENT)
-    if v_cache_control is _ABSENT:
-        f_cache_control: CacheControlEphemeral | None = None
     else:
+        f_allowed_callers = None
+    if "cache_control" in f_present:
         try:
-            f_cache_control = _d_opt_cache_control_ephemeral(v_cache_control)
+            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
+                obj["cache_control"]
+            )
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    f_defer_loading = obj.get("defer_loading", _ABSENT)
-    if type(f_defer_loading) is not bool:
-        if f_defer_loading is not _ABSENT:
+    else:
+        f_cache_control = None
+    if "defer_loading" in f_present:
+        f_defer_loading = obj["defer_loading"]
+        if type(f_defer_loading) is not bool:
             raise _field_error(f_defer_loading, "boolean", "defer_loading")
+    else:
         f_defer_loading = None
-    f_strict = obj.get("strict", _ABSENT)
-    if type(f_strict) is not bool:
-        if f_strict is not _ABSENT:
+    if "strict" in f_present:
+        f_strict = obj["strict"]
+        if type(f_strict) is not bool:
             raise _field_error(f_strict, "boolean", "strict")
+    else:
         f_strict = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _TOOL_SEARCH_REGEX_TOOL_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TOOL_SEARCH_REGEX_TOOL_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TOOL_SEARCH_REGEX_TOOL_KEYS)
     result = ToolSearchRegexTool.__new__(ToolSearchRegexTool)
     result.type = "tool_search_tool_regex"
     result.name = "tool_search_tool_regex"
@@ -11285,17 +11544,16 @@ def _decode_tool_choice_auto(data: object) -> ToolChoiceAuto:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_disable_parallel_tool_use = obj.get("disable_parallel_tool_use", _ABSENT)
-    if type(f_disable_parallel_tool_use) is not bool:
-        if f_disable_parallel_tool_use is not _ABSENT:
+    f_present: frozenset[str] = _TOOL_CHOICE_AUTO_OPTIONAL.intersection(obj)
+    if "disable_parallel_tool_use" in f_present:
+        f_disable_parallel_tool_use = obj["disable_parallel_tool_use"]
+        if type(f_disable_parallel_tool_use) is not bool:
             raise _field_error(f_disable_parallel_tool_use, "boolean", "disable_parallel_tool_use")
+    else:
         f_disable_parallel_tool_use = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _TOOL_CHOICE_AUTO_OPTIONAL.intersection(obj)
-        if len(obj) != 1 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TOOL_CHOICE_AUTO_KEYS)
+    if len(obj) != 1 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TOOL_CHOICE_AUTO_KEYS)
     result = ToolChoiceAuto.__new__(ToolChoiceAuto)
     result.type = "auto"
     result.disable_parallel_tool_use = f_disable_parallel_tool_use
@@ -11317,17 +11575,16 @@ def _decode_tool_choice_any(data: object) -> ToolChoiceAny:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_disable_parallel_tool_use = obj.get("disable_parallel_tool_use", _ABSENT)
-    if type(f_disable_parallel_tool_use) is not bool:
-        if f_disable_parallel_tool_use is not _ABSENT:
+    f_present: frozenset[str] = _TOOL_CHOICE_ANY_OPTIONAL.intersection(obj)
+    if "disable_parallel_tool_use" in f_present:
+        f_disable_parallel_tool_use = obj["disable_parallel_tool_use"]
+        if type(f_disable_parallel_tool_use) is not bool:
             raise _field_error(f_disable_parallel_tool_use, "boolean", "disable_parallel_tool_use")
+    else:
         f_disable_parallel_tool_use = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _TOOL_CHOICE_ANY_OPTIONAL.intersection(obj)
-        if len(obj) != 1 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TOOL_CHOICE_ANY_KEYS)
+    if len(obj) != 1 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TOOL_CHOICE_ANY_KEYS)
     result = ToolChoiceAny.__new__(ToolChoiceAny)
     result.type = "any"
     result.disable_parallel_tool_use = f_disable_parallel_tool_use
@@ -11356,17 +11613,16 @@ def _decode_tool_choice_tool(data: object) -> ToolChoiceTool:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_disable_parallel_tool_use = obj.get("disable_parallel_tool_use", _ABSENT)
-    if type(f_disable_parallel_tool_use) is not bool:
-        if f_disable_parallel_tool_use is not _ABSENT:
+    f_present: frozenset[str] = _TOOL_CHOICE_TOOL_OPTIONAL.intersection(obj)
+    if "disable_parallel_tool_use" in f_present:
+        f_disable_parallel_tool_use = obj["disable_parallel_tool_use"]
+        if type(f_disable_parallel_tool_use) is not bool:
             raise _field_error(f_disable_parallel_tool_use, "boolean", "disable_parallel_tool_use")
+    else:
         f_disable_parallel_tool_use = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _TOOL_CHOICE_TOOL_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TOOL_CHOICE_TOOL_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TOOL_CHOICE_TOOL_KEYS)
     result = ToolChoiceTool.__new__(ToolChoiceTool)
     result.type = "tool"
     result.name = f_name
@@ -11445,20 +11701,17 @@ def _decode_metadata(data: object) -> Metadata:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_user_id = obj.get("user_id", _ABSENT)
-    if v_user_id is _ABSENT:
-        f_user_id: str | None = None
-    else:
+    f_present: frozenset[str] = _METADATA_OPTIONAL.intersection(obj)
+    if "user_id" in f_present:
         try:
-            f_user_id = _d_opt_str_maxlen256(v_user_id)
+            f_user_id: str | None = _d_opt_str_maxlen256(obj["user_id"])
         except DecodeError as error:
             raise error.at(_segment("user_id")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_user_id = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 0:  # more than the 0 required key(s)
-        f_present = _METADATA_OPTIONAL.intersection(obj)
-        if len(obj) != 0 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _METADATA_KEYS)
+    if len(obj) != 0 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _METADATA_KEYS)
     result = Metadata.__new__(Metadata)
     result.user_id = f_user_id
     result.extra = f_extra
@@ -11512,93 +11765,87 @@ def _decode_message_create_params(data: object) -> MessageCreateParams:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_system = obj.get("system", _ABSENT)
-    if v_system is _ABSENT:
-        f_system: str | list[TextBlockParam] | None = None
-    else:
+    f_present: frozenset[str] = _MESSAGE_CREATE_PARAMS_OPTIONAL.intersection(obj)
+    if "system" in f_present:
         try:
-            f_system = _d_union_str_or_list_text_block_param(v_system)
+            f_system: str | list[TextBlockParam] | None = _d_union_str_or_list_text_block_param(
+                obj["system"]
+            )
         except DecodeError as error:
             raise error.at(_segment("system")) from None
-    v_tools = obj.get("tools", _ABSENT)
-    if v_tools is _ABSENT:
-        f_tools: list[ToolUnion] | None = None
-    elif type(v_tools) is not list:
-        raise _field_error(v_tools, "array", "tools")
     else:
+        f_system = None
+    if "tools" in f_present:
+        v_tools = obj["tools"]
+        if type(v_tools) is not list:
+            raise _field_error(v_tools, "array", "tools")
         try:
-            f_tools = [_decode_tool_union(item) for item in v_tools]
+            f_tools: list[ToolUnion] | None = [_decode_tool_union(item) for item in v_tools]
         except DecodeError:
             raise _item_error(v_tools, _decode_tool_union, "tools") from None
-    v_tool_choice = obj.get("tool_choice", _ABSENT)
-    if v_tool_choice is _ABSENT:
-        f_tool_choice: ToolChoice | None = None
     else:
+        f_tools = None
+    if "tool_choice" in f_present:
         try:
-            f_tool_choice = _decode_tool_choice(v_tool_choice)
+            f_tool_choice: ToolChoice | None = _decode_tool_choice(obj["tool_choice"])
         except DecodeError as error:
             raise error.at(_segment("tool_choice")) from None
-    v_thinking = obj.get("thinking", _ABSENT)
-    if v_thinking is _ABSENT:
-        f_thinking: ThinkingConfig | None = None
     else:
+        f_tool_choice = None
+    if "thinking" in f_present:
         try:
-            f_thinking = _decode_thinking_config(v_thinking)
+            f_thinking: ThinkingConfig | None = _decode_thinking_config(obj["thinking"])
         except DecodeError as error:
             raise error.at(_segment("thinking")) from None
-    v_metadata = obj.get("metadata", _ABSENT)
-    if v_metadata is _ABSENT:
-        f_metadata: Metadata | None = None
     else:
+        f_thinking = None
+    if "metadata" in f_present:
         try:
-            f_metadata = _decode_metadata(v_metadata)
+            f_metadata: Metadata | None = _decode_metadata(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    v_stop_sequences = obj.get("stop_sequences", _ABSENT)
-    if v_stop_sequences is _ABSENT:
-        f_stop_sequences: list[str] | None = None
-    elif type(v_stop_sequences) is not list:
-        raise _field_error(v_stop_sequences, "array", "stop_sequences")
     else:
+        f_metadata = None
+    if "stop_sequences" in f_present:
+        v_stop_sequences = obj["stop_sequences"]
+        if type(v_stop_sequences) is not list:
+            raise _field_error(v_stop_sequences, "array", "stop_sequences")
         try:
-            f_stop_sequences = [_str(item) for item in v_stop_sequences]
+            f_stop_sequences: list[str] | None = [_str(item) for item in v_stop_sequences]
         except DecodeError:
             raise _item_error(v_stop_sequences, _str, "stop_sequences") from None
-    f_stream = obj.get("stream", _ABSENT)
-    if type(f_stream) is not bool:
-        if f_stream is not _ABSENT:
-            raise _field_error(f_stream, "boolean", "stream")
-        f_stream = None
-    v_temperature = obj.get("temperature", _ABSENT)
-    if v_temperature is _ABSENT:
-        f_temperature: float | None = None
     else:
+        f_stop_sequences = None
+    if "stream" in f_present:
+        f_stream = obj["stream"]
+        if type(f_stream) is not bool:
+            raise _field_error(f_stream, "boolean", "stream")
+    else:
+        f_stream = None
+    if "temperature" in f_present:
         try:
-            f_temperature = _d_float_min0_max1(v_temperature)
+            f_temperature: float | None = _d_float_min0_max1(obj["temperature"])
         except DecodeError as error:
             raise error.at(_segment("temperature")) from None
-    v_top_k = obj.get("top_k", _ABSENT)
-    if v_top_k is _ABSENT:
-        f_top_k: int | None = None
     else:
+        f_temperature = None
+    if "top_k" in f_present:
         try:
-            f_top_k = _d_int_min0(v_top_k)
+            f_top_k: int | None = _d_int_min0(obj["top_k"])
         except DecodeError as error:
             raise error.at(_segment("top_k")) from None
-    v_top_p = obj.get("top_p", _ABSENT)
-    if v_top_p is _ABSENT:
-        f_top_p: float | None = None
     else:
+        f_top_k = None
+    if "top_p" in f_present:
         try:
-            f_top_p = _d_float_min0_max1(v_top_p)
+            f_top_p: float | None = _d_float_min0_max1(obj["top_p"])
         except DecodeError as error:
             raise error.at(_segment("top_p")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_top_p = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3:  # more than the 3 required key(s)
-        f_present = _MESSAGE_CREATE_PARAMS_OPTIONAL.intersection(obj)
-        if len(obj) != 3 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _MESSAGE_CREATE_PARAMS_KEYS)
+    if len(obj) != 3 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _MESSAGE_CREATE_PARAMS_KEYS)
     result = MessageCreateParams.__new__(MessageCreateParams)
     result.model = f_model
     result.max_tokens = f_max_tokens
@@ -11713,38 +11960,36 @@ def _decode_tool_definition(data: object) -> ToolDefinition:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_title = obj.get("title", _ABSENT)
-    if type(f_title) is not str:
-        if f_title is not _ABSENT:
+    f_present: frozenset[str] = _TOOL_DEFINITION_OPTIONAL.intersection(obj)
+    if "title" in f_present:
+        f_title = obj["title"]
+        if type(f_title) is not str:
             raise _field_error(f_title, "string", "title")
-        f_title = None
-    f_description = obj.get("description", _ABSENT)
-    if type(f_description) is not str:
-        if f_description is not _ABSENT:
-            raise _field_error(f_description, "string", "description")
-        f_description = None
-    v_output_schema = obj.get("outputSchema", _ABSENT)
-    if v_output_schema is _ABSENT:
-        f_output_schema: dict[str, JSONValue] | None = None
     else:
+        f_title = None
+    if "description" in f_present:
+        f_description = obj["description"]
+        if type(f_description) is not str:
+            raise _field_error(f_description, "string", "description")
+    else:
+        f_description = None
+    if "outputSchema" in f_present:
         try:
-            f_output_schema = _json_object(v_output_schema)
+            f_output_schema: dict[str, JSONValue] | None = _json_object(obj["outputSchema"])
         except DecodeError as error:
             raise error.at(_segment("outputSchema")) from None
-    v_annotations = obj.get("annotations", _ABSENT)
-    if v_annotations is _ABSENT:
-        f_annotations: dict[str, JSONValue] | None = None
     else:
+        f_output_schema = None
+    if "annotations" in f_present:
         try:
-            f_annotations = _json_object(v_annotations)
+            f_annotations: dict[str, JSONValue] | None = _json_object(obj["annotations"])
         except DecodeError as error:
             raise error.at(_segment("annotations")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_annotations = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _TOOL_DEFINITION_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TOOL_DEFINITION_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TOOL_DEFINITION_KEYS)
     result = ToolDefinition.__new__(ToolDefinition)
     result.name = f_name
     result.input_schema = f_input_schema
@@ -11780,17 +12025,16 @@ def _decode_tools_list_result(data: object) -> ToolsListResult:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_next_cursor = obj.get("nextCursor", _ABSENT)
-    if type(f_next_cursor) is not str:
-        if f_next_cursor is not _ABSENT:
+    f_present: frozenset[str] = _TOOLS_LIST_RESULT_OPTIONAL.intersection(obj)
+    if "nextCursor" in f_present:
+        f_next_cursor = obj["nextCursor"]
+        if type(f_next_cursor) is not str:
             raise _field_error(f_next_cursor, "string", "nextCursor")
+    else:
         f_next_cursor = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _TOOLS_LIST_RESULT_OPTIONAL.intersection(obj)
-        if len(obj) != 1 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TOOLS_LIST_RESULT_KEYS)
+    if len(obj) != 1 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TOOLS_LIST_RESULT_KEYS)
     result = ToolsListResult.__new__(ToolsListResult)
     result.tools = f_tools
     result.next_cursor = f_next_cursor
@@ -11812,24 +12056,25 @@ def _decode_trim_state(data: object) -> _TrimState:
         result.max_count = 3
         result._present = frozenset()
         return result
-    f_count = obj.get("count", _ABSENT)
-    if type(f_count) is not int or not -_INT_BOUND < f_count < _INT_BOUND:
-        if f_count is not _ABSENT:
+    f_present: frozenset[str] = _TRIM_STATE_OPTIONAL.intersection(obj)
+    if "count" in f_present:
+        f_count = obj["count"]
+        if type(f_count) is not int or not -_INT_BOUND < f_count < _INT_BOUND:
             raise _field_error(f_count, "integer", "count")
+    else:
         f_count = 0
-    f_original_count = obj.get("original_count", _ABSENT)
-    if type(f_original_count) is not int or not -_INT_BOUND < f_original_count < _INT_BOUND:
-        if f_original_count is not _ABSENT:
+    if "original_count" in f_present:
+        f_original_count = obj["original_count"]
+        if type(f_original_count) is not int or not -_INT_BOUND < f_original_count < _INT_BOUND:
             raise _field_error(f_original_count, "integer", "original_count")
+    else:
         f_original_count = 0
-    f_max_count = obj.get("max_count", _ABSENT)
-    if type(f_max_count) is not int or not -_INT_BOUND < f_max_count < _INT_BOUND:
-        if f_max_count is not _ABSENT:
+    if "max_count" in f_present:
+        f_max_count = obj["max_count"]
+        if type(f_max_count) is not int or not -_INT_BOUND < f_max_count < _INT_BOUND:
             raise _field_error(f_max_count, "integer", "max_count")
+    else:
         f_max_count = 3
-    f_present: frozenset[str] = frozenset()
-    if len(obj) != 0:  # more than the 0 required key(s)
-        f_present = _TRIM_STATE_OPTIONAL.intersection(obj)
     result = _TrimState.__new__(_TrimState)
     result.count = f_count
     result.original_count = f_original_count
@@ -12303,7 +12548,7 @@ def _d_union_web_search_tool_result_error_or_list_web_search_result_block(
 def _e_union_str_or_list_content_block_param(value: str | list[ContentBlockParam]) -> JSONValue:
     if isinstance(value, str):
         return value
-    return [encode_content_block_param(item1) for item1 in value]
+    return [item1.to_dict() for item1 in value]
 
 
 def _e_union_str_or_list_text_block_param(value: str | list[TextBlockParam]) -> JSONValue:
@@ -12317,7 +12562,7 @@ def _e_union_str_or_list_tool_result_block_content(
 ) -> JSONValue:
     if isinstance(value, str):
         return value
-    return [encode_tool_result_block_content(item1) for item1 in value]
+    return [item1.to_dict() for item1 in value]
 
 
 def _e_union_web_search_tool_result_error_or_list_web_search_result_block(

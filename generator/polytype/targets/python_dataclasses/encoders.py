@@ -45,6 +45,9 @@ class DataclassCodecs(Codecs):
                         return enum_encoding(named, expression)
                     case ir.Alias() if self._alias_encodes_as_is(named):
                         return expression
+                    case ir.UnionType() if self.union_of_records(named):
+                        # its encoder would only call this: one call per value, not two
+                        return f"{expression}.to_dict()"
                     case ir.UnionType() | ir.Alias():
                         return f"encode_{function_suffix(named.name)}({expression})"
                     case _ as unreachable:
@@ -74,6 +77,19 @@ class DataclassCodecs(Codecs):
                 return f"{self.inline_union_encoder(type_ref)}({expression})"
             case _ as unreachable:
                 assert_never(unreachable)
+
+    def union_of_records(self, union: ir.UnionType) -> bool:
+        """Whether every member of `union` is a record, or a union of records: a value of
+        it (its unknown member's too) is encoded by its own `to_dict()`."""
+        return all(self._all_records(member) for member in union.members)
+
+    def _all_records(self, name: str) -> bool:
+        named = self.named(name)
+        if isinstance(named, ir.Record):
+            return True
+        if isinstance(named, ir.UnionType):
+            return all(self._all_records(member) for member in named.members)
+        return False
 
     def _alias_encodes_as_is(self, alias: ir.Alias) -> bool:
         """Whether the alias's values are already JSON data (its encoder is the identity).

@@ -30,6 +30,8 @@ class InlineDecode:
 
     lines: tuple[str, ...]
     fetched: str = ""
+    # an optional field's statements for when its key is known to be present
+    present: tuple[str, ...] = ()
 
 
 def _inline_call(
@@ -74,7 +76,16 @@ def _inline_call(
             f"{body_indent}except DecodeError:",
             f"{body_indent}    raise _item_error({raw}, {decode}, {key}) from None",
         ]
-        return InlineDecode(tuple(lines), raw if item.required else "")
+        present: tuple[str, ...] = (
+            f"{raw} = obj[{key}]",
+            f"if type({raw}) is not list:",
+            f'    raise _field_error({raw}, "array", {key})',
+            "try:",
+            f"    {local}: {annotation} = [{decode}(item) for item in {raw}]",
+            "except DecodeError:",
+            f"    raise _item_error({raw}, {decode}, {key}) from None",
+        )
+        return InlineDecode(tuple(lines), raw if item.required else "", present)
     decode = codegen.decoder(type_ref)
     body_indent = "" if first == "if" else "    "
     if first != "if":
@@ -85,7 +96,13 @@ def _inline_call(
         f"{body_indent}except DecodeError as error:",
         f"{body_indent}    raise error.at(_segment({key})) from None",
     ]
-    return InlineDecode(tuple(lines), raw if item.required else "")
+    present = (
+        "try:",
+        f"    {local}: {annotation} = {decode}(obj[{key}])",
+        "except DecodeError as error:",
+        f"    raise error.at(_segment({key})) from None",
+    )
+    return InlineDecode(tuple(lines), raw if item.required else "", present)
 
 
 def _inline_decode(
@@ -105,9 +122,12 @@ def _inline_decode(
         return InlineDecode(
             (f"{local} = obj.get({key}, _ABSENT)", f"if {wrong}:", f"    {error}"), local
         )
+    present = (f"{local} = obj[{key}]", f"if {wrong}:", f"    {error}")
     if nullable and default == "None":
         # absent and null both decode to None (presence tracking tells them apart)
-        return InlineDecode((f"{local} = obj.get({key})", f"if {wrong}:", f"    {error}"))
+        return InlineDecode(
+            (f"{local} = obj.get({key})", f"if {wrong}:", f"    {error}"), "", present
+        )
     return InlineDecode(
         (
             f"{local} = obj.get({key}, _ABSENT)",
@@ -115,7 +135,9 @@ def _inline_decode(
             f"    if {local} is not _ABSENT:",
             f"        {error}",
             f"    {local} = {default}",
-        )
+        ),
+        "",
+        present,
     )
 
 
@@ -207,6 +229,7 @@ def field_view(
         decode_lines=decode_lines,
         local=local,
         default=default_python,
+        present_lines=inline.present if inline else (),
     )
     return view, True
 

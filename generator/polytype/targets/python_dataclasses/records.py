@@ -90,8 +90,10 @@ def _decode_body(
     """
     lines = list(checks.inline_prelude)
     by_name = {view.name: view for view in fields}
+    key_of = {name: key for key, name in names.items()}  # the JSON key of each field
     ordered = [by_name[names[item.json_key]] for item in checks.fields]
     required = sum(1 for item in record.fields if item.required)
+    split, fast = len(ordered), False
     if aliases:
         for view in ordered:
             lines.extend(view.decode_lines)
@@ -105,29 +107,38 @@ def _decode_body(
             and all(view.default for view in ordered[split:])
         )
         lines.extend(_hoist_required_fetches(ordered[:split] if fast else ordered))
-        if fast:
-            lines.extend(
-                _only_required(record.name, fields, required, checks.keeps_extra, tracks_presence)
-            )
-            for view in ordered[split:]:
-                lines.extend(view.decode_lines)
     present = ""
     if tracks_presence:
         if aliases:
             present = f"_present_keys(obj, {optional_name or 'frozenset()'}, {aliases})"
         else:
             present = f"{optional_name}.intersection(obj)"
+    # the keys present and the unknown ones, in locals no field's own can be (a property
+    # named `present` decodes into `f_present`)
+    taken = {view.local for view in fields} | {f"v_{view.name}" for view in fields}
+    f_present, f_extra = _unused("f_present", taken), _unused("f_extra", taken)
     # Every required key is in `obj` by now, so an object of exactly that many keys has
     # no optional or unknown ones: the set operations below are skipped for it (they
     # are a third of a small record's decode). Alias spellings can stand in for a
     # required key, so records that accept them always take the full path.
     guard = f"if len(obj) != {required}:" if not aliases else ""
+    found_first = False
+    if fast:
+        lines.extend(
+            _only_required(record.name, fields, required, checks.keeps_extra, tracks_presence)
+        )
+        if present:
+            # past the shortcut above some optional key is present: which ones, found
+            # once, and each absent field is its default at the cost of a set lookup
+            lines.append(f"{f_present}: frozenset[str] = {present}")
+            for view in ordered[split:]:
+                lines.extend(_when_present(view, f_present, key_of[view.name]))
+            present, guard, found_first = "", "", True  # found, and past the shortcut
+        else:
+            for view in ordered[split:]:
+                lines.extend(view.decode_lines)
     body_indent = "    " if guard else ""
     tail: list[str] = []
-    # the keys present and the unknown ones, in locals no field's own can be (a property
-    # named `present` decodes into `f_present`)
-    taken = {view.local for view in fields} | {f"v_{view.name}" for view in fields}
-    f_present, f_extra = _unused("f_present", taken), _unused("f_extra", taken)
     if present:
         if guard:
             lines.append(f"{f_present}: frozenset[str] = frozenset()")
@@ -137,7 +148,7 @@ def _decode_body(
     if checks.keeps_extra:
         keys = checks.keys_name
         lines.append(f"{f_extra}: dict[str, JSONValue] = {{}}")
-        if present and guard:
+        if present and guard or found_first:
             # required, optional and unknown keys are disjoint: a count tells if any is unknown
             tail.append(f"if len(obj) != {required} + len({f_present}):  # undeclared keys")
         else:
@@ -162,7 +173,7 @@ def _decode_body(
             lines.append(f"result.{view.name} = {view.local or view.tag_literal}")
         if checks.keeps_extra:
             lines.append(f"result.extra = {f_extra}")
-    if present:
+    if present or found_first:
         if record.frozen:
             lines.append(f'object.__setattr__(result, "_present", {f_present})')
         else:
@@ -176,6 +187,17 @@ def _unused(name: str, taken: set[str]) -> str:
     while name in taken:
         name += "_"
     return name
+
+
+def _when_present(view: FieldView, present: str, key: str) -> list[str]:
+    """An optional field's statements, run only when its key is in `present`; otherwise
+    the field is its default."""
+    return [
+        f"if {py_str(key)} in {present}:",
+        *("    " + line for line in view.present_lines or view.decode_lines),
+        "else:",
+        f"    {view.local} = {view.default}",
+    ]
 
 
 def _only_required(

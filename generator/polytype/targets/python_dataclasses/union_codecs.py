@@ -40,11 +40,7 @@ def union_view(union: ir.UnionType, codegen: DataclassCodecs) -> UnionView:
 
 
 def _union_encode_body(union: ir.UnionType, codegen: DataclassCodecs) -> tuple[str, ...]:
-    if all(
-        isinstance(codegen.named(member), (ir.Record, ir.UnionType))
-        and _all_records(member, codegen)
-        for member in union.members
-    ):
+    if codegen.union_of_records(union):
         return ("return value.to_dict()",)
     if union.tries_members:  # members of one JSON type: the value says what it is
         return ("return _encode_tried(value)",)
@@ -64,12 +60,3 @@ def _union_encode_body(union: ir.UnionType, codegen: DataclassCodecs) -> tuple[s
             lines.append(f"if isinstance(value, {codegen.python_classes(ir.Ref(member))}):")
             lines.append(f"    return {encoded}")
     return tuple(lines)
-
-
-def _all_records(name: str, codegen: DataclassCodecs) -> bool:
-    named = codegen.named(name)
-    if isinstance(named, ir.Record):
-        return True
-    if isinstance(named, ir.UnionType):
-        return all(_all_records(member, codegen) for member in named.members)
-    return False

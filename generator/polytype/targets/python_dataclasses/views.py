@@ -24,6 +24,8 @@ class FieldView:
     local: str = ""  # the decoder's local variable for this field ("" for tags)
     tag_literal: str = ""  # the fixed value of a tag field
     default: str = ""  # an optional field's value when its key is absent
+    # an optional field's statements for when its key is known to be present (or ())
+    present_lines: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,8 @@ TYPING_EXTENSIONS_WHEN_USED = ("TypeAliasType",)
 # ValidationError: its depth limit
 _PYDANTIC_ALWAYS = (
     "AfterValidator", "BaseModel", "BeforeValidator", "ConfigDict", "Field", "JsonValue",
-    "StrictFloat", "StrictInt", "TypeAdapter", "ValidationError", "model_validator",
+    "StrictFloat", "StrictInt", "TypeAdapter", "ValidationError", "ValidationInfo",
+    "model_validator",
 )  # fmt: skip
 _PYDANTIC_WHEN_USED = (
     "AliasChoices", "PlainValidator", "StrictBool", "StrictStr", "WithJsonSchema",
@@ -43,12 +44,8 @@ def pydantic_imports(uses: set[str], uses_spellings: bool, uses_checks: bool) ->
         names.add("VERSION")
     if uses_spellings:  # the wrap validator of _SpelledModel
         names |= set(_PYDANTIC_FOR_WRAP)
-    if uses_checks:  # the before validator of _CheckedModel
-        names.add("ValidationInfo")
     if uses_spellings:
         names |= set(_PYDANTIC_FOR_SPELLINGS)
-    if "schema_checks" in uses:  # the validators of schema checks see the validation context
-        names.add("ValidationInfo")
     return isort_names(names)
 
 

@@ -75,7 +75,8 @@ class Tool:
         out["name"] = self.name
         if "size" in self._present or self.size is not None:
             out["size"] = self.size
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -152,19 +153,18 @@ def _decode_tool(data: object) -> Tool:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_size = obj.get("size", _ABSENT)
-    if (type(f_size) is not int or not -_INT_BOUND < f_size < _INT_BOUND) and (
-        type(f_size) is not float or f_size - f_size
-    ):
-        if f_size is not _ABSENT:
+    f_present: frozenset[str] = _TOOL_OPTIONAL.intersection(obj)
+    if "size" in f_present:
+        f_size = obj["size"]
+        if (type(f_size) is not int or not -_INT_BOUND < f_size < _INT_BOUND) and (
+            type(f_size) is not float or f_size - f_size
+        ):
             raise _field_error(f_size, "number", "size")
+    else:
         f_size = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _TOOL_OPTIONAL.intersection(obj)
-        if len(obj) != 1 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _TOOL_KEYS)
+    if len(obj) != 1 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _TOOL_KEYS)
     result = Tool.__new__(Tool)
     result.name = f_name
     result.size = f_size
@@ -198,43 +198,38 @@ def _decode_toolbox(data: object) -> Toolbox:
         result.labels = None
         result._present = frozenset()
         return result
-    v_tags = obj.get("tags", _ABSENT)
-    if v_tags is _ABSENT:
-        f_tags: list[str] | None = None
-    elif type(v_tags) is not list:
-        raise _field_error(v_tags, "array", "tags")
-    else:
+    f_present: frozenset[str] = _TOOLBOX_OPTIONAL.intersection(obj)
+    if "tags" in f_present:
+        v_tags = obj["tags"]
+        if type(v_tags) is not list:
+            raise _field_error(v_tags, "array", "tags")
         try:
-            f_tags = [_str(item) for item in v_tags]
+            f_tags: list[str] | None = [_str(item) for item in v_tags]
         except DecodeError:
             raise _item_error(v_tags, _str, "tags") from None
-    v_size = obj.get("size", _ABSENT)
-    if v_size is _ABSENT:
-        f_size: int | None = None
     else:
+        f_tags = None
+    if "size" in f_present:
         try:
-            f_size = _d_int_mult4(v_size)
+            f_size: int | None = _d_int_mult4(obj["size"])
         except DecodeError as error:
             raise error.at(_segment("size")) from None
-    v_step = obj.get("step", _ABSENT)
-    if v_step is _ABSENT:
-        f_step: float | None = None
     else:
+        f_size = None
+    if "step" in f_present:
         try:
-            f_step = _d_float_mult0p01(v_step)
+            f_step: float | None = _d_float_mult0p01(obj["step"])
         except DecodeError as error:
             raise error.at(_segment("step")) from None
-    v_labels = obj.get("labels", _ABSENT)
-    if v_labels is _ABSENT:
-        f_labels: dict[str, str] | None = None
     else:
+        f_step = None
+    if "labels" in f_present:
         try:
-            f_labels = _d_map_str_minprops1_maxprops2(v_labels)
+            f_labels: dict[str, str] | None = _d_map_str_minprops1_maxprops2(obj["labels"])
         except DecodeError as error:
             raise error.at(_segment("labels")) from None
-    f_present: frozenset[str] = frozenset()
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _TOOLBOX_OPTIONAL.intersection(obj)
+    else:
+        f_labels = None
     result = Toolbox.__new__(Toolbox)
     result.tools = f_tools
     result.tags = f_tags

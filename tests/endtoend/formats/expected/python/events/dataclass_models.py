@@ -106,30 +106,32 @@ def _decode_event(data: object) -> Event:
         result.link = None
         result._present = frozenset()
         return result
-    f_day = obj.get("day")
-    if f_day is not None and type(f_day) is not str:
-        raise _field_error(f_day, "string", "day")
-    v_id = obj.get("id", _ABSENT)
-    if v_id is _ABSENT:
-        f_id: str | None = None
+    f_present: frozenset[str] = _EVENT_OPTIONAL.intersection(obj)
+    if "day" in f_present:
+        f_day = obj["day"]
+        if f_day is not None and type(f_day) is not str:
+            raise _field_error(f_day, "string", "day")
     else:
+        f_day = None
+    if "id" in f_present:
         try:
-            f_id = _d_str_minlen36(v_id)
+            f_id: str | None = _d_str_minlen36(obj["id"])
         except DecodeError as error:
             raise error.at(_segment("id")) from None
-    f_count = obj.get("count", _ABSENT)
-    if type(f_count) is not int or not -_INT_BOUND < f_count < _INT_BOUND:
-        if f_count is not _ABSENT:
+    else:
+        f_id = None
+    if "count" in f_present:
+        f_count = obj["count"]
+        if type(f_count) is not int or not -_INT_BOUND < f_count < _INT_BOUND:
             raise _field_error(f_count, "integer", "count")
+    else:
         f_count = None
-    f_link = obj.get("link", _ABSENT)
-    if type(f_link) is not str:
-        if f_link is not _ABSENT:
+    if "link" in f_present:
+        f_link = obj["link"]
+        if type(f_link) is not str:
             raise _field_error(f_link, "string", "link")
+    else:
         f_link = None
-    f_present: frozenset[str] = frozenset()
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _EVENT_OPTIONAL.intersection(obj)
     result = Event.__new__(Event)
     result.created = f_created
     result.day = f_day

@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from typing import Literal, TypeAlias, cast
 
 from ._runtime import (
-    _ABSENT,
     DecodeError,
     JSONValue,
     _dumps,
@@ -194,93 +193,88 @@ def _decode_holder(data: object) -> Holder:
         result.yes = None
         result._present = frozenset()
         return result
-    v_mixed = obj.get("mixed", _ABSENT)
-    if v_mixed is _ABSENT:
-        f_mixed: JSONValue | None = None
-    else:
+    f_present: frozenset[str] = _HOLDER_OPTIONAL.intersection(obj)
+    if "mixed" in f_present:
         try:
-            f_mixed = _d_lits_6_foo_true_foo_12_null(v_mixed)
+            f_mixed: JSONValue | None = _d_lits_6_foo_true_foo_12_null(obj["mixed"])
         except DecodeError as error:
             raise error.at(_segment("mixed")) from None
-    v_numbers = obj.get("numbers", _ABSENT)
-    if v_numbers is _ABSENT:
-        f_numbers: Literal[1, 2, 3] | None = None
     else:
+        f_mixed = None
+    if "numbers" in f_present:
         try:
-            f_numbers = _d_lits_1_2_3(v_numbers)
+            f_numbers: Literal[1, 2, 3] | None = _d_lits_1_2_3(obj["numbers"])
         except DecodeError as error:
             raise error.at(_segment("numbers")) from None
-    f_nothing = _optional(obj, "nothing", _d_lits_null, None)
-    f_null_type = _optional(obj, "null_type", _d_lits_null, None)
-    v_fraction = obj.get("fraction", _ABSENT)
-    if v_fraction is _ABSENT:
-        f_fraction: JSONValue | None = None
     else:
+        f_numbers = None
+    if "nothing" in f_present:
+        f_nothing = _optional(obj, "nothing", _d_lits_null, None)
+    else:
+        f_nothing = None
+    if "null_type" in f_present:
+        f_null_type = _optional(obj, "null_type", _d_lits_null, None)
+    else:
+        f_null_type = None
+    if "fraction" in f_present:
         try:
-            f_fraction = _d_lits_m2p5(v_fraction)
+            f_fraction: JSONValue | None = _d_lits_m2p5(obj["fraction"])
         except DecodeError as error:
             raise error.at(_segment("fraction")) from None
-    v_whole = obj.get("whole", _ABSENT)
-    if v_whole is _ABSENT:
-        f_whole: JSONValue | None = None
     else:
+        f_fraction = None
+    if "whole" in f_present:
         try:
-            f_whole = _d_lits_2p0(v_whole)
+            f_whole: JSONValue | None = _d_lits_2p0(obj["whole"])
         except DecodeError as error:
             raise error.at(_segment("whole")) from None
-    v_object_ = obj.get("object", _ABSENT)
-    if v_object_ is _ABSENT:
-        f_object_: JSONValue | None = None
     else:
+        f_whole = None
+    if "object" in f_present:
         try:
-            f_object_ = _d_lits_a_1_b_true_c_null(v_object_)
+            f_object_: JSONValue | None = _d_lits_a_1_b_true_c_null(obj["object"])
         except DecodeError as error:
             raise error.at(_segment("object")) from None
-    v_array = obj.get("array", _ABSENT)
-    if v_array is _ABSENT:
-        f_array: JSONValue | None = None
     else:
+        f_object_ = None
+    if "array" in f_present:
         try:
-            f_array = _d_lits_false_0(v_array)
+            f_array: JSONValue | None = _d_lits_false_0(obj["array"])
         except DecodeError as error:
             raise error.at(_segment("array")) from None
-    v_scalars = obj.get("scalars", _ABSENT)
-    if v_scalars is _ABSENT:
-        f_scalars: Literal["x", 1, False, None] | None = None
     else:
+        f_array = None
+    if "scalars" in f_present:
         try:
-            f_scalars = _d_lits_x_1_false_null(v_scalars)
+            f_scalars: Literal["x", 1, False, None] | None = _d_lits_x_1_false_null(obj["scalars"])
         except DecodeError as error:
             raise error.at(_segment("scalars")) from None
-    v_listed = obj.get("listed", _ABSENT)
-    if v_listed is _ABSENT:
-        f_listed: list[JSONValue] | None = None
-    elif type(v_listed) is not list:
-        raise _field_error(v_listed, "array", "listed")
     else:
+        f_scalars = None
+    if "listed" in f_present:
+        v_listed = obj["listed"]
+        if type(v_listed) is not list:
+            raise _field_error(v_listed, "array", "listed")
         try:
-            f_listed = [_d_lits_0p5_half(item) for item in v_listed]
+            f_listed: list[JSONValue] | None = [_d_lits_0p5_half(item) for item in v_listed]
         except DecodeError:
             raise _item_error(v_listed, _d_lits_0p5_half, "listed") from None
-    v_one = obj.get("one", _ABSENT)
-    if v_one is _ABSENT:
-        f_one: Literal[1] | None = None
     else:
+        f_listed = None
+    if "one" in f_present:
         try:
-            f_one = _d_lit_1(v_one)
+            f_one: Literal[1] | None = _d_lit_1(obj["one"])
         except DecodeError as error:
             raise error.at(_segment("one")) from None
-    v_yes = obj.get("yes", _ABSENT)
-    if v_yes is _ABSENT:
-        f_yes: Literal[True] | None = None
     else:
+        f_one = None
+    if "yes" in f_present:
         try:
-            f_yes = _d_lit_True(v_yes)
+            f_yes: Literal[True] | None = _d_lit_True(obj["yes"])
         except DecodeError as error:
             raise error.at(_segment("yes")) from None
-    f_present: frozenset[str] = frozenset()
-    if len(obj) != 0:  # more than the 0 required key(s)
-        f_present = _HOLDER_OPTIONAL.intersection(obj)
+    else:
+        f_yes = None
     result = Holder.__new__(Holder)
     result.mixed = f_mixed
     result.numbers = f_numbers

@@ -186,7 +186,8 @@ class Reply:
             out["previous"] = None if self.previous is None else self.previous.value
         if "color" in self._present or self.color is not None:
             out["color"] = None if self.color is None else self.color.value
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -263,54 +264,50 @@ def _decode_reply(data: object) -> Reply:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_mode = obj.get("mode", _ABSENT)
-    if v_mode is _ABSENT:
-        f_mode: Mode | None = None
-    else:
+    f_present: frozenset[str] = _REPLY_OPTIONAL.intersection(obj)
+    if "mode" in f_present:
         try:
-            f_mode = _decode_mode(v_mode)
+            f_mode: Mode | None = _decode_mode(obj["mode"])
         except DecodeError as error:
             raise error.at(_segment("mode")) from None
-    v_kind = obj.get("kind", _ABSENT)
-    if v_kind is _ABSENT:
-        f_kind: Kind | UnknownKind | None = None
     else:
+        f_mode = None
+    if "kind" in f_present:
         try:
-            f_kind = _decode_kind(v_kind)
+            f_kind: Kind | UnknownKind | None = _decode_kind(obj["kind"])
         except DecodeError as error:
             raise error.at(_segment("kind")) from None
-    v_history = obj.get("history", _ABSENT)
-    if v_history is _ABSENT:
-        f_history: list[Status | UnknownStatus] | None = None
-    elif type(v_history) is not list:
-        raise _field_error(v_history, "array", "history")
     else:
+        f_kind = None
+    if "history" in f_present:
+        v_history = obj["history"]
+        if type(v_history) is not list:
+            raise _field_error(v_history, "array", "history")
         try:
-            f_history = [_decode_status(item) for item in v_history]
+            f_history: list[Status | UnknownStatus] | None = [
+                _decode_status(item) for item in v_history
+            ]
         except DecodeError:
             raise _item_error(v_history, _decode_status, "history") from None
-    v_previous = obj.get("previous", _ABSENT)
-    if v_previous is _ABSENT:
-        f_previous: StopReason | UnknownStopReason | None = None
     else:
+        f_history = None
+    if "previous" in f_present:
         try:
-            f_previous = _d_opt_stop_reason(v_previous)
+            f_previous: StopReason | UnknownStopReason | None = _d_opt_stop_reason(obj["previous"])
         except DecodeError as error:
             raise error.at(_segment("previous")) from None
-    v_color = obj.get("color", _ABSENT)
-    if v_color is _ABSENT:
-        f_color: ReplyColor | UnknownReplyColor | None = None
     else:
+        f_previous = None
+    if "color" in f_present:
         try:
-            f_color = _decode_reply_color(v_color)
+            f_color: ReplyColor | UnknownReplyColor | None = _decode_reply_color(obj["color"])
         except DecodeError as error:
             raise error.at(_segment("color")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_color = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2:  # more than the 2 required key(s)
-        f_present = _REPLY_OPTIONAL.intersection(obj)
-        if len(obj) != 2 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _REPLY_KEYS)
+    if len(obj) != 2 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _REPLY_KEYS)
     result = Reply.__new__(Reply)
     result.stop_reason = f_stop_reason
     result.status = f_status

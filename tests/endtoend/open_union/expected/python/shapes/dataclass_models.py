@@ -71,7 +71,8 @@ class A:
         out: dict[str, JSONValue] = {}
         out["kind"] = "a"
         out["n"] = self.n
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -101,7 +102,8 @@ class B:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["kind"] = "b"
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:

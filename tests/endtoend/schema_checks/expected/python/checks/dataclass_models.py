@@ -19,7 +19,6 @@ import jsonschema.exceptions
 import jsonschema.validators
 
 from ._runtime import (
-    _ABSENT,
     _INT_BOUND,
     DecodeError,
     JSONValue,
@@ -165,7 +164,8 @@ class Link:
             out["a"] = self.a
         if "b" in self._present or self.b is not None:
             out["b"] = self.b
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -200,7 +200,8 @@ class Named:
         out: dict[str, JSONValue] = {}
         if "name" in self._present or self.name is not None:
             out["name"] = self.name
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -237,7 +238,8 @@ class Odd:
         out: dict[str, JSONValue] = {}
         if "p" in self._present or self.p is not None:
             out["p"] = self.p
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -276,32 +278,34 @@ def _decode_link(data: object) -> Link:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_href = obj.get("href", _ABSENT)
-    if type(f_href) is not str:
-        if f_href is not _ABSENT:
+    f_present: frozenset[str] = _LINK_OPTIONAL.intersection(obj)
+    if "href" in f_present:
+        f_href = obj["href"]
+        if type(f_href) is not str:
             raise _field_error(f_href, "string", "href")
+    else:
         f_href = None
-    f_rel = obj.get("rel", _ABSENT)
-    if type(f_rel) is not str:
-        if f_rel is not _ABSENT:
+    if "rel" in f_present:
+        f_rel = obj["rel"]
+        if type(f_rel) is not str:
             raise _field_error(f_rel, "string", "rel")
+    else:
         f_rel = None
-    f_a = obj.get("a", _ABSENT)
-    if type(f_a) is not int or not -_INT_BOUND < f_a < _INT_BOUND:
-        if f_a is not _ABSENT:
+    if "a" in f_present:
+        f_a = obj["a"]
+        if type(f_a) is not int or not -_INT_BOUND < f_a < _INT_BOUND:
             raise _field_error(f_a, "integer", "a")
+    else:
         f_a = None
-    f_b = obj.get("b", _ABSENT)
-    if type(f_b) is not int or not -_INT_BOUND < f_b < _INT_BOUND:
-        if f_b is not _ABSENT:
+    if "b" in f_present:
+        f_b = obj["b"]
+        if type(f_b) is not int or not -_INT_BOUND < f_b < _INT_BOUND:
             raise _field_error(f_b, "integer", "b")
+    else:
         f_b = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 0:  # more than the 0 required key(s)
-        f_present = _LINK_OPTIONAL.intersection(obj)
-        if len(obj) != 0 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _LINK_KEYS)
+    if len(obj) != 0 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _LINK_KEYS)
     result = Link.__new__(Link)
     result.href = f_href
     result.rel = f_rel
@@ -322,20 +326,17 @@ def _decode_named(data: object) -> Named:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_name = obj.get("name", _ABSENT)
-    if v_name is _ABSENT:
-        f_name: str | None = None
-    else:
+    f_present: frozenset[str] = _NAMED_OPTIONAL.intersection(obj)
+    if "name" in f_present:
         try:
-            f_name = _d_checked_named_name_not_str(v_name)
+            f_name: str | None = _d_checked_named_name_not_str(obj["name"])
         except DecodeError as error:
             raise error.at(_segment("name")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_name = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 0:  # more than the 0 required key(s)
-        f_present = _NAMED_OPTIONAL.intersection(obj)
-        if len(obj) != 0 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _NAMED_KEYS)
+    if len(obj) != 0 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _NAMED_KEYS)
     result = Named.__new__(Named)
     result.name = f_name
     result.extra = f_extra
@@ -354,17 +355,16 @@ def _decode_odd(data: object) -> Odd:
         result.extra = {}
         result._present = frozenset()
         return result
-    f_p = obj.get("p", _ABSENT)
-    if type(f_p) is not str:
-        if f_p is not _ABSENT:
+    f_present: frozenset[str] = _ODD_OPTIONAL.intersection(obj)
+    if "p" in f_present:
+        f_p = obj["p"]
+        if type(f_p) is not str:
             raise _field_error(f_p, "string", "p")
+    else:
         f_p = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 0:  # more than the 0 required key(s)
-        f_present = _ODD_OPTIONAL.intersection(obj)
-        if len(obj) != 0 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _ODD_KEYS)
+    if len(obj) != 0 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _ODD_KEYS)
     result = Odd.__new__(Odd)
     result.p = f_p
     result.extra = f_extra

@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from typing import TypeAlias, cast
 
 from ._runtime import (
-    _ABSENT,
     DecodeError,
     JSONValue,
     _dumps,
@@ -73,7 +72,8 @@ class Shapes:
             out["point"] = None if self.point is None else encode_point(self.point)
         if "label" in self._present or self.label is not None:
             out["label"] = self.label
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -113,25 +113,23 @@ def _decode_shapes(data: object) -> Shapes:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_point = obj.get("point", _ABSENT)
-    if v_point is _ABSENT:
-        f_point: Point | None = None
-    else:
+    f_present: frozenset[str] = _SHAPES_OPTIONAL.intersection(obj)
+    if "point" in f_present:
         try:
-            f_point = _decode_point(v_point)
+            f_point: Point | None = _decode_point(obj["point"])
         except DecodeError as error:
             raise error.at(_segment("point")) from None
-    f_label = obj.get("label", _ABSENT)
-    if type(f_label) is not str:
-        if f_label is not _ABSENT:
+    else:
+        f_point = None
+    if "label" in f_present:
+        f_label = obj["label"]
+        if type(f_label) is not str:
             raise _field_error(f_label, "string", "label")
+    else:
         f_label = None
-    f_present: frozenset[str] = frozenset()
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 0:  # more than the 0 required key(s)
-        f_present = _SHAPES_OPTIONAL.intersection(obj)
-        if len(obj) != 0 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _SHAPES_KEYS)
+    if len(obj) != 0 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _SHAPES_KEYS)
     result = Shapes.__new__(Shapes)
     result.point = f_point
     result.label = f_label

@@ -7,7 +7,7 @@ of the package needs. Standard library only.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from typing import TypeAlias, TypeVar, cast
 
@@ -62,16 +62,17 @@ class _MaybeTooDeep(Exception):
 
 def _too_deep(value: object, levels: int) -> bool:
     """Whether `value` nests more than `levels` arrays and objects."""
-    kind = type(value)
-    if kind is not dict and kind is not list:
+    # `type(...) is` narrows without a call (`cast` is one, per container)
+    items: Iterable[object]
+    if type(value) is dict:
+        items = value.values()
+    elif type(value) is list:
+        items = value
+    else:
         return False
     if levels == 0:
         return True
-    for item in (
-        cast("dict[object, object]", value).values()
-        if kind is dict
-        else cast("list[object]", value)
-    ):
+    for item in items:
         kind = type(item)
         if (kind is dict or kind is list) and _too_deep(item, levels - 1):
             return True
@@ -203,16 +204,11 @@ def _is_json(value: object, depth: int = 0) -> bool:
 
     Past `_FREE_DEPTH` levels the input as a whole is measured (`_guard`).
     """
-    kind = type(value)
-    if kind is str or kind is bool or value is None:
-        return True
-    if type(value) is int:  # `type(...) is` narrows the type, `kind is` does not
-        return -_INT_BOUND < value < _INT_BOUND
-    if kind is float:
-        return value == value and value not in _INFINITIES
-    if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
-        raise _MaybeTooDeep
+    # Containers first: a free-form value is mostly an object, and an item is passed on
+    # only when it is not a string, a boolean, null or an integer.
     if type(value) is dict:
+        if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
+            raise _MaybeTooDeep
         for key, item in value.items():
             if type(key) is not str:
                 return False
@@ -228,6 +224,8 @@ def _is_json(value: object, depth: int = 0) -> bool:
                     return False
         return True
     if type(value) is list:
+        if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
+            raise _MaybeTooDeep
         for item in value:
             kind = type(item)
             if not (
@@ -240,15 +238,24 @@ def _is_json(value: object, depth: int = 0) -> bool:
                 if not _is_json(item, depth + 1):
                     return False
         return True
+    kind = type(value)
+    if kind is str or kind is bool or value is None:
+        return True
+    if type(value) is int:  # `type(...) is` narrows the type, `kind is` does not
+        return -_INT_BOUND < value < _INT_BOUND
+    if kind is float:
+        return value == value and value not in _INFINITIES
+    if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
+        raise _MaybeTooDeep  # as for a container: whether the input is too deep comes first
     return False
 
 
-# True while a decoder runs on what `_loads` returned (in a flavor that parses JSON text). json.loads builds nothing but JSON
-# data (dicts with string keys, lists, str, int, float, bool, None) and `_loads` turns
-# NaN and infinity (`NaN`, `Infinity`, `1e999`) away, so the free-form checks below would
-# walk such data for nothing.
-# walk such data for nothing. Only its depth may need a look: _SHALLOW_TEXT when the text
-# has too few brackets to pass the limit, _PARSED_TEXT when free-form values are measured.
+# True while a decoder runs on what `_parse` returned (in a flavor that parses JSON text).
+# json.loads and msgspec build nothing but JSON data (dicts with string keys, lists, str,
+# int, float, bool, None) and `_loads` turns NaN and infinity (`NaN`, `Infinity`, `1e999`)
+# away, so the free-form checks below would walk such data for nothing. Only its depth may
+# need a look: _SHALLOW_TEXT when the text has too few brackets to pass the limit,
+# _PARSED_TEXT when free-form values are measured.
 _PARSED_JSON: ContextVar[int] = ContextVar("_PARSED_JSON", default=0)
 _PARSED_TEXT = 1
 _SHALLOW_TEXT = 2
@@ -293,14 +300,14 @@ def _json_value(value: object) -> JSONValue:
 
 
 def _json_object(value: object) -> dict[str, JSONValue]:
-    if type(value) is dict:
+    if type(value) is dict:  # narrowed to `dict[Any, Any]`: returned without a `cast` call
         parsed = _PARSED_JSON.get()
         if parsed:
             if parsed == _PARSED_TEXT:
                 _measure_parsed(value)
-            return cast("dict[str, JSONValue]", value)
+            return value
         if _is_json(value):
-            return cast("dict[str, JSONValue]", value)
+            return value
     obj = _object(value)
     for key, item in obj.items():
         if type(key) is not str:

@@ -6,8 +6,9 @@ of the package needs. Standard library only.
 
 from __future__ import annotations
 
+import importlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from typing import NoReturn, TypeAlias, TypeVar, cast
 
@@ -62,16 +63,17 @@ class _MaybeTooDeep(Exception):
 
 def _too_deep(value: object, levels: int) -> bool:
     """Whether `value` nests more than `levels` arrays and objects."""
-    kind = type(value)
-    if kind is not dict and kind is not list:
+    # `type(...) is` narrows without a call (`cast` is one, per container)
+    items: Iterable[object]
+    if type(value) is dict:
+        items = value.values()
+    elif type(value) is list:
+        items = value
+    else:
         return False
     if levels == 0:
         return True
-    for item in (
-        cast("dict[object, object]", value).values()
-        if kind is dict
-        else cast("list[object]", value)
-    ):
+    for item in items:
         kind = type(item)
         if (kind is dict or kind is list) and _too_deep(item, levels - 1):
             return True
@@ -203,16 +205,11 @@ def _is_json(value: object, depth: int = 0) -> bool:
 
     Past `_FREE_DEPTH` levels the input as a whole is measured (`_guard`).
     """
-    kind = type(value)
-    if kind is str or kind is bool or value is None:
-        return True
-    if type(value) is int:  # `type(...) is` narrows the type, `kind is` does not
-        return -_INT_BOUND < value < _INT_BOUND
-    if kind is float:
-        return value == value and value not in _INFINITIES
-    if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
-        raise _MaybeTooDeep
+    # Containers first: a free-form value is mostly an object, and an item is passed on
+    # only when it is not a string, a boolean, null or an integer.
     if type(value) is dict:
+        if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
+            raise _MaybeTooDeep
         for key, item in value.items():
             if type(key) is not str:
                 return False
@@ -228,6 +225,8 @@ def _is_json(value: object, depth: int = 0) -> bool:
                     return False
         return True
     if type(value) is list:
+        if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
+            raise _MaybeTooDeep
         for item in value:
             kind = type(item)
             if not (
@@ -240,15 +239,24 @@ def _is_json(value: object, depth: int = 0) -> bool:
                 if not _is_json(item, depth + 1):
                     return False
         return True
+    kind = type(value)
+    if kind is str or kind is bool or value is None:
+        return True
+    if type(value) is int:  # `type(...) is` narrows the type, `kind is` does not
+        return -_INT_BOUND < value < _INT_BOUND
+    if kind is float:
+        return value == value and value not in _INFINITIES
+    if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
+        raise _MaybeTooDeep  # as for a container: whether the input is too deep comes first
     return False
 
 
-# True while a decoder runs on what `_loads` returned (in a flavor that parses JSON text). json.loads builds nothing but JSON
-# data (dicts with string keys, lists, str, int, float, bool, None) and `_loads` turns
-# NaN and infinity (`NaN`, `Infinity`, `1e999`) away, so the free-form checks below would
-# walk such data for nothing.
-# walk such data for nothing. Only its depth may need a look: _SHALLOW_TEXT when the text
-# has too few brackets to pass the limit, _PARSED_TEXT when free-form values are measured.
+# True while a decoder runs on what `_parse` returned (in a flavor that parses JSON text).
+# json.loads and msgspec build nothing but JSON data (dicts with string keys, lists, str,
+# int, float, bool, None) and `_loads` turns NaN and infinity (`NaN`, `Infinity`, `1e999`)
+# away, so the free-form checks below would walk such data for nothing. Only its depth may
+# need a look: _SHALLOW_TEXT when the text has too few brackets to pass the limit,
+# _PARSED_TEXT when free-form values are measured.
 _PARSED_JSON: ContextVar[int] = ContextVar("_PARSED_JSON", default=0)
 _PARSED_TEXT = 1
 _SHALLOW_TEXT = 2
@@ -293,14 +301,14 @@ def _json_value(value: object) -> JSONValue:
 
 
 def _json_object(value: object) -> dict[str, JSONValue]:
-    if type(value) is dict:
+    if type(value) is dict:  # narrowed to `dict[Any, Any]`: returned without a `cast` call
         parsed = _PARSED_JSON.get()
         if parsed:
             if parsed == _PARSED_TEXT:
                 _measure_parsed(value)
-            return cast("dict[str, JSONValue]", value)
+            return value
         if _is_json(value):
-            return cast("dict[str, JSONValue]", value)
+            return value
     obj = _object(value)
     for key, item in obj.items():
         if type(key) is not str:
@@ -461,6 +469,37 @@ def _loads(text: str | bytes, decoder: json.JSONDecoder = _JSON_DECODER) -> obje
         raise DecodeError(f"invalid JSON: {error}") from None
 
 
+def _msgspec_decode() -> Callable[[str | bytes], object] | None:
+    """msgspec's JSON parser when it is installed (an optional accelerator), else None."""
+    try:
+        module = importlib.import_module("msgspec.json")
+    except ImportError:
+        return None
+    return cast("Callable[[str | bytes], object]", module.Decoder().decode)
+
+
+# Where msgspec reads a document, it builds the values json.loads builds (the same dicts,
+# keys in the same order, the last of repeated keys, exact integers, correctly rounded
+# floats); what it refuses, json reads for the verdict and the error: NaN and infinity,
+# numbers out of range, integers of 4,300 digits, lone surrogates, a BOM, UTF-16 or
+# UTF-32, deep nesting. Both are tested (tests/test_json_text.py).
+_FAST_LOADS = _msgspec_decode()
+
+
+def _parse(text: str | bytes) -> object:
+    """The JSON document `text` as `_loads` reads it, by msgspec's parser when it can."""
+    if _FAST_LOADS is not None:
+        try:
+            return _FAST_LOADS(text)
+        except Exception:  # refused: json says why, or reads what msgspec does not
+            pass
+    return _loads(text)
+
+
+# The longest JSON text whose brackets `_parse_then_decode` counts.
+_COUNTED_TEXT = 1024
+
+
 def _parse_then_decode(decode: Callable[[object], _T], text: str | bytes) -> _T:
     """`decode` the JSON document `text`, skipping the free-form checks it cannot fail.
 
@@ -468,15 +507,19 @@ def _parse_then_decode(decode: Callable[[object], _T], text: str | bytes) -> _T:
     value or a kept unknown key, the error names its path, as for Python data.
     """
     try:
-        data = _loads(text)
+        data = _parse(text)
     except _NotANumber as error:
         decode(_loads(text, _LENIENT_JSON_DECODER))  # raises with the path of the number
         raise error from None  # in a key the schema drops: still not JSON text
-    if isinstance(text, str):
-        containers = text.count("[") + text.count("{")
-    else:
-        containers = text.count(b"[") + text.count(b"{")
-    # with no more brackets than _FREE_DEPTH, no free-form value can nest past the limit
+    # With no more brackets than _FREE_DEPTH, no free-form value can nest past the limit.
+    # Counting them pays only in a short text: a long one has more, almost always, and
+    # measuring free-form values costs no more than their brackets.
+    containers = _FREE_DEPTH + 1
+    if len(text) <= _COUNTED_TEXT:
+        if isinstance(text, str):
+            containers = text.count("[") + text.count("{")
+        else:
+            containers = text.count(b"[") + text.count(b"{")
     token = _PARSED_JSON.set(_PARSED_TEXT if containers > _FREE_DEPTH else _SHALLOW_TEXT)
     try:
         return decode(data)

@@ -134,7 +134,8 @@ class Person:
         out["name"] = self.name
         if "nick" in self._present or self.nick is not None:
             out["nick"] = self.nick
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -166,20 +167,17 @@ def _decode_person(data: object) -> Person:
         result.extra = {}
         result._present = frozenset()
         return result
-    v_nick = obj.get("nick", _ABSENT)
-    if v_nick is _ABSENT:
-        f_nick: str | None = None
-    else:
+    f_present: frozenset[str] = _PERSON_OPTIONAL.intersection(obj)
+    if "nick" in f_present:
         try:
-            f_nick = _d_checked_nick_not_str(v_nick)
+            f_nick: str | None = _d_checked_nick_not_str(obj["nick"])
         except DecodeError as error:
             raise error.at(_segment("nick")) from None
-    f_present: frozenset[str] = frozenset()
+    else:
+        f_nick = None
     f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1:  # more than the 1 required key(s)
-        f_present = _PERSON_OPTIONAL.intersection(obj)
-        if len(obj) != 1 + len(f_present):  # undeclared keys
-            f_extra = _unknown(obj, _PERSON_KEYS)
+    if len(obj) != 1 + len(f_present):  # undeclared keys
+        f_extra = _unknown(obj, _PERSON_KEYS)
     result = Person.__new__(Person)
     result.name = f_name
     result.nick = f_nick

@@ -78,7 +78,8 @@ class A:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["role"] = self.role
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:
@@ -108,7 +109,8 @@ class B:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "b"
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def to_json(self) -> str:

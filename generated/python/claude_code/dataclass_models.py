@@ -37,8 +37,8 @@ from ._runtime import (
     _map,
     _object,
     _optional_aliased,
-    _parse_then_decode,
     _present_keys,
+    _Record,
     _required_aliased,
     _segment,
     _spelling,
@@ -574,7 +574,7 @@ class UnknownConversationResetTrigger:
 
 
 @dataclass(frozen=False, slots=True)
-class SystemMessage:
+class SystemMessage(_Record):
     """Sent once at session start with initialization data."""
 
     # Message type.
@@ -643,16 +643,6 @@ class SystemMessage:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> SystemMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_system_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> SystemMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_system_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -739,13 +729,9 @@ class SystemMessage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class SystemStatusMessage:
+class SystemStatusMessage(_Record):
     """Session status change (e.g. "requesting" while an API call is made, "compacting" during compaction, null when idle)."""
 
     # Message type.
@@ -768,16 +754,6 @@ class SystemStatusMessage:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> SystemStatusMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_system_status_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> SystemStatusMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_system_status_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -802,13 +778,9 @@ class SystemStatusMessage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class SystemCompactBoundary:
+class SystemCompactBoundary(_Record):
     """Context compaction marker as the CLI sends it (type "system", subtype "compact_boundary")."""
 
     # Message type.
@@ -828,16 +800,6 @@ class SystemCompactBoundary:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> SystemCompactBoundary:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_system_compact_boundary(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> SystemCompactBoundary:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_system_compact_boundary, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -856,13 +818,9 @@ class SystemCompactBoundary:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class HookStartedMessage:
+class HookStartedMessage(_Record):
     """A hook began executing."""
 
     # Message type.
@@ -884,16 +842,6 @@ class HookStartedMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> HookStartedMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_hook_started_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> HookStartedMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_hook_started_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -912,13 +860,9 @@ class HookStartedMessage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class HookProgressMessage:
+class HookProgressMessage(_Record):
     """Output a running hook has produced so far."""
 
     # Message type.
@@ -946,16 +890,6 @@ class HookProgressMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> HookProgressMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_hook_progress_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> HookProgressMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_hook_progress_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -974,13 +908,9 @@ class HookProgressMessage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class HookResponseMessage:
+class HookResponseMessage(_Record):
     """A hook finished executing."""
 
     # Message type.
@@ -1012,16 +942,6 @@ class HookResponseMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> HookResponseMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_hook_response_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> HookResponseMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_hook_response_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1050,13 +970,9 @@ class HookResponseMessage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TaskStartedMessage:
+class TaskStartedMessage(_Record):
     """A task (subagent, background command, workflow) started."""
 
     # Message type.
@@ -1094,16 +1010,6 @@ class TaskStartedMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> TaskStartedMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_task_started_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TaskStartedMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_task_started_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1136,13 +1042,9 @@ class TaskStartedMessage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TaskProgressMessage:
+class TaskProgressMessage(_Record):
     """Progress of a running task."""
 
     # Message type.
@@ -1172,16 +1074,6 @@ class TaskProgressMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> TaskProgressMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_task_progress_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TaskProgressMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_task_progress_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1205,13 +1097,9 @@ class TaskProgressMessage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TaskNotificationMessage:
+class TaskNotificationMessage(_Record):
     """A task completed, failed or was stopped."""
 
     # Message type.
@@ -1247,16 +1135,6 @@ class TaskNotificationMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> TaskNotificationMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_task_notification_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TaskNotificationMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_task_notification_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1287,13 +1165,9 @@ class TaskNotificationMessage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TaskUpdatedMessage:
+class TaskUpdatedMessage(_Record):
     """A background task's state changed."""
 
     # Message type.
@@ -1313,16 +1187,6 @@ class TaskUpdatedMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> TaskUpdatedMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_task_updated_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TaskUpdatedMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_task_updated_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1337,13 +1201,9 @@ class TaskUpdatedMessage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class BackgroundTasksChangedMessage:
+class BackgroundTasksChangedMessage(_Record):
     """The full set of live background tasks after a change."""
 
     # Message type.
@@ -1363,16 +1223,6 @@ class BackgroundTasksChangedMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> BackgroundTasksChangedMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_background_tasks_changed_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> BackgroundTasksChangedMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_background_tasks_changed_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1386,13 +1236,9 @@ class BackgroundTasksChangedMessage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class FilesPersistedEvent:
+class FilesPersistedEvent(_Record):
     """Files written by the session were persisted."""
 
     # Message type.
@@ -1414,16 +1260,6 @@ class FilesPersistedEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> FilesPersistedEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_files_persisted_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> FilesPersistedEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_files_persisted_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1439,13 +1275,9 @@ class FilesPersistedEvent:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ApiRetryMessage:
+class ApiRetryMessage(_Record):
     """An API request failed with a retryable error and will be retried."""
 
     # Message type.
@@ -1473,16 +1305,6 @@ class ApiRetryMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ApiRetryMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_api_retry_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ApiRetryMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_api_retry_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1502,13 +1324,9 @@ class ApiRetryMessage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class LocalCommandOutputMessage:
+class LocalCommandOutputMessage(_Record):
     """Output of a local slash command (e.g. /cost), shown as assistant-style text."""
 
     # Message type.
@@ -1526,16 +1344,6 @@ class LocalCommandOutputMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> LocalCommandOutputMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_local_command_output_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> LocalCommandOutputMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_local_command_output_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1549,13 +1357,9 @@ class LocalCommandOutputMessage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class SessionStateChangedMessage:
+class SessionStateChangedMessage(_Record):
     """The session's run state changed ('idle' is the authoritative turn-over signal)."""
 
     # Message type.
@@ -1573,16 +1377,6 @@ class SessionStateChangedMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> SessionStateChangedMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_session_state_changed_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> SessionStateChangedMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_session_state_changed_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1596,13 +1390,9 @@ class SessionStateChangedMessage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ElicitationCompleteMessage:
+class ElicitationCompleteMessage(_Record):
     """An MCP server confirmed that a URL-mode elicitation is complete."""
 
     # Message type.
@@ -1622,16 +1412,6 @@ class ElicitationCompleteMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ElicitationCompleteMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_elicitation_complete_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ElicitationCompleteMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_elicitation_complete_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1646,13 +1426,9 @@ class ElicitationCompleteMessage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class InformationalMessage:
+class InformationalMessage(_Record):
     """A text banner (status line, hook feedback, slash-command output)."""
 
     # Message type.
@@ -1676,16 +1452,6 @@ class InformationalMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> InformationalMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_informational_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> InformationalMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_informational_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1704,13 +1470,9 @@ class InformationalMessage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class NotificationMessage:
+class NotificationMessage(_Record):
     """A loop-side text notification."""
 
     # Message type.
@@ -1736,16 +1498,6 @@ class NotificationMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> NotificationMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_notification_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> NotificationMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_notification_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1765,13 +1517,9 @@ class NotificationMessage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class PermissionDeniedMessage:
+class PermissionDeniedMessage(_Record):
     """A tool call was denied without an interactive prompt."""
 
     # Message type.
@@ -1799,16 +1547,6 @@ class PermissionDeniedMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> PermissionDeniedMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_permission_denied_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> PermissionDeniedMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_permission_denied_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1830,13 +1568,9 @@ class PermissionDeniedMessage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CommandsChangedMessage:
+class CommandsChangedMessage(_Record):
     """The slash-command list changed mid-session."""
 
     # Message type.
@@ -1854,16 +1588,6 @@ class CommandsChangedMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> CommandsChangedMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_commands_changed_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CommandsChangedMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_commands_changed_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1877,13 +1601,9 @@ class CommandsChangedMessage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ThinkingTokensMessage:
+class ThinkingTokensMessage(_Record):
     """Live estimate of thinking tokens during redacted thinking."""
 
     # Message type.
@@ -1903,16 +1623,6 @@ class ThinkingTokensMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ThinkingTokensMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_thinking_tokens_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ThinkingTokensMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_thinking_tokens_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1927,13 +1637,9 @@ class ThinkingTokensMessage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class MirrorErrorMessage:
+class MirrorErrorMessage(_Record):
     """Appending the transcript to an external session store failed (non-fatal)."""
 
     # Message type.
@@ -1953,16 +1659,6 @@ class MirrorErrorMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> MirrorErrorMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_mirror_error_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> MirrorErrorMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_mirror_error_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1979,13 +1675,9 @@ class MirrorErrorMessage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class AssistantMessage:
+class AssistantMessage(_Record):
     """Claude's responses with content blocks."""
 
     # Message type.
@@ -2017,16 +1709,6 @@ class AssistantMessage:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> AssistantMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_assistant_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> AssistantMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_assistant_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2060,13 +1742,9 @@ class AssistantMessage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class UserMessage:
+class UserMessage(_Record):
     """User input and tool results."""
 
     # Message type.
@@ -2090,16 +1768,6 @@ class UserMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> UserMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_user_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> UserMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_user_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2120,13 +1788,9 @@ class UserMessage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ResultMessage:
+class ResultMessage(_Record):
     """Final response after turn completion."""
 
     # Message type.
@@ -2195,16 +1859,6 @@ class ResultMessage:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ResultMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_result_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ResultMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_result_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2286,13 +1940,9 @@ class ResultMessage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class PartialAssistantMessage:
+class PartialAssistantMessage(_Record):
     """Streaming partial content (when include_partial_messages: true)."""
 
     # Message type.
@@ -2306,16 +1956,6 @@ class PartialAssistantMessage:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> PartialAssistantMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_partial_assistant_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> PartialAssistantMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_partial_assistant_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2326,13 +1966,9 @@ class PartialAssistantMessage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class StreamEventMessage:
+class StreamEventMessage(_Record):
     """A raw Anthropic Messages API streaming event relayed by the CLI (when --include-partial-messages is set)."""
 
     # Message type.
@@ -2353,16 +1989,6 @@ class StreamEventMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> StreamEventMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_stream_event_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> StreamEventMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_stream_event_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2379,13 +2005,9 @@ class StreamEventMessage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class RateLimitEvent:
+class RateLimitEvent(_Record):
     """Rate limit state of the account, sent when it changes."""
 
     # Message type.
@@ -2401,16 +2023,6 @@ class RateLimitEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> RateLimitEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_rate_limit_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> RateLimitEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_rate_limit_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2423,13 +2035,9 @@ class RateLimitEvent:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ControlRequest:
+class ControlRequest(_Record):
     """A control protocol request (SDK to CLI, e.g. interrupt; or CLI to SDK, e.g. can_use_tool)."""
 
     # Message type.
@@ -2441,16 +2049,6 @@ class ControlRequest:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ControlRequest:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_control_request(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ControlRequest:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_control_request, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2460,13 +2058,9 @@ class ControlRequest:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ControlResponse:
+class ControlResponse(_Record):
     """A control protocol response."""
 
     # Message type.
@@ -2476,16 +2070,6 @@ class ControlResponse:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ControlResponse:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_control_response(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ControlResponse:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_control_response, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2494,13 +2078,9 @@ class ControlResponse:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CompactBoundaryMarker:
+class CompactBoundaryMarker(_Record):
     """Context compaction marker as the seed's SDK struct documents it: a top-level type "compact_boundary" with a direction."""
 
     # Message type.
@@ -2516,16 +2096,6 @@ class CompactBoundaryMarker:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> CompactBoundaryMarker:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_compact_boundary_marker(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CompactBoundaryMarker:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_compact_boundary_marker, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2539,13 +2109,9 @@ class CompactBoundaryMarker:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolProgressMessage:
+class ToolProgressMessage(_Record):
     """A long-running tool is still working."""
 
     # Message type.
@@ -2571,16 +2137,6 @@ class ToolProgressMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolProgressMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_progress_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolProgressMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_progress_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2600,13 +2156,9 @@ class ToolProgressMessage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolUseSummaryMessage:
+class ToolUseSummaryMessage(_Record):
     """A summary of preceding tool calls."""
 
     # Message type.
@@ -2624,16 +2176,6 @@ class ToolUseSummaryMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolUseSummaryMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_use_summary_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolUseSummaryMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_use_summary_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2647,13 +2189,9 @@ class ToolUseSummaryMessage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class AuthStatusMessage:
+class AuthStatusMessage(_Record):
     """Authentication status changed."""
 
     # Message type.
@@ -2673,16 +2211,6 @@ class AuthStatusMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> AuthStatusMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_auth_status_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> AuthStatusMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_auth_status_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2698,13 +2226,9 @@ class AuthStatusMessage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class PromptSuggestionMessage:
+class PromptSuggestionMessage(_Record):
     """A predicted next user prompt."""
 
     # Message type.
@@ -2720,16 +2244,6 @@ class PromptSuggestionMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> PromptSuggestionMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_prompt_suggestion_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> PromptSuggestionMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_prompt_suggestion_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2742,13 +2256,9 @@ class PromptSuggestionMessage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ConversationResetMessage:
+class ConversationResetMessage(_Record):
     """The conversation was replaced (e.g. /clear) without ending the session."""
 
     # Message type.
@@ -2770,16 +2280,6 @@ class ConversationResetMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ConversationResetMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_conversation_reset_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ConversationResetMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_conversation_reset_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2798,13 +2298,9 @@ class ConversationResetMessage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TextBlock:
+class TextBlock(_Record):
     """A text content block."""
 
     # Block type identifier.
@@ -2814,16 +2310,6 @@ class TextBlock:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> TextBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_text_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TextBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_text_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2832,13 +2318,9 @@ class TextBlock:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolUseBlock:
+class ToolUseBlock(_Record):
     """A tool call made by the model."""
 
     # Block type identifier.
@@ -2856,16 +2338,6 @@ class ToolUseBlock:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolUseBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_use_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolUseBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_use_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2878,13 +2350,9 @@ class ToolUseBlock:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolResultBlock:
+class ToolResultBlock(_Record):
     """The result of a tool call."""
 
     # Block type identifier.
@@ -2900,16 +2368,6 @@ class ToolResultBlock:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolResultBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_result_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolResultBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_result_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2924,13 +2382,9 @@ class ToolResultBlock:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ThinkingBlock:
+class ThinkingBlock(_Record):
     """Extended thinking content."""
 
     # Block type identifier.
@@ -2944,16 +2398,6 @@ class ThinkingBlock:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ThinkingBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_thinking_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ThinkingBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_thinking_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2964,29 +2408,15 @@ class ThinkingBlock:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ControlInterruptRequest:
+class ControlInterruptRequest(_Record):
     """Interrupt the running turn."""
 
     # Request kind.
     subtype: Literal["interrupt"] = field(default="interrupt", init=False)
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ControlInterruptRequest:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_control_interrupt_request(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ControlInterruptRequest:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_control_interrupt_request, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2995,13 +2425,9 @@ class ControlInterruptRequest:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ControlCanUseToolRequest:
+class ControlCanUseToolRequest(_Record):
     """The CLI asks whether a tool call may run."""
 
     # Request kind.
@@ -3031,16 +2457,6 @@ class ControlCanUseToolRequest:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ControlCanUseToolRequest:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_control_can_use_tool_request(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ControlCanUseToolRequest:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_control_can_use_tool_request, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3068,13 +2484,9 @@ class ControlCanUseToolRequest:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ControlInitializeRequest:
+class ControlInitializeRequest(_Record):
     """The SDK initializes the control protocol (hooks, agents)."""
 
     # Request kind.
@@ -3088,16 +2500,6 @@ class ControlInitializeRequest:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ControlInitializeRequest:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_control_initialize_request(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ControlInitializeRequest:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_control_initialize_request, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3109,13 +2511,9 @@ class ControlInitializeRequest:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ControlSetPermissionModeRequest:
+class ControlSetPermissionModeRequest(_Record):
     """Change the permission mode of the session."""
 
     # Request kind.
@@ -3125,16 +2523,6 @@ class ControlSetPermissionModeRequest:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ControlSetPermissionModeRequest:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_control_set_permission_mode_request(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ControlSetPermissionModeRequest:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_control_set_permission_mode_request, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3143,13 +2531,9 @@ class ControlSetPermissionModeRequest:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ControlSetModelRequest:
+class ControlSetModelRequest(_Record):
     """Change the model of the session."""
 
     # Request kind.
@@ -3161,16 +2545,6 @@ class ControlSetModelRequest:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ControlSetModelRequest:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_control_set_model_request(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ControlSetModelRequest:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_control_set_model_request, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3180,13 +2554,9 @@ class ControlSetModelRequest:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ControlHookCallbackRequest:
+class ControlHookCallbackRequest(_Record):
     """The CLI asks the SDK to run a registered hook callback."""
 
     # Request kind.
@@ -3202,16 +2572,6 @@ class ControlHookCallbackRequest:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ControlHookCallbackRequest:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_control_hook_callback_request(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ControlHookCallbackRequest:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_control_hook_callback_request, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3224,13 +2584,9 @@ class ControlHookCallbackRequest:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ControlMcpMessageRequest:
+class ControlMcpMessageRequest(_Record):
     """A JSON-RPC message for an SDK-hosted MCP server."""
 
     # Request kind.
@@ -3242,16 +2598,6 @@ class ControlMcpMessageRequest:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ControlMcpMessageRequest:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_control_mcp_message_request(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ControlMcpMessageRequest:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_control_mcp_message_request, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3261,13 +2607,9 @@ class ControlMcpMessageRequest:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ControlSuccessResponse:
+class ControlSuccessResponse(_Record):
     """A successful control response."""
 
     # Response kind.
@@ -3281,16 +2623,6 @@ class ControlSuccessResponse:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ControlSuccessResponse:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_control_success_response(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ControlSuccessResponse:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_control_success_response, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3301,13 +2633,9 @@ class ControlSuccessResponse:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ControlErrorResponse:
+class ControlErrorResponse(_Record):
     """A failed control response."""
 
     # Response kind.
@@ -3319,16 +2647,6 @@ class ControlErrorResponse:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ControlErrorResponse:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_control_error_response(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ControlErrorResponse:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_control_error_response, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3338,13 +2656,9 @@ class ControlErrorResponse:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CompactMetadata:
+class CompactMetadata(_Record):
     """Details of a context compaction."""
 
     # Whether the compaction was requested (/compact) or automatic.
@@ -3364,16 +2678,6 @@ class CompactMetadata:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> CompactMetadata:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_compact_metadata(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CompactMetadata:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_compact_metadata, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3391,13 +2695,9 @@ class CompactMetadata:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TaskUsage:
+class TaskUsage(_Record):
     """Usage of a task so far."""
 
     # Tokens used.
@@ -3409,16 +2709,6 @@ class TaskUsage:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> TaskUsage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_task_usage(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TaskUsage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_task_usage, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3428,13 +2718,9 @@ class TaskUsage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class BackgroundTask:
+class BackgroundTask(_Record):
     """A live background task."""
 
     # Task identifier.
@@ -3450,16 +2736,6 @@ class BackgroundTask:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> BackgroundTask:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_background_task(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> BackgroundTask:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_background_task, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3471,13 +2747,9 @@ class BackgroundTask:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class PersistedFile:
+class PersistedFile(_Record):
     """A file the CLI uploaded."""
 
     # Local file name.
@@ -3487,16 +2759,6 @@ class PersistedFile:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> PersistedFile:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_persisted_file(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> PersistedFile:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_persisted_file, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3505,13 +2767,9 @@ class PersistedFile:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class FailedFile:
+class FailedFile(_Record):
     """A file the CLI could not upload."""
 
     # Local file name.
@@ -3521,16 +2779,6 @@ class FailedFile:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> FailedFile:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_failed_file(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> FailedFile:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_failed_file, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3539,13 +2787,9 @@ class FailedFile:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class NoResponse:
+class NoResponse(_Record):
     """Details of an API request that got no response headers in time."""
 
     # How long the failed attempt waited.
@@ -3555,16 +2799,6 @@ class NoResponse:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> NoResponse:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_no_response(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> NoResponse:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_no_response, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3573,13 +2807,9 @@ class NoResponse:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class AssistantMessageBody:
+class AssistantMessageBody(_Record):
     """The nested message object of an assistant message (an Anthropic Messages API message)."""
 
     # Content blocks.
@@ -3612,16 +2842,6 @@ class AssistantMessageBody:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> AssistantMessageBody:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_assistant_message_body(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> AssistantMessageBody:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_assistant_message_body, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3656,13 +2876,9 @@ class AssistantMessageBody:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class UserMessageBody:
+class UserMessageBody(_Record):
     """The nested message object of a user message."""
 
     # Content blocks (text or tool_result), or a plain string.
@@ -3674,16 +2890,6 @@ class UserMessageBody:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> UserMessageBody:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_user_message_body(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> UserMessageBody:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_user_message_body, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3693,13 +2899,9 @@ class UserMessageBody:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class RateLimitInfo:
+class RateLimitInfo(_Record):
     """Rate limit details of a rate_limit_event."""
 
     # Current rate limit status.
@@ -3724,16 +2926,6 @@ class RateLimitInfo:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> RateLimitInfo:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_rate_limit_info(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> RateLimitInfo:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_rate_limit_info, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3764,13 +2956,9 @@ class RateLimitInfo:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class RateLimitWindow:
+class RateLimitWindow(_Record):
     """Utilization of one rate limit window."""
 
     # Fraction of the window consumed (0.0 - 1.0).
@@ -3782,16 +2970,6 @@ class RateLimitWindow:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> RateLimitWindow:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_rate_limit_window(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> RateLimitWindow:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_rate_limit_window, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3801,13 +2979,9 @@ class RateLimitWindow:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class Usage:
+class Usage(_Record):
     """Token usage of an API call (assistant message) or of a whole turn (result)."""
 
     # Input tokens not read from or written to the cache.
@@ -3836,16 +3010,6 @@ class Usage:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> Usage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_usage(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Usage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_usage, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3884,13 +3048,9 @@ class Usage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CacheCreation:
+class CacheCreation(_Record):
     """Prompt cache writes by cache lifetime."""
 
     # Tokens written with a 5 minute lifetime.
@@ -3900,16 +3060,6 @@ class CacheCreation:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> CacheCreation:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_cache_creation(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CacheCreation:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_cache_creation, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3918,13 +3068,9 @@ class CacheCreation:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ServerToolUse:
+class ServerToolUse(_Record):
     """Server-side tool requests of an API call."""
 
     # Number of web searches.
@@ -3936,16 +3082,6 @@ class ServerToolUse:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ServerToolUse:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_server_tool_use(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ServerToolUse:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_server_tool_use, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3955,29 +3091,15 @@ class ServerToolUse:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class OutputTokensDetails:
+class OutputTokensDetails(_Record):
     """Breakdown of output tokens."""
 
     # Output tokens spent on thinking.
     thinking_tokens: int
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> OutputTokensDetails:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_output_tokens_details(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> OutputTokensDetails:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_output_tokens_details, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3986,13 +3108,9 @@ class OutputTokensDetails:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class UsageIteration:
+class UsageIteration(_Record):
     """Usage of one API call within a turn."""
 
     # Input tokens.
@@ -4013,16 +3131,6 @@ class UsageIteration:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> UsageIteration:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_usage_iteration(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> UsageIteration:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_usage_iteration, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -4047,13 +3155,9 @@ class UsageIteration:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ModelUsage:
+class ModelUsage(_Record):
     """Usage and cost of one model during the session."""
 
     # Input tokens.
@@ -4085,16 +3189,6 @@ class ModelUsage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ModelUsage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_model_usage(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ModelUsage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_model_usage, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -4125,13 +3219,9 @@ class ModelUsage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class PermissionDenial:
+class PermissionDenial(_Record):
     """A tool call that was denied."""
 
     # Tool that was denied.
@@ -4143,16 +3233,6 @@ class PermissionDenial:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> PermissionDenial:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_permission_denial(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> PermissionDenial:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_permission_denial, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -4162,13 +3242,9 @@ class PermissionDenial:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class McpServerStatus:
+class McpServerStatus(_Record):
     """An MCP server and its connection status."""
 
     # Server name.
@@ -4182,16 +3258,6 @@ class McpServerStatus:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> McpServerStatus:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_mcp_server_status(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> McpServerStatus:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_mcp_server_status, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -4202,13 +3268,9 @@ class McpServerStatus:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class PluginInfo:
+class PluginInfo(_Record):
     """A loaded plugin."""
 
     # Plugin name.
@@ -4224,16 +3286,6 @@ class PluginInfo:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> PluginInfo:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_plugin_info(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> PluginInfo:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_plugin_info, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -4246,13 +3298,9 @@ class PluginInfo:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class LocalCommandRun:
+class LocalCommandRun(_Record):
     """A local slash command the CLI ran."""
 
     # Command name without the slash (e.g. "compact").
@@ -4264,16 +3312,6 @@ class LocalCommandRun:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> LocalCommandRun:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_local_command_run(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> LocalCommandRun:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_local_command_run, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -4282,10 +3320,6 @@ class LocalCommandRun:
             out["args"] = self.args
         out.update(self.extra)
         return out
-
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
 
 
 @dataclass(frozen=True, slots=True)
@@ -10971,3 +10005,75 @@ def decode_local_command_run(data: object) -> LocalCommandRun:
 def encode_local_command_run(value: LocalCommandRun) -> JSONValue:
     """Encode LocalCommandRun as JSON data (the inverse of `decode_local_command_run`)."""
     return value.to_dict()
+
+
+# Each dataclass's public decoder, which its `from_dict` and `from_json` call.
+SystemMessage._decoder = decode_system_message
+SystemStatusMessage._decoder = decode_system_status_message
+SystemCompactBoundary._decoder = decode_system_compact_boundary
+HookStartedMessage._decoder = decode_hook_started_message
+HookProgressMessage._decoder = decode_hook_progress_message
+HookResponseMessage._decoder = decode_hook_response_message
+TaskStartedMessage._decoder = decode_task_started_message
+TaskProgressMessage._decoder = decode_task_progress_message
+TaskNotificationMessage._decoder = decode_task_notification_message
+TaskUpdatedMessage._decoder = decode_task_updated_message
+BackgroundTasksChangedMessage._decoder = decode_background_tasks_changed_message
+FilesPersistedEvent._decoder = decode_files_persisted_event
+ApiRetryMessage._decoder = decode_api_retry_message
+LocalCommandOutputMessage._decoder = decode_local_command_output_message
+SessionStateChangedMessage._decoder = decode_session_state_changed_message
+ElicitationCompleteMessage._decoder = decode_elicitation_complete_message
+InformationalMessage._decoder = decode_informational_message
+NotificationMessage._decoder = decode_notification_message
+PermissionDeniedMessage._decoder = decode_permission_denied_message
+CommandsChangedMessage._decoder = decode_commands_changed_message
+ThinkingTokensMessage._decoder = decode_thinking_tokens_message
+MirrorErrorMessage._decoder = decode_mirror_error_message
+AssistantMessage._decoder = decode_assistant_message
+UserMessage._decoder = decode_user_message
+ResultMessage._decoder = decode_result_message
+PartialAssistantMessage._decoder = decode_partial_assistant_message
+StreamEventMessage._decoder = decode_stream_event_message
+RateLimitEvent._decoder = decode_rate_limit_event
+ControlRequest._decoder = decode_control_request
+ControlResponse._decoder = decode_control_response
+CompactBoundaryMarker._decoder = decode_compact_boundary_marker
+ToolProgressMessage._decoder = decode_tool_progress_message
+ToolUseSummaryMessage._decoder = decode_tool_use_summary_message
+AuthStatusMessage._decoder = decode_auth_status_message
+PromptSuggestionMessage._decoder = decode_prompt_suggestion_message
+ConversationResetMessage._decoder = decode_conversation_reset_message
+TextBlock._decoder = decode_text_block
+ToolUseBlock._decoder = decode_tool_use_block
+ToolResultBlock._decoder = decode_tool_result_block
+ThinkingBlock._decoder = decode_thinking_block
+ControlInterruptRequest._decoder = decode_control_interrupt_request
+ControlCanUseToolRequest._decoder = decode_control_can_use_tool_request
+ControlInitializeRequest._decoder = decode_control_initialize_request
+ControlSetPermissionModeRequest._decoder = decode_control_set_permission_mode_request
+ControlSetModelRequest._decoder = decode_control_set_model_request
+ControlHookCallbackRequest._decoder = decode_control_hook_callback_request
+ControlMcpMessageRequest._decoder = decode_control_mcp_message_request
+ControlSuccessResponse._decoder = decode_control_success_response
+ControlErrorResponse._decoder = decode_control_error_response
+CompactMetadata._decoder = decode_compact_metadata
+TaskUsage._decoder = decode_task_usage
+BackgroundTask._decoder = decode_background_task
+PersistedFile._decoder = decode_persisted_file
+FailedFile._decoder = decode_failed_file
+NoResponse._decoder = decode_no_response
+AssistantMessageBody._decoder = decode_assistant_message_body
+UserMessageBody._decoder = decode_user_message_body
+RateLimitInfo._decoder = decode_rate_limit_info
+RateLimitWindow._decoder = decode_rate_limit_window
+Usage._decoder = decode_usage
+CacheCreation._decoder = decode_cache_creation
+ServerToolUse._decoder = decode_server_tool_use
+OutputTokensDetails._decoder = decode_output_tokens_details
+UsageIteration._decoder = decode_usage_iteration
+ModelUsage._decoder = decode_model_usage
+PermissionDenial._decoder = decode_permission_denial
+McpServerStatus._decoder = decode_mcp_server_status
+PluginInfo._decoder = decode_plugin_info
+LocalCommandRun._decoder = decode_local_command_run

@@ -36,7 +36,7 @@ from ._runtime import (
     _list,
     _literal,
     _object,
-    _parse_then_decode,
+    _Record,
     _segment,
     _str,
     _tag,
@@ -779,7 +779,7 @@ class TokenStatus(Enum):
 
 
 @dataclass(frozen=False, slots=True)
-class MessageParam:
+class MessageParam(_Record):
     """对话消息类型 (conversation message type); 来源 (source): anthropic.types.MessageParam."""
 
     # Who sent the message (用户消息 user message / 助手消息 assistant message).
@@ -790,16 +790,6 @@ class MessageParam:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> MessageParam:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_message_param(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> MessageParam:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_message_param, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -808,13 +798,9 @@ class MessageParam:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TextBlockParam:
+class TextBlockParam(_Record):
     """A text content block in a request."""
 
     # Always "text".
@@ -829,16 +815,6 @@ class TextBlockParam:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> TextBlockParam:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_text_block_param(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TextBlockParam:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_text_block_param, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -858,13 +834,9 @@ class TextBlockParam:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ImageBlockParam:
+class ImageBlockParam(_Record):
     """An image content block in a request."""
 
     # Always "image".
@@ -878,16 +850,6 @@ class ImageBlockParam:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ImageBlockParam:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_image_block_param(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ImageBlockParam:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_image_block_param, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -900,13 +862,9 @@ class ImageBlockParam:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolUseBlockParam:
+class ToolUseBlockParam(_Record):
     """A tool call sent back to the API as part of an assistant message."""
 
     # Always "tool_use".
@@ -924,16 +882,6 @@ class ToolUseBlockParam:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolUseBlockParam:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_use_block_param(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolUseBlockParam:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_use_block_param, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -948,13 +896,9 @@ class ToolUseBlockParam:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolResultBlockParam:
+class ToolResultBlockParam(_Record):
     """A tool result block, sent in a user message (带工具结果的消息, message with tool results)."""
 
     # Always "tool_result".
@@ -971,16 +915,6 @@ class ToolResultBlockParam:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolResultBlockParam:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_result_block_param(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolResultBlockParam:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_result_block_param, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1002,13 +936,9 @@ class ToolResultBlockParam:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class Document:
+class Document(_Record):
     """Citations 文档 (a document for citations); 来源 (source) anthropic.types.Document."""
 
     # Always "document".
@@ -1022,16 +952,6 @@ class Document:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> Document:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_document(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Document:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_document, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1044,13 +964,9 @@ class Document:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ThinkingBlock:
+class ThinkingBlock(_Record):
     """Extended-thinking content produced by the model."""
 
     # Always "thinking".
@@ -1062,16 +978,6 @@ class ThinkingBlock:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ThinkingBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_thinking_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ThinkingBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_thinking_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1081,13 +987,9 @@ class ThinkingBlock:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class RedactedThinkingBlock:
+class RedactedThinkingBlock(_Record):
     """Thinking content encrypted by the safety system."""
 
     # Always "redacted_thinking".
@@ -1097,16 +999,6 @@ class RedactedThinkingBlock:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> RedactedThinkingBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_redacted_thinking_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> RedactedThinkingBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_redacted_thinking_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1115,13 +1007,9 @@ class RedactedThinkingBlock:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ServerToolUseBlock:
+class ServerToolUseBlock(_Record):
     """A call of a server tool the API runs itself (web search, code execution, ...)."""
 
     # Always "server_tool_use".
@@ -1141,16 +1029,6 @@ class ServerToolUseBlock:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ServerToolUseBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_server_tool_use_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ServerToolUseBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_server_tool_use_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1167,13 +1045,9 @@ class ServerToolUseBlock:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class WebSearchToolResultBlock:
+class WebSearchToolResultBlock(_Record):
     """The result of a web_search server tool call."""
 
     # Always "web_search_tool_result".
@@ -1190,16 +1064,6 @@ class WebSearchToolResultBlock:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> WebSearchToolResultBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_web_search_tool_result_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> WebSearchToolResultBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_web_search_tool_result_block, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1218,13 +1082,9 @@ class WebSearchToolResultBlock:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class WebSearchToolResultError:
+class WebSearchToolResultError(_Record):
     """A failed web search."""
 
     # Always "web_search_tool_result_error".
@@ -1236,16 +1096,6 @@ class WebSearchToolResultError:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> WebSearchToolResultError:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_web_search_tool_result_error(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> WebSearchToolResultError:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_web_search_tool_result_error, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1254,13 +1104,9 @@ class WebSearchToolResultError:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CacheControlEphemeral:
+class CacheControlEphemeral(_Record):
     """Marks a prompt-cache breakpoint at this block."""
 
     # Always "ephemeral".
@@ -1272,16 +1118,6 @@ class CacheControlEphemeral:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> CacheControlEphemeral:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_cache_control_ephemeral(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CacheControlEphemeral:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_cache_control_ephemeral, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1291,13 +1127,9 @@ class CacheControlEphemeral:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class Base64ImageSource:
+class Base64ImageSource(_Record):
     """Image data inlined as base64."""
 
     # Always "base64".
@@ -1309,16 +1141,6 @@ class Base64ImageSource:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> Base64ImageSource:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_base64_image_source(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Base64ImageSource:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_base64_image_source, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1328,13 +1150,9 @@ class Base64ImageSource:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class UrlImageSource:
+class UrlImageSource(_Record):
     """Image referenced by URL."""
 
     # Always "url".
@@ -1344,16 +1162,6 @@ class UrlImageSource:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> UrlImageSource:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_url_image_source(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> UrlImageSource:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_url_image_source, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1362,13 +1170,9 @@ class UrlImageSource:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class Citation:
+class Citation(_Record):
     """The seed's citation (引用): the cited text and where it comes from. Used by the seed's Document and its CitationsDelta example; the Messages API itself cites with TextCitation."""
 
     # 引用的文本 (the cited text).
@@ -1378,16 +1182,6 @@ class Citation:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> Citation:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_citation(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Citation:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_citation, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1396,13 +1190,9 @@ class Citation:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CitationCharLocation:
+class CitationCharLocation(_Record):
     """A citation of a character range of a plain-text document."""
 
     # Always "char_location".
@@ -1424,16 +1214,6 @@ class CitationCharLocation:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> CitationCharLocation:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_citation_char_location(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CitationCharLocation:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_citation_char_location, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1449,13 +1229,9 @@ class CitationCharLocation:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CitationPageLocation:
+class CitationPageLocation(_Record):
     """A citation of a page range of a PDF document."""
 
     # Always "page_location".
@@ -1477,16 +1253,6 @@ class CitationPageLocation:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> CitationPageLocation:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_citation_page_location(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CitationPageLocation:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_citation_page_location, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1502,13 +1268,9 @@ class CitationPageLocation:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CitationContentBlockLocation:
+class CitationContentBlockLocation(_Record):
     """A citation of a range of blocks of a custom-content document."""
 
     # Always "content_block_location".
@@ -1530,16 +1292,6 @@ class CitationContentBlockLocation:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> CitationContentBlockLocation:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_citation_content_block_location(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CitationContentBlockLocation:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_citation_content_block_location, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1555,13 +1307,9 @@ class CitationContentBlockLocation:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CitationsWebSearchResultLocation:
+class CitationsWebSearchResultLocation(_Record):
     """A citation of a web search result."""
 
     # Always "web_search_result_location".
@@ -1581,16 +1329,6 @@ class CitationsWebSearchResultLocation:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> CitationsWebSearchResultLocation:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_citations_web_search_result_location(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CitationsWebSearchResultLocation:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_citations_web_search_result_location, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1603,13 +1341,9 @@ class CitationsWebSearchResultLocation:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CitationsSearchResultLocation:
+class CitationsSearchResultLocation(_Record):
     """A citation of a search_result content block."""
 
     # Always "search_result_location".
@@ -1631,16 +1365,6 @@ class CitationsSearchResultLocation:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> CitationsSearchResultLocation:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_citations_search_result_location(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CitationsSearchResultLocation:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_citations_search_result_location, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1655,13 +1379,9 @@ class CitationsSearchResultLocation:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CitationSource:
+class CitationSource(_Record):
     """Source of a citation."""
 
     # Source id (e.g. "doc_xxx" or "src_xxx").
@@ -1671,16 +1391,6 @@ class CitationSource:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> CitationSource:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_citation_source(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CitationSource:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_citation_source, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1689,13 +1399,9 @@ class CitationSource:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TextBlock:
+class TextBlock(_Record):
     """A text content block in a response."""
 
     # Always "text".
@@ -1708,16 +1414,6 @@ class TextBlock:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> TextBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_text_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TextBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_text_block, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1733,13 +1429,9 @@ class TextBlock:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolUseBlock:
+class ToolUseBlock(_Record):
     """工具调用块 (tool use block); 来源 (source) anthropic.types.ToolUseBlock."""
 
     # Always "tool_use".
@@ -1757,16 +1449,6 @@ class ToolUseBlock:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolUseBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_use_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolUseBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_use_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1779,29 +1461,15 @@ class ToolUseBlock:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class DirectCaller:
+class DirectCaller(_Record):
     """The tool was invoked directly by the model."""
 
     # Always "direct".
     type: Literal["direct"] = field(default="direct", init=False)
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> DirectCaller:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_direct_caller(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> DirectCaller:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_direct_caller, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1810,13 +1478,9 @@ class DirectCaller:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ServerToolCaller:
+class ServerToolCaller(_Record):
     """The tool was invoked from code running in the code_execution_20250825 code execution tool."""
 
     # Always "code_execution_20250825".
@@ -1826,16 +1490,6 @@ class ServerToolCaller:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ServerToolCaller:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_server_tool_caller(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ServerToolCaller:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_server_tool_caller, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1844,13 +1498,9 @@ class ServerToolCaller:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ServerToolCaller20260120:
+class ServerToolCaller20260120(_Record):
     """The tool was invoked from code running in the code_execution_20260120 code execution tool."""
 
     # Always "code_execution_20260120".
@@ -1860,16 +1510,6 @@ class ServerToolCaller20260120:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ServerToolCaller20260120:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_server_tool_caller20260120(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ServerToolCaller20260120:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_server_tool_caller20260120, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1878,13 +1518,9 @@ class ServerToolCaller20260120:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class WebSearchResultBlock:
+class WebSearchResultBlock(_Record):
     """One web search result."""
 
     # Always "web_search_result".
@@ -1902,16 +1538,6 @@ class WebSearchResultBlock:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> WebSearchResultBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_web_search_result_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> WebSearchResultBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_web_search_result_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1924,13 +1550,9 @@ class WebSearchResultBlock:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CitationsConfig:
+class CitationsConfig(_Record):
     """Whether citations are enabled for a document."""
 
     # Citations on or off.
@@ -1940,16 +1562,6 @@ class CitationsConfig:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> CitationsConfig:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_citations_config(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CitationsConfig:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_citations_config, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1958,13 +1570,9 @@ class CitationsConfig:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class Base64PdfSource:
+class Base64PdfSource(_Record):
     """A PDF inlined as base64."""
 
     # Always "base64".
@@ -1976,16 +1584,6 @@ class Base64PdfSource:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> Base64PdfSource:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_base64_pdf_source(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Base64PdfSource:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_base64_pdf_source, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1995,13 +1593,9 @@ class Base64PdfSource:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class PlainTextSource:
+class PlainTextSource(_Record):
     """Plain text document content."""
 
     # Always "text".
@@ -2013,16 +1607,6 @@ class PlainTextSource:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> PlainTextSource:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_plain_text_source(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> PlainTextSource:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_plain_text_source, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2032,13 +1616,9 @@ class PlainTextSource:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class DocumentBlock:
+class DocumentBlock(_Record):
     """A document returned by a server tool (e.g. a fetched web page)."""
 
     # Always "document".
@@ -2054,16 +1634,6 @@ class DocumentBlock:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> DocumentBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_document_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> DocumentBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_document_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2076,13 +1646,9 @@ class DocumentBlock:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class WebFetchBlock:
+class WebFetchBlock(_Record):
     """A fetched web page."""
 
     # Always "web_fetch_result".
@@ -2098,16 +1664,6 @@ class WebFetchBlock:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> WebFetchBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_web_fetch_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> WebFetchBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_web_fetch_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2119,13 +1675,9 @@ class WebFetchBlock:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class WebFetchToolResultErrorBlock:
+class WebFetchToolResultErrorBlock(_Record):
     """A failed web fetch."""
 
     # Always "web_fetch_tool_result_error".
@@ -2137,16 +1689,6 @@ class WebFetchToolResultErrorBlock:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> WebFetchToolResultErrorBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_web_fetch_tool_result_error_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> WebFetchToolResultErrorBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_web_fetch_tool_result_error_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2155,13 +1697,9 @@ class WebFetchToolResultErrorBlock:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class WebFetchToolResultBlock:
+class WebFetchToolResultBlock(_Record):
     """The result of a web_fetch server tool call."""
 
     # Always "web_fetch_tool_result".
@@ -2177,16 +1715,6 @@ class WebFetchToolResultBlock:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> WebFetchToolResultBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_web_fetch_tool_result_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> WebFetchToolResultBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_web_fetch_tool_result_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2198,13 +1726,9 @@ class WebFetchToolResultBlock:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CodeExecutionOutputBlock:
+class CodeExecutionOutputBlock(_Record):
     """A file written by code execution."""
 
     # Always "code_execution_output".
@@ -2214,16 +1738,6 @@ class CodeExecutionOutputBlock:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> CodeExecutionOutputBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_code_execution_output_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CodeExecutionOutputBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_code_execution_output_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2232,13 +1746,9 @@ class CodeExecutionOutputBlock:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CodeExecutionResultBlock:
+class CodeExecutionResultBlock(_Record):
     """The outcome of running code."""
 
     # Always "code_execution_result".
@@ -2254,16 +1764,6 @@ class CodeExecutionResultBlock:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> CodeExecutionResultBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_code_execution_result_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CodeExecutionResultBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_code_execution_result_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2275,13 +1775,9 @@ class CodeExecutionResultBlock:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class EncryptedCodeExecutionResultBlock:
+class EncryptedCodeExecutionResultBlock(_Record):
     """The outcome of running code, with encrypted stdout."""
 
     # Always "encrypted_code_execution_result".
@@ -2299,16 +1795,6 @@ class EncryptedCodeExecutionResultBlock:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> EncryptedCodeExecutionResultBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_encrypted_code_execution_result_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> EncryptedCodeExecutionResultBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_encrypted_code_execution_result_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2320,13 +1806,9 @@ class EncryptedCodeExecutionResultBlock:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CodeExecutionToolResultError:
+class CodeExecutionToolResultError(_Record):
     """Failed code execution."""
 
     # Always "code_execution_tool_result_error".
@@ -2338,16 +1820,6 @@ class CodeExecutionToolResultError:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> CodeExecutionToolResultError:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_code_execution_tool_result_error(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CodeExecutionToolResultError:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_code_execution_tool_result_error, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2356,13 +1828,9 @@ class CodeExecutionToolResultError:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CodeExecutionToolResultBlock:
+class CodeExecutionToolResultBlock(_Record):
     """The result of a code_execution server tool call."""
 
     # Always "code_execution_tool_result".
@@ -2376,16 +1844,6 @@ class CodeExecutionToolResultBlock:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> CodeExecutionToolResultBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_code_execution_tool_result_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CodeExecutionToolResultBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_code_execution_tool_result_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2395,13 +1853,9 @@ class CodeExecutionToolResultBlock:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class BashCodeExecutionOutputBlock:
+class BashCodeExecutionOutputBlock(_Record):
     """A file written by a bash command."""
 
     # Always "bash_code_execution_output".
@@ -2413,16 +1867,6 @@ class BashCodeExecutionOutputBlock:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> BashCodeExecutionOutputBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_bash_code_execution_output_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> BashCodeExecutionOutputBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_bash_code_execution_output_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2431,13 +1875,9 @@ class BashCodeExecutionOutputBlock:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class BashCodeExecutionResultBlock:
+class BashCodeExecutionResultBlock(_Record):
     """The outcome of a bash command."""
 
     # Always "bash_code_execution_result".
@@ -2455,16 +1895,6 @@ class BashCodeExecutionResultBlock:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> BashCodeExecutionResultBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_bash_code_execution_result_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> BashCodeExecutionResultBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_bash_code_execution_result_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2476,13 +1906,9 @@ class BashCodeExecutionResultBlock:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class BashCodeExecutionToolResultError:
+class BashCodeExecutionToolResultError(_Record):
     """A failed bash command."""
 
     # Always "bash_code_execution_tool_result_error".
@@ -2494,16 +1920,6 @@ class BashCodeExecutionToolResultError:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> BashCodeExecutionToolResultError:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_bash_code_execution_tool_result_error(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> BashCodeExecutionToolResultError:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_bash_code_execution_tool_result_error, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2512,13 +1928,9 @@ class BashCodeExecutionToolResultError:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class BashCodeExecutionToolResultBlock:
+class BashCodeExecutionToolResultBlock(_Record):
     """The result of a bash_code_execution server tool call."""
 
     # Always "bash_code_execution_tool_result".
@@ -2532,16 +1944,6 @@ class BashCodeExecutionToolResultBlock:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> BashCodeExecutionToolResultBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_bash_code_execution_tool_result_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> BashCodeExecutionToolResultBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_bash_code_execution_tool_result_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2551,13 +1953,9 @@ class BashCodeExecutionToolResultBlock:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TextEditorCodeExecutionToolResultError:
+class TextEditorCodeExecutionToolResultError(_Record):
     """A failed text editor command."""
 
     # Always "text_editor_code_execution_tool_result_error".
@@ -2576,16 +1974,6 @@ class TextEditorCodeExecutionToolResultError:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> TextEditorCodeExecutionToolResultError:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_text_editor_code_execution_tool_result_error(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TextEditorCodeExecutionToolResultError:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_text_editor_code_execution_tool_result_error, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2596,13 +1984,9 @@ class TextEditorCodeExecutionToolResultError:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TextEditorCodeExecutionViewResultBlock:
+class TextEditorCodeExecutionViewResultBlock(_Record):
     """The content of a viewed file."""
 
     # Always "text_editor_code_execution_view_result".
@@ -2624,16 +2008,6 @@ class TextEditorCodeExecutionViewResultBlock:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> TextEditorCodeExecutionViewResultBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_text_editor_code_execution_view_result_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TextEditorCodeExecutionViewResultBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_text_editor_code_execution_view_result_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2649,13 +2023,9 @@ class TextEditorCodeExecutionViewResultBlock:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TextEditorCodeExecutionCreateResultBlock:
+class TextEditorCodeExecutionCreateResultBlock(_Record):
     """A created or overwritten file."""
 
     # Always "text_editor_code_execution_create_result".
@@ -2667,16 +2037,6 @@ class TextEditorCodeExecutionCreateResultBlock:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> TextEditorCodeExecutionCreateResultBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_text_editor_code_execution_create_result_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TextEditorCodeExecutionCreateResultBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_text_editor_code_execution_create_result_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2685,13 +2045,9 @@ class TextEditorCodeExecutionCreateResultBlock:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TextEditorCodeExecutionStrReplaceResultBlock:
+class TextEditorCodeExecutionStrReplaceResultBlock(_Record):
     """An edited file (string replacement)."""
 
     # Always "text_editor_code_execution_str_replace_result".
@@ -2713,16 +2069,6 @@ class TextEditorCodeExecutionStrReplaceResultBlock:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> TextEditorCodeExecutionStrReplaceResultBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_text_editor_code_execution_str_replace_result_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TextEditorCodeExecutionStrReplaceResultBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_text_editor_code_execution_str_replace_result_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2740,13 +2086,9 @@ class TextEditorCodeExecutionStrReplaceResultBlock:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TextEditorCodeExecutionToolResultBlock:
+class TextEditorCodeExecutionToolResultBlock(_Record):
     """The result of a text_editor_code_execution server tool call."""
 
     # Always "text_editor_code_execution_tool_result".
@@ -2760,16 +2102,6 @@ class TextEditorCodeExecutionToolResultBlock:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> TextEditorCodeExecutionToolResultBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_text_editor_code_execution_tool_result_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TextEditorCodeExecutionToolResultBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_text_editor_code_execution_tool_result_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2779,13 +2111,9 @@ class TextEditorCodeExecutionToolResultBlock:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolSearchToolResultError:
+class ToolSearchToolResultError(_Record):
     """A failed tool search."""
 
     # Always "tool_search_tool_result_error".
@@ -2801,16 +2129,6 @@ class ToolSearchToolResultError:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolSearchToolResultError:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_search_tool_result_error(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolSearchToolResultError:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_search_tool_result_error, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2821,13 +2139,9 @@ class ToolSearchToolResultError:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolReferenceBlock:
+class ToolReferenceBlock(_Record):
     """A tool found by tool search."""
 
     # Always "tool_reference".
@@ -2837,16 +2151,6 @@ class ToolReferenceBlock:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolReferenceBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_reference_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolReferenceBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_reference_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2855,13 +2159,9 @@ class ToolReferenceBlock:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolSearchToolSearchResultBlock:
+class ToolSearchToolSearchResultBlock(_Record):
     """The tools a tool search found."""
 
     # Always "tool_search_tool_search_result".
@@ -2873,16 +2173,6 @@ class ToolSearchToolSearchResultBlock:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolSearchToolSearchResultBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_search_tool_search_result_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolSearchToolSearchResultBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_search_tool_search_result_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2891,13 +2181,9 @@ class ToolSearchToolSearchResultBlock:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolSearchToolResultBlock:
+class ToolSearchToolResultBlock(_Record):
     """The result of a tool search server tool call."""
 
     # Always "tool_search_tool_result".
@@ -2909,16 +2195,6 @@ class ToolSearchToolResultBlock:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolSearchToolResultBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_search_tool_result_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolSearchToolResultBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_search_tool_result_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2928,13 +2204,9 @@ class ToolSearchToolResultBlock:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ContainerUploadBlock:
+class ContainerUploadBlock(_Record):
     """A file uploaded to the code execution container."""
 
     # Always "container_upload".
@@ -2944,16 +2216,6 @@ class ContainerUploadBlock:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ContainerUploadBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_container_upload_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ContainerUploadBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_container_upload_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2962,13 +2224,9 @@ class ContainerUploadBlock:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CacheCreation:
+class CacheCreation(_Record):
     """Breakdown of cached input tokens by cache lifetime."""
 
     # Input tokens used to create 5-minute cache entries.
@@ -2978,16 +2236,6 @@ class CacheCreation:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> CacheCreation:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_cache_creation(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CacheCreation:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_cache_creation, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2996,13 +2244,9 @@ class CacheCreation:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ServerToolUsage:
+class ServerToolUsage(_Record):
     """Number of server tool requests made."""
 
     # Number of web search requests.
@@ -3014,16 +2258,6 @@ class ServerToolUsage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ServerToolUsage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_server_tool_usage(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ServerToolUsage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_server_tool_usage, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3033,29 +2267,15 @@ class ServerToolUsage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class OutputTokensDetails:
+class OutputTokensDetails(_Record):
     """Breakdown of output tokens."""
 
     # Output tokens spent on thinking.
     thinking_tokens: int
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> OutputTokensDetails:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_output_tokens_details(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> OutputTokensDetails:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_output_tokens_details, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3064,13 +2284,9 @@ class OutputTokensDetails:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class RefusalStopDetails:
+class RefusalStopDetails(_Record):
     """Details of a refusal (stop_reason "refusal")."""
 
     # Always "refusal".
@@ -3084,16 +2300,6 @@ class RefusalStopDetails:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> RefusalStopDetails:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_refusal_stop_details(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> RefusalStopDetails:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_refusal_stop_details, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3105,13 +2311,9 @@ class RefusalStopDetails:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class Usage:
+class Usage(_Record):
     """Billing and rate-limit usage of a message."""
 
     # Input tokens used.
@@ -3136,16 +2338,6 @@ class Usage:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> Usage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_usage(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Usage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_usage, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3178,13 +2370,9 @@ class Usage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class Container:
+class Container(_Record):
     """Code-execution container used by the request."""
 
     # Container id.
@@ -3194,16 +2382,6 @@ class Container:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> Container:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_container(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Container:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_container, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3212,13 +2390,9 @@ class Container:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class Message:
+class Message(_Record):
     """A response message of the Messages API (anthropic.types.Message)."""
 
     # Unique message id (msg_...).
@@ -3246,16 +2420,6 @@ class Message:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> Message:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Message:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3274,13 +2438,9 @@ class Message:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TextDelta:
+class TextDelta(_Record):
     """文本增量事件 (text delta); 来源 (source) anthropic.types.TextDelta."""
 
     # Always "text_delta".
@@ -3290,16 +2450,6 @@ class TextDelta:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> TextDelta:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_text_delta(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TextDelta:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_text_delta, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3308,13 +2458,9 @@ class TextDelta:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CitationsDelta:
+class CitationsDelta(_Record):
     """引用增量事件 (citations delta); 来源 (source) anthropic.types.ContentBlockDeltaEvent.CitationsDelta."""
 
     # Always "citations_delta".
@@ -3329,16 +2475,6 @@ class CitationsDelta:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> CitationsDelta:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_citations_delta(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CitationsDelta:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_citations_delta, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3352,13 +2488,9 @@ class CitationsDelta:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class InputJsonDelta:
+class InputJsonDelta(_Record):
     """A fragment of a tool_use block's input JSON."""
 
     # Always "input_json_delta".
@@ -3368,16 +2500,6 @@ class InputJsonDelta:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> InputJsonDelta:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_input_json_delta(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> InputJsonDelta:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_input_json_delta, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3386,13 +2508,9 @@ class InputJsonDelta:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ThinkingDelta:
+class ThinkingDelta(_Record):
     """A fragment of a thinking block."""
 
     # Always "thinking_delta".
@@ -3402,16 +2520,6 @@ class ThinkingDelta:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ThinkingDelta:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_thinking_delta(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ThinkingDelta:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_thinking_delta, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3420,13 +2528,9 @@ class ThinkingDelta:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class SignatureDelta:
+class SignatureDelta(_Record):
     """The signature of a thinking block, sent just before content_block_stop."""
 
     # Always "signature_delta".
@@ -3436,16 +2540,6 @@ class SignatureDelta:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> SignatureDelta:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_signature_delta(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> SignatureDelta:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_signature_delta, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3454,13 +2548,9 @@ class SignatureDelta:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class MessageStartEvent:
+class MessageStartEvent(_Record):
     """First event of a stream; carries the message with empty content."""
 
     # Always "message_start".
@@ -3470,16 +2560,6 @@ class MessageStartEvent:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> MessageStartEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_message_start_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> MessageStartEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_message_start_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3488,13 +2568,9 @@ class MessageStartEvent:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ContentBlockStartEvent:
+class ContentBlockStartEvent(_Record):
     """Starts the content block at `index`."""
 
     # Always "content_block_start".
@@ -3506,16 +2582,6 @@ class ContentBlockStartEvent:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ContentBlockStartEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_content_block_start_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ContentBlockStartEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_content_block_start_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3525,13 +2591,9 @@ class ContentBlockStartEvent:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ContentBlockDeltaEvent:
+class ContentBlockDeltaEvent(_Record):
     """An incremental update to the content block at `index`."""
 
     # Always "content_block_delta".
@@ -3543,16 +2605,6 @@ class ContentBlockDeltaEvent:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ContentBlockDeltaEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_content_block_delta_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ContentBlockDeltaEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_content_block_delta_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3562,13 +2614,9 @@ class ContentBlockDeltaEvent:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ContentBlockStopEvent:
+class ContentBlockStopEvent(_Record):
     """Ends the content block at `index`."""
 
     # Always "content_block_stop".
@@ -3578,16 +2626,6 @@ class ContentBlockStopEvent:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ContentBlockStopEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_content_block_stop_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ContentBlockStopEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_content_block_stop_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3596,13 +2634,9 @@ class ContentBlockStopEvent:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class MessageDelta:
+class MessageDelta(_Record):
     """Top-level changes to the message in a message_delta event."""
 
     # Why the model stopped.
@@ -3618,16 +2652,6 @@ class MessageDelta:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> MessageDelta:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_message_delta(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> MessageDelta:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_message_delta, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3640,13 +2664,9 @@ class MessageDelta:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class MessageDeltaUsage:
+class MessageDeltaUsage(_Record):
     """Cumulative token usage reported by a message_delta event."""
 
     # Cumulative output tokens.
@@ -3665,16 +2685,6 @@ class MessageDeltaUsage:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> MessageDeltaUsage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_message_delta_usage(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> MessageDeltaUsage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_message_delta_usage, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3700,13 +2710,9 @@ class MessageDeltaUsage:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class MessageDeltaEvent:
+class MessageDeltaEvent(_Record):
     """Top-level changes to the message (stop reason, final usage)."""
 
     # Always "message_delta".
@@ -3718,16 +2724,6 @@ class MessageDeltaEvent:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> MessageDeltaEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_message_delta_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> MessageDeltaEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_message_delta_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3737,29 +2733,15 @@ class MessageDeltaEvent:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class MessageStopEvent:
+class MessageStopEvent(_Record):
     """Last event of a stream."""
 
     # Always "message_stop".
     type: Literal["message_stop"] = field(default="message_stop", init=False)
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> MessageStopEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_message_stop_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> MessageStopEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_message_stop_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3768,29 +2750,15 @@ class MessageStopEvent:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class PingEvent:
+class PingEvent(_Record):
     """Keep-alive event the API may send at any point of a stream."""
 
     # Always "ping".
     type: Literal["ping"] = field(default="ping", init=False)
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> PingEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_ping_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> PingEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_ping_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3799,13 +2767,9 @@ class PingEvent:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ErrorDetail:
+class ErrorDetail(_Record):
     """What went wrong."""
 
     # Error kind (e.g. overloaded_error).
@@ -3815,16 +2779,6 @@ class ErrorDetail:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ErrorDetail:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_error_detail(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ErrorDetail:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_error_detail, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3833,13 +2787,9 @@ class ErrorDetail:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ErrorEvent:
+class ErrorEvent(_Record):
     """An error reported inside a stream (e.g. overloaded_error)."""
 
     # Always "error".
@@ -3849,16 +2799,6 @@ class ErrorEvent:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ErrorEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_error_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ErrorEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_error_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3867,13 +2807,9 @@ class ErrorEvent:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolParam:
+class ToolParam(_Record):
     """A tool the model may call (Messages API request)."""
 
     # Tool name the model uses in tool_use blocks.
@@ -3900,16 +2836,6 @@ class ToolParam:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolParam:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_param(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolParam:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_param, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3943,13 +2869,9 @@ class ToolParam:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class UserLocation:
+class UserLocation(_Record):
     """Approximate location of the user, for localised web search."""
 
     # Always "approximate".
@@ -3967,16 +2889,6 @@ class UserLocation:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> UserLocation:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_user_location(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> UserLocation:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_user_location, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3992,13 +2904,9 @@ class UserLocation:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolBash20250124:
+class ToolBash20250124(_Record):
     """The bash server tool (bash_20250124): the API runs it, so it has no input_schema."""
 
     # Always "bash_20250124".
@@ -4019,16 +2927,6 @@ class ToolBash20250124:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolBash20250124:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_bash20250124(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolBash20250124:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_bash20250124, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -4056,13 +2954,9 @@ class ToolBash20250124:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CodeExecutionTool20250522:
+class CodeExecutionTool20250522(_Record):
     """The code_execution server tool (code_execution_20250522): the API runs it, so it has no input_schema."""
 
     # Always "code_execution_20250522".
@@ -4081,16 +2975,6 @@ class CodeExecutionTool20250522:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> CodeExecutionTool20250522:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_code_execution_tool20250522(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CodeExecutionTool20250522:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_code_execution_tool20250522, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -4114,13 +2998,9 @@ class CodeExecutionTool20250522:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CodeExecutionTool20250825:
+class CodeExecutionTool20250825(_Record):
     """The code_execution server tool (code_execution_20250825): the API runs it, so it has no input_schema."""
 
     # Always "code_execution_20250825".
@@ -4139,16 +3019,6 @@ class CodeExecutionTool20250825:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> CodeExecutionTool20250825:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_code_execution_tool20250825(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CodeExecutionTool20250825:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_code_execution_tool20250825, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -4172,13 +3042,9 @@ class CodeExecutionTool20250825:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CodeExecutionTool20260120:
+class CodeExecutionTool20260120(_Record):
     """The code_execution server tool (code_execution_20260120): the API runs it, so it has no input_schema."""
 
     # Always "code_execution_20260120".
@@ -4197,16 +3063,6 @@ class CodeExecutionTool20260120:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> CodeExecutionTool20260120:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_code_execution_tool20260120(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CodeExecutionTool20260120:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_code_execution_tool20260120, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -4230,13 +3086,9 @@ class CodeExecutionTool20260120:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CodeExecutionTool20260521:
+class CodeExecutionTool20260521(_Record):
     """The code_execution server tool (code_execution_20260521): the API runs it, so it has no input_schema."""
 
     # Always "code_execution_20260521".
@@ -4255,16 +3107,6 @@ class CodeExecutionTool20260521:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> CodeExecutionTool20260521:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_code_execution_tool20260521(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CodeExecutionTool20260521:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_code_execution_tool20260521, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -4288,13 +3130,9 @@ class CodeExecutionTool20260521:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class MemoryTool20250818:
+class MemoryTool20250818(_Record):
     """The memory server tool (memory_20250818): the API runs it, so it has no input_schema."""
 
     # Always "memory_20250818".
@@ -4315,16 +3153,6 @@ class MemoryTool20250818:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> MemoryTool20250818:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_memory_tool20250818(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> MemoryTool20250818:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_memory_tool20250818, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -4352,13 +3180,9 @@ class MemoryTool20250818:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class AdvisorTool20260301:
+class AdvisorTool20260301(_Record):
     """The advisor server tool (advisor_20260301): a second model the API consults; it has no input_schema."""
 
     # Always "advisor_20260301".
@@ -4385,16 +3209,6 @@ class AdvisorTool20260301:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> AdvisorTool20260301:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_advisor_tool20260301(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> AdvisorTool20260301:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_advisor_tool20260301, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -4425,13 +3239,9 @@ class AdvisorTool20260301:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolTextEditor20250124:
+class ToolTextEditor20250124(_Record):
     """The str_replace_editor server tool (text_editor_20250124): the API runs it, so it has no input_schema."""
 
     # Always "text_editor_20250124".
@@ -4452,16 +3262,6 @@ class ToolTextEditor20250124:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolTextEditor20250124:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_text_editor20250124(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolTextEditor20250124:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_text_editor20250124, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -4489,13 +3289,9 @@ class ToolTextEditor20250124:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolTextEditor20250429:
+class ToolTextEditor20250429(_Record):
     """The str_replace_based_edit_tool server tool (text_editor_20250429): the API runs it, so it has no input_schema."""
 
     # Always "text_editor_20250429".
@@ -4518,16 +3314,6 @@ class ToolTextEditor20250429:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolTextEditor20250429:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_text_editor20250429(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolTextEditor20250429:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_text_editor20250429, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -4555,13 +3341,9 @@ class ToolTextEditor20250429:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolTextEditor20250728:
+class ToolTextEditor20250728(_Record):
     """The str_replace_based_edit_tool server tool (text_editor_20250728): the API runs it, so it has no input_schema."""
 
     # Always "text_editor_20250728".
@@ -4586,16 +3368,6 @@ class ToolTextEditor20250728:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolTextEditor20250728:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_text_editor20250728(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolTextEditor20250728:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_text_editor20250728, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -4625,13 +3397,9 @@ class ToolTextEditor20250728:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class WebSearchTool20250305:
+class WebSearchTool20250305(_Record):
     """The web_search server tool (web_search_20250305): the API runs it, so it has no input_schema."""
 
     # Always "web_search_20250305".
@@ -4658,16 +3426,6 @@ class WebSearchTool20250305:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> WebSearchTool20250305:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_web_search_tool20250305(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> WebSearchTool20250305:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_web_search_tool20250305, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -4705,13 +3463,9 @@ class WebSearchTool20250305:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class WebFetchTool20250910:
+class WebFetchTool20250910(_Record):
     """The web_fetch server tool (web_fetch_20250910): the API runs it, so it has no input_schema."""
 
     # Always "web_fetch_20250910".
@@ -4740,16 +3494,6 @@ class WebFetchTool20250910:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> WebFetchTool20250910:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_web_fetch_tool20250910(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> WebFetchTool20250910:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_web_fetch_tool20250910, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -4787,13 +3531,9 @@ class WebFetchTool20250910:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class WebSearchTool20260209:
+class WebSearchTool20260209(_Record):
     """The web_search server tool (web_search_20260209): the API runs it, so it has no input_schema."""
 
     # Always "web_search_20260209".
@@ -4820,16 +3560,6 @@ class WebSearchTool20260209:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> WebSearchTool20260209:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_web_search_tool20260209(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> WebSearchTool20260209:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_web_search_tool20260209, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -4867,13 +3597,9 @@ class WebSearchTool20260209:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class WebFetchTool20260209:
+class WebFetchTool20260209(_Record):
     """The web_fetch server tool (web_fetch_20260209): the API runs it, so it has no input_schema."""
 
     # Always "web_fetch_20260209".
@@ -4902,16 +3628,6 @@ class WebFetchTool20260209:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> WebFetchTool20260209:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_web_fetch_tool20260209(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> WebFetchTool20260209:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_web_fetch_tool20260209, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -4949,13 +3665,9 @@ class WebFetchTool20260209:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class WebFetchTool20260309:
+class WebFetchTool20260309(_Record):
     """The web_fetch server tool (web_fetch_20260309): the API runs it, so it has no input_schema."""
 
     # Always "web_fetch_20260309".
@@ -4986,16 +3698,6 @@ class WebFetchTool20260309:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> WebFetchTool20260309:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_web_fetch_tool20260309(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> WebFetchTool20260309:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_web_fetch_tool20260309, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -5035,13 +3737,9 @@ class WebFetchTool20260309:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class WebSearchTool20260318:
+class WebSearchTool20260318(_Record):
     """The web_search server tool (web_search_20260318): the API runs it, so it has no input_schema."""
 
     # Always "web_search_20260318".
@@ -5070,16 +3768,6 @@ class WebSearchTool20260318:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> WebSearchTool20260318:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_web_search_tool20260318(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> WebSearchTool20260318:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_web_search_tool20260318, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -5121,13 +3809,9 @@ class WebSearchTool20260318:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class WebFetchTool20260318:
+class WebFetchTool20260318(_Record):
     """The web_fetch server tool (web_fetch_20260318): the API runs it, so it has no input_schema."""
 
     # Always "web_fetch_20260318".
@@ -5160,16 +3844,6 @@ class WebFetchTool20260318:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> WebFetchTool20260318:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_web_fetch_tool20260318(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> WebFetchTool20260318:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_web_fetch_tool20260318, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -5213,13 +3887,9 @@ class WebFetchTool20260318:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolSearchBm25Tool20251119:
+class ToolSearchBm25Tool20251119(_Record):
     """The tool_search_tool_bm25 server tool (tool_search_tool_bm25_20251119): the API runs it, so it has no input_schema."""
 
     # Always "tool_search_tool_bm25_20251119".
@@ -5240,16 +3910,6 @@ class ToolSearchBm25Tool20251119:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolSearchBm25Tool20251119:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_search_bm25_tool20251119(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolSearchBm25Tool20251119:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_search_bm25_tool20251119, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -5273,13 +3933,9 @@ class ToolSearchBm25Tool20251119:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolSearchBm25Tool:
+class ToolSearchBm25Tool(_Record):
     """The tool_search_tool_bm25 server tool (tool_search_tool_bm25): the API runs it, so it has no input_schema."""
 
     # Always "tool_search_tool_bm25".
@@ -5298,16 +3954,6 @@ class ToolSearchBm25Tool:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolSearchBm25Tool:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_search_bm25_tool(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolSearchBm25Tool:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_search_bm25_tool, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -5331,13 +3977,9 @@ class ToolSearchBm25Tool:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolSearchRegexTool20251119:
+class ToolSearchRegexTool20251119(_Record):
     """The tool_search_tool_regex server tool (tool_search_tool_regex_20251119): the API runs it, so it has no input_schema."""
 
     # Always "tool_search_tool_regex_20251119".
@@ -5358,16 +4000,6 @@ class ToolSearchRegexTool20251119:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolSearchRegexTool20251119:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_search_regex_tool20251119(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolSearchRegexTool20251119:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_search_regex_tool20251119, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -5391,13 +4023,9 @@ class ToolSearchRegexTool20251119:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolSearchRegexTool:
+class ToolSearchRegexTool(_Record):
     """The tool_search_tool_regex server tool (tool_search_tool_regex): the API runs it, so it has no input_schema."""
 
     # Always "tool_search_tool_regex".
@@ -5416,16 +4044,6 @@ class ToolSearchRegexTool:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolSearchRegexTool:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_search_regex_tool(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolSearchRegexTool:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_search_regex_tool, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -5449,13 +4067,9 @@ class ToolSearchRegexTool:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolChoiceAuto:
+class ToolChoiceAuto(_Record):
     """The model decides whether to call a tool."""
 
     # Always "auto".
@@ -5466,16 +4080,6 @@ class ToolChoiceAuto:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolChoiceAuto:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_choice_auto(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolChoiceAuto:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_choice_auto, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -5489,13 +4093,9 @@ class ToolChoiceAuto:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolChoiceAny:
+class ToolChoiceAny(_Record):
     """The model must call one of the tools."""
 
     # Always "any".
@@ -5506,16 +4106,6 @@ class ToolChoiceAny:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolChoiceAny:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_choice_any(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolChoiceAny:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_choice_any, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -5529,13 +4119,9 @@ class ToolChoiceAny:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolChoiceTool:
+class ToolChoiceTool(_Record):
     """The model must call the named tool."""
 
     # Always "tool".
@@ -5548,16 +4134,6 @@ class ToolChoiceTool:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolChoiceTool:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_choice_tool(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolChoiceTool:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_choice_tool, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -5572,29 +4148,15 @@ class ToolChoiceTool:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolChoiceNone:
+class ToolChoiceNone(_Record):
     """The model must not call tools."""
 
     # Always "none".
     type: Literal["none"] = field(default="none", init=False)
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolChoiceNone:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_choice_none(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolChoiceNone:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_choice_none, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -5603,13 +4165,9 @@ class ToolChoiceNone:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ThinkingConfigEnabled:
+class ThinkingConfigEnabled(_Record):
     """Turn on extended thinking with a token budget."""
 
     # Always "enabled".
@@ -5619,16 +4177,6 @@ class ThinkingConfigEnabled:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ThinkingConfigEnabled:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_thinking_config_enabled(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ThinkingConfigEnabled:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_thinking_config_enabled, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -5637,29 +4185,15 @@ class ThinkingConfigEnabled:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ThinkingConfigDisabled:
+class ThinkingConfigDisabled(_Record):
     """Turn off extended thinking."""
 
     # Always "disabled".
     type: Literal["disabled"] = field(default="disabled", init=False)
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ThinkingConfigDisabled:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_thinking_config_disabled(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ThinkingConfigDisabled:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_thinking_config_disabled, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -5668,13 +4202,9 @@ class ThinkingConfigDisabled:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class Metadata:
+class Metadata(_Record):
     """Request metadata."""
 
     # Opaque id of the end user (no personal data).
@@ -5684,16 +4214,6 @@ class Metadata:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> Metadata:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_metadata(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Metadata:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_metadata, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -5702,13 +4222,9 @@ class Metadata:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class MessageCreateParams:
+class MessageCreateParams(_Record):
     """Body of POST /v1/messages."""
 
     # Model to use.
@@ -5741,16 +4257,6 @@ class MessageCreateParams:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> MessageCreateParams:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_message_create_params(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> MessageCreateParams:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_message_create_params, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -5791,13 +4297,9 @@ class MessageCreateParams:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class SearchResult:
+class SearchResult(_Record):
     """搜索结果 (a search result); 来源 (source) tools/search_tool.py."""
 
     # Title of the result page.
@@ -5809,16 +4311,6 @@ class SearchResult:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> SearchResult:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_search_result(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> SearchResult:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_search_result, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -5828,13 +4320,9 @@ class SearchResult:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class SearchEntry:
+class SearchEntry(_Record):
     """搜索历史条目 (a search history entry); 来源 (source) tools/search_history.py."""
 
     # The search query.
@@ -5846,16 +4334,6 @@ class SearchEntry:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> SearchEntry:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_search_entry(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> SearchEntry:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_search_entry, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -5865,13 +4343,9 @@ class SearchEntry:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolDefinition:
+class ToolDefinition(_Record):
     """工具定义 (tool definition); 来源 (source) MCP 工具定义 (MCP tool definition)."""
 
     # Tool name (e.g. "search_web").
@@ -5892,16 +4366,6 @@ class ToolDefinition:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolDefinition:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_definition(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolDefinition:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_definition, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -5918,13 +4382,9 @@ class ToolDefinition:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolsListResult:
+class ToolsListResult(_Record):
     """Result of the MCP tools/list request."""
 
     # The tools the server offers.
@@ -5936,16 +4396,6 @@ class ToolsListResult:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolsListResult:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tools_list_result(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolsListResult:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tools_list_result, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -5955,13 +4405,9 @@ class ToolsListResult:
         out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class _TrimState:
+class _TrimState(_Record):
     """清理状态 (trim state); 来源 (source) conversation/memory.py."""
 
     # Trim counter.
@@ -5973,16 +4419,6 @@ class _TrimState:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> _TrimState:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_trim_state(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> _TrimState:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_trim_state, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -5993,10 +4429,6 @@ class _TrimState:
         if "max_count" in self._present or self.max_count != 3:
             out["max_count"] = self.max_count
         return out
-
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
 
 
 @dataclass(frozen=True, slots=True)
@@ -14879,3 +13311,128 @@ def decode_trim_state(data: object) -> _TrimState:
 def encode_trim_state(value: _TrimState) -> JSONValue:
     """Encode _TrimState as JSON data (the inverse of `decode_trim_state`)."""
     return value.to_dict()
+
+
+# Each dataclass's public decoder, which its `from_dict` and `from_json` call.
+MessageParam._decoder = decode_message_param
+TextBlockParam._decoder = decode_text_block_param
+ImageBlockParam._decoder = decode_image_block_param
+ToolUseBlockParam._decoder = decode_tool_use_block_param
+ToolResultBlockParam._decoder = decode_tool_result_block_param
+Document._decoder = decode_document
+ThinkingBlock._decoder = decode_thinking_block
+RedactedThinkingBlock._decoder = decode_redacted_thinking_block
+ServerToolUseBlock._decoder = decode_server_tool_use_block
+WebSearchToolResultBlock._decoder = decode_web_search_tool_result_block
+WebSearchToolResultError._decoder = decode_web_search_tool_result_error
+CacheControlEphemeral._decoder = decode_cache_control_ephemeral
+Base64ImageSource._decoder = decode_base64_image_source
+UrlImageSource._decoder = decode_url_image_source
+Citation._decoder = decode_citation
+CitationCharLocation._decoder = decode_citation_char_location
+CitationPageLocation._decoder = decode_citation_page_location
+CitationContentBlockLocation._decoder = decode_citation_content_block_location
+CitationsWebSearchResultLocation._decoder = decode_citations_web_search_result_location
+CitationsSearchResultLocation._decoder = decode_citations_search_result_location
+CitationSource._decoder = decode_citation_source
+TextBlock._decoder = decode_text_block
+ToolUseBlock._decoder = decode_tool_use_block
+DirectCaller._decoder = decode_direct_caller
+ServerToolCaller._decoder = decode_server_tool_caller
+ServerToolCaller20260120._decoder = decode_server_tool_caller20260120
+WebSearchResultBlock._decoder = decode_web_search_result_block
+CitationsConfig._decoder = decode_citations_config
+Base64PdfSource._decoder = decode_base64_pdf_source
+PlainTextSource._decoder = decode_plain_text_source
+DocumentBlock._decoder = decode_document_block
+WebFetchBlock._decoder = decode_web_fetch_block
+WebFetchToolResultErrorBlock._decoder = decode_web_fetch_tool_result_error_block
+WebFetchToolResultBlock._decoder = decode_web_fetch_tool_result_block
+CodeExecutionOutputBlock._decoder = decode_code_execution_output_block
+CodeExecutionResultBlock._decoder = decode_code_execution_result_block
+EncryptedCodeExecutionResultBlock._decoder = decode_encrypted_code_execution_result_block
+CodeExecutionToolResultError._decoder = decode_code_execution_tool_result_error
+CodeExecutionToolResultBlock._decoder = decode_code_execution_tool_result_block
+BashCodeExecutionOutputBlock._decoder = decode_bash_code_execution_output_block
+BashCodeExecutionResultBlock._decoder = decode_bash_code_execution_result_block
+BashCodeExecutionToolResultError._decoder = decode_bash_code_execution_tool_result_error
+BashCodeExecutionToolResultBlock._decoder = decode_bash_code_execution_tool_result_block
+TextEditorCodeExecutionToolResultError._decoder = (
+    decode_text_editor_code_execution_tool_result_error
+)
+TextEditorCodeExecutionViewResultBlock._decoder = (
+    decode_text_editor_code_execution_view_result_block
+)
+TextEditorCodeExecutionCreateResultBlock._decoder = (
+    decode_text_editor_code_execution_create_result_block
+)
+TextEditorCodeExecutionStrReplaceResultBlock._decoder = (
+    decode_text_editor_code_execution_str_replace_result_block
+)
+TextEditorCodeExecutionToolResultBlock._decoder = (
+    decode_text_editor_code_execution_tool_result_block
+)
+ToolSearchToolResultError._decoder = decode_tool_search_tool_result_error
+ToolReferenceBlock._decoder = decode_tool_reference_block
+ToolSearchToolSearchResultBlock._decoder = decode_tool_search_tool_search_result_block
+ToolSearchToolResultBlock._decoder = decode_tool_search_tool_result_block
+ContainerUploadBlock._decoder = decode_container_upload_block
+CacheCreation._decoder = decode_cache_creation
+ServerToolUsage._decoder = decode_server_tool_usage
+OutputTokensDetails._decoder = decode_output_tokens_details
+RefusalStopDetails._decoder = decode_refusal_stop_details
+Usage._decoder = decode_usage
+Container._decoder = decode_container
+Message._decoder = decode_message
+TextDelta._decoder = decode_text_delta
+CitationsDelta._decoder = decode_citations_delta
+InputJsonDelta._decoder = decode_input_json_delta
+ThinkingDelta._decoder = decode_thinking_delta
+SignatureDelta._decoder = decode_signature_delta
+MessageStartEvent._decoder = decode_message_start_event
+ContentBlockStartEvent._decoder = decode_content_block_start_event
+ContentBlockDeltaEvent._decoder = decode_content_block_delta_event
+ContentBlockStopEvent._decoder = decode_content_block_stop_event
+MessageDelta._decoder = decode_message_delta
+MessageDeltaUsage._decoder = decode_message_delta_usage
+MessageDeltaEvent._decoder = decode_message_delta_event
+MessageStopEvent._decoder = decode_message_stop_event
+PingEvent._decoder = decode_ping_event
+ErrorDetail._decoder = decode_error_detail
+ErrorEvent._decoder = decode_error_event
+ToolParam._decoder = decode_tool_param
+UserLocation._decoder = decode_user_location
+ToolBash20250124._decoder = decode_tool_bash20250124
+CodeExecutionTool20250522._decoder = decode_code_execution_tool20250522
+CodeExecutionTool20250825._decoder = decode_code_execution_tool20250825
+CodeExecutionTool20260120._decoder = decode_code_execution_tool20260120
+CodeExecutionTool20260521._decoder = decode_code_execution_tool20260521
+MemoryTool20250818._decoder = decode_memory_tool20250818
+AdvisorTool20260301._decoder = decode_advisor_tool20260301
+ToolTextEditor20250124._decoder = decode_tool_text_editor20250124
+ToolTextEditor20250429._decoder = decode_tool_text_editor20250429
+ToolTextEditor20250728._decoder = decode_tool_text_editor20250728
+WebSearchTool20250305._decoder = decode_web_search_tool20250305
+WebFetchTool20250910._decoder = decode_web_fetch_tool20250910
+WebSearchTool20260209._decoder = decode_web_search_tool20260209
+WebFetchTool20260209._decoder = decode_web_fetch_tool20260209
+WebFetchTool20260309._decoder = decode_web_fetch_tool20260309
+WebSearchTool20260318._decoder = decode_web_search_tool20260318
+WebFetchTool20260318._decoder = decode_web_fetch_tool20260318
+ToolSearchBm25Tool20251119._decoder = decode_tool_search_bm25_tool20251119
+ToolSearchBm25Tool._decoder = decode_tool_search_bm25_tool
+ToolSearchRegexTool20251119._decoder = decode_tool_search_regex_tool20251119
+ToolSearchRegexTool._decoder = decode_tool_search_regex_tool
+ToolChoiceAuto._decoder = decode_tool_choice_auto
+ToolChoiceAny._decoder = decode_tool_choice_any
+ToolChoiceTool._decoder = decode_tool_choice_tool
+ToolChoiceNone._decoder = decode_tool_choice_none
+ThinkingConfigEnabled._decoder = decode_thinking_config_enabled
+ThinkingConfigDisabled._decoder = decode_thinking_config_disabled
+Metadata._decoder = decode_metadata
+MessageCreateParams._decoder = decode_message_create_params
+SearchResult._decoder = decode_search_result
+SearchEntry._decoder = decode_search_entry
+ToolDefinition._decoder = decode_tool_definition
+ToolsListResult._decoder = decode_tools_list_result
+_TrimState._decoder = decode_trim_state

@@ -841,11 +841,12 @@ def test_the_root_is_a_type_whenever_it_describes_a_value(
     """The root is a type (named by its title, else the file) and the module's root,
     whether it is a record without a title, a map, or a `$ref` beside definitions in
     draft-04 (where every validator resolves the pointer); a root that says nothing
-    about the value has no type."""
+    about the value has no type, and the module says so."""
     path = tmp_path / file
     path.write_text(json.dumps(ROOTS[file]), encoding="utf-8")
     read = read_schema(path, file, strict=False)
     assert read.module.root == root
+    assert ("no type here is the module's root" in read.module.doc) == (root is None)
     assert not any("cannot resolve" in warning.message for warning in read.warnings)
     assert not any("free-form" in warning.message for warning in read.warnings)
     if root is not None:

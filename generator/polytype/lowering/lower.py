@@ -122,6 +122,18 @@ def lower_generously(
         ) from None
 
 
+# What a module without a root type says of its documents (a root of only definitions and
+# annotations, `{}` or `true`, is free-form JSON by its own schema).
+FREE_FORM_ROOT = (
+    "The schema's root only holds definitions, so no type here is the module's root\n"
+    "(a document of it is free-form JSON); `x-polytype: {root: Name}` names one."
+)
+
+
+def _module_doc(data: dict[str, Any], root: str | None) -> str:
+    return "\n\n".join(text for text in (schema_doc(data), "" if root else FREE_FORM_ROOT) if text)
+
+
 class _Lowering(RecordLowering, EnumLowering, UnionLowering, InlineTypeLowering):
     """The build of one module: every definition lowered by its kind, then the passes."""
 
@@ -162,7 +174,7 @@ class _Lowering(RecordLowering, EnumLowering, UnionLowering, InlineTypeLowering)
         module = ir.Module(
             name=module_name,
             title=str(options.get("title") or data.get("title") or module_name),
-            doc=schema_doc(data),
+            doc=_module_doc(data, root),
             schema_path=self.document.display_path,
             schema_sha256=hashlib.sha256(self.document.text.encode("utf-8")).hexdigest(),
             x_elixir_namespace=options.get("elixir-namespace") or None,

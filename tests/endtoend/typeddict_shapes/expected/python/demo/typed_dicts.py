@@ -3,6 +3,9 @@
 
 Edge cases for the TypedDict flavor: \"\"\"quotes\"\"\", back\\slashes.
 
+The schema's root only holds definitions, so no type here is the module's root
+(a document of it is free-form JSON); `x-polytype: {root: Name}` names one.
+
 TypedDicts of the JSON as it is on the wire (keys exactly as sent), and `validate_<type>(data)`,
 which checks data at runtime with the same rules, error paths and messages as the dataclass
 flavor and returns the very object it was given, never a copy, never modified.
